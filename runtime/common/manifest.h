@@ -1,0 +1,47 @@
+// The manifest: what the translator tells every runner about one translated entry point.
+//
+// Shader ABI (what generated GLSL expects from a runtime; docs/ABI.md is the long form):
+//   - push constant block, 8 bytes: `uint64_t params`, the device address of the parameter block;
+//   - the parameter block is the entry's `.param` space laid out exactly as PTX declares it: each parameter at
+//     `offset` (aligned to max(natural alignment, .align)), `bytes` long; pointers are 64-bit device addresses;
+//   - specialization constants 0, 1, 2 = block size x, y, z; 3 = dynamic shared memory bytes;
+//   - no descriptor sets for buffer kernels (global memory is reached through buffer device addresses).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace p2g {
+
+struct ManifestParam {
+  std::string name;        // PTX name, e.g. "_Z3addPfS_i_param_0"
+  std::string type;        // PTX element type without dot: "u64", "f32", "b8"...
+  uint32_t offset = 0;     // byte offset in the parameter block
+  uint32_t bytes = 0;      // total size
+  uint32_t align = 0;      // effective alignment
+  bool isArray = false;    // .b8 name[N] (a struct passed by value)
+  bool isPtr = false;      // declared .ptr, or used as an address in the kernel
+};
+
+struct Manifest {
+  int version = 1;
+  std::string entry;               // kernel name
+  std::string ptx;                 // source file as given to the translator
+  std::vector<ManifestParam> params;
+  uint32_t paramBytes = 0;         // size of the parameter block
+  uint32_t staticSharedBytes = 0;  // .shared variables of the module and function
+  bool dynamicShared = false;      // an extern .shared array is used
+  uint32_t localBytes = 0;         // .local per thread
+  uint32_t reqntid[3] = {0, 0, 0}; // from .reqntid (0 = not given)
+  std::vector<std::string> features;  // device features the shader needs: "int64", "float64", "int16", "int8",
+                                      // "storage8", "storage16", "atomic64", "float16"
+  std::string glsl;                // file names relative to the manifest
+  std::string spirv;
+  std::vector<std::string> warnings;  // translation notes a user must see (e.g. a not-yet-exact lowering)
+};
+
+// JSON round trip (runtime/common/manifest.cpp). `read` returns false and sets `err` on malformed input.
+std::string manifestToJson(const Manifest& m);
+bool manifestFromJson(const std::string& text, Manifest& m, std::string& err);
+
+}  // namespace p2g

@@ -1,0 +1,39 @@
+// Running cases on a Vulkan device: the `ptx2glsl run` and `ptx2glsl devices` commands.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "manifest.h"
+
+namespace p2g {
+
+struct TranslatedKernel {
+  Manifest manifest;
+  std::vector<uint32_t> spirv;
+};
+
+// Translates entry `entry` of the PTX file at `ptxPath` in-process (provided by the translator). On failure returns
+// false and puts the formatted diagnostics in `diagText`.
+using TranslateFn =
+    std::function<bool(const std::string& ptxPath, const std::string& entry, TranslatedKernel& out, std::string& diagText)>;
+
+struct RunOptions {
+  std::string device;      // "" or "lavapipe" (default), "nvidia", a device index, or a substring of the name
+  std::string outDir;      // when set, each output's bytes go to outDir/<case>/<name>.bin
+  int repeat = 1;          // dispatches timed with GPU timestamps; min/median printed when > 1
+  bool quiet = false;
+};
+
+// Runs every case: loads and validates case.json against the manifest, builds inputs, dispatches, reads back,
+// compares each output with expected/<name>.bin and prints one line per output:
+//   <case> <output>: <differing>/<total> differ, max ulp <n>, PSNR <dB> | identical
+// Returns 0 only when every output of every case is byte-identical; 1 otherwise (bad case, translation error,
+// difference, missing expected file).
+int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, const TranslateFn& translate);
+
+// Prints the Vulkan devices found (index, name, driver, subgroup size); returns 0.
+int listDevices();
+
+}  // namespace p2g
