@@ -1,7 +1,8 @@
 // The manifest: what the translator tells every runner about one translated entry point.
 //
 // Shader ABI (what generated GLSL expects from a runtime; docs/ABI.md is the long form):
-//   - push constant block, 8 bytes: `uint64_t params`, the device address of the parameter block;
+//   - push constant block, 16 bytes: `uint64_t params`, the device address of the parameter block, then
+//     `uint64_t globals`, the device address of the module's .global variables (0 when there are none);
 //   - the parameter block is the entry's `.param` space laid out exactly as PTX declares it: each parameter at
 //     `offset` (aligned to max(natural alignment, .align)), `bytes` long; pointers are 64-bit device addresses;
 //   - specialization constants 0, 1, 2 = block size x, y, z; 3 = dynamic shared memory bytes;
@@ -38,6 +39,10 @@ struct Manifest {
   std::string glsl;                // file names relative to the manifest
   std::string spirv;
   std::vector<std::string> warnings;  // translation notes a user must see (e.g. a not-yet-exact lowering)
+  // Module-scope .global variables: the runtime allocates `globalsBytes` of device memory, fills it with
+  // `globalsInit` (hex in JSON), and passes its device address as the second push constant (`uint64_t globals`).
+  uint32_t globalsBytes = 0;
+  std::vector<uint8_t> globalsInit;
 };
 
 // JSON round trip (runtime/common/manifest.cpp). `read` returns false and sets `err` on malformed input.

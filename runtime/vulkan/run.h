@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct RunOptions {
   std::string outDir;      // when set, each output's bytes go to outDir/<case>/<name>.bin
   int repeat = 1;          // dispatches timed with GPU timestamps; min/median printed when > 1
   bool quiet = false;
+  std::ostream* log = nullptr;  // where the per-output lines and the summary go; nullptr = std::cout
 };
 
 // Runs every case: loads and validates case.json against the manifest, builds inputs, dispatches, reads back,

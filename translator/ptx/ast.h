@@ -21,9 +21,11 @@ enum class Space : uint8_t { None, Reg, SReg, Const, Global, Local, Param, Share
 //   Imm      integer immediates, value as written (two's complement, 64 bits); `isUnsigned` for a U suffix.
 //   FImm     0fXXXXXXXX (isDouble false, bits in low 32) and 0dXXXXXXXXXXXXXXXX (isDouble true); decimal
 //            float literals such as 1.5 also land here (converted to f64 bits, isDouble true).
-//   Symbol   an identifier: label, variable, function or parameter name.
+//   Symbol   an identifier: label, variable, function or parameter name; `sym+8` / `sym-8` keep the offset in
+//            `imm` (0 when none).
 //   Address  [base], [base+imm], [base+-imm], [imm]: `base` is a register or symbol name (may be empty for an
-//            absolute address), `offset` the immediate.
+//            absolute address), `offset` the immediate. Texture/surface operands `[tex, {%f1, %f2}]` are an
+//            Address whose further comma-separated components are in `elems`.
 //   Vector   {a, b, c, d}: `elems` holds Reg/Symbol/Imm/FImm/sink operands.
 //   List     (a, b, c): call argument and return lists.
 // `neg` is set for a leading `!` (predicate negation, e.g. setp's `!%p` or `@!%p`) and `minus` for a unary `-`
@@ -34,6 +36,9 @@ struct Operand {
   bool neg = false;
   bool isDouble = false;
   bool isUnsigned = false;
+  bool minus = false;     // a unary '-' before a register or symbol (not valid PTX, kept for the lifter to reject)
+  bool pipe = false;      // followed by '|': setp/testp's `%p|%q` destination pair (the next operand is the
+                          // second predicate, so such an instruction has one more operand than usual)
   std::string_view name;  // Reg, Symbol; Address base
   int64_t imm = 0;        // Imm value; Address offset
   uint64_t fbits = 0;     // FImm bits
@@ -97,7 +102,11 @@ struct VarDecl {
 struct Directive {
   std::string_view name;   // "pragma", "loc", ...
   std::string_view text;   // the rest of the statement, trimmed
+  // Top-level comma-separated items of `text` for `;`-terminated directives (`.branchtargets L1, L2;` gives
+  // {"L1", "L2"}; `.pragma "nounroll";` gives {"nounroll"}, strings without quotes). Empty for .loc/.file/.section
+  // and for .callprototype, whose text the lifter reads itself.
   Span span;
+  std::vector<std::string_view> args;  // after `span`, so {name, text, span} aggregate initialisation still works
 };
 
 struct Label {

@@ -1,0 +1,246 @@
+// ptx2glsl-cudaref: the CUDA reference runner. It runs each case's PTX through NVIDIA's own stack (the driver JITs
+// the PTX with ptxas) and writes the output bytes to <case>/expected/<name>.bin: the reference every other runner
+// is compared with. It reads the same case.json, builds the same inputs and the same parameter block bytes with
+// the same code (runtime/common) as the Vulkan runner, and takes the parameter layout from the same PTX front end.
+//
+// Usage: ptx2glsl-cudaref CASE... [--out DIR] [--check] [--device N]
+//   --out DIR   write DIR/<case>/<name>.bin instead of <case>/expected/<name>.bin
+//   --check     compare with the existing expected/ instead of writing (shows the reference is deterministic)
+//   --device N  CUDA device ordinal (default 0)
+#include <cuda.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "case.h"
+#include "diff.h"
+#include "inputs.h"
+#include "layout.h"
+#include "params.h"
+#include "parser.h"
+
+using namespace p2g;
+
+namespace {
+
+struct Options {
+  std::vector<std::string> cases;
+  std::string outDir;
+  bool check = false;
+  int device = 0;
+};
+
+bool cuOk(CUresult r, const char* what, std::string& err) {
+  if (r == CUDA_SUCCESS) return true;
+  const char* name = nullptr;
+  const char* desc = nullptr;
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &desc);
+  err = std::string(what) + " failed: " + (name ? name : "?") + " (" + (desc ? desc : "no description") + ")";
+  return false;
+}
+
+// Parses the case's PTX and lays out the entry's .param space, as the translator does for the manifest.
+bool paramLayout(const CaseSpec& c, std::vector<ManifestParam>& layout, uint32_t& blockBytes, std::string& ptxText,
+                 std::string& err) {
+  ptx::SourceManager sm;
+  int buf = sm.addFile(c.ptx, err);
+  if (buf < 0) return false;
+  ptxText = std::string(sm.text(buf));
+  ptx::DiagEngine diags(sm);
+  ptx::Module mod;
+  if (!ptx::parseModule(sm, buf, diags, mod)) {
+    err = "cannot parse " + c.ptx + ":\n" + diags.formatAll();
+    return false;
+  }
+  for (auto& f : mod.functions) {
+    if (!f.isEntry || f.name != c.kernel) continue;
+    std::string lerr;
+    layout = ptx::computeParamLayout(f, &lerr);
+    if (!lerr.empty()) {
+      err = "parameter layout of " + c.kernel + ": " + lerr;
+      return false;
+    }
+    blockBytes = ptx::paramBlockBytes(layout);
+    return true;
+  }
+  err = "no .entry " + c.kernel + " in " + c.ptx;
+  return false;
+}
+
+// Device allocations of one case, freed on every exit path.
+struct DeviceBuffers {
+  std::vector<CUdeviceptr> ptrs;
+  CUmodule module = nullptr;
+  ~DeviceBuffers() {
+    for (auto p : ptrs)
+      if (p) cuMemFree(p);
+    if (module) cuModuleUnload(module);
+  }
+};
+
+bool loadModule(const std::string& ptxText, const std::string& kernel, DeviceBuffers& D, CUfunction& fn,
+                std::string& err) {
+  // The JIT logs are the only way to see why ptxas refused the PTX, so they are always collected.
+  std::vector<char> errLog(1 << 16, 0), infoLog(1 << 16, 0);
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_INFO_LOG_BUFFER,
+                         CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {errLog.data(), (void*)(uintptr_t)errLog.size(), infoLog.data(), (void*)(uintptr_t)infoLog.size()};
+  CUresult r = cuModuleLoadDataEx(&D.module, ptxText.c_str(), 4, opts, vals);
+  if (r != CUDA_SUCCESS) {
+    D.module = nullptr;
+    cuOk(r, "cuModuleLoadDataEx (JIT of the PTX)", err);
+    err += "\nJIT error log:\n" + std::string(errLog.data());
+    return false;
+  }
+  return cuOk(cuModuleGetFunction(&fn, D.module, kernel.c_str()), ("cuModuleGetFunction(" + kernel + ")").c_str(), err);
+}
+
+// Runs one case and returns its outputs (one per CaseSpec::outputs).
+bool runCase(const CaseSpec& c, std::vector<std::vector<uint8_t>>& outputs, std::string& err) {
+  if (c.usesImages()) {
+    err = "textures and surfaces are not supported yet by the CUDA runner";
+    return false;
+  }
+  std::vector<ManifestParam> layout;
+  uint32_t blockBytes = 0;
+  std::string ptxText;
+  if (!paramLayout(c, layout, blockBytes, ptxText, err)) return false;
+  // The same validation as the Vulkan runner, before anything is allocated or launched.
+  if (!validateParams(c, layout, err)) return false;
+
+  DeviceBuffers D;
+  CUfunction fn;
+  if (!loadModule(ptxText, c.kernel, D, fn, err)) return false;
+  D.ptrs.assign(c.buffers.size(), 0);
+  for (size_t i = 0; i < c.buffers.size(); ++i) {
+    const BufferSpec& b = c.buffers[i];
+    std::vector<uint8_t> init;
+    if (!generateInit(b.init, b.bytes, c.dir, "buffers." + b.name, init, err)) return false;
+    if (!cuOk(cuMemAlloc(&D.ptrs[i], b.bytes ? b.bytes : 16), ("cuMemAlloc for buffers." + b.name).c_str(), err))
+      return false;
+    if (b.bytes && !cuOk(cuMemcpyHtoD(D.ptrs[i], init.data(), b.bytes), "cuMemcpyHtoD", err)) return false;
+  }
+  auto addressOf = [&](char kind, const std::string& name) -> uint64_t {
+    for (size_t i = 0; i < c.buffers.size(); ++i)
+      if (kind == 'b' && c.buffers[i].name == name) return (uint64_t)D.ptrs[i];
+    return 0;
+  };
+  std::vector<uint8_t> block;
+  if (!buildParamBlock(c, layout, blockBytes, addressOf, block, err)) return false;
+
+  // Above 48 KiB of dynamic shared memory a kernel must opt in (CUDA programming guide, "Shared Memory").
+  if (c.dynamicSharedBytes > 48 * 1024 &&
+      !cuOk(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)c.dynamicSharedBytes),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", err))
+    return false;
+  size_t size = block.size();
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, block.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+  CUresult r = cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+                              c.dynamicSharedBytes, nullptr, nullptr, size ? extra : nullptr);
+  if (!cuOk(r, "cuLaunchKernel", err) || !cuOk(cuCtxSynchronize(), "kernel execution (cuCtxSynchronize)", err))
+    return false;
+  outputs.clear();
+  for (auto& o : c.outputs) {
+    size_t i = 0;
+    while (c.buffers[i].name != o.name) ++i;  // loadCase checked that the output names a buffer
+    std::vector<uint8_t> bytes(c.buffers[i].bytes);
+    if (!bytes.empty() && !cuOk(cuMemcpyDtoH(bytes.data(), D.ptrs[i], bytes.size()), "cuMemcpyDtoH", err)) return false;
+    outputs.push_back(std::move(bytes));
+  }
+  return true;
+}
+
+// Writes or checks one case's outputs; returns the number of problems.
+int emitOutputs(const CaseSpec& c, const std::vector<std::vector<uint8_t>>& outputs, const Options& opt) {
+  int bad = 0;
+  for (size_t i = 0; i < c.outputs.size(); ++i) {
+    const OutputSpec& o = c.outputs[i];
+    const std::vector<uint8_t>& got = outputs[i];
+    std::string err;
+    if (opt.check) {
+      std::string want;
+      std::string path = c.dir + "/expected/" + o.name + ".bin";
+      if (!readFile(path, want)) {
+        std::cout << c.name << " " << o.name << ": error: no expected/" << o.name << ".bin\n";
+        ++bad;
+      } else if (want.size() != got.size()) {
+        std::cout << c.name << " " << o.name << ": error: " << got.size() << " bytes, expected has " << want.size() << "\n";
+        ++bad;
+      } else {
+        DiffStats d = diffBytes(got.data(), (const uint8_t*)want.data(), got.size(), o.type);
+        std::cout << c.name << " " << o.name << ": " << formatDiff(d) << "\n";
+        bad += !d.identical();
+      }
+      continue;
+    }
+    std::string dir = opt.outDir.empty() ? c.dir + "/expected" : opt.outDir + "/" + c.name;
+    if (!makeDirs(dir, err) || !writeFile(dir + "/" + o.name + ".bin", got.data(), got.size(), err)) {
+      std::cout << c.name << " " << o.name << ": error: " << err << "\n";
+      ++bad;
+    } else {
+      std::cout << c.name << " " << o.name << ": wrote " << got.size() << " bytes to " << dir << "/" << o.name << ".bin\n";
+    }
+  }
+  return bad;
+}
+
+bool parseArgs(int argc, char** argv, Options& o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--out" && i + 1 < argc) {
+      o.outDir = argv[++i];
+    } else if (a == "--check") {
+      o.check = true;
+    } else if (a == "--device" && i + 1 < argc) {
+      o.device = std::atoi(argv[++i]);
+    } else if (a == "-h" || a == "--help" || (!a.empty() && a[0] == '-')) {
+      return false;
+    } else {
+      o.cases.push_back(a);
+    }
+  }
+  return !o.cases.empty() && !(o.check && !o.outDir.empty());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  if (!parseArgs(argc, argv, opt)) {
+    std::cerr << "usage: ptx2glsl-cudaref CASE... [--out DIR | --check] [--device N]\n";
+    return 2;
+  }
+  std::string err;
+  CUdevice dev;
+  CUcontext ctx;
+  if (!cuOk(cuInit(0), "cuInit", err) || !cuOk(cuDeviceGet(&dev, opt.device), "cuDeviceGet", err) ||
+      !cuOk(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain", err) ||
+      !cuOk(cuCtxSetCurrent(ctx), "cuCtxSetCurrent", err)) {
+    std::cerr << "error: " << err << "\n";
+    return 1;
+  }
+  char name[256] = {0};
+  cuDeviceGetName(name, sizeof name, dev);
+  std::cout << "device: " << name << "\n";
+  int errors = 0, bad = 0;
+  for (auto& dir : opt.cases) {
+    CaseSpec c;
+    std::vector<std::vector<uint8_t>> outputs;
+    if (!loadCase(dir, c, err) || !runCase(c, outputs, err)) {
+      std::cout << "error: " << (c.name.empty() ? dir : c.name) << ": " << err << "\n";
+      ++errors;
+      // A failed kernel can leave the context unusable; reset it so the next case starts clean.
+      cuDevicePrimaryCtxReset(dev);
+      cuDevicePrimaryCtxRetain(&ctx, dev);
+      cuCtxSetCurrent(ctx);
+      continue;
+    }
+    bad += emitOutputs(c, outputs, opt);
+  }
+  std::cout << opt.cases.size() << " cases, " << errors << " errors, " << bad << " output problems\n";
+  cuDevicePrimaryCtxRelease(dev);
+  return errors || bad ? 1 : 0;
+}

@@ -1,0 +1,314 @@
+#include "device.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace p2g::vk {
+
+std::string vkResultName(VkResult r) {
+  switch (r) {
+    case VK_SUCCESS: return "VK_SUCCESS";
+    case VK_TIMEOUT: return "VK_TIMEOUT";
+    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_INVALID_SHADER_NV: return "VK_ERROR_INVALID_SHADER_NV";
+    default: return "VkResult " + std::to_string((int)r);
+  }
+}
+
+namespace {
+
+// The device features a shader may need, queried and enabled as one chain (Vulkan 1.1/1.2/1.3 core structs).
+struct FeatureChain {
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan11Features v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  void link(bool with13) {
+    f2.pNext = &v11;
+    v11.pNext = &v12;
+    v12.pNext = with13 ? &v13 : nullptr;
+    v13.pNext = nullptr;
+  }
+};
+
+// Manifest feature name -> the device feature bit(s). Names are the manifest.h contract; a few extra ones
+// ("sharedatomic64", "memorymodel", "subgroupsizecontrol") are accepted for translator features to come.
+struct FeatureDesc {
+  const char* name;
+  VkBool32* (*field)(FeatureChain&);
+};
+const FeatureDesc kFeatures[] = {
+    {"int64", [](FeatureChain& c) { return &c.f2.features.shaderInt64; }},
+    {"float64", [](FeatureChain& c) { return &c.f2.features.shaderFloat64; }},
+    {"int16", [](FeatureChain& c) { return &c.f2.features.shaderInt16; }},
+    {"int8", [](FeatureChain& c) { return &c.v12.shaderInt8; }},
+    {"storage8", [](FeatureChain& c) { return &c.v12.storageBuffer8BitAccess; }},
+    {"storage16", [](FeatureChain& c) { return &c.v11.storageBuffer16BitAccess; }},
+    {"atomic64", [](FeatureChain& c) { return &c.v12.shaderBufferInt64Atomics; }},
+    {"sharedatomic64", [](FeatureChain& c) { return &c.v12.shaderSharedInt64Atomics; }},
+    {"float16", [](FeatureChain& c) { return &c.v12.shaderFloat16; }},
+    {"memorymodel", [](FeatureChain& c) { return &c.v12.vulkanMemoryModel; }},
+    {"subgroupsizecontrol", [](FeatureChain& c) { return &c.v13.subgroupSizeControl; }},
+};
+
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = (char)std::tolower((unsigned char)ch);
+  return s;
+}
+
+bool isLavapipe(const DeviceInfo& d) {
+  return d.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE || lower(d.props.deviceName).find("llvmpipe") != std::string::npos;
+}
+bool isNvidia(const DeviceInfo& d) {
+  return d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY || d.props.vendorID == 0x10DE;
+}
+
+std::string describe(const DeviceInfo& d) {
+  return std::to_string(d.index) + ": " + d.props.deviceName + " (" + d.driver.driverName + ")";
+}
+
+}  // namespace
+
+Context::~Context() {
+  if (dev) {
+    vkDeviceWaitIdle(dev);
+    if (pool) vkDestroyCommandPool(dev, pool, nullptr);
+    vkDestroyDevice(dev, nullptr);
+  }
+  if (instance) vkDestroyInstance(instance, nullptr);
+}
+
+bool Context::createInstance(std::string& err) {
+  // The loader's default search (/usr/share/vulkan/icd.d) finds lavapipe; VK_DRIVER_FILES / VK_ICD_FILENAMES are
+  // left to the user, since narrowing them here would hide devices the user asked for.
+  uint32_t api = VK_API_VERSION_1_2;
+  if (vkEnumerateInstanceVersion(&api) != VK_SUCCESS) api = VK_API_VERSION_1_1;
+  if (api < VK_API_VERSION_1_2) {
+    err = "the Vulkan loader supports only API " + std::to_string(VK_API_VERSION_MAJOR(api)) + "." +
+          std::to_string(VK_API_VERSION_MINOR(api)) + "; 1.2 is needed (buffer device address)";
+    return false;
+  }
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "ptx2glsl";
+  app.apiVersion = api >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+  VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ci.pApplicationInfo = &app;
+  VkResult r = vkCreateInstance(&ci, nullptr, &instance);
+  if (r != VK_SUCCESS) {
+    err = "vkCreateInstance failed: " + vkResultName(r) + " (is a Vulkan driver installed? lavapipe: mesa-vulkan-drivers)";
+    instance = VK_NULL_HANDLE;
+    return false;
+  }
+  return true;
+}
+
+bool Context::enumerate(std::vector<DeviceInfo>& out, std::string& err) {
+  uint32_t n = 0;
+  vkEnumeratePhysicalDevices(instance, &n, nullptr);
+  std::vector<VkPhysicalDevice> pds(n);
+  if (n) vkEnumeratePhysicalDevices(instance, &n, pds.data());
+  out.clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    DeviceInfo d;
+    d.index = i;
+    d.pd = pds[i];
+    VkPhysicalDeviceSubgroupProperties sg{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    d.driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    d.driver.pNext = &sg;
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &d.driver;
+    vkGetPhysicalDeviceProperties2(pds[i], &p2);
+    d.props = p2.properties;
+    d.driver.pNext = nullptr;
+    d.subgroupSize = sg.subgroupSize;
+    out.push_back(d);
+  }
+  if (out.empty()) {
+    err = "no Vulkan devices found (lavapipe comes with mesa-vulkan-drivers; check VK_DRIVER_FILES / VK_ICD_FILENAMES)";
+    return false;
+  }
+  return true;
+}
+
+static bool choose(const std::vector<DeviceInfo>& devs, const std::string& selector, DeviceInfo& out, std::string& err) {
+  std::string sel = lower(selector.empty() ? "lavapipe" : selector);
+  bool isIndex = !sel.empty() && std::all_of(sel.begin(), sel.end(), [](char c) { return c >= '0' && c <= '9'; });
+  for (auto& d : devs) {
+    bool match = isIndex ? std::to_string(d.index) == sel
+                 : sel == "lavapipe" ? isLavapipe(d)
+                 : sel == "nvidia"   ? isNvidia(d)
+                                     : lower(d.props.deviceName).find(sel) != std::string::npos;
+    if (match) {
+      out = d;
+      return true;
+    }
+  }
+  err = "no Vulkan device matches \"" + selector + "\"; devices found:";
+  for (auto& d : devs) err += "\n  " + describe(d);
+  return false;
+}
+
+bool Context::open(const std::string& selector, std::string& err) {
+  if (!instance && !createInstance(err)) return false;
+  std::vector<DeviceInfo> devs;
+  if (!enumerate(devs, err) || !choose(devs, selector, info, err)) return false;
+  if (info.props.apiVersion < VK_API_VERSION_1_2) {
+    err = "device " + describe(info) + " supports only Vulkan " + std::to_string(VK_API_VERSION_MAJOR(info.props.apiVersion)) +
+          "." + std::to_string(VK_API_VERSION_MINOR(info.props.apiVersion)) + "; 1.2 is needed";
+    return false;
+  }
+  bool with13 = info.props.apiVersion >= VK_API_VERSION_1_3;
+
+  FeatureChain have, want;
+  have.link(with13);
+  vkGetPhysicalDeviceFeatures2(info.pd, &have.f2);
+  want.link(with13);
+  if (!have.v12.bufferDeviceAddress) {
+    err = "device " + describe(info) + " lacks bufferDeviceAddress, which every kernel needs";
+    return false;
+  }
+  want.v12.bufferDeviceAddress = VK_TRUE;
+  enabled.clear();
+  for (auto& f : kFeatures) {
+    if (!with13 && std::strcmp(f.name, "subgroupsizecontrol") == 0) continue;
+    if (*f.field(have)) {
+      *f.field(want) = VK_TRUE;
+      enabled.push_back(f.name);
+    }
+  }
+  if (with13 && have.v13.computeFullSubgroups) want.v13.computeFullSubgroups = VK_TRUE;
+  if (have.v12.vulkanMemoryModelDeviceScope) want.v12.vulkanMemoryModelDeviceScope = VK_TRUE;
+
+  uint32_t nq = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(info.pd, &nq, nullptr);
+  std::vector<VkQueueFamilyProperties> qf(nq);
+  vkGetPhysicalDeviceQueueFamilyProperties(info.pd, &nq, qf.data());
+  bool found = false;
+  for (uint32_t i = 0; i < nq && !found; ++i)
+    if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      queueFamily = i;
+      timestampValidBits = qf[i].timestampValidBits;
+      found = true;
+    }
+  if (!found) {
+    err = "device " + describe(info) + " has no compute queue";
+    return false;
+  }
+  float prio = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = queueFamily;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &prio;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.pNext = &want.f2;
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  VkResult r = vkCreateDevice(info.pd, &dci, nullptr, &dev);
+  if (r != VK_SUCCESS) {
+    dev = VK_NULL_HANDLE;
+    err = "vkCreateDevice on " + describe(info) + " failed: " + vkResultName(r);
+    return false;
+  }
+  vkGetDeviceQueue(dev, queueFamily, 0, &queue);
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pci.queueFamilyIndex = queueFamily;
+  r = vkCreateCommandPool(dev, &pci, nullptr, &pool);
+  if (r != VK_SUCCESS) {
+    pool = VK_NULL_HANDLE;
+    err = "vkCreateCommandPool failed: " + vkResultName(r);
+    return false;
+  }
+  return true;
+}
+
+bool Context::checkFeatures(const std::vector<std::string>& features, std::string& err) const {
+  std::string missing, unknown;
+  for (auto& f : features) {
+    bool known = std::any_of(std::begin(kFeatures), std::end(kFeatures), [&](auto& k) { return f == k.name; });
+    if (!known)
+      unknown += (unknown.empty() ? "" : ", ") + f;
+    else if (std::find(enabled.begin(), enabled.end(), f) == enabled.end())
+      missing += (missing.empty() ? "" : ", ") + f;
+  }
+  if (!unknown.empty()) {
+    err = "the manifest asks for unknown device feature(s): " + unknown;
+    return false;
+  }
+  if (!missing.empty()) {
+    err = "device " + describe(info) + " lacks feature(s) the shader needs: " + missing;
+    return false;
+  }
+  return true;
+}
+
+uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const {
+  VkPhysicalDeviceMemoryProperties mp;
+  vkGetPhysicalDeviceMemoryProperties(info.pd, &mp);
+  for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+    if ((typeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) return i;
+  return UINT32_MAX;
+}
+
+bool Context::createBuffer(uint64_t bytes, Buffer& b, std::string& err) {
+  b = Buffer();
+  b.size = bytes;
+  VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bci.size = std::max<uint64_t>(bytes, 16);  // Vulkan forbids empty buffers; a 0-byte case buffer still gets an address
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkResult r = vkCreateBuffer(dev, &bci, nullptr, &b.buf);
+  if (r != VK_SUCCESS) {
+    err = "vkCreateBuffer(" + std::to_string(bytes) + " bytes) failed: " + vkResultName(r);
+    b.buf = VK_NULL_HANDLE;
+    return false;
+  }
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(dev, b.buf, &req);
+  uint32_t type = findMemoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  if (type == UINT32_MAX) {
+    err = "no host-visible coherent memory type for a buffer";
+    destroyBuffer(b);
+    return false;
+  }
+  VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.pNext = &flags;
+  ai.allocationSize = req.size;
+  ai.memoryTypeIndex = type;
+  r = vkAllocateMemory(dev, &ai, nullptr, &b.mem);
+  if (r != VK_SUCCESS) {
+    err = "vkAllocateMemory(" + std::to_string(req.size) + " bytes) failed: " + vkResultName(r);
+    b.mem = VK_NULL_HANDLE;
+    destroyBuffer(b);
+    return false;
+  }
+  vkBindBufferMemory(dev, b.buf, b.mem, 0);
+  r = vkMapMemory(dev, b.mem, 0, VK_WHOLE_SIZE, 0, &b.map);
+  if (r != VK_SUCCESS) {
+    err = "vkMapMemory failed: " + vkResultName(r);
+    destroyBuffer(b);
+    return false;
+  }
+  VkBufferDeviceAddressInfo bai{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+  bai.buffer = b.buf;
+  b.addr = vkGetBufferDeviceAddress(dev, &bai);
+  return true;
+}
+
+void Context::destroyBuffer(Buffer& b) {
+  if (b.map) vkUnmapMemory(dev, b.mem);
+  if (b.buf) vkDestroyBuffer(dev, b.buf, nullptr);
+  if (b.mem) vkFreeMemory(dev, b.mem, nullptr);
+  b = Buffer();
+}
+
+}  // namespace p2g::vk

@@ -1,0 +1,232 @@
+#include "launch.h"
+
+#include <cstring>
+
+#include "inputs.h"
+#include "params.h"
+
+namespace p2g::vk {
+
+namespace {
+
+// Everything one launch creates, destroyed in reverse on every exit path.
+struct Resources {
+  Context& ctx;
+  std::vector<Buffer> bufs;  // parallel to CaseSpec::buffers
+  Buffer params;
+  Buffer globals;  // the module's .global variables (manifest globalsBytes), absent when there are none
+  VkShaderModule module = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkQueryPool queries = VK_NULL_HANDLE;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+
+  explicit Resources(Context& c) : ctx(c) {}
+  ~Resources() {
+    VkDevice d = ctx.dev;
+    if (fence) vkDestroyFence(d, fence, nullptr);
+    if (cmd) vkFreeCommandBuffers(d, ctx.pool, 1, &cmd);
+    if (queries) vkDestroyQueryPool(d, queries, nullptr);
+    if (pipeline) vkDestroyPipeline(d, pipeline, nullptr);
+    if (layout) vkDestroyPipelineLayout(d, layout, nullptr);
+    if (module) vkDestroyShaderModule(d, module, nullptr);
+    ctx.destroyBuffer(params);
+    ctx.destroyBuffer(globals);
+    for (auto& b : bufs) ctx.destroyBuffer(b);
+  }
+};
+
+bool vkOk(VkResult r, const char* what, std::string& err) {
+  if (r == VK_SUCCESS) return true;
+  err = std::string(what) + " failed: " + vkResultName(r);
+  return false;
+}
+
+bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, std::string& err) {
+  VkDevice d = R.ctx.dev;
+  if (k.spirv.empty() || k.spirv[0] != 0x07230203u) {
+    err = "the translator returned no valid SPIR-V (magic number missing)";
+    return false;
+  }
+  VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  smci.codeSize = k.spirv.size() * 4;
+  smci.pCode = k.spirv.data();
+  if (!vkOk(vkCreateShaderModule(d, &smci, nullptr, &R.module), "vkCreateShaderModule", err)) return false;
+
+  // The ABI of manifest.h: 16 bytes of push constants, the parameter block's address then the globals' address.
+  VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  plci.pushConstantRangeCount = 1;
+  plci.pPushConstantRanges = &pcr;
+  if (!vkOk(vkCreatePipelineLayout(d, &plci, nullptr, &R.layout), "vkCreatePipelineLayout", err)) return false;
+
+  // Specialization constants 0..2 = block size, 3 = dynamic shared bytes.
+  uint32_t spec[4] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes};
+  VkSpecializationMapEntry entries[4];
+  for (uint32_t i = 0; i < 4; ++i) entries[i] = {i, i * 4, 4};
+  VkSpecializationInfo si{4, entries, sizeof spec, spec};
+  VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  cpci.stage.module = R.module;
+  cpci.stage.pName = "main";
+  cpci.stage.pSpecializationInfo = &si;
+  cpci.layout = R.layout;
+  return vkOk(vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &R.pipeline), "vkCreateComputePipelines",
+              err);
+}
+
+bool recordCommands(Resources& R, const CaseSpec& c, std::string& err) {
+  VkDevice d = R.ctx.dev;
+  VkCommandBufferAllocateInfo cbai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  cbai.commandPool = R.ctx.pool;
+  cbai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cbai.commandBufferCount = 1;
+  if (!vkOk(vkAllocateCommandBuffers(d, &cbai, &R.cmd), "vkAllocateCommandBuffers", err)) return false;
+  if (R.ctx.timestampValidBits) {
+    VkQueryPoolCreateInfo qpci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qpci.queryCount = 2;
+    if (!vkOk(vkCreateQueryPool(d, &qpci, nullptr, &R.queries), "vkCreateQueryPool", err)) return false;
+  }
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(R.cmd, &bi);
+  if (R.queries) {
+    vkCmdResetQueryPool(R.cmd, R.queries, 0, 2);
+    vkCmdWriteTimestamp(R.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, R.queries, 0);
+  }
+  vkCmdBindPipeline(R.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, R.pipeline);
+  uint64_t addrs[2] = {R.params.addr, R.globals.addr};
+  vkCmdPushConstants(R.cmd, R.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof addrs, addrs);
+  vkCmdDispatch(R.cmd, c.grid[0], c.grid[1], c.grid[2]);
+  if (R.queries) vkCmdWriteTimestamp(R.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, R.queries, 1);
+  // Make the shader's writes visible to the host mapping.
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(R.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
+                       0, nullptr);
+  if (!vkOk(vkEndCommandBuffer(R.cmd), "vkEndCommandBuffer", err)) return false;
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  return vkOk(vkCreateFence(d, &fci, nullptr, &R.fence), "vkCreateFence", err);
+}
+
+bool submitAndWait(Resources& R, double& ms, std::string& err) {
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &R.cmd;
+  if (!vkOk(vkQueueSubmit(R.ctx.queue, 1, &si, R.fence), "vkQueueSubmit", err)) return false;
+  // A kernel that never ends must not hang the runner: give up after 10 minutes.
+  VkResult r = vkWaitForFences(R.ctx.dev, 1, &R.fence, VK_TRUE, 600ull * 1000 * 1000 * 1000);
+  if (r == VK_TIMEOUT) {
+    err = "the dispatch did not finish within 600 s";
+    return false;
+  }
+  if (!vkOk(r, "vkWaitForFences", err)) return false;
+  vkResetFences(R.ctx.dev, 1, &R.fence);
+  ms = -1;
+  if (R.queries) {
+    uint64_t ts[2];
+    if (vkGetQueryPoolResults(R.ctx.dev, R.queries, 0, 2, sizeof ts, ts, 8, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+      uint64_t mask = R.ctx.timestampValidBits >= 64 ? ~0ull : (1ull << R.ctx.timestampValidBits) - 1;
+      ms = (double)((ts[1] - ts[0]) & mask) * R.ctx.info.props.limits.timestampPeriod * 1e-6;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool checkLaunch(const Context& ctx, const CaseSpec& c, const Manifest& m, std::string& err) {
+  if (!ctx.checkFeatures(m.features, err)) return false;
+  if (c.usesImages()) {
+    err = "textures and surfaces are not supported yet by the Vulkan runner";
+    return false;
+  }
+  const VkPhysicalDeviceLimits& L = ctx.info.props.limits;
+  const char* axis[3] = {"x", "y", "z"};
+  uint64_t threads = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (c.block[i] > L.maxComputeWorkGroupSize[i]) {
+      err = std::string("block.") + axis[i] + " = " + std::to_string(c.block[i]) + " exceeds the device's " +
+            "maxComputeWorkGroupSize " + std::to_string(L.maxComputeWorkGroupSize[i]);
+      return false;
+    }
+    if (c.grid[i] > L.maxComputeWorkGroupCount[i]) {
+      err = std::string("grid.") + axis[i] + " = " + std::to_string(c.grid[i]) + " exceeds the device's " +
+            "maxComputeWorkGroupCount " + std::to_string(L.maxComputeWorkGroupCount[i]);
+      return false;
+    }
+    if (m.reqntid[i] && m.reqntid[i] != c.block[i]) {
+      err = std::string("block.") + axis[i] + " = " + std::to_string(c.block[i]) + " but the kernel's .reqntid says " +
+            std::to_string(m.reqntid[i]);
+      return false;
+    }
+    threads *= c.block[i];
+  }
+  if (threads > L.maxComputeWorkGroupInvocations) {
+    err = "block has " + std::to_string(threads) + " threads; the device allows " +
+          std::to_string(L.maxComputeWorkGroupInvocations) + " (maxComputeWorkGroupInvocations)";
+    return false;
+  }
+  uint64_t shared = (uint64_t)m.staticSharedBytes + c.dynamicSharedBytes;
+  if (shared > L.maxComputeSharedMemorySize) {
+    err = "shared memory " + std::to_string(m.staticSharedBytes) + " static + " + std::to_string(c.dynamicSharedBytes) +
+          " dynamic bytes exceeds the device's maxComputeSharedMemorySize " + std::to_string(L.maxComputeSharedMemorySize);
+    return false;
+  }
+  return true;
+}
+
+bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repeat, LaunchResult& out,
+            std::string& err) {
+  Resources R(ctx);
+  std::vector<std::vector<uint8_t>> inputs(c.buffers.size());
+  R.bufs.resize(c.buffers.size());
+  for (size_t i = 0; i < c.buffers.size(); ++i) {
+    const BufferSpec& b = c.buffers[i];
+    if (!generateInit(b.init, b.bytes, c.dir, "buffers." + b.name, inputs[i], err)) return false;
+    if (!ctx.createBuffer(b.bytes, R.bufs[i], err)) return false;
+  }
+  auto addressOf = [&](char kind, const std::string& name) -> uint64_t {
+    for (size_t i = 0; i < c.buffers.size(); ++i)
+      if (kind == 'b' && c.buffers[i].name == name) return R.bufs[i].addr;
+    return 0;  // textures/surfaces: refused by checkLaunch
+  };
+  std::vector<uint8_t> block;
+  if (!buildParamBlock(c, k.manifest.params, k.manifest.paramBytes, addressOf, block, err)) return false;
+  if (!ctx.createBuffer(block.size(), R.params, err)) return false;
+  std::memcpy(R.params.map, block.data(), block.size());
+  const Manifest& m = k.manifest;
+  if (m.globalsInit.size() > m.globalsBytes) {
+    err = "the manifest's globalsInit (" + std::to_string(m.globalsInit.size()) + " bytes) exceeds globalsBytes (" +
+          std::to_string(m.globalsBytes) + ")";
+    return false;
+  }
+  if (m.globalsBytes && !ctx.createBuffer(m.globalsBytes, R.globals, err)) return false;
+  if (!createPipeline(R, c, k, err) || !recordCommands(R, c, err)) return false;
+
+  out = LaunchResult();
+  for (int rep = 0; rep < std::max(1, repeat); ++rep) {
+    for (size_t i = 0; i < c.buffers.size(); ++i)
+      if (!inputs[i].empty()) std::memcpy(R.bufs[i].map, inputs[i].data(), inputs[i].size());
+    if (R.globals.map) {  // .global variables start from their initializers on every run, as a fresh module would
+      std::memset(R.globals.map, 0, m.globalsBytes);
+      if (!m.globalsInit.empty()) std::memcpy(R.globals.map, m.globalsInit.data(), m.globalsInit.size());
+    }
+    double ms;
+    if (!submitAndWait(R, ms, err)) return false;
+    if (ms >= 0) out.gpuMs.push_back(ms);
+    if (rep > 0) continue;
+    for (auto& o : c.outputs) {
+      size_t idx = 0;
+      while (idx < c.buffers.size() && c.buffers[idx].name != o.name) ++idx;
+      const uint8_t* p = (const uint8_t*)R.bufs[idx].map;  // outputs were checked to name a buffer
+      out.outputs.emplace_back(p, p + c.buffers[idx].bytes);
+    }
+  }
+  return true;
+}
+
+}  // namespace p2g::vk

@@ -1,0 +1,26 @@
+// One kernel launch on a Vulkan device: inputs, parameter block, pipeline, dispatch, timing, read-back.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "case.h"
+#include "device.h"
+#include "run.h"
+
+namespace p2g::vk {
+
+struct LaunchResult {
+  std::vector<std::vector<uint8_t>> outputs;  // one per CaseSpec::outputs, from the first dispatch
+  std::vector<double> gpuMs;                  // one per dispatch when the queue has timestamps
+};
+
+// Checks what can be refused before anything is created: device features, images, the block against
+// maxComputeWorkGroupSize/Invocations and .reqntid, the grid against maxComputeWorkGroupCount, shared memory.
+bool checkLaunch(const Context& ctx, const CaseSpec& c, const Manifest& m, std::string& err);
+
+// Runs the case `repeat` times (inputs rewritten before each run, so every run sees the same data); outputs come
+// from the first run.
+bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repeat, LaunchResult& out, std::string& err);
+
+}  // namespace p2g::vk

@@ -1,0 +1,134 @@
+#include "run.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "case.h"
+#include "device.h"
+#include "diff.h"
+#include "launch.h"
+#include "params.h"
+
+namespace p2g {
+
+namespace {
+
+struct Tally {
+  int cases = 0, identical = 0, differ = 0, errors = 0;
+};
+
+std::string msFmt(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f", v);
+  return b;
+}
+
+// Compares (and writes, with --out) the outputs of one launched case.
+void reportOutputs(const CaseSpec& c, const vk::LaunchResult& lr, const RunOptions& opt, std::ostream& os, Tally& t) {
+  for (size_t i = 0; i < c.outputs.size(); ++i) {
+    const OutputSpec& o = c.outputs[i];
+    const std::vector<uint8_t>& got = lr.outputs[i];
+    std::string err;
+    if (!opt.outDir.empty()) {
+      std::string dir = opt.outDir + "/" + c.name;
+      if (!makeDirs(dir, err) || !writeFile(dir + "/" + o.name + ".bin", got.data(), got.size(), err)) {
+        os << c.name << " " << o.name << ": error: " << err << "\n";
+        ++t.errors;
+        continue;
+      }
+    }
+    std::string want;
+    if (!readFile(c.dir + "/expected/" + o.name + ".bin", want)) {
+      os << c.name << " " << o.name << ": error: no expected/" << o.name << ".bin\n";
+      ++t.errors;
+      continue;
+    }
+    if (want.size() != got.size()) {
+      os << c.name << " " << o.name << ": error: output has " << got.size() << " bytes, expected/" << o.name << ".bin has "
+         << want.size() << "\n";
+      ++t.errors;
+      continue;
+    }
+    DiffStats d = diffBytes(got.data(), (const uint8_t*)want.data(), got.size(), o.type);
+    os << c.name << " " << o.name << ": " << formatDiff(d) << "\n";
+    ++(d.identical() ? t.identical : t.differ);
+  }
+}
+
+// Loads, translates, validates and runs one case; false (with `err`) when it could not run at all.
+bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, const TranslateFn& translate,
+            std::ostream& os, Tally& t, std::string& err) {
+  CaseSpec c;
+  if (!loadCase(dir, c, err)) return false;
+  TranslatedKernel k;
+  std::string diag;
+  if (!translate(c.ptx, c.kernel, k, diag)) {
+    err = c.name + ": translation of " + c.kernel + " failed:\n" + diag;
+    return false;
+  }
+  if (!opt.quiet)
+    for (auto& w : k.manifest.warnings) os << c.name << ": warning: " << w << "\n";
+  // Everything that can be refused is refused here, before any resource exists.
+  if (!validateParams(c, k.manifest.params, err)) return false;
+  if (!vk::checkLaunch(ctx, c, k.manifest, err)) {
+    err = c.name + ": " + err;
+    return false;
+  }
+  vk::LaunchResult lr;
+  if (!vk::launch(ctx, c, k, opt.repeat, lr, err)) {
+    err = c.name + ": " + err;
+    return false;
+  }
+  if (opt.repeat > 1 && !lr.gpuMs.empty()) {
+    std::vector<double> ms = lr.gpuMs;
+    std::sort(ms.begin(), ms.end());
+    os << c.name << ": GPU ms min " << msFmt(ms.front()) << ", median " << msFmt(ms[ms.size() / 2]) << " (" << ms.size()
+       << " runs)\n";
+  }
+  reportOutputs(c, lr, opt, os, t);
+  return true;
+}
+
+}  // namespace
+
+int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, const TranslateFn& translate) {
+  std::ostream& os = opt.log ? *opt.log : std::cout;
+  vk::Context ctx;
+  std::string err;
+  if (!ctx.open(opt.device, err)) {
+    os << "error: " << err << "\n";
+    return 1;
+  }
+  if (!opt.quiet) os << "device: " << ctx.info.props.deviceName << " (" << ctx.info.driver.driverName << ")\n";
+  Tally t;
+  for (auto& dir : caseDirs) {
+    ++t.cases;
+    if (!runOne(ctx, dir, opt, translate, os, t, err)) {
+      os << "error: " << err << "\n";
+      ++t.errors;
+    }
+  }
+  os << t.cases << " cases, " << t.identical << " outputs identical, " << t.differ << " differ, " << t.errors
+     << " errors\n";
+  return (t.differ == 0 && t.errors == 0) ? 0 : 1;
+}
+
+int listDevices() {
+  vk::Context ctx;
+  std::string err;
+  std::vector<vk::DeviceInfo> devs;
+  if (!ctx.createInstance(err) || !ctx.enumerate(devs, err)) {
+    std::cerr << "error: " << err << "\n";
+    return 1;
+  }
+  for (auto& d : devs) {
+    uint32_t v = d.props.apiVersion;
+    std::cout << d.index << ": " << d.props.deviceName << " | driver " << d.driver.driverName << " "
+              << d.driver.driverInfo << " | subgroup " << d.subgroupSize << " | Vulkan " << VK_API_VERSION_MAJOR(v)
+              << "." << VK_API_VERSION_MINOR(v) << "." << VK_API_VERSION_PATCH(v) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace p2g

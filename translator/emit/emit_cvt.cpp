@@ -1,0 +1,398 @@
+// Conversions (cvt) and comparisons (setp, set, selp, slct, testp).
+//
+// cvt follows PTX ISA "cvt": float->int always saturates (NaN -> 0) with the .rni/.rzi/.rmi/.rpi rounding;
+// int->int .sat clamps, otherwise truncates or extends; float->float narrowing rounds once in integer code
+// (p2g_narrow), widening is exact; f16x2/bf16x2 packing puts the first source in the upper half.
+#include <cstdint>
+
+#include "emitter.h"
+
+namespace p2g {
+
+using ir::Opnd;
+
+static void twoTypes(const ir::Inst& in, Ty& d, Ty& a) {
+  std::vector<Ty> ts;
+  for (auto m : in.mods) {
+    Ty t = parseTy(m);
+    if (t.k != Ty::K::None) ts.push_back(t);
+  }
+  if (ts.size() >= 2) {
+    d = ts[ts.size() - 2];
+    a = ts[ts.size() - 1];
+  } else if (ts.size() == 1) {
+    d = a = ts[0];
+  }
+}
+
+static int irnd(const ir::Inst& in) {  // 0 rni/rn, 1 rzi/rz, 2 rmi/rm, 3 rpi/rp; -1 none
+  if (in.hasMod("rni") || in.hasMod("rn")) return 0;
+  if (in.hasMod("rzi") || in.hasMod("rz")) return 1;
+  if (in.hasMod("rmi") || in.hasMod("rm")) return 2;
+  if (in.hasMod("rpi") || in.hasMod("rp")) return 3;
+  return -1;
+}
+
+static std::string roundFn(int m) { return m == 0 ? "roundEven" : m == 1 ? "trunc" : m == 2 ? "floor" : "ceil"; }
+
+// Any source as an exact double (every PTX type up to 32-bit ints and f32 fits; 64-bit ints do not).
+static std::string asDouble(Emitter& E, const Opnd& o, Ty a) {
+  if (a.k == Ty::K::F && a.bits == 64) return E.src(o, a);
+  if (a.k == Ty::K::F) return "double(" + E.src(o, a) + ")";
+  if (a.k == Ty::K::F16) { E.use("p2g_h2d"); return "p2g_h2d(" + E.src(o, Ty{Ty::K::B, 16}) + ")"; }
+  if (a.k == Ty::K::BF16) { E.use("p2g_bf2d"); return "p2g_bf2d(" + E.src(o, Ty{Ty::K::B, 16}) + ")"; }
+  return "double(" + E.src(o, a) + ")";
+}
+
+void emitCvt(Emitter& E, const ir::Inst& in) {
+  Ty d, a;
+  twoTypes(in, d, a);
+  if (d.k == Ty::K::None || in.ops.size() < 2) {
+    E.error(in, "cvt: expected destination and source types");
+    return;
+  }
+  if (d.k == Ty::K::E4M3x2 || d.k == Ty::K::E5M2x2 || a.k == Ty::K::E4M3x2 || a.k == Ty::K::E5M2x2 ||
+      in.hasMod("e4m3x2") || in.hasMod("e5m2x2") || in.hasMod("tf32")) {
+    E.error(in, "cvt to/from fp8 and tf32 is not supported yet (HAZARDS.md #13)");
+    return;
+  }
+  bool sat = in.hasMod("sat"), ftz = in.hasMod("ftz"), relu = in.hasMod("relu");
+  int m = irnd(in);
+  E.feature("float64");
+  // Packing: cvt.rn.f16x2.f32 d, a, b -> d = {cvt(a) in the upper half, cvt(b) in the lower}.
+  if (d.k == Ty::K::F16x2 || d.k == Ty::K::BF16x2) {
+    if (in.ops.size() != 3) {
+      E.error(in, "cvt to a packed type takes two sources");
+      return;
+    }
+    bool bf = d.k == Ty::K::BF16x2;
+    std::string fn = bf ? "p2g_d2bf" : "p2g_d2h";
+    E.use(fn);
+    auto one = [&](const Opnd& o) {
+      std::string x = asDouble(E, o, a);
+      std::string r = fn + "(" + x + ", " + std::to_string(m < 0 ? 0 : m) + ")";
+      if (relu) {
+        std::string v = E.tmpOf("uint");
+        E.line(v + " = " + r + ";");
+        r = "((" + v + " & 0x7FFFu) > " + (bf ? "0x7F80u" : "0x7C00u") + " ? 0x7FFFu : ((" + v + " & 0x8000u) != 0u ? 0u : " + v + "))";
+      }
+      return r;
+    };
+    std::string hi = E.tmpOf("uint"), lo = E.tmpOf("uint");
+    E.line(hi + " = " + one(in.ops[1]) + ";");
+    E.line(lo + " = " + one(in.ops[2]) + ";");
+    E.store(in.ops[0], Ty{Ty::K::B, 32}, "(" + hi + " << 16) | " + lo);
+    return;
+  }
+  bool dFloat = d.k == Ty::K::F || d.k == Ty::K::F16 || d.k == Ty::K::BF16;
+  bool aFloat = a.k == Ty::K::F || a.k == Ty::K::F16 || a.k == Ty::K::BF16;
+  if (!dFloat && !aFloat) {
+    // int -> int: through 64 bits
+    Ty w{a.k == Ty::K::S ? Ty::K::S : Ty::K::U, 64};
+    std::string v = E.tmp(w);
+    E.line(v + " = " + glslOf(w) + "(" + E.src(in.ops[1], a.k == Ty::K::B ? Ty{Ty::K::U, a.bits} : a) + ");");
+    if (sat && !(d.k == a.k && d.bits >= a.bits)) {
+      int64_t lo, hi;
+      uint64_t uhi;
+      bool dS = d.k == Ty::K::S;
+      if (dS) { hi = d.bits == 64 ? INT64_MAX : (int64_t(1) << (d.bits - 1)) - 1; lo = -hi - 1; uhi = uint64_t(hi); }
+      else { lo = 0; uhi = d.bits == 64 ? UINT64_MAX : (uint64_t(1) << d.bits) - 1; hi = 0; }
+      if (a.k == Ty::K::S) {
+        std::string c = v;
+        c = "(" + v + " < " + std::to_string(lo) + "l ? " + std::to_string(lo) + "l : " + v + ")";
+        if (dS || d.bits < 64) c = "(" + v + " > " + std::to_string(dS ? hi : int64_t(uhi)) + "l ? " + std::to_string(dS ? hi : int64_t(uhi)) + "l : " + c + ")";
+        E.line(v + " = " + c + ";");
+      } else {
+        if (uhi != UINT64_MAX) E.line(v + " = min(" + v + ", " + std::to_string(uhi) + "ul);");
+      }
+    }
+    std::string r = "uint64_t(" + v + ")";
+    if (d.bits == 64) {
+      E.store(in.ops[0], d, d.k == Ty::K::S ? "int64_t(" + r + ")" : r);
+      return;
+    }
+    std::string low = "uint(" + r + ")";
+    if (d.bits < 32) low = "(" + low + " & " + std::to_string((1u << d.bits) - 1) + "u)";
+    if (d.k == Ty::K::S) low = d.bits < 32 ? "bitfieldExtract(int(" + low + "), 0, " + std::to_string(d.bits) + ")" : "int(" + low + ")";
+    E.store(in.ops[0], d, low);
+    return;
+  }
+  if (aFloat && !dFloat) {
+    // float -> int: round, saturate, NaN -> 0
+    if (m < 0) {
+      E.error(in, "cvt float->int needs a rounding modifier");
+      return;
+    }
+    std::string x = asDouble(E, in.ops[1], a);
+    if (ftz && a.k == Ty::K::F && a.bits == 32) {
+      E.use("p2g_ftz");
+      x = "double(p2g_ftz(" + E.src(in.ops[1], a) + "))";
+    }
+    std::string v = E.tmp(Ty{Ty::K::F, 64});
+    E.line(v + " = " + roundFn(m) + "(" + x + ");");
+    std::string r;
+    bool dS = d.k == Ty::K::S;
+    if (d.bits == 64) {
+      // 2^63 and 2^64 are exact doubles; the largest in-range doubles below them are exact too.
+      if (dS)
+        r = "isnan(" + v + ") ? 0l : " + v + " >= 9223372036854775808.0lf ? 9223372036854775807l : " + v +
+            " <= -9223372036854775808.0lf ? (-9223372036854775807l - 1l) : int64_t(" + v + ")";
+      else
+        r = "isnan(" + v + ") || " + v + " <= 0.0lf ? 0ul : " + v + " >= 18446744073709551616.0lf ? 0xFFFFFFFFFFFFFFFFul : uint64_t(" + v + ")";
+      E.store(in.ops[0], d, r);
+      return;
+    }
+    double lo = dS ? -double(int64_t(1) << (d.bits - 1)) : 0.0;
+    double hi = dS ? double((int64_t(1) << (d.bits - 1)) - 1) : double((int64_t(1) << d.bits) - 1);
+    char b[128];
+    snprintf(b, sizeof b, "isnan(%s) ? 0.0lf : clamp(%s, %.1flf, %.1flf)", v.c_str(), v.c_str(), lo, hi);
+    std::string c = E.tmp(Ty{Ty::K::F, 64});
+    E.line(c + " = " + b + ";");
+    r = dS ? "int(" + c + ")" : "uint(" + c + ")";
+    if (d.bits < 32) r = dS ? "int(" + c + ")" : "uint(" + c + ")";
+    E.store(in.ops[0], dS ? Ty{Ty::K::S, d.bits} : Ty{Ty::K::U, d.bits}, r);
+    return;
+  }
+  // destination is a float type
+  std::string x;
+  if (!aFloat && a.bits == 64) {
+    // 64-bit integer: hi * 2^32 + lo, summed with rounding to odd, then one rounding (exact in every mode)
+    E.use("p2g_odd_sum");
+    std::string v = E.tmp(Ty{a.k == Ty::K::S ? Ty::K::S : Ty::K::U, 64});
+    E.line(v + " = " + E.src(in.ops[1], a.k == Ty::K::S ? a : Ty{Ty::K::U, 64}) + ";");
+    std::string hi = a.k == Ty::K::S ? "double(int(" + v + " >> 32))" : "double(uint(" + v + " >> 32))";
+    x = "p2g_odd_sum(" + hi + " * 4294967296.0lf, double(uint(" + v + ")))";
+    if (d.k == Ty::K::F && d.bits == 64) E.warnInexact(in, "cvt.f64 from a 64-bit integer rounds through double (HAZARDS.md #6)");
+  } else {
+    x = asDouble(E, in.ops[1], a);
+    if (ftz && a.k == Ty::K::F && a.bits == 32) {
+      E.use("p2g_ftz");
+      x = "double(p2g_ftz(" + E.src(in.ops[1], a) + "))";
+    }
+  }
+  bool intRound = in.hasMod("rni") || in.hasMod("rzi") || in.hasMod("rmi") || in.hasMod("rpi");
+  if (intRound) x = roundFn(m) + "(" + x + ")";
+  int mode = intRound ? 0 : (m < 0 ? 0 : m);
+  std::string ms = std::to_string(mode);
+  if (d.k == Ty::K::F && d.bits == 64) {
+    std::string e = x;
+    if (sat) e = "(" + x + " > 0.0lf ? min(" + x + ", 1.0lf) : 0.0lf)";
+    std::string t = E.tmp(d);
+    E.line(t + " = " + e + ";");
+    E.store(in.ops[0], d, "(isnan(" + t + ") ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : " + t + ")");
+    return;
+  }
+  if (d.k == Ty::K::F) {
+    E.use("p2g_f64_to_f32");
+    std::string e = "p2g_f64_to_f32(" + x + ", " + ms + ")";
+    if (ftz) {
+      E.use("p2g_ftz");
+      e = "p2g_ftz(" + e + ")";
+    }
+    if (sat) {
+      E.use("p2g_sat");
+      e = "p2g_sat(" + e + ")";
+    }
+    E.store(in.ops[0], d, e);
+    return;
+  }
+  bool bf = d.k == Ty::K::BF16;
+  std::string fn = bf ? "p2g_d2bf" : "p2g_d2h";
+  E.use(fn);
+  std::string e = fn + "(" + x + ", " + ms + ")";
+  if (sat || relu) {
+    std::string v = E.tmpOf("uint");
+    E.line(v + " = " + e + ";");
+    std::string inf = bf ? "0x7F80u" : "0x7C00u";
+    if (relu) e = "((" + v + " & 0x7FFFu) > " + inf + " ? 0x7FFFu : ((" + v + " & 0x8000u) != 0u ? 0u : " + v + "))";
+    if (sat) {
+      std::string one = bf ? "0x3F80u" : "0x3C00u";
+      e = "(((" + v + " & 0x7FFFu) > " + inf + " || (" + v + " & 0x8000u) != 0u) ? 0u : (" + v + " >= " + one + " ? " + one + " : " + v + "))";
+    }
+  }
+  E.store(in.ops[0], Ty{Ty::K::B, 16}, e);
+}
+
+// ---- comparisons ----
+static std::string cmpExpr(Emitter& E, const std::string& op, Ty t, const std::string& a, const std::string& b) {
+  bool fl = t.k == Ty::K::F;
+  if (fl) {
+    std::string un = "(isnan(" + a + ") || isnan(" + b + "))";
+    if (op == "eq") return a + " == " + b;
+    if (op == "ne") return "(" + a + " != " + b + " && !" + un + ")";
+    if (op == "lt") return a + " < " + b;
+    if (op == "le") return a + " <= " + b;
+    if (op == "gt") return a + " > " + b;
+    if (op == "ge") return a + " >= " + b;
+    if (op == "equ") return "(" + a + " == " + b + " || " + un + ")";
+    if (op == "neu") return "!(" + a + " == " + b + ")";
+    if (op == "ltu") return "!(" + a + " >= " + b + ")";
+    if (op == "leu") return "!(" + a + " > " + b + ")";
+    if (op == "gtu") return "!(" + a + " <= " + b + ")";
+    if (op == "geu") return "!(" + a + " < " + b + ")";
+    if (op == "num") return "!" + un;
+    if (op == "nan") return un;
+    return "";
+  }
+  if (op == "eq") return a + " == " + b;
+  if (op == "ne") return a + " != " + b;
+  if (op == "lt" || op == "lo") return a + " < " + b;
+  if (op == "le" || op == "ls") return a + " <= " + b;
+  if (op == "gt" || op == "hi") return a + " > " + b;
+  if (op == "ge" || op == "hs") return a + " >= " + b;
+  return "";
+}
+
+static const char* kCmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu",
+                              "ltu", "leu", "gtu", "geu", "num", "nan"};
+
+static std::string findCmp(const ir::Inst& in) {
+  for (auto m : in.mods)
+    for (auto c : kCmps)
+      if (m == c) return c;
+  return "";
+}
+
+// Operand type for comparing: unsigned for .lo/.ls/.hi/.hs and .u/.b types, signed for .s, float for .f;
+// half types compare through exact doubles.
+static std::string cmpOperand(Emitter& E, const Opnd& o, Ty t, bool ftz) {
+  if (t.k == Ty::K::F16 || t.k == Ty::K::BF16) {
+    std::string fn = t.k == Ty::K::F16 ? "p2g_h2d" : "p2g_bf2d";
+    E.use(fn);
+    std::string h = E.src(o, Ty{Ty::K::B, 16});
+    if (ftz && t.k == Ty::K::F16) {
+      E.use("p2g_h_ftz");
+      h = "p2g_h_ftz(" + h + ")";
+    }
+    return fn + "(" + h + ")";
+  }
+  std::string s = E.src(o, t.k == Ty::K::B ? Ty{Ty::K::U, t.bits} : t);
+  if (ftz && t.k == Ty::K::F && t.bits == 32) {
+    E.use("p2g_ftz");
+    s = "p2g_ftz(" + s + ")";
+  }
+  return s;
+}
+
+void emitCompare(Emitter& E, const ir::Inst& in) {
+  std::string op(in.op);
+  Ty t;
+  for (auto it = in.mods.rbegin(); it != in.mods.rend(); ++it) {
+    t = parseTy(*it);
+    if (t.k != Ty::K::None) break;
+  }
+  if (t.k == Ty::K::None) {
+    E.error(in, "'" + op + "' needs a type");
+    return;
+  }
+  if (op == "selp") {
+    if (in.ops.size() != 4) {
+      E.error(in, "selp: expected four operands");
+      return;
+    }
+    Ty st = t.isHalfLike() ? Ty{Ty::K::B, t.bits} : t;
+    E.store(in.ops[0], st, E.src(in.ops[3], Ty{Ty::K::Pred, 1}) + " ? " + E.src(in.ops[1], st) + " : " + E.src(in.ops[2], st));
+    return;
+  }
+  if (op == "slct") {
+    Ty dt, ct;
+    twoTypes(in, dt, ct);
+    if (in.ops.size() != 4) {
+      E.error(in, "slct: expected four operands");
+      return;
+    }
+    std::string c = E.src(in.ops[3], ct);
+    if (ct.k == Ty::K::F && in.hasMod("ftz")) {
+      E.use("p2g_ftz");
+      c = "p2g_ftz(" + c + ")";
+    }
+    E.store(in.ops[0], dt, c + " >= " + (ct.k == Ty::K::F ? "0.0" : "0") + " ? " + E.src(in.ops[1], dt) + " : " + E.src(in.ops[2], dt));
+    return;
+  }
+  if (op == "testp") {
+    if (in.ops.size() != 2) {
+      E.error(in, "testp: expected two operands");
+      return;
+    }
+    std::string x = E.tmp(t);
+    E.line(x + " = " + E.src(in.ops[1], t) + ";");
+    std::string e;
+    bool d = t.bits == 64;
+    std::string bits = d ? "doubleBitsToUint64(" + x + ")" : "floatBitsToUint(" + x + ")";
+    std::string expMask = d ? "0x7FF0000000000000ul" : "0x7F800000u";
+    std::string zero = d ? "0ul" : "0u";
+    if (in.hasMod("finite")) e = "!isinf(" + x + ") && !isnan(" + x + ")";
+    else if (in.hasMod("infinite")) e = "isinf(" + x + ")";
+    else if (in.hasMod("number")) e = "!isnan(" + x + ")";
+    else if (in.hasMod("notanumber")) e = "isnan(" + x + ")";
+    else if (in.hasMod("normal")) e = "(" + bits + " & " + expMask + ") != " + zero + " && (" + bits + " & " + expMask + ") != " + expMask;
+    else if (in.hasMod("subnormal")) e = "(" + bits + " & " + expMask + ") == " + zero + " && " + x + " != 0.0";
+    else {
+      E.error(in, "testp: unknown test");
+      return;
+    }
+    E.store(in.ops[0], Ty{Ty::K::Pred, 1}, e);
+    return;
+  }
+  // setp / set
+  std::string c = findCmp(in);
+  Ty ct = t;
+  Ty dt{};
+  if (op == "set") {
+    Ty a2;
+    twoTypes(in, dt, a2);
+    ct = a2;
+  }
+  if (c.empty() || in.ops.size() < 3) {
+    E.error(in, "'" + op + "': expected a comparison and operands");
+    return;
+  }
+  if (ct.k == Ty::K::F16x2 || ct.k == Ty::K::BF16x2) {
+    E.error(in, "packed half comparisons are not supported yet");
+    return;
+  }
+  if (ct.k == Ty::K::S && (c == "lo" || c == "ls" || c == "hi" || c == "hs")) ct.k = Ty::K::U;
+  Ty cmpTy = ct.k == Ty::K::F16 || ct.k == Ty::K::BF16 ? Ty{Ty::K::F, 64} : ct;
+  if (cmpTy.k == Ty::K::B) cmpTy.k = Ty::K::U;
+  bool ftz = in.hasMod("ftz");
+  // operands: setp d[|q], a, b[, c]; the destination may be a pair (the parser keeps "p|q" as a Vec of two)
+  size_t ai = 1;
+  const Opnd& dst = in.ops[0];
+  std::string av = E.tmpOf(glslOf(cmpTy)), bv = E.tmpOf(glslOf(cmpTy));
+  E.line(av + " = " + cmpOperand(E, in.ops[ai], ct, ftz) + "; " + bv + " = " + cmpOperand(E, in.ops[ai + 1], ct, ftz) + ";");
+  std::string r = cmpExpr(E, c, cmpTy, av, bv);
+  if (r.empty()) {
+    E.error(in, "comparison '" + c + "' is not valid for this type");
+    return;
+  }
+  std::string comb;
+  std::string bop = in.hasMod("and") ? " && " : in.hasMod("or") ? " || " : in.hasMod("xor") ? " ^^ " : "";
+  std::string cval;
+  if (!bop.empty()) {
+    if (in.ops.size() < ai + 3) {
+      E.error(in, "'" + op + "' with a boolean operation needs a predicate operand");
+      return;
+    }
+    cval = E.tmpOf("bool");
+    E.line(cval + " = " + E.src(in.ops[ai + 2], Ty{Ty::K::Pred, 1}) + ";");
+  }
+  std::string rv = E.tmpOf("bool");
+  E.line(rv + " = " + r + ";");
+  auto combine = [&](const std::string& x) { return bop.empty() ? x : "(" + x + ")" + bop + cval; };
+  if (op == "setp") {
+    if (dst.kind == Opnd::Kind::Vec && dst.elems.size() == 2) {
+      E.store(dst.elems[0], Ty{Ty::K::Pred, 1}, combine(rv));
+      E.store(dst.elems[1], Ty{Ty::K::Pred, 1}, combine("!" + rv));
+    } else {
+      E.store(dst, Ty{Ty::K::Pred, 1}, combine(rv));
+    }
+    return;
+  }
+  // set: integer all-ones / zero, or 1.0 / 0.0
+  std::string cond = combine(rv);
+  if (dt.k == Ty::K::F) E.store(dst, dt, "(" + cond + ") ? 1.0 : 0.0");
+  else if (dt.k == Ty::K::S) E.store(dst, dt, "(" + cond + ") ? -1 : 0");
+  else E.store(dst, Ty{Ty::K::U, 32}, "(" + cond + ") ? 0xFFFFFFFFu : 0u");
+}
+
+}  // namespace p2g

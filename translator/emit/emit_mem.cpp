@@ -1,0 +1,491 @@
+// Memory and data movement: mov, ld/ldu/st, cvta, atom/red, bar/membar/fence.
+//
+// State spaces (docs/ABI.md): global memory and the parameter block are reached through buffer device addresses
+// (GL_EXT_buffer_reference); .shared is one `smem` word array (static variables first, the dynamic array after),
+// .local and call scratch one private `lmem` array, .const one constant array `cmem`. Generic addresses that
+// point into those windows (made by cvta.shared/.local/.const) carry a tag in their top byte so a generic ld/st
+// can dispatch; a function with no such cvta treats generic as global, which is what nvcc's code does.
+#include <cinttypes>
+#include <cstdio>
+
+#include "emitter.h"
+
+namespace p2g {
+
+using ir::Opnd;
+
+static const char* kTag[] = {"", "0xFF01000000000000ul", "0xFF02000000000000ul", "0xFF03000000000000ul",
+                             "0xFF04000000000000ul"};
+static int tagIndex(ptx::Space s) {
+  switch (s) {
+    case ptx::Space::Shared: return 1;
+    case ptx::Space::Local: return 2;
+    case ptx::Space::Const: return 3;
+    case ptx::Space::Param: return 4;
+    default: return 0;
+  }
+}
+
+static std::string off64(int64_t v) {
+  if (v == 0) return "";
+  return v > 0 ? " + " + std::to_string(v) + "ul" : " - " + std::to_string(-v) + "ul";
+}
+static std::string off32(int64_t v) {
+  if (v == 0) return "";
+  return v > 0 ? " + " + std::to_string(v) + "u" : " - " + std::to_string(-v) + "u";
+}
+
+// Address of `o` as used by an instruction on `space` (None: the value of a symbol's address, e.g. `mov %rd, x`).
+std::string Emitter::addressOf(const Opnd& o, ptx::Space space) {
+  bool wide = space == ptx::Space::Global || space == ptx::Space::None || space == ptx::Space::Param;
+  if (o.kind == Opnd::Kind::VarAddr) {
+    const ir::Var& v = F.vars[o.var];
+    uint64_t off = v.offset + uint64_t(o.imm);
+    switch (v.space) {
+      case ptx::Space::Global:
+        return "(pc.globals" + off64(int64_t(off)) + ")";
+      case ptx::Space::Param:
+        if (space == ptx::Space::Param) return "(pc.params" + off64(int64_t(off)) + ")";
+        return wide ? std::to_string(off) + "ul" : std::to_string(off) + "u";
+      default:
+        return wide ? std::to_string(off) + "ul" : std::to_string(off) + "u";
+    }
+  }
+  if (o.kind == Opnd::Kind::RegAddr || o.kind == Opnd::Kind::Reg) {
+    int64_t imm = o.kind == Opnd::Kind::RegAddr ? o.imm : 0;
+    if (o.reg < 0) return wide ? std::to_string(imm) + "ul" : std::to_string(imm) + "u";
+    if (space == ptx::Space::Param) return "(pc.params + " + src(o.kind == Opnd::Kind::Reg ? o : Opnd{Opnd::Kind::Reg, false, false, o.reg}, Ty{Ty::K::U, 64}) + off64(imm) + ")";
+    Opnd r;
+    r.kind = Opnd::Kind::Reg;
+    r.reg = o.reg;
+    if (wide) {
+      std::string base = src(r, Ty{Ty::K::U, 64});
+      return imm ? "(" + base + off64(imm) + ")" : base;
+    }
+    std::string base = src(r, Ty{Ty::K::U, 32});
+    return imm ? "(" + base + off32(imm) + ")" : base;
+  }
+  if (o.kind == Opnd::Kind::Imm) return wide ? std::to_string(o.imm) + "ul" : std::to_string(o.imm) + "u";
+  diags_.error(o.span, "expected an address");
+  ok_ = false;
+  return "0ul";
+}
+
+static const char* winName(ptx::Space s) {
+  return s == ptx::Space::Shared ? "s" : s == ptx::Space::Local ? "l" : "c";
+}
+
+std::string Emitter::load(ptx::Space space, const std::string& a, unsigned bits) {
+  if (space == ptx::Space::None && !genericMayBeWindow()) space = ptx::Space::Global;
+  if (space == ptx::Space::Global || space == ptx::Space::Param) {
+    switch (bits) {
+      case 8: feature("storage8"); feature("int8"); return "uint(P2GU8(" + a + ").v)";
+      case 16: feature("storage16"); feature("int16"); return "uint(P2GU16(" + a + ").v)";
+      case 32: return "P2GU32(" + a + ").v";
+      default: return "P2GU64(" + a + ").v";
+    }
+  }
+  if (space == ptx::Space::None) {
+    feature("storage8"); feature("int8"); feature("storage16"); feature("int16");
+    use("p2g_gen_ld" + std::to_string(bits));
+    return "p2g_gen_ld" + std::to_string(bits) + "(" + a + ")";
+  }
+  std::string h = std::string("p2g_ld") + winName(space) + std::to_string(bits);
+  use(h);
+  return h + "(" + a + ")";
+}
+
+void Emitter::storeMem(ptx::Space space, const std::string& a, unsigned bits, const std::string& v) {
+  if (space == ptx::Space::None && !genericMayBeWindow()) space = ptx::Space::Global;
+  if (space == ptx::Space::Global || space == ptx::Space::Param) {
+    switch (bits) {
+      case 8: feature("storage8"); feature("int8"); line("P2GU8(" + a + ").v = uint8_t(" + v + ");"); return;
+      case 16: feature("storage16"); feature("int16"); line("P2GU16(" + a + ").v = uint16_t(" + v + ");"); return;
+      case 32: line("P2GU32(" + a + ").v = " + v + ";"); return;
+      default: line("P2GU64(" + a + ").v = " + v + ";"); return;
+    }
+  }
+  if (space == ptx::Space::Const) {
+    diags_.error({}, "store to .const space");
+    ok_ = false;
+    return;
+  }
+  if (space == ptx::Space::None) {
+    feature("storage8"); feature("int8"); feature("storage16"); feature("int16");
+    use("p2g_gen_st" + std::to_string(bits));
+    line("p2g_gen_st" + std::to_string(bits) + "(" + a + ", " + v + ");");
+    return;
+  }
+  std::string h = std::string("p2g_st") + winName(space) + std::to_string(bits);
+  use(h);
+  line(h + "(" + a + ", " + v + ");");
+}
+
+// The last modifier that names a type is the instruction's type (ld.global.nc.v4.f32 -> f32).
+static Ty instType(const ir::Inst& in) {
+  for (auto it = in.mods.rbegin(); it != in.mods.rend(); ++it) {
+    Ty t = parseTy(*it);
+    if (t.k != Ty::K::None) return t;
+  }
+  return {};
+}
+static unsigned vecWidth(const ir::Inst& in) {
+  for (auto m : in.mods) {
+    if (m == "v2") return 2;
+    if (m == "v4") return 4;
+    if (m == "v8") return 8;
+  }
+  return 1;
+}
+
+// Raw bits (uint or uint64_t) -> a value of type t.
+static std::string fromBits(Ty t, const std::string& raw) {
+  if (t.k == Ty::K::S) {
+    if (t.bits < 32) return "bitfieldExtract(int(" + raw + "), 0, " + std::to_string(t.bits) + ")";
+    return t.bits == 64 ? "int64_t(" + raw + ")" : "int(" + raw + ")";
+  }
+  if (t.k == Ty::K::F) return t.bits == 64 ? "uint64BitsToDouble(" + raw + ")" : "uintBitsToFloat(" + raw + ")";
+  if (t.k == Ty::K::Pred) return "(" + raw + " != 0u)";
+  return raw;
+}
+
+// .param variables declared in a function body (call arguments and return values of inlined calls) live in
+// the private .local window, not in the kernel's parameter block.
+static ptx::Space effectiveSpace(Emitter& E, ptx::Space sp, const Opnd& addr) {
+  if (sp == ptx::Space::Param && addr.kind == Opnd::Kind::VarAddr && E.F.vars[addr.var].space == ptx::Space::Local)
+    return ptx::Space::Local;
+  return sp;
+}
+
+static void emitLd(Emitter& E, const ir::Inst& in) {
+  Ty t = instType(in);
+  if (t.k == Ty::K::None || in.ops.size() != 2) {
+    E.error(in, "ld: expected a type and two operands");
+    return;
+  }
+  if (t.bits > 64) {
+    E.error(in, "ld of " + std::to_string(t.bits) + "-bit values is not supported yet");
+    return;
+  }
+  ptx::Space sp = effectiveSpace(E, E.spaceOf(in), in.ops[1]);
+  unsigned n = vecWidth(in);
+  std::string a = E.addressOf(in.ops[1], sp);
+  Ty bits{Ty::K::B, t.bits < 8 ? 8 : t.bits};
+  unsigned memBits = bits.bits;
+  if (n == 1) {
+    E.store(in.ops[0], t, fromBits(t, E.load(sp, a, memBits)));
+    return;
+  }
+  if (in.ops[0].kind != Opnd::Kind::Vec || in.ops[0].elems.size() != n) {
+    E.error(in, "ld.v" + std::to_string(n) + ": destination must be a vector of " + std::to_string(n));
+    return;
+  }
+  bool wide = sp == ptx::Space::Global || sp == ptx::Space::Param || sp == ptx::Space::None;
+  std::string base = E.tmpOf(wide ? "uint64_t" : "uint");
+  E.line(base + " = " + a + ";");
+  // Read every element before writing any destination (a destination may also be the address register).
+  std::vector<std::string> vals;
+  for (unsigned i = 0; i < n; ++i) {
+    if (in.ops[0].elems[i].kind == Opnd::Kind::Sink) {
+      vals.push_back("");
+      continue;
+    }
+    std::string ai = i ? "(" + base + " + " + std::to_string(i * memBits / 8) + (wide ? "ul)" : "u)") : base;
+    std::string v = E.tmpOf(memBits == 64 ? "uint64_t" : "uint");
+    E.line(v + " = " + E.load(sp, ai, memBits) + ";");
+    vals.push_back(v);
+  }
+  for (unsigned i = 0; i < n; ++i)
+    if (!vals[i].empty()) E.store(in.ops[0].elems[i], t, fromBits(t, vals[i]));
+}
+
+static void emitSt(Emitter& E, const ir::Inst& in) {
+  Ty t = instType(in);
+  if (t.k == Ty::K::None || in.ops.size() != 2) {
+    E.error(in, "st: expected a type and two operands");
+    return;
+  }
+  if (t.bits > 64) {
+    E.error(in, "st of " + std::to_string(t.bits) + "-bit values is not supported yet");
+    return;
+  }
+  ptx::Space sp = effectiveSpace(E, E.spaceOf(in), in.ops[0]);
+  unsigned n = vecWidth(in);
+  unsigned memBits = t.bits < 8 ? 8 : t.bits;
+  Ty raw{Ty::K::B, memBits};
+  std::string a = E.addressOf(in.ops[0], sp);
+  if (n == 1) {
+    E.storeMem(sp, a, memBits, E.src(in.ops[1], raw));
+    return;
+  }
+  if (in.ops[1].kind != Opnd::Kind::Vec || in.ops[1].elems.size() != n) {
+    E.error(in, "st.v" + std::to_string(n) + ": source must be a vector of " + std::to_string(n));
+    return;
+  }
+  bool wide = sp == ptx::Space::Global || sp == ptx::Space::Param || sp == ptx::Space::None;
+  std::string base = E.tmpOf(wide ? "uint64_t" : "uint");
+  E.line(base + " = " + a + ";");
+  for (unsigned i = 0; i < n; ++i) {
+    std::string ai = i ? "(" + base + " + " + std::to_string(i * memBits / 8) + (wide ? "ul)" : "u)") : base;
+    E.storeMem(sp, ai, memBits, E.src(in.ops[1].elems[i], raw));
+  }
+}
+
+static void emitCvta(Emitter& E, const ir::Inst& in) {
+  if (in.ops.size() != 2) {
+    E.error(in, "cvta: expected two operands");
+    return;
+  }
+  Ty t = instType(in);
+  if (t.k == Ty::K::None) t = Ty{Ty::K::U, 64};
+  bool to = in.hasMod("to");
+  ptx::Space sp = E.spaceOf(in);
+  std::string v = E.src(in.ops[1], Ty{Ty::K::U, 64});
+  int tag = tagIndex(sp);
+  if (sp == ptx::Space::Global || tag == 0) {
+    E.store(in.ops[0], t, t.bits == 64 ? v : "uint(" + v + ")");  // generic == global on this ABI
+    return;
+  }
+  if (to)
+    E.store(in.ops[0], t, t.bits == 64 ? "(" + v + " & 0xFFFFFFFFul)" : "uint(" + v + ")");
+  else
+    E.store(in.ops[0], Ty{Ty::K::U, 64}, "(" + v + " | " + kTag[tag] + ")");
+}
+
+void emitMemory(Emitter& E, const ir::Inst& in) {
+  if (in.op == "ld" || in.op == "ldu") return emitLd(E, in);
+  if (in.op == "st") return emitSt(E, in);
+  if (in.op == "cvta") return emitCvta(E, in);
+  if (in.op == "prefetch" || in.op == "prefetchu" || in.op == "discard" || in.op == "applypriority" ||
+      in.op == "createpolicy") {
+    E.line("// " + std::string(in.op) + ": a cache hint, no effect on results");
+    return;
+  }
+  E.error(in, "unsupported memory instruction '" + std::string(in.op) + "'");
+}
+
+// mov: copies, addresses of variables, special registers, and vector pack/unpack of bit fields.
+void emitMov(Emitter& E, const ir::Inst& in) {
+  Ty t = instType(in);
+  if (t.k == Ty::K::None || in.ops.size() != 2) {
+    E.error(in, "mov: expected a type and two operands");
+    return;
+  }
+  const Opnd& d = in.ops[0];
+  const Opnd& s = in.ops[1];
+  if (d.kind == Opnd::Kind::Vec) {  // unpack: mov.b32 {lo, hi}, %r
+    unsigned n = unsigned(d.elems.size());
+    unsigned w = t.bits / n;
+    std::string v = E.tmp(Ty{Ty::K::B, t.bits});
+    E.line(v + " = " + E.src(s, Ty{Ty::K::B, t.bits}) + ";");
+    for (unsigned i = 0; i < n; ++i) {
+      std::string part;
+      if (t.bits == 64)
+        part = w == 32 ? "uint(" + v + " >> " + std::to_string(i * w) + ")"
+                       : "(uint(" + v + " >> " + std::to_string(i * w) + ") & " + std::to_string((1u << w) - 1) + "u)";
+      else
+        part = w == 16 ? "((" + v + " >> " + std::to_string(i * w) + "u) & 0xFFFFu)"
+                       : "((" + v + " >> " + std::to_string(i * w) + "u) & 0xFFu)";
+      E.store(d.elems[i], Ty{Ty::K::B, w}, part);
+    }
+    return;
+  }
+  if (s.kind == Opnd::Kind::Vec) {  // pack: mov.b64 %rd, {lo, hi}
+    unsigned n = unsigned(s.elems.size());
+    unsigned w = t.bits / n;
+    std::string e;
+    for (unsigned i = 0; i < n; ++i) {
+      std::string part = E.src(s.elems[i], Ty{Ty::K::B, w});
+      if (t.bits == 64) part = "(uint64_t(" + part + ") << " + std::to_string(i * w) + ")";
+      else part = "(" + part + " << " + std::to_string(i * w) + "u)";
+      e += (i ? " | " : "") + part;
+    }
+    E.store(d, Ty{Ty::K::B, t.bits}, e);
+    return;
+  }
+  E.store(d, t, E.src(s, t));
+}
+
+// Atomics. Where GLSL has the operation on the location's type it is used directly; otherwise (inc/dec with a
+// bound, float add, signed min/max in shared memory, exch/cas on floats) a compare-and-swap loop on the bits.
+void emitAtomic(Emitter& E, const ir::Inst& in) {
+  bool isRed = in.op == "red";
+  Ty t = instType(in);
+  ptx::Space sp = E.spaceOf(in);
+  if (sp == ptx::Space::None) sp = ptx::Space::Global;
+  std::string op;
+  static const char* ops[] = {"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"};
+  for (auto m : in.mods)
+    for (auto o : ops)
+      if (m == o) op = o;
+  if (t.k == Ty::K::None || op.empty()) {
+    E.error(in, "atom/red: unsupported form");
+    return;
+  }
+  if (in.hasMod("v2") || in.hasMod("v4") || t.isHalfLike()) {
+    E.error(in, "vector and half-precision atomics are not supported yet");
+    return;
+  }
+  size_t ai = isRed ? 0 : 1;
+  if (in.ops.size() < ai + 2) {
+    E.error(in, "atom/red: missing operands");
+    return;
+  }
+  if (sp != ptx::Space::Global && sp != ptx::Space::Shared) {
+    E.error(in, "atomics are supported on .global and .shared only");
+    return;
+  }
+  if (sp == ptx::Space::Shared && t.bits == 64) {
+    // Shared memory is a 32-bit word array (GLSL cannot alias it as 64-bit without
+    // VK_KHR_workgroup_memory_explicit_layout, which lavapipe lacks), so 64-bit shared atomics take a
+    // workgroup lock: the last word of smem. The lane that wins the lock does its update in the same loop
+    // iteration, so lanes of one SIMD group cannot deadlock on each other.
+    size_t ai0 = isRed ? 0 : 1;
+    if (in.ops.size() < ai0 + 2) {
+      E.error(in, "atom/red: missing operands");
+      return;
+    }
+    std::string op64;
+    static const char* ops64[] = {"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"};
+    for (auto m : in.mods)
+      for (auto o : ops64)
+        if (m == o) op64 = o;
+    E.use("p2g_sts64");
+    std::string addr = E.tmpOf("uint");
+    E.line(addr + " = " + E.addressOf(in.ops[ai0], sp) + ";");
+    bool sg = t.k == Ty::K::S;
+    std::string bv = E.tmpOf(glslOf(t));
+    E.line(bv + " = " + E.src(in.ops[ai0 + 1], t) + ";");
+    std::string cv;
+    if (op64 == "cas") {
+      cv = E.tmpOf(glslOf(t));
+      E.line(cv + " = " + E.src(in.ops[ai0 + 2], t) + ";");
+    }
+    std::string old = E.tmpOf("uint64_t");
+    std::string lock = "smem[smem.length() - 1]";
+    E.open("for (;;)");
+    E.open("if (atomicCompSwap(" + lock + ", 0u, 1u) == 0u)");
+    E.line(old + " = p2g_lds64(" + addr + ");");
+    std::string cur = sg ? "int64_t(" + old + ")" : old;
+    std::string nv;
+    if (op64 == "add") nv = cur + " + " + bv;
+    else if (op64 == "min") nv = "min(" + cur + ", " + bv + ")";
+    else if (op64 == "max") nv = "max(" + cur + ", " + bv + ")";
+    else if (op64 == "and") nv = cur + " & " + bv;
+    else if (op64 == "or") nv = cur + " | " + bv;
+    else if (op64 == "xor") nv = cur + " ^ " + bv;
+    else if (op64 == "exch") nv = bv;
+    else if (op64 == "cas") nv = "(" + cur + " == " + bv + ") ? " + cv + " : " + cur;
+    else {
+      E.error(in, "atom." + op64 + ".64 on .shared is not supported");
+      E.close();
+      E.close();
+      return;
+    }
+    E.line("p2g_sts64(" + addr + ", uint64_t(" + nv + "));");
+    E.line("memoryBarrierShared();");
+    E.line("atomicExchange(" + lock + ", 0u);");
+    E.line("break;");
+    E.close();
+    E.close();
+    if (!isRed) E.store(in.ops[0], Ty{Ty::K::B, 64}, old);
+    return;
+  }
+  if (t.bits == 64) E.feature("atomic64");
+  std::string a = E.addressOf(in.ops[ai], sp);
+  std::string loc;
+  bool sgn = t.k == Ty::K::S;
+  if (sp == ptx::Space::Global)
+    loc = t.bits == 64 ? (sgn ? "P2GI64(" + a + ").v" : "P2GU64(" + a + ").v")
+                       : (sgn ? "P2GI32(" + a + ").v" : "P2GU32(" + a + ").v");
+  else
+    loc = "smem[(" + a + ") >> 2]";
+  Ty valTy = t;
+  if (t.k == Ty::K::B) valTy = Ty{Ty::K::U, t.bits};
+  bool locSigned = sp == ptx::Space::Global && sgn;
+  Ty locTy = locSigned ? t : Ty{Ty::K::U, t.bits};
+  std::string b = E.src(in.ops[ai + 1], t.k == Ty::K::F ? Ty{Ty::K::B, t.bits} : locTy);
+  std::string res;
+  bool native = t.k != Ty::K::F && (op == "add" || op == "and" || op == "or" || op == "xor" || op == "exch" ||
+                                    op == "cas" || ((op == "min" || op == "max") && (locSigned || !sgn)));
+  if (native) {
+    std::string fn = op == "add" ? "atomicAdd" : op == "and" ? "atomicAnd" : op == "or" ? "atomicOr" :
+                     op == "xor" ? "atomicXor" : op == "exch" ? "atomicExchange" : op == "cas" ? "atomicCompSwap" :
+                     op == "min" ? "atomicMin" : "atomicMax";
+    std::string args = loc + ", " + b;
+    if (op == "cas") {
+      if (in.ops.size() < ai + 3) {
+        E.error(in, "atom.cas needs compare and new values");
+        return;
+      }
+      args += ", " + E.src(in.ops[ai + 2], locTy);
+    }
+    res = fn + "(" + args + ")";
+    if (isRed) E.line(res + ";");
+    else E.store(in.ops[0], locTy, res);
+    return;
+  }
+  // CAS loop on the raw bits.
+  std::string U = t.bits == 64 ? "uint64_t" : "uint";
+  std::string rawLoc = sp == ptx::Space::Global ? (t.bits == 64 ? "P2GU64(" + a + ").v" : "P2GU32(" + a + ").v") : loc;
+  std::string addrT = E.tmpOf(sp == ptx::Space::Global ? "uint64_t" : "uint");
+  E.line(addrT + " = " + a + ";");
+  rawLoc = sp == ptx::Space::Global ? (t.bits == 64 ? "P2GU64(" + addrT + ").v" : "P2GU32(" + addrT + ").v")
+                                    : "smem[" + addrT + " >> 2]";
+  std::string bv = E.tmpOf(glslOf(t));
+  E.line(bv + " = " + E.src(in.ops[ai + 1], t) + ";");
+  std::string old = E.tmpOf(U);
+  E.line(old + " = " + rawLoc + ";");
+  E.open("for (;;)");
+  std::string cur = t.k == Ty::K::F ? (t.bits == 64 ? "uint64BitsToDouble(" + old + ")" : "uintBitsToFloat(" + old + ")")
+                                    : (sgn ? (t.bits == 64 ? "int64_t(" + old + ")" : "int(" + old + ")") : old);
+  std::string nv;
+  if (op == "add") nv = cur + " + " + bv;
+  else if (op == "min") nv = "min(" + cur + ", " + bv + ")";
+  else if (op == "max") nv = "max(" + cur + ", " + bv + ")";
+  else if (op == "inc") nv = "(" + cur + " >= " + bv + ") ? 0u : " + cur + " + 1u";
+  else if (op == "dec") nv = "(" + cur + " == 0u || " + cur + " > " + bv + ") ? " + bv + " : " + cur + " - 1u";
+  else if (op == "exch") nv = bv;
+  else {
+    E.error(in, "atom." + op + " on this type is not supported yet");
+    E.close();
+    return;
+  }
+  if (t.k == Ty::K::F) {
+    E.warnInexact(in, "float atomics: the sum depends on the order in which threads arrive");
+    nv = (t.bits == 64 ? "doubleBitsToUint64(" : "floatBitsToUint(") + nv + ")";
+  } else if (sgn) {
+    nv = U + "(" + nv + ")";
+  }
+  std::string nw = E.tmpOf(U);
+  E.line(nw + " = " + nv + ";");
+  std::string prev = E.tmpOf(U);
+  E.line(prev + " = atomicCompSwap(" + rawLoc + ", " + old + ", " + nw + ");");
+  E.line("if (" + prev + " == " + old + ") break;");
+  E.line(old + " = " + prev + ";");
+  E.close();
+  if (!isRed) E.store(in.ops[0], Ty{Ty::K::B, t.bits}, old);
+}
+
+// bar.sync / barrier.sync / bar.cta.sync: a CTA-wide barrier that also orders shared and global memory.
+void emitSync(Emitter& E, const ir::Inst& in) {
+  if (in.op == "membar" || in.op == "fence") {
+    E.line("memoryBarrier();");
+    return;
+  }
+  if (in.hasMod("arrive") || in.hasMod("red")) {
+    E.error(in, "bar.arrive and bar.red are not supported yet");
+    return;
+  }
+  if (in.ops.size() > 1) {
+    E.error(in, "bar.sync with a thread count is not supported yet");
+    return;
+  }
+  if (!in.ops.empty() && !(in.ops[0].kind == Opnd::Kind::Imm && in.ops[0].imm == 0)) {
+    E.error(in, "named barriers other than 0 are not supported yet");
+    return;
+  }
+  E.line("memoryBarrierShared(); memoryBarrierBuffer(); barrier();");
+}
+
+}  // namespace p2g

@@ -1,0 +1,575 @@
+// Emission framework: operand access with PTX's size/type rules, declarations, structured control flow.
+#include "emitter.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace p2g {
+
+using ir::Opnd;
+using ir::VType;
+
+Ty parseTy(std::string_view m) {
+  struct E { const char* n; Ty::K k; unsigned b; };
+  static const E tab[] = {
+      {"b8", Ty::K::B, 8},    {"b16", Ty::K::B, 16},  {"b32", Ty::K::B, 32},   {"b64", Ty::K::B, 64},
+      {"u8", Ty::K::U, 8},    {"u16", Ty::K::U, 16},  {"u32", Ty::K::U, 32},   {"u64", Ty::K::U, 64},
+      {"s8", Ty::K::S, 8},    {"s16", Ty::K::S, 16},  {"s32", Ty::K::S, 32},   {"s64", Ty::K::S, 64},
+      {"f32", Ty::K::F, 32},  {"f64", Ty::K::F, 64},  {"pred", Ty::K::Pred, 1}, {"f16", Ty::K::F16, 16},
+      {"bf16", Ty::K::BF16, 16}, {"f16x2", Ty::K::F16x2, 32}, {"bf16x2", Ty::K::BF16x2, 32},
+      {"e4m3x2", Ty::K::E4M3x2, 16}, {"e5m2x2", Ty::K::E5M2x2, 16}, {"tf32", Ty::K::B, 32}};
+  for (auto& e : tab)
+    if (m == e.n) return Ty{e.k, e.b};
+  return {};
+}
+
+std::string glslOf(Ty t) {
+  switch (t.k) {
+    case Ty::K::Pred: return "bool";
+    case Ty::K::S: return t.bits == 64 ? "int64_t" : "int";
+    case Ty::K::F: return t.bits == 64 ? "double" : "float";
+    case Ty::K::B:
+    case Ty::K::U: return t.bits == 64 ? "uint64_t" : "uint";
+    default: return "uint";
+  }
+}
+
+static std::string hex32(uint32_t v) {
+  char b[16];
+  snprintf(b, sizeof b, "0x%08Xu", v);
+  return b;
+}
+static std::string hex64(uint64_t v) {
+  char b[32];
+  snprintf(b, sizeof b, "0x%016" PRIX64 "ul", v);
+  return b;
+}
+
+std::string Emitter::lit(Ty t, int64_t v) {
+  if (t.k == Ty::K::Pred) return v ? "true" : "false";
+  if (t.k == Ty::K::F) {
+    if (t.bits == 64) {
+      double d = double(v);
+      uint64_t b;
+      memcpy(&b, &d, 8);
+      return doubleLit(b);
+    }
+    float f = float(v);
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return floatLit(b);
+  }
+  unsigned bits = t.bits ? t.bits : 32;
+  if (t.k == Ty::K::S) {
+    if (bits == 64) {
+      if (v == INT64_MIN) return "(-9223372036854775807l - 1l)";
+      return std::to_string(v) + "l";
+    }
+    int64_t x = v;
+    if (bits < 64) {  // sign-extend the low `bits`
+      uint64_t m = (bits == 32) ? 0xFFFFFFFFull : ((1ull << bits) - 1);
+      uint64_t u = uint64_t(v) & m;
+      x = (u >> (bits - 1)) & 1 ? int64_t(u | ~m) : int64_t(u);
+    }
+    if (x == INT32_MIN) return "(-2147483647 - 1)";
+    return std::to_string(x);
+  }
+  if (bits == 64) {
+    uint64_t u = uint64_t(v);
+    return u < 65536 ? std::to_string(u) + "ul" : hex64(u);
+  }
+  uint64_t m = (bits == 32) ? 0xFFFFFFFFull : ((1ull << bits) - 1);
+  uint32_t u = uint32_t(uint64_t(v) & m);
+  return u < 65536 ? std::to_string(u) + "u" : hex32(u);
+}
+
+// A float literal that glslang cannot misround: a short decimal only when it is exactly the float's value
+// (glslang parses literals as double and casts, so an exact decimal survives; others use the bit pattern).
+std::string Emitter::floatLit(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, 4);
+  if (std::isfinite(f) && f != 0.0f) {
+    char b[64];
+    snprintf(b, sizeof b, "%.9g", double(f));
+    if (strtod(b, nullptr) == double(f) && strlen(b) <= 12) {
+      std::string s = b;
+      if (s.find_first_of(".en") == std::string::npos) s += ".0";
+      return s;
+    }
+  }
+  if (bits == 0) return "0.0";
+  return "uintBitsToFloat(" + hex32(bits) + ")";
+}
+
+std::string Emitter::doubleLit(uint64_t bits) {
+  double d;
+  memcpy(&d, &bits, 8);
+  if (std::isfinite(d) && d != 0.0) {
+    char b[64];
+    snprintf(b, sizeof b, "%.17g", d);
+    if (strtod(b, nullptr) == d && strlen(b) <= 12) {
+      std::string s = b;
+      if (s.find_first_of(".en") == std::string::npos) s += ".0";
+      return s + "lf";
+    }
+  }
+  if (bits == 0) return "0.0lf";
+  return "uint64BitsToDouble(" + hex64(bits) + ")";
+}
+
+static unsigned declBits(std::string_view ptxType) {
+  if (ptxType == "b8" || ptxType == "u8" || ptxType == "s8") return 8;
+  if (ptxType == "b16" || ptxType == "u16" || ptxType == "s16" || ptxType == "f16" || ptxType == "bf16") return 16;
+  if (ptxType == "pred") return 1;
+  if (ptxType == "b64" || ptxType == "u64" || ptxType == "s64" || ptxType == "f64") return 64;
+  return 32;
+}
+
+std::string Emitter::regAs(int r, Ty t) {
+  const ir::Reg& R = F.regs[r];
+  const std::string& n = R.name;
+  if (t.k == Ty::K::Pred || R.vt == VType::Bool) {
+    if (t.k == Ty::K::Pred && R.vt == VType::Bool) return n;
+    if (R.vt == VType::Bool) return "(" + n + " ? 1u : 0u)";  // not PTX, but harmless
+    return "(" + regAs(r, Ty{Ty::K::U, 32}) + " != 0u)";
+  }
+  unsigned tb = t.bits;
+  std::string G = glslOf(t);
+  if (ir::vtypeBits(R.vt) == 32) {
+    std::string raw = R.vt == VType::U32 ? n : R.vt == VType::S32 ? "uint(" + n + ")" : "floatBitsToUint(" + n + ")";
+    if (tb == 32) {
+      if (G == "uint") return raw;
+      if (G == "int") return R.vt == VType::S32 ? n : R.vt == VType::F32 ? "floatBitsToInt(" + n + ")" : "int(" + n + ")";
+      if (G == "float") return R.vt == VType::F32 ? n : "uintBitsToFloat(" + raw + ")";
+    }
+    if (tb < 32) {
+      if (t.k == Ty::K::S) return "bitfieldExtract(int(" + raw + "), 0, " + std::to_string(tb) + ")";
+      if (declBits(R.ptxType) <= tb) return raw;
+      return "(" + raw + " & " + hex32(uint32_t((1ull << tb) - 1)) + ")";
+    }
+    // 64-bit view of a 32-bit register: extend (cvt and friends)
+    if (G == "int64_t") return R.vt == VType::S32 ? "int64_t(" + n + ")" : "int64_t(" + raw + ")";
+    if (G == "double") return "uint64BitsToDouble(uint64_t(" + raw + "))";
+    return "uint64_t(" + raw + ")";
+  }
+  std::string raw = R.vt == VType::U64 ? n : R.vt == VType::S64 ? "uint64_t(" + n + ")" : "doubleBitsToUint64(" + n + ")";
+  if (tb == 64) {
+    if (G == "uint64_t") return raw;
+    if (G == "int64_t") return R.vt == VType::S64 ? n : R.vt == VType::F64 ? "doubleBitsToInt64(" + n + ")" : "int64_t(" + n + ")";
+    return R.vt == VType::F64 ? n : "uint64BitsToDouble(" + raw + ")";
+  }
+  std::string low = "uint(" + raw + ")";
+  if (tb == 32) {
+    if (G == "uint") return low;
+    if (G == "int") return "int(" + low + ")";
+    return "uintBitsToFloat(" + low + ")";
+  }
+  if (t.k == Ty::K::S) return "bitfieldExtract(int(" + low + "), 0, " + std::to_string(tb) + ")";
+  return "(" + low + " & " + hex32(uint32_t((1ull << tb) - 1)) + ")";
+}
+
+std::string Emitter::src(const Opnd& o, Ty t) {
+  switch (o.kind) {
+    case Opnd::Kind::Reg: {
+      std::string v = regAs(o.reg, t);
+      if (o.neg) return "!" + v;
+      return v;
+    }
+    case Opnd::Kind::Imm: return lit(t, o.imm);
+    case Opnd::Kind::FImm: {
+      if (t.k == Ty::K::F && t.bits == 32) {
+        if (!o.isDouble) return floatLit(uint32_t(o.fbits));
+        double d;
+        memcpy(&d, &o.fbits, 8);
+        float f = float(d);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return floatLit(b);
+      }
+      if (t.k == Ty::K::F && t.bits == 64) {
+        if (o.isDouble) return doubleLit(o.fbits);
+        float f;
+        uint32_t b32 = uint32_t(o.fbits);
+        memcpy(&f, &b32, 4);
+        double d = f;
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return doubleLit(b);
+      }
+      // a float literal used as raw bits (mov.b32 %r, 0f3F800000)
+      return lit(Ty{Ty::K::U, t.bits ? t.bits : 32}, int64_t(o.fbits));
+    }
+    case Opnd::Kind::VarAddr:
+    case Opnd::Kind::Label: {
+      std::string a = addressOf(o, ptx::Space::None);
+      if (t.bits == 64) return t.k == Ty::K::S ? "int64_t(" + a + ")" : "uint64_t(" + a + ")";
+      return t.k == Ty::K::S ? "int(" + a + ")" : "uint(" + a + ")";
+    }
+    case Opnd::Kind::Special: {
+      std::string s(o.special);
+      auto comp = [&](const char* base) -> std::string {
+        std::string c = s.size() > strlen(base) + 1 ? s.substr(strlen(base) + 1) : "x";
+        return c;
+      };
+      std::string v;
+      auto starts = [&](const char* p) { return s.compare(0, strlen(p), p) == 0 && (s.size() == strlen(p) || s[strlen(p)] == '.'); };
+      if (starts("%tid")) v = "gl_LocalInvocationID." + comp("%tid");
+      else if (starts("%ntid")) v = "gl_WorkGroupSize." + comp("%ntid");
+      else if (starts("%ctaid")) v = "gl_WorkGroupID." + comp("%ctaid");
+      else if (starts("%nctaid")) v = "gl_NumWorkGroups." + comp("%nctaid");
+      else if (s == "%laneid") v = "(gl_LocalInvocationIndex & 31u)";
+      else if (s == "%warpid") v = "(gl_LocalInvocationIndex >> 5u)";
+      else if (s == "%nwarpid") v = "((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) >> 5u)";
+      else if (s == "%warpsize") v = "32u";
+      else if (s == "%smid" || s == "%gridid") v = "0u";
+      else if (s == "%nsmid") v = "1u";
+      else if (s == "%lanemask_eq") v = "(1u << (gl_LocalInvocationIndex & 31u))";
+      else if (s == "%lanemask_lt") v = "((1u << (gl_LocalInvocationIndex & 31u)) - 1u)";
+      else if (s == "%lanemask_le") v = "((2u << (gl_LocalInvocationIndex & 31u)) - 1u)";
+      else if (s == "%lanemask_gt") v = "(~((2u << (gl_LocalInvocationIndex & 31u)) - 1u))";
+      else if (s == "%lanemask_ge") v = "(~((1u << (gl_LocalInvocationIndex & 31u)) - 1u))";
+      else if (s == "%dynamic_smem_size") v = "P2G_DYN_SMEM_BYTES";
+      else if (s == "%total_smem_size") v = "(" + std::to_string(F.sharedStaticBytes) + "u + P2G_DYN_SMEM_BYTES)";
+      else {
+        diags_.error(o.span, "special register '" + s + "' is not supported yet");
+        ok_ = false;
+        v = "0u";
+      }
+      if (t.bits == 64) return "uint64_t(" + v + ")";
+      if (t.k == Ty::K::S) return "int(" + v + ")";
+      return v;
+    }
+    case Opnd::Kind::Sink: return lit(t, 0);
+    default:
+      diags_.error(o.span, "operand cannot be used as a value here");
+      ok_ = false;
+      return "0u";
+  }
+}
+
+void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
+  if (dst.kind == Opnd::Kind::Sink) return;
+  if (dst.kind != Opnd::Kind::Reg) {
+    diags_.error(dst.span, "destination must be a register");
+    ok_ = false;
+    return;
+  }
+  const ir::Reg& R = F.regs[dst.reg];
+  const std::string& n = R.name;
+  std::string G = glslOf(t);
+  if (R.vt == VType::Bool) {
+    line(n + " = " + (G == "bool" ? expr : "(" + expr + ") != 0u") + ";");
+    return;
+  }
+  if (G == "bool") {
+    line(n + " = " + glslOf(Ty{Ty::K::U, ir::vtypeBits(R.vt)}) + "((" + expr + ") ? 1 : 0);");
+    return;
+  }
+  unsigned tb = t.bits;
+  // Raw bits of the value, widened/narrowed to the register's width per PTX's rules (sign-extend signed types).
+  std::string raw;
+  if (ir::vtypeBits(R.vt) == 32) {
+    if (tb == 64) raw = G == "double" ? "uint(doubleBitsToUint64(" + expr + "))" : "uint(" + expr + ")";
+    else if (G == "float") raw = "floatBitsToUint(" + expr + ")";
+    else raw = G == "uint" ? expr : "uint(" + expr + ")";
+    if (declBits(R.ptxType) < 32 && tb != declBits(R.ptxType))
+      raw = "(" + raw + " & " + hex32(uint32_t((1ull << declBits(R.ptxType)) - 1)) + ")";
+    else if (declBits(R.ptxType) < 32 && t.k == Ty::K::S)
+      raw = "(" + raw + " & " + hex32(uint32_t((1ull << declBits(R.ptxType)) - 1)) + ")";
+    std::string v;
+    if (R.vt == VType::U32) v = raw;
+    else if (R.vt == VType::S32) v = (G == "int" && tb == 32) ? expr : G == "float" ? "floatBitsToInt(" + expr + ")" : "int(" + raw + ")";
+    else v = (G == "float") ? expr : "uintBitsToFloat(" + raw + ")";
+    line(n + " = " + v + ";");
+    return;
+  }
+  if (tb == 64) {
+    std::string v;
+    if (R.vt == VType::U64) v = G == "uint64_t" ? expr : G == "int64_t" ? "uint64_t(" + expr + ")" : "doubleBitsToUint64(" + expr + ")";
+    else if (R.vt == VType::S64) v = G == "int64_t" ? expr : G == "uint64_t" ? "int64_t(" + expr + ")" : "doubleBitsToInt64(" + expr + ")";
+    else v = G == "double" ? expr : "uint64BitsToDouble(uint64_t(" + expr + "))";
+    line(n + " = " + v + ";");
+    return;
+  }
+  std::string wide;
+  if (G == "int") wide = "uint64_t(int64_t(" + expr + "))";
+  else if (G == "float") wide = "uint64_t(floatBitsToUint(" + expr + "))";
+  else wide = "uint64_t(" + expr + ")";
+  std::string v = R.vt == VType::U64 ? wide : R.vt == VType::S64 ? "int64_t(" + wide + ")" : "uint64BitsToDouble(" + wide + ")";
+  line(n + " = " + v + ";");
+}
+
+void Emitter::line(const std::string& s) {
+  body_.append(size_t(indent_) * 2, ' ');
+  body_ += s;
+  body_ += '\n';
+}
+void Emitter::open(const std::string& s) {
+  line(s + " {");
+  ++indent_;
+}
+void Emitter::close() {
+  --indent_;
+  line("}");
+}
+
+std::string Emitter::tmpOf(const std::string& g) {
+  std::string n = "t" + std::to_string(++tmpCount_);
+  line((g == "float" || g == "double" ? "precise " : "") + g + " " + n + ";");
+  return n;
+}
+std::string Emitter::tmp(Ty t) { return tmpOf(glslOf(t)); }
+
+void Emitter::use(const std::string& h) { helpers_.insert(h); }
+
+void Emitter::error(const ir::Inst& in, const std::string& msg) {
+  diags_.error(in.span, msg);
+  ok_ = false;
+}
+
+void Emitter::warnInexact(const ir::Inst& in, const std::string& why) {
+  std::string op(in.op);
+  for (auto m : in.mods) op += "." + std::string(m);
+  line("// NOT BIT-EXACT YET: " + why);
+  if (warnedOps_.insert(op).second) {
+    diags_.warning(in.span, "'" + op + "' is emitted but not bit-exact yet: " + why);
+    warnings_.push_back(op + ": " + why);
+  }
+}
+
+ptx::Space Emitter::spaceOf(const ir::Inst& in) const {
+  for (auto m : in.mods) {
+    if (m == "global") return ptx::Space::Global;
+    if (m == "shared") return ptx::Space::Shared;
+    if (m == "local") return ptx::Space::Local;
+    if (m == "const") return ptx::Space::Const;
+    if (m == "param") return ptx::Space::Param;
+  }
+  return ptx::Space::None;  // generic
+}
+
+std::string Emitter::condExpr(const SCond& c) {
+  std::string e;
+  if (c.kind == SCond::Kind::VarEq) {
+    e = "p2g_sv" + std::to_string(c.varIndex) + " == " + std::to_string(c.value);
+  } else {
+    const ir::Term& t = F.blocks[c.block].term;
+    if (t.kind == ir::Term::Kind::CondBr) {
+      bool want = (c.succIndex == 0) != t.condNeg;
+      e = want ? F.regs[t.condReg].name : "!" + F.regs[t.condReg].name;
+      if (c.negate) return want ? "!" + F.regs[t.condReg].name : F.regs[t.condReg].name;
+      return e;
+    }
+    if (t.kind == ir::Term::Kind::Multi) {
+      e = regAs(t.condReg, Ty{Ty::K::U, 32}) + " == " + std::to_string(c.succIndex) + "u";
+    } else {
+      e = "true";
+    }
+  }
+  return c.negate ? "!(" + e + ")" : e;
+}
+
+void Emitter::emitInst(const ir::Inst& in) {
+  if (opt_.annotate && in.span.begin) {
+    auto lc = sm_.resolve(in.span.begin);
+    if (lc.line && lc.line != lastLine_) {
+      std::string_view t = lc.lineText;
+      while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+      line("// " + std::to_string(lc.line) + ": " + std::string(t));
+      lastLine_ = lc.line;
+    }
+  }
+  Handler h = findHandler(in.op);
+  if (!h) {
+    std::string op(in.op);
+    for (auto m : in.mods) op += "." + std::string(m);
+    error(in, "unsupported instruction '" + op + "'");
+    return;
+  }
+  if (in.guardReg >= 0) open(std::string("if (") + (in.guardNeg ? "!" : "") + F.regs[in.guardReg].name + ")");
+  h(*this, in);
+  if (in.guardReg >= 0) close();
+}
+
+void Emitter::emitBlock(int b) {
+  for (auto& in : F.blocks[b].insts) emitInst(in);
+}
+
+void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
+  switch (n.kind) {
+    case SNode::Kind::Seq:
+      for (auto& c : n.children) emitNode(c, tree);
+      break;
+    case SNode::Kind::Block: emitBlock(n.block); break;
+    case SNode::Kind::If: {
+      open("if (" + condExpr(n.cond) + ")");
+      if (!n.children.empty()) emitNode(n.children[0], tree);
+      bool hasElse = n.children.size() > 1 &&
+                     !(n.children[1].kind == SNode::Kind::Seq && n.children[1].children.empty());
+      if (hasElse) {
+        --indent_;
+        line("} else {");
+        ++indent_;
+        emitNode(n.children[1], tree);
+      }
+      close();
+      break;
+    }
+    case SNode::Kind::Loop:
+      open("for (;;)");
+      for (auto& c : n.children) emitNode(c, tree);
+      close();
+      break;
+    case SNode::Kind::Break: line("break;"); break;
+    case SNode::Kind::Continue: line("continue;"); break;
+    case SNode::Kind::Return: line("return;"); break;
+    case SNode::Kind::SetVar:
+      line("p2g_sv" + std::to_string(n.varIndex) + " = " + std::to_string(n.value) + ";");
+      break;
+  }
+}
+
+void Emitter::scan() {
+  for (auto& b : F.blocks)
+    for (auto& in : b.insts) {
+      if (in.op == "cvta" && !in.hasMod("to") &&
+          (in.hasMod("shared") || in.hasMod("local") || in.hasMod("const") || in.hasMod("param")))
+        usesWindowCvta_ = true;
+    }
+  for (auto& v : F.vars) {
+    if (v.space == ptx::Space::Shared) usesShared_ = true;
+    if (v.space == ptx::Space::Local) usesLocal_ = true;
+    if (v.space == ptx::Space::Const) usesConst_ = true;
+    if (v.space == ptx::Space::Global) usesGlobals_ = true;
+  }
+  for (auto& b : F.blocks)
+    for (auto& in : b.insts) {
+      auto s = spaceOf(in);
+      if (s == ptx::Space::Shared) usesShared_ = true;
+      if (s == ptx::Space::Local) usesLocal_ = true;
+    }
+  if (usesWindowCvta_) usesShared_ = usesLocal_ = true;
+}
+
+std::string Emitter::declarations() {
+  std::string d;
+  // Registers, grouped by GLSL type for reading. Float registers are `precise`: PTX arithmetic is never
+  // contracted or reassociated behind our back (HAZARDS.md #4: only the contraction pass decides fusion).
+  std::map<std::string, std::vector<std::string>> groups;
+  for (auto& r : F.regs) groups[ir::glslTypeName(r.vt)].push_back(r.name);
+  static const char* order[] = {"bool", "int", "uint", "int64_t", "uint64_t", "float", "double"};
+  for (auto* ty : order) {
+    auto it = groups.find(ty);
+    if (it == groups.end()) continue;
+    std::string init = std::string(ty) == "bool" ? "false" : std::string(ty) == "float" ? "0.0" :
+                       std::string(ty) == "double" ? "0.0lf" : std::string(ty) == "int" ? "0" :
+                       std::string(ty) == "uint" ? "0u" : std::string(ty) == "int64_t" ? "0l" : "0ul";
+    std::string prefix = (std::string(ty) == "float" || std::string(ty) == "double") ? "precise " : "";
+    std::string cur = "  " + prefix + ty + " ";
+    size_t startLen = cur.size();
+    for (size_t i = 0; i < it->second.size(); ++i) {
+      std::string item = it->second[i] + " = " + init;
+      if (cur.size() + item.size() > 110 && cur.size() > startLen) {
+        cur.resize(cur.size() - 2);
+        d += cur + ";\n";
+        cur = "  " + prefix + ty + " ";
+      }
+      cur += item + ", ";
+    }
+    cur.resize(cur.size() - 2);
+    d += cur + ";\n";
+  }
+  return d;
+}
+
+std::string Emitter::header() {
+  std::string h;
+  h += "#version 460\n";
+  return h;
+}
+
+bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector<std::string>& features,
+                   std::vector<std::string>& warnings) {
+  scan();
+  body_.clear();
+  indent_ = 1;
+  emitNode(tree.root, tree);
+  if (!ok_) return false;
+
+  std::string out;
+  out += "#version 460\n";
+  out += "// Generated by ptx2glsl from PTX entry '" + F.name + "'. Do not edit.\n";
+  out += "#extension GL_EXT_buffer_reference : require\n";
+  out += "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n";
+  features_.insert("int64");
+  std::set<std::string> prelFeatures;
+  std::string prelude = preludeText(helpers_, prelFeatures);
+  for (auto& f : prelFeatures) features_.insert(f);
+  if (features_.count("int8") || features_.count("storage8"))
+    out += "#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require\n"
+           "#extension GL_EXT_shader_8bit_storage : require\n";
+  if (features_.count("int16") || features_.count("storage16"))
+    out += "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
+           "#extension GL_EXT_shader_16bit_storage : require\n";
+  if (features_.count("atomic64")) out += "#extension GL_EXT_shader_atomic_int64 : require\n";
+  if (features_.count("float64")) {
+    // doubles are core GLSL 4.x; listed so the runtime enables shaderFloat64
+  }
+  out += "\n// Block size and dynamic shared memory come from specialization constants (runtime ABI).\n";
+  out += "layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n";
+  out += "layout(constant_id = 3) const uint P2G_DYN_SMEM_BYTES = 0u;\n";
+  out += "// The parameter block (the entry's .param space, laid out as PTX declares it) and module globals.\n";
+  out += "layout(push_constant) uniform P2GPush { uint64_t params; uint64_t globals; } pc;\n\n";
+  out += "layout(buffer_reference, std430, buffer_reference_align = 4) buffer P2GU32 { uint v; };\n";
+  out += "layout(buffer_reference, std430, buffer_reference_align = 4) buffer P2GI32 { int v; };\n";
+  out += "layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GU64 { uint64_t v; };\n";
+  out += "layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int64_t v; };\n";
+  if (features_.count("storage16"))
+    out += "layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };\n";
+  if (features_.count("storage8"))
+    out += "layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint8_t v; };\n";
+  out += "\n";
+  if (usesShared_) {
+    uint32_t words = (F.sharedStaticBytes + 3) / 4;
+    out += "// .shared: static variables at fixed offsets, then the extern (dynamic) array.\n";
+    out += "shared uint smem[" + std::to_string(words) + "u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];\n";
+  }
+  if (usesLocal_) {
+    uint32_t words = (F.localBytes + 3) / 4;
+    out += "uint lmem[" + std::to_string(words ? words : 1) + "];  // .local and call scratch, per thread\n";
+  }
+  if (usesConst_) {
+    uint64_t top = 0;
+    for (auto& v : F.vars)
+      if (v.space == ptx::Space::Const) top = std::max<uint64_t>(top, v.offset + v.bytes);
+    std::vector<uint32_t> words((top + 3) / 4 + 1, 0);
+    for (auto& v : F.vars) {
+      if (v.space != ptx::Space::Const) continue;
+      for (size_t i = 0; i < v.init.size(); ++i) words[(v.offset + i) / 4] |= uint32_t(v.init[i]) << (8 * ((v.offset + i) % 4));
+    }
+    out += "// .const variables with their initialisers\n";
+    out += "const uint cmem[" + std::to_string(words.size()) + "] = uint[](";
+    for (size_t i = 0; i < words.size(); ++i) {
+      if (i % 8 == 0) out += "\n  ";
+      char b[16];
+      snprintf(b, sizeof b, "0x%08Xu", words[i]);
+      out += b;
+      if (i + 1 < words.size()) out += ", ";
+    }
+    out += ");\n";
+  }
+  if (!prelude.empty()) out += "\n" + prelude;
+  out += "\nvoid main() {\n";
+  out += declarations();
+  for (int i = 0; i < tree.numVars; ++i) out += "  int p2g_sv" + std::to_string(i) + " = 0;\n";
+  out += body_;
+  out += "}\n";
+  glsl = std::move(out);
+  features.assign(features_.begin(), features_.end());
+  warnings = warnings_;
+  return ok_;
+}
+
+}  // namespace p2g

@@ -1,0 +1,115 @@
+// GLSL emission from validated IR.
+//
+// The emitter walks the structured tree (passes/structurize) and, for each instruction, calls the handler that
+// the instruction table (table.cpp) names for its opcode. Handlers live in one file per instruction family
+// (emit_int.cpp, emit_float.cpp, emit_cvt.cpp, emit_mem.cpp) and use the small API below: read an operand as a
+// PTX type, store an expression into a destination, ask for a prelude helper, report what cannot be done exactly.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir.h"
+#include "structurize.h"
+
+namespace p2g {
+
+// A PTX instruction type (the `.s32` in `add.s32`) and how the emitter holds a value of it.
+struct Ty {
+  enum class K : uint8_t { None, B, U, S, F, Pred, F16, BF16, F16x2, BF16x2, E4M3x2, E5M2x2 } k = K::None;
+  unsigned bits = 0;
+  bool isInt() const { return k == K::B || k == K::U || k == K::S; }
+  bool isFloat() const { return k == K::F; }
+  bool isHalfLike() const { return k == K::F16 || k == K::BF16 || k == K::F16x2 || k == K::BF16x2; }
+  bool isSigned() const { return k == K::S; }
+  bool operator==(const Ty& o) const { return k == o.k && bits == o.bits; }
+};
+Ty parseTy(std::string_view m);   // "s32" -> {S,32}; unknown -> K::None
+std::string glslOf(Ty t);         // the GLSL type a value of `t` is held in
+
+struct EmitOptions {
+  bool annotate = true;   // PTX source lines as comments
+  bool native = false;    // use device operations where measured identical (not the exact lowering)
+};
+
+class Emitter {
+ public:
+  Emitter(const ir::Function& f, const ptx::SourceManager& sm, ptx::DiagEngine& diags, const EmitOptions& opt)
+      : F(f), sm_(sm), diags_(diags), opt_(opt) {}
+
+  // Produces the whole GLSL compute shader, or returns false (errors in diags).
+  bool emit(const StructurizeResult& tree, std::string& glsl, std::vector<std::string>& features,
+            std::vector<std::string>& warnings);
+
+  // ---- API for instruction handlers ----
+  const ir::Function& F;
+  std::string src(const ir::Opnd& o, Ty t);                 // operand value as type t
+  void store(const ir::Opnd& dst, Ty t, const std::string& expr);
+  void line(const std::string& s);                          // one statement at the current indent
+  void open(const std::string& s);                          // "s {" and indent
+  void close();                                             // "}"
+  std::string tmp(Ty t);                                    // declares a fresh local of t's GLSL type, returns its name
+  std::string tmpOf(const std::string& glslType);
+  void use(const std::string& helper);                      // pulls a prelude helper (and its dependencies)
+  void feature(const std::string& f) { features_.insert(f); }
+  void error(const ir::Inst& in, const std::string& msg);
+  void warnInexact(const ir::Inst& in, const std::string& why);  // emitted, but not bit-exact yet
+  std::string regName(int r) const { return F.regs[r].name; }
+  std::string lit(Ty t, int64_t v);                         // integer literal of type t
+  std::string floatLit(uint32_t bits);
+  std::string doubleLit(uint64_t bits);
+  // Memory: address of an operand in its state space (uint64_t for global/param/generic, uint for the windows).
+  std::string addressOf(const ir::Opnd& o, ptx::Space space);
+  std::string load(ptx::Space space, const std::string& addr, unsigned bits);   // -> uint (<=32) or uint64_t
+  void storeMem(ptx::Space space, const std::string& addr, unsigned bits, const std::string& valueBits);
+  ptx::Space spaceOf(const ir::Inst& in) const;             // from the modifiers; Generic when none
+  bool genericMayBeWindow() const { return usesWindowCvta_; }
+  const EmitOptions& options() const { return opt_; }
+
+ private:
+  const ptx::SourceManager& sm_;
+  ptx::DiagEngine& diags_;
+  EmitOptions opt_;
+  std::string body_;
+  int indent_ = 1;
+  int tmpCount_ = 0;
+  std::set<std::string> helpers_, features_;
+  std::vector<std::string> warnings_;
+  std::set<std::string> warnedOps_;
+  bool ok_ = true;
+  bool usesWindowCvta_ = false;
+  bool usesShared_ = false, usesLocal_ = false, usesConst_ = false, usesGlobals_ = false;
+  uint32_t lastLine_ = 0;
+
+  void emitNode(const SNode& n, const StructurizeResult& tree);
+  void emitBlock(int b);
+  void emitInst(const ir::Inst& in);
+  std::string condExpr(const SCond& c);
+  std::string regAs(int r, Ty t);
+  std::string header();
+  std::string declarations();
+  void scan();
+};
+
+// Instruction table: opcode -> handler. Returns nullptr when the opcode has no lowering.
+using Handler = void (*)(Emitter&, const ir::Inst&);
+Handler findHandler(std::string_view opcode);
+std::vector<std::string> handledOpcodes();
+
+// Family handlers (one file each).
+void emitIntArith(Emitter&, const ir::Inst&);    // add sub mul mad mul24 mad24 sad div rem abs neg min max (int)
+void emitBits(Emitter&, const ir::Inst&);        // and or xor not cnot shl shr popc clz brev bfe bfi bfind prmt shf lop3
+void emitCarry(Emitter&, const ir::Inst&);       // add.cc addc sub.cc subc mad.cc madc
+void emitFloatArith(Emitter&, const ir::Inst&);  // float add sub mul fma mad div sqrt rcp rsqrt min max abs neg ...
+void emitCompare(Emitter&, const ir::Inst&);     // setp set selp slct testp
+void emitCvt(Emitter&, const ir::Inst&);         // cvt cvt.pack
+void emitMov(Emitter&, const ir::Inst&);         // mov
+void emitMemory(Emitter&, const ir::Inst&);      // ld ldu st cvta prefetch
+void emitAtomic(Emitter&, const ir::Inst&);      // atom red
+void emitSync(Emitter&, const ir::Inst&);        // bar barrier membar fence
+
+// Prelude: GLSL helper functions by name, with their dependencies; deterministic order.
+std::string preludeText(const std::set<std::string>& names, std::set<std::string>& features);
+
+}  // namespace p2g

@@ -1,0 +1,750 @@
+// Lifting PTX AST -> IR. See ir.h for what the IR means; this file decides how PTX maps onto it:
+//  - register declarations (with %r<N> ranges and nested-scope shadowing) become typed registers with unique,
+//    GLSL-safe names;
+//  - labels, bra, @p bra, ret/exit, brx.idx become blocks and terminators (fallthrough becomes an explicit Br);
+//  - calls to .func bodies are inlined: PTX passes arguments through .param variables that the caller declares,
+//    so the callee's parameter names are bound to the caller's variables, and its `ret` jumps to a continuation
+//    block. This keeps the emitted GLSL one function per kernel and needs no call ABI on the Vulkan side.
+#include "lift.h"
+
+#include "layout.h"
+
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace p2g {
+namespace {
+
+using ir::Opnd;
+using ir::VType;
+
+uint32_t typeBytes(std::string_view t) {
+  if (t == "b8" || t == "u8" || t == "s8" || t == "pred" || t == "e4m3" || t == "e5m2") return 1;
+  if (t == "b16" || t == "u16" || t == "s16" || t == "f16" || t == "bf16" || t == "e4m3x2" || t == "e5m2x2") return 2;
+  if (t == "b32" || t == "u32" || t == "s32" || t == "f32" || t == "f16x2" || t == "bf16x2" || t == "tf32") return 4;
+  if (t == "b64" || t == "u64" || t == "s64" || t == "f64" || t == "texref" || t == "surfref" || t == "samplerref")
+    return 8;
+  if (t == "b128") return 16;
+  return 0;
+}
+
+VType regVType(std::string_view t) {
+  if (t == "pred") return VType::Bool;
+  if (t == "s32") return VType::S32;
+  if (t == "f32") return VType::F32;
+  if (t == "f64") return VType::F64;
+  if (t == "s64") return VType::S64;
+  if (t == "b64" || t == "u64") return VType::U64;
+  return VType::U32;
+}
+
+const std::unordered_set<std::string>& glslReserved() {
+  static const std::unordered_set<std::string> k = {
+      "main", "float", "int", "uint", "bool", "double", "void", "if", "else", "for", "while", "do", "break",
+      "continue", "return", "switch", "case", "default", "in", "out", "inout", "const", "uniform", "buffer",
+      "shared", "struct", "true", "false", "discard", "precise", "layout", "input", "output", "vec2", "vec3",
+      "vec4", "uvec2", "uvec4", "ivec2", "mat2", "mat3", "mat4", "sampler", "texture", "image", "filter",
+      "common", "partition", "active", "asm", "class", "union", "enum", "typedef", "template", "this", "goto",
+      "inline", "noinline", "volatile", "public", "static", "extern", "external", "interface", "long", "short",
+      "half", "fixed", "unsigned", "superp", "lowp", "mediump", "highp", "precision", "invariant", "coherent",
+      "restrict", "readonly", "writeonly", "resource", "sizeof", "cast", "namespace", "using", "row_major",
+      "packed", "smooth", "flat", "noperspective", "patch", "sample", "subroutine", "attribute", "varying",
+      "centroid", "atomic_uint", "pc", "smem", "lmem", "params", "p"};
+  return k;
+}
+
+struct Frame {
+  std::unordered_map<std::string_view, int> labels;
+  std::unordered_map<std::string_view, std::vector<std::string_view>> tables;  // .branchtargets
+  int retBlock = -1;  // inlined callee: where `ret` goes
+};
+
+class Lifter {
+ public:
+  Lifter(const ptx::Module& m, ptx::DiagEngine& d, ir::Function& f) : mod_(m), diags_(d), F_(f) {}
+
+  bool run(const ptx::Function& fn);
+
+ private:
+  const ptx::Module& mod_;
+  ptx::DiagEngine& diags_;
+  ir::Function& F_;
+  std::vector<std::unordered_map<std::string, int>> regScopes_;
+  std::vector<std::unordered_map<std::string_view, int>> varScopes_;
+  std::unordered_map<std::string, int> usedNames_;
+  std::vector<bool> open_;
+  std::vector<std::string_view> callStack_;
+  int cur_ = -1;
+  int synth_ = 0;
+  uint64_t sharedTop_ = 0, localTop_ = 0, constTop_ = 0, globalTop_ = 0;
+  int dynVar_ = -1;
+  bool ok_ = true;
+
+  void error(ptx::Span s, std::string msg) {
+    diags_.error(s, std::move(msg));
+    ok_ = false;
+  }
+  std::string uniqueName(std::string_view ptxName);
+  int newBlock(std::string label);
+  void closeWith(ir::Term t);
+  void declareReg(const ptx::VarDecl& d);
+  int declareVar(const ptx::VarDecl& d, ptx::Space asSpace);
+  int findReg(std::string_view name);
+  int findVar(std::string_view name);
+  int moduleVar(std::string_view name);
+  bool resolve(const ptx::Operand& o, Opnd& out, Frame& fr);
+  void prescan(const ptx::Block& b, Frame& fr);
+  void liftBlock(const ptx::Block& b, Frame& fr);
+  void liftInstr(const ptx::Instr& in, Frame& fr);
+  void liftBranch(const ptx::Instr& in, Frame& fr);
+  void liftCall(const ptx::Instr& in, Frame& fr);
+  int guardReg(const ptx::Instr& in);
+  uint32_t lineOf(ptx::Span s);
+};
+
+uint32_t Lifter::lineOf(ptx::Span s) { return 0; }
+
+std::string Lifter::uniqueName(std::string_view ptxName) {
+  std::string n;
+  for (char c : ptxName) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    char ch = ok ? c : '_';
+    if (ch == '_' && (n.empty() || n.back() == '_')) continue;  // GLSL reserves "__"; no leading '_'
+    n += ch;
+  }
+  while (!n.empty() && n.back() == '_') n.pop_back();
+  if (n.empty() || (n[0] >= '0' && n[0] <= '9')) n = "v" + n;
+  if (n.size() > 3 && (n.compare(0, 3, "gl_") == 0 || n.compare(0, 3, "p2g") == 0)) n = "v_" + n;
+  if (glslReserved().count(n)) n = "v_" + n;
+  auto it = usedNames_.find(n);
+  if (it == usedNames_.end()) {
+    usedNames_[n] = 1;
+    return n;
+  }
+  for (;;) {
+    std::string c = n + "_" + std::to_string(it->second++);
+    if (!usedNames_.count(c)) {
+      usedNames_[c] = 1;
+      return c;
+    }
+  }
+}
+
+int Lifter::newBlock(std::string label) {
+  ir::Block b;
+  b.label = std::move(label);
+  F_.blocks.push_back(std::move(b));
+  open_.push_back(true);
+  return int(F_.blocks.size()) - 1;
+}
+
+void Lifter::closeWith(ir::Term t) {
+  if (cur_ < 0 || !open_[cur_]) return;
+  F_.blocks[cur_].term = std::move(t);
+  open_[cur_] = false;
+}
+
+void Lifter::declareReg(const ptx::VarDecl& d) {
+  auto add = [&](std::string full) {
+    ir::Reg r;
+    r.name = uniqueName(full);
+    r.ptxName = d.name;
+    r.ptxType = d.type;
+    r.vt = regVType(d.type);
+    if (d.vecWidth) {
+      error(d.span, "vector registers (.v" + std::to_string(d.vecWidth) + ") are not supported yet");
+    }
+    F_.regs.push_back(std::move(r));
+    regScopes_.back()[std::move(full)] = int(F_.regs.size()) - 1;
+  };
+  if (d.rangeCount) {
+    if (d.rangeCount > 1000000) {
+      error(d.span, "register range too large");
+      return;
+    }
+    std::string base(d.name);
+    for (uint32_t i = 0; i < d.rangeCount; ++i) add(base + std::to_string(i));
+  } else {
+    add(std::string(d.name));
+  }
+}
+
+// Byte image of a variable's initialiser: each element converted by the parser to the element type's bits.
+static bool initBytes(const ptx::VarDecl& d, uint32_t elemBytes, uint32_t totalBytes, std::vector<uint8_t>& out,
+                      std::string& err) {
+  out.assign(totalBytes, 0);
+  size_t pos = 0;
+  for (auto& e : d.init) {
+    if (e.isSymbol) {
+      err = "address initialisers are not supported yet";
+      return false;
+    }
+    if (pos + elemBytes > totalBytes) {
+      err = "too many initialiser elements";
+      return false;
+    }
+    for (uint32_t i = 0; i < elemBytes; ++i) out[pos + i] = uint8_t(e.bits >> (8 * i));
+    pos += elemBytes;
+  }
+  return true;
+}
+
+int Lifter::declareVar(const ptx::VarDecl& d, ptx::Space asSpace) {
+  ir::Var v;
+  v.name = uniqueName(d.name);
+  v.ptxName = d.name;
+  v.space = asSpace;
+  uint32_t eb = typeBytes(d.type) * (d.vecWidth ? d.vecWidth : 1);
+  if (!eb) {
+    error(d.span, "unsupported variable type '." + std::string(d.type) + "'");
+    eb = 4;
+  }
+  uint64_t n = 1;
+  for (auto x : d.dims) n *= x;
+  bool unsized = !d.dims.empty() && n == 0;
+  uint64_t bytes = uint64_t(eb) * n;
+  if (bytes > (1u << 30)) {
+    error(d.span, "variable too large");
+    bytes = 0;
+  }
+  v.bytes = uint32_t(bytes);
+  v.align = d.align ? d.align : eb;
+  if (d.hasInit && !d.init.empty()) {
+    std::string err;
+    if (!initBytes(d, typeBytes(d.type), v.bytes, v.init, err)) error(d.span, err);
+  }
+  auto place = [&](uint64_t& top) {
+    top = (top + v.align - 1) / v.align * v.align;
+    v.offset = top;
+    top += v.bytes;
+  };
+  switch (asSpace) {
+    case ptx::Space::Shared:
+      if (unsized || d.isExtern) {
+        v.dynamic = true;
+        F_.dynamicShared = true;
+      } else {
+        place(sharedTop_);
+      }
+      break;
+    case ptx::Space::Local: place(localTop_); break;
+    case ptx::Space::Const: place(constTop_); break;
+    case ptx::Space::Global: place(globalTop_); break;
+    default: break;
+  }
+  F_.vars.push_back(std::move(v));
+  int id = int(F_.vars.size()) - 1;
+  if (F_.vars[id].dynamic) {
+    if (dynVar_ < 0) dynVar_ = id;
+    // every extern .shared array aliases the start of dynamic shared memory
+  }
+  return id;
+}
+
+int Lifter::findReg(std::string_view name) {
+  std::string key(name);
+  for (auto it = regScopes_.rbegin(); it != regScopes_.rend(); ++it) {
+    auto f = it->find(key);
+    if (f != it->end()) return f->second;
+  }
+  return -1;
+}
+
+int Lifter::moduleVar(std::string_view name) {
+  for (auto& g : mod_.globals) {
+    if (g.name != name) continue;
+    if (g.space != ptx::Space::Shared && g.space != ptx::Space::Const && g.space != ptx::Space::Global) return -1;
+    int id = declareVar(g, g.space);
+    varScopes_.front()[g.name] = id;
+    return id;
+  }
+  return -1;
+}
+
+int Lifter::findVar(std::string_view name) {
+  for (auto it = varScopes_.rbegin(); it != varScopes_.rend(); ++it) {
+    auto f = it->find(name);
+    if (f != it->end()) return f->second;
+  }
+  return moduleVar(name);
+}
+
+static bool isSpecialReg(std::string_view n) {
+  static const char* k[] = {"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid",
+                            "%nsmid", "%gridid", "%clock", "%clock64", "%lanemask_eq", "%lanemask_le",
+                            "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%globaltimer", "%globaltimer_lo",
+                            "%globaltimer_hi", "%dynamic_smem_size", "%total_smem_size", "%warpsize",
+                            "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank",
+                            "%cluster_nctarank", "%is_explicit_cluster", "%aggr_smem_size", "%envreg"};
+  for (auto s : k) {
+    size_t l = strlen(s);
+    if (n.size() >= l && n.compare(0, l, s) == 0 && (n.size() == l || n[l] == '.' || (n[l] >= '0' && n[l] <= '9')))
+      return true;
+  }
+  return false;
+}
+
+bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
+  out.span = o.span;
+  out.neg = o.neg;
+  switch (o.kind) {
+    case ptx::Operand::Kind::Reg:
+    case ptx::Operand::Kind::Symbol: {
+      if (o.name == "_") {
+        out.kind = Opnd::Kind::Sink;
+        return true;
+      }
+      int r = findReg(o.name);
+      if (r >= 0) {
+        out.kind = Opnd::Kind::Reg;
+        out.reg = r;
+        return true;
+      }
+      if (isSpecialReg(o.name)) {
+        out.kind = Opnd::Kind::Special;
+        out.special = o.name;
+        return true;
+      }
+      auto l = fr.labels.find(o.name);
+      if (l != fr.labels.end()) {
+        out.kind = Opnd::Kind::Label;
+        out.label = l->second;
+        return true;
+      }
+      int v = findVar(o.name);
+      if (v >= 0) {
+        out.kind = Opnd::Kind::VarAddr;
+        out.var = v;
+        return true;
+      }
+      error(o.span, "unknown name '" + std::string(o.name) + "'");
+      return false;
+    }
+    case ptx::Operand::Kind::Imm:
+      out.kind = Opnd::Kind::Imm;
+      out.imm = o.imm;
+      return true;
+    case ptx::Operand::Kind::FImm:
+      out.kind = Opnd::Kind::FImm;
+      out.fbits = o.fbits;
+      out.isDouble = o.isDouble;
+      return true;
+    case ptx::Operand::Kind::Address: {
+      if (o.name.empty()) {
+        out.kind = Opnd::Kind::RegAddr;
+        out.reg = -1;
+        out.imm = o.imm;
+        return true;
+      }
+      int r = findReg(o.name);
+      if (r >= 0) {
+        out.kind = Opnd::Kind::RegAddr;
+        out.reg = r;
+        out.imm = o.imm;
+        return true;
+      }
+      int v = findVar(o.name);
+      if (v >= 0) {
+        out.kind = Opnd::Kind::VarAddr;
+        out.var = v;
+        out.imm = o.imm;
+        return true;
+      }
+      error(o.span, "unknown name '" + std::string(o.name) + "' in address");
+      return false;
+    }
+    case ptx::Operand::Kind::Vector: {
+      out.kind = Opnd::Kind::Vec;
+      for (auto& e : o.elems) {
+        Opnd x;
+        if (!resolve(e, x, fr)) return false;
+        out.elems.push_back(std::move(x));
+      }
+      return true;
+    }
+    case ptx::Operand::Kind::List:
+      error(o.span, "unexpected operand list");
+      return false;
+  }
+  return false;
+}
+
+void Lifter::prescan(const ptx::Block& b, Frame& fr) {
+  const ptx::Label* pending = nullptr;
+  for (auto& s : b.stmts) {
+    if (auto* l = std::get_if<ptx::Label>(&s)) {
+      if (fr.labels.count(l->name)) {
+        error(l->span, "duplicate label '" + std::string(l->name) + "'");
+        continue;
+      }
+      fr.labels[l->name] = newBlock(std::string(l->name));
+      pending = l;
+      continue;
+    }
+    if (auto* d = std::get_if<ptx::Directive>(&s)) {
+      if (d->name == "branchtargets" && pending) {
+        std::vector<std::string_view> names;
+        std::string_view t = d->text;
+        size_t i = 0;
+        while (i < t.size()) {
+          while (i < t.size() && (t[i] == ' ' || t[i] == ',' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) ++i;
+          size_t j = i;
+          while (j < t.size() && t[j] != ',' && t[j] != ' ' && t[j] != ';' && t[j] != '\n' && t[j] != '\t') ++j;
+          if (j > i) names.push_back(t.substr(i, j - i));
+          i = j + 1;
+        }
+        fr.tables[pending->name] = names;
+      }
+    }
+    pending = nullptr;
+    if (auto* nb = std::get_if<ptx::Block>(&s)) prescan(*nb, fr);
+  }
+}
+
+int Lifter::guardReg(const ptx::Instr& in) {
+  if (!in.hasGuard) return -1;
+  int r = findReg(in.guard.reg);
+  if (r < 0 || F_.regs[r].vt != VType::Bool) {
+    error(in.guard.span, "guard '" + std::string(in.guard.reg) + "' is not a predicate register");
+    return -1;
+  }
+  return r;
+}
+
+void Lifter::liftBranch(const ptx::Instr& in, Frame& fr) {
+  int g = guardReg(in);
+  ir::Term t;
+  t.span = in.span;
+  auto withGuard = [&](ir::Term taken) {
+    if (g < 0) {
+      closeWith(std::move(taken));
+      cur_ = newBlock("after_" + std::to_string(++synth_));
+      return;
+    }
+    int next = newBlock("fall_" + std::to_string(++synth_));
+    int target;
+    if (taken.kind == ir::Term::Kind::Br) {
+      target = taken.targets[0];
+    } else {
+      target = newBlock("exit_" + std::to_string(++synth_));
+      F_.blocks[target].term = taken;
+      open_[target] = false;
+    }
+    ir::Term c;
+    c.kind = ir::Term::Kind::CondBr;
+    c.condReg = g;
+    c.condNeg = in.guard.neg;
+    c.targets = {target, next};
+    c.span = in.span;
+    closeWith(std::move(c));
+    cur_ = next;
+  };
+  if (in.opcode == "bra") {
+    if (in.ops.size() != 1) {
+      error(in.span, "bra takes one label");
+      return;
+    }
+    auto l = fr.labels.find(in.ops[0].name);
+    if (l == fr.labels.end()) {
+      error(in.ops[0].span, "unknown label '" + std::string(in.ops[0].name) + "'");
+      return;
+    }
+    t.kind = ir::Term::Kind::Br;
+    t.targets = {l->second};
+    withGuard(std::move(t));
+  } else if (in.opcode == "ret") {
+    if (fr.retBlock >= 0) {
+      t.kind = ir::Term::Kind::Br;
+      t.targets = {fr.retBlock};
+    } else {
+      t.kind = ir::Term::Kind::Ret;
+    }
+    withGuard(std::move(t));
+  } else if (in.opcode == "exit") {
+    t.kind = ir::Term::Kind::Ret;
+    withGuard(std::move(t));
+  } else {  // brx.idx
+    if (g >= 0) {
+      error(in.span, "guarded brx.idx is not supported yet");
+      return;
+    }
+    if (in.ops.size() != 2) {
+      error(in.span, "brx.idx takes an index and a target table");
+      return;
+    }
+    int idx = findReg(in.ops[0].name);
+    auto tb = fr.tables.find(in.ops[1].name);
+    if (idx < 0 || tb == fr.tables.end()) {
+      error(in.span, "brx.idx: unknown index register or .branchtargets table");
+      return;
+    }
+    t.kind = ir::Term::Kind::Multi;
+    t.condReg = idx;
+    for (auto n : tb->second) {
+      auto l = fr.labels.find(n);
+      if (l == fr.labels.end()) {
+        error(in.span, "brx.idx: unknown label '" + std::string(n) + "' in table");
+        return;
+      }
+      t.targets.push_back(l->second);
+    }
+    closeWith(std::move(t));
+    cur_ = newBlock("after_" + std::to_string(++synth_));
+  }
+}
+
+const ptx::Function* findFunc(const ptx::Module& m, std::string_view name) {
+  const ptx::Function* best = nullptr;
+  for (auto& f : m.functions)
+    if (f.name == name && (!best || f.hasBody)) best = &f;
+  return best;
+}
+
+void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
+  size_t i = 0;
+  const ptx::Operand* rets = nullptr;
+  const ptx::Operand* args = nullptr;
+  if (i < in.ops.size() && in.ops[i].kind == ptx::Operand::Kind::List) rets = &in.ops[i++];
+  if (i >= in.ops.size() || in.ops[i].kind != ptx::Operand::Kind::Symbol) {
+    if (i < in.ops.size() && findReg(in.ops[i].name) >= 0)
+      error(in.span, "indirect calls (through a function pointer) are not supported yet");
+    else
+      error(in.span, "call: expected a function name");
+    return;
+  }
+  std::string_view name = in.ops[i++].name;
+  if (i < in.ops.size() && in.ops[i].kind == ptx::Operand::Kind::List) args = &in.ops[i++];
+  const ptx::Function* callee = findFunc(mod_, name);
+  if (!callee) {
+    error(in.ops[i - 1].span, "call to unknown function '" + std::string(name) + "'");
+    return;
+  }
+  if (!callee->hasBody) {
+    error(in.span, "call to '" + std::string(name) + "', which has no body in this module (" +
+                       (name == "vprintf" ? "printf is not supported" : "an external function") + ")");
+    return;
+  }
+  for (auto s : callStack_)
+    if (s == name) {
+      error(in.span, "recursive call to '" + std::string(name) + "' is not supported");
+      return;
+    }
+  if (callStack_.size() > 32) {
+    error(in.span, "calls nested too deeply");
+    return;
+  }
+  if (in.hasGuard) {
+    error(in.span, "guarded calls are not supported yet");
+    return;
+  }
+  // Bind callee parameter names to the caller's argument variables (PTX passes through .param variables).
+  std::unordered_map<std::string_view, int> bind;
+  std::vector<std::pair<int, int>> regIn, regOut;  // (callee reg, caller reg) for .reg parameters
+  regScopes_.emplace_back();
+  auto bindList = [&](const std::vector<ptx::VarDecl>& formals, const ptx::Operand* actual, bool isRet) {
+    size_t n = actual ? actual->elems.size() : 0;
+    if (n != formals.size()) {
+      error(in.span, "call to '" + std::string(name) + "': " + std::to_string(n) + (isRet ? " return" : " argument") +
+                         " operands for " + std::to_string(formals.size()) + " parameters");
+      return;
+    }
+    for (size_t k = 0; k < n; ++k) {
+      auto& a = actual->elems[k];
+      if (formals[k].space == ptx::Space::Reg) {
+        declareReg(formals[k]);
+        int calleeReg = regScopes_.back()[std::string(formals[k].name)];
+        int callerReg = -1;
+        for (auto it = regScopes_.rbegin() + 1; it != regScopes_.rend() && callerReg < 0; ++it) {
+          auto f = it->find(std::string(a.name));
+          if (f != it->end()) callerReg = f->second;
+        }
+        if (callerReg < 0) {
+          error(a.span, "call argument '" + std::string(a.name) + "' is not a register");
+          continue;
+        }
+        (isRet ? regOut : regIn).push_back({calleeReg, callerReg});
+        continue;
+      }
+      int v = findVar(a.name);
+      if (v < 0) {
+        error(a.span, "call argument '" + std::string(a.name) + "' is not a .param variable");
+        continue;
+      }
+      bind[formals[k].name] = v;
+    }
+  };
+  bindList(callee->params, args, false);
+  bindList(callee->rets, rets, true);
+  auto mov = [&](int dst, int src) {
+    ir::Inst m;
+    m.op = "mov";
+    static const std::string_view b32 = "b32", b64 = "b64", pred = "pred";
+    VType vt = F_.regs[dst].vt;
+    m.mods = {vt == VType::Bool ? pred : ir::vtypeBits(vt) == 64 ? b64 : b32};
+    Opnd d, s;
+    d.kind = s.kind = Opnd::Kind::Reg;
+    d.reg = dst;
+    s.reg = src;
+    m.ops = {d, s};
+    m.span = in.span;
+    F_.blocks[cur_].insts.push_back(std::move(m));
+  };
+  for (auto [ce, cr] : regIn) mov(ce, cr);
+  varScopes_.push_back(std::move(bind));
+  Frame inner;
+  inner.retBlock = newBlock(std::string(name) + "_return_" + std::to_string(++synth_));
+  int retBlock = inner.retBlock;
+  callStack_.push_back(name);
+  prescan(callee->body, inner);
+  liftBlock(callee->body, inner);
+  callStack_.pop_back();
+  if (cur_ >= 0 && open_[cur_]) {
+    ir::Term t;
+    t.kind = ir::Term::Kind::Br;
+    t.targets = {retBlock};
+    closeWith(t);
+  }
+  varScopes_.pop_back();
+  cur_ = retBlock;
+  for (auto [ce, cr] : regOut) mov(cr, ce);
+  regScopes_.pop_back();
+}
+
+void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
+  if (in.opcode == "bra" || in.opcode == "ret" || in.opcode == "exit" || in.opcode == "brx") {
+    liftBranch(in, fr);
+    return;
+  }
+  if (in.opcode == "call") {
+    liftCall(in, fr);
+    return;
+  }
+  ir::Inst x;
+  x.op = in.opcode;
+  x.mods = in.mods;
+  x.span = in.span;
+  x.guardReg = guardReg(in);
+  x.guardNeg = in.hasGuard && in.guard.neg;
+  for (size_t i = 0; i < in.ops.size(); ++i) {
+    const ptx::Operand& o = in.ops[i];
+    if (o.minus) {
+      error(o.span, "a unary '-' on a register is not PTX");
+      return;
+    }
+    Opnd r;
+    if (!resolve(o, r, fr)) return;
+    if (o.pipe && i + 1 < in.ops.size()) {  // setp's `%p|%q`: one destination pair, kept as a two-element vector
+      Opnd q;
+      if (!resolve(in.ops[++i], q, fr)) return;
+      Opnd pair;
+      pair.kind = Opnd::Kind::Vec;
+      pair.span = o.span;
+      pair.elems = {std::move(r), std::move(q)};
+      x.ops.push_back(std::move(pair));
+      continue;
+    }
+    x.ops.push_back(std::move(r));
+  }
+  F_.blocks[cur_].insts.push_back(std::move(x));
+}
+
+void Lifter::liftBlock(const ptx::Block& b, Frame& fr) {
+  for (auto& s : b.stmts) {
+    if (diags_.atLimit()) return;
+    if (auto* in = std::get_if<ptx::Instr>(&s)) {
+      liftInstr(*in, fr);
+    } else if (auto* l = std::get_if<ptx::Label>(&s)) {
+      auto it = fr.labels.find(l->name);
+      if (it == fr.labels.end() || it->second == cur_) continue;
+      ir::Term t;
+      t.kind = ir::Term::Kind::Br;
+      t.targets = {it->second};
+      closeWith(t);
+      cur_ = it->second;
+    } else if (auto* d = std::get_if<ptx::VarDecl>(&s)) {
+      switch (d->space) {
+        case ptx::Space::Reg: declareReg(*d); break;
+        case ptx::Space::Shared:
+        case ptx::Space::Local:
+          varScopes_.back()[d->name] = declareVar(*d, d->space);
+          break;
+        case ptx::Space::Param:  // call scratch: private to the thread, like .local
+          varScopes_.back()[d->name] = declareVar(*d, ptx::Space::Local);
+          break;
+        case ptx::Space::Global:
+        case ptx::Space::Const:
+          varScopes_.back()[d->name] = declareVar(*d, d->space);
+          break;
+        default:
+          error(d->span, "declaration in this state space is not supported in a function body");
+      }
+    } else if (auto* nb = std::get_if<ptx::Block>(&s)) {
+      regScopes_.emplace_back();
+      varScopes_.emplace_back();
+      liftBlock(*nb, fr);
+      varScopes_.pop_back();
+      regScopes_.pop_back();
+    }
+  }
+}
+
+bool Lifter::run(const ptx::Function& fn) {
+  F_.name = std::string(fn.name);
+  F_.module = &mod_;
+  for (int i = 0; i < 3; ++i) F_.reqntid[i] = fn.reqntid[i];
+  regScopes_.emplace_back();
+  varScopes_.emplace_back();  // module scope (lazily filled)
+  varScopes_.emplace_back();  // entry parameters
+  // One layout for every runner: the PTX front end's (translator/ptx/layout.h), also used by the CUDA runner.
+  std::string layoutErr;
+  F_.params = ptx::computeParamLayout(fn, &layoutErr);
+  if (!layoutErr.empty() || F_.params.size() != fn.params.size()) {
+    error(fn.span, "cannot lay out the parameters of '" + std::string(fn.name) + "': " + layoutErr);
+    return false;
+  }
+  F_.paramBytes = ptx::paramBlockBytes(F_.params);
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const ptx::VarDecl& p = fn.params[i];
+    if (p.space != ptx::Space::Param) {
+      error(p.span, "kernel parameters must be in the .param space");
+      continue;
+    }
+    ir::Var v;
+    v.name = uniqueName(p.name);
+    v.ptxName = p.name;
+    v.space = ptx::Space::Param;
+    v.bytes = F_.params[i].bytes;
+    v.align = F_.params[i].align;
+    v.offset = F_.params[i].offset;
+    F_.vars.push_back(std::move(v));
+    varScopes_.back()[p.name] = int(F_.vars.size()) - 1;
+  }
+  Frame fr;
+  cur_ = newBlock("entry");
+  prescan(fn.body, fr);
+  liftBlock(fn.body, fr);
+  if (cur_ >= 0 && open_[cur_]) closeWith(ir::Term{});
+  for (size_t b = 0; b < F_.blocks.size(); ++b)
+    if (open_[b]) {  // a label block never reached by lifting (e.g. an inlined callee's empty tail)
+      F_.blocks[b].term = ir::Term{};
+      open_[b] = false;
+    }
+  sharedTop_ = (sharedTop_ + 15) / 16 * 16;
+  F_.sharedStaticBytes = uint32_t(sharedTop_);
+  F_.dynSharedOffset = uint32_t(sharedTop_);
+  for (auto& v : F_.vars)
+    if (v.dynamic) v.offset = F_.dynSharedOffset;
+  F_.localBytes = uint32_t((localTop_ + 7) / 8 * 8);
+  return ok_;
+}
+
+}  // namespace
+
+bool liftEntry(const ptx::Module& mod, const ptx::Function& fn, ptx::DiagEngine& diags, ir::Function& out) {
+  Lifter l(mod, diags, out);
+  return l.run(fn);
+}
+
+}  // namespace p2g

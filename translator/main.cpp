@@ -1,0 +1,417 @@
+// ptx2glsl: the command-line driver.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "case.h"
+#include "diff.h"
+#include "parser.h"
+#include "pass.h"
+#include "run.h"
+#include "scalar.h"
+#include "spirv.h"
+#include "translate.h"
+
+namespace fs = std::filesystem;
+using namespace p2g;
+
+namespace {
+
+const char* kUsage =
+    "usage: ptx2glsl <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  translate FILE.ptx -o DIR   translate every .entry to DIR/<entry>.comp (GLSL), .spv (SPIR-V), .json (manifest)\n"
+    "  run CASE...                 translate and run cases on a Vulkan device, compare with expected/\n"
+    "  diff A B --type T           compare two binary files element by element\n"
+    "  devices                     list Vulkan devices\n"
+    "  passes                      list the IR passes\n"
+    "  ops                         list the PTX opcodes the translator lowers\n"
+    "  bench FILE.ptx...           translation throughput and peak memory\n"
+    "\n"
+    "Run 'ptx2glsl <command> --help' for a command's options.\n";
+
+const char* kTranslateHelp =
+    "usage: ptx2glsl translate FILE.ptx -o DIR [options]\n"
+    "  -o DIR                 output folder (created); nothing is written unless every entry translates\n"
+    "  --entry NAME           only this entry\n"
+    "  --native               use device operations where measured identical (not the exact lowerings)\n"
+    "  --no-annotate          leave out the PTX source lines in the GLSL\n"
+    "  --no-spirv             stop after GLSL (no glslang, no spirv-val)\n"
+    "  --validate-each-pass   validate the IR after every pass; name the pass that broke it\n"
+    "  --dump-ir              write the IR after the passes to DIR/<entry>.ir\n"
+    "  --disable-pass NAME    leave a pass out of the pipeline (debugging; breaks exactness)\n"
+    "  --spirv-asm            also write DIR/<entry>.spvasm (disassembly)\n";
+
+const char* kRunHelp =
+    "usage: ptx2glsl run CASE... [options]\n"
+    "  --device NAME   lavapipe (default), nvidia, a device index or a substring of its name\n"
+    "  --out DIR       also write each output to DIR/<case>/<name>.bin\n"
+    "  --repeat N      time N dispatches with GPU timestamps, print min/median\n"
+    "  --native        translate in native mode\n"
+    "  --quiet         only the summary line\n"
+    "Exit status 0 only when every output of every case is byte-identical to expected/.\n";
+
+const char* kDiffHelp =
+    "usage: ptx2glsl diff ACTUAL EXPECTED --type T\n"
+    "  T: u8 u16 u32 u64 s8 s16 s32 s64 f16 bf16 f32 f64 bits\n"
+    "Prints differing values / total, max ulp, PSNR. Exit 0 when identical, 1 when not, 2 on bad input.\n";
+
+const char* kBenchHelp =
+    "usage: ptx2glsl bench FILE.ptx... [--repeat N] [--big-mb N]\n"
+    "Prints, per file: parse MB/s, PTX-to-GLSL MB/s (parse+lift+passes+structurize+emit), glslang MB/s and\n"
+    "spirv-val MB/s separately, and the process's peak memory.\n"
+    "  --repeat N    best of N runs (default 3)\n"
+    "  --big-mb N    also generate a PTX file of at least N MB (default 0 = none) by renaming copies of the\n"
+    "                entries of the first file, and measure it\n";
+
+bool wantHelp(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return true;
+  return false;
+}
+
+bool writeAtomically(const fs::path& p, const std::string& data, std::string& err) {
+  fs::path tmp = p;
+  tmp += ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    if (!f) {
+      err = "cannot write '" + tmp.string() + "'";
+      return false;
+    }
+    f.write(data.data(), std::streamsize(data.size()));
+    if (!f) {
+      err = "cannot write '" + tmp.string() + "'";
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) {
+    err = "cannot rename to '" + p.string() + "': " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+int cmdTranslate(int argc, char** argv) {
+  if (wantHelp(argc, argv)) {
+    fputs(kTranslateHelp, stdout);
+    return 0;
+  }
+  std::string in, outDir;
+  TranslateOptions opt;
+  bool asmOut = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "ptx2glsl translate: %s needs a value\n", a.c_str());
+        exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "-o") outDir = next();
+    else if (a == "--entry") opt.entry = next();
+    else if (a == "--native") opt.emit.native = true;
+    else if (a == "--no-annotate") opt.emit.annotate = false;
+    else if (a == "--no-spirv") opt.spirv = false;
+    else if (a == "--validate-each-pass") opt.pipeline.validateEach = true;
+    else if (a == "--dump-ir") opt.dumpIr = true;
+    else if (a == "--disable-pass") opt.pipeline.disabled.push_back(next());
+    else if (a == "--spirv-asm") asmOut = true;
+    else if (!a.empty() && a[0] == '-') {
+      fprintf(stderr, "ptx2glsl translate: unknown option '%s'\n%s", a.c_str(), kTranslateHelp);
+      return 2;
+    } else if (in.empty()) in = a;
+    else {
+      fprintf(stderr, "ptx2glsl translate: one input file expected, got '%s' too\n", a.c_str());
+      return 2;
+    }
+  }
+  if (in.empty() || outDir.empty()) {
+    fputs(kTranslateHelp, stderr);
+    return 2;
+  }
+  ptx::SourceManager sm;
+  std::string err;
+  int buf = sm.addFile(in, err);
+  if (buf < 0) {
+    fprintf(stderr, "ptx2glsl: error: %s\n", err.c_str());
+    return 1;
+  }
+  ptx::DiagEngine diags(sm);
+  std::vector<EntryResult> res;
+  bool ok = translateBuffer(sm, buf, opt, diags, res);
+  fputs(diags.formatAll().c_str(), stderr);
+  if (!ok) {
+    fprintf(stderr, "ptx2glsl: %u error(s); nothing written\n", diags.errorCount());
+    return 1;
+  }
+  std::error_code ec;
+  fs::create_directories(outDir, ec);
+  if (ec) {
+    fprintf(stderr, "ptx2glsl: error: cannot create '%s': %s\n", outDir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  for (auto& r : res) {
+    fs::path d(outDir);
+    std::string spv(reinterpret_cast<const char*>(r.spirv.data()), r.spirv.size() * 4);
+    if (!writeAtomically(d / (r.name + ".comp"), r.glsl, err) ||
+        (opt.spirv && !writeAtomically(d / (r.name + ".spv"), spv, err)) ||
+        !writeAtomically(d / (r.name + ".json"), manifestToJson(r.manifest), err) ||
+        (opt.dumpIr && !writeAtomically(d / (r.name + ".ir"), r.passLog, err)) ||
+        (asmOut && opt.spirv && !writeAtomically(d / (r.name + ".spvasm"), disassembleSpirv(r.spirv), err))) {
+      fprintf(stderr, "ptx2glsl: error: %s\n", err.c_str());
+      return 1;
+    }
+    printf("%s: %s -> %s/%s.comp (%zu lines)%s\n", in.c_str(), r.name.c_str(), outDir.c_str(), r.name.c_str(),
+           size_t(std::count(r.glsl.begin(), r.glsl.end(), '\n')),
+           r.manifest.warnings.empty() ? "" : ", with not-yet-exact lowerings (see warnings)");
+  }
+  return 0;
+}
+
+TranslateFn makeTranslateFn(bool native) {
+  return [native](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out, std::string& diagText) {
+    ptx::SourceManager sm;
+    std::string err;
+    int buf = sm.addFile(ptxPath, err);
+    if (buf < 0) {
+      diagText = err;
+      return false;
+    }
+    ptx::DiagEngine diags(sm);
+    TranslateOptions opt;
+    opt.entry = entry;
+    opt.emit.native = native;
+    std::vector<EntryResult> res;
+    bool ok = translateBuffer(sm, buf, opt, diags, res);
+    diagText = diags.formatAll();
+    if (!ok || res.empty()) return false;
+    out.manifest = res[0].manifest;
+    out.spirv = res[0].spirv;
+    return true;
+  };
+}
+
+int cmdRun(int argc, char** argv) {
+  if (wantHelp(argc, argv)) {
+    fputs(kRunHelp, stdout);
+    return 0;
+  }
+  RunOptions ro;
+  bool native = false;
+  std::vector<std::string> cases;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "ptx2glsl run: %s needs a value\n", a.c_str());
+        exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--device") ro.device = next();
+    else if (a == "--out") ro.outDir = next();
+    else if (a == "--repeat") ro.repeat = std::max(1, atoi(next().c_str()));
+    else if (a == "--native") native = true;
+    else if (a == "--quiet") ro.quiet = true;
+    else if (!a.empty() && a[0] == '-') {
+      fprintf(stderr, "ptx2glsl run: unknown option '%s'\n%s", a.c_str(), kRunHelp);
+      return 2;
+    } else cases.push_back(a);
+  }
+  if (cases.empty()) {
+    fputs(kRunHelp, stderr);
+    return 2;
+  }
+  return runCases(cases, ro, makeTranslateFn(native));
+}
+
+int cmdDiff(int argc, char** argv) {
+  if (wantHelp(argc, argv)) {
+    fputs(kDiffHelp, stdout);
+    return 0;
+  }
+  std::vector<std::string> files;
+  std::string type;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--type" && i + 1 < argc) type = argv[++i];
+    else if (!a.empty() && a[0] == '-') {
+      fprintf(stderr, "ptx2glsl diff: unknown option '%s'\n%s", a.c_str(), kDiffHelp);
+      return 2;
+    } else files.push_back(a);
+  }
+  ElemType t;
+  if (files.size() != 2 || type.empty() || !parseElemType(type, t)) {
+    fputs(kDiffHelp, stderr);
+    return 2;
+  }
+  std::string a, b;
+  if (!readFile(files[0], a) || !readFile(files[1], b)) {
+    fprintf(stderr, "ptx2glsl diff: error: cannot read '%s'\n", (!readFile(files[0], a) ? files[0] : files[1]).c_str());
+    return 2;
+  }
+  if (a.size() != b.size()) {
+    fprintf(stderr, "ptx2glsl diff: error: sizes differ (%zu vs %zu bytes)\n", a.size(), b.size());
+    return 1;
+  }
+  DiffStats d = diffBytes(reinterpret_cast<const uint8_t*>(a.data()), reinterpret_cast<const uint8_t*>(b.data()),
+                          a.size(), t);
+  printf("%s\n", formatDiff(d).c_str());
+  return d.identical() ? 0 : 1;
+}
+
+int cmdPasses() {
+  for (auto& p : passRegistry()) printf("%-12s %s\n", p.name, p.description);
+  return 0;
+}
+
+int cmdOps() {
+  for (auto& o : handledOpcodes()) printf("%s\n", o.c_str());
+  return 0;
+}
+
+long peakRssKb() {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_maxrss;
+}
+
+// Makes a PTX file of at least `mb` MB from `src`: the module header once, then the entries renamed.
+std::string makeBigPtx(const std::string& src, size_t mb) {
+  size_t firstEntry = src.find(".visible .entry");
+  if (firstEntry == std::string::npos) firstEntry = src.find(".entry");
+  if (firstEntry == std::string::npos) return src;
+  std::string head = src.substr(0, firstEntry), body = src.substr(firstEntry);
+  std::string out = head;
+  for (int copy = 0; out.size() < mb * 1000000; ++copy) {
+    std::string b = body;
+    // rename every entry: "<name>(" -> "<name>_c<copy>("
+    size_t pos = 0;
+    while ((pos = b.find(".entry ", pos)) != std::string::npos) {
+      size_t n = pos + 7, e = b.find('(', n);
+      if (e == std::string::npos) break;
+      std::string name = b.substr(n, e - n);
+      while (!name.empty() && name.back() == ' ') name.pop_back();
+      b.insert(n + name.size(), "_c" + std::to_string(copy));
+      pos = e;
+    }
+    out += b;
+  }
+  return out;
+}
+
+int cmdBench(int argc, char** argv) {
+  if (wantHelp(argc, argv)) {
+    fputs(kBenchHelp, stdout);
+    return 0;
+  }
+  std::vector<std::string> files;
+  int repeat = 3;
+  size_t bigMb = 0;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--repeat" && i + 1 < argc) repeat = std::max(1, atoi(argv[++i]));
+    else if (a == "--big-mb" && i + 1 < argc) bigMb = size_t(atol(argv[++i]));
+    else if (!a.empty() && a[0] == '-') {
+      fprintf(stderr, "ptx2glsl bench: unknown option '%s'\n%s", a.c_str(), kBenchHelp);
+      return 2;
+    } else files.push_back(a);
+  }
+  if (files.empty()) {
+    fputs(kBenchHelp, stderr);
+    return 2;
+  }
+  std::vector<std::pair<std::string, std::string>> inputs;
+  for (auto& f : files) {
+    std::string text;
+    if (!readFile(f, text)) {
+      fprintf(stderr, "ptx2glsl bench: error: cannot read '%s'\n", f.c_str());
+      return 2;
+    }
+    inputs.push_back({f, text});
+  }
+  if (bigMb) inputs.push_back({"generated(" + files[0] + " x N)", makeBigPtx(inputs[0].second, bigMb)});
+  printf("%-48s %9s %10s %12s %11s %11s %10s\n", "file", "MB", "parse MB/s", "to-GLSL MB/s", "glslang MB/s",
+         "spv-val MB/s", "peak MB");
+  for (auto& [name, text] : inputs) {
+    double mb = double(text.size()) / 1e6;
+    double bestParse = 1e30, bestGlsl = 1e30, bestGlslang = 1e30, bestVal = 1e30;
+    long rss0 = peakRssKb();
+    for (int r = 0; r < repeat; ++r) {
+      ptx::SourceManager sm;
+      int buf = sm.add(name, text);
+      {
+        ptx::DiagEngine d(sm);
+        ptx::Module m;
+        auto t0 = std::chrono::steady_clock::now();
+        bool ok = ptx::parseModule(sm, buf, d, m);
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (!ok) {
+          fprintf(stderr, "%s", d.formatAll().c_str());
+          return 1;
+        }
+        bestParse = std::min(bestParse, ms);
+      }
+      ptx::DiagEngine d(sm);
+      d.setErrorLimit(1);
+      std::vector<EntryResult> res;
+      Timings tm;
+      TranslateOptions opt;
+      opt.spirv = true;
+      translateBuffer(sm, buf, opt, d, res, &tm);
+      bestGlsl = std::min(bestGlsl, tm.parseMs + tm.liftToGlslMs);
+      bestGlslang = std::min(bestGlslang, tm.glslangMs);
+      bestVal = std::min(bestVal, tm.validateMs);
+      if (r == 0 && d.hasErrors())
+        printf("  note: %s has entries that do not translate (%u error(s)); timings cover the rest\n", name.c_str(),
+               d.errorCount());
+    }
+    long rss = peakRssKb();
+    auto rate = [&](double ms) { return ms > 0 ? mb / (ms / 1000.0) : 0.0; };
+    printf("%-48s %9.2f %10.1f %12.1f %11.1f %11.1f %10.1f\n", name.substr(0, 48).c_str(), mb, rate(bestParse),
+           rate(bestGlsl), rate(bestGlslang), rate(bestVal), double(std::max(rss, rss0)) / 1024.0);
+  }
+  printf("peak memory is the whole process's maximum resident set so far (it includes the input text).\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    fputs(kUsage, stderr);
+    return 2;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    fputs(kUsage, stdout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    printf("ptx2glsl 0.1\n");
+    return 0;
+  }
+  int n = argc - 2;
+  char** rest = argv + 2;
+  if (cmd == "translate") return cmdTranslate(n, rest);
+  if (cmd == "run") return cmdRun(n, rest);
+  if (cmd == "diff") return cmdDiff(n, rest);
+  if (cmd == "devices") return wantHelp(n, rest) ? (puts("usage: ptx2glsl devices"), 0) : listDevices();
+  if (cmd == "passes") return wantHelp(n, rest) ? (puts("usage: ptx2glsl passes"), 0) : cmdPasses();
+  if (cmd == "ops") return wantHelp(n, rest) ? (puts("usage: ptx2glsl ops"), 0) : cmdOps();
+  if (cmd == "bench") return cmdBench(n, rest);
+  fprintf(stderr, "ptx2glsl: unknown command '%s'\n%s", cmd.c_str(), kUsage);
+  return 2;
+}

@@ -1,0 +1,115 @@
+#include "translate.h"
+
+#include <chrono>
+
+#include "lift.h"
+#include "parser.h"
+#include "spirv.h"
+#include "structurize.h"
+
+namespace p2g {
+
+namespace {
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+}  // namespace
+
+bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptions& opt, ptx::DiagEngine& diags,
+                     std::vector<EntryResult>& out, Timings* timings) {
+  auto t0 = std::chrono::steady_clock::now();
+  ptx::Module mod;
+  bool parsed = ptx::parseModule(sm, buf, diags, mod);
+  if (timings) timings->parseMs += msSince(t0);
+  if (!parsed) return false;
+  bool ok = true;
+  bool found = false;
+  for (auto& fn : mod.functions) {
+    if (!fn.isEntry || !fn.hasBody) continue;
+    if (!opt.entry.empty() && fn.name != opt.entry) continue;
+    found = true;
+    auto t1 = std::chrono::steady_clock::now();
+    ir::Function f;
+    if (!liftEntry(mod, fn, diags, f)) {
+      ok = false;
+      continue;
+    }
+    std::string v = ir::validate(f);
+    if (!v.empty()) {
+      diags.error(fn.span, "internal error: lifted IR is invalid: " + v);
+      ok = false;
+      continue;
+    }
+    EntryResult r;
+    r.name = std::string(fn.name);
+    std::string perr;
+    if (!runPipeline(f, opt.pipeline, r.passLog, perr)) {
+      diags.error(fn.span, perr);
+      ok = false;
+      continue;
+    }
+    if (opt.dumpIr) r.passLog += ir::dump(f);
+    Cfg cfg;
+    for (auto& b : f.blocks) cfg.succ.push_back(b.term.targets);
+    StructurizeResult tree = structurize(cfg);
+    if (!tree.error.empty()) {
+      diags.error(fn.span, "internal error: structurizer: " + tree.error);
+      ok = false;
+      continue;
+    }
+    Emitter em(f, sm, diags, opt.emit);
+    std::vector<std::string> features, warnings;
+    if (!em.emit(tree, r.glsl, features, warnings)) {
+      ok = false;
+      continue;
+    }
+    if (timings) timings->liftToGlslMs += msSince(t1);
+    if (opt.spirv) {
+      auto t2 = std::chrono::steady_clock::now();
+      std::string log;
+      if (!compileGlsl(r.glsl, r.spirv, log)) {
+        diags.error(fn.span, "internal error: generated GLSL for '" + r.name + "' does not compile:\n" + log);
+        ok = false;
+        continue;
+      }
+      if (timings) timings->glslangMs += msSince(t2);
+      auto t3 = std::chrono::steady_clock::now();
+      if (!validateSpirv(r.spirv, log)) {
+        diags.error(fn.span, "internal error: SPIR-V for '" + r.name + "' fails validation:\n" + log);
+        ok = false;
+        continue;
+      }
+      if (timings) timings->validateMs += msSince(t3);
+    }
+    Manifest& m = r.manifest;
+    m.entry = r.name;
+    m.ptx = sm.name(buf);
+    m.params = f.params;
+    m.paramBytes = f.paramBytes;
+    m.staticSharedBytes = f.sharedStaticBytes;
+    m.dynamicShared = f.dynamicShared;
+    m.localBytes = f.localBytes;
+    for (int i = 0; i < 3; ++i) m.reqntid[i] = f.reqntid[i];
+    m.features = features;
+    m.warnings = warnings;
+    m.glsl = r.name + ".comp";
+    m.spirv = r.name + ".spv";
+    for (auto& v2 : f.vars)
+      if (v2.space == ptx::Space::Global) {
+        m.globalsBytes = std::max<uint32_t>(m.globalsBytes, uint32_t(v2.offset + v2.bytes));
+      }
+    m.globalsInit.assign(m.globalsBytes, 0);
+    for (auto& v2 : f.vars)
+      if (v2.space == ptx::Space::Global)
+        for (size_t i = 0; i < v2.init.size(); ++i) m.globalsInit[v2.offset + i] = v2.init[i];
+    out.push_back(std::move(r));
+  }
+  if (!found && ok) {
+    if (opt.entry.empty()) diags.error({}, sm.name(buf) + ": no .entry with a body in this file");
+    else diags.error({}, sm.name(buf) + ": no .entry named '" + opt.entry + "'");
+    return false;
+  }
+  return ok;
+}
+
+}  // namespace p2g

@@ -1,0 +1,38 @@
+// The translator pipeline for one PTX file: parse -> lift -> passes -> structurize -> emit GLSL -> SPIR-V -> validate.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "emitter.h"
+#include "manifest.h"
+#include "pass.h"
+#include "source.h"
+
+namespace p2g {
+
+struct TranslateOptions {
+  std::string entry;           // only this entry ("" = every .entry)
+  EmitOptions emit;
+  PipelineOptions pipeline;
+  bool spirv = true;           // compile and validate
+  bool dumpIr = false;
+};
+
+struct EntryResult {
+  std::string name;
+  std::string glsl;
+  std::vector<uint32_t> spirv;
+  Manifest manifest;
+  std::string passLog;         // per-pass changed/unchanged (+ IR dumps when asked)
+};
+
+struct Timings {
+  double parseMs = 0, liftToGlslMs = 0, glslangMs = 0, validateMs = 0;
+};
+
+// Translates `ptxPath` (already loaded as buffer `buf` of `sm`). Errors and warnings go to `diags`; returns false
+// on any error (and then `out` holds only what succeeded before it, for no caller writes partial results).
+bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptions& opt, ptx::DiagEngine& diags,
+                     std::vector<EntryResult>& out, Timings* timings = nullptr);
+
+}  // namespace p2g
