@@ -362,7 +362,8 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
       E.line(cv + " = " + E.src(in.ops[ai0 + 2], t) + ";");
     }
     std::string old = E.tmpOf("uint64_t");
-    std::string lock = "smem[smem.length() - 1]";
+    std::string lock = "smem[P2G_SMEM_LOCK]";
+    E.feature("smemlock");
     E.open("for (;;)");
     E.open("if (atomicCompSwap(" + lock + ", 0u, 1u) == 0u)");
     E.line(old + " = p2g_lds64(" + addr + ");");

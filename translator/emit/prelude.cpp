@@ -215,7 +215,7 @@ uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
 int p2g_div_s32(int a, int b) {
-  if (b == 0) return a >= 0 ? -1 : 1;
+  if (b == 0) return -1;  // measured on the H200: -1 whatever the sign of a
   if (b == -1) return -a;  // wraps for INT_MIN like the hardware
   return a / b;
 }
@@ -227,7 +227,7 @@ int p2g_rem_s32(int a, int b) {
 uint64_t p2g_div_u64(uint64_t a, uint64_t b) { return b == 0ul ? 0xFFFFFFFFFFFFFFFFul : a / b; }
 uint64_t p2g_rem_u64(uint64_t a, uint64_t b) { return b == 0ul ? a : a % b; }
 int64_t p2g_div_s64(int64_t a, int64_t b) {
-  if (b == 0l) return a >= 0l ? -1l : 1l;
+  if (b == 0l) return -1l;
   if (b == -1l) return -a;
   return a / b;
 }
