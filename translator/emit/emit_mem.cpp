@@ -336,60 +336,11 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
     return;
   }
   if (sp == ptx::Space::Shared && t.bits == 64) {
-    // Shared memory is a 32-bit word array (GLSL cannot alias it as 64-bit without
-    // VK_KHR_workgroup_memory_explicit_layout, which lavapipe lacks), so 64-bit shared atomics take a
-    // workgroup lock: the last word of smem. The lane that wins the lock does its update in the same loop
-    // iteration, so lanes of one SIMD group cannot deadlock on each other.
-    size_t ai0 = isRed ? 0 : 1;
-    if (in.ops.size() < ai0 + 2) {
-      E.error(in, "atom/red: missing operands");
-      return;
-    }
-    std::string op64;
-    static const char* ops64[] = {"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"};
-    for (auto m : in.mods)
-      for (auto o : ops64)
-        if (m == o) op64 = o;
-    E.use("p2g_sts64");
-    std::string addr = E.tmpOf("uint");
-    E.line(addr + " = " + E.addressOf(in.ops[ai0], sp) + ";");
-    bool sg = t.k == Ty::K::S;
-    std::string bv = E.tmpOf(glslOf(t));
-    E.line(bv + " = " + E.src(in.ops[ai0 + 1], t) + ";");
-    std::string cv;
-    if (op64 == "cas") {
-      cv = E.tmpOf(glslOf(t));
-      E.line(cv + " = " + E.src(in.ops[ai0 + 2], t) + ";");
-    }
-    std::string old = E.tmpOf("uint64_t");
-    std::string lock = "smem[P2G_SMEM_LOCK]";
-    E.feature("smemlock");
-    E.open("for (;;)");
-    E.open("if (atomicCompSwap(" + lock + ", 0u, 1u) == 0u)");
-    E.line(old + " = p2g_lds64(" + addr + ");");
-    std::string cur = sg ? "int64_t(" + old + ")" : old;
-    std::string nv;
-    if (op64 == "add") nv = cur + " + " + bv;
-    else if (op64 == "min") nv = "min(" + cur + ", " + bv + ")";
-    else if (op64 == "max") nv = "max(" + cur + ", " + bv + ")";
-    else if (op64 == "and") nv = cur + " & " + bv;
-    else if (op64 == "or") nv = cur + " | " + bv;
-    else if (op64 == "xor") nv = cur + " ^ " + bv;
-    else if (op64 == "exch") nv = bv;
-    else if (op64 == "cas") nv = "(" + cur + " == " + bv + ") ? " + cv + " : " + cur;
-    else {
-      E.error(in, "atom." + op64 + ".64 on .shared is not supported");
-      E.close();
-      E.close();
-      return;
-    }
-    E.line("p2g_sts64(" + addr + ", uint64_t(" + nv + "));");
-    E.line("memoryBarrierShared();");
-    E.line("atomicExchange(" + lock + ", 0u);");
-    E.line("break;");
-    E.close();
-    E.close();
-    if (!isRed) E.store(in.ops[0], Ty{Ty::K::B, 64}, old);
+    // Shared memory is a 32-bit word array: GLSL cannot alias it as 64-bit without
+    // VK_KHR_workgroup_memory_explicit_layout, which lavapipe lacks. A workgroup spin lock was tried and hangs
+    // on NVIDIA's Vulkan driver (and loses lanes on lavapipe), so this is refused until shared memory gets a
+    // 64-bit layout (docs/HAZARDS_IMPLEMENTED.md, "64-bit shared atomics").
+    E.error(in, "64-bit atomics on .shared are not supported yet (shared memory is a 32-bit word array)");
     return;
   }
   if (t.bits == 64) E.feature("atomic64");

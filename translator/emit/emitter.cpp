@@ -535,7 +535,6 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     uint32_t words = (F.sharedStaticBytes + 3) / 4;
     out += "// .shared: static variables at fixed offsets, then the extern (dynamic) array.\n";
     out += "shared uint smem[" + std::to_string(words) + "u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];\n";
-    out += "const uint P2G_SMEM_LOCK = " + std::to_string(words) + "u + (P2G_DYN_SMEM_BYTES + 3u) / 4u;  // last word\n";
   }
   if (usesLocal_) {
     uint32_t words = (F.localBytes + 3) / 4;
@@ -566,15 +565,13 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   out += declarations();
   for (int i = 0; i < tree.numVars; ++i) out += "  int p2g_sv" + std::to_string(i) + " = 0;\n";
   if (features_.count("carry")) out += "  uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc\n";
-  if (features_.count("smemlock"))
-    // Vulkan does not zero shared memory: the lock of the 64-bit shared atomics starts released.
-    out += "  if (gl_LocalInvocationIndex == 0u) smem[P2G_SMEM_LOCK] = 0u;\n  memoryBarrierShared(); barrier();\n";
+
   out += body_;
   out += "}\n";
   glsl = std::move(out);
   features.clear();
   for (auto& f : features_)
-    if (f != "carry" && f != "smemlock") features.push_back(f);  // internal flags, not device features
+    if (f != "carry") features.push_back(f);  // internal flags, not device features
   warnings = warnings_;
   return ok_;
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates generated/: the annotated GLSL (and manifest, and a SHA-256 of the SPIR-V) of every corpus kernel.
+#   generated/regenerate.sh [PTX2GLSL]          rewrite the snapshot
+#   generated/regenerate.sh --check [PTX2GLSL]  exit 1 when the committed snapshot is stale (CI runs this)
+set -eu
+cd "$(dirname "$0")/.."
+check=0
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+bin=${1:-build/translator/ptx2glsl}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for dir in ptx_corpus/*/*/; do
+  dir=${dir%/}
+  [ -f "$dir/case.json" ] || continue
+  rel=${dir#ptx_corpus/}
+  ptx=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("ptx","kernel.ptx"))' "$dir/case.json")
+  mkdir -p "$tmp/$rel"
+  if ! "$bin" translate "$dir/$ptx" -o "$tmp/$rel" >"$tmp/$rel.log" 2>&1; then
+    # an untranslatable kernel is part of the snapshot too: its diagnostics
+    cp "$tmp/$rel.log" "$tmp/$rel/DIAGNOSTICS.txt"
+  fi
+  rm -f "$tmp/$rel.log"
+  for spv in "$tmp/$rel"/*.spv; do
+    [ -e "$spv" ] || continue
+    sha256sum "$spv" | cut -d' ' -f1 >"$spv.sha256"
+    rm -f "$spv"
+  done
+done
+if [ $check = 1 ]; then
+  if diff -r --exclude=regenerate.sh generated "$tmp" >"$tmp.diff" 2>&1; then
+    echo "generated/ is up to date"
+    rm -f "$tmp.diff"
+    exit 0
+  fi
+  echo "generated/ is stale: run generated/regenerate.sh and commit the result" >&2
+  head -40 "$tmp.diff" >&2
+  rm -f "$tmp.diff"
+  exit 1
+fi
+find generated -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+cp -r "$tmp"/. generated/
+echo "generated/: $(find generated -name '*.comp' | wc -l) GLSL files"
