@@ -173,7 +173,8 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
   Ty bits{Ty::K::B, t.bits < 8 ? 8 : t.bits};
   unsigned memBits = bits.bits;
   if (n == 1) {
-    E.store(in.ops[0], t, fromBits(t, E.load(sp, a, memBits)));
+    std::string wide = sp == ptx::Space::Shared ? E.wideSharedElem(in, a) : "";
+    E.store(in.ops[0], t, fromBits(t, wide.empty() ? E.load(sp, a, memBits) : wide));
     return;
   }
   if (in.ops[0].kind != Opnd::Kind::Vec || in.ops[0].elems.size() != n) {
@@ -215,7 +216,9 @@ static void emitSt(Emitter& E, const ir::Inst& in) {
   Ty raw{Ty::K::B, memBits};
   std::string a = E.addressOf(in.ops[0], sp);
   if (n == 1) {
-    E.storeMem(sp, a, memBits, E.src(in.ops[1], raw));
+    std::string wide = sp == ptx::Space::Shared ? E.wideSharedElem(in, a) : "";
+    if (!wide.empty()) E.line(wide + " = " + E.src(in.ops[1], raw) + ";");
+    else E.storeMem(sp, a, memBits, E.src(in.ops[1], raw));
     return;
   }
   if (in.ops[1].kind != Opnd::Kind::Vec || in.ops[1].elems.size() != n) {
@@ -335,12 +338,14 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
     E.error(in, "atomics are supported on .global and .shared only");
     return;
   }
-  if (sp == ptx::Space::Shared && t.bits == 64) {
-    // Shared memory is a 32-bit word array: GLSL cannot alias it as 64-bit without
-    // VK_KHR_workgroup_memory_explicit_layout, which lavapipe lacks. A workgroup spin lock was tried and hangs
-    // on NVIDIA's Vulkan driver (and loses lanes on lavapipe), so this is refused until shared memory gets a
-    // 64-bit layout (docs/HAZARDS_IMPLEMENTED.md, "64-bit shared atomics").
-    E.error(in, "64-bit atomics on .shared are not supported yet (shared memory is a 32-bit word array)");
+  std::string wideLoc = sp == ptx::Space::Shared && t.bits == 64 ? E.wideSharedElem(in, E.addressOf(in.ops[isRed ? 0 : 1], sp)) : "";
+  if (sp == ptx::Space::Shared && t.bits == 64 && wideLoc.empty()) {
+    // The variable could not be moved to the 64-bit shared array (shared64.h): some shared access of the kernel
+    // has an address whose variable is unknown, or the variable is also accessed with other widths. A workgroup
+    // spin lock was tried instead: it lost every subgroup but the first on lavapipe and never finished on NVIDIA's
+    // Vulkan driver (docs/HAZARDS_IMPLEMENTED.md), so this stays refused.
+    E.error(in, "64-bit atomic on .shared: its variable is also accessed with other widths or through an address "
+                "the translator cannot attribute (see translator/emit/shared64.h)");
     return;
   }
   if (t.bits == 64) E.feature("atomic64");
@@ -351,7 +356,7 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
     loc = t.bits == 64 ? (sgn ? "P2GI64(" + a + ").v" : "P2GU64(" + a + ").v")
                        : (sgn ? "P2GI32(" + a + ").v" : "P2GU32(" + a + ").v");
   else
-    loc = "smem[(" + a + ") >> 2]";
+    loc = wideLoc.empty() ? "smem[(" + a + ") >> 2]" : wideLoc;
   Ty valTy = t;
   if (t.k == Ty::K::B) valTy = Ty{Ty::K::U, t.bits};
   bool locSigned = sp == ptx::Space::Global && sgn;
@@ -383,7 +388,7 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
   std::string addrT = E.tmpOf(sp == ptx::Space::Global ? "uint64_t" : "uint");
   E.line(addrT + " = " + a + ";");
   rawLoc = sp == ptx::Space::Global ? (t.bits == 64 ? "P2GU64(" + addrT + ").v" : "P2GU32(" + addrT + ").v")
-                                    : "smem[" + addrT + " >> 2]";
+                                    : (wideLoc.empty() ? "smem[" + addrT + " >> 2]" : E.wideSharedElem(in, addrT));
   std::string bv = E.tmpOf(glslOf(t));
   E.line(bv + " = " + E.src(in.ops[ai + 1], t) + ";");
   std::string old = E.tmpOf(U);

@@ -431,7 +431,18 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
   }
 }
 
+std::string Emitter::wideSharedElem(const ir::Inst& in, const std::string& addr) {
+  auto it = s64_.accessVar.find(&in);
+  if (it == s64_.accessVar.end() || !s64_.isWide(it->second)) return "";
+  const ir::Var& v = F.vars[it->second];
+  feature("sharedatomic64");
+  feature("atomic64");
+  return "smem64[" + std::to_string(s64_.slotBase[it->second]) + "u + ((" + addr + ") - " + std::to_string(v.offset) +
+         "u) / 8u]";
+}
+
 void Emitter::scan() {
+  s64_ = planShared64(F);
   for (auto& b : F.blocks)
     for (auto& in : b.insts) {
       if (in.op == "cvta" && !in.hasMod("to") &&
@@ -535,6 +546,9 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     uint32_t words = (F.sharedStaticBytes + 3) / 4;
     out += "// .shared: static variables at fixed offsets, then the extern (dynamic) array.\n";
     out += "shared uint smem[" + std::to_string(words) + "u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];\n";
+    if (s64_.words)
+      out += "// .shared variables used only as 64-bit values (64-bit atomics need 64-bit storage; shared64.h)\n"
+             "shared uint64_t smem64[" + std::to_string(s64_.words) + "];\n";
   }
   if (usesLocal_) {
     uint32_t words = (F.localBytes + 3) / 4;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir.h"
+#include "shared64.h"
 #include "structurize.h"
 
 namespace p2g {
@@ -66,6 +67,8 @@ class Emitter {
   ptx::Space spaceOf(const ir::Inst& in) const;             // from the modifiers; Generic when none
   bool genericMayBeWindow() const { return usesWindowCvta_; }
   const EmitOptions& options() const { return opt_; }
+  // 64-bit shared layout (shared64.h): the smem64 element for a shared access whose variable moved there, or "".
+  std::string wideSharedElem(const ir::Inst& in, const std::string& addr);
 
  private:
   const ptx::SourceManager& sm_;
@@ -81,6 +84,7 @@ class Emitter {
   bool usesWindowCvta_ = false;
   bool usesShared_ = false, usesLocal_ = false, usesConst_ = false, usesGlobals_ = false;
   uint32_t lastLine_ = 0;
+  Shared64Layout s64_;
 
   void emitNode(const SNode& n, const StructurizeResult& tree);
   void emitBlock(int b);
