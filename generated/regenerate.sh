@@ -13,6 +13,7 @@ for dir in ptx_corpus/*/*/; do
   [ -f "$dir/case.json" ] || continue
   rel=${dir#ptx_corpus/}
   ptx=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("ptx","kernel.ptx"))' "$dir/case.json")
+  case "$ptx" in */*) continue ;; esac  # the PTX of another case (e.g. a second input size): generated once there
   mkdir -p "$tmp/$rel"
   if ! "$bin" translate "$dir/$ptx" -o "$tmp/$rel" >"$tmp/$rel.log" 2>&1; then
     # an untranslatable kernel is part of the snapshot too: its diagnostics

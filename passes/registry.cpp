@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "contract.h"
+#include "exact_marks.h"
 #include "pass.h"
 
 namespace p2g {
@@ -8,6 +9,13 @@ namespace p2g {
 const std::vector<PassInfo>& passRegistry() {
   static const std::vector<PassInfo> r = {
       {"contract", "fuse mul + add/sub into fma exactly where ptxas does (HAZARDS.md #4)", runContract},
+      {"exact_f32", "f32 operations on integer-decoded values, independent of device denormal flushing (HAZARDS.md #5)", runExactF32},
+      {"exact_fma", "fma/mad with one rounding on devices that do not fuse (HAZARDS.md #3)", runExactFma},
+      {"exact_rounding", "per-instruction .rz/.rm/.rp emulated by one integer rounding (HAZARDS.md #6)", runExactRounding},
+      {"exact_divsqrt", "correctly rounded div/sqrt/rcp .rn/.rz/.rm/.rp (HAZARDS.md #7)", runExactDivSqrt},
+      {"exact_nan", "canonical NaN, PTX min/max and unordered setp rules (HAZARDS.md #14)", runExactNan},
+      {"exact_half", "f16/bf16 conversions in integer code, no foldable float16_t (HAZARDS.md #1, #2)", runExactHalf},
+      {"exact_fp8", "e4m3x2/e5m2x2 conversions in integer code (HAZARDS.md #13)", runExactFp8},
   };
   return r;
 }
@@ -18,7 +26,20 @@ const PassInfo* findPass(const std::string& name) {
   return nullptr;
 }
 
-std::vector<std::string> defaultPipeline() { return {"contract"}; }
+std::vector<std::string> defaultPipeline() {
+  return {"contract", "exact_f32", "exact_fma", "exact_rounding", "exact_divsqrt", "exact_nan", "exact_half", "exact_fp8"};
+}
+
+// --native keeps contract (it is PTX semantics, not a device workaround), the NaN rules, the half and fp8
+// conversions (no native equivalent is known identical), and drops the passes whose device operation may be
+// identical on some device (measure before relying on it).
+const std::vector<NativeOmit>& nativeOmits() {
+  static const std::vector<NativeOmit> v = {{"exact_f32", "#5 f32 denormals (NVIDIA Vulkan flushes)"},
+                                            {"exact_fma", "#3 fma not fused (lavapipe)"},
+                                            {"exact_rounding", "#6 .rz/.rm/.rp rounded to nearest"},
+                                            {"exact_divsqrt", "#7 div/sqrt/rcp precision of the device"}};
+  return v;
+}
 
 bool runPipeline(ir::Function& f, const PipelineOptions& opt, std::string& log, std::string& error) {
   std::vector<std::string> names = opt.passes.empty() ? defaultPipeline() : opt.passes;

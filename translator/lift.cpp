@@ -55,6 +55,23 @@ const std::unordered_set<std::string>& glslReserved() {
   return k;
 }
 
+// String-keyed maps that can be probed with a string_view (no allocation per operand lookup).
+struct SvHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+struct SvEq {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+
+// Registers visible in one `{ }` scope. `%r<100>` is kept as one range entry (base "%r", first id, count) rather
+// than 100 names: kernels declare thousands of registers this way.
+struct RegScope {
+  std::unordered_map<std::string, int, SvHash, SvEq> names;
+  std::unordered_map<std::string, std::pair<int, uint32_t>, SvHash, SvEq> ranges;
+};
+
 struct Frame {
   std::unordered_map<std::string_view, int> labels;
   std::unordered_map<std::string_view, std::vector<std::string_view>> tables;  // .branchtargets
@@ -71,7 +88,7 @@ class Lifter {
   const ptx::Module& mod_;
   ptx::DiagEngine& diags_;
   ir::Function& F_;
-  std::vector<std::unordered_map<std::string, int>> regScopes_;
+  std::vector<RegScope> regScopes_;
   std::vector<std::unordered_map<std::string_view, int>> varScopes_;
   std::unordered_map<std::string, int> usedNames_;
   std::vector<bool> open_;
@@ -147,27 +164,26 @@ void Lifter::closeWith(ir::Term t) {
 }
 
 void Lifter::declareReg(const ptx::VarDecl& d) {
-  auto add = [&](std::string full) {
+  if (d.vecWidth) error(d.span, "vector registers (.v" + std::to_string(d.vecWidth) + ") are not supported yet");
+  auto add = [&](std::string_view base, uint32_t idx, bool ranged) {
     ir::Reg r;
-    r.name = uniqueName(full);
+    r.name = ranged ? uniqueName(std::string(base) + std::to_string(idx)) : uniqueName(base);
     r.ptxName = d.name;
     r.ptxType = d.type;
     r.vt = regVType(d.type);
-    if (d.vecWidth) {
-      error(d.span, "vector registers (.v" + std::to_string(d.vecWidth) + ") are not supported yet");
-    }
     F_.regs.push_back(std::move(r));
-    regScopes_.back()[std::move(full)] = int(F_.regs.size()) - 1;
   };
   if (d.rangeCount) {
     if (d.rangeCount > 1000000) {
       error(d.span, "register range too large");
       return;
     }
-    std::string base(d.name);
-    for (uint32_t i = 0; i < d.rangeCount; ++i) add(base + std::to_string(i));
+    int first = int(F_.regs.size());
+    for (uint32_t i = 0; i < d.rangeCount; ++i) add(d.name, i, true);
+    regScopes_.back().ranges[std::string(d.name)] = {first, d.rangeCount};
   } else {
-    add(std::string(d.name));
+    add(d.name, 0, false);
+    regScopes_.back().names[std::string(d.name)] = int(F_.regs.size()) - 1;
   }
 }
 
@@ -244,10 +260,20 @@ int Lifter::declareVar(const ptx::VarDecl& d, ptx::Space asSpace) {
 }
 
 int Lifter::findReg(std::string_view name) {
-  std::string key(name);
+  // "%r12" is register 12 of the range "%r" (no leading zeros: "%r012" is a different name).
+  size_t cut = name.size();
+  while (cut > 0 && name[cut - 1] >= '0' && name[cut - 1] <= '9') --cut;
+  bool indexed = cut < name.size() && (name[cut] != '0' || cut + 1 == name.size());
+  uint64_t idx = 0;
+  if (indexed)
+    for (size_t i = cut; i < name.size() && idx < (1ull << 32); ++i) idx = idx * 10 + uint64_t(name[i] - '0');
   for (auto it = regScopes_.rbegin(); it != regScopes_.rend(); ++it) {
-    auto f = it->find(key);
-    if (f != it->end()) return f->second;
+    auto f = it->names.find(name);
+    if (f != it->names.end()) return f->second;
+    if (indexed) {
+      auto r = it->ranges.find(name.substr(0, cut));
+      if (r != it->ranges.end() && idx < r->second.second) return r->second.first + int(idx);
+    }
   }
   return -1;
 }
@@ -337,6 +363,12 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.reg = -1;
         out.imm = o.imm;
         return true;
+      }
+      // texture form `[handle, {coords}]`: the extra parts come along as elems
+      for (auto& e : o.elems) {
+        Opnd x;
+        if (!resolve(e, x, fr)) return false;
+        out.elems.push_back(std::move(x));
       }
       int r = findReg(o.name);
       if (r >= 0) {
@@ -553,13 +585,10 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
     for (size_t k = 0; k < n; ++k) {
       auto& a = actual->elems[k];
       if (formals[k].space == ptx::Space::Reg) {
+        // the caller's register is looked up before the callee's formal is declared (it may shadow it)
+        int callerReg = findReg(a.name);
         declareReg(formals[k]);
-        int calleeReg = regScopes_.back()[std::string(formals[k].name)];
-        int callerReg = -1;
-        for (auto it = regScopes_.rbegin() + 1; it != regScopes_.rend() && callerReg < 0; ++it) {
-          auto f = it->find(std::string(a.name));
-          if (f != it->end()) callerReg = f->second;
-        }
+        int calleeReg = findReg(formals[k].name);
         if (callerReg < 0) {
           error(a.span, "call argument '" + std::string(a.name) + "' is not a register");
           continue;

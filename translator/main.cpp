@@ -12,6 +12,7 @@
 
 #include "case.h"
 #include "diff.h"
+#include "exact_marks.h"
 #include "parser.h"
 #include "pass.h"
 #include "run.h"
@@ -55,7 +56,8 @@ const char* kRunHelp =
     "  --device NAME   lavapipe (default), nvidia, a device index or a substring of its name\n"
     "  --out DIR       also write each output to DIR/<case>/<name>.bin\n"
     "  --repeat N      time N dispatches with GPU timestamps, print min/median\n"
-    "  --native        translate in native mode\n"
+    "  --native        translate in native mode (leaves the exact_* passes named by `ptx2glsl passes` out)\n"
+    "  --disable-pass NAME  leave a pass out of the pipeline (tests: shows what the pass is for)\n"
     "  --quiet         only the summary line\n"
     "Exit status 0 only when every output of every case is byte-identical to expected/.\n";
 
@@ -102,6 +104,8 @@ bool writeAtomically(const fs::path& p, const std::string& data, std::string& er
   return true;
 }
 
+void applyNative(std::vector<std::string>& disabled);
+
 int cmdTranslate(int argc, char** argv) {
   if (wantHelp(argc, argv)) {
     fputs(kTranslateHelp, stdout);
@@ -121,8 +125,10 @@ int cmdTranslate(int argc, char** argv) {
     };
     if (a == "-o") outDir = next();
     else if (a == "--entry") opt.entry = next();
-    else if (a == "--native") opt.emit.native = true;
-    else if (a == "--no-annotate") opt.emit.annotate = false;
+    else if (a == "--native") {
+      opt.emit.native = true;
+      applyNative(opt.pipeline.disabled);
+    } else if (a == "--no-annotate") opt.emit.annotate = false;
     else if (a == "--no-spirv") opt.spirv = false;
     else if (a == "--validate-each-pass") opt.pipeline.validateEach = true;
     else if (a == "--dump-ir") opt.dumpIr = true;
@@ -180,8 +186,18 @@ int cmdTranslate(int argc, char** argv) {
   return 0;
 }
 
-TranslateFn makeTranslateFn(bool native) {
-  return [native](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out, std::string& diagText) {
+// --native: the exact-mode passes whose hazard a device may not have are left out; say which hazards stay open.
+void applyNative(std::vector<std::string>& disabled) {
+  std::string open;
+  for (auto& o : nativeOmits()) {
+    disabled.push_back(o.pass);
+    open += std::string(open.empty() ? "" : "; ") + o.hazard;
+  }
+  fprintf(stderr, "ptx2glsl: native mode leaves these hazards open (docs/HAZARDS_IMPLEMENTED.md): %s\n", open.c_str());
+}
+
+TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled) {
+  return [native, disabled](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out, std::string& diagText) {
     ptx::SourceManager sm;
     std::string err;
     int buf = sm.addFile(ptxPath, err);
@@ -193,6 +209,7 @@ TranslateFn makeTranslateFn(bool native) {
     TranslateOptions opt;
     opt.entry = entry;
     opt.emit.native = native;
+    opt.pipeline.disabled = disabled;
     std::vector<EntryResult> res;
     bool ok = translateBuffer(sm, buf, opt, diags, res);
     diagText = diags.formatAll();
@@ -210,7 +227,7 @@ int cmdRun(int argc, char** argv) {
   }
   RunOptions ro;
   bool native = false;
-  std::vector<std::string> cases;
+  std::vector<std::string> cases, disabled;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -224,6 +241,7 @@ int cmdRun(int argc, char** argv) {
     else if (a == "--out") ro.outDir = next();
     else if (a == "--repeat") ro.repeat = std::max(1, atoi(next().c_str()));
     else if (a == "--native") native = true;
+    else if (a == "--disable-pass") disabled.push_back(next());
     else if (a == "--quiet") ro.quiet = true;
     else if (!a.empty() && a[0] == '-') {
       fprintf(stderr, "ptx2glsl run: unknown option '%s'\n%s", a.c_str(), kRunHelp);
@@ -234,7 +252,13 @@ int cmdRun(int argc, char** argv) {
     fputs(kRunHelp, stderr);
     return 2;
   }
-  return runCases(cases, ro, makeTranslateFn(native));
+  for (auto& d : disabled)
+    if (!findPass(d)) {
+      fprintf(stderr, "ptx2glsl run: unknown pass '%s' (see 'ptx2glsl passes')\n", d.c_str());
+      return 2;
+    }
+  if (native) applyNative(disabled);
+  return runCases(cases, ro, makeTranslateFn(native, disabled));
 }
 
 int cmdDiff(int argc, char** argv) {
@@ -273,7 +297,7 @@ int cmdDiff(int argc, char** argv) {
 }
 
 int cmdPasses() {
-  for (auto& p : passRegistry()) printf("%-12s %s\n", p.name, p.description);
+  for (auto& p : passRegistry()) printf("%-15s %s\n", p.name, p.description);
   return 0;
 }
 
@@ -374,6 +398,9 @@ int cmdBench(int argc, char** argv) {
       bestGlsl = std::min(bestGlsl, tm.parseMs + tm.liftToGlslMs);
       bestGlslang = std::min(bestGlslang, tm.glslangMs);
       bestVal = std::min(bestVal, tm.validateMs);
+      if (r == repeat - 1)
+        printf("  %s: lift %.1f ms, passes %.1f ms, structurize %.1f ms, emit %.1f ms (last run)\n",
+               name.substr(0, 40).c_str(), tm.liftMs, tm.passesMs, tm.structurizeMs, tm.emitMs);
       if (r == 0 && d.hasErrors())
         printf("  note: %s has entries that do not translate (%u error(s)); timings cover the rest\n", name.c_str(),
                d.errorCount());

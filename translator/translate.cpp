@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "handles.h"
 #include "lift.h"
 #include "parser.h"
 #include "spirv.h"
@@ -34,6 +35,8 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       ok = false;
       continue;
     }
+    if (timings) timings->liftMs += msSince(t1);
+    auto tp = std::chrono::steady_clock::now();
     std::string v = ir::validate(f);
     if (!v.empty()) {
       diags.error(fn.span, "internal error: lifted IR is invalid: " + v);
@@ -42,6 +45,11 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
     }
     EntryResult r;
     r.name = std::string(fn.name);
+    // Texture/surface handles -> parameter-block offsets, for the manifest (an untraceable handle is an error).
+    if (!resolveImageHandles(f, diags, r.manifest.images)) {
+      ok = false;
+      continue;
+    }
     std::string perr;
     if (!runPipeline(f, opt.pipeline, r.passLog, perr)) {
       diags.error(fn.span, perr);
@@ -49,6 +57,8 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       continue;
     }
     if (opt.dumpIr) r.passLog += ir::dump(f);
+    if (timings) timings->passesMs += msSince(tp);
+    auto ts = std::chrono::steady_clock::now();
     Cfg cfg;
     for (auto& b : f.blocks) cfg.succ.push_back(b.term.targets);
     StructurizeResult tree = structurize(cfg);
@@ -57,13 +67,24 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       ok = false;
       continue;
     }
+    if (timings) timings->structurizeMs += msSince(ts);
+    auto te = std::chrono::steady_clock::now();
     Emitter em(f, sm, diags, opt.emit);
     std::vector<std::string> features, warnings;
     if (!em.emit(tree, r.glsl, features, warnings)) {
       ok = false;
       continue;
     }
-    if (timings) timings->liftToGlslMs += msSince(t1);
+    // The image helpers read descriptor records through buffer references declared in the emitter's header, so
+    // they go between the header (and prelude) and main().
+    if (std::string tp = texturePreludeFor(f); !tp.empty()) {
+      size_t at = r.glsl.find("\nvoid main() {\n");
+      if (at != std::string::npos) r.glsl.insert(at, "\n" + tp);
+    }
+    if (timings) {
+      timings->emitMs += msSince(te);
+      timings->liftToGlslMs += msSince(t1);
+    }
     if (opt.spirv) {
       auto t2 = std::chrono::steady_clock::now();
       std::string log;

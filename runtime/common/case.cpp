@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "images.h"
+
 namespace p2g {
 
 uint32_t ParamValue::size() const {
@@ -286,6 +288,12 @@ bool parseImages(Ctx& cx, const json::Value& v, const std::string& path, bool te
     if (!h || !getU32(cx, *h, p + ".height", s.height) || s.height == 0) return cx.fail(h ? *h : im, p + ".height", "expected a positive height");
     if (const json::Value* d = im.find("depth"))
       if (!getU32(cx, *d, p + ".depth", s.depth)) return false;
+    if (const json::Value* d = im.find("dims"))
+      if (!getU32(cx, *d, p + ".dims", s.dims)) return false;
+    if (const json::Value* x = im.find("layered")) {
+      if (!x->isBool()) return cx.fail(*x, p + ".layered", "expected true or false");
+      s.layered = x->b;
+    }
     if (const json::Value* init = im.find("init"))
       if (!parseInit(cx, *init, p + ".init", s.init)) return false;
     if (texture) {
@@ -293,6 +301,8 @@ bool parseImages(Ctx& cx, const json::Value& v, const std::string& path, bool te
       if (const json::Value* x = im.find("address"); x && x->isString()) s.address = x->str;
       if (const json::Value* x = im.find("normalized"); x && x->isBool()) s.normalized = x->b;
     }
+    std::string e;
+    if (!checkImageSpec(s, texture, p, e)) return cx.fail(im, p, e);
     out.push_back(std::move(s));
   }
   return true;
@@ -466,14 +476,6 @@ static bool fileSize(const std::string& path, uint64_t& size) {
   return true;
 }
 
-static uint32_t texelBytes(const std::string& f) {
-  if (f == "r8") return 1;
-  if (f == "rg8" || f == "r16f") return 2;
-  if (f == "rg32f" || f == "rgba16f") return 8;
-  if (f == "rgba32f") return 16;
-  return 4;  // rgba8 rg16f r32f r32ui r11g11b10f
-}
-
 static bool checkInitFile(const CaseSpec& c, const InitSpec& init, uint64_t bytes, const std::string& what,
                           std::string& err) {
   if (init.kind != InitSpec::Kind::File) return true;
@@ -511,12 +513,10 @@ bool loadCase(const std::string& dir, CaseSpec& c, std::string& err) {
   for (auto& b : c.buffers)
     if (!checkInitFile(c, b.init, b.bytes, "buffers." + b.name, err)) return false;
   for (auto& t : c.textures)
-    if (!checkInitFile(c, t.init, (uint64_t)t.width * t.height * std::max(1u, t.depth) * texelBytes(t.format),
-                       "textures." + t.name, err))
+    if (!checkInitFile(c, t.init, imageBytes(t), "textures." + t.name, err))
       return false;
   for (auto& s : c.surfaces)
-    if (!checkInitFile(c, s.init, (uint64_t)s.width * s.height * std::max(1u, s.depth) * texelBytes(s.format),
-                       "surfaces." + s.name, err))
+    if (!checkInitFile(c, s.init, imageBytes(s), "surfaces." + s.name, err))
       return false;
   return true;
 }

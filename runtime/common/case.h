@@ -30,14 +30,15 @@ struct BufferSpec {
   InitSpec init;
 };
 
-// Textures and surfaces are parsed and kept, so that a case using them loads; runners that cannot bind them yet
-// say so when a case uses one.
+// A texture or surface (docs/TEXTURES.md; formats, records and checks in images.h).
 struct ImageSpec {
   std::string name;
   std::string format;
-  uint32_t width = 0, height = 0, depth = 0;
+  uint32_t width = 0, height = 0, depth = 0;  // depth 0 = a 2D image; layers when `layered`
+  uint32_t dims = 0;            // optional "dims": 1, 2 or 3 (0 = 3 when depth > 0 and not layered, else 2)
+  bool layered = false;         // optional "layered": depth counts layers of 1D/2D images
   InitSpec init;
-  std::string filter, address;  // textures only
+  std::string filter, address;  // textures only ("point"/"linear", "clamp"/"wrap"/"mirror"/"border")
   bool normalized = false;
 };
 

@@ -85,8 +85,20 @@ std::string manifestToJson(const Manifest& m) {
     hex += kHex[b >> 4];
     hex += kHex[b & 15];
   }
-  s += "  \"globalsInit\": \"" + hex + "\"\n";
-  return s + "}\n";
+  s += "  \"globalsInit\": \"" + hex + "\"";
+  if (!m.images.empty()) {
+    s += ",\n  \"images\": [";
+    for (size_t i = 0; i < m.images.size(); ++i) {
+      const ManifestImage& im = m.images[i];
+      s += std::string(i ? ",\n" : "\n") + "    {\"kind\": " + json::quote(im.kind) + ", \"slot\": " +
+           std::to_string(im.slot) + ", \"param\": " + json::quote(im.param) + ", \"offset\": " +
+           std::to_string(im.offset) + ", \"texref\": " + json::quote(im.texref) + ", \"dims\": " +
+           std::to_string(im.dims) + ", \"layered\": " + (im.layered ? "true" : "false") + ", \"uses\": " +
+           strList(im.uses) + "}";
+    }
+    s += "\n  ]";
+  }
+  return s + "\n}\n";
 }
 
 bool manifestFromJson(const std::string& text, Manifest& m, std::string& err) {
@@ -141,6 +153,19 @@ bool manifestFromJson(const std::string& text, Manifest& m, std::string& err) {
       m.globalsInit.push_back((uint8_t)(hi * 16 + lo));
     }
     if (m.globalsInit.size() > m.globalsBytes) return r.fail(*g, "\"globalsInit\" is longer than globalsBytes");
+  }
+  if (const json::Value* is = root.find("images")) {
+    if (!is->isArray()) return r.fail(*is, "\"images\": expected an array");
+    for (auto& e : is->arr) {
+      if (!e.isObject()) return r.fail(e, "\"images\": expected objects");
+      ManifestImage im;
+      if (!r.str(e, "kind", im.kind, true) || !r.u32(e, "slot", im.slot) || !r.str(e, "param", im.param) ||
+          !r.u32(e, "offset", im.offset) || !r.str(e, "texref", im.texref) || !r.u32(e, "dims", im.dims) ||
+          !r.boolean(e, "layered", im.layered) || !r.strs(e, "uses", im.uses))
+        return false;
+      if (im.kind != "texture" && im.kind != "surface") return r.fail(e, "\"kind\": expected texture or surface");
+      m.images.push_back(std::move(im));
+    }
   }
   return true;
 }

@@ -24,6 +24,20 @@ struct ManifestParam {
   bool isPtr = false;      // declared .ptr, or used as an address in the kernel
 };
 
+// A texture or surface handle the kernel uses, traced back to where the runtime puts it (docs/TEXTURES.md).
+// Handles are descriptor-record addresses the runtime writes into the parameter block, so this map is what a
+// runner or a reader needs to know about the kernel's images; `slot` numbers the distinct handles.
+struct ManifestImage {
+  std::string kind;                // "texture" or "surface"
+  uint32_t slot = 0;               // 0, 1, ... in order of parameter-block offset
+  std::string param;               // the PTX parameter holding the handle, "k_param_5" (empty for a texref)
+  uint32_t offset = 0;             // byte offset of the handle in the parameter block
+  std::string texref;              // a module-scope .texref/.surfref variable instead of a parameter
+  uint32_t dims = 0;               // 1, 2, 3 from the instructions (0 when only queried)
+  bool layered = false;            // a1d/a2d instructions
+  std::vector<std::string> uses;   // instruction forms, "tex.2d.v4.f32.f32", "sust.b.2d.b32.trap", ...
+};
+
 struct Manifest {
   int version = 1;
   std::string entry;               // kernel name
@@ -43,6 +57,7 @@ struct Manifest {
   // `globalsInit` (hex in JSON), and passes its device address as the second push constant (`uint64_t globals`).
   uint32_t globalsBytes = 0;
   std::vector<uint8_t> globalsInit;
+  std::vector<ManifestImage> images;  // texture/surface handles (absent from the JSON when empty)
 };
 
 // JSON round trip (runtime/common/manifest.cpp). `read` returns false and sets `err` on malformed input.

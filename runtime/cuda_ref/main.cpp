@@ -3,10 +3,12 @@
 // is compared with. It reads the same case.json, builds the same inputs and the same parameter block bytes with
 // the same code (runtime/common) as the Vulkan runner, and takes the parameter layout from the same PTX front end.
 //
-// Usage: ptx2glsl-cudaref CASE... [--out DIR] [--check] [--device N]
+// Usage: ptx2glsl-cudaref CASE... [--out DIR] [--check] [--device N] [--time N]
 //   --out DIR   write DIR/<case>/<name>.bin instead of <case>/expected/<name>.bin
 //   --check     compare with the existing expected/ instead of writing (shows the reference is deterministic)
 //   --device N  CUDA device ordinal (default 0)
+#include <algorithm>
+#include <cstdio>
 #include <cuda.h>
 
 #include <cstring>
@@ -16,6 +18,7 @@
 
 #include "case.h"
 #include "diff.h"
+#include "images.h"
 #include "inputs.h"
 #include "layout.h"
 #include "params.h"
@@ -30,7 +33,10 @@ struct Options {
   std::string outDir;
   bool check = false;
   int device = 0;
+  int repeat = 0;  // --time N: time N further launches with CUDA events (outputs are read before them)
 };
+
+int g_timeRuns = 0;
 
 bool cuOk(CUresult r, const char* what, std::string& err) {
   if (r == CUDA_SUCCESS) return true;
@@ -73,13 +79,118 @@ bool paramLayout(const CaseSpec& c, std::vector<ManifestParam>& layout, uint32_t
 // Device allocations of one case, freed on every exit path.
 struct DeviceBuffers {
   std::vector<CUdeviceptr> ptrs;
+  std::vector<CUarray> arrays;          // textures then surfaces
+  std::vector<CUtexObject> texObjs;     // parallel to CaseSpec::textures
+  std::vector<CUsurfObject> surfObjs;   // parallel to CaseSpec::surfaces
   CUmodule module = nullptr;
   ~DeviceBuffers() {
+    for (auto t : texObjs)
+      if (t) cuTexObjectDestroy(t);
+    for (auto s : surfObjs)
+      if (s) cuSurfObjectDestroy(s);
+    for (auto a : arrays)
+      if (a) cuArrayDestroy(a);
     for (auto p : ptrs)
       if (p) cuMemFree(p);
     if (module) cuModuleUnload(module);
   }
 };
+
+// One host<->array copy of a whole image: tightly packed rows, then slices or layers (docs/TEXTURES.md).
+bool copyImage(const ImageSpec& s, CUarray a, void* host, bool toDevice, std::string& err) {
+  TexFormat f;
+  parseTexFormat(s.format, f);
+  CUDA_MEMCPY3D m;
+  std::memset(&m, 0, sizeof m);
+  size_t rowBytes = (size_t)s.width * texelBytes(f);
+  size_t rows = imageDims(s) == 1 ? 1 : s.height;
+  if (toDevice) {
+    m.srcMemoryType = CU_MEMORYTYPE_HOST;
+    m.srcHost = host;
+    m.srcPitch = rowBytes;
+    m.srcHeight = rows;
+    m.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    m.dstArray = a;
+  } else {
+    m.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    m.srcArray = a;
+    m.dstMemoryType = CU_MEMORYTYPE_HOST;
+    m.dstHost = host;
+    m.dstPitch = rowBytes;
+    m.dstHeight = rows;
+  }
+  m.WidthInBytes = rowBytes;
+  m.Height = rows;
+  m.Depth = s.depth ? s.depth : 1;
+  return cuOk(cuMemcpy3D(&m), toDevice ? "cuMemcpy3D (image upload)" : "cuMemcpy3D (surface read-back)", err);
+}
+
+// A CUDA array for a texture or surface of the case: the format's channels, 1D arrays with height 0, 2D with
+// depth 0, layered ones with CUDA_ARRAY3D_LAYERED; surfaces need CUDA_ARRAY3D_SURFACE_LDST.
+bool createImage(const CaseSpec& c, const ImageSpec& s, bool surface, CUarray& a, std::string& err) {
+  TexFormat f;
+  parseTexFormat(s.format, f);
+  const FormatInfo& info = formatInfo(f);
+  CUDA_ARRAY3D_DESCRIPTOR d;
+  std::memset(&d, 0, sizeof d);
+  d.Width = s.width;
+  d.Height = imageDims(s) == 1 ? 0 : s.height;
+  d.Depth = s.depth;
+  d.Format = info.isFloat ? (info.channelBytes == 2 ? CU_AD_FORMAT_HALF : CU_AD_FORMAT_FLOAT)
+                          : (info.channelBytes == 1 ? CU_AD_FORMAT_UNSIGNED_INT8 : CU_AD_FORMAT_UNSIGNED_INT32);
+  d.NumChannels = info.channels;
+  d.Flags = (s.layered ? CUDA_ARRAY3D_LAYERED : 0) | (surface ? CUDA_ARRAY3D_SURFACE_LDST : 0);
+  std::string what = std::string(surface ? "surfaces." : "textures.") + s.name;
+  if (!cuOk(cuArray3DCreate(&a, &d), ("cuArray3DCreate for " + what).c_str(), err)) {
+    a = nullptr;
+    return false;
+  }
+  std::vector<uint8_t> texels;
+  if (!generateInit(s.init, imageBytes(s), c.dir, what, texels, err)) return false;
+  return copyImage(s, a, texels.data(), true, err);
+}
+
+// Texture objects with the case's sampler state: CUDA's own address/filter numbering (images.h uses the same),
+// 8-bit unorm formats read as normalized floats, 32-bit integer formats read as integers, border colour 0.
+bool createTexObject(const ImageSpec& s, CUarray a, CUtexObject& obj, std::string& err) {
+  TexFormat f;
+  TexFilter fi;
+  TexAddress ad;
+  parseTexFormat(s.format, f);
+  parseTexFilter(s.filter, fi);
+  parseTexAddress(s.address, ad);
+  CUDA_RESOURCE_DESC r;
+  std::memset(&r, 0, sizeof r);
+  r.resType = CU_RESOURCE_TYPE_ARRAY;
+  r.res.array.hArray = a;
+  CUDA_TEXTURE_DESC t;
+  std::memset(&t, 0, sizeof t);
+  for (int i = 0; i < 3; ++i) t.addressMode[i] = (CUaddress_mode)ad;
+  t.filterMode = (CUfilter_mode)fi;
+  const FormatInfo& info = formatInfo(f);
+  t.flags = (s.normalized ? CU_TRSF_NORMALIZED_COORDINATES : 0) | (!info.isFloat && !info.isUnorm ? CU_TRSF_READ_AS_INTEGER : 0);
+  return cuOk(cuTexObjectCreate(&obj, &r, &t, nullptr), ("cuTexObjectCreate for textures." + s.name).c_str(), err);
+}
+
+bool createImages(const CaseSpec& c, DeviceBuffers& D, std::string& err) {
+  D.arrays.assign(c.textures.size() + c.surfaces.size(), nullptr);
+  D.texObjs.assign(c.textures.size(), 0);
+  D.surfObjs.assign(c.surfaces.size(), 0);
+  for (size_t i = 0; i < c.textures.size(); ++i)
+    if (!createImage(c, c.textures[i], false, D.arrays[i], err) || !createTexObject(c.textures[i], D.arrays[i], D.texObjs[i], err))
+      return false;
+  for (size_t i = 0; i < c.surfaces.size(); ++i) {
+    CUarray& a = D.arrays[c.textures.size() + i];
+    if (!createImage(c, c.surfaces[i], true, a, err)) return false;
+    CUDA_RESOURCE_DESC r;
+    std::memset(&r, 0, sizeof r);
+    r.resType = CU_RESOURCE_TYPE_ARRAY;
+    r.res.array.hArray = a;
+    if (!cuOk(cuSurfObjectCreate(&D.surfObjs[i], &r), ("cuSurfObjectCreate for surfaces." + c.surfaces[i].name).c_str(), err))
+      return false;
+  }
+  return true;
+}
 
 bool loadModule(const std::string& ptxText, const std::string& kernel, DeviceBuffers& D, CUfunction& fn,
                 std::string& err) {
@@ -100,10 +211,6 @@ bool loadModule(const std::string& ptxText, const std::string& kernel, DeviceBuf
 
 // Runs one case and returns its outputs (one per CaseSpec::outputs).
 bool runCase(const CaseSpec& c, std::vector<std::vector<uint8_t>>& outputs, std::string& err) {
-  if (c.usesImages()) {
-    err = "textures and surfaces are not supported yet by the CUDA runner";
-    return false;
-  }
   std::vector<ManifestParam> layout;
   uint32_t blockBytes = 0;
   std::string ptxText;
@@ -123,9 +230,14 @@ bool runCase(const CaseSpec& c, std::vector<std::vector<uint8_t>>& outputs, std:
       return false;
     if (b.bytes && !cuOk(cuMemcpyHtoD(D.ptrs[i], init.data(), b.bytes), "cuMemcpyHtoD", err)) return false;
   }
+  if (!createImages(c, D, err)) return false;
   auto addressOf = [&](char kind, const std::string& name) -> uint64_t {
     for (size_t i = 0; i < c.buffers.size(); ++i)
       if (kind == 'b' && c.buffers[i].name == name) return (uint64_t)D.ptrs[i];
+    for (size_t i = 0; i < c.textures.size(); ++i)
+      if (kind == 't' && c.textures[i].name == name) return (uint64_t)D.texObjs[i];
+    for (size_t i = 0; i < c.surfaces.size(); ++i)
+      if (kind == 's' && c.surfaces[i].name == name) return (uint64_t)D.surfObjs[i];
     return 0;
   };
   std::vector<uint8_t> block;
@@ -144,11 +256,43 @@ bool runCase(const CaseSpec& c, std::vector<std::vector<uint8_t>>& outputs, std:
     return false;
   outputs.clear();
   for (auto& o : c.outputs) {
+    if (o.surface) {  // read back as tightly packed rows, like the Vulkan runner's surface buffers
+      size_t si = 0;
+      while (c.surfaces[si].name != o.name) ++si;  // loadCase checked the name
+      std::vector<uint8_t> bytes(imageBytes(c.surfaces[si]));
+      if (!copyImage(c.surfaces[si], D.arrays[c.textures.size() + si], bytes.data(), false, err)) return false;
+      outputs.push_back(std::move(bytes));
+      continue;
+    }
     size_t i = 0;
     while (c.buffers[i].name != o.name) ++i;  // loadCase checked that the output names a buffer
     std::vector<uint8_t> bytes(c.buffers[i].bytes);
     if (!bytes.empty() && !cuOk(cuMemcpyDtoH(bytes.data(), D.ptrs[i], bytes.size()), "cuMemcpyDtoH", err)) return false;
     outputs.push_back(std::move(bytes));
+  }
+  if (g_timeRuns > 0) {
+    // GPU time of the same launch, for side-by-side comparison with `ptx2glsl run --repeat N` (the inputs are not
+    // restored between launches: fine for timing, and the outputs above were read first).
+    CUevent e0, e1;
+    std::vector<float> ms;
+    if (!cuOk(cuEventCreate(&e0, CU_EVENT_DEFAULT), "cuEventCreate", err) ||
+        !cuOk(cuEventCreate(&e1, CU_EVENT_DEFAULT), "cuEventCreate", err))
+      return false;
+    for (int k = 0; k < g_timeRuns; ++k) {
+      cuEventRecord(e0, nullptr);
+      r = cuLaunchKernel(fn, c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2],
+                         c.dynamicSharedBytes, nullptr, nullptr, size ? extra : nullptr);
+      cuEventRecord(e1, nullptr);
+      if (!cuOk(r, "cuLaunchKernel", err) || !cuOk(cuEventSynchronize(e1), "cuEventSynchronize", err)) return false;
+      float t = 0;
+      cuEventElapsedTime(&t, e0, e1);
+      ms.push_back(t);
+    }
+    cuEventDestroy(e0);
+    cuEventDestroy(e1);
+    std::sort(ms.begin(), ms.end());
+    std::printf("%s: CUDA GPU ms min %.3f, median %.3f (%d runs)\n", c.name.c_str(), ms.front(), ms[ms.size() / 2],
+                g_timeRuns);
   }
   return true;
 }
@@ -196,6 +340,9 @@ bool parseArgs(int argc, char** argv, Options& o) {
       o.check = true;
     } else if (a == "--device" && i + 1 < argc) {
       o.device = std::atoi(argv[++i]);
+    } else if (a == "--time" && i + 1 < argc) {
+      o.repeat = std::atoi(argv[++i]);
+      g_timeRuns = o.repeat;
     } else if (a == "-h" || a == "--help" || (!a.empty() && a[0] == '-')) {
       return false;
     } else {
@@ -210,7 +357,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
 int main(int argc, char** argv) {
   Options opt;
   if (!parseArgs(argc, argv, opt)) {
-    std::cerr << "usage: ptx2glsl-cudaref CASE... [--out DIR | --check] [--device N]\n";
+    std::cerr << "usage: ptx2glsl-cudaref CASE... [--out DIR | --check] [--device N] [--time N]\n";
     return 2;
   }
   std::string err;

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "images.h"
 #include "inputs.h"
 #include "params.h"
 
@@ -13,6 +14,8 @@ namespace {
 struct Resources {
   Context& ctx;
   std::vector<Buffer> bufs;  // parallel to CaseSpec::buffers
+  std::vector<Buffer> images;  // textures then surfaces: their texels, tightly packed rows (docs/TEXTURES.md)
+  Buffer records;              // one 64-byte descriptor record per image; a handle is its record's address
   Buffer params;
   Buffer globals;  // the module's .global variables (manifest globalsBytes), absent when there are none
   VkShaderModule module = VK_NULL_HANDLE;
@@ -33,6 +36,8 @@ struct Resources {
     if (module) vkDestroyShaderModule(d, module, nullptr);
     ctx.destroyBuffer(params);
     ctx.destroyBuffer(globals);
+    ctx.destroyBuffer(records);
+    for (auto& b : images) ctx.destroyBuffer(b);
     for (auto& b : bufs) ctx.destroyBuffer(b);
   }
 };
@@ -140,10 +145,6 @@ bool submitAndWait(Resources& R, double& ms, std::string& err) {
 
 bool checkLaunch(const Context& ctx, const CaseSpec& c, const Manifest& m, std::string& err) {
   if (!ctx.checkFeatures(m.features, err)) return false;
-  if (c.usesImages()) {
-    err = "textures and surfaces are not supported yet by the Vulkan runner";
-    return false;
-  }
   const VkPhysicalDeviceLimits& L = ctx.info.props.limits;
   const char* axis[3] = {"x", "y", "z"};
   uint64_t threads = 1;
@@ -189,10 +190,31 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     if (!generateInit(b.init, b.bytes, c.dir, "buffers." + b.name, inputs[i], err)) return false;
     if (!ctx.createBuffer(b.bytes, R.bufs[i], err)) return false;
   }
+  // Textures and surfaces: texel buffers plus one descriptor record each (images.h); the record's address is the
+  // handle written into the parameter block.
+  std::vector<const ImageSpec*> imgs;
+  for (auto& t : c.textures) imgs.push_back(&t);
+  for (auto& s : c.surfaces) imgs.push_back(&s);
+  std::vector<std::vector<uint8_t>> texels(imgs.size());
+  R.images.resize(imgs.size());
+  if (!imgs.empty() && !ctx.createBuffer(imgs.size() * kImageRecordBytes, R.records, err)) return false;
+  for (size_t i = 0; i < imgs.size(); ++i) {
+    bool surface = i >= c.textures.size();
+    std::string what = (surface ? "surfaces." : "textures.") + imgs[i]->name;
+    uint64_t bytes = imageBytes(*imgs[i]);
+    if (!generateInit(imgs[i]->init, bytes, c.dir, what, texels[i], err)) return false;
+    // Padding: the shader reads whole aligned words, also around the last texel of a 1- or 2-byte format.
+    if (!ctx.createBuffer((bytes + 15) / 16 * 16 + 16, R.images[i], err)) return false;
+    std::vector<uint8_t> rec = imageRecord(*imgs[i], surface, R.images[i].addr);
+    std::memcpy((uint8_t*)R.records.map + i * kImageRecordBytes, rec.data(), rec.size());
+  }
   auto addressOf = [&](char kind, const std::string& name) -> uint64_t {
     for (size_t i = 0; i < c.buffers.size(); ++i)
       if (kind == 'b' && c.buffers[i].name == name) return R.bufs[i].addr;
-    return 0;  // textures/surfaces: refused by checkLaunch
+    for (size_t i = 0; i < imgs.size(); ++i)
+      if (((kind == 't' && i < c.textures.size()) || (kind == 's' && i >= c.textures.size())) && imgs[i]->name == name)
+        return R.records.addr + i * kImageRecordBytes;
+    return 0;  // names were checked when the case was loaded
   };
   std::vector<uint8_t> block;
   if (!buildParamBlock(c, k.manifest.params, k.manifest.paramBytes, addressOf, block, err)) return false;
@@ -211,6 +233,8 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   for (int rep = 0; rep < std::max(1, repeat); ++rep) {
     for (size_t i = 0; i < c.buffers.size(); ++i)
       if (!inputs[i].empty()) std::memcpy(R.bufs[i].map, inputs[i].data(), inputs[i].size());
+    for (size_t i = 0; i < imgs.size(); ++i)
+      if (!texels[i].empty()) std::memcpy(R.images[i].map, texels[i].data(), texels[i].size());
     if (R.globals.map) {  // .global variables start from their initializers on every run, as a fresh module would
       std::memset(R.globals.map, 0, m.globalsBytes);
       if (!m.globalsInit.empty()) std::memcpy(R.globals.map, m.globalsInit.data(), m.globalsInit.size());
@@ -220,6 +244,13 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     if (ms >= 0) out.gpuMs.push_back(ms);
     if (rep > 0) continue;
     for (auto& o : c.outputs) {
+      if (o.surface) {  // surfaces come back as their tightly packed rows
+        size_t si = 0;
+        while (si < c.surfaces.size() && c.surfaces[si].name != o.name) ++si;
+        const uint8_t* p = (const uint8_t*)R.images[c.textures.size() + si].map;
+        out.outputs.emplace_back(p, p + imageBytes(c.surfaces[si]));
+        continue;
+      }
       size_t idx = 0;
       while (idx < c.buffers.size() && c.buffers[idx].name != o.name) ++idx;
       const uint8_t* p = (const uint8_t*)R.bufs[idx].map;  // outputs were checked to name a buffer

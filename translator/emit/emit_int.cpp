@@ -192,6 +192,13 @@ void emitBits(Emitter& E, const ir::Inst& in) {
   if (op == "and" || op == "or" || op == "xor") {
     if (!need(E, in, 3)) return;
     std::string o = op == "and" ? " & " : op == "or" ? " | " : " ^ ";
+    if (is64) {
+      // As two 32-bit halves: lavapipe (LLVM 15, AVX-512 host) miscompiles `(x & K) | (y & ~K)` on 64-bit values
+      // under a branch (ops/f64_arith: the input generator's exponent replacement came out wrong in 690 of 8192
+      // lanes while each half alone was right). The halves are what NVIDIA's LOP3 computes anyway.
+      E.store(in.ops[0], u, "packUint2x32(unpackUint2x32(" + a(u) + ")" + o + "unpackUint2x32(" + E.src(in.ops[2], u) + "))");
+      return;
+    }
     E.store(in.ops[0], u, a(u) + o + E.src(in.ops[2], u));
     return;
   }

@@ -12,17 +12,38 @@ using ir::Opnd;
 using ir::VType;
 
 Ty parseTy(std::string_view m) {
-  struct E { const char* n; Ty::K k; unsigned b; };
-  static const E tab[] = {
-      {"b8", Ty::K::B, 8},    {"b16", Ty::K::B, 16},  {"b32", Ty::K::B, 32},   {"b64", Ty::K::B, 64},
-      {"u8", Ty::K::U, 8},    {"u16", Ty::K::U, 16},  {"u32", Ty::K::U, 32},   {"u64", Ty::K::U, 64},
-      {"s8", Ty::K::S, 8},    {"s16", Ty::K::S, 16},  {"s32", Ty::K::S, 32},   {"s64", Ty::K::S, 64},
-      {"f32", Ty::K::F, 32},  {"f64", Ty::K::F, 64},  {"pred", Ty::K::Pred, 1}, {"f16", Ty::K::F16, 16},
-      {"bf16", Ty::K::BF16, 16}, {"f16x2", Ty::K::F16x2, 32}, {"bf16x2", Ty::K::BF16x2, 32},
-      {"e4m3x2", Ty::K::E4M3x2, 16}, {"e5m2x2", Ty::K::E5M2x2, 16}, {"tf32", Ty::K::B, 32}};
-  for (auto& e : tab)
-    if (m == e.n) return Ty{e.k, e.b};
-  return {};
+  // Called for every modifier of every instruction: dispatch on the first letter before comparing.
+  if (m.size() < 2 || m.size() > 6) return {};
+  unsigned bits = 0;
+  auto num = [&](std::string_view d) {
+    if (d == "8") return 8u;
+    if (d == "16") return 16u;
+    if (d == "32") return 32u;
+    if (d == "64") return 64u;
+    return 0u;
+  };
+  switch (m[0]) {
+    case 'b':
+      if (m == "bf16") return {Ty::K::BF16, 16};
+      if (m == "bf16x2") return {Ty::K::BF16x2, 32};
+      bits = num(m.substr(1));
+      return bits ? Ty{Ty::K::B, bits} : Ty{};
+    case 'u': bits = num(m.substr(1)); return bits ? Ty{Ty::K::U, bits} : Ty{};
+    case 's': bits = num(m.substr(1)); return bits ? Ty{Ty::K::S, bits} : Ty{};
+    case 'f':
+      if (m == "f32") return {Ty::K::F, 32};
+      if (m == "f64") return {Ty::K::F, 64};
+      if (m == "f16") return {Ty::K::F16, 16};
+      if (m == "f16x2") return {Ty::K::F16x2, 32};
+      return {};
+    case 'p': return m == "pred" ? Ty{Ty::K::Pred, 1} : Ty{};
+    case 'e':
+      if (m == "e4m3x2") return {Ty::K::E4M3x2, 16};
+      if (m == "e5m2x2") return {Ty::K::E5M2x2, 16};
+      return {};
+    case 't': return m == "tf32" ? Ty{Ty::K::B, 32} : Ty{};
+    default: return {};
+  }
 }
 
 std::string glslOf(Ty t) {
@@ -302,6 +323,7 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
 }
 
 void Emitter::line(const std::string& s) {
+  if (body_.capacity() - body_.size() < s.size() + 64) body_.reserve(body_.capacity() * 2 + s.size() + 4096);
   body_.append(size_t(indent_) * 2, ' ');
   body_ += s;
   body_ += '\n';
@@ -329,9 +351,16 @@ void Emitter::error(const ir::Inst& in, const std::string& msg) {
   ok_ = false;
 }
 
-void Emitter::warnInexact(const ir::Inst& in, const std::string& why) {
+// The instruction as the user wrote it (opcode and modifiers), without the marks passes add to `mods`.
+static std::string sourceOpName(const ir::Inst& in) {
+  if (in.span.begin && in.span.length) return std::string(in.span.begin, in.span.length);
   std::string op(in.op);
   for (auto m : in.mods) op += "." + std::string(m);
+  return op;
+}
+
+void Emitter::warnInexact(const ir::Inst& in, const std::string& why) {
+  std::string op = sourceOpName(in);
   line("// NOT BIT-EXACT YET: " + why);
   if (warnedOps_.insert(op).second) {
     diags_.warning(in.span, "'" + op + "' is emitted but not bit-exact yet: " + why);
@@ -383,9 +412,7 @@ void Emitter::emitInst(const ir::Inst& in) {
   }
   Handler h = findHandler(in.op);
   if (!h) {
-    std::string op(in.op);
-    for (auto m : in.mods) op += "." + std::string(m);
-    error(in, "unsupported instruction '" + op + "'");
+    error(in, "unsupported instruction '" + sourceOpName(in) + "'");
     return;
   }
   if (in.guardReg >= 0) open(std::string("if (") + (in.guardNeg ? "!" : "") + F.regs[in.guardReg].name + ")");
@@ -550,6 +577,9 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       out += "// .shared variables used only as 64-bit values (64-bit atomics need 64-bit storage; shared64.h)\n"
              "shared uint64_t smem64[" + std::to_string(s64_.words) + "];\n";
   }
+  if (features_.count("warpxchg"))
+    out += "// warp exchange (emit_warp.cpp): one word per thread of the block\n"
+           "shared uint p2g_xchg[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z];\n";
   if (usesLocal_) {
     uint32_t words = (F.localBytes + 3) / 4;
     out += "uint lmem[" + std::to_string(words ? words : 1) + "];  // .local and call scratch, per thread\n";
@@ -585,7 +615,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   glsl = std::move(out);
   features.clear();
   for (auto& f : features_)
-    if (f != "carry") features.push_back(f);  // internal flags, not device features
+    if (f != "carry" && f != "warpxchg") features.push_back(f);  // internal flags, not device features
   warnings = warnings_;
   return ok_;
 }

@@ -112,6 +112,12 @@ void emitMov(Emitter&, const ir::Inst&);         // mov
 void emitMemory(Emitter&, const ir::Inst&);      // ld ldu st cvta prefetch
 void emitAtomic(Emitter&, const ir::Inst&);      // atom red
 void emitSync(Emitter&, const ir::Inst&);        // bar barrier membar fence
+void emitWarp(Emitter&, const ir::Inst&);        // shfl.sync vote.sync with a warp of 32 (emit_warp.cpp)
+void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (emit_tex.cpp)
+// The texture/surface helpers (tex_prelude.cpp) a function with image instructions needs, placed before main()
+// by the pipeline (translate.cpp); "" when it has none.
+std::string texturePrelude(bool textures, bool surfaces);
+std::string texturePreludeFor(const ir::Function& f);
 
 // Prelude: GLSL helper functions by name, with their dependencies; deterministic order.
 std::string preludeText(const std::set<std::string>& names, std::set<std::string>& features);

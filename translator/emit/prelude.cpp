@@ -91,8 +91,88 @@ float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
     m["p2g_ftz"] = {{}, {}, R"(// .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 )"};
-    m["p2g_sat"] = {{}, {}, R"(// .sat: clamp to [0, 1]; NaN and -0.0 give +0.0 (PTX ISA, "Floating-point saturation").
-float p2g_sat(float x) { return x > 0.0 ? min(x, 1.0) : 0.0; }
+    m["p2g_sat"] = {{}, {}, R"(// .sat: clamp to [0, 1]; NaN and -0.0 give +0.0 (PTX ISA, "Floating-point saturation"). On the bits, so that a
+// device that flushes f32 denormals still keeps a positive denormal.
+float p2g_sat(float x) {
+  uint b = floatBitsToUint(x);
+  if (b >= 0x7F800001u) return 0.0;  // NaN of either sign, and every negative value
+  return b >= 0x3F800000u ? 1.0 : x;
+}
+)"};
+    m["p2g_f2d"] = {{}, {"float64"}, R"(// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
+)"};
+    m["p2g_dec32"] = {{}, {"float64"}, R"(// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
+void p2g_dec32(uint b, out uint m, out int e) {
+  uint x = b >> 23;
+  m = b & 0x7FFFFFu;
+  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  else { m |= 0x800000u; e = int(x) - 150; }
+}
+// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
+double p2g_mkd(uint s, uint64_t m, int e) {
+  uint hi = uint(m >> 32);
+  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
+  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
+  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
+}
+)"};
+    m["p2g_div32"] = {{"p2g_dec32", "p2g_f64_to_f32"}, {}, R"(// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
+// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
+// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
+// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
+double p2g_div32_d(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  uint64_t sb = uint64_t(s) << 63;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
+    return uint64BitsToDouble(0x7FF8000000000000ul);
+  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
+  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+  uint ma, mb;
+  int ea, eb;
+  p2g_dec32(aa, ma, ea);
+  p2g_dec32(bb, mb, eb);
+  uint64_t num = uint64_t(ma) << 40;
+  uint64_t q = num / uint64_t(mb);
+  if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
+  return p2g_mkd(s, q, ea - eb - 40);
+}
+float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
+)"};
+    m["p2g_sqrt32"] = {{"p2g_dec32", "p2g_f64_to_f32"}, {}, R"(// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
+// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
+// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
+double p2g_sqrt32_d(float x) {
+  uint a = floatBitsToUint(x);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
+  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
+  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
+  uint m;
+  int e;
+  p2g_dec32(a, m, e);
+  int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
+  uint64_t M = uint64_t(m) << uint(sh);
+  e -= sh;
+  uint64_t r = uint64_t(sqrt(double(M)));
+  for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
+  for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
+  if (r * r != M) r |= 1ul;
+  return p2g_mkd(0u, r, e / 2);
+}
+float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
 )"};
     m["p2g_odd_sum"] = {{}, {"float64"}, R"(// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
@@ -106,6 +186,14 @@ double p2g_odd_sum(double a, double b) {
   uint64_t w = doubleBitsToUint64(s);
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
+}
+)"};
+    m["p2g_sum_m"] = {{"p2g_odd_sum"}, {}, R"(// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
 }
 )"};
     m["p2g_narrow"] = {{}, {"float64"}, R"(// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
@@ -145,48 +233,307 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
 )"};
     m["p2g_f64_to_f32"] = {{"p2g_narrow"}, {}, R"(float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 )"};
-    m["p2g_fma"] = {{"p2g_odd_sum", "p2g_f64_to_f32"}, {}, R"(// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
+    m["p2g_f64_to_f32_ftz"] = {{"p2g_f64_to_f32"}, {}, R"(// f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
+// unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
+// measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
+// keeps 2^-126 for rn on |v| in [2^-126 - 2^-150, 2^-126 - 2^-151) and for rm/rp on |v| in
+// (2^-126 - 2^-149, 2^-126 - 2^-150]. `v` must be exact or rounded to odd with at least 26 significant bits.
+bool p2g_tiny32(double v, int mode) {
+  uint64_t w = doubleBitsToUint64(v);
+  int e = int((w >> 52) & 0x7FFul);
+  if (e >= 897) return false;  // |v| >= 2^-126, infinity, NaN
+  if (e < 896) return true;    // |v| < 2^-127, or zero: no rounding reaches 2^-126
+  uint64_t q = (w >> 29) & 0x7FFFFFul, rem = w & 0x1FFFFFFFul;
+  bool neg = (w >> 63) != 0ul, up;
+  if (mode == 0) up = rem > 0x10000000ul || (rem == 0x10000000ul && (q & 1ul) != 0ul);
+  else if (mode == 1) up = false;
+  else if (mode == 2) up = rem != 0ul && neg;
+  else up = rem != 0ul && !neg;
+  return !(up && q == 0x7FFFFFul);
+}
+float p2g_f64_to_f32_ftz(double v, int mode) {
+  if (p2g_tiny32(v, mode)) return uintBitsToFloat(uint(doubleBitsToUint64(v) >> 63) << 31);
+  return p2g_f64_to_f32(v, mode);
+}
+)"};
+    m["p2g_d2f"] = {{"p2g_f64_to_f32"}, {}, R"(// cvt.f32.f64: a NaN keeps its sign and the top 23 bits of its payload and comes out quiet (measured on the
+// H200: ptx_corpus/ops/f64_misc cvt_rn_f32 and cvt_rz_ftz_f32, 91 NaN lanes, e.g. 0xFFFFFFFF35E10000 -> 0xFFFFFFF9).
+float p2g_d2f(double v, int mode) {
+  uint64_t w = doubleBitsToUint64(v);
+  if ((w & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul)
+    return uintBitsToFloat((uint(w >> 32) & 0x80000000u) | 0x7FC00000u | uint((w >> 29) & 0x7FFFFFul));
+  return p2g_f64_to_f32(v, mode);
+}
+)"};
+    m["p2g_fma"] = {{"p2g_sum_m", "p2g_f64_to_f32", "p2g_f2d"}, {}, R"(// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
 )"};
-    m["p2g_div_rn"] = {{}, {"float64"}, R"(// div.rn.f32: correctly rounded. The double quotient is correctly rounded and 53 >= 2*24+2, so rounding it again
-// to f32 cannot double-round (Figueroa, "When is double rounding innocuous?", SIGNUM 1995).
-float p2g_div_rn(float a, float b) { return float(double(a) / double(b)); }
+    m["p2g_fkey"] = {{}, {}, R"(// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
+// order of the values, -0 and +0 equal; NaN tested on the bits too.
+int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 )"};
-    m["p2g_sqrt_rn"] = {{}, {"float64"}, R"(// sqrt.rn.f32 through the correctly rounded double square root (double rounding innocuous, as for division).
-float p2g_sqrt_rn(float a) { return float(sqrt(double(a))); }
-)"};
-    m["p2g_fmin"] = {{"p2g_canon"}, {}, R"(// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0.
-float p2g_fmin(float a, float b) {
-  if (isnan(a)) return p2g_canon(b);
-  if (isnan(b)) return a;
-  if (a == b) return uintBitsToFloat(floatBitsToUint(a) | floatBitsToUint(b));
-  return a < b ? a : b;
+    m["p2g_fmin"] = {{"p2g_fkey"}, {}, R"(// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
 )"};
-    m["p2g_fmax"] = {{"p2g_canon"}, {}, R"(// max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
-float p2g_fmax(float a, float b) {
-  if (isnan(a)) return p2g_canon(b);
-  if (isnan(b)) return a;
-  if (a == b) return uintBitsToFloat(floatBitsToUint(a) & floatBitsToUint(b));
-  return a > b ? a : b;
+    m["p2g_fmax"] = {{"p2g_fkey"}, {}, R"(// max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
+float p2g_fmax(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
 }
 )"};
-    m["p2g_dmin"] = {{}, {"float64"}, R"(double p2g_dmin(double a, double b) {
-  if (isnan(a)) return isnan(b) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : b;
-  if (isnan(b)) return a;
+    m["p2g_fmin_nan"] = {{"p2g_fmin"}, {}, R"(// min.NaN / max.NaN: a NaN operand gives the canonical NaN.
+float p2g_fmin_nan(float x, float y) {
+  return p2g_fnan(floatBitsToUint(x)) || p2g_fnan(floatBitsToUint(y)) ? uintBitsToFloat(0x7FFFFFFFu) : p2g_fmin(x, y);
+}
+)"};
+    m["p2g_fmax_nan"] = {{"p2g_fmax"}, {}, R"(float p2g_fmax_nan(float x, float y) {
+  return p2g_fnan(floatBitsToUint(x)) || p2g_fnan(floatBitsToUint(y)) ? uintBitsToFloat(0x7FFFFFFFu) : p2g_fmax(x, y);
+}
+)"};
+    m["p2g_xorsign"] = {{"p2g_fmin_nan", "p2g_fmax_nan"}, {}, R"(// min/max.xorsign.abs: of |a| and |b| (NaN rules as min/max), with the sign bit a.sign ^ b.sign (PTX ISA 7.2).
+float p2g_xs(float r, float x, float y) {
+  uint b = floatBitsToUint(r);
+  if (p2g_fnan(b)) return r;
+  return uintBitsToFloat((b & 0x7FFFFFFFu) | ((floatBitsToUint(x) ^ floatBitsToUint(y)) & 0x80000000u));
+}
+float p2g_abs_b(float x) { return uintBitsToFloat(floatBitsToUint(x) & 0x7FFFFFFFu); }
+float p2g_min_xorsign(float x, float y) { return p2g_xs(p2g_fmin(p2g_abs_b(x), p2g_abs_b(y)), x, y); }
+float p2g_max_xorsign(float x, float y) { return p2g_xs(p2g_fmax(p2g_abs_b(x), p2g_abs_b(y)), x, y); }
+float p2g_min_xorsign_nan(float x, float y) { return p2g_xs(p2g_fmin_nan(p2g_abs_b(x), p2g_abs_b(y)), x, y); }
+float p2g_max_xorsign_nan(float x, float y) { return p2g_xs(p2g_fmax_nan(p2g_abs_b(x), p2g_abs_b(y)), x, y); }
+)"};
+    m["p2g_dnan1"] = {{}, {"float64"}, R"(// NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
+// f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
+// operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
+// lanes of f64_arith sqrt_rn) is 0xFFF8000000000000. Tested on the bits: a flushing or fast device keeps them.
+bool p2g_isnan_d(double x) { return (doubleBitsToUint64(x) & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul; }
+double p2g_dnan1(double r, double a) {
+  if (p2g_isnan_d(a)) return uint64BitsToDouble(doubleBitsToUint64(a) | 0x0008000000000000ul);
+  return p2g_isnan_d(r) ? uint64BitsToDouble(0xFFF8000000000000ul) : r;
+}
+)"};
+    m["p2g_dnan2"] = {{"p2g_dnan1"}, {}, R"(double p2g_dnan2(double r, double a, double b) {
+  return p2g_isnan_d(a) ? p2g_dnan1(r, a) : p2g_dnan1(r, b);
+}
+)"};
+    m["p2g_dmin"] = {{"p2g_dnan1"}, {"float64"}, R"(// min/max.f64: a NaN operand is ignored; both NaN give the first, quiet (measured: ops/f64_misc min/max, 21
+// lanes); -0 is below +0.
+double p2g_dmin(double a, double b) {
+  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
+  if (p2g_isnan_d(b)) return a;
   if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) | doubleBitsToUint64(b));
   return a < b ? a : b;
 }
 )"};
-    m["p2g_dmax"] = {{}, {"float64"}, R"(double p2g_dmax(double a, double b) {
-  if (isnan(a)) return isnan(b) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : b;
-  if (isnan(b)) return a;
+    m["p2g_dmax"] = {{"p2g_dnan1"}, {"float64"}, R"(double p2g_dmax(double a, double b) {
+  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
+  if (p2g_isnan_d(b)) return a;
   if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) & doubleBitsToUint64(b));
   return a > b ? a : b;
+}
+)"};
+    // ---- f64 in integer arithmetic (HAZARDS.md #3, #6, #7 for double) ----
+    // Written in the subset of GLSL that is also C++ (tests/ops/f64_ref compiles this text on the host and checks
+    // it against the host's IEEE arithmetic in every rounding mode): no float literals, no out parameters.
+    m["p2g_dround"] = {{}, {"float64"}, R"(// Decoding: a finite non-zero double magnitude w is m * 2^e with m normalised to [2^52, 2^53).
+int p2g_msb64(uint64_t x) { uint h = uint(x >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(x)); }
+uint64_t p2g_dsig(uint64_t w) {
+  uint64_t f = w & 0xFFFFFFFFFFFFFul;
+  if ((w >> 52) != 0ul) return f | 0x10000000000000ul;
+  return f << uint(52 - p2g_msb64(f));
+}
+int p2g_dexp(uint64_t w) {
+  int x = int(w >> 52);
+  return x != 0 ? x - 1075 : -1074 - (52 - p2g_msb64(w));
+}
+double p2g_dzero(bool neg) { return uint64BitsToDouble(neg ? 0x8000000000000000ul : 0ul); }
+double p2g_dqnan() { return uint64BitsToDouble(0x7FF8000000000000ul); }
+// (-1)^s * (m + t) * 2^e rounded once to a double in `mode` (0 rn, 1 rz, 2 rm, 3 rp), where 0 <= t < 1 is
+// non-zero exactly when `sticky`, and m != 0. Subnormal results round at 2^-1074 (no flushing: NVIDIA's double
+// units keep denormals); overflow gives infinity or the largest finite value, by the mode.
+double p2g_dround(uint s, uint64_t m, int e, bool sticky, int mode) {
+  int k = p2g_msb64(m);
+  int lsb = max(e + k - 52, -1074);  // the exponent of the result's last bit
+  uint64_t sb = uint64_t(s) << 63;
+  bool toInf = mode == 0 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+  uint64_t ovf = sb | (toInf ? 0x7FF0000000000000ul : 0x7FEFFFFFFFFFFFFFul);
+  if (lsb > 971) return uint64BitsToDouble(ovf);
+  int sh = lsb - e;
+  uint64_t q = 0ul, rem = 0ul, hlf = 0ul;
+  if (sh <= 0) q = m << uint(-sh);
+  else if (sh < 64) { q = m >> uint(sh); rem = m & ((1ul << uint(sh)) - 1ul); hlf = 1ul << uint(sh - 1); }
+  else { rem = m; hlf = sh == 64 ? 0x8000000000000000ul : 0ul; }
+  bool inexact = rem != 0ul || sticky;
+  bool up = false;
+  if (mode == 0 && sh > 0 && sh <= 64) up = rem > hlf || (rem == hlf && (sticky || (q & 1ul) != 0ul));
+  if (mode >= 2) up = inexact && ((mode == 2) == (s == 1u));
+  if (up) q += 1ul;
+  uint64_t bits = (uint64_t(lsb + 1074) << 52) + q;  // a carry out of the significand moves into the exponent
+  if (bits >= 0x7FF0000000000000ul) return uint64BitsToDouble(ovf);
+  return uint64BitsToDouble(sb | bits);
+}
+// cvt.f64.s64/u64 in every mode: the 64-bit integer rounded once to 53 bits.
+double p2g_i64_to_d(uint64_t v, bool sgn, int mode) {
+  uint s = sgn && (v >> 63) != 0ul ? 1u : 0u;
+  uint64_t m = s != 0u ? 0ul - v : v;
+  return m == 0ul ? p2g_dzero(false) : p2g_dround(s, m, 0, false, mode);
+}
+)"};
+    m["p2g_dadd_r"] = {{"p2g_dround"}, {}, R"(// add.f64 in `mode`: the smaller operand aligned to the larger with its shifted-out bits jammed into the last
+// bit (rounding to odd, 10 bits below the result's last bit), summed exactly in 64 bits, rounded once.
+double p2g_dadd_r(double x, double y, int mode) {
+  uint64_t a = doubleBitsToUint64(x), b = doubleBitsToUint64(y);
+  uint64_t aa = a & 0x7FFFFFFFFFFFFFFFul, bb = b & 0x7FFFFFFFFFFFFFFFul;
+  bool opp = ((a ^ b) >> 63) != 0ul;
+  if (aa > 0x7FF0000000000000ul || bb > 0x7FF0000000000000ul) return p2g_dqnan();
+  if (aa == 0x7FF0000000000000ul || bb == 0x7FF0000000000000ul) {
+    if (aa == bb && opp) return p2g_dqnan();
+    return aa == 0x7FF0000000000000ul ? x : y;
+  }
+  if (aa == 0ul && bb == 0ul) return p2g_dzero(opp ? mode == 2 : (a >> 63) != 0ul);  // IEEE 754 6.3
+  if (aa == 0ul) return y;
+  if (bb == 0ul) return x;
+  if (bb > aa) { uint64_t t = a; a = b; b = t; t = aa; aa = bb; bb = t; }
+  int ea = p2g_dexp(aa), d = ea - p2g_dexp(bb);
+  uint64_t ma = p2g_dsig(aa) << 10, mb = p2g_dsig(bb) << 10;
+  bool st = false;
+  if (d >= 64) { st = true; mb = 0ul; }
+  else if (d > 0) { st = (mb & ((1ul << uint(d)) - 1ul)) != 0ul; mb = mb >> uint(d); }
+  if (st) mb = mb | 1ul;
+  uint64_t m = opp ? ma - mb : ma + mb;
+  if (m == 0ul) return p2g_dzero(mode == 2);
+  return p2g_dround(uint(a >> 63), m, ea - 10, false, mode);
+}
+)"};
+    m["p2g_dmul_r"] = {{"p2g_dround", "p2g_mulhi64"}, {}, R"(// mul.f64 in `mode`: the 106-bit product of the significands, its top 64 bits and a sticky bit, rounded once.
+double p2g_dmul_r(double x, double y, int mode) {
+  uint64_t a = doubleBitsToUint64(x), b = doubleBitsToUint64(y);
+  uint64_t aa = a & 0x7FFFFFFFFFFFFFFFul, bb = b & 0x7FFFFFFFFFFFFFFFul;
+  uint s = uint((a ^ b) >> 63);
+  if (aa > 0x7FF0000000000000ul || bb > 0x7FF0000000000000ul) return p2g_dqnan();
+  if (aa == 0x7FF0000000000000ul || bb == 0x7FF0000000000000ul)
+    return aa == 0ul || bb == 0ul ? p2g_dqnan() : uint64BitsToDouble((uint64_t(s) << 63) | 0x7FF0000000000000ul);
+  if (aa == 0ul || bb == 0ul) return p2g_dzero(s != 0u);
+  uint64_t ma = p2g_dsig(aa), mb = p2g_dsig(bb);
+  uint64_t hi = p2g_umulhi64(ma, mb), lo = ma * mb;  // hi < 2^42
+  return p2g_dround(s, (hi << 22) | (lo >> 42), p2g_dexp(aa) + p2g_dexp(bb) + 42, (lo & 0x3FFFFFFFFFFul) != 0ul, mode);
+}
+)"};
+    m["p2g_dfma_r"] = {{"p2g_dround", "p2g_mulhi64"}, {}, R"(// fma.f64 in `mode` with one rounding on every device (lavapipe's fma() on doubles is not fused): the exact
+// 106-bit product and c placed in a 128-bit frame (two uint64), the smaller one shifted with jamming, summed
+// exactly, then the top 64 bits and a sticky bit rounded once.
+struct P2gU128 { uint64_t hi; uint64_t lo; };
+P2gU128 p2g_shr128j(P2gU128 x, int n) {  // x / 2^n rounded to odd (the bits shifted out ORed into bit 0)
+  if (n <= 0) return x;
+  if (n >= 128) return P2gU128(0ul, (x.hi | x.lo) != 0ul ? 1ul : 0ul);
+  uint64_t hi = 0ul, lo;
+  bool st;
+  if (n >= 64) {
+    int k = n - 64;
+    lo = k == 0 ? x.hi : x.hi >> uint(k);
+    st = x.lo != 0ul || (k != 0 && (x.hi & ((1ul << uint(k)) - 1ul)) != 0ul);
+  } else {
+    lo = (x.lo >> uint(n)) | (x.hi << uint(64 - n));
+    hi = x.hi >> uint(n);
+    st = (x.lo & ((1ul << uint(n)) - 1ul)) != 0ul;
+  }
+  return P2gU128(hi, st ? lo | 1ul : lo);
+}
+P2gU128 p2g_sub128(P2gU128 x, P2gU128 y) {
+  return P2gU128(x.hi - y.hi - (x.lo < y.lo ? 1ul : 0ul), x.lo - y.lo);
+}
+double p2g_dfma_r(double x, double y, double z, int mode) {
+  uint64_t a = doubleBitsToUint64(x), b = doubleBitsToUint64(y), c = doubleBitsToUint64(z);
+  uint64_t aa = a & 0x7FFFFFFFFFFFFFFFul, bb = b & 0x7FFFFFFFFFFFFFFFul, cc = c & 0x7FFFFFFFFFFFFFFFul;
+  uint sp = uint((a ^ b) >> 63), sc = uint(c >> 63);
+  if (aa > 0x7FF0000000000000ul || bb > 0x7FF0000000000000ul || cc > 0x7FF0000000000000ul) return p2g_dqnan();
+  if (aa == 0x7FF0000000000000ul || bb == 0x7FF0000000000000ul) {
+    if (aa == 0ul || bb == 0ul || (cc == 0x7FF0000000000000ul && sc != sp)) return p2g_dqnan();
+    return uint64BitsToDouble((uint64_t(sp) << 63) | 0x7FF0000000000000ul);
+  }
+  if (cc == 0x7FF0000000000000ul) return z;
+  if (aa == 0ul || bb == 0ul) return cc != 0ul ? z : p2g_dzero(sp == sc ? sp == 1u : mode == 2);
+  uint64_t ma = p2g_dsig(aa), mb = p2g_dsig(bb);
+  int ep = p2g_dexp(aa) + p2g_dexp(bb);
+  uint64_t phi = p2g_umulhi64(ma, mb), plo = ma * mb;  // the product: [2^104, 2^106)
+  if (cc == 0ul) return p2g_dround(sp, (phi << 22) | (plo >> 42), ep + 42, (plo & 0x3FFFFFFFFFFul) != 0ul, mode);
+  P2gU128 P = P2gU128((phi << 20) | (plo >> 44), plo << 20);  // top bit at 124 or 125
+  P2gU128 C = P2gU128(p2g_dsig(cc) << 9, 0ul);                  // top bit at 125
+  ep -= 20;
+  int ec = p2g_dexp(cc) - 73, e = max(ep, ec);
+  if (ep > ec) C = p2g_shr128j(C, ep - ec);
+  else P = p2g_shr128j(P, ec - ep);
+  P2gU128 R;
+  uint s = sp;
+  if (sp == sc) {
+    uint64_t lo = P.lo + C.lo;
+    R = P2gU128(P.hi + C.hi + (lo < P.lo ? 1ul : 0ul), lo);
+  } else if (P.hi > C.hi || (P.hi == C.hi && P.lo >= C.lo)) {
+    R = p2g_sub128(P, C);
+  } else {
+    R = p2g_sub128(C, P);
+    s = sc;
+  }
+  if (R.hi == 0ul) return R.lo == 0ul ? p2g_dzero(mode == 2) : p2g_dround(s, R.lo, e, false, mode);
+  int k = p2g_msb64(R.hi) + 1;  // R / 2^k < 2^64
+  if (k == 64) return p2g_dround(s, R.hi, e + 64, R.lo != 0ul, mode);
+  uint64_t m = (R.hi << uint(64 - k)) | (R.lo >> uint(k));
+  return p2g_dround(s, m, e + k, (R.lo & ((1ul << uint(k)) - 1ul)) != 0ul, mode);
+}
+)"};
+    m["p2g_ddiv_r"] = {{"p2g_dround"}, {}, R"(// div.f64 in `mode`: 55 quotient bits of the significands by restoring long division, the remainder as a
+// sticky bit, rounded once (no device division involved).
+double p2g_ddiv_r(double x, double y, int mode) {
+  uint64_t a = doubleBitsToUint64(x), b = doubleBitsToUint64(y);
+  uint64_t aa = a & 0x7FFFFFFFFFFFFFFFul, bb = b & 0x7FFFFFFFFFFFFFFFul;
+  uint s = uint((a ^ b) >> 63);
+  if (aa > 0x7FF0000000000000ul || bb > 0x7FF0000000000000ul) return p2g_dqnan();
+  if (aa == bb && (aa == 0ul || aa == 0x7FF0000000000000ul)) return p2g_dqnan();
+  if (aa == 0x7FF0000000000000ul || bb == 0ul) return uint64BitsToDouble((uint64_t(s) << 63) | 0x7FF0000000000000ul);
+  if (aa == 0ul || bb == 0x7FF0000000000000ul) return p2g_dzero(s != 0u);
+  uint64_t ma = p2g_dsig(aa), mb = p2g_dsig(bb);
+  int e = p2g_dexp(aa) - p2g_dexp(bb) - 54;
+  if (ma < mb) { ma = ma << 1; e -= 1; }
+  uint64_t q = 0ul;
+  for (int i = 0; i < 55; ++i) {
+    q = q << 1;
+    if (ma >= mb) { ma -= mb; q = q | 1ul; }
+    ma = ma << 1;
+  }
+  return p2g_dround(s, q, e, ma != 0ul, mode);
+}
+)"};
+    m["p2g_dsqrt_r"] = {{"p2g_dround"}, {}, R"(// sqrt.f64 in `mode`: 55 root bits of the significand (exponent made even) by the digit-by-digit method, the
+// remainder as a sticky bit, rounded once. sqrt of a negative number gives a NaN (p2g_dnan1 makes it NVIDIA's).
+double p2g_dsqrt_r(double x, int mode) {
+  uint64_t a = doubleBitsToUint64(x);
+  if ((a & 0x7FFFFFFFFFFFFFFFul) == 0ul || a == 0x7FF0000000000000ul) return x;
+  if (a > 0x7FF0000000000000ul) return p2g_dqnan();  // NaN, or negative
+  uint64_t m = p2g_dsig(a);
+  int e = p2g_dexp(a);
+  if ((e & 1) != 0) { m = m << 1; e -= 1; }
+  uint64_t q = 0ul, r = 0ul;  // the root of m * 2^56: 27 pairs of bits from m, then 28 zero pairs
+  for (int i = 54; i >= 0; --i) {
+    r = (r << 2) | (i >= 28 ? (m >> uint(2 * (i - 28))) & 3ul : 0ul);
+    uint64_t t = (q << 2) | 1ul;
+    if (r >= t) { r -= t; q = (q << 1) | 1ul; }
+    else q = q << 1;
+  }
+  return p2g_dround(0u, q, (e - 56) / 2, r != 0ul, mode);
 }
 )"};
     // ---- half precision: computed exactly in double (or rounded to odd), rounded once (HAZARDS.md #1, #2) ----
@@ -200,12 +547,61 @@ double p2g_h2d(uint h) {
   return s != 0u ? -v : v;
 }
 )"};
-    m["p2g_bf2d"] = {{}, {"float64"}, R"(double p2g_bf2d(uint h) { return double(uintBitsToFloat((h & 0xFFFFu) << 16)); }
+    m["p2g_bf2d"] = {{"p2g_f2d"}, {}, R"(// bf16 bits -> double exactly (integer widening: a bf16 denormal is an f32 denormal).
+double p2g_bf2d(uint h) { return p2g_f2d(uintBitsToFloat((h & 0xFFFFu) << 16)); }
+)"};
+    m["p2g_fp8"] = {{"p2g_narrow"}, {}, R"(// fp8 (HAZARDS.md #13). To e4m3 (bias 7, 3 fraction bits, no infinity, S.1111.111 = NaN, largest 448) and
+// e5m2 (bias 15, 2 fraction bits, IEEE-like, largest 57344) with .satfinite: round to nearest even with
+// subnormals, NaN -> 0x7F, magnitudes above the largest finite value (infinities too) -> +-largest; .relu:
+// negative -> +0. Rounded by p2g_narrow with one exponent bit more than e4m3 has, so that 464..480 can be seen.
+uint p2g_to_e4m3(double v, bool relu) {
+  if (isnan(v)) return 0x7Fu;
+  uint r = p2g_narrow(v, 3, 7, 5, 0, 0x7Fu);   // sign at bit 8
+  uint s = (r >> 8) & 1u, mag = r & 0xFFu;
+  if (mag > 0x7Eu) mag = 0x7Eu;
+  if (relu && s != 0u) return 0u;
+  return (s << 7) | mag;
+}
+uint p2g_to_e5m2(double v, bool relu) {
+  if (isnan(v)) return 0x7Fu;
+  uint r = p2g_narrow(v, 2, 15, 5, 0, 0x7Fu);
+  uint s = (r >> 7) & 1u, mag = r & 0x7Fu;
+  if (mag > 0x7Bu) mag = 0x7Bu;
+  if (relu && s != 0u) return 0u;
+  return (s << 7) | mag;
+}
+// fp8 -> f16 bits (exact: both formats fit in f16); NaN -> 0x7FFF; .relu: negative -> +0.
+uint p2g_e4m3_to_h(uint b, bool relu) {
+  uint s = (b >> 7) & 1u, e = (b >> 3) & 15u, f = b & 7u;
+  if ((b & 0x7Fu) == 0x7Fu) return 0x7FFFu;
+  uint h;
+  if (e == 0u) h = f == 0u ? 0u : (f >= 4u ? (0x2000u | ((f & 3u) << 8)) : f >= 2u ? (0x1C00u | ((f & 1u) << 9)) : 0x1800u);
+  else h = ((e + 8u) << 10) | (f << 7);
+  if (relu && s != 0u) return 0u;
+  return (s << 15) | h;
+}
+uint p2g_e5m2_to_h(uint b, bool relu) {
+  if ((b & 0x7Fu) > 0x7Cu) return 0x7FFFu;
+  if (relu && (b & 0x80u) != 0u) return 0u;
+  return b << 8;
+}
 )"};
     m["p2g_d2h"] = {{"p2g_narrow"}, {}, R"(// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
 uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
 )"};
     m["p2g_d2bf"] = {{"p2g_narrow"}, {}, R"(uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
+)"};
+    m["p2g_h_tiny"] = {{}, {"float64"}, R"(// f16 arithmetic with .ftz flushes results that are tiny after rounding: rounded to 11 significant bits with
+// an unbounded exponent, below 2^-14. In rn that is |v| < 2^-14 - 2^-26 (measured on the H200: ops/f16_mul_fma
+// mul_ftz/fma_rn_ftz and f16x2_arith fma_rn_ftz_sat: exact results up to 0.999755 * 2^-14 are flushed, from
+// 0.999808 * 2^-14 on they give 0x0400). `v` is exact or rounded to odd, which cannot cross these bounds.
+bool p2g_h_tiny(double v, int mode) {
+  double a = abs(v);
+  bool neg = (doubleBitsToUint64(v) >> 63) != 0ul;
+  if (mode == 0) return a < uint64BitsToDouble(0x3F0FFE0000000000ul);                  // 2^-14 - 2^-26
+  if (mode == 1 || (mode == 2) == !neg) return a < 6.103515625e-05lf;                  // toward zero: 2^-14
+  return a <= uint64BitsToDouble(0x3F0FFC0000000000ul);                                // away: 2^-14 - 2^-25
+}
 )"};
     m["p2g_h_ftz"] = {{}, {}, R"(uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 )"};
@@ -219,10 +615,13 @@ int p2g_div_s32(int a, int b) {
   if (b == -1) return -a;  // wraps for INT_MIN like the hardware
   return a / b;
 }
+// rem.s32/s64: the remainder takes the dividend's sign (PTX). GLSL's % of a negative operand is undefined
+// (glslang emits OpSMod, whose sign follows the divisor: NVIDIA's Vulkan driver gave 4452/8192 lanes of
+// ops/int_arith rem_s64 wrong), so the remainder is taken of the magnitudes.
 int p2g_rem_s32(int a, int b) {
   if (b == 0) return a;
-  if (b == -1) return 0;
-  return a % b;
+  uint r = uint(abs(a)) % uint(abs(b));  // abs(INT_MIN) wraps to INT_MIN, whose uint is 2^31: right
+  return a < 0 ? -int(r) : int(r);
 }
 uint64_t p2g_div_u64(uint64_t a, uint64_t b) { return b == 0ul ? 0xFFFFFFFFFFFFFFFFul : a / b; }
 uint64_t p2g_rem_u64(uint64_t a, uint64_t b) { return b == 0ul ? a : a % b; }
@@ -232,9 +631,9 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   return a / b;
 }
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
-  if (b == 0l) return a;
-  if (b == -1l) return 0l;
-  return a % b;
+  if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
+  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
+  return a < 0l ? -int64_t(r) : int64_t(r);
 }
 )"};
     m["p2g_mulhi64"] = {{}, {}, R"(// High 64 bits of 64x64-bit products, from 32-bit halves.
@@ -271,8 +670,10 @@ int p2g_bfe_s32(int a, uint b, uint c) {
   if (sbit != 0u) x |= ~keep;
   return int(x);
 }
+// bfe.u64 on NVIDIA takes the whole 32-bit position and length, not their low 8 bits (measured on the H200: ops/int_shift_bits bfe_u64, 1429/8192 lanes with b or c above 255 follow this
+// rule, all 8192 match it). bfe.s64 is not measured and keeps PTX's 8-bit rule.
 uint64_t p2g_bfe_u64(uint64_t a, uint b, uint c) {
-  uint pos = b & 0xFFu, len = c & 0xFFu;
+  uint pos = b, len = c;
   if (len == 0u || pos >= 64u) return 0ul;
   uint64_t x = a >> pos;
   return len >= 64u ? x : (x & ((1ul << len) - 1ul));

@@ -1,6 +1,7 @@
 // The instruction table: for each PTX opcode, the family handler that lowers it. Parsing is generic (every
 // opcode parses); this table is the single place that says what translates. `ptx2glsl --list-ops` prints it.
 #include <string_view>
+#include <unordered_map>
 
 #include "emitter.h"
 
@@ -46,14 +47,21 @@ const Entry kTable[] = {
     {"prefetch", emitMemory}, {"prefetchu", emitMemory}, {"createpolicy", emitMemory},
     {"atom", emitAtomic}, {"red", emitAtomic},
     {"bar", emitSync},    {"barrier", emitSync}, {"membar", emitSync}, {"fence", emitSync},
+    {"tex", emitImage},   {"tld4", emitImage},  {"txq", emitImage},    {"suld", emitImage},
+    {"sust", emitImage},  {"suq", emitImage},   {"sured", emitImage},
+    {"shfl", emitWarp},   {"vote", emitWarp},   {"activemask", emitWarp},
 };
 
 }  // namespace
 
 Handler findHandler(std::string_view opcode) {
-  for (auto& e : kTable)
-    if (e.op == opcode) return e.h;
-  return nullptr;
+  static const std::unordered_map<std::string_view, Handler> index = [] {
+    std::unordered_map<std::string_view, Handler> m;
+    for (auto& e : kTable) m.emplace(e.op, e.h);
+    return m;
+  }();
+  auto it = index.find(opcode);
+  return it == index.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> handledOpcodes() {

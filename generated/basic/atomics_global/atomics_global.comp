@@ -68,7 +68,7 @@ void main() {
   // 40: mul.lo.s64 	%rd16, %rd11, -7046029254386353131;
   rd16 = uint64_t(int64_t(rd11) * -7046029254386353131l);
   // 41: xor.b64  	%rd2, %rd15, %rd16;
-  rd2 = rd15 ^ rd16;
+  rd2 = packUint2x32(unpackUint2x32(rd15) ^ unpackUint2x32(rd16));
   // 42: cvta.to.global.u64 	%rd3, %rd9;
   rd3 = rd9;
   // 43: atom.global.add.u32 	%r11, [%rd3], %r2;
@@ -310,7 +310,7 @@ void main() {
   p7 = t36;
   if (!p7) {
     // 148: or.b64  	%rd4, %rd2, 1;
-    rd4 = rd2 | 1ul;
+    rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
     // 149: ld.global.u64 	%rd51, [%rd1+64];
     rd51 = P2GU64((rd1 + 64ul)).v;
     for (;;) {

@@ -403,7 +403,7 @@ void main() {
   t51 = r71;
   rd22 = (t51 >= 64u ? 0ul : rd21 << t51);
   // 173: and.b64  	%rd23, %rd1, %rd22;
-  rd23 = rd1 & rd22;
+  rd23 = packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(rd22));
   // 174: add.s32 	%r72, %r65, 40;
   r72 = uint(int(r65) + 40);
   // 175: atom.shared.or.b64 	%rd24, [%r72], %rd23;

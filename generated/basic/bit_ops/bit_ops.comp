@@ -151,7 +151,7 @@ void main() {
   t6 = int64_t(rd9);
   rd12 = uint64_t(-t6);
   // 57: and.b64  	%rd13, %rd9, %rd12;
-  rd13 = rd9 & rd12;
+  rd13 = packUint2x32(unpackUint2x32(rd9) & unpackUint2x32(rd12));
   // 58: clz.b64 	%r32, %rd13;
   r32 = p2g_clz64(rd13);
   // 59: shl.b32 	%r33, %r32, 16;
@@ -173,7 +173,7 @@ void main() {
   t8 = 32u;
   rd15 = (t8 >= 64u ? 0ul : rd14 >> t8);
   // 66: xor.b64  	%rd16, %rd15, %rd14;
-  rd16 = rd15 ^ rd14;
+  rd16 = packUint2x32(unpackUint2x32(rd15) ^ unpackUint2x32(rd14));
   // 67: st.global.u32 	[%rd11+20], %rd16;
   P2GU32((rd11 + 20ul)).v = uint(rd16);
   // 68: shr.u32 	%r37, %r2, 7;

@@ -35,8 +35,10 @@ int p2g_bfe_s32(int a, uint b, uint c) {
   if (sbit != 0u) x |= ~keep;
   return int(x);
 }
+// bfe.u64 on NVIDIA takes the whole 32-bit position and length, not their low 8 bits (measured on the H200: ops/int_shift_bits bfe_u64, 1429/8192 lanes with b or c above 255 follow this
+// rule, all 8192 match it). bfe.s64 is not measured and keeps PTX's 8-bit rule.
 uint64_t p2g_bfe_u64(uint64_t a, uint b, uint c) {
-  uint pos = b & 0xFFu, len = c & 0xFFu;
+  uint pos = b, len = c;
   if (len == 0u || pos >= 64u) return 0ul;
   uint64_t x = a >> pos;
   return len >= 64u ? x : (x & ((1ul << len) - 1ul));
@@ -66,10 +68,13 @@ int p2g_div_s32(int a, int b) {
   if (b == -1) return -a;  // wraps for INT_MIN like the hardware
   return a / b;
 }
+// rem.s32/s64: the remainder takes the dividend's sign (PTX). GLSL's % of a negative operand is undefined
+// (glslang emits OpSMod, whose sign follows the divisor: NVIDIA's Vulkan driver gave 4452/8192 lanes of
+// ops/int_arith rem_s64 wrong), so the remainder is taken of the magnitudes.
 int p2g_rem_s32(int a, int b) {
   if (b == 0) return a;
-  if (b == -1) return 0;
-  return a % b;
+  uint r = uint(abs(a)) % uint(abs(b));  // abs(INT_MIN) wraps to INT_MIN, whose uint is 2^31: right
+  return a < 0 ? -int(r) : int(r);
 }
 uint64_t p2g_div_u64(uint64_t a, uint64_t b) { return b == 0ul ? 0xFFFFFFFFFFFFFFFFul : a / b; }
 uint64_t p2g_rem_u64(uint64_t a, uint64_t b) { return b == 0ul ? a : a % b; }
@@ -79,9 +84,9 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   return a / b;
 }
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
-  if (b == 0l) return a;
-  if (b == -1l) return 0l;
-  return a % b;
+  if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
+  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
+  return a < 0l ? -int64_t(r) : int64_t(r);
 }
 // High 64 bits of 64x64-bit products, from 32-bit halves.
 uint64_t p2g_umulhi64(uint64_t a, uint64_t b) {
@@ -180,7 +185,7 @@ void main() {
     // 37: not.b64 	%rd27, %rd3;
     rd27 = ~rd3;
     // 38: and.b64  	%rd28, %rd27, %rd26;
-    rd28 = rd27 & rd26;
+    rd28 = packUint2x32(unpackUint2x32(rd27) & unpackUint2x32(rd26));
     // 39: popc.b64 	%r6, %rd28;
     r6 = p2g_popc64(rd28);
     // 40: cvt.u64.u32 	%rd29, %r6;
@@ -209,7 +214,7 @@ void main() {
   t9 = 8u;
   rd32 = (t9 >= 64u ? 0ul : rd31 << t9);
   // 48: or.b64  	%rd33, %rd32, %rd30;
-  rd33 = rd32 | rd30;
+  rd33 = packUint2x32(unpackUint2x32(rd32) | unpackUint2x32(rd30));
   // 49: mul.lo.s32 	%r9, %r1, 12;
   r9 = uint(int(r1) * 12);
   // 50: mul.wide.u32 	%rd34, %r9, 8;
@@ -217,7 +222,7 @@ void main() {
   // 51: add.s64 	%rd6, %rd1, %rd34;
   rd6 = uint64_t(int64_t(rd1) + int64_t(rd34));
   // 52: or.b64  	%rd35, %rd71, %rd33;
-  rd35 = rd71 | rd33;
+  rd35 = packUint2x32(unpackUint2x32(rd71) | unpackUint2x32(rd33));
   // 53: st.global.u64 	[%rd6], %rd35;
   P2GU64(rd6).v = rd35;
   // 54: brev.b64 	%rd36, %rd2;
@@ -239,7 +244,7 @@ void main() {
   // 63: add.u64 	%rd37, %lhs, %rhs;
   rd37 = lhs + rhs;
   // 65: xor.b64  	%rd38, %rd37, %rd36;
-  rd38 = rd37 ^ rd36;
+  rd38 = packUint2x32(unpackUint2x32(rd37) ^ unpackUint2x32(rd36));
   // 66: st.global.u64 	[%rd6+8], %rd38;
   P2GU64((rd6 + 8ul)).v = rd38;
   // 67: shr.u64 	%rd39, %rd3, 58;
@@ -277,7 +282,7 @@ void main() {
   // 84: mul.hi.u64 	%rd44, %rd3, %rd2;
   rd44 = p2g_umulhi64(rd3, rd2);
   // 85: xor.b64  	%rd45, %rd44, %rd43;
-  rd45 = rd44 ^ rd43;
+  rd45 = packUint2x32(unpackUint2x32(rd44) ^ unpackUint2x32(rd43));
   // 86: st.global.u64 	[%rd6+40], %rd45;
   P2GU64((rd6 + 40ul)).v = rd45;
   // 87: shr.u64 	%rd46, %rd2, 32;
@@ -313,7 +318,7 @@ void main() {
   t24 = uint64_t(r15);
   rd49 = uint64_t(t24);
   // 95: or.b64  	%rd50, %rd48, %rd49;
-  rd50 = rd48 | rd49;
+  rd50 = packUint2x32(unpackUint2x32(rd48) | unpackUint2x32(rd49));
   // 96: st.global.u64 	[%rd6+48], %rd50;
   P2GU64((rd6 + 48ul)).v = rd50;
   // 97: mul24.lo.s32 	%r16, %r10, %r12;
@@ -333,7 +338,7 @@ void main() {
   t27 = uint64_t(r17);
   rd53 = uint64_t(t27);
   // 102: or.b64  	%rd54, %rd52, %rd53;
-  rd54 = rd52 | rd53;
+  rd54 = packUint2x32(unpackUint2x32(rd52) | unpackUint2x32(rd53));
   // 103: st.global.u64 	[%rd6+56], %rd54;
   P2GU64((rd6 + 56ul)).v = rd54;
   // 104: and.b32  	%r18, %r10, 31;
@@ -343,11 +348,11 @@ void main() {
   t28 = r18;
   rd55 = (t28 >= 64u ? 0ul : rd3 >> t28);
   // 106: or.b64  	%rd7, %rd55, 1;
-  rd7 = rd55 | 1ul;
+  rd7 = packUint2x32(unpackUint2x32(rd55) | unpackUint2x32(1ul));
   // 107: or.b64  	%rd56, %rd2, %rd55;
-  rd56 = rd2 | rd55;
+  rd56 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(rd55));
   // 108: and.b64  	%rd57, %rd56, -4294967296;
-  rd57 = rd56 & 0xFFFFFFFF00000000ul;
+  rd57 = packUint2x32(unpackUint2x32(rd56) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 109: setp.ne.s64 	%p2, %rd57, 0;
   int64_t t29;
   int64_t t30;
@@ -373,11 +378,11 @@ void main() {
   // 120: st.global.u64 	[%rd6+64], %rd72;
   P2GU64((rd6 + 64ul)).v = rd72;
   // 121: or.b64  	%rd11, %rd3, 256;
-  rd11 = rd3 | 256ul;
+  rd11 = packUint2x32(unpackUint2x32(rd3) | unpackUint2x32(256ul));
   // 122: or.b64  	%rd58, %rd2, %rd3;
-  rd58 = rd2 | rd3;
+  rd58 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(rd3));
   // 123: and.b64  	%rd59, %rd58, -4294967296;
-  rd59 = rd58 & 0xFFFFFFFF00000000ul;
+  rd59 = packUint2x32(unpackUint2x32(rd58) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 124: setp.ne.s64 	%p3, %rd59, 0;
   int64_t t34;
   int64_t t35;
@@ -425,9 +430,9 @@ void main() {
   // 140: selp.b64 	%rd62, 7, %rd61, %p4;
   rd62 = p4 ? 7ul : rd61;
   // 141: or.b64  	%rd63, %rd2, %rd62;
-  rd63 = rd2 | rd62;
+  rd63 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(rd62));
   // 142: and.b64  	%rd64, %rd63, -4294967296;
-  rd64 = rd63 & 0xFFFFFFFF00000000ul;
+  rd64 = packUint2x32(unpackUint2x32(rd63) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 143: setp.ne.s64 	%p6, %rd64, 0;
   int64_t t46;
   int64_t t47;

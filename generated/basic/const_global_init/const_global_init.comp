@@ -20,8 +20,6 @@ const uint cmem[21] = uint[](
   0x0B06050Cu, 0x0D0A0009u, 0x080F0E03u, 0x02010704u, 0x00030001u, 0x000F0007u, 0x003F001Fu, 0x00FF007Fu, 
   0x03FF01FFu, 0x0FFF07FFu, 0x3FFF1FFFu, 0xFFFF7FFFu, 0x00000000u);
 
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
 // a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
 // correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
@@ -34,6 +32,13 @@ double p2g_odd_sum(double a, double b) {
   uint64_t w = doubleBitsToUint64(s);
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
+}
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
 }
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
@@ -70,11 +75,25 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
 // fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
 uint p2g_ldc16(uint a) { return bitfieldExtract(cmem[a >> 2], int((a & 3u) * 8u), 16); }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
@@ -134,7 +153,7 @@ void main() {
   // 52: ld.const.f32 	%f3, [kCoeff+12];
   f3 = uintBitsToFloat(p2g_ldc32(12u));
   // 53: fma.rn.f32 	%f4, %f1, %f2, %f3;
-  f4 = p2g_canon(p2g_fma(f1, f2, f3, 0));
+  f4 = p2g_fma(f1, f2, f3, 0);
   // 54: shl.b32 	%r6, %r5, 2;
   uint t1;
   t1 = 2u;
@@ -144,13 +163,13 @@ void main() {
   t2 = uint64_t(r6);
   rd12 = uint64_t(t2);
   // 56: and.b64  	%rd13, %rd12, 28;
-  rd13 = rd12 & 28ul;
+  rd13 = packUint2x32(unpackUint2x32(rd12) & unpackUint2x32(28ul));
   // 57: add.s64 	%rd14, %rd11, %rd13;
   rd14 = uint64_t(int64_t(rd11) + int64_t(rd13));
   // 58: ld.const.f32 	%f5, [%rd14];
   f5 = uintBitsToFloat(p2g_ldc32(uint(rd14)));
   // 59: fma.rn.f32 	%f6, %f1, %f4, %f5;
-  f6 = p2g_canon(p2g_fma(f1, f4, f5, 0));
+  f6 = p2g_fma(f1, f4, f5, 0);
   // 60: add.s64 	%rd15, %rd5, %rd8;
   rd15 = uint64_t(int64_t(rd5) + int64_t(rd8));
   // 61: st.global.f32 	[%rd15], %f6;
@@ -310,7 +329,7 @@ void main() {
   t23 = uint64_t(r40);
   rd34 = uint64_t(t23);
   // 118: and.b64  	%rd35, %rd34, 30;
-  rd35 = rd34 & 30ul;
+  rd35 = packUint2x32(unpackUint2x32(rd34) & unpackUint2x32(30ul));
   // 119: mov.u64 	%rd36, kWeights;
   rd36 = uint64_t(48ul);
   // 120: add.s64 	%rd37, %rd36, %rd35;

@@ -29,8 +29,6 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
   uint64_t mask = (len >= 64u ? 0xFFFFFFFFFFFFFFFFul : ((1ul << len) - 1ul)) << pos;
   return (b & ~mask) | ((f << pos) & mask);
 }
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -39,10 +37,13 @@ int p2g_div_s32(int a, int b) {
   if (b == -1) return -a;  // wraps for INT_MIN like the hardware
   return a / b;
 }
+// rem.s32/s64: the remainder takes the dividend's sign (PTX). GLSL's % of a negative operand is undefined
+// (glslang emits OpSMod, whose sign follows the divisor: NVIDIA's Vulkan driver gave 4452/8192 lanes of
+// ops/int_arith rem_s64 wrong), so the remainder is taken of the magnitudes.
 int p2g_rem_s32(int a, int b) {
   if (b == 0) return a;
-  if (b == -1) return 0;
-  return a % b;
+  uint r = uint(abs(a)) % uint(abs(b));  // abs(INT_MIN) wraps to INT_MIN, whose uint is 2^31: right
+  return a < 0 ? -int(r) : int(r);
 }
 uint64_t p2g_div_u64(uint64_t a, uint64_t b) { return b == 0ul ? 0xFFFFFFFFFFFFFFFFul : a / b; }
 uint64_t p2g_rem_u64(uint64_t a, uint64_t b) { return b == 0ul ? a : a % b; }
@@ -52,22 +53,23 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   return a / b;
 }
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
-  if (b == 0l) return a;
-  if (b == -1l) return 0l;
-  return a % b;
+  if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
+  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
+  return a < 0l ? -int64_t(r) : int64_t(r);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
@@ -104,11 +106,31 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
+// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
+// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
+// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
+double p2g_odd_sum(double a, double b) {
+  precise double s = a + b;
+  precise double bb = s - a;
+  precise double e = (a - (s - bb)) + (b - bb);
+  if (e == 0.0 || isinf(s) || isnan(s)) return s;
+  uint64_t w = doubleBitsToUint64(s);
+  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
+  return uint64BitsToDouble(w);
+}
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 // fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
 uint p2g_ldl32(uint a) { return lmem[a >> 2]; }
 void p2g_stl32(uint a, uint v) { lmem[a >> 2] = v; }
@@ -362,13 +384,13 @@ void main() {
       f20 = 1.0;
       for (;;) {
         // 57: fma.rn.f32 	%f13, %f20, %f8, 0f3F000000;
-        f13 = p2g_canon(p2g_fma(f20, f8, 0.5, 0));
+        f13 = p2g_fma(f20, f8, 0.5, 0);
         // 58: fma.rn.f32 	%f14, %f13, %f8, 0f3F000000;
-        f14 = p2g_canon(p2g_fma(f13, f8, 0.5, 0));
+        f14 = p2g_fma(f13, f8, 0.5, 0);
         // 59: fma.rn.f32 	%f15, %f14, %f8, 0f3F000000;
-        f15 = p2g_canon(p2g_fma(f14, f8, 0.5, 0));
+        f15 = p2g_fma(f14, f8, 0.5, 0);
         // 60: fma.rn.f32 	%f20, %f15, %f8, 0f3F000000;
-        f20 = p2g_canon(p2g_fma(f15, f8, 0.5, 0));
+        f20 = p2g_fma(f15, f8, 0.5, 0);
         // 61: add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
         // 62: setp.ne.s32 	%p3, %r9, 0;
@@ -393,7 +415,7 @@ void main() {
     if (!p4) {
       for (;;) {
         // 71: fma.rn.f32 	%f20, %f20, %f8, 0f3F000000;
-        f20 = p2g_canon(p2g_fma(f20, f8, 0.5, 0));
+        f20 = p2g_fma(f20, f8, 0.5, 0);
         // 72: add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
         // 73: setp.ne.s32 	%p5, %r10, 0;
@@ -491,19 +513,19 @@ void main() {
           // 154: ld.global.f32 	%f12, [%rd9];
           f12_1 = uintBitsToFloat(P2GU32(rd9_1).v);
           // 155: add.f32 	%f13, %f24, %f12;
-          f13_1 = p2g_canon(f24 + f12_1);
+          f13_1 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f24), p2g_f2d(f12_1), 0), 0);
           // 156: ld.global.f32 	%f14, [%rd9+4];
           f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
           // 157: add.f32 	%f15, %f13, %f14;
-          f15_1 = p2g_canon(f13_1 + f14_1);
+          f15_1 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f13_1), p2g_f2d(f14_1), 0), 0);
           // 158: ld.global.f32 	%f16, [%rd9+8];
           f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
           // 159: add.f32 	%f17, %f15, %f16;
-          f17_1 = p2g_canon(f15_1 + f16_1);
+          f17_1 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f15_1), p2g_f2d(f16_1), 0), 0);
           // 160: ld.global.f32 	%f18, [%rd9+12];
           f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
           // 161: add.f32 	%f24, %f17, %f18;
-          f24 = p2g_canon(f17_1 + f18_1);
+          f24 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f17_1), p2g_f2d(f18_1), 0), 0);
           // 162: add.s32 	%r16, %r16, 4;
           r16_1 = uint(int(r16_1) + 4);
           // 163: add.s64 	%rd9, %rd9, 16;
@@ -538,7 +560,7 @@ void main() {
           // 177: ld.global.f32 	%f19, [%rd10];
           f19_1 = uintBitsToFloat(P2GU32(rd10_1).v);
           // 178: add.f32 	%f24, %f24, %f19;
-          f24 = p2g_canon(f24 + f19_1);
+          f24 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f24), p2g_f2d(f19_1), 0), 0);
           // 179: add.s64 	%rd10, %rd10, 4;
           rd10_1 = uint64_t(int64_t(rd10_1) + 4l);
           // 180: add.s32 	%r17, %r17, -1;
@@ -561,7 +583,7 @@ void main() {
     // 319: ld.param.f32 	%f5, [retval0+0];
     f5 = uintBitsToFloat(p2g_ldl32(84u));
     // 321: add.f32 	%f6, %f6, %f5;
-    f6 = p2g_canon(f6 + f5);
+    f6 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f6), p2g_f2d(f5), 0), 0);
   }
   // 324: cvta.to.global.u64 	%rd17, %rd3;
   rd17 = rd3;

@@ -17,11 +17,77 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[0u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// div.rn.f32: correctly rounded. The double quotient is correctly rounded and 53 >= 2*24+2, so rounding it again
-// to f32 cannot double-round (Figueroa, "When is double rounding innocuous?", SIGNUM 1995).
-float p2g_div_rn(float a, float b) { return float(double(a) / double(b)); }
+// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
+void p2g_dec32(uint b, out uint m, out int e) {
+  uint x = b >> 23;
+  m = b & 0x7FFFFFu;
+  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  else { m |= 0x800000u; e = int(x) - 150; }
+}
+// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
+double p2g_mkd(uint s, uint64_t m, int e) {
+  uint hi = uint(m >> 32);
+  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
+  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
+  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
+}
+// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
+// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
+// `nanBits`. Returns the narrow format's bits.
+uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sign = uint(w >> 63);
+  int e = int((w >> 52) & 0x7FFul);
+  uint64_t f = w & 0xFFFFFFFFFFFFFul;
+  uint signOut = sign << (m + eb);
+  uint infBits = ((1u << eb) - 1u) << m;
+  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0ul) return signOut;
+  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
+  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
+  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
+  uint64_t q, rem, hlf;
+  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
+  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
+  bool inexact = rem != 0ul;
+  bool up;
+  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
+  else if (mode == 1) up = false;
+  else if (mode == 2) up = inexact && sign == 1u;
+  else up = inexact && sign == 0u;
+  if (mode == 0 && shift > 64) up = false;
+  q += up ? 1ul : 0ul;
+  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
+  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
+    return signOut | (toInf ? infBits : infBits - 1u);
+  }
+  return signOut | uint(r);
+}
+float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
+// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
+// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
+// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
+double p2g_div32_d(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  uint64_t sb = uint64_t(s) << 63;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
+    return uint64BitsToDouble(0x7FF8000000000000ul);
+  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
+  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+  uint ma, mb;
+  int ea, eb;
+  p2g_dec32(aa, ma, ea);
+  p2g_dec32(bb, mb, eb);
+  uint64_t num = uint64_t(ma) << 40;
+  uint64_t q = num / uint64_t(mb);
+  if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
+  return p2g_mkd(s, q, ea - eb - 40);
+}
+float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -30,10 +96,13 @@ int p2g_div_s32(int a, int b) {
   if (b == -1) return -a;  // wraps for INT_MIN like the hardware
   return a / b;
 }
+// rem.s32/s64: the remainder takes the dividend's sign (PTX). GLSL's % of a negative operand is undefined
+// (glslang emits OpSMod, whose sign follows the divisor: NVIDIA's Vulkan driver gave 4452/8192 lanes of
+// ops/int_arith rem_s64 wrong), so the remainder is taken of the magnitudes.
 int p2g_rem_s32(int a, int b) {
   if (b == 0) return a;
-  if (b == -1) return 0;
-  return a % b;
+  uint r = uint(abs(a)) % uint(abs(b));  // abs(INT_MIN) wraps to INT_MIN, whose uint is 2^31: right
+  return a < 0 ? -int(r) : int(r);
 }
 uint64_t p2g_div_u64(uint64_t a, uint64_t b) { return b == 0ul ? 0xFFFFFFFFFFFFFFFFul : a / b; }
 uint64_t p2g_rem_u64(uint64_t a, uint64_t b) { return b == 0ul ? a : a % b; }
@@ -43,12 +112,46 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   return a / b;
 }
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
-  if (b == 0l) return a;
-  if (b == -1l) return 0l;
-  return a % b;
+  if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
+  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
+  return a < 0l ? -int64_t(r) : int64_t(r);
+}
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
+// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
+// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
+// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
+double p2g_odd_sum(double a, double b) {
+  precise double s = a + b;
+  precise double bb = s - a;
+  precise double e = (a - (s - bb)) + (b - bb);
+  if (e == 0.0 || isinf(s) || isnan(s)) return s;
+  uint64_t w = doubleBitsToUint64(s);
+  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
+  return uint64BitsToDouble(w);
+}
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false;
@@ -213,11 +316,11 @@ void main() {
   // 92: ld.shared.f32 	%f5, [%r4];
   f5 = uintBitsToFloat(p2g_lds32(r4));
   // 93: add.f32 	%f6, %f1, %f5;
-  f6 = p2g_canon(f1 + f5);
+  f6 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), p2g_f2d(f5), 0), 0);
   // 94: add.f32 	%f7, %f2, %f6;
-  f7 = p2g_canon(f2 + f6);
+  f7 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f2), p2g_f2d(f6), 0), 0);
   // 95: div.rn.f32 	%f8, %f7, 0f40400000;
-  f8 = p2g_canon(p2g_div_rn(f7, 3.0));
+  f8 = p2g_div32(f7, 3.0, 0);
   // 96: cvta.to.global.u64 	%rd8, %rd2;
   rd8 = rd2;
   // 97: shl.b64 	%rd9, %rd1, 2;

@@ -18,8 +18,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
 
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -56,6 +54,20 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
 }
 // double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
 uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
 float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
 double p2g_h2d(uint h) {
@@ -78,6 +90,13 @@ double p2g_odd_sum(double a, double b) {
   uint64_t w = doubleBitsToUint64(s);
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
+}
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
 }
 
 void main() {
@@ -158,18 +177,18 @@ void main() {
   // 57: ld.global.f32 	%f4, [%rd12+4];
   f4 = uintBitsToFloat(P2GU32((rd12 + 4ul)).v);
   // 59: {  cvt.rn.f16.f32 %rs1, %f1;}
-  rs1 = p2g_d2h(double(f1), 0);
+  rs1 = p2g_d2h(p2g_f2d(f1), 0);
   // 63: {  cvt.rz.f16.f32 %rs2, %f1;}
-  rs2 = p2g_d2h(double(f1), 1);
+  rs2 = p2g_d2h(p2g_f2d(f1), 1);
   // 67: {  cvt.rn.f16.f32 %rs3, %f3;}
-  rs3 = p2g_d2h(double(f3), 0);
+  rs3 = p2g_d2h(p2g_f2d(f3), 0);
   // 71: {  cvt.rn.f16.f32 %rs4, %f4;}
-  rs4 = p2g_d2h(double(f4), 0);
+  rs4 = p2g_d2h(p2g_f2d(f4), 0);
   // 75: { cvt.rn.f16x2.f32 %r1, %f1, %f3; }
   uint t5;
   uint t6;
-  t5 = p2g_d2h(double(f1), 0);
-  t6 = p2g_d2h(double(f3), 0);
+  t5 = p2g_d2h(p2g_f2d(f1), 0);
+  t6 = p2g_d2h(p2g_f2d(f3), 0);
   r1 = (t5 << 16) | t6;
   // 78: shl.b32 	%r15, %r7, 3;
   uint t7;
@@ -212,38 +231,40 @@ void main() {
   // 103: {sub.f16 %rs18,%rs15,%rs4;
   uint t15;
   t15 = rs4;
-  neg86 = (((t15 & 0xFFFFu)) ^ 0x8000u);
   uint t16;
-  t16 = rs3;
+  t16 = (t15 & 0xFFFFu);
+  neg86 = ((t16 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t16 ^ 0x8000u));
   uint t17;
   t17 = rs3;
   uint t18;
-  t18 = neg86;
-  rs18 = p2g_d2h(p2g_odd_sum(p2g_h2d((t16 & 0xFFFFu)) * p2g_h2d((t17 & 0xFFFFu)), p2g_h2d((t18 & 0xFFFFu))), 0);
+  t18 = rs3;
+  uint t19;
+  t19 = neg86;
+  rs18 = p2g_d2h(p2g_odd_sum(p2g_h2d((t17 & 0xFFFFu)) * p2g_h2d((t18 & 0xFFFFu)), p2g_h2d((t19 & 0xFFFFu))), 0);
   // 106: st.global.u16 	[%rd14+10], %rs18;
   P2GU16((rd14 + 10ul)).v = uint16_t(rs18);
   // 109: mov.b32 {low,high}, %r1;
-  uint t19;
-  t19 = r1;
-  low = ((t19 >> 0u) & 0xFFFFu);
-  high = ((t19 >> 16u) & 0xFFFFu);
+  uint t20;
+  t20 = r1;
+  low = ((t20 >> 0u) & 0xFFFFu);
+  high = ((t20 >> 16u) & 0xFFFFu);
   // 110: mov.b16 %rs21, low;}
   rs21 = low;
   // 112: st.global.u16 	[%rd14+12], %rs21;
   P2GU16((rd14 + 12ul)).v = uint16_t(rs21);
   // 115: mov.b32 {low,high}, %r1;
-  uint t20;
-  t20 = r1;
-  low_1 = ((t20 >> 0u) & 0xFFFFu);
-  high_1 = ((t20 >> 16u) & 0xFFFFu);
+  uint t21;
+  t21 = r1;
+  low_1 = ((t21 >> 0u) & 0xFFFFu);
+  high_1 = ((t21 >> 16u) & 0xFFFFu);
   // 116: mov.b16 %rs22, high;}
   rs22 = high_1;
   // 118: st.global.u16 	[%rd14+14], %rs22;
   P2GU16((rd14 + 14ul)).v = uint16_t(rs22);
   // 119: shl.b32 	%r16, %r7, 2;
-  uint t21;
-  t21 = 2u;
-  r16 = (t21 >= 32u ? 0u : r7 << t21);
+  uint t22;
+  t22 = 2u;
+  r16 = (t22 >= 32u ? 0u : r7 << t22);
   // 120: mul.wide.u32 	%rd15, %r16, 4;
   rd15 = uint64_t(r16) * uint64_t(4u);
   // 121: add.s64 	%rd16, %rd5, %rd15;
@@ -255,21 +276,21 @@ void main() {
   // 128: {  cvt.f32.f16 %f8, %rs2;}
   f8 = p2g_f64_to_f32(p2g_h2d(rs2), 0);
   // 131: mul.f32 	%f13, %f8, 0f40400000;
-  f13 = p2g_canon(f8 * 3.0);
+  f13 = p2g_f64_to_f32(p2g_f2d(f8) * p2g_f2d(3.0), 0);
   // 132: st.global.f32 	[%rd16+4], %f13;
   P2GU32((rd16 + 4ul)).v = floatBitsToUint(f13);
   // 134: {add.f16 %rs25,%rs3,%rs4;
-  uint t22;
-  t22 = rs3;
   uint t23;
-  t23 = rs4;
-  rs25 = p2g_d2h(p2g_odd_sum(p2g_h2d((t22 & 0xFFFFu)), p2g_h2d((t23 & 0xFFFFu))), 0);
+  t23 = rs3;
+  uint t24;
+  t24 = rs4;
+  rs25 = p2g_d2h(p2g_odd_sum(p2g_h2d((t23 & 0xFFFFu)), p2g_h2d((t24 & 0xFFFFu))), 0);
   // 138: {  cvt.f32.f16 %f9, %rs25;}
   f9 = p2g_f64_to_f32(p2g_h2d(rs25), 0);
   // 141: add.f32 	%f14, %f3, %f4;
-  f14 = p2g_canon(f3 + f4);
+  f14 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f3), p2g_f2d(f4), 0), 0);
   // 142: sub.f32 	%f15, %f9, %f14;
-  f15 = p2g_canon(f9 - f14);
+  f15 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f9), -p2g_f2d(f14), 0), 0);
   // 143: st.global.f32 	[%rd16+8], %f15;
   P2GU32((rd16 + 8ul)).v = floatBitsToUint(f15);
   // 144: ld.global.u16 	%rs29, [%rd10];

@@ -17,9 +17,20 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// div.rn.f32: correctly rounded. The double quotient is correctly rounded and 53 >= 2*24+2, so rounding it again
-// to f32 cannot double-round (Figueroa, "When is double rounding innocuous?", SIGNUM 1995).
-float p2g_div_rn(float a, float b) { return float(double(a) / double(b)); }
+// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
+void p2g_dec32(uint b, out uint m, out int e) {
+  uint x = b >> 23;
+  m = b & 0x7FFFFFu;
+  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  else { m |= 0x800000u; e = int(x) - 150; }
+}
+// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
+double p2g_mkd(uint s, uint64_t m, int e) {
+  uint hi = uint(m >> 32);
+  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
+  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
+  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
+}
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -55,6 +66,42 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
+// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
+// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
+// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
+double p2g_div32_d(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  uint64_t sb = uint64_t(s) << 63;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
+    return uint64BitsToDouble(0x7FF8000000000000ul);
+  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
+  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+  uint ma, mb;
+  int ea, eb;
+  p2g_dec32(aa, ma, ea);
+  p2g_dec32(bb, mb, eb);
+  uint64_t num = uint64_t(ma) << 40;
+  uint64_t q = num / uint64_t(mb);
+  if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
+  return p2g_mkd(s, q, ea - eb - 40);
+}
+float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
 // a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
 // correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
@@ -68,28 +115,60 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 // fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
+// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
+// order of the values, -0 and +0 equal; NaN tested on the bits too.
+int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
-float p2g_fmax(float a, float b) {
-  if (isnan(a)) return p2g_canon(b);
-  if (isnan(b)) return a;
-  if (a == b) return uintBitsToFloat(floatBitsToUint(a) & floatBitsToUint(b));
-  return a > b ? a : b;
+float p2g_fmax(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
 }
-// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0.
-float p2g_fmin(float a, float b) {
-  if (isnan(a)) return p2g_canon(b);
-  if (isnan(b)) return a;
-  if (a == b) return uintBitsToFloat(floatBitsToUint(a) | floatBitsToUint(b));
-  return a < b ? a : b;
+// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// sqrt.rn.f32 through the correctly rounded double square root (double rounding innocuous, as for division).
-float p2g_sqrt_rn(float a) { return float(sqrt(double(a))); }
+// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
+// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
+// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
+double p2g_sqrt32_d(float x) {
+  uint a = floatBitsToUint(x);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
+  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
+  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
+  uint m;
+  int e;
+  p2g_dec32(a, m, e);
+  int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
+  uint64_t M = uint64_t(m) << uint(sh);
+  e -= sh;
+  uint64_t r = uint64_t(sqrt(double(M)));
+  for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
+  for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
+  if (r * r != M) r |= 1ul;
+  return p2g_mkd(0u, r, e / 2);
+}
+float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
 
 void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u;
@@ -147,41 +226,41 @@ void main() {
   // 48: add.s64 	%rd14, %rd5, %rd13;
   rd14 = uint64_t(int64_t(rd5) + int64_t(rd13));
   // 49: mul.f32 	%f4, %f1, %f2;
-  f4 = p2g_canon(f1 * f2);
+  f4 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f2), 0);
   // 50: add.f32 	%f5, %f4, %f3;
-  f5 = p2g_canon(f4 + f3);
+  f5 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f4), p2g_f2d(f3), 0), 0);
   // 51: st.global.f32 	[%rd14], %f5;
   P2GU32(rd14).v = floatBitsToUint(f5);
   // 52: st.global.f32 	[%rd14+4], %f5;
   P2GU32((rd14 + 4ul)).v = floatBitsToUint(f5);
   // 54: sub.f32 	%f7, %f4, %f6;
   neg75 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));
-  f7 = p2g_canon(p2g_fma(neg75, 0.5, f4, 0));
+  f7 = p2g_fma(neg75, 0.5, f4, 0);
   // 55: st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // 57: sub.f32 	%f9, %f4, %f8;
   neg76 = p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u));
-  f9 = p2g_canon(p2g_fma(neg76, f3, f4, 0));
+  f9 = p2g_fma(neg76, f3, f4, 0);
   // 58: st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
   // 59: fma.rn.f32 	%f10, %f1, %f2, %f3;
-  f10 = p2g_canon(p2g_fma(f1, f2, f3, 0));
+  f10 = p2g_fma(f1, f2, f3, 0);
   // 60: st.global.f32 	[%rd14+16], %f10;
   P2GU32((rd14 + 16ul)).v = floatBitsToUint(f10);
   // 61: mul.rn.f32 	%f11, %f1, %f2;
-  f11 = p2g_canon(f1 * f2);
+  f11 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f2), 0);
   // 62: add.rn.f32 	%f12, %f11, %f3;
-  f12 = p2g_canon(f11 + f3);
+  f12 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f11), p2g_f2d(f3), 0), 0);
   // 63: st.global.f32 	[%rd14+20], %f12;
   P2GU32((rd14 + 20ul)).v = floatBitsToUint(f12);
   // 64: div.rn.f32 	%f13, %f1, %f2;
-  f13 = p2g_canon(p2g_div_rn(f1, f2));
+  f13 = p2g_div32(f1, f2, 0);
   // 65: st.global.f32 	[%rd14+24], %f13;
   P2GU32((rd14 + 24ul)).v = floatBitsToUint(f13);
   // 66: abs.f32 	%f14, %f3;
   f14 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) & 0x7FFFFFFFu));
   // 67: sqrt.rn.f32 	%f15, %f14;
-  f15 = p2g_canon(p2g_sqrt_rn(f14));
+  f15 = p2g_sqrt32(f14, 0);
   // 68: st.global.f32 	[%rd14+28], %f15;
   P2GU32((rd14 + 28ul)).v = floatBitsToUint(f15);
   // 69: min.f32 	%f16, %f1, %f2;
@@ -193,95 +272,95 @@ void main() {
   // 72: st.global.f32 	[%rd14+36], %f17;
   P2GU32((rd14 + 36ul)).v = floatBitsToUint(f17);
   // 73: sub.f32 	%f18, %f1, %f2;
-  f18 = p2g_canon(f1 - f2);
+  f18 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), -p2g_f2d(f2), 0), 0);
   // 74: abs.f32 	%f19, %f18;
   f19 = p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu));
   // 75: st.global.f32 	[%rd14+40], %f19;
   P2GU32((rd14 + 40ul)).v = floatBitsToUint(f19);
   // 76: mul.f32 	%f20, %f1, 0f40400000;
-  f20 = p2g_canon(f1 * 3.0);
+  f20 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(3.0), 0);
   // 77: cvt.rmi.f32.f32 	%f21, %f20;
-  f21 = p2g_f64_to_f32(floor(double(f20)), 0);
+  f21 = p2g_f64_to_f32(floor(p2g_f2d(f20)), 0);
   // 78: st.global.f32 	[%rd14+44], %f21;
   P2GU32((rd14 + 44ul)).v = floatBitsToUint(f21);
   // 79: mul.f32 	%f22, %f2, 0f40400000;
-  f22 = p2g_canon(f2 * 3.0);
+  f22 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(3.0), 0);
   // 80: cvt.rpi.f32.f32 	%f23, %f22;
-  f23 = p2g_f64_to_f32(ceil(double(f22)), 0);
+  f23 = p2g_f64_to_f32(ceil(p2g_f2d(f22)), 0);
   // 81: st.global.f32 	[%rd14+48], %f23;
   P2GU32((rd14 + 48ul)).v = floatBitsToUint(f23);
   // 82: mul.f32 	%f24, %f3, 0f40400000;
-  f24 = p2g_canon(f3 * 3.0);
+  f24 = p2g_f64_to_f32(p2g_f2d(f3) * p2g_f2d(3.0), 0);
   // 83: cvt.rzi.f32.f32 	%f25, %f24;
-  f25 = p2g_f64_to_f32(trunc(double(f24)), 0);
+  f25 = p2g_f64_to_f32(trunc(p2g_f2d(f24)), 0);
   // 84: st.global.f32 	[%rd14+52], %f25;
   P2GU32((rd14 + 52ul)).v = floatBitsToUint(f25);
   // 85: add.f32 	%f26, %f20, 0f3F000000;
-  f26 = p2g_canon(f20 + 0.5);
+  f26 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f20), p2g_f2d(0.5), 0), 0);
   // 86: cvt.rni.f32.f32 	%f27, %f26;
-  f27 = p2g_f64_to_f32(roundEven(double(f26)), 0);
+  f27 = p2g_f64_to_f32(roundEven(p2g_f2d(f26)), 0);
   // 87: st.global.f32 	[%rd14+56], %f27;
   P2GU32((rd14 + 56ul)).v = floatBitsToUint(f27);
   // 88: fma.rn.f32 	%f28, %f1, 0f3E800000, 0f3F000000;
-  f28 = p2g_canon(p2g_fma(f1, 0.25, 0.5, 0));
+  f28 = p2g_fma(f1, 0.25, 0.5, 0);
   // 89: fma.rn.f32 	%f29, %f1, %f28, 0fBFA00000;
-  f29 = p2g_canon(p2g_fma(f1, f28, -1.25, 0));
+  f29 = p2g_fma(f1, f28, -1.25, 0);
   // 90: fma.rn.f32 	%f30, %f1, %f29, 0f40000000;
-  f30 = p2g_canon(p2g_fma(f1, f29, 2.0, 0));
+  f30 = p2g_fma(f1, f29, 2.0, 0);
   // 91: st.global.f32 	[%rd14+60], %f30;
   P2GU32((rd14 + 60ul)).v = floatBitsToUint(f30);
   // 92: add.f32 	%f31, %f1, %f2;
-  f31 = p2g_canon(f1 + f2);
+  f31 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), p2g_f2d(f2), 0), 0);
   // 93: mul.f32 	%f32, %f31, %f18;
-  f32 = p2g_canon(f31 * f18);
+  f32 = p2g_f64_to_f32(p2g_f2d(f31) * p2g_f2d(f18), 0);
   // 94: fma.rn.f32 	%f33, %f3, %f3, 0f3F800000;
-  f33 = p2g_canon(p2g_fma(f3, f3, 1.0, 0));
+  f33 = p2g_fma(f3, f3, 1.0, 0);
   // 95: div.rn.f32 	%f34, %f32, %f33;
-  f34 = p2g_canon(p2g_div_rn(f32, f33));
+  f34 = p2g_div32(f32, f33, 0);
   // 96: st.global.f32 	[%rd14+64], %f34;
   P2GU32((rd14 + 64ul)).v = floatBitsToUint(f34);
   // 97: neg.f32 	%f35, %f4;
   f35 = p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u));
   // 98: sub.f32 	%f36, %f35, %f3;
-  f36 = p2g_canon(f35 - f3);
+  f36 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f35), -p2g_f2d(f3), 0), 0);
   // 99: st.global.f32 	[%rd14+68], %f36;
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);
   // 100: mul.f32 	%f37, %f2, 0f3E4CCCCD;
-  f37 = p2g_canon(f2 * uintBitsToFloat(0x3E4CCCCDu));
+  f37 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)), 0);
   // 101: fma.rn.f32 	%f38, %f1, 0f3DCCCCCD, %f37;
-  f38 = p2g_canon(p2g_fma(f1, uintBitsToFloat(0x3DCCCCCDu), f37, 0));
+  f38 = p2g_fma(f1, uintBitsToFloat(0x3DCCCCCDu), f37, 0);
   // 102: fma.rn.f32 	%f39, %f3, 0f3E99999A, %f38;
-  f39 = p2g_canon(p2g_fma(f3, uintBitsToFloat(0x3E99999Au), f38, 0));
+  f39 = p2g_fma(f3, uintBitsToFloat(0x3E99999Au), f38, 0);
   // 103: st.global.f32 	[%rd14+72], %f39;
   P2GU32((rd14 + 72ul)).v = floatBitsToUint(f39);
   // 104: fma.rn.f32 	%f40, %f1, 0f00000000, %f2;
-  f40 = p2g_canon(p2g_fma(f1, 0.0, f2, 0));
+  f40 = p2g_fma(f1, 0.0, f2, 0);
   // 105: add.f32 	%f41, %f2, %f2;
-  f41 = p2g_canon(f2 + f2);
+  f41 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f2), p2g_f2d(f2), 0), 0);
   // 106: fma.rn.f32 	%f42, %f1, %f40, %f41;
-  f42 = p2g_canon(p2g_fma(f1, f40, f41, 0));
+  f42 = p2g_fma(f1, f40, f41, 0);
   // 107: fma.rn.f32 	%f43, %f1, %f42, %f22;
-  f43 = p2g_canon(p2g_fma(f1, f42, f22, 0));
+  f43 = p2g_fma(f1, f42, f22, 0);
   // 108: mul.f32 	%f44, %f2, 0f40800000;
-  f44 = p2g_canon(f2 * 4.0);
+  f44 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(4.0), 0);
   // 109: fma.rn.f32 	%f45, %f1, %f43, %f44;
-  f45 = p2g_canon(p2g_fma(f1, f43, f44, 0));
+  f45 = p2g_fma(f1, f43, f44, 0);
   // 110: mul.f32 	%f46, %f2, 0f40A00000;
-  f46 = p2g_canon(f2 * 5.0);
+  f46 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(5.0), 0);
   // 111: fma.rn.f32 	%f47, %f1, %f45, %f46;
-  f47 = p2g_canon(p2g_fma(f1, f45, f46, 0));
+  f47 = p2g_fma(f1, f45, f46, 0);
   // 112: mul.f32 	%f48, %f2, 0f40C00000;
-  f48 = p2g_canon(f2 * 6.0);
+  f48 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(6.0), 0);
   // 113: fma.rn.f32 	%f49, %f1, %f47, %f48;
-  f49 = p2g_canon(p2g_fma(f1, f47, f48, 0));
+  f49 = p2g_fma(f1, f47, f48, 0);
   // 114: mul.f32 	%f50, %f2, 0f40E00000;
-  f50 = p2g_canon(f2 * 7.0);
+  f50 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(7.0), 0);
   // 115: fma.rn.f32 	%f51, %f1, %f49, %f50;
-  f51 = p2g_canon(p2g_fma(f1, f49, f50, 0));
+  f51 = p2g_fma(f1, f49, f50, 0);
   // 116: mul.f32 	%f52, %f2, 0f41000000;
-  f52 = p2g_canon(f2 * 8.0);
+  f52 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(8.0), 0);
   // 117: fma.rn.f32 	%f53, %f1, %f51, %f52;
-  f53 = p2g_canon(p2g_fma(f1, f51, f52, 0));
+  f53 = p2g_fma(f1, f51, f52, 0);
   // 118: st.global.f32 	[%rd14+76], %f53;
   P2GU32((rd14 + 76ul)).v = floatBitsToUint(f53);
   return;

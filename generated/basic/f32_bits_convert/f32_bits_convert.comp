@@ -30,9 +30,20 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
 }
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// div.rn.f32: correctly rounded. The double quotient is correctly rounded and 53 >= 2*24+2, so rounding it again
-// to f32 cannot double-round (Figueroa, "When is double rounding innocuous?", SIGNUM 1995).
-float p2g_div_rn(float a, float b) { return float(double(a) / double(b)); }
+// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
+void p2g_dec32(uint b, out uint m, out int e) {
+  uint x = b >> 23;
+  m = b & 0x7FFFFFu;
+  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  else { m |= 0x800000u; e = int(x) - 150; }
+}
+// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
+double p2g_mkd(uint s, uint64_t m, int e) {
+  uint hi = uint(m >> 32);
+  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
+  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
+  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
+}
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -68,6 +79,42 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
+// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
+// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
+// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
+double p2g_div32_d(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  uint64_t sb = uint64_t(s) << 63;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
+    return uint64BitsToDouble(0x7FF8000000000000ul);
+  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
+  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+  uint ma, mb;
+  int ea, eb;
+  p2g_dec32(aa, ma, ea);
+  p2g_dec32(bb, mb, eb);
+  uint64_t num = uint64_t(ma) << 40;
+  uint64_t q = num / uint64_t(mb);
+  if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
+  return p2g_mkd(s, q, ea - eb - 40);
+}
+float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
 // a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
 // correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
@@ -81,28 +128,60 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 // fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
+// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
+// order of the values, -0 and +0 equal; NaN tested on the bits too.
+int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
-float p2g_fmax(float a, float b) {
-  if (isnan(a)) return p2g_canon(b);
-  if (isnan(b)) return a;
-  if (a == b) return uintBitsToFloat(floatBitsToUint(a) & floatBitsToUint(b));
-  return a > b ? a : b;
+float p2g_fmax(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
 }
-// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0.
-float p2g_fmin(float a, float b) {
-  if (isnan(a)) return p2g_canon(b);
-  if (isnan(b)) return a;
-  if (a == b) return uintBitsToFloat(floatBitsToUint(a) | floatBitsToUint(b));
-  return a < b ? a : b;
+// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// sqrt.rn.f32 through the correctly rounded double square root (double rounding innocuous, as for division).
-float p2g_sqrt_rn(float a) { return float(sqrt(double(a))); }
+// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
+// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
+// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
+double p2g_sqrt32_d(float x) {
+  uint a = floatBitsToUint(x);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
+  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
+  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
+  uint m;
+  int e;
+  p2g_dec32(a, m, e);
+  int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
+  uint64_t M = uint64_t(m) << uint(sh);
+  e -= sh;
+  uint64_t r = uint64_t(sqrt(double(M)));
+  for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
+  for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
+  if (r * r != M) r |= 1ul;
+  return p2g_mkd(0u, r, e / 2);
+}
+float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false;
@@ -177,7 +256,7 @@ void main() {
   rd8 = uint64_t(int64_t(rd3) + int64_t(rd7));
   // 53: cvt.rzi.s32.f32 	%r14, %f4;
   precise double t5;
-  t5 = trunc(double(f4));
+  t5 = trunc(p2g_f2d(f4));
   precise double t6;
   t6 = isnan(t5) ? 0.0lf : clamp(t5, -2147483648.0lf, 2147483647.0lf);
   r14 = uint(int(t6));
@@ -185,7 +264,7 @@ void main() {
   P2GU32(rd8).v = r14;
   // 55: cvt.rzi.u32.f32 	%r15, %f4;
   precise double t7;
-  t7 = trunc(double(f4));
+  t7 = trunc(p2g_f2d(f4));
   precise double t8;
   t8 = isnan(t7) ? 0.0lf : clamp(t7, 0.0lf, 4294967295.0lf);
   r15 = uint(t8);
@@ -193,31 +272,31 @@ void main() {
   P2GU32((rd8 + 4ul)).v = r15;
   // 57: cvt.rzi.s64.f32 	%rd9, %f4;
   precise double t9;
-  t9 = trunc(double(f4));
+  t9 = trunc(p2g_f2d(f4));
   rd9 = uint64_t(isnan(t9) ? (-9223372036854775807l - 1l) : t9 >= 9223372036854775808.0lf ? 9223372036854775807l : t9 <= -9223372036854775808.0lf ? (-9223372036854775807l - 1l) : int64_t(t9));
   // 58: shr.u64 	%rd10, %rd9, 32;
   uint t10;
   t10 = 32u;
   rd10 = (t10 >= 64u ? 0ul : rd9 >> t10);
   // 59: xor.b64  	%rd11, %rd10, %rd9;
-  rd11 = rd10 ^ rd9;
+  rd11 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(rd9));
   // 60: st.global.u32 	[%rd8+8], %rd11;
   P2GU32((rd8 + 8ul)).v = uint(rd11);
   // 61: cvt.rzi.u64.f32 	%rd12, %f4;
   precise double t11;
-  t11 = trunc(double(f4));
+  t11 = trunc(p2g_f2d(f4));
   rd12 = isnan(t11) ? 0x8000000000000000ul : t11 <= 0.0lf ? 0ul : t11 >= 18446744073709551616.0lf ? 0xFFFFFFFFFFFFFFFFul : uint64_t(t11);
   // 62: shr.u64 	%rd13, %rd12, 32;
   uint t12;
   t12 = 32u;
   rd13 = (t12 >= 64u ? 0ul : rd12 >> t12);
   // 63: xor.b64  	%rd14, %rd13, %rd12;
-  rd14 = rd13 ^ rd12;
+  rd14 = packUint2x32(unpackUint2x32(rd13) ^ unpackUint2x32(rd12));
   // 64: st.global.u32 	[%rd8+12], %rd14;
   P2GU32((rd8 + 12ul)).v = uint(rd14);
   // 65: cvt.rni.s32.f32 	%r16, %f4;
   precise double t13;
-  t13 = roundEven(double(f4));
+  t13 = roundEven(p2g_f2d(f4));
   precise double t14;
   t14 = isnan(t13) ? 0.0lf : clamp(t13, -2147483648.0lf, 2147483647.0lf);
   r16 = uint(int(t14));
@@ -225,7 +304,7 @@ void main() {
   P2GU32((rd8 + 16ul)).v = r16;
   // 67: cvt.rmi.s32.f32 	%r17, %f4;
   precise double t15;
-  t15 = floor(double(f4));
+  t15 = floor(p2g_f2d(f4));
   precise double t16;
   t16 = isnan(t15) ? 0.0lf : clamp(t15, -2147483648.0lf, 2147483647.0lf);
   r17 = uint(int(t16));
@@ -233,7 +312,7 @@ void main() {
   P2GU32((rd8 + 20ul)).v = r17;
   // 69: cvt.rpi.s32.f32 	%r18, %f4;
   precise double t17;
-  t17 = ceil(double(f4));
+  t17 = ceil(p2g_f2d(f4));
   precise double t18;
   t18 = isnan(t17) ? 0.0lf : clamp(t17, -2147483648.0lf, 2147483647.0lf);
   r18 = uint(int(t18));
@@ -241,7 +320,7 @@ void main() {
   P2GU32((rd8 + 24ul)).v = r18;
   // 71: cvt.rni.u32.f32 	%r19, %f4;
   precise double t19;
-  t19 = roundEven(double(f4));
+  t19 = roundEven(p2g_f2d(f4));
   precise double t20;
   t20 = isnan(t19) ? 0.0lf : clamp(t19, 0.0lf, 4294967295.0lf);
   r19 = uint(t20);
@@ -282,19 +361,19 @@ void main() {
   // 85: st.global.f32 	[%rd8+48], %f9;
   P2GU32((rd8 + 48ul)).v = floatBitsToUint(f9);
   // 86: add.f32 	%f10, %f1, %f2;
-  f10 = p2g_canon(f1 + f2);
+  f10 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), p2g_f2d(f2), 0), 0);
   // 87: st.global.f32 	[%rd8+52], %f10;
   P2GU32((rd8 + 52ul)).v = floatBitsToUint(f10);
   // 88: mul.f32 	%f11, %f1, %f2;
-  f11 = p2g_canon(f1 * f2);
+  f11 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f2), 0);
   // 89: st.global.f32 	[%rd8+56], %f11;
   P2GU32((rd8 + 56ul)).v = floatBitsToUint(f11);
   // 90: div.rn.f32 	%f12, %f1, %f2;
-  f12 = p2g_canon(p2g_div_rn(f1, f2));
+  f12 = p2g_div32(f1, f2, 0);
   // 91: st.global.f32 	[%rd8+60], %f12;
   P2GU32((rd8 + 60ul)).v = floatBitsToUint(f12);
   // 92: sqrt.rn.f32 	%f13, %f1;
-  f13 = p2g_canon(p2g_sqrt_rn(f1));
+  f13 = p2g_sqrt32(f1, 0);
   // 93: st.global.f32 	[%rd8+64], %f13;
   P2GU32((rd8 + 64ul)).v = floatBitsToUint(f13);
   // 94: min.f32 	%f14, %f1, %f2;
@@ -306,30 +385,30 @@ void main() {
   // 97: st.global.f32 	[%rd8+72], %f15;
   P2GU32((rd8 + 72ul)).v = floatBitsToUint(f15);
   // 98: fma.rn.f32 	%f16, %f1, %f2, %f4;
-  f16 = p2g_canon(p2g_fma(f1, f2, f4, 0));
+  f16 = p2g_fma(f1, f2, f4, 0);
   // 99: st.global.f32 	[%rd8+76], %f16;
   P2GU32((rd8 + 76ul)).v = floatBitsToUint(f16);
   // 100: cvt.rmi.f32.f32 	%f17, %f4;
-  f17 = p2g_f64_to_f32(floor(double(f4)), 0);
+  f17 = p2g_f64_to_f32(floor(p2g_f2d(f4)), 0);
   // 101: cvt.rpi.f32.f32 	%f18, %f2;
-  f18 = p2g_f64_to_f32(ceil(double(f2)), 0);
+  f18 = p2g_f64_to_f32(ceil(p2g_f2d(f2)), 0);
   // 102: add.f32 	%f19, %f17, %f18;
-  f19 = p2g_canon(f17 + f18);
+  f19 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f17), p2g_f2d(f18), 0), 0);
   // 103: st.global.f32 	[%rd8+80], %f19;
   P2GU32((rd8 + 80ul)).v = floatBitsToUint(f19);
   // 104: setp.lt.f32 	%p2, %f1, %f2;
-  precise float t25;
-  precise float t26;
-  t25 = f1; t26 = f2;
+  precise double t25;
+  precise double t26;
+  t25 = p2g_f2d(f1); t26 = p2g_f2d(f2);
   bool t27;
   t27 = t25 < t26;
   p2 = t27;
   // 105: selp.u32 	%r20, 1, 0, %p2;
   r20 = p2 ? 1u : 0u;
   // 106: setp.eq.f32 	%p3, %f1, %f2;
-  precise float t28;
-  precise float t29;
-  t28 = f1; t29 = f2;
+  precise double t28;
+  precise double t29;
+  t28 = p2g_f2d(f1); t29 = p2g_f2d(f2);
   bool t30;
   t30 = t28 == t29;
   p3 = t30;
@@ -338,9 +417,9 @@ void main() {
   // 108: mul.wide.u16 	%r21, %rs1, 2;
   r21 = uint(rs1) * uint(2u);
   // 109: setp.neu.f32 	%p4, %f1, %f2;
-  precise float t31;
-  precise float t32;
-  t31 = f1; t32 = f2;
+  precise double t31;
+  precise double t32;
+  t31 = p2g_f2d(f1); t32 = p2g_f2d(f2);
   bool t33;
   t33 = !(t31 == t32);
   p4 = t33;
@@ -349,9 +428,9 @@ void main() {
   // 111: mul.wide.u16 	%r22, %rs2, 4;
   r22 = uint(rs2) * uint(4u);
   // 112: setp.ltu.f32 	%p5, %f1, %f2;
-  precise float t34;
-  precise float t35;
-  t34 = f1; t35 = f2;
+  precise double t34;
+  precise double t35;
+  t34 = p2g_f2d(f1); t35 = p2g_f2d(f2);
   bool t36;
   t36 = !(t34 >= t35);
   p5 = t36;
@@ -360,9 +439,9 @@ void main() {
   // 114: mul.wide.u16 	%r23, %rs3, 8;
   r23 = uint(rs3) * uint(8u);
   // 115: setp.nan.f32 	%p6, %f1, %f1;
-  precise float t37;
-  precise float t38;
-  t37 = f1; t38 = f1;
+  precise double t37;
+  precise double t38;
+  t37 = p2g_f2d(f1); t38 = p2g_f2d(f1);
   bool t39;
   t39 = (isnan(t37) || isnan(t38));
   p6 = t39;
@@ -381,7 +460,7 @@ void main() {
   // 122: abs.f32 	%f20, %f1;
   f20 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu));
   // 123: sub.f32 	%f21, %f20, %f2;
-  f21 = p2g_canon(f20 - f2);
+  f21 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f20), -p2g_f2d(f2), 0), 0);
   // 124: st.global.f32 	[%rd8+88], %f21;
   P2GU32((rd8 + 88ul)).v = floatBitsToUint(f21);
   // 125: neg.f32 	%f22, %f1;

@@ -36,10 +36,13 @@ int p2g_div_s32(int a, int b) {
   if (b == -1) return -a;  // wraps for INT_MIN like the hardware
   return a / b;
 }
+// rem.s32/s64: the remainder takes the dividend's sign (PTX). GLSL's % of a negative operand is undefined
+// (glslang emits OpSMod, whose sign follows the divisor: NVIDIA's Vulkan driver gave 4452/8192 lanes of
+// ops/int_arith rem_s64 wrong), so the remainder is taken of the magnitudes.
 int p2g_rem_s32(int a, int b) {
   if (b == 0) return a;
-  if (b == -1) return 0;
-  return a % b;
+  uint r = uint(abs(a)) % uint(abs(b));  // abs(INT_MIN) wraps to INT_MIN, whose uint is 2^31: right
+  return a < 0 ? -int(r) : int(r);
 }
 uint64_t p2g_div_u64(uint64_t a, uint64_t b) { return b == 0ul ? 0xFFFFFFFFFFFFFFFFul : a / b; }
 uint64_t p2g_rem_u64(uint64_t a, uint64_t b) { return b == 0ul ? a : a % b; }
@@ -49,9 +52,9 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   return a / b;
 }
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
-  if (b == 0l) return a;
-  if (b == -1l) return 0l;
-  return a % b;
+  if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
+  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
+  return a < 0l ? -int64_t(r) : int64_t(r);
 }
 // High 64 bits of 64x64-bit products, from 32-bit halves.
 uint64_t p2g_umulhi64(uint64_t a, uint64_t b) {
@@ -130,7 +133,7 @@ void main() {
   // 49: st.global.u64 	[%rd1+16], %rd35;
   P2GU64((rd1 + 16ul)).v = rd35;
   // 50: and.b64  	%rd36, %rd3, 4294967295;
-  rd36 = rd3 & 0x00000000FFFFFFFFul;
+  rd36 = packUint2x32(unpackUint2x32(rd3) & unpackUint2x32(0x00000000FFFFFFFFul));
   // 51: shr.u64 	%rd37, %rd2, 32;
   uint t1;
   t1 = 32u;
@@ -168,7 +171,7 @@ void main() {
   t6 = r8;
   rd43 = (t6 >= 64u ? 0ul : rd3 >> t6);
   // 63: xor.b64  	%rd44, %rd43, %rd42;
-  rd44 = rd43 ^ rd42;
+  rd44 = packUint2x32(unpackUint2x32(rd43) ^ unpackUint2x32(rd42));
   // 64: st.global.u64 	[%rd1+40], %rd44;
   P2GU64((rd1 + 40ul)).v = rd44;
   // 65: shr.s64 	%rd45, %rd3, %r7;
@@ -178,7 +181,7 @@ void main() {
   // 66: st.global.u64 	[%rd1+48], %rd45;
   P2GU64((rd1 + 48ul)).v = rd45;
   // 67: or.b64  	%rd4, %rd2, 1;
-  rd4 = rd2 | 1ul;
+  rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
   // 68: shr.u64 	%rd46, %rd2, 40;
   uint t8;
   t8 = 40u;
@@ -186,9 +189,9 @@ void main() {
   // 69: add.s64 	%rd5, %rd46, 3;
   rd5 = uint64_t(int64_t(rd46) + 3l);
   // 70: or.b64  	%rd47, %rd3, %rd4;
-  rd47 = rd3 | rd4;
+  rd47 = packUint2x32(unpackUint2x32(rd3) | unpackUint2x32(rd4));
   // 71: and.b64  	%rd48, %rd47, -4294967296;
-  rd48 = rd47 & 0xFFFFFFFF00000000ul;
+  rd48 = packUint2x32(unpackUint2x32(rd47) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 72: setp.eq.s64 	%p1, %rd48, 0;
   int64_t t9;
   int64_t t10;
@@ -228,7 +231,7 @@ void main() {
     rd65 = uint64_t(int64_t(rd3) - int64_t(rd49));
   }
   // 90: and.b64  	%rd50, %rd3, -4294967296;
-  rd50 = rd3 & 0xFFFFFFFF00000000ul;
+  rd50 = packUint2x32(unpackUint2x32(rd3) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 91: setp.eq.s64 	%p2, %rd50, 0;
   int64_t t16;
   int64_t t17;
@@ -279,9 +282,9 @@ void main() {
   // 111: selp.b64 	%rd16, 5, %rd53, %p3;
   rd16 = p3 ? 5ul : rd53;
   // 112: or.b64  	%rd55, %rd3, %rd16;
-  rd55 = rd3 | rd16;
+  rd55 = packUint2x32(unpackUint2x32(rd3) | unpackUint2x32(rd16));
   // 113: and.b64  	%rd56, %rd55, -4294967296;
-  rd56 = rd55 & 0xFFFFFFFF00000000ul;
+  rd56 = packUint2x32(unpackUint2x32(rd55) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 114: setp.eq.s64 	%p4, %rd56, 0;
   int64_t t26;
   int64_t t27;
@@ -358,7 +361,7 @@ void main() {
   // 142: mul.wide.u32 	%rd62, %r22, 4;
   rd62 = uint64_t(r22) * uint64_t(4u);
   // 143: or.b64  	%rd63, %rd61, %rd62;
-  rd63 = rd61 | rd62;
+  rd63 = packUint2x32(unpackUint2x32(rd61) | unpackUint2x32(rd62));
   // 144: st.global.u64 	[%rd1+88], %rd63;
   P2GU64((rd1 + 88ul)).v = rd63;
   return;

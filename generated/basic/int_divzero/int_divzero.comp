@@ -23,10 +23,13 @@ int p2g_div_s32(int a, int b) {
   if (b == -1) return -a;  // wraps for INT_MIN like the hardware
   return a / b;
 }
+// rem.s32/s64: the remainder takes the dividend's sign (PTX). GLSL's % of a negative operand is undefined
+// (glslang emits OpSMod, whose sign follows the divisor: NVIDIA's Vulkan driver gave 4452/8192 lanes of
+// ops/int_arith rem_s64 wrong), so the remainder is taken of the magnitudes.
 int p2g_rem_s32(int a, int b) {
   if (b == 0) return a;
-  if (b == -1) return 0;
-  return a % b;
+  uint r = uint(abs(a)) % uint(abs(b));  // abs(INT_MIN) wraps to INT_MIN, whose uint is 2^31: right
+  return a < 0 ? -int(r) : int(r);
 }
 uint64_t p2g_div_u64(uint64_t a, uint64_t b) { return b == 0ul ? 0xFFFFFFFFFFFFFFFFul : a / b; }
 uint64_t p2g_rem_u64(uint64_t a, uint64_t b) { return b == 0ul ? a : a % b; }
@@ -36,9 +39,9 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   return a / b;
 }
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
-  if (b == 0l) return a;
-  if (b == -1l) return 0l;
-  return a % b;
+  if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
+  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
+  return a < 0l ? -int64_t(r) : int64_t(r);
 }
 
 void main() {
@@ -225,9 +228,9 @@ void main() {
   // 84: st.global.u64 	[%rd4+24], %rd39;
   P2GU64((rd4 + 24ul)).v = rd39;
   // 85: or.b64  	%rd40, %rd1, %rd2;
-  rd40 = rd1 | rd2;
+  rd40 = packUint2x32(unpackUint2x32(rd1) | unpackUint2x32(rd2));
   // 86: and.b64  	%rd41, %rd40, -4294967296;
-  rd41 = rd40 & 0xFFFFFFFF00000000ul;
+  rd41 = packUint2x32(unpackUint2x32(rd40) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 87: setp.eq.s64 	%p4, %rd41, 0;
   int64_t t28;
   int64_t t29;
@@ -267,7 +270,7 @@ void main() {
   // 105: st.global.u64 	[%rd4+40], %rd46;
   P2GU64((rd4 + 40ul)).v = rd46;
   // 106: and.b64  	%rd43, %rd1, -4294967296;
-  rd43 = rd1 & 0xFFFFFFFF00000000ul;
+  rd43 = packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 107: setp.eq.s64 	%p5, %rd43, 0;
   int64_t t34;
   int64_t t35;

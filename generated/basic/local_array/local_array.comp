@@ -16,8 +16,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 uint lmem[40];  // .local and call scratch, per thread
 
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -66,11 +64,32 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
 // fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
 uint p2g_ldl32(uint a) { return lmem[a >> 2]; }
 void p2g_stl32(uint a, uint v) { lmem[a >> 2] = v; }
@@ -294,7 +313,7 @@ void main() {
     t15 = uint64_t(r48);
     rd15 = uint64_t(t15);
     // 101: and.b64  	%rd16, %rd15, 124;
-    rd16 = rd15 & 124ul;
+    rd16 = packUint2x32(unpackUint2x32(rd15) & unpackUint2x32(124ul));
     // 102: add.s64 	%rd6, %rd2, %rd16;
     rd6 = uint64_t(int64_t(rd2) + int64_t(rd16));
     // 103: ld.local.u32 	%r49, [%rd6];
@@ -308,7 +327,7 @@ void main() {
     t17 = uint64_t(r50);
     rd17 = uint64_t(t17);
     // 106: and.b64  	%rd18, %rd17, 124;
-    rd18 = rd17 & 124ul;
+    rd18 = packUint2x32(unpackUint2x32(rd17) & unpackUint2x32(124ul));
     // 107: add.s64 	%rd19, %rd2, %rd18;
     rd19 = uint64_t(int64_t(rd2) + int64_t(rd18));
     // 108: ld.local.u32 	%r51, [%rd19];
@@ -332,13 +351,13 @@ void main() {
     t19 = uint64_t(r54);
     rd20 = uint64_t(t19);
     // 116: and.b64  	%rd21, %rd20, 28;
-    rd21 = rd20 & 28ul;
+    rd21 = packUint2x32(unpackUint2x32(rd20) & unpackUint2x32(28ul));
     // 117: add.s64 	%rd22, %rd4, %rd21;
     rd22 = uint64_t(int64_t(rd4) + int64_t(rd21));
     // 118: ld.local.f32 	%f3, [%rd22];
     f3 = uintBitsToFloat(p2g_ldl32(uint(rd22)));
     // 119: fma.rn.f32 	%f4, %f2, 0f3F000000, %f3;
-    f4 = p2g_canon(p2g_fma(f2, 0.5, f3, 0));
+    f4 = p2g_fma(f2, 0.5, f3, 0);
     // 120: st.local.f32 	[%rd22], %f4;
     p2g_stl32(uint(rd22), floatBitsToUint(f4));
     // 121: add.s32 	%r81, %r81, 1;
@@ -363,7 +382,7 @@ void main() {
   t24 = uint64_t(r55);
   rd23 = uint64_t(t24);
   // 127: and.b64  	%rd24, %rd23, 124;
-  rd24 = rd23 & 124ul;
+  rd24 = packUint2x32(unpackUint2x32(rd23) & unpackUint2x32(124ul));
   // 128: add.s64 	%rd25, %rd2, %rd24;
   rd25 = uint64_t(int64_t(rd2) + int64_t(rd24));
   // 129: ld.local.u32 	%r56, [%rd25];
@@ -377,7 +396,7 @@ void main() {
   t26 = uint64_t(r57);
   rd26 = uint64_t(t26);
   // 132: and.b64  	%rd27, %rd26, 124;
-  rd27 = rd26 & 124ul;
+  rd27 = packUint2x32(unpackUint2x32(rd26) & unpackUint2x32(124ul));
   // 133: add.s64 	%rd28, %rd2, %rd27;
   rd28 = uint64_t(int64_t(rd2) + int64_t(rd27));
   // 134: ld.local.u32 	%r58, [%rd28];
@@ -393,7 +412,7 @@ void main() {
   t28 = uint64_t(r60);
   rd29 = uint64_t(t28);
   // 138: and.b64  	%rd30, %rd29, 124;
-  rd30 = rd29 & 124ul;
+  rd30 = packUint2x32(unpackUint2x32(rd29) & unpackUint2x32(124ul));
   // 139: add.s64 	%rd31, %rd2, %rd30;
   rd31 = uint64_t(int64_t(rd2) + int64_t(rd30));
   // 140: ld.local.u32 	%r61, [%rd31];
@@ -409,7 +428,7 @@ void main() {
   t30 = uint64_t(r63);
   rd32 = uint64_t(t30);
   // 144: and.b64  	%rd33, %rd32, 124;
-  rd33 = rd32 & 124ul;
+  rd33 = packUint2x32(unpackUint2x32(rd32) & unpackUint2x32(124ul));
   // 145: add.s64 	%rd34, %rd2, %rd33;
   rd34 = uint64_t(int64_t(rd2) + int64_t(rd33));
   // 146: ld.local.u32 	%r64, [%rd34];
@@ -425,7 +444,7 @@ void main() {
   t32 = uint64_t(r66);
   rd35 = uint64_t(t32);
   // 150: and.b64  	%rd36, %rd35, 124;
-  rd36 = rd35 & 124ul;
+  rd36 = packUint2x32(unpackUint2x32(rd35) & unpackUint2x32(124ul));
   // 151: add.s64 	%rd37, %rd2, %rd36;
   rd37 = uint64_t(int64_t(rd2) + int64_t(rd36));
   // 152: ld.local.u32 	%r67, [%rd37];
@@ -441,7 +460,7 @@ void main() {
   t34 = uint64_t(r69);
   rd38 = uint64_t(t34);
   // 156: and.b64  	%rd39, %rd38, 124;
-  rd39 = rd38 & 124ul;
+  rd39 = packUint2x32(unpackUint2x32(rd38) & unpackUint2x32(124ul));
   // 157: add.s64 	%rd40, %rd2, %rd39;
   rd40 = uint64_t(int64_t(rd2) + int64_t(rd39));
   // 158: ld.local.u32 	%r70, [%rd40];
@@ -457,7 +476,7 @@ void main() {
   t36 = uint64_t(r72);
   rd41 = uint64_t(t36);
   // 162: and.b64  	%rd42, %rd41, 124;
-  rd42 = rd41 & 124ul;
+  rd42 = packUint2x32(unpackUint2x32(rd41) & unpackUint2x32(124ul));
   // 163: add.s64 	%rd43, %rd2, %rd42;
   rd43 = uint64_t(int64_t(rd2) + int64_t(rd42));
   // 164: ld.local.u32 	%r73, [%rd43];

@@ -21,8 +21,6 @@ layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uin
 layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint8_t v; };
 
 
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -58,6 +56,40 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// cvt.f32.f64: a NaN keeps its sign and the top 23 bits of its payload and comes out quiet (measured on the
+// H200: ptx_corpus/ops/f64_misc cvt_rn_f32 and cvt_rz_ftz_f32, 91 NaN lanes, e.g. 0xFFFFFFFF35E10000 -> 0xFFFFFFF9).
+float p2g_d2f(double v, int mode) {
+  uint64_t w = doubleBitsToUint64(v);
+  if ((w & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul)
+    return uintBitsToFloat((uint(w >> 32) & 0x80000000u) | 0x7FC00000u | uint((w >> 29) & 0x7FFFFFul));
+  return p2g_f64_to_f32(v, mode);
+}
+// NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
+// f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
+// operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
+// lanes of f64_arith sqrt_rn) is 0xFFF8000000000000. Tested on the bits: a flushing or fast device keeps them.
+bool p2g_isnan_d(double x) { return (doubleBitsToUint64(x) & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul; }
+double p2g_dnan1(double r, double a) {
+  if (p2g_isnan_d(a)) return uint64BitsToDouble(doubleBitsToUint64(a) | 0x0008000000000000ul);
+  return p2g_isnan_d(r) ? uint64BitsToDouble(0xFFF8000000000000ul) : r;
+}
+double p2g_dnan2(double r, double a, double b) {
+  return p2g_isnan_d(a) ? p2g_dnan1(r, a) : p2g_dnan1(r, b);
+}
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
 // a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
 // correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
@@ -71,11 +103,18 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 // fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
 
 void main() {
@@ -148,7 +187,7 @@ void main() {
     // 61: ld.global.f32 	%f6, [%rd2];
     f6 = uintBitsToFloat(P2GU32(rd2).v);
     // 62: fma.rn.f32 	%f10, %f5, %f4, %f6;
-    f10 = p2g_canon(p2g_fma(f5, f4, f6, 0));
+    f10 = p2g_fma(f5, f4, f6, 0);
     // 63: and.b16  	%rs3, %rs1, 1;
     rs3 = rs1 & 1u;
     // 64: setp.eq.b16 	%p2, %rs3, 1;
@@ -180,7 +219,7 @@ void main() {
       // 74: cvt.rn.f32.s32 	%f7, %r8;
       f7 = p2g_f64_to_f32(double(int(r8)), 0);
       // 75: add.f32 	%f10, %f10, %f7;
-      f10 = p2g_canon(f10 + f7);
+      f10 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f10), p2g_f2d(f7), 0), 0);
     }
     // 78: and.b16  	%rs4, %rs1, 2;
     rs4 = rs1 & 2u;
@@ -193,14 +232,18 @@ void main() {
     p6 = t13;
     // 80: cvt.f64.f32 	%fd2, %f10;
     precise double t14;
-    t14 = double(f10);
+    t14 = p2g_f2d(f10);
     fd2 = (isnan(t14) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t14);
     // 81: mul.f64 	%fd3, %fd2, %fd1;
     precise double t15;
-    t15 = fd2 * fd1;
-    fd3 = (isnan(t15) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t15);
+    t15 = fd2;
+    precise double t16;
+    t16 = fd1;
+    precise double t17;
+    t17 = t15 * t16;
+    fd3 = p2g_dnan2(t17, t15, t16);
     // 82: cvt.rn.f32.f64 	%f8, %fd3;
-    f8 = p2g_f64_to_f32(fd3, 0);
+    f8 = p2g_d2f(fd3, 0);
     // 83: selp.f32 	%f9, %f10, %f8, %p6;
     f9 = p6 ? f10 : f8;
     // 84: st.global.f32 	[%rd2], %f9;
@@ -208,33 +251,33 @@ void main() {
     // 85: mul.lo.s64 	%rd14, %rd1, -7046029254386353131;
     rd14 = uint64_t(int64_t(rd1) * -7046029254386353131l);
     // 86: xor.b64  	%rd15, %rd14, %rd5;
-    rd15 = rd14 ^ rd5;
+    rd15 = packUint2x32(unpackUint2x32(rd14) ^ unpackUint2x32(rd5));
     // 87: shr.u64 	%rd16, %rd15, 33;
-    uint t16;
-    t16 = 33u;
-    rd16 = (t16 >= 64u ? 0ul : rd15 >> t16);
+    uint t18;
+    t18 = 33u;
+    rd16 = (t18 >= 64u ? 0ul : rd15 >> t18);
     // 88: xor.b64  	%rd17, %rd16, %rd15;
-    rd17 = rd16 ^ rd15;
+    rd17 = packUint2x32(unpackUint2x32(rd16) ^ unpackUint2x32(rd15));
     // 89: mul.lo.s64 	%rd18, %rd17, -49064778989728563;
     rd18 = uint64_t(int64_t(rd17) * -49064778989728563l);
     // 90: shr.u64 	%rd19, %rd18, 29;
-    uint t17;
-    t17 = 29u;
-    rd19 = (t17 >= 64u ? 0ul : rd18 >> t17);
+    uint t19;
+    t19 = 29u;
+    rd19 = (t19 >= 64u ? 0ul : rd18 >> t19);
     // 91: xor.b64  	%rd20, %rd19, %rd18;
-    rd20 = rd19 ^ rd18;
+    rd20 = packUint2x32(unpackUint2x32(rd19) ^ unpackUint2x32(rd18));
     // 92: cvt.s64.s32 	%rd21, %r1;
-    int64_t t18;
-    t18 = int64_t(int(r1));
-    rd21 = uint64_t(int64_t(uint64_t(t18)));
+    int64_t t20;
+    t20 = int64_t(int(r1));
+    rd21 = uint64_t(int64_t(uint64_t(t20)));
     // 93: add.s64 	%rd22, %rd20, %rd21;
     rd22 = uint64_t(int64_t(rd20) + int64_t(rd21));
     // 94: cvta.to.global.u64 	%rd23, %rd6;
     rd23 = rd6;
     // 95: shl.b64 	%rd24, %rd1, 3;
-    uint t19;
-    t19 = 3u;
-    rd24 = (t19 >= 64u ? 0ul : rd1 << t19);
+    uint t21;
+    t21 = 3u;
+    rd24 = (t21 >= 64u ? 0ul : rd1 << t21);
     // 96: add.s64 	%rd25, %rd23, %rd24;
     rd25 = uint64_t(int64_t(rd23) + int64_t(rd24));
     // 97: st.global.u64 	[%rd25], %rd22;

@@ -17,10 +17,77 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1024u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
+// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
+// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
+// `nanBits`. Returns the narrow format's bits.
+uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sign = uint(w >> 63);
+  int e = int((w >> 52) & 0x7FFul);
+  uint64_t f = w & 0xFFFFFFFFFFFFFul;
+  uint signOut = sign << (m + eb);
+  uint infBits = ((1u << eb) - 1u) << m;
+  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0ul) return signOut;
+  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
+  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
+  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
+  uint64_t q, rem, hlf;
+  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
+  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
+  bool inexact = rem != 0ul;
+  bool up;
+  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
+  else if (mode == 1) up = false;
+  else if (mode == 2) up = inexact && sign == 1u;
+  else up = inexact && sign == 0u;
+  if (mode == 0 && shift > 64) up = false;
+  q += up ? 1ul : 0ul;
+  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
+  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
+    return signOut | (toInf ? infBits : infBits - 1u);
+  }
+  return signOut | uint(r);
+}
+float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
+// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
+// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
+// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
+// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
+double p2g_odd_sum(double a, double b) {
+  precise double s = a + b;
+  precise double bb = s - a;
+  precise double e = (a - (s - bb)) + (b - bb);
+  if (e == 0.0 || isinf(s) || isnan(s)) return s;
+  uint64_t w = doubleBitsToUint64(s);
+  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
+  return uint64BitsToDouble(w);
+}
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
@@ -78,9 +145,9 @@ void main() {
   // 47: st.shared.f32 	[%r2], %f25;
   p2g_sts32(r2, floatBitsToUint(f25));
   // 48: setp.gt.f32 	%p1, %f25, 0f00000000;
-  precise float t4;
-  precise float t5;
-  t4 = f25; t5 = 0.0;
+  precise double t4;
+  precise double t5;
+  t4 = p2g_f2d(f25); t5 = p2g_f2d(0.0);
   bool t6;
   t6 = t4 > t5;
   p1 = t6;
@@ -109,7 +176,7 @@ void main() {
     // 59: ld.shared.f32 	%f26, [%r2+-4];
     f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
     // 60: add.f32 	%f35, %f35, %f26;
-    f35 = p2g_canon(f35 + f26);
+    f35 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f35), p2g_f2d(f26), 0), 0);
     // 61: ld.shared.u32 	%r37, [%r3+-4];
     r37 = p2g_lds32((r3 - 4u));
     // 62: add.s32 	%r46, %r37, %r46;
@@ -136,7 +203,7 @@ void main() {
     // 73: ld.shared.f32 	%f27, [%r2+1016];
     f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
     // 74: add.f32 	%f36, %f36, %f27;
-    f36 = p2g_canon(f36 + f27);
+    f36 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f36), p2g_f2d(f27), 0), 0);
     // 75: ld.shared.u32 	%r38, [%r3+1016];
     r38 = p2g_lds32((r3 + 1016u));
     // 76: add.s32 	%r47, %r38, %r47;
@@ -163,7 +230,7 @@ void main() {
     // 87: ld.shared.f32 	%f28, [%r2+-16];
     f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
     // 88: add.f32 	%f37, %f37, %f28;
-    f37 = p2g_canon(f37 + f28);
+    f37 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f37), p2g_f2d(f28), 0), 0);
     // 89: ld.shared.u32 	%r39, [%r3+-16];
     r39 = p2g_lds32((r3 - 16u));
     // 90: add.s32 	%r48, %r39, %r48;
@@ -190,7 +257,7 @@ void main() {
     // 101: ld.shared.f32 	%f29, [%r2+992];
     f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
     // 102: add.f32 	%f38, %f38, %f29;
-    f38 = p2g_canon(f38 + f29);
+    f38 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f38), p2g_f2d(f29), 0), 0);
     // 103: ld.shared.u32 	%r40, [%r3+992];
     r40 = p2g_lds32((r3 + 992u));
     // 104: add.s32 	%r49, %r40, %r49;
@@ -217,7 +284,7 @@ void main() {
     // 115: ld.shared.f32 	%f30, [%r2+-64];
     f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
     // 116: add.f32 	%f39, %f39, %f30;
-    f39 = p2g_canon(f39 + f30);
+    f39 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f39), p2g_f2d(f30), 0), 0);
     // 117: ld.shared.u32 	%r41, [%r3+-64];
     r41 = p2g_lds32((r3 - 64u));
     // 118: add.s32 	%r50, %r41, %r50;
@@ -244,7 +311,7 @@ void main() {
     // 129: ld.shared.f32 	%f31, [%r2+896];
     f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
     // 130: add.f32 	%f40, %f40, %f31;
-    f40 = p2g_canon(f40 + f31);
+    f40 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f40), p2g_f2d(f31), 0), 0);
     // 131: ld.shared.u32 	%r42, [%r3+896];
     r42 = p2g_lds32((r3 + 896u));
     // 132: add.s32 	%r51, %r42, %r51;
@@ -271,7 +338,7 @@ void main() {
     // 143: ld.shared.f32 	%f32, [%r2+-256];
     f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
     // 144: add.f32 	%f41, %f41, %f32;
-    f41 = p2g_canon(f41 + f32);
+    f41 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f41), p2g_f2d(f32), 0), 0);
     // 145: ld.shared.u32 	%r43, [%r3+-256];
     r43 = p2g_lds32((r3 - 256u));
     // 146: add.s32 	%r52, %r43, %r52;
@@ -298,7 +365,7 @@ void main() {
     // 157: ld.shared.f32 	%f33, [%r2+512];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
     // 158: add.f32 	%f42, %f42, %f33;
-    f42 = p2g_canon(f42 + f33);
+    f42 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f42), p2g_f2d(f33), 0), 0);
     // 159: ld.shared.u32 	%r44, [%r3+512];
     r44 = p2g_lds32((r3 + 512u));
     // 160: add.s32 	%r53, %r44, %r53;

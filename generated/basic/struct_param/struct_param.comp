@@ -58,6 +58,40 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// cvt.f32.f64: a NaN keeps its sign and the top 23 bits of its payload and comes out quiet (measured on the
+// H200: ptx_corpus/ops/f64_misc cvt_rn_f32 and cvt_rz_ftz_f32, 91 NaN lanes, e.g. 0xFFFFFFFF35E10000 -> 0xFFFFFFF9).
+float p2g_d2f(double v, int mode) {
+  uint64_t w = doubleBitsToUint64(v);
+  if ((w & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul)
+    return uintBitsToFloat((uint(w >> 32) & 0x80000000u) | 0x7FC00000u | uint((w >> 29) & 0x7FFFFFul));
+  return p2g_f64_to_f32(v, mode);
+}
+// NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
+// f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
+// operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
+// lanes of f64_arith sqrt_rn) is 0xFFF8000000000000. Tested on the bits: a flushing or fast device keeps them.
+bool p2g_isnan_d(double x) { return (doubleBitsToUint64(x) & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul; }
+double p2g_dnan1(double r, double a) {
+  if (p2g_isnan_d(a)) return uint64BitsToDouble(doubleBitsToUint64(a) | 0x0008000000000000ul);
+  return p2g_isnan_d(r) ? uint64BitsToDouble(0xFFF8000000000000ul) : r;
+}
+double p2g_dnan2(double r, double a, double b) {
+  return p2g_isnan_d(a) ? p2g_dnan1(r, a) : p2g_dnan1(r, b);
+}
+// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
+// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
+double p2g_f2d(float x) {
+  uint b = floatBitsToUint(x);
+  uint64_t s = uint64_t(b >> 31) << 63;
+  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
+  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
+  if (e == 0u) {
+    if (m == 0u) return uint64BitsToDouble(s);
+    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
+    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  }
+  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+}
 // a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
 // correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
@@ -71,11 +105,18 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 // fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
 // rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
 float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = double(a) * double(b);
-  return p2g_f64_to_f32(p2g_odd_sum(p, double(c)), mode);
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
 
 void main() {
@@ -139,7 +180,7 @@ void main() {
     // 48: ld.global.f32 	%f5, [%rd8];
     f5 = uintBitsToFloat(P2GU32(rd8).v);
     // 49: fma.rn.f32 	%f6, %f3, %f5, %f4;
-    f6 = p2g_canon(p2g_fma(f3, f5, f4, 0));
+    f6 = p2g_fma(f3, f5, f4, 0);
     // 50: setp.eq.s16 	%p2, %rs1, 0;
     int t7;
     int t8;
@@ -165,32 +206,36 @@ void main() {
     fd2 = (isnan(t12) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t12);
     // 56: mul.f64 	%fd3, %fd1, %fd2;
     precise double t13;
-    t13 = fd1 * fd2;
-    fd3 = (isnan(t13) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t13);
+    t13 = fd1;
+    precise double t14;
+    t14 = fd2;
+    precise double t15;
+    t15 = t13 * t14;
+    fd3 = p2g_dnan2(t15, t13, t14);
     // 57: cvt.rn.f32.f64 	%f9, %fd3;
-    f9 = p2g_f64_to_f32(fd3, 0);
+    f9 = p2g_d2f(fd3, 0);
     // 58: add.f32 	%f10, %f8, %f9;
-    f10 = p2g_canon(f8 + f9);
+    f10 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f8), p2g_f2d(f9), 0), 0);
     // 59: add.s64 	%rd9, %rd5, %rd7;
     rd9 = uint64_t(int64_t(rd5) + int64_t(rd7));
     // 60: st.global.f32 	[%rd9], %f10;
     P2GU32(rd9).v = floatBitsToUint(f10);
     // 61: setp.ne.s32 	%p3, %r1, 0;
-    int t14;
-    int t15;
-    t14 = int(r1); t15 = 0;
-    bool t16;
-    t16 = t14 != t15;
-    p3 = t16;
+    int t16;
+    int t17;
+    t16 = int(r1); t17 = 0;
+    bool t18;
+    t18 = t16 != t17;
+    p3 = t18;
     if (!p3) {
       // 64: cvta.to.global.u64 	%rd10, %rd4;
       rd10 = rd4;
       // 65: st.global.u32 	[%rd10], %rd3;
       P2GU32(rd10).v = uint(rd3);
       // 66: shr.u64 	%rd11, %rd3, 32;
-      uint t17;
-      t17 = 32u;
-      rd11 = (t17 >= 64u ? 0ul : rd3 >> t17);
+      uint t19;
+      t19 = 32u;
+      rd11 = (t19 >= 64u ? 0ul : rd3 >> t19);
       // 67: st.global.u32 	[%rd10+4], %rd11;
       P2GU32((rd10 + 4ul)).v = uint(rd11);
       // 68: st.global.u32 	[%rd10+8], %r4;

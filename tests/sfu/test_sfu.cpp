@@ -1,0 +1,120 @@
+// SFU models (translator/emit/sfu_models.h) against the ground truth collected on the H200
+// (ptx_corpus/sfu/data, written by ptx_corpus/sfu/run.sh collect): every collected slice of every modelled
+// instruction (2^23 inputs each), the 16-bit tables (all 65,536 inputs), and special operands.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include "sfu_data.h"
+#include "sfu_models.h"
+#include "../../ptx_corpus/sfu/sfu_ops.h"
+
+namespace {
+
+struct Fixture {
+  sfu_data::Store data{SFU_DATA_DIR};
+  std::vector<uint8_t> blob = sfu_data::readFile(SFU_TABLES);
+  SfuTables T;
+  bool ok = sfu_load_tables(blob.data(), blob.size(), &T);
+};
+Fixture& fx() { static Fixture f; return f; }
+
+
+}  // namespace
+
+TEST_CASE("op numbering matches the probe's") {
+  CHECK(SFU_NUM_OP32 == NUM_OP32);
+  CHECK(SFU_NUM_OP16 == NUM_OP16);
+  CHECK(std::string(kOp32Name[SFU_EX2_FTZ]) == "ex2.approx.ftz.f32");
+  CHECK(std::string(kOp16Name[SFU_EX2_BF16]) == "ex2.approx.ftz.bf16");
+}
+
+TEST_CASE("tables load") {
+  REQUIRE(fx().ok);
+  CHECK(fx().T.t[SFU_T_RCP].k == 7);
+}
+
+TEST_CASE("every collected slice of a modelled instruction is reproduced exactly") {
+  REQUIRE(fx().ok);
+  int slices = 0;
+  for (auto& kv : fx().data.members) {
+    const std::string& n = kv.first;
+    if (n.rfind("s32_", 0) != 0) continue;
+    size_t b = n.find('_', 4);
+    std::string op = n.substr(4, b - 4);
+    int id = -1;
+    for (int i = 0; i < NUM_OP32; i++) if (op == kOp32Name[i]) id = i;
+    REQUIRE(id >= 0);
+    if (!sfu_model32_has(id)) continue;
+    int sign = n[b + 1] == 'n', E = atoi(n.c_str() + b + 4);
+    std::vector<uint32_t> v = fx().data.slice(op, sign, E);
+    REQUIRE(v.size() == (1u << 23));
+    uint64_t bad = 0;
+    uint32_t first = 0;
+    for (uint32_t m = 0; m < v.size(); m++) {
+      uint32_t x = ((uint32_t)sign << 31) | ((uint32_t)E << 23) | m;
+      uint32_t r = sfu_model32(fx().T, id, x);
+      if (r != v[m] && !bad++) first = x;
+    }
+    char where[32];
+    snprintf(where, sizeof where, "%08x", first);
+    INFO(n << ": first differing input " << where);
+    CHECK(bad == 0);
+    slices++;
+  }
+  MESSAGE(slices << " slices of 2^23 inputs checked");
+  CHECK(slices >= 40);
+}
+
+TEST_CASE("16-bit forms: all 65,536 inputs") {
+  REQUIRE(fx().ok);
+  for (int op = 0; op < NUM_OP16; op++) {
+    if (!sfu_model16_has(op)) continue;
+    std::vector<uint16_t> t = fx().data.table16(kOp16Name[op]);
+    REQUIRE(t.size() == 65536);
+    int bad = 0;
+    for (uint32_t x = 0; x < 65536; x++) bad += sfu_model16(fx().T, op, (uint16_t)x) != t[x];
+    INFO(kOp16Name[op]);
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("16-bit forms are the f32 instruction truncated (measured rule)") {
+  // tanh has no f32 model yet; the rule itself is checked on the collected f32 results.
+  for (bool bf : {false, true}) {
+    std::vector<uint16_t> t = fx().data.table16(bf ? "tanh.approx.bf16" : "tanh.approx.f16");
+    std::vector<uint32_t> f = fx().data.table16f32("tanh.approx.f32", bf);
+    REQUIRE(t.size() == 65536);
+    REQUIRE(f.size() == 65536);
+    int bad = 0;
+    for (uint32_t x = 0; x < 65536; x++) {
+      uint16_t r = bf ? (sfu_isnan(f[x]) ? (uint16_t)0x7fff : (uint16_t)(f[x] >> 16)) : sfu_f32_to_f16_rz(f[x], true);
+      bad += r != t[x];
+    }
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("special operands (from the H200 summary)") {
+  REQUIRE(fx().ok);
+  const SfuTables& T = fx().T;
+  struct Case { int op; uint32_t in, out; } cases[] = {
+    {SFU_RCP_FTZ, 0x00000000, 0x7f800000}, {SFU_RCP_FTZ, 0x80000001, 0xff800000}, {SFU_RCP_FTZ, 0x7f7fffff, 0x00000000},
+    {SFU_RCP, 0x7f7fffff, 0x00200000}, {SFU_RCP, 0x00400000, 0x7f000000}, {SFU_RCP, 0x007fffff, 0x7e800001},
+    {SFU_RCP, 0x00000001, 0x7f800000}, {SFU_RCP_FTZ, 0x40400000, 0x3eaaaaab}, {SFU_RCP_FTZ, 0xffc00000, 0x7fffffff},
+    {SFU_RSQRT_FTZ, 0x80000000, 0xff800000}, {SFU_RSQRT_FTZ, 0x807fffff, 0xff800000}, {SFU_RSQRT, 0x807fffff, 0x7fffffff},
+    {SFU_RSQRT, 0x00000001, 0x64b504f2}, {SFU_RSQRT, 0x00400000, 0x5f3504f2}, {SFU_RSQRT_FTZ, 0xff800000, 0x7fffffff},
+    {SFU_RSQRT_FTZ, 0x7f800000, 0x00000000}, {SFU_RSQRT_FTZ, 0x41100000, 0x3eaaaaaa},
+    {SFU_SQRT_FTZ, 0x807fffff, 0x80000000}, {SFU_SQRT, 0x00000001, 0x1a3504f3}, {SFU_SQRT, 0x007fffff, 0x1fffffff},
+    {SFU_SQRT_FTZ, 0x7f800000, 0x7f800000}, {SFU_SQRT_FTZ, 0x41200000, 0x404a62c2},
+    {SFU_EX2_FTZ, 0x80000000, 0x3f800000}, {SFU_EX2_FTZ, 0x42ffffff, 0x7f7fffa8}, {SFU_EX2_FTZ, 0x43000000, 0x7f800000},
+    {SFU_EX2_FTZ, 0xc2fc0000, 0x00800000}, {SFU_EX2_FTZ, 0xc2fe0000, 0x00000000}, {SFU_EX2, 0xc2fe0000, 0x003fffff},
+    {SFU_EX2, 0xc3000000, 0x00200000}, {SFU_EX2, 0xc3150000, 0x00000001}, {SFU_EX2, 0xc3160000, 0x00000000},
+    {SFU_EX2_FTZ, 0x3a800000, 0x3f801631}, {SFU_EX2_FTZ, 0x40490fdb, 0x410d331d}, {SFU_EX2_FTZ, 0xff800000, 0x00000000},
+  };
+  for (const Case& c : cases) {
+    char in[16];
+    snprintf(in, sizeof in, "%08x", c.in);
+    INFO(kOp32Name[c.op] << " " << in);
+    CHECK(sfu_model32(T, c.op, c.in) == c.out);
+  }
+}

@@ -1,0 +1,277 @@
+// Textures and surfaces: tex, tld4, txq, suld.b, sust.b, suq.
+//
+// A handle register holds the device address of the image's descriptor record (docs/TEXTURES.md), so each
+// instruction becomes a call of a helper in tex_prelude.cpp with the handle, the coordinates and what the
+// instruction's modifiers fix statically (dimensions, result type, component, boundary mode). Everything the
+// runtime decides (format, size, filter, address modes, normalized coordinates) is read from the record.
+#include <functional>
+
+#include "emitter.h"
+#include "handles.h"
+
+namespace p2g {
+
+using ir::Opnd;
+
+namespace {
+
+// The geometry modifier: dimensions, layered, and how many coordinate components the operand vector has.
+struct Geometry {
+  uint32_t dims = 0;
+  bool layered = false;
+  bool ok = false;
+};
+
+Geometry geometryOf(const ir::Inst& in) {
+  Geometry g;
+  for (auto m : in.mods) {
+    if (m == "1d") g = {1, false, true};
+    else if (m == "2d") g = {2, false, true};
+    else if (m == "3d") g = {3, false, true};
+    else if (m == "a1d") g = {1, true, true};
+    else if (m == "a2d") g = {2, true, true};
+  }
+  return g;
+}
+
+// The last two type modifiers of tex/tld4 (`.v4.f32.s32`: result f32, coordinates s32).
+bool typePair(const ir::Inst& in, Ty& dtype, Ty& ctype) {
+  std::vector<Ty> tys;
+  for (auto m : in.mods) {
+    Ty t = parseTy(m);
+    if (t.k != Ty::K::None) tys.push_back(t);
+  }
+  if (tys.size() < 2) return false;
+  dtype = tys[tys.size() - 2];
+  ctype = tys.back();
+  return true;
+}
+
+// The coordinate vector of `[h, {c...}]`, resolved by the lifter into the address operand's elems.
+bool coordOperands(Emitter& E, const ir::Inst& in, int h, std::vector<Opnd>& out) {
+  const Opnd& a = in.ops[h];
+  if (a.elems.empty()) return false;
+  out = a.elems.size() == 1 && a.elems[0].kind == Opnd::Kind::Vec ? a.elems[0].elems : a.elems;
+  return true;
+}
+
+std::string handleOf(Emitter& E, const ir::Inst& in, int h) {
+  Opnd r;
+  r.kind = Opnd::Kind::Reg;
+  r.reg = in.ops[h].reg;
+  return E.src(r, Ty{Ty::K::U, 64});
+}
+
+// Destinations of a vector result (`{%f1, %f2, %f3, %f4}`) or a single register.
+std::vector<const Opnd*> destinations(const Opnd& d) {
+  std::vector<const Opnd*> v;
+  if (d.kind == Opnd::Kind::Vec)
+    for (auto& e : d.elems) v.push_back(&e);
+  else
+    v.push_back(&d);
+  return v;
+}
+
+// Checks the shape shared by every image instruction: a handle register and a coordinate vector.
+bool imageOperands(Emitter& E, const ir::Inst& in, int& h, std::vector<Opnd>& coords, bool needCoords) {
+  h = imageHandleOperand(in);
+  if (h < 0 || in.ops[h].kind != Opnd::Kind::RegAddr || in.ops[h].reg < 0) {
+    E.error(in, "the handle of this instruction must be a register holding a texture or surface object "
+                "(module .texref/.surfref variables are not supported: CUDA 12 removed texture references)");
+    return false;
+  }
+  if (!needCoords) return true;
+  if (!coordOperands(E, in, h, coords) || coords.empty()) {
+    E.error(in, "expected [handle, {coordinates}]");
+    return false;
+  }
+  return true;
+}
+
+std::string str(uint32_t v) { return std::to_string(v) + "u"; }
+
+// The coordinate layout of each geometry: layered forms put the layer index first; 3d and a2d pad to four.
+bool splitCoords(Emitter& E, const ir::Inst& in, const Geometry& g, const std::vector<Opnd>& c, Ty ctype,
+                 std::string xyz[3], std::string& layer) {
+  size_t first = g.layered ? 1 : 0;
+  if (c.size() < first + g.dims) {
+    E.error(in, "expected " + std::to_string(first + g.dims) + " coordinates, found " + std::to_string(c.size()));
+    return false;
+  }
+  layer = g.layered ? E.src(c[0], Ty{Ty::K::S, 32}) : "0";
+  bool f = ctype.k == Ty::K::F;
+  for (uint32_t a = 0; a < 3; ++a) xyz[a] = a < g.dims ? E.src(c[first + a], ctype) : (f ? "0.0" : "0");
+  return true;
+}
+
+void storeResults(Emitter& E, const ir::Inst& in, const Opnd& dst, Ty dtype, const std::string& t) {
+  static const char* comp[4] = {".x", ".y", ".z", ".w"};
+  auto ds = destinations(dst);
+  if (ds.size() != 4) return E.error(in, "expected a vector of four destinations");
+  for (size_t k = 0; k < 4; ++k) {
+    std::string v = t + comp[k];
+    if (dtype.k == Ty::K::F) E.store(*ds[k], Ty{Ty::K::F, 32}, "uintBitsToFloat(" + v + ")");
+    else if (dtype.k == Ty::K::S) E.store(*ds[k], Ty{Ty::K::S, 32}, "int(" + v + ")");
+    else E.store(*ds[k], Ty{Ty::K::U, 32}, v);
+  }
+}
+
+void emitTex(Emitter& E, const ir::Inst& in) {
+  Geometry g = geometryOf(in);
+  Ty dtype, ctype;
+  if (!g.ok) return E.error(in, "only 1d, 2d, 3d, a1d and a2d textures are supported (cube and multisample are not)");
+  if (!typePair(in, dtype, ctype) || !in.hasMod("v4") || dtype.bits != 32 ||
+      (ctype.k != Ty::K::F && ctype.k != Ty::K::S) || ctype.bits != 32)
+    return E.error(in, "supported forms are .v4.{f32,s32,u32}.{f32,s32}");
+  int h;
+  std::vector<Opnd> c;
+  if (!imageOperands(E, in, h, c, true)) return;
+  // Operands after the address: .level has the level, .grad two gradient vectors. The runtimes' textures have
+  // one mip level, so both select level 0, as CUDA does for an array without mipmaps. Anything more is an offset
+  // or a depth compare value.
+  size_t extra = in.ops.size() - size_t(h) - 1;
+  size_t allowed = in.hasMod("level") ? 1 : in.hasMod("grad") ? 2 : 0;
+  if (extra > allowed) return E.error(in, "texel offsets and depth comparison are not supported yet");
+  std::string xyz[3], layer;
+  if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
+  E.feature("float64");  // linear filtering sums in double
+  std::string t = E.tmpOf("uvec4");
+  if (ctype.k == Ty::K::F)
+    E.line(t + " = p2g_tex(" + handleOf(E, in, h) + ", vec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
+           layer + ", " + str(g.dims) + ");");
+  else
+    E.line(t + " = p2g_texi(" + handleOf(E, in, h) + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " +
+           layer + ", " + str(g.dims) + ");");
+  storeResults(E, in, in.ops[0], dtype, t);
+}
+
+void emitTld4(Emitter& E, const ir::Inst& in) {
+  Geometry g = geometryOf(in);
+  Ty dtype, ctype;
+  int comp = in.hasMod("r") ? 0 : in.hasMod("g") ? 1 : in.hasMod("b") ? 2 : in.hasMod("a") ? 3 : -1;
+  if (comp < 0 || !g.ok || g.dims != 2) return E.error(in, "supported forms are tld4.{r,g,b,a}.{2d,a2d}");
+  if (!typePair(in, dtype, ctype) || dtype.bits != 32 || ctype.k != Ty::K::F)
+    return E.error(in, "supported forms are tld4 .v4.{f32,s32,u32}.f32");
+  int h;
+  std::vector<Opnd> c;
+  if (!imageOperands(E, in, h, c, true)) return;
+  if (in.ops.size() > size_t(h) + 1) return E.error(in, "tld4 with offsets or depth comparison is not supported yet");
+  std::string xyz[3], layer;
+  if (!splitCoords(E, in, g, c, ctype, xyz, layer)) return;
+  std::string t = E.tmpOf("uvec4");
+  E.line(t + " = p2g_tld4(" + handleOf(E, in, h) + ", vec2(" + xyz[0] + ", " + xyz[1] + "), " + layer + ", " +
+         str(uint32_t(comp)) + ");");
+  storeResults(E, in, in.ops[0], dtype, t);
+}
+
+// txq / suq: one 32-bit attribute.
+void emitQuery(Emitter& E, const ir::Inst& in) {
+  static const char* kWhat[] = {"width", "height", "depth", "normalized_coords", "filter_mode",
+                                "addr_mode_0", "addr_mode_1", "addr_mode_2", "array_size", "num_mipmap_levels"};
+  int what = -1;
+  for (int i = 0; i < 10; ++i)
+    if (in.hasMod(kWhat[i])) what = i;
+  if (in.hasMod("level")) return E.error(in, "txq.level is not supported (textures have one mip level)");
+  if (what < 0 || (in.op == "suq" && what > 2))
+    return E.error(in, std::string("unsupported query; supported: ") +
+                           (in.op == "suq" ? "width, height, depth" : "width, height, depth, normalized_coords, "
+                                                                      "filter_mode, addr_mode_0..2, array_size, "
+                                                                      "num_mipmap_levels"));
+  int h;
+  std::vector<Opnd> c;
+  if (!imageOperands(E, in, h, c, false)) return;
+  E.store(in.ops[0], Ty{Ty::K::U, 32}, "p2g_txq(" + handleOf(E, in, h) + ", " + str(uint32_t(what)) + ")");
+}
+
+// suld.b / sust.b: `bits`-wide components, `n` of them, byte-addressed x.
+struct SurfForm {
+  Geometry g;
+  unsigned bits = 0, n = 1;
+  unsigned mode = 0;  // 0 trap (the default), 1 clamp, 2 zero
+};
+
+bool surfForm(Emitter& E, const ir::Inst& in, SurfForm& f) {
+  f.g = geometryOf(in);
+  if (!in.hasMod("b")) {
+    E.error(in, "formatted surface access (." + std::string(in.hasMod("p") ? "p" : "?") +
+                    ") is not supported yet; nvcc's surf*read/write use .b");
+    return false;
+  }
+  if (!f.g.ok) {
+    E.error(in, "supported geometries are 1d, 2d, 3d, a1d, a2d");
+    return false;
+  }
+  for (auto m : in.mods) {
+    Ty t = parseTy(m);
+    if (t.k == Ty::K::B) f.bits = t.bits;
+    if (m == "v2") f.n = 2;
+    if (m == "v4") f.n = 4;
+    if (m == "clamp") f.mode = 1;
+    if (m == "zero") f.mode = 2;
+  }
+  if (!f.bits) {
+    E.error(in, "expected a .b8, .b16, .b32 or .b64 type");
+    return false;
+  }
+  return true;
+}
+
+void emitSurface(Emitter& E, const ir::Inst& in) {
+  SurfForm f;
+  if (!surfForm(E, in, f)) return;
+  bool load = in.op == "suld";
+  int h;
+  std::vector<Opnd> c;
+  if (!imageOperands(E, in, h, c, true)) return;
+  std::string xyz[3], layer;
+  if (!splitCoords(E, in, f.g, c, Ty{Ty::K::S, 32}, xyz, layer)) return;
+  const Opnd& data = in.ops[load ? 0 : 1];
+  auto vals = destinations(data);
+  if (vals.size() != f.n) return E.error(in, "expected " + std::to_string(f.n) + " data operands");
+  unsigned cb = f.bits / 8;
+  std::string hv = handleOf(E, in, h);
+  std::string off = E.tmpOf("uint");
+  std::string okv = E.tmpOf("bool");
+  E.line(okv + " = p2g_surf_off(" + hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " +
+         str(f.g.dims) + ", " + str(cb) + ", " + str(f.n) + ", " + str(f.mode) + ", " + off + ");");
+  Ty ty{Ty::K::B, f.bits};
+  if (load) {
+    // Out-of-range .zero (and .trap, which cannot trap here) reads give 0.
+    for (unsigned k = 0; k < f.n; ++k) {
+      std::string at = off + " + " + str(k * cb);
+      std::string v = f.bits == 64 ? "(" + okv + " ? p2g_surf_ld64(" + hv + ", " + at + ") : 0ul)"
+                                   : "(" + okv + " ? p2g_surf_ld(" + hv + ", " + at + ", " + str(cb) + ") : 0u)";
+      E.store(*vals[k], ty, v);
+    }
+    return;
+  }
+  E.open("if (" + okv + ")");
+  for (unsigned k = 0; k < f.n; ++k) {
+    std::string at = off + " + " + str(k * cb);
+    if (f.bits == 64) E.line("p2g_surf_st64(" + hv + ", " + at + ", " + E.src(*vals[k], ty) + ");");
+    else E.line("p2g_surf_st(" + hv + ", " + at + ", " + str(cb) + ", " + E.src(*vals[k], Ty{Ty::K::B, 32}) + ");");
+  }
+  E.close();
+}
+
+}  // namespace
+
+void emitImage(Emitter& E, const ir::Inst& in) {
+  if (in.op == "tex") return emitTex(E, in);
+  if (in.op == "tld4") return emitTld4(E, in);
+  if (in.op == "txq" || in.op == "suq") return emitQuery(E, in);
+  if (in.op == "suld" || in.op == "sust") return emitSurface(E, in);
+  E.error(in, "'" + std::string(in.op) + "' (surface reductions) is not supported yet");
+}
+
+std::string texturePreludeFor(const ir::Function& f) {
+  bool tex = false, surf = false;
+  for (auto& b : f.blocks)
+    for (auto& in : b.insts) {
+      if (in.op == "tex" || in.op == "tld4" || in.op == "txq") tex = true;
+      if (in.op == "suld" || in.op == "sust" || in.op == "suq" || in.op == "sured") surf = true;
+    }
+  return texturePrelude(tex, surf);
+}
+
+}  // namespace p2g

@@ -1,0 +1,241 @@
+#include "handles.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace p2g {
+
+using ir::Opnd;
+
+bool isImageOpcode(std::string_view op) {
+  return op == "tex" || op == "tld4" || op == "txq" || op == "suld" || op == "sust" || op == "sured" || op == "suq";
+}
+
+bool isSurfaceOpcode(std::string_view op) { return op == "suld" || op == "sust" || op == "sured" || op == "suq"; }
+
+int imageHandleOperand(const ir::Inst& in) {
+  // sust/sured write through their first operand; every other image instruction has destinations first.
+  if (in.op == "sust" || in.op == "sured") return 0;
+  for (size_t i = 0; i < in.ops.size(); ++i)
+    if (in.ops[i].kind == Opnd::Kind::RegAddr || in.ops[i].kind == Opnd::Kind::VarAddr) return int(i);
+  return -1;
+}
+
+namespace {
+
+std::string opText(const ir::Inst& in) {
+  std::string s(in.op);
+  for (auto m : in.mods) s += "." + std::string(m);
+  return s;
+}
+
+// A definition of a register: the instruction, and which element of a vector destination it is (-1: scalar).
+struct Def {
+  const ir::Inst* inst;
+  int elem;
+};
+
+class Tracer {
+ public:
+  explicit Tracer(const ir::Function& f) : F(f) {
+    for (auto& b : f.blocks)
+      for (auto& in : b.insts) {
+        if (in.ops.empty() || in.op == "st" || in.op == "sust" || in.op == "sured" || in.op == "red") continue;
+        const Opnd& d = in.ops[0];
+        if (d.kind == Opnd::Kind::Reg) defs_[d.reg].push_back({&in, -1});
+        if (d.kind == Opnd::Kind::Vec)
+          for (size_t k = 0; k < d.elems.size(); ++k)
+            if (d.elems[k].kind == Opnd::Kind::Reg) defs_[d.elems[k].reg].push_back({&in, int(k)});
+      }
+  }
+
+  bool value(int reg, std::vector<HandleSource>& out, std::string& why) {
+    if (!visiting_.insert(reg).second) return true;  // a cycle adds no new source (mov loops through phis)
+    auto it = defs_.find(reg);
+    if (it == defs_.end()) {
+      why = "register " + F.regs[reg].name + " is never written";
+      return false;
+    }
+    for (const Def& d : it->second)
+      if (!valueDef(d, out, why)) return false;
+    return true;
+  }
+
+ private:
+  const ir::Function& F;
+  std::map<int, std::vector<Def>> defs_;
+  std::set<int> visiting_;
+
+  bool stop(const ir::Inst& in, std::string& why) {
+    why = "it comes from '" + opText(in) + "', which is not a parameter load or a mov";
+    return false;
+  }
+
+  bool valueDef(const Def& d, std::vector<HandleSource>& out, std::string& why) {
+    const ir::Inst& in = *d.inst;
+    if ((in.op == "ld" || in.op == "ldu") && in.hasMod("param") && in.ops.size() >= 2) {
+      int var = -1;
+      int64_t off = 0;
+      if (!address(in.ops[1], var, off, why)) return false;
+      // Element k of a vector load sits k elements further (handles are 8 bytes: .u64/.b64/.s64).
+      if (d.elem > 0) off += int64_t(d.elem) * 8;
+      const ir::Var& v = F.vars[var];
+      if (off < 0 || uint64_t(off) + 8 > v.bytes) {
+        why = "the load reads bytes " + std::to_string(off) + ".." + std::to_string(off + 7) + " of the " +
+              std::to_string(v.bytes) + "-byte parameter " + std::string(v.ptxName);
+        return false;
+      }
+      HandleSource s;
+      s.offset = uint32_t(v.offset + uint64_t(off));
+      s.param = std::string(v.ptxName);
+      out.push_back(s);
+      return true;
+    }
+    if (in.op == "mov" && d.elem < 0 && in.ops.size() >= 2) {
+      const Opnd& s = in.ops[1];
+      if (s.kind == Opnd::Kind::Reg) return value(s.reg, out, why);
+      if (s.kind == Opnd::Kind::VarAddr && F.vars[s.var].space == ptx::Space::Global) {
+        HandleSource h;
+        h.isTexref = true;
+        h.texref = std::string(F.vars[s.var].ptxName);
+        out.push_back(h);
+        return true;
+      }
+    }
+    return stop(in, why);
+  }
+
+  // The parameter variable and constant offset an address operand names.
+  bool address(const Opnd& a, int& var, int64_t& off, std::string& why) {
+    if (a.kind == Opnd::Kind::VarAddr) {
+      if (F.vars[a.var].space != ptx::Space::Param) {
+        why = "the load address is not a kernel parameter";
+        return false;
+      }
+      var = a.var;
+      off = a.imm;
+      return true;
+    }
+    if (a.kind == Opnd::Kind::RegAddr && a.reg >= 0) {
+      if (!addressReg(a.reg, var, off, why, 0)) return false;
+      off += a.imm;
+      return true;
+    }
+    why = "the parameter load has no constant address";
+    return false;
+  }
+
+  // A register holding a parameter's address plus a constant: mov of the parameter, add/sub of immediates, cvta.
+  bool addressReg(int reg, int& var, int64_t& off, std::string& why, int depth) {
+    auto it = defs_.find(reg);
+    if (depth > 64 || it == defs_.end() || it->second.size() != 1 || it->second[0].elem >= 0) {
+      why = "the parameter address in " + F.regs[reg].name + " is not a single constant expression";
+      return false;
+    }
+    const ir::Inst& in = *it->second[0].inst;
+    auto opnd = [&](size_t i) -> const Opnd* { return i < in.ops.size() ? &in.ops[i] : nullptr; };
+    if ((in.op == "mov" || in.op == "cvta") && opnd(1)) {
+      const Opnd& s = *opnd(1);
+      if (s.kind == Opnd::Kind::VarAddr && F.vars[s.var].space == ptx::Space::Param) {
+        var = s.var;
+        off = s.imm;
+        return true;
+      }
+      if (s.kind == Opnd::Kind::Reg) return addressReg(s.reg, var, off, why, depth + 1);
+    }
+    if ((in.op == "add" || in.op == "sub") && opnd(2)) {
+      const Opnd *a = opnd(1), *b = opnd(2);
+      if (in.op == "add" && a->kind == Opnd::Kind::Imm) std::swap(a, b);
+      if (a->kind == Opnd::Kind::Reg && b->kind == Opnd::Kind::Imm) {
+        if (!addressReg(a->reg, var, off, why, depth + 1)) return false;
+        off += in.op == "add" ? b->imm : -b->imm;
+        return true;
+      }
+    }
+    why = "the parameter address comes from '" + opText(in) + "'";
+    return false;
+  }
+};
+
+// "tex.2d.v4.f32.f32" -> dims 2; "tex.a2d..." -> 2 and layered. 0 when the instruction does not say (txq, suq).
+void geometry(const ir::Inst& in, uint32_t& dims, bool& layered) {
+  dims = 0;
+  layered = false;
+  for (auto m : in.mods) {
+    if (m == "1d") dims = 1;
+    else if (m == "2d") dims = 2;
+    else if (m == "3d") dims = 3;
+    else if (m == "a1d") dims = 1, layered = true;
+    else if (m == "a2d") dims = 2, layered = true;
+    else if (m == "cube" || m == "acube") dims = 3, layered = m == "acube";
+  }
+}
+
+}  // namespace
+
+bool traceHandle(const ir::Function& f, int reg, std::vector<HandleSource>& out, std::string& why) {
+  Tracer t(f);
+  return t.value(reg, out, why);
+}
+
+bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vector<ManifestImage>& out) {
+  std::map<HandleSource, ManifestImage> found;
+  bool ok = true;
+  for (auto& b : f.blocks)
+    for (auto& in : b.insts) {
+      if (!isImageOpcode(in.op)) continue;
+      int h = imageHandleOperand(in);
+      std::vector<HandleSource> srcs;
+      std::string why;
+      bool traced = false;
+      if (h >= 0 && in.ops[h].kind == Opnd::Kind::RegAddr && in.ops[h].reg >= 0) {
+        // A fresh tracer per handle keeps the cycle guard local to one trace.
+        Tracer t(f);
+        traced = t.value(in.ops[h].reg, srcs, why);
+      } else if (h >= 0 && in.ops[h].kind == Opnd::Kind::VarAddr && f.vars[in.ops[h].var].space == ptx::Space::Global) {
+        HandleSource s;
+        s.isTexref = true;
+        s.texref = std::string(f.vars[in.ops[h].var].ptxName);
+        srcs.push_back(s);
+        traced = true;
+      } else {
+        why = "the handle operand is not a register or a module .texref/.surfref variable";
+      }
+      if (!traced) {
+        diags.error(in.span, "cannot tell which kernel parameter holds the " +
+                                 std::string(isSurfaceOpcode(in.op) ? "surface" : "texture") + " handle of '" +
+                                 opText(in) + "': " + why);
+        ok = false;
+        continue;
+      }
+      uint32_t dims;
+      bool layered;
+      geometry(in, dims, layered);
+      for (auto& s : srcs) {
+        ManifestImage& im = found[s];
+        std::string kind = isSurfaceOpcode(in.op) ? "surface" : "texture";
+        if (!im.kind.empty() && im.kind != kind) {
+          diags.error(in.span, "the handle at parameter offset " + std::to_string(s.offset) + " is used as a " + kind +
+                                   " here and as a " + im.kind + " elsewhere");
+          ok = false;
+        }
+        im.kind = kind;
+        im.param = s.param;
+        im.offset = s.offset;
+        im.texref = s.texref;
+        if (dims) im.dims = dims;
+        im.layered = im.layered || layered;
+        std::string use = opText(in);
+        if (std::find(im.uses.begin(), im.uses.end(), use) == im.uses.end()) im.uses.push_back(use);
+      }
+    }
+  out.clear();
+  for (auto& [src, im] : found) {
+    out.push_back(im);
+    out.back().slot = uint32_t(out.size() - 1);
+  }
+  return ok;
+}
+
+}  // namespace p2g

@@ -1,0 +1,47 @@
+// Texture and surface handles: where each one comes from.
+//
+// In PTX a texture/surface object is a 64-bit value: nvcc loads it from a `.param .u64` kernel parameter or from a
+// field of a `.param .align 8 .b8 P[N]` parameter block, then passes it in a register to tex/tld4/txq/suld/sust/
+// suq. The runtimes put a descriptor-record address there (docs/TEXTURES.md), so the generated code only needs the
+// register; this analysis exists to tell runners and readers which parameter-block offsets hold which kind of
+// image and how the kernel uses it (the manifest's `images`), and to refuse a handle whose origin cannot be
+// proved statically (read from memory, computed), since no runner could then know what to put where.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ir.h"
+#include "manifest.h"
+#include "source.h"
+
+namespace p2g {
+
+// True for the opcodes that take a texture or surface handle operand.
+bool isImageOpcode(std::string_view op);
+// True when the instruction's handle names a surface (suld, sust, sured, suq), false for a texture.
+bool isSurfaceOpcode(std::string_view op);
+
+// Index of the handle operand of an image instruction (`[h, {coords}]` of tex/suld/sust, `[h]` of txq/suq).
+int imageHandleOperand(const ir::Inst& in);
+
+// The source of one handle value: a parameter-block offset, or a module variable (.texref/.surfref).
+struct HandleSource {
+  bool isTexref = false;
+  uint32_t offset = 0;       // byte offset in the parameter block
+  std::string param;         // the PTX parameter
+  std::string texref;        // the module variable
+  bool operator<(const HandleSource& o) const {
+    return isTexref != o.isTexref ? isTexref < o.isTexref : offset != o.offset ? offset < o.offset : texref < o.texref;
+  }
+};
+
+// Traces the handle register `reg` back through mov, ld.param (at a constant offset, also through address
+// arithmetic of mov/add/sub/cvta of constants) to its sources. Returns false with `why` naming the instruction
+// that stops the trace.
+bool traceHandle(const ir::Function& f, int reg, std::vector<HandleSource>& out, std::string& why);
+
+// Resolves every image instruction of `f` into the manifest map (sorted by offset, slots numbered). An
+// unresolvable handle is an error at its instruction. Returns false when any error was reported.
+bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vector<ManifestImage>& out);
+
+}  // namespace p2g
