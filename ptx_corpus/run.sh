@@ -2,7 +2,7 @@
 # The main job: installs dependencies, builds ptx2glsl, translates every corpus kernel (into generated/) and runs
 # every case on the default device (lavapipe), printing one line per output, then a table per suite. Exit status 0
 # only when every output of every case is byte-identical (cases in ptx_corpus/KNOWN_FAILURES are listed below it).
-set -eu
+set -eu -o pipefail
 cd "$(dirname "$0")/.."
 bash tests/install_deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
