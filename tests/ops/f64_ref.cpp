@@ -116,7 +116,7 @@ int checkCase(const std::string& dir, const CaseOut& v) {
   std::vector<uint64_t> got(n);
   std::memcpy(got.data(), bytes.data(), n * 8);
   for (uint32_t i = 0; i < n; ++i) {
-    uint64_t A, B, C, want;
+    uint64_t A = 0, B = 0, C = 0, want = 0;
     if (v.cvt) {
       A = inputI64(i);
       std::fesetround(kModes[v.mode]);
