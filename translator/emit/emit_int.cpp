@@ -6,14 +6,6 @@ namespace p2g {
 
 using ir::Opnd;
 
-static Ty lastTy(const ir::Inst& in) {
-  for (auto it = in.mods.rbegin(); it != in.mods.rend(); ++it) {
-    Ty t = parseTy(*it);
-    if (t.k != Ty::K::None) return t;
-  }
-  return {};
-}
-
 // Values of sub-32-bit types are held normalized: unsigned/bit types zero-extended in a uint, signed types
 // sign-extended in an int. Results of wrapping arithmetic are normalized again here.
 static std::string norm(Ty t, const std::string& e) {
@@ -31,7 +23,7 @@ static bool need(Emitter& E, const ir::Inst& in, size_t n) {
 }
 
 void emitIntArith(Emitter& E, const ir::Inst& in) {
-  Ty t = lastTy(in);
+  Ty t = instrType(in);
   std::string op(in.op);
   if (!t.isInt()) {
     E.error(in, "'" + op + "' on this type is not supported");
@@ -165,7 +157,7 @@ static std::string lop3Expr(const std::string& a, const std::string& b, const st
 }
 
 void emitBits(Emitter& E, const ir::Inst& in) {
-  Ty t = lastTy(in);
+  Ty t = instrType(in);
   std::string op(in.op);
   if (t.k == Ty::K::None) {
     E.error(in, "'" + op + "' needs a type");
@@ -323,7 +315,7 @@ void emitBits(Emitter& E, const ir::Inst& in) {
 // Extended-precision arithmetic: add.cc/addc/sub.cc/subc/mad.cc/madc share one carry flag (p2g_cc).
 // PTX ISA: subc computes a - (b + CC.CF), so for subtraction the flag holds a borrow.
 void emitCarry(Emitter& E, const ir::Inst& in) {
-  Ty t = lastTy(in);
+  Ty t = instrType(in);
   std::string op(in.op);
   if (!t.isInt() || in.ops.size() < 3) {
     E.error(in, "'" + op + "': expected an integer type and operands");

@@ -121,14 +121,6 @@ void Emitter::storeMem(ptx::Space space, const std::string& a, unsigned bits, co
   line(h + "(" + a + ", " + v + ");");
 }
 
-// The last modifier that names a type is the instruction's type (ld.global.nc.v4.f32 -> f32).
-static Ty instType(const ir::Inst& in) {
-  for (auto it = in.mods.rbegin(); it != in.mods.rend(); ++it) {
-    Ty t = parseTy(*it);
-    if (t.k != Ty::K::None) return t;
-  }
-  return {};
-}
 static unsigned vecWidth(const ir::Inst& in) {
   for (auto m : in.mods) {
     if (m == "v2") return 2;
@@ -158,7 +150,7 @@ static ptx::Space effectiveSpace(Emitter& E, ptx::Space sp, const Opnd& addr) {
 }
 
 static void emitLd(Emitter& E, const ir::Inst& in) {
-  Ty t = instType(in);
+  Ty t = instrType(in);
   if (t.k == Ty::K::None || in.ops.size() != 2) {
     E.error(in, "ld: expected a type and two operands");
     return;
@@ -201,7 +193,7 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
 }
 
 static void emitSt(Emitter& E, const ir::Inst& in) {
-  Ty t = instType(in);
+  Ty t = instrType(in);
   if (t.k == Ty::K::None || in.ops.size() != 2) {
     E.error(in, "st: expected a type and two operands");
     return;
@@ -239,7 +231,7 @@ static void emitCvta(Emitter& E, const ir::Inst& in) {
     E.error(in, "cvta: expected two operands");
     return;
   }
-  Ty t = instType(in);
+  Ty t = instrType(in);
   if (t.k == Ty::K::None) t = Ty{Ty::K::U, 64};
   bool to = in.hasMod("to");
   ptx::Space sp = E.spaceOf(in);
@@ -269,7 +261,7 @@ void emitMemory(Emitter& E, const ir::Inst& in) {
 
 // mov: copies, addresses of variables, special registers, and vector pack/unpack of bit fields.
 void emitMov(Emitter& E, const ir::Inst& in) {
-  Ty t = instType(in);
+  Ty t = instrType(in);
   if (t.k == Ty::K::None || in.ops.size() != 2) {
     E.error(in, "mov: expected a type and two operands");
     return;
@@ -313,7 +305,7 @@ void emitMov(Emitter& E, const ir::Inst& in) {
 // bound, float add, signed min/max in shared memory, exch/cas on floats) a compare-and-swap loop on the bits.
 void emitAtomic(Emitter& E, const ir::Inst& in) {
   bool isRed = in.op == "red";
-  Ty t = instType(in);
+  Ty t = instrType(in);
   ptx::Space sp = E.spaceOf(in);
   if (sp == ptx::Space::None) sp = ptx::Space::Global;
   std::string op;

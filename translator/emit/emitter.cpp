@@ -46,6 +46,14 @@ Ty parseTy(std::string_view m) {
   }
 }
 
+Ty instrType(const ir::Inst& in) {
+  for (auto it = in.mods.rbegin(); it != in.mods.rend(); ++it) {
+    Ty t = parseTy(*it);
+    if (t.k != Ty::K::None) return t;
+  }
+  return {};
+}
+
 std::string glslOf(Ty t) {
   switch (t.k) {
     case Ty::K::Pred: return "bool";

@@ -27,6 +27,8 @@ struct Ty {
   bool operator==(const Ty& o) const { return k == o.k && bits == o.bits; }
 };
 Ty parseTy(std::string_view m);   // "s32" -> {S,32}; unknown -> K::None
+// The instruction's type: the last modifier that names a type (ld.global.nc.v4.f32 -> f32); K::None when none.
+Ty instrType(const ir::Inst& in);
 std::string glslOf(Ty t);         // the GLSL type a value of `t` is held in
 
 struct EmitOptions {
