@@ -22,6 +22,7 @@ inline constexpr std::string_view kMarkCrDiv = "p2g.crdiv";    // correctly roun
 inline constexpr std::string_view kMarkNan = "p2g.nan";        // NVIDIA's NaN, min/max and unordered rules (row 14)
 inline constexpr std::string_view kMarkHalf = "p2g.h16";       // f16/bf16 conversions in integer code (rows 1, 2)
 inline constexpr std::string_view kMarkFp8 = "p2g.fp8";        // fp8 conversions in integer code (row 13)
+inline constexpr std::string_view kMarkSfu = "p2g.sfu";        // NVIDIA's SFU approximations as models (row 8)
 
 PassResult runExactF32(ir::Function& f, std::string& error);
 PassResult runExactFma(ir::Function& f, std::string& error);
@@ -30,6 +31,8 @@ PassResult runExactDivSqrt(ir::Function& f, std::string& error);
 PassResult runExactNan(ir::Function& f, std::string& error);
 PassResult runExactHalf(ir::Function& f, std::string& error);
 PassResult runExactFp8(ir::Function& f, std::string& error);
+PassResult runExactSfu(ir::Function& f, std::string& error);
+bool isSfuInst(const ir::Inst& in);   // the instructions exact_sfu marks
 
 // Shared by the passes: appends `mark` to every instruction `pick` selects; Changed when any was marked.
 template <class Pick>

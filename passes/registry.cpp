@@ -16,6 +16,7 @@ const std::vector<PassInfo>& passRegistry() {
       {"exact_nan", "canonical NaN, PTX min/max and unordered setp rules (HAZARDS.md #14)", runExactNan},
       {"exact_half", "f16/bf16 conversions in integer code, no foldable float16_t (HAZARDS.md #1, #2)", runExactHalf},
       {"exact_fp8", "e4m3x2/e5m2x2 conversions in integer code (HAZARDS.md #13)", runExactFp8},
+      {"exact_sfu", "NVIDIA's SFU approximations (.approx, div.full) by exact software models (HAZARDS.md #8)", runExactSfu},
   };
   return r;
 }
@@ -27,7 +28,7 @@ const PassInfo* findPass(const std::string& name) {
 }
 
 std::vector<std::string> defaultPipeline() {
-  return {"contract", "exact_f32", "exact_fma", "exact_rounding", "exact_divsqrt", "exact_nan", "exact_half", "exact_fp8"};
+  return {"contract", "exact_f32", "exact_fma", "exact_rounding", "exact_divsqrt", "exact_nan", "exact_half", "exact_fp8", "exact_sfu"};
 }
 
 // --native keeps contract (it is PTX semantics, not a device workaround), the NaN rules, the half and fp8
@@ -37,7 +38,8 @@ const std::vector<NativeOmit>& nativeOmits() {
   static const std::vector<NativeOmit> v = {{"exact_f32", "#5 f32 denormals (NVIDIA Vulkan flushes)"},
                                             {"exact_fma", "#3 fma not fused (lavapipe)"},
                                             {"exact_rounding", "#6 .rz/.rm/.rp rounded to nearest"},
-                                            {"exact_divsqrt", "#7 div/sqrt/rcp precision of the device"}};
+                                            {"exact_divsqrt", "#7 div/sqrt/rcp precision of the device"},
+                                            {"exact_sfu", "#8 SFU approximations (the device's exp2/inversesqrt/...)"}};
   return v;
 }
 

@@ -119,6 +119,11 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       if (v2.space == ptx::Space::Global) {
         m.globalsBytes = std::max<uint32_t>(m.globalsBytes, uint32_t(v2.offset + v2.bytes));
       }
+    if (!em.sfuTables().empty()) {  // the SFU table directory after the variables (sfu_prelude.cpp)
+      m.sfuTables = em.sfuTables();
+      m.sfuDir = em.sfuDir();
+      m.globalsBytes = std::max<uint32_t>(m.globalsBytes, m.sfuDir + 4 * uint32_t(m.sfuTables.size()));
+    }
     m.globalsInit.assign(m.globalsBytes, 0);
     for (auto& v2 : f.vars)
       if (v2.space == ptx::Space::Global)

@@ -98,6 +98,10 @@ std::string manifestToJson(const Manifest& m) {
     }
     s += "\n  ]";
   }
+  if (!m.sfuTables.empty()) {
+    s += ",\n  \"sfuDir\": " + std::to_string(m.sfuDir);
+    s += ",\n  \"sfuTables\": " + strList(m.sfuTables);
+  }
   return s + "\n}\n";
 }
 
@@ -167,6 +171,9 @@ bool manifestFromJson(const std::string& text, Manifest& m, std::string& err) {
       m.images.push_back(std::move(im));
     }
   }
+  if (!r.strs(root, "sfuTables", m.sfuTables) || !r.u32(root, "sfuDir", m.sfuDir)) return false;
+  if (!m.sfuTables.empty() && (m.sfuDir % 4 || uint64_t(m.sfuDir) + 4 * m.sfuTables.size() > m.globalsBytes))
+    return r.fail(root, "\"sfuDir\": the SFU table directory does not fit in globalsBytes");
   return true;
 }
 

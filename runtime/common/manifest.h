@@ -58,6 +58,11 @@ struct Manifest {
   uint32_t globalsBytes = 0;
   std::vector<uint8_t> globalsInit;
   std::vector<ManifestImage> images;  // texture/surface handles (absent from the JSON when empty)
+  // SFU model tables (translator/emit/sfu_prelude.cpp; absent from the JSON when none): the runtime appends the
+  // named tables to the globals buffer (after globalsBytes) and writes table i's byte offset in that buffer into
+  // the uint at byte sfuDir + 4 * i. The tables come from ptx_corpus/sfu/models (runtime/common/sfu_tables.h).
+  std::vector<std::string> sfuTables;
+  uint32_t sfuDir = 0;
 };
 
 // JSON round trip (runtime/common/manifest.cpp). `read` returns false and sets `err` on malformed input.

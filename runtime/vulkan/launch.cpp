@@ -1,4 +1,5 @@
 #include "launch.h"
+#include "sfu_tables.h"
 
 #include <cstring>
 
@@ -226,7 +227,17 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
           std::to_string(m.globalsBytes) + ")";
     return false;
   }
-  if (m.globalsBytes && !ctx.createBuffer(m.globalsBytes, R.globals, err)) return false;
+  // SFU model tables go after the module's globals; the shader finds them through its directory (sfu_tables.h).
+  std::vector<uint8_t> sfuImage;
+  std::vector<uint32_t> sfuOffsets;
+  uint64_t sfuBase = (uint64_t(m.globalsBytes) + 15) & ~uint64_t(15);
+  if (!m.sfuTables.empty() && !layoutSfuTables(m.sfuTables, sfuImage, sfuOffsets, err)) return false;
+  uint64_t globalsAlloc = sfuImage.empty() ? m.globalsBytes : sfuBase + sfuImage.size();
+  if (globalsAlloc > 0xFFFFFFFFull) {
+    err = "the SFU tables do not fit in a 32-bit globals offset";
+    return false;
+  }
+  if (globalsAlloc && !ctx.createBuffer(globalsAlloc, R.globals, err)) return false;
   if (!createPipeline(R, c, k, err) || !recordCommands(R, c, err)) return false;
 
   out = LaunchResult();
@@ -238,6 +249,14 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     if (R.globals.map) {  // .global variables start from their initializers on every run, as a fresh module would
       std::memset(R.globals.map, 0, m.globalsBytes);
       if (!m.globalsInit.empty()) std::memcpy(R.globals.map, m.globalsInit.data(), m.globalsInit.size());
+      if (!sfuImage.empty()) {
+        uint8_t* g = (uint8_t*)R.globals.map;
+        std::memcpy(g + sfuBase, sfuImage.data(), sfuImage.size());
+        for (size_t i = 0; i < sfuOffsets.size(); ++i) {
+          uint32_t at = uint32_t(sfuBase + sfuOffsets[i]);
+          std::memcpy(g + m.sfuDir + 4 * i, &at, 4);
+        }
+      }
     }
     double ms;
     if (!submitAndWait(R, ms, err)) return false;

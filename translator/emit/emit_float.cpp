@@ -90,8 +90,29 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     E.use("p2g_fma");
     return finish("p2g_fma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ", " + ms + ")", false);
   }
+  // NVIDIA's SFU approximations by their exact models (pass exact_sfu, sfu_prelude.cpp): bits in, bits out; the
+  // model applies the instruction's .ftz rule itself.
+  if (in.hasMod(kMarkSfu) && n == 2 && (op == "rcp" || op == "rsqrt" || op == "sqrt" || op == "ex2")) {
+    std::string fn = "p2g_sfu_" + op;
+    E.use(fn);
+    E.store(in.ops[0], f, "uintBitsToFloat(" + fn + "(floatBitsToUint(" + E.src(in.ops[1], f) + "), " +
+                              (ftz ? "true" : "false") + "))");
+    return;
+  }
   bool crdiv = in.hasMod(kMarkCrDiv);
   if ((op == "div" || op == "rcp") && n == (op == "div" ? 3u : 2u)) {
+    if (op == "div" && in.hasMod(kMarkSfu) && (in.hasMod("approx") || in.hasMod("full"))) {
+      // NVIDIA's sequences around rcp.approx.ftz (div_prelude.cpp, sfu_div.h: 0 of 8192 values differ from the
+      // H200 per form), on the operands' bits; each helper applies .ftz itself and returns canonical NaNs.
+      auto bits = [&](size_t i) {
+        const Opnd& o = in.ops[i];
+        return o.kind == Opnd::Kind::FImm ? "floatBitsToUint(" + E.src(o, f) + ")" : E.src(o, Ty{Ty::K::U, 32});
+      };
+      std::string fn = in.hasMod("full") ? "p2g_div_full" : "p2g_div_approx";
+      E.use(fn);
+      return E.store(in.ops[0], Ty{Ty::K::U, 32},
+                     fn + "(" + bits(1) + ", " + bits(2) + ", " + (ftz ? "true" : "false") + ")");
+    }
     std::string num = op == "div" ? arg(1) : "1.0", den = arg(op == "div" ? 2 : 1);
     if (in.hasMod("approx") || in.hasMod("full")) {
       E.warnInexact(in, op + ".approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)");
@@ -285,6 +306,10 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
     std::string e;
     std::string m = std::to_string(mode);
     std::string dx;  // the result as a double: exact, or rounded to odd (add/sub/fma)
+    if (op == "ex2" && srcs.size() == 1) {  // the SFU model per lane (sfu_prelude.cpp; .ftz is implied for bf16)
+      E.use("p2g_sfu_ex2_16");
+      return std::string(bf ? "p2g_sfu_ex2_bf16(" : "p2g_sfu_ex2_f16(") + (l ? "(" + srcs[0] + " >> 16)" : "(" + srcs[0] + " & 0xFFFFu)") + ")";
+    }
     if ((op == "add" || op == "sub" || op == "mul") && a.size() == 2) {
       E.use("p2g_odd_sum");
       if (op == "mul") dx = a[0] + " * " + a[1];  // exact: 2x(8..11)-bit significands

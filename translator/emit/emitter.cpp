@@ -1,6 +1,9 @@
 // Emission framework: operand access with PTX's size/type rules, declarations, structured control flow.
 #include "emitter.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -611,6 +614,26 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       if (i + 1 < words.size()) out += ", ";
     }
     out += ");\n";
+  }
+  // SFU model tables (sfu_prelude.cpp): the helpers name them P2G_SFU_T_<NAME>; each gets a directory slot in
+  // the globals buffer, which the runtime fills with the table's byte offset (manifest "sfuTables").
+  sfuTables_.clear();
+  for (size_t at = prelude.find("P2G_SFU_T_"); at != std::string::npos; at = prelude.find("P2G_SFU_T_", at + 1)) {
+    size_t e = at + 10;
+    while (e < prelude.size() && (isupper((unsigned char)prelude[e]) || isdigit((unsigned char)prelude[e]) || prelude[e] == '_')) ++e;
+    std::string name = prelude.substr(at + 10, e - at - 10);
+    if (std::find(sfuTables_.begin(), sfuTables_.end(), name) == sfuTables_.end()) sfuTables_.push_back(name);
+  }
+  std::sort(sfuTables_.begin(), sfuTables_.end());
+  if (!sfuTables_.empty()) {
+    uint64_t top = 0;
+    for (auto& v : F.vars)
+      if (v.space == ptx::Space::Global) top = std::max<uint64_t>(top, v.offset + v.bytes);
+    sfuDir_ = uint32_t((top + 15) & ~uint64_t(15));
+    out += "// SFU model tables: a directory of byte offsets at P2G_SFU_DIR in the globals buffer, one slot a table\n";
+    out += "const uint P2G_SFU_DIR = " + std::to_string(sfuDir_) + "u;\n";
+    for (size_t i = 0; i < sfuTables_.size(); ++i)
+      out += "const uint P2G_SFU_T_" + sfuTables_[i] + " = " + std::to_string(i) + "u;\n";
   }
   if (!prelude.empty()) out += "\n" + prelude;
   out += "\nvoid main() {\n";

@@ -71,6 +71,10 @@ class Emitter {
   const EmitOptions& options() const { return opt_; }
   // 64-bit shared layout (shared64.h): the smem64 element for a shared access whose variable moved there, or "".
   std::string wideSharedElem(const ir::Inst& in, const std::string& addr);
+  // SFU model tables the shader reads (sfu_prelude.cpp), in directory-slot order, and the byte offset of the
+  // directory in the module-globals buffer (after the .global variables). Valid after emit().
+  const std::vector<std::string>& sfuTables() const { return sfuTables_; }
+  uint32_t sfuDir() const { return sfuDir_; }
 
  private:
   const ptx::SourceManager& sm_;
@@ -87,6 +91,8 @@ class Emitter {
   bool usesShared_ = false, usesLocal_ = false, usesConst_ = false, usesGlobals_ = false;
   uint32_t lastLine_ = 0;
   Shared64Layout s64_;
+  std::vector<std::string> sfuTables_;
+  uint32_t sfuDir_ = 0;
 
   void emitNode(const SNode& n, const StructurizeResult& tree);
   void emitBlock(int b);
@@ -122,6 +128,12 @@ std::string texturePrelude(bool textures, bool surfaces);
 std::string texturePreludeFor(const ir::Function& f);
 
 // Prelude: GLSL helper functions by name, with their dependencies; deterministic order.
+struct PreludeHelper {
+  std::string name;
+  std::vector<std::string> deps, features;
+  std::string text;
+};
+std::vector<PreludeHelper> sfuHelpers();   // sfu_prelude.cpp: the SFU models (tables in the globals buffer)
 std::string preludeText(const std::set<std::string>& names, std::set<std::string>& features);
 
 }  // namespace p2g

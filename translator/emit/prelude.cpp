@@ -7,6 +7,9 @@
 #include "emitter.h"
 
 namespace p2g {
+
+std::vector<PreludeHelper> divHelpers();   // div_prelude.cpp: div.approx/div.full (sfu_div.h)
+
 namespace {
 
 struct Helper {
@@ -740,6 +743,8 @@ uint64_t p2g_brev64(uint64_t a) { return (uint64_t(bitfieldReverse(uint(a))) << 
 uint p2g_bfind_u64(uint64_t a) { uint h = uint(a >> 32); return h != 0u ? uint(findMSB(h)) + 32u : uint(findMSB(uint(a))); }
 uint p2g_bfind_s64(int64_t a) { return p2g_bfind_u64(uint64_t(a < 0l ? ~a : a)); }
 )"};
+    for (auto& h : sfuHelpers()) m[h.name] = {h.deps, h.features, h.text};
+    for (auto& h : divHelpers()) m[h.name] = {h.deps, h.features, h.text};
     return m;
   }();
   return t;

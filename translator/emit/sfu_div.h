@@ -4,7 +4,7 @@
 //
 // What each form is (found by testing hypotheses against ptx_corpus/ops/f32_div/expected, written on the H200:
 // 8192 operand pairs per form, 336 of them with 2^126 < |b| < 2^128, 1550 with a denormal b, 49 with b = 0, 1548
-// with a denormal a, 856 with a NaN operand; every form reproduces all 8192 values, docs/SFU.md "Divisions"):
+// with a denormal a, 856 with a NaN operand; every form reproduces all 8192 values, tests/sfu/test_div.cpp):
 //
 //   div.approx.f32      if |b| < 2^-126: a *= 2^24, b *= 2^24 (f32 multiplies);   d = a * rcp.ftz(b)
 //   div.full.f32        if 2^126 < |b| < inf: a *= 1/4, b *= 1/4; else if |b| < 2^-126: a *= 2^24, b *= 2^24;

@@ -1,0 +1,194 @@
+// GLSL transcription of the SFU models (sfu_models.h): what exact mode emits for NVIDIA's approximate
+// instructions (HAZARDS.md #8, issue 4). The steps are the C++ reference's, one for one, so the exhaustive H200
+// verification of sfu_models.h (docs/SFU.md: 0 of 2^32 differing per instruction) carries over as long as the
+// transcription is faithful; ptx_corpus/sfu_sweep checks the emitted GLSL itself against the hardware.
+//
+// The reduced functions are tables (128-segment quadratics in double + sorted exception lists, 3.7 MB in all),
+// far too large for GLSL constant arrays. They live in the module-globals buffer (docs/ABI.md): the translator
+// reserves a directory of one uint per table after the module's .global variables (`P2G_SFU_DIR`, a byte offset),
+// names the tables in the manifest ("sfuTables", in slot order), and the runtime appends the tables from
+// ptx_corpus/sfu/models/*.bin and writes each table's byte offset into its directory slot. A table in the buffer
+// is the blob's record without its name: int32 k, scale, nexc, pad; 3 << k coefficients (double bits); nexc
+// exceptions (mantissa << 8 | int8 correction), sorted.
+//
+// Determinism: the only floating-point arithmetic is the quadratic, in double, `precise` (no contraction), with
+// an exact power-of-two scaling (ldexp) and floor; the rest is integer code. That relies on correctly rounded
+// double add/mul, which both lavapipe (LLVM, IEEE) and NVIDIA (DADD/DMUL) give; a device without shaderFloat64
+// cannot run the models (docs/SFU.md).
+#include "emitter.h"
+
+namespace p2g {
+
+std::vector<PreludeHelper> sfuHelpers() {
+  std::vector<PreludeHelper> h;
+  h.push_back({"p2g_sfu_core", {}, {"float64"}, R"(// ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer P2GSfuW { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2GSfuD { uint64_t v[]; };
+// Reduced function `tab` at 23-bit input m: floor(c0 + t*(c1 + t*c2)) over the segment of m, t the low bits as a
+// fraction, then the exception list's int8 correction (binary search). `scale`: the result is Y * 2^scale.
+int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
+  uint off = P2GSfuW(pc.globals + uint64_t(P2G_SFU_DIR)).v[tab];
+  P2GSfuW hd = P2GSfuW(pc.globals + uint64_t(off));
+  uint k = hd.v[0];
+  scale = int(hd.v[1]);
+  int nexc = int(hd.v[2]);
+  uint segBits = 23u - k;
+  uint g = m >> segBits, low = m & ((1u << segBits) - 1u);
+  P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
+  double t = ldexp(double(low), -int(segBits));  // exact
+  precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
+  int64_t Y = int64_t(floor(P));
+  P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
+  int lo = 0, hi = nexc;
+  while (lo < hi) {
+    int mid = (lo + hi) >> 1;
+    if ((e.v[mid] >> 8) < m) lo = mid + 1; else hi = mid;
+  }
+  if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
+  return Y;
+}
+int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
+// Y * 2^e2 as f32 bits with `sign`: normal results exact; below the normal range flushed (ftz) or rounded to
+// nearest even into a denormal (the non-ftz forms, measured); above, infinity. (sfu_make)
+uint p2g_sfu_make(uint64_t Y, int e2, uint sign, bool ftz) {
+  if (Y == 0ul) return sign;
+  int top = p2g_sfu_msb64(Y);
+  if (top > 23) { Y >>= uint(top - 23); e2 += top - 23; }  // only values with trailing zeros get here
+  else if (top < 23) { Y <<= uint(23 - top); e2 -= 23 - top; }
+  int be = e2 + 150;
+  if (be > 254) return sign | 0x7F800000u;
+  if (be >= 1) return sign | (uint(be) << 23) | (uint(Y) & 0x7FFFFFu);
+  if (ftz) return sign;
+  int sh = 1 - be;
+  if (sh > 25) return sign;
+  uint64_t q = Y >> uint(sh), rem = Y & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
+  if (rem > hw || (rem == hw && (q & 1ul) != 0ul)) q++;
+  return sign | uint(q);
+}
+// Normal or denormal x -> significand M in [2^23, 2^24) and exponent e (x = M * 2^(e-23)). (sfu_split)
+void p2g_sfu_split(uint x, out uint M, out int e) {
+  uint E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+  if (E != 0u) { M = m | 0x800000u; e = int(E) - 127; return; }
+  int s = 23 - findMSB(m);
+  M = m << uint(s);
+  e = -126 - s;
+}
+)"});
+  h.push_back({"p2g_sfu_rcp", {"p2g_sfu_core"}, {}, R"(// rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
+uint p2g_sfu_rcp(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax == 0x7F800000u) return sign;
+  if (ax < 0x00800000u && (ftz || ax == 0u)) return sign | 0x7F800000u;
+  uint M; int e, scale;
+  p2g_sfu_split(ax, M, e);
+  int64_t Y = p2g_sfu_core(P2G_SFU_T_RCP, M & 0x7FFFFFu, scale);
+  return p2g_sfu_make(uint64_t(Y), scale - e, sign, ftz);
+}
+)"});
+  h.push_back({"p2g_sfu_rsqrt", {"p2g_sfu_core"}, {}, R"(// rsqrt.approx{.ftz}.f32: rsqrt(m * 2^p * 4^k) = rsqrt(m * 2^p) * 2^-k, p in {0, 1}: two tables.
+uint p2g_sfu_rsqrt(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax == 0u || (ftz && ax < 0x00800000u)) return sign | 0x7F800000u;
+  if (sign != 0u) return 0x7FFFFFFFu;
+  if (ax == 0x7F800000u) return 0u;
+  uint M; int e, scale;
+  p2g_sfu_split(ax, M, e);
+  int p = e & 1;
+  int64_t Y = p2g_sfu_core(p != 0 ? P2G_SFU_T_RSQRT1 : P2G_SFU_T_RSQRT0, M & 0x7FFFFFu, scale);
+  return p2g_sfu_make(uint64_t(Y), scale - (e - p) / 2, 0u, ftz);
+}
+)"});
+  h.push_back({"p2g_sfu_sqrt", {"p2g_sfu_core"}, {}, R"(// sqrt.approx{.ftz}.f32: sqrt(m * 2^p * 4^k) = sqrt(m * 2^p) * 2^k, p in {0, 1}: two tables.
+uint p2g_sfu_sqrt(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax == 0u || (ftz && ax < 0x00800000u)) return sign;
+  if (sign != 0u) return 0x7FFFFFFFu;
+  if (ax == 0x7F800000u) return ax;
+  uint M; int e, scale;
+  p2g_sfu_split(ax, M, e);
+  int p = e & 1;
+  int64_t Y = p2g_sfu_core(p != 0 ? P2G_SFU_T_SQRT1 : P2G_SFU_T_SQRT0, M & 0x7FFFFFu, scale);
+  return p2g_sfu_make(uint64_t(Y), scale + (e - p) / 2, 0u, ftz);
+}
+)"});
+  h.push_back({"p2g_sfu_ex2", {"p2g_sfu_core"}, {}, R"(// ex2.approx{.ftz}.f32: the operand truncated to sign-magnitude fixed point with 23 fraction bits; 2^n * 2^f for
+// x >= 0 and 2^-n * 2^-f for x < 0, each side from its own table (measured). Non-ftz, x < -126: ex2(x/2) squared
+// by an f32 multiply (measured: ex2(-127) = 0x003FFFFF).
+uint p2g_sfu_ex2_core(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax >= 0x43000000u) return sign != 0u ? 0u : 0x7F800000u;  // |x| >= 128 and infinities
+  uint E = ax >> 23;
+  if (E < 104u) return 0x3F800000u;                             // |x| < 2^-23: X = 0
+  uint M = (ax & 0x7FFFFFu) | 0x800000u;
+  uint X = E <= 127u ? M >> (127u - E) : M << (E - 127u);        // trunc(|x| * 2^23)
+  int n = int(X >> 23), scale;
+  uint F = X & 0x7FFFFFu;
+  if (sign == 0u) {
+    int64_t Y = p2g_sfu_core(P2G_SFU_T_EX2P, F, scale);
+    return p2g_sfu_make(uint64_t(Y), scale + n - 1, 0u, ftz);
+  }
+  int64_t Y = p2g_sfu_core(P2G_SFU_T_EX2N, F, scale);
+  return p2g_sfu_make(uint64_t(Y), scale - n + 1, 0u, ftz);
+}
+// RN-even of Y * 2^e2 (Y < 2^63, one rounding, also into the denormal range): an f32 multiply's result. (sfu_round)
+uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
+  if (Y == 0ul) return sign;
+  int top = p2g_sfu_msb64(Y);
+  int be = top + e2 + 127;
+  int sh = top - 23;
+  if (be < 1) sh += 1 - be;
+  uint64_t q = sh > 0 ? (sh > 63 ? 0ul : Y >> uint(sh)) : Y << uint(-sh);
+  if (sh > 0 && sh <= 64) {
+    uint64_t rem = sh == 64 ? Y : Y & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
+    if (rem > hw || (rem == hw && (q & 1ul) != 0ul)) q++;
+  }
+  uint64_t r = uint64_t(be < 1 ? 0u : uint(be - 1) << 23) + q;
+  if (r >= 0x7F800000ul) return sign | 0x7F800000u;
+  return sign | uint(r);
+}
+uint p2g_sfu_ex2(uint x, bool ftz) {
+  if (!ftz && (x & 0x80000000u) != 0u && (x & 0x7FFFFFFFu) > 0x42FC0000u && (x & 0x7FFFFFFFu) <= 0x7F800000u) {
+    uint h = p2g_sfu_ex2_core(x - 0x00800000u, true);
+    if (h == 0u) return 0u;
+    uint64_t Mh = uint64_t((h & 0x7FFFFFu) | 0x800000u);
+    int eh = int(h >> 23) - 150;
+    return p2g_sfu_round(Mh * Mh, 2 * eh, 0u);
+  }
+  return p2g_sfu_ex2_core(x, ftz);
+}
+)"});
+  h.push_back({"p2g_sfu_ex2_16", {"p2g_sfu_ex2"}, {}, R"(// The 16-bit ex2 forms (measured on all 65,536 inputs, docs/SFU.md): ex2.approx.ftz.f32 of the widened operand,
+// then ex2.approx.f16 rounds toward zero to f16 (x >= 16: +inf) and ex2.approx.ftz.bf16 keeps the high half;
+// a NaN result is 0x7FFF.
+uint p2g_sfu_f16_to_f32(uint h) {
+  uint sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+  if (e == 31u) return sign | 0x7F800000u | (m << 13);
+  if (e != 0u) return sign | ((e + 112u) << 23) | (m << 13);
+  if (m == 0u) return sign;
+  int s = 10 - findMSB(m);
+  return sign | (uint(113 - s) << 23) | (((m << uint(s)) & 0x3FFu) << 13);
+}
+uint p2g_sfu_f32_to_f16_rz(uint f, bool infOnOverflow) {
+  uint sign = (f >> 16) & 0x8000u, af = f & 0x7FFFFFFFu;
+  if (af > 0x7F800000u) return 0x7FFFu;
+  if (af >= 0x47800000u) return sign | (infOnOverflow || af == 0x7F800000u ? 0x7C00u : 0x7BFFu);
+  if (af < 0x33800000u) return sign;
+  int e = int(af >> 23) - 127;
+  uint M = (af & 0x7FFFFFu) | 0x800000u;
+  if (e >= -14) return sign | (uint(e + 15) << 10) | ((M >> 13) & 0x3FFu);
+  return sign | (M >> uint(13 + (-14 - e)));
+}
+uint p2g_sfu_ex2_f16(uint x) { return p2g_sfu_f32_to_f16_rz(p2g_sfu_ex2(p2g_sfu_f16_to_f32(x & 0xFFFFu), true), true); }
+uint p2g_sfu_ex2_bf16(uint x) {
+  uint r = p2g_sfu_ex2(x << 16, true);
+  return (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFu : r >> 16;
+}
+)"});
+  return h;
+}
+
+}  // namespace p2g
