@@ -21,9 +21,10 @@ const uint cmem[33] = uint[](
   0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0x7FBFFFFFu, 0xFFFFFFFFu, 0x7FC12345u, 0x3F000000u, 0x40000000u, 
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
+// SFU model tables: a directory of byte offsets at P2G_SFU_DIR in the globals buffer, one slot a table
+const uint P2G_SFU_DIR = 0u;
+const uint P2G_SFU_T_RCP = 0u;
 
-// NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
-float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
 // A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
 void p2g_dec32(uint b, out uint m, out int e) {
   uint x = b >> 23;
@@ -95,6 +96,130 @@ double p2g_div32_d(float x, float y) {
   return p2g_mkd(s, q, ea - eb - 40);
 }
 float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
+// f32 multiply on bits, rounded to nearest even (sfu_fmul). ftz: denormal operands are zeros of their sign, and a
+// result that is tiny after rounding to 24 bits with an unbounded exponent is flushed (the f32 .ftz rule, measured).
+void p2g_div_split(uint x, out uint M, out int e) {  // x = M * 2^(e-23), M in [2^23, 2^24)
+  uint E = x >> 23, m = x & 0x7FFFFFu;
+  if (E != 0u) { M = m | 0x800000u; e = int(E) - 127; return; }
+  int s = 23 - findMSB(m);
+  M = m << uint(s);
+  e = -126 - s;
+}
+uint p2g_div_fmul(uint a, uint b, bool ftz) {
+  uint sign = (a ^ b) & 0x80000000u, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ftz) {
+    if (aa < 0x00800000u) aa = 0u;
+    if (bb < 0x00800000u) bb = 0u;
+  }
+  if (aa == 0x7F800000u || bb == 0x7F800000u) return (aa == 0u || bb == 0u) ? 0x7FFFFFFFu : (sign | 0x7F800000u);
+  if (aa == 0u || bb == 0u) return sign;
+  uint Ma, Mb;
+  int ea, eb;
+  p2g_div_split(aa, Ma, ea);
+  p2g_div_split(bb, Mb, eb);
+  uint64_t P = uint64_t(Ma) * uint64_t(Mb);  // exact: value = P * 2^e2, P in [2^46, 2^48)
+  int e2 = ea + eb - 46;
+  int top = (P >> 47) != 0ul ? 47 : 46;
+  if (ftz) {
+    uint64_t q = P >> uint(top - 23), rem = P & ((1ul << uint(top - 23)) - 1ul), hlf = 1ul << uint(top - 24);
+    if (rem > hlf || (rem == hlf && (q & 1ul) != 0ul)) q++;
+    if (top + e2 + int(q >> 24) < -126) return sign;
+  }
+  int be = top + e2 + 127;  // biased exponent if normal
+  int sh = top - 23;        // right shift to 24 bits, more into the denormal range
+  if (be < 1) sh += 1 - be;
+  if (sh > 48) return sign;  // below half of the smallest denormal
+  uint64_t q = P >> uint(sh), rem = P & ((1ul << uint(sh)) - 1ul), hlf = 1ul << uint(sh - 1);
+  if (rem > hlf || (rem == hlf && (q & 1ul) != 0ul)) q++;
+  uint64_t r = uint64_t(be < 1 ? 0u : uint(be - 1) << 23) + q;  // a carry moves into the exponent field
+  return r >= 0x7F800000ul ? (sign | 0x7F800000u) : (sign | uint(r));
+}
+// ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer P2GSfuW { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2GSfuD { uint64_t v[]; };
+// Reduced function `tab` at 23-bit input m: floor(c0 + t*(c1 + t*c2)) over the segment of m, t the low bits as a
+// fraction, then the exception list's int8 correction (binary search). `scale`: the result is Y * 2^scale.
+int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
+  uint off = P2GSfuW(pc.globals + uint64_t(P2G_SFU_DIR)).v[tab];
+  P2GSfuW hd = P2GSfuW(pc.globals + uint64_t(off));
+  uint k = hd.v[0];
+  scale = int(hd.v[1]);
+  int nexc = int(hd.v[2]);
+  uint segBits = 23u - k;
+  uint g = m >> segBits, low = m & ((1u << segBits) - 1u);
+  P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
+  double t = ldexp(double(low), -int(segBits));  // exact
+  precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
+  int64_t Y = int64_t(floor(P));
+  P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
+  int lo = 0, hi = nexc;
+  while (lo < hi) {
+    int mid = (lo + hi) >> 1;
+    if ((e.v[mid] >> 8) < m) lo = mid + 1; else hi = mid;
+  }
+  if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
+  return Y;
+}
+int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
+// Y * 2^e2 as f32 bits with `sign`: normal results exact; below the normal range flushed (ftz) or rounded to
+// nearest even into a denormal (the non-ftz forms, measured); above, infinity. (sfu_make)
+uint p2g_sfu_make(uint64_t Y, int e2, uint sign, bool ftz) {
+  if (Y == 0ul) return sign;
+  int top = p2g_sfu_msb64(Y);
+  if (top > 23) { Y >>= uint(top - 23); e2 += top - 23; }  // only values with trailing zeros get here
+  else if (top < 23) { Y <<= uint(23 - top); e2 -= 23 - top; }
+  int be = e2 + 150;
+  if (be > 254) return sign | 0x7F800000u;
+  if (be >= 1) return sign | (uint(be) << 23) | (uint(Y) & 0x7FFFFFu);
+  if (ftz) return sign;
+  int sh = 1 - be;
+  if (sh > 25) return sign;
+  uint64_t q = Y >> uint(sh), rem = Y & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
+  if (rem > hw || (rem == hw && (q & 1ul) != 0ul)) q++;
+  return sign | uint(q);
+}
+// Normal or denormal x -> significand M in [2^23, 2^24) and exponent e (x = M * 2^(e-23)). (sfu_split)
+void p2g_sfu_split(uint x, out uint M, out int e) {
+  uint E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+  if (E != 0u) { M = m | 0x800000u; e = int(E) - 127; return; }
+  int s = 23 - findMSB(m);
+  M = m << uint(s);
+  e = -126 - s;
+}
+// rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
+uint p2g_sfu_rcp(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax == 0x7F800000u) return sign;
+  if (ax < 0x00800000u && (ftz || ax == 0u)) return sign | 0x7F800000u;
+  uint M; int e, scale;
+  p2g_sfu_split(ax, M, e);
+  int64_t Y = p2g_sfu_core(P2G_SFU_T_RCP, M & 0x7FFFFFu, scale);
+  return p2g_sfu_make(uint64_t(Y), scale - e, sign, ftz);
+}
+// div.approx{.ftz}.f32 (sfu_div_approx, H200: ops/f32_div): a * rcp.approx.ftz(b); without .ftz a denormal b and a are
+// first scaled by 2^24. No scaling of a huge b: for 2^126 < |b| < 2^128 the result is +-0 (NaN for a = +-inf).
+uint p2g_div_approx(uint a, uint b, bool ftz) {
+  if (!ftz && (b & 0x7FFFFFFFu) < 0x00800000u) {
+    a = p2g_div_fmul(a, 0x4B800000u, false);
+    b = p2g_div_fmul(b, 0x4B800000u, false);
+  }
+  return p2g_div_fmul(a, p2g_sfu_rcp(b, true), ftz);
+}
+// div.full{.ftz}.f32 (sfu_div_full, H200: ops/f32_div): for 2^126 < |b| < inf a and b are first scaled by 1/4, without
+// .ftz a denormal b and a by 2^24; then a * rcp.approx.ftz(b).
+uint p2g_div_full(uint a, uint b, bool ftz) {
+  uint ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7E800000u && ab < 0x7F800000u) {
+    a = p2g_div_fmul(a, 0x3E800000u, ftz);
+    b = p2g_div_fmul(b, 0x3E800000u, ftz);
+  } else if (!ftz && ab < 0x00800000u) {
+    a = p2g_div_fmul(a, 0x4B800000u, false);
+    b = p2g_div_fmul(b, 0x4B800000u, false);
+  }
+  return p2g_div_fmul(a, p2g_sfu_rcp(b, true), ftz);
+}
 // f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
 // unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
 // measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
@@ -563,8 +688,7 @@ void main() {
   // 256: st.global.f32 	[%rd27], %f13;
   P2GU32(rd27).v = floatBitsToUint(f13);
   // 258: div.full.f32 %f16, %f23, %f24;
-  // NOT BIT-EXACT YET: div.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-  f16 = p2g_canon(f23 / f24);
+  f16 = uintBitsToFloat(p2g_div_full(floatBitsToUint(f23), floatBitsToUint(f24), false));
   // 260: cvta.to.global.u64 	%rd28, %rd8;
   rd28 = rd8;
   // 261: add.s64 	%rd29, %rd28, %rd18;
@@ -572,8 +696,7 @@ void main() {
   // 262: st.global.f32 	[%rd29], %f16;
   P2GU32(rd29).v = floatBitsToUint(f16);
   // 264: div.approx.f32 %f19, %f23, %f24;
-  // NOT BIT-EXACT YET: div.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-  f19 = p2g_canon(f23 / f24);
+  f19 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f23), floatBitsToUint(f24), false));
   // 266: cvta.to.global.u64 	%rd30, %rd9;
   rd30 = rd9;
   // 267: add.s64 	%rd31, %rd30, %rd18;
@@ -581,8 +704,7 @@ void main() {
   // 268: st.global.f32 	[%rd31], %f19;
   P2GU32(rd31).v = floatBitsToUint(f19);
   // 270: div.full.ftz.f32 %f22, %f23, %f24;
-  // NOT BIT-EXACT YET: div.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-  f22 = p2g_ftz(p2g_canon(p2g_ftz(f23) / p2g_ftz(f24)));
+  f22 = uintBitsToFloat(p2g_div_full(floatBitsToUint(f23), floatBitsToUint(f24), true));
   // 272: cvta.to.global.u64 	%rd32, %rd10;
   rd32 = rd10;
   // 273: add.s64 	%rd33, %rd32, %rd18;
