@@ -1,6 +1,7 @@
 #include "launch.h"
 #include "sfu_tables.h"
 
+#include <chrono>
 #include <cstring>
 
 #include "images.h"
@@ -238,9 +239,13 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     return false;
   }
   if (globalsAlloc && !ctx.createBuffer(globalsAlloc, R.globals, err)) return false;
-  if (!createPipeline(R, c, k, err) || !recordCommands(R, c, err)) return false;
+  auto tp = std::chrono::steady_clock::now();
+  if (!createPipeline(R, c, k, err)) return false;
+  double pipelineMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tp).count();
+  if (!recordCommands(R, c, err)) return false;
 
   out = LaunchResult();
+  out.pipelineMs = pipelineMs;
   for (int rep = 0; rep < std::max(1, repeat); ++rep) {
     for (size_t i = 0; i < c.buffers.size(); ++i)
       if (!inputs[i].empty()) std::memcpy(R.bufs[i].map, inputs[i].data(), inputs[i].size());

@@ -13,6 +13,7 @@ namespace p2g::vk {
 struct LaunchResult {
   std::vector<std::vector<uint8_t>> outputs;  // one per CaseSpec::outputs, from the first dispatch
   std::vector<double> gpuMs;                  // one per dispatch when the queue has timestamps
+  double pipelineMs = 0;                      // wall time of vkCreateComputePipelines (the driver's compiler)
 };
 
 // Checks what can be refused before anything is created: device features, images, the block against

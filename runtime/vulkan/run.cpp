@@ -84,7 +84,7 @@ bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, con
     std::vector<double> ms = lr.gpuMs;
     std::sort(ms.begin(), ms.end());
     os << c.name << ": GPU ms min " << msFmt(ms.front()) << ", median " << msFmt(ms[ms.size() / 2]) << " (" << ms.size()
-       << " runs)\n";
+       << " runs); pipeline creation " << msFmt(lr.pipelineMs) << " ms\n";
   }
   reportOutputs(c, lr, opt, os, t);
   return true;
