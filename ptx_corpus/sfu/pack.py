@@ -2,7 +2,7 @@
 """Compresses what `sfu_probe collect RAWDIR` wrote into at most MAX_TARS tar files of at most LIMIT bytes each
 (the GPU machine returns at most 8 files of < 16 MiB). Members are LZMA-compressed (.xz); 16-bit tables go first,
 then slices in slice_order.txt order (most important first); whatever does not fit is listed as dropped.
-usage: pack.py RAWDIR OUTDIR"""
+usage: pack.py RAWDIR OUTDIR [FIRST]   (tar files are numbered from FIRST, default 1)"""
 import lzma, os, sys, tarfile, io
 from concurrent.futures import ProcessPoolExecutor
 
@@ -15,6 +15,7 @@ def compress(path):
 
 def main():
     raw, out = sys.argv[1], sys.argv[2]
+    first = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     os.makedirs(out, exist_ok=True)
     tables = sorted(f for f in os.listdir(raw) if f.startswith('t16'))
     with open(os.path.join(raw, 'slice_order.txt')) as f:
@@ -30,7 +31,7 @@ def main():
                     cur = None
                     dropped.append(name)
                     continue
-                tars.append(os.path.join(out, 'sfu_data_%d.tar' % (len(tars) + 1)))
+                tars.append(os.path.join(out, 'sfu_data_%d.tar' % (len(tars) + first)))
                 cur, cur_size = tarfile.open(tars[-1], 'w'), 0
             info = tarfile.TarInfo(name + '.xz')
             info.size = len(blob)

@@ -1,4 +1,5 @@
 // nvcc -O3 -std=c++17 -arch=sm_90 -o sfu_probe sfu_probe.cu   [-DSFU_MODEL_HEADER='"path/model.h"' for verify]
+// (model.h: translator/emit/sfu_models.h, or sfu_models2.h, which includes it and adds lg2/sin/cos/tanh)
 //
 // Exhaustive probe of NVIDIA's approximate (SFU) instructions, for recovering bit-exact software models offline.
 // It never writes anything large: every sweep over the 2^32 f32 inputs is summarised on the GPU (class histograms,
@@ -6,7 +7,9 @@
 // (one exponent, one sign) are kept, delta+zigzag+varint encoded so that pack.py can compress them well.
 //
 //   sfu_probe collect RAWDIR     text summary on stdout, slices and 16-bit tables under RAWDIR
-//   sfu_probe verify TABLES.bin  (built with SFU_MODEL_HEADER) model vs hardware over all inputs, mismatch counts
+//   sfu_probe collect2 RAWDIR    only the extra slices of slice_plan2() (binades the first collection lacks)
+//   sfu_probe verify TABLES.bin [TABLES2.bin]  (built with SFU_MODEL_HEADER) model vs hardware over all inputs,
+//                                mismatch counts; TABLES2.bin (sfu_models2.h's tables) with the sfu_models2.h header
 //
 // Slice file format (RAWDIR/s32_<op>_<sign>_E<biased exponent>.dz): the outputs for inputs
 // (sign<<31 | E<<23 | m), m = 0..2^23-1, as a stream of LEB128 varints of zigzag(out[m] - out[m-1]) (out[-1] = 0,
@@ -402,6 +405,31 @@ static std::vector<SliceSpec> slice_plan() {
   return v;
 }
 
+// Extra slices (run.sh collect2 -> sfu_data_2.tar): the tanh binades [2^-9, 2^-7) and [2^-5, 2^-4) that the
+// first collection did not keep (sfu_models2.h models them from the f16/bf16 points only until these exist).
+static std::vector<SliceSpec> slice_plan2() {
+  std::vector<SliceSpec> v;
+  for (int e : {-7, -8, -5, -9}) v.push_back({TANH, 0, e + 127});
+  return v;
+}
+
+static void collect2(const std::string& dir) {
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  g_blocks = p.multiProcessorCount * 16;
+  printf("device: %s (sm_%d%d), extra slices\n", p.name, p.major, p.minor);
+  Dev<uint32_t> dbuf(1u << 23);
+  std::vector<uint32_t> h(1u << 23);
+  std::vector<SliceSpec> plan = slice_plan2();
+  FILE* order = fopen((dir + "/slice_order.txt").c_str(), "w");
+  for (const SliceSpec& s : plan) {
+    slice(dir, s.op, s.sign, s.E, dbuf.p, h);
+    fprintf(order, "s32_%s_%c_E%03d.dz\n", kOp32Name[s.op], s.sign ? 'n' : 'p', s.E);
+  }
+  fclose(order);
+  printf("%zu slices written\n", plan.size());
+}
+
 static void collect(const std::string& dir) {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
@@ -478,11 +506,25 @@ static void collect(const std::string& dir) {
 // every input of every modelled instruction through the hardware and the model; prints mismatch counts and
 // examples. Built with -DSFU_MODEL_HEADER (run.sh verify does it).
 #ifdef SFU_MODEL_HEADER
+#ifdef SFU_MODELS2
+// sfu_models2.h: both table sets, every modelled instruction (rcp/rsqrt/sqrt/ex2 and lg2/sin/cos/tanh).
+typedef SfuAllTables ModelTables;
+#define MODEL32_HAS sfu_model32_has_all
+#define MODEL32 sfu_model32_all
+#define MODEL16_HAS sfu_model16_has_all
+#define MODEL16 sfu_model16_all
+#else
+typedef SfuTables ModelTables;
+#define MODEL32_HAS sfu_model32_has
+#define MODEL32 sfu_model32
+#define MODEL16_HAS sfu_model16_has
+#define MODEL16 sfu_model16
+#endif
 struct VerStats { u64 mism; u64 bins[17]; Examples ex; };
-template <int OP> __global__ void k_verify32(VerStats* st, SfuTables T) {
+template <int OP> __global__ void k_verify32(VerStats* st, ModelTables T) {
   u64 m = 0;
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < kAll; i += (u64)gridDim.x * blockDim.x) {
-    uint32_t x = (uint32_t)i, r = hw32<OP>(x), e = sfu_model32(T, OP, x);
+    uint32_t x = (uint32_t)i, r = hw32<OP>(x), e = MODEL32(T, OP, x);
     if (r != e) {
       m++;
       int d = (int)(r - e);
@@ -493,34 +535,43 @@ template <int OP> __global__ void k_verify32(VerStats* st, SfuTables T) {
   }
   atomicAdd(&st->mism, m);
 }
-template <int OP> __global__ void k_verify16(VerStats* st, SfuTables T) {
+template <int OP> __global__ void k_verify16(VerStats* st, ModelTables T) {
   uint32_t x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= 65536) return;
-  uint16_t r = hw16<OP>((uint16_t)x), e = sfu_model16(T, OP, (uint16_t)x);
+  uint16_t r = hw16<OP>((uint16_t)x), e = MODEL16(T, OP, (uint16_t)x);
   if (r != e) { atomicAdd(&st->mism, 1ull); record(&st->ex, x, r, e); }
 }
 // The same x2 check as collect, against the model: every (lo, hi) pair.
-template <int OP> __global__ void k_verify16x2(VerStats* st, SfuTables T) {
+template <int OP> __global__ void k_verify16x2(VerStats* st, ModelTables T) {
   u64 m = 0;
   for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < kAll; i += (u64)gridDim.x * blockDim.x) {
     uint32_t x = (uint32_t)i, r = hw16x2<OP>(x);
-    uint32_t e = (uint32_t)sfu_model16(T, OP, (uint16_t)(x & 0xffff)) | ((uint32_t)sfu_model16(T, OP, (uint16_t)(x >> 16)) << 16);
+    uint32_t e = (uint32_t)MODEL16(T, OP, (uint16_t)(x & 0xffff)) | ((uint32_t)MODEL16(T, OP, (uint16_t)(x >> 16)) << 16);
     if (r != e) { m++; record(&st->ex, x, r, e); }
   }
   atomicAdd(&st->mism, m);
 }
 
-static int verify(const char* tablesPath) {
-  cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
-  g_blocks = p.multiProcessorCount * 16;
-  FILE* f = fopen(tablesPath, "rb");
-  if (!f) { fprintf(stderr, "cannot read %s\n", tablesPath); return 2; }
+static std::vector<uint8_t> read_blob(const char* path) {
   std::vector<uint8_t> blob;
+  FILE* f = fopen(path, "rb");
+  if (!f) return blob;
   uint8_t buf[1 << 16];
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) blob.insert(blob.end(), buf, buf + n);
   fclose(f);
+  return blob;
+}
+// Device copy of a host blob; p points into `host`, the result to the same offset in the device copy.
+template <class T> static const T* rebase(const T* p, const std::vector<uint8_t>& host, uint8_t* dev) {
+  return p ? (const T*)(dev + ((const uint8_t*)p - host.data())) : nullptr;
+}
+
+static int verify(const char* tablesPath, const char* tables2Path) {
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  g_blocks = p.multiProcessorCount * 16;
+  std::vector<uint8_t> blob = read_blob(tablesPath);
   SfuTables H, D;
   if (!sfu_load_tables(blob.data(), blob.size(), &H)) { fprintf(stderr, "bad tables %s\n", tablesPath); return 2; }
   uint8_t* dblob;
@@ -528,15 +579,40 @@ static int verify(const char* tablesPath) {
   CK(cudaMemcpy(dblob, blob.data(), blob.size(), cudaMemcpyHostToDevice));
   D = H;   // same layout, pointers rebased into the device copy
   for (int t = 0; t < SFU_T_NUM; t++) {
-    D.t[t].coef = (const uint64_t*)(dblob + ((const uint8_t*)H.t[t].coef - blob.data()));
-    D.t[t].exc = (const uint32_t*)(dblob + ((const uint8_t*)H.t[t].exc - blob.data()));
+    D.t[t].coef = rebase(H.t[t].coef, blob, dblob);
+    D.t[t].exc = rebase(H.t[t].exc, blob, dblob);
   }
+#ifdef SFU_MODELS2
+  std::vector<uint8_t> blob2 = tables2Path ? read_blob(tables2Path) : std::vector<uint8_t>();
+  SfuTables2 H2, D2;
+  if (!sfu_load_tables2(blob2.data(), blob2.size(), &H2)) {
+    fprintf(stderr, "bad tables %s\n", tables2Path ? tables2Path : "(TABLES2.bin missing)");
+    return 2;
+  }
+  uint8_t* dblob2;
+  CK(cudaMalloc(&dblob2, blob2.size()));
+  CK(cudaMemcpy(dblob2, blob2.data(), blob2.size(), cudaMemcpyHostToDevice));
+  D2 = H2;
+  for (int t = 0; t < SFU_T2_NUM; t++) {
+    D2.t[t].coef = rebase(H2.t[t].coef, blob2, dblob2);
+    D2.t[t].resid = rebase(H2.t[t].resid, blob2, dblob2);
+    D2.t[t].exc = rebase(H2.t[t].exc, blob2, dblob2);
+    D2.t[t].full = rebase(H2.t[t].full, blob2, dblob2);
+  }
+  ModelTables DM;
+  DM.t1 = D;
+  DM.t2 = D2;
+  printf("verify %s with %s and %s on %s\n", SFU_MODEL_HEADER, tablesPath, tables2Path, p.name);
+#else
+  (void)tables2Path;
+  ModelTables DM = D;
   printf("verify %s with %s on %s\n", SFU_MODEL_HEADER, tablesPath, p.name);
+#endif
   int bad = 0;
   for (int op = 0; op < NUM_OP32; op++) {
-    if (!sfu_model32_has(op)) { printf("%-22s not modelled\n", kOp32Name[op]); continue; }
+    if (!MODEL32_HAS(op)) { printf("%-22s not modelled\n", kOp32Name[op]); continue; }
     Dev<VerStats> st;
-#define L(O) k_verify32<O><<<g_blocks, kThreads>>>(st.p, D)
+#define L(O) k_verify32<O><<<g_blocks, kThreads>>>(st.p, DM)
     DISPATCH32(op, L)
 #undef L
     VerStats s = st.get();
@@ -548,9 +624,9 @@ static int verify(const char* tablesPath) {
     fflush(stdout);
   }
   for (int op = 0; op < NUM_OP16; op++) {
-    if (!sfu_model16_has(op)) { printf("%-22s not modelled\n", kOp16Name[op]); continue; }
+    if (!MODEL16_HAS(op)) { printf("%-22s not modelled\n", kOp16Name[op]); continue; }
     Dev<VerStats> st, st2;
-#define L(O) k_verify16<O><<<256, 256>>>(st.p, D); k_verify16x2<O><<<g_blocks, kThreads>>>(st2.p, D)
+#define L(O) k_verify16<O><<<256, 256>>>(st.p, DM); k_verify16x2<O><<<g_blocks, kThreads>>>(st2.p, DM)
     DISPATCH16(op, L)
 #undef L
     VerStats s = st.get(), s2 = st2.get();
@@ -559,6 +635,9 @@ static int verify(const char* tablesPath) {
     bad |= s.mism != 0 || s2.mism != 0;
   }
   cudaFree(dblob);
+#ifdef SFU_MODELS2
+  cudaFree(dblob2);
+#endif
   printf("%s\n", bad ? "MISMATCHES" : "all modelled instructions identical over all inputs");
   return bad;
 }
@@ -566,9 +645,11 @@ static int verify(const char* tablesPath) {
 
 int main(int argc, char** argv) {
   if (argc >= 3 && !strcmp(argv[1], "collect")) { collect(argv[2]); return 0; }
+  if (argc >= 3 && !strcmp(argv[1], "collect2")) { collect2(argv[2]); return 0; }
 #ifdef SFU_MODEL_HEADER
-  if (argc >= 3 && !strcmp(argv[1], "verify")) return verify(argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "verify")) return verify(argv[2], argc >= 4 ? argv[3] : nullptr);
 #endif
-  fprintf(stderr, "usage: sfu_probe collect RAWDIR | sfu_probe verify TABLES.bin (build with -DSFU_MODEL_HEADER)\n");
+  fprintf(stderr, "usage: sfu_probe collect RAWDIR | sfu_probe collect2 RAWDIR | sfu_probe verify TABLES.bin "
+                  "[TABLES2.bin] (build with -DSFU_MODEL_HEADER)\n");
   return 2;
 }

@@ -1,0 +1,292 @@
+// Software models of NVIDIA's lg2.approx{.ftz}.f32, sin.approx{.ftz}.f32, cos.approx{.ftz}.f32 and tanh.approx.f32
+// (and through the measured 16-bit rule, tanh.approx.{f16,bf16}{,x2}), bit-identical to the H200 on every collected
+// slice (docs/SFU.md, section "lg2, sin, cos, tanh"). Companion of sfu_models.h (rcp/rsqrt/sqrt/ex2), same
+// conventions: header-only, dependency-free, compiled by the host compiler (tests/sfu) and by nvcc
+// (ptx_corpus/sfu/sfu_probe.cu, `run.sh verify`, which compares every input with the hardware).
+//
+// The reductions (all measured, docs/SFU.md lists the commands):
+//   sin/cos  r = RZ_f32(|x| * 0x3e22f983) (1/(2*pi) in f32; SASS: FMUL.RZ then MUFU.SIN/COS, which take revolutions),
+//            F = floor(frac(r) * 2^25) (25-bit fixed-point fraction, truncated), cos(F) = sin(F + 2^23);
+//            sin(F) over the four quadrants of F = q*2^23 + f is +-P(g) with g = f (q even) or 2^23-1-f (q odd,
+//            one's complement mirror), negative for q >= 2: ONE reduced function P on 2^23 points (table SINP).
+//   lg2      x = (1 + m/2^23) * 2^e: e = 0 -> L(m) (table LG2P, the hardware's 36-fraction-bit fixed point
+//            truncated to f32); e = -1 -> -N(m) (its own table LG2N); otherwise s = e + L(m) in fixed point,
+//            converted with truncation of the magnitude, negative sums one unit (2^-36) lower in magnitude (the
+//            complement of a two's-complement sum): R = RZ(s) for s > 0, -RZ(-s - 2^-36) for s < 0.
+//            Non-ftz denormal inputs: lg2(x * 2^24) - 24 with an f32 add (the compiler's non-ftz sequence).
+//   tanh     |x| < 2^-8 -> x (denormals included), |x| >= 8 -> +-1, odd; binade e in [-8, 2] of |x|: the mantissa
+//            is truncated to n_e bits (n_e = 17..21, measured per binade), then one table per binade (TANH_M8 ..
+//            TANH_P2).
+// Each table is a piecewise quadratic in double (2^k segments, evaluated c0 + t*(c1 + t*c2) without fused
+// operations), converted to f32 with RZ or RN (exactly, by bit manipulation), then corrected by a dense array of
+// small signed residuals (rbits bits per entry, 0 = none) and a sorted sparse exception list (int8 corrections in
+// f32 ulps). ptx_corpus/sfu/tools/gen.cpp builds them (F: specs) into ptx_corpus/sfu/models/sfu_tables2.bin and
+// uses this header's evaluator, so the tables are exact by construction on the data they were built from.
+//
+// The hardware interpolator itself (Oberman & Siu, "A high-performance area-efficient multifunction interpolator",
+// ARITH 2005: C0 + C1*Xl + C2*Xl^2 with truncated squarer and partial products) is not recovered; docs/SFU.md
+// records what was learnt about sin's first segment (a squarer that drops low*low partial products).
+#pragma once
+#include "sfu_models.h"
+
+#define SFU_MODELS2 1   // ptx_corpus/sfu/sfu_probe.cu verifies both table sets when it sees this header
+
+// ---- one float-valued reduced function ---------------------------------------------------------------------------
+struct SfuFTable {
+  int k = 0;      // 2^k segments
+  int n = 0;      // 2^n inputs
+  int rbits = 0;  // bits per dense residual entry (0, 2, 4 or 8)
+  int rz = 0;     // conversion of the quadratic's double value to f32: 1 = toward zero, 0 = to nearest even
+  int nexc = 0;
+  int nfull = 0;
+  const uint64_t* coef = nullptr;   // 3 << k doubles (bits): c0, c1, c2 per segment
+  const uint32_t* resid = nullptr;  // ceil(2^n * rbits / 32) words, entry i at bit i*rbits, signed
+  const uint32_t* exc = nullptr;    // nexc entries: index << 8 | int8 correction, sorted by index; correction
+                                    // -128 (0x80): the value is in `full` instead
+  const uint32_t* full = nullptr;   // nfull pairs (index, f32 bits), sorted by index
+};
+
+enum SfuTable2Id {
+  SFU_T2_SINP, SFU_T2_LG2P, SFU_T2_LG2N,
+  SFU_T2_TANH_M8, SFU_T2_TANH_M7, SFU_T2_TANH_M6, SFU_T2_TANH_M5, SFU_T2_TANH_M4, SFU_T2_TANH_M3, SFU_T2_TANH_M2,
+  SFU_T2_TANH_M1, SFU_T2_TANH_P0, SFU_T2_TANH_P1, SFU_T2_TANH_P2, SFU_T2_NUM
+};
+static const char* const kSfuTable2Name[SFU_T2_NUM] = {
+  "SINP", "LG2P", "LG2N", "TANH_M8", "TANH_M7", "TANH_M6", "TANH_M5", "TANH_M4", "TANH_M3", "TANH_M2", "TANH_M1",
+  "TANH_P0", "TANH_P1", "TANH_P2"};
+constexpr int kSfuTanhMinExp = -8, kSfuTanhMaxExp = 2;   // binades with a table; below: x, above: +-1
+struct SfuTables2 { SfuFTable t[SFU_T2_NUM]; };
+
+constexpr uint32_t kSfu2Magic = 0x32465350u;   // "PSF2"
+
+// Words of the dense residual array (padded to an even count so that the next coefficients stay 8-byte aligned).
+inline uint64_t sfu_resid_words(int n, int rbits) {
+  uint64_t w = ((1ull << n) * (uint64_t)rbits + 31) / 32;
+  return (w + 1) & ~1ull;
+}
+
+// Reads the blob written by gen.cpp for F: specs ("PSF2", count, then per table: name[16], k, n, nexc,
+// flags = rbits | rz << 8 | nfull << 12, coefficients, residual words, exceptions padded to an even count, nfull
+// (index, value) pairs). The tables point into `blob`, which must outlive them. False if a table is missing or
+// truncated.
+inline bool sfu_load_tables2(const uint8_t* blob, uint64_t size, SfuTables2* out) {
+  if (size < 8) return false;
+  uint32_t hdr[2];
+  __builtin_memcpy(hdr, blob, 8);
+  if (hdr[0] != kSfu2Magic) return false;
+  uint64_t off = 8;
+  uint32_t found = 0;
+  for (uint32_t i = 0; i < hdr[1]; i++) {
+    if (off + 32 > size) return false;
+    char name[17] = {0};
+    __builtin_memcpy(name, blob + off, 16);
+    int32_t h[4];
+    __builtin_memcpy(h, blob + off + 16, 16);
+    off += 32;
+    int rbits = h[3] & 0xff;
+    if (h[0] < 0 || h[0] > 20 || h[1] < h[0] || h[1] > 23 || h[2] < 0 || (rbits != 0 && rbits != 2 && rbits != 4 && rbits != 8))
+      return false;
+    uint64_t nc = 3ull << h[0], nr = rbits ? sfu_resid_words(h[1], rbits) : 0;
+    uint64_t nfull = (uint32_t)h[3] >> 12;
+    uint64_t need = nc * 8 + nr * 4 + (uint64_t)((h[2] + 1) & ~1) * 4 + nfull * 8;
+    if (off + need > size) return false;
+    for (int t = 0; t < SFU_T2_NUM; t++) {
+      bool same = true;
+      for (int c = 0; c < 17 && same; c++) { same = name[c] == kSfuTable2Name[t][c]; if (!name[c]) break; }
+      if (!same) continue;
+      SfuFTable& T = out->t[t];
+      T.k = h[0]; T.n = h[1]; T.nexc = h[2]; T.rbits = rbits; T.rz = (h[3] >> 8) & 1;
+      T.coef = (const uint64_t*)(blob + off);
+      T.resid = rbits ? (const uint32_t*)(blob + off + nc * 8) : nullptr;
+      T.exc = (const uint32_t*)(blob + off + nc * 8 + nr * 4);
+      T.nfull = (int)nfull;
+      T.full = (const uint32_t*)(blob + off + nc * 8 + nr * 4 + (uint64_t)((h[2] + 1) & ~1) * 4);
+      found |= 1u << t;
+    }
+    off += need;
+  }
+  return found == (1u << SFU_T2_NUM) - 1;
+}
+
+// ---- exact conversions (bit manipulation: identical on the host and the device) -----------------------------------
+SFU_HD uint64_t sfu_d2bits(double d) {
+#ifdef __CUDA_ARCH__
+  return (uint64_t)__double_as_longlong(d);
+#else
+  uint64_t b;
+  __builtin_memcpy(&b, &d, 8);
+  return b;
+#endif
+}
+// f32 bits (finite) -> double, exactly.
+SFU_HD double sfu_f32bits_to_d(uint32_t f) {
+  uint64_t sign = (uint64_t)(f >> 31) << 63;
+  uint32_t E = (f >> 23) & 0xffu, m = f & 0x7fffffu;
+  if (E == 0) {
+    if (!m) return sfu_bits2d(sign);
+    int s = 0;
+    while (!(m & 0x800000u)) { m <<= 1; s++; }
+    return sfu_bits2d(sign | ((uint64_t)(1023 - 126 - s) << 52) | ((uint64_t)(m & 0x7fffffu) << 29));
+  }
+  return sfu_bits2d(sign | ((uint64_t)(E - 127 + 1023) << 52) | ((uint64_t)m << 29));
+}
+// |d| -> f32 bits with the sign of d, rounded toward zero (rz) or to nearest even. Results in the normal f32 range
+// only (the tables and reductions here never produce others; smaller magnitudes give a signed zero, larger inf).
+SFU_HD uint32_t sfu_d2f32bits(double d, bool rz) {
+  uint64_t b = sfu_d2bits(d);
+  uint32_t sign = (uint32_t)(b >> 63) << 31;
+  int e = (int)((b >> 52) & 0x7ff) - 1023;
+  if (e < -126) return sign;
+  if (e > 127) return sign | 0x7f800000u;
+  uint64_t m = b & ((1ull << 52) - 1);
+  uint32_t r = ((uint32_t)(e + 127) << 23) | (uint32_t)(m >> 29);
+  uint64_t rem = m & ((1ull << 29) - 1);
+  if (!rz && (rem > (1ull << 28) || (rem == (1ull << 28) && (r & 1)))) r++;   // carry into the exponent is right
+  return sign | r;
+}
+
+// Value (f32 bits, >= 0) of entry i of a table.
+SFU_HD uint32_t sfu_fquad(const SfuFTable& T, uint32_t i) {
+  const int segBits = T.n - T.k;
+  uint32_t g = i >> segBits, low = i & ((1u << segBits) - 1u);
+  double t = (double)low * (1.0 / (double)(1u << segBits));   // exact: power-of-two scale
+  const uint64_t* c = T.coef + 3 * g;
+  double P = sfu_dadd(sfu_bits2d(c[0]), sfu_dmul(t, sfu_dadd(sfu_bits2d(c[1]), sfu_dmul(t, sfu_bits2d(c[2])))));
+  uint32_t r = P > 0 ? sfu_d2f32bits(P, T.rz != 0) : 0u;
+  if (T.rbits) {
+    uint32_t bit = i * (uint32_t)T.rbits;
+    uint32_t field = (T.resid[bit >> 5] >> (bit & 31)) & ((1u << T.rbits) - 1u);
+    int32_t v = (int32_t)(field << (32 - T.rbits)) >> (32 - T.rbits);   // sign-extend
+    r += (uint32_t)v;
+  }
+  int lo = 0, hi = T.nexc;   // lower_bound of i in the sorted exception list
+  while (lo < hi) {
+    int mid = (lo + hi) >> 1;
+    if ((T.exc[mid] >> 8) < i) lo = mid + 1; else hi = mid;
+  }
+  if (lo < T.nexc && (T.exc[lo] >> 8) == i) {
+    uint32_t c = T.exc[lo] & 0xffu;
+    if (c != 0x80u) return r + (uint32_t)(int32_t)(int8_t)c;
+    lo = 0; hi = T.nfull;   // a value too far from the quadratic for an int8 correction: stored whole
+    while (lo < hi) {
+      int mid = (lo + hi) >> 1;
+      if (T.full[2 * mid] < i) lo = mid + 1; else hi = mid;
+    }
+    return T.full[2 * lo + 1];
+  }
+  return r;
+}
+
+// ---- sin / cos ------------------------------------------------------------------------------------------------------
+// F = floor(frac(r) * 2^25) for r = RZ_f32(|x| * 0x3e22f983), |x| normal and finite (ax = its bits). The product of
+// the two 24-bit significands is exact in 64 bits; RZ keeps its top 24 bits.
+SFU_HD uint32_t sfu_sincos_F(uint32_t ax) {
+  const uint64_t Mc = 0xa2f983u;   // significand of 0x3e22f983 (exponent -3)
+  uint64_t Mx = (ax & 0x7fffffu) | 0x800000u;
+  int ex = (int)(ax >> 23) - 127;
+  uint64_t p = Mx * Mc;   // in [2^46, 2^48): value p * 2^(ex - 3 - 46)
+  int top = p >> 47 ? 47 : 46;
+  uint64_t M24 = p >> (top - 23);   // truncation: r = M24 * 2^(ex - 3 - 46 + top - 23)
+  int sh = ex - 3 - 46 + top - 23 + 25;   // F = M24 * 2^sh mod 2^25
+  uint64_t F;
+  if (sh >= 25) F = 0;
+  else if (sh >= 0) F = M24 << sh;
+  else F = sh <= -24 ? 0 : M24 >> -sh;
+  return (uint32_t)(F & ((1u << 25) - 1u));
+}
+// sin of the fixed-point revolution fraction F (25 bits) as f32 bits.
+SFU_HD uint32_t sfu_sin_fixed(const SfuTables2& T, uint32_t F) {
+  uint32_t q = F >> 23, f = F & 0x7fffffu;
+  uint32_t g = (q & 1u) ? 0x7fffffu - f : f;
+  uint32_t v = g ? sfu_fquad(T.t[SFU_T2_SINP], g) : 0u;   // P(0) = +0 (table entry 0 is not fitted)
+  return q >= 2 ? v | 0x80000000u : v;
+}
+// sin.approx{.ftz}.f32 (both forms identical: denormal inputs are flushed in both, measured).
+SFU_HD uint32_t sfu_sin(const SfuTables2& T, uint32_t x) {
+  uint32_t sign = x & 0x80000000u, ax = x & 0x7fffffffu;
+  if (ax >= 0x7f800000u) return kSfuNaN;
+  uint32_t F = ax < 0x00800000u ? 0u : sfu_sincos_F(ax);
+  return sfu_sin_fixed(T, F) ^ sign;   // exactly odd (measured on all inputs)
+}
+// cos.approx{.ftz}.f32: cos(F) = sin(F + 2^23) (measured, 0 exceptions), even.
+SFU_HD uint32_t sfu_cos(const SfuTables2& T, uint32_t x) {
+  uint32_t ax = x & 0x7fffffffu;
+  if (ax >= 0x7f800000u) return kSfuNaN;
+  uint32_t F = ax < 0x00800000u ? 0u : sfu_sincos_F(ax);
+  return sfu_sin_fixed(T, (F + 0x800000u) & 0x1ffffffu);
+}
+
+// ---- lg2 ------------------------------------------------------------------------------------------------------------
+SFU_HD uint32_t sfu_lg2(const SfuTables2& T, uint32_t x, bool ftz) {
+  uint32_t ax = x & 0x7fffffffu;
+  if (sfu_isnan(x)) return kSfuNaN;
+  if (ax == 0) return 0xff800000u;                                // +-0 -> -inf
+  if (x >> 31) return (ftz && ax < 0x00800000u) ? 0xff800000u : kSfuNaN;   // -denormal flushed to -0 under ftz
+  if (ax == 0x7f800000u) return 0x7f800000u;
+  if (ax < 0x00800000u) {
+    if (ftz) return 0xff800000u;
+    // Non-ftz denormal: lg2(x * 2^24) - 24, the subtraction an f32 add rounding to nearest (measured on all
+    // 8,388,607 positive denormals, slice lg2.approx.f32 E=0).
+    uint32_t M; int e;
+    sfu_split(ax, &M, &e);
+    uint32_t y = sfu_lg2(T, ((uint32_t)(e + 24 + 127) << 23) | (M & 0x7fffffu), true);
+    return sfu_d2f32bits(sfu_dadd(sfu_f32bits_to_d(y), -24.0), false);
+  }
+  int e = (int)(ax >> 23) - 127;
+  uint32_t m = ax & 0x7fffffu;
+  if (e == -1) return sfu_fquad(T.t[SFU_T2_LG2N], m) | 0x80000000u;
+  uint32_t L = m ? sfu_fquad(T.t[SFU_T2_LG2P], m) : 0u;           // lg2(2^e) = e exactly, lg2(1) = +0
+  if (e == 0) return L;
+  double s = sfu_dadd((double)e, sfu_f32bits_to_d(L));           // exact: at most 7 + 36 bits
+  if (e > 0) return sfu_d2f32bits(s, true);
+  return sfu_d2f32bits(sfu_dadd(s, 1.4551915228366852e-11 /* 2^-36 */), true);   // -RZ(-s - 2^-36)
+}
+
+// ---- tanh -----------------------------------------------------------------------------------------------------------
+SFU_HD uint32_t sfu_tanh(const SfuTables2& T, uint32_t x) {
+  uint32_t sign = x & 0x80000000u, ax = x & 0x7fffffffu;
+  if (sfu_isnan(x)) return kSfuNaN;
+  int E = (int)(ax >> 23);
+  if (E < 127 + kSfuTanhMinExp) return x;                       // |x| < 2^-8, zeros and denormals: x unchanged
+  if (E > 127 + kSfuTanhMaxExp) return sign | 0x3f800000u;      // |x| >= 8 and +-inf: +-1
+  const SfuFTable& t = T.t[SFU_T2_TANH_M8 + (E - 127 - kSfuTanhMinExp)];
+  return sign | sfu_fquad(t, (ax & 0x7fffffu) >> (23 - t.n));   // mantissa truncated to n bits (measured per binade)
+}
+
+// ---- dispatch -------------------------------------------------------------------------------------------------------
+SFU_HD bool sfu_model32_has2(int op) {
+  return op == SFU_LG2_FTZ || op == SFU_LG2 || op == SFU_SIN_FTZ || op == SFU_SIN || op == SFU_COS_FTZ ||
+         op == SFU_COS || op == SFU_TANH;
+}
+SFU_HD uint32_t sfu_model32_2(const SfuTables2& T, int op, uint32_t x) {
+  switch (op) {
+    case SFU_LG2_FTZ: return sfu_lg2(T, x, true);
+    case SFU_LG2: return sfu_lg2(T, x, false);
+    case SFU_SIN_FTZ: case SFU_SIN: return sfu_sin(T, x);
+    case SFU_COS_FTZ: case SFU_COS: return sfu_cos(T, x);
+    case SFU_TANH: return sfu_tanh(T, x);
+    default: return kSfuNaN;
+  }
+}
+// tanh.approx.f16 = tanh.approx.f32 rounded toward zero to f16; tanh.approx.bf16 = its high half (NaN: 0x7fff);
+// the .x2 forms are the scalar form per lane (all measured, docs/SFU.md).
+SFU_HD bool sfu_model16_has2(int op) { return op == SFU_TANH_F16 || op == SFU_TANH_BF16; }
+SFU_HD uint16_t sfu_model16_2(const SfuTables2& T, int op, uint16_t x) {
+  if (op == SFU_TANH_F16) return sfu_f32_to_f16_rz(sfu_tanh(T, sfu_f16_to_f32(x)), true);
+  if (op == SFU_TANH_BF16) {
+    uint32_t r = sfu_tanh(T, (uint32_t)x << 16);
+    return sfu_isnan(r) ? (uint16_t)0x7fff : (uint16_t)(r >> 16);
+  }
+  return 0x7fff;
+}
+
+// Both table sets: every modelled instruction through one entry point (the probe's verify mode uses these).
+struct SfuAllTables { SfuTables t1; SfuTables2 t2; };
+SFU_HD bool sfu_model32_has_all(int op) { return sfu_model32_has(op) || sfu_model32_has2(op); }
+SFU_HD uint32_t sfu_model32_all(const SfuAllTables& T, int op, uint32_t x) {
+  return sfu_model32_has(op) ? sfu_model32(T.t1, op, x) : sfu_model32_2(T.t2, op, x);
+}
+SFU_HD bool sfu_model16_has_all(int op) { return sfu_model16_has(op) || sfu_model16_has2(op); }
+SFU_HD uint16_t sfu_model16_all(const SfuAllTables& T, int op, uint16_t x) {
+  return sfu_model16_has(op) ? sfu_model16(T.t1, op, x) : sfu_model16_2(T.t2, op, x);
+}
