@@ -59,6 +59,30 @@ TEST_CASE("tables2 load") {
   REQUIRE(fx().ok);
   CHECK(fx().T.t[SFU_T2_SINP].n == 23);
   CHECK(fx().T.t[SFU_T2_TANH_P0].n == 20);   // tanh on [1,2) depends on the top 20 mantissa bits (measured)
+  // sin/cos and lg2: the recovered interpolator (64 segments, squarer column 19), no residuals or exceptions
+  for (int t : {SFU_T2_SINP, SFU_T2_LG2P, SFU_T2_LG2N}) {
+    CHECK(fx().T.t[t].interp == 1);
+    CHECK(fx().T.t[t].k == 6);
+    CHECK(fx().T.t[t].col == 19);
+  }
+}
+
+TEST_CASE("truncated squarer: partial products of weight >= 2^col, brute force") {
+  for (int col : {0, 5, 19, 20}) {
+    int bad = 0;
+    for (uint32_t x = 0; x < (1u << 17); x += (col == 19 ? 1 : 7)) {
+      uint64_t s = 0;
+      for (int i = 0; i < 17; i++)
+        for (int j = i; j < 17; j++) {
+          if (!((x >> i) & 1) || !((x >> j) & 1)) continue;
+          uint64_t w = i == j ? 1ull << (2 * i) : 1ull << (i + j + 1);
+          if (w >= (1ull << col)) s += w;
+        }
+      bad += sfu_sqtrunc(x, col) != (s >> col);
+    }
+    CHECK(bad == 0);
+  }
+  CHECK(sfu_sqtrunc(0x1ffff, 0) == 0x1ffffull * 0x1ffffull);   // col 0: the full square
 }
 
 TEST_CASE("every collected slice of lg2/sin/cos/tanh is reproduced exactly") {

@@ -32,6 +32,10 @@
 #define SFU_MODELS2 1   // ptx_corpus/sfu/sfu_probe.cu verifies both table sets when it sees this header
 
 // ---- one float-valued reduced function ---------------------------------------------------------------------------
+// Two kinds. A fitted table: a quadratic in double per segment, residuals, exceptions (below). An interpolator
+// table (interp = 1): the hardware's own fixed-point interpolator, recovered exactly (no residuals, no exceptions):
+//   V = C0 + C1 * x + C2 * sq(x), x = the low n - k bits of the input, sq(x) = sfu_sqtrunc(x, col),
+// V in units of 2^-F, truncated to OB fraction bits, then to f32 (RZ). docs/SFU.md gives the measurements.
 struct SfuFTable {
   int k = 0;      // 2^k segments
   int n = 0;      // 2^n inputs
@@ -39,7 +43,8 @@ struct SfuFTable {
   int rz = 0;     // conversion of the quadratic's double value to f32: 1 = toward zero, 0 = to nearest even
   int nexc = 0;
   int nfull = 0;
-  const uint64_t* coef = nullptr;   // 3 << k doubles (bits): c0, c1, c2 per segment
+  int interp = 0, F = 0, OB = 0, col = 0;   // interpolator tables
+  const uint64_t* coef = nullptr;   // 3 << k doubles (bits): c0, c1, c2 per segment; interp: int64 C0, C1, C2
   const uint32_t* resid = nullptr;  // ceil(2^n * rbits / 32) words, entry i at bit i*rbits, signed
   const uint32_t* exc = nullptr;    // nexc entries: index << 8 | int8 correction, sorted by index; correction
                                     // -128 (0x80): the value is in `full` instead
@@ -65,10 +70,11 @@ inline uint64_t sfu_resid_words(int n, int rbits) {
   return (w + 1) & ~1ull;
 }
 
-// Reads the blob written by gen.cpp for F: specs ("PSF2", count, then per table: name[16], k, n, nexc,
-// flags = rbits | rz << 8 | nfull << 12, coefficients, residual words, exceptions padded to an even count, nfull
-// (index, value) pairs). The tables point into `blob`, which must outlive them. False if a table is missing or
-// truncated.
+// Reads the blob written by gen.cpp for F: and I: specs ("PSF2", count, then per table: name[16], then
+//   fitted table:        k, n, nexc, flags = rbits | rz << 8 | nfull << 12 (nfull < 2^18), coefficients, residual
+//                        words, exceptions padded to an even count, nfull (index, value) pairs;
+//   interpolator table:  k, n, F | OB << 8 | col << 16, 1 << 30, then 3 << k int64 coefficients).
+// The tables point into `blob`, which must outlive them. False if a table is missing or truncated.
 inline bool sfu_load_tables2(const uint8_t* blob, uint64_t size, SfuTables2* out) {
   if (size < 8) return false;
   uint32_t hdr[2];
@@ -83,11 +89,29 @@ inline bool sfu_load_tables2(const uint8_t* blob, uint64_t size, SfuTables2* out
     int32_t h[4];
     __builtin_memcpy(h, blob + off + 16, 16);
     off += 32;
+    if (h[3] & (1 << 30)) {   // interpolator table
+      int F = h[2] & 0xff, OB = (h[2] >> 8) & 0xff, col = (h[2] >> 16) & 0xff;
+      if (h[0] < 0 || h[0] > 20 || h[1] < h[0] || h[1] > 23 || F < OB || F > 60 || col > 60) return false;
+      uint64_t need = (3ull << h[0]) * 8;
+      if (off + need > size) return false;
+      for (int t = 0; t < SFU_T2_NUM; t++) {
+        bool same = true;
+        for (int c = 0; c < 17 && same; c++) { same = name[c] == kSfuTable2Name[t][c]; if (!name[c]) break; }
+        if (!same) continue;
+        SfuFTable& T = out->t[t];
+        T = SfuFTable();
+        T.k = h[0]; T.n = h[1]; T.interp = 1; T.F = F; T.OB = OB; T.col = col;
+        T.coef = (const uint64_t*)(blob + off);
+        found |= 1u << t;
+      }
+      off += need;
+      continue;
+    }
     int rbits = h[3] & 0xff;
     if (h[0] < 0 || h[0] > 20 || h[1] < h[0] || h[1] > 23 || h[2] < 0 || (rbits != 0 && rbits != 2 && rbits != 4 && rbits != 8))
       return false;
     uint64_t nc = 3ull << h[0], nr = rbits ? sfu_resid_words(h[1], rbits) : 0;
-    uint64_t nfull = (uint32_t)h[3] >> 12;
+    uint64_t nfull = ((uint32_t)h[3] >> 12) & 0x3ffffu;
     uint64_t need = nc * 8 + nr * 4 + (uint64_t)((h[2] + 1) & ~1) * 4 + nfull * 8;
     if (off + need > size) return false;
     for (int t = 0; t < SFU_T2_NUM; t++) {
@@ -95,6 +119,7 @@ inline bool sfu_load_tables2(const uint8_t* blob, uint64_t size, SfuTables2* out
       for (int c = 0; c < 17 && same; c++) { same = name[c] == kSfuTable2Name[t][c]; if (!name[c]) break; }
       if (!same) continue;
       SfuFTable& T = out->t[t];
+      T = SfuFTable();
       T.k = h[0]; T.n = h[1]; T.nexc = h[2]; T.rbits = rbits; T.rz = (h[3] >> 8) & 1;
       T.coef = (const uint64_t*)(blob + off);
       T.resid = rbits ? (const uint32_t*)(blob + off + nc * 8) : nullptr;
@@ -145,8 +170,42 @@ SFU_HD uint32_t sfu_d2f32bits(double d, bool rz) {
   return sign | r;
 }
 
+// The interpolator's squarer (measured on sin, lg2; docs/SFU.md): the partial products of x * x -- b_i b_j 2^(i+j),
+// the cross terms (i < j) counted twice -- of weight >= 2^col only, summed, shifted right by col. Lower partial
+// products are never formed, so nothing carries in from them (a truncated squarer, cf. Oberman & Siu, ARITH 2005).
+SFU_HD uint64_t sfu_sqtrunc(uint32_t x, int col) {
+  uint64_t s = 0;
+  for (int i = 0; i < 32 && (x >> i); i++) {
+    if (!((x >> i) & 1u)) continue;
+    if (2 * i >= col) s += 1ull << (2 * i);
+    int lo = i + 1 > col - 1 - i ? i + 1 : col - 1 - i;   // partners j > i with i + j + 1 >= col
+    if (lo < 32) s += (uint64_t)((x >> lo) << lo) << (i + 1);
+  }
+  return s >> col;
+}
+// Unsigned fixed-point v * 2^-fracBits to f32 bits, truncating (v < 2^63; normal results only).
+SFU_HD uint32_t sfu_fix2f32_rz(uint64_t v, int fracBits) {
+  if (!v) return 0;
+#ifdef __CUDA_ARCH__
+  int top = 63 - __clzll((long long)v);
+#else
+  int top = 63 - __builtin_clzll(v);
+#endif
+  uint32_t M = top <= 23 ? (uint32_t)(v << (23 - top)) : (uint32_t)(v >> (top - 23));
+  return ((uint32_t)(top - fracBits + 127) << 23) | (M & 0x7fffffu);
+}
+// Entry i of an interpolator table.
+SFU_HD uint32_t sfu_interp(const SfuFTable& T, uint32_t i) {
+  const int segBits = T.n - T.k;
+  uint32_t g = i >> segBits, x = i & ((1u << segBits) - 1u);
+  const uint64_t* c = T.coef + 3 * g;
+  int64_t V = (int64_t)c[0] + (int64_t)c[1] * (int64_t)x + (int64_t)c[2] * (int64_t)sfu_sqtrunc(x, T.col);
+  return V > 0 ? sfu_fix2f32_rz((uint64_t)V >> (T.F - T.OB), T.OB) : 0u;
+}
+
 // Value (f32 bits, >= 0) of entry i of a table.
 SFU_HD uint32_t sfu_fquad(const SfuFTable& T, uint32_t i) {
+  if (T.interp) return sfu_interp(T, i);
   const int segBits = T.n - T.k;
   uint32_t g = i >> segBits, low = i & ((1u << segBits) - 1u);
   double t = (double)low * (1.0 / (double)(1u << segBits));   // exact: power-of-two scale

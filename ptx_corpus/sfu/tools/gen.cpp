@@ -5,7 +5,7 @@
 // its size (coefficients + exceptions) is printed.
 //   g++ -O2 -std=c++17 -I tests/sfu -I translator/emit ptx_corpus/sfu/tools/gen.cpp -llzma -o /tmp/sfu_gen
 //   /tmp/sfu_gen DATADIR OUT.bin NAME:OP:SIGN:E:K:SCALE ...      (result value = Y * 2^SCALE)
-//   /tmp/sfu_gen DATADIR OUT.bin F:NAME:SOURCE:K:RBITS:RZ|RN ...  (float tables of sfu_models2.h, see gen_float.h)
+//   /tmp/sfu_gen DATADIR OUT.bin F:...|I:... ...   (tables of sfu_models2.h: specs in gen_float.h)
 #include <cmath>
 #include <string>
 #include "remez.h"
@@ -24,7 +24,7 @@ static double evalQuad(const double* c, double t) {
 int main(int argc, char** argv) {
   if (argc < 4) { fprintf(stderr, "usage: gen DATADIR OUT.inc NAME:OP:SIGN:E:K:SCALE ... | F:NAME:SOURCE:K:RBITS:RZ|RN ...\n"); return 2; }
   sfu_data::Store st(argv[1]);
-  if (!strncmp(argv[3], "F:", 2)) return gen_float_main(st, argv[2], argc - 3, argv + 3);
+  if (!strncmp(argv[3], "F:", 2) || !strncmp(argv[3], "I:", 2)) return gen_float_main(st, argv[2], argc - 3, argv + 3);
   FILE* out = fopen(argv[2], "wb");
   if (!out) { fprintf(stderr, "cannot write %s\n", argv[2]); return 1; }
   uint32_t hdr[2] = {0x55465350u /* "PSFU" */, (uint32_t)(argc - 3)};

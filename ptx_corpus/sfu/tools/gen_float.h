@@ -1,5 +1,9 @@
 // Float tables for translator/emit/sfu_models2.h (lg2, sin/cos, tanh): part of gen.cpp, used for specs
-//   F:NAME:SOURCE:K:RBITS:RZ|RN
+//   F:NAME:SOURCE:K:RBITS:RZ|RN         a fitted table (quadratic in double, residuals, exceptions), or
+//   I:NAME:SOURCE:SEGBITS:COL:F:OB      the hardware interpolator recovered exactly: per segment of 2^SEGBITS
+//                                       inputs, integers C0, C1, C2 with V = C0 + C1 x + C2 sfu_sqtrunc(x, COL) in
+//                                       2^-F units, truncated to OB fraction bits and to f32 (RZ); gen fails if
+//                                       some segment has no such integers (then use an F: spec)
 // NAME is a table name of sfu_models2.h (kSfuTable2Name), K the number of segment bits, RBITS the width of the dense
 // residual array (0, 2, 4 or 8), RZ|RN the conversion of the quadratic's value to f32. SOURCE says which reduced
 // function the table holds (fields separated by '/'):
@@ -19,6 +23,7 @@
 // with sfu_load_tables2 and checked entry by entry, so the tables are exact on their data by construction.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -151,6 +156,7 @@ inline long double valueOf(uint32_t b) { return (long double)sfu_f32bits_to_d(b)
 struct Built {
   std::string name;
   int k, n, rbits, rz;
+  int interp = 0, F = 0, OB = 0, col = 0;
   std::vector<uint64_t> coef;
   std::vector<uint32_t> resid, exc, full;   // full: (index, value) pairs
 };
@@ -240,18 +246,94 @@ inline bool build(const Source& S, Built& B) {
   return true;
 }
 
+// I: specs. For each segment: weighted least squares for C1, C2 (basis 1, x, sq(x)), then the integers around
+// them for which some integer C0 satisfies every known entry: entry value v (f32) with ulp u means the truncated
+// V >> (F - OB) lies in [v 2^OB, (v + u) 2^OB) (at least one unit), i.e. V in an interval of integers.
+inline bool buildInterp(const Source& S, Built& B) {
+  const int segBits = B.n - B.k;
+  const uint32_t segN = 1u << segBits;
+  B.coef.assign(3u << B.k, 0);
+  std::vector<int64_t> sq(segN);
+  for (uint32_t x = 0; x < segN; x++) sq[x] = (int64_t)sfu_sqtrunc(x, B.col);
+  std::vector<int64_t> vlo(segN), vhi(segN);   // V in [vlo, vhi)
+  std::vector<uint8_t> use(segN);
+  const long double shF = ldexpl(1, B.F - B.OB);
+  for (uint32_t s = 0; s < (1u << B.k); s++) {
+    long double A[3][4] = {{0}};
+    for (uint32_t x = 0; x < segN; x++) {
+      uint32_t i = s * segN + x, b = S.v[i];
+      use[x] = b != kMissing && !(i == 0 && b == 0);
+      if (!use[x]) continue;
+      long double v = ldexpl(valueOf(b), B.OB), u = ldexpl(valueOf(b + 1) - valueOf(b), B.OB);
+      long double lo = ceill(v), hi = ceill(v + u);
+      if (hi <= lo) hi = lo + 1;
+      if (lo != v && u < 1) { fprintf(stderr, "%s: entry %u is not a multiple of 2^-%d\n", B.name.c_str(), i, B.OB); return false; }
+      vlo[x] = (int64_t)(lo * shF);
+      vhi[x] = (int64_t)(hi * shF);
+      long double y = (vlo[x] + vhi[x]) / 2.0L, w = 1 / ((long double)(vhi[x] - vlo[x]) * (vhi[x] - vlo[x]));
+      long double xv[3] = {1, (long double)x, (long double)sq[x]};
+      for (int a = 0; a < 3; a++) {
+        A[a][3] += w * xv[a] * y;
+        for (int c = 0; c < 3; c++) A[a][c] += w * xv[a] * xv[c];
+      }
+    }
+    for (int col = 0; col < 3; col++) {
+      int p = col;
+      for (int r = col + 1; r < 3; r++) if (fabsl(A[r][col]) > fabsl(A[p][col])) p = r;
+      for (int q = 0; q < 4; q++) std::swap(A[col][q], A[p][q]);
+      for (int r = 0; r < 3; r++)
+        if (r != col) { long double fc = A[r][col] / A[col][col]; for (int q = 0; q < 4; q++) A[r][q] -= fc * A[col][q]; }
+    }
+    int64_t c1 = llroundl(A[1][3] / A[1][1]), c2 = llroundl(A[2][3] / A[2][2]);
+    bool found = false;
+    for (int d = 0; d < 49 && !found; d++) {
+      int64_t C1 = c1 + (d % 7) - 3, C2 = c2 + (d / 7) - 3;
+      int64_t lo = INT64_MIN, hi = INT64_MAX;
+      for (uint32_t x = 0; x < segN && lo < hi; x++) {
+        if (!use[x]) continue;
+        int64_t T = C1 * (int64_t)x + C2 * sq[x];
+        lo = std::max(lo, vlo[x] - T);
+        hi = std::min(hi, vhi[x] - T);
+      }
+      if (lo < hi) {
+        found = true;
+        int64_t c[3] = {lo == INT64_MIN ? 0 : lo, C1, C2};
+        memcpy(&B.coef[3 * s], c, 24);
+      }
+    }
+    if (!found) {
+      fprintf(stderr, "%s: segment %u has no exact integer coefficients (SEGBITS/COL/F/OB do not fit)\n", B.name.c_str(), s);
+      return false;
+    }
+  }
+  return true;
+}
+
 inline int gen_float_main_impl(const sfu_data::Store& st, const char* outPath, int n, char** specs) {
   std::vector<Built> tables;
   std::vector<Source> sources;
   for (int a = 0; a < n; a++) {
     std::vector<std::string> f = split(specs[a], ':');
-    if (f.size() != 6 || f[0] != "F" || (f[5] != "RZ" && f[5] != "RN")) {
-      fprintf(stderr, "bad spec %s (F:NAME:SOURCE:K:RBITS:RZ|RN)\n", specs[a]);
+    bool isI = f.size() == 7 && f[0] == "I";
+    if (!isI && (f.size() != 6 || f[0] != "F" || (f[5] != "RZ" && f[5] != "RN"))) {
+      fprintf(stderr, "bad spec %s (F:NAME:SOURCE:K:RBITS:RZ|RN or I:NAME:SOURCE:SEGBITS:COL:F:OB)\n", specs[a]);
       return 2;
     }
     Source S;
     if (!load(st, f[2], S)) { fprintf(stderr, "%s: %s\n", specs[a], S.note.c_str()); return 1; }
     Built B;
+    if (isI) {
+      B.name = f[1]; B.n = S.n; B.k = S.n - atoi(f[3].c_str()); B.rbits = 0; B.rz = 1; B.interp = 1;
+      B.col = atoi(f[4].c_str()); B.F = atoi(f[5].c_str()); B.OB = atoi(f[6].c_str());
+      if (B.k < 0 || B.F < B.OB || B.F > 60 || !buildInterp(S, B)) return 1;
+      uint64_t known = (uint64_t)(S.v.size() - std::count(S.v.begin(), S.v.end(), kMissing));
+      printf("%-8s %-28s n=%2d: interpolator, %d segments of 2^%d, squarer column %d, 2^-%d fixed point truncated "
+             "to %d bits: %llu entries known, exact, %zu bytes  [%s]\n", B.name.c_str(), f[2].c_str(), B.n, 1 << B.k,
+             B.n - B.k, B.col, B.F, B.OB, (unsigned long long)known, B.coef.size() * 8, S.note.c_str());
+      tables.push_back(std::move(B));
+      sources.push_back(std::move(S));
+      continue;
+    }
     B.name = f[1]; B.k = atoi(f[3].c_str()); B.n = S.n; B.rbits = atoi(f[4].c_str()); B.rz = f[5] == "RZ";
     if (S.partial) B.rbits = 0;   // no dense residuals for a partial table
     if (B.k > B.n || (B.rbits != 0 && B.rbits != 2 && B.rbits != 4 && B.rbits != 8)) {
@@ -274,6 +356,13 @@ inline int gen_float_main_impl(const sfu_data::Store& st, const char* outPath, i
   for (const Built& B : tables) {
     char nm[16] = {0};
     snprintf(nm, sizeof nm, "%s", B.name.c_str());
+    if (B.interp) {
+      int32_t h[4] = {B.k, B.n, B.F | (B.OB << 8) | (B.col << 16), 1 << 30};
+      app(nm, 16);
+      app(h, 16);
+      app(B.coef.data(), B.coef.size() * 8);
+      continue;
+    }
     int32_t h[4] = {B.k, B.n, (int32_t)B.exc.size(), (int32_t)(B.rbits | (B.rz << 8) | ((B.full.size() / 2) << 12))};
     app(nm, 16);
     app(h, 16);
