@@ -8,24 +8,23 @@
 //   sin/cos  r = RZ_f32(|x| * 0x3e22f983) (1/(2*pi) in f32; SASS: FMUL.RZ then MUFU.SIN/COS, which take revolutions),
 //            F = floor(frac(r) * 2^25) (25-bit fixed-point fraction, truncated), cos(F) = sin(F + 2^23);
 //            sin(F) over the four quadrants of F = q*2^23 + f is +-P(g) with g = f (q even) or 2^23-1-f (q odd,
-//            one's complement mirror), negative for q >= 2: ONE reduced function P on 2^23 points (table SINP).
-//   lg2      x = (1 + m/2^23) * 2^e: e = 0 -> L(m) (table LG2P, the hardware's 36-fraction-bit fixed point
-//            truncated to f32); e = -1 -> -N(m) (its own table LG2N); otherwise s = e + L(m) in fixed point,
-//            converted with truncation of the magnitude, negative sums one unit (2^-36) lower in magnitude (the
-//            complement of a two's-complement sum): R = RZ(s) for s > 0, -RZ(-s - 2^-36) for s < 0.
-//            Non-ftz denormal inputs: lg2(x * 2^24) - 24 with an f32 add (the compiler's non-ftz sequence).
+//            one's complement mirror), negative for q >= 2: ONE reduced function P on 2^23 points (table SINP,
+//            the hardware interpolator, recovered exactly).
+//   lg2      x = (1 + m/2^23) * 2^e: s = e + L(m) in two's-complement fixed point with 38 fraction bits, L the
+//            interpolator (table LG2P); s >= 0 -> RZ(trunc36(s)), s < 0 -> -RZ(trunc36(-s - 1)) (one's
+//            complement); lg2(1) = +0 is the one special case. Non-ftz denormal inputs: lg2(x * 2^24) - 24 with an
+//            f32 add (the compiler's non-ftz sequence).
 //   tanh     |x| < 2^-8 -> x (denormals included), |x| >= 8 -> +-1, odd; binade e in [-8, 2] of |x|: the mantissa
 //            is truncated to n_e bits (n_e = 17..21, measured per binade), then one table per binade (TANH_M8 ..
 //            TANH_P2).
-// Each table is a piecewise quadratic in double (2^k segments, evaluated c0 + t*(c1 + t*c2) without fused
-// operations), converted to f32 with RZ or RN (exactly, by bit manipulation), then corrected by a dense array of
-// small signed residuals (rbits bits per entry, 0 = none) and a sorted sparse exception list (int8 corrections in
-// f32 ulps). ptx_corpus/sfu/tools/gen.cpp builds them (F: specs) into ptx_corpus/sfu/models/sfu_tables2.bin and
-// uses this header's evaluator, so the tables are exact by construction on the data they were built from.
-//
-// The hardware interpolator itself (Oberman & Siu, "A high-performance area-efficient multifunction interpolator",
-// ARITH 2005: C0 + C1*Xl + C2*Xl^2 with truncated squarer and partial products) is not recovered; docs/SFU.md
-// records what was learnt about sin's first segment (a squarer that drops low*low partial products).
+// SINP and LG2P are the hardware interpolator itself (Oberman & Siu, "A high-performance area-efficient
+// multifunction interpolator", ARITH 2005: C0 + C1*Xl + C2*Xl^2 per segment, with a truncated squarer), recovered
+// exactly: 64 segments of integer coefficients (I: specs of ptx_corpus/sfu/tools/gen.cpp). The tanh tables are
+// fitted: a piecewise quadratic in double (2^k segments, evaluated c0 + t*(c1 + t*c2) without fused operations),
+// converted to f32 with RZ or RN (exactly, by bit manipulation), then corrected by a dense array of small signed
+// residuals (rbits bits per entry, 0 = none) and a sorted sparse exception list (int8 corrections in f32 ulps)
+// (F: specs). gen.cpp writes ptx_corpus/sfu/models/sfu_tables2.bin and checks every table through this header's
+// evaluator, so the tables are exact by construction on the data they were built from.
 #pragma once
 #include "sfu_models.h"
 
@@ -52,12 +51,12 @@ struct SfuFTable {
 };
 
 enum SfuTable2Id {
-  SFU_T2_SINP, SFU_T2_LG2P, SFU_T2_LG2N,
+  SFU_T2_SINP, SFU_T2_LG2P,
   SFU_T2_TANH_M8, SFU_T2_TANH_M7, SFU_T2_TANH_M6, SFU_T2_TANH_M5, SFU_T2_TANH_M4, SFU_T2_TANH_M3, SFU_T2_TANH_M2,
   SFU_T2_TANH_M1, SFU_T2_TANH_P0, SFU_T2_TANH_P1, SFU_T2_TANH_P2, SFU_T2_NUM
 };
 static const char* const kSfuTable2Name[SFU_T2_NUM] = {
-  "SINP", "LG2P", "LG2N", "TANH_M8", "TANH_M7", "TANH_M6", "TANH_M5", "TANH_M4", "TANH_M3", "TANH_M2", "TANH_M1",
+  "SINP", "LG2P", "TANH_M8", "TANH_M7", "TANH_M6", "TANH_M5", "TANH_M4", "TANH_M3", "TANH_M2", "TANH_M1",
   "TANH_P0", "TANH_P1", "TANH_P2"};
 constexpr int kSfuTanhMinExp = -8, kSfuTanhMaxExp = 2;   // binades with a table; below: x, above: +-1
 struct SfuTables2 { SfuFTable t[SFU_T2_NUM]; };
@@ -130,7 +129,8 @@ inline bool sfu_load_tables2(const uint8_t* blob, uint64_t size, SfuTables2* out
     }
     off += need;
   }
-  return found == (1u << SFU_T2_NUM) - 1;
+  // sfu_lg2 works on the fixed-point value of LG2P: it must be an interpolator table.
+  return found == (1u << SFU_T2_NUM) - 1 && out->t[SFU_T2_LG2P].interp;
 }
 
 // ---- exact conversions (bit manipulation: identical on the host and the device) -----------------------------------
@@ -194,12 +194,15 @@ SFU_HD uint32_t sfu_fix2f32_rz(uint64_t v, int fracBits) {
   uint32_t M = top <= 23 ? (uint32_t)(v << (23 - top)) : (uint32_t)(v >> (top - 23));
   return ((uint32_t)(top - fracBits + 127) << 23) | (M & 0x7fffffu);
 }
-// Entry i of an interpolator table.
-SFU_HD uint32_t sfu_interp(const SfuFTable& T, uint32_t i) {
+// The interpolator's fixed-point value V (units 2^-F) at entry i, and entry i as f32.
+SFU_HD int64_t sfu_interp_raw(const SfuFTable& T, uint32_t i) {
   const int segBits = T.n - T.k;
   uint32_t g = i >> segBits, x = i & ((1u << segBits) - 1u);
   const uint64_t* c = T.coef + 3 * g;
-  int64_t V = (int64_t)c[0] + (int64_t)c[1] * (int64_t)x + (int64_t)c[2] * (int64_t)sfu_sqtrunc(x, T.col);
+  return (int64_t)c[0] + (int64_t)c[1] * (int64_t)x + (int64_t)c[2] * (int64_t)sfu_sqtrunc(x, T.col);
+}
+SFU_HD uint32_t sfu_interp(const SfuFTable& T, uint32_t i) {
+  int64_t V = sfu_interp_raw(T, i);
   return V > 0 ? sfu_fix2f32_rz((uint64_t)V >> (T.F - T.OB), T.OB) : 0u;
 }
 
@@ -293,12 +296,13 @@ SFU_HD uint32_t sfu_lg2(const SfuTables2& T, uint32_t x, bool ftz) {
   }
   int e = (int)(ax >> 23) - 127;
   uint32_t m = ax & 0x7fffffu;
-  if (e == -1) return sfu_fquad(T.t[SFU_T2_LG2N], m) | 0x80000000u;
-  uint32_t L = m ? sfu_fquad(T.t[SFU_T2_LG2P], m) : 0u;           // lg2(2^e) = e exactly, lg2(1) = +0
-  if (e == 0) return L;
-  double s = sfu_dadd((double)e, sfu_f32bits_to_d(L));           // exact: at most 7 + 36 bits
-  if (e > 0) return sfu_d2f32bits(s, true);
-  return sfu_d2f32bits(sfu_dadd(s, 1.4551915228366852e-11 /* 2^-36 */), true);   // -RZ(-s - 2^-36)
+  if (e == 0 && m == 0) return 0;   // lg2(1) = +0 (the interpolator alone would give 7377 * 2^-36)
+  // s = e + L(m) in two's-complement fixed point (2^-38 units); a negative sum is converted through its one's
+  // complement (-s - 1), then both are truncated to 36 fraction bits and to f32 (measured: docs/SFU.md).
+  const SfuFTable& L = T.t[SFU_T2_LG2P];
+  int64_t s = ((int64_t)e << L.F) + sfu_interp_raw(L, m);
+  if (s >= 0) return sfu_fix2f32_rz((uint64_t)s >> (L.F - L.OB), L.OB);
+  return 0x80000000u | sfu_fix2f32_rz((uint64_t)(-s - 1) >> (L.F - L.OB), L.OB);
 }
 
 // ---- tanh -----------------------------------------------------------------------------------------------------------
