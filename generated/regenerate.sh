@@ -12,6 +12,7 @@ for dir in ptx_corpus/*/*/; do
   dir=${dir%/}
   [ -f "$dir/case.json" ] || continue
   rel=${dir#ptx_corpus/}
+  case "$rel" in sfu_sweep/*) continue ;; esac  # one template, 23 instructions: ptx_corpus/sfu_sweep/README.md
   ptx=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("ptx","kernel.ptx"))' "$dir/case.json")
   case "$ptx" in */*) continue ;; esac  # the PTX of another case (e.g. a second input size): generated once there
   mkdir -p "$tmp/$rel"
