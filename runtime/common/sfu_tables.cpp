@@ -24,23 +24,52 @@ bool readFile(const std::string& path, std::vector<uint8_t>& out) {
   return true;
 }
 
-// One "PSFU" blob: magic, count, then per table: name[16], int32 k, scale, nexc, pad, 3 << k doubles, the
-// exceptions padded to an even count (gen.cpp).
+// The table files written by ptx_corpus/sfu/tools/gen.cpp: magic, count, then per table name[16], four int32 and a
+// body whose size the header gives. Two formats (translator/emit/sfu_models.h, sfu_models2.h):
+//   "PSFU": k, scale, nexc, pad; 3 << k doubles; nexc exceptions padded to an even count.
+//   "PSF2": interpolator tables (h[3] has bit 30): k, n, F | OB << 8 | col << 16, 1 << 30; 3 << k int64.
+//           fitted tables: k, n, nexc, rbits | rz << 8 | nfull << 12; 3 << k doubles; the dense residual words
+//           (sfu_resid_words: ceil(2^n * rbits / 32) rounded up to even, none when rbits = 0); nexc exceptions
+//           padded to an even count; nfull (index, f32 bits) pairs.
+// Each record is kept without its name (the GPU layout, sfu_tables.h). Any malformed file is an error.
 bool parseBlob(const std::string& path, const std::vector<uint8_t>& b, Store& s) {
   auto rd = [&](size_t at) { uint32_t v; std::memcpy(&v, b.data() + at, 4); return v; };
-  if (b.size() < 8 || rd(0) != 0x55465350u) { s.err = path + ": not an SFU table blob (no PSFU header)"; return false; }
+  const uint32_t kPSFU = 0x55465350u, kPSF2 = 0x32465350u;
+  uint32_t magic = b.size() >= 8 ? rd(0) : 0u;
+  if (magic != kPSFU && magic != kPSF2) { s.err = path + ": not an SFU table blob (no PSFU/PSF2 header)"; return false; }
   size_t off = 8;
   for (uint32_t i = 0, n = rd(4); i < n; ++i) {
     if (off + 32 > b.size()) { s.err = path + ": truncated at table " + std::to_string(i); return false; }
     char name[17] = {0};
     std::memcpy(name, b.data() + off, 16);
-    int32_t k = (int32_t)rd(off + 16), nexc = (int32_t)rd(off + 24);
-    if (k < 0 || k > 20 || nexc < 0) { s.err = path + ": table " + name + ": bad header"; return false; }
-    size_t body = 16 + (size_t(3) << k) * 8 + size_t((nexc + 1) & ~1) * 4;
+    int32_t h[4];
+    for (int j = 0; j < 4; ++j) h[j] = (int32_t)rd(off + 16 + 4 * j);
+    if (h[0] < 0 || h[0] > 20) { s.err = path + ": table " + name + ": bad header"; return false; }
+    size_t nc = size_t(3) << h[0], body = 0;
+    if (magic == kPSFU) {
+      if (h[2] < 0) { s.err = path + ": table " + name + ": bad header"; return false; }
+      body = 16 + nc * 8 + size_t((h[2] + 1) & ~1) * 4;
+    } else if (h[3] & (1 << 30)) {   // interpolator
+      int F = h[2] & 0xff, OB = (h[2] >> 8) & 0xff, col = (h[2] >> 16) & 0xff;
+      if (h[1] < h[0] || h[1] > 23 || F < OB || F > 60 || col > 60) { s.err = path + ": table " + name + ": bad header"; return false; }
+      body = 16 + nc * 8;
+    } else {                         // fitted
+      int rbits = h[3] & 0xff;
+      size_t nfull = (uint32_t(h[3]) >> 12) & 0x3ffffu;
+      if (h[1] < h[0] || h[1] > 23 || h[2] < 0 || (rbits != 0 && rbits != 2 && rbits != 4 && rbits != 8)) {
+        s.err = path + ": table " + name + ": bad header";
+        return false;
+      }
+      size_t nr = 0;
+      if (rbits) nr = ((((size_t(1) << h[1]) * size_t(rbits) + 31) / 32) + 1) & ~size_t(1);
+      body = 16 + nc * 8 + nr * 4 + size_t((h[2] + 1) & ~1) * 4 + nfull * 8;
+    }
     if (off + 16 + body > b.size()) { s.err = path + ": table " + name + " is truncated"; return false; }
+    if (s.tables.count(name)) { s.err = path + ": table " + name + " appears twice"; return false; }
     s.tables[name].assign(b.begin() + off + 16, b.begin() + off + 16 + body);
     off += 16 + body;
   }
+  if (off != b.size()) { s.err = path + ": " + std::to_string(b.size() - off) + " bytes after the last table"; return false; }
   return true;
 }
 
@@ -99,7 +128,7 @@ bool layoutSfuTables(const std::vector<std::string>& names, std::vector<uint8_t>
   Store& s = store();
   image.clear();
   offsets.clear();
-  if (!s.err.empty() && s.tables.empty()) { err = s.err; return false; }
+  if (!s.err.empty()) { err = s.err; return false; }   // a malformed table file is never skipped silently
   for (auto& n : names) {
     auto it = s.tables.find(n);
     if (it == s.tables.end()) { err = "SFU model table '" + n + "' is not in the table files" + (s.err.empty() ? "" : " (" + s.err + ")"); return false; }

@@ -1,6 +1,6 @@
 // The SFU model tables (docs/SFU.md) as the runtime places them in a shader's globals buffer (manifest
-// "sfuTables"; translator/emit/sfu_prelude.cpp reads them). The tables are files written by
-// ptx_corpus/sfu/tools/gen.cpp ("PSFU" blobs); they are looked up in
+// "sfuTables"; translator/emit/sfu_prelude.cpp and sfu_prelude2.cpp read them). The tables are files written by
+// ptx_corpus/sfu/tools/gen.cpp ("PSFU" and "PSF2" blobs, all sfu_tables*.bin of a folder); they are looked up in
 //   1. $PTX2GLSL_SFU_TABLES (a blob, or a folder of sfu_tables*.bin),
 //   2. the source tree's ptx_corpus/sfu/models (compiled in),
 //   3. ptx_corpus/sfu/models under the current folder.
@@ -13,8 +13,17 @@ namespace p2g {
 
 // Lays out the named tables one after the other, each 16-byte aligned, as `image` (to be copied at some base
 // offset of the buffer); `offsets[i]` is table i's offset inside `image`. A table in the image is its blob record
-// without the name: int32 k, scale, nexc, pad, then 3 << k coefficients (8 bytes each), then the exceptions.
-// False with `err` when a table is unknown or a blob is malformed.
+// without the name (the shader reads it in place: sfu_prelude.cpp, sfu_prelude2.cpp); all fields little-endian:
+//   PSFU tables (sfu_tables.bin: RCP, RSQRT0/1, SQRT0/1, EX2P/N):
+//     +0 int32 k, scale, nexc, pad; +16 3 << k doubles (c0, c1, c2 per segment); then nexc uint exceptions.
+//   PSF2 interpolator tables (sfu_tables2.bin: SINP, LG2P):
+//     +0 int32 k, n, F | OB << 8 | col << 16, 1 << 30; +16 3 << k int64 (C0, C1, C2 per segment).
+//   PSF2 fitted tables (sfu_tables2.bin: TANH_M8 .. TANH_P2):
+//     +0 int32 k, n, nexc, rbits | rz << 8 | nfull << 12; +16 3 << k doubles; then the dense residual words
+//     (rbits = 0: none; else ceil(2^n * rbits / 32) rounded up to an even count); then nexc uint exceptions
+//     (index << 8 | int8 correction, 0x80: whole value) padded to an even count; then nfull (index, f32 bits)
+//     uint pairs.
+// Every 8-byte array is 8-byte aligned. False with `err` when a table is unknown or a table file is malformed.
 bool layoutSfuTables(const std::vector<std::string>& names, std::vector<uint8_t>& image,
                      std::vector<uint32_t>& offsets, std::string& err);
 

@@ -90,13 +90,16 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     E.use("p2g_fma");
     return finish("p2g_fma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ", " + ms + ")", false);
   }
-  // NVIDIA's SFU approximations by their exact models (pass exact_sfu, sfu_prelude.cpp): bits in, bits out; the
-  // model applies the instruction's .ftz rule itself.
-  if (in.hasMod(kMarkSfu) && n == 2 && (op == "rcp" || op == "rsqrt" || op == "sqrt" || op == "ex2")) {
+  // NVIDIA's SFU approximations by their exact models (pass exact_sfu, sfu_prelude.cpp, sfu_prelude2.cpp): bits
+  // in, bits out; the model applies the instruction's .ftz rule itself (sin/cos: both forms are one; tanh has none).
+  if (in.hasMod(kMarkSfu) && n == 2 &&
+      (op == "rcp" || op == "rsqrt" || op == "sqrt" || op == "ex2" || op == "lg2" || op == "sin" || op == "cos" ||
+       op == "tanh")) {
     std::string fn = "p2g_sfu_" + op;
+    bool noFtzArg = op == "sin" || op == "cos" || op == "tanh";
     E.use(fn);
-    E.store(in.ops[0], f, "uintBitsToFloat(" + fn + "(floatBitsToUint(" + E.src(in.ops[1], f) + "), " +
-                              (ftz ? "true" : "false") + "))");
+    E.store(in.ops[0], f, "uintBitsToFloat(" + fn + "(floatBitsToUint(" + E.src(in.ops[1], f) + ")" +
+                              (noFtzArg ? "" : ftz ? ", true" : ", false") + "))");
     return;
   }
   bool crdiv = in.hasMod(kMarkCrDiv);
@@ -306,9 +309,10 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
     std::string e;
     std::string m = std::to_string(mode);
     std::string dx;  // the result as a double: exact, or rounded to odd (add/sub/fma)
-    if (op == "ex2" && srcs.size() == 1) {  // the SFU model per lane (sfu_prelude.cpp; .ftz is implied for bf16)
-      E.use("p2g_sfu_ex2_16");
-      return std::string(bf ? "p2g_sfu_ex2_bf16(" : "p2g_sfu_ex2_f16(") + (l ? "(" + srcs[0] + " >> 16)" : "(" + srcs[0] + " & 0xFFFFu)") + ")";
+    if ((op == "ex2" || op == "tanh") && srcs.size() == 1) {  // the SFU model per lane (sfu_prelude.cpp,
+      // sfu_prelude2.cpp; .ftz is implied for ex2.bf16)
+      E.use("p2g_sfu_" + op + "_16");
+      return "p2g_sfu_" + op + (bf ? "_bf16(" : "_f16(") + (l ? "(" + srcs[0] + " >> 16)" : "(" + srcs[0] + " & 0xFFFFu)") + ")";
     }
     if ((op == "add" || op == "sub" || op == "mul") && a.size() == 2) {
       E.use("p2g_odd_sum");

@@ -1,5 +1,5 @@
 // GLSL transcription of the SFU models (sfu_models.h): what exact mode emits for NVIDIA's approximate
-// instructions (HAZARDS.md #8, issue 4). The steps are the C++ reference's, one for one, so the exhaustive H200
+// instructions (HAZARDS.md #8, issue 4); lg2/sin/cos/tanh (sfu_models2.h) are in sfu_prelude2.cpp. The steps are the C++ reference's, one for one, so the exhaustive H200
 // verification of sfu_models.h (docs/SFU.md: 0 of 2^32 differing per instruction) carries over as long as the
 // transcription is faithful; ptx_corpus/sfu_sweep checks the emitted GLSL itself against the hardware.
 //
@@ -18,6 +18,8 @@
 #include "emitter.h"
 
 namespace p2g {
+
+std::vector<PreludeHelper> sfuHelpers2();  // sfu_prelude2.cpp
 
 std::vector<PreludeHelper> sfuHelpers() {
   std::vector<PreludeHelper> h;
@@ -161,9 +163,8 @@ uint p2g_sfu_ex2(uint x, bool ftz) {
   return p2g_sfu_ex2_core(x, ftz);
 }
 )"});
-  h.push_back({"p2g_sfu_ex2_16", {"p2g_sfu_ex2"}, {}, R"(// The 16-bit ex2 forms (measured on all 65,536 inputs, docs/SFU.md): ex2.approx.ftz.f32 of the widened operand,
-// then ex2.approx.f16 rounds toward zero to f16 (x >= 16: +inf) and ex2.approx.ftz.bf16 keeps the high half;
-// a NaN result is 0x7FFF.
+  h.push_back({"p2g_sfu_half", {}, {}, R"(// f16 <-> f32 bits for the 16-bit SFU forms: widening (exact), narrowing toward zero (sfu_f16_to_f32,
+// sfu_f32_to_f16_rz); a NaN becomes 0x7FFF, overflow +-inf (infOnOverflow) or +-max.
 uint p2g_sfu_f16_to_f32(uint h) {
   uint sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
   if (e == 31u) return sign | 0x7F800000u | (m << 13);
@@ -182,12 +183,17 @@ uint p2g_sfu_f32_to_f16_rz(uint f, bool infOnOverflow) {
   if (e >= -14) return sign | (uint(e + 15) << 10) | ((M >> 13) & 0x3FFu);
   return sign | (M >> uint(13 + (-14 - e)));
 }
+)"});
+  h.push_back({"p2g_sfu_ex2_16", {"p2g_sfu_ex2", "p2g_sfu_half"}, {}, R"(// The 16-bit ex2 forms (measured on all 65,536 inputs, docs/SFU.md): ex2.approx.ftz.f32 of the widened operand,
+// then ex2.approx.f16 rounds toward zero to f16 (x >= 16: +inf) and ex2.approx.ftz.bf16 keeps the high half;
+// a NaN result is 0x7FFF.
 uint p2g_sfu_ex2_f16(uint x) { return p2g_sfu_f32_to_f16_rz(p2g_sfu_ex2(p2g_sfu_f16_to_f32(x & 0xFFFFu), true), true); }
 uint p2g_sfu_ex2_bf16(uint x) {
   uint r = p2g_sfu_ex2(x << 16, true);
   return (r & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFu : r >> 16;
 }
 )"});
+  for (auto& x : sfuHelpers2()) h.push_back(std::move(x));  // lg2/sin/cos/tanh (sfu_prelude2.cpp, sfu_models2.h)
   return h;
 }
 
