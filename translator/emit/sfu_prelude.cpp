@@ -21,6 +21,15 @@ namespace p2g {
 
 std::vector<PreludeHelper> sfuHelpers2();  // sfu_prelude2.cpp
 
+// Branch-free-in-loops lower bound over the sorted exception list (at most 2^20 entries): binary steps 2^19 .. 1.
+static std::string lowerBoundSteps() {
+  std::string t;
+  for (int st = 1 << 19; st > 0; st >>= 1)
+    t += "  if (lo + " + std::to_string(st) + " <= nexc && (e.v[lo + " + std::to_string(st - 1) + "] >> 8) < m) lo += " +
+         std::to_string(st) + ";\n";
+  return t;
+}
+
 std::vector<PreludeHelper> sfuHelpers() {
   std::vector<PreludeHelper> h;
   h.push_back({"p2g_sfu_core", {}, {"float64"}, R"(// ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
@@ -41,12 +50,10 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
   int64_t Y = int64_t(floor(P));
   P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
-  int lo = 0, hi = nexc;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if ((e.v[mid] >> 8) < m) lo = mid + 1; else hi = mid;
-  }
-  if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
+  // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
+  // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
+  int lo = 0;
+)" + lowerBoundSteps() + R"(  if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
   return Y;
 }
 int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
