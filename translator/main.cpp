@@ -19,6 +19,7 @@
 #include "scalar.h"
 #include "spirv.h"
 #include "translate.h"
+#include "launch.h"
 
 namespace fs = std::filesystem;
 using namespace p2g;
@@ -414,6 +415,62 @@ int cmdBench(int argc, char** argv) {
   return 0;
 }
 
+// ptx2glsl pipeline-time FILE.spv... : how long the device's driver takes to compile each shader into a compute
+// pipeline (vkCreateComputePipelines wall time). For shaders whose pipeline creation is slow on a driver.
+int cmdPipelineTime(int n, char** rest) {
+  std::string device = "lavapipe";
+  uint32_t block[3] = {256, 1, 1};
+  std::vector<std::string> files;
+  for (int i = 0; i < n; ++i) {
+    std::string a = rest[i];
+    if (a == "--help" || a == "-h") {
+      puts("usage: ptx2glsl pipeline-time FILE.spv... [--device NAME] [--block X,Y,Z]\n"
+           "  prints the wall time of vkCreateComputePipelines for each SPIR-V file (the driver's compiler)");
+      return 0;
+    }
+    if (a == "--device" && i + 1 < n) device = rest[++i];
+    else if (a == "--block" && i + 1 < n) {
+      if (sscanf(rest[++i], "%u,%u,%u", &block[0], &block[1], &block[2]) != 3) {
+        fprintf(stderr, "ptx2glsl pipeline-time: error: --block expects X,Y,Z\n");
+        return 2;
+      }
+    } else if (!a.empty() && a[0] == '-') {
+      fprintf(stderr, "ptx2glsl pipeline-time: error: unknown option '%s'\n", a.c_str());
+      return 2;
+    } else files.push_back(a);
+  }
+  if (files.empty()) {
+    fprintf(stderr, "ptx2glsl pipeline-time: error: no SPIR-V file given\n");
+    return 2;
+  }
+  vk::Context ctx;
+  std::string err;
+  if (!ctx.open(device, err)) {
+    fprintf(stderr, "ptx2glsl pipeline-time: error: %s\n", err.c_str());
+    return 1;
+  }
+  int rc = 0;
+  for (auto& f : files) {
+    std::string bytes;
+    if (!readFile(f, bytes) || bytes.size() % 4 || bytes.empty()) {
+      fprintf(stderr, "ptx2glsl pipeline-time: error: %s: not a SPIR-V file\n", f.c_str());
+      rc = 1;
+      continue;
+    }
+    std::vector<uint32_t> words(bytes.size() / 4);
+    memcpy(words.data(), bytes.data(), bytes.size());
+    double ms = 0;
+    if (!vk::timePipeline(ctx, words, block, ms, err)) {
+      fprintf(stderr, "ptx2glsl pipeline-time: error: %s: %s\n", f.c_str(), err.c_str());
+      rc = 1;
+      continue;
+    }
+    printf("%s: %zu bytes, pipeline created in %.1f ms\n", f.c_str(), bytes.size(), ms);
+    fflush(stdout);
+  }
+  return rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -439,6 +496,7 @@ int main(int argc, char** argv) {
   if (cmd == "passes") return wantHelp(n, rest) ? (puts("usage: ptx2glsl passes"), 0) : cmdPasses();
   if (cmd == "ops") return wantHelp(n, rest) ? (puts("usage: ptx2glsl ops"), 0) : cmdOps();
   if (cmd == "bench") return cmdBench(n, rest);
+  if (cmd == "pipeline-time") return cmdPipelineTime(n, rest);
   fprintf(stderr, "ptx2glsl: unknown command '%s'\n%s", cmd.c_str(), kUsage);
   return 2;
 }

@@ -61,7 +61,14 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
   };
   // One rounding of the exact or round-to-odd double to f32. With .ftz the flush decision is made here, on the
   // value rounded with an unbounded exponent (p2g_f64_to_f32_ftz); `finish`'s p2g_ftz then changes nothing.
+  // Round to nearest without .ftz (most instructions) takes the compact p2g_d2f_rn: the device's correctly rounded
+  // double -> float conversion for normal results, integer code for the rest. NVIDIA's shader compiler spends
+  // minutes on kernels with hundreds of full p2g_narrow copies (rrlite/k_output, docs/HAZARDS_IMPLEMENTED.md).
   auto narrow = [&](const std::string& x, int m) {
+    if (!ftz && m == 0) {
+      E.use("p2g_d2f_rn");
+      return "p2g_d2f_rn(" + x + ")";
+    }
     std::string fn = ftz ? "p2g_f64_to_f32_ftz" : "p2g_f64_to_f32";
     E.use(fn);
     return fn + "(" + x + ", " + std::to_string(m) + ")";
@@ -75,10 +82,18 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
       E.line("precise " + glslOf(f) + " " + t + "_p = " + arg(1) + o + arg(2) + "; " + t + " = " + t + "_p;");
       return finish(t, true);
     }
-    // exact: the product of two f32 is exact in double; the sum is rounded to odd (TwoSum), then rounded once
-    E.use("p2g_sum_m");
-    std::string x = op == "mul" ? wide(1) + " * " + wide(2)
-                                : "p2g_sum_m(" + wide(1) + ", " + (op == "sub" ? "-" : "") + wide(2) + ", " + ms + ")";
+    // exact: the product of two f32 is exact in double; the sum is rounded to odd (TwoSum), then rounded once.
+    // In round-to-nearest the plain double sum is enough: RN24(RN53(a + b)) = RN24(a + b) since 53 >= 2*24 + 2
+    // (Figueroa, "When is double rounding innocuous?", SIGNUM 1995), and a sum below 2^-126 is exact in double.
+    std::string x;
+    if (op == "mul") x = wide(1) + " * " + wide(2);
+    else if (mode == 0 && !ftz) {
+      E.use("p2g_dadd_rn");
+      x = "p2g_dadd_rn(" + wide(1) + ", " + (op == "sub" ? "-" : "") + wide(2) + ")";
+    } else {
+      E.use("p2g_sum_m");
+      x = "p2g_sum_m(" + wide(1) + ", " + (op == "sub" ? "-" : "") + wide(2) + ", " + ms + ")";
+    }
     return finish(narrow(x, mode), false);
   }
   if ((op == "fma" || op == "mad") && n == 4) {
@@ -86,6 +101,10 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     if (ftz) {  // p2g_fma's steps, narrowed with the .ftz rule
       E.use("p2g_sum_m");
       return finish(narrow("p2g_sum_m(" + wide(1) + " * " + wide(2) + ", " + wide(3) + ", " + ms + ")", mode), false);
+    }
+    if (mode == 0) {
+      E.use("p2g_fma_rn");
+      return finish("p2g_fma_rn(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ")", false);
     }
     E.use("p2g_fma");
     return finish("p2g_fma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ", " + ms + ")", false);

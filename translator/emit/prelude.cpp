@@ -234,7 +234,30 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 )"};
-    m["p2g_f64_to_f32"] = {{"p2g_narrow"}, {}, R"(float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+    m["p2g_d2f_rn"] = {{}, {"float64"}, R"(// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+)"};
+    m["p2g_dadd_rn"] = {{}, {"float64"}, R"(double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
+)"};
+    m["p2g_fma_rn"] = {{"p2g_odd_sum", "p2g_d2f_rn", "p2g_f2d"}, {}, R"(// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+}
+)"};
+    m["p2g_f64_to_f32"] = {{"p2g_narrow", "p2g_d2f_rn"}, {}, R"(float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 )"};
     m["p2g_f64_to_f32_ftz"] = {{"p2g_f64_to_f32"}, {}, R"(// f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
 // unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
@@ -589,8 +612,38 @@ uint p2g_e5m2_to_h(uint b, bool relu) {
   return b << 8;
 }
 )"};
-    m["p2g_d2h"] = {{"p2g_narrow"}, {}, R"(// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+    m["p2g_d2h"] = {{"p2g_narrow", "p2g_d2h_rn"}, {}, R"(// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
+uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+)"};
+    m["p2g_d2h_rn"] = {{"p2g_f2h_rn"}, {"float64"}, R"(// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
+// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
+// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+uint p2g_d2f_ro(double v) {
+  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
+  uint sg = uint(w >> 32) & 0x80000000u;
+  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
+  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
+  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
+  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
+  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
+  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+}
+uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
+)"};
+    m["p2g_f2h_rn"] = {{}, {}, R"(// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
+}
 )"};
     m["p2g_d2bf"] = {{"p2g_narrow"}, {}, R"(uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
 )"};
