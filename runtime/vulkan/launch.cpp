@@ -2,6 +2,8 @@
 #include "sfu_tables.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "images.h"
@@ -242,6 +244,7 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   auto tp = std::chrono::steady_clock::now();
   if (!createPipeline(R, c, k, err)) return false;
   double pipelineMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tp).count();
+  if (std::getenv("PTX2GLSL_VERBOSE")) fprintf(stderr, "%s: pipeline created in %.1f ms\n", c.name.c_str(), pipelineMs);
   if (!recordCommands(R, c, err)) return false;
 
   out = LaunchResult();
@@ -266,6 +269,7 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     double ms;
     if (!submitAndWait(R, ms, err)) return false;
     if (ms >= 0) out.gpuMs.push_back(ms);
+    if (rep == 0 && std::getenv("PTX2GLSL_VERBOSE")) fprintf(stderr, "%s: first dispatch done (%.3f GPU ms)\n", c.name.c_str(), ms);
     if (rep > 0) continue;
     for (auto& o : c.outputs) {
       if (o.surface) {  // surfaces come back as their tightly packed rows
@@ -281,6 +285,19 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
       out.outputs.emplace_back(p, p + c.buffers[idx].bytes);
     }
   }
+  return true;
+}
+
+bool timePipeline(Context& ctx, const std::vector<uint32_t>& spirv, const uint32_t block[3], double& ms,
+                  std::string& err) {
+  Resources R(ctx);
+  CaseSpec c;
+  for (int i = 0; i < 3; ++i) c.block[i] = block[i];
+  TranslatedKernel k;
+  k.spirv = spirv;
+  auto t0 = std::chrono::steady_clock::now();
+  if (!createPipeline(R, c, k, err)) return false;
+  ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return true;
 }
 

@@ -24,4 +24,9 @@ bool checkLaunch(const Context& ctx, const CaseSpec& c, const Manifest& m, std::
 // from the first run.
 bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repeat, LaunchResult& out, std::string& err);
 
+// Creates (and destroys) a compute pipeline from `spirv` with the given block size and reports the wall time of
+// vkCreateComputePipelines: how long the driver's shader compiler takes (`ptx2glsl pipeline-time`).
+bool timePipeline(Context& ctx, const std::vector<uint32_t>& spirv, const uint32_t block[3], double& ms,
+                  std::string& err);
+
 }  // namespace p2g::vk
