@@ -571,6 +571,9 @@ static int verify(const char* tablesPath, const char* tables2Path) {
   cudaDeviceProp p;
   CK(cudaGetDeviceProperties(&p, 0));
   g_blocks = p.multiProcessorCount * 16;
+  // The all-model kernels (sfu_models2.h) inline every model; non-ftz ex2 recurses once: the default 1 KiB stack
+  // overflowed there (illegal address in ex2.approx.f32, H200, 2026-11-30).
+  CK(cudaDeviceSetLimit(cudaLimitStackSize, 16384));
   std::vector<uint8_t> blob = read_blob(tablesPath);
   SfuTables H, D;
   if (!sfu_load_tables(blob.data(), blob.size(), &H)) { fprintf(stderr, "bad tables %s\n", tablesPath); return 2; }
