@@ -333,6 +333,60 @@ TEST_CASE("unorm8 decoding on lavapipe: all 256 values") {
   fs::remove_all(dir);
 }
 
+// Linear filtering of an 8-bit unorm texture returns the 16-bit unorm u = S + round(S / 256) (ties up) of the
+// integer sum S = sum w * byte, as the correctly rounded f32 of u / 65535 (measured on the H200:
+// ptx_corpus/tex/tex2d_linear, docs/TEXTURES.md). Texel b holds b, and x = b + 0.5 + a / 256 gives the footprint
+// (b, b + 1) with weights (256 - a, a), so S = 256 b + a: thread i samples S = i, every sum from 0 to 65279.
+TEST_CASE("unorm8 linear filtering on lavapipe: every 16-bit sum") {
+  fs::path dir = fs::temp_directory_path() / "p2g_tex_unorm8_lin_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "inputs");
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry u8lin(.param .u64 u_t, .param .u64 u_out)
+{
+  .reg .b32 %r<8>; .reg .f32 %f<12>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [u_t];
+  ld.param.u64 %rd2, [u_out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  shl.b32 %r3, %r2, 8;
+  add.s32 %r4, %r3, %r1;
+  cvt.rn.f32.u32 %f1, %r4;
+  fma.rn.f32 %f2, %f1, 0f3B800000, 0f3F000000;
+  tex.1d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f2}];
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.f32 [%rd4], %f5;
+  ret;
+}
+)";
+  std::ofstream(dir / "kernel.ptx") << ptx;
+  std::vector<uint8_t> texels(256);
+  for (int b = 0; b < 256; ++b) texels[b] = uint8_t(b);
+  std::ofstream(dir / "inputs" / "t.bin", std::ios::binary).write((const char*)texels.data(), 256);
+  std::ofstream(dir / "case.json") << R"({"kernel": "u8lin", "grid": [255,1,1], "block": [256,1,1],
+    "textures": {"t": {"format": "r8", "width": 256, "height": 1, "dims": 1, "filter": "linear",
+                       "init": {"file": "inputs/t.bin"}}},
+    "buffers": {"out": {"bytes": 261120}}, "params": [{"texture": "t"}, {"buffer": "out"}]})";
+  RunOptions opt;
+  opt.outDir = (dir / "out").string();
+  std::ostringstream log;
+  opt.log = &log;
+  runCases({dir.string()}, opt, translateFn());
+  INFO(log.str());
+  std::vector<uint8_t> got = readBytes((dir / "out" / dir.filename() / "out.bin").string());
+  REQUIRE(got.size() == 261120);
+  int differ = 0;
+  for (int i = 0; i < 65280; ++i) {
+    int u = i + ((i + 128) >> 8);
+    // u / 65535 is never a tie of f32 rounding, nor close enough to one for the double rounding to matter
+    float want = float(double(u) / 65535.0);
+    if (bitsOf(f32At(got, i)) != bitsOf(want) && differ++ < 5) MESSAGE("S=" << i << " got " << f32At(got, i) << " want " << want);
+  }
+  CHECK(differ == 0);
+  fs::remove_all(dir);
+}
+
 // CPU model of point sampling as measured on the H200 (docs/TEXTURES.md, "Measured"): the f32 coordinate, denormals
 // flushed to zero, is rounded down to fixed point with 20 fractional bits and only then scaled by the size
 // (normalized coordinates), exactly; the texel is the integer part. Channels the format lacks read as 0, alpha too.

@@ -24,6 +24,13 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 shared uint smem[1728u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // warp exchange (emit_warp.cpp): one word per thread of the block
 shared uint p2g_xchg[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z];
+// SFU model tables: a directory of byte offsets at P2G_SFU_DIR in the globals buffer, one slot a table
+const uint P2G_SFU_DIR = 0u;
+const uint P2G_SFU_T_EX2N = 0u;
+const uint P2G_SFU_T_EX2P = 1u;
+const uint P2G_SFU_T_RCP = 2u;
+const uint P2G_SFU_T_RSQRT0 = 3u;
+const uint P2G_SFU_T_RSQRT1 = 4u;
 
 // bfi: insert the low `len` bits of f into b at `pos` (low 8 bits of each); out-of-range leaves b.
 uint p2g_bfi_32(uint f, uint b, uint c, uint d) {
@@ -40,6 +47,20 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
 }
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -74,8 +95,37 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
+}
+// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
+// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
+// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+uint p2g_d2f_ro(double v) {
+  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
+  uint sg = uint(w >> 32) & 0x80000000u;
+  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
+  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
+  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
+  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
+  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
+  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+}
+uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
 // double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
+uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
 void p2g_dec32(uint b, out uint m, out int e) {
   uint x = b >> 23;
@@ -90,7 +140,7 @@ double p2g_mkd(uint s, uint64_t m, int e) {
   uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
   return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
 // 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
 // rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
@@ -113,6 +163,135 @@ double p2g_div32_d(float x, float y) {
   return p2g_mkd(s, q, ea - eb - 40);
 }
 float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
+// f32 multiply on bits, rounded to nearest even (sfu_fmul). ftz: denormal operands are zeros of their sign, and a
+// result that is tiny after rounding to 24 bits with an unbounded exponent is flushed (the f32 .ftz rule, measured).
+void p2g_div_split(uint x, out uint M, out int e) {  // x = M * 2^(e-23), M in [2^23, 2^24)
+  uint E = x >> 23, m = x & 0x7FFFFFu;
+  if (E != 0u) { M = m | 0x800000u; e = int(E) - 127; return; }
+  int s = 23 - findMSB(m);
+  M = m << uint(s);
+  e = -126 - s;
+}
+uint p2g_div_fmul(uint a, uint b, bool ftz) {
+  uint sign = (a ^ b) & 0x80000000u, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ftz) {
+    if (aa < 0x00800000u) aa = 0u;
+    if (bb < 0x00800000u) bb = 0u;
+  }
+  if (aa == 0x7F800000u || bb == 0x7F800000u) return (aa == 0u || bb == 0u) ? 0x7FFFFFFFu : (sign | 0x7F800000u);
+  if (aa == 0u || bb == 0u) return sign;
+  uint Ma, Mb;
+  int ea, eb;
+  p2g_div_split(aa, Ma, ea);
+  p2g_div_split(bb, Mb, eb);
+  uint64_t P = uint64_t(Ma) * uint64_t(Mb);  // exact: value = P * 2^e2, P in [2^46, 2^48)
+  int e2 = ea + eb - 46;
+  int top = (P >> 47) != 0ul ? 47 : 46;
+  if (ftz) {
+    uint64_t q = P >> uint(top - 23), rem = P & ((1ul << uint(top - 23)) - 1ul), hlf = 1ul << uint(top - 24);
+    if (rem > hlf || (rem == hlf && (q & 1ul) != 0ul)) q++;
+    if (top + e2 + int(q >> 24) < -126) return sign;
+  }
+  int be = top + e2 + 127;  // biased exponent if normal
+  int sh = top - 23;        // right shift to 24 bits, more into the denormal range
+  if (be < 1) sh += 1 - be;
+  if (sh > 48) return sign;  // below half of the smallest denormal
+  uint64_t q = P >> uint(sh), rem = P & ((1ul << uint(sh)) - 1ul), hlf = 1ul << uint(sh - 1);
+  if (rem > hlf || (rem == hlf && (q & 1ul) != 0ul)) q++;
+  uint64_t r = uint64_t(be < 1 ? 0u : uint(be - 1) << 23) + q;  // a carry moves into the exponent field
+  return r >= 0x7F800000ul ? (sign | 0x7F800000u) : (sign | uint(r));
+}
+// ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer P2GSfuW { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2GSfuD { uint64_t v[]; };
+// Reduced function `tab` at 23-bit input m: floor(c0 + t*(c1 + t*c2)) over the segment of m, t the low bits as a
+// fraction, then the exception list's int8 correction (binary search). `scale`: the result is Y * 2^scale.
+int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
+  uint off = P2GSfuW(pc.globals + uint64_t(P2G_SFU_DIR)).v[tab];
+  P2GSfuW hd = P2GSfuW(pc.globals + uint64_t(off));
+  uint k = hd.v[0];
+  scale = int(hd.v[1]);
+  int nexc = int(hd.v[2]);
+  uint segBits = 23u - k;
+  uint g = m >> segBits, low = m & ((1u << segBits) - 1u);
+  P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
+  double t = ldexp(double(low), -int(segBits));  // exact
+  precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
+  int64_t Y = int64_t(floor(P));
+  P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
+  // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
+  // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
+  int lo = 0;
+  if (lo + 524288 <= nexc && (e.v[lo + 524287] >> 8) < m) lo += 524288;
+  if (lo + 262144 <= nexc && (e.v[lo + 262143] >> 8) < m) lo += 262144;
+  if (lo + 131072 <= nexc && (e.v[lo + 131071] >> 8) < m) lo += 131072;
+  if (lo + 65536 <= nexc && (e.v[lo + 65535] >> 8) < m) lo += 65536;
+  if (lo + 32768 <= nexc && (e.v[lo + 32767] >> 8) < m) lo += 32768;
+  if (lo + 16384 <= nexc && (e.v[lo + 16383] >> 8) < m) lo += 16384;
+  if (lo + 8192 <= nexc && (e.v[lo + 8191] >> 8) < m) lo += 8192;
+  if (lo + 4096 <= nexc && (e.v[lo + 4095] >> 8) < m) lo += 4096;
+  if (lo + 2048 <= nexc && (e.v[lo + 2047] >> 8) < m) lo += 2048;
+  if (lo + 1024 <= nexc && (e.v[lo + 1023] >> 8) < m) lo += 1024;
+  if (lo + 512 <= nexc && (e.v[lo + 511] >> 8) < m) lo += 512;
+  if (lo + 256 <= nexc && (e.v[lo + 255] >> 8) < m) lo += 256;
+  if (lo + 128 <= nexc && (e.v[lo + 127] >> 8) < m) lo += 128;
+  if (lo + 64 <= nexc && (e.v[lo + 63] >> 8) < m) lo += 64;
+  if (lo + 32 <= nexc && (e.v[lo + 31] >> 8) < m) lo += 32;
+  if (lo + 16 <= nexc && (e.v[lo + 15] >> 8) < m) lo += 16;
+  if (lo + 8 <= nexc && (e.v[lo + 7] >> 8) < m) lo += 8;
+  if (lo + 4 <= nexc && (e.v[lo + 3] >> 8) < m) lo += 4;
+  if (lo + 2 <= nexc && (e.v[lo + 1] >> 8) < m) lo += 2;
+  if (lo + 1 <= nexc && (e.v[lo + 0] >> 8) < m) lo += 1;
+  if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
+  return Y;
+}
+int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
+// Y * 2^e2 as f32 bits with `sign`: normal results exact; below the normal range flushed (ftz) or rounded to
+// nearest even into a denormal (the non-ftz forms, measured); above, infinity. (sfu_make)
+uint p2g_sfu_make(uint64_t Y, int e2, uint sign, bool ftz) {
+  if (Y == 0ul) return sign;
+  int top = p2g_sfu_msb64(Y);
+  if (top > 23) { Y >>= uint(top - 23); e2 += top - 23; }  // only values with trailing zeros get here
+  else if (top < 23) { Y <<= uint(23 - top); e2 -= 23 - top; }
+  int be = e2 + 150;
+  if (be > 254) return sign | 0x7F800000u;
+  if (be >= 1) return sign | (uint(be) << 23) | (uint(Y) & 0x7FFFFFu);
+  if (ftz) return sign;
+  int sh = 1 - be;
+  if (sh > 25) return sign;
+  uint64_t q = Y >> uint(sh), rem = Y & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
+  if (rem > hw || (rem == hw && (q & 1ul) != 0ul)) q++;
+  return sign | uint(q);
+}
+// Normal or denormal x -> significand M in [2^23, 2^24) and exponent e (x = M * 2^(e-23)). (sfu_split)
+void p2g_sfu_split(uint x, out uint M, out int e) {
+  uint E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+  if (E != 0u) { M = m | 0x800000u; e = int(E) - 127; return; }
+  int s = 23 - findMSB(m);
+  M = m << uint(s);
+  e = -126 - s;
+}
+// rcp.approx{.ftz}.f32: rcp(m * 2^e) = rcp(m) * 2^-e for every normal input (exhaustive on the H200).
+uint p2g_sfu_rcp(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax == 0x7F800000u) return sign;
+  if (ax < 0x00800000u && (ftz || ax == 0u)) return sign | 0x7F800000u;
+  uint M; int e, scale;
+  p2g_sfu_split(ax, M, e);
+  int64_t Y = p2g_sfu_core(P2G_SFU_T_RCP, M & 0x7FFFFFu, scale);
+  return p2g_sfu_make(uint64_t(Y), scale - e, sign, ftz);
+}
+// div.approx{.ftz}.f32 (sfu_div_approx, H200: ops/f32_div): a * rcp.approx.ftz(b); without .ftz a denormal b and a are
+// first scaled by 2^24. No scaling of a huge b: for 2^126 < |b| < 2^128 the result is +-0 (NaN for a = +-inf).
+uint p2g_div_approx(uint a, uint b, bool ftz) {
+  if (!ftz && (b & 0x7FFFFFFFu) < 0x00800000u) {
+    a = p2g_div_fmul(a, 0x4B800000u, false);
+    b = p2g_div_fmul(b, 0x4B800000u, false);
+  }
+  return p2g_div_fmul(a, p2g_sfu_rcp(b, true), ftz);
+}
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -168,18 +347,10 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
@@ -201,8 +372,6 @@ float p2g_fmin(float x, float y) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
-float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 // f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
 double p2g_h2d(uint h) {
   uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
@@ -223,6 +392,72 @@ float p2g_sat(float x) {
   if (b >= 0x7F800001u) return 0.0;  // NaN of either sign, and every negative value
   return b >= 0x3F800000u ? 1.0 : x;
 }
+// ex2.approx{.ftz}.f32: the operand truncated to sign-magnitude fixed point with 23 fraction bits; 2^n * 2^f for
+// x >= 0 and 2^-n * 2^-f for x < 0, each side from its own table (measured). Non-ftz, x < -126: ex2(x/2) squared
+// by an f32 multiply (measured: ex2(-127) = 0x003FFFFF).
+uint p2g_sfu_ex2_core(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax >= 0x43000000u) return sign != 0u ? 0u : 0x7F800000u;  // |x| >= 128 and infinities
+  uint E = ax >> 23;
+  if (E < 104u) return 0x3F800000u;                             // |x| < 2^-23: X = 0
+  uint M = (ax & 0x7FFFFFu) | 0x800000u;
+  uint X = E <= 127u ? M >> (127u - E) : M << (E - 127u);        // trunc(|x| * 2^23)
+  int n = int(X >> 23), scale;
+  uint F = X & 0x7FFFFFu;
+  if (sign == 0u) {
+    int64_t Y = p2g_sfu_core(P2G_SFU_T_EX2P, F, scale);
+    return p2g_sfu_make(uint64_t(Y), scale + n - 1, 0u, ftz);
+  }
+  int64_t Y = p2g_sfu_core(P2G_SFU_T_EX2N, F, scale);
+  return p2g_sfu_make(uint64_t(Y), scale - n + 1, 0u, ftz);
+}
+// RN-even of Y * 2^e2 (Y < 2^63, one rounding, also into the denormal range): an f32 multiply's result. (sfu_round)
+uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
+  if (Y == 0ul) return sign;
+  int top = p2g_sfu_msb64(Y);
+  int be = top + e2 + 127;
+  int sh = top - 23;
+  if (be < 1) sh += 1 - be;
+  uint64_t q = sh > 0 ? (sh > 63 ? 0ul : Y >> uint(sh)) : Y << uint(-sh);
+  if (sh > 0 && sh <= 64) {
+    uint64_t rem = sh == 64 ? Y : Y & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
+    if (rem > hw || (rem == hw && (q & 1ul) != 0ul)) q++;
+  }
+  uint64_t r = uint64_t(be < 1 ? 0u : uint(be - 1) << 23) + q;
+  if (r >= 0x7F800000ul) return sign | 0x7F800000u;
+  return sign | uint(r);
+}
+uint p2g_sfu_ex2(uint x, bool ftz) {
+  if (!ftz && (x & 0x80000000u) != 0u && (x & 0x7FFFFFFFu) > 0x42FC0000u && (x & 0x7FFFFFFFu) <= 0x7F800000u) {
+    uint h = p2g_sfu_ex2_core(x - 0x00800000u, true);
+    if (h == 0u) return 0u;
+    uint64_t Mh = uint64_t((h & 0x7FFFFFu) | 0x800000u);
+    int eh = int(h >> 23) - 150;
+    return p2g_sfu_round(Mh * Mh, 2 * eh, 0u);
+  }
+  return p2g_sfu_ex2_core(x, ftz);
+}
+// rsqrt.approx{.ftz}.f32: rsqrt(m * 2^p * 4^k) = rsqrt(m * 2^p) * 2^-k, p in {0, 1}: two tables.
+uint p2g_sfu_rsqrt(uint x, bool ftz) {
+  uint sign = x & 0x80000000u, ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return 0x7FFFFFFFu;
+  if (ax == 0u || (ftz && ax < 0x00800000u)) return sign | 0x7F800000u;
+  if (sign != 0u) return 0x7FFFFFFFu;
+  if (ax == 0x7F800000u) return 0u;
+  uint M; int e, scale;
+  p2g_sfu_split(ax, M, e);
+  int p = e & 1;
+  int64_t Y = p2g_sfu_core(p != 0 ? P2G_SFU_T_RSQRT1 : P2G_SFU_T_RSQRT0, M & 0x7FFFFFu, scale);
+  return p2g_sfu_make(uint64_t(Y), scale - (e - p) / 2, 0u, ftz);
+}
+// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
+// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
+double p2g_sum_m(double a, double b, int mode) {
+  double s = p2g_odd_sum(a, b);
+  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
+  return s;
+}
 
 // ---- Textures and surfaces (translator/emit/emit_tex.cpp, docs/TEXTURES.md) ----
 // A texture or surface handle is the device address of the 64-byte descriptor record the runtime wrote
@@ -242,7 +477,9 @@ uint p2g_txq(uint64_t h, uint what) {
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
-    case 2u: return layered ? 1u : d.depth;
+    // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
+    // layered texture, the depth of a 3D image.
+    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
     case 3u: return d.normalized;
     case 4u: return d.filterMode;
     case 5u: return p2g_txq_addr(d.addr0);
@@ -264,9 +501,10 @@ uint p2g_tex_h2f(uint h) {
   return s | (uint(p + 103) << 23) | ((m << uint(23 - p)) & 0x7FFFFFu);
 }
 
-// double -> f32 bits, round to nearest with ties away from zero (what the texture unit does), in integer code (no device conversion, whose rounding Vulkan leaves
-// open, and no denormal flush: subnormal results come out exactly).
-uint p2g_tex_d2f(double v) {
+// v + err -> f32 bits, round to nearest with ties away from zero (what the texture unit does), in integer code (no
+// device conversion, whose rounding Vulkan leaves open, and no denormal flush: subnormal results come out exactly).
+// v + err is an exact sum split by TwoSum (|err| at most half an ulp of v): err only decides when v is a tie.
+uint p2g_tex_d2f_e(double v, double err) {
   uint64_t w = doubleBitsToUint64(v);
   uint s = uint(w >> 63) << 31;
   int e = int((w >> 52) & 0x7FFul);
@@ -278,25 +516,28 @@ uint p2g_tex_d2f(double v) {
   if (sh > 60) return s;
   uint64_t m = f | (1ul << 52);
   uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  if (r >= hw) q += 1ul;  // ties away from zero, as the texture unit rounds (tex2d_linear)
+  // ties away from zero, as the texture unit rounds (tex2d_linear); a tie of v is none when err points inwards
+  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != (s != 0u)))) q += 1ul;
   if (E < 1) return s | uint(q);
   if (E >= 255) return s | 0x7F800000u;
   uint bits = (uint(E) << 23) + uint(q - (1ul << 23));
   return s | min(bits, 0x7F800000u);
 }
+uint p2g_tex_d2f(double v) { return p2g_tex_d2f_e(v, 0.0lf); }
 
-// An 8-bit unorm channel as the correctly rounded f32 of b / 255 (CUDA's normalized-float read mode), in integer
-// code: no device division (2.5 ulp in Vulkan), and no lookup table (llvmpipe turns indexed constant arrays into
-// if-ladders, which made shaders with many fetches take minutes to compile). Checked against b / 255.0f for all b
-// in tests/textures.
-uint p2g_unorm8(uint b) {
-  if (b == 0u) return 0u;
-  if (b == 255u) return 0x3F800000u;
-  int p = findMSB(b);
-  int e = (b << uint(7 - p)) >= 255u ? p - 7 : p - 8;  // 2^e <= b / 255 < 2^(e+1)
-  uint64_t n = uint64_t(b) << uint(23 - e);
-  uint64_t q = n / 255ul, r = n - q * 255ul;
-  if (r * 2ul > 255ul) q += 1ul;
+// v / (2^bits - 1) as the correctly rounded f32 (bits), for 0 <= v <= 2^bits - 1 and bits <= 16, in integer code:
+// no device division (2.5 ulp in Vulkan), and no lookup table (llvmpipe turns indexed constant arrays into
+// if-ladders, which made shaders with many fetches take minutes to compile). The quotient is never a tie (the
+// divisor is odd and v/den is not a power of two unless v is 0 or den).
+uint p2g_tex_unorm(uint v, int bits) {
+  uint den = (1u << uint(bits)) - 1u;
+  if (v == 0u) return 0u;
+  if (v >= den) return 0x3F800000u;
+  int p = findMSB(v);
+  int e = (v << uint(bits - 1 - p)) >= den ? p - bits + 1 : p - bits;  // 2^e <= v / den < 2^(e+1)
+  uint64_t n = uint64_t(v) << uint(23 - e);
+  uint64_t q = n / uint64_t(den), r = n - q * uint64_t(den);
+  if (r * 2ul > uint64_t(den)) q += 1ul;
   if (q == (1ul << 24)) {
     q = 1ul << 23;
     e += 1;
@@ -304,28 +545,38 @@ uint p2g_unorm8(uint b) {
   return (uint(e + 127) << 23) | uint(q - (1ul << 23));
 }
 
-// One channel of the texel at byte `off`: unorm8 and f16 channels as f32 bits, f32 and integer channels as stored.
-uint p2g_img_chan(P2GImage d, uint off, uint c) {
-  uint cb = d.texelBytes / d.channels;
+// An 8-bit unorm channel as the correctly rounded f32 of b / 255 (CUDA's normalized-float read mode). Checked
+// against b / 255.0f for all b in tests/textures.
+uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
+
+// One channel of the texel at byte `off`, as stored: the unorm8 byte, the f16 bits, or the f32/integer bits.
+uint p2g_img_rawc(P2GImage d, uint off, uint cb, uint c) {
   uint o = off + c * cb;
   uint w = P2GU32(d.texels + uint64_t(o & ~3u)).v;
-  if (cb == 4u) return w;
-  uint v = bitfieldExtract(w, int((o & 3u) * 8u), int(cb * 8u));
-  return cb == 1u ? p2g_unorm8(v) : p2g_tex_h2f(v);
+  return cb == 4u ? w : bitfieldExtract(w, int((o & 3u) * 8u), int(cb * 8u));
 }
 
-// The texel at in-range coordinates. Channels the format lacks read as 0, alpha included (measured: an r32f
-// texture gives (r, 0, 0, 0), ptx_corpus/tex/tex2d_point).
-uvec4 p2g_img_texel(P2GImage d, int x, int y, int z) {
+// The texel at in-range coordinates, as stored (raw) or decoded: unorm8 and f16 channels as f32 bits, f32 and
+// integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
+// (r, 0, 0, 0), ptx_corpus/tex/tex2d_point).
+uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
   uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
+  uint cb = d.texelBytes / d.channels;
   uvec4 r = uvec4(0u);
-  r.x = p2g_img_chan(d, off, 0u);
-  if (d.channels > 1u) r.y = p2g_img_chan(d, off, 1u);
+  r.x = p2g_img_rawc(d, off, cb, 0u);
+  if (d.channels > 1u) r.y = p2g_img_rawc(d, off, cb, 1u);
   if (d.channels > 2u) {
-    r.z = p2g_img_chan(d, off, 2u);
-    r.w = p2g_img_chan(d, off, 3u);
+    r.z = p2g_img_rawc(d, off, cb, 2u);
+    r.w = p2g_img_rawc(d, off, cb, 3u);
   }
-  return r;
+  if (raw || cb == 4u) return r;
+  if (cb == 1u) {
+    r.x = p2g_unorm8(r.x);
+    if (d.channels > 1u) r.y = p2g_unorm8(r.y);
+    if (d.channels > 2u) r.zw = uvec2(p2g_unorm8(r.z), p2g_unorm8(r.w));
+    return r;
+  }
+  return uvec4(p2g_tex_h2f(r.x), p2g_tex_h2f(r.y), p2g_tex_h2f(r.z), p2g_tex_h2f(r.w));
 }
 
 // An integer texel coordinate under an address mode (CUaddress_mode: 0 wrap, 1 clamp, 2 mirror, 3 border);
@@ -356,17 +607,23 @@ int p2g_tex_lin(int64_t p) {
   return int((p - hf + r) >> (P2G_TEX_FIX_BITS - 8));
 }
 
-// round(p / 2^s), ties to even, for a non-negative p: a 2D/3D weight product back to 8 fractional bits.
-int p2g_tex_qw(int p, int s) {
-  if (s == 0) return p;
-  int q = p >> s, r = p & ((1 << s) - 1), hw = 1 << (s - 1);
-  return (r > hw || (r == hw && (q & 1) != 0)) ? q + 1 : q;
+// The filter weights (x 256) of the taps (x0,y0), (x1,y0), (x0,y1), (x1,y1) of one slice whose share is W (256 in
+// 1D and 2D; 256 - az and az for the two slices of a 3D footprint), for the 8-bit fractions ax, ay: W is split by
+// x, the upper part rounded to nearest with ties up, then each part by y, the upper part rounded with ties up on the
+// x1 side and ties down on the x0 side; the lower parts are what remains. In 2D this is w11 = round(ax*ay/256) ties
+// up, w10 = ax - w11, w01 = ay - w11, w00 = 256 - ax - ay + w11. Measured on the H200: 2D, ptx_corpus/tex/tex2d_linear
+// (all 32768 values with the sums below; each product rounded with ties to even misses 55 f16 values); 3D,
+// ptx_corpus/tex/tex_filter_more u3d 4096/4096 (each product rounded with ties to even 2419, other split orders
+// and tie rules at most 4092; ptx_corpus/tex/tools/filter_fit.cpp).
+ivec4 p2g_tex_wslice(int ax, int ay, int W) {
+  int x1 = (W * ax + 128) >> 8, x0 = W - x1;
+  int y11 = (x1 * ay + 128) >> 8, y01 = (x0 * ay + 127) >> 8;
+  return ivec4(x0 - y01, x1 - y11, y01, y11);
 }
 
-// A double rounded to the nearest f16 value (ties away from zero, subnormal halves, overflow to infinity), as a double:
-// filtering an f16 texture returns f16 precision (tex2d_linear: results of 1D footprints are the exact sums
-// rounded to f16).
-double p2g_tex_round_h(double v) {
+// v + err (an exact sum split by TwoSum) rounded to the nearest f16 value (ties away from zero, subnormal halves,
+// overflow to infinity), as a double: filtering an f16 texture returns f16 precision (tex2d_linear).
+double p2g_tex_round_h_e(double v, double err) {
   uint64_t w = doubleBitsToUint64(v);
   int e = int((w >> 52) & 0x7FFul);
   if (e == 0x7FF) return v;
@@ -376,27 +633,93 @@ double p2g_tex_round_h(double v) {
   if (e == 0 || sh > 53) return neg ? -0.0lf : 0.0lf;
   uint64_t m = (w & 0xFFFFFFFFFFFFFul) | (1ul << 52);
   uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  if (r >= hw) q += 1ul;  // ties away from zero (tex2d_linear)
+  // ties away from zero (tex2d_linear); a tie of v is none when err points inwards
+  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != neg))) q += 1ul;
   precise double a = double(q << uint(sh)) * uint64BitsToDouble(uint64_t(E - 52 + 1023) << 52);
   if (a >= 65520.0lf) a = uint64BitsToDouble(0x7FF0000000000000ul);
   return neg ? -a : a;
 }
 
-// One tap: address modes per axis, then the texel; border taps are the border colour (0, 0, 0, 0).
-uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims) {
+// One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
+// colour (0, 0, 0, 0).
+uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
   x = p2g_tex_address(x, int(d.width), d.addr0);
   if (dims > 1u) y = p2g_tex_address(y, int(d.height), d.addr1);
   if (dims > 2u) z = p2g_tex_address(z, int(d.depth), d.addr2);
   if (x < 0 || y < 0 || z < 0) return uvec4(0u);
-  return p2g_img_texel(d, x, y, z);
+  return p2g_img_texel(d, x, y, z, raw);
 }
 
-// tex with float coordinates: point sampling, or linear filtering with 8-bit weights (256 - a, a) per axis. In
-// 2D (3D) the weight products are rounded back to 8 fractional bits, ties to even (solved from tex2d_linear's
-// four-channel samples); the weighted sum is exact (in double) and rounded once: to f16 for f16 formats, else to
-// f32. Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture
-// (clamped to the layers there are). Axes are spelled out rather than indexed: llvmpipe lowers indexed local
-// arrays to if-ladders.
+// Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
+// signed significands with 4 guard bits, aligned to the biased exponent em (subnormals have exponent 1), truncated
+// toward zero (sign and magnitude).
+i64vec4 p2g_tex_align(uvec4 h, uvec4 em, uint mb, uint eb) {
+  uvec4 e = (h >> mb) & ((1u << eb) - 1u);
+  uvec4 m = (h & ((1u << mb) - 1u)) | mix(uvec4(0u), uvec4(1u << mb), notEqual(e, uvec4(0u)));
+  uvec4 sh = min(em - min(max(e, uvec4(1u)), em), uvec4(31u));
+  i64vec4 a = i64vec4((m << 4u) >> sh);
+  return mix(a, -a, notEqual((h >> (mb + eb)) & 1u, uvec4(0u)));
+}
+
+// The largest biased exponent (at least 1) among the taps of one slice with a non-zero weight, per component.
+uvec4 p2g_tex_emax(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, uint mb, uint eb) {
+  uvec4 em = uvec4(1u), k = uvec4((1u << eb) - 1u);
+  if (w.x != 0) em = max(em, (t0 >> mb) & k);
+  if (w.y != 0) em = max(em, (t1 >> mb) & k);
+  if (w.z != 0) em = max(em, (t2 >> mb) & k);
+  if (w.w != 0) em = max(em, (t3 >> mb) & k);
+  return em;
+}
+
+// The filtered value of one slice of float texels, exactly (a double per component; at most 38 significant bits):
+// the texels aligned to the largest exponent among the taps with a non-zero weight, keeping 4 bits below that
+// texel's precision, truncated toward zero, and summed with their weights (x 256). Measured on the H200: f16
+// (tex2d_linear hClamp/hWrap 16384/16384; the exact sum rounded once 16369, 3 or 5 guard bits at most 16377, the
+// exponent over all taps 16313) and f32 (tex_filter_more f3d 4096/4096, the exact sum 4076; tex2d_linear fBorder
+// 8192/8192). An infinite or NaN texel with a non-zero weight (unmeasured) gives the IEEE sum of the texels.
+dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
+  uint mb = isH ? 10u : 23u, eb = isH ? 5u : 8u, einf = isH ? 31u : 255u;
+  uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, mb, eb);
+  if (any(equal(em, uvec4(einf)))) {
+    precise dvec4 acc = dvec4(0.0lf);
+    if (isH) {
+      acc += dvec4(w.x) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t0.x), p2g_tex_h2f(t0.y), p2g_tex_h2f(t0.z), p2g_tex_h2f(t0.w))));
+      acc += dvec4(w.y) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t1.x), p2g_tex_h2f(t1.y), p2g_tex_h2f(t1.z), p2g_tex_h2f(t1.w))));
+      acc += dvec4(w.z) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t2.x), p2g_tex_h2f(t2.y), p2g_tex_h2f(t2.z), p2g_tex_h2f(t2.w))));
+      acc += dvec4(w.w) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t3.x), p2g_tex_h2f(t3.y), p2g_tex_h2f(t3.z), p2g_tex_h2f(t3.w))));
+    } else {
+      acc += dvec4(w.x) * dvec4(uintBitsToFloat(t0));
+      acc += dvec4(w.y) * dvec4(uintBitsToFloat(t1));
+      acc += dvec4(w.z) * dvec4(uintBitsToFloat(t2));
+      acc += dvec4(w.w) * dvec4(uintBitsToFloat(t3));
+    }
+    return acc * (1.0lf / 256.0lf);
+  }
+  i64vec4 S = int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
+              int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
+  // S * 2^(em - bias - mb - 4 - 8): exact in double (|S| < 2^38, a power-of-two scale)
+  uvec4 be = em + uvec4(1023u) - uvec4(isH ? 15u + 22u : 127u + 35u);
+  dvec4 scale = dvec4(uint64BitsToDouble(uint64_t(be.x) << 52), uint64BitsToDouble(uint64_t(be.y) << 52),
+                      uint64BitsToDouble(uint64_t(be.z) << 52), uint64BitsToDouble(uint64_t(be.w) << 52));
+  precise dvec4 r = dvec4(S) * scale;
+  return r;
+}
+
+// tex with float coordinates: point sampling, or linear filtering. Linear filtering (measured on the H200,
+// docs/TEXTURES.md "Measured"; the fits: ptx_corpus/tex/tools/filter_fit.cpp):
+// - the position with 8 fractional bits (p2g_tex_lin); under the clamp address mode it is held to [0, size - 1]
+//   per axis, so a clamped axis has fraction 0 (which matters for 3D weights: tex_filter_more u3d 4096/4096 with
+//   it, 3614 without);
+// - weights per slice by p2g_tex_wslice (1D and 2D: one slice; 3D: the z0 slice with share 256 - az, z1 with az);
+// - unorm8: the integer sum S = sum w * byte becomes a 16-bit unorm u = S + round(S / 256) (= round(S * 257 /
+//   256), ties up) and the result is the correctly rounded f32 of u / 65535 (tex2d_linear u8Clamp 8192/8192; S /
+//   65280 rounded once 5301);
+// - f16 and f32: each slice aligned and summed exactly by p2g_tex_slice (in 3D each slice with its own exponent:
+//   h3d/f3d 4096/4096, one exponent for all eight taps 4090/4084), the slices added exactly (TwoSum) and rounded
+//   once, to f16 for f16 formats, to f32 otherwise, ties away from zero.
+// Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
+// the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
+// if-ladders.
 uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
   int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
@@ -405,26 +728,44 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
   int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized) : int64_t(0);
   if (d.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
-    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims);
+    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
+  if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
+  if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
+  if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
-  precise dvec4 acc = dvec4(0.0lf);
-  int taps = dims == 1u ? 2 : dims == 2u ? 4 : 8;
-  for (int t = 0; t < taps; ++t) {
-    int w = (t & 1) != 0 ? ax : 256 - ax;
-    if (dims > 1u) w *= (t & 2) != 0 ? ay : 256 - ay;
-    if (dims > 2u) w *= (t & 4) != 0 ? az : 256 - az;
-    w = p2g_tex_qw(w, 8 * (int(dims) - 1));
-    if (w == 0) continue;
-    uvec4 v = p2g_tex_tap(d, x + (t & 1), y + ((t >> 1) & 1), z + ((t >> 2) & 1), dims);
-    acc += double(w) * dvec4(uintBitsToFloat(v));
+  ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
+  // The taps as stored; taps with weight 0 are not read.
+  uvec4 z4 = uvec4(0u);
+  uvec4 a0 = wa.x != 0 ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
+  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
+  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, x + 1, y, z + 1, dims, true) : z4;
+  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, x, y + 1, z + 1, dims, true) : z4;
+  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z + 1, dims, true) : z4;
+  if (d.format <= 2u) {  // unorm8
+    uvec4 S = uvec4(wa.x) * a0 + uvec4(wa.y) * a1 + uvec4(wa.z) * a2 + uvec4(wa.w) * a3 + uvec4(wb.x) * b0 +
+              uvec4(wb.y) * b1 + uvec4(wb.z) * b2 + uvec4(wb.w) * b3;
+    uvec4 u = min(S + ((S + 128u) >> 8), uvec4(65535u));
+    return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
-  precise dvec4 r = acc * (1.0lf / 256.0lf);
-  if (d.format >= 3u && d.format <= 5u)
-    r = dvec4(p2g_tex_round_h(r.x), p2g_tex_round_h(r.y), p2g_tex_round_h(r.z), p2g_tex_round_h(r.w));
-  return uvec4(p2g_tex_d2f(r.x), p2g_tex_d2f(r.y), p2g_tex_d2f(r.z), p2g_tex_d2f(r.w));
+  bool isH = d.format <= 5u;
+  precise dvec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH);
+  precise dvec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH) : dvec4(0.0lf);
+  // TwoSum: s + err is va + vb exactly
+  precise dvec4 s = va + vb;
+  precise dvec4 bv = s - va;
+  precise dvec4 err = (va - (s - bv)) + (vb - bv);
+  if (isH) {
+    s = dvec4(p2g_tex_round_h_e(s.x, err.x), p2g_tex_round_h_e(s.y, err.y), p2g_tex_round_h_e(s.z, err.z),
+              p2g_tex_round_h_e(s.w, err.w));
+    err = dvec4(0.0lf);
+  }
+  return uvec4(p2g_tex_d2f_e(s.x, err.x), p2g_tex_d2f_e(s.y, err.y), p2g_tex_d2f_e(s.z, err.z), p2g_tex_d2f_e(s.w, err.w));
 }
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
@@ -434,7 +775,7 @@ uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
-  return outside ? uvec4(0u) : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0);
+  return outside ? uvec4(0u) : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
@@ -444,8 +785,8 @@ uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
   int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized)) >> 8;
   int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized)) >> 8;
-  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u)[comp],
-               p2g_tex_tap(d, x + 1, y, z, 2u)[comp], p2g_tex_tap(d, x, y, z, 2u)[comp]);
+  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
+               p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
 }
 
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
@@ -1278,13 +1619,13 @@ void main() {
   f159 = uintBitsToFloat(t10);
   f160 = uintBitsToFloat(t11);
   // 45: mul.f32 	%f162, %f159, %f157;
-  f162 = p2g_f64_to_f32(p2g_f2d(f159) * p2g_f2d(f157), 0);
+  f162 = p2g_d2f_rn(p2g_f2d(f159) * p2g_f2d(f157));
   // 46: mul.f32 	%f163, %f159, %f158;
-  f163 = p2g_f64_to_f32(p2g_f2d(f159) * p2g_f2d(f158), 0);
+  f163 = p2g_d2f_rn(p2g_f2d(f159) * p2g_f2d(f158));
   // 47: ld.param.f32 	%f164, [k_output_param_0+168];
   f164 = uintBitsToFloat(P2GU32((pc.params + 168ul)).v);
   // 48: mul.f32 	%f165, %f164, %f163;
-  f165 = p2g_f64_to_f32(p2g_f2d(f164) * p2g_f2d(f163), 0);
+  f165 = p2g_d2f_rn(p2g_f2d(f164) * p2g_f2d(f163));
   // 49: setp.eq.f32 	%p5, %f165, 0f00000000;
   precise double t12;
   precise double t13;
@@ -1313,7 +1654,7 @@ void main() {
   // 57: cvt.rn.f32.s32 	%f166, %r1;
   f166 = p2g_f64_to_f32(double(int(r1)), 0);
   // 58: add.f32 	%f167, %f166, 0f3F000000;
-  f167 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f166), p2g_f2d(0.5), 0), 0);
+  f167 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f166), p2g_f2d(0.5)));
   // 59: ld.param.v2.f32 	{%f168, %f169}, [k_output_param_0+40];
   uint64_t t17;
   t17 = (pc.params + 40ul);
@@ -1333,7 +1674,7 @@ void main() {
   f172 = uintBitsToFloat(t21);
   f173 = uintBitsToFloat(t22);
   // 61: fma.rn.f32 	%f176, %f167, %f168, %f172;
-  f176 = p2g_fma(f167, f168, f172, 0);
+  f176 = p2g_fma_rn(f167, f168, f172);
   // 62: copysign.f32 	%f177, %f176, %f148;
   f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 63: add.rz.f32 	%f178, %f176, %f177;
@@ -1351,9 +1692,9 @@ void main() {
   // 67: cvt.rn.f32.s32 	%f180, %r2;
   f180 = p2g_f64_to_f32(double(int(r2)), 0);
   // 68: add.f32 	%f181, %f180, 0f3F000000;
-  f181 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f180), p2g_f2d(0.5), 0), 0);
+  f181 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f180), p2g_f2d(0.5)));
   // 69: fma.rn.f32 	%f182, %f181, %f169, %f173;
-  f182 = p2g_fma(f181, f169, f173, 0);
+  f182 = p2g_fma_rn(f181, f169, f173);
   // 70: copysign.f32 	%f183, %f182, %f148;
   f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 71: add.rz.f32 	%f184, %f182, %f183;
@@ -1369,9 +1710,9 @@ void main() {
   // 74: add.s32 	%r4, %r221, -4;
   r4 = uint(int(r221) + -4);
   // 75: add.f32 	%f186, %f166, 0f41780000;
-  f186 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f166), p2g_f2d(15.5), 0), 0);
+  f186 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f166), p2g_f2d(15.5)));
   // 76: fma.rn.f32 	%f187, %f186, %f168, %f172;
-  f187 = p2g_fma(f186, f168, f172, 0);
+  f187 = p2g_fma_rn(f186, f168, f172);
   // 77: copysign.f32 	%f188, %f187, %f148;
   f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 78: add.rz.f32 	%f189, %f187, %f188;
@@ -1385,9 +1726,9 @@ void main() {
   t28 = isnan(t27) ? 0.0lf : clamp(t27, -2147483648.0lf, 2147483647.0lf);
   r222 = uint(int(t28));
   // 81: add.f32 	%f191, %f180, 0f41780000;
-  f191 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f180), p2g_f2d(15.5), 0), 0);
+  f191 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f180), p2g_f2d(15.5)));
   // 82: fma.rn.f32 	%f192, %f191, %f169, %f173;
-  f192 = p2g_fma(f191, f169, f173, 0);
+  f192 = p2g_fma_rn(f191, f169, f173);
   // 83: copysign.f32 	%f193, %f192, %f148;
   f193 = uintBitsToFloat((floatBitsToUint(f192) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 84: add.rz.f32 	%f194, %f192, %f193;
@@ -1546,26 +1887,26 @@ void main() {
         // 135: max.f32 	%f203, %f198, %f200;
         f203 = p2g_fmax(f198, f200);
         // 136: mul.f32 	%f204, %f201, 0f3E800000;
-        f204 = p2g_f64_to_f32(p2g_f2d(f201) * p2g_f2d(0.25), 0);
+        f204 = p2g_d2f_rn(p2g_f2d(f201) * p2g_f2d(0.25));
         // 137: mul.f32 	%f205, %f202, 0f3F000000;
-        f205 = p2g_f64_to_f32(p2g_f2d(f202) * p2g_f2d(0.5), 0);
+        f205 = p2g_d2f_rn(p2g_f2d(f202) * p2g_f2d(0.5));
         // 138: add.f32 	%f206, %f204, %f205;
-        f206 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f204), p2g_f2d(f205), 0), 0);
+        f206 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f204), p2g_f2d(f205)));
         // 139: mul.f32 	%f207, %f203, 0f3E800000;
-        f207 = p2g_f64_to_f32(p2g_f2d(f203) * p2g_f2d(0.25), 0);
+        f207 = p2g_d2f_rn(p2g_f2d(f203) * p2g_f2d(0.25));
         // 140: add.f32 	%f208, %f206, %f207;
-        f208 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f206), p2g_f2d(f207), 0), 0);
+        f208 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f206), p2g_f2d(f207)));
         // 142: mul.f32 	%f210, %f203, 0f3F000000;
-        f210 = p2g_f64_to_f32(p2g_f2d(f203) * p2g_f2d(0.5), 0);
+        f210 = p2g_d2f_rn(p2g_f2d(f203) * p2g_f2d(0.5));
         // 143: sub.f32 	%f4, %f209, %f210;
         neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(f210) ^ 0x80000000u));
-        f4 = p2g_fma(f201, 0.5, neg5769, 0);
+        f4 = p2g_fma_rn(f201, 0.5, neg5769);
         // 144: sub.f32 	%f211, %f205, %f204;
-        f211 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f205), -p2g_f2d(f204), 0), 0);
+        f211 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f205), -p2g_f2d(f204)));
         // 145: sub.f32 	%f5, %f211, %f207;
-        f5 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f211), -p2g_f2d(f207), 0), 0);
+        f5 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f211), -p2g_f2d(f207)));
         // 146: mul.f32 	%f6, %f1, %f208;
-        f6 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f208), 0);
+        f6 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f208));
         // 147: setp.lt.f32 	%p12, %f6, 0f447A0000;
         precise double t60;
         precise double t61;
@@ -1575,12 +1916,12 @@ void main() {
         p12 = t62;
         if (p12) {
           // 152: add.f32 	%f248, %f6, 0f3F800000;
-          f248 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f6), p2g_f2d(1.0), 0), 0);
+          f248 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f6), p2g_f2d(1.0)));
           // 153: rcp.rn.f32 	%f1095, %f248;
           f1095 = p2g_div32(1.0, f248, 0);
         } else {
           // 157: fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
-          f212 = p2g_fma(f6, 9.0, 1.0, 0);
+          f212 = p2g_fma_rn(f6, 9.0, 1.0);
           // 158: setp.lt.f32 	%p13, %f212, 0f00800000;
           precise double t63;
           precise double t64;
@@ -1589,7 +1930,7 @@ void main() {
           t65 = t63 < t64;
           p13 = t65;
           // 159: mul.f32 	%f213, %f212, 0f4B000000;
-          f213 = p2g_f64_to_f32(p2g_f2d(f212) * p2g_f2d(8388608.0), 0);
+          f213 = p2g_d2f_rn(p2g_f2d(f212) * p2g_f2d(8388608.0));
           // 160: selp.f32 	%f7, %f213, %f212, %p13;
           f7 = p13 ? f213 : f212;
           // 161: selp.f32 	%f214, 0fC1B80000, 0f00000000, %p13;
@@ -1609,57 +1950,57 @@ void main() {
           // 168: mov.f32 	%f217, 0f34000000;
           f217 = uintBitsToFloat(0x34000000u);
           // 169: fma.rn.f32 	%f218, %f216, %f217, %f214;
-          f218 = p2g_fma(f216, f217, f214, 0);
+          f218 = p2g_fma_rn(f216, f217, f214);
           // 170: add.f32 	%f219, %f215, 0fBF800000;
-          f219 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f215), p2g_f2d(-1.0), 0), 0);
+          f219 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f215), p2g_f2d(-1.0)));
           // 171: mov.f32 	%f220, 0fBE2C7F30;
           f220 = uintBitsToFloat(0xBE2C7F30u);
           // 172: mov.f32 	%f221, 0f3DC6B27F;
           f221 = uintBitsToFloat(0x3DC6B27Fu);
           // 173: fma.rn.f32 	%f222, %f221, %f219, %f220;
-          f222 = p2g_fma(f221, f219, f220, 0);
+          f222 = p2g_fma_rn(f221, f219, f220);
           // 174: mov.f32 	%f223, 0f3E2FCF2A;
           f223 = uintBitsToFloat(0x3E2FCF2Au);
           // 175: fma.rn.f32 	%f224, %f222, %f219, %f223;
-          f224 = p2g_fma(f222, f219, f223, 0);
+          f224 = p2g_fma_rn(f222, f219, f223);
           // 176: mov.f32 	%f225, 0fBE374E43;
           f225 = uintBitsToFloat(0xBE374E43u);
           // 177: fma.rn.f32 	%f226, %f224, %f219, %f225;
-          f226 = p2g_fma(f224, f219, f225, 0);
+          f226 = p2g_fma_rn(f224, f219, f225);
           // 178: mov.f32 	%f227, 0f3E520BF4;
           f227 = uintBitsToFloat(0x3E520BF4u);
           // 179: fma.rn.f32 	%f228, %f226, %f219, %f227;
-          f228 = p2g_fma(f226, f219, f227, 0);
+          f228 = p2g_fma_rn(f226, f219, f227);
           // 180: mov.f32 	%f229, 0fBE763C8B;
           f229 = uintBitsToFloat(0xBE763C8Bu);
           // 181: fma.rn.f32 	%f230, %f228, %f219, %f229;
-          f230 = p2g_fma(f228, f219, f229, 0);
+          f230 = p2g_fma_rn(f228, f219, f229);
           // 182: mov.f32 	%f231, 0f3E93BF99;
           f231 = uintBitsToFloat(0x3E93BF99u);
           // 183: fma.rn.f32 	%f232, %f230, %f219, %f231;
-          f232 = p2g_fma(f230, f219, f231, 0);
+          f232 = p2g_fma_rn(f230, f219, f231);
           // 184: mov.f32 	%f233, 0fBEB8AA49;
           f233 = uintBitsToFloat(0xBEB8AA49u);
           // 185: fma.rn.f32 	%f234, %f232, %f219, %f233;
-          f234 = p2g_fma(f232, f219, f233, 0);
+          f234 = p2g_fma_rn(f232, f219, f233);
           // 186: mov.f32 	%f235, 0f3EF6384A;
           f235 = uintBitsToFloat(0x3EF6384Au);
           // 187: fma.rn.f32 	%f236, %f234, %f219, %f235;
-          f236 = p2g_fma(f234, f219, f235, 0);
+          f236 = p2g_fma_rn(f234, f219, f235);
           // 188: mov.f32 	%f237, 0fBF38AA3B;
           f237 = uintBitsToFloat(0xBF38AA3Bu);
           // 189: fma.rn.f32 	%f238, %f236, %f219, %f237;
-          f238 = p2g_fma(f236, f219, f237, 0);
+          f238 = p2g_fma_rn(f236, f219, f237);
           // 190: mul.f32 	%f239, %f219, %f238;
-          f239 = p2g_f64_to_f32(p2g_f2d(f219) * p2g_f2d(f238), 0);
+          f239 = p2g_d2f_rn(p2g_f2d(f219) * p2g_f2d(f238));
           // 191: mul.f32 	%f240, %f219, %f239;
-          f240 = p2g_f64_to_f32(p2g_f2d(f219) * p2g_f2d(f239), 0);
+          f240 = p2g_d2f_rn(p2g_f2d(f219) * p2g_f2d(f239));
           // 192: mov.f32 	%f241, 0f3FB8AA3B;
           f241 = uintBitsToFloat(0x3FB8AA3Bu);
           // 193: fma.rn.f32 	%f242, %f219, %f241, %f240;
-          f242 = p2g_fma(f219, f241, f240, 0);
+          f242 = p2g_fma_rn(f219, f241, f240);
           // 194: add.f32 	%f1094, %f218, %f242;
-          f1094 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f218), p2g_f2d(f242), 0), 0);
+          f1094 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f218), p2g_f2d(f242)));
           // 195: setp.lt.u32 	%p14, %r245, 2139095040;
           uint t66;
           uint t67;
@@ -1671,14 +2012,14 @@ void main() {
             // 198: mov.f32 	%f243, 0f7F800000;
             f243 = uintBitsToFloat(0x7F800000u);
             // 199: fma.rn.f32 	%f1094, %f7, %f243, %f243;
-            f1094 = p2g_fma(f7, f243, f243, 0);
+            f1094 = p2g_fma_rn(f7, f243, f243);
           }
           // 202: mul.f32 	%f244, %f1094, 0f3F317218;
-          f244 = p2g_f64_to_f32(p2g_f2d(f1094) * p2g_f2d(uintBitsToFloat(0x3F317218u)), 0);
+          f244 = p2g_d2f_rn(p2g_f2d(f1094) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
           // 203: div.rn.f32 	%f245, %f244, 0f41100000;
           f245 = p2g_div32(f244, 9.0, 0);
           // 204: add.f32 	%f246, %f245, 0fBC4FAEFF;
-          f246 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f245), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu)), 0), 0);
+          f246 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f245), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu))));
           // 205: setp.eq.f32 	%p15, %f7, 0f00000000;
           precise double t69;
           precise double t70;
@@ -1692,15 +2033,15 @@ void main() {
           f1095 = p2g_div32(f247, f6, 0);
         }
         // 210: mul.f32 	%f257, %f1, %f4;
-        f257 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f4), 0);
+        f257 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f4));
         // 211: mul.f32 	%f250, %f257, %f1095;
-        f250 = p2g_f64_to_f32(p2g_f2d(f257) * p2g_f2d(f1095), 0);
+        f250 = p2g_d2f_rn(p2g_f2d(f257) * p2g_f2d(f1095));
         // 212: mul.f32 	%f249, %f6, %f1095;
-        f249 = p2g_f64_to_f32(p2g_f2d(f6) * p2g_f2d(f1095), 0);
+        f249 = p2g_d2f_rn(p2g_f2d(f6) * p2g_f2d(f1095));
         // 213: mul.f32 	%f258, %f1, %f5;
-        f258 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f5), 0);
+        f258 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f5));
         // 214: mul.f32 	%f251, %f258, %f1095;
-        f251 = p2g_f64_to_f32(p2g_f2d(f258) * p2g_f2d(f1095), 0);
+        f251 = p2g_d2f_rn(p2g_f2d(f258) * p2g_f2d(f1095));
         // 215: mad.lo.s32 	%r253, %r23, 24, %r21;
         r253 = uint(int(r23) * 24 + int(r21));
         // 216: shl.b32 	%r254, %r253, 3;
@@ -1787,7 +2128,7 @@ void main() {
     f261 = uintBitsToFloat(t84);
     f262 = uintBitsToFloat(t85);
     // 250: mul.f32 	%f265, %f261, %f14;
-    f265 = p2g_f64_to_f32(p2g_f2d(f261) * p2g_f2d(f14), 0);
+    f265 = p2g_d2f_rn(p2g_f2d(f261) * p2g_f2d(f14));
     // 251: cvt.rzi.s32.f32 	%r264, %f265;
     precise double t86;
     t86 = trunc(p2g_f2d(f265));
@@ -1809,7 +2150,7 @@ void main() {
     // 256: cvt.rn.f32.s32 	%f15, %r27;
     f15 = p2g_f64_to_f32(double(int(r27)), 0);
     // 257: mul.f32 	%f266, %f262, %f15;
-    f266 = p2g_f64_to_f32(p2g_f2d(f262) * p2g_f2d(f15), 0);
+    f266 = p2g_d2f_rn(p2g_f2d(f262) * p2g_f2d(f15));
     // 258: cvt.rzi.s32.f32 	%r268, %f266;
     precise double t90;
     t90 = trunc(p2g_f2d(f266));
@@ -1827,7 +2168,7 @@ void main() {
     t93 = 1u;
     r271 = uint(int(r270) >> min(t93, 31u));
     // 262: mul.f32 	%f267, %f15, 0f3F000000;
-    f267 = p2g_f64_to_f32(p2g_f2d(f15) * p2g_f2d(0.5), 0);
+    f267 = p2g_d2f_rn(p2g_f2d(f15) * p2g_f2d(0.5));
     // 263: cvt.rzi.s32.f32 	%r272, %f267;
     precise double t94;
     t94 = trunc(p2g_f2d(f267));
@@ -1837,7 +2178,7 @@ void main() {
     // 264: and.b32  	%r273, %r272, 1;
     r273 = r272 & 1u;
     // 265: mul.f32 	%f268, %f14, 0f3F000000;
-    f268 = p2g_f64_to_f32(p2g_f2d(f14) * p2g_f2d(0.5), 0);
+    f268 = p2g_d2f_rn(p2g_f2d(f14) * p2g_f2d(0.5));
     // 266: cvt.rzi.s32.f32 	%r274, %f268;
     precise double t96;
     t96 = trunc(p2g_f2d(f268));
@@ -1877,7 +2218,7 @@ void main() {
     // 281: {  cvt.f32.f16 %f259, %rs410;}
     f259 = p2g_f64_to_f32(p2g_h2d(rs410), 0);
     // 284: mul.f32 	%f16, %f259, 0f3F000000;
-    f16 = p2g_f64_to_f32(p2g_f2d(f259) * p2g_f2d(0.5), 0);
+    f16 = p2g_d2f_rn(p2g_f2d(f259) * p2g_f2d(0.5));
     // 285: setp.lt.f32 	%p19, %f16, 0fC0400000;
     precise double t100;
     precise double t101;
@@ -1899,19 +2240,19 @@ void main() {
       f1096 = 1.0;
       if (!p20) {
         // 293: mul.f32 	%f270, %f16, 0f3F000000;
-        f270 = p2g_f64_to_f32(p2g_f2d(f16) * p2g_f2d(0.5), 0);
+        f270 = p2g_d2f_rn(p2g_f2d(f16) * p2g_f2d(0.5));
         // 294: fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
-        f271 = p2g_fma(f16, f16, 27.0, 0);
+        f271 = p2g_fma_rn(f16, f16, 27.0);
         // 295: mul.f32 	%f272, %f270, %f271;
-        f272 = p2g_f64_to_f32(p2g_f2d(f270) * p2g_f2d(f271), 0);
+        f272 = p2g_d2f_rn(p2g_f2d(f270) * p2g_f2d(f271));
         // 296: mul.f32 	%f273, %f16, 0f41100000;
-        f273 = p2g_f64_to_f32(p2g_f2d(f16) * p2g_f2d(9.0), 0);
+        f273 = p2g_d2f_rn(p2g_f2d(f16) * p2g_f2d(9.0));
         // 297: fma.rn.f32 	%f274, %f16, %f273, 0f41D80000;
-        f274 = p2g_fma(f16, f273, 27.0, 0);
+        f274 = p2g_fma_rn(f16, f273, 27.0);
         // 298: div.rn.f32 	%f275, %f272, %f274;
         f275 = p2g_div32(f272, f274, 0);
         // 299: add.f32 	%f1096, %f275, 0f3F000000;
-        f1096 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f275), p2g_f2d(0.5), 0), 0);
+        f1096 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f275), p2g_f2d(0.5)));
       }
     }
     // 302: ld.param.v2.f32 	{%f276, %f277}, [%rd1+-208];
@@ -1926,7 +2267,7 @@ void main() {
     // 303: mov.u32 	%r1847, 0;
     r1847 = 0u;
     // 304: add.f32 	%f19, %f14, 0f3F000000;
-    f19 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f14), p2g_f2d(0.5), 0), 0);
+    f19 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f14), p2g_f2d(0.5)));
     // 305: mov.f32 	%f280, 0f3F000000;
     f280 = 0.5;
     // 306: ld.param.v2.f32 	{%f281, %f282}, [%rd1+-248];
@@ -1939,7 +2280,7 @@ void main() {
     f281 = uintBitsToFloat(t110);
     f282 = uintBitsToFloat(t111);
     // 307: fma.rn.f32 	%f285, %f19, %f276, %f281;
-    f285 = p2g_fma(f19, f276, f281, 0);
+    f285 = p2g_fma_rn(f19, f276, f281);
     // 308: copysign.f32 	%f286, %f285, %f280;
     f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
     // 309: add.rz.f32 	%f287, %f285, %f286;
@@ -1953,9 +2294,9 @@ void main() {
     t113 = isnan(t112) ? 0.0lf : clamp(t112, -2147483648.0lf, 2147483647.0lf);
     r28 = uint(int(t113));
     // 312: add.f32 	%f20, %f15, 0f3F000000;
-    f20 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f15), p2g_f2d(0.5), 0), 0);
+    f20 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f15), p2g_f2d(0.5)));
     // 313: fma.rn.f32 	%f289, %f20, %f277, %f282;
-    f289 = p2g_fma(f20, f277, f282, 0);
+    f289 = p2g_fma_rn(f20, f277, f282);
     // 314: copysign.f32 	%f290, %f289, %f280;
     f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
     // 315: add.rz.f32 	%f291, %f289, %f290;
@@ -1987,14 +2328,14 @@ void main() {
     // 325: ld.shared.f32 	%f22, [%r287+-100];
     f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
     // 326: add.f32 	%f293, %f22, %f21;
-    f293 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f22), p2g_f2d(f21), 0), 0);
+    f293 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f22), p2g_f2d(f21)));
     // 328: ld.shared.f32 	%f23, [%r287];
     f23 = uintBitsToFloat(p2g_lds32(r287));
     // 329: mul.f32 	%f295, %f23, 0f3A83126F;
-    f295 = p2g_f64_to_f32(p2g_f2d(f23) * p2g_f2d(uintBitsToFloat(0x3A83126Fu)), 0);
+    f295 = p2g_d2f_rn(p2g_f2d(f23) * p2g_f2d(uintBitsToFloat(0x3A83126Fu)));
     // 330: sub.f32 	%f296, %f294, %f295;
     neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
-    f296 = p2g_fma(f293, 0.5, neg5770, 0);
+    f296 = p2g_fma_rn(f293, 0.5, neg5770);
     // 331: setp.geu.f32 	%p21, %f23, %f296;
     precise double t117;
     precise double t118;
@@ -2007,10 +2348,10 @@ void main() {
     // 333: ld.shared.f32 	%f25, [%r287+-92];
     f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
     // 334: add.f32 	%f297, %f25, %f24;
-    f297 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f25), p2g_f2d(f24), 0), 0);
+    f297 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f25), p2g_f2d(f24)));
     // 336: sub.f32 	%f299, %f298, %f295;
     neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
-    f299 = p2g_fma(f297, 0.5, neg5771, 0);
+    f299 = p2g_fma_rn(f297, 0.5, neg5771);
     // 337: setp.geu.f32 	%p22, %f23, %f299;
     precise double t120;
     precise double t121;
@@ -2150,13 +2491,13 @@ void main() {
     f311 = uintBitsToFloat(t152);
     f312 = uintBitsToFloat(t153);
     // 377: add.f32 	%f315, %f303, %f311;
-    f315 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f303), p2g_f2d(f311), 0), 0);
+    f315 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f303), p2g_f2d(f311)));
     // 378: fma.rn.f32 	%f26, %f307, %f315, %f19;
-    f26 = p2g_fma(f307, f315, f19, 0);
+    f26 = p2g_fma_rn(f307, f315, f19);
     // 379: add.f32 	%f316, %f304, %f312;
-    f316 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f304), p2g_f2d(f312), 0), 0);
+    f316 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f304), p2g_f2d(f312)));
     // 380: fma.rn.f32 	%f27, %f308, %f316, %f20;
-    f27 = p2g_fma(f308, f316, f20, 0);
+    f27 = p2g_fma_rn(f308, f316, f20);
     // 381: ld.param.u64 	%rd18, [%rd1+-40];
     rd18 = P2GU64((pc.params + rd1 - 40ul)).v;
     // 382: ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
@@ -2169,9 +2510,9 @@ void main() {
     f317 = uintBitsToFloat(t155);
     f318 = uintBitsToFloat(t156);
     // 383: mul.f32 	%f321, %f26, %f317;
-    f321 = p2g_f64_to_f32(p2g_f2d(f26) * p2g_f2d(f317), 0);
+    f321 = p2g_d2f_rn(p2g_f2d(f26) * p2g_f2d(f317));
     // 384: mul.f32 	%f322, %f27, %f318;
-    f322 = p2g_f64_to_f32(p2g_f2d(f27) * p2g_f2d(f318), 0);
+    f322 = p2g_d2f_rn(p2g_f2d(f27) * p2g_f2d(f318));
     // 385: mov.f32 	%f323, 0f00000000;
     f323 = 0.0;
     // 386: tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
@@ -2182,99 +2523,99 @@ void main() {
     f30 = uintBitsToFloat(t157.z);
     f31 = uintBitsToFloat(t157.w);
     // 387: add.f32 	%f324, %f26, 0fBF000000;
-    f324 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f26), p2g_f2d(-0.5), 0), 0);
+    f324 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f26), p2g_f2d(-0.5)));
     // 388: fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
-    f325 = p2g_fma(f324, 2.0, 0.5, 0);
+    f325 = p2g_fma_rn(f324, 2.0, 0.5);
     // 389: add.f32 	%f326, %f27, 0fBF000000;
-    f326 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f27), p2g_f2d(-0.5), 0), 0);
+    f326 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f27), p2g_f2d(-0.5)));
     // 390: fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
-    f327 = p2g_fma(f326, 2.0, 0.5, 0);
+    f327 = p2g_fma_rn(f326, 2.0, 0.5);
     // 391: add.f32 	%f328, %f325, 0fBF000000;
-    f328 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f325), p2g_f2d(-0.5), 0), 0);
+    f328 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f325), p2g_f2d(-0.5)));
     // 392: cvt.rmi.f32.f32 	%f329, %f328;
     f329 = p2g_f64_to_f32(floor(p2g_f2d(f328)), 0);
     // 393: add.f32 	%f330, %f329, 0f3F000000;
-    f330 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f329), p2g_f2d(0.5), 0), 0);
+    f330 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f329), p2g_f2d(0.5)));
     // 394: add.f32 	%f331, %f327, 0fBF000000;
-    f331 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f327), p2g_f2d(-0.5), 0), 0);
+    f331 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f327), p2g_f2d(-0.5)));
     // 395: cvt.rmi.f32.f32 	%f332, %f331;
     f332 = p2g_f64_to_f32(floor(p2g_f2d(f331)), 0);
     // 396: add.f32 	%f333, %f332, 0f3F000000;
-    f333 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f332), p2g_f2d(0.5), 0), 0);
+    f333 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f332), p2g_f2d(0.5)));
     // 397: sub.f32 	%f334, %f325, %f330;
-    f334 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f325), -p2g_f2d(f330), 0), 0);
+    f334 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f325), -p2g_f2d(f330)));
     // 398: cvt.sat.f32.f32 	%f335, %f334;
     f335 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f334), 0));
     // 399: mul.f32 	%f336, %f335, %f335;
-    f336 = p2g_f64_to_f32(p2g_f2d(f335) * p2g_f2d(f335), 0);
+    f336 = p2g_d2f_rn(p2g_f2d(f335) * p2g_f2d(f335));
     // 400: mul.f32 	%f337, %f335, %f336;
-    f337 = p2g_f64_to_f32(p2g_f2d(f335) * p2g_f2d(f336), 0);
+    f337 = p2g_d2f_rn(p2g_f2d(f335) * p2g_f2d(f336));
     // 401: add.f32 	%f338, %f335, %f337;
-    f338 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f335), p2g_f2d(f337), 0), 0);
+    f338 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f335), p2g_f2d(f337)));
     // 403: sub.f32 	%f340, %f336, %f339;
     neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(f338) ^ 0x80000000u));
-    f340 = p2g_fma(neg5772, 0.5, f336, 0);
+    f340 = p2g_fma_rn(neg5772, 0.5, f336);
     // 405: mul.f32 	%f342, %f336, 0f40200000;
-    f342 = p2g_f64_to_f32(p2g_f2d(f336) * p2g_f2d(2.5), 0);
+    f342 = p2g_d2f_rn(p2g_f2d(f336) * p2g_f2d(2.5));
     // 406: sub.f32 	%f343, %f341, %f342;
     neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(f342) ^ 0x80000000u));
-    f343 = p2g_fma(f337, 1.5, neg5773, 0);
+    f343 = p2g_fma_rn(f337, 1.5, neg5773);
     // 407: add.f32 	%f344, %f343, 0f3F800000;
-    f344 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f343), p2g_f2d(1.0), 0), 0);
+    f344 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f343), p2g_f2d(1.0)));
     // 408: mov.f32 	%f345, 0f3F800000;
     f345 = 1.0;
     // 409: sub.f32 	%f346, %f337, %f336;
-    f346 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f337), -p2g_f2d(f336), 0), 0);
+    f346 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f337), -p2g_f2d(f336)));
     // 410: mul.f32 	%f347, %f346, 0f3F000000;
-    f347 = p2g_f64_to_f32(p2g_f2d(f346) * p2g_f2d(0.5), 0);
+    f347 = p2g_d2f_rn(p2g_f2d(f346) * p2g_f2d(0.5));
     // 411: sub.f32 	%f348, %f345, %f340;
-    f348 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f345), -p2g_f2d(f340), 0), 0);
+    f348 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f345), -p2g_f2d(f340)));
     // 412: sub.f32 	%f349, %f348, %f344;
-    f349 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f348), -p2g_f2d(f344), 0), 0);
+    f349 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f348), -p2g_f2d(f344)));
     // 413: sub.f32 	%f350, %f349, %f347;
-    f350 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f349), -p2g_f2d(f347), 0), 0);
+    f350 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f349), -p2g_f2d(f347)));
     // 414: sub.f32 	%f351, %f327, %f333;
-    f351 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f327), -p2g_f2d(f333), 0), 0);
+    f351 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f327), -p2g_f2d(f333)));
     // 415: cvt.sat.f32.f32 	%f352, %f351;
     f352 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f351), 0));
     // 416: mul.f32 	%f353, %f352, %f352;
-    f353 = p2g_f64_to_f32(p2g_f2d(f352) * p2g_f2d(f352), 0);
+    f353 = p2g_d2f_rn(p2g_f2d(f352) * p2g_f2d(f352));
     // 417: mul.f32 	%f354, %f352, %f353;
-    f354 = p2g_f64_to_f32(p2g_f2d(f352) * p2g_f2d(f353), 0);
+    f354 = p2g_d2f_rn(p2g_f2d(f352) * p2g_f2d(f353));
     // 418: add.f32 	%f355, %f352, %f354;
-    f355 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f352), p2g_f2d(f354), 0), 0);
+    f355 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f352), p2g_f2d(f354)));
     // 420: sub.f32 	%f357, %f353, %f356;
     neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(f355) ^ 0x80000000u));
-    f357 = p2g_fma(neg5774, 0.5, f353, 0);
+    f357 = p2g_fma_rn(neg5774, 0.5, f353);
     // 422: mul.f32 	%f359, %f353, 0f40200000;
-    f359 = p2g_f64_to_f32(p2g_f2d(f353) * p2g_f2d(2.5), 0);
+    f359 = p2g_d2f_rn(p2g_f2d(f353) * p2g_f2d(2.5));
     // 423: sub.f32 	%f360, %f358, %f359;
     neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(f359) ^ 0x80000000u));
-    f360 = p2g_fma(f354, 1.5, neg5775, 0);
+    f360 = p2g_fma_rn(f354, 1.5, neg5775);
     // 424: add.f32 	%f361, %f360, 0f3F800000;
-    f361 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f360), p2g_f2d(1.0), 0), 0);
+    f361 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f360), p2g_f2d(1.0)));
     // 425: sub.f32 	%f362, %f354, %f353;
-    f362 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f354), -p2g_f2d(f353), 0), 0);
+    f362 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f354), -p2g_f2d(f353)));
     // 426: mul.f32 	%f363, %f362, 0f3F000000;
-    f363 = p2g_f64_to_f32(p2g_f2d(f362) * p2g_f2d(0.5), 0);
+    f363 = p2g_d2f_rn(p2g_f2d(f362) * p2g_f2d(0.5));
     // 427: sub.f32 	%f364, %f345, %f357;
-    f364 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f345), -p2g_f2d(f357), 0), 0);
+    f364 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f345), -p2g_f2d(f357)));
     // 428: sub.f32 	%f365, %f364, %f361;
-    f365 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f364), -p2g_f2d(f361), 0), 0);
+    f365 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f364), -p2g_f2d(f361)));
     // 429: mul.f32 	%f366, %f317, 0f3F000000;
-    f366 = p2g_f64_to_f32(p2g_f2d(f317) * p2g_f2d(0.5), 0);
+    f366 = p2g_d2f_rn(p2g_f2d(f317) * p2g_f2d(0.5));
     // 430: mul.f32 	%f367, %f318, 0f3F000000;
-    f367 = p2g_f64_to_f32(p2g_f2d(f318) * p2g_f2d(0.5), 0);
+    f367 = p2g_d2f_rn(p2g_f2d(f318) * p2g_f2d(0.5));
     // 431: ld.param.u64 	%rd19, [%rd1+-32];
     rd19 = P2GU64((pc.params + rd1 - 32ul)).v;
     // 432: add.f32 	%f368, %f330, 0fBF000000;
-    f368 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f330), p2g_f2d(-0.5), 0), 0);
+    f368 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f330), p2g_f2d(-0.5)));
     // 433: mul.f32 	%f369, %f366, %f368;
-    f369 = p2g_f64_to_f32(p2g_f2d(f366) * p2g_f2d(f368), 0);
+    f369 = p2g_d2f_rn(p2g_f2d(f366) * p2g_f2d(f368));
     // 434: add.f32 	%f370, %f333, 0fBF000000;
-    f370 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f333), p2g_f2d(-0.5), 0), 0);
+    f370 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f333), p2g_f2d(-0.5)));
     // 435: mul.f32 	%f371, %f367, %f370;
-    f371 = p2g_f64_to_f32(p2g_f2d(f367) * p2g_f2d(f370), 0);
+    f371 = p2g_d2f_rn(p2g_f2d(f367) * p2g_f2d(f370));
     // 436: tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
     uvec4 t158;
     t158 = p2g_tld4(rd19, vec2(f369, f371), 0, 0u);
@@ -2290,9 +2631,9 @@ void main() {
     t161 = t159 < t160;
     p32 = t161;
     // 438: add.f32 	%f376, %f375, 0fBF7D70A4;
-    f376 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f375), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f376 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f375), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 439: fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
-    f377 = p2g_fma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f377 = p2g_fma_rn(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 440: selp.f32 	%f378, %f375, %f377, %p32;
     f378 = p32 ? f375 : f377;
     // 441: setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
@@ -2303,9 +2644,9 @@ void main() {
     t164 = t162 < t163;
     p33 = t164;
     // 442: add.f32 	%f379, %f374, 0fBF7D70A4;
-    f379 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f374), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f379 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f374), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 443: fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
-    f380 = p2g_fma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f380 = p2g_fma_rn(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 444: selp.f32 	%f381, %f374, %f380, %p33;
     f381 = p33 ? f374 : f380;
     // 445: setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
@@ -2316,9 +2657,9 @@ void main() {
     t167 = t165 < t166;
     p34 = t167;
     // 446: add.f32 	%f382, %f372, 0fBF7D70A4;
-    f382 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f372), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f382 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f372), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 447: fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
-    f383 = p2g_fma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f383 = p2g_fma_rn(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 448: selp.f32 	%f384, %f372, %f383, %p34;
     f384 = p34 ? f372 : f383;
     // 449: setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
@@ -2329,15 +2670,15 @@ void main() {
     t170 = t168 < t169;
     p35 = t170;
     // 450: add.f32 	%f385, %f373, 0fBF7D70A4;
-    f385 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f373), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f385 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f373), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 451: fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
-    f386 = p2g_fma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f386 = p2g_fma_rn(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 452: selp.f32 	%f387, %f373, %f386, %p35;
     f387 = p35 ? f373 : f386;
     // 453: add.f32 	%f388, %f330, 0f3FC00000;
-    f388 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f330), p2g_f2d(1.5), 0), 0);
+    f388 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f330), p2g_f2d(1.5)));
     // 454: mul.f32 	%f389, %f366, %f388;
-    f389 = p2g_f64_to_f32(p2g_f2d(f366) * p2g_f2d(f388), 0);
+    f389 = p2g_d2f_rn(p2g_f2d(f366) * p2g_f2d(f388));
     // 455: tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
     uvec4 t171;
     t171 = p2g_tld4(rd19, vec2(f389, f371), 0, 0u);
@@ -2353,9 +2694,9 @@ void main() {
     t174 = t172 < t173;
     p36 = t174;
     // 457: add.f32 	%f394, %f393, 0fBF7D70A4;
-    f394 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f393), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f394 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f393), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 458: fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
-    f395 = p2g_fma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f395 = p2g_fma_rn(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 459: selp.f32 	%f396, %f393, %f395, %p36;
     f396 = p36 ? f393 : f395;
     // 460: setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
@@ -2366,9 +2707,9 @@ void main() {
     t177 = t175 < t176;
     p37 = t177;
     // 461: add.f32 	%f397, %f392, 0fBF7D70A4;
-    f397 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f392), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f397 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f392), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 462: fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
-    f398 = p2g_fma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f398 = p2g_fma_rn(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 463: selp.f32 	%f399, %f392, %f398, %p37;
     f399 = p37 ? f392 : f398;
     // 464: setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
@@ -2379,9 +2720,9 @@ void main() {
     t180 = t178 < t179;
     p38 = t180;
     // 465: add.f32 	%f400, %f390, 0fBF7D70A4;
-    f400 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f390), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f400 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f390), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 466: fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
-    f401 = p2g_fma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f401 = p2g_fma_rn(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 467: selp.f32 	%f402, %f390, %f401, %p38;
     f402 = p38 ? f390 : f401;
     // 468: setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
@@ -2392,15 +2733,15 @@ void main() {
     t183 = t181 < t182;
     p39 = t183;
     // 469: add.f32 	%f403, %f391, 0fBF7D70A4;
-    f403 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f391), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f403 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f391), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 470: fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
-    f404 = p2g_fma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f404 = p2g_fma_rn(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 471: selp.f32 	%f405, %f391, %f404, %p39;
     f405 = p39 ? f391 : f404;
     // 472: add.f32 	%f406, %f330, 0f40600000;
-    f406 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f330), p2g_f2d(3.5), 0), 0);
+    f406 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f330), p2g_f2d(3.5)));
     // 473: mul.f32 	%f407, %f366, %f406;
-    f407 = p2g_f64_to_f32(p2g_f2d(f366) * p2g_f2d(f406), 0);
+    f407 = p2g_d2f_rn(p2g_f2d(f366) * p2g_f2d(f406));
     // 474: tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
     uvec4 t184;
     t184 = p2g_tld4(rd19, vec2(f407, f371), 0, 0u);
@@ -2416,9 +2757,9 @@ void main() {
     t187 = t185 < t186;
     p40 = t187;
     // 476: add.f32 	%f412, %f411, 0fBF7D70A4;
-    f412 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f411), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f412 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f411), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 477: fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
-    f413 = p2g_fma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f413 = p2g_fma_rn(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 478: selp.f32 	%f414, %f411, %f413, %p40;
     f414 = p40 ? f411 : f413;
     // 479: setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
@@ -2429,15 +2770,15 @@ void main() {
     t190 = t188 < t189;
     p41 = t190;
     // 480: add.f32 	%f415, %f408, 0fBF7D70A4;
-    f415 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f408), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f415 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f408), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 481: fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
-    f416 = p2g_fma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f416 = p2g_fma_rn(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 482: selp.f32 	%f417, %f408, %f416, %p41;
     f417 = p41 ? f408 : f416;
     // 483: add.f32 	%f418, %f333, 0f3FC00000;
-    f418 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f333), p2g_f2d(1.5), 0), 0);
+    f418 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f333), p2g_f2d(1.5)));
     // 484: mul.f32 	%f419, %f367, %f418;
-    f419 = p2g_f64_to_f32(p2g_f2d(f367) * p2g_f2d(f418), 0);
+    f419 = p2g_d2f_rn(p2g_f2d(f367) * p2g_f2d(f418));
     // 485: tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
     uvec4 t191;
     t191 = p2g_tld4(rd19, vec2(f369, f419), 0, 0u);
@@ -2453,9 +2794,9 @@ void main() {
     t194 = t192 < t193;
     p42 = t194;
     // 487: add.f32 	%f424, %f423, 0fBF7D70A4;
-    f424 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f423), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f424 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f423), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 488: fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
-    f425 = p2g_fma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f425 = p2g_fma_rn(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 489: selp.f32 	%f426, %f423, %f425, %p42;
     f426 = p42 ? f423 : f425;
     // 490: setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
@@ -2466,9 +2807,9 @@ void main() {
     t197 = t195 < t196;
     p43 = t197;
     // 491: add.f32 	%f427, %f422, 0fBF7D70A4;
-    f427 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f422), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f427 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f422), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 492: fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
-    f428 = p2g_fma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f428 = p2g_fma_rn(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 493: selp.f32 	%f429, %f422, %f428, %p43;
     f429 = p43 ? f422 : f428;
     // 494: setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
@@ -2479,9 +2820,9 @@ void main() {
     t200 = t198 < t199;
     p44 = t200;
     // 495: add.f32 	%f430, %f420, 0fBF7D70A4;
-    f430 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f420), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f430 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f420), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 496: fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
-    f431 = p2g_fma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f431 = p2g_fma_rn(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 497: selp.f32 	%f432, %f420, %f431, %p44;
     f432 = p44 ? f420 : f431;
     // 498: setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
@@ -2492,9 +2833,9 @@ void main() {
     t203 = t201 < t202;
     p45 = t203;
     // 499: add.f32 	%f433, %f421, 0fBF7D70A4;
-    f433 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f421), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f433 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f421), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 500: fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
-    f434 = p2g_fma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f434 = p2g_fma_rn(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 501: selp.f32 	%f435, %f421, %f434, %p45;
     f435 = p45 ? f421 : f434;
     // 502: tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
@@ -2512,9 +2853,9 @@ void main() {
     t207 = t205 < t206;
     p46 = t207;
     // 504: add.f32 	%f440, %f439, 0fBF7D70A4;
-    f440 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f439), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f440 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f439), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 505: fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
-    f441 = p2g_fma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f441 = p2g_fma_rn(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 506: selp.f32 	%f442, %f439, %f441, %p46;
     f442 = p46 ? f439 : f441;
     // 507: setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
@@ -2525,9 +2866,9 @@ void main() {
     t210 = t208 < t209;
     p47 = t210;
     // 508: add.f32 	%f443, %f438, 0fBF7D70A4;
-    f443 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f438), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f443 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f438), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 509: fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
-    f444 = p2g_fma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f444 = p2g_fma_rn(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 510: selp.f32 	%f445, %f438, %f444, %p47;
     f445 = p47 ? f438 : f444;
     // 511: setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
@@ -2538,9 +2879,9 @@ void main() {
     t213 = t211 < t212;
     p48 = t213;
     // 512: add.f32 	%f446, %f436, 0fBF7D70A4;
-    f446 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f436), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f446 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f436), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 513: fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
-    f447 = p2g_fma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f447 = p2g_fma_rn(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 514: selp.f32 	%f448, %f436, %f447, %p48;
     f448 = p48 ? f436 : f447;
     // 515: setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
@@ -2551,9 +2892,9 @@ void main() {
     t216 = t214 < t215;
     p49 = t216;
     // 516: add.f32 	%f449, %f437, 0fBF7D70A4;
-    f449 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f437), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f449 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f437), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 517: fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
-    f450 = p2g_fma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f450 = p2g_fma_rn(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 518: selp.f32 	%f451, %f437, %f450, %p49;
     f451 = p49 ? f437 : f450;
     // 519: tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
@@ -2571,9 +2912,9 @@ void main() {
     t220 = t218 < t219;
     p50 = t220;
     // 521: add.f32 	%f456, %f455, 0fBF7D70A4;
-    f456 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f455), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f456 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f455), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 522: fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
-    f457 = p2g_fma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f457 = p2g_fma_rn(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 523: selp.f32 	%f458, %f455, %f457, %p50;
     f458 = p50 ? f455 : f457;
     // 524: setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
@@ -2584,15 +2925,15 @@ void main() {
     t223 = t221 < t222;
     p51 = t223;
     // 525: add.f32 	%f459, %f452, 0fBF7D70A4;
-    f459 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f452), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f459 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f452), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 526: fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
-    f460 = p2g_fma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f460 = p2g_fma_rn(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 527: selp.f32 	%f461, %f452, %f460, %p51;
     f461 = p51 ? f452 : f460;
     // 528: add.f32 	%f462, %f333, 0f40600000;
-    f462 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f333), p2g_f2d(3.5), 0), 0);
+    f462 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f333), p2g_f2d(3.5)));
     // 529: mul.f32 	%f463, %f367, %f462;
-    f463 = p2g_f64_to_f32(p2g_f2d(f367) * p2g_f2d(f462), 0);
+    f463 = p2g_d2f_rn(p2g_f2d(f367) * p2g_f2d(f462));
     // 530: tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
     uvec4 t224;
     t224 = p2g_tld4(rd19, vec2(f369, f463), 0, 0u);
@@ -2608,9 +2949,9 @@ void main() {
     t227 = t225 < t226;
     p52 = t227;
     // 532: add.f32 	%f468, %f467, 0fBF7D70A4;
-    f468 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f467), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f468 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f467), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 533: fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
-    f469 = p2g_fma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f469 = p2g_fma_rn(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 534: selp.f32 	%f470, %f467, %f469, %p52;
     f470 = p52 ? f467 : f469;
     // 535: setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
@@ -2621,9 +2962,9 @@ void main() {
     t230 = t228 < t229;
     p53 = t230;
     // 536: add.f32 	%f471, %f466, 0fBF7D70A4;
-    f471 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f466), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f471 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f466), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 537: fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
-    f472 = p2g_fma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f472 = p2g_fma_rn(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 538: selp.f32 	%f473, %f466, %f472, %p53;
     f473 = p53 ? f466 : f472;
     // 539: tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
@@ -2641,9 +2982,9 @@ void main() {
     t234 = t232 < t233;
     p54 = t234;
     // 541: add.f32 	%f478, %f477, 0fBF7D70A4;
-    f478 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f477), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f478 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f477), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 542: fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
-    f479 = p2g_fma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f479 = p2g_fma_rn(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 543: selp.f32 	%f480, %f477, %f479, %p54;
     f480 = p54 ? f477 : f479;
     // 544: setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
@@ -2654,9 +2995,9 @@ void main() {
     t237 = t235 < t236;
     p55 = t237;
     // 545: add.f32 	%f481, %f476, 0fBF7D70A4;
-    f481 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f476), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f481 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f476), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 546: fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
-    f482 = p2g_fma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f482 = p2g_fma_rn(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 547: selp.f32 	%f483, %f476, %f482, %p55;
     f483 = p55 ? f476 : f482;
     // 548: tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
@@ -2683,247 +3024,247 @@ void main() {
     t244 = t242 < t243;
     p56 = t244;
     // 551: add.f32 	%f490, %f487, 0fBF7D70A4;
-    f490 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f487), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f490 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f487), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 552: fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
-    f491 = p2g_fma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0);
+    f491 = p2g_fma_rn(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u));
     // 553: selp.f32 	%f492, %f487, %f491, %p56;
     f492 = p56 ? f487 : f491;
     // 554: sub.f32 	%f493, %f365, %f363;
-    f493 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f365), -p2g_f2d(f363), 0), 0);
+    f493 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f365), -p2g_f2d(f363)));
     // 555: add.f32 	%f494, %f344, %f350;
-    f494 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f344), p2g_f2d(f350), 0), 0);
+    f494 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f344), p2g_f2d(f350)));
     // 556: div.rn.f32 	%f495, %f344, %f494;
     f495 = p2g_div32(f344, f494, 0);
     // 557: sub.f32 	%f496, %f345, %f495;
-    f496 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f345), -p2g_f2d(f495), 0), 0);
+    f496 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f345), -p2g_f2d(f495)));
     // 558: add.f32 	%f497, %f361, %f493;
-    f497 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f361), p2g_f2d(f493), 0), 0);
+    f497 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f361), p2g_f2d(f493)));
     // 559: div.rn.f32 	%f498, %f361, %f497;
     f498 = p2g_div32(f361, f497, 0);
     // 560: sub.f32 	%f499, %f345, %f498;
-    f499 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f345), -p2g_f2d(f498), 0), 0);
+    f499 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f345), -p2g_f2d(f498)));
     // 561: sub.f32 	%f500, %f344, %f495;
-    f500 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f344), -p2g_f2d(f495), 0), 0);
+    f500 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f344), -p2g_f2d(f495)));
     // 562: sub.f32 	%f501, %f350, %f496;
-    f501 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f350), -p2g_f2d(f496), 0), 0);
+    f501 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f350), -p2g_f2d(f496)));
     // 563: cvt.sat.f32.f32 	%f502, %f378;
     f502 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f378), 0));
     // 564: cvt.sat.f32.f32 	%f503, %f381;
     f503 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f381), 0));
     // 565: mul.f32 	%f504, %f500, %f503;
-    f504 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f503), 0);
+    f504 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f503));
     // 566: fma.rn.f32 	%f505, %f340, %f502, %f504;
-    f505 = p2g_fma(f340, f502, f504, 0);
+    f505 = p2g_fma_rn(f340, f502, f504);
     // 567: cvt.sat.f32.f32 	%f506, %f396;
     f506 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f396), 0));
     // 568: fma.rn.f32 	%f507, %f501, %f506, %f505;
-    f507 = p2g_fma(f501, f506, f505, 0);
+    f507 = p2g_fma_rn(f501, f506, f505);
     // 569: cvt.sat.f32.f32 	%f508, %f399;
     f508 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f399), 0));
     // 570: fma.rn.f32 	%f509, %f347, %f508, %f507;
-    f509 = p2g_fma(f347, f508, f507, 0);
+    f509 = p2g_fma_rn(f347, f508, f507);
     // 571: mul.f32 	%f510, %f496, %f396;
-    f510 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f396), 0);
+    f510 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f396));
     // 572: fma.rn.f32 	%f511, %f495, %f381, %f510;
-    f511 = p2g_fma(f495, f381, f510, 0);
+    f511 = p2g_fma_rn(f495, f381, f510);
     // 573: ld.param.f32 	%f512, [%rd1+-92];
     f512 = uintBitsToFloat(P2GU32((pc.params + rd1 - 92ul)).v);
     // 574: fma.rn.f32 	%f513, %f512, %f509, %f511;
-    f513 = p2g_fma(f512, f509, f511, 0);
+    f513 = p2g_fma_rn(f512, f509, f511);
     // 575: cvt.sat.f32.f32 	%f514, %f384;
     f514 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f384), 0));
     // 576: cvt.sat.f32.f32 	%f515, %f387;
     f515 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f387), 0));
     // 577: mul.f32 	%f516, %f500, %f515;
-    f516 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f515), 0);
+    f516 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f515));
     // 578: fma.rn.f32 	%f517, %f340, %f514, %f516;
-    f517 = p2g_fma(f340, f514, f516, 0);
+    f517 = p2g_fma_rn(f340, f514, f516);
     // 579: cvt.sat.f32.f32 	%f518, %f402;
     f518 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f402), 0));
     // 580: fma.rn.f32 	%f519, %f501, %f518, %f517;
-    f519 = p2g_fma(f501, f518, f517, 0);
+    f519 = p2g_fma_rn(f501, f518, f517);
     // 581: cvt.sat.f32.f32 	%f520, %f405;
     f520 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f405), 0));
     // 582: fma.rn.f32 	%f521, %f347, %f520, %f519;
-    f521 = p2g_fma(f347, f520, f519, 0);
+    f521 = p2g_fma_rn(f347, f520, f519);
     // 583: mul.f32 	%f522, %f496, %f402;
-    f522 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f402), 0);
+    f522 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f402));
     // 584: fma.rn.f32 	%f523, %f495, %f387, %f522;
-    f523 = p2g_fma(f495, f387, f522, 0);
+    f523 = p2g_fma_rn(f495, f387, f522);
     // 585: fma.rn.f32 	%f524, %f512, %f521, %f523;
-    f524 = p2g_fma(f512, f521, f523, 0);
+    f524 = p2g_fma_rn(f512, f521, f523);
     // 586: cvt.sat.f32.f32 	%f525, %f426;
     f525 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f426), 0));
     // 587: cvt.sat.f32.f32 	%f526, %f429;
     f526 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f429), 0));
     // 588: mul.f32 	%f527, %f500, %f526;
-    f527 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f526), 0);
+    f527 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f526));
     // 589: fma.rn.f32 	%f528, %f340, %f525, %f527;
-    f528 = p2g_fma(f340, f525, f527, 0);
+    f528 = p2g_fma_rn(f340, f525, f527);
     // 590: cvt.sat.f32.f32 	%f529, %f442;
     f529 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f442), 0));
     // 591: fma.rn.f32 	%f530, %f501, %f529, %f528;
-    f530 = p2g_fma(f501, f529, f528, 0);
+    f530 = p2g_fma_rn(f501, f529, f528);
     // 592: cvt.sat.f32.f32 	%f531, %f445;
     f531 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f445), 0));
     // 593: fma.rn.f32 	%f532, %f347, %f531, %f530;
-    f532 = p2g_fma(f347, f531, f530, 0);
+    f532 = p2g_fma_rn(f347, f531, f530);
     // 594: mul.f32 	%f533, %f496, %f442;
-    f533 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f442), 0);
+    f533 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f442));
     // 595: fma.rn.f32 	%f534, %f495, %f429, %f533;
-    f534 = p2g_fma(f495, f429, f533, 0);
+    f534 = p2g_fma_rn(f495, f429, f533);
     // 596: fma.rn.f32 	%f535, %f512, %f532, %f534;
-    f535 = p2g_fma(f512, f532, f534, 0);
+    f535 = p2g_fma_rn(f512, f532, f534);
     // 597: cvt.sat.f32.f32 	%f536, %f432;
     f536 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f432), 0));
     // 598: cvt.sat.f32.f32 	%f537, %f435;
     f537 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f435), 0));
     // 599: mul.f32 	%f538, %f500, %f537;
-    f538 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f537), 0);
+    f538 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f537));
     // 600: fma.rn.f32 	%f539, %f340, %f536, %f538;
-    f539 = p2g_fma(f340, f536, f538, 0);
+    f539 = p2g_fma_rn(f340, f536, f538);
     // 601: cvt.sat.f32.f32 	%f540, %f448;
     f540 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f448), 0));
     // 602: fma.rn.f32 	%f541, %f501, %f540, %f539;
-    f541 = p2g_fma(f501, f540, f539, 0);
+    f541 = p2g_fma_rn(f501, f540, f539);
     // 603: cvt.sat.f32.f32 	%f542, %f451;
     f542 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f451), 0));
     // 604: fma.rn.f32 	%f543, %f347, %f542, %f541;
-    f543 = p2g_fma(f347, f542, f541, 0);
+    f543 = p2g_fma_rn(f347, f542, f541);
     // 605: mul.f32 	%f544, %f496, %f448;
-    f544 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f448), 0);
+    f544 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f448));
     // 606: fma.rn.f32 	%f545, %f495, %f435, %f544;
-    f545 = p2g_fma(f495, f435, f544, 0);
+    f545 = p2g_fma_rn(f495, f435, f544);
     // 607: fma.rn.f32 	%f546, %f512, %f543, %f545;
-    f546 = p2g_fma(f512, f543, f545, 0);
+    f546 = p2g_fma_rn(f512, f543, f545);
     // 608: cvt.sat.f32.f32 	%f547, %f470;
     f547 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f470), 0));
     // 609: cvt.sat.f32.f32 	%f548, %f473;
     f548 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f473), 0));
     // 610: mul.f32 	%f549, %f500, %f548;
-    f549 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f548), 0);
+    f549 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f548));
     // 611: fma.rn.f32 	%f550, %f340, %f547, %f549;
-    f550 = p2g_fma(f340, f547, f549, 0);
+    f550 = p2g_fma_rn(f340, f547, f549);
     // 612: cvt.sat.f32.f32 	%f551, %f480;
     f551 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f480), 0));
     // 613: fma.rn.f32 	%f552, %f501, %f551, %f550;
-    f552 = p2g_fma(f501, f551, f550, 0);
+    f552 = p2g_fma_rn(f501, f551, f550);
     // 614: cvt.sat.f32.f32 	%f553, %f483;
     f553 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f483), 0));
     // 615: fma.rn.f32 	%f554, %f347, %f553, %f552;
-    f554 = p2g_fma(f347, f553, f552, 0);
+    f554 = p2g_fma_rn(f347, f553, f552);
     // 616: mul.f32 	%f555, %f496, %f480;
-    f555 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f480), 0);
+    f555 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f480));
     // 617: fma.rn.f32 	%f556, %f495, %f473, %f555;
-    f556 = p2g_fma(f495, f473, f555, 0);
+    f556 = p2g_fma_rn(f495, f473, f555);
     // 618: fma.rn.f32 	%f557, %f512, %f554, %f556;
-    f557 = p2g_fma(f512, f554, f556, 0);
+    f557 = p2g_fma_rn(f512, f554, f556);
     // 619: mul.f32 	%f558, %f500, %f506;
-    f558 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f506), 0);
+    f558 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f506));
     // 620: fma.rn.f32 	%f559, %f340, %f503, %f558;
-    f559 = p2g_fma(f340, f503, f558, 0);
+    f559 = p2g_fma_rn(f340, f503, f558);
     // 621: fma.rn.f32 	%f560, %f501, %f508, %f559;
-    f560 = p2g_fma(f501, f508, f559, 0);
+    f560 = p2g_fma_rn(f501, f508, f559);
     // 622: cvt.sat.f32.f32 	%f561, %f414;
     f561 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f414), 0));
     // 623: fma.rn.f32 	%f562, %f347, %f561, %f560;
-    f562 = p2g_fma(f347, f561, f560, 0);
+    f562 = p2g_fma_rn(f347, f561, f560);
     // 624: mul.f32 	%f563, %f496, %f399;
-    f563 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f399), 0);
+    f563 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f399));
     // 625: fma.rn.f32 	%f564, %f495, %f396, %f563;
-    f564 = p2g_fma(f495, f396, f563, 0);
+    f564 = p2g_fma_rn(f495, f396, f563);
     // 626: fma.rn.f32 	%f565, %f512, %f562, %f564;
-    f565 = p2g_fma(f512, f562, f564, 0);
+    f565 = p2g_fma_rn(f512, f562, f564);
     // 627: mul.f32 	%f566, %f500, %f518;
-    f566 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f518), 0);
+    f566 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f518));
     // 628: fma.rn.f32 	%f567, %f340, %f515, %f566;
-    f567 = p2g_fma(f340, f515, f566, 0);
+    f567 = p2g_fma_rn(f340, f515, f566);
     // 629: fma.rn.f32 	%f568, %f501, %f520, %f567;
-    f568 = p2g_fma(f501, f520, f567, 0);
+    f568 = p2g_fma_rn(f501, f520, f567);
     // 630: cvt.sat.f32.f32 	%f569, %f417;
     f569 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f417), 0));
     // 631: fma.rn.f32 	%f570, %f347, %f569, %f568;
-    f570 = p2g_fma(f347, f569, f568, 0);
+    f570 = p2g_fma_rn(f347, f569, f568);
     // 632: mul.f32 	%f571, %f496, %f405;
-    f571 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f405), 0);
+    f571 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f405));
     // 633: fma.rn.f32 	%f572, %f495, %f402, %f571;
-    f572 = p2g_fma(f495, f402, f571, 0);
+    f572 = p2g_fma_rn(f495, f402, f571);
     // 634: fma.rn.f32 	%f573, %f512, %f570, %f572;
-    f573 = p2g_fma(f512, f570, f572, 0);
+    f573 = p2g_fma_rn(f512, f570, f572);
     // 635: mul.f32 	%f574, %f500, %f529;
-    f574 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f529), 0);
+    f574 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f529));
     // 636: fma.rn.f32 	%f575, %f340, %f526, %f574;
-    f575 = p2g_fma(f340, f526, f574, 0);
+    f575 = p2g_fma_rn(f340, f526, f574);
     // 637: fma.rn.f32 	%f576, %f501, %f531, %f575;
-    f576 = p2g_fma(f501, f531, f575, 0);
+    f576 = p2g_fma_rn(f501, f531, f575);
     // 638: cvt.sat.f32.f32 	%f577, %f458;
     f577 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f458), 0));
     // 639: fma.rn.f32 	%f578, %f347, %f577, %f576;
-    f578 = p2g_fma(f347, f577, f576, 0);
+    f578 = p2g_fma_rn(f347, f577, f576);
     // 640: mul.f32 	%f579, %f496, %f445;
-    f579 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f445), 0);
+    f579 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f445));
     // 641: fma.rn.f32 	%f580, %f495, %f442, %f579;
-    f580 = p2g_fma(f495, f442, f579, 0);
+    f580 = p2g_fma_rn(f495, f442, f579);
     // 642: fma.rn.f32 	%f581, %f512, %f578, %f580;
-    f581 = p2g_fma(f512, f578, f580, 0);
+    f581 = p2g_fma_rn(f512, f578, f580);
     // 643: mul.f32 	%f582, %f500, %f540;
-    f582 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f540), 0);
+    f582 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f540));
     // 644: fma.rn.f32 	%f583, %f340, %f537, %f582;
-    f583 = p2g_fma(f340, f537, f582, 0);
+    f583 = p2g_fma_rn(f340, f537, f582);
     // 645: fma.rn.f32 	%f584, %f501, %f542, %f583;
-    f584 = p2g_fma(f501, f542, f583, 0);
+    f584 = p2g_fma_rn(f501, f542, f583);
     // 646: cvt.sat.f32.f32 	%f585, %f461;
     f585 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f461), 0));
     // 647: fma.rn.f32 	%f586, %f347, %f585, %f584;
-    f586 = p2g_fma(f347, f585, f584, 0);
+    f586 = p2g_fma_rn(f347, f585, f584);
     // 648: mul.f32 	%f587, %f496, %f451;
-    f587 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f451), 0);
+    f587 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f451));
     // 649: fma.rn.f32 	%f588, %f495, %f448, %f587;
-    f588 = p2g_fma(f495, f448, f587, 0);
+    f588 = p2g_fma_rn(f495, f448, f587);
     // 650: fma.rn.f32 	%f589, %f512, %f586, %f588;
-    f589 = p2g_fma(f512, f586, f588, 0);
+    f589 = p2g_fma_rn(f512, f586, f588);
     // 651: mul.f32 	%f590, %f500, %f551;
-    f590 = p2g_f64_to_f32(p2g_f2d(f500) * p2g_f2d(f551), 0);
+    f590 = p2g_d2f_rn(p2g_f2d(f500) * p2g_f2d(f551));
     // 652: fma.rn.f32 	%f591, %f340, %f548, %f590;
-    f591 = p2g_fma(f340, f548, f590, 0);
+    f591 = p2g_fma_rn(f340, f548, f590);
     // 653: fma.rn.f32 	%f592, %f501, %f553, %f591;
-    f592 = p2g_fma(f501, f553, f591, 0);
+    f592 = p2g_fma_rn(f501, f553, f591);
     // 654: cvt.sat.f32.f32 	%f593, %f492;
     f593 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f492), 0));
     // 655: fma.rn.f32 	%f594, %f347, %f593, %f592;
-    f594 = p2g_fma(f347, f593, f592, 0);
+    f594 = p2g_fma_rn(f347, f593, f592);
     // 656: mul.f32 	%f595, %f496, %f483;
-    f595 = p2g_f64_to_f32(p2g_f2d(f496) * p2g_f2d(f483), 0);
+    f595 = p2g_d2f_rn(p2g_f2d(f496) * p2g_f2d(f483));
     // 657: fma.rn.f32 	%f596, %f495, %f480, %f595;
-    f596 = p2g_fma(f495, f480, f595, 0);
+    f596 = p2g_fma_rn(f495, f480, f595);
     // 658: fma.rn.f32 	%f597, %f512, %f594, %f596;
-    f597 = p2g_fma(f512, f594, f596, 0);
+    f597 = p2g_fma_rn(f512, f594, f596);
     // 659: sub.f32 	%f598, %f361, %f498;
-    f598 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f361), -p2g_f2d(f498), 0), 0);
+    f598 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f361), -p2g_f2d(f498)));
     // 660: sub.f32 	%f599, %f493, %f499;
-    f599 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f493), -p2g_f2d(f499), 0), 0);
+    f599 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f493), -p2g_f2d(f499)));
     // 661: cvt.sat.f32.f32 	%f600, %f513;
     f600 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f513), 0));
     // 662: cvt.sat.f32.f32 	%f601, %f524;
     f601 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f524), 0));
     // 663: mul.f32 	%f602, %f598, %f601;
-    f602 = p2g_f64_to_f32(p2g_f2d(f598) * p2g_f2d(f601), 0);
+    f602 = p2g_d2f_rn(p2g_f2d(f598) * p2g_f2d(f601));
     // 664: fma.rn.f32 	%f603, %f357, %f600, %f602;
-    f603 = p2g_fma(f357, f600, f602, 0);
+    f603 = p2g_fma_rn(f357, f600, f602);
     // 665: cvt.sat.f32.f32 	%f604, %f535;
     f604 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f535), 0));
     // 666: fma.rn.f32 	%f605, %f599, %f604, %f603;
-    f605 = p2g_fma(f599, f604, f603, 0);
+    f605 = p2g_fma_rn(f599, f604, f603);
     // 667: cvt.sat.f32.f32 	%f606, %f546;
     f606 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f546), 0));
     // 668: fma.rn.f32 	%f607, %f363, %f606, %f605;
-    f607 = p2g_fma(f363, f606, f605, 0);
+    f607 = p2g_fma_rn(f363, f606, f605);
     // 669: mul.f32 	%f608, %f499, %f535;
-    f608 = p2g_f64_to_f32(p2g_f2d(f499) * p2g_f2d(f535), 0);
+    f608 = p2g_d2f_rn(p2g_f2d(f499) * p2g_f2d(f535));
     // 670: fma.rn.f32 	%f609, %f498, %f524, %f608;
-    f609 = p2g_fma(f498, f524, f608, 0);
+    f609 = p2g_fma_rn(f498, f524, f608);
     // 671: fma.rn.f32 	%f610, %f512, %f607, %f609;
-    f610 = p2g_fma(f512, f607, f609, 0);
+    f610 = p2g_fma_rn(f512, f607, f609);
     // 672: min.f32 	%f611, %f387, %f402;
     f611 = p2g_fmin(f387, f402);
     // 673: min.f32 	%f612, %f429, %f442;
@@ -2941,21 +3282,21 @@ void main() {
     // 679: min.f32 	%f34, %f617, %f616;
     f34 = p2g_fmin(f617, f616);
     // 680: mul.f32 	%f618, %f598, %f604;
-    f618 = p2g_f64_to_f32(p2g_f2d(f598) * p2g_f2d(f604), 0);
+    f618 = p2g_d2f_rn(p2g_f2d(f598) * p2g_f2d(f604));
     // 681: fma.rn.f32 	%f619, %f357, %f601, %f618;
-    f619 = p2g_fma(f357, f601, f618, 0);
+    f619 = p2g_fma_rn(f357, f601, f618);
     // 682: fma.rn.f32 	%f620, %f599, %f606, %f619;
-    f620 = p2g_fma(f599, f606, f619, 0);
+    f620 = p2g_fma_rn(f599, f606, f619);
     // 683: cvt.sat.f32.f32 	%f621, %f557;
     f621 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f557), 0));
     // 684: fma.rn.f32 	%f622, %f363, %f621, %f620;
-    f622 = p2g_fma(f363, f621, f620, 0);
+    f622 = p2g_fma_rn(f363, f621, f620);
     // 685: mul.f32 	%f623, %f499, %f546;
-    f623 = p2g_f64_to_f32(p2g_f2d(f499) * p2g_f2d(f546), 0);
+    f623 = p2g_d2f_rn(p2g_f2d(f499) * p2g_f2d(f546));
     // 686: fma.rn.f32 	%f624, %f498, %f535, %f623;
-    f624 = p2g_fma(f498, f535, f623, 0);
+    f624 = p2g_fma_rn(f498, f535, f623);
     // 687: fma.rn.f32 	%f625, %f512, %f622, %f624;
-    f625 = p2g_fma(f512, f622, f624, 0);
+    f625 = p2g_fma_rn(f512, f622, f624);
     // 688: min.f32 	%f626, %f435, %f448;
     f626 = p2g_fmin(f435, f448);
     // 689: min.f32 	%f627, %f612, %f626;
@@ -2973,23 +3314,23 @@ void main() {
     // 695: cvt.sat.f32.f32 	%f632, %f573;
     f632 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f573), 0));
     // 696: mul.f32 	%f633, %f598, %f632;
-    f633 = p2g_f64_to_f32(p2g_f2d(f598) * p2g_f2d(f632), 0);
+    f633 = p2g_d2f_rn(p2g_f2d(f598) * p2g_f2d(f632));
     // 697: fma.rn.f32 	%f634, %f357, %f631, %f633;
-    f634 = p2g_fma(f357, f631, f633, 0);
+    f634 = p2g_fma_rn(f357, f631, f633);
     // 698: cvt.sat.f32.f32 	%f635, %f581;
     f635 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f581), 0));
     // 699: fma.rn.f32 	%f636, %f599, %f635, %f634;
-    f636 = p2g_fma(f599, f635, f634, 0);
+    f636 = p2g_fma_rn(f599, f635, f634);
     // 700: cvt.sat.f32.f32 	%f637, %f589;
     f637 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f589), 0));
     // 701: fma.rn.f32 	%f638, %f363, %f637, %f636;
-    f638 = p2g_fma(f363, f637, f636, 0);
+    f638 = p2g_fma_rn(f363, f637, f636);
     // 702: mul.f32 	%f639, %f499, %f581;
-    f639 = p2g_f64_to_f32(p2g_f2d(f499) * p2g_f2d(f581), 0);
+    f639 = p2g_d2f_rn(p2g_f2d(f499) * p2g_f2d(f581));
     // 703: fma.rn.f32 	%f640, %f498, %f573, %f639;
-    f640 = p2g_fma(f498, f573, f639, 0);
+    f640 = p2g_fma_rn(f498, f573, f639);
     // 704: fma.rn.f32 	%f641, %f512, %f638, %f640;
-    f641 = p2g_fma(f512, f638, f640, 0);
+    f641 = p2g_fma_rn(f512, f638, f640);
     // 705: min.f32 	%f642, %f402, %f405;
     f642 = p2g_fmin(f402, f405);
     // 706: min.f32 	%f643, %f442, %f445;
@@ -3007,21 +3348,21 @@ void main() {
     // 712: min.f32 	%f36, %f648, %f647;
     f36 = p2g_fmin(f648, f647);
     // 713: mul.f32 	%f649, %f598, %f635;
-    f649 = p2g_f64_to_f32(p2g_f2d(f598) * p2g_f2d(f635), 0);
+    f649 = p2g_d2f_rn(p2g_f2d(f598) * p2g_f2d(f635));
     // 714: fma.rn.f32 	%f650, %f357, %f632, %f649;
-    f650 = p2g_fma(f357, f632, f649, 0);
+    f650 = p2g_fma_rn(f357, f632, f649);
     // 715: fma.rn.f32 	%f651, %f599, %f637, %f650;
-    f651 = p2g_fma(f599, f637, f650, 0);
+    f651 = p2g_fma_rn(f599, f637, f650);
     // 716: cvt.sat.f32.f32 	%f652, %f597;
     f652 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f597), 0));
     // 717: fma.rn.f32 	%f653, %f363, %f652, %f651;
-    f653 = p2g_fma(f363, f652, f651, 0);
+    f653 = p2g_fma_rn(f363, f652, f651);
     // 718: mul.f32 	%f654, %f499, %f589;
-    f654 = p2g_f64_to_f32(p2g_f2d(f499) * p2g_f2d(f589), 0);
+    f654 = p2g_d2f_rn(p2g_f2d(f499) * p2g_f2d(f589));
     // 719: fma.rn.f32 	%f655, %f498, %f581, %f654;
-    f655 = p2g_fma(f498, f581, f654, 0);
+    f655 = p2g_fma_rn(f498, f581, f654);
     // 720: fma.rn.f32 	%f656, %f512, %f653, %f655;
-    f656 = p2g_fma(f512, f653, f655, 0);
+    f656 = p2g_fma_rn(f512, f653, f655);
     // 721: min.f32 	%f657, %f448, %f451;
     f657 = p2g_fmin(f448, f451);
     // 722: min.f32 	%f658, %f643, %f657;
@@ -3043,31 +3384,29 @@ void main() {
     p57 = t247;
     if (p57) {
       // 732: sub.f32 	%f668, %f345, %f34;
-      f668 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f345), -p2g_f2d(f34), 0), 0);
+      f668 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f345), -p2g_f2d(f34)));
       // 733: div.approx.f32 	%f1097, %f34, %f668;
-      // NOT BIT-EXACT YET: div.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-      f1097 = p2g_canon(f34 / f668);
+      f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
     } else {
       // 737: add.f32 	%f662, %f34, 0f3C4FAEFF;
-      f662 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f34), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu)), 0), 0);
+      f662 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f34), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu))));
       // 738: mul.f32 	%f663, %f662, 0f41100000;
-      f663 = p2g_f64_to_f32(p2g_f2d(f662) * p2g_f2d(9.0), 0);
+      f663 = p2g_d2f_rn(p2g_f2d(f662) * p2g_f2d(9.0));
       // 739: mul.f32 	%f664, %f663, 0f3FB8AA3B;
-      f664 = p2g_f64_to_f32(p2g_f2d(f663) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)), 0);
+      f664 = p2g_d2f_rn(p2g_f2d(f663) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
       // 740: ex2.approx.f32 	%f665, %f664;
-      // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-      f665 = p2g_canon(exp2(f664));
+      f665 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false));
       // 741: add.f32 	%f666, %f665, 0fBF800000;
-      f666 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f665), p2g_f2d(-1.0), 0), 0);
+      f666 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f665), p2g_f2d(-1.0)));
       // 742: div.rn.f32 	%f1097, %f666, 0f41100000;
       f1097 = p2g_div32(f666, 9.0, 0);
     }
     // 745: mul.f32 	%f41, %f26, %f488;
-    f41 = p2g_f64_to_f32(p2g_f2d(f26) * p2g_f2d(f488), 0);
+    f41 = p2g_d2f_rn(p2g_f2d(f26) * p2g_f2d(f488));
     // 746: mul.f32 	%f42, %f489, %f27;
-    f42 = p2g_f64_to_f32(p2g_f2d(f489) * p2g_f2d(f27), 0);
+    f42 = p2g_d2f_rn(p2g_f2d(f489) * p2g_f2d(f27));
     // 747: mul.f32 	%f43, %f2, %f1097;
-    f43 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(f1097), 0);
+    f43 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(f1097));
     // 748: setp.lt.f32 	%p58, %f43, 0f447A0000;
     precise double t248;
     precise double t249;
@@ -3077,12 +3416,12 @@ void main() {
     p58 = t250;
     if (p58) {
       // 753: add.f32 	%f705, %f43, 0f3F800000;
-      f705 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f43), p2g_f2d(1.0), 0), 0);
+      f705 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f43), p2g_f2d(1.0)));
       // 754: rcp.rn.f32 	%f1099, %f705;
       f1099 = p2g_div32(1.0, f705, 0);
     } else {
       // 758: fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
-      f669 = p2g_fma(f43, 9.0, 1.0, 0);
+      f669 = p2g_fma_rn(f43, 9.0, 1.0);
       // 759: setp.lt.f32 	%p59, %f669, 0f00800000;
       precise double t251;
       precise double t252;
@@ -3091,7 +3430,7 @@ void main() {
       t253 = t251 < t252;
       p59 = t253;
       // 760: mul.f32 	%f670, %f669, 0f4B000000;
-      f670 = p2g_f64_to_f32(p2g_f2d(f669) * p2g_f2d(8388608.0), 0);
+      f670 = p2g_d2f_rn(p2g_f2d(f669) * p2g_f2d(8388608.0));
       // 761: selp.f32 	%f44, %f670, %f669, %p59;
       f44 = p59 ? f670 : f669;
       // 762: selp.f32 	%f671, 0fC1B80000, 0f00000000, %p59;
@@ -3111,57 +3450,57 @@ void main() {
       // 769: mov.f32 	%f674, 0f34000000;
       f674 = uintBitsToFloat(0x34000000u);
       // 770: fma.rn.f32 	%f675, %f673, %f674, %f671;
-      f675 = p2g_fma(f673, f674, f671, 0);
+      f675 = p2g_fma_rn(f673, f674, f671);
       // 771: add.f32 	%f676, %f672, 0fBF800000;
-      f676 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f672), p2g_f2d(-1.0), 0), 0);
+      f676 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f672), p2g_f2d(-1.0)));
       // 772: mov.f32 	%f677, 0fBE2C7F30;
       f677 = uintBitsToFloat(0xBE2C7F30u);
       // 773: mov.f32 	%f678, 0f3DC6B27F;
       f678 = uintBitsToFloat(0x3DC6B27Fu);
       // 774: fma.rn.f32 	%f679, %f678, %f676, %f677;
-      f679 = p2g_fma(f678, f676, f677, 0);
+      f679 = p2g_fma_rn(f678, f676, f677);
       // 775: mov.f32 	%f680, 0f3E2FCF2A;
       f680 = uintBitsToFloat(0x3E2FCF2Au);
       // 776: fma.rn.f32 	%f681, %f679, %f676, %f680;
-      f681 = p2g_fma(f679, f676, f680, 0);
+      f681 = p2g_fma_rn(f679, f676, f680);
       // 777: mov.f32 	%f682, 0fBE374E43;
       f682 = uintBitsToFloat(0xBE374E43u);
       // 778: fma.rn.f32 	%f683, %f681, %f676, %f682;
-      f683 = p2g_fma(f681, f676, f682, 0);
+      f683 = p2g_fma_rn(f681, f676, f682);
       // 779: mov.f32 	%f684, 0f3E520BF4;
       f684 = uintBitsToFloat(0x3E520BF4u);
       // 780: fma.rn.f32 	%f685, %f683, %f676, %f684;
-      f685 = p2g_fma(f683, f676, f684, 0);
+      f685 = p2g_fma_rn(f683, f676, f684);
       // 781: mov.f32 	%f686, 0fBE763C8B;
       f686 = uintBitsToFloat(0xBE763C8Bu);
       // 782: fma.rn.f32 	%f687, %f685, %f676, %f686;
-      f687 = p2g_fma(f685, f676, f686, 0);
+      f687 = p2g_fma_rn(f685, f676, f686);
       // 783: mov.f32 	%f688, 0f3E93BF99;
       f688 = uintBitsToFloat(0x3E93BF99u);
       // 784: fma.rn.f32 	%f689, %f687, %f676, %f688;
-      f689 = p2g_fma(f687, f676, f688, 0);
+      f689 = p2g_fma_rn(f687, f676, f688);
       // 785: mov.f32 	%f690, 0fBEB8AA49;
       f690 = uintBitsToFloat(0xBEB8AA49u);
       // 786: fma.rn.f32 	%f691, %f689, %f676, %f690;
-      f691 = p2g_fma(f689, f676, f690, 0);
+      f691 = p2g_fma_rn(f689, f676, f690);
       // 787: mov.f32 	%f692, 0f3EF6384A;
       f692 = uintBitsToFloat(0x3EF6384Au);
       // 788: fma.rn.f32 	%f693, %f691, %f676, %f692;
-      f693 = p2g_fma(f691, f676, f692, 0);
+      f693 = p2g_fma_rn(f691, f676, f692);
       // 789: mov.f32 	%f694, 0fBF38AA3B;
       f694 = uintBitsToFloat(0xBF38AA3Bu);
       // 790: fma.rn.f32 	%f695, %f693, %f676, %f694;
-      f695 = p2g_fma(f693, f676, f694, 0);
+      f695 = p2g_fma_rn(f693, f676, f694);
       // 791: mul.f32 	%f696, %f676, %f695;
-      f696 = p2g_f64_to_f32(p2g_f2d(f676) * p2g_f2d(f695), 0);
+      f696 = p2g_d2f_rn(p2g_f2d(f676) * p2g_f2d(f695));
       // 792: mul.f32 	%f697, %f676, %f696;
-      f697 = p2g_f64_to_f32(p2g_f2d(f676) * p2g_f2d(f696), 0);
+      f697 = p2g_d2f_rn(p2g_f2d(f676) * p2g_f2d(f696));
       // 793: mov.f32 	%f698, 0f3FB8AA3B;
       f698 = uintBitsToFloat(0x3FB8AA3Bu);
       // 794: fma.rn.f32 	%f699, %f676, %f698, %f697;
-      f699 = p2g_fma(f676, f698, f697, 0);
+      f699 = p2g_fma_rn(f676, f698, f697);
       // 795: add.f32 	%f1098, %f675, %f699;
-      f1098 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f675), p2g_f2d(f699), 0), 0);
+      f1098 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f675), p2g_f2d(f699)));
       // 796: setp.lt.u32 	%p60, %r308, 2139095040;
       uint t254;
       uint t255;
@@ -3173,14 +3512,14 @@ void main() {
         // 799: mov.f32 	%f700, 0f7F800000;
         f700 = uintBitsToFloat(0x7F800000u);
         // 800: fma.rn.f32 	%f1098, %f44, %f700, %f700;
-        f1098 = p2g_fma(f44, f700, f700, 0);
+        f1098 = p2g_fma_rn(f44, f700, f700);
       }
       // 803: mul.f32 	%f701, %f1098, 0f3F317218;
-      f701 = p2g_f64_to_f32(p2g_f2d(f1098) * p2g_f2d(uintBitsToFloat(0x3F317218u)), 0);
+      f701 = p2g_d2f_rn(p2g_f2d(f1098) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
       // 804: div.rn.f32 	%f702, %f701, 0f41100000;
       f702 = p2g_div32(f701, 9.0, 0);
       // 805: add.f32 	%f703, %f702, 0fBC4FAEFF;
-      f703 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f702), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu)), 0), 0);
+      f703 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f702), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu))));
       // 806: setp.eq.f32 	%p61, %f44, 0f00000000;
       precise double t257;
       precise double t258;
@@ -3200,7 +3539,7 @@ void main() {
     // 813: ld.param.u8 	%rs1587, [%rd49+-232];
     rs1587 = (uint(P2GU8((pc.params + rd49 - 232ul)).v) & 0x0000FFFFu);
     // 814: mul.f32 	%f51, %f43, %f1099;
-    f51 = p2g_f64_to_f32(p2g_f2d(f43) * p2g_f2d(f1099), 0);
+    f51 = p2g_d2f_rn(p2g_f2d(f43) * p2g_f2d(f1099));
     // 815: setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
     precise double t260;
     precise double t261;
@@ -3237,27 +3576,25 @@ void main() {
       // 825: mov.f32 	%f711, 0f3F800000;
       f711 = 1.0;
       // 826: sub.f32 	%f712, %f711, %f35;
-      f712 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f711), -p2g_f2d(f35), 0), 0);
+      f712 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f711), -p2g_f2d(f35)));
       // 827: div.approx.f32 	%f1100, %f35, %f712;
-      // NOT BIT-EXACT YET: div.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-      f1100 = p2g_canon(f35 / f712);
+      f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
     } else {
       // 831: add.f32 	%f706, %f35, 0f3C4FAEFF;
-      f706 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f35), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu)), 0), 0);
+      f706 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f35), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu))));
       // 832: mul.f32 	%f707, %f706, 0f41100000;
-      f707 = p2g_f64_to_f32(p2g_f2d(f706) * p2g_f2d(9.0), 0);
+      f707 = p2g_d2f_rn(p2g_f2d(f706) * p2g_f2d(9.0));
       // 833: mul.f32 	%f708, %f707, 0f3FB8AA3B;
-      f708 = p2g_f64_to_f32(p2g_f2d(f707) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)), 0);
+      f708 = p2g_d2f_rn(p2g_f2d(f707) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
       // 834: ex2.approx.f32 	%f709, %f708;
-      // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-      f709 = p2g_canon(exp2(f708));
+      f709 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false));
       // 835: add.f32 	%f710, %f709, 0fBF800000;
-      f710 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f709), p2g_f2d(-1.0), 0), 0);
+      f710 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f709), p2g_f2d(-1.0)));
       // 836: div.rn.f32 	%f1100, %f710, 0f41100000;
       f1100 = p2g_div32(f710, 9.0, 0);
     }
     // 839: mul.f32 	%f55, %f2, %f1100;
-    f55 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(f1100), 0);
+    f55 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(f1100));
     // 840: setp.lt.f32 	%p67, %f55, 0f447A0000;
     precise double t272;
     precise double t273;
@@ -3267,12 +3604,12 @@ void main() {
     p67 = t274;
     if (p67) {
       // 845: add.f32 	%f749, %f55, 0f3F800000;
-      f749 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f55), p2g_f2d(1.0), 0), 0);
+      f749 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f55), p2g_f2d(1.0)));
       // 846: rcp.rn.f32 	%f1102, %f749;
       f1102 = p2g_div32(1.0, f749, 0);
     } else {
       // 850: fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
-      f713 = p2g_fma(f55, 9.0, 1.0, 0);
+      f713 = p2g_fma_rn(f55, 9.0, 1.0);
       // 851: setp.lt.f32 	%p68, %f713, 0f00800000;
       precise double t275;
       precise double t276;
@@ -3281,7 +3618,7 @@ void main() {
       t277 = t275 < t276;
       p68 = t277;
       // 852: mul.f32 	%f714, %f713, 0f4B000000;
-      f714 = p2g_f64_to_f32(p2g_f2d(f713) * p2g_f2d(8388608.0), 0);
+      f714 = p2g_d2f_rn(p2g_f2d(f713) * p2g_f2d(8388608.0));
       // 853: selp.f32 	%f56, %f714, %f713, %p68;
       f56 = p68 ? f714 : f713;
       // 854: selp.f32 	%f715, 0fC1B80000, 0f00000000, %p68;
@@ -3301,57 +3638,57 @@ void main() {
       // 861: mov.f32 	%f718, 0f34000000;
       f718 = uintBitsToFloat(0x34000000u);
       // 862: fma.rn.f32 	%f719, %f717, %f718, %f715;
-      f719 = p2g_fma(f717, f718, f715, 0);
+      f719 = p2g_fma_rn(f717, f718, f715);
       // 863: add.f32 	%f720, %f716, 0fBF800000;
-      f720 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f716), p2g_f2d(-1.0), 0), 0);
+      f720 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f716), p2g_f2d(-1.0)));
       // 864: mov.f32 	%f721, 0fBE2C7F30;
       f721 = uintBitsToFloat(0xBE2C7F30u);
       // 865: mov.f32 	%f722, 0f3DC6B27F;
       f722 = uintBitsToFloat(0x3DC6B27Fu);
       // 866: fma.rn.f32 	%f723, %f722, %f720, %f721;
-      f723 = p2g_fma(f722, f720, f721, 0);
+      f723 = p2g_fma_rn(f722, f720, f721);
       // 867: mov.f32 	%f724, 0f3E2FCF2A;
       f724 = uintBitsToFloat(0x3E2FCF2Au);
       // 868: fma.rn.f32 	%f725, %f723, %f720, %f724;
-      f725 = p2g_fma(f723, f720, f724, 0);
+      f725 = p2g_fma_rn(f723, f720, f724);
       // 869: mov.f32 	%f726, 0fBE374E43;
       f726 = uintBitsToFloat(0xBE374E43u);
       // 870: fma.rn.f32 	%f727, %f725, %f720, %f726;
-      f727 = p2g_fma(f725, f720, f726, 0);
+      f727 = p2g_fma_rn(f725, f720, f726);
       // 871: mov.f32 	%f728, 0f3E520BF4;
       f728 = uintBitsToFloat(0x3E520BF4u);
       // 872: fma.rn.f32 	%f729, %f727, %f720, %f728;
-      f729 = p2g_fma(f727, f720, f728, 0);
+      f729 = p2g_fma_rn(f727, f720, f728);
       // 873: mov.f32 	%f730, 0fBE763C8B;
       f730 = uintBitsToFloat(0xBE763C8Bu);
       // 874: fma.rn.f32 	%f731, %f729, %f720, %f730;
-      f731 = p2g_fma(f729, f720, f730, 0);
+      f731 = p2g_fma_rn(f729, f720, f730);
       // 875: mov.f32 	%f732, 0f3E93BF99;
       f732 = uintBitsToFloat(0x3E93BF99u);
       // 876: fma.rn.f32 	%f733, %f731, %f720, %f732;
-      f733 = p2g_fma(f731, f720, f732, 0);
+      f733 = p2g_fma_rn(f731, f720, f732);
       // 877: mov.f32 	%f734, 0fBEB8AA49;
       f734 = uintBitsToFloat(0xBEB8AA49u);
       // 878: fma.rn.f32 	%f735, %f733, %f720, %f734;
-      f735 = p2g_fma(f733, f720, f734, 0);
+      f735 = p2g_fma_rn(f733, f720, f734);
       // 879: mov.f32 	%f736, 0f3EF6384A;
       f736 = uintBitsToFloat(0x3EF6384Au);
       // 880: fma.rn.f32 	%f737, %f735, %f720, %f736;
-      f737 = p2g_fma(f735, f720, f736, 0);
+      f737 = p2g_fma_rn(f735, f720, f736);
       // 881: mov.f32 	%f738, 0fBF38AA3B;
       f738 = uintBitsToFloat(0xBF38AA3Bu);
       // 882: fma.rn.f32 	%f739, %f737, %f720, %f738;
-      f739 = p2g_fma(f737, f720, f738, 0);
+      f739 = p2g_fma_rn(f737, f720, f738);
       // 883: mul.f32 	%f740, %f720, %f739;
-      f740 = p2g_f64_to_f32(p2g_f2d(f720) * p2g_f2d(f739), 0);
+      f740 = p2g_d2f_rn(p2g_f2d(f720) * p2g_f2d(f739));
       // 884: mul.f32 	%f741, %f720, %f740;
-      f741 = p2g_f64_to_f32(p2g_f2d(f720) * p2g_f2d(f740), 0);
+      f741 = p2g_d2f_rn(p2g_f2d(f720) * p2g_f2d(f740));
       // 885: mov.f32 	%f742, 0f3FB8AA3B;
       f742 = uintBitsToFloat(0x3FB8AA3Bu);
       // 886: fma.rn.f32 	%f743, %f720, %f742, %f741;
-      f743 = p2g_fma(f720, f742, f741, 0);
+      f743 = p2g_fma_rn(f720, f742, f741);
       // 887: add.f32 	%f1101, %f719, %f743;
-      f1101 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f719), p2g_f2d(f743), 0), 0);
+      f1101 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f719), p2g_f2d(f743)));
       // 888: setp.lt.u32 	%p69, %r312, 2139095040;
       uint t278;
       uint t279;
@@ -3363,14 +3700,14 @@ void main() {
         // 891: mov.f32 	%f744, 0f7F800000;
         f744 = uintBitsToFloat(0x7F800000u);
         // 892: fma.rn.f32 	%f1101, %f56, %f744, %f744;
-        f1101 = p2g_fma(f56, f744, f744, 0);
+        f1101 = p2g_fma_rn(f56, f744, f744);
       }
       // 895: mul.f32 	%f745, %f1101, 0f3F317218;
-      f745 = p2g_f64_to_f32(p2g_f2d(f1101) * p2g_f2d(uintBitsToFloat(0x3F317218u)), 0);
+      f745 = p2g_d2f_rn(p2g_f2d(f1101) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
       // 896: div.rn.f32 	%f746, %f745, 0f41100000;
       f746 = p2g_div32(f745, 9.0, 0);
       // 897: add.f32 	%f747, %f746, 0fBC4FAEFF;
-      f747 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f746), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu)), 0), 0);
+      f747 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f746), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu))));
       // 898: setp.eq.f32 	%p70, %f56, 0f00000000;
       precise double t281;
       precise double t282;
@@ -3384,7 +3721,7 @@ void main() {
       f1102 = p2g_div32(f748, f55, 0);
     }
     // 903: mul.f32 	%f63, %f55, %f1102;
-    f63 = p2g_f64_to_f32(p2g_f2d(f55) * p2g_f2d(f1102), 0);
+    f63 = p2g_d2f_rn(p2g_f2d(f55) * p2g_f2d(f1102));
     // 904: setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
     precise double t284;
     precise double t285;
@@ -3396,27 +3733,25 @@ void main() {
       // 909: mov.f32 	%f755, 0f3F800000;
       f755 = 1.0;
       // 910: sub.f32 	%f756, %f755, %f36;
-      f756 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f755), -p2g_f2d(f36), 0), 0);
+      f756 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f755), -p2g_f2d(f36)));
       // 911: div.approx.f32 	%f1103, %f36, %f756;
-      // NOT BIT-EXACT YET: div.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-      f1103 = p2g_canon(f36 / f756);
+      f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
     } else {
       // 915: add.f32 	%f750, %f36, 0f3C4FAEFF;
-      f750 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f36), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu)), 0), 0);
+      f750 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f36), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu))));
       // 916: mul.f32 	%f751, %f750, 0f41100000;
-      f751 = p2g_f64_to_f32(p2g_f2d(f750) * p2g_f2d(9.0), 0);
+      f751 = p2g_d2f_rn(p2g_f2d(f750) * p2g_f2d(9.0));
       // 917: mul.f32 	%f752, %f751, 0f3FB8AA3B;
-      f752 = p2g_f64_to_f32(p2g_f2d(f751) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)), 0);
+      f752 = p2g_d2f_rn(p2g_f2d(f751) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
       // 918: ex2.approx.f32 	%f753, %f752;
-      // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-      f753 = p2g_canon(exp2(f752));
+      f753 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false));
       // 919: add.f32 	%f754, %f753, 0fBF800000;
-      f754 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f753), p2g_f2d(-1.0), 0), 0);
+      f754 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f753), p2g_f2d(-1.0)));
       // 920: div.rn.f32 	%f1103, %f754, 0f41100000;
       f1103 = p2g_div32(f754, 9.0, 0);
     }
     // 923: mul.f32 	%f67, %f2, %f1103;
-    f67 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(f1103), 0);
+    f67 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(f1103));
     // 924: setp.lt.f32 	%p72, %f67, 0f447A0000;
     precise double t287;
     precise double t288;
@@ -3426,12 +3761,12 @@ void main() {
     p72 = t289;
     if (p72) {
       // 929: add.f32 	%f793, %f67, 0f3F800000;
-      f793 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f67), p2g_f2d(1.0), 0), 0);
+      f793 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f67), p2g_f2d(1.0)));
       // 930: rcp.rn.f32 	%f1105, %f793;
       f1105 = p2g_div32(1.0, f793, 0);
     } else {
       // 934: fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
-      f757 = p2g_fma(f67, 9.0, 1.0, 0);
+      f757 = p2g_fma_rn(f67, 9.0, 1.0);
       // 935: setp.lt.f32 	%p73, %f757, 0f00800000;
       precise double t290;
       precise double t291;
@@ -3440,7 +3775,7 @@ void main() {
       t292 = t290 < t291;
       p73 = t292;
       // 936: mul.f32 	%f758, %f757, 0f4B000000;
-      f758 = p2g_f64_to_f32(p2g_f2d(f757) * p2g_f2d(8388608.0), 0);
+      f758 = p2g_d2f_rn(p2g_f2d(f757) * p2g_f2d(8388608.0));
       // 937: selp.f32 	%f68, %f758, %f757, %p73;
       f68 = p73 ? f758 : f757;
       // 938: selp.f32 	%f759, 0fC1B80000, 0f00000000, %p73;
@@ -3460,57 +3795,57 @@ void main() {
       // 945: mov.f32 	%f762, 0f34000000;
       f762 = uintBitsToFloat(0x34000000u);
       // 946: fma.rn.f32 	%f763, %f761, %f762, %f759;
-      f763 = p2g_fma(f761, f762, f759, 0);
+      f763 = p2g_fma_rn(f761, f762, f759);
       // 947: add.f32 	%f764, %f760, 0fBF800000;
-      f764 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f760), p2g_f2d(-1.0), 0), 0);
+      f764 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f760), p2g_f2d(-1.0)));
       // 948: mov.f32 	%f765, 0fBE2C7F30;
       f765 = uintBitsToFloat(0xBE2C7F30u);
       // 949: mov.f32 	%f766, 0f3DC6B27F;
       f766 = uintBitsToFloat(0x3DC6B27Fu);
       // 950: fma.rn.f32 	%f767, %f766, %f764, %f765;
-      f767 = p2g_fma(f766, f764, f765, 0);
+      f767 = p2g_fma_rn(f766, f764, f765);
       // 951: mov.f32 	%f768, 0f3E2FCF2A;
       f768 = uintBitsToFloat(0x3E2FCF2Au);
       // 952: fma.rn.f32 	%f769, %f767, %f764, %f768;
-      f769 = p2g_fma(f767, f764, f768, 0);
+      f769 = p2g_fma_rn(f767, f764, f768);
       // 953: mov.f32 	%f770, 0fBE374E43;
       f770 = uintBitsToFloat(0xBE374E43u);
       // 954: fma.rn.f32 	%f771, %f769, %f764, %f770;
-      f771 = p2g_fma(f769, f764, f770, 0);
+      f771 = p2g_fma_rn(f769, f764, f770);
       // 955: mov.f32 	%f772, 0f3E520BF4;
       f772 = uintBitsToFloat(0x3E520BF4u);
       // 956: fma.rn.f32 	%f773, %f771, %f764, %f772;
-      f773 = p2g_fma(f771, f764, f772, 0);
+      f773 = p2g_fma_rn(f771, f764, f772);
       // 957: mov.f32 	%f774, 0fBE763C8B;
       f774 = uintBitsToFloat(0xBE763C8Bu);
       // 958: fma.rn.f32 	%f775, %f773, %f764, %f774;
-      f775 = p2g_fma(f773, f764, f774, 0);
+      f775 = p2g_fma_rn(f773, f764, f774);
       // 959: mov.f32 	%f776, 0f3E93BF99;
       f776 = uintBitsToFloat(0x3E93BF99u);
       // 960: fma.rn.f32 	%f777, %f775, %f764, %f776;
-      f777 = p2g_fma(f775, f764, f776, 0);
+      f777 = p2g_fma_rn(f775, f764, f776);
       // 961: mov.f32 	%f778, 0fBEB8AA49;
       f778 = uintBitsToFloat(0xBEB8AA49u);
       // 962: fma.rn.f32 	%f779, %f777, %f764, %f778;
-      f779 = p2g_fma(f777, f764, f778, 0);
+      f779 = p2g_fma_rn(f777, f764, f778);
       // 963: mov.f32 	%f780, 0f3EF6384A;
       f780 = uintBitsToFloat(0x3EF6384Au);
       // 964: fma.rn.f32 	%f781, %f779, %f764, %f780;
-      f781 = p2g_fma(f779, f764, f780, 0);
+      f781 = p2g_fma_rn(f779, f764, f780);
       // 965: mov.f32 	%f782, 0fBF38AA3B;
       f782 = uintBitsToFloat(0xBF38AA3Bu);
       // 966: fma.rn.f32 	%f783, %f781, %f764, %f782;
-      f783 = p2g_fma(f781, f764, f782, 0);
+      f783 = p2g_fma_rn(f781, f764, f782);
       // 967: mul.f32 	%f784, %f764, %f783;
-      f784 = p2g_f64_to_f32(p2g_f2d(f764) * p2g_f2d(f783), 0);
+      f784 = p2g_d2f_rn(p2g_f2d(f764) * p2g_f2d(f783));
       // 968: mul.f32 	%f785, %f764, %f784;
-      f785 = p2g_f64_to_f32(p2g_f2d(f764) * p2g_f2d(f784), 0);
+      f785 = p2g_d2f_rn(p2g_f2d(f764) * p2g_f2d(f784));
       // 969: mov.f32 	%f786, 0f3FB8AA3B;
       f786 = uintBitsToFloat(0x3FB8AA3Bu);
       // 970: fma.rn.f32 	%f787, %f764, %f786, %f785;
-      f787 = p2g_fma(f764, f786, f785, 0);
+      f787 = p2g_fma_rn(f764, f786, f785);
       // 971: add.f32 	%f1104, %f763, %f787;
-      f1104 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f763), p2g_f2d(f787), 0), 0);
+      f1104 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f763), p2g_f2d(f787)));
       // 972: setp.lt.u32 	%p74, %r316, 2139095040;
       uint t293;
       uint t294;
@@ -3522,14 +3857,14 @@ void main() {
         // 975: mov.f32 	%f788, 0f7F800000;
         f788 = uintBitsToFloat(0x7F800000u);
         // 976: fma.rn.f32 	%f1104, %f68, %f788, %f788;
-        f1104 = p2g_fma(f68, f788, f788, 0);
+        f1104 = p2g_fma_rn(f68, f788, f788);
       }
       // 979: mul.f32 	%f789, %f1104, 0f3F317218;
-      f789 = p2g_f64_to_f32(p2g_f2d(f1104) * p2g_f2d(uintBitsToFloat(0x3F317218u)), 0);
+      f789 = p2g_d2f_rn(p2g_f2d(f1104) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
       // 980: div.rn.f32 	%f790, %f789, 0f41100000;
       f790 = p2g_div32(f789, 9.0, 0);
       // 981: add.f32 	%f791, %f790, 0fBC4FAEFF;
-      f791 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f790), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu)), 0), 0);
+      f791 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f790), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu))));
       // 982: setp.eq.f32 	%p75, %f68, 0f00000000;
       precise double t296;
       precise double t297;
@@ -3543,7 +3878,7 @@ void main() {
       f1105 = p2g_div32(f792, f67, 0);
     }
     // 987: mul.f32 	%f75, %f67, %f1105;
-    f75 = p2g_f64_to_f32(p2g_f2d(f67) * p2g_f2d(f1105), 0);
+    f75 = p2g_d2f_rn(p2g_f2d(f67) * p2g_f2d(f1105));
     // 988: setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
     precise double t299;
     precise double t300;
@@ -3555,27 +3890,25 @@ void main() {
       // 993: mov.f32 	%f799, 0f3F800000;
       f799 = 1.0;
       // 994: sub.f32 	%f800, %f799, %f37;
-      f800 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f799), -p2g_f2d(f37), 0), 0);
+      f800 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f799), -p2g_f2d(f37)));
       // 995: div.approx.f32 	%f1106, %f37, %f800;
-      // NOT BIT-EXACT YET: div.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-      f1106 = p2g_canon(f37 / f800);
+      f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
     } else {
       // 999: add.f32 	%f794, %f37, 0f3C4FAEFF;
-      f794 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f37), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu)), 0), 0);
+      f794 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f37), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu))));
       // 1000: mul.f32 	%f795, %f794, 0f41100000;
-      f795 = p2g_f64_to_f32(p2g_f2d(f794) * p2g_f2d(9.0), 0);
+      f795 = p2g_d2f_rn(p2g_f2d(f794) * p2g_f2d(9.0));
       // 1001: mul.f32 	%f796, %f795, 0f3FB8AA3B;
-      f796 = p2g_f64_to_f32(p2g_f2d(f795) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)), 0);
+      f796 = p2g_d2f_rn(p2g_f2d(f795) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
       // 1002: ex2.approx.f32 	%f797, %f796;
-      // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-      f797 = p2g_canon(exp2(f796));
+      f797 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false));
       // 1003: add.f32 	%f798, %f797, 0fBF800000;
-      f798 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f797), p2g_f2d(-1.0), 0), 0);
+      f798 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f797), p2g_f2d(-1.0)));
       // 1004: div.rn.f32 	%f1106, %f798, 0f41100000;
       f1106 = p2g_div32(f798, 9.0, 0);
     }
     // 1007: mul.f32 	%f79, %f2, %f1106;
-    f79 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(f1106), 0);
+    f79 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(f1106));
     // 1008: setp.lt.f32 	%p77, %f79, 0f447A0000;
     precise double t302;
     precise double t303;
@@ -3585,12 +3918,12 @@ void main() {
     p77 = t304;
     if (p77) {
       // 1013: add.f32 	%f837, %f79, 0f3F800000;
-      f837 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f79), p2g_f2d(1.0), 0), 0);
+      f837 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f79), p2g_f2d(1.0)));
       // 1014: rcp.rn.f32 	%f1108, %f837;
       f1108 = p2g_div32(1.0, f837, 0);
     } else {
       // 1018: fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
-      f801 = p2g_fma(f79, 9.0, 1.0, 0);
+      f801 = p2g_fma_rn(f79, 9.0, 1.0);
       // 1019: setp.lt.f32 	%p78, %f801, 0f00800000;
       precise double t305;
       precise double t306;
@@ -3599,7 +3932,7 @@ void main() {
       t307 = t305 < t306;
       p78 = t307;
       // 1020: mul.f32 	%f802, %f801, 0f4B000000;
-      f802 = p2g_f64_to_f32(p2g_f2d(f801) * p2g_f2d(8388608.0), 0);
+      f802 = p2g_d2f_rn(p2g_f2d(f801) * p2g_f2d(8388608.0));
       // 1021: selp.f32 	%f80, %f802, %f801, %p78;
       f80 = p78 ? f802 : f801;
       // 1022: selp.f32 	%f803, 0fC1B80000, 0f00000000, %p78;
@@ -3619,57 +3952,57 @@ void main() {
       // 1029: mov.f32 	%f806, 0f34000000;
       f806 = uintBitsToFloat(0x34000000u);
       // 1030: fma.rn.f32 	%f807, %f805, %f806, %f803;
-      f807 = p2g_fma(f805, f806, f803, 0);
+      f807 = p2g_fma_rn(f805, f806, f803);
       // 1031: add.f32 	%f808, %f804, 0fBF800000;
-      f808 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f804), p2g_f2d(-1.0), 0), 0);
+      f808 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f804), p2g_f2d(-1.0)));
       // 1032: mov.f32 	%f809, 0fBE2C7F30;
       f809 = uintBitsToFloat(0xBE2C7F30u);
       // 1033: mov.f32 	%f810, 0f3DC6B27F;
       f810 = uintBitsToFloat(0x3DC6B27Fu);
       // 1034: fma.rn.f32 	%f811, %f810, %f808, %f809;
-      f811 = p2g_fma(f810, f808, f809, 0);
+      f811 = p2g_fma_rn(f810, f808, f809);
       // 1035: mov.f32 	%f812, 0f3E2FCF2A;
       f812 = uintBitsToFloat(0x3E2FCF2Au);
       // 1036: fma.rn.f32 	%f813, %f811, %f808, %f812;
-      f813 = p2g_fma(f811, f808, f812, 0);
+      f813 = p2g_fma_rn(f811, f808, f812);
       // 1037: mov.f32 	%f814, 0fBE374E43;
       f814 = uintBitsToFloat(0xBE374E43u);
       // 1038: fma.rn.f32 	%f815, %f813, %f808, %f814;
-      f815 = p2g_fma(f813, f808, f814, 0);
+      f815 = p2g_fma_rn(f813, f808, f814);
       // 1039: mov.f32 	%f816, 0f3E520BF4;
       f816 = uintBitsToFloat(0x3E520BF4u);
       // 1040: fma.rn.f32 	%f817, %f815, %f808, %f816;
-      f817 = p2g_fma(f815, f808, f816, 0);
+      f817 = p2g_fma_rn(f815, f808, f816);
       // 1041: mov.f32 	%f818, 0fBE763C8B;
       f818 = uintBitsToFloat(0xBE763C8Bu);
       // 1042: fma.rn.f32 	%f819, %f817, %f808, %f818;
-      f819 = p2g_fma(f817, f808, f818, 0);
+      f819 = p2g_fma_rn(f817, f808, f818);
       // 1043: mov.f32 	%f820, 0f3E93BF99;
       f820 = uintBitsToFloat(0x3E93BF99u);
       // 1044: fma.rn.f32 	%f821, %f819, %f808, %f820;
-      f821 = p2g_fma(f819, f808, f820, 0);
+      f821 = p2g_fma_rn(f819, f808, f820);
       // 1045: mov.f32 	%f822, 0fBEB8AA49;
       f822 = uintBitsToFloat(0xBEB8AA49u);
       // 1046: fma.rn.f32 	%f823, %f821, %f808, %f822;
-      f823 = p2g_fma(f821, f808, f822, 0);
+      f823 = p2g_fma_rn(f821, f808, f822);
       // 1047: mov.f32 	%f824, 0f3EF6384A;
       f824 = uintBitsToFloat(0x3EF6384Au);
       // 1048: fma.rn.f32 	%f825, %f823, %f808, %f824;
-      f825 = p2g_fma(f823, f808, f824, 0);
+      f825 = p2g_fma_rn(f823, f808, f824);
       // 1049: mov.f32 	%f826, 0fBF38AA3B;
       f826 = uintBitsToFloat(0xBF38AA3Bu);
       // 1050: fma.rn.f32 	%f827, %f825, %f808, %f826;
-      f827 = p2g_fma(f825, f808, f826, 0);
+      f827 = p2g_fma_rn(f825, f808, f826);
       // 1051: mul.f32 	%f828, %f808, %f827;
-      f828 = p2g_f64_to_f32(p2g_f2d(f808) * p2g_f2d(f827), 0);
+      f828 = p2g_d2f_rn(p2g_f2d(f808) * p2g_f2d(f827));
       // 1052: mul.f32 	%f829, %f808, %f828;
-      f829 = p2g_f64_to_f32(p2g_f2d(f808) * p2g_f2d(f828), 0);
+      f829 = p2g_d2f_rn(p2g_f2d(f808) * p2g_f2d(f828));
       // 1053: mov.f32 	%f830, 0f3FB8AA3B;
       f830 = uintBitsToFloat(0x3FB8AA3Bu);
       // 1054: fma.rn.f32 	%f831, %f808, %f830, %f829;
-      f831 = p2g_fma(f808, f830, f829, 0);
+      f831 = p2g_fma_rn(f808, f830, f829);
       // 1055: add.f32 	%f1107, %f807, %f831;
-      f1107 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f807), p2g_f2d(f831), 0), 0);
+      f1107 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f807), p2g_f2d(f831)));
       // 1056: setp.lt.u32 	%p79, %r320, 2139095040;
       uint t308;
       uint t309;
@@ -3681,14 +4014,14 @@ void main() {
         // 1059: mov.f32 	%f832, 0f7F800000;
         f832 = uintBitsToFloat(0x7F800000u);
         // 1060: fma.rn.f32 	%f1107, %f80, %f832, %f832;
-        f1107 = p2g_fma(f80, f832, f832, 0);
+        f1107 = p2g_fma_rn(f80, f832, f832);
       }
       // 1063: mul.f32 	%f833, %f1107, 0f3F317218;
-      f833 = p2g_f64_to_f32(p2g_f2d(f1107) * p2g_f2d(uintBitsToFloat(0x3F317218u)), 0);
+      f833 = p2g_d2f_rn(p2g_f2d(f1107) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
       // 1064: div.rn.f32 	%f834, %f833, 0f41100000;
       f834 = p2g_div32(f833, 9.0, 0);
       // 1065: add.f32 	%f835, %f834, 0fBC4FAEFF;
-      f835 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f834), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu)), 0), 0);
+      f835 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f834), p2g_f2d(uintBitsToFloat(0xBC4FAEFFu))));
       // 1066: setp.eq.f32 	%p80, %f80, 0f00000000;
       precise double t311;
       precise double t312;
@@ -3726,17 +4059,17 @@ void main() {
     // 1077: or.pred  	%p84, %p83, %p82;
     p84 = p83 || p82;
     // 1078: mul.f32 	%f90, %f79, %f1108;
-    f90 = p2g_f64_to_f32(p2g_f2d(f79) * p2g_f2d(f1108), 0);
+    f90 = p2g_d2f_rn(p2g_f2d(f79) * p2g_f2d(f1108));
     // 1079: mul.f32 	%f848, %f63, %f90;
-    f848 = p2g_f64_to_f32(p2g_f2d(f63) * p2g_f2d(f90), 0);
+    f848 = p2g_d2f_rn(p2g_f2d(f63) * p2g_f2d(f90));
     // 1080: fma.rn.f32 	%f849, %f51, %f75, %f848;
-    f849 = p2g_fma(f51, f75, f848, 0);
+    f849 = p2g_fma_rn(f51, f75, f848);
     // 1081: fma.rn.f32 	%f850, %f28, %f29, %f849;
-    f850 = p2g_fma(f28, f29, f849, 0);
+    f850 = p2g_fma_rn(f28, f29, f849);
     // 1082: cvt.sat.f32.f32 	%f91, %f1096;
     f91 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f1096), 0));
     // 1083: fma.rn.f32 	%f851, %f30, %f91, %f850;
-    f851 = p2g_fma(f30, f91, f850, 0);
+    f851 = p2g_fma_rn(f30, f91, f850);
     // 1084: abs.f32 	%f92, %f851;
     f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
     // 1085: setp.geu.f32 	%p85, %f92, 0f7F800000;
@@ -3753,15 +4086,15 @@ void main() {
     // 1088: selp.f32 	%f853, 0f3F800000, %f31, %p2;
     f853 = p2 ? 1.0 : f31;
     // 1089: sub.f32 	%f854, %f841, %f853;
-    f854 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f841), -p2g_f2d(f853), 0), 0);
+    f854 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f841), -p2g_f2d(f853)));
     // 1090: fma.rn.f32 	%f93, %f852, %f854, %f853;
-    f93 = p2g_fma(f852, f854, f853, 0);
+    f93 = p2g_fma_rn(f852, f854, f853);
     // 1091: mul.f32 	%f855, %f852, %f852;
-    f855 = p2g_f64_to_f32(p2g_f2d(f852) * p2g_f2d(f852), 0);
+    f855 = p2g_d2f_rn(p2g_f2d(f852) * p2g_f2d(f852));
     // 1092: sub.f32 	%f856, %f841, %f855;
-    f856 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f841), -p2g_f2d(f855), 0), 0);
+    f856 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f841), -p2g_f2d(f855)));
     // 1093: fma.rn.f32 	%f94, %f853, %f856, %f855;
-    f94 = p2g_fma(f853, f856, f855, 0);
+    f94 = p2g_fma_rn(f853, f856, f855);
     // 1095: {  cvt.rn.f16.f32 %rs412, %f841;}
     rs412 = p2g_d2h(p2g_f2d(f841), 0);
     // 1098: ld.param.f32 	%f857, [%rd51+-224];
@@ -3769,11 +4102,11 @@ void main() {
     // 1099: ld.param.f32 	%f858, [%rd51+-248];
     f858 = uintBitsToFloat(P2GU32((pc.params + rd51 - 248ul)).v);
     // 1100: fma.rn.f32 	%f859, %f19, %f857, %f858;
-    f859 = p2g_fma(f19, f857, f858, 0);
+    f859 = p2g_fma_rn(f19, f857, f858);
     // 1101: cvt.rn.f32.s32 	%f95, %r3;
     f95 = p2g_f64_to_f32(double(int(r3)), 0);
     // 1102: sub.f32 	%f839, %f859, %f95;
-    f839 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f859), -p2g_f2d(f95), 0), 0);
+    f839 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f859), -p2g_f2d(f95)));
     // 1104: {  cvt.rn.f16.f32 %rs413, %f839;}
     rs413 = p2g_d2h(p2g_f2d(f839), 0);
     // 1107: ld.param.f32 	%f860, [%rd51+-220];
@@ -3781,11 +4114,11 @@ void main() {
     // 1108: ld.param.f32 	%f861, [%rd51+-244];
     f861 = uintBitsToFloat(P2GU32((pc.params + rd51 - 244ul)).v);
     // 1109: fma.rn.f32 	%f862, %f20, %f860, %f861;
-    f862 = p2g_fma(f20, f860, f861, 0);
+    f862 = p2g_fma_rn(f20, f860, f861);
     // 1110: cvt.rn.f32.s32 	%f96, %r4;
     f96 = p2g_f64_to_f32(double(int(r4)), 0);
     // 1111: sub.f32 	%f840, %f862, %f96;
-    f840 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f862), -p2g_f2d(f96), 0), 0);
+    f840 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f862), -p2g_f2d(f96)));
     // 1113: {  cvt.rn.f16.f32 %rs414, %f840;}
     rs414 = p2g_d2h(p2g_f2d(f840), 0);
     // 1117: {  cvt.rn.f16.f32 %rs415, %f841;}
@@ -4072,10 +4405,9 @@ void main() {
     // 1263: {  cvt.f32.f16 %f844, %rs457;}
     f844 = p2g_f64_to_f32(p2g_h2d(rs457), 0);
     // 1267: {rcp.approx.ftz.f32 %f845, %f844;
-    // NOT BIT-EXACT YET: rcp.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-    f845 = p2g_ftz(p2g_canon(1.0 / p2g_ftz(f844)));
+    f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
     // 1270: mul.f32 	%f847, %f843, %f845;
-    f847 = p2g_f64_to_f32(p2g_f2d(f843) * p2g_f2d(f845), 0);
+    f847 = p2g_d2f_rn(p2g_f2d(f843) * p2g_f2d(f845));
     // 1272: {  cvt.rn.f16.f32 %rs1588, %f847;}
     rs1588 = p2g_d2h(p2g_f2d(f847), 0);
     // 1276: {abs.f16 %rs463,%rs1588;
@@ -4127,9 +4459,9 @@ void main() {
         // 1301: neg.f32 	%f865, %f844;
         f865 = p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u));
         // 1302: fma.rn.f32 	%f866, %f865, %f847, %f843;
-        f866 = p2g_fma(f865, f847, f843, 0);
+        f866 = p2g_fma_rn(f865, f847, f843);
         // 1303: fma.rn.f32 	%f864, %f845, %f866, %f847;
-        f864 = p2g_fma(f845, f866, f847, 0);
+        f864 = p2g_fma_rn(f845, f866, f847);
         // 1305: {  cvt.rn.f16.f32 %rs1588, %f864;}
         rs1588 = p2g_d2h(p2g_f2d(f864), 0);
       }
@@ -4153,10 +4485,9 @@ void main() {
     // 1324: {  cvt.f32.f16 %f868, %rs475;}
     f868 = p2g_f64_to_f32(p2g_h2d(rs475), 0);
     // 1328: {rcp.approx.ftz.f32 %f869, %f868;
-    // NOT BIT-EXACT YET: rcp.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-    f869 = p2g_ftz(p2g_canon(1.0 / p2g_ftz(f868)));
+    f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
     // 1331: mul.f32 	%f871, %f867, %f869;
-    f871 = p2g_f64_to_f32(p2g_f2d(f867) * p2g_f2d(f869), 0);
+    f871 = p2g_d2f_rn(p2g_f2d(f867) * p2g_f2d(f869));
     // 1333: {  cvt.rn.f16.f32 %rs1589, %f871;}
     rs1589 = p2g_d2h(p2g_f2d(f871), 0);
     // 1337: {abs.f16 %rs481,%rs1589;
@@ -4206,9 +4537,9 @@ void main() {
         // 1361: neg.f32 	%f874, %f868;
         f874 = p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u));
         // 1362: fma.rn.f32 	%f875, %f874, %f871, %f867;
-        f875 = p2g_fma(f874, f871, f867, 0);
+        f875 = p2g_fma_rn(f874, f871, f867);
         // 1363: fma.rn.f32 	%f873, %f869, %f875, %f871;
-        f873 = p2g_fma(f869, f875, f871, 0);
+        f873 = p2g_fma_rn(f869, f875, f871);
         // 1365: {  cvt.rn.f16.f32 %rs1589, %f873;}
         rs1589 = p2g_d2h(p2g_f2d(f873), 0);
       }
@@ -4234,7 +4565,7 @@ void main() {
     // 1379: selp.f32 	%f111, 0f00000000, %f30, %p2;
     f111 = p2 ? 0.0 : f30;
     // 1380: add.f32 	%f883, %f94, 0f3F800000;
-    f883 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f94), p2g_f2d(1.0), 0), 0);
+    f883 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f94), p2g_f2d(1.0)));
     // 1381: mov.f32 	%f880, 0f3F800000;
     f880 = 1.0;
     // 1382: div.rn.f32 	%f884, %f94, %f883;
@@ -4401,11 +4732,11 @@ void main() {
     // 1434: cvt.rn.f32.s32 	%f895, %r453;
     f895 = p2g_f64_to_f32(double(int(r453)), 0);
     // 1435: add.f32 	%f896, %f895, 0f3F000000;
-    f896 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f895), p2g_f2d(0.5), 0), 0);
+    f896 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f895), p2g_f2d(0.5)));
     // 1436: fma.rn.f32 	%f897, %f896, %f887, %f891;
-    f897 = p2g_fma(f896, f887, f891, 0);
+    f897 = p2g_fma_rn(f896, f887, f891);
     // 1437: sub.f32 	%f876, %f897, %f95;
-    f876 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f897), -p2g_f2d(f95), 0), 0);
+    f876 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f897), -p2g_f2d(f95)));
     // 1439: {  cvt.rn.f16.f32 %rs499, %f876;}
     rs499 = p2g_d2h(p2g_f2d(f876), 0);
     // 1442: shl.b32 	%r454, %r27, 1;
@@ -4415,11 +4746,11 @@ void main() {
     // 1443: cvt.rn.f32.s32 	%f898, %r454;
     f898 = p2g_f64_to_f32(double(int(r454)), 0);
     // 1444: add.f32 	%f899, %f898, 0f3F000000;
-    f899 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f898), p2g_f2d(0.5), 0), 0);
+    f899 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f898), p2g_f2d(0.5)));
     // 1445: fma.rn.f32 	%f900, %f899, %f888, %f892;
-    f900 = p2g_fma(f899, f888, f892, 0);
+    f900 = p2g_fma_rn(f899, f888, f892);
     // 1446: sub.f32 	%f877, %f900, %f96;
-    f877 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f900), -p2g_f2d(f96), 0), 0);
+    f877 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f900), -p2g_f2d(f96)));
     // 1448: {  cvt.rn.f16.f32 %rs500, %f877;}
     rs500 = p2g_d2h(p2g_f2d(f877), 0);
     // 1451: or.b32  	%r455, %r453, 1;
@@ -4427,11 +4758,11 @@ void main() {
     // 1452: cvt.rn.f32.s32 	%f901, %r455;
     f901 = p2g_f64_to_f32(double(int(r455)), 0);
     // 1453: add.f32 	%f902, %f901, 0f3F000000;
-    f902 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f901), p2g_f2d(0.5), 0), 0);
+    f902 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f901), p2g_f2d(0.5)));
     // 1454: fma.rn.f32 	%f903, %f902, %f887, %f891;
-    f903 = p2g_fma(f902, f887, f891, 0);
+    f903 = p2g_fma_rn(f902, f887, f891);
     // 1455: sub.f32 	%f878, %f903, %f95;
-    f878 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f903), -p2g_f2d(f95), 0), 0);
+    f878 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f903), -p2g_f2d(f95)));
     // 1457: {  cvt.rn.f16.f32 %rs501, %f878;}
     rs501 = p2g_d2h(p2g_f2d(f878), 0);
     // 1460: or.b32  	%r456, %r454, 1;
@@ -4439,11 +4770,11 @@ void main() {
     // 1461: cvt.rn.f32.s32 	%f904, %r456;
     f904 = p2g_f64_to_f32(double(int(r456)), 0);
     // 1462: add.f32 	%f905, %f904, 0f3F000000;
-    f905 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f904), p2g_f2d(0.5), 0), 0);
+    f905 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f904), p2g_f2d(0.5)));
     // 1463: fma.rn.f32 	%f906, %f905, %f888, %f892;
-    f906 = p2g_fma(f905, f888, f892, 0);
+    f906 = p2g_fma_rn(f905, f888, f892);
     // 1464: sub.f32 	%f879, %f906, %f96;
-    f879 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f906), -p2g_f2d(f96), 0), 0);
+    f879 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f906), -p2g_f2d(f96)));
     // 1466: {  cvt.rn.f16.f32 %rs502, %f879;}
     rs502 = p2g_d2h(p2g_f2d(f879), 0);
     // 1469: selp.b16 	%rs507, %rs500, %rs499, %p97;
@@ -4678,17 +5009,15 @@ void main() {
     // 1640: cvt.f32.f16     fu, hu;         
     fu = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu), 0));
     // 1641: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl))))));
+    fl = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl)), true)));
     // 1642: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu))))));
+    fu = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu)), true)));
     // 1643: mov.b32         ULP, 0x33800000U;
     ULP = 0x33800000u;
     // 1644: fma.rn.f32      fl,fl,ULP,fl;   
-    fl = floatBitsToUint(p2g_fma(uintBitsToFloat(fl), uintBitsToFloat(ULP), uintBitsToFloat(fl), 0));
+    fl = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl), uintBitsToFloat(ULP), uintBitsToFloat(fl)));
     // 1645: fma.rn.f32      fu,fu,ULP,fu;   
-    fu = floatBitsToUint(p2g_fma(uintBitsToFloat(fu), uintBitsToFloat(ULP), uintBitsToFloat(fu), 0));
+    fu = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu), uintBitsToFloat(ULP), uintBitsToFloat(fu)));
     // 1646: cvt.rn.f16.f32      hl, fl;     
     hl = p2g_d2h(p2g_f2d(uintBitsToFloat(fl)), 0);
     // 1647: cvt.rn.f16.f32      hu, fu;     
@@ -4923,17 +5252,15 @@ void main() {
     // 1812: cvt.f32.f16     fu, hu;         
     fu_1 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_1), 0));
     // 1813: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_1 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_1))))));
+    fl_1 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_1)), true)));
     // 1814: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_1 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_1))))));
+    fu_1 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_1)), true)));
     // 1815: mov.b32         ULP, 0x33800000U;
     ULP_1 = 0x33800000u;
     // 1816: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_1 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fl_1), 0));
+    fl_1 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fl_1)));
     // 1817: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_1 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fu_1), 0));
+    fu_1 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fu_1)));
     // 1818: cvt.rn.f16.f32      hl, fl;     
     hl_1 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_1)), 0);
     // 1819: cvt.rn.f16.f32      hu, fu;     
@@ -5202,17 +5529,15 @@ void main() {
     // 2012: cvt.f32.f16     fu, hu;         
     fu_2 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_2), 0));
     // 2013: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_2 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_2))))));
+    fl_2 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_2)), true)));
     // 2014: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_2 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_2))))));
+    fu_2 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_2)), true)));
     // 2015: mov.b32         ULP, 0x33800000U;
     ULP_2 = 0x33800000u;
     // 2016: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_2 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fl_2), 0));
+    fl_2 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fl_2)));
     // 2017: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_2 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fu_2), 0));
+    fu_2 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fu_2)));
     // 2018: cvt.rn.f16.f32      hl, fl;     
     hl_2 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_2)), 0);
     // 2019: cvt.rn.f16.f32      hu, fu;     
@@ -5447,17 +5772,15 @@ void main() {
     // 2184: cvt.f32.f16     fu, hu;         
     fu_3 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_3), 0));
     // 2185: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_3 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_3))))));
+    fl_3 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_3)), true)));
     // 2186: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_3 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_3))))));
+    fu_3 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_3)), true)));
     // 2187: mov.b32         ULP, 0x33800000U;
     ULP_3 = 0x33800000u;
     // 2188: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_3 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fl_3), 0));
+    fl_3 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fl_3)));
     // 2189: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_3 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fu_3), 0));
+    fu_3 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fu_3)));
     // 2190: cvt.rn.f16.f32      hl, fl;     
     hl_3 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_3)), 0);
     // 2191: cvt.rn.f16.f32      hu, fu;     
@@ -5726,17 +6049,15 @@ void main() {
     // 2384: cvt.f32.f16     fu, hu;         
     fu_4 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_4), 0));
     // 2385: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_4 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_4))))));
+    fl_4 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_4)), true)));
     // 2386: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_4 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_4))))));
+    fu_4 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_4)), true)));
     // 2387: mov.b32         ULP, 0x33800000U;
     ULP_4 = 0x33800000u;
     // 2388: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_4 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fl_4), 0));
+    fl_4 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fl_4)));
     // 2389: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_4 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fu_4), 0));
+    fu_4 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fu_4)));
     // 2390: cvt.rn.f16.f32      hl, fl;     
     hl_4 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_4)), 0);
     // 2391: cvt.rn.f16.f32      hu, fu;     
@@ -5971,17 +6292,15 @@ void main() {
     // 2556: cvt.f32.f16     fu, hu;         
     fu_5 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_5), 0));
     // 2557: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_5 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_5))))));
+    fl_5 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_5)), true)));
     // 2558: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_5 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_5))))));
+    fu_5 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_5)), true)));
     // 2559: mov.b32         ULP, 0x33800000U;
     ULP_5 = 0x33800000u;
     // 2560: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_5 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fl_5), 0));
+    fl_5 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fl_5)));
     // 2561: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_5 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fu_5), 0));
+    fu_5 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fu_5)));
     // 2562: cvt.rn.f16.f32      hl, fl;     
     hl_5 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_5)), 0);
     // 2563: cvt.rn.f16.f32      hu, fu;     
@@ -6288,17 +6607,15 @@ void main() {
     // 2783: cvt.f32.f16     fu, hu;         
     fu_6 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_6), 0));
     // 2784: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_6 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_6))))));
+    fl_6 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_6)), true)));
     // 2785: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_6 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_6))))));
+    fu_6 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_6)), true)));
     // 2786: mov.b32         ULP, 0x33800000U;
     ULP_6 = 0x33800000u;
     // 2787: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_6 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fl_6), 0));
+    fl_6 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fl_6)));
     // 2788: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_6 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fu_6), 0));
+    fu_6 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fu_6)));
     // 2789: cvt.rn.f16.f32      hl, fl;     
     hl_6 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_6)), 0);
     // 2790: cvt.rn.f16.f32      hu, fu;     
@@ -6533,17 +6850,15 @@ void main() {
     // 2955: cvt.f32.f16     fu, hu;         
     fu_7 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_7), 0));
     // 2956: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_7 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_7))))));
+    fl_7 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_7)), true)));
     // 2957: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_7 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_7))))));
+    fu_7 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_7)), true)));
     // 2958: mov.b32         ULP, 0x33800000U;
     ULP_7 = 0x33800000u;
     // 2959: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_7 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fl_7), 0));
+    fl_7 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fl_7)));
     // 2960: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_7 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fu_7), 0));
+    fu_7 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fu_7)));
     // 2961: cvt.rn.f16.f32      hl, fl;     
     hl_7 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_7)), 0);
     // 2962: cvt.rn.f16.f32      hu, fu;     
@@ -6812,17 +7127,15 @@ void main() {
     // 3155: cvt.f32.f16     fu, hu;         
     fu_8 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_8), 0));
     // 3156: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_8 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_8))))));
+    fl_8 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_8)), true)));
     // 3157: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_8 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_8))))));
+    fu_8 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_8)), true)));
     // 3158: mov.b32         ULP, 0x33800000U;
     ULP_8 = 0x33800000u;
     // 3159: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_8 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fl_8), 0));
+    fl_8 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fl_8)));
     // 3160: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_8 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fu_8), 0));
+    fu_8 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fu_8)));
     // 3161: cvt.rn.f16.f32      hl, fl;     
     hl_8 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_8)), 0);
     // 3162: cvt.rn.f16.f32      hu, fu;     
@@ -7057,17 +7370,15 @@ void main() {
     // 3327: cvt.f32.f16     fu, hu;         
     fu_9 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_9), 0));
     // 3328: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_9 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_9))))));
+    fl_9 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_9)), true)));
     // 3329: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_9 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_9))))));
+    fu_9 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_9)), true)));
     // 3330: mov.b32         ULP, 0x33800000U;
     ULP_9 = 0x33800000u;
     // 3331: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_9 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fl_9), 0));
+    fl_9 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fl_9)));
     // 3332: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_9 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fu_9), 0));
+    fu_9 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fu_9)));
     // 3333: cvt.rn.f16.f32      hl, fl;     
     hl_9 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_9)), 0);
     // 3334: cvt.rn.f16.f32      hu, fu;     
@@ -7336,17 +7647,15 @@ void main() {
     // 3527: cvt.f32.f16     fu, hu;         
     fu_10 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_10), 0));
     // 3528: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_10 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_10))))));
+    fl_10 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_10)), true)));
     // 3529: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_10 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_10))))));
+    fu_10 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_10)), true)));
     // 3530: mov.b32         ULP, 0x33800000U;
     ULP_10 = 0x33800000u;
     // 3531: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_10 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fl_10), 0));
+    fl_10 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fl_10)));
     // 3532: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_10 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fu_10), 0));
+    fu_10 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fu_10)));
     // 3533: cvt.rn.f16.f32      hl, fl;     
     hl_10 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_10)), 0);
     // 3534: cvt.rn.f16.f32      hu, fu;     
@@ -7581,17 +7890,15 @@ void main() {
     // 3699: cvt.f32.f16     fu, hu;         
     fu_11 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_11), 0));
     // 3700: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_11 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_11))))));
+    fl_11 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_11)), true)));
     // 3701: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_11 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_11))))));
+    fu_11 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_11)), true)));
     // 3702: mov.b32         ULP, 0x33800000U;
     ULP_11 = 0x33800000u;
     // 3703: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_11 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fl_11), 0));
+    fl_11 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fl_11)));
     // 3704: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_11 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fu_11), 0));
+    fu_11 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fu_11)));
     // 3705: cvt.rn.f16.f32      hl, fl;     
     hl_11 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_11)), 0);
     // 3706: cvt.rn.f16.f32      hu, fu;     
@@ -7898,17 +8205,15 @@ void main() {
     // 3926: cvt.f32.f16     fu, hu;         
     fu_12 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_12), 0));
     // 3927: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_12 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_12))))));
+    fl_12 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_12)), true)));
     // 3928: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_12 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_12))))));
+    fu_12 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_12)), true)));
     // 3929: mov.b32         ULP, 0x33800000U;
     ULP_12 = 0x33800000u;
     // 3930: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_12 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fl_12), 0));
+    fl_12 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fl_12)));
     // 3931: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_12 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fu_12), 0));
+    fu_12 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fu_12)));
     // 3932: cvt.rn.f16.f32      hl, fl;     
     hl_12 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_12)), 0);
     // 3933: cvt.rn.f16.f32      hu, fu;     
@@ -8143,17 +8448,15 @@ void main() {
     // 4098: cvt.f32.f16     fu, hu;         
     fu_13 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_13), 0));
     // 4099: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_13 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_13))))));
+    fl_13 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_13)), true)));
     // 4100: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_13 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_13))))));
+    fu_13 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_13)), true)));
     // 4101: mov.b32         ULP, 0x33800000U;
     ULP_13 = 0x33800000u;
     // 4102: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_13 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fl_13), 0));
+    fl_13 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fl_13)));
     // 4103: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_13 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fu_13), 0));
+    fu_13 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fu_13)));
     // 4104: cvt.rn.f16.f32      hl, fl;     
     hl_13 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_13)), 0);
     // 4105: cvt.rn.f16.f32      hu, fu;     
@@ -8422,17 +8725,15 @@ void main() {
     // 4298: cvt.f32.f16     fu, hu;         
     fu_14 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_14), 0));
     // 4299: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_14 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_14))))));
+    fl_14 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_14)), true)));
     // 4300: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_14 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_14))))));
+    fu_14 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_14)), true)));
     // 4301: mov.b32         ULP, 0x33800000U;
     ULP_14 = 0x33800000u;
     // 4302: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_14 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fl_14), 0));
+    fl_14 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fl_14)));
     // 4303: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_14 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fu_14), 0));
+    fu_14 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fu_14)));
     // 4304: cvt.rn.f16.f32      hl, fl;     
     hl_14 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_14)), 0);
     // 4305: cvt.rn.f16.f32      hu, fu;     
@@ -8667,17 +8968,15 @@ void main() {
     // 4470: cvt.f32.f16     fu, hu;         
     fu_15 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_15), 0));
     // 4471: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_15 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_15))))));
+    fl_15 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_15)), true)));
     // 4472: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_15 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_15))))));
+    fu_15 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_15)), true)));
     // 4473: mov.b32         ULP, 0x33800000U;
     ULP_15 = 0x33800000u;
     // 4474: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_15 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fl_15), 0));
+    fl_15 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fl_15)));
     // 4475: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_15 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fu_15), 0));
+    fu_15 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fu_15)));
     // 4476: cvt.rn.f16.f32      hl, fl;     
     hl_15 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_15)), 0);
     // 4477: cvt.rn.f16.f32      hu, fu;     
@@ -8946,17 +9245,15 @@ void main() {
     // 4670: cvt.f32.f16     fu, hu;         
     fu_16 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_16), 0));
     // 4671: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_16 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_16))))));
+    fl_16 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_16)), true)));
     // 4672: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_16 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_16))))));
+    fu_16 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_16)), true)));
     // 4673: mov.b32         ULP, 0x33800000U;
     ULP_16 = 0x33800000u;
     // 4674: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_16 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fl_16), 0));
+    fl_16 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fl_16)));
     // 4675: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_16 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fu_16), 0));
+    fu_16 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fu_16)));
     // 4676: cvt.rn.f16.f32      hl, fl;     
     hl_16 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_16)), 0);
     // 4677: cvt.rn.f16.f32      hu, fu;     
@@ -9191,17 +9488,15 @@ void main() {
     // 4842: cvt.f32.f16     fu, hu;         
     fu_17 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_17), 0));
     // 4843: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_17 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_17))))));
+    fl_17 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_17)), true)));
     // 4844: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_17 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_17))))));
+    fu_17 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_17)), true)));
     // 4845: mov.b32         ULP, 0x33800000U;
     ULP_17 = 0x33800000u;
     // 4846: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_17 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fl_17), 0));
+    fl_17 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fl_17)));
     // 4847: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_17 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fu_17), 0));
+    fu_17 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fu_17)));
     // 4848: cvt.rn.f16.f32      hl, fl;     
     hl_17 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_17)), 0);
     // 4849: cvt.rn.f16.f32      hu, fu;     
@@ -9508,17 +9803,15 @@ void main() {
     // 5069: cvt.f32.f16     fu, hu;         
     fu_18 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_18), 0));
     // 5070: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_18 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_18))))));
+    fl_18 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_18)), true)));
     // 5071: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_18 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_18))))));
+    fu_18 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_18)), true)));
     // 5072: mov.b32         ULP, 0x33800000U;
     ULP_18 = 0x33800000u;
     // 5073: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_18 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fl_18), 0));
+    fl_18 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fl_18)));
     // 5074: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_18 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fu_18), 0));
+    fu_18 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fu_18)));
     // 5075: cvt.rn.f16.f32      hl, fl;     
     hl_18 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_18)), 0);
     // 5076: cvt.rn.f16.f32      hu, fu;     
@@ -9753,17 +10046,15 @@ void main() {
     // 5241: cvt.f32.f16     fu, hu;         
     fu_19 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_19), 0));
     // 5242: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_19 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_19))))));
+    fl_19 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_19)), true)));
     // 5243: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_19 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_19))))));
+    fu_19 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_19)), true)));
     // 5244: mov.b32         ULP, 0x33800000U;
     ULP_19 = 0x33800000u;
     // 5245: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_19 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fl_19), 0));
+    fl_19 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fl_19)));
     // 5246: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_19 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fu_19), 0));
+    fu_19 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fu_19)));
     // 5247: cvt.rn.f16.f32      hl, fl;     
     hl_19 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_19)), 0);
     // 5248: cvt.rn.f16.f32      hu, fu;     
@@ -10032,17 +10323,15 @@ void main() {
     // 5441: cvt.f32.f16     fu, hu;         
     fu_20 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_20), 0));
     // 5442: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_20 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_20))))));
+    fl_20 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_20)), true)));
     // 5443: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_20 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_20))))));
+    fu_20 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_20)), true)));
     // 5444: mov.b32         ULP, 0x33800000U;
     ULP_20 = 0x33800000u;
     // 5445: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_20 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fl_20), 0));
+    fl_20 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fl_20)));
     // 5446: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_20 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fu_20), 0));
+    fu_20 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fu_20)));
     // 5447: cvt.rn.f16.f32      hl, fl;     
     hl_20 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_20)), 0);
     // 5448: cvt.rn.f16.f32      hu, fu;     
@@ -10277,17 +10566,15 @@ void main() {
     // 5613: cvt.f32.f16     fu, hu;         
     fu_21 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_21), 0));
     // 5614: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_21 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_21))))));
+    fl_21 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_21)), true)));
     // 5615: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_21 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_21))))));
+    fu_21 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_21)), true)));
     // 5616: mov.b32         ULP, 0x33800000U;
     ULP_21 = 0x33800000u;
     // 5617: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_21 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fl_21), 0));
+    fl_21 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fl_21)));
     // 5618: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_21 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fu_21), 0));
+    fu_21 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fu_21)));
     // 5619: cvt.rn.f16.f32      hl, fl;     
     hl_21 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_21)), 0);
     // 5620: cvt.rn.f16.f32      hu, fu;     
@@ -10556,17 +10843,15 @@ void main() {
     // 5813: cvt.f32.f16     fu, hu;         
     fu_22 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_22), 0));
     // 5814: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_22 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_22))))));
+    fl_22 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_22)), true)));
     // 5815: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_22 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_22))))));
+    fu_22 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_22)), true)));
     // 5816: mov.b32         ULP, 0x33800000U;
     ULP_22 = 0x33800000u;
     // 5817: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_22 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fl_22), 0));
+    fl_22 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fl_22)));
     // 5818: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_22 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fu_22), 0));
+    fu_22 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fu_22)));
     // 5819: cvt.rn.f16.f32      hl, fl;     
     hl_22 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_22)), 0);
     // 5820: cvt.rn.f16.f32      hu, fu;     
@@ -10801,17 +11086,15 @@ void main() {
     // 5985: cvt.f32.f16     fu, hu;         
     fu_23 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d(hu_23), 0));
     // 5986: ex2.approx.ftz.f32  fl, fl;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fl_23 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fl_23))))));
+    fl_23 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_23)), true)));
     // 5987: ex2.approx.ftz.f32  fu, fu;     
-    // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-    fu_23 = floatBitsToUint(p2g_ftz(p2g_canon(exp2(p2g_ftz(uintBitsToFloat(fu_23))))));
+    fu_23 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_23)), true)));
     // 5988: mov.b32         ULP, 0x33800000U;
     ULP_23 = 0x33800000u;
     // 5989: fma.rn.f32      fl,fl,ULP,fl;   
-    fl_23 = floatBitsToUint(p2g_fma(uintBitsToFloat(fl_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fl_23), 0));
+    fl_23 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fl_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fl_23)));
     // 5990: fma.rn.f32      fu,fu,ULP,fu;   
-    fu_23 = floatBitsToUint(p2g_fma(uintBitsToFloat(fu_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fu_23), 0));
+    fu_23 = floatBitsToUint(p2g_fma_rn(uintBitsToFloat(fu_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fu_23)));
     // 5991: cvt.rn.f16.f32      hl, fl;     
     hl_23 = p2g_d2h(p2g_f2d(uintBitsToFloat(fl_23)), 0);
     // 5992: cvt.rn.f16.f32      hu, fu;     
@@ -10987,10 +11270,9 @@ void main() {
     // 6135: {  cvt.f32.f16 %f908, %rs1219;}
     f908 = p2g_f64_to_f32(p2g_h2d(rs1219), 0);
     // 6139: {rcp.approx.ftz.f32 %f909, %f908;
-    // NOT BIT-EXACT YET: rcp.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-    f909 = p2g_ftz(p2g_canon(1.0 / p2g_ftz(f908)));
+    f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
     // 6142: mul.f32 	%f911, %f907, %f909;
-    f911 = p2g_f64_to_f32(p2g_f2d(f907) * p2g_f2d(f909), 0);
+    f911 = p2g_d2f_rn(p2g_f2d(f907) * p2g_f2d(f909));
     // 6144: {  cvt.rn.f16.f32 %rs1686, %f911;}
     rs1686 = p2g_d2h(p2g_f2d(f911), 0);
     // 6148: {abs.f16 %rs1223,%rs1686;
@@ -11042,9 +11324,9 @@ void main() {
         // 6173: neg.f32 	%f914, %f908;
         f914 = p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u));
         // 6174: fma.rn.f32 	%f915, %f914, %f911, %f907;
-        f915 = p2g_fma(f914, f911, f907, 0);
+        f915 = p2g_fma_rn(f914, f911, f907);
         // 6175: fma.rn.f32 	%f913, %f909, %f915, %f911;
-        f913 = p2g_fma(f909, f915, f911, 0);
+        f913 = p2g_fma_rn(f909, f915, f911);
         // 6177: {  cvt.rn.f16.f32 %rs1686, %f913;}
         rs1686 = p2g_d2h(p2g_f2d(f913), 0);
       }
@@ -11068,10 +11350,9 @@ void main() {
     // 6197: {  cvt.f32.f16 %f917, %rs1234;}
     f917 = p2g_f64_to_f32(p2g_h2d(rs1234), 0);
     // 6201: {rcp.approx.ftz.f32 %f918, %f917;
-    // NOT BIT-EXACT YET: rcp.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-    f918 = p2g_ftz(p2g_canon(1.0 / p2g_ftz(f917)));
+    f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
     // 6204: mul.f32 	%f920, %f916, %f918;
-    f920 = p2g_f64_to_f32(p2g_f2d(f916) * p2g_f2d(f918), 0);
+    f920 = p2g_d2f_rn(p2g_f2d(f916) * p2g_f2d(f918));
     // 6206: {  cvt.rn.f16.f32 %rs1687, %f920;}
     rs1687 = p2g_d2h(p2g_f2d(f920), 0);
     // 6210: {abs.f16 %rs1238,%rs1687;
@@ -11121,9 +11402,9 @@ void main() {
         // 6234: neg.f32 	%f923, %f917;
         f923 = p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u));
         // 6235: fma.rn.f32 	%f924, %f923, %f920, %f916;
-        f924 = p2g_fma(f923, f920, f916, 0);
+        f924 = p2g_fma_rn(f923, f920, f916);
         // 6236: fma.rn.f32 	%f922, %f918, %f924, %f920;
-        f922 = p2g_fma(f918, f924, f920, 0);
+        f922 = p2g_fma_rn(f918, f924, f920);
         // 6238: {  cvt.rn.f16.f32 %rs1687, %f922;}
         rs1687 = p2g_d2h(p2g_f2d(f922), 0);
       }
@@ -11149,10 +11430,9 @@ void main() {
     // 6262: {  cvt.f32.f16 %f926, %rs1251;}
     f926 = p2g_f64_to_f32(p2g_h2d(rs1251), 0);
     // 6266: {rcp.approx.ftz.f32 %f927, %f926;
-    // NOT BIT-EXACT YET: rcp.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-    f927 = p2g_ftz(p2g_canon(1.0 / p2g_ftz(f926)));
+    f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
     // 6269: mul.f32 	%f929, %f925, %f927;
-    f929 = p2g_f64_to_f32(p2g_f2d(f925) * p2g_f2d(f927), 0);
+    f929 = p2g_d2f_rn(p2g_f2d(f925) * p2g_f2d(f927));
     // 6271: {  cvt.rn.f16.f32 %rs1688, %f929;}
     rs1688 = p2g_d2h(p2g_f2d(f929), 0);
     // 6275: {abs.f16 %rs1255,%rs1688;
@@ -11204,9 +11484,9 @@ void main() {
         // 6300: neg.f32 	%f932, %f926;
         f932 = p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u));
         // 6301: fma.rn.f32 	%f933, %f932, %f929, %f925;
-        f933 = p2g_fma(f932, f929, f925, 0);
+        f933 = p2g_fma_rn(f932, f929, f925);
         // 6302: fma.rn.f32 	%f931, %f927, %f933, %f929;
-        f931 = p2g_fma(f927, f933, f929, 0);
+        f931 = p2g_fma_rn(f927, f933, f929);
         // 6304: {  cvt.rn.f16.f32 %rs1688, %f931;}
         rs1688 = p2g_d2h(p2g_f2d(f931), 0);
       }
@@ -11230,10 +11510,9 @@ void main() {
     // 6324: {  cvt.f32.f16 %f935, %rs1266;}
     f935 = p2g_f64_to_f32(p2g_h2d(rs1266), 0);
     // 6328: {rcp.approx.ftz.f32 %f936, %f935;
-    // NOT BIT-EXACT YET: rcp.approx/.full use NVIDIA's reciprocal approximation (HAZARDS.md #7, #8)
-    f936 = p2g_ftz(p2g_canon(1.0 / p2g_ftz(f935)));
+    f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
     // 6331: mul.f32 	%f938, %f934, %f936;
-    f938 = p2g_f64_to_f32(p2g_f2d(f934) * p2g_f2d(f936), 0);
+    f938 = p2g_d2f_rn(p2g_f2d(f934) * p2g_f2d(f936));
     // 6333: {  cvt.rn.f16.f32 %rs1689, %f938;}
     rs1689 = p2g_d2h(p2g_f2d(f938), 0);
     // 6337: {abs.f16 %rs1270,%rs1689;
@@ -11283,9 +11562,9 @@ void main() {
         // 6361: neg.f32 	%f941, %f935;
         f941 = p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u));
         // 6362: fma.rn.f32 	%f942, %f941, %f938, %f934;
-        f942 = p2g_fma(f941, f938, f934, 0);
+        f942 = p2g_fma_rn(f941, f938, f934);
         // 6363: fma.rn.f32 	%f940, %f936, %f942, %f938;
-        f940 = p2g_fma(f936, f942, f938, 0);
+        f940 = p2g_fma_rn(f936, f942, f938);
         // 6365: {  cvt.rn.f16.f32 %rs1689, %f940;}
         rs1689 = p2g_d2h(p2g_f2d(f940), 0);
       }
@@ -12003,9 +12282,9 @@ void main() {
     // 6818: {  cvt.f32.f16 %f955, %rs1693;}
     f955 = p2g_f64_to_f32(p2g_h2d(rs1693), 0);
     // 6821: sub.f32 	%f970, %f955, %f105;
-    f970 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f955), -p2g_f2d(f105), 0), 0);
+    f970 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f955), -p2g_f2d(f105)));
     // 6822: fma.rn.f32 	%f971, %f954, %f970, %f105;
-    f971 = p2g_fma(f954, f970, f105, 0);
+    f971 = p2g_fma_rn(f954, f970, f105);
     // 6823: setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
     precise double t2214;
     precise double t2215;
@@ -12014,9 +12293,9 @@ void main() {
     t2216 = t2214 < t2215;
     p219 = t2216;
     // 6824: add.f32 	%f972, %f971, 0fBF7D70A4;
-    f972 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f971), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f972 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f971), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 6825: fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
-    f973 = p2g_fma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0);
+    f973 = p2g_fma_rn(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     // 6826: selp.f32 	%f956, %f971, %f973, %p219;
     f956 = p219 ? f971 : f973;
     // 6828: {  cvt.rn.f16.f32 %rs1520, %f956;}
@@ -12049,9 +12328,9 @@ void main() {
     // 6845: {  cvt.f32.f16 %f958, %rs1692;}
     f958 = p2g_f64_to_f32(p2g_h2d(rs1692), 0);
     // 6848: sub.f32 	%f974, %f958, %f106;
-    f974 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f958), -p2g_f2d(f106), 0), 0);
+    f974 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f958), -p2g_f2d(f106)));
     // 6849: fma.rn.f32 	%f975, %f957, %f974, %f106;
-    f975 = p2g_fma(f957, f974, f106, 0);
+    f975 = p2g_fma_rn(f957, f974, f106);
     // 6850: setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
     precise double t2225;
     precise double t2226;
@@ -12060,9 +12339,9 @@ void main() {
     t2227 = t2225 < t2226;
     p220 = t2227;
     // 6851: add.f32 	%f976, %f975, 0fBF7D70A4;
-    f976 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f975), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f976 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f975), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 6852: fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
-    f977 = p2g_fma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0);
+    f977 = p2g_fma_rn(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     // 6853: selp.f32 	%f959, %f975, %f977, %p220;
     f959 = p220 ? f975 : f977;
     // 6855: {  cvt.rn.f16.f32 %rs1530, %f959;}
@@ -12097,9 +12376,9 @@ void main() {
     // 6873: {  cvt.f32.f16 %f961, %rs1691;}
     f961 = p2g_f64_to_f32(p2g_h2d(rs1691), 0);
     // 6876: sub.f32 	%f978, %f961, %f107;
-    f978 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f961), -p2g_f2d(f107), 0), 0);
+    f978 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f961), -p2g_f2d(f107)));
     // 6877: fma.rn.f32 	%f979, %f960, %f978, %f107;
-    f979 = p2g_fma(f960, f978, f107, 0);
+    f979 = p2g_fma_rn(f960, f978, f107);
     // 6878: setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
     precise double t2236;
     precise double t2237;
@@ -12108,9 +12387,9 @@ void main() {
     t2238 = t2236 < t2237;
     p221 = t2238;
     // 6879: add.f32 	%f980, %f979, 0fBF7D70A4;
-    f980 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f979), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f980 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f979), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 6880: fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
-    f981 = p2g_fma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0);
+    f981 = p2g_fma_rn(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     // 6881: selp.f32 	%f962, %f979, %f981, %p221;
     f962 = p221 ? f979 : f981;
     // 6883: {  cvt.rn.f16.f32 %rs1540, %f962;}
@@ -12143,9 +12422,9 @@ void main() {
     // 6900: {  cvt.f32.f16 %f964, %rs1690;}
     f964 = p2g_f64_to_f32(p2g_h2d(rs1690), 0);
     // 6903: sub.f32 	%f982, %f964, %f108;
-    f982 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f964), -p2g_f2d(f108), 0), 0);
+    f982 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f964), -p2g_f2d(f108)));
     // 6904: fma.rn.f32 	%f983, %f963, %f982, %f108;
-    f983 = p2g_fma(f963, f982, f108, 0);
+    f983 = p2g_fma_rn(f963, f982, f108);
     // 6905: setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
     precise double t2247;
     precise double t2248;
@@ -12154,9 +12433,9 @@ void main() {
     t2249 = t2247 < t2248;
     p222 = t2249;
     // 6906: add.f32 	%f984, %f983, 0fBF7D70A4;
-    f984 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f983), p2g_f2d(uintBitsToFloat(0xBF7D70A4u)), 0), 0);
+    f984 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f983), p2g_f2d(uintBitsToFloat(0xBF7D70A4u))));
     // 6907: fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
-    f985 = p2g_fma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0);
+    f985 = p2g_fma_rn(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u));
     // 6908: selp.f32 	%f965, %f983, %f985, %p222;
     f965 = p222 ? f983 : f985;
     // 6910: {  cvt.rn.f16.f32 %rs1550, %f965;}
@@ -12175,31 +12454,31 @@ void main() {
     // 6922: mov.f32 	%f1109, 0f3F800000;
     f1109 = 1.0;
     // 6923: sub.f32 	%f987, %f1109, %f966;
-    f987 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1109), -p2g_f2d(f966), 0), 0);
+    f987 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1109), -p2g_f2d(f966)));
     // 6924: mul.f32 	%f988, %f109, %f987;
-    f988 = p2g_f64_to_f32(p2g_f2d(f109) * p2g_f2d(f987), 0);
+    f988 = p2g_d2f_rn(p2g_f2d(f109) * p2g_f2d(f987));
     // 6925: fma.rn.f32 	%f989, %f966, %f967, %f988;
-    f989 = p2g_fma(f966, f967, f988, 0);
+    f989 = p2g_fma_rn(f966, f967, f988);
     // 6927: {  cvt.f32.f16 %f968, %rs1695;}
     f968 = p2g_f64_to_f32(p2g_h2d(rs1695), 0);
     // 6930: mul.f32 	%f990, %f966, %f968;
-    f990 = p2g_f64_to_f32(p2g_f2d(f966) * p2g_f2d(f968), 0);
+    f990 = p2g_d2f_rn(p2g_f2d(f966) * p2g_f2d(f968));
     // 6931: fma.rn.f32 	%f991, %f110, %f987, %f990;
-    f991 = p2g_fma(f110, f987, f990, 0);
+    f991 = p2g_fma_rn(f110, f987, f990);
     // 6933: {  cvt.f32.f16 %f969, %rs1696;}
     f969 = p2g_f64_to_f32(p2g_h2d(rs1696), 0);
     // 6936: mul.f32 	%f992, %f966, %f969;
-    f992 = p2g_f64_to_f32(p2g_f2d(f966) * p2g_f2d(f969), 0);
+    f992 = p2g_d2f_rn(p2g_f2d(f966) * p2g_f2d(f969));
     // 6937: fma.rn.f32 	%f993, %f111, %f987, %f992;
-    f993 = p2g_fma(f111, f987, f992, 0);
+    f993 = p2g_fma_rn(f111, f987, f992);
     // 6938: add.f32 	%f994, %f971, %f975;
-    f994 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f971), p2g_f2d(f975), 0), 0);
+    f994 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f971), p2g_f2d(f975)));
     // 6939: add.f32 	%f995, %f994, %f979;
-    f995 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f994), p2g_f2d(f979), 0), 0);
+    f995 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f994), p2g_f2d(f979)));
     // 6940: add.f32 	%f996, %f995, %f983;
-    f996 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f995), p2g_f2d(f983), 0), 0);
+    f996 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f995), p2g_f2d(f983)));
     // 6941: mul.f32 	%f129, %f996, 0f3E800000;
-    f129 = p2g_f64_to_f32(p2g_f2d(f996) * p2g_f2d(0.25), 0);
+    f129 = p2g_d2f_rn(p2g_f2d(f996) * p2g_f2d(0.25));
     // 6942: mov.f32 	%f997, 0f3727C5AC;
     f997 = uintBitsToFloat(0x3727C5ACu);
     // 6943: max.f32 	%f998, %f989, %f997;
@@ -12207,7 +12486,7 @@ void main() {
     // 6944: div.rn.f32 	%f999, %f991, %f998;
     f999 = p2g_div32(f991, f998, 0);
     // 6945: mul.f32 	%f130, %f999, %f129;
-    f130 = p2g_f64_to_f32(p2g_f2d(f999) * p2g_f2d(f129), 0);
+    f130 = p2g_d2f_rn(p2g_f2d(f999) * p2g_f2d(f129));
     // 6946: div.rn.f32 	%f131, %f993, %f998;
     f131 = p2g_div32(f993, f998, 0);
     // 6947: ld.param.u8 	%rs1555, [%rd42+90];
@@ -12247,13 +12526,13 @@ void main() {
       // 6958: selp.f32 	%f133, 0f3E800000, %f130, %p228;
       f133 = p228 ? 0.25 : f130;
       // 6959: mul.f32 	%f1002, %f131, %f129;
-      f1002 = p2g_f64_to_f32(p2g_f2d(f131) * p2g_f2d(f129), 0);
+      f1002 = p2g_d2f_rn(p2g_f2d(f131) * p2g_f2d(f129));
       // 6960: selp.f32 	%f134, 0fBE800000, %f1002, %p228;
       f134 = p228 ? -0.25 : f1002;
       // 6962: {  cvt.f32.f16 %f1000, %rs1697;}
       f1000 = p2g_f64_to_f32(p2g_h2d(rs1697), 0);
       // 6965: add.f32 	%f1003, %f134, 0fB727C5AC;
-      f1003 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f134), p2g_f2d(uintBitsToFloat(0xB727C5ACu)), 0), 0);
+      f1003 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f134), p2g_f2d(uintBitsToFloat(0xB727C5ACu))));
       // 6966: mov.f32 	%f1004, 0f00000000;
       f1004 = 0.0;
       // 6967: max.f32 	%f136, %f129, %f1004;
@@ -12268,13 +12547,13 @@ void main() {
       t2263 = t2261 < t2262;
       p229 = t2263;
       // 6970: sub.f32 	%f1007, %f997, %f134;
-      f1007 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f997), -p2g_f2d(f134), 0), 0);
+      f1007 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f997), -p2g_f2d(f134)));
       // 6971: selp.f32 	%f1008, %f1007, %f136, %p229;
       f1008 = p229 ? f1007 : f136;
       // 6972: sub.f32 	%f1009, %f133, %f134;
-      f1009 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f133), -p2g_f2d(f134), 0), 0);
+      f1009 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f133), -p2g_f2d(f134)));
       // 6973: add.f32 	%f1010, %f1009, 0fB727C5AC;
-      f1010 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1009), p2g_f2d(uintBitsToFloat(0xB727C5ACu)), 0), 0);
+      f1010 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1009), p2g_f2d(uintBitsToFloat(0xB727C5ACu))));
       // 6974: neg.f32 	%f1011, %f1008;
       f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
       // 6975: setp.lt.f32 	%p230, %f1010, %f1011;
@@ -12285,17 +12564,17 @@ void main() {
       t2266 = t2264 < t2265;
       p230 = t2266;
       // 6976: sub.f32 	%f1012, %f134, %f133;
-      f1012 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f134), -p2g_f2d(f133), 0), 0);
+      f1012 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f134), -p2g_f2d(f133)));
       // 6977: add.f32 	%f1013, %f1012, 0f3727C5AC;
-      f1013 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1012), p2g_f2d(uintBitsToFloat(0x3727C5ACu)), 0), 0);
+      f1013 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1012), p2g_f2d(uintBitsToFloat(0x3727C5ACu))));
       // 6978: selp.f32 	%f1014, %f1013, %f1008, %p230;
       f1014 = p230 ? f1013 : f1008;
       // 6979: neg.f32 	%f1015, %f133;
       f1015 = p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u));
       // 6980: sub.f32 	%f1016, %f1015, %f134;
-      f1016 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1015), -p2g_f2d(f134), 0), 0);
+      f1016 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1015), -p2g_f2d(f134)));
       // 6981: add.f32 	%f1017, %f1016, 0fB727C5AC;
-      f1017 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1016), p2g_f2d(uintBitsToFloat(0xB727C5ACu)), 0), 0);
+      f1017 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1016), p2g_f2d(uintBitsToFloat(0xB727C5ACu))));
       // 6982: neg.f32 	%f1018, %f1014;
       f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
       // 6983: setp.lt.f32 	%p231, %f1017, %f1018;
@@ -12306,9 +12585,9 @@ void main() {
       t2269 = t2267 < t2268;
       p231 = t2269;
       // 6984: add.f32 	%f1019, %f133, %f134;
-      f1019 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f133), p2g_f2d(f134), 0), 0);
+      f1019 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f133), p2g_f2d(f134)));
       // 6985: add.f32 	%f1020, %f1019, 0f3727C5AC;
-      f1020 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1019), p2g_f2d(uintBitsToFloat(0x3727C5ACu)), 0), 0);
+      f1020 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1019), p2g_f2d(uintBitsToFloat(0x3727C5ACu))));
       // 6986: selp.f32 	%f137, %f1020, %f1014, %p231;
       f137 = p231 ? f1020 : f1014;
       // 6987: setp.le.f32 	%p232, %f137, %f136;
@@ -12329,11 +12608,11 @@ void main() {
       // 6996: {  cvt.rn.f16.f32 %rs1558, %f136;}
       rs1558 = p2g_d2h(p2g_f2d(f136), 0);
       // 6999: mul.f32 	%f1022, %f133, %f1109;
-      f1022 = p2g_f64_to_f32(p2g_f2d(f133) * p2g_f2d(f1109), 0);
+      f1022 = p2g_d2f_rn(p2g_f2d(f133) * p2g_f2d(f1109));
       // 7001: {  cvt.rn.f16.f32 %rs1559, %f1022;}
       rs1559 = p2g_d2h(p2g_f2d(f1022), 0);
       // 7004: mul.f32 	%f1023, %f134, %f1109;
-      f1023 = p2g_f64_to_f32(p2g_f2d(f134) * p2g_f2d(f1109), 0);
+      f1023 = p2g_d2f_rn(p2g_f2d(f134) * p2g_f2d(f1109));
       // 7006: {  cvt.rn.f16.f32 %rs1560, %f1023;}
       rs1560 = p2g_d2h(p2g_f2d(f1023), 0);
       // 7009: cvt.sat.f32.f32 	%f1024, %f112;
@@ -12403,150 +12682,149 @@ void main() {
         // 7032: {  cvt.f32.f16 %f1025, %rs1562;}
         f1025 = p2g_f64_to_f32(p2g_h2d(rs1562), 0);
         // 7035: add.f32 	%f1045, %f1025, 0f00000000;
-        f1045 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1025), p2g_f2d(0.0), 0), 0);
+        f1045 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1025), p2g_f2d(0.0)));
         // 7036: ld.global.u16 	%rs1563, [%rd35+8];
         rs1563 = uint(P2GU16((rd35 + 8ul)).v);
         // 7038: {  cvt.f32.f16 %f1026, %rs1563;}
         f1026 = p2g_f64_to_f32(p2g_h2d(rs1563), 0);
         // 7041: add.f32 	%f1046, %f1045, %f1026;
-        f1046 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1045), p2g_f2d(f1026), 0), 0);
+        f1046 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1045), p2g_f2d(f1026)));
         // 7042: ld.global.u16 	%rs1564, [%rd35+10];
         rs1564 = uint(P2GU16((rd35 + 10ul)).v);
         // 7044: {  cvt.f32.f16 %f1027, %rs1564;}
         f1027 = p2g_f64_to_f32(p2g_h2d(rs1564), 0);
         // 7047: add.f32 	%f1047, %f1046, %f1027;
-        f1047 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1046), p2g_f2d(f1027), 0), 0);
+        f1047 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1046), p2g_f2d(f1027)));
         // 7048: ld.global.u16 	%rs1565, [%rd35+12];
         rs1565 = uint(P2GU16((rd35 + 12ul)).v);
         // 7050: {  cvt.f32.f16 %f1028, %rs1565;}
         f1028 = p2g_f64_to_f32(p2g_h2d(rs1565), 0);
         // 7053: add.f32 	%f1048, %f1047, %f1028;
-        f1048 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1047), p2g_f2d(f1028), 0), 0);
+        f1048 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1047), p2g_f2d(f1028)));
         // 7054: ld.global.u16 	%rs1566, [%rd35+14];
         rs1566 = uint(P2GU16((rd35 + 14ul)).v);
         // 7056: {  cvt.f32.f16 %f1029, %rs1566;}
         f1029 = p2g_f64_to_f32(p2g_h2d(rs1566), 0);
         // 7059: add.f32 	%f1049, %f1048, %f1029;
-        f1049 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1048), p2g_f2d(f1029), 0), 0);
+        f1049 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1048), p2g_f2d(f1029)));
         // 7060: mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
-        f1050 = p2g_f64_to_f32(p2g_f2d(f1049) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)), 0);
+        f1050 = p2g_d2f_rn(p2g_f2d(f1049) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)));
         // 7061: fma.rn.f32 	%f1051, %f1050, %f1050, 0f00000000;
-        f1051 = p2g_fma(f1050, f1050, 0.0, 0);
+        f1051 = p2g_fma_rn(f1050, f1050, 0.0);
         // 7062: ld.global.u16 	%rs1567, [%rd35+26];
         rs1567 = uint(P2GU16((rd35 + 26ul)).v);
         // 7064: {  cvt.f32.f16 %f1030, %rs1567;}
         f1030 = p2g_f64_to_f32(p2g_h2d(rs1567), 0);
         // 7067: add.f32 	%f1052, %f1030, 0f00000000;
-        f1052 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1030), p2g_f2d(0.0), 0), 0);
+        f1052 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1030), p2g_f2d(0.0)));
         // 7068: ld.global.u16 	%rs1568, [%rd35+28];
         rs1568 = uint(P2GU16((rd35 + 28ul)).v);
         // 7070: {  cvt.f32.f16 %f1031, %rs1568;}
         f1031 = p2g_f64_to_f32(p2g_h2d(rs1568), 0);
         // 7073: add.f32 	%f1053, %f1052, %f1031;
-        f1053 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1052), p2g_f2d(f1031), 0), 0);
+        f1053 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1052), p2g_f2d(f1031)));
         // 7074: ld.global.u16 	%rs1569, [%rd35+30];
         rs1569 = uint(P2GU16((rd35 + 30ul)).v);
         // 7076: {  cvt.f32.f16 %f1032, %rs1569;}
         f1032 = p2g_f64_to_f32(p2g_h2d(rs1569), 0);
         // 7079: add.f32 	%f1054, %f1053, %f1032;
-        f1054 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1053), p2g_f2d(f1032), 0), 0);
+        f1054 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1053), p2g_f2d(f1032)));
         // 7080: ld.global.u16 	%rs1570, [%rd35+32];
         rs1570 = uint(P2GU16((rd35 + 32ul)).v);
         // 7082: {  cvt.f32.f16 %f1033, %rs1570;}
         f1033 = p2g_f64_to_f32(p2g_h2d(rs1570), 0);
         // 7085: add.f32 	%f1055, %f1054, %f1033;
-        f1055 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1054), p2g_f2d(f1033), 0), 0);
+        f1055 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1054), p2g_f2d(f1033)));
         // 7086: ld.global.u16 	%rs1571, [%rd35+34];
         rs1571 = uint(P2GU16((rd35 + 34ul)).v);
         // 7088: {  cvt.f32.f16 %f1034, %rs1571;}
         f1034 = p2g_f64_to_f32(p2g_h2d(rs1571), 0);
         // 7091: add.f32 	%f1056, %f1055, %f1034;
-        f1056 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1055), p2g_f2d(f1034), 0), 0);
+        f1056 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1055), p2g_f2d(f1034)));
         // 7092: mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
-        f1057 = p2g_f64_to_f32(p2g_f2d(f1056) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)), 0);
+        f1057 = p2g_d2f_rn(p2g_f2d(f1056) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)));
         // 7093: fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
-        f1058 = p2g_fma(f1057, f1057, f1051, 0);
+        f1058 = p2g_fma_rn(f1057, f1057, f1051);
         // 7094: ld.global.u16 	%rs1572, [%rd35+46];
         rs1572 = uint(P2GU16((rd35 + 46ul)).v);
         // 7096: {  cvt.f32.f16 %f1035, %rs1572;}
         f1035 = p2g_f64_to_f32(p2g_h2d(rs1572), 0);
         // 7099: add.f32 	%f1059, %f1035, 0f00000000;
-        f1059 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1035), p2g_f2d(0.0), 0), 0);
+        f1059 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1035), p2g_f2d(0.0)));
         // 7100: ld.global.u16 	%rs1573, [%rd35+48];
         rs1573 = uint(P2GU16((rd35 + 48ul)).v);
         // 7102: {  cvt.f32.f16 %f1036, %rs1573;}
         f1036 = p2g_f64_to_f32(p2g_h2d(rs1573), 0);
         // 7105: add.f32 	%f1060, %f1059, %f1036;
-        f1060 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1059), p2g_f2d(f1036), 0), 0);
+        f1060 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1059), p2g_f2d(f1036)));
         // 7106: ld.global.u16 	%rs1574, [%rd35+50];
         rs1574 = uint(P2GU16((rd35 + 50ul)).v);
         // 7108: {  cvt.f32.f16 %f1037, %rs1574;}
         f1037 = p2g_f64_to_f32(p2g_h2d(rs1574), 0);
         // 7111: add.f32 	%f1061, %f1060, %f1037;
-        f1061 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1060), p2g_f2d(f1037), 0), 0);
+        f1061 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1060), p2g_f2d(f1037)));
         // 7112: ld.global.u16 	%rs1575, [%rd35+52];
         rs1575 = uint(P2GU16((rd35 + 52ul)).v);
         // 7114: {  cvt.f32.f16 %f1038, %rs1575;}
         f1038 = p2g_f64_to_f32(p2g_h2d(rs1575), 0);
         // 7117: add.f32 	%f1062, %f1061, %f1038;
-        f1062 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1061), p2g_f2d(f1038), 0), 0);
+        f1062 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1061), p2g_f2d(f1038)));
         // 7118: ld.global.u16 	%rs1576, [%rd35+54];
         rs1576 = uint(P2GU16((rd35 + 54ul)).v);
         // 7120: {  cvt.f32.f16 %f1039, %rs1576;}
         f1039 = p2g_f64_to_f32(p2g_h2d(rs1576), 0);
         // 7123: add.f32 	%f1063, %f1062, %f1039;
-        f1063 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1062), p2g_f2d(f1039), 0), 0);
+        f1063 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1062), p2g_f2d(f1039)));
         // 7124: mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
-        f1064 = p2g_f64_to_f32(p2g_f2d(f1063) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)), 0);
+        f1064 = p2g_d2f_rn(p2g_f2d(f1063) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)));
         // 7125: fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
-        f1065 = p2g_fma(f1064, f1064, f1058, 0);
+        f1065 = p2g_fma_rn(f1064, f1064, f1058);
         // 7126: ld.global.u16 	%rs1577, [%rd35+66];
         rs1577 = uint(P2GU16((rd35 + 66ul)).v);
         // 7128: {  cvt.f32.f16 %f1040, %rs1577;}
         f1040 = p2g_f64_to_f32(p2g_h2d(rs1577), 0);
         // 7131: add.f32 	%f1066, %f1040, 0f00000000;
-        f1066 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1040), p2g_f2d(0.0), 0), 0);
+        f1066 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1040), p2g_f2d(0.0)));
         // 7132: ld.global.u16 	%rs1578, [%rd35+68];
         rs1578 = uint(P2GU16((rd35 + 68ul)).v);
         // 7134: {  cvt.f32.f16 %f1041, %rs1578;}
         f1041 = p2g_f64_to_f32(p2g_h2d(rs1578), 0);
         // 7137: add.f32 	%f1067, %f1066, %f1041;
-        f1067 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1066), p2g_f2d(f1041), 0), 0);
+        f1067 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1066), p2g_f2d(f1041)));
         // 7138: ld.global.u16 	%rs1579, [%rd35+70];
         rs1579 = uint(P2GU16((rd35 + 70ul)).v);
         // 7140: {  cvt.f32.f16 %f1042, %rs1579;}
         f1042 = p2g_f64_to_f32(p2g_h2d(rs1579), 0);
         // 7143: add.f32 	%f1068, %f1067, %f1042;
-        f1068 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1067), p2g_f2d(f1042), 0), 0);
+        f1068 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1067), p2g_f2d(f1042)));
         // 7144: ld.global.u16 	%rs1580, [%rd35+72];
         rs1580 = uint(P2GU16((rd35 + 72ul)).v);
         // 7146: {  cvt.f32.f16 %f1043, %rs1580;}
         f1043 = p2g_f64_to_f32(p2g_h2d(rs1580), 0);
         // 7149: add.f32 	%f1069, %f1068, %f1043;
-        f1069 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1068), p2g_f2d(f1043), 0), 0);
+        f1069 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1068), p2g_f2d(f1043)));
         // 7150: ld.global.u16 	%rs1581, [%rd35+74];
         rs1581 = uint(P2GU16((rd35 + 74ul)).v);
         // 7152: {  cvt.f32.f16 %f1044, %rs1581;}
         f1044 = p2g_f64_to_f32(p2g_h2d(rs1581), 0);
         // 7155: add.f32 	%f1070, %f1069, %f1044;
-        f1070 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1069), p2g_f2d(f1044), 0), 0);
+        f1070 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1069), p2g_f2d(f1044)));
         // 7156: mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
-        f1071 = p2g_f64_to_f32(p2g_f2d(f1070) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)), 0);
+        f1071 = p2g_d2f_rn(p2g_f2d(f1070) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)));
         // 7157: fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
-        f1072 = p2g_fma(f1071, f1071, f1065, 0);
+        f1072 = p2g_fma_rn(f1071, f1071, f1065);
         // 7158: add.f32 	%f1073, %f1072, 0f3F800000;
-        f1073 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1072), p2g_f2d(1.0), 0), 0);
+        f1073 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1072), p2g_f2d(1.0)));
         // 7159: rsqrt.approx.f32 	%f1074, %f1073;
-        // NOT BIT-EXACT YET: 'rsqrt.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-        f1074 = p2g_canon(inversesqrt(f1073));
+        f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
         // 7160: mul.f32 	%f1075, %f1074, %f1050;
-        f1075 = p2g_f64_to_f32(p2g_f2d(f1074) * p2g_f2d(f1050), 0);
+        f1075 = p2g_d2f_rn(p2g_f2d(f1074) * p2g_f2d(f1050));
         // 7161: mul.f32 	%f1076, %f1074, %f1057;
-        f1076 = p2g_f64_to_f32(p2g_f2d(f1074) * p2g_f2d(f1057), 0);
+        f1076 = p2g_d2f_rn(p2g_f2d(f1074) * p2g_f2d(f1057));
         // 7162: mul.f32 	%f1077, %f1074, %f1064;
-        f1077 = p2g_f64_to_f32(p2g_f2d(f1074) * p2g_f2d(f1064), 0);
+        f1077 = p2g_d2f_rn(p2g_f2d(f1074) * p2g_f2d(f1064));
         // 7163: mul.f32 	%f1078, %f1074, %f1071;
-        f1078 = p2g_f64_to_f32(p2g_f2d(f1074) * p2g_f2d(f1071), 0);
+        f1078 = p2g_d2f_rn(p2g_f2d(f1074) * p2g_f2d(f1071));
         // 7164: ld.param.u64 	%rd36, [%rd48+304];
         rd36 = P2GU64((pc.params + rd48 + 304ul)).v;
         // 7165: shl.b32 	%r1797, %r26, 4;
@@ -12597,23 +12875,22 @@ void main() {
           // 7184: mov.f32 	%f1086, 0f3F800000;
           f1086 = 1.0;
           // 7185: sub.f32 	%f1087, %f1086, %f132;
-          f1087 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1086), -p2g_f2d(f132), 0), 0);
+          f1087 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1086), -p2g_f2d(f132)));
           // 7186: rcp.rn.f32 	%f1110, %f1087;
           f1110 = p2g_div32(1.0, f1087, 0);
         } else {
           // 7190: add.f32 	%f1080, %f132, 0f3C4FAEFF;
-          f1080 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f132), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu)), 0), 0);
+          f1080 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f132), p2g_f2d(uintBitsToFloat(0x3C4FAEFFu))));
           // 7191: mul.f32 	%f1081, %f1080, 0f41100000;
-          f1081 = p2g_f64_to_f32(p2g_f2d(f1080) * p2g_f2d(9.0), 0);
+          f1081 = p2g_d2f_rn(p2g_f2d(f1080) * p2g_f2d(9.0));
           // 7192: mul.f32 	%f1082, %f1081, 0f3FB8AA3B;
-          f1082 = p2g_f64_to_f32(p2g_f2d(f1081) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)), 0);
+          f1082 = p2g_d2f_rn(p2g_f2d(f1081) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
           // 7193: ex2.approx.f32 	%f1083, %f1082;
-          // NOT BIT-EXACT YET: 'ex2.approx' is NVIDIA's SFU approximation (HAZARDS.md #8)
-          f1083 = p2g_canon(exp2(f1082));
+          f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
           // 7194: add.f32 	%f1084, %f1083, 0fBF800000;
-          f1084 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1083), p2g_f2d(-1.0), 0), 0);
+          f1084 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1083), p2g_f2d(-1.0)));
           // 7195: mul.f32 	%f1085, %f132, 0f41100000;
-          f1085 = p2g_f64_to_f32(p2g_f2d(f132) * p2g_f2d(9.0), 0);
+          f1085 = p2g_d2f_rn(p2g_f2d(f132) * p2g_f2d(9.0));
           // 7196: div.rn.f32 	%f1110, %f1084, %f1085;
           f1110 = p2g_div32(f1084, f1085, 0);
         }
@@ -12623,11 +12900,11 @@ void main() {
       // 7202: mov.b64 	%rd46, k_output_param_0;
       rd46 = uint64_t(0ul);
       // 7203: mul.f32 	%f145, %f132, %f1111;
-      f145 = p2g_f64_to_f32(p2g_f2d(f132) * p2g_f2d(f1111), 0);
+      f145 = p2g_d2f_rn(p2g_f2d(f132) * p2g_f2d(f1111));
       // 7204: mul.f32 	%f146, %f133, %f1111;
-      f146 = p2g_f64_to_f32(p2g_f2d(f133) * p2g_f2d(f1111), 0);
+      f146 = p2g_d2f_rn(p2g_f2d(f133) * p2g_f2d(f1111));
       // 7205: mul.f32 	%f147, %f134, %f1111;
-      f147 = p2g_f64_to_f32(p2g_f2d(f134) * p2g_f2d(f1111), 0);
+      f147 = p2g_d2f_rn(p2g_f2d(f134) * p2g_f2d(f1111));
       // 7206: ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
       uint64_t t2295;
       t2295 = (pc.params + rd46 + 136ul);
@@ -12672,17 +12949,17 @@ void main() {
         // 7216: add.s32 	%r1827, %r1815, %r27;
         r1827 = uint(int(r1815) + int(r27));
         // 7217: add.f32 	%f1092, %f145, %f146;
-        f1092 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f145), p2g_f2d(f146), 0), 0);
+        f1092 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f145), p2g_f2d(f146)));
         // 7218: sub.f32 	%f1088, %f1092, %f147;
-        f1088 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1092), -p2g_f2d(f147), 0), 0);
+        f1088 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1092), -p2g_f2d(f147)));
         // 7219: sub.f32 	%f1093, %f145, %f146;
-        f1093 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f145), -p2g_f2d(f146), 0), 0);
+        f1093 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f145), -p2g_f2d(f146)));
         // 7220: sub.f32 	%f1090, %f1093, %f147;
-        f1090 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1093), -p2g_f2d(f147), 0), 0);
+        f1090 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1093), -p2g_f2d(f147)));
         // 7222: {  cvt.rn.f16.f32 %rs1583, %f1088;}
         rs1583 = p2g_d2h(p2g_f2d(f1088), 0);
         // 7225: add.f32 	%f1089, %f145, %f147;
-        f1089 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f145), p2g_f2d(f147), 0), 0);
+        f1089 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f145), p2g_f2d(f147)));
         // 7227: {  cvt.rn.f16.f32 %rs1584, %f1089;}
         rs1584 = p2g_d2h(p2g_f2d(f1089), 0);
         // 7231: {  cvt.rn.f16.f32 %rs1585, %f1090;}
