@@ -33,48 +33,20 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
   uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
 // (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
 double p2g_f2d(float x) {
@@ -89,11 +61,10 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
-// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 uint p2g_ldc16(uint a) { return bitfieldExtract(cmem[a >> 2], int((a & 3u) * 8u), 16); }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
@@ -153,7 +124,7 @@ void main() {
   // 52: ld.const.f32 	%f3, [kCoeff+12];
   f3 = uintBitsToFloat(p2g_ldc32(12u));
   // 53: fma.rn.f32 	%f4, %f1, %f2, %f3;
-  f4 = p2g_fma(f1, f2, f3, 0);
+  f4 = p2g_fma_rn(f1, f2, f3);
   // 54: shl.b32 	%r6, %r5, 2;
   uint t1;
   t1 = 2u;
@@ -169,7 +140,7 @@ void main() {
   // 58: ld.const.f32 	%f5, [%rd14];
   f5 = uintBitsToFloat(p2g_ldc32(uint(rd14)));
   // 59: fma.rn.f32 	%f6, %f1, %f4, %f5;
-  f6 = p2g_fma(f1, f4, f5, 0);
+  f6 = p2g_fma_rn(f1, f4, f5);
   // 60: add.s64 	%rd15, %rd5, %rd8;
   rd15 = uint64_t(int64_t(rd5) + int64_t(rd8));
   // 61: st.global.f32 	[%rd15], %f6;

@@ -29,6 +29,21 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
   uint64_t mask = (len >= 64u ? 0xFFFFFFFFFFFFFFFFul : ((1ul << len) - 1ul)) << pos;
   return (b & ~mask) | ((f << pos) & mask);
 }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -71,41 +86,6 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
 // correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
@@ -119,18 +99,10 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 uint p2g_ldl32(uint a) { return lmem[a >> 2]; }
 void p2g_stl32(uint a, uint v) { lmem[a >> 2] = v; }
@@ -384,13 +356,13 @@ void main() {
       f20 = 1.0;
       for (;;) {
         // 57: fma.rn.f32 	%f13, %f20, %f8, 0f3F000000;
-        f13 = p2g_fma(f20, f8, 0.5, 0);
+        f13 = p2g_fma_rn(f20, f8, 0.5);
         // 58: fma.rn.f32 	%f14, %f13, %f8, 0f3F000000;
-        f14 = p2g_fma(f13, f8, 0.5, 0);
+        f14 = p2g_fma_rn(f13, f8, 0.5);
         // 59: fma.rn.f32 	%f15, %f14, %f8, 0f3F000000;
-        f15 = p2g_fma(f14, f8, 0.5, 0);
+        f15 = p2g_fma_rn(f14, f8, 0.5);
         // 60: fma.rn.f32 	%f20, %f15, %f8, 0f3F000000;
-        f20 = p2g_fma(f15, f8, 0.5, 0);
+        f20 = p2g_fma_rn(f15, f8, 0.5);
         // 61: add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
         // 62: setp.ne.s32 	%p3, %r9, 0;
@@ -415,7 +387,7 @@ void main() {
     if (!p4) {
       for (;;) {
         // 71: fma.rn.f32 	%f20, %f20, %f8, 0f3F000000;
-        f20 = p2g_fma(f20, f8, 0.5, 0);
+        f20 = p2g_fma_rn(f20, f8, 0.5);
         // 72: add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
         // 73: setp.ne.s32 	%p5, %r10, 0;
@@ -513,19 +485,19 @@ void main() {
           // 154: ld.global.f32 	%f12, [%rd9];
           f12_1 = uintBitsToFloat(P2GU32(rd9_1).v);
           // 155: add.f32 	%f13, %f24, %f12;
-          f13_1 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f24), p2g_f2d(f12_1), 0), 0);
+          f13_1 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f24), p2g_f2d(f12_1)));
           // 156: ld.global.f32 	%f14, [%rd9+4];
           f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
           // 157: add.f32 	%f15, %f13, %f14;
-          f15_1 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f13_1), p2g_f2d(f14_1), 0), 0);
+          f15_1 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f13_1), p2g_f2d(f14_1)));
           // 158: ld.global.f32 	%f16, [%rd9+8];
           f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
           // 159: add.f32 	%f17, %f15, %f16;
-          f17_1 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f15_1), p2g_f2d(f16_1), 0), 0);
+          f17_1 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f15_1), p2g_f2d(f16_1)));
           // 160: ld.global.f32 	%f18, [%rd9+12];
           f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
           // 161: add.f32 	%f24, %f17, %f18;
-          f24 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f17_1), p2g_f2d(f18_1), 0), 0);
+          f24 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f17_1), p2g_f2d(f18_1)));
           // 162: add.s32 	%r16, %r16, 4;
           r16_1 = uint(int(r16_1) + 4);
           // 163: add.s64 	%rd9, %rd9, 16;
@@ -560,7 +532,7 @@ void main() {
           // 177: ld.global.f32 	%f19, [%rd10];
           f19_1 = uintBitsToFloat(P2GU32(rd10_1).v);
           // 178: add.f32 	%f24, %f24, %f19;
-          f24 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f24), p2g_f2d(f19_1), 0), 0);
+          f24 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f24), p2g_f2d(f19_1)));
           // 179: add.s64 	%rd10, %rd10, 4;
           rd10_1 = uint64_t(int64_t(rd10_1) + 4l);
           // 180: add.s32 	%r17, %r17, -1;
@@ -583,7 +555,7 @@ void main() {
     // 319: ld.param.f32 	%f5, [retval0+0];
     f5 = uintBitsToFloat(p2g_ldl32(84u));
     // 321: add.f32 	%f6, %f6, %f5;
-    f6 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f6), p2g_f2d(f5), 0), 0);
+    f6 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f6), p2g_f2d(f5)));
   }
   // 324: cvta.to.global.u64 	%rd17, %rd3;
   rd17 = rd3;

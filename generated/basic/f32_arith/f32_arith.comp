@@ -17,6 +17,21 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
 void p2g_dec32(uint b, out uint m, out int e) {
   uint x = b >> 23;
@@ -65,7 +80,7 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
 // 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
 // rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
@@ -115,18 +130,10 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
@@ -226,31 +233,31 @@ void main() {
   // 48: add.s64 	%rd14, %rd5, %rd13;
   rd14 = uint64_t(int64_t(rd5) + int64_t(rd13));
   // 49: mul.f32 	%f4, %f1, %f2;
-  f4 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f2), 0);
+  f4 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f2));
   // 50: add.f32 	%f5, %f4, %f3;
-  f5 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f4), p2g_f2d(f3), 0), 0);
+  f5 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f3)));
   // 51: st.global.f32 	[%rd14], %f5;
   P2GU32(rd14).v = floatBitsToUint(f5);
   // 52: st.global.f32 	[%rd14+4], %f5;
   P2GU32((rd14 + 4ul)).v = floatBitsToUint(f5);
   // 54: sub.f32 	%f7, %f4, %f6;
   neg75 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));
-  f7 = p2g_fma(neg75, 0.5, f4, 0);
+  f7 = p2g_fma_rn(neg75, 0.5, f4);
   // 55: st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // 57: sub.f32 	%f9, %f4, %f8;
   neg76 = p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u));
-  f9 = p2g_fma(neg76, f3, f4, 0);
+  f9 = p2g_fma_rn(neg76, f3, f4);
   // 58: st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
   // 59: fma.rn.f32 	%f10, %f1, %f2, %f3;
-  f10 = p2g_fma(f1, f2, f3, 0);
+  f10 = p2g_fma_rn(f1, f2, f3);
   // 60: st.global.f32 	[%rd14+16], %f10;
   P2GU32((rd14 + 16ul)).v = floatBitsToUint(f10);
   // 61: mul.rn.f32 	%f11, %f1, %f2;
-  f11 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f2), 0);
+  f11 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f2));
   // 62: add.rn.f32 	%f12, %f11, %f3;
-  f12 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f11), p2g_f2d(f3), 0), 0);
+  f12 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f11), p2g_f2d(f3)));
   // 63: st.global.f32 	[%rd14+20], %f12;
   P2GU32((rd14 + 20ul)).v = floatBitsToUint(f12);
   // 64: div.rn.f32 	%f13, %f1, %f2;
@@ -272,49 +279,49 @@ void main() {
   // 72: st.global.f32 	[%rd14+36], %f17;
   P2GU32((rd14 + 36ul)).v = floatBitsToUint(f17);
   // 73: sub.f32 	%f18, %f1, %f2;
-  f18 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), -p2g_f2d(f2), 0), 0);
+  f18 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), -p2g_f2d(f2)));
   // 74: abs.f32 	%f19, %f18;
   f19 = p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu));
   // 75: st.global.f32 	[%rd14+40], %f19;
   P2GU32((rd14 + 40ul)).v = floatBitsToUint(f19);
   // 76: mul.f32 	%f20, %f1, 0f40400000;
-  f20 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(3.0), 0);
+  f20 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(3.0));
   // 77: cvt.rmi.f32.f32 	%f21, %f20;
   f21 = p2g_f64_to_f32(floor(p2g_f2d(f20)), 0);
   // 78: st.global.f32 	[%rd14+44], %f21;
   P2GU32((rd14 + 44ul)).v = floatBitsToUint(f21);
   // 79: mul.f32 	%f22, %f2, 0f40400000;
-  f22 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(3.0), 0);
+  f22 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(3.0));
   // 80: cvt.rpi.f32.f32 	%f23, %f22;
   f23 = p2g_f64_to_f32(ceil(p2g_f2d(f22)), 0);
   // 81: st.global.f32 	[%rd14+48], %f23;
   P2GU32((rd14 + 48ul)).v = floatBitsToUint(f23);
   // 82: mul.f32 	%f24, %f3, 0f40400000;
-  f24 = p2g_f64_to_f32(p2g_f2d(f3) * p2g_f2d(3.0), 0);
+  f24 = p2g_d2f_rn(p2g_f2d(f3) * p2g_f2d(3.0));
   // 83: cvt.rzi.f32.f32 	%f25, %f24;
   f25 = p2g_f64_to_f32(trunc(p2g_f2d(f24)), 0);
   // 84: st.global.f32 	[%rd14+52], %f25;
   P2GU32((rd14 + 52ul)).v = floatBitsToUint(f25);
   // 85: add.f32 	%f26, %f20, 0f3F000000;
-  f26 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f20), p2g_f2d(0.5), 0), 0);
+  f26 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f20), p2g_f2d(0.5)));
   // 86: cvt.rni.f32.f32 	%f27, %f26;
   f27 = p2g_f64_to_f32(roundEven(p2g_f2d(f26)), 0);
   // 87: st.global.f32 	[%rd14+56], %f27;
   P2GU32((rd14 + 56ul)).v = floatBitsToUint(f27);
   // 88: fma.rn.f32 	%f28, %f1, 0f3E800000, 0f3F000000;
-  f28 = p2g_fma(f1, 0.25, 0.5, 0);
+  f28 = p2g_fma_rn(f1, 0.25, 0.5);
   // 89: fma.rn.f32 	%f29, %f1, %f28, 0fBFA00000;
-  f29 = p2g_fma(f1, f28, -1.25, 0);
+  f29 = p2g_fma_rn(f1, f28, -1.25);
   // 90: fma.rn.f32 	%f30, %f1, %f29, 0f40000000;
-  f30 = p2g_fma(f1, f29, 2.0, 0);
+  f30 = p2g_fma_rn(f1, f29, 2.0);
   // 91: st.global.f32 	[%rd14+60], %f30;
   P2GU32((rd14 + 60ul)).v = floatBitsToUint(f30);
   // 92: add.f32 	%f31, %f1, %f2;
-  f31 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), p2g_f2d(f2), 0), 0);
+  f31 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), p2g_f2d(f2)));
   // 93: mul.f32 	%f32, %f31, %f18;
-  f32 = p2g_f64_to_f32(p2g_f2d(f31) * p2g_f2d(f18), 0);
+  f32 = p2g_d2f_rn(p2g_f2d(f31) * p2g_f2d(f18));
   // 94: fma.rn.f32 	%f33, %f3, %f3, 0f3F800000;
-  f33 = p2g_fma(f3, f3, 1.0, 0);
+  f33 = p2g_fma_rn(f3, f3, 1.0);
   // 95: div.rn.f32 	%f34, %f32, %f33;
   f34 = p2g_div32(f32, f33, 0);
   // 96: st.global.f32 	[%rd14+64], %f34;
@@ -322,45 +329,45 @@ void main() {
   // 97: neg.f32 	%f35, %f4;
   f35 = p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u));
   // 98: sub.f32 	%f36, %f35, %f3;
-  f36 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f35), -p2g_f2d(f3), 0), 0);
+  f36 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f35), -p2g_f2d(f3)));
   // 99: st.global.f32 	[%rd14+68], %f36;
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);
   // 100: mul.f32 	%f37, %f2, 0f3E4CCCCD;
-  f37 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)), 0);
+  f37 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)));
   // 101: fma.rn.f32 	%f38, %f1, 0f3DCCCCCD, %f37;
-  f38 = p2g_fma(f1, uintBitsToFloat(0x3DCCCCCDu), f37, 0);
+  f38 = p2g_fma_rn(f1, uintBitsToFloat(0x3DCCCCCDu), f37);
   // 102: fma.rn.f32 	%f39, %f3, 0f3E99999A, %f38;
-  f39 = p2g_fma(f3, uintBitsToFloat(0x3E99999Au), f38, 0);
+  f39 = p2g_fma_rn(f3, uintBitsToFloat(0x3E99999Au), f38);
   // 103: st.global.f32 	[%rd14+72], %f39;
   P2GU32((rd14 + 72ul)).v = floatBitsToUint(f39);
   // 104: fma.rn.f32 	%f40, %f1, 0f00000000, %f2;
-  f40 = p2g_fma(f1, 0.0, f2, 0);
+  f40 = p2g_fma_rn(f1, 0.0, f2);
   // 105: add.f32 	%f41, %f2, %f2;
-  f41 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f2), p2g_f2d(f2), 0), 0);
+  f41 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f2)));
   // 106: fma.rn.f32 	%f42, %f1, %f40, %f41;
-  f42 = p2g_fma(f1, f40, f41, 0);
+  f42 = p2g_fma_rn(f1, f40, f41);
   // 107: fma.rn.f32 	%f43, %f1, %f42, %f22;
-  f43 = p2g_fma(f1, f42, f22, 0);
+  f43 = p2g_fma_rn(f1, f42, f22);
   // 108: mul.f32 	%f44, %f2, 0f40800000;
-  f44 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(4.0), 0);
+  f44 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(4.0));
   // 109: fma.rn.f32 	%f45, %f1, %f43, %f44;
-  f45 = p2g_fma(f1, f43, f44, 0);
+  f45 = p2g_fma_rn(f1, f43, f44);
   // 110: mul.f32 	%f46, %f2, 0f40A00000;
-  f46 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(5.0), 0);
+  f46 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(5.0));
   // 111: fma.rn.f32 	%f47, %f1, %f45, %f46;
-  f47 = p2g_fma(f1, f45, f46, 0);
+  f47 = p2g_fma_rn(f1, f45, f46);
   // 112: mul.f32 	%f48, %f2, 0f40C00000;
-  f48 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(6.0), 0);
+  f48 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(6.0));
   // 113: fma.rn.f32 	%f49, %f1, %f47, %f48;
-  f49 = p2g_fma(f1, f47, f48, 0);
+  f49 = p2g_fma_rn(f1, f47, f48);
   // 114: mul.f32 	%f50, %f2, 0f40E00000;
-  f50 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(7.0), 0);
+  f50 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(7.0));
   // 115: fma.rn.f32 	%f51, %f1, %f49, %f50;
-  f51 = p2g_fma(f1, f49, f50, 0);
+  f51 = p2g_fma_rn(f1, f49, f50);
   // 116: mul.f32 	%f52, %f2, 0f41000000;
-  f52 = p2g_f64_to_f32(p2g_f2d(f2) * p2g_f2d(8.0), 0);
+  f52 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(8.0));
   // 117: fma.rn.f32 	%f53, %f1, %f51, %f52;
-  f53 = p2g_fma(f1, f51, f52, 0);
+  f53 = p2g_fma_rn(f1, f51, f52);
   // 118: st.global.f32 	[%rd14+76], %f53;
   P2GU32((rd14 + 76ul)).v = floatBitsToUint(f53);
   return;

@@ -30,6 +30,21 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
 }
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
 void p2g_dec32(uint b, out uint m, out int e) {
   uint x = b >> 23;
@@ -78,7 +93,7 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
 // 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
 // rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
@@ -128,18 +143,10 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
@@ -361,11 +368,11 @@ void main() {
   // 85: st.global.f32 	[%rd8+48], %f9;
   P2GU32((rd8 + 48ul)).v = floatBitsToUint(f9);
   // 86: add.f32 	%f10, %f1, %f2;
-  f10 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), p2g_f2d(f2), 0), 0);
+  f10 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), p2g_f2d(f2)));
   // 87: st.global.f32 	[%rd8+52], %f10;
   P2GU32((rd8 + 52ul)).v = floatBitsToUint(f10);
   // 88: mul.f32 	%f11, %f1, %f2;
-  f11 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f2), 0);
+  f11 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f2));
   // 89: st.global.f32 	[%rd8+56], %f11;
   P2GU32((rd8 + 56ul)).v = floatBitsToUint(f11);
   // 90: div.rn.f32 	%f12, %f1, %f2;
@@ -385,7 +392,7 @@ void main() {
   // 97: st.global.f32 	[%rd8+72], %f15;
   P2GU32((rd8 + 72ul)).v = floatBitsToUint(f15);
   // 98: fma.rn.f32 	%f16, %f1, %f2, %f4;
-  f16 = p2g_fma(f1, f2, f4, 0);
+  f16 = p2g_fma_rn(f1, f2, f4);
   // 99: st.global.f32 	[%rd8+76], %f16;
   P2GU32((rd8 + 76ul)).v = floatBitsToUint(f16);
   // 100: cvt.rmi.f32.f32 	%f17, %f4;
@@ -393,7 +400,7 @@ void main() {
   // 101: cvt.rpi.f32.f32 	%f18, %f2;
   f18 = p2g_f64_to_f32(ceil(p2g_f2d(f2)), 0);
   // 102: add.f32 	%f19, %f17, %f18;
-  f19 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f17), p2g_f2d(f18), 0), 0);
+  f19 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f17), p2g_f2d(f18)));
   // 103: st.global.f32 	[%rd8+80], %f19;
   P2GU32((rd8 + 80ul)).v = floatBitsToUint(f19);
   // 104: setp.lt.f32 	%p2, %f1, %f2;
@@ -460,7 +467,7 @@ void main() {
   // 122: abs.f32 	%f20, %f1;
   f20 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu));
   // 123: sub.f32 	%f21, %f20, %f2;
-  f21 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f20), -p2g_f2d(f2), 0), 0);
+  f21 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f20), -p2g_f2d(f2)));
   // 124: st.global.f32 	[%rd8+88], %f21;
   P2GU32((rd8 + 88ul)).v = floatBitsToUint(f21);
   // 125: neg.f32 	%f22, %f1;

@@ -19,6 +19,21 @@ shared uint smem[384u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
 // (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
 double p2g_f2d(float x) {
@@ -33,41 +48,6 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
 int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
@@ -90,26 +70,6 @@ float p2g_fmin(float x, float y) {
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
@@ -167,7 +127,7 @@ void main() {
   // 49: ld.global.f32 	%f1, [%rd10];
   f1 = uintBitsToFloat(P2GU32(rd10).v);
   // 50: add.f32 	%f2, %f1, 0f00000000;
-  f2 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f1), p2g_f2d(0.0), 0), 0);
+  f2 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), p2g_f2d(0.0)));
   // 51: mov.f32 	%f3, 0f00000000;
   f3 = 0.0;
   // 52: mov.f32 	%f4, 0f7F61B1E6;
@@ -181,7 +141,7 @@ void main() {
   // 56: ld.global.f32 	%f8, [%rd10+512];
   f8 = uintBitsToFloat(P2GU32((rd10 + 512ul)).v);
   // 57: add.f32 	%f9, %f2, %f8;
-  f9 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f2), p2g_f2d(f8), 0), 0);
+  f9 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f8)));
   // 58: min.f32 	%f10, %f5, %f8;
   f10 = p2g_fmin(f5, f8);
   // 59: abs.f32 	%f11, %f8;
@@ -191,7 +151,7 @@ void main() {
   // 61: ld.global.f32 	%f13, [%rd10+1024];
   f13 = uintBitsToFloat(P2GU32((rd10 + 1024ul)).v);
   // 62: add.f32 	%f14, %f9, %f13;
-  f14 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f9), p2g_f2d(f13), 0), 0);
+  f14 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f9), p2g_f2d(f13)));
   // 63: min.f32 	%f15, %f10, %f13;
   f15 = p2g_fmin(f10, f13);
   // 64: abs.f32 	%f16, %f13;
@@ -201,7 +161,7 @@ void main() {
   // 66: ld.global.f32 	%f18, [%rd10+1536];
   f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
   // 67: add.f32 	%f19, %f14, %f18;
-  f19 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f14), p2g_f2d(f18), 0), 0);
+  f19 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f14), p2g_f2d(f18)));
   // 68: min.f32 	%f20, %f15, %f18;
   f20 = p2g_fmin(f15, f18);
   // 69: abs.f32 	%f21, %f18;
@@ -245,7 +205,7 @@ void main() {
     // 86: ld.shared.f32 	%f24, [%r2+256];
     f24 = uintBitsToFloat(p2g_lds32((r2 + 256u)));
     // 87: add.f32 	%f25, %f23, %f24;
-    f25 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f23), p2g_f2d(f24), 0), 0);
+    f25 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f23), p2g_f2d(f24)));
     // 88: st.shared.f32 	[%r2], %f25;
     p2g_sts32(r2, floatBitsToUint(f25));
     // 89: ld.shared.f32 	%f26, [%r3+256];
@@ -280,7 +240,7 @@ void main() {
     // 104: ld.shared.f32 	%f33, [%r2+128];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 128u)));
     // 105: add.f32 	%f34, %f32, %f33;
-    f34 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f32), p2g_f2d(f33), 0), 0);
+    f34 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f32), p2g_f2d(f33)));
     // 106: st.shared.f32 	[%r2], %f34;
     p2g_sts32(r2, floatBitsToUint(f34));
     // 107: ld.shared.f32 	%f35, [%r3+128];
@@ -315,7 +275,7 @@ void main() {
     // 122: ld.shared.f32 	%f42, [%r2+64];
     f42 = uintBitsToFloat(p2g_lds32((r2 + 64u)));
     // 123: add.f32 	%f43, %f41, %f42;
-    f43 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f41), p2g_f2d(f42), 0), 0);
+    f43 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f41), p2g_f2d(f42)));
     // 124: st.shared.f32 	[%r2], %f43;
     p2g_sts32(r2, floatBitsToUint(f43));
     // 125: ld.shared.f32 	%f44, [%r3+64];
@@ -350,7 +310,7 @@ void main() {
     // 140: ld.shared.f32 	%f51, [%r2+32];
     f51 = uintBitsToFloat(p2g_lds32((r2 + 32u)));
     // 141: add.f32 	%f52, %f50, %f51;
-    f52 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f50), p2g_f2d(f51), 0), 0);
+    f52 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f50), p2g_f2d(f51)));
     // 142: st.shared.f32 	[%r2], %f52;
     p2g_sts32(r2, floatBitsToUint(f52));
     // 143: ld.shared.f32 	%f53, [%r3+32];
@@ -385,7 +345,7 @@ void main() {
     // 158: ld.shared.f32 	%f60, [%r2+16];
     f60 = uintBitsToFloat(p2g_lds32((r2 + 16u)));
     // 159: add.f32 	%f61, %f59, %f60;
-    f61 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f59), p2g_f2d(f60), 0), 0);
+    f61 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f59), p2g_f2d(f60)));
     // 160: st.shared.f32 	[%r2], %f61;
     p2g_sts32(r2, floatBitsToUint(f61));
     // 161: ld.shared.f32 	%f62, [%r3+16];
@@ -420,7 +380,7 @@ void main() {
     // 176: ld.shared.f32 	%f69, [%r2+8];
     f69 = uintBitsToFloat(p2g_lds32((r2 + 8u)));
     // 177: add.f32 	%f70, %f68, %f69;
-    f70 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f68), p2g_f2d(f69), 0), 0);
+    f70 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f68), p2g_f2d(f69)));
     // 178: st.shared.f32 	[%r2], %f70;
     p2g_sts32(r2, floatBitsToUint(f70));
     // 179: ld.shared.f32 	%f71, [%r3+8];
@@ -455,7 +415,7 @@ void main() {
     // 194: ld.shared.f32 	%f78, [_ZZ15reduce_f32_treeE4ssum+4];
     f78 = uintBitsToFloat(p2g_lds32(4u));
     // 195: add.f32 	%f79, %f77, %f78;
-    f79 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f77), p2g_f2d(f78), 0), 0);
+    f79 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f77), p2g_f2d(f78)));
     // 196: st.shared.f32 	[%r2], %f79;
     p2g_sts32(r2, floatBitsToUint(f79));
     // 197: ld.shared.f32 	%f80, [_ZZ15reduce_f32_treeE4smin+4];

@@ -17,6 +17,21 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1024u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
 // (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
 double p2g_f2d(float x) {
@@ -31,63 +46,8 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
@@ -176,7 +136,7 @@ void main() {
     // 59: ld.shared.f32 	%f26, [%r2+-4];
     f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
     // 60: add.f32 	%f35, %f35, %f26;
-    f35 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f35), p2g_f2d(f26), 0), 0);
+    f35 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f35), p2g_f2d(f26)));
     // 61: ld.shared.u32 	%r37, [%r3+-4];
     r37 = p2g_lds32((r3 - 4u));
     // 62: add.s32 	%r46, %r37, %r46;
@@ -203,7 +163,7 @@ void main() {
     // 73: ld.shared.f32 	%f27, [%r2+1016];
     f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
     // 74: add.f32 	%f36, %f36, %f27;
-    f36 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f36), p2g_f2d(f27), 0), 0);
+    f36 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f36), p2g_f2d(f27)));
     // 75: ld.shared.u32 	%r38, [%r3+1016];
     r38 = p2g_lds32((r3 + 1016u));
     // 76: add.s32 	%r47, %r38, %r47;
@@ -230,7 +190,7 @@ void main() {
     // 87: ld.shared.f32 	%f28, [%r2+-16];
     f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
     // 88: add.f32 	%f37, %f37, %f28;
-    f37 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f37), p2g_f2d(f28), 0), 0);
+    f37 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f37), p2g_f2d(f28)));
     // 89: ld.shared.u32 	%r39, [%r3+-16];
     r39 = p2g_lds32((r3 - 16u));
     // 90: add.s32 	%r48, %r39, %r48;
@@ -257,7 +217,7 @@ void main() {
     // 101: ld.shared.f32 	%f29, [%r2+992];
     f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
     // 102: add.f32 	%f38, %f38, %f29;
-    f38 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f38), p2g_f2d(f29), 0), 0);
+    f38 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f38), p2g_f2d(f29)));
     // 103: ld.shared.u32 	%r40, [%r3+992];
     r40 = p2g_lds32((r3 + 992u));
     // 104: add.s32 	%r49, %r40, %r49;
@@ -284,7 +244,7 @@ void main() {
     // 115: ld.shared.f32 	%f30, [%r2+-64];
     f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
     // 116: add.f32 	%f39, %f39, %f30;
-    f39 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f39), p2g_f2d(f30), 0), 0);
+    f39 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f39), p2g_f2d(f30)));
     // 117: ld.shared.u32 	%r41, [%r3+-64];
     r41 = p2g_lds32((r3 - 64u));
     // 118: add.s32 	%r50, %r41, %r50;
@@ -311,7 +271,7 @@ void main() {
     // 129: ld.shared.f32 	%f31, [%r2+896];
     f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
     // 130: add.f32 	%f40, %f40, %f31;
-    f40 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f40), p2g_f2d(f31), 0), 0);
+    f40 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f40), p2g_f2d(f31)));
     // 131: ld.shared.u32 	%r42, [%r3+896];
     r42 = p2g_lds32((r3 + 896u));
     // 132: add.s32 	%r51, %r42, %r51;
@@ -338,7 +298,7 @@ void main() {
     // 143: ld.shared.f32 	%f32, [%r2+-256];
     f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
     // 144: add.f32 	%f41, %f41, %f32;
-    f41 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f41), p2g_f2d(f32), 0), 0);
+    f41 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f41), p2g_f2d(f32)));
     // 145: ld.shared.u32 	%r43, [%r3+-256];
     r43 = p2g_lds32((r3 - 256u));
     // 146: add.s32 	%r52, %r43, %r52;
@@ -365,7 +325,7 @@ void main() {
     // 157: ld.shared.f32 	%f33, [%r2+512];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
     // 158: add.f32 	%f42, %f42, %f33;
-    f42 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f42), p2g_f2d(f33), 0), 0);
+    f42 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f42), p2g_f2d(f33)));
     // 159: ld.shared.u32 	%r44, [%r3+512];
     r44 = p2g_lds32((r3 + 512u));
     // 160: add.s32 	%r53, %r44, %r53;

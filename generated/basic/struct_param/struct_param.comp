@@ -57,7 +57,21 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // cvt.f32.f64: a NaN keeps its sign and the top 23 bits of its payload and comes out quiet (measured on the
 // H200: ptx_corpus/ops/f64_misc cvt_rn_f32 and cvt_rz_ftz_f32, 91 NaN lanes, e.g. 0xFFFFFFFF35E10000 -> 0xFFFFFFF9).
 float p2g_d2f(double v, int mode) {
@@ -66,6 +80,7 @@ float p2g_d2f(double v, int mode) {
     return uintBitsToFloat((uint(w >> 32) & 0x80000000u) | 0x7FC00000u | uint((w >> 29) & 0x7FFFFFul));
   return p2g_f64_to_f32(v, mode);
 }
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
 // f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
 // operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
@@ -105,18 +120,10 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 
 void main() {
@@ -180,7 +187,7 @@ void main() {
     // 48: ld.global.f32 	%f5, [%rd8];
     f5 = uintBitsToFloat(P2GU32(rd8).v);
     // 49: fma.rn.f32 	%f6, %f3, %f5, %f4;
-    f6 = p2g_fma(f3, f5, f4, 0);
+    f6 = p2g_fma_rn(f3, f5, f4);
     // 50: setp.eq.s16 	%p2, %rs1, 0;
     int t7;
     int t8;
@@ -215,7 +222,7 @@ void main() {
     // 57: cvt.rn.f32.f64 	%f9, %fd3;
     f9 = p2g_d2f(fd3, 0);
     // 58: add.f32 	%f10, %f8, %f9;
-    f10 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f8), p2g_f2d(f9), 0), 0);
+    f10 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f8), p2g_f2d(f9)));
     // 59: add.s64 	%rd9, %rd5, %rd7;
     rd9 = uint64_t(int64_t(rd5) + int64_t(rd7));
     // 60: st.global.f32 	[%rd9], %f10;

@@ -59,8 +59,36 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
+}
+// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
+// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
+// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+uint p2g_d2f_ro(double v) {
+  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
+  uint sg = uint(w >> 32) & 0x80000000u;
+  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
+  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
+  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
+  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
+  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
+  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+}
+uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
 // double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
+uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
 // f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
 double p2g_h2d(uint h) {
   uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;

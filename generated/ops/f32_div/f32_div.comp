@@ -73,7 +73,21 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
 // 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
 // rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
@@ -153,11 +167,29 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
   int64_t Y = int64_t(floor(P));
   P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
-  int lo = 0, hi = nexc;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if ((e.v[mid] >> 8) < m) lo = mid + 1; else hi = mid;
-  }
+  // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
+  // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
+  int lo = 0;
+  if (lo + 524288 <= nexc && (e.v[lo + 524287] >> 8) < m) lo += 524288;
+  if (lo + 262144 <= nexc && (e.v[lo + 262143] >> 8) < m) lo += 262144;
+  if (lo + 131072 <= nexc && (e.v[lo + 131071] >> 8) < m) lo += 131072;
+  if (lo + 65536 <= nexc && (e.v[lo + 65535] >> 8) < m) lo += 65536;
+  if (lo + 32768 <= nexc && (e.v[lo + 32767] >> 8) < m) lo += 32768;
+  if (lo + 16384 <= nexc && (e.v[lo + 16383] >> 8) < m) lo += 16384;
+  if (lo + 8192 <= nexc && (e.v[lo + 8191] >> 8) < m) lo += 8192;
+  if (lo + 4096 <= nexc && (e.v[lo + 4095] >> 8) < m) lo += 4096;
+  if (lo + 2048 <= nexc && (e.v[lo + 2047] >> 8) < m) lo += 2048;
+  if (lo + 1024 <= nexc && (e.v[lo + 1023] >> 8) < m) lo += 1024;
+  if (lo + 512 <= nexc && (e.v[lo + 511] >> 8) < m) lo += 512;
+  if (lo + 256 <= nexc && (e.v[lo + 255] >> 8) < m) lo += 256;
+  if (lo + 128 <= nexc && (e.v[lo + 127] >> 8) < m) lo += 128;
+  if (lo + 64 <= nexc && (e.v[lo + 63] >> 8) < m) lo += 64;
+  if (lo + 32 <= nexc && (e.v[lo + 31] >> 8) < m) lo += 32;
+  if (lo + 16 <= nexc && (e.v[lo + 15] >> 8) < m) lo += 16;
+  if (lo + 8 <= nexc && (e.v[lo + 7] >> 8) < m) lo += 8;
+  if (lo + 4 <= nexc && (e.v[lo + 3] >> 8) < m) lo += 4;
+  if (lo + 2 <= nexc && (e.v[lo + 1] >> 8) < m) lo += 2;
+  if (lo + 1 <= nexc && (e.v[lo + 0] >> 8) < m) lo += 1;
   if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
   return Y;
 }

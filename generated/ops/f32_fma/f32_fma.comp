@@ -70,7 +70,21 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
 // unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
 // measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
@@ -118,6 +132,11 @@ double p2g_sum_m(double a, double b, int mode) {
 float p2g_fma(float a, float b, float c, int mode) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
   return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+}
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
+  precise double p = p2g_f2d(a) * p2g_f2d(b);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
@@ -1094,7 +1113,7 @@ void main() {
   // 473: mov.b32 	%f30, %r237;
   f30 = uintBitsToFloat(r237);
   // 475: fma.rn.f32 %f1, %f30, %f31, %f32;
-  f1 = p2g_fma(f30, f31, f32, 0);
+  f1 = p2g_fma_rn(f30, f31, f32);
   // 477: cvta.to.global.u64 	%rd30, %rd6;
   rd30 = rd6;
   // 478: mul.wide.u32 	%rd31, %r1, 4;
@@ -1136,7 +1155,7 @@ void main() {
   // 504: st.global.f32 	[%rd40], %f17;
   P2GU32(rd40).v = floatBitsToUint(f17);
   // 506: fma.rn.sat.f32 %f21, %f30, %f31, %f32;
-  f21 = p2g_sat(p2g_fma(f30, f31, f32, 0));
+  f21 = p2g_sat(p2g_fma_rn(f30, f31, f32));
   // 508: cvta.to.global.u64 	%rd41, %rd11;
   rd41 = rd11;
   // 509: add.s64 	%rd42, %rd41, %rd31;
@@ -1152,7 +1171,7 @@ void main() {
   // 516: st.global.f32 	[%rd44], %f25;
   P2GU32(rd44).v = floatBitsToUint(f25);
   // 518: mad.rn.f32 %f29, %f30, %f31, %f32;
-  f29 = p2g_fma(f30, f31, f32, 0);
+  f29 = p2g_fma_rn(f30, f31, f32);
   // 520: cvta.to.global.u64 	%rd45, %rd13;
   rd45 = rd13;
   // 521: add.s64 	%rd46, %rd45, %rd31;

@@ -22,6 +22,20 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
 // f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
 // (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
 double p2g_f2d(float x) {
@@ -70,7 +84,7 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
 // unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
 // measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
@@ -102,26 +116,6 @@ float p2g_sat(float x) {
   uint b = floatBitsToUint(x);
   if (b >= 0x7F800001u) return 0.0;  // NaN of either sign, and every negative value
   return b >= 0x3F800000u ? 1.0 : x;
-}
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
 }
 
 void main() {
@@ -521,7 +515,7 @@ void main() {
   // 223: mov.b32 	%f20, %r99;
   f20 = uintBitsToFloat(r99);
   // 225: mul.f32 %f1, %f20, %f21;
-  f1 = p2g_f64_to_f32(p2g_f2d(f20) * p2g_f2d(f21), 0);
+  f1 = p2g_d2f_rn(p2g_f2d(f20) * p2g_f2d(f21));
   // 227: cvta.to.global.u64 	%rd16, %rd3;
   rd16 = rd3;
   // 228: mul.wide.u32 	%rd17, %r1, 4;
@@ -563,7 +557,7 @@ void main() {
   // 254: st.global.f32 	[%rd26], %f13;
   P2GU32(rd26).v = floatBitsToUint(f13);
   // 256: mul.sat.f32 %f16, %f20, %f21;
-  f16 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f20) * p2g_f2d(f21), 0));
+  f16 = p2g_sat(p2g_d2f_rn(p2g_f2d(f20) * p2g_f2d(f21)));
   // 258: cvta.to.global.u64 	%rd27, %rd8;
   rd27 = rd8;
   // 259: add.s64 	%rd28, %rd27, %rd17;

@@ -17,6 +17,20 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
 // Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -51,8 +65,37 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
+}
+// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
+// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
+// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+uint p2g_d2f_ro(double v) {
+  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
+  uint sg = uint(w >> 32) & 0x80000000u;
+  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
+  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
+  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
+  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
+  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
+  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+}
+uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
 // double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
+uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
 void p2g_dec32(uint b, out uint m, out int e) {
   uint x = b >> 23;
@@ -67,7 +110,7 @@ double p2g_mkd(uint s, uint64_t m, int e) {
   uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
   return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 // div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
 // 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
 // rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
@@ -160,18 +203,10 @@ double p2g_odd_sum(double a, double b) {
   if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
   return uint64BitsToDouble(w);
 }
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
+// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
+float p2g_fma_rn(float a, float b, float c) {
   precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
+  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
@@ -301,19 +336,19 @@ void main() {
     // 59: ld.global.nc.f32 	%f1, [%rd14];
     f1 = uintBitsToFloat(P2GU32(rd14).v);
     // 60: mul.f32 	%f10, %f1, %f5;
-    f10 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(f5), 0);
+    f10 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f5));
     // 61: ld.global.nc.f32 	%f3, [%rd11];
     f3 = uintBitsToFloat(P2GU32(rd11).v);
     // 62: add.f32 	%f11, %f3, %f10;
-    f11 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f3), p2g_f2d(f10), 0), 0);
+    f11 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f3), p2g_f2d(f10)));
     // 63: ld.global.nc.f32 	%f12, [%rd13];
     f12 = uintBitsToFloat(P2GU32(rd13).v);
     // 64: sub.f32 	%f13, %f10, %f12;
-    f13 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f10), -p2g_f2d(f12), 0), 0);
+    f13 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f10), -p2g_f2d(f12)));
     // 65: fma.rn.f32 	%f14, %f10, 0f3F000000, %f13;
-    f14 = p2g_fma(f10, 0.5, f13, 0);
+    f14 = p2g_fma_rn(f10, 0.5, f13);
     // 66: add.f32 	%f15, %f5, 0f0DA24260;
-    f15 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f5), p2g_f2d(uintBitsToFloat(0x0DA24260u)), 0), 0);
+    f15 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f5), p2g_f2d(uintBitsToFloat(0x0DA24260u))));
     // 67: div.rn.f32 	%f16, %f3, %f15;
     f16 = p2g_div32(f3, f15, 0);
     // 68: abs.f32 	%f17, %f12;
@@ -325,13 +360,13 @@ void main() {
     // 71: max.f32 	%f20, %f1, %f5;
     f20 = p2g_fmax(f1, f5);
     // 72: add.f32 	%f21, %f19, %f20;
-    f21 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f19), p2g_f2d(f20), 0), 0);
+    f21 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f19), p2g_f2d(f20)));
     // 73: mul.f32 	%f22, %f1, 0f000AE398;
-    f22 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(uintBitsToFloat(0x000AE398u)), 0);
+    f22 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(uintBitsToFloat(0x000AE398u)));
     // 74: mov.f32 	%f23, 0f40400000;
     f23 = 3.0;
     // 75: fma.rn.f32 	%f24, %f22, 0f40400000, 0f000116C2;
-    f24 = p2g_fma(f22, 3.0, uintBitsToFloat(0x000116C2u), 0);
+    f24 = p2g_fma_rn(f22, 3.0, uintBitsToFloat(0x000116C2u));
     // 76: shl.b32 	%r29, %r1, 3;
     uint t4;
     t4 = 3u;
@@ -365,23 +400,23 @@ void main() {
     // 90: max.f32 	%f26, %f3, %f25;
     f26 = p2g_fmax(f3, f25);
     // 91: mul.f32 	%f27, %f5, %f26;
-    f27 = p2g_f64_to_f32(p2g_f2d(f5) * p2g_f2d(f26), 0);
+    f27 = p2g_d2f_rn(p2g_f2d(f5) * p2g_f2d(f26));
     // 92: st.global.f32 	[%rd18+24], %f27;
     P2GU32((rd18 + 24ul)).v = floatBitsToUint(f27);
     // 93: div.rn.f32 	%f28, %f1, %f23;
     f28 = p2g_div32(f1, f23, 0);
     // 94: mul.f32 	%f29, %f5, %f5;
-    f29 = p2g_f64_to_f32(p2g_f2d(f5) * p2g_f2d(f5), 0);
+    f29 = p2g_d2f_rn(p2g_f2d(f5) * p2g_f2d(f5));
     // 95: sqrt.rn.f32 	%f30, %f29;
     f30 = p2g_sqrt32(f29, 0);
     // 96: add.f32 	%f31, %f28, %f30;
-    f31 = p2g_f64_to_f32(p2g_sum_m(p2g_f2d(f28), p2g_f2d(f30), 0), 0);
+    f31 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f28), p2g_f2d(f30)));
     // 97: st.global.f32 	[%rd18+28], %f31;
     P2GU32((rd18 + 28ul)).v = floatBitsToUint(f31);
     // 99: {  cvt.rn.f16.f32 %rs1, %f1;}
     rs1 = p2g_d2h(p2g_f2d(f1), 0);
     // 102: mul.f32 	%f2, %f5, 0f42C80000;
-    f2 = p2g_f64_to_f32(p2g_f2d(f5) * p2g_f2d(100.0), 0);
+    f2 = p2g_d2f_rn(p2g_f2d(f5) * p2g_f2d(100.0));
     // 104: {  cvt.rz.f16.f32 %rs2, %f2;}
     rs2 = p2g_d2h(p2g_f2d(f2), 1);
     // 107: mov.b32 	%r32, %f3;
@@ -493,7 +528,7 @@ void main() {
     // 177: cvt.f32.f16 %f9, high;}
     f9 = p2g_f64_to_f32(p2g_h2d(high_1), 0);
     // 180: fma.rn.f32 	%f32, %f8, %f9, %f7;
-    f32 = p2g_fma(f8, f9, f7, 0);
+    f32 = p2g_fma_rn(f8, f9, f7);
     // 181: mov.b32 	%r33, {%rs6, %rs10};
     r33 = (rs6 << 0u) | (rs10 << 16u);
     // 182: mul.lo.s32 	%r34, %r1, 6;

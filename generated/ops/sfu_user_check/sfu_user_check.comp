@@ -48,6 +48,20 @@ const uint P2G_SFU_T_TANH_P0 = 17u;
 const uint P2G_SFU_T_TANH_P1 = 18u;
 const uint P2G_SFU_T_TANH_P2 = 19u;
 
+// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
+// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
+// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
+// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
+// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
+float p2g_d2f_rn(double v) {
+  uint64_t w = doubleBitsToUint64(v);
+  uint sg = uint(w >> 63) << 31;
+  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
+  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
+  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
+  if (aw >= 0x3810000000000000ul) return float(v);
+  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+}
 // f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
 // (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
 double p2g_f2d(float x) {
@@ -96,7 +110,7 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | uint(r);
 }
-float p2g_f64_to_f32(double v, int mode) { return uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 // ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer P2GSfuW { uint v[]; };
@@ -116,11 +130,29 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
   int64_t Y = int64_t(floor(P));
   P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
-  int lo = 0, hi = nexc;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if ((e.v[mid] >> 8) < m) lo = mid + 1; else hi = mid;
-  }
+  // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
+  // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
+  int lo = 0;
+  if (lo + 524288 <= nexc && (e.v[lo + 524287] >> 8) < m) lo += 524288;
+  if (lo + 262144 <= nexc && (e.v[lo + 262143] >> 8) < m) lo += 262144;
+  if (lo + 131072 <= nexc && (e.v[lo + 131071] >> 8) < m) lo += 131072;
+  if (lo + 65536 <= nexc && (e.v[lo + 65535] >> 8) < m) lo += 65536;
+  if (lo + 32768 <= nexc && (e.v[lo + 32767] >> 8) < m) lo += 32768;
+  if (lo + 16384 <= nexc && (e.v[lo + 16383] >> 8) < m) lo += 16384;
+  if (lo + 8192 <= nexc && (e.v[lo + 8191] >> 8) < m) lo += 8192;
+  if (lo + 4096 <= nexc && (e.v[lo + 4095] >> 8) < m) lo += 4096;
+  if (lo + 2048 <= nexc && (e.v[lo + 2047] >> 8) < m) lo += 2048;
+  if (lo + 1024 <= nexc && (e.v[lo + 1023] >> 8) < m) lo += 1024;
+  if (lo + 512 <= nexc && (e.v[lo + 511] >> 8) < m) lo += 512;
+  if (lo + 256 <= nexc && (e.v[lo + 255] >> 8) < m) lo += 256;
+  if (lo + 128 <= nexc && (e.v[lo + 127] >> 8) < m) lo += 128;
+  if (lo + 64 <= nexc && (e.v[lo + 63] >> 8) < m) lo += 64;
+  if (lo + 32 <= nexc && (e.v[lo + 31] >> 8) < m) lo += 32;
+  if (lo + 16 <= nexc && (e.v[lo + 15] >> 8) < m) lo += 16;
+  if (lo + 8 <= nexc && (e.v[lo + 7] >> 8) < m) lo += 8;
+  if (lo + 4 <= nexc && (e.v[lo + 3] >> 8) < m) lo += 4;
+  if (lo + 2 <= nexc && (e.v[lo + 1] >> 8) < m) lo += 2;
+  if (lo + 1 <= nexc && (e.v[lo + 0] >> 8) < m) lo += 1;
   if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
   return Y;
 }
@@ -488,26 +520,6 @@ uint p2g_sfu_tanh(uint x) {
   uint off = p2g_sfu2_off(p2g_sfu2_tanh_tab[E - 119]);
   return sign | p2g_sfu2_fquad(off, (ax & 0x7FFFFFu) >> (23u - p2g_sfu2_hd(off, 1u)));
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false;
@@ -658,7 +670,7 @@ void main() {
           // 122: cvt.rn.f32.s32 	%f1, %r30;
           f1 = p2g_f64_to_f32(double(int(r30)), 0);
           // 123: mul.f32 	%f2, %f1, 0f35800000;
-          f2 = p2g_f64_to_f32(p2g_f2d(f1) * p2g_f2d(uintBitsToFloat(0x35800000u)), 0);
+          f2 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(uintBitsToFloat(0x35800000u)));
           // 124: mov.b32 	%r35, %f2;
           r35 = floatBitsToUint(f2);
         } else {
@@ -689,7 +701,7 @@ void main() {
             // 134: cvt.rn.f32.s32 	%f3, %r34;
             f3 = p2g_f64_to_f32(double(int(r34)), 0);
             // 135: mul.f32 	%f4, %f3, 0f37800000;
-            f4 = p2g_f64_to_f32(p2g_f2d(f3) * p2g_f2d(uintBitsToFloat(0x37800000u)), 0);
+            f4 = p2g_d2f_rn(p2g_f2d(f3) * p2g_f2d(uintBitsToFloat(0x37800000u)));
             // 136: mov.b32 	%r35, %f4;
             r35 = floatBitsToUint(f4);
           } else {

@@ -84,8 +84,36 @@ uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
   return signOut | uint(r);
 }
 uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
+}
+// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
+// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
+// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
+uint p2g_d2f_ro(double v) {
+  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
+  uint sg = uint(w >> 32) & 0x80000000u;
+  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
+  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
+  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
+  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
+  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
+  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+}
+uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
 // double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-uint p2g_d2h(double v, int mode) { return p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
+// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
+uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
 // f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
 double p2g_h2d(uint h) {
   uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
@@ -114,11 +142,29 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
   int64_t Y = int64_t(floor(P));
   P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
-  int lo = 0, hi = nexc;
-  while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if ((e.v[mid] >> 8) < m) lo = mid + 1; else hi = mid;
-  }
+  // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
+  // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
+  int lo = 0;
+  if (lo + 524288 <= nexc && (e.v[lo + 524287] >> 8) < m) lo += 524288;
+  if (lo + 262144 <= nexc && (e.v[lo + 262143] >> 8) < m) lo += 262144;
+  if (lo + 131072 <= nexc && (e.v[lo + 131071] >> 8) < m) lo += 131072;
+  if (lo + 65536 <= nexc && (e.v[lo + 65535] >> 8) < m) lo += 65536;
+  if (lo + 32768 <= nexc && (e.v[lo + 32767] >> 8) < m) lo += 32768;
+  if (lo + 16384 <= nexc && (e.v[lo + 16383] >> 8) < m) lo += 16384;
+  if (lo + 8192 <= nexc && (e.v[lo + 8191] >> 8) < m) lo += 8192;
+  if (lo + 4096 <= nexc && (e.v[lo + 4095] >> 8) < m) lo += 4096;
+  if (lo + 2048 <= nexc && (e.v[lo + 2047] >> 8) < m) lo += 2048;
+  if (lo + 1024 <= nexc && (e.v[lo + 1023] >> 8) < m) lo += 1024;
+  if (lo + 512 <= nexc && (e.v[lo + 511] >> 8) < m) lo += 512;
+  if (lo + 256 <= nexc && (e.v[lo + 255] >> 8) < m) lo += 256;
+  if (lo + 128 <= nexc && (e.v[lo + 127] >> 8) < m) lo += 128;
+  if (lo + 64 <= nexc && (e.v[lo + 63] >> 8) < m) lo += 64;
+  if (lo + 32 <= nexc && (e.v[lo + 31] >> 8) < m) lo += 32;
+  if (lo + 16 <= nexc && (e.v[lo + 15] >> 8) < m) lo += 16;
+  if (lo + 8 <= nexc && (e.v[lo + 7] >> 8) < m) lo += 8;
+  if (lo + 4 <= nexc && (e.v[lo + 3] >> 8) < m) lo += 4;
+  if (lo + 2 <= nexc && (e.v[lo + 1] >> 8) < m) lo += 2;
+  if (lo + 1 <= nexc && (e.v[lo + 0] >> 8) < m) lo += 1;
   if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
   return Y;
 }

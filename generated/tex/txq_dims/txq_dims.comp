@@ -33,7 +33,9 @@ uint p2g_txq(uint64_t h, uint what) {
   switch (what) {
     case 0u: return d.width;
     case 1u: return d.height;
-    case 2u: return layered ? 1u : d.depth;
+    // depth: measured on the H200 (tex/txq_dims): 0 for 1D/2D textures and 2D surfaces, the layer count for a
+    // layered texture, the depth of a 3D image.
+    case 2u: return layered || ((d.flags >> 8) & 0xFFu) == 3u ? d.depth : 0u;
     case 3u: return d.normalized;
     case 4u: return d.filterMode;
     case 5u: return p2g_txq_addr(d.addr0);
@@ -55,9 +57,10 @@ uint p2g_tex_h2f(uint h) {
   return s | (uint(p + 103) << 23) | ((m << uint(23 - p)) & 0x7FFFFFu);
 }
 
-// double -> f32 bits, round to nearest with ties away from zero (what the texture unit does), in integer code (no device conversion, whose rounding Vulkan leaves
-// open, and no denormal flush: subnormal results come out exactly).
-uint p2g_tex_d2f(double v) {
+// v + err -> f32 bits, round to nearest with ties away from zero (what the texture unit does), in integer code (no
+// device conversion, whose rounding Vulkan leaves open, and no denormal flush: subnormal results come out exactly).
+// v + err is an exact sum split by TwoSum (|err| at most half an ulp of v): err only decides when v is a tie.
+uint p2g_tex_d2f_e(double v, double err) {
   uint64_t w = doubleBitsToUint64(v);
   uint s = uint(w >> 63) << 31;
   int e = int((w >> 52) & 0x7FFul);
@@ -69,25 +72,28 @@ uint p2g_tex_d2f(double v) {
   if (sh > 60) return s;
   uint64_t m = f | (1ul << 52);
   uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  if (r >= hw) q += 1ul;  // ties away from zero, as the texture unit rounds (tex2d_linear)
+  // ties away from zero, as the texture unit rounds (tex2d_linear); a tie of v is none when err points inwards
+  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != (s != 0u)))) q += 1ul;
   if (E < 1) return s | uint(q);
   if (E >= 255) return s | 0x7F800000u;
   uint bits = (uint(E) << 23) + uint(q - (1ul << 23));
   return s | min(bits, 0x7F800000u);
 }
+uint p2g_tex_d2f(double v) { return p2g_tex_d2f_e(v, 0.0lf); }
 
-// An 8-bit unorm channel as the correctly rounded f32 of b / 255 (CUDA's normalized-float read mode), in integer
-// code: no device division (2.5 ulp in Vulkan), and no lookup table (llvmpipe turns indexed constant arrays into
-// if-ladders, which made shaders with many fetches take minutes to compile). Checked against b / 255.0f for all b
-// in tests/textures.
-uint p2g_unorm8(uint b) {
-  if (b == 0u) return 0u;
-  if (b == 255u) return 0x3F800000u;
-  int p = findMSB(b);
-  int e = (b << uint(7 - p)) >= 255u ? p - 7 : p - 8;  // 2^e <= b / 255 < 2^(e+1)
-  uint64_t n = uint64_t(b) << uint(23 - e);
-  uint64_t q = n / 255ul, r = n - q * 255ul;
-  if (r * 2ul > 255ul) q += 1ul;
+// v / (2^bits - 1) as the correctly rounded f32 (bits), for 0 <= v <= 2^bits - 1 and bits <= 16, in integer code:
+// no device division (2.5 ulp in Vulkan), and no lookup table (llvmpipe turns indexed constant arrays into
+// if-ladders, which made shaders with many fetches take minutes to compile). The quotient is never a tie (the
+// divisor is odd and v/den is not a power of two unless v is 0 or den).
+uint p2g_tex_unorm(uint v, int bits) {
+  uint den = (1u << uint(bits)) - 1u;
+  if (v == 0u) return 0u;
+  if (v >= den) return 0x3F800000u;
+  int p = findMSB(v);
+  int e = (v << uint(bits - 1 - p)) >= den ? p - bits + 1 : p - bits;  // 2^e <= v / den < 2^(e+1)
+  uint64_t n = uint64_t(v) << uint(23 - e);
+  uint64_t q = n / uint64_t(den), r = n - q * uint64_t(den);
+  if (r * 2ul > uint64_t(den)) q += 1ul;
   if (q == (1ul << 24)) {
     q = 1ul << 23;
     e += 1;
@@ -95,28 +101,38 @@ uint p2g_unorm8(uint b) {
   return (uint(e + 127) << 23) | uint(q - (1ul << 23));
 }
 
-// One channel of the texel at byte `off`: unorm8 and f16 channels as f32 bits, f32 and integer channels as stored.
-uint p2g_img_chan(P2GImage d, uint off, uint c) {
-  uint cb = d.texelBytes / d.channels;
+// An 8-bit unorm channel as the correctly rounded f32 of b / 255 (CUDA's normalized-float read mode). Checked
+// against b / 255.0f for all b in tests/textures.
+uint p2g_unorm8(uint b) { return p2g_tex_unorm(b, 8); }
+
+// One channel of the texel at byte `off`, as stored: the unorm8 byte, the f16 bits, or the f32/integer bits.
+uint p2g_img_rawc(P2GImage d, uint off, uint cb, uint c) {
   uint o = off + c * cb;
   uint w = P2GU32(d.texels + uint64_t(o & ~3u)).v;
-  if (cb == 4u) return w;
-  uint v = bitfieldExtract(w, int((o & 3u) * 8u), int(cb * 8u));
-  return cb == 1u ? p2g_unorm8(v) : p2g_tex_h2f(v);
+  return cb == 4u ? w : bitfieldExtract(w, int((o & 3u) * 8u), int(cb * 8u));
 }
 
-// The texel at in-range coordinates. Channels the format lacks read as 0, alpha included (measured: an r32f
-// texture gives (r, 0, 0, 0), ptx_corpus/tex/tex2d_point).
-uvec4 p2g_img_texel(P2GImage d, int x, int y, int z) {
+// The texel at in-range coordinates, as stored (raw) or decoded: unorm8 and f16 channels as f32 bits, f32 and
+// integer channels as stored. Channels the format lacks read as 0, alpha included (measured: an r32f texture gives
+// (r, 0, 0, 0), ptx_corpus/tex/tex2d_point).
+uvec4 p2g_img_texel(P2GImage d, int x, int y, int z, bool raw) {
   uint off = uint(z) * d.slicePitch + uint(y) * d.rowPitch + uint(x) * d.texelBytes;
+  uint cb = d.texelBytes / d.channels;
   uvec4 r = uvec4(0u);
-  r.x = p2g_img_chan(d, off, 0u);
-  if (d.channels > 1u) r.y = p2g_img_chan(d, off, 1u);
+  r.x = p2g_img_rawc(d, off, cb, 0u);
+  if (d.channels > 1u) r.y = p2g_img_rawc(d, off, cb, 1u);
   if (d.channels > 2u) {
-    r.z = p2g_img_chan(d, off, 2u);
-    r.w = p2g_img_chan(d, off, 3u);
+    r.z = p2g_img_rawc(d, off, cb, 2u);
+    r.w = p2g_img_rawc(d, off, cb, 3u);
   }
-  return r;
+  if (raw || cb == 4u) return r;
+  if (cb == 1u) {
+    r.x = p2g_unorm8(r.x);
+    if (d.channels > 1u) r.y = p2g_unorm8(r.y);
+    if (d.channels > 2u) r.zw = uvec2(p2g_unorm8(r.z), p2g_unorm8(r.w));
+    return r;
+  }
+  return uvec4(p2g_tex_h2f(r.x), p2g_tex_h2f(r.y), p2g_tex_h2f(r.z), p2g_tex_h2f(r.w));
 }
 
 // An integer texel coordinate under an address mode (CUaddress_mode: 0 wrap, 1 clamp, 2 mirror, 3 border);
@@ -147,17 +163,23 @@ int p2g_tex_lin(int64_t p) {
   return int((p - hf + r) >> (P2G_TEX_FIX_BITS - 8));
 }
 
-// round(p / 2^s), ties to even, for a non-negative p: a 2D/3D weight product back to 8 fractional bits.
-int p2g_tex_qw(int p, int s) {
-  if (s == 0) return p;
-  int q = p >> s, r = p & ((1 << s) - 1), hw = 1 << (s - 1);
-  return (r > hw || (r == hw && (q & 1) != 0)) ? q + 1 : q;
+// The filter weights (x 256) of the taps (x0,y0), (x1,y0), (x0,y1), (x1,y1) of one slice whose share is W (256 in
+// 1D and 2D; 256 - az and az for the two slices of a 3D footprint), for the 8-bit fractions ax, ay: W is split by
+// x, the upper part rounded to nearest with ties up, then each part by y, the upper part rounded with ties up on the
+// x1 side and ties down on the x0 side; the lower parts are what remains. In 2D this is w11 = round(ax*ay/256) ties
+// up, w10 = ax - w11, w01 = ay - w11, w00 = 256 - ax - ay + w11. Measured on the H200: 2D, ptx_corpus/tex/tex2d_linear
+// (all 32768 values with the sums below; each product rounded with ties to even misses 55 f16 values); 3D,
+// ptx_corpus/tex/tex_filter_more u3d 4096/4096 (each product rounded with ties to even 2419, other split orders
+// and tie rules at most 4092; ptx_corpus/tex/tools/filter_fit.cpp).
+ivec4 p2g_tex_wslice(int ax, int ay, int W) {
+  int x1 = (W * ax + 128) >> 8, x0 = W - x1;
+  int y11 = (x1 * ay + 128) >> 8, y01 = (x0 * ay + 127) >> 8;
+  return ivec4(x0 - y01, x1 - y11, y01, y11);
 }
 
-// A double rounded to the nearest f16 value (ties away from zero, subnormal halves, overflow to infinity), as a double:
-// filtering an f16 texture returns f16 precision (tex2d_linear: results of 1D footprints are the exact sums
-// rounded to f16).
-double p2g_tex_round_h(double v) {
+// v + err (an exact sum split by TwoSum) rounded to the nearest f16 value (ties away from zero, subnormal halves,
+// overflow to infinity), as a double: filtering an f16 texture returns f16 precision (tex2d_linear).
+double p2g_tex_round_h_e(double v, double err) {
   uint64_t w = doubleBitsToUint64(v);
   int e = int((w >> 52) & 0x7FFul);
   if (e == 0x7FF) return v;
@@ -167,27 +189,93 @@ double p2g_tex_round_h(double v) {
   if (e == 0 || sh > 53) return neg ? -0.0lf : 0.0lf;
   uint64_t m = (w & 0xFFFFFFFFFFFFFul) | (1ul << 52);
   uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  if (r >= hw) q += 1ul;  // ties away from zero (tex2d_linear)
+  // ties away from zero (tex2d_linear); a tie of v is none when err points inwards
+  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != neg))) q += 1ul;
   precise double a = double(q << uint(sh)) * uint64BitsToDouble(uint64_t(E - 52 + 1023) << 52);
   if (a >= 65520.0lf) a = uint64BitsToDouble(0x7FF0000000000000ul);
   return neg ? -a : a;
 }
 
-// One tap: address modes per axis, then the texel; border taps are the border colour (0, 0, 0, 0).
-uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims) {
+// One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
+// colour (0, 0, 0, 0).
+uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
   x = p2g_tex_address(x, int(d.width), d.addr0);
   if (dims > 1u) y = p2g_tex_address(y, int(d.height), d.addr1);
   if (dims > 2u) z = p2g_tex_address(z, int(d.depth), d.addr2);
   if (x < 0 || y < 0 || z < 0) return uvec4(0u);
-  return p2g_img_texel(d, x, y, z);
+  return p2g_img_texel(d, x, y, z, raw);
 }
 
-// tex with float coordinates: point sampling, or linear filtering with 8-bit weights (256 - a, a) per axis. In
-// 2D (3D) the weight products are rounded back to 8 fractional bits, ties to even (solved from tex2d_linear's
-// four-channel samples); the weighted sum is exact (in double) and rounded once: to f16 for f16 formats, else to
-// f32. Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture
-// (clamped to the layers there are). Axes are spelled out rather than indexed: llvmpipe lowers indexed local
-// arrays to if-ladders.
+// Float texels (f16 or f32 bits per component; f16: mb 10 fraction bits, eb 5 exponent bits; f32: 23 and 8) as
+// signed significands with 4 guard bits, aligned to the biased exponent em (subnormals have exponent 1), truncated
+// toward zero (sign and magnitude).
+i64vec4 p2g_tex_align(uvec4 h, uvec4 em, uint mb, uint eb) {
+  uvec4 e = (h >> mb) & ((1u << eb) - 1u);
+  uvec4 m = (h & ((1u << mb) - 1u)) | mix(uvec4(0u), uvec4(1u << mb), notEqual(e, uvec4(0u)));
+  uvec4 sh = min(em - min(max(e, uvec4(1u)), em), uvec4(31u));
+  i64vec4 a = i64vec4((m << 4u) >> sh);
+  return mix(a, -a, notEqual((h >> (mb + eb)) & 1u, uvec4(0u)));
+}
+
+// The largest biased exponent (at least 1) among the taps of one slice with a non-zero weight, per component.
+uvec4 p2g_tex_emax(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, uint mb, uint eb) {
+  uvec4 em = uvec4(1u), k = uvec4((1u << eb) - 1u);
+  if (w.x != 0) em = max(em, (t0 >> mb) & k);
+  if (w.y != 0) em = max(em, (t1 >> mb) & k);
+  if (w.z != 0) em = max(em, (t2 >> mb) & k);
+  if (w.w != 0) em = max(em, (t3 >> mb) & k);
+  return em;
+}
+
+// The filtered value of one slice of float texels, exactly (a double per component; at most 38 significant bits):
+// the texels aligned to the largest exponent among the taps with a non-zero weight, keeping 4 bits below that
+// texel's precision, truncated toward zero, and summed with their weights (x 256). Measured on the H200: f16
+// (tex2d_linear hClamp/hWrap 16384/16384; the exact sum rounded once 16369, 3 or 5 guard bits at most 16377, the
+// exponent over all taps 16313) and f32 (tex_filter_more f3d 4096/4096, the exact sum 4076; tex2d_linear fBorder
+// 8192/8192). An infinite or NaN texel with a non-zero weight (unmeasured) gives the IEEE sum of the texels.
+dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
+  uint mb = isH ? 10u : 23u, eb = isH ? 5u : 8u, einf = isH ? 31u : 255u;
+  uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, mb, eb);
+  if (any(equal(em, uvec4(einf)))) {
+    precise dvec4 acc = dvec4(0.0lf);
+    if (isH) {
+      acc += dvec4(w.x) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t0.x), p2g_tex_h2f(t0.y), p2g_tex_h2f(t0.z), p2g_tex_h2f(t0.w))));
+      acc += dvec4(w.y) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t1.x), p2g_tex_h2f(t1.y), p2g_tex_h2f(t1.z), p2g_tex_h2f(t1.w))));
+      acc += dvec4(w.z) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t2.x), p2g_tex_h2f(t2.y), p2g_tex_h2f(t2.z), p2g_tex_h2f(t2.w))));
+      acc += dvec4(w.w) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t3.x), p2g_tex_h2f(t3.y), p2g_tex_h2f(t3.z), p2g_tex_h2f(t3.w))));
+    } else {
+      acc += dvec4(w.x) * dvec4(uintBitsToFloat(t0));
+      acc += dvec4(w.y) * dvec4(uintBitsToFloat(t1));
+      acc += dvec4(w.z) * dvec4(uintBitsToFloat(t2));
+      acc += dvec4(w.w) * dvec4(uintBitsToFloat(t3));
+    }
+    return acc * (1.0lf / 256.0lf);
+  }
+  i64vec4 S = int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
+              int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
+  // S * 2^(em - bias - mb - 4 - 8): exact in double (|S| < 2^38, a power-of-two scale)
+  uvec4 be = em + uvec4(1023u) - uvec4(isH ? 15u + 22u : 127u + 35u);
+  dvec4 scale = dvec4(uint64BitsToDouble(uint64_t(be.x) << 52), uint64BitsToDouble(uint64_t(be.y) << 52),
+                      uint64BitsToDouble(uint64_t(be.z) << 52), uint64BitsToDouble(uint64_t(be.w) << 52));
+  precise dvec4 r = dvec4(S) * scale;
+  return r;
+}
+
+// tex with float coordinates: point sampling, or linear filtering. Linear filtering (measured on the H200,
+// docs/TEXTURES.md "Measured"; the fits: ptx_corpus/tex/tools/filter_fit.cpp):
+// - the position with 8 fractional bits (p2g_tex_lin); under the clamp address mode it is held to [0, size - 1]
+//   per axis, so a clamped axis has fraction 0 (which matters for 3D weights: tex_filter_more u3d 4096/4096 with
+//   it, 3614 without);
+// - weights per slice by p2g_tex_wslice (1D and 2D: one slice; 3D: the z0 slice with share 256 - az, z1 with az);
+// - unorm8: the integer sum S = sum w * byte becomes a 16-bit unorm u = S + round(S / 256) (= round(S * 257 /
+//   256), ties up) and the result is the correctly rounded f32 of u / 65535 (tex2d_linear u8Clamp 8192/8192; S /
+//   65280 rounded once 5301);
+// - f16 and f32: each slice aligned and summed exactly by p2g_tex_slice (in 3D each slice with its own exponent:
+//   h3d/f3d 4096/4096, one exponent for all eight taps 4090/4084), the slices added exactly (TwoSum) and rounded
+//   once, to f16 for f16 formats, to f32 otherwise, ties away from zero.
+// Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
+// the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
+// if-ladders.
 uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
   int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
@@ -196,26 +284,44 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
   int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized) : int64_t(0);
   if (d.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
-    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims);
+    return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
+  if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
+  if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
+  if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
   int x = qx >> 8, y = qy >> 8, z = qz >> 8;
   int ax = qx & 255, ay = qy & 255, az = qz & 255;
-  precise dvec4 acc = dvec4(0.0lf);
-  int taps = dims == 1u ? 2 : dims == 2u ? 4 : 8;
-  for (int t = 0; t < taps; ++t) {
-    int w = (t & 1) != 0 ? ax : 256 - ax;
-    if (dims > 1u) w *= (t & 2) != 0 ? ay : 256 - ay;
-    if (dims > 2u) w *= (t & 4) != 0 ? az : 256 - az;
-    w = p2g_tex_qw(w, 8 * (int(dims) - 1));
-    if (w == 0) continue;
-    uvec4 v = p2g_tex_tap(d, x + (t & 1), y + ((t >> 1) & 1), z + ((t >> 2) & 1), dims);
-    acc += double(w) * dvec4(uintBitsToFloat(v));
+  ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
+  // The taps as stored; taps with weight 0 are not read.
+  uvec4 z4 = uvec4(0u);
+  uvec4 a0 = wa.x != 0 ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
+  uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
+  uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
+  uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
+  uvec4 b1 = wb.y != 0 ? p2g_tex_tap(d, x + 1, y, z + 1, dims, true) : z4;
+  uvec4 b2 = wb.z != 0 ? p2g_tex_tap(d, x, y + 1, z + 1, dims, true) : z4;
+  uvec4 b3 = wb.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z + 1, dims, true) : z4;
+  if (d.format <= 2u) {  // unorm8
+    uvec4 S = uvec4(wa.x) * a0 + uvec4(wa.y) * a1 + uvec4(wa.z) * a2 + uvec4(wa.w) * a3 + uvec4(wb.x) * b0 +
+              uvec4(wb.y) * b1 + uvec4(wb.z) * b2 + uvec4(wb.w) * b3;
+    uvec4 u = min(S + ((S + 128u) >> 8), uvec4(65535u));
+    return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
-  precise dvec4 r = acc * (1.0lf / 256.0lf);
-  if (d.format >= 3u && d.format <= 5u)
-    r = dvec4(p2g_tex_round_h(r.x), p2g_tex_round_h(r.y), p2g_tex_round_h(r.z), p2g_tex_round_h(r.w));
-  return uvec4(p2g_tex_d2f(r.x), p2g_tex_d2f(r.y), p2g_tex_d2f(r.z), p2g_tex_d2f(r.w));
+  bool isH = d.format <= 5u;
+  precise dvec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH);
+  precise dvec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH) : dvec4(0.0lf);
+  // TwoSum: s + err is va + vb exactly
+  precise dvec4 s = va + vb;
+  precise dvec4 bv = s - va;
+  precise dvec4 err = (va - (s - bv)) + (vb - bv);
+  if (isH) {
+    s = dvec4(p2g_tex_round_h_e(s.x, err.x), p2g_tex_round_h_e(s.y, err.y), p2g_tex_round_h_e(s.z, err.z),
+              p2g_tex_round_h_e(s.w, err.w));
+    err = dvec4(0.0lf);
+  }
+  return uvec4(p2g_tex_d2f_e(s.x, err.x), p2g_tex_d2f_e(s.y, err.y), p2g_tex_d2f_e(s.z, err.z), p2g_tex_d2f_e(s.w, err.w));
 }
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
@@ -225,7 +331,7 @@ uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : c.z;
   bool outside = c.x < 0 || c.x >= int(d.width) || (dims > 1u && (c.y < 0 || c.y >= int(d.height))) ||
              (dims > 2u && (z < 0 || z >= int(d.depth)));
-  return outside ? uvec4(0u) : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0);
+  return outside ? uvec4(0u) : p2g_img_texel(d, c.x, dims > 1u ? c.y : 0, dims > 2u || (d.flags & 1u) != 0u ? z : 0, false);
 }
 
 // tld4 (tex2Dgather): component `comp` of the 2x2 footprint linear filtering would use, in the order
@@ -235,8 +341,8 @@ uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
   int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized)) >> 8;
   int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized)) >> 8;
-  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u)[comp],
-               p2g_tex_tap(d, x + 1, y, z, 2u)[comp], p2g_tex_tap(d, x, y, z, 2u)[comp]);
+  return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
+               p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
 }
 
 // suld.b/sust.b: the byte offset of an access of `n` components of `cb` bytes at byte x. False when the access must
@@ -293,180 +399,112 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
 void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul;
-  // 24: ld.param.u64 	%rd35, [txq_dims_param_1];
-  rd35 = P2GU64((pc.params + 48ul)).v;
-  // 25: ld.param.u64 	%rd32, [txq_dims_param_0+40];
-  rd32 = P2GU64((pc.params + 40ul)).v;
-  // 26: ld.param.u64 	%rd29, [txq_dims_param_0+32];
-  rd29 = P2GU64((pc.params + 32ul)).v;
-  // 27: ld.param.u64 	%rd22, [txq_dims_param_0+24];
-  rd22 = P2GU64((pc.params + 24ul)).v;
-  // 28: ld.param.u64 	%rd15, [txq_dims_param_0+16];
-  rd15 = P2GU64((pc.params + 16ul)).v;
-  // 29: ld.param.u64 	%rd8, [txq_dims_param_0+8];
-  rd8 = P2GU64((pc.params + 8ul)).v;
+  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul;
+  // 24: ld.param.u64 	%rd19, [txq_dims_param_1];
+  rd19 = P2GU64((pc.params + 48ul)).v;
+  // 25: ld.param.u64 	%rd16, [txq_dims_param_0+40];
+  rd16 = P2GU64((pc.params + 40ul)).v;
+  // 26: ld.param.u64 	%rd13, [txq_dims_param_0+32];
+  rd13 = P2GU64((pc.params + 32ul)).v;
+  // 27: ld.param.u64 	%rd10, [txq_dims_param_0+24];
+  rd10 = P2GU64((pc.params + 24ul)).v;
+  // 28: ld.param.u64 	%rd7, [txq_dims_param_0+16];
+  rd7 = P2GU64((pc.params + 16ul)).v;
+  // 29: ld.param.u64 	%rd4, [txq_dims_param_0+8];
+  rd4 = P2GU64((pc.params + 8ul)).v;
   // 30: ld.param.u64 	%rd1, [txq_dims_param_0];
   rd1 = P2GU64((pc.params)).v;
-  // 31: cvta.to.global.u64 	%rd36, %rd35;
-  rd36 = rd35;
+  // 31: cvta.to.global.u64 	%rd20, %rd19;
+  rd20 = rd19;
   // 33: txq.width.b32 %r1, [%rd1];
   r1 = p2g_txq(rd1, 0u);
-  // 35: st.global.u32 	[%rd36], %r1;
-  P2GU32(rd36).v = r1;
+  // 35: st.global.u32 	[%rd20], %r1;
+  P2GU32(rd20).v = r1;
   // 37: txq.height.b32 %r2, [%rd1];
   r2 = p2g_txq(rd1, 1u);
-  // 39: st.global.u32 	[%rd36+4], %r2;
-  P2GU32((rd36 + 4ul)).v = r2;
+  // 39: st.global.u32 	[%rd20+4], %r2;
+  P2GU32((rd20 + 4ul)).v = r2;
   // 41: txq.depth.b32 %r3, [%rd1];
   r3 = p2g_txq(rd1, 2u);
-  // 43: st.global.u32 	[%rd36+8], %r3;
-  P2GU32((rd36 + 8ul)).v = r3;
-  // 45: txq.normalized_coords.b32 %r4, [%rd1];
-  r4 = p2g_txq(rd1, 3u);
-  // 47: st.global.u32 	[%rd36+12], %r4;
-  P2GU32((rd36 + 12ul)).v = r4;
-  // 49: txq.filter_mode.b32 %r5, [%rd1];
-  r5 = p2g_txq(rd1, 4u);
-  // 51: st.global.u32 	[%rd36+16], %r5;
-  P2GU32((rd36 + 16ul)).v = r5;
-  // 53: txq.addr_mode_0.b32 %r6, [%rd1];
-  r6 = p2g_txq(rd1, 5u);
-  // 55: st.global.u32 	[%rd36+20], %r6;
-  P2GU32((rd36 + 20ul)).v = r6;
-  // 57: txq.array_size.b32 %r7, [%rd1];
-  r7 = p2g_txq(rd1, 8u);
-  // 59: st.global.u32 	[%rd36+24], %r7;
-  P2GU32((rd36 + 24ul)).v = r7;
-  // 60: mov.u32 	%r35, -1515870811;
-  r35 = 0xA5A5A5A5u;
-  // 61: st.global.u32 	[%rd36+28], %r35;
-  P2GU32((rd36 + 28ul)).v = r35;
-  // 63: txq.width.b32 %r8, [%rd8];
-  r8 = p2g_txq(rd8, 0u);
-  // 65: st.global.u32 	[%rd36+32], %r8;
-  P2GU32((rd36 + 32ul)).v = r8;
-  // 67: txq.height.b32 %r9, [%rd8];
-  r9 = p2g_txq(rd8, 1u);
-  // 69: st.global.u32 	[%rd36+36], %r9;
-  P2GU32((rd36 + 36ul)).v = r9;
-  // 71: txq.depth.b32 %r10, [%rd8];
-  r10 = p2g_txq(rd8, 2u);
-  // 73: st.global.u32 	[%rd36+40], %r10;
-  P2GU32((rd36 + 40ul)).v = r10;
-  // 75: txq.normalized_coords.b32 %r11, [%rd8];
-  r11 = p2g_txq(rd8, 3u);
-  // 77: st.global.u32 	[%rd36+44], %r11;
-  P2GU32((rd36 + 44ul)).v = r11;
-  // 79: txq.filter_mode.b32 %r12, [%rd8];
-  r12 = p2g_txq(rd8, 4u);
-  // 81: st.global.u32 	[%rd36+48], %r12;
-  P2GU32((rd36 + 48ul)).v = r12;
-  // 83: txq.addr_mode_0.b32 %r13, [%rd8];
-  r13 = p2g_txq(rd8, 5u);
-  // 85: st.global.u32 	[%rd36+52], %r13;
-  P2GU32((rd36 + 52ul)).v = r13;
-  // 87: txq.array_size.b32 %r14, [%rd8];
-  r14 = p2g_txq(rd8, 8u);
-  // 89: st.global.u32 	[%rd36+56], %r14;
-  P2GU32((rd36 + 56ul)).v = r14;
-  // 90: st.global.u32 	[%rd36+60], %r35;
-  P2GU32((rd36 + 60ul)).v = r35;
-  // 92: txq.width.b32 %r15, [%rd15];
-  r15 = p2g_txq(rd15, 0u);
-  // 94: st.global.u32 	[%rd36+64], %r15;
-  P2GU32((rd36 + 64ul)).v = r15;
-  // 96: txq.height.b32 %r16, [%rd15];
-  r16 = p2g_txq(rd15, 1u);
-  // 98: st.global.u32 	[%rd36+68], %r16;
-  P2GU32((rd36 + 68ul)).v = r16;
-  // 100: txq.depth.b32 %r17, [%rd15];
-  r17 = p2g_txq(rd15, 2u);
-  // 102: st.global.u32 	[%rd36+72], %r17;
-  P2GU32((rd36 + 72ul)).v = r17;
-  // 104: txq.normalized_coords.b32 %r18, [%rd15];
-  r18 = p2g_txq(rd15, 3u);
-  // 106: st.global.u32 	[%rd36+76], %r18;
-  P2GU32((rd36 + 76ul)).v = r18;
-  // 108: txq.filter_mode.b32 %r19, [%rd15];
-  r19 = p2g_txq(rd15, 4u);
-  // 110: st.global.u32 	[%rd36+80], %r19;
-  P2GU32((rd36 + 80ul)).v = r19;
-  // 112: txq.addr_mode_0.b32 %r20, [%rd15];
-  r20 = p2g_txq(rd15, 5u);
-  // 114: st.global.u32 	[%rd36+84], %r20;
-  P2GU32((rd36 + 84ul)).v = r20;
-  // 116: txq.array_size.b32 %r21, [%rd15];
-  r21 = p2g_txq(rd15, 8u);
-  // 118: st.global.u32 	[%rd36+88], %r21;
-  P2GU32((rd36 + 88ul)).v = r21;
-  // 119: st.global.u32 	[%rd36+92], %r35;
-  P2GU32((rd36 + 92ul)).v = r35;
-  // 121: txq.width.b32 %r22, [%rd22];
-  r22 = p2g_txq(rd22, 0u);
-  // 123: st.global.u32 	[%rd36+96], %r22;
-  P2GU32((rd36 + 96ul)).v = r22;
-  // 125: txq.height.b32 %r23, [%rd22];
-  r23 = p2g_txq(rd22, 1u);
-  // 127: st.global.u32 	[%rd36+100], %r23;
-  P2GU32((rd36 + 100ul)).v = r23;
-  // 129: txq.depth.b32 %r24, [%rd22];
-  r24 = p2g_txq(rd22, 2u);
-  // 131: st.global.u32 	[%rd36+104], %r24;
-  P2GU32((rd36 + 104ul)).v = r24;
-  // 133: txq.normalized_coords.b32 %r25, [%rd22];
-  r25 = p2g_txq(rd22, 3u);
-  // 135: st.global.u32 	[%rd36+108], %r25;
-  P2GU32((rd36 + 108ul)).v = r25;
-  // 137: txq.filter_mode.b32 %r26, [%rd22];
-  r26 = p2g_txq(rd22, 4u);
-  // 139: st.global.u32 	[%rd36+112], %r26;
-  P2GU32((rd36 + 112ul)).v = r26;
-  // 141: txq.addr_mode_0.b32 %r27, [%rd22];
-  r27 = p2g_txq(rd22, 5u);
-  // 143: st.global.u32 	[%rd36+116], %r27;
-  P2GU32((rd36 + 116ul)).v = r27;
-  // 145: txq.array_size.b32 %r28, [%rd22];
-  r28 = p2g_txq(rd22, 8u);
-  // 147: st.global.u32 	[%rd36+120], %r28;
-  P2GU32((rd36 + 120ul)).v = r28;
-  // 148: st.global.u32 	[%rd36+124], %r35;
-  P2GU32((rd36 + 124ul)).v = r35;
-  // 150: suq.width.b32 %r29, [%rd29];
-  r29 = p2g_txq(rd29, 0u);
-  // 152: st.global.u32 	[%rd36+128], %r29;
-  P2GU32((rd36 + 128ul)).v = r29;
-  // 154: suq.height.b32 %r30, [%rd29];
-  r30 = p2g_txq(rd29, 1u);
-  // 156: st.global.u32 	[%rd36+132], %r30;
-  P2GU32((rd36 + 132ul)).v = r30;
-  // 158: suq.depth.b32 %r31, [%rd29];
-  r31 = p2g_txq(rd29, 2u);
-  // 160: st.global.u32 	[%rd36+136], %r31;
-  P2GU32((rd36 + 136ul)).v = r31;
-  // 161: mov.u32 	%r36, 1515870810;
-  r36 = 0x5A5A5A5Au;
-  // 162: st.global.u32 	[%rd36+140], %r36;
-  P2GU32((rd36 + 140ul)).v = r36;
-  // 164: suq.width.b32 %r32, [%rd32];
-  r32 = p2g_txq(rd32, 0u);
-  // 166: st.global.u32 	[%rd36+144], %r32;
-  P2GU32((rd36 + 144ul)).v = r32;
-  // 168: suq.height.b32 %r33, [%rd32];
-  r33 = p2g_txq(rd32, 1u);
-  // 170: st.global.u32 	[%rd36+148], %r33;
-  P2GU32((rd36 + 148ul)).v = r33;
-  // 172: suq.depth.b32 %r34, [%rd32];
-  r34 = p2g_txq(rd32, 2u);
-  // 174: st.global.u32 	[%rd36+152], %r34;
-  P2GU32((rd36 + 152ul)).v = r34;
-  // 175: st.global.u32 	[%rd36+156], %r36;
-  P2GU32((rd36 + 156ul)).v = r36;
+  // 43: st.global.u32 	[%rd20+8], %r3;
+  P2GU32((rd20 + 8ul)).v = r3;
+  // 44: mov.u32 	%r19, -1515870811;
+  r19 = 0xA5A5A5A5u;
+  // 45: st.global.u32 	[%rd20+12], %r19;
+  P2GU32((rd20 + 12ul)).v = r19;
+  // 47: txq.width.b32 %r4, [%rd4];
+  r4 = p2g_txq(rd4, 0u);
+  // 49: st.global.u32 	[%rd20+16], %r4;
+  P2GU32((rd20 + 16ul)).v = r4;
+  // 51: txq.height.b32 %r5, [%rd4];
+  r5 = p2g_txq(rd4, 1u);
+  // 53: st.global.u32 	[%rd20+20], %r5;
+  P2GU32((rd20 + 20ul)).v = r5;
+  // 55: txq.depth.b32 %r6, [%rd4];
+  r6 = p2g_txq(rd4, 2u);
+  // 57: st.global.u32 	[%rd20+24], %r6;
+  P2GU32((rd20 + 24ul)).v = r6;
+  // 58: st.global.u32 	[%rd20+28], %r19;
+  P2GU32((rd20 + 28ul)).v = r19;
+  // 60: txq.width.b32 %r7, [%rd7];
+  r7 = p2g_txq(rd7, 0u);
+  // 62: st.global.u32 	[%rd20+32], %r7;
+  P2GU32((rd20 + 32ul)).v = r7;
+  // 64: txq.height.b32 %r8, [%rd7];
+  r8 = p2g_txq(rd7, 1u);
+  // 66: st.global.u32 	[%rd20+36], %r8;
+  P2GU32((rd20 + 36ul)).v = r8;
+  // 68: txq.depth.b32 %r9, [%rd7];
+  r9 = p2g_txq(rd7, 2u);
+  // 70: st.global.u32 	[%rd20+40], %r9;
+  P2GU32((rd20 + 40ul)).v = r9;
+  // 71: st.global.u32 	[%rd20+44], %r19;
+  P2GU32((rd20 + 44ul)).v = r19;
+  // 73: txq.width.b32 %r10, [%rd10];
+  r10 = p2g_txq(rd10, 0u);
+  // 75: st.global.u32 	[%rd20+48], %r10;
+  P2GU32((rd20 + 48ul)).v = r10;
+  // 77: txq.height.b32 %r11, [%rd10];
+  r11 = p2g_txq(rd10, 1u);
+  // 79: st.global.u32 	[%rd20+52], %r11;
+  P2GU32((rd20 + 52ul)).v = r11;
+  // 81: txq.depth.b32 %r12, [%rd10];
+  r12 = p2g_txq(rd10, 2u);
+  // 83: st.global.u32 	[%rd20+56], %r12;
+  P2GU32((rd20 + 56ul)).v = r12;
+  // 84: st.global.u32 	[%rd20+60], %r19;
+  P2GU32((rd20 + 60ul)).v = r19;
+  // 86: suq.width.b32 %r13, [%rd13];
+  r13 = p2g_txq(rd13, 0u);
+  // 88: st.global.u32 	[%rd20+64], %r13;
+  P2GU32((rd20 + 64ul)).v = r13;
+  // 90: suq.height.b32 %r14, [%rd13];
+  r14 = p2g_txq(rd13, 1u);
+  // 92: st.global.u32 	[%rd20+68], %r14;
+  P2GU32((rd20 + 68ul)).v = r14;
+  // 94: suq.depth.b32 %r15, [%rd13];
+  r15 = p2g_txq(rd13, 2u);
+  // 96: st.global.u32 	[%rd20+72], %r15;
+  P2GU32((rd20 + 72ul)).v = r15;
+  // 97: mov.u32 	%r20, 1515870810;
+  r20 = 0x5A5A5A5Au;
+  // 98: st.global.u32 	[%rd20+76], %r20;
+  P2GU32((rd20 + 76ul)).v = r20;
+  // 100: suq.width.b32 %r16, [%rd16];
+  r16 = p2g_txq(rd16, 0u);
+  // 102: st.global.u32 	[%rd20+80], %r16;
+  P2GU32((rd20 + 80ul)).v = r16;
+  // 104: suq.height.b32 %r17, [%rd16];
+  r17 = p2g_txq(rd16, 1u);
+  // 106: st.global.u32 	[%rd20+84], %r17;
+  P2GU32((rd20 + 84ul)).v = r17;
+  // 108: suq.depth.b32 %r18, [%rd16];
+  r18 = p2g_txq(rd16, 2u);
+  // 110: st.global.u32 	[%rd20+88], %r18;
+  P2GU32((rd20 + 88ul)).v = r18;
+  // 111: st.global.u32 	[%rd20+92], %r20;
+  P2GU32((rd20 + 92ul)).v = r20;
   return;
 }
