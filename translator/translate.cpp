@@ -50,6 +50,8 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       ok = false;
       continue;
     }
+    // What every loaded parameter offset is (texture/surface/buffer/scalar), before the passes change the IR.
+    mapParamBlock(f, r.manifest.images, r.manifest.paramMap);
     std::string perr;
     if (!runPipeline(f, opt.pipeline, r.passLog, perr)) {
       diags.error(fn.span, perr);

@@ -98,6 +98,16 @@ std::string manifestToJson(const Manifest& m) {
     }
     s += "\n  ]";
   }
+  if (!m.paramMap.empty()) {
+    s += ",\n  \"paramMap\": [";
+    for (size_t i = 0; i < m.paramMap.size(); ++i) {
+      const ManifestParamField& f = m.paramMap[i];
+      s += std::string(i ? ",\n" : "\n") + "    {\"offset\": " + std::to_string(f.offset) + ", \"bytes\": " +
+           std::to_string(f.bytes) + ", \"type\": " + json::quote(f.type) + ", \"kind\": " + json::quote(f.kind) +
+           ", \"uses\": " + strList(f.uses) + "}";
+    }
+    s += "\n  ]";
+  }
   if (!m.sfuTables.empty()) {
     s += ",\n  \"sfuDir\": " + std::to_string(m.sfuDir);
     s += ",\n  \"sfuTables\": " + strList(m.sfuTables);
@@ -169,6 +179,17 @@ bool manifestFromJson(const std::string& text, Manifest& m, std::string& err) {
         return false;
       if (im.kind != "texture" && im.kind != "surface") return r.fail(e, "\"kind\": expected texture or surface");
       m.images.push_back(std::move(im));
+    }
+  }
+  if (const json::Value* pm = root.find("paramMap")) {
+    if (!pm->isArray()) return r.fail(*pm, "\"paramMap\": expected an array");
+    for (auto& e : pm->arr) {
+      if (!e.isObject()) return r.fail(e, "\"paramMap\": expected objects");
+      ManifestParamField f;
+      if (!r.u32(e, "offset", f.offset, true) || !r.u32(e, "bytes", f.bytes) || !r.str(e, "type", f.type) ||
+          !r.str(e, "kind", f.kind, true) || !r.strs(e, "uses", f.uses))
+        return false;
+      m.paramMap.push_back(std::move(f));
     }
   }
   if (!r.strs(root, "sfuTables", m.sfuTables) || !r.u32(root, "sfuDir", m.sfuDir)) return false;

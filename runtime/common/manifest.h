@@ -38,6 +38,15 @@ struct ManifestImage {
   std::vector<std::string> uses;   // instruction forms, "tex.2d.v4.f32.f32", "sust.b.2d.b32.trap", ...
 };
 
+// One field of the parameter space as the kernel reads it (translator/emit/handles.h mapParamBlock).
+struct ManifestParamField {
+  uint32_t offset = 0;            // byte offset in the parameter block
+  uint32_t bytes = 0;             // size of the load
+  std::string type;               // the load's PTX type, "u64", "f32"...
+  std::string kind;               // "texture", "surface", "buffer" or "scalar"
+  std::vector<std::string> uses;  // consuming instruction forms (at most 6)
+};
+
 struct Manifest {
   int version = 1;
   std::string entry;               // kernel name
@@ -58,6 +67,7 @@ struct Manifest {
   uint32_t globalsBytes = 0;
   std::vector<uint8_t> globalsInit;
   std::vector<ManifestImage> images;  // texture/surface handles (absent from the JSON when empty)
+  std::vector<ManifestParamField> paramMap;  // what each loaded parameter offset is (absent when empty)
   // SFU model tables (translator/emit/sfu_prelude.cpp; absent from the JSON when none): the runtime appends the
   // named tables to the globals buffer (after globalsBytes) and writes table i's byte offset in that buffer into
   // the uint at byte sfuDir + 4 * i. The tables come from ptx_corpus/sfu/models (runtime/common/sfu_tables.h).

@@ -1,4 +1,5 @@
 #include "handles.h"
+#include "emitter.h"
 
 #include <algorithm>
 #include <map>
@@ -49,6 +50,13 @@ class Tracer {
             if (d.elems[k].kind == Opnd::Kind::Reg) defs_[d.elems[k].reg].push_back({&in, int(k)});
       }
   }
+
+  // The parameter variable and constant offset of a load's address (public for mapParamBlock).
+  bool paramAddress(const Opnd& a, int& var, int64_t& off) {
+    std::string why;
+    return address(a, var, off, why);
+  }
+  const std::map<int, std::vector<Def>>& defs() const { return defs_; }
 
   bool value(int reg, std::vector<HandleSource>& out, std::string& why) {
     if (!visiting_.insert(reg).second) return true;  // a cycle adds no new source (mov loops through phis)
@@ -236,6 +244,98 @@ bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vec
     out.back().slot = uint32_t(out.size() - 1);
   }
   return ok;
+}
+
+namespace {
+unsigned typeBytes(std::string_view t) {
+  if (t.size() < 2) return 0;
+  if (t == "pred") return 1;
+  unsigned n = 0;
+  for (char c : t.substr(1)) {
+    if (c < '0' || c > '9') return 0;
+    n = n * 10 + unsigned(c - '0');
+  }
+  return n / 8;
+}
+}  // namespace
+
+void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out) {
+  Tracer t(f);
+  // Uses of every register, and which registers an instruction derives from which (mov/cvta/add/sub/mad.wide
+  // chains that carry a pointer).
+  std::map<int, std::vector<const ir::Inst*>> uses;
+  for (auto& b : f.blocks)
+    for (auto& in : b.insts)
+      for (size_t i = 0; i < in.ops.size(); ++i) {
+        const Opnd& o = in.ops[i];
+        bool isDst = i == 0 && in.op != "st" && in.op != "red" && in.op != "sust";
+        if (isDst) continue;
+        if ((o.kind == Opnd::Kind::Reg || o.kind == Opnd::Kind::RegAddr) && o.reg >= 0) uses[o.reg].push_back(&in);
+        for (auto& e : o.elems)
+          if (e.kind == Opnd::Kind::Reg && e.reg >= 0) uses[e.reg].push_back(&in);
+      }
+  auto addressUse = [&](const ir::Inst& in, int reg) {
+    if (in.op != "ld" && in.op != "ldu" && in.op != "st" && in.op != "atom" && in.op != "red" && in.op != "prefetch")
+      return false;
+    for (auto& o : in.ops)
+      if (o.kind == Opnd::Kind::RegAddr && o.reg == reg) return true;
+    return false;
+  };
+  std::map<uint32_t, ManifestParamField> fields;
+  for (auto& b : f.blocks)
+    for (auto& in : b.insts) {
+      if (!((in.op == "ld" || in.op == "ldu") && in.hasMod("param")) || in.ops.size() < 2) continue;
+      int var = -1;
+      int64_t off = 0;
+      if (!t.paramAddress(in.ops[1], var, off)) continue;
+      std::string tname;
+      for (auto it = in.mods.rbegin(); it != in.mods.rend(); ++it)
+        if (parseTy(*it).k != Ty::K::None) { tname = std::string(*it); break; }
+      unsigned eb = typeBytes(tname);
+      if (!eb) continue;
+      std::vector<int> regs;
+      const Opnd& d = in.ops[0];
+      if (d.kind == Opnd::Kind::Reg) regs.push_back(d.reg);
+      if (d.kind == Opnd::Kind::Vec)
+        for (auto& e : d.elems) regs.push_back(e.kind == Opnd::Kind::Reg ? e.reg : -1);
+      for (size_t k = 0; k < regs.size(); ++k) {
+        uint32_t at = uint32_t(f.vars[var].offset + uint64_t(off) + k * eb);
+        ManifestParamField& fl = fields[at];
+        fl.offset = at;
+        fl.bytes = eb;
+        fl.type = tname;
+        if (regs[k] < 0) continue;
+        // follow the value through moves and pointer arithmetic (bounded), classifying its consumers
+        std::vector<int> work{regs[k]};
+        std::set<int> seen{regs[k]};
+        std::vector<std::string> direct, mem;
+        for (size_t w = 0; w < work.size() && w < 64; ++w) {
+          int r = work[w];
+          for (const ir::Inst* u : uses[r]) {
+            std::string form = opText(*u);
+            if (addressUse(*u, r)) {
+              if (std::find(mem.begin(), mem.end(), form) == mem.end()) mem.push_back(form);
+              continue;
+            }
+            if (w == 0 && std::find(direct.begin(), direct.end(), form) == direct.end()) direct.push_back(form);
+            bool carries = u->op == "mov" || u->op == "cvta" || ((u->op == "add" || u->op == "sub" || u->op == "mad") &&
+                                                                  (u->hasMod("u64") || u->hasMod("s64") || u->hasMod("wide")));
+            if (carries && !u->ops.empty() && u->ops[0].kind == Opnd::Kind::Reg && seen.insert(u->ops[0].reg).second)
+              work.push_back(u->ops[0].reg);
+          }
+        }
+        std::string kind = "scalar";
+        for (auto& im : images)
+          if (!im.texref.size() && im.offset == at) kind = im.kind;
+        if (kind == "scalar" && !mem.empty() && eb == 8) kind = "buffer";
+        if (!fl.kind.empty() && fl.kind != "scalar" && kind == "scalar") kind = fl.kind;
+        fl.kind = kind;
+        for (auto& u : kind == "buffer" ? mem : direct)
+          if (fl.uses.size() < 6 && std::find(fl.uses.begin(), fl.uses.end(), u) == fl.uses.end()) fl.uses.push_back(u);
+      }
+    }
+  out.clear();
+  for (auto& [at, fl] : fields) out.push_back(fl);
 }
 
 }  // namespace p2g

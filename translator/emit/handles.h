@@ -44,4 +44,10 @@ bool traceHandle(const ir::Function& f, int reg, std::vector<HandleSource>& out,
 // unresolvable handle is an error at its instruction. Returns false when any error was reported.
 bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vector<ManifestImage>& out);
 
+// The parameter-block map (manifest "paramMap"): every ld.param at a constant offset, by offset, with what the
+// loaded value is: "texture"/"surface" (an image handle, as in `images`), "buffer" (a 64-bit value that reaches
+// the address of a global/generic memory access through mov/cvta/add), or "scalar"; `uses` names the instructions
+// that consume it (for a buffer, the memory accesses). Loads whose address is not constant are left out.
+void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out);
+
 }  // namespace p2g
