@@ -25,5 +25,6 @@ echo
 echo "== corpus on lavapipe =="
 printf '%s' "$table"
 echo "known failures (ptx_corpus/KNOWN_FAILURES):"
-grep -v '^#' ptx_corpus/KNOWN_FAILURES | sed 's/^/  /'
+known=$(grep -v '^#' ptx_corpus/KNOWN_FAILURES || true)
+if [ -n "$known" ]; then printf '%s\n' "$known" | sed 's/^/  /'; else echo "  (none)"; fi
 exit $status
