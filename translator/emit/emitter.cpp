@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
