@@ -7,7 +7,10 @@
 #
 # usage: PTX2GLSL=path/to/ptx2glsl ptx_corpus/ops/gpu_sweep.sh OUTDIR [STEP...]
 #   steps (default: ref nvidia ci time passes): ref = CUDA reference for the sweep copies; nvidia / lavapipe = run the
-#   sweep copies there; passes = exact_f32 shown needed on NVIDIA; ci = the committed cases (basic + ops) on NVIDIA Vulkan; time = GPU time exact vs --native.
+#   sweep copies there; passes = exact_f32 shown needed on NVIDIA; ci = the committed cases (basic + ops) on NVIDIA Vulkan; time = GPU time exact vs --native;
+#   hashes = after ref, write OUTDIR/sweep_ref_hashes.json (sweep_hashes.py: block hashes of the references, small
+#   enough to bring back); lavapipe-local = on a machine without the GPU, run the sweep copies on lavapipe and
+#   compare them with OUTDIR/sweep_ref_hashes.json (writes OUTDIR/sweep_lavapipe.log).
 #   env: WORK (default /tmp/p2g-sweep), MIN_VALUES (default 1048576), SALT (default 0x5EED2024)
 # Then, on any machine: python3 docs/make_ops_table.py --results OUTDIR   (rewrites docs/OPS_TABLE.md)
 set -u
@@ -57,6 +60,16 @@ for step in $steps; do
       echo "== sweep on $step"
       "$P2G" run "${sweep[@]}" --device "$step" >"$out/sweep_$step.log" 2>&1
       tail -1 "$out/sweep_$step.log" ;;
+    hashes)
+      python3 ptx_corpus/ops/sweep_hashes.py make "$WORK" "$out/sweep_ref_hashes.json" ;;
+    lavapipe-local)
+      echo "== sweep on lavapipe, compared with the reference hashes"
+      [ -f "$out/sweep_ref_hashes.json" ] || { echo "no $out/sweep_ref_hashes.json (step hashes on the GPU machine)" >&2; exit 1; }
+      rm -rf "$WORK/out-lavapipe"
+      "$P2G" run "${sweep[@]}" --device lavapipe --out "$WORK/out-lavapipe" >"$WORK/sweep_lavapipe_run.log" 2>&1  # no expected/ there: only --out matters
+      python3 ptx_corpus/ops/sweep_hashes.py check "$out/sweep_ref_hashes.json" "$WORK/out-lavapipe" \
+        >"$out/sweep_lavapipe.log" 2>&1
+      tail -1 "$out/sweep_lavapipe.log" ;;
     ci)
       echo "== committed cases on NVIDIA Vulkan"
       "$P2G" run ptx_corpus/basic/* ptx_corpus/ops/*/ --device nvidia >"$out/ci_nvidia.log" 2>&1
