@@ -126,6 +126,11 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       m.sfuDir = em.sfuDir();
       m.globalsBytes = std::max<uint32_t>(m.globalsBytes, m.sfuDir + 4 * uint32_t(m.sfuTables.size()));
     }
+    if (em.loopGuardAt() >= 0) {  // lavapipe's loop budget counter after those (emitter.cpp loopGuardText)
+      m.loopGuard = true;
+      m.loopGuardAt = uint32_t(em.loopGuardAt());
+      m.globalsBytes = std::max<uint32_t>(m.globalsBytes, m.loopGuardAt + 4);
+    }
     m.globalsInit.assign(m.globalsBytes, 0);
     for (auto& v2 : f.vars)
       if (v2.space == ptx::Space::Global)

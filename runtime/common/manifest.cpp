@@ -112,6 +112,7 @@ std::string manifestToJson(const Manifest& m) {
     s += ",\n  \"sfuDir\": " + std::to_string(m.sfuDir);
     s += ",\n  \"sfuTables\": " + strList(m.sfuTables);
   }
+  if (m.loopGuard) s += ",\n  \"loopGuard\": " + std::to_string(m.loopGuardAt);
   return s + "\n}\n";
 }
 
@@ -195,6 +196,10 @@ bool manifestFromJson(const std::string& text, Manifest& m, std::string& err) {
   if (!r.strs(root, "sfuTables", m.sfuTables) || !r.u32(root, "sfuDir", m.sfuDir)) return false;
   if (!m.sfuTables.empty() && (m.sfuDir % 4 || uint64_t(m.sfuDir) + 4 * m.sfuTables.size() > m.globalsBytes))
     return r.fail(root, "\"sfuDir\": the SFU table directory does not fit in globalsBytes");
+  m.loopGuard = root.find("loopGuard") != nullptr;
+  if (m.loopGuard && (!r.u32(root, "loopGuard", m.loopGuardAt, true) || m.loopGuardAt % 4 ||
+                      uint64_t(m.loopGuardAt) + 4 > m.globalsBytes))
+    return r.fail(root, "\"loopGuard\": expected a 4-byte-aligned offset inside globalsBytes");
   return true;
 }
 

@@ -5,7 +5,8 @@
 //     `uint64_t globals`, the device address of the module's .global variables (0 when there are none);
 //   - the parameter block is the entry's `.param` space laid out exactly as PTX declares it: each parameter at
 //     `offset` (aligned to max(natural alignment, .align)), `bytes` long; pointers are 64-bit device addresses;
-//   - specialization constants 0, 1, 2 = block size x, y, z; 3 = dynamic shared memory bytes;
+//   - specialization constants 0, 1, 2 = block size x, y, z; 3 = dynamic shared memory bytes; 4 = the loop
+//     budget guard (bool, kernels with loops; set on lavapipe);
 //   - no descriptor sets for buffer kernels (global memory is reached through buffer device addresses).
 #pragma once
 #include <cstdint>
@@ -73,6 +74,12 @@ struct Manifest {
   // the uint at byte sfuDir + 4 * i. The tables come from ptx_corpus/sfu/models (runtime/common/sfu_tables.h).
   std::vector<std::string> sfuTables;
   uint32_t sfuDir = 0;
+  // A kernel with loops (JSON "loopGuard": the offset, absent otherwise): the uint at byte loopGuardAt of the
+  // globals buffer counts subgroups that used up lavapipe's loop budget when specialization constant 4 is true
+  // (translator/emit/emitter.cpp loopGuardText); the runtime sets it on lavapipe and refuses results when it is
+  // not 0 after the dispatch.
+  bool loopGuard = false;
+  uint32_t loopGuardAt = 0;
 };
 
 // JSON round trip (runtime/common/manifest.cpp). `read` returns false and sets `err` on malformed input.

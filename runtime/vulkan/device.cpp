@@ -63,18 +63,18 @@ std::string lower(std::string s) {
   return s;
 }
 
+std::string describe(const DeviceInfo& d) {
+  return std::to_string(d.index) + ": " + d.props.deviceName + " (" + d.driver.driverName + ")";
+}
+
+}  // namespace
+
 bool isLavapipe(const DeviceInfo& d) {
   return d.driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE || lower(d.props.deviceName).find("llvmpipe") != std::string::npos;
 }
 bool isNvidia(const DeviceInfo& d) {
   return d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY || d.props.vendorID == 0x10DE;
 }
-
-std::string describe(const DeviceInfo& d) {
-  return std::to_string(d.index) + ": " + d.props.deviceName + " (" + d.driver.driverName + ")";
-}
-
-}  // namespace
 
 Context::~Context() {
   if (dev) {

@@ -28,6 +28,10 @@ struct Buffer {
   uint64_t addr = 0;
 };
 
+// Which driver a device runs on (its driver ID, else its name or vendor).
+bool isLavapipe(const DeviceInfo& d);
+bool isNvidia(const DeviceInfo& d);
+
 class Context {
  public:
   Context() = default;

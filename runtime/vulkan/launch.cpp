@@ -70,11 +70,13 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   plci.pPushConstantRanges = &pcr;
   if (!vkOk(vkCreatePipelineLayout(d, &plci, nullptr, &R.layout), "vkCreatePipelineLayout", err)) return false;
 
-  // Specialization constants 0..2 = block size, 3 = dynamic shared bytes.
-  uint32_t spec[4] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes};
-  VkSpecializationMapEntry entries[4];
-  for (uint32_t i = 0; i < 4; ++i) entries[i] = {i, i * 4, 4};
-  VkSpecializationInfo si{4, entries, sizeof spec, spec};
+  // Specialization constants 0..2 = block size, 3 = dynamic shared bytes, 4 = the loop budget guard (a VkBool32,
+  // on for lavapipe only: manifest.h loopGuard).
+  uint32_t spec[5] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
+                      k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u};
+  VkSpecializationMapEntry entries[5];
+  for (uint32_t i = 0; i < 5; ++i) entries[i] = {i, i * 4, 4};
+  VkSpecializationInfo si{5, entries, sizeof spec, spec};
   VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -271,6 +273,16 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     if (ms >= 0) out.gpuMs.push_back(ms);
     if (rep == 0 && std::getenv("PTX2GLSL_VERBOSE")) fprintf(stderr, "%s: first dispatch done (%.3f GPU ms)\n", c.name.c_str(), ms);
     if (rep > 0) continue;
+    if (m.loopGuard && isLavapipe(ctx.info)) {
+      uint32_t spent;
+      std::memcpy(&spent, (const uint8_t*)R.globals.map + m.loopGuardAt, 4);
+      if (spent) {
+        err = "lavapipe's loop budget ran out in " + std::to_string(spent) +
+              " subgroup(s): llvmpipe ends all loops of a subgroup after 65,535 iterations in total, so the outputs "
+              "are not what the kernel computes (docs/HAZARDS_IMPLEMENTED.md); run it on another device";
+        return false;
+      }
+    }
     for (auto& o : c.outputs) {
       if (o.surface) {  // surfaces come back as their tightly packed rows
         size_t si = 0;

@@ -445,6 +445,18 @@ TEST_CASE("manifest: JSON round trip and errors") {
   CHECK_FALSE(manifestFromJson(R"({"entry": "e", "globalsBytes": 1, "globalsInit": "0a0b"})", r, err));
   CHECK(err.find("longer than globalsBytes") != std::string::npos);
   CHECK_FALSE(manifestFromJson(R"({"entry": "e", "globalsBytes": 4, "globalsInit": "0g"})", r, err));
+  // the loop budget guard's counter word: present only with loops, inside the globals buffer, aligned
+  REQUIRE_MESSAGE(manifestFromJson(manifestToJson(m), r, err), err);
+  CHECK_FALSE(r.loopGuard);
+  CHECK(manifestToJson(m).find("loopGuard") == std::string::npos);
+  m.loopGuard = true;
+  m.loopGuardAt = 12;
+  REQUIRE_MESSAGE(manifestFromJson(manifestToJson(m), r, err), err);
+  CHECK(r.loopGuard);
+  CHECK(r.loopGuardAt == 12);
+  CHECK_FALSE(manifestFromJson(R"({"entry": "e", "globalsBytes": 4, "loopGuard": 4})", r, err));
+  CHECK(err.find("loopGuard") != std::string::npos);
+  CHECK_FALSE(manifestFromJson(R"({"entry": "e", "globalsBytes": 8, "loopGuard": 2})", r, err));
 }
 
 TEST_CASE("case: mutated case.json never crashes and always explains a refusal") {

@@ -456,6 +456,8 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
     }
     case SNode::Kind::Loop:
       open("for (;;)");
+      hasLoops_ = true;
+      line("p2g_loop_tick();");
       for (auto& c : n.children) emitNode(c, tree);
       close();
       break;
@@ -538,10 +540,31 @@ std::string Emitter::header() {
   return h;
 }
 
+// lavapipe's loop budget (docs/HAZARDS_IMPLEMENTED.md, "lavapipe's loop budget"): llvmpipe ends the loops of one
+// SIMD vector of invocations (one subgroup) after 65,535 loop iterations in total, counted over every loop the vector
+// runs (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS, decremented at each loop end), and does not say so. Every emitted loop
+// calls p2g_loop_tick() first; with P2G_LOOP_GUARD set (the runtime sets it on lavapipe only; elsewhere the guard
+// folds away) one lane of the subgroup counts the iteration, so the count is the vector's, and when it reaches the
+// budget the uint at P2G_LOOP_FLAG in the globals buffer is bumped: the runtime then refuses the results.
+std::string Emitter::loopGuardText(uint32_t flagAt) {
+  return "\n// lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted\n"
+         "// when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.\n"
+         "layout(constant_id = 4) const bool P2G_LOOP_GUARD = false;\n"
+         "const uint P2G_LOOP_FLAG = " + std::to_string(flagAt) + "u;\n"
+         "shared uint p2g_loop_iters[P2G_LOOP_GUARD ? 256 : 1];\n"
+         "void p2g_loop_tick() {\n"
+         "  if (!P2G_LOOP_GUARD || !subgroupElect()) return;\n"
+         "  uint i = min(gl_SubgroupID, 255u), n = p2g_loop_iters[i] + 1u;\n"
+         "  p2g_loop_iters[i] = n;\n"
+         "  if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);\n"
+         "}\n";
+}
+
 bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector<std::string>& features,
                    std::vector<std::string>& warnings) {
   scan();
   body_.clear();
+  hasLoops_ = false;
   indent_ = 1;
   emitNode(tree.root, tree);
   if (!ok_) return false;
@@ -562,6 +585,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     out += "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
            "#extension GL_EXT_shader_16bit_storage : require\n";
   if (features_.count("atomic64")) out += "#extension GL_EXT_shader_atomic_int64 : require\n";
+  if (hasLoops_) out += "#extension GL_KHR_shader_subgroup_basic : require\n";
   if (features_.count("float64")) {
     // doubles are core GLSL 4.x; listed so the runtime enables shaderFloat64
   }
@@ -616,6 +640,11 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   }
   // SFU model tables (sfu_prelude.cpp): the helpers name them P2G_SFU_T_<NAME>; each gets a directory slot in
   // the globals buffer, which the runtime fills with the table's byte offset (manifest "sfuTables").
+  // The globals buffer holds the module's .global variables, then the SFU table directory, then the loop guard's
+  // counter word (docs/ABI.md).
+  uint64_t globalsEnd = 0;
+  for (auto& v : F.vars)
+    if (v.space == ptx::Space::Global) globalsEnd = std::max<uint64_t>(globalsEnd, v.offset + v.bytes);
   sfuTables_.clear();
   for (size_t at = prelude.find("P2G_SFU_T_"); at != std::string::npos; at = prelude.find("P2G_SFU_T_", at + 1)) {
     size_t e = at + 10;
@@ -625,17 +654,18 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   }
   std::sort(sfuTables_.begin(), sfuTables_.end());
   if (!sfuTables_.empty()) {
-    uint64_t top = 0;
-    for (auto& v : F.vars)
-      if (v.space == ptx::Space::Global) top = std::max<uint64_t>(top, v.offset + v.bytes);
-    sfuDir_ = uint32_t((top + 15) & ~uint64_t(15));
+    sfuDir_ = uint32_t((globalsEnd + 15) & ~uint64_t(15));
+    globalsEnd = sfuDir_ + 4 * sfuTables_.size();
     out += "// SFU model tables: a directory of byte offsets at P2G_SFU_DIR in the globals buffer, one slot a table\n";
     out += "const uint P2G_SFU_DIR = " + std::to_string(sfuDir_) + "u;\n";
     for (size_t i = 0; i < sfuTables_.size(); ++i)
       out += "const uint P2G_SFU_T_" + sfuTables_[i] + " = " + std::to_string(i) + "u;\n";
   }
+  loopGuardAt_ = hasLoops_ ? int64_t((globalsEnd + 3) & ~uint64_t(3)) : -1;
   if (!prelude.empty()) out += "\n" + prelude;
+  if (hasLoops_) out += loopGuardText(uint32_t(loopGuardAt_));
   out += "\nvoid main() {\n";
+  if (hasLoops_) out += "  if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;\n";
   out += declarations();
   for (int i = 0; i < tree.numVars; ++i) out += "  int p2g_sv" + std::to_string(i) + " = 0;\n";
   if (features_.count("carry")) out += "  uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc\n";

@@ -75,6 +75,9 @@ class Emitter {
   // directory in the module-globals buffer (after the .global variables). Valid after emit().
   const std::vector<std::string>& sfuTables() const { return sfuTables_; }
   uint32_t sfuDir() const { return sfuDir_; }
+  // lavapipe's loop budget guard (kernels with loops only): the byte offset of its counter word in the
+  // module-globals buffer, after the SFU directory; -1 when the kernel has no loop. Valid after emit().
+  int64_t loopGuardAt() const { return loopGuardAt_; }
 
  private:
   const ptx::SourceManager& sm_;
@@ -93,8 +96,11 @@ class Emitter {
   Shared64Layout s64_;
   std::vector<std::string> sfuTables_;
   uint32_t sfuDir_ = 0;
+  bool hasLoops_ = false;
+  int64_t loopGuardAt_ = -1;
 
   void emitNode(const SNode& n, const StructurizeResult& tree);
+  static std::string loopGuardText(uint32_t flagAt);
   void emitBlock(int b);
   void emitInst(const ir::Inst& in);
   std::string condExpr(const SCond& c);

@@ -3,6 +3,7 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
+#extension GL_KHR_shader_subgroup_basic : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -26,7 +27,20 @@ void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : n >= 32u ? a : (b << n) | (a >> (32u - n)); }
 uint p2g_shf_r(uint a, uint b, uint n) { return n == 0u ? a : n >= 32u ? b : (a >> n) | (b << (32u - n)); }
 
+// lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
+// when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
+layout(constant_id = 4) const bool P2G_LOOP_GUARD = false;
+const uint P2G_LOOP_FLAG = 0u;
+shared uint p2g_loop_iters[P2G_LOOP_GUARD ? 256 : 1];
+void p2g_loop_tick() {
+  if (!P2G_LOOP_GUARD || !subgroupElect()) return;
+  uint i = min(gl_SubgroupID, 255u), n = p2g_loop_iters[i] + 1u;
+  p2g_loop_iters[i] = n;
+  if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
+}
+
 void main() {
+  if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
   bool p8 = false, p9 = false;
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
@@ -330,6 +344,7 @@ void main() {
   // 146: cvta.to.global.u64 	%rd4, %rd6;
   rd4 = rd6;
   for (;;) {
+    p2g_loop_tick();
     // 149: setp.ge.s32 	%p5, %r84, %r6;
     int t40;
     int t41;

@@ -6,6 +6,7 @@
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
 #extension GL_EXT_shader_16bit_storage : require
+#extension GL_KHR_shader_subgroup_basic : require
 
 // Block size and dynamic shared memory come from specialization constants (runtime ABI).
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
@@ -459,6 +460,18 @@ double p2g_sum_m(double a, double b, int mode) {
   return s;
 }
 
+// lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
+// when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
+layout(constant_id = 4) const bool P2G_LOOP_GUARD = false;
+const uint P2G_LOOP_FLAG = 20u;
+shared uint p2g_loop_iters[P2G_LOOP_GUARD ? 256 : 1];
+void p2g_loop_tick() {
+  if (!P2G_LOOP_GUARD || !subgroupElect()) return;
+  uint i = min(gl_SubgroupID, 255u), n = p2g_loop_iters[i] + 1u;
+  p2g_loop_iters[i] = n;
+  if (n == 65535u) atomicAdd(P2GU32(pc.globals + P2G_LOOP_FLAG).v, 1u);
+}
+
 // ---- Textures and surfaces (translator/emit/emit_tex.cpp, docs/TEXTURES.md) ----
 // A texture or surface handle is the device address of the 64-byte descriptor record the runtime wrote
 // (runtime/common/images.h): texel address, size, format, sampler state.
@@ -841,6 +854,7 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
 }
 
 void main() {
+  if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
   bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
   bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
@@ -1835,6 +1849,7 @@ void main() {
       r236 = t51;
       r237 = t52;
       for (;;) {
+        p2g_loop_tick();
         // 116: div.s32 	%r23, %r1846, %r10;
         r23 = uint(p2g_div_s32(int(r1846), int(r10)));
         // 117: mul.lo.s32 	%r240, %r23, %r10;
