@@ -243,9 +243,9 @@ case("f32_ftz_boundary", "ftiny", "mul/fma/add.ftz.f32 in every rounding mode on
       for op in ["mul", "fma", "add"] for m in [f"{op}.rn.ftz", f"{op}.rz.ftz", f"{op}.rm.ftz", f"{op}.rp.ftz"]]
      + [V("mul_rn_ftz_sat", "mul.rn.ftz.sat.f32 %0, %1, %2;", "f", "ff", "mul.rn.ftz.sat.f32"),
         V("fma_rn_ftz_sat", "fma.rn.ftz.sat.f32 %0, %1, %2, %3;", "f", "fff", "fma.rn.ftz.sat.f32")])
-case("f32_div", "f", "div.f32: .rn/.rz/.rm/.rp (correctly rounded), .ftz, div.full, div.approx",
+case("f32_div", "f", "div.f32: .rn/.rz/.rm/.rp (correctly rounded), .ftz, div.full, div.approx (and their .ftz)",
      [bin_(m, "f32") for m in ["div.rn", "div.rz", "div.rm", "div.rp", "div.rn.ftz", "div.full", "div.approx",
-                               "div.full.ftz"]])
+                               "div.full.ftz", "div.approx.ftz"]])
 case("f32_sqrt", "f", "sqrt.f32 .rn/.rz/.rm/.rp (correctly rounded), .ftz",
      [V(m.replace(".", "_"), f"{m}.f32 %0, %1;", "f", "f", f"{m}.f32")
       for m in ["sqrt.rn", "sqrt.rz", "sqrt.rm", "sqrt.rp", "sqrt.rn.ftz"]])

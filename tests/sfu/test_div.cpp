@@ -106,11 +106,12 @@ TEST_CASE("f32 multiply on bits") {
   CHECK(sfu_fmul(0x80800001u, 0x3f7ffffeu, true) == 0x80800000u);
 }
 
-TEST_CASE("div.full.f32, div.approx.f32, div.full.ftz.f32: every value of ops/f32_div") {
+TEST_CASE("div.full.f32, div.approx.f32, div.full.ftz.f32, div.approx.ftz.f32: every value of ops/f32_div") {
   REQUIRE(fx().ok);
   CHECK(differing("div_full", [](const SfuTables& T, uint32_t a, uint32_t b) { return sfu_div_full(T, a, b, false); }) == 0);
   CHECK(differing("div_approx", [](const SfuTables& T, uint32_t a, uint32_t b) { return sfu_div_approx(T, a, b, false); }) == 0);
   CHECK(differing("div_full_ftz", [](const SfuTables& T, uint32_t a, uint32_t b) { return sfu_div_full(T, a, b, true); }) == 0);
+  CHECK(differing("div_approx_ftz", [](const SfuTables& T, uint32_t a, uint32_t b) { return sfu_div_approx(T, a, b, true); }) == 0);
 }
 
 TEST_CASE("documented special cases (libdevice __nv_fast_fdividef)") {

@@ -10,7 +10,7 @@
 //   div.full.f32        if 2^126 < |b| < inf: a *= 1/4, b *= 1/4; else if |b| < 2^-126: a *= 2^24, b *= 2^24;
 //                       d = a * rcp.ftz(b)
 //   div.full.ftz.f32    if 2^126 < |b| < inf: a *= 1/4, b *= 1/4 (.ftz multiplies); d = a *.ftz rcp.ftz(b)
-//   div.approx.ftz.f32  d = a *.ftz rcp.ftz(b)    (NOT in the H200 data; see below)
+//   div.approx.ftz.f32  d = a *.ftz rcp.ftz(b)
 //
 // "*" is one correctly rounded f32 multiply (round to nearest even, denormal results kept); "*.ftz" flushes denormal
 // operands and results that are tiny after rounding with an unbounded exponent (the rule measured for f32 .ftz,
@@ -26,8 +26,9 @@
 //   - div.full.ftz flushes denormal operands (0/denormal and denormal/denormal are NaN, x/denormal is +-inf).
 // The PTX ISA states the intent: div.approx.f32 is a * (1/b) with a special case for |b| in [2^126, 2^128];
 // div.full.f32 is the "full-range approximate divide" (operands scaled), with a maximum error of 2 ulp.
-// div.approx.ftz.f32 has no ground truth in the corpus yet: modelled as the flushed div.approx, which is what the
-// libdevice special cases above describe for the fast-math (ftz) division.
+// div.approx.ftz.f32 was modelled first without ground truth, as the flushed div.approx (what the libdevice special
+// cases above describe for the fast-math division); the H200 data added since (ops/f32_div/div_approx_ftz, and
+// 2^20 values in the op sweep) agrees on every value.
 #pragma once
 #include <cstdint>
 

@@ -1,7 +1,7 @@
 // nvcc -ptx -O3 -arch=sm_90 kernel.cu -o kernel.ptx
-// ptx_corpus/ops/f32_div: div.f32: .rn/.rz/.rm/.rp (correctly rounded), .ftz, div.full, div.approx.
+// ptx_corpus/ops/f32_div: div.f32: .rn/.rz/.rm/.rp (correctly rounded), .ftz, div.full, div.approx (and their .ftz).
 // Written by ptx_corpus/ops/make_cases.py (edit the table there, not this file). One output per variant:
-// div_rn: div.rn.f32; div_rz: div.rz.f32; div_rm: div.rm.f32; div_rp: div.rp.f32; div_rn_ftz: div.rn.ftz.f32; div_full: div.full.f32; div_approx: div.approx.f32; div_full_ftz: div.full.ftz.f32.
+// div_rn: div.rn.f32; div_rz: div.rz.f32; div_rm: div.rm.f32; div_rp: div.rp.f32; div_rn_ftz: div.rn.ftz.f32; div_full: div.full.f32; div_approx: div.approx.f32; div_full_ftz: div.full.ftz.f32; div_approx_ftz: div.approx.ftz.f32.
 #include <stdint.h>
 
 // ---- inputs: integer code only, so the inputs are the same bits on every device ----
@@ -96,7 +96,7 @@ __device__ uint32_t genInt(uint32_t i, uint32_t salt) {
   return r;
 }
 
-extern "C" __global__ void f32_div(uint32_t* __restrict__ o_div_rn, uint32_t* __restrict__ o_div_rz, uint32_t* __restrict__ o_div_rm, uint32_t* __restrict__ o_div_rp, uint32_t* __restrict__ o_div_rn_ftz, uint32_t* __restrict__ o_div_full, uint32_t* __restrict__ o_div_approx, uint32_t* __restrict__ o_div_full_ftz, uint32_t salt) {
+extern "C" __global__ void f32_div(uint32_t* __restrict__ o_div_rn, uint32_t* __restrict__ o_div_rz, uint32_t* __restrict__ o_div_rm, uint32_t* __restrict__ o_div_rp, uint32_t* __restrict__ o_div_rn_ftz, uint32_t* __restrict__ o_div_full, uint32_t* __restrict__ o_div_approx, uint32_t* __restrict__ o_div_full_ftz, uint32_t* __restrict__ o_div_approx_ftz, uint32_t salt) {
   uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t a = gen32(i, salt), b = near32(a, i, salt ^ 0x1234567u), c = fmac32(a, b, i, salt ^ 0x7654321u);
 
@@ -114,4 +114,5 @@ extern "C" __global__ void f32_div(uint32_t* __restrict__ o_div_rn, uint32_t* __
   { float d; asm("div.full.f32 %0, %1, %2;" : "=f"(d) : "f"(fa), "f"(fb)); o_div_full[i] = __float_as_uint(d); }
   { float d; asm("div.approx.f32 %0, %1, %2;" : "=f"(d) : "f"(fa), "f"(fb)); o_div_approx[i] = __float_as_uint(d); }
   { float d; asm("div.full.ftz.f32 %0, %1, %2;" : "=f"(d) : "f"(fa), "f"(fb)); o_div_full_ftz[i] = __float_as_uint(d); }
+  { float d; asm("div.approx.ftz.f32 %0, %1, %2;" : "=f"(d) : "f"(fa), "f"(fb)); o_div_approx_ftz[i] = __float_as_uint(d); }
 }
