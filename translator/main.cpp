@@ -57,6 +57,8 @@ const char* kRunHelp =
     "  --device NAME   lavapipe (default), nvidia, a device index or a substring of its name\n"
     "  --out DIR       also write each output to DIR/<case>/<name>.bin\n"
     "  --repeat N      time N dispatches with GPU timestamps, print min/median\n"
+    "  --timeout S     give up a dispatch still running after S seconds (default 600); the cases after it are\n"
+    "                  not run (the device stays busy with it)\n"
     "  --native        translate in native mode (leaves the exact_* passes named by `ptx2glsl passes` out)\n"
     "  --disable-pass NAME  leave a pass out of the pipeline (tests: shows what the pass is for)\n"
     "  --quiet         only the summary line\n"
@@ -241,7 +243,16 @@ int cmdRun(int argc, char** argv) {
     if (a == "--device") ro.device = next();
     else if (a == "--out") ro.outDir = next();
     else if (a == "--repeat") ro.repeat = std::max(1, atoi(next().c_str()));
-    else if (a == "--native") native = true;
+    else if (a == "--timeout") {
+      std::string v = next();
+      char* end = nullptr;
+      long s = strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || s < 1 || s > 86400) {
+        fprintf(stderr, "ptx2glsl run: --timeout wants whole seconds from 1 to 86400, not '%s'\n", v.c_str());
+        return 2;
+      }
+      ro.timeoutS = int(s);
+    } else if (a == "--native") native = true;
     else if (a == "--disable-pass") disabled.push_back(next());
     else if (a == "--quiet") ro.quiet = true;
     else if (!a.empty() && a[0] == '-') {

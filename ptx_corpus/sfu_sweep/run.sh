@@ -8,8 +8,9 @@
 #        name of the suite or a folder; paths are relative to the repository root)
 #   --device NAME     Vulkan device for ptx2glsl run (lavapipe by default; nvidia on the GPU machine)
 #   --blocks F:C      sweep only blocks F .. F+C-1 of each case (compared with the same slice of expected/)
-#   --chunk N         at most N blocks per dispatch, one `ptx2glsl run` each (it gives up on a dispatch after 600 s:
-#                     for slow models on lavapipe, see README.md)
+#   --chunk N         at most N blocks per dispatch, one `ptx2glsl run` each (it gives up on a dispatch after 600 s
+#                     unless --timeout says otherwise: on lavapipe 16384 blocks take 150-700 s, more on a busy machine)
+#   --timeout S       passed to `ptx2glsl run --timeout` (seconds a dispatch may take; default 600)
 #   --bin PATH        the ptx2glsl binary (default: $PTX2GLSL, else build/translator/ptx2glsl)
 #   --keep DIR        keep the hashes computed (DIR/<case>/hash.bin, the whole selected range in block order)
 # Exit status 0 only when every case swept is identical to expected/.
@@ -21,7 +22,7 @@ import os, shutil, struct, subprocess, sys, tempfile, time, json
 
 here = sys.argv[1]
 args = sys.argv[2:]
-device, blocks, chunk, keep = None, None, None, None
+device, blocks, chunk, keep, timeout = None, None, None, None, None
 binary = os.environ.get("PTX2GLSL", "build/translator/ptx2glsl")
 cases = []
 i = 0
@@ -38,6 +39,7 @@ while i < len(args):
         f, c = val().split(":")
         blocks = (int(f), int(c))
     elif a == "--chunk": chunk = int(val())
+    elif a == "--timeout": timeout = val()
     elif a == "--bin": binary = val()
     elif a == "--keep": keep = val()
     elif a in ("-h", "--help"):
@@ -84,7 +86,8 @@ for d in dirs:
         s["params"] = [{"buffer": "hash"}, {"u32": f}, {"u32": c}]
         json.dump(s, open(os.path.join(cd, "case.json"), "w"))
         out = os.path.join(tmp, f"{name}.{k}.out")
-        cmd = [binary, "run", cd, "--out", out, "--quiet"] + (["--device", device] if device else [])
+        cmd = [binary, "run", cd, "--out", out, "--quiet"] + (["--device", device] if device else []) + \
+              (["--timeout", timeout] if timeout else [])
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         hb = os.path.join(out, name, "hash.bin")
         if not os.path.isfile(hb):

@@ -77,6 +77,7 @@ bool isNvidia(const DeviceInfo& d) {
 }
 
 Context::~Context() {
+  if (busy) return;  // a dispatch that timed out still runs on this device's objects: leave them to process exit
   if (dev) {
     vkDeviceWaitIdle(dev);
     if (pool) vkDestroyCommandPool(dev, pool, nullptr);

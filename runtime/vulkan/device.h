@@ -60,6 +60,9 @@ class Context {
   VkCommandPool pool = VK_NULL_HANDLE;
   uint32_t timestampValidBits = 0;
   std::vector<std::string> enabled;  // manifest feature names enabled on the device
+  // Set when a dispatch was given up while still running: its objects are left alive (destroying them under a
+  // running dispatch crashes the driver), nothing else is submitted, and the device is not waited for or destroyed.
+  bool busy = false;
 
  private:
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const;

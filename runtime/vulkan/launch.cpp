@@ -31,6 +31,7 @@ struct Resources {
 
   explicit Resources(Context& c) : ctx(c) {}
   ~Resources() {
+    if (ctx.busy) return;  // a dispatch that timed out may still use every object here: leave them alive
     VkDevice d = ctx.dev;
     if (fence) vkDestroyFence(d, fence, nullptr);
     if (cmd) vkFreeCommandBuffers(d, ctx.pool, 1, &cmd);
@@ -123,15 +124,17 @@ bool recordCommands(Resources& R, const CaseSpec& c, std::string& err) {
   return vkOk(vkCreateFence(d, &fci, nullptr, &R.fence), "vkCreateFence", err);
 }
 
-bool submitAndWait(Resources& R, double& ms, std::string& err) {
+bool submitAndWait(Resources& R, int timeoutS, double& ms, std::string& err) {
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.commandBufferCount = 1;
   si.pCommandBuffers = &R.cmd;
   if (!vkOk(vkQueueSubmit(R.ctx.queue, 1, &si, R.fence), "vkQueueSubmit", err)) return false;
-  // A kernel that never ends must not hang the runner: give up after 10 minutes.
-  VkResult r = vkWaitForFences(R.ctx.dev, 1, &R.fence, VK_TRUE, 600ull * 1000 * 1000 * 1000);
+  // A kernel that never ends must not hang the runner: give up after timeoutS seconds (`run --timeout`).
+  VkResult r = vkWaitForFences(R.ctx.dev, 1, &R.fence, VK_TRUE, uint64_t(timeoutS) * 1000 * 1000 * 1000);
   if (r == VK_TIMEOUT) {
-    err = "the dispatch did not finish within 600 s";
+    R.ctx.busy = true;
+    err = "the dispatch did not finish within " + std::to_string(timeoutS) +
+          " s (--timeout); it still runs, so no further case is run on this device";
     return false;
   }
   if (!vkOk(r, "vkWaitForFences", err)) return false;
@@ -186,7 +189,7 @@ bool checkLaunch(const Context& ctx, const CaseSpec& c, const Manifest& m, std::
   return true;
 }
 
-bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repeat, LaunchResult& out,
+bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repeat, int timeoutS, LaunchResult& out,
             std::string& err) {
   Resources R(ctx);
   std::vector<std::vector<uint8_t>> inputs(c.buffers.size());
@@ -269,7 +272,7 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
       }
     }
     double ms;
-    if (!submitAndWait(R, ms, err)) return false;
+    if (!submitAndWait(R, timeoutS, ms, err)) return false;
     if (ms >= 0) out.gpuMs.push_back(ms);
     if (rep == 0 && std::getenv("PTX2GLSL_VERBOSE")) fprintf(stderr, "%s: first dispatch done (%.3f GPU ms)\n", c.name.c_str(), ms);
     if (rep > 0) continue;

@@ -22,7 +22,9 @@ bool checkLaunch(const Context& ctx, const CaseSpec& c, const Manifest& m, std::
 
 // Runs the case `repeat` times (inputs rewritten before each run, so every run sees the same data); outputs come
 // from the first run.
-bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repeat, LaunchResult& out, std::string& err);
+// A dispatch that has not finished after timeoutS seconds is given up: the error says so and ctx.busy is set.
+bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repeat, int timeoutS, LaunchResult& out,
+            std::string& err);
 
 // Creates (and destroys) a compute pipeline from `spirv` with the given block size and reports the wall time of
 // vkCreateComputePipelines: how long the driver's shader compiler takes (`ptx2glsl pipeline-time`).

@@ -76,7 +76,7 @@ bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, con
     return false;
   }
   vk::LaunchResult lr;
-  if (!vk::launch(ctx, c, k, opt.repeat, lr, err)) {
+  if (!vk::launch(ctx, c, k, opt.repeat, opt.timeoutS, lr, err)) {
     err = c.name + ": " + err;
     return false;
   }
@@ -104,6 +104,11 @@ int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, co
   Tally t;
   for (auto& dir : caseDirs) {
     ++t.cases;
+    if (ctx.busy) {  // an earlier dispatch timed out and still runs
+      os << "error: " << dir << ": not run: the device still runs the dispatch that timed out\n";
+      ++t.errors;
+      continue;
+    }
     if (!runOne(ctx, dir, opt, translate, os, t, err)) {
       os << "error: " << err << "\n";
       ++t.errors;
