@@ -5,7 +5,8 @@ and the GPU time of exact against native mode on the corpus.
 usage: python3 docs/make_ops_table.py [--ptx2glsl BIN] [--results DIR]
   --ptx2glsl BIN  run the committed ops cases on lavapipe now (column "lavapipe, CI")
   --results DIR   logs written on the GPU machine by ptx_corpus/ops/gpu_sweep.sh (sweep_nvidia.log,
-                  sweep_lavapipe.log, ci_nvidia.log, time_exact.log, time_native.log); default docs/ops_results
+                  sweep_lavapipe.log, ci_nvidia.log, time_exact.log, time_native.log), plus ci_nvidia_<case>.log for
+                  a case rerun on NVIDIA since (`ptx2glsl run CASE --device nvidia`); default docs/ops_results
 """
 import glob
 import json
@@ -69,6 +70,9 @@ def main():
         p = subprocess.run([binp, "run"] + cases, capture_output=True, text=True, cwd=ROOT)
         lava = parse(p.stdout + p.stderr)
     ci_nv = parse(read(os.path.join(resdir, "ci_nvidia.log")))
+    # a case rerun on NVIDIA after the last full `ci` step (ci_nvidia_<case>.log) replaces that case's lines
+    for extra in sorted(glob.glob(os.path.join(resdir, "ci_nvidia_*.log"))):
+        ci_nv.update(parse(read(extra)))
     sw_nv = parse(read(os.path.join(resdir, "sweep_nvidia.log")))
     sw_lp = parse(read(os.path.join(resdir, "sweep_lavapipe.log")))
     rows = []
