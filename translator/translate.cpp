@@ -23,6 +23,11 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
   bool parsed = ptx::parseModule(sm, buf, diags, mod);
   if (timings) timings->parseMs += msSince(t0);
   if (!parsed) return false;
+  return translateParsed(sm, buf, mod, opt, diags, out, timings);
+}
+
+bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& mod, const TranslateOptions& opt,
+                     ptx::DiagEngine& diags, std::vector<EntryResult>& out, Timings* timings) {
   bool ok = true;
   bool found = false;
   for (auto& fn : mod.functions) {

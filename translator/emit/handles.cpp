@@ -259,7 +259,8 @@ unsigned typeBytes(std::string_view t) {
 }
 }  // namespace
 
-void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out) {
+void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out,
+                   std::map<uint32_t, ParamFieldSites>* sites) {
   Tracer t(f);
   // Uses of every register, and which registers an instruction derives from which (mov/cvta/add/sub/mad.wide
   // chains that carry a pointer).
@@ -304,20 +305,24 @@ void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& imag
         fl.offset = at;
         fl.bytes = eb;
         fl.type = tname;
+        if (sites) (*sites)[at].loads.push_back(in.span);
         if (regs[k] < 0) continue;
         // follow the value through moves and pointer arithmetic (bounded), classifying its consumers
         std::vector<int> work{regs[k]};
         std::set<int> seen{regs[k]};
         std::vector<std::string> direct, mem;
+        std::vector<const ir::Inst*> directAt, memAt;
         for (size_t w = 0; w < work.size() && w < 64; ++w) {
           int r = work[w];
           for (const ir::Inst* u : uses[r]) {
             std::string form = opText(*u);
             if (addressUse(*u, r)) {
               if (std::find(mem.begin(), mem.end(), form) == mem.end()) mem.push_back(form);
+              memAt.push_back(u);
               continue;
             }
             if (w == 0 && std::find(direct.begin(), direct.end(), form) == direct.end()) direct.push_back(form);
+            if (w == 0) directAt.push_back(u);
             bool carries = u->op == "mov" || u->op == "cvta" || ((u->op == "add" || u->op == "sub" || u->op == "mad") &&
                                                                   (u->hasMod("u64") || u->hasMod("s64") || u->hasMod("wide")));
             if (carries && !u->ops.empty() && u->ops[0].kind == Opnd::Kind::Reg && seen.insert(u->ops[0].reg).second)
@@ -332,6 +337,8 @@ void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& imag
         fl.kind = kind;
         for (auto& u : kind == "buffer" ? mem : direct)
           if (fl.uses.size() < 6 && std::find(fl.uses.begin(), fl.uses.end(), u) == fl.uses.end()) fl.uses.push_back(u);
+        if (sites)
+          for (const ir::Inst* u : kind == "buffer" ? memAt : directAt) (*sites)[at].uses.push_back(u->span);
       }
     }
   out.clear();

@@ -33,11 +33,11 @@ LineCol SourceManager::resolve(const char* p) const {
   for (auto& b : bufs_) {
     const char* s = b->text.data();
     if (p < s || p > s + b->text.size()) continue;
-    if (b->lineStarts.empty()) {
+    std::call_once(b->linesOnce, [&] {
       b->lineStarts.push_back(0);
       for (uint32_t i = 0; i < b->text.size(); ++i)
         if (s[i] == '\n') b->lineStarts.push_back(i + 1);
-    }
+    });
     uint32_t off = uint32_t(p - s);
     auto it = std::upper_bound(b->lineStarts.begin(), b->lineStarts.end(), off);
     uint32_t line = uint32_t(it - b->lineStarts.begin());

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +39,9 @@ class SourceManager {
  private:
   struct Buf {
     std::string name, text;
-    mutable std::vector<uint32_t> lineStarts;  // built on first resolve
+    // Built on first resolve, under `linesOnce`: threads translating entries of one file share its buffer.
+    mutable std::vector<uint32_t> lineStarts;
+    mutable std::once_flag linesOnce;
   };
   std::vector<std::unique_ptr<Buf>> bufs_;
 };
