@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages ptx2glsl needs to build, test and run on lavapipe (run as root).
 set -eu
-pkgs="cmake ninja-build g++ python3 glslang-dev glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers doctest-dev"
+# liblz4-dev, libzstd-dev: the fatbin reader's decompression (translator/fatbin). gcc-mingw-w64-x86-64 is needed only
+# to regenerate the test DLL (tests/fatbin/make_data.sh), not to build or test.
+pkgs="cmake ninja-build g++ python3 glslang-dev glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers doctest-dev
+  liblz4-dev libzstd-dev"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "case.h"
+#include "cli.h"
 #include "diff.h"
 #include "exact_marks.h"
 #include "parser.h"
@@ -37,6 +38,10 @@ const char* kUsage =
     "  passes                      list the IR passes\n"
     "  ops                         list the PTX opcodes the translator lowers\n"
     "  bench FILE.ptx...           translation throughput and peak memory\n"
+    "  extract FILE... -o DIR      the PTX of binaries (ELF, PE, .fatbin), named as cuobjdump names it\n"
+    "  batch INPUT... -o DIR       translate every kernel of binaries, folders and PTX files in parallel\n"
+    "  card FILE.ptx               the parameter-block card of each kernel (markdown, or --json)\n"
+    "  diff-build OLD NEW          the kernels two builds added, removed, changed, and how\n"
     "\n"
     "Run 'ptx2glsl <command> --help' for a command's options.\n";
 
@@ -508,6 +513,10 @@ int main(int argc, char** argv) {
   if (cmd == "ops") return wantHelp(n, rest) ? (puts("usage: ptx2glsl ops"), 0) : cmdOps();
   if (cmd == "bench") return cmdBench(n, rest);
   if (cmd == "pipeline-time") return cmdPipelineTime(n, rest);
+  if (cmd == "extract") return cli::cmdExtract(n, rest);
+  if (cmd == "batch") return cli::cmdBatch(n, rest);
+  if (cmd == "card") return cli::cmdCard(n, rest);
+  if (cmd == "diff-build") return cli::cmdDiffBuild(n, rest);
   fprintf(stderr, "ptx2glsl: unknown command '%s'\n%s", cmd.c_str(), kUsage);
   return 2;
 }
