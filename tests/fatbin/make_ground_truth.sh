@@ -17,7 +17,8 @@ cd "$(dirname "$0")/../.."
 tarball=${1:?usage: make_ground_truth.sh OUTPUT.tar.gz}
 case "$tarball" in /*) ;; *) tarball="$PWD/$tarball" ;; esac
 CUOBJDUMP=${CUOBJDUMP:-cuobjdump}
-command -v "$CUOBJDUMP" >/dev/null || { echo "make_ground_truth.sh: $CUOBJDUMP not found" >&2; exit 1; }
+command -v "$CUOBJDUMP" >/dev/null || CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
+command -v "$CUOBJDUMP" >/dev/null || { echo "make_ground_truth.sh: cuobjdump not found (set CUOBJDUMP)" >&2; exit 1; }
 data=$PWD/tests/fatbin/data
 gt=$PWD/tests/fatbin/ground_truth
 rm -rf "$gt"

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <regex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "binary.h"
@@ -498,7 +499,14 @@ void runBatch(const BatchOptions& opt, BatchResult& res) {
         KernelResult& r = res.kernels[job.result];
         const Parsed& p = parsed[job.source];
         if (job.fn) {
-          translateKernel(opt, base, res.sources[job.source], p, *job.fn, r, writeErrs[job.result]);
+          // An exception out of the translator or glslang (out of memory, say) refuses this kernel, not the batch.
+          try {
+            translateKernel(opt, base, res.sources[job.source], p, *job.fn, r, writeErrs[job.result]);
+          } catch (const std::exception& e) {
+            r.translated = false;
+            r.reason = r.bufferName + ": error: internal error: translating '" + r.entry + "' threw: " + e.what();
+            r.otherReasons = {std::string("internal error: ") + e.what()};
+          }
         } else {
           r.reason = p.firstError;
           r.otherReasons.push_back("the file does not parse");
