@@ -19,6 +19,7 @@
 #include "scalar.h"
 #include "spirv.h"
 #include "translate.h"
+#include "version.h"
 #include "launch.h"
 
 namespace fs = std::filesystem;
@@ -37,6 +38,7 @@ const char* kUsage =
     "  passes                      list the IR passes\n"
     "  ops                         list the PTX opcodes the translator lowers\n"
     "  bench FILE.ptx...           translation throughput and peak memory\n"
+    "  --version                   versions of ptx2glsl, glslang, SPIRV-Tools and the Vulkan loader\n"
     "\n"
     "Run 'ptx2glsl <command> --help' for a command's options.\n";
 
@@ -494,8 +496,8 @@ int main(int argc, char** argv) {
     fputs(kUsage, stdout);
     return 0;
   }
-  if (cmd == "--version") {
-    printf("ptx2glsl 0.1\n");
+  if (cmd == "--version" || cmd == "version") {
+    fputs(versionText().c_str(), stdout);
     return 0;
   }
   int n = argc - 2;
