@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages ptx2glsl needs (run as root). With no argument: what the build and the whole test
 # suite use (the README's two commands); every package named here is used, and nothing else is needed on a fresh
 # minimal Debian 12 (debootstrap --variant=minbase; checked by ../shared/tools/fresh-machine-check).
-#   --sanitize   also clang-16 and its sanitizer/libFuzzer runtimes (tests/sanitize.sh, docs/FUZZING.md)
+#   --sanitize   also clang-16, its sanitizer/libFuzzer runtimes and llvm-16 (llvm-symbolizer-16, for readable
+#                sanitizer reports): tests/sanitize.sh, docs/FUZZING.md
 #   --package    also dpkg-dev (dpkg-shlibdeps, for the .deb's Depends: tests/package/check_deb.sh)
 set -eu
 # cmake ninja-build g++      the build
@@ -18,7 +19,7 @@ pkgs="cmake ninja-build g++ python3 glslang-dev glslang-tools spirv-tools libvul
       liblzma-dev"
 for a in "$@"; do
   case $a in
-    --sanitize) pkgs="$pkgs clang-16 libclang-rt-16-dev" ;;
+    --sanitize) pkgs="$pkgs clang-16 libclang-rt-16-dev llvm-16" ;;
     --package) pkgs="$pkgs dpkg-dev" ;;
     *) echo "install_deps.sh: unknown option '$a' (--sanitize, --package)" >&2; exit 2 ;;
   esac
