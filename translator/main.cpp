@@ -20,6 +20,7 @@
 #include "scalar.h"
 #include "spirv.h"
 #include "translate.h"
+#include "version.h"
 #include "launch.h"
 
 namespace fs = std::filesystem;
@@ -42,6 +43,7 @@ const char* kUsage =
     "  batch INPUT... -o DIR       translate every kernel of binaries, folders and PTX files in parallel\n"
     "  card FILE.ptx               the parameter-block card of each kernel (markdown, or --json)\n"
     "  diff-build OLD NEW          the kernels two builds added, removed, changed, and how\n"
+    "  --version                   versions of ptx2glsl, glslang, SPIRV-Tools and the Vulkan loader\n"
     "\n"
     "Run 'ptx2glsl <command> --help' for a command's options.\n";
 
@@ -499,8 +501,8 @@ int main(int argc, char** argv) {
     fputs(kUsage, stdout);
     return 0;
   }
-  if (cmd == "--version") {
-    printf("ptx2glsl 0.1\n");
+  if (cmd == "--version" || cmd == "version") {
+    fputs(versionText().c_str(), stdout);
     return 0;
   }
   int n = argc - 2;

@@ -4,6 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -490,6 +491,18 @@ TEST_CASE("snippet: initialiser conversion to element bits") {
   CHECK(a->init[1].offset == 8);
   CHECK(a->init[2].generic);
   CHECK(a->init[2].offset == 4);
+}
+
+TEST_CASE("snippet: the most negative 64-bit immediate") {
+  // nvcc writes it (tests/parse_stress/ptx/math_double.ptx); negating it as int64_t was undefined behaviour,
+  // found by tests/fuzz/fuzz_ptx under UBSan (tests/sanitize.sh runs this test with -fsanitize=undefined).
+  auto p = parseText(kernel("mov.b64 %rd1, -9223372036854775808;\n mov.b64 %rd1, -1;"));
+  REQUIRE_MESSAGE(p->ok, p->errors());
+  auto in = instrs(p->m.functions[0]);
+  REQUIRE(in.size() == 2);
+  CHECK(in[0]->ops[1].kind == K::Imm);
+  CHECK(in[0]->ops[1].imm == INT64_MIN);
+  CHECK(in[1]->ops[1].imm == -1);
 }
 
 TEST_CASE("snippet: immediates") {

@@ -601,7 +601,8 @@ bool Parser::parseOperand(Operand& op, bool inVector) {
     }
     case Tok::Int:
       op.kind = Operand::Kind::Imm;
-      op.imm = minus ? -int64_t(tok_.val) : int64_t(tok_.val);
+      // Negated as unsigned: nvcc writes -9223372036854775808, whose negation as int64_t overflows (UBSan).
+      op.imm = int64_t(minus ? 0 - tok_.val : tok_.val);
       op.isUnsigned = tok_.isUnsigned;
       break;
     case Tok::Float:
