@@ -80,7 +80,8 @@ struct Frame {
 
 class Lifter {
  public:
-  Lifter(const ptx::Module& m, ptx::DiagEngine& d, ir::Function& f) : mod_(m), diags_(d), F_(f) {}
+  Lifter(const ptx::Module& m, ptx::DiagEngine& d, ir::Function& f, const LiftOptions& o)
+      : mod_(m), diags_(d), F_(f), opt_(o) {}
 
   bool run(const ptx::Function& fn);
 
@@ -88,6 +89,11 @@ class Lifter {
   const ptx::Module& mod_;
   ptx::DiagEngine& diags_;
   ir::Function& F_;
+  const LiftOptions& opt_;
+  std::unordered_map<const ptx::Instr*, bool> checked_;  // form verdict per source instruction (inlined bodies
+                                                          // are lifted once per call; their errors reported once)
+  size_t lifted_ = 0;
+  bool tooBig_ = false;
   std::vector<RegScope> regScopes_;
   std::vector<std::unordered_map<std::string_view, int>> varScopes_;
   std::unordered_map<std::string, int> usedNames_;
@@ -119,6 +125,8 @@ class Lifter {
   void liftCall(const ptx::Instr& in, Frame& fr);
   int guardReg(const ptx::Instr& in);
   uint32_t lineOf(ptx::Span s);
+  bool formOk(const ptx::Instr& in, const ir::Inst* x);
+  bool budget(const ptx::Instr& in);
 };
 
 uint32_t Lifter::lineOf(ptx::Span s) { return 0; }
@@ -165,6 +173,12 @@ void Lifter::closeWith(ir::Term t) {
 
 void Lifter::declareReg(const ptx::VarDecl& d) {
   if (d.vecWidth) error(d.span, "vector registers (.v" + std::to_string(d.vecWidth) + ") are not supported yet");
+  // The register types the IR has storage for (ir.h VType); .b128, .texref, fp8 types... are not.
+  static const std::unordered_set<std::string_view> kRegTypes = {
+      "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+      "f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  if (!kRegTypes.count(d.type))
+    error(d.span, "registers of type ." + std::string(d.type) + " are not supported");
   auto add = [&](std::string_view base, uint32_t idx, bool ranged) {
     ir::Reg r;
     r.name = ranged ? uniqueName(std::string(base) + std::to_string(idx)) : uniqueName(base);
@@ -358,6 +372,7 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
       out.isDouble = o.isDouble;
       return true;
     case ptx::Operand::Kind::Address: {
+      out.bracket = true;
       if (o.name.empty()) {
         out.kind = Opnd::Kind::RegAddr;
         out.reg = -1;
@@ -641,13 +656,34 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   regScopes_.pop_back();
 }
 
+// The instruction table's verdict (forms.h), once per source instruction.
+bool Lifter::formOk(const ptx::Instr& in, const ir::Inst* x) {
+  auto it = checked_.find(&in);
+  if (it != checked_.end()) return it->second;
+  FormResult r = checkForm(in, x, F_);
+  if (opt_.onForm) opt_.onForm(in, x, F_, r);
+  if (!r.ok) error(r.at, r.message);
+  checked_[&in] = r.ok;
+  return r.ok;
+}
+
+bool Lifter::budget(const ptx::Instr& in) {
+  if (++lifted_ <= kMaxLiftedInstructions) return true;
+  if (!tooBig_)
+    error(in.span, "'" + F_.name + "' has more than " + std::to_string(kMaxLiftedInstructions) +
+                       " instructions once its calls are inlined; not supported");
+  tooBig_ = true;
+  return false;
+}
+
 void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
+  if (!budget(in)) return;
   if (in.opcode == "bra" || in.opcode == "ret" || in.opcode == "exit" || in.opcode == "brx") {
-    liftBranch(in, fr);
+    if (formOk(in, nullptr)) liftBranch(in, fr);
     return;
   }
   if (in.opcode == "call") {
-    liftCall(in, fr);
+    if (formOk(in, nullptr) && opt_.inlineCalls) liftCall(in, fr);
     return;
   }
   ir::Inst x;
@@ -676,12 +712,13 @@ void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
     }
     x.ops.push_back(std::move(r));
   }
+  if (!formOk(in, &x)) return;
   F_.blocks[cur_].insts.push_back(std::move(x));
 }
 
 void Lifter::liftBlock(const ptx::Block& b, Frame& fr) {
   for (auto& s : b.stmts) {
-    if (diags_.atLimit()) return;
+    if (diags_.atLimit() || tooBig_) return;
     if (auto* in = std::get_if<ptx::Instr>(&s)) {
       liftInstr(*in, fr);
     } else if (auto* l = std::get_if<ptx::Label>(&s)) {
@@ -726,6 +763,23 @@ bool Lifter::run(const ptx::Function& fn) {
   regScopes_.emplace_back();
   varScopes_.emplace_back();  // module scope (lazily filled)
   varScopes_.emplace_back();  // entry parameters
+  if (mod_.addressSize != 64)
+    error(mod_.addressSizeAt, ".address_size " + std::to_string(mod_.addressSize) +
+                                  " is not supported: the runtimes pass 64-bit device addresses");
+  if (!fn.isEntry) {
+    // A .func on its own (LiftOptions::inlineCalls off): its .reg parameters are registers and its .param ones
+    // private variables, as they are once inlined.
+    for (auto* list : {&fn.rets, &fn.params})
+      for (auto& p : *list) {
+        if (p.space == ptx::Space::Reg) declareReg(p);
+        else varScopes_.back()[p.name] = declareVar(p, ptx::Space::Local);
+      }
+    Frame fr;
+    cur_ = newBlock("entry");
+    prescan(fn.body, fr);
+    liftBlock(fn.body, fr);
+    return ok_;
+  }
   // One layout for every runner: the PTX front end's (translator/ptx/layout.h), also used by the CUDA runner.
   std::string layoutErr;
   F_.params = ptx::computeParamLayout(fn, &layoutErr);
@@ -771,8 +825,9 @@ bool Lifter::run(const ptx::Function& fn) {
 
 }  // namespace
 
-bool liftEntry(const ptx::Module& mod, const ptx::Function& fn, ptx::DiagEngine& diags, ir::Function& out) {
-  Lifter l(mod, diags, out);
+bool liftEntry(const ptx::Module& mod, const ptx::Function& fn, ptx::DiagEngine& diags, ir::Function& out,
+               const LiftOptions& opt) {
+  Lifter l(mod, diags, out, opt);
   return l.run(fn);
 }
 
