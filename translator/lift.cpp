@@ -93,7 +93,7 @@ class Lifter {
   std::unordered_map<const ptx::Instr*, bool> checked_;  // form verdict per source instruction (inlined bodies
                                                           // are lifted once per call; their errors reported once)
   size_t lifted_ = 0;
-  bool tooBig_ = false;
+  bool tooBig_ = false, tooManyRegs_ = false;
   std::vector<RegScope> regScopes_;
   std::vector<std::unordered_map<std::string_view, int>> varScopes_;
   std::unordered_map<std::string, int> usedNames_;
@@ -187,11 +187,17 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
     r.vt = regVType(d.type);
     F_.regs.push_back(std::move(r));
   };
+  // Every register becomes a local variable of main(), and SPIR-V validation allows 524,287 of them (the
+  // universal limit spirv-val enforces): more can never translate, so say so before building them.
+  constexpr size_t kMaxRegisters = 524287;
+  if (F_.regs.size() + (d.rangeCount ? d.rangeCount : 1) > kMaxRegisters) {
+    if (!tooManyRegs_)
+      error(d.span, "'" + F_.name + "' declares more than " + std::to_string(kMaxRegisters) +
+                        " registers (with its inlined calls); SPIR-V allows at most that many local variables");
+    tooManyRegs_ = true;
+    return;
+  }
   if (d.rangeCount) {
-    if (d.rangeCount > 1000000) {
-      error(d.span, "register range too large");
-      return;
-    }
     int first = int(F_.regs.size());
     for (uint32_t i = 0; i < d.rangeCount; ++i) add(d.name, i, true);
     regScopes_.back().ranges[std::string(d.name)] = {first, d.rangeCount};

@@ -118,6 +118,14 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       if (timings) timings->glslangMs += msSince(t2);
       auto t3 = std::chrono::steady_clock::now();
       if (!validateSpirv(r.spirv, log)) {
+        if (log.find("exceeded the valid limit") != std::string::npos) {
+          // SPIR-V's universal limits (e.g. 524,287 function-local variables: registers and temporaries), reached
+          // by valid but very large kernels
+          while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+          diags.error(fn.span, "'" + r.name + "' is too large for SPIR-V: " + log);
+          ok = false;
+          continue;
+        }
         diags.error(fn.span, "internal error: SPIR-V for '" + r.name + "' fails validation:\n" + log);
         ok = false;
         continue;

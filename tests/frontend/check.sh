@@ -119,6 +119,10 @@ EOF
 run call_tree 1 timeout 120 "$bin" translate "$tmp/calls.ptx" -o "$tmp/o" &&
   has call_tree "instructions once its calls are inlined; not supported" && ok
 
+# more registers than SPIR-V allows local variables: refused while lifting, at the declaration
+printf '%s\t.reg .b32 %%q<600000>;\n%s' "$hdr" "$tail_" >"$tmp/regs.ptx"
+run registers 1 "$bin" translate "$tmp/regs.ptx" -o "$tmp/o" && has registers "regs.ptx:8:12: error: 'k' declares more than 524287 registers" && ok
+
 # a NUL byte: shown escaped, the caret under the next token, later errors still reported
 printf '%s\tadd.s32 %%r1, %%r1, 1; \000 bogus;\n\t.reg .b33 %%x;\n%s' "$hdr" "$tail_" >"$tmp/nul.ptx"
 run nul 1 "$bin" translate "$tmp/nul.ptx" -o "$tmp/o" && has nul 'nul.ptx:8:23: error: unexpected NUL byte in source' &&
