@@ -137,5 +137,11 @@ truncate -s 257M "$tmp/big.ptx"
 run input_big 1 "$bin" translate "$tmp/big.ptx" -o "$tmp/o" && has input_big "larger than the 256 MiB limit" && ok
 rm -f "$tmp/big.ptx"
 
+# every form tests/frontend/left_out.ptx holds is refused (the two ld.param that load its parameters aside)
+"$bin" ops --histogram "$here/left_out.ptx" >"$tmp/out" 2>"$tmp/err"
+if grep -q "^# 1 files (0 did not parse), [0-9]* instructions: 2 accepted," "$tmp/out" &&
+   [ "$(sed -n '/^## accepted/,$p' "$tmp/out" | grep -c '^ ')" -eq 1 ] && grep -q "^ *2  ld.param.u64" "$tmp/out"; then ok
+else cp "$tmp/out" "$tmp/err"; fail left_out "a left-out form is accepted"; fi
+
 echo "frontend/check.sh: $passed passed, $fails failed"
 [ $fails -eq 0 ]

@@ -591,9 +591,9 @@ bool operandCountInSomeForm(const ptx::Instr& src, size_t n) {
   if (it == table().byOp.end()) return false;
   for (auto& f : it->second.forms) {
     if (f.uncheckedOps) return true;
-    size_t always = 0, cond = 0;
-    for (auto& o : f.ops) (o.cond.empty() ? always : cond)++;
-    if (n >= always && n <= always + cond) return true;
+    size_t always = 0;
+    for (auto& o : f.ops) always += o.cond.empty();
+    if (n >= always) return true;
   }
   return false;
 }

@@ -75,7 +75,8 @@ struct FormResult {
 // lifter checks) against the table; `f` gives register types and variables.
 FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Function& f);
 
-// Whether some form of the instruction's opcode (any modifiers) takes `n` operands.
+// Whether `n` operands are at least as many as some form of the instruction's opcode (any modifiers) requires:
+// a handler indexes its operands up to the count of its forms (`ops --histogram` runs handlers on refused forms).
 bool operandCountInSomeForm(const ptx::Instr& src, size_t n);
 
 // Problems in the table itself (an unknown class, a malformed pattern); empty when it is well formed.
