@@ -119,6 +119,26 @@ EOF
 run call_tree 1 timeout 120 "$bin" translate "$tmp/calls.ptx" -o "$tmp/o" &&
   has call_tree "instructions once its calls are inlined; not supported" && ok
 
+# a texture handle through 100,000 movs (the handle tracer walks the chain), and calls inlined 33 deep with 250
+# nested blocks around each: deep but valid, translated without exhausting the 8 MiB stack
+python3 - "$tmp" <<'EOF'
+import sys
+d = sys.argv[1]
+s = ('.version 8.7\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p, .param .u64 t)\n{\n'
+     '\t.reg .b64 %rd<100010>; .reg .f32 %f<8>;\n\tld.param.u64 %rd1, [p];\n\tld.param.u64 %rd2, [t];\n')
+s += ''.join('\tmov.b64 %%rd%d, %%rd%d;\n' % (i + 1, i) for i in range(2, 100002))
+s += '\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd100002, {%f5, %f6}];\n\tst.global.f32 [%rd1], %f1;\n\tret;\n}\n'
+open(d + '/movchain.ptx', 'w').write(s)
+s = '.version 8.7\n.target sm_90\n.address_size 64\n'
+for i in range(33, 0, -1):
+    inner = '\tadd.s32 %r1, %r1, 1;\n' if i == 33 else '\tcall.uni f%d, ();\n' % (i + 1)
+    s += '.func f%d()\n{\n\t.reg .b32 %%r<2>;\n' % i + '{\n' * 250 + inner + '}\n' * 250 + '\tret;\n}\n'
+s += '.visible .entry k()\n{\n' + '{\n' * 250 + '\tcall.uni f1, ();\n' + '}\n' * 250 + '\tret;\n}\n'
+open(d + '/deepcalls.ptx', 'w').write(s)
+EOF
+run movchain 0 "$bin" translate "$tmp/movchain.ptx" -o "$tmp/o" --no-spirv && ok
+run deepcalls 0 "$bin" translate "$tmp/deepcalls.ptx" -o "$tmp/o" && ok
+
 # more registers than SPIR-V allows local variables: refused while lifting, at the declaration
 printf '%s\t.reg .b32 %%q<600000>;\n%s' "$hdr" "$tail_" >"$tmp/regs.ptx"
 run registers 1 "$bin" translate "$tmp/regs.ptx" -o "$tmp/o" && has registers "regs.ptx:8:12: error: 'k' declares more than 524287 registers" && ok
