@@ -8,6 +8,7 @@
 #include "lift.h"
 
 #include "layout.h"
+#include "lexer.h"
 
 #include <cstring>
 #include <string>
@@ -365,7 +366,7 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.var = v;
         return true;
       }
-      error(o.span, "unknown name '" + std::string(o.name) + "'");
+      error(o.span, "unknown name '" + ptx::clip(o.name) + "'");
       return false;
     }
     case ptx::Operand::Kind::Imm:
@@ -405,7 +406,7 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.imm = o.imm;
         return true;
       }
-      error(o.span, "unknown name '" + std::string(o.name) + "' in address");
+      error(o.span, "unknown name '" + ptx::clip(o.name) + "' in address");
       return false;
     }
     case ptx::Operand::Kind::Vector: {
@@ -429,7 +430,7 @@ void Lifter::prescan(const ptx::Block& b, Frame& fr) {
   for (auto& s : b.stmts) {
     if (auto* l = std::get_if<ptx::Label>(&s)) {
       if (fr.labels.count(l->name)) {
-        error(l->span, "duplicate label '" + std::string(l->name) + "'");
+        error(l->span, "duplicate label '" + ptx::clip(l->name) + "'");
         continue;
       }
       fr.labels[l->name] = newBlock(std::string(l->name));
@@ -460,7 +461,7 @@ int Lifter::guardReg(const ptx::Instr& in) {
   if (!in.hasGuard) return -1;
   int r = findReg(in.guard.reg);
   if (r < 0 || F_.regs[r].vt != VType::Bool) {
-    error(in.guard.span, "guard '" + std::string(in.guard.reg) + "' is not a predicate register");
+    error(in.guard.span, "guard '" + ptx::clip(in.guard.reg) + "' is not a predicate register");
     return -1;
   }
   return r;
@@ -501,7 +502,7 @@ void Lifter::liftBranch(const ptx::Instr& in, Frame& fr) {
     }
     auto l = fr.labels.find(in.ops[0].name);
     if (l == fr.labels.end()) {
-      error(in.ops[0].span, "unknown label '" + std::string(in.ops[0].name) + "'");
+      error(in.ops[0].span, "unknown label '" + ptx::clip(in.ops[0].name) + "'");
       return;
     }
     t.kind = ir::Term::Kind::Br;
@@ -538,7 +539,7 @@ void Lifter::liftBranch(const ptx::Instr& in, Frame& fr) {
     for (auto n : tb->second) {
       auto l = fr.labels.find(n);
       if (l == fr.labels.end()) {
-        error(in.span, "brx.idx: unknown label '" + std::string(n) + "' in table");
+        error(in.span, "brx.idx: unknown label '" + ptx::clip(n) + "' in table");
         return;
       }
       t.targets.push_back(l->second);
@@ -571,17 +572,17 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   if (i < in.ops.size() && in.ops[i].kind == ptx::Operand::Kind::List) args = &in.ops[i++];
   const ptx::Function* callee = findFunc(mod_, name);
   if (!callee) {
-    error(in.ops[i - 1].span, "call to unknown function '" + std::string(name) + "'");
+    error(in.ops[i - 1].span, "call to unknown function '" + ptx::clip(name) + "'");
     return;
   }
   if (!callee->hasBody) {
-    error(in.span, "call to '" + std::string(name) + "', which has no body in this module (" +
+    error(in.span, "call to '" + ptx::clip(name) + "', which has no body in this module (" +
                        (name == "vprintf" ? "printf is not supported" : "an external function") + ")");
     return;
   }
   for (auto s : callStack_)
     if (s == name) {
-      error(in.span, "recursive call to '" + std::string(name) + "' is not supported");
+      error(in.span, "recursive call to '" + ptx::clip(name) + "' is not supported");
       return;
     }
   if (callStack_.size() > 32) {
@@ -599,7 +600,7 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   auto bindList = [&](const std::vector<ptx::VarDecl>& formals, const ptx::Operand* actual, bool isRet) {
     size_t n = actual ? actual->elems.size() : 0;
     if (n != formals.size()) {
-      error(in.span, "call to '" + std::string(name) + "': " + std::to_string(n) + (isRet ? " return" : " argument") +
+      error(in.span, "call to '" + ptx::clip(name) + "': " + std::to_string(n) + (isRet ? " return" : " argument") +
                          " operands for " + std::to_string(formals.size()) + " parameters");
       return;
     }
@@ -611,7 +612,7 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
         declareReg(formals[k]);
         int calleeReg = findReg(formals[k].name);
         if (callerReg < 0) {
-          error(a.span, "call argument '" + std::string(a.name) + "' is not a register");
+          error(a.span, "call argument '" + ptx::clip(a.name) + "' is not a register");
           continue;
         }
         (isRet ? regOut : regIn).push_back({calleeReg, callerReg});
@@ -619,7 +620,7 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
       }
       int v = findVar(a.name);
       if (v < 0) {
-        error(a.span, "call argument '" + std::string(a.name) + "' is not a .param variable");
+        error(a.span, "call argument '" + ptx::clip(a.name) + "' is not a .param variable");
         continue;
       }
       bind[formals[k].name] = v;

@@ -9,6 +9,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "lexer.h"
+
 namespace p2g {
 
 namespace {
@@ -602,7 +604,7 @@ FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Functio
   FormResult r;
   const Table& t = table();
   auto it = t.byOp.find(src.opcode);
-  std::string name = opText(src);
+  std::string name = ptx::clip(opText(src), 120);  // a 1 MB opcode must not become a 1 MB message
   if (it == t.byOp.end()) {
     r.ok = r.knownOpcode = false;
     r.message = "unsupported instruction '" + name + "'";
@@ -614,7 +616,7 @@ FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Functio
   for (size_t i = 0; i < src.mods.size(); ++i)
     if (!of.mods.count(src.mods[i])) {
       r.ok = false;
-      r.message = "unsupported modifier '." + std::string(src.mods[i]) + "' of '" + std::string(src.opcode) + "'";
+      r.message = "unsupported modifier '." + ptx::clip(src.mods[i]) + "' of '" + ptx::clip(src.opcode) + "'";
       r.at = modifierSpan(src, i);
       return r;
     }
