@@ -106,6 +106,7 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
   }
   std::string T = types.empty() ? "b32" : types.back();
   std::string T0 = types.empty() ? T : types[0], T1 = types.size() > 1 ? types[1] : T;
+  std::string T2 = types.size() > 2 ? types[2] : T;
   unsigned vec = has.count("v2") ? 2 : has.count("v4") ? 4 : has.count("v8") ? 8 : 1;
   std::string space = has.count("global") ? "global" : has.count("shared") ? "shared" : has.count("local") ? "local" :
                       has.count("const") ? "const" : has.count("param") ? "param" : "";
@@ -125,8 +126,8 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
     if (tok.back() == '+') tok.pop_back();
     char kind = tok[0];
     std::string w = tok.size() > 2 ? tok.substr(2) : "T";
-    std::string wt = w == "T0" ? T0 : w == "T1" ? T1 : T;
-    unsigned bits = w == "2T" ? 2 * bitsOf(T) : (w == "32" || w == "64" || w == "16") ? unsigned(std::stoul(w)) : bitsOf(wt);
+    std::string wt = w == "T0" ? T0 : w == "T1" ? T1 : w == "T2" ? T2 : T;
+    unsigned bits = w == "2T" ? 2 * bitsOf(T) : (w == "8" || w == "16" || w == "32" || w == "64") ? unsigned(std::stoul(w)) : bitsOf(wt);
     if (w == "32" || w == "64" || w == "2T") wt = "b" + std::to_string(bits);
     switch (kind) {
       case 'd': case 'a': case 'e': ops.push_back(reg(bits, wt, n++)); break;

@@ -70,7 +70,7 @@ struct Slot {
   std::string_view cls;  // the class name when written $cls
 };
 
-enum class W : uint8_t { T, T0, T1, TwoT, Fixed, Any };
+enum class W : uint8_t { T, T0, T1, T2, TwoT, Fixed, Any };
 
 struct OpSpec {
   char kind = '*';
@@ -174,6 +174,7 @@ bool compileOps(Table& t, const FormLine& line, Form& f) {
       if (w == "T") o.width = W::T;
       else if (w == "T0") o.width = W::T0;
       else if (w == "T1") o.width = W::T1;
+      else if (w == "T2") o.width = W::T2;
       else if (w == "2T") o.width = W::TwoT;
       else if (w == "*") o.width = W::Any;
       else if (w == "8" || w == "16" || w == "32" || w == "64") o.width = W::Fixed, o.fixed = unsigned(std::stoul(std::string(w)));
@@ -286,6 +287,7 @@ std::string_view widthType(const OpSpec& spec, const OpCtx& c) {
     case W::TwoT: return c.types.back();
     case W::T0: return c.types[0];
     case W::T1: return c.types.size() > 1 ? c.types[1] : std::string_view{};
+    case W::T2: return c.types.size() > 2 ? c.types[2] : std::string_view{};
     default: return {};
   }
 }

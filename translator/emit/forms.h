@@ -26,7 +26,8 @@
 //     U  mov's unpacking destination {d, d[, d, d]}   P  mov's packing source {a, a[, a, a]}
 //     *  not checked here (branches and calls: the lifter reads them)
 //   width: the register size (and the immediate range) the operand must have: T the instruction type (the last
-//   type modifier; the default), T0 / T1 the first / second type modifier, 2T twice T, 16 / 32 / 64 bits, * any.
+//   type modifier; the default), T0 / T1 / T2 the first / second / third type modifier, 2T twice T, 8 / 16 / 32 /
+//   64 bits, * any.
 //   `+`: the register may be wider (PTX ISA "Operand Size Exceeding Instruction-Type Size": ld, st, cvt).
 //   `@name`: the operand is present exactly when the instruction has the modifier .name (or one of class $name).
 //
