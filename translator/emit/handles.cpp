@@ -58,15 +58,31 @@ class Tracer {
   }
   const std::map<int, std::vector<Def>>& defs() const { return defs_; }
 
+  // Depth first over the definitions, in order, with an explicit stack: a chain of 100,000 movs must not take
+  // 100,000 stack frames.
   bool value(int reg, std::vector<HandleSource>& out, std::string& why) {
-    if (!visiting_.insert(reg).second) return true;  // a cycle adds no new source (mov loops through phis)
-    auto it = defs_.find(reg);
-    if (it == defs_.end()) {
-      why = "register " + F.regs[reg].name + " is never written";
-      return false;
+    std::vector<std::pair<int, size_t>> stack;  // register, next definition to follow
+    auto enter = [&](int r) {
+      if (!visiting_.insert(r).second) return true;  // a cycle adds no new source (mov loops through phis)
+      if (!defs_.count(r)) {
+        why = "register " + F.regs[r].name + " is never written";
+        return false;
+      }
+      stack.push_back({r, 0});
+      return true;
+    };
+    if (!enter(reg)) return false;
+    while (!stack.empty()) {
+      const std::vector<Def>& defs = defs_.at(stack.back().first);
+      size_t i = stack.back().second++;
+      if (i == defs.size()) {
+        stack.pop_back();
+        continue;
+      }
+      int next = -1;
+      if (!valueDef(defs[i], out, why, next)) return false;
+      if (next >= 0 && !enter(next)) return false;
     }
-    for (const Def& d : it->second)
-      if (!valueDef(d, out, why)) return false;
     return true;
   }
 
@@ -80,7 +96,8 @@ class Tracer {
     return false;
   }
 
-  bool valueDef(const Def& d, std::vector<HandleSource>& out, std::string& why) {
+  // One definition: a parameter load adds its source; a mov of a register names it in `next` for value() to follow.
+  bool valueDef(const Def& d, std::vector<HandleSource>& out, std::string& why, int& next) {
     const ir::Inst& in = *d.inst;
     if ((in.op == "ld" || in.op == "ldu") && in.hasMod("param") && in.ops.size() >= 2) {
       int var = -1;
@@ -102,7 +119,10 @@ class Tracer {
     }
     if (in.op == "mov" && d.elem < 0 && in.ops.size() >= 2) {
       const Opnd& s = in.ops[1];
-      if (s.kind == Opnd::Kind::Reg) return value(s.reg, out, why);
+      if (s.kind == Opnd::Kind::Reg) {
+        next = s.reg;
+        return true;
+      }
       if (s.kind == Opnd::Kind::VarAddr && F.vars[s.var].space == ptx::Space::Global) {
         HandleSource h;
         h.isTexref = true;
