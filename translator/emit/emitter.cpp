@@ -240,8 +240,15 @@ std::string Emitter::src(const Opnd& o, Ty t) {
     }
     case Opnd::Kind::Special: {
       std::string s(o.special);
+      // %tid, %ntid, %ctaid, %nctaid: the components x, y and z (a fuzz_spirv input had `%ntid.x.extern`, which
+      // went into the GLSL as is).
       auto comp = [&](const char* base) -> std::string {
         std::string c = s.size() > strlen(base) + 1 ? s.substr(strlen(base) + 1) : "x";
+        if (c != "x" && c != "y" && c != "z") {
+          diags_.error(o.span, "special register '" + s + "': expected the component .x, .y or .z of " + base);
+          ok_ = false;
+          return "x";
+        }
         return c;
       };
       std::string v;
