@@ -22,21 +22,26 @@ FORMS = [
     ("f16_f32_k8", "m16n8k8", "f32", "f16", "f32", False),
     ("s8_s32_k32", "m16n8k32", "s32", "s8", "s32", False),
     ("s8_s32_k32_sat", "m16n8k32", "s32", "s8", "s32", True),
+    ("e4m3_f32_k32", "m16n8k32", "f32", "e4m3", "f32", False),
+    ("e5m2_f32_k32", "m16n8k32", "f32", "e5m2", "f32", False),
+    ("e4m3_e5m2_f32_k32", "m16n8k32", "f32", ("e4m3", "e5m2"), "f32", False),
 ]
 
-TYCODE = {"f16": 0, "bf16": 1, "tf32": 2, "f32": 3, "s8": 4, "s32": 5}
+TYCODE = {"f16": 0, "bf16": 1, "tf32": 2, "f32": 3, "s8": 4, "s32": 5, "e4m3": 6, "e5m2": 7}
 
 KERNEL = r'''// nvcc -ptx -O3 -arch=sm_90 kernel.cu -o kernel.ptx
-// ptx_corpus/mma/NAME: mma.sync.aligned.SHAPE.row.colSAT.D.A.A.C, one tile per warp (written by
+// ptx_corpus/mma/NAME: mma.sync.aligned.SHAPE.row.colSAT.D.A.B.C, one tile per warp (written by
 // ptx_corpus/mma/make_cases.py: edit it there). Inputs from integer hashes, six classes by tile (make_cases.py).
 #include <stdint.h>
 
 __device__ __forceinline__ uint32_t mix(uint32_t x) {  // a 32-bit integer hash (lowbias32)
   x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16; return x;
 }
-// (exponent bits, mantissa bits) of a type code: 0 f16, 1 bf16, 2 tf32 (an f32 register), 3 f32, 4 s8, 5 s32
-__device__ __forceinline__ int ebits(int ty) { return ty == 0 ? 5 : 8; }
-__device__ __forceinline__ int mbits(int ty) { return ty == 0 ? 10 : ty == 1 ? 7 : 23; }
+// (exponent bits, mantissa bits) of a type code: 0 f16, 1 bf16, 2 tf32 (an f32 register), 3 f32, 4 s8, 5 s32,
+// 6 e4m3, 7 e5m2
+__device__ __forceinline__ int ebits(int ty) { return ty == 0 || ty == 7 ? 5 : ty == 6 ? 4 : 8; }
+__device__ __forceinline__ int mbits(int ty) { return ty == 0 ? 10 : ty == 1 ? 7 : ty == 6 ? 3 : ty == 7 ? 2 : 23; }
+__device__ __forceinline__ int nbits(int ty) { return ty <= 1 ? 16 : ty >= 6 ? 8 : 32; }
 
 // One element of matrix `mat` (0 A, 1 B, 2 C) of tile `tile` at (r, k) in type ty, class cls.
 __device__ uint32_t elemRaw(int ty, uint32_t tile, int mat, int r, int k, int cls) {
@@ -53,14 +58,14 @@ __device__ uint32_t elemRaw(int ty, uint32_t tile, int mat, int r, int k, int cl
     }
     return h;
   }
-  int eb = ebits(ty), mb = mbits(ty), bits = ty <= 1 ? 16 : 32;
+  int eb = ebits(ty), mb = mbits(ty), bits = nbits(ty);
   uint32_t sign = (h & 1u) << (bits - 1), mant = (h >> 1) & ((1u << mb) - 1u);
   int bias = (1 << (eb - 1)) - 1, emaxB = (1 << eb) - 2;
   int e;
   switch (cls) {
     case 0: e = bias - 3 + int(h2 % 7u); break;
     case 1: e = int(h2 % uint32_t(emaxB + 1)); break;  // 0: subnormals and zeros
-    case 2: return bits == 32 ? h2 : (h2 & 0xFFFFu);
+    case 2: return bits == 32 ? h2 : (h2 & ((1u << bits) - 1u));
     case 3:
       if (h2 % 5u == 0u) {
         uint32_t all = uint32_t((1 << eb) - 1) << mb;
@@ -86,7 +91,7 @@ __device__ uint32_t elemRaw(int ty, uint32_t tile, int mat, int r, int k, int cl
 }
 __device__ uint32_t elem(int ty, uint32_t tile, int mat, int r, int k, int cls) {
   if (cls == 4 && ty != 4 && mat < 2) {  // cancellation
-    int bits = ty <= 1 ? 16 : 32;
+    int bits = nbits(ty);
     if (mat == 0) return elemRaw(ty, tile, 0, r, k & ~1, cls) ^ ((k & 1) ? (1u << (bits - 1)) : 0u);
     uint32_t v = elemRaw(ty, tile, 1, r & ~1, k, cls);
     return (r & 1) ? v ^ ((mix(tile + uint32_t(r * 64 + k)) & 3u) << (ty == 2 ? 13 : 0)) : v;
@@ -95,10 +100,11 @@ __device__ uint32_t elem(int ty, uint32_t tile, int mat, int r, int k, int cls) 
 }
 
 #define TA TYA
+#define TB TYB
 #define TC TYC
 #define KK KDIM
 __device__ __forceinline__ uint32_t A_(uint32_t tile, int cls, int i, int k) { return elem(TA, tile, 0, i, k, cls); }
-__device__ __forceinline__ uint32_t B_(uint32_t tile, int cls, int k, int j) { return elem(TA, tile, 1, k, j, cls); }
+__device__ __forceinline__ uint32_t B_(uint32_t tile, int cls, int k, int j) { return elem(TB, tile, 1, k, j, cls); }
 __device__ __forceinline__ uint32_t C_(uint32_t tile, int cls, int i, int j) { return elem(TC, tile, 2, i, j, cls); }
 __device__ __forceinline__ uint32_t pack2(uint32_t lo, uint32_t hi) { return (lo & 0xFFFFu) | (hi << 16); }
 __device__ __forceinline__ uint32_t pack4(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
@@ -139,13 +145,14 @@ FRAG = {
 
 
 def asm(shape, d, a, c, sat):
-    name = "mma.sync.aligned.%s.row.col%s.%s.%s.%s.%s" % (shape, ".satfinite" if sat else "", d, a, a, c)
+    ta, tb = a if isinstance(a, tuple) else (a, a)
+    name = "mma.sync.aligned.%s.row.col%s.%s.%s.%s.%s" % (shape, ".satfinite" if sat else "", d, ta, tb, c)
     if d == "f16":
         return ('''uint32_t c0 = pack2(c[0], c[1]), c1 = pack2(c[2], c[3]), d0, d1;
   asm volatile("%s {%%0,%%1}, {%%2,%%3,%%4,%%5}, {%%6,%%7}, {%%8,%%9};"
                : "=r"(d0), "=r"(d1) : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c0), "r"(c1));
   dd[0] = d0 & 0xFFFFu; dd[1] = d0 >> 16; dd[2] = d1 & 0xFFFFu; dd[3] = d1 >> 16;''' % name)
-    if shape == "m16n8k8" and a == "f16":
+    if shape == "m16n8k8" and ta == "f16":
         return ('''asm volatile("%s {%%0,%%1,%%2,%%3}, {%%4,%%5}, {%%6}, {%%7,%%8,%%9,%%10};"
                : "=r"(dd[0]), "=r"(dd[1]), "=r"(dd[2]), "=r"(dd[3])
                : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));''' % name)
@@ -159,14 +166,15 @@ def main():
     tiles = blocks * threads // 32
     for name, shape, d, a, c, sat in FORMS:
         k = {"m16n8k16": 16, "m16n8k8": 8, "m16n8k32": 32}[shape]
-        frag = FRAG["m16n8k8tf32" if a == "tf32" else shape]
+        ta, tb = a if isinstance(a, tuple) else (a, a)
+        frag = FRAG["m16n8k8tf32" if ta == "tf32" else shape]
         src = KERNEL
         for key, val in [("ptx_corpus/mma/NAME", "ptx_corpus/mma/" + name), ("FRAGS", frag), ("ASM", asm(shape, d, a, c, sat)), ("NAME", "mma_" + name),
-                         ("SHAPE", shape), ("SAT", ".satfinite" if sat else ""), ("TYA", str(TYCODE[a])),
+                         ("SHAPE", shape), ("SAT", ".satfinite" if sat else ""), ("TYA", str(TYCODE[ta])), ("TYB", str(TYCODE[tb])),
                          ("TYC", str(TYCODE[c])), ("KDIM", str(k)),
                          ("DTYPE", "uint16_t" if d == "f16" else "uint32_t"),
                          ("DCAST", "uint16_t" if d == "f16" else "uint32_t"),
-                         (".D.A.A.C", ".%s.%s.%s.%s" % (d, a, a, c))]:
+                         (".D.A.B.C", ".%s.%s.%s.%s" % (d, ta, tb, c))]:
             src = src.replace(key, val)
         out = os.path.join(HERE, name)
         os.makedirs(out, exist_ok=True)

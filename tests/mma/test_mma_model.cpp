@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: test_mma_model DATA_DIR\n");
     return 2;
   }
-  const int forms[] = {0, 1, 2, 3, 8, 9, 10};
+  const int forms[] = {0, 1, 2, 3, 4, 5, 6, 8, 9, 10};
   long totalBad = 0, total = 0;
   for (int fi : forms) {
     const Form& F = kForms[fi];
@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
     size_t n = D.size();
     int samples = int(n / 128);
     long bad[kClasses] = {}, tot[kClasses] = {};
-    Model M;  // the fitted model: F = 25, f32 toward zero, f16 to nearest even, K at once
+    Model M;  // the fitted model: F = 25, f32 toward zero, f16 to nearest even, K at once; FP8: the chain
+    M.fp8Chain = F.a == El::E4M3 || F.a == El::E5M2;
     Sample s;
     for (int si = 0; si < samples; ++si) {
       generate(fi, uint64_t(si), s);

@@ -7,8 +7,8 @@
 // carry shfl's limitation: every thread of the block must execute the instruction (what .aligned requires of a
 // warp anyway, extended to the block).
 //
-// Implemented: the forms whose arithmetic was fitted on the H200 with 0 mismatches (docs/MMA.md). The FP8 forms
-// (e4m3/e5m2) are not: no candidate model matched the measurement yet, so they stay refused.
+// Implemented: the forms whose arithmetic was fitted on the H200 with 0 mismatches (docs/MMA.md). Left out: FP8
+// with an f16 accumulator (no candidate matched the measurement yet) and e5m2 x e4m3 (not measured).
 #include "emitter.h"
 
 namespace p2g {
@@ -19,20 +19,24 @@ struct MmaForm {
   const char* shape;
   const char* d;
   const char* a;
+  const char* b;
   const char* c;
   unsigned shapeCode;  // p2g_mma_frag's shape
   unsigned K;
   unsigned nA, nB, nC;  // registers of a, b, c (= d)
-  int tab;              // p2g_mma_float's element type of A and B; -1: s8
+  int tab;              // p2g_mma_float's element type of A and B; -1: s8; -2: FP8 (p2g_mma_fp8)
 };
 
 const MmaForm kMma[] = {
-    {"m16n8k16", "f32", "f16", "f32", 0, 16, 4, 2, 4, 0},
-    {"m16n8k16", "f16", "f16", "f16", 0, 16, 4, 2, 2, 0},
-    {"m16n8k16", "f32", "bf16", "f32", 0, 16, 4, 2, 4, 1},
-    {"m16n8k8", "f32", "tf32", "f32", 1, 8, 4, 2, 4, 2},
-    {"m16n8k8", "f32", "f16", "f32", 2, 8, 2, 1, 4, 0},
-    {"m16n8k32", "s32", "s8", "s32", 3, 32, 4, 2, 4, -1},
+    {"m16n8k16", "f32", "f16", "f16", "f32", 0, 16, 4, 2, 4, 0},
+    {"m16n8k16", "f16", "f16", "f16", "f16", 0, 16, 4, 2, 2, 0},
+    {"m16n8k16", "f32", "bf16", "bf16", "f32", 0, 16, 4, 2, 4, 1},
+    {"m16n8k8", "f32", "tf32", "tf32", "f32", 1, 8, 4, 2, 4, 2},
+    {"m16n8k8", "f32", "f16", "f16", "f32", 2, 8, 2, 1, 4, 0},
+    {"m16n8k32", "s32", "s8", "s8", "s32", 3, 32, 4, 2, 4, -1},
+    {"m16n8k32", "f32", "e4m3", "e4m3", "f32", 3, 32, 4, 2, 4, -2},
+    {"m16n8k32", "f32", "e5m2", "e5m2", "f32", 3, 32, 4, 2, 4, -2},
+    {"m16n8k32", "f32", "e4m3", "e5m2", "f32", 3, 32, 4, 2, 4, -2},
 };
 
 }  // namespace
@@ -44,12 +48,13 @@ void emitMma(Emitter& E, const ir::Inst& in) {
   for (auto m : in.mods)
     if (m.size() > 1 && m[0] == 'm' && m.find('n') != std::string_view::npos && m.find('k') != std::string_view::npos)
       shape = m;
-    else if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s32" || m == "s8")
+    else if (m == "f32" || m == "f16" || m == "bf16" || m == "tf32" || m == "s32" || m == "s8" || m == "e4m3" ||
+             m == "e5m2")
       types.push_back(m);
   const MmaForm* f = nullptr;
-  if (types.size() == 4 && types[1] == types[2])
+  if (types.size() == 4)
     for (auto& x : kMma)
-      if (shape == x.shape && types[0] == x.d && types[1] == x.a && types[3] == x.c) f = &x;
+      if (shape == x.shape && types[0] == x.d && types[1] == x.a && types[2] == x.b && types[3] == x.c) f = &x;
   if (!f) {
     E.error(in, "mma: this shape and type combination is not implemented");
     return;
@@ -69,7 +74,7 @@ void emitMma(Emitter& E, const ir::Inst& in) {
   Ty u{Ty::K::U, 32};
   E.feature("mmaxchg");
   E.use("p2g_mma_frag");
-  E.use(f->tab < 0 ? "p2g_mma_s8" : "p2g_mma_float");
+  E.use(f->tab == -1 ? "p2g_mma_s8" : f->tab == -2 ? "p2g_mma_fp8" : "p2g_mma_float");
   // c before anything is written (d may name the same registers)
   std::vector<std::string> c;
   for (unsigned i = 0; i < f->nC; ++i) {
@@ -91,8 +96,11 @@ void emitMma(Emitter& E, const ir::Inst& in) {
     std::string row = "((gl_LocalInvocationIndex & 31u) >> 2) + " + std::to_string(i >= 2 ? 8 : 0) + "u";
     std::string col = "(gl_LocalInvocationIndex & 3u) * 2u + " + std::to_string(i & 1) + "u";
     std::string ci = f16acc ? "bitfieldExtract(" + c[i >> 1] + ", " + std::to_string(16 * (i & 1)) + ", 16)" : c[i];
+    std::string e5a = std::string_view(f->a) == "e5m2" ? "true" : "false";
+    std::string e5b = std::string_view(f->b) == "e5m2" ? "true" : "false";
     std::string call =
-        f->tab < 0 ? "p2g_mma_s8(p2g_fa, p2g_fb, " + ci + ", " + (sat ? "true" : "false") + ")"
+        f->tab == -1 ? "p2g_mma_s8(p2g_fa, p2g_fb, " + ci + ", " + (sat ? "true" : "false") + ")"
+        : f->tab == -2 ? "p2g_mma_fp8(p2g_fa, p2g_fb, " + e5a + ", " + e5b + ", " + ci + ")"
                    : "p2g_mma_float(p2g_fa, p2g_fb, " + std::to_string(f->K) + "u, " + std::to_string(f->tab) + "u, " + ci +
                          ", " + (f16acc ? "0u" : "3u") + ", " + (f16acc ? "true" : "false") + ")";
     E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, " +

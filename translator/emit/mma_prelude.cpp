@@ -13,7 +13,33 @@ namespace p2g {
 
 std::vector<PreludeHelper> mmaHelpers() {
   std::vector<PreludeHelper> h;
-  h.push_back({"p2g_mma_float", {}, {}, R"(// Tensor-core dot product (docs/MMA.md). Element types: 0 f16, 1 bf16, 2 tf32 (an f32 register, low 13 bits
+  h.push_back({"p2g_mma_round", {}, {}, R"(// S * 2^q (S exact) rounded to f32 or f16 bits, toward zero or to nearest even; overflow gives infinity, an exact
+// zero +0 (measured: docs/MMA.md).
+uint p2g_mma_round(int64_t S, int q, bool outF16, bool rne) {
+  if (S == 0l) return 0u;
+  bool neg = S < 0l;
+  uint64_t U = uint64_t(neg ? -S : S);
+  uint hi = uint(U >> 32);
+  int L = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(U));
+  int mb = outF16 ? 10 : 23, bias = outF16 ? 15 : 127, emaxB = outF16 ? 31 : 255;
+  int lsb = max(L + q - mb, 1 - bias - mb);
+  int drop = lsb - q;
+  uint64_t r = drop <= 0 ? U << uint(-drop) : (drop >= 64 ? 0ul : U >> uint(drop));
+  if (rne && drop > 0) {
+    uint64_t rem = drop >= 64 ? U : U & ((1ul << uint(drop)) - 1ul);
+    uint64_t hlf = drop >= 65 ? 0xFFFFFFFFFFFFFFFFul : 1ul << uint(drop - 1);
+    if (rem > hlf || (rem == hlf && (r & 1ul) != 0ul)) r += 1ul;
+    if ((r >> uint(mb + 1)) != 0ul) { r >>= 1; lsb += 1; }
+  }
+  uint sign = neg ? (outF16 ? 0x8000u : 0x80000000u) : 0u;
+  uint R = uint(r);
+  if ((R >> uint(mb)) == 0u) return sign | R;  // subnormal
+  int be = lsb + mb + bias;
+  if (be >= emaxB) return sign | (outF16 ? 0x7C00u : 0x7F800000u);
+  return sign | (uint(be) << uint(mb)) | (R & ((1u << uint(mb)) - 1u));
+}
+)"});
+  h.push_back({"p2g_mma_float", {"p2g_mma_round"}, {}, R"(// Tensor-core dot product (docs/MMA.md). Element types: 0 f16, 1 bf16, 2 tf32 (an f32 register, low 13 bits
 // ignored: measured, class 5 of the probe), 3 f32. Decoded as sig * 2^(e - frac) with kind 0 finite, 1 inf, 2 NaN; a zero has sig 0.
 void p2g_mma_dec(uint v, uint ty, out uint sig, out int e, out int frac, out bool neg, out uint kind) {
   uint eb = ty == 0u ? 5u : 8u, mb = ty == 0u ? 10u : ty == 1u ? 7u : ty == 2u ? 10u : 23u;
@@ -64,28 +90,7 @@ uint p2g_mma_float(uint a[32], uint b[32], uint K, uint tab, uint c, uint tc, bo
     v = sh >= 0 ? v << uint(sh) : (sh <= -40 ? 0ul : v >> uint(-sh));
     S += pn[i] ? -int64_t(v) : int64_t(v);
   }
-  if (S == 0l) return 0u;
-  bool neg = S < 0l;
-  uint64_t U = uint64_t(neg ? -S : S);
-  uint hi = uint(U >> 32);
-  int L = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(U));
-  int q = emax - 25;  // weight of U's unit
-  int mb = outF16 ? 10 : 23, bias = outF16 ? 15 : 127, emaxB = outF16 ? 31 : 255;
-  int lsb = max(L + q - mb, 1 - bias - mb);
-  int drop = lsb - q;
-  uint64_t r = drop <= 0 ? U << uint(-drop) : (drop >= 64 ? 0ul : U >> uint(drop));
-  if (outF16 && drop > 0) {  // to nearest even
-    uint64_t rem = drop >= 64 ? U : U & ((1ul << uint(drop)) - 1ul);
-    uint64_t hlf = drop >= 65 ? 0xFFFFFFFFFFFFFFFFul : 1ul << uint(drop - 1);
-    if (rem > hlf || (rem == hlf && (r & 1ul) != 0ul)) r += 1ul;
-    if ((r >> uint(mb + 1)) != 0ul) { r >>= 1; lsb += 1; }
-  }
-  uint sign = neg ? (outF16 ? 0x8000u : 0x80000000u) : 0u;
-  uint R = uint(r);
-  if ((R >> uint(mb)) == 0u) return sign | R;  // subnormal
-  int be = lsb + mb + bias;
-  if (be >= emaxB) return sign | (outF16 ? 0x7C00u : 0x7F800000u);
-  return sign | (uint(be) << uint(mb)) | (R & ((1u << uint(mb)) - 1u));
+  return p2g_mma_round(S, emax - 25, outF16, outF16);
 }
 )"});
   h.push_back({"p2g_mma_frag", {}, {}, R"(// A[row][k] and B[k][col], k < K, of the warp whose thread 0 has linear index wbase, from the fragments every
@@ -112,6 +117,52 @@ void p2g_mma_frag(uint wbase, uint shape, uint K, uint row, uint col, out uint a
     a[k] = bitfieldExtract(p2g_mma_x[(wbase + la) * 6u + ra], int(pa * bits), int(bits));
     b[k] = bitfieldExtract(p2g_mma_x[(wbase + lb) * 6u + 4u + rb], int(pb * bits), int(bits));
   }
+}
+)"});
+  h.push_back({"p2g_mma_fp8", {"p2g_mma_float"}, {}, R"(// FP8 operand to f16 bits (exact: every e4m3 value is a normal f16, e5m2 is f16's top byte).
+uint p2g_fp8_to_f16(uint v, bool e5m2) {
+  if (e5m2) return (v & 0xFFu) << 8;
+  uint sign = (v & 0x80u) << 8, E = (v >> 3) & 15u, m = v & 7u;
+  if (E == 15u && m == 7u) return sign | 0x7E00u;  // NaN
+  if (E == 0u) {
+    if (m == 0u) return sign;
+    int p = findMSB(m);  // m * 2^-9 = 2^(p - 9) * (m / 2^p)
+    return sign | (uint(p + 6) << 10) | ((m << uint(10 - p)) & 0x3FFu);
+  }
+  return sign | ((E + 8u) << 10) | (m << 7);
+}
+// f32 addition rounded to nearest even on bits (NVIDIA's FADD: denormals kept, canonical NaN).
+uint p2g_mma_fadd(uint a, uint b) {
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {
+    if (aa == bb && ((a ^ b) >> 31) != 0u) return 0x7FFFFFFFu;
+    return aa == 0x7F800000u ? a : b;
+  }
+  if (aa == 0u && bb == 0u) return a & b;  // -0 only when both are -0
+  if (aa == 0u) return b;
+  if (bb == 0u) return a;
+  if (bb > aa) { uint t = a; a = b; b = t; t = aa; aa = bb; bb = t; }
+  int xa = max(int(aa >> 23), 1), xb = max(int(bb >> 23), 1), d = xa - xb;
+  if (d > 38) return a;  // b is below a quarter of a's ulp: a is the rounded sum
+  int64_t A = int64_t(uint64_t((aa & 0x7FFFFFu) | ((aa >> 23) != 0u ? 0x800000u : 0u)) << uint(d));
+  int64_t B = int64_t((bb & 0x7FFFFFu) | ((bb >> 23) != 0u ? 0x800000u : 0u));
+  int64_t S = ((a >> 31) != 0u ? -A : A) + ((b >> 31) != 0u ? -B : B);
+  return p2g_mma_round(S, xb - 150, false, true);
+}
+// m16n8k32 FP8 x FP8 + f32 (docs/MMA.md, measured): the operands become f16; the products of k with bit 1 clear,
+// then those with bit 1 set, are two fused 16-term sums (the second adds the first's f32 result), starting from
+// +0; c is added last by an f32 addition rounded to nearest even.
+uint p2g_mma_fp8(uint a[32], uint b[32], bool ae5, bool be5, uint c) {
+  uint ga[32], gb[32], ha[32], hb[32];
+  uint n0 = 0u, n1 = 0u;
+  for (uint k = 0u; k < 32u; ++k) {
+    uint x = p2g_fp8_to_f16(a[k], ae5), y = p2g_fp8_to_f16(b[k], be5);
+    if ((k & 2u) == 0u) { ga[n0] = x; gb[n0] = y; ++n0; } else { ha[n1] = x; hb[n1] = y; ++n1; }
+  }
+  uint p = p2g_mma_float(ga, gb, 16u, 0u, 0u, 3u, false);
+  p = p2g_mma_float(ha, hb, 16u, 0u, p, 3u, false);
+  return p2g_mma_fadd(c, p);
 }
 )"});
   h.push_back({"p2g_mma_s8", {}, {}, R"(// s8 x s8 + s32 mma: the exact integer sum (measured: wrapping; .satfinite clamps to the s32 range).

@@ -281,6 +281,9 @@ const std::vector<FormLine> kLines = {
     {"mma", emitMma, ".sync .aligned .m16n8k8 .row .col .f32 .tf32 .tf32 .f32",  "D:32, w:32, w:32, w:32"},
     {"mma", emitMma, ".sync .aligned .m16n8k8 .row .col .f32 .f16 .f16 .f32",    "D:32, w:32, w:32, w:32"},
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .satfinite? .s32 .s8 .s8 .s32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e4m3 .f32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e5m2 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
 
     // ---- control flow: lowered by the lifter into blocks and terminators (lift.cpp)
     {"bra",   nullptr, ".uni?",                            "*"},

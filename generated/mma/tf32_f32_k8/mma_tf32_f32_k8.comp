@@ -17,6 +17,31 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 // mma fragments (emit_mma.cpp): six words per thread of the block (A registers, then B registers)
 shared uint p2g_mma_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 6u];
 
+// S * 2^q (S exact) rounded to f32 or f16 bits, toward zero or to nearest even; overflow gives infinity, an exact
+// zero +0 (measured: docs/MMA.md).
+uint p2g_mma_round(int64_t S, int q, bool outF16, bool rne) {
+  if (S == 0l) return 0u;
+  bool neg = S < 0l;
+  uint64_t U = uint64_t(neg ? -S : S);
+  uint hi = uint(U >> 32);
+  int L = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(U));
+  int mb = outF16 ? 10 : 23, bias = outF16 ? 15 : 127, emaxB = outF16 ? 31 : 255;
+  int lsb = max(L + q - mb, 1 - bias - mb);
+  int drop = lsb - q;
+  uint64_t r = drop <= 0 ? U << uint(-drop) : (drop >= 64 ? 0ul : U >> uint(drop));
+  if (rne && drop > 0) {
+    uint64_t rem = drop >= 64 ? U : U & ((1ul << uint(drop)) - 1ul);
+    uint64_t hlf = drop >= 65 ? 0xFFFFFFFFFFFFFFFFul : 1ul << uint(drop - 1);
+    if (rem > hlf || (rem == hlf && (r & 1ul) != 0ul)) r += 1ul;
+    if ((r >> uint(mb + 1)) != 0ul) { r >>= 1; lsb += 1; }
+  }
+  uint sign = neg ? (outF16 ? 0x8000u : 0x80000000u) : 0u;
+  uint R = uint(r);
+  if ((R >> uint(mb)) == 0u) return sign | R;  // subnormal
+  int be = lsb + mb + bias;
+  if (be >= emaxB) return sign | (outF16 ? 0x7C00u : 0x7F800000u);
+  return sign | (uint(be) << uint(mb)) | (R & ((1u << uint(mb)) - 1u));
+}
 // Tensor-core dot product (docs/MMA.md). Element types: 0 f16, 1 bf16, 2 tf32 (an f32 register, low 13 bits
 // ignored: measured, class 5 of the probe), 3 f32. Decoded as sig * 2^(e - frac) with kind 0 finite, 1 inf, 2 NaN; a zero has sig 0.
 void p2g_mma_dec(uint v, uint ty, out uint sig, out int e, out int frac, out bool neg, out uint kind) {
@@ -68,28 +93,7 @@ uint p2g_mma_float(uint a[32], uint b[32], uint K, uint tab, uint c, uint tc, bo
     v = sh >= 0 ? v << uint(sh) : (sh <= -40 ? 0ul : v >> uint(-sh));
     S += pn[i] ? -int64_t(v) : int64_t(v);
   }
-  if (S == 0l) return 0u;
-  bool neg = S < 0l;
-  uint64_t U = uint64_t(neg ? -S : S);
-  uint hi = uint(U >> 32);
-  int L = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(U));
-  int q = emax - 25;  // weight of U's unit
-  int mb = outF16 ? 10 : 23, bias = outF16 ? 15 : 127, emaxB = outF16 ? 31 : 255;
-  int lsb = max(L + q - mb, 1 - bias - mb);
-  int drop = lsb - q;
-  uint64_t r = drop <= 0 ? U << uint(-drop) : (drop >= 64 ? 0ul : U >> uint(drop));
-  if (outF16 && drop > 0) {  // to nearest even
-    uint64_t rem = drop >= 64 ? U : U & ((1ul << uint(drop)) - 1ul);
-    uint64_t hlf = drop >= 65 ? 0xFFFFFFFFFFFFFFFFul : 1ul << uint(drop - 1);
-    if (rem > hlf || (rem == hlf && (r & 1ul) != 0ul)) r += 1ul;
-    if ((r >> uint(mb + 1)) != 0ul) { r >>= 1; lsb += 1; }
-  }
-  uint sign = neg ? (outF16 ? 0x8000u : 0x80000000u) : 0u;
-  uint R = uint(r);
-  if ((R >> uint(mb)) == 0u) return sign | R;  // subnormal
-  int be = lsb + mb + bias;
-  if (be >= emaxB) return sign | (outF16 ? 0x7C00u : 0x7F800000u);
-  return sign | (uint(be) << uint(mb)) | (R & ((1u << uint(mb)) - 1u));
+  return p2g_mma_round(S, emax - 25, outF16, outF16);
 }
 // A[row][k] and B[k][col], k < K, of the warp whose thread 0 has linear index wbase, from the fragments every
 // thread wrote to p2g_mma_x (6 words a thread: A registers 0..3, B registers 4..5). Layouts: PTX ISA "Matrix

@@ -6,9 +6,11 @@
 __device__ __forceinline__ uint32_t mix(uint32_t x) {  // a 32-bit integer hash (lowbias32)
   x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16; return x;
 }
-// (exponent bits, mantissa bits) of a type code: 0 f16, 1 bf16, 2 tf32 (an f32 register), 3 f32, 4 s8, 5 s32
-__device__ __forceinline__ int ebits(int ty) { return ty == 0 ? 5 : 8; }
-__device__ __forceinline__ int mbits(int ty) { return ty == 0 ? 10 : ty == 1 ? 7 : 23; }
+// (exponent bits, mantissa bits) of a type code: 0 f16, 1 bf16, 2 tf32 (an f32 register), 3 f32, 4 s8, 5 s32,
+// 6 e4m3, 7 e5m2
+__device__ __forceinline__ int ebits(int ty) { return ty == 0 || ty == 7 ? 5 : ty == 6 ? 4 : 8; }
+__device__ __forceinline__ int mbits(int ty) { return ty == 0 ? 10 : ty == 1 ? 7 : ty == 6 ? 3 : ty == 7 ? 2 : 23; }
+__device__ __forceinline__ int nbits(int ty) { return ty <= 1 ? 16 : ty >= 6 ? 8 : 32; }
 
 // One element of matrix `mat` (0 A, 1 B, 2 C) of tile `tile` at (r, k) in type ty, class cls.
 __device__ uint32_t elemRaw(int ty, uint32_t tile, int mat, int r, int k, int cls) {
@@ -25,14 +27,14 @@ __device__ uint32_t elemRaw(int ty, uint32_t tile, int mat, int r, int k, int cl
     }
     return h;
   }
-  int eb = ebits(ty), mb = mbits(ty), bits = ty <= 1 ? 16 : 32;
+  int eb = ebits(ty), mb = mbits(ty), bits = nbits(ty);
   uint32_t sign = (h & 1u) << (bits - 1), mant = (h >> 1) & ((1u << mb) - 1u);
   int bias = (1 << (eb - 1)) - 1, emaxB = (1 << eb) - 2;
   int e;
   switch (cls) {
     case 0: e = bias - 3 + int(h2 % 7u); break;
     case 1: e = int(h2 % uint32_t(emaxB + 1)); break;  // 0: subnormals and zeros
-    case 2: return bits == 32 ? h2 : (h2 & 0xFFFFu);
+    case 2: return bits == 32 ? h2 : (h2 & ((1u << bits) - 1u));
     case 3:
       if (h2 % 5u == 0u) {
         uint32_t all = uint32_t((1 << eb) - 1) << mb;
@@ -58,7 +60,7 @@ __device__ uint32_t elemRaw(int ty, uint32_t tile, int mat, int r, int k, int cl
 }
 __device__ uint32_t elem(int ty, uint32_t tile, int mat, int r, int k, int cls) {
   if (cls == 4 && ty != 4 && mat < 2) {  // cancellation
-    int bits = ty <= 1 ? 16 : 32;
+    int bits = nbits(ty);
     if (mat == 0) return elemRaw(ty, tile, 0, r, k & ~1, cls) ^ ((k & 1) ? (1u << (bits - 1)) : 0u);
     uint32_t v = elemRaw(ty, tile, 1, r & ~1, k, cls);
     return (r & 1) ? v ^ ((mix(tile + uint32_t(r * 64 + k)) & 3u) << (ty == 2 ? 13 : 0)) : v;
@@ -67,10 +69,11 @@ __device__ uint32_t elem(int ty, uint32_t tile, int mat, int r, int k, int cls) 
 }
 
 #define TA 0
+#define TB 0
 #define TC 0
 #define KK 16
 __device__ __forceinline__ uint32_t A_(uint32_t tile, int cls, int i, int k) { return elem(TA, tile, 0, i, k, cls); }
-__device__ __forceinline__ uint32_t B_(uint32_t tile, int cls, int k, int j) { return elem(TA, tile, 1, k, j, cls); }
+__device__ __forceinline__ uint32_t B_(uint32_t tile, int cls, int k, int j) { return elem(TB, tile, 1, k, j, cls); }
 __device__ __forceinline__ uint32_t C_(uint32_t tile, int cls, int i, int j) { return elem(TC, tile, 2, i, j, cls); }
 __device__ __forceinline__ uint32_t pack2(uint32_t lo, uint32_t hi) { return (lo & 0xFFFFu) | (hi << 16); }
 __device__ __forceinline__ uint32_t pack4(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {

@@ -43,7 +43,7 @@ Res score(int fi, const std::vector<uint32_t>& D, int samples, const Model& M) {
 }
 
 void print(const Res& R) {
-  printf("  F=%d f32=%s f16=%s group=%d split=%d reverse=%d zeroExp=%d ftzOut=%d satInf=%d:", R.m.F, R.m.rneF32 ? "rne" : "rz",
+  printf("  F=%d fp8Chain=%d f32=%s f16=%s group=%d split=%d reverse=%d zeroExp=%d ftzOut=%d satInf=%d:", R.m.F, int(R.m.fp8Chain), R.m.rneF32 ? "rne" : "rz",
          R.m.rzF16 ? "rz" : "rne", R.m.group, R.m.split, int(R.m.reverse), int(R.m.zeroExp), int(R.m.ftzOut), int(R.m.satInf));
   for (int c = 0; c < kClasses; ++c) printf(" c%d %ld/%ld", c, R.bad[c], R.tot[c]);
   printf("  total %ld\n", R.total());
@@ -139,6 +139,12 @@ int main(int argc, char** argv) {
           res2.push_back(score(fi, D, samples, M));
         }
     for (size_t r = 1; r < std::min<size_t>(4, res.size()); ++r) res2.push_back(res[r]);
+    if ((F.a == El::E4M3 || F.a == El::E5M2) && F.d == El::F32)
+      for (int F_ : {24, 25, 26}) {  // the FP8 chain (mma_model.h fp8Chain)
+        Model M;
+        M.F = F_, M.fp8Chain = true;
+        res2.push_back(score(fi, D, samples, M));
+      }
     std::sort(res2.begin(), res2.end(), [](const Res& x, const Res& y) { return x.total() < y.total(); });
     for (size_t r = 0; r < std::min<size_t>(6, res2.size()); ++r) print(res2[r]);
     if (showN) show(fi, D, samples, res2[0].m, showN);

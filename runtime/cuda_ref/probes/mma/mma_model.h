@@ -15,6 +15,7 @@
 // an infinite product or c gives that infinity.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "mma_gen.h"
 
@@ -28,6 +29,8 @@ struct Model {
   int split = 0;          // which k belong to group g: 0 contiguous (k / group); 1..3 by bit (split-1) of k,
                           // pattern-wise (k >> (split - 1)) & (K/group - 1)
   bool reverse = false;   // groups accumulated last first
+  bool fp8Chain = false;  // FP8 with f32 D: P = the products of k with bit 1 clear, then those with bit 1 set, each
+                          // group a fused sum (F bits, toward zero to f32) starting from +0; D = c + P in f32 (RNE)
   bool zeroExp = false;   // zero terms take part in Emax with exponent -126 + (other factor's exponent)
   bool ftzOut = false;    // subnormal results flushed to zero
   bool satInf = false;    // overflow gives the largest finite value instead of infinity
@@ -51,6 +54,13 @@ inline Val decodeVal(El t, uint32_t v) {
     if (e == 15 && m == 7) { r.kind = 2; return r; }
   } else if (e == (1u << f.e) - 1) {
     r.kind = m ? 2 : 1;
+    return r;
+  }
+  if (e == 0 && t == El::E4M3 && m) {
+    // FP8 operands reach the tensor core as f16 (measured: the FP8 forms below), where every e4m3 value is normal
+    r.sig = m;
+    r.e = 1 - bias;
+    while (r.sig < 8) r.sig <<= 1, --r.e;
     return r;
   }
   if (e == 0) { r.sig = m; r.e = m ? 1 - bias : -126; }
@@ -92,8 +102,28 @@ inline uint32_t roundOut(bool neg, unsigned __int128 S, int q, int m, int eb, bo
   return sign | (uint32_t(be) << m) | uint32_t(r & ((1u << m) - 1));
 }
 
+inline uint32_t evalModel(const Form& F, const Sample& s, int i, int j, const Model& M);
+
+// f32 addition rounded to nearest even, denormals kept, NaN canonical (NVIDIA's FADD).
+inline uint32_t faddRne(uint32_t a, uint32_t b) {
+  float x, y;
+  memcpy(&x, &a, 4);
+  memcpy(&y, &b, 4);
+  float z = x + y;
+  uint32_t r;
+  memcpy(&r, &z, 4);
+  return z != z ? 0x7FFFFFFFu : r;
+}
+
 // D element (i, j) of sample s.
 inline uint32_t evalModel(const Form& F, const Sample& s, int i, int j, const Model& M) {
+  if (M.fp8Chain && F.d == El::F32) {
+    Model G = M;
+    G.fp8Chain = false, G.group = 16, G.split = 2, G.reverse = false;
+    Sample t = s;
+    t.c[i * F.n + j] = 0;
+    return faddRne(s.c[i * F.n + j], evalModel(F, t, i, j, G));
+  }
   bool f16out = F.d == El::F16;
   uint32_t nanBits = f16out ? 0x7FFFu : 0x7FFFFFFFu;
   int group = M.group ? M.group : F.k;
