@@ -6,7 +6,7 @@
 # usage: tests/mma/replay.sh PTX2GLSL MMA_INPUTS DATA_DIR SAMPLES [FORM...] [-- RUN_OPTIONS...]
 #   PTX2GLSL     the ptx2glsl binary            MMA_INPUTS  the p2g-mma-inputs binary
 #   DATA_DIR     holds mma_<form>.bin from p2g-mma-probe (at least SAMPLES samples each)
-#   FORM         form indices (mma_gen.h kForms; default: the implemented ones, 0 1 2 3 4 5 6 8 9 10)
+#   FORM         form indices (mma_gen.h kForms; default: every form, 0 to 10)
 #   RUN_OPTIONS  passed to `ptx2glsl run` (e.g. --device nvidia)
 # Prints, per form, how many of the SAMPLES*128 elements differ; exit 1 if any differs or a run fails.
 # tests/mma/mma_probe.ptx was made by: nvcc -ptx -O3 -arch=sm_90 -std=c++17 mma_probe.cu -o mma_probe.ptx (nvcc 13)
@@ -21,7 +21,7 @@ while [ "$#" -gt 0 ]; do
   if [ "$1" = "--" ]; then shift; runopts=("$@"); break; fi
   forms+=("$1"); shift
 done
-[ "${#forms[@]}" -eq 0 ] && forms=(0 1 2 3 4 5 6 8 9 10)
+[ "${#forms[@]}" -eq 0 ] && forms=(0 1 2 3 4 5 6 7 8 9 10)
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

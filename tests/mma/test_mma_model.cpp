@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: test_mma_model DATA_DIR\n");
     return 2;
   }
-  const int forms[] = {0, 1, 2, 3, 4, 5, 6, 8, 9, 10};
+  const int forms[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   long totalBad = 0, total = 0;
   for (int fi : forms) {
     const Form& F = kForms[fi];

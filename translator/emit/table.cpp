@@ -284,6 +284,7 @@ const std::vector<FormLine> kLines = {
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e4m3 .f32", "D:32, w:32, w:32, w:32"},
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e5m2 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f16 .e4m3 .e4m3 .f16", "D:32, w:32, w:32, w:32"},
 
     // ---- control flow: lowered by the lifter into blocks and terminators (lift.cpp)
     {"bra",   nullptr, ".uni?",                            "*"},

@@ -143,19 +143,39 @@ uint p2g_mma_fadd(uint a, uint b) {
   int64_t S = ((a >> 31) != 0u ? -A : A) + ((b >> 31) != 0u ? -B : B);
   return p2g_mma_round(S, xb - 150, false, true);
 }
-// m16n8k32 FP8 x FP8 + f32 (docs/MMA.md, measured): the operands become f16; the products of k with bit 1 clear,
-// then those with bit 1 set, are two fused 16-term sums (the second adds the first's f32 result), starting from
-// +0; c is added last by an f32 addition rounded to nearest even.
-uint p2g_mma_fp8(uint a[32], uint b[32], bool ae5, bool be5, uint c) {
+// f16 addition rounded to nearest even on bits (NVIDIA's HADD: denormals kept, canonical NaN): the exact sum in
+// units of 2^-24 (at most 41 bits), rounded once.
+uint p2g_mma_hadd(uint a, uint b) {
+  uint aa = a & 0x7FFFu, bb = b & 0x7FFFu;
+  if (aa > 0x7C00u || bb > 0x7C00u) return 0x7FFFu;
+  if (aa == 0x7C00u || bb == 0x7C00u) {
+    if (aa == bb && ((a ^ b) & 0x8000u) != 0u) return 0x7FFFu;
+    return aa == 0x7C00u ? a : b;
+  }
+  if (aa == 0u && bb == 0u) return a & b;
+  int64_t S = 0l;
+  uint v[2] = uint[2](a, b);
+  for (int i = 0; i < 2; ++i) {
+    uint E = (v[i] >> 10) & 31u, m = v[i] & 0x3FFu;
+    int64_t x = int64_t(uint64_t(E != 0u ? (m | 0x400u) : m) << uint(E != 0u ? E - 1u : 0u));
+    S += (v[i] & 0x8000u) != 0u ? -x : x;
+  }
+  return p2g_mma_round(S, -24, true, true);
+}
+// m16n8k32 FP8 x FP8 + C (docs/MMA.md, measured): the operands become f16; the products of k with bit 1 clear,
+// then those with bit 1 set, are two fused 16-term sums (the second adds the first's result, rounded to D's
+// type), starting from +0; c is added last by an addition in D's type (f32 or f16) rounded to nearest even.
+uint p2g_mma_fp8(uint a[32], uint b[32], bool ae5, bool be5, uint c, bool outF16) {
   uint ga[32], gb[32], ha[32], hb[32];
   uint n0 = 0u, n1 = 0u;
   for (uint k = 0u; k < 32u; ++k) {
     uint x = p2g_fp8_to_f16(a[k], ae5), y = p2g_fp8_to_f16(b[k], be5);
     if ((k & 2u) == 0u) { ga[n0] = x; gb[n0] = y; ++n0; } else { ha[n1] = x; hb[n1] = y; ++n1; }
   }
-  uint p = p2g_mma_float(ga, gb, 16u, 0u, 0u, 3u, false);
-  p = p2g_mma_float(ha, hb, 16u, 0u, p, 3u, false);
-  return p2g_mma_fadd(c, p);
+  uint tc = outF16 ? 0u : 3u;
+  uint p = p2g_mma_float(ga, gb, 16u, 0u, 0u, tc, outF16);
+  p = p2g_mma_float(ha, hb, 16u, 0u, p, tc, outF16);
+  return outF16 ? p2g_mma_hadd(c, p) : p2g_mma_fadd(c, p);
 }
 // A[row][k] and B[k][col], k < K, of the warp whose thread 0 has linear index wbase, from the fragments every
 // thread wrote to p2g_mma_x (6 words a thread: A registers 0..3, B registers 4..5). Layouts: PTX ISA "Matrix
@@ -5968,13 +5988,13 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1193;
   memoryBarrierShared(); barrier();
   uint t945;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t945 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t941); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t945 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t941, false); }
   uint t946;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t946 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t942); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t946 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t942, false); }
   uint t947;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t947 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t943); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t947 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t943, false); }
   uint t948;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t948 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t944); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t948 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t944, false); }
   r1174 = t945;
   r1175 = t946;
   r1176 = t947;

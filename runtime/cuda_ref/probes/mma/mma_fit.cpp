@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
           res2.push_back(score(fi, D, samples, M));
         }
     for (size_t r = 1; r < std::min<size_t>(4, res.size()); ++r) res2.push_back(res[r]);
-    if ((F.a == El::E4M3 || F.a == El::E5M2) && F.d == El::F32)
+    if (F.a == El::E4M3 || F.a == El::E5M2)
       for (int F_ : {24, 25, 26}) {  // the FP8 chain (mma_model.h fp8Chain)
         Model M;
         M.F = F_, M.fp8Chain = true;

@@ -29,8 +29,8 @@ struct Model {
   int split = 0;          // which k belong to group g: 0 contiguous (k / group); 1..3 by bit (split-1) of k,
                           // pattern-wise (k >> (split - 1)) & (K/group - 1)
   bool reverse = false;   // groups accumulated last first
-  bool fp8Chain = false;  // FP8 with f32 D: P = the products of k with bit 1 clear, then those with bit 1 set, each
-                          // group a fused sum (F bits, toward zero to f32) starting from +0; D = c + P in f32 (RNE)
+  bool fp8Chain = false;  // FP8: P = the products of k with bit 1 clear, then those with bit 1 set, each group a
+                          // fused sum (F bits, rounded to D's type) starting from +0; D = c + P in D's type (RNE)
   bool zeroExp = false;   // zero terms take part in Emax with exponent -126 + (other factor's exponent)
   bool ftzOut = false;    // subnormal results flushed to zero
   bool satInf = false;    // overflow gives the largest finite value instead of infinity
@@ -115,14 +115,30 @@ inline uint32_t faddRne(uint32_t a, uint32_t b) {
   return z != z ? 0x7FFFFFFFu : r;
 }
 
+// f16 addition rounded to nearest even (NVIDIA's HADD: denormals kept, NaN canonical): the exact sum in units of
+// 2^-24 (at most 41 bits), rounded once.
+inline uint32_t haddRne(uint32_t a, uint32_t b, const Model& M) {
+  Val x = decodeVal(El::F16, a), y = decodeVal(El::F16, b);
+  if (x.kind == 2 || y.kind == 2 || (x.kind == 1 && y.kind == 1 && x.neg != y.neg)) return 0x7FFFu;
+  if (x.kind == 1) return a & 0xFFFFu;
+  if (y.kind == 1) return b & 0xFFFFu;
+  if (!x.sig && !y.sig) return (a & b) & 0x8000u;
+  __int128 S = 0;
+  for (const Val* v : {&x, &y})
+    if (v->sig) S += (v->neg ? -1 : 1) * ((__int128)v->sig << (v->e + 14));
+  bool neg = S < 0;
+  return roundOut(neg, (unsigned __int128)(neg ? -S : S), -24, 10, 5, true, M);
+}
+
 // D element (i, j) of sample s.
 inline uint32_t evalModel(const Form& F, const Sample& s, int i, int j, const Model& M) {
-  if (M.fp8Chain && F.d == El::F32) {
+  if (M.fp8Chain) {
     Model G = M;
     G.fp8Chain = false, G.group = 16, G.split = 2, G.reverse = false;
     Sample t = s;
     t.c[i * F.n + j] = 0;
-    return faddRne(s.c[i * F.n + j], evalModel(F, t, i, j, G));
+    uint32_t p = evalModel(F, t, i, j, G);
+    return F.d == El::F32 ? faddRne(s.c[i * F.n + j], p) : haddRne(s.c[i * F.n + j], p, G);
   }
   bool f16out = F.d == El::F16;
   uint32_t nanBits = f16out ? 0x7FFFu : 0x7FFFFFFFu;
