@@ -154,7 +154,19 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
         ops.push_back("[%d6, " + c + "}]");
         break;
       }
-      case 'w': ops.push_back("{%f1, %f2}"); break;
+      case 'w':
+      case 'D':
+        if (op == "mma") {  // fragment registers: d and c 2 (f16 D) or 4, a 4 (2 for m16n8k8 f16), b 2 (1)
+          bool k8h = has.count("m16n8k8") && T1 == "f16";
+          size_t idx = ops.size();
+          size_t cnt = idx == 0 || idx == 3 ? (T0 == "f16" ? 2 : 4) : idx == 1 ? (k8h ? 2 : 4) : (k8h ? 1 : 2);
+          std::string s = "{";
+          for (size_t i = 0; i < cnt; ++i) s += std::string(i ? ", " : "") + "%r" + std::to_string(i + 1);
+          ops.push_back(s + "}");
+        } else {
+          ops.push_back("{%f1, %f2}");
+        }
+        break;
       case 'V': case 'v': {
         std::string e = image && op != "suld" && op != "sust" ? (T0 == "f32" ? "%f" : "%r") : "";
         std::string s = "{";

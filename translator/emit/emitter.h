@@ -126,6 +126,7 @@ void emitMov(Emitter&, const ir::Inst&);         // mov
 void emitMemory(Emitter&, const ir::Inst&);      // ld ldu st cvta prefetch
 void emitAtomic(Emitter&, const ir::Inst&);      // atom red
 void emitSync(Emitter&, const ir::Inst&);        // bar barrier membar fence
+void emitMma(Emitter&, const ir::Inst&);         // mma.sync with a warp of 32 (emit_mma.cpp)
 void emitWarp(Emitter&, const ir::Inst&);        // shfl.sync vote.sync with a warp of 32 (emit_warp.cpp)
 void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (emit_tex.cpp)
 // The texture/surface helpers (tex_prelude.cpp) a function with image instructions needs, placed before main()

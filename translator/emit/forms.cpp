@@ -161,7 +161,7 @@ bool compileOps(Table& t, const FormLine& line, Form& f) {
     }
     if (!tok.empty() && tok.back() == '+') o.wider = true, tok.remove_suffix(1);
     o.kind = tok.empty() ? '?' : tok[0];
-    if (!std::strchr("daiqpQRemxwVvUP*", o.kind) || o.kind == '\0') {
+    if (!std::strchr("daiqpQRemxwDVvUP*", o.kind) || o.kind == '\0') {
       t.problems.push_back(std::string(line.op) + ": unknown operand kind in '" + std::string(line.operands) + "'");
       return false;
     }
@@ -526,6 +526,7 @@ bool checkOperand(const OpSpec& spec, const ir::Opnd& o, size_t i, const OpCtx& 
       e = {nth(i) + " of '" + c.name + "' must be [handle, ...]", o.span};
       return false;
     case 'w': return vec(0, false, 0);
+    case 'D': return vec(0, true, 0);
     case 'V':
     case 'v': {
       bool dest = spec.kind == 'V';
@@ -673,7 +674,7 @@ FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Functio
     for (; i < want.size(); ++i)
       if (!(ok = checkOperand(*want[i], x->ops[i], i, c, e))) break;
     if (ok) return r;
-    bool vecKind = std::strchr("VvUPwQRe", want[i]->kind) != nullptr;
+    bool vecKind = std::strchr("VvUPwDQRe", want[i]->kind) != nullptr;
     int score = int(2 * i) + (vecKind == (x->ops[i].kind == ir::Opnd::Kind::Vec));
     if (score > bestScore) firstKind = e, haveKind = true, bestScore = score;
   }

@@ -21,6 +21,7 @@
 //     R  predicate pair p|q                           e  value destination or pair d|p (shfl)
 //     i  integer immediate                            m  memory address [reg], [reg+imm], [var+imm], [imm]
 //     x  image operand [handle, ...]                  w  vector of source values {a, b}
+//     D  vector of destination registers {d, ...} (any count: the handler checks it, mma)
 //     V  destination vector {d, ...} with as many elements as the .v2/.v4/.v8 modifier says (a single register,
 //        or {d}, without one)                         v  the same for sources
 //     U  mov's unpacking destination {d, d[, d, d]}   P  mov's packing source {a, a[, a, a]}

@@ -9,6 +9,7 @@
 namespace p2g {
 
 std::vector<PreludeHelper> divHelpers();   // div_prelude.cpp: div.approx/div.full (sfu_div.h)
+std::vector<PreludeHelper> mmaHelpers();   // mma_prelude.cpp: the tensor-core model (docs/MMA.md)
 
 namespace {
 
@@ -798,6 +799,7 @@ uint p2g_bfind_s64(int64_t a) { return p2g_bfind_u64(uint64_t(a < 0l ? ~a : a));
 )"};
     for (auto& h : sfuHelpers()) m[h.name] = {h.deps, h.features, h.text};
     for (auto& h : divHelpers()) m[h.name] = {h.deps, h.features, h.text};
+    for (auto& h : mmaHelpers()) m[h.name] = {h.deps, h.features, h.text};
     return m;
   }();
   return t;

@@ -274,6 +274,18 @@ const std::vector<FormLine> kLines = {
     {"vote",  kW,    ".sync? .ballot .b32",                "d:32, p, a:32@sync"},
     {"activemask", kW, ".b32",                             "d:32"},
 
+    // ---- tensor cores (emit_mma.cpp): the forms whose arithmetic the H200 measurement fits (docs/MMA.md)
+    {"mma", emitMma, ".sync .aligned .m16n8k16 .row .col .f32 .f16 .f16 .f32",   "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k16 .row .col .f16 .f16 .f16 .f16",   "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k16 .row .col .f32 .bf16 .bf16 .f32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k8 .row .col .f32 .tf32 .tf32 .f32",  "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k8 .row .col .f32 .f16 .f16 .f32",    "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .satfinite? .s32 .s8 .s8 .s32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e4m3 .f32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e5m2 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
+    {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f16 .e4m3 .e4m3 .f16", "D:32, w:32, w:32, w:32"},
+
     // ---- control flow: lowered by the lifter into blocks and terminators (lift.cpp)
     {"bra",   nullptr, ".uni?",                            "*"},
     {"brx",   nullptr, ".idx .uni?",                       "*"},
