@@ -60,9 +60,15 @@ const char* kRunHelp =
     "  --timeout S     give up a dispatch still running after S seconds (default 600); the cases after it are\n"
     "                  not run (the device stays busy with it)\n"
     "  --native        translate in native mode (leaves the exact_* passes named by `ptx2glsl passes` out)\n"
+    "  --check-bounds  check every global, shared and local memory access in the shader; report the first one out\n"
+    "                  of bounds (thread, block, buffer, offset, PTX line) and refuse the case (docs/RUNNER_SAFETY.md)\n"
+    "  --validate      enable the Vulkan validation layer (vulkan-validationlayers); every message is printed and\n"
+    "                  counted, and any message makes the exit status 1\n"
     "  --disable-pass NAME  leave a pass out of the pipeline (tests: shows what the pass is for)\n"
     "  --quiet         only the summary line\n"
-    "Exit status 0 only when every output of every case is byte-identical to expected/.\n";
+    "Every buffer has guard zones checked after each dispatch: a kernel that wrote outside a buffer is refused.\n"
+    "A failing case prints its error and the run goes on with the next one.\n"
+    "Exit status 0 only when every output of every case is byte-identical to expected/; 1 otherwise; 2 on bad usage.\n";
 
 const char* kDiffHelp =
     "usage: ptx2glsl diff ACTUAL EXPECTED --type T\n"
@@ -199,8 +205,9 @@ void applyNative(std::vector<std::string>& disabled) {
   fprintf(stderr, "ptx2glsl: native mode leaves these hazards open (docs/HAZARDS_IMPLEMENTED.md): %s\n", open.c_str());
 }
 
-TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled) {
-  return [native, disabled](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out, std::string& diagText) {
+TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled, bool checkBounds) {
+  return [native, disabled, checkBounds](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out,
+                                         std::string& diagText) {
     ptx::SourceManager sm;
     std::string err;
     int buf = sm.addFile(ptxPath, err);
@@ -212,6 +219,7 @@ TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled) {
     TranslateOptions opt;
     opt.entry = entry;
     opt.emit.native = native;
+    opt.emit.checkBounds = checkBounds;
     opt.pipeline.disabled = disabled;
     std::vector<EntryResult> res;
     bool ok = translateBuffer(sm, buf, opt, diags, res);
@@ -229,7 +237,7 @@ int cmdRun(int argc, char** argv) {
     return 0;
   }
   RunOptions ro;
-  bool native = false;
+  bool native = false, checkBounds = false;
   std::vector<std::string> cases, disabled;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
@@ -242,7 +250,16 @@ int cmdRun(int argc, char** argv) {
     };
     if (a == "--device") ro.device = next();
     else if (a == "--out") ro.outDir = next();
-    else if (a == "--repeat") ro.repeat = std::max(1, atoi(next().c_str()));
+    else if (a == "--repeat") {
+      std::string v = next();
+      char* end = nullptr;
+      long r = strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || r < 1 || r > 100000) {
+        fprintf(stderr, "ptx2glsl run: --repeat wants a whole number from 1 to 100000, not '%s'\n", v.c_str());
+        return 2;
+      }
+      ro.repeat = int(r);
+    }
     else if (a == "--timeout") {
       std::string v = next();
       char* end = nullptr;
@@ -253,6 +270,8 @@ int cmdRun(int argc, char** argv) {
       }
       ro.timeoutS = int(s);
     } else if (a == "--native") native = true;
+    else if (a == "--check-bounds") checkBounds = true;
+    else if (a == "--validate") ro.validate = true;
     else if (a == "--disable-pass") disabled.push_back(next());
     else if (a == "--quiet") ro.quiet = true;
     else if (!a.empty() && a[0] == '-') {
@@ -270,7 +289,7 @@ int cmdRun(int argc, char** argv) {
       return 2;
     }
   if (native) applyNative(disabled);
-  return runCases(cases, ro, makeTranslateFn(native, disabled));
+  return runCases(cases, ro, makeTranslateFn(native, disabled, checkBounds));
 }
 
 int cmdDiff(int argc, char** argv) {
