@@ -16,17 +16,17 @@
 
 namespace p2g {
 
-// The bounds buffer of --check-bounds (translator/emit/check_bounds.h writes the shader side, runtime/vulkan/
-// memcheck.h the host side; docs/ABI.md):
+// --check-bounds (translator/emit/check_bounds.h writes the shader side, runtime/vulkan/memcheck.h the host side;
+// docs/ABI.md). The bounds buffer, whose address is the third push constant:
 //    0 u32 hits (out-of-bounds accesses)   4 u32 first (1 once the first is recorded)
 //    8 u32 what: bits 0..7 = 0 read, 1 write, 2 atomic; bits 8..11 = BoundsSpace
 //   12 u32 bytes  16 u32 PTX line  20 u32 tid[3]  32 u32 ctaid[3]  44 u32 limit (the window's size; 0 for global)
 //   48 u64 address (global) or offset in the window
-//   56 u64 table[2 * kBoundsSlots]: (base address, size) of every buffer the kernel may address, sorted by base;
-//      unused slots have base 0xFFFFFFFFFFFFFFFF and size 0
+// The buffers the kernel may address: kBoundsSlots (base address, size) pairs of 64-bit specialization constants,
+// base i at id kBoundsSpecId + 2i, size i at kBoundsSpecId + 2i + 1; unused pairs stay 0.
 constexpr uint32_t kBoundsSlots = 64;
-constexpr uint32_t kBoundsTableAt = 56;
-constexpr uint32_t kBoundsBytes = kBoundsTableAt + 16 * kBoundsSlots;
+constexpr uint32_t kBoundsSpecId = 8;
+constexpr uint32_t kBoundsBytes = 56;
 enum class BoundsSpace : uint32_t { Global = 1, Shared = 2, Local = 3, Const = 4, Param = 5 };
 
 struct ManifestParam {

@@ -57,7 +57,10 @@ bool vkOk(VkResult r, const char* what, std::string& err) {
   return false;
 }
 
-bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, std::string& err) {
+// `boundsTable`: with --check-bounds, the buffers' (base, size) pairs for the specialization constants from
+// kBoundsSpecId (manifest.h); empty otherwise.
+bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, const std::vector<uint64_t>& boundsTable,
+                    std::string& err) {
   VkDevice d = R.ctx.dev;
   if (k.spirv.empty() || k.spirv[0] != 0x07230203u) {
     err = "the translator returned no valid SPIR-V (magic number missing)";
@@ -80,9 +83,15 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // on for lavapipe only: manifest.h loopGuard).
   uint32_t spec[5] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
                       k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u};
-  VkSpecializationMapEntry entries[5];
-  for (uint32_t i = 0; i < 5; ++i) entries[i] = {i, i * 4, 4};
-  VkSpecializationInfo si{5, entries, sizeof spec, spec};
+  std::vector<uint8_t> data(24 + 8 * boundsTable.size());
+  std::memcpy(data.data(), spec, sizeof spec);
+  std::vector<VkSpecializationMapEntry> entries;
+  for (uint32_t i = 0; i < 5; ++i) entries.push_back({i, i * 4, 4});
+  for (uint32_t i = 0; i < boundsTable.size(); ++i) {
+    std::memcpy(data.data() + 24 + 8 * i, &boundsTable[i], 8);
+    entries.push_back({kBoundsSpecId + i, 24 + 8 * i, 8});
+  }
+  VkSpecializationInfo si{uint32_t(entries.size()), entries.data(), data.size(), data.data()};
   VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -320,8 +329,10 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
   const Manifest& m = k.manifest;
   Inputs in;
   if (!createResources(R, c, m, in, err)) return false;
+  std::vector<uint64_t> table;
+  if (m.checkBounds && !boundsTable(R.regions, table, err)) return false;
   auto tp = std::chrono::steady_clock::now();
-  if (!createPipeline(R, c, k, err)) return false;
+  if (!createPipeline(R, c, k, table, err)) return false;
   double pipelineMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tp).count();
   if (std::getenv("PTX2GLSL_VERBOSE")) fprintf(stderr, "%s: pipeline created in %.1f ms\n", c.name.c_str(), pipelineMs);
   if (!recordCommands(R, c, m.checkBounds, err)) return false;
@@ -334,7 +345,7 @@ bool launch(Context& ctx, const CaseSpec& c, const TranslatedKernel& k, int repe
     for (size_t i = 0; i < in.imgs.size(); ++i)
       if (!in.texels[i].empty()) std::memcpy(R.images[i].map, in.texels[i].data(), in.texels[i].size());
     if (R.globals.map) std::memcpy(R.globals.map, in.globals.data(), in.globals.size());
-    if (m.checkBounds && !writeBoundsTable(R.bounds, R.regions, err)) return false;
+    if (m.checkBounds) clearBoundsRecord(R.bounds);
     double ms;
     if (!submitAndWait(R, timeoutS, ms, err)) return false;
     if (ms >= 0) out.gpuMs.push_back(ms);
@@ -366,7 +377,7 @@ bool timePipeline(Context& ctx, const std::vector<uint32_t>& spirv, const uint32
   TranslatedKernel k;
   k.spirv = spirv;
   auto t0 = std::chrono::steady_clock::now();
-  if (!createPipeline(R, c, k, err)) return false;
+  if (!createPipeline(R, c, k, {}, err)) return false;
   ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return true;
 }

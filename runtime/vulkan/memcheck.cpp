@@ -67,22 +67,25 @@ std::string guardDamage(const std::vector<Region>& regions) {
   return out;
 }
 
-bool writeBoundsTable(Buffer& bounds, const std::vector<Region>& regions, std::string& err) {
+bool boundsTable(const std::vector<Region>& regions, std::vector<uint64_t>& table, std::string& err) {
   std::vector<std::pair<uint64_t, uint64_t>> t;
   for (auto& r : regions)
     if (r.inTable) t.push_back({r.buf->addr, r.addressable});
   if (t.size() > kBoundsSlots) {
-    err = "--check-bounds: the case has " + std::to_string(t.size()) + " buffers the kernel may address; the check's "
-          "table holds " + std::to_string(kBoundsSlots);
+    err = "--check-bounds: the case has " + std::to_string(t.size()) + " buffers the kernel may address; the check "
+          "holds " + std::to_string(kBoundsSlots);
     return false;
   }
   std::sort(t.begin(), t.end());
-  t.resize(kBoundsSlots, {UINT64_MAX, 0});
-  uint8_t* p = (uint8_t*)bounds.map;
-  std::memset(p, 0, kBoundsTableAt);
-  std::memcpy(p + kBoundsTableAt, t.data(), 16 * kBoundsSlots);
+  table.assign(2 * kBoundsSlots, 0);
+  for (size_t i = 0; i < t.size(); ++i) {
+    table[2 * i] = t[i].first;
+    table[2 * i + 1] = t[i].second;
+  }
   return true;
 }
+
+void clearBoundsRecord(Buffer& bounds) { std::memset(bounds.map, 0, kBoundsBytes); }
 
 std::string boundsReport(const Buffer& bounds, const std::vector<Region>& regions, uint32_t staticShared,
                          uint32_t dynamicShared) {

@@ -22,9 +22,11 @@ struct Region {
 // offsets from its start. A byte the kernel overwrote with the canary's own value is not seen.
 std::string guardDamage(const std::vector<Region>& regions);
 
-// Writes the --check-bounds table (the regions with inTable, sorted by address) into `bounds` and clears its report.
-// False when there are more regions than the table's kBoundsSlots.
-bool writeBoundsTable(Buffer& bounds, const std::vector<Region>& regions, std::string& err);
+// The --check-bounds table: (base, size) of the regions with inTable, sorted by address, padded with zeros to
+// kBoundsSlots pairs (the values of the specialization constants, manifest.h). False when there are more regions.
+bool boundsTable(const std::vector<Region>& regions, std::vector<uint64_t>& table, std::string& err);
+// Clears the report in the bounds buffer (before each dispatch).
+void clearBoundsRecord(Buffer& bounds);
 
 // After a dispatch: "" when the shader recorded no out-of-bounds access; otherwise the first one,
 //   thread (x,y,z) block (x,y,z) wrote 4 bytes at offset 256 of buffer 'partial' (256 bytes), ptx line N

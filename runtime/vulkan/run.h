@@ -24,8 +24,8 @@ struct RunOptions {
   std::string device;      // "" or "lavapipe" (default), "nvidia", a device index, or a substring of the name
   std::string outDir;      // when set, each output's bytes go to outDir/<case>/<name>.bin
   int repeat = 1;          // dispatches timed with GPU timestamps; min/median printed when > 1
-  int timeoutS = 600;      // a dispatch still running after this long is given up (the device then stays busy:
-                           // the cases after it are refused)
+  int timeoutS = 600;      // a dispatch still running after this long is given up (it keeps its logical device;
+                           // the cases after it run on a new one)
   bool validate = false;   // Vulkan validation layer on; every message is printed and counted, and fails the run
   bool quiet = false;
   std::ostream* log = nullptr;  // where the per-output lines and the summary go; nullptr = std::cout

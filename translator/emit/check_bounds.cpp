@@ -34,37 +34,61 @@ std::string boundsCheckText(const ir::Function& f) {
   std::string shared = std::to_string(f.sharedStaticBytes) + "u + P2G_DYN_SMEM_BYTES";
   std::string s;
   s += "// --check-bounds (check_bounds.h, docs/ABI.md): every access not provably in bounds is checked first; one\n"
-       "// outside its space is skipped, counted, and the first is recorded here for the runtime to report.\n"
+       "// outside its space is skipped and counted, and each thread keeps its first one; main() writes them out at\n"
+       "// its end (p2g_cb_flush), where the first thread to arrive records its access for the runtime to report.\n"
        "layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GBounds {\n"
        "  uint hits, first, what, bytes, line;\n"
        "  uint tid[3], ctaid[3];\n"
        "  uint limit;         // the size of the window (shared, local, const, param) that was checked\n"
        "  uint64_t addr;      // the global address, or the offset in the window\n"
-       "  uint64_t table[];   // " + std::to_string(kBoundsSlots) + " (base, size) pairs sorted by base; unused: base ~0\n"
        "};\n"
-       "void p2g_oob(uint what, uint n, uint line, uint64_t a, uint limit) {\n"
+       "// The buffers the kernel may address, (base, size) as specialization constants; size 0: unused. Set by the\n"
+       "// runtime: the unused entries fold away when the pipeline is created.\n";
+  for (uint32_t i = 0; i < kBoundsSlots; ++i) {
+    std::string n = std::to_string(i);
+    s += "layout(constant_id = " + std::to_string(kBoundsSpecId + 2 * i) + ") const uint64_t P2G_CB_B" + n +
+         " = 0ul; layout(constant_id = " + std::to_string(kBoundsSpecId + 2 * i + 1) + ") const uint64_t P2G_CB_S" +
+         n + " = 0ul;\n";
+  }
+  s += "uint p2g_cb_n = 0u, p2g_cb_what = 0u, p2g_cb_bytes = 0u, p2g_cb_line = 0u, p2g_cb_limit = 0u;\n"
+       "uint64_t p2g_cb_addr = 0ul;\n"
+       "// Notes an access (in bounds or not) without a branch: selects only.\n"
+       "bool p2g_note(bool ok, uint what, uint n, uint line, uint64_t a, uint limit) {\n"
+       "  bool first = !ok && p2g_cb_n == 0u;\n"
+       "  p2g_cb_what = first ? what : p2g_cb_what;\n"
+       "  p2g_cb_bytes = first ? n : p2g_cb_bytes;\n"
+       "  p2g_cb_line = first ? line : p2g_cb_line;\n"
+       "  p2g_cb_limit = first ? limit : p2g_cb_limit;\n"
+       "  p2g_cb_addr = first ? a : p2g_cb_addr;\n"
+       "  p2g_cb_n += ok ? 0u : 1u;\n"
+       "  return ok;\n"
+       "}\n"
+       "void p2g_cb_flush() {\n"
+       "  if (p2g_cb_n == 0u) return;\n"
        "  P2GBounds B = P2GBounds(pc.bounds);\n"
-       "  atomicAdd(B.hits, 1u);\n"
+       "  atomicAdd(B.hits, p2g_cb_n);\n"
        "  if (atomicCompSwap(B.first, 0u, 1u) != 0u) return;\n"
-       "  B.what = what; B.bytes = n; B.line = line; B.limit = limit; B.addr = a;\n"
+       "  B.what = p2g_cb_what; B.bytes = p2g_cb_bytes; B.line = p2g_cb_line; B.limit = p2g_cb_limit;\n"
+       "  B.addr = p2g_cb_addr;\n"
        "  B.tid[0] = gl_LocalInvocationID.x; B.tid[1] = gl_LocalInvocationID.y; B.tid[2] = gl_LocalInvocationID.z;\n"
        "  B.ctaid[0] = gl_WorkGroupID.x; B.ctaid[1] = gl_WorkGroupID.y; B.ctaid[2] = gl_WorkGroupID.z;\n"
        "}\n"
-       "// Global: the last table entry whose base is <= a (an unrolled binary search: no loop), then its range.\n"
+       "uint p2g_in(uint64_t a, uint n, uint64_t base, uint64_t size) {\n"
+       "  return uint(size >= uint64_t(n)) & uint(a - base <= size - uint64_t(n));\n"
+       "}\n"
+       "// Global: inside one of the buffers. No memory is read and nothing branches (see check_bounds.h).\n"
        "bool p2g_chk_g(uint64_t a, uint n, uint what, uint line) {\n"
-       "  P2GBounds B = P2GBounds(pc.bounds);\n"
-       "  uint i = 0u;\n";
-  for (uint32_t step = kBoundsSlots / 2; step >= 1; step /= 2)
-    s += "  if (B.table[2u * (i + " + std::to_string(step) + "u)] <= a) i += " + std::to_string(step) + "u;\n";
-  s += "  uint64_t base = B.table[2u * i], size = B.table[2u * i + 1u];\n"
-       "  if (a >= base && a - base <= size && uint64_t(n) <= size - (a - base)) return true;\n"
-       "  p2g_oob(what | " + std::to_string(uint32_t(BoundsSpace::Global) << 8) + "u, n, line, a, 0u);\n"
-       "  return false;\n"
+       "  uint hit = 0u";
+  for (uint32_t i = 0; i < kBoundsSlots; ++i) {
+    std::string n = std::to_string(i);
+    s += std::string(i % 3 == 0 ? "\n     " : "") + " | p2g_in(a, n, P2G_CB_B" + n + ", P2G_CB_S" + n + ")";
+  }
+  s += ";\n"
+       "  return p2g_note(hit != 0u, what | " + std::to_string(uint32_t(BoundsSpace::Global) << 8) + "u, n, line, a, 0u);\n"
        "}\n"
        "bool p2g_chk_w(uint64_t a, uint n, uint what, uint line, uint limit) {\n"
-       "  if (a <= uint64_t(limit) && n <= limit - uint(a)) return true;\n"
-       "  p2g_oob(what, n, line, a, limit);\n"
-       "  return false;\n"
+       "  uint ok = uint(a <= uint64_t(limit)) & uint(n <= limit - uint(a));\n"
+       "  return p2g_note(ok != 0u, what, n, line, a, limit);\n"
        "}\n";
   auto window = [&](const char* name, BoundsSpace sp, const std::string& limit) {
     s += "bool p2g_chk_" + std::string(name) + "(uint64_t a, uint n, uint what, uint line) { return p2g_chk_w(a, n, what | " +

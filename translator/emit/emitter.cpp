@@ -471,7 +471,7 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
       break;
     case SNode::Kind::Break: line("break;"); break;
     case SNode::Kind::Continue: line("continue;"); break;
-    case SNode::Kind::Return: line("return;"); break;
+    case SNode::Kind::Return: line(opt_.checkBounds ? std::string(kBoundsFlush) + " return;" : "return;"); break;
     case SNode::Kind::SetVar:
       line("p2g_sv" + std::to_string(n.varIndex) + " = " + std::to_string(n.value) + ";");
       break;
@@ -683,6 +683,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   if (features_.count("carry")) out += "  uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc\n";
 
   out += body_;
+  if (opt_.checkBounds) out += std::string("  ") + kBoundsFlush + "\n";
   out += "}\n";
   glsl = std::move(out);
   features.clear();
