@@ -307,6 +307,12 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
   bool isRed = in.op == "red";
   Ty t = instrType(in);
   ptx::Space sp = E.spaceOf(in);
+  if (sp == ptx::Space::None && E.genericMayBeWindow()) {
+    // A generic address here may point into .shared or .local (tagged by cvta), which a global atomic cannot reach.
+    E.error(in, "atom/red without a state space in a function that makes generic addresses of .shared/.local "
+                "variables (cvta) is not supported: the atomic cannot tell which memory the address is in");
+    return;
+  }
   if (sp == ptx::Space::None) sp = ptx::Space::Global;
   std::string op;
   static const char* ops[] = {"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"};
