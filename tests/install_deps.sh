@@ -13,12 +13,13 @@ set -eu
 # libvulkan-dev              the Vulkan loader and headers
 # mesa-vulkan-drivers        lavapipe, the default device of every run test
 # doctest-dev                unit tests
+# vulkan-validationlayers    VK_LAYER_KHRONOS_validation for `ptx2glsl run --validate` (ctest runtime.validate*)
 # liblzma-dev                tests/sfu reads the H200's SFU data (.xz); without it those tests are not built
 # python3                    generated/regenerate.sh, ptx_corpus scripts
 # liblz4-dev libzstd-dev     the fatbin reader's decompression (translator/fatbin); gcc-mingw-w64-x86-64 is needed
 #                            only to regenerate the test DLL (tests/fatbin/make_data.sh), not to build or test
 pkgs="cmake ninja-build g++ python3 glslang-dev glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers doctest-dev
-      liblzma-dev liblz4-dev libzstd-dev"
+      vulkan-validationlayers liblzma-dev liblz4-dev libzstd-dev"
 for a in "$@"; do
   case $a in
     --sanitize) pkgs="$pkgs clang-16 libclang-rt-16-dev llvm-16" ;;

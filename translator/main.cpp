@@ -68,12 +68,18 @@ const char* kRunHelp =
     "  --device NAME   lavapipe (default), nvidia, a device index or a substring of its name\n"
     "  --out DIR       also write each output to DIR/<case>/<name>.bin\n"
     "  --repeat N      time N dispatches with GPU timestamps, print min/median\n"
-    "  --timeout S     give up a dispatch still running after S seconds (default 600); the cases after it are\n"
-    "                  not run (the device stays busy with it)\n"
+    "  --timeout S     give up a dispatch still running after S seconds (default 600); it keeps its logical\n"
+    "                  device, and the cases after it run on a new one\n"
     "  --native        translate in native mode (leaves the exact_* passes named by `ptx2glsl passes` out)\n"
+    "  --check-bounds  check every global, shared and local memory access in the shader; report the first one out\n"
+    "                  of bounds (thread, block, buffer, offset, PTX line) and refuse the case (docs/RUNNER_SAFETY.md)\n"
+    "  --validate      enable the Vulkan validation layer (vulkan-validationlayers); every message is printed and\n"
+    "                  counted, and any message makes the exit status 1\n"
     "  --disable-pass NAME  leave a pass out of the pipeline (tests: shows what the pass is for)\n"
     "  --quiet         only the summary line\n"
-    "Exit status 0 only when every output of every case is byte-identical to expected/.\n";
+    "Every buffer has guard zones checked after each dispatch: a kernel that wrote outside a buffer is refused.\n"
+    "A failing case prints its error and the run goes on with the next one.\n"
+    "Exit status 0 only when every output of every case is byte-identical to expected/; 1 otherwise; 2 on bad usage.\n";
 
 const char* kDiffHelp =
     "usage: ptx2glsl diff ACTUAL EXPECTED --type T\n"
@@ -286,8 +292,9 @@ void applyNative(std::vector<std::string>& disabled) {
   fprintf(stderr, "ptx2glsl: native mode leaves these hazards open (docs/HAZARDS_IMPLEMENTED.md): %s\n", open.c_str());
 }
 
-TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled) {
-  return [native, disabled](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out, std::string& diagText) {
+TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled, bool checkBounds) {
+  return [native, disabled, checkBounds](const std::string& ptxPath, const std::string& entry, TranslatedKernel& out,
+                                         std::string& diagText) {
     ptx::SourceManager sm;
     std::string err;
     int buf = sm.addFile(ptxPath, err);
@@ -299,6 +306,7 @@ TranslateFn makeTranslateFn(bool native, std::vector<std::string> disabled) {
     TranslateOptions opt;
     opt.entry = entry;
     opt.emit.native = native;
+    opt.emit.checkBounds = checkBounds;
     opt.pipeline.disabled = disabled;
     std::vector<EntryResult> res;
     bool ok = translateBuffer(sm, buf, opt, diags, res);
@@ -316,7 +324,7 @@ int cmdRun(int argc, char** argv) {
     return 0;
   }
   RunOptions ro;
-  bool native = false;
+  bool native = false, checkBounds = false;
   std::vector<std::string> cases, disabled;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
@@ -348,6 +356,8 @@ int cmdRun(int argc, char** argv) {
       }
       ro.timeoutS = int(s);
     } else if (a == "--native") native = true;
+    else if (a == "--check-bounds") checkBounds = true;
+    else if (a == "--validate") ro.validate = true;
     else if (a == "--disable-pass") {
       disabled.push_back(next());
       if (!checkPassName("run", disabled.back())) return 2;
@@ -362,7 +372,7 @@ int cmdRun(int argc, char** argv) {
     return 2;
   }
   if (native) applyNative(disabled);
-  return runCases(cases, ro, makeTranslateFn(native, disabled));
+  return runCases(cases, ro, makeTranslateFn(native, disabled, checkBounds));
 }
 
 int cmdDiff(int argc, char** argv) {

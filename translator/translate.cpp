@@ -154,6 +154,10 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
       if (v2.space == ptx::Space::Global) {
         m.globalsBytes = std::max<uint32_t>(m.globalsBytes, uint32_t(v2.offset + v2.bytes));
       }
+    if (opt.emit.checkBounds) {
+      m.checkBounds = true;
+      m.globalVarBytes = m.globalsBytes;
+    }
     if (!em.sfuTables().empty()) {  // the SFU table directory after the variables (sfu_prelude.cpp)
       m.sfuTables = em.sfuTables();
       m.sfuDir = em.sfuDir();

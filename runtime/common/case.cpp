@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
 #include "images.h"
@@ -85,6 +86,20 @@ struct Ctx {
   }
 };
 
+// Every member of the object `v` must be one of `known`: a misspelt key (an "inti" for "init") would otherwise be
+// ignored and its default used silently. The message names the key's path: "buffers.x.inti: unknown key".
+bool checkKeys(Ctx& cx, const json::Value& v, const std::string& path, std::initializer_list<const char*> known) {
+  for (auto& [k, x] : v.obj) {
+    bool ok = false;
+    for (const char* n : known) ok = ok || k == n;
+    if (ok) continue;
+    std::string list;
+    for (const char* n : known) list += std::string(list.empty() ? "" : ", ") + n;
+    return cx.fail(x, path.empty() ? k : path + "." + k, "unknown key (expected " + list + ")");
+  }
+  return true;
+}
+
 bool getU32(Ctx& cx, const json::Value& v, const std::string& path, uint32_t& out) {
   uint64_t x;
   if (!v.toU64(x) || x > 0xFFFFFFFFull) return cx.fail(v, path, "expected an unsigned 32-bit integer");
@@ -114,7 +129,10 @@ bool parseInit(Ctx& cx, const json::Value& v, const std::string& path, InitSpec&
                             "{\"random\": ...}");
   auto& [key, body] = v.obj[0];
   std::string p = path + "." + key;
+  if (key != "zero" && key != "file" && key != "fill" && key != "iota" && key != "random")
+    return cx.fail(body, p, "unknown init kind (expected zero, file, fill, iota or random)");
   if (key == "zero") {
+    if (!body.isBool() || !body.b) return cx.fail(body, p, "expected true");
     init.kind = InitSpec::Kind::Zero;
     return true;
   }
@@ -125,6 +143,9 @@ bool parseInit(Ctx& cx, const json::Value& v, const std::string& path, InitSpec&
     return true;
   }
   if (!body.isObject()) return cx.fail(body, p, "expected an object");
+  if (key == "iota" && !checkKeys(cx, body, p, {"type"})) return false;
+  if (key == "fill" && !checkKeys(cx, body, p, {"type", "value"})) return false;
+  if (key == "random" && !checkKeys(cx, body, p, {"seed", "type", "lo", "hi"})) return false;
   if (!getType(cx, body, p, init.type)) return false;
   if (key == "iota") {
     if (init.type == ElemType::Bits) return cx.fail(body, p, "iota needs a numeric type, not bits");
@@ -179,13 +200,24 @@ bool parseInit(Ctx& cx, const json::Value& v, const std::string& path, InitSpec&
     }
     return true;
   }
-  return cx.fail(v, path, "unknown init kind \"" + key + "\"");
+  return cx.fail(v, path, "unknown init kind \"" + key + "\"");  // not reached: the kinds were checked above
 }
 
 // One leaf or struct value; `allowStruct` is false inside a struct (no nesting in version 1).
 bool parseParam(Ctx& cx, const json::Value& v, const std::string& path, bool inStruct, ParamValue& pv) {
   pv.where = path;
   if (!v.isObject()) return cx.fail(v, path, "expected an object");
+  for (auto& [k, x] : v.obj) {
+    ElemType t;
+    bool known = k == "at" || k == "buffer" || k == "offset" || k == "texture" || k == "surface" || k == "struct" ||
+                 (parseElemType(k, t) && t != ElemType::Bits);
+    if (!known)
+      return cx.fail(x, path + "." + k, "unknown key (expected buffer, offset, texture, surface, struct, " +
+                                            std::string(inStruct ? "at, " : "") + "or a scalar type u8..u64, s8..s64, "
+                                            "f16, bf16, f32, f64)");
+  }
+  if (const json::Value* off = v.find("offset"); off && !v.find("buffer"))
+    return cx.fail(*off, path + ".offset", "\"offset\" belongs to a buffer pointer");
   size_t used = 0;
   const json::Value* at = v.find("at");
   if (inStruct) {
@@ -218,6 +250,7 @@ bool parseParam(Ctx& cx, const json::Value& v, const std::string& path, bool inS
     if (inStruct) return cx.fail(*st, path + ".struct", "structs do not nest");
     std::string sp = path + ".struct";
     if (!st->isObject()) return cx.fail(*st, sp, "expected {\"bytes\": n, \"fields\": [...]}");
+    if (!checkKeys(cx, *st, sp, {"bytes", "fields"})) return false;
     pv.kind = ParamValue::Kind::Struct;
     const json::Value* nb = st->find("bytes");
     if (!nb) return cx.fail(*st, sp, "missing \"bytes\"");
@@ -250,15 +283,7 @@ bool parseParam(Ctx& cx, const json::Value& v, const std::string& path, bool inS
     if (!encodeJsonScalar(pv.type, found->second, pv.bytes.data(), e)) return cx.fail(found->second, path + "." + found->first, e);
     ++used;
   }
-  if (used != v.obj.size()) {
-    for (auto& [k, _] : v.obj) {
-      ElemType t;
-      bool known = k == "at" || k == "buffer" || k == "texture" || k == "surface" || k == "struct" ||
-                   (k == "offset" && pv.kind == ParamValue::Kind::Buffer);
-      if (!known && !parseElemType(k, t)) return cx.fail(v, path, "unknown member \"" + k + "\"");
-    }
-    return cx.fail(v, path, "more than one value in one parameter");
-  }
+  if (used != v.obj.size()) return cx.fail(v, path, "more than one value in one parameter");
   return true;
 }
 
@@ -275,6 +300,10 @@ bool parseImages(Ctx& cx, const json::Value& v, const std::string& path, bool te
   for (auto& [name, im] : v.obj) {
     std::string p = path + "." + name;
     if (!im.isObject()) return cx.fail(im, p, "expected an object");
+    if (texture ? !checkKeys(cx, im, p, {"format", "width", "height", "depth", "dims", "layered", "init", "filter",
+                                         "address", "normalized"})
+                : !checkKeys(cx, im, p, {"format", "width", "height", "depth", "dims", "layered", "init"}))
+      return false;
     ImageSpec s;
     s.name = name;
     const json::Value* f = im.find("format");
@@ -297,9 +326,18 @@ bool parseImages(Ctx& cx, const json::Value& v, const std::string& path, bool te
     if (const json::Value* init = im.find("init"))
       if (!parseInit(cx, *init, p + ".init", s.init)) return false;
     if (texture) {
-      if (const json::Value* x = im.find("filter"); x && x->isString()) s.filter = x->str;
-      if (const json::Value* x = im.find("address"); x && x->isString()) s.address = x->str;
-      if (const json::Value* x = im.find("normalized"); x && x->isBool()) s.normalized = x->b;
+      if (const json::Value* x = im.find("filter")) {
+        if (!x->isString()) return cx.fail(*x, p + ".filter", "expected \"point\" or \"linear\"");
+        s.filter = x->str;
+      }
+      if (const json::Value* x = im.find("address")) {
+        if (!x->isString()) return cx.fail(*x, p + ".address", "expected \"clamp\", \"wrap\", \"mirror\" or \"border\"");
+        s.address = x->str;
+      }
+      if (const json::Value* x = im.find("normalized")) {
+        if (!x->isBool()) return cx.fail(*x, p + ".normalized", "expected true or false");
+        s.normalized = x->b;
+      }
     }
     std::string e;
     if (!checkImageSpec(s, texture, p, e)) return cx.fail(im, p, e);
@@ -313,6 +351,7 @@ bool parseBuffers(Ctx& cx, const json::Value& v, CaseSpec& c) {
   for (auto& [name, b] : v.obj) {
     std::string p = "buffers." + name;
     if (!b.isObject()) return cx.fail(b, p, "expected an object");
+    if (!checkKeys(cx, b, p, {"bytes", "init"})) return false;
     BufferSpec s;
     s.name = name;
     const json::Value* nb = b.find("bytes");
@@ -331,6 +370,8 @@ bool parseOutputs(Ctx& cx, const json::Value& v, CaseSpec& c) {
     const json::Value& o = v.arr[i];
     std::string p = "outputs[" + std::to_string(i) + "]";
     if (!o.isObject()) return cx.fail(o, p, "expected {\"buffer\": name, \"type\": t}");
+    if (!checkKeys(cx, o, p, {"buffer", "surface", "type"})) return false;
+    if (o.find("buffer") && o.find("surface")) return cx.fail(o, p, "name a buffer or a surface, not both");
     OutputSpec s;
     const json::Value* b = o.find("buffer");
     const json::Value* sf = o.find("surface");
@@ -347,6 +388,8 @@ bool parseOutputs(Ctx& cx, const json::Value& v, CaseSpec& c) {
     if (o.find("type") && !getType(cx, o, p, s.type)) return false;
     c.outputs.push_back(std::move(s));
   }
+  // A case that compares nothing would pass whatever the kernel did.
+  if (c.outputs.empty()) return cx.fail(v, "outputs", "names no output; give at least one buffer or surface to compare");
   return true;
 }
 
@@ -357,8 +400,9 @@ bool checkNames(Ctx& cx, const json::Value& root, const CaseSpec& c, const Param
     case ParamValue::Kind::Buffer: {
       const BufferSpec* b = c.findBuffer(pv.name);
       if (!b) { what = "buffer"; ok = false; break; }
-      if (pv.offset > b->bytes) {
-        cx.err = "case.json: " + pv.where + ": offset " + std::to_string(pv.offset) + " is beyond the end of buffer \"" +
+      // A pointer must point into its buffer (offset 0 is the buffer itself, also for an empty one).
+      if (pv.offset != 0 && pv.offset >= b->bytes) {
+        cx.err = "case.json: " + pv.where + ".offset: " + std::to_string(pv.offset) + " is not inside buffer \"" +
                  pv.name + "\" (" + std::to_string(b->bytes) + " bytes)";
         return false;
       }
@@ -399,6 +443,19 @@ bool parseCase(const std::string& text, const std::string& dir, CaseSpec& c, std
   }
   Ctx cx{err};
   if (!root.isObject()) return cx.fail(root, "case", "expected a JSON object");
+  for (const char* later : {"frames", "between"})
+    if (const json::Value* x = root.find(later))
+      return cx.fail(*x, later, "not part of version 1 of the case format (docs/CASE_FORMAT.md); this runner cannot "
+                                "run it");
+  // "ops" is informational (ptx_corpus/ops: which PTX instruction each output holds, read by docs/make_ops_table.py).
+  if (!checkKeys(cx, root, "", {"kernel", "ptx", "grid", "block", "dynamic_shared_bytes", "buffers", "textures",
+                                "surfaces", "params", "outputs", "ops"}))
+    return false;
+  if (const json::Value* ops = root.find("ops")) {
+    if (!ops->isObject()) return cx.fail(*ops, "ops", "expected an object of output name: \"PTX instruction\"");
+    for (auto& [k, x] : ops->obj)
+      if (!x.isString()) return cx.fail(x, "ops." + k, "expected a string (the PTX instruction)");
+  }
   const json::Value* k = root.find("kernel");
   if (!k || !k->isString() || k->str.empty()) return cx.fail(k ? *k : root, "kernel", "missing kernel name");
   c.kernel = k->str;
@@ -437,7 +494,9 @@ bool parseCase(const std::string& text, const std::string& dir, CaseSpec& c, std
     for (auto& bs : c.buffers) c.outputs.push_back({false, bs.name, ElemType::Bits});
     for (auto& s : c.surfaces) c.outputs.push_back({true, s.name, ElemType::Bits});
   }
-  return checkLaunchShape(c, err);
+  if (!checkLaunchShape(c, err)) return false;
+  if (c.outputs.empty()) return cx.fail(root, "outputs", "the case has no buffer or surface to compare");
+  return true;
 }
 
 bool checkLaunchShape(const CaseSpec& c, std::string& err) {

@@ -7,13 +7,27 @@
 //     `offset` (aligned to max(natural alignment, .align)), `bytes` long; pointers are 64-bit device addresses;
 //   - specialization constants 0, 1, 2 = block size x, y, z; 3 = dynamic shared memory bytes; 4 = the loop
 //     budget guard (bool, kernels with loops; set on lavapipe);
-//   - no descriptor sets for buffer kernels (global memory is reached through buffer device addresses).
+//   - no descriptor sets for buffer kernels (global memory is reached through buffer device addresses);
+//   - with checkBounds, a third push constant (24 bytes in all): `uint64_t bounds` (translator/emit/check_bounds.h).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace p2g {
+
+// --check-bounds (translator/emit/check_bounds.h writes the shader side, runtime/vulkan/memcheck.h the host side;
+// docs/ABI.md). The bounds buffer, whose address is the third push constant:
+//    0 u32 hits (out-of-bounds accesses)   4 u32 first (1 once the first is recorded)
+//    8 u32 what: bits 0..7 = 0 read, 1 write, 2 atomic; bits 8..11 = BoundsSpace
+//   12 u32 bytes  16 u32 PTX line  20 u32 tid[3]  32 u32 ctaid[3]  44 u32 limit (the window's size; 0 for global)
+//   48 u64 address (global) or offset in the window
+// The buffers the kernel may address: kBoundsSlots (base address, size) pairs of 64-bit specialization constants,
+// base i at id kBoundsSpecId + 2i, size i at kBoundsSpecId + 2i + 1; unused pairs stay 0.
+constexpr uint32_t kBoundsSlots = 64;
+constexpr uint32_t kBoundsSpecId = 8;
+constexpr uint32_t kBoundsBytes = 56;
+enum class BoundsSpace : uint32_t { Global = 1, Shared = 2, Local = 3, Const = 4, Param = 5 };
 
 struct ManifestParam {
   std::string name;        // PTX name, e.g. "_Z3addPfS_i_param_0"
@@ -80,6 +94,12 @@ struct Manifest {
   // not 0 after the dispatch.
   bool loopGuard = false;
   uint32_t loopGuardAt = 0;
+  // Translated with --check-bounds (JSON "checkBounds": {"globalVarBytes": n}, absent otherwise): the shader
+  // declares a third push constant `uint64_t bounds`, the address of the bounds buffer (docs/ABI.md); the runtime
+  // lists the buffers there and reports the first out-of-bounds access. globalVarBytes is the end of the module's
+  // .global variables (the part of the globals buffer the kernel itself may address).
+  bool checkBounds = false;
+  uint32_t globalVarBytes = 0;
 };
 
 // JSON round trip (runtime/common/manifest.cpp). `read` returns false and sets `err` on malformed input.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "images.h"
+
 namespace p2g {
 
 namespace {
@@ -58,7 +60,118 @@ void writeLeaf(const ParamValue& v, const AddressFn& addressOf, uint8_t* p) {
   std::memcpy(p, &x, 8);
 }
 
+// Whether a scalar given as `given` may fill a PTX value of type `ptx` ("u32", "f16", "b64"...; sizes already
+// match). "" when it may, else what is expected.
+std::string scalarKindMismatch(ElemType given, const std::string& ptx) {
+  if (ptx.size() < 2) return "";
+  char k = ptx[0];
+  bool fl = isFloat(given);
+  if (ptx == "f16") return given == ElemType::F16 ? "" : "f16";
+  if (ptx == "bf16") return given == ElemType::BF16 ? "" : "bf16";
+  if (k == 'f') return fl && std::string(elemTypeName(given)) == ptx ? "" : ptx;
+  if (k == 'u' || k == 's') {
+    if (!fl) return "";
+    std::string n = ptx.substr(1);
+    return "an integer (u" + n + " or s" + n + ")";
+  }
+  return "";  // .bN: untyped bits, any kind of that size
+}
+
+const char* valueKind(const ParamValue& v) {
+  switch (v.kind) {
+    case ParamValue::Kind::Buffer: return "a buffer";
+    case ParamValue::Kind::Texture: return "a texture";
+    case ParamValue::Kind::Surface: return "a surface";
+    case ParamValue::Kind::Struct: return "a struct";
+    case ParamValue::Kind::Scalar: break;
+  }
+  return "a scalar";
+}
+
+std::string usesText(const ManifestParamField& f) {
+  std::string u;
+  for (auto& x : f.uses) u += (u.empty() ? "" : ", ") + x;
+  return u.empty() ? "" : " (" + u + ")";
+}
+
+// One leaf value against the paramMap entry at its offset (nullptr: the kernel never loads it at a constant offset).
+bool checkLeaf(const CaseSpec& c, const Manifest& m, const ParamValue& v, const std::string& label,
+               const ManifestParamField* f, bool declaredPtr, std::string& err) {
+  std::string want = f ? f->kind : "";
+  if (declaredPtr) want = "buffer";
+  if (want == "buffer" && v.kind != ParamValue::Kind::Buffer) {
+    err = label + ": " + valueKind(v) + " given for a value the kernel uses as a memory address" +
+          (f && f->kind == "buffer" ? usesText(*f) : std::string(" (declared .ptr)")) + "; give {\"buffer\": name}";
+    return false;
+  }
+  if (want == "texture" || want == "surface") {
+    bool tex = want == "texture";
+    if (v.kind != (tex ? ParamValue::Kind::Texture : ParamValue::Kind::Surface)) {
+      err = label + ": " + valueKind(v) + " given for a " + want + " handle" + usesText(*f) + "; give {\"" + want +
+            "\": name}";
+      return false;
+    }
+    const ImageSpec* im = tex ? c.findTexture(v.name) : c.findSurface(v.name);
+    for (auto& mi : m.images) {
+      if (!mi.texref.empty() || mi.offset != f->offset || !im) continue;
+      if (mi.dims && mi.dims != imageDims(*im)) {
+        err = label + ": " + want + " \"" + v.name + "\" has " + std::to_string(imageDims(*im)) +
+              " dimension(s), but the kernel uses it as " + std::to_string(mi.dims) + "D" + usesText(*f);
+        return false;
+      }
+      if (mi.dims && mi.layered != im->layered) {
+        err = label + ": " + want + " \"" + v.name + "\" is " + (im->layered ? "" : "not ") +
+              "layered, but the kernel's instructions" + usesText(*f) + " are " + (mi.layered ? "" : "not ") +
+              "layered";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+bool validateAgainstKernel(const CaseSpec& c, const Manifest& m, std::string& e) {
+  std::string err;
+  auto fail = [&](const std::string& msg) {
+    e = c.name + ": case.json: " + msg;
+    return false;
+  };
+  auto fieldAt = [&](uint32_t at) -> const ManifestParamField* {
+    for (auto& f : m.paramMap)
+      if (f.offset == at) return &f;
+    return nullptr;
+  };
+  for (size_t i = 0; i < m.params.size() && i < c.params.size(); ++i) {
+    const ManifestParam& lp = m.params[i];
+    const ParamValue& pv = c.params[i];
+    std::string label = pv.where + " (" + lp.name + ")";
+    if (pv.kind != ParamValue::Kind::Struct) {
+      if (pv.kind == ParamValue::Kind::Scalar && !lp.isArray) {
+        std::string w = scalarKindMismatch(pv.type, lp.type);
+        if (!w.empty())
+          return fail(label + ": " + elemTypeName(pv.type) + " given for a ." + lp.type + " param; give " + w);
+      }
+      if (!checkLeaf(c, m, pv, label, fieldAt(lp.offset), lp.isPtr, err)) return fail(err);
+      continue;
+    }
+    // A struct: every field against the map, and every address or handle the kernel loads from it must be given.
+    for (auto& f : pv.fields)
+      if (!checkLeaf(c, m, f, f.where, fieldAt(lp.offset + f.at), false, err)) return fail(err);
+    for (auto& mf : m.paramMap) {
+      if (mf.kind == "scalar" || mf.offset < lp.offset || mf.offset >= lp.offset + lp.bytes) continue;
+      uint32_t at = mf.offset - lp.offset;
+      bool given = false;
+      for (auto& f : pv.fields) given = given || f.at == at;
+      if (!given)
+        return fail(label + ".struct: no field at byte " + std::to_string(at) + ", which the kernel uses as a " +
+                    (mf.kind == "buffer" ? "memory address" : mf.kind + " handle") + usesText(mf) + "; give {\"at\": " +
+                    std::to_string(at) + ", \"" + mf.kind + "\": name}");
+    }
+  }
+  return true;
+}
 
 bool validateParams(const CaseSpec& c, const std::vector<ManifestParam>& layout, std::string& e) {
   std::string err;

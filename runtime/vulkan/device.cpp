@@ -76,6 +76,44 @@ bool isNvidia(const DeviceInfo& d) {
   return d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY || d.props.vendorID == 0x10DE;
 }
 
+void fillGuards(Buffer& b) {
+  if (!b.guard || !b.map) return;
+  uint8_t* p = (uint8_t*)b.map;
+  for (uint64_t i = 0; i < b.guard; ++i) {
+    p[i - b.guard] = kCanary[i % 8];
+    p[b.size + i] = kCanary[i % 8];
+  }
+}
+
+bool checkGuards(const Buffer& b, int64_t& first, int64_t& last) {
+  if (!b.guard || !b.map) return true;
+  // Compare 8 bytes at a time against the pattern; only a damaged zone is scanned byte by byte.
+  uint64_t word;
+  std::memcpy(&word, kCanary, 8);
+  const uint8_t* p = (const uint8_t*)b.map;
+  bool ok = true;
+  auto zone = [&](const uint8_t* z, int64_t at) {
+    uint64_t n = b.guard / 8 * 8;
+    bool clean = true;
+    for (uint64_t i = 0; i < n && clean; i += 8) {
+      uint64_t w;
+      std::memcpy(&w, z + i, 8);
+      clean = w == word;
+    }
+    for (uint64_t i = n; i < b.guard && clean; ++i) clean = z[i] == kCanary[i % 8];
+    if (clean) return;
+    for (uint64_t i = 0; i < b.guard; ++i)
+      if (z[i] != kCanary[i % 8]) {
+        if (ok) first = at + int64_t(i);
+        ok = false;
+        last = at + int64_t(i);
+      }
+  };
+  zone(p - b.guard, -int64_t(b.guard));
+  zone(p + b.size, int64_t(b.size));
+  return ok;
+}
+
 Context::~Context() {
   if (busy) return;  // a dispatch that timed out still runs on this device's objects: leave them to process exit
   if (dev) {
@@ -83,10 +121,42 @@ Context::~Context() {
     if (pool) vkDestroyCommandPool(dev, pool, nullptr);
     vkDestroyDevice(dev, nullptr);
   }
+  if (messenger_) {
+    auto destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT");
+    if (destroy) destroy(instance, messenger_, nullptr);
+  }
   if (instance) vkDestroyInstance(instance, nullptr);
 }
 
-bool Context::createInstance(std::string& err) {
+namespace {
+
+const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+// Every warning and error of the validation layer (and the loader) while --validate is on.
+VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                   VkDebugUtilsMessageTypeFlagsEXT,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  ValidationMessage m;
+  m.severity = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
+  if (data && data->pMessageIdName) m.text = std::string(data->pMessageIdName) + ": ";
+  if (data && data->pMessage) m.text += data->pMessage;
+  static_cast<std::vector<ValidationMessage>*>(user)->push_back(std::move(m));
+  return VK_FALSE;  // the call goes on as it would without the layer
+}
+
+bool layerInstalled() {
+  uint32_t n = 0;
+  vkEnumerateInstanceLayerProperties(&n, nullptr);
+  std::vector<VkLayerProperties> layers(n);
+  if (n) vkEnumerateInstanceLayerProperties(&n, layers.data());
+  for (auto& l : layers)
+    if (std::strcmp(l.layerName, kValidationLayer) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Context::createInstance(std::string& err, bool validate) {
   // The loader's default search (/usr/share/vulkan/icd.d) finds lavapipe; VK_DRIVER_FILES / VK_ICD_FILENAMES are
   // left to the user, since narrowing them here would hide devices the user asked for.
   uint32_t api = VK_API_VERSION_1_2;
@@ -101,11 +171,38 @@ bool Context::createInstance(std::string& err) {
   app.apiVersion = api >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
   VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ci.pApplicationInfo = &app;
+  VkDebugUtilsMessengerCreateInfoEXT mci{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  mci.pfnUserCallback = onValidationMessage;
+  mci.pUserData = messageLog;
+  const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+  if (validate) {
+    if (!layerInstalled()) {
+      err = std::string("--validate: the Vulkan validation layer ") + kValidationLayer +
+            " is not installed (Debian: apt-get install vulkan-validationlayers; or set VK_LAYER_PATH)";
+      return false;
+    }
+    ci.enabledLayerCount = 1;
+    ci.ppEnabledLayerNames = &kValidationLayer;
+    ci.enabledExtensionCount = 1;
+    ci.ppEnabledExtensionNames = &ext;
+    ci.pNext = &mci;  // also reports on vkCreateInstance and vkDestroyInstance themselves
+  }
   VkResult r = vkCreateInstance(&ci, nullptr, &instance);
   if (r != VK_SUCCESS) {
     err = "vkCreateInstance failed: " + vkResultName(r) + " (is a Vulkan driver installed? lavapipe: mesa-vulkan-drivers)";
     instance = VK_NULL_HANDLE;
     return false;
+  }
+  if (validate) {
+    auto create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT");
+    if (!create || create(instance, &mci, nullptr, &messenger_) != VK_SUCCESS) {
+      err = "--validate: cannot create a VK_EXT_debug_utils messenger";
+      messenger_ = VK_NULL_HANDLE;
+      return false;
+    }
   }
   return true;
 }
@@ -156,8 +253,8 @@ static bool choose(const std::vector<DeviceInfo>& devs, const std::string& selec
   return false;
 }
 
-bool Context::open(const std::string& selector, std::string& err) {
-  if (!instance && !createInstance(err)) return false;
+bool Context::open(const std::string& selector, std::string& err, bool validate) {
+  if (!instance && !createInstance(err, validate)) return false;
   std::vector<DeviceInfo> devs;
   if (!enumerate(devs, err) || !choose(devs, selector, info, err)) return false;
   if (info.props.apiVersion < VK_API_VERSION_1_2) {
@@ -258,11 +355,12 @@ uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) 
   return UINT32_MAX;
 }
 
-bool Context::createBuffer(uint64_t bytes, Buffer& b, std::string& err) {
+bool Context::createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t guard) {
   b = Buffer();
   b.size = bytes;
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bci.size = std::max<uint64_t>(bytes, 16);  // Vulkan forbids empty buffers; a 0-byte case buffer still gets an address
+  // Vulkan forbids empty buffers; a 0-byte case buffer still gets an address (and its guards, when it has any).
+  bci.size = std::max<uint64_t>(guard + bytes + guard, 16);
   bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   VkResult r = vkCreateBuffer(dev, &bci, nullptr, &b.buf);
@@ -301,7 +399,10 @@ bool Context::createBuffer(uint64_t bytes, Buffer& b, std::string& err) {
   }
   VkBufferDeviceAddressInfo bai{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
   bai.buffer = b.buf;
-  b.addr = vkGetBufferDeviceAddress(dev, &bai);
+  b.addr = vkGetBufferDeviceAddress(dev, &bai) + guard;
+  b.map = (uint8_t*)b.map + guard;
+  b.guard = guard;
+  fillGuards(b);
   return true;
 }
 

@@ -20,12 +20,36 @@ struct DeviceInfo {
 // A buffer the shader reaches through its device address; host-visible and coherent so that inputs are written
 // and outputs read through the mapping (lavapipe's memory is host memory anyway; on NVIDIA it is ReBAR/sysmem,
 // slower for the kernel but timing is not the goal of exact runs).
+//
+// A buffer may carry guard zones (docs/RUNNER_SAFETY.md): `guard` bytes before and after [addr, addr + size) in the
+// same allocation, filled with a canary. On lavapipe device memory is the runner's own heap, so an access past the
+// end of an unguarded buffer corrupts or reads the process's memory; with guards it lands in the canary, and a
+// damaged canary is found after the dispatch. `map` and `addr` point at the usable bytes, past the first guard.
 struct Buffer {
   VkBuffer buf = VK_NULL_HANDLE;
   VkDeviceMemory mem = VK_NULL_HANDLE;
   void* map = nullptr;
   uint64_t size = 0;
   uint64_t addr = 0;
+  uint64_t guard = 0;
+};
+
+// The canary of the guard zones: this 8-byte pattern repeated from the first byte of each zone (the words
+// 0xDEADBEEF 0xCAFEF00D, little-endian).
+constexpr uint8_t kCanary[8] = {0xEF, 0xBE, 0xAD, 0xDE, 0x0D, 0xF0, 0xFE, 0xCA};
+// Guard bytes on each side of every buffer `ptx2glsl run` creates: a kernel that reads up to 256 KiB past a buffer
+// reads the canary, not the runner's heap (the robustness probe's lying case read 128 KiB past a 4-byte buffer).
+constexpr uint64_t kGuardBytes = 256 * 1024;
+// Writes the canary into both guard zones.
+void fillGuards(Buffer& b);
+// Checks both zones; false when a canary byte changed, with the first and last changed byte as offsets from the
+// buffer's start (negative: before it).
+bool checkGuards(const Buffer& b, int64_t& first, int64_t& last);
+
+// A Vulkan validation message (VK_EXT_debug_utils) seen while --validate is on.
+struct ValidationMessage {
+  std::string severity;  // "error", "warning"
+  std::string text;      // the message id name and text
 };
 
 // Which driver a device runs on (its driver ID, else its name or vendor).
@@ -39,17 +63,19 @@ class Context {
   Context& operator=(const Context&) = delete;
   ~Context();
 
-  // Creates the instance only (enough to list devices).
-  bool createInstance(std::string& err);
+  // Creates the instance only (enough to list devices). With `validate`, the Khronos validation layer and a
+  // debug-utils messenger that appends every warning and error to `messages` (an error when the layer is missing).
+  bool createInstance(std::string& err, bool validate = false);
   bool enumerate(std::vector<DeviceInfo>& out, std::string& err);
   // Chooses a device (see RunOptions::device) and creates the logical device with every supported feature of the
   // list in device.cpp enabled.
-  bool open(const std::string& selector, std::string& err);
+  bool open(const std::string& selector, std::string& err, bool validate = false);
 
   // Checks that every manifest feature name is enabled on this device; the message lists the missing ones.
   bool checkFeatures(const std::vector<std::string>& features, std::string& err) const;
 
-  bool createBuffer(uint64_t bytes, Buffer& b, std::string& err);
+  // A host-visible buffer of `bytes` usable bytes with `guard` canary bytes on each side (filled here).
+  bool createBuffer(uint64_t bytes, Buffer& b, std::string& err, uint64_t guard = 0);
   void destroyBuffer(Buffer& b);
 
   VkInstance instance = VK_NULL_HANDLE;
@@ -63,8 +89,13 @@ class Context {
   // Set when a dispatch was given up while still running: its objects are left alive (destroying them under a
   // running dispatch crashes the driver), nothing else is submitted, and the device is not waited for or destroyed.
   bool busy = false;
+  // Where the validation layer's messages go (with --validate), in order; set before createInstance/open to keep
+  // them beyond this context's life (the runner prints them after each case).
+  std::vector<ValidationMessage>* messageLog = &ownLog_;
 
  private:
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  std::vector<ValidationMessage> ownLog_;
   uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags want) const;
 };
 

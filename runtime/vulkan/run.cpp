@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "case.h"
 #include "device.h"
@@ -70,7 +71,7 @@ bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, con
   if (!opt.quiet)
     for (auto& w : k.manifest.warnings) os << c.name << ": warning: " << w << "\n";
   // Everything that can be refused is refused here, before any resource exists.
-  if (!validateParams(c, k.manifest.params, err)) return false;
+  if (!validateParams(c, k.manifest.params, err) || !validateAgainstKernel(c, k.manifest, err)) return false;
   if (!vk::checkLaunch(ctx, c, k.manifest, err)) {
     err = c.name + ": " + err;
     return false;
@@ -90,33 +91,80 @@ bool runOne(vk::Context& ctx, const std::string& dir, const RunOptions& opt, con
   return true;
 }
 
+// Prints the validation messages logged since `seen`, under `label`; returns how many.
+int printValidation(std::ostream& os, const std::vector<vk::ValidationMessage>& log, size_t& seen,
+                    const std::string& label) {
+  int n = 0;
+  for (; seen < log.size(); ++seen, ++n)
+    os << label << ": validation " << log[seen].severity << ": " << log[seen].text << "\n";
+  return n;
+}
+
 }  // namespace
 
 int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, const TranslateFn& translate) {
   std::ostream& os = opt.log ? *opt.log : std::cout;
-  vk::Context ctx;
+  // The validation log outlives every context: one given up after a timeout is never destroyed (its dispatch may
+  // still run), so its messenger may still point here at exit.
+  auto* log = new std::vector<vk::ValidationMessage>;
+  std::unique_ptr<std::vector<vk::ValidationMessage>> logOwner(log);
+  size_t seen = 0;
+  int messages = 0;
+  auto openContext = [&](std::unique_ptr<vk::Context>& ctx, std::string& err) {
+    ctx = std::make_unique<vk::Context>();
+    ctx->messageLog = log;
+    return ctx->open(opt.device, err, opt.validate);
+  };
+  std::unique_ptr<vk::Context> ctx;
   std::string err;
-  if (!ctx.open(opt.device, err)) {
+  if (!openContext(ctx, err)) {
     os << "error: " << err << "\n";
+    printValidation(os, *log, seen, "device");
     return 1;
   }
-  if (!opt.quiet) os << "device: " << ctx.info.props.deviceName << " (" << ctx.info.driver.driverName << ")\n";
+  if (!opt.quiet) os << "device: " << ctx->info.props.deviceName << " (" << ctx->info.driver.driverName << ")\n";
+  messages += printValidation(os, *log, seen, "device");
+  os.flush();
   Tally t;
   for (auto& dir : caseDirs) {
     ++t.cases;
-    if (ctx.busy) {  // an earlier dispatch timed out and still runs
-      os << "error: " << dir << ": not run: the device still runs the dispatch that timed out\n";
-      ++t.errors;
-      continue;
+    if (ctx->busy) {
+      // An earlier dispatch timed out and still runs on that device: leave it (and everything it uses) alive, and
+      // go on with a new logical device.
+      ctx.release();
+      logOwner.release();
+      if (!openContext(ctx, err)) {
+        os << "error: " << dir << ": not run: no new device after the timeout: " << err << "\n";
+        ++t.errors;
+        os.flush();
+        ctx.reset(new vk::Context);
+        ctx->busy = true;  // nothing to destroy; the next case tries again
+        continue;
+      }
     }
-    if (!runOne(ctx, dir, opt, translate, os, t, err)) {
+    bool ok = false;
+    try {
+      ok = runOne(*ctx, dir, opt, translate, os, t, err);
+    } catch (const std::exception& e) {  // e.g. std::bad_alloc for a case whose inputs do not fit in memory
+      err = dir + ": " + e.what();
+      ok = false;
+    }
+    if (!ok) {
       os << "error: " << err << "\n";
       ++t.errors;
     }
+    messages += printValidation(os, *log, seen, dir);
+    os.flush();
   }
+  if (ctx->busy) logOwner.release();  // the context given up keeps its messenger
+  else ctx.reset();                   // destroying the device and instance may be reported too
+  messages += printValidation(os, *log, seen, "exit");
   os << t.cases << " cases, " << t.identical << " outputs identical, " << t.differ << " differ, " << t.errors
-     << " errors\n";
-  return (t.differ == 0 && t.errors == 0) ? 0 : 1;
+     << " errors";
+  if (opt.validate) os << ", " << messages << " validation messages";
+  os << "\n";
+  os.flush();
+  return (t.differ == 0 && t.errors == 0 && messages == 0) ? 0 : 1;
 }
 
 int listDevices() {

@@ -24,8 +24,9 @@ struct RunOptions {
   std::string device;      // "" or "lavapipe" (default), "nvidia", a device index, or a substring of the name
   std::string outDir;      // when set, each output's bytes go to outDir/<case>/<name>.bin
   int repeat = 1;          // dispatches timed with GPU timestamps; min/median printed when > 1
-  int timeoutS = 600;      // a dispatch still running after this long is given up (the device then stays busy:
-                           // the cases after it are refused)
+  int timeoutS = 600;      // a dispatch still running after this long is given up (it keeps its logical device;
+                           // the cases after it run on a new one)
+  bool validate = false;   // Vulkan validation layer on; every message is printed and counted, and fails the run
   bool quiet = false;
   std::ostream* log = nullptr;  // where the per-output lines and the summary go; nullptr = std::cout
 };
@@ -33,8 +34,10 @@ struct RunOptions {
 // Runs every case: loads and validates case.json against the manifest, builds inputs, dispatches, reads back,
 // compares each output with expected/<name>.bin and prints one line per output:
 //   <case> <output>: <differing>/<total> differ, max ulp <n>, PSNR <dB> | identical
-// Returns 0 only when every output of every case is byte-identical; 1 otherwise (bad case, translation error,
-// difference, missing expected file).
+// A case that fails (bad case.json, translation error, out-of-bounds access, timeout) prints its error and the
+// run goes on with the next case; the output is flushed after each case. After a timeout the dispatch still runs
+// on the old logical device, so the next cases get a new one. Returns 0 only when every output of every case is
+// byte-identical (and, with --validate, the layer said nothing); 1 otherwise.
 int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, const TranslateFn& translate);
 
 // Prints the Vulkan devices found (index, name, driver, subgroup size); returns 0.

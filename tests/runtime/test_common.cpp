@@ -284,7 +284,7 @@ TEST_CASE("case: errors name the field") {
   };
   has(parseErr(caseJson(R"([{"buffer": "nope"}])")), "params[0]: unknown buffer \"nope\"");
   has(parseErr(caseJson(R"([{"texture": "t"}])")), "unknown texture");
-  has(parseErr(caseJson(R"([{"buffer": "x", "offset": 2048}])")), "beyond the end of buffer \"x\"");
+  has(parseErr(caseJson(R"([{"buffer": "x", "offset": 2048}])")), "params[0].offset: 2048 is not inside buffer \"x\"");
   has(parseErr(caseJson("[]", R"(, "outputs": [{"buffer": "zz"}])")), "outputs[0].buffer: unknown buffer");
   has(parseErr(caseJson(R"([{"u32": -1}])")), "params[0].u32");
   has(parseErr(caseJson(R"([{"u8": 256}])")), "range of u8");
@@ -296,6 +296,119 @@ TEST_CASE("case: errors name the field") {
   has(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "buffers": {"b": {"bytes": 4,
       "init": {"random": {"seed": 1, "type": "f8"}}}}})"), "buffers.b.init.random.type");
   has(parseErr("{\"kernel\": \"k\",\n \"grid\": [1] \"block\": [1]}"), "case.json:2:");
+}
+
+TEST_CASE("case: unknown keys, empty outputs and pointers at a buffer's end are refused") {
+  auto has = [](const std::string& err, const std::string& part) {
+    INFO(err);
+    CHECK(err.find(part) != std::string::npos);
+  };
+  // a misspelt key anywhere names itself and its path (the runner used to ignore it and zero-fill the buffer)
+  has(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "buffers": {"x": {"bytes": 4, "inti": {"zero": true}}},
+      "params": []})"), "buffers.x.inti: unknown key (expected bytes, init)");
+  has(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "bufers": {}})"), "bufers: unknown key");
+  has(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "buffers": {"x": {"bytes": 4,
+      "init": {"random": {"seed": 1, "type": "u8", "hi": 3, "low": 1}}}}})"), "buffers.x.init.random.low: unknown key");
+  has(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "buffers": {"x": {"bytes": 4,
+      "init": {"rand": {"seed": 1}}}}})"), "buffers.x.init.rand: unknown init kind");
+  has(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "buffers": {"x": {"bytes": 4,
+      "init": {"zero": false}}}})"), "buffers.x.init.zero: expected true");
+  has(parseErr(caseJson(R"([{"buffer": "x", "ofset": 4}])")), "params[0].ofset: unknown key");
+  has(parseErr(caseJson(R"([{"u32": 1, "offset": 4}])")), "params[0].offset: \"offset\" belongs to a buffer pointer");
+  has(parseErr(caseJson(R"([{"struct": {"bytes": 8, "feilds": []}}])")), "params[0].struct.feilds: unknown key");
+  has(parseErr(caseJson("[]", R"(, "outputs": [{"buffer": "out", "tpye": "f32"}])")), "outputs[0].tpye: unknown key");
+  has(parseErr(caseJson("[]", R"(, "outputs": [{"buffer": "out", "surface": "out"}])")), "not both");
+  has(parseErr(caseJson("[]", R"(, "textures": {"t": {"format": "r8", "width": 1, "height": 1, "fliter": "point"}})")),
+      "textures.t.fliter: unknown key");
+  has(parseErr(caseJson("[]", R"(, "surfaces": {"s": {"format": "r8", "width": 1, "height": 1, "filter": "point"}})")),
+      "surfaces.s.filter: unknown key");
+  has(parseErr(caseJson("[]", R"(, "textures": {"t": {"format": "r8", "width": 1, "height": 1, "normalized": 1}})")),
+      "textures.t.normalized: expected true or false");
+  has(parseErr(caseJson("[]", R"(, "frames": 2)")), "frames: not part of version 1");
+  has(parseErr(caseJson("[]", R"(, "ops": {"out": 3})")), "ops.out: expected a string");
+  CHECK(parseErr(caseJson("[]", R"(, "ops": {"out": "add.f32"})")) == "");  // informational (ptx_corpus/ops)
+  // a case that compares nothing passes whatever the kernel does
+  has(parseErr(caseJson("[]", R"(, "outputs": [])")), "outputs: names no output");
+  has(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "params": []})"), "no buffer or surface to compare");
+  // a pointer must point into its buffer; offset 0 is the buffer itself, even an empty one
+  has(parseErr(caseJson(R"([{"buffer": "out", "offset": 512}])")), "params[0].offset: 512 is not inside buffer \"out\"");
+  CHECK(parseErr(caseJson(R"([{"buffer": "out", "offset": 508}])")) == "");
+  CHECK(parseErr(R"({"kernel": "k", "grid": [1], "block": [1], "buffers": {"e": {"bytes": 0}},
+      "params": [{"buffer": "e"}]})") == "");
+}
+
+TEST_CASE("case: values against what the kernel does with them (manifest paramMap)") {
+  Manifest m;
+  m.params = {mp("p0", "u64", 0, 8), mp("p1", "u32", 8, 4), mp("p2", "b8", 16, 32, true), mp("p3", "u64", 48, 8),
+              mp("p4", "f32", 56, 4), mp("p5", "b32", 60, 4)};
+  auto field = [](uint32_t at, const char* type, const char* kind) {
+    ManifestParamField f;
+    f.offset = at;
+    f.bytes = std::string(type) == "u64" ? 8 : 4;
+    f.type = type;
+    f.kind = kind;
+    f.uses = {std::string(kind) == "buffer" ? "st.global.u32" : std::string(kind) == "texture" ? "tex.2d.v4.f32.f32"
+                                                                                             : "add.s32"};
+    return f;
+  };
+  m.paramMap = {field(0, "u64", "buffer"), field(8, "u32", "scalar"), field(16, "u64", "buffer"),
+                field(24, "u64", "texture"), field(32, "f32", "scalar"), field(48, "u64", "scalar")};
+  ManifestImage im;
+  im.kind = "texture";
+  im.offset = 24;
+  im.dims = 2;
+  m.images = {im};
+  const std::string images = R"(, "textures": {"t": {"format": "r8", "width": 4, "height": 4},
+      "t1": {"format": "r8", "width": 4, "height": 1, "dims": 1}},
+      "surfaces": {"s": {"format": "r8", "width": 4, "height": 4}})";
+  auto check = [&](const std::string& params) {
+    CaseSpec c;
+    std::string e = parseErr(caseJson(params, images), &c);
+    REQUIRE_MESSAGE(e == "", e);
+    std::string err;
+    REQUIRE_MESSAGE(validateParams(c, m.params, err), err);
+    return validateAgainstKernel(c, m, err) ? std::string() : err;
+  };
+  auto refused = [&](const std::string& params, const std::string& part) {
+    std::string e = check(params);
+    INFO(e);
+    CHECK(e.find(part) != std::string::npos);
+  };
+  const std::string good = R"({"struct": {"bytes": 32, "fields": [{"at": 0, "buffer": "out"}, {"at": 8, "texture": "t"},
+      {"at": 16, "f32": 1}]}})";
+  CHECK(check(R"([{"buffer": "x"}, {"s32": -3}, )" + good + R"(, {"u64": 5}, {"f32": 2}, {"f32": 1}])") == "");
+  CHECK(check(R"([{"buffer": "x"}, {"u32": 3}, )" + good + R"(, {"buffer": "x"}, {"f32": 2}, {"u32": 1}])") == "");
+  // a number where the kernel dereferences a pointer (the probe's {"u64": 12345}: SIGSEGV on lavapipe)
+  refused(R"([{"u64": 12345}, {"u32": 3}, )" + good + R"(, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "params[0] (p0): a scalar given for a value the kernel uses as a memory address (st.global.u32)");
+  refused(R"([{"texture": "t"}, {"u32": 3}, )" + good + R"(, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "params[0] (p0): a texture given for a value the kernel uses as a memory address");
+  // scalars: a float for an integer type, an integer for a float type
+  refused(R"([{"buffer": "x"}, {"f32": 3}, )" + good + R"(, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "params[1] (p1): f32 given for a .u32 param; give an integer (u32 or s32)");
+  refused(R"([{"buffer": "x"}, {"u32": 3}, )" + good + R"(, {"u64": 5}, {"u32": 2}, {"u32": 1}])",
+          "params[4] (p4): u32 given for a .f32 param; give f32");
+  // struct fields: addresses and handles of the right kind, and none missing
+  refused(R"([{"buffer": "x"}, {"u32": 3}, {"struct": {"bytes": 32, "fields": [{"at": 0, "u64": 4096},
+      {"at": 8, "texture": "t"}]}}, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "params[2].struct.fields[0]: a scalar given for a value the kernel uses as a memory address");
+  refused(R"([{"buffer": "x"}, {"u32": 3}, {"struct": {"bytes": 32, "fields": [{"at": 0, "buffer": "x"},
+      {"at": 8, "buffer": "x"}]}}, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "params[2].struct.fields[1]: a buffer given for a texture handle (tex.2d.v4.f32.f32); give {\"texture\": name}");
+  refused(R"([{"buffer": "x"}, {"u32": 3}, {"struct": {"bytes": 32, "fields": [{"at": 0, "buffer": "x"},
+      {"at": 8, "surface": "s"}]}}, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "a surface given for a texture handle");
+  refused(R"([{"buffer": "x"}, {"u32": 3}, {"struct": {"bytes": 32, "fields": [{"at": 8, "texture": "t"}]}},
+      {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "params[2] (p2).struct: no field at byte 0, which the kernel uses as a memory address (st.global.u32)");
+  // an image whose dimensions differ from the instructions that read it
+  refused(R"([{"buffer": "x"}, {"u32": 3}, {"struct": {"bytes": 32, "fields": [{"at": 0, "buffer": "x"},
+      {"at": 8, "texture": "t1"}]}}, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "texture \"t1\" has 1 dimension(s), but the kernel uses it as 2D");
+  // a parameter declared .ptr is a pointer even when the kernel's use was not traced
+  m.params[3].isPtr = true;
+  refused(R"([{"buffer": "x"}, {"u32": 3}, )" + good + R"(, {"u64": 5}, {"f32": 2}, {"u32": 1}])",
+          "params[3] (p3): a scalar given for a value the kernel uses as a memory address (declared .ptr)");
 }
 
 TEST_CASE("case: params against the PTX layout") {
@@ -449,6 +562,15 @@ TEST_CASE("manifest: JSON round trip and errors") {
   REQUIRE_MESSAGE(manifestFromJson(manifestToJson(m), r, err), err);
   CHECK_FALSE(r.loopGuard);
   CHECK(manifestToJson(m).find("loopGuard") == std::string::npos);
+  CHECK(manifestToJson(m).find("checkBounds") == std::string::npos);
+  m.checkBounds = true;
+  m.globalVarBytes = 3;
+  REQUIRE_MESSAGE(manifestFromJson(manifestToJson(m), r, err), err);
+  CHECK(r.checkBounds);
+  CHECK(r.globalVarBytes == 3);
+  CHECK_FALSE(manifestFromJson(R"({"entry": "e", "globalsBytes": 4, "checkBounds": {"globalVarBytes": 8}})", r, err));
+  CHECK(err.find("globalVarBytes") != std::string::npos);
+  m.checkBounds = false;
   m.loopGuard = true;
   m.loopGuardAt = 12;
   REQUIRE_MESSAGE(manifestFromJson(manifestToJson(m), r, err), err);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "case.h"
+#include "device.h"
 #include "inputs.h"
 #include "run.h"
 
@@ -253,4 +254,68 @@ TEST_CASE("vulkan: device choice") {
   f.run(log, opt);
   CHECK(contains(log, "device: "));
   CHECK(listDevices() == 0);
+}
+
+TEST_CASE("vulkan: a write past a buffer damages its guard zone and the case is refused") {
+  Fixture f;
+  std::string log;
+  // n = 1001 while the buffers hold 1000 values: the probe writes 4 bytes past `out` (4016 bytes, written from
+  // byte 16) and past `out2` (4000 bytes), and reads 4 bytes past `x`. What it writes past `out` is x's canary
+  // times 0.75, whose top byte is the canary's own (0xDE), so only 3 changed bytes can be seen there.
+  f.writeCase("{\"u32\": 1001}");
+  int rc = f.run(log);
+  INFO(log);
+  CHECK(rc == 1);
+  CHECK(contains(log, "the kernel wrote outside buffer 'out' (4016 bytes): bytes at offsets 4016..4018 of it, in the "
+                      "guard zone after it, were changed"));
+  CHECK(contains(log, "the kernel wrote outside buffer 'out2' (4000 bytes): bytes at offsets 4000..4003"));
+  CHECK(contains(log, "results refused"));
+  CHECK_FALSE(contains(log, ": identical"));
+  CHECK(contains(log, "1 cases, 0 outputs identical, 0 differ, 1 errors"));
+}
+
+TEST_CASE("vulkan: one failing case never hides the next one") {
+  Fixture f;
+  std::ostringstream os;
+  RunOptions opt;
+  opt.log = &os;
+  TranslateFn tr = [&](const std::string&, const std::string&, TranslatedKernel& k, std::string&) {
+    k.manifest = f.manifest;
+    k.spirv = f.spirv;
+    return true;
+  };
+  int rc = runCases({f.root + "/no_such_case", f.dir, f.dir}, opt, tr);
+  std::string log = os.str();
+  INFO(log);
+  CHECK(rc == 1);
+  CHECK(contains(log, "error: cannot read " + f.root + "/no_such_case/case.json"));
+  CHECK(contains(log, "3 cases, 4 outputs identical, 0 differ, 1 errors"));
+}
+
+TEST_CASE("vulkan: --validate reports nothing for a correct launch and catches a wrong Vulkan call") {
+  Fixture f;
+  std::string log;
+  RunOptions opt;
+  opt.validate = true;
+  int rc = f.run(log, opt);
+  INFO(log);
+  CHECK(rc == 0);
+  CHECK(contains(log, "1 cases, 2 outputs identical, 0 differ, 0 errors, 0 validation messages"));
+
+  // The messenger sees what the layer reports: a zero-sized buffer breaks VUID-VkBufferCreateInfo-size-00912.
+  std::vector<vk::ValidationMessage> msgs;
+  {
+    vk::Context ctx;
+    ctx.messageLog = &msgs;
+    std::string err;
+    REQUIRE_MESSAGE(ctx.open("lavapipe", err, true), err);
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = 0;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    VkBuffer b = VK_NULL_HANDLE;
+    if (vkCreateBuffer(ctx.dev, &bci, nullptr, &b) == VK_SUCCESS && b) vkDestroyBuffer(ctx.dev, b, nullptr);
+  }
+  bool found = false;
+  for (auto& m : msgs) found = found || contains(m.text, "VUID-VkBufferCreateInfo-size-00912");
+  CHECK_MESSAGE(found, msgs.size(), " messages");
 }

@@ -121,7 +121,7 @@ void Emitter::storeMem(ptx::Space space, const std::string& a, unsigned bits, co
   line(h + "(" + a + ", " + v + ");");
 }
 
-static unsigned vecWidth(const ir::Inst& in) {
+unsigned vecWidth(const ir::Inst& in) {
   for (auto m : in.mods) {
     if (m == "v2") return 2;
     if (m == "v4") return 4;
@@ -143,7 +143,7 @@ static std::string fromBits(Ty t, const std::string& raw) {
 
 // .param variables declared in a function body (call arguments and return values of inlined calls) live in
 // the private .local window, not in the kernel's parameter block.
-static ptx::Space effectiveSpace(Emitter& E, ptx::Space sp, const Opnd& addr) {
+ptx::Space effectiveSpace(Emitter& E, ptx::Space sp, const Opnd& addr) {
   if (sp == ptx::Space::Param && addr.kind == Opnd::Kind::VarAddr && E.F.vars[addr.var].space == ptx::Space::Local)
     return ptx::Space::Local;
   return sp;

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "check_bounds.h"
+
 namespace p2g {
 
 using ir::Opnd;
@@ -439,9 +441,9 @@ static std::string commentText(std::string_view t) {
 }
 
 void Emitter::emitInst(const ir::Inst& in) {
-  if (opt_.annotate && in.span.begin) {
+  if ((opt_.annotate || opt_.checkBounds) && in.span.begin) {
     auto lc = sm_.resolve(in.span.begin);
-    if (lc.line && lc.line != lastLine_) {
+    if (opt_.annotate && lc.line && lc.line != lastLine_) {
       std::string_view t = lc.lineText;
       while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
       line("// " + std::to_string(lc.line) + ": " + commentText(t));
@@ -454,7 +456,13 @@ void Emitter::emitInst(const ir::Inst& in) {
     return;
   }
   if (in.guardReg >= 0) open(std::string("if (") + (in.guardNeg ? "!" : "") + F.regs[in.guardReg].name + ")");
+  // --check-bounds: the access runs only when its address is inside its space (check_bounds.h).
+  std::string check;
+  if (opt_.checkBounds)
+    check = boundsCondition(*this, in, in.span.begin ? sm_.resolve(in.span.begin).line : 0);
+  if (!check.empty()) open("if (" + check + ")");
   h(*this, in);
+  if (!check.empty()) close();
   if (in.guardReg >= 0) close();
 }
 
@@ -491,7 +499,7 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
       break;
     case SNode::Kind::Break: line("break;"); break;
     case SNode::Kind::Continue: line("continue;"); break;
-    case SNode::Kind::Return: line("return;"); break;
+    case SNode::Kind::Return: line(opt_.checkBounds ? std::string(kBoundsFlush) + " return;" : "return;"); break;
     case SNode::Kind::SetVar:
       line("p2g_sv" + std::to_string(n.varIndex) + " = " + std::to_string(n.value) + ";");
       break;
@@ -625,7 +633,10 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   out += "layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n";
   out += "layout(constant_id = 3) const uint P2G_DYN_SMEM_BYTES = 0u;\n";
   out += "// The parameter block (the entry's .param space, laid out as PTX declares it) and module globals.\n";
-  out += "layout(push_constant) uniform P2GPush { uint64_t params; uint64_t globals; } pc;\n\n";
+  if (opt_.checkBounds)
+    out += "layout(push_constant) uniform P2GPush { uint64_t params; uint64_t globals; uint64_t bounds; } pc;\n\n";
+  else
+    out += "layout(push_constant) uniform P2GPush { uint64_t params; uint64_t globals; } pc;\n\n";
   out += "layout(buffer_reference, std430, buffer_reference_align = 4) buffer P2GU32 { uint v; };\n";
   out += "layout(buffer_reference, std430, buffer_reference_align = 4) buffer P2GI32 { int v; };\n";
   out += "layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GU64 { uint64_t v; };\n";
@@ -635,6 +646,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   if (features_.count("storage8"))
     out += "layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint8_t v; };\n";
   out += "\n";
+  if (opt_.checkBounds) out += boundsCheckText(F) + "\n";
   if (usesShared_) {
     uint32_t words = (F.sharedStaticBytes + 3) / 4;
     out += "// .shared: static variables at fixed offsets, then the extern (dynamic) array.\n";
@@ -706,6 +718,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   if (features_.count("carry")) out += "  uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc\n";
 
   out += body_;
+  if (opt_.checkBounds) out += std::string("  ") + kBoundsFlush + "\n";
   out += "}\n";
   glsl = std::move(out);
   features.clear();

@@ -34,6 +34,7 @@ std::string glslOf(Ty t);         // the GLSL type a value of `t` is held in
 struct EmitOptions {
   bool annotate = true;   // PTX source lines as comments
   bool native = false;    // use device operations where measured identical (not the exact lowering)
+  bool checkBounds = false;  // check every memory access in the shader (check_bounds.h; `ptx2glsl run --check-bounds`)
 };
 
 class Emitter {
@@ -109,6 +110,12 @@ class Emitter {
   std::string declarations();
   void scan();
 };
+
+// The state space an ld/st really uses: .param variables declared in a function body (call arguments and results
+// of inlined calls) live in the private .local window (emit_mem.cpp).
+ptx::Space effectiveSpace(Emitter& E, ptx::Space sp, const ir::Opnd& addr);
+// The vector width of an ld/st (.v2, .v4, .v8), 1 for a scalar access.
+unsigned vecWidth(const ir::Inst& in);
 
 // Instruction table: opcode -> handler. Returns nullptr when the opcode has no lowering.
 using Handler = void (*)(Emitter&, const ir::Inst&);
