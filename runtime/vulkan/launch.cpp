@@ -72,12 +72,14 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   if (!vkOk(vkCreatePipelineLayout(d, &plci, nullptr, &R.layout), "vkCreatePipelineLayout", err)) return false;
 
   // Specialization constants 0..2 = block size, 3 = dynamic shared bytes, 4 = the loop budget guard (a VkBool32,
-  // on for lavapipe only: manifest.h loopGuard).
-  uint32_t spec[5] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
-                      k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u};
-  VkSpecializationMapEntry entries[5];
-  for (uint32_t i = 0; i < 5; ++i) entries[i] = {i, i * 4, 4};
-  VkSpecializationInfo si{5, entries, sizeof spec, spec};
+  // on for lavapipe only: manifest.h loopGuard), 5 = P2G_WARP_NATIVE (a VkBool32: the device's subgroups hold whole
+  // warps of 32, so warp instructions are subgroup operations; translator/emit/warp_flow.cpp, docs/WARP.md).
+  uint32_t sg = R.ctx.info.subgroupSize;
+  uint32_t spec[6] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
+                      k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u, sg >= 32 && sg % 32 == 0 ? 1u : 0u};
+  VkSpecializationMapEntry entries[6];
+  for (uint32_t i = 0; i < 6; ++i) entries[i] = {i, i * 4, 4};
+  VkSpecializationInfo si{6, entries, sizeof spec, spec};
   VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
