@@ -1,7 +1,7 @@
 // glsl_probe: runs a hand-written compute shader on a Vulkan device through the project's runtime, for measuring
 // how a driver executes GLSL the translator might emit (docs/WARP.md: lavapipe's barriers in divergent code).
 //   glsl_probe SHADER.comp BLOCK OUT_WORDS OUT.bin [--device NAME]
-//   glsl_probe --case CASE_DIR SHADER.comp OUT_DIR [--device NAME]
+//   glsl_probe --case CASE_DIR SHADER.comp OUT_DIR [--device NAME] [--repeat N]
 // The second form runs a corpus case with SHADER.comp (say, the translator's GLSL edited by hand) in place of the
 // translation of its PTX, whose manifest it keeps; the outputs go to OUT_DIR/<case>/<name>.bin (as `run --out`).
 // The shader follows the translator's ABI (docs/ABI.md) with one parameter: `uint64_t out` at offset 0 of the
@@ -9,6 +9,7 @@
 // final bytes to OUT.bin. Exit status 0 on success, 1 on any failure, 2 on bad usage.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -24,8 +25,14 @@ using namespace p2g;
 
 // --case CASE_DIR SHADER.comp OUT_DIR [--device NAME]
 static int runCaseWithShader(int argc, char** argv) {
-  if (argc != 5 && !(argc == 7 && std::string(argv[5]) == "--device")) {
-    fputs("usage: glsl_probe --case CASE_DIR SHADER.comp OUT_DIR [--device NAME]\n", stderr);
+  RunOptions opt;
+  for (int i = 5; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--device") opt.device = argv[i + 1];
+    else if (std::string(argv[i]) == "--repeat") opt.repeat = std::max(1, atoi(argv[i + 1]));
+    else argc = 0;
+  }
+  if (argc < 5 || argc % 2 == 0) {
+    fputs("usage: glsl_probe --case CASE_DIR SHADER.comp OUT_DIR [--device NAME] [--repeat N]\n", stderr);
     return 2;
   }
   std::string glsl, err;
@@ -34,9 +41,7 @@ static int runCaseWithShader(int argc, char** argv) {
     fprintf(stderr, "glsl_probe: error: %s does not read or compile:\n%s\n", argv[3], err.c_str());
     return 1;
   }
-  RunOptions opt;
   opt.outDir = argv[4];
-  if (argc == 7) opt.device = argv[6];
   auto fn = [&](const std::string& ptxPath, const std::string& entry, TranslatedKernel& k, std::string& diagText) {
     ptx::SourceManager sm;
     int buf = sm.addFile(ptxPath, diagText);
@@ -61,7 +66,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "--case") return runCaseWithShader(argc, argv);
   if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
     puts("usage: glsl_probe SHADER.comp BLOCK OUT_WORDS OUT.bin [--device NAME]\n"
-         "       glsl_probe --case CASE_DIR SHADER.comp OUT_DIR [--device NAME]");
+         "       glsl_probe --case CASE_DIR SHADER.comp OUT_DIR [--device NAME] [--repeat N]");
     return 0;
   }
   if (argc != 5 && !(argc == 7 && std::string(argv[5]) == "--device")) {
