@@ -26,7 +26,8 @@ namespace {
 // A node of the working graph: a real block, or a virtual node of the irreducible fallback.
 struct GNode {
   enum class Kind : uint8_t { Real, SetVar, Dispatch } kind = Kind::Real;
-  int block = -1;               // Real
+  int block = -1;               // Real: the block whose terminator `succ` is
+  std::vector<int> before;      // Real: blocks run first, in order (a straight-line chain merged into this node)
   int var = -1, value = 0;      // SetVar: var = value; Dispatch: branches on var (successor k when var == k)
   std::vector<int> succ;
 };
@@ -171,6 +172,41 @@ std::vector<int> addDispatcher(Graph& g, const std::vector<int>& region, const s
   return inner;
 }
 
+// Straight-line chains become one node: a node whose only successor has it as its only (reachable) predecessor
+// takes that successor's blocks. Lifting makes such a chain of every `bra` to the next label, and laying it out
+// one node per block would nest the layout (and its recursion) as deep as the chain is long.
+void mergeChains(Graph& g) {
+  const int n = static_cast<int>(g.nodes.size());
+  std::vector<int> rpo = reversePostorder(g);
+  std::vector<char> live(n, 0);
+  for (int v : rpo) live[v] = 1;
+  std::vector<int> preds(n, 0);  // distinct reachable predecessors
+  for (int v : rpo) {
+    std::vector<int> s = g.nodes[v].succ;
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    for (int w : s) ++preds[w];
+  }
+  for (int u : rpo) {
+    GNode& a = g.nodes[u];
+    if (!live[u] || a.kind != GNode::Kind::Real) continue;
+    for (;;) {
+      const auto& s = a.succ;
+      if (s.empty() || !std::all_of(s.begin(), s.end(), [&](int w) { return w == s[0]; })) break;
+      int w = s[0];
+      if (w == u || w == g.root || preds[w] != 1) break;
+      GNode& b = g.nodes[w];
+      a.before.push_back(a.block);
+      a.before.insert(a.before.end(), b.before.begin(), b.before.end());
+      a.block = b.block;
+      a.succ = std::move(b.succ);
+      b.succ.clear();
+      b.before.clear();
+      live[w] = 0;  // merged: no longer reachable
+    }
+  }
+}
+
 // Step 1 of the file comment. Returns whether any dispatcher was added.
 bool makeReducible(Graph& g) {
   std::vector<int> order;  // a stable key per node: reverse postorder of the input, new nodes last
@@ -290,6 +326,9 @@ class Layout {
   std::vector<std::set<int>> loopExits_;
   std::string internalError_;
   int depth_ = 0;
+
+ public:
+  int nestingBlock_ = -1;  // where the nesting limit was reached (a block id; -1 for a virtual node)
 };
 
 bool Layout::analyse(std::string& error) {
@@ -414,14 +453,17 @@ SCond Layout::condition(int x, int k) const {
   return c;
 }
 
-// Emission recursion follows the nesting of the output (ifs, loops, merge segments); beyond this depth the result
-// would also overflow its consumers (emitters, drivers' GLSL compilers), so it is refused with an error.
-constexpr int kMaxNesting = 5000;
+// Emission recursion follows the nesting of the output (ifs, loops, merge segments); beyond kMaxStructureNesting
+// (structurize.h) the result would also overflow its consumers (emitters, drivers' GLSL compilers), so it is
+// refused with an error.
+constexpr int kMaxNesting = kMaxStructureNesting;
 
 void Layout::emitNode(int x, std::vector<PNode>& first) {
   if (++depth_ > kMaxNesting) {
-    if (internalError_.empty())
-      internalError_ = "structurize: control flow nests deeper than " + std::to_string(kMaxNesting) + " levels";
+    if (internalError_.empty()) {
+      internalError_ = "control flow nests deeper than " + std::to_string(kMaxNesting) + " levels";
+      nestingBlock_ = g_.nodes[x].block;
+    }
     --depth_;
     return;
   }
@@ -473,11 +515,15 @@ int Layout::emitWithFollows(const std::vector<int>& ys, std::vector<PNode>& out,
 void Layout::emitCore(int x, std::vector<PNode>& out) {
   const GNode& node = g_.nodes[x];
   if (node.kind == GNode::Kind::Real) {
-    PNode leaf;
-    leaf.kind = PNode::Kind::Leaf;
-    leaf.leaf.kind = SNode::Kind::Block;
-    leaf.leaf.block = node.block;
-    out.push_back(std::move(leaf));
+    auto body = [&](int b) {
+      PNode leaf;
+      leaf.kind = PNode::Kind::Leaf;
+      leaf.leaf.kind = SNode::Kind::Block;
+      leaf.leaf.block = b;
+      out.push_back(std::move(leaf));
+    };
+    for (int b : node.before) body(b);
+    body(node.block);
   } else if (node.kind == GNode::Kind::SetVar) {
     PNode leaf;
     leaf.kind = PNode::Kind::Leaf;
@@ -859,10 +905,17 @@ StructurizeResult structurize(const Cfg& cfg) {
     g.nodes[b].block = static_cast<int>(b);
     g.nodes[b].succ = cfg.succ[b];
   }
+  mergeChains(g);
   result.usedFallback = makeReducible(g);
   int exitVar = g.numVars;
   Layout layout(g);
-  if (!layout.run(result.root, exitVar, result.error)) return result;
+  if (!layout.run(result.root, exitVar, result.error)) {
+    if (layout.nestingBlock_ >= 0 || result.error.rfind("control flow nests", 0) == 0) {
+      result.tooDeep = true;
+      result.errorBlock = layout.nestingBlock_;
+    }
+    return result;
+  }
   result.numVars = exitVar == -1 ? g.numVars : g.numVars + 1;
   simplify(result.root.children, false);
   return result;

@@ -18,6 +18,9 @@ echo "== CUDA reference: second run must give the same bytes"
 $ref --check "${cases[@]}" 2>&1 | tee "$LOG/cudaref_check.log" | tail -3
 if [ -n "${PTX2GLSL:-}" ] && [ -x "$PTX2GLSL" ]; then
   echo "== ptx2glsl on NVIDIA's Vulkan driver"
+  # A binary carried without its data folder (<bin>/../share/ptx2glsl) reads the tables of this checkout.
+  [ -f "$(dirname "$PTX2GLSL")/../share/ptx2glsl/sfu_tables.bin" ] ||
+    export PTX2GLSL_SFU_TABLES=${PTX2GLSL_SFU_TABLES:-$PWD/translator/sfu/tables}
   "$PTX2GLSL" devices 2>&1 | tee "$LOG/devices.log"
   "$PTX2GLSL" run "${cases[@]}" --device nvidia 2>&1 | tee "$LOG/nvidia_run.log"
 fi

@@ -11,8 +11,9 @@ bash generated/regenerate.sh build/translator/ptx2glsl
 status=0
 table=""
 for suite in ptx_corpus/*/; do
-  # sfu_sweep: 2^32 evaluations per case, run by ptx_corpus/sfu_sweep/run.sh
-  [ "$(basename "$suite")" = sfu_sweep ] && continue
+  # sfu_sweep: 2^32 evaluations per case, run by ptx_corpus/sfu_sweep/run.sh; bench: sized for an H200
+  # (runtime/cuda_ref/gpu_bench.py), its small twins are benchlite/
+  case "$(basename "$suite")" in sfu_sweep | bench) continue ;; esac
   cases=()
   for c in "$suite"*/; do [ -f "$c/case.json" ] && cases+=("${c%/}"); done
   [ ${#cases[@]} -gt 0 ] || continue

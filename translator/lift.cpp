@@ -8,6 +8,7 @@
 #include "lift.h"
 
 #include "layout.h"
+#include "lexer.h"
 
 #include <algorithm>
 #include <cstring>
@@ -81,7 +82,8 @@ struct Frame {
 
 class Lifter {
  public:
-  Lifter(const ptx::Module& m, ptx::DiagEngine& d, ir::Function& f) : mod_(m), diags_(d), F_(f) {}
+  Lifter(const ptx::Module& m, ptx::DiagEngine& d, ir::Function& f, const LiftOptions& o)
+      : mod_(m), diags_(d), F_(f), opt_(o) {}
 
   bool run(const ptx::Function& fn);
 
@@ -89,6 +91,11 @@ class Lifter {
   const ptx::Module& mod_;
   ptx::DiagEngine& diags_;
   ir::Function& F_;
+  const LiftOptions& opt_;
+  std::unordered_map<const ptx::Instr*, bool> checked_;  // form verdict per source instruction (inlined bodies
+                                                          // are lifted once per call; their errors reported once)
+  size_t lifted_ = 0;
+  bool tooBig_ = false, tooManyRegs_ = false;
   std::vector<RegScope> regScopes_;
   std::vector<std::unordered_map<std::string_view, int>> varScopes_;
   std::unordered_map<std::string, int> usedNames_;
@@ -123,6 +130,8 @@ class Lifter {
   void liftCall(const ptx::Instr& in, Frame& fr);
   int guardReg(const ptx::Instr& in);
   uint32_t lineOf(ptx::Span s);
+  bool formOk(const ptx::Instr& in, const ir::Inst* x);
+  bool budget(const ptx::Instr& in);
 };
 
 uint32_t Lifter::lineOf(ptx::Span s) { return 0; }
@@ -169,6 +178,12 @@ void Lifter::closeWith(ir::Term t) {
 
 void Lifter::declareReg(const ptx::VarDecl& d) {
   if (d.vecWidth) error(d.span, "vector registers (.v" + std::to_string(d.vecWidth) + ") are not supported yet");
+  // The register types the IR has storage for (ir.h VType); .b128, .texref, fp8 types... are not.
+  static const std::unordered_set<std::string_view> kRegTypes = {
+      "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+      "f16", "f16x2", "bf16", "bf16x2", "f32", "f64"};
+  if (!kRegTypes.count(d.type))
+    error(d.span, "registers of type ." + std::string(d.type) + " are not supported");
   auto add = [&](std::string_view base, uint32_t idx, bool ranged) {
     ir::Reg r;
     r.name = ranged ? uniqueName(std::string(base) + std::to_string(idx)) : uniqueName(base);
@@ -177,11 +192,17 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
     r.vt = regVType(d.type);
     F_.regs.push_back(std::move(r));
   };
+  // Every register becomes a local variable of main(), and SPIR-V validation allows 524,287 of them (the
+  // universal limit spirv-val enforces): more can never translate, so say so before building them.
+  constexpr size_t kMaxRegisters = 524287;
+  if (F_.regs.size() + (d.rangeCount ? d.rangeCount : 1) > kMaxRegisters) {
+    if (!tooManyRegs_)
+      error(d.span, "'" + F_.name + "' declares more than " + std::to_string(kMaxRegisters) +
+                        " registers (with its inlined calls); SPIR-V allows at most that many local variables");
+    tooManyRegs_ = true;
+    return;
+  }
   if (d.rangeCount) {
-    if (d.rangeCount > 1000000) {
-      error(d.span, "register range too large");
-      return;
-    }
     int first = int(F_.regs.size());
     for (uint32_t i = 0; i < d.rangeCount; ++i) add(d.name, i, true);
     regScopes_.back().ranges[std::string(d.name)] = {first, d.rangeCount};
@@ -352,7 +373,7 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.var = v;
         return true;
       }
-      error(o.span, "unknown name '" + std::string(o.name) + "'");
+      error(o.span, "unknown name '" + ptx::clip(o.name) + "'");
       return false;
     }
     case ptx::Operand::Kind::Imm:
@@ -365,6 +386,7 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
       out.isDouble = o.isDouble;
       return true;
     case ptx::Operand::Kind::Address: {
+      out.bracket = true;
       if (o.name.empty()) {
         out.kind = Opnd::Kind::RegAddr;
         out.reg = -1;
@@ -391,7 +413,7 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.imm = o.imm;
         return true;
       }
-      error(o.span, "unknown name '" + std::string(o.name) + "' in address");
+      error(o.span, "unknown name '" + ptx::clip(o.name) + "' in address");
       return false;
     }
     case ptx::Operand::Kind::Vector: {
@@ -415,7 +437,7 @@ void Lifter::prescan(const ptx::Block& b, Frame& fr) {
   for (auto& s : b.stmts) {
     if (auto* l = std::get_if<ptx::Label>(&s)) {
       if (fr.labels.count(l->name)) {
-        error(l->span, "duplicate label '" + std::string(l->name) + "'");
+        error(l->span, "duplicate label '" + ptx::clip(l->name) + "'");
         continue;
       }
       fr.labels[l->name] = newBlock(std::string(l->name));
@@ -446,7 +468,7 @@ int Lifter::guardReg(const ptx::Instr& in) {
   if (!in.hasGuard) return -1;
   int r = findReg(in.guard.reg);
   if (r < 0 || F_.regs[r].vt != VType::Bool) {
-    error(in.guard.span, "guard '" + std::string(in.guard.reg) + "' is not a predicate register");
+    error(in.guard.span, "guard '" + ptx::clip(in.guard.reg) + "' is not a predicate register");
     return -1;
   }
   return r;
@@ -487,7 +509,7 @@ void Lifter::liftBranch(const ptx::Instr& in, Frame& fr) {
     }
     auto l = fr.labels.find(in.ops[0].name);
     if (l == fr.labels.end()) {
-      error(in.ops[0].span, "unknown label '" + std::string(in.ops[0].name) + "'");
+      error(in.ops[0].span, "unknown label '" + ptx::clip(in.ops[0].name) + "'");
       return;
     }
     t.kind = ir::Term::Kind::Br;
@@ -524,7 +546,7 @@ void Lifter::liftBranch(const ptx::Instr& in, Frame& fr) {
     for (auto n : tb->second) {
       auto l = fr.labels.find(n);
       if (l == fr.labels.end()) {
-        error(in.span, "brx.idx: unknown label '" + std::string(n) + "' in table");
+        error(in.span, "brx.idx: unknown label '" + ptx::clip(n) + "' in table");
         return;
       }
       t.targets.push_back(l->second);
@@ -557,17 +579,17 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   if (i < in.ops.size() && in.ops[i].kind == ptx::Operand::Kind::List) args = &in.ops[i++];
   const ptx::Function* callee = findFunc(mod_, name);
   if (!callee) {
-    error(in.ops[i - 1].span, "call to unknown function '" + std::string(name) + "'");
+    error(in.ops[i - 1].span, "call to unknown function '" + ptx::clip(name) + "'");
     return;
   }
   if (!callee->hasBody) {
-    error(in.span, "call to '" + std::string(name) + "', which has no body in this module (" +
+    error(in.span, "call to '" + ptx::clip(name) + "', which has no body in this module (" +
                        (name == "vprintf" ? "printf is not supported" : "an external function") + ")");
     return;
   }
   for (auto s : callStack_)
     if (s == name) {
-      error(in.span, "recursive call to '" + std::string(name) + "' is not supported (calls are inlined)");
+      error(in.span, "recursive call to '" + ptx::clip(name) + "' is not supported (calls are inlined)");
       return;
     }
   if (callStack_.size() > 32) {
@@ -585,7 +607,7 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
                             std::vector<int>& out) {
     size_t n = actual ? actual->elems.size() : 0;
     if (n != formals.size()) {
-      error(in.span, "call to '" + std::string(name) + "': " + std::to_string(n) + (isRet ? " return" : " argument") +
+      error(in.span, "call to '" + ptx::clip(name) + "': " + std::to_string(n) + (isRet ? " return" : " argument") +
                          " operands for " + std::to_string(formals.size()) + " parameters");
       return false;
     }
@@ -594,7 +616,7 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
       bool reg = formals[k].space == ptx::Space::Reg;
       int id = reg ? findReg(a.name) : findVar(a.name);
       if (id < 0) {
-        error(a.span, "call argument '" + std::string(a.name) + "' is not a " + (reg ? "register" : ".param variable"));
+        error(a.span, "call argument '" + ptx::clip(a.name) + "' is not a " + (reg ? "register" : ".param variable"));
         return false;
       }
       out.push_back(id);
@@ -658,13 +680,35 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   regBase_ = savedRegBase;
 }
 
+// The instruction table's verdict (forms.h), once per source instruction.
+bool Lifter::formOk(const ptx::Instr& in, const ir::Inst* x) {
+  auto it = checked_.find(&in);
+  if (it != checked_.end()) return it->second;
+  FormResult r = checkForm(in, x, F_);
+  if (opt_.onForm) opt_.onForm(in, x, F_, r);
+  if (!r.ok) error(r.at, r.message);
+  checked_[&in] = r.ok;
+  return r.ok;
+}
+
+bool Lifter::budget(const ptx::Instr& in) {
+  if (tooManyRegs_) return false;  // said once; lifting on would only add errors for the registers not declared
+  if (++lifted_ <= kMaxLiftedInstructions) return true;
+  if (!tooBig_)
+    error(in.span, "'" + F_.name + "' has more than " + std::to_string(kMaxLiftedInstructions) +
+                       " instructions once its calls are inlined; not supported");
+  tooBig_ = true;
+  return false;
+}
+
 void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
+  if (!budget(in)) return;
   if (in.opcode == "bra" || in.opcode == "ret" || in.opcode == "exit" || in.opcode == "brx") {
-    liftBranch(in, fr);
+    if (formOk(in, nullptr)) liftBranch(in, fr);
     return;
   }
   if (in.opcode == "call") {
-    liftCall(in, fr);
+    if (formOk(in, nullptr) && opt_.inlineCalls) liftCall(in, fr);
     return;
   }
   ir::Inst x;
@@ -693,12 +737,13 @@ void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
     }
     x.ops.push_back(std::move(r));
   }
+  if (!formOk(in, &x)) return;
   F_.blocks[cur_].insts.push_back(std::move(x));
 }
 
 void Lifter::liftBlock(const ptx::Block& b, Frame& fr) {
   for (auto& s : b.stmts) {
-    if (diags_.atLimit()) return;
+    if (diags_.atLimit() || tooBig_) return;
     if (auto* in = std::get_if<ptx::Instr>(&s)) {
       liftInstr(*in, fr);
     } else if (auto* l = std::get_if<ptx::Label>(&s)) {
@@ -743,6 +788,23 @@ bool Lifter::run(const ptx::Function& fn) {
   regScopes_.emplace_back();
   varScopes_.emplace_back();  // module scope (lazily filled)
   varScopes_.emplace_back();  // entry parameters
+  if (mod_.addressSize != 64)
+    error(mod_.addressSizeAt, ".address_size " + std::to_string(mod_.addressSize) +
+                                  " is not supported: the runtimes pass 64-bit device addresses");
+  if (!fn.isEntry) {
+    // A .func on its own (LiftOptions::inlineCalls off): its .reg parameters are registers and its .param ones
+    // private variables, as they are once inlined.
+    for (auto* list : {&fn.rets, &fn.params})
+      for (auto& p : *list) {
+        if (p.space == ptx::Space::Reg) declareReg(p);
+        else varScopes_.back()[p.name] = declareVar(p, ptx::Space::Local);
+      }
+    Frame fr;
+    cur_ = newBlock("entry");
+    prescan(fn.body, fr);
+    liftBlock(fn.body, fr);
+    return ok_;
+  }
   // One layout for every runner: the PTX front end's (translator/ptx/layout.h), also used by the CUDA runner.
   std::string layoutErr;
   F_.params = ptx::computeParamLayout(fn, &layoutErr);
@@ -788,8 +850,9 @@ bool Lifter::run(const ptx::Function& fn) {
 
 }  // namespace
 
-bool liftEntry(const ptx::Module& mod, const ptx::Function& fn, ptx::DiagEngine& diags, ir::Function& out) {
-  Lifter l(mod, diags, out);
+bool liftEntry(const ptx::Module& mod, const ptx::Function& fn, ptx::DiagEngine& diags, ir::Function& out,
+               const LiftOptions& opt) {
+  Lifter l(mod, diags, out, opt);
   return l.run(fn);
 }
 

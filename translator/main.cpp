@@ -1,5 +1,6 @@
 // ptx2glsl: the command-line driver.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -11,14 +12,18 @@
 #include <vector>
 
 #include "case.h"
+#include "cli.h"
 #include "diff.h"
 #include "exact_marks.h"
+#include "form_histogram.h"
+#include "forms.h"
 #include "parser.h"
 #include "pass.h"
 #include "run.h"
 #include "scalar.h"
 #include "spirv.h"
 #include "translate.h"
+#include "version.h"
 #include "launch.h"
 
 namespace fs = std::filesystem;
@@ -35,13 +40,19 @@ const char* kUsage =
     "  diff A B --type T           compare two binary files element by element\n"
     "  devices                     list Vulkan devices\n"
     "  passes                      list the IR passes\n"
-    "  ops                         list the PTX opcodes the translator lowers\n"
+    "  ops [OPCODE]                list the instruction forms the translator lowers (--histogram FILE...: forms found)\n"
     "  bench FILE.ptx...           translation throughput and peak memory\n"
+    "  extract FILE... -o DIR      the PTX of binaries (ELF, PE, .fatbin), named as cuobjdump names it\n"
+    "  batch INPUT... -o DIR       translate every kernel of binaries, folders and PTX files in parallel\n"
+    "  card FILE.ptx               the parameter-block card of each kernel (markdown, or --json)\n"
+    "  diff-build OLD NEW          the kernels two builds added, removed, changed, and how\n"
+    "  --version                   versions of ptx2glsl, glslang, SPIRV-Tools and the Vulkan loader\n"
     "\n"
     "Run 'ptx2glsl <command> --help' for a command's options.\n";
 
 const char* kTranslateHelp =
     "usage: ptx2glsl translate FILE.ptx -o DIR [options]\n"
+    "  FILE.ptx               a regular file of at most 256 MiB\n"
     "  -o DIR                 output folder (created); nothing is written unless every entry translates\n"
     "  --entry NAME           only this entry\n"
     "  --native               use device operations where measured identical (not the exact lowerings)\n"
@@ -67,7 +78,19 @@ const char* kRunHelp =
 const char* kDiffHelp =
     "usage: ptx2glsl diff ACTUAL EXPECTED --type T\n"
     "  T: u8 u16 u32 u64 s8 s16 s32 s64 f16 bf16 f32 f64 bits\n"
-    "Prints differing values / total, max ulp, PSNR. Exit 0 when identical, 1 when not, 2 on bad input.\n";
+    "Prints differing values / total, max ulp, PSNR. Exit 0 when identical, 1 when values differ, 2 on bad input\n"
+    "(an unknown type, a file that is not a regular file or cannot be read, sizes that differ, a size that is not\n"
+    "a multiple of the type's size).\n";
+
+const char* kOpsHelp =
+    "usage: ptx2glsl ops [OPCODE]\n"
+    "       ptx2glsl ops --histogram FILE.ptx...\n"
+    "Prints the instruction forms the translator implements (translator/emit/table.cpp): per line an opcode, its\n"
+    "modifiers and its operands (the pattern language is described in translator/emit/forms.h); anything else is\n"
+    "refused with an error. With --histogram, checks every instruction of the files (each function body once, calls\n"
+    "not inlined) and prints each form found with its count: accepted, or refused with the reason, and for a\n"
+    "refused form whether its handler alone would have emitted it without a word (silently accepted before the\n"
+    "check) or refused it too.\n";
 
 const char* kBenchHelp =
     "usage: ptx2glsl bench FILE.ptx... [--repeat N] [--big-mb N]\n"
@@ -83,28 +106,74 @@ bool wantHelp(int argc, char** argv) {
   return false;
 }
 
-bool writeAtomically(const fs::path& p, const std::string& data, std::string& err) {
-  fs::path tmp = p;
-  tmp += ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) {
-      err = "cannot write '" + tmp.string() + "'";
-      return false;
-    }
-    f.write(data.data(), std::streamsize(data.size()));
-    if (!f) {
-      err = "cannot write '" + tmp.string() + "'";
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) {
-    err = "cannot rename to '" + p.string() + "': " + ec.message();
-    return false;
-  }
+// Whole decimal number in [lo, hi] ("12", not "12x", "", "-1" for lo >= 0 or "1e3").
+bool parseNumber(const std::string& s, long lo, long hi, long& out) {
+  if (s.empty() || s.size() > 18) return false;
+  size_t i = s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  for (size_t k = i; k < s.size(); ++k)
+    if (s[k] < '0' || s[k] > '9') return false;
+  long v = std::stol(s);
+  if (v < lo || v > hi) return false;
+  out = v;
   return true;
+}
+
+// The files of one translation: each written to a temporary next to its final name, and renamed only when every
+// one of them was written; on any failure every temporary is removed, so a failed run leaves the output folder
+// as it was.
+class OutputFiles {
+ public:
+  void add(const fs::path& p, std::string data) { files_.push_back({p, std::move(data)}); }
+  bool commit(std::string& err) {
+    std::vector<fs::path> temps;
+    auto cleanup = [&] {
+      std::error_code ec;
+      for (auto& t : temps) fs::remove(t, ec);
+    };
+    for (auto& f : files_) {
+      std::error_code ec;
+      if (fs::exists(fs::symlink_status(f.path, ec)) && !fs::is_regular_file(fs::symlink_status(f.path, ec))) {
+        err = "'" + f.path.string() + "' exists and is not a regular file; nothing written";
+        return cleanup(), false;
+      }
+      fs::path tmp = f.path;
+      tmp += ".tmp" + std::to_string(::getpid());
+      temps.push_back(tmp);
+      std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
+      if (o) o.write(f.data.data(), std::streamsize(f.data.size()));
+      if (!o || !o.flush()) {
+        err = "cannot write '" + tmp.string() + "'; nothing written";
+        return cleanup(), false;
+      }
+    }
+    for (size_t i = 0; i < files_.size(); ++i) {
+      std::error_code ec;
+      fs::rename(temps[i], files_[i].path, ec);
+      if (ec) {
+        err = "cannot rename to '" + files_[i].path.string() + "': " + ec.message();
+        temps.erase(temps.begin(), temps.begin() + long(i));
+        return cleanup(), false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  struct File {
+    fs::path path;
+    std::string data;
+  };
+  std::vector<File> files_;
+};
+
+// A pass name given to --disable-pass must be one of the registry's.
+bool checkPassName(const char* cmd, const std::string& name) {
+  if (findPass(name)) return true;
+  std::string all;
+  for (auto& p : passRegistry()) all += std::string(all.empty() ? "" : ", ") + p.name;
+  fprintf(stderr, "ptx2glsl %s: unknown pass '%s' for --disable-pass (passes: %s)\n", cmd, name.c_str(), all.c_str());
+  return false;
 }
 
 void applyNative(std::vector<std::string>& disabled);
@@ -127,7 +196,13 @@ int cmdTranslate(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "-o") outDir = next();
-    else if (a == "--entry") opt.entry = next();
+    else if (a == "--entry") {
+      opt.entry = next();
+      if (opt.entry.empty()) {
+        fprintf(stderr, "ptx2glsl translate: --entry needs an entry name\n");
+        return 2;
+      }
+    }
     else if (a == "--native") {
       opt.emit.native = true;
       applyNative(opt.pipeline.disabled);
@@ -147,9 +222,12 @@ int cmdTranslate(int argc, char** argv) {
     }
   }
   if (in.empty() || outDir.empty()) {
-    fputs(kTranslateHelp, stderr);
+    fprintf(stderr, "ptx2glsl translate: %s\n%s", in.empty() ? "no input file given" : "no output folder given (-o DIR)",
+            kTranslateHelp);
     return 2;
   }
+  for (auto& d : opt.pipeline.disabled)
+    if (!checkPassName("translate", d)) return 2;
   ptx::SourceManager sm;
   std::string err;
   int buf = sm.addFile(in, err);
@@ -160,32 +238,41 @@ int cmdTranslate(int argc, char** argv) {
   ptx::DiagEngine diags(sm);
   std::vector<EntryResult> res;
   bool ok = translateBuffer(sm, buf, opt, diags, res);
-  fputs(diags.formatAll().c_str(), stderr);
+  std::string text = diags.formatAll();
+  fwrite(text.data(), 1, text.size(), stderr);
   if (!ok) {
     fprintf(stderr, "ptx2glsl: %u error(s); nothing written\n", diags.errorCount());
     return 1;
   }
   std::error_code ec;
+  if (fs::exists(outDir, ec) && !fs::is_directory(outDir, ec)) {
+    fprintf(stderr, "ptx2glsl: error: output folder '%s' exists and is not a folder\n", outDir.c_str());
+    return 1;
+  }
+  bool created = !fs::exists(outDir, ec);
   fs::create_directories(outDir, ec);
   if (ec) {
     fprintf(stderr, "ptx2glsl: error: cannot create '%s': %s\n", outDir.c_str(), ec.message().c_str());
     return 1;
   }
+  OutputFiles files;
+  fs::path d(outDir);
   for (auto& r : res) {
-    fs::path d(outDir);
-    std::string spv(reinterpret_cast<const char*>(r.spirv.data()), r.spirv.size() * 4);
-    if (!writeAtomically(d / (r.name + ".comp"), r.glsl, err) ||
-        (opt.spirv && !writeAtomically(d / (r.name + ".spv"), spv, err)) ||
-        !writeAtomically(d / (r.name + ".json"), manifestToJson(r.manifest), err) ||
-        (opt.dumpIr && !writeAtomically(d / (r.name + ".ir"), r.passLog, err)) ||
-        (asmOut && opt.spirv && !writeAtomically(d / (r.name + ".spvasm"), disassembleSpirv(r.spirv), err))) {
-      fprintf(stderr, "ptx2glsl: error: %s\n", err.c_str());
-      return 1;
-    }
+    files.add(d / (r.name + ".comp"), r.glsl);
+    if (opt.spirv) files.add(d / (r.name + ".spv"), std::string(reinterpret_cast<const char*>(r.spirv.data()), r.spirv.size() * 4));
+    files.add(d / (r.name + ".json"), manifestToJson(r.manifest));
+    if (opt.dumpIr) files.add(d / (r.name + ".ir"), r.passLog);
+    if (asmOut && opt.spirv) files.add(d / (r.name + ".spvasm"), disassembleSpirv(r.spirv));
+  }
+  if (!files.commit(err)) {
+    if (created) fs::remove(outDir, ec);  // only if this run made it (and left it empty)
+    fprintf(stderr, "ptx2glsl: error: %s\n", err.c_str());
+    return 1;
+  }
+  for (auto& r : res)
     printf("%s: %s -> %s/%s.comp (%zu lines)%s\n", in.c_str(), r.name.c_str(), outDir.c_str(), r.name.c_str(),
            size_t(std::count(r.glsl.begin(), r.glsl.end(), '\n')),
            r.manifest.warnings.empty() ? "" : ", with not-yet-exact lowerings (see warnings)");
-  }
   return 0;
 }
 
@@ -242,7 +329,15 @@ int cmdRun(int argc, char** argv) {
     };
     if (a == "--device") ro.device = next();
     else if (a == "--out") ro.outDir = next();
-    else if (a == "--repeat") ro.repeat = std::max(1, atoi(next().c_str()));
+    else if (a == "--repeat") {
+      std::string v = next();
+      long n = 0;
+      if (!parseNumber(v, 1, 100000, n)) {
+        fprintf(stderr, "ptx2glsl run: --repeat wants a whole number from 1 to 100000, not '%s'\n", v.c_str());
+        return 2;
+      }
+      ro.repeat = int(n);
+    }
     else if (a == "--timeout") {
       std::string v = next();
       char* end = nullptr;
@@ -253,8 +348,10 @@ int cmdRun(int argc, char** argv) {
       }
       ro.timeoutS = int(s);
     } else if (a == "--native") native = true;
-    else if (a == "--disable-pass") disabled.push_back(next());
-    else if (a == "--quiet") ro.quiet = true;
+    else if (a == "--disable-pass") {
+      disabled.push_back(next());
+      if (!checkPassName("run", disabled.back())) return 2;
+    } else if (a == "--quiet") ro.quiet = true;
     else if (!a.empty() && a[0] == '-') {
       fprintf(stderr, "ptx2glsl run: unknown option '%s'\n%s", a.c_str(), kRunHelp);
       return 2;
@@ -264,11 +361,6 @@ int cmdRun(int argc, char** argv) {
     fputs(kRunHelp, stderr);
     return 2;
   }
-  for (auto& d : disabled)
-    if (!findPass(d)) {
-      fprintf(stderr, "ptx2glsl run: unknown pass '%s' (see 'ptx2glsl passes')\n", d.c_str());
-      return 2;
-    }
   if (native) applyNative(disabled);
   return runCases(cases, ro, makeTranslateFn(native, disabled));
 }
@@ -280,30 +372,56 @@ int cmdDiff(int argc, char** argv) {
   }
   std::vector<std::string> files;
   std::string type;
+  bool haveType = false;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--type" && i + 1 < argc) type = argv[++i];
-    else if (!a.empty() && a[0] == '-') {
+    if (a == "--type") {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "ptx2glsl diff: --type needs a value\n%s", kDiffHelp);
+        return 2;
+      }
+      type = argv[++i];
+      haveType = true;
+    } else if (!a.empty() && a[0] == '-') {
       fprintf(stderr, "ptx2glsl diff: unknown option '%s'\n%s", a.c_str(), kDiffHelp);
       return 2;
-    } else files.push_back(a);
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.size() != 2 || !haveType) {
+    fprintf(stderr, "ptx2glsl diff: %s\n%s",
+            files.size() != 2 ? "two files expected" : "--type is required", kDiffHelp);
+    return 2;
   }
   ElemType t;
-  if (files.size() != 2 || type.empty() || !parseElemType(type, t)) {
-    fputs(kDiffHelp, stderr);
+  if (!parseElemType(type, t)) {
+    fprintf(stderr, "ptx2glsl diff: error: unknown --type '%s' (types: u8 u16 u32 u64 s8 s16 s32 s64 f16 bf16 f32 f64 bits)\n",
+            type.c_str());
     return 2;
   }
-  std::string a, b;
-  if (!readFile(files[0], a) || !readFile(files[1], b)) {
-    fprintf(stderr, "ptx2glsl diff: error: cannot read '%s'\n", (!readFile(files[0], a) ? files[0] : files[1]).c_str());
+  // Output files are compared whole in memory: 4 GiB each at most.
+  constexpr uint64_t kMaxDiffBytes = uint64_t(4) << 30;
+  std::string bytes[2];
+  for (int k = 0; k < 2; ++k) {
+    std::string err;
+    if (!ptx::checkInputFile(files[k], kMaxDiffBytes, err) || !readFile(files[k], bytes[k])) {
+      fprintf(stderr, "ptx2glsl diff: error: %s\n", err.empty() ? ("cannot read '" + files[k] + "'").c_str() : err.c_str());
+      return 2;
+    }
+  }
+  if (bytes[0].size() != bytes[1].size()) {
+    fprintf(stderr, "ptx2glsl diff: error: sizes differ: '%s' has %zu bytes, '%s' %zu\n", files[0].c_str(),
+            bytes[0].size(), files[1].c_str(), bytes[1].size());
     return 2;
   }
-  if (a.size() != b.size()) {
-    fprintf(stderr, "ptx2glsl diff: error: sizes differ (%zu vs %zu bytes)\n", a.size(), b.size());
-    return 1;
+  if (bytes[0].size() % elemSize(t)) {
+    fprintf(stderr, "ptx2glsl diff: error: '%s' has %zu bytes, not a whole number of %s elements (%u bytes each)\n",
+            files[0].c_str(), bytes[0].size(), type.c_str(), elemSize(t));
+    return 2;
   }
-  DiffStats d = diffBytes(reinterpret_cast<const uint8_t*>(a.data()), reinterpret_cast<const uint8_t*>(b.data()),
-                          a.size(), t);
+  DiffStats d = diffBytes(reinterpret_cast<const uint8_t*>(bytes[0].data()),
+                          reinterpret_cast<const uint8_t*>(bytes[1].data()), bytes[0].size(), t);
   printf("%s\n", formatDiff(d).c_str());
   return d.identical() ? 0 : 1;
 }
@@ -313,8 +431,22 @@ int cmdPasses() {
   return 0;
 }
 
-int cmdOps() {
-  for (auto& o : handledOpcodes()) printf("%s\n", o.c_str());
+int cmdOps(int argc, char** argv) {
+  if (wantHelp(argc, argv)) {
+    fputs(kOpsHelp, stdout);
+    return 0;
+  }
+  if (argc >= 1 && !strcmp(argv[0], "--histogram")) return formHistogramCommand(argc - 1, argv + 1);
+  if (argc > 1 || (argc == 1 && argv[0][0] == '-')) {
+    fprintf(stderr, "ptx2glsl ops: unexpected argument '%s'\n%s", argv[argc - 1], kOpsHelp);
+    return 2;
+  }
+  std::string forms = describeForms(argc == 1 ? argv[0] : "");
+  if (forms.empty()) {
+    fprintf(stderr, "ptx2glsl ops: '%s' is not an opcode the translator lowers\n", argv[0]);
+    return 2;
+  }
+  fputs(forms.c_str(), stdout);
   return 0;
 }
 
@@ -358,9 +490,18 @@ int cmdBench(int argc, char** argv) {
   size_t bigMb = 0;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--repeat" && i + 1 < argc) repeat = std::max(1, atoi(argv[++i]));
-    else if (a == "--big-mb" && i + 1 < argc) bigMb = size_t(atol(argv[++i]));
-    else if (!a.empty() && a[0] == '-') {
+    if (a == "--repeat" || a == "--big-mb") {
+      long v = 0;
+      bool rep = a == "--repeat";
+      if (i + 1 >= argc || !parseNumber(argv[i + 1], rep ? 1 : 0, rep ? 1000 : 4096, v)) {
+        fprintf(stderr, "ptx2glsl bench: %s wants a whole number from %d to %d, not '%s'\n", a.c_str(), rep ? 1 : 0,
+                rep ? 1000 : 4096, i + 1 < argc ? argv[i + 1] : "");
+        return 2;
+      }
+      ++i;
+      if (rep) repeat = int(v);
+      else bigMb = size_t(v);
+    } else if (!a.empty() && a[0] == '-') {
       fprintf(stderr, "ptx2glsl bench: unknown option '%s'\n%s", a.c_str(), kBenchHelp);
       return 2;
     } else files.push_back(a);
@@ -371,9 +512,9 @@ int cmdBench(int argc, char** argv) {
   }
   std::vector<std::pair<std::string, std::string>> inputs;
   for (auto& f : files) {
-    std::string text;
-    if (!readFile(f, text)) {
-      fprintf(stderr, "ptx2glsl bench: error: cannot read '%s'\n", f.c_str());
+    std::string text, err;
+    if (!ptx::checkInputFile(f, ptx::kMaxSourceBytes, err) || !readFile(f, text)) {
+      fprintf(stderr, "ptx2glsl bench: error: %s\n", err.empty() ? ("cannot read '" + f + "'").c_str() : err.c_str());
       return 2;
     }
     inputs.push_back({f, text});
@@ -439,12 +580,22 @@ int cmdPipelineTime(int n, char** rest) {
            "  prints the wall time of vkCreateComputePipelines for each SPIR-V file (the driver's compiler)");
       return 0;
     }
-    if (a == "--device" && i + 1 < n) device = rest[++i];
-    else if (a == "--block" && i + 1 < n) {
-      if (sscanf(rest[++i], "%u,%u,%u", &block[0], &block[1], &block[2]) != 3) {
-        fprintf(stderr, "ptx2glsl pipeline-time: error: --block expects X,Y,Z\n");
+    if ((a == "--device" || a == "--block") && i + 1 >= n) {
+      fprintf(stderr, "ptx2glsl pipeline-time: error: %s needs a value\n", a.c_str());
+      return 2;
+    }
+    if (a == "--device") device = rest[++i];
+    else if (a == "--block") {
+      std::string v = rest[++i];
+      size_t c1 = v.find(','), c2 = c1 == v.npos ? v.npos : v.find(',', c1 + 1);
+      long x = 0, y = 0, z = 0;
+      if (c2 == v.npos || !parseNumber(v.substr(0, c1), 1, 1024, x) || !parseNumber(v.substr(c1 + 1, c2 - c1 - 1), 1, 1024, y) ||
+          !parseNumber(v.substr(c2 + 1), 1, 64, z) || x * y * z > 1024) {
+        fprintf(stderr, "ptx2glsl pipeline-time: error: --block expects X,Y,Z (whole numbers, at most 1024 threads), not '%s'\n",
+                v.c_str());
         return 2;
       }
+      block[0] = uint32_t(x), block[1] = uint32_t(y), block[2] = uint32_t(z);
     } else if (!a.empty() && a[0] == '-') {
       fprintf(stderr, "ptx2glsl pipeline-time: error: unknown option '%s'\n", a.c_str());
       return 2;
@@ -494,8 +645,8 @@ int main(int argc, char** argv) {
     fputs(kUsage, stdout);
     return 0;
   }
-  if (cmd == "--version") {
-    printf("ptx2glsl 0.1\n");
+  if (cmd == "--version" || cmd == "version") {
+    fputs(versionText().c_str(), stdout);
     return 0;
   }
   int n = argc - 2;
@@ -503,11 +654,21 @@ int main(int argc, char** argv) {
   if (cmd == "translate") return cmdTranslate(n, rest);
   if (cmd == "run") return cmdRun(n, rest);
   if (cmd == "diff") return cmdDiff(n, rest);
-  if (cmd == "devices") return wantHelp(n, rest) ? (puts("usage: ptx2glsl devices"), 0) : listDevices();
-  if (cmd == "passes") return wantHelp(n, rest) ? (puts("usage: ptx2glsl passes"), 0) : cmdPasses();
-  if (cmd == "ops") return wantHelp(n, rest) ? (puts("usage: ptx2glsl ops"), 0) : cmdOps();
+  if (cmd == "devices" || cmd == "passes") {
+    if (wantHelp(n, rest)) return printf("usage: ptx2glsl %s\n", cmd.c_str()), 0;
+    if (n > 0) {
+      fprintf(stderr, "ptx2glsl %s: unexpected argument '%s' (the command takes none)\n", cmd.c_str(), rest[0]);
+      return 2;
+    }
+    return cmd == "devices" ? listDevices() : cmdPasses();
+  }
+  if (cmd == "ops") return cmdOps(n, rest);
   if (cmd == "bench") return cmdBench(n, rest);
   if (cmd == "pipeline-time") return cmdPipelineTime(n, rest);
+  if (cmd == "extract") return cli::cmdExtract(n, rest);
+  if (cmd == "batch") return cli::cmdBatch(n, rest);
+  if (cmd == "card") return cli::cmdCard(n, rest);
+  if (cmd == "diff-build") return cli::cmdDiffBuild(n, rest);
   fprintf(stderr, "ptx2glsl: unknown command '%s'\n%s", cmd.c_str(), kUsage);
   return 2;
 }

@@ -23,6 +23,11 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
   bool parsed = ptx::parseModule(sm, buf, diags, mod);
   if (timings) timings->parseMs += msSince(t0);
   if (!parsed) return false;
+  return translateParsed(sm, buf, mod, opt, diags, out, timings);
+}
+
+bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& mod, const TranslateOptions& opt,
+                     ptx::DiagEngine& diags, std::vector<EntryResult>& out, Timings* timings) {
   bool ok = true;
   bool found = false;
   for (auto& fn : mod.functions) {
@@ -64,6 +69,19 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
     Cfg cfg;
     for (auto& b : f.blocks) cfg.succ.push_back(b.term.targets);
     StructurizeResult tree = structurize(cfg);
+    if (tree.tooDeep) {
+      // Valid code the output cannot hold: say where, at the PTX.
+      ptx::Span at = fn.span;
+      if (tree.errorBlock >= 0 && size_t(tree.errorBlock) < f.blocks.size()) {
+        const ir::Block& b = f.blocks[size_t(tree.errorBlock)];
+        if (!b.insts.empty() && b.insts[0].span.begin) at = b.insts[0].span;
+        else if (b.term.span.begin) at = b.term.span;
+      }
+      diags.error(at, "'" + std::string(fn.name) + "': " + tree.error +
+                          " here (ifs and loops inside each other); deeper nesting is not supported");
+      ok = false;
+      continue;
+    }
     if (!tree.error.empty()) {
       diags.error(fn.span, "internal error: structurizer: " + tree.error);
       ok = false;
@@ -91,6 +109,13 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       auto t2 = std::chrono::steady_clock::now();
       std::string log;
       if (!compileGlsl(r.glsl, r.spirv, log)) {
+        if (log.find("memory exhausted") != std::string::npos) {
+          // glslang's parser stack (structurize.h kMaxStructureNesting): valid code nested too deeply for it
+          diags.error(fn.span, "'" + r.name + "': the GLSL nests deeper than glslang's parser accepts (about 1,250 "
+                                              "levels of ifs and loops); not supported");
+          ok = false;
+          continue;
+        }
         diags.error(fn.span, "internal error: generated GLSL for '" + r.name + "' does not compile:\n" + log);
         ok = false;
         continue;
@@ -98,6 +123,14 @@ bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptio
       if (timings) timings->glslangMs += msSince(t2);
       auto t3 = std::chrono::steady_clock::now();
       if (!validateSpirv(r.spirv, log)) {
+        if (log.find("exceeded the valid limit") != std::string::npos) {
+          // SPIR-V's universal limits (e.g. 524,287 function-local variables: registers and temporaries), reached
+          // by valid but very large kernels
+          while (!log.empty() && (log.back() == '\n' || log.back() == ' ')) log.pop_back();
+          diags.error(fn.span, "'" + r.name + "' is too large for SPIR-V: " + log);
+          ok = false;
+          continue;
+        }
         diags.error(fn.span, "internal error: SPIR-V for '" + r.name + "' fails validation:\n" + log);
         ok = false;
         continue;

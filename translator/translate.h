@@ -6,6 +6,7 @@
 #include "emitter.h"
 #include "manifest.h"
 #include "pass.h"
+#include "ast.h"
 #include "source.h"
 
 namespace p2g {
@@ -35,5 +36,10 @@ struct Timings {
 // on any error (and then `out` holds only what succeeded before it, for no caller writes partial results).
 bool translateBuffer(const ptx::SourceManager& sm, int buf, const TranslateOptions& opt, ptx::DiagEngine& diags,
                      std::vector<EntryResult>& out, Timings* timings = nullptr);
+
+// The same for a module already parsed from buffer `buf` (batch translation parses a file once and translates its
+// entries on several threads: `mod` and `sm` are only read, so threads may share them, each with its own `diags`).
+bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& mod, const TranslateOptions& opt,
+                     ptx::DiagEngine& diags, std::vector<EntryResult>& out, Timings* timings = nullptr);
 
 }  // namespace p2g

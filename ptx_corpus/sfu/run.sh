@@ -4,8 +4,8 @@
 #   bash ptx_corpus/sfu/run.sh collect2 [OUTDIR]         extra slices only (sfu_probe.cu slice_plan2); OUTDIR gets
 #                                                        collect2.txt + sfu_data_2.tar (for ptx_corpus/sfu/data/)
 #   bash ptx_corpus/sfu/run.sh verify [OUTDIR]           models (translator/emit/sfu_models2.h, which includes
-#                                                        sfu_models.h, with models/sfu_tables.bin and
-#                                                        models/sfu_tables2.bin) vs hardware over all inputs;
+#                                                        sfu_models.h, with translator/sfu/tables/sfu_tables.bin
+#                                                        and sfu_tables2.bin) vs hardware over all inputs;
 #                                                        OUTDIR/verify.txt
 # OUTDIR defaults to $OUT (the device tool's return folder), else /tmp/sfu_out. At most 7 files, each < 15 MiB.
 set -euo pipefail
@@ -36,7 +36,7 @@ elif [ "$mode" = verify ]; then
   hdr=$(realpath ../../translator/emit/sfu_models2.h); out=${2:-${OUT:-/tmp/sfu_out}}; mkdir -p "$out"
   bin=$(mktemp -d /tmp/sfu_ver.XXXX)
   "$NVCC" -O3 -std=c++17 -arch=$ARCH -DSFU_MODEL_HEADER="\"$hdr\"" -o "$bin/sfu_verify" sfu_probe.cu
-  ( time "$bin/sfu_verify" verify models/sfu_tables.bin models/sfu_tables2.bin ) 2>&1 | tee "$out/verify.txt"
+  ( time "$bin/sfu_verify" verify ../../translator/sfu/tables/sfu_tables.bin ../../translator/sfu/tables/sfu_tables2.bin ) 2>&1 | tee "$out/verify.txt"
   rm -rf "$bin"
 else
   echo "usage: $0 collect [OUTDIR] | collect2 [OUTDIR] | verify [OUTDIR]" >&2; exit 2

@@ -502,7 +502,7 @@ static void collect(const std::string& dir) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Verification of the models (translator/emit/sfu_models.h with the tables ptx_corpus/sfu/models/sfu_tables.bin):
+// Verification of the models (translator/emit/sfu_models.h with the tables translator/sfu/tables/sfu_tables.bin):
 // every input of every modelled instruction through the hardware and the model; prints mismatch counts and
 // examples. Built with -DSFU_MODEL_HEADER (run.sh verify does it).
 #ifdef SFU_MODEL_HEADER

@@ -49,6 +49,9 @@ while i < len(args):
     i += 1
 if not os.access(binary, os.X_OK):
     sys.exit(f"run.sh: no ptx2glsl binary at {binary} (--bin or PTX2GLSL)")
+# A binary carried without its data folder (<bin>/../share/ptx2glsl) reads the tables of this checkout.
+if not os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(binary)), "..", "share", "ptx2glsl", "sfu_tables.bin")):
+    os.environ.setdefault("PTX2GLSL_SFU_TABLES", os.path.abspath("translator/sfu/tables"))
 if not cases:
     cases = sorted(d for d in os.listdir(here) if os.path.isfile(os.path.join(here, d, "case.json")))
 dirs = [c if os.path.isdir(c) else os.path.join(here, c) for c in cases]

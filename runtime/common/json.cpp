@@ -8,6 +8,13 @@
 
 namespace p2g::json {
 
+Value::Value() = default;
+Value::Value(const Value&) = default;
+Value::Value(Value&&) noexcept = default;
+Value& Value::operator=(const Value&) = default;
+Value& Value::operator=(Value&&) noexcept = default;
+Value::~Value() = default;
+
 const Value* Value::find(const std::string& key) const {
   if (kind != Kind::Object) return nullptr;
   for (auto& [k, v] : obj)

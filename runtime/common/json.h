@@ -22,6 +22,15 @@ struct Value {
   std::vector<std::pair<std::string, Value>> obj;     // Object, source order
   uint32_t line = 0, col = 0;                         // where the value starts (1-based)
 
+  // Declared here, defaulted in json.cpp: with the implicit ones, clang (the sanitizer and libFuzzer builds,
+  // tests/sanitize.sh) instantiates std::pair<std::string, Value> while Value is still incomplete and rejects it.
+  Value();
+  Value(const Value&);
+  Value(Value&&) noexcept;
+  Value& operator=(const Value&);
+  Value& operator=(Value&&) noexcept;
+  ~Value();
+
   bool isNull() const { return kind == Kind::Null; }
   bool isBool() const { return kind == Kind::Bool; }
   bool isNumber() const { return kind == Kind::Number; }

@@ -71,7 +71,7 @@ struct Manifest {
   std::vector<ManifestParamField> paramMap;  // what each loaded parameter offset is (absent when empty)
   // SFU model tables (translator/emit/sfu_prelude.cpp; absent from the JSON when none): the runtime appends the
   // named tables to the globals buffer (after globalsBytes) and writes table i's byte offset in that buffer into
-  // the uint at byte sfuDir + 4 * i. The tables come from ptx_corpus/sfu/models (runtime/common/sfu_tables.h).
+  // the uint at byte sfuDir + 4 * i. The tables come from translator/sfu/tables (runtime/common/sfu_tables.h).
   std::vector<std::string> sfuTables;
   uint32_t sfuDir = 0;
   // A kernel with loops (JSON "loopGuard": the offset, absent otherwise): the uint at byte loopGuardAt of the

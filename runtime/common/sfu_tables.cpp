@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sys/stat.h>
@@ -99,25 +100,50 @@ bool loadFrom(const std::string& where, Store& s) {
   return true;
 }
 
+// The folder of the installed data: <folder of the executable>/../share/ptx2glsl. `cmake --install` puts the binary in
+// PREFIX/bin and the tables in PREFIX/share/ptx2glsl; the build tree mirrors it (build/translator/ptx2glsl and
+// build/share/ptx2glsl: translator/CMakeLists.txt copies them there), so neither reads the source tree.
+std::string dataDirOfExecutable() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec || exe.empty()) return "";
+  return (exe.parent_path().parent_path() / "share" / "ptx2glsl").string();
+}
+
+// The table files the translated shaders may name (all of them: a folder missing one is an error, not a kernel
+// failing later with "table not found").
+const char* const kTableFiles[] = {"sfu_tables.bin", "sfu_tables2.bin"};
+
 Store& store() {
   static Store s;
   if (s.loaded) return s;
   s.loaded = true;
-  std::vector<std::string> tried;
-  if (const char* e = std::getenv("PTX2GLSL_SFU_TABLES")) tried.push_back(e);
-#ifdef P2G_SFU_TABLES_DIR
-  tried.push_back(P2G_SFU_TABLES_DIR);
-#endif
-  tried.push_back("ptx_corpus/sfu/models");
-  for (auto& w : tried) {
-    std::ifstream probe(w);
-    if (!isDir(w) && !probe) continue;
-    if (loadFrom(w, s)) return s;
-    if (!s.err.empty()) return s;
+  std::string where;
+  if (const char* e = std::getenv("PTX2GLSL_SFU_TABLES"); e && *e) {
+    where = e;
+    std::ifstream probe(where);
+    if (!isDir(where) && !probe) {
+      s.err = "no SFU model tables at '" + where + "' ($PTX2GLSL_SFU_TABLES)";
+      return s;
+    }
+    if (!loadFrom(where, s) && s.err.empty()) s.err = "no sfu_tables*.bin in '" + where + "' ($PTX2GLSL_SFU_TABLES)";
+    return s;
   }
-  s.err = "no SFU model tables found (looked in";
-  for (auto& w : tried) s.err += " " + w;
-  s.err += "; set PTX2GLSL_SFU_TABLES)";
+  where = dataDirOfExecutable();
+  std::string missing;
+  for (const char* f : kTableFiles) {
+    std::ifstream probe(where + "/" + f);
+    if (!probe) missing += std::string(missing.empty() ? "" : ", ") + where + "/" + f;
+  }
+  if (where.empty() || !missing.empty()) {
+    s.err = "SFU model tables not found: looked for " +
+            (where.empty() ? std::string("<executable folder>/../share/ptx2glsl (/proc/self/exe unreadable)")
+                           : missing + " (<executable folder>/../share/ptx2glsl)") +
+            " and $PTX2GLSL_SFU_TABLES (not set); reinstall ptx2glsl or set PTX2GLSL_SFU_TABLES to a folder of "
+            "sfu_tables*.bin";
+    return s;
+  }
+  if (!loadFrom(where, s) && s.err.empty()) s.err = "no sfu_tables*.bin in '" + where + "'";
   return s;
 }
 

@@ -1,9 +1,11 @@
 // The SFU model tables (docs/SFU.md) as the runtime places them in a shader's globals buffer (manifest
 // "sfuTables"; translator/emit/sfu_prelude.cpp and sfu_prelude2.cpp read them). The tables are files written by
-// ptx_corpus/sfu/tools/gen.cpp ("PSFU" and "PSF2" blobs, all sfu_tables*.bin of a folder); they are looked up in
-//   1. $PTX2GLSL_SFU_TABLES (a blob, or a folder of sfu_tables*.bin),
-//   2. the source tree's ptx_corpus/sfu/models (compiled in),
-//   3. ptx_corpus/sfu/models under the current folder.
+// ptx_corpus/sfu/tools/gen.cpp ("PSFU" and "PSF2" blobs, all sfu_tables*.bin of a folder), kept in the source tree
+// in translator/sfu/tables and installed to PREFIX/share/ptx2glsl. They are read from
+//   1. $PTX2GLSL_SFU_TABLES when set (a blob, or a folder of sfu_tables*.bin), and then only from there;
+//   2. else <folder of the executable>/../share/ptx2glsl (found through /proc/self/exe; the build tree has a copy
+//      at build/share/ptx2glsl), which must hold sfu_tables.bin and sfu_tables2.bin.
+// Nothing is read from the current folder or the source tree. A missing file is an error naming the places tried.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -48,14 +49,32 @@ Result parseText(const std::string& name, std::string text) {
   return r;
 }
 
+// The source line as the diagnostic prints it, for inputs without UTF-8 text (the snippets here): control bytes,
+// DEL and every byte above 0x7F as \xNN, so `col` bytes into the line are `screen(col)` columns.
+std::string printed(const std::string& line, size_t upTo = std::string::npos) {
+  std::string out;
+  for (size_t i = 0; i < line.size() && i < upTo; ++i) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    if ((c < 0x20 && c != '\t') || c >= 0x7F) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", c);
+      out += b;
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
 // The formatted diagnostic is: header line, the source line, then a caret under column `col`.
 void checkCaret(const std::string& formatted, const std::pair<uint32_t, std::string>& lc) {
   std::vector<std::string> lines;
   std::stringstream ss(formatted);
   for (std::string l; std::getline(ss, l);) lines.push_back(l);
   REQUIRE(lines.size() >= 3);
-  CHECK(lines[1] == lc.second);
-  CHECK(lines[2].find('^') == lc.first - 1);
+  CHECK(formatted.find('\0') == std::string::npos);
+  CHECK(lines[1] == printed(lc.second));
+  CHECK(lines[2].find('^') == printed(lc.second, lc.first - 1).size());
 }
 
 std::vector<fs::path> cases() {
@@ -156,4 +175,24 @@ TEST_CASE("random byte damage never crashes") {
     broken += !parseText("fuzz.ptx", t).ok;
   }
   CHECK(broken > 0);
+}
+
+TEST_CASE("NUL and non-UTF-8 bytes are shown escaped; UTF-8 text is kept; the caret stays under its byte") {
+  // a NUL, a stray \xff and UTF-8 text (in a comment) before the error: the line, the caret and every later
+  // diagnostic must still come out
+  using namespace std::string_literals;
+  std::string line = "\tadd.s32 %r1, %r2, 1; /* caf\xc3\xa9 \x00 \xff */ #"s;
+  Result r = parseText("bytes.ptx", std::string(kHeader) + "\t.reg .b32 %r<3>;\n" + line + ";\n\t.reg .b33 %x;\n}\n");
+  CHECK_FALSE(r.ok);
+  REQUIRE(r.formatted.size() >= 2);
+  CHECK(r.errors[0] == "7:39: error: unexpected character '#'");
+  std::vector<std::string> lines;
+  std::stringstream ss(r.formatted[0]);
+  for (std::string l; std::getline(ss, l);) lines.push_back(l);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[1] == "\tadd.s32 %r1, %r2, 1; /* caf\xc3\xa9 \\x00 \\xff */ #;");
+  // the caret under '#': the tab stays a tab; é is one column on screen; each escaped byte four
+  CHECK(lines[2] == "\t" + std::string(std::string("add.s32 %r1, %r2, 1; /* cafe ").size() + 4 + 1 + 4 + 4, ' ') + "^");
+  // the diagnostics after it are all there
+  CHECK(r.errors[1].rfind("8:", 0) == 0);
 }

@@ -4,6 +4,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -458,8 +459,8 @@ TEST_CASE("snippet: declarations of every form") {
 TEST_CASE("snippet: initialiser conversion to element bits") {
   auto p = parseText(
       ".version 9.0\n.target sm_90\n.address_size 64\n"
-      ".global .u8 b[3] = {255, 256, -1};\n"
-      ".global .s16 h[2] = {-2, 0x12345};\n"
+      ".global .u8 b[3] = {255, 128, -1};\n"
+      ".global .s16 h[2] = {-2, 0xF345};\n"
       ".global .b32 raw = 0f3F800000;\n"
       ".global .f32 fl[5] = {0f3F800000, 1.5, 2, -0f3F800000, 0d3FF0000000000000};\n"
       ".global .f64 dl[3] = {0d4000000000000000, 0.5, 0f3F800000};\n"
@@ -475,8 +476,8 @@ TEST_CASE("snippet: initialiser conversion to element bits") {
     for (auto& e : global(m, n)->init) v.push_back(e.bits);
     return v;
   };
-  CHECK(bits("b") == std::vector<uint64_t>{255, 0, 255});
-  CHECK(bits("h") == std::vector<uint64_t>{0xfffe, 0x2345});
+  CHECK(bits("b") == std::vector<uint64_t>{255, 128, 255});
+  CHECK(bits("h") == std::vector<uint64_t>{0xfffe, 0xf345});
   CHECK(bits("raw") == std::vector<uint64_t>{0x3f800000});
   CHECK(bits("fl") == std::vector<uint64_t>{0x3f800000, f32(1.5f), f32(2.0f), 0xbf800000, f32(1.0f)});
   CHECK(bits("dl") == std::vector<uint64_t>{f64(2.0), f64(0.5), f64(1.0)});
@@ -490,6 +491,35 @@ TEST_CASE("snippet: initialiser conversion to element bits") {
   CHECK(a->init[1].offset == 8);
   CHECK(a->init[2].generic);
   CHECK(a->init[2].offset == 4);
+}
+
+TEST_CASE("snippet: the most negative 64-bit immediate") {
+  // nvcc writes it (tests/parse_stress/ptx/math_double.ptx); negating it as int64_t was undefined behaviour,
+  // found by tests/fuzz/fuzz_ptx under UBSan (tests/sanitize.sh runs this test with -fsanitize=undefined).
+  auto p = parseText(kernel("mov.b64 %rd1, -9223372036854775808;\n mov.b64 %rd1, -1;"));
+  REQUIRE_MESSAGE(p->ok, p->errors());
+  auto in = instrs(p->m.functions[0]);
+  REQUIRE(in.size() == 2);
+  CHECK(in[0]->ops[1].kind == K::Imm);
+  CHECK(in[0]->ops[1].imm == INT64_MIN);
+  CHECK(in[1]->ops[1].imm == -1);
+}
+
+TEST_CASE("snippet: initialisers that do not fit their element are errors, each at its value") {
+  auto p = parseText(
+      ".version 9.0\n.target sm_90\n.address_size 64\n"
+      ".global .u8 b[3] = {255, 256, -129};\n"
+      ".global .s16 h[2] = {-32768, 0x12345};\n"
+      ".global .b16 w = 0f3F800000;\n"
+      ".global .s64 q = -0x8000000000000001;\n");
+  CHECK_FALSE(p->ok);
+  std::string e = p->errors();
+  CHECK(e.find("4:26: error: initializer 256 does not fit the type '.u8'") != std::string::npos);
+  CHECK(e.find("4:31: error: initializer -129 does not fit the type '.u8'") != std::string::npos);
+  CHECK(e.find("5:30: error: initializer 0x12345 does not fit the type '.s16'") != std::string::npos);
+  CHECK(e.find("6:18: error: bit pattern '0f3F800000' has 32 bits; the type '.b16' has 16") != std::string::npos);
+  CHECK(e.find("7:18: error: initializer -0x8000000000000001 does not fit the type '.s64'") != std::string::npos);
+  CHECK(e.find("unmatched") == std::string::npos);  // the rest of the line still parses
 }
 
 TEST_CASE("snippet: immediates") {

@@ -1,4 +1,4 @@
-// The lg2/sin/cos/tanh models (translator/emit/sfu_models2.h, tables ptx_corpus/sfu/models/sfu_tables2.bin) against
+// The lg2/sin/cos/tanh models (translator/emit/sfu_models2.h, tables translator/sfu/tables/sfu_tables2.bin) against
 // the ground truth collected on the H200 (ptx_corpus/sfu/data): every collected slice of those instructions (2^23
 // inputs each; the negated inputs through the exhaustively measured symmetry), the special operands recorded in
 // summary.txt, and all 65,536 inputs of tanh.approx.{f16,bf16}. Differing counts are printed per slice.

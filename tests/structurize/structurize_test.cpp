@@ -231,4 +231,44 @@ TEST_CASE("long flat sequences use constant stack; absurd nesting is refused wit
   for (int i = 0; i + 2 < 20000; ++i) ladder.succ[i] = {i + 1, 19999};
   StructurizeResult deep = structurize(ladder);
   CHECK(deep.error.find("nests deeper") != std::string::npos);
+  CHECK(deep.tooDeep);
+  CHECK(deep.errorBlock > 0);  // where: a block of the ladder
+  // Just under the limit it is accepted.
+  Cfg ok;
+  const int m = p2g::kMaxStructureNesting - 10;
+  ok.succ.resize(m);
+  for (int i = 0; i + 2 < m; ++i) ok.succ[i] = {i + 1, m - 1};
+  StructurizeResult fine = structurize(ok);
+  CHECK(fine.error.empty());
+  CHECK(fz::checkTree(fine, ok).empty());
+}
+
+TEST_CASE("a straight-line chain of 100,000 blocks (bra to the next label) is one flat sequence") {
+  // Lifting makes a block per label; `bra L1; L1: bra L2; L2: ...` is a chain each of whose blocks has one
+  // successor with one predecessor. Unreachable blocks that also jump into the chain (lifting's code after a
+  // `bra`) must not keep it from merging.
+  const int n = 100000;
+  Cfg chain;
+  chain.succ.resize(2 * n + 1);
+  for (int i = 0; i < n; ++i) {
+    chain.succ[i] = {i + 1};
+    chain.succ[n + 1 + i] = {i + 1};  // unreachable
+  }
+  chain.succ[n] = {};
+  StructurizeResult r = structurize(chain);
+  REQUIRE(r.error.empty());
+  CHECK(fz::checkTree(r, chain).empty());
+  fz::Trace a = fz::runCfg(chain, 1, 1000000), b = fz::runTree(r, chain, 1, 1000000);
+  CHECK(a.blocks == b.blocks);
+  CHECK(b.returned);
+  // A chain that loops back to its start, and one inside a loop.
+  Cfg ring;
+  ring.succ = {{1}, {2}, {3}, {4, 1}, {5}, {}};
+  StructurizeResult rr = structurize(ring);
+  REQUIRE(rr.error.empty());
+  CHECK(fz::checkTree(rr, ring).empty());
+  for (int o = 0; o < 8; ++o) {
+    fz::Trace x = fz::runCfg(ring, o, 10000), y = fz::runTree(rr, ring, o, 10000);
+    CHECK(x.blocks == y.blocks);
+  }
 }

@@ -178,7 +178,7 @@ TEST_CASE("handles: one that does not come from a parameter is refused at its li
 )";
   t = translatePtx(cube);
   CHECK_FALSE(t.ok);
-  CHECK(t.diags.find("cube and multisample are not") != std::string::npos);
+  CHECK(t.diags.find("unsupported modifier '.cube' of 'tex'") != std::string::npos);
 }
 
 TEST_CASE("images: case validation and descriptor records") {

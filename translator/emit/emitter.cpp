@@ -586,6 +586,10 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   if (warpKernel_) planWarp(tree.root, false);
   emitNode(tree.root, tree);
   if (!ok_) return false;
+  // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), so `cmem` must
+  // exist even in a kernel without .const variables (found by tests/fuzz/fuzz_spirv: glslang rejected it).
+  for (auto& h : helpers_)
+    if (h.rfind("p2g_gen_ld", 0) == 0) usesConst_ = true;
 
   std::string out;
   out += "#version 460\n";

@@ -58,15 +58,31 @@ class Tracer {
   }
   const std::map<int, std::vector<Def>>& defs() const { return defs_; }
 
+  // Depth first over the definitions, in order, with an explicit stack: a chain of 100,000 movs must not take
+  // 100,000 stack frames.
   bool value(int reg, std::vector<HandleSource>& out, std::string& why) {
-    if (!visiting_.insert(reg).second) return true;  // a cycle adds no new source (mov loops through phis)
-    auto it = defs_.find(reg);
-    if (it == defs_.end()) {
-      why = "register " + F.regs[reg].name + " is never written";
-      return false;
+    std::vector<std::pair<int, size_t>> stack;  // register, next definition to follow
+    auto enter = [&](int r) {
+      if (!visiting_.insert(r).second) return true;  // a cycle adds no new source (mov loops through phis)
+      if (!defs_.count(r)) {
+        why = "register " + F.regs[r].name + " is never written";
+        return false;
+      }
+      stack.push_back({r, 0});
+      return true;
+    };
+    if (!enter(reg)) return false;
+    while (!stack.empty()) {
+      const std::vector<Def>& defs = defs_.at(stack.back().first);
+      size_t i = stack.back().second++;
+      if (i == defs.size()) {
+        stack.pop_back();
+        continue;
+      }
+      int next = -1;
+      if (!valueDef(defs[i], out, why, next)) return false;
+      if (next >= 0 && !enter(next)) return false;
     }
-    for (const Def& d : it->second)
-      if (!valueDef(d, out, why)) return false;
     return true;
   }
 
@@ -80,7 +96,8 @@ class Tracer {
     return false;
   }
 
-  bool valueDef(const Def& d, std::vector<HandleSource>& out, std::string& why) {
+  // One definition: a parameter load adds its source; a mov of a register names it in `next` for value() to follow.
+  bool valueDef(const Def& d, std::vector<HandleSource>& out, std::string& why, int& next) {
     const ir::Inst& in = *d.inst;
     if ((in.op == "ld" || in.op == "ldu") && in.hasMod("param") && in.ops.size() >= 2) {
       int var = -1;
@@ -102,7 +119,10 @@ class Tracer {
     }
     if (in.op == "mov" && d.elem < 0 && in.ops.size() >= 2) {
       const Opnd& s = in.ops[1];
-      if (s.kind == Opnd::Kind::Reg) return value(s.reg, out, why);
+      if (s.kind == Opnd::Kind::Reg) {
+        next = s.reg;
+        return true;
+      }
       if (s.kind == Opnd::Kind::VarAddr && F.vars[s.var].space == ptx::Space::Global) {
         HandleSource h;
         h.isTexref = true;
@@ -259,7 +279,8 @@ unsigned typeBytes(std::string_view t) {
 }
 }  // namespace
 
-void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out) {
+void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out,
+                   std::map<uint32_t, ParamFieldSites>* sites) {
   Tracer t(f);
   // Uses of every register, and which registers an instruction derives from which (mov/cvta/add/sub/mad.wide
   // chains that carry a pointer).
@@ -304,20 +325,24 @@ void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& imag
         fl.offset = at;
         fl.bytes = eb;
         fl.type = tname;
+        if (sites) (*sites)[at].loads.push_back(in.span);
         if (regs[k] < 0) continue;
         // follow the value through moves and pointer arithmetic (bounded), classifying its consumers
         std::vector<int> work{regs[k]};
         std::set<int> seen{regs[k]};
         std::vector<std::string> direct, mem;
+        std::vector<const ir::Inst*> directAt, memAt;
         for (size_t w = 0; w < work.size() && w < 64; ++w) {
           int r = work[w];
           for (const ir::Inst* u : uses[r]) {
             std::string form = opText(*u);
             if (addressUse(*u, r)) {
               if (std::find(mem.begin(), mem.end(), form) == mem.end()) mem.push_back(form);
+              memAt.push_back(u);
               continue;
             }
             if (w == 0 && std::find(direct.begin(), direct.end(), form) == direct.end()) direct.push_back(form);
+            if (w == 0) directAt.push_back(u);
             bool carries = u->op == "mov" || u->op == "cvta" || ((u->op == "add" || u->op == "sub" || u->op == "mad") &&
                                                                   (u->hasMod("u64") || u->hasMod("s64") || u->hasMod("wide")));
             if (carries && !u->ops.empty() && u->ops[0].kind == Opnd::Kind::Reg && seen.insert(u->ops[0].reg).second)
@@ -332,6 +357,8 @@ void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& imag
         fl.kind = kind;
         for (auto& u : kind == "buffer" ? mem : direct)
           if (fl.uses.size() < 6 && std::find(fl.uses.begin(), fl.uses.end(), u) == fl.uses.end()) fl.uses.push_back(u);
+        if (sites)
+          for (const ir::Inst* u : kind == "buffer" ? memAt : directAt) (*sites)[at].uses.push_back(u->span);
       }
     }
   out.clear();

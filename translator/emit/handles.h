@@ -7,6 +7,7 @@
 // image and how the kernel uses it (the manifest's `images`), and to refuse a handle whose origin cannot be
 // proved statically (read from memory, computed), since no runner could then know what to put where.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,13 @@ bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vec
 // loaded value is: "texture"/"surface" (an image handle, as in `images`), "buffer" (a 64-bit value that reaches
 // the address of a global/generic memory access through mov/cvta/add), or "scalar"; `uses` names the instructions
 // that consume it (for a buffer, the memory accesses). Loads whose address is not constant are left out.
-void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out);
+// `sites`, when given, receives per offset the ld.param instructions that read it and the instructions counted as
+// its uses (for the parameter card, ptx2glsl card: their PTX lines).
+struct ParamFieldSites {
+  std::vector<ptx::Span> loads;
+  std::vector<ptx::Span> uses;
+};
+void mapParamBlock(const ir::Function& f, const std::vector<ManifestImage>& images, std::vector<ManifestParamField>& out,
+                   std::map<uint32_t, ParamFieldSites>* sites = nullptr);
 
 }  // namespace p2g

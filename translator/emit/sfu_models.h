@@ -8,7 +8,7 @@
 // How a model is built: the reduced problem (e.g. 1/m for the 2^23 mantissas m in [1,2)) is a piecewise quadratic
 // over 2^k segments, evaluated in double exactly as written here (no fused operations), floored, then corrected
 // by a sorted exception list; ptx_corpus/sfu/tools/gen.cpp fits the quadratics and derives the exceptions from
-// the data (ptx_corpus/sfu/models/sfu_tables.bin), so the core is exact by construction. The reduction (sign,
+// the data (translator/sfu/tables/sfu_tables.bin), so the core is exact by construction. The reduction (sign,
 // exponent, special operands, flushing, denormals) is measured: docs/SFU.md lists the facts and the exhaustive
 // counts behind them. The hardware's own interpolator (coefficient widths, truncations) is NOT recovered yet: a
 // plain quadratic per segment leaves ~1-2% of the mantissas as exceptions, hence the table sizes in docs/SFU.md.

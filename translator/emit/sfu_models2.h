@@ -23,7 +23,7 @@
 // fitted: a piecewise quadratic in double (2^k segments, evaluated c0 + t*(c1 + t*c2) without fused operations),
 // converted to f32 with RZ or RN (exactly, by bit manipulation), then corrected by a dense array of small signed
 // residuals (rbits bits per entry, 0 = none) and a sorted sparse exception list (int8 corrections in f32 ulps)
-// (F: specs). gen.cpp writes ptx_corpus/sfu/models/sfu_tables2.bin and checks every table through this header's
+// (F: specs). gen.cpp writes translator/sfu/tables/sfu_tables2.bin and checks every table through this header's
 // evaluator, so the tables are exact by construction on the data they were built from.
 #pragma once
 #include "sfu_models.h"

@@ -7,7 +7,7 @@
 // far too large for GLSL constant arrays. They live in the module-globals buffer (docs/ABI.md): the translator
 // reserves a directory of one uint per table after the module's .global variables (`P2G_SFU_DIR`, a byte offset),
 // names the tables in the manifest ("sfuTables", in slot order), and the runtime appends the tables from
-// ptx_corpus/sfu/models/*.bin and writes each table's byte offset into its directory slot. A table in the buffer
+// translator/sfu/tables/*.bin and writes each table's byte offset into its directory slot. A table in the buffer
 // is the blob's record without its name: int32 k, scale, nexc, pad; 3 << k coefficients (double bits); nexc
 // exceptions (mantissa << 8 | int8 correction), sorted.
 //

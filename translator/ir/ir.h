@@ -65,6 +65,7 @@ struct Opnd {
   int label = -1;          // Label: block index
   std::vector<Opnd> elems; // Vec
   ptx::Span span;
+  bool bracket = false;    // written as an address `[...]` (RegAddr, VarAddr of `[sym+8]`; not `sym+8`)
 };
 
 struct Inst {

@@ -141,6 +141,7 @@ struct Module {
   std::string_view version;       // "8.7"
   std::vector<std::string_view> target;  // {"sm_90", "texmode_independent"...}
   uint32_t addressSize = 64;
+  Span addressSizeAt;             // the .address_size directive (when given)
   std::vector<VarDecl> globals;   // module-scope .global/.const/.shared/.tex/... in source order
   std::vector<Function> functions;
   std::vector<Directive> directives;  // .file and other module-level directives

@@ -201,6 +201,7 @@ void Parser::parseModuleDirective() {
   if (n == "version") return parseVersion();
   if (n == "target") return parseTarget();
   if (n == "address_size") {
+    m_.addressSizeAt = d.span();
     advance();
     if (at(Tok::Int) && (tok_.val == 32 || tok_.val == 64)) {
       m_.addressSize = uint32_t(tok_.val);
@@ -577,6 +578,16 @@ bool Parser::parseAddress(Operand& op) {
 }
 
 bool Parser::parseOperand(Operand& op, bool inVector) {
+  // Lists, addresses and vectors nest through here: a bound keeps 100,000 `(` from exhausting the stack.
+  if (operandDepth_ >= kMaxOperandNesting) {
+    errorHere("operand nested too deeply (limit " + std::to_string(kMaxOperandNesting) + " levels of ( [ {)");
+    return false;
+  }
+  struct Depth {
+    unsigned& d;
+    explicit Depth(unsigned& x) : d(x) { ++d; }
+    ~Depth() { --d; }
+  } depth(operandDepth_);
   op.span = tok_.span();
   if (at(Tok::Bang)) {
     op.neg = true;
@@ -601,7 +612,8 @@ bool Parser::parseOperand(Operand& op, bool inVector) {
     }
     case Tok::Int:
       op.kind = Operand::Kind::Imm;
-      op.imm = minus ? -int64_t(tok_.val) : int64_t(tok_.val);
+      // Negated as unsigned: nvcc writes -9223372036854775808, whose negation as int64_t overflows (UBSan).
+      op.imm = int64_t(minus ? 0 - tok_.val : tok_.val);
       op.isUnsigned = tok_.isUnsigned;
       break;
     case Tok::Float:

@@ -88,8 +88,9 @@ static double literalValue(const Token& t, bool negative) {
   return negative ? -v : v;
 }
 
-bool Parser::numberToBits(const VarDecl& d, const Token& t, bool negative, uint64_t& bits) {
+bool Parser::numberToBits(const VarDecl& d, const Token& t, bool negative, uint64_t& bits, Span at) {
   std::string_view ty = d.type;
+  if (!at.begin) at = t.span();
   bool hexFloat = t.kind == Tok::Float && t.len >= 2 && t.p[0] == '0' && (t.p[1] | 0x20) != 'x' &&
                   ((t.p[1] | 0x20) == 'f' || (t.p[1] | 0x20) == 'd');
   if (ty == "f32") {
@@ -109,18 +110,38 @@ bool Parser::numberToBits(const VarDecl& d, const Token& t, bool negative, uint6
   }
   uint32_t bytes = typeBytes(ty);
   if (bytes == 0 || !(ty[0] == 'b' || ty[0] == 'u' || ty[0] == 's' || ty == "pred")) {
-    diags_.error(t.span(), "cannot initialize a variable of type '." + std::string(ty) + "'");
+    diags_.error(at, "cannot initialize a variable of type '." + std::string(ty) + "'");
     return false;
   }
   if (t.kind == Tok::Float) {
     // Bit-typed variables may take a 0f/0d bit pattern; a decimal float has no defined integer bits.
     if (!(ty[0] == 'b' && hexFloat)) {
-      diags_.error(t.span(), "floating-point initializer '" + clip(t.text()) + "' for integer type '." +
+      diags_.error(at, "floating-point initializer '" + clip(t.text()) + "' for integer type '." +
                                  std::string(ty) + "'");
+      return false;
+    }
+    if (!((bytes == 4 && !t.isDouble) || (bytes == 8 && t.isDouble))) {
+      diags_.error(at, "bit pattern '" + clip(t.text()) + "' has " + (t.isDouble ? "64" : "32") +
+                                 " bits; the type '." + std::string(ty) + "' has " + std::to_string(bytes * 8));
       return false;
     }
   }
   uint64_t v = negative ? uint64_t(0) - t.val : t.val;
+  // The value must fit the element, read as signed or unsigned (-1 and 255 both fit .u8): a wider one would be
+  // cut without a word.
+  if (t.kind == Tok::Int && bytes < 8) {
+    uint64_t lim = uint64_t(1) << (bytes * 8);
+    bool fits = negative ? t.val <= lim / 2 : t.val < lim;
+    if (!fits) {
+      diags_.error(at, "initializer " + std::string(negative ? "-" : "") + clip(t.text()) +
+                                 " does not fit the type '." + std::string(ty) + "'");
+      return false;
+    }
+  }
+  if (t.kind == Tok::Int && bytes == 8 && negative && t.val > (uint64_t(1) << 63)) {
+    diags_.error(at, "initializer -" + clip(t.text()) + " does not fit the type '." + std::string(ty) + "'");
+    return false;
+  }
   bits = bytes >= 8 ? v : v & ((1ull << (bytes * 8)) - 1);
   return true;
 }
@@ -344,8 +365,8 @@ bool Parser::parseInitElem(VarDecl& d) {
     expected("an initializer value");
     return false;
   }
-  if (!numberToBits(d, tok_, neg, e.bits)) return false;
   e.span.length = uint32_t(tok_.p + tok_.len - e.span.begin);
+  numberToBits(d, tok_, neg, e.bits, e.span);  // a value that does not fit is reported there; the syntax goes on
   d.init.push_back(e);
   advance();
   return true;

@@ -18,6 +18,7 @@
 namespace ptx {
 
 constexpr unsigned kMaxNesting = 256;          // `{` blocks inside a function, and initializer braces
+constexpr unsigned kMaxOperandNesting = 8;     // `(`, `[`, `{` inside one operand (PTX needs 2: [tex, {x, y}])
 constexpr uint64_t kMaxRegRange = 1u << 24;    // %r<N>: N registers
 constexpr uint64_t kMaxArrayBytes = 1ull << 40;  // a declaration's total size (product of dims x element size)
 
@@ -74,7 +75,7 @@ class Parser {
   bool parseInitializer(VarDecl& d);
   bool parseInitList(VarDecl& d, unsigned depth);
   bool parseInitElem(VarDecl& d);
-  bool numberToBits(const VarDecl& d, const Token& t, bool negative, uint64_t& bits);
+  bool numberToBits(const VarDecl& d, const Token& t, bool negative, uint64_t& bits, Span at = {});
 
   Lexer lx_;
   Token tok_;
@@ -84,6 +85,7 @@ class Parser {
   ParseOptions opt_;
   const char* bufBegin_;
   const char* prevEnd_ = nullptr;  // end of the last consumed token: where a missing ';' belongs
+  unsigned operandDepth_ = 0;      // parseOperand recursion (nested lists, addresses, vectors)
 };
 
 Space spaceFromName(std::string_view dirName);  // ".reg" -> Reg; None when not a state space

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,11 +25,16 @@ struct LineCol {
   std::string_view lineText;
 };
 
+// The largest PTX file the front end reads (`ptx2glsl translate --help` says so). nvcc's largest outputs for
+// the DLSS kernels are a few MB; 256 MiB keeps a mistaken input (a device, a core dump) from exhausting memory.
+constexpr uint64_t kMaxSourceBytes = uint64_t(256) << 20;
+
 class SourceManager {
  public:
   // Takes ownership of `text`; returns the buffer index. The text is kept NUL-terminated.
   int add(std::string name, std::string text);
-  // Reads a file; returns -1 and fills `err` when it cannot be read.
+  // Reads a file; returns -1 and fills `err` (naming the file and what is wrong) when it is not a regular file,
+  // is larger than kMaxSourceBytes, or cannot be read.
   int addFile(const std::string& path, std::string& err);
   std::string_view text(int buf) const { return bufs_[buf]->text; }
   const std::string& name(int buf) const { return bufs_[buf]->name; }
@@ -38,10 +44,16 @@ class SourceManager {
  private:
   struct Buf {
     std::string name, text;
-    mutable std::vector<uint32_t> lineStarts;  // built on first resolve
+    // Built on first resolve, under `linesOnce`: threads translating entries of one file share its buffer.
+    mutable std::vector<uint32_t> lineStarts;
+    mutable std::once_flag linesOnce;
   };
   std::vector<std::unique_ptr<Buf>> bufs_;
 };
+
+// Checks that `path` names a regular file of at most `maxBytes` (directories, devices such as /dev/zero and
+// pipes are refused); on failure `err` names the file and says what it is.
+bool checkInputFile(const std::string& path, uint64_t maxBytes, std::string& err);
 
 enum class Severity { Error, Warning, Note };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds ptx_corpus/sfu/models/sfu_tables2.bin (the lg2/sin/cos/tanh tables of translator/emit/sfu_models2.h) from
+# Builds translator/sfu/tables/sfu_tables2.bin (the lg2/sin/cos/tanh tables of translator/emit/sfu_models2.h) from
 # the collected data in ptx_corpus/sfu/data (or $SFU_DATA) (docs/SFU.md). Run from the repository root; needs g++
 # and liblzma. sin/cos and lg2 are the recovered hardware interpolator (I: specs, exact by construction: gen fails
 # otherwise); tanh is fitted tables (F: specs).
@@ -9,7 +9,7 @@ set -euo pipefail
 gen=${TMPDIR:-/tmp}/sfu_gen.$$
 g++ -O2 -std=c++17 -I tests/sfu -I translator/emit -I ptx_corpus/sfu/tools ptx_corpus/sfu/tools/gen.cpp -llzma -o "$gen"
 T=tanh.approx.f32
-"$gen" "${SFU_DATA:-ptx_corpus/sfu/data}" "${1:-ptx_corpus/sfu/models/sfu_tables2.bin}" \
+"$gen" "${SFU_DATA:-ptx_corpus/sfu/data}" "${1:-translator/sfu/tables/sfu_tables2.bin}" \
   I:SINP:sincos:17:19:37:37 \
   I:LG2P:slice/lg2.approx.ftz.f32/0/127:17:19:38:36 \
   F:TANH_M8:auto/$T/119:7:2:RN F:TANH_M7:auto/$T/120:7:2:RN F:TANH_M6:tslice/$T/121:7:2:RN \

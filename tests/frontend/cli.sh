@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Command-line validation: every option value is checked (exit status 2 with a message naming it), `diff` exits 2
+# on bad input and names it, and a failed `translate` leaves the output folder as it was.
+#   cli.sh PTX2GLSL
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+ptx=$here/../../ptx_corpus/basic/bit_ops/kernel.ptx
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passed=0
+
+fail() { echo "FAIL $1: $2"; sed -n 1,8p "$tmp/err" | cut -c1-200 | sed 's/^/    /'; fails=$((fails + 1)); }
+# expect NAME WANT_RC TEXT CMD...: exit status WANT_RC, stderr (or stdout for status 0/1 of diff) contains TEXT
+expect() {
+  local name=$1 want=$2 text=$3
+  shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ $rc -ne "$want" ]; then fail "$name" "exit status $rc, expected $want"; return; fi
+  if [ -n "$text" ] && ! grep -qF -- "$text" "$tmp/err" "$tmp/out"; then fail "$name" "output lacks: $text"; return; fi
+  passed=$((passed + 1))
+}
+
+# ---- option values
+expect disable_pass_translate 2 "unknown pass 'nope' for --disable-pass (passes: contract," \
+  "$bin" translate "$ptx" -o "$tmp/o" --disable-pass nope
+expect disable_pass_run 2 "unknown pass 'nope' for --disable-pass" "$bin" run "$here" --disable-pass nope
+expect entry_empty 2 "--entry needs an entry name" "$bin" translate "$ptx" -o "$tmp/o" --entry ""
+expect entry_unknown 1 "no .entry named 'nope'" "$bin" translate "$ptx" -o "$tmp/o" --entry nope
+expect option_unknown 2 "unknown option '--frobnicate'" "$bin" translate "$ptx" -o "$tmp/o" --frobnicate
+expect option_no_value 2 "-o needs a value" "$bin" translate "$ptx" -o
+expect no_output 2 "no output folder given" "$bin" translate "$ptx"
+expect run_repeat 2 "--repeat wants a whole number from 1 to 100000, not '3x'" "$bin" run "$here" --repeat 3x
+expect run_repeat0 2 "not '0'" "$bin" run "$here" --repeat 0
+expect run_timeout 2 "--timeout wants whole seconds" "$bin" run "$here" --timeout 1.5
+expect bench_repeat 2 "--repeat wants a whole number from 1 to 1000, not 'x'" "$bin" bench "$ptx" --repeat x
+expect bench_bigmb 2 "--big-mb wants a whole number" "$bin" bench "$ptx" --big-mb -3
+expect bench_input_dir 2 "is not a regular file (a directory)" "$bin" bench "$here"
+expect block 2 "--block expects X,Y,Z" "$bin" pipeline-time x.spv --block 1,2
+expect block_big 2 "--block expects X,Y,Z" "$bin" pipeline-time x.spv --block 1024,2,1
+expect passes_extra 2 "unexpected argument 'x'" "$bin" passes x
+expect devices_extra 2 "unexpected argument 'x'" "$bin" devices x
+expect ops_unknown 2 "'frob' is not an opcode the translator lowers" "$bin" ops frob
+expect ops_one 0 "" "$bin" ops cvt
+grep -q "^cvt " "$tmp/out" && ! grep -qv "^cvt \|^   " "$tmp/out" || { fail ops_one "'ops cvt' prints other opcodes"; }
+expect ops_histogram_none 2 "no PTX file given" "$bin" ops --histogram
+expect command_unknown 2 "unknown command 'frob'" "$bin" frob
+
+# ---- diff: 0 identical, 1 values differ, 2 bad input naming what is wrong
+printf '\001\000\000\000\002\000\000\000' >"$tmp/a.bin"
+printf '\001\000\000\000\003\000\000\000' >"$tmp/b.bin"
+printf '\001\000\000\000' >"$tmp/short.bin"
+printf '\001\000\000' >"$tmp/odd.bin"
+cp "$tmp/odd.bin" "$tmp/odd2.bin"
+mkdir -p "$tmp/d1" "$tmp/d2"
+expect diff_identical 0 "" "$bin" diff "$tmp/a.bin" "$tmp/a.bin" --type u32
+expect diff_differ 1 "" "$bin" diff "$tmp/a.bin" "$tmp/b.bin" --type u32
+expect diff_dirs 2 "'$tmp/d1' is not a regular file (a directory)" "$bin" diff "$tmp/d1" "$tmp/d2" --type u32
+expect diff_sizes 2 "sizes differ: '$tmp/a.bin' has 8 bytes, '$tmp/short.bin' 4" "$bin" diff "$tmp/a.bin" "$tmp/short.bin" --type u32
+expect diff_multiple 2 "has 3 bytes, not a whole number of u32 elements (4 bytes each)" "$bin" diff "$tmp/odd.bin" "$tmp/odd2.bin" --type u32
+expect diff_type 2 "unknown --type 'u33' (types: u8 u16 u32" "$bin" diff "$tmp/a.bin" "$tmp/a.bin" --type u33
+expect diff_type_value 2 "--type needs a value" "$bin" diff "$tmp/a.bin" "$tmp/a.bin" --type
+expect diff_missing 2 "cannot open '$tmp/nope.bin'" "$bin" diff "$tmp/a.bin" "$tmp/nope.bin" --type u32
+
+# ---- output folders stay clean on failure
+# a folder in the way of <entry>.comp: nothing written, no temporary left, what was there stays
+mkdir -p "$tmp/out1/bit_ops.comp"
+echo keep >"$tmp/out1/other.txt"
+expect output_dir_in_way 1 "exists and is not a regular file; nothing written" "$bin" translate "$ptx" -o "$tmp/out1"
+left=$(cd "$tmp/out1" && ls -A | tr '\n' ' ')
+[ "$left" = "bit_ops.comp other.txt " ] || fail output_dir_in_way "folder holds: $left"
+# the output folder is a file
+echo x >"$tmp/out2"
+expect output_is_file 1 "output folder '$tmp/out2' exists and is not a folder" "$bin" translate "$ptx" -o "$tmp/out2"
+# an input that does not translate: the folder is not even created
+expect output_not_created 1 "nothing written" "$bin" translate "$here/cases/02_unknown_modifier.ptx" -o "$tmp/out3"
+[ ! -e "$tmp/out3" ] || fail output_not_created "'$tmp/out3' was created"
+# and a good run writes every file, with no temporary left
+expect output_ok 0 "" "$bin" translate "$ptx" -o "$tmp/out4" --spirv-asm
+[ "$(cd "$tmp/out4" && ls -A | sort | tr '\n' ' ')" = "bit_ops.comp bit_ops.json bit_ops.spv bit_ops.spvasm " ] ||
+  fail output_ok "folder holds: $(ls -A "$tmp/out4" | tr '\n' ' ')"
+
+echo "frontend/cli.sh: $passed passed, $fails failed"
+[ $fails -eq 0 ]
