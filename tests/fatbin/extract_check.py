@@ -6,7 +6,9 @@
   -compress-all: LZ4 ELF too) must give the same files, byte for byte: decompression is right;
 - the DLL embeds reduce_default.fatbin (reduce.dll.embeds): the same files under its own names;
 - the shared libraries' PTX names the kernels of their translation units; the cubin comes back unchanged;
-- names follow <stem>.<n>.sm_<arch>.ptx|cubin with n counting each kind from 1 in file order;
+- names follow <stem>.<n>.sm_<arch>.ptx|cubin with n counting each kind from 1 in file order, except a bare
+  cubin or PTX file, named <stem>.sm_<arch>.cubin|ptx (as cuobjdump names transpose_sm90.cubin's entry);
+- an -rdc shared object lists its linked code alone (cuobjdump leaves __nv_relfatbin out);
 - a .ptx input comes back as itself.
 usage: extract_check.py PTX2GLSL DATA_DIR"""
 import os
@@ -55,8 +57,9 @@ with tempfile.TemporaryDirectory() as tmp:
             counts[kind] += 1
             ext = "ptx" if kind == "PTX" else "cubin"
             check(int(n) == counts[kind], f"{b}: {kind} entries numbered in order ({n} after {counts[kind] - 1})")
-            check(re.fullmatch(re.escape(stem) + r"\.%s\.sm_\d+\.%s" % (n, ext), name) is not None,
-                  f"{b}: entry name {name} is not {stem}.{n}.sm_NN.{ext}")
+            number = "" if b.endswith(".cubin") else r"%s\." % n
+            check(re.fullmatch(re.escape(stem) + r"\.%ssm_\d+\.%s" % (number, ext), name) is not None,
+                  f"{b}: entry name {name} is not {stem}.{number}sm_NN.{ext}")
             check(name in files, f"{b}: listed {name} was not written by extract")
         check(sorted(files) == sorted(n for _, _, n in listed), f"{b}: files written {sorted(files)} != listed")
 
@@ -83,7 +86,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(kernels(got["libk.so"]) == [b"reduce_sum_u32", b"scalar_params", b"transpose_2d"],
           f"libk.so kernels: {kernels(got['libk.so'])}")
     check(kernels(got["libk_size.so"]) == [b"reduce_sum_u32", b"transpose_2d"], "libk_size.so kernels")
-    check(kernels(got["librdc.so"]) == [b"block3d_index"], "librdc.so kernels")
+    check(kernels(got["librdc.so"]) == [] and list(got["librdc.so"]) == ["librdc.1.sm_90.cubin"],
+          f"librdc.so: the linked cubin alone, got {sorted(got['librdc.so'])}")
     check(kernels(got["app"]) == [b"scalar_params"], "app kernels")
     check(kernels(got["libbuild_a.so"]) == sorted([b"blend", b"block3d_index", b"reduce_sum_u32",
                                                    b"retired_scale", b"transpose_2d"]), "libbuild_a.so kernels")
@@ -91,7 +95,7 @@ with tempfile.TemporaryDirectory() as tmp:
     libk_reduce = sorted(v for n, v in got["libk.so"].items() if n.endswith(".ptx") and b"reduce_sum_u32" in v)
     check(libk_reduce == sorted(v for n, v in none.items() if n.endswith(".ptx")), "libk.so reduce_sum_u32 PTX")
     cubin = open(os.path.join(data, "transpose_sm90.cubin"), "rb").read()
-    check(got["transpose_sm90.cubin"] == {"transpose_sm90.1.sm_90.cubin": cubin}, "the cubin comes back unchanged")
+    check(got["transpose_sm90.cubin"] == {"transpose_sm90.sm_90.cubin": cubin}, "the cubin comes back unchanged")
 
     # A PTX file is one PTX entry: itself.
     ptx = os.path.join(tmp, "one.ptx")
@@ -99,7 +103,7 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write(none["reduce_none.2.sm_90.ptx"])
     out = os.path.join(tmp, "ptxout")
     files = extract(ptx, out, elf=False)
-    check(files == {"one.1.sm_90.ptx": none["reduce_none.2.sm_90.ptx"]}, f"a .ptx input: {sorted(files)}")
+    check(files == {"one.sm_90.ptx": none["reduce_none.2.sm_90.ptx"]}, f"a .ptx input: {sorted(files)}")
 
     # Two inputs with the same stem would write the same names: refused, nothing written.
     twice = os.path.join(data, "reduce_default.fatbin")

@@ -123,11 +123,21 @@ bool elfRegions(const std::string& path, const std::string& b, std::vector<Regio
                          std::to_string(strOff) + " size " + std::to_string(strSize));
     return false;
   }
-  for (uint64_t i = 1; i < shnum; ++i) {
+  auto sectionName = [&](uint64_t i) {
     uint64_t nameOff = field(i, 0, 0, 4, 4);
-    if (nameOff >= strSize) continue;
-    std::string name(b.data() + strOff + nameOff, strnlen(b.data() + strOff + nameOff, strSize - nameOff));
+    if (nameOff >= strSize) return std::string();
+    return std::string(b.data() + strOff + nameOff, strnlen(b.data() + strOff + nameOff, strSize - nameOff));
+  };
+  bool hasLinkedFatbin = false;
+  for (uint64_t i = 1; i < shnum; ++i) hasLinkedFatbin |= sectionName(i) == ".nv_fatbin" && secType(i) != 8;
+  for (uint64_t i = 1; i < shnum; ++i) {
+    std::string name = sectionName(i);
     if (name != ".nv_fatbin" && name != "__nv_relfatbin") continue;
+    // An -rdc shared object holds both: the linked code in .nv_fatbin and the relocatable objects and PTX it was
+    // linked from in __nv_relfatbin. cuobjdump (CUDA 13.0) lists the .nv_fatbin entries alone there
+    // (tests/fatbin/ground_truth/librdc.so, made by make_ground_truth.sh on the H200, 2026-12-01), so
+    // __nv_relfatbin is read only where the file has no .nv_fatbin (an object file compiled with -rdc).
+    if (name == "__nv_relfatbin" && hasLinkedFatbin) continue;
     if (secType(i) == 8) continue;  // SHT_NOBITS: no bytes in the file
     uint64_t o = secOff(i), s = secSize(i);
     if (o > b.size() || s > b.size() - o) {
@@ -317,12 +327,17 @@ bool readBinaryBytes(const std::string& path, std::string bytes, BinaryListing& 
     NamedEntry ne;
     ne.entry = e;
     std::string arch = "sm_" + std::to_string(e.arch);
+    // cuobjdump numbers the entries of a container (stem.N.sm_XX.cubin) but names a bare cubin or PTX file
+    // stem.sm_XX.cubin, without a number (ground_truth/transpose_sm90.cubin).
+    std::string numbered = ".";
     if (e.kind == Kind::Ptx) {
       ne.number = ++nPtx;
-      ne.name = stem + "." + std::to_string(ne.number) + "." + arch + ".ptx";
+      if (!out.wholeFileIsPayload) numbered += std::to_string(ne.number) + ".";
+      ne.name = stem + numbered + arch + ".ptx";
     } else if (e.kind == Kind::Elf) {
       ne.number = ++nElf;
-      ne.name = stem + "." + std::to_string(ne.number) + "." + arch + ".cubin";
+      if (!out.wholeFileIsPayload) numbered += std::to_string(ne.number) + ".";
+      ne.name = stem + numbered + arch + ".cubin";
     } else {
       ne.name = stem + ".kind" + std::to_string(e.rawKind) + "." + arch;
     }

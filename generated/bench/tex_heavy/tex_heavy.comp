@@ -125,13 +125,10 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   if (b == -1l) return -a;
   return a / b;
 }
-// The signs are tested on the high words in 32 bits: lavapipe (LLVM 15) miscompiled `a < 0l ? -a : a` on
-// sign-extended operands (ptx_corpus/outside/int64_sext_ops: rem.s64 2548/4096, abs.s64 1987/4096 wrong).
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
   if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
-  bool na = int(unpackUint2x32(uint64_t(a)).y) < 0, nb = int(unpackUint2x32(uint64_t(b)).y) < 0;
-  uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
-  return na ? int64_t(0ul - r) : int64_t(r);
+  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
+  return a < 0l ? -int64_t(r) : int64_t(r);
 }
 // f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
 // (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
@@ -313,17 +310,9 @@ int p2g_tex_address(int i, int n, uint mode) {
 // The coordinate as the texture unit holds it: fixed point with P2G_TEX_FIX_BITS fractional bits, in texels.
 // The f32 coordinate (denormals flushed to zero, NaN as 0) is rounded down to that grid first and only then,
 // for normalized coordinates, multiplied by the size: exactly, in integers (docs/TEXTURES.md, "Measured").
-// Far outside the image the H200 still wraps and mirrors the exact coordinate (ptx_corpus/outside/tex_coord_range_1d:
-// 4194304.5 wraps to texel 2048 of 4096, -4194304.5 mirrors to 2047, 8388609 to 4095; an infinity lands on texel 0):
-// under wrap and mirror (address mode `mode`, CUaddress_mode numbering) a normalized coordinate is taken modulo 2
-// on the fixed-point grid (every f32 beyond 2^24 is an even integer), under clamp and border it is held to [-4, 4],
-// where every value outside [0, 1] already gives the edge or the border; so positions fit a 32-bit int once shifted.
-int64_t p2g_tex_pos(float x, uint n, uint normalized, uint mode) {
-  bool wrapLike = normalized != 0u && (mode == 0u || mode == 2u);
-  float lim = wrapLike ? 16777216.0 : normalized != 0u ? 4.0 : 4194304.0;
-  float v = (isnan(x) || abs(x) < 1.17549435e-38) ? 0.0 : clamp(x, -lim, lim);
+int64_t p2g_tex_pos(float x, uint n, uint normalized) {
+  float v = (isnan(x) || abs(x) < 1.17549435e-38) ? 0.0 : clamp(x, -4194304.0, 4194304.0);
   int64_t f = int64_t(floor(v * float(1 << P2G_TEX_FIX_BITS)));  // a power-of-two scale: exact
-  if (wrapLike) f &= (int64_t(2) << P2G_TEX_FIX_BITS) - 1;  // modulo 2, exactly (two's complement)
   return normalized != 0u ? f * int64_t(n) : f;
 }
 
@@ -450,9 +439,9 @@ dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
 uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
   int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized, d.addr0);
-  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized, d.addr1) : int64_t(0);
-  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized, d.addr2) : int64_t(0);
+  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized);
+  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized) : int64_t(0);
+  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized) : int64_t(0);
   if (d.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
     return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
@@ -510,8 +499,8 @@ uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
 uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
   P2GImage d = P2GImage(h);
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized, d.addr0)) >> 8;
-  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized, d.addr1)) >> 8;
+  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized)) >> 8;
+  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized)) >> 8;
   return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
                p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
 }
