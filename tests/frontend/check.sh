@@ -156,6 +156,14 @@ printf '%s\tadd.s32 %%r1, %%r1, 1; \000 bogus;\n\t.reg .b33 %%x;\n%s' "$hdr" "$t
 run nul 1 "$bin" translate "$tmp/nul.ptx" -o "$tmp/o" && has nul 'nul.ptx:8:23: error: unexpected NUL byte in source' &&
   has nul $'\tadd.s32 %r1, %r1, 1; \\x00 bogus;' && has nul 'nul.ptx:9:' && ok
 
+# bytes in a comment that GLSL cannot hold: a NUL (glslang stopped at it: "unexpected end of file"), a byte
+# from 0x80 up, and a final backslash (a line continuation, which would turn the next line of GLSL into comment);
+# the PTX line is echoed into the GLSL as a comment, so they must come out escaped and the SPIR-V step pass
+printf '%s\tadd.s32 %%r1, %%r1, 1; // a \000\005 b \351\n\tadd.s32 %%r1, %%r1, 2; // ends in \\\n\tadd.s32 %%r1, %%r1, 3;\n%s' "$hdr" "$tail_" >"$tmp/cbytes.ptx"
+run comment_bytes 0 "$bin" translate "$tmp/cbytes.ptx" -o "$tmp/o" &&
+  if grep -qF '// a \x00\x05 b \xe9' "$tmp/o/k.comp" && grep -qF 'ends in \x5c' "$tmp/o/k.comp" &&
+     grep -qF 'int(r1) + 3)' "$tmp/o/k.comp"; then ok; else fail comment_bytes "comment bytes not escaped in k.comp"; fi
+
 # inputs that are not PTX files
 mkdir -p "$tmp/adir"
 run input_dir 1 "$bin" translate "$tmp/adir" -o "$tmp/o" && has input_dir "is not a regular file (a directory)" && ok

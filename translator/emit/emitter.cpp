@@ -416,13 +416,34 @@ std::string Emitter::condExpr(const SCond& c) {
   return c.negate ? "!(" + e + ")" : e;
 }
 
+// A PTX source line as the text of a GLSL `//` comment: glslang ends the file at a NUL byte and takes a final
+// backslash as a line continuation (the next line of code would become comment), and GLSL's character set is
+// ASCII; so control bytes, DEL, bytes from 0x80 up and a final backslash become \xNN (a fuzz_spirv finding).
+static std::string commentText(std::string_view t) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    uint8_t c = uint8_t(t[i]);
+    bool plain = (c >= 0x20 && c < 0x7F) || c == '\t';
+    if (c == '\\' && i + 1 == t.size()) plain = false;
+    if (plain) {
+      out += char(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
   if (opt_.annotate && in.span.begin) {
     auto lc = sm_.resolve(in.span.begin);
     if (lc.line && lc.line != lastLine_) {
       std::string_view t = lc.lineText;
       while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-      line("// " + std::to_string(lc.line) + ": " + std::string(t));
+      line("// " + std::to_string(lc.line) + ": " + commentText(t));
       lastLine_ = lc.line;
     }
   }
