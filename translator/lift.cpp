@@ -10,6 +10,7 @@
 #include "layout.h"
 #include "lexer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -100,6 +101,9 @@ class Lifter {
   std::unordered_map<std::string, int> usedNames_;
   std::vector<bool> open_;
   std::vector<std::string_view> callStack_;
+  // Name lookup stops at these scope indices: an inlined callee sees its own scopes and the module, never the
+  // registers or variables of the function that calls it (PTX names are scoped by function, not by text).
+  size_t regBase_ = 0, varBase_ = 0;
   int cur_ = -1;
   int synth_ = 0;
   uint64_t sharedTop_ = 0, localTop_ = 0, constTop_ = 0, globalTop_ = 0;
@@ -288,7 +292,7 @@ int Lifter::findReg(std::string_view name) {
   uint64_t idx = 0;
   if (indexed)
     for (size_t i = cut; i < name.size() && idx < (1ull << 32); ++i) idx = idx * 10 + uint64_t(name[i] - '0');
-  for (auto it = regScopes_.rbegin(); it != regScopes_.rend(); ++it) {
+  for (auto it = regScopes_.rbegin(); it != regScopes_.rend() - regBase_; ++it) {
     auto f = it->names.find(name);
     if (f != it->names.end()) return f->second;
     if (indexed) {
@@ -311,10 +315,13 @@ int Lifter::moduleVar(std::string_view name) {
 }
 
 int Lifter::findVar(std::string_view name) {
-  for (auto it = varScopes_.rbegin(); it != varScopes_.rend(); ++it) {
-    auto f = it->find(name);
-    if (f != it->end()) return f->second;
+  // the function's own scopes, innermost first, then the module scope (varScopes_[0], filled lazily)
+  for (size_t i = varScopes_.size(); i-- > std::max<size_t>(varBase_, 1);) {
+    auto f = varScopes_[i].find(name);
+    if (f != varScopes_[i].end()) return f->second;
   }
+  auto f = varScopes_.front().find(name);
+  if (f != varScopes_.front().end()) return f->second;
   return moduleVar(name);
 }
 
@@ -582,7 +589,7 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   }
   for (auto s : callStack_)
     if (s == name) {
-      error(in.span, "recursive call to '" + ptx::clip(name) + "' is not supported");
+      error(in.span, "recursive call to '" + ptx::clip(name) + "' is not supported (calls are inlined)");
       return;
     }
   if (callStack_.size() > 32) {
@@ -593,41 +600,48 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
     error(in.span, "guarded calls are not supported yet");
     return;
   }
-  // Bind callee parameter names to the caller's argument variables (PTX passes through .param variables).
-  std::unordered_map<std::string_view, int> bind;
-  std::vector<std::pair<int, int>> regIn, regOut;  // (callee reg, caller reg) for .reg parameters
-  regScopes_.emplace_back();
-  auto bindList = [&](const std::vector<ptx::VarDecl>& formals, const ptx::Operand* actual, bool isRet) {
+  // Bind callee parameter names to the caller's argument variables (PTX passes through .param variables). Every
+  // actual operand is resolved in the caller's scope first; only then does the callee's scope open, so a formal
+  // named like a caller register (`call (temp2), f, (temp1, temp2)` with a formal `temp2`) cannot capture it.
+  auto resolveActuals = [&](const std::vector<ptx::VarDecl>& formals, const ptx::Operand* actual, bool isRet,
+                            std::vector<int>& out) {
     size_t n = actual ? actual->elems.size() : 0;
     if (n != formals.size()) {
       error(in.span, "call to '" + ptx::clip(name) + "': " + std::to_string(n) + (isRet ? " return" : " argument") +
                          " operands for " + std::to_string(formals.size()) + " parameters");
-      return;
+      return false;
     }
     for (size_t k = 0; k < n; ++k) {
       auto& a = actual->elems[k];
+      bool reg = formals[k].space == ptx::Space::Reg;
+      int id = reg ? findReg(a.name) : findVar(a.name);
+      if (id < 0) {
+        error(a.span, "call argument '" + ptx::clip(a.name) + "' is not a " + (reg ? "register" : ".param variable"));
+        return false;
+      }
+      out.push_back(id);
+    }
+    return true;
+  };
+  std::vector<int> argIds, retIds;
+  if (!resolveActuals(callee->params, args, false, argIds) || !resolveActuals(callee->rets, rets, true, retIds)) return;
+  std::unordered_map<std::string_view, int> bind;
+  std::vector<std::pair<int, int>> regIn, regOut;  // (callee reg, caller reg) for .reg parameters
+  size_t savedRegBase = regBase_, savedVarBase = varBase_;
+  regScopes_.emplace_back();
+  regBase_ = regScopes_.size() - 1;
+  auto bindList = [&](const std::vector<ptx::VarDecl>& formals, const std::vector<int>& ids, bool isRet) {
+    for (size_t k = 0; k < formals.size(); ++k) {
       if (formals[k].space == ptx::Space::Reg) {
-        // the caller's register is looked up before the callee's formal is declared (it may shadow it)
-        int callerReg = findReg(a.name);
         declareReg(formals[k]);
-        int calleeReg = findReg(formals[k].name);
-        if (callerReg < 0) {
-          error(a.span, "call argument '" + ptx::clip(a.name) + "' is not a register");
-          continue;
-        }
-        (isRet ? regOut : regIn).push_back({calleeReg, callerReg});
-        continue;
+        (isRet ? regOut : regIn).push_back({findReg(formals[k].name), ids[k]});
+      } else {
+        bind[formals[k].name] = ids[k];
       }
-      int v = findVar(a.name);
-      if (v < 0) {
-        error(a.span, "call argument '" + ptx::clip(a.name) + "' is not a .param variable");
-        continue;
-      }
-      bind[formals[k].name] = v;
     }
   };
-  bindList(callee->params, args, false);
-  bindList(callee->rets, rets, true);
+  bindList(callee->params, argIds, false);
+  bindList(callee->rets, retIds, true);
   auto mov = [&](int dst, int src) {
     ir::Inst m;
     m.op = "mov";
@@ -644,6 +658,7 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   };
   for (auto [ce, cr] : regIn) mov(ce, cr);
   varScopes_.push_back(std::move(bind));
+  varBase_ = varScopes_.size() - 1;
   Frame inner;
   inner.retBlock = newBlock(std::string(name) + "_return_" + std::to_string(++synth_));
   int retBlock = inner.retBlock;
@@ -658,9 +673,11 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
     closeWith(t);
   }
   varScopes_.pop_back();
+  varBase_ = savedVarBase;
   cur_ = retBlock;
   for (auto [ce, cr] : regOut) mov(cr, ce);
   regScopes_.pop_back();
+  regBase_ = savedRegBase;
 }
 
 // The instruction table's verdict (forms.h), once per source instruction.
@@ -675,6 +692,7 @@ bool Lifter::formOk(const ptx::Instr& in, const ir::Inst* x) {
 }
 
 bool Lifter::budget(const ptx::Instr& in) {
+  if (tooManyRegs_) return false;  // said once; lifting on would only add errors for the registers not declared
   if (++lifted_ <= kMaxLiftedInstructions) return true;
   if (!tooBig_)
     error(in.span, "'" + F_.name + "' has more than " + std::to_string(kMaxLiftedInstructions) +

@@ -80,16 +80,19 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   if (!vkOk(vkCreatePipelineLayout(d, &plci, nullptr, &R.layout), "vkCreatePipelineLayout", err)) return false;
 
   // Specialization constants 0..2 = block size, 3 = dynamic shared bytes, 4 = the loop budget guard (a VkBool32,
-  // on for lavapipe only: manifest.h loopGuard).
-  uint32_t spec[5] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
-                      k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u};
-  std::vector<uint8_t> data(24 + 8 * boundsTable.size());
+  // on for lavapipe only: manifest.h loopGuard), 5 = P2G_WARP_NATIVE (a VkBool32: the device's subgroups hold whole
+  // warps of 32, so warp instructions are subgroup operations; translator/emit/warp_flow.cpp, docs/WARP.md);
+  // with --check-bounds the 64-bit bounds table from kBoundsSpecId on (manifest.h).
+  uint32_t sg = R.ctx.info.subgroupSize;
+  uint32_t spec[6] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
+                      k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u, sg >= 32 && sg % 32 == 0 ? 1u : 0u};
+  std::vector<uint8_t> data(sizeof spec + 8 * boundsTable.size());
   std::memcpy(data.data(), spec, sizeof spec);
   std::vector<VkSpecializationMapEntry> entries;
-  for (uint32_t i = 0; i < 5; ++i) entries.push_back({i, i * 4, 4});
+  for (uint32_t i = 0; i < 6; ++i) entries.push_back({i, i * 4, 4});
   for (uint32_t i = 0; i < boundsTable.size(); ++i) {
-    std::memcpy(data.data() + 24 + 8 * i, &boundsTable[i], 8);
-    entries.push_back({kBoundsSpecId + i, 24 + 8 * i, 8});
+    std::memcpy(data.data() + sizeof spec + 8 * i, &boundsTable[i], 8);
+    entries.push_back({kBoundsSpecId + i, uint32_t(sizeof spec + 8 * i), 8});
   }
   VkSpecializationInfo si{uint32_t(entries.size()), entries.data(), data.size(), data.data()};
   VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};

@@ -270,11 +270,11 @@ TEST_CASE("forms the table leaves out are refused at the modifier or operand tha
     std::string instr, message;
   };
   const Probe probes[] = {
-      {"\tcvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r4;\n", "unsupported modifier '.pack' of 'cvt'"},
+      {"\tcvt.pack.sat.u8.s32.b32 %r1, %r2, %r3;\n", "3 operands, the implemented form takes 4"},
       {"\tld.shared::cta.u32 %r1, [sm0];\n", "unsupported modifier '.shared::cta' of 'ld'"},
       {"\tatom.global.acquire.gpu.add.u32 %r1, [%d7], 1;\n", "unsupported modifier '.acquire' of 'atom'"},
       {"\tmad.lo.sat.s32 %r1, %r2, %r3, %r4;\n", "unsupported modifier combination 'mad.lo.sat.s32'"},
-      {"\tmad.hi.cc.s32 %r1, %r2, %r3, %r4;\n", "unsupported modifier combination 'mad.hi.cc.s32'"},
+      {"\tmad.hi.cc.s16 %h1, %h2, %h3, %h4;\n", "unsupported modifier combination 'mad.hi.cc.s16'"},
       {"\tadd.ftz.f64 %fd1, %fd2, %fd3;\n", "unsupported modifier combination 'add.ftz.f64'"},
       {"\tmin.abs.f32 %f1, %f2, %f3;\n", "unsupported modifier combination 'min.abs.f32'"},
       {"\tmul.wide.u64 %d1, %d2, %d3;\n", "unsupported modifier combination 'mul.wide.u64'"},

@@ -29,6 +29,19 @@ using std::max;
 inline int findMSB(uint x) { return x == 0 ? -1 : 31 - __builtin_clz(x); }
 inline uint64_t doubleBitsToUint64(double d) { uint64_t b; std::memcpy(&b, &d, 8); return b; }
 inline double uint64BitsToDouble(uint64_t b) { double d; std::memcpy(&d, &b, 8); return d; }
+struct uvec2 {
+  uint x, y;
+  uvec2(uint a, uint b) : x(a), y(b) {}
+};
+inline uvec2 unpackUint2x32(uint64_t v) { return uvec2(uint(v), uint(v >> 32)); }
+inline uint64_t packUint2x32(uvec2 v) { return uint64_t(v.x) | (uint64_t(v.y) << 32); }
+inline void umulExtended(uint a, uint b, uint& hi, uint& lo) {
+  uint64_t p = uint64_t(a) * b;
+  hi = uint(p >> 32);
+  lo = uint(p);
+}
+inline uint uaddCarry(uint a, uint b, uint& c) { c = uint(a + b < a); return a + b; }
+inline uint usubBorrow(uint a, uint b, uint& br) { br = uint(a < b); return a - b; }
 #include "f64_helpers.inc"
 }  // namespace glsl
 

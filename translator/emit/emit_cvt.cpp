@@ -108,7 +108,48 @@ static bool nativeHalf(Emitter& E, const ir::Inst& in, Ty d, Ty a) {
   return false;
 }
 
+// cvt.pack.sat (PTX ISA "cvt.pack"): two .s32 sources saturated to convertType and packed, b in the low bits and
+// a above it:
+//   cvt.pack.sat.{u16,s16}.s32 d, a, b             d = sat(a) << 16 | sat(b)
+//   cvt.pack.sat.{u2,s2,u4,s4,u8,s8}.s32.b32 d, a, b, c   d = c << 2n | sat(a) << n | sat(b)   (n bits per value)
+// The saturation clamps in 32-bit arithmetic (narrow clamps through 64-bit compares were miscompiled by lavapipe,
+// see the .sat conversion below). H200: a = -257, b = 257, c = 0xF839B0ED gives 0xB0ED00FF (.u8), 0xB0ED807F (.s8).
+static void emitCvtPack(Emitter& E, const ir::Inst& in) {
+  std::string_view ct;
+  bool s32 = false, b32 = false, sat = false;
+  for (auto m : in.mods) {
+    if (m == "pack" || m.substr(0, 4) == "p2g.") continue;  // p2g.*: marks of the exact passes
+    if (m == "sat") sat = true;
+    else if (m == "s32" && !ct.empty()) s32 = true;
+    else if (m == "b32" && s32) b32 = true;
+    else if (ct.empty() && (m == "u2" || m == "s2" || m == "u4" || m == "s4" || m == "u8" || m == "s8" || m == "u16" ||
+                            m == "s16"))
+      ct = m;
+    else return E.error(in, "cvt.pack: unsupported modifier '." + std::string(m) + "'");
+  }
+  if (ct.empty() || !s32 || !sat) return E.error(in, "cvt.pack: expected cvt.pack.sat.<u2|s2|u4|s4|u8|s8|u16|s16>.s32");
+  unsigned n = unsigned(std::stoi(std::string(ct.substr(1))));
+  bool wide = n == 16;
+  if (wide ? (b32 || in.ops.size() != 3) : (!b32 || in.ops.size() != 4))
+    return E.error(in, wide ? "cvt.pack.sat." + std::string(ct) + ".s32 takes d, a, b"
+                            : "cvt.pack.sat." + std::string(ct) + ".s32.b32 takes d, a, b, c");
+  bool sg = ct[0] == 's';
+  int hi = sg ? (1 << (n - 1)) - 1 : int((1u << n) - 1), lo = sg ? -hi - 1 : 0;
+  uint32_t mask = (1u << n) - 1;
+  Ty i32{Ty::K::S, 32};
+  auto sat1 = [&](const Opnd& o) {
+    std::string v = E.tmpOf("int");
+    E.line(v + " = clamp(" + E.src(o, i32) + ", " + std::to_string(lo) + ", " + std::to_string(hi) + ");");
+    return "(uint(" + v + ") & " + std::to_string(mask) + "u)";
+  };
+  std::string a = sat1(in.ops[1]), b = sat1(in.ops[2]);
+  std::string d = "(" + a + " << " + std::to_string(n) + "u) | " + b;
+  if (!wide) d = "(" + E.src(in.ops[3], Ty{Ty::K::B, 32}) + " << " + std::to_string(2 * n) + "u) | " + d;
+  E.store(in.ops[0], Ty{Ty::K::U, 32}, d);
+}
+
 void emitCvt(Emitter& E, const ir::Inst& in) {
+  if (in.hasMod("pack")) return emitCvtPack(E, in);
   Ty d, a;
   twoTypes(in, d, a);
   if (d.k == Ty::K::None || in.ops.size() < 2) {

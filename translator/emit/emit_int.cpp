@@ -37,7 +37,10 @@ void emitIntArith(Emitter& E, const ir::Inst& in) {
     if (!need(E, in, 2)) return;
     std::string x = E.tmp(t);
     E.line(x + " = " + a() + ";");
-    E.store(in.ops[0], t, norm(t, op == "neg" ? "-" + x : "(" + x + " < 0 ? -" + x + " : " + x + ")"));
+    // abs.s64: the sign tested on the high word in 32 bits; lavapipe (LLVM 15) miscompiled `x < 0 ? -x : x` of
+    // sign-extended 64-bit values (ptx_corpus/outside/int64_sext_ops, 1987/4096 wrong)
+    std::string neg = t.bits == 64 ? "int(unpackUint2x32(uint64_t(" + x + ")).y) < 0" : x + " < 0";
+    E.store(in.ops[0], t, norm(t, op == "neg" ? "-" + x : "(" + neg + " ? -" + x + " : " + x + ")"));
     return;
   }
   if (!need(E, in, 3)) return;
@@ -78,7 +81,7 @@ void emitIntArith(Emitter& E, const ir::Inst& in) {
         E.line((t.k == Ty::K::S ? "imulExtended(" : "umulExtended(") + a() + ", " + b() + ", " + h + ", " + l + ");");
         p = h;
       } else {
-        p = "(" + a() + " * " + b() + ") >> " + std::to_string(t.bits);
+        p = "((" + a() + " * " + b() + ") >> " + std::to_string(t.bits) + ")";
       }
       if (mad) {
         if (in.hasMod("sat")) {
@@ -312,66 +315,69 @@ void emitBits(Emitter& E, const ir::Inst& in) {
   E.error(in, "unsupported bit instruction '" + op + "'");
 }
 
-// Extended-precision arithmetic: add.cc/addc/sub.cc/subc/mad.cc/madc share one carry flag (p2g_cc).
-// PTX ISA: subc computes a - (b + CC.CF), so for subtraction the flag holds a borrow.
+// Extended-precision arithmetic: add.cc/addc/sub.cc/subc/mad.cc/madc share one carry flag (p2g_cc), kept the way
+// NVIDIA's hardware keeps it: the carry out of a binary addition. Subtraction is a + ~b + 1 (sub.cc) or a + ~b + CF
+// (subc), so after a subtraction the flag is NOT the borrow of the PTX ISA's prose ("d = a - (b + CC.CF)") but its
+// complement; a subc reading it gives a - b - (1 - CF). sub.cc/subc chains give the same bytes either way; a sub.cc
+// followed by addc tells them apart (measured on the H200: the addc adds the not-borrow; ptx_corpus/outside/
+// carry_chains covers the four orders of add/sub and mad.cc/madc).
 void emitCarry(Emitter& E, const ir::Inst& in) {
   Ty t = instrType(in);
   std::string op(in.op);
-  if (!t.isInt() || in.ops.size() < 3) {
-    E.error(in, "'" + op + "': expected an integer type and operands");
+  if (!t.isInt() || (t.bits != 32 && t.bits != 64) || in.ops.size() < 3) {
+    E.error(in, "'" + op + "': expected a 32- or 64-bit integer type and operands");
     return;
   }
   E.feature("carry");
   Ty u{Ty::K::U, t.bits};
-  bool is64 = t.bits == 64;
+  bool is64 = t.bits == 64, sgn = t.k == Ty::K::S;
   std::string W = is64 ? "uint64_t" : "uint";
   bool in_ = op == "addc" || op == "subc" || op == "madc";
   bool out = in.hasMod("cc");
   std::string a = E.src(in.ops[1], u), b = E.src(in.ops[2], u);
   if (op == "mad" || op == "madc") {
     if (in.ops.size() < 4) {
-      E.error(in, "mad.cc: expected four operands");
+      E.error(in, "'" + op + "': expected four operands");
+      return;
+    }
+    if (!in.hasMod("hi") && !in.hasMod("lo")) {
+      E.error(in, "'" + op + "': expected .hi or .lo");
       return;
     }
     std::string p = E.tmpOf(W);
     if (in.hasMod("hi")) {
       if (is64) {
         E.use("p2g_mulhi64");
-        E.line(p + " = p2g_umulhi64(" + a + ", " + b + ");");
+        if (sgn) E.line(p + " = uint64_t(p2g_imulhi64(int64_t(" + a + "), int64_t(" + b + ")));");
+        else E.line(p + " = p2g_umulhi64(" + a + ", " + b + ");");
+      } else if (sgn) {
+        std::string h = E.tmpOf("int"), l = E.tmpOf("int");
+        E.line("imulExtended(int(" + a + "), int(" + b + "), " + h + ", " + l + "); " + p + " = uint(" + h + ");");
       } else {
         std::string l = E.tmpOf("uint");
         E.line("umulExtended(" + a + ", " + b + ", " + p + ", " + l + ");");
       }
     } else {
-      E.line(p + " = " + a + " * " + b + ";");
+      E.line(p + " = " + a + " * " + b + ";");  // the low half is the same for signed and unsigned operands
     }
     a = p;
     b = E.src(in.ops[3], u);
   }
-  std::string r = E.tmpOf(W), c1 = E.tmpOf(W), c2 = E.tmpOf(W);
   bool sub = op == "sub" || op == "subc";
-  std::string cin = in_ ? (is64 ? "uint64_t(p2g_cc)" : "p2g_cc") : (is64 ? "0ul" : "0u");
+  if (sub) b = "~" + b;
+  // carry in: the flag for addc/subc/madc, 1 for sub.cc (a + ~b + 1), else 0
+  std::string cin = in_ ? (is64 ? "uint64_t(p2g_cc)" : "p2g_cc") : sub ? (is64 ? "1ul" : "1u") : (is64 ? "0ul" : "0u");
+  std::string r = E.tmpOf(W);
   if (!is64) {
-    if (sub) {
-      E.line(r + " = usubBorrow(" + a + ", " + b + ", " + c1 + ");");
-      E.line(r + " = usubBorrow(" + r + ", " + cin + ", " + c2 + ");");
-    } else {
-      E.line(r + " = uaddCarry(" + a + ", " + b + ", " + c1 + ");");
-      E.line(r + " = uaddCarry(" + r + ", " + cin + ", " + c2 + ");");
-    }
+    std::string c1 = E.tmpOf("uint"), c2 = E.tmpOf("uint");
+    E.line(r + " = uaddCarry(" + a + ", " + b + ", " + c1 + ");");
+    E.line(r + " = uaddCarry(" + r + ", " + cin + ", " + c2 + ");");
     if (out) E.line("p2g_cc = " + c1 + " | " + c2 + ";");
   } else {
-    std::string x = E.tmpOf(W), y = E.tmpOf(W);
-    E.line(x + " = " + a + "; " + y + " = " + b + ";");
-    if (sub) {
-      E.line(r + " = " + x + " - " + y + " - " + cin + ";");
-      E.line(c1 + " = (" + x + " < " + y + " || (" + x + " - " + y + ") < " + cin + ") ? 1ul : 0ul;");
-    } else {
-      E.line(r + " = " + x + " + " + y + " + " + cin + ";");
-      E.line(c1 + " = (" + r + " < " + x + " || (" + cin + " != 0ul && " + r + " == " + x + ")) ? 1ul : 0ul;");
-    }
-    if (out) E.line("p2g_cc = uint(" + c1 + ");");
-    (void)c2;
+    std::string x = E.tmpOf(W), y = E.tmpOf(W), c = E.tmpOf(W);
+    E.line(x + " = " + a + "; " + y + " = " + b + "; " + c + " = " + cin + ";");
+    E.line(r + " = " + x + " + " + y + " + " + c + ";");
+    if (out) E.line("p2g_cc = (" + r + " < " + x + " || (" + c + " != 0ul && " + r + " == " + x + ")) ? 1u : 0u;");
   }
   E.store(in.ops[0], u, r);
 }

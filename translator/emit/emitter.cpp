@@ -159,6 +159,7 @@ static unsigned declBits(std::string_view ptxType) {
   if (ptxType == "b64" || ptxType == "u64" || ptxType == "s64" || ptxType == "f64") return 64;
   return 32;
 }
+unsigned regDeclBits(std::string_view ptxType) { return declBits(ptxType); }
 
 std::string Emitter::regAs(int r, Ty t) {
   const ir::Reg& R = F.regs[r];
@@ -355,6 +356,11 @@ void Emitter::close() {
   --indent_;
   line("}");
 }
+void Emitter::orElse() {
+  --indent_;
+  line("} else {");
+  ++indent_;
+}
 
 std::string Emitter::tmpOf(const std::string& g) {
   std::string n = "t" + std::to_string(++tmpCount_);
@@ -440,7 +446,7 @@ static std::string commentText(std::string_view t) {
   return out;
 }
 
-void Emitter::emitInst(const ir::Inst& in) {
+void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
   if ((opt_.annotate || opt_.checkBounds) && in.span.begin) {
     auto lc = sm_.resolve(in.span.begin);
     if (opt_.annotate && lc.line && lc.line != lastLine_) {
@@ -455,7 +461,9 @@ void Emitter::emitInst(const ir::Inst& in) {
     error(in, "unsupported instruction '" + sourceOpName(in) + "'");
     return;
   }
-  if (in.guardReg >= 0) open(std::string("if (") + (in.guardNeg ? "!" : "") + F.regs[in.guardReg].name + ")");
+  // a warp instruction's guard is part of its active flag (warpActive()): it is reached by every lane
+  bool guard = in.guardReg >= 0 && !warpOp;
+  if (guard) open(std::string("if (") + (in.guardNeg ? "!" : "") + F.regs[in.guardReg].name + ")");
   // --check-bounds: the access runs only when its address is inside its space (check_bounds.h).
   std::string check;
   if (opt_.checkBounds)
@@ -463,7 +471,7 @@ void Emitter::emitInst(const ir::Inst& in) {
   if (!check.empty()) open("if (" + check + ")");
   h(*this, in);
   if (!check.empty()) close();
-  if (in.guardReg >= 0) close();
+  if (guard) close();
 }
 
 void Emitter::emitBlock(int b) {
@@ -471,6 +479,10 @@ void Emitter::emitBlock(int b) {
 }
 
 void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
+  if (warpKernel_) {
+    auto it = warpInfo_.find(&n);
+    if (it != warpInfo_.end() && (it->second & 2)) return emitWarpNode(n, tree);  // warp_flow.cpp
+  }
   switch (n.kind) {
     case SNode::Kind::Seq:
       for (auto& c : n.children) emitNode(c, tree);
@@ -602,6 +614,12 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   body_.clear();
   hasLoops_ = false;
   indent_ = 1;
+  warpKernel_ = false;
+  for (auto& b : F.blocks)
+    for (auto& in : b.insts) warpKernel_ = warpKernel_ || isWarpInstruction(in);
+  warpInfo_.clear();
+  actStack_ = {"true"};
+  if (warpKernel_) planWarp(tree.root, false);
   emitNode(tree.root, tree);
   if (!ok_) return false;
   // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), so `cmem` must
@@ -625,7 +643,10 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     out += "#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require\n"
            "#extension GL_EXT_shader_16bit_storage : require\n";
   if (features_.count("atomic64")) out += "#extension GL_EXT_shader_atomic_int64 : require\n";
-  if (hasLoops_) out += "#extension GL_KHR_shader_subgroup_basic : require\n";
+  if (hasLoops_ || warpKernel_) out += "#extension GL_KHR_shader_subgroup_basic : require\n";
+  if (warpKernel_)
+    out += "#extension GL_KHR_shader_subgroup_ballot : require\n"
+           "#extension GL_KHR_shader_subgroup_shuffle : require\n";
   if (features_.count("float64")) {
     // doubles are core GLSL 4.x; listed so the runtime enables shaderFloat64
   }
@@ -655,9 +676,6 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       out += "// .shared variables used only as 64-bit values (64-bit atomics need 64-bit storage; shared64.h)\n"
              "shared uint64_t smem64[" + std::to_string(s64_.words) + "];\n";
   }
-  if (features_.count("warpxchg"))
-    out += "// warp exchange (emit_warp.cpp): one word per thread of the block\n"
-           "shared uint p2g_xchg[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z];\n";
   if (features_.count("mmaxchg"))
     out += "// mma fragments (emit_mma.cpp): six words per thread of the block (A registers, then B registers)\n"
            "shared uint p2g_mma_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 6u];\n";
@@ -709,10 +727,17 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       out += "const uint P2G_SFU_T_" + sfuTables_[i] + " = " + std::to_string(i) + "u;\n";
   }
   loopGuardAt_ = hasLoops_ ? int64_t((globalsEnd + 3) & ~uint64_t(3)) : -1;
+  if (warpKernel_) out += warpDeclarations();
   if (!prelude.empty()) out += "\n" + prelude;
   if (hasLoops_) out += loopGuardText(uint32_t(loopGuardAt_));
   out += "\nvoid main() {\n";
   if (hasLoops_) out += "  if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;\n";
+  if (warpKernel_)
+    out += "  if (P2G_WARP_EMU && (gl_LocalInvocationIndex & 31u) == 0u) {  // the first exchange's masks\n"
+           "    uint w = (gl_LocalInvocationIndex >> 5u) * 6u;\n"
+           "    p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;\n"
+           "    if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;\n"
+           "  }\n";
   out += declarations();
   for (int i = 0; i < tree.numVars; ++i) out += "  int p2g_sv" + std::to_string(i) + " = 0;\n";
   if (features_.count("carry")) out += "  uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc\n";
@@ -723,7 +748,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   glsl = std::move(out);
   features.clear();
   for (auto& f : features_)
-    if (f != "carry" && f != "warpxchg" && f != "mmaxchg") features.push_back(f);  // internal flags, not device features
+    if (f != "carry" && f != "mmaxchg") features.push_back(f);  // internal flags, not device features
   warnings = warnings_;
   return ok_;
 }

@@ -30,6 +30,7 @@ Ty parseTy(std::string_view m);   // "s32" -> {S,32}; unknown -> K::None
 // The instruction's type: the last modifier that names a type (ld.global.nc.v4.f32 -> f32); K::None when none.
 Ty instrType(const ir::Inst& in);
 std::string glslOf(Ty t);         // the GLSL type a value of `t` is held in
+unsigned regDeclBits(std::string_view ptxType);  // a register's declared width (pred 1, b8/u8/s8 8, ...)
 
 struct EmitOptions {
   bool annotate = true;   // PTX source lines as comments
@@ -53,6 +54,7 @@ class Emitter {
   void line(const std::string& s);                          // one statement at the current indent
   void open(const std::string& s);                          // "s {" and indent
   void close();                                             // "}"
+  void orElse();                                            // "} else {"
   std::string tmp(Ty t);                                    // declares a fresh local of t's GLSL type, returns its name
   std::string tmpOf(const std::string& glslType);
   void use(const std::string& helper);                      // pulls a prelude helper (and its dependencies)
@@ -79,6 +81,10 @@ class Emitter {
   // lavapipe's loop budget guard (kernels with loops only): the byte offset of its counter word in the
   // module-globals buffer, after the SFU directory; -1 when the kernel has no loop. Valid after emit().
   int64_t loopGuardAt() const { return loopGuardAt_; }
+  // Warp model (docs/WARP.md, warp_flow.cpp): inside a warp instruction's handler, the GLSL bool that says whether
+  // this lane executes the instruction (the enclosing structure's active flag and the instruction's guard). Under
+  // the shared-memory emulation every lane of the warp reaches the handler and only these lanes take part.
+  const std::string& warpActive() const { return warpAct_; }
 
  private:
   const ptx::SourceManager& sm_;
@@ -99,11 +105,27 @@ class Emitter {
   uint32_t sfuDir_ = 0;
   bool hasLoops_ = false;
   int64_t loopGuardAt_ = -1;
+  // warp model (warp_flow.cpp)
+  struct WarpLoop {
+    std::string actL, actI;   // lanes still looping; lanes active in this iteration
+    size_t depth;             // actStack_ size at the loop body
+  };
+  bool warpKernel_ = false;                 // the function has warp instructions
+  std::map<const SNode*, uint8_t> warpInfo_;  // bit 0: contains a warp instruction; bit 1: needs active flags
+  std::vector<std::string> actStack_;       // active-flag variables, innermost last ("true" at the root)
+  std::vector<WarpLoop> warpLoops_;         // enclosing loops that contain warp instructions
+  std::string warpAct_ = "true";
+  int actCount_ = 0;
+  uint8_t planWarp(const SNode& n, bool inWarpLoop);
+  void emitWarpNode(const SNode& n, const StructurizeResult& tree);
+  void emitWarpBlock(int b);
+  void emitWarpLoopExit(bool isBreak);
+  std::string warpDeclarations() const;
 
   void emitNode(const SNode& n, const StructurizeResult& tree);
   static std::string loopGuardText(uint32_t flagAt);
   void emitBlock(int b);
-  void emitInst(const ir::Inst& in);
+  void emitInst(const ir::Inst& in, bool warpOp = false);
   std::string condExpr(const SCond& c);
   std::string regAs(int r, Ty t);
   std::string header();
@@ -134,7 +156,8 @@ void emitMemory(Emitter&, const ir::Inst&);      // ld ldu st cvta prefetch
 void emitAtomic(Emitter&, const ir::Inst&);      // atom red
 void emitSync(Emitter&, const ir::Inst&);        // bar barrier membar fence
 void emitMma(Emitter&, const ir::Inst&);         // mma.sync with a warp of 32 (emit_mma.cpp)
-void emitWarp(Emitter&, const ir::Inst&);        // shfl.sync vote.sync with a warp of 32 (emit_warp.cpp)
+void emitWarp(Emitter&, const ir::Inst&);        // shfl.sync vote.sync activemask, warp of 32 (emit_warp.cpp)
+bool isWarpInstruction(const ir::Inst& in);      // handled by emitWarp: takes part in the warp model
 void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (emit_tex.cpp)
 // The texture/surface helpers (tex_prelude.cpp) a function with image instructions needs, placed before main()
 // by the pipeline (translate.cpp); "" when it has none.

@@ -407,7 +407,8 @@ bool checkPred(const ir::Opnd& o, size_t i, const OpCtx& c, OpError& e, bool des
   using K = ir::Opnd::Kind;
   if (o.kind == K::Reg && isPredReg(c.f, o.reg)) return true;
   if (dest && o.kind == K::Sink) return true;
-  if (!dest && o.kind == K::Imm && (o.imm == 0 || o.imm == 1)) return true;
+  // -1 is true as nvcc writes it (`mov.pred %p, -1`; ptx_corpus/outside/warp_one_thread on the H200)
+  if (!dest && o.kind == K::Imm && (o.imm == 0 || o.imm == 1 || o.imm == -1)) return true;
   e = {nth(i) + " of '" + c.name + "' must be a predicate" + (o.kind == K::Reg ? " register, not '" +
            written(o, c.f) + "' (." + std::string(c.f.regs[o.reg].ptxType) + ")" : ""),
        o.span};

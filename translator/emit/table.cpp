@@ -90,11 +90,11 @@ const std::vector<FormLine> kLines = {
     {"mad",   arith, ".hi .sat .s32",                      "d, a, a, a"},
     {"mad",   arith, ".wide $wide",                        "d:2T, a, a, a:2T"},
     {"mad",   arith, ".lo .cc $cc",                        "d, a, a, a"},
-    {"mad",   arith, ".hi .cc .{u32,u64}",                 "d, a, a, a"},  // the high product is unsigned
+    {"mad",   arith, ".hi .cc $cc",                        "d, a, a, a"},  // signed types: the signed high product
     {"addc",  kC,    ".cc? $cc",                           "d, a, a"},
     {"subc",  kC,    ".cc? $cc",                           "d, a, a"},
     {"madc",  kC,    ".lo .cc? $cc",                       "d, a, a, a"},
-    {"madc",  kC,    ".hi .cc? .{u32,u64}",                "d, a, a, a"},
+    {"madc",  kC,    ".hi .cc? $cc",                       "d, a, a, a"},
     {"min",   arith, "$int",                               "d, a, a"},
     {"min",   arith, ".relu .s32",                         "d, a, a"},
     {"max",   arith, "$int",                               "d, a, a"},
@@ -214,6 +214,9 @@ const std::vector<FormLine> kLines = {
     {"cvt",   emitCvt, "$irnd .ftz? .sat? $cvti .f32",     "d:T0+, a:T1+"},
     {"cvt",   emitCvt, "$rnd .ftz? .sat? .f32 $cvti",      "d:T0+, a:T1+"},
     {"cvt",   emitCvt, "$rnd .sat? .{f64,f16,bf16} $cvti", "d:T0+, a:T1+"},
+    {"cvt",   emitCvt, ".pack .sat .{u16,s16} .s32",       "d:32, a:32, a:32"},
+    {"cvt",   emitCvt, ".pack .sat .{u8,s8} .s32 .b32",    "d:32, a:32, a:32, a:32"},
+    {"cvt",   emitCvt, ".pack .sat .{u4,s4,u2,s2} .s32 .b32", "d:32, a:32, a:32, a:32"},
     {"cvt",   emitCvt, ".ftz? .sat? .f32 .{f16,bf16}",     "d:T0+, a:T1+"},
     {"cvt",   emitCvt, ".ftz? .sat? .f64 .f32",            "d:T0+, a:T1+"},
     {"cvt",   emitCvt, ".sat? .f64 .{f16,bf16}",           "d:T0+, a:T1+"},

@@ -32,7 +32,9 @@ uint p2g_popc64(uint64_t a) { return uint(bitCount(uint(a)) + bitCount(uint(a >>
 uint p2g_clz64(uint64_t a) { uint h = uint(a >> 32); return h != 0u ? uint(31 - findMSB(h)) : 32u + uint(31 - findMSB(uint(a))); }
 uint64_t p2g_brev64(uint64_t a) { return (uint64_t(bitfieldReverse(uint(a))) << 32) | uint64_t(bitfieldReverse(uint(a >> 32))); }
 uint p2g_bfind_u64(uint64_t a) { uint h = uint(a >> 32); return h != 0u ? uint(findMSB(h)) + 32u : uint(findMSB(uint(a))); }
-uint p2g_bfind_s64(int64_t a) { return p2g_bfind_u64(uint64_t(a < 0l ? ~a : a)); }
+uint p2g_bfind_s64(int64_t a) {  // the sign tested in 32 bits: see p2g_rem_s64
+  return p2g_bfind_u64(int(unpackUint2x32(uint64_t(a)).y) < 0 ? ~uint64_t(a) : uint64_t(a));
+}
 // prmt.b32: bytes of {b, a} (a = bytes 0-3, b = 4-7) chosen by the selector c; modes per PTX ISA "prmt".
 uint p2g_prmt_byte(uint a, uint b, uint sel) {
   uint w = (sel & 4u) != 0u ? b : a;

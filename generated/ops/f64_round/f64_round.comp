@@ -103,18 +103,33 @@ double p2g_dadd_r(double x, double y, int mode) {
   if (m == 0ul) return p2g_dzero(mode == 2);
   return p2g_dround(uint(a >> 63), m, ea - 10, false, mode);
 }
-// High 64 bits of 64x64-bit products, from 32-bit halves.
+// High 64 bits of 64x64-bit products, in 32-bit arithmetic only (umulExtended, carries, borrows):
+// lavapipe (LLVM 15) miscompiled the 64-bit form of the signed correction, `if (a < 0l) h -= uint64_t(b)`, when the
+// operands were sign-extended 32-bit values (ptx_corpus/outside/mulhi_extremes, operands from cvt.s64.s32: 3043 of
+// 4096 mul.hi.s64 values wrong, the same GLSL right on NVIDIA); with the halves compared and subtracted in 32 bits
+// every value is right.
 uint64_t p2g_umulhi64(uint64_t a, uint64_t b) {
-  uint64_t al = a & 0xFFFFFFFFul, ah = a >> 32, bl = b & 0xFFFFFFFFul, bh = b >> 32;
-  uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-  uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFul) + (hl & 0xFFFFFFFFul);
-  return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+  uvec2 x = unpackUint2x32(a), y = unpackUint2x32(b);
+  uint llh, lll, lhh, lhl, hlh, hll, hhh, hhl, c1, c2, c3, c4, c5;
+  umulExtended(x.x, y.x, llh, lll);
+  umulExtended(x.x, y.y, lhh, lhl);
+  umulExtended(x.y, y.x, hlh, hll);
+  umulExtended(x.y, y.y, hhh, hhl);
+  uint mid = uaddCarry(llh, lhl, c1);
+  mid = uaddCarry(mid, hll, c2);
+  uint w2 = uaddCarry(hhl, lhh, c3);
+  w2 = uaddCarry(w2, hlh, c4);
+  w2 = uaddCarry(w2, c1 + c2, c5);
+  return packUint2x32(uvec2(w2, hhh + c3 + c4 + c5));
 }
+// signed: the unsigned high word, minus b when a < 0 and minus a when b < 0 (two's complement)
 int64_t p2g_imulhi64(int64_t a, int64_t b) {
-  uint64_t h = p2g_umulhi64(uint64_t(a), uint64_t(b));
-  if (a < 0l) h -= uint64_t(b);
-  if (b < 0l) h -= uint64_t(a);
-  return int64_t(h);
+  uvec2 h = unpackUint2x32(p2g_umulhi64(uint64_t(a), uint64_t(b)));
+  uvec2 x = unpackUint2x32(uint64_t(a)), y = unpackUint2x32(uint64_t(b));
+  uint br;
+  if (int(x.y) < 0) { h.x = usubBorrow(h.x, y.x, br); h.y = h.y - y.y - br; }
+  if (int(y.y) < 0) { h.x = usubBorrow(h.x, x.x, br); h.y = h.y - x.y - br; }
+  return int64_t(packUint2x32(h));
 }
 // fma.f64 in `mode` with one rounding on every device (lavapipe's fma() on doubles is not fused): the exact
 // 106-bit product and c placed in a 128-bit frame (two uint64), the smaller one shifted with jamming, summed

@@ -56,10 +56,13 @@ int64_t p2g_div_s64(int64_t a, int64_t b) {
   if (b == -1l) return -a;
   return a / b;
 }
+// The signs are tested on the high words in 32 bits: lavapipe (LLVM 15) miscompiled `a < 0l ? -a : a` on
+// sign-extended operands (ptx_corpus/outside/int64_sext_ops: rem.s64 2548/4096, abs.s64 1987/4096 wrong).
 int64_t p2g_rem_s64(int64_t a, int64_t b) {
   if (b == 0l) return -1l;  // measured on the H200: -1 whatever a (ops/int_arith rem_s64, 34 lanes)
-  uint64_t r = uint64_t(a < 0l ? -a : a) % uint64_t(b < 0l ? -b : b);
-  return a < 0l ? -int64_t(r) : int64_t(r);
+  bool na = int(unpackUint2x32(uint64_t(a)).y) < 0, nb = int(unpackUint2x32(uint64_t(b)).y) < 0;
+  uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
+  return na ? int64_t(0ul - r) : int64_t(r);
 }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 

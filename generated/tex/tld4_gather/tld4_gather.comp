@@ -150,10 +150,25 @@ int p2g_tex_address(int i, int n, uint mode) {
 // The coordinate as the texture unit holds it: fixed point with P2G_TEX_FIX_BITS fractional bits, in texels.
 // The f32 coordinate (denormals flushed to zero, NaN as 0) is rounded down to that grid first and only then,
 // for normalized coordinates, multiplied by the size: exactly, in integers (docs/TEXTURES.md, "Measured").
-int64_t p2g_tex_pos(float x, uint n, uint normalized) {
-  float v = (isnan(x) || abs(x) < 1.17549435e-38) ? 0.0 : clamp(x, -4194304.0, 4194304.0);
-  int64_t f = int64_t(floor(v * float(1 << P2G_TEX_FIX_BITS)));  // a power-of-two scale: exact
-  return normalized != 0u ? f * int64_t(n) : f;
+// Far outside the image the H200 still wraps and mirrors the exact coordinate (ptx_corpus/outside/tex_coord_range_1d:
+// 4194304.5 wraps to texel 2048 of 4096, -4194304.5 mirrors to 2047, 8388609 to 4095; an infinity lands on texel 0):
+// under wrap and mirror (address mode `mode`, CUaddress_mode numbering) a normalized coordinate is taken modulo 2
+// on the fixed-point grid (every f32 beyond 2^24 is an even integer), under clamp and border it is held to [-4, 4],
+// where every value outside [0, 1] already gives the edge or the border; so positions fit a 32-bit int once shifted.
+// A normalized coordinate on an axis of n > 256 texels keeps k = ceil(log2 n) - 8 more fractional bits before the
+// scaling (then the texel position is rounded down to the 20-bit grid): with 20 bits, 28 linear samples of
+// tex_coord_range_1d on 4,096 texels (k = 4) were a weight step off (0.0312499981 gave 127.496 for the H200's
+// 127.5); for n <= 256 the corpus's measurements (n = 5..17) need k = 0 (k = 2 already misses point-sampled edges
+// of tex2d_point). k between is a fit: its evidence is rrlite/k_output (640..2560 texels) and benchlite/tex_heavy.
+int64_t p2g_tex_pos(float x, uint n, uint normalized, uint mode) {
+  bool wrapLike = normalized != 0u && (mode == 0u || mode == 2u);
+  float lim = wrapLike ? 16777216.0 : normalized != 0u ? 4.0 : 4194304.0;
+  float v = (isnan(x) || abs(x) < 1.17549435e-38) ? 0.0 : clamp(x, -lim, lim);
+  // k extra fractional bits for a normalized coordinate on an axis of more than 256 texels (see above)
+  int k = normalized != 0u && n > 256u ? findMSB(n - 1u) + 1 - 8 : 0;
+  int64_t f = int64_t(floor(v * float(int64_t(1) << (P2G_TEX_FIX_BITS + k))));  // a power-of-two scale: exact
+  if (wrapLike) f &= (int64_t(2) << (P2G_TEX_FIX_BITS + k)) - 1;  // modulo 2, exactly (two's complement)
+  return normalized != 0u ? (f * int64_t(n)) >> k : f;
 }
 
 // Linear filtering's position: half a texel back, then to 8 fractional bits rounded to nearest (ties up); the
@@ -279,14 +294,20 @@ dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
 uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
   P2GImage d = P2GImage(h);
   int zl = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized);
-  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized) : int64_t(0);
-  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized) : int64_t(0);
+  int64_t px = p2g_tex_pos(c.x, d.width, d.normalized, d.addr0);
+  int64_t py = dims > 1u ? p2g_tex_pos(c.y, d.height, d.normalized, d.addr1) : int64_t(0);
+  int64_t pz = dims > 2u ? p2g_tex_pos(c.z, d.depth, d.normalized, d.addr2) : int64_t(0);
   if (d.filterMode != 1u) {
     int z = dims > 2u ? int(pz >> P2G_TEX_FIX_BITS) : zl;
     return p2g_tex_tap(d, int(px >> P2G_TEX_FIX_BITS), int(py >> P2G_TEX_FIX_BITS), z, dims, false);
   }
   int qx = p2g_tex_lin(px), qy = dims > 1u ? p2g_tex_lin(py) : 0, qz = dims > 2u ? p2g_tex_lin(pz) : zl << 8;
+  // A 1D texture is filtered as a 2D one of height 1 sampled at y = 0, i.e. half a texel above its row: under the
+  // border mode the row above is the border colour (0) with weight 1/2, which halves every linear sample
+  // (ptx_corpus/outside/tex_coord_range_1d nBorderL, uBorderL: 0.25 between texels 0 and 1, 63.75 between 127 and
+  // 128 on the H200); under the other modes that row is the same texel and nothing changes. Layered 1D: unmeasured.
+  bool halfBorder = dims == 1u && (d.flags & 1u) == 0u && d.addr1 == 3u;
+  if (halfBorder) qy = -128;
   if (d.addr0 == 1u) qx = clamp(qx, 0, int(d.width - 1u) << 8);
   if (dims > 1u && d.addr1 == 1u) qy = clamp(qy, 0, int(d.height - 1u) << 8);
   if (dims > 2u && d.addr2 == 1u) qz = clamp(qz, 0, int(d.depth - 1u) << 8);
@@ -295,8 +316,8 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
   ivec4 wa = p2g_tex_wslice(ax, ay, 256 - az), wb = az != 0 ? p2g_tex_wslice(ax, ay, az) : ivec4(0);
   // The taps as stored; taps with weight 0 are not read.
   uvec4 z4 = uvec4(0u);
-  uvec4 a0 = wa.x != 0 ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
-  uvec4 a1 = wa.y != 0 ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
+  uvec4 a0 = wa.x != 0 && !halfBorder ? p2g_tex_tap(d, x, y, z, dims, true) : z4;
+  uvec4 a1 = wa.y != 0 && !halfBorder ? p2g_tex_tap(d, x + 1, y, z, dims, true) : z4;
   uvec4 a2 = wa.z != 0 ? p2g_tex_tap(d, x, y + 1, z, dims, true) : z4;
   uvec4 a3 = wa.w != 0 ? p2g_tex_tap(d, x + 1, y + 1, z, dims, true) : z4;
   uvec4 b0 = wb.x != 0 ? p2g_tex_tap(d, x, y, z + 1, dims, true) : z4;
@@ -339,8 +360,8 @@ uvec4 p2g_texi(uint64_t h, ivec3 c, int layer, uint dims) {
 uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
   P2GImage d = P2GImage(h);
   int z = (d.flags & 1u) != 0u ? clamp(layer, 0, int(d.depth) - 1) : 0;
-  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized)) >> 8;
-  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized)) >> 8;
+  int x = p2g_tex_lin(p2g_tex_pos(c.x, d.width, d.normalized, d.addr0)) >> 8;
+  int y = p2g_tex_lin(p2g_tex_pos(c.y, d.height, d.normalized, d.addr1)) >> 8;
   return uvec4(p2g_tex_tap(d, x, y + 1, z, 2u, false)[comp], p2g_tex_tap(d, x + 1, y + 1, z, 2u, false)[comp],
                p2g_tex_tap(d, x + 1, y, z, 2u, false)[comp], p2g_tex_tap(d, x, y, z, 2u, false)[comp]);
 }
