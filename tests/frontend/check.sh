@@ -164,6 +164,10 @@ run comment_bytes 0 "$bin" translate "$tmp/cbytes.ptx" -o "$tmp/o" &&
   if grep -qF '// a \x00\x05 b \xe9' "$tmp/o/k.comp" && grep -qF 'ends in \x5c' "$tmp/o/k.comp" &&
      grep -qF 'int(r1) + 3)' "$tmp/o/k.comp"; then ok; else fail comment_bytes "comment bytes not escaped in k.comp"; fi
 
+# a store to a constant address (legal PTX): glslang refused the store through a reference built from a constant
+printf '%s\tst.global.u32 [2], %%r1;\n%s' "$hdr" "$tail_" >"$tmp/constaddr.ptx"
+run const_address 0 "$bin" translate "$tmp/constaddr.ptx" -o "$tmp/o" && ok
+
 # inputs that are not PTX files
 mkdir -p "$tmp/adir"
 run input_dir 1 "$bin" translate "$tmp/adir" -o "$tmp/o" && has input_dir "is not a regular file (a directory)" && ok

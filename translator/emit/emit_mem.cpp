@@ -5,6 +5,7 @@
 // .local and call scratch one private `lmem` array, .const one constant array `cmem`. Generic addresses that
 // point into those windows (made by cvta.shared/.local/.const) carry a tag in their top byte so a generic ld/st
 // can dispatch; a function with no such cvta treats generic as global, which is what nvcc's code does.
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 
@@ -95,9 +96,18 @@ std::string Emitter::load(ptx::Space space, const std::string& a, unsigned bits)
   return h + "(" + a + ")";
 }
 
-void Emitter::storeMem(ptx::Space space, const std::string& a, unsigned bits, const std::string& v) {
+void Emitter::storeMem(ptx::Space space, const std::string& addr, unsigned bits, const std::string& v) {
   if (space == ptx::Space::None && !genericMayBeWindow()) space = ptx::Space::Global;
+  std::string a = addr;
   if (space == ptx::Space::Global || space == ptx::Space::Param) {
+    // A constant address (`st.global.u32 [2], %r;`, legal PTX): glslang makes a buffer reference built from a
+    // constant expression const, and refuses the store ("l-value required"; a fuzz_spirv finding). Through a
+    // variable it is an ordinary reference.
+    if (!a.empty() && isdigit(uint8_t(a[0]))) {
+      std::string t = tmp(Ty{Ty::K::U, 64});
+      line(t + " = " + a + ";");
+      a = t;
+    }
     switch (bits) {
       case 8: feature("storage8"); feature("int8"); line("P2GU8(" + a + ").v = uint8_t(" + v + ");"); return;
       case 16: feature("storage16"); feature("int16"); line("P2GU16(" + a + ").v = uint16_t(" + v + ");"); return;
