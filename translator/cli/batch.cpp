@@ -21,6 +21,7 @@
 #include "binary.h"
 #include "card.h"
 #include "exact_marks.h"
+#include "case.h"  // readFile
 #include "files.h"
 #include "layout.h"
 #include "parser.h"
@@ -151,7 +152,7 @@ class Collector {
       }
     }
     std::string bytes;
-    if (!readWholeFile(path, bytes)) {
+    if (!readFile(path, bytes)) {
       res_.problems.push_back({path, "cannot read the file"});
       return;
     }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "batch.h"
+#include "case.h"  // readFile
 #include "files.h"
 #include "json.h"
 
@@ -185,7 +186,7 @@ std::string batchIndex(const BatchResult& res, const BatchOptions& opt, const st
 bool loadBatchIndex(const std::string& dir, BatchResult& res, std::string& err) {
   std::string text;
   std::string path = dir + "/index.json";
-  if (!readWholeFile(path, text)) {
+  if (!readFile(path, text)) {
     err = "cannot read " + path;
     return false;
   }
@@ -242,7 +243,7 @@ bool loadBatchIndex(const std::string& dir, BatchResult& res, std::string& err) 
     auto load = [&](const char* role, std::string& into) {
       auto it = k.files.find(role);
       if (it == k.files.end()) return true;
-      if (readWholeFile(dir + "/" + it->second, into)) return true;
+      if (readFile(dir + "/" + it->second, into)) return true;
       err = "cannot read " + dir + "/" + it->second + " (listed in " + path + ")";
       return false;
     };

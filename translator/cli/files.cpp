@@ -114,16 +114,6 @@ bool writeFileAt(const std::string& path, const std::string& data, std::string& 
   return writeOne(fs::path(path), data, err);
 }
 
-bool readWholeFile(const std::string& path, std::string& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  if (f.bad()) return false;
-  out = ss.str();
-  return true;
-}
-
 std::string fnv1a64(const std::string& s) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : s) {

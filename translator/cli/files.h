@@ -30,8 +30,6 @@ bool swapFolder(const std::string& tmp, const std::string& dir, std::string& err
 // Writes one file (creating its folders); safe from several threads for different files.
 bool writeFileAt(const std::string& path, const std::string& data, std::string& err);
 
-bool readWholeFile(const std::string& path, std::string& out);
-
 // FNV-1a 64, as 16 hex digits (identity of a text, for reports and diffs).
 std::string fnv1a64(const std::string& s);
 

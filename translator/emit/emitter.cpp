@@ -1,5 +1,6 @@
 // Emission framework: operand access with PTX's size/type rules, declarations, structured control flow.
 #include "emitter.h"
+#include "forms.h"
 
 #include <algorithm>
 #include <cctype>
@@ -394,14 +395,7 @@ void Emitter::warnInexact(const ir::Inst& in, const std::string& why) {
 }
 
 ptx::Space Emitter::spaceOf(const ir::Inst& in) const {
-  for (auto m : in.mods) {
-    if (m == "global") return ptx::Space::Global;
-    if (m == "shared") return ptx::Space::Shared;
-    if (m == "local") return ptx::Space::Local;
-    if (m == "const") return ptx::Space::Const;
-    if (m == "param") return ptx::Space::Param;
-  }
-  return ptx::Space::None;  // generic
+  return spaceOfMods(in.mods);  // None: generic
 }
 
 std::string Emitter::condExpr(const SCond& c) {

@@ -563,17 +563,6 @@ std::vector<const OpSpec*> expectedOps(const Form& f, const ptx::Instr& in) {
   return v;
 }
 
-ptx::Space spaceOfMods(const ptx::Instr& in) {
-  for (auto m : in.mods) {
-    if (m == "global") return ptx::Space::Global;
-    if (m == "shared") return ptx::Space::Shared;
-    if (m == "local") return ptx::Space::Local;
-    if (m == "const") return ptx::Space::Const;
-    if (m == "param") return ptx::Space::Param;
-  }
-  return ptx::Space::None;
-}
-
 unsigned vecOfMods(const ptx::Instr& in) {
   for (auto m : in.mods) {
     if (m == "v2") return 2;
@@ -656,7 +645,7 @@ FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Functio
   std::vector<std::string_view> types;
   for (auto m : src.mods)
     if (isTypeName(m)) types.push_back(m);
-  OpCtx c{f, src, types, vecOfMods(src), spaceOfMods(src), name};
+  OpCtx c{f, src, types, vecOfMods(src), spaceOfMods(src.mods), name};
   std::set<size_t> counts;
   OpError firstKind;
   bool haveKind = false;
@@ -728,6 +717,17 @@ std::string describeForms(std::string_view opcode) {
     out += l + "\n";
   }
   return out;
+}
+
+ptx::Space spaceOfMods(const std::vector<std::string_view>& mods) {
+  for (auto m : mods) {
+    if (m == "global") return ptx::Space::Global;
+    if (m == "shared") return ptx::Space::Shared;
+    if (m == "local") return ptx::Space::Local;
+    if (m == "const") return ptx::Space::Const;
+    if (m == "param") return ptx::Space::Param;
+  }
+  return ptx::Space::None;
 }
 
 }  // namespace p2g

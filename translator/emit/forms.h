@@ -87,6 +87,9 @@ std::vector<std::string> formTableProblems();
 // `ptx2glsl ops`: the declared forms, one per line, optionally for one opcode only.
 std::string describeForms(std::string_view opcode = {});
 
+// The state space its modifiers name (.global .shared .local .const .param), None for a generic access.
+ptx::Space spaceOfMods(const std::vector<std::string_view>& mods);
+
 // Span of modifier `i` of `in`, from its leading dot (modifiers are views into the source buffer).
 ptx::Span modifierSpan(const ptx::Instr& in, size_t i);
 
