@@ -79,9 +79,10 @@ bool isNvidia(const DeviceInfo& d) {
 void fillGuards(Buffer& b) {
   if (!b.guard || !b.map) return;
   uint8_t* p = (uint8_t*)b.map;
+  uint8_t *before = p - b.guard, *after = p + b.size;  // b.map is b.guard bytes into the mapping
   for (uint64_t i = 0; i < b.guard; ++i) {
-    p[i - b.guard] = kCanary[i % 8];
-    p[b.size + i] = kCanary[i % 8];
+    before[i] = kCanary[i % 8];
+    after[i] = kCanary[i % 8];
   }
 }
 
