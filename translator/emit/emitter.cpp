@@ -209,6 +209,13 @@ std::string Emitter::src(const Opnd& o, Ty t) {
   switch (o.kind) {
     case Opnd::Kind::Reg: {
       std::string v = regAs(o.reg, t);
+      if (o.neg && F.regs[o.reg].vt != ir::VType::Bool) {
+        // PTX's `!` negates predicates only (a fuzz_spirv input had `cvta.to.global.u64 %rd28, !%rd1`)
+        diags_.error(o.span, "'!' applies to predicate operands only, not to a ." +
+                                 std::string(F.regs[o.reg].ptxType) + " register");
+        ok_ = false;
+        return v;
+      }
       if (o.neg) return "!" + v;
       return v;
     }
