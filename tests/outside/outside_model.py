@@ -46,8 +46,8 @@ def cvt_pack():
     return {"out": (out, "I")}
 
 
-def mulhi_extremes():
-    a, b, c = (words(os.path.join(CORPUS, "mulhi_extremes", "inputs", n + ".bin"), "Q") for n in "abc")
+def mulhi_extremes(case="mulhi_extremes"):
+    a, b, c = (words(os.path.join(CORPUS, case, "inputs", n + ".bin"), "Q") for n in "abc")
     out = []
     for x, y, z in zip(a, b, c):
         x32, y32, z32, x16, y16, z16 = x & M32, y & M32, z & M32, x & 0xFFFF, y & 0xFFFF, z & 0xFFFF
@@ -58,6 +58,8 @@ def mulhi_extremes():
         hs16 = (sx(x16, 16) * sx(y16, 16)) >> 16
         out += [hs64 & M64, hu64 & M64, (hs64 + z) & M64, (hu64 + z) & M64, (x * y) & M64,
                 hs32 & M32, hu32 & M32, (hs32 + z32) & M32, (hu32 + z32) & M32,
+                # column 9: mul.lo.s32 here; mad.hi.sat.s32 (the PTX ISA's clamp) in mad_hi_sat_context
+                (x32 * y32) & M32 if case == "mulhi_extremes" else
                 min(max(hs32 + sx(z32, 32), -(1 << 31)), (1 << 31) - 1) & M32,
                 (sx(x32, 32) * sx(y32, 32)) & M64, (x32 * y32) & M64, (sx(x32, 32) * sx(y32, 32) + z) & M64,
                 (x32 * y32 + z) & M64,
@@ -202,7 +204,8 @@ def rand_u32(seed, n, lo, hi):
     return r
 
 
-MODELS = {"cvt_pack": cvt_pack, "mulhi_extremes": mulhi_extremes, "int64_sext_ops": int64_sext_ops,
+MODELS = {"cvt_pack": cvt_pack, "mulhi_extremes": mulhi_extremes,
+          "mad_hi_sat_context": lambda: mulhi_extremes("mad_hi_sat_context"), "int64_sext_ops": int64_sext_ops,
           "carry_chains": carry_chains, "call_scoping": call_scoping}
 
 

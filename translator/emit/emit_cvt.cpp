@@ -313,15 +313,34 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     x = asDouble(E, in, in.ops[1], a);
   }
   bool intRound = intRoundMod(in);
+  // NaN results of cvt to f64, measured on the H200 (ptx_corpus/outside/cvt_f64_nan, 2026-12-01): cvt.f64.f32 and
+  // cvt.rXi.f64.f64 give the source NaN quieted, sign and payload kept (an f32 fraction moved up 29 bits, then
+  // bit 51 set: 0x7F800001 -> 0x7FF8000020000000); with .ftz, cvt.f64.f32 gives 0x7FFFFFFFE0000000 for every NaN
+  // (the f32 0x7FFFFFFF widened); .sat gives 0. NaNs from f16/bf16 sources keep the canonical 0x7FFFFFFFFFFFFFFF
+  // (not measured).
+  bool f64Dst = d.k == Ty::K::F && d.bits == 64;
+  bool quietSrc = f64Dst && a.k == Ty::K::F && (a.bits == 64 || !ftz);
+  std::string src;
+  if (quietSrc) {
+    src = E.tmp(Ty{Ty::K::F, 64});
+    E.line(src + " = " + x + ";");
+    x = src;
+  }
   if (intRound) x = roundFn(m) + "(" + x + ")";
   int mode = intRound ? 0 : (m < 0 ? 0 : m);
   std::string ms = std::to_string(mode);
-  if (d.k == Ty::K::F && d.bits == 64) {
+  if (f64Dst) {
     std::string e = x;
     if (sat) e = "(" + x + " > 0.0lf ? min(" + x + ", 1.0lf) : 0.0lf)";
-    std::string t = E.tmp(d);
-    E.line(t + " = " + e + ";");
-    E.store(in.ops[0], d, "(isnan(" + t + ") ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : " + t + ")");
+    std::string t = e;
+    if (e != src) {  // a rounding or .sat applies (otherwise the source temporary is the result)
+      t = E.tmp(d);
+      E.line(t + " = " + e + ";");
+    }
+    std::string nan = quietSrc ? "uint64BitsToDouble(doubleBitsToUint64(" + src + ") | 0x0008000000000000ul)"
+                      : a.k == Ty::K::F && ftz ? "uint64BitsToDouble(0x7FFFFFFFE0000000ul)"
+                                               : "uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul)";
+    E.store(in.ops[0], d, "(isnan(" + t + ") ? " + nan + " : " + t + ")");
     return;
   }
   if (d.k == Ty::K::F) {

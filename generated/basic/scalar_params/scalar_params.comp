@@ -240,7 +240,7 @@ void main() {
     // 80: cvt.f64.f32 	%fd2, %f10;
     precise double t14;
     t14 = p2g_f2d(f10);
-    fd2 = (isnan(t14) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t14);
+    fd2 = (isnan(t14) ? uint64BitsToDouble(doubleBitsToUint64(t14) | 0x0008000000000000ul) : t14);
     // 81: mul.f64 	%fd3, %fd2, %fd1;
     precise double t15;
     t15 = fd2;

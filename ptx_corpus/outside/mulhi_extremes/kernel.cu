@@ -32,7 +32,7 @@ extern "C" __global__ void mulhi_extremes(const uint64_t* a, const uint64_t* b, 
     OP3("mul.hi.u32", "r", x32, y32); o[6] = r;
     OP4("mad.hi.s32", "r", x32, y32, z32); o[7] = r;
     OP4("mad.hi.u32", "r", x32, y32, z32); o[8] = r;
-    OP4("mad.hi.sat.s32", "r", x32, y32, z32); o[9] = r;
+    OP3("mul.lo.s32", "r", x32, y32); o[9] = r;  // mad.hi.sat.s32 is probed in ../mad_hi_sat_context
   }
   {
     uint64_t r;
