@@ -40,10 +40,6 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     }
     return s;
   };
-  auto wide = [&](size_t i) {  // exact double of operand i
-    E.use("p2g_f2d");
-    return "p2g_f2d(" + arg(i) + ")";
-  };
   auto finish = [&](std::string e, bool canon) {
     if (canon && nanRules) {
       E.use("p2g_canon");
@@ -82,32 +78,28 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
       E.line("precise " + glslOf(f) + " " + t + "_p = " + arg(1) + o + arg(2) + "; " + t + " = " + t + "_p;");
       return finish(t, true);
     }
-    // exact: the product of two f32 is exact in double; the sum is rounded to odd (TwoSum), then rounded once.
-    // In round-to-nearest the plain double sum is enough: RN24(RN53(a + b)) = RN24(a + b) since 53 >= 2*24 + 2
-    // (Figueroa, "When is double rounding innocuous?", SIGNUM 1995), and a sum below 2^-126 is exact in double.
-    std::string x;
-    if (op == "mul") x = wide(1) + " * " + wide(2);
-    else if (mode == 0 && !ftz) {
-      E.use("p2g_dadd_rn");
-      x = "p2g_dadd_rn(" + wide(1) + ", " + (op == "sub" ? "-" : "") + wide(2) + ")";
-    } else {
-      E.use("p2g_sum_m");
-      x = "p2g_sum_m(" + wide(1) + ", " + (op == "sub" ? "-" : "") + wide(2) + ", " + ms + ")";
+    // exact, without doubles (f32_prelude.cpp): round to nearest takes the device's operation behind a guard that
+    // sends subnormal operands and results to the integer routine p2g_sf32; directed rounding runs p2g_sf32.
+    std::string fz = ftz ? "true" : "false";
+    if (mode == 0) {
+      std::string fn = op == "add" ? "p2g_fadd" : op == "sub" ? "p2g_fsub" : "p2g_fmul";
+      E.use(op == "sub" ? "p2g_fadd" : fn);
+      return finish(fn + "(" + arg(1) + ", " + arg(2) + ", " + fz + ")", false);
     }
-    return finish(narrow(x, mode), false);
+    E.use("p2g_ffma");
+    std::string b = arg(2);
+    if (op == "sub") b = "uintBitsToFloat(floatBitsToUint(" + b + ") ^ 0x80000000u)";
+    if (op == "mul")  // plus a zero of the product's sign: every product unchanged, zero products keep their sign
+      return finish("p2g_ffma(" + arg(1) + ", " + b + ", uintBitsToFloat((floatBitsToUint(" + arg(1) +
+                        ") ^ floatBitsToUint(" + b + ")) & 0x80000000u), " + ms + ", " + fz + ")", false);
+    return finish("p2g_ffma(" + arg(1) + ", 1.0, " + b + ", " + ms + ", " + fz + ")", false);
   }
   if ((op == "fma" || op == "mad") && n == 4) {
     if (!in.hasMod(kMarkFused) && mode == 0) return finish("fma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ")", true);
-    if (ftz) {  // p2g_fma's steps, narrowed with the .ftz rule
-      E.use("p2g_sum_m");
-      return finish(narrow("p2g_sum_m(" + wide(1) + " * " + wide(2) + ", " + wide(3) + ", " + ms + ")", mode), false);
-    }
-    if (mode == 0) {
-      E.use("p2g_fma_rn");
-      return finish("p2g_fma_rn(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ")", false);
-    }
-    E.use("p2g_fma");
-    return finish("p2g_fma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ", " + ms + ")", false);
+    // one rounding in integer code (f32_prelude.cpp): GLSL's fma() is not fused on lavapipe (HAZARDS.md #3)
+    E.use("p2g_ffma");
+    return finish("p2g_ffma(" + arg(1) + ", " + arg(2) + ", " + arg(3) + ", " + ms + ", " + (ftz ? "true" : "false") + ")",
+                  false);
   }
   // NVIDIA's SFU approximations by their exact models (pass exact_sfu, sfu_prelude.cpp, sfu_prelude2.cpp): bits
   // in, bits out; the model applies the instruction's .ftz rule itself (sin/cos: both forms are one; tanh has none).
@@ -295,22 +287,21 @@ static void emitF64(Emitter& E, const ir::Inst& in) {
   E.error(in, "unsupported f64 form of '" + op + "'");
 }
 
-// ---- f16 / bf16 (scalar and x2): exact in double, one rounding in integer code ----
+// ---- f16 / bf16 (scalar and x2): exact or rounded to odd in f32 (bf16: in integer code), one rounding in integer
+// code (f32_prelude.cpp says why each step is exact on every device; no doubles) ----
 static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
   std::string op(in.op);
   bool bf = t.k == Ty::K::BF16 || t.k == Ty::K::BF16x2;
   bool x2 = t.k == Ty::K::F16x2 || t.k == Ty::K::BF16x2;
   bool ftz = in.hasMod("ftz"), sat = in.hasMod("sat"), relu = in.hasMod("relu");
   int mode = roundMode(in);
-  if (op == "mul" || op == "add" || op == "sub" || op == "fma") {
-    // PTX: f16 mul/add/sub without a rounding modifier may be contracted by ptxas like f32 (HAZARDS.md #4);
-    // passes/contract decides, so here rounding is always a single RN.
+  // PTX: f16 mul/add/sub without a rounding modifier may be contracted by ptxas like f32 (HAZARDS.md #4);
+  // passes/contract decides, so here rounding is always a single RN (the ISA allows only .rn on these).
+  if (mode != 0) {
+    E.error(in, "'" + op + "' on half-precision types takes only the .rn rounding modifier");
+    return;
   }
   size_t n = in.ops.size();
-  std::string toD = bf ? "p2g_bf2d" : "p2g_h2d";
-  std::string fromD = bf ? "p2g_d2bf" : "p2g_d2h";
-  E.use(toD);
-  E.use(fromD);
   if (ftz) E.use("p2g_h_ftz");
   std::vector<std::string> srcs;
   for (size_t i = 1; i < n; ++i) {
@@ -318,34 +309,57 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
     E.line(v + " = " + E.src(in.ops[i], Ty{Ty::K::B, x2 ? 32u : 16u}) + ";");
     srcs.push_back(v);
   }
+  std::string nanMag = bf ? "0x7F80u" : "0x7C00u";
   auto lane = [&](int l) -> std::string {
-    std::vector<std::string> a;
+    std::vector<std::string> h;  // the lane's half bits, .ftz applied
     for (auto& s : srcs) {
-      std::string h = l ? "(" + s + " >> 16)" : "(" + s + " & 0xFFFFu)";
-      if (ftz && !bf) h = "p2g_h_ftz(" + h + ")";
-      a.push_back(toD + "(" + h + ")");
+      std::string x = l ? "(" + s + " >> 16)" : "(" + s + " & 0xFFFFu)";
+      if (ftz && !bf) x = "p2g_h_ftz(" + x + ")";
+      h.push_back(x);
     }
+    // operand i widened exactly: f16 as an f32 value, bf16 as f32 bits
+    auto fv = [&](size_t i, bool neg) {
+      std::string x = neg ? "(" + h[i] + " ^ 0x8000u)" : h[i];
+      if (bf) return "(" + x + " << 16)";
+      E.use("p2g_h2f");
+      return "p2g_h2f(" + x + ")";
+    };
     std::string e;
-    std::string m = std::to_string(mode);
-    std::string dx;  // the result as a double: exact, or rounded to odd (add/sub/fma)
+    std::string rb;  // the result as f32 bits: exact, or rounded to odd (add/sub/fma)
     if ((op == "ex2" || op == "tanh") && srcs.size() == 1) {  // the SFU model per lane (sfu_prelude.cpp,
       // sfu_prelude2.cpp; .ftz is implied for ex2.bf16)
       E.use("p2g_sfu_" + op + "_16");
       return "p2g_sfu_" + op + (bf ? "_bf16(" : "_f16(") + (l ? "(" + srcs[0] + " >> 16)" : "(" + srcs[0] + " & 0xFFFFu)") + ")";
     }
-    if ((op == "add" || op == "sub" || op == "mul") && a.size() == 2) {
-      E.use("p2g_odd_sum");
-      if (op == "mul") dx = a[0] + " * " + a[1];  // exact: 2x(8..11)-bit significands
-      else dx = "p2g_odd_sum(" + a[0] + ", " + (op == "sub" ? "-" : "") + a[1] + ")";
-    } else if ((op == "fma") && a.size() == 3) {
-      E.use("p2g_odd_sum");
-      dx = "p2g_odd_sum(" + a[0] + " * " + a[1] + ", " + a[2] + ")";
-    } else if ((op == "min" || op == "max") && a.size() == 2) {
-      E.use(op == "min" ? "p2g_dmin" : "p2g_dmax");
-      if (in.hasMod("xorsign")) a = {"abs(" + a[0] + ")", "abs(" + a[1] + ")"};
-      std::string r = "p2g_d" + op + "(" + a[0] + ", " + a[1] + ")";
-      if (in.hasMod("NaN")) r = "((isnan(" + a[0] + ") || isnan(" + a[1] + ")) ? uint64BitsToDouble(0x7FF8000000000000ul) : " + r + ")";
-      e = fromD + "(" + r + ", 0)";
+    if ((op == "add" || op == "sub" || op == "mul" || op == "fma") && h.size() == (op == "fma" ? 3u : 2u)) {
+      bool neg = op == "sub";
+      if (bf) {
+        E.use("p2g_sf32");
+        std::string a = fv(0, false), b = fv(1, neg);
+        if (op == "mul") rb = "p2g_sf32(" + a + ", " + b + ", (" + a + " ^ " + b + ") & 0x80000000u, 4, false)";
+        else if (op == "fma") rb = "p2g_sf32(" + a + ", " + b + ", " + fv(2, false) + ", 4, false)";
+        else rb = "p2g_sf32(" + a + ", 0x3F800000u, " + b + ", 4, false)";
+      } else {
+        E.use("p2g_odd_sumf");
+        if (op == "mul") rb = "floatBitsToUint(p2g_fmul_x(" + fv(0, false) + ", " + fv(1, false) + "))";
+        else if (op == "fma") rb = "p2g_odd_sumf(p2g_fmul_x(" + fv(0, false) + ", " + fv(1, false) + "), " + fv(2, false) + ")";
+        else rb = "p2g_odd_sumf(" + fv(0, false) + ", " + fv(1, neg) + ")";
+      }
+    } else if ((op == "min" || op == "max") && h.size() == 2) {
+      // min/max of the exact f32 widenings (p2g_fmin/p2g_fmax order the bits: -0 < +0, a NaN operand ignored);
+      // the result is one of the operands, so narrowing it back is exact; a NaN gives 0x7FFF.
+      std::string fn = "p2g_f" + op;
+      E.use(fn);
+      std::vector<std::string> a;
+      for (size_t i = 0; i < 2; ++i) {
+        std::string x = in.hasMod("xorsign") ? "(" + h[i] + " & 0x7FFFu)" : h[i];
+        a.push_back(bf ? "uintBitsToFloat(" + x + " << 16)" : (E.use("p2g_h2f"), "p2g_h2f(" + x + ")"));
+      }
+      std::string r = "floatBitsToUint(" + fn + "(" + a[0] + ", " + a[1] + "))";
+      if (in.hasMod("NaN"))
+        r = "(((" + h[0] + " & 0x7FFFu) > " + nanMag + " || (" + h[1] + " & 0x7FFFu) > " + nanMag + ") ? 0x7FFFFFFFu : " + r + ")";
+      E.use(bf ? "p2g_f2bf_rn" : "p2g_f2h_rn");
+      e = std::string(bf ? "p2g_f2bf_rn(" : "p2g_f2h_rn(") + r + ")";
       if (ftz && !bf) e = "p2g_h_ftz(" + e + ")";
       if (in.hasMod("xorsign")) {
         // .xorsign.abs: min/max of |a| and |b| (NaN rules as above), sign bit = sign(a) ^ sign(b); a NaN result
@@ -355,40 +369,42 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
         E.line(v + " = " + e + ";");
         e = "(" + v + " == 0x7FFFu ? " + v + " : (" + v + " | " + sg + "))";
       }
-    } else if ((op == "neg" || op == "abs") && a.size() == 1) {
+    } else if ((op == "neg" || op == "abs") && h.size() == 1) {
       // Sign operations, but a NaN gives the canonical 0x7FFF and .ftz flushes a subnormal input to a zero of
       // its sign first (measured on the H200 over all 65536 inputs: ops/f16_sign neg/abs f16, bf16, .ftz).
-      std::string h = E.tmpOf("uint");
-      E.line(h + " = " + (l ? "(" + srcs[0] + " >> 16)" : "(" + srcs[0] + " & 0xFFFFu)") + ";");
-      std::string x = ftz && !bf ? "p2g_h_ftz(" + h + ")" : h;
+      std::string hv = E.tmpOf("uint");
+      E.line(hv + " = " + (l ? "(" + srcs[0] + " >> 16)" : "(" + srcs[0] + " & 0xFFFFu)") + ";");
+      std::string x = ftz && !bf ? "p2g_h_ftz(" + hv + ")" : hv;
       std::string r = op == "neg" ? "(" + x + " ^ 0x8000u)" : "(" + x + " & 0x7FFFu)";
-      return "((" + h + " & 0x7FFFu) > " + (bf ? "0x7F80u" : "0x7C00u") + " ? 0x7FFFu : " + r + ")";
+      return "((" + hv + " & 0x7FFFu) > " + nanMag + " ? 0x7FFFu : " + r + ")";
     } else {
       return "";
     }
-    if (!dx.empty() && ftz && !bf) {
-      // .ftz flushes a result that is tiny after rounding (IEEE's "after rounding" tininess: rounded to f16
-      // precision with an unbounded exponent, it is below 2^-14), a zero of its sign; see p2g_h_tiny.
-      E.use("p2g_h_tiny");
-      std::string v = E.tmpOf("double");
-      E.line(v + " = " + dx + ";");
-      e = "(p2g_h_tiny(" + v + ", " + m + ") ? ((doubleBitsToUint64(" + v + ") >> 63) != 0ul ? 0x8000u : 0u) : " + fromD +
-          "(" + v + ", " + m + "))";
-    } else if (!dx.empty()) {
-      e = fromD + "(" + dx + ", " + m + ")";
+    if (!rb.empty()) {
+      std::string fromF = bf ? "p2g_f2bf_rn" : "p2g_f2h_rn";
+      E.use(fromF);
+      if (ftz && !bf) {
+        // .ftz flushes a result that is tiny after rounding (IEEE's "after rounding" tininess: rounded to f16
+        // precision with an unbounded exponent, it is below 2^-14), a zero of its sign; see p2g_h_tiny32.
+        E.use("p2g_h_tiny32");
+        std::string v = E.tmpOf("uint");
+        E.line(v + " = " + rb + ";");
+        e = "(p2g_h_tiny32(" + v + ", 0) ? ((" + v + " >> 16) & 0x8000u) : " + fromF + "(" + v + "))";
+      } else {
+        e = fromF + "(" + rb + ")";
+      }
     }
     if (sat) {
-      // clamp to [0, 1]: NaN -> +0
+      // clamp to [0, 1] on the bits: NaN and every negative value (-0 too) -> +0
       std::string v = E.tmpOf("uint");
       E.line(v + " = " + e + ";");
       std::string one = bf ? "0x3F80u" : "0x3C00u";
-      std::string dv = toD + "(" + v + ")";
-      e = "(" + dv + " > 0.0lf ? (" + dv + " >= 1.0lf ? " + one + " : " + v + ") : 0u)";
+      e = "(" + v + " > " + nanMag + " ? 0u : (" + v + " >= " + one + " ? " + one + " : " + v + "))";
     }
     if (relu) {
       std::string v = E.tmpOf("uint");
       E.line(v + " = " + e + ";");
-      e = "((" + v + " & 0x7FFFu) > " + (bf ? "0x7F80u" : "0x7C00u") + " ? 0x7FFFu : ((" + v + " & 0x8000u) != 0u ? 0u : " + v + "))";
+      e = "((" + v + " & 0x7FFFu) > " + nanMag + " ? 0x7FFFu : ((" + v + " & 0x8000u) != 0u ? 0u : " + v + "))";
     }
     return e;
   };

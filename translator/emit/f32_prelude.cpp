@@ -1,0 +1,182 @@
+// Exact f32 add/sub/mul/fma without doubles (HAZARDS.md #3, #5, #6; issue "Exact and fast", item 7).
+//
+// One integer routine, p2g_sf32, computes a * b + c rounded once in any PTX rounding mode, with or without .ftz,
+// subnormals kept, NaN results NVIDIA's canonical 0x7FFFFFFF. add is a * 1 + c, mul is a * b + (a zero of the product's sign). It uses
+// 32- and 64-bit integer arithmetic only, so it is exact on every device whatever its float controls.
+//
+// add/sub/mul in round to nearest take a guarded fast path: the device's own f32 operation (NoContraction) is the
+// correctly rounded IEEE result whenever no operand is subnormal and the result is normal (Vulkan requires add, sub
+// and mul to be correctly rounded, round to nearest even; a device that flushes subnormals flushes only subnormal
+// operands and results). Only the rare rest (a subnormal operand, a result at or below 2^-126 that is not an exact
+// zero) runs p2g_sf32. GLSL's fma() is not fused on lavapipe (HAZARDS.md #3), so fma always runs p2g_sf32.
+//
+// Rounding after an exact or sticky sum: the larger addend is left-justified at bit 61 of a 64-bit integer, the
+// smaller one shifted to its scale with the bits shifted out ORed into bit 0 (sticky). With 38 bits below the
+// 24-bit rounding position, a sticky bit never decides a tie wrongly, in addition and subtraction alike (the sticky
+// is only used when the shift exceeds the width of the smaller significand, and then no cancellation can move the
+// top bit down by more than one place). Evidence: ptx_corpus/ops/f32_{add,sub,mul,fma,ftz_boundary} (every
+// rounding mode, .ftz, .sat, subnormals, NaN, infinities; expected/ from the H200) and tests/ops/host_ref.
+#include "emitter.h"
+
+namespace p2g {
+
+std::vector<PreludeHelper> f32Helpers() {
+  std::vector<PreludeHelper> h;
+  h.push_back({"p2g_sf32", {}, {}, R"(// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
+)"});
+  h.push_back({"p2g_dn32", {}, {}, R"(bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+)"});
+  h.push_back({"p2g_fadd", {"p2g_sf32", "p2g_dn32"}, {}, R"(// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+  }
+  if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+)"});
+  h.push_back({"p2g_fmul", {"p2g_sf32", "p2g_dn32"}, {}, R"(// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+  }
+  if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+)"});
+  h.push_back({"p2g_ffma", {"p2g_sf32"}, {}, R"(float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+)"});
+  // ---- f16 / bf16 arithmetic (HAZARDS.md #1, #2) ----
+  // Every f16 value is m * 2^e with m < 2^11 and e >= -24: products (>= 2^-48 or 0) are exact in f32 and sums
+  // and fma are exact or rounded to odd by an f32 TwoSum, all within f32's normal range, so a device that flushes
+  // f32 subnormals or rounds them any way gives the same bits; the f32 result is rounded once to f16 in integer
+  // code: RN11(RO24(x)) = RN11(x) since 24 >= 11 + 2 (Boldo & Melquiond, IEEE TC 2008). bf16 values reach f32's
+  // subnormal range and beyond it, so bf16 arithmetic runs p2g_sf32 in round-to-odd mode (8 + 2 <= 24).
+  h.push_back({"p2g_h2f", {}, {}, R"(// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
+}
+)"});
+  h.push_back({"p2g_odd_sumf", {}, {}, R"(// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+)"});
+  h.push_back({"p2g_f2bf_rn", {}, {}, R"(// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
+}
+)"});
+  h.push_back({"p2g_h_tiny32", {}, {}, R"(// f16 arithmetic with .ftz flushes results that are tiny after rounding: rounded to 11 significant bits with
+// an unbounded exponent, below 2^-14. In rn that is |v| < 2^-14 - 2^-26 (measured on the H200: ops/f16_mul_fma
+// mul_ftz/fma_rn_ftz and f16x2_arith fma_rn_ftz_sat: exact results up to 0.999755 * 2^-14 are flushed, from
+// 0.999808 * 2^-14 on they give 0x0400). `w` (f32 bits) is exact or rounded to odd, which cannot cross these bounds.
+bool p2g_h_tiny32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (mode == 0) return a < 0x387FF000u;                          // 2^-14 - 2^-26
+  if (mode == 1 || (mode == 2) == !neg) return a < 0x38800000u;   // toward zero: 2^-14
+  return a <= 0x387FE000u;                                        // away: 2^-14 - 2^-25
+}
+)"});
+  return h;
+}
+
+}  // namespace p2g
