@@ -61,6 +61,32 @@ static std::string asDouble(Emitter& E, const ir::Inst& in, const Opnd& o, Ty a)
   return "double(" + E.src(o, a) + ")";
 }
 
+// A float source that is not f64 as exact f32 bits (an f16 or bf16 value is an f32 value), in integer code; .ftz
+// flushes a subnormal f32 source first. No double and no device conversion is involved (issue "Exact and fast").
+static std::string f32Bits(Emitter& E, const ir::Inst& in, const Opnd& o, Ty a) {
+  if (a.k == Ty::K::F16) {
+    E.use("p2g_h2f");
+    return "floatBitsToUint(p2g_h2f(" + E.src(o, Ty{Ty::K::B, 16}) + "))";
+  }
+  if (a.k == Ty::K::BF16) return "((" + E.src(o, Ty{Ty::K::B, 16}) + " & 0xFFFFu) << 16)";
+  std::string x = E.src(o, a);
+  if (in.hasMod("ftz")) {
+    E.use("p2g_ftz");
+    x = "p2g_ftz(" + x + ")";
+  }
+  return "floatBitsToUint(" + x + ")";
+}
+
+// f32 bits (exact, or rounded to odd) to f16/bf16 bits in `mode`, NaN -> 0x7FFF.
+static std::string toHalfBits(Emitter& E, bool bf, const std::string& w, int mode) {
+  if (mode == 0) {
+    E.use(bf ? "p2g_f2bf_rn" : "p2g_f2h_rn");
+    return std::string(bf ? "p2g_f2bf_rn(" : "p2g_f2h_rn(") + w + ")";
+  }
+  E.use("p2g_narrow32");
+  return "p2g_narrow32(" + w + (bf ? ", 7, 127, 8, " : ", 10, 15, 5, ") + std::to_string(mode) + ", 0x7FFFu)";
+}
+
 // fp8 pairs (HAZARDS.md #13): cvt.rn.satfinite{.relu}.e4m3x2/e5m2x2.{f32 a, b | f16x2 a} and back to f16x2.
 // The first f32 source (or the upper f16 lane) goes to the upper byte, like f16x2 packing.
 static void emitFp8(Emitter& E, const ir::Inst& in, Ty d, Ty a, bool relu) {
@@ -72,16 +98,15 @@ static void emitFp8(Emitter& E, const ir::Inst& in, Ty d, Ty a, bool relu) {
     std::string fn = in.hasMod("e4m3x2") ? "p2g_to_e4m3" : "p2g_to_e5m2";
     std::string hi, lo;
     if (a.k == Ty::K::F16x2) {
-      E.use("p2g_h2d");
+      E.use("p2g_h2f");
       std::string v = E.tmpOf("uint");
       E.line(v + " = " + E.src(in.ops[1], Ty{Ty::K::B, 32}) + ";");
-      hi = "p2g_h2d(" + v + " >> 16)";
-      lo = "p2g_h2d(" + v + " & 0xFFFFu)";
+      hi = "floatBitsToUint(p2g_h2f(" + v + " >> 16))";
+      lo = "floatBitsToUint(p2g_h2f(" + v + " & 0xFFFFu))";
     } else {
       if (in.ops.size() != 3) return E.error(in, "cvt to an fp8 pair from f32 takes two sources");
-      E.use("p2g_f2d");
-      hi = "p2g_f2d(" + E.src(in.ops[1], Ty{Ty::K::F, 32}) + ")";
-      lo = "p2g_f2d(" + E.src(in.ops[2], Ty{Ty::K::F, 32}) + ")";
+      hi = "floatBitsToUint(" + E.src(in.ops[1], Ty{Ty::K::F, 32}) + ")";
+      lo = "floatBitsToUint(" + E.src(in.ops[2], Ty{Ty::K::F, 32}) + ")";
     }
     E.store(in.ops[0], Ty{Ty::K::B, 16}, "(" + fn + "(" + hi + ", " + rl + ") << 8) | " + fn + "(" + lo + ", " + rl + ")");
     return;
@@ -148,6 +173,22 @@ static void emitCvtPack(Emitter& E, const ir::Inst& in) {
   E.store(in.ops[0], Ty{Ty::K::U, 32}, d);
 }
 
+// The f16/bf16 result `e` of a cvt, with .relu (negative -> +0, NaN stays 0x7FFF) and .sat (clamp to [0, 1], NaN ->
+// +0) applied on the bits.
+static void storeHalf(Emitter& E, const ir::Inst& in, bool bf, std::string e, bool sat, bool relu) {
+  if (sat || relu) {
+    std::string v = E.tmpOf("uint");
+    E.line(v + " = " + e + ";");
+    std::string inf = bf ? "0x7F80u" : "0x7C00u";
+    if (relu) e = "((" + v + " & 0x7FFFu) > " + inf + " ? 0x7FFFu : ((" + v + " & 0x8000u) != 0u ? 0u : " + v + "))";
+    if (sat) {
+      std::string one = bf ? "0x3F80u" : "0x3C00u";
+      e = "(((" + v + " & 0x7FFFu) > " + inf + " || (" + v + " & 0x8000u) != 0u) ? 0u : (" + v + " >= " + one + " ? " + one + " : " + v + "))";
+    }
+  }
+  E.store(in.ops[0], Ty{Ty::K::B, 16}, e);
+}
+
 void emitCvt(Emitter& E, const ir::Inst& in) {
   if (in.hasMod("pack")) return emitCvtPack(E, in);
   Ty d, a;
@@ -158,7 +199,8 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
   }
   bool sat = in.hasMod("sat"), ftz = in.hasMod("ftz"), relu = in.hasMod("relu");
   int m = irnd(in);
-  E.feature("float64");
+  bool a64 = a.k == Ty::K::F && a.bits == 64, d64 = d.k == Ty::K::F && d.bits == 64;
+  if (a64 || d64) E.feature("float64");
   if (in.hasMod("e4m3x2") || in.hasMod("e5m2x2")) {
     if (!in.hasMod(kMarkFp8)) {
       E.error(in, "cvt to/from fp8 needs pass exact_fp8: no device has fp8 types (HAZARDS.md #13)");
@@ -179,10 +221,10 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     }
     bool bf = d.k == Ty::K::BF16x2;
     std::string fn = bf ? "p2g_d2bf" : "p2g_d2h";
-    E.use(fn);
+    if (a64) E.use(fn);
     auto one = [&](const Opnd& o) {
-      std::string x = asDouble(E, in, o, a);
-      std::string r = fn + "(" + x + ", " + std::to_string(m < 0 ? 0 : m) + ")";
+      std::string r = a64 ? fn + "(" + asDouble(E, in, o, a) + ", " + std::to_string(m < 0 ? 0 : m) + ")"
+                          : toHalfBits(E, bf, f32Bits(E, in, o, a), m < 0 ? 0 : m);
       if (relu) {
         std::string v = E.tmpOf("uint");
         E.line(v + " = " + r + ";");
@@ -256,6 +298,19 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
       E.error(in, "cvt float->int needs a rounding modifier");
       return;
     }
+    if (!a64) {  // in integer code on the exact f32 bits (f32_prelude.cpp)
+      E.use("p2g_frnd32");
+      std::string w = f32Bits(E, in, in.ops[1], a), ms = std::to_string(m), sg = d.k == Ty::K::S ? "true" : "false";
+      if (d.bits == 64) {
+        std::string r = "p2g_f2i64(" + w + ", " + ms + ", " + sg + ")";
+        E.store(in.ops[0], d, d.k == Ty::K::S ? "int64_t(" + r + ")" : r);
+        return;
+      }
+      std::string r = "p2g_f2i32(" + w + ", " + ms + ", " + sg + ", " + std::to_string(d.bits) + ")";
+      bool dS = d.k == Ty::K::S;
+      E.store(in.ops[0], dS ? Ty{Ty::K::S, d.bits} : Ty{Ty::K::U, d.bits}, dS ? "int(" + r + ")" : r);
+      return;
+    }
     std::string x = asDouble(E, in, in.ops[1], a);
     std::string v = E.tmp(Ty{Ty::K::F, 64});
     E.line(v + " = " + roundFn(m) + "(" + x + ");");
@@ -289,6 +344,43 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     // cvt.f32.bf16 is the bits moved up, NaN payloads (even signalling ones) kept: measured on the H200 over all
     // 65536 inputs (ops/cvt_f16_wide f32_bf16).
     E.store(in.ops[0], d, "uintBitsToFloat((" + E.src(in.ops[1], Ty{Ty::K::B, 16}) + " & 0xFFFFu) << 16)");
+    return;
+  }
+  if (!a64 && !d64) {
+    // No f64 on either side: integer code on f32 bits (f32_prelude.cpp), no double anywhere.
+    bool intRound = intRoundMod(in);
+    int mode = intRound ? 0 : (m < 0 ? 0 : m);
+    std::string w;  // the result as f32 bits: exact, rounded in `mode`, or rounded to odd for a half destination
+    if (!aFloat) {
+      E.use("p2g_i2f");
+      std::string im = std::to_string(d.k == Ty::K::F ? mode : 4);
+      if (a.k == Ty::K::S && a.bits == 64) w = "p2g_s2f(" + E.src(in.ops[1], a) + ", " + im + ")";
+      else if (a.k == Ty::K::S) w = "p2g_s2f32(int(" + E.src(in.ops[1], a) + "), " + im + ")";
+      else w = "p2g_i2f(uint64_t(" + E.src(in.ops[1], Ty{Ty::K::U, a.bits}) + "), false, " + im + ")";
+    } else {
+      w = f32Bits(E, in, in.ops[1], a);
+      if (intRound) {
+        E.use("p2g_frnd32");
+        w = "p2g_frint32(" + w + ", " + std::to_string(m) + ")";
+      }
+    }
+    if (d.k == Ty::K::F) {  // NaN -> 0x7FFFFFFF (as the H200 gives for cvt.f32.f16 and cvt.rXi.f32.f32)
+      std::string t = E.tmpOf("uint");
+      E.line(t + " = " + w + ";");
+      std::string e = "uintBitsToFloat((" + t + " & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : " + t + ")";
+      if (ftz) {
+        E.use("p2g_ftz");
+        e = "p2g_ftz(" + e + ")";
+      }
+      if (sat) {
+        E.use("p2g_sat");
+        e = "p2g_sat(" + e + ")";
+      }
+      E.store(in.ops[0], d, e);
+      return;
+    }
+    bool bf = d.k == Ty::K::BF16;
+    storeHalf(E, in, bf, toHalfBits(E, bf, w, mode), sat, relu);
     return;
   }
   std::string x;
@@ -361,18 +453,7 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
   bool bf = d.k == Ty::K::BF16;
   std::string fn = bf ? "p2g_d2bf" : "p2g_d2h";
   E.use(fn);
-  std::string e = fn + "(" + x + ", " + ms + ")";
-  if (sat || relu) {
-    std::string v = E.tmpOf("uint");
-    E.line(v + " = " + e + ";");
-    std::string inf = bf ? "0x7F80u" : "0x7C00u";
-    if (relu) e = "((" + v + " & 0x7FFFu) > " + inf + " ? 0x7FFFu : ((" + v + " & 0x8000u) != 0u ? 0u : " + v + "))";
-    if (sat) {
-      std::string one = bf ? "0x3F80u" : "0x3C00u";
-      e = "(((" + v + " & 0x7FFFu) > " + inf + " || (" + v + " & 0x8000u) != 0u) ? 0u : (" + v + " >= " + one + " ? " + one + " : " + v + "))";
-    }
-  }
-  E.store(in.ops[0], Ty{Ty::K::B, 16}, e);
+  storeHalf(E, in, bf, fn + "(" + x + ", " + ms + ")", sat, relu);
 }
 
 // ---- comparisons ----
@@ -416,31 +497,48 @@ static std::string findCmp(const ir::Inst& in) {
 }
 
 // Operand type for comparing: unsigned for .lo/.ls/.hi/.hs and .u/.b types, signed for .s, float for .f;
-// half types compare through exact doubles.
+// half types (and f32 under exact_f32) compare as exact f32 bits through p2g_fcmp.
 static std::string cmpOperand(Emitter& E, const Opnd& o, Ty t, bool ftz, bool ieee) {
-  if (t.k == Ty::K::F16 || t.k == Ty::K::BF16) {
-    std::string fn = t.k == Ty::K::F16 ? "p2g_h2d" : "p2g_bf2d";
-    E.use(fn);
+  if (t.k == Ty::K::F16 || t.k == Ty::K::BF16) {  // exact f32 bits, compared by p2g_fcmp
     std::string h = E.src(o, Ty{Ty::K::B, 16});
     if (ftz && t.k == Ty::K::F16) {
       E.use("p2g_h_ftz");
       h = "p2g_h_ftz(" + h + ")";
     }
-    return fn + "(" + h + ")";
+    if (t.k == Ty::K::BF16) return "((" + h + " & 0xFFFFu) << 16)";
+    E.use("p2g_h2f");
+    return "floatBitsToUint(p2g_h2f(" + h + "))";
   }
   std::string s = E.src(o, t.k == Ty::K::B ? Ty{Ty::K::U, t.bits} : t);
   if (ftz && t.k == Ty::K::F && t.bits == 32) {
     E.use("p2g_ftz");
     s = "p2g_ftz(" + s + ")";
   }
-  if (ieee && t.k == Ty::K::F && t.bits == 32) {  // exact_f32: compare exact doubles, not flushable floats
-    E.use("p2g_f2d");
-    s = "p2g_f2d(" + s + ")";
-  }
+  if (ieee && t.k == Ty::K::F && t.bits == 32)  // exact_f32: the bits, compared by p2g_fcmp (a flushing device's
+    s = "floatBitsToUint(" + s + ")";           // float compare would call two subnormals equal)
   return s;
 }
 
-// set/setp on .f16x2/.bf16x2: each 16-bit lane compared on its own (through exact doubles, like scalar halves).
+// A float comparison from p2g_fcmp's result `c` (-1, 0, 1, 2 = unordered), PTX's ordered and unordered tests.
+static std::string keyCmp(const std::string& op, const std::string& c) {
+  if (op == "eq") return c + " == 0";
+  if (op == "ne") return "(" + c + " == -1 || " + c + " == 1)";
+  if (op == "lt") return c + " == -1";
+  if (op == "le") return "(" + c + " == -1 || " + c + " == 0)";
+  if (op == "gt") return c + " == 1";
+  if (op == "ge") return "(" + c + " == 0 || " + c + " == 1)";
+  if (op == "equ") return "(" + c + " == 0 || " + c + " == 2)";
+  if (op == "neu") return c + " != 0";
+  if (op == "ltu") return "(" + c + " == -1 || " + c + " == 2)";
+  if (op == "leu") return c + " != 1";
+  if (op == "gtu") return c + " >= 1";
+  if (op == "geu") return c + " >= 0";
+  if (op == "num") return c + " != 2";
+  if (op == "nan") return c + " == 2";
+  return "";
+}
+
+// set/setp on .f16x2/.bf16x2: each 16-bit lane compared on its own (exact f32 bits and p2g_fcmp, like scalar halves).
 // setp writes the low lane's result to the first predicate and the high lane's to the second (PTX ISA "setp",
 // half precision); set writes per lane 1.0 / 0.0 of the half type for a .f16x2/.bf16x2 destination (measured on
 // the H200: ops/f16_setp set_ltu_f16x2, 0x3C00 or 0 per lane in all 65536 lanes) and 0xFFFF / 0 per lane for
@@ -448,8 +546,8 @@ static std::string cmpOperand(Emitter& E, const Opnd& o, Ty t, bool ftz, bool ie
 static void emitPackedCompare(Emitter& E, const ir::Inst& in, const std::string& c, Ty dt, Ty ct) {
   std::string op(in.op);
   bool bf = ct.k == Ty::K::BF16x2, ftz = in.hasMod("ftz") && !bf;
-  std::string toD = bf ? "p2g_bf2d" : "p2g_h2d";
-  E.use(toD);
+  if (!bf) E.use("p2g_h2f");
+  E.use("p2g_fcmp");
   if (ftz) E.use("p2g_h_ftz");
   std::string a = E.tmpOf("uint"), b = E.tmpOf("uint");
   E.line(a + " = " + E.src(in.ops[1], Ty{Ty::K::B, 32}) + "; " + b + " = " + E.src(in.ops[2], Ty{Ty::K::B, 32}) + ";");
@@ -467,11 +565,12 @@ static void emitPackedCompare(Emitter& E, const ir::Inst& in, const std::string&
   for (int l = 0; l < 2; ++l) {
     auto half = [&](const std::string& w) {
       std::string h = l ? "(" + w + " >> 16)" : "(" + w + " & 0xFFFFu)";
-      return toD + "(" + (ftz ? "p2g_h_ftz(" + h + ")" : h) + ")";
+      if (bf) return "(" + h + " << 16)";
+      return "floatBitsToUint(p2g_h2f(" + (ftz ? "p2g_h_ftz(" + h + ")" : h) + "))";
     };
-    std::string av = E.tmpOf("double"), bv = E.tmpOf("double");
-    E.line(av + " = " + half(a) + "; " + bv + " = " + half(b) + ";");
-    std::string r = cmpExpr(E, c, Ty{Ty::K::F, 64}, av, bv);
+    std::string cv = E.tmpOf("int");
+    E.line(cv + " = p2g_fcmp(" + half(a) + ", " + half(b) + ");");
+    std::string r = keyCmp(c, cv);
     if (r.empty()) {
       E.error(in, "comparison '" + c + "' is not valid for this type");
       return;
@@ -575,7 +674,8 @@ void emitCompare(Emitter& E, const ir::Inst& in) {
   if (ct.k == Ty::K::F16x2 || ct.k == Ty::K::BF16x2) return emitPackedCompare(E, in, c, op == "set" ? dt : Ty{}, ct);
   if (ct.k == Ty::K::S && (c == "lo" || c == "ls" || c == "hi" || c == "hs")) ct.k = Ty::K::U;
   bool ieee = in.hasMod(kMarkIeee);
-  Ty cmpTy = ct.k == Ty::K::F16 || ct.k == Ty::K::BF16 || (ieee && ct.k == Ty::K::F) ? Ty{Ty::K::F, 64} : ct;
+  bool keyed = ct.k == Ty::K::F16 || ct.k == Ty::K::BF16 || (ieee && ct.k == Ty::K::F && ct.bits == 32);
+  Ty cmpTy = keyed ? Ty{Ty::K::U, 32} : ct;
   // Without exact_nan: the naive GLSL comparison (ordered, and an unordered test taken as the ordered one).
   if (ct.k == Ty::K::F && !in.hasMod(kMarkNan) && c.size() == 3 && c.back() == 'u') c.pop_back();
   if (cmpTy.k == Ty::K::B) cmpTy.k = Ty::K::U;
@@ -585,7 +685,15 @@ void emitCompare(Emitter& E, const ir::Inst& in) {
   const Opnd& dst = in.ops[0];
   std::string av = E.tmpOf(glslOf(cmpTy)), bv = E.tmpOf(glslOf(cmpTy));
   E.line(av + " = " + cmpOperand(E, in.ops[ai], ct, ftz, ieee) + "; " + bv + " = " + cmpOperand(E, in.ops[ai + 1], ct, ftz, ieee) + ";");
-  std::string r = cmpExpr(E, c, cmpTy, av, bv);
+  std::string r;
+  if (keyed) {
+    E.use("p2g_fcmp");
+    std::string cv = E.tmpOf("int");
+    E.line(cv + " = p2g_fcmp(" + av + ", " + bv + ");");
+    r = keyCmp(c, cv);
+  } else {
+    r = cmpExpr(E, c, cmpTy, av, bv);
+  }
   if (r.empty()) {
     E.error(in, "comparison '" + c + "' is not valid for this type");
     return;

@@ -578,21 +578,21 @@ double p2g_h2d(uint h) {
     m["p2g_bf2d"] = {{"p2g_f2d"}, {}, R"(// bf16 bits -> double exactly (integer widening: a bf16 denormal is an f32 denormal).
 double p2g_bf2d(uint h) { return p2g_f2d(uintBitsToFloat((h & 0xFFFFu) << 16)); }
 )"};
-    m["p2g_fp8"] = {{"p2g_narrow"}, {}, R"(// fp8 (HAZARDS.md #13). To e4m3 (bias 7, 3 fraction bits, no infinity, S.1111.111 = NaN, largest 448) and
+    m["p2g_fp8"] = {{"p2g_narrow32"}, {}, R"(// fp8 (HAZARDS.md #13). To e4m3 (bias 7, 3 fraction bits, no infinity, S.1111.111 = NaN, largest 448) and
 // e5m2 (bias 15, 2 fraction bits, IEEE-like, largest 57344) with .satfinite: round to nearest even with
 // subnormals, NaN -> 0x7F, magnitudes above the largest finite value (infinities too) -> +-largest; .relu:
 // negative -> +0. Rounded by p2g_narrow with one exponent bit more than e4m3 has, so that 464..480 can be seen.
-uint p2g_to_e4m3(double v, bool relu) {
-  if (isnan(v)) return 0x7Fu;
-  uint r = p2g_narrow(v, 3, 7, 5, 0, 0x7Fu);   // sign at bit 8
+uint p2g_to_e4m3(uint v, bool relu) {
+  if ((v & 0x7FFFFFFFu) > 0x7F800000u) return 0x7Fu;
+  uint r = p2g_narrow32(v, 3, 7, 5, 0, 0x7Fu);   // sign at bit 8
   uint s = (r >> 8) & 1u, mag = r & 0xFFu;
   if (mag > 0x7Eu) mag = 0x7Eu;
   if (relu && s != 0u) return 0u;
   return (s << 7) | mag;
 }
-uint p2g_to_e5m2(double v, bool relu) {
-  if (isnan(v)) return 0x7Fu;
-  uint r = p2g_narrow(v, 2, 15, 5, 0, 0x7Fu);
+uint p2g_to_e5m2(uint v, bool relu) {
+  if ((v & 0x7FFFFFFFu) > 0x7F800000u) return 0x7Fu;
+  uint r = p2g_narrow32(v, 2, 15, 5, 0, 0x7Fu);
   uint s = (r >> 7) & 1u, mag = r & 0x7Fu;
   if (mag > 0x7Bu) mag = 0x7Bu;
   if (relu && s != 0u) return 0u;
