@@ -55,20 +55,6 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     }
     E.store(in.ops[0], f, e);
   };
-  // One rounding of the exact or round-to-odd double to f32. With .ftz the flush decision is made here, on the
-  // value rounded with an unbounded exponent (p2g_f64_to_f32_ftz); `finish`'s p2g_ftz then changes nothing.
-  // Round to nearest without .ftz (most instructions) takes the compact p2g_d2f_rn: the device's correctly rounded
-  // double -> float conversion for normal results, integer code for the rest. NVIDIA's shader compiler spends
-  // minutes on kernels with hundreds of full p2g_narrow copies (rrlite/k_output, docs/HAZARDS_IMPLEMENTED.md).
-  auto narrow = [&](const std::string& x, int m) {
-    if (!ftz && m == 0) {
-      E.use("p2g_d2f_rn");
-      return "p2g_d2f_rn(" + x + ")";
-    }
-    std::string fn = ftz ? "p2g_f64_to_f32_ftz" : "p2g_f64_to_f32";
-    E.use(fn);
-    return fn + "(" + x + ", " + std::to_string(m) + ")";
-  };
   size_t n = in.ops.size();
   std::string ms = std::to_string(mode);
   if ((op == "add" || op == "sub" || op == "mul") && n == 3) {
@@ -134,8 +120,7 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     }
     if (!crdiv) return finish(num + " / " + den, true);
     E.use("p2g_div32");
-    if (ftz) return finish(narrow("p2g_div32_d(" + num + ", " + den + ")", mode), false);
-    return finish("p2g_div32(" + num + ", " + den + ", " + ms + ")", false);
+    return finish("p2g_div32(" + num + ", " + den + ", " + ms + (ftz ? ", true)" : ", false)"), false);
   }
   if (op == "sqrt" && n == 2) {
     if (in.hasMod("approx")) {
@@ -144,8 +129,7 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     }
     if (!crdiv) return finish("sqrt(" + arg(1) + ")", true);
     E.use("p2g_sqrt32");
-    if (ftz) return finish(narrow("p2g_sqrt32_d(" + arg(1) + ")", mode), false);
-    return finish("p2g_sqrt32(" + arg(1) + ", " + ms + ")", false);
+    return finish("p2g_sqrt32(" + arg(1) + ", " + ms + (ftz ? ", true)" : ", false)"), false);
   }
   if (n == 2 && (op == "rsqrt" || op == "ex2" || op == "lg2" || op == "sin" || op == "cos" || op == "tanh")) {
     E.warnInexact(in, "'" + op + ".approx' is NVIDIA's SFU approximation (HAZARDS.md #8)");

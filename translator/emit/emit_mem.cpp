@@ -271,12 +271,8 @@ static void emitSt(Emitter& E, const ir::Inst& in) {
   if (n == 1) {
     std::string v = E.src(in.ops[1], raw);
     if (wf == WideForm::F32FromU64) {  // cvt.rn.f32.u64 of the register (wideForm's comment): exact sum, one rounding
-      E.use("p2g_odd_sum");
-      E.use("p2g_f64_to_f32");
-      std::string u = E.tmpOf("uint64_t");
-      E.line(u + " = " + E.src(in.ops[1], Ty{Ty::K::U, 64}) + ";");
-      v = "floatBitsToUint(p2g_f64_to_f32(p2g_odd_sum(double(uint(" + u + " >> 32)) * 4294967296.0lf, double(uint(" +
-          u + "))), 0))";
+      E.use("p2g_i2f");
+      v = "p2g_i2f(" + E.src(in.ops[1], Ty{Ty::K::U, 64}) + ", false, 0)";
     }
     std::string wide = sp == ptx::Space::Shared ? E.wideSharedElem(in, a) : "";
     if (!wide.empty()) E.line(wide + " = " + v + ";");

@@ -27,6 +27,34 @@ std::vector<PreludeHelper> f32Helpers() {
 // caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
 // exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode`, with `ftz` flushing results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
 uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   uint sp = (a ^ b) >> 31, sc = c >> 31;
   uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
@@ -69,30 +97,54 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   else if (m1 >= m2) r = m1 - m2;
   else { r = m2 - m1; s = s2; }
   if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
-  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
-  int lsb = top - 23;
-  if (!ftz) lsb = max(lsb, -149);
-  int sh = lsb - x1;
-  uint64_t q;
-  if (sh <= 0) q = r << uint(-sh);
-  else {
-    uint64_t rem, hlf;
-    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
-    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
-    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
-                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
-    if (up) q += 1ul;
-    if (mode == 4 && rem != 0ul) q |= 1ul;
-  }
-  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
-    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
-  }
-  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
-  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
-    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
-  }
-  return (s << 31) | uint(bits);
+  return p2g_rnd32(s, r, x1, mode, ftz);
+}
+)"});
+  h.push_back({"p2g_div32", {"p2g_sf32"}, {}, R"(// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+// integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
+// a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
+  uint x = b >> 23;
+  m = b & 0x7FFFFFu;
+  if (x == 0u) { int k = 23 - findMSB(m); m <<= uint(k); e = -149 - k; }
+  else { m |= 0x800000u; e = int(x) - 150; }
+}
+float p2g_div32(float x, float y, int mode, bool ftz) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
+    return uintBitsToFloat(0x7FFFFFFFu);
+  if (aa == 0x7F800000u || bb == 0u) return uintBitsToFloat((s << 31) | 0x7F800000u);
+  if (aa == 0u || bb == 0x7F800000u) return uintBitsToFloat(s << 31);
+  uint ma, mb;
+  int ea, eb;
+  p2g_dec32(aa, ma, ea);
+  p2g_dec32(bb, mb, eb);
+  uint64_t num = uint64_t(ma) << 40;
+  uint64_t q = num / uint64_t(mb);
+  if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
+  return uintBitsToFloat(p2g_rnd32(s, q, ea - eb - 40, mode, ftz));
+}
+)"});
+  h.push_back({"p2g_sqrt32", {"p2g_div32"}, {}, R"(// sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
+// 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
+// decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
+float p2g_sqrt32(float x, int mode, bool ftz) {
+  uint a = floatBitsToUint(x);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uintBitsToFloat(0x7FFFFFFFu);
+  if (a == 0u || a == 0x80000000u || a == 0x7F800000u) return x;
+  uint m;
+  int e;
+  p2g_dec32(a, m, e);
+  int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
+  uint64_t M = uint64_t(m) << uint(sh);
+  e -= sh;
+  uint64_t r = uint64_t(sqrt(float(M)));  // about 24 correct bits (M >= 2^60: never subnormal)
+  r = (r + M / r) >> 1;                   // Newton: within one of floor(sqrt(M)), from above
+  for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
+  for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
+  if (r * r != M) r |= 1ul;
+  return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
 }
 )"});
   h.push_back({"p2g_dn32", {}, {}, R"(bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal

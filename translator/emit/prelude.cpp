@@ -119,66 +119,6 @@ double p2g_f2d(float x) {
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
 )"};
-    m["p2g_dec32"] = {{}, {"float64"}, R"(// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
-void p2g_dec32(uint b, out uint m, out int e) {
-  uint x = b >> 23;
-  m = b & 0x7FFFFFu;
-  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
-  else { m |= 0x800000u; e = int(x) - 150; }
-}
-// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
-double p2g_mkd(uint s, uint64_t m, int e) {
-  uint hi = uint(m >> 32);
-  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
-  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
-  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
-}
-)"};
-    m["p2g_div32"] = {{"p2g_dec32", "p2g_f64_to_f32"}, {}, R"(// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
-// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
-// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
-// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
-double p2g_div32_d(float x, float y) {
-  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
-  uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
-  uint64_t sb = uint64_t(s) << 63;
-  if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
-    return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
-  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
-  uint ma, mb;
-  int ea, eb;
-  p2g_dec32(aa, ma, ea);
-  p2g_dec32(bb, mb, eb);
-  uint64_t num = uint64_t(ma) << 40;
-  uint64_t q = num / uint64_t(mb);
-  if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
-  return p2g_mkd(s, q, ea - eb - 40);
-}
-float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
-)"};
-    m["p2g_sqrt32"] = {{"p2g_dec32", "p2g_f64_to_f32"}, {}, R"(// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
-// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
-// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
-double p2g_sqrt32_d(float x) {
-  uint a = floatBitsToUint(x);
-  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
-  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
-  uint m;
-  int e;
-  p2g_dec32(a, m, e);
-  int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
-  uint64_t M = uint64_t(m) << uint(sh);
-  e -= sh;
-  uint64_t r = uint64_t(sqrt(double(M)));
-  for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
-  for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
-  if (r * r != M) r |= 1ul;
-  return p2g_mkd(0u, r, e / 2);
-}
-float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
-)"};
     m["p2g_odd_sum"] = {{}, {"float64"}, R"(// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
 // bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
 // correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
