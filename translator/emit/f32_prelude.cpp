@@ -22,13 +22,10 @@ namespace p2g {
 
 std::vector<PreludeHelper> f32Helpers() {
   std::vector<PreludeHelper> h;
-  h.push_back({"p2g_sf32", {}, {}, R"(// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
-// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
-// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
-// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
-int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+  h.push_back({"p2g_rnd32", {}, {}, R"(int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
-// bits in `mode`, with `ftz` flushing results that are tiny after rounding; overflow per mode.
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
 uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
   int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
   int lsb = top - 23;
@@ -41,6 +38,7 @@ uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
     if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
     else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
     bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
                         : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
     if (up) q += 1ul;
     if (mode == 4 && rem != 0ul) q |= 1ul;
@@ -50,11 +48,16 @@ uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
   }
   uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
   if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
     return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
   }
   return (s << 31) | uint(bits);
 }
+)"});
+  h.push_back({"p2g_sf32", {"p2g_rnd32"}, {}, R"(// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
 uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   uint sp = (a ^ b) >> 31, sc = c >> 31;
   uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
@@ -100,7 +103,7 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   return p2g_rnd32(s, r, x1, mode, ftz);
 }
 )"});
-  h.push_back({"p2g_div32", {"p2g_sf32"}, {}, R"(// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+  h.push_back({"p2g_div32", {"p2g_rnd32"}, {}, R"(// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
 // integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
 // a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
 void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
@@ -314,7 +317,7 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
   return neg ? (0ul - m) : m;
 }
 )"});
-  h.push_back({"p2g_i2f", {"p2g_sf32"}, {}, R"(// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+  h.push_back({"p2g_i2f", {"p2g_rnd32"}, {}, R"(// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
 uint p2g_i2f(uint64_t mag, bool neg, int mode) {
   if (mag == 0ul) return 0u;
   uint s = neg ? 0x80000000u : 0u;
