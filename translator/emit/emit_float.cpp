@@ -1,10 +1,11 @@
 // Floating-point arithmetic (f32, f64, f16, bf16 and their x2 forms).
 //
-// f32 add/sub/mul in round-to-nearest use the device's IEEE operations on `precise` values (exact wherever the
-// device keeps f32 denormals: lavapipe does, NVIDIA's Vulkan driver does not, HAZARDS.md #5). Everything whose
-// rounding no GLSL operation pins down goes through one mechanism: compute the exact result, or its round-to-odd
-// double (p2g_odd_sum), and round that once in integer code (p2g_narrow) in the requested mode. That covers fma
-// (#3), the contracted mul+add pairs (#4), directed rounding (#6), and all half-precision arithmetic (#1, #2).
+// Exact f32 and half-precision arithmetic uses no doubles (issue "Exact and fast", item 7; f32_prelude.cpp says why
+// each step is exact on every device): add/sub/mul.rn run the device's own f32 operation behind a guard that sends
+// subnormal operands and results to the integer routine p2g_sf32; fma, directed rounding, div and sqrt run integer
+// code (p2g_sf32, p2g_div32, p2g_sqrt32) rounding once; f16 products and sums are exact or rounded to odd in f32
+// and rounded once to f16 in integer code; bf16 arithmetic runs p2g_sf32 rounding to odd. f64 instructions use the
+// device's doubles, or the integer f64 helpers where a pass asks for exactness.
 #include "emitter.h"
 #include "exact_marks.h"
 
@@ -21,9 +22,8 @@ static int roundMode(const ir::Inst& in) {
 
 // ---- f32 ----
 // The passes in passes/exact_*.cpp mark what must be exact (exact_marks.h); an unmarked instruction gets the
-// device's own operation. Exact lowerings never run an f32 operation or conversion on the device: values are
-// widened by integer code (p2g_f2d), computed in double (exactly, or rounded to odd) and rounded once by integer
-// code (p2g_narrow), so the device's f32 denormal flushing and rounding do not matter.
+// device's own operation. Exact lowerings use the device's f32 operation only where its result is IEEE's whatever
+// the device's subnormal handling (guarded), and integer code for everything else.
 static void emitF32(Emitter& E, const ir::Inst& in) {
   Ty f{Ty::K::F, 32};
   std::string op(in.op);

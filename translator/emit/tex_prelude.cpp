@@ -269,7 +269,7 @@ uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
 //   65280 rounded once 5301);
 // - f16 and f32: each slice aligned and summed exactly by p2g_tex_slice (in 3D each slice with its own exponent:
 //   h3d/f3d 4096/4096, one exponent for all eight taps 4090/4084), the slices added exactly and rounded once
-//   (p2g_tex_fin), to f16 for f16 formats, to f32 otherwise, ties away from zero. No doubles anywhere.
+//   (p2g_tex_fin), to f16 for f16 formats, to f32 otherwise, ties away from zero; integer code only.
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
