@@ -72,6 +72,9 @@ struct SvEq {
 struct RegScope {
   std::unordered_map<std::string, int, SvHash, SvEq> names;
   std::unordered_map<std::string, std::pair<int, uint32_t>, SvHash, SvEq> ranges;
+  // vector registers (`.reg .v4 .f32 %v;`): the element registers in order; each element is also in `names`
+  // under its member names (%v.x / %v.r, ...)
+  std::unordered_map<std::string, std::vector<int>, SvHash, SvEq> vectors;
 };
 
 struct Frame {
@@ -120,6 +123,8 @@ class Lifter {
   void declareReg(const ptx::VarDecl& d);
   int declareVar(const ptx::VarDecl& d, ptx::Space asSpace);
   int findReg(std::string_view name);
+  const std::vector<int>* findVector(std::string_view name);
+  bool videoSel_ = false;  // the instruction being lifted takes operand selectors (.b0-.b3, .h0, .h1)
   int findVar(std::string_view name);
   int moduleVar(std::string_view name);
   bool resolve(const ptx::Operand& o, Opnd& out, Frame& fr);
@@ -177,7 +182,17 @@ void Lifter::closeWith(ir::Term t) {
 }
 
 void Lifter::declareReg(const ptx::VarDecl& d) {
-  if (d.vecWidth) error(d.span, "vector registers (.v" + std::to_string(d.vecWidth) + ") are not supported yet");
+  // A vector register is its elements, each a scalar register of the element type: `%v.y` names element 1, `%v`
+  // alone the braced list of all of them (PTX ISA 5.4.2 "Vectors": .v2 and .v4 of a non-predicate type, at most
+  // 128 bits; members .x .y .z .w, or .r .g .b .a).
+  if (d.vecWidth) {
+    uint32_t eb = 8 * typeBytes(d.type);
+    if ((d.vecWidth != 2 && d.vecWidth != 4) || d.type == "pred" || eb * d.vecWidth > 128) {
+      error(d.span, "vector registers are .v2 or .v4 of a non-predicate type of at most 128 bits in all, not .v" +
+                        std::to_string(d.vecWidth) + " ." + std::string(d.type));
+      return;
+    }
+  }
   // The register types the IR has storage for (ir.h VType); .b128, .texref, fp8 types... are not.
   static const std::unordered_set<std::string_view> kRegTypes = {
       "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
@@ -200,6 +215,29 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
       error(d.span, "'" + F_.name + "' declares more than " + std::to_string(kMaxRegisters) +
                         " registers (with its inlined calls); SPIR-V allows at most that many local variables");
     tooManyRegs_ = true;
+    return;
+  }
+  if (d.vecWidth) {
+    static const char* kMembers[2][4] = {{"x", "y", "z", "w"}, {"r", "g", "b", "a"}};
+    auto vec = [&](const std::string& name) {
+      std::vector<int> elems;
+      for (uint32_t e = 0; e < d.vecWidth; ++e) {
+        ir::Reg r;
+        r.name = uniqueName(name + "_" + kMembers[0][e]);
+        r.ptxName = d.name;
+        r.ptxType = d.type;
+        r.vt = regVType(d.type);
+        F_.regs.push_back(std::move(r));
+        int id = int(F_.regs.size()) - 1;
+        elems.push_back(id);
+        for (auto& m : kMembers) regScopes_.back().names[name + "." + m[e]] = id;
+      }
+      regScopes_.back().vectors[name] = std::move(elems);
+    };
+    if (d.rangeCount)
+      for (uint32_t i = 0; i < d.rangeCount; ++i) vec(std::string(d.name) + std::to_string(i));
+    else
+      vec(std::string(d.name));
     return;
   }
   if (d.rangeCount) {
@@ -303,6 +341,15 @@ int Lifter::findReg(std::string_view name) {
   return -1;
 }
 
+const std::vector<int>* Lifter::findVector(std::string_view name) {
+  for (auto it = regScopes_.rbegin(); it != regScopes_.rend() - regBase_; ++it) {
+    auto f = it->vectors.find(name);
+    if (f != it->vectors.end()) return &f->second;
+    if (it->names.count(name)) return nullptr;  // shadowed by a scalar of an inner scope
+  }
+  return nullptr;
+}
+
 int Lifter::moduleVar(std::string_view name) {
   for (auto& g : mod_.globals) {
     if (g.name != name) continue;
@@ -354,6 +401,35 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
       if (r >= 0) {
         out.kind = Opnd::Kind::Reg;
         out.reg = r;
+        return true;
+      }
+      if (const std::vector<int>* v = findVector(o.name)) {  // a whole vector register: the list of its elements
+        out.kind = Opnd::Kind::Vec;
+        for (int e : *v) {
+          Opnd x;
+          x.kind = Opnd::Kind::Reg;
+          x.reg = e;
+          x.span = o.span;
+          out.elems.push_back(std::move(x));
+        }
+        return true;
+      }
+      // video instructions' operand selectors: `%r1.b2` is byte 2 of %r1 (PTX ISA 9.7.18.1)
+      if (videoSel_ && o.name.size() > 3 && o.name[o.name.size() - 3] == '.') {
+        std::string_view sel = o.name.substr(o.name.size() - 2);
+        static const char* kSel[] = {"b0", "b1", "b2", "b3", "h0", "h1"};
+        for (int i = 0; i < 6; ++i)
+          if (sel == kSel[i] && (r = findReg(o.name.substr(0, o.name.size() - 3))) >= 0) {
+            out.kind = Opnd::Kind::Reg;
+            out.reg = r;
+            out.part = uint8_t(i + 1);
+            return true;
+          }
+      }
+      // WARP_SZ: the warp size, 32 on every NVIDIA GPU (PTX ISA %warpsize: "a run-time immediate constant")
+      if (o.name == "WARP_SZ") {
+        out.kind = Opnd::Kind::Imm;
+        out.imm = 32;
         return true;
       }
       if (isSpecialReg(o.name)) {
@@ -717,6 +793,8 @@ void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
   x.span = in.span;
   x.guardReg = guardReg(in);
   x.guardNeg = in.hasGuard && in.guard.neg;
+  videoSel_ = in.opcode == "vadd" || in.opcode == "vsub" || in.opcode == "vabsdiff" || in.opcode == "vmin" ||
+              in.opcode == "vmax" || in.opcode == "vshl" || in.opcode == "vshr" || in.opcode == "vset";
   for (size_t i = 0; i < in.ops.size(); ++i) {
     const ptx::Operand& o = in.ops[i];
     if (o.minus) {

@@ -114,12 +114,15 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
   bool image = op == "tex" || op == "tld4" || op == "txq" || op == "suq" || op == "suld" || op == "sust";
   std::string geom = has.count("1d") ? "1d" : has.count("3d") ? "3d" : has.count("a1d") ? "a1d" : has.count("a2d") ? "a2d" : "2d";
   std::vector<std::string> ops;
-  int n = 1;
+  int n = 1, imms = 0;
   for (std::string tok : words(l.operands, ',')) {
     size_t at = tok.find('@');
     if (at != std::string::npos) {
       std::string c = tok.substr(at + 1);
-      bool present = has.count(c) > 0 || (c == "bool" && (has.count("and") || has.count("or") || has.count("xor")));
+      static const auto cls = classes();
+      bool present = has.count(c) > 0;
+      if (auto it = cls.find(c); it != cls.end())
+        for (auto& m : it->second) present = present || has.count(m) > 0;
       if (!present) continue;
       tok = tok.substr(0, at);
     }
@@ -131,7 +134,9 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
     if (w == "32" || w == "64" || w == "2T") wt = "b" + std::to_string(bits);
     switch (kind) {
       case 'd': case 'a': case 'e': ops.push_back(reg(bits, wt, n++)); break;
-      case 'i': ops.push_back(op == "lop3" ? "0x96" : "0"); break;
+      case 'i':  // a barrier's second immediate is its thread count (a positive multiple of 32)
+        ops.push_back(op == "lop3" ? "0x96" : (op == "bar" || op == "barrier") && ++imms == 2 ? "32" : "0");
+        break;
       case 'q': case 'Q': ops.push_back("%p1"); break;
       case 'p': ops.push_back("%p2"); break;
       case 'R': ops.push_back("%p1|%p3"); break;
@@ -184,6 +189,10 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
       default: break;
     }
   }
+  // a scalar video instruction with c and no secondary operation merges into a byte or half of d: `d.h0`
+  bool video = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vshl" ||
+               op == "vshr" || op == "vset";
+  if (video && ops.size() == 4 && !has.count("add") && !has.count("min") && !has.count("max")) ops[0] += ".h0";
   std::string text = "\t" + op;
   for (auto& m : v.mods) text += "." + m;
   for (size_t i = 0; i < ops.size(); ++i) text += (i ? ", " : " ") + ops[i];

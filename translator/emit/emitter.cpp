@@ -298,6 +298,32 @@ std::string Emitter::src(const Opnd& o, Ty t) {
   }
 }
 
+bool Emitter::barrierCount(const ir::Inst& in, const Opnd& count) {
+  if (count.kind != Opnd::Kind::Imm) {
+    diags_.error(count.span, "a barrier's thread count must be an immediate (only barrier 0 with the whole block is "
+                             "supported)");
+    ok_ = false;
+    return false;
+  }
+  uint64_t n = uint64_t(count.imm);
+  uint64_t req = uint64_t(F.reqntid[0]) * std::max(F.reqntid[1], 1u) * std::max(F.reqntid[2], 1u);
+  std::string why;
+  if (count.imm <= 0 || n % 32 != 0) why = "a barrier's thread count must be a positive multiple of 32";
+  else if (F.reqntid[0] && n != req)
+    why = "barrier thread count " + std::to_string(n) + " is not the block's " + std::to_string(req) +
+          " threads (.reqntid): only barriers of the whole block are supported";
+  else if (blockThreads_ && n != blockThreads_)
+    why = "barrier thread count " + std::to_string(n) + " differs from the kernel's other barrier count " +
+          std::to_string(blockThreads_) + ": only barriers of the whole block are supported";
+  if (!why.empty()) {
+    diags_.error(count.span, why);
+    ok_ = false;
+    return false;
+  }
+  blockThreads_ = uint32_t(n);
+  return true;
+}
+
 void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
   if (dst.kind == Opnd::Kind::Sink) return;
   if (dst.kind != Opnd::Kind::Reg) {

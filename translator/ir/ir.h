@@ -66,6 +66,7 @@ struct Opnd {
   std::vector<Opnd> elems; // Vec
   ptx::Span span;
   bool bracket = false;    // written as an address `[...]` (RegAddr, VarAddr of `[sym+8]`; not `sym+8`)
+  uint8_t part = 0;        // video instructions' operand selector `%r1.b2`: 1..4 = .b0-.b3, 5..6 = .h0/.h1
 };
 
 struct Inst {
