@@ -122,6 +122,7 @@ class Lifter {
   void closeWith(ir::Term t);
   void declareReg(const ptx::VarDecl& d);
   int declareVar(const ptx::VarDecl& d, ptx::Space asSpace);
+  void addressInits(const ptx::VarDecl& d, ir::Var& v);
   int findReg(std::string_view name);
   const std::vector<int>* findVector(std::string_view name);
   bool videoSel_ = false;  // the instruction being lifted takes operand selectors (.b0-.b3, .h0, .h1)
@@ -256,13 +257,13 @@ static bool initBytes(const ptx::VarDecl& d, uint32_t elemBytes, uint32_t totalB
   out.assign(totalBytes, 0);
   size_t pos = 0;
   for (auto& e : d.init) {
-    if (e.isSymbol) {
-      err = "address initialisers are not supported yet";
-      return false;
-    }
     if (pos + elemBytes > totalBytes) {
       err = "too many initialiser elements";
       return false;
+    }
+    if (e.isSymbol) {  // an address: 0 here, a relocation of the variable (Lifter::addressInits)
+      pos += elemBytes;
+      continue;
     }
     for (uint32_t i = 0; i < elemBytes; ++i) out[pos + i] = uint8_t(e.bits >> (8 * i));
     pos += elemBytes;
@@ -293,6 +294,7 @@ int Lifter::declareVar(const ptx::VarDecl& d, ptx::Space asSpace) {
   if (d.hasInit && !d.init.empty()) {
     std::string err;
     if (!initBytes(d, typeBytes(d.type), v.bytes, v.init, err)) error(d.span, err);
+    else addressInits(d, v);
   }
   auto place = [&](uint64_t& top) {
     top = (top + v.align - 1) / v.align * v.align;
@@ -320,6 +322,33 @@ int Lifter::declareVar(const ptx::VarDecl& d, ptx::Space asSpace) {
     // every extern .shared array aliases the start of dynamic shared memory
   }
   return id;
+}
+
+// The address elements of an initialiser become relocations: 64-bit elements naming a .global variable of the
+// module (PTX ISA 5.4.4 "Initializers": a variable's address, or its generic address with generic(); for a .global
+// variable both are its device address here). Only .const variables may hold them: the runtime fills .global
+// variables from bytes known at translation.
+void Lifter::addressInits(const ptx::VarDecl& d, ir::Var& v) {
+  uint32_t eb = typeBytes(d.type);
+  uint32_t pos = 0;
+  for (auto& e : d.init) {
+    uint32_t at = pos;
+    pos += eb;
+    if (!e.isSymbol) continue;
+    if (eb != 8) return error(e.span, "an address initialiser needs 64-bit elements (.u64, .s64 or .b64), not ." +
+                                          std::string(d.type));
+    if (v.space != ptx::Space::Const)
+      return error(e.span, "address initialisers are supported in .const variables only");
+    const ptx::VarDecl* target = nullptr;
+    for (auto& g : mod_.globals)
+      if (g.name == e.symbol) target = &g;
+    if (!target || target->space != ptx::Space::Global)
+      return error(e.span, "'" + ptx::clip(e.symbol) + "': an address initialiser must name a .global variable of "
+                                                       "the module");
+    int id = findVar(e.symbol);
+    if (id < 0) return error(e.span, "unknown variable '" + ptx::clip(e.symbol) + "'");
+    v.relocs.push_back({at, id, e.offset});
+  }
 }
 
 int Lifter::findReg(std::string_view name) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A host model of the ptx_corpus/warp cases for redux.sync, match.sync, bar.red, bar.warp.sync, vector registers,
-dp4a/dp2a, bmsk and the scalar video instructions: each CUDA source executed SIMT style (warp_model.py's rules: a
+dp4a/dp2a, bmsk, the scalar video instructions and a .const table of .global addresses: each CUDA source executed SIMT style (warp_model.py's rules: a
 warp instruction sees the lanes that execute it together, restricted to its member mask; lanes past the end of a
 partial warp do not exist), and the integer instructions from the PTX ISA's pseudocode. It checks the lavapipe
 emulation before the H200's expected/ exist; the H200 confirms or corrects the reading of the ISA.
@@ -188,8 +188,22 @@ def video_dp():
     return out
 
 
+def const_addr_init():
+    ga = [1.5, -2.0, 3.25, 4.0]
+    gb = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]
+    tbl = [(ga, 0), (gb, 2), (gb, 0)]  # {generic(ga), generic(gb)+8, generic(gb)}
+    f32 = lambda x: struct.unpack("<I", struct.pack("<f", x))[0]
+    out = []
+    for s in rand_bits_u32(1405, 64):
+        a, o = tbl[s % 3]
+        out.append(f32(a[o + ((s >> 4) & 3)]))
+        a, o = tbl[(s >> 8) % 3]
+        out.append(f32(a[o + 1]))
+    return out
+
+
 CASES = {"redux_match": (redux_match, 16), "bar_red": (bar_red, 8), "vector_regs": (vector_regs, 8),
-         "video_dp": (video_dp, 16)}
+         "video_dp": (video_dp, 16), "const_addr_init": (const_addr_init, 2)}
 
 
 def main(argv):

@@ -719,8 +719,12 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       if (v.space != ptx::Space::Const) continue;
       for (size_t i = 0; i < v.init.size(); ++i) words[(v.offset + i) / 4] |= uint32_t(v.init[i]) << (8 * ((v.offset + i) % 4));
     }
-    out += "// .const variables with their initialisers\n";
-    out += "const uint cmem[" + std::to_string(words.size()) + "] = uint[](";
+    bool relocs = false;
+    for (auto& v : F.vars) relocs = relocs || (v.space == ptx::Space::Const && !v.relocs.empty());
+    out += "// .const variables with their initialisers";
+    // address initialisers (ir::Var::relocs) are known at launch: main() writes them into a private copy
+    out += relocs ? " (addresses of .global variables written by main())\nuint" : "\nconst uint";
+    out += " cmem[" + std::to_string(words.size()) + "] = uint[](";
     for (size_t i = 0; i < words.size(); ++i) {
       if (i % 8 == 0) out += "\n  ";
       char b[16];
@@ -766,6 +770,16 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
            "    if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;\n"
            "  }\n";
   out += declarations();
+  for (auto& v : F.vars) {
+    if (v.space != ptx::Space::Const) continue;
+    for (auto& r : v.relocs) {
+      uint64_t w = (v.offset + r.at) / 4;
+      std::string a = addressOf(Opnd{Opnd::Kind::VarAddr, false, false, -1, r.var, r.offset}, ptx::Space::None);
+      out += "  cmem[" + std::to_string(w) + "] = uint(" + a + "); cmem[" + std::to_string(w + 1) + "] = uint(" + a +
+             " >> 32);  // &" + std::string(F.vars[r.var].ptxName) + (r.offset ? " + " + std::to_string(r.offset) : "") +
+             " (" + std::string(v.ptxName) + ")\n";
+    }
+  }
   for (int i = 0; i < tree.numVars; ++i) out += "  int p2g_sv" + std::to_string(i) + " = 0;\n";
   if (features_.count("carry")) out += "  uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc\n";
 
