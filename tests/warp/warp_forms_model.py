@@ -202,8 +202,42 @@ def const_addr_init():
     return out
 
 
+def syncwarp_divergent():
+    n, grid = 128, 2
+    v = rand_s32(1406, n * grid, -5000, 5000)
+    out = [FILL] * (n * grid * 4)
+    for b in range(grid):
+        val = lambda t: v[b * n + t]
+        for t in range(n):
+            o = (b * n + t) * 4
+            if t & 31 < 16:
+                j = ((t + 1) & 15) | (t & ~31)
+                low = [k for k in range(t & ~31, (t & ~31) + 16)]
+                out[o + 0] = val(t ^ 3) & M32
+                out[o + 1] = (val(j) + 1000) & M32
+                out[o + 3] = sum(val(k) for k in low) & M32
+            else:
+                out[o + 2] = (val(t) * 7) & M32
+    return out
+
+
+def bar_arrive():
+    n, grid = 128, 2
+    v = rand_s32(1407, n * grid, -5000, 5000)
+    out = [FILL] * (n * grid * 2)
+    for b in range(grid):
+        for t in range(n):
+            o = (b * n + t) * 2
+            if t < 64:
+                out[o] = v[b * n + t] & M32
+            else:
+                out[o + 1] = (v[b * n + t - 64] * 7 + 1) & M32
+    return out
+
+
 CASES = {"redux_match": (redux_match, 16), "bar_red": (bar_red, 8), "vector_regs": (vector_regs, 8),
-         "video_dp": (video_dp, 16), "const_addr_init": (const_addr_init, 2)}
+         "video_dp": (video_dp, 16), "const_addr_init": (const_addr_init, 2),
+         "syncwarp_divergent": (syncwarp_divergent, 4), "bar_arrive": (bar_arrive, 2)}
 
 
 def main(argv):
