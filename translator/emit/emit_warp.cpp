@@ -126,12 +126,13 @@ void emitVote(Emitter& E, const ir::Inst& in) {
   storeActive(E, act, in.ops[0], p, r);
 }
 
-// Lane i's value of `v` in the lane's warp, for i in 0..31 (a GLSL loop over `i`): under the emulation the value
-// each lane published at the exchange just made (p2g_warp_x), natively a subgroup shuffle. A lane that does not
+// dst = lane i's value of `v` in the lane's warp, for i in 0..31 (a GLSL loop over `i`): under the emulation the
+// value each lane published at the exchange just made (p2g_warp_x), natively a subgroup shuffle, which every
+// invocation executes (a branch, not ?:, so that neither side runs on the other path). A lane that does not
 // execute the instruction gives an undefined value; the callers use only lanes in A & m.
-std::string laneValue(const std::string& v, const std::string& i) {
-  return "(P2G_WARP_EMU ? p2g_xchg[(gl_LocalInvocationIndex & ~31u) | " + i +
-         "] : subgroupShuffle(" + v + ", (gl_SubgroupInvocationID & ~31u) | " + i + "))";
+void laneValue(Emitter& E, const std::string& dst, const std::string& v, const std::string& i) {
+  E.line("if (P2G_WARP_EMU) " + dst + " = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | " + i + "]; else " + dst +
+         " = subgroupShuffle(" + v + ", (gl_SubgroupInvocationID & ~31u) | " + i + ");");
 }
 
 // redux.sync.op.type d, a, membermask (PTX ISA 9.7.13.10): d = op over a of the lanes in membermask, here those
@@ -153,7 +154,7 @@ void emitRedux(Emitter& E, const ir::Inst& in) {
                      : op == "max" ? (sgn ? "0x80000000u" : "0u") : "0u";
   E.line(sel + " = " + w.active + " & " + m + "; " + r + " = " + init + ";");
   E.open("for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i)");
-  E.line(v + " = " + laneValue(a, "p2g_i") + ";");
+  laneValue(E, v, a, "p2g_i");
   E.line("if (((" + sel + " >> p2g_i) & 1u) == 0u) continue;");
   std::string x = op == "add"   ? r + " + " + v
                   : op == "and" ? r + " & " + v
@@ -196,10 +197,11 @@ void emitMatch(Emitter& E, const ir::Inst& in) {
   }
   for (auto& h : halves) {
     WarpMasks w = warpMasks(E, act, "true", h);
-    std::string same = E.tmp(u);
+    std::string same = E.tmp(u), v = E.tmp(u);
     E.line(sel + " = " + w.active + " & " + m + "; " + same + " = 0u;");
     E.open("for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i)");
-    E.line("if (" + laneValue(h, "p2g_i") + " == " + h + ") " + same + " |= 1u << p2g_i;");
+    laneValue(E, v, h, "p2g_i");
+    E.line("if (" + v + " == " + h + ") " + same + " |= 1u << p2g_i;");
     E.close();
     E.line(eq + " &= " + same + ";");
   }
