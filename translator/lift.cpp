@@ -455,12 +455,6 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
             return true;
           }
       }
-      // WARP_SZ: the warp size, 32 on every NVIDIA GPU (PTX ISA %warpsize: "a run-time immediate constant")
-      if (o.name == "WARP_SZ") {
-        out.kind = Opnd::Kind::Imm;
-        out.imm = 32;
-        return true;
-      }
       if (isSpecialReg(o.name)) {
         out.kind = Opnd::Kind::Special;
         out.special = o.name;
@@ -478,6 +472,19 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.var = v;
         return true;
       }
+      // WARP_SZ: the warp size, 32 on every NVIDIA GPU (PTX ISA %warpsize: "a run-time immediate constant")
+      if (o.name == "WARP_SZ") {
+        out.kind = Opnd::Kind::Imm;
+        out.imm = 32;
+        return true;
+      }
+      if (size_t dot = o.name.rfind('.'); dot != std::string_view::npos && dot > 0)
+        if (const std::vector<int>* vec = findVector(o.name.substr(0, dot))) {
+          error(o.span, "vector register '" + ptx::clip(o.name.substr(0, dot)) + "' (.v" + std::to_string(vec->size()) +
+                            ") has no member '" + ptx::clip(o.name.substr(dot)) + "': its members are " +
+                            (vec->size() == 2 ? ".x .y (.r .g)" : ".x .y .z .w (.r .g .b .a)"));
+          return false;
+        }
       error(o.span, "unknown name '" + ptx::clip(o.name) + "'");
       return false;
     }
