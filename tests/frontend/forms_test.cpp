@@ -140,6 +140,7 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
       case 'q': case 'Q': ops.push_back("%p1"); break;
       case 'p': ops.push_back("%p2"); break;
       case 'R': ops.push_back("%p1|%p3"); break;
+      case 'E': ops.push_back(reg(bits, wt, n++) + "|%p1"); break;
       case 'm':
         if (space == "shared") ops.push_back("[sm" + std::to_string(k) + "]");
         else if (space == "local") ops.push_back("[lv]");

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A host model of the ptx_corpus/warp cases for redux.sync, match.sync, bar.red, bar.warp.sync, vector registers,
-dp4a/dp2a, bmsk, the scalar video instructions and a .const table of .global addresses: each CUDA source executed SIMT style (warp_model.py's rules: a
+elect.sync, dp4a/dp2a, bmsk, the scalar video instructions and a .const table of .global addresses: each CUDA source executed SIMT style (warp_model.py's rules: a
 warp instruction sees the lanes that execute it together, restricted to its member mask; lanes past the end of a
 partial warp do not exist), and the integer instructions from the PTX ISA's pseudocode. It checks the lavapipe
 emulation before the H200's expected/ exist; the H200 confirms or corrects the reading of the ISA.
@@ -235,9 +235,30 @@ def bar_arrive():
     return out
 
 
+def elect_sync():  # the leader: the lowest lane that executes elect.sync among those of its mask
+    n, grid = 48, 2
+    v = rand_s32(1408, n * grid, -1000, 1000)
+    out = [FILL] * (n * grid * 4)
+    for b in range(grid):
+        for w in range((n + 31) // 32):
+            lanes = [l for l in range(32) if w * 32 + l < n]
+            val = lambda l: v[b * n + w * 32 + l]
+            odd = [l for l in lanes if val(l) & 1]
+            mid = [l for l in lanes if 4 <= l < 12]
+            for l in lanes:
+                o = (b * n + w * 32 + l) * 4
+                out[o] = lanes[0] | (int(l == lanes[0]) << 8)
+                if val(l) & 1:
+                    out[o + 1] = odd[0] | (int(l == odd[0]) << 8)
+                if 4 <= l < 12:
+                    out[o + 2] = mid[0] | (int(l == mid[0]) << 8)
+    return out
+
+
 CASES = {"redux_match": (redux_match, 16), "bar_red": (bar_red, 8), "vector_regs": (vector_regs, 8),
          "video_dp": (video_dp, 16), "const_addr_init": (const_addr_init, 2),
-         "syncwarp_divergent": (syncwarp_divergent, 4), "bar_arrive": (bar_arrive, 2)}
+         "syncwarp_divergent": (syncwarp_divergent, 4), "bar_arrive": (bar_arrive, 2),
+         "elect_sync": (elect_sync, 4)}
 
 
 def main(argv):

@@ -1,4 +1,4 @@
-// Warp-level instructions (activemask, vote.sync, shfl.sync, redux.sync, match.sync, bar.warp.sync) with NVIDIA's
+// Warp-level instructions (activemask, vote.sync, shfl.sync, redux.sync, match.sync, elect.sync, bar.warp.sync) with NVIDIA's
 // warp of 32 on any Vulkan device.
 //
 // The warp model is in warp_flow.cpp and docs/WARP.md: with P2G_WARP_NATIVE (subgroups of 32 or more) each
@@ -226,6 +226,24 @@ void emitWarpSync(Emitter& E, const ir::Inst& in) {
   E.close();
 }
 
+// elect.sync d|p, membermask (PTX ISA 9.7.13.14): one leader among the lanes of the mask, "deterministically, the
+// same leader for the same membermask"; d = its lane id, p = whether this lane is it. The ISA does not say which
+// lane; the lowest one of A & m is taken (with every lane of m executing, the lowest lane of m), to be confirmed by
+// the H200 (ptx_corpus/warp/elect_sync).
+void emitElect(Emitter& E, const ir::Inst& in) {
+  const std::string& act = E.warpActive();
+  if (in.ops.size() != 2 || in.ops[0].kind != Opnd::Kind::Vec || in.ops[0].elems.size() != 2)
+    return E.error(in, "elect.sync: expected d|p, membermask");
+  Ty u{Ty::K::U, 32};
+  std::string m = E.tmp(u);
+  E.line(m + " = " + E.src(in.ops[1], u) + ";");
+  WarpMasks w = warpMasks(E, act, "true");
+  std::string lead = E.tmp(u);
+  E.line(lead + " = uint(findLSB(" + w.active + " & " + m + "));");
+  storeActive(E, act, in.ops[0].elems[0], u, lead);
+  storeActive(E, act, in.ops[0].elems[1], Ty{Ty::K::Pred, 1}, "(gl_LocalInvocationIndex & 31u) == " + lead);
+}
+
 }  // namespace
 
 bool isWarpSync(const ir::Inst& in) { return in.op == "bar" && in.hasMod("warp"); }
@@ -236,6 +254,7 @@ void emitWarp(Emitter& E, const ir::Inst& in) {
   if (op == "vote") return emitVote(E, in);
   if (op == "redux") return emitRedux(E, in);
   if (op == "match") return emitMatch(E, in);
+  if (op == "elect") return emitElect(E, in);
   if (isWarpSync(in)) return emitWarpSync(E, in);
   if (op == "activemask") {
     // the lanes executing this instance (measured on the H200: 1 in a one-thread block)

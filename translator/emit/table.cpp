@@ -319,6 +319,7 @@ const std::vector<FormLine> kLines = {
     {"redux", kW,    ".sync .{and,or,xor} .b32",           "d:32, a:32, a:32"},
     {"match", kW,    ".any .sync .{b32,b64}",              "d:32, a, a:32"},
     {"match", kW,    ".all .sync .{b32,b64}",              "e:32, a, a:32"},
+    {"elect", kW,    ".sync",                              "E:32, a:32"},
 
     // ---- tensor cores (emit_mma.cpp): the forms whose arithmetic the H200 measurement fits (docs/MMA.md)
     {"mma", emitMma, ".sync .aligned .m16n8k16 .row .col .f32 .f16 .f16 .f32",   "D:32, w:32, w:32, w:32"},
