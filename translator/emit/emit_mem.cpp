@@ -502,8 +502,8 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
   if (!isRed) E.store(in.ops[0], Ty{Ty::K::B, t.bits}, old);
 }
 
-// bar.sync / barrier.sync / bar.cta.sync: a CTA-wide barrier that also orders shared and global memory.
-// Barriers: bar/barrier with barrier 0 and the whole block. PTX ISA 9.7.13.1 "bar, barrier":
+// Barriers: bar/barrier with barrier 0 and the whole block, each a workgroup barrier that also orders shared and
+// global memory. PTX ISA 9.7.13.1 "bar, barrier":
 //   bar{.cta}.sync a{, b}      = barrier{.cta}{.sync}.aligned a{, b}: wait for b threads (all, without b)
 //   bar{.cta}.arrive a, b      = barrier{.cta}.arrive.aligned: arrive without waiting
 //   bar{.cta}.red.popc.u32 d, a{, b}, {!}c     d = the number of threads whose c is true
