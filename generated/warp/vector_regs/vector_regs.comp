@@ -97,7 +97,7 @@ void main() {
   v_w = t13;
   // 43: xor.b32 %r4, v.x, v.w;
   r4 = v_x ^ v_w;
-  // 44: mov.b64 %rd1, h;
+  // 44: mov.b64 %rd1, {h.x, h.y};
   rd1 = (uint64_t(h_x) << 0) | (uint64_t(h_y) << 32);
   // 46: st.global.u32 	[%rd9], %r1;
   P2GU32(rd9).v = r1;

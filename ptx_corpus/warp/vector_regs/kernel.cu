@@ -1,7 +1,8 @@
 // nvcc -arch=sm_90 -ptx -O3 kernel.cu -o kernel.ptx
 // Vector registers in inline PTX: .v2/.v4 declarations, vector movs, member access (.x .y .z .w and .r .g .b .a)
 // as sources and destinations, a vector register as a ld/st operand and packed into a 64-bit register; WARP_SZ
-// as an operand. 8 slots a thread.
+// as an operand. 8 slots a thread. (`mov.b64 d, h` with the vector register h itself also translates; the pack is
+// written {h.x, h.y} here, the braced form the ISA shows for packing.)
 extern "C" __global__ void vector_regs(const unsigned* in, unsigned* out) {
   unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned* p = in + 4 * g;
@@ -17,7 +18,7 @@ extern "C" __global__ void vector_regs(const unsigned* in, unsigned* out) {
       "sub.u32 %2, v.z, h.y;\n\t"
       "mov.v4.u32 v, {h.y, h.x, v.a, v.r};\n\t"
       "xor.b32 %3, v.x, v.w;\n\t"
-      "mov.b64 %4, h;\n\t"
+      "mov.b64 %4, {h.x, h.y};\n\t"
       "}"
       : "=r"(a), "=r"(b), "=r"(c), "=r"(d), "=l"(w) : "l"(p));
   o[0] = a;
