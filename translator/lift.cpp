@@ -126,6 +126,7 @@ class Lifter {
   int findReg(std::string_view name);
   const std::vector<int>* findVector(std::string_view name);
   bool videoSel_ = false;  // the instruction being lifted takes operand selectors (.b0-.b3, .h0, .h1)
+  bool hasVectors_ = false;  // the function declares vector registers
   int findVar(std::string_view name);
   int moduleVar(std::string_view name);
   bool resolve(const ptx::Operand& o, Opnd& out, Frame& fr);
@@ -234,6 +235,7 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
         for (auto& m : kMembers) regScopes_.back().names[name + "." + m[e]] = id;
       }
       regScopes_.back().vectors[name] = std::move(elems);
+      hasVectors_ = true;
     };
     if (d.rangeCount)
       for (uint32_t i = 0; i < d.rangeCount; ++i) vec(std::string(d.name) + std::to_string(i));
@@ -370,11 +372,16 @@ int Lifter::findReg(std::string_view name) {
   return -1;
 }
 
+// The vector register `name` of the innermost scope that declares the name at all (nullptr when that is a
+// scalar, a member name or a range element, or when no scope does).
 const std::vector<int>* Lifter::findVector(std::string_view name) {
+  size_t cut = name.size();
+  while (cut > 0 && name[cut - 1] >= '0' && name[cut - 1] <= '9') --cut;
   for (auto it = regScopes_.rbegin(); it != regScopes_.rend() - regBase_; ++it) {
     auto f = it->vectors.find(name);
     if (f != it->vectors.end()) return &f->second;
-    if (it->names.count(name)) return nullptr;  // shadowed by a scalar of an inner scope
+    if (it->names.count(name)) return nullptr;
+    if (cut < name.size() && it->ranges.count(name.substr(0, cut))) return nullptr;
   }
   return nullptr;
 }
@@ -426,15 +433,18 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.kind = Opnd::Kind::Sink;
         return true;
       }
-      int r = findReg(o.name);
+      // a whole vector register: the list of its elements (looked up first, so that a vector of an inner scope
+      // shadows a scalar of the same name outside; only in functions that declare vector registers)
+      const std::vector<int>* vecRegs = hasVectors_ ? findVector(o.name) : nullptr;
+      int r = vecRegs ? -1 : findReg(o.name);
       if (r >= 0) {
         out.kind = Opnd::Kind::Reg;
         out.reg = r;
         return true;
       }
-      if (const std::vector<int>* v = findVector(o.name)) {  // a whole vector register: the list of its elements
+      if (vecRegs) {
         out.kind = Opnd::Kind::Vec;
-        for (int e : *v) {
+        for (int e : *vecRegs) {
           Opnd x;
           x.kind = Opnd::Kind::Reg;
           x.reg = e;
