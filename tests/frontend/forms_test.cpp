@@ -300,3 +300,39 @@ TEST_CASE("forms the table leaves out are refused at the modifier or operand tha
     CHECK(t.diags.find(p.message) != std::string::npos);
   }
 }
+
+struct Probe2 {
+  const char* instr;
+  const char* message;
+};
+
+TEST_CASE("vector registers, video selectors and WARP_SZ resolve as operands") {
+  // each snippet must translate (GLSL through glslang and spirv-val)
+  const char* valid[] = {
+      // .v2/.v4, members as sources and destinations, a vector as a ld/st operand and as mov's packing source
+      "\t{ .reg .v4 .u32 v; .reg .v2 .u32 h;\n\tld.global.v4.u32 v, [%d7];\n\tmov.v2.u32 h, {v.w, v.r};\n"
+      "\tadd.u32 h.y, v.y, h.g;\n\tst.global.v2.u32 [%d7], h;\n\tmov.b64 %d1, h;\n\t}\n",
+      // ranges of vector registers, and a vector of an inner scope shadowing a scalar
+      "\t{ .reg .v2 .f32 %vf<3>;\n\tmov.v2.f32 %vf2, {%f1, %f2};\n\tadd.f32 %f3, %vf2.x, %vf2.g;\n\t}\n",
+      "\t{ .reg .v2 .b32 %r1;\n\tmov.v2.b32 %r1, {%r2, %r3};\n\tst.global.v2.b32 [%d7], %r1;\n\t}\n\tmov.u32 %r1, 1;\n",
+      // WARP_SZ as an immediate; video selectors on sources and a merge destination
+      "\tmov.u32 %r1, WARP_SZ;\n\tdiv.u32 %r2, %r3, WARP_SZ;\n",
+      "\tvadd.s32.u32.s32.sat %r1, %r2.b3, %r3.h1;\n\tvmax.u32.u32.u32 %r1.b2, %r2.h0, %r3, %r4;\n",
+  };
+  for (auto* v : valid) {
+    Translated t = translate(kernel(v, 1));
+    INFO(v, t.diags);
+    CHECK(t.ok);
+  }
+  const Probe2 refused[] = {
+      {"\t{ .reg .v4 .u32 v;\n\tmov.u32 %r1, v.q;\n\t}\n", "vector register 'v' (.v4) has no member '.q'"},
+      {"\t{ .reg .v8 .b16 v;\n\t}\n", "vector registers are .v2 or .v4"},
+      {"\tadd.u32 %r1, %r2.b0, 1;\n", "unknown name '%r2.b0'"},  // selectors belong to the video instructions
+  };
+  for (auto& p : refused) {
+    Translated t = translate(kernel(p.instr, 1));
+    INFO(p.instr, t.diags);
+    CHECK_FALSE(t.ok);
+    CHECK(t.diags.find(p.message) != std::string::npos);
+  }
+}
