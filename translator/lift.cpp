@@ -72,6 +72,9 @@ struct SvEq {
 struct RegScope {
   std::unordered_map<std::string, int, SvHash, SvEq> names;
   std::unordered_map<std::string, std::pair<int, uint32_t>, SvHash, SvEq> ranges;
+  // vector registers (`.reg .v4 .f32 %v;`): the element registers in order; each element is also in `names`
+  // under its member names (%v.x / %v.r, ...)
+  std::unordered_map<std::string, std::vector<int>, SvHash, SvEq> vectors;
 };
 
 struct Frame {
@@ -119,7 +122,11 @@ class Lifter {
   void closeWith(ir::Term t);
   void declareReg(const ptx::VarDecl& d);
   int declareVar(const ptx::VarDecl& d, ptx::Space asSpace);
+  void addressInits(const ptx::VarDecl& d, ir::Var& v);
   int findReg(std::string_view name);
+  const std::vector<int>* findVector(std::string_view name);
+  bool videoSel_ = false;  // the instruction being lifted takes operand selectors (.b0-.b3, .h0, .h1)
+  bool hasVectors_ = false;  // the function declares vector registers
   int findVar(std::string_view name);
   int moduleVar(std::string_view name);
   bool resolve(const ptx::Operand& o, Opnd& out, Frame& fr);
@@ -177,7 +184,17 @@ void Lifter::closeWith(ir::Term t) {
 }
 
 void Lifter::declareReg(const ptx::VarDecl& d) {
-  if (d.vecWidth) error(d.span, "vector registers (.v" + std::to_string(d.vecWidth) + ") are not supported yet");
+  // A vector register is its elements, each a scalar register of the element type: `%v.y` names element 1, `%v`
+  // alone the braced list of all of them (PTX ISA 5.4.2 "Vectors": .v2 and .v4 of a non-predicate type, at most
+  // 128 bits; members .x .y .z .w, or .r .g .b .a).
+  if (d.vecWidth) {
+    uint32_t eb = 8 * typeBytes(d.type);
+    if ((d.vecWidth != 2 && d.vecWidth != 4) || d.type == "pred" || eb * d.vecWidth > 128) {
+      error(d.span, "vector registers are .v2 or .v4 of a non-predicate type of at most 128 bits in all, not .v" +
+                        std::to_string(d.vecWidth) + " ." + std::string(d.type));
+      return;
+    }
+  }
   // The register types the IR has storage for (ir.h VType); .b128, .texref, fp8 types... are not.
   static const std::unordered_set<std::string_view> kRegTypes = {
       "pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
@@ -202,6 +219,30 @@ void Lifter::declareReg(const ptx::VarDecl& d) {
     tooManyRegs_ = true;
     return;
   }
+  if (d.vecWidth) {
+    static const char* kMembers[2][4] = {{"x", "y", "z", "w"}, {"r", "g", "b", "a"}};
+    auto vec = [&](const std::string& name) {
+      std::vector<int> elems;
+      for (uint32_t e = 0; e < d.vecWidth; ++e) {
+        ir::Reg r;
+        r.name = uniqueName(name + "_" + kMembers[0][e]);
+        r.ptxName = d.name;
+        r.ptxType = d.type;
+        r.vt = regVType(d.type);
+        F_.regs.push_back(std::move(r));
+        int id = int(F_.regs.size()) - 1;
+        elems.push_back(id);
+        for (auto& m : kMembers) regScopes_.back().names[name + "." + m[e]] = id;
+      }
+      regScopes_.back().vectors[name] = std::move(elems);
+      hasVectors_ = true;
+    };
+    if (d.rangeCount)
+      for (uint32_t i = 0; i < d.rangeCount; ++i) vec(std::string(d.name) + std::to_string(i));
+    else
+      vec(std::string(d.name));
+    return;
+  }
   if (d.rangeCount) {
     int first = int(F_.regs.size());
     for (uint32_t i = 0; i < d.rangeCount; ++i) add(d.name, i, true);
@@ -218,13 +259,13 @@ static bool initBytes(const ptx::VarDecl& d, uint32_t elemBytes, uint32_t totalB
   out.assign(totalBytes, 0);
   size_t pos = 0;
   for (auto& e : d.init) {
-    if (e.isSymbol) {
-      err = "address initialisers are not supported yet";
-      return false;
-    }
     if (pos + elemBytes > totalBytes) {
       err = "too many initialiser elements";
       return false;
+    }
+    if (e.isSymbol) {  // an address: 0 here, a relocation of the variable (Lifter::addressInits)
+      pos += elemBytes;
+      continue;
     }
     for (uint32_t i = 0; i < elemBytes; ++i) out[pos + i] = uint8_t(e.bits >> (8 * i));
     pos += elemBytes;
@@ -255,6 +296,7 @@ int Lifter::declareVar(const ptx::VarDecl& d, ptx::Space asSpace) {
   if (d.hasInit && !d.init.empty()) {
     std::string err;
     if (!initBytes(d, typeBytes(d.type), v.bytes, v.init, err)) error(d.span, err);
+    else addressInits(d, v);
   }
   auto place = [&](uint64_t& top) {
     top = (top + v.align - 1) / v.align * v.align;
@@ -284,6 +326,33 @@ int Lifter::declareVar(const ptx::VarDecl& d, ptx::Space asSpace) {
   return id;
 }
 
+// The address elements of an initialiser become relocations: 64-bit elements naming a .global variable of the
+// module (PTX ISA 5.4.4 "Initializers": a variable's address, or its generic address with generic(); for a .global
+// variable both are its device address here). Only .const variables may hold them: the runtime fills .global
+// variables from bytes known at translation.
+void Lifter::addressInits(const ptx::VarDecl& d, ir::Var& v) {
+  uint32_t eb = typeBytes(d.type);
+  uint32_t pos = 0;
+  for (auto& e : d.init) {
+    uint32_t at = pos;
+    pos += eb;
+    if (!e.isSymbol) continue;
+    if (eb != 8) return error(e.span, "an address initialiser needs 64-bit elements (.u64, .s64 or .b64), not ." +
+                                          std::string(d.type));
+    if (v.space != ptx::Space::Const)
+      return error(e.span, "address initialisers are supported in .const variables only");
+    const ptx::VarDecl* target = nullptr;
+    for (auto& g : mod_.globals)
+      if (g.name == e.symbol) target = &g;
+    if (!target || target->space != ptx::Space::Global)
+      return error(e.span, "'" + ptx::clip(e.symbol) + "': an address initialiser must name a .global variable of "
+                                                       "the module");
+    int id = findVar(e.symbol);
+    if (id < 0) return error(e.span, "unknown variable '" + ptx::clip(e.symbol) + "'");
+    v.relocs.push_back({at, id, e.offset});
+  }
+}
+
 int Lifter::findReg(std::string_view name) {
   // "%r12" is register 12 of the range "%r" (no leading zeros: "%r012" is a different name).
   size_t cut = name.size();
@@ -301,6 +370,20 @@ int Lifter::findReg(std::string_view name) {
     }
   }
   return -1;
+}
+
+// The vector register `name` of the innermost scope that declares the name at all (nullptr when that is a
+// scalar, a member name or a range element, or when no scope does).
+const std::vector<int>* Lifter::findVector(std::string_view name) {
+  size_t cut = name.size();
+  while (cut > 0 && name[cut - 1] >= '0' && name[cut - 1] <= '9') --cut;
+  for (auto it = regScopes_.rbegin(); it != regScopes_.rend() - regBase_; ++it) {
+    auto f = it->vectors.find(name);
+    if (f != it->vectors.end()) return &f->second;
+    if (it->names.count(name)) return nullptr;
+    if (cut < name.size() && it->ranges.count(name.substr(0, cut))) return nullptr;
+  }
+  return nullptr;
 }
 
 int Lifter::moduleVar(std::string_view name) {
@@ -350,11 +433,37 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.kind = Opnd::Kind::Sink;
         return true;
       }
-      int r = findReg(o.name);
+      // a whole vector register: the list of its elements (looked up first, so that a vector of an inner scope
+      // shadows a scalar of the same name outside; only in functions that declare vector registers)
+      const std::vector<int>* vecRegs = hasVectors_ ? findVector(o.name) : nullptr;
+      int r = vecRegs ? -1 : findReg(o.name);
       if (r >= 0) {
         out.kind = Opnd::Kind::Reg;
         out.reg = r;
         return true;
+      }
+      if (vecRegs) {
+        out.kind = Opnd::Kind::Vec;
+        for (int e : *vecRegs) {
+          Opnd x;
+          x.kind = Opnd::Kind::Reg;
+          x.reg = e;
+          x.span = o.span;
+          out.elems.push_back(std::move(x));
+        }
+        return true;
+      }
+      // video instructions' operand selectors: `%r1.b2` is byte 2 of %r1 (PTX ISA 9.7.18.1)
+      if (videoSel_ && o.name.size() > 3 && o.name[o.name.size() - 3] == '.') {
+        std::string_view sel = o.name.substr(o.name.size() - 2);
+        static const char* kSel[] = {"b0", "b1", "b2", "b3", "h0", "h1"};
+        for (int i = 0; i < 6; ++i)
+          if (sel == kSel[i] && (r = findReg(o.name.substr(0, o.name.size() - 3))) >= 0) {
+            out.kind = Opnd::Kind::Reg;
+            out.reg = r;
+            out.part = uint8_t(i + 1);
+            return true;
+          }
       }
       if (isSpecialReg(o.name)) {
         out.kind = Opnd::Kind::Special;
@@ -373,6 +482,19 @@ bool Lifter::resolve(const ptx::Operand& o, Opnd& out, Frame& fr) {
         out.var = v;
         return true;
       }
+      // WARP_SZ: the warp size, 32 on every NVIDIA GPU (PTX ISA %warpsize: "a run-time immediate constant")
+      if (o.name == "WARP_SZ") {
+        out.kind = Opnd::Kind::Imm;
+        out.imm = 32;
+        return true;
+      }
+      if (size_t dot = o.name.rfind('.'); dot != std::string_view::npos && dot > 0)
+        if (const std::vector<int>* vec = findVector(o.name.substr(0, dot))) {
+          error(o.span, "vector register '" + ptx::clip(o.name.substr(0, dot)) + "' (.v" + std::to_string(vec->size()) +
+                            ") has no member '" + ptx::clip(o.name.substr(dot)) + "': its members are " +
+                            (vec->size() == 2 ? ".x .y (.r .g)" : ".x .y .z .w (.r .g .b .a)"));
+          return false;
+        }
       error(o.span, "unknown name '" + ptx::clip(o.name) + "'");
       return false;
     }
@@ -717,6 +839,8 @@ void Lifter::liftInstr(const ptx::Instr& in, Frame& fr) {
   x.span = in.span;
   x.guardReg = guardReg(in);
   x.guardNeg = in.hasGuard && in.guard.neg;
+  videoSel_ = in.opcode == "vadd" || in.opcode == "vsub" || in.opcode == "vabsdiff" || in.opcode == "vmin" ||
+              in.opcode == "vmax" || in.opcode == "vshl" || in.opcode == "vshr" || in.opcode == "vset";
   for (size_t i = 0; i < in.ops.size(); ++i) {
     const ptx::Operand& o = in.ops[i];
     if (o.minus) {

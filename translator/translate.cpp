@@ -163,6 +163,7 @@ bool translateParsed(const ptx::SourceManager& sm, int buf, const ptx::Module& m
       m.sfuDir = em.sfuDir();
       m.globalsBytes = std::max<uint32_t>(m.globalsBytes, m.sfuDir + 4 * uint32_t(m.sfuTables.size()));
     }
+    m.blockThreads = em.blockThreads();
     if (em.loopGuardAt() >= 0) {  // lavapipe's loop budget counter after those (emitter.cpp loopGuardText)
       m.loopGuard = true;
       m.loopGuardAt = uint32_t(em.loopGuardAt());

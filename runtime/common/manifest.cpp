@@ -113,6 +113,7 @@ std::string manifestToJson(const Manifest& m) {
     s += ",\n  \"sfuTables\": " + strList(m.sfuTables);
   }
   if (m.loopGuard) s += ",\n  \"loopGuard\": " + std::to_string(m.loopGuardAt);
+  if (m.blockThreads) s += ",\n  \"blockThreads\": " + std::to_string(m.blockThreads);
   if (m.checkBounds) s += ",\n  \"checkBounds\": {\"globalVarBytes\": " + std::to_string(m.globalVarBytes) + "}";
   return s + "\n}\n";
 }
@@ -201,6 +202,7 @@ bool manifestFromJson(const std::string& text, Manifest& m, std::string& err) {
   if (m.loopGuard && (!r.u32(root, "loopGuard", m.loopGuardAt, true) || m.loopGuardAt % 4 ||
                       uint64_t(m.loopGuardAt) + 4 > m.globalsBytes))
     return r.fail(root, "\"loopGuard\": expected a 4-byte-aligned offset inside globalsBytes");
+  if (!r.u32(root, "blockThreads", m.blockThreads)) return false;
   if (const json::Value* cb = root.find("checkBounds")) {
     if (!cb->isObject()) return r.fail(*cb, "\"checkBounds\": expected {\"globalVarBytes\": n}");
     m.checkBounds = true;

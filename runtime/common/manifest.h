@@ -94,6 +94,9 @@ struct Manifest {
   // not 0 after the dispatch.
   bool loopGuard = false;
   uint32_t loopGuardAt = 0;
+  // The thread count a barrier of the kernel names (`bar.sync 0, 256`; JSON "blockThreads", absent when 0): only
+  // barriers of the whole block are supported, so the launch refuses a block of another size.
+  uint32_t blockThreads = 0;
   // Translated with --check-bounds (JSON "checkBounds": {"globalVarBytes": n}, absent otherwise): the shader
   // declares a third push constant `uint64_t bounds`, the address of the bounds buffer (docs/ABI.md); the runtime
   // lists the buffers there and reports the first out-of-bounds access. globalVarBytes is the end of the module's

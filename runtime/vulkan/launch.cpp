@@ -192,6 +192,11 @@ bool checkLaunch(const Context& ctx, const CaseSpec& c, const Manifest& m, std::
     }
     threads *= c.block[i];
   }
+  if (m.blockThreads && m.blockThreads != threads) {
+    err = "block has " + std::to_string(threads) + " threads but the kernel's barriers name " +
+          std::to_string(m.blockThreads) + " (only barriers of the whole block are supported)";
+    return false;
+  }
   if (threads > L.maxComputeWorkGroupInvocations) {
     err = "block has " + std::to_string(threads) + " threads; the device allows " +
           std::to_string(L.maxComputeWorkGroupInvocations) + " (maxComputeWorkGroupInvocations)";

@@ -114,12 +114,15 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
   bool image = op == "tex" || op == "tld4" || op == "txq" || op == "suq" || op == "suld" || op == "sust";
   std::string geom = has.count("1d") ? "1d" : has.count("3d") ? "3d" : has.count("a1d") ? "a1d" : has.count("a2d") ? "a2d" : "2d";
   std::vector<std::string> ops;
-  int n = 1;
+  int n = 1, imms = 0;
   for (std::string tok : words(l.operands, ',')) {
     size_t at = tok.find('@');
     if (at != std::string::npos) {
       std::string c = tok.substr(at + 1);
-      bool present = has.count(c) > 0 || (c == "bool" && (has.count("and") || has.count("or") || has.count("xor")));
+      static const auto cls = classes();
+      bool present = has.count(c) > 0;
+      if (auto it = cls.find(c); it != cls.end())
+        for (auto& m : it->second) present = present || has.count(m) > 0;
       if (!present) continue;
       tok = tok.substr(0, at);
     }
@@ -131,10 +134,13 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
     if (w == "32" || w == "64" || w == "2T") wt = "b" + std::to_string(bits);
     switch (kind) {
       case 'd': case 'a': case 'e': ops.push_back(reg(bits, wt, n++)); break;
-      case 'i': ops.push_back(op == "lop3" ? "0x96" : "0"); break;
+      case 'i':  // a barrier's second immediate is its thread count (a positive multiple of 32)
+        ops.push_back(op == "lop3" ? "0x96" : (op == "bar" || op == "barrier") && ++imms == 2 ? "32" : "0");
+        break;
       case 'q': case 'Q': ops.push_back("%p1"); break;
       case 'p': ops.push_back("%p2"); break;
       case 'R': ops.push_back("%p1|%p3"); break;
+      case 'E': ops.push_back(reg(bits, wt, n++) + "|%p1"); break;
       case 'm':
         if (space == "shared") ops.push_back("[sm" + std::to_string(k) + "]");
         else if (space == "local") ops.push_back("[lv]");
@@ -184,6 +190,10 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
       default: break;
     }
   }
+  // a scalar video instruction with c and no secondary operation merges into a byte or half of d: `d.h0`
+  bool video = op == "vadd" || op == "vsub" || op == "vabsdiff" || op == "vmin" || op == "vmax" || op == "vshl" ||
+               op == "vshr" || op == "vset";
+  if (video && ops.size() == 4 && !has.count("add") && !has.count("min") && !has.count("max")) ops[0] += ".h0";
   std::string text = "\t" + op;
   for (auto& m : v.mods) text += "." + m;
   for (size_t i = 0; i < ops.size(); ++i) text += (i ? ", " : " ") + ops[i];
@@ -284,6 +294,42 @@ TEST_CASE("forms the table leaves out are refused at the modifier or operand tha
       {"\tselp.b32 %r1, %r2, %r3, %r4;\n", "operand 4 of 'selp.b32' must be a predicate register, not '%r4' (.b32)"},
   };
   for (auto& p : probes) {
+    Translated t = translate(kernel(p.instr, 1));
+    INFO(p.instr, t.diags);
+    CHECK_FALSE(t.ok);
+    CHECK(t.diags.find(p.message) != std::string::npos);
+  }
+}
+
+struct Probe2 {
+  const char* instr;
+  const char* message;
+};
+
+TEST_CASE("vector registers, video selectors and WARP_SZ resolve as operands") {
+  // each snippet must translate (GLSL through glslang and spirv-val)
+  const char* valid[] = {
+      // .v2/.v4, members as sources and destinations, a vector as a ld/st operand and as mov's packing source
+      "\t{ .reg .v4 .u32 v; .reg .v2 .u32 h;\n\tld.global.v4.u32 v, [%d7];\n\tmov.v2.u32 h, {v.w, v.r};\n"
+      "\tadd.u32 h.y, v.y, h.g;\n\tst.global.v2.u32 [%d7], h;\n\tmov.b64 %d1, h;\n\t}\n",
+      // ranges of vector registers, and a vector of an inner scope shadowing a scalar
+      "\t{ .reg .v2 .f32 %vf<3>;\n\tmov.v2.f32 %vf2, {%f1, %f2};\n\tadd.f32 %f3, %vf2.x, %vf2.g;\n\t}\n",
+      "\t{ .reg .v2 .b32 %r1;\n\tmov.v2.b32 %r1, {%r2, %r3};\n\tst.global.v2.b32 [%d7], %r1;\n\t}\n\tmov.u32 %r1, 1;\n",
+      // WARP_SZ as an immediate; video selectors on sources and a merge destination
+      "\tmov.u32 %r1, WARP_SZ;\n\tdiv.u32 %r2, %r3, WARP_SZ;\n",
+      "\tvadd.s32.u32.s32.sat %r1, %r2.b3, %r3.h1;\n\tvmax.u32.u32.u32 %r1.b2, %r2.h0, %r3, %r4;\n",
+  };
+  for (auto* v : valid) {
+    Translated t = translate(kernel(v, 1));
+    INFO(v, t.diags);
+    CHECK(t.ok);
+  }
+  const Probe2 refused[] = {
+      {"\t{ .reg .v4 .u32 v;\n\tmov.u32 %r1, v.q;\n\t}\n", "vector register 'v' (.v4) has no member '.q'"},
+      {"\t{ .reg .v8 .b16 v;\n\t}\n", "vector registers are .v2 or .v4"},
+      {"\tadd.u32 %r1, %r2.b0, 1;\n", "unknown name '%r2.b0'"},  // selectors belong to the video instructions
+  };
+  for (auto& p : refused) {
     Translated t = translate(kernel(p.instr, 1));
     INFO(p.instr, t.diags);
     CHECK_FALSE(t.ok);

@@ -579,6 +579,12 @@ TEST_CASE("manifest: JSON round trip and errors") {
   CHECK_FALSE(manifestFromJson(R"({"entry": "e", "globalsBytes": 4, "loopGuard": 4})", r, err));
   CHECK(err.find("loopGuard") != std::string::npos);
   CHECK_FALSE(manifestFromJson(R"({"entry": "e", "globalsBytes": 8, "loopGuard": 2})", r, err));
+  // the thread count barriers name: absent when 0, kept otherwise
+  CHECK(manifestToJson(m).find("blockThreads") == std::string::npos);
+  m.blockThreads = 256;
+  REQUIRE_MESSAGE(manifestFromJson(manifestToJson(m), r, err), err);
+  CHECK(r.blockThreads == 256);
+  CHECK_FALSE(manifestFromJson(R"({"entry": "e", "blockThreads": -1})", r, err));
 }
 
 TEST_CASE("case: mutated case.json never crashes and always explains a refusal") {

@@ -184,6 +184,22 @@ void emitBits(Emitter& E, const ir::Inst& in) {
   Ty u{Ty::K::U, t.bits};
   bool is64 = t.bits == 64;
   auto a = [&](Ty ty) { return E.src(in.ops[1], ty); };
+  if (op == "bmsk") {
+    // bmsk.{clamp,wrap}.b32 d, a, b: the mask of b bits from bit a, PTX ISA 9.7.1.22's pseudocode with its shifts
+    // of 32 or more made explicit: mask0 = ~0 << (a & 31); mask1 = ~0 << ((a & 31) + (b & 31)), 0 when that sum
+    // is 32 or more (or, with .clamp, a >= 32 or b >= 32), ~0 when b & 31 is 0; d = mask0 & ~mask1, mask0 being 0
+    // with .clamp and a >= 32.
+    if (!need(E, in, 3)) return;
+    bool clamp = in.hasMod("clamp");
+    std::string x = E.tmp(u), y = E.tmp(u), s = E.tmp(u), m0 = E.tmp(u), m1 = E.tmp(u);
+    E.line(x + " = " + a(u) + "; " + y + " = " + E.src(in.ops[2], u) + "; " + s + " = (" + x + " & 31u) + (" + y +
+           " & 31u);");
+    E.line(m0 + " = " + (clamp ? x + " >= 32u ? 0u : " : "") + "0xFFFFFFFFu << (" + x + " & 31u);");
+    E.line(m1 + " = " + s + " >= 32u" + (clamp ? " || " + x + " >= 32u || " + y + " >= 32u" : "") + " ? 0u : (" +
+           y + " & 31u) == 0u ? 0xFFFFFFFFu : 0xFFFFFFFFu << " + s + ";");
+    E.store(in.ops[0], u, m0 + " & ~" + m1);
+    return;
+  }
   if (op == "and" || op == "or" || op == "xor") {
     if (!need(E, in, 3)) return;
     std::string o = op == "and" ? " & " : op == "or" ? " | " : " ^ ";

@@ -334,6 +334,16 @@ void emitMov(Emitter& E, const ir::Inst& in) {
   }
   const Opnd& d = in.ops[0];
   const Opnd& s = in.ops[1];
+  if (unsigned n = vecWidth(in); n > 1) {  // mov.v2/.v4: element by element, all sources read first
+    if (t.bits * n > 128) return E.error(in, "mov: a vector is at most 128 bits (PTX ISA 5.4.2 \"Vectors\")");
+    std::vector<std::string> v;
+    for (unsigned i = 0; i < n; ++i) {
+      v.push_back(E.tmp(t));
+      E.line(v[i] + " = " + E.src(s.elems[i], t) + ";");
+    }
+    for (unsigned i = 0; i < n; ++i) E.store(d.elems[i], t, v[i]);
+    return;
+  }
   if (d.kind == Opnd::Kind::Vec) {  // unpack: mov.b32 {lo, hi}, %r
     unsigned n = unsigned(d.elems.size());
     unsigned w = t.bits / n;
@@ -488,25 +498,44 @@ void emitAtomic(Emitter& E, const ir::Inst& in) {
   if (!isRed) E.store(in.ops[0], Ty{Ty::K::B, t.bits}, old);
 }
 
-// bar.sync / barrier.sync / bar.cta.sync: a CTA-wide barrier that also orders shared and global memory.
+// Barriers: bar/barrier with barrier 0 and the whole block, each a workgroup barrier that also orders shared and
+// global memory. PTX ISA 9.7.13.1 "bar, barrier":
+//   bar{.cta}.sync a{, b}      = barrier{.cta}{.sync}.aligned a{, b}: wait for b threads (all, without b)
+//   bar{.cta}.arrive a, b      = barrier{.cta}.arrive.aligned: arrive without waiting
+//   bar{.cta}.red.popc.u32 d, a{, b}, {!}c     d = the number of threads whose c is true
+//   bar{.cta}.red.{and,or}.pred p, a{, b}, {!}c  p = c of all threads / of any thread
+// Only barrier 0 with the whole block is modelled (a count b must equal the block's thread count: checked at
+// translation against .reqntid, else recorded in the manifest and checked by the runtime at launch). With barrier 0
+// counting every thread, an arrive is matched by the other threads' bar.sync of the same phase, so waiting there
+// too (barrier()) gives the same order of memory operations and the same results. bar.warp.sync is a warp
+// instruction (emit_warp.cpp); nanosleep only delays the thread.
 void emitSync(Emitter& E, const ir::Inst& in) {
   if (in.op == "membar" || in.op == "fence") {
     E.line("memoryBarrier();");
     return;
   }
-  if (in.hasMod("arrive") || in.hasMod("red")) {
-    E.error(in, "bar.arrive and bar.red are not supported yet");
+  if (in.op == "nanosleep") return;
+  if (in.hasMod("warp")) return emitWarp(E, in);
+  bool red = in.hasMod("red");
+  size_t idAt = red ? 1 : 0;
+  size_t nIds = in.ops.size() - (red ? 2 : 0);  // id and optional count
+  if (in.ops.size() <= idAt) return E.error(in, "barrier: the barrier id is missing");
+  const Opnd& id = in.ops[idAt];
+  if (!(id.kind == Opnd::Kind::Imm && id.imm == 0))
+    return E.error(in, "barrier ids other than 0 (named barriers) are not supported");
+  if (nIds == 2 && !E.barrierCount(in, in.ops[idAt + 1])) return;
+  if (in.hasMod("arrive") && nIds != 2) return E.error(in, "bar.arrive: the thread count is missing");
+  if (!red) {
+    E.line("memoryBarrierShared(); memoryBarrierBuffer(); barrier();");
     return;
   }
-  if (in.ops.size() > 1) {
-    E.error(in, "bar.sync with a thread count is not supported yet");
-    return;
-  }
-  if (!in.ops.empty() && !(in.ops[0].kind == Opnd::Kind::Imm && in.ops[0].imm == 0)) {
-    E.error(in, "named barriers other than 0 are not supported yet");
-    return;
-  }
-  E.line("memoryBarrierShared(); memoryBarrierBuffer(); barrier();");
+  Ty p{Ty::K::Pred, 1}, u{Ty::K::U, 32};
+  std::string c = E.src(in.ops.back(), p);
+  std::string kind = in.hasMod("popc") ? "0u" : in.hasMod("and") ? "1u" : "2u";
+  E.use("p2g_bar_red");
+  std::string r = "p2g_bar_red(" + kind + ", " + c + ")";
+  if (in.hasMod("popc")) E.store(in.ops[0], u, r);
+  else E.store(in.ops[0], p, r + " != 0u");
 }
 
 }  // namespace p2g

@@ -1,4 +1,5 @@
-// Warp-level instructions (activemask, vote.sync, shfl.sync) with NVIDIA's warp of 32 on any Vulkan device.
+// Warp-level instructions (activemask, vote.sync, shfl.sync, redux.sync, match.sync, elect.sync, bar.warp.sync) with NVIDIA's
+// warp of 32 on any Vulkan device.
 //
 // The warp model is in warp_flow.cpp and docs/WARP.md: with P2G_WARP_NATIVE (subgroups of 32 or more) each
 // instruction is a subgroup operation; otherwise one shared-memory exchange (p2g_warp_x) that every invocation of
@@ -125,12 +126,136 @@ void emitVote(Emitter& E, const ir::Inst& in) {
   storeActive(E, act, in.ops[0], p, r);
 }
 
+// dst = lane i's value of `v` in the lane's warp, for i in 0..31 (a GLSL loop over `i`): under the emulation the
+// value each lane published at the exchange just made (p2g_warp_x), natively a subgroup shuffle, which every
+// invocation executes (a branch, not ?:, so that neither side runs on the other path). A lane that does not
+// execute the instruction gives an undefined value; the callers use only lanes in A & m.
+void laneValue(Emitter& E, const std::string& dst, const std::string& v, const std::string& i) {
+  E.line("if (P2G_WARP_EMU) " + dst + " = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | " + i + "]; else " + dst +
+         " = subgroupShuffle(" + v + ", (gl_SubgroupInvocationID & ~31u) | " + i + ");");
+}
+
+// redux.sync.op.type d, a, membermask (PTX ISA 9.7.13.10): d = op over a of the lanes in membermask, here those
+// of A & m (lanes that exited or skip the instruction take no part, as in vote). add wraps in 32 bits; min/max
+// compare as .u32 or .s32; and/or/xor are bitwise.
+void emitRedux(Emitter& E, const ir::Inst& in) {
+  const std::string& act = E.warpActive();
+  if (in.ops.size() != 3) return E.error(in, "redux.sync: expected d, a, membermask");
+  Ty t = instrType(in);
+  bool sgn = t.k == Ty::K::S;
+  Ty u{Ty::K::U, 32};
+  std::string a = E.tmp(u), m = E.tmp(u);
+  E.line(a + " = " + E.src(in.ops[1], u) + "; " + m + " = " + E.src(in.ops[2], u) + ";");
+  WarpMasks w = warpMasks(E, act, "true", a);
+  std::string sel = E.tmp(u), r = E.tmp(u), v = E.tmp(u);
+  std::string op = in.hasMod("add") ? "add" : in.hasMod("min") ? "min" : in.hasMod("max") ? "max" :
+                   in.hasMod("and") ? "and" : in.hasMod("or") ? "or" : "xor";
+  std::string init = op == "and" ? "0xFFFFFFFFu" : op == "min" ? (sgn ? "0x7FFFFFFFu" : "0xFFFFFFFFu")
+                     : op == "max" ? (sgn ? "0x80000000u" : "0u") : "0u";
+  E.line(sel + " = " + w.active + " & " + m + "; " + r + " = " + init + ";");
+  E.open("for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i)");
+  laneValue(E, v, a, "p2g_i");
+  E.line("if (((" + sel + " >> p2g_i) & 1u) == 0u) continue;");
+  std::string x = op == "add"   ? r + " + " + v
+                  : op == "and" ? r + " & " + v
+                  : op == "or"  ? r + " | " + v
+                  : op == "xor" ? r + " ^ " + v
+                  : sgn ? "uint(" + op + "(int(" + r + "), int(" + v + ")))"
+                        : op + "(" + r + ", " + v + ")";
+  E.line(r + " = " + x + ";");
+  E.close();
+  storeActive(E, act, in.ops[0], u, r);
+}
+
+// match.any.sync.b32/b64 d, a, membermask: d = the lanes of A & m whose a equals this lane's.
+// match.all.sync.b32/b64 d[|p], a, membermask: d = A & m when every lane of A & m has this lane's a, else 0;
+// p = (d != 0) (PTX ISA 9.7.13.9). A 64-bit a takes two exchanges, one per half.
+void emitMatch(Emitter& E, const ir::Inst& in) {
+  const std::string& act = E.warpActive();
+  if (in.ops.size() != 3) return E.error(in, "match.sync: expected d, a, membermask");
+  bool all = in.hasMod("all");
+  bool wide = in.hasMod("b64");
+  const Opnd* dval = &in.ops[0];
+  const Opnd* dpred = nullptr;
+  if (in.ops[0].kind == Opnd::Kind::Vec && in.ops[0].elems.size() == 2) {
+    if (!all) return E.error(in, "match.any: only match.all has a predicate destination");
+    dval = &in.ops[0].elems[0];
+    dpred = &in.ops[0].elems[1];
+  }
+  Ty u{Ty::K::U, 32};
+  std::string m = E.tmp(u), eq = E.tmp(u), sel = E.tmp(u);
+  E.line(m + " = " + E.src(in.ops[2], u) + "; " + eq + " = 0xFFFFFFFFu;");
+  std::vector<std::string> halves;
+  if (wide) {
+    std::string x = E.tmpOf("uvec2");
+    E.line(x + " = unpackUint2x32(" + E.src(in.ops[1], Ty{Ty::K::U, 64}) + ");");
+    halves = {x + ".x", x + ".y"};
+  } else {
+    std::string x = E.tmp(u);
+    E.line(x + " = " + E.src(in.ops[1], u) + ";");
+    halves = {x};
+  }
+  for (auto& h : halves) {
+    WarpMasks w = warpMasks(E, act, "true", h);
+    std::string same = E.tmp(u), v = E.tmp(u);
+    E.line(sel + " = " + w.active + " & " + m + "; " + same + " = 0u;");
+    E.open("for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i)");
+    laneValue(E, v, h, "p2g_i");
+    E.line("if (" + v + " == " + h + ") " + same + " |= 1u << p2g_i;");
+    E.close();
+    E.line(eq + " &= " + same + ";");
+  }
+  std::string r = all ? "((" + eq + " & " + sel + ") == " + sel + " ? " + sel + " : 0u)" : eq + " & " + sel;
+  std::string d = E.tmp(u);
+  E.line(d + " = " + r + ";");
+  storeActive(E, act, *dval, u, d);
+  if (dpred) storeActive(E, act, *dpred, Ty{Ty::K::Pred, 1}, d + " != 0u");
+}
+
+// bar.warp.sync membermask: the lanes of the warp meet; memory operations before it are visible after it to the
+// lanes of the mask (PTX ISA 9.7.13.2). The emulation's exchange is a workgroup barrier with shared and buffer
+// memory barriers (the lanes of one warp are in different subgroups on lavapipe, so they must really wait); the
+// native path orders memory only: a subgroup of 32 executes the warp's converged code together.
+void emitWarpSync(Emitter& E, const ir::Inst& in) {
+  if (in.ops.size() != 1) return E.error(in, "bar.warp.sync: expected membermask");
+  E.src(in.ops[0], Ty{Ty::K::U, 32});
+  E.open("if (P2G_WARP_EMU)");
+  E.line("memoryBarrierBuffer(); p2g_warp_x(" + E.warpActive() + ", true, 0u);");
+  E.orElse();
+  E.line("memoryBarrierShared(); memoryBarrierBuffer();");
+  E.close();
+}
+
+// elect.sync d|p, membermask (PTX ISA 9.7.13.14): one leader among the lanes of the mask, "deterministically, the
+// same leader for the same membermask"; d = its lane id, p = whether this lane is it. The ISA does not say which
+// lane; the lowest one of A & m is taken (with every lane of m executing, the lowest lane of m), to be confirmed by
+// the H200 (ptx_corpus/warp/elect_sync).
+void emitElect(Emitter& E, const ir::Inst& in) {
+  const std::string& act = E.warpActive();
+  if (in.ops.size() != 2 || in.ops[0].kind != Opnd::Kind::Vec || in.ops[0].elems.size() != 2)
+    return E.error(in, "elect.sync: expected d|p, membermask");
+  Ty u{Ty::K::U, 32};
+  std::string m = E.tmp(u);
+  E.line(m + " = " + E.src(in.ops[1], u) + ";");
+  WarpMasks w = warpMasks(E, act, "true");
+  std::string lead = E.tmp(u);
+  E.line(lead + " = uint(findLSB(" + w.active + " & " + m + "));");
+  storeActive(E, act, in.ops[0].elems[0], u, lead);
+  storeActive(E, act, in.ops[0].elems[1], Ty{Ty::K::Pred, 1}, "(gl_LocalInvocationIndex & 31u) == " + lead);
+}
+
 }  // namespace
+
+bool isWarpSync(const ir::Inst& in) { return in.op == "bar" && in.hasMod("warp"); }
 
 void emitWarp(Emitter& E, const ir::Inst& in) {
   std::string op(in.op);
   if (op == "shfl") return emitShfl(E, in);
   if (op == "vote") return emitVote(E, in);
+  if (op == "redux") return emitRedux(E, in);
+  if (op == "match") return emitMatch(E, in);
+  if (op == "elect") return emitElect(E, in);
+  if (isWarpSync(in)) return emitWarpSync(E, in);
   if (op == "activemask") {
     // the lanes executing this instance (measured on the H200: 1 in a one-thread block)
     if (in.ops.size() != 1) return E.error(in, "activemask: expected one destination");

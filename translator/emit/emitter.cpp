@@ -298,6 +298,32 @@ std::string Emitter::src(const Opnd& o, Ty t) {
   }
 }
 
+bool Emitter::barrierCount(const ir::Inst& in, const Opnd& count) {
+  if (count.kind != Opnd::Kind::Imm) {
+    diags_.error(count.span, "a barrier's thread count must be an immediate (only barrier 0 with the whole block is "
+                             "supported)");
+    ok_ = false;
+    return false;
+  }
+  uint64_t n = uint64_t(count.imm);
+  uint64_t req = uint64_t(F.reqntid[0]) * std::max(F.reqntid[1], 1u) * std::max(F.reqntid[2], 1u);
+  std::string why;
+  if (count.imm <= 0 || n % 32 != 0) why = "a barrier's thread count must be a positive multiple of 32";
+  else if (F.reqntid[0] && n != req)
+    why = "barrier thread count " + std::to_string(n) + " is not the block's " + std::to_string(req) +
+          " threads (.reqntid): only barriers of the whole block are supported";
+  else if (blockThreads_ && n != blockThreads_)
+    why = "barrier thread count " + std::to_string(n) + " differs from the kernel's other barrier count " +
+          std::to_string(blockThreads_) + ": only barriers of the whole block are supported";
+  if (!why.empty()) {
+    diags_.error(count.span, why);
+    ok_ = false;
+    return false;
+  }
+  blockThreads_ = uint32_t(n);
+  return true;
+}
+
 void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
   if (dst.kind == Opnd::Kind::Sink) return;
   if (dst.kind != Opnd::Kind::Reg) {
@@ -693,8 +719,12 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       if (v.space != ptx::Space::Const) continue;
       for (size_t i = 0; i < v.init.size(); ++i) words[(v.offset + i) / 4] |= uint32_t(v.init[i]) << (8 * ((v.offset + i) % 4));
     }
-    out += "// .const variables with their initialisers\n";
-    out += "const uint cmem[" + std::to_string(words.size()) + "] = uint[](";
+    bool relocs = false;
+    for (auto& v : F.vars) relocs = relocs || (v.space == ptx::Space::Const && !v.relocs.empty());
+    out += "// .const variables with their initialisers";
+    // address initialisers (ir::Var::relocs) are known at launch: main() writes them into a private copy
+    out += relocs ? " (addresses of .global variables written by main())\nuint" : "\nconst uint";
+    out += " cmem[" + std::to_string(words.size()) + "] = uint[](";
     for (size_t i = 0; i < words.size(); ++i) {
       if (i % 8 == 0) out += "\n  ";
       char b[16];
@@ -740,6 +770,16 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
            "    if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;\n"
            "  }\n";
   out += declarations();
+  for (auto& v : F.vars) {
+    if (v.space != ptx::Space::Const) continue;
+    for (auto& r : v.relocs) {
+      uint64_t w = (v.offset + r.at) / 4;
+      std::string a = addressOf(Opnd{Opnd::Kind::VarAddr, false, false, -1, r.var, r.offset}, ptx::Space::None);
+      out += "  cmem[" + std::to_string(w) + "] = uint(" + a + "); cmem[" + std::to_string(w + 1) + "] = uint(" + a +
+             " >> 32);  // &" + std::string(F.vars[r.var].ptxName) + (r.offset ? " + " + std::to_string(r.offset) : "") +
+             " (" + std::string(v.ptxName) + ")\n";
+    }
+  }
   for (int i = 0; i < tree.numVars; ++i) out += "  int p2g_sv" + std::to_string(i) + " = 0;\n";
   if (features_.count("carry")) out += "  uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc\n";
 

@@ -85,6 +85,11 @@ class Emitter {
   // this lane executes the instruction (the enclosing structure's active flag and the instruction's guard). Under
   // the shared-memory emulation every lane of the warp reaches the handler and only these lanes take part.
   const std::string& warpActive() const { return warpAct_; }
+  // A barrier's thread count operand: it must be an immediate equal to the block's thread count (.reqntid), or,
+  // without .reqntid, one count for every barrier of the kernel, which the runtime checks at launch
+  // (blockThreads()). Reports the error and returns false otherwise.
+  bool barrierCount(const ir::Inst& in, const ir::Opnd& count);
+  uint32_t blockThreads() const { return blockThreads_; }
 
  private:
   const ptx::SourceManager& sm_;
@@ -105,6 +110,7 @@ class Emitter {
   uint32_t sfuDir_ = 0;
   bool hasLoops_ = false;
   int64_t loopGuardAt_ = -1;
+  uint32_t blockThreads_ = 0;  // the thread count barriers name (0: none)
   // warp model (warp_flow.cpp)
   struct WarpLoop {
     std::string actL, actI;   // lanes still looping; lanes active in this iteration
@@ -156,8 +162,10 @@ void emitMemory(Emitter&, const ir::Inst&);      // ld ldu st cvta prefetch
 void emitAtomic(Emitter&, const ir::Inst&);      // atom red
 void emitSync(Emitter&, const ir::Inst&);        // bar barrier membar fence
 void emitMma(Emitter&, const ir::Inst&);         // mma.sync with a warp of 32 (emit_mma.cpp)
-void emitWarp(Emitter&, const ir::Inst&);        // shfl.sync vote.sync activemask, warp of 32 (emit_warp.cpp)
+void emitWarp(Emitter&, const ir::Inst&);        // shfl vote match redux activemask bar.warp, warp of 32 (emit_warp.cpp)
+void emitVideo(Emitter&, const ir::Inst&);       // dp4a dp2a vadd vsub vabsdiff vmin vmax vshl vshr vset (emit_video.cpp)
 bool isWarpInstruction(const ir::Inst& in);      // handled by emitWarp: takes part in the warp model
+bool isWarpSync(const ir::Inst& in);             // bar.warp.sync (a bar form, lowered by emitWarp)
 void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (emit_tex.cpp)
 // The texture/surface helpers (tex_prelude.cpp) a function with image instructions needs, placed before main()
 // by the pipeline (translate.cpp); "" when it has none.

@@ -161,7 +161,7 @@ bool compileOps(Table& t, const FormLine& line, Form& f) {
     }
     if (!tok.empty() && tok.back() == '+') o.wider = true, tok.remove_suffix(1);
     o.kind = tok.empty() ? '?' : tok[0];
-    if (!std::strchr("daiqpQRemxwDVvUP*", o.kind) || o.kind == '\0') {
+    if (!std::strchr("daiqpQReEmxwDVvUP*", o.kind) || o.kind == '\0') {
       t.problems.push_back(std::string(line.op) + ": unknown operand kind in '" + std::string(line.operands) + "'");
       return false;
     }
@@ -521,6 +521,13 @@ bool checkOperand(const OpSpec& spec, const ir::Opnd& o, size_t i, const OpCtx& 
         return checkValue(o.elems[0], v, i, c, e, true) && checkPred(o.elems[1], i, c, e, true);
       }
       return checkValue(o, spec, i, c, e, true);
+    case 'E':
+      if (o.kind == K::Vec && o.elems.size() == 2) {
+        OpSpec v = spec;
+        return checkValue(o.elems[0], v, i, c, e, true) && checkPred(o.elems[1], i, c, e, true);
+      }
+      e = {nth(i) + " of '" + c.name + "' must be a pair d|p (a value and a predicate destination)", o.span};
+      return false;
     case 'm': return checkAddress(o, i, c, e);
     case 'x':
       if (o.kind == K::RegAddr || (o.kind == K::VarAddr && o.bracket)) return true;
@@ -664,7 +671,7 @@ FormResult checkForm(const ptx::Instr& src, const ir::Inst* x, const ir::Functio
     for (; i < want.size(); ++i)
       if (!(ok = checkOperand(*want[i], x->ops[i], i, c, e))) break;
     if (ok) return r;
-    bool vecKind = std::strchr("VvUPwDQRe", want[i]->kind) != nullptr;
+    bool vecKind = std::strchr("VvUPwDQReE", want[i]->kind) != nullptr;
     int score = int(2 * i) + (vecKind == (x->ops[i].kind == ir::Opnd::Kind::Vec));
     if (score > bestScore) firstKind = e, haveKind = true, bestScore = score;
   }

@@ -20,6 +20,7 @@
 //     p  predicate source (!p allowed; 0 or 1)        Q  predicate destination or pair p|q (setp)
 //     R  predicate pair p|q                           e  value destination or pair d|p (shfl)
 //     i  integer immediate                            m  memory address [reg], [reg+imm], [var+imm], [imm]
+//     E  value and predicate destination pair d|p, both required (elect.sync)
 //     x  image operand [handle, ...]                  w  vector of source values {a, b}
 //     D  vector of destination registers {d, ...} (any count: the handler checks it, mma)
 //     V  destination vector {d, ...} with as many elements as the .v2/.v4/.v8 modifier says (a single register,

@@ -387,6 +387,21 @@ double p2g_dadd_r(double x, double y, int mode) {
   return p2g_dround(uint(a >> 63), m, ea - 10, false, mode);
 }
 )"};
+    m["p2g_bar_red"] = {{}, {}, R"(// bar.red on barrier 0 with the whole block (emit_mem.cpp emitSync): kind 0 popc, 1 and, 2 or of c over the
+// threads that have not exited. Three barriers: the counters are reset, each thread adds its vote, each thread
+// reads; the next call resets only after its first barrier, when every thread has read.
+shared uint p2g_bar_votes[2];
+uint p2g_bar_red(uint kind, bool c) {
+  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  p2g_bar_votes[0] = 0u; p2g_bar_votes[1] = 0u;  // every thread writes the same zeros
+  memoryBarrierShared(); barrier();
+  if (c) atomicAdd(p2g_bar_votes[0], 1u);
+  atomicAdd(p2g_bar_votes[1], 1u);
+  memoryBarrierShared(); barrier();
+  uint n = p2g_bar_votes[0], all = p2g_bar_votes[1];
+  return kind == 0u ? n : kind == 1u ? uint(n == all) : uint(n != 0u);
+}
+)"};
     m["p2g_dmul_r"] = {{"p2g_dround", "p2g_mulhi64"}, {}, R"(// mul.f64 in `mode`: the 106-bit product of the significands, its top 64 bits and a sticky bit, rounded once.
 double p2g_dmul_r(double x, double y, int mode) {
   uint64_t a = doubleBitsToUint64(x), b = doubleBitsToUint64(y);

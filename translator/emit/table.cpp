@@ -32,7 +32,7 @@ void arith(Emitter& E, const ir::Inst& in) {
 }
 
 constexpr Handler kF = emitFloatArith, kI = emitIntArith, kB = emitBits, kC = emitCarry, kCmp = emitCompare,
-                  kMem = emitMemory, kAt = emitAtomic, kImg = emitImage, kW = emitWarp;
+                  kMem = emitMemory, kAt = emitAtomic, kImg = emitImage, kW = emitWarp, kV = emitVideo;
 
 constexpr std::string_view kCacheHint =
     "cache operators and eviction hints choose where NVIDIA caches a line; a kernel's loads and stores see the same "
@@ -71,6 +71,8 @@ const std::vector<FormClass> kClasses = {
     {"geom", "1d 2d 3d a1d a2d"},
     {"oob", "trap clamp zero"},
     {"fp8", "e4m3x2 e5m2x2"},
+    {"vt", "u32 s32"},
+    {"vop2", "add min max"},
     {"txq", "width height depth normalized_coords filter_mode addr_mode_0 addr_mode_1 addr_mode_2 array_size "
             "num_mipmap_levels"},
 };
@@ -186,6 +188,28 @@ const std::vector<FormLine> kLines = {
     {"prmt",  kB,    ".b32 .{f4e,b4e,rc8,ecl,ecr,rc16}?",  "d, a, a, a"},
     {"shf",   kB,    ".{l,r} .{wrap,clamp} .b32",          "d, a, a, a"},
     {"lop3",  kB,    ".b32",                               "d, a, a, a, i"},
+    {"bmsk",  kB,    ".{clamp,wrap} .b32",                 "d, a, a"},
+
+    // ---- integer dot products and scalar video instructions (emit_video.cpp); type modifiers dtype, atype,
+    // btype in that order. Without a secondary operation, a fourth operand c goes with a merge destination d.bN.
+    {"dp4a",  kV,    ".{u32,s32} .{u32,s32}",              "d:32, a:32, a:32, a:32"},
+    {"dp2a",  kV,    ".{lo,hi} .{u32,s32} .{u32,s32}",     "d:32, a:32, a:32, a:32"},
+    {"vadd",     kV, "$vt $vt $vt .sat? $vop2?",           "d:32, a:32, a:32, a:32@vop2"},
+    {"vadd",     kV, "$vt $vt $vt .sat?",                  "d:32, a:32, a:32, a:32"},
+    {"vsub",     kV, "$vt $vt $vt .sat? $vop2?",           "d:32, a:32, a:32, a:32@vop2"},
+    {"vsub",     kV, "$vt $vt $vt .sat?",                  "d:32, a:32, a:32, a:32"},
+    {"vabsdiff", kV, "$vt $vt $vt .sat? $vop2?",           "d:32, a:32, a:32, a:32@vop2"},
+    {"vabsdiff", kV, "$vt $vt $vt .sat?",                  "d:32, a:32, a:32, a:32"},
+    {"vmin",     kV, "$vt $vt $vt .sat? $vop2?",           "d:32, a:32, a:32, a:32@vop2"},
+    {"vmin",     kV, "$vt $vt $vt .sat?",                  "d:32, a:32, a:32, a:32"},
+    {"vmax",     kV, "$vt $vt $vt .sat? $vop2?",           "d:32, a:32, a:32, a:32@vop2"},
+    {"vmax",     kV, "$vt $vt $vt .sat?",                  "d:32, a:32, a:32, a:32"},
+    {"vshl",     kV, "$vt $vt .u32 .sat? .{clamp,wrap} $vop2?", "d:32, a:32, a:32, a:32@vop2"},
+    {"vshl",     kV, "$vt $vt .u32 .sat? .{clamp,wrap}",   "d:32, a:32, a:32, a:32"},
+    {"vshr",     kV, "$vt $vt .u32 .sat? .{clamp,wrap} $vop2?", "d:32, a:32, a:32, a:32@vop2"},
+    {"vshr",     kV, "$vt $vt .u32 .sat? .{clamp,wrap}",   "d:32, a:32, a:32, a:32"},
+    {"vset",     kV, "$vt $vt $cmp $vop2?",                "d:32, a:32, a:32, a:32@vop2"},
+    {"vset",     kV, "$vt $vt $cmp",                       "d:32, a:32, a:32, a:32"},
 
     // ---- comparisons and selects (emit_cvt.cpp)
     {"setp",  kCmp,  "$cmp $bool? $int",                   "Q, a, a, p@bool"},
@@ -238,6 +262,7 @@ const std::vector<FormLine> kLines = {
     {"mov",   emitMov, "$selt",                            "d, a"},
     {"mov",   emitMov, ".{b16,b32,b64}",                   "U, a"},
     {"mov",   emitMov, ".{b16,b32,b64}",                   "d, P"},
+    {"mov",   emitMov, ".{v2,v4} $selt",                   "V, v"},
     {"ld",    kMem,  ".weak? $space? $ldcop? $hint? $hint? $vec? $ldt", "V:T+, m", kCacheHint},
     {"ld",    kMem,  ".weak? .global .nc $ldcop? $hint? $hint? $vec? $ldt", "V:T+, m", kCacheHint},
     {"ldu",   kMem,  ".global? $vec? $ldt",                "V:T+, m"},
@@ -258,8 +283,22 @@ const std::vector<FormLine> kLines = {
     {"red",   kAt,   ".relaxed? $scope? $atspace? .{inc,dec} .u32", "m, a", kRelaxed},
 
     // ---- synchronisation (emit_mem.cpp): barrier 0 of the whole block; fences order every memory access
-    {"bar",     emitSync, ".cta? .sync .aligned?",         "i"},
-    {"barrier", emitSync, ".cta? .sync .aligned?",         "i"},
+    {"bar",     emitSync, ".cta? .sync .aligned?",         "i:32"},
+    {"bar",     emitSync, ".cta? .sync .aligned?",         "i:32, i:32"},
+    {"bar",     emitSync, ".cta? .arrive .aligned?",       "i:32, i:32"},
+    {"bar",     emitSync, ".cta? .red .popc .aligned? .u32", "d:32, i:32, p"},
+    {"bar",     emitSync, ".cta? .red .popc .aligned? .u32", "d:32, i:32, i:32, p"},
+    {"bar",     emitSync, ".cta? .red .{and,or} .aligned? .pred", "q, i:32, p"},
+    {"bar",     emitSync, ".cta? .red .{and,or} .aligned? .pred", "q, i:32, i:32, p"},
+    {"bar",     emitSync, ".warp .sync",                   "a:32"},  // a warp instruction (emit_warp.cpp)
+    {"barrier", emitSync, ".cta? .sync? .aligned?",        "i:32"},
+    {"barrier", emitSync, ".cta? .sync? .aligned?",        "i:32, i:32"},
+    {"barrier", emitSync, ".cta? .arrive .aligned?",       "i:32, i:32"},
+    {"barrier", emitSync, ".cta? .red .popc .aligned? .u32", "d:32, i:32, p"},
+    {"barrier", emitSync, ".cta? .red .popc .aligned? .u32", "d:32, i:32, i:32, p"},
+    {"barrier", emitSync, ".cta? .red .{and,or} .aligned? .pred", "q, i:32, p"},
+    {"barrier", emitSync, ".cta? .red .{and,or} .aligned? .pred", "q, i:32, i:32, p"},
+    {"nanosleep", emitSync, ".u32",                        "a:32", "a delay: no value changes"},
     {"membar",  emitSync, ".{cta,gl,sys}",                 ""},
     {"fence",   emitSync, ".{sc,acq_rel} $scope",          ""},
 
@@ -276,6 +315,11 @@ const std::vector<FormLine> kLines = {
     {"vote",  kW,    ".sync? .{all,any,uni} .pred",        "q, p, a:32@sync"},
     {"vote",  kW,    ".sync? .ballot .b32",                "d:32, p, a:32@sync"},
     {"activemask", kW, ".b32",                             "d:32"},
+    {"redux", kW,    ".sync .{add,min,max} .{u32,s32}",    "d:32, a:32, a:32"},
+    {"redux", kW,    ".sync .{and,or,xor} .b32",           "d:32, a:32, a:32"},
+    {"match", kW,    ".any .sync .{b32,b64}",              "d:32, a, a:32"},
+    {"match", kW,    ".all .sync .{b32,b64}",              "e:32, a, a:32"},
+    {"elect", kW,    ".sync",                              "E:32, a:32"},
 
     // ---- tensor cores (emit_mma.cpp): the forms whose arithmetic the H200 measurement fits (docs/MMA.md)
     {"mma", emitMma, ".sync .aligned .m16n8k16 .row .col .f32 .f16 .f16 .f32",   "D:32, w:32, w:32, w:32"},

@@ -29,7 +29,7 @@ constexpr uint8_t kActive = 2;   // it must be emitted with active flags (kHasWa
 
 }  // namespace
 
-bool isWarpInstruction(const ir::Inst& in) { return findHandler(in.op) == emitWarp; }
+bool isWarpInstruction(const ir::Inst& in) { return findHandler(in.op) == emitWarp || isWarpSync(in); }
 
 static bool hasWarp(const ir::Function& F, const SNode& n) {
   if (n.kind == SNode::Kind::Block) {

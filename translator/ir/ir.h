@@ -50,6 +50,15 @@ struct Var {
   uint64_t offset = 0;     // in its space's window
   bool dynamic = false;    // extern .shared [] (size set at launch)
   std::vector<uint8_t> init;  // initial bytes (const/global), empty = zero
+  // Address initialisers (`.const .u64 t[2] = {generic(g), g+8};`): the 64-bit word at byte `at` of the variable
+  // holds the address of .global variable `var` plus `offset` (its generic and global addresses are the same),
+  // known only at launch; `init` holds 0 there.
+  struct Reloc {
+    uint32_t at = 0;
+    int var = -1;
+    int64_t offset = 0;
+  };
+  std::vector<Reloc> relocs;
 };
 
 struct Opnd {
@@ -66,6 +75,7 @@ struct Opnd {
   std::vector<Opnd> elems; // Vec
   ptx::Span span;
   bool bracket = false;    // written as an address `[...]` (RegAddr, VarAddr of `[sym+8]`; not `sym+8`)
+  uint8_t part = 0;        // video instructions' operand selector `%r1.b2`: 1..4 = .b0-.b3, 5..6 = .h0/.h1
 };
 
 struct Inst {
