@@ -680,6 +680,9 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   if (features_.count("mmaxchg"))
     out += "// mma fragments (emit_mma.cpp): six words per thread of the block (A registers, then B registers)\n"
            "shared uint p2g_mma_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 6u];\n";
+  if (features_.count("tcxchg"))
+    out += "// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread of the block\n"
+           "shared uint p2g_tc_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 8u];\n";
   if (usesLocal_) {
     uint32_t words = (F.localBytes + 3) / 4;
     out += "uint lmem[" + std::to_string(words ? words : 1) + "];  // .local and call scratch, per thread\n";
@@ -749,7 +752,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   glsl = std::move(out);
   features.clear();
   for (auto& f : features_)
-    if (f != "carry" && f != "mmaxchg") features.push_back(f);  // internal flags, not device features
+    if (f != "carry" && f != "mmaxchg" && f != "tcxchg") features.push_back(f);  // internal flags, not device features
   warnings = warnings_;
   return ok_;
 }

@@ -156,6 +156,7 @@ void emitMemory(Emitter&, const ir::Inst&);      // ld ldu st cvta prefetch
 void emitAtomic(Emitter&, const ir::Inst&);      // atom red
 void emitSync(Emitter&, const ir::Inst&);        // bar barrier membar fence
 void emitMma(Emitter&, const ir::Inst&);         // mma.sync with a warp of 32 (emit_mma.cpp)
+void emitTensor(Emitter&, const ir::Inst&);      // ldmatrix stmatrix movmatrix wmma cp.async (emit_tensor.cpp)
 void emitWarp(Emitter&, const ir::Inst&);        // shfl.sync vote.sync activemask, warp of 32 (emit_warp.cpp)
 bool isWarpInstruction(const ir::Inst& in);      // handled by emitWarp: takes part in the warp model
 void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (emit_tex.cpp)
