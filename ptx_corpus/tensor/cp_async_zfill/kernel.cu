@@ -1,0 +1,31 @@
+// nvcc -arch=sm_90 -ptx -O3 kernel.cu -o kernel.ptx
+// ptx_corpus/tensor/cp_async_zfill: cp.async with a src-size operand. Thread t copies into its own 16-byte slot of
+// shared memory (filled with 0xA5 bytes first) from in + 16t: by t % 4, 4 bytes (.ca), 8 bytes (.ca), 16 bytes
+// (.cg) or 16 bytes (.ca with an L2 prefetch hint), src-size = (t / 4) % (size + 1) bytes; the rest of the copy is
+// zero, the rest of the slot keeps 0xA5. Then commit_group, wait_all, a barrier, and the slots go to out.
+#include <stdint.h>
+
+static __device__ __forceinline__ uint32_t smem(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+extern "C" __global__ void cp_async_zfill(const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+  __shared__ __align__(16) uint32_t slot[128][4];
+  int t = threadIdx.x;
+  for (int i = 0; i < 4; ++i) slot[t][i] = 0xA5A5A5A5u;
+  __syncthreads();
+  uint32_t dst = smem(&slot[t][0]);
+  const uint32_t* src = in + 4 * t;
+  int kind = t & 3;
+  uint32_t size = kind == 0 ? 4 : kind == 1 ? 8 : 16, n = uint32_t(t >> 2) % (size + 1);
+  if (kind == 0)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(n) : "memory");
+  else if (kind == 1)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(n) : "memory");
+  else if (kind == 2)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(n) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global.L2::128B [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(n) : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncthreads();
+  for (int i = 0; i < 4; ++i) out[4 * t + i] = slot[t][i];
+}
