@@ -130,10 +130,14 @@ def halves(b):
     return struct.unpack(f"<{len(b) // 2}H", b)
 
 
-def frag_words(L, A, B, C, ab_regs, c16):
+def frag_words(L, A, B, C, ab_regs, c16, tf32=False):
     """The raw fragments lane L holds (docs/TENSOR.md): A and B registers, then the accumulator's."""
     g, t = L >> 2, L & 3
     w = []
+    if tf32:
+        w += [A[g + 8 * (r & 1)][t + 4 * (r >> 1)] for r in range(4)]
+        w += [B[t + 4 * (r & 1)][g + 8 * (r >> 1)] for r in range(4)]
+        ab_regs = 0
     for r in range(ab_regs):
         q = r % 4
         m, k = g + 8 * (q & 1), 2 * t + 8 * (q >> 1)
@@ -154,7 +158,7 @@ def product(A, B, C, tab, tc, out16, via32=False):
     D = [[0] * 16 for _ in range(16)]
     for m in range(16):
         for n in range(16):
-            col = [B[k][n] for k in range(16)]
+            col = [B[k][n] for k in range(len(B))]
             if via32:
                 D[m][n] = tm.f32_to_f16(tm.mma_elem(A[m], col, tab, C[m][n], tc, False))
             else:
@@ -176,7 +180,7 @@ def wmma_check(name, outdir, tiles, d_size, frag_per_lane, d_index):
     want_f = []
     for T, (A, B, C, D, abr, c16) in enumerate(tiles):
         for L in range(32):
-            want_f += frag_words(L, A, B, C, abr, c16)
+            want_f += frag_words(L, A, B, C, abr, c16, tf32=len(B) == 8)
     return compare(f"{name}/frag (the assumed layout)", got_f, want_f) and ok
 
 
@@ -238,6 +242,20 @@ def check_wmma_mixed(case, outdir):
         want16 += [D16[m][n] for m in range(16) for n in range(16)]
     ok = compare("wmma_mixed/d32", words(os.path.join(outdir, "d32.bin")), want32)
     return compare("wmma_mixed/d16", list(halves(open(os.path.join(outdir, "d16.bin"), "rb").read())), want16) and ok
+
+
+@check("wmma_tf32")
+def check_wmma_tf32(case, outdir):
+    _, bufs = inputs(case)
+    a, b = struct.unpack("<1024I", bufs["a"]), struct.unpack("<1024I", bufs["b"])
+    c = struct.unpack("<2048I", bufs["c"])
+    tiles = []
+    for T in range(8):
+        A = [[a[T * 128 + m * 8 + k] for k in range(8)] for m in range(16)]
+        B = [[b[T * 128 + n * 8 + k] for n in range(16)] for k in range(8)]
+        C = [[c[T * 256 + m * 16 + n] for n in range(16)] for m in range(16)]
+        tiles.append((A, B, C, product(A, B, C, "tf32", "f32", False), 4, False))
+    return wmma_check("wmma_tf32", outdir, tiles, 4, 16, lambda T, m, n: T * 256 + n * 16 + m)
 
 
 def main():

@@ -93,8 +93,10 @@ def frag_matrix(regs):
 # ---- tensor-core arithmetic (docs/MMA.md) ----
 
 def dec(v, ty):
-    """(kind, neg, sig, e, frac): kind 0 finite, 1 inf, 2 NaN; value sig 2^(e - frac). ty: f16, bf16, f32."""
-    eb, mb = {"f16": (5, 10), "bf16": (8, 7), "f32": (8, 23)}[ty]
+    """(kind, neg, sig, e, frac): kind 0 finite, 1 inf, 2 NaN; value sig 2^(e - frac). ty: f16, bf16, tf32, f32."""
+    if ty == "tf32":  # an f32 register whose low 13 bits the tensor core ignores (docs/MMA.md)
+        v, ty = v >> 13, "tf32bits"
+    eb, mb = {"f16": (5, 10), "bf16": (8, 7), "f32": (8, 23), "tf32bits": (8, 10)}[ty]
     neg = (v >> (eb + mb)) & 1
     E = (v >> mb) & ((1 << eb) - 1)
     m = v & ((1 << mb) - 1)

@@ -189,14 +189,23 @@ struct WmmaType {
 
 WmmaType wmmaType(Frag f, std::string_view ty) {
   if (f == Frag::C) return ty == "f32" ? WmmaType{32, 8, 8} : WmmaType{16, 4, 4};
+  if (ty == "tf32") return WmmaType{32, 4, 4};
   return ty == "f16" ? WmmaType{16, 8, 4} : WmmaType{16, 4, 4};
 }
 
-// Row and column of element `e` of a fragment (e counts 16-bit halves for A/B, accumulator elements for C), as
-// GLSL expressions of the lane.
-void fragCoord(Frag f, unsigned e, std::string& row, std::string& col) {
+// Row and column of element `e` of a fragment (e counts 16-bit halves for f16/bf16 A and B, registers for tf32 A
+// and B, accumulator elements for C), as GLSL expressions of the lane. tf32 (m16n16k8) follows mma.m16n8k8.tf32:
+// A register r holds (g + 8(r & 1), t + 4(r >> 1)), B register r holds (k = t + 4(r & 1), n = g + 8(r >> 1)).
+void fragCoord(Frag f, unsigned e, std::string& row, std::string& col, bool tf32 = false) {
   std::string g = "(" + std::string(kLane) + " >> 2)", t2 = "(" + std::string(kLane) + " % 4u * 2u)";
+  std::string t = "(" + std::string(kLane) + " % 4u)";
   unsigned r = (e >> 1) & 3, h = e & 1;
+  if (tf32 && f != Frag::C) {
+    r = e & 3;
+    if (f == Frag::A) row = g + " + " + u(8 * (r & 1)), col = t + " + " + u(4 * (r >> 1));
+    else row = t + " + " + u(4 * (r & 1)), col = g + " + " + u(8 * (r >> 1));
+    return;
+  }
   if (f == Frag::A) {
     row = g + " + " + u(8 * (r & 1));
     col = t2 + " + " + u(8 * (r >> 1) + h);
@@ -211,7 +220,7 @@ void fragCoord(Frag f, unsigned e, std::string& row, std::string& col) {
 
 std::string_view wmmaElemType(const ir::Inst& in) {
   for (auto m : in.mods)
-    if (m == "f16" || m == "f32" || m == "bf16") return m;
+    if (m == "f16" || m == "f32" || m == "bf16" || m == "tf32") return m;
   return {};
 }
 
@@ -232,9 +241,10 @@ void emitWmmaLoadStore(Emitter& E, const ir::Inst& in, bool isLoad) {
   E.line(stride + " = " + (in.ops.size() > 2 ? E.src(in.ops[2], kU32) : "16u") + ";");
   bool colMajor = in.hasMod("col");
   unsigned esz = wt.bits / 8;
+  bool tf32 = ty == "tf32";
   auto addr = [&](unsigned e) {
     std::string row, col;
-    fragCoord(f, e, row, col);
+    fragCoord(f, e, row, col, tf32);
     std::string off = colMajor ? "(" + col + ") * " + stride + " + " + row : "(" + row + ") * " + stride + " + " + col;
     return "(" + base + " + " + (wide ? "uint64_t" : "uint") + "((" + off + ") * " + u(esz) + "))";
   };
@@ -263,22 +273,23 @@ void emitWmmaLoadStore(Emitter& E, const ir::Inst& in, bool isLoad) {
   }
 }
 
-// wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.dtype.ctype d, a, b, c (f16 A and B), or
-// .f32.bf16.bf16.f32. Each D element is one K = 16 tensor-core sum (p2g_mma_float, docs/MMA.md). f32 C with f16 D
-// is taken as the f32 computation rounded to f16 (to nearest even): an assumption, see docs/TENSOR.md.
+// wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.dtype.ctype d, a, b, c (f16 A and B), .f32.bf16.bf16.f32,
+// or m16n16k8 .f32.tf32.tf32.f32. Each D element is one tensor-core sum of K = 16 (8 for tf32) products and c
+// (p2g_mma_float, docs/MMA.md). f32 C with f16 D is taken as the f32 computation rounded to f16 (to nearest
+// even): an assumption, see docs/TENSOR.md.
 void emitWmmaMma(Emitter& E, const ir::Inst& in) {
   std::vector<std::string_view> types;
   for (auto m : in.mods)
-    if (m == "f16" || m == "f32" || m == "bf16") types.push_back(m);
-  bool bf16 = types.size() == 4;
+    if (m == "f16" || m == "f32" || m == "bf16" || m == "tf32") types.push_back(m);
   std::string_view dty = types[0], cty = types.back();
-  std::string_view aty = bf16 ? "bf16" : "f16";
+  std::string_view aty = types.size() == 4 ? types[1] : "f16";
+  bool bf16 = aty == "bf16", tf32 = aty == "tf32";
   WmmaType wd = wmmaType(Frag::C, dty), wc = wmmaType(Frag::C, cty), wa = wmmaType(Frag::A, aty);
   if (!vecOf(E, in, 0, wd.regs, "d") || !vecOf(E, in, 1, wa.regs, "a") || !vecOf(E, in, 2, wa.regs, "b") ||
       !vecOf(E, in, 3, wc.regs, "c"))
     return;
   E.use("p2g_mma_float");
-  E.use("p2g_wmma_frag");
+  E.use(tf32 ? "p2g_wmma_frag_tf32" : "p2g_wmma_frag");
   // c before anything is written (d may name the same registers)
   std::vector<std::string> c;
   for (unsigned i = 0; i < wc.regs; ++i) {
@@ -297,11 +308,11 @@ void emitWmmaMma(Emitter& E, const ir::Inst& in) {
     std::string row, col;
     fragCoord(Frag::C, e, row, col);
     std::string ce = c16 ? "bitfieldExtract(" + c[e >> 1] + ", " + std::to_string(16 * (e & 1)) + ", 16)" : c[e];
-    std::string call = "p2g_mma_float(p2g_fa, p2g_fb, 16u, " + std::string(bf16 ? "1u" : "0u") + ", " + ce + ", " +
+    std::string call = "p2g_mma_float(p2g_fa, p2g_fb, " + std::string(tf32 ? "8u, 2u" : bf16 ? "16u, 1u" : "16u, 0u") + ", " + ce + ", " +
                        (c16 ? "0u" : "3u") + ", " + (d16 && c16 ? "true" : "false") + ")";
     if (d16 && !c16) call = "p2g_wmma_f32_to_f16(" + call + ")";
     d.push_back(E.tmp(kU32));
-    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(" + row + ", " + col + ", p2g_fa, p2g_fb); " + d.back() +
+    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag" + std::string(tf32 ? "_tf32(" : "(") + row + ", " + col + ", p2g_fa, p2g_fb); " + d.back() +
            " = " + call + "; }");
   }
   if (d16)
@@ -337,6 +348,16 @@ void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
     uint lb = (col & 7u) * 4u + ((k & 7u) >> 1), rb = (k >> 3) + 2u * (col >> 3);
     a[k] = bitfieldExtract(p2g_tc_x[(wb + la) * 8u + ra], int(k & 1u) * 16, 16);
     b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
+  }
+}
+)"});
+  h.push_back({"p2g_wmma_frag_tf32", {}, {}, R"(// Row `row` of A and column `col` of B (8 tf32 elements each, whole registers) of a wmma.m16n16k8 of the warp from
+// p2g_tc_x (layout of mma.m16n8k8.tf32: emit_tensor.cpp, docs/TENSOR.md).
+void p2g_wmma_frag_tf32(uint row, uint col, out uint a[32], out uint b[32]) {
+  uint wb = gl_LocalInvocationIndex & ~31u;
+  for (uint k = 0u; k < 8u; ++k) {
+    a[k] = p2g_tc_x[(wb + (row & 7u) * 4u + (k & 3u)) * 8u + (row >> 3) + 2u * (k >> 2)];
+    b[k] = p2g_tc_x[(wb + (col & 7u) * 4u + (k & 3u)) * 8u + 4u + (k >> 2) + 2u * (col >> 3)];
   }
 }
 )"});
