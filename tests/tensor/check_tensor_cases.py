@@ -258,6 +258,49 @@ def check_wmma_tf32(case, outdir):
     return wmma_check("wmma_tf32", outdir, tiles, 4, 16, lambda T, m, n: T * 256 + n * 16 + m)
 
 
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]  # one f32 rounding of a double sum of two f32 is exact RN
+
+
+@check("cp_async_pipeline")
+def check_pipeline(case, outdir):
+    _, bufs = inputs(case)
+    src = struct.unpack("<2560f", bufs["in"])
+    tail = struct.unpack("<128f", bufs["tail"])
+    want = []
+    for blk in range(2):
+        for t in range(128):
+            acc = 0.0
+            for k in range(5):
+                v = src[(k * 128 + ((t + 1) & 127)) * 4:][:4]
+                acc = f32(acc + f32(f32(f32(v[0] + v[1]) + v[2]) + v[3]))
+            want.append(struct.unpack("<I", struct.pack("<f", f32(acc + (tail[t] if t < 100 else 0.0))))[0])
+    return compare("cp_async_pipeline/out", words(os.path.join(outdir, "out.bin")), want)
+
+
+@check("wmma_gemm_nvcc")
+def check_wmma_gemm(case, outdir):
+    """C = 0.5 (A B) through four chained f32 wmma steps, C16 = A B through four f16 steps (col-major)."""
+    _, bufs = inputs(case)
+    a, b = halves(bufs["a"]), halves(bufs["b"])
+    M = N = 32
+    K = 64
+    want32, want16 = [0] * (M * N), [0] * (M * N)
+    for m in range(M):
+        for n in range(N):
+            acc = acc16 = 0
+            for ks in range(0, K, 16):
+                av = [a[m * K + k] for k in range(ks, ks + 16)]
+                bv = [b[n * K + k] for k in range(ks, ks + 16)]
+                acc = tm.mma_elem(av, bv, "f16", acc, "f32", False)
+                acc16 = tm.mma_elem(av, bv, "f16", acc16, "f16", True)
+            assert acc == 0 or ((acc >> 23) & 255) > 1  # halving is then exact: one less in the exponent
+            want32[m * N + n] = acc - (1 << 23) if acc & 0x7FFFFFFF else acc
+            want16[n * M + m] = acc16
+    ok = compare("wmma_gemm_nvcc/c", words(os.path.join(outdir, "c.bin")), want32)
+    return compare("wmma_gemm_nvcc/d", list(halves(open(os.path.join(outdir, "d.bin"), "rb").read())), want16) and ok
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
