@@ -681,8 +681,8 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
     out += "// mma fragments (emit_mma.cpp): six words per thread of the block (A registers, then B registers)\n"
            "shared uint p2g_mma_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 6u];\n";
   if (features_.count("tcxchg"))
-    out += "// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread of the block\n"
-           "shared uint p2g_tc_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 8u];\n";
+    out += "// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps\n"
+           "shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];\n";
   if (usesLocal_) {
     uint32_t words = (F.localBytes + 3) / 4;
     out += "uint lmem[" + std::to_string(words ? words : 1) + "];  // .local and call scratch, per thread\n";

@@ -17,8 +17,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1536u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
-// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread of the block
-shared uint p2g_tc_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 8u];
+// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
+shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 uint lmem[1];  // .local and call scratch, per thread
 
 uint p2g_lds32(uint a) { return smem[a >> 2]; }

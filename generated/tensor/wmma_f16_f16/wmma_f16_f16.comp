@@ -23,8 +23,8 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[768u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
-// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread of the block
-shared uint p2g_tc_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 8u];
+// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
+shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 uint lmem[1];  // .local and call scratch, per thread
 // .const variables with their initialisers
 const uint cmem[1] = uint[](

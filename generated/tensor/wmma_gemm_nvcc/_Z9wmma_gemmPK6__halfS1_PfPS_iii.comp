@@ -18,8 +18,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GU64 { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int64_t v; };
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
-// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread of the block
-shared uint p2g_tc_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 8u];
+// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
+shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
 // double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
 // mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
