@@ -122,8 +122,12 @@ def check_zfill(case, outdir):
         for b in range(size):
             slot[b] = src[16 * t + b] if b < n else 0
         want += slot
-    return compare("cp_async_zfill/out", words(os.path.join(outdir, "out.bin")),
-                   list(struct.unpack("<512I", bytes(want))))
+    ok = compare("cp_async_zfill/out", words(os.path.join(outdir, "out.bin")),
+                 list(struct.unpack("<512I", bytes(want))))
+    want2 = []
+    for t in range(128):  # 8 bytes from in + 16t + 8, or zeros where ignore-src (t % 3 == 0) is set
+        want2 += [0, 0] if t % 3 == 0 else list(struct.unpack_from("<2I", src, 16 * t + 8))
+    return compare("cp_async_zfill/out2", words(os.path.join(outdir, "out2.bin")), want2) and ok
 
 
 def halves(b):

@@ -18,7 +18,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint8_t v; };
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
-shared uint smem[512u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+shared uint smem[768u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 uint lmem[1];  // .local and call scratch, per thread
 
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
@@ -58,271 +58,369 @@ uint64_t p2g_lds64(uint a) { return packUint2x32(uvec2(smem[a >> 2], smem[(a >> 
 void p2g_sts64(uint a, uint64_t v) { uvec2 p = unpackUint2x32(v); smem[a >> 2] = p.x; smem[(a >> 2) + 1u] = p.y; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false;
+  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, v_p = false;
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
+  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul;
-  // 22: ld.param.u64 	%rd7, [cp_async_zfill_param_0];
-  rd7 = P2GU64((pc.params)).v;
-  // 23: ld.param.u64 	%rd8, [cp_async_zfill_param_1];
-  rd8 = P2GU64((pc.params + 8ul)).v;
-  // 24: cvta.to.global.u64 	%rd1, %rd8;
-  rd1 = rd8;
-  // 25: mov.u32 	%r4, %tid.x;
-  r4 = gl_LocalInvocationID.x;
-  // 26: mul.wide.s32 	%rd9, %r4, 16;
-  rd9 = uint64_t(int64_t(int(r4)) * int64_t(16));
-  // 27: mov.u64 	%rd10, _ZZ14cp_async_zfillE4slot;
-  rd10 = uint64_t(0ul);
-  // 28: add.s64 	%rd2, %rd10, %rd9;
-  rd2 = uint64_t(int64_t(rd10) + int64_t(rd9));
-  // 29: mov.u64 	%rd11, -6510615555426900571;
-  rd11 = 0xA5A5A5A5A5A5A5A5ul;
-  // 30: st.shared.u64 	[%rd2+8], %rd11;
-  p2g_sts64((uint(rd2) + 8u), rd11);
-  // 31: st.shared.u64 	[%rd2], %rd11;
-  p2g_sts64(uint(rd2), rd11);
-  // 32: bar.sync 	0;
+  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
+  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul;
+  // 26: ld.param.u64 	%rd9, [cp_async_zfill_param_0];
+  rd9 = P2GU64((pc.params)).v;
+  // 27: ld.param.u64 	%rd10, [cp_async_zfill_param_2];
+  rd10 = P2GU64((pc.params + 16ul)).v;
+  // 28: cvta.to.global.u64 	%rd1, %rd10;
+  rd1 = rd10;
+  // 29: ld.param.u64 	%rd11, [cp_async_zfill_param_1];
+  rd11 = P2GU64((pc.params + 8ul)).v;
+  // 30: cvta.to.global.u64 	%rd2, %rd11;
+  rd2 = rd11;
+  // 31: cvta.to.global.u64 	%rd12, %rd9;
+  rd12 = rd9;
+  // 32: mov.u32 	%r1, %tid.x;
+  r1 = gl_LocalInvocationID.x;
+  // 33: mul.wide.s32 	%rd13, %r1, 16;
+  rd13 = uint64_t(int64_t(int(r1)) * int64_t(16));
+  // 34: mov.u64 	%rd14, _ZZ14cp_async_zfillE4slot;
+  rd14 = uint64_t(0ul);
+  // 35: add.s64 	%rd3, %rd14, %rd13;
+  rd3 = uint64_t(int64_t(rd14) + int64_t(rd13));
+  // 36: mul.wide.s32 	%rd15, %r1, 8;
+  rd15 = uint64_t(int64_t(int(r1)) * int64_t(8));
+  // 37: mov.u64 	%rd16, _ZZ14cp_async_zfillE5slot2;
+  rd16 = uint64_t(2048ul);
+  // 38: add.s64 	%rd4, %rd16, %rd15;
+  rd4 = uint64_t(int64_t(rd16) + int64_t(rd15));
+  // 39: mov.u64 	%rd17, -6510615555426900571;
+  rd17 = 0xA5A5A5A5A5A5A5A5ul;
+  // 40: st.shared.u64 	[%rd3+8], %rd17;
+  p2g_sts64((uint(rd3) + 8u), rd17);
+  // 41: st.shared.u64 	[%rd3], %rd17;
+  p2g_sts64(uint(rd3), rd17);
+  // 42: mov.u32 	%r5, -1515870811;
+  r5 = 0xA5A5A5A5u;
+  // 43: st.shared.v2.u32 	[%rd4], {%r5, %r5};
+  uint t1;
+  t1 = uint(rd4);
+  p2g_sts32(t1, r5);
+  p2g_sts32((t1 + 4u), r5);
+  // 44: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
-  // 33: cvta.shared.u64 	%rd6, %rd2;
-  rd6 = (rd2 | 0xFF01000000000000ul);
-  // 35: cvta.to.shared.u64 %rd5, %rd6;
-  rd5 = (rd6 & 0xFFFFFFFFul);
-  // 37: cvt.u32.u64 	%r1, %rd5;
-  uint64_t t1;
-  t1 = uint64_t(rd5);
-  r1 = uint(uint64_t(t1));
-  // 38: shl.b32 	%r5, %r4, 2;
-  uint t2;
-  t2 = 2u;
-  r5 = (t2 >= 32u ? 0u : r4 << t2);
-  // 39: cvt.s64.s32 	%rd3, %r5;
-  int64_t t3;
-  t3 = int64_t(int(r5));
-  rd3 = uint64_t(int64_t(uint64_t(t3)));
-  // 40: mul.wide.s32 	%rd12, %r5, 4;
-  rd12 = uint64_t(int64_t(int(r5)) * int64_t(4));
-  // 41: add.s64 	%rd4, %rd7, %rd12;
-  rd4 = uint64_t(int64_t(rd7) + int64_t(rd12));
-  // 42: and.b32  	%r2, %r4, 3;
-  r2 = r4 & 3u;
-  // 43: setp.ne.s32 	%p1, %r2, 0;
-  int t4;
+  // 45: cvta.shared.u64 	%rd8, %rd3;
+  rd8 = (rd3 | 0xFF01000000000000ul);
+  // 47: cvta.to.shared.u64 %rd7, %rd8;
+  rd7 = (rd8 & 0xFFFFFFFFul);
+  // 49: cvt.u32.u64 	%r2, %rd7;
+  uint64_t t2;
+  t2 = uint64_t(rd7);
+  r2 = uint(uint64_t(t2));
+  // 50: shl.b32 	%r6, %r1, 2;
+  uint t3;
+  t3 = 2u;
+  r6 = (t3 >= 32u ? 0u : r1 << t3);
+  // 51: cvt.s64.s32 	%rd5, %r6;
+  int64_t t4;
+  t4 = int64_t(int(r6));
+  rd5 = uint64_t(int64_t(uint64_t(t4)));
+  // 52: mul.wide.s32 	%rd18, %r6, 4;
+  rd18 = uint64_t(int64_t(int(r6)) * int64_t(4));
+  // 53: add.s64 	%rd19, %rd12, %rd18;
+  rd19 = uint64_t(int64_t(rd12) + int64_t(rd18));
+  // 54: cvta.global.u64 	%rd22, %rd19;
+  rd22 = rd19;
+  // 55: and.b32  	%r3, %r1, 3;
+  r3 = r1 & 3u;
+  // 56: setp.ne.s32 	%p1, %r3, 0;
   int t5;
-  t4 = int(r2); t5 = 0;
-  bool t6;
-  t6 = t4 != t5;
-  p1 = t6;
-  // 44: setp.eq.s32 	%p2, %r2, 0;
-  int t7;
+  int t6;
+  t5 = int(r3); t6 = 0;
+  bool t7;
+  t7 = t5 != t6;
+  p1 = t7;
+  // 57: setp.eq.s32 	%p2, %r3, 0;
   int t8;
-  t7 = int(r2); t8 = 0;
-  bool t9;
-  t9 = t7 == t8;
-  p2 = t9;
-  // 45: setp.eq.s32 	%p3, %r2, 1;
-  int t10;
+  int t9;
+  t8 = int(r3); t9 = 0;
+  bool t10;
+  t10 = t8 == t9;
+  p2 = t10;
+  // 58: setp.eq.s32 	%p3, %r3, 1;
   int t11;
-  t10 = int(r2); t11 = 1;
-  bool t12;
-  t12 = t10 == t11;
-  p3 = t12;
-  // 46: selp.b32 	%r6, 9, 17, %p3;
-  r6 = p3 ? 9u : 17u;
-  // 47: selp.b32 	%r7, 5, %r6, %p2;
-  r7 = p2 ? 5u : r6;
-  // 48: shr.s32 	%r8, %r4, 2;
-  uint t13;
-  t13 = 2u;
-  r8 = uint(int(r4) >> min(t13, 31u));
-  // 49: rem.u32 	%r3, %r8, %r7;
-  r3 = p2g_rem_u32(r8, r7);
+  int t12;
+  t11 = int(r3); t12 = 1;
+  bool t13;
+  t13 = t11 == t12;
+  p3 = t13;
+  // 59: selp.b32 	%r7, 9, 17, %p3;
+  r7 = p3 ? 9u : 17u;
+  // 60: selp.b32 	%r8, 5, %r7, %p2;
+  r8 = p2 ? 5u : r7;
+  // 61: shr.s32 	%r9, %r1, 2;
+  uint t14;
+  t14 = 2u;
+  r9 = uint(int(r1) >> min(t14, 31u));
+  // 62: rem.u32 	%r4, %r9, %r8;
+  r4 = p2g_rem_u32(r9, r8);
   if (p1) {
-    // 53: setp.eq.s32 	%p4, %r2, 2;
-    int t14;
+    // 66: setp.eq.s32 	%p4, %r3, 2;
     int t15;
-    t14 = int(r2); t15 = 2;
-    bool t16;
-    t16 = t14 == t15;
-    p4 = t16;
+    int t16;
+    t15 = int(r3); t16 = 2;
+    bool t17;
+    t17 = t15 == t16;
+    p4 = t17;
     if (p4) {
-      // 68: cp.async.cg.shared.global [%r1], [%rd4], 16, %r3;
-      uint t17;
-      uint64_t t18;
-      uint t19;
-      t17 = r1; t18 = rd4;
-      t19 = min(r3, 16u);
+      // 81: cp.async.cg.shared.global [%r2], [%rd22], 16, %r4;
+      uint t18;
+      uint64_t t19;
       uint t20;
-      t20 = 0u;
-      if (t19 >= 4u) {
-        t20 = P2GU32((t18 + 0ul)).v;
-      } else {
-        for (uint p2g_b = 0u; p2g_b < t19; ++p2g_b) {
-          t20 |= uint(P2GU8((t18 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-        }
-      }
-      p2g_sts32((t17 + 0u), t20);
+      t18 = r2; t19 = rd22;
+      t20 = min(r4, 16u);
       uint t21;
       t21 = 0u;
-      if (t19 >= 8u) {
-        t21 = P2GU32((t18 + 4ul)).v;
+      if (t20 >= 4u) {
+        t21 = P2GU32((t19 + 0ul)).v;
       } else {
-        for (uint p2g_b = 4u; p2g_b < t19; ++p2g_b) {
-          t21 |= uint(P2GU8((t18 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+        for (uint p2g_b = 0u; p2g_b < t20; ++p2g_b) {
+          t21 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
         }
       }
-      p2g_sts32((t17 + 4u), t21);
+      p2g_sts32((t18 + 0u), t21);
       uint t22;
       t22 = 0u;
-      if (t19 >= 12u) {
-        t22 = P2GU32((t18 + 8ul)).v;
+      if (t20 >= 8u) {
+        t22 = P2GU32((t19 + 4ul)).v;
       } else {
-        for (uint p2g_b = 8u; p2g_b < t19; ++p2g_b) {
-          t22 |= uint(P2GU8((t18 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+        for (uint p2g_b = 4u; p2g_b < t20; ++p2g_b) {
+          t22 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
         }
       }
-      p2g_sts32((t17 + 8u), t22);
+      p2g_sts32((t18 + 4u), t22);
       uint t23;
       t23 = 0u;
-      if (t19 >= 16u) {
-        t23 = P2GU32((t18 + 12ul)).v;
+      if (t20 >= 12u) {
+        t23 = P2GU32((t19 + 8ul)).v;
       } else {
-        for (uint p2g_b = 12u; p2g_b < t19; ++p2g_b) {
-          t23 |= uint(P2GU8((t18 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+        for (uint p2g_b = 8u; p2g_b < t20; ++p2g_b) {
+          t23 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
         }
       }
-      p2g_sts32((t17 + 12u), t23);
-    } else {
-      // 55: setp.ne.s32 	%p5, %r2, 1;
-      int t24;
-      int t25;
-      t24 = int(r2); t25 = 1;
-      bool t26;
-      t26 = t24 != t25;
-      p5 = t26;
-      if (p5) {
-        // 73: cp.async.ca.shared.global.L2::128B [%r1], [%rd4], 16, %r3;
-        uint t27;
-        uint64_t t28;
-        uint t29;
-        t27 = r1; t28 = rd4;
-        t29 = min(r3, 16u);
-        uint t30;
-        t30 = 0u;
-        if (t29 >= 4u) {
-          t30 = P2GU32((t28 + 0ul)).v;
-        } else {
-          for (uint p2g_b = 0u; p2g_b < t29; ++p2g_b) {
-            t30 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-          }
+      p2g_sts32((t18 + 8u), t23);
+      uint t24;
+      t24 = 0u;
+      if (t20 >= 16u) {
+        t24 = P2GU32((t19 + 12ul)).v;
+      } else {
+        for (uint p2g_b = 12u; p2g_b < t20; ++p2g_b) {
+          t24 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
         }
-        p2g_sts32((t27 + 0u), t30);
+      }
+      p2g_sts32((t18 + 12u), t24);
+    } else {
+      // 68: setp.ne.s32 	%p5, %r3, 1;
+      int t25;
+      int t26;
+      t25 = int(r3); t26 = 1;
+      bool t27;
+      t27 = t25 != t26;
+      p5 = t27;
+      if (p5) {
+        // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd22], 16, %r4;
+        uint t28;
+        uint64_t t29;
+        uint t30;
+        t28 = r2; t29 = rd22;
+        t30 = min(r4, 16u);
         uint t31;
         t31 = 0u;
-        if (t29 >= 8u) {
-          t31 = P2GU32((t28 + 4ul)).v;
+        if (t30 >= 4u) {
+          t31 = P2GU32((t29 + 0ul)).v;
         } else {
-          for (uint p2g_b = 4u; p2g_b < t29; ++p2g_b) {
-            t31 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 0u; p2g_b < t30; ++p2g_b) {
+            t31 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t27 + 4u), t31);
+        p2g_sts32((t28 + 0u), t31);
         uint t32;
         t32 = 0u;
-        if (t29 >= 12u) {
-          t32 = P2GU32((t28 + 8ul)).v;
+        if (t30 >= 8u) {
+          t32 = P2GU32((t29 + 4ul)).v;
         } else {
-          for (uint p2g_b = 8u; p2g_b < t29; ++p2g_b) {
-            t32 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 4u; p2g_b < t30; ++p2g_b) {
+            t32 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t27 + 8u), t32);
+        p2g_sts32((t28 + 4u), t32);
         uint t33;
         t33 = 0u;
-        if (t29 >= 16u) {
-          t33 = P2GU32((t28 + 12ul)).v;
+        if (t30 >= 12u) {
+          t33 = P2GU32((t29 + 8ul)).v;
         } else {
-          for (uint p2g_b = 12u; p2g_b < t29; ++p2g_b) {
-            t33 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 8u; p2g_b < t30; ++p2g_b) {
+            t33 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t27 + 12u), t33);
-      } else {
-        // 58: cp.async.ca.shared.global [%r1], [%rd4], 8, %r3;
+        p2g_sts32((t28 + 8u), t33);
         uint t34;
-        uint64_t t35;
-        uint t36;
-        t34 = r1; t35 = rd4;
-        t36 = min(r3, 8u);
-        uint t37;
-        t37 = 0u;
-        if (t36 >= 4u) {
-          t37 = P2GU32((t35 + 0ul)).v;
+        t34 = 0u;
+        if (t30 >= 16u) {
+          t34 = P2GU32((t29 + 12ul)).v;
         } else {
-          for (uint p2g_b = 0u; p2g_b < t36; ++p2g_b) {
-            t37 |= uint(P2GU8((t35 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 12u; p2g_b < t30; ++p2g_b) {
+            t34 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t34 + 0u), t37);
+        p2g_sts32((t28 + 12u), t34);
+      } else {
+        // 71: cp.async.ca.shared.global [%r2], [%rd22], 8, %r4;
+        uint t35;
+        uint64_t t36;
+        uint t37;
+        t35 = r2; t36 = rd22;
+        t37 = min(r4, 8u);
         uint t38;
         t38 = 0u;
-        if (t36 >= 8u) {
-          t38 = P2GU32((t35 + 4ul)).v;
+        if (t37 >= 4u) {
+          t38 = P2GU32((t36 + 0ul)).v;
         } else {
-          for (uint p2g_b = 4u; p2g_b < t36; ++p2g_b) {
-            t38 |= uint(P2GU8((t35 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 0u; p2g_b < t37; ++p2g_b) {
+            t38 |= uint(P2GU8((t36 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t34 + 4u), t38);
+        p2g_sts32((t35 + 0u), t38);
+        uint t39;
+        t39 = 0u;
+        if (t37 >= 8u) {
+          t39 = P2GU32((t36 + 4ul)).v;
+        } else {
+          for (uint p2g_b = 4u; p2g_b < t37; ++p2g_b) {
+            t39 |= uint(P2GU8((t36 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          }
+        }
+        p2g_sts32((t35 + 4u), t39);
       }
     }
   } else {
-    // 63: cp.async.ca.shared.global [%r1], [%rd4], 4, %r3;
-    uint t39;
-    uint64_t t40;
-    uint t41;
-    t39 = r1; t40 = rd4;
-    t41 = min(r3, 4u);
+    // 76: cp.async.ca.shared.global [%r2], [%rd22], 4, %r4;
+    uint t40;
+    uint64_t t41;
     uint t42;
-    t42 = 0u;
-    if (t41 >= 4u) {
-      t42 = P2GU32((t40 + 0ul)).v;
+    t40 = r2; t41 = rd22;
+    t42 = min(r4, 4u);
+    uint t43;
+    t43 = 0u;
+    if (t42 >= 4u) {
+      t43 = P2GU32((t41 + 0ul)).v;
     } else {
-      for (uint p2g_b = 0u; p2g_b < t41; ++p2g_b) {
-        t42 |= uint(P2GU8((t40 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+      for (uint p2g_b = 0u; p2g_b < t42; ++p2g_b) {
+        t43 |= uint(P2GU8((t41 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
       }
     }
-    p2g_sts32((t39 + 0u), t42);
+    p2g_sts32((t40 + 0u), t43);
   }
-  // 77: cp.async.commit_group;
+  // 89: cvta.shared.u64 	%rd25, %rd4;
+  rd25 = (rd4 | 0xFF01000000000000ul);
+  // 91: cvta.to.shared.u64 %rd24, %rd25;
+  rd24 = (rd25 & 0xFFFFFFFFul);
+  // 93: cvt.u32.u64 	%r18, %rd24;
+  uint64_t t44;
+  t44 = uint64_t(rd24);
+  r18 = uint(uint64_t(t44));
+  // 94: add.s64 	%rd26, %rd22, 8;
+  rd26 = uint64_t(int64_t(rd22) + 8l);
+  // 95: mad.lo.s32 	%r20, %r1, -1431655765, 715827882;
+  r20 = uint(int(r1) * -1431655765 + 715827882);
+  // 96: setp.lt.u32 	%p6, %r20, 1431655765;
+  uint t45;
+  uint t46;
+  t45 = r20; t46 = 0x55555555u;
+  bool t47;
+  t47 = t45 < t46;
+  p6 = t47;
+  // 97: selp.u32 	%r19, 1, 0, %p6;
+  r19 = p6 ? 1u : 0u;
+  // 101: setp.ne.b32 p, %r19, 0;
+  uint t48;
+  uint t49;
+  t48 = r19; t49 = 0u;
+  bool t50;
+  t50 = t48 != t49;
+  v_p = t50;
+  // 102: cp.async.ca.shared.global [%r18], [%rd26], 8, p;
+  uint t51;
+  uint64_t t52;
+  uint t53;
+  t51 = r18; t52 = rd26;
+  t53 = v_p ? 0u : 8u;
+  uint t54;
+  t54 = 0u;
+  if (t53 >= 4u) {
+    t54 = P2GU32((t52 + 0ul)).v;
+  } else {
+    for (uint p2g_b = 0u; p2g_b < t53; ++p2g_b) {
+      t54 |= uint(P2GU8((t52 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    }
+  }
+  p2g_sts32((t51 + 0u), t54);
+  uint t55;
+  t55 = 0u;
+  if (t53 >= 8u) {
+    t55 = P2GU32((t52 + 4ul)).v;
+  } else {
+    for (uint p2g_b = 4u; p2g_b < t53; ++p2g_b) {
+      t55 |= uint(P2GU8((t52 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    }
+  }
+  p2g_sts32((t51 + 4u), t55);
+  // 106: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 80: cp.async.wait_all;
+  // 109: cp.async.wait_all;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 82: bar.sync 	0;
+  // 111: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
-  // 83: ld.shared.u32 	%r17, [%rd2];
-  r17 = p2g_lds32(uint(rd2));
-  // 84: shl.b64 	%rd17, %rd3, 2;
-  uint t43;
-  t43 = 2u;
-  rd17 = (t43 >= 64u ? 0ul : rd3 << t43);
-  // 85: add.s64 	%rd18, %rd1, %rd17;
-  rd18 = uint64_t(int64_t(rd1) + int64_t(rd17));
-  // 86: st.global.u32 	[%rd18], %r17;
-  P2GU32(rd18).v = r17;
-  // 87: ld.shared.u32 	%r18, [%rd2+4];
-  r18 = p2g_lds32((uint(rd2) + 4u));
-  // 88: st.global.u32 	[%rd18+4], %r18;
-  P2GU32((rd18 + 4ul)).v = r18;
-  // 89: ld.shared.u32 	%r19, [%rd2+8];
-  r19 = p2g_lds32((uint(rd2) + 8u));
-  // 90: st.global.u32 	[%rd18+8], %r19;
-  P2GU32((rd18 + 8ul)).v = r19;
-  // 91: ld.shared.u32 	%r20, [%rd2+12];
-  r20 = p2g_lds32((uint(rd2) + 12u));
-  // 92: st.global.u32 	[%rd18+12], %r20;
-  P2GU32((rd18 + 12ul)).v = r20;
+  // 112: ld.shared.u32 	%r21, [%rd3];
+  r21 = p2g_lds32(uint(rd3));
+  // 113: shl.b64 	%rd27, %rd5, 2;
+  uint t56;
+  t56 = 2u;
+  rd27 = (t56 >= 64u ? 0ul : rd5 << t56);
+  // 114: add.s64 	%rd28, %rd2, %rd27;
+  rd28 = uint64_t(int64_t(rd2) + int64_t(rd27));
+  // 115: st.global.u32 	[%rd28], %r21;
+  P2GU32(rd28).v = r21;
+  // 116: ld.shared.u32 	%r22, [%rd3+4];
+  r22 = p2g_lds32((uint(rd3) + 4u));
+  // 117: st.global.u32 	[%rd28+4], %r22;
+  P2GU32((rd28 + 4ul)).v = r22;
+  // 118: ld.shared.u32 	%r23, [%rd3+8];
+  r23 = p2g_lds32((uint(rd3) + 8u));
+  // 119: st.global.u32 	[%rd28+8], %r23;
+  P2GU32((rd28 + 8ul)).v = r23;
+  // 120: ld.shared.u32 	%r24, [%rd3+12];
+  r24 = p2g_lds32((uint(rd3) + 12u));
+  // 121: st.global.u32 	[%rd28+12], %r24;
+  P2GU32((rd28 + 12ul)).v = r24;
+  // 122: ld.shared.v2.u32 	{%r25, %r26}, [%rd4];
+  uint t57;
+  t57 = uint(rd4);
+  uint t58;
+  t58 = p2g_lds32(t57);
+  uint t59;
+  t59 = p2g_lds32((t57 + 4u));
+  r25 = t58;
+  r26 = t59;
+  // 123: shl.b32 	%r27, %r1, 1;
+  uint t60;
+  t60 = 1u;
+  r27 = (t60 >= 32u ? 0u : r1 << t60);
+  // 124: mul.wide.s32 	%rd29, %r27, 4;
+  rd29 = uint64_t(int64_t(int(r27)) * int64_t(4));
+  // 125: add.s64 	%rd30, %rd1, %rd29;
+  rd30 = uint64_t(int64_t(rd1) + int64_t(rd29));
+  // 126: st.global.u32 	[%rd30], %r25;
+  P2GU32(rd30).v = r25;
+  // 127: st.global.u32 	[%rd30+4], %r26;
+  P2GU32((rd30 + 4ul)).v = r26;
   return;
 }
