@@ -305,6 +305,23 @@ def check_wmma_gemm(case, outdir):
     return compare("wmma_gemm_nvcc/d", list(halves(open(os.path.join(outdir, "d.bin"), "rb").read())), want16) and ok
 
 
+@check("wmma_vs_mma")
+def check_wmma_vs_mma(case, outdir):
+    """dw (wmma) and dm (two mma.sync on the wmma fragments' registers) both equal the model's D, row-major."""
+    _, bufs = inputs(case)
+    a, b = halves(bufs["a"]), halves(bufs["b"])
+    c = struct.unpack("<2048I", bufs["c"])
+    want = []
+    for T in range(8):
+        A = [[a[T * 256 + m * 16 + k] for k in range(16)] for m in range(16)]
+        B = [[b[T * 256 + n * 16 + k] for n in range(16)] for k in range(16)]
+        C = [[c[T * 256 + m * 16 + n] for n in range(16)] for m in range(16)]
+        D = product(A, B, C, "f16", "f32", False)
+        want += [D[m][n] for m in range(16) for n in range(16)]
+    ok = compare("wmma_vs_mma/dw", words(os.path.join(outdir, "dw.bin")), want)
+    return compare("wmma_vs_mma/dm", words(os.path.join(outdir, "dm.bin")), want) and ok
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
