@@ -212,7 +212,7 @@ def check_wmma_f16_f16(case, outdir):
         B = [[b[T * 384 + k * 24 + n] for n in range(16)] for k in range(16)]
         C = [[c[T * 256 + n * 16 + m] for n in range(16)] for m in range(16)]
         tiles.append((A, B, C, product(A, B, C, "f16", "f16", True), 8, True))
-    return wmma_check("wmma_f16_f16", outdir, tiles, 2, 20, lambda T, m, n: T * 320 + n * 20 + m)
+    return wmma_check("wmma_f16_f16", outdir, tiles, 2, 20, lambda T, m, n: T * 384 + n * 24 + m)
 
 
 @check("wmma_bf16")

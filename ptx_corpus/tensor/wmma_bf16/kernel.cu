@@ -3,6 +3,8 @@
 // column-major with a column stride of 24, C column-major, D row-major. Each lane also writes its raw fragments
 // after the loads (A 4 words, B 4, C 8; docs/TENSOR.md).
 #include <stdint.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <mma.h>
 using namespace nvcuda;
 

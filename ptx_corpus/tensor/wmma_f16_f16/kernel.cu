@@ -1,9 +1,11 @@
 // nvcc -arch=sm_90 -ptx -O3 kernel.cu -o kernel.ptx
 // ptx_corpus/tensor/wmma_f16_f16: one wmma m16n16k16 f16 x f16 + f16 -> f16 per warp (8 tiles): A column-major
 // from global memory, B row-major with a row stride of 24 halves from shared memory (copied there first), C
-// column-major, D column-major with stride 20. Each lane also writes its raw fragments after the loads (A 8 words,
+// column-major, D column-major with stride 24. Each lane also writes its raw fragments after the loads (A 8 words,
 // B 8, C 4; docs/TENSOR.md).
 #include <stdint.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <mma.h>
 using namespace nvcuda;
 
@@ -27,5 +29,5 @@ extern "C" __global__ void wmma_f16_f16(const half* a, const half* b, const half
   }
   for (int i = 0; i < 4; ++i) f[16 + i] = word(fc.x, i);
   wmma::mma_sync(fc, fa, fb, fc);
-  wmma::store_matrix_sync(d + tile * 16 * 20, fc, 20, wmma::mem_col_major);
+  wmma::store_matrix_sync(d + tile * 16 * 24, fc, 24, wmma::mem_col_major);
 }

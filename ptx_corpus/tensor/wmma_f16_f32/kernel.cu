@@ -4,6 +4,8 @@
 // fragments it holds after the loads (A 8 words, B 8, C 8): the fragment layout is opaque in PTX, and these words
 // show NVIDIA's (docs/TENSOR.md states the layout ptx2glsl assumes).
 #include <stdint.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <mma.h>
 using namespace nvcuda;
 

@@ -4,6 +4,8 @@
 // result, f32 accumulator input). ptx2glsl's assumption for the second (docs/TENSOR.md): the f32 computation,
 // then rounded to f16 to nearest even; this case checks it on the H200.
 #include <stdint.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <mma.h>
 using namespace nvcuda;
 

@@ -4,6 +4,8 @@
 // __float_to_tf32): the tensor core reads the top 19 bits (docs/MMA.md). Each lane also writes its raw fragments
 // after the loads (A 4 words, B 4, C 8; docs/TENSOR.md).
 #include <stdint.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <mma.h>
 using namespace nvcuda;
 

@@ -6,6 +6,8 @@
 // at the position that layout gives it. dm equals dw on the GPU exactly when wmma's fragments have mma's layout and
 // wmma adds the products as mma.sync does.
 #include <stdint.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <mma.h>
 using namespace nvcuda;
 
