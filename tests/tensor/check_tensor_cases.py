@@ -5,7 +5,7 @@ usage: tests/tensor/check_tensor_cases.py PTX2GLSL [CASE...]   (default: every c
 
 Runs each case with `PTX2GLSL run CASE --out DIR` (on the default device: lavapipe), regenerates the case's inputs
 (splitmix64, docs/CASE_INPUTS.md) and compares every output word with the model:
-- ldmatrix_cp_async, stmatrix_movmatrix, cp_async_zfill: data movement, fully determined by the ISA's layouts
+- ldmatrix_cp_async, ldmatrix_generic, stmatrix_movmatrix, cp_async_zfill, cp_async_pipeline: data movement, fully determined by the ISA's layouts
   (ldmatrix/stmatrix/movmatrix: row r of matrix i at the address of lane 8i + r, element (r, c) in lane 4r + c/2,
   register i, half c & 1; .trans exchanges r and c) and by cp.async's zero fill;
 - wmma_*: D = A B + C element by element with the tensor-core model of docs/MMA.md (mma_model.py here), and the
@@ -69,6 +69,7 @@ def check(name):
     return deco
 
 
+@check("ldmatrix_generic")
 @check("ldmatrix_cp_async")
 def check_ldmatrix(case, outdir):
     _, bufs = inputs(case)
@@ -86,7 +87,7 @@ def check_ldmatrix(case, outdir):
                 for n in (1, 2, 4):
                     r += [tm.ld_frag(mat(i), lane, trans) for i in range(n)]
             want += r + [0, 0]
-    return compare("ldmatrix_cp_async/out", words(os.path.join(outdir, "out.bin")), want)
+    return compare(os.path.basename(case.rstrip("/")) + "/out", words(os.path.join(outdir, "out.bin")), want)
 
 
 @check("stmatrix_movmatrix")

@@ -57,27 +57,40 @@ bool vecOf(Emitter& E, const ir::Inst& in, size_t i, unsigned n, const char* wha
   return false;
 }
 
-// ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 {d...}, [a]
+// ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 {d...}, [a]; without a state space the
+// addresses are generic (64 bits, two words of the exchange).
 void emitLdmatrix(Emitter& E, const ir::Inst& in) {
   unsigned n = matrixCount(in);
   if (!vecOf(E, in, 0, n, "d")) return;
   bool trans = in.hasMod("trans");
+  ptx::Space sp = E.spaceOf(in) == ptx::Space::Shared ? ptx::Space::Shared : ptx::Space::None;
+  bool generic = sp == ptx::Space::None;
+  std::string a = E.tmpOf(generic ? "uint64_t" : "uint");
+  E.line(a + " = " + E.addressOf(in.ops[1], sp) + ";");
   xchgBegin(E);
-  xchgPut(E, 0, E.addressOf(in.ops[1], ptx::Space::Shared));
+  if (generic) {
+    xchgPut(E, 0, "uint(" + a + ")");
+    xchgPut(E, 1, "uint(" + a + " >> 32)");
+  } else {
+    xchgPut(E, 0, a);
+  }
   xchgEnd(E);
+  // the address lane `l` published, plus `bytes` (a GLSL uint expression)
+  auto rowAt = [&](const std::string& l, const std::string& bytes) {
+    if (!generic) return "(" + xw(l, 0) + " + " + bytes + ")";
+    return "((uint64_t(" + xw(l, 1) + ") << 32 | uint64_t(" + xw(l, 0) + ")) + uint64_t(" + bytes + "))";
+  };
+  std::string g = "(" + std::string(kLane) + " >> 2)", t = "(" + std::string(kLane) + " % 4u)";
   std::vector<std::string> vals;
   for (unsigned i = 0; i < n; ++i) {
     std::string v = E.tmp(kU32);
     if (!trans) {
       // row g of matrix i, elements 2t and 2t + 1: one word at byte 4t of the row
-      E.line(v + " = " + E.load(ptx::Space::Shared, xw(u(8 * i) + " + (" + kLane + " >> 2)", 0) + " + " + kLane +
-                                    " % 4u * 4u", 32) + ";");
+      E.line(v + " = " + E.load(sp, rowAt(u(8 * i) + " + " + g, t + " * 4u"), 32) + ";");
     } else {
       // the transposed matrix's row g: element g of rows 2t and 2t + 1
-      std::string lo = E.load(ptx::Space::Shared,
-                              xw(u(8 * i) + " + " + kLane + " % 4u * 2u", 0) + " + (" + kLane + " >> 2) * 2u", 16);
-      std::string hi = E.load(ptx::Space::Shared,
-                              xw(u(8 * i + 1) + " + " + kLane + " % 4u * 2u", 0) + " + (" + kLane + " >> 2) * 2u", 16);
+      std::string lo = E.load(sp, rowAt(u(8 * i) + " + " + t + " * 2u", g + " * 2u"), 16);
+      std::string hi = E.load(sp, rowAt(u(8 * i + 1) + " + " + t + " * 2u", g + " * 2u"), 16);
       E.line(v + " = " + lo + " | (" + hi + " << 16);");
     }
     vals.push_back(v);
@@ -85,14 +98,16 @@ void emitLdmatrix(Emitter& E, const ir::Inst& in) {
   for (unsigned i = 0; i < n; ++i) E.store(in.ops[0].elems[i], kU32, vals[i]);
 }
 
-// stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 [a], {r...}: lane 8i + r writes row r of
-// matrix i (16 bytes) at its address.
+// stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16 [a], {r...}: lane 8i + r writes row r of
+// matrix i (16 bytes) at its address (generic without a state space).
 void emitStmatrix(Emitter& E, const ir::Inst& in) {
   unsigned n = matrixCount(in);
   if (!vecOf(E, in, 1, n, "r")) return;
   bool trans = in.hasMod("trans");
-  std::string a = E.tmp(kU32);
-  E.line(a + " = " + E.addressOf(in.ops[0], ptx::Space::Shared) + ";");
+  ptx::Space sp = E.spaceOf(in) == ptx::Space::Shared ? ptx::Space::Shared : ptx::Space::None;
+  bool generic = sp == ptx::Space::None;
+  std::string a = E.tmpOf(generic ? "uint64_t" : "uint");
+  E.line(a + " = " + E.addressOf(in.ops[0], sp) + ";");
   xchgBegin(E);
   for (unsigned i = 0; i < n; ++i) xchgPut(E, i, E.src(in.ops[1].elems[i], kU32));
   xchgEnd(E);
@@ -113,7 +128,7 @@ void emitStmatrix(Emitter& E, const ir::Inst& in) {
           "bitfieldExtract(" + reg(u(8 * w + 4) + " + (" + r + " >> 1)") + ", int(" + r + " & 1u) * 16, 16)";
       v = "(" + lo + " | (" + hi + " << 16))";
     }
-    E.storeMem(ptx::Space::Shared, "(" + a + " + " + u(4 * w) + ")", 32, v);
+    E.storeMem(sp, "(" + a + " + " + std::to_string(4 * w) + (generic ? "ul)" : "u)"), 32, v);
   }
   E.close();
 }

@@ -294,8 +294,8 @@ const std::vector<FormLine> kLines = {
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f16 .e4m3 .e4m3 .f16", "D:32, w:32, w:32, w:32"},
 
     // ---- warp matrix movement, wmma m16n16k16, async copies (emit_tensor.cpp, docs/TENSOR.md)
-    {"ldmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta} .b16", "D:32, m"},
-    {"stmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta} .b16", "m, w:32"},
+    {"ldmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta}? .b16", "D:32, m"},
+    {"stmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta}? .b16", "m, w:32"},
     {"movmatrix", kT, ".sync .aligned .m8n8 .trans .b16",  "d:32, a:32"},
     {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 .{global,shared,shared::cta}? .{f16,bf16}", "D:32, m, a:32"},
     {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 .{global,shared,shared::cta}? .{f16,bf16}", "D:32, m"},
