@@ -17,10 +17,9 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GU64 { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int64_t v; };
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
-// mma fragments (emit_mma.cpp): six words per thread of the block (A registers, then B registers)
-shared uint p2g_mma_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 6u];
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
+#define p2g_mma_x p2g_tc_x  // mma.sync's six words a thread, in the same array (less shared memory)
 
 // S * 2^q (S exact) rounded to f32 or f16 bits, toward zero or to nearest even; overflow gives infinity, an exact
 // zero +0 (measured: docs/MMA.md).
