@@ -5,10 +5,11 @@ usage: tests/tensor/check_tensor_cases.py PTX2GLSL [CASE...]   (default: every c
 
 Runs each case with `PTX2GLSL run CASE --out DIR` (on the default device: lavapipe), regenerates the case's inputs
 (splitmix64, docs/CASE_INPUTS.md) and compares every output word with the model:
-- ldmatrix_cp_async, ldmatrix_generic, stmatrix_movmatrix, cp_async_zfill, cp_async_pipeline: data movement, fully determined by the ISA's layouts
+- ldmatrix_cp_async, ldmatrix_generic, stmatrix_movmatrix, cp_async_zfill, cp_async_pipeline: data movement,
+  fully determined by the ISA's layouts
   (ldmatrix/stmatrix/movmatrix: row r of matrix i at the address of lane 8i + r, element (r, c) in lane 4r + c/2,
   register i, half c & 1; .trans exchanges r and c) and by cp.async's zero fill;
-- wmma_*: D = A B + C element by element with the tensor-core model of docs/MMA.md (mma_model.py here), and the
+- wmma_*: D = A B + C element by element with the tensor-core model of docs/MMA.md (tensor_model.py here), and the
   fragments each lane holds with the layout docs/TENSOR.md assumes.
 The cases' expected/ (from the H200) is what settles NVIDIA's bytes; this check says that the lowering does what
 the model says on lavapipe. Exit status 0 when every output matches."""

@@ -1,6 +1,6 @@
 """Models for tests/tensor/check_tensor_cases.py: the case input generator (docs/CASE_INPUTS.md), the ldmatrix /
-stmatrix / movmatrix layouts (PTX ISA 9.7.14.5.15-17), and the tensor-core arithmetic of docs/MMA.md (a Python
-transcription of runtime/cuda_ref/probes/mma/mma_model.h for the f16/bf16 forms with K = 16)."""
+stmatrix / movmatrix layouts (PTX ISA), and the tensor-core arithmetic of docs/MMA.md (a Python transcription of
+the GLSL p2g_mma_float, itself the C++ model runtime/cuda_ref/probes/mma/mma_model.h: f16, bf16, tf32, f32)."""
 import struct
 
 M64 = (1 << 64) - 1

@@ -1,5 +1,5 @@
-// Warp-collective matrix data movement (ldmatrix, stmatrix, movmatrix), wmma on m16n16k16, and cp.async, with
-// NVIDIA's bytes on any Vulkan device (docs/TENSOR.md).
+// Warp-collective matrix data movement (ldmatrix, stmatrix, movmatrix), wmma (m16n16k16 f16/bf16, m16n16k8 tf32)
+// and cp.async, with NVIDIA's bytes on any Vulkan device (docs/TENSOR.md).
 //
 // ldmatrix/stmatrix/movmatrix/wmma.mma move data between the 32 lanes of a warp; a Vulkan subgroup is not a warp
 // (lavapipe: 8 invocations), so, as for mma.sync (emit_mma.cpp), each thread publishes what the others need in a
@@ -7,9 +7,10 @@
 // lane. The barriers carry mma's limitation: every thread of the block executes the instruction (.aligned asks that
 // of the warp).
 //
-// Layouts, PTX ISA 9.7.14.5.15 (ldmatrix) and 9.7.14.5.16 (stmatrix), 9.7.14.5.17 (movmatrix): an 8x8 matrix of
-// b16 has its row r at the address lane 8i + r gives (matrix i; .x1 reads lanes 0..7, .x2 0..15, .x4 0..31), and
-// element (r, c) goes to lane 4r + c/2, register i, half c & 1; .trans gives lane 4r + c/2 the element (c, r).
+// Layouts (PTX ISA, "Warp-level matrix load instruction: ldmatrix" and the stmatrix and movmatrix sections after
+// it): an 8x8 matrix of b16 has its row r at the address lane 8i + r gives (matrix i; .x1 reads lanes 0..7, .x2
+// 0..15, .x4 0..31), and element (r, c) goes to lane 4r + c/2, register i, half c & 1; .trans gives lane 4r + c/2
+// the element (c, r).
 //
 // wmma's fragments are opaque in PTX. The model takes the layout of mma.m16n8k16, which is what sm_80 and later run
 // wmma m16n16k16 as (two m16n8k16 halves over n): A register r (r < 4) holds (g + 8(r & 1), 2t + 8(r >> 1) + h),
@@ -140,9 +141,9 @@ void emitMovmatrix(Emitter& E, const ir::Inst& in) {
   xchgEnd(E);
   std::string v = E.tmp(kU32);
   std::string half = "int(" + std::string(kLane) + " >> 2 & 1u) * 16";
-  std::string lo = "bitfieldExtract(" + xw(std::string(kLane) + " % 4u * 8u + (" + kLane + " >> 3)", 0) + ", " + half + ", 16)";
-  std::string hi =
-      "bitfieldExtract(" + xw(std::string(kLane) + " % 4u * 8u + 4u + (" + kLane + " >> 3)", 0) + ", " + half + ", 16)";
+  std::string src0 = std::string(kLane) + " % 4u * 8u + (" + kLane + " >> 3)";  // lane 4(2t) + g/2
+  std::string lo = "bitfieldExtract(" + xw(src0, 0) + ", " + half + ", 16)";
+  std::string hi = "bitfieldExtract(" + xw(src0 + " + 4u", 0) + ", " + half + ", 16)";
   E.line(v + " = " + lo + " | (" + hi + " << 16);");
   E.store(in.ops[0], kU32, v);
 }
@@ -151,8 +152,8 @@ void emitMovmatrix(Emitter& E, const ir::Inst& in) {
 // Lowered as a synchronous copy: the PTX ISA makes the data visible to the issuing thread only after
 // cp.async.wait_group/wait_all (and to others after a barrier that follows it), so a copy done at once gives every
 // correct program the same bytes; commit_group and wait_group then have nothing to do. Bytes from src-size to
-// cp-size are zero (PTX ISA 9.7.9.25.3.1, "cp.async"); ignore-src true copies only zeros. The cache operator and
-// the L2 hints choose where the line is cached and change no byte.
+// cp-size are zero (PTX ISA, "Data Movement and Conversion Instructions: cp.async"); ignore-src true copies only
+// zeros. The cache operator and the L2 hints choose where the line is cached and change no byte.
 void emitCpAsync(Emitter& E, const ir::Inst& in) {
   if (in.hasMod("commit_group") || in.hasMod("wait_group") || in.hasMod("wait_all")) {
     E.line("// copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for");
@@ -242,7 +243,7 @@ std::string_view wmmaElemType(const ir::Inst& in) {
 // wmma.load.{a,b,c}.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.type {r...}, [p]{, stride}
 // wmma.store.d.sync.aligned.{row,col}.m16n16k16{.global,.shared{::cta}}.type [p], {r...}{, stride}
 // Element (row, col) of a row-major matrix is at p + (row * stride + col) * size, of a column-major one at
-// p + (col * stride + row) * size (PTX ISA 9.7.14.4.4 "wmma.load"); stride counts elements, 16 when absent.
+// p + (col * stride + row) * size (PTX ISA, "wmma.load"); stride counts elements, 16 when absent.
 void emitWmmaLoadStore(Emitter& E, const ir::Inst& in, bool isLoad) {
   Frag f = in.hasMod("a") ? Frag::A : in.hasMod("b") ? Frag::B : Frag::C;
   std::string_view ty = wmmaElemType(in);
@@ -323,15 +324,17 @@ void emitWmmaMma(Emitter& E, const ir::Inst& in) {
     std::string row, col;
     fragCoord(Frag::C, e, row, col);
     std::string ce = c16 ? "bitfieldExtract(" + c[e >> 1] + ", " + std::to_string(16 * (e & 1)) + ", 16)" : c[e];
-    std::string call = "p2g_mma_float(p2g_fa, p2g_fb, " + std::string(tf32 ? "8u, 2u" : bf16 ? "16u, 1u" : "16u, 0u") + ", " + ce + ", " +
-                       (c16 ? "0u" : "3u") + ", " + (d16 && c16 ? "true" : "false") + ")";
+    std::string kt = tf32 ? "8u, 2u" : bf16 ? "16u, 1u" : "16u, 0u";  // K, element type of A and B
+    std::string call = "p2g_mma_float(p2g_fa, p2g_fb, " + kt + ", " + ce + ", " + (c16 ? "0u" : "3u") + ", " +
+                       (d16 && c16 ? "true" : "false") + ")";
     if (d16 && !c16) call = "p2g_wmma_f32_to_f16(" + call + ")";
     d.push_back(E.tmp(kU32));
-    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag" + std::string(tf32 ? "_tf32(" : "(") + row + ", " + col + ", p2g_fa, p2g_fb); " + d.back() +
-           " = " + call + "; }");
+    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag" + std::string(tf32 ? "_tf32(" : "(") + row + ", " + col +
+           ", p2g_fa, p2g_fb); " + d.back() + " = " + call + "; }");
   }
   if (d16)
-    for (unsigned r = 0; r < 4; ++r) E.store(in.ops[0].elems[r], kU32, "(" + d[2 * r] + " | (" + d[2 * r + 1] + " << 16))");
+    for (unsigned r = 0; r < 4; ++r)
+      E.store(in.ops[0].elems[r], kU32, "(" + d[2 * r] + " | (" + d[2 * r + 1] + " << 16))");
   else
     for (unsigned r = 0; r < 8; ++r) E.store(in.ops[0].elems[r], kU32, d[r]);
 }
