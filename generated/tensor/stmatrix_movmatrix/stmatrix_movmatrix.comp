@@ -311,7 +311,7 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r14;
   memoryBarrierShared(); barrier();
   uint t38;
-  t38 = bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3))) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + 4u + ((gl_LocalInvocationIndex & 31u) >> 3))) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) << 16);
+  t38 = bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3))) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3) + 4u)) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) << 16);
   r31 = t38;
   // 121: shl.b64 	%rd45, %rd50, 2;
   uint t39;
