@@ -75,6 +75,7 @@ const std::vector<FormClass> kClasses = {
     {"oob", "trap clamp zero"},
     {"fp8", "e4m3x2 e5m2x2"},
     {"cpfetch", "L2::64B L2::128B L2::256B"},
+    {"wss", "global shared shared::cta"},
     {"txq", "width height depth normalized_coords filter_mode addr_mode_0 addr_mode_1 addr_mode_2 array_size "
             "num_mipmap_levels"},
 };
@@ -293,18 +294,18 @@ const std::vector<FormLine> kLines = {
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f16 .e4m3 .e4m3 .f16", "D:32, w:32, w:32, w:32"},
 
-    // ---- warp matrix movement, wmma m16n16k16, async copies (emit_tensor.cpp, docs/TENSOR.md)
+    // ---- warp matrix movement, wmma (m16n16k16, m16n16k8 tf32), async copies (emit_tensor.cpp, docs/TENSOR.md)
     {"ldmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta}? .b16", "D:32, m"},
     {"stmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta}? .b16", "m, w:32"},
     {"movmatrix", kT, ".sync .aligned .m8n8 .trans .b16",  "d:32, a:32"},
-    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 .{global,shared,shared::cta}? .{f16,bf16}", "D:32, m, a:32"},
-    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 .{global,shared,shared::cta}? .{f16,bf16}", "D:32, m"},
-    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k8 .{global,shared,shared::cta}? .tf32", "D:32, m, a:32"},
-    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k8 .{global,shared,shared::cta}? .tf32", "D:32, m"},
-    {"wmma", kT, ".load .c .sync .aligned .{row,col} .{m16n16k16,m16n16k8} .{global,shared,shared::cta}? .{f16,f32}", "D:32, m, a:32"},
-    {"wmma", kT, ".load .c .sync .aligned .{row,col} .{m16n16k16,m16n16k8} .{global,shared,shared::cta}? .{f16,f32}", "D:32, m"},
-    {"wmma", kT, ".store .d .sync .aligned .{row,col} .{m16n16k16,m16n16k8} .{global,shared,shared::cta}? .{f16,f32}", "m, w:32, a:32"},
-    {"wmma", kT, ".store .d .sync .aligned .{row,col} .{m16n16k16,m16n16k8} .{global,shared,shared::cta}? .{f16,f32}", "m, w:32"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 $wss? .{f16,bf16}", "D:32, m, a:32"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 $wss? .{f16,bf16}", "D:32, m"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k8 $wss? .tf32", "D:32, m, a:32"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k8 $wss? .tf32", "D:32, m"},
+    {"wmma", kT, ".load .c .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "D:32, m, a:32"},
+    {"wmma", kT, ".load .c .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "D:32, m"},
+    {"wmma", kT, ".store .d .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "m, w:32, a:32"},
+    {"wmma", kT, ".store .d .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "m, w:32"},
     {"wmma", kT, ".mma .sync .aligned .{row,col} .{row,col} .m16n16k16 .{f16,f32} .{f16,f32}", "D:32, w:32, w:32, w:32"},
     {"wmma", kT, ".mma .sync .aligned .{row,col} .{row,col} .m16n16k16 .f32 .bf16 .bf16 .f32", "D:32, w:32, w:32, w:32"},
     {"wmma", kT, ".mma .sync .aligned .{row,col} .{row,col} .m16n16k8 .f32 .tf32 .tf32 .f32", "D:32, w:32, w:32, w:32"},
