@@ -170,10 +170,11 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
           size_t idx = ops.size(), cnt = has.count("x4") ? 4 : has.count("x2") ? 2 : 1;
           if (op == "wmma") {
             bool mmaOp = has.count("mma") > 0;
-            std::string ab16 = has.count("bf16") ? "bf16" : has.count("tf32") ? "tf32" : "f16";
+            std::string ab16 = has.count("bf16") ? "bf16" : has.count("tf32") ? "tf32" :
+                               has.count("s8") || has.count("u8") ? "s8" : "f16";
             std::string ft = mmaOp ? (idx == 0 ? T0 : idx == 3 ? T : ab16) : T;
             bool ab = mmaOp ? (idx == 1 || idx == 2) : (has.count("a") || has.count("b"));
-            cnt = ab ? (ft == "f16" ? 8 : 4) : (ft == "f32" ? 8 : 4);
+            cnt = ab ? (ft == "f16" ? 8 : ft == "s8" || ft == "u8" ? 2 : 4) : (ft == "f32" || ft == "s32" ? 8 : 4);
           }
           std::string s = "{";
           for (size_t i = 0; i < cnt; ++i) s += std::string(i ? ", " : "") + "%r" + std::to_string(i + 1);

@@ -324,6 +324,39 @@ def check_wmma_vs_mma(case, outdir):
     return compare("wmma_vs_mma/dm", words(os.path.join(outdir, "dm.bin")), want) and ok
 
 
+@check("wmma_s8")
+def check_wmma_s8(case, outdir):
+    """Exact integer sums: wrapping, or clamped with .satfinite; C complemented in odd tiles."""
+    _, bufs = inputs(case)
+    sb = lambda buf: struct.unpack(f"<{len(buf)}b", buf)
+    ubytes = lambda buf: struct.unpack(f"<{len(buf)}B", buf)
+    a, b, ua, ub = sb(bufs["a"]), sb(bufs["b"]), ubytes(bufs["ua"]), ubytes(bufs["ub"])
+    c = struct.unpack("<2048I", bufs["c"])
+    wrap = lambda v: v & 0xFFFFFFFF
+    sat = lambda v: max(-(1 << 31), min((1 << 31) - 1, v)) & 0xFFFFFFFF
+    s32 = lambda v: v - (1 << 32) if v >> 31 else v
+    want_d, want_f = [], []
+    pack = lambda xs: sum((x & 0xFF) << (8 * j) for j, x in enumerate(xs))
+    for T in range(8):
+        A = [[a[T * 256 + m * 16 + k] for k in range(16)] for m in range(16)]
+        B = [[b[T * 512 + n * 32 + k] for n in range(16)] for k in range(16)]
+        UA = [[ua[T * 256 + m * 16 + k] for k in range(16)] for m in range(16)]
+        UB = [[ub[T * 256 + k * 16 + n] for n in range(16)] for k in range(16)]
+        C = [[c[T * 256 + m * 16 + n] for n in range(16)] for m in range(16)]
+        Cm = [[s32(C[m][n] ^ 0xFFFFFFFF if T & 1 else C[m][n]) for n in range(16)] for m in range(16)]
+        dot = lambda X, Y, m, n: sum(X[m][k] * Y[k][n] for k in range(16))
+        want_d += [sat(dot(A, B, m, n) + Cm[m][n]) for m in range(16) for n in range(16)]
+        want_d += [wrap(dot(A, B, m, n) + Cm[m][n]) for m in range(16) for n in range(16)]
+        want_d += [wrap(dot(UA, UB, m, n) + Cm[m][n]) for n in range(16) for m in range(16)]
+        for L in range(32):
+            g, t = L >> 2, L & 3
+            want_f += [pack(A[g + 8 * r][4 * t:4 * t + 4]) for r in range(2)]
+            want_f += [pack([B[4 * t + j][g + 8 * r] for j in range(4)]) for r in range(2)]
+            want_f += [C[g + 8 * ((e >> 1) & 1)][2 * t + (e & 1) + 8 * (e >> 2)] for e in range(8)]
+    ok = compare("wmma_s8/d", words(os.path.join(outdir, "d.bin")), want_d)
+    return compare("wmma_s8/frag (the assumed layout)", words(os.path.join(outdir, "frag.bin")), want_f) and ok
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)

@@ -60,6 +60,18 @@ def init_bytes(n, init):
             while len(out) < n:
                 out += struct.pack("<Q", next(g))
             return bytes(out[:n])
+        ints = {"u8": 1, "s8": 1, "u16": 2, "s16": 2, "u32": 4, "s32": 4, "u64": 8, "s64": 8}
+        if t in ints:  # lo + floor(r span / 2^64), two's complement (docs/CASE_INPUTS.md)
+            w = ints[t]
+            lo = r.get("lo", -(1 << (8 * w - 1)) if t[0] == "s" else 0)
+            hi = r.get("hi", (1 << (8 * w - 1)) - 1 if t[0] == "s" else (1 << (8 * w)) - 1)
+            span = (hi - lo + 1) % (1 << 64)
+            out = bytearray()
+            for _ in range(n // w):
+                x = next(g)
+                v = lo + ((x * span) >> 64) if span else lo + x
+                out += (v % (1 << (8 * w))).to_bytes(w, "little")
+            return bytes(out) + bytes(n - len(out))
         lo, hi = float(r.get("lo", 0.0)), float(r.get("hi", 1.0))
         size = {"f16": 2, "bf16": 2, "f32": 4}[t]
         out = bytearray()

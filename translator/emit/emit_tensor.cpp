@@ -204,19 +204,29 @@ struct WmmaType {
 };
 
 WmmaType wmmaType(Frag f, std::string_view ty) {
-  if (f == Frag::C) return ty == "f32" ? WmmaType{32, 8, 8} : WmmaType{16, 4, 4};
+  if (f == Frag::C) return ty == "f32" || ty == "s32" ? WmmaType{32, 8, 8} : WmmaType{16, 4, 4};
   if (ty == "tf32") return WmmaType{32, 4, 4};
+  if (ty == "s8" || ty == "u8") return WmmaType{8, 2, 2};
   return ty == "f16" ? WmmaType{16, 8, 4} : WmmaType{16, 4, 4};
 }
 
-// Row and column of element `e` of a fragment (e counts 16-bit halves for f16/bf16 A and B, registers for tf32 A
-// and B, accumulator elements for C), as GLSL expressions of the lane. tf32 (m16n16k8) follows mma.m16n8k8.tf32:
-// A register r holds (g + 8(r & 1), t + 4(r >> 1)), B register r holds (k = t + 4(r & 1), n = g + 8(r >> 1)).
-void fragCoord(Frag f, unsigned e, std::string& row, std::string& col, bool tf32 = false) {
+// Row and column of element `e` of a fragment (e counts the elements of A and B: 16-bit halves, tf32 registers or
+// bytes; accumulator elements for C), as GLSL expressions of the lane; `bits` is the A/B element size. tf32
+// (m16n16k8) follows mma.m16n8k8.tf32: A register r holds (g + 8(r & 1), t + 4(r >> 1)), B register r holds
+// (k = t + 4(r & 1), n = g + 8(r >> 1)); s8/u8 follow mma.m16n8k16's integer layout: A register r holds byte j of
+// (g + 8r, 4t + j), B register r holds (k = 4t + j, n = g + 8r).
+void fragCoord(Frag f, unsigned e, std::string& row, std::string& col, unsigned bits = 16) {
   std::string g = "(" + std::string(kLane) + " >> 2)", t2 = "(" + std::string(kLane) + " % 4u * 2u)";
   std::string t = "(" + std::string(kLane) + " % 4u)";
   unsigned r = (e >> 1) & 3, h = e & 1;
-  if (tf32 && f != Frag::C) {
+  if (bits == 8 && f != Frag::C) {
+    std::string t4 = "(" + std::string(kLane) + " % 4u * 4u)";
+    r = e >> 2;
+    if (f == Frag::A) row = g + " + " + u(8 * r), col = t4 + " + " + u(e & 3);
+    else row = t4 + " + " + u(e & 3), col = g + " + " + u(8 * r);
+    return;
+  }
+  if (bits == 32 && f != Frag::C) {
     r = e & 3;
     if (f == Frag::A) row = g + " + " + u(8 * (r & 1)), col = t + " + " + u(4 * (r >> 1));
     else row = t + " + " + u(4 * (r & 1)), col = g + " + " + u(8 * (r >> 1));
@@ -236,7 +246,7 @@ void fragCoord(Frag f, unsigned e, std::string& row, std::string& col, bool tf32
 
 std::string_view wmmaElemType(const ir::Inst& in) {
   for (auto m : in.mods)
-    if (m == "f16" || m == "f32" || m == "bf16" || m == "tf32") return m;
+    if (m == "f16" || m == "f32" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32") return m;
   return {};
 }
 
@@ -257,10 +267,10 @@ void emitWmmaLoadStore(Emitter& E, const ir::Inst& in, bool isLoad) {
   E.line(stride + " = " + (in.ops.size() > 2 ? E.src(in.ops[2], kU32) : "16u") + ";");
   bool colMajor = in.hasMod("col");
   unsigned esz = wt.bits / 8;
-  bool tf32 = ty == "tf32";
+  unsigned abBits = f == Frag::C ? 16 : wt.bits;
   auto addr = [&](unsigned e) {
     std::string row, col;
-    fragCoord(f, e, row, col, tf32);
+    fragCoord(f, e, row, col, abBits);
     std::string off = colMajor ? "(" + col + ") * " + stride + " + " + row : "(" + row + ") * " + stride + " + " + col;
     return "(" + base + " + " + (wide ? "uint64_t" : "uint") + "((" + off + ") * " + u(esz) + "))";
   };
@@ -268,10 +278,10 @@ void emitWmmaLoadStore(Emitter& E, const ir::Inst& in, bool isLoad) {
   if (isLoad) {
     std::vector<std::string> vals;
     for (unsigned r = 0; r < wt.dataRegs; ++r) {
-      std::string v = E.tmp(kU32);
-      if (perReg == 1) E.line(v + " = " + E.load(sp, addr(r), 32) + ";");
-      else
-        E.line(v + " = " + E.load(sp, addr(2 * r), 16) + " | (" + E.load(sp, addr(2 * r + 1), 16) + " << 16);");
+      std::string v = E.tmp(kU32), x;
+      for (unsigned j = 0; j < perReg; ++j)
+        x += (j ? " | (" : "(") + E.load(sp, addr(perReg * r + j), wt.bits) + " << " + u(wt.bits * j) + ")";
+      E.line(v + " = " + x + ";");
       vals.push_back(v);
     }
     for (unsigned r = 0; r < wt.regs; ++r) E.store(in.ops[0].elems[r], kU32, vals[r % wt.dataRegs]);
@@ -285,7 +295,7 @@ void emitWmmaLoadStore(Emitter& E, const ir::Inst& in, bool isLoad) {
     } else {
       E.storeMem(sp, addr(2 * r), 16, "(" + v + " & 0xFFFFu)");
       E.storeMem(sp, addr(2 * r + 1), 16, "(" + v + " >> 16)");
-    }
+    }  // (stores are f16 or f32/s32: D is never 8-bit)
   }
 }
 
@@ -293,10 +303,40 @@ void emitWmmaLoadStore(Emitter& E, const ir::Inst& in, bool isLoad) {
 // or m16n16k8 .f32.tf32.tf32.f32. Each D element is one tensor-core sum of K = 16 (8 for tf32) products and c
 // (p2g_mma_float, docs/MMA.md). f32 C with f16 D is taken as the f32 computation rounded to f16 (to nearest
 // even): an assumption, see docs/TENSOR.md.
+// wmma.mma.sync.aligned.{row,col}.{row,col}.m16n16k16.s32.{s8,u8}.{s8,u8}.s32{.satfinite}: each D element is the
+// exact integer sum of the 16 products and c, wrapping modulo 2^32, or clamped to the s32 range with .satfinite
+// (what mma.sync's integer forms measured, docs/MMA.md).
+void emitWmmaInt(Emitter& E, const ir::Inst& in, bool signedA, bool signedB) {
+  if (!vecOf(E, in, 0, 8, "d") || !vecOf(E, in, 1, 2, "a") || !vecOf(E, in, 2, 2, "b") || !vecOf(E, in, 3, 8, "c"))
+    return;
+  E.use("p2g_wmma_int");
+  std::vector<std::string> c;
+  for (unsigned i = 0; i < 8; ++i) {
+    c.push_back(E.tmp(kU32));
+    E.line(c.back() + " = " + E.src(in.ops[3].elems[i], kU32) + ";");
+  }
+  xchgBegin(E);
+  for (unsigned i = 0; i < 2; ++i) xchgPut(E, i, E.src(in.ops[1].elems[i], kU32));
+  for (unsigned i = 0; i < 2; ++i) xchgPut(E, 4 + i, E.src(in.ops[2].elems[i], kU32));
+  xchgEnd(E);
+  std::vector<std::string> d;
+  std::string flags = std::string(signedA ? "true, " : "false, ") + (signedB ? "true, " : "false, ") +
+                      (in.hasMod("satfinite") ? "true" : "false");
+  for (unsigned e = 0; e < 8; ++e) {
+    std::string row, col;
+    fragCoord(Frag::C, e, row, col);
+    d.push_back(E.tmp(kU32));
+    E.line(d.back() + " = p2g_wmma_int(" + row + ", " + col + ", " + c[e] + ", " + flags + ");");
+  }
+  for (unsigned r = 0; r < 8; ++r) E.store(in.ops[0].elems[r], kU32, d[r]);
+}
+
 void emitWmmaMma(Emitter& E, const ir::Inst& in) {
   std::vector<std::string_view> types;
   for (auto m : in.mods)
-    if (m == "f16" || m == "f32" || m == "bf16" || m == "tf32") types.push_back(m);
+    if (m == "f16" || m == "f32" || m == "bf16" || m == "tf32" || m == "s8" || m == "u8" || m == "s32")
+      types.push_back(m);
+  if (types.size() == 4 && types[0] == "s32") return emitWmmaInt(E, in, types[1] == "s8", types[2] == "s8");
   std::string_view dty = types[0], cty = types.back();
   std::string_view aty = types.size() == 4 ? types[1] : "f16";
   bool bf16 = aty == "bf16", tf32 = aty == "tf32";
@@ -377,6 +417,22 @@ void p2g_wmma_frag_tf32(uint row, uint col, out uint a[32], out uint b[32]) {
     a[k] = p2g_tc_x[(wb + (row & 7u) * 4u + (k & 3u)) * 8u + (row >> 3) + 2u * (k >> 2)];
     b[k] = p2g_tc_x[(wb + (col & 7u) * 4u + (k & 3u)) * 8u + 4u + (k >> 2) + 2u * (col >> 3)];
   }
+}
+)"});
+  h.push_back({"p2g_wmma_int", {}, {}, R"(// One element of an integer wmma.m16n16k16 (s8/u8 A and B from p2g_tc_x: A registers 0..1, B registers 4..5, the
+// layout of mma.m16n8k16's integer forms): the exact sum, wrapping, or clamped to the s32 range with .satfinite.
+uint p2g_wmma_int(uint row, uint col, uint c, bool sa, bool sb, bool sat) {
+  uint wb = gl_LocalInvocationIndex & ~31u;
+  int64_t s = int64_t(int(c));
+  for (uint k = 0u; k < 16u; ++k) {
+    uint wa = p2g_tc_x[(wb + (row & 7u) * 4u + (k >> 2)) * 8u + (row >> 3)];
+    uint wv = p2g_tc_x[(wb + (col & 7u) * 4u + (k >> 2)) * 8u + 4u + (col >> 3)];
+    int x = sa ? bitfieldExtract(int(wa), int(k & 3u) * 8, 8) : int(bitfieldExtract(wa, int(k & 3u) * 8, 8));
+    int y = sb ? bitfieldExtract(int(wv), int(k & 3u) * 8, 8) : int(bitfieldExtract(wv, int(k & 3u) * 8, 8));
+    s += int64_t(x * y);
+  }
+  if (sat) s = clamp(s, -2147483648l, 2147483647l);
+  return uint(s);
 }
 )"});
   h.push_back({"p2g_wmma_f32_to_f16", {"p2g_mma_round"}, {}, R"(// f32 bits to f16 bits rounded to nearest even, in integer code (cvt.rn.f16.f32: NaN gives 0x7FFF, overflow infinity).
