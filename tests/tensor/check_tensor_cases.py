@@ -357,6 +357,28 @@ def check_wmma_s8(case, outdir):
     return compare("wmma_s8/frag (the assumed layout)", words(os.path.join(outdir, "frag.bin")), want_f) and ok
 
 
+def tf32_rna(x):
+    """cvt.rna.tf32.f32 on the bits of a finite input (ties away from zero, low 13 bits cleared)."""
+    return (x + 0x1000) & 0xFFFFE000
+
+
+@check("wmma_tf32_nvcc")
+def check_wmma_tf32_nvcc(case, outdir):
+    """C (column-major, ld 32) = A B over K = 32 in four tf32 steps, fragments rounded by cvt.rna.tf32.f32."""
+    _, bufs = inputs(case)
+    a, b = struct.unpack("<512I", bufs["a"]), struct.unpack("<512I", bufs["b"])
+    want = [0] * 512
+    for m in range(16):
+        for n in range(16):
+            acc = 0
+            for ks in range(0, 32, 8):
+                av = [tf32_rna(a[m * 32 + k]) for k in range(ks, ks + 8)]
+                bv = [tf32_rna(b[n * 32 + k]) for k in range(ks, ks + 8)]
+                acc = tm.mma_elem(av, bv, "tf32", acc, "f32", False)
+            want[n * 32 + m] = acc
+    return compare("wmma_tf32_nvcc/c", words(os.path.join(outdir, "c.bin")), want)
+
+
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)

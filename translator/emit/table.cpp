@@ -237,6 +237,7 @@ const std::vector<FormLine> kLines = {
     {"cvt",   emitCvt, ".rn .satfinite .relu? $fp8 .f32",  "d:T0+, a:T1+, a:T1+"},
     {"cvt",   emitCvt, ".rn .satfinite .relu? $fp8 .f16x2", "d:T0+, a:T1+"},
     {"cvt",   emitCvt, ".rn .relu? .f16x2 $fp8",           "d:T0+, a:T1+"},
+    {"cvt",   emitCvt, ".rna .satfinite? .tf32 .f32",      "d:32, a:32"},
 
     // ---- data movement and memory (emit_mem.cpp)
     {"mov",   emitMov, ".pred",                            "q, p"},
