@@ -134,15 +134,19 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
     if (w == "32" || w == "64" || w == "2T") wt = "b" + std::to_string(bits);
     switch (kind) {
       case 'd': case 'a': case 'e': ops.push_back(reg(bits, wt, n++)); break;
-      case 'i':  // a barrier's second immediate is its thread count (a positive multiple of 32)
-        ops.push_back(op == "lop3" ? "0x96" : (op == "bar" || op == "barrier") && ++imms == 2 ? "32" : "0");
+      case 'i':  // a barrier's second immediate is its thread count (a positive multiple of 32); cp.async's size
+        ops.push_back(op == "lop3"                                        ? "0x96"
+                      : (op == "bar" || op == "barrier") && ++imms == 2    ? "32"
+                      : op == "cp" && has.count("global")                  ? "16"
+                                                                           : "0");
         break;
       case 'q': case 'Q': ops.push_back("%p1"); break;
       case 'p': ops.push_back("%p2"); break;
       case 'R': ops.push_back("%p1|%p3"); break;
       case 'E': ops.push_back(reg(bits, wt, n++) + "|%p1"); break;
       case 'm':
-        if (space == "shared") ops.push_back("[sm" + std::to_string(k) + "]");
+        if (op == "cp" && ops.size() == 1) ops.push_back("[%d7]");  // cp.async's source is global
+        else if (space == "shared" || has.count("shared::cta")) ops.push_back("[sm" + std::to_string(k) + "]");
         else if (space == "local") ops.push_back("[lv]");
         else if (space == "const") ops.push_back("[cv]");
         else if (space == "param") ops.push_back(op == "ld" ? "[k_p]" : "[pv]");
@@ -166,6 +170,21 @@ std::string instruction(const FormLine& l, const Variant& v, int k) {
           bool k8h = has.count("m16n8k8") && T1 == "f16";
           size_t idx = ops.size();
           size_t cnt = idx == 0 || idx == 3 ? (T0 == "f16" ? 2 : 4) : idx == 1 ? (k8h ? 2 : 4) : (k8h ? 1 : 2);
+          std::string s = "{";
+          for (size_t i = 0; i < cnt; ++i) s += std::string(i ? ", " : "") + "%r" + std::to_string(i + 1);
+          ops.push_back(s + "}");
+        } else if (op == "ldmatrix" || op == "stmatrix" || op == "wmma") {
+          // ldmatrix/stmatrix: one register a matrix; wmma (emit_tensor.cpp): f16 A/B 8, bf16 A/B 4, f32 C/D 8,
+          // f16 C/D 4 (the operand's fragment: d, a, b, c for mma; the loaded or stored one otherwise)
+          size_t idx = ops.size(), cnt = has.count("x4") ? 4 : has.count("x2") ? 2 : 1;
+          if (op == "wmma") {
+            bool mmaOp = has.count("mma") > 0;
+            std::string ab16 = has.count("bf16") ? "bf16" : has.count("tf32") ? "tf32" :
+                               has.count("s8") || has.count("u8") ? "s8" : "f16";
+            std::string ft = mmaOp ? (idx == 0 ? T0 : idx == 3 ? T : ab16) : T;
+            bool ab = mmaOp ? (idx == 1 || idx == 2) : (has.count("a") || has.count("b"));
+            cnt = ab ? (ft == "f16" ? 8 : ft == "s8" || ft == "u8" ? 2 : 4) : (ft == "f32" || ft == "s32" ? 8 : 4);
+          }
           std::string s = "{";
           for (size_t i = 0; i < cnt; ++i) s += std::string(i ? ", " : "") + "%r" + std::to_string(i + 1);
           ops.push_back(s + "}");

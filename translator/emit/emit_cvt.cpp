@@ -189,8 +189,25 @@ static void storeHalf(Emitter& E, const ir::Inst& in, bool bf, std::string e, bo
   E.store(in.ops[0], Ty{Ty::K::B, 16}, e);
 }
 
+// cvt.rna{.satfinite}.tf32.f32 d, a (wmma::__float_to_tf32): a rounded to 10 fraction bits, ties away from zero, in
+// an f32 bit pattern whose low 13 bits are zero (PTX ISA "cvt"). On the bits: adding half an ulp of tf32 to the
+// magnitude and cutting rounds ties away and carries into the exponent (the largest finite values round to
+// infinity); subnormals round the same way. NaN gives the canonical NaN 0x7FFFFFFF (NVIDIA's habit, HAZARDS.md
+// #14; not measured for this instruction); .satfinite turns infinities into the largest finite tf32 of their sign.
+static void emitCvtTf32(Emitter& E, const ir::Inst& in) {
+  Ty u{Ty::K::U, 32};
+  std::string x = E.tmp(u), r = E.tmp(u);
+  E.line(x + " = " + E.src(in.ops[1], u) + ";");
+  E.line(r + " = (" + x + " & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (" + x + " & 0x7F800000u) == 0x7F800000u ? " +
+         x + " : ((" + x + " + 0x1000u) & 0xFFFFE000u);");
+  if (in.hasMod("satfinite"))
+    E.line("if ((" + r + " & 0x7FFFFFFFu) == 0x7F800000u) " + r + " = (" + r + " & 0x80000000u) | 0x7F7FE000u;");
+  E.store(in.ops[0], u, r);
+}
+
 void emitCvt(Emitter& E, const ir::Inst& in) {
   if (in.hasMod("pack")) return emitCvtPack(E, in);
+  if (in.hasMod("tf32") && in.hasMod("rna")) return emitCvtTf32(E, in);
   Ty d, a;
   twoTypes(in, d, a);
   if (d.k == Ty::K::None || in.ops.size() < 2) {

@@ -703,9 +703,15 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       out += "// .shared variables used only as 64-bit values (64-bit atomics need 64-bit storage; shared64.h)\n"
              "shared uint64_t smem64[" + std::to_string(s64_.words) + "];\n";
   }
-  if (features_.count("mmaxchg"))
+  bool tcx = features_.count("tcxchg") > 0;
+  if (features_.count("mmaxchg") && !tcx)
     out += "// mma fragments (emit_mma.cpp): six words per thread of the block (A registers, then B registers)\n"
            "shared uint p2g_mma_x[gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z * 6u];\n";
+  if (tcx)
+    out += "// ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps\n"
+           "shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];\n";
+  if (tcx && features_.count("mmaxchg"))  // both exchanges open with a barrier, so they never overlap in time
+    out += "#define p2g_mma_x p2g_tc_x  // mma.sync's six words a thread, in the same array (less shared memory)\n";
   if (usesLocal_) {
     uint32_t words = (F.localBytes + 3) / 4;
     out += "uint lmem[" + std::to_string(words ? words : 1) + "];  // .local and call scratch, per thread\n";
@@ -789,7 +795,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   glsl = std::move(out);
   features.clear();
   for (auto& f : features_)
-    if (f != "carry" && f != "mmaxchg") features.push_back(f);  // internal flags, not device features
+    if (f != "carry" && f != "mmaxchg" && f != "tcxchg") features.push_back(f);  // internal flags, not device features
   warnings = warnings_;
   return ok_;
 }

@@ -164,6 +164,7 @@ void emitSync(Emitter&, const ir::Inst&);        // bar barrier membar fence
 void emitMma(Emitter&, const ir::Inst&);         // mma.sync with a warp of 32 (emit_mma.cpp)
 void emitWarp(Emitter&, const ir::Inst&);        // shfl vote match redux activemask bar.warp, warp of 32 (emit_warp.cpp)
 void emitVideo(Emitter&, const ir::Inst&);       // dp4a dp2a vadd vsub vabsdiff vmin vmax vshl vshr vset (emit_video.cpp)
+void emitTensor(Emitter&, const ir::Inst&);      // ldmatrix stmatrix movmatrix wmma cp.async (emit_tensor.cpp)
 bool isWarpInstruction(const ir::Inst& in);      // handled by emitWarp: takes part in the warp model
 bool isWarpSync(const ir::Inst& in);             // bar.warp.sync (a bar form, lowered by emitWarp)
 void emitImage(Emitter&, const ir::Inst&);       // tex tld4 txq suld sust suq (emit_tex.cpp)

@@ -729,7 +729,7 @@ std::string describeForms(std::string_view opcode) {
 ptx::Space spaceOfMods(const std::vector<std::string_view>& mods) {
   for (auto m : mods) {
     if (m == "global") return ptx::Space::Global;
-    if (m == "shared") return ptx::Space::Shared;
+    if (m == "shared" || m == "shared::cta") return ptx::Space::Shared;
     if (m == "local") return ptx::Space::Local;
     if (m == "const") return ptx::Space::Const;
     if (m == "param") return ptx::Space::Param;

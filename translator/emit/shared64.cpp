@@ -57,6 +57,8 @@ Shared64Layout planShared64(const ir::Function& f) {
   std::map<const ir::Inst*, int> acc;
   for (auto& b : f.blocks)
     for (auto& in : b.insts) {
+      // ldmatrix/stmatrix/cp.async/wmma (emit_tensor.cpp) read and write the word array: nothing moves
+      if (in.op == "ldmatrix" || in.op == "stmatrix" || in.op == "cp" || in.op == "wmma") return L;
       if (!isSharedAccess(in)) continue;
       size_t ai = (in.op == "st" || in.op == "red") ? 0 : 1;
       if (ai >= in.ops.size()) return L;

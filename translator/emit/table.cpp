@@ -32,11 +32,15 @@ void arith(Emitter& E, const ir::Inst& in) {
 }
 
 constexpr Handler kF = emitFloatArith, kI = emitIntArith, kB = emitBits, kC = emitCarry, kCmp = emitCompare,
-                  kMem = emitMemory, kAt = emitAtomic, kImg = emitImage, kW = emitWarp, kV = emitVideo;
+                  kMem = emitMemory, kAt = emitAtomic, kImg = emitImage, kW = emitWarp, kV = emitVideo,
+                  kT = emitTensor;
 
 constexpr std::string_view kCacheHint =
     "cache operators and eviction hints choose where NVIDIA caches a line; a kernel's loads and stores see the same "
     "bytes with or without them";
+constexpr std::string_view kAsync =
+    "the cache operator (.ca/.cg) and the L2 hints of cp.async choose where the line is cached; the copied bytes are "
+    "the same";
 constexpr std::string_view kRelaxed =
     "a relaxed atomic at cta/gpu/sys scope: GLSL atomics are relaxed device-scope atomics, at least as strong, and "
     "nothing outside the dispatch touches memory while it runs";
@@ -73,6 +77,8 @@ const std::vector<FormClass> kClasses = {
     {"fp8", "e4m3x2 e5m2x2"},
     {"vt", "u32 s32"},
     {"vop2", "add min max"},
+    {"cpfetch", "L2::64B L2::128B L2::256B"},
+    {"wss", "global shared shared::cta"},
     {"txq", "width height depth normalized_coords filter_mode addr_mode_0 addr_mode_1 addr_mode_2 array_size "
             "num_mipmap_levels"},
 };
@@ -257,6 +263,7 @@ const std::vector<FormLine> kLines = {
     {"cvt",   emitCvt, ".rn .satfinite .relu? $fp8 .f32",  "d:T0+, a:T1+, a:T1+"},
     {"cvt",   emitCvt, ".rn .satfinite .relu? $fp8 .f16x2", "d:T0+, a:T1+"},
     {"cvt",   emitCvt, ".rn .relu? .f16x2 $fp8",           "d:T0+, a:T1+"},
+    {"cvt",   emitCvt, ".rna .satfinite? .tf32 .f32",      "d:32, a:32"},
 
     // ---- data movement and memory (emit_mem.cpp)
     {"mov",   emitMov, ".pred",                            "q, p"},
@@ -333,6 +340,35 @@ const std::vector<FormLine> kLines = {
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e5m2 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f32 .e4m3 .e5m2 .f32", "D:32, w:32, w:32, w:32"},
     {"mma", emitMma, ".sync .aligned .m16n8k32 .row .col .f16 .e4m3 .e4m3 .f16", "D:32, w:32, w:32, w:32"},
+
+    // ---- warp matrix movement, wmma (m16n16k16, m16n16k8 tf32), async copies (emit_tensor.cpp, docs/TENSOR.md)
+    {"ldmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta}? .b16", "D:32, m"},
+    {"stmatrix",  kT, ".sync .aligned .m8n8 .{x1,x2,x4} .trans? .{shared,shared::cta}? .b16", "m, w:32"},
+    {"movmatrix", kT, ".sync .aligned .m8n8 .trans .b16",  "d:32, a:32"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 $wss? .{f16,bf16}", "D:32, m, a:32"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 $wss? .{f16,bf16}", "D:32, m"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k8 $wss? .tf32", "D:32, m, a:32"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k8 $wss? .tf32", "D:32, m"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 $wss? .{s8,u8}", "D:32, m, a:32"},
+    {"wmma", kT, ".load .{a,b} .sync .aligned .{row,col} .m16n16k16 $wss? .{s8,u8}", "D:32, m"},
+    {"wmma", kT, ".load .c .sync .aligned .{row,col} .m16n16k16 $wss? .s32", "D:32, m, a:32"},
+    {"wmma", kT, ".load .c .sync .aligned .{row,col} .m16n16k16 $wss? .s32", "D:32, m"},
+    {"wmma", kT, ".store .d .sync .aligned .{row,col} .m16n16k16 $wss? .s32", "m, w:32, a:32"},
+    {"wmma", kT, ".store .d .sync .aligned .{row,col} .m16n16k16 $wss? .s32", "m, w:32"},
+    {"wmma", kT, ".mma .sync .aligned .{row,col} .{row,col} .m16n16k16 .s32 .{s8,u8} .{s8,u8} .s32 .satfinite?",
+     "D:32, w:32, w:32, w:32"},
+    {"wmma", kT, ".load .c .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "D:32, m, a:32"},
+    {"wmma", kT, ".load .c .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "D:32, m"},
+    {"wmma", kT, ".store .d .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "m, w:32, a:32"},
+    {"wmma", kT, ".store .d .sync .aligned .{row,col} .{m16n16k16,m16n16k8} $wss? .{f16,f32}", "m, w:32"},
+    {"wmma", kT, ".mma .sync .aligned .{row,col} .{row,col} .m16n16k16 .{f16,f32} .{f16,f32}", "D:32, w:32, w:32, w:32"},
+    {"wmma", kT, ".mma .sync .aligned .{row,col} .{row,col} .m16n16k16 .f32 .bf16 .bf16 .f32", "D:32, w:32, w:32, w:32"},
+    {"wmma", kT, ".mma .sync .aligned .{row,col} .{row,col} .m16n16k8 .f32 .tf32 .tf32 .f32", "D:32, w:32, w:32, w:32"},
+    {"cp", kT, ".async .{ca,cg} .{shared,shared::cta} .global .L2::cache_hint? $cpfetch?", "m, m, i, a:64@L2::cache_hint", kAsync},
+    {"cp", kT, ".async .{ca,cg} .{shared,shared::cta} .global .L2::cache_hint? $cpfetch?", "m, m, i, a:32, a:64@L2::cache_hint", kAsync},
+    {"cp", kT, ".async .{ca,cg} .{shared,shared::cta} .global .L2::cache_hint? $cpfetch?", "m, m, i, p, a:64@L2::cache_hint", kAsync},
+    {"cp", kT, ".async .{commit_group,wait_all}",          ""},
+    {"cp", kT, ".async .wait_group",                       "i"},
 
     // ---- control flow: lowered by the lifter into blocks and terminators (lift.cpp)
     {"bra",   nullptr, ".uni?",                            "*"},
