@@ -160,8 +160,8 @@ float p2g_fadd(float a, float b, bool ftz) {
   if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
     if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
     if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
   }
-  if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
   return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
 float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
@@ -174,8 +174,9 @@ float p2g_fmul(float a, float b, bool ftz) {
   if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
     if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
     if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
   }
-  if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
   return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 )"});

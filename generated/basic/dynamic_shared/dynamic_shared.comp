@@ -18,82 +18,53 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[0u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
-void p2g_dec32(uint b, out uint m, out int e) {
+// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+// integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
+// a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
-  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  if (x == 0u) { int k = 23 - findMSB(m); m <<= uint(k); e = -149 - k; }
   else { m |= 0x800000u; e = int(x) - 150; }
 }
-// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
-double p2g_mkd(uint s, uint64_t m, int e) {
-  uint hi = uint(m >> 32);
-  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
-  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
-  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
-// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
-// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
-// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
-double p2g_div32_d(float x, float y) {
+float p2g_div32(float x, float y, int mode, bool ftz) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
   uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
-  uint64_t sb = uint64_t(s) << 63;
   if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
-    return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
-  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+    return uintBitsToFloat(0x7FFFFFFFu);
+  if (aa == 0x7F800000u || bb == 0u) return uintBitsToFloat((s << 31) | 0x7F800000u);
+  if (aa == 0u || bb == 0x7F800000u) return uintBitsToFloat(s << 31);
   uint ma, mb;
   int ea, eb;
   p2g_dec32(aa, ma, ea);
@@ -101,9 +72,8 @@ double p2g_div32_d(float x, float y) {
   uint64_t num = uint64_t(ma) << 40;
   uint64_t q = num / uint64_t(mb);
   if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
-  return p2g_mkd(s, q, ea - eb - 40);
+  return uintBitsToFloat(p2g_rnd32(s, q, ea - eb - 40, mode, ftz));
 }
-float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -135,20 +105,68 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
   uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
   return na ? int64_t(0ul - r) : int64_t(r);
 }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
@@ -329,11 +347,11 @@ void main() {
   // 92: ld.shared.f32 	%f5, [%r4];
   f5 = uintBitsToFloat(p2g_lds32(r4));
   // 93: add.f32 	%f6, %f1, %f5;
-  f6 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), p2g_f2d(f5)));
+  f6 = p2g_fadd(f1, f5, false);
   // 94: add.f32 	%f7, %f2, %f6;
-  f7 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f6)));
+  f7 = p2g_fadd(f2, f6, false);
   // 95: div.rn.f32 	%f8, %f7, 0f40400000;
-  f8 = p2g_div32(f7, 3.0, 0);
+  f8 = p2g_div32(f7, 3.0, 0, false);
   // 96: cvta.to.global.u64 	%rd8, %rd2;
   rd8 = rd2;
   // 97: shl.b64 	%rd9, %rd1, 2;

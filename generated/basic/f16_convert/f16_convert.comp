@@ -18,54 +18,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
 // f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
@@ -79,60 +31,159 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
-}
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
+}
+// f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
+// narrow format's bits (sign at bit m + eb).
+uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
+  uint sign = w >> 31;
+  int e = int((w >> 23) & 0xFFu);
+  uint f = w & 0x7FFFFFu;
+  uint signOut = sign << uint(m + eb);
+  uint infBits = ((1u << uint(eb)) - 1u) << uint(m);
+  if (e == 0xFF) return f != 0u ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0u) return signOut;
+  uint mant = e == 0 ? f : (f | 0x800000u);
+  int E = (e == 0 ? 1 : e) - 127 + bias;  // biased exponent in the narrow format
+  int shift = 23 - m + (E >= 1 ? 0 : 1 - E);
+  uint q, rem, hlf;
+  if (shift >= 32) { q = 0u; rem = mant; hlf = 0xFFFFFFFFu; }  // below half of the smallest step (mant < 2^24)
+  else { q = mant >> uint(shift); rem = mant & ((1u << uint(shift)) - 1u); hlf = 1u << uint(shift - 1); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && sign == 1u) || (mode == 3 && sign == 0u)));
+  q += up ? 1u : 0u;
+  uint r = (E >= 1 ? (uint(E - 1) << uint(m)) : 0u) + q;
+  if (r >= infBits) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
+    return signOut | (toInf ? infBits : infBits - 1u);
+  }
+  return signOut | r;
+}
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
 }
 
 void main() {
@@ -213,18 +264,18 @@ void main() {
   // 57: ld.global.f32 	%f4, [%rd12+4];
   f4 = uintBitsToFloat(P2GU32((rd12 + 4ul)).v);
   // 59: {  cvt.rn.f16.f32 %rs1, %f1;}
-  rs1 = p2g_d2h(p2g_f2d(f1), 0);
+  rs1 = p2g_f2h_rn(floatBitsToUint(f1));
   // 63: {  cvt.rz.f16.f32 %rs2, %f1;}
-  rs2 = p2g_d2h(p2g_f2d(f1), 1);
+  rs2 = p2g_narrow32(floatBitsToUint(f1), 10, 15, 5, 1, 0x7FFFu);
   // 67: {  cvt.rn.f16.f32 %rs3, %f3;}
-  rs3 = p2g_d2h(p2g_f2d(f3), 0);
+  rs3 = p2g_f2h_rn(floatBitsToUint(f3));
   // 71: {  cvt.rn.f16.f32 %rs4, %f4;}
-  rs4 = p2g_d2h(p2g_f2d(f4), 0);
+  rs4 = p2g_f2h_rn(floatBitsToUint(f4));
   // 75: { cvt.rn.f16x2.f32 %r1, %f1, %f3; }
   uint t5;
   uint t6;
-  t5 = p2g_d2h(p2g_f2d(f1), 0);
-  t6 = p2g_d2h(p2g_f2d(f3), 0);
+  t5 = p2g_f2h_rn(floatBitsToUint(f1));
+  t6 = p2g_f2h_rn(floatBitsToUint(f3));
   r1 = (t5 << 16) | t6;
   // 78: shl.b32 	%r15, %r7, 3;
   uint t7;
@@ -243,7 +294,7 @@ void main() {
   t8 = rs3;
   uint t9;
   t9 = rs4;
-  rs5 = p2g_d2h(p2g_odd_sum(p2g_h2d((t8 & 0xFFFFu)), p2g_h2d((t9 & 0xFFFFu))), 0);
+  rs5 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t8 & 0xFFFFu)), p2g_h2f((t9 & 0xFFFFu))));
   // 87: st.global.u16 	[%rd14+4], %rs5;
   P2GU16((rd14 + 4ul)).v = uint16_t(rs5);
   // 89: {mul.f16 %rs8,%rs3,%rs4;
@@ -251,7 +302,7 @@ void main() {
   t10 = rs3;
   uint t11;
   t11 = rs4;
-  rs8 = p2g_d2h(p2g_h2d((t10 & 0xFFFFu)) * p2g_h2d((t11 & 0xFFFFu)), 0);
+  rs8 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((t10 & 0xFFFFu)), p2g_h2f((t11 & 0xFFFFu)))));
   // 92: st.global.u16 	[%rd14+6], %rs8;
   P2GU16((rd14 + 6ul)).v = uint16_t(rs8);
   // 94: {fma.rn.f16 %rs11,%rs3,%rs4,%rs1;
@@ -261,7 +312,7 @@ void main() {
   t13 = rs4;
   uint t14;
   t14 = rs1;
-  rs11 = p2g_d2h(p2g_odd_sum(p2g_h2d((t12 & 0xFFFFu)) * p2g_h2d((t13 & 0xFFFFu)), p2g_h2d((t14 & 0xFFFFu))), 0);
+  rs11 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t12 & 0xFFFFu)), p2g_h2f((t13 & 0xFFFFu))), p2g_h2f((t14 & 0xFFFFu))));
   // 97: st.global.u16 	[%rd14+8], %rs11;
   P2GU16((rd14 + 8ul)).v = uint16_t(rs11);
   // 103: {sub.f16 %rs18,%rs15,%rs4;
@@ -276,7 +327,7 @@ void main() {
   t18 = rs3;
   uint t19;
   t19 = neg86;
-  rs18 = p2g_d2h(p2g_odd_sum(p2g_h2d((t17 & 0xFFFFu)) * p2g_h2d((t18 & 0xFFFFu)), p2g_h2d((t19 & 0xFFFFu))), 0);
+  rs18 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t17 & 0xFFFFu)), p2g_h2f((t18 & 0xFFFFu))), p2g_h2f((t19 & 0xFFFFu))));
   // 106: st.global.u16 	[%rd14+10], %rs18;
   P2GU16((rd14 + 10ul)).v = uint16_t(rs18);
   // 109: mov.b32 {low,high}, %r1;
@@ -306,33 +357,41 @@ void main() {
   // 121: add.s64 	%rd16, %rd5, %rd15;
   rd16 = uint64_t(int64_t(rd5) + int64_t(rd15));
   // 123: {  cvt.f32.f16 %f7, %rs1;}
-  f7 = p2g_f64_to_f32(p2g_h2d(rs1), 0);
+  uint t23;
+  t23 = floatBitsToUint(p2g_h2f(rs1));
+  f7 = uintBitsToFloat((t23 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t23);
   // 126: st.global.f32 	[%rd16], %f7;
   P2GU32(rd16).v = floatBitsToUint(f7);
   // 128: {  cvt.f32.f16 %f8, %rs2;}
-  f8 = p2g_f64_to_f32(p2g_h2d(rs2), 0);
+  uint t24;
+  t24 = floatBitsToUint(p2g_h2f(rs2));
+  f8 = uintBitsToFloat((t24 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t24);
   // 131: mul.f32 	%f13, %f8, 0f40400000;
-  f13 = p2g_d2f_rn(p2g_f2d(f8) * p2g_f2d(3.0));
+  f13 = p2g_fmul(f8, 3.0, false);
   // 132: st.global.f32 	[%rd16+4], %f13;
   P2GU32((rd16 + 4ul)).v = floatBitsToUint(f13);
   // 134: {add.f16 %rs25,%rs3,%rs4;
-  uint t23;
-  t23 = rs3;
-  uint t24;
-  t24 = rs4;
-  rs25 = p2g_d2h(p2g_odd_sum(p2g_h2d((t23 & 0xFFFFu)), p2g_h2d((t24 & 0xFFFFu))), 0);
+  uint t25;
+  t25 = rs3;
+  uint t26;
+  t26 = rs4;
+  rs25 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t25 & 0xFFFFu)), p2g_h2f((t26 & 0xFFFFu))));
   // 138: {  cvt.f32.f16 %f9, %rs25;}
-  f9 = p2g_f64_to_f32(p2g_h2d(rs25), 0);
+  uint t27;
+  t27 = floatBitsToUint(p2g_h2f(rs25));
+  f9 = uintBitsToFloat((t27 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t27);
   // 141: add.f32 	%f14, %f3, %f4;
-  f14 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f3), p2g_f2d(f4)));
+  f14 = p2g_fadd(f3, f4, false);
   // 142: sub.f32 	%f15, %f9, %f14;
-  f15 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f9), -p2g_f2d(f14)));
+  f15 = p2g_fsub(f9, f14, false);
   // 143: st.global.f32 	[%rd16+8], %f15;
   P2GU32((rd16 + 8ul)).v = floatBitsToUint(f15);
   // 144: ld.global.u16 	%rs29, [%rd10];
   rs29 = uint(P2GU16(rd10).v);
   // 146: {  cvt.f32.f16 %f10, %rs29;}
-  f10 = p2g_f64_to_f32(p2g_h2d(rs29), 0);
+  uint t28;
+  t28 = floatBitsToUint(p2g_h2f(rs29));
+  f10 = uintBitsToFloat((t28 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t28);
   // 149: st.global.f32 	[%rd16+12], %f10;
   P2GU32((rd16 + 12ul)).v = floatBitsToUint(f10);
   return;

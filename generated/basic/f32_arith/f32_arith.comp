@@ -17,82 +17,53 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
-void p2g_dec32(uint b, out uint m, out int e) {
+// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+// integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
+// a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
-  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  if (x == 0u) { int k = 23 - findMSB(m); m <<= uint(k); e = -149 - k; }
   else { m |= 0x800000u; e = int(x) - 150; }
 }
-// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
-double p2g_mkd(uint s, uint64_t m, int e) {
-  uint hi = uint(m >> 32);
-  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
-  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
-  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
-// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
-// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
-// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
-double p2g_div32_d(float x, float y) {
+float p2g_div32(float x, float y, int mode, bool ftz) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
   uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
-  uint64_t sb = uint64_t(s) << 63;
   if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
-    return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
-  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+    return uintBitsToFloat(0x7FFFFFFFu);
+  if (aa == 0x7F800000u || bb == 0u) return uintBitsToFloat((s << 31) | 0x7F800000u);
+  if (aa == 0u || bb == 0x7F800000u) return uintBitsToFloat(s << 31);
   uint ma, mb;
   int ea, eb;
   p2g_dec32(aa, ma, ea);
@@ -100,40 +71,72 @@ double p2g_div32_d(float x, float y) {
   uint64_t num = uint64_t(ma) << 40;
   uint64_t q = num / uint64_t(mb);
   if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
-  return p2g_mkd(s, q, ea - eb - 40);
+  return uintBitsToFloat(p2g_rnd32(s, q, ea - eb - 40, mode, ftz));
 }
-float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
@@ -155,27 +158,88 @@ float p2g_fmin(float x, float y) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
-// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
-// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
-double p2g_sqrt32_d(float x) {
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
+uint p2g_frnd32(uint a, bool neg, int mode) {
+  if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
+  if (a == 0u) return 0u;
+  int e = int(a >> 23) - 127;
+  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
+  uint sh = uint(23 - e);  // 1 or more
+  uint q, rem, hlf;
+  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
+  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  return q + (up ? 1u : 0u);
+}
+// cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
+uint p2g_frint32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu, s = w & 0x80000000u;
+  if (a > 0x7F800000u) return 0x7FFFFFFFu;
+  if (a >= 0x4B000000u) return w;  // integral already, infinities too
+  uint q = p2g_frnd32(a, s != 0u, mode);
+  if (q == 0u) return s;
+  int k = findMSB(q);
+  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
+}
+// cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
+uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0u;
+  uint mx = sgn ? (1u << uint(bits - 1)) - 1u : (bits == 32 ? 0xFFFFFFFFu : (1u << uint(bits)) - 1u);
+  bool over = a >= 0x4F800000u;  // |x| >= 2^32
+  uint m = over ? 0u : p2g_frnd32(a, neg, mode);
+  if (!sgn) return neg ? 0u : ((over || m > mx) ? mx : m);
+  if (neg) return (over || m > mx + 1u) ? (0u - (mx + 1u)) : (0u - m);
+  return (over || m > mx) ? mx : m;
+}
+// cvt.rXi.{s,u}64.f32: saturated; NaN -> 0x8000000000000000 for both (measured on the H200: basic/f32_bits_convert).
+uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0x8000000000000000ul;
+  if (sgn && a >= 0x5F000000u) return neg ? 0x8000000000000000ul : 0x7FFFFFFFFFFFFFFFul;  // |x| >= 2^63
+  if (!sgn && neg) return 0ul;
+  if (!sgn && a >= 0x5F800000u) return 0xFFFFFFFFFFFFFFFFul;  // x >= 2^64
+  uint64_t m = a >= 0x4B000000u ? uint64_t((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150)
+                                : uint64_t(p2g_frnd32(a, neg, mode));
+  return neg ? (0ul - m) : m;
+}
+// sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
+// 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
+// decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
+float p2g_sqrt32(float x, int mode, bool ftz) {
   uint a = floatBitsToUint(x);
-  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
-  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uintBitsToFloat(0x7FFFFFFFu);
+  if (a == 0u || a == 0x80000000u || a == 0x7F800000u) return x;
   uint m;
   int e;
   p2g_dec32(a, m, e);
   int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
   uint64_t M = uint64_t(m) << uint(sh);
   e -= sh;
-  uint64_t r = uint64_t(sqrt(double(M)));
+  uint64_t r = uint64_t(sqrt(float(M)));  // about 24 correct bits (M >= 2^60: never subnormal)
+  r = (r + M / r) >> 1;                   // Newton: within one of floor(sqrt(M)), from above
   for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
   for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
   if (r * r != M) r |= 1ul;
-  return p2g_mkd(0u, r, e / 2);
+  return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
 }
-float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
 
 void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u;
@@ -233,41 +297,41 @@ void main() {
   // 48: add.s64 	%rd14, %rd5, %rd13;
   rd14 = uint64_t(int64_t(rd5) + int64_t(rd13));
   // 49: mul.f32 	%f4, %f1, %f2;
-  f4 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f2));
+  f4 = p2g_fmul(f1, f2, false);
   // 50: add.f32 	%f5, %f4, %f3;
-  f5 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f3)));
+  f5 = p2g_fadd(f4, f3, false);
   // 51: st.global.f32 	[%rd14], %f5;
   P2GU32(rd14).v = floatBitsToUint(f5);
   // 52: st.global.f32 	[%rd14+4], %f5;
   P2GU32((rd14 + 4ul)).v = floatBitsToUint(f5);
   // 54: sub.f32 	%f7, %f4, %f6;
   neg75 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));
-  f7 = p2g_fma_rn(neg75, 0.5, f4);
+  f7 = p2g_ffma(neg75, 0.5, f4, 0, false);
   // 55: st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // 57: sub.f32 	%f9, %f4, %f8;
   neg76 = p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u));
-  f9 = p2g_fma_rn(neg76, f3, f4);
+  f9 = p2g_ffma(neg76, f3, f4, 0, false);
   // 58: st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
   // 59: fma.rn.f32 	%f10, %f1, %f2, %f3;
-  f10 = p2g_fma_rn(f1, f2, f3);
+  f10 = p2g_ffma(f1, f2, f3, 0, false);
   // 60: st.global.f32 	[%rd14+16], %f10;
   P2GU32((rd14 + 16ul)).v = floatBitsToUint(f10);
   // 61: mul.rn.f32 	%f11, %f1, %f2;
-  f11 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f2));
+  f11 = p2g_fmul(f1, f2, false);
   // 62: add.rn.f32 	%f12, %f11, %f3;
-  f12 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f11), p2g_f2d(f3)));
+  f12 = p2g_fadd(f11, f3, false);
   // 63: st.global.f32 	[%rd14+20], %f12;
   P2GU32((rd14 + 20ul)).v = floatBitsToUint(f12);
   // 64: div.rn.f32 	%f13, %f1, %f2;
-  f13 = p2g_div32(f1, f2, 0);
+  f13 = p2g_div32(f1, f2, 0, false);
   // 65: st.global.f32 	[%rd14+24], %f13;
   P2GU32((rd14 + 24ul)).v = floatBitsToUint(f13);
   // 66: abs.f32 	%f14, %f3;
   f14 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) & 0x7FFFFFFFu));
   // 67: sqrt.rn.f32 	%f15, %f14;
-  f15 = p2g_sqrt32(f14, 0);
+  f15 = p2g_sqrt32(f14, 0, false);
   // 68: st.global.f32 	[%rd14+28], %f15;
   P2GU32((rd14 + 28ul)).v = floatBitsToUint(f15);
   // 69: min.f32 	%f16, %f1, %f2;
@@ -279,95 +343,103 @@ void main() {
   // 72: st.global.f32 	[%rd14+36], %f17;
   P2GU32((rd14 + 36ul)).v = floatBitsToUint(f17);
   // 73: sub.f32 	%f18, %f1, %f2;
-  f18 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), -p2g_f2d(f2)));
+  f18 = p2g_fsub(f1, f2, false);
   // 74: abs.f32 	%f19, %f18;
   f19 = p2g_canon(uintBitsToFloat(floatBitsToUint(f18) & 0x7FFFFFFFu));
   // 75: st.global.f32 	[%rd14+40], %f19;
   P2GU32((rd14 + 40ul)).v = floatBitsToUint(f19);
   // 76: mul.f32 	%f20, %f1, 0f40400000;
-  f20 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(3.0));
+  f20 = p2g_fmul(f1, 3.0, false);
   // 77: cvt.rmi.f32.f32 	%f21, %f20;
-  f21 = p2g_f64_to_f32(floor(p2g_f2d(f20)), 0);
+  uint t1;
+  t1 = p2g_frint32(floatBitsToUint(f20), 2);
+  f21 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
   // 78: st.global.f32 	[%rd14+44], %f21;
   P2GU32((rd14 + 44ul)).v = floatBitsToUint(f21);
   // 79: mul.f32 	%f22, %f2, 0f40400000;
-  f22 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(3.0));
+  f22 = p2g_fmul(f2, 3.0, false);
   // 80: cvt.rpi.f32.f32 	%f23, %f22;
-  f23 = p2g_f64_to_f32(ceil(p2g_f2d(f22)), 0);
+  uint t2;
+  t2 = p2g_frint32(floatBitsToUint(f22), 3);
+  f23 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
   // 81: st.global.f32 	[%rd14+48], %f23;
   P2GU32((rd14 + 48ul)).v = floatBitsToUint(f23);
   // 82: mul.f32 	%f24, %f3, 0f40400000;
-  f24 = p2g_d2f_rn(p2g_f2d(f3) * p2g_f2d(3.0));
+  f24 = p2g_fmul(f3, 3.0, false);
   // 83: cvt.rzi.f32.f32 	%f25, %f24;
-  f25 = p2g_f64_to_f32(trunc(p2g_f2d(f24)), 0);
+  uint t3;
+  t3 = p2g_frint32(floatBitsToUint(f24), 1);
+  f25 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
   // 84: st.global.f32 	[%rd14+52], %f25;
   P2GU32((rd14 + 52ul)).v = floatBitsToUint(f25);
   // 85: add.f32 	%f26, %f20, 0f3F000000;
-  f26 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f20), p2g_f2d(0.5)));
+  f26 = p2g_fadd(f20, 0.5, false);
   // 86: cvt.rni.f32.f32 	%f27, %f26;
-  f27 = p2g_f64_to_f32(roundEven(p2g_f2d(f26)), 0);
+  uint t4;
+  t4 = p2g_frint32(floatBitsToUint(f26), 0);
+  f27 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
   // 87: st.global.f32 	[%rd14+56], %f27;
   P2GU32((rd14 + 56ul)).v = floatBitsToUint(f27);
   // 88: fma.rn.f32 	%f28, %f1, 0f3E800000, 0f3F000000;
-  f28 = p2g_fma_rn(f1, 0.25, 0.5);
+  f28 = p2g_ffma(f1, 0.25, 0.5, 0, false);
   // 89: fma.rn.f32 	%f29, %f1, %f28, 0fBFA00000;
-  f29 = p2g_fma_rn(f1, f28, -1.25);
+  f29 = p2g_ffma(f1, f28, -1.25, 0, false);
   // 90: fma.rn.f32 	%f30, %f1, %f29, 0f40000000;
-  f30 = p2g_fma_rn(f1, f29, 2.0);
+  f30 = p2g_ffma(f1, f29, 2.0, 0, false);
   // 91: st.global.f32 	[%rd14+60], %f30;
   P2GU32((rd14 + 60ul)).v = floatBitsToUint(f30);
   // 92: add.f32 	%f31, %f1, %f2;
-  f31 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), p2g_f2d(f2)));
+  f31 = p2g_fadd(f1, f2, false);
   // 93: mul.f32 	%f32, %f31, %f18;
-  f32 = p2g_d2f_rn(p2g_f2d(f31) * p2g_f2d(f18));
+  f32 = p2g_fmul(f31, f18, false);
   // 94: fma.rn.f32 	%f33, %f3, %f3, 0f3F800000;
-  f33 = p2g_fma_rn(f3, f3, 1.0);
+  f33 = p2g_ffma(f3, f3, 1.0, 0, false);
   // 95: div.rn.f32 	%f34, %f32, %f33;
-  f34 = p2g_div32(f32, f33, 0);
+  f34 = p2g_div32(f32, f33, 0, false);
   // 96: st.global.f32 	[%rd14+64], %f34;
   P2GU32((rd14 + 64ul)).v = floatBitsToUint(f34);
   // 97: neg.f32 	%f35, %f4;
   f35 = p2g_canon(uintBitsToFloat(floatBitsToUint(f4) ^ 0x80000000u));
   // 98: sub.f32 	%f36, %f35, %f3;
-  f36 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f35), -p2g_f2d(f3)));
+  f36 = p2g_fsub(f35, f3, false);
   // 99: st.global.f32 	[%rd14+68], %f36;
   P2GU32((rd14 + 68ul)).v = floatBitsToUint(f36);
   // 100: mul.f32 	%f37, %f2, 0f3E4CCCCD;
-  f37 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(uintBitsToFloat(0x3E4CCCCDu)));
+  f37 = p2g_fmul(f2, uintBitsToFloat(0x3E4CCCCDu), false);
   // 101: fma.rn.f32 	%f38, %f1, 0f3DCCCCCD, %f37;
-  f38 = p2g_fma_rn(f1, uintBitsToFloat(0x3DCCCCCDu), f37);
+  f38 = p2g_ffma(f1, uintBitsToFloat(0x3DCCCCCDu), f37, 0, false);
   // 102: fma.rn.f32 	%f39, %f3, 0f3E99999A, %f38;
-  f39 = p2g_fma_rn(f3, uintBitsToFloat(0x3E99999Au), f38);
+  f39 = p2g_ffma(f3, uintBitsToFloat(0x3E99999Au), f38, 0, false);
   // 103: st.global.f32 	[%rd14+72], %f39;
   P2GU32((rd14 + 72ul)).v = floatBitsToUint(f39);
   // 104: fma.rn.f32 	%f40, %f1, 0f00000000, %f2;
-  f40 = p2g_fma_rn(f1, 0.0, f2);
+  f40 = p2g_ffma(f1, 0.0, f2, 0, false);
   // 105: add.f32 	%f41, %f2, %f2;
-  f41 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f2)));
+  f41 = p2g_fadd(f2, f2, false);
   // 106: fma.rn.f32 	%f42, %f1, %f40, %f41;
-  f42 = p2g_fma_rn(f1, f40, f41);
+  f42 = p2g_ffma(f1, f40, f41, 0, false);
   // 107: fma.rn.f32 	%f43, %f1, %f42, %f22;
-  f43 = p2g_fma_rn(f1, f42, f22);
+  f43 = p2g_ffma(f1, f42, f22, 0, false);
   // 108: mul.f32 	%f44, %f2, 0f40800000;
-  f44 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(4.0));
+  f44 = p2g_fmul(f2, 4.0, false);
   // 109: fma.rn.f32 	%f45, %f1, %f43, %f44;
-  f45 = p2g_fma_rn(f1, f43, f44);
+  f45 = p2g_ffma(f1, f43, f44, 0, false);
   // 110: mul.f32 	%f46, %f2, 0f40A00000;
-  f46 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(5.0));
+  f46 = p2g_fmul(f2, 5.0, false);
   // 111: fma.rn.f32 	%f47, %f1, %f45, %f46;
-  f47 = p2g_fma_rn(f1, f45, f46);
+  f47 = p2g_ffma(f1, f45, f46, 0, false);
   // 112: mul.f32 	%f48, %f2, 0f40C00000;
-  f48 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(6.0));
+  f48 = p2g_fmul(f2, 6.0, false);
   // 113: fma.rn.f32 	%f49, %f1, %f47, %f48;
-  f49 = p2g_fma_rn(f1, f47, f48);
+  f49 = p2g_ffma(f1, f47, f48, 0, false);
   // 114: mul.f32 	%f50, %f2, 0f40E00000;
-  f50 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(7.0));
+  f50 = p2g_fmul(f2, 7.0, false);
   // 115: fma.rn.f32 	%f51, %f1, %f49, %f50;
-  f51 = p2g_fma_rn(f1, f49, f50);
+  f51 = p2g_ffma(f1, f49, f50, 0, false);
   // 116: mul.f32 	%f52, %f2, 0f41000000;
-  f52 = p2g_d2f_rn(p2g_f2d(f2) * p2g_f2d(8.0));
+  f52 = p2g_fmul(f2, 8.0, false);
   // 117: fma.rn.f32 	%f53, %f1, %f51, %f52;
-  f53 = p2g_fma_rn(f1, f51, f52);
+  f53 = p2g_ffma(f1, f51, f52, 0, false);
   // 118: st.global.f32 	[%rd14+76], %f53;
   P2GU32((rd14 + 76ul)).v = floatBitsToUint(f53);
   return;

@@ -30,82 +30,53 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
 }
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
-void p2g_dec32(uint b, out uint m, out int e) {
+// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+// integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
+// a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
-  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  if (x == 0u) { int k = 23 - findMSB(m); m <<= uint(k); e = -149 - k; }
   else { m |= 0x800000u; e = int(x) - 150; }
 }
-// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
-double p2g_mkd(uint s, uint64_t m, int e) {
-  uint hi = uint(m >> 32);
-  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
-  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
-  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
-// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
-// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
-// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
-double p2g_div32_d(float x, float y) {
+float p2g_div32(float x, float y, int mode, bool ftz) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
   uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
-  uint64_t sb = uint64_t(s) << 63;
   if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
-    return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
-  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+    return uintBitsToFloat(0x7FFFFFFFu);
+  if (aa == 0x7F800000u || bb == 0u) return uintBitsToFloat((s << 31) | 0x7F800000u);
+  if (aa == 0u || bb == 0x7F800000u) return uintBitsToFloat(s << 31);
   uint ma, mb;
   int ea, eb;
   p2g_dec32(aa, ma, ea);
@@ -113,45 +84,83 @@ double p2g_div32_d(float x, float y) {
   uint64_t num = uint64_t(ma) << 40;
   uint64_t q = num / uint64_t(mb);
   if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
-  return p2g_mkd(s, q, ea - eb - 40);
+  return uintBitsToFloat(p2g_rnd32(s, q, ea - eb - 40, mode, ftz));
 }
-float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
-}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
 int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
 bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+// The order of two f32 values given as bits: -1, 0, 1, or 2 when unordered (a NaN); -0 equals +0.
+int p2g_fcmp(uint a, uint b) {
+  if (p2g_fnan(a) || p2g_fnan(b)) return 2;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka < kb ? -1 : (ka > kb ? 1 : 0);
+}
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
 // max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
 float p2g_fmax(float x, float y) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
@@ -168,27 +177,108 @@ float p2g_fmin(float x, float y) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
-// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
-// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
-double p2g_sqrt32_d(float x) {
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
+uint p2g_frnd32(uint a, bool neg, int mode) {
+  if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
+  if (a == 0u) return 0u;
+  int e = int(a >> 23) - 127;
+  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
+  uint sh = uint(23 - e);  // 1 or more
+  uint q, rem, hlf;
+  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
+  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  return q + (up ? 1u : 0u);
+}
+// cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
+uint p2g_frint32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu, s = w & 0x80000000u;
+  if (a > 0x7F800000u) return 0x7FFFFFFFu;
+  if (a >= 0x4B000000u) return w;  // integral already, infinities too
+  uint q = p2g_frnd32(a, s != 0u, mode);
+  if (q == 0u) return s;
+  int k = findMSB(q);
+  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
+}
+// cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
+uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0u;
+  uint mx = sgn ? (1u << uint(bits - 1)) - 1u : (bits == 32 ? 0xFFFFFFFFu : (1u << uint(bits)) - 1u);
+  bool over = a >= 0x4F800000u;  // |x| >= 2^32
+  uint m = over ? 0u : p2g_frnd32(a, neg, mode);
+  if (!sgn) return neg ? 0u : ((over || m > mx) ? mx : m);
+  if (neg) return (over || m > mx + 1u) ? (0u - (mx + 1u)) : (0u - m);
+  return (over || m > mx) ? mx : m;
+}
+// cvt.rXi.{s,u}64.f32: saturated; NaN -> 0x8000000000000000 for both (measured on the H200: basic/f32_bits_convert).
+uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0x8000000000000000ul;
+  if (sgn && a >= 0x5F000000u) return neg ? 0x8000000000000000ul : 0x7FFFFFFFFFFFFFFFul;  // |x| >= 2^63
+  if (!sgn && neg) return 0ul;
+  if (!sgn && a >= 0x5F800000u) return 0xFFFFFFFFFFFFFFFFul;  // x >= 2^64
+  uint64_t m = a >= 0x4B000000u ? uint64_t((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150)
+                                : uint64_t(p2g_frnd32(a, neg, mode));
+  return neg ? (0ul - m) : m;
+}
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
+}
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
+// sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
+// 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
+// decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
+float p2g_sqrt32(float x, int mode, bool ftz) {
   uint a = floatBitsToUint(x);
-  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
-  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uintBitsToFloat(0x7FFFFFFFu);
+  if (a == 0u || a == 0x80000000u || a == 0x7F800000u) return x;
   uint m;
   int e;
   p2g_dec32(a, m, e);
   int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
   uint64_t M = uint64_t(m) << uint(sh);
   e -= sh;
-  uint64_t r = uint64_t(sqrt(double(M)));
+  uint64_t r = uint64_t(sqrt(float(M)));  // about 24 correct bits (M >= 2^60: never subnormal)
+  r = (r + M / r) >> 1;                   // Newton: within one of floor(sqrt(M)), from above
   for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
   for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
   if (r * r != M) r |= 1ul;
-  return p2g_mkd(0u, r, e / 2);
+  return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
 }
-float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false;
@@ -262,125 +352,103 @@ void main() {
   // 52: add.s64 	%rd8, %rd3, %rd7;
   rd8 = uint64_t(int64_t(rd3) + int64_t(rd7));
   // 53: cvt.rzi.s32.f32 	%r14, %f4;
-  precise double t5;
-  t5 = trunc(p2g_f2d(f4));
-  precise double t6;
-  t6 = isnan(t5) ? 0.0lf : clamp(t5, -2147483648.0lf, 2147483647.0lf);
-  r14 = uint(int(t6));
+  r14 = uint(int(p2g_f2i32(floatBitsToUint(f4), 1, true, 32)));
   // 54: st.global.u32 	[%rd8], %r14;
   P2GU32(rd8).v = r14;
   // 55: cvt.rzi.u32.f32 	%r15, %f4;
-  precise double t7;
-  t7 = trunc(p2g_f2d(f4));
-  precise double t8;
-  t8 = isnan(t7) ? 0.0lf : clamp(t7, 0.0lf, 4294967295.0lf);
-  r15 = uint(t8);
+  r15 = p2g_f2i32(floatBitsToUint(f4), 1, false, 32);
   // 56: st.global.u32 	[%rd8+4], %r15;
   P2GU32((rd8 + 4ul)).v = r15;
   // 57: cvt.rzi.s64.f32 	%rd9, %f4;
-  precise double t9;
-  t9 = trunc(p2g_f2d(f4));
-  rd9 = uint64_t(isnan(t9) ? (-9223372036854775807l - 1l) : t9 >= 9223372036854775808.0lf ? 9223372036854775807l : t9 <= -9223372036854775808.0lf ? (-9223372036854775807l - 1l) : int64_t(t9));
+  rd9 = uint64_t(int64_t(p2g_f2i64(floatBitsToUint(f4), 1, true)));
   // 58: shr.u64 	%rd10, %rd9, 32;
-  uint t10;
-  t10 = 32u;
-  rd10 = (t10 >= 64u ? 0ul : rd9 >> t10);
+  uint t5;
+  t5 = 32u;
+  rd10 = (t5 >= 64u ? 0ul : rd9 >> t5);
   // 59: xor.b64  	%rd11, %rd10, %rd9;
   rd11 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(rd9));
   // 60: st.global.u32 	[%rd8+8], %rd11;
   P2GU32((rd8 + 8ul)).v = uint(rd11);
   // 61: cvt.rzi.u64.f32 	%rd12, %f4;
-  precise double t11;
-  t11 = trunc(p2g_f2d(f4));
-  rd12 = isnan(t11) ? 0x8000000000000000ul : t11 <= 0.0lf ? 0ul : t11 >= 18446744073709551616.0lf ? 0xFFFFFFFFFFFFFFFFul : uint64_t(t11);
+  rd12 = p2g_f2i64(floatBitsToUint(f4), 1, false);
   // 62: shr.u64 	%rd13, %rd12, 32;
-  uint t12;
-  t12 = 32u;
-  rd13 = (t12 >= 64u ? 0ul : rd12 >> t12);
+  uint t6;
+  t6 = 32u;
+  rd13 = (t6 >= 64u ? 0ul : rd12 >> t6);
   // 63: xor.b64  	%rd14, %rd13, %rd12;
   rd14 = packUint2x32(unpackUint2x32(rd13) ^ unpackUint2x32(rd12));
   // 64: st.global.u32 	[%rd8+12], %rd14;
   P2GU32((rd8 + 12ul)).v = uint(rd14);
   // 65: cvt.rni.s32.f32 	%r16, %f4;
-  precise double t13;
-  t13 = roundEven(p2g_f2d(f4));
-  precise double t14;
-  t14 = isnan(t13) ? 0.0lf : clamp(t13, -2147483648.0lf, 2147483647.0lf);
-  r16 = uint(int(t14));
+  r16 = uint(int(p2g_f2i32(floatBitsToUint(f4), 0, true, 32)));
   // 66: st.global.u32 	[%rd8+16], %r16;
   P2GU32((rd8 + 16ul)).v = r16;
   // 67: cvt.rmi.s32.f32 	%r17, %f4;
-  precise double t15;
-  t15 = floor(p2g_f2d(f4));
-  precise double t16;
-  t16 = isnan(t15) ? 0.0lf : clamp(t15, -2147483648.0lf, 2147483647.0lf);
-  r17 = uint(int(t16));
+  r17 = uint(int(p2g_f2i32(floatBitsToUint(f4), 2, true, 32)));
   // 68: st.global.u32 	[%rd8+20], %r17;
   P2GU32((rd8 + 20ul)).v = r17;
   // 69: cvt.rpi.s32.f32 	%r18, %f4;
-  precise double t17;
-  t17 = ceil(p2g_f2d(f4));
-  precise double t18;
-  t18 = isnan(t17) ? 0.0lf : clamp(t17, -2147483648.0lf, 2147483647.0lf);
-  r18 = uint(int(t18));
+  r18 = uint(int(p2g_f2i32(floatBitsToUint(f4), 3, true, 32)));
   // 70: st.global.u32 	[%rd8+24], %r18;
   P2GU32((rd8 + 24ul)).v = r18;
   // 71: cvt.rni.u32.f32 	%r19, %f4;
-  precise double t19;
-  t19 = roundEven(p2g_f2d(f4));
-  precise double t20;
-  t20 = isnan(t19) ? 0.0lf : clamp(t19, 0.0lf, 4294967295.0lf);
-  r19 = uint(t20);
+  r19 = p2g_f2i32(floatBitsToUint(f4), 0, false, 32);
   // 72: st.global.u32 	[%rd8+28], %r19;
   P2GU32((rd8 + 28ul)).v = r19;
   // 73: cvt.rn.f32.s32 	%f5, %r6;
-  f5 = p2g_f64_to_f32(double(int(r6)), 0);
+  uint t7;
+  t7 = p2g_s2f32(int(int(r6)), 0);
+  f5 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
   // 74: st.global.f32 	[%rd8+32], %f5;
   P2GU32((rd8 + 32ul)).v = floatBitsToUint(f5);
   // 75: cvt.rn.f32.u32 	%f6, %r6;
-  f6 = p2g_f64_to_f32(double(r6), 0);
+  uint t8;
+  t8 = p2g_i2f(uint64_t(r6), false, 0);
+  f6 = uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8);
   // 76: st.global.f32 	[%rd8+36], %f6;
   P2GU32((rd8 + 36ul)).v = floatBitsToUint(f6);
   // 77: cvt.u64.u32 	%rd15, %r6;
-  uint64_t t21;
-  t21 = uint64_t(r6);
-  rd15 = uint64_t(t21);
+  uint64_t t9;
+  t9 = uint64_t(r6);
+  rd15 = uint64_t(t9);
   // 78: cvt.u64.u32 	%rd16, %r7;
-  uint64_t t22;
-  t22 = uint64_t(r7);
-  rd16 = uint64_t(t22);
+  uint64_t t10;
+  t10 = uint64_t(r7);
+  rd16 = uint64_t(t10);
   // 79: bfi.b64 	%rd17, %rd15, %rd16, 32, 32;
   rd17 = p2g_bfi_64(rd15, rd16, 32u, 32u);
   // 80: cvt.rn.f32.s64 	%f7, %rd17;
-  int64_t t23;
-  t23 = int64_t(rd17);
-  f7 = p2g_f64_to_f32(p2g_odd_sum(double(int(t23 >> 32)) * 4294967296.0lf, double(uint(t23))), 0);
+  uint t11;
+  t11 = p2g_s2f(int64_t(rd17), 0);
+  f7 = uintBitsToFloat((t11 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t11);
   // 81: st.global.f32 	[%rd8+40], %f7;
   P2GU32((rd8 + 40ul)).v = floatBitsToUint(f7);
   // 82: cvt.rn.f32.u64 	%f8, %rd17;
-  uint64_t t24;
-  t24 = rd17;
-  f8 = p2g_f64_to_f32(p2g_odd_sum(double(uint(t24 >> 32)) * 4294967296.0lf, double(uint(t24))), 0);
+  uint t12;
+  t12 = p2g_i2f(uint64_t(rd17), false, 0);
+  f8 = uintBitsToFloat((t12 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t12);
   // 83: st.global.f32 	[%rd8+44], %f8;
   P2GU32((rd8 + 44ul)).v = floatBitsToUint(f8);
   // 84: cvt.rz.f32.s32 	%f9, %r6;
-  f9 = p2g_f64_to_f32(double(int(r6)), 1);
+  uint t13;
+  t13 = p2g_s2f32(int(int(r6)), 1);
+  f9 = uintBitsToFloat((t13 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t13);
   // 85: st.global.f32 	[%rd8+48], %f9;
   P2GU32((rd8 + 48ul)).v = floatBitsToUint(f9);
   // 86: add.f32 	%f10, %f1, %f2;
-  f10 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), p2g_f2d(f2)));
+  f10 = p2g_fadd(f1, f2, false);
   // 87: st.global.f32 	[%rd8+52], %f10;
   P2GU32((rd8 + 52ul)).v = floatBitsToUint(f10);
   // 88: mul.f32 	%f11, %f1, %f2;
-  f11 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f2));
+  f11 = p2g_fmul(f1, f2, false);
   // 89: st.global.f32 	[%rd8+56], %f11;
   P2GU32((rd8 + 56ul)).v = floatBitsToUint(f11);
   // 90: div.rn.f32 	%f12, %f1, %f2;
-  f12 = p2g_div32(f1, f2, 0);
+  f12 = p2g_div32(f1, f2, 0, false);
   // 91: st.global.f32 	[%rd8+60], %f12;
   P2GU32((rd8 + 60ul)).v = floatBitsToUint(f12);
   // 92: sqrt.rn.f32 	%f13, %f1;
-  f13 = p2g_sqrt32(f1, 0);
+  f13 = p2g_sqrt32(f1, 0, false);
   // 93: st.global.f32 	[%rd8+64], %f13;
   P2GU32((rd8 + 64ul)).v = floatBitsToUint(f13);
   // 94: min.f32 	%f14, %f1, %f2;
@@ -392,66 +460,80 @@ void main() {
   // 97: st.global.f32 	[%rd8+72], %f15;
   P2GU32((rd8 + 72ul)).v = floatBitsToUint(f15);
   // 98: fma.rn.f32 	%f16, %f1, %f2, %f4;
-  f16 = p2g_fma_rn(f1, f2, f4);
+  f16 = p2g_ffma(f1, f2, f4, 0, false);
   // 99: st.global.f32 	[%rd8+76], %f16;
   P2GU32((rd8 + 76ul)).v = floatBitsToUint(f16);
   // 100: cvt.rmi.f32.f32 	%f17, %f4;
-  f17 = p2g_f64_to_f32(floor(p2g_f2d(f4)), 0);
+  uint t14;
+  t14 = p2g_frint32(floatBitsToUint(f4), 2);
+  f17 = uintBitsToFloat((t14 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t14);
   // 101: cvt.rpi.f32.f32 	%f18, %f2;
-  f18 = p2g_f64_to_f32(ceil(p2g_f2d(f2)), 0);
+  uint t15;
+  t15 = p2g_frint32(floatBitsToUint(f2), 3);
+  f18 = uintBitsToFloat((t15 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t15);
   // 102: add.f32 	%f19, %f17, %f18;
-  f19 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f17), p2g_f2d(f18)));
+  f19 = p2g_fadd(f17, f18, false);
   // 103: st.global.f32 	[%rd8+80], %f19;
   P2GU32((rd8 + 80ul)).v = floatBitsToUint(f19);
   // 104: setp.lt.f32 	%p2, %f1, %f2;
-  precise double t25;
-  precise double t26;
-  t25 = p2g_f2d(f1); t26 = p2g_f2d(f2);
-  bool t27;
-  t27 = t25 < t26;
-  p2 = t27;
+  uint t16;
+  uint t17;
+  t16 = floatBitsToUint(f1); t17 = floatBitsToUint(f2);
+  int t18;
+  t18 = p2g_fcmp(t16, t17);
+  bool t19;
+  t19 = t18 == -1;
+  p2 = t19;
   // 105: selp.u32 	%r20, 1, 0, %p2;
   r20 = p2 ? 1u : 0u;
   // 106: setp.eq.f32 	%p3, %f1, %f2;
-  precise double t28;
-  precise double t29;
-  t28 = p2g_f2d(f1); t29 = p2g_f2d(f2);
-  bool t30;
-  t30 = t28 == t29;
-  p3 = t30;
+  uint t20;
+  uint t21;
+  t20 = floatBitsToUint(f1); t21 = floatBitsToUint(f2);
+  int t22;
+  t22 = p2g_fcmp(t20, t21);
+  bool t23;
+  t23 = t22 == 0;
+  p3 = t23;
   // 107: selp.u16 	%rs1, 1, 0, %p3;
   rs1 = p3 ? 1u : 0u;
   // 108: mul.wide.u16 	%r21, %rs1, 2;
   r21 = uint(rs1) * uint(2u);
   // 109: setp.neu.f32 	%p4, %f1, %f2;
-  precise double t31;
-  precise double t32;
-  t31 = p2g_f2d(f1); t32 = p2g_f2d(f2);
-  bool t33;
-  t33 = !(t31 == t32);
-  p4 = t33;
+  uint t24;
+  uint t25;
+  t24 = floatBitsToUint(f1); t25 = floatBitsToUint(f2);
+  int t26;
+  t26 = p2g_fcmp(t24, t25);
+  bool t27;
+  t27 = t26 != 0;
+  p4 = t27;
   // 110: selp.u16 	%rs2, 1, 0, %p4;
   rs2 = p4 ? 1u : 0u;
   // 111: mul.wide.u16 	%r22, %rs2, 4;
   r22 = uint(rs2) * uint(4u);
   // 112: setp.ltu.f32 	%p5, %f1, %f2;
-  precise double t34;
-  precise double t35;
-  t34 = p2g_f2d(f1); t35 = p2g_f2d(f2);
-  bool t36;
-  t36 = !(t34 >= t35);
-  p5 = t36;
+  uint t28;
+  uint t29;
+  t28 = floatBitsToUint(f1); t29 = floatBitsToUint(f2);
+  int t30;
+  t30 = p2g_fcmp(t28, t29);
+  bool t31;
+  t31 = (t30 == -1 || t30 == 2);
+  p5 = t31;
   // 113: selp.u16 	%rs3, 1, 0, %p5;
   rs3 = p5 ? 1u : 0u;
   // 114: mul.wide.u16 	%r23, %rs3, 8;
   r23 = uint(rs3) * uint(8u);
   // 115: setp.nan.f32 	%p6, %f1, %f1;
-  precise double t37;
-  precise double t38;
-  t37 = p2g_f2d(f1); t38 = p2g_f2d(f1);
-  bool t39;
-  t39 = (isnan(t37) || isnan(t38));
-  p6 = t39;
+  uint t32;
+  uint t33;
+  t32 = floatBitsToUint(f1); t33 = floatBitsToUint(f1);
+  int t34;
+  t34 = p2g_fcmp(t32, t33);
+  bool t35;
+  t35 = t34 == 2;
+  p6 = t35;
   // 116: selp.u32 	%r24, -1, 0, %p6;
   r24 = p6 ? 0xFFFFFFFFu : 0u;
   // 117: bfi.b32 	%r25, %r24, %r20, 4, 1;
@@ -467,7 +549,7 @@ void main() {
   // 122: abs.f32 	%f20, %f1;
   f20 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1) & 0x7FFFFFFFu));
   // 123: sub.f32 	%f21, %f20, %f2;
-  f21 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f20), -p2g_f2d(f2)));
+  f21 = p2g_fsub(f20, f2, false);
   // 124: st.global.f32 	[%rd8+88], %f21;
   P2GU32((rd8 + 88ul)).v = floatBitsToUint(f21);
   // 125: neg.f32 	%f22, %f1;

@@ -17,87 +17,108 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 uint lmem[40];  // .local and call scratch, per thread
 
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return signOut | uint(r);
-}
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
+}
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 uint p2g_ldl32(uint a) { return lmem[a >> 2]; }
 void p2g_stl32(uint a, uint v) { lmem[a >> 2] = v; }
 
@@ -362,15 +383,17 @@ void main() {
     // 112: and.b32  	%r53, %r81, 3;
     r53 = r81 & 3u;
     // 113: cvt.rn.f32.s32 	%f2, %r53;
-    f2 = p2g_f64_to_f32(double(int(r53)), 0);
-    // 114: shr.u32 	%r54, %r82, 8;
     uint t18;
-    t18 = 8u;
-    r54 = (t18 >= 32u ? 0u : r82 >> t18);
+    t18 = p2g_s2f32(int(int(r53)), 0);
+    f2 = uintBitsToFloat((t18 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t18);
+    // 114: shr.u32 	%r54, %r82, 8;
+    uint t19;
+    t19 = 8u;
+    r54 = (t19 >= 32u ? 0u : r82 >> t19);
     // 115: cvt.u64.u32 	%rd20, %r54;
-    uint64_t t19;
-    t19 = uint64_t(r54);
-    rd20 = uint64_t(t19);
+    uint64_t t20;
+    t20 = uint64_t(r54);
+    rd20 = uint64_t(t20);
     // 116: and.b64  	%rd21, %rd20, 28;
     rd21 = packUint2x32(unpackUint2x32(rd20) & unpackUint2x32(28ul));
     // 117: add.s64 	%rd22, %rd4, %rd21;
@@ -378,30 +401,30 @@ void main() {
     // 118: ld.local.f32 	%f3, [%rd22];
     f3 = uintBitsToFloat(p2g_ldl32(uint(rd22)));
     // 119: fma.rn.f32 	%f4, %f2, 0f3F000000, %f3;
-    f4 = p2g_fma_rn(f2, 0.5, f3);
+    f4 = p2g_ffma(f2, 0.5, f3, 0, false);
     // 120: st.local.f32 	[%rd22], %f4;
     p2g_stl32(uint(rd22), floatBitsToUint(f4));
     // 121: add.s32 	%r81, %r81, 1;
     r81 = uint(int(r81) + 1);
     // 122: setp.ne.s32 	%p1, %r81, 48;
-    int t20;
     int t21;
-    t20 = int(r81); t21 = 48;
-    bool t22;
-    t22 = t20 != t21;
-    p1 = t22;
+    int t22;
+    t21 = int(r81); t22 = 48;
+    bool t23;
+    t23 = t21 != t22;
+    p1 = t23;
     if (!p1) {
       break;
     }
   }
   // 125: shl.b32 	%r55, %r2, 2;
-  uint t23;
-  t23 = 2u;
-  r55 = (t23 >= 32u ? 0u : r2 << t23);
+  uint t24;
+  t24 = 2u;
+  r55 = (t24 >= 32u ? 0u : r2 << t24);
   // 126: cvt.u64.u32 	%rd23, %r55;
-  uint64_t t24;
-  t24 = uint64_t(r55);
-  rd23 = uint64_t(t24);
+  uint64_t t25;
+  t25 = uint64_t(r55);
+  rd23 = uint64_t(t25);
   // 127: and.b64  	%rd24, %rd23, 124;
   rd24 = packUint2x32(unpackUint2x32(rd23) & unpackUint2x32(124ul));
   // 128: add.s64 	%rd25, %rd2, %rd24;
@@ -409,13 +432,13 @@ void main() {
   // 129: ld.local.u32 	%r56, [%rd25];
   r56 = p2g_ldl32(uint(rd25));
   // 130: shr.u32 	%r57, %r2, 2;
-  uint t25;
-  t25 = 2u;
-  r57 = (t25 >= 32u ? 0u : r2 >> t25);
+  uint t26;
+  t26 = 2u;
+  r57 = (t26 >= 32u ? 0u : r2 >> t26);
   // 131: cvt.u64.u32 	%rd26, %r57;
-  uint64_t t26;
-  t26 = uint64_t(r57);
-  rd26 = uint64_t(t26);
+  uint64_t t27;
+  t27 = uint64_t(r57);
+  rd26 = uint64_t(t27);
   // 132: and.b64  	%rd27, %rd26, 124;
   rd27 = packUint2x32(unpackUint2x32(rd26) & unpackUint2x32(124ul));
   // 133: add.s64 	%rd28, %rd2, %rd27;
@@ -425,13 +448,13 @@ void main() {
   // 135: mad.lo.s32 	%r59, %r56, 31, %r58;
   r59 = uint(int(r56) * 31 + int(r58));
   // 136: shr.u32 	%r60, %r2, 6;
-  uint t27;
-  t27 = 6u;
-  r60 = (t27 >= 32u ? 0u : r2 >> t27);
+  uint t28;
+  t28 = 6u;
+  r60 = (t28 >= 32u ? 0u : r2 >> t28);
   // 137: cvt.u64.u32 	%rd29, %r60;
-  uint64_t t28;
-  t28 = uint64_t(r60);
-  rd29 = uint64_t(t28);
+  uint64_t t29;
+  t29 = uint64_t(r60);
+  rd29 = uint64_t(t29);
   // 138: and.b64  	%rd30, %rd29, 124;
   rd30 = packUint2x32(unpackUint2x32(rd29) & unpackUint2x32(124ul));
   // 139: add.s64 	%rd31, %rd2, %rd30;
@@ -441,13 +464,13 @@ void main() {
   // 141: mad.lo.s32 	%r62, %r59, 31, %r61;
   r62 = uint(int(r59) * 31 + int(r61));
   // 142: shr.u32 	%r63, %r2, 10;
-  uint t29;
-  t29 = 10u;
-  r63 = (t29 >= 32u ? 0u : r2 >> t29);
+  uint t30;
+  t30 = 10u;
+  r63 = (t30 >= 32u ? 0u : r2 >> t30);
   // 143: cvt.u64.u32 	%rd32, %r63;
-  uint64_t t30;
-  t30 = uint64_t(r63);
-  rd32 = uint64_t(t30);
+  uint64_t t31;
+  t31 = uint64_t(r63);
+  rd32 = uint64_t(t31);
   // 144: and.b64  	%rd33, %rd32, 124;
   rd33 = packUint2x32(unpackUint2x32(rd32) & unpackUint2x32(124ul));
   // 145: add.s64 	%rd34, %rd2, %rd33;
@@ -457,13 +480,13 @@ void main() {
   // 147: mad.lo.s32 	%r65, %r62, 31, %r64;
   r65 = uint(int(r62) * 31 + int(r64));
   // 148: shr.u32 	%r66, %r2, 14;
-  uint t31;
-  t31 = 14u;
-  r66 = (t31 >= 32u ? 0u : r2 >> t31);
+  uint t32;
+  t32 = 14u;
+  r66 = (t32 >= 32u ? 0u : r2 >> t32);
   // 149: cvt.u64.u32 	%rd35, %r66;
-  uint64_t t32;
-  t32 = uint64_t(r66);
-  rd35 = uint64_t(t32);
+  uint64_t t33;
+  t33 = uint64_t(r66);
+  rd35 = uint64_t(t33);
   // 150: and.b64  	%rd36, %rd35, 124;
   rd36 = packUint2x32(unpackUint2x32(rd35) & unpackUint2x32(124ul));
   // 151: add.s64 	%rd37, %rd2, %rd36;
@@ -473,13 +496,13 @@ void main() {
   // 153: mad.lo.s32 	%r68, %r65, 31, %r67;
   r68 = uint(int(r65) * 31 + int(r67));
   // 154: shr.u32 	%r69, %r2, 18;
-  uint t33;
-  t33 = 18u;
-  r69 = (t33 >= 32u ? 0u : r2 >> t33);
+  uint t34;
+  t34 = 18u;
+  r69 = (t34 >= 32u ? 0u : r2 >> t34);
   // 155: cvt.u64.u32 	%rd38, %r69;
-  uint64_t t34;
-  t34 = uint64_t(r69);
-  rd38 = uint64_t(t34);
+  uint64_t t35;
+  t35 = uint64_t(r69);
+  rd38 = uint64_t(t35);
   // 156: and.b64  	%rd39, %rd38, 124;
   rd39 = packUint2x32(unpackUint2x32(rd38) & unpackUint2x32(124ul));
   // 157: add.s64 	%rd40, %rd2, %rd39;
@@ -489,13 +512,13 @@ void main() {
   // 159: mad.lo.s32 	%r71, %r68, 31, %r70;
   r71 = uint(int(r68) * 31 + int(r70));
   // 160: shr.u32 	%r72, %r2, 22;
-  uint t35;
-  t35 = 22u;
-  r72 = (t35 >= 32u ? 0u : r2 >> t35);
+  uint t36;
+  t36 = 22u;
+  r72 = (t36 >= 32u ? 0u : r2 >> t36);
   // 161: cvt.u64.u32 	%rd41, %r72;
-  uint64_t t36;
-  t36 = uint64_t(r72);
-  rd41 = uint64_t(t36);
+  uint64_t t37;
+  t37 = uint64_t(r72);
+  rd41 = uint64_t(t37);
   // 162: and.b64  	%rd42, %rd41, 124;
   rd42 = packUint2x32(unpackUint2x32(rd41) & unpackUint2x32(124ul));
   // 163: add.s64 	%rd43, %rd2, %rd42;
@@ -505,9 +528,9 @@ void main() {
   // 165: mad.lo.s32 	%r74, %r71, 31, %r73;
   r74 = uint(int(r71) * 31 + int(r73));
   // 166: shr.u32 	%r75, %r2, 28;
-  uint t37;
-  t37 = 28u;
-  r75 = (t37 >= 32u ? 0u : r2 >> t37);
+  uint t38;
+  t38 = 28u;
+  r75 = (t38 >= 32u ? 0u : r2 >> t38);
   // 167: mul.wide.u32 	%rd44, %r75, 4;
   rd44 = uint64_t(r75) * uint64_t(4u);
   // 168: add.s64 	%rd45, %rd2, %rd44;
@@ -517,9 +540,9 @@ void main() {
   // 170: mad.lo.s32 	%r77, %r74, 31, %r76;
   r77 = uint(int(r74) * 31 + int(r76));
   // 171: shl.b32 	%r78, %r1, 1;
-  uint t38;
-  t38 = 1u;
-  r78 = (t38 >= 32u ? 0u : r1 << t38);
+  uint t39;
+  t39 = 1u;
+  r78 = (t39 >= 32u ? 0u : r1 << t39);
   // 172: mul.wide.u32 	%rd46, %r78, 4;
   rd46 = uint64_t(r78) * uint64_t(4u);
   // 173: add.s64 	%rd47, %rd3, %rd46;
@@ -531,24 +554,24 @@ void main() {
   // 176: st.global.u32 	[%rd47+4], %r79;
   P2GU32((rd47 + 4ul)).v = r79;
   // 177: ld.local.v4.f32 	{%f5, %f6, %f7, %f8}, [%rd4];
-  uint t39;
-  t39 = uint(rd4);
   uint t40;
-  t40 = p2g_ldl32(t39);
+  t40 = uint(rd4);
   uint t41;
-  t41 = p2g_ldl32((t39 + 4u));
+  t41 = p2g_ldl32(t40);
   uint t42;
-  t42 = p2g_ldl32((t39 + 8u));
+  t42 = p2g_ldl32((t40 + 4u));
   uint t43;
-  t43 = p2g_ldl32((t39 + 12u));
-  f5 = uintBitsToFloat(t40);
-  f6 = uintBitsToFloat(t41);
-  f7 = uintBitsToFloat(t42);
-  f8 = uintBitsToFloat(t43);
-  // 178: shl.b32 	%r80, %r1, 3;
+  t43 = p2g_ldl32((t40 + 8u));
   uint t44;
-  t44 = 3u;
-  r80 = (t44 >= 32u ? 0u : r1 << t44);
+  t44 = p2g_ldl32((t40 + 12u));
+  f5 = uintBitsToFloat(t41);
+  f6 = uintBitsToFloat(t42);
+  f7 = uintBitsToFloat(t43);
+  f8 = uintBitsToFloat(t44);
+  // 178: shl.b32 	%r80, %r1, 3;
+  uint t45;
+  t45 = 3u;
+  r80 = (t45 >= 32u ? 0u : r1 << t45);
   // 179: mul.wide.u32 	%rd48, %r80, 4;
   rd48 = uint64_t(r80) * uint64_t(4u);
   // 180: add.s64 	%rd49, %rd1, %rd48;
@@ -562,20 +585,20 @@ void main() {
   // 184: st.global.f32 	[%rd49+12], %f8;
   P2GU32((rd49 + 12ul)).v = floatBitsToUint(f8);
   // 185: ld.local.v4.f32 	{%f13, %f14, %f15, %f16}, [%rd4+16];
-  uint t45;
-  t45 = (uint(rd4) + 16u);
   uint t46;
-  t46 = p2g_ldl32(t45);
+  t46 = (uint(rd4) + 16u);
   uint t47;
-  t47 = p2g_ldl32((t45 + 4u));
+  t47 = p2g_ldl32(t46);
   uint t48;
-  t48 = p2g_ldl32((t45 + 8u));
+  t48 = p2g_ldl32((t46 + 4u));
   uint t49;
-  t49 = p2g_ldl32((t45 + 12u));
-  f13 = uintBitsToFloat(t46);
-  f14 = uintBitsToFloat(t47);
-  f15 = uintBitsToFloat(t48);
-  f16 = uintBitsToFloat(t49);
+  t49 = p2g_ldl32((t46 + 8u));
+  uint t50;
+  t50 = p2g_ldl32((t46 + 12u));
+  f13 = uintBitsToFloat(t47);
+  f14 = uintBitsToFloat(t48);
+  f15 = uintBitsToFloat(t49);
+  f16 = uintBitsToFloat(t50);
   // 186: st.global.f32 	[%rd49+16], %f13;
   P2GU32((rd49 + 16ul)).v = floatBitsToUint(f13);
   // 187: st.global.f32 	[%rd49+20], %f14;

@@ -19,35 +19,99 @@ shared uint smem[384u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
+}
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
 int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
@@ -127,7 +191,7 @@ void main() {
   // 49: ld.global.f32 	%f1, [%rd10];
   f1 = uintBitsToFloat(P2GU32(rd10).v);
   // 50: add.f32 	%f2, %f1, 0f00000000;
-  f2 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f1), p2g_f2d(0.0)));
+  f2 = p2g_fadd(f1, 0.0, false);
   // 51: mov.f32 	%f3, 0f00000000;
   f3 = 0.0;
   // 52: mov.f32 	%f4, 0f7F61B1E6;
@@ -141,7 +205,7 @@ void main() {
   // 56: ld.global.f32 	%f8, [%rd10+512];
   f8 = uintBitsToFloat(P2GU32((rd10 + 512ul)).v);
   // 57: add.f32 	%f9, %f2, %f8;
-  f9 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f8)));
+  f9 = p2g_fadd(f2, f8, false);
   // 58: min.f32 	%f10, %f5, %f8;
   f10 = p2g_fmin(f5, f8);
   // 59: abs.f32 	%f11, %f8;
@@ -151,7 +215,7 @@ void main() {
   // 61: ld.global.f32 	%f13, [%rd10+1024];
   f13 = uintBitsToFloat(P2GU32((rd10 + 1024ul)).v);
   // 62: add.f32 	%f14, %f9, %f13;
-  f14 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f9), p2g_f2d(f13)));
+  f14 = p2g_fadd(f9, f13, false);
   // 63: min.f32 	%f15, %f10, %f13;
   f15 = p2g_fmin(f10, f13);
   // 64: abs.f32 	%f16, %f13;
@@ -161,7 +225,7 @@ void main() {
   // 66: ld.global.f32 	%f18, [%rd10+1536];
   f18 = uintBitsToFloat(P2GU32((rd10 + 1536ul)).v);
   // 67: add.f32 	%f19, %f14, %f18;
-  f19 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f14), p2g_f2d(f18)));
+  f19 = p2g_fadd(f14, f18, false);
   // 68: min.f32 	%f20, %f15, %f18;
   f20 = p2g_fmin(f15, f18);
   // 69: abs.f32 	%f21, %f18;
@@ -205,7 +269,7 @@ void main() {
     // 86: ld.shared.f32 	%f24, [%r2+256];
     f24 = uintBitsToFloat(p2g_lds32((r2 + 256u)));
     // 87: add.f32 	%f25, %f23, %f24;
-    f25 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f23), p2g_f2d(f24)));
+    f25 = p2g_fadd(f23, f24, false);
     // 88: st.shared.f32 	[%r2], %f25;
     p2g_sts32(r2, floatBitsToUint(f25));
     // 89: ld.shared.f32 	%f26, [%r3+256];
@@ -240,7 +304,7 @@ void main() {
     // 104: ld.shared.f32 	%f33, [%r2+128];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 128u)));
     // 105: add.f32 	%f34, %f32, %f33;
-    f34 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f32), p2g_f2d(f33)));
+    f34 = p2g_fadd(f32, f33, false);
     // 106: st.shared.f32 	[%r2], %f34;
     p2g_sts32(r2, floatBitsToUint(f34));
     // 107: ld.shared.f32 	%f35, [%r3+128];
@@ -275,7 +339,7 @@ void main() {
     // 122: ld.shared.f32 	%f42, [%r2+64];
     f42 = uintBitsToFloat(p2g_lds32((r2 + 64u)));
     // 123: add.f32 	%f43, %f41, %f42;
-    f43 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f41), p2g_f2d(f42)));
+    f43 = p2g_fadd(f41, f42, false);
     // 124: st.shared.f32 	[%r2], %f43;
     p2g_sts32(r2, floatBitsToUint(f43));
     // 125: ld.shared.f32 	%f44, [%r3+64];
@@ -310,7 +374,7 @@ void main() {
     // 140: ld.shared.f32 	%f51, [%r2+32];
     f51 = uintBitsToFloat(p2g_lds32((r2 + 32u)));
     // 141: add.f32 	%f52, %f50, %f51;
-    f52 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f50), p2g_f2d(f51)));
+    f52 = p2g_fadd(f50, f51, false);
     // 142: st.shared.f32 	[%r2], %f52;
     p2g_sts32(r2, floatBitsToUint(f52));
     // 143: ld.shared.f32 	%f53, [%r3+32];
@@ -345,7 +409,7 @@ void main() {
     // 158: ld.shared.f32 	%f60, [%r2+16];
     f60 = uintBitsToFloat(p2g_lds32((r2 + 16u)));
     // 159: add.f32 	%f61, %f59, %f60;
-    f61 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f59), p2g_f2d(f60)));
+    f61 = p2g_fadd(f59, f60, false);
     // 160: st.shared.f32 	[%r2], %f61;
     p2g_sts32(r2, floatBitsToUint(f61));
     // 161: ld.shared.f32 	%f62, [%r3+16];
@@ -380,7 +444,7 @@ void main() {
     // 176: ld.shared.f32 	%f69, [%r2+8];
     f69 = uintBitsToFloat(p2g_lds32((r2 + 8u)));
     // 177: add.f32 	%f70, %f68, %f69;
-    f70 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f68), p2g_f2d(f69)));
+    f70 = p2g_fadd(f68, f69, false);
     // 178: st.shared.f32 	[%r2], %f70;
     p2g_sts32(r2, floatBitsToUint(f70));
     // 179: ld.shared.f32 	%f71, [%r3+8];
@@ -415,7 +479,7 @@ void main() {
     // 194: ld.shared.f32 	%f78, [_ZZ15reduce_f32_treeE4ssum+4];
     f78 = uintBitsToFloat(p2g_lds32(4u));
     // 195: add.f32 	%f79, %f77, %f78;
-    f79 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f77), p2g_f2d(f78)));
+    f79 = p2g_fadd(f77, f78, false);
     // 196: st.shared.f32 	[%r2], %f79;
     p2g_sts32(r2, floatBitsToUint(f79));
     // 197: ld.shared.f32 	%f80, [_ZZ15reduce_f32_treeE4smin+4];

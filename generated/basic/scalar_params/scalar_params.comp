@@ -78,7 +78,6 @@ float p2g_d2f(double v, int mode) {
     return uintBitsToFloat((uint(w >> 32) & 0x80000000u) | 0x7FC00000u | uint((w >> 29) & 0x7FFFFFul));
   return p2g_f64_to_f32(v, mode);
 }
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
 // f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
 // operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
@@ -105,24 +104,122 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
+}
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false;
@@ -194,7 +291,7 @@ void main() {
     // 61: ld.global.f32 	%f6, [%rd2];
     f6 = uintBitsToFloat(P2GU32(rd2).v);
     // 62: fma.rn.f32 	%f10, %f5, %f4, %f6;
-    f10 = p2g_fma_rn(f5, f4, f6);
+    f10 = p2g_ffma(f5, f4, f6, 0, false);
     // 63: and.b16  	%rs3, %rs1, 1;
     rs3 = rs1 & 1u;
     // 64: setp.eq.b16 	%p2, %rs3, 1;
@@ -224,31 +321,33 @@ void main() {
       // 73: mad.lo.s32 	%r8, %r7, %r5, %r1;
       r8 = uint(int(r7) * int(r5) + int(r1));
       // 74: cvt.rn.f32.s32 	%f7, %r8;
-      f7 = p2g_f64_to_f32(double(int(r8)), 0);
+      uint t11;
+      t11 = p2g_s2f32(int(int(r8)), 0);
+      f7 = uintBitsToFloat((t11 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t11);
       // 75: add.f32 	%f10, %f10, %f7;
-      f10 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f10), p2g_f2d(f7)));
+      f10 = p2g_fadd(f10, f7, false);
     }
     // 78: and.b16  	%rs4, %rs1, 2;
     rs4 = rs1 & 2u;
     // 79: setp.eq.s16 	%p6, %rs4, 0;
-    int t11;
     int t12;
-    t11 = bitfieldExtract(int(rs4), 0, 16); t12 = 0;
-    bool t13;
-    t13 = t11 == t12;
-    p6 = t13;
+    int t13;
+    t12 = bitfieldExtract(int(rs4), 0, 16); t13 = 0;
+    bool t14;
+    t14 = t12 == t13;
+    p6 = t14;
     // 80: cvt.f64.f32 	%fd2, %f10;
-    precise double t14;
-    t14 = p2g_f2d(f10);
-    fd2 = (isnan(t14) ? uint64BitsToDouble(doubleBitsToUint64(t14) | 0x0008000000000000ul) : t14);
-    // 81: mul.f64 	%fd3, %fd2, %fd1;
     precise double t15;
-    t15 = fd2;
+    t15 = p2g_f2d(f10);
+    fd2 = (isnan(t15) ? uint64BitsToDouble(doubleBitsToUint64(t15) | 0x0008000000000000ul) : t15);
+    // 81: mul.f64 	%fd3, %fd2, %fd1;
     precise double t16;
-    t16 = fd1;
+    t16 = fd2;
     precise double t17;
-    t17 = t15 * t16;
-    fd3 = p2g_dnan2(t17, t15, t16);
+    t17 = fd1;
+    precise double t18;
+    t18 = t16 * t17;
+    fd3 = p2g_dnan2(t18, t16, t17);
     // 82: cvt.rn.f32.f64 	%f8, %fd3;
     f8 = p2g_d2f(fd3, 0);
     // 83: selp.f32 	%f9, %f10, %f8, %p6;
@@ -260,31 +359,31 @@ void main() {
     // 86: xor.b64  	%rd15, %rd14, %rd5;
     rd15 = packUint2x32(unpackUint2x32(rd14) ^ unpackUint2x32(rd5));
     // 87: shr.u64 	%rd16, %rd15, 33;
-    uint t18;
-    t18 = 33u;
-    rd16 = (t18 >= 64u ? 0ul : rd15 >> t18);
+    uint t19;
+    t19 = 33u;
+    rd16 = (t19 >= 64u ? 0ul : rd15 >> t19);
     // 88: xor.b64  	%rd17, %rd16, %rd15;
     rd17 = packUint2x32(unpackUint2x32(rd16) ^ unpackUint2x32(rd15));
     // 89: mul.lo.s64 	%rd18, %rd17, -49064778989728563;
     rd18 = uint64_t(int64_t(rd17) * -49064778989728563l);
     // 90: shr.u64 	%rd19, %rd18, 29;
-    uint t19;
-    t19 = 29u;
-    rd19 = (t19 >= 64u ? 0ul : rd18 >> t19);
+    uint t20;
+    t20 = 29u;
+    rd19 = (t20 >= 64u ? 0ul : rd18 >> t20);
     // 91: xor.b64  	%rd20, %rd19, %rd18;
     rd20 = packUint2x32(unpackUint2x32(rd19) ^ unpackUint2x32(rd18));
     // 92: cvt.s64.s32 	%rd21, %r1;
-    int64_t t20;
-    t20 = int64_t(int(r1));
-    rd21 = uint64_t(int64_t(uint64_t(t20)));
+    int64_t t21;
+    t21 = int64_t(int(r1));
+    rd21 = uint64_t(int64_t(uint64_t(t21)));
     // 93: add.s64 	%rd22, %rd20, %rd21;
     rd22 = uint64_t(int64_t(rd20) + int64_t(rd21));
     // 94: cvta.to.global.u64 	%rd23, %rd6;
     rd23 = rd6;
     // 95: shl.b64 	%rd24, %rd1, 3;
-    uint t21;
-    t21 = 3u;
-    rd24 = (t21 >= 64u ? 0ul : rd1 << t21);
+    uint t22;
+    t22 = 3u;
+    rd24 = (t22 >= 64u ? 0ul : rd1 << t22);
     // 96: add.s64 	%rd25, %rd23, %rd24;
     rd25 = uint64_t(int64_t(rd23) + int64_t(rd24));
     // 97: st.global.u64 	[%rd25], %rd22;

@@ -17,34 +17,108 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1024u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
+}
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
+// order of the values, -0 and +0 equal; NaN tested on the bits too.
+int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+// The order of two f32 values given as bits: -1, 0, 1, or 2 when unordered (a NaN); -0 equals +0.
+int p2g_fcmp(uint a, uint b) {
+  if (p2g_fnan(a) || p2g_fnan(b)) return 2;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -105,12 +179,14 @@ void main() {
   // 47: st.shared.f32 	[%r2], %f25;
   p2g_sts32(r2, floatBitsToUint(f25));
   // 48: setp.gt.f32 	%p1, %f25, 0f00000000;
-  precise double t4;
-  precise double t5;
-  t4 = p2g_f2d(f25); t5 = p2g_f2d(0.0);
-  bool t6;
-  t6 = t4 > t5;
-  p1 = t6;
+  uint t4;
+  uint t5;
+  t4 = floatBitsToUint(f25); t5 = floatBitsToUint(0.0);
+  int t6;
+  t6 = p2g_fcmp(t4, t5);
+  bool t7;
+  t7 = t6 == 1;
+  p1 = t7;
   // 49: selp.u32 	%r35, 1, 0, %p1;
   r35 = p1 ? 1u : 0u;
   // 50: mov.u32 	%r36, _ZZ17scan_inclusive_hsE3cnt;
@@ -126,17 +202,17 @@ void main() {
   // 55: ld.shared.u32 	%r46, [%r3];
   r46 = p2g_lds32(r3);
   // 56: setp.eq.s32 	%p2, %r1, 0;
-  int t7;
   int t8;
-  t7 = int(r1); t8 = 0;
-  bool t9;
-  t9 = t7 == t8;
-  p2 = t9;
+  int t9;
+  t8 = int(r1); t9 = 0;
+  bool t10;
+  t10 = t8 == t9;
+  p2 = t10;
   if (!p2) {
     // 59: ld.shared.f32 	%f26, [%r2+-4];
     f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
     // 60: add.f32 	%f35, %f35, %f26;
-    f35 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f35), p2g_f2d(f26)));
+    f35 = p2g_fadd(f35, f26, false);
     // 61: ld.shared.u32 	%r37, [%r3+-4];
     r37 = p2g_lds32((r3 - 4u));
     // 62: add.s32 	%r46, %r37, %r46;
@@ -153,17 +229,17 @@ void main() {
   // 69: ld.shared.u32 	%r47, [%r3+1024];
   r47 = p2g_lds32((r3 + 1024u));
   // 70: setp.lt.u32 	%p3, %r1, 2;
-  uint t10;
   uint t11;
-  t10 = r1; t11 = 2u;
-  bool t12;
-  t12 = t10 < t11;
-  p3 = t12;
+  uint t12;
+  t11 = r1; t12 = 2u;
+  bool t13;
+  t13 = t11 < t12;
+  p3 = t13;
   if (!p3) {
     // 73: ld.shared.f32 	%f27, [%r2+1016];
     f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
     // 74: add.f32 	%f36, %f36, %f27;
-    f36 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f36), p2g_f2d(f27)));
+    f36 = p2g_fadd(f36, f27, false);
     // 75: ld.shared.u32 	%r38, [%r3+1016];
     r38 = p2g_lds32((r3 + 1016u));
     // 76: add.s32 	%r47, %r38, %r47;
@@ -180,17 +256,17 @@ void main() {
   // 83: ld.shared.u32 	%r48, [%r3];
   r48 = p2g_lds32(r3);
   // 84: setp.lt.u32 	%p4, %r1, 4;
-  uint t13;
   uint t14;
-  t13 = r1; t14 = 4u;
-  bool t15;
-  t15 = t13 < t14;
-  p4 = t15;
+  uint t15;
+  t14 = r1; t15 = 4u;
+  bool t16;
+  t16 = t14 < t15;
+  p4 = t16;
   if (!p4) {
     // 87: ld.shared.f32 	%f28, [%r2+-16];
     f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
     // 88: add.f32 	%f37, %f37, %f28;
-    f37 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f37), p2g_f2d(f28)));
+    f37 = p2g_fadd(f37, f28, false);
     // 89: ld.shared.u32 	%r39, [%r3+-16];
     r39 = p2g_lds32((r3 - 16u));
     // 90: add.s32 	%r48, %r39, %r48;
@@ -207,17 +283,17 @@ void main() {
   // 97: ld.shared.u32 	%r49, [%r3+1024];
   r49 = p2g_lds32((r3 + 1024u));
   // 98: setp.lt.u32 	%p5, %r1, 8;
-  uint t16;
   uint t17;
-  t16 = r1; t17 = 8u;
-  bool t18;
-  t18 = t16 < t17;
-  p5 = t18;
+  uint t18;
+  t17 = r1; t18 = 8u;
+  bool t19;
+  t19 = t17 < t18;
+  p5 = t19;
   if (!p5) {
     // 101: ld.shared.f32 	%f29, [%r2+992];
     f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
     // 102: add.f32 	%f38, %f38, %f29;
-    f38 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f38), p2g_f2d(f29)));
+    f38 = p2g_fadd(f38, f29, false);
     // 103: ld.shared.u32 	%r40, [%r3+992];
     r40 = p2g_lds32((r3 + 992u));
     // 104: add.s32 	%r49, %r40, %r49;
@@ -234,17 +310,17 @@ void main() {
   // 111: ld.shared.u32 	%r50, [%r3];
   r50 = p2g_lds32(r3);
   // 112: setp.lt.u32 	%p6, %r1, 16;
-  uint t19;
   uint t20;
-  t19 = r1; t20 = 16u;
-  bool t21;
-  t21 = t19 < t20;
-  p6 = t21;
+  uint t21;
+  t20 = r1; t21 = 16u;
+  bool t22;
+  t22 = t20 < t21;
+  p6 = t22;
   if (!p6) {
     // 115: ld.shared.f32 	%f30, [%r2+-64];
     f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
     // 116: add.f32 	%f39, %f39, %f30;
-    f39 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f39), p2g_f2d(f30)));
+    f39 = p2g_fadd(f39, f30, false);
     // 117: ld.shared.u32 	%r41, [%r3+-64];
     r41 = p2g_lds32((r3 - 64u));
     // 118: add.s32 	%r50, %r41, %r50;
@@ -261,17 +337,17 @@ void main() {
   // 125: ld.shared.u32 	%r51, [%r3+1024];
   r51 = p2g_lds32((r3 + 1024u));
   // 126: setp.lt.u32 	%p7, %r1, 32;
-  uint t22;
   uint t23;
-  t22 = r1; t23 = 32u;
-  bool t24;
-  t24 = t22 < t23;
-  p7 = t24;
+  uint t24;
+  t23 = r1; t24 = 32u;
+  bool t25;
+  t25 = t23 < t24;
+  p7 = t25;
   if (!p7) {
     // 129: ld.shared.f32 	%f31, [%r2+896];
     f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
     // 130: add.f32 	%f40, %f40, %f31;
-    f40 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f40), p2g_f2d(f31)));
+    f40 = p2g_fadd(f40, f31, false);
     // 131: ld.shared.u32 	%r42, [%r3+896];
     r42 = p2g_lds32((r3 + 896u));
     // 132: add.s32 	%r51, %r42, %r51;
@@ -288,17 +364,17 @@ void main() {
   // 139: ld.shared.u32 	%r52, [%r3];
   r52 = p2g_lds32(r3);
   // 140: setp.lt.u32 	%p8, %r1, 64;
-  uint t25;
   uint t26;
-  t25 = r1; t26 = 64u;
-  bool t27;
-  t27 = t25 < t26;
-  p8 = t27;
+  uint t27;
+  t26 = r1; t27 = 64u;
+  bool t28;
+  t28 = t26 < t27;
+  p8 = t28;
   if (!p8) {
     // 143: ld.shared.f32 	%f32, [%r2+-256];
     f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
     // 144: add.f32 	%f41, %f41, %f32;
-    f41 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f41), p2g_f2d(f32)));
+    f41 = p2g_fadd(f41, f32, false);
     // 145: ld.shared.u32 	%r43, [%r3+-256];
     r43 = p2g_lds32((r3 - 256u));
     // 146: add.s32 	%r52, %r43, %r52;
@@ -315,17 +391,17 @@ void main() {
   // 153: ld.shared.u32 	%r53, [%r3+1024];
   r53 = p2g_lds32((r3 + 1024u));
   // 154: setp.lt.u32 	%p9, %r1, 128;
-  uint t28;
   uint t29;
-  t28 = r1; t29 = 128u;
-  bool t30;
-  t30 = t28 < t29;
-  p9 = t30;
+  uint t30;
+  t29 = r1; t30 = 128u;
+  bool t31;
+  t31 = t29 < t30;
+  p9 = t31;
   if (!p9) {
     // 157: ld.shared.f32 	%f33, [%r2+512];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
     // 158: add.f32 	%f42, %f42, %f33;
-    f42 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f42), p2g_f2d(f33)));
+    f42 = p2g_fadd(f42, f33, false);
     // 159: ld.shared.u32 	%r44, [%r3+512];
     r44 = p2g_lds32((r3 + 512u));
     // 160: add.s32 	%r53, %r44, %r53;
@@ -342,9 +418,9 @@ void main() {
   // 167: cvta.to.global.u64 	%rd8, %rd2;
   rd8 = rd2;
   // 168: shl.b64 	%rd9, %rd1, 2;
-  uint t31;
-  t31 = 2u;
-  rd9 = (t31 >= 64u ? 0ul : rd1 << t31);
+  uint t32;
+  t32 = 2u;
+  rd9 = (t32 >= 64u ? 0ul : rd1 << t32);
   // 169: add.s64 	%rd10, %rd8, %rd9;
   rd10 = uint64_t(int64_t(rd8) + int64_t(rd9));
   // 170: st.global.f32 	[%rd10], %f34;

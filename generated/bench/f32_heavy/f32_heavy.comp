@@ -18,52 +18,101 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
@@ -84,6 +133,19 @@ float p2g_fmin(float x, float y) {
   if (p2g_fnan(b)) return x;
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
+}
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
@@ -151,15 +213,15 @@ void main() {
   // 40: ld.global.nc.f32 	%f17, [%rd8];
   f17 = uintBitsToFloat(P2GU32(rd8).v);
   // 41: mul.f32 	%f114, %f17, 0f3F000000;
-  f114 = p2g_d2f_rn(p2g_f2d(f17) * p2g_f2d(0.5));
+  f114 = p2g_fmul(f17, 0.5, false);
   // 42: ld.global.nc.f32 	%f115, [%rd6];
   f115 = uintBitsToFloat(P2GU32(rd6).v);
   // 43: fma.rn.f32 	%f116, %f115, 0f3E800000, 0f3F800000;
-  f116 = p2g_fma_rn(f115, 0.25, 1.0);
+  f116 = p2g_ffma(f115, 0.25, 1.0, 0, false);
   // 44: mov.f32 	%f18, 0f3F400000;
   f18 = 0.75;
   // 45: sub.f32 	%f117, %f18, %f114;
-  f117 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f18), -p2g_f2d(f114)));
+  f117 = p2g_fsub(f18, f114, false);
   // 46: setp.lt.s32 	%p1, %r3, 1;
   int t2;
   int t3;
@@ -173,22 +235,22 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // 52: mul.f32 	%f19, %f114, %f115;
-      f19 = p2g_d2f_rn(p2g_f2d(f114) * p2g_f2d(f115));
+      f19 = p2g_fmul(f114, f115, false);
       // 53: mul.f32 	%f20, %f116, 0f3E800000;
-      f20 = p2g_d2f_rn(p2g_f2d(f116) * p2g_f2d(0.25));
+      f20 = p2g_fmul(f116, 0.25, false);
       // 54: fma.rn.f32 	%f21, %f19, 0f3F000000, %f20;
-      f21 = p2g_fma_rn(f19, 0.5, f20);
+      f21 = p2g_ffma(f19, 0.5, f20, 0, false);
       // 55: mul.f32 	%f22, %f117, 0f3D000000;
-      f22 = p2g_d2f_rn(p2g_f2d(f117) * p2g_f2d(0.03125));
+      f22 = p2g_fmul(f117, 0.03125, false);
       // 56: mov.f32 	%f23, 0f3F780000;
       f23 = 0.96875;
       // 57: fma.rn.f32 	%f24, %f114, %f23, %f22;
-      f24 = p2g_fma_rn(f114, f23, f22);
+      f24 = p2g_ffma(f114, f23, f22, 0, false);
       // 59: sub.f32 	%f26, %f24, %f25;
       neg143 = p2g_canon(uintBitsToFloat(floatBitsToUint(f19) ^ 0x80000000u));
-      f26 = p2g_fma_rn(neg143, 0.0009765625, f24);
+      f26 = p2g_ffma(neg143, 0.0009765625, f24, 0, false);
       // 60: fma.rn.f32 	%f27, %f116, 0f3F600000, %f21;
-      f27 = p2g_fma_rn(f116, 0.875, f21);
+      f27 = p2g_ffma(f116, 0.875, f21, 0, false);
       // 61: mov.f32 	%f28, 0fC0800000;
       f28 = -4.0;
       // 62: max.f32 	%f29, %f27, %f28;
@@ -198,156 +260,156 @@ void main() {
       // 64: min.f32 	%f31, %f29, %f30;
       f31 = p2g_fmin(f29, f30);
       // 65: fma.rn.f32 	%f32, %f117, 0f3F7FBFFF, %f19;
-      f32 = p2g_fma_rn(f117, uintBitsToFloat(0x3F7FBFFFu), f19);
+      f32 = p2g_ffma(f117, uintBitsToFloat(0x3F7FBFFFu), f19, 0, false);
       // 66: mul.f32 	%f33, %f26, %f21;
-      f33 = p2g_d2f_rn(p2g_f2d(f26) * p2g_f2d(f21));
+      f33 = p2g_fmul(f26, f21, false);
       // 67: mul.f32 	%f34, %f31, 0f3E800000;
-      f34 = p2g_d2f_rn(p2g_f2d(f31) * p2g_f2d(0.25));
+      f34 = p2g_fmul(f31, 0.25, false);
       // 68: fma.rn.f32 	%f35, %f33, 0f3F000000, %f34;
-      f35 = p2g_fma_rn(f33, 0.5, f34);
+      f35 = p2g_ffma(f33, 0.5, f34, 0, false);
       // 69: mul.f32 	%f36, %f32, 0f3D000000;
-      f36 = p2g_d2f_rn(p2g_f2d(f32) * p2g_f2d(0.03125));
+      f36 = p2g_fmul(f32, 0.03125, false);
       // 70: fma.rn.f32 	%f37, %f26, %f23, %f36;
-      f37 = p2g_fma_rn(f26, f23, f36);
+      f37 = p2g_ffma(f26, f23, f36, 0, false);
       // 72: sub.f32 	%f39, %f37, %f38;
       neg144 = p2g_canon(uintBitsToFloat(floatBitsToUint(f33) ^ 0x80000000u));
-      f39 = p2g_fma_rn(neg144, 0.0009765625, f37);
+      f39 = p2g_ffma(neg144, 0.0009765625, f37, 0, false);
       // 73: fma.rn.f32 	%f40, %f31, 0f3F600000, %f35;
-      f40 = p2g_fma_rn(f31, 0.875, f35);
+      f40 = p2g_ffma(f31, 0.875, f35, 0, false);
       // 74: max.f32 	%f41, %f40, %f28;
       f41 = p2g_fmax(f40, f28);
       // 75: min.f32 	%f42, %f41, %f30;
       f42 = p2g_fmin(f41, f30);
       // 76: fma.rn.f32 	%f43, %f32, 0f3F7FBFFF, %f33;
-      f43 = p2g_fma_rn(f32, uintBitsToFloat(0x3F7FBFFFu), f33);
+      f43 = p2g_ffma(f32, uintBitsToFloat(0x3F7FBFFFu), f33, 0, false);
       // 77: mul.f32 	%f44, %f39, %f35;
-      f44 = p2g_d2f_rn(p2g_f2d(f39) * p2g_f2d(f35));
+      f44 = p2g_fmul(f39, f35, false);
       // 78: mul.f32 	%f45, %f42, 0f3E800000;
-      f45 = p2g_d2f_rn(p2g_f2d(f42) * p2g_f2d(0.25));
+      f45 = p2g_fmul(f42, 0.25, false);
       // 79: fma.rn.f32 	%f46, %f44, 0f3F000000, %f45;
-      f46 = p2g_fma_rn(f44, 0.5, f45);
+      f46 = p2g_ffma(f44, 0.5, f45, 0, false);
       // 80: mul.f32 	%f47, %f43, 0f3D000000;
-      f47 = p2g_d2f_rn(p2g_f2d(f43) * p2g_f2d(0.03125));
+      f47 = p2g_fmul(f43, 0.03125, false);
       // 81: fma.rn.f32 	%f48, %f39, %f23, %f47;
-      f48 = p2g_fma_rn(f39, f23, f47);
+      f48 = p2g_ffma(f39, f23, f47, 0, false);
       // 83: sub.f32 	%f50, %f48, %f49;
       neg145 = p2g_canon(uintBitsToFloat(floatBitsToUint(f44) ^ 0x80000000u));
-      f50 = p2g_fma_rn(neg145, 0.0009765625, f48);
+      f50 = p2g_ffma(neg145, 0.0009765625, f48, 0, false);
       // 84: fma.rn.f32 	%f51, %f42, 0f3F600000, %f46;
-      f51 = p2g_fma_rn(f42, 0.875, f46);
+      f51 = p2g_ffma(f42, 0.875, f46, 0, false);
       // 85: max.f32 	%f52, %f51, %f28;
       f52 = p2g_fmax(f51, f28);
       // 86: min.f32 	%f53, %f52, %f30;
       f53 = p2g_fmin(f52, f30);
       // 87: fma.rn.f32 	%f54, %f43, 0f3F7FBFFF, %f44;
-      f54 = p2g_fma_rn(f43, uintBitsToFloat(0x3F7FBFFFu), f44);
+      f54 = p2g_ffma(f43, uintBitsToFloat(0x3F7FBFFFu), f44, 0, false);
       // 88: mul.f32 	%f55, %f50, %f46;
-      f55 = p2g_d2f_rn(p2g_f2d(f50) * p2g_f2d(f46));
+      f55 = p2g_fmul(f50, f46, false);
       // 89: mul.f32 	%f56, %f53, 0f3E800000;
-      f56 = p2g_d2f_rn(p2g_f2d(f53) * p2g_f2d(0.25));
+      f56 = p2g_fmul(f53, 0.25, false);
       // 90: fma.rn.f32 	%f57, %f55, 0f3F000000, %f56;
-      f57 = p2g_fma_rn(f55, 0.5, f56);
+      f57 = p2g_ffma(f55, 0.5, f56, 0, false);
       // 91: mul.f32 	%f58, %f54, 0f3D000000;
-      f58 = p2g_d2f_rn(p2g_f2d(f54) * p2g_f2d(0.03125));
+      f58 = p2g_fmul(f54, 0.03125, false);
       // 92: fma.rn.f32 	%f59, %f50, %f23, %f58;
-      f59 = p2g_fma_rn(f50, f23, f58);
+      f59 = p2g_ffma(f50, f23, f58, 0, false);
       // 94: sub.f32 	%f61, %f59, %f60;
       neg146 = p2g_canon(uintBitsToFloat(floatBitsToUint(f55) ^ 0x80000000u));
-      f61 = p2g_fma_rn(neg146, 0.0009765625, f59);
+      f61 = p2g_ffma(neg146, 0.0009765625, f59, 0, false);
       // 95: fma.rn.f32 	%f62, %f53, 0f3F600000, %f57;
-      f62 = p2g_fma_rn(f53, 0.875, f57);
+      f62 = p2g_ffma(f53, 0.875, f57, 0, false);
       // 96: max.f32 	%f63, %f62, %f28;
       f63 = p2g_fmax(f62, f28);
       // 97: min.f32 	%f64, %f63, %f30;
       f64 = p2g_fmin(f63, f30);
       // 98: fma.rn.f32 	%f65, %f54, 0f3F7FBFFF, %f55;
-      f65 = p2g_fma_rn(f54, uintBitsToFloat(0x3F7FBFFFu), f55);
+      f65 = p2g_ffma(f54, uintBitsToFloat(0x3F7FBFFFu), f55, 0, false);
       // 99: mul.f32 	%f66, %f61, %f57;
-      f66 = p2g_d2f_rn(p2g_f2d(f61) * p2g_f2d(f57));
+      f66 = p2g_fmul(f61, f57, false);
       // 100: mul.f32 	%f67, %f64, 0f3E800000;
-      f67 = p2g_d2f_rn(p2g_f2d(f64) * p2g_f2d(0.25));
+      f67 = p2g_fmul(f64, 0.25, false);
       // 101: fma.rn.f32 	%f68, %f66, 0f3F000000, %f67;
-      f68 = p2g_fma_rn(f66, 0.5, f67);
+      f68 = p2g_ffma(f66, 0.5, f67, 0, false);
       // 102: mul.f32 	%f69, %f65, 0f3D000000;
-      f69 = p2g_d2f_rn(p2g_f2d(f65) * p2g_f2d(0.03125));
+      f69 = p2g_fmul(f65, 0.03125, false);
       // 103: fma.rn.f32 	%f70, %f61, %f23, %f69;
-      f70 = p2g_fma_rn(f61, f23, f69);
+      f70 = p2g_ffma(f61, f23, f69, 0, false);
       // 105: sub.f32 	%f72, %f70, %f71;
       neg147 = p2g_canon(uintBitsToFloat(floatBitsToUint(f66) ^ 0x80000000u));
-      f72 = p2g_fma_rn(neg147, 0.0009765625, f70);
+      f72 = p2g_ffma(neg147, 0.0009765625, f70, 0, false);
       // 106: fma.rn.f32 	%f73, %f64, 0f3F600000, %f68;
-      f73 = p2g_fma_rn(f64, 0.875, f68);
+      f73 = p2g_ffma(f64, 0.875, f68, 0, false);
       // 107: max.f32 	%f74, %f73, %f28;
       f74 = p2g_fmax(f73, f28);
       // 108: min.f32 	%f75, %f74, %f30;
       f75 = p2g_fmin(f74, f30);
       // 109: fma.rn.f32 	%f76, %f65, 0f3F7FBFFF, %f66;
-      f76 = p2g_fma_rn(f65, uintBitsToFloat(0x3F7FBFFFu), f66);
+      f76 = p2g_ffma(f65, uintBitsToFloat(0x3F7FBFFFu), f66, 0, false);
       // 110: mul.f32 	%f77, %f72, %f68;
-      f77 = p2g_d2f_rn(p2g_f2d(f72) * p2g_f2d(f68));
+      f77 = p2g_fmul(f72, f68, false);
       // 111: mul.f32 	%f78, %f75, 0f3E800000;
-      f78 = p2g_d2f_rn(p2g_f2d(f75) * p2g_f2d(0.25));
+      f78 = p2g_fmul(f75, 0.25, false);
       // 112: fma.rn.f32 	%f79, %f77, 0f3F000000, %f78;
-      f79 = p2g_fma_rn(f77, 0.5, f78);
+      f79 = p2g_ffma(f77, 0.5, f78, 0, false);
       // 113: mul.f32 	%f80, %f76, 0f3D000000;
-      f80 = p2g_d2f_rn(p2g_f2d(f76) * p2g_f2d(0.03125));
+      f80 = p2g_fmul(f76, 0.03125, false);
       // 114: fma.rn.f32 	%f81, %f72, %f23, %f80;
-      f81 = p2g_fma_rn(f72, f23, f80);
+      f81 = p2g_ffma(f72, f23, f80, 0, false);
       // 116: sub.f32 	%f83, %f81, %f82;
       neg148 = p2g_canon(uintBitsToFloat(floatBitsToUint(f77) ^ 0x80000000u));
-      f83 = p2g_fma_rn(neg148, 0.0009765625, f81);
+      f83 = p2g_ffma(neg148, 0.0009765625, f81, 0, false);
       // 117: fma.rn.f32 	%f84, %f75, 0f3F600000, %f79;
-      f84 = p2g_fma_rn(f75, 0.875, f79);
+      f84 = p2g_ffma(f75, 0.875, f79, 0, false);
       // 118: max.f32 	%f85, %f84, %f28;
       f85 = p2g_fmax(f84, f28);
       // 119: min.f32 	%f86, %f85, %f30;
       f86 = p2g_fmin(f85, f30);
       // 120: fma.rn.f32 	%f87, %f76, 0f3F7FBFFF, %f77;
-      f87 = p2g_fma_rn(f76, uintBitsToFloat(0x3F7FBFFFu), f77);
+      f87 = p2g_ffma(f76, uintBitsToFloat(0x3F7FBFFFu), f77, 0, false);
       // 121: mul.f32 	%f88, %f83, %f79;
-      f88 = p2g_d2f_rn(p2g_f2d(f83) * p2g_f2d(f79));
+      f88 = p2g_fmul(f83, f79, false);
       // 122: mul.f32 	%f89, %f86, 0f3E800000;
-      f89 = p2g_d2f_rn(p2g_f2d(f86) * p2g_f2d(0.25));
+      f89 = p2g_fmul(f86, 0.25, false);
       // 123: fma.rn.f32 	%f90, %f88, 0f3F000000, %f89;
-      f90 = p2g_fma_rn(f88, 0.5, f89);
+      f90 = p2g_ffma(f88, 0.5, f89, 0, false);
       // 124: mul.f32 	%f91, %f87, 0f3D000000;
-      f91 = p2g_d2f_rn(p2g_f2d(f87) * p2g_f2d(0.03125));
+      f91 = p2g_fmul(f87, 0.03125, false);
       // 125: fma.rn.f32 	%f92, %f83, %f23, %f91;
-      f92 = p2g_fma_rn(f83, f23, f91);
+      f92 = p2g_ffma(f83, f23, f91, 0, false);
       // 127: sub.f32 	%f94, %f92, %f93;
       neg149 = p2g_canon(uintBitsToFloat(floatBitsToUint(f88) ^ 0x80000000u));
-      f94 = p2g_fma_rn(neg149, 0.0009765625, f92);
+      f94 = p2g_ffma(neg149, 0.0009765625, f92, 0, false);
       // 128: fma.rn.f32 	%f95, %f86, 0f3F600000, %f90;
-      f95 = p2g_fma_rn(f86, 0.875, f90);
+      f95 = p2g_ffma(f86, 0.875, f90, 0, false);
       // 129: max.f32 	%f96, %f95, %f28;
       f96 = p2g_fmax(f95, f28);
       // 130: min.f32 	%f97, %f96, %f30;
       f97 = p2g_fmin(f96, f30);
       // 131: fma.rn.f32 	%f98, %f87, 0f3F7FBFFF, %f88;
-      f98 = p2g_fma_rn(f87, uintBitsToFloat(0x3F7FBFFFu), f88);
+      f98 = p2g_ffma(f87, uintBitsToFloat(0x3F7FBFFFu), f88, 0, false);
       // 132: mul.f32 	%f99, %f94, %f90;
-      f99 = p2g_d2f_rn(p2g_f2d(f94) * p2g_f2d(f90));
+      f99 = p2g_fmul(f94, f90, false);
       // 133: mul.f32 	%f100, %f97, 0f3E800000;
-      f100 = p2g_d2f_rn(p2g_f2d(f97) * p2g_f2d(0.25));
+      f100 = p2g_fmul(f97, 0.25, false);
       // 134: fma.rn.f32 	%f101, %f99, 0f3F000000, %f100;
-      f101 = p2g_fma_rn(f99, 0.5, f100);
+      f101 = p2g_ffma(f99, 0.5, f100, 0, false);
       // 135: mul.f32 	%f102, %f98, 0f3D000000;
-      f102 = p2g_d2f_rn(p2g_f2d(f98) * p2g_f2d(0.03125));
+      f102 = p2g_fmul(f98, 0.03125, false);
       // 136: fma.rn.f32 	%f103, %f94, %f23, %f102;
-      f103 = p2g_fma_rn(f94, f23, f102);
+      f103 = p2g_ffma(f94, f23, f102, 0, false);
       // 138: sub.f32 	%f114, %f103, %f104;
       neg150 = p2g_canon(uintBitsToFloat(floatBitsToUint(f99) ^ 0x80000000u));
-      f114 = p2g_fma_rn(neg150, 0.0009765625, f103);
+      f114 = p2g_ffma(neg150, 0.0009765625, f103, 0, false);
       // 139: fma.rn.f32 	%f105, %f97, 0f3F600000, %f101;
-      f105 = p2g_fma_rn(f97, 0.875, f101);
+      f105 = p2g_ffma(f97, 0.875, f101, 0, false);
       // 140: max.f32 	%f106, %f105, %f28;
       f106 = p2g_fmax(f105, f28);
       // 141: min.f32 	%f116, %f106, %f30;
       f116 = p2g_fmin(f106, f30);
       // 142: fma.rn.f32 	%f117, %f98, 0f3F7FBFFF, %f99;
-      f117 = p2g_fma_rn(f98, uintBitsToFloat(0x3F7FBFFFu), f99);
+      f117 = p2g_ffma(f98, uintBitsToFloat(0x3F7FBFFFu), f99, 0, false);
       // 143: fma.rn.f32 	%f115, %f101, 0f3F000000, 0f3E800000;
-      f115 = p2g_fma_rn(f101, 0.5, 0.25);
+      f115 = p2g_ffma(f101, 0.5, 0.25, 0, false);
       // 144: add.s32 	%r9, %r9, 1;
       r9 = uint(int(r9) + 1);
       // 145: setp.lt.s32 	%p2, %r9, %r3;
@@ -363,11 +425,11 @@ void main() {
     }
   }
   // 149: add.f32 	%f107, %f114, %f115;
-  f107 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f114), p2g_f2d(f115)));
+  f107 = p2g_fadd(f114, f115, false);
   // 150: sub.f32 	%f108, %f116, %f117;
-  f108 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f116), -p2g_f2d(f117)));
+  f108 = p2g_fsub(f116, f117, false);
   // 151: fma.rn.f32 	%f109, %f107, 0f3F000000, %f108;
-  f109 = p2g_fma_rn(f107, 0.5, f108);
+  f109 = p2g_ffma(f107, 0.5, f108, 0, false);
   // 152: cvta.to.global.u64 	%rd9, %rd2;
   rd9 = rd2;
   // 153: shl.b64 	%rd10, %rd1, 2;

@@ -38,21 +38,6 @@ const uint P2G_SFU_T_TANH_P2 = 17u;
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
 // f32 multiply on bits, rounded to nearest even (sfu_fmul). ftz: denormal operands are zeros of their sign, and a
 // result that is tiny after rounding to 24 bits with an unbounded exponent is flushed (the f32 .ftz rule, measured).
 void p2g_div_split(uint x, out uint M, out int e) {  // x = M * 2^(e-23), M in [2^23, 2^24)
@@ -182,37 +167,114 @@ uint p2g_div_approx(uint a, uint b, bool ftz) {
   }
   return p2g_div_fmul(a, p2g_sfu_rcp(b, true), ftz);
 }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // ---- SFU models of lg2/sin/cos/tanh (sfu_prelude2.cpp; C++ reference: sfu_models2.h; tables: docs/SFU.md) ----
 // Byte offset of table `tab` in the globals buffer (its directory slot), and word i of the table's header.
@@ -634,309 +696,309 @@ void main() {
       for (;;) {
         p2g_loop_tick();
         // 52: mul.f32 	%f34, %f245, 0f3F000000;
-        f34 = p2g_d2f_rn(p2g_f2d(f245) * p2g_f2d(0.5));
+        f34 = p2g_fmul(f245, 0.5, false);
         // 53: mul.f32 	%f35, %f34, 0f3FB8AA3B;
-        f35 = p2g_d2f_rn(p2g_f2d(f34) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f35 = p2g_fmul(f34, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 54: ex2.approx.f32 	%f36, %f35;
         f36 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f35), false));
         // 55: add.f32 	%f37, %f246, %f36;
-        f37 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f246), p2g_f2d(f36)));
+        f37 = p2g_fadd(f246, f36, false);
         // 56: lg2.approx.f32 	%f38, %f37;
         f38 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f37), false));
         // 57: mul.f32 	%f39, %f38, 0f3F317218;
-        f39 = p2g_d2f_rn(p2g_f2d(f38) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f39 = p2g_fmul(f38, uintBitsToFloat(0x3F317218u), false);
         // 58: mul.f32 	%f40, %f39, 0f40400000;
-        f40 = p2g_d2f_rn(p2g_f2d(f39) * p2g_f2d(3.0));
+        f40 = p2g_fmul(f39, 3.0, false);
         // 59: sin.approx.f32 	%f41, %f40;
         f41 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f40)));
         // 60: cos.approx.f32 	%f42, %f245;
         f42 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)));
         // 61: add.f32 	%f43, %f41, %f42;
-        f43 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f41), p2g_f2d(f42)));
+        f43 = p2g_fadd(f41, f42, false);
         // 62: add.f32 	%f44, %f36, 0f3E800000;
-        f44 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f36), p2g_f2d(0.25)));
+        f44 = p2g_fadd(f36, 0.25, false);
         // 63: rsqrt.approx.f32 	%f45, %f44;
         f45 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f44), false));
         // 64: mul.f32 	%f19, %f43, %f45;
-        f19 = p2g_d2f_rn(p2g_f2d(f43) * p2g_f2d(f45));
+        f19 = p2g_fmul(f43, f45, false);
         // 66: tanh.approx.f32 %f18, %f19;
         f18 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f19)));
         // 68: add.f32 	%f46, %f36, 0f3F800000;
-        f46 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f36), p2g_f2d(1.0)));
+        f46 = p2g_fadd(f36, 1.0, false);
         // 69: div.approx.f32 	%f47, %f39, %f46;
         f47 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f39), floatBitsToUint(f46), false));
         // 70: add.f32 	%f48, %f18, %f47;
-        f48 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f18), p2g_f2d(f47)));
+        f48 = p2g_fadd(f18, f47, false);
         // 71: abs.f32 	%f49, %f48;
         f49 = p2g_canon(uintBitsToFloat(floatBitsToUint(f48) & 0x7FFFFFFFu));
         // 72: fma.rn.f32 	%f50, %f49, 0f3F000000, 0f3E000000;
-        f50 = p2g_fma_rn(f49, 0.5, 0.125);
+        f50 = p2g_ffma(f49, 0.5, 0.125, 0, false);
         // 73: mul.f32 	%f51, %f48, 0f3F000000;
-        f51 = p2g_d2f_rn(p2g_f2d(f48) * p2g_f2d(0.5));
+        f51 = p2g_fmul(f48, 0.5, false);
         // 74: mul.f32 	%f52, %f51, 0f3FB8AA3B;
-        f52 = p2g_d2f_rn(p2g_f2d(f51) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f52 = p2g_fmul(f51, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 75: ex2.approx.f32 	%f53, %f52;
         f53 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f52), false));
         // 76: add.f32 	%f54, %f50, %f53;
-        f54 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f50), p2g_f2d(f53)));
+        f54 = p2g_fadd(f50, f53, false);
         // 77: lg2.approx.f32 	%f55, %f54;
         f55 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f54), false));
         // 78: mul.f32 	%f56, %f55, 0f3F317218;
-        f56 = p2g_d2f_rn(p2g_f2d(f55) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f56 = p2g_fmul(f55, uintBitsToFloat(0x3F317218u), false);
         // 79: mul.f32 	%f57, %f56, 0f40400000;
-        f57 = p2g_d2f_rn(p2g_f2d(f56) * p2g_f2d(3.0));
+        f57 = p2g_fmul(f56, 3.0, false);
         // 80: sin.approx.f32 	%f58, %f57;
         f58 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f57)));
         // 81: cos.approx.f32 	%f59, %f48;
         f59 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f48)));
         // 82: add.f32 	%f60, %f58, %f59;
-        f60 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f58), p2g_f2d(f59)));
+        f60 = p2g_fadd(f58, f59, false);
         // 83: add.f32 	%f61, %f53, 0f3E800000;
-        f61 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f53), p2g_f2d(0.25)));
+        f61 = p2g_fadd(f53, 0.25, false);
         // 84: rsqrt.approx.f32 	%f62, %f61;
         f62 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f61), false));
         // 85: mul.f32 	%f21, %f60, %f62;
-        f21 = p2g_d2f_rn(p2g_f2d(f60) * p2g_f2d(f62));
+        f21 = p2g_fmul(f60, f62, false);
         // 87: tanh.approx.f32 %f20, %f21;
         f20 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f21)));
         // 89: add.f32 	%f63, %f53, 0f3F800000;
-        f63 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f53), p2g_f2d(1.0)));
+        f63 = p2g_fadd(f53, 1.0, false);
         // 90: div.approx.f32 	%f64, %f56, %f63;
         f64 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f56), floatBitsToUint(f63), false));
         // 91: add.f32 	%f65, %f20, %f64;
-        f65 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f20), p2g_f2d(f64)));
+        f65 = p2g_fadd(f20, f64, false);
         // 92: abs.f32 	%f66, %f65;
         f66 = p2g_canon(uintBitsToFloat(floatBitsToUint(f65) & 0x7FFFFFFFu));
         // 93: fma.rn.f32 	%f67, %f66, 0f3F000000, 0f3E000000;
-        f67 = p2g_fma_rn(f66, 0.5, 0.125);
+        f67 = p2g_ffma(f66, 0.5, 0.125, 0, false);
         // 94: mul.f32 	%f68, %f65, 0f3F000000;
-        f68 = p2g_d2f_rn(p2g_f2d(f65) * p2g_f2d(0.5));
+        f68 = p2g_fmul(f65, 0.5, false);
         // 95: mul.f32 	%f69, %f68, 0f3FB8AA3B;
-        f69 = p2g_d2f_rn(p2g_f2d(f68) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f69 = p2g_fmul(f68, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 96: ex2.approx.f32 	%f70, %f69;
         f70 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f69), false));
         // 97: add.f32 	%f71, %f67, %f70;
-        f71 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f67), p2g_f2d(f70)));
+        f71 = p2g_fadd(f67, f70, false);
         // 98: lg2.approx.f32 	%f72, %f71;
         f72 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f71), false));
         // 99: mul.f32 	%f73, %f72, 0f3F317218;
-        f73 = p2g_d2f_rn(p2g_f2d(f72) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f73 = p2g_fmul(f72, uintBitsToFloat(0x3F317218u), false);
         // 100: mul.f32 	%f74, %f73, 0f40400000;
-        f74 = p2g_d2f_rn(p2g_f2d(f73) * p2g_f2d(3.0));
+        f74 = p2g_fmul(f73, 3.0, false);
         // 101: sin.approx.f32 	%f75, %f74;
         f75 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f74)));
         // 102: cos.approx.f32 	%f76, %f65;
         f76 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f65)));
         // 103: add.f32 	%f77, %f75, %f76;
-        f77 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f75), p2g_f2d(f76)));
+        f77 = p2g_fadd(f75, f76, false);
         // 104: add.f32 	%f78, %f70, 0f3E800000;
-        f78 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f70), p2g_f2d(0.25)));
+        f78 = p2g_fadd(f70, 0.25, false);
         // 105: rsqrt.approx.f32 	%f79, %f78;
         f79 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f78), false));
         // 106: mul.f32 	%f23, %f77, %f79;
-        f23 = p2g_d2f_rn(p2g_f2d(f77) * p2g_f2d(f79));
+        f23 = p2g_fmul(f77, f79, false);
         // 108: tanh.approx.f32 %f22, %f23;
         f22 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f23)));
         // 110: add.f32 	%f80, %f70, 0f3F800000;
-        f80 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f70), p2g_f2d(1.0)));
+        f80 = p2g_fadd(f70, 1.0, false);
         // 111: div.approx.f32 	%f81, %f73, %f80;
         f81 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f73), floatBitsToUint(f80), false));
         // 112: add.f32 	%f82, %f22, %f81;
-        f82 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f22), p2g_f2d(f81)));
+        f82 = p2g_fadd(f22, f81, false);
         // 113: abs.f32 	%f83, %f82;
         f83 = p2g_canon(uintBitsToFloat(floatBitsToUint(f82) & 0x7FFFFFFFu));
         // 114: fma.rn.f32 	%f84, %f83, 0f3F000000, 0f3E000000;
-        f84 = p2g_fma_rn(f83, 0.5, 0.125);
+        f84 = p2g_ffma(f83, 0.5, 0.125, 0, false);
         // 115: mul.f32 	%f85, %f82, 0f3F000000;
-        f85 = p2g_d2f_rn(p2g_f2d(f82) * p2g_f2d(0.5));
+        f85 = p2g_fmul(f82, 0.5, false);
         // 116: mul.f32 	%f86, %f85, 0f3FB8AA3B;
-        f86 = p2g_d2f_rn(p2g_f2d(f85) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f86 = p2g_fmul(f85, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 117: ex2.approx.f32 	%f87, %f86;
         f87 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f86), false));
         // 118: add.f32 	%f88, %f84, %f87;
-        f88 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f84), p2g_f2d(f87)));
+        f88 = p2g_fadd(f84, f87, false);
         // 119: lg2.approx.f32 	%f89, %f88;
         f89 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f88), false));
         // 120: mul.f32 	%f90, %f89, 0f3F317218;
-        f90 = p2g_d2f_rn(p2g_f2d(f89) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f90 = p2g_fmul(f89, uintBitsToFloat(0x3F317218u), false);
         // 121: mul.f32 	%f91, %f90, 0f40400000;
-        f91 = p2g_d2f_rn(p2g_f2d(f90) * p2g_f2d(3.0));
+        f91 = p2g_fmul(f90, 3.0, false);
         // 122: sin.approx.f32 	%f92, %f91;
         f92 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f91)));
         // 123: cos.approx.f32 	%f93, %f82;
         f93 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f82)));
         // 124: add.f32 	%f94, %f92, %f93;
-        f94 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f92), p2g_f2d(f93)));
+        f94 = p2g_fadd(f92, f93, false);
         // 125: add.f32 	%f95, %f87, 0f3E800000;
-        f95 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f87), p2g_f2d(0.25)));
+        f95 = p2g_fadd(f87, 0.25, false);
         // 126: rsqrt.approx.f32 	%f96, %f95;
         f96 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f95), false));
         // 127: mul.f32 	%f25, %f94, %f96;
-        f25 = p2g_d2f_rn(p2g_f2d(f94) * p2g_f2d(f96));
+        f25 = p2g_fmul(f94, f96, false);
         // 129: tanh.approx.f32 %f24, %f25;
         f24 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f25)));
         // 131: add.f32 	%f97, %f87, 0f3F800000;
-        f97 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f87), p2g_f2d(1.0)));
+        f97 = p2g_fadd(f87, 1.0, false);
         // 132: div.approx.f32 	%f98, %f90, %f97;
         f98 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f90), floatBitsToUint(f97), false));
         // 133: add.f32 	%f99, %f24, %f98;
-        f99 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f24), p2g_f2d(f98)));
+        f99 = p2g_fadd(f24, f98, false);
         // 134: abs.f32 	%f100, %f99;
         f100 = p2g_canon(uintBitsToFloat(floatBitsToUint(f99) & 0x7FFFFFFFu));
         // 135: fma.rn.f32 	%f101, %f100, 0f3F000000, 0f3E000000;
-        f101 = p2g_fma_rn(f100, 0.5, 0.125);
+        f101 = p2g_ffma(f100, 0.5, 0.125, 0, false);
         // 136: mul.f32 	%f102, %f99, 0f3F000000;
-        f102 = p2g_d2f_rn(p2g_f2d(f99) * p2g_f2d(0.5));
+        f102 = p2g_fmul(f99, 0.5, false);
         // 137: mul.f32 	%f103, %f102, 0f3FB8AA3B;
-        f103 = p2g_d2f_rn(p2g_f2d(f102) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f103 = p2g_fmul(f102, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 138: ex2.approx.f32 	%f104, %f103;
         f104 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f103), false));
         // 139: add.f32 	%f105, %f101, %f104;
-        f105 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f101), p2g_f2d(f104)));
+        f105 = p2g_fadd(f101, f104, false);
         // 140: lg2.approx.f32 	%f106, %f105;
         f106 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f105), false));
         // 141: mul.f32 	%f107, %f106, 0f3F317218;
-        f107 = p2g_d2f_rn(p2g_f2d(f106) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f107 = p2g_fmul(f106, uintBitsToFloat(0x3F317218u), false);
         // 142: mul.f32 	%f108, %f107, 0f40400000;
-        f108 = p2g_d2f_rn(p2g_f2d(f107) * p2g_f2d(3.0));
+        f108 = p2g_fmul(f107, 3.0, false);
         // 143: sin.approx.f32 	%f109, %f108;
         f109 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f108)));
         // 144: cos.approx.f32 	%f110, %f99;
         f110 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f99)));
         // 145: add.f32 	%f111, %f109, %f110;
-        f111 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f109), p2g_f2d(f110)));
+        f111 = p2g_fadd(f109, f110, false);
         // 146: add.f32 	%f112, %f104, 0f3E800000;
-        f112 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f104), p2g_f2d(0.25)));
+        f112 = p2g_fadd(f104, 0.25, false);
         // 147: rsqrt.approx.f32 	%f113, %f112;
         f113 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f112), false));
         // 148: mul.f32 	%f27, %f111, %f113;
-        f27 = p2g_d2f_rn(p2g_f2d(f111) * p2g_f2d(f113));
+        f27 = p2g_fmul(f111, f113, false);
         // 150: tanh.approx.f32 %f26, %f27;
         f26 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f27)));
         // 152: add.f32 	%f114, %f104, 0f3F800000;
-        f114 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f104), p2g_f2d(1.0)));
+        f114 = p2g_fadd(f104, 1.0, false);
         // 153: div.approx.f32 	%f115, %f107, %f114;
         f115 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f107), floatBitsToUint(f114), false));
         // 154: add.f32 	%f116, %f26, %f115;
-        f116 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f26), p2g_f2d(f115)));
+        f116 = p2g_fadd(f26, f115, false);
         // 155: abs.f32 	%f117, %f116;
         f117 = p2g_canon(uintBitsToFloat(floatBitsToUint(f116) & 0x7FFFFFFFu));
         // 156: fma.rn.f32 	%f118, %f117, 0f3F000000, 0f3E000000;
-        f118 = p2g_fma_rn(f117, 0.5, 0.125);
+        f118 = p2g_ffma(f117, 0.5, 0.125, 0, false);
         // 157: mul.f32 	%f119, %f116, 0f3F000000;
-        f119 = p2g_d2f_rn(p2g_f2d(f116) * p2g_f2d(0.5));
+        f119 = p2g_fmul(f116, 0.5, false);
         // 158: mul.f32 	%f120, %f119, 0f3FB8AA3B;
-        f120 = p2g_d2f_rn(p2g_f2d(f119) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f120 = p2g_fmul(f119, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 159: ex2.approx.f32 	%f121, %f120;
         f121 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f120), false));
         // 160: add.f32 	%f122, %f118, %f121;
-        f122 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f118), p2g_f2d(f121)));
+        f122 = p2g_fadd(f118, f121, false);
         // 161: lg2.approx.f32 	%f123, %f122;
         f123 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f122), false));
         // 162: mul.f32 	%f124, %f123, 0f3F317218;
-        f124 = p2g_d2f_rn(p2g_f2d(f123) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f124 = p2g_fmul(f123, uintBitsToFloat(0x3F317218u), false);
         // 163: mul.f32 	%f125, %f124, 0f40400000;
-        f125 = p2g_d2f_rn(p2g_f2d(f124) * p2g_f2d(3.0));
+        f125 = p2g_fmul(f124, 3.0, false);
         // 164: sin.approx.f32 	%f126, %f125;
         f126 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f125)));
         // 165: cos.approx.f32 	%f127, %f116;
         f127 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f116)));
         // 166: add.f32 	%f128, %f126, %f127;
-        f128 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f126), p2g_f2d(f127)));
+        f128 = p2g_fadd(f126, f127, false);
         // 167: add.f32 	%f129, %f121, 0f3E800000;
-        f129 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f121), p2g_f2d(0.25)));
+        f129 = p2g_fadd(f121, 0.25, false);
         // 168: rsqrt.approx.f32 	%f130, %f129;
         f130 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f129), false));
         // 169: mul.f32 	%f29, %f128, %f130;
-        f29 = p2g_d2f_rn(p2g_f2d(f128) * p2g_f2d(f130));
+        f29 = p2g_fmul(f128, f130, false);
         // 171: tanh.approx.f32 %f28, %f29;
         f28 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f29)));
         // 173: add.f32 	%f131, %f121, 0f3F800000;
-        f131 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f121), p2g_f2d(1.0)));
+        f131 = p2g_fadd(f121, 1.0, false);
         // 174: div.approx.f32 	%f132, %f124, %f131;
         f132 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f124), floatBitsToUint(f131), false));
         // 175: add.f32 	%f133, %f28, %f132;
-        f133 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f28), p2g_f2d(f132)));
+        f133 = p2g_fadd(f28, f132, false);
         // 176: abs.f32 	%f134, %f133;
         f134 = p2g_canon(uintBitsToFloat(floatBitsToUint(f133) & 0x7FFFFFFFu));
         // 177: fma.rn.f32 	%f135, %f134, 0f3F000000, 0f3E000000;
-        f135 = p2g_fma_rn(f134, 0.5, 0.125);
+        f135 = p2g_ffma(f134, 0.5, 0.125, 0, false);
         // 178: mul.f32 	%f136, %f133, 0f3F000000;
-        f136 = p2g_d2f_rn(p2g_f2d(f133) * p2g_f2d(0.5));
+        f136 = p2g_fmul(f133, 0.5, false);
         // 179: mul.f32 	%f137, %f136, 0f3FB8AA3B;
-        f137 = p2g_d2f_rn(p2g_f2d(f136) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f137 = p2g_fmul(f136, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 180: ex2.approx.f32 	%f138, %f137;
         f138 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f137), false));
         // 181: add.f32 	%f139, %f135, %f138;
-        f139 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f135), p2g_f2d(f138)));
+        f139 = p2g_fadd(f135, f138, false);
         // 182: lg2.approx.f32 	%f140, %f139;
         f140 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f139), false));
         // 183: mul.f32 	%f141, %f140, 0f3F317218;
-        f141 = p2g_d2f_rn(p2g_f2d(f140) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f141 = p2g_fmul(f140, uintBitsToFloat(0x3F317218u), false);
         // 184: mul.f32 	%f142, %f141, 0f40400000;
-        f142 = p2g_d2f_rn(p2g_f2d(f141) * p2g_f2d(3.0));
+        f142 = p2g_fmul(f141, 3.0, false);
         // 185: sin.approx.f32 	%f143, %f142;
         f143 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f142)));
         // 186: cos.approx.f32 	%f144, %f133;
         f144 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f133)));
         // 187: add.f32 	%f145, %f143, %f144;
-        f145 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f143), p2g_f2d(f144)));
+        f145 = p2g_fadd(f143, f144, false);
         // 188: add.f32 	%f146, %f138, 0f3E800000;
-        f146 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f138), p2g_f2d(0.25)));
+        f146 = p2g_fadd(f138, 0.25, false);
         // 189: rsqrt.approx.f32 	%f147, %f146;
         f147 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f146), false));
         // 190: mul.f32 	%f31, %f145, %f147;
-        f31 = p2g_d2f_rn(p2g_f2d(f145) * p2g_f2d(f147));
+        f31 = p2g_fmul(f145, f147, false);
         // 192: tanh.approx.f32 %f30, %f31;
         f30 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f31)));
         // 194: add.f32 	%f148, %f138, 0f3F800000;
-        f148 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f138), p2g_f2d(1.0)));
+        f148 = p2g_fadd(f138, 1.0, false);
         // 195: div.approx.f32 	%f149, %f141, %f148;
         f149 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f141), floatBitsToUint(f148), false));
         // 196: add.f32 	%f150, %f30, %f149;
-        f150 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f30), p2g_f2d(f149)));
+        f150 = p2g_fadd(f30, f149, false);
         // 197: abs.f32 	%f151, %f150;
         f151 = p2g_canon(uintBitsToFloat(floatBitsToUint(f150) & 0x7FFFFFFFu));
         // 198: fma.rn.f32 	%f152, %f151, 0f3F000000, 0f3E000000;
-        f152 = p2g_fma_rn(f151, 0.5, 0.125);
+        f152 = p2g_ffma(f151, 0.5, 0.125, 0, false);
         // 199: mul.f32 	%f153, %f150, 0f3F000000;
-        f153 = p2g_d2f_rn(p2g_f2d(f150) * p2g_f2d(0.5));
+        f153 = p2g_fmul(f150, 0.5, false);
         // 200: mul.f32 	%f154, %f153, 0f3FB8AA3B;
-        f154 = p2g_d2f_rn(p2g_f2d(f153) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+        f154 = p2g_fmul(f153, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 201: ex2.approx.f32 	%f155, %f154;
         f155 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f154), false));
         // 202: add.f32 	%f156, %f152, %f155;
-        f156 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f152), p2g_f2d(f155)));
+        f156 = p2g_fadd(f152, f155, false);
         // 203: lg2.approx.f32 	%f157, %f156;
         f157 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f156), false));
         // 204: mul.f32 	%f158, %f157, 0f3F317218;
-        f158 = p2g_d2f_rn(p2g_f2d(f157) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+        f158 = p2g_fmul(f157, uintBitsToFloat(0x3F317218u), false);
         // 205: mul.f32 	%f159, %f158, 0f40400000;
-        f159 = p2g_d2f_rn(p2g_f2d(f158) * p2g_f2d(3.0));
+        f159 = p2g_fmul(f158, 3.0, false);
         // 206: sin.approx.f32 	%f160, %f159;
         f160 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f159)));
         // 207: cos.approx.f32 	%f161, %f150;
         f161 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f150)));
         // 208: add.f32 	%f162, %f160, %f161;
-        f162 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f160), p2g_f2d(f161)));
+        f162 = p2g_fadd(f160, f161, false);
         // 209: add.f32 	%f163, %f155, 0f3E800000;
-        f163 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f155), p2g_f2d(0.25)));
+        f163 = p2g_fadd(f155, 0.25, false);
         // 210: rsqrt.approx.f32 	%f164, %f163;
         f164 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f163), false));
         // 211: mul.f32 	%f33, %f162, %f164;
-        f33 = p2g_d2f_rn(p2g_f2d(f162) * p2g_f2d(f164));
+        f33 = p2g_fmul(f162, f164, false);
         // 213: tanh.approx.f32 %f32, %f33;
         f32 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f33)));
         // 215: add.f32 	%f165, %f155, 0f3F800000;
-        f165 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f155), p2g_f2d(1.0)));
+        f165 = p2g_fadd(f155, 1.0, false);
         // 216: div.approx.f32 	%f166, %f158, %f165;
         f166 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f158), floatBitsToUint(f165), false));
         // 217: add.f32 	%f245, %f32, %f166;
-        f245 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f32), p2g_f2d(f166)));
+        f245 = p2g_fadd(f32, f166, false);
         // 218: abs.f32 	%f167, %f245;
         f167 = p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu));
         // 219: fma.rn.f32 	%f246, %f167, 0f3F000000, 0f3E000000;
-        f246 = p2g_fma_rn(f167, 0.5, 0.125);
+        f246 = p2g_ffma(f167, 0.5, 0.125, 0, false);
         // 220: add.s32 	%r10, %r10, -2;
         r10 = uint(int(r10) + -2);
         // 221: setp.ne.s32 	%p3, %r10, 0;
@@ -960,157 +1022,157 @@ void main() {
     p4 = t13;
     if (!p4) {
       // 228: mul.f32 	%f176, %f245, 0f3F000000;
-      f176 = p2g_d2f_rn(p2g_f2d(f245) * p2g_f2d(0.5));
+      f176 = p2g_fmul(f245, 0.5, false);
       // 229: mul.f32 	%f177, %f176, 0f3FB8AA3B;
-      f177 = p2g_d2f_rn(p2g_f2d(f176) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+      f177 = p2g_fmul(f176, uintBitsToFloat(0x3FB8AA3Bu), false);
       // 230: ex2.approx.f32 	%f178, %f177;
       f178 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f177), false));
       // 231: add.f32 	%f179, %f246, %f178;
-      f179 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f246), p2g_f2d(f178)));
+      f179 = p2g_fadd(f246, f178, false);
       // 232: lg2.approx.f32 	%f180, %f179;
       f180 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f179), false));
       // 233: mul.f32 	%f181, %f180, 0f3F317218;
-      f181 = p2g_d2f_rn(p2g_f2d(f180) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+      f181 = p2g_fmul(f180, uintBitsToFloat(0x3F317218u), false);
       // 234: mul.f32 	%f182, %f181, 0f40400000;
-      f182 = p2g_d2f_rn(p2g_f2d(f181) * p2g_f2d(3.0));
+      f182 = p2g_fmul(f181, 3.0, false);
       // 235: sin.approx.f32 	%f183, %f182;
       f183 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f182)));
       // 236: cos.approx.f32 	%f184, %f245;
       f184 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f245)));
       // 237: add.f32 	%f185, %f183, %f184;
-      f185 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f183), p2g_f2d(f184)));
+      f185 = p2g_fadd(f183, f184, false);
       // 238: add.f32 	%f186, %f178, 0f3E800000;
-      f186 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f178), p2g_f2d(0.25)));
+      f186 = p2g_fadd(f178, 0.25, false);
       // 239: rsqrt.approx.f32 	%f187, %f186;
       f187 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f186), false));
       // 240: mul.f32 	%f169, %f185, %f187;
-      f169 = p2g_d2f_rn(p2g_f2d(f185) * p2g_f2d(f187));
+      f169 = p2g_fmul(f185, f187, false);
       // 242: tanh.approx.f32 %f168, %f169;
       f168 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f169)));
       // 244: add.f32 	%f188, %f178, 0f3F800000;
-      f188 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f178), p2g_f2d(1.0)));
+      f188 = p2g_fadd(f178, 1.0, false);
       // 245: div.approx.f32 	%f189, %f181, %f188;
       f189 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f181), floatBitsToUint(f188), false));
       // 246: add.f32 	%f190, %f168, %f189;
-      f190 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f168), p2g_f2d(f189)));
+      f190 = p2g_fadd(f168, f189, false);
       // 247: abs.f32 	%f191, %f190;
       f191 = p2g_canon(uintBitsToFloat(floatBitsToUint(f190) & 0x7FFFFFFFu));
       // 248: fma.rn.f32 	%f192, %f191, 0f3F000000, 0f3E000000;
-      f192 = p2g_fma_rn(f191, 0.5, 0.125);
+      f192 = p2g_ffma(f191, 0.5, 0.125, 0, false);
       // 249: mul.f32 	%f193, %f190, 0f3F000000;
-      f193 = p2g_d2f_rn(p2g_f2d(f190) * p2g_f2d(0.5));
+      f193 = p2g_fmul(f190, 0.5, false);
       // 250: mul.f32 	%f194, %f193, 0f3FB8AA3B;
-      f194 = p2g_d2f_rn(p2g_f2d(f193) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+      f194 = p2g_fmul(f193, uintBitsToFloat(0x3FB8AA3Bu), false);
       // 251: ex2.approx.f32 	%f195, %f194;
       f195 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f194), false));
       // 252: add.f32 	%f196, %f192, %f195;
-      f196 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f192), p2g_f2d(f195)));
+      f196 = p2g_fadd(f192, f195, false);
       // 253: lg2.approx.f32 	%f197, %f196;
       f197 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f196), false));
       // 254: mul.f32 	%f198, %f197, 0f3F317218;
-      f198 = p2g_d2f_rn(p2g_f2d(f197) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+      f198 = p2g_fmul(f197, uintBitsToFloat(0x3F317218u), false);
       // 255: mul.f32 	%f199, %f198, 0f40400000;
-      f199 = p2g_d2f_rn(p2g_f2d(f198) * p2g_f2d(3.0));
+      f199 = p2g_fmul(f198, 3.0, false);
       // 256: sin.approx.f32 	%f200, %f199;
       f200 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f199)));
       // 257: cos.approx.f32 	%f201, %f190;
       f201 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f190)));
       // 258: add.f32 	%f202, %f200, %f201;
-      f202 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f200), p2g_f2d(f201)));
+      f202 = p2g_fadd(f200, f201, false);
       // 259: add.f32 	%f203, %f195, 0f3E800000;
-      f203 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f195), p2g_f2d(0.25)));
+      f203 = p2g_fadd(f195, 0.25, false);
       // 260: rsqrt.approx.f32 	%f204, %f203;
       f204 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f203), false));
       // 261: mul.f32 	%f171, %f202, %f204;
-      f171 = p2g_d2f_rn(p2g_f2d(f202) * p2g_f2d(f204));
+      f171 = p2g_fmul(f202, f204, false);
       // 263: tanh.approx.f32 %f170, %f171;
       f170 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f171)));
       // 265: add.f32 	%f205, %f195, 0f3F800000;
-      f205 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f195), p2g_f2d(1.0)));
+      f205 = p2g_fadd(f195, 1.0, false);
       // 266: div.approx.f32 	%f206, %f198, %f205;
       f206 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f198), floatBitsToUint(f205), false));
       // 267: add.f32 	%f207, %f170, %f206;
-      f207 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f170), p2g_f2d(f206)));
+      f207 = p2g_fadd(f170, f206, false);
       // 268: abs.f32 	%f208, %f207;
       f208 = p2g_canon(uintBitsToFloat(floatBitsToUint(f207) & 0x7FFFFFFFu));
       // 269: fma.rn.f32 	%f209, %f208, 0f3F000000, 0f3E000000;
-      f209 = p2g_fma_rn(f208, 0.5, 0.125);
+      f209 = p2g_ffma(f208, 0.5, 0.125, 0, false);
       // 270: mul.f32 	%f210, %f207, 0f3F000000;
-      f210 = p2g_d2f_rn(p2g_f2d(f207) * p2g_f2d(0.5));
+      f210 = p2g_fmul(f207, 0.5, false);
       // 271: mul.f32 	%f211, %f210, 0f3FB8AA3B;
-      f211 = p2g_d2f_rn(p2g_f2d(f210) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+      f211 = p2g_fmul(f210, uintBitsToFloat(0x3FB8AA3Bu), false);
       // 272: ex2.approx.f32 	%f212, %f211;
       f212 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f211), false));
       // 273: add.f32 	%f213, %f209, %f212;
-      f213 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f209), p2g_f2d(f212)));
+      f213 = p2g_fadd(f209, f212, false);
       // 274: lg2.approx.f32 	%f214, %f213;
       f214 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f213), false));
       // 275: mul.f32 	%f215, %f214, 0f3F317218;
-      f215 = p2g_d2f_rn(p2g_f2d(f214) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+      f215 = p2g_fmul(f214, uintBitsToFloat(0x3F317218u), false);
       // 276: mul.f32 	%f216, %f215, 0f40400000;
-      f216 = p2g_d2f_rn(p2g_f2d(f215) * p2g_f2d(3.0));
+      f216 = p2g_fmul(f215, 3.0, false);
       // 277: sin.approx.f32 	%f217, %f216;
       f217 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f216)));
       // 278: cos.approx.f32 	%f218, %f207;
       f218 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f207)));
       // 279: add.f32 	%f219, %f217, %f218;
-      f219 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f217), p2g_f2d(f218)));
+      f219 = p2g_fadd(f217, f218, false);
       // 280: add.f32 	%f220, %f212, 0f3E800000;
-      f220 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f212), p2g_f2d(0.25)));
+      f220 = p2g_fadd(f212, 0.25, false);
       // 281: rsqrt.approx.f32 	%f221, %f220;
       f221 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f220), false));
       // 282: mul.f32 	%f173, %f219, %f221;
-      f173 = p2g_d2f_rn(p2g_f2d(f219) * p2g_f2d(f221));
+      f173 = p2g_fmul(f219, f221, false);
       // 284: tanh.approx.f32 %f172, %f173;
       f172 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f173)));
       // 286: add.f32 	%f222, %f212, 0f3F800000;
-      f222 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f212), p2g_f2d(1.0)));
+      f222 = p2g_fadd(f212, 1.0, false);
       // 287: div.approx.f32 	%f223, %f215, %f222;
       f223 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f215), floatBitsToUint(f222), false));
       // 288: add.f32 	%f224, %f172, %f223;
-      f224 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f172), p2g_f2d(f223)));
+      f224 = p2g_fadd(f172, f223, false);
       // 289: abs.f32 	%f225, %f224;
       f225 = p2g_canon(uintBitsToFloat(floatBitsToUint(f224) & 0x7FFFFFFFu));
       // 290: fma.rn.f32 	%f226, %f225, 0f3F000000, 0f3E000000;
-      f226 = p2g_fma_rn(f225, 0.5, 0.125);
+      f226 = p2g_ffma(f225, 0.5, 0.125, 0, false);
       // 291: mul.f32 	%f227, %f224, 0f3F000000;
-      f227 = p2g_d2f_rn(p2g_f2d(f224) * p2g_f2d(0.5));
+      f227 = p2g_fmul(f224, 0.5, false);
       // 292: mul.f32 	%f228, %f227, 0f3FB8AA3B;
-      f228 = p2g_d2f_rn(p2g_f2d(f227) * p2g_f2d(uintBitsToFloat(0x3FB8AA3Bu)));
+      f228 = p2g_fmul(f227, uintBitsToFloat(0x3FB8AA3Bu), false);
       // 293: ex2.approx.f32 	%f229, %f228;
       f229 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f228), false));
       // 294: add.f32 	%f230, %f226, %f229;
-      f230 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f226), p2g_f2d(f229)));
+      f230 = p2g_fadd(f226, f229, false);
       // 295: lg2.approx.f32 	%f231, %f230;
       f231 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f230), false));
       // 296: mul.f32 	%f232, %f231, 0f3F317218;
-      f232 = p2g_d2f_rn(p2g_f2d(f231) * p2g_f2d(uintBitsToFloat(0x3F317218u)));
+      f232 = p2g_fmul(f231, uintBitsToFloat(0x3F317218u), false);
       // 297: mul.f32 	%f233, %f232, 0f40400000;
-      f233 = p2g_d2f_rn(p2g_f2d(f232) * p2g_f2d(3.0));
+      f233 = p2g_fmul(f232, 3.0, false);
       // 298: sin.approx.f32 	%f234, %f233;
       f234 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f233)));
       // 299: cos.approx.f32 	%f235, %f224;
       f235 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f224)));
       // 300: add.f32 	%f236, %f234, %f235;
-      f236 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f234), p2g_f2d(f235)));
+      f236 = p2g_fadd(f234, f235, false);
       // 301: add.f32 	%f237, %f229, 0f3E800000;
-      f237 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f229), p2g_f2d(0.25)));
+      f237 = p2g_fadd(f229, 0.25, false);
       // 302: rsqrt.approx.f32 	%f238, %f237;
       f238 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f237), false));
       // 303: mul.f32 	%f175, %f236, %f238;
-      f175 = p2g_d2f_rn(p2g_f2d(f236) * p2g_f2d(f238));
+      f175 = p2g_fmul(f236, f238, false);
       // 305: tanh.approx.f32 %f174, %f175;
       f174 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f175)));
       // 307: add.f32 	%f239, %f229, 0f3F800000;
-      f239 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f229), p2g_f2d(1.0)));
+      f239 = p2g_fadd(f229, 1.0, false);
       // 308: div.approx.f32 	%f240, %f232, %f239;
       f240 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f232), floatBitsToUint(f239), false));
       // 309: add.f32 	%f245, %f174, %f240;
-      f245 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f174), p2g_f2d(f240)));
+      f245 = p2g_fadd(f174, f240, false);
       // 310: abs.f32 	%f241, %f245;
       f241 = p2g_canon(uintBitsToFloat(floatBitsToUint(f245) & 0x7FFFFFFFu));
       // 311: fma.rn.f32 	%f246, %f241, 0f3F000000, 0f3E000000;
-      f246 = p2g_fma_rn(f241, 0.5, 0.125);
+      f246 = p2g_ffma(f241, 0.5, 0.125, 0, false);
     }
   }
   // 314: cvta.to.global.u64 	%rd7, %rd2;
@@ -1122,7 +1184,7 @@ void main() {
   // 316: add.s64 	%rd9, %rd7, %rd8;
   rd9 = uint64_t(int64_t(rd7) + int64_t(rd8));
   // 317: add.f32 	%f242, %f245, %f246;
-  f242 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f245), p2g_f2d(f246)));
+  f242 = p2g_fadd(f245, f246, false);
   // 318: st.global.f32 	[%rd9], %f242;
   P2GU32(rd9).v = floatBitsToUint(f242);
   return;

@@ -18,88 +18,135 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[580u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
   }
-  return signOut | uint(r);
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
+}
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
@@ -291,29 +338,31 @@ void main() {
         // 105: ld.shared.f32 	%f4, [%r7+4];
         f4 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // 106: add.f32 	%f5, %f4, %f3;
-        f5 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f3)));
+        f5 = p2g_fadd(f4, f3, false);
         // 107: ld.shared.f32 	%f6, [%r7+72];
         f6 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // 108: add.f32 	%f7, %f5, %f6;
-        f7 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f5), p2g_f2d(f6)));
+        f7 = p2g_fadd(f5, f6, false);
         // 109: ld.shared.f32 	%f8, [%r7+80];
         f8 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // 110: add.f32 	%f9, %f7, %f8;
-        f9 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f7), p2g_f2d(f8)));
+        f9 = p2g_fadd(f7, f8, false);
         // 111: ld.shared.f32 	%f10, [%r7+76];
         f10 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // 112: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 113: mul.f32 	%f11, %f9, 0f3E000000;
-        f11 = p2g_d2f_rn(p2g_f2d(f9) * p2g_f2d(0.125));
+        f11 = p2g_fmul(f9, 0.125, false);
         // 114: fma.rn.f32 	%f12, %f10, 0f3F000000, %f11;
-        f12 = p2g_fma_rn(f10, 0.5, f11);
+        f12 = p2g_ffma(f10, 0.5, f11, 0, false);
         // 115: and.b32  	%r37, %r54, 4;
         r37 = r54 & 4u;
         // 116: cvt.rn.f32.s32 	%f13, %r37;
-        f13 = p2g_f64_to_f32(double(int(r37)), 0);
+        uint t25;
+        t25 = p2g_s2f32(int(int(r37)), 0);
+        f13 = uintBitsToFloat((t25 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t25);
         // 117: fma.rn.f32 	%f14, %f13, 0f3A83126F, %f12;
-        f14 = p2g_fma_rn(f13, uintBitsToFloat(0x3A83126Fu), f12);
+        f14 = p2g_ffma(f13, uintBitsToFloat(0x3A83126Fu), f12, 0, false);
         // 118: st.shared.f32 	[%r7+76], %f14;
         p2g_sts32((r7 + 76u), floatBitsToUint(f14));
         // 119: bar.sync 	0;
@@ -323,31 +372,33 @@ void main() {
         // 121: ld.shared.f32 	%f16, [%r7+4];
         f16 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // 122: add.f32 	%f17, %f16, %f15;
-        f17 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f16), p2g_f2d(f15)));
+        f17 = p2g_fadd(f16, f15, false);
         // 123: ld.shared.f32 	%f18, [%r7+72];
         f18 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // 124: add.f32 	%f19, %f17, %f18;
-        f19 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f17), p2g_f2d(f18)));
+        f19 = p2g_fadd(f17, f18, false);
         // 125: ld.shared.f32 	%f20, [%r7+80];
         f20 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // 126: add.f32 	%f21, %f19, %f20;
-        f21 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f19), p2g_f2d(f20)));
+        f21 = p2g_fadd(f19, f20, false);
         // 127: ld.shared.f32 	%f22, [%r7+76];
         f22 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // 128: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 129: mul.f32 	%f23, %f21, 0f3E000000;
-        f23 = p2g_d2f_rn(p2g_f2d(f21) * p2g_f2d(0.125));
+        f23 = p2g_fmul(f21, 0.125, false);
         // 130: fma.rn.f32 	%f24, %f22, 0f3F000000, %f23;
-        f24 = p2g_fma_rn(f22, 0.5, f23);
+        f24 = p2g_ffma(f22, 0.5, f23, 0, false);
         // 131: add.s32 	%r38, %r54, 1;
         r38 = uint(int(r54) + 1);
         // 132: and.b32  	%r39, %r38, 5;
         r39 = r38 & 5u;
         // 133: cvt.rn.f32.s32 	%f25, %r39;
-        f25 = p2g_f64_to_f32(double(int(r39)), 0);
+        uint t26;
+        t26 = p2g_s2f32(int(int(r39)), 0);
+        f25 = uintBitsToFloat((t26 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t26);
         // 134: fma.rn.f32 	%f26, %f25, 0f3A83126F, %f24;
-        f26 = p2g_fma_rn(f25, uintBitsToFloat(0x3A83126Fu), f24);
+        f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
         // 135: st.shared.f32 	[%r7+76], %f26;
         p2g_sts32((r7 + 76u), floatBitsToUint(f26));
         // 136: bar.sync 	0;
@@ -357,31 +408,33 @@ void main() {
         // 138: ld.shared.f32 	%f28, [%r7+4];
         f28 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // 139: add.f32 	%f29, %f28, %f27;
-        f29 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f28), p2g_f2d(f27)));
+        f29 = p2g_fadd(f28, f27, false);
         // 140: ld.shared.f32 	%f30, [%r7+72];
         f30 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // 141: add.f32 	%f31, %f29, %f30;
-        f31 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f29), p2g_f2d(f30)));
+        f31 = p2g_fadd(f29, f30, false);
         // 142: ld.shared.f32 	%f32, [%r7+80];
         f32 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // 143: add.f32 	%f33, %f31, %f32;
-        f33 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f31), p2g_f2d(f32)));
+        f33 = p2g_fadd(f31, f32, false);
         // 144: ld.shared.f32 	%f34, [%r7+76];
         f34 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // 145: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 146: mul.f32 	%f35, %f33, 0f3E000000;
-        f35 = p2g_d2f_rn(p2g_f2d(f33) * p2g_f2d(0.125));
+        f35 = p2g_fmul(f33, 0.125, false);
         // 147: fma.rn.f32 	%f36, %f34, 0f3F000000, %f35;
-        f36 = p2g_fma_rn(f34, 0.5, f35);
+        f36 = p2g_ffma(f34, 0.5, f35, 0, false);
         // 148: add.s32 	%r40, %r54, 2;
         r40 = uint(int(r54) + 2);
         // 149: and.b32  	%r41, %r40, 6;
         r41 = r40 & 6u;
         // 150: cvt.rn.f32.s32 	%f37, %r41;
-        f37 = p2g_f64_to_f32(double(int(r41)), 0);
+        uint t27;
+        t27 = p2g_s2f32(int(int(r41)), 0);
+        f37 = uintBitsToFloat((t27 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t27);
         // 151: fma.rn.f32 	%f38, %f37, 0f3A83126F, %f36;
-        f38 = p2g_fma_rn(f37, uintBitsToFloat(0x3A83126Fu), f36);
+        f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
         // 152: st.shared.f32 	[%r7+76], %f38;
         p2g_sts32((r7 + 76u), floatBitsToUint(f38));
         // 153: bar.sync 	0;
@@ -391,31 +444,33 @@ void main() {
         // 155: ld.shared.f32 	%f40, [%r7+4];
         f40 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // 156: add.f32 	%f41, %f40, %f39;
-        f41 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f40), p2g_f2d(f39)));
+        f41 = p2g_fadd(f40, f39, false);
         // 157: ld.shared.f32 	%f42, [%r7+72];
         f42 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // 158: add.f32 	%f43, %f41, %f42;
-        f43 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f41), p2g_f2d(f42)));
+        f43 = p2g_fadd(f41, f42, false);
         // 159: ld.shared.f32 	%f44, [%r7+80];
         f44 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // 160: add.f32 	%f45, %f43, %f44;
-        f45 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f43), p2g_f2d(f44)));
+        f45 = p2g_fadd(f43, f44, false);
         // 161: ld.shared.f32 	%f46, [%r7+76];
         f46 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // 162: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 163: mul.f32 	%f47, %f45, 0f3E000000;
-        f47 = p2g_d2f_rn(p2g_f2d(f45) * p2g_f2d(0.125));
+        f47 = p2g_fmul(f45, 0.125, false);
         // 164: fma.rn.f32 	%f48, %f46, 0f3F000000, %f47;
-        f48 = p2g_fma_rn(f46, 0.5, f47);
+        f48 = p2g_ffma(f46, 0.5, f47, 0, false);
         // 165: add.s32 	%r42, %r54, 3;
         r42 = uint(int(r54) + 3);
         // 166: and.b32  	%r43, %r42, 7;
         r43 = r42 & 7u;
         // 167: cvt.rn.f32.s32 	%f49, %r43;
-        f49 = p2g_f64_to_f32(double(int(r43)), 0);
+        uint t28;
+        t28 = p2g_s2f32(int(int(r43)), 0);
+        f49 = uintBitsToFloat((t28 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t28);
         // 168: fma.rn.f32 	%f50, %f49, 0f3A83126F, %f48;
-        f50 = p2g_fma_rn(f49, uintBitsToFloat(0x3A83126Fu), f48);
+        f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
         // 169: st.shared.f32 	[%r7+76], %f50;
         p2g_sts32((r7 + 76u), floatBitsToUint(f50));
         // 170: bar.sync 	0;
@@ -425,24 +480,24 @@ void main() {
         // 172: add.s32 	%r53, %r53, -4;
         r53 = uint(int(r53) + -4);
         // 173: setp.ne.s32 	%p8, %r53, 0;
-        int t25;
-        int t26;
-        t25 = int(r53); t26 = 0;
-        bool t27;
-        t27 = t25 != t26;
-        p8 = t27;
+        int t29;
+        int t30;
+        t29 = int(r53); t30 = 0;
+        bool t31;
+        t31 = t29 != t30;
+        p8 = t31;
         if (!p8) {
           break;
         }
       }
     }
     // 177: setp.eq.s32 	%p9, %r56, 0;
-    int t28;
-    int t29;
-    t28 = int(r56); t29 = 0;
-    bool t30;
-    t30 = t28 == t29;
-    p9 = t30;
+    int t32;
+    int t33;
+    t32 = int(r56); t33 = 0;
+    bool t34;
+    t34 = t32 == t33;
+    p9 = t34;
     if (!p9) {
       for (;;) {
         p2g_loop_tick();
@@ -451,29 +506,31 @@ void main() {
         // 183: ld.shared.f32 	%f52, [%r7+4];
         f52 = uintBitsToFloat(p2g_lds32((r7 + 4u)));
         // 184: add.f32 	%f53, %f52, %f51;
-        f53 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f52), p2g_f2d(f51)));
+        f53 = p2g_fadd(f52, f51, false);
         // 185: ld.shared.f32 	%f54, [%r7+72];
         f54 = uintBitsToFloat(p2g_lds32((r7 + 72u)));
         // 186: add.f32 	%f55, %f53, %f54;
-        f55 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f53), p2g_f2d(f54)));
+        f55 = p2g_fadd(f53, f54, false);
         // 187: ld.shared.f32 	%f56, [%r7+80];
         f56 = uintBitsToFloat(p2g_lds32((r7 + 80u)));
         // 188: add.f32 	%f57, %f55, %f56;
-        f57 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f55), p2g_f2d(f56)));
+        f57 = p2g_fadd(f55, f56, false);
         // 189: ld.shared.f32 	%f58, [%r7+76];
         f58 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
         // 190: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 191: mul.f32 	%f59, %f57, 0f3E000000;
-        f59 = p2g_d2f_rn(p2g_f2d(f57) * p2g_f2d(0.125));
+        f59 = p2g_fmul(f57, 0.125, false);
         // 192: fma.rn.f32 	%f60, %f58, 0f3F000000, %f59;
-        f60 = p2g_fma_rn(f58, 0.5, f59);
+        f60 = p2g_ffma(f58, 0.5, f59, 0, false);
         // 193: and.b32  	%r44, %r54, 7;
         r44 = r54 & 7u;
         // 194: cvt.rn.f32.s32 	%f61, %r44;
-        f61 = p2g_f64_to_f32(double(int(r44)), 0);
+        uint t35;
+        t35 = p2g_s2f32(int(int(r44)), 0);
+        f61 = uintBitsToFloat((t35 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t35);
         // 195: fma.rn.f32 	%f62, %f61, 0f3A83126F, %f60;
-        f62 = p2g_fma_rn(f61, uintBitsToFloat(0x3A83126Fu), f60);
+        f62 = p2g_ffma(f61, uintBitsToFloat(0x3A83126Fu), f60, 0, false);
         // 196: st.shared.f32 	[%r7+76], %f62;
         p2g_sts32((r7 + 76u), floatBitsToUint(f62));
         // 197: bar.sync 	0;
@@ -483,12 +540,12 @@ void main() {
         // 199: add.s32 	%r56, %r56, -1;
         r56 = uint(int(r56) + -1);
         // 200: setp.ne.s32 	%p10, %r56, 0;
-        int t31;
-        int t32;
-        t31 = int(r56); t32 = 0;
-        bool t33;
-        t33 = t31 != t32;
-        p10 = t33;
+        int t36;
+        int t37;
+        t36 = int(r56); t37 = 0;
+        bool t38;
+        t38 = t36 != t37;
+        p10 = t38;
         if (!p10) {
           break;
         }
@@ -498,17 +555,17 @@ void main() {
   // 204: ld.shared.f32 	%f2, [%r7+76];
   f2 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
   // 205: setp.ne.s32 	%p11, %r2, %r3;
-  int t34;
-  int t35;
-  t34 = int(r2); t35 = int(r3);
-  bool t36;
-  t36 = t34 != t35;
-  p11 = t36;
+  int t39;
+  int t40;
+  t39 = int(r2); t40 = int(r3);
+  bool t41;
+  t41 = t39 != t40;
+  p11 = t41;
   if (!p11) {
     // 208: shl.b32 	%r45, %r4, 4;
-    uint t37;
-    t37 = 4u;
-    r45 = (t37 >= 32u ? 0u : r4 << t37);
+    uint t42;
+    t42 = 4u;
+    r45 = (t42 >= 32u ? 0u : r4 << t42);
     // 209: or.b32  	%r46, %r45, %r2;
     r46 = r45 | r2;
     // 210: mul.wide.u32 	%rd7, %r46, 4;
@@ -519,9 +576,9 @@ void main() {
     P2GU32(rd8).v = floatBitsToUint(f2);
   }
   // 215: shl.b32 	%r47, %r1, 2;
-  uint t38;
-  t38 = 2u;
-  r47 = (t38 >= 32u ? 0u : r1 << t38);
+  uint t43;
+  t43 = 2u;
+  r47 = (t43 >= 32u ? 0u : r1 << t43);
   // 216: mov.u32 	%r48, _ZZ12smem_barrierE3sum;
   r48 = uint(1296ul);
   // 217: add.s32 	%r19, %r48, %r47;
@@ -531,133 +588,133 @@ void main() {
   // 219: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 220: setp.gt.u32 	%p12, %r1, 127;
-  uint t39;
-  uint t40;
-  t39 = r1; t40 = 127u;
-  bool t41;
-  t41 = t39 > t40;
-  p12 = t41;
+  uint t44;
+  uint t45;
+  t44 = r1; t45 = 127u;
+  bool t46;
+  t46 = t44 > t45;
+  p12 = t46;
   if (!p12) {
     // 223: ld.shared.f32 	%f63, [%r19];
     f63 = uintBitsToFloat(p2g_lds32(r19));
     // 224: ld.shared.f32 	%f64, [%r19+512];
     f64 = uintBitsToFloat(p2g_lds32((r19 + 512u)));
     // 225: add.f32 	%f65, %f64, %f63;
-    f65 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f64), p2g_f2d(f63)));
+    f65 = p2g_fadd(f64, f63, false);
     // 226: st.shared.f32 	[%r19], %f65;
     p2g_sts32(r19, floatBitsToUint(f65));
   }
   // 229: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 230: setp.gt.u32 	%p13, %r1, 63;
-  uint t42;
-  uint t43;
-  t42 = r1; t43 = 63u;
-  bool t44;
-  t44 = t42 > t43;
-  p13 = t44;
+  uint t47;
+  uint t48;
+  t47 = r1; t48 = 63u;
+  bool t49;
+  t49 = t47 > t48;
+  p13 = t49;
   if (!p13) {
     // 233: ld.shared.f32 	%f66, [%r19];
     f66 = uintBitsToFloat(p2g_lds32(r19));
     // 234: ld.shared.f32 	%f67, [%r19+256];
     f67 = uintBitsToFloat(p2g_lds32((r19 + 256u)));
     // 235: add.f32 	%f68, %f67, %f66;
-    f68 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f67), p2g_f2d(f66)));
+    f68 = p2g_fadd(f67, f66, false);
     // 236: st.shared.f32 	[%r19], %f68;
     p2g_sts32(r19, floatBitsToUint(f68));
   }
   // 239: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 240: setp.gt.u32 	%p14, %r1, 31;
-  uint t45;
-  uint t46;
-  t45 = r1; t46 = 31u;
-  bool t47;
-  t47 = t45 > t46;
-  p14 = t47;
+  uint t50;
+  uint t51;
+  t50 = r1; t51 = 31u;
+  bool t52;
+  t52 = t50 > t51;
+  p14 = t52;
   if (!p14) {
     // 243: ld.shared.f32 	%f69, [%r19];
     f69 = uintBitsToFloat(p2g_lds32(r19));
     // 244: ld.shared.f32 	%f70, [%r19+128];
     f70 = uintBitsToFloat(p2g_lds32((r19 + 128u)));
     // 245: add.f32 	%f71, %f70, %f69;
-    f71 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f70), p2g_f2d(f69)));
+    f71 = p2g_fadd(f70, f69, false);
     // 246: st.shared.f32 	[%r19], %f71;
     p2g_sts32(r19, floatBitsToUint(f71));
   }
   // 249: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 250: setp.gt.u32 	%p15, %r1, 15;
-  uint t48;
-  uint t49;
-  t48 = r1; t49 = 15u;
-  bool t50;
-  t50 = t48 > t49;
-  p15 = t50;
+  uint t53;
+  uint t54;
+  t53 = r1; t54 = 15u;
+  bool t55;
+  t55 = t53 > t54;
+  p15 = t55;
   if (!p15) {
     // 253: ld.shared.f32 	%f72, [%r19];
     f72 = uintBitsToFloat(p2g_lds32(r19));
     // 254: ld.shared.f32 	%f73, [%r19+64];
     f73 = uintBitsToFloat(p2g_lds32((r19 + 64u)));
     // 255: add.f32 	%f74, %f73, %f72;
-    f74 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f73), p2g_f2d(f72)));
+    f74 = p2g_fadd(f73, f72, false);
     // 256: st.shared.f32 	[%r19], %f74;
     p2g_sts32(r19, floatBitsToUint(f74));
   }
   // 259: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 260: setp.gt.u32 	%p16, %r1, 7;
-  uint t51;
-  uint t52;
-  t51 = r1; t52 = 7u;
-  bool t53;
-  t53 = t51 > t52;
-  p16 = t53;
+  uint t56;
+  uint t57;
+  t56 = r1; t57 = 7u;
+  bool t58;
+  t58 = t56 > t57;
+  p16 = t58;
   if (!p16) {
     // 263: ld.shared.f32 	%f75, [%r19];
     f75 = uintBitsToFloat(p2g_lds32(r19));
     // 264: ld.shared.f32 	%f76, [%r19+32];
     f76 = uintBitsToFloat(p2g_lds32((r19 + 32u)));
     // 265: add.f32 	%f77, %f76, %f75;
-    f77 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f76), p2g_f2d(f75)));
+    f77 = p2g_fadd(f76, f75, false);
     // 266: st.shared.f32 	[%r19], %f77;
     p2g_sts32(r19, floatBitsToUint(f77));
   }
   // 269: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 270: setp.gt.u32 	%p17, %r1, 3;
-  uint t54;
-  uint t55;
-  t54 = r1; t55 = 3u;
-  bool t56;
-  t56 = t54 > t55;
-  p17 = t56;
+  uint t59;
+  uint t60;
+  t59 = r1; t60 = 3u;
+  bool t61;
+  t61 = t59 > t60;
+  p17 = t61;
   if (!p17) {
     // 273: ld.shared.f32 	%f78, [%r19];
     f78 = uintBitsToFloat(p2g_lds32(r19));
     // 274: ld.shared.f32 	%f79, [%r19+16];
     f79 = uintBitsToFloat(p2g_lds32((r19 + 16u)));
     // 275: add.f32 	%f80, %f79, %f78;
-    f80 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f79), p2g_f2d(f78)));
+    f80 = p2g_fadd(f79, f78, false);
     // 276: st.shared.f32 	[%r19], %f80;
     p2g_sts32(r19, floatBitsToUint(f80));
   }
   // 279: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 280: setp.gt.u32 	%p18, %r1, 1;
-  uint t57;
-  uint t58;
-  t57 = r1; t58 = 1u;
-  bool t59;
-  t59 = t57 > t58;
-  p18 = t59;
+  uint t62;
+  uint t63;
+  t62 = r1; t63 = 1u;
+  bool t64;
+  t64 = t62 > t63;
+  p18 = t64;
   if (!p18) {
     // 283: ld.shared.f32 	%f81, [%r19];
     f81 = uintBitsToFloat(p2g_lds32(r19));
     // 284: ld.shared.f32 	%f82, [%r19+8];
     f82 = uintBitsToFloat(p2g_lds32((r19 + 8u)));
     // 285: add.f32 	%f83, %f82, %f81;
-    f83 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f82), p2g_f2d(f81)));
+    f83 = p2g_fadd(f82, f81, false);
     // 286: st.shared.f32 	[%r19], %f83;
     p2g_sts32(r19, floatBitsToUint(f83));
   }
@@ -669,7 +726,7 @@ void main() {
     // 293: ld.shared.f32 	%f85, [%r19];
     f85 = uintBitsToFloat(p2g_lds32(r19));
     // 294: add.f32 	%f86, %f84, %f85;
-    f86 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f84), p2g_f2d(f85)));
+    f86 = p2g_fadd(f84, f85, false);
     // 295: st.shared.f32 	[%r19], %f86;
     p2g_sts32(r19, floatBitsToUint(f86));
   }
@@ -681,9 +738,9 @@ void main() {
     // 302: mov.u32 	%r49, %nctaid.x;
     r49 = gl_NumWorkGroups.x;
     // 303: shl.b32 	%r50, %r49, 4;
-    uint t60;
-    t60 = 4u;
-    r50 = (t60 >= 32u ? 0u : r49 << t60);
+    uint t65;
+    t65 = 4u;
+    r50 = (t65 >= 32u ? 0u : r49 << t65);
     // 304: add.s32 	%r51, %r50, %r4;
     r51 = uint(int(r50) + int(r4));
     // 305: mul.wide.u32 	%rd9, %r51, 4;

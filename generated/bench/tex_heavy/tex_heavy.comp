@@ -16,82 +16,53 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GU64 { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int64_t v; };
 
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
-void p2g_dec32(uint b, out uint m, out int e) {
+// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+// integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
+// a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
-  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  if (x == 0u) { int k = 23 - findMSB(m); m <<= uint(k); e = -149 - k; }
   else { m |= 0x800000u; e = int(x) - 150; }
 }
-// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
-double p2g_mkd(uint s, uint64_t m, int e) {
-  uint hi = uint(m >> 32);
-  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
-  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
-  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
-// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
-// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
-// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
-double p2g_div32_d(float x, float y) {
+float p2g_div32(float x, float y, int mode, bool ftz) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
   uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
-  uint64_t sb = uint64_t(s) << 63;
   if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
-    return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
-  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+    return uintBitsToFloat(0x7FFFFFFFu);
+  if (aa == 0x7F800000u || bb == 0u) return uintBitsToFloat((s << 31) | 0x7F800000u);
+  if (aa == 0u || bb == 0x7F800000u) return uintBitsToFloat(s << 31);
   uint ma, mb;
   int ea, eb;
   p2g_dec32(aa, ma, ea);
@@ -99,9 +70,8 @@ double p2g_div32_d(float x, float y) {
   uint64_t num = uint64_t(ma) << 40;
   uint64_t q = num / uint64_t(mb);
   if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
-  return p2g_mkd(s, q, ea - eb - 40);
+  return uintBitsToFloat(p2g_rnd32(s, q, ea - eb - 40, mode, ftz));
 }
-float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -133,38 +103,104 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
   uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
   return na ? int64_t(0ul - r) : int64_t(r);
 }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
+}
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -219,30 +255,6 @@ uint p2g_tex_h2f(uint h) {
   int p = findMSB(m);
   return s | (uint(p + 103) << 23) | ((m << uint(23 - p)) & 0x7FFFFFu);
 }
-
-// v + err -> f32 bits, round to nearest with ties away from zero (what the texture unit does), in integer code (no
-// device conversion, whose rounding Vulkan leaves open, and no denormal flush: subnormal results come out exactly).
-// v + err is an exact sum split by TwoSum (|err| at most half an ulp of v): err only decides when v is a tie.
-uint p2g_tex_d2f_e(double v, double err) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint s = uint(w >> 63) << 31;
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  if (e == 0x7FF) return f != 0ul ? 0x7FFFFFFFu : (s | 0x7F800000u);
-  if (e == 0) return s;
-  int E = e - 896;  // the f32 biased exponent
-  int sh = 29 + (E >= 1 ? 0 : 1 - E);
-  if (sh > 60) return s;
-  uint64_t m = f | (1ul << 52);
-  uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  // ties away from zero, as the texture unit rounds (tex2d_linear); a tie of v is none when err points inwards
-  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != (s != 0u)))) q += 1ul;
-  if (E < 1) return s | uint(q);
-  if (E >= 255) return s | 0x7F800000u;
-  uint bits = (uint(E) << 23) + uint(q - (1ul << 23));
-  return s | min(bits, 0x7F800000u);
-}
-uint p2g_tex_d2f(double v) { return p2g_tex_d2f_e(v, 0.0lf); }
 
 // v / (2^bits - 1) as the correctly rounded f32 (bits), for 0 <= v <= 2^bits - 1 and bits <= 16, in integer code:
 // no device division (2.5 ulp in Vulkan), and no lookup table (llvmpipe turns indexed constant arrays into
@@ -355,25 +367,6 @@ ivec4 p2g_tex_wslice(int ax, int ay, int W) {
   return ivec4(x0 - y01, x1 - y11, y01, y11);
 }
 
-// v + err (an exact sum split by TwoSum) rounded to the nearest f16 value (ties away from zero, subnormal halves,
-// overflow to infinity), as a double: filtering an f16 texture returns f16 precision (tex2d_linear).
-double p2g_tex_round_h_e(double v, double err) {
-  uint64_t w = doubleBitsToUint64(v);
-  int e = int((w >> 52) & 0x7FFul);
-  if (e == 0x7FF) return v;
-  bool neg = (w >> 63) != 0ul;
-  int E = e - 1023;
-  int sh = 42 + max(0, -14 - E);  // the f16 quantum is 2^(E-10), or 2^-24 for subnormal halves
-  if (e == 0 || sh > 53) return neg ? -0.0lf : 0.0lf;
-  uint64_t m = (w & 0xFFFFFFFFFFFFFul) | (1ul << 52);
-  uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  // ties away from zero (tex2d_linear); a tie of v is none when err points inwards
-  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != neg))) q += 1ul;
-  precise double a = double(q << uint(sh)) * uint64BitsToDouble(uint64_t(E - 52 + 1023) << 52);
-  if (a >= 65520.0lf) a = uint64BitsToDouble(0x7FF0000000000000ul);
-  return neg ? -a : a;
-}
-
 // One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
 // colour (0, 0, 0, 0).
 uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
@@ -405,38 +398,81 @@ uvec4 p2g_tex_emax(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, uint mb, uin
   return em;
 }
 
-// The filtered value of one slice of float texels, exactly (a double per component; at most 38 significant bits):
-// the texels aligned to the largest exponent among the taps with a non-zero weight, keeping 4 bits below that
-// texel's precision, truncated toward zero, and summed with their weights (x 256). Measured on the H200: f16
-// (tex2d_linear hClamp/hWrap 16384/16384; the exact sum rounded once 16369, 3 or 5 guard bits at most 16377, the
-// exponent over all taps 16313) and f32 (tex_filter_more f3d 4096/4096, the exact sum 4076; tex2d_linear fBorder
-// 8192/8192). An infinite or NaN texel with a non-zero weight (unmeasured) gives the IEEE sum of the texels.
-dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
-  uint mb = isH ? 10u : 23u, eb = isH ? 5u : 8u, einf = isH ? 31u : 255u;
+// The filtered value of one slice of float texels, exactly: S * 2^ex per component (|S| < 2^38), the texels
+// aligned to the largest exponent among the taps with a non-zero weight, keeping 4 bits below that texel's
+// precision, truncated toward zero, and summed with their weights (x 256). Measured on the H200: f16 (tex2d_linear
+// hClamp/hWrap 16384/16384; the exact sum rounded once 16369, 3 or 5 guard bits at most 16377, the exponent over
+// all taps 16313) and f32 (tex_filter_more f3d 4096/4096, the exact sum 4076; tex2d_linear fBorder 8192/8192).
+i64vec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH, out ivec4 ex) {
+  uint mb = isH ? 10u : 23u, eb = isH ? 5u : 8u;
   uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, mb, eb);
-  if (any(equal(em, uvec4(einf)))) {
-    precise dvec4 acc = dvec4(0.0lf);
-    if (isH) {
-      acc += dvec4(w.x) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t0.x), p2g_tex_h2f(t0.y), p2g_tex_h2f(t0.z), p2g_tex_h2f(t0.w))));
-      acc += dvec4(w.y) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t1.x), p2g_tex_h2f(t1.y), p2g_tex_h2f(t1.z), p2g_tex_h2f(t1.w))));
-      acc += dvec4(w.z) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t2.x), p2g_tex_h2f(t2.y), p2g_tex_h2f(t2.z), p2g_tex_h2f(t2.w))));
-      acc += dvec4(w.w) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t3.x), p2g_tex_h2f(t3.y), p2g_tex_h2f(t3.z), p2g_tex_h2f(t3.w))));
-    } else {
-      acc += dvec4(w.x) * dvec4(uintBitsToFloat(t0));
-      acc += dvec4(w.y) * dvec4(uintBitsToFloat(t1));
-      acc += dvec4(w.z) * dvec4(uintBitsToFloat(t2));
-      acc += dvec4(w.w) * dvec4(uintBitsToFloat(t3));
-    }
-    return acc * (1.0lf / 256.0lf);
+  ex = ivec4(em) - (isH ? 15 + 22 : 127 + 35);  // 2^(em - bias - mb - 4 - 8)
+  return int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
+         int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
+}
+
+// Infinite and NaN texels with a non-zero weight (unmeasured), per component: bit 0 a +inf, bit 1 a -inf, bit 2 a
+// NaN. The result is then IEEE's sum: NaN for a NaN or infinities of both signs, else the infinity.
+uvec4 p2g_tex_inf(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
+  uint sb = isH ? 15u : 31u, inf = isH ? 0x7C00u : 0x7F800000u;
+  uvec4 f = uvec4(0u);
+  for (int i = 0; i < 4; ++i) {
+    uvec4 t = i == 0 ? t0 : i == 1 ? t1 : i == 2 ? t2 : t3;
+    if (w[i] == 0) continue;
+    uvec4 mag = t & ((1u << sb) - 1u);
+    f |= mix(uvec4(0u), mix(uvec4(1u), uvec4(2u), notEqual(t >> sb, uvec4(0u))), equal(mag, uvec4(inf)));
+    f |= mix(uvec4(0u), uvec4(4u), greaterThan(mag, uvec4(inf)));
   }
-  i64vec4 S = int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
-              int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
-  // S * 2^(em - bias - mb - 4 - 8): exact in double (|S| < 2^38, a power-of-two scale)
-  uvec4 be = em + uvec4(1023u) - uvec4(isH ? 15u + 22u : 127u + 35u);
-  dvec4 scale = dvec4(uint64BitsToDouble(uint64_t(be.x) << 52), uint64BitsToDouble(uint64_t(be.y) << 52),
-                      uint64BitsToDouble(uint64_t(be.z) << 52), uint64BitsToDouble(uint64_t(be.w) << 52));
-  precise dvec4 r = dvec4(S) * scale;
-  return r;
+  return f;
+}
+
+// The sum of the two slices' exact values Sa * 2^ea + Sb * 2^eb rounded once, as f32 bits: to f32 with ties away
+// from zero, or (f16 formats) to f16 precision with ties away (subnormal halves, 65520 and above to infinity). In
+// integer code: the larger term left-justified in 64 bits, the smaller one aligned with a sticky bit (as in
+// p2g_sf32), p2g_rnd32 in mode 5; for f16, rounded to odd in f32 first (24 >= 11 + 2 bits), then to f16.
+uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
+  uint sa = Sa < 0l ? 1u : 0u, sb = Sb < 0l ? 1u : 0u;
+  uint64_t ma = uint64_t(Sa < 0l ? -Sa : Sa), mb = uint64_t(Sb < 0l ? -Sb : Sb);
+  if (ma == 0ul) { ma = mb; ea = eb; sa = sb; mb = 0ul; }
+  if (ma == 0ul) return 0u;
+  uint s = sa;
+  uint64_t r = ma;
+  int x = ea;
+  if (mb != 0ul) {
+    int la = p2g_len64(ma), lb = p2g_len64(mb);
+    if (eb + lb > ea + la) {
+      uint64_t tm = ma; ma = mb; mb = tm;
+      int te = ea; ea = eb; eb = te;
+      uint ts = sa; sa = sb; sb = ts;
+      la = lb;
+    }
+    ma <<= uint(62 - la);
+    ea -= 62 - la;
+    int d = eb - ea;
+    if (d >= 0) mb <<= uint(d);
+    else if (d > -64) { uint64_t t = mb >> uint(-d); mb = t | ((t << uint(-d)) != mb ? 1ul : 0ul); }
+    else mb = 1ul;
+    s = sa;
+    x = ea;
+    if (sa == sb) r = ma + mb;
+    else if (ma >= mb) r = ma - mb;
+    else { r = mb - ma; s = sb; }
+    if (r == 0ul) return 0u;
+  }
+  if (!isH) return p2g_rnd32(s, r, x, 5, false);
+  uint w = p2g_rnd32(s, r, x, 4, false) & 0x7FFFFFFFu;  // normal: texel values are 2^-24 * weight / 256 or more
+  int E = int(w >> 23) - 127;
+  int lsb = max(E - 10, -24);
+  uint sh = uint(lsb - (E - 23));  // 13 or more
+  uint m = (w & 0x7FFFFFu) | 0x800000u;
+  uint q = sh >= 32u ? 0u : (m >> sh);
+  uint rem = sh >= 32u ? m : (m & ((1u << sh) - 1u));
+  uint hlf = sh >= 32u ? 0xFFFFFFFFu : (1u << (sh - 1u));
+  if (rem >= hlf && sh < 32u) q += 1u;
+  if (q == 0u) return s << 31;
+  int k = findMSB(q), V = lsb + k;
+  if (V >= 16) return (s << 31) | 0x7F800000u;
+  return (s << 31) | (uint(V + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
 }
 
 // tex with float coordinates: point sampling, or linear filtering. Linear filtering (measured on the H200,
@@ -449,8 +485,8 @@ dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
 //   256), ties up) and the result is the correctly rounded f32 of u / 65535 (tex2d_linear u8Clamp 8192/8192; S /
 //   65280 rounded once 5301);
 // - f16 and f32: each slice aligned and summed exactly by p2g_tex_slice (in 3D each slice with its own exponent:
-//   h3d/f3d 4096/4096, one exponent for all eight taps 4090/4084), the slices added exactly (TwoSum) and rounded
-//   once, to f16 for f16 formats, to f32 otherwise, ties away from zero.
+//   h3d/f3d 4096/4096, one exponent for all eight taps 4090/4084), the slices added exactly and rounded once
+//   (p2g_tex_fin), to f16 for f16 formats, to f32 otherwise, ties away from zero; integer code only.
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
@@ -494,18 +530,17 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
   bool isH = d.format <= 5u;
-  precise dvec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH);
-  precise dvec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH) : dvec4(0.0lf);
-  // TwoSum: s + err is va + vb exactly
-  precise dvec4 s = va + vb;
-  precise dvec4 bv = s - va;
-  precise dvec4 err = (va - (s - bv)) + (vb - bv);
-  if (isH) {
-    s = dvec4(p2g_tex_round_h_e(s.x, err.x), p2g_tex_round_h_e(s.y, err.y), p2g_tex_round_h_e(s.z, err.z),
-              p2g_tex_round_h_e(s.w, err.w));
-    err = dvec4(0.0lf);
+  ivec4 ea, eb = ivec4(0);
+  i64vec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH, ea);
+  i64vec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH, eb) : i64vec4(0);
+  uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
+  uvec4 r;
+  for (int i = 0; i < 4; ++i) {
+    uint f = inf[i];
+    r[i] = f == 0u ? p2g_tex_fin(va[i], ea[i], vb[i], eb[i], isH)
+                   : ((f & 4u) != 0u || f == 3u) ? 0x7FFFFFFFu : (f == 1u ? 0x7F800000u : 0xFF800000u);
   }
-  return uvec4(p2g_tex_d2f_e(s.x, err.x), p2g_tex_d2f_e(s.y, err.y), p2g_tex_d2f_e(s.z, err.z), p2g_tex_d2f_e(s.w, err.w));
+  return r;
 }
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the
@@ -621,28 +656,36 @@ void main() {
   p3 = p1 || p2;
   if (!p3) {
     // 50: cvt.rn.f32.s32 	%f37, %r3;
-    f37 = p2g_f64_to_f32(double(int(r3)), 0);
+    uint t7;
+    t7 = p2g_s2f32(int(int(r3)), 0);
+    f37 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
     // 51: add.f32 	%f38, %f37, 0f3F000000;
-    f38 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f37), p2g_f2d(0.5)));
+    f38 = p2g_fadd(f37, 0.5, false);
     // 52: cvt.rn.f32.s32 	%f1, %r28;
-    f1 = p2g_f64_to_f32(double(int(r28)), 0);
+    uint t8;
+    t8 = p2g_s2f32(int(int(r28)), 0);
+    f1 = uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8);
     // 53: div.rn.f32 	%f2, %f38, %f1;
-    f2 = p2g_div32(f38, f1, 0);
+    f2 = p2g_div32(f38, f1, 0, false);
     // 54: cvt.rn.f32.s32 	%f39, %r4;
-    f39 = p2g_f64_to_f32(double(int(r4)), 0);
+    uint t9;
+    t9 = p2g_s2f32(int(int(r4)), 0);
+    f39 = uintBitsToFloat((t9 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t9);
     // 55: add.f32 	%f40, %f39, 0f3F000000;
-    f40 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f39), p2g_f2d(0.5)));
+    f40 = p2g_fadd(f39, 0.5, false);
     // 56: cvt.rn.f32.s32 	%f3, %r29;
-    f3 = p2g_f64_to_f32(double(int(r29)), 0);
+    uint t10;
+    t10 = p2g_s2f32(int(int(r29)), 0);
+    f3 = uintBitsToFloat((t10 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t10);
     // 57: div.rn.f32 	%f4, %f40, %f3;
-    f4 = p2g_div32(f40, f3, 0);
+    f4 = p2g_div32(f40, f3, 0, false);
     // 58: setp.lt.s32 	%p4, %r30, 1;
-    int t7;
-    int t8;
-    t7 = int(r30); t8 = 1;
-    bool t9;
-    t9 = t7 < t8;
-    p4 = t9;
+    int t11;
+    int t12;
+    t11 = int(r30); t12 = 1;
+    bool t13;
+    t13 = t11 < t12;
+    p4 = t13;
     // 59: mov.f32 	%f236, 0f00000000;
     f236 = 0.0;
     // 60: mov.f32 	%f237, %f236;
@@ -653,20 +696,20 @@ void main() {
     f239 = f236;
     if (!p4) {
       // 65: shr.u32 	%r5, %r30, 1;
-      uint t10;
-      t10 = 1u;
-      r5 = (t10 >= 32u ? 0u : r30 >> t10);
+      uint t14;
+      t14 = 1u;
+      r5 = (t14 >= 32u ? 0u : r30 >> t14);
       // 66: and.b32  	%r6, %r30, 3;
       r6 = r30 & 3u;
       // 67: add.s32 	%r37, %r30, -1;
       r37 = uint(int(r30) + -1);
       // 68: setp.lt.u32 	%p5, %r37, 3;
-      uint t11;
-      uint t12;
-      t11 = r37; t12 = 3u;
-      bool t13;
-      t13 = t11 < t12;
-      p5 = t13;
+      uint t15;
+      uint t16;
+      t15 = r37; t16 = 3u;
+      bool t17;
+      t17 = t15 < t16;
+      p5 = t17;
       // 69: mov.f32 	%f239, 0f00000000;
       f239 = 0.0;
       // 70: mov.u32 	%r82, 0;
@@ -689,11 +732,13 @@ void main() {
           // 81: sub.s32 	%r39, %r82, %r5;
           r39 = uint(int(r82) - int(r5));
           // 82: cvt.rn.f32.s32 	%f50, %r39;
-          f50 = p2g_f64_to_f32(double(int(r39)), 0);
+          uint t18;
+          t18 = p2g_s2f32(int(int(r39)), 0);
+          f50 = uintBitsToFloat((t18 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t18);
           // 83: mul.f32 	%f51, %f50, 0f3EBD70A4;
-          f51 = p2g_d2f_rn(p2g_f2d(f50) * p2g_f2d(uintBitsToFloat(0x3EBD70A4u)));
+          f51 = p2g_fmul(f50, uintBitsToFloat(0x3EBD70A4u), false);
           // 84: div.rn.f32 	%f52, %f51, %f1;
-          f52 = p2g_div32(f51, f1, 0);
+          f52 = p2g_div32(f51, f1, 0, false);
           // 85: mul.lo.s32 	%r40, %r82, 7;
           r40 = uint(int(r82) * 7);
           // 86: rem.s32 	%r41, %r40, %r30;
@@ -701,84 +746,92 @@ void main() {
           // 87: sub.s32 	%r42, %r41, %r5;
           r42 = uint(int(r41) - int(r5));
           // 88: cvt.rn.f32.s32 	%f53, %r42;
-          f53 = p2g_f64_to_f32(double(int(r42)), 0);
+          uint t19;
+          t19 = p2g_s2f32(int(int(r42)), 0);
+          f53 = uintBitsToFloat((t19 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t19);
           // 89: mul.f32 	%f54, %f53, 0f3E947AE1;
-          f54 = p2g_d2f_rn(p2g_f2d(f53) * p2g_f2d(uintBitsToFloat(0x3E947AE1u)));
+          f54 = p2g_fmul(f53, uintBitsToFloat(0x3E947AE1u), false);
           // 90: div.rn.f32 	%f55, %f54, %f3;
-          f55 = p2g_div32(f54, f3, 0);
+          f55 = p2g_div32(f54, f3, 0, false);
           // 91: add.f32 	%f56, %f2, %f52;
-          f56 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f52)));
+          f56 = p2g_fadd(f2, f52, false);
           // 92: add.f32 	%f57, %f4, %f55;
-          f57 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f55)));
+          f57 = p2g_fadd(f4, f55, false);
           // 93: tex.2d.v4.f32.f32 	{%f58, %f59, %f60, %f61}, [%rd1, {%f56, %f57}];
-          uvec4 t14;
-          t14 = p2g_tex(rd1, vec3(f56, f57, 0.0), 0, 2u);
-          f58 = uintBitsToFloat(t14.x);
-          f59 = uintBitsToFloat(t14.y);
-          f60 = uintBitsToFloat(t14.z);
-          f61 = uintBitsToFloat(t14.w);
+          uvec4 t20;
+          t20 = p2g_tex(rd1, vec3(f56, f57, 0.0), 0, 2u);
+          f58 = uintBitsToFloat(t20.x);
+          f59 = uintBitsToFloat(t20.y);
+          f60 = uintBitsToFloat(t20.z);
+          f61 = uintBitsToFloat(t20.w);
           // 94: sub.f32 	%f62, %f2, %f55;
-          f62 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), -p2g_f2d(f55)));
+          f62 = p2g_fsub(f2, f55, false);
           // 95: add.f32 	%f63, %f4, %f52;
-          f63 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f52)));
+          f63 = p2g_fadd(f4, f52, false);
           // 96: tex.2d.v4.f32.f32 	{%f64, %f65, %f66, %f67}, [%rd1, {%f62, %f63}];
-          uvec4 t15;
-          t15 = p2g_tex(rd1, vec3(f62, f63, 0.0), 0, 2u);
-          f64 = uintBitsToFloat(t15.x);
-          f65 = uintBitsToFloat(t15.y);
-          f66 = uintBitsToFloat(t15.z);
-          f67 = uintBitsToFloat(t15.w);
+          uvec4 t21;
+          t21 = p2g_tex(rd1, vec3(f62, f63, 0.0), 0, 2u);
+          f64 = uintBitsToFloat(t21.x);
+          f65 = uintBitsToFloat(t21.y);
+          f66 = uintBitsToFloat(t21.z);
+          f67 = uintBitsToFloat(t21.w);
           // 97: add.s32 	%r43, %r82, %r3;
           r43 = uint(int(r82) + int(r3));
           // 98: and.b32  	%r44, %r43, 255;
           r44 = r43 & 255u;
           // 99: cvt.rn.f32.s32 	%f68, %r44;
-          f68 = p2g_f64_to_f32(double(int(r44)), 0);
+          uint t22;
+          t22 = p2g_s2f32(int(int(r44)), 0);
+          f68 = uintBitsToFloat((t22 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t22);
           // 100: mad.lo.s32 	%r45, %r82, 3, %r4;
           r45 = uint(int(r82) * 3 + int(r4));
           // 101: and.b32  	%r46, %r45, 255;
           r46 = r45 & 255u;
           // 102: cvt.rn.f32.s32 	%f69, %r46;
-          f69 = p2g_f64_to_f32(double(int(r46)), 0);
+          uint t23;
+          t23 = p2g_s2f32(int(int(r46)), 0);
+          f69 = uintBitsToFloat((t23 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t23);
           // 103: tex.2d.v4.f32.f32 	{%f70, %f71, %f72, %f73}, [%rd2, {%f68, %f69}];
-          uvec4 t16;
-          t16 = p2g_tex(rd2, vec3(f68, f69, 0.0), 0, 2u);
-          f70 = uintBitsToFloat(t16.x);
-          f71 = uintBitsToFloat(t16.y);
-          f72 = uintBitsToFloat(t16.z);
-          f73 = uintBitsToFloat(t16.w);
+          uvec4 t24;
+          t24 = p2g_tex(rd2, vec3(f68, f69, 0.0), 0, 2u);
+          f70 = uintBitsToFloat(t24.x);
+          f71 = uintBitsToFloat(t24.y);
+          f72 = uintBitsToFloat(t24.z);
+          f73 = uintBitsToFloat(t24.w);
           // 104: add.f32 	%f74, %f58, %f65;
-          f74 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f58), p2g_f2d(f65)));
+          f74 = p2g_fadd(f58, f65, false);
           // 105: add.f32 	%f75, %f74, %f70;
-          f75 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f74), p2g_f2d(f70)));
+          f75 = p2g_fadd(f74, f70, false);
           // 106: add.f32 	%f76, %f236, %f75;
-          f76 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f236), p2g_f2d(f75)));
+          f76 = p2g_fadd(f236, f75, false);
           // 107: add.f32 	%f77, %f59, %f66;
-          f77 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f59), p2g_f2d(f66)));
+          f77 = p2g_fadd(f59, f66, false);
           // 108: add.f32 	%f78, %f77, %f71;
-          f78 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f77), p2g_f2d(f71)));
+          f78 = p2g_fadd(f77, f71, false);
           // 109: add.f32 	%f79, %f237, %f78;
-          f79 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f237), p2g_f2d(f78)));
+          f79 = p2g_fadd(f237, f78, false);
           // 110: add.f32 	%f80, %f60, %f64;
-          f80 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f60), p2g_f2d(f64)));
+          f80 = p2g_fadd(f60, f64, false);
           // 111: add.f32 	%f81, %f80, %f72;
-          f81 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f80), p2g_f2d(f72)));
+          f81 = p2g_fadd(f80, f72, false);
           // 112: add.f32 	%f82, %f238, %f81;
-          f82 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f238), p2g_f2d(f81)));
+          f82 = p2g_fadd(f238, f81, false);
           // 113: fma.rn.f32 	%f83, %f61, %f67, %f73;
-          f83 = p2g_fma_rn(f61, f67, f73);
+          f83 = p2g_ffma(f61, f67, f73, 0, false);
           // 114: add.f32 	%f84, %f239, %f83;
-          f84 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f239), p2g_f2d(f83)));
+          f84 = p2g_fadd(f239, f83, false);
           // 115: add.s32 	%r47, %r82, 1;
           r47 = uint(int(r82) + 1);
           // 116: sub.s32 	%r48, %r47, %r5;
           r48 = uint(int(r47) - int(r5));
           // 117: cvt.rn.f32.s32 	%f85, %r48;
-          f85 = p2g_f64_to_f32(double(int(r48)), 0);
+          uint t25;
+          t25 = p2g_s2f32(int(int(r48)), 0);
+          f85 = uintBitsToFloat((t25 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t25);
           // 118: mul.f32 	%f86, %f85, 0f3EBD70A4;
-          f86 = p2g_d2f_rn(p2g_f2d(f85) * p2g_f2d(uintBitsToFloat(0x3EBD70A4u)));
+          f86 = p2g_fmul(f85, uintBitsToFloat(0x3EBD70A4u), false);
           // 119: div.rn.f32 	%f87, %f86, %f1;
-          f87 = p2g_div32(f86, f1, 0);
+          f87 = p2g_div32(f86, f1, 0, false);
           // 120: add.s32 	%r49, %r40, 7;
           r49 = uint(int(r40) + 7);
           // 121: rem.s32 	%r50, %r49, %r30;
@@ -786,84 +839,92 @@ void main() {
           // 122: sub.s32 	%r51, %r50, %r5;
           r51 = uint(int(r50) - int(r5));
           // 123: cvt.rn.f32.s32 	%f88, %r51;
-          f88 = p2g_f64_to_f32(double(int(r51)), 0);
+          uint t26;
+          t26 = p2g_s2f32(int(int(r51)), 0);
+          f88 = uintBitsToFloat((t26 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t26);
           // 124: mul.f32 	%f89, %f88, 0f3E947AE1;
-          f89 = p2g_d2f_rn(p2g_f2d(f88) * p2g_f2d(uintBitsToFloat(0x3E947AE1u)));
+          f89 = p2g_fmul(f88, uintBitsToFloat(0x3E947AE1u), false);
           // 125: div.rn.f32 	%f90, %f89, %f3;
-          f90 = p2g_div32(f89, f3, 0);
+          f90 = p2g_div32(f89, f3, 0, false);
           // 126: add.f32 	%f91, %f2, %f87;
-          f91 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f87)));
+          f91 = p2g_fadd(f2, f87, false);
           // 127: add.f32 	%f92, %f4, %f90;
-          f92 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f90)));
+          f92 = p2g_fadd(f4, f90, false);
           // 128: tex.2d.v4.f32.f32 	{%f93, %f94, %f95, %f96}, [%rd1, {%f91, %f92}];
-          uvec4 t17;
-          t17 = p2g_tex(rd1, vec3(f91, f92, 0.0), 0, 2u);
-          f93 = uintBitsToFloat(t17.x);
-          f94 = uintBitsToFloat(t17.y);
-          f95 = uintBitsToFloat(t17.z);
-          f96 = uintBitsToFloat(t17.w);
+          uvec4 t27;
+          t27 = p2g_tex(rd1, vec3(f91, f92, 0.0), 0, 2u);
+          f93 = uintBitsToFloat(t27.x);
+          f94 = uintBitsToFloat(t27.y);
+          f95 = uintBitsToFloat(t27.z);
+          f96 = uintBitsToFloat(t27.w);
           // 129: sub.f32 	%f97, %f2, %f90;
-          f97 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), -p2g_f2d(f90)));
+          f97 = p2g_fsub(f2, f90, false);
           // 130: add.f32 	%f98, %f4, %f87;
-          f98 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f87)));
+          f98 = p2g_fadd(f4, f87, false);
           // 131: tex.2d.v4.f32.f32 	{%f99, %f100, %f101, %f102}, [%rd1, {%f97, %f98}];
-          uvec4 t18;
-          t18 = p2g_tex(rd1, vec3(f97, f98, 0.0), 0, 2u);
-          f99 = uintBitsToFloat(t18.x);
-          f100 = uintBitsToFloat(t18.y);
-          f101 = uintBitsToFloat(t18.z);
-          f102 = uintBitsToFloat(t18.w);
+          uvec4 t28;
+          t28 = p2g_tex(rd1, vec3(f97, f98, 0.0), 0, 2u);
+          f99 = uintBitsToFloat(t28.x);
+          f100 = uintBitsToFloat(t28.y);
+          f101 = uintBitsToFloat(t28.z);
+          f102 = uintBitsToFloat(t28.w);
           // 132: add.s32 	%r52, %r47, %r3;
           r52 = uint(int(r47) + int(r3));
           // 133: and.b32  	%r53, %r52, 255;
           r53 = r52 & 255u;
           // 134: cvt.rn.f32.s32 	%f103, %r53;
-          f103 = p2g_f64_to_f32(double(int(r53)), 0);
+          uint t29;
+          t29 = p2g_s2f32(int(int(r53)), 0);
+          f103 = uintBitsToFloat((t29 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t29);
           // 135: add.s32 	%r54, %r45, 3;
           r54 = uint(int(r45) + 3);
           // 136: and.b32  	%r55, %r54, 255;
           r55 = r54 & 255u;
           // 137: cvt.rn.f32.s32 	%f104, %r55;
-          f104 = p2g_f64_to_f32(double(int(r55)), 0);
+          uint t30;
+          t30 = p2g_s2f32(int(int(r55)), 0);
+          f104 = uintBitsToFloat((t30 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t30);
           // 138: tex.2d.v4.f32.f32 	{%f105, %f106, %f107, %f108}, [%rd2, {%f103, %f104}];
-          uvec4 t19;
-          t19 = p2g_tex(rd2, vec3(f103, f104, 0.0), 0, 2u);
-          f105 = uintBitsToFloat(t19.x);
-          f106 = uintBitsToFloat(t19.y);
-          f107 = uintBitsToFloat(t19.z);
-          f108 = uintBitsToFloat(t19.w);
+          uvec4 t31;
+          t31 = p2g_tex(rd2, vec3(f103, f104, 0.0), 0, 2u);
+          f105 = uintBitsToFloat(t31.x);
+          f106 = uintBitsToFloat(t31.y);
+          f107 = uintBitsToFloat(t31.z);
+          f108 = uintBitsToFloat(t31.w);
           // 139: add.f32 	%f109, %f93, %f100;
-          f109 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f93), p2g_f2d(f100)));
+          f109 = p2g_fadd(f93, f100, false);
           // 140: add.f32 	%f110, %f109, %f105;
-          f110 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f109), p2g_f2d(f105)));
+          f110 = p2g_fadd(f109, f105, false);
           // 141: add.f32 	%f111, %f76, %f110;
-          f111 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f76), p2g_f2d(f110)));
+          f111 = p2g_fadd(f76, f110, false);
           // 142: add.f32 	%f112, %f94, %f101;
-          f112 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f94), p2g_f2d(f101)));
+          f112 = p2g_fadd(f94, f101, false);
           // 143: add.f32 	%f113, %f112, %f106;
-          f113 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f112), p2g_f2d(f106)));
+          f113 = p2g_fadd(f112, f106, false);
           // 144: add.f32 	%f114, %f79, %f113;
-          f114 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f79), p2g_f2d(f113)));
+          f114 = p2g_fadd(f79, f113, false);
           // 145: add.f32 	%f115, %f95, %f99;
-          f115 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f95), p2g_f2d(f99)));
+          f115 = p2g_fadd(f95, f99, false);
           // 146: add.f32 	%f116, %f115, %f107;
-          f116 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f115), p2g_f2d(f107)));
+          f116 = p2g_fadd(f115, f107, false);
           // 147: add.f32 	%f117, %f82, %f116;
-          f117 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f82), p2g_f2d(f116)));
+          f117 = p2g_fadd(f82, f116, false);
           // 148: fma.rn.f32 	%f118, %f96, %f102, %f108;
-          f118 = p2g_fma_rn(f96, f102, f108);
+          f118 = p2g_ffma(f96, f102, f108, 0, false);
           // 149: add.f32 	%f119, %f84, %f118;
-          f119 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f84), p2g_f2d(f118)));
+          f119 = p2g_fadd(f84, f118, false);
           // 150: add.s32 	%r56, %r82, 2;
           r56 = uint(int(r82) + 2);
           // 151: sub.s32 	%r57, %r56, %r5;
           r57 = uint(int(r56) - int(r5));
           // 152: cvt.rn.f32.s32 	%f120, %r57;
-          f120 = p2g_f64_to_f32(double(int(r57)), 0);
+          uint t32;
+          t32 = p2g_s2f32(int(int(r57)), 0);
+          f120 = uintBitsToFloat((t32 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t32);
           // 153: mul.f32 	%f121, %f120, 0f3EBD70A4;
-          f121 = p2g_d2f_rn(p2g_f2d(f120) * p2g_f2d(uintBitsToFloat(0x3EBD70A4u)));
+          f121 = p2g_fmul(f120, uintBitsToFloat(0x3EBD70A4u), false);
           // 154: div.rn.f32 	%f122, %f121, %f1;
-          f122 = p2g_div32(f121, f1, 0);
+          f122 = p2g_div32(f121, f1, 0, false);
           // 155: add.s32 	%r58, %r40, 14;
           r58 = uint(int(r40) + 14);
           // 156: rem.s32 	%r59, %r58, %r30;
@@ -871,84 +932,92 @@ void main() {
           // 157: sub.s32 	%r60, %r59, %r5;
           r60 = uint(int(r59) - int(r5));
           // 158: cvt.rn.f32.s32 	%f123, %r60;
-          f123 = p2g_f64_to_f32(double(int(r60)), 0);
+          uint t33;
+          t33 = p2g_s2f32(int(int(r60)), 0);
+          f123 = uintBitsToFloat((t33 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t33);
           // 159: mul.f32 	%f124, %f123, 0f3E947AE1;
-          f124 = p2g_d2f_rn(p2g_f2d(f123) * p2g_f2d(uintBitsToFloat(0x3E947AE1u)));
+          f124 = p2g_fmul(f123, uintBitsToFloat(0x3E947AE1u), false);
           // 160: div.rn.f32 	%f125, %f124, %f3;
-          f125 = p2g_div32(f124, f3, 0);
+          f125 = p2g_div32(f124, f3, 0, false);
           // 161: add.f32 	%f126, %f2, %f122;
-          f126 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f122)));
+          f126 = p2g_fadd(f2, f122, false);
           // 162: add.f32 	%f127, %f4, %f125;
-          f127 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f125)));
+          f127 = p2g_fadd(f4, f125, false);
           // 163: tex.2d.v4.f32.f32 	{%f128, %f129, %f130, %f131}, [%rd1, {%f126, %f127}];
-          uvec4 t20;
-          t20 = p2g_tex(rd1, vec3(f126, f127, 0.0), 0, 2u);
-          f128 = uintBitsToFloat(t20.x);
-          f129 = uintBitsToFloat(t20.y);
-          f130 = uintBitsToFloat(t20.z);
-          f131 = uintBitsToFloat(t20.w);
+          uvec4 t34;
+          t34 = p2g_tex(rd1, vec3(f126, f127, 0.0), 0, 2u);
+          f128 = uintBitsToFloat(t34.x);
+          f129 = uintBitsToFloat(t34.y);
+          f130 = uintBitsToFloat(t34.z);
+          f131 = uintBitsToFloat(t34.w);
           // 164: sub.f32 	%f132, %f2, %f125;
-          f132 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), -p2g_f2d(f125)));
+          f132 = p2g_fsub(f2, f125, false);
           // 165: add.f32 	%f133, %f4, %f122;
-          f133 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f122)));
+          f133 = p2g_fadd(f4, f122, false);
           // 166: tex.2d.v4.f32.f32 	{%f134, %f135, %f136, %f137}, [%rd1, {%f132, %f133}];
-          uvec4 t21;
-          t21 = p2g_tex(rd1, vec3(f132, f133, 0.0), 0, 2u);
-          f134 = uintBitsToFloat(t21.x);
-          f135 = uintBitsToFloat(t21.y);
-          f136 = uintBitsToFloat(t21.z);
-          f137 = uintBitsToFloat(t21.w);
+          uvec4 t35;
+          t35 = p2g_tex(rd1, vec3(f132, f133, 0.0), 0, 2u);
+          f134 = uintBitsToFloat(t35.x);
+          f135 = uintBitsToFloat(t35.y);
+          f136 = uintBitsToFloat(t35.z);
+          f137 = uintBitsToFloat(t35.w);
           // 167: add.s32 	%r61, %r56, %r3;
           r61 = uint(int(r56) + int(r3));
           // 168: and.b32  	%r62, %r61, 255;
           r62 = r61 & 255u;
           // 169: cvt.rn.f32.s32 	%f138, %r62;
-          f138 = p2g_f64_to_f32(double(int(r62)), 0);
+          uint t36;
+          t36 = p2g_s2f32(int(int(r62)), 0);
+          f138 = uintBitsToFloat((t36 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t36);
           // 170: add.s32 	%r63, %r45, 6;
           r63 = uint(int(r45) + 6);
           // 171: and.b32  	%r64, %r63, 255;
           r64 = r63 & 255u;
           // 172: cvt.rn.f32.s32 	%f139, %r64;
-          f139 = p2g_f64_to_f32(double(int(r64)), 0);
+          uint t37;
+          t37 = p2g_s2f32(int(int(r64)), 0);
+          f139 = uintBitsToFloat((t37 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t37);
           // 173: tex.2d.v4.f32.f32 	{%f140, %f141, %f142, %f143}, [%rd2, {%f138, %f139}];
-          uvec4 t22;
-          t22 = p2g_tex(rd2, vec3(f138, f139, 0.0), 0, 2u);
-          f140 = uintBitsToFloat(t22.x);
-          f141 = uintBitsToFloat(t22.y);
-          f142 = uintBitsToFloat(t22.z);
-          f143 = uintBitsToFloat(t22.w);
+          uvec4 t38;
+          t38 = p2g_tex(rd2, vec3(f138, f139, 0.0), 0, 2u);
+          f140 = uintBitsToFloat(t38.x);
+          f141 = uintBitsToFloat(t38.y);
+          f142 = uintBitsToFloat(t38.z);
+          f143 = uintBitsToFloat(t38.w);
           // 174: add.f32 	%f144, %f128, %f135;
-          f144 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f128), p2g_f2d(f135)));
+          f144 = p2g_fadd(f128, f135, false);
           // 175: add.f32 	%f145, %f144, %f140;
-          f145 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f144), p2g_f2d(f140)));
+          f145 = p2g_fadd(f144, f140, false);
           // 176: add.f32 	%f146, %f111, %f145;
-          f146 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f111), p2g_f2d(f145)));
+          f146 = p2g_fadd(f111, f145, false);
           // 177: add.f32 	%f147, %f129, %f136;
-          f147 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f129), p2g_f2d(f136)));
+          f147 = p2g_fadd(f129, f136, false);
           // 178: add.f32 	%f148, %f147, %f141;
-          f148 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f147), p2g_f2d(f141)));
+          f148 = p2g_fadd(f147, f141, false);
           // 179: add.f32 	%f149, %f114, %f148;
-          f149 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f114), p2g_f2d(f148)));
+          f149 = p2g_fadd(f114, f148, false);
           // 180: add.f32 	%f150, %f130, %f134;
-          f150 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f130), p2g_f2d(f134)));
+          f150 = p2g_fadd(f130, f134, false);
           // 181: add.f32 	%f151, %f150, %f142;
-          f151 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f150), p2g_f2d(f142)));
+          f151 = p2g_fadd(f150, f142, false);
           // 182: add.f32 	%f152, %f117, %f151;
-          f152 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f117), p2g_f2d(f151)));
+          f152 = p2g_fadd(f117, f151, false);
           // 183: fma.rn.f32 	%f153, %f131, %f137, %f143;
-          f153 = p2g_fma_rn(f131, f137, f143);
+          f153 = p2g_ffma(f131, f137, f143, 0, false);
           // 184: add.f32 	%f154, %f119, %f153;
-          f154 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f119), p2g_f2d(f153)));
+          f154 = p2g_fadd(f119, f153, false);
           // 185: add.s32 	%r65, %r82, 3;
           r65 = uint(int(r82) + 3);
           // 186: sub.s32 	%r66, %r65, %r5;
           r66 = uint(int(r65) - int(r5));
           // 187: cvt.rn.f32.s32 	%f155, %r66;
-          f155 = p2g_f64_to_f32(double(int(r66)), 0);
+          uint t39;
+          t39 = p2g_s2f32(int(int(r66)), 0);
+          f155 = uintBitsToFloat((t39 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t39);
           // 188: mul.f32 	%f156, %f155, 0f3EBD70A4;
-          f156 = p2g_d2f_rn(p2g_f2d(f155) * p2g_f2d(uintBitsToFloat(0x3EBD70A4u)));
+          f156 = p2g_fmul(f155, uintBitsToFloat(0x3EBD70A4u), false);
           // 189: div.rn.f32 	%f157, %f156, %f1;
-          f157 = p2g_div32(f156, f1, 0);
+          f157 = p2g_div32(f156, f1, 0, false);
           // 190: add.s32 	%r67, %r40, 21;
           r67 = uint(int(r40) + 21);
           // 191: rem.s32 	%r68, %r67, %r30;
@@ -956,97 +1025,103 @@ void main() {
           // 192: sub.s32 	%r69, %r68, %r5;
           r69 = uint(int(r68) - int(r5));
           // 193: cvt.rn.f32.s32 	%f158, %r69;
-          f158 = p2g_f64_to_f32(double(int(r69)), 0);
+          uint t40;
+          t40 = p2g_s2f32(int(int(r69)), 0);
+          f158 = uintBitsToFloat((t40 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t40);
           // 194: mul.f32 	%f159, %f158, 0f3E947AE1;
-          f159 = p2g_d2f_rn(p2g_f2d(f158) * p2g_f2d(uintBitsToFloat(0x3E947AE1u)));
+          f159 = p2g_fmul(f158, uintBitsToFloat(0x3E947AE1u), false);
           // 195: div.rn.f32 	%f160, %f159, %f3;
-          f160 = p2g_div32(f159, f3, 0);
+          f160 = p2g_div32(f159, f3, 0, false);
           // 196: add.f32 	%f161, %f2, %f157;
-          f161 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f157)));
+          f161 = p2g_fadd(f2, f157, false);
           // 197: add.f32 	%f162, %f4, %f160;
-          f162 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f160)));
+          f162 = p2g_fadd(f4, f160, false);
           // 198: tex.2d.v4.f32.f32 	{%f163, %f164, %f165, %f166}, [%rd1, {%f161, %f162}];
-          uvec4 t23;
-          t23 = p2g_tex(rd1, vec3(f161, f162, 0.0), 0, 2u);
-          f163 = uintBitsToFloat(t23.x);
-          f164 = uintBitsToFloat(t23.y);
-          f165 = uintBitsToFloat(t23.z);
-          f166 = uintBitsToFloat(t23.w);
+          uvec4 t41;
+          t41 = p2g_tex(rd1, vec3(f161, f162, 0.0), 0, 2u);
+          f163 = uintBitsToFloat(t41.x);
+          f164 = uintBitsToFloat(t41.y);
+          f165 = uintBitsToFloat(t41.z);
+          f166 = uintBitsToFloat(t41.w);
           // 199: sub.f32 	%f167, %f2, %f160;
-          f167 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), -p2g_f2d(f160)));
+          f167 = p2g_fsub(f2, f160, false);
           // 200: add.f32 	%f168, %f4, %f157;
-          f168 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f157)));
+          f168 = p2g_fadd(f4, f157, false);
           // 201: tex.2d.v4.f32.f32 	{%f169, %f170, %f171, %f172}, [%rd1, {%f167, %f168}];
-          uvec4 t24;
-          t24 = p2g_tex(rd1, vec3(f167, f168, 0.0), 0, 2u);
-          f169 = uintBitsToFloat(t24.x);
-          f170 = uintBitsToFloat(t24.y);
-          f171 = uintBitsToFloat(t24.z);
-          f172 = uintBitsToFloat(t24.w);
+          uvec4 t42;
+          t42 = p2g_tex(rd1, vec3(f167, f168, 0.0), 0, 2u);
+          f169 = uintBitsToFloat(t42.x);
+          f170 = uintBitsToFloat(t42.y);
+          f171 = uintBitsToFloat(t42.z);
+          f172 = uintBitsToFloat(t42.w);
           // 202: add.s32 	%r70, %r65, %r3;
           r70 = uint(int(r65) + int(r3));
           // 203: and.b32  	%r71, %r70, 255;
           r71 = r70 & 255u;
           // 204: cvt.rn.f32.s32 	%f173, %r71;
-          f173 = p2g_f64_to_f32(double(int(r71)), 0);
+          uint t43;
+          t43 = p2g_s2f32(int(int(r71)), 0);
+          f173 = uintBitsToFloat((t43 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t43);
           // 205: add.s32 	%r72, %r45, 9;
           r72 = uint(int(r45) + 9);
           // 206: and.b32  	%r73, %r72, 255;
           r73 = r72 & 255u;
           // 207: cvt.rn.f32.s32 	%f174, %r73;
-          f174 = p2g_f64_to_f32(double(int(r73)), 0);
+          uint t44;
+          t44 = p2g_s2f32(int(int(r73)), 0);
+          f174 = uintBitsToFloat((t44 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t44);
           // 208: tex.2d.v4.f32.f32 	{%f175, %f176, %f177, %f178}, [%rd2, {%f173, %f174}];
-          uvec4 t25;
-          t25 = p2g_tex(rd2, vec3(f173, f174, 0.0), 0, 2u);
-          f175 = uintBitsToFloat(t25.x);
-          f176 = uintBitsToFloat(t25.y);
-          f177 = uintBitsToFloat(t25.z);
-          f178 = uintBitsToFloat(t25.w);
+          uvec4 t45;
+          t45 = p2g_tex(rd2, vec3(f173, f174, 0.0), 0, 2u);
+          f175 = uintBitsToFloat(t45.x);
+          f176 = uintBitsToFloat(t45.y);
+          f177 = uintBitsToFloat(t45.z);
+          f178 = uintBitsToFloat(t45.w);
           // 209: add.f32 	%f179, %f163, %f170;
-          f179 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f163), p2g_f2d(f170)));
+          f179 = p2g_fadd(f163, f170, false);
           // 210: add.f32 	%f180, %f179, %f175;
-          f180 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f179), p2g_f2d(f175)));
+          f180 = p2g_fadd(f179, f175, false);
           // 211: add.f32 	%f236, %f146, %f180;
-          f236 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f146), p2g_f2d(f180)));
+          f236 = p2g_fadd(f146, f180, false);
           // 212: add.f32 	%f181, %f164, %f171;
-          f181 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f164), p2g_f2d(f171)));
+          f181 = p2g_fadd(f164, f171, false);
           // 213: add.f32 	%f182, %f181, %f176;
-          f182 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f181), p2g_f2d(f176)));
+          f182 = p2g_fadd(f181, f176, false);
           // 214: add.f32 	%f237, %f149, %f182;
-          f237 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f149), p2g_f2d(f182)));
+          f237 = p2g_fadd(f149, f182, false);
           // 215: add.f32 	%f183, %f165, %f169;
-          f183 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f165), p2g_f2d(f169)));
+          f183 = p2g_fadd(f165, f169, false);
           // 216: add.f32 	%f184, %f183, %f177;
-          f184 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f183), p2g_f2d(f177)));
+          f184 = p2g_fadd(f183, f177, false);
           // 217: add.f32 	%f238, %f152, %f184;
-          f238 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f152), p2g_f2d(f184)));
+          f238 = p2g_fadd(f152, f184, false);
           // 218: fma.rn.f32 	%f185, %f166, %f172, %f178;
-          f185 = p2g_fma_rn(f166, f172, f178);
+          f185 = p2g_ffma(f166, f172, f178, 0, false);
           // 219: add.f32 	%f239, %f154, %f185;
-          f239 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f154), p2g_f2d(f185)));
+          f239 = p2g_fadd(f154, f185, false);
           // 220: add.s32 	%r82, %r82, 4;
           r82 = uint(int(r82) + 4);
           // 221: add.s32 	%r81, %r81, -4;
           r81 = uint(int(r81) + -4);
           // 222: setp.ne.s32 	%p6, %r81, 0;
-          int t26;
-          int t27;
-          t26 = int(r81); t27 = 0;
-          bool t28;
-          t28 = t26 != t27;
-          p6 = t28;
+          int t46;
+          int t47;
+          t46 = int(r81); t47 = 0;
+          bool t48;
+          t48 = t46 != t47;
+          p6 = t48;
           if (!p6) {
             break;
           }
         }
       }
       // 226: setp.eq.s32 	%p7, %r6, 0;
-      int t29;
-      int t30;
-      t29 = int(r6); t30 = 0;
-      bool t31;
-      t31 = t29 == t30;
-      p7 = t31;
+      int t49;
+      int t50;
+      t49 = int(r6); t50 = 0;
+      bool t51;
+      t51 = t49 == t50;
+      p7 = t51;
       if (!p7) {
         // 229: mad.lo.s32 	%r87, %r82, 3, %r4;
         r87 = uint(int(r82) * 3 + int(r4));
@@ -1059,86 +1134,94 @@ void main() {
         // 233: sub.s32 	%r84, %r82, %r5;
         r84 = uint(int(r82) - int(r5));
         // 234: neg.s32 	%r83, %r6;
-        int t32;
-        t32 = int(r6);
-        r83 = uint(-t32);
+        int t52;
+        t52 = int(r6);
+        r83 = uint(-t52);
         for (;;) {
           p2g_loop_tick();
           // 238: cvt.rn.f32.s32 	%f186, %r84;
-          f186 = p2g_f64_to_f32(double(int(r84)), 0);
+          uint t53;
+          t53 = p2g_s2f32(int(int(r84)), 0);
+          f186 = uintBitsToFloat((t53 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t53);
           // 239: mul.f32 	%f187, %f186, 0f3EBD70A4;
-          f187 = p2g_d2f_rn(p2g_f2d(f186) * p2g_f2d(uintBitsToFloat(0x3EBD70A4u)));
+          f187 = p2g_fmul(f186, uintBitsToFloat(0x3EBD70A4u), false);
           // 240: div.rn.f32 	%f188, %f187, %f1;
-          f188 = p2g_div32(f187, f1, 0);
+          f188 = p2g_div32(f187, f1, 0, false);
           // 241: rem.s32 	%r75, %r85, %r30;
           r75 = uint(p2g_rem_s32(int(r85), int(r30)));
           // 242: sub.s32 	%r76, %r75, %r5;
           r76 = uint(int(r75) - int(r5));
           // 243: cvt.rn.f32.s32 	%f189, %r76;
-          f189 = p2g_f64_to_f32(double(int(r76)), 0);
+          uint t54;
+          t54 = p2g_s2f32(int(int(r76)), 0);
+          f189 = uintBitsToFloat((t54 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t54);
           // 244: mul.f32 	%f190, %f189, 0f3E947AE1;
-          f190 = p2g_d2f_rn(p2g_f2d(f189) * p2g_f2d(uintBitsToFloat(0x3E947AE1u)));
+          f190 = p2g_fmul(f189, uintBitsToFloat(0x3E947AE1u), false);
           // 245: div.rn.f32 	%f191, %f190, %f3;
-          f191 = p2g_div32(f190, f3, 0);
+          f191 = p2g_div32(f190, f3, 0, false);
           // 246: add.f32 	%f192, %f2, %f188;
-          f192 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f188)));
+          f192 = p2g_fadd(f2, f188, false);
           // 247: add.f32 	%f193, %f4, %f191;
-          f193 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f191)));
+          f193 = p2g_fadd(f4, f191, false);
           // 248: tex.2d.v4.f32.f32 	{%f194, %f195, %f196, %f197}, [%rd1, {%f192, %f193}];
-          uvec4 t33;
-          t33 = p2g_tex(rd1, vec3(f192, f193, 0.0), 0, 2u);
-          f194 = uintBitsToFloat(t33.x);
-          f195 = uintBitsToFloat(t33.y);
-          f196 = uintBitsToFloat(t33.z);
-          f197 = uintBitsToFloat(t33.w);
+          uvec4 t55;
+          t55 = p2g_tex(rd1, vec3(f192, f193, 0.0), 0, 2u);
+          f194 = uintBitsToFloat(t55.x);
+          f195 = uintBitsToFloat(t55.y);
+          f196 = uintBitsToFloat(t55.z);
+          f197 = uintBitsToFloat(t55.w);
           // 249: sub.f32 	%f198, %f2, %f191;
-          f198 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), -p2g_f2d(f191)));
+          f198 = p2g_fsub(f2, f191, false);
           // 250: add.f32 	%f199, %f4, %f188;
-          f199 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f188)));
+          f199 = p2g_fadd(f4, f188, false);
           // 251: tex.2d.v4.f32.f32 	{%f200, %f201, %f202, %f203}, [%rd1, {%f198, %f199}];
-          uvec4 t34;
-          t34 = p2g_tex(rd1, vec3(f198, f199, 0.0), 0, 2u);
-          f200 = uintBitsToFloat(t34.x);
-          f201 = uintBitsToFloat(t34.y);
-          f202 = uintBitsToFloat(t34.z);
-          f203 = uintBitsToFloat(t34.w);
+          uvec4 t56;
+          t56 = p2g_tex(rd1, vec3(f198, f199, 0.0), 0, 2u);
+          f200 = uintBitsToFloat(t56.x);
+          f201 = uintBitsToFloat(t56.y);
+          f202 = uintBitsToFloat(t56.z);
+          f203 = uintBitsToFloat(t56.w);
           // 252: and.b32  	%r77, %r86, 255;
           r77 = r86 & 255u;
           // 253: cvt.rn.f32.s32 	%f204, %r77;
-          f204 = p2g_f64_to_f32(double(int(r77)), 0);
+          uint t57;
+          t57 = p2g_s2f32(int(int(r77)), 0);
+          f204 = uintBitsToFloat((t57 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t57);
           // 254: and.b32  	%r78, %r87, 255;
           r78 = r87 & 255u;
           // 255: cvt.rn.f32.s32 	%f205, %r78;
-          f205 = p2g_f64_to_f32(double(int(r78)), 0);
+          uint t58;
+          t58 = p2g_s2f32(int(int(r78)), 0);
+          f205 = uintBitsToFloat((t58 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t58);
           // 256: tex.2d.v4.f32.f32 	{%f206, %f207, %f208, %f209}, [%rd2, {%f204, %f205}];
-          uvec4 t35;
-          t35 = p2g_tex(rd2, vec3(f204, f205, 0.0), 0, 2u);
-          f206 = uintBitsToFloat(t35.x);
-          f207 = uintBitsToFloat(t35.y);
-          f208 = uintBitsToFloat(t35.z);
-          f209 = uintBitsToFloat(t35.w);
+          uvec4 t59;
+          t59 = p2g_tex(rd2, vec3(f204, f205, 0.0), 0, 2u);
+          f206 = uintBitsToFloat(t59.x);
+          f207 = uintBitsToFloat(t59.y);
+          f208 = uintBitsToFloat(t59.z);
+          f209 = uintBitsToFloat(t59.w);
           // 257: add.f32 	%f210, %f194, %f201;
-          f210 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f194), p2g_f2d(f201)));
+          f210 = p2g_fadd(f194, f201, false);
           // 258: add.f32 	%f211, %f210, %f206;
-          f211 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f210), p2g_f2d(f206)));
+          f211 = p2g_fadd(f210, f206, false);
           // 259: add.f32 	%f236, %f236, %f211;
-          f236 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f236), p2g_f2d(f211)));
+          f236 = p2g_fadd(f236, f211, false);
           // 260: add.f32 	%f212, %f195, %f202;
-          f212 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f195), p2g_f2d(f202)));
+          f212 = p2g_fadd(f195, f202, false);
           // 261: add.f32 	%f213, %f212, %f207;
-          f213 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f212), p2g_f2d(f207)));
+          f213 = p2g_fadd(f212, f207, false);
           // 262: add.f32 	%f237, %f237, %f213;
-          f237 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f237), p2g_f2d(f213)));
+          f237 = p2g_fadd(f237, f213, false);
           // 263: add.f32 	%f214, %f196, %f200;
-          f214 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f196), p2g_f2d(f200)));
+          f214 = p2g_fadd(f196, f200, false);
           // 264: add.f32 	%f215, %f214, %f208;
-          f215 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f214), p2g_f2d(f208)));
+          f215 = p2g_fadd(f214, f208, false);
           // 265: add.f32 	%f238, %f238, %f215;
-          f238 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f238), p2g_f2d(f215)));
+          f238 = p2g_fadd(f238, f215, false);
           // 266: fma.rn.f32 	%f216, %f197, %f203, %f209;
-          f216 = p2g_fma_rn(f197, f203, f209);
+          f216 = p2g_ffma(f197, f203, f209, 0, false);
           // 267: add.f32 	%f239, %f239, %f216;
-          f239 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f239), p2g_f2d(f216)));
+          f239 = p2g_fadd(f239, f216, false);
           // 268: add.s32 	%r87, %r87, 3;
           r87 = uint(int(r87) + 3);
           // 269: add.s32 	%r86, %r86, 1;
@@ -1150,12 +1233,12 @@ void main() {
           // 272: add.s32 	%r83, %r83, 1;
           r83 = uint(int(r83) + 1);
           // 273: setp.ne.s32 	%p8, %r83, 0;
-          int t36;
-          int t37;
-          t36 = int(r83); t37 = 0;
-          bool t38;
-          t38 = t36 != t37;
-          p8 = t38;
+          int t60;
+          int t61;
+          t60 = int(r83); t61 = 0;
+          bool t62;
+          t62 = t60 != t61;
+          p8 = t62;
           if (!p8) {
             break;
           }
@@ -1163,11 +1246,11 @@ void main() {
       }
     }
     // 277: add.f32 	%f217, %f238, %f239;
-    f217 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f238), p2g_f2d(f239)));
+    f217 = p2g_fadd(f238, f239, false);
     // 278: add.f32 	%f218, %f236, %f237;
-    f218 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f236), p2g_f2d(f237)));
+    f218 = p2g_fadd(f236, f237, false);
     // 279: add.f32 	%f219, %f218, %f217;
-    f219 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f218), p2g_f2d(f217)));
+    f219 = p2g_fadd(f218, f217, false);
     // 280: mad.lo.s32 	%r79, %r4, %r28, %r3;
     r79 = uint(int(r4) * int(r28) + int(r3));
     // 281: cvta.to.global.u64 	%rd4, %rd3;

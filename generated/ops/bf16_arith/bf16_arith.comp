@@ -25,70 +25,91 @@ const uint cmem[33] = uint[](
   0x00004040u, 0x00004B00u, 0x00004B80u, 0x00003380u, 0x00000040u, 0x00003EFFu, 0x00007F7Eu, 0x00003EABu, 
   0x00000000u);
 
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
 }
-// bf16 bits -> double exactly (integer widening: a bf16 denormal is an f32 denormal).
-double p2g_bf2d(uint h) { return p2g_f2d(uintBitsToFloat((h & 0xFFFFu) << 16)); }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
 
 void main() {
@@ -619,7 +640,7 @@ void main() {
   t83 = rs15;
   uint t84;
   t84 = rs16;
-  rs1 = p2g_d2bf(p2g_odd_sum(p2g_bf2d((t83 & 0xFFFFu)), p2g_bf2d((t84 & 0xFFFFu))), 0);
+  rs1 = p2g_f2bf_rn(p2g_sf32(((t83 & 0xFFFFu) << 16), 0x3F800000u, ((t84 & 0xFFFFu) << 16), 4, false));
   // 286: cvta.to.global.u64 	%rd18, %rd1;
   rd18 = rd1;
   // 287: mul.wide.u32 	%rd19, %r1, 2;
@@ -633,7 +654,7 @@ void main() {
   t85 = rs15;
   uint t86;
   t86 = rs16;
-  rs4 = p2g_d2bf(p2g_odd_sum(p2g_bf2d((t85 & 0xFFFFu)), -p2g_bf2d((t86 & 0xFFFFu))), 0);
+  rs4 = p2g_f2bf_rn(p2g_sf32(((t85 & 0xFFFFu) << 16), 0x3F800000u, (((t86 & 0xFFFFu) ^ 0x8000u) << 16), 4, false));
   // 293: cvta.to.global.u64 	%rd21, %rd2;
   rd21 = rd2;
   // 294: add.s64 	%rd22, %rd21, %rd19;
@@ -645,7 +666,7 @@ void main() {
   t87 = rs15;
   uint t88;
   t88 = rs16;
-  rs7 = p2g_d2bf(p2g_bf2d((t87 & 0xFFFFu)) * p2g_bf2d((t88 & 0xFFFFu)), 0);
+  rs7 = p2g_f2bf_rn(p2g_sf32(((t87 & 0xFFFFu) << 16), ((t88 & 0xFFFFu) << 16), (((t87 & 0xFFFFu) << 16) ^ ((t88 & 0xFFFFu) << 16)) & 0x80000000u, 4, false));
   // 299: cvta.to.global.u64 	%rd23, %rd3;
   rd23 = rd3;
   // 300: add.s64 	%rd24, %rd23, %rd19;
@@ -663,7 +684,7 @@ void main() {
   t91 = rs16;
   uint t92;
   t92 = rs17;
-  rs10 = p2g_d2bf(p2g_odd_sum(p2g_bf2d((t90 & 0xFFFFu)) * p2g_bf2d((t91 & 0xFFFFu)), p2g_bf2d((t92 & 0xFFFFu))), 0);
+  rs10 = p2g_f2bf_rn(p2g_sf32(((t90 & 0xFFFFu) << 16), ((t91 & 0xFFFFu) << 16), ((t92 & 0xFFFFu) << 16), 4, false));
   // 306: cvta.to.global.u64 	%rd25, %rd4;
   rd25 = rd4;
   // 307: add.s64 	%rd26, %rd25, %rd19;
@@ -678,7 +699,7 @@ void main() {
   uint t95;
   t95 = rs17;
   uint t96;
-  t96 = p2g_d2bf(p2g_odd_sum(p2g_bf2d((t93 & 0xFFFFu)) * p2g_bf2d((t94 & 0xFFFFu)), p2g_bf2d((t95 & 0xFFFFu))), 0);
+  t96 = p2g_f2bf_rn(p2g_sf32(((t93 & 0xFFFFu) << 16), ((t94 & 0xFFFFu) << 16), ((t95 & 0xFFFFu) << 16), 4, false));
   rs14 = ((t96 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((t96 & 0x8000u) != 0u ? 0u : t96));
   // 312: cvta.to.global.u64 	%rd27, %rd5;
   rd27 = rd5;

@@ -18,14 +18,65 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
 
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
+uint p2g_frnd32(uint a, bool neg, int mode) {
+  if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
+  if (a == 0u) return 0u;
+  int e = int(a >> 23) - 127;
+  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
+  uint sh = uint(23 - e);  // 1 or more
+  uint q, rem, hlf;
+  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
+  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  return q + (up ? 1u : 0u);
+}
+// cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
+uint p2g_frint32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu, s = w & 0x80000000u;
+  if (a > 0x7F800000u) return 0x7FFFFFFFu;
+  if (a >= 0x4B000000u) return w;  // integral already, infinities too
+  uint q = p2g_frnd32(a, s != 0u, mode);
+  if (q == 0u) return s;
+  int k = findMSB(q);
+  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
+}
+// cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
+uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0u;
+  uint mx = sgn ? (1u << uint(bits - 1)) - 1u : (bits == 32 ? 0xFFFFFFFFu : (1u << uint(bits)) - 1u);
+  bool over = a >= 0x4F800000u;  // |x| >= 2^32
+  uint m = over ? 0u : p2g_frnd32(a, neg, mode);
+  if (!sgn) return neg ? 0u : ((over || m > mx) ? mx : m);
+  if (neg) return (over || m > mx + 1u) ? (0u - (mx + 1u)) : (0u - m);
+  return (over || m > mx) ? mx : m;
+}
+// cvt.rXi.{s,u}64.f32: saturated; NaN -> 0x8000000000000000 for both (measured on the H200: basic/f32_bits_convert).
+uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0x8000000000000000ul;
+  if (sgn && a >= 0x5F000000u) return neg ? 0x8000000000000000ul : 0x7FFFFFFFFFFFFFFFul;  // |x| >= 2^63
+  if (!sgn && neg) return 0ul;
+  if (!sgn && a >= 0x5F800000u) return 0xFFFFFFFFFFFFFFFFul;  // x >= 2^64
+  uint64_t m = a >= 0x4B000000u ? uint64_t((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150)
+                                : uint64_t(p2g_frnd32(a, neg, mode));
+  return neg ? (0ul - m) : m;
+}
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 
 void main() {
@@ -58,11 +109,7 @@ void main() {
   t1 = uint64_t(r5);
   rs5 = (uint(uint64_t(t1)) & 65535u);
   // 43: cvt.rni.s16.f16 %rs1, %rs5;
-  precise double t2;
-  t2 = roundEven(p2g_h2d(rs5));
-  precise double t3;
-  t3 = isnan(t2) ? 0.0lf : clamp(t2, -32768.0lf, 32767.0lf);
-  rs1 = (uint(int(t3)) & 0x0000FFFFu);
+  rs1 = (uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 0, true, 16))) & 0x0000FFFFu);
   // 45: mul.wide.u32 	%rd7, %r5, 2;
   rd7 = uint64_t(r5) * uint64_t(2u);
   // 46: add.s64 	%rd8, %rd6, %rd7;
@@ -70,21 +117,13 @@ void main() {
   // 47: st.global.u16 	[%rd8], %rs1;
   P2GU16(rd8).v = uint16_t(rs1);
   // 49: cvt.rzi.u16.f16 %rs3, %rs5;
-  precise double t4;
-  t4 = trunc(p2g_h2d(rs5));
-  precise double t5;
-  t5 = isnan(t4) ? 0.0lf : clamp(t4, 0.0lf, 65535.0lf);
-  rs3 = uint(t5);
+  rs3 = p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 1, false, 16);
   // 51: add.s64 	%rd9, %rd5, %rd7;
   rd9 = uint64_t(int64_t(rd5) + int64_t(rd7));
   // 52: st.global.u16 	[%rd9], %rs3;
   P2GU16(rd9).v = uint16_t(rs3);
   // 54: cvt.rmi.s32.f16 %r1, %rs5;
-  precise double t6;
-  t6 = floor(p2g_h2d(rs5));
-  precise double t7;
-  t7 = isnan(t6) ? 0.0lf : clamp(t6, -2147483648.0lf, 2147483647.0lf);
-  r1 = uint(int(t7));
+  r1 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 2, true, 32)));
   // 56: mul.wide.u32 	%rd10, %r5, 4;
   rd10 = uint64_t(r5) * uint64_t(4u);
   // 57: add.s64 	%rd11, %rd4, %rd10;

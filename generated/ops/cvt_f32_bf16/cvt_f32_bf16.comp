@@ -25,56 +25,40 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
+}
+uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
+// f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
+// narrow format's bits (sign at bit m + eb).
+uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
+  uint sign = w >> 31;
+  int e = int((w >> 23) & 0xFFu);
+  uint f = w & 0x7FFFFFu;
+  uint signOut = sign << uint(m + eb);
+  uint infBits = ((1u << uint(eb)) - 1u) << uint(m);
+  if (e == 0xFF) return f != 0u ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0u) return signOut;
+  uint mant = e == 0 ? f : (f | 0x800000u);
+  int E = (e == 0 ? 1 : e) - 127 + bias;  // biased exponent in the narrow format
+  int shift = 23 - m + (E >= 1 ? 0 : 1 - E);
+  uint q, rem, hlf;
+  if (shift >= 32) { q = 0u; rem = mant; hlf = 0xFFFFFFFFu; }  // below half of the smallest step (mant < 2^24)
+  else { q = mant >> uint(shift); rem = mant & ((1u << uint(shift)) - 1u); hlf = 1u << uint(shift - 1); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && sign == 1u) || (mode == 3 && sign == 0u)));
+  q += up ? 1u : 0u;
+  uint r = (E >= 1 ? (uint(E - 1) << uint(m)) : 0u) + q;
+  if (r >= infBits) {  // overflow: infinity, or the largest finite value when rounding toward zero
     bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
     return signOut | (toInf ? infBits : infBits - 1u);
   }
-  return signOut | uint(r);
+  return signOut | r;
 }
-uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
-}
-uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
@@ -471,7 +455,7 @@ void main() {
   // 223: mov.b32 	%f8, %r101;
   f8 = uintBitsToFloat(r101);
   // 225: cvt.rn.bf16.f32 %rs1, %f8;
-  rs1 = p2g_d2bf(p2g_f2d(f8), 0);
+  rs1 = p2g_f2bf_rn(floatBitsToUint(f8));
   // 227: cvta.to.global.u64 	%rd16, %rd3;
   rd16 = rd3;
   // 228: mul.wide.u32 	%rd17, %r1, 2;
@@ -481,7 +465,7 @@ void main() {
   // 230: st.global.u16 	[%rd18], %rs1;
   P2GU16(rd18).v = uint16_t(rs1);
   // 232: cvt.rz.bf16.f32 %rs2, %f8;
-  rs2 = p2g_d2bf(p2g_f2d(f8), 1);
+  rs2 = p2g_narrow32(floatBitsToUint(f8), 7, 127, 8, 1, 0x7FFFu);
   // 234: cvta.to.global.u64 	%rd19, %rd4;
   rd19 = rd4;
   // 235: add.s64 	%rd20, %rd19, %rd17;
@@ -489,7 +473,7 @@ void main() {
   // 236: st.global.u16 	[%rd20], %rs2;
   P2GU16(rd20).v = uint16_t(rs2);
   // 238: cvt.rm.bf16.f32 %rs3, %f8;
-  rs3 = p2g_d2bf(p2g_f2d(f8), 2);
+  rs3 = p2g_narrow32(floatBitsToUint(f8), 7, 127, 8, 2, 0x7FFFu);
   // 240: cvta.to.global.u64 	%rd21, %rd5;
   rd21 = rd5;
   // 241: add.s64 	%rd22, %rd21, %rd17;
@@ -497,7 +481,7 @@ void main() {
   // 242: st.global.u16 	[%rd22], %rs3;
   P2GU16(rd22).v = uint16_t(rs3);
   // 244: cvt.rp.bf16.f32 %rs4, %f8;
-  rs4 = p2g_d2bf(p2g_f2d(f8), 3);
+  rs4 = p2g_narrow32(floatBitsToUint(f8), 7, 127, 8, 3, 0x7FFFu);
   // 246: cvta.to.global.u64 	%rd23, %rd6;
   rd23 = rd6;
   // 247: add.s64 	%rd24, %rd23, %rd17;
@@ -506,7 +490,7 @@ void main() {
   P2GU16(rd24).v = uint16_t(rs4);
   // 250: cvt.rn.relu.bf16.f32 %rs5, %f8;
   uint t58;
-  t58 = p2g_d2bf(p2g_f2d(f8), 0);
+  t58 = p2g_f2bf_rn(floatBitsToUint(f8));
   rs5 = ((t58 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((t58 & 0x8000u) != 0u ? 0u : t58));
   // 252: cvta.to.global.u64 	%rd25, %rd7;
   rd25 = rd7;
@@ -519,8 +503,8 @@ void main() {
   // 257: cvt.rn.bf16x2.f32 %r99, %f8, %f9;
   uint t59;
   uint t60;
-  t59 = p2g_d2bf(p2g_f2d(f8), 0);
-  t60 = p2g_d2bf(p2g_f2d(f9), 0);
+  t59 = p2g_f2bf_rn(floatBitsToUint(f8));
+  t60 = p2g_f2bf_rn(floatBitsToUint(f9));
   r99 = (t59 << 16) | t60;
   // 259: cvta.to.global.u64 	%rd27, %rd8;
   rd27 = rd8;
@@ -534,10 +518,10 @@ void main() {
   uint t61;
   uint t62;
   uint t63;
-  t63 = p2g_d2bf(p2g_f2d(f8), 0);
+  t63 = p2g_f2bf_rn(floatBitsToUint(f8));
   t61 = ((t63 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((t63 & 0x8000u) != 0u ? 0u : t63));
   uint t64;
-  t64 = p2g_d2bf(p2g_f2d(f9), 0);
+  t64 = p2g_f2bf_rn(floatBitsToUint(f9));
   t62 = ((t64 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((t64 & 0x8000u) != 0u ? 0u : t64));
   r100 = (t61 << 16) | t62;
   // 266: cvta.to.global.u64 	%rd30, %rd9;

@@ -25,40 +25,6 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
 // f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
@@ -72,38 +38,34 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
-}
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
-}
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
+// f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
+// narrow format's bits (sign at bit m + eb).
+uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
+  uint sign = w >> 31;
+  int e = int((w >> 23) & 0xFFu);
+  uint f = w & 0x7FFFFFu;
+  uint signOut = sign << uint(m + eb);
+  uint infBits = ((1u << uint(eb)) - 1u) << uint(m);
+  if (e == 0xFF) return f != 0u ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0u) return signOut;
+  uint mant = e == 0 ? f : (f | 0x800000u);
+  int E = (e == 0 ? 1 : e) - 127 + bias;  // biased exponent in the narrow format
+  int shift = 23 - m + (E >= 1 ? 0 : 1 - E);
+  uint q, rem, hlf;
+  if (shift >= 32) { q = 0u; rem = mant; hlf = 0xFFFFFFFFu; }  // below half of the smallest step (mant < 2^24)
+  else { q = mant >> uint(shift); rem = mant & ((1u << uint(shift)) - 1u); hlf = 1u << uint(shift - 1); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && sign == 1u) || (mode == 3 && sign == 0u)));
+  q += up ? 1u : 0u;
+  uint r = (E >= 1 ? (uint(E - 1) << uint(m)) : 0u) + q;
+  if (r >= infBits) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
+    return signOut | (toInf ? infBits : infBits - 1u);
+  }
+  return signOut | r;
+}
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
@@ -503,7 +465,7 @@ void main() {
   // 225: mov.b32 	%f9, %r101;
   f9 = uintBitsToFloat(r101);
   // 227: cvt.rn.f16.f32 %rs1, %f9;
-  rs1 = p2g_d2h(p2g_f2d(f9), 0);
+  rs1 = p2g_f2h_rn(floatBitsToUint(f9));
   // 229: cvta.to.global.u64 	%rd17, %rd3;
   rd17 = rd3;
   // 230: mul.wide.u32 	%rd18, %r1, 2;
@@ -513,7 +475,7 @@ void main() {
   // 232: st.global.u16 	[%rd19], %rs1;
   P2GU16(rd19).v = uint16_t(rs1);
   // 234: cvt.rz.f16.f32 %rs2, %f9;
-  rs2 = p2g_d2h(p2g_f2d(f9), 1);
+  rs2 = p2g_narrow32(floatBitsToUint(f9), 10, 15, 5, 1, 0x7FFFu);
   // 236: cvta.to.global.u64 	%rd20, %rd4;
   rd20 = rd4;
   // 237: add.s64 	%rd21, %rd20, %rd18;
@@ -521,7 +483,7 @@ void main() {
   // 238: st.global.u16 	[%rd21], %rs2;
   P2GU16(rd21).v = uint16_t(rs2);
   // 240: cvt.rm.f16.f32 %rs3, %f9;
-  rs3 = p2g_d2h(p2g_f2d(f9), 2);
+  rs3 = p2g_narrow32(floatBitsToUint(f9), 10, 15, 5, 2, 0x7FFFu);
   // 242: cvta.to.global.u64 	%rd22, %rd5;
   rd22 = rd5;
   // 243: add.s64 	%rd23, %rd22, %rd18;
@@ -529,7 +491,7 @@ void main() {
   // 244: st.global.u16 	[%rd23], %rs3;
   P2GU16(rd23).v = uint16_t(rs3);
   // 246: cvt.rp.f16.f32 %rs4, %f9;
-  rs4 = p2g_d2h(p2g_f2d(f9), 3);
+  rs4 = p2g_narrow32(floatBitsToUint(f9), 10, 15, 5, 3, 0x7FFFu);
   // 248: cvta.to.global.u64 	%rd24, %rd6;
   rd24 = rd6;
   // 249: add.s64 	%rd25, %rd24, %rd18;
@@ -538,7 +500,7 @@ void main() {
   P2GU16(rd25).v = uint16_t(rs4);
   // 252: cvt.rn.relu.f16.f32 %rs5, %f9;
   uint t58;
-  t58 = p2g_d2h(p2g_f2d(f9), 0);
+  t58 = p2g_f2h_rn(floatBitsToUint(f9));
   rs5 = ((t58 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((t58 & 0x8000u) != 0u ? 0u : t58));
   // 254: cvta.to.global.u64 	%rd26, %rd7;
   rd26 = rd7;
@@ -548,7 +510,7 @@ void main() {
   P2GU16(rd27).v = uint16_t(rs5);
   // 258: cvt.rn.sat.f16.f32 %rs6, %f9;
   uint t59;
-  t59 = p2g_d2h(p2g_f2d(f9), 0);
+  t59 = p2g_f2h_rn(floatBitsToUint(f9));
   rs6 = (((t59 & 0x7FFFu) > 0x7C00u || (t59 & 0x8000u) != 0u) ? 0u : (t59 >= 0x3C00u ? 0x3C00u : t59));
   // 260: cvta.to.global.u64 	%rd28, %rd8;
   rd28 = rd8;
@@ -561,8 +523,8 @@ void main() {
   // 265: cvt.rn.f16x2.f32 %r99, %f9, %f10;
   uint t60;
   uint t61;
-  t60 = p2g_d2h(p2g_f2d(f9), 0);
-  t61 = p2g_d2h(p2g_f2d(f10), 0);
+  t60 = p2g_f2h_rn(floatBitsToUint(f9));
+  t61 = p2g_f2h_rn(floatBitsToUint(f10));
   r99 = (t60 << 16) | t61;
   // 267: cvta.to.global.u64 	%rd30, %rd9;
   rd30 = rd9;
@@ -576,10 +538,10 @@ void main() {
   uint t62;
   uint t63;
   uint t64;
-  t64 = p2g_d2h(p2g_f2d(f9), 0);
+  t64 = p2g_f2h_rn(floatBitsToUint(f9));
   t62 = ((t64 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((t64 & 0x8000u) != 0u ? 0u : t64));
   uint t65;
-  t65 = p2g_d2h(p2g_f2d(f10), 0);
+  t65 = p2g_f2h_rn(floatBitsToUint(f10));
   t63 = ((t65 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((t65 & 0x8000u) != 0u ? 0u : t65));
   r100 = (t62 << 16) | t63;
   // 274: cvta.to.global.u64 	%rd33, %rd10;

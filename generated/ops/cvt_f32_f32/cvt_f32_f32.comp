@@ -22,69 +22,55 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
+uint p2g_frnd32(uint a, bool neg, int mode) {
+  if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
+  if (a == 0u) return 0u;
+  int e = int(a >> 23) - 127;
+  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
+  uint sh = uint(23 - e);  // 1 or more
+  uint q, rem, hlf;
+  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
+  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  return q + (up ? 1u : 0u);
 }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
+// cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
+uint p2g_frint32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu, s = w & 0x80000000u;
+  if (a > 0x7F800000u) return 0x7FFFFFFFu;
+  if (a >= 0x4B000000u) return w;  // integral already, infinities too
+  uint q = p2g_frnd32(a, s != 0u, mode);
+  if (q == 0u) return s;
+  int k = findMSB(q);
+  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
 }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+// cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
+uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0u;
+  uint mx = sgn ? (1u << uint(bits - 1)) - 1u : (bits == 32 ? 0xFFFFFFFFu : (1u << uint(bits)) - 1u);
+  bool over = a >= 0x4F800000u;  // |x| >= 2^32
+  uint m = over ? 0u : p2g_frnd32(a, neg, mode);
+  if (!sgn) return neg ? 0u : ((over || m > mx) ? mx : m);
+  if (neg) return (over || m > mx + 1u) ? (0u - (mx + 1u)) : (0u - m);
+  return (over || m > mx) ? mx : m;
 }
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// cvt.rXi.{s,u}64.f32: saturated; NaN -> 0x8000000000000000 for both (measured on the H200: basic/f32_bits_convert).
+uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0x8000000000000000ul;
+  if (sgn && a >= 0x5F000000u) return neg ? 0x8000000000000000ul : 0x7FFFFFFFFFFFFFFFul;  // |x| >= 2^63
+  if (!sgn && neg) return 0ul;
+  if (!sgn && a >= 0x5F800000u) return 0xFFFFFFFFFFFFFFFFul;  // x >= 2^64
+  uint64_t m = a >= 0x4B000000u ? uint64_t((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150)
+                                : uint64_t(p2g_frnd32(a, neg, mode));
+  return neg ? (0ul - m) : m;
+}
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
@@ -252,7 +238,9 @@ void main() {
   // 108: mov.b32 	%f16, %r34;
   f16 = uintBitsToFloat(r34);
   // 110: cvt.rni.f32.f32 %f1, %f16;
-  f1 = p2g_f64_to_f32(roundEven(p2g_f2d(f16)), 0);
+  uint t21;
+  t21 = p2g_frint32(floatBitsToUint(f16), 0);
+  f1 = uintBitsToFloat((t21 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t21);
   // 112: cvta.to.global.u64 	%rd13, %rd2;
   rd13 = rd2;
   // 113: mul.wide.u32 	%rd14, %r1, 4;
@@ -262,7 +250,9 @@ void main() {
   // 115: st.global.f32 	[%rd15], %f1;
   P2GU32(rd15).v = floatBitsToUint(f1);
   // 117: cvt.rzi.f32.f32 %f3, %f16;
-  f3 = p2g_f64_to_f32(trunc(p2g_f2d(f16)), 0);
+  uint t22;
+  t22 = p2g_frint32(floatBitsToUint(f16), 1);
+  f3 = uintBitsToFloat((t22 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t22);
   // 119: cvta.to.global.u64 	%rd16, %rd3;
   rd16 = rd3;
   // 120: add.s64 	%rd17, %rd16, %rd14;
@@ -270,7 +260,9 @@ void main() {
   // 121: st.global.f32 	[%rd17], %f3;
   P2GU32(rd17).v = floatBitsToUint(f3);
   // 123: cvt.rmi.f32.f32 %f5, %f16;
-  f5 = p2g_f64_to_f32(floor(p2g_f2d(f16)), 0);
+  uint t23;
+  t23 = p2g_frint32(floatBitsToUint(f16), 2);
+  f5 = uintBitsToFloat((t23 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t23);
   // 125: cvta.to.global.u64 	%rd18, %rd4;
   rd18 = rd4;
   // 126: add.s64 	%rd19, %rd18, %rd14;
@@ -278,7 +270,9 @@ void main() {
   // 127: st.global.f32 	[%rd19], %f5;
   P2GU32(rd19).v = floatBitsToUint(f5);
   // 129: cvt.rpi.f32.f32 %f7, %f16;
-  f7 = p2g_f64_to_f32(ceil(p2g_f2d(f16)), 0);
+  uint t24;
+  t24 = p2g_frint32(floatBitsToUint(f16), 3);
+  f7 = uintBitsToFloat((t24 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t24);
   // 131: cvta.to.global.u64 	%rd20, %rd5;
   rd20 = rd5;
   // 132: add.s64 	%rd21, %rd20, %rd14;
@@ -286,7 +280,9 @@ void main() {
   // 133: st.global.f32 	[%rd21], %f7;
   P2GU32(rd21).v = floatBitsToUint(f7);
   // 135: cvt.rni.ftz.f32.f32 %f9, %f16;
-  f9 = p2g_ftz(p2g_f64_to_f32(roundEven(p2g_f2d(p2g_ftz(f16))), 0));
+  uint t25;
+  t25 = p2g_frint32(floatBitsToUint(p2g_ftz(f16)), 0);
+  f9 = p2g_ftz(uintBitsToFloat((t25 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t25));
   // 137: cvta.to.global.u64 	%rd22, %rd6;
   rd22 = rd6;
   // 138: add.s64 	%rd23, %rd22, %rd14;
@@ -294,7 +290,9 @@ void main() {
   // 139: st.global.f32 	[%rd23], %f9;
   P2GU32(rd23).v = floatBitsToUint(f9);
   // 141: cvt.ftz.f32.f32 %f11, %f16;
-  f11 = p2g_ftz(p2g_f64_to_f32(p2g_f2d(p2g_ftz(f16)), 0));
+  uint t26;
+  t26 = floatBitsToUint(p2g_ftz(f16));
+  f11 = p2g_ftz(uintBitsToFloat((t26 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t26));
   // 143: cvta.to.global.u64 	%rd24, %rd7;
   rd24 = rd7;
   // 144: add.s64 	%rd25, %rd24, %rd14;
@@ -302,7 +300,9 @@ void main() {
   // 145: st.global.f32 	[%rd25], %f11;
   P2GU32(rd25).v = floatBitsToUint(f11);
   // 147: cvt.sat.f32.f32 %f13, %f16;
-  f13 = p2g_sat(p2g_f64_to_f32(p2g_f2d(f16), 0));
+  uint t27;
+  t27 = floatBitsToUint(f16);
+  f13 = p2g_sat(uintBitsToFloat((t27 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t27));
   // 149: cvta.to.global.u64 	%rd26, %rd8;
   rd26 = rd8;
   // 150: add.s64 	%rd27, %rd26, %rd14;
@@ -310,7 +310,9 @@ void main() {
   // 151: st.global.f32 	[%rd27], %f13;
   P2GU32(rd27).v = floatBitsToUint(f13);
   // 153: cvt.rzi.ftz.sat.f32.f32 %f15, %f16;
-  f15 = p2g_sat(p2g_ftz(p2g_f64_to_f32(trunc(p2g_f2d(p2g_ftz(f16))), 0)));
+  uint t28;
+  t28 = p2g_frint32(floatBitsToUint(p2g_ftz(f16)), 1);
+  f15 = p2g_sat(p2g_ftz(uintBitsToFloat((t28 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t28)));
   // 155: cvta.to.global.u64 	%rd28, %rd9;
   rd28 = rd9;
   // 156: add.s64 	%rd29, %rd28, %rd14;

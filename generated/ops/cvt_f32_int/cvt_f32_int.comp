@@ -25,19 +25,54 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
+uint p2g_frnd32(uint a, bool neg, int mode) {
+  if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
+  if (a == 0u) return 0u;
+  int e = int(a >> 23) - 127;
+  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
+  uint sh = uint(23 - e);  // 1 or more
+  uint q, rem, hlf;
+  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
+  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  return q + (up ? 1u : 0u);
+}
+// cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
+uint p2g_frint32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu, s = w & 0x80000000u;
+  if (a > 0x7F800000u) return 0x7FFFFFFFu;
+  if (a >= 0x4B000000u) return w;  // integral already, infinities too
+  uint q = p2g_frnd32(a, s != 0u, mode);
+  if (q == 0u) return s;
+  int k = findMSB(q);
+  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
+}
+// cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
+uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0u;
+  uint mx = sgn ? (1u << uint(bits - 1)) - 1u : (bits == 32 ? 0xFFFFFFFFu : (1u << uint(bits)) - 1u);
+  bool over = a >= 0x4F800000u;  // |x| >= 2^32
+  uint m = over ? 0u : p2g_frnd32(a, neg, mode);
+  if (!sgn) return neg ? 0u : ((over || m > mx) ? mx : m);
+  if (neg) return (over || m > mx + 1u) ? (0u - (mx + 1u)) : (0u - m);
+  return (over || m > mx) ? mx : m;
+}
+// cvt.rXi.{s,u}64.f32: saturated; NaN -> 0x8000000000000000 for both (measured on the H200: basic/f32_bits_convert).
+uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0x8000000000000000ul;
+  if (sgn && a >= 0x5F000000u) return neg ? 0x8000000000000000ul : 0x7FFFFFFFFFFFFFFFul;  // |x| >= 2^63
+  if (!sgn && neg) return 0ul;
+  if (!sgn && a >= 0x5F800000u) return 0xFFFFFFFFFFFFFFFFul;  // x >= 2^64
+  uint64_t m = a >= 0x4B000000u ? uint64_t((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150)
+                                : uint64_t(p2g_frnd32(a, neg, mode));
+  return neg ? (0ul - m) : m;
 }
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
@@ -200,11 +235,7 @@ void main() {
   // 109: mov.b32 	%f8, %r38;
   f8 = uintBitsToFloat(r38);
   // 111: cvt.rni.s32.f32 %r34, %f8;
-  precise double t21;
-  t21 = roundEven(p2g_f2d(f8));
-  precise double t22;
-  t22 = isnan(t21) ? 0.0lf : clamp(t21, -2147483648.0lf, 2147483647.0lf);
-  r34 = uint(int(t22));
+  r34 = uint(int(p2g_f2i32(floatBitsToUint(f8), 0, true, 32)));
   // 113: cvta.to.global.u64 	%rd15, %rd2;
   rd15 = rd2;
   // 114: mul.wide.u32 	%rd16, %r1, 4;
@@ -214,11 +245,7 @@ void main() {
   // 116: st.global.u32 	[%rd17], %r34;
   P2GU32(rd17).v = r34;
   // 118: cvt.rzi.ftz.s32.f32 %r35, %f8;
-  precise double t23;
-  t23 = trunc(p2g_f2d(p2g_ftz(f8)));
-  precise double t24;
-  t24 = isnan(t23) ? 0.0lf : clamp(t23, -2147483648.0lf, 2147483647.0lf);
-  r35 = uint(int(t24));
+  r35 = uint(int(p2g_f2i32(floatBitsToUint(p2g_ftz(f8)), 1, true, 32)));
   // 120: cvta.to.global.u64 	%rd18, %rd3;
   rd18 = rd3;
   // 121: add.s64 	%rd19, %rd18, %rd16;
@@ -226,11 +253,7 @@ void main() {
   // 122: st.global.u32 	[%rd19], %r35;
   P2GU32(rd19).v = r35;
   // 124: cvt.rmi.u32.f32 %r36, %f8;
-  precise double t25;
-  t25 = floor(p2g_f2d(f8));
-  precise double t26;
-  t26 = isnan(t25) ? 0.0lf : clamp(t25, 0.0lf, 4294967295.0lf);
-  r36 = uint(t26);
+  r36 = p2g_f2i32(floatBitsToUint(f8), 2, false, 32);
   // 126: cvta.to.global.u64 	%rd20, %rd4;
   rd20 = rd4;
   // 127: add.s64 	%rd21, %rd20, %rd16;
@@ -238,11 +261,7 @@ void main() {
   // 128: st.global.u32 	[%rd21], %r36;
   P2GU32(rd21).v = r36;
   // 130: cvt.rpi.u32.f32 %r37, %f8;
-  precise double t27;
-  t27 = ceil(p2g_f2d(f8));
-  precise double t28;
-  t28 = isnan(t27) ? 0.0lf : clamp(t27, 0.0lf, 4294967295.0lf);
-  r37 = uint(t28);
+  r37 = p2g_f2i32(floatBitsToUint(f8), 3, false, 32);
   // 132: cvta.to.global.u64 	%rd22, %rd5;
   rd22 = rd5;
   // 133: add.s64 	%rd23, %rd22, %rd16;
@@ -250,9 +269,7 @@ void main() {
   // 134: st.global.u32 	[%rd23], %r37;
   P2GU32(rd23).v = r37;
   // 136: cvt.rni.s64.f32 %rd13, %f8;
-  precise double t29;
-  t29 = roundEven(p2g_f2d(f8));
-  rd13 = uint64_t(isnan(t29) ? (-9223372036854775807l - 1l) : t29 >= 9223372036854775808.0lf ? 9223372036854775807l : t29 <= -9223372036854775808.0lf ? (-9223372036854775807l - 1l) : int64_t(t29));
+  rd13 = uint64_t(int64_t(p2g_f2i64(floatBitsToUint(f8), 0, true)));
   // 138: cvta.to.global.u64 	%rd24, %rd6;
   rd24 = rd6;
   // 139: mul.wide.u32 	%rd25, %r1, 8;
@@ -262,9 +279,7 @@ void main() {
   // 141: st.global.u64 	[%rd26], %rd13;
   P2GU64(rd26).v = rd13;
   // 143: cvt.rzi.u64.f32 %rd14, %f8;
-  precise double t30;
-  t30 = trunc(p2g_f2d(f8));
-  rd14 = isnan(t30) ? 0x8000000000000000ul : t30 <= 0.0lf ? 0ul : t30 >= 18446744073709551616.0lf ? 0xFFFFFFFFFFFFFFFFul : uint64_t(t30);
+  rd14 = p2g_f2i64(floatBitsToUint(f8), 1, false);
   // 145: cvta.to.global.u64 	%rd27, %rd7;
   rd27 = rd7;
   // 146: add.s64 	%rd28, %rd27, %rd25;
@@ -272,11 +287,7 @@ void main() {
   // 147: st.global.u64 	[%rd28], %rd14;
   P2GU64(rd28).v = rd14;
   // 149: cvt.rni.s16.f32 %rs1, %f8;
-  precise double t31;
-  t31 = roundEven(p2g_f2d(f8));
-  precise double t32;
-  t32 = isnan(t31) ? 0.0lf : clamp(t31, -32768.0lf, 32767.0lf);
-  rs1 = (uint(int(t32)) & 0x0000FFFFu);
+  rs1 = (uint(int(p2g_f2i32(floatBitsToUint(f8), 0, true, 16))) & 0x0000FFFFu);
   // 151: cvta.to.global.u64 	%rd29, %rd8;
   rd29 = rd8;
   // 152: mul.wide.u32 	%rd30, %r1, 2;
@@ -286,11 +297,7 @@ void main() {
   // 154: st.global.u16 	[%rd31], %rs1;
   P2GU16(rd31).v = uint16_t(rs1);
   // 156: cvt.rzi.u16.f32 %rs2, %f8;
-  precise double t33;
-  t33 = trunc(p2g_f2d(f8));
-  precise double t34;
-  t34 = isnan(t33) ? 0.0lf : clamp(t33, 0.0lf, 65535.0lf);
-  rs2 = uint(t34);
+  rs2 = p2g_f2i32(floatBitsToUint(f8), 1, false, 16);
   // 158: cvta.to.global.u64 	%rd32, %rd9;
   rd32 = rd9;
   // 159: add.s64 	%rd33, %rd32, %rd30;

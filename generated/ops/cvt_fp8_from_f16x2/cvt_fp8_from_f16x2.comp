@@ -18,55 +18,48 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
 
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
+// f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
+// narrow format's bits (sign at bit m + eb).
+uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
+  uint sign = w >> 31;
+  int e = int((w >> 23) & 0xFFu);
+  uint f = w & 0x7FFFFFu;
+  uint signOut = sign << uint(m + eb);
+  uint infBits = ((1u << uint(eb)) - 1u) << uint(m);
+  if (e == 0xFF) return f != 0u ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0u) return signOut;
+  uint mant = e == 0 ? f : (f | 0x800000u);
+  int E = (e == 0 ? 1 : e) - 127 + bias;  // biased exponent in the narrow format
+  int shift = 23 - m + (E >= 1 ? 0 : 1 - E);
+  uint q, rem, hlf;
+  if (shift >= 32) { q = 0u; rem = mant; hlf = 0xFFFFFFFFu; }  // below half of the smallest step (mant < 2^24)
+  else { q = mant >> uint(shift); rem = mant & ((1u << uint(shift)) - 1u); hlf = 1u << uint(shift - 1); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && sign == 1u) || (mode == 3 && sign == 0u)));
+  q += up ? 1u : 0u;
+  uint r = (E >= 1 ? (uint(E - 1) << uint(m)) : 0u) + q;
+  if (r >= infBits) {  // overflow: infinity, or the largest finite value when rounding toward zero
     bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
     return signOut | (toInf ? infBits : infBits - 1u);
   }
-  return signOut | uint(r);
+  return signOut | r;
 }
 // fp8 (HAZARDS.md #13). To e4m3 (bias 7, 3 fraction bits, no infinity, S.1111.111 = NaN, largest 448) and
 // e5m2 (bias 15, 2 fraction bits, IEEE-like, largest 57344) with .satfinite: round to nearest even with
 // subnormals, NaN -> 0x7F, magnitudes above the largest finite value (infinities too) -> +-largest; .relu:
 // negative -> +0. Rounded by p2g_narrow with one exponent bit more than e4m3 has, so that 464..480 can be seen.
-uint p2g_to_e4m3(double v, bool relu) {
-  if (isnan(v)) return 0x7Fu;
-  uint r = p2g_narrow(v, 3, 7, 5, 0, 0x7Fu);   // sign at bit 8
+uint p2g_to_e4m3(uint v, bool relu) {
+  if ((v & 0x7FFFFFFFu) > 0x7F800000u) return 0x7Fu;
+  uint r = p2g_narrow32(v, 3, 7, 5, 0, 0x7Fu);   // sign at bit 8
   uint s = (r >> 8) & 1u, mag = r & 0xFFu;
   if (mag > 0x7Eu) mag = 0x7Eu;
   if (relu && s != 0u) return 0u;
   return (s << 7) | mag;
 }
-uint p2g_to_e5m2(double v, bool relu) {
-  if (isnan(v)) return 0x7Fu;
-  uint r = p2g_narrow(v, 2, 15, 5, 0, 0x7Fu);
+uint p2g_to_e5m2(uint v, bool relu) {
+  if ((v & 0x7FFFFFFFu) > 0x7F800000u) return 0x7Fu;
+  uint r = p2g_narrow32(v, 2, 15, 5, 0, 0x7Fu);
   uint s = (r >> 7) & 1u, mag = r & 0x7Fu;
   if (mag > 0x7Bu) mag = 0x7Bu;
   if (relu && s != 0u) return 0u;
@@ -87,14 +80,16 @@ uint p2g_e5m2_to_h(uint b, bool relu) {
   if (relu && (b & 0x80u) != 0u) return 0u;
   return b << 8;
 }
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 // prmt.b32: bytes of {b, a} (a = bytes 0-3, b = 4-7) chosen by the selector c; modes per PTX ISA "prmt".
 uint p2g_prmt_byte(uint a, uint b, uint sel) {
@@ -159,7 +154,7 @@ void main() {
   // 48: cvt.rn.satfinite.e4m3x2.f16x2 %rs1, %r4;
   uint t1;
   t1 = r4;
-  rs1 = (p2g_to_e4m3(p2g_h2d(t1 >> 16), false) << 8) | p2g_to_e4m3(p2g_h2d(t1 & 0xFFFFu), false);
+  rs1 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 >> 16)), false) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 & 0xFFFFu)), false);
   // 50: mul.wide.u32 	%rd9, %r8, 2;
   rd9 = uint64_t(r8) * uint64_t(2u);
   // 51: add.s64 	%rd10, %rd8, %rd9;
@@ -169,7 +164,7 @@ void main() {
   // 54: cvt.rn.satfinite.relu.e4m3x2.f16x2 %rs2, %r4;
   uint t2;
   t2 = r4;
-  rs2 = (p2g_to_e4m3(p2g_h2d(t2 >> 16), true) << 8) | p2g_to_e4m3(p2g_h2d(t2 & 0xFFFFu), true);
+  rs2 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 >> 16)), true) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 & 0xFFFFu)), true);
   // 56: add.s64 	%rd11, %rd7, %rd9;
   rd11 = uint64_t(int64_t(rd7) + int64_t(rd9));
   // 57: st.global.u16 	[%rd11], %rs2;
@@ -177,7 +172,7 @@ void main() {
   // 59: cvt.rn.satfinite.e5m2x2.f16x2 %rs3, %r4;
   uint t3;
   t3 = r4;
-  rs3 = (p2g_to_e5m2(p2g_h2d(t3 >> 16), false) << 8) | p2g_to_e5m2(p2g_h2d(t3 & 0xFFFFu), false);
+  rs3 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 >> 16)), false) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 & 0xFFFFu)), false);
   // 61: add.s64 	%rd12, %rd6, %rd9;
   rd12 = uint64_t(int64_t(rd6) + int64_t(rd9));
   // 62: st.global.u16 	[%rd12], %rs3;
@@ -185,7 +180,7 @@ void main() {
   // 64: cvt.rn.satfinite.relu.e5m2x2.f16x2 %rs4, %r4;
   uint t4;
   t4 = r4;
-  rs4 = (p2g_to_e5m2(p2g_h2d(t4 >> 16), true) << 8) | p2g_to_e5m2(p2g_h2d(t4 & 0xFFFFu), true);
+  rs4 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 >> 16)), true) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 & 0xFFFFu)), true);
   // 66: add.s64 	%rd13, %rd5, %rd9;
   rd13 = uint64_t(int64_t(rd5) + int64_t(rd9));
   // 67: st.global.u16 	[%rd13], %rs4;

@@ -25,69 +25,48 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
+// f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
+// narrow format's bits (sign at bit m + eb).
+uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
+  uint sign = w >> 31;
+  int e = int((w >> 23) & 0xFFu);
+  uint f = w & 0x7FFFFFu;
+  uint signOut = sign << uint(m + eb);
+  uint infBits = ((1u << uint(eb)) - 1u) << uint(m);
+  if (e == 0xFF) return f != 0u ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0u) return signOut;
+  uint mant = e == 0 ? f : (f | 0x800000u);
+  int E = (e == 0 ? 1 : e) - 127 + bias;  // biased exponent in the narrow format
+  int shift = 23 - m + (E >= 1 ? 0 : 1 - E);
+  uint q, rem, hlf;
+  if (shift >= 32) { q = 0u; rem = mant; hlf = 0xFFFFFFFFu; }  // below half of the smallest step (mant < 2^24)
+  else { q = mant >> uint(shift); rem = mant & ((1u << uint(shift)) - 1u); hlf = 1u << uint(shift - 1); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && sign == 1u) || (mode == 3 && sign == 0u)));
+  q += up ? 1u : 0u;
+  uint r = (E >= 1 ? (uint(E - 1) << uint(m)) : 0u) + q;
+  if (r >= infBits) {  // overflow: infinity, or the largest finite value when rounding toward zero
     bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
     return signOut | (toInf ? infBits : infBits - 1u);
   }
-  return signOut | uint(r);
+  return signOut | r;
 }
 // fp8 (HAZARDS.md #13). To e4m3 (bias 7, 3 fraction bits, no infinity, S.1111.111 = NaN, largest 448) and
 // e5m2 (bias 15, 2 fraction bits, IEEE-like, largest 57344) with .satfinite: round to nearest even with
 // subnormals, NaN -> 0x7F, magnitudes above the largest finite value (infinities too) -> +-largest; .relu:
 // negative -> +0. Rounded by p2g_narrow with one exponent bit more than e4m3 has, so that 464..480 can be seen.
-uint p2g_to_e4m3(double v, bool relu) {
-  if (isnan(v)) return 0x7Fu;
-  uint r = p2g_narrow(v, 3, 7, 5, 0, 0x7Fu);   // sign at bit 8
+uint p2g_to_e4m3(uint v, bool relu) {
+  if ((v & 0x7FFFFFFFu) > 0x7F800000u) return 0x7Fu;
+  uint r = p2g_narrow32(v, 3, 7, 5, 0, 0x7Fu);   // sign at bit 8
   uint s = (r >> 8) & 1u, mag = r & 0xFFu;
   if (mag > 0x7Eu) mag = 0x7Eu;
   if (relu && s != 0u) return 0u;
   return (s << 7) | mag;
 }
-uint p2g_to_e5m2(double v, bool relu) {
-  if (isnan(v)) return 0x7Fu;
-  uint r = p2g_narrow(v, 2, 15, 5, 0, 0x7Fu);
+uint p2g_to_e5m2(uint v, bool relu) {
+  if ((v & 0x7FFFFFFFu) > 0x7F800000u) return 0x7Fu;
+  uint r = p2g_narrow32(v, 2, 15, 5, 0, 0x7Fu);
   uint s = (r >> 7) & 1u, mag = r & 0x7Fu;
   if (mag > 0x7Bu) mag = 0x7Bu;
   if (relu && s != 0u) return 0u;
@@ -499,7 +478,7 @@ void main() {
   // 218: mov.b32 	%f7, %r99;
   f7 = uintBitsToFloat(r99);
   // 220: cvt.rn.satfinite.e4m3x2.f32 %rs1, %f7, %f8;
-  rs1 = (p2g_to_e4m3(p2g_f2d(f7), false) << 8) | p2g_to_e4m3(p2g_f2d(f8), false);
+  rs1 = (p2g_to_e4m3(floatBitsToUint(f7), false) << 8) | p2g_to_e4m3(floatBitsToUint(f8), false);
   // 222: cvta.to.global.u64 	%rd13, %rd3;
   rd13 = rd3;
   // 223: mul.wide.u32 	%rd14, %r1, 2;
@@ -509,7 +488,7 @@ void main() {
   // 225: st.global.u16 	[%rd15], %rs1;
   P2GU16(rd15).v = uint16_t(rs1);
   // 227: cvt.rn.satfinite.relu.e4m3x2.f32 %rs2, %f7, %f8;
-  rs2 = (p2g_to_e4m3(p2g_f2d(f7), true) << 8) | p2g_to_e4m3(p2g_f2d(f8), true);
+  rs2 = (p2g_to_e4m3(floatBitsToUint(f7), true) << 8) | p2g_to_e4m3(floatBitsToUint(f8), true);
   // 229: cvta.to.global.u64 	%rd16, %rd4;
   rd16 = rd4;
   // 230: add.s64 	%rd17, %rd16, %rd14;
@@ -517,7 +496,7 @@ void main() {
   // 231: st.global.u16 	[%rd17], %rs2;
   P2GU16(rd17).v = uint16_t(rs2);
   // 233: cvt.rn.satfinite.e5m2x2.f32 %rs3, %f7, %f8;
-  rs3 = (p2g_to_e5m2(p2g_f2d(f7), false) << 8) | p2g_to_e5m2(p2g_f2d(f8), false);
+  rs3 = (p2g_to_e5m2(floatBitsToUint(f7), false) << 8) | p2g_to_e5m2(floatBitsToUint(f8), false);
   // 235: cvta.to.global.u64 	%rd18, %rd5;
   rd18 = rd5;
   // 236: add.s64 	%rd19, %rd18, %rd14;
@@ -525,7 +504,7 @@ void main() {
   // 237: st.global.u16 	[%rd19], %rs3;
   P2GU16(rd19).v = uint16_t(rs3);
   // 239: cvt.rn.satfinite.relu.e5m2x2.f32 %rs4, %f7, %f8;
-  rs4 = (p2g_to_e5m2(p2g_f2d(f7), true) << 8) | p2g_to_e5m2(p2g_f2d(f8), true);
+  rs4 = (p2g_to_e5m2(floatBitsToUint(f7), true) << 8) | p2g_to_e5m2(floatBitsToUint(f8), true);
   // 241: cvta.to.global.u64 	%rd20, %rd6;
   rd20 = rd6;
   // 242: add.s64 	%rd21, %rd20, %rd14;

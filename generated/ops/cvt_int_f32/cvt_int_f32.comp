@@ -33,69 +33,58 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
   uint64_t mask = (len >= 64u ? 0xFFFFFFFFFFFFFFFFul : ((1ul << len) - 1ul)) << pos;
   return (b & ~mask) | ((f << pos) & mask);
 }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return signOut | uint(r);
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
 }
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false;
@@ -296,7 +285,9 @@ void main() {
   // 114: selp.b64 	%rd16, %rd20, %rd19, %p5;
   rd16 = p5 ? rd20 : rd19;
   // 116: cvt.rn.f32.s32 %f1, %r46;
-  f1 = p2g_f64_to_f32(double(int(r46)), 0);
+  uint t30;
+  t30 = p2g_s2f32(int(int(r46)), 0);
+  f1 = uintBitsToFloat((t30 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t30);
   // 118: cvta.to.global.u64 	%rd21, %rd1;
   rd21 = rd1;
   // 119: mul.wide.u32 	%rd22, %r1, 4;
@@ -306,7 +297,9 @@ void main() {
   // 121: st.global.f32 	[%rd23], %f1;
   P2GU32(rd23).v = floatBitsToUint(f1);
   // 123: cvt.rz.f32.s32 %f2, %r46;
-  f2 = p2g_f64_to_f32(double(int(r46)), 1);
+  uint t31;
+  t31 = p2g_s2f32(int(int(r46)), 1);
+  f2 = uintBitsToFloat((t31 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t31);
   // 125: cvta.to.global.u64 	%rd24, %rd2;
   rd24 = rd2;
   // 126: add.s64 	%rd25, %rd24, %rd22;
@@ -314,7 +307,9 @@ void main() {
   // 127: st.global.f32 	[%rd25], %f2;
   P2GU32(rd25).v = floatBitsToUint(f2);
   // 129: cvt.rm.f32.u32 %f3, %r46;
-  f3 = p2g_f64_to_f32(double(r46), 2);
+  uint t32;
+  t32 = p2g_i2f(uint64_t(r46), false, 2);
+  f3 = uintBitsToFloat((t32 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t32);
   // 131: cvta.to.global.u64 	%rd26, %rd3;
   rd26 = rd3;
   // 132: add.s64 	%rd27, %rd26, %rd22;
@@ -322,7 +317,9 @@ void main() {
   // 133: st.global.f32 	[%rd27], %f3;
   P2GU32(rd27).v = floatBitsToUint(f3);
   // 135: cvt.rp.f32.u32 %f4, %r46;
-  f4 = p2g_f64_to_f32(double(r46), 3);
+  uint t33;
+  t33 = p2g_i2f(uint64_t(r46), false, 3);
+  f4 = uintBitsToFloat((t33 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t33);
   // 137: cvta.to.global.u64 	%rd28, %rd4;
   rd28 = rd4;
   // 138: add.s64 	%rd29, %rd28, %rd22;
@@ -330,9 +327,9 @@ void main() {
   // 139: st.global.f32 	[%rd29], %f4;
   P2GU32(rd29).v = floatBitsToUint(f4);
   // 141: cvt.rn.f32.s64 %f5, %rd16;
-  int64_t t30;
-  t30 = int64_t(rd16);
-  f5 = p2g_f64_to_f32(p2g_odd_sum(double(int(t30 >> 32)) * 4294967296.0lf, double(uint(t30))), 0);
+  uint t34;
+  t34 = p2g_s2f(int64_t(rd16), 0);
+  f5 = uintBitsToFloat((t34 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t34);
   // 143: cvta.to.global.u64 	%rd30, %rd5;
   rd30 = rd5;
   // 144: add.s64 	%rd31, %rd30, %rd22;
@@ -340,9 +337,9 @@ void main() {
   // 145: st.global.f32 	[%rd31], %f5;
   P2GU32(rd31).v = floatBitsToUint(f5);
   // 147: cvt.rz.f32.u64 %f6, %rd16;
-  uint64_t t31;
-  t31 = rd16;
-  f6 = p2g_f64_to_f32(p2g_odd_sum(double(uint(t31 >> 32)) * 4294967296.0lf, double(uint(t31))), 1);
+  uint t35;
+  t35 = p2g_i2f(uint64_t(rd16), false, 1);
+  f6 = uintBitsToFloat((t35 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t35);
   // 149: cvta.to.global.u64 	%rd32, %rd6;
   rd32 = rd6;
   // 150: add.s64 	%rd33, %rd32, %rd22;
@@ -350,9 +347,9 @@ void main() {
   // 151: st.global.f32 	[%rd33], %f6;
   P2GU32(rd33).v = floatBitsToUint(f6);
   // 153: cvt.rm.f32.s64 %f7, %rd16;
-  int64_t t32;
-  t32 = int64_t(rd16);
-  f7 = p2g_f64_to_f32(p2g_odd_sum(double(int(t32 >> 32)) * 4294967296.0lf, double(uint(t32))), 2);
+  uint t36;
+  t36 = p2g_s2f(int64_t(rd16), 2);
+  f7 = uintBitsToFloat((t36 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t36);
   // 155: cvta.to.global.u64 	%rd34, %rd7;
   rd34 = rd7;
   // 156: add.s64 	%rd35, %rd34, %rd22;
@@ -360,9 +357,9 @@ void main() {
   // 157: st.global.f32 	[%rd35], %f7;
   P2GU32(rd35).v = floatBitsToUint(f7);
   // 159: cvt.rp.f32.u64 %f8, %rd16;
-  uint64_t t33;
-  t33 = rd16;
-  f8 = p2g_f64_to_f32(p2g_odd_sum(double(uint(t33 >> 32)) * 4294967296.0lf, double(uint(t33))), 3);
+  uint t37;
+  t37 = p2g_i2f(uint64_t(rd16), false, 3);
+  f8 = uintBitsToFloat((t37 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t37);
   // 161: cvta.to.global.u64 	%rd36, %rd8;
   rd36 = rd8;
   // 162: add.s64 	%rd37, %rd36, %rd22;

@@ -25,40 +25,6 @@ const uint cmem[33] = uint[](
   0x00004200u, 0x00006400u, 0x00006800u, 0x00001400u, 0x00000200u, 0x000037FFu, 0x00007BFEu, 0x00003555u, 
   0x00000000u);
 
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
 // f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
@@ -72,57 +38,39 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
-}
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 // f16 arithmetic with .ftz flushes results that are tiny after rounding: rounded to 11 significant bits with
 // an unbounded exponent, below 2^-14. In rn that is |v| < 2^-14 - 2^-26 (measured on the H200: ops/f16_mul_fma
 // mul_ftz/fma_rn_ftz and f16x2_arith fma_rn_ftz_sat: exact results up to 0.999755 * 2^-14 are flushed, from
-// 0.999808 * 2^-14 on they give 0x0400). `v` is exact or rounded to odd, which cannot cross these bounds.
-bool p2g_h_tiny(double v, int mode) {
-  double a = abs(v);
-  bool neg = (doubleBitsToUint64(v) >> 63) != 0ul;
-  if (mode == 0) return a < uint64BitsToDouble(0x3F0FFE0000000000ul);                  // 2^-14 - 2^-26
-  if (mode == 1 || (mode == 2) == !neg) return a < 6.103515625e-05lf;                  // toward zero: 2^-14
-  return a <= uint64BitsToDouble(0x3F0FFC0000000000ul);                                // away: 2^-14 - 2^-25
+// 0.999808 * 2^-14 on they give 0x0400). `w` (f32 bits) is exact or rounded to odd, which cannot cross these bounds.
+bool p2g_h_tiny32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (mode == 0) return a < 0x387FF000u;                          // 2^-14 - 2^-26
+  if (mode == 1 || (mode == 2) == !neg) return a < 0x38800000u;   // toward zero: 2^-14
+  return a <= 0x387FE000u;                                        // away: 2^-14 - 2^-25
 }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
 }
 
 void main() {
@@ -536,7 +484,7 @@ void main() {
   t63 = rs17;
   uint t64;
   t64 = rs18;
-  rs1 = p2g_d2h(p2g_odd_sum(p2g_h2d((t63 & 0xFFFFu)), p2g_h2d((t64 & 0xFFFFu))), 0);
+  rs1 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t63 & 0xFFFFu)), p2g_h2f((t64 & 0xFFFFu))));
   // 229: cvta.to.global.u64 	%rd15, %rd1;
   rd15 = rd1;
   // 230: mul.wide.u32 	%rd16, %r1, 2;
@@ -550,7 +498,7 @@ void main() {
   t65 = rs17;
   uint t66;
   t66 = rs18;
-  rs4 = p2g_d2h(p2g_odd_sum(p2g_h2d((t65 & 0xFFFFu)), p2g_h2d((t66 & 0xFFFFu))), 0);
+  rs4 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t65 & 0xFFFFu)), p2g_h2f((t66 & 0xFFFFu))));
   // 236: cvta.to.global.u64 	%rd18, %rd2;
   rd18 = rd2;
   // 237: add.s64 	%rd19, %rd18, %rd16;
@@ -563,8 +511,8 @@ void main() {
   uint t68;
   t68 = rs18;
   uint t69;
-  t69 = p2g_d2h(p2g_odd_sum(p2g_h2d((t67 & 0xFFFFu)), p2g_h2d((t68 & 0xFFFFu))), 0);
-  rs7 = (p2g_h2d(t69) > 0.0lf ? (p2g_h2d(t69) >= 1.0lf ? 0x3C00u : t69) : 0u);
+  t69 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t67 & 0xFFFFu)), p2g_h2f((t68 & 0xFFFFu))));
+  rs7 = (t69 > 0x7C00u ? 0u : (t69 >= 0x3C00u ? 0x3C00u : t69));
   // 242: cvta.to.global.u64 	%rd20, %rd3;
   rd20 = rd3;
   // 243: add.s64 	%rd21, %rd20, %rd16;
@@ -576,9 +524,9 @@ void main() {
   t70 = rs17;
   uint t71;
   t71 = rs18;
-  precise double t72;
-  t72 = p2g_odd_sum(p2g_h2d(p2g_h_ftz((t70 & 0xFFFFu))), p2g_h2d(p2g_h_ftz((t71 & 0xFFFFu))));
-  rs10 = (p2g_h_tiny(t72, 0) ? ((doubleBitsToUint64(t72) >> 63) != 0ul ? 0x8000u : 0u) : p2g_d2h(t72, 0));
+  uint t72;
+  t72 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((t70 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((t71 & 0xFFFFu))));
+  rs10 = (p2g_h_tiny32(t72, 0) ? ((t72 >> 16) & 0x8000u) : p2g_f2h_rn(t72));
   // 248: cvta.to.global.u64 	%rd22, %rd4;
   rd22 = rd4;
   // 249: add.s64 	%rd23, %rd22, %rd16;
@@ -590,7 +538,7 @@ void main() {
   t73 = rs17;
   uint t74;
   t74 = rs18;
-  rs13 = p2g_d2h(p2g_odd_sum(p2g_h2d((t73 & 0xFFFFu)), -p2g_h2d((t74 & 0xFFFFu))), 0);
+  rs13 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t73 & 0xFFFFu)), p2g_h2f(((t74 & 0xFFFFu) ^ 0x8000u))));
   // 254: cvta.to.global.u64 	%rd24, %rd5;
   rd24 = rd5;
   // 255: add.s64 	%rd25, %rd24, %rd16;
@@ -602,11 +550,11 @@ void main() {
   t75 = rs17;
   uint t76;
   t76 = rs18;
-  precise double t77;
-  t77 = p2g_odd_sum(p2g_h2d(p2g_h_ftz((t75 & 0xFFFFu))), -p2g_h2d(p2g_h_ftz((t76 & 0xFFFFu))));
+  uint t77;
+  t77 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((t75 & 0xFFFFu))), p2g_h2f((p2g_h_ftz((t76 & 0xFFFFu)) ^ 0x8000u)));
   uint t78;
-  t78 = (p2g_h_tiny(t77, 0) ? ((doubleBitsToUint64(t77) >> 63) != 0ul ? 0x8000u : 0u) : p2g_d2h(t77, 0));
-  rs16 = (p2g_h2d(t78) > 0.0lf ? (p2g_h2d(t78) >= 1.0lf ? 0x3C00u : t78) : 0u);
+  t78 = (p2g_h_tiny32(t77, 0) ? ((t77 >> 16) & 0x8000u) : p2g_f2h_rn(t77));
+  rs16 = (t78 > 0x7C00u ? 0u : (t78 >= 0x3C00u ? 0x3C00u : t78));
   // 260: cvta.to.global.u64 	%rd26, %rd6;
   rd26 = rd6;
   // 261: add.s64 	%rd27, %rd26, %rd16;

@@ -22,57 +22,12 @@ const uint cmem[33] = uint[](
   0x00004200u, 0x00006400u, 0x00006800u, 0x00001400u, 0x00000200u, 0x000037FFu, 0x00007BFEu, 0x00003555u, 
   0x00000000u);
 
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
 }
-// bf16 bits -> double exactly (integer widening: a bf16 denormal is an f32 denormal).
-double p2g_bf2d(uint h) { return p2g_f2d(uintBitsToFloat((h & 0xFFFFu) << 16)); }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
 // f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
@@ -86,54 +41,42 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
+// order of the values, -0 and +0 equal; NaN tested on the bits too.
+int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+// The order of two f32 values given as bits: -1, 0, 1, or 2 when unordered (a NaN); -0 equals +0.
+int p2g_fcmp(uint a, uint b) {
+  if (p2g_fnan(a) || p2g_fnan(b)) return 2;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
-// NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
-// f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
-// operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
-// lanes of f64_arith sqrt_rn) is 0xFFF8000000000000. Tested on the bits: a flushing or fast device keeps them.
-bool p2g_isnan_d(double x) { return (doubleBitsToUint64(x) & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul; }
-double p2g_dnan1(double r, double a) {
-  if (p2g_isnan_d(a)) return uint64BitsToDouble(doubleBitsToUint64(a) | 0x0008000000000000ul);
-  return p2g_isnan_d(r) ? uint64BitsToDouble(0xFFF8000000000000ul) : r;
+// max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
+float p2g_fmax(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
 }
-double p2g_dmax(double a, double b) {
-  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
-  if (p2g_isnan_d(b)) return a;
-  if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) & doubleBitsToUint64(b));
-  return a > b ? a : b;
+// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// min/max.f64: a NaN operand is ignored; both NaN give the first, quiet (measured: ops/f64_misc min/max, 21
-// lanes); -0 is below +0.
-double p2g_dmin(double a, double b) {
-  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
-  if (p2g_isnan_d(b)) return a;
-  if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) | doubleBitsToUint64(b));
-  return a < b ? a : b;
-}
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
@@ -697,17 +640,15 @@ void main() {
   uint t83;
   uint t84;
   t83 = r161; t84 = r162;
-  precise double t85;
-  precise double t86;
-  t85 = p2g_h2d((t83 & 0xFFFFu)); t86 = p2g_h2d((t84 & 0xFFFFu));
-  bool t87;
-  t87 = t85 == t86;
-  precise double t88;
-  precise double t89;
-  t88 = p2g_h2d((t83 >> 16)); t89 = p2g_h2d((t84 >> 16));
-  bool t90;
-  t90 = t88 == t89;
-  r136 = ((t87 ? 0xFFFFu : 0u) | ((t90 ? 0xFFFFu : 0u) << 16));
+  int t85;
+  t85 = p2g_fcmp(floatBitsToUint(p2g_h2f((t83 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t84 & 0xFFFFu))));
+  bool t86;
+  t86 = t85 == 0;
+  int t87;
+  t87 = p2g_fcmp(floatBitsToUint(p2g_h2f((t83 >> 16))), floatBitsToUint(p2g_h2f((t84 >> 16))));
+  bool t88;
+  t88 = t87 == 0;
+  r136 = ((t86 ? 0xFFFFu : 0u) | ((t88 ? 0xFFFFu : 0u) << 16));
   // 298: cvta.to.global.u64 	%rd18, %rd1;
   rd18 = rd1;
   // 299: mul.wide.u32 	%rd19, %r1, 4;
@@ -717,20 +658,18 @@ void main() {
   // 301: st.global.u32 	[%rd20], %r136;
   P2GU32(rd20).v = r136;
   // 303: set.ltu.s32.f16x2 %r139, %r161, %r162;
-  uint t91;
-  uint t92;
-  t91 = r161; t92 = r162;
-  precise double t93;
-  precise double t94;
-  t93 = p2g_h2d((t91 & 0xFFFFu)); t94 = p2g_h2d((t92 & 0xFFFFu));
-  bool t95;
-  t95 = !(t93 >= t94);
-  precise double t96;
-  precise double t97;
-  t96 = p2g_h2d((t91 >> 16)); t97 = p2g_h2d((t92 >> 16));
-  bool t98;
-  t98 = !(t96 >= t97);
-  r139 = ((t95 ? 0xFFFFu : 0u) | ((t98 ? 0xFFFFu : 0u) << 16));
+  uint t89;
+  uint t90;
+  t89 = r161; t90 = r162;
+  int t91;
+  t91 = p2g_fcmp(floatBitsToUint(p2g_h2f((t89 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t90 & 0xFFFFu))));
+  bool t92;
+  t92 = (t91 == -1 || t91 == 2);
+  int t93;
+  t93 = p2g_fcmp(floatBitsToUint(p2g_h2f((t89 >> 16))), floatBitsToUint(p2g_h2f((t90 >> 16))));
+  bool t94;
+  t94 = (t93 == -1 || t93 == 2);
+  r139 = ((t92 ? 0xFFFFu : 0u) | ((t94 ? 0xFFFFu : 0u) << 16));
   // 305: cvta.to.global.u64 	%rd21, %rd2;
   rd21 = rd2;
   // 306: add.s64 	%rd22, %rd21, %rd19;
@@ -738,20 +677,18 @@ void main() {
   // 307: st.global.u32 	[%rd22], %r139;
   P2GU32(rd22).v = r139;
   // 309: set.gt.ftz.f16x2.f16x2 %r142, %r161, %r162;
-  uint t99;
-  uint t100;
-  t99 = r161; t100 = r162;
-  precise double t101;
-  precise double t102;
-  t101 = p2g_h2d(p2g_h_ftz((t99 & 0xFFFFu))); t102 = p2g_h2d(p2g_h_ftz((t100 & 0xFFFFu)));
-  bool t103;
-  t103 = t101 > t102;
-  precise double t104;
-  precise double t105;
-  t104 = p2g_h2d(p2g_h_ftz((t99 >> 16))); t105 = p2g_h2d(p2g_h_ftz((t100 >> 16)));
-  bool t106;
-  t106 = t104 > t105;
-  r142 = ((t103 ? 0x3C00u : 0u) | ((t106 ? 0x3C00u : 0u) << 16));
+  uint t95;
+  uint t96;
+  t95 = r161; t96 = r162;
+  int t97;
+  t97 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t95 & 0xFFFFu)))), floatBitsToUint(p2g_h2f(p2g_h_ftz((t96 & 0xFFFFu)))));
+  bool t98;
+  t98 = t97 == 1;
+  int t99;
+  t99 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t95 >> 16)))), floatBitsToUint(p2g_h2f(p2g_h_ftz((t96 >> 16)))));
+  bool t100;
+  t100 = t99 == 1;
+  r142 = ((t98 ? 0x3C00u : 0u) | ((t100 ? 0x3C00u : 0u) << 16));
   // 311: cvta.to.global.u64 	%rd23, %rd3;
   rd23 = rd3;
   // 312: add.s64 	%rd24, %rd23, %rd19;
@@ -759,20 +696,18 @@ void main() {
   // 313: st.global.u32 	[%rd24], %r142;
   P2GU32(rd24).v = r142;
   // 315: set.le.bf16x2.bf16x2 %r145, %r161, %r162;
-  uint t107;
-  uint t108;
-  t107 = r161; t108 = r162;
-  precise double t109;
-  precise double t110;
-  t109 = p2g_bf2d((t107 & 0xFFFFu)); t110 = p2g_bf2d((t108 & 0xFFFFu));
-  bool t111;
-  t111 = t109 <= t110;
-  precise double t112;
-  precise double t113;
-  t112 = p2g_bf2d((t107 >> 16)); t113 = p2g_bf2d((t108 >> 16));
-  bool t114;
-  t114 = t112 <= t113;
-  r145 = ((t111 ? 0x3F80u : 0u) | ((t114 ? 0x3F80u : 0u) << 16));
+  uint t101;
+  uint t102;
+  t101 = r161; t102 = r162;
+  int t103;
+  t103 = p2g_fcmp(((t101 & 0xFFFFu) << 16), ((t102 & 0xFFFFu) << 16));
+  bool t104;
+  t104 = (t103 == -1 || t103 == 0);
+  int t105;
+  t105 = p2g_fcmp(((t101 >> 16) << 16), ((t102 >> 16) << 16));
+  bool t106;
+  t106 = (t105 == -1 || t105 == 0);
+  r145 = ((t104 ? 0x3F80u : 0u) | ((t106 ? 0x3F80u : 0u) << 16));
   // 317: cvta.to.global.u64 	%rd25, %rd4;
   rd25 = rd4;
   // 318: add.s64 	%rd26, %rd25, %rd19;
@@ -780,21 +715,19 @@ void main() {
   // 319: st.global.u32 	[%rd26], %r145;
   P2GU32(rd26).v = r145;
   // 321: { .reg .pred p, q; setp.ltu.f16x2 p|q, %r161, %r162; selp.u32 %r148, 1, 0, p; @q or.b32 %r148, %r148, 2; }
-  uint t115;
-  uint t116;
-  t115 = r161; t116 = r162;
-  precise double t117;
-  precise double t118;
-  t117 = p2g_h2d((t115 & 0xFFFFu)); t118 = p2g_h2d((t116 & 0xFFFFu));
-  bool t119;
-  t119 = !(t117 >= t118);
-  precise double t120;
-  precise double t121;
-  t120 = p2g_h2d((t115 >> 16)); t121 = p2g_h2d((t116 >> 16));
-  bool t122;
-  t122 = !(t120 >= t121);
-  v_p = t119;
-  q = t122;
+  uint t107;
+  uint t108;
+  t107 = r161; t108 = r162;
+  int t109;
+  t109 = p2g_fcmp(floatBitsToUint(p2g_h2f((t107 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t108 & 0xFFFFu))));
+  bool t110;
+  t110 = (t109 == -1 || t109 == 2);
+  int t111;
+  t111 = p2g_fcmp(floatBitsToUint(p2g_h2f((t107 >> 16))), floatBitsToUint(p2g_h2f((t108 >> 16))));
+  bool t112;
+  t112 = (t111 == -1 || t111 == 2);
+  v_p = t110;
+  q = t112;
   r148 = v_p ? 1u : 0u;
   if (q) {
     r148 = r148 | 2u;
@@ -806,21 +739,19 @@ void main() {
   // 325: st.global.u32 	[%rd28], %r148;
   P2GU32(rd28).v = r148;
   // 327: { .reg .pred p, q; setp.ge.ftz.f16x2 p|q, %r161, %r162; selp.u32 %r151, 1, 0, p; @q or.b32 %r151, %r151, 2; }
-  uint t123;
-  uint t124;
-  t123 = r161; t124 = r162;
-  precise double t125;
-  precise double t126;
-  t125 = p2g_h2d(p2g_h_ftz((t123 & 0xFFFFu))); t126 = p2g_h2d(p2g_h_ftz((t124 & 0xFFFFu)));
-  bool t127;
-  t127 = t125 >= t126;
-  precise double t128;
-  precise double t129;
-  t128 = p2g_h2d(p2g_h_ftz((t123 >> 16))); t129 = p2g_h2d(p2g_h_ftz((t124 >> 16)));
-  bool t130;
-  t130 = t128 >= t129;
-  v_p_1 = t127;
-  q_1 = t130;
+  uint t113;
+  uint t114;
+  t113 = r161; t114 = r162;
+  int t115;
+  t115 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t113 & 0xFFFFu)))), floatBitsToUint(p2g_h2f(p2g_h_ftz((t114 & 0xFFFFu)))));
+  bool t116;
+  t116 = (t115 == 0 || t115 == 1);
+  int t117;
+  t117 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t113 >> 16)))), floatBitsToUint(p2g_h2f(p2g_h_ftz((t114 >> 16)))));
+  bool t118;
+  t118 = (t117 == 0 || t117 == 1);
+  v_p_1 = t116;
+  q_1 = t118;
   r151 = v_p_1 ? 1u : 0u;
   if (q_1) {
     r151 = r151 | 2u;
@@ -832,21 +763,19 @@ void main() {
   // 331: st.global.u32 	[%rd30], %r151;
   P2GU32(rd30).v = r151;
   // 333: { .reg .pred p, q; setp.nan.bf16x2 p|q, %r161, %r162; selp.u32 %r154, 1, 0, p; @q or.b32 %r154, %r154, 2; }
-  uint t131;
-  uint t132;
-  t131 = r161; t132 = r162;
-  precise double t133;
-  precise double t134;
-  t133 = p2g_bf2d((t131 & 0xFFFFu)); t134 = p2g_bf2d((t132 & 0xFFFFu));
-  bool t135;
-  t135 = (isnan(t133) || isnan(t134));
-  precise double t136;
-  precise double t137;
-  t136 = p2g_bf2d((t131 >> 16)); t137 = p2g_bf2d((t132 >> 16));
-  bool t138;
-  t138 = (isnan(t136) || isnan(t137));
-  v_p_2 = t135;
-  q_2 = t138;
+  uint t119;
+  uint t120;
+  t119 = r161; t120 = r162;
+  int t121;
+  t121 = p2g_fcmp(((t119 & 0xFFFFu) << 16), ((t120 & 0xFFFFu) << 16));
+  bool t122;
+  t122 = t121 == 2;
+  int t123;
+  t123 = p2g_fcmp(((t119 >> 16) << 16), ((t120 >> 16) << 16));
+  bool t124;
+  t124 = t123 == 2;
+  v_p_2 = t122;
+  q_2 = t124;
   r154 = v_p_2 ? 1u : 0u;
   if (q_2) {
     r154 = r154 | 2u;
@@ -858,21 +787,21 @@ void main() {
   // 337: st.global.u32 	[%rd32], %r154;
   P2GU32(rd32).v = r154;
   // 339: min.xorsign.abs.f16x2 %r157, %r161, %r162;
-  uint t139;
-  t139 = r161;
-  uint t140;
-  t140 = r162;
-  uint t141;
-  uint t142;
-  t142 = ((t139 ^ t140) >> 0) & 0x8000u;
-  t141 = p2g_d2h(p2g_dmin(abs(p2g_h2d((t139 & 0xFFFFu))), abs(p2g_h2d((t140 & 0xFFFFu)))), 0);
-  uint t143;
-  t143 = (t141 == 0x7FFFu ? t141 : (t141 | t142));
-  uint t144;
-  uint t145;
-  t145 = ((t139 ^ t140) >> 16) & 0x8000u;
-  t144 = p2g_d2h(p2g_dmin(abs(p2g_h2d((t139 >> 16))), abs(p2g_h2d((t140 >> 16)))), 0);
-  r157 = (t143 | (((t144 == 0x7FFFu ? t144 : (t144 | t145))) << 16));
+  uint t125;
+  t125 = r161;
+  uint t126;
+  t126 = r162;
+  uint t127;
+  uint t128;
+  t128 = ((t125 ^ t126) >> 0) & 0x8000u;
+  t127 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((t125 & 0xFFFFu) & 0x7FFFu)), p2g_h2f(((t126 & 0xFFFFu) & 0x7FFFu)))));
+  uint t129;
+  t129 = (t127 == 0x7FFFu ? t127 : (t127 | t128));
+  uint t130;
+  uint t131;
+  t131 = ((t125 ^ t126) >> 16) & 0x8000u;
+  t130 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((t125 >> 16) & 0x7FFFu)), p2g_h2f(((t126 >> 16) & 0x7FFFu)))));
+  r157 = (t129 | (((t130 == 0x7FFFu ? t130 : (t130 | t131))) << 16));
   // 341: cvta.to.global.u64 	%rd33, %rd8;
   rd33 = rd8;
   // 342: add.s64 	%rd34, %rd33, %rd19;
@@ -880,21 +809,21 @@ void main() {
   // 343: st.global.u32 	[%rd34], %r157;
   P2GU32(rd34).v = r157;
   // 345: max.NaN.xorsign.abs.bf16x2 %r160, %r161, %r162;
-  uint t146;
-  t146 = r161;
-  uint t147;
-  t147 = r162;
-  uint t148;
-  uint t149;
-  t149 = ((t146 ^ t147) >> 0) & 0x8000u;
-  t148 = p2g_d2bf(((isnan(abs(p2g_bf2d((t146 & 0xFFFFu)))) || isnan(abs(p2g_bf2d((t147 & 0xFFFFu))))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmax(abs(p2g_bf2d((t146 & 0xFFFFu))), abs(p2g_bf2d((t147 & 0xFFFFu))))), 0);
-  uint t150;
-  t150 = (t148 == 0x7FFFu ? t148 : (t148 | t149));
-  uint t151;
-  uint t152;
-  t152 = ((t146 ^ t147) >> 16) & 0x8000u;
-  t151 = p2g_d2bf(((isnan(abs(p2g_bf2d((t146 >> 16)))) || isnan(abs(p2g_bf2d((t147 >> 16))))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmax(abs(p2g_bf2d((t146 >> 16))), abs(p2g_bf2d((t147 >> 16))))), 0);
-  r160 = (t150 | (((t151 == 0x7FFFu ? t151 : (t151 | t152))) << 16));
+  uint t132;
+  t132 = r161;
+  uint t133;
+  t133 = r162;
+  uint t134;
+  uint t135;
+  t135 = ((t132 ^ t133) >> 0) & 0x8000u;
+  t134 = p2g_f2bf_rn(((((t132 & 0xFFFFu) & 0x7FFFu) > 0x7F80u || ((t133 & 0xFFFFu) & 0x7FFFu) > 0x7F80u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(uintBitsToFloat(((t132 & 0xFFFFu) & 0x7FFFu) << 16), uintBitsToFloat(((t133 & 0xFFFFu) & 0x7FFFu) << 16)))));
+  uint t136;
+  t136 = (t134 == 0x7FFFu ? t134 : (t134 | t135));
+  uint t137;
+  uint t138;
+  t138 = ((t132 ^ t133) >> 16) & 0x8000u;
+  t137 = p2g_f2bf_rn(((((t132 >> 16) & 0x7FFFu) > 0x7F80u || ((t133 >> 16) & 0x7FFFu) > 0x7F80u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(uintBitsToFloat(((t132 >> 16) & 0x7FFFu) << 16), uintBitsToFloat(((t133 >> 16) & 0x7FFFu) << 16)))));
+  r160 = (t136 | (((t137 == 0x7FFFu ? t137 : (t137 | t138))) << 16));
   // 347: cvta.to.global.u64 	%rd35, %rd9;
   rd35 = rd9;
   // 348: add.s64 	%rd36, %rd35, %rd19;

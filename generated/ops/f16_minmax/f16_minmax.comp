@@ -25,57 +25,12 @@ const uint cmem[33] = uint[](
   0x00004200u, 0x00006400u, 0x00006800u, 0x00001400u, 0x00000200u, 0x000037FFu, 0x00007BFEu, 0x00003555u, 
   0x00000000u);
 
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
 }
-// bf16 bits -> double exactly (integer widening: a bf16 denormal is an f32 denormal).
-double p2g_bf2d(uint h) { return p2g_f2d(uintBitsToFloat((h & 0xFFFFu) << 16)); }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
 // f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
@@ -89,54 +44,36 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
+// order of the values, -0 and +0 equal; NaN tested on the bits too.
+int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+// max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
+float p2g_fmax(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
 }
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
-// NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
-// f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
-// operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
-// lanes of f64_arith sqrt_rn) is 0xFFF8000000000000. Tested on the bits: a flushing or fast device keeps them.
-bool p2g_isnan_d(double x) { return (doubleBitsToUint64(x) & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul; }
-double p2g_dnan1(double r, double a) {
-  if (p2g_isnan_d(a)) return uint64BitsToDouble(doubleBitsToUint64(a) | 0x0008000000000000ul);
-  return p2g_isnan_d(r) ? uint64BitsToDouble(0xFFF8000000000000ul) : r;
+// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-double p2g_dmax(double a, double b) {
-  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
-  if (p2g_isnan_d(b)) return a;
-  if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) & doubleBitsToUint64(b));
-  return a > b ? a : b;
-}
-// min/max.f64: a NaN operand is ignored; both NaN give the first, quiet (measured: ops/f64_misc min/max, 21
-// lanes); -0 is below +0.
-double p2g_dmin(double a, double b) {
-  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
-  if (p2g_isnan_d(b)) return a;
-  if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) | doubleBitsToUint64(b));
-  return a < b ? a : b;
-}
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
@@ -562,7 +499,7 @@ void main() {
   t63 = rs20;
   uint t64;
   t64 = rs21;
-  rs1 = p2g_d2h(p2g_dmin(p2g_h2d((t63 & 0xFFFFu)), p2g_h2d((t64 & 0xFFFFu))), 0);
+  rs1 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((t63 & 0xFFFFu)), p2g_h2f((t64 & 0xFFFFu)))));
   // 236: cvta.to.global.u64 	%rd18, %rd1;
   rd18 = rd1;
   // 237: mul.wide.u32 	%rd19, %r1, 2;
@@ -576,7 +513,7 @@ void main() {
   t65 = rs20;
   uint t66;
   t66 = rs21;
-  rs4 = p2g_d2h(p2g_dmax(p2g_h2d((t65 & 0xFFFFu)), p2g_h2d((t66 & 0xFFFFu))), 0);
+  rs4 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f((t65 & 0xFFFFu)), p2g_h2f((t66 & 0xFFFFu)))));
   // 243: cvta.to.global.u64 	%rd21, %rd2;
   rd21 = rd2;
   // 244: add.s64 	%rd22, %rd21, %rd19;
@@ -588,7 +525,7 @@ void main() {
   t67 = rs20;
   uint t68;
   t68 = rs21;
-  rs7 = p2g_d2h(((isnan(p2g_h2d((t67 & 0xFFFFu))) || isnan(p2g_h2d((t68 & 0xFFFFu)))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmin(p2g_h2d((t67 & 0xFFFFu)), p2g_h2d((t68 & 0xFFFFu)))), 0);
+  rs7 = p2g_f2h_rn(((((t67 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((t68 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmin(p2g_h2f((t67 & 0xFFFFu)), p2g_h2f((t68 & 0xFFFFu))))));
   // 249: cvta.to.global.u64 	%rd23, %rd3;
   rd23 = rd3;
   // 250: add.s64 	%rd24, %rd23, %rd19;
@@ -600,7 +537,7 @@ void main() {
   t69 = rs20;
   uint t70;
   t70 = rs21;
-  rs10 = p2g_h_ftz(p2g_d2h(((isnan(p2g_h2d(p2g_h_ftz((t69 & 0xFFFFu)))) || isnan(p2g_h2d(p2g_h_ftz((t70 & 0xFFFFu))))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmax(p2g_h2d(p2g_h_ftz((t69 & 0xFFFFu))), p2g_h2d(p2g_h_ftz((t70 & 0xFFFFu))))), 0));
+  rs10 = p2g_h_ftz(p2g_f2h_rn((((p2g_h_ftz((t69 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u || (p2g_h_ftz((t70 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(p2g_h2f(p2g_h_ftz((t69 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((t70 & 0xFFFFu))))))));
   // 255: cvta.to.global.u64 	%rd25, %rd4;
   rd25 = rd4;
   // 256: add.s64 	%rd26, %rd25, %rd19;
@@ -612,7 +549,7 @@ void main() {
   t71 = rs20;
   uint t72;
   t72 = rs21;
-  rs13 = p2g_d2bf(p2g_dmin(p2g_bf2d((t71 & 0xFFFFu)), p2g_bf2d((t72 & 0xFFFFu))), 0);
+  rs13 = p2g_f2bf_rn(floatBitsToUint(p2g_fmin(uintBitsToFloat((t71 & 0xFFFFu) << 16), uintBitsToFloat((t72 & 0xFFFFu) << 16))));
   // 261: cvta.to.global.u64 	%rd27, %rd5;
   rd27 = rd5;
   // 262: add.s64 	%rd28, %rd27, %rd19;
@@ -624,7 +561,7 @@ void main() {
   t73 = rs20;
   uint t74;
   t74 = rs21;
-  rs16 = p2g_d2bf(((isnan(p2g_bf2d((t73 & 0xFFFFu))) || isnan(p2g_bf2d((t74 & 0xFFFFu)))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmax(p2g_bf2d((t73 & 0xFFFFu)), p2g_bf2d((t74 & 0xFFFFu)))), 0);
+  rs16 = p2g_f2bf_rn(((((t73 & 0xFFFFu) & 0x7FFFu) > 0x7F80u || ((t74 & 0xFFFFu) & 0x7FFFu) > 0x7F80u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(uintBitsToFloat((t73 & 0xFFFFu) << 16), uintBitsToFloat((t74 & 0xFFFFu) << 16)))));
   // 267: cvta.to.global.u64 	%rd29, %rd6;
   rd29 = rd6;
   // 268: add.s64 	%rd30, %rd29, %rd19;
@@ -639,7 +576,7 @@ void main() {
   uint t77;
   uint t78;
   t78 = ((t75 ^ t76) >> 0) & 0x8000u;
-  t77 = p2g_d2bf(p2g_dmin(abs(p2g_bf2d((t75 & 0xFFFFu))), abs(p2g_bf2d((t76 & 0xFFFFu)))), 0);
+  t77 = p2g_f2bf_rn(floatBitsToUint(p2g_fmin(uintBitsToFloat(((t75 & 0xFFFFu) & 0x7FFFu) << 16), uintBitsToFloat(((t76 & 0xFFFFu) & 0x7FFFu) << 16))));
   rs19 = (t77 == 0x7FFFu ? t77 : (t77 | t78));
   // 273: cvta.to.global.u64 	%rd31, %rd7;
   rd31 = rd7;
@@ -653,8 +590,8 @@ void main() {
   uint t80;
   t80 = r105;
   uint t81;
-  t81 = p2g_d2h(p2g_dmin(p2g_h2d((t79 & 0xFFFFu)), p2g_h2d((t80 & 0xFFFFu))), 0);
-  r98 = (t81 | ((p2g_d2h(p2g_dmin(p2g_h2d((t79 >> 16)), p2g_h2d((t80 >> 16))), 0)) << 16));
+  t81 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((t79 & 0xFFFFu)), p2g_h2f((t80 & 0xFFFFu)))));
+  r98 = (t81 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((t79 >> 16)), p2g_h2f((t80 >> 16)))))) << 16));
   // 279: cvta.to.global.u64 	%rd33, %rd8;
   rd33 = rd8;
   // 280: mul.wide.u32 	%rd34, %r1, 4;
@@ -669,8 +606,8 @@ void main() {
   uint t83;
   t83 = r105;
   uint t84;
-  t84 = p2g_d2h(((isnan(p2g_h2d((t82 & 0xFFFFu))) || isnan(p2g_h2d((t83 & 0xFFFFu)))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmax(p2g_h2d((t82 & 0xFFFFu)), p2g_h2d((t83 & 0xFFFFu)))), 0);
-  r101 = (t84 | ((p2g_d2h(((isnan(p2g_h2d((t82 >> 16))) || isnan(p2g_h2d((t83 >> 16)))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmax(p2g_h2d((t82 >> 16)), p2g_h2d((t83 >> 16)))), 0)) << 16));
+  t84 = p2g_f2h_rn(((((t82 & 0xFFFFu) & 0x7FFFu) > 0x7C00u || ((t83 & 0xFFFFu) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(p2g_h2f((t82 & 0xFFFFu)), p2g_h2f((t83 & 0xFFFFu))))));
+  r101 = (t84 | ((p2g_f2h_rn(((((t82 >> 16) & 0x7FFFu) > 0x7C00u || ((t83 >> 16) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(p2g_h2f((t82 >> 16)), p2g_h2f((t83 >> 16))))))) << 16));
   // 286: cvta.to.global.u64 	%rd36, %rd9;
   rd36 = rd9;
   // 287: add.s64 	%rd37, %rd36, %rd34;

@@ -25,57 +25,12 @@ const uint cmem[33] = uint[](
   0x00004200u, 0x00006400u, 0x00006800u, 0x00001400u, 0x00000200u, 0x000037FFu, 0x00007BFEu, 0x00003555u, 
   0x00000000u);
 
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
-  }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
 }
-// bf16 bits -> double exactly (integer widening: a bf16 denormal is an f32 denormal).
-double p2g_bf2d(uint h) { return p2g_f2d(uintBitsToFloat((h & 0xFFFFu) << 16)); }
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
 // f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
 uint p2g_f2h_rn(uint b) {
   uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
@@ -89,54 +44,42 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
+// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
+// order of the values, -0 and +0 equal; NaN tested on the bits too.
+int p2g_fkey(uint b) { return (b & 0x80000000u) != 0u ? -int(b & 0x7FFFFFFFu) : int(b); }
+bool p2g_fnan(uint b) { return (b & 0x7FFFFFFFu) > 0x7F800000u; }
+// The order of two f32 values given as bits: -1, 0, 1, or 2 when unordered (a NaN); -0 equals +0.
+int p2g_fcmp(uint a, uint b) {
+  if (p2g_fnan(a) || p2g_fnan(b)) return 2;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka < kb ? -1 : (ka > kb ? 1 : 0);
 }
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
-// NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
-// f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
-// operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
-// lanes of f64_arith sqrt_rn) is 0xFFF8000000000000. Tested on the bits: a flushing or fast device keeps them.
-bool p2g_isnan_d(double x) { return (doubleBitsToUint64(x) & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul; }
-double p2g_dnan1(double r, double a) {
-  if (p2g_isnan_d(a)) return uint64BitsToDouble(doubleBitsToUint64(a) | 0x0008000000000000ul);
-  return p2g_isnan_d(r) ? uint64BitsToDouble(0xFFF8000000000000ul) : r;
+// max.f32: a NaN operand is ignored; both NaN give the canonical NaN; +0.0 is above -0.0.
+float p2g_fmax(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a & b) : (ka > kb ? x : y);
 }
-double p2g_dmax(double a, double b) {
-  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
-  if (p2g_isnan_d(b)) return a;
-  if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) & doubleBitsToUint64(b));
-  return a > b ? a : b;
+// min.f32: a NaN operand is ignored; both NaN give the canonical NaN; -0.0 is below +0.0 (HAZARDS.md #14).
+float p2g_fmin(float x, float y) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  if (p2g_fnan(a)) return p2g_fnan(b) ? uintBitsToFloat(0x7FFFFFFFu) : y;
+  if (p2g_fnan(b)) return x;
+  int ka = p2g_fkey(a), kb = p2g_fkey(b);
+  return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// min/max.f64: a NaN operand is ignored; both NaN give the first, quiet (measured: ops/f64_misc min/max, 21
-// lanes); -0 is below +0.
-double p2g_dmin(double a, double b) {
-  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
-  if (p2g_isnan_d(b)) return a;
-  if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) | doubleBitsToUint64(b));
-  return a < b ? a : b;
-}
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
@@ -551,12 +494,14 @@ void main() {
   t62 = uint64_t(r1);
   rs19 = (uint(uint64_t(t62)) & 65535u);
   // 229: set.lt.f16.f16 %rs1, %rs19, %rs20;
-  precise double t63;
-  precise double t64;
-  t63 = p2g_h2d(rs19); t64 = p2g_h2d(rs20);
-  bool t65;
-  t65 = t63 < t64;
-  rs1 = (t65) ? 0x3C00u : 0u;
+  uint t63;
+  uint t64;
+  t63 = floatBitsToUint(p2g_h2f(rs19)); t64 = floatBitsToUint(p2g_h2f(rs20));
+  int t65;
+  t65 = p2g_fcmp(t63, t64);
+  bool t66;
+  t66 = t65 == -1;
+  rs1 = (t66) ? 0x3C00u : 0u;
   // 231: cvta.to.global.u64 	%rd16, %rd1;
   rd16 = rd1;
   // 232: mul.wide.u32 	%rd17, %r1, 2;
@@ -566,12 +511,14 @@ void main() {
   // 234: st.global.u16 	[%rd18], %rs1;
   P2GU16(rd18).v = uint16_t(rs1);
   // 236: set.neu.u32.f16 %r98, %rs19, %rs20;
-  precise double t66;
-  precise double t67;
-  t66 = p2g_h2d(rs19); t67 = p2g_h2d(rs20);
-  bool t68;
-  t68 = !(t66 == t67);
-  r98 = (t68) ? 0xFFFFFFFFu : 0u;
+  uint t67;
+  uint t68;
+  t67 = floatBitsToUint(p2g_h2f(rs19)); t68 = floatBitsToUint(p2g_h2f(rs20));
+  int t69;
+  t69 = p2g_fcmp(t67, t68);
+  bool t70;
+  t70 = t69 != 0;
+  r98 = (t70) ? 0xFFFFFFFFu : 0u;
   // 238: cvta.to.global.u64 	%rd19, %rd2;
   rd19 = rd2;
   // 239: mul.wide.u32 	%rd20, %r1, 4;
@@ -581,12 +528,14 @@ void main() {
   // 241: st.global.u32 	[%rd21], %r98;
   P2GU32(rd21).v = r98;
   // 243: set.ge.bf16.bf16 %rs6, %rs19, %rs20;
-  precise double t69;
-  precise double t70;
-  t69 = p2g_bf2d(rs19); t70 = p2g_bf2d(rs20);
-  bool t71;
-  t71 = t69 >= t70;
-  rs6 = (t71) ? 0x3F80u : 0u;
+  uint t71;
+  uint t72;
+  t71 = ((rs19 & 0xFFFFu) << 16); t72 = ((rs20 & 0xFFFFu) << 16);
+  int t73;
+  t73 = p2g_fcmp(t71, t72);
+  bool t74;
+  t74 = (t73 == 0 || t73 == 1);
+  rs6 = (t74) ? 0x3F80u : 0u;
   // 245: cvta.to.global.u64 	%rd22, %rd3;
   rd22 = rd3;
   // 246: add.s64 	%rd23, %rd22, %rd17;
@@ -594,15 +543,15 @@ void main() {
   // 247: st.global.u16 	[%rd23], %rs6;
   P2GU16(rd23).v = uint16_t(rs6);
   // 249: min.xorsign.abs.f16 %rs9, %rs19, %rs20;
-  uint t72;
-  t72 = rs19;
-  uint t73;
-  t73 = rs20;
-  uint t74;
   uint t75;
-  t75 = ((t72 ^ t73) >> 0) & 0x8000u;
-  t74 = p2g_d2h(p2g_dmin(abs(p2g_h2d((t72 & 0xFFFFu))), abs(p2g_h2d((t73 & 0xFFFFu)))), 0);
-  rs9 = (t74 == 0x7FFFu ? t74 : (t74 | t75));
+  t75 = rs19;
+  uint t76;
+  t76 = rs20;
+  uint t77;
+  uint t78;
+  t78 = ((t75 ^ t76) >> 0) & 0x8000u;
+  t77 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((t75 & 0xFFFFu) & 0x7FFFu)), p2g_h2f(((t76 & 0xFFFFu) & 0x7FFFu)))));
+  rs9 = (t77 == 0x7FFFu ? t77 : (t77 | t78));
   // 251: cvta.to.global.u64 	%rd24, %rd4;
   rd24 = rd4;
   // 252: add.s64 	%rd25, %rd24, %rd17;
@@ -610,15 +559,15 @@ void main() {
   // 253: st.global.u16 	[%rd25], %rs9;
   P2GU16(rd25).v = uint16_t(rs9);
   // 255: max.xorsign.abs.f16 %rs12, %rs19, %rs20;
-  uint t76;
-  t76 = rs19;
-  uint t77;
-  t77 = rs20;
-  uint t78;
   uint t79;
-  t79 = ((t76 ^ t77) >> 0) & 0x8000u;
-  t78 = p2g_d2h(p2g_dmax(abs(p2g_h2d((t76 & 0xFFFFu))), abs(p2g_h2d((t77 & 0xFFFFu)))), 0);
-  rs12 = (t78 == 0x7FFFu ? t78 : (t78 | t79));
+  t79 = rs19;
+  uint t80;
+  t80 = rs20;
+  uint t81;
+  uint t82;
+  t82 = ((t79 ^ t80) >> 0) & 0x8000u;
+  t81 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f(((t79 & 0xFFFFu) & 0x7FFFu)), p2g_h2f(((t80 & 0xFFFFu) & 0x7FFFu)))));
+  rs12 = (t81 == 0x7FFFu ? t81 : (t81 | t82));
   // 257: cvta.to.global.u64 	%rd26, %rd5;
   rd26 = rd5;
   // 258: add.s64 	%rd27, %rd26, %rd17;
@@ -626,15 +575,15 @@ void main() {
   // 259: st.global.u16 	[%rd27], %rs12;
   P2GU16(rd27).v = uint16_t(rs12);
   // 261: min.ftz.NaN.xorsign.abs.f16 %rs15, %rs19, %rs20;
-  uint t80;
-  t80 = rs19;
-  uint t81;
-  t81 = rs20;
-  uint t82;
   uint t83;
-  t83 = ((t80 ^ t81) >> 0) & 0x8000u;
-  t82 = p2g_h_ftz(p2g_d2h(((isnan(abs(p2g_h2d(p2g_h_ftz((t80 & 0xFFFFu))))) || isnan(abs(p2g_h2d(p2g_h_ftz((t81 & 0xFFFFu)))))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmin(abs(p2g_h2d(p2g_h_ftz((t80 & 0xFFFFu)))), abs(p2g_h2d(p2g_h_ftz((t81 & 0xFFFFu)))))), 0));
-  rs15 = (t82 == 0x7FFFu ? t82 : (t82 | t83));
+  t83 = rs19;
+  uint t84;
+  t84 = rs20;
+  uint t85;
+  uint t86;
+  t86 = ((t83 ^ t84) >> 0) & 0x8000u;
+  t85 = p2g_h_ftz(p2g_f2h_rn((((p2g_h_ftz((t83 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u || (p2g_h_ftz((t84 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmin(p2g_h2f((p2g_h_ftz((t83 & 0xFFFFu)) & 0x7FFFu)), p2g_h2f((p2g_h_ftz((t84 & 0xFFFFu)) & 0x7FFFu)))))));
+  rs15 = (t85 == 0x7FFFu ? t85 : (t85 | t86));
   // 263: cvta.to.global.u64 	%rd28, %rd6;
   rd28 = rd6;
   // 264: add.s64 	%rd29, %rd28, %rd17;
@@ -642,15 +591,15 @@ void main() {
   // 265: st.global.u16 	[%rd29], %rs15;
   P2GU16(rd29).v = uint16_t(rs15);
   // 267: max.NaN.xorsign.abs.bf16 %rs18, %rs19, %rs20;
-  uint t84;
-  t84 = rs19;
-  uint t85;
-  t85 = rs20;
-  uint t86;
   uint t87;
-  t87 = ((t84 ^ t85) >> 0) & 0x8000u;
-  t86 = p2g_d2bf(((isnan(abs(p2g_bf2d((t84 & 0xFFFFu)))) || isnan(abs(p2g_bf2d((t85 & 0xFFFFu))))) ? uint64BitsToDouble(0x7FF8000000000000ul) : p2g_dmax(abs(p2g_bf2d((t84 & 0xFFFFu))), abs(p2g_bf2d((t85 & 0xFFFFu))))), 0);
-  rs18 = (t86 == 0x7FFFu ? t86 : (t86 | t87));
+  t87 = rs19;
+  uint t88;
+  t88 = rs20;
+  uint t89;
+  uint t90;
+  t90 = ((t87 ^ t88) >> 0) & 0x8000u;
+  t89 = p2g_f2bf_rn(((((t87 & 0xFFFFu) & 0x7FFFu) > 0x7F80u || ((t88 & 0xFFFFu) & 0x7FFFu) > 0x7F80u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(uintBitsToFloat(((t87 & 0xFFFFu) & 0x7FFFu) << 16), uintBitsToFloat(((t88 & 0xFFFFu) & 0x7FFFu) << 16)))));
+  rs18 = (t89 == 0x7FFFu ? t89 : (t89 | t90));
   // 269: cvta.to.global.u64 	%rd30, %rd7;
   rd30 = rd7;
   // 270: add.s64 	%rd31, %rd30, %rd17;

@@ -53,90 +53,114 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
   uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
   return na ? int64_t(0ul - r) : int64_t(r);
 }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
   }
-  return signOut | uint(r);
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
-// unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
-// measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
-// keeps 2^-126 for rn on |v| in [2^-126 - 2^-150, 2^-126 - 2^-151) and for rm/rp on |v| in
-// (2^-126 - 2^-149, 2^-126 - 2^-150]. `v` must be exact or rounded to odd with at least 26 significant bits.
-bool p2g_tiny32(double v, int mode) {
-  uint64_t w = doubleBitsToUint64(v);
-  int e = int((w >> 52) & 0x7FFul);
-  if (e >= 897) return false;  // |v| >= 2^-126, infinity, NaN
-  if (e < 896) return true;    // |v| < 2^-127, or zero: no rounding reaches 2^-126
-  uint64_t q = (w >> 29) & 0x7FFFFFul, rem = w & 0x1FFFFFFFul;
-  bool neg = (w >> 63) != 0ul, up;
-  if (mode == 0) up = rem > 0x10000000ul || (rem == 0x10000000ul && (q & 1ul) != 0ul);
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = rem != 0ul && neg;
-  else up = rem != 0ul && !neg;
-  return !(up && q == 0x7FFFFFul);
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-float p2g_f64_to_f32_ftz(double v, int mode) {
-  if (p2g_tiny32(v, mode)) return uintBitsToFloat(uint(doubleBitsToUint64(v) >> 63) << 31);
-  return p2g_f64_to_f32(v, mode);
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
@@ -147,26 +171,6 @@ float p2g_sat(float x) {
   uint b = floatBitsToUint(x);
   if (b >= 0x7F800001u) return 0.0;  // NaN of either sign, and every negative value
   return b >= 0x3F800000u ? 1.0 : x;
-}
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
-// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
 }
 
 void main() {
@@ -695,7 +699,7 @@ void main() {
   // 270: mov.b32 	%f45, %r136;
   f45 = uintBitsToFloat(r136);
   // 272: mul.rn.ftz.f32 %f1, %f45, %f46;
-  f1 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), 0));
+  f1 = p2g_ftz(p2g_fmul(p2g_ftz(f45), p2g_ftz(f46), true));
   // 274: cvta.to.global.u64 	%rd35, %rd7;
   rd35 = rd7;
   // 275: mul.wide.u32 	%rd36, %r1, 4;
@@ -705,7 +709,7 @@ void main() {
   // 277: st.global.f32 	[%rd37], %f1;
   P2GU32(rd37).v = floatBitsToUint(f1);
   // 279: mul.rz.ftz.f32 %f4, %f45, %f46;
-  f4 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), 1));
+  f4 = p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), uintBitsToFloat((floatBitsToUint(p2g_ftz(f45)) ^ floatBitsToUint(p2g_ftz(f46))) & 0x80000000u), 1, true));
   // 281: cvta.to.global.u64 	%rd38, %rd8;
   rd38 = rd8;
   // 282: add.s64 	%rd39, %rd38, %rd36;
@@ -713,7 +717,7 @@ void main() {
   // 283: st.global.f32 	[%rd39], %f4;
   P2GU32(rd39).v = floatBitsToUint(f4);
   // 285: mul.rm.ftz.f32 %f7, %f45, %f46;
-  f7 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), 2));
+  f7 = p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), uintBitsToFloat((floatBitsToUint(p2g_ftz(f45)) ^ floatBitsToUint(p2g_ftz(f46))) & 0x80000000u), 2, true));
   // 287: cvta.to.global.u64 	%rd40, %rd9;
   rd40 = rd9;
   // 288: add.s64 	%rd41, %rd40, %rd36;
@@ -721,7 +725,7 @@ void main() {
   // 289: st.global.f32 	[%rd41], %f7;
   P2GU32(rd41).v = floatBitsToUint(f7);
   // 291: mul.rp.ftz.f32 %f10, %f45, %f46;
-  f10 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), 3));
+  f10 = p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), uintBitsToFloat((floatBitsToUint(p2g_ftz(f45)) ^ floatBitsToUint(p2g_ftz(f46))) & 0x80000000u), 3, true));
   // 293: cvta.to.global.u64 	%rd42, %rd10;
   rd42 = rd10;
   // 294: add.s64 	%rd43, %rd42, %rd36;
@@ -731,7 +735,7 @@ void main() {
   // 296: mov.b32 	%f47, %r137;
   f47 = uintBitsToFloat(r137);
   // 298: fma.rn.ftz.f32 %f13, %f45, %f46, %f47;
-  f13 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), p2g_f2d(p2g_ftz(f47)), 0), 0));
+  f13 = p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), p2g_ftz(f47), 0, true));
   // 300: cvta.to.global.u64 	%rd44, %rd11;
   rd44 = rd11;
   // 301: add.s64 	%rd45, %rd44, %rd36;
@@ -739,7 +743,7 @@ void main() {
   // 302: st.global.f32 	[%rd45], %f13;
   P2GU32(rd45).v = floatBitsToUint(f13);
   // 304: fma.rz.ftz.f32 %f17, %f45, %f46, %f47;
-  f17 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), p2g_f2d(p2g_ftz(f47)), 1), 1));
+  f17 = p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), p2g_ftz(f47), 1, true));
   // 306: cvta.to.global.u64 	%rd46, %rd12;
   rd46 = rd12;
   // 307: add.s64 	%rd47, %rd46, %rd36;
@@ -747,7 +751,7 @@ void main() {
   // 308: st.global.f32 	[%rd47], %f17;
   P2GU32(rd47).v = floatBitsToUint(f17);
   // 310: fma.rm.ftz.f32 %f21, %f45, %f46, %f47;
-  f21 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), p2g_f2d(p2g_ftz(f47)), 2), 2));
+  f21 = p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), p2g_ftz(f47), 2, true));
   // 312: cvta.to.global.u64 	%rd48, %rd13;
   rd48 = rd13;
   // 313: add.s64 	%rd49, %rd48, %rd36;
@@ -755,7 +759,7 @@ void main() {
   // 314: st.global.f32 	[%rd49], %f21;
   P2GU32(rd49).v = floatBitsToUint(f21);
   // 316: fma.rp.ftz.f32 %f25, %f45, %f46, %f47;
-  f25 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), p2g_f2d(p2g_ftz(f47)), 3), 3));
+  f25 = p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), p2g_ftz(f47), 3, true));
   // 318: cvta.to.global.u64 	%rd50, %rd14;
   rd50 = rd14;
   // 319: add.s64 	%rd51, %rd50, %rd36;
@@ -763,7 +767,7 @@ void main() {
   // 320: st.global.f32 	[%rd51], %f25;
   P2GU32(rd51).v = floatBitsToUint(f25);
   // 322: add.rn.ftz.f32 %f29, %f45, %f46;
-  f29 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)), p2g_f2d(p2g_ftz(f46)), 0), 0));
+  f29 = p2g_ftz(p2g_fadd(p2g_ftz(f45), p2g_ftz(f46), true));
   // 324: cvta.to.global.u64 	%rd52, %rd15;
   rd52 = rd15;
   // 325: add.s64 	%rd53, %rd52, %rd36;
@@ -771,7 +775,7 @@ void main() {
   // 326: st.global.f32 	[%rd53], %f29;
   P2GU32(rd53).v = floatBitsToUint(f29);
   // 328: add.rz.ftz.f32 %f32, %f45, %f46;
-  f32 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)), p2g_f2d(p2g_ftz(f46)), 1), 1));
+  f32 = p2g_ftz(p2g_ffma(p2g_ftz(f45), 1.0, p2g_ftz(f46), 1, true));
   // 330: cvta.to.global.u64 	%rd54, %rd16;
   rd54 = rd16;
   // 331: add.s64 	%rd55, %rd54, %rd36;
@@ -779,7 +783,7 @@ void main() {
   // 332: st.global.f32 	[%rd55], %f32;
   P2GU32(rd55).v = floatBitsToUint(f32);
   // 334: add.rm.ftz.f32 %f35, %f45, %f46;
-  f35 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)), p2g_f2d(p2g_ftz(f46)), 2), 2));
+  f35 = p2g_ftz(p2g_ffma(p2g_ftz(f45), 1.0, p2g_ftz(f46), 2, true));
   // 336: cvta.to.global.u64 	%rd56, %rd17;
   rd56 = rd17;
   // 337: add.s64 	%rd57, %rd56, %rd36;
@@ -787,7 +791,7 @@ void main() {
   // 338: st.global.f32 	[%rd57], %f35;
   P2GU32(rd57).v = floatBitsToUint(f35);
   // 340: add.rp.ftz.f32 %f38, %f45, %f46;
-  f38 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)), p2g_f2d(p2g_ftz(f46)), 3), 3));
+  f38 = p2g_ftz(p2g_ffma(p2g_ftz(f45), 1.0, p2g_ftz(f46), 3, true));
   // 342: cvta.to.global.u64 	%rd58, %rd18;
   rd58 = rd18;
   // 343: add.s64 	%rd59, %rd58, %rd36;
@@ -795,7 +799,7 @@ void main() {
   // 344: st.global.f32 	[%rd59], %f38;
   P2GU32(rd59).v = floatBitsToUint(f38);
   // 346: mul.rn.ftz.sat.f32 %f41, %f45, %f46;
-  f41 = p2g_sat(p2g_ftz(p2g_f64_to_f32_ftz(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), 0)));
+  f41 = p2g_sat(p2g_ftz(p2g_fmul(p2g_ftz(f45), p2g_ftz(f46), true)));
   // 348: cvta.to.global.u64 	%rd60, %rd19;
   rd60 = rd19;
   // 349: add.s64 	%rd61, %rd60, %rd36;
@@ -803,7 +807,7 @@ void main() {
   // 350: st.global.f32 	[%rd61], %f41;
   P2GU32(rd61).v = floatBitsToUint(f41);
   // 352: fma.rn.ftz.sat.f32 %f44, %f45, %f46, %f47;
-  f44 = p2g_sat(p2g_ftz(p2g_f64_to_f32_ftz(p2g_sum_m(p2g_f2d(p2g_ftz(f45)) * p2g_f2d(p2g_ftz(f46)), p2g_f2d(p2g_ftz(f47)), 0), 0)));
+  f44 = p2g_sat(p2g_ftz(p2g_ffma(p2g_ftz(f45), p2g_ftz(f46), p2g_ftz(f47), 0, true)));
   // 354: cvta.to.global.u64 	%rd62, %rd20;
   rd62 = rd20;
   // 355: add.s64 	%rd63, %rd62, %rd36;

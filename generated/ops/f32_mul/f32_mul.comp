@@ -22,90 +22,101 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
   }
-  return signOut | uint(r);
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
-// unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
-// measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
-// keeps 2^-126 for rn on |v| in [2^-126 - 2^-150, 2^-126 - 2^-151) and for rm/rp on |v| in
-// (2^-126 - 2^-149, 2^-126 - 2^-150]. `v` must be exact or rounded to odd with at least 26 significant bits.
-bool p2g_tiny32(double v, int mode) {
-  uint64_t w = doubleBitsToUint64(v);
-  int e = int((w >> 52) & 0x7FFul);
-  if (e >= 897) return false;  // |v| >= 2^-126, infinity, NaN
-  if (e < 896) return true;    // |v| < 2^-127, or zero: no rounding reaches 2^-126
-  uint64_t q = (w >> 29) & 0x7FFFFFul, rem = w & 0x1FFFFFFFul;
-  bool neg = (w >> 63) != 0ul, up;
-  if (mode == 0) up = rem > 0x10000000ul || (rem == 0x10000000ul && (q & 1ul) != 0ul);
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = rem != 0ul && neg;
-  else up = rem != 0ul && !neg;
-  return !(up && q == 0x7FFFFFul);
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-float p2g_f64_to_f32_ftz(double v, int mode) {
-  if (p2g_tiny32(v, mode)) return uintBitsToFloat(uint(doubleBitsToUint64(v) >> 63) << 31);
-  return p2g_f64_to_f32(v, mode);
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
+}
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
@@ -515,7 +526,7 @@ void main() {
   // 223: mov.b32 	%f20, %r99;
   f20 = uintBitsToFloat(r99);
   // 225: mul.f32 %f1, %f20, %f21;
-  f1 = p2g_d2f_rn(p2g_f2d(f20) * p2g_f2d(f21));
+  f1 = p2g_fmul(f20, f21, false);
   // 227: cvta.to.global.u64 	%rd16, %rd3;
   rd16 = rd3;
   // 228: mul.wide.u32 	%rd17, %r1, 4;
@@ -525,7 +536,7 @@ void main() {
   // 230: st.global.f32 	[%rd18], %f1;
   P2GU32(rd18).v = floatBitsToUint(f1);
   // 232: mul.rz.f32 %f4, %f20, %f21;
-  f4 = p2g_f64_to_f32(p2g_f2d(f20) * p2g_f2d(f21), 1);
+  f4 = p2g_ffma(f20, f21, uintBitsToFloat((floatBitsToUint(f20) ^ floatBitsToUint(f21)) & 0x80000000u), 1, false);
   // 234: cvta.to.global.u64 	%rd19, %rd4;
   rd19 = rd4;
   // 235: add.s64 	%rd20, %rd19, %rd17;
@@ -533,7 +544,7 @@ void main() {
   // 236: st.global.f32 	[%rd20], %f4;
   P2GU32(rd20).v = floatBitsToUint(f4);
   // 238: mul.rm.f32 %f7, %f20, %f21;
-  f7 = p2g_f64_to_f32(p2g_f2d(f20) * p2g_f2d(f21), 2);
+  f7 = p2g_ffma(f20, f21, uintBitsToFloat((floatBitsToUint(f20) ^ floatBitsToUint(f21)) & 0x80000000u), 2, false);
   // 240: cvta.to.global.u64 	%rd21, %rd5;
   rd21 = rd5;
   // 241: add.s64 	%rd22, %rd21, %rd17;
@@ -541,7 +552,7 @@ void main() {
   // 242: st.global.f32 	[%rd22], %f7;
   P2GU32(rd22).v = floatBitsToUint(f7);
   // 244: mul.rp.f32 %f10, %f20, %f21;
-  f10 = p2g_f64_to_f32(p2g_f2d(f20) * p2g_f2d(f21), 3);
+  f10 = p2g_ffma(f20, f21, uintBitsToFloat((floatBitsToUint(f20) ^ floatBitsToUint(f21)) & 0x80000000u), 3, false);
   // 246: cvta.to.global.u64 	%rd23, %rd6;
   rd23 = rd6;
   // 247: add.s64 	%rd24, %rd23, %rd17;
@@ -549,7 +560,7 @@ void main() {
   // 248: st.global.f32 	[%rd24], %f10;
   P2GU32(rd24).v = floatBitsToUint(f10);
   // 250: mul.ftz.f32 %f13, %f20, %f21;
-  f13 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_f2d(p2g_ftz(f20)) * p2g_f2d(p2g_ftz(f21)), 0));
+  f13 = p2g_ftz(p2g_fmul(p2g_ftz(f20), p2g_ftz(f21), true));
   // 252: cvta.to.global.u64 	%rd25, %rd7;
   rd25 = rd7;
   // 253: add.s64 	%rd26, %rd25, %rd17;
@@ -557,7 +568,7 @@ void main() {
   // 254: st.global.f32 	[%rd26], %f13;
   P2GU32(rd26).v = floatBitsToUint(f13);
   // 256: mul.sat.f32 %f16, %f20, %f21;
-  f16 = p2g_sat(p2g_d2f_rn(p2g_f2d(f20) * p2g_f2d(f21)));
+  f16 = p2g_sat(p2g_fmul(f20, f21, false));
   // 258: cvta.to.global.u64 	%rd27, %rd8;
   rd27 = rd8;
   // 259: add.s64 	%rd28, %rd27, %rd17;
@@ -565,7 +576,7 @@ void main() {
   // 260: st.global.f32 	[%rd28], %f16;
   P2GU32(rd28).v = floatBitsToUint(f16);
   // 262: mul.rn.ftz.sat.f32 %f19, %f20, %f21;
-  f19 = p2g_sat(p2g_ftz(p2g_f64_to_f32_ftz(p2g_f2d(p2g_ftz(f20)) * p2g_f2d(p2g_ftz(f21)), 0)));
+  f19 = p2g_sat(p2g_ftz(p2g_fmul(p2g_ftz(f20), p2g_ftz(f21), true)));
   // 264: cvta.to.global.u64 	%rd29, %rd9;
   rd29 = rd9;
   // 265: add.s64 	%rd30, %rd29, %rd17;

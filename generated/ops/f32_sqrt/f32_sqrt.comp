@@ -22,115 +22,85 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
-  }
-  return signOut | uint(r);
-}
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
-// unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
-// measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
-// keeps 2^-126 for rn on |v| in [2^-126 - 2^-150, 2^-126 - 2^-151) and for rm/rp on |v| in
-// (2^-126 - 2^-149, 2^-126 - 2^-150]. `v` must be exact or rounded to odd with at least 26 significant bits.
-bool p2g_tiny32(double v, int mode) {
-  uint64_t w = doubleBitsToUint64(v);
-  int e = int((w >> 52) & 0x7FFul);
-  if (e >= 897) return false;  // |v| >= 2^-126, infinity, NaN
-  if (e < 896) return true;    // |v| < 2^-127, or zero: no rounding reaches 2^-126
-  uint64_t q = (w >> 29) & 0x7FFFFFul, rem = w & 0x1FFFFFFFul;
-  bool neg = (w >> 63) != 0ul, up;
-  if (mode == 0) up = rem > 0x10000000ul || (rem == 0x10000000ul && (q & 1ul) != 0ul);
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = rem != 0ul && neg;
-  else up = rem != 0ul && !neg;
-  return !(up && q == 0x7FFFFFul);
-}
-float p2g_f64_to_f32_ftz(double v, int mode) {
-  if (p2g_tiny32(v, mode)) return uintBitsToFloat(uint(doubleBitsToUint64(v) >> 63) << 31);
-  return p2g_f64_to_f32(v, mode);
-}
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
-// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
-void p2g_dec32(uint b, out uint m, out int e) {
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
+// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+// integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
+// a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
-  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  if (x == 0u) { int k = 23 - findMSB(m); m <<= uint(k); e = -149 - k; }
   else { m |= 0x800000u; e = int(x) - 150; }
 }
-// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
-double p2g_mkd(uint s, uint64_t m, int e) {
-  uint hi = uint(m >> 32);
-  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
-  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
-  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
+float p2g_div32(float x, float y, int mode, bool ftz) {
+  uint a = floatBitsToUint(x), b = floatBitsToUint(y);
+  uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
+    return uintBitsToFloat(0x7FFFFFFFu);
+  if (aa == 0x7F800000u || bb == 0u) return uintBitsToFloat((s << 31) | 0x7F800000u);
+  if (aa == 0u || bb == 0x7F800000u) return uintBitsToFloat(s << 31);
+  uint ma, mb;
+  int ea, eb;
+  p2g_dec32(aa, ma, ea);
+  p2g_dec32(bb, mb, eb);
+  uint64_t num = uint64_t(ma) << 40;
+  uint64_t q = num / uint64_t(mb);
+  if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
+  return uintBitsToFloat(p2g_rnd32(s, q, ea - eb - 40, mode, ftz));
 }
-// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
-// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
-// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
-double p2g_sqrt32_d(float x) {
+// sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
+// 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
+// decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
+float p2g_sqrt32(float x, int mode, bool ftz) {
   uint a = floatBitsToUint(x);
-  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
-  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uintBitsToFloat(0x7FFFFFFFu);
+  if (a == 0u || a == 0x80000000u || a == 0x7F800000u) return x;
   uint m;
   int e;
   p2g_dec32(a, m, e);
   int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
   uint64_t M = uint64_t(m) << uint(sh);
   e -= sh;
-  uint64_t r = uint64_t(sqrt(double(M)));
+  uint64_t r = uint64_t(sqrt(float(M)));  // about 24 correct bits (M >= 2^60: never subnormal)
+  r = (r + M / r) >> 1;                   // Newton: within one of floor(sqrt(M)), from above
   for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
   for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
   if (r * r != M) r |= 1ul;
-  return p2g_mkd(0u, r, e / 2);
+  return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
 }
-float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
 
 void main() {
   bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false;
@@ -281,7 +251,7 @@ void main() {
   // 102: mov.b32 	%f10, %r34;
   f10 = uintBitsToFloat(r34);
   // 104: sqrt.rn.f32 %f1, %f10;
-  f1 = p2g_sqrt32(f10, 0);
+  f1 = p2g_sqrt32(f10, 0, false);
   // 106: cvta.to.global.u64 	%rd10, %rd2;
   rd10 = rd2;
   // 107: mul.wide.u32 	%rd11, %r1, 4;
@@ -291,7 +261,7 @@ void main() {
   // 109: st.global.f32 	[%rd12], %f1;
   P2GU32(rd12).v = floatBitsToUint(f1);
   // 111: sqrt.rz.f32 %f3, %f10;
-  f3 = p2g_sqrt32(f10, 1);
+  f3 = p2g_sqrt32(f10, 1, false);
   // 113: cvta.to.global.u64 	%rd13, %rd3;
   rd13 = rd3;
   // 114: add.s64 	%rd14, %rd13, %rd11;
@@ -299,7 +269,7 @@ void main() {
   // 115: st.global.f32 	[%rd14], %f3;
   P2GU32(rd14).v = floatBitsToUint(f3);
   // 117: sqrt.rm.f32 %f5, %f10;
-  f5 = p2g_sqrt32(f10, 2);
+  f5 = p2g_sqrt32(f10, 2, false);
   // 119: cvta.to.global.u64 	%rd15, %rd4;
   rd15 = rd4;
   // 120: add.s64 	%rd16, %rd15, %rd11;
@@ -307,7 +277,7 @@ void main() {
   // 121: st.global.f32 	[%rd16], %f5;
   P2GU32(rd16).v = floatBitsToUint(f5);
   // 123: sqrt.rp.f32 %f7, %f10;
-  f7 = p2g_sqrt32(f10, 3);
+  f7 = p2g_sqrt32(f10, 3, false);
   // 125: cvta.to.global.u64 	%rd17, %rd5;
   rd17 = rd5;
   // 126: add.s64 	%rd18, %rd17, %rd11;
@@ -315,7 +285,7 @@ void main() {
   // 127: st.global.f32 	[%rd18], %f7;
   P2GU32(rd18).v = floatBitsToUint(f7);
   // 129: sqrt.rn.ftz.f32 %f9, %f10;
-  f9 = p2g_ftz(p2g_f64_to_f32_ftz(p2g_sqrt32_d(p2g_ftz(f10)), 0));
+  f9 = p2g_ftz(p2g_sqrt32(p2g_ftz(f10), 0, true));
   // 131: cvta.to.global.u64 	%rd19, %rd6;
   rd19 = rd6;
   // 132: add.s64 	%rd20, %rd19, %rd11;

@@ -17,112 +17,53 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return signOut | uint(r);
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
-uint p2g_f2h_rn(uint b) {
-  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
-  if (ab > 0x7F800000u) return 0x7FFFu;
-  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
-  int e = int(ab >> 23) - 127;
-  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
-  uint m = (ab & 0x7FFFFFu) | 0x800000u;
-  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
-  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
-  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
-  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
-}
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
-}
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// A finite non-zero f32 magnitude (bits without sign) as m * 2^e with m in [2^23, 2^24).
-void p2g_dec32(uint b, out uint m, out int e) {
+// div.rn/rz/rm/rp.f32 correctly rounded on every device (HAZARDS.md #7): the significands divided with 64-bit
+// integer division; the 40-41-bit quotient with the remainder as a sticky bit is rounded once (p2g_rnd32).
+// a / b on the bits of the operands (.ftz: the caller flushed them); NaN -> 0x7FFFFFFF.
+void p2g_dec32(uint b, out uint m, out int e) {  // finite non-zero magnitude b = m * 2^e, m in [2^23, 2^24)
   uint x = b >> 23;
   m = b & 0x7FFFFFu;
-  if (x == 0u) { int s = 23 - findMSB(m); m <<= uint(s); e = -149 - s; }
+  if (x == 0u) { int k = 23 - findMSB(m); m <<= uint(k); e = -149 - k; }
   else { m |= 0x800000u; e = int(x) - 150; }
 }
-// (-1)^s * m * 2^e as a double, built from bits (exact for 0 < m < 2^53 and a result in double's normal range).
-double p2g_mkd(uint s, uint64_t m, int e) {
-  uint hi = uint(m >> 32);
-  int k = hi != 0u ? 32 + findMSB(hi) : findMSB(uint(m));
-  uint64_t frac = (m << uint(52 - k)) & 0xFFFFFFFFFFFFFul;
-  return uint64BitsToDouble((uint64_t(s) << 63) | (uint64_t(e + k + 1023) << 52) | frac);
-}
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-// div.f32 correctly rounded in mode `mode` on every device (HAZARDS.md #7): the significands are divided with
-// 64-bit integer division; the quotient (40-41 bits) with a sticky bit is the result rounded to odd, so one
-// rounding to 24 bits in integer code gives the correctly rounded value in every mode (Boldo & Melquiond 2008).
-// p2g_div32_d returns that round-to-odd double (NaN, infinities and zeros exact) for p2g_div32 and the .ftz form.
-double p2g_div32_d(float x, float y) {
+float p2g_div32(float x, float y, int mode, bool ftz) {
   uint a = floatBitsToUint(x), b = floatBitsToUint(y);
   uint s = (a ^ b) >> 31, aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu;
-  uint64_t sb = uint64_t(s) << 63;
   if (aa > 0x7F800000u || bb > 0x7F800000u || (aa == bb && (aa == 0u || aa == 0x7F800000u)))
-    return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (aa == 0x7F800000u || bb == 0u) return uint64BitsToDouble(sb | 0x7FF0000000000000ul);
-  if (aa == 0u || bb == 0x7F800000u) return uint64BitsToDouble(sb);
+    return uintBitsToFloat(0x7FFFFFFFu);
+  if (aa == 0x7F800000u || bb == 0u) return uintBitsToFloat((s << 31) | 0x7F800000u);
+  if (aa == 0u || bb == 0x7F800000u) return uintBitsToFloat(s << 31);
   uint ma, mb;
   int ea, eb;
   p2g_dec32(aa, ma, ea);
@@ -130,9 +71,8 @@ double p2g_div32_d(float x, float y) {
   uint64_t num = uint64_t(ma) << 40;
   uint64_t q = num / uint64_t(mb);
   if (num - q * uint64_t(mb) != 0ul) q |= 1ul;
-  return p2g_mkd(s, q, ea - eb - 40);
+  return uintBitsToFloat(p2g_rnd32(s, q, ea - eb - 40, mode, ftz));
 }
-float p2g_div32(float x, float y, int mode) { return p2g_f64_to_f32(p2g_div32_d(x, y), mode); }
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
 uint p2g_rem_u32(uint a, uint b) { return b == 0u ? a : a % b; }
@@ -164,52 +104,83 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
   uint64_t r = (na ? 0ul - uint64_t(a) : uint64_t(a)) % (nb ? 0ul - uint64_t(b) : uint64_t(b));
   return na ? int64_t(0ul - r) : int64_t(r);
 }
-// NaN results of NVIDIA's double units (HAZARDS_IMPLEMENTED.md row 15; measured on the H200, ptx_corpus/ops/
-// f64_arith and f64_misc): a NaN operand comes back quiet (bit 51 set) with its sign and payload, the first NaN
-// operand wins (add/mul/div/min/max: a then b; fma: a, c, b); a NaN made from numbers (sqrt of a negative, 3396
-// lanes of f64_arith sqrt_rn) is 0xFFF8000000000000. Tested on the bits: a flushing or fast device keeps them.
-bool p2g_isnan_d(double x) { return (doubleBitsToUint64(x) & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul; }
-double p2g_dnan1(double r, double a) {
-  if (p2g_isnan_d(a)) return uint64BitsToDouble(doubleBitsToUint64(a) | 0x0008000000000000ul);
-  return p2g_isnan_d(r) ? uint64BitsToDouble(0xFFF8000000000000ul) : r;
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-double p2g_dmax(double a, double b) {
-  if (p2g_isnan_d(a)) return p2g_isnan_d(b) ? p2g_dnan1(a, a) : b;
-  if (p2g_isnan_d(b)) return a;
-  if (a == b) return uint64BitsToDouble(doubleBitsToUint64(a) & doubleBitsToUint64(b));
-  return a > b ? a : b;
-}
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
 }
-// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
+float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  return uintBitsToFloat(p2g_sf32(floatBitsToUint(a), floatBitsToUint(b), floatBitsToUint(c), mode, ftz));
 }
 // f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
 // order of the values, -0 and +0 equal; NaN tested on the bits too.
@@ -231,36 +202,87 @@ float p2g_fmin(float x, float y) {
   int ka = p2g_fkey(a), kb = p2g_fkey(b);
   return ka == kb ? uintBitsToFloat(a | b) : (ka < kb ? x : y);
 }
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
 }
-// sqrt.f32 correctly rounded in mode `mode` (HAZARDS.md #7): an integer square root of the significand scaled to
-// 61-62 bits (the device's double sqrt only gives the first guess; exact integer squares decide), the remainder
-// as a sticky bit (rounding to odd), then one rounding in integer code. p2g_sqrt32_d: the round-to-odd double.
-double p2g_sqrt32_d(float x) {
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
+}
+// f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
+// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
+// narrow format's bits (sign at bit m + eb).
+uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
+  uint sign = w >> 31;
+  int e = int((w >> 23) & 0xFFu);
+  uint f = w & 0x7FFFFFu;
+  uint signOut = sign << uint(m + eb);
+  uint infBits = ((1u << uint(eb)) - 1u) << uint(m);
+  if (e == 0xFF) return f != 0u ? nanBits : (signOut | infBits);
+  if (e == 0 && f == 0u) return signOut;
+  uint mant = e == 0 ? f : (f | 0x800000u);
+  int E = (e == 0 ? 1 : e) - 127 + bias;  // biased exponent in the narrow format
+  int shift = 23 - m + (E >= 1 ? 0 : 1 - E);
+  uint q, rem, hlf;
+  if (shift >= 32) { q = 0u; rem = mant; hlf = 0xFFFFFFFFu; }  // below half of the smallest step (mant < 2^24)
+  else { q = mant >> uint(shift); rem = mant & ((1u << uint(shift)) - 1u); hlf = 1u << uint(shift - 1); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && sign == 1u) || (mode == 3 && sign == 0u)));
+  q += up ? 1u : 0u;
+  uint r = (E >= 1 ? (uint(E - 1) << uint(m)) : 0u) + q;
+  if (r >= infBits) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
+    return signOut | (toInf ? infBits : infBits - 1u);
+  }
+  return signOut | r;
+}
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// sqrt.rn/rz/rm/rp.f32 correctly rounded (HAZARDS.md #7): the integer square root of the significand scaled to
+// 61-62 bits (a first guess from the device's f32 sqrt, one Newton step in integers, then exact integer squares
+// decide), the remainder as a sticky bit, one rounding (p2g_rnd32). NaN and negative -> 0x7FFFFFFF; sqrt(-0) = -0.
+float p2g_sqrt32(float x, int mode, bool ftz) {
   uint a = floatBitsToUint(x);
-  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uint64BitsToDouble(0x7FF8000000000000ul);
-  if (a == 0u || a == 0x80000000u) return uint64BitsToDouble(uint64_t(a) << 32);  // sqrt(-0) = -0
-  if (a == 0x7F800000u) return uint64BitsToDouble(0x7FF0000000000000ul);
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || a > 0x80000000u) return uintBitsToFloat(0x7FFFFFFFu);
+  if (a == 0u || a == 0x80000000u || a == 0x7F800000u) return x;
   uint m;
   int e;
   p2g_dec32(a, m, e);
   int sh = ((e - 38) & 1) != 0 ? 37 : 38;  // make the exponent even
   uint64_t M = uint64_t(m) << uint(sh);
   e -= sh;
-  uint64_t r = uint64_t(sqrt(double(M)));
+  uint64_t r = uint64_t(sqrt(float(M)));  // about 24 correct bits (M >= 2^60: never subnormal)
+  r = (r + M / r) >> 1;                   // Newton: within one of floor(sqrt(M)), from above
   for (int i = 0; i < 4 && r * r > M; ++i) r -= 1ul;
   for (int i = 0; i < 4 && (r + 1ul) * (r + 1ul) <= M; ++i) r += 1ul;
   if (r * r != M) r |= 1ul;
-  return p2g_mkd(0u, r, e / 2);
+  return uintBitsToFloat(p2g_rnd32(0u, r, e / 2, mode, ftz));
 }
-float p2g_sqrt32(float x, int mode) { return p2g_f64_to_f32(p2g_sqrt32_d(x), mode); }
 
 void main() {
   bool p0 = false, p1 = false;
@@ -339,37 +361,37 @@ void main() {
     // 59: ld.global.nc.f32 	%f1, [%rd14];
     f1 = uintBitsToFloat(P2GU32(rd14).v);
     // 60: mul.f32 	%f10, %f1, %f5;
-    f10 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(f5));
+    f10 = p2g_fmul(f1, f5, false);
     // 61: ld.global.nc.f32 	%f3, [%rd11];
     f3 = uintBitsToFloat(P2GU32(rd11).v);
     // 62: add.f32 	%f11, %f3, %f10;
-    f11 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f3), p2g_f2d(f10)));
+    f11 = p2g_fadd(f3, f10, false);
     // 63: ld.global.nc.f32 	%f12, [%rd13];
     f12 = uintBitsToFloat(P2GU32(rd13).v);
     // 64: sub.f32 	%f13, %f10, %f12;
-    f13 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f10), -p2g_f2d(f12)));
+    f13 = p2g_fsub(f10, f12, false);
     // 65: fma.rn.f32 	%f14, %f10, 0f3F000000, %f13;
-    f14 = p2g_fma_rn(f10, 0.5, f13);
+    f14 = p2g_ffma(f10, 0.5, f13, 0, false);
     // 66: add.f32 	%f15, %f5, 0f0DA24260;
-    f15 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f5), p2g_f2d(uintBitsToFloat(0x0DA24260u))));
+    f15 = p2g_fadd(f5, uintBitsToFloat(0x0DA24260u), false);
     // 67: div.rn.f32 	%f16, %f3, %f15;
-    f16 = p2g_div32(f3, f15, 0);
+    f16 = p2g_div32(f3, f15, 0, false);
     // 68: abs.f32 	%f17, %f12;
     f17 = p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu));
     // 69: sqrt.rn.f32 	%f18, %f17;
-    f18 = p2g_sqrt32(f17, 0);
+    f18 = p2g_sqrt32(f17, 0, false);
     // 70: min.f32 	%f19, %f3, %f12;
     f19 = p2g_fmin(f3, f12);
     // 71: max.f32 	%f20, %f1, %f5;
     f20 = p2g_fmax(f1, f5);
     // 72: add.f32 	%f21, %f19, %f20;
-    f21 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f19), p2g_f2d(f20)));
+    f21 = p2g_fadd(f19, f20, false);
     // 73: mul.f32 	%f22, %f1, 0f000AE398;
-    f22 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(uintBitsToFloat(0x000AE398u)));
+    f22 = p2g_fmul(f1, uintBitsToFloat(0x000AE398u), false);
     // 74: mov.f32 	%f23, 0f40400000;
     f23 = 3.0;
     // 75: fma.rn.f32 	%f24, %f22, 0f40400000, 0f000116C2;
-    f24 = p2g_fma_rn(f22, 3.0, uintBitsToFloat(0x000116C2u));
+    f24 = p2g_ffma(f22, 3.0, uintBitsToFloat(0x000116C2u), 0, false);
     // 76: shl.b32 	%r29, %r1, 3;
     uint t4;
     t4 = 3u;
@@ -403,25 +425,25 @@ void main() {
     // 90: max.f32 	%f26, %f3, %f25;
     f26 = p2g_fmax(f3, f25);
     // 91: mul.f32 	%f27, %f5, %f26;
-    f27 = p2g_d2f_rn(p2g_f2d(f5) * p2g_f2d(f26));
+    f27 = p2g_fmul(f5, f26, false);
     // 92: st.global.f32 	[%rd18+24], %f27;
     P2GU32((rd18 + 24ul)).v = floatBitsToUint(f27);
     // 93: div.rn.f32 	%f28, %f1, %f23;
-    f28 = p2g_div32(f1, f23, 0);
+    f28 = p2g_div32(f1, f23, 0, false);
     // 94: mul.f32 	%f29, %f5, %f5;
-    f29 = p2g_d2f_rn(p2g_f2d(f5) * p2g_f2d(f5));
+    f29 = p2g_fmul(f5, f5, false);
     // 95: sqrt.rn.f32 	%f30, %f29;
-    f30 = p2g_sqrt32(f29, 0);
+    f30 = p2g_sqrt32(f29, 0, false);
     // 96: add.f32 	%f31, %f28, %f30;
-    f31 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f28), p2g_f2d(f30)));
+    f31 = p2g_fadd(f28, f30, false);
     // 97: st.global.f32 	[%rd18+28], %f31;
     P2GU32((rd18 + 28ul)).v = floatBitsToUint(f31);
     // 99: {  cvt.rn.f16.f32 %rs1, %f1;}
-    rs1 = p2g_d2h(p2g_f2d(f1), 0);
+    rs1 = p2g_f2h_rn(floatBitsToUint(f1));
     // 102: mul.f32 	%f2, %f5, 0f42C80000;
-    f2 = p2g_d2f_rn(p2g_f2d(f5) * p2g_f2d(100.0));
+    f2 = p2g_fmul(f5, 100.0, false);
     // 104: {  cvt.rz.f16.f32 %rs2, %f2;}
-    rs2 = p2g_d2h(p2g_f2d(f2), 1);
+    rs2 = p2g_narrow32(floatBitsToUint(f2), 10, 15, 5, 1, 0x7FFFu);
     // 107: mov.b32 	%r32, %f3;
     r32 = floatBitsToUint(f3);
     // 108: cvt.u16.u32 	%rs23, %r32;
@@ -436,10 +458,10 @@ void main() {
     uint t8;
     t8 = rs23;
     uint t9;
-    t9 = p2g_d2h(p2g_odd_sum(p2g_h2d((t6 & 0xFFFFu)) * p2g_h2d((t7 & 0xFFFFu)), p2g_h2d((t8 & 0xFFFFu))), 0);
-    rs6 = (p2g_h2d(t9) > 0.0lf ? (p2g_h2d(t9) >= 1.0lf ? 0x3C00u : t9) : 0u);
+    t9 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t6 & 0xFFFFu)), p2g_h2f((t7 & 0xFFFFu))), p2g_h2f((t8 & 0xFFFFu))));
+    rs6 = (t9 > 0x7C00u ? 0u : (t9 >= 0x3C00u ? 0x3C00u : t9));
     // 118: {  cvt.rn.f16.f32 %rs9, %f3;}
-    rs9 = p2g_d2h(p2g_f2d(f3), 0);
+    rs9 = p2g_f2h_rn(floatBitsToUint(f3));
     // 122: {fma.rn.f16 %rs10,%rs1,%rs2,%rs9;
     uint t10;
     t10 = rs1;
@@ -447,7 +469,7 @@ void main() {
     t11 = rs2;
     uint t12;
     t12 = rs9;
-    rs10 = p2g_d2h(p2g_odd_sum(p2g_h2d((t10 & 0xFFFFu)) * p2g_h2d((t11 & 0xFFFFu)), p2g_h2d((t12 & 0xFFFFu))), 0);
+    rs10 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t10 & 0xFFFFu)), p2g_h2f((t11 & 0xFFFFu))), p2g_h2f((t12 & 0xFFFFu))));
     // 126: {fma.rn.sat.f16 %rs14,%rs23,%rs1,%rs2;
     uint t13;
     t13 = rs23;
@@ -456,20 +478,20 @@ void main() {
     uint t15;
     t15 = rs2;
     uint t16;
-    t16 = p2g_d2h(p2g_odd_sum(p2g_h2d((t13 & 0xFFFFu)) * p2g_h2d((t14 & 0xFFFFu)), p2g_h2d((t15 & 0xFFFFu))), 0);
-    rs14 = (p2g_h2d(t16) > 0.0lf ? (p2g_h2d(t16) >= 1.0lf ? 0x3C00u : t16) : 0u);
+    t16 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t13 & 0xFFFFu)), p2g_h2f((t14 & 0xFFFFu))), p2g_h2f((t15 & 0xFFFFu))));
+    rs14 = (t16 > 0x7C00u ? 0u : (t16 >= 0x3C00u ? 0x3C00u : t16));
     // 130: { cvt.rn.f16x2.f32 %r6, %f5, %f1; }
     uint t17;
     uint t18;
-    t17 = p2g_d2h(p2g_f2d(f5), 0);
-    t18 = p2g_d2h(p2g_f2d(f1), 0);
+    t17 = p2g_f2h_rn(floatBitsToUint(f5));
+    t18 = p2g_f2h_rn(floatBitsToUint(f1));
     r6 = (t17 << 16) | t18;
     // 134: {  mov.b32 %r7, {%rs23,%rs2};}
     r7 = (rs23 << 0u) | (rs2 << 16u);
     // 137: mov.f32 	%f6, 0f3E800000;
     f6 = 0.25;
     // 140: cvt.rn.f16.f32 low, %f6;
-    low = p2g_d2h(p2g_f2d(f6), 0);
+    low = p2g_f2h_rn(floatBitsToUint(f6));
     // 141: mov.b32 %r8, {low,low};}
     r8 = (low << 0u) | (low << 16u);
     // 145: {fma.rn.f16x2 %r9,%r6,%r7,%r8;
@@ -480,8 +502,8 @@ void main() {
     uint t21;
     t21 = r8;
     uint t22;
-    t22 = p2g_d2h(p2g_odd_sum(p2g_h2d((t19 & 0xFFFFu)) * p2g_h2d((t20 & 0xFFFFu)), p2g_h2d((t21 & 0xFFFFu))), 0);
-    r9 = (t22 | ((p2g_d2h(p2g_odd_sum(p2g_h2d((t19 >> 16)) * p2g_h2d((t20 >> 16)), p2g_h2d((t21 >> 16))), 0)) << 16));
+    t22 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t19 & 0xFFFFu)), p2g_h2f((t20 & 0xFFFFu))), p2g_h2f((t21 & 0xFFFFu))));
+    r9 = (t22 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t19 >> 16)), p2g_h2f((t20 >> 16))), p2g_h2f((t21 >> 16))))) << 16));
     // 153: {add.sat.f16x2 %r16,%r13,%r7;
     uint t23;
     t23 = r6;
@@ -490,20 +512,20 @@ void main() {
     uint t25;
     t25 = r7;
     uint t26;
-    t26 = p2g_d2h(p2g_odd_sum(p2g_h2d((t23 & 0xFFFFu)) * p2g_h2d((t24 & 0xFFFFu)), p2g_h2d((t25 & 0xFFFFu))), 0);
+    t26 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t23 & 0xFFFFu)), p2g_h2f((t24 & 0xFFFFu))), p2g_h2f((t25 & 0xFFFFu))));
     uint t27;
-    t27 = (p2g_h2d(t26) > 0.0lf ? (p2g_h2d(t26) >= 1.0lf ? 0x3C00u : t26) : 0u);
+    t27 = (t26 > 0x7C00u ? 0u : (t26 >= 0x3C00u ? 0x3C00u : t26));
     uint t28;
-    t28 = p2g_d2h(p2g_odd_sum(p2g_h2d((t23 >> 16)) * p2g_h2d((t24 >> 16)), p2g_h2d((t25 >> 16))), 0);
-    r16 = (t27 | (((p2g_h2d(t28) > 0.0lf ? (p2g_h2d(t28) >= 1.0lf ? 0x3C00u : t28) : 0u)) << 16));
+    t28 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((t23 >> 16)), p2g_h2f((t24 >> 16))), p2g_h2f((t25 >> 16))));
+    r16 = (t27 | (((t28 > 0x7C00u ? 0u : (t28 >= 0x3C00u ? 0x3C00u : t28))) << 16));
     // 157: {sub.f16x2 %r19,%r9,%r16;
     uint t29;
     t29 = r9;
     uint t30;
     t30 = r16;
     uint t31;
-    t31 = p2g_d2h(p2g_odd_sum(p2g_h2d((t29 & 0xFFFFu)), -p2g_h2d((t30 & 0xFFFFu))), 0);
-    r19 = (t31 | ((p2g_d2h(p2g_odd_sum(p2g_h2d((t29 >> 16)), -p2g_h2d((t30 >> 16))), 0)) << 16));
+    t31 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t29 & 0xFFFFu)), p2g_h2f(((t30 & 0xFFFFu) ^ 0x8000u))));
+    r19 = (t31 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((t29 >> 16)), p2g_h2f(((t30 >> 16) ^ 0x8000u))))) << 16));
     // 161: {neg.f16x2 %r22,%r19;
     uint t32;
     t32 = r19;
@@ -515,23 +537,29 @@ void main() {
     t35 = (t32 >> 16);
     r22 = (t34 | ((((t35 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t35 ^ 0x8000u))) << 16));
     // 165: {  cvt.f32.f16 %f7, %rs6;}
-    f7 = p2g_f64_to_f32(p2g_h2d(rs6), 0);
-    // 170: mov.b32 {low,high},%r9;
     uint t36;
-    t36 = r9;
-    low_1 = ((t36 >> 0u) & 0xFFFFu);
-    high = ((t36 >> 16u) & 0xFFFFu);
-    // 171: cvt.f32.f16 %f8, low;}
-    f8 = p2g_f64_to_f32(p2g_h2d(low_1), 0);
-    // 176: mov.b32 {low,high},%r16;
+    t36 = floatBitsToUint(p2g_h2f(rs6));
+    f7 = uintBitsToFloat((t36 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t36);
+    // 170: mov.b32 {low,high},%r9;
     uint t37;
-    t37 = r16;
-    low_2 = ((t37 >> 0u) & 0xFFFFu);
-    high_1 = ((t37 >> 16u) & 0xFFFFu);
+    t37 = r9;
+    low_1 = ((t37 >> 0u) & 0xFFFFu);
+    high = ((t37 >> 16u) & 0xFFFFu);
+    // 171: cvt.f32.f16 %f8, low;}
+    uint t38;
+    t38 = floatBitsToUint(p2g_h2f(low_1));
+    f8 = uintBitsToFloat((t38 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t38);
+    // 176: mov.b32 {low,high},%r16;
+    uint t39;
+    t39 = r16;
+    low_2 = ((t39 >> 0u) & 0xFFFFu);
+    high_1 = ((t39 >> 16u) & 0xFFFFu);
     // 177: cvt.f32.f16 %f9, high;}
-    f9 = p2g_f64_to_f32(p2g_h2d(high_1), 0);
+    uint t40;
+    t40 = floatBitsToUint(p2g_h2f(high_1));
+    f9 = uintBitsToFloat((t40 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t40);
     // 180: fma.rn.f32 	%f32, %f8, %f9, %f7;
-    f32 = p2g_fma_rn(f8, f9, f7);
+    f32 = p2g_ffma(f8, f9, f7, 0, false);
     // 181: mov.b32 	%r33, {%rs6, %rs10};
     r33 = (rs6 << 0u) | (rs10 << 16u);
     // 182: mul.lo.s32 	%r34, %r1, 6;
@@ -543,17 +571,17 @@ void main() {
     // 185: st.global.u32 	[%rd22], %r33;
     P2GU32(rd22).v = r33;
     // 187: {max.f16 %rs21,%rs1,%rs23;
-    uint t38;
-    t38 = rs1;
-    uint t39;
-    t39 = rs23;
-    rs21 = p2g_d2h(p2g_dmax(p2g_h2d((t38 & 0xFFFFu)), p2g_h2d((t39 & 0xFFFFu))), 0);
+    uint t41;
+    t41 = rs1;
+    uint t42;
+    t42 = rs23;
+    rs21 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f((t41 & 0xFFFFu)), p2g_h2f((t42 & 0xFFFFu)))));
     // 190: mov.b32 	%r35, {%rs14, %rs21};
     r35 = (rs14 << 0u) | (rs21 << 16u);
     // 191: shl.b32 	%r36, %r1, 1;
-    uint t40;
-    t40 = 1u;
-    r36 = (t40 >= 32u ? 0u : r1 << t40);
+    uint t43;
+    t43 = 1u;
+    r36 = (t43 >= 32u ? 0u : r1 << t43);
     // 192: sub.s32 	%r37, %r30, %r36;
     r37 = uint(int(r30) - int(r36));
     // 193: mul.wide.s32 	%rd23, %r37, 4;

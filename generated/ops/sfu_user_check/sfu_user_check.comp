@@ -48,69 +48,119 @@ const uint P2G_SFU_T_TANH_P0 = 17u;
 const uint P2G_SFU_T_TANH_P1 = 18u;
 const uint P2G_SFU_T_TANH_P2 = 19u;
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
-}
-// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
-// mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
-// conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
-// `nanBits`. Returns the narrow format's bits.
-uint p2g_narrow(double v, int m, int bias, int eb, int mode, uint nanBits) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sign = uint(w >> 63);
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  uint signOut = sign << (m + eb);
-  uint infBits = ((1u << eb) - 1u) << m;
-  if (e == 0x7FF) return f != 0ul ? nanBits : (signOut | infBits);
-  if (e == 0 && f == 0ul) return signOut;
-  uint64_t mant = e == 0 ? f : (f | (1ul << 52));
-  int E = (e == 0 ? 1 : e) - 1023 + bias;  // biased exponent in the narrow format
-  int shift = 52 - m + (E >= 1 ? 0 : 1 - E);
-  uint64_t q, rem, hlf;
-  if (shift >= 64) { q = 0ul; rem = mant; hlf = (shift == 64) ? (1ul << 63) : 0ul; if (shift > 64) hlf = 0ul; }
-  else { q = mant >> shift; rem = mant & ((1ul << shift) - 1ul); hlf = 1ul << (shift - 1); }
-  bool inexact = rem != 0ul;
-  bool up;
-  if (mode == 0) up = shift > 64 ? false : (rem > hlf || (rem == hlf && (q & 1ul) != 0ul));
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = inexact && sign == 1u;
-  else up = inexact && sign == 0u;
-  if (mode == 0 && shift > 64) up = false;
-  q += up ? 1ul : 0ul;
-  uint64_t r = (E >= 1 ? (uint64_t(E - 1) << m) : 0ul) + q;
-  if (r >= uint64_t(infBits)) {  // overflow: infinity, or the largest finite value when rounding toward zero
-    bool toInf = mode == 0 || (mode == 2 && sign == 1u) || (mode == 3 && sign == 0u);
-    return signOut | (toInf ? infBits : infBits - 1u);
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
   }
-  return signOut | uint(r);
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
-float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
+}
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
+// zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
+float p2g_fmul(float a, float b, bool ftz) {
+  precise float r = a * b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua << 1) == 0u || (ub << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  // (a NaN from the device is not trusted here: a flushing device gives NaN for subnormal * infinity)
+  return uintBitsToFloat(p2g_sf32(ua, ub, (ua ^ ub) & 0x80000000u, 0, ftz));
+}
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
+}
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 // ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer P2GSfuW { uint v[]; };
@@ -668,30 +718,32 @@ void main() {
           // 121: add.s32 	%r30, %r29, -20971520;
           r30 = uint(int(r29) + -20971520);
           // 122: cvt.rn.f32.s32 	%f1, %r30;
-          f1 = p2g_f64_to_f32(double(int(r30)), 0);
+          uint t19;
+          t19 = p2g_s2f32(int(int(r30)), 0);
+          f1 = uintBitsToFloat((t19 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t19);
           // 123: mul.f32 	%f2, %f1, 0f35800000;
-          f2 = p2g_d2f_rn(p2g_f2d(f1) * p2g_f2d(uintBitsToFloat(0x35800000u)));
+          f2 = p2g_fmul(f1, uintBitsToFloat(0x35800000u), false);
           // 124: mov.b32 	%r35, %f2;
           r35 = floatBitsToUint(f2);
         } else {
           // 94: setp.ne.s16 	%p5, %rs1, 2;
-          int t19;
           int t20;
-          t19 = bitfieldExtract(int(rs1), 0, 16); t20 = 2;
-          bool t21;
-          t21 = t19 != t20;
-          p5 = t21;
+          int t21;
+          t20 = bitfieldExtract(int(rs1), 0, 16); t21 = 2;
+          bool t22;
+          t22 = t20 != t21;
+          p5 = t22;
           if (p5) {
             // 128: mul.wide.u32 	%rd18, %r35, -858993623;
             rd18 = uint64_t(r35) * uint64_t(0xCCCCCC29u);
             // 129: shr.u64 	%rd19, %rd18, 56;
-            uint t22;
-            t22 = 56u;
-            rd19 = (t22 >= 64u ? 0ul : rd18 >> t22);
+            uint t23;
+            t23 = 56u;
+            rd19 = (t23 >= 64u ? 0ul : rd18 >> t23);
             // 130: cvt.u32.u64 	%r31, %rd19;
-            uint64_t t23;
-            t23 = uint64_t(rd19);
-            r31 = uint(uint64_t(t23));
+            uint64_t t24;
+            t24 = uint64_t(rd19);
+            r31 = uint(uint64_t(t24));
             // 131: mul.lo.s32 	%r32, %r31, 20971521;
             r32 = uint(int(r31) * 20971521);
             // 132: sub.s32 	%r33, %r35, %r32;
@@ -699,54 +751,56 @@ void main() {
             // 133: add.s32 	%r34, %r33, -10485760;
             r34 = uint(int(r33) + -10485760);
             // 134: cvt.rn.f32.s32 	%f3, %r34;
-            f3 = p2g_f64_to_f32(double(int(r34)), 0);
+            uint t25;
+            t25 = p2g_s2f32(int(int(r34)), 0);
+            f3 = uintBitsToFloat((t25 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t25);
             // 135: mul.f32 	%f4, %f3, 0f37800000;
-            f4 = p2g_d2f_rn(p2g_f2d(f3) * p2g_f2d(uintBitsToFloat(0x37800000u)));
+            f4 = p2g_fmul(f3, uintBitsToFloat(0x37800000u), false);
             // 136: mov.b32 	%r35, %f4;
             r35 = floatBitsToUint(f4);
           } else {
             // 97: shr.u32 	%r20, %r2, 27;
-            uint t24;
-            t24 = 27u;
-            r20 = (t24 >= 32u ? 0u : r2 >> t24);
+            uint t26;
+            t26 = 27u;
+            r20 = (t26 >= 32u ? 0u : r2 >> t26);
             // 98: cvt.u16.u32 	%rs3, %r20;
-            uint64_t t25;
-            t25 = uint64_t(r20);
-            rs3 = (uint(uint64_t(t25)) & 65535u);
+            uint64_t t27;
+            t27 = uint64_t(r20);
+            rs3 = (uint(uint64_t(t27)) & 65535u);
             // 99: mul.wide.u16 	%r21, %rs3, -31207;
             r21 = uint(rs3) * uint(34329u);
             // 100: shr.u32 	%r22, %r21, 16;
-            uint t26;
-            t26 = 16u;
-            r22 = (t26 >= 32u ? 0u : r21 >> t26);
+            uint t28;
+            t28 = 16u;
+            r22 = (t28 >= 32u ? 0u : r21 >> t28);
             // 101: cvt.u16.u32 	%rs4, %r22;
-            uint64_t t27;
-            t27 = uint64_t(r22);
-            rs4 = (uint(uint64_t(t27)) & 65535u);
+            uint64_t t29;
+            t29 = uint64_t(r22);
+            rs4 = (uint(uint64_t(t29)) & 65535u);
             // 102: sub.s16 	%rs5, %rs3, %rs4;
             rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs3), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
             // 103: shr.u16 	%rs6, %rs5, 1;
-            uint t28;
-            t28 = 1u;
-            rs6 = (t28 >= 16u ? 0u : rs5 >> t28);
+            uint t30;
+            t30 = 1u;
+            rs6 = (t30 >= 16u ? 0u : rs5 >> t30);
             // 104: add.s16 	%rs7, %rs6, %rs4;
             rs7 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs6), 0, 16) + bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
             // 105: shr.u16 	%rs8, %rs7, 4;
-            uint t29;
-            t29 = 4u;
-            rs8 = (t29 >= 16u ? 0u : rs7 >> t29);
+            uint t31;
+            t31 = 4u;
+            rs8 = (t31 >= 16u ? 0u : rs7 >> t31);
             // 106: mul.lo.s16 	%rs9, %rs8, 21;
             rs9 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs8), 0, 16) * 21), 0, 16)) & 0x0000FFFFu);
             // 107: sub.s16 	%rs10, %rs3, %rs9;
             rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs3), 0, 16) - bitfieldExtract(int(rs9), 0, 16)), 0, 16)) & 0x0000FFFFu);
             // 108: cvt.u32.u16 	%r23, %rs10;
-            uint64_t t30;
-            t30 = uint64_t(rs10);
-            r23 = uint(uint64_t(t30));
+            uint64_t t32;
+            t32 = uint64_t(rs10);
+            r23 = uint(uint64_t(t32));
             // 109: shl.b32 	%r24, %r23, 23;
-            uint t31;
-            t31 = 23u;
-            r24 = (t31 >= 32u ? 0u : r23 << t31);
+            uint t33;
+            t33 = 23u;
+            r24 = (t33 >= 32u ? 0u : r23 << t33);
             // 110: add.s32 	%r25, %r24, 981467136;
             r25 = uint(int(r24) + 981467136);
             // 111: and.b32  	%r26, %r35, 8388607;

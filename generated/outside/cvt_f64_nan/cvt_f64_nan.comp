@@ -86,6 +86,55 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
+uint p2g_frnd32(uint a, bool neg, int mode) {
+  if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
+  if (a == 0u) return 0u;
+  int e = int(a >> 23) - 127;
+  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
+  uint sh = uint(23 - e);  // 1 or more
+  uint q, rem, hlf;
+  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
+  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  return q + (up ? 1u : 0u);
+}
+// cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
+uint p2g_frint32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu, s = w & 0x80000000u;
+  if (a > 0x7F800000u) return 0x7FFFFFFFu;
+  if (a >= 0x4B000000u) return w;  // integral already, infinities too
+  uint q = p2g_frnd32(a, s != 0u, mode);
+  if (q == 0u) return s;
+  int k = findMSB(q);
+  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
+}
+// cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
+uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0u;
+  uint mx = sgn ? (1u << uint(bits - 1)) - 1u : (bits == 32 ? 0xFFFFFFFFu : (1u << uint(bits)) - 1u);
+  bool over = a >= 0x4F800000u;  // |x| >= 2^32
+  uint m = over ? 0u : p2g_frnd32(a, neg, mode);
+  if (!sgn) return neg ? 0u : ((over || m > mx) ? mx : m);
+  if (neg) return (over || m > mx + 1u) ? (0u - (mx + 1u)) : (0u - m);
+  return (over || m > mx) ? mx : m;
+}
+// cvt.rXi.{s,u}64.f32: saturated; NaN -> 0x8000000000000000 for both (measured on the H200: basic/f32_bits_convert).
+uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0x8000000000000000ul;
+  if (sgn && a >= 0x5F000000u) return neg ? 0x8000000000000000ul : 0x7FFFFFFFFFFFFFFFul;  // |x| >= 2^63
+  if (!sgn && neg) return 0ul;
+  if (!sgn && a >= 0x5F800000u) return 0xFFFFFFFFFFFFFFFFul;  // x >= 2^64
+  uint64_t m = a >= 0x4B000000u ? uint64_t((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150)
+                                : uint64_t(p2g_frnd32(a, neg, mode));
+  return neg ? (0ul - m) : m;
+}
 // .ftz: a subnormal input or result becomes a zero of the same sign (HAZARDS.md #5).
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 
@@ -152,47 +201,51 @@ void main() {
     // 54: st.global.f64 	[%rd12], %fd1;
     P2GU64(rd12).v = doubleBitsToUint64(fd1);
     // 56: cvt.rni.f32.f32 %f2, %f1;
-    f2 = p2g_f64_to_f32(roundEven(p2g_f2d(f1)), 0);
+    uint t6;
+    t6 = p2g_frint32(floatBitsToUint(f1), 0);
+    f2 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
     // 58: mov.b32 	%r6, %f2;
     r6 = floatBitsToUint(f2);
     // 59: cvt.u64.u32 	%rd13, %r6;
-    uint64_t t6;
-    t6 = uint64_t(r6);
-    rd13 = uint64_t(t6);
+    uint64_t t7;
+    t7 = uint64_t(r6);
+    rd13 = uint64_t(t7);
     // 60: st.global.u64 	[%rd12+8], %rd13;
     P2GU64((rd12 + 8ul)).v = rd13;
     // 62: cvt.rzi.ftz.f32.f32 %f4, %f1;
-    f4 = p2g_ftz(p2g_f64_to_f32(trunc(p2g_f2d(p2g_ftz(f1))), 0));
+    uint t8;
+    t8 = p2g_frint32(floatBitsToUint(p2g_ftz(f1)), 1);
+    f4 = p2g_ftz(uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8));
     // 64: mov.b32 	%r7, %f4;
     r7 = floatBitsToUint(f4);
     // 65: cvt.u64.u32 	%rd14, %r7;
-    uint64_t t7;
-    t7 = uint64_t(r7);
-    rd14 = uint64_t(t7);
+    uint64_t t9;
+    t9 = uint64_t(r7);
+    rd14 = uint64_t(t9);
     // 66: st.global.u64 	[%rd12+16], %rd14;
     P2GU64((rd12 + 16ul)).v = rd14;
     // 68: cvt.sat.f64.f32 %fd2, %f1;
-    precise double t8;
-    t8 = p2g_f2d(f1);
-    precise double t9;
-    t9 = (t8 > 0.0lf ? min(t8, 1.0lf) : 0.0lf);
-    fd2 = (isnan(t9) ? uint64BitsToDouble(doubleBitsToUint64(t8) | 0x0008000000000000ul) : t9);
+    precise double t10;
+    t10 = p2g_f2d(f1);
+    precise double t11;
+    t11 = (t10 > 0.0lf ? min(t10, 1.0lf) : 0.0lf);
+    fd2 = (isnan(t11) ? uint64BitsToDouble(doubleBitsToUint64(t10) | 0x0008000000000000ul) : t11);
     // 70: st.global.f64 	[%rd12+24], %fd2;
     P2GU64((rd12 + 24ul)).v = doubleBitsToUint64(fd2);
     // 72: cvt.rni.f64.f64 %fd3, %fd4;
-    precise double t10;
-    t10 = fd4;
-    precise double t11;
-    t11 = roundEven(t10);
-    fd3 = (isnan(t11) ? uint64BitsToDouble(doubleBitsToUint64(t10) | 0x0008000000000000ul) : t11);
-    // 74: st.global.f64 	[%rd12+32], %fd3;
-    P2GU64((rd12 + 32ul)).v = doubleBitsToUint64(fd3);
-    // 76: cvt.rmi.f64.f64 %fd5, %fd4;
     precise double t12;
     t12 = fd4;
     precise double t13;
-    t13 = floor(t12);
-    fd5 = (isnan(t13) ? uint64BitsToDouble(doubleBitsToUint64(t12) | 0x0008000000000000ul) : t13);
+    t13 = roundEven(t12);
+    fd3 = (isnan(t13) ? uint64BitsToDouble(doubleBitsToUint64(t12) | 0x0008000000000000ul) : t13);
+    // 74: st.global.f64 	[%rd12+32], %fd3;
+    P2GU64((rd12 + 32ul)).v = doubleBitsToUint64(fd3);
+    // 76: cvt.rmi.f64.f64 %fd5, %fd4;
+    precise double t14;
+    t14 = fd4;
+    precise double t15;
+    t15 = floor(t14);
+    fd5 = (isnan(t15) ? uint64BitsToDouble(doubleBitsToUint64(t14) | 0x0008000000000000ul) : t15);
     // 78: st.global.f64 	[%rd12+40], %fd5;
     P2GU64((rd12 + 40ul)).v = doubleBitsToUint64(fd5);
     // 80: cvt.rn.f32.f64 %f7, %fd4;
@@ -200,15 +253,15 @@ void main() {
     // 82: mov.b32 	%r8, %f7;
     r8 = floatBitsToUint(f7);
     // 83: cvt.u64.u32 	%rd15, %r8;
-    uint64_t t14;
-    t14 = uint64_t(r8);
-    rd15 = uint64_t(t14);
+    uint64_t t16;
+    t16 = uint64_t(r8);
+    rd15 = uint64_t(t16);
     // 84: st.global.u64 	[%rd12+48], %rd15;
     P2GU64((rd12 + 48ul)).v = rd15;
     // 86: cvt.ftz.f64.f32 %fd8, %f1;
-    precise double t15;
-    t15 = p2g_f2d(p2g_ftz(f1));
-    fd8 = (isnan(t15) ? uint64BitsToDouble(0x7FFFFFFFE0000000ul) : t15);
+    precise double t17;
+    t17 = p2g_f2d(p2g_ftz(f1));
+    fd8 = (isnan(t17) ? uint64BitsToDouble(0x7FFFFFFFE0000000ul) : t17);
     // 88: st.global.f64 	[%rd12+56], %fd8;
     P2GU64((rd12 + 56ul)).v = doubleBitsToUint64(fd8);
   }

@@ -78,36 +78,6 @@ float p2g_d2f(double v, int mode) {
     return uintBitsToFloat((uint(w >> 32) & 0x80000000u) | 0x7FC00000u | uint((w >> 29) & 0x7FFFFFul));
   return p2g_f64_to_f32(v, mode);
 }
-// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
-uint p2g_f2h_rn(uint b) {
-  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
-  if (ab > 0x7F800000u) return 0x7FFFu;
-  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
-  int e = int(ab >> 23) - 127;
-  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
-  uint m = (ab & 0x7FFFFFu) | 0x800000u;
-  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
-  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
-  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
-  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
-}
-// double -> f16 rounded to nearest even in 32-bit integer code: the double is first cut to f32 by truncation with
-// a sticky bit (round to odd, exact for the f16 range), then rounded once: RN11(RO24(x)) = RN11(x) because 24 >= 11 + 2
-// (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd", 2008).
-uint p2g_d2f_ro(double v) {
-  uint64_t w = doubleBitsToUint64(v), aw = w & 0x7FFFFFFFFFFFFFFFul;
-  uint sg = uint(w >> 32) & 0x80000000u;
-  if (aw > 0x7FF0000000000000ul) return 0x7FFFFFFFu;
-  if (aw < 0x3810000000000000ul) return sg;                 // below 2^-126: rounds to a zero in f16 anyway
-  if (aw >= 0x47EFFFFFF0000000ul) return sg | 0x7F800000u;  // beyond f32 (and f16) range
-  uint64_t m = aw & 0xFFFFFFFFFFFFFul;
-  uint f = uint(m >> 29) | ((m & 0x1FFFFFFFul) != 0ul ? 1u : 0u);
-  return sg | ((uint(aw >> 52) - 896u) << 23) | f;
-}
-uint p2g_d2h_rn(double v) { return p2g_f2h_rn(p2g_d2f_ro(v)); }
-// double -> f16 bits with one rounding; NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-// Mode 0 (nearly every call, with a literal) takes the compact p2g_d2h_rn; the compiler drops the other branch.
-uint p2g_d2h(double v, int mode) { return mode == 0 ? p2g_d2h_rn(v) : p2g_narrow(v, 10, 15, 5, mode, 0x7FFFu); }
 // f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
 // (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
 double p2g_f2d(float x) {
@@ -122,28 +92,130 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
-// f16 bits -> double, exactly, in integer arithmetic (no device half conversion involved).
-double p2g_h2d(uint h) {
-  uint s = (h >> 15) & 1u, e = (h >> 10) & 31u, f = h & 1023u;
-  double v;
-  if (e == 31u) v = f != 0u ? uint64BitsToDouble(0x7FF8000000000000ul) : uint64BitsToDouble(0x7FF0000000000000ul);
-  else if (e == 0u) v = double(f) * 5.9604644775390625e-8lf;  // f * 2^-24
-  else v = double(f + 1024u) * uint64BitsToDouble(uint64_t(1023 + int(e) - 25) << 52);
-  return s != 0u ? -v : v;
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
-// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
+// An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
+// integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
+uint p2g_frnd32(uint a, bool neg, int mode) {
+  if (a >= 0x4B000000u) return ((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150);  // integral, < 2^32
+  if (a == 0u) return 0u;
+  int e = int(a >> 23) - 127;
+  uint mant = a >= 0x800000u ? ((a & 0x7FFFFFu) | 0x800000u) : a;
+  uint sh = uint(23 - e);  // 1 or more
+  uint q, rem, hlf;
+  if (sh >= 32u) { q = 0u; rem = 1u; hlf = 2u; }  // |x| < 2^-8: below one half, not zero
+  else { q = mant >> sh; rem = mant & ((1u << sh) - 1u); hlf = 1u << (sh - 1u); }
+  bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                      : (rem != 0u && ((mode == 2 && neg) || (mode == 3 && !neg)));
+  return q + (up ? 1u : 0u);
 }
+// cvt.rXi.f32.f32: rounded to an integral value, sign kept (a zero result too); NaN -> 0x7FFFFFFF.
+uint p2g_frint32(uint w, int mode) {
+  uint a = w & 0x7FFFFFFFu, s = w & 0x80000000u;
+  if (a > 0x7F800000u) return 0x7FFFFFFFu;
+  if (a >= 0x4B000000u) return w;  // integral already, infinities too
+  uint q = p2g_frnd32(a, s != 0u, mode);
+  if (q == 0u) return s;
+  int k = findMSB(q);
+  return s | (uint(k + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
+}
+// cvt.rXi.{s,u}{8,16,32}.f32: rounded, saturated to the destination's range, NaN -> 0. The result's low `bits` bits.
+uint p2g_f2i32(uint w, int mode, bool sgn, int bits) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0u;
+  uint mx = sgn ? (1u << uint(bits - 1)) - 1u : (bits == 32 ? 0xFFFFFFFFu : (1u << uint(bits)) - 1u);
+  bool over = a >= 0x4F800000u;  // |x| >= 2^32
+  uint m = over ? 0u : p2g_frnd32(a, neg, mode);
+  if (!sgn) return neg ? 0u : ((over || m > mx) ? mx : m);
+  if (neg) return (over || m > mx + 1u) ? (0u - (mx + 1u)) : (0u - m);
+  return (over || m > mx) ? mx : m;
+}
+// cvt.rXi.{s,u}64.f32: saturated; NaN -> 0x8000000000000000 for both (measured on the H200: basic/f32_bits_convert).
+uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
+  uint a = w & 0x7FFFFFFFu;
+  bool neg = (w >> 31) != 0u;
+  if (a > 0x7F800000u) return 0x8000000000000000ul;
+  if (sgn && a >= 0x5F000000u) return neg ? 0x8000000000000000ul : 0x7FFFFFFFFFFFFFFFul;  // |x| >= 2^63
+  if (!sgn && neg) return 0ul;
+  if (!sgn && a >= 0x5F800000u) return 0xFFFFFFFFFFFFFFFFul;  // x >= 2^64
+  uint64_t m = a >= 0x4B000000u ? uint64_t((a & 0x7FFFFFu) | 0x800000u) << uint(int(a >> 23) - 150)
+                                : uint64_t(p2g_frnd32(a, neg, mode));
+  return neg ? (0ul - m) : m;
+}
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
+}
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
+// An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
+uint p2g_i2f(uint64_t mag, bool neg, int mode) {
+  if (mag == 0ul) return 0u;
+  uint s = neg ? 0x80000000u : 0u;
+  int n = p2g_len64(mag);
+  uint q;
+  if (n <= 24) q = uint(mag) << uint(24 - n);
+  else {
+    uint sh = uint(n - 24);
+    q = uint(mag >> sh);
+    uint64_t rem = mag & ((1ul << sh) - 1ul), hlf = 1ul << (sh - 1u);
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1u) != 0u))
+                        : (rem != 0ul && ((mode == 2 && neg) || (mode == 3 && !neg)));
+    q += up ? 1u : 0u;
+    if (mode == 4 && rem != 0ul) q |= 1u;
+  }
+  return s | ((uint(n + 125) << 23) + q);
+}
+uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint64_t(v), v < 0l, mode); }
+uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 
 void main() {
   int x_5 = 0, x_14 = 0, x_23 = 0, x_33 = 0, x_41 = 0, x_49 = 0, x_56 = 0, x_66 = 0, x_87 = 0, x_96 = 0;
@@ -1107,9 +1179,7 @@ void main() {
   // 923: ld.global.b64 %x, [%a];
   x_150 = P2GU64(a).v;
   // 924: st.global.f32 [%o], %x;
-  uint64_t t1;
-  t1 = x_150;
-  P2GU32(o).v = floatBitsToUint(p2g_f64_to_f32(p2g_odd_sum(double(uint(t1 >> 32)) * 4294967296.0lf, double(uint(t1))), 0));
+  P2GU32(o).v = p2g_i2f(x_150, false, 0);
   // 928: add.s64 %o, %obase, 9664;
   o = uint64_t(int64_t(obase) + 9664l);
   // 929: ld.global.b64 %x, [%a];
@@ -1571,9 +1641,7 @@ void main() {
   // 1385: ld.global.f32 %x, [%a];
   x_227 = uint64_t(floatBitsToUint(uintBitsToFloat(P2GU32(a).v)));
   // 1386: st.global.f32 [%o], %x;
-  uint64_t t2;
-  t2 = x_227;
-  P2GU32(o).v = floatBitsToUint(p2g_f64_to_f32(p2g_odd_sum(double(uint(t2 >> 32)) * 4294967296.0lf, double(uint(t2))), 0));
+  P2GU32(o).v = p2g_i2f(x_227, false, 0);
   // 1390: add.s64 %o, %obase, 14592;
   o = uint64_t(int64_t(obase) + 14592l);
   // 1391: ld.global.u64 %x, [%a];
@@ -1627,9 +1695,9 @@ void main() {
   // 1440: ld.global.b32 %s, [%a];
   s = P2GU32(a).v;
   // 1441: cvt.u16.u32 %x, %s;
-  uint64_t t3;
-  t3 = uint64_t(s);
-  x_236 = (uint(uint64_t(t3)) & 65535u);
+  uint64_t t1;
+  t1 = uint64_t(s);
+  x_236 = (uint(uint64_t(t1)) & 65535u);
   // 1442: st.global.b32 [%o], %x;
   P2GU32(o).v = x_236;
   // 1447: add.s64 %o, %obase, 15168;
@@ -1637,9 +1705,9 @@ void main() {
   // 1448: ld.global.b32 %s, [%a];
   s_1 = P2GU32(a).v;
   // 1449: cvt.u16.u32 %x, %s;
-  uint64_t t4;
-  t4 = uint64_t(s_1);
-  x_237 = uint64_t((uint(uint64_t(t4)) & 65535u));
+  uint64_t t2;
+  t2 = uint64_t(s_1);
+  x_237 = uint64_t((uint(uint64_t(t2)) & 65535u));
   // 1450: st.global.b64 [%o], %x;
   P2GU64(o).v = x_237;
   // 1455: add.s64 %o, %obase, 15232;
@@ -1647,9 +1715,9 @@ void main() {
   // 1456: ld.global.b32 %s, [%a];
   s_2 = P2GU32(a).v;
   // 1457: cvt.s16.s32 %x, %s;
-  int64_t t5;
-  t5 = int64_t(int(s_2));
-  x_238 = uint(bitfieldExtract(int((uint(uint64_t(t5)) & 65535u)), 0, 16));
+  int64_t t3;
+  t3 = int64_t(int(s_2));
+  x_238 = uint(bitfieldExtract(int((uint(uint64_t(t3)) & 65535u)), 0, 16));
   // 1458: st.global.b32 [%o], %x;
   P2GU32(o).v = x_238;
   // 1463: add.s64 %o, %obase, 15296;
@@ -1657,9 +1725,9 @@ void main() {
   // 1464: ld.global.b32 %s, [%a];
   s_3 = P2GU32(a).v;
   // 1465: cvt.s16.s32 %x, %s;
-  int64_t t6;
-  t6 = int64_t(int(s_3));
-  x_239 = int64_t(uint64_t(int64_t(bitfieldExtract(int((uint(uint64_t(t6)) & 65535u)), 0, 16))));
+  int64_t t4;
+  t4 = int64_t(int(s_3));
+  x_239 = int64_t(uint64_t(int64_t(bitfieldExtract(int((uint(uint64_t(t4)) & 65535u)), 0, 16))));
   // 1466: st.global.s64 [%o], %x;
   P2GU64(o).v = uint64_t(x_239);
   // 1471: add.s64 %o, %obase, 15360;
@@ -1667,9 +1735,9 @@ void main() {
   // 1472: ld.global.b32 %s, [%a];
   s_4 = P2GU32(a).v;
   // 1473: cvt.s8.s32 %x, %s;
-  int64_t t7;
-  t7 = int64_t(int(s_4));
-  x_240 = uint64_t(int64_t(bitfieldExtract(int((uint(uint64_t(t7)) & 255u)), 0, 8)));
+  int64_t t5;
+  t5 = int64_t(int(s_4));
+  x_240 = uint64_t(int64_t(bitfieldExtract(int((uint(uint64_t(t5)) & 255u)), 0, 8)));
   // 1474: st.global.b64 [%o], %x;
   P2GU64(o).v = x_240;
   // 1479: add.s64 %o, %obase, 15424;
@@ -1677,9 +1745,9 @@ void main() {
   // 1480: ld.global.b32 %s, [%a];
   s_5 = P2GU32(a).v;
   // 1481: cvt.u8.u32 %x, %s;
-  uint64_t t8;
-  t8 = uint64_t(s_5);
-  x_241 = uint64_t((uint(uint64_t(t8)) & 255u));
+  uint64_t t6;
+  t6 = uint64_t(s_5);
+  x_241 = uint64_t((uint(uint64_t(t6)) & 255u));
   // 1482: st.global.u64 [%o], %x;
   P2GU64(o).v = x_241;
   // 1487: add.s64 %o, %obase, 15488;
@@ -1687,9 +1755,9 @@ void main() {
   // 1488: ld.global.b32 %s, [%a];
   s_6 = P2GU32(a).v;
   // 1489: cvt.u32.u16 %x, %s;
-  uint64_t t9;
-  t9 = uint64_t((s_6 & 0x0000FFFFu));
-  x_242 = uint(uint64_t(t9));
+  uint64_t t7;
+  t7 = uint64_t((s_6 & 0x0000FFFFu));
+  x_242 = uint(uint64_t(t7));
   // 1490: st.global.b32 [%o], %x;
   P2GU32(o).v = x_242;
   // 1495: add.s64 %o, %obase, 15552;
@@ -1697,9 +1765,9 @@ void main() {
   // 1496: ld.global.b32 %s, [%a];
   s_7 = P2GU32(a).v;
   // 1497: cvt.s32.s16 %x, %s;
-  int64_t t10;
-  t10 = int64_t(bitfieldExtract(int(s_7), 0, 16));
-  x_243 = uint(int(uint(uint64_t(t10))));
+  int64_t t8;
+  t8 = int64_t(bitfieldExtract(int(s_7), 0, 16));
+  x_243 = uint(int(uint(uint64_t(t8))));
   // 1498: st.global.b32 [%o], %x;
   P2GU32(o).v = x_243;
   // 1503: add.s64 %o, %obase, 15616;
@@ -1707,9 +1775,9 @@ void main() {
   // 1504: ld.global.b32 %s, [%a];
   s_8 = P2GU32(a).v;
   // 1505: cvt.s32.s8 %x, %s;
-  int64_t t11;
-  t11 = int64_t(bitfieldExtract(int(s_8), 0, 8));
-  x_244 = uint(int(uint(uint64_t(t11))));
+  int64_t t9;
+  t9 = int64_t(bitfieldExtract(int(s_8), 0, 8));
+  x_244 = uint(int(uint(uint64_t(t9))));
   // 1506: st.global.b32 [%o], %x;
   P2GU32(o).v = x_244;
   // 1511: add.s64 %o, %obase, 15680;
@@ -1717,9 +1785,9 @@ void main() {
   // 1512: ld.global.b32 %s, [%a];
   s_9 = P2GU32(a).v;
   // 1513: cvt.s64.s16 %x, %s;
-  int64_t t12;
-  t12 = int64_t(bitfieldExtract(int(s_9), 0, 16));
-  x_245 = uint64_t(int64_t(uint64_t(t12)));
+  int64_t t10;
+  t10 = int64_t(bitfieldExtract(int(s_9), 0, 16));
+  x_245 = uint64_t(int64_t(uint64_t(t10)));
   // 1514: st.global.b64 [%o], %x;
   P2GU64(o).v = x_245;
   // 1519: add.s64 %o, %obase, 15744;
@@ -1727,9 +1795,9 @@ void main() {
   // 1520: ld.global.b32 %s, [%a];
   s_10 = P2GU32(a).v;
   // 1521: cvt.u64.u8 %x, %s;
-  uint64_t t13;
-  t13 = uint64_t((s_10 & 0x000000FFu));
-  x_246 = uint64_t(t13);
+  uint64_t t11;
+  t11 = uint64_t((s_10 & 0x000000FFu));
+  x_246 = uint64_t(t11);
   // 1522: st.global.b64 [%o], %x;
   P2GU64(o).v = x_246;
   // 1527: add.s64 %o, %obase, 15808;
@@ -1737,7 +1805,9 @@ void main() {
   // 1528: ld.global.b32 %s, [%a];
   s_11 = P2GU32(a).v;
   // 1529: cvt.rn.f32.s32 %x, %s;
-  x_247 = uint64_t(floatBitsToUint(p2g_f64_to_f32(double(int(s_11)), 0)));
+  uint t12;
+  t12 = p2g_s2f32(int(int(s_11)), 0);
+  x_247 = uint64_t(floatBitsToUint(uintBitsToFloat((t12 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t12)));
   // 1530: st.global.b64 [%o], %x;
   P2GU64(o).v = x_247;
   // 1535: add.s64 %o, %obase, 15872;
@@ -1753,7 +1823,7 @@ void main() {
   // 1544: ld.global.b32 %s, [%a];
   s_13 = P2GU32(a).v;
   // 1545: cvt.rn.f16.f32 %x, %s;
-  x_249 = p2g_d2h(p2g_f2d(uintBitsToFloat(s_13)), 0);
+  x_249 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(s_13)));
   // 1546: st.global.b32 [%o], %x;
   P2GU32(o).v = x_249;
   // 1551: add.s64 %o, %obase, 16000;
@@ -1761,7 +1831,7 @@ void main() {
   // 1552: ld.global.b32 %s, [%a];
   s_14 = P2GU32(a).v;
   // 1553: cvt.rn.f16.f32 %x, %s;
-  x_250 = uint64_t(p2g_d2h(p2g_f2d(uintBitsToFloat(s_14)), 0));
+  x_250 = uint64_t(p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(s_14))));
   // 1554: st.global.b64 [%o], %x;
   P2GU64(o).v = x_250;
   // 1559: add.s64 %o, %obase, 16064;
@@ -1769,7 +1839,9 @@ void main() {
   // 1560: ld.global.b32 %s, [%a];
   s_15 = P2GU32(a).v;
   // 1561: cvt.f32.f16 %x, %s;
-  x_251 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d((s_15 & 0x0000FFFFu)), 0));
+  uint t13;
+  t13 = floatBitsToUint(p2g_h2f((s_15 & 0x0000FFFFu)));
+  x_251 = floatBitsToUint(uintBitsToFloat((t13 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t13));
   // 1562: st.global.b32 [%o], %x;
   P2GU32(o).v = x_251;
   // 1567: add.s64 %o, %obase, 16128;
@@ -1777,7 +1849,9 @@ void main() {
   // 1568: ld.global.b64 %s, [%a];
   s_16 = P2GU64(a).v;
   // 1569: cvt.f32.f16 %x, %s;
-  x_252 = floatBitsToUint(p2g_f64_to_f32(p2g_h2d((uint(s_16) & 0x0000FFFFu)), 0));
+  uint t14;
+  t14 = floatBitsToUint(p2g_h2f((uint(s_16) & 0x0000FFFFu)));
+  x_252 = floatBitsToUint(uintBitsToFloat((t14 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t14));
   // 1570: st.global.b32 [%o], %x;
   P2GU32(o).v = x_252;
   // 1575: add.s64 %o, %obase, 16192;
@@ -1785,11 +1859,7 @@ void main() {
   // 1576: ld.global.b32 %s, [%a];
   s_17 = P2GU32(a).v;
   // 1577: cvt.rzi.s32.f32 %x, %s;
-  precise double t14;
-  t14 = trunc(p2g_f2d(uintBitsToFloat(s_17)));
-  precise double t15;
-  t15 = isnan(t14) ? 0.0lf : clamp(t14, -2147483648.0lf, 2147483647.0lf);
-  x_253 = uint64_t(int64_t(int(t15)));
+  x_253 = uint64_t(int64_t(int(p2g_f2i32(floatBitsToUint(uintBitsToFloat(s_17)), 1, true, 32))));
   // 1578: st.global.b64 [%o], %x;
   P2GU64(o).v = x_253;
   // 1583: add.s64 %o, %obase, 16256;
@@ -1797,11 +1867,7 @@ void main() {
   // 1584: ld.global.b32 %s, [%a];
   s_18 = P2GU32(a).v;
   // 1585: cvt.rzi.s16.f32 %x, %s;
-  precise double t16;
-  t16 = trunc(p2g_f2d(uintBitsToFloat(s_18)));
-  precise double t17;
-  t17 = isnan(t16) ? 0.0lf : clamp(t16, -32768.0lf, 32767.0lf);
-  x_254 = uint(int(t17));
+  x_254 = uint(int(p2g_f2i32(floatBitsToUint(uintBitsToFloat(s_18)), 1, true, 16)));
   // 1586: st.global.b32 [%o], %x;
   P2GU32(o).v = x_254;
   // 1591: add.s64 %o, %obase, 16320;
@@ -1809,11 +1875,7 @@ void main() {
   // 1592: ld.global.b32 %s, [%a];
   s_19 = P2GU32(a).v;
   // 1593: cvt.rzi.u8.f32 %x, %s;
-  precise double t18;
-  t18 = trunc(p2g_f2d(uintBitsToFloat(s_19)));
-  precise double t19;
-  t19 = isnan(t18) ? 0.0lf : clamp(t18, 0.0lf, 255.0lf);
-  x_255 = uint64_t(uint(t19));
+  x_255 = uint64_t(p2g_f2i32(floatBitsToUint(uintBitsToFloat(s_19)), 1, false, 8));
   // 1594: st.global.b64 [%o], %x;
   P2GU64(o).v = x_255;
   // 1599: add.s64 %o, %obase, 16384;
@@ -1821,9 +1883,9 @@ void main() {
   // 1600: ld.global.b64 %s, [%a];
   s_20 = P2GU64(a).v;
   // 1601: cvt.rn.f32.u64 %x, %s;
-  uint64_t t20;
-  t20 = s_20;
-  x_256 = floatBitsToUint(p2g_f64_to_f32(p2g_odd_sum(double(uint(t20 >> 32)) * 4294967296.0lf, double(uint(t20))), 0));
+  uint t15;
+  t15 = p2g_i2f(uint64_t(s_20), false, 0);
+  x_256 = floatBitsToUint(uintBitsToFloat((t15 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t15));
   // 1602: st.global.b32 [%o], %x;
   P2GU32(o).v = x_256;
   // 1607: add.s64 %o, %obase, 16448;
@@ -1831,9 +1893,9 @@ void main() {
   // 1608: ld.global.b64 %s, [%a];
   s_21 = P2GU64(a).v;
   // 1609: cvt.f64.f32 %x, %s;
-  precise double t21;
-  t21 = p2g_f2d(uintBitsToFloat(uint(s_21)));
-  x_257 = doubleBitsToUint64((isnan(t21) ? uint64BitsToDouble(doubleBitsToUint64(t21) | 0x0008000000000000ul) : t21));
+  precise double t16;
+  t16 = p2g_f2d(uintBitsToFloat(uint(s_21)));
+  x_257 = doubleBitsToUint64((isnan(t16) ? uint64BitsToDouble(doubleBitsToUint64(t16) | 0x0008000000000000ul) : t16));
   // 1610: st.global.b64 [%o], %x;
   P2GU64(o).v = x_257;
   return;

@@ -15,6 +15,38 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GU64 { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int64_t v; };
 
 
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
+
 // ---- Textures and surfaces (translator/emit/emit_tex.cpp, docs/TEXTURES.md) ----
 // A texture or surface handle is the device address of the 64-byte descriptor record the runtime wrote
 // (runtime/common/images.h): texel address, size, format, sampler state.
@@ -56,30 +88,6 @@ uint p2g_tex_h2f(uint h) {
   int p = findMSB(m);
   return s | (uint(p + 103) << 23) | ((m << uint(23 - p)) & 0x7FFFFFu);
 }
-
-// v + err -> f32 bits, round to nearest with ties away from zero (what the texture unit does), in integer code (no
-// device conversion, whose rounding Vulkan leaves open, and no denormal flush: subnormal results come out exactly).
-// v + err is an exact sum split by TwoSum (|err| at most half an ulp of v): err only decides when v is a tie.
-uint p2g_tex_d2f_e(double v, double err) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint s = uint(w >> 63) << 31;
-  int e = int((w >> 52) & 0x7FFul);
-  uint64_t f = w & 0xFFFFFFFFFFFFFul;
-  if (e == 0x7FF) return f != 0ul ? 0x7FFFFFFFu : (s | 0x7F800000u);
-  if (e == 0) return s;
-  int E = e - 896;  // the f32 biased exponent
-  int sh = 29 + (E >= 1 ? 0 : 1 - E);
-  if (sh > 60) return s;
-  uint64_t m = f | (1ul << 52);
-  uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  // ties away from zero, as the texture unit rounds (tex2d_linear); a tie of v is none when err points inwards
-  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != (s != 0u)))) q += 1ul;
-  if (E < 1) return s | uint(q);
-  if (E >= 255) return s | 0x7F800000u;
-  uint bits = (uint(E) << 23) + uint(q - (1ul << 23));
-  return s | min(bits, 0x7F800000u);
-}
-uint p2g_tex_d2f(double v) { return p2g_tex_d2f_e(v, 0.0lf); }
 
 // v / (2^bits - 1) as the correctly rounded f32 (bits), for 0 <= v <= 2^bits - 1 and bits <= 16, in integer code:
 // no device division (2.5 ulp in Vulkan), and no lookup table (llvmpipe turns indexed constant arrays into
@@ -192,25 +200,6 @@ ivec4 p2g_tex_wslice(int ax, int ay, int W) {
   return ivec4(x0 - y01, x1 - y11, y01, y11);
 }
 
-// v + err (an exact sum split by TwoSum) rounded to the nearest f16 value (ties away from zero, subnormal halves,
-// overflow to infinity), as a double: filtering an f16 texture returns f16 precision (tex2d_linear).
-double p2g_tex_round_h_e(double v, double err) {
-  uint64_t w = doubleBitsToUint64(v);
-  int e = int((w >> 52) & 0x7FFul);
-  if (e == 0x7FF) return v;
-  bool neg = (w >> 63) != 0ul;
-  int E = e - 1023;
-  int sh = 42 + max(0, -14 - E);  // the f16 quantum is 2^(E-10), or 2^-24 for subnormal halves
-  if (e == 0 || sh > 53) return neg ? -0.0lf : 0.0lf;
-  uint64_t m = (w & 0xFFFFFFFFFFFFFul) | (1ul << 52);
-  uint64_t q = m >> uint(sh), r = m & ((1ul << uint(sh)) - 1ul), hw = 1ul << uint(sh - 1);
-  // ties away from zero (tex2d_linear); a tie of v is none when err points inwards
-  if (r > hw || (r == hw && !(err != 0.0lf && (err < 0.0lf) != neg))) q += 1ul;
-  precise double a = double(q << uint(sh)) * uint64BitsToDouble(uint64_t(E - 52 + 1023) << 52);
-  if (a >= 65520.0lf) a = uint64BitsToDouble(0x7FF0000000000000ul);
-  return neg ? -a : a;
-}
-
 // One tap: address modes per axis, then the texel (raw: as stored, see p2g_img_texel); border taps are the border
 // colour (0, 0, 0, 0).
 uvec4 p2g_tex_tap(P2GImage d, int x, int y, int z, uint dims, bool raw) {
@@ -242,38 +231,81 @@ uvec4 p2g_tex_emax(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, uint mb, uin
   return em;
 }
 
-// The filtered value of one slice of float texels, exactly (a double per component; at most 38 significant bits):
-// the texels aligned to the largest exponent among the taps with a non-zero weight, keeping 4 bits below that
-// texel's precision, truncated toward zero, and summed with their weights (x 256). Measured on the H200: f16
-// (tex2d_linear hClamp/hWrap 16384/16384; the exact sum rounded once 16369, 3 or 5 guard bits at most 16377, the
-// exponent over all taps 16313) and f32 (tex_filter_more f3d 4096/4096, the exact sum 4076; tex2d_linear fBorder
-// 8192/8192). An infinite or NaN texel with a non-zero weight (unmeasured) gives the IEEE sum of the texels.
-dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
-  uint mb = isH ? 10u : 23u, eb = isH ? 5u : 8u, einf = isH ? 31u : 255u;
+// The filtered value of one slice of float texels, exactly: S * 2^ex per component (|S| < 2^38), the texels
+// aligned to the largest exponent among the taps with a non-zero weight, keeping 4 bits below that texel's
+// precision, truncated toward zero, and summed with their weights (x 256). Measured on the H200: f16 (tex2d_linear
+// hClamp/hWrap 16384/16384; the exact sum rounded once 16369, 3 or 5 guard bits at most 16377, the exponent over
+// all taps 16313) and f32 (tex_filter_more f3d 4096/4096, the exact sum 4076; tex2d_linear fBorder 8192/8192).
+i64vec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH, out ivec4 ex) {
+  uint mb = isH ? 10u : 23u, eb = isH ? 5u : 8u;
   uvec4 em = p2g_tex_emax(t0, t1, t2, t3, w, mb, eb);
-  if (any(equal(em, uvec4(einf)))) {
-    precise dvec4 acc = dvec4(0.0lf);
-    if (isH) {
-      acc += dvec4(w.x) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t0.x), p2g_tex_h2f(t0.y), p2g_tex_h2f(t0.z), p2g_tex_h2f(t0.w))));
-      acc += dvec4(w.y) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t1.x), p2g_tex_h2f(t1.y), p2g_tex_h2f(t1.z), p2g_tex_h2f(t1.w))));
-      acc += dvec4(w.z) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t2.x), p2g_tex_h2f(t2.y), p2g_tex_h2f(t2.z), p2g_tex_h2f(t2.w))));
-      acc += dvec4(w.w) * dvec4(uintBitsToFloat(uvec4(p2g_tex_h2f(t3.x), p2g_tex_h2f(t3.y), p2g_tex_h2f(t3.z), p2g_tex_h2f(t3.w))));
-    } else {
-      acc += dvec4(w.x) * dvec4(uintBitsToFloat(t0));
-      acc += dvec4(w.y) * dvec4(uintBitsToFloat(t1));
-      acc += dvec4(w.z) * dvec4(uintBitsToFloat(t2));
-      acc += dvec4(w.w) * dvec4(uintBitsToFloat(t3));
-    }
-    return acc * (1.0lf / 256.0lf);
+  ex = ivec4(em) - (isH ? 15 + 22 : 127 + 35);  // 2^(em - bias - mb - 4 - 8)
+  return int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
+         int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
+}
+
+// Infinite and NaN texels with a non-zero weight (unmeasured), per component: bit 0 a +inf, bit 1 a -inf, bit 2 a
+// NaN. The result is then IEEE's sum: NaN for a NaN or infinities of both signs, else the infinity.
+uvec4 p2g_tex_inf(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
+  uint sb = isH ? 15u : 31u, inf = isH ? 0x7C00u : 0x7F800000u;
+  uvec4 f = uvec4(0u);
+  for (int i = 0; i < 4; ++i) {
+    uvec4 t = i == 0 ? t0 : i == 1 ? t1 : i == 2 ? t2 : t3;
+    if (w[i] == 0) continue;
+    uvec4 mag = t & ((1u << sb) - 1u);
+    f |= mix(uvec4(0u), mix(uvec4(1u), uvec4(2u), notEqual(t >> sb, uvec4(0u))), equal(mag, uvec4(inf)));
+    f |= mix(uvec4(0u), uvec4(4u), greaterThan(mag, uvec4(inf)));
   }
-  i64vec4 S = int64_t(w.x) * p2g_tex_align(t0, em, mb, eb) + int64_t(w.y) * p2g_tex_align(t1, em, mb, eb) +
-              int64_t(w.z) * p2g_tex_align(t2, em, mb, eb) + int64_t(w.w) * p2g_tex_align(t3, em, mb, eb);
-  // S * 2^(em - bias - mb - 4 - 8): exact in double (|S| < 2^38, a power-of-two scale)
-  uvec4 be = em + uvec4(1023u) - uvec4(isH ? 15u + 22u : 127u + 35u);
-  dvec4 scale = dvec4(uint64BitsToDouble(uint64_t(be.x) << 52), uint64BitsToDouble(uint64_t(be.y) << 52),
-                      uint64BitsToDouble(uint64_t(be.z) << 52), uint64BitsToDouble(uint64_t(be.w) << 52));
-  precise dvec4 r = dvec4(S) * scale;
-  return r;
+  return f;
+}
+
+// The sum of the two slices' exact values Sa * 2^ea + Sb * 2^eb rounded once, as f32 bits: to f32 with ties away
+// from zero, or (f16 formats) to f16 precision with ties away (subnormal halves, 65520 and above to infinity). In
+// integer code: the larger term left-justified in 64 bits, the smaller one aligned with a sticky bit (as in
+// p2g_sf32), p2g_rnd32 in mode 5; for f16, rounded to odd in f32 first (24 >= 11 + 2 bits), then to f16.
+uint p2g_tex_fin(int64_t Sa, int ea, int64_t Sb, int eb, bool isH) {
+  uint sa = Sa < 0l ? 1u : 0u, sb = Sb < 0l ? 1u : 0u;
+  uint64_t ma = uint64_t(Sa < 0l ? -Sa : Sa), mb = uint64_t(Sb < 0l ? -Sb : Sb);
+  if (ma == 0ul) { ma = mb; ea = eb; sa = sb; mb = 0ul; }
+  if (ma == 0ul) return 0u;
+  uint s = sa;
+  uint64_t r = ma;
+  int x = ea;
+  if (mb != 0ul) {
+    int la = p2g_len64(ma), lb = p2g_len64(mb);
+    if (eb + lb > ea + la) {
+      uint64_t tm = ma; ma = mb; mb = tm;
+      int te = ea; ea = eb; eb = te;
+      uint ts = sa; sa = sb; sb = ts;
+      la = lb;
+    }
+    ma <<= uint(62 - la);
+    ea -= 62 - la;
+    int d = eb - ea;
+    if (d >= 0) mb <<= uint(d);
+    else if (d > -64) { uint64_t t = mb >> uint(-d); mb = t | ((t << uint(-d)) != mb ? 1ul : 0ul); }
+    else mb = 1ul;
+    s = sa;
+    x = ea;
+    if (sa == sb) r = ma + mb;
+    else if (ma >= mb) r = ma - mb;
+    else { r = mb - ma; s = sb; }
+    if (r == 0ul) return 0u;
+  }
+  if (!isH) return p2g_rnd32(s, r, x, 5, false);
+  uint w = p2g_rnd32(s, r, x, 4, false) & 0x7FFFFFFFu;  // normal: texel values are 2^-24 * weight / 256 or more
+  int E = int(w >> 23) - 127;
+  int lsb = max(E - 10, -24);
+  uint sh = uint(lsb - (E - 23));  // 13 or more
+  uint m = (w & 0x7FFFFFu) | 0x800000u;
+  uint q = sh >= 32u ? 0u : (m >> sh);
+  uint rem = sh >= 32u ? m : (m & ((1u << sh) - 1u));
+  uint hlf = sh >= 32u ? 0xFFFFFFFFu : (1u << (sh - 1u));
+  if (rem >= hlf && sh < 32u) q += 1u;
+  if (q == 0u) return s << 31;
+  int k = findMSB(q), V = lsb + k;
+  if (V >= 16) return (s << 31) | 0x7F800000u;
+  return (s << 31) | (uint(V + 127) << 23) | ((q << uint(23 - k)) & 0x7FFFFFu);
 }
 
 // tex with float coordinates: point sampling, or linear filtering. Linear filtering (measured on the H200,
@@ -286,8 +318,8 @@ dvec4 p2g_tex_slice(uvec4 t0, uvec4 t1, uvec4 t2, uvec4 t3, ivec4 w, bool isH) {
 //   256), ties up) and the result is the correctly rounded f32 of u / 65535 (tex2d_linear u8Clamp 8192/8192; S /
 //   65280 rounded once 5301);
 // - f16 and f32: each slice aligned and summed exactly by p2g_tex_slice (in 3D each slice with its own exponent:
-//   h3d/f3d 4096/4096, one exponent for all eight taps 4090/4084), the slices added exactly (TwoSum) and rounded
-//   once, to f16 for f16 formats, to f32 otherwise, ties away from zero.
+//   h3d/f3d 4096/4096, one exponent for all eight taps 4090/4084), the slices added exactly and rounded once
+//   (p2g_tex_fin), to f16 for f16 formats, to f32 otherwise, ties away from zero; integer code only.
 // Results are bits (f32 for float and unorm formats). `layer` selects the slice of a layered texture (clamped to
 // the layers there are). Taps are spelled out rather than indexed: llvmpipe lowers indexed local arrays to
 // if-ladders.
@@ -331,18 +363,17 @@ uvec4 p2g_tex(uint64_t h, vec3 c, int layer, uint dims) {
     return uvec4(p2g_tex_unorm(u.x, 16), p2g_tex_unorm(u.y, 16), p2g_tex_unorm(u.z, 16), p2g_tex_unorm(u.w, 16));
   }
   bool isH = d.format <= 5u;
-  precise dvec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH);
-  precise dvec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH) : dvec4(0.0lf);
-  // TwoSum: s + err is va + vb exactly
-  precise dvec4 s = va + vb;
-  precise dvec4 bv = s - va;
-  precise dvec4 err = (va - (s - bv)) + (vb - bv);
-  if (isH) {
-    s = dvec4(p2g_tex_round_h_e(s.x, err.x), p2g_tex_round_h_e(s.y, err.y), p2g_tex_round_h_e(s.z, err.z),
-              p2g_tex_round_h_e(s.w, err.w));
-    err = dvec4(0.0lf);
+  ivec4 ea, eb = ivec4(0);
+  i64vec4 va = p2g_tex_slice(a0, a1, a2, a3, wa, isH, ea);
+  i64vec4 vb = wb != ivec4(0) ? p2g_tex_slice(b0, b1, b2, b3, wb, isH, eb) : i64vec4(0);
+  uvec4 inf = p2g_tex_inf(a0, a1, a2, a3, wa, isH) | p2g_tex_inf(b0, b1, b2, b3, wb, isH);
+  uvec4 r;
+  for (int i = 0; i < 4; ++i) {
+    uint f = inf[i];
+    r[i] = f == 0u ? p2g_tex_fin(va[i], ea[i], vb[i], eb[i], isH)
+                   : ((f & 4u) != 0u || f == 3u) ? 0x7FFFFFFFu : (f == 1u ? 0x7F800000u : 0xFF800000u);
   }
-  return uvec4(p2g_tex_d2f_e(s.x, err.x), p2g_tex_d2f_e(s.y, err.y), p2g_tex_d2f_e(s.z, err.z), p2g_tex_d2f_e(s.w, err.w));
+  return r;
 }
 
 // tex with integer coordinates: the texel at those indices. Outside the image the result is 0 whatever the

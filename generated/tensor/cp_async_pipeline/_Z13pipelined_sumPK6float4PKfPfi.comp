@@ -21,35 +21,99 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1152u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 
-// double -> f32 rounded to nearest even (NaN -> NVIDIA's 0x7FFFFFFF), the compact form of p2g_narrow for
-// mode 0: results at or above 2^-126 come from the device's double -> float conversion (OpFConvert is correctly
-// rounded in Vulkan, and such results are normal, so a flushing device leaves them alone); |v| >= 2^128 - 2^103
-// rounds to infinity; below 2^-126 the denormal is v * 2^149 rounded to an integer, ties to even (exact: power of
-// two scaling, roundEven is exact), and 2^23 becomes the smallest normal by itself.
-float p2g_d2f_rn(double v) {
-  uint64_t w = doubleBitsToUint64(v);
-  uint sg = uint(w >> 63) << 31;
-  uint64_t aw = w & 0x7FFFFFFFFFFFFFFFul;
-  if (aw > 0x7FF0000000000000ul) return uintBitsToFloat(0x7FFFFFFFu);
-  if (aw >= 0x47EFFFFFF0000000ul) return uintBitsToFloat(sg | 0x7F800000u);
-  if (aw >= 0x3810000000000000ul) return float(v);
-  return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
-}
-double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-// f32 bits -> double, exactly, in integer code: the device's f32->f64 conversion may flush denormals
-// (NVIDIA's Vulkan driver, HAZARDS.md #5). NaN payloads move to the top of the double's fraction.
-double p2g_f2d(float x) {
-  uint b = floatBitsToUint(x);
-  uint64_t s = uint64_t(b >> 31) << 63;
-  uint e = (b >> 23) & 0xFFu, m = b & 0x7FFFFFu;
-  if (e == 0xFFu) return uint64BitsToDouble(s | 0x7FF0000000000000ul | (uint64_t(m) << 29));
-  if (e == 0u) {
-    if (m == 0u) return uint64BitsToDouble(s);
-    int k = findMSB(m);  // value = m * 2^-149 = 1.f * 2^(k - 149)
-    return uint64BitsToDouble(s | (uint64_t(k - 149 + 1023) << 52) | ((uint64_t(m) << (52 - k)) & 0xFFFFFFFFFFFFFul));
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
   }
-  return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
 }
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
+}
+bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
+// operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
+float p2g_fadd(float a, float b, bool ftz) {
+  precise float r = a + b;
+  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
+  if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
+    if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
+    if (ur == 0u && ((ua ^ ub) == 0x80000000u || ((ua | ub) << 1) == 0u)) return r;
+    if (ur > 0x7F800000u) return uintBitsToFloat(0x7FFFFFFFu);
+  }
+  return uintBitsToFloat(p2g_sf32(ua, 0x3F800000u, ub, 0, ftz));
+}
+float p2g_fsub(float a, float b, bool ftz) { return p2g_fadd(a, uintBitsToFloat(floatBitsToUint(b) ^ 0x80000000u), ftz); }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
@@ -349,13 +413,13 @@ void main() {
         f17 = uintBitsToFloat(t41);
         f18 = uintBitsToFloat(t42);
         // 113: add.f32 	%f23, %f15, %f16;
-        f23 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f15), p2g_f2d(f16)));
+        f23 = p2g_fadd(f15, f16, false);
         // 114: add.f32 	%f24, %f17, %f23;
-        f24 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f17), p2g_f2d(f23)));
+        f24 = p2g_fadd(f17, f23, false);
         // 115: add.f32 	%f25, %f18, %f24;
-        f25 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f18), p2g_f2d(f24)));
+        f25 = p2g_fadd(f18, f24, false);
         // 116: add.f32 	%f2, %f76, %f25;
-        f2 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f76), p2g_f2d(f25)));
+        f2 = p2g_fadd(f76, f25, false);
         // 117: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 118: add.s32 	%r44, %r72, 2;
@@ -443,13 +507,13 @@ void main() {
         f28 = uintBitsToFloat(t56);
         f29 = uintBitsToFloat(t57);
         // 138: add.f32 	%f34, %f26, %f27;
-        f34 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f26), p2g_f2d(f27)));
+        f34 = p2g_fadd(f26, f27, false);
         // 139: add.f32 	%f35, %f28, %f34;
-        f35 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f28), p2g_f2d(f34)));
+        f35 = p2g_fadd(f28, f34, false);
         // 140: add.f32 	%f36, %f29, %f35;
-        f36 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f29), p2g_f2d(f35)));
+        f36 = p2g_fadd(f29, f35, false);
         // 141: add.f32 	%f3, %f2, %f36;
-        f3 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f2), p2g_f2d(f36)));
+        f3 = p2g_fadd(f2, f36, false);
         // 142: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 143: add.s32 	%r47, %r72, 3;
@@ -537,13 +601,13 @@ void main() {
         f39 = uintBitsToFloat(t71);
         f40 = uintBitsToFloat(t72);
         // 163: add.f32 	%f45, %f37, %f38;
-        f45 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f37), p2g_f2d(f38)));
+        f45 = p2g_fadd(f37, f38, false);
         // 164: add.f32 	%f46, %f39, %f45;
-        f46 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f39), p2g_f2d(f45)));
+        f46 = p2g_fadd(f39, f45, false);
         // 165: add.f32 	%f47, %f40, %f46;
-        f47 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f40), p2g_f2d(f46)));
+        f47 = p2g_fadd(f40, f46, false);
         // 166: add.f32 	%f4, %f3, %f47;
-        f4 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f3), p2g_f2d(f47)));
+        f4 = p2g_fadd(f3, f47, false);
         // 167: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 168: add.s32 	%r72, %r72, 4;
@@ -629,13 +693,13 @@ void main() {
         f50 = uintBitsToFloat(t86);
         f51 = uintBitsToFloat(t87);
         // 187: add.f32 	%f56, %f48, %f49;
-        f56 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f48), p2g_f2d(f49)));
+        f56 = p2g_fadd(f48, f49, false);
         // 188: add.f32 	%f57, %f50, %f56;
-        f57 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f50), p2g_f2d(f56)));
+        f57 = p2g_fadd(f50, f56, false);
         // 189: add.f32 	%f58, %f51, %f57;
-        f58 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f51), p2g_f2d(f57)));
+        f58 = p2g_fadd(f51, f57, false);
         // 190: add.f32 	%f76, %f4, %f58;
-        f76 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f4), p2g_f2d(f58)));
+        f76 = p2g_fadd(f4, f58, false);
         // 191: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 192: add.s32 	%r70, %r70, 512;
@@ -781,13 +845,13 @@ void main() {
         f61 = uintBitsToFloat(t111);
         f62 = uintBitsToFloat(t112);
         // 236: add.f32 	%f67, %f59, %f60;
-        f67 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f59), p2g_f2d(f60)));
+        f67 = p2g_fadd(f59, f60, false);
         // 237: add.f32 	%f68, %f61, %f67;
-        f68 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f61), p2g_f2d(f67)));
+        f68 = p2g_fadd(f61, f67, false);
         // 238: add.f32 	%f69, %f62, %f68;
-        f69 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f62), p2g_f2d(f68)));
+        f69 = p2g_fadd(f62, f68, false);
         // 239: add.f32 	%f76, %f76, %f69;
-        f76 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f76), p2g_f2d(f69)));
+        f76 = p2g_fadd(f76, f69, false);
         // 240: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 241: add.s32 	%r73, %r73, 128;
@@ -814,7 +878,7 @@ void main() {
   // 251: ld.shared.f32 	%f70, [%r3];
   f70 = uintBitsToFloat(p2g_lds32(r3));
   // 252: add.f32 	%f71, %f76, %f70;
-  f71 = p2g_d2f_rn(p2g_dadd_rn(p2g_f2d(f76), p2g_f2d(f70)));
+  f71 = p2g_fadd(f76, f70, false);
   // 253: mov.u32 	%r66, %ctaid.x;
   r66 = gl_WorkGroupID.x;
   // 254: shl.b32 	%r67, %r66, 7;

@@ -19,7 +19,6 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[768u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
-uint lmem[1];  // .local and call scratch, per thread
 
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
@@ -54,129 +53,120 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
 }
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
-uint64_t p2g_lds64(uint a) { return packUint2x32(uvec2(smem[a >> 2], smem[(a >> 2) + 1u])); }
-void p2g_sts64(uint a, uint64_t v) { uvec2 p = unpackUint2x32(v); smem[a >> 2] = p.x; smem[(a >> 2) + 1u] = p.y; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, v_p = false;
+  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, v_p = false;
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u;
+  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
+  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
+  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul;
-  // 26: ld.param.u64 	%rd9, [cp_async_zfill_param_0];
-  rd9 = P2GU64((pc.params)).v;
-  // 27: ld.param.u64 	%rd10, [cp_async_zfill_param_2];
-  rd10 = P2GU64((pc.params + 16ul)).v;
-  // 28: cvta.to.global.u64 	%rd1, %rd10;
-  rd1 = rd10;
-  // 29: ld.param.u64 	%rd11, [cp_async_zfill_param_1];
-  rd11 = P2GU64((pc.params + 8ul)).v;
-  // 30: cvta.to.global.u64 	%rd2, %rd11;
-  rd2 = rd11;
-  // 31: cvta.to.global.u64 	%rd12, %rd9;
-  rd12 = rd9;
-  // 32: mov.u32 	%r1, %tid.x;
-  r1 = gl_LocalInvocationID.x;
-  // 33: mul.wide.s32 	%rd13, %r1, 16;
-  rd13 = uint64_t(int64_t(int(r1)) * int64_t(16));
-  // 34: mov.u64 	%rd14, _ZZ14cp_async_zfillE4slot;
-  rd14 = uint64_t(0ul);
-  // 35: add.s64 	%rd3, %rd14, %rd13;
-  rd3 = uint64_t(int64_t(rd14) + int64_t(rd13));
-  // 36: mul.wide.s32 	%rd15, %r1, 8;
-  rd15 = uint64_t(int64_t(int(r1)) * int64_t(8));
-  // 37: mov.u64 	%rd16, _ZZ14cp_async_zfillE5slot2;
-  rd16 = uint64_t(2048ul);
-  // 38: add.s64 	%rd4, %rd16, %rd15;
-  rd4 = uint64_t(int64_t(rd16) + int64_t(rd15));
-  // 39: mov.u64 	%rd17, -6510615555426900571;
-  rd17 = 0xA5A5A5A5A5A5A5A5ul;
-  // 40: st.shared.u64 	[%rd3+8], %rd17;
-  p2g_sts64((uint(rd3) + 8u), rd17);
-  // 41: st.shared.u64 	[%rd3], %rd17;
-  p2g_sts64(uint(rd3), rd17);
-  // 42: mov.u32 	%r5, -1515870811;
-  r5 = 0xA5A5A5A5u;
-  // 43: st.shared.v2.u32 	[%rd4], {%r5, %r5};
+  uint64_t rd17 = 0ul;
+  // 31: ld.param.u64 	%rd5, [cp_async_zfill_param_0];
+  rd5 = P2GU64((pc.params)).v;
+  // 32: ld.param.u64 	%rd3, [cp_async_zfill_param_1];
+  rd3 = P2GU64((pc.params + 8ul)).v;
+  // 33: ld.param.u64 	%rd4, [cp_async_zfill_param_2];
+  rd4 = P2GU64((pc.params + 16ul)).v;
+  // 34: mov.u32 	%r6, %tid.x;
+  r6 = gl_LocalInvocationID.x;
+  // 35: shl.b32 	%r7, %r6, 4;
   uint t1;
-  t1 = uint(rd4);
-  p2g_sts32(t1, r5);
-  p2g_sts32((t1 + 4u), r5);
+  t1 = 4u;
+  r7 = (t1 >= 32u ? 0u : r6 << t1);
+  // 36: mov.u32 	%r8, _ZZ14cp_async_zfillE4slot;
+  r8 = uint(0ul);
+  // 37: add.s32 	%r2, %r8, %r7;
+  r2 = uint(int(r8) + int(r7));
+  // 38: mov.u32 	%r9, -1515870811;
+  r9 = 0xA5A5A5A5u;
+  // 39: st.shared.v4.u32 	[%r2], {%r9, %r9, %r9, %r9};
+  uint t2;
+  t2 = r2;
+  p2g_sts32(t2, r9);
+  p2g_sts32((t2 + 4u), r9);
+  p2g_sts32((t2 + 8u), r9);
+  p2g_sts32((t2 + 12u), r9);
+  // 40: shl.b32 	%r10, %r6, 3;
+  uint t3;
+  t3 = 3u;
+  r10 = (t3 >= 32u ? 0u : r6 << t3);
+  // 41: mov.u32 	%r11, _ZZ14cp_async_zfillE5slot2;
+  r11 = uint(2048ul);
+  // 42: add.s32 	%r3, %r11, %r10;
+  r3 = uint(int(r11) + int(r10));
+  // 43: st.shared.v2.u32 	[%r3], {%r9, %r9};
+  uint t4;
+  t4 = r3;
+  p2g_sts32(t4, r9);
+  p2g_sts32((t4 + 4u), r9);
   // 44: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
-  // 45: cvta.shared.u64 	%rd8, %rd3;
-  rd8 = (rd3 | 0xFF01000000000000ul);
-  // 47: cvta.to.shared.u64 %rd7, %rd8;
-  rd7 = (rd8 & 0xFFFFFFFFul);
-  // 49: cvt.u32.u64 	%r2, %rd7;
-  uint64_t t2;
-  t2 = uint64_t(rd7);
-  r2 = uint(uint64_t(t2));
-  // 50: shl.b32 	%r6, %r1, 2;
-  uint t3;
-  t3 = 2u;
-  r6 = (t3 >= 32u ? 0u : r1 << t3);
-  // 51: cvt.s64.s32 	%rd5, %r6;
-  int64_t t4;
-  t4 = int64_t(int(r6));
-  rd5 = uint64_t(int64_t(uint64_t(t4)));
-  // 52: mul.wide.s32 	%rd18, %r6, 4;
-  rd18 = uint64_t(int64_t(int(r6)) * int64_t(4));
-  // 53: add.s64 	%rd19, %rd12, %rd18;
-  rd19 = uint64_t(int64_t(rd12) + int64_t(rd18));
-  // 54: cvta.global.u64 	%rd22, %rd19;
-  rd22 = rd19;
-  // 55: and.b32  	%r3, %r1, 3;
-  r3 = r1 & 3u;
-  // 56: setp.ne.s32 	%p1, %r3, 0;
-  int t5;
-  int t6;
-  t5 = int(r3); t6 = 0;
-  bool t7;
-  t7 = t5 != t6;
-  p1 = t7;
-  // 57: setp.eq.s32 	%p2, %r3, 0;
+  // 45: shl.b32 	%r12, %r6, 2;
+  uint t5;
+  t5 = 2u;
+  r12 = (t5 >= 32u ? 0u : r6 << t5);
+  // 46: cvt.s64.s32 	%rd1, %r12;
+  int64_t t6;
+  t6 = int64_t(int(r12));
+  rd1 = uint64_t(int64_t(uint64_t(t6)));
+  // 47: mul.wide.s32 	%rd6, %r12, 4;
+  rd6 = uint64_t(int64_t(int(r12)) * int64_t(4));
+  // 48: add.s64 	%rd2, %rd5, %rd6;
+  rd2 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  // 49: and.b32  	%r4, %r6, 3;
+  r4 = r6 & 3u;
+  // 50: setp.eq.s32 	%p1, %r4, 0;
+  int t7;
   int t8;
-  int t9;
-  t8 = int(r3); t9 = 0;
-  bool t10;
-  t10 = t8 == t9;
-  p2 = t10;
-  // 58: setp.eq.s32 	%p3, %r3, 1;
+  t7 = int(r4); t8 = 0;
+  bool t9;
+  t9 = t7 == t8;
+  p1 = t9;
+  // 51: setp.eq.s32 	%p2, %r4, 1;
+  int t10;
   int t11;
-  int t12;
-  t11 = int(r3); t12 = 1;
-  bool t13;
-  t13 = t11 == t12;
-  p3 = t13;
-  // 59: selp.b32 	%r7, 9, 17, %p3;
-  r7 = p3 ? 9u : 17u;
-  // 60: selp.b32 	%r8, 5, %r7, %p2;
-  r8 = p2 ? 5u : r7;
-  // 61: shr.s32 	%r9, %r1, 2;
-  uint t14;
-  t14 = 2u;
-  r9 = uint(int(r1) >> min(t14, 31u));
-  // 62: rem.u32 	%r4, %r9, %r8;
-  r4 = p2g_rem_u32(r9, r8);
+  t10 = int(r4); t11 = 1;
+  bool t12;
+  t12 = t10 == t11;
+  p2 = t12;
+  // 52: shr.s32 	%r13, %r6, 2;
+  uint t13;
+  t13 = 2u;
+  r13 = uint(int(r6) >> min(t13, 31u));
+  // 53: selp.b32 	%r14, 9, 17, %p2;
+  r14 = p2 ? 9u : 17u;
+  // 54: selp.b32 	%r15, 5, %r14, %p1;
+  r15 = p1 ? 5u : r14;
+  // 55: rem.u32 	%r5, %r13, %r15;
+  r5 = p2g_rem_u32(r13, r15);
   if (p1) {
-    // 66: setp.eq.s32 	%p4, %r3, 2;
-    int t15;
-    int t16;
-    t15 = int(r3); t16 = 2;
-    bool t17;
-    t17 = t15 == t16;
-    p4 = t17;
-    if (p4) {
-      // 81: cp.async.cg.shared.global [%r2], [%rd22], 16, %r4;
+    // 69: cp.async.ca.shared.global [%r2], [%rd2], 4, %r5;
+    uint t14;
+    uint64_t t15;
+    uint t16;
+    t14 = r2; t15 = rd2;
+    t16 = min(r5, 4u);
+    uint t17;
+    t17 = 0u;
+    if (t16 >= 4u) {
+      t17 = P2GU32((t15 + 0ul)).v;
+    } else {
+      for (uint p2g_b = 0u; p2g_b < t16; ++p2g_b) {
+        t17 |= uint(P2GU8((t15 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+      }
+    }
+    p2g_sts32((t14 + 0u), t17);
+  } else {
+    if (p2) {
+      // 63: cp.async.ca.shared.global [%r2], [%rd2], 8, %r5;
       uint t18;
       uint64_t t19;
       uint t20;
-      t18 = r2; t19 = rd22;
-      t20 = min(r4, 16u);
+      t18 = r2; t19 = rd2;
+      t20 = min(r5, 8u);
       uint t21;
       t21 = 0u;
       if (t20 >= 4u) {
@@ -197,230 +187,229 @@ void main() {
         }
       }
       p2g_sts32((t18 + 4u), t22);
-      uint t23;
-      t23 = 0u;
-      if (t20 >= 12u) {
-        t23 = P2GU32((t19 + 8ul)).v;
-      } else {
-        for (uint p2g_b = 8u; p2g_b < t20; ++p2g_b) {
-          t23 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-        }
-      }
-      p2g_sts32((t18 + 8u), t23);
-      uint t24;
-      t24 = 0u;
-      if (t20 >= 16u) {
-        t24 = P2GU32((t19 + 12ul)).v;
-      } else {
-        for (uint p2g_b = 12u; p2g_b < t20; ++p2g_b) {
-          t24 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-        }
-      }
-      p2g_sts32((t18 + 12u), t24);
     } else {
-      // 68: setp.ne.s32 	%p5, %r3, 1;
-      int t25;
-      int t26;
-      t25 = int(r3); t26 = 1;
-      bool t27;
-      t27 = t25 != t26;
-      p5 = t27;
-      if (p5) {
-        // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd22], 16, %r4;
+      // 74: setp.eq.s32 	%p4, %r4, 2;
+      int t23;
+      int t24;
+      t23 = int(r4); t24 = 2;
+      bool t25;
+      t25 = t23 == t24;
+      p4 = t25;
+      if (p4) {
+        // 80: cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
+        uint t26;
+        uint64_t t27;
         uint t28;
-        uint64_t t29;
+        t26 = r2; t27 = rd2;
+        t28 = min(r5, 16u);
+        uint t29;
+        t29 = 0u;
+        if (t28 >= 4u) {
+          t29 = P2GU32((t27 + 0ul)).v;
+        } else {
+          for (uint p2g_b = 0u; p2g_b < t28; ++p2g_b) {
+            t29 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          }
+        }
+        p2g_sts32((t26 + 0u), t29);
         uint t30;
-        t28 = r2; t29 = rd22;
-        t30 = min(r4, 16u);
+        t30 = 0u;
+        if (t28 >= 8u) {
+          t30 = P2GU32((t27 + 4ul)).v;
+        } else {
+          for (uint p2g_b = 4u; p2g_b < t28; ++p2g_b) {
+            t30 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          }
+        }
+        p2g_sts32((t26 + 4u), t30);
         uint t31;
         t31 = 0u;
-        if (t30 >= 4u) {
-          t31 = P2GU32((t29 + 0ul)).v;
+        if (t28 >= 12u) {
+          t31 = P2GU32((t27 + 8ul)).v;
         } else {
-          for (uint p2g_b = 0u; p2g_b < t30; ++p2g_b) {
-            t31 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 8u; p2g_b < t28; ++p2g_b) {
+            t31 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t28 + 0u), t31);
+        p2g_sts32((t26 + 8u), t31);
         uint t32;
         t32 = 0u;
-        if (t30 >= 8u) {
-          t32 = P2GU32((t29 + 4ul)).v;
+        if (t28 >= 16u) {
+          t32 = P2GU32((t27 + 12ul)).v;
         } else {
-          for (uint p2g_b = 4u; p2g_b < t30; ++p2g_b) {
-            t32 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 12u; p2g_b < t28; ++p2g_b) {
+            t32 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t28 + 4u), t32);
-        uint t33;
-        t33 = 0u;
-        if (t30 >= 12u) {
-          t33 = P2GU32((t29 + 8ul)).v;
-        } else {
-          for (uint p2g_b = 8u; p2g_b < t30; ++p2g_b) {
-            t33 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-          }
-        }
-        p2g_sts32((t28 + 8u), t33);
-        uint t34;
-        t34 = 0u;
-        if (t30 >= 16u) {
-          t34 = P2GU32((t29 + 12ul)).v;
-        } else {
-          for (uint p2g_b = 12u; p2g_b < t30; ++p2g_b) {
-            t34 |= uint(P2GU8((t29 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-          }
-        }
-        p2g_sts32((t28 + 12u), t34);
+        p2g_sts32((t26 + 12u), t32);
       } else {
-        // 71: cp.async.ca.shared.global [%r2], [%rd22], 8, %r4;
+        // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd2], 16, %r5;
+        uint t33;
+        uint64_t t34;
         uint t35;
-        uint64_t t36;
+        t33 = r2; t34 = rd2;
+        t35 = min(r5, 16u);
+        uint t36;
+        t36 = 0u;
+        if (t35 >= 4u) {
+          t36 = P2GU32((t34 + 0ul)).v;
+        } else {
+          for (uint p2g_b = 0u; p2g_b < t35; ++p2g_b) {
+            t36 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          }
+        }
+        p2g_sts32((t33 + 0u), t36);
         uint t37;
-        t35 = r2; t36 = rd22;
-        t37 = min(r4, 8u);
+        t37 = 0u;
+        if (t35 >= 8u) {
+          t37 = P2GU32((t34 + 4ul)).v;
+        } else {
+          for (uint p2g_b = 4u; p2g_b < t35; ++p2g_b) {
+            t37 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          }
+        }
+        p2g_sts32((t33 + 4u), t37);
         uint t38;
         t38 = 0u;
-        if (t37 >= 4u) {
-          t38 = P2GU32((t36 + 0ul)).v;
+        if (t35 >= 12u) {
+          t38 = P2GU32((t34 + 8ul)).v;
         } else {
-          for (uint p2g_b = 0u; p2g_b < t37; ++p2g_b) {
-            t38 |= uint(P2GU8((t36 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 8u; p2g_b < t35; ++p2g_b) {
+            t38 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t35 + 0u), t38);
+        p2g_sts32((t33 + 8u), t38);
         uint t39;
         t39 = 0u;
-        if (t37 >= 8u) {
-          t39 = P2GU32((t36 + 4ul)).v;
+        if (t35 >= 16u) {
+          t39 = P2GU32((t34 + 12ul)).v;
         } else {
-          for (uint p2g_b = 4u; p2g_b < t37; ++p2g_b) {
-            t39 |= uint(P2GU8((t36 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 12u; p2g_b < t35; ++p2g_b) {
+            t39 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t35 + 4u), t39);
+        p2g_sts32((t33 + 12u), t39);
       }
     }
-  } else {
-    // 76: cp.async.ca.shared.global [%r2], [%rd22], 4, %r4;
-    uint t40;
-    uint64_t t41;
-    uint t42;
-    t40 = r2; t41 = rd22;
-    t42 = min(r4, 4u);
-    uint t43;
-    t43 = 0u;
-    if (t42 >= 4u) {
-      t43 = P2GU32((t41 + 0ul)).v;
-    } else {
-      for (uint p2g_b = 0u; p2g_b < t42; ++p2g_b) {
-        t43 |= uint(P2GU8((t41 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-      }
-    }
-    p2g_sts32((t40 + 0u), t43);
   }
-  // 89: cvta.shared.u64 	%rd25, %rd4;
-  rd25 = (rd4 | 0xFF01000000000000ul);
-  // 91: cvta.to.shared.u64 %rd24, %rd25;
-  rd24 = (rd25 & 0xFFFFFFFFul);
-  // 93: cvt.u32.u64 	%r18, %rd24;
-  uint64_t t44;
-  t44 = uint64_t(rd24);
-  r18 = uint(uint64_t(t44));
-  // 94: add.s64 	%rd26, %rd22, 8;
-  rd26 = uint64_t(int64_t(rd22) + 8l);
-  // 95: mad.lo.s32 	%r20, %r1, -1431655765, 715827882;
-  r20 = uint(int(r1) * -1431655765 + 715827882);
-  // 96: setp.lt.u32 	%p6, %r20, 1431655765;
-  uint t45;
+  // 90: mul.hi.s32 	%r32, %r6, 1431655766;
+  int t40;
+  int t41;
+  imulExtended(int(r6), 1431655766, t40, t41);
+  r32 = uint(t40);
+  // 91: shr.u32 	%r33, %r32, 31;
+  uint t42;
+  t42 = 31u;
+  r33 = (t42 >= 32u ? 0u : r32 >> t42);
+  // 92: add.s32 	%r34, %r32, %r33;
+  r34 = uint(int(r32) + int(r33));
+  // 93: mul.lo.s32 	%r35, %r34, 3;
+  r35 = uint(int(r34) * 3);
+  // 94: sub.s32 	%r36, %r6, %r35;
+  r36 = uint(int(r6) - int(r35));
+  // 95: setp.eq.s32 	%p5, %r36, 0;
+  int t43;
+  int t44;
+  t43 = int(r36); t44 = 0;
+  bool t45;
+  t45 = t43 == t44;
+  p5 = t45;
+  // 96: selp.u32 	%r28, 1, 0, %p5;
+  r28 = p5 ? 1u : 0u;
+  // 97: add.s64 	%rd11, %rd2, 8;
+  rd11 = uint64_t(int64_t(rd2) + 8l);
+  // 101: setp.ne.b32 p, %r28, 0;
   uint t46;
-  t45 = r20; t46 = 0x55555555u;
-  bool t47;
-  t47 = t45 < t46;
-  p6 = t47;
-  // 97: selp.u32 	%r19, 1, 0, %p6;
-  r19 = p6 ? 1u : 0u;
-  // 101: setp.ne.b32 p, %r19, 0;
-  uint t48;
+  uint t47;
+  t46 = r28; t47 = 0u;
+  bool t48;
+  t48 = t46 != t47;
+  v_p = t48;
+  // 102: cp.async.ca.shared.global [%r3], [%rd11], 8, p;
   uint t49;
-  t48 = r19; t49 = 0u;
-  bool t50;
-  t50 = t48 != t49;
-  v_p = t50;
-  // 102: cp.async.ca.shared.global [%r18], [%rd26], 8, p;
+  uint64_t t50;
   uint t51;
-  uint64_t t52;
+  t49 = r3; t50 = rd11;
+  t51 = v_p ? 0u : 8u;
+  uint t52;
+  t52 = 0u;
+  if (t51 >= 4u) {
+    t52 = P2GU32((t50 + 0ul)).v;
+  } else {
+    for (uint p2g_b = 0u; p2g_b < t51; ++p2g_b) {
+      t52 |= uint(P2GU8((t50 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    }
+  }
+  p2g_sts32((t49 + 0u), t52);
   uint t53;
-  t51 = r18; t52 = rd26;
-  t53 = v_p ? 0u : 8u;
-  uint t54;
-  t54 = 0u;
-  if (t53 >= 4u) {
-    t54 = P2GU32((t52 + 0ul)).v;
+  t53 = 0u;
+  if (t51 >= 8u) {
+    t53 = P2GU32((t50 + 4ul)).v;
   } else {
-    for (uint p2g_b = 0u; p2g_b < t53; ++p2g_b) {
-      t54 |= uint(P2GU8((t52 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 4u; p2g_b < t51; ++p2g_b) {
+      t53 |= uint(P2GU8((t50 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t51 + 0u), t54);
-  uint t55;
-  t55 = 0u;
-  if (t53 >= 8u) {
-    t55 = P2GU32((t52 + 4ul)).v;
-  } else {
-    for (uint p2g_b = 4u; p2g_b < t53; ++p2g_b) {
-      t55 |= uint(P2GU8((t52 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-    }
-  }
-  p2g_sts32((t51 + 4u), t55);
+  p2g_sts32((t49 + 4u), t53);
   // 106: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 109: cp.async.wait_all;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 111: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
-  // 112: ld.shared.u32 	%r21, [%rd3];
-  r21 = p2g_lds32(uint(rd3));
-  // 113: shl.b64 	%rd27, %rd5, 2;
+  // 112: ld.shared.v4.u32 	{%r37, %r38, %r39, %r40}, [%r2];
+  uint t54;
+  t54 = r2;
+  uint t55;
+  t55 = p2g_lds32(t54);
   uint t56;
-  t56 = 2u;
-  rd27 = (t56 >= 64u ? 0ul : rd5 << t56);
-  // 114: add.s64 	%rd28, %rd2, %rd27;
-  rd28 = uint64_t(int64_t(rd2) + int64_t(rd27));
-  // 115: st.global.u32 	[%rd28], %r21;
-  P2GU32(rd28).v = r21;
-  // 116: ld.shared.u32 	%r22, [%rd3+4];
-  r22 = p2g_lds32((uint(rd3) + 4u));
-  // 117: st.global.u32 	[%rd28+4], %r22;
-  P2GU32((rd28 + 4ul)).v = r22;
-  // 118: ld.shared.u32 	%r23, [%rd3+8];
-  r23 = p2g_lds32((uint(rd3) + 8u));
-  // 119: st.global.u32 	[%rd28+8], %r23;
-  P2GU32((rd28 + 8ul)).v = r23;
-  // 120: ld.shared.u32 	%r24, [%rd3+12];
-  r24 = p2g_lds32((uint(rd3) + 12u));
-  // 121: st.global.u32 	[%rd28+12], %r24;
-  P2GU32((rd28 + 12ul)).v = r24;
-  // 122: ld.shared.v2.u32 	{%r25, %r26}, [%rd4];
+  t56 = p2g_lds32((t54 + 4u));
   uint t57;
-  t57 = uint(rd4);
+  t57 = p2g_lds32((t54 + 8u));
   uint t58;
-  t58 = p2g_lds32(t57);
+  t58 = p2g_lds32((t54 + 12u));
+  r37 = t55;
+  r38 = t56;
+  r39 = t57;
+  r40 = t58;
+  // 113: cvta.to.global.u64 	%rd12, %rd3;
+  rd12 = rd3;
+  // 114: shl.b64 	%rd13, %rd1, 2;
   uint t59;
-  t59 = p2g_lds32((t57 + 4u));
-  r25 = t58;
-  r26 = t59;
-  // 123: shl.b32 	%r27, %r1, 1;
+  t59 = 2u;
+  rd13 = (t59 >= 64u ? 0ul : rd1 << t59);
+  // 115: add.s64 	%rd14, %rd12, %rd13;
+  rd14 = uint64_t(int64_t(rd12) + int64_t(rd13));
+  // 116: st.global.u32 	[%rd14], %r37;
+  P2GU32(rd14).v = r37;
+  // 117: st.global.u32 	[%rd14+4], %r38;
+  P2GU32((rd14 + 4ul)).v = r38;
+  // 118: st.global.u32 	[%rd14+8], %r39;
+  P2GU32((rd14 + 8ul)).v = r39;
+  // 119: st.global.u32 	[%rd14+12], %r40;
+  P2GU32((rd14 + 12ul)).v = r40;
+  // 120: ld.shared.v2.u32 	{%r45, %r46}, [%r3];
   uint t60;
-  t60 = 1u;
-  r27 = (t60 >= 32u ? 0u : r1 << t60);
-  // 124: mul.wide.s32 	%rd29, %r27, 4;
-  rd29 = uint64_t(int64_t(int(r27)) * int64_t(4));
-  // 125: add.s64 	%rd30, %rd1, %rd29;
-  rd30 = uint64_t(int64_t(rd1) + int64_t(rd29));
-  // 126: st.global.u32 	[%rd30], %r25;
-  P2GU32(rd30).v = r25;
-  // 127: st.global.u32 	[%rd30+4], %r26;
-  P2GU32((rd30 + 4ul)).v = r26;
+  t60 = r3;
+  uint t61;
+  t61 = p2g_lds32(t60);
+  uint t62;
+  t62 = p2g_lds32((t60 + 4u));
+  r45 = t61;
+  r46 = t62;
+  // 121: shl.b32 	%r49, %r6, 1;
+  uint t63;
+  t63 = 1u;
+  r49 = (t63 >= 32u ? 0u : r6 << t63);
+  // 122: cvta.to.global.u64 	%rd15, %rd4;
+  rd15 = rd4;
+  // 123: mul.wide.s32 	%rd16, %r49, 4;
+  rd16 = uint64_t(int64_t(int(r49)) * int64_t(4));
+  // 124: add.s64 	%rd17, %rd15, %rd16;
+  rd17 = uint64_t(int64_t(rd15) + int64_t(rd16));
+  // 125: st.global.u32 	[%rd17], %r45;
+  P2GU32(rd17).v = r45;
+  // 126: st.global.u32 	[%rd17+4], %r46;
+  P2GU32((rd17 + 4ul)).v = r46;
   return;
 }

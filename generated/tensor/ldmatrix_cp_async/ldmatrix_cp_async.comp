@@ -21,7 +21,6 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 shared uint smem[256u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
-uint lmem[1];  // .local and call scratch, per thread
 
 uint p2g_lds16(uint a) { return bitfieldExtract(smem[a >> 2], int((a & 3u) * 8u), 16); }
 void p2g_sts16(uint a, uint v) { uint sh = (a & 3u) * 8u; atomicAnd(smem[a >> 2], ~(0xFFFFu << sh)); atomicOr(smem[a >> 2], (v & 0xFFFFu) << sh); }
@@ -32,141 +31,121 @@ void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
   uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
+  uint r31 = 0u, r32 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul;
-  // 21: ld.param.u64 	%rd6, [ldmatrix_cp_async_param_0];
-  rd6 = P2GU64((pc.params)).v;
-  // 22: ld.param.u64 	%rd7, [ldmatrix_cp_async_param_1];
-  rd7 = P2GU64((pc.params + 8ul)).v;
-  // 23: cvta.to.global.u64 	%rd8, %rd7;
-  rd8 = rd7;
-  // 24: cvta.to.global.u64 	%rd9, %rd6;
-  rd9 = rd6;
-  // 25: mov.u32 	%r22, %tid.x;
+  uint64_t rd9 = 0ul, rd10 = 0ul;
+  // 26: ld.param.u64 	%rd2, [ldmatrix_cp_async_param_0];
+  rd2 = P2GU64((pc.params)).v;
+  // 27: ld.param.u64 	%rd3, [ldmatrix_cp_async_param_1];
+  rd3 = P2GU64((pc.params + 8ul)).v;
+  // 28: cvta.to.global.u64 	%rd4, %rd3;
+  rd4 = rd3;
+  // 29: mov.u32 	%r22, %tid.x;
   r22 = gl_LocalInvocationID.x;
-  // 26: shr.s32 	%r23, %r22, 5;
+  // 30: shl.b32 	%r23, %r22, 4;
   uint t1;
-  t1 = 5u;
-  r23 = uint(int(r22) >> min(t1, 31u));
-  // 27: shl.b32 	%r24, %r22, 3;
-  uint t2;
-  t2 = 3u;
-  r24 = (t2 >= 32u ? 0u : r22 << t2);
-  // 28: mul.wide.s32 	%rd10, %r24, 2;
-  rd10 = uint64_t(int64_t(int(r24)) * int64_t(2));
-  // 29: mov.u64 	%rd11, _ZZ17ldmatrix_cp_asyncE4tile;
-  rd11 = uint64_t(0ul);
-  // 30: add.s64 	%rd12, %rd11, %rd10;
-  rd12 = uint64_t(int64_t(rd11) + int64_t(rd10));
-  // 31: cvta.shared.u64 	%rd2, %rd12;
-  rd2 = (rd12 | 0xFF01000000000000ul);
-  // 33: cvta.to.shared.u64 %rd1, %rd2;
-  rd1 = (rd2 & 0xFFFFFFFFul);
-  // 35: cvt.u32.u64 	%r1, %rd1;
-  uint64_t t3;
-  t3 = uint64_t(rd1);
-  r1 = uint(uint64_t(t3));
-  // 36: mov.u32 	%r25, %ctaid.x;
+  t1 = 4u;
+  r23 = (t1 >= 32u ? 0u : r22 << t1);
+  // 31: mov.u32 	%r24, _ZZ17ldmatrix_cp_asyncE4tile;
+  r24 = uint(0ul);
+  // 32: add.s32 	%r1, %r24, %r23;
+  r1 = uint(int(r24) + int(r23));
+  // 33: mov.u32 	%r25, %ctaid.x;
   r25 = gl_WorkGroupID.x;
-  // 37: shl.b32 	%r26, %r25, 6;
-  uint t4;
-  t4 = 6u;
-  r26 = (t4 >= 32u ? 0u : r25 << t4);
-  // 38: mul.wide.u32 	%rd13, %r26, 16;
-  rd13 = uint64_t(r26) * uint64_t(16u);
-  // 39: add.s64 	%rd14, %rd9, %rd13;
-  rd14 = uint64_t(int64_t(rd9) + int64_t(rd13));
-  // 40: cvta.global.u64 	%rd15, %rd14;
-  rd15 = rd14;
-  // 41: mul.wide.s32 	%rd16, %r22, 16;
-  rd16 = uint64_t(int64_t(int(r22)) * int64_t(16));
-  // 42: add.s64 	%rd3, %rd15, %rd16;
-  rd3 = uint64_t(int64_t(rd15) + int64_t(rd16));
-  // 44: cp.async.cg.shared.global [%r1], [%rd3], 16;
+  // 34: shl.b32 	%r26, %r25, 6;
+  uint t2;
+  t2 = 6u;
+  r26 = (t2 >= 32u ? 0u : r25 << t2);
+  // 35: cvt.u64.u32 	%rd5, %r26;
+  uint64_t t3;
+  t3 = uint64_t(r26);
+  rd5 = uint64_t(t3);
+  // 36: cvt.s64.s32 	%rd6, %r22;
+  int64_t t4;
+  t4 = int64_t(int(r22));
+  rd6 = uint64_t(int64_t(uint64_t(t4)));
+  // 37: add.s64 	%rd7, %rd5, %rd6;
+  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  // 38: shl.b64 	%rd8, %rd7, 4;
   uint t5;
-  uint64_t t6;
-  uint t7;
-  t5 = r1; t6 = rd3;
-  t7 = 16u;
+  t5 = 4u;
+  rd8 = (t5 >= 64u ? 0ul : rd7 << t5);
+  // 39: add.s64 	%rd1, %rd2, %rd8;
+  rd1 = uint64_t(int64_t(rd2) + int64_t(rd8));
+  // 41: cp.async.cg.shared.global [%r1], [%rd1], 16;
+  uint t6;
+  uint64_t t7;
   uint t8;
-  t8 = 0u;
-  if (t7 >= 4u) {
-    t8 = P2GU32((t6 + 0ul)).v;
-  } else {
-    for (uint p2g_b = 0u; p2g_b < t7; ++p2g_b) {
-      t8 |= uint(P2GU8((t6 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
-    }
-  }
-  p2g_sts32((t5 + 0u), t8);
+  t6 = r1; t7 = rd1;
+  t8 = 16u;
   uint t9;
   t9 = 0u;
-  if (t7 >= 8u) {
-    t9 = P2GU32((t6 + 4ul)).v;
+  if (t8 >= 4u) {
+    t9 = P2GU32((t7 + 0ul)).v;
   } else {
-    for (uint p2g_b = 4u; p2g_b < t7; ++p2g_b) {
-      t9 |= uint(P2GU8((t6 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 0u; p2g_b < t8; ++p2g_b) {
+      t9 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t5 + 4u), t9);
+  p2g_sts32((t6 + 0u), t9);
   uint t10;
   t10 = 0u;
-  if (t7 >= 12u) {
-    t10 = P2GU32((t6 + 8ul)).v;
+  if (t8 >= 8u) {
+    t10 = P2GU32((t7 + 4ul)).v;
   } else {
-    for (uint p2g_b = 8u; p2g_b < t7; ++p2g_b) {
-      t10 |= uint(P2GU8((t6 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 4u; p2g_b < t8; ++p2g_b) {
+      t10 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t5 + 8u), t10);
+  p2g_sts32((t6 + 4u), t10);
   uint t11;
   t11 = 0u;
-  if (t7 >= 16u) {
-    t11 = P2GU32((t6 + 12ul)).v;
+  if (t8 >= 12u) {
+    t11 = P2GU32((t7 + 8ul)).v;
   } else {
-    for (uint p2g_b = 12u; p2g_b < t7; ++p2g_b) {
-      t11 |= uint(P2GU8((t6 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 8u; p2g_b < t8; ++p2g_b) {
+      t11 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t5 + 12u), t11);
-  // 47: cp.async.commit_group;
+  p2g_sts32((t6 + 8u), t11);
+  uint t12;
+  t12 = 0u;
+  if (t8 >= 16u) {
+    t12 = P2GU32((t7 + 12ul)).v;
+  } else {
+    for (uint p2g_b = 12u; p2g_b < t8; ++p2g_b) {
+      t12 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    }
+  }
+  p2g_sts32((t6 + 12u), t12);
+  // 44: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 50: cp.async.wait_group 0;
+  // 47: cp.async.wait_group 0;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
-  // 52: bar.sync 	0;
+  // 49: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
-  // 53: mad.lo.s32 	%r27, %r22, 5, 3;
-  r27 = uint(int(r22) * 5 + 3);
-  // 54: and.b32  	%r28, %r27, 31;
-  r28 = r27 & 31u;
-  // 55: mul.wide.s32 	%rd17, %r23, 512;
-  rd17 = uint64_t(int64_t(int(r23)) * int64_t(512));
-  // 56: add.s64 	%rd18, %rd11, %rd17;
-  rd18 = uint64_t(int64_t(rd11) + int64_t(rd17));
-  // 57: mul.wide.u32 	%rd19, %r28, 16;
-  rd19 = uint64_t(r28) * uint64_t(16u);
-  // 58: add.s64 	%rd20, %rd18, %rd19;
-  rd20 = uint64_t(int64_t(rd18) + int64_t(rd19));
-  // 59: cvta.shared.u64 	%rd5, %rd20;
-  rd5 = (rd20 | 0xFF01000000000000ul);
-  // 61: cvta.to.shared.u64 %rd4, %rd5;
-  rd4 = (rd5 & 0xFFFFFFFFul);
-  // 63: cvt.u32.u64 	%r3, %rd4;
-  uint64_t t12;
-  t12 = uint64_t(rd4);
-  r3 = uint(uint64_t(t12));
-  // 65: ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r3];
+  // 50: and.b32  	%r27, %r23, -512;
+  r27 = r23 & 0xFFFFFE00u;
+  // 51: add.s32 	%r28, %r24, %r27;
+  r28 = uint(int(r24) + int(r27));
+  // 52: mad.lo.s32 	%r29, %r22, 80, 48;
+  r29 = uint(int(r22) * 80 + 48);
+  // 53: and.b32  	%r30, %r29, 496;
+  r30 = r29 & 496u;
+  // 54: add.s32 	%r21, %r28, %r30;
+  r21 = uint(int(r28) + int(r30));
+  // 56: ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r21];
   uint t13;
-  t13 = r3;
+  t13 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t13;
   memoryBarrierShared(); barrier();
   uint t14;
   t14 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
   r2 = t14;
-  // 68: ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r4, %r5}, [%r3];
+  // 59: ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r4, %r5}, [%r21];
   uint t15;
-  t15 = r3;
+  t15 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t15;
   memoryBarrierShared(); barrier();
@@ -176,9 +155,9 @@ void main() {
   t17 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
   r4 = t16;
   r5 = t17;
-  // 71: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r7, %r8, %r9, %r10}, [%r3];
+  // 62: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r7, %r8, %r9, %r10}, [%r21];
   uint t18;
-  t18 = r3;
+  t18 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t18;
   memoryBarrierShared(); barrier();
@@ -194,18 +173,18 @@ void main() {
   r8 = t20;
   r9 = t21;
   r10 = t22;
-  // 74: ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r12}, [%r3];
+  // 65: ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r12}, [%r21];
   uint t23;
-  t23 = r3;
+  t23 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t23;
   memoryBarrierShared(); barrier();
   uint t24;
   t24 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
   r12 = t24;
-  // 77: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r14, %r15}, [%r3];
+  // 68: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r14, %r15}, [%r21];
   uint t25;
-  t25 = r3;
+  t25 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t25;
   memoryBarrierShared(); barrier();
@@ -215,9 +194,9 @@ void main() {
   t27 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
   r14 = t26;
   r15 = t27;
-  // 80: ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r17, %r18, %r19, %r20}, [%r3];
+  // 71: ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r17, %r18, %r19, %r20}, [%r21];
   uint t28;
-  t28 = r3;
+  t28 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t28;
   memoryBarrierShared(); barrier();
@@ -233,43 +212,43 @@ void main() {
   r18 = t30;
   r19 = t31;
   r20 = t32;
-  // 82: add.s32 	%r29, %r26, %r22;
-  r29 = uint(int(r26) + int(r22));
-  // 83: shl.b32 	%r30, %r29, 4;
+  // 73: add.s32 	%r31, %r26, %r22;
+  r31 = uint(int(r26) + int(r22));
+  // 74: shl.b32 	%r32, %r31, 4;
   uint t33;
   t33 = 4u;
-  r30 = (t33 >= 32u ? 0u : r29 << t33);
-  // 84: mul.wide.u32 	%rd21, %r30, 4;
-  rd21 = uint64_t(r30) * uint64_t(4u);
-  // 85: add.s64 	%rd22, %rd8, %rd21;
-  rd22 = uint64_t(int64_t(rd8) + int64_t(rd21));
-  // 86: st.global.u32 	[%rd22], %r2;
-  P2GU32(rd22).v = r2;
-  // 87: st.global.u32 	[%rd22+4], %r4;
-  P2GU32((rd22 + 4ul)).v = r4;
-  // 88: st.global.u32 	[%rd22+8], %r5;
-  P2GU32((rd22 + 8ul)).v = r5;
-  // 89: st.global.u32 	[%rd22+12], %r7;
-  P2GU32((rd22 + 12ul)).v = r7;
-  // 90: st.global.u32 	[%rd22+16], %r8;
-  P2GU32((rd22 + 16ul)).v = r8;
-  // 91: st.global.u32 	[%rd22+20], %r9;
-  P2GU32((rd22 + 20ul)).v = r9;
-  // 92: st.global.u32 	[%rd22+24], %r10;
-  P2GU32((rd22 + 24ul)).v = r10;
-  // 93: st.global.u32 	[%rd22+28], %r12;
-  P2GU32((rd22 + 28ul)).v = r12;
-  // 94: st.global.u32 	[%rd22+32], %r14;
-  P2GU32((rd22 + 32ul)).v = r14;
-  // 95: st.global.u32 	[%rd22+36], %r15;
-  P2GU32((rd22 + 36ul)).v = r15;
-  // 96: st.global.u32 	[%rd22+40], %r17;
-  P2GU32((rd22 + 40ul)).v = r17;
-  // 97: st.global.u32 	[%rd22+44], %r18;
-  P2GU32((rd22 + 44ul)).v = r18;
-  // 98: st.global.u32 	[%rd22+48], %r19;
-  P2GU32((rd22 + 48ul)).v = r19;
-  // 99: st.global.u32 	[%rd22+52], %r20;
-  P2GU32((rd22 + 52ul)).v = r20;
+  r32 = (t33 >= 32u ? 0u : r31 << t33);
+  // 75: mul.wide.u32 	%rd9, %r32, 4;
+  rd9 = uint64_t(r32) * uint64_t(4u);
+  // 76: add.s64 	%rd10, %rd4, %rd9;
+  rd10 = uint64_t(int64_t(rd4) + int64_t(rd9));
+  // 77: st.global.u32 	[%rd10], %r2;
+  P2GU32(rd10).v = r2;
+  // 78: st.global.u32 	[%rd10+4], %r4;
+  P2GU32((rd10 + 4ul)).v = r4;
+  // 79: st.global.u32 	[%rd10+8], %r5;
+  P2GU32((rd10 + 8ul)).v = r5;
+  // 80: st.global.u32 	[%rd10+12], %r7;
+  P2GU32((rd10 + 12ul)).v = r7;
+  // 81: st.global.u32 	[%rd10+16], %r8;
+  P2GU32((rd10 + 16ul)).v = r8;
+  // 82: st.global.u32 	[%rd10+20], %r9;
+  P2GU32((rd10 + 20ul)).v = r9;
+  // 83: st.global.u32 	[%rd10+24], %r10;
+  P2GU32((rd10 + 24ul)).v = r10;
+  // 84: st.global.u32 	[%rd10+28], %r12;
+  P2GU32((rd10 + 28ul)).v = r12;
+  // 85: st.global.u32 	[%rd10+32], %r14;
+  P2GU32((rd10 + 32ul)).v = r14;
+  // 86: st.global.u32 	[%rd10+36], %r15;
+  P2GU32((rd10 + 36ul)).v = r15;
+  // 87: st.global.u32 	[%rd10+40], %r17;
+  P2GU32((rd10 + 40ul)).v = r17;
+  // 88: st.global.u32 	[%rd10+44], %r18;
+  P2GU32((rd10 + 44ul)).v = r18;
+  // 89: st.global.u32 	[%rd10+48], %r19;
+  P2GU32((rd10 + 48ul)).v = r19;
+  // 90: st.global.u32 	[%rd10+52], %r20;
+  P2GU32((rd10 + 52ul)).v = r20;
   return;
 }

@@ -68,39 +68,37 @@ void main() {
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
   uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  // 20: ld.param.u64 	%rd2, [elect_sync_param_0];
+  // 25: ld.param.u64 	%rd2, [elect_sync_param_0];
   rd2 = P2GU64((pc.params)).v;
-  // 21: ld.param.u64 	%rd3, [elect_sync_param_1];
+  // 26: ld.param.u64 	%rd3, [elect_sync_param_1];
   rd3 = P2GU64((pc.params + 8ul)).v;
-  // 22: cvta.to.global.u64 	%rd4, %rd3;
+  // 27: cvta.to.global.u64 	%rd4, %rd3;
   rd4 = rd3;
-  // 23: cvta.to.global.u64 	%rd5, %rd2;
-  rd5 = rd2;
-  // 24: mov.u32 	%r6, %tid.x;
-  r6 = gl_LocalInvocationID.x;
-  // 25: mov.u32 	%r7, %ctaid.x;
+  // 28: mov.u32 	%r6, %ntid.x;
+  r6 = gl_WorkGroupSize.x;
+  // 29: mov.u32 	%r7, %ctaid.x;
   r7 = gl_WorkGroupID.x;
-  // 26: mov.u32 	%r8, %ntid.x;
-  r8 = gl_WorkGroupSize.x;
-  // 27: mad.lo.s32 	%r9, %r7, %r8, %r6;
-  r9 = uint(int(r7) * int(r8) + int(r6));
-  // 28: and.b32  	%r1, %r6, 31;
-  r1 = r6 & 31u;
-  // 29: mul.wide.u32 	%rd6, %r9, 4;
-  rd6 = uint64_t(r9) * uint64_t(4u);
-  // 30: add.s64 	%rd7, %rd5, %rd6;
+  // 30: mov.u32 	%r1, %tid.x;
+  r1 = gl_LocalInvocationID.x;
+  // 31: mad.lo.s32 	%r8, %r7, %r6, %r1;
+  r8 = uint(int(r7) * int(r6) + int(r1));
+  // 32: cvta.to.global.u64 	%rd5, %rd2;
+  rd5 = rd2;
+  // 33: mul.wide.u32 	%rd6, %r8, 4;
+  rd6 = uint64_t(r8) * uint64_t(4u);
+  // 34: add.s64 	%rd7, %rd5, %rd6;
   rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
-  // 31: ld.global.u32 	%r10, [%rd7];
-  r10 = P2GU32(rd7).v;
-  // 32: shl.b32 	%r11, %r9, 2;
+  // 35: ld.global.u32 	%r9, [%rd7];
+  r9 = P2GU32(rd7).v;
+  // 36: shl.b32 	%r10, %r8, 2;
   uint t1;
   t1 = 2u;
-  r11 = (t1 >= 32u ? 0u : r9 << t1);
-  // 33: mul.wide.u32 	%rd8, %r11, 4;
-  rd8 = uint64_t(r11) * uint64_t(4u);
-  // 34: add.s64 	%rd1, %rd4, %rd8;
+  r10 = (t1 >= 32u ? 0u : r8 << t1);
+  // 37: mul.wide.u32 	%rd8, %r10, 4;
+  rd8 = uint64_t(r10) * uint64_t(4u);
+  // 38: add.s64 	%rd1, %rd4, %rd8;
   rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
-  // 35: activemask.b32 %r2;
+  // 40: activemask.b32 %r2;
   uint t2;
   uint t3;
   if (P2G_WARP_EMU) {
@@ -111,7 +109,7 @@ void main() {
     t2 = p2g_warp_ballot(true); t3 = p2g_warp_ballot(true && true);
   }
   r2 = t2;
-  // 38: elect.sync %r3|P, %r2;
+  // 45: elect.sync %r3|P, %r2;
   uint t5;
   t5 = r2;
   uint t6;
@@ -127,34 +125,34 @@ void main() {
   t9 = uint(findLSB(t6 & t5));
   r3 = t9;
   P = (gl_LocalInvocationIndex & 31u) == t9;
-  // 39: selp.u32 %r4, 1, 0, P;
+  // 46: selp.u32 %r4, 1, 0, P;
   r4 = P ? 1u : 0u;
-  // 41: shl.b32 	%r12, %r4, 8;
+  // 49: shl.b32 	%r11, %r4, 8;
   uint t10;
   t10 = 8u;
-  r12 = (t10 >= 32u ? 0u : r4 << t10);
-  // 42: or.b32  	%r13, %r12, %r3;
-  r13 = r12 | r3;
-  // 43: st.global.u32 	[%rd1], %r13;
-  P2GU32(rd1).v = r13;
-  // 44: and.b32  	%r14, %r10, 1;
-  r14 = r10 & 1u;
-  // 45: setp.eq.b32 	%p1, %r14, 1;
+  r11 = (t10 >= 32u ? 0u : r4 << t10);
+  // 50: or.b32  	%r12, %r11, %r3;
+  r12 = r11 | r3;
+  // 51: st.global.u32 	[%rd1], %r12;
+  P2GU32(rd1).v = r12;
+  // 52: and.b32  	%r13, %r9, 1;
+  r13 = r9 & 1u;
+  // 53: setp.eq.b32 	%p1, %r13, 1;
   uint t11;
   uint t12;
-  t11 = r14; t12 = 1u;
+  t11 = r13; t12 = 1u;
   bool t13;
   t13 = t11 == t12;
   p1 = t13;
-  // 46: mov.pred 	%p2, 0;
+  // 54: mov.pred 	%p2, 0;
   p2 = false;
-  // 47: xor.pred  	%p3, %p1, %p2;
+  // 55: xor.pred  	%p3, %p1, %p2;
   p3 = p1 ^^ p2;
-  // 48: not.pred 	%p4, %p3;
+  // 56: not.pred 	%p4, %p3;
   p4 = !p3;
   bool p2g_act1 = (!p4);
   if (P2G_WARP_EMU || p2g_act1) {
-    // 50: activemask.b32 %r18;
+    // 60: activemask.b32 %r14;
     uint t14;
     uint t15;
     if (P2G_WARP_EMU) {
@@ -165,11 +163,11 @@ void main() {
       t14 = p2g_warp_ballot(p2g_act1); t15 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
-      r18 = t14;
+      r14 = t14;
     }
-    // 53: elect.sync %r16|P, %r18;
+    // 65: elect.sync %r15|P, %r14;
     uint t17;
-    t17 = r18;
+    t17 = r14;
     uint t18;
     uint t19;
     if (P2G_WARP_EMU) {
@@ -182,27 +180,29 @@ void main() {
     uint t21;
     t21 = uint(findLSB(t18 & t17));
     if (p2g_act1) {
-      r16 = t21;
+      r15 = t21;
     }
     if (p2g_act1) {
       P_1 = (gl_LocalInvocationIndex & 31u) == t21;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 54: selp.u32 %r17, 1, 0, P;
-      r17 = P_1 ? 1u : 0u;
-      // 56: shl.b32 	%r19, %r17, 8;
+      // 66: selp.u32 %r16, 1, 0, P;
+      r16 = P_1 ? 1u : 0u;
+      // 69: shl.b32 	%r18, %r16, 8;
       uint t22;
       t22 = 8u;
-      r19 = (t22 >= 32u ? 0u : r17 << t22);
-      // 57: or.b32  	%r20, %r19, %r16;
-      r20 = r19 | r16;
-      // 58: st.global.u32 	[%rd1+4], %r20;
-      P2GU32((rd1 + 4ul)).v = r20;
+      r18 = (t22 >= 32u ? 0u : r16 << t22);
+      // 70: or.b32  	%r19, %r18, %r15;
+      r19 = r18 | r15;
+      // 71: st.global.u32 	[%rd1+4], %r19;
+      P2GU32((rd1 + 4ul)).v = r19;
     }
   }
-  // 60: add.s32 	%r21, %r1, -4;
-  r21 = uint(int(r1) + -4);
-  // 61: setp.gt.u32 	%p5, %r21, 7;
+  // 74: and.b32  	%r20, %r1, 31;
+  r20 = r1 & 31u;
+  // 75: add.s32 	%r21, %r20, -4;
+  r21 = uint(int(r20) + -4);
+  // 76: setp.gt.u32 	%p5, %r21, 7;
   uint t23;
   uint t24;
   t23 = r21; t24 = 7u;
@@ -212,10 +212,10 @@ void main() {
   bool p2g_act2 = (!p5);
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 63: mov.u32 	%r24, 4080;
+      // 79: mov.u32 	%r24, 4080;
       r24 = 4080u;
     }
-    // 66: elect.sync %r22|P, %r24;
+    // 83: elect.sync %r22|P, %r24;
     uint t26;
     t26 = r24;
     uint t27;
@@ -236,15 +236,15 @@ void main() {
       P_2 = (gl_LocalInvocationIndex & 31u) == t30;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 67: selp.u32 %r23, 1, 0, P;
+      // 84: selp.u32 %r23, 1, 0, P;
       r23 = P_2 ? 1u : 0u;
-      // 69: shl.b32 	%r25, %r23, 8;
+      // 87: shl.b32 	%r25, %r23, 8;
       uint t31;
       t31 = 8u;
       r25 = (t31 >= 32u ? 0u : r23 << t31);
-      // 70: or.b32  	%r26, %r25, %r22;
+      // 88: or.b32  	%r26, %r25, %r22;
       r26 = r25 | r22;
-      // 71: st.global.u32 	[%rd1+8], %r26;
+      // 89: st.global.u32 	[%rd1+8], %r26;
       P2GU32((rd1 + 8ul)).v = r26;
     }
   }

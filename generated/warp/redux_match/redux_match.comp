@@ -56,6 +56,20 @@ bool p2g_loop_any(bool x) { return p2g_warp_x(x, true, 0u).w != 0u; }
 // P2G_WARP_NATIVE: the subgroup ballot of `x`, restricted to this lane's warp (a subgroup of 64 or 128 holds 2 or 4).
 uint p2g_warp_ballot(bool x) { return subgroupBallot(x)[gl_SubgroupInvocationID >> 5u]; }
 
+// bfi: insert the low `len` bits of f into b at `pos` (low 8 bits of each); out-of-range leaves b.
+uint p2g_bfi_32(uint f, uint b, uint c, uint d) {
+  uint pos = c & 0xFFu, len = d & 0xFFu;
+  if (len == 0u || pos >= 32u) return b;
+  uint mask = (len >= 32u ? 0xFFFFFFFFu : ((1u << len) - 1u)) << pos;
+  return (b & ~mask) | ((f << pos) & mask);
+}
+uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
+  uint pos = c & 0xFFu, len = d & 0xFFu;
+  if (len == 0u || pos >= 64u) return b;
+  uint64_t mask = (len >= 64u ? 0xFFFFFFFFFFFFFFFFul : ((1ul << len) - 1ul)) << pos;
+  return (b & ~mask) | ((f << pos) & mask);
+}
+
 void main() {
   if (P2G_WARP_EMU && (gl_LocalInvocationIndex & 31u) == 0u) {  // the first exchange's masks
     uint w = (gl_LocalInvocationIndex >> 5u) * 6u;
@@ -67,44 +81,42 @@ void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
   uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u;
+  uint r31 = 0u, r32 = 0u, r33 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
-  // 20: ld.param.u64 	%rd2, [redux_match_param_0];
+  // 25: ld.param.u64 	%rd2, [redux_match_param_0];
   rd2 = P2GU64((pc.params)).v;
-  // 21: ld.param.u64 	%rd3, [redux_match_param_1];
+  // 26: ld.param.u64 	%rd3, [redux_match_param_1];
   rd3 = P2GU64((pc.params + 8ul)).v;
-  // 22: cvta.to.global.u64 	%rd4, %rd3;
+  // 27: cvta.to.global.u64 	%rd4, %rd3;
   rd4 = rd3;
-  // 23: cvta.to.global.u64 	%rd5, %rd2;
+  // 28: mov.u32 	%r4, %ntid.x;
+  r4 = gl_WorkGroupSize.x;
+  // 29: mov.u32 	%r5, %ctaid.x;
+  r5 = gl_WorkGroupID.x;
+  // 30: mov.u32 	%r6, %tid.x;
+  r6 = gl_LocalInvocationID.x;
+  // 31: mad.lo.s32 	%r7, %r5, %r4, %r6;
+  r7 = uint(int(r5) * int(r4) + int(r6));
+  // 32: and.b32  	%r1, %r6, 31;
+  r1 = r6 & 31u;
+  // 33: cvta.to.global.u64 	%rd5, %rd2;
   rd5 = rd2;
-  // 24: mov.u32 	%r35, %tid.x;
-  r35 = gl_LocalInvocationID.x;
-  // 25: mov.u32 	%r36, %ctaid.x;
-  r36 = gl_WorkGroupID.x;
-  // 26: mov.u32 	%r37, %ntid.x;
-  r37 = gl_WorkGroupSize.x;
-  // 27: mad.lo.s32 	%r38, %r36, %r37, %r35;
-  r38 = uint(int(r36) * int(r37) + int(r35));
-  // 28: and.b32  	%r1, %r35, 31;
-  r1 = r35 & 31u;
-  // 29: mul.wide.u32 	%rd6, %r38, 4;
-  rd6 = uint64_t(r38) * uint64_t(4u);
-  // 30: add.s64 	%rd7, %rd5, %rd6;
+  // 34: mul.wide.u32 	%rd6, %r7, 4;
+  rd6 = uint64_t(r7) * uint64_t(4u);
+  // 35: add.s64 	%rd7, %rd5, %rd6;
   rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
-  // 31: ld.global.u32 	%r50, [%rd7];
-  r50 = P2GU32(rd7).v;
-  // 32: shl.b32 	%r39, %r38, 4;
+  // 36: ld.global.u32 	%r2, [%rd7];
+  r2 = P2GU32(rd7).v;
+  // 37: shl.b32 	%r8, %r7, 4;
   uint t1;
   t1 = 4u;
-  r39 = (t1 >= 32u ? 0u : r38 << t1);
-  // 33: mul.wide.u32 	%rd8, %r39, 4;
-  rd8 = uint64_t(r39) * uint64_t(4u);
-  // 34: add.s64 	%rd1, %rd4, %rd8;
+  r8 = (t1 >= 32u ? 0u : r7 << t1);
+  // 38: mul.wide.u32 	%rd8, %r8, 4;
+  rd8 = uint64_t(r8) * uint64_t(4u);
+  // 39: add.s64 	%rd1, %rd4, %rd8;
   rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
-  // 35: activemask.b32 %r6;
+  // 41: activemask.b32 %r3;
   uint t2;
   uint t3;
   if (P2G_WARP_EMU) {
@@ -114,11 +126,11 @@ void main() {
   } else {
     t2 = p2g_warp_ballot(true); t3 = p2g_warp_ballot(true && true);
   }
-  r6 = t2;
-  // 36: redux.sync.add.u32 %r4, %r50, %r6;
+  r3 = t2;
+  // 43: redux.sync.add.u32 %r9, %r2, %r3;
   uint t5;
   uint t6;
-  t5 = r50; t6 = r6;
+  t5 = r2; t6 = r3;
   uint t7;
   uint t8;
   if (P2G_WARP_EMU) {
@@ -137,13 +149,13 @@ void main() {
     if (((t10 >> p2g_i) & 1u) == 0u) continue;
     t11 = t11 + t12;
   }
-  r4 = t11;
-  // 37: st.global.u32 	[%rd1], %r4;
-  P2GU32(rd1).v = r4;
-  // 38: redux.sync.min.s32 %r7, %r50, %r6;
+  r9 = t11;
+  // 44: st.global.u32 	[%rd1], %r9;
+  P2GU32(rd1).v = r9;
+  // 45: redux.sync.min.s32 %r10, %r2, %r3;
   uint t13;
   uint t14;
-  t13 = r50; t14 = r6;
+  t13 = r2; t14 = r3;
   uint t15;
   uint t16;
   if (P2G_WARP_EMU) {
@@ -162,13 +174,13 @@ void main() {
     if (((t18 >> p2g_i) & 1u) == 0u) continue;
     t19 = uint(min(int(t19), int(t20)));
   }
-  r7 = t19;
-  // 39: st.global.u32 	[%rd1+4], %r7;
-  P2GU32((rd1 + 4ul)).v = r7;
-  // 40: redux.sync.max.s32 %r10, %r50, %r6;
+  r10 = t19;
+  // 46: st.global.u32 	[%rd1+4], %r10;
+  P2GU32((rd1 + 4ul)).v = r10;
+  // 47: redux.sync.max.s32 %r11, %r2, %r3;
   uint t21;
   uint t22;
-  t21 = r50; t22 = r6;
+  t21 = r2; t22 = r3;
   uint t23;
   uint t24;
   if (P2G_WARP_EMU) {
@@ -187,13 +199,13 @@ void main() {
     if (((t26 >> p2g_i) & 1u) == 0u) continue;
     t27 = uint(max(int(t27), int(t28)));
   }
-  r10 = t27;
-  // 41: st.global.u32 	[%rd1+8], %r10;
-  P2GU32((rd1 + 8ul)).v = r10;
-  // 42: redux.sync.min.u32 %r13, %r50, %r6;
+  r11 = t27;
+  // 48: st.global.u32 	[%rd1+8], %r11;
+  P2GU32((rd1 + 8ul)).v = r11;
+  // 49: redux.sync.min.u32 %r12, %r2, %r3;
   uint t29;
   uint t30;
-  t29 = r50; t30 = r6;
+  t29 = r2; t30 = r3;
   uint t31;
   uint t32;
   if (P2G_WARP_EMU) {
@@ -212,13 +224,13 @@ void main() {
     if (((t34 >> p2g_i) & 1u) == 0u) continue;
     t35 = min(t35, t36);
   }
-  r13 = t35;
-  // 43: st.global.u32 	[%rd1+12], %r13;
-  P2GU32((rd1 + 12ul)).v = r13;
-  // 44: redux.sync.max.u32 %r16, %r50, %r6;
+  r12 = t35;
+  // 50: st.global.u32 	[%rd1+12], %r12;
+  P2GU32((rd1 + 12ul)).v = r12;
+  // 51: redux.sync.max.u32 %r13, %r2, %r3;
   uint t37;
   uint t38;
-  t37 = r50; t38 = r6;
+  t37 = r2; t38 = r3;
   uint t39;
   uint t40;
   if (P2G_WARP_EMU) {
@@ -237,15 +249,15 @@ void main() {
     if (((t42 >> p2g_i) & 1u) == 0u) continue;
     t43 = max(t43, t44);
   }
-  r16 = t43;
-  // 45: st.global.u32 	[%rd1+16], %r16;
-  P2GU32((rd1 + 16ul)).v = r16;
-  // 46: or.b32  	%r20, %r50, 268435456;
-  r20 = r50 | 0x10000000u;
-  // 47: redux.sync.and.b32 %r19, %r20, %r6;
+  r13 = t43;
+  // 52: st.global.u32 	[%rd1+16], %r13;
+  P2GU32((rd1 + 16ul)).v = r13;
+  // 53: or.b32  	%r14, %r2, 268435456;
+  r14 = r2 | 0x10000000u;
+  // 54: redux.sync.and.b32 %r15, %r14, %r3;
   uint t45;
   uint t46;
-  t45 = r20; t46 = r6;
+  t45 = r14; t46 = r3;
   uint t47;
   uint t48;
   if (P2G_WARP_EMU) {
@@ -264,15 +276,15 @@ void main() {
     if (((t50 >> p2g_i) & 1u) == 0u) continue;
     t51 = t51 & t52;
   }
-  r19 = t51;
-  // 48: st.global.u32 	[%rd1+20], %r19;
-  P2GU32((rd1 + 20ul)).v = r19;
-  // 49: and.b32  	%r23, %r50, 61680;
-  r23 = r50 & 61680u;
-  // 50: redux.sync.or.b32 %r22, %r23, %r6;
+  r15 = t51;
+  // 55: st.global.u32 	[%rd1+20], %r15;
+  P2GU32((rd1 + 20ul)).v = r15;
+  // 56: and.b32  	%r16, %r2, 61680;
+  r16 = r2 & 61680u;
+  // 57: redux.sync.or.b32 %r17, %r16, %r3;
   uint t53;
   uint t54;
-  t53 = r23; t54 = r6;
+  t53 = r16; t54 = r3;
   uint t55;
   uint t56;
   if (P2G_WARP_EMU) {
@@ -291,13 +303,13 @@ void main() {
     if (((t58 >> p2g_i) & 1u) == 0u) continue;
     t59 = t59 | t60;
   }
-  r22 = t59;
-  // 51: st.global.u32 	[%rd1+24], %r22;
-  P2GU32((rd1 + 24ul)).v = r22;
-  // 52: redux.sync.xor.b32 %r25, %r50, %r6;
+  r17 = t59;
+  // 58: st.global.u32 	[%rd1+24], %r17;
+  P2GU32((rd1 + 24ul)).v = r17;
+  // 59: redux.sync.xor.b32 %r18, %r2, %r3;
   uint t61;
   uint t62;
-  t61 = r50; t62 = r6;
+  t61 = r2; t62 = r3;
   uint t63;
   uint t64;
   if (P2G_WARP_EMU) {
@@ -316,18 +328,18 @@ void main() {
     if (((t66 >> p2g_i) & 1u) == 0u) continue;
     t67 = t67 ^ t68;
   }
-  r25 = t67;
-  // 53: st.global.u32 	[%rd1+28], %r25;
-  P2GU32((rd1 + 28ul)).v = r25;
-  // 54: and.b32  	%r29, %r50, 7;
-  r29 = r50 & 7u;
-  // 55: match.any.sync.b32 %r28, %r29, %r6;
+  r18 = t67;
+  // 60: st.global.u32 	[%rd1+28], %r18;
+  P2GU32((rd1 + 28ul)).v = r18;
+  // 61: and.b32  	%r19, %r2, 7;
+  r19 = r2 & 7u;
+  // 62: match.any.sync.b32 	%r20, %r19, %r3;
   uint t69;
   uint t70;
   uint t71;
-  t69 = r6; t70 = 0xFFFFFFFFu;
+  t69 = r3; t70 = 0xFFFFFFFFu;
   uint t72;
-  t72 = r29;
+  t72 = r19;
   uint t73;
   uint t74;
   if (P2G_WARP_EMU) {
@@ -347,25 +359,25 @@ void main() {
   t70 &= t76;
   uint t78;
   t78 = t70 & t71;
-  r28 = t78;
-  // 56: st.global.u32 	[%rd1+32], %r28;
-  P2GU32((rd1 + 32ul)).v = r28;
-  // 57: setp.gt.s32 	%p1, %r50, 900;
+  r20 = t78;
+  // 63: st.global.u32 	[%rd1+32], %r20;
+  P2GU32((rd1 + 32ul)).v = r20;
+  // 64: setp.gt.s32 	%p1, %r2, 900;
   int t79;
   int t80;
-  t79 = int(r50); t80 = 900;
+  t79 = int(r2); t80 = 900;
   bool t81;
   t81 = t79 > t80;
   p1 = t81;
-  // 58: selp.u32 	%r33, 1, 0, %p1;
-  r33 = p1 ? 1u : 0u;
-  // 59: match.all.sync.b32 %r31|%p8, %r33, %r6;
+  // 65: selp.u32 	%r21, 1, 0, %p1;
+  r21 = p1 ? 1u : 0u;
+  // 66: match.all.sync.b32 	%r22|%p2, %r21, %r3;
   uint t82;
   uint t83;
   uint t84;
-  t82 = r6; t83 = 0xFFFFFFFFu;
+  t82 = r3; t83 = 0xFFFFFFFFu;
   uint t85;
-  t85 = r33;
+  t85 = r21;
   uint t86;
   uint t87;
   if (P2G_WARP_EMU) {
@@ -385,32 +397,32 @@ void main() {
   t83 &= t89;
   uint t91;
   t91 = ((t83 & t84) == t84 ? t84 : 0u);
-  r31 = t91;
-  p8 = t91 != 0u;
-  // 60: selp.s32 %r32, 1, 0, %p8;
-  r32 = uint(p8 ? 1 : 0);
-  // 61: st.global.u32 	[%rd1+36], %r31;
-  P2GU32((rd1 + 36ul)).v = r31;
-  // 62: st.global.u32 	[%rd1+40], %r32;
-  P2GU32((rd1 + 40ul)).v = r32;
-  // 63: and.b32  	%r40, %r50, 1;
-  r40 = r50 & 1u;
-  // 64: setp.eq.b32 	%p2, %r40, 1;
+  r22 = t91;
+  p2 = t91 != 0u;
+  // 67: selp.u32 	%r23, 1, 0, %p2;
+  r23 = p2 ? 1u : 0u;
+  // 68: st.global.u32 	[%rd1+36], %r22;
+  P2GU32((rd1 + 36ul)).v = r22;
+  // 69: st.global.u32 	[%rd1+40], %r23;
+  P2GU32((rd1 + 40ul)).v = r23;
+  // 70: and.b32  	%r24, %r2, 1;
+  r24 = r2 & 1u;
+  // 71: setp.eq.b32 	%p3, %r24, 1;
   uint t92;
   uint t93;
-  t92 = r40; t93 = 1u;
+  t92 = r24; t93 = 1u;
   bool t94;
   t94 = t92 == t93;
-  p2 = t94;
-  // 65: mov.pred 	%p3, 0;
-  p3 = false;
-  // 66: xor.pred  	%p4, %p2, %p3;
-  p4 = p2 ^^ p3;
-  // 67: not.pred 	%p5, %p4;
-  p5 = !p4;
-  bool p2g_act1 = (!p5);
+  p3 = t94;
+  // 72: mov.pred 	%p4, 0;
+  p4 = false;
+  // 73: xor.pred  	%p5, %p3, %p4;
+  p5 = p3 ^^ p4;
+  // 74: not.pred 	%p6, %p5;
+  p6 = !p5;
+  bool p2g_act1 = (!p6);
   if (P2G_WARP_EMU || p2g_act1) {
-    // 69: activemask.b32 %r44;
+    // 78: activemask.b32 %r25;
     uint t95;
     uint t96;
     if (P2G_WARP_EMU) {
@@ -421,12 +433,12 @@ void main() {
       t95 = p2g_warp_ballot(p2g_act1); t96 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
-      r44 = t95;
+      r25 = t95;
     }
-    // 70: redux.sync.add.u32 %r42, %r50, %r44;
+    // 80: redux.sync.add.u32 %r26, %r2, %r25;
     uint t98;
     uint t99;
-    t98 = r50; t99 = r44;
+    t98 = r2; t99 = r25;
     uint t100;
     uint t101;
     if (P2G_WARP_EMU) {
@@ -446,139 +458,139 @@ void main() {
       t104 = t104 + t105;
     }
     if (p2g_act1) {
-      r42 = t104;
+      r26 = t104;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 71: st.global.u32 	[%rd1+44], %r42;
-      P2GU32((rd1 + 44ul)).v = r42;
-      // 72: and.b32  	%r47, %r50, 3;
-      r47 = r50 & 3u;
-      // 73: cvt.u64.u32 	%rd10, %r47;
+      // 81: st.global.u32 	[%rd1+44], %r26;
+      P2GU32((rd1 + 44ul)).v = r26;
+      // 82: and.b32  	%r27, %r2, 3;
+      r27 = r2 & 3u;
+      // 83: cvt.u64.u32 	%rd9, %r27;
       uint64_t t106;
-      t106 = uint64_t(r47);
-      rd10 = uint64_t(t106);
-      // 74: shl.b64 	%rd11, %rd10, 40;
+      t106 = uint64_t(r27);
+      rd9 = uint64_t(t106);
+      // 84: shr.u32 	%r28, %r1, 3;
       uint t107;
-      t107 = 40u;
-      rd11 = (t107 >= 64u ? 0ul : rd10 << t107);
-      // 75: shr.u32 	%r48, %r1, 3;
-      uint t108;
-      t108 = 3u;
-      r48 = (t108 >= 32u ? 0u : r1 >> t108);
-      // 76: cvt.u64.u32 	%rd12, %r48;
-      uint64_t t109;
-      t109 = uint64_t(r48);
-      rd12 = uint64_t(t109);
-      // 77: or.b64  	%rd9, %rd11, %rd12;
-      rd9 = packUint2x32(unpackUint2x32(rd11) | unpackUint2x32(rd12));
+      t107 = 3u;
+      r28 = (t107 >= 32u ? 0u : r1 >> t107);
+      // 85: cvt.u64.u32 	%rd10, %r28;
+      uint64_t t108;
+      t108 = uint64_t(r28);
+      rd10 = uint64_t(t108);
+      // 86: bfi.b64 	%rd11, %rd9, %rd10, 40, 24;
+      rd11 = p2g_bfi_64(rd9, rd10, 40u, 24u);
     }
-    // 78: match.any.sync.b64 %r45, %rd9, %r44;
+    // 87: match.any.sync.b64 	%r29, %rd11, %r25;
+    uint t109;
     uint t110;
     uint t111;
-    uint t112;
-    t110 = r44; t111 = 0xFFFFFFFFu;
-    uvec2 t113;
-    t113 = unpackUint2x32(rd9);
+    t109 = r25; t110 = 0xFFFFFFFFu;
+    uvec2 t112;
+    t112 = unpackUint2x32(rd11);
+    uint t113;
     uint t114;
-    uint t115;
     if (P2G_WARP_EMU) {
-      uvec4 t116;
-      t116 = p2g_warp_x(p2g_act1, true, t113.x);
-      t114 = t116.y; t115 = t116.z;
+      uvec4 t115;
+      t115 = p2g_warp_x(p2g_act1, true, t112.x);
+      t113 = t115.y; t114 = t115.z;
     } else {
-      t114 = p2g_warp_ballot(p2g_act1); t115 = p2g_warp_ballot(p2g_act1 && true);
+      t113 = p2g_warp_ballot(p2g_act1); t114 = p2g_warp_ballot(p2g_act1 && true);
     }
+    uint t116;
     uint t117;
+    t111 = t113 & t109; t116 = 0u;
+    for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
+      if (P2G_WARP_EMU) t117 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t117 = subgroupShuffle(t112.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (t117 == t112.x) t116 |= 1u << p2g_i;
+    }
+    t110 &= t116;
     uint t118;
-    t112 = t114 & t110; t117 = 0u;
-    for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t118 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t118 = subgroupShuffle(t113.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (t118 == t113.x) t117 |= 1u << p2g_i;
-    }
-    t111 &= t117;
     uint t119;
-    uint t120;
     if (P2G_WARP_EMU) {
-      uvec4 t121;
-      t121 = p2g_warp_x(p2g_act1, true, t113.y);
-      t119 = t121.y; t120 = t121.z;
+      uvec4 t120;
+      t120 = p2g_warp_x(p2g_act1, true, t112.y);
+      t118 = t120.y; t119 = t120.z;
     } else {
-      t119 = p2g_warp_ballot(p2g_act1); t120 = p2g_warp_ballot(p2g_act1 && true);
+      t118 = p2g_warp_ballot(p2g_act1); t119 = p2g_warp_ballot(p2g_act1 && true);
     }
+    uint t121;
     uint t122;
-    uint t123;
-    t112 = t119 & t110; t122 = 0u;
+    t111 = t118 & t109; t121 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t123 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t123 = subgroupShuffle(t113.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (t123 == t113.y) t122 |= 1u << p2g_i;
+      if (P2G_WARP_EMU) t122 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t122 = subgroupShuffle(t112.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (t122 == t112.y) t121 |= 1u << p2g_i;
     }
-    t111 &= t122;
-    uint t124;
-    t124 = t111 & t112;
+    t110 &= t121;
+    uint t123;
+    t123 = t110 & t111;
     if (p2g_act1) {
-      r45 = t124;
+      r29 = t123;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
-      // 79: st.global.u32 	[%rd1+48], %r45;
-      P2GU32((rd1 + 48ul)).v = r45;
+      // 88: st.global.u32 	[%rd1+48], %r29;
+      P2GU32((rd1 + 48ul)).v = r29;
     }
   }
-  // 81: setp.gt.u32 	%p6, %r1, 15;
+  // 91: setp.gt.u32 	%p7, %r1, 15;
+  uint t124;
   uint t125;
-  uint t126;
-  t125 = r1; t126 = 15u;
-  bool t127;
-  t127 = t125 > t126;
-  p6 = t127;
-  bool p2g_act2 = (!p6);
+  t124 = r1; t125 = 15u;
+  bool t126;
+  t126 = t124 > t125;
+  p7 = t126;
+  bool p2g_act2 = (!p7);
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 83: mov.u32 	%r51, 65535;
-      r51 = 65535u;
+      // 94: mov.u32 	%r30, 65535;
+      r30 = 65535u;
     }
-    // 84: redux.sync.max.s32 %r49, %r50, %r51;
+    // 95: redux.sync.max.s32 %r31, %r2, %r30;
+    uint t127;
     uint t128;
+    t127 = r2; t128 = r30;
     uint t129;
-    t128 = r50; t129 = r51;
     uint t130;
-    uint t131;
     if (P2G_WARP_EMU) {
-      uvec4 t132;
-      t132 = p2g_warp_x(p2g_act2, true, t128);
-      t130 = t132.y; t131 = t132.z;
+      uvec4 t131;
+      t131 = p2g_warp_x(p2g_act2, true, t127);
+      t129 = t131.y; t130 = t131.z;
     } else {
-      t130 = p2g_warp_ballot(p2g_act2); t131 = p2g_warp_ballot(p2g_act2 && true);
+      t129 = p2g_warp_ballot(p2g_act2); t130 = p2g_warp_ballot(p2g_act2 && true);
     }
+    uint t132;
     uint t133;
     uint t134;
-    uint t135;
-    t133 = t130 & t129; t134 = 0x80000000u;
+    t132 = t129 & t128; t133 = 0x80000000u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t135 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t135 = subgroupShuffle(t128, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (((t133 >> p2g_i) & 1u) == 0u) continue;
-      t134 = uint(max(int(t134), int(t135)));
+      if (P2G_WARP_EMU) t134 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t134 = subgroupShuffle(t127, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (((t132 >> p2g_i) & 1u) == 0u) continue;
+      t133 = uint(max(int(t133), int(t134)));
     }
     if (p2g_act2) {
-      r49 = t134;
+      r31 = t133;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 85: st.global.u32 	[%rd1+52], %r49;
-      P2GU32((rd1 + 52ul)).v = r49;
-      // 86: setp.lt.s32 	%p7, %r50, 990;
+      // 96: st.global.u32 	[%rd1+52], %r31;
+      P2GU32((rd1 + 52ul)).v = r31;
+      // 97: setp.lt.s32 	%p8, %r2, 990;
+      int t135;
       int t136;
-      int t137;
-      t136 = int(r50); t137 = 990;
-      bool t138;
-      t138 = t136 < t137;
-      p7 = t138;
-      // 87: selp.b64 	%rd13, 8589934592, 0, %p7;
-      rd13 = p7 ? 0x0000000200000000ul : 0ul;
+      t135 = int(r2); t136 = 990;
+      bool t137;
+      t137 = t135 < t136;
+      p8 = t137;
+      // 98: selp.u64 	%rd12, 1, 0, %p8;
+      rd12 = p8 ? 1ul : 0ul;
+      // 99: shl.b64 	%rd13, %rd12, 33;
+      uint t138;
+      t138 = 33u;
+      rd13 = (t138 >= 64u ? 0ul : rd12 << t138);
     }
-    // 88: match.all.sync.b64 %r52|%p9, %rd13, %r51;
+    // 100: match.all.sync.b64 	%r32|%p9, %rd13, %r30;
     uint t139;
     uint t140;
     uint t141;
-    t139 = r51; t140 = 0xFFFFFFFFu;
+    t139 = r30; t140 = 0xFFFFFFFFu;
     uvec2 t142;
     t142 = unpackUint2x32(rd13);
     uint t143;
@@ -618,18 +630,18 @@ void main() {
     uint t153;
     t153 = ((t140 & t141) == t141 ? t141 : 0u);
     if (p2g_act2) {
-      r52 = t153;
+      r32 = t153;
     }
     if (p2g_act2) {
       p9 = t153 != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
-      // 89: selp.s32 %r53, 1, 0, %p9;
-      r53 = uint(p9 ? 1 : 0);
-      // 90: st.global.u32 	[%rd1+56], %r52;
-      P2GU32((rd1 + 56ul)).v = r52;
-      // 91: st.global.u32 	[%rd1+60], %r53;
-      P2GU32((rd1 + 60ul)).v = r53;
+      // 101: selp.u32 	%r33, 1, 0, %p9;
+      r33 = p9 ? 1u : 0u;
+      // 102: st.global.u32 	[%rd1+56], %r32;
+      P2GU32((rd1 + 56ul)).v = r32;
+      // 103: st.global.u32 	[%rd1+60], %r33;
+      P2GU32((rd1 + 60ul)).v = r33;
     }
   }
   return;

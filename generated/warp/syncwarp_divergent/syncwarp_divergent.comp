@@ -70,161 +70,162 @@ void main() {
   bool p0 = false, p1 = false;
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u;
+  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul;
-  // 22: ld.param.u64 	%rd3, [syncwarp_divergent_param_0];
+  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
+  // 27: ld.param.u64 	%rd3, [syncwarp_divergent_param_0];
   rd3 = P2GU64((pc.params)).v;
-  // 23: ld.param.u64 	%rd4, [syncwarp_divergent_param_1];
+  // 28: ld.param.u64 	%rd4, [syncwarp_divergent_param_1];
   rd4 = P2GU64((pc.params + 8ul)).v;
-  // 24: cvta.to.global.u64 	%rd5, %rd4;
+  // 29: cvta.to.global.u64 	%rd5, %rd4;
   rd5 = rd4;
-  // 25: cvta.to.global.u64 	%rd6, %rd3;
-  rd6 = rd3;
-  // 26: mov.u32 	%r1, %tid.x;
+  // 30: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
-  // 27: and.b32  	%r6, %r1, 16;
+  // 31: and.b32  	%r6, %r1, 16;
   r6 = r1 & 16u;
-  // 28: mov.u32 	%r7, %ctaid.x;
-  r7 = gl_WorkGroupID.x;
-  // 29: mov.u32 	%r8, %ntid.x;
-  r8 = gl_WorkGroupSize.x;
-  // 30: mad.lo.s32 	%r9, %r7, %r8, %r1;
-  r9 = uint(int(r7) * int(r8) + int(r1));
-  // 31: mul.wide.u32 	%rd7, %r9, 4;
+  // 32: mov.u32 	%r7, %ntid.x;
+  r7 = gl_WorkGroupSize.x;
+  // 33: mov.u32 	%r8, %ctaid.x;
+  r8 = gl_WorkGroupID.x;
+  // 34: mad.lo.s32 	%r9, %r8, %r7, %r1;
+  r9 = uint(int(r8) * int(r7) + int(r1));
+  // 35: cvta.to.global.u64 	%rd6, %rd3;
+  rd6 = rd3;
+  // 36: mul.wide.u32 	%rd7, %r9, 4;
   rd7 = uint64_t(r9) * uint64_t(4u);
-  // 32: add.s64 	%rd8, %rd6, %rd7;
+  // 37: add.s64 	%rd8, %rd6, %rd7;
   rd8 = uint64_t(int64_t(rd6) + int64_t(rd7));
-  // 33: ld.global.u32 	%r2, [%rd8];
+  // 38: ld.global.u32 	%r2, [%rd8];
   r2 = P2GU32(rd8).v;
-  // 34: shl.b32 	%r10, %r9, 2;
+  // 39: shl.b32 	%r10, %r9, 2;
   uint t1;
   t1 = 2u;
   r10 = (t1 >= 32u ? 0u : r9 << t1);
-  // 35: mul.wide.u32 	%rd9, %r10, 4;
+  // 40: mul.wide.u32 	%rd9, %r10, 4;
   rd9 = uint64_t(r10) * uint64_t(4u);
-  // 36: add.s64 	%rd1, %rd5, %rd9;
+  // 41: add.s64 	%rd1, %rd5, %rd9;
   rd1 = uint64_t(int64_t(rd5) + int64_t(rd9));
-  // 37: setp.ne.s32 	%p1, %r6, 0;
+  // 42: setp.eq.s32 	%p1, %r6, 0;
   int t2;
   int t3;
   t2 = int(r6); t3 = 0;
   bool t4;
-  t4 = t2 != t3;
+  t4 = t2 == t3;
   p1 = t4;
   bool p2g_act1 = (p1);
   bool p2g_act2 = !(p1);
-  if (p2g_act1) {
-    // 66: mul.lo.s32 	%r25, %r2, 7;
-    r25 = uint(int(r2) * 7);
-    // 67: mov.u64 	%rd21, 2;
-    rd21 = 2ul;
-  }
-  if (P2G_WARP_EMU || p2g_act2) {
-    if (!P2G_WARP_EMU || p2g_act2) {
-      // 39: mul.wide.u32 	%rd12, %r1, 4;
-      rd12 = uint64_t(r1) * uint64_t(4u);
-      // 40: mov.u64 	%rd13, _ZZ18syncwarp_divergentE1s;
-      rd13 = uint64_t(0ul);
-      // 41: add.s64 	%rd14, %rd13, %rd12;
-      rd14 = uint64_t(int64_t(rd13) + int64_t(rd12));
-      // 42: st.shared.u32 	[%rd14], %r2;
-      p2g_sts32(uint(rd14), r2);
-      // 43: mov.u32 	%r11, 65535;
-      r11 = 65535u;
+  if (P2G_WARP_EMU || p2g_act1) {
+    if (!P2G_WARP_EMU || p2g_act1) {
+      // 47: shl.b32 	%r11, %r1, 2;
+      uint t5;
+      t5 = 2u;
+      r11 = (t5 >= 32u ? 0u : r1 << t5);
+      // 48: mov.u32 	%r12, _ZZ18syncwarp_divergentE1s;
+      r12 = uint(0ul);
+      // 49: add.s32 	%r13, %r12, %r11;
+      r13 = uint(int(r12) + int(r11));
+      // 50: st.shared.u32 	[%r13], %r2;
+      p2g_sts32(r13, r2);
+      // 51: mov.u32 	%r14, 65535;
+      r14 = 65535u;
     }
-    // 44: bar.warp.sync %r11;
+    // 52: bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
-      memoryBarrierBuffer(); p2g_warp_x(p2g_act2, true, 0u);
+      memoryBarrierBuffer(); p2g_warp_x(p2g_act1, true, 0u);
     } else {
       memoryBarrierShared(); memoryBarrierBuffer();
     }
-    if (!P2G_WARP_EMU || p2g_act2) {
-      // 45: xor.b32  	%r17, %r1, 3;
-      r17 = r1 ^ 3u;
-      // 46: mul.wide.u32 	%rd15, %r17, 4;
-      rd15 = uint64_t(r17) * uint64_t(4u);
-      // 47: add.s64 	%rd16, %rd13, %rd15;
-      rd16 = uint64_t(int64_t(rd13) + int64_t(rd15));
-      // 48: ld.shared.u32 	%r18, [%rd16];
-      r18 = p2g_lds32(uint(rd16));
-      // 49: st.global.u32 	[%rd1], %r18;
-      P2GU32(rd1).v = r18;
+    if (!P2G_WARP_EMU || p2g_act1) {
+      // 53: xor.b32  	%r15, %r11, 12;
+      r15 = r11 ^ 12u;
+      // 54: add.s32 	%r16, %r12, %r15;
+      r16 = uint(int(r12) + int(r15));
+      // 55: ld.shared.u32 	%r17, [%r16];
+      r17 = p2g_lds32(r16);
+      // 56: st.global.u32 	[%rd1], %r17;
+      P2GU32(rd1).v = r17;
     }
-    // 50: bar.warp.sync %r11;
+    // 57: bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
-      memoryBarrierBuffer(); p2g_warp_x(p2g_act2, true, 0u);
+      memoryBarrierBuffer(); p2g_warp_x(p2g_act1, true, 0u);
     } else {
       memoryBarrierShared(); memoryBarrierBuffer();
     }
-    if (!P2G_WARP_EMU || p2g_act2) {
-      // 51: add.s32 	%r19, %r2, 1000;
-      r19 = uint(int(r2) + 1000);
-      // 52: st.shared.u32 	[%rd14], %r19;
-      p2g_sts32(uint(rd14), r19);
+    if (!P2G_WARP_EMU || p2g_act1) {
+      // 58: add.s32 	%r18, %r2, 1000;
+      r18 = uint(int(r2) + 1000);
+      // 59: st.shared.u32 	[%r13], %r18;
+      p2g_sts32(r13, r18);
     }
-    // 53: bar.warp.sync %r11;
+    // 60: bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
-      memoryBarrierBuffer(); p2g_warp_x(p2g_act2, true, 0u);
+      memoryBarrierBuffer(); p2g_warp_x(p2g_act1, true, 0u);
     } else {
       memoryBarrierShared(); memoryBarrierBuffer();
     }
-    if (!P2G_WARP_EMU || p2g_act2) {
-      // 54: add.s32 	%r20, %r1, 1;
-      r20 = uint(int(r1) + 1);
-      // 55: and.b32  	%r21, %r20, 15;
-      r21 = r20 & 15u;
-      // 56: and.b32  	%r22, %r1, -32;
-      r22 = r1 & 0xFFFFFFE0u;
-      // 57: or.b32  	%r23, %r21, %r22;
-      r23 = r21 | r22;
-      // 58: mul.wide.u32 	%rd17, %r23, 4;
-      rd17 = uint64_t(r23) * uint64_t(4u);
-      // 59: add.s64 	%rd18, %rd13, %rd17;
-      rd18 = uint64_t(int64_t(rd13) + int64_t(rd17));
-      // 60: ld.shared.u32 	%r24, [%rd18];
-      r24 = p2g_lds32(uint(rd18));
-      // 61: st.global.u32 	[%rd1+4], %r24;
-      P2GU32((rd1 + 4ul)).v = r24;
+    if (!P2G_WARP_EMU || p2g_act1) {
+      // 61: add.s32 	%r19, %r1, 1;
+      r19 = uint(int(r1) + 1);
+      // 62: and.b32  	%r20, %r19, 15;
+      r20 = r19 & 15u;
+      // 63: and.b32  	%r21, %r1, 1073741792;
+      r21 = r1 & 0x3FFFFFE0u;
+      // 64: or.b32  	%r22, %r20, %r21;
+      r22 = r20 | r21;
+      // 65: shl.b32 	%r23, %r22, 2;
+      uint t6;
+      t6 = 2u;
+      r23 = (t6 >= 32u ? 0u : r22 << t6);
+      // 66: add.s32 	%r24, %r12, %r23;
+      r24 = uint(int(r12) + int(r23));
+      // 67: ld.shared.u32 	%r25, [%r24];
+      r25 = p2g_lds32(r24);
+      // 68: st.global.u32 	[%rd1+4], %r25;
+      P2GU32((rd1 + 4ul)).v = r25;
     }
-    // 62: redux.sync.add.u32 %r25, %r2, %r11;
-    uint t5;
-    uint t6;
-    t5 = r2; t6 = r11;
+    // 69: redux.sync.add.u32 %r26, %r2, %r14;
     uint t7;
     uint t8;
-    if (P2G_WARP_EMU) {
-      uvec4 t9;
-      t9 = p2g_warp_x(p2g_act2, true, t5);
-      t7 = t9.y; t8 = t9.z;
-    } else {
-      t7 = p2g_warp_ballot(p2g_act2); t8 = p2g_warp_ballot(p2g_act2 && true);
-    }
+    t7 = r2; t8 = r14;
+    uint t9;
     uint t10;
-    uint t11;
+    if (P2G_WARP_EMU) {
+      uvec4 t11;
+      t11 = p2g_warp_x(p2g_act1, true, t7);
+      t9 = t11.y; t10 = t11.z;
+    } else {
+      t9 = p2g_warp_ballot(p2g_act1); t10 = p2g_warp_ballot(p2g_act1 && true);
+    }
     uint t12;
-    t10 = t7 & t6; t11 = 0u;
+    uint t13;
+    uint t14;
+    t12 = t9 & t8; t13 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t12 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t12 = subgroupShuffle(t5, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (((t10 >> p2g_i) & 1u) == 0u) continue;
-      t11 = t11 + t12;
+      if (P2G_WARP_EMU) t14 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t14 = subgroupShuffle(t7, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (((t12 >> p2g_i) & 1u) == 0u) continue;
+      t13 = t13 + t14;
     }
-    if (p2g_act2) {
-      r25 = t11;
+    if (p2g_act1) {
+      r26 = t13;
     }
-    if (!P2G_WARP_EMU || p2g_act2) {
-      // 63: mov.u64 	%rd21, 3;
-      rd21 = 3ul;
+    if (!P2G_WARP_EMU || p2g_act1) {
+      // 70: mov.u64 	%rd14, 3;
+      rd14 = 3ul;
     }
   }
-  // 69: shl.b64 	%rd19, %rd21, 2;
-  uint t13;
-  t13 = 2u;
-  rd19 = (t13 >= 64u ? 0ul : rd21 << t13);
-  // 70: add.s64 	%rd20, %rd1, %rd19;
-  rd20 = uint64_t(int64_t(rd1) + int64_t(rd19));
-  // 71: st.global.u32 	[%rd20], %r25;
-  P2GU32(rd20).v = r25;
+  if (p2g_act2) {
+    // 74: mul.lo.s32 	%r26, %r2, 7;
+    r26 = uint(int(r2) * 7);
+    // 75: mov.u64 	%rd14, 2;
+    rd14 = 2ul;
+  }
+  // 78: shl.b64 	%rd12, %rd14, 2;
+  uint t15;
+  t15 = 2u;
+  rd12 = (t15 >= 64u ? 0ul : rd14 << t15);
+  // 79: add.s64 	%rd13, %rd1, %rd12;
+  rd13 = uint64_t(int64_t(rd1) + int64_t(rd12));
+  // 80: st.global.u32 	[%rd13], %r26;
+  P2GU32(rd13).v = r26;
   return;
 }
