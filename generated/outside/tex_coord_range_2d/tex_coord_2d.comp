@@ -163,17 +163,20 @@ int p2g_tex_address(int i, int n, uint mode) {
 // under wrap and mirror (address mode `mode`, CUaddress_mode numbering) a normalized coordinate is taken modulo 2
 // on the fixed-point grid (every f32 beyond 2^24 is an even integer), under clamp and border it is held to [-4, 4],
 // where every value outside [0, 1] already gives the edge or the border; so positions fit a 32-bit int once shifted.
-// A normalized coordinate on an axis of n > 256 texels keeps k = ceil(log2 n) - 8 more fractional bits before the
+// A normalized coordinate on an axis of n texels keeps k = max(ceil(log2 n) - 8, 1) more fractional bits before the
 // scaling (then the texel position is rounded down to the 20-bit grid): with 20 bits, 28 linear samples of
 // tex_coord_range_1d on 4,096 texels (k = 4) were a weight step off (0.0312499981 gave 127.496 for the H200's
-// 127.5); for n <= 256 the corpus's measurements (n = 5..17) need k = 0 (k = 2 already misses point-sampled edges
-// of tex2d_point). k between is a fit: its evidence is rrlite/k_output (640..2560 texels) and benchlite/tex_heavy.
+// 127.5); for n <= 256, k = 1: with k = 0, 88 of 16384 linear fetches of tex/tex_heavy_taps (normalized, 180 texels
+// high) were a weight step off on the H200 (2026-12-01; the y fraction sat 0.02-0.03 of a step above a rounding
+// boundary that the 20-bit grid put below it), and k = 1 gives all 98,304 values while the cases of n = 5..17
+// stay exact (k = 2 already misses point-sampled edges of tex2d_point). k between is a fit: its evidence is
+// rrlite/k_output (640..2560 texels), benchlite/tex_heavy and tex/tex_heavy_taps (320 x 180).
 int64_t p2g_tex_pos(float x, uint n, uint normalized, uint mode) {
   bool wrapLike = normalized != 0u && (mode == 0u || mode == 2u);
   float lim = wrapLike ? 16777216.0 : normalized != 0u ? 4.0 : 4194304.0;
   float v = (isnan(x) || abs(x) < 1.17549435e-38) ? 0.0 : clamp(x, -lim, lim);
-  // k extra fractional bits for a normalized coordinate on an axis of more than 256 texels (see above)
-  int k = normalized != 0u && n > 256u ? findMSB(n - 1u) + 1 - 8 : 0;
+  // k extra fractional bits for a normalized coordinate (see above)
+  int k = normalized != 0u ? max(findMSB(n - 1u) + 1 - 8, 1) : 0;
   int64_t f = int64_t(floor(v * float(int64_t(1) << (P2G_TEX_FIX_BITS + k))));  // a power-of-two scale: exact
   if (wrapLike) f &= (int64_t(2) << (P2G_TEX_FIX_BITS + k)) - 1;  // modulo 2, exactly (two's complement)
   return normalized != 0u ? (f * int64_t(n)) >> k : f;
