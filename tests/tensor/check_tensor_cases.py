@@ -165,7 +165,10 @@ def product(A, B, C, tab, tc, out16, via32=False):
     for m in range(16):
         for n in range(16):
             col = [B[k][n] for k in range(len(B))]
-            if via32:
+            if tab == "tf32":  # wmma m16n16k8 tf32: two sums of K = 4, the first rounded to f32 (docs/TENSOR.md)
+                h = tm.mma_elem(A[m][:4], col[:4], tab, C[m][n], tc, False)
+                D[m][n] = tm.mma_elem(A[m][4:], col[4:], tab, h, "f32", out16)
+            elif via32:
                 D[m][n] = tm.f32_to_f16(tm.mma_elem(A[m], col, tab, C[m][n], tc, False))
             else:
                 D[m][n] = tm.mma_elem(A[m], col, tab, C[m][n], tc, out16)
@@ -364,16 +367,17 @@ def tf32_rna(x):
 
 @check("wmma_tf32_nvcc")
 def check_wmma_tf32_nvcc(case, outdir):
-    """C (column-major, ld 32) = A B over K = 32 in four tf32 steps, fragments rounded by cvt.rna.tf32.f32."""
+    """C (column-major, ld 32) = A B over K = 32 in four wmma tf32 steps (eight sums of K = 4), fragments rounded by
+    cvt.rna.tf32.f32."""
     _, bufs = inputs(case)
     a, b = struct.unpack("<512I", bufs["a"]), struct.unpack("<512I", bufs["b"])
     want = [0] * 512
     for m in range(16):
         for n in range(16):
             acc = 0
-            for ks in range(0, 32, 8):
-                av = [tf32_rna(a[m * 32 + k]) for k in range(ks, ks + 8)]
-                bv = [tf32_rna(b[n * 32 + k]) for k in range(ks, ks + 8)]
+            for ks in range(0, 32, 4):  # each wmma k8 step is two tensor-core sums of K = 4 (docs/TENSOR.md)
+                av = [tf32_rna(a[m * 32 + k]) for k in range(ks, ks + 4)]
+                bv = [tf32_rna(b[n * 32 + k]) for k in range(ks, ks + 4)]
                 acc = tm.mma_elem(av, bv, "tf32", acc, "f32", False)
             want[n * 32 + m] = acc
     return compare("wmma_tf32_nvcc/c", words(os.path.join(outdir, "c.bin")), want)

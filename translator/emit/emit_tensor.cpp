@@ -364,13 +364,23 @@ void emitWmmaMma(Emitter& E, const ir::Inst& in) {
     std::string row, col;
     fragCoord(Frag::C, e, row, col);
     std::string ce = c16 ? "bitfieldExtract(" + c[e >> 1] + ", " + std::to_string(16 * (e & 1)) + ", 16)" : c[e];
-    std::string kt = tf32 ? "8u, 2u" : bf16 ? "16u, 1u" : "16u, 0u";  // K, element type of A and B
+    std::string kt = bf16 ? "16u, 1u" : "16u, 0u";  // K, element type of A and B
     std::string call = "p2g_mma_float(p2g_fa, p2g_fb, " + kt + ", " + ce + ", " + (c16 ? "0u" : "3u") + ", " +
                        (d16 && c16 ? "true" : "false") + ")";
     if (d16 && !c16) call = "p2g_wmma_f32_to_f16(" + call + ")";
     d.push_back(E.tmp(kU32));
-    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag" + std::string(tf32 ? "_tf32(" : "(") + row + ", " + col +
-           ", p2g_fa, p2g_fb); " + d.back() + " = " + call + "; }");
+    if (tf32) {
+      // wmma m16n16k8 tf32 is two tensor-core sums of K = 4, the first rounded to f32 and taken as the second's c
+      // (measured on the H200: ptx_corpus/tensor/wmma_tf32 d 0/2048 differ this way, 519/2048 as one sum of K = 8,
+      // 492/2048 as four of K = 2; mma.sync.m16n8k8.tf32 is one sum of K = 8: ptx_corpus/mma/tf32_f32_k8).
+      E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(" + row + ", " + col + ", p2g_fa, p2g_fb); uint p2g_h = "
+             "p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, " + ce + ", 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = "
+             "p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } " + d.back() + " = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, "
+             "p2g_h, 3u, false); }");
+      continue;
+    }
+    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(" + row + ", " + col + ", p2g_fa, p2g_fb); " + d.back() +
+           " = " + call + "; }");
   }
   if (d16)
     for (unsigned r = 0; r < 4; ++r)

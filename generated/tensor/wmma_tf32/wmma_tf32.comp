@@ -296,21 +296,21 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r16;
   memoryBarrierShared(); barrier();
   uint t35;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t35 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t27, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t27, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t35 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t36;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t28, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t28, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t36 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t37;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t29, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t29, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t37 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t38;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t30, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t30, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t38 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t39;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t39 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t31, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t31, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t39 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t40;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t40 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t32, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t32, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t40 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t41;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t41 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t33, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t33, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t41 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t42;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t42 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t34, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t34, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t42 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   f9 = uintBitsToFloat(t35);
   f10 = uintBitsToFloat(t36);
   f11 = uintBitsToFloat(t37);

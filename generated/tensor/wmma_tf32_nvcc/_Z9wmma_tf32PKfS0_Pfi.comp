@@ -391,21 +391,21 @@ void main() {
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r24;
         memoryBarrierShared(); barrier();
         uint t44;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t44 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t36, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t36, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t44 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t45;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t45 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t37, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t37, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t45 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t46;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t46 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t38, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t38, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t46 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t47;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t47 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t39, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t39, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t47 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t48;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t48 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t40, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t40, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t48 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t49;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t49 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t41, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t41, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t49 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t50;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t50 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t42, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t42, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t50 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t51;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t51 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t43, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t43, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t51 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         f106 = uintBitsToFloat(t44);
         f107 = uintBitsToFloat(t45);
         f108 = uintBitsToFloat(t46);
@@ -572,21 +572,21 @@ void main() {
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r40;
         memoryBarrierShared(); barrier();
         uint t88;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t88 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t80, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t80, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t88 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t89;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t89 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t81, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t81, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t89 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t90;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t90 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t82, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t82, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t90 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t91;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t91 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t83, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t83, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t91 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t92;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t92 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t84, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t84, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t92 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t93;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t93 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t85, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t85, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t93 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t94;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t94 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t86, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t86, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t94 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t95;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t95 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t87, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t87, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t95 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         f161 = uintBitsToFloat(t88);
         f160 = uintBitsToFloat(t89);
         f159 = uintBitsToFloat(t90);
@@ -793,21 +793,21 @@ void main() {
       p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r56;
       memoryBarrierShared(); barrier();
       uint t140;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t140 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t132, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t132, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t140 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t141;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t141 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t133, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t133, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t141 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t142;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t142 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t134, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t134, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t142 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t143;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t143 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t135, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t135, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t143 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t144;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t144 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t136, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t136, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t144 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t145;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t145 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t137, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t137, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t145 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t146;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t146 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t138, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t138, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t146 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t147;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t147 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t139, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t139, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t147 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       f161 = uintBitsToFloat(t140);
       f160 = uintBitsToFloat(t141);
       f159 = uintBitsToFloat(t142);
