@@ -133,6 +133,8 @@ def video(op, dt, at, bt, a, b, c=None, asel=None, bsel=None, dsel=None, sat=Fal
     if sat:
         bits = 32 if dsel is None else 8 if dsel < 4 else 16
         lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dt == "s" else (0, (1 << bits) - 1)
+        if dt == "u" and bits == 32 and at == bt == "s" and t > 0x7FFFFFFF:
+            t = hi  # measured on the H200 (video_dp slot 9): above INT32_MAX saturates to 0xFFFFFFFF
         t = max(lo, min(hi, t))
     if secop:
         cx = s32(c) if dt == "s" else c & M32

@@ -173,6 +173,19 @@ static void emitCvtPack(Emitter& E, const ir::Inst& in) {
   E.store(in.ops[0], Ty{Ty::K::U, 32}, d);
 }
 
+// The f32 result `e` of a cvt, with .ftz (a subnormal result becomes a zero of its sign) and .sat applied.
+static void storeF32(Emitter& E, const ir::Inst& in, std::string e, bool ftz, bool sat) {
+  if (ftz) {
+    E.use("p2g_ftz");
+    e = "p2g_ftz(" + e + ")";
+  }
+  if (sat) {
+    E.use("p2g_sat");
+    e = "p2g_sat(" + e + ")";
+  }
+  E.store(in.ops[0], Ty{Ty::K::F, 32}, e);
+}
+
 // The f16/bf16 result `e` of a cvt, with .relu (negative -> +0, NaN stays 0x7FFF) and .sat (clamp to [0, 1], NaN ->
 // +0) applied on the bits.
 static void storeHalf(Emitter& E, const ir::Inst& in, bool bf, std::string e, bool sat, bool relu) {
@@ -384,23 +397,12 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     if (d.k == Ty::K::F) {  // NaN -> 0x7FFFFFFF (as the H200 gives for cvt.f32.f16 and cvt.rXi.f32.f32)
       std::string t = E.tmpOf("uint");
       E.line(t + " = " + w + ";");
-      std::string e = "uintBitsToFloat((" + t + " & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : " + t + ")";
-      if (ftz) {
-        E.use("p2g_ftz");
-        e = "p2g_ftz(" + e + ")";
-      }
-      if (sat) {
-        E.use("p2g_sat");
-        e = "p2g_sat(" + e + ")";
-      }
-      E.store(in.ops[0], d, e);
-      return;
+      return storeF32(E, in, "uintBitsToFloat((" + t + " & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : " + t + ")", ftz, sat);
     }
     bool bf = d.k == Ty::K::BF16;
     storeHalf(E, in, bf, toHalfBits(E, bf, w, mode), sat, relu);
     return;
   }
-  std::string x;
   if (!aFloat && a.bits == 64 && d.k == Ty::K::F && d.bits == 64 && !intRoundMod(in)) {
     // cvt.f64.s64/u64: the integer rounded once to 53 bits in the requested mode, in integer code (p2g_i64_to_d;
     // NVIDIA: ops/f64_misc cvt_rm_f64_s64)
@@ -411,16 +413,7 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     E.store(in.ops[0], d, sat ? "(" + t + " > 0.0lf ? min(" + t + ", 1.0lf) : 0.0lf)" : t);
     return;
   }
-  if (!aFloat && a.bits == 64) {
-    // 64-bit integer: hi * 2^32 + lo, summed with rounding to odd, then one rounding (exact in every mode)
-    E.use("p2g_odd_sum");
-    std::string v = E.tmp(Ty{a.k == Ty::K::S ? Ty::K::S : Ty::K::U, 64});
-    E.line(v + " = " + E.src(in.ops[1], a.k == Ty::K::S ? a : Ty{Ty::K::U, 64}) + ";");
-    std::string hi = a.k == Ty::K::S ? "double(int(" + v + " >> 32))" : "double(uint(" + v + " >> 32))";
-    x = "p2g_odd_sum(" + hi + " * 4294967296.0lf, double(uint(" + v + ")))";
-  } else {
-    x = asDouble(E, in, in.ops[1], a);
-  }
+  std::string x = asDouble(E, in, in.ops[1], a);  // an f64 on one side from here on (64-bit integers: above)
   bool intRound = intRoundMod(in);
   // NaN results of cvt to f64, measured on the H200 (ptx_corpus/outside/cvt_f64_nan, 2026-12-01): cvt.f64.f32 and
   // cvt.rXi.f64.f64 give the source NaN quieted, sign and payload kept (an f32 fraction moved up 29 bits, then
@@ -452,20 +445,9 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
     E.store(in.ops[0], d, "(isnan(" + t + ") ? " + nan + " : " + t + ")");
     return;
   }
-  if (d.k == Ty::K::F) {
-    std::string fn = a.k == Ty::K::F && a.bits == 64 ? "p2g_d2f" : "p2g_f64_to_f32";
-    E.use(fn);
-    std::string e = fn + "(" + x + ", " + ms + ")";
-    if (ftz) {
-      E.use("p2g_ftz");
-      e = "p2g_ftz(" + e + ")";
-    }
-    if (sat) {
-      E.use("p2g_sat");
-      e = "p2g_sat(" + e + ")";
-    }
-    E.store(in.ops[0], d, e);
-    return;
+  if (d.k == Ty::K::F) {  // cvt.f32.f64
+    E.use("p2g_d2f");
+    return storeF32(E, in, "p2g_d2f(" + x + ", " + ms + ")", ftz, sat);
   }
   bool bf = d.k == Ty::K::BF16;
   std::string fn = bf ? "p2g_d2bf" : "p2g_d2h";

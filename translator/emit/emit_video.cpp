@@ -118,6 +118,11 @@ void emitScalarVideo(Emitter& E, const ir::Inst& in) {
     int bits = byte ? 8 : half ? 16 : 32;
     lo = sd ? -(int64_t(1) << (bits - 1)) : 0;
     hi = sd ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+    // An unsigned 32-bit destination from two signed operands: a result above INT32_MAX saturates to 0xFFFFFFFF, as a
+    // signed overflow would (measured on the H200: ptx_corpus/warp/video_dp slot 9, vsub.u32.s32.s32.sat.min, 128/128
+    // lanes with this rule, 121/128 with a plain clamp to [0, 2^32 - 1]; slot 15, vmax.u32.u32.s32.sat.add, keeps the
+    // plain clamp: 128/128; other type combinations are unmeasured).
+    if (!sd && bits == 32 && sa && sb) E.line("if (" + t + " > 2147483647l) " + t + " = 4294967295l;");
     E.line(t + " = clamp(" + t + ", " + std::to_string(lo) + "l, " + std::to_string(hi) + "l);");
   }
   std::string r = "uint(" + t + ")";

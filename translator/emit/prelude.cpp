@@ -120,28 +120,6 @@ double p2g_f2d(float x) {
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
 )"};
-    m["p2g_odd_sum"] = {{}, {"float64"}, R"(// a + b of two doubles, rounded to odd: the correctly rounded double when exact, otherwise the neighbour whose last
-// bit is 1 on the side of the exact sum. Rounding an odd-rounded value of p + 2 or more bits to p bits gives the
-// correctly rounded result in every mode (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved
-// algorithms using rounding to odd", IEEE TC 2008). The error term is Knuth's TwoSum, exact in double.
-double p2g_odd_sum(double a, double b) {
-  precise double s = a + b;
-  precise double bb = s - a;
-  precise double e = (a - (s - bb)) + (b - bb);
-  if (e == 0.0 || isinf(s) || isnan(s)) return s;
-  uint64_t w = doubleBitsToUint64(s);
-  if ((w & 1ul) == 0ul) w = ((e > 0.0) == (s > 0.0)) ? (w | 1ul) : (w - 1ul);
-  return uint64BitsToDouble(w);
-}
-)"};
-    m["p2g_sum_m"] = {{"p2g_odd_sum"}, {}, R"(// p2g_odd_sum with IEEE's sign of an exact zero sum: +0 except when rounding down (mode 2), where only
-// (+0) + (+0) stays +0 (IEEE 754 6.3; found by tests/ops/host_ref on add.rm/sub.rm/fma.rm).
-double p2g_sum_m(double a, double b, int mode) {
-  double s = p2g_odd_sum(a, b);
-  if (s == 0.0 && mode == 2 && !(doubleBitsToUint64(a) == 0ul && doubleBitsToUint64(b) == 0ul)) return -0.0lf;
-  return s;
-}
-)"};
     m["p2g_narrow"] = {{}, {"float64"}, R"(// Rounds a double to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp. Done in integer arithmetic so that no device's float
 // conversion (whose rounding Vulkan leaves open) is involved. Subnormal results are produced exactly; NaN gives
@@ -192,38 +170,7 @@ float p2g_d2f_rn(double v) {
   return uintBitsToFloat(sg | uint(roundEven(uint64BitsToDouble(aw) * uint64BitsToDouble(0x4940000000000000ul))));
 }
 )"};
-    m["p2g_dadd_rn"] = {{}, {"float64"}, R"(double p2g_dadd_rn(double a, double b) { precise double s = a + b; return s; }
-)"};
-    m["p2g_fma_rn"] = {{"p2g_odd_sum", "p2g_d2f_rn", "p2g_f2d"}, {}, R"(// fma.rn.f32: the exact product in double, the sum rounded to odd, then one rounding to f32 (p2g_fma, mode 0).
-float p2g_fma_rn(float a, float b, float c) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_d2f_rn(p2g_odd_sum(p, p2g_f2d(c)));
-}
-)"};
     m["p2g_f64_to_f32"] = {{"p2g_narrow", "p2g_d2f_rn"}, {}, R"(float p2g_f64_to_f32(double v, int mode) { return mode == 0 ? p2g_d2f_rn(v) : uintBitsToFloat(p2g_narrow(v, 23, 127, 8, mode, 0x7FFFFFFFu)); }
-)"};
-    m["p2g_f64_to_f32_ftz"] = {{"p2g_f64_to_f32"}, {}, R"(// f32 arithmetic with .ftz flushes a result to a zero of its sign when it is tiny AFTER rounding with an
-// unbounded exponent: when v rounded to 24 significant bits in `mode` is below 2^-126 in magnitude (the rule
-// measured for f16 .ftz, HAZARDS_IMPLEMENTED.md row 5). Rounding to the subnormal grid first and flushing then
-// keeps 2^-126 for rn on |v| in [2^-126 - 2^-150, 2^-126 - 2^-151) and for rm/rp on |v| in
-// (2^-126 - 2^-149, 2^-126 - 2^-150]. `v` must be exact or rounded to odd with at least 26 significant bits.
-bool p2g_tiny32(double v, int mode) {
-  uint64_t w = doubleBitsToUint64(v);
-  int e = int((w >> 52) & 0x7FFul);
-  if (e >= 897) return false;  // |v| >= 2^-126, infinity, NaN
-  if (e < 896) return true;    // |v| < 2^-127, or zero: no rounding reaches 2^-126
-  uint64_t q = (w >> 29) & 0x7FFFFFul, rem = w & 0x1FFFFFFFul;
-  bool neg = (w >> 63) != 0ul, up;
-  if (mode == 0) up = rem > 0x10000000ul || (rem == 0x10000000ul && (q & 1ul) != 0ul);
-  else if (mode == 1) up = false;
-  else if (mode == 2) up = rem != 0ul && neg;
-  else up = rem != 0ul && !neg;
-  return !(up && q == 0x7FFFFFul);
-}
-float p2g_f64_to_f32_ftz(double v, int mode) {
-  if (p2g_tiny32(v, mode)) return uintBitsToFloat(uint(doubleBitsToUint64(v) >> 63) << 31);
-  return p2g_f64_to_f32(v, mode);
-}
 )"};
     m["p2g_d2f"] = {{"p2g_f64_to_f32"}, {}, R"(// cvt.f32.f64: a NaN keeps its sign and the top 23 bits of its payload and comes out quiet (measured on the
 // H200: ptx_corpus/ops/f64_misc cvt_rn_f32 and cvt_rz_ftz_f32, 91 NaN lanes, e.g. 0xFFFFFFFF35E10000 -> 0xFFFFFFF9).
@@ -232,13 +179,6 @@ float p2g_d2f(double v, int mode) {
   if ((w & 0x7FFFFFFFFFFFFFFFul) > 0x7FF0000000000000ul)
     return uintBitsToFloat((uint(w >> 32) & 0x80000000u) | 0x7FC00000u | uint((w >> 29) & 0x7FFFFFul));
   return p2g_f64_to_f32(v, mode);
-}
-)"};
-    m["p2g_fma"] = {{"p2g_sum_m", "p2g_f64_to_f32", "p2g_f2d"}, {}, R"(// fma.rn.f32 with a single rounding on every device: the product of two floats is exact in double, the sum is
-// rounded to odd, then to f32 (HAZARDS.md #3: lavapipe's GLSL fma() is not fused).
-float p2g_fma(float a, float b, float c, int mode) {
-  precise double p = p2g_f2d(a) * p2g_f2d(b);
-  return p2g_f64_to_f32(p2g_sum_m(p, p2g_f2d(c), mode), mode);
 }
 )"};
     m["p2g_fkey"] = {{}, {}, R"(// f32 ordering on the bits (a flushing device would call two denormals equal): an integer key whose order is the
@@ -604,18 +544,6 @@ uint p2g_f2h_rn(uint b) {
 }
 )"};
     m["p2g_d2bf"] = {{"p2g_narrow"}, {}, R"(uint p2g_d2bf(double v, int mode) { return p2g_narrow(v, 7, 127, 8, mode, 0x7FFFu); }
-)"};
-    m["p2g_h_tiny"] = {{}, {"float64"}, R"(// f16 arithmetic with .ftz flushes results that are tiny after rounding: rounded to 11 significant bits with
-// an unbounded exponent, below 2^-14. In rn that is |v| < 2^-14 - 2^-26 (measured on the H200: ops/f16_mul_fma
-// mul_ftz/fma_rn_ftz and f16x2_arith fma_rn_ftz_sat: exact results up to 0.999755 * 2^-14 are flushed, from
-// 0.999808 * 2^-14 on they give 0x0400). `v` is exact or rounded to odd, which cannot cross these bounds.
-bool p2g_h_tiny(double v, int mode) {
-  double a = abs(v);
-  bool neg = (doubleBitsToUint64(v) >> 63) != 0ul;
-  if (mode == 0) return a < uint64BitsToDouble(0x3F0FFE0000000000ul);                  // 2^-14 - 2^-26
-  if (mode == 1 || (mode == 2) == !neg) return a < 6.103515625e-05lf;                  // toward zero: 2^-14
-  return a <= uint64BitsToDouble(0x3F0FFC0000000000ul);                                // away: 2^-14 - 2^-25
-}
 )"};
     m["p2g_h_ftz"] = {{}, {}, R"(uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 )"};

@@ -168,6 +168,7 @@ void main() {
   int64_t t33;
   t31 = int64_t(int(t29)); t32 = int64_t(int(t30));
   t33 = t31 - t32;
+  if (t33 > 2147483647l) t33 = 4294967295l;
   t33 = clamp(t33, 0l, 4294967295l);
   uint t34;
   t34 = r4;
