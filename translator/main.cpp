@@ -73,6 +73,8 @@ const char* kRunHelp =
     "  --native        translate in native mode (leaves the exact_* passes named by `ptx2glsl passes` out)\n"
     "  --check-bounds  check every global, shared and local memory access in the shader; report the first one out\n"
     "                  of bounds (thread, block, buffer, offset, PTX line) and refuse the case (docs/RUNNER_SAFETY.md)\n"
+    "  --no-device-facts  run the fully emulated paths even where the device's own operation was measured exact\n"
+    "                  (the facts in use are printed after the device's name; docs/DEVICE_FACTS.md)\n"
     "  --validate      enable the Vulkan validation layer (vulkan-validationlayers); every message is printed and\n"
     "                  counted, and any message makes the exit status 1\n"
     "  --disable-pass NAME  leave a pass out of the pipeline (tests: shows what the pass is for)\n"
@@ -358,6 +360,7 @@ int cmdRun(int argc, char** argv) {
     } else if (a == "--native") native = true;
     else if (a == "--check-bounds") checkBounds = true;
     else if (a == "--validate") ro.validate = true;
+    else if (a == "--no-device-facts") ro.deviceFacts = false;
     else if (a == "--disable-pass") {
       disabled.push_back(next());
       if (!checkPassName("run", disabled.back())) return 2;

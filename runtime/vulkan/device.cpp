@@ -219,6 +219,8 @@ bool Context::enumerate(std::vector<DeviceInfo>& out, std::string& err) {
     d.index = i;
     d.pd = pds[i];
     VkPhysicalDeviceSubgroupProperties sg{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    d.floatControls.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES;
+    sg.pNext = &d.floatControls;
     d.driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
     d.driver.pNext = &sg;
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -226,6 +228,7 @@ bool Context::enumerate(std::vector<DeviceInfo>& out, std::string& err) {
     vkGetPhysicalDeviceProperties2(pds[i], &p2);
     d.props = p2.properties;
     d.driver.pNext = nullptr;
+    d.floatControls.pNext = nullptr;
     d.subgroupSize = sg.subgroupSize;
     out.push_back(d);
   }

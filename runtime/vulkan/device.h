@@ -14,6 +14,7 @@ struct DeviceInfo {
   VkPhysicalDevice pd = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties props{};
   VkPhysicalDeviceDriverProperties driver{};
+  VkPhysicalDeviceFloatControlsProperties floatControls{};  // denormal and rounding-mode controls (Vulkan 1.2)
   uint32_t subgroupSize = 0;
 };
 
@@ -92,6 +93,8 @@ class Context {
   // Where the validation layer's messages go (with --validate), in order; set before createInstance/open to keep
   // them beyond this context's life (the runner prints them after each case).
   std::vector<ValidationMessage>* messageLog = &ownLog_;
+  // Whether pipelines may use the measured device facts (facts.h); `ptx2glsl run --no-device-facts` clears it.
+  bool useDeviceFacts = true;
 
  private:
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;

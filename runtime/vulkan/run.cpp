@@ -8,6 +8,7 @@
 #include "case.h"
 #include "device.h"
 #include "diff.h"
+#include "facts.h"
 #include "launch.h"
 #include "params.h"
 
@@ -113,6 +114,7 @@ int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, co
   auto openContext = [&](std::unique_ptr<vk::Context>& ctx, std::string& err) {
     ctx = std::make_unique<vk::Context>();
     ctx->messageLog = log;
+    ctx->useDeviceFacts = opt.deviceFacts;
     return ctx->open(opt.device, err, opt.validate);
   };
   std::unique_ptr<vk::Context> ctx;
@@ -122,7 +124,9 @@ int runCases(const std::vector<std::string>& caseDirs, const RunOptions& opt, co
     printValidation(os, *log, seen, "device");
     return 1;
   }
-  if (!opt.quiet) os << "device: " << ctx->info.props.deviceName << " (" << ctx->info.driver.driverName << ")\n";
+  if (!opt.quiet)
+    os << "device: " << ctx->info.props.deviceName << " (" << ctx->info.driver.driverName << "); device facts: "
+       << vk::describeFacts(vk::deviceFacts(ctx->info, opt.deviceFacts)) << "\n";
   messages += printValidation(os, *log, seen, "device");
   os.flush();
   Tally t;
@@ -179,7 +183,14 @@ int listDevices() {
     uint32_t v = d.props.apiVersion;
     std::cout << d.index << ": " << d.props.deviceName << " | driver " << d.driver.driverName << " "
               << d.driver.driverInfo << " | subgroup " << d.subgroupSize << " | Vulkan " << VK_API_VERSION_MAJOR(v)
-              << "." << VK_API_VERSION_MINOR(v) << "." << VK_API_VERSION_PATCH(v) << "\n";
+              << "." << VK_API_VERSION_MINOR(v) << "." << VK_API_VERSION_PATCH(v);
+    const auto& fc = d.floatControls;
+    auto yn = [](VkBool32 b) { return b ? "y" : "n"; };
+    std::cout << " | denorm preserve f16/f32/f64 " << yn(fc.shaderDenormPreserveFloat16) << "/"
+              << yn(fc.shaderDenormPreserveFloat32) << "/" << yn(fc.shaderDenormPreserveFloat64) << ", flush "
+              << yn(fc.shaderDenormFlushToZeroFloat16) << "/" << yn(fc.shaderDenormFlushToZeroFloat32) << "/"
+              << yn(fc.shaderDenormFlushToZeroFloat64) << " | facts " << vk::describeFacts(vk::deviceFacts(d, true))
+              << "\n";
   }
   return 0;
 }

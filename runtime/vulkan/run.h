@@ -26,6 +26,7 @@ struct RunOptions {
   int repeat = 1;          // dispatches timed with GPU timestamps; min/median printed when > 1
   int timeoutS = 600;      // a dispatch still running after this long is given up (it keeps its logical device;
                            // the cases after it run on a new one)
+  bool deviceFacts = true;  // specialize the shader with the device's measured facts (runtime/vulkan/facts.h)
   bool validate = false;   // Vulkan validation layer on; every message is printed and counted, and fails the run
   bool quiet = false;
   std::ostream* log = nullptr;  // where the per-output lines and the summary go; nullptr = std::cout

@@ -109,6 +109,10 @@ uint p2g_odd_sumf(float a, float b) {
   if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
   return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
 }
+// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
+// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
+// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
+layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // fma.f32 rounded once. Round to nearest without a fused device operation: Dekker's exact product (Veltkamp split
 // by 4097) and Knuth's TwoSum give a*b + c = th + tl + ul exactly, and z = RN(th + RO(tl + ul)) is the correctly
 // rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
@@ -117,6 +121,10 @@ uint p2g_odd_sumf(float a, float b) {
 // [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
 // Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
 float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
   uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu, uc = floatBitsToUint(c) & 0x7FFFFFFFu;
   if (mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
       (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {

@@ -122,10 +122,15 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   return p2g_rnd32(s, r, x1, mode, ftz);
 }
 bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
+// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
+// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
+layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
   precise float r = a + b;
+  if (P2G_F32_IEEE && !ftz) return r;
   uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
   if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
     if (ur > 0x00800000u && ur <= 0x7F800000u) return r;
@@ -153,6 +158,10 @@ uint p2g_odd_sumf(float a, float b) {
 // [2^-100, 2^120], |RN(a*b)| >= 2^-74, and a normal result. Everything else, and directed rounding, runs p2g_sf32.
 // Checked on the host against fmaf: 0 of 158,033,923 fast-path samples differ (random bits, near-cancellations).
 float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
+  if (P2G_F32_IEEE && mode == 0 && !ftz) {
+    precise float f = fma(a, b, c);
+    return f;
+  }
   uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu, uc = floatBitsToUint(c) & 0x7FFFFFFFu;
   if (mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&
       (uc == 0u || (uc >= 0x0D800000u && uc <= 0x7B800000u))) {
@@ -199,6 +208,7 @@ float p2g_fmin(float x, float y) {
 // zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
 float p2g_fmul(float a, float b, bool ftz) {
   precise float r = a * b;
+  if (P2G_F32_IEEE && !ftz) return r;
   uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
   if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
     if (ur > 0x00800000u && ur <= 0x7F800000u) return r;

@@ -101,10 +101,15 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   return p2g_rnd32(s, r, x1, mode, ftz);
 }
 bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // f32 subnormal
+// Device fact (specialization constant 6, runtime/vulkan/facts.h, docs/DEVICE_FACTS.md): set by the runtime where
+// the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
+// 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
+layout(constant_id = 6) const bool P2G_F32_IEEE = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
   precise float r = a + b;
+  if (P2G_F32_IEEE && !ftz) return r;
   uint ua = floatBitsToUint(a), ub = floatBitsToUint(b), ur = floatBitsToUint(r) & 0x7FFFFFFFu;
   if (!p2g_dn32(ua) && !p2g_dn32(ub)) {
     if (ur > 0x00800000u && ur <= 0x7F800000u) return r;

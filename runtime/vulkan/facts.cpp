@@ -1,0 +1,49 @@
+#include "facts.h"
+
+namespace p2g::vk {
+
+DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
+  DeviceFacts f;
+  if (!enabled) return f;
+  // NVIDIA: FADD/FMUL/FFMA without .FTZ are IEEE round-to-nearest with a canonical NaN, like the PTX operations
+  // ptxas lowers to the same instructions; the Vulkan driver flushes f32 subnormals unless the module asks for
+  // DenormPreserve, which needs shaderDenormPreserveFloat32.
+  f.f32Ieee = isNvidia(d) && d.floatControls.shaderDenormPreserveFloat32;
+  return f;
+}
+
+std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& in, const DeviceFacts& f) {
+  if (!f.f32Ieee || in.size() < 5) return in;
+  // SPIR-V 2.4 (logical layout): capabilities first, then extensions, imports, the memory model, entry points,
+  // execution modes. Opcodes and enumerants from the SPIR-V specification 1.6, sections 3.31 and 3.6/3.33.
+  const uint32_t kOpCapability = 17, kOpEntryPoint = 15, kOpExecutionMode = 16, kOpExecutionModeId = 331;
+  const uint32_t kCapDenormPreserve = 4464, kModeDenormPreserve = 4459;
+  size_t lastCap = 0, lastMode = 0, entryEnd = 0;
+  uint32_t entry = 0;
+  bool haveCap = false;
+  for (size_t i = 5; i < in.size();) {
+    uint32_t words = in[i] >> 16, op = in[i] & 0xffff;
+    if (words == 0 || i + words > in.size()) return in;  // malformed: leave it to the driver's own checks
+    if (op == kOpCapability && words == 2) {
+      lastCap = i + words;
+      haveCap = haveCap || in[i + 1] == kCapDenormPreserve;
+    }
+    if (op == kOpEntryPoint && words >= 3 && !entry) entry = in[i + 2], entryEnd = i + words;
+    if (op == kOpExecutionMode || op == kOpExecutionModeId) lastMode = i + words;
+    i += words;
+  }
+  if (!lastCap || !entry) return in;
+  size_t modeAt = lastMode ? lastMode : entryEnd;
+  std::vector<uint32_t> out;
+  out.reserve(in.size() + 6);
+  out.insert(out.end(), in.begin(), in.begin() + long(lastCap));
+  if (!haveCap) out.insert(out.end(), {2u << 16 | kOpCapability, kCapDenormPreserve});
+  out.insert(out.end(), in.begin() + long(lastCap), in.begin() + long(modeAt));
+  out.insert(out.end(), {4u << 16 | kOpExecutionMode, entry, kModeDenormPreserve, 32u});
+  out.insert(out.end(), in.begin() + long(modeAt), in.end());
+  return out;
+}
+
+std::string describeFacts(const DeviceFacts& f) { return f.f32Ieee ? "f32-ieee" : "none"; }
+
+}  // namespace p2g::vk

@@ -1,0 +1,31 @@
+// Device facts: what has been measured about a device's own operations, handed to the shader as specialization
+// constants, so that one SPIR-V module serves every device and each driver folds away the paths it does not take
+// (docs/DEVICE_FACTS.md). A device whose facts were never measured runs the fully emulated paths.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device.h"
+
+namespace p2g::vk {
+
+// Specialization constant ids of the facts (the translator declares them: translator/emit/f32_prelude.cpp).
+constexpr uint32_t kSpecF32Ieee = 6;
+
+struct DeviceFacts {
+  // The device's f32 add, sub, mul and fma (round to nearest even) give PTX's add/sub/mul/fma.rn.f32 bit for bit:
+  // subnormal operands and results kept (the module runs with DenormPreserve 32), a NaN result is 0x7FFFFFFF, fma
+  // rounds once. Measured on NVIDIA's proprietary driver (H200, driver 580): docs/DEVICE_FACTS.md.
+  bool f32Ieee = false;
+};
+
+// The facts that hold on `d` (none when `enabled` is false: `ptx2glsl run --no-device-facts`).
+DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled);
+// `spirv` with what the facts need from the module: OpCapability DenormPreserve and OpExecutionMode
+// DenormPreserve 32 on the entry point when f32Ieee. Unchanged when no fact holds.
+std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& spirv, const DeviceFacts& f);
+// "f32-ieee" or "none": what `ptx2glsl run` prints.
+std::string describeFacts(const DeviceFacts& f);
+
+}  // namespace p2g::vk

@@ -1,0 +1,82 @@
+// Device facts (runtime/vulkan/facts.h): which devices get which fact, and the module patch the f32 fact needs,
+// checked by SPIRV-Tools' validator (spirv-val) on the runtime test's ABI probe shader.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "facts.h"
+
+using namespace p2g::vk;
+
+namespace {
+DeviceInfo fake(VkDriverId id, uint32_t vendor, bool preserve32) {
+  DeviceInfo d;
+  d.driver.driverID = id;
+  d.props.vendorID = vendor;
+  d.floatControls.shaderDenormPreserveFloat32 = preserve32 ? VK_TRUE : VK_FALSE;
+  return d;
+}
+std::vector<uint32_t> probeModule() {
+  std::ifstream f(P2G_PROBE_SPV, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint32_t> w(bytes.size() / 4);
+  memcpy(w.data(), bytes.data(), w.size() * 4);
+  return w;
+}
+size_t countInst(const std::vector<uint32_t>& m, uint32_t op, uint32_t word1, size_t at = 1) {
+  size_t n = 0;
+  for (size_t i = 5; i < m.size(); i += m[i] >> 16) {
+    if ((m[i] >> 16) == 0) break;
+    if ((m[i] & 0xffff) == op && (m[i] >> 16) > at && m[i + at] == word1) ++n;
+  }
+  return n;
+}
+bool spirvValOk(const std::vector<uint32_t>& m) {
+  char path[] = "/tmp/p2g_facts_XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) return false;
+  bool ok = write(fd, m.data(), m.size() * 4) == ssize_t(m.size() * 4);
+  close(fd);
+  std::string cmd = std::string("spirv-val --target-env vulkan1.2 --scalar-block-layout ") + path + " 2>&1";
+  ok = ok && system(cmd.c_str()) == 0;
+  unlink(path);
+  return ok;
+}
+}  // namespace
+
+TEST_CASE("the f32 fact holds only on NVIDIA's driver with DenormPreserve for f32, and only when enabled") {
+  CHECK(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, true), true).f32Ieee);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, true), false).f32Ieee);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), true).f32Ieee);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_LLVMPIPE, 0x10005, true), true).f32Ieee);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_RADV, 0x1002, true), true).f32Ieee);
+  CHECK(describeFacts(DeviceFacts{}) == "none");
+}
+
+TEST_CASE("applyFacts adds DenormPreserve 32 once, and the module stays valid") {
+  std::vector<uint32_t> m = probeModule();
+  REQUIRE(m.size() > 5);
+  REQUIRE(m[0] == 0x07230203u);
+  CHECK(applyFacts(m, DeviceFacts{}) == m);
+  DeviceFacts f;
+  f.f32Ieee = true;
+  std::vector<uint32_t> p = applyFacts(m, f);
+  CHECK(p.size() == m.size() + 6);
+  CHECK(countInst(p, 17, 4464) == 1);        // OpCapability DenormPreserve
+  CHECK(countInst(p, 16, 4459, 2) == 1);     // OpExecutionMode <entry> DenormPreserve
+  std::vector<uint32_t> twice = applyFacts(p, f);
+  CHECK(countInst(twice, 17, 4464) == 1);    // the capability is not repeated
+  CHECK(spirvValOk(m));
+  CHECK(spirvValOk(p));
+  std::vector<uint32_t> bad(m.begin(), m.begin() + 5);
+  bad.push_back(0);  // a zero word count: left alone
+  CHECK(applyFacts(bad, f) == bad);
+}
