@@ -240,6 +240,12 @@ static void emitF64(Emitter& E, const ir::Inst& in) {
     E.store(in.ops[0], d, nanned(e, v));
     return;
   }
+  if (op == "rsqrt" && approx && n == 2) {
+    // NVIDIA's sequence around MUFU.RSQ64H, measured on the H200 (sfu_prelude.cpp p2g_rsqrt64, docs/SFU.md)
+    E.use("p2g_rsqrt64");
+    E.store(in.ops[0], d, "p2g_rsqrt64(" + v[0] + ")");
+    return;
+  }
   if (op == "rcp" && n == 2) {
     std::string e = exact && !approx ? helper("p2g_ddiv_r", "uint64BitsToDouble(0x3FF0000000000000ul), " + v[0]) : "1.0lf / " + v[0];
     E.store(in.ops[0], d, nanned(e, v));

@@ -161,6 +161,7 @@ const std::vector<FormLine> kLines = {
     {"rcp",   kF,    "$rnd .ftz? .f32",                    "d, a"},
     {"rcp",   kF,    "$rnd .f64",                          "d, a"},
     {"rcp",   kF,    ".approx .ftz .f64",                  "d, a"},
+    {"rsqrt", kF,    ".approx .f64",                       "d, a"},
     {"sqrt",  kF,    ".approx .ftz? .f32",                 "d, a"},
     {"sqrt",  kF,    "$rnd .ftz? .f32",                    "d, a"},
     {"sqrt",  kF,    "$rnd .f64",                          "d, a"},

@@ -1,6 +1,8 @@
 // Probe: what rsqrt.approx.f64 gives on the GPU it runs on (docs/SFU.md, "rsqrt.approx.f64").
 //
-// usage: p2g-rsqrt64-probe OUTDIR
+// usage: p2g-rsqrt64-probe OUTDIR [sample]
+// With `sample`, writes OUTDIR/rsq_sample.bin instead: the results for the inputs of rsqSample(i) below,
+// i = 0 .. kSample - 1 (a model is checked against them off the GPU; the inputs are recomputed there).
 // Writes OUTDIR/rsq_e1023.bin and rsq_e1022.bin: the results (uint64 bits) for x = 2^0 * (1 + m / 2^20) and
 // x = 2^-1 * (1 + m / 2^20), m = 0 .. 2^20 - 1, low word zero (the two exponent parities, all 20 high mantissa
 // bits), and prints on stdout:
@@ -28,6 +30,29 @@ __global__ void rsq(const unsigned long long* in, unsigned long long* out, size_
   out[i] = (unsigned long long)__double_as_longlong(y);
 }
 
+// The sample's inputs: splitmix64 (Steele, Lea & Flood 2014) of i, shaped by class: random low words under every
+// 20-bit mantissa of exponents 1022 and 1023 (i < 2^20), the extreme exponents 1, 2, 2045, 2046, subnormals of both
+// signs, the boundary high words 0x000fffff / 0x00100000, and whole random 64-bit patterns.
+const uint64_t kSample = 1536 * 1024;
+static uint64_t splitmix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static uint64_t rsqSample(uint64_t i) {
+  uint64_t r = splitmix64(i), lo = r & 0xffffffffu;
+  if (i < (1u << 20)) return (((1022ull + (i & 1)) << 20 | (i >> 1)) << 32) | lo;            // all mantissas x 2 exps
+  uint64_t k = i - (1u << 20), cls = k & 7, m20 = (r >> 32) & 0xfffff;
+  static const uint64_t ex[4] = {1, 2, 2045, 2046};
+  switch (cls) {
+    case 0: case 1: return ((ex[(k >> 3) & 3] << 20 | m20) << 32) | lo;                       // extreme exponents
+    case 2: return (r & 0x000fffffffffffffull) | ((k >> 4) & 1ull) << 63;                      // subnormals, both signs
+    case 3: return (uint64_t((k >> 4) & 1 ? 0x00100000u : 0x000fffffu) << 32) | lo;           // boundary high words
+    default: return r;                                                                         // any pattern
+  }
+}
+
 static std::vector<uint64_t> run(const std::vector<uint64_t>& in) {
   unsigned long long *din, *dout;
   size_t n = in.size();
@@ -44,8 +69,18 @@ static std::vector<uint64_t> run(const std::vector<uint64_t>& in) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2) { fprintf(stderr, "usage: p2g-rsqrt64-probe OUTDIR\n"); return 2; }
+  if (argc != 2 && argc != 3) { fprintf(stderr, "usage: p2g-rsqrt64-probe OUTDIR [sample]\n"); return 2; }
   std::string dir = argv[1];
+  if (argc == 3 && std::string(argv[2]) == "sample") {
+    std::vector<uint64_t> in(kSample);
+    for (uint64_t i = 0; i < kSample; ++i) in[i] = rsqSample(i);
+    std::vector<uint64_t> out = run(in);
+    FILE* f = fopen((dir + "/rsq_sample.bin").c_str(), "wb");
+    if (!f || fwrite(out.data(), 8, kSample, f) != kSample) { fprintf(stderr, "cannot write rsq_sample.bin\n"); return 1; }
+    fclose(f);
+    printf("sample: %llu results written\n", (unsigned long long)kSample);
+    return 0;
+  }
   const uint64_t M = 1u << 20;
   std::vector<uint64_t> in(2 * M);
   for (uint64_t m = 0; m < M; ++m) {
