@@ -23,7 +23,13 @@
 #endif
 #endif
 
-SFU_HD int sfu_i_msb64(uint64_t v) { return 63 - __builtin_clzll(v); }   // v != 0
+SFU_HD int sfu_i_msb64(uint64_t v) {   // v != 0
+#ifdef __CUDA_ARCH__
+  return 63 - __clzll((long long)v);
+#else
+  return 63 - __builtin_clzll(v);
+#endif
+}
 
 // Round-to-nearest-even of the non-negative integer q * 2^sh + (rem / 2^sh), rem < 2^sh, 1 <= sh <= 63: q, or q + 1
 // above the halfway point, or at it when q is odd (IEEE 754 roundTiesToEven).
