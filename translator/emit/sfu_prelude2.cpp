@@ -1,7 +1,8 @@
 // GLSL transcription of the SFU models of sfu_models2.h: what exact mode emits for lg2.approx{.ftz}.f32,
 // sin/cos.approx{.ftz}.f32, tanh.approx.f32 and tanh.approx.{f16,bf16}{,x2} (HAZARDS.md #8, issue 4). Companion of
 // sfu_prelude.cpp (rcp/rsqrt/sqrt/ex2), same conventions: the steps are the C++ reference's one for one, integer
-// code wherever the C++ uses integers, `precise` double exactly where it uses double (no contraction), and no f32
+// code wherever the C++ uses integers, and where it uses double the binary64 operations emulated in integers
+// (sfu_prelude.cpp's p2g_sfu_dquad / p2g_sfu_dadd, bit-identical: tests/sfu/test_quad_int.cpp), so no f64 and no f32
 // arithmetic or conversion on the device (NVIDIA's Vulkan driver flushes f32 denormals; HAZARDS.md #5); the C++
 // loops (the squarer, the binary searches) are unrolled into straight-line code (loopFree, below). The C++
 // models reproduce every collected H200 slice (tests/sfu/test_sfu2.cpp); tests/sfu/glsl_model2 checks this
@@ -98,10 +99,9 @@ uint p2g_sfu2_interp(uint off, uint i) {
   return V > 0l ? p2g_sfu2_fix2f32_rz(uint64_t(V) >> uint(F - OB), OB) : 0u;
 }
 )"});
-  h.push_back({"p2g_sfu2_fquad", {"p2g_sfu2_interp"}, {"float64"}, R"(// |d| to f32 bits with the sign of d, toward zero (rz) or to nearest even, by bit manipulation; normal range
-// only: smaller gives a signed zero, larger infinity (sfu_d2f32bits).
-uint p2g_sfu2_d2f(double d, bool rz) {
-  uint64_t b = doubleBitsToUint64(d);
+  h.push_back({"p2g_sfu2_fquad", {"p2g_sfu2_interp"}, {}, R"(// |d| (binary64 bits b) to f32 bits with the sign of d, toward zero (rz) or to nearest even, by bit manipulation;
+// normal range only: smaller gives a signed zero, larger infinity (sfu_d2f32bits; sfu_i_d_to_f32).
+uint p2g_sfu2_d2f(uint64_t b, bool rz) {
   uint sign = uint(b >> 63) << 31;
   int e = int((b >> 52) & 0x7FFul) - 1023;
   if (e < -126) return sign;
@@ -113,8 +113,8 @@ uint p2g_sfu2_d2f(double d, bool rz) {
   return sign | r;
 }
 // Entry i (f32 bits, >= 0) of the table at byte offset `off` (sfu_fquad): an interpolator table, or a fitted one:
-// the segment's quadratic c0 + t*(c1 + t*c2) in double (t the low n - k bits as a fraction, exact), converted to
-// f32 (RZ or RN), plus the dense residual (rbits-bit signed field of entry i), then the sorted exception list's
+// the segment's quadratic c0 + t*(c1 + t*c2) in binary64 (t the low n - k bits as a fraction, exact; evaluated in
+// integers by p2g_sfu_dquad), converted to f32 (RZ or RN), plus the dense residual (rbits-bit signed field of entry i), then the sorted exception list's
 // int8 correction, or the whole value (correction 0x80).
 uint p2g_sfu2_fquad(uint off, uint i) {
   uint k = p2g_sfu2_hd(off, 0u), n = p2g_sfu2_hd(off, 1u), h2 = p2g_sfu2_hd(off, 2u), h3 = p2g_sfu2_hd(off, 3u);
@@ -124,10 +124,9 @@ uint p2g_sfu2_fquad(uint off, uint i) {
   bool rz = ((h3 >> 8) & 1u) != 0u;
   uint segBits = n - k;
   uint g = i >> segBits, low = i & ((1u << segBits) - 1u);
-  double t = ldexp(double(low), -int(segBits));  // exact
   P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
-  precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
-  uint r = P > 0.0lf ? p2g_sfu2_d2f(P, rz) : 0u;
+  uint64_t P = p2g_sfu_dquad(c.v[0], c.v[1], c.v[2], low, int(segBits));
+  uint r = (P >> 63) == 0ul && P != 0ul ? p2g_sfu2_d2f(P, rz) : 0u;  // P > 0
   uint at = off + 16u + (3u << k) * 8u;  // the residual words, then the exceptions
   if (rbits != 0u) {
     uint bit = i * rbits;
@@ -200,17 +199,17 @@ uint p2g_sfu2_lg2_normal(uint ax) {  // positive normal ax
   if (s >= 0l) return p2g_sfu2_fix2f32_rz(uint64_t(s) >> uint(F - OB), OB);
   return 0x80000000u | p2g_sfu2_fix2f32_rz(uint64_t(-s - 1l) >> uint(F - OB), OB);
 }
-// f32 bits (finite) to double, exactly (sfu_f32bits_to_d).
-double p2g_sfu2_f2d(uint f) {
+// f32 bits (finite) to binary64 bits, exactly (sfu_f32bits_to_d; sfu_i_f32_to_d).
+uint64_t p2g_sfu2_f2d(uint f) {
   uint64_t sign = uint64_t(f >> 31) << 63;
   uint E = (f >> 23) & 0xFFu, m = f & 0x7FFFFFu;
   if (E == 0u) {
-    if (m == 0u) return uint64BitsToDouble(sign);
+    if (m == 0u) return sign;
     int s = 23 - findMSB(m);
     m <<= uint(s);
-    return uint64BitsToDouble(sign | (uint64_t(1023 - 126 - s) << 52) | (uint64_t(m & 0x7FFFFFu) << 29));
+    return sign | (uint64_t(1023 - 126 - s) << 52) | (uint64_t(m & 0x7FFFFFu) << 29);
   }
-  return uint64BitsToDouble(sign | (uint64_t(E + 896u) << 52) | (uint64_t(m) << 29));
+  return sign | (uint64_t(E + 896u) << 52) | (uint64_t(m) << 29);
 }
 uint p2g_sfu_lg2(uint x, bool ftz) {
   uint ax = x & 0x7FFFFFFFu;
@@ -220,12 +219,13 @@ uint p2g_sfu_lg2(uint x, bool ftz) {
   if (ax == 0x7F800000u) return 0x7F800000u;
   if (ax < 0x00800000u) {
     if (ftz) return 0xFF800000u;
-    // non-ftz denormal: lg2.ftz(x 2^24) - 24, the subtraction an f32 add rounding to nearest (measured)
+    // non-ftz denormal: lg2.ftz(x 2^24) - 24, the subtraction an f32 add rounding to nearest (measured); the
+    // model's binary64 add of -24 (0xC038000000000000) in integers, then RN to f32 (all 2^23 - 1 denormals
+    // checked against the floating-point model: tests/sfu/test_quad_int.cpp)
     uint M; int e;
     p2g_sfu_split(ax, M, e);
     uint y = p2g_sfu2_lg2_normal((uint(e + 24 + 127) << 23) | (M & 0x7FFFFFu));
-    precise double d = p2g_sfu2_f2d(y) + (-24.0lf);
-    return p2g_sfu2_d2f(d, false);
+    return p2g_sfu2_d2f(p2g_sfu_dadd(p2g_sfu2_f2d(y), 0xC038000000000000ul), false);
   }
   return p2g_sfu2_lg2_normal(ax);
 }

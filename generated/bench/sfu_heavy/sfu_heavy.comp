@@ -80,8 +80,67 @@ uint p2g_div_fmul(uint a, uint b, bool ftz) {
 // ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer P2GSfuW { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2GSfuD { uint64_t v[]; };
+int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
+// ---- binary64 round-to-nearest-even arithmetic on bit patterns, in integers (C++ twin: sfu_quad_int.h, checked
+// against the floating-point evaluation for every input of every table by tests/sfu/test_quad_int.cpp). Only what
+// the quadratics meet: operands and results normal or zero (exponents 2^-55 .. 2^24), t = low * 2^-s, low < 2^s, s <= 23.
+// q + (rem / 2^sh) rounded to nearest, ties to even (IEEE 754 roundTiesToEven), 1 <= sh <= 63.
+uint64_t p2g_sfu_rne(uint64_t q, uint64_t rem, int sh) {
+  uint64_t hw = 1ul << uint(sh - 1);  // the halfway point ("half" is a reserved word in GLSL)
+  return (rem > hw || (rem == hw && (q & 1ul) != 0ul)) ? q + 1ul : q;
+}
+// a * (low * 2^-s): the significand times low (at most 76 bits, as hi * 2^32 + lo: two partial products below 2^64)
+// rounded once to 53 bits; a zero factor gives a zero with a's sign. Adding q (in [2^52, 2^53]) to the exponent
+// field minus one lets a rounding carry go into the exponent. (sfu_i_mul_t)
+uint64_t p2g_sfu_dmul_t(uint64_t a, uint low, int s) {
+  uint64_t sign = a & 0x8000000000000000ul;
+  int E = int(uint(a >> 52) & 0x7FFu);
+  if (E == 0 || low == 0u) return sign;
+  uint64_t m = (a & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul;
+  uint64_t pl = (m & 0xFFFFFFFFul) * uint64_t(low);
+  uint64_t H = (m >> 32) * uint64_t(low) + (pl >> 32), L = pl & 0xFFFFFFFFul;
+  int top = H != 0ul ? 32 + p2g_sfu_msb64(H) : p2g_sfu_msb64(L);
+  int sh = top - 52;
+  uint64_t q = sh == 0 ? ((H << 32) | L) : ((H << uint(32 - sh)) | (L >> uint(sh)));
+  if (sh > 0) q = p2g_sfu_rne(q, L & ((1ul << uint(sh)) - 1ul), sh);
+  return sign | ((uint64_t(E - s + sh - 1) << 52) + q);
+}
+// a + b: significands aligned with 10 guard bits, the bits shifted out of the smaller one collapsed into a sticky
+// bit (Goldberg 1991, sec. 1.4: guard and sticky digits make the one rounding exact); an exact zero sum is +0.
+// (sfu_i_add)
+uint64_t p2g_sfu_dadd(uint64_t a, uint64_t b) {
+  if ((a & 0x7FFFFFFFFFFFFFFFul) < (b & 0x7FFFFFFFFFFFFFFFul)) { uint64_t x = a; a = b; b = x; }
+  int Ea = int(uint(a >> 52) & 0x7FFu), Eb = int(uint(b >> 52) & 0x7FFu);
+  if (Eb == 0) return Ea == 0 ? (a & b) : a;
+  uint64_t ma = ((a & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul) << 10;
+  uint64_t mb = ((b & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul) << 10;
+  int d = Ea - Eb;
+  if (d >= 64) mb = 1ul;
+  else if (d > 0) mb = (mb >> uint(d)) | ((mb & ((1ul << uint(d)) - 1ul)) != 0ul ? 1ul : 0ul);
+  uint64_t r = ((a ^ b) >> 63) != 0ul ? ma - mb : ma + mb;
+  if (r == 0ul) return 0ul;
+  int sh = p2g_sfu_msb64(r) - 52;
+  uint64_t q = sh > 0 ? p2g_sfu_rne(r >> uint(sh), r & ((1ul << uint(sh)) - 1ul), sh) : r << uint(-sh);
+  return (a & 0x8000000000000000ul) | ((uint64_t(Ea - 11 + sh) << 52) + q);
+}
+// c0 + t*(c1 + t*c2), t = low * 2^-s (sfu_quad's order and roundings). (sfu_i_quad)
+uint64_t p2g_sfu_dquad(uint64_t c0, uint64_t c1, uint64_t c2, uint low, int s) {
+  return p2g_sfu_dadd(c0, p2g_sfu_dmul_t(p2g_sfu_dadd(c1, p2g_sfu_dmul_t(c2, low, s)), low, s));
+}
+// floor of a binary64 (|value| < 2^63) as int64. (sfu_i_floor)
+int64_t p2g_sfu_dfloor(uint64_t a) {
+  int E = int(uint(a >> 52) & 0x7FFu);
+  bool neg = (a >> 63) != 0ul;
+  if (E < 1023) return (neg && (a << 1) != 0ul) ? -1l : 0l;
+  uint64_t m = (a & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul;
+  int e = E - 1023;
+  uint64_t ip = e >= 52 ? m << uint(e - 52) : m >> uint(52 - e);
+  bool frac = e < 52 && (m & ((1ul << uint(52 - e)) - 1ul)) != 0ul;
+  return neg ? -int64_t(ip) - (frac ? 1l : 0l) : int64_t(ip);
+}
 // Reduced function `tab` at 23-bit input m: floor(c0 + t*(c1 + t*c2)) over the segment of m, t the low bits as a
-// fraction, then the exception list's int8 correction (binary search). `scale`: the result is Y * 2^scale.
+// fraction (binary64 arithmetic in integers, above), then the exception list's int8 correction (binary search).
+// `scale`: the result is Y * 2^scale.
 int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   uint off = P2GSfuW(pc.globals + uint64_t(P2G_SFU_DIR)).v[tab];
   P2GSfuW hd = P2GSfuW(pc.globals + uint64_t(off));
@@ -91,9 +150,7 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   uint segBits = 23u - k;
   uint g = m >> segBits, low = m & ((1u << segBits) - 1u);
   P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
-  double t = ldexp(double(low), -int(segBits));  // exact
-  precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
-  int64_t Y = int64_t(floor(P));
+  int64_t Y = p2g_sfu_dfloor(p2g_sfu_dquad(c.v[0], c.v[1], c.v[2], low, int(segBits)));
   P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
   // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
   // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
@@ -121,7 +178,6 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
   return Y;
 }
-int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
 // Y * 2^e2 as f32 bits with `sign`: normal results exact; below the normal range flushed (ftz) or rounded to
 // nearest even into a denormal (the non-ftz forms, measured); above, infinity. (sfu_make)
 uint p2g_sfu_make(uint64_t Y, int e2, uint sign, bool ftz) {
@@ -389,10 +445,9 @@ uint p2g_sfu2_interp(uint off, uint i) {
   int F = int(h2 & 0xFFu), OB = int((h2 >> 8) & 0xFFu);
   return V > 0l ? p2g_sfu2_fix2f32_rz(uint64_t(V) >> uint(F - OB), OB) : 0u;
 }
-// |d| to f32 bits with the sign of d, toward zero (rz) or to nearest even, by bit manipulation; normal range
-// only: smaller gives a signed zero, larger infinity (sfu_d2f32bits).
-uint p2g_sfu2_d2f(double d, bool rz) {
-  uint64_t b = doubleBitsToUint64(d);
+// |d| (binary64 bits b) to f32 bits with the sign of d, toward zero (rz) or to nearest even, by bit manipulation;
+// normal range only: smaller gives a signed zero, larger infinity (sfu_d2f32bits; sfu_i_d_to_f32).
+uint p2g_sfu2_d2f(uint64_t b, bool rz) {
   uint sign = uint(b >> 63) << 31;
   int e = int((b >> 52) & 0x7FFul) - 1023;
   if (e < -126) return sign;
@@ -404,8 +459,8 @@ uint p2g_sfu2_d2f(double d, bool rz) {
   return sign | r;
 }
 // Entry i (f32 bits, >= 0) of the table at byte offset `off` (sfu_fquad): an interpolator table, or a fitted one:
-// the segment's quadratic c0 + t*(c1 + t*c2) in double (t the low n - k bits as a fraction, exact), converted to
-// f32 (RZ or RN), plus the dense residual (rbits-bit signed field of entry i), then the sorted exception list's
+// the segment's quadratic c0 + t*(c1 + t*c2) in binary64 (t the low n - k bits as a fraction, exact; evaluated in
+// integers by p2g_sfu_dquad), converted to f32 (RZ or RN), plus the dense residual (rbits-bit signed field of entry i), then the sorted exception list's
 // int8 correction, or the whole value (correction 0x80).
 uint p2g_sfu2_fquad(uint off, uint i) {
   uint k = p2g_sfu2_hd(off, 0u), n = p2g_sfu2_hd(off, 1u), h2 = p2g_sfu2_hd(off, 2u), h3 = p2g_sfu2_hd(off, 3u);
@@ -415,10 +470,9 @@ uint p2g_sfu2_fquad(uint off, uint i) {
   bool rz = ((h3 >> 8) & 1u) != 0u;
   uint segBits = n - k;
   uint g = i >> segBits, low = i & ((1u << segBits) - 1u);
-  double t = ldexp(double(low), -int(segBits));  // exact
   P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
-  precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
-  uint r = P > 0.0lf ? p2g_sfu2_d2f(P, rz) : 0u;
+  uint64_t P = p2g_sfu_dquad(c.v[0], c.v[1], c.v[2], low, int(segBits));
+  uint r = (P >> 63) == 0ul && P != 0ul ? p2g_sfu2_d2f(P, rz) : 0u;  // P > 0
   uint at = off + 16u + (3u << k) * 8u;  // the residual words, then the exceptions
   if (rbits != 0u) {
     uint bit = i * rbits;
@@ -574,17 +628,17 @@ uint p2g_sfu2_lg2_normal(uint ax) {  // positive normal ax
   if (s >= 0l) return p2g_sfu2_fix2f32_rz(uint64_t(s) >> uint(F - OB), OB);
   return 0x80000000u | p2g_sfu2_fix2f32_rz(uint64_t(-s - 1l) >> uint(F - OB), OB);
 }
-// f32 bits (finite) to double, exactly (sfu_f32bits_to_d).
-double p2g_sfu2_f2d(uint f) {
+// f32 bits (finite) to binary64 bits, exactly (sfu_f32bits_to_d; sfu_i_f32_to_d).
+uint64_t p2g_sfu2_f2d(uint f) {
   uint64_t sign = uint64_t(f >> 31) << 63;
   uint E = (f >> 23) & 0xFFu, m = f & 0x7FFFFFu;
   if (E == 0u) {
-    if (m == 0u) return uint64BitsToDouble(sign);
+    if (m == 0u) return sign;
     int s = 23 - findMSB(m);
     m <<= uint(s);
-    return uint64BitsToDouble(sign | (uint64_t(1023 - 126 - s) << 52) | (uint64_t(m & 0x7FFFFFu) << 29));
+    return sign | (uint64_t(1023 - 126 - s) << 52) | (uint64_t(m & 0x7FFFFFu) << 29);
   }
-  return uint64BitsToDouble(sign | (uint64_t(E + 896u) << 52) | (uint64_t(m) << 29));
+  return sign | (uint64_t(E + 896u) << 52) | (uint64_t(m) << 29);
 }
 uint p2g_sfu_lg2(uint x, bool ftz) {
   uint ax = x & 0x7FFFFFFFu;
@@ -594,12 +648,13 @@ uint p2g_sfu_lg2(uint x, bool ftz) {
   if (ax == 0x7F800000u) return 0x7F800000u;
   if (ax < 0x00800000u) {
     if (ftz) return 0xFF800000u;
-    // non-ftz denormal: lg2.ftz(x 2^24) - 24, the subtraction an f32 add rounding to nearest (measured)
+    // non-ftz denormal: lg2.ftz(x 2^24) - 24, the subtraction an f32 add rounding to nearest (measured); the
+    // model's binary64 add of -24 (0xC038000000000000) in integers, then RN to f32 (all 2^23 - 1 denormals
+    // checked against the floating-point model: tests/sfu/test_quad_int.cpp)
     uint M; int e;
     p2g_sfu_split(ax, M, e);
     uint y = p2g_sfu2_lg2_normal((uint(e + 24 + 127) << 23) | (M & 0x7FFFFFu));
-    precise double d = p2g_sfu2_f2d(y) + (-24.0lf);
-    return p2g_sfu2_d2f(d, false);
+    return p2g_sfu2_d2f(p2g_sfu_dadd(p2g_sfu2_f2d(y), 0xC038000000000000ul), false);
   }
   return p2g_sfu2_lg2_normal(ax);
 }
