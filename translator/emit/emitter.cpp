@@ -14,6 +14,8 @@
 namespace p2g {
 
 using ir::Opnd;
+
+static bool identChar(char c) { return isalnum((unsigned char)c) || c == '_'; }
 using ir::VType;
 
 Ty parseTy(std::string_view m) {
@@ -403,6 +405,55 @@ std::string Emitter::tmpOf(const std::string& g) {
 }
 std::string Emitter::tmp(Ty t) { return tmpOf(glslOf(t)); }
 
+bool Emitter::writesInCurrent(const std::string& name) const {
+  if (!cur_ || cur_->ops.empty()) return false;
+  const Opnd& d = cur_->ops[0];
+  if (d.kind == Opnd::Kind::Reg) return F.regs[d.reg].name == name;
+  for (auto& e : d.elems)
+    if (e.kind == Opnd::Kind::Reg && F.regs[e.reg].name == name) return true;
+  return false;
+}
+
+// A literal (`9u`, `-23.0`, `0x7F800000u`, `true`).
+static bool isLiteral(const std::string& e) {
+  if (e == "true" || e == "false") return true;
+  size_t i = e[0] == '-' ? 1 : 0;
+  if (i >= e.size() || !isdigit((unsigned char)e[i])) return false;
+  for (; i < e.size(); ++i)
+    if (!isalnum((unsigned char)e[i]) && e[i] != '.' && e[i] != '+' && e[i] != '-') return false;
+  return true;
+}
+
+// A name, or one call of a name (`r5`, `int(r5)`, `floatBitsToUint(f2)`, `gl_LocalInvocationID.x`): the name.
+static std::string viewedName(const std::string& e) {
+  size_t open = e.find('(');
+  std::string inner = e;
+  if (open != std::string::npos) {
+    if (e.back() != ')' || e.find('(', open + 1) != std::string::npos) return "";
+    for (size_t i = 0; i < open; ++i)
+      if (!identChar(e[i])) return "";
+    inner = e.substr(open + 1, e.size() - open - 2);
+  }
+  if (inner.empty() || isdigit((unsigned char)inner[0])) return "";
+  for (char c : inner)
+    if (!identChar(c) && c != '.') return "";
+  return inner;
+}
+
+std::string Emitter::letOf(const std::string& g, const std::string& e) {
+  if (e.empty()) return e;
+  if (isLiteral(e)) return e;
+  std::string n = viewedName(e);
+  // temporaries may be assigned again by the handler (carry chains); registers the instruction writes change
+  bool isTmp = n.size() > 1 && n[0] == 't' && isdigit((unsigned char)n[1]) &&
+               n.find_first_not_of("0123456789", 1) == std::string::npos;
+  if (!n.empty() && !isTmp && !writesInCurrent(n)) return e;
+  std::string t = tmpOf(g);
+  line(t + " = " + e + ";");
+  return t;
+}
+std::string Emitter::let(Ty t, const std::string& e) { return letOf(glslOf(t), e); }
+
 void Emitter::use(const std::string& h) { helpers_.insert(h); }
 
 void Emitter::error(const ir::Inst& in, const std::string& msg) {
@@ -488,6 +539,7 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
     error(in, "unsupported instruction '" + sourceOpName(in) + "'");
     return;
   }
+  cur_ = &in;
   // a warp instruction's guard is part of its active flag (warpActive()): it is reached by every lane
   bool guard = in.guardReg >= 0 && !warpOp;
   if (guard) open(std::string("if (") + (in.guardNeg ? "!" : "") + F.regs[in.guardReg].name + ")");
@@ -499,6 +551,7 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
   h(*this, in);
   if (!check.empty()) close();
   if (guard) close();
+  cur_ = nullptr;
 }
 
 void Emitter::emitBlock(int b) {

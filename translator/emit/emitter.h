@@ -57,6 +57,11 @@ class Emitter {
   void orElse();                                            // "} else {"
   std::string tmp(Ty t);                                    // declares a fresh local of t's GLSL type, returns its name
   std::string tmpOf(const std::string& glslType);
+  // A value a handler reads more than once or after writing a destination: `expr` itself when it is a literal or
+  // a register (or one conversion of one) that the current instruction does not write, else a fresh local
+  // initialised with it. Saves the operand copies (`t1 = 9u; ... t1 ...`) that only move a value.
+  std::string let(Ty t, const std::string& expr);
+  std::string letOf(const std::string& glslType, const std::string& expr);
   void use(const std::string& helper);                      // pulls a prelude helper (and its dependencies)
   void feature(const std::string& f) { features_.insert(f); }
   void error(const ir::Inst& in, const std::string& msg);
@@ -127,6 +132,9 @@ class Emitter {
   void emitWarpBlock(int b);
   void emitWarpLoopExit(bool isBreak);
   std::string warpDeclarations() const;
+
+  const ir::Inst* cur_ = nullptr;   // the instruction being emitted
+  bool writesInCurrent(const std::string& name) const;
 
   void emitNode(const SNode& n, const StructurizeResult& tree);
   static std::string loopGuardText(uint32_t flagAt);

@@ -90,13 +90,9 @@ void main() {
   // 44: add.s64 	%rd17, %rd3, 4;
   rd17 = uint64_t(int64_t(rd3) + 4l);
   // 45: shr.u32 	%r12, %r2, 3;
-  uint t2;
-  t2 = 3u;
-  r12 = (t2 >= 32u ? 0u : r2 >> t2);
+  r12 = r2 >> 3u;
   // 46: neg.s32 	%r13, %r12;
-  int t3;
-  t3 = int(r12);
-  r13 = uint(-t3);
+  r13 = uint(-int(r12));
   // 47: atom.global.add.u32 	%r14, [%rd17], %r13;
   r14 = atomicAdd(P2GU32(rd17).v, r13);
   // 48: add.s64 	%rd18, %rd3, 8;
@@ -118,12 +114,7 @@ void main() {
   // 56: and.b32  	%r19, %r1, 511;
   r19 = r1 & 511u;
   // 57: setp.ne.s32 	%p1, %r19, 0;
-  int t4;
-  int t5;
-  t4 = int(r19); t5 = 0;
-  bool t6;
-  t6 = t4 != t5;
-  p1 = t6;
+  p1 = int(r19) != 0;
   if (!p1) {
     // 60: add.s64 	%rd22, %rd3, 24;
     rd22 = uint64_t(int64_t(rd3) + 24l);
@@ -139,12 +130,7 @@ void main() {
   // 67: and.b32  	%r3, %r1, 255;
   r3 = r1 & 255u;
   // 68: setp.ne.s32 	%p2, %r3, 0;
-  int t7;
-  int t8;
-  t7 = int(r3); t8 = 0;
-  bool t9;
-  t9 = t7 != t8;
-  p2 = t9;
+  p2 = int(r3) != 0;
   if (!p2) {
     // 71: add.s64 	%rd23, %rd3, 28;
     rd23 = uint64_t(int64_t(rd3) + 28l);
@@ -153,9 +139,7 @@ void main() {
     // 73: mov.u32 	%r25, 1;
     r25 = 1u;
     // 74: shl.b32 	%r26, %r25, %r24;
-    uint t10;
-    t10 = r24;
-    r26 = (t10 >= 32u ? 0u : r25 << t10);
+    r26 = (r24 >= 32u ? 0u : r25 << r24);
     // 75: atom.global.or.b32 	%r27, [%rd23], %r26;
     r27 = atomicOr(P2GU32(rd23).v, r26);
   }
@@ -166,48 +150,43 @@ void main() {
   // 80: add.s64 	%rd25, %rd3, 36;
   rd25 = uint64_t(int64_t(rd3) + 36l);
   // 81: atom.global.inc.u32 	%r29, [%rd25], 17;
-  uint64_t t11;
-  t11 = rd25;
-  uint t12;
-  t12 = 17u;
-  uint t13;
-  t13 = P2GU32(t11).v;
+  uint64_t t2;
+  t2 = rd25;
+  uint t3;
+  t3 = 17u;
+  uint t4;
+  t4 = P2GU32(t2).v;
   for (;;) {
-    uint t14;
-    t14 = (t13 >= t12) ? 0u : t13 + 1u;
-    uint t15;
-    t15 = atomicCompSwap(P2GU32(t11).v, t13, t14);
-    if (t15 == t13) break;
-    t13 = t15;
+    uint t5;
+    t5 = (t4 >= t3) ? 0u : t4 + 1u;
+    uint t6;
+    t6 = atomicCompSwap(P2GU32(t2).v, t4, t5);
+    if (t6 == t4) break;
+    t4 = t6;
   }
-  r29 = t13;
+  r29 = t4;
   // 82: add.s64 	%rd26, %rd3, 40;
   rd26 = uint64_t(int64_t(rd3) + 40l);
   // 83: atom.global.dec.u32 	%r30, [%rd26], 23;
-  uint64_t t16;
-  t16 = rd26;
-  uint t17;
-  t17 = 23u;
-  uint t18;
-  t18 = P2GU32(t16).v;
+  uint64_t t7;
+  t7 = rd26;
+  uint t8;
+  t8 = 23u;
+  uint t9;
+  t9 = P2GU32(t7).v;
   for (;;) {
-    uint t19;
-    t19 = (t18 == 0u || t18 > t17) ? t17 : t18 - 1u;
-    uint t20;
-    t20 = atomicCompSwap(P2GU32(t16).v, t18, t19);
-    if (t20 == t18) break;
-    t18 = t20;
+    uint t10;
+    t10 = (t9 == 0u || t9 > t8) ? t8 : t9 - 1u;
+    uint t11;
+    t11 = atomicCompSwap(P2GU32(t7).v, t9, t10);
+    if (t11 == t9) break;
+    t9 = t11;
   }
-  r30 = t18;
+  r30 = t9;
   // 84: and.b32  	%r31, %r1, 15;
   r31 = r1 & 15u;
   // 85: setp.ne.s32 	%p3, %r31, 0;
-  int t21;
-  int t22;
-  t21 = int(r31); t22 = 0;
-  bool t23;
-  t23 = t21 != t22;
-  p3 = t23;
+  p3 = int(r31) != 0;
   if (!p3) {
     // 88: or.b32  	%r4, %r2, 1;
     r4 = r2 | 1u;
@@ -222,12 +201,7 @@ void main() {
       // 94: atom.global.cas.b32 	%r7, [%rd27], %r40, %r32;
       r7 = atomicCompSwap(P2GU32(rd27).v, r40, r32);
       // 95: setp.ne.s32 	%p4, %r7, %r40;
-      int t24;
-      int t25;
-      t24 = int(r7); t25 = int(r40);
-      bool t26;
-      t26 = t24 != t25;
-      p4 = t26;
+      p4 = int(r7) != int(r40);
       // 96: mov.u32 	%r40, %r7;
       r40 = r7;
       if (!p4) {
@@ -236,9 +210,7 @@ void main() {
     }
   }
   // 100: shr.u32 	%r33, %r2, 27;
-  uint t27;
-  t27 = 27u;
-  r33 = (t27 >= 32u ? 0u : r2 >> t27);
+  r33 = r2 >> 27u;
   // 101: add.s32 	%r34, %r33, 16;
   r34 = uint(int(r33) + 16);
   // 102: mul.wide.u32 	%rd28, %r34, 4;
@@ -273,15 +245,11 @@ void main() {
     // 118: mov.u64 	%rd40, -2;
     rd40 = 0xFFFFFFFFFFFFFFFEul;
     // 123: shl.b64 	%lhs, %rd40, %r36;
-    uint t28;
-    t28 = r36;
-    lhs = (t28 >= 64u ? 0ul : rd40 << t28);
+    lhs = (r36 >= 64u ? 0ul : rd40 << r36);
     // 124: sub.u32 	%amt2, 64, %r36;
     amt2 = 64u - r36;
     // 125: shr.b64 	%rhs, %rd40, %amt2;
-    uint t29;
-    t29 = amt2;
-    rhs = (t29 >= 64u ? 0ul : rd40 >> t29);
+    rhs = (amt2 >= 64u ? 0ul : rd40 >> amt2);
     // 126: add.u64 	%rd41, %lhs, %rhs;
     rd41 = lhs + rhs;
     // 128: atom.global.and.b64 	%rd42, [%rd39], %rd41;
@@ -290,12 +258,7 @@ void main() {
   // 131: and.b32  	%r37, %r1, 127;
   r37 = r1 & 127u;
   // 132: setp.ne.s32 	%p6, %r37, 0;
-  int t30;
-  int t31;
-  t30 = int(r37); t31 = 0;
-  bool t32;
-  t32 = t30 != t31;
-  p6 = t32;
+  p6 = int(r37) != 0;
   if (!p6) {
     // 135: add.s64 	%rd43, %rd1, 48;
     rd43 = uint64_t(int64_t(rd1) + 48l);
@@ -304,9 +267,7 @@ void main() {
     // 137: mov.u64 	%rd44, 1;
     rd44 = 1ul;
     // 138: shl.b64 	%rd45, %rd44, %r38;
-    uint t33;
-    t33 = r38;
-    rd45 = (t33 >= 64u ? 0ul : rd44 << t33);
+    rd45 = (r38 >= 64u ? 0ul : rd44 << r38);
     // 139: atom.global.or.b64 	%rd46, [%rd43], %rd45;
     rd46 = atomicOr(P2GU64(rd43).v, rd45);
   }
@@ -317,12 +278,7 @@ void main() {
   // 144: and.b32  	%r39, %r1, 31;
   r39 = r1 & 31u;
   // 145: setp.ne.s32 	%p7, %r39, 0;
-  int t34;
-  int t35;
-  t34 = int(r39); t35 = 0;
-  bool t36;
-  t36 = t34 != t35;
-  p7 = t36;
+  p7 = int(r39) != 0;
   if (!p7) {
     // 148: or.b64  	%rd4, %rd2, 1;
     rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
@@ -337,12 +293,7 @@ void main() {
       // 154: atom.global.cas.b64 	%rd7, [%rd49], %rd51, %rd50;
       rd7 = atomicCompSwap(P2GU64(rd49).v, rd51, rd50);
       // 155: setp.ne.s64 	%p8, %rd7, %rd51;
-      int64_t t37;
-      int64_t t38;
-      t37 = int64_t(rd7); t38 = int64_t(rd51);
-      bool t39;
-      t39 = t37 != t38;
-      p8 = t39;
+      p8 = int64_t(rd7) != int64_t(rd51);
       // 156: mov.u64 	%rd51, %rd7;
       rd51 = rd7;
       if (!p8) {

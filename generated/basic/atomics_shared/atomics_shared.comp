@@ -67,16 +67,9 @@ void main() {
   // 39: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 40: setp.gt.u32 	%p1, %r1, 63;
-  uint t1;
-  uint t2;
-  t1 = r1; t2 = 63u;
-  bool t3;
-  t3 = t1 > t2;
-  p1 = t3;
+  p1 = r1 > 63u;
   // 41: shl.b32 	%r10, %r1, 2;
-  uint t4;
-  t4 = 2u;
-  r10 = (t4 >= 32u ? 0u : r1 << t4);
+  r10 = r1 << 2u;
   // 42: mov.u32 	%r11, _ZZ14atomics_sharedE4hist;
   r11 = uint(0ul);
   // 43: add.s32 	%r2, %r11, %r10;
@@ -88,12 +81,7 @@ void main() {
     p2g_sts32(r2, r12);
   }
   // 50: setp.eq.s32 	%p2, %r1, 0;
-  int t5;
-  int t6;
-  t5 = int(r1); t6 = 0;
-  bool t7;
-  t7 = t5 == t6;
-  p2 = t7;
+  p2 = int(r1) == 0;
   if (p2) {
     // 55: mov.u32 	%r13, 0;
     r13 = 0u;
@@ -156,9 +144,7 @@ void main() {
   // 85: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 86: shl.b32 	%r19, %r3, 8;
-  uint t8;
-  t8 = 8u;
-  r19 = (t8 >= 32u ? 0u : r3 << t8);
+  r19 = r3 << 8u;
   // 87: add.s32 	%r4, %r19, %r1;
   r4 = uint(int(r19) + int(r1));
   // 88: cvta.to.global.u64 	%rd12, %rd5;
@@ -170,9 +156,7 @@ void main() {
   // 91: ld.global.u32 	%r5, [%rd14];
   r5 = P2GU32(rd14).v;
   // 92: shl.b32 	%r20, %r5, 2;
-  uint t9;
-  t9 = 2u;
-  r20 = (t9 >= 32u ? 0u : r5 << t9);
+  r20 = r5 << 2u;
   // 93: and.b32  	%r21, %r20, 252;
   r21 = r20 & 252u;
   // 94: add.s32 	%r23, %r11, %r21;
@@ -180,9 +164,7 @@ void main() {
   // 95: atom.shared.add.u32 	%r24, [%r23], 1;
   r24 = atomicAdd(smem[(r23) >> 2], 1u);
   // 96: shr.u32 	%r25, %r5, 4;
-  uint t10;
-  t10 = 4u;
-  r25 = (t10 >= 32u ? 0u : r5 >> t10);
+  r25 = r5 >> 4u;
   // 97: mov.u32 	%r26, _ZZ14atomics_sharedE5acc32;
   r26 = uint(256ul);
   // 98: atom.shared.add.u32 	%r27, [%r26], %r25;
@@ -190,9 +172,7 @@ void main() {
   // 99: and.b32  	%r28, %r5, 255;
   r28 = r5 & 255u;
   // 100: neg.s32 	%r29, %r28;
-  int t11;
-  t11 = int(r28);
-  r29 = uint(-t11);
+  r29 = uint(-int(r28));
   // 101: add.s32 	%r30, %r26, 4;
   r30 = uint(int(r26) + 4);
   // 102: atom.shared.add.u32 	%r31, [%r30], %r29;
@@ -200,39 +180,39 @@ void main() {
   // 103: add.s32 	%r32, %r26, 8;
   r32 = uint(int(r26) + 8);
   // 104: atom.shared.min.s32 	%r33, [%r32], %r5;
-  uint t12;
-  t12 = r32;
-  int t13;
-  t13 = int(r5);
-  uint t14;
-  t14 = smem[t12 >> 2];
+  uint t1;
+  t1 = r32;
+  int t2;
+  t2 = int(r5);
+  uint t3;
+  t3 = smem[t1 >> 2];
   for (;;) {
-    uint t15;
-    t15 = uint(min(int(t14), t13));
-    uint t16;
-    t16 = atomicCompSwap(smem[t12 >> 2], t14, t15);
-    if (t16 == t14) break;
-    t14 = t16;
+    uint t4;
+    t4 = uint(min(int(t3), t2));
+    uint t5;
+    t5 = atomicCompSwap(smem[t1 >> 2], t3, t4);
+    if (t5 == t3) break;
+    t3 = t5;
   }
-  r33 = t14;
+  r33 = t3;
   // 105: add.s32 	%r34, %r26, 12;
   r34 = uint(int(r26) + 12);
   // 106: atom.shared.max.s32 	%r35, [%r34], %r5;
-  uint t17;
-  t17 = r34;
-  int t18;
-  t18 = int(r5);
-  uint t19;
-  t19 = smem[t17 >> 2];
+  uint t6;
+  t6 = r34;
+  int t7;
+  t7 = int(r5);
+  uint t8;
+  t8 = smem[t6 >> 2];
   for (;;) {
-    uint t20;
-    t20 = uint(max(int(t19), t18));
-    uint t21;
-    t21 = atomicCompSwap(smem[t17 >> 2], t19, t20);
-    if (t21 == t19) break;
-    t19 = t21;
+    uint t9;
+    t9 = uint(max(int(t8), t7));
+    uint t10;
+    t10 = atomicCompSwap(smem[t6 >> 2], t8, t9);
+    if (t10 == t8) break;
+    t8 = t10;
   }
-  r35 = t19;
+  r35 = t8;
   // 107: add.s32 	%r36, %r26, 16;
   r36 = uint(int(r26) + 16);
   // 108: atom.shared.min.u32 	%r37, [%r36], %r5;
@@ -244,12 +224,7 @@ void main() {
   // 111: and.b32  	%r40, %r1, 63;
   r40 = r1 & 63u;
   // 112: setp.ne.s32 	%p3, %r40, 0;
-  int t22;
-  int t23;
-  t22 = int(r40); t23 = 0;
-  bool t24;
-  t24 = t22 != t23;
-  p3 = t24;
+  p3 = int(r40) != 0;
   if (!p3) {
     // 115: and.b32  	%r41, %r5, 31;
     r41 = r5 & 31u;
@@ -265,21 +240,14 @@ void main() {
   // 122: and.b32  	%r47, %r1, 31;
   r47 = r1 & 31u;
   // 123: setp.ne.s32 	%p4, %r47, 0;
-  int t25;
-  int t26;
-  t25 = int(r47); t26 = 0;
-  bool t27;
-  t27 = t25 != t26;
-  p4 = t27;
+  p4 = int(r47) != 0;
   if (!p4) {
     // 126: and.b32  	%r48, %r5, 31;
     r48 = r5 & 31u;
     // 127: mov.u32 	%r49, 1;
     r49 = 1u;
     // 128: shl.b32 	%r50, %r49, %r48;
-    uint t28;
-    t28 = r48;
-    r50 = (t28 >= 32u ? 0u : r49 << t28);
+    r50 = (r48 >= 32u ? 0u : r49 << r48);
     // 129: add.s32 	%r52, %r26, 28;
     r52 = uint(int(r26) + 28);
     // 130: atom.shared.or.b32 	%r53, [%r52], %r50;
@@ -296,43 +264,41 @@ void main() {
   // 137: add.s32 	%r58, %r26, 36;
   r58 = uint(int(r26) + 36);
   // 138: atom.shared.inc.u32 	%r59, [%r58], 100;
-  uint t29;
-  t29 = r58;
-  uint t30;
-  t30 = 100u;
-  uint t31;
-  t31 = smem[t29 >> 2];
+  uint t11;
+  t11 = r58;
+  uint t12;
+  t12 = 100u;
+  uint t13;
+  t13 = smem[t11 >> 2];
   for (;;) {
-    uint t32;
-    t32 = (t31 >= t30) ? 0u : t31 + 1u;
-    uint t33;
-    t33 = atomicCompSwap(smem[t29 >> 2], t31, t32);
-    if (t33 == t31) break;
-    t31 = t33;
+    uint t14;
+    t14 = (t13 >= t12) ? 0u : t13 + 1u;
+    uint t15;
+    t15 = atomicCompSwap(smem[t11 >> 2], t13, t14);
+    if (t15 == t13) break;
+    t13 = t15;
   }
-  r59 = t31;
+  r59 = t13;
   // 139: add.s32 	%r60, %r26, 40;
   r60 = uint(int(r26) + 40);
   // 140: atom.shared.dec.u32 	%r61, [%r60], 9;
-  uint t34;
-  t34 = r60;
-  uint t35;
-  t35 = 9u;
-  uint t36;
-  t36 = smem[t34 >> 2];
+  uint t16;
+  t16 = r60;
+  uint t17;
+  t17 = 9u;
+  uint t18;
+  t18 = smem[t16 >> 2];
   for (;;) {
-    uint t37;
-    t37 = (t36 == 0u || t36 > t35) ? t35 : t36 - 1u;
-    uint t38;
-    t38 = atomicCompSwap(smem[t34 >> 2], t36, t37);
-    if (t38 == t36) break;
-    t36 = t38;
+    uint t19;
+    t19 = (t18 == 0u || t18 > t17) ? t17 : t18 - 1u;
+    uint t20;
+    t20 = atomicCompSwap(smem[t16 >> 2], t18, t19);
+    if (t20 == t18) break;
+    t18 = t20;
   }
-  r61 = t36;
+  r61 = t18;
   // 141: shr.s32 	%r62, %r5, 31;
-  uint t39;
-  t39 = 31u;
-  r62 = uint(int(r5) >> min(t39, 31u));
+  r62 = uint(int(r5) >> 31u);
   // 142: xor.b32  	%r6, %r62, %r5;
   r6 = r62 ^ r5;
   // 143: ld.shared.u32 	%r84, [_ZZ14atomics_sharedE5acc32+44];
@@ -346,12 +312,7 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 149: setp.ge.s32 	%p5, %r84, %r6;
-    int t40;
-    int t41;
-    t40 = int(r84); t41 = int(r6);
-    bool t42;
-    t42 = t40 >= t41;
-    p5 = t42;
+    p5 = int(r84) >= int(r6);
     if (p5) {
       break;
     }
@@ -360,12 +321,7 @@ void main() {
     // 153: atom.shared.cas.b32 	%r9, [%r64], %r84, %r6;
     r9 = atomicCompSwap(smem[(r64) >> 2], r84, r6);
     // 154: setp.ne.s32 	%p6, %r9, %r84;
-    int t43;
-    int t44;
-    t43 = int(r9); t44 = int(r84);
-    bool t45;
-    t45 = t43 != t44;
-    p6 = t45;
+    p6 = int(r9) != int(r84);
     // 155: mov.u32 	%r84, %r9;
     r84 = r9;
     if (p6) {
@@ -390,21 +346,21 @@ void main() {
   // 166: add.s32 	%r68, %r65, 24;
   r68 = uint(int(r65) + 24);
   // 167: atom.shared.min.s64 	%rd19, [%r68], %rd18;
-  uint t46;
-  t46 = r68;
-  int64_t t47;
-  t47 = int64_t(rd18);
-  uint64_t t48;
-  t48 = smem64[0u + ((t46) - 304u) / 8u];
+  uint t21;
+  t21 = r68;
+  int64_t t22;
+  t22 = int64_t(rd18);
+  uint64_t t23;
+  t23 = smem64[0u + ((t21) - 304u) / 8u];
   for (;;) {
-    uint64_t t49;
-    t49 = uint64_t(min(int64_t(t48), t47));
-    uint64_t t50;
-    t50 = atomicCompSwap(smem64[0u + ((t46) - 304u) / 8u], t48, t49);
-    if (t50 == t48) break;
-    t48 = t50;
+    uint64_t t24;
+    t24 = uint64_t(min(int64_t(t23), t22));
+    uint64_t t25;
+    t25 = atomicCompSwap(smem64[0u + ((t21) - 304u) / 8u], t23, t24);
+    if (t25 == t23) break;
+    t23 = t25;
   }
-  rd19 = t48;
+  rd19 = t23;
   // 168: add.s32 	%r69, %r65, 32;
   r69 = uint(int(r65) + 32);
   // 169: atom.shared.xor.b64 	%rd20, [%r69], %rd1;
@@ -414,9 +370,7 @@ void main() {
   // 171: mov.u64 	%rd21, 15;
   rd21 = 15ul;
   // 172: shl.b64 	%rd22, %rd21, %r71;
-  uint t51;
-  t51 = r71;
-  rd22 = (t51 >= 64u ? 0ul : rd21 << t51);
+  rd22 = (r71 >= 64u ? 0ul : rd21 << r71);
   // 173: and.b64  	%rd23, %rd1, %rd22;
   rd23 = packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(rd22));
   // 174: add.s32 	%r72, %r65, 40;
@@ -438,12 +392,7 @@ void main() {
     P2GU32(rd26).v = r73;
   }
   // 186: setp.gt.u32 	%p8, %r1, 11;
-  uint t52;
-  uint t53;
-  t52 = r1; t53 = 11u;
-  bool t54;
-  t54 = t52 > t53;
-  p8 = t54;
+  p8 = r1 > 11u;
   if (!p8) {
     // 189: add.s32 	%r77, %r26, %r10;
     r77 = uint(int(r26) + int(r10));
@@ -459,17 +408,10 @@ void main() {
     P2GU32(rd28).v = r78;
   }
   // 197: setp.gt.u32 	%p9, %r1, 5;
-  uint t55;
-  uint t56;
-  t55 = r1; t56 = 5u;
-  bool t57;
-  t57 = t55 > t56;
-  p9 = t57;
+  p9 = r1 > 5u;
   if (!p9) {
     // 200: shl.b32 	%r80, %r1, 3;
-    uint t58;
-    t58 = 3u;
-    r80 = (t58 >= 32u ? 0u : r1 << t58);
+    r80 = r1 << 3u;
     // 201: add.s32 	%r82, %r65, %r80;
     r82 = uint(int(r65) + int(r80));
     // 202: ld.shared.u64 	%rd29, [%r82];

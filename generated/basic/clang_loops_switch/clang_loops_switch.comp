@@ -67,12 +67,7 @@ void main() {
   // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
   r5 = uint(int(r55) * int(r56) + int(r57));
   // 27: setp.ge.u32 	%p1, %r5, %r54;
-  uint t1;
-  uint t2;
-  t1 = r5; t2 = r54;
-  bool t3;
-  t3 = t1 >= t2;
-  p1 = t3;
+  p1 = r5 >= r54;
   if (!p1) {
     // 29: ld.param.u64 	%rd5, [clang_loops_switch_param_0];
     rd5 = P2GU64((pc.params)).v;
@@ -83,17 +78,13 @@ void main() {
     // 32: cvta.to.global.u64 	%rd2, %rd5;
     rd2 = rd5;
     // 33: shl.b32 	%r60, %r5, 2;
-    uint t4;
-    t4 = 2u;
-    r60 = (t4 >= 32u ? 0u : r5 << t4);
+    r60 = r5 << 2u;
     // 34: mul.wide.u32 	%rd7, %r60, 4;
     rd7 = uint64_t(r60) * uint64_t(4u);
     // 35: add.s64 	%rd3, %rd2, %rd7;
     rd3 = uint64_t(int64_t(rd2) + int64_t(rd7));
     // 36: shl.b32 	%r61, %r5, 1;
-    uint t5;
-    t5 = 1u;
-    r61 = (t5 >= 32u ? 0u : r5 << t5);
+    r61 = r5 << 1u;
     // 37: mul.wide.u32 	%rd8, %r61, 4;
     rd8 = uint64_t(r61) * uint64_t(4u);
     // 38: add.s64 	%rd4, %rd1, %rd8;
@@ -111,120 +102,80 @@ void main() {
       // 53: and.b32  	%r64, %r4, -4;
       r64 = r4 & 0xFFFFFFFCu;
       // 54: cvt.u64.u32 	%rd9, %r64;
-      uint64_t t6;
-      t6 = uint64_t(r64);
-      rd9 = uint64_t(t6);
+      uint64_t t1;
+      t1 = uint64_t(r64);
+      rd9 = uint64_t(t1);
       // 55: add.s64 	%rd10, %rd3, %rd9;
       rd10 = uint64_t(int64_t(rd3) + int64_t(rd9));
       // 56: ld.global.u32 	%r65, [%rd10];
       r65 = P2GU32(rd10).v;
       // 57: shl.b32 	%r66, %r4, 3;
-      uint t7;
-      t7 = 3u;
-      r66 = (t7 >= 32u ? 0u : r4 << t7);
+      r66 = r4 << 3u;
       // 58: and.b32  	%r67, %r66, 24;
       r67 = r66 & 24u;
       // 59: shr.u32 	%r6, %r65, %r67;
-      uint t8;
-      t8 = r67;
-      r6 = (t8 >= 32u ? 0u : r65 >> t8);
+      r6 = (r67 >= 32u ? 0u : r65 >> r67);
       // 60: add.s32 	%r7, %r93, 1;
       r7 = uint(int(r93) + 1);
       // 61: add.s32 	%r97, %r4, 1;
       r97 = uint(int(r4) + 1);
       // 62: cvt.u16.u32 	%rs1, %r6;
-      uint64_t t9;
-      t9 = uint64_t(r6);
-      rs1 = (uint(uint64_t(t9)) & 65535u);
+      uint64_t t2;
+      t2 = uint64_t(r6);
+      rs1 = (uint(uint64_t(t2)) & 65535u);
       // 63: and.b16  	%rs2, %rs1, 255;
       rs2 = rs1 & 255u;
       // 64: mul.lo.s16 	%rs3, %rs2, 117;
       rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
       // 65: shr.u16 	%rs4, %rs3, 8;
-      uint t10;
-      t10 = 8u;
-      rs4 = (t10 >= 16u ? 0u : rs3 >> t10);
+      rs4 = rs3 >> 8u;
       // 66: sub.s16 	%rs5, %rs1, %rs4;
       rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 67: and.b16  	%rs6, %rs5, 254;
       rs6 = rs5 & 254u;
       // 68: shr.u16 	%rs7, %rs6, 1;
-      uint t11;
-      t11 = 1u;
-      rs7 = (t11 >= 16u ? 0u : rs6 >> t11);
+      rs7 = rs6 >> 1u;
       // 69: add.s16 	%rs8, %rs7, %rs4;
       rs8 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs7), 0, 16) + bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 70: shr.u16 	%rs9, %rs8, 3;
-      uint t12;
-      t12 = 3u;
-      rs9 = (t12 >= 16u ? 0u : rs8 >> t12);
+      rs9 = rs8 >> 3u;
       // 71: mul.lo.s16 	%rs10, %rs9, 11;
       rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs9), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
       // 72: sub.s16 	%rs11, %rs1, %rs10;
       rs11 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs10), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 73: cvt.u32.u16 	%r68, %rs11;
-      uint64_t t13;
-      t13 = uint64_t(rs11);
-      r68 = uint(uint64_t(t13));
+      uint64_t t3;
+      t3 = uint64_t(rs11);
+      r68 = uint(uint64_t(t3));
       // 74: and.b32  	%r63, %r68, 255;
       r63 = r68 & 255u;
       // 75: setp.gt.s32 	%p2, %r63, 4;
-      int t14;
-      int t15;
-      t14 = int(r63); t15 = 4;
-      bool t16;
-      t16 = t14 > t15;
-      p2 = t16;
+      p2 = int(r63) > 4;
       if (p2) {
         // 94: setp.gt.s32 	%p3, %r63, 6;
-        int t17;
-        int t18;
-        t17 = int(r63); t18 = 6;
-        bool t19;
-        t19 = t17 > t18;
-        p3 = t19;
+        p3 = int(r63) > 6;
         if (p3) {
           // 98: setp.eq.s32 	%p4, %r63, 7;
-          int t20;
-          int t21;
-          t20 = int(r63); t21 = 7;
-          bool t22;
-          t22 = t20 == t21;
-          p4 = t22;
+          p4 = int(r63) == 7;
           if (p4) {
             // 146: sub.s32 	%r5, %r5, %r98;
             r5 = uint(int(r5) - int(r98));
             p2g_sv0 = 18;
           } else {
             // 100: setp.eq.s32 	%p5, %r63, 8;
-            int t23;
-            int t24;
-            t23 = int(r63); t24 = 8;
-            bool t25;
-            t25 = t23 == t24;
-            p5 = t25;
+            p5 = int(r63) == 8;
             if (p5) {
               // 149: mul.lo.s32 	%r98, %r98, 5;
               r98 = uint(int(r98) * 5);
               p2g_sv0 = 18;
             } else {
               // 102: setp.eq.s32 	%p6, %r63, 9;
-              int t26;
-              int t27;
-              t26 = int(r63); t27 = 9;
-              bool t28;
-              t28 = t26 == t27;
-              p6 = t28;
+              p6 = int(r63) == 9;
               // 103: mov.u32 	%r102, %r62;
               r102 = r62;
               if (p6) {
                 // 107: setp.lt.u32 	%p15, %r98, 1001;
-                uint t29;
-                uint t30;
-                t29 = r98; t30 = 1001u;
-                bool t31;
-                t31 = t29 < t30;
-                p15 = t31;
+                p15 = r98 < 1001u;
                 if (p15) {
                   p2g_sv0 = 18;
                 } else {
@@ -245,36 +196,21 @@ void main() {
           }
         } else {
           // 125: setp.eq.s32 	%p7, %r63, 5;
-          int t32;
-          int t33;
-          t32 = int(r63); t33 = 5;
-          bool t34;
-          t34 = t32 == t33;
-          p7 = t34;
+          p7 = int(r63) == 5;
           if (p7) {
             // 156: shf.l.wrap.b32 	%r5, %r5, %r5, 3;
             r5 = p2g_shf_l(r5, r5, (3u & 31u));
             p2g_sv0 = 18;
           } else {
             // 127: setp.eq.s32 	%p8, %r63, 6;
-            int t35;
-            int t36;
-            t35 = int(r63); t36 = 6;
-            bool t37;
-            t37 = t35 == t36;
-            p8 = t37;
+            p8 = int(r63) == 6;
             // 128: mov.u32 	%r102, %r62;
             r102 = r62;
             if (p8) {
               // 132: and.b32  	%r71, %r5, 1;
               r71 = r5 & 1u;
               // 133: setp.eq.b32 	%p16, %r71, 1;
-              uint t38;
-              uint t39;
-              t38 = r71; t39 = 1u;
-              bool t40;
-              t40 = t38 == t39;
-              p16 = t40;
+              p16 = r71 == 1u;
               // 134: add.s32 	%r72, %r4, 3;
               r72 = uint(int(r4) + 3);
               // 135: selp.b32 	%r97, %r72, %r97, %p16;
@@ -287,36 +223,19 @@ void main() {
         }
       } else {
         // 77: setp.gt.s32 	%p9, %r63, 1;
-        int t41;
-        int t42;
-        t41 = int(r63); t42 = 1;
-        bool t43;
-        t43 = t41 > t42;
-        p9 = t43;
+        p9 = int(r63) > 1;
         if (p9) {
           // 81: setp.eq.s32 	%p10, %r63, 2;
-          int t44;
-          int t45;
-          t44 = int(r63); t45 = 2;
-          bool t46;
-          t46 = t44 == t45;
-          p10 = t46;
+          p10 = int(r63) == 2;
           if (p10) {
             // 138: shr.u32 	%r75, %r5, 7;
-            uint t47;
-            t47 = 7u;
-            r75 = (t47 >= 32u ? 0u : r5 >> t47);
+            r75 = r5 >> 7u;
             // 139: xor.b32  	%r5, %r75, %r5;
             r5 = r75 ^ r5;
             p2g_sv0 = 18;
           } else {
             // 83: setp.eq.s32 	%p11, %r63, 3;
-            int t48;
-            int t49;
-            t48 = int(r63); t49 = 3;
-            bool t50;
-            t50 = t48 == t49;
-            p11 = t50;
+            p11 = int(r63) == 3;
             if (p11) {
               // 142: and.b32  	%r74, %r5, 15;
               r74 = r5 & 15u;
@@ -325,12 +244,7 @@ void main() {
               p2g_sv0 = 18;
             } else {
               // 85: setp.eq.s32 	%p12, %r63, 4;
-              int t51;
-              int t52;
-              t51 = int(r63); t52 = 4;
-              bool t53;
-              t53 = t51 == t52;
-              p12 = t53;
+              p12 = int(r63) == 4;
               // 86: mov.u32 	%r102, %r62;
               r102 = r62;
               if (p12) {
@@ -346,12 +260,7 @@ void main() {
           }
         } else {
           // 115: setp.eq.s32 	%p13, %r63, 0;
-          int t54;
-          int t55;
-          t54 = int(r63); t55 = 0;
-          bool t56;
-          t56 = t54 == t55;
-          p13 = t56;
+          p13 = int(r63) == 0;
           if (p13) {
             // 152: and.b32  	%r76, %r6, 255;
             r76 = r6 & 255u;
@@ -360,12 +269,7 @@ void main() {
             p2g_sv0 = 18;
           } else {
             // 117: setp.eq.s32 	%p14, %r63, 1;
-            int t57;
-            int t58;
-            t57 = int(r63); t58 = 1;
-            bool t59;
-            t59 = t57 == t58;
-            p14 = t59;
+            p14 = int(r63) == 1;
             // 118: mov.u32 	%r102, %r62;
             r102 = r62;
             if (p14) {
@@ -385,28 +289,13 @@ void main() {
         r102 = 0u;
       }
       // 161: setp.eq.s32 	%p17, %r102, 0;
-      int t60;
-      int t61;
-      t60 = int(r102); t61 = 0;
-      bool t62;
-      t62 = t60 == t61;
-      p17 = t62;
+      p17 = int(r102) == 0;
       if (!p17) {
         // 163: setp.eq.s32 	%p18, %r102, 2;
-        int t63;
-        int t64;
-        t63 = int(r102); t64 = 2;
-        bool t65;
-        t65 = t63 == t64;
-        p18 = t65;
+        p18 = int(r102) == 2;
         if (!p18) {
           // 165: setp.eq.s32 	%p19, %r102, 5;
-          int t66;
-          int t67;
-          t66 = int(r102); t67 = 5;
-          bool t68;
-          t68 = t66 == t67;
-          p19 = t68;
+          p19 = int(r102) == 5;
           if (p19) {
             p2g_sv0 = 20;
             break;
@@ -416,19 +305,9 @@ void main() {
         }
       }
       // 45: setp.lt.u32 	%p20, %r97, 16;
-      uint t69;
-      uint t70;
-      t69 = r97; t70 = 16u;
-      bool t71;
-      t71 = t69 < t70;
-      p20 = t71;
+      p20 = r97 < 16u;
       // 46: setp.lt.u32 	%p21, %r93, 63;
-      uint t72;
-      uint t73;
-      t72 = r93; t73 = 63u;
-      bool t74;
-      t74 = t72 < t73;
-      p21 = t74;
+      p21 = r93 < 63u;
       // 47: and.pred  	%p22, %p20, %p21;
       p22 = p20 && p21;
       // 48: mov.u32 	%r93, %r7;
@@ -447,12 +326,7 @@ void main() {
       // 170: and.b32  	%r78, %r5, 1;
       r78 = r5 & 1u;
       // 171: setp.eq.b32 	%p23, %r78, 1;
-      uint t75;
-      uint t76;
-      t75 = r78; t76 = 1u;
-      bool t77;
-      t77 = t75 == t76;
-      p23 = t77;
+      p23 = r78 == 1u;
       // 172: add.s32 	%r79, %r5, 15;
       r79 = uint(int(r5) + 15);
       // 173: selp.b32 	%r27, %r79, %r5, %p23;
@@ -460,62 +334,32 @@ void main() {
       // 174: and.b32  	%r80, %r27, 2;
       r80 = r27 & 2u;
       // 175: setp.eq.s32 	%p24, %r80, 0;
-      int t78;
-      int t79;
-      t78 = int(r80); t79 = 0;
-      bool t80;
-      t80 = t78 == t79;
-      p24 = t80;
+      p24 = int(r80) == 0;
       // 176: mov.u32 	%r103, %r27;
       r103 = r27;
       if (!p24) {
         // 178: add.s32 	%r103, %r27, 16;
         r103 = uint(int(r27) + 16);
         // 179: setp.eq.s32 	%p25, %r26, 0;
-        int t81;
-        int t82;
-        t81 = int(r26); t82 = 0;
-        bool t83;
-        t83 = t81 == t82;
-        p25 = t83;
+        p25 = int(r26) == 0;
         if (!p25) {
           // 181: add.s32 	%r103, %r27, 33;
           r103 = uint(int(r27) + 33);
           // 182: setp.eq.s32 	%p26, %r26, 1;
-          int t84;
-          int t85;
-          t84 = int(r26); t85 = 1;
-          bool t86;
-          t86 = t84 == t85;
-          p26 = t86;
+          p26 = int(r26) == 1;
           if (!p26) {
             // 184: add.s32 	%r103, %r27, 51;
             r103 = uint(int(r27) + 51);
             // 185: setp.lt.u32 	%p27, %r26, 3;
-            uint t87;
-            uint t88;
-            t87 = r26; t88 = 3u;
-            bool t89;
-            t89 = t87 < t88;
-            p27 = t89;
+            p27 = r26 < 3u;
             if (!p27) {
               // 187: add.s32 	%r103, %r27, 70;
               r103 = uint(int(r27) + 70);
               // 188: setp.eq.s32 	%p28, %r26, 3;
-              int t90;
-              int t91;
-              t90 = int(r26); t91 = 3;
-              bool t92;
-              t92 = t90 == t91;
-              p28 = t92;
+              p28 = int(r26) == 3;
               if (!p28) {
                 // 190: setp.lt.u32 	%p29, %r26, 5;
-                uint t93;
-                uint t94;
-                t93 = r26; t94 = 5u;
-                bool t95;
-                t95 = t93 < t94;
-                p29 = t95;
+                p29 = r26 < 5u;
                 // 191: selp.b32 	%r81, 90, 111, %p29;
                 r81 = p29 ? 90u : 111u;
                 // 192: add.s32 	%r103, %r27, %r81;
@@ -528,62 +372,32 @@ void main() {
       // 194: and.b32  	%r82, %r103, 4;
       r82 = r103 & 4u;
       // 195: setp.eq.s32 	%p30, %r82, 0;
-      int t96;
-      int t97;
-      t96 = int(r82); t97 = 0;
-      bool t98;
-      t98 = t96 == t97;
-      p30 = t98;
+      p30 = int(r82) == 0;
       // 196: mov.u32 	%r104, %r103;
       r104 = r103;
       if (!p30) {
         // 198: add.s32 	%r104, %r103, 32;
         r104 = uint(int(r103) + 32);
         // 199: setp.lt.u32 	%p31, %r26, 2;
-        uint t99;
-        uint t100;
-        t99 = r26; t100 = 2u;
-        bool t101;
-        t101 = t99 < t100;
-        p31 = t101;
+        p31 = r26 < 2u;
         if (!p31) {
           // 201: add.s32 	%r104, %r103, 65;
           r104 = uint(int(r103) + 65);
           // 202: setp.lt.u32 	%p32, %r26, 4;
-          uint t102;
-          uint t103;
-          t102 = r26; t103 = 4u;
-          bool t104;
-          t104 = t102 < t103;
-          p32 = t104;
+          p32 = r26 < 4u;
           if (!p32) {
             // 204: add.s32 	%r104, %r103, 99;
             r104 = uint(int(r103) + 99);
             // 205: setp.lt.u32 	%p33, %r26, 6;
-            uint t105;
-            uint t106;
-            t105 = r26; t106 = 6u;
-            bool t107;
-            t107 = t105 < t106;
-            p33 = t107;
+            p33 = r26 < 6u;
             if (!p33) {
               // 207: add.s32 	%r104, %r103, 134;
               r104 = uint(int(r103) + 134);
               // 208: setp.lt.u32 	%p34, %r26, 8;
-              uint t108;
-              uint t109;
-              t108 = r26; t109 = 8u;
-              bool t110;
-              t110 = t108 < t109;
-              p34 = t110;
+              p34 = r26 < 8u;
               if (!p34) {
                 // 210: setp.lt.u32 	%p35, %r26, 10;
-                uint t111;
-                uint t112;
-                t111 = r26; t112 = 10u;
-                bool t113;
-                t113 = t111 < t112;
-                p35 = t113;
+                p35 = r26 < 10u;
                 // 211: selp.b32 	%r83, 170, 207, %p35;
                 r83 = p35 ? 170u : 207u;
                 // 212: add.s32 	%r104, %r103, %r83;
@@ -596,62 +410,32 @@ void main() {
       // 214: and.b32  	%r84, %r104, 8;
       r84 = r104 & 8u;
       // 215: setp.eq.s32 	%p36, %r84, 0;
-      int t114;
-      int t115;
-      t114 = int(r84); t115 = 0;
-      bool t116;
-      t116 = t114 == t115;
-      p36 = t116;
+      p36 = int(r84) == 0;
       // 216: mov.u32 	%r105, %r104;
       r105 = r104;
       if (!p36) {
         // 218: add.s32 	%r105, %r104, 48;
         r105 = uint(int(r104) + 48);
         // 219: setp.lt.u32 	%p37, %r26, 3;
-        uint t117;
-        uint t118;
-        t117 = r26; t118 = 3u;
-        bool t119;
-        t119 = t117 < t118;
-        p37 = t119;
+        p37 = r26 < 3u;
         if (!p37) {
           // 221: add.s32 	%r105, %r104, 97;
           r105 = uint(int(r104) + 97);
           // 222: setp.lt.u32 	%p38, %r26, 6;
-          uint t120;
-          uint t121;
-          t120 = r26; t121 = 6u;
-          bool t122;
-          t122 = t120 < t121;
-          p38 = t122;
+          p38 = r26 < 6u;
           if (!p38) {
             // 224: add.s32 	%r105, %r104, 147;
             r105 = uint(int(r104) + 147);
             // 225: setp.lt.u32 	%p39, %r26, 9;
-            uint t123;
-            uint t124;
-            t123 = r26; t124 = 9u;
-            bool t125;
-            t125 = t123 < t124;
-            p39 = t125;
+            p39 = r26 < 9u;
             if (!p39) {
               // 227: add.s32 	%r105, %r104, 198;
               r105 = uint(int(r104) + 198);
               // 228: setp.lt.u32 	%p40, %r26, 12;
-              uint t126;
-              uint t127;
-              t126 = r26; t127 = 12u;
-              bool t128;
-              t128 = t126 < t127;
-              p40 = t128;
+              p40 = r26 < 12u;
               if (!p40) {
                 // 230: setp.eq.s32 	%p41, %r26, 15;
-                int t129;
-                int t130;
-                t129 = int(r26); t130 = 15;
-                bool t131;
-                t131 = t129 == t130;
-                p41 = t131;
+                p41 = int(r26) == 15;
                 // 231: selp.b32 	%r85, 303, 250, %p41;
                 r85 = p41 ? 303u : 250u;
                 // 232: add.s32 	%r105, %r104, %r85;
@@ -664,42 +448,22 @@ void main() {
       // 234: and.b32  	%r86, %r105, 16;
       r86 = r105 & 16u;
       // 235: setp.eq.s32 	%p42, %r86, 0;
-      int t132;
-      int t133;
-      t132 = int(r86); t133 = 0;
-      bool t134;
-      t134 = t132 == t133;
-      p42 = t134;
+      p42 = int(r86) == 0;
       // 236: mov.u32 	%r106, %r105;
       r106 = r105;
       if (!p42) {
         // 238: add.s32 	%r106, %r105, 64;
         r106 = uint(int(r105) + 64);
         // 239: setp.lt.u32 	%p43, %r26, 4;
-        uint t135;
-        uint t136;
-        t135 = r26; t136 = 4u;
-        bool t137;
-        t137 = t135 < t136;
-        p43 = t137;
+        p43 = r26 < 4u;
         if (!p43) {
           // 241: add.s32 	%r106, %r105, 129;
           r106 = uint(int(r105) + 129);
           // 242: setp.lt.u32 	%p44, %r26, 8;
-          uint t138;
-          uint t139;
-          t138 = r26; t139 = 8u;
-          bool t140;
-          t140 = t138 < t139;
-          p44 = t140;
+          p44 = r26 < 8u;
           if (!p44) {
             // 244: setp.lt.u32 	%p45, %r26, 12;
-            uint t141;
-            uint t142;
-            t141 = r26; t142 = 12u;
-            bool t143;
-            t143 = t141 < t142;
-            p45 = t143;
+            p45 = r26 < 12u;
             // 245: selp.b32 	%r87, 195, 262, %p45;
             r87 = p45 ? 195u : 262u;
             // 246: add.s32 	%r106, %r105, %r87;
@@ -710,42 +474,22 @@ void main() {
       // 248: and.b32  	%r88, %r106, 32;
       r88 = r106 & 32u;
       // 249: setp.eq.s32 	%p46, %r88, 0;
-      int t144;
-      int t145;
-      t144 = int(r88); t145 = 0;
-      bool t146;
-      t146 = t144 == t145;
-      p46 = t146;
+      p46 = int(r88) == 0;
       // 250: mov.u32 	%r107, %r106;
       r107 = r106;
       if (!p46) {
         // 252: add.s32 	%r107, %r106, 80;
         r107 = uint(int(r106) + 80);
         // 253: setp.lt.u32 	%p47, %r26, 5;
-        uint t147;
-        uint t148;
-        t147 = r26; t148 = 5u;
-        bool t149;
-        t149 = t147 < t148;
-        p47 = t149;
+        p47 = r26 < 5u;
         if (!p47) {
           // 255: add.s32 	%r107, %r106, 161;
           r107 = uint(int(r106) + 161);
           // 256: setp.lt.u32 	%p48, %r26, 10;
-          uint t150;
-          uint t151;
-          t150 = r26; t151 = 10u;
-          bool t152;
-          t152 = t150 < t151;
-          p48 = t152;
+          p48 = r26 < 10u;
           if (!p48) {
             // 258: setp.eq.s32 	%p49, %r26, 15;
-            int t153;
-            int t154;
-            t153 = int(r26); t154 = 15;
-            bool t155;
-            t155 = t153 == t154;
-            p49 = t155;
+            p49 = int(r26) == 15;
             // 259: selp.b32 	%r89, 326, 243, %p49;
             r89 = p49 ? 326u : 243u;
             // 260: add.s32 	%r107, %r106, %r89;
@@ -756,9 +500,7 @@ void main() {
       // 262: st.global.u32 	[%rd4], %r107;
       P2GU32(rd4).v = r107;
       // 263: shl.b32 	%r90, %r97, 8;
-      uint t156;
-      t156 = 8u;
-      r90 = (t156 >= 32u ? 0u : r97 << t156);
+      r90 = r97 << 8u;
       // 264: or.b32  	%r91, %r7, %r90;
       r91 = r7 | r90;
       // 265: st.global.u32 	[%rd4+4], %r91;

@@ -49,9 +49,7 @@ void main() {
   // 35: mul.lo.s32 	%r18, %r2, %r17;
   r18 = uint(int(r2) * int(r17));
   // 36: shl.b32 	%r19, %r18, 2;
-  uint t1;
-  t1 = 2u;
-  r19 = (t1 >= 32u ? 0u : r18 << t1);
+  r19 = r18 << 2u;
   // 37: mul.wide.u32 	%rd12, %r19, 4;
   rd12 = uint64_t(r19) * uint64_t(4u);
   // 38: add.s64 	%rd13, %rd11, %rd12;
@@ -125,12 +123,7 @@ void main() {
   // 72: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 73: setp.gt.u32 	%p1, %r1, 63;
-  uint t2;
-  uint t3;
-  t2 = r1; t3 = 63u;
-  bool t4;
-  t4 = t2 > t3;
-  p1 = t4;
+  p1 = r1 > 63u;
   if (!p1) {
     // 75: ld.shared.u32 	%r3, [%rd4+256];
     r3 = p2g_lds32((uint(rd4) + 256u));
@@ -139,12 +132,7 @@ void main() {
     // 77: ld.shared.u32 	%r36, [%rd4];
     r36 = p2g_lds32(uint(rd4));
     // 78: setp.ge.s32 	%p2, %r3, %r36;
-    int t5;
-    int t6;
-    t5 = int(r3); t6 = int(r36);
-    bool t7;
-    t7 = t5 >= t6;
-    p2 = t7;
+    p2 = int(r3) >= int(r36);
     if (!p2) {
       // 80: st.shared.u32 	[%rd4], %r3;
       p2g_sts32(uint(rd4), r3);
@@ -152,12 +140,7 @@ void main() {
     // 82: ld.shared.u32 	%r37, [%rd5];
     r37 = p2g_lds32(uint(rd5));
     // 83: setp.le.s32 	%p3, %r4, %r37;
-    int t8;
-    int t9;
-    t8 = int(r4); t9 = int(r37);
-    bool t10;
-    t10 = t8 <= t9;
-    p3 = t10;
+    p3 = int(r4) <= int(r37);
     if (!p3) {
       // 85: st.shared.u32 	[%rd5], %r4;
       p2g_sts32(uint(rd5), r4);
@@ -174,12 +157,7 @@ void main() {
   // 92: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 93: setp.gt.u32 	%p4, %r1, 31;
-  uint t11;
-  uint t12;
-  t11 = r1; t12 = 31u;
-  bool t13;
-  t13 = t11 > t12;
-  p4 = t13;
+  p4 = r1 > 31u;
   if (!p4) {
     // 95: ld.shared.u32 	%r5, [%rd4+128];
     r5 = p2g_lds32((uint(rd4) + 128u));
@@ -188,12 +166,7 @@ void main() {
     // 97: ld.shared.u32 	%r41, [%rd4];
     r41 = p2g_lds32(uint(rd4));
     // 98: setp.ge.s32 	%p5, %r5, %r41;
-    int t14;
-    int t15;
-    t14 = int(r5); t15 = int(r41);
-    bool t16;
-    t16 = t14 >= t15;
-    p5 = t16;
+    p5 = int(r5) >= int(r41);
     if (!p5) {
       // 100: st.shared.u32 	[%rd4], %r5;
       p2g_sts32(uint(rd4), r5);
@@ -201,12 +174,7 @@ void main() {
     // 102: ld.shared.u32 	%r42, [%rd5];
     r42 = p2g_lds32(uint(rd5));
     // 103: setp.le.s32 	%p6, %r6, %r42;
-    int t17;
-    int t18;
-    t17 = int(r6); t18 = int(r42);
-    bool t19;
-    t19 = t17 <= t18;
-    p6 = t19;
+    p6 = int(r6) <= int(r42);
     if (!p6) {
       // 105: st.shared.u32 	[%rd5], %r6;
       p2g_sts32(uint(rd5), r6);
@@ -223,12 +191,7 @@ void main() {
   // 112: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 113: setp.gt.u32 	%p7, %r1, 15;
-  uint t20;
-  uint t21;
-  t20 = r1; t21 = 15u;
-  bool t22;
-  t22 = t20 > t21;
-  p7 = t22;
+  p7 = r1 > 15u;
   if (!p7) {
     // 115: ld.shared.u32 	%r7, [%rd4+64];
     r7 = p2g_lds32((uint(rd4) + 64u));
@@ -237,12 +200,7 @@ void main() {
     // 117: ld.shared.u32 	%r46, [%rd4];
     r46 = p2g_lds32(uint(rd4));
     // 118: setp.ge.s32 	%p8, %r7, %r46;
-    int t23;
-    int t24;
-    t23 = int(r7); t24 = int(r46);
-    bool t25;
-    t25 = t23 >= t24;
-    p8 = t25;
+    p8 = int(r7) >= int(r46);
     if (!p8) {
       // 120: st.shared.u32 	[%rd4], %r7;
       p2g_sts32(uint(rd4), r7);
@@ -250,12 +208,7 @@ void main() {
     // 122: ld.shared.u32 	%r47, [%rd5];
     r47 = p2g_lds32(uint(rd5));
     // 123: setp.le.s32 	%p9, %r8, %r47;
-    int t26;
-    int t27;
-    t26 = int(r8); t27 = int(r47);
-    bool t28;
-    t28 = t26 <= t27;
-    p9 = t28;
+    p9 = int(r8) <= int(r47);
     if (!p9) {
       // 125: st.shared.u32 	[%rd5], %r8;
       p2g_sts32(uint(rd5), r8);
@@ -272,12 +225,7 @@ void main() {
   // 132: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 133: setp.gt.u32 	%p10, %r1, 7;
-  uint t29;
-  uint t30;
-  t29 = r1; t30 = 7u;
-  bool t31;
-  t31 = t29 > t30;
-  p10 = t31;
+  p10 = r1 > 7u;
   if (!p10) {
     // 135: ld.shared.u32 	%r9, [%rd4+32];
     r9 = p2g_lds32((uint(rd4) + 32u));
@@ -286,12 +234,7 @@ void main() {
     // 137: ld.shared.u32 	%r51, [%rd4];
     r51 = p2g_lds32(uint(rd4));
     // 138: setp.ge.s32 	%p11, %r9, %r51;
-    int t32;
-    int t33;
-    t32 = int(r9); t33 = int(r51);
-    bool t34;
-    t34 = t32 >= t33;
-    p11 = t34;
+    p11 = int(r9) >= int(r51);
     if (!p11) {
       // 140: st.shared.u32 	[%rd4], %r9;
       p2g_sts32(uint(rd4), r9);
@@ -299,12 +242,7 @@ void main() {
     // 142: ld.shared.u32 	%r52, [%rd5];
     r52 = p2g_lds32(uint(rd5));
     // 143: setp.le.s32 	%p12, %r10, %r52;
-    int t35;
-    int t36;
-    t35 = int(r10); t36 = int(r52);
-    bool t37;
-    t37 = t35 <= t36;
-    p12 = t37;
+    p12 = int(r10) <= int(r52);
     if (!p12) {
       // 145: st.shared.u32 	[%rd5], %r10;
       p2g_sts32(uint(rd5), r10);
@@ -321,12 +259,7 @@ void main() {
   // 152: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 153: setp.gt.u32 	%p13, %r1, 3;
-  uint t38;
-  uint t39;
-  t38 = r1; t39 = 3u;
-  bool t40;
-  t40 = t38 > t39;
-  p13 = t40;
+  p13 = r1 > 3u;
   if (!p13) {
     // 155: ld.shared.u32 	%r11, [%rd4+16];
     r11 = p2g_lds32((uint(rd4) + 16u));
@@ -335,12 +268,7 @@ void main() {
     // 157: ld.shared.u32 	%r56, [%rd4];
     r56 = p2g_lds32(uint(rd4));
     // 158: setp.ge.s32 	%p14, %r11, %r56;
-    int t41;
-    int t42;
-    t41 = int(r11); t42 = int(r56);
-    bool t43;
-    t43 = t41 >= t42;
-    p14 = t43;
+    p14 = int(r11) >= int(r56);
     if (!p14) {
       // 160: st.shared.u32 	[%rd4], %r11;
       p2g_sts32(uint(rd4), r11);
@@ -348,12 +276,7 @@ void main() {
     // 162: ld.shared.u32 	%r57, [%rd5];
     r57 = p2g_lds32(uint(rd5));
     // 163: setp.le.s32 	%p15, %r12, %r57;
-    int t44;
-    int t45;
-    t44 = int(r12); t45 = int(r57);
-    bool t46;
-    t46 = t44 <= t45;
-    p15 = t46;
+    p15 = int(r12) <= int(r57);
     if (!p15) {
       // 165: st.shared.u32 	[%rd5], %r12;
       p2g_sts32(uint(rd5), r12);
@@ -370,12 +293,7 @@ void main() {
   // 172: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 173: setp.gt.u32 	%p16, %r1, 1;
-  uint t47;
-  uint t48;
-  t47 = r1; t48 = 1u;
-  bool t49;
-  t49 = t47 > t48;
-  p16 = t49;
+  p16 = r1 > 1u;
   if (!p16) {
     // 175: ld.shared.u32 	%r13, [%rd4+8];
     r13 = p2g_lds32((uint(rd4) + 8u));
@@ -384,12 +302,7 @@ void main() {
     // 177: ld.shared.u32 	%r61, [%rd4];
     r61 = p2g_lds32(uint(rd4));
     // 178: setp.ge.s32 	%p17, %r13, %r61;
-    int t50;
-    int t51;
-    t50 = int(r13); t51 = int(r61);
-    bool t52;
-    t52 = t50 >= t51;
-    p17 = t52;
+    p17 = int(r13) >= int(r61);
     if (!p17) {
       // 180: st.shared.u32 	[%rd4], %r13;
       p2g_sts32(uint(rd4), r13);
@@ -397,12 +310,7 @@ void main() {
     // 182: ld.shared.u32 	%r62, [%rd5];
     r62 = p2g_lds32(uint(rd5));
     // 183: setp.le.s32 	%p18, %r14, %r62;
-    int t53;
-    int t54;
-    t53 = int(r14); t54 = int(r62);
-    bool t55;
-    t55 = t53 <= t54;
-    p18 = t55;
+    p18 = int(r14) <= int(r62);
     if (!p18) {
       // 185: st.shared.u32 	[%rd5], %r14;
       p2g_sts32(uint(rd5), r14);
@@ -419,12 +327,7 @@ void main() {
   // 192: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 193: setp.ne.s32 	%p19, %r1, 0;
-  int t56;
-  int t57;
-  t56 = int(r1); t57 = 0;
-  bool t58;
-  t58 = t56 != t57;
-  p19 = t58;
+  p19 = int(r1) != 0;
   if (!p19) {
     // 195: ld.shared.u32 	%r15, [_ZZ19clang_reduce_minmaxE4smin+4];
     r15 = p2g_lds32(4u);
@@ -433,12 +336,7 @@ void main() {
     // 197: ld.shared.u32 	%r66, [%rd4];
     r66 = p2g_lds32(uint(rd4));
     // 198: setp.ge.s32 	%p20, %r15, %r66;
-    int t59;
-    int t60;
-    t59 = int(r15); t60 = int(r66);
-    bool t61;
-    t61 = t59 >= t60;
-    p20 = t61;
+    p20 = int(r15) >= int(r66);
     if (!p20) {
       // 200: st.shared.u32 	[%rd4], %r15;
       p2g_sts32(uint(rd4), r15);
@@ -446,12 +344,7 @@ void main() {
     // 202: ld.shared.u32 	%r67, [%rd5];
     r67 = p2g_lds32(uint(rd5));
     // 203: setp.le.s32 	%p21, %r16, %r67;
-    int t62;
-    int t63;
-    t62 = int(r16); t63 = int(r67);
-    bool t64;
-    t64 = t62 <= t63;
-    p21 = t64;
+    p21 = int(r16) <= int(r67);
     if (!p21) {
       // 205: st.shared.u32 	[%rd5], %r16;
       p2g_sts32(uint(rd5), r16);

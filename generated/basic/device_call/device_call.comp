@@ -274,17 +274,13 @@ void main() {
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_1 = p2g_ldl32(0u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t2;
-  t2 = 16u;
-  r2_1 = (t2 >= 32u ? 0u : r1_1 >> t2);
+  r2_1 = r1_1 >> 16u;
   // 23: xor.b32  	%r3, %r2, %r1;
   r3_1 = r2_1 ^ r1_1;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
   r4_1 = uint(int(r3_1) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t3;
-  t3 = 15u;
-  r5_1 = (t3 >= 32u ? 0u : r4_1 >> t3);
+  r5_1 = r4_1 >> 15u;
   // 26: xor.b32  	%r6, %r5, %r4;
   r6_1 = r5_1 ^ r4_1;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -298,17 +294,13 @@ void main() {
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_2 = p2g_ldl32(8u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t4;
-  t4 = 16u;
-  r2_2 = (t4 >= 32u ? 0u : r1_2 >> t4);
+  r2_2 = r1_2 >> 16u;
   // 23: xor.b32  	%r3, %r2, %r1;
   r3_2 = r2_2 ^ r1_2;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
   r4_2 = uint(int(r3_2) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t5;
-  t5 = 15u;
-  r5_2 = (t5 >= 32u ? 0u : r4_2 >> t5);
+  r5_2 = r4_2 >> 15u;
   // 26: xor.b32  	%r6, %r5, %r4;
   r6_2 = r5_2 ^ r4_2;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -322,17 +314,13 @@ void main() {
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_3 = p2g_ldl32(16u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t6;
-  t6 = 16u;
-  r2_3 = (t6 >= 32u ? 0u : r1_3 >> t6);
+  r2_3 = r1_3 >> 16u;
   // 23: xor.b32  	%r3, %r2, %r1;
   r3_3 = r2_3 ^ r1_3;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
   r4_3 = uint(int(r3_3) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t7;
-  t7 = 15u;
-  r5_3 = (t7 >= 32u ? 0u : r4_3 >> t7);
+  r5_3 = r4_3 >> 15u;
   // 26: xor.b32  	%r6, %r5, %r4;
   r6_3 = r5_3 ^ r4_3;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -352,17 +340,13 @@ void main() {
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_5 = p2g_ldl32(40u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t8;
-  t8 = 16u;
-  r2_5 = (t8 >= 32u ? 0u : r1_5 >> t8);
+  r2_5 = r1_5 >> 16u;
   // 23: xor.b32  	%r3, %r2, %r1;
   r3_5 = r2_5 ^ r1_5;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
   r4_5 = uint(int(r3_5) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t9;
-  t9 = 15u;
-  r5_4 = (t9 >= 32u ? 0u : r4_5 >> t9);
+  r5_4 = r4_5 >> 15u;
   // 26: xor.b32  	%r6, %r5, %r4;
   r6_4 = r5_4 ^ r4_5;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -370,25 +354,21 @@ void main() {
   // 102: ld.param.b32 	%r3, [retval0+0];
   r3_4 = p2g_ldl32(44u);
   // 104: cvt.u64.u32 	%rd1, %r3;
-  uint64_t t10;
-  t10 = uint64_t(r3_4);
-  rd1_1 = uint64_t(t10);
+  uint64_t t2;
+  t2 = uint64_t(r3_4);
+  rd1_1 = uint64_t(t2);
   // 108: st.param.b32 	[param0+0], %r2;
   p2g_stl32(48u, r2_4);
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_6 = p2g_ldl32(48u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t11;
-  t11 = 16u;
-  r2_6 = (t11 >= 32u ? 0u : r1_6 >> t11);
+  r2_6 = r1_6 >> 16u;
   // 23: xor.b32  	%r3, %r2, %r1;
   r3_6 = r2_6 ^ r1_6;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
   r4_6 = uint(int(r3_6) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t12;
-  t12 = 15u;
-  r5_5 = (t12 >= 32u ? 0u : r4_6 >> t12);
+  r5_5 = r4_6 >> 15u;
   // 26: xor.b32  	%r6, %r5, %r4;
   r6_5 = r5_5 ^ r4_6;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -396,9 +376,9 @@ void main() {
   // 115: ld.param.b32 	%r4, [retval0+0];
   r4_4 = p2g_ldl32(52u);
   // 117: cvt.u64.u32 	%rd2, %r4;
-  uint64_t t13;
-  t13 = uint64_t(r4_4);
-  rd2_1 = uint64_t(t13);
+  uint64_t t3;
+  t3 = uint64_t(r4_4);
+  rd2_1 = uint64_t(t3);
   // 118: bfi.b64 	%rd3, %rd1, %rd2, 32, 32;
   rd3_1 = p2g_bfi_64(rd1_1, rd2_1, 32u, 32u);
   // 119: st.param.b64 	[func_retval0+0], %rd3;
@@ -430,12 +410,7 @@ void main() {
   // 42: ld.param.u32 	%r7, [_Z4polyfi_param_1];
   r7_1 = p2g_ldl32(60u);
   // 43: setp.lt.s32 	%p1, %r7, 1;
-  int t14;
-  int t15;
-  t14 = int(r7_1); t15 = 1;
-  bool t16;
-  t16 = t14 < t15;
-  p1_1 = t16;
+  p1_1 = int(r7_1) < 1;
   // 44: mov.f32 	%f20, 0f3F800000;
   f20 = 1.0;
   if (!p1_1) {
@@ -444,12 +419,7 @@ void main() {
     // 48: and.b32  	%r10, %r7, 3;
     r10_1 = r7_1 & 3u;
     // 49: setp.lt.u32 	%p2, %r8, 3;
-    uint t17;
-    uint t18;
-    t17 = r8_1; t18 = 3u;
-    bool t19;
-    t19 = t17 < t18;
-    p2 = t19;
+    p2 = r8_1 < 3u;
     // 50: mov.f32 	%f20, 0f3F800000;
     f20 = 1.0;
     if (!p2) {
@@ -470,24 +440,14 @@ void main() {
         // 61: add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
         // 62: setp.ne.s32 	%p3, %r9, 0;
-        int t20;
-        int t21;
-        t20 = int(r9_1); t21 = 0;
-        bool t22;
-        t22 = t20 != t21;
-        p3 = t22;
+        p3 = int(r9_1) != 0;
         if (!p3) {
           break;
         }
       }
     }
     // 66: setp.eq.s32 	%p4, %r10, 0;
-    int t23;
-    int t24;
-    t23 = int(r10_1); t24 = 0;
-    bool t25;
-    t25 = t23 == t24;
-    p4 = t25;
+    p4 = int(r10_1) == 0;
     if (!p4) {
       for (;;) {
         p2g_loop_tick();
@@ -496,12 +456,7 @@ void main() {
         // 72: add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
         // 73: setp.ne.s32 	%p5, %r10, 0;
-        int t26;
-        int t27;
-        t26 = int(r10_1); t27 = 0;
-        bool t28;
-        t28 = t26 != t27;
-        p5 = t28;
+        p5 = int(r10_1) != 0;
         if (!p5) {
           break;
         }
@@ -515,17 +470,12 @@ void main() {
   // 294: and.b32  	%r13, %r1, 256;
   r13 = r1 & 256u;
   // 295: setp.eq.s32 	%p1, %r13, 0;
-  int t29;
-  int t30;
-  t29 = int(r13); t30 = 0;
-  bool t31;
-  t31 = t29 == t30;
-  p1 = t31;
+  p1 = int(r13) == 0;
   if (!p1) {
     // 298: cvt.u32.u64 	%r14, %rd1;
-    uint64_t t32;
-    t32 = uint64_t(rd1);
-    r14 = uint(uint64_t(t32));
+    uint64_t t4;
+    t4 = uint64_t(rd1);
+    r14 = uint(uint64_t(t4));
     // 299: add.s32 	%r15, %r2, -4;
     r15 = uint(int(r2) + -4);
     // 300: rem.s32 	%r16, %r14, %r15;
@@ -535,9 +485,7 @@ void main() {
     // 302: add.s64 	%rd16, %rd2, %rd15;
     rd16 = uint64_t(int64_t(rd2) + int64_t(rd15));
     // 303: shr.u32 	%r17, %r1, 9;
-    uint t33;
-    t33 = 9u;
-    r17 = (t33 >= 32u ? 0u : r1 >> t33);
+    r17 = r1 >> 9u;
     // 304: and.b32  	%r18, %r17, 3;
     r18 = r17 & 3u;
     // 305: add.s32 	%r19, %r18, 1;
@@ -553,12 +501,7 @@ void main() {
     // 136: cvta.to.global.u64 	%rd1, %rd7;
     rd1_2 = rd7_1;
     // 137: setp.lt.s32 	%p1, %r10, 1;
-    int t34;
-    int t35;
-    t34 = int(r10_2); t35 = 1;
-    bool t36;
-    t36 = t34 < t35;
-    p1_2 = t36;
+    p1_2 = int(r10_2) < 1;
     // 138: mov.f32 	%f24, 0f00000000;
     f24 = 0.0;
     if (!p1_2) {
@@ -567,12 +510,7 @@ void main() {
       // 142: and.b32  	%r17, %r10, 3;
       r17_1 = r10_2 & 3u;
       // 143: setp.lt.u32 	%p2, %r12, 3;
-      uint t37;
-      uint t38;
-      t37 = r12_1; t38 = 3u;
-      bool t39;
-      t39 = t37 < t38;
-      p2_1 = t39;
+      p2_1 = r12_1 < 3u;
       // 144: mov.f32 	%f24, 0f00000000;
       f24 = 0.0;
       // 145: mov.u32 	%r16, 0;
@@ -611,24 +549,14 @@ void main() {
           // 164: add.s32 	%r15, %r15, -4;
           r15_1 = uint(int(r15_1) + -4);
           // 165: setp.ne.s32 	%p3, %r15, 0;
-          int t40;
-          int t41;
-          t40 = int(r15_1); t41 = 0;
-          bool t42;
-          t42 = t40 != t41;
-          p3_1 = t42;
+          p3_1 = int(r15_1) != 0;
           if (!p3_1) {
             break;
           }
         }
       }
       // 169: setp.eq.s32 	%p4, %r17, 0;
-      int t43;
-      int t44;
-      t43 = int(r17_1); t44 = 0;
-      bool t45;
-      t45 = t43 == t44;
-      p4_1 = t45;
+      p4_1 = int(r17_1) == 0;
       if (!p4_1) {
         // 172: mul.wide.s32 	%rd8, %r16, 4;
         rd8_1 = uint64_t(int64_t(int(r16_1)) * int64_t(4));
@@ -645,12 +573,7 @@ void main() {
           // 180: add.s32 	%r17, %r17, -1;
           r17_1 = uint(int(r17_1) + -1);
           // 181: setp.ne.s32 	%p5, %r17, 0;
-          int t46;
-          int t47;
-          t46 = int(r17_1); t47 = 0;
-          bool t48;
-          t48 = t46 != t47;
-          p5_1 = t48;
+          p5_1 = int(r17_1) != 0;
           if (!p5_1) {
             break;
           }
@@ -667,9 +590,7 @@ void main() {
   // 324: cvta.to.global.u64 	%rd17, %rd3;
   rd17 = rd3;
   // 325: shl.b64 	%rd18, %rd1, 2;
-  uint t49;
-  t49 = 2u;
-  rd18 = (t49 >= 64u ? 0ul : rd1 << t49);
+  rd18 = rd1 << 2u;
   // 326: add.s64 	%rd19, %rd17, %rd18;
   rd19 = uint64_t(int64_t(rd17) + int64_t(rd18));
   // 327: st.global.f32 	[%rd19], %f6;

@@ -202,9 +202,7 @@ void main() {
   // 31: mov.u32 	%r1, %ntid.x;
   r1 = gl_WorkGroupSize.x;
   // 32: shl.b32 	%r15, %r1, 3;
-  uint t1;
-  t1 = 3u;
-  r15 = (t1 >= 32u ? 0u : r1 << t1);
+  r15 = r1 << 3u;
   // 33: mov.u32 	%r16, dyn_smem;
   r16 = uint(0ul);
   // 34: add.s32 	%r44, %r16, %r15;
@@ -216,9 +214,9 @@ void main() {
   // 37: mad.lo.s32 	%r19, %r17, %r1, %r18;
   r19 = uint(int(r17) * int(r1) + int(r18));
   // 38: cvt.u64.u32 	%rd1, %r19;
-  uint64_t t2;
-  t2 = uint64_t(r19);
-  rd1 = uint64_t(t2);
+  uint64_t t1;
+  t1 = uint64_t(r19);
+  rd1 = uint64_t(t1);
   // 39: cvta.to.global.u64 	%rd5, %rd4;
   rd5 = rd4;
   // 40: mul.wide.u32 	%rd6, %r19, 4;
@@ -228,9 +226,7 @@ void main() {
   // 42: ld.global.f32 	%f3, [%rd7];
   f3 = uintBitsToFloat(P2GU32(rd7).v);
   // 43: shl.b32 	%r20, %r18, 2;
-  uint t3;
-  t3 = 2u;
-  r20 = (t3 >= 32u ? 0u : r18 << t3);
+  r20 = r18 << 2u;
   // 44: add.s32 	%r21, %r16, %r20;
   r21 = uint(int(r16) + int(r20));
   // 45: mov.u32 	%r47, 0;
@@ -252,9 +248,7 @@ void main() {
   // 53: add.s32 	%r25, %r1, %r24;
   r25 = uint(int(r1) + int(r24));
   // 54: shl.b32 	%r26, %r25, 2;
-  uint t4;
-  t4 = 2u;
-  r26 = (t4 >= 32u ? 0u : r25 << t4);
+  r26 = r25 << 2u;
   // 55: add.s32 	%r27, %r16, %r26;
   r27 = uint(int(r16) + int(r26));
   // 56: ld.shared.f32 	%f4, [%r27];
@@ -262,9 +256,7 @@ void main() {
   // 57: add.s32 	%r28, %r1, %r18;
   r28 = uint(int(r1) + int(r18));
   // 58: shl.b32 	%r29, %r1, 2;
-  uint t5;
-  t5 = 2u;
-  r29 = (t5 >= 32u ? 0u : r1 << t5);
+  r29 = r1 << 2u;
   // 59: add.s32 	%r4, %r21, %r29;
   r4 = uint(int(r21) + int(r29));
   // 60: st.shared.f32 	[%r4], %f4;
@@ -278,9 +270,7 @@ void main() {
   // 64: add.s32 	%r32, %r31, %r1;
   r32 = uint(int(r31) + int(r1));
   // 65: shl.b32 	%r33, %r32, 2;
-  uint t6;
-  t6 = 2u;
-  r33 = (t6 >= 32u ? 0u : r32 << t6);
+  r33 = r32 << 2u;
   // 66: add.s32 	%r34, %r16, %r33;
   r34 = uint(int(r16) + int(r33));
   // 67: ld.shared.f32 	%f1, [%r34];
@@ -292,20 +282,13 @@ void main() {
   // 70: add.s32 	%r37, %r36, %r1;
   r37 = uint(int(r36) + int(r1));
   // 71: shl.b32 	%r38, %r37, 2;
-  uint t7;
-  t7 = 2u;
-  r38 = (t7 >= 32u ? 0u : r37 << t7);
+  r38 = r37 << 2u;
   // 72: add.s32 	%r39, %r16, %r38;
   r39 = uint(int(r16) + int(r38));
   // 73: ld.shared.f32 	%f2, [%r39];
   f2 = uintBitsToFloat(p2g_lds32(r39));
   // 74: setp.eq.s32 	%p1, %r1, 0;
-  int t8;
-  int t9;
-  t8 = int(r1); t9 = 0;
-  bool t10;
-  t10 = t8 == t9;
-  p1 = t10;
+  p1 = int(r1) == 0;
   if (!p1) {
     // 77: ld.shared.u32 	%r5, [%r3];
     r5 = p2g_lds32(r3);
@@ -318,12 +301,7 @@ void main() {
       // 82: ld.shared.u32 	%r42, [%r44];
       r42 = p2g_lds32(r44);
       // 83: setp.eq.s32 	%p2, %r42, %r5;
-      int t11;
-      int t12;
-      t11 = int(r42); t12 = int(r5);
-      bool t13;
-      t13 = t11 == t12;
-      p2 = t13;
+      p2 = int(r42) == int(r5);
       // 84: selp.u32 	%r43, 1, 0, %p2;
       r43 = p2 ? 1u : 0u;
       // 85: add.s32 	%r47, %r47, %r43;
@@ -333,12 +311,7 @@ void main() {
       // 87: add.s32 	%r45, %r45, 7;
       r45 = uint(int(r45) + 7);
       // 88: setp.lt.u32 	%p3, %r45, %r1;
-      uint t14;
-      uint t15;
-      t14 = r45; t15 = r1;
-      bool t16;
-      t16 = t14 < t15;
-      p3 = t16;
+      p3 = r45 < r1;
       if (!p3) {
         break;
       }
@@ -355,9 +328,7 @@ void main() {
   // 96: cvta.to.global.u64 	%rd8, %rd2;
   rd8 = rd2;
   // 97: shl.b64 	%rd9, %rd1, 2;
-  uint t17;
-  t17 = 2u;
-  rd9 = (t17 >= 64u ? 0ul : rd1 << t17);
+  rd9 = rd1 << 2u;
   // 98: add.s64 	%rd10, %rd8, %rd9;
   rd10 = uint64_t(int64_t(rd8) + int64_t(rd9));
   // 99: st.global.f32 	[%rd10], %f8;

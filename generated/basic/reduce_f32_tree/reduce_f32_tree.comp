@@ -167,25 +167,21 @@ void main() {
   // 41: mov.u32 	%r5, %ctaid.x;
   r5 = gl_WorkGroupID.x;
   // 42: shl.b32 	%r6, %r5, 9;
-  uint t1;
-  t1 = 9u;
-  r6 = (t1 >= 32u ? 0u : r5 << t1);
+  r6 = r5 << 9u;
   // 43: cvt.u64.u32 	%rd6, %r6;
-  uint64_t t2;
-  t2 = uint64_t(r6);
-  rd6 = uint64_t(t2);
+  uint64_t t1;
+  t1 = uint64_t(r6);
+  rd6 = uint64_t(t1);
   // 44: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 45: cvt.u64.u32 	%rd7, %r1;
-  uint64_t t3;
-  t3 = uint64_t(r1);
-  rd7 = uint64_t(t3);
+  uint64_t t2;
+  t2 = uint64_t(r1);
+  rd7 = uint64_t(t2);
   // 46: add.s64 	%rd8, %rd7, %rd6;
   rd8 = uint64_t(int64_t(rd7) + int64_t(rd6));
   // 47: shl.b64 	%rd9, %rd8, 2;
-  uint t4;
-  t4 = 2u;
-  rd9 = (t4 >= 64u ? 0ul : rd8 << t4);
+  rd9 = rd8 << 2u;
   // 48: add.s64 	%rd10, %rd5, %rd9;
   rd10 = uint64_t(int64_t(rd5) + int64_t(rd9));
   // 49: ld.global.f32 	%f1, [%rd10];
@@ -233,9 +229,7 @@ void main() {
   // 70: max.f32 	%f22, %f17, %f21;
   f22 = p2g_fmax(f17, f21);
   // 71: shl.b32 	%r7, %r1, 2;
-  uint t5;
-  t5 = 2u;
-  r7 = (t5 >= 32u ? 0u : r1 << t5);
+  r7 = r1 << 2u;
   // 72: mov.u32 	%r8, _ZZ15reduce_f32_treeE4ssum;
   r8 = uint(0ul);
   // 73: add.s32 	%r2, %r8, %r7;
@@ -257,12 +251,7 @@ void main() {
   // 81: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 82: setp.gt.u32 	%p1, %r1, 63;
-  uint t6;
-  uint t7;
-  t6 = r1; t7 = 63u;
-  bool t8;
-  t8 = t6 > t7;
-  p1 = t8;
+  p1 = r1 > 63u;
   if (!p1) {
     // 85: ld.shared.f32 	%f23, [%r2];
     f23 = uintBitsToFloat(p2g_lds32(r2));
@@ -292,12 +281,7 @@ void main() {
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p2, %r1, 31;
-  uint t9;
-  uint t10;
-  t9 = r1; t10 = 31u;
-  bool t11;
-  t11 = t9 > t10;
-  p2 = t11;
+  p2 = r1 > 31u;
   if (!p2) {
     // 103: ld.shared.f32 	%f32, [%r2];
     f32 = uintBitsToFloat(p2g_lds32(r2));
@@ -327,12 +311,7 @@ void main() {
   // 117: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 118: setp.gt.u32 	%p3, %r1, 15;
-  uint t12;
-  uint t13;
-  t12 = r1; t13 = 15u;
-  bool t14;
-  t14 = t12 > t13;
-  p3 = t14;
+  p3 = r1 > 15u;
   if (!p3) {
     // 121: ld.shared.f32 	%f41, [%r2];
     f41 = uintBitsToFloat(p2g_lds32(r2));
@@ -362,12 +341,7 @@ void main() {
   // 135: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 136: setp.gt.u32 	%p4, %r1, 7;
-  uint t15;
-  uint t16;
-  t15 = r1; t16 = 7u;
-  bool t17;
-  t17 = t15 > t16;
-  p4 = t17;
+  p4 = r1 > 7u;
   if (!p4) {
     // 139: ld.shared.f32 	%f50, [%r2];
     f50 = uintBitsToFloat(p2g_lds32(r2));
@@ -397,12 +371,7 @@ void main() {
   // 153: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 154: setp.gt.u32 	%p5, %r1, 3;
-  uint t18;
-  uint t19;
-  t18 = r1; t19 = 3u;
-  bool t20;
-  t20 = t18 > t19;
-  p5 = t20;
+  p5 = r1 > 3u;
   if (!p5) {
     // 157: ld.shared.f32 	%f59, [%r2];
     f59 = uintBitsToFloat(p2g_lds32(r2));
@@ -432,12 +401,7 @@ void main() {
   // 171: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 172: setp.gt.u32 	%p6, %r1, 1;
-  uint t21;
-  uint t22;
-  t21 = r1; t22 = 1u;
-  bool t23;
-  t23 = t21 > t22;
-  p6 = t23;
+  p6 = r1 > 1u;
   if (!p6) {
     // 175: ld.shared.f32 	%f68, [%r2];
     f68 = uintBitsToFloat(p2g_lds32(r2));
@@ -467,12 +431,7 @@ void main() {
   // 189: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 190: setp.ne.s32 	%p7, %r1, 0;
-  int t24;
-  int t25;
-  t24 = int(r1); t25 = 0;
-  bool t26;
-  t26 = t24 != t25;
-  p7 = t26;
+  p7 = int(r1) != 0;
   if (!p7) {
     // 193: ld.shared.f32 	%f77, [%r2];
     f77 = uintBitsToFloat(p2g_lds32(r2));

@@ -41,20 +41,13 @@ void main() {
   // 32: mov.u32 	%r1, %ctaid.x;
   r1 = gl_WorkGroupID.x;
   // 33: shl.b32 	%r12, %r1, 9;
-  uint t1;
-  t1 = 9u;
-  r12 = (t1 >= 32u ? 0u : r1 << t1);
+  r12 = r1 << 9u;
   // 34: mov.u32 	%r2, %tid.x;
   r2 = gl_LocalInvocationID.x;
   // 35: add.s32 	%r3, %r12, %r2;
   r3 = uint(int(r12) + int(r2));
   // 36: setp.ge.u32 	%p1, %r3, %r10;
-  uint t2;
-  uint t3;
-  t2 = r3; t3 = r10;
-  bool t4;
-  t4 = t2 >= t3;
-  p1 = t4;
+  p1 = r3 >= r10;
   // 37: mov.u32 	%r42, 0;
   r42 = 0u;
   if (!p1) {
@@ -68,12 +61,7 @@ void main() {
   // 45: add.s32 	%r6, %r3, 256;
   r6 = uint(int(r3) + 256);
   // 46: setp.ge.u32 	%p2, %r6, %r10;
-  uint t5;
-  uint t6;
-  t5 = r6; t6 = r10;
-  bool t7;
-  t7 = t5 >= t6;
-  p2 = t7;
+  p2 = r6 >= r10;
   if (!p2) {
     // 49: mul.wide.u32 	%rd6, %r6, 4;
     rd6 = uint64_t(r6) * uint64_t(4u);
@@ -85,9 +73,7 @@ void main() {
     r42 = uint(int(r13) + int(r42));
   }
   // 55: shl.b32 	%r14, %r2, 2;
-  uint t8;
-  t8 = 2u;
-  r14 = (t8 >= 32u ? 0u : r2 << t8);
+  r14 = r2 << 2u;
   // 56: mov.u32 	%r15, _ZZ14reduce_sum_u32E1s;
   r15 = uint(0ul);
   // 57: add.s32 	%r9, %r15, %r14;
@@ -97,12 +83,7 @@ void main() {
   // 59: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 60: setp.gt.u32 	%p3, %r2, 127;
-  uint t9;
-  uint t10;
-  t9 = r2; t10 = 127u;
-  bool t11;
-  t11 = t9 > t10;
-  p3 = t11;
+  p3 = r2 > 127u;
   if (!p3) {
     // 63: ld.shared.u32 	%r16, [%r9];
     r16 = p2g_lds32(r9);
@@ -116,12 +97,7 @@ void main() {
   // 69: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 70: setp.gt.u32 	%p4, %r2, 63;
-  uint t12;
-  uint t13;
-  t12 = r2; t13 = 63u;
-  bool t14;
-  t14 = t12 > t13;
-  p4 = t14;
+  p4 = r2 > 63u;
   if (!p4) {
     // 73: ld.shared.u32 	%r19, [%r9];
     r19 = p2g_lds32(r9);
@@ -135,12 +111,7 @@ void main() {
   // 79: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 80: setp.gt.u32 	%p5, %r2, 31;
-  uint t15;
-  uint t16;
-  t15 = r2; t16 = 31u;
-  bool t17;
-  t17 = t15 > t16;
-  p5 = t17;
+  p5 = r2 > 31u;
   if (!p5) {
     // 83: ld.shared.u32 	%r22, [%r9];
     r22 = p2g_lds32(r9);
@@ -154,12 +125,7 @@ void main() {
   // 89: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 90: setp.gt.u32 	%p6, %r2, 15;
-  uint t18;
-  uint t19;
-  t18 = r2; t19 = 15u;
-  bool t20;
-  t20 = t18 > t19;
-  p6 = t20;
+  p6 = r2 > 15u;
   if (!p6) {
     // 93: ld.shared.u32 	%r25, [%r9];
     r25 = p2g_lds32(r9);
@@ -173,12 +139,7 @@ void main() {
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p7, %r2, 7;
-  uint t21;
-  uint t22;
-  t21 = r2; t22 = 7u;
-  bool t23;
-  t23 = t21 > t22;
-  p7 = t23;
+  p7 = r2 > 7u;
   if (!p7) {
     // 103: ld.shared.u32 	%r28, [%r9];
     r28 = p2g_lds32(r9);
@@ -192,12 +153,7 @@ void main() {
   // 109: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 110: setp.gt.u32 	%p8, %r2, 3;
-  uint t24;
-  uint t25;
-  t24 = r2; t25 = 3u;
-  bool t26;
-  t26 = t24 > t25;
-  p8 = t26;
+  p8 = r2 > 3u;
   if (!p8) {
     // 113: ld.shared.u32 	%r31, [%r9];
     r31 = p2g_lds32(r9);
@@ -211,12 +167,7 @@ void main() {
   // 119: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 120: setp.gt.u32 	%p9, %r2, 1;
-  uint t27;
-  uint t28;
-  t27 = r2; t28 = 1u;
-  bool t29;
-  t29 = t27 > t28;
-  p9 = t29;
+  p9 = r2 > 1u;
   if (!p9) {
     // 123: ld.shared.u32 	%r34, [%r9];
     r34 = p2g_lds32(r9);
@@ -230,12 +181,7 @@ void main() {
   // 129: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 130: setp.ne.s32 	%p10, %r2, 0;
-  int t30;
-  int t31;
-  t30 = int(r2); t31 = 0;
-  bool t32;
-  t32 = t30 != t31;
-  p10 = t32;
+  p10 = int(r2) != 0;
   if (!p10) {
     // 133: ld.shared.u32 	%r37, [_ZZ14reduce_sum_u32E1s+4];
     r37 = p2g_lds32(4u);

@@ -149,17 +149,15 @@ void main() {
   // 35: mov.u32 	%r30, %ctaid.x;
   r30 = gl_WorkGroupID.x;
   // 36: shl.b32 	%r31, %r30, 8;
-  uint t1;
-  t1 = 8u;
-  r31 = (t1 >= 32u ? 0u : r30 << t1);
+  r31 = r30 << 8u;
   // 37: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 38: add.s32 	%r32, %r31, %r1;
   r32 = uint(int(r31) + int(r1));
   // 39: cvt.u64.u32 	%rd1, %r32;
-  uint64_t t2;
-  t2 = uint64_t(r32);
-  rd1 = uint64_t(t2);
+  uint64_t t1;
+  t1 = uint64_t(r32);
+  rd1 = uint64_t(t1);
   // 40: cvta.to.global.u64 	%rd5, %rd4;
   rd5 = rd4;
   // 41: mul.wide.u32 	%rd6, %r32, 4;
@@ -169,9 +167,7 @@ void main() {
   // 43: ld.global.f32 	%f25, [%rd7];
   f25 = uintBitsToFloat(P2GU32(rd7).v);
   // 44: shl.b32 	%r33, %r1, 2;
-  uint t3;
-  t3 = 2u;
-  r33 = (t3 >= 32u ? 0u : r1 << t3);
+  r33 = r1 << 2u;
   // 45: mov.u32 	%r34, _ZZ17scan_inclusive_hsE3buf;
   r34 = uint(0ul);
   // 46: add.s32 	%r2, %r34, %r33;
@@ -179,14 +175,9 @@ void main() {
   // 47: st.shared.f32 	[%r2], %f25;
   p2g_sts32(r2, floatBitsToUint(f25));
   // 48: setp.gt.f32 	%p1, %f25, 0f00000000;
-  uint t4;
-  uint t5;
-  t4 = floatBitsToUint(f25); t5 = floatBitsToUint(0.0);
-  int t6;
-  t6 = p2g_fcmp(t4, t5);
-  bool t7;
-  t7 = t6 == 1;
-  p1 = t7;
+  int t2;
+  t2 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(0.0));
+  p1 = t2 == 1;
   // 49: selp.u32 	%r35, 1, 0, %p1;
   r35 = p1 ? 1u : 0u;
   // 50: mov.u32 	%r36, _ZZ17scan_inclusive_hsE3cnt;
@@ -202,12 +193,7 @@ void main() {
   // 55: ld.shared.u32 	%r46, [%r3];
   r46 = p2g_lds32(r3);
   // 56: setp.eq.s32 	%p2, %r1, 0;
-  int t8;
-  int t9;
-  t8 = int(r1); t9 = 0;
-  bool t10;
-  t10 = t8 == t9;
-  p2 = t10;
+  p2 = int(r1) == 0;
   if (!p2) {
     // 59: ld.shared.f32 	%f26, [%r2+-4];
     f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
@@ -229,12 +215,7 @@ void main() {
   // 69: ld.shared.u32 	%r47, [%r3+1024];
   r47 = p2g_lds32((r3 + 1024u));
   // 70: setp.lt.u32 	%p3, %r1, 2;
-  uint t11;
-  uint t12;
-  t11 = r1; t12 = 2u;
-  bool t13;
-  t13 = t11 < t12;
-  p3 = t13;
+  p3 = r1 < 2u;
   if (!p3) {
     // 73: ld.shared.f32 	%f27, [%r2+1016];
     f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
@@ -256,12 +237,7 @@ void main() {
   // 83: ld.shared.u32 	%r48, [%r3];
   r48 = p2g_lds32(r3);
   // 84: setp.lt.u32 	%p4, %r1, 4;
-  uint t14;
-  uint t15;
-  t14 = r1; t15 = 4u;
-  bool t16;
-  t16 = t14 < t15;
-  p4 = t16;
+  p4 = r1 < 4u;
   if (!p4) {
     // 87: ld.shared.f32 	%f28, [%r2+-16];
     f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
@@ -283,12 +259,7 @@ void main() {
   // 97: ld.shared.u32 	%r49, [%r3+1024];
   r49 = p2g_lds32((r3 + 1024u));
   // 98: setp.lt.u32 	%p5, %r1, 8;
-  uint t17;
-  uint t18;
-  t17 = r1; t18 = 8u;
-  bool t19;
-  t19 = t17 < t18;
-  p5 = t19;
+  p5 = r1 < 8u;
   if (!p5) {
     // 101: ld.shared.f32 	%f29, [%r2+992];
     f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
@@ -310,12 +281,7 @@ void main() {
   // 111: ld.shared.u32 	%r50, [%r3];
   r50 = p2g_lds32(r3);
   // 112: setp.lt.u32 	%p6, %r1, 16;
-  uint t20;
-  uint t21;
-  t20 = r1; t21 = 16u;
-  bool t22;
-  t22 = t20 < t21;
-  p6 = t22;
+  p6 = r1 < 16u;
   if (!p6) {
     // 115: ld.shared.f32 	%f30, [%r2+-64];
     f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
@@ -337,12 +303,7 @@ void main() {
   // 125: ld.shared.u32 	%r51, [%r3+1024];
   r51 = p2g_lds32((r3 + 1024u));
   // 126: setp.lt.u32 	%p7, %r1, 32;
-  uint t23;
-  uint t24;
-  t23 = r1; t24 = 32u;
-  bool t25;
-  t25 = t23 < t24;
-  p7 = t25;
+  p7 = r1 < 32u;
   if (!p7) {
     // 129: ld.shared.f32 	%f31, [%r2+896];
     f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
@@ -364,12 +325,7 @@ void main() {
   // 139: ld.shared.u32 	%r52, [%r3];
   r52 = p2g_lds32(r3);
   // 140: setp.lt.u32 	%p8, %r1, 64;
-  uint t26;
-  uint t27;
-  t26 = r1; t27 = 64u;
-  bool t28;
-  t28 = t26 < t27;
-  p8 = t28;
+  p8 = r1 < 64u;
   if (!p8) {
     // 143: ld.shared.f32 	%f32, [%r2+-256];
     f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
@@ -391,12 +347,7 @@ void main() {
   // 153: ld.shared.u32 	%r53, [%r3+1024];
   r53 = p2g_lds32((r3 + 1024u));
   // 154: setp.lt.u32 	%p9, %r1, 128;
-  uint t29;
-  uint t30;
-  t29 = r1; t30 = 128u;
-  bool t31;
-  t31 = t29 < t30;
-  p9 = t31;
+  p9 = r1 < 128u;
   if (!p9) {
     // 157: ld.shared.f32 	%f33, [%r2+512];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
@@ -418,9 +369,7 @@ void main() {
   // 167: cvta.to.global.u64 	%rd8, %rd2;
   rd8 = rd2;
   // 168: shl.b64 	%rd9, %rd1, 2;
-  uint t32;
-  t32 = 2u;
-  rd9 = (t32 >= 64u ? 0ul : rd1 << t32);
+  rd9 = rd1 << 2u;
   // 169: add.s64 	%rd10, %rd8, %rd9;
   rd10 = uint64_t(int64_t(rd8) + int64_t(rd9));
   // 170: st.global.f32 	[%rd10], %f34;

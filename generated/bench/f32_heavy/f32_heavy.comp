@@ -260,12 +260,7 @@ void main() {
   // 45: sub.f32 	%f117, %f18, %f114;
   f117 = p2g_fsub(f18, f114, false);
   // 46: setp.lt.s32 	%p1, %r3, 1;
-  int t2;
-  int t3;
-  t2 = int(r3); t3 = 1;
-  bool t4;
-  t4 = t2 < t3;
-  p1 = t4;
+  p1 = int(r3) < 1;
   if (!p1) {
     // 49: mov.u32 	%r9, 0;
     r9 = 0u;
@@ -450,12 +445,7 @@ void main() {
       // 144: add.s32 	%r9, %r9, 1;
       r9 = uint(int(r9) + 1);
       // 145: setp.lt.s32 	%p2, %r9, %r3;
-      int t5;
-      int t6;
-      t5 = int(r9); t6 = int(r3);
-      bool t7;
-      t7 = t5 < t6;
-      p2 = t7;
+      p2 = int(r9) < int(r3);
       if (!p2) {
         break;
       }
@@ -470,9 +460,7 @@ void main() {
   // 152: cvta.to.global.u64 	%rd9, %rd2;
   rd9 = rd2;
   // 153: shl.b64 	%rd10, %rd1, 2;
-  uint t8;
-  t8 = 2u;
-  rd10 = (t8 >= 64u ? 0ul : rd1 << t8);
+  rd10 = rd1 << 2u;
   // 154: add.s64 	%rd11, %rd9, %rd10;
   rd11 = uint64_t(int64_t(rd9) + int64_t(rd10));
   // 155: st.global.f32 	[%rd11], %f109;

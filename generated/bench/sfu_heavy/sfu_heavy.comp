@@ -705,24 +705,14 @@ void main() {
   // 38: ld.global.nc.f32 	%f245, [%rd6];
   f245 = uintBitsToFloat(P2GU32(rd6).v);
   // 39: setp.lt.s32 	%p1, %r5, 1;
-  int t2;
-  int t3;
-  t2 = int(r5); t3 = 1;
-  bool t4;
-  t4 = t2 < t3;
-  p1 = t4;
+  p1 = int(r5) < 1;
   // 40: mov.f32 	%f246, 0f3F000000;
   f246 = 0.5;
   if (!p1) {
     // 43: and.b32  	%r1, %r5, 1;
     r1 = r5 & 1u;
     // 44: setp.eq.s32 	%p2, %r5, 1;
-    int t5;
-    int t6;
-    t5 = int(r5); t6 = 1;
-    bool t7;
-    t7 = t5 == t6;
-    p2 = t7;
+    p2 = int(r5) == 1;
     // 45: mov.f32 	%f246, 0f3F000000;
     f246 = 0.5;
     if (!p2) {
@@ -1039,24 +1029,14 @@ void main() {
         // 220: add.s32 	%r10, %r10, -2;
         r10 = uint(int(r10) + -2);
         // 221: setp.ne.s32 	%p3, %r10, 0;
-        int t8;
-        int t9;
-        t8 = int(r10); t9 = 0;
-        bool t10;
-        t10 = t8 != t9;
-        p3 = t10;
+        p3 = int(r10) != 0;
         if (!p3) {
           break;
         }
       }
     }
     // 225: setp.eq.s32 	%p4, %r1, 0;
-    int t11;
-    int t12;
-    t11 = int(r1); t12 = 0;
-    bool t13;
-    t13 = t11 == t12;
-    p4 = t13;
+    p4 = int(r1) == 0;
     if (!p4) {
       // 228: mul.f32 	%f176, %f245, 0f3F000000;
       f176 = p2g_fmul(f245, 0.5, false);
@@ -1215,9 +1195,7 @@ void main() {
   // 314: cvta.to.global.u64 	%rd7, %rd2;
   rd7 = rd2;
   // 315: shl.b64 	%rd8, %rd1, 2;
-  uint t14;
-  t14 = 2u;
-  rd8 = (t14 >= 64u ? 0ul : rd1 << t14);
+  rd8 = rd1 << 2u;
   // 316: add.s64 	%rd9, %rd7, %rd8;
   rd9 = uint64_t(int64_t(rd7) + int64_t(rd8));
   // 317: add.f32 	%f242, %f245, %f246;

@@ -88,12 +88,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_1 = r3_1 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    uint t1;
-    uint t2;
-    t1 = r3_1; t2 = 4u;
-    bool t3;
-    t3 = t1 < t2;
-    v_p_1 = t3;
+    v_p_1 = r3_1 < 4u;
     if (!v_p_1) {
       break;
     }
@@ -124,12 +119,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_2 = r3_2 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    uint t4;
-    uint t5;
-    t4 = r3_2; t5 = 4u;
-    bool t6;
-    t6 = t4 < t5;
-    v_p_2 = t6;
+    v_p_2 = r3_2 < 4u;
     if (!v_p_2) {
       break;
     }
@@ -168,12 +158,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_3 = r3_3 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    uint t7;
-    uint t8;
-    t7 = r3_3; t8 = 4u;
-    bool t9;
-    t9 = t7 < t8;
-    v_p_3 = t9;
+    v_p_3 = r3_3 < 4u;
     if (!v_p_3) {
       break;
     }
@@ -232,12 +217,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_5 = r3_5 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
-      uint t10;
-      uint t11;
-      t10 = r3_5; t11 = 4u;
-      bool t12;
-      t12 = t10 < t11;
-      v_p_4 = t12;
+      v_p_4 = r3_5 < 4u;
       if (!v_p_4) {
         break;
       }
@@ -272,12 +252,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_6 = r3_6 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
-      uint t13;
-      uint t14;
-      t13 = r3_6; t14 = 4u;
-      bool t15;
-      t15 = t13 < t14;
-      v_p_5 = t15;
+      v_p_5 = r3_6 < 4u;
       if (!v_p_5) {
         break;
       }
@@ -297,12 +272,7 @@ void main() {
     // 98: add.u32 %r5, %r5, 1;
     r5 = r5 + 1u;
     // 99: setp.lt.u32 %p, %r5, 3;
-    uint t16;
-    uint t17;
-    t16 = r5; t17 = 3u;
-    bool t18;
-    t18 = t16 < t17;
-    v_p = t18;
+    v_p = r5 < 3u;
     if (!v_p) {
       break;
     }

@@ -42,12 +42,7 @@ void main() {
   // 38: mad.lo.s32 	%r1, %r5, %r4, %r6;
   r1 = uint(int(r5) * int(r4) + int(r6));
   // 39: setp.ge.s32 	%p1, %r1, %r3;
-  int t1;
-  int t2;
-  t1 = int(r1); t2 = int(r3);
-  bool t3;
-  t3 = t1 >= t2;
-  p1 = t3;
+  p1 = int(r1) >= int(r3);
   if (!p1) {
     // 42: cvta.to.global.u64 	%rd5, %rd1;
     rd5 = rd1;
@@ -72,10 +67,10 @@ void main() {
     // 52: xor.b32  	%r16, %r8, %r2;
     r16 = r8 ^ r2;
     // 54: mad.hi.sat.s32 %r7, %r8, %r9, %r10;
-    int t4;
-    int t5;
-    imulExtended(int(r8), int(r9), t4, t5);
-    r7 = uint(int(clamp(int64_t(t4) + int64_t(int(r10)), -2147483648l, 2147483647l)));
+    int t1;
+    int t2;
+    imulExtended(int(r8), int(r9), t1, t2);
+    r7 = uint(int(clamp(int64_t(t1) + int64_t(int(r10)), -2147483648l, 2147483647l)));
     // 56: mul.lo.s32 	%r19, %r1, 3;
     r19 = uint(int(r1) * 3);
     // 57: cvta.to.global.u64 	%rd12, %rd4;
@@ -87,17 +82,17 @@ void main() {
     // 60: st.global.u32 	[%rd14], %r7;
     P2GU32(rd14).v = r7;
     // 62: mad.hi.s32 %r11, %r16, %r9, %r10;
-    int t6;
-    int t7;
-    imulExtended(int(r16), int(r9), t6, t7);
-    r11 = uint(t6 + int(r10));
+    int t3;
+    int t4;
+    imulExtended(int(r16), int(r9), t3, t4);
+    r11 = uint(t3 + int(r10));
     // 64: st.global.u32 	[%rd14+4], %r11;
     P2GU32((rd14 + 4ul)).v = r11;
     // 66: mad.hi.sat.s32 %r15, %r16, %r9, %r10;
-    int t8;
-    int t9;
-    imulExtended(int(r16), int(r9), t8, t9);
-    r15 = uint(int(clamp(int64_t(t8) + int64_t(int(r10)), -2147483648l, 2147483647l)));
+    int t5;
+    int t6;
+    imulExtended(int(r16), int(r9), t5, t6);
+    r15 = uint(int(clamp(int64_t(t5) + int64_t(int(r10)), -2147483648l, 2147483647l)));
     // 68: st.global.u32 	[%rd14+8], %r15;
     P2GU32((rd14 + 8ul)).v = r15;
   }

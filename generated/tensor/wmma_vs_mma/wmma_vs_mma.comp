@@ -176,9 +176,7 @@ void main() {
   // 41: mad.lo.s32 	%r16, %r13, %r14, %r15;
   r16 = uint(int(r13) * int(r14) + int(r15));
   // 42: shl.b32 	%r17, %r16, 3;
-  uint t1;
-  t1 = 3u;
-  r17 = (t1 >= 32u ? 0u : r16 << t1);
+  r17 = r16 << 3u;
   // 43: and.b32  	%r18, %r17, -256;
   r18 = r17 & 0xFFFFFF00u;
   // 44: mul.wide.u32 	%rd11, %r18, 2;
@@ -188,99 +186,99 @@ void main() {
   // 46: mov.u32 	%r19, 16;
   r19 = 16u;
   // 47: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r1, %r2, %r3, %r4, %r20, %r21, %r22, %r23}, [%rd12], %r19;
-  uint64_t t2;
+  uint64_t t1;
+  uint t2;
+  t1 = rd12;
+  t2 = r19;
   uint t3;
-  t2 = rd12;
-  t3 = r19;
+  t3 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t4;
-  t4 = (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+  t4 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t5;
-  t5 = (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+  t5 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
   uint t6;
-  t6 = (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  uint t7;
-  t7 = (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  r1 = t4;
-  r2 = t5;
-  r3 = t6;
-  r4 = t7;
-  r20 = t4;
-  r21 = t5;
-  r22 = t6;
-  r23 = t7;
+  t6 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+  r1 = t3;
+  r2 = t4;
+  r3 = t5;
+  r4 = t6;
+  r20 = t3;
+  r21 = t4;
+  r22 = t5;
+  r23 = t6;
   // 48: add.s64 	%rd13, %rd9, %rd11;
   rd13 = uint64_t(int64_t(rd9) + int64_t(rd11));
   // 49: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r5, %r6, %r11, %r12, %r24, %r25, %r26, %r27}, [%rd13], %r19;
-  uint64_t t8;
+  uint64_t t7;
+  uint t8;
+  t7 = rd13;
+  t8 = r19;
   uint t9;
-  t8 = rd13;
-  t9 = r19;
+  t9 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t10;
-  t10 = (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+  t10 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
   uint t11;
-  t11 = (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+  t11 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t12;
-  t12 = (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-  uint t13;
-  t13 = (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t8 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t9 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  r5 = t10;
-  r6 = t11;
-  r11 = t12;
-  r12 = t13;
-  r24 = t10;
-  r25 = t11;
-  r26 = t12;
-  r27 = t13;
+  t12 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+  r5 = t9;
+  r6 = t10;
+  r11 = t11;
+  r12 = t12;
+  r24 = t9;
+  r25 = t10;
+  r26 = t11;
+  r27 = t12;
   // 50: mul.wide.u32 	%rd14, %r18, 4;
   rd14 = uint64_t(r18) * uint64_t(4u);
   // 51: add.s64 	%rd15, %rd8, %rd14;
   rd15 = uint64_t(int64_t(rd8) + int64_t(rd14));
   // 52: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f5, %f6, %f7, %f8, %f13, %f14, %f15, %f16}, [%rd15], %r19;
-  uint64_t t14;
+  uint64_t t13;
+  uint t14;
+  t13 = rd15;
+  t14 = r19;
   uint t15;
-  t14 = rd15;
-  t15 = r19;
+  t15 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
   uint t16;
-  t16 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
+  t16 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
   uint t17;
-  t17 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
+  t17 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
   uint t18;
-  t18 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
+  t18 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
   uint t19;
-  t19 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
+  t19 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
   uint t20;
-  t20 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
+  t20 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
   uint t21;
-  t21 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
+  t21 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
   uint t22;
-  t22 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
-  uint t23;
-  t23 = (P2GU32((t14 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t15 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
-  f5 = uintBitsToFloat(t16);
-  f6 = uintBitsToFloat(t17);
-  f7 = uintBitsToFloat(t18);
-  f8 = uintBitsToFloat(t19);
-  f13 = uintBitsToFloat(t20);
-  f14 = uintBitsToFloat(t21);
-  f15 = uintBitsToFloat(t22);
-  f16 = uintBitsToFloat(t23);
+  t22 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
+  f5 = uintBitsToFloat(t15);
+  f6 = uintBitsToFloat(t16);
+  f7 = uintBitsToFloat(t17);
+  f8 = uintBitsToFloat(t18);
+  f13 = uintBitsToFloat(t19);
+  f14 = uintBitsToFloat(t20);
+  f15 = uintBitsToFloat(t21);
+  f16 = uintBitsToFloat(t22);
   // 53: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f17, %f18, %f19, %f20, %f21, %f22, %f23, %f24}, {%r1, %r2, %r3, %r4, %r20, %r21, %r22, %r23}, {%r5, %r6, %r11, %r12, %r24, %r25, %r26, %r27}, {%f5, %f6, %f7, %f8, %f13, %f14, %f15, %f16};
+  uint t23;
+  t23 = floatBitsToUint(f5);
   uint t24;
-  t24 = floatBitsToUint(f5);
+  t24 = floatBitsToUint(f6);
   uint t25;
-  t25 = floatBitsToUint(f6);
+  t25 = floatBitsToUint(f7);
   uint t26;
-  t26 = floatBitsToUint(f7);
+  t26 = floatBitsToUint(f8);
   uint t27;
-  t27 = floatBitsToUint(f8);
+  t27 = floatBitsToUint(f13);
   uint t28;
-  t28 = floatBitsToUint(f13);
+  t28 = floatBitsToUint(f14);
   uint t29;
-  t29 = floatBitsToUint(f14);
+  t29 = floatBitsToUint(f15);
   uint t30;
-  t30 = floatBitsToUint(f15);
-  uint t31;
-  t31 = floatBitsToUint(f16);
+  t30 = floatBitsToUint(f16);
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r1;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r2;
@@ -291,70 +289,70 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r11;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r12;
   memoryBarrierShared(); barrier();
+  uint t31;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t31 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t23, 3u, false); }
   uint t32;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t32 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t24, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t32 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t24, 3u, false); }
   uint t33;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t33 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t25, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t33 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t25, 3u, false); }
   uint t34;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t34 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t26, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t34 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t26, 3u, false); }
   uint t35;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t35 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t27, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t35 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t27, 3u, false); }
   uint t36;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t28, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t28, 3u, false); }
   uint t37;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t29, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t29, 3u, false); }
   uint t38;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t30, 3u, false); }
-  uint t39;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t39 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t31, 3u, false); }
-  f17 = uintBitsToFloat(t32);
-  f18 = uintBitsToFloat(t33);
-  f19 = uintBitsToFloat(t34);
-  f20 = uintBitsToFloat(t35);
-  f21 = uintBitsToFloat(t36);
-  f22 = uintBitsToFloat(t37);
-  f23 = uintBitsToFloat(t38);
-  f24 = uintBitsToFloat(t39);
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t30, 3u, false); }
+  f17 = uintBitsToFloat(t31);
+  f18 = uintBitsToFloat(t32);
+  f19 = uintBitsToFloat(t33);
+  f20 = uintBitsToFloat(t34);
+  f21 = uintBitsToFloat(t35);
+  f22 = uintBitsToFloat(t36);
+  f23 = uintBitsToFloat(t37);
+  f24 = uintBitsToFloat(t38);
   // 54: add.s64 	%rd16, %rd7, %rd14;
   rd16 = uint64_t(int64_t(rd7) + int64_t(rd14));
   // 55: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd16], {%f17, %f18, %f19, %f20, %f21, %f22, %f23, %f24}, %r19;
-  uint64_t t40;
+  uint64_t t39;
+  uint t40;
+  t39 = rd16;
+  t40 = r19;
   uint t41;
-  t40 = rd16;
-  t41 = r19;
+  t41 = floatBitsToUint(f17);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t41;
   uint t42;
-  t42 = floatBitsToUint(f17);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t42;
+  t42 = floatBitsToUint(f18);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t42;
   uint t43;
-  t43 = floatBitsToUint(f18);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t43;
+  t43 = floatBitsToUint(f19);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t43;
   uint t44;
-  t44 = floatBitsToUint(f19);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t44;
+  t44 = floatBitsToUint(f20);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t44;
   uint t45;
-  t45 = floatBitsToUint(f20);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t45;
+  t45 = floatBitsToUint(f21);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t45;
   uint t46;
-  t46 = floatBitsToUint(f21);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t46;
+  t46 = floatBitsToUint(f22);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t46;
   uint t47;
-  t47 = floatBitsToUint(f22);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t47;
+  t47 = floatBitsToUint(f23);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t47;
   uint t48;
-  t48 = floatBitsToUint(f23);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t48;
-  uint t49;
-  t49 = floatBitsToUint(f24);
-  P2GU32((t40 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t41 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t49;
+  t48 = floatBitsToUint(f24);
+  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t48;
   // 57: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};
+  uint t49;
+  t49 = floatBitsToUint(f5);
   uint t50;
-  t50 = floatBitsToUint(f5);
+  t50 = floatBitsToUint(f6);
   uint t51;
-  t51 = floatBitsToUint(f6);
+  t51 = floatBitsToUint(f7);
   uint t52;
-  t52 = floatBitsToUint(f7);
-  uint t53;
-  t53 = floatBitsToUint(f8);
+  t52 = floatBitsToUint(f8);
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r2;
@@ -363,27 +361,27 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r5;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r6;
   memoryBarrierShared(); barrier();
+  uint t53;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t53 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t49, 3u, false); }
   uint t54;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
   uint t55;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
   uint t56;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
-  uint t57;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t57 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t53, 3u, false); }
-  f1 = uintBitsToFloat(t54);
-  f2 = uintBitsToFloat(t55);
-  f3 = uintBitsToFloat(t56);
-  f4 = uintBitsToFloat(t57);
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
+  f1 = uintBitsToFloat(t53);
+  f2 = uintBitsToFloat(t54);
+  f3 = uintBitsToFloat(t55);
+  f4 = uintBitsToFloat(t56);
   // 60: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f9,%f10,%f11,%f12}, {%r1,%r2,%r3,%r4}, {%r11,%r12}, {%f13,%f14,%f15,%f16};
+  uint t57;
+  t57 = floatBitsToUint(f13);
   uint t58;
-  t58 = floatBitsToUint(f13);
+  t58 = floatBitsToUint(f14);
   uint t59;
-  t59 = floatBitsToUint(f14);
+  t59 = floatBitsToUint(f15);
   uint t60;
-  t60 = floatBitsToUint(f15);
-  uint t61;
-  t61 = floatBitsToUint(f16);
+  t60 = floatBitsToUint(f16);
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r2;
@@ -392,30 +390,26 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r11;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r12;
   memoryBarrierShared(); barrier();
+  uint t61;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t61 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t57, 3u, false); }
   uint t62;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t62 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t58, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t62 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t58, 3u, false); }
   uint t63;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t63 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t59, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t63 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t59, 3u, false); }
   uint t64;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t64 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t60, 3u, false); }
-  uint t65;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t65 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t61, 3u, false); }
-  f9 = uintBitsToFloat(t62);
-  f10 = uintBitsToFloat(t63);
-  f11 = uintBitsToFloat(t64);
-  f12 = uintBitsToFloat(t65);
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t64 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t60, 3u, false); }
+  f9 = uintBitsToFloat(t61);
+  f10 = uintBitsToFloat(t62);
+  f11 = uintBitsToFloat(t63);
+  f12 = uintBitsToFloat(t64);
   // 62: shl.b32 	%r28, %r15, 1;
-  uint t66;
-  t66 = 1u;
-  r28 = (t66 >= 32u ? 0u : r15 << t66);
+  r28 = r15 << 1u;
   // 63: and.b32  	%r29, %r28, 6;
   r29 = r28 & 6u;
   // 64: or.b32  	%r30, %r18, %r29;
   r30 = r18 | r29;
   // 65: shl.b32 	%r31, %r15, 2;
-  uint t67;
-  t67 = 2u;
-  r31 = (t67 >= 32u ? 0u : r15 << t67);
+  r31 = r15 << 2u;
   // 66: and.b32  	%r32, %r31, 112;
   r32 = r31 & 112u;
   // 67: or.b32  	%r33, %r30, %r32;
