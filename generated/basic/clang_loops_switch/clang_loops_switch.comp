@@ -57,38 +57,27 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul;
   int p2g_sv0 = 0;
   // 22: ld.param.u32 	%r54, [clang_loops_switch_param_2];
-  r54 = P2GU32((pc.params + 16ul)).v;
   // 23: mov.u32 	%r55, %ctaid.x;
-  r55 = gl_WorkGroupID.x;
   // 24: mov.u32 	%r56, %ntid.x;
-  r56 = gl_WorkGroupSize.x;
   // 25: mov.u32 	%r57, %tid.x;
-  r57 = gl_LocalInvocationID.x;
   // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
-  r5 = uint(int(r55) * int(r56) + int(r57));
+  r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 27: setp.ge.u32 	%p1, %r5, %r54;
-  p1 = r5 >= r54;
+  p1 = r5 >= (P2GU32((pc.params + 16ul)).v);
   if (!p1) {
     // 29: ld.param.u64 	%rd5, [clang_loops_switch_param_0];
     rd5 = P2GU64((pc.params)).v;
     // 30: ld.param.u64 	%rd6, [clang_loops_switch_param_1];
-    rd6 = P2GU64((pc.params + 8ul)).v;
     // 31: cvta.to.global.u64 	%rd1, %rd6;
-    rd1 = rd6;
     // 32: cvta.to.global.u64 	%rd2, %rd5;
-    rd2 = rd5;
     // 33: shl.b32 	%r60, %r5, 2;
-    r60 = r5 << 2u;
     // 34: mul.wide.u32 	%rd7, %r60, 4;
-    rd7 = uint64_t(r60) * uint64_t(4u);
     // 35: add.s64 	%rd3, %rd2, %rd7;
-    rd3 = uint64_t(int64_t(rd2) + int64_t(rd7));
+    rd3 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
     // 36: shl.b32 	%r61, %r5, 1;
-    r61 = r5 << 1u;
     // 37: mul.wide.u32 	%rd8, %r61, 4;
-    rd8 = uint64_t(r61) * uint64_t(4u);
     // 38: add.s64 	%rd4, %rd1, %rd8;
-    rd4 = uint64_t(int64_t(rd1) + int64_t(rd8));
+    rd4 = uint64_t(int64_t(P2GU64((pc.params + 8ul)).v) + int64_t(uint64_t(r5 << 1u) * uint64_t(4u)));
     // 39: mov.u32 	%r93, 0;
     r93 = 0u;
     // 40: mov.u32 	%r98, 1;
@@ -100,55 +89,43 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // 53: and.b32  	%r64, %r4, -4;
-      r64 = r4 & 0xFFFFFFFCu;
       // 54: cvt.u64.u32 	%rd9, %r64;
-      uint64_t t1;
-      t1 = uint64_t(r64);
-      rd9 = uint64_t(t1);
+      uint64_t t1 = uint64_t(r4 & 0xFFFFFFFCu);
       // 55: add.s64 	%rd10, %rd3, %rd9;
-      rd10 = uint64_t(int64_t(rd3) + int64_t(rd9));
       // 56: ld.global.u32 	%r65, [%rd10];
-      r65 = P2GU32(rd10).v;
       // 57: shl.b32 	%r66, %r4, 3;
-      r66 = r4 << 3u;
       // 58: and.b32  	%r67, %r66, 24;
-      r67 = r66 & 24u;
       // 59: shr.u32 	%r6, %r65, %r67;
-      r6 = (r67 >= 32u ? 0u : r65 >> r67);
+      uint t2 = ((r4 << 3u) & 24u);
+      r6 = (t2 >= 32u ? 0u : (P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(t1)))).v) >> t2);
       // 60: add.s32 	%r7, %r93, 1;
       r7 = uint(int(r93) + 1);
       // 61: add.s32 	%r97, %r4, 1;
       r97 = uint(int(r4) + 1);
       // 62: cvt.u16.u32 	%rs1, %r6;
-      uint64_t t2;
-      t2 = uint64_t(r6);
-      rs1 = (uint(uint64_t(t2)) & 65535u);
+      uint64_t t3 = uint64_t(r6);
+      rs1 = (uint(uint64_t(t3)) & 65535u);
       // 63: and.b16  	%rs2, %rs1, 255;
-      rs2 = rs1 & 255u;
       // 64: mul.lo.s16 	%rs3, %rs2, 117;
-      rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
+      rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1 & 255u), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
       // 65: shr.u16 	%rs4, %rs3, 8;
       rs4 = rs3 >> 8u;
       // 66: sub.s16 	%rs5, %rs1, %rs4;
       rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 67: and.b16  	%rs6, %rs5, 254;
-      rs6 = rs5 & 254u;
       // 68: shr.u16 	%rs7, %rs6, 1;
-      rs7 = rs6 >> 1u;
+      rs7 = (rs5 & 254u) >> 1u;
       // 69: add.s16 	%rs8, %rs7, %rs4;
       rs8 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs7), 0, 16) + bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 70: shr.u16 	%rs9, %rs8, 3;
-      rs9 = rs8 >> 3u;
       // 71: mul.lo.s16 	%rs10, %rs9, 11;
-      rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs9), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
+      rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs8 >> 3u), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
       // 72: sub.s16 	%rs11, %rs1, %rs10;
       rs11 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs10), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 73: cvt.u32.u16 	%r68, %rs11;
-      uint64_t t3;
-      t3 = uint64_t(rs11);
-      r68 = uint(uint64_t(t3));
+      uint64_t t4 = uint64_t(rs11);
       // 74: and.b32  	%r63, %r68, 255;
-      r63 = r68 & 255u;
+      r63 = uint(uint64_t(t4)) & 255u;
       // 75: setp.gt.s32 	%p2, %r63, 4;
       p2 = int(r63) > 4;
       if (p2) {
@@ -182,9 +159,8 @@ void main() {
                   // 109: st.global.u32 	[%rd4], %r5;
                   P2GU32(rd4).v = r5;
                   // 110: or.b32  	%r70, %r7, -65536;
-                  r70 = r7 | 0xFFFF0000u;
                   // 111: st.global.u32 	[%rd4+4], %r70;
-                  P2GU32((rd4 + 4ul)).v = r70;
+                  P2GU32((rd4 + 4ul)).v = (r7 | 0xFFFF0000u);
                   // 112: mov.u32 	%r102, 1;
                   r102 = 1u;
                   p2g_sv0 = 19;
@@ -208,13 +184,10 @@ void main() {
             r102 = r62;
             if (p8) {
               // 132: and.b32  	%r71, %r5, 1;
-              r71 = r5 & 1u;
               // 133: setp.eq.b32 	%p16, %r71, 1;
-              p16 = r71 == 1u;
               // 134: add.s32 	%r72, %r4, 3;
-              r72 = uint(int(r4) + 3);
               // 135: selp.b32 	%r97, %r72, %r97, %p16;
-              r97 = p16 ? r72 : r97;
+              r97 = ((r5 & 1u) == 1u) ? uint(int(r4) + 3) : r97;
               p2g_sv0 = 18;
             } else {
               p2g_sv0 = 19;
@@ -238,9 +211,8 @@ void main() {
             p11 = int(r63) == 3;
             if (p11) {
               // 142: and.b32  	%r74, %r5, 15;
-              r74 = r5 & 15u;
               // 143: add.s32 	%r98, %r98, %r74;
-              r98 = uint(int(r98) + int(r74));
+              r98 = uint(int(r98) + int(r5 & 15u));
               p2g_sv0 = 18;
             } else {
               // 85: setp.eq.s32 	%p12, %r63, 4;
@@ -263,9 +235,8 @@ void main() {
           p13 = int(r63) == 0;
           if (p13) {
             // 152: and.b32  	%r76, %r6, 255;
-            r76 = r6 & 255u;
             // 153: add.s32 	%r5, %r76, %r5;
-            r5 = uint(int(r76) + int(r5));
+            r5 = uint(int(r6 & 255u) + int(r5));
             p2g_sv0 = 18;
           } else {
             // 117: setp.eq.s32 	%p14, %r63, 1;
@@ -305,11 +276,9 @@ void main() {
         }
       }
       // 45: setp.lt.u32 	%p20, %r97, 16;
-      p20 = r97 < 16u;
       // 46: setp.lt.u32 	%p21, %r93, 63;
-      p21 = r93 < 63u;
       // 47: and.pred  	%p22, %p20, %p21;
-      p22 = p20 && p21;
+      p22 = (r97 < 16u) && (r93 < 63u);
       // 48: mov.u32 	%r93, %r7;
       r93 = r7;
       // 49: mov.u32 	%r4, %r97;
@@ -324,17 +293,13 @@ void main() {
       // 169: and.b32  	%r26, %r98, 15;
       r26 = r98 & 15u;
       // 170: and.b32  	%r78, %r5, 1;
-      r78 = r5 & 1u;
       // 171: setp.eq.b32 	%p23, %r78, 1;
-      p23 = r78 == 1u;
       // 172: add.s32 	%r79, %r5, 15;
-      r79 = uint(int(r5) + 15);
       // 173: selp.b32 	%r27, %r79, %r5, %p23;
-      r27 = p23 ? r79 : r5;
+      r27 = ((r5 & 1u) == 1u) ? uint(int(r5) + 15) : r5;
       // 174: and.b32  	%r80, %r27, 2;
-      r80 = r27 & 2u;
       // 175: setp.eq.s32 	%p24, %r80, 0;
-      p24 = int(r80) == 0;
+      p24 = int(r27 & 2u) == 0;
       // 176: mov.u32 	%r103, %r27;
       r103 = r27;
       if (!p24) {
@@ -359,20 +324,17 @@ void main() {
               p28 = int(r26) == 3;
               if (!p28) {
                 // 190: setp.lt.u32 	%p29, %r26, 5;
-                p29 = r26 < 5u;
                 // 191: selp.b32 	%r81, 90, 111, %p29;
-                r81 = p29 ? 90u : 111u;
                 // 192: add.s32 	%r103, %r27, %r81;
-                r103 = uint(int(r27) + int(r81));
+                r103 = uint(int(r27) + int((r26 < 5u) ? 90u : 111u));
               }
             }
           }
         }
       }
       // 194: and.b32  	%r82, %r103, 4;
-      r82 = r103 & 4u;
       // 195: setp.eq.s32 	%p30, %r82, 0;
-      p30 = int(r82) == 0;
+      p30 = int(r103 & 4u) == 0;
       // 196: mov.u32 	%r104, %r103;
       r104 = r103;
       if (!p30) {
@@ -397,20 +359,17 @@ void main() {
               p34 = r26 < 8u;
               if (!p34) {
                 // 210: setp.lt.u32 	%p35, %r26, 10;
-                p35 = r26 < 10u;
                 // 211: selp.b32 	%r83, 170, 207, %p35;
-                r83 = p35 ? 170u : 207u;
                 // 212: add.s32 	%r104, %r103, %r83;
-                r104 = uint(int(r103) + int(r83));
+                r104 = uint(int(r103) + int((r26 < 10u) ? 170u : 207u));
               }
             }
           }
         }
       }
       // 214: and.b32  	%r84, %r104, 8;
-      r84 = r104 & 8u;
       // 215: setp.eq.s32 	%p36, %r84, 0;
-      p36 = int(r84) == 0;
+      p36 = int(r104 & 8u) == 0;
       // 216: mov.u32 	%r105, %r104;
       r105 = r104;
       if (!p36) {
@@ -435,20 +394,17 @@ void main() {
               p40 = r26 < 12u;
               if (!p40) {
                 // 230: setp.eq.s32 	%p41, %r26, 15;
-                p41 = int(r26) == 15;
                 // 231: selp.b32 	%r85, 303, 250, %p41;
-                r85 = p41 ? 303u : 250u;
                 // 232: add.s32 	%r105, %r104, %r85;
-                r105 = uint(int(r104) + int(r85));
+                r105 = uint(int(r104) + int((int(r26) == 15) ? 303u : 250u));
               }
             }
           }
         }
       }
       // 234: and.b32  	%r86, %r105, 16;
-      r86 = r105 & 16u;
       // 235: setp.eq.s32 	%p42, %r86, 0;
-      p42 = int(r86) == 0;
+      p42 = int(r105 & 16u) == 0;
       // 236: mov.u32 	%r106, %r105;
       r106 = r105;
       if (!p42) {
@@ -463,18 +419,15 @@ void main() {
           p44 = r26 < 8u;
           if (!p44) {
             // 244: setp.lt.u32 	%p45, %r26, 12;
-            p45 = r26 < 12u;
             // 245: selp.b32 	%r87, 195, 262, %p45;
-            r87 = p45 ? 195u : 262u;
             // 246: add.s32 	%r106, %r105, %r87;
-            r106 = uint(int(r105) + int(r87));
+            r106 = uint(int(r105) + int((r26 < 12u) ? 195u : 262u));
           }
         }
       }
       // 248: and.b32  	%r88, %r106, 32;
-      r88 = r106 & 32u;
       // 249: setp.eq.s32 	%p46, %r88, 0;
-      p46 = int(r88) == 0;
+      p46 = int(r106 & 32u) == 0;
       // 250: mov.u32 	%r107, %r106;
       r107 = r106;
       if (!p46) {
@@ -489,22 +442,18 @@ void main() {
           p48 = r26 < 10u;
           if (!p48) {
             // 258: setp.eq.s32 	%p49, %r26, 15;
-            p49 = int(r26) == 15;
             // 259: selp.b32 	%r89, 326, 243, %p49;
-            r89 = p49 ? 326u : 243u;
             // 260: add.s32 	%r107, %r106, %r89;
-            r107 = uint(int(r106) + int(r89));
+            r107 = uint(int(r106) + int((int(r26) == 15) ? 326u : 243u));
           }
         }
       }
       // 262: st.global.u32 	[%rd4], %r107;
       P2GU32(rd4).v = r107;
       // 263: shl.b32 	%r90, %r97, 8;
-      r90 = r97 << 8u;
       // 264: or.b32  	%r91, %r7, %r90;
-      r91 = r7 | r90;
       // 265: st.global.u32 	[%rd4+4], %r91;
-      P2GU32((rd4 + 4ul)).v = r91;
+      P2GU32((rd4 + 4ul)).v = (r7 | (r97 << 8u));
     }
   }
   return;

@@ -44,69 +44,49 @@ void main() {
   // 27: ld.param.u64 	%rd4, [early_return_param_1];
   rd4 = P2GU64((pc.params + 8ul)).v;
   // 28: ld.param.u32 	%r34, [early_return_param_2];
-  r34 = P2GU32((pc.params + 16ul)).v;
   // 29: mov.u32 	%r35, %ntid.x;
-  r35 = gl_WorkGroupSize.x;
   // 30: mov.u32 	%r36, %ctaid.x;
-  r36 = gl_WorkGroupID.x;
   // 31: mov.u32 	%r37, %tid.x;
-  r37 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r1, %r36, %r35, %r37;
-  r1 = uint(int(r36) * int(r35) + int(r37));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.s32 	%p1, %r1, %r34;
-  p1 = int(r1) >= int(r34);
+  p1 = int(r1) >= int(P2GU32((pc.params + 16ul)).v);
   if (!p1) {
     // 36: cvta.to.global.u64 	%rd5, %rd3;
-    rd5 = rd3;
     // 37: cvt.s64.s32 	%rd1, %r1;
-    int64_t t1;
-    t1 = int64_t(int(r1));
+    int64_t t1 = int64_t(int(r1));
     rd1 = uint64_t(int64_t(uint64_t(t1)));
     // 38: mul.wide.s32 	%rd6, %r1, 4;
-    rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));
     // 39: add.s64 	%rd7, %rd5, %rd6;
-    rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+    rd7 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
     // 40: ld.global.u32 	%r2, [%rd7];
     r2 = P2GU32(rd7).v;
     // 41: setp.lt.s32 	%p2, %r2, -900;
     p2 = int(r2) < -900;
     if (!p2) {
       // 44: and.b32  	%r38, %r2, 3;
-      r38 = r2 & 3u;
       // 45: setp.eq.s32 	%p3, %r38, 0;
-      p3 = int(r38) == 0;
+      p3 = int(r2 & 3u) == 0;
       // 46: cvta.to.global.u64 	%rd8, %rd4;
-      rd8 = rd4;
       // 47: shl.b64 	%rd9, %rd1, 2;
-      rd9 = rd1 << 2u;
       // 48: add.s64 	%rd2, %rd8, %rd9;
-      rd2 = uint64_t(int64_t(rd8) + int64_t(rd9));
+      rd2 = uint64_t(int64_t(rd4) + int64_t(rd1 << 2u));
       if (p3) {
         // 270: shr.s32 	%r133, %r2, 31;
-        r133 = uint(int(r2) >> 31u);
         // 271: shr.u32 	%r134, %r133, 30;
-        r134 = r133 >> 30u;
         // 272: add.s32 	%r135, %r2, %r134;
-        r135 = uint(int(r2) + int(r134));
         // 273: shr.s32 	%r136, %r135, 2;
-        r136 = uint(int(r135) >> 2u);
         // 274: st.global.u32 	[%rd2], %r136;
-        P2GU32(rd2).v = r136;
+        P2GU32(rd2).v = uint(int(uint(int(r2) + int(uint(int(r2) >> 31u) >> 30u))) >> 2u);
       } else {
         // 51: and.b32  	%r40, %r2, 1;
-        r40 = r2 & 1u;
         // 52: shr.u32 	%r41, %r2, 1;
-        r41 = r2 >> 1u;
         // 53: and.b32  	%r42, %r41, 1;
-        r42 = r41 & 1u;
         // 54: add.s32 	%r43, %r42, %r40;
-        r43 = uint(int(r42) + int(r40));
         // 55: shr.u32 	%r44, %r2, 2;
-        r44 = r2 >> 2u;
         // 56: and.b32  	%r45, %r44, 1;
-        r45 = r44 & 1u;
         // 57: add.s32 	%r3, %r45, %r43;
-        r3 = uint(int(r45) + int(r43));
+        r3 = uint(int((r2 >> 2u) & 1u) + int(uint(int((r2 >> 1u) & 1u) + int(r2 & 1u))));
         // 58: setp.eq.s32 	%p4, %r3, 7;
         p4 = int(r3) == 7;
         // 59: mov.u32 	%r137, 1002;
@@ -115,11 +95,9 @@ void main() {
           p2g_sv0 = 1;
         } else {
           // 62: shr.u32 	%r47, %r2, 3;
-          r47 = r2 >> 3u;
           // 63: and.b32  	%r48, %r47, 1;
-          r48 = r47 & 1u;
           // 64: add.s32 	%r4, %r48, %r3;
-          r4 = uint(int(r48) + int(r3));
+          r4 = uint(int((r2 >> 3u) & 1u) + int(r3));
           // 65: setp.gt.u32 	%p5, %r4, 6;
           p5 = r4 > 6u;
           // 66: mov.u32 	%r137, 1003;
@@ -128,11 +106,9 @@ void main() {
             p2g_sv0 = 1;
           } else {
             // 69: shr.u32 	%r50, %r2, 4;
-            r50 = r2 >> 4u;
             // 70: and.b32  	%r51, %r50, 1;
-            r51 = r50 & 1u;
             // 71: add.s32 	%r5, %r51, %r4;
-            r5 = uint(int(r51) + int(r4));
+            r5 = uint(int((r2 >> 4u) & 1u) + int(r4));
             // 72: setp.gt.u32 	%p6, %r5, 6;
             p6 = r5 > 6u;
             // 73: mov.u32 	%r137, 1004;
@@ -141,11 +117,9 @@ void main() {
               p2g_sv0 = 1;
             } else {
               // 76: shr.u32 	%r53, %r2, 5;
-              r53 = r2 >> 5u;
               // 77: and.b32  	%r54, %r53, 1;
-              r54 = r53 & 1u;
               // 78: add.s32 	%r6, %r54, %r5;
-              r6 = uint(int(r54) + int(r5));
+              r6 = uint(int((r2 >> 5u) & 1u) + int(r5));
               // 79: setp.gt.u32 	%p7, %r6, 6;
               p7 = r6 > 6u;
               // 80: mov.u32 	%r137, 1005;
@@ -154,11 +128,9 @@ void main() {
                 p2g_sv0 = 1;
               } else {
                 // 83: shr.u32 	%r56, %r2, 6;
-                r56 = r2 >> 6u;
                 // 84: and.b32  	%r57, %r56, 1;
-                r57 = r56 & 1u;
                 // 85: add.s32 	%r7, %r57, %r6;
-                r7 = uint(int(r57) + int(r6));
+                r7 = uint(int((r2 >> 6u) & 1u) + int(r6));
                 // 86: setp.gt.u32 	%p8, %r7, 6;
                 p8 = r7 > 6u;
                 // 87: mov.u32 	%r137, 1006;
@@ -167,11 +139,9 @@ void main() {
                   p2g_sv0 = 1;
                 } else {
                   // 90: shr.u32 	%r59, %r2, 7;
-                  r59 = r2 >> 7u;
                   // 91: and.b32  	%r60, %r59, 1;
-                  r60 = r59 & 1u;
                   // 92: add.s32 	%r8, %r60, %r7;
-                  r8 = uint(int(r60) + int(r7));
+                  r8 = uint(int((r2 >> 7u) & 1u) + int(r7));
                   // 93: setp.gt.u32 	%p9, %r8, 6;
                   p9 = r8 > 6u;
                   // 94: mov.u32 	%r137, 1007;
@@ -180,11 +150,9 @@ void main() {
                     p2g_sv0 = 1;
                   } else {
                     // 97: shr.u32 	%r62, %r2, 8;
-                    r62 = r2 >> 8u;
                     // 98: and.b32  	%r63, %r62, 1;
-                    r63 = r62 & 1u;
                     // 99: add.s32 	%r9, %r63, %r8;
-                    r9 = uint(int(r63) + int(r8));
+                    r9 = uint(int((r2 >> 8u) & 1u) + int(r8));
                     // 100: setp.gt.u32 	%p10, %r9, 6;
                     p10 = r9 > 6u;
                     // 101: mov.u32 	%r137, 1008;
@@ -193,11 +161,9 @@ void main() {
                       p2g_sv0 = 1;
                     } else {
                       // 104: shr.u32 	%r65, %r2, 9;
-                      r65 = r2 >> 9u;
                       // 105: and.b32  	%r66, %r65, 1;
-                      r66 = r65 & 1u;
                       // 106: add.s32 	%r10, %r66, %r9;
-                      r10 = uint(int(r66) + int(r9));
+                      r10 = uint(int((r2 >> 9u) & 1u) + int(r9));
                       // 107: setp.gt.u32 	%p11, %r10, 6;
                       p11 = r10 > 6u;
                       // 108: mov.u32 	%r137, 1009;
@@ -206,11 +172,9 @@ void main() {
                         p2g_sv0 = 1;
                       } else {
                         // 111: shr.u32 	%r68, %r2, 10;
-                        r68 = r2 >> 10u;
                         // 112: and.b32  	%r69, %r68, 1;
-                        r69 = r68 & 1u;
                         // 113: add.s32 	%r11, %r69, %r10;
-                        r11 = uint(int(r69) + int(r10));
+                        r11 = uint(int((r2 >> 10u) & 1u) + int(r10));
                         // 114: setp.gt.u32 	%p12, %r11, 6;
                         p12 = r11 > 6u;
                         // 115: mov.u32 	%r137, 1010;
@@ -219,11 +183,9 @@ void main() {
                           p2g_sv0 = 1;
                         } else {
                           // 118: shr.u32 	%r71, %r2, 11;
-                          r71 = r2 >> 11u;
                           // 119: and.b32  	%r72, %r71, 1;
-                          r72 = r71 & 1u;
                           // 120: add.s32 	%r12, %r72, %r11;
-                          r12 = uint(int(r72) + int(r11));
+                          r12 = uint(int((r2 >> 11u) & 1u) + int(r11));
                           // 121: setp.gt.u32 	%p13, %r12, 6;
                           p13 = r12 > 6u;
                           // 122: mov.u32 	%r137, 1011;
@@ -232,11 +194,9 @@ void main() {
                             p2g_sv0 = 1;
                           } else {
                             // 125: shr.u32 	%r74, %r2, 12;
-                            r74 = r2 >> 12u;
                             // 126: and.b32  	%r75, %r74, 1;
-                            r75 = r74 & 1u;
                             // 127: add.s32 	%r13, %r75, %r12;
-                            r13 = uint(int(r75) + int(r12));
+                            r13 = uint(int((r2 >> 12u) & 1u) + int(r12));
                             // 128: setp.gt.u32 	%p14, %r13, 6;
                             p14 = r13 > 6u;
                             // 129: mov.u32 	%r137, 1012;
@@ -245,11 +205,9 @@ void main() {
                               p2g_sv0 = 1;
                             } else {
                               // 132: shr.u32 	%r77, %r2, 13;
-                              r77 = r2 >> 13u;
                               // 133: and.b32  	%r78, %r77, 1;
-                              r78 = r77 & 1u;
                               // 134: add.s32 	%r14, %r78, %r13;
-                              r14 = uint(int(r78) + int(r13));
+                              r14 = uint(int((r2 >> 13u) & 1u) + int(r13));
                               // 135: setp.gt.u32 	%p15, %r14, 6;
                               p15 = r14 > 6u;
                               // 136: mov.u32 	%r137, 1013;
@@ -258,11 +216,9 @@ void main() {
                                 p2g_sv0 = 1;
                               } else {
                                 // 139: shr.u32 	%r80, %r2, 14;
-                                r80 = r2 >> 14u;
                                 // 140: and.b32  	%r81, %r80, 1;
-                                r81 = r80 & 1u;
                                 // 141: add.s32 	%r15, %r81, %r14;
-                                r15 = uint(int(r81) + int(r14));
+                                r15 = uint(int((r2 >> 14u) & 1u) + int(r14));
                                 // 142: setp.gt.u32 	%p16, %r15, 6;
                                 p16 = r15 > 6u;
                                 // 143: mov.u32 	%r137, 1014;
@@ -271,11 +227,9 @@ void main() {
                                   p2g_sv0 = 1;
                                 } else {
                                   // 146: shr.u32 	%r83, %r2, 15;
-                                  r83 = r2 >> 15u;
                                   // 147: and.b32  	%r84, %r83, 1;
-                                  r84 = r83 & 1u;
                                   // 148: add.s32 	%r16, %r84, %r15;
-                                  r16 = uint(int(r84) + int(r15));
+                                  r16 = uint(int((r2 >> 15u) & 1u) + int(r15));
                                   // 149: setp.gt.u32 	%p17, %r16, 6;
                                   p17 = r16 > 6u;
                                   // 150: mov.u32 	%r137, 1015;
@@ -284,11 +238,9 @@ void main() {
                                     p2g_sv0 = 1;
                                   } else {
                                     // 153: shr.u32 	%r86, %r2, 16;
-                                    r86 = r2 >> 16u;
                                     // 154: and.b32  	%r87, %r86, 1;
-                                    r87 = r86 & 1u;
                                     // 155: add.s32 	%r17, %r87, %r16;
-                                    r17 = uint(int(r87) + int(r16));
+                                    r17 = uint(int((r2 >> 16u) & 1u) + int(r16));
                                     // 156: setp.gt.u32 	%p18, %r17, 6;
                                     p18 = r17 > 6u;
                                     // 157: mov.u32 	%r137, 1016;
@@ -297,11 +249,9 @@ void main() {
                                       p2g_sv0 = 1;
                                     } else {
                                       // 160: shr.u32 	%r89, %r2, 17;
-                                      r89 = r2 >> 17u;
                                       // 161: and.b32  	%r90, %r89, 1;
-                                      r90 = r89 & 1u;
                                       // 162: add.s32 	%r18, %r90, %r17;
-                                      r18 = uint(int(r90) + int(r17));
+                                      r18 = uint(int((r2 >> 17u) & 1u) + int(r17));
                                       // 163: setp.gt.u32 	%p19, %r18, 6;
                                       p19 = r18 > 6u;
                                       // 164: mov.u32 	%r137, 1017;
@@ -310,11 +260,9 @@ void main() {
                                         p2g_sv0 = 1;
                                       } else {
                                         // 167: shr.u32 	%r92, %r2, 18;
-                                        r92 = r2 >> 18u;
                                         // 168: and.b32  	%r93, %r92, 1;
-                                        r93 = r92 & 1u;
                                         // 169: add.s32 	%r19, %r93, %r18;
-                                        r19 = uint(int(r93) + int(r18));
+                                        r19 = uint(int((r2 >> 18u) & 1u) + int(r18));
                                         // 170: setp.gt.u32 	%p20, %r19, 6;
                                         p20 = r19 > 6u;
                                         // 171: mov.u32 	%r137, 1018;
@@ -323,11 +271,9 @@ void main() {
                                           p2g_sv0 = 1;
                                         } else {
                                           // 174: shr.u32 	%r95, %r2, 19;
-                                          r95 = r2 >> 19u;
                                           // 175: and.b32  	%r96, %r95, 1;
-                                          r96 = r95 & 1u;
                                           // 176: add.s32 	%r20, %r96, %r19;
-                                          r20 = uint(int(r96) + int(r19));
+                                          r20 = uint(int((r2 >> 19u) & 1u) + int(r19));
                                           // 177: setp.gt.u32 	%p21, %r20, 6;
                                           p21 = r20 > 6u;
                                           // 178: mov.u32 	%r137, 1019;
@@ -336,11 +282,9 @@ void main() {
                                             p2g_sv0 = 1;
                                           } else {
                                             // 181: shr.u32 	%r98, %r2, 20;
-                                            r98 = r2 >> 20u;
                                             // 182: and.b32  	%r99, %r98, 1;
-                                            r99 = r98 & 1u;
                                             // 183: add.s32 	%r21, %r99, %r20;
-                                            r21 = uint(int(r99) + int(r20));
+                                            r21 = uint(int((r2 >> 20u) & 1u) + int(r20));
                                             // 184: setp.gt.u32 	%p22, %r21, 6;
                                             p22 = r21 > 6u;
                                             // 185: mov.u32 	%r137, 1020;
@@ -349,11 +293,9 @@ void main() {
                                               p2g_sv0 = 1;
                                             } else {
                                               // 188: shr.u32 	%r101, %r2, 21;
-                                              r101 = r2 >> 21u;
                                               // 189: and.b32  	%r102, %r101, 1;
-                                              r102 = r101 & 1u;
                                               // 190: add.s32 	%r22, %r102, %r21;
-                                              r22 = uint(int(r102) + int(r21));
+                                              r22 = uint(int((r2 >> 21u) & 1u) + int(r21));
                                               // 191: setp.gt.u32 	%p23, %r22, 6;
                                               p23 = r22 > 6u;
                                               // 192: mov.u32 	%r137, 1021;
@@ -362,11 +304,9 @@ void main() {
                                                 p2g_sv0 = 1;
                                               } else {
                                                 // 195: shr.u32 	%r104, %r2, 22;
-                                                r104 = r2 >> 22u;
                                                 // 196: and.b32  	%r105, %r104, 1;
-                                                r105 = r104 & 1u;
                                                 // 197: add.s32 	%r23, %r105, %r22;
-                                                r23 = uint(int(r105) + int(r22));
+                                                r23 = uint(int((r2 >> 22u) & 1u) + int(r22));
                                                 // 198: setp.gt.u32 	%p24, %r23, 6;
                                                 p24 = r23 > 6u;
                                                 // 199: mov.u32 	%r137, 1022;
@@ -375,11 +315,9 @@ void main() {
                                                   p2g_sv0 = 1;
                                                 } else {
                                                   // 202: shr.u32 	%r107, %r2, 23;
-                                                  r107 = r2 >> 23u;
                                                   // 203: and.b32  	%r108, %r107, 1;
-                                                  r108 = r107 & 1u;
                                                   // 204: add.s32 	%r24, %r108, %r23;
-                                                  r24 = uint(int(r108) + int(r23));
+                                                  r24 = uint(int((r2 >> 23u) & 1u) + int(r23));
                                                   // 205: setp.gt.u32 	%p25, %r24, 6;
                                                   p25 = r24 > 6u;
                                                   // 206: mov.u32 	%r137, 1023;
@@ -388,11 +326,9 @@ void main() {
                                                     p2g_sv0 = 1;
                                                   } else {
                                                     // 209: shr.u32 	%r110, %r2, 24;
-                                                    r110 = r2 >> 24u;
                                                     // 210: and.b32  	%r111, %r110, 1;
-                                                    r111 = r110 & 1u;
                                                     // 211: add.s32 	%r25, %r111, %r24;
-                                                    r25 = uint(int(r111) + int(r24));
+                                                    r25 = uint(int((r2 >> 24u) & 1u) + int(r24));
                                                     // 212: setp.gt.u32 	%p26, %r25, 6;
                                                     p26 = r25 > 6u;
                                                     // 213: mov.u32 	%r137, 1024;
@@ -401,11 +337,9 @@ void main() {
                                                       p2g_sv0 = 1;
                                                     } else {
                                                       // 216: shr.u32 	%r113, %r2, 25;
-                                                      r113 = r2 >> 25u;
                                                       // 217: and.b32  	%r114, %r113, 1;
-                                                      r114 = r113 & 1u;
                                                       // 218: add.s32 	%r26, %r114, %r25;
-                                                      r26 = uint(int(r114) + int(r25));
+                                                      r26 = uint(int((r2 >> 25u) & 1u) + int(r25));
                                                       // 219: setp.gt.u32 	%p27, %r26, 6;
                                                       p27 = r26 > 6u;
                                                       // 220: mov.u32 	%r137, 1025;
@@ -414,11 +348,9 @@ void main() {
                                                         p2g_sv0 = 1;
                                                       } else {
                                                         // 223: shr.u32 	%r116, %r2, 26;
-                                                        r116 = r2 >> 26u;
                                                         // 224: and.b32  	%r117, %r116, 1;
-                                                        r117 = r116 & 1u;
                                                         // 225: add.s32 	%r27, %r117, %r26;
-                                                        r27 = uint(int(r117) + int(r26));
+                                                        r27 = uint(int((r2 >> 26u) & 1u) + int(r26));
                                                         // 226: setp.gt.u32 	%p28, %r27, 6;
                                                         p28 = r27 > 6u;
                                                         // 227: mov.u32 	%r137, 1026;
@@ -427,11 +359,9 @@ void main() {
                                                           p2g_sv0 = 1;
                                                         } else {
                                                           // 230: shr.u32 	%r119, %r2, 27;
-                                                          r119 = r2 >> 27u;
                                                           // 231: and.b32  	%r120, %r119, 1;
-                                                          r120 = r119 & 1u;
                                                           // 232: add.s32 	%r28, %r120, %r27;
-                                                          r28 = uint(int(r120) + int(r27));
+                                                          r28 = uint(int((r2 >> 27u) & 1u) + int(r27));
                                                           // 233: setp.gt.u32 	%p29, %r28, 6;
                                                           p29 = r28 > 6u;
                                                           // 234: mov.u32 	%r137, 1027;
@@ -440,11 +370,9 @@ void main() {
                                                             p2g_sv0 = 1;
                                                           } else {
                                                             // 237: shr.u32 	%r122, %r2, 28;
-                                                            r122 = r2 >> 28u;
                                                             // 238: and.b32  	%r123, %r122, 1;
-                                                            r123 = r122 & 1u;
                                                             // 239: add.s32 	%r29, %r123, %r28;
-                                                            r29 = uint(int(r123) + int(r28));
+                                                            r29 = uint(int((r2 >> 28u) & 1u) + int(r28));
                                                             // 240: setp.gt.u32 	%p30, %r29, 6;
                                                             p30 = r29 > 6u;
                                                             // 241: mov.u32 	%r137, 1028;
@@ -453,11 +381,9 @@ void main() {
                                                               p2g_sv0 = 1;
                                                             } else {
                                                               // 244: shr.u32 	%r125, %r2, 29;
-                                                              r125 = r2 >> 29u;
                                                               // 245: and.b32  	%r126, %r125, 1;
-                                                              r126 = r125 & 1u;
                                                               // 246: add.s32 	%r30, %r126, %r29;
-                                                              r30 = uint(int(r126) + int(r29));
+                                                              r30 = uint(int((r2 >> 29u) & 1u) + int(r29));
                                                               // 247: setp.gt.u32 	%p31, %r30, 6;
                                                               p31 = r30 > 6u;
                                                               // 248: mov.u32 	%r137, 1029;
@@ -466,11 +392,9 @@ void main() {
                                                                 p2g_sv0 = 1;
                                                               } else {
                                                                 // 251: shr.u32 	%r128, %r2, 30;
-                                                                r128 = r2 >> 30u;
                                                                 // 252: and.b32  	%r129, %r128, 1;
-                                                                r129 = r128 & 1u;
                                                                 // 253: add.s32 	%r31, %r129, %r30;
-                                                                r31 = uint(int(r129) + int(r30));
+                                                                r31 = uint(int((r2 >> 30u) & 1u) + int(r30));
                                                                 // 254: setp.gt.u32 	%p32, %r31, 6;
                                                                 p32 = r31 > 6u;
                                                                 // 255: mov.u32 	%r137, 1030;
@@ -479,9 +403,8 @@ void main() {
                                                                   p2g_sv0 = 1;
                                                                 } else {
                                                                   // 258: shr.u32 	%r131, %r2, 31;
-                                                                  r131 = r2 >> 31u;
                                                                   // 259: add.s32 	%r32, %r131, %r31;
-                                                                  r32 = uint(int(r131) + int(r31));
+                                                                  r32 = uint(int(r2 >> 31u) + int(r31));
                                                                   // 260: setp.gt.u32 	%p33, %r32, 6;
                                                                   p33 = r32 > 6u;
                                                                   // 261: mov.u32 	%r137, 1031;
@@ -490,9 +413,8 @@ void main() {
                                                                     p2g_sv0 = 1;
                                                                   } else {
                                                                     // 280: neg.s32 	%r132, %r32;
-                                                                    r132 = uint(-int(r32));
                                                                     // 281: st.global.u32 	[%rd2], %r132;
-                                                                    P2GU32(rd2).v = r132;
+                                                                    P2GU32(rd2).v = uint(-int(r32));
                                                                     p2g_sv0 = 3;
                                                                   }
                                                                 }

@@ -55,26 +55,19 @@ void main() {
   // 27: ld.param.u64 	%rd3, [loops_break_continue_param_1];
   rd3 = P2GU64((pc.params + 8ul)).v;
   // 28: ld.param.u32 	%r40, [loops_break_continue_param_2];
-  r40 = P2GU32((pc.params + 16ul)).v;
   // 29: mov.u32 	%r41, %ntid.x;
-  r41 = gl_WorkGroupSize.x;
   // 30: mov.u32 	%r42, %ctaid.x;
-  r42 = gl_WorkGroupID.x;
   // 31: mov.u32 	%r43, %tid.x;
-  r43 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r1, %r42, %r41, %r43;
-  r1 = uint(int(r42) * int(r41) + int(r43));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.u32 	%p1, %r1, %r40;
-  p1 = r1 >= r40;
+  p1 = r1 >= (P2GU32((pc.params + 16ul)).v);
   if (!p1) {
     // 36: cvta.to.global.u64 	%rd4, %rd2;
-    rd4 = rd2;
     // 37: mul.wide.u32 	%rd5, %r1, 4;
-    rd5 = uint64_t(r1) * uint64_t(4u);
     // 38: add.s64 	%rd6, %rd4, %rd5;
-    rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
     // 39: ld.global.u32 	%r2, [%rd6];
-    r2 = P2GU32(rd6).v;
+    r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
     // 40: and.b32  	%r3, %r2, 15;
     r3 = r2 & 15u;
     // 41: setp.eq.s32 	%p2, %r3, 15;
@@ -83,154 +76,109 @@ void main() {
     r90 = 0u;
     if (!p2) {
       // 45: and.b32  	%r45, %r2, 1;
-      r45 = r2 & 1u;
       // 46: setp.eq.b32 	%p3, %r45, 1;
-      p3 = r45 == 1u;
       // 47: not.pred 	%p4, %p3;
-      p4 = !p3;
       // 48: setp.eq.s32 	%p5, %r3, 7;
-      p5 = int(r3) == 7;
       // 49: or.pred  	%p6, %p4, %p5;
-      p6 = p4 || p5;
       // 50: selp.b32 	%r90, 0, %r3, %p6;
-      r90 = p6 ? 0u : r3;
+      r90 = ((!((r2 & 1u) == 1u)) || (int(r3) == 7)) ? 0u : r3;
       // 51: shr.u32 	%r46, %r2, 4;
-      r46 = r2 >> 4u;
       // 52: and.b32  	%r5, %r46, 15;
-      r5 = r46 & 15u;
+      r5 = (r2 >> 4u) & 15u;
       // 53: setp.eq.s32 	%p7, %r5, 15;
       p7 = int(r5) == 15;
       if (!p7) {
         // 56: and.b32  	%r47, %r2, 16;
-        r47 = r2 & 16u;
         // 57: setp.eq.s32 	%p8, %r47, 0;
-        p8 = int(r47) == 0;
         // 58: setp.eq.s32 	%p9, %r5, 7;
-        p9 = int(r5) == 7;
         // 59: or.pred  	%p10, %p8, %p9;
-        p10 = p8 || p9;
         // 60: shl.b32 	%r48, %r5, 1;
-        r48 = r5 << 1u;
         // 61: selp.b32 	%r49, 0, %r48, %p10;
-        r49 = p10 ? 0u : r48;
         // 62: add.s32 	%r90, %r90, %r49;
-        r90 = uint(int(r90) + int(r49));
+        r90 = uint(int(r90) + int(((int(r2 & 16u) == 0) || (int(r5) == 7)) ? 0u : (r5 << 1u)));
         // 63: shr.u32 	%r50, %r2, 8;
-        r50 = r2 >> 8u;
         // 64: and.b32  	%r7, %r50, 15;
-        r7 = r50 & 15u;
+        r7 = (r2 >> 8u) & 15u;
         // 65: setp.eq.s32 	%p11, %r7, 15;
         p11 = int(r7) == 15;
         if (!p11) {
           // 68: and.b32  	%r51, %r2, 256;
-          r51 = r2 & 256u;
           // 69: setp.eq.s32 	%p12, %r51, 0;
-          p12 = int(r51) == 0;
           // 70: setp.eq.s32 	%p13, %r7, 7;
-          p13 = int(r7) == 7;
           // 71: or.pred  	%p14, %p12, %p13;
-          p14 = p12 || p13;
           // 72: mad.lo.s32 	%r52, %r7, 3, %r90;
           r52 = uint(int(r7) * 3 + int(r90));
           // 73: selp.b32 	%r90, %r90, %r52, %p14;
-          r90 = p14 ? r90 : r52;
+          r90 = ((int(r2 & 256u) == 0) || (int(r7) == 7)) ? r90 : r52;
           // 74: shr.u32 	%r53, %r2, 12;
-          r53 = r2 >> 12u;
           // 75: and.b32  	%r9, %r53, 15;
-          r9 = r53 & 15u;
+          r9 = (r2 >> 12u) & 15u;
           // 76: setp.eq.s32 	%p15, %r9, 15;
           p15 = int(r9) == 15;
           if (!p15) {
             // 79: and.b32  	%r54, %r2, 4096;
-            r54 = r2 & 4096u;
             // 80: setp.eq.s32 	%p16, %r54, 0;
-            p16 = int(r54) == 0;
             // 81: setp.eq.s32 	%p17, %r9, 7;
-            p17 = int(r9) == 7;
             // 82: or.pred  	%p18, %p16, %p17;
-            p18 = p16 || p17;
             // 83: shl.b32 	%r55, %r9, 2;
-            r55 = r9 << 2u;
             // 84: selp.b32 	%r56, 0, %r55, %p18;
-            r56 = p18 ? 0u : r55;
             // 85: add.s32 	%r90, %r90, %r56;
-            r90 = uint(int(r90) + int(r56));
+            r90 = uint(int(r90) + int(((int(r2 & 4096u) == 0) || (int(r9) == 7)) ? 0u : (r9 << 2u)));
             // 86: shr.u32 	%r57, %r2, 16;
-            r57 = r2 >> 16u;
             // 87: and.b32  	%r11, %r57, 15;
-            r11 = r57 & 15u;
+            r11 = (r2 >> 16u) & 15u;
             // 88: setp.eq.s32 	%p19, %r11, 15;
             p19 = int(r11) == 15;
             if (!p19) {
               // 91: and.b32  	%r58, %r2, 65536;
-              r58 = r2 & 0x00010000u;
               // 92: setp.eq.s32 	%p20, %r58, 0;
-              p20 = int(r58) == 0;
               // 93: setp.eq.s32 	%p21, %r11, 7;
-              p21 = int(r11) == 7;
               // 94: or.pred  	%p22, %p20, %p21;
-              p22 = p20 || p21;
               // 95: mad.lo.s32 	%r59, %r11, 5, %r90;
               r59 = uint(int(r11) * 5 + int(r90));
               // 96: selp.b32 	%r90, %r90, %r59, %p22;
-              r90 = p22 ? r90 : r59;
+              r90 = ((int(r2 & 0x00010000u) == 0) || (int(r11) == 7)) ? r90 : r59;
               // 97: shr.u32 	%r60, %r2, 20;
-              r60 = r2 >> 20u;
               // 98: and.b32  	%r13, %r60, 15;
-              r13 = r60 & 15u;
+              r13 = (r2 >> 20u) & 15u;
               // 99: setp.eq.s32 	%p23, %r13, 15;
               p23 = int(r13) == 15;
               if (!p23) {
                 // 102: and.b32  	%r61, %r2, 1048576;
-                r61 = r2 & 0x00100000u;
                 // 103: setp.eq.s32 	%p24, %r61, 0;
-                p24 = int(r61) == 0;
                 // 104: setp.eq.s32 	%p25, %r13, 7;
-                p25 = int(r13) == 7;
                 // 105: or.pred  	%p26, %p24, %p25;
-                p26 = p24 || p25;
                 // 106: mad.lo.s32 	%r62, %r13, 6, %r90;
                 r62 = uint(int(r13) * 6 + int(r90));
                 // 107: selp.b32 	%r90, %r90, %r62, %p26;
-                r90 = p26 ? r90 : r62;
+                r90 = ((int(r2 & 0x00100000u) == 0) || (int(r13) == 7)) ? r90 : r62;
                 // 108: shr.u32 	%r63, %r2, 24;
-                r63 = r2 >> 24u;
                 // 109: and.b32  	%r15, %r63, 15;
-                r15 = r63 & 15u;
+                r15 = (r2 >> 24u) & 15u;
                 // 110: setp.eq.s32 	%p27, %r15, 15;
                 p27 = int(r15) == 15;
                 if (!p27) {
                   // 113: and.b32  	%r64, %r2, 16777216;
-                  r64 = r2 & 0x01000000u;
                   // 114: setp.eq.s32 	%p28, %r64, 0;
-                  p28 = int(r64) == 0;
                   // 115: setp.eq.s32 	%p29, %r15, 7;
-                  p29 = int(r15) == 7;
                   // 116: or.pred  	%p30, %p28, %p29;
-                  p30 = p28 || p29;
                   // 117: mad.lo.s32 	%r65, %r15, 7, %r90;
                   r65 = uint(int(r15) * 7 + int(r90));
                   // 118: selp.b32 	%r90, %r90, %r65, %p30;
-                  r90 = p30 ? r90 : r65;
+                  r90 = ((int(r2 & 0x01000000u) == 0) || (int(r15) == 7)) ? r90 : r65;
                   // 119: shr.u32 	%r17, %r2, 28;
                   r17 = r2 >> 28u;
                   // 120: setp.eq.s32 	%p31, %r17, 15;
                   p31 = int(r17) == 15;
                   if (!p31) {
                     // 123: and.b32  	%r66, %r2, 268435456;
-                    r66 = r2 & 0x10000000u;
                     // 124: setp.eq.s32 	%p32, %r66, 0;
-                    p32 = int(r66) == 0;
                     // 125: setp.eq.s32 	%p33, %r17, 7;
-                    p33 = int(r17) == 7;
                     // 126: or.pred  	%p34, %p32, %p33;
-                    p34 = p32 || p33;
                     // 127: shl.b32 	%r67, %r17, 3;
-                    r67 = r17 << 3u;
                     // 128: selp.b32 	%r68, 0, %r67, %p34;
-                    r68 = p34 ? 0u : r67;
                     // 129: add.s32 	%r90, %r90, %r68;
-                    r90 = uint(int(r90) + int(r68));
+                    r90 = uint(int(r90) + int(((int(r2 & 0x10000000u) == 0) || (int(r17) == 7)) ? 0u : (r17 << 3u)));
                   }
                 }
               }
@@ -268,9 +216,8 @@ void main() {
           p37 = int(r23) == int(r20);
           if (p37) {
             // 164: shl.b32 	%r70, %r91, 8;
-            r70 = r91 << 8u;
             // 165: or.b32  	%r93, %r92, %r70;
-            r93 = r92 | r70;
+            r93 = r92 | (r91 << 8u);
             p2g_sv0 = 6;
             break;
           }
@@ -303,9 +250,8 @@ void main() {
       break;
     }
     // 168: shr.u32 	%r73, %r2, 16;
-    r73 = r2 >> 16u;
     // 169: add.s32 	%r94, %r73, 1;
-    r94 = uint(int(r73) + 1);
+    r94 = uint(int(r2 >> 16u) + 1);
     // 170: mov.u32 	%r30, 0;
     r30 = 0u;
     for (;;) {
@@ -318,15 +264,11 @@ void main() {
         break;
       }
       // 177: and.b32  	%r74, %r94, 1;
-      r74 = r94 & 1u;
       // 178: setp.eq.b32 	%p41, %r74, 1;
-      p41 = r74 == 1u;
       // 179: mad.lo.s32 	%r75, %r94, 3, 1;
-      r75 = uint(int(r94) * 3 + 1);
       // 180: shr.u32 	%r76, %r94, 1;
-      r76 = r94 >> 1u;
       // 181: selp.b32 	%r31, %r75, %r76, %p41;
-      r31 = p41 ? r75 : r76;
+      r31 = ((r94 & 1u) == 1u) ? uint(int(r94) * 3 + 1) : (r94 >> 1u);
       // 182: setp.eq.s32 	%p42, %r31, 1;
       p42 = int(r31) == 1;
       if (p42) {
@@ -335,15 +277,11 @@ void main() {
         break;
       }
       // 185: and.b32  	%r77, %r31, 1;
-      r77 = r31 & 1u;
       // 186: setp.eq.b32 	%p43, %r77, 1;
-      p43 = r77 == 1u;
       // 187: mad.lo.s32 	%r78, %r31, 3, 1;
-      r78 = uint(int(r31) * 3 + 1);
       // 188: shr.u32 	%r79, %r31, 1;
-      r79 = r31 >> 1u;
       // 189: selp.b32 	%r32, %r78, %r79, %p43;
-      r32 = p43 ? r78 : r79;
+      r32 = ((r31 & 1u) == 1u) ? uint(int(r31) * 3 + 1) : (r31 >> 1u);
       // 190: setp.eq.s32 	%p44, %r32, 1;
       p44 = int(r32) == 1;
       if (p44) {
@@ -352,15 +290,11 @@ void main() {
         break;
       }
       // 193: and.b32  	%r80, %r32, 1;
-      r80 = r32 & 1u;
       // 194: setp.eq.b32 	%p45, %r80, 1;
-      p45 = r80 == 1u;
       // 195: mad.lo.s32 	%r81, %r32, 3, 1;
-      r81 = uint(int(r32) * 3 + 1);
       // 196: shr.u32 	%r82, %r32, 1;
-      r82 = r32 >> 1u;
       // 197: selp.b32 	%r33, %r81, %r82, %p45;
-      r33 = p45 ? r81 : r82;
+      r33 = ((r32 & 1u) == 1u) ? uint(int(r32) * 3 + 1) : (r32 >> 1u);
       // 198: setp.eq.s32 	%p46, %r33, 1;
       p46 = int(r33) == 1;
       if (p46) {
@@ -369,15 +303,11 @@ void main() {
         break;
       }
       // 201: and.b32  	%r84, %r33, 1;
-      r84 = r33 & 1u;
       // 202: setp.eq.b32 	%p47, %r84, 1;
-      p47 = r84 == 1u;
       // 203: mad.lo.s32 	%r85, %r33, 3, 1;
-      r85 = uint(int(r33) * 3 + 1);
       // 204: shr.u32 	%r86, %r33, 1;
-      r86 = r33 >> 1u;
       // 205: selp.b32 	%r94, %r85, %r86, %p47;
-      r94 = p47 ? r85 : r86;
+      r94 = ((r33 & 1u) == 1u) ? uint(int(r33) * 3 + 1) : (r33 >> 1u);
       // 206: add.s32 	%r30, %r30, 4;
       r30 = uint(int(r30) + 4);
       // 207: setp.lt.u32 	%p48, %r30, 500;
@@ -392,25 +322,19 @@ void main() {
     // 224: mul.lo.s32 	%r87, %r1, 3;
     r87 = uint(int(r1) * 3);
     // 225: mul.wide.u32 	%rd7, %r87, 4;
-    rd7 = uint64_t(r87) * uint64_t(4u);
     // 226: add.s64 	%rd8, %rd1, %rd7;
-    rd8 = uint64_t(int64_t(rd1) + int64_t(rd7));
     // 227: st.global.u32 	[%rd8], %r90;
-    P2GU32(rd8).v = r90;
+    P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r87) * uint64_t(4u)))).v = r90;
     // 228: add.s32 	%r88, %r87, 1;
-    r88 = uint(int(r87) + 1);
     // 229: mul.wide.u32 	%rd9, %r88, 4;
-    rd9 = uint64_t(r88) * uint64_t(4u);
     // 230: add.s64 	%rd10, %rd1, %rd9;
-    rd10 = uint64_t(int64_t(rd1) + int64_t(rd9));
+    rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 1)) * uint64_t(4u)));
     // 231: st.global.u32 	[%rd10], %r93;
     P2GU32(rd10).v = r93;
     // 232: add.s32 	%r89, %r87, 2;
-    r89 = uint(int(r87) + 2);
     // 233: mul.wide.u32 	%rd11, %r89, 4;
-    rd11 = uint64_t(r89) * uint64_t(4u);
     // 234: add.s64 	%rd12, %rd1, %rd11;
-    rd12 = uint64_t(int64_t(rd1) + int64_t(rd11));
+    rd12 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 2)) * uint64_t(4u)));
     // 235: st.global.u32 	[%rd12], %r96;
     P2GU32(rd12).v = r96;
   }

@@ -38,36 +38,23 @@ void main() {
   // 42: ld.param.u64 	%rd1, [switch_dense_param_1];
   rd1 = P2GU64((pc.params + 8ul)).v;
   // 43: mov.u32 	%r20, %ntid.x;
-  r20 = gl_WorkGroupSize.x;
   // 44: mov.u32 	%r21, %ctaid.x;
-  r21 = gl_WorkGroupID.x;
   // 45: mov.u32 	%r22, %tid.x;
-  r22 = gl_LocalInvocationID.x;
   // 46: mad.lo.s32 	%r1, %r21, %r20, %r22;
-  r1 = uint(int(r21) * int(r20) + int(r22));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 47: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = rd2;
   // 48: mul.wide.u32 	%rd4, %r1, 4;
-  rd4 = uint64_t(r1) * uint64_t(4u);
   // 49: add.s64 	%rd5, %rd3, %rd4;
-  rd5 = uint64_t(int64_t(rd3) + int64_t(rd4));
   // 50: ld.global.u32 	%r2, [%rd5];
-  r2 = P2GU32(rd5).v;
+  r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
   // 51: mul.wide.u32 	%rd6, %r2, 1321528399;
-  rd6 = uint64_t(r2) * uint64_t(0x4EC4EC4Fu);
   // 52: shr.u64 	%rd7, %rd6, 34;
-  rd7 = rd6 >> 34u;
   // 53: cvt.u32.u64 	%r23, %rd7;
-  uint64_t t1;
-  t1 = uint64_t(rd7);
-  r23 = uint(uint64_t(t1));
+  uint64_t t1 = uint64_t((uint64_t(r2) * uint64_t(0x4EC4EC4Fu)) >> 34u);
   // 54: mul.lo.s32 	%r24, %r23, 13;
-  r24 = uint(int(r23) * 13);
   // 55: sub.s32 	%r25, %r2, %r24;
-  r25 = uint(int(r2) - int(r24));
   // 56: cvt.u16.u32 	%rs1, %r25;
-  uint64_t t2;
-  t2 = uint64_t(r25);
+  uint64_t t2 = uint64_t(uint(int(r2) - int(uint(int(uint(uint64_t(t1))) * 13))));
   rs1 = (uint(uint64_t(t2)) & 65535u);
   // 57: mov.u32 	%r44, -559038737;
   r44 = 0xDEADBEEFu;
@@ -81,39 +68,29 @@ void main() {
       p3 = (bitfieldExtract(int(rs1), 0, 16)) == 9;
       if (p3) {
         // 169: add.s32 	%r28, %r2, 1;
-        r28 = uint(int(r2) + 1);
         // 173: st.param.b32 	[param0+0], %r28;
-        p2g_stl32(8u, r28);
+        p2g_stl32(8u, uint(int(r2) + 1));
         // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
         r1_2 = p2g_ldl32(8u);
         // 22: mul.lo.s32 	%r2, %r1, -1640531527;
-        r2_2 = uint(int(r1_2) * -1640531527);
         // 23: shr.u32 	%r3, %r1, 15;
-        r3_2 = r1_2 >> 15u;
         // 24: xor.b32  	%r4, %r2, %r3;
-        r4_2 = r2_2 ^ r3_2;
         // 25: st.param.b32 	[func_retval0+0], %r4;
-        p2g_stl32(12u, r4_2);
+        p2g_stl32(12u, (uint(int(r1_2) * -1640531527) ^ (r1_2 >> 15u)));
         // 180: ld.param.b32 	%r29, [retval0+0];
-        r29 = p2g_ldl32(12u);
         // 182: add.s32 	%r44, %r29, 9;
-        r44 = uint(int(r29) + 9);
+        r44 = uint(int(p2g_ldl32(12u)) + 9);
       } else {
         // 117: setp.eq.s16 	%p4, %rs1, 10;
         p4 = (bitfieldExtract(int(rs1), 0, 16)) == 10;
         if (p4) {
           // 186: mul.wide.u32 	%rd8, %r2, 274877907;
-          rd8 = uint64_t(r2) * uint64_t(0x10624DD3u);
           // 187: shr.u64 	%rd9, %rd8, 38;
-          rd9 = rd8 >> 38u;
           // 188: cvt.u32.u64 	%r26, %rd9;
-          uint64_t t3;
-          t3 = uint64_t(rd9);
-          r26 = uint(uint64_t(t3));
+          uint64_t t3 = uint64_t((uint64_t(r2) * uint64_t(0x10624DD3u)) >> 38u);
           // 189: mul.lo.s32 	%r27, %r26, 1000;
-          r27 = uint(int(r26) * 1000);
           // 190: sub.s32 	%r44, %r2, %r27;
-          r44 = uint(int(r2) - int(r27));
+          r44 = uint(int(r2) - int(uint(int(uint(uint64_t(t3))) * 1000)));
         } else {
           // 120: setp.ne.s16 	%p5, %rs1, 11;
           p5 = (bitfieldExtract(int(rs1), 0, 16)) != 11;
@@ -128,39 +105,30 @@ void main() {
       p6 = (bitfieldExtract(int(rs1), 0, 16)) == 6;
       if (p6) {
         // 135: popc.b32 	%r36, %r2;
-        r36 = uint(bitCount(r2));
         // 136: mul.lo.s32 	%r44, %r36, 1000;
-        r44 = uint(int(r36) * 1000);
+        r44 = uint(int(uint(bitCount(r2))) * 1000);
       } else {
         // 85: setp.eq.s16 	%p7, %rs1, 7;
         p7 = (bitfieldExtract(int(rs1), 0, 16)) == 7;
         if (p7) {
           // 140: mul.wide.u32 	%rd10, %r2, 613566757;
-          rd10 = uint64_t(r2) * uint64_t(0x24924925u);
           // 141: shr.u64 	%rd11, %rd10, 32;
-          rd11 = rd10 >> 32u;
           // 142: cvt.u32.u64 	%r32, %rd11;
-          uint64_t t4;
-          t4 = uint64_t(rd11);
+          uint64_t t4 = uint64_t((uint64_t(r2) * uint64_t(0x24924925u)) >> 32u);
           r32 = uint(uint64_t(t4));
           // 143: sub.s32 	%r33, %r2, %r32;
-          r33 = uint(int(r2) - int(r32));
           // 144: shr.u32 	%r34, %r33, 1;
-          r34 = r33 >> 1u;
           // 145: add.s32 	%r35, %r34, %r32;
-          r35 = uint(int(r34) + int(r32));
           // 146: shr.u32 	%r44, %r35, 2;
-          r44 = r35 >> 2u;
+          r44 = uint(int(uint(int(r2) - int(r32)) >> 1u) + int(r32)) >> 2u;
         } else {
           // 88: setp.eq.s16 	%p8, %rs1, 8;
           p8 = (bitfieldExtract(int(rs1), 0, 16)) == 8;
           if (p8) {
             // 93: clz.b32 	%r30, %r2;
-            r30 = uint(31 - findMSB(r2));
             // 94: shl.b32 	%r31, %r2, 5;
-            r31 = r2 << 5u;
             // 95: add.s32 	%r44, %r30, %r31;
-            r44 = uint(int(r30) + int(r31));
+            r44 = uint(int(uint(31 - findMSB(r2))) + int(r2 << 5u));
           } else {
           }
         }
@@ -184,13 +152,10 @@ void main() {
           // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
           r1_1 = p2g_ldl32(0u);
           // 22: mul.lo.s32 	%r2, %r1, -1640531527;
-          r2_1 = uint(int(r1_1) * -1640531527);
           // 23: shr.u32 	%r3, %r1, 15;
-          r3_1 = r1_1 >> 15u;
           // 24: xor.b32  	%r4, %r2, %r3;
-          r4_1 = r2_1 ^ r3_1;
           // 25: st.param.b32 	[func_retval0+0], %r4;
-          p2g_stl32(4u, r4_1);
+          p2g_stl32(4u, (uint(int(r1_1) * -1640531527) ^ (r1_1 >> 15u)));
           // 164: ld.param.b32 	%r44, [retval0+0];
           r44 = p2g_ldl32(4u);
         } else {
@@ -230,8 +195,7 @@ void main() {
   // 193: shr.u32 	%r16, %r2, 24;
   r16 = r2 >> 24u;
   // 194: cvt.u16.u32 	%rs2, %r16;
-  uint64_t t5;
-  t5 = uint64_t(r16);
+  uint64_t t5 = uint64_t(r16);
   rs2 = (uint(uint64_t(t5)) & 65535u);
   // 195: mov.u32 	%r45, 1;
   r45 = 1u;
@@ -293,13 +257,10 @@ void main() {
     r45 = r16 & 15u;
   }
   // 242: shl.b32 	%r43, %r1, 1;
-  r43 = r1 << 1u;
   // 243: cvta.to.global.u64 	%rd12, %rd1;
-  rd12 = rd1;
   // 244: mul.wide.u32 	%rd13, %r43, 4;
-  rd13 = uint64_t(r43) * uint64_t(4u);
   // 245: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd12) + int64_t(rd13));
+  rd14 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
   // 246: st.global.u32 	[%rd14], %r44;
   P2GU32(rd14).v = r44;
   // 247: st.global.u32 	[%rd14+4], %r45;

@@ -685,23 +685,17 @@ void main() {
   // 29: ld.param.u32 	%r5, [sfu_heavy_param_2];
   r5 = P2GU32((pc.params + 16ul)).v;
   // 30: mov.u32 	%r6, %ntid.x;
-  r6 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r7, %ctaid.x;
-  r7 = gl_WorkGroupID.x;
   // 32: mov.u32 	%r8, %tid.x;
-  r8 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r9, %r7, %r6, %r8;
-  r9 = uint(int(r7) * int(r6) + int(r8));
+  r9 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: cvt.s64.s32 	%rd1, %r9;
-  int64_t t1;
-  t1 = int64_t(int(r9));
+  int64_t t1 = int64_t(int(r9));
   rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 35: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
   // 36: mul.wide.s32 	%rd5, %r9, 4;
-  rd5 = uint64_t(int64_t(int(r9)) * int64_t(4));
   // 37: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
+  rd6 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r9)) * int64_t(4))));
   // 38: ld.global.nc.f32 	%f245, [%rd6];
   f245 = uintBitsToFloat(P2GU32(rd6).v);
   // 39: setp.lt.s32 	%p1, %r5, 1;
@@ -1193,14 +1187,11 @@ void main() {
     }
   }
   // 314: cvta.to.global.u64 	%rd7, %rd2;
-  rd7 = rd2;
   // 315: shl.b64 	%rd8, %rd1, 2;
-  rd8 = rd1 << 2u;
   // 316: add.s64 	%rd9, %rd7, %rd8;
-  rd9 = uint64_t(int64_t(rd7) + int64_t(rd8));
   // 317: add.f32 	%f242, %f245, %f246;
   f242 = p2g_fadd(f245, f246, false);
   // 318: st.global.f32 	[%rd9], %f242;
-  P2GU32(rd9).v = floatBitsToUint(f242);
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd1 << 2u))).v = floatBitsToUint(f242);
   return;
 }

@@ -240,15 +240,11 @@ void main() {
   // 39: mov.u32 	%r4, %ctaid.x;
   r4 = gl_WorkGroupID.x;
   // 40: shl.b32 	%r21, %r4, 8;
-  r21 = r4 << 8u;
   // 41: add.s32 	%r22, %r21, %r1;
-  r22 = uint(int(r21) + int(r1));
   // 42: cvta.to.global.u64 	%rd4, %rd2;
-  rd4 = rd2;
   // 43: mul.wide.s32 	%rd5, %r22, 4;
-  rd5 = uint64_t(int64_t(int(r22)) * int64_t(4));
   // 44: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
+  rd6 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r4 << 8u) + int(r1)))) * int64_t(4))));
   // 45: ld.global.nc.f32 	%f1, [%rd6];
   f1 = uintBitsToFloat(P2GU32(rd6).v);
   // 46: setp.ne.s32 	%p1, %r2, 0;
@@ -259,17 +255,15 @@ void main() {
   r5 = uint(int(r3) * 72 + int(r23));
   if (!p1) {
     // 51: mov.u32 	%r24, 0;
-    r24 = 0u;
     // 52: st.shared.u32 	[%r5+72], %r24;
-    p2g_sts32((r5 + 72u), r24);
+    p2g_sts32((r5 + 72u), 0u);
   }
   // 55: setp.ne.s32 	%p2, %r2, 15;
   p2 = int(r2) != 15;
   if (!p2) {
     // 58: mov.u32 	%r25, 0;
-    r25 = 0u;
     // 59: st.shared.u32 	[%r5+140], %r25;
-    p2g_sts32((r5 + 140u), r25);
+    p2g_sts32((r5 + 140u), 0u);
   }
   // 62: setp.ne.s32 	%p3, %r3, 0;
   p3 = int(r3) != 0;
@@ -279,17 +273,15 @@ void main() {
   r6 = uint(int(r23) + int(r26));
   if (!p3) {
     // 67: mov.u32 	%r28, 0;
-    r28 = 0u;
     // 68: st.shared.u32 	[%r6+4], %r28;
-    p2g_sts32((r6 + 4u), r28);
+    p2g_sts32((r6 + 4u), 0u);
   }
   // 71: setp.ne.s32 	%p4, %r3, 15;
   p4 = int(r3) != 15;
   if (!p4) {
     // 74: mov.u32 	%r29, 0;
-    r29 = 0u;
     // 75: st.shared.u32 	[%r6+1228], %r29;
-    p2g_sts32((r6 + 1228u), r29);
+    p2g_sts32((r6 + 1228u), 0u);
   }
   // 78: setp.ne.s32 	%p5, %r1, 0;
   p5 = int(r1) != 0;
@@ -315,11 +307,10 @@ void main() {
   p6 = int(r20) < 1;
   if (!p6) {
     // 94: add.s32 	%r35, %r20, -1;
-    r35 = uint(int(r20) + -1);
     // 95: and.b32  	%r56, %r20, 3;
     r56 = r20 & 3u;
     // 96: setp.lt.u32 	%p7, %r35, 3;
-    p7 = r35 < 3u;
+    p7 = uint(int(r20) + -1) < 3u;
     // 97: mov.u32 	%r54, 0;
     r54 = 0u;
     if (!p7) {
@@ -352,10 +343,8 @@ void main() {
         // 114: fma.rn.f32 	%f12, %f10, 0f3F000000, %f11;
         f12 = p2g_ffma(f10, 0.5, f11, 0, false);
         // 115: and.b32  	%r37, %r54, 4;
-        r37 = r54 & 4u;
         // 116: cvt.rn.f32.s32 	%f13, %r37;
-        uint t1;
-        t1 = p2g_s2f32(int(int(r37)), 0);
+        uint t1 = p2g_s2f32(int(int(r54 & 4u)), 0);
         f13 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
         // 117: fma.rn.f32 	%f14, %f13, 0f3A83126F, %f12;
         f14 = p2g_ffma(f13, uintBitsToFloat(0x3A83126Fu), f12, 0, false);
@@ -386,12 +375,9 @@ void main() {
         // 130: fma.rn.f32 	%f24, %f22, 0f3F000000, %f23;
         f24 = p2g_ffma(f22, 0.5, f23, 0, false);
         // 131: add.s32 	%r38, %r54, 1;
-        r38 = uint(int(r54) + 1);
         // 132: and.b32  	%r39, %r38, 5;
-        r39 = r38 & 5u;
         // 133: cvt.rn.f32.s32 	%f25, %r39;
-        uint t2;
-        t2 = p2g_s2f32(int(int(r39)), 0);
+        uint t2 = p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0);
         f25 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
         // 134: fma.rn.f32 	%f26, %f25, 0f3A83126F, %f24;
         f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
@@ -422,12 +408,9 @@ void main() {
         // 147: fma.rn.f32 	%f36, %f34, 0f3F000000, %f35;
         f36 = p2g_ffma(f34, 0.5, f35, 0, false);
         // 148: add.s32 	%r40, %r54, 2;
-        r40 = uint(int(r54) + 2);
         // 149: and.b32  	%r41, %r40, 6;
-        r41 = r40 & 6u;
         // 150: cvt.rn.f32.s32 	%f37, %r41;
-        uint t3;
-        t3 = p2g_s2f32(int(int(r41)), 0);
+        uint t3 = p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0);
         f37 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
         // 151: fma.rn.f32 	%f38, %f37, 0f3A83126F, %f36;
         f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
@@ -458,12 +441,9 @@ void main() {
         // 164: fma.rn.f32 	%f48, %f46, 0f3F000000, %f47;
         f48 = p2g_ffma(f46, 0.5, f47, 0, false);
         // 165: add.s32 	%r42, %r54, 3;
-        r42 = uint(int(r54) + 3);
         // 166: and.b32  	%r43, %r42, 7;
-        r43 = r42 & 7u;
         // 167: cvt.rn.f32.s32 	%f49, %r43;
-        uint t4;
-        t4 = p2g_s2f32(int(int(r43)), 0);
+        uint t4 = p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0);
         f49 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
         // 168: fma.rn.f32 	%f50, %f49, 0f3A83126F, %f48;
         f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
@@ -510,10 +490,8 @@ void main() {
         // 192: fma.rn.f32 	%f60, %f58, 0f3F000000, %f59;
         f60 = p2g_ffma(f58, 0.5, f59, 0, false);
         // 193: and.b32  	%r44, %r54, 7;
-        r44 = r54 & 7u;
         // 194: cvt.rn.f32.s32 	%f61, %r44;
-        uint t5;
-        t5 = p2g_s2f32(int(int(r44)), 0);
+        uint t5 = p2g_s2f32(int(int(r54 & 7u)), 0);
         f61 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
         // 195: fma.rn.f32 	%f62, %f61, 0f3A83126F, %f60;
         f62 = p2g_ffma(f61, uintBitsToFloat(0x3A83126Fu), f60, 0, false);
@@ -539,22 +517,17 @@ void main() {
   p11 = int(r2) != int(r3);
   if (!p11) {
     // 208: shl.b32 	%r45, %r4, 4;
-    r45 = r4 << 4u;
     // 209: or.b32  	%r46, %r45, %r2;
-    r46 = r45 | r2;
     // 210: mul.wide.u32 	%rd7, %r46, 4;
-    rd7 = uint64_t(r46) * uint64_t(4u);
     // 211: add.s64 	%rd8, %rd1, %rd7;
-    rd8 = uint64_t(int64_t(rd1) + int64_t(rd7));
+    rd8 = uint64_t(int64_t(rd1) + int64_t(uint64_t((r4 << 4u) | r2) * uint64_t(4u)));
     // 212: st.global.f32 	[%rd8], %f2;
     P2GU32(rd8).v = floatBitsToUint(f2);
   }
   // 215: shl.b32 	%r47, %r1, 2;
-  r47 = r1 << 2u;
   // 216: mov.u32 	%r48, _ZZ12smem_barrierE3sum;
-  r48 = uint(1296ul);
   // 217: add.s32 	%r19, %r48, %r47;
-  r19 = uint(int(r48) + int(r47));
+  r19 = uint(int(uint(1296ul)) + int(r1 << 2u));
   // 218: st.shared.f32 	[%r19], %f2;
   p2g_sts32(r19, floatBitsToUint(f2));
   // 219: bar.sync 	0;
@@ -673,15 +646,11 @@ void main() {
     // 301: ld.shared.f32 	%f87, [_ZZ12smem_barrierE3sum];
     f87 = uintBitsToFloat(p2g_lds32(1296u));
     // 302: mov.u32 	%r49, %nctaid.x;
-    r49 = gl_NumWorkGroups.x;
     // 303: shl.b32 	%r50, %r49, 4;
-    r50 = r49 << 4u;
     // 304: add.s32 	%r51, %r50, %r4;
-    r51 = uint(int(r50) + int(r4));
     // 305: mul.wide.u32 	%rd9, %r51, 4;
-    rd9 = uint64_t(r51) * uint64_t(4u);
     // 306: add.s64 	%rd10, %rd1, %rd9;
-    rd10 = uint64_t(int64_t(rd1) + int64_t(rd9));
+    rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(gl_NumWorkGroups.x << 4u) + int(r4))) * uint64_t(4u)));
     // 307: st.global.f32 	[%rd10], %f87;
     P2GU32(rd10).v = floatBitsToUint(f87);
   }

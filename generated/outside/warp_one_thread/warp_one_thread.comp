@@ -94,8 +94,7 @@ void main() {
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
-    uvec4 t3;
-    t3 = p2g_warp_x(true, true, 0u);
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
     t1 = t3.y; t2 = t3.z;
   } else {
     t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
@@ -112,15 +111,12 @@ void main() {
   // 43: mov.u32 	%r7, -1;
   r7 = 0xFFFFFFFFu;
   // 44: vote.sync.ballot.b32 	%r8, %p1, %r7;
-  bool t4;
-  t4 = p1;
-  uint t5;
-  t5 = r7;
+  bool t4 = p1;
+  uint t5 = r7;
   uint t6;
   uint t7;
   if (P2G_WARP_EMU) {
-    uvec4 t8;
-    t8 = p2g_warp_x(true, t4, 0u);
+    uvec4 t8 = p2g_warp_x(true, t4, 0u);
     t6 = t8.y; t7 = t8.z;
   } else {
     t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && t4);
@@ -131,15 +127,12 @@ void main() {
   // 46: setp.gt.s32 	%p3, %r3, 0;
   p3 = int(r3) > 0;
   // 47: vote.sync.all.pred 	%p4, %p3, %r7;
-  bool t9;
-  t9 = p3;
-  uint t10;
-  t10 = r7;
+  bool t9 = p3;
+  uint t10 = r7;
   uint t11;
   uint t12;
   if (P2G_WARP_EMU) {
-    uvec4 t13;
-    t13 = p2g_warp_x(true, t9, 0u);
+    uvec4 t13 = p2g_warp_x(true, t9, 0u);
     t11 = t13.y; t12 = t13.z;
   } else {
     t11 = p2g_warp_ballot(true); t12 = p2g_warp_ballot(true && t9);
@@ -150,15 +143,12 @@ void main() {
   // 49: st.global.u32 	[%rd1+8], %r10;
   P2GU32((rd1 + 8ul)).v = r10;
   // 50: vote.sync.any.pred 	%p5, %p3, %r7;
-  bool t14;
-  t14 = p3;
-  uint t15;
-  t15 = r7;
+  bool t14 = p3;
+  uint t15 = r7;
   uint t16;
   uint t17;
   if (P2G_WARP_EMU) {
-    uvec4 t18;
-    t18 = p2g_warp_x(true, t14, 0u);
+    uvec4 t18 = p2g_warp_x(true, t14, 0u);
     t16 = t18.y; t17 = t18.z;
   } else {
     t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && t14);
@@ -169,15 +159,12 @@ void main() {
   // 52: st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
   // 53: vote.sync.uni.pred 	%p6, %p3, %r7;
-  bool t19;
-  t19 = p3;
-  uint t20;
-  t20 = r7;
+  bool t19 = p3;
+  uint t20 = r7;
   uint t21;
   uint t22;
   if (P2G_WARP_EMU) {
-    uvec4 t23;
-    t23 = p2g_warp_x(true, t19, 0u);
+    uvec4 t23 = p2g_warp_x(true, t19, 0u);
     t21 = t23.y; t22 = t23.z;
   } else {
     t21 = p2g_warp_ballot(true); t22 = p2g_warp_ballot(true && t19);
@@ -190,15 +177,12 @@ void main() {
   // 56: mov.pred 	%p7, -1;
   p7 = true;
   // 57: vote.sync.ballot.b32 	%r15, %p7, %r5;
-  bool t24;
-  t24 = p7;
-  uint t25;
-  t25 = r5;
+  bool t24 = p7;
+  uint t25 = r5;
   uint t26;
   uint t27;
   if (P2G_WARP_EMU) {
-    uvec4 t28;
-    t28 = p2g_warp_x(true, t24, 0u);
+    uvec4 t28 = p2g_warp_x(true, t24, 0u);
     t26 = t28.y; t27 = t28.z;
   } else {
     t26 = p2g_warp_ballot(true); t27 = p2g_warp_ballot(true && t24);
@@ -217,8 +201,7 @@ void main() {
     uint t29;
     uint t30;
     if (P2G_WARP_EMU) {
-      uvec4 t31;
-      t31 = p2g_warp_x(p2g_act1, true, 0u);
+      uvec4 t31 = p2g_warp_x(p2g_act1, true, 0u);
       t29 = t31.y; t30 = t31.z;
     } else {
       t29 = p2g_warp_ballot(p2g_act1); t30 = p2g_warp_ballot(p2g_act1 && true);
@@ -227,15 +210,12 @@ void main() {
       r18 = t29;
     }
     // 68: vote.sync.ballot.b32 	%r19, %p7, %r18;
-    bool t32;
-    t32 = p7;
-    uint t33;
-    t33 = r18;
+    bool t32 = p7;
+    uint t33 = r18;
     uint t34;
     uint t35;
     if (P2G_WARP_EMU) {
-      uvec4 t36;
-      t36 = p2g_warp_x(p2g_act1, t32, 0u);
+      uvec4 t36 = p2g_warp_x(p2g_act1, t32, 0u);
       t34 = t36.y; t35 = t36.z;
     } else {
       t34 = p2g_warp_ballot(p2g_act1); t35 = p2g_warp_ballot(p2g_act1 && t32);
@@ -257,8 +237,7 @@ void main() {
     uint t37;
     uint t38;
     if (P2G_WARP_EMU) {
-      uvec4 t39;
-      t39 = p2g_warp_x(p2g_act2, true, 0u);
+      uvec4 t39 = p2g_warp_x(p2g_act2, true, 0u);
       t37 = t39.y; t38 = t39.z;
     } else {
       t37 = p2g_warp_ballot(p2g_act2); t38 = p2g_warp_ballot(p2g_act2 && true);
@@ -272,8 +251,7 @@ void main() {
     }
   }
   // 81: mov.u32 %r21, %lanemask_lt;
-  r21 = ((1u << (gl_LocalInvocationIndex & 31u)) - 1u);
   // 83: st.global.u32 	[%rd1+28], %r21;
-  P2GU32((rd1 + 28ul)).v = r21;
+  P2GU32((rd1 + 28ul)).v = ((1u << (gl_LocalInvocationIndex & 31u)) - 1u);
   return;
 }

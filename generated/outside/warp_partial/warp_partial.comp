@@ -108,8 +108,7 @@ void main() {
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
-    uvec4 t3;
-    t3 = p2g_warp_x(true, true, 0u);
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
     t1 = t3.y; t2 = t3.z;
   } else {
     t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
@@ -124,15 +123,12 @@ void main() {
   // 49: mov.u32 	%r14, -1;
   r14 = 0xFFFFFFFFu;
   // 50: vote.sync.ballot.b32 	%r15, %p1, %r14;
-  bool t4;
-  t4 = p1;
-  uint t5;
-  t5 = r14;
+  bool t4 = p1;
+  uint t5 = r14;
   uint t6;
   uint t7;
   if (P2G_WARP_EMU) {
-    uvec4 t8;
-    t8 = p2g_warp_x(true, t4, 0u);
+    uvec4 t8 = p2g_warp_x(true, t4, 0u);
     t6 = t8.y; t7 = t8.z;
   } else {
     t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && t4);
@@ -143,15 +139,12 @@ void main() {
   // 52: setp.gt.s32 	%p3, %r1, -90;
   p3 = int(r1) > -90;
   // 53: vote.sync.all.pred 	%p4, %p3, %r14;
-  bool t9;
-  t9 = p3;
-  uint t10;
-  t10 = r14;
+  bool t9 = p3;
+  uint t10 = r14;
   uint t11;
   uint t12;
   if (P2G_WARP_EMU) {
-    uvec4 t13;
-    t13 = p2g_warp_x(true, t9, 0u);
+    uvec4 t13 = p2g_warp_x(true, t9, 0u);
     t11 = t13.y; t12 = t13.z;
   } else {
     t11 = p2g_warp_ballot(true); t12 = p2g_warp_ballot(true && t9);
@@ -164,15 +157,12 @@ void main() {
   // 56: setp.gt.s32 	%p5, %r1, 95;
   p5 = int(r1) > 95;
   // 57: vote.sync.any.pred 	%p6, %p5, %r14;
-  bool t14;
-  t14 = p5;
-  uint t15;
-  t15 = r14;
+  bool t14 = p5;
+  uint t15 = r14;
   uint t16;
   uint t17;
   if (P2G_WARP_EMU) {
-    uvec4 t18;
-    t18 = p2g_warp_x(true, t14, 0u);
+    uvec4 t18 = p2g_warp_x(true, t14, 0u);
     t16 = t18.y; t17 = t18.z;
   } else {
     t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && t14);
@@ -185,15 +175,12 @@ void main() {
   // 60: setp.gt.s32 	%p7, %r1, -99;
   p7 = int(r1) > -99;
   // 61: vote.sync.uni.pred 	%p8, %p7, %r14;
-  bool t19;
-  t19 = p7;
-  uint t20;
-  t20 = r14;
+  bool t19 = p7;
+  uint t20 = r14;
   uint t21;
   uint t22;
   if (P2G_WARP_EMU) {
-    uvec4 t23;
-    t23 = p2g_warp_x(true, t19, 0u);
+    uvec4 t23 = p2g_warp_x(true, t19, 0u);
     t21 = t23.y; t22 = t23.z;
   } else {
     t21 = p2g_warp_ballot(true); t22 = p2g_warp_ballot(true && t19);
@@ -213,8 +200,7 @@ void main() {
     uint t24;
     uint t25;
     if (P2G_WARP_EMU) {
-      uvec4 t26;
-      t26 = p2g_warp_x(p2g_act1, true, 0u);
+      uvec4 t26 = p2g_warp_x(p2g_act1, true, 0u);
       t24 = t26.y; t25 = t26.z;
     } else {
       t24 = p2g_warp_ballot(p2g_act1); t25 = p2g_warp_ballot(p2g_act1 && true);
@@ -231,15 +217,12 @@ void main() {
       r23 = 0xFFFFFF00u;
     }
     // 74: vote.sync.ballot.b32 	%r24, %p10, %r23;
-    bool t27;
-    t27 = p10;
-    uint t28;
-    t28 = r23;
+    bool t27 = p10;
+    uint t28 = r23;
     uint t29;
     uint t30;
     if (P2G_WARP_EMU) {
-      uvec4 t31;
-      t31 = p2g_warp_x(p2g_act1, t27, 0u);
+      uvec4 t31 = p2g_warp_x(p2g_act1, t27, 0u);
       t29 = t31.y; t30 = t31.z;
     } else {
       t29 = p2g_warp_ballot(p2g_act1); t30 = p2g_warp_ballot(p2g_act1 && t27);
@@ -255,15 +238,12 @@ void main() {
   // 78: setp.lt.u32 	%p12, %r2, 12;
   p12 = r2 < 12u;
   // 79: vote.sync.ballot.b32 	%r26, %p12, %r14;
-  bool t32;
-  t32 = p12;
-  uint t33;
-  t33 = r14;
+  bool t32 = p12;
+  uint t33 = r14;
   uint t34;
   uint t35;
   if (P2G_WARP_EMU) {
-    uvec4 t36;
-    t36 = p2g_warp_x(true, t32, 0u);
+    uvec4 t36 = p2g_warp_x(true, t32, 0u);
     t34 = t36.y; t35 = t36.z;
   } else {
     t34 = p2g_warp_ballot(true); t35 = p2g_warp_ballot(true && t32);

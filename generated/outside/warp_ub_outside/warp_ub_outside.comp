@@ -102,15 +102,12 @@ void main() {
   // 41: mov.u32 	%r8, 65535;
   r8 = 65535u;
   // 42: vote.sync.ballot.b32 	%r9, %p1, %r8;
-  bool t1;
-  t1 = p1;
-  uint t2;
-  t2 = r8;
+  bool t1 = p1;
+  uint t2 = r8;
   uint t3;
   uint t4;
   if (P2G_WARP_EMU) {
-    uvec4 t5;
-    t5 = p2g_warp_x(true, t1, 0u);
+    uvec4 t5 = p2g_warp_x(true, t1, 0u);
     t3 = t5.y; t4 = t5.z;
   } else {
     t3 = p2g_warp_ballot(true); t4 = p2g_warp_ballot(true && t1);
@@ -121,15 +118,12 @@ void main() {
   // 44: setp.gt.s32 	%p3, %r5, -50;
   p3 = int(r5) > -50;
   // 45: vote.sync.all.pred 	%p4, %p3, %r8;
-  bool t6;
-  t6 = p3;
-  uint t7;
-  t7 = r8;
+  bool t6 = p3;
+  uint t7 = r8;
   uint t8;
   uint t9;
   if (P2G_WARP_EMU) {
-    uvec4 t10;
-    t10 = p2g_warp_x(true, t6, 0u);
+    uvec4 t10 = p2g_warp_x(true, t6, 0u);
     t8 = t10.y; t9 = t10.z;
   } else {
     t8 = p2g_warp_ballot(true); t9 = p2g_warp_ballot(true && t6);
@@ -144,15 +138,12 @@ void main() {
   // 49: mov.u32 	%r12, 1431655765;
   r12 = 0x55555555u;
   // 50: vote.sync.any.pred 	%p6, %p5, %r12;
-  bool t11;
-  t11 = p5;
-  uint t12;
-  t12 = r12;
+  bool t11 = p5;
+  uint t12 = r12;
   uint t13;
   uint t14;
   if (P2G_WARP_EMU) {
-    uvec4 t15;
-    t15 = p2g_warp_x(true, t11, 0u);
+    uvec4 t15 = p2g_warp_x(true, t11, 0u);
     t13 = t15.y; t14 = t15.z;
   } else {
     t13 = p2g_warp_ballot(true); t14 = p2g_warp_ballot(true && t11);
@@ -165,15 +156,12 @@ void main() {
   // 53: setp.gt.s32 	%p7, %r5, 0;
   p7 = int(r5) > 0;
   // 54: vote.sync.ballot.b32 	%r15, %p7, %r12;
-  bool t16;
-  t16 = p7;
-  uint t17;
-  t17 = r12;
+  bool t16 = p7;
+  uint t17 = r12;
   uint t18;
   uint t19;
   if (P2G_WARP_EMU) {
-    uvec4 t20;
-    t20 = p2g_warp_x(true, t16, 0u);
+    uvec4 t20 = p2g_warp_x(true, t16, 0u);
     t18 = t20.y; t19 = t20.z;
   } else {
     t18 = p2g_warp_ballot(true); t19 = p2g_warp_ballot(true && t16);

@@ -70,41 +70,29 @@ void main() {
   // 25: ld.param.u64 	%rd2, [warp_ub_skip_param_0];
   rd2 = P2GU64((pc.params)).v;
   // 26: ld.param.u64 	%rd3, [warp_ub_skip_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
   // 27: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  rd4 = (P2GU64((pc.params + 8ul)).v);
   // 28: mov.u32 	%r2, %ntid.x;
-  r2 = gl_WorkGroupSize.x;
   // 29: mov.u32 	%r3, %ctaid.x;
-  r3 = gl_WorkGroupID.x;
   // 30: mov.u32 	%r4, %tid.x;
   r4 = gl_LocalInvocationID.x;
   // 31: mad.lo.s32 	%r5, %r3, %r2, %r4;
-  r5 = uint(int(r3) * int(r2) + int(r4));
+  r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r4));
   // 32: and.b32  	%r6, %r4, 31;
-  r6 = r4 & 31u;
   // 33: cvta.to.global.u64 	%rd5, %rd2;
-  rd5 = rd2;
   // 34: mul.wide.u32 	%rd6, %r5, 4;
-  rd6 = uint64_t(r5) * uint64_t(4u);
   // 35: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
   // 36: ld.global.u32 	%r1, [%rd7];
-  r1 = P2GU32(rd7).v;
+  r1 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r5) * uint64_t(4u)))).v;
   // 37: shl.b32 	%r7, %r5, 2;
-  r7 = r5 << 2u;
   // 38: mul.wide.u32 	%rd8, %r7, 4;
-  rd8 = uint64_t(r7) * uint64_t(4u);
   // 39: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
+  rd1 = uint64_t(int64_t(rd4) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
   // 40: setp.eq.s32 	%p1, %r6, 0;
-  p1 = int(r6) == 0;
   // 41: and.b32  	%r8, %r4, 28;
-  r8 = r4 & 28u;
   // 42: setp.eq.s32 	%p2, %r8, 16;
-  p2 = int(r8) == 16;
   // 43: or.pred  	%p3, %p2, %p1;
-  p3 = p2 || p1;
+  p3 = (int(r4 & 28u) == 16) || (int(r4 & 31u) == 0);
   bool p2g_act1 = (!p3);
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
@@ -114,15 +102,12 @@ void main() {
       r9 = 0xFFFFFFFFu;
     }
     // 48: vote.sync.all.pred 	%p5, %p4, %r9;
-    bool t1;
-    t1 = p4;
-    uint t2;
-    t2 = r9;
+    bool t1 = p4;
+    uint t2 = r9;
     uint t3;
     uint t4;
     if (P2G_WARP_EMU) {
-      uvec4 t5;
-      t5 = p2g_warp_x(p2g_act1, t1, 0u);
+      uvec4 t5 = p2g_warp_x(p2g_act1, t1, 0u);
       t3 = t5.y; t4 = t5.z;
     } else {
       t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && t1);
@@ -141,15 +126,12 @@ void main() {
       p6 = r12 == 1u;
     }
     // 53: vote.sync.ballot.b32 	%r13, %p6, %r9;
-    bool t6;
-    t6 = p6;
-    uint t7;
-    t7 = r9;
+    bool t6 = p6;
+    uint t7 = r9;
     uint t8;
     uint t9;
     if (P2G_WARP_EMU) {
-      uvec4 t10;
-      t10 = p2g_warp_x(p2g_act1, t6, 0u);
+      uvec4 t10 = p2g_warp_x(p2g_act1, t6, 0u);
       t8 = t10.y; t9 = t10.z;
     } else {
       t8 = p2g_warp_ballot(p2g_act1); t9 = p2g_warp_ballot(p2g_act1 && t6);
@@ -171,15 +153,12 @@ void main() {
   // 60: mov.u32 	%r17, -1;
   r17 = 0xFFFFFFFFu;
   // 61: vote.sync.ballot.b32 	%r18, %p8, %r17;
-  bool t11;
-  t11 = p8;
-  uint t12;
-  t12 = r17;
+  bool t11 = p8;
+  uint t12 = r17;
   uint t13;
   uint t14;
   if (P2G_WARP_EMU) {
-    uvec4 t15;
-    t15 = p2g_warp_x(true, t11, 0u);
+    uvec4 t15 = p2g_warp_x(true, t11, 0u);
     t13 = t15.y; t14 = t15.z;
   } else {
     t13 = p2g_warp_ballot(true); t14 = p2g_warp_ballot(true && t11);
@@ -191,8 +170,7 @@ void main() {
   uint t16;
   uint t17;
   if (P2G_WARP_EMU) {
-    uvec4 t18;
-    t18 = p2g_warp_x(true, true, 0u);
+    uvec4 t18 = p2g_warp_x(true, true, 0u);
     t16 = t18.y; t17 = t18.z;
   } else {
     t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && true);

@@ -100,33 +100,25 @@ void main() {
   // 26: ld.param.u64 	%rd3, [warp_vote_divergent_param_0];
   rd3 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd4, [warp_vote_divergent_param_1];
-  rd4 = P2GU64((pc.params + 8ul)).v;
   // 28: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = rd4;
+  rd5 = (P2GU64((pc.params + 8ul)).v);
   // 29: mov.u32 	%r25, %ntid.x;
-  r25 = gl_WorkGroupSize.x;
   // 30: mov.u32 	%r26, %ctaid.x;
-  r26 = gl_WorkGroupID.x;
   // 31: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r27, %r26, %r25, %r1;
-  r27 = uint(int(r26) * int(r25) + int(r1));
+  r27 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
   // 33: and.b32  	%r2, %r1, 31;
   r2 = r1 & 31u;
   // 34: cvta.to.global.u64 	%rd6, %rd3;
-  rd6 = rd3;
   // 35: mul.wide.u32 	%rd7, %r27, 4;
-  rd7 = uint64_t(r27) * uint64_t(4u);
   // 36: add.s64 	%rd8, %rd6, %rd7;
-  rd8 = uint64_t(int64_t(rd6) + int64_t(rd7));
   // 37: ld.global.u32 	%r3, [%rd8];
-  r3 = P2GU32(rd8).v;
+  r3 = P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(r27) * uint64_t(4u)))).v;
   // 38: shl.b32 	%r28, %r27, 4;
-  r28 = r27 << 4u;
   // 39: mul.wide.u32 	%rd9, %r28, 4;
-  rd9 = uint64_t(r28) * uint64_t(4u);
   // 40: add.s64 	%rd1, %rd5, %rd9;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(rd9));
+  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
   // 41: setp.eq.s32 	%p4, %r2, 0;
   p4 = int(r2) == 0;
   bool p2g_act1 = (!p4);
@@ -138,15 +130,12 @@ void main() {
       r29 = 0xFFFFFFFEu;
     }
     // 46: vote.sync.all.pred 	%p6, %p5, %r29;
-    bool t1;
-    t1 = p5;
-    uint t2;
-    t2 = r29;
+    bool t1 = p5;
+    uint t2 = r29;
     uint t3;
     uint t4;
     if (P2G_WARP_EMU) {
-      uvec4 t5;
-      t5 = p2g_warp_x(p2g_act1, t1, 0u);
+      uvec4 t5 = p2g_warp_x(p2g_act1, t1, 0u);
       t3 = t5.y; t4 = t5.z;
     } else {
       t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && t1);
@@ -163,15 +152,12 @@ void main() {
       p7 = int(r3) > 900;
     }
     // 50: vote.sync.any.pred 	%p8, %p7, %r29;
-    bool t6;
-    t6 = p7;
-    uint t7;
-    t7 = r29;
+    bool t6 = p7;
+    uint t7 = r29;
     uint t8;
     uint t9;
     if (P2G_WARP_EMU) {
-      uvec4 t10;
-      t10 = p2g_warp_x(p2g_act1, t6, 0u);
+      uvec4 t10 = p2g_warp_x(p2g_act1, t6, 0u);
       t8 = t10.y; t9 = t10.z;
     } else {
       t8 = p2g_warp_ballot(p2g_act1); t9 = p2g_warp_ballot(p2g_act1 && t6);
@@ -190,15 +176,12 @@ void main() {
       p9 = r34 == 1u;
     }
     // 55: vote.sync.ballot.b32 	%r35, %p9, %r29;
-    bool t11;
-    t11 = p9;
-    uint t12;
-    t12 = r29;
+    bool t11 = p9;
+    uint t12 = r29;
     uint t13;
     uint t14;
     if (P2G_WARP_EMU) {
-      uvec4 t15;
-      t15 = p2g_warp_x(p2g_act1, t11, 0u);
+      uvec4 t15 = p2g_warp_x(p2g_act1, t11, 0u);
       t13 = t15.y; t14 = t15.z;
     } else {
       t13 = p2g_warp_ballot(p2g_act1); t14 = p2g_warp_ballot(p2g_act1 && t11);
@@ -213,15 +196,12 @@ void main() {
       p11 = int(r3) > 0;
     }
     // 58: vote.sync.uni.pred 	%p12, %p11, %r29;
-    bool t16;
-    t16 = p11;
-    uint t17;
-    t17 = r29;
+    bool t16 = p11;
+    uint t17 = r29;
     uint t18;
     uint t19;
     if (P2G_WARP_EMU) {
-      uvec4 t20;
-      t20 = p2g_warp_x(p2g_act1, t16, 0u);
+      uvec4 t20 = p2g_warp_x(p2g_act1, t16, 0u);
       t18 = t20.y; t19 = t20.z;
     } else {
       t18 = p2g_warp_ballot(p2g_act1); t19 = p2g_warp_ballot(p2g_act1 && t16);
@@ -237,9 +217,8 @@ void main() {
     }
   }
   // 63: and.b32  	%r38, %r3, 2;
-  r38 = r3 & 2u;
   // 64: setp.eq.s32 	%p13, %r38, 0;
-  p13 = int(r38) == 0;
+  p13 = int(r3 & 2u) == 0;
   bool p2g_act2 = (p13);
   bool p2g_act3 = !(p13);
   if (P2G_WARP_EMU || p2g_act2) {
@@ -247,8 +226,7 @@ void main() {
     uint t21;
     uint t22;
     if (P2G_WARP_EMU) {
-      uvec4 t23;
-      t23 = p2g_warp_x(p2g_act2, true, 0u);
+      uvec4 t23 = p2g_warp_x(p2g_act2, true, 0u);
       t21 = t23.y; t22 = t23.z;
     } else {
       t21 = p2g_warp_ballot(p2g_act2); t22 = p2g_warp_ballot(p2g_act2 && true);
@@ -267,15 +245,12 @@ void main() {
       p17 = r48 == 1u;
     }
     // 76: vote.sync.ballot.b32 	%r49, %p17, %r46;
-    bool t24;
-    t24 = p17;
-    uint t25;
-    t25 = r46;
+    bool t24 = p17;
+    uint t25 = r46;
     uint t26;
     uint t27;
     if (P2G_WARP_EMU) {
-      uvec4 t28;
-      t28 = p2g_warp_x(p2g_act2, t24, 0u);
+      uvec4 t28 = p2g_warp_x(p2g_act2, t24, 0u);
       t26 = t28.y; t27 = t28.z;
     } else {
       t26 = p2g_warp_ballot(p2g_act2); t27 = p2g_warp_ballot(p2g_act2 && t24);
@@ -294,15 +269,12 @@ void main() {
       p19 = r51 == 1u;
     }
     // 81: vote.sync.any.pred 	%p49, %p19, %r46;
-    bool t29;
-    t29 = p19;
-    uint t30;
-    t30 = r46;
+    bool t29 = p19;
+    uint t30 = r46;
     uint t31;
     uint t32;
     if (P2G_WARP_EMU) {
-      uvec4 t33;
-      t33 = p2g_warp_x(p2g_act2, t29, 0u);
+      uvec4 t33 = p2g_warp_x(p2g_act2, t29, 0u);
       t31 = t33.y; t32 = t33.z;
     } else {
       t31 = p2g_warp_ballot(p2g_act2); t32 = p2g_warp_ballot(p2g_act2 && t29);
@@ -322,8 +294,7 @@ void main() {
     uint t34;
     uint t35;
     if (P2G_WARP_EMU) {
-      uvec4 t36;
-      t36 = p2g_warp_x(p2g_act3, true, 0u);
+      uvec4 t36 = p2g_warp_x(p2g_act3, true, 0u);
       t34 = t36.y; t35 = t36.z;
     } else {
       t34 = p2g_warp_ballot(p2g_act3); t35 = p2g_warp_ballot(p2g_act3 && true);
@@ -342,15 +313,12 @@ void main() {
       p14 = r41 == 1u;
     }
     // 93: vote.sync.ballot.b32 	%r42, %p14, %r39;
-    bool t37;
-    t37 = p14;
-    uint t38;
-    t38 = r39;
+    bool t37 = p14;
+    uint t38 = r39;
     uint t39;
     uint t40;
     if (P2G_WARP_EMU) {
-      uvec4 t41;
-      t41 = p2g_warp_x(p2g_act3, t37, 0u);
+      uvec4 t41 = p2g_warp_x(p2g_act3, t37, 0u);
       t39 = t41.y; t40 = t41.z;
     } else {
       t39 = p2g_warp_ballot(p2g_act3); t40 = p2g_warp_ballot(p2g_act3 && t37);
@@ -369,15 +337,12 @@ void main() {
       p16 = r44 == 1u;
     }
     // 98: vote.sync.all.pred 	%p49, %p16, %r39;
-    bool t42;
-    t42 = p16;
-    uint t43;
-    t43 = r39;
+    bool t42 = p16;
+    uint t43 = r39;
     uint t44;
     uint t45;
     if (P2G_WARP_EMU) {
-      uvec4 t46;
-      t46 = p2g_warp_x(p2g_act3, t42, 0u);
+      uvec4 t46 = p2g_warp_x(p2g_act3, t42, 0u);
       t44 = t46.y; t45 = t46.z;
     } else {
       t44 = p2g_warp_ballot(p2g_act3); t45 = p2g_warp_ballot(p2g_act3 && t42);
@@ -391,41 +356,32 @@ void main() {
     }
   }
   // 102: shl.b64 	%rd12, %rd14, 2;
-  rd12 = rd14 << 2u;
   // 103: add.s64 	%rd13, %rd1, %rd12;
-  rd13 = uint64_t(int64_t(rd1) + int64_t(rd12));
   // 104: selp.u32 	%r54, 1, 0, %p49;
-  r54 = p49 ? 1u : 0u;
   // 105: st.global.u32 	[%rd13], %r54;
-  P2GU32(rd13).v = r54;
+  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14 << 2u))).v = (p49 ? 1u : 0u);
   // 106: cvt.u16.u32 	%rs1, %r2;
-  uint64_t t47;
-  t47 = uint64_t(r2);
+  uint64_t t47 = uint64_t(r2);
   rs1 = (uint(uint64_t(t47)) & 65535u);
   // 107: mul.wide.u16 	%r55, %rs1, -13107;
-  r55 = uint(rs1) * uint(52429u);
   // 108: shr.u32 	%r56, %r55, 18;
-  r56 = r55 >> 18u;
   // 109: cvt.u16.u32 	%rs2, %r56;
-  uint64_t t48;
-  t48 = uint64_t(r56);
+  uint64_t t48 = uint64_t((uint(rs1) * uint(52429u)) >> 18u);
   rs2 = (uint(uint64_t(t48)) & 65535u);
   // 110: mul.lo.s16 	%rs3, %rs2, 5;
   rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 5), 0, 16)) & 0x0000FFFFu);
   // 111: sub.s16 	%rs4, %rs1, %rs3;
   rs4 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs3), 0, 16)), 0, 16)) & 0x0000FFFFu);
   // 112: cvt.u32.u16 	%r4, %rs4;
-  uint64_t t49;
-  t49 = uint64_t(rs4);
+  uint64_t t49 = uint64_t(rs4);
   r4 = uint(uint64_t(t49));
   // 113: neg.s32 	%r57, %r4;
-  r57 = uint(-int(r4));
   // 114: mov.u32 	%r121, 0;
   r121 = 0u;
   // 115: and.b32  	%r5, %r3, 1;
   r5 = r3 & 1u;
   // 116: setp.eq.s32 	%p20, %r5, %r57;
-  p20 = int(r5) == int(r57);
+  p20 = int(r5) == int(uint(-int(r4)));
   bool p2g_act4 = (!p20);
   if (P2G_WARP_EMU || p2g_act4) {
     if (!P2G_WARP_EMU || p2g_act4) {
@@ -436,13 +392,11 @@ void main() {
       // 121: sub.s32 	%r6, %r61, %r62;
       r6 = uint(int(r61) - int(r62));
       // 122: not.b32 	%r63, %r62;
-      r63 = ~r62;
       // 123: add.s32 	%r64, %r61, %r63;
-      r64 = uint(int(r61) + int(r63));
       // 124: and.b32  	%r120, %r6, 3;
       r120 = r6 & 3u;
       // 125: setp.lt.u32 	%p21, %r64, 3;
-      p21 = r64 < 3u;
+      p21 = uint(int(r61) + int(~r62)) < 3u;
       // 126: mov.u32 	%r116, 0;
       r116 = 0u;
       // 127: mov.u32 	%r121, %r116;
@@ -465,8 +419,7 @@ void main() {
         uint t50;
         uint t51;
         if (P2G_WARP_EMU) {
-          uvec4 t52;
-          t52 = p2g_warp_x(p2g_act7, true, 0u);
+          uvec4 t52 = p2g_warp_x(p2g_act7, true, 0u);
           t50 = t52.y; t51 = t52.z;
         } else {
           t50 = p2g_warp_ballot(p2g_act7); t51 = p2g_warp_ballot(p2g_act7 && true);
@@ -487,15 +440,12 @@ void main() {
           p22 = int(r74) != 0;
         }
         // 142: vote.sync.ballot.b32 	%r75, %p22, %r67;
-        bool t53;
-        t53 = p22;
-        uint t54;
-        t54 = r67;
+        bool t53 = p22;
+        uint t54 = r67;
         uint t55;
         uint t56;
         if (P2G_WARP_EMU) {
-          uvec4 t57;
-          t57 = p2g_warp_x(p2g_act7, t53, 0u);
+          uvec4 t57 = p2g_warp_x(p2g_act7, t53, 0u);
           t55 = t57.y; t56 = t57.z;
         } else {
           t55 = p2g_warp_ballot(p2g_act7); t56 = p2g_warp_ballot(p2g_act7 && t53);
@@ -511,8 +461,7 @@ void main() {
         uint t58;
         uint t59;
         if (P2G_WARP_EMU) {
-          uvec4 t60;
-          t60 = p2g_warp_x(p2g_act7, true, 0u);
+          uvec4 t60 = p2g_warp_x(p2g_act7, true, 0u);
           t58 = t60.y; t59 = t60.z;
         } else {
           t58 = p2g_warp_ballot(p2g_act7); t59 = p2g_warp_ballot(p2g_act7 && true);
@@ -533,15 +482,12 @@ void main() {
           p24 = int(r80) != 0;
         }
         // 152: vote.sync.ballot.b32 	%r81, %p24, %r68;
-        bool t61;
-        t61 = p24;
-        uint t62;
-        t62 = r68;
+        bool t61 = p24;
+        uint t62 = r68;
         uint t63;
         uint t64;
         if (P2G_WARP_EMU) {
-          uvec4 t65;
-          t65 = p2g_warp_x(p2g_act7, t61, 0u);
+          uvec4 t65 = p2g_warp_x(p2g_act7, t61, 0u);
           t63 = t65.y; t64 = t65.z;
         } else {
           t63 = p2g_warp_ballot(p2g_act7); t64 = p2g_warp_ballot(p2g_act7 && t61);
@@ -557,8 +503,7 @@ void main() {
         uint t66;
         uint t67;
         if (P2G_WARP_EMU) {
-          uvec4 t68;
-          t68 = p2g_warp_x(p2g_act7, true, 0u);
+          uvec4 t68 = p2g_warp_x(p2g_act7, true, 0u);
           t66 = t68.y; t67 = t68.z;
         } else {
           t66 = p2g_warp_ballot(p2g_act7); t67 = p2g_warp_ballot(p2g_act7 && true);
@@ -579,15 +524,12 @@ void main() {
           p26 = int(r86) != 0;
         }
         // 162: vote.sync.ballot.b32 	%r87, %p26, %r69;
-        bool t69;
-        t69 = p26;
-        uint t70;
-        t70 = r69;
+        bool t69 = p26;
+        uint t70 = r69;
         uint t71;
         uint t72;
         if (P2G_WARP_EMU) {
-          uvec4 t73;
-          t73 = p2g_warp_x(p2g_act7, t69, 0u);
+          uvec4 t73 = p2g_warp_x(p2g_act7, t69, 0u);
           t71 = t73.y; t72 = t73.z;
         } else {
           t71 = p2g_warp_ballot(p2g_act7); t72 = p2g_warp_ballot(p2g_act7 && t69);
@@ -603,8 +545,7 @@ void main() {
         uint t74;
         uint t75;
         if (P2G_WARP_EMU) {
-          uvec4 t76;
-          t76 = p2g_warp_x(p2g_act7, true, 0u);
+          uvec4 t76 = p2g_warp_x(p2g_act7, true, 0u);
           t74 = t76.y; t75 = t76.z;
         } else {
           t74 = p2g_warp_ballot(p2g_act7); t75 = p2g_warp_ballot(p2g_act7 && true);
@@ -625,15 +566,12 @@ void main() {
           p28 = int(r92) != 0;
         }
         // 172: vote.sync.ballot.b32 	%r93, %p28, %r70;
-        bool t77;
-        t77 = p28;
-        uint t78;
-        t78 = r70;
+        bool t77 = p28;
+        uint t78 = r70;
         uint t79;
         uint t80;
         if (P2G_WARP_EMU) {
-          uvec4 t81;
-          t81 = p2g_warp_x(p2g_act7, t77, 0u);
+          uvec4 t81 = p2g_warp_x(p2g_act7, t77, 0u);
           t79 = t81.y; t80 = t81.z;
         } else {
           t79 = p2g_warp_ballot(p2g_act7); t80 = p2g_warp_ballot(p2g_act7 && t77);
@@ -680,8 +618,7 @@ void main() {
         uint t82;
         uint t83;
         if (P2G_WARP_EMU) {
-          uvec4 t84;
-          t84 = p2g_warp_x(p2g_act11, true, 0u);
+          uvec4 t84 = p2g_warp_x(p2g_act11, true, 0u);
           t82 = t84.y; t83 = t84.z;
         } else {
           t82 = p2g_warp_ballot(p2g_act11); t83 = p2g_warp_ballot(p2g_act11 && true);
@@ -702,15 +639,12 @@ void main() {
           p32 = int(r98) != 0;
         }
         // 193: vote.sync.ballot.b32 	%r99, %p32, %r94;
-        bool t85;
-        t85 = p32;
-        uint t86;
-        t86 = r94;
+        bool t85 = p32;
+        uint t86 = r94;
         uint t87;
         uint t88;
         if (P2G_WARP_EMU) {
-          uvec4 t89;
-          t89 = p2g_warp_x(p2g_act11, t85, 0u);
+          uvec4 t89 = p2g_warp_x(p2g_act11, t85, 0u);
           t87 = t89.y; t88 = t89.z;
         } else {
           t87 = p2g_warp_ballot(p2g_act11); t88 = p2g_warp_ballot(p2g_act11 && t85);
@@ -749,15 +683,11 @@ void main() {
   if (P2G_WARP_EMU || p2g_act13) {
     if (!P2G_WARP_EMU || p2g_act13) {
       // 205: and.b32  	%r100, %r1, 1;
-      r100 = r1 & 1u;
       // 206: setp.eq.b32 	%p36, %r100, 1;
-      p36 = r100 == 1u;
       // 207: mov.pred 	%p37, 0;
-      p37 = false;
       // 208: xor.pred  	%p38, %p36, %p37;
-      p38 = p36 ^^ p37;
       // 209: not.pred 	%p39, %p38;
-      p39 = !p38;
+      p39 = !(((r1 & 1u) == 1u) ^^ false);
     }
     bool p2g_act14 = p2g_act13 && (p39);
     bool p2g_act15 = p2g_act13 && !(p39);
@@ -766,8 +696,7 @@ void main() {
       uint t90;
       uint t91;
       if (P2G_WARP_EMU) {
-        uvec4 t92;
-        t92 = p2g_warp_x(p2g_act14, true, 0u);
+        uvec4 t92 = p2g_warp_x(p2g_act14, true, 0u);
         t90 = t92.y; t91 = t92.z;
       } else {
         t90 = p2g_warp_ballot(p2g_act14); t91 = p2g_warp_ballot(p2g_act14 && true);
@@ -780,15 +709,12 @@ void main() {
         p40 = int(r3) > 0;
       }
       // 218: vote.sync.ballot.b32 	%r103, %p40, %r102;
-      bool t93;
-      t93 = p40;
-      uint t94;
-      t94 = r102;
+      bool t93 = p40;
+      uint t94 = r102;
       uint t95;
       uint t96;
       if (P2G_WARP_EMU) {
-        uvec4 t97;
-        t97 = p2g_warp_x(p2g_act14, t93, 0u);
+        uvec4 t97 = p2g_warp_x(p2g_act14, t93, 0u);
         t95 = t97.y; t96 = t97.z;
       } else {
         t95 = p2g_warp_ballot(p2g_act14); t96 = p2g_warp_ballot(p2g_act14 && t93);
@@ -810,8 +736,7 @@ void main() {
       uint t98;
       uint t99;
       if (P2G_WARP_EMU) {
-        uvec4 t100;
-        t100 = p2g_warp_x(p2g_act15, true, 0u);
+        uvec4 t100 = p2g_warp_x(p2g_act15, true, 0u);
         t98 = t100.y; t99 = t100.z;
       } else {
         t98 = p2g_warp_ballot(p2g_act15); t99 = p2g_warp_ballot(p2g_act15 && true);
@@ -833,8 +758,7 @@ void main() {
     uint t101;
     uint t102;
     if (P2G_WARP_EMU) {
-      uvec4 t103;
-      t103 = p2g_warp_x(p2g_act16, true, 0u);
+      uvec4 t103 = p2g_warp_x(p2g_act16, true, 0u);
       t101 = t103.y; t102 = t103.z;
     } else {
       t101 = p2g_warp_ballot(p2g_act16); t102 = p2g_warp_ballot(p2g_act16 && true);
@@ -851,15 +775,12 @@ void main() {
       r106 = 0xFFFFFFFFu;
     }
     // 239: vote.sync.all.pred 	%p44, %p43, %r106;
-    bool t104;
-    t104 = p43;
-    uint t105;
-    t105 = r106;
+    bool t104 = p43;
+    uint t105 = r106;
     uint t106;
     uint t107;
     if (P2G_WARP_EMU) {
-      uvec4 t108;
-      t108 = p2g_warp_x(p2g_act16, t104, 0u);
+      uvec4 t108 = p2g_warp_x(p2g_act16, t104, 0u);
       t106 = t108.y; t107 = t108.z;
     } else {
       t106 = p2g_warp_ballot(p2g_act16); t107 = p2g_warp_ballot(p2g_act16 && t104);
@@ -876,15 +797,12 @@ void main() {
       p45 = int(r5) != 0;
     }
     // 243: vote.sync.ballot.b32 	%r109, %p45, %r106;
-    bool t109;
-    t109 = p45;
-    uint t110;
-    t110 = r106;
+    bool t109 = p45;
+    uint t110 = r106;
     uint t111;
     uint t112;
     if (P2G_WARP_EMU) {
-      uvec4 t113;
-      t113 = p2g_warp_x(p2g_act16, t109, 0u);
+      uvec4 t113 = p2g_warp_x(p2g_act16, t109, 0u);
       t111 = t113.y; t112 = t113.z;
     } else {
       t111 = p2g_warp_ballot(p2g_act16); t112 = p2g_warp_ballot(p2g_act16 && t109);
@@ -899,15 +817,12 @@ void main() {
       p47 = int(r3) > 990;
     }
     // 246: vote.sync.any.pred 	%p48, %p47, %r106;
-    bool t114;
-    t114 = p47;
-    uint t115;
-    t115 = r106;
+    bool t114 = p47;
+    uint t115 = r106;
     uint t116;
     uint t117;
     if (P2G_WARP_EMU) {
-      uvec4 t118;
-      t118 = p2g_warp_x(p2g_act16, t114, 0u);
+      uvec4 t118 = p2g_warp_x(p2g_act16, t114, 0u);
       t116 = t118.y; t117 = t118.z;
     } else {
       t116 = p2g_warp_ballot(p2g_act16); t117 = p2g_warp_ballot(p2g_act16 && t114);

@@ -165,9 +165,8 @@ void main() {
   // 37: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 38: mul.wide.s32 	%rd6, %r1, 16;
-  rd6 = uint64_t(int64_t(int(r1)) * int64_t(16));
   // 39: add.s64 	%rd4, %rd2, %rd6;
-  rd4 = uint64_t(int64_t(rd2) + int64_t(rd6));
+  rd4 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(16))));
   // 40: shl.b32 	%r27, %r1, 4;
   r27 = r1 << 4u;
   // 41: mov.u32 	%r28, _ZZ13pipelined_sumPK6float4PKfPfiE3buf;
@@ -175,13 +174,10 @@ void main() {
   // 42: add.s32 	%r26, %r28, %r27;
   r26 = uint(int(r28) + int(r27));
   // 44: cp.async.cg.shared.global [%r26], [%rd4], 16, 16;
-  uint t1;
   uint64_t t2;
-  uint t3;
-  t1 = r26; t2 = rd4;
-  t3 = min(16u, 16u);
-  uint t4;
-  t4 = 0u;
+  uint t1 = r26; t2 = rd4;
+  uint t3 = min(16u, 16u);
+  uint t4 = 0u;
   if (t3 >= 4u) {
     t4 = P2GU32((t2 + 0ul)).v;
   } else {
@@ -190,8 +186,7 @@ void main() {
     }
   }
   p2g_sts32((t1 + 0u), t4);
-  uint t5;
-  t5 = 0u;
+  uint t5 = 0u;
   if (t3 >= 8u) {
     t5 = P2GU32((t2 + 4ul)).v;
   } else {
@@ -200,8 +195,7 @@ void main() {
     }
   }
   p2g_sts32((t1 + 4u), t5);
-  uint t6;
-  t6 = 0u;
+  uint t6 = 0u;
   if (t3 >= 12u) {
     t6 = P2GU32((t2 + 8ul)).v;
   } else {
@@ -210,8 +204,7 @@ void main() {
     }
   }
   p2g_sts32((t1 + 8u), t6);
-  uint t7;
-  t7 = 0u;
+  uint t7 = 0u;
   if (t3 >= 16u) {
     t7 = P2GU32((t2 + 12ul)).v;
   } else {
@@ -221,26 +214,20 @@ void main() {
   }
   p2g_sts32((t1 + 12u), t7);
   // 46: mul.wide.s32 	%rd7, %r1, 4;
-  rd7 = uint64_t(int64_t(int(r1)) * int64_t(4));
   // 47: add.s64 	%rd1, %rd5, %rd7;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(rd7));
+  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
   // 48: setp.lt.s32 	%p1, %r1, 100;
   p1 = int(r1) < 100;
   // 49: shl.b32 	%r29, %r1, 2;
-  r29 = r1 << 2u;
   // 50: mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
-  r30 = uint(4096ul);
   // 51: add.s32 	%r3, %r30, %r29;
-  r3 = uint(int(r30) + int(r29));
+  r3 = uint(int(uint(4096ul)) + int(r1 << 2u));
   if (p1) {
     // 57: cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
-    uint t8;
     uint64_t t9;
-    uint t10;
-    t8 = r3; t9 = rd1;
-    t10 = min(4u, 4u);
-    uint t11;
-    t11 = 0u;
+    uint t8 = r3; t9 = rd1;
+    uint t10 = min(4u, 4u);
+    uint t11 = 0u;
     if (t10 >= 4u) {
       t11 = P2GU32((t9 + 0ul)).v;
     } else {
@@ -251,13 +238,10 @@ void main() {
     p2g_sts32((t8 + 0u), t11);
   } else {
     // 63: cp.async.ca.shared.global [%r3], [%rd1], 4, 0;
-    uint t12;
     uint64_t t13;
-    uint t14;
-    t12 = r3; t13 = rd1;
-    t14 = min(0u, 4u);
-    uint t15;
-    t15 = 0u;
+    uint t12 = r3; t13 = rd1;
+    uint t14 = min(0u, 4u);
+    uint t15 = 0u;
     if (t14 >= 4u) {
       t15 = P2GU32((t13 + 0ul)).v;
     } else {
@@ -275,15 +259,13 @@ void main() {
   f76 = 0.0;
   if (!p2) {
     // 74: add.s32 	%r34, %r1, 1;
-    r34 = uint(int(r1) + 1);
     // 75: and.b32  	%r4, %r34, 127;
-    r4 = r34 & 127u;
+    r4 = uint(int(r1) + 1) & 127u;
     // 76: and.b32  	%r75, %r25, 3;
     r75 = r25 & 3u;
     // 77: add.s32 	%r35, %r25, -1;
-    r35 = uint(int(r25) + -1);
     // 78: setp.lt.u32 	%p3, %r35, 3;
-    p3 = r35 < 3u;
+    p3 = uint(int(r25) + -1) < 3u;
     // 79: mov.f32 	%f76, 0f00000000;
     f76 = 0.0;
     // 80: mov.u32 	%r72, 0;
@@ -292,9 +274,8 @@ void main() {
       // 83: add.s32 	%r6, %r26, 2048;
       r6 = uint(int(r26) + 2048);
       // 84: shl.b32 	%r40, %r4, 4;
-      r40 = r4 << 4u;
       // 85: add.s32 	%r7, %r28, %r40;
-      r7 = uint(int(r28) + int(r40));
+      r7 = uint(int(r28) + int(r4 << 4u));
       // 86: add.s32 	%r70, %r1, 512;
       r70 = uint(int(r1) + 512);
       // 87: sub.s32 	%r9, %r75, %r25;
@@ -308,24 +289,18 @@ void main() {
       for (;;) {
         p2g_loop_tick();
         // 93: add.s32 	%r41, %r72, 1;
-        r41 = uint(int(r72) + 1);
         // 94: setp.ge.s32 	%p4, %r41, %r25;
-        p4 = int(r41) >= int(r25);
+        p4 = int(uint(int(r72) + 1)) >= int(r25);
         if (!p4) {
           // 97: add.s32 	%r43, %r69, 128;
-          r43 = uint(int(r69) + 128);
           // 98: mul.wide.s32 	%rd11, %r43, 16;
-          rd11 = uint64_t(int64_t(int(r43)) * int64_t(16));
           // 99: add.s64 	%rd10, %rd2, %rd11;
-          rd10 = uint64_t(int64_t(rd2) + int64_t(rd11));
+          rd10 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 128))) * int64_t(16))));
           // 101: cp.async.cg.shared.global [%r6], [%rd10], 16, 16;
-          uint t16;
           uint64_t t17;
-          uint t18;
-          t16 = r6; t17 = rd10;
-          t18 = min(16u, 16u);
-          uint t19;
-          t19 = 0u;
+          uint t16 = r6; t17 = rd10;
+          uint t18 = min(16u, 16u);
+          uint t19 = 0u;
           if (t18 >= 4u) {
             t19 = P2GU32((t17 + 0ul)).v;
           } else {
@@ -334,8 +309,7 @@ void main() {
             }
           }
           p2g_sts32((t16 + 0u), t19);
-          uint t20;
-          t20 = 0u;
+          uint t20 = 0u;
           if (t18 >= 8u) {
             t20 = P2GU32((t17 + 4ul)).v;
           } else {
@@ -344,8 +318,7 @@ void main() {
             }
           }
           p2g_sts32((t16 + 4u), t20);
-          uint t21;
-          t21 = 0u;
+          uint t21 = 0u;
           if (t18 >= 12u) {
             t21 = P2GU32((t17 + 8ul)).v;
           } else {
@@ -354,8 +327,7 @@ void main() {
             }
           }
           p2g_sts32((t16 + 8u), t21);
-          uint t22;
-          t22 = 0u;
+          uint t22 = 0u;
           if (t18 >= 16u) {
             t22 = P2GU32((t17 + 12ul)).v;
           } else {
@@ -372,14 +344,10 @@ void main() {
         // 111: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 112: ld.shared.v4.f32 	{%f15, %f16, %f17, %f18}, [%r7];
-        uint t23;
-        t23 = p2g_lds32(r7);
-        uint t24;
-        t24 = p2g_lds32((r7 + 4u));
-        uint t25;
-        t25 = p2g_lds32((r7 + 8u));
-        uint t26;
-        t26 = p2g_lds32((r7 + 12u));
+        uint t23 = p2g_lds32(r7);
+        uint t24 = p2g_lds32((r7 + 4u));
+        uint t25 = p2g_lds32((r7 + 8u));
+        uint t26 = p2g_lds32((r7 + 12u));
         f15 = uintBitsToFloat(t23);
         f16 = uintBitsToFloat(t24);
         f17 = uintBitsToFloat(t25);
@@ -395,24 +363,18 @@ void main() {
         // 117: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 118: add.s32 	%r44, %r72, 2;
-        r44 = uint(int(r72) + 2);
         // 119: setp.ge.s32 	%p5, %r44, %r25;
-        p5 = int(r44) >= int(r25);
+        p5 = int(uint(int(r72) + 2)) >= int(r25);
         if (!p5) {
           // 122: add.s32 	%r46, %r69, 256;
-          r46 = uint(int(r69) + 256);
           // 123: mul.wide.s32 	%rd13, %r46, 16;
-          rd13 = uint64_t(int64_t(int(r46)) * int64_t(16));
           // 124: add.s64 	%rd12, %rd2, %rd13;
-          rd12 = uint64_t(int64_t(rd2) + int64_t(rd13));
+          rd12 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 256))) * int64_t(16))));
           // 126: cp.async.cg.shared.global [%r26], [%rd12], 16, 16;
-          uint t27;
           uint64_t t28;
-          uint t29;
-          t27 = r26; t28 = rd12;
-          t29 = min(16u, 16u);
-          uint t30;
-          t30 = 0u;
+          uint t27 = r26; t28 = rd12;
+          uint t29 = min(16u, 16u);
+          uint t30 = 0u;
           if (t29 >= 4u) {
             t30 = P2GU32((t28 + 0ul)).v;
           } else {
@@ -421,8 +383,7 @@ void main() {
             }
           }
           p2g_sts32((t27 + 0u), t30);
-          uint t31;
-          t31 = 0u;
+          uint t31 = 0u;
           if (t29 >= 8u) {
             t31 = P2GU32((t28 + 4ul)).v;
           } else {
@@ -431,8 +392,7 @@ void main() {
             }
           }
           p2g_sts32((t27 + 4u), t31);
-          uint t32;
-          t32 = 0u;
+          uint t32 = 0u;
           if (t29 >= 12u) {
             t32 = P2GU32((t28 + 8ul)).v;
           } else {
@@ -441,8 +401,7 @@ void main() {
             }
           }
           p2g_sts32((t27 + 8u), t32);
-          uint t33;
-          t33 = 0u;
+          uint t33 = 0u;
           if (t29 >= 16u) {
             t33 = P2GU32((t28 + 12ul)).v;
           } else {
@@ -459,16 +418,11 @@ void main() {
         // 136: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 137: ld.shared.v4.f32 	{%f26, %f27, %f28, %f29}, [%r7+2048];
-        uint t34;
-        t34 = (r7 + 2048u);
-        uint t35;
-        t35 = p2g_lds32(t34);
-        uint t36;
-        t36 = p2g_lds32((t34 + 4u));
-        uint t37;
-        t37 = p2g_lds32((t34 + 8u));
-        uint t38;
-        t38 = p2g_lds32((t34 + 12u));
+        uint t34 = (r7 + 2048u);
+        uint t35 = p2g_lds32(t34);
+        uint t36 = p2g_lds32((t34 + 4u));
+        uint t37 = p2g_lds32((t34 + 8u));
+        uint t38 = p2g_lds32((t34 + 12u));
         f26 = uintBitsToFloat(t35);
         f27 = uintBitsToFloat(t36);
         f28 = uintBitsToFloat(t37);
@@ -484,24 +438,18 @@ void main() {
         // 142: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 143: add.s32 	%r47, %r72, 3;
-        r47 = uint(int(r72) + 3);
         // 144: setp.ge.s32 	%p6, %r47, %r25;
-        p6 = int(r47) >= int(r25);
+        p6 = int(uint(int(r72) + 3)) >= int(r25);
         if (!p6) {
           // 147: add.s32 	%r49, %r70, -128;
-          r49 = uint(int(r70) + -128);
           // 148: mul.wide.s32 	%rd15, %r49, 16;
-          rd15 = uint64_t(int64_t(int(r49)) * int64_t(16));
           // 149: add.s64 	%rd14, %rd2, %rd15;
-          rd14 = uint64_t(int64_t(rd2) + int64_t(rd15));
+          rd14 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r70) + -128))) * int64_t(16))));
           // 151: cp.async.cg.shared.global [%r6], [%rd14], 16, 16;
-          uint t39;
           uint64_t t40;
-          uint t41;
-          t39 = r6; t40 = rd14;
-          t41 = min(16u, 16u);
-          uint t42;
-          t42 = 0u;
+          uint t39 = r6; t40 = rd14;
+          uint t41 = min(16u, 16u);
+          uint t42 = 0u;
           if (t41 >= 4u) {
             t42 = P2GU32((t40 + 0ul)).v;
           } else {
@@ -510,8 +458,7 @@ void main() {
             }
           }
           p2g_sts32((t39 + 0u), t42);
-          uint t43;
-          t43 = 0u;
+          uint t43 = 0u;
           if (t41 >= 8u) {
             t43 = P2GU32((t40 + 4ul)).v;
           } else {
@@ -520,8 +467,7 @@ void main() {
             }
           }
           p2g_sts32((t39 + 4u), t43);
-          uint t44;
-          t44 = 0u;
+          uint t44 = 0u;
           if (t41 >= 12u) {
             t44 = P2GU32((t40 + 8ul)).v;
           } else {
@@ -530,8 +476,7 @@ void main() {
             }
           }
           p2g_sts32((t39 + 8u), t44);
-          uint t45;
-          t45 = 0u;
+          uint t45 = 0u;
           if (t41 >= 16u) {
             t45 = P2GU32((t40 + 12ul)).v;
           } else {
@@ -548,14 +493,10 @@ void main() {
         // 161: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 162: ld.shared.v4.f32 	{%f37, %f38, %f39, %f40}, [%r7];
-        uint t46;
-        t46 = p2g_lds32(r7);
-        uint t47;
-        t47 = p2g_lds32((r7 + 4u));
-        uint t48;
-        t48 = p2g_lds32((r7 + 8u));
-        uint t49;
-        t49 = p2g_lds32((r7 + 12u));
+        uint t46 = p2g_lds32(r7);
+        uint t47 = p2g_lds32((r7 + 4u));
+        uint t48 = p2g_lds32((r7 + 8u));
+        uint t49 = p2g_lds32((r7 + 12u));
         f37 = uintBitsToFloat(t46);
         f38 = uintBitsToFloat(t47);
         f39 = uintBitsToFloat(t48);
@@ -576,17 +517,13 @@ void main() {
         p7 = int(r72) >= int(r25);
         if (!p7) {
           // 172: mul.wide.s32 	%rd17, %r70, 16;
-          rd17 = uint64_t(int64_t(int(r70)) * int64_t(16));
           // 173: add.s64 	%rd16, %rd2, %rd17;
-          rd16 = uint64_t(int64_t(rd2) + int64_t(rd17));
+          rd16 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r70)) * int64_t(16))));
           // 175: cp.async.cg.shared.global [%r26], [%rd16], 16, 16;
-          uint t50;
           uint64_t t51;
-          uint t52;
-          t50 = r26; t51 = rd16;
-          t52 = min(16u, 16u);
-          uint t53;
-          t53 = 0u;
+          uint t50 = r26; t51 = rd16;
+          uint t52 = min(16u, 16u);
+          uint t53 = 0u;
           if (t52 >= 4u) {
             t53 = P2GU32((t51 + 0ul)).v;
           } else {
@@ -595,8 +532,7 @@ void main() {
             }
           }
           p2g_sts32((t50 + 0u), t53);
-          uint t54;
-          t54 = 0u;
+          uint t54 = 0u;
           if (t52 >= 8u) {
             t54 = P2GU32((t51 + 4ul)).v;
           } else {
@@ -605,8 +541,7 @@ void main() {
             }
           }
           p2g_sts32((t50 + 4u), t54);
-          uint t55;
-          t55 = 0u;
+          uint t55 = 0u;
           if (t52 >= 12u) {
             t55 = P2GU32((t51 + 8ul)).v;
           } else {
@@ -615,8 +550,7 @@ void main() {
             }
           }
           p2g_sts32((t50 + 8u), t55);
-          uint t56;
-          t56 = 0u;
+          uint t56 = 0u;
           if (t52 >= 16u) {
             t56 = P2GU32((t51 + 12ul)).v;
           } else {
@@ -633,16 +567,11 @@ void main() {
         // 185: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 186: ld.shared.v4.f32 	{%f48, %f49, %f50, %f51}, [%r7+2048];
-        uint t57;
-        t57 = (r7 + 2048u);
-        uint t58;
-        t58 = p2g_lds32(t57);
-        uint t59;
-        t59 = p2g_lds32((t57 + 4u));
-        uint t60;
-        t60 = p2g_lds32((t57 + 8u));
-        uint t61;
-        t61 = p2g_lds32((t57 + 12u));
+        uint t57 = (r7 + 2048u);
+        uint t58 = p2g_lds32(t57);
+        uint t59 = p2g_lds32((t57 + 4u));
+        uint t60 = p2g_lds32((t57 + 8u));
+        uint t61 = p2g_lds32((t57 + 12u));
         f48 = uintBitsToFloat(t58);
         f49 = uintBitsToFloat(t59);
         f50 = uintBitsToFloat(t60);
@@ -662,9 +591,8 @@ void main() {
         // 193: add.s32 	%r69, %r69, 512;
         r69 = uint(int(r69) + 512);
         // 194: add.s32 	%r51, %r9, %r72;
-        r51 = uint(int(r9) + int(r72));
         // 195: setp.ne.s32 	%p8, %r51, 0;
-        p8 = int(r51) != 0;
+        p8 = int(uint(int(r9) + int(r72))) != 0;
         if (!p8) {
           break;
         }
@@ -674,11 +602,9 @@ void main() {
     p9 = int(r75) == 0;
     if (!p9) {
       // 202: shl.b32 	%r52, %r72, 7;
-      r52 = r72 << 7u;
       // 203: add.s32 	%r53, %r1, %r52;
-      r53 = uint(int(r1) + int(r52));
       // 204: add.s32 	%r73, %r53, 128;
-      r73 = uint(int(r53) + 128);
+      r73 = uint(int(uint(int(r1) + int(r72 << 7u))) + 128);
       for (;;) {
         p2g_loop_tick();
         // 208: add.s32 	%r22, %r72, 1;
@@ -687,25 +613,17 @@ void main() {
         p10 = int(r22) >= int(r25);
         if (!p10) {
           // 212: mul.wide.s32 	%rd19, %r73, 16;
-          rd19 = uint64_t(int64_t(int(r73)) * int64_t(16));
           // 213: add.s64 	%rd18, %rd2, %rd19;
-          rd18 = uint64_t(int64_t(rd2) + int64_t(rd19));
+          rd18 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r73)) * int64_t(16))));
           // 214: shl.b32 	%r55, %r22, 11;
-          r55 = r22 << 11u;
           // 215: and.b32  	%r56, %r55, 2048;
-          r56 = r55 & 2048u;
           // 216: add.s32 	%r58, %r28, %r56;
-          r58 = uint(int(r28) + int(r56));
           // 217: add.s32 	%r54, %r58, %r27;
-          r54 = uint(int(r58) + int(r27));
           // 219: cp.async.cg.shared.global [%r54], [%rd18], 16, 16;
-          uint t62;
           uint64_t t63;
-          uint t64;
-          t62 = r54; t63 = rd18;
-          t64 = min(16u, 16u);
-          uint t65;
-          t65 = 0u;
+          uint t62 = uint(int(uint(int(r28) + int((r22 << 11u) & 2048u))) + int(r27)); t63 = rd18;
+          uint t64 = min(16u, 16u);
+          uint t65 = 0u;
           if (t64 >= 4u) {
             t65 = P2GU32((t63 + 0ul)).v;
           } else {
@@ -714,8 +632,7 @@ void main() {
             }
           }
           p2g_sts32((t62 + 0u), t65);
-          uint t66;
-          t66 = 0u;
+          uint t66 = 0u;
           if (t64 >= 8u) {
             t66 = P2GU32((t63 + 4ul)).v;
           } else {
@@ -724,8 +641,7 @@ void main() {
             }
           }
           p2g_sts32((t62 + 4u), t66);
-          uint t67;
-          t67 = 0u;
+          uint t67 = 0u;
           if (t64 >= 12u) {
             t67 = P2GU32((t63 + 8ul)).v;
           } else {
@@ -734,8 +650,7 @@ void main() {
             }
           }
           p2g_sts32((t62 + 8u), t67);
-          uint t68;
-          t68 = 0u;
+          uint t68 = 0u;
           if (t64 >= 16u) {
             t68 = P2GU32((t63 + 12ul)).v;
           } else {
@@ -752,28 +667,20 @@ void main() {
         // 229: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 230: shl.b32 	%r60, %r72, 11;
-        r60 = r72 << 11u;
         // 231: and.b32  	%r61, %r60, 2048;
-        r61 = r60 & 2048u;
         // 232: add.s32 	%r63, %r28, %r61;
-        r63 = uint(int(r28) + int(r61));
         // 233: shl.b32 	%r64, %r4, 4;
-        r64 = r4 << 4u;
         // 234: add.s32 	%r65, %r63, %r64;
-        r65 = uint(int(r63) + int(r64));
         // 235: ld.shared.v4.f32 	{%f59, %f60, %f61, %f62}, [%r65];
-        uint t69;
-        t69 = p2g_lds32(r65);
-        uint t70;
-        t70 = p2g_lds32((r65 + 4u));
-        uint t71;
-        t71 = p2g_lds32((r65 + 8u));
-        uint t72;
-        t72 = p2g_lds32((r65 + 12u));
-        f59 = uintBitsToFloat(t69);
-        f60 = uintBitsToFloat(t70);
-        f61 = uintBitsToFloat(t71);
-        f62 = uintBitsToFloat(t72);
+        uint t69 = uint(int(uint(int(r28) + int((r72 << 11u) & 2048u))) + int(r4 << 4u));
+        uint t70 = p2g_lds32(t69);
+        uint t71 = p2g_lds32((t69 + 4u));
+        uint t72 = p2g_lds32((t69 + 8u));
+        uint t73 = p2g_lds32((t69 + 12u));
+        f59 = uintBitsToFloat(t70);
+        f60 = uintBitsToFloat(t71);
+        f61 = uintBitsToFloat(t72);
+        f62 = uintBitsToFloat(t73);
         // 236: add.f32 	%f67, %f59, %f60;
         f67 = p2g_fadd(f59, f60, false);
         // 237: add.f32 	%f68, %f61, %f67;
@@ -805,17 +712,12 @@ void main() {
   // 252: add.f32 	%f71, %f76, %f70;
   f71 = p2g_fadd(f76, f70, false);
   // 253: mov.u32 	%r66, %ctaid.x;
-  r66 = gl_WorkGroupID.x;
   // 254: shl.b32 	%r67, %r66, 7;
-  r67 = r66 << 7u;
   // 255: add.s32 	%r68, %r67, %r1;
-  r68 = uint(int(r67) + int(r1));
   // 256: cvta.to.global.u64 	%rd20, %rd3;
-  rd20 = rd3;
   // 257: mul.wide.u32 	%rd21, %r68, 4;
-  rd21 = uint64_t(r68) * uint64_t(4u);
   // 258: add.s64 	%rd22, %rd20, %rd21;
-  rd22 = uint64_t(int64_t(rd20) + int64_t(rd21));
+  rd22 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(gl_WorkGroupID.x << 7u) + int(r1))) * uint64_t(4u)));
   // 259: st.global.f32 	[%rd22], %f71;
   P2GU32(rd22).v = floatBitsToUint(f71);
   return;

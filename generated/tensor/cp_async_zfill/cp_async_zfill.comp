@@ -73,11 +73,9 @@ void main() {
   // 34: mov.u32 	%r6, %tid.x;
   r6 = gl_LocalInvocationID.x;
   // 35: shl.b32 	%r7, %r6, 4;
-  r7 = r6 << 4u;
   // 36: mov.u32 	%r8, _ZZ14cp_async_zfillE4slot;
-  r8 = uint(0ul);
   // 37: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(r8) + int(r7));
+  r2 = uint(int(uint(0ul)) + int(r6 << 4u));
   // 38: mov.u32 	%r9, -1515870811;
   r9 = 0xA5A5A5A5u;
   // 39: st.shared.v4.u32 	[%r2], {%r9, %r9, %r9, %r9};
@@ -86,11 +84,9 @@ void main() {
   p2g_sts32((r2 + 8u), r9);
   p2g_sts32((r2 + 12u), r9);
   // 40: shl.b32 	%r10, %r6, 3;
-  r10 = r6 << 3u;
   // 41: mov.u32 	%r11, _ZZ14cp_async_zfillE5slot2;
-  r11 = uint(2048ul);
   // 42: add.s32 	%r3, %r11, %r10;
-  r3 = uint(int(r11) + int(r10));
+  r3 = uint(int(uint(2048ul)) + int(r6 << 3u));
   // 43: st.shared.v2.u32 	[%r3], {%r9, %r9};
   p2g_sts32(r3, r9);
   p2g_sts32((r3 + 4u), r9);
@@ -99,13 +95,11 @@ void main() {
   // 45: shl.b32 	%r12, %r6, 2;
   r12 = r6 << 2u;
   // 46: cvt.s64.s32 	%rd1, %r12;
-  int64_t t1;
-  t1 = int64_t(int(r12));
+  int64_t t1 = int64_t(int(r12));
   rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 47: mul.wide.s32 	%rd6, %r12, 4;
-  rd6 = uint64_t(int64_t(int(r12)) * int64_t(4));
   // 48: add.s64 	%rd2, %rd5, %rd6;
-  rd2 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  rd2 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r12)) * int64_t(4))));
   // 49: and.b32  	%r4, %r6, 3;
   r4 = r6 & 3u;
   // 50: setp.eq.s32 	%p1, %r4, 0;
@@ -113,22 +107,16 @@ void main() {
   // 51: setp.eq.s32 	%p2, %r4, 1;
   p2 = int(r4) == 1;
   // 52: shr.s32 	%r13, %r6, 2;
-  r13 = uint(int(r6) >> 2u);
   // 53: selp.b32 	%r14, 9, 17, %p2;
-  r14 = p2 ? 9u : 17u;
   // 54: selp.b32 	%r15, 5, %r14, %p1;
-  r15 = p1 ? 5u : r14;
   // 55: rem.u32 	%r5, %r13, %r15;
-  r5 = p2g_rem_u32(r13, r15);
+  r5 = p2g_rem_u32(uint(int(r6) >> 2u), (p1 ? 5u : (p2 ? 9u : 17u)));
   if (p1) {
     // 69: cp.async.ca.shared.global [%r2], [%rd2], 4, %r5;
-    uint t2;
     uint64_t t3;
-    uint t4;
-    t2 = r2; t3 = rd2;
-    t4 = min(r5, 4u);
-    uint t5;
-    t5 = 0u;
+    uint t2 = r2; t3 = rd2;
+    uint t4 = min(r5, 4u);
+    uint t5 = 0u;
     if (t4 >= 4u) {
       t5 = P2GU32((t3 + 0ul)).v;
     } else {
@@ -140,13 +128,10 @@ void main() {
   } else {
     if (p2) {
       // 63: cp.async.ca.shared.global [%r2], [%rd2], 8, %r5;
-      uint t6;
       uint64_t t7;
-      uint t8;
-      t6 = r2; t7 = rd2;
-      t8 = min(r5, 8u);
-      uint t9;
-      t9 = 0u;
+      uint t6 = r2; t7 = rd2;
+      uint t8 = min(r5, 8u);
+      uint t9 = 0u;
       if (t8 >= 4u) {
         t9 = P2GU32((t7 + 0ul)).v;
       } else {
@@ -155,8 +140,7 @@ void main() {
         }
       }
       p2g_sts32((t6 + 0u), t9);
-      uint t10;
-      t10 = 0u;
+      uint t10 = 0u;
       if (t8 >= 8u) {
         t10 = P2GU32((t7 + 4ul)).v;
       } else {
@@ -170,13 +154,10 @@ void main() {
       p4 = int(r4) == 2;
       if (p4) {
         // 80: cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
-        uint t11;
         uint64_t t12;
-        uint t13;
-        t11 = r2; t12 = rd2;
-        t13 = min(r5, 16u);
-        uint t14;
-        t14 = 0u;
+        uint t11 = r2; t12 = rd2;
+        uint t13 = min(r5, 16u);
+        uint t14 = 0u;
         if (t13 >= 4u) {
           t14 = P2GU32((t12 + 0ul)).v;
         } else {
@@ -185,8 +166,7 @@ void main() {
           }
         }
         p2g_sts32((t11 + 0u), t14);
-        uint t15;
-        t15 = 0u;
+        uint t15 = 0u;
         if (t13 >= 8u) {
           t15 = P2GU32((t12 + 4ul)).v;
         } else {
@@ -195,8 +175,7 @@ void main() {
           }
         }
         p2g_sts32((t11 + 4u), t15);
-        uint t16;
-        t16 = 0u;
+        uint t16 = 0u;
         if (t13 >= 12u) {
           t16 = P2GU32((t12 + 8ul)).v;
         } else {
@@ -205,8 +184,7 @@ void main() {
           }
         }
         p2g_sts32((t11 + 8u), t16);
-        uint t17;
-        t17 = 0u;
+        uint t17 = 0u;
         if (t13 >= 16u) {
           t17 = P2GU32((t12 + 12ul)).v;
         } else {
@@ -217,13 +195,10 @@ void main() {
         p2g_sts32((t11 + 12u), t17);
       } else {
         // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd2], 16, %r5;
-        uint t18;
         uint64_t t19;
-        uint t20;
-        t18 = r2; t19 = rd2;
-        t20 = min(r5, 16u);
-        uint t21;
-        t21 = 0u;
+        uint t18 = r2; t19 = rd2;
+        uint t20 = min(r5, 16u);
+        uint t21 = 0u;
         if (t20 >= 4u) {
           t21 = P2GU32((t19 + 0ul)).v;
         } else {
@@ -232,8 +207,7 @@ void main() {
           }
         }
         p2g_sts32((t18 + 0u), t21);
-        uint t22;
-        t22 = 0u;
+        uint t22 = 0u;
         if (t20 >= 8u) {
           t22 = P2GU32((t19 + 4ul)).v;
         } else {
@@ -242,8 +216,7 @@ void main() {
           }
         }
         p2g_sts32((t18 + 4u), t22);
-        uint t23;
-        t23 = 0u;
+        uint t23 = 0u;
         if (t20 >= 12u) {
           t23 = P2GU32((t19 + 8ul)).v;
         } else {
@@ -252,8 +225,7 @@ void main() {
           }
         }
         p2g_sts32((t18 + 8u), t23);
-        uint t24;
-        t24 = 0u;
+        uint t24 = 0u;
         if (t20 >= 16u) {
           t24 = P2GU32((t19 + 12ul)).v;
         } else {
@@ -271,29 +243,19 @@ void main() {
   imulExtended(int(r6), 1431655766, t25, t26);
   r32 = uint(t25);
   // 91: shr.u32 	%r33, %r32, 31;
-  r33 = r32 >> 31u;
   // 92: add.s32 	%r34, %r32, %r33;
-  r34 = uint(int(r32) + int(r33));
   // 93: mul.lo.s32 	%r35, %r34, 3;
-  r35 = uint(int(r34) * 3);
   // 94: sub.s32 	%r36, %r6, %r35;
-  r36 = uint(int(r6) - int(r35));
   // 95: setp.eq.s32 	%p5, %r36, 0;
-  p5 = int(r36) == 0;
+  p5 = int(uint(int(r6) - int(uint(int(uint(int(r32) + int(r32 >> 31u))) * 3)))) == 0;
   // 96: selp.u32 	%r28, 1, 0, %p5;
-  r28 = p5 ? 1u : 0u;
   // 97: add.s64 	%rd11, %rd2, 8;
-  rd11 = uint64_t(int64_t(rd2) + 8l);
   // 101: setp.ne.b32 p, %r28, 0;
-  v_p = r28 != 0u;
   // 102: cp.async.ca.shared.global [%r3], [%rd11], 8, p;
-  uint t27;
   uint64_t t28;
-  uint t29;
-  t27 = r3; t28 = rd11;
-  t29 = v_p ? 0u : 8u;
-  uint t30;
-  t30 = 0u;
+  uint t27 = r3; t28 = uint64_t(int64_t(rd2) + 8l);
+  uint t29 = ((p5 ? 1u : 0u) != 0u) ? 0u : 8u;
+  uint t30 = 0u;
   if (t29 >= 4u) {
     t30 = P2GU32((t28 + 0ul)).v;
   } else {
@@ -302,8 +264,7 @@ void main() {
     }
   }
   p2g_sts32((t27 + 0u), t30);
-  uint t31;
-  t31 = 0u;
+  uint t31 = 0u;
   if (t29 >= 8u) {
     t31 = P2GU32((t28 + 4ul)).v;
   } else {
@@ -319,24 +280,18 @@ void main() {
   // 111: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 112: ld.shared.v4.u32 	{%r37, %r38, %r39, %r40}, [%r2];
-  uint t32;
-  t32 = p2g_lds32(r2);
-  uint t33;
-  t33 = p2g_lds32((r2 + 4u));
-  uint t34;
-  t34 = p2g_lds32((r2 + 8u));
-  uint t35;
-  t35 = p2g_lds32((r2 + 12u));
+  uint t32 = p2g_lds32(r2);
+  uint t33 = p2g_lds32((r2 + 4u));
+  uint t34 = p2g_lds32((r2 + 8u));
+  uint t35 = p2g_lds32((r2 + 12u));
   r37 = t32;
   r38 = t33;
   r39 = t34;
   r40 = t35;
   // 113: cvta.to.global.u64 	%rd12, %rd3;
-  rd12 = rd3;
   // 114: shl.b64 	%rd13, %rd1, 2;
-  rd13 = rd1 << 2u;
   // 115: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd12) + int64_t(rd13));
+  rd14 = uint64_t(int64_t(rd3) + int64_t(rd1 << 2u));
   // 116: st.global.u32 	[%rd14], %r37;
   P2GU32(rd14).v = r37;
   // 117: st.global.u32 	[%rd14+4], %r38;
@@ -346,20 +301,15 @@ void main() {
   // 119: st.global.u32 	[%rd14+12], %r40;
   P2GU32((rd14 + 12ul)).v = r40;
   // 120: ld.shared.v2.u32 	{%r45, %r46}, [%r3];
-  uint t36;
-  t36 = p2g_lds32(r3);
-  uint t37;
-  t37 = p2g_lds32((r3 + 4u));
+  uint t36 = p2g_lds32(r3);
+  uint t37 = p2g_lds32((r3 + 4u));
   r45 = t36;
   r46 = t37;
   // 121: shl.b32 	%r49, %r6, 1;
-  r49 = r6 << 1u;
   // 122: cvta.to.global.u64 	%rd15, %rd4;
-  rd15 = rd4;
   // 123: mul.wide.s32 	%rd16, %r49, 4;
-  rd16 = uint64_t(int64_t(int(r49)) * int64_t(4));
   // 124: add.s64 	%rd17, %rd15, %rd16;
-  rd17 = uint64_t(int64_t(rd15) + int64_t(rd16));
+  rd17 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r6 << 1u)) * int64_t(4))));
   // 125: st.global.u32 	[%rd17], %r45;
   P2GU32(rd17).v = r45;
   // 126: st.global.u32 	[%rd17+4], %r46;

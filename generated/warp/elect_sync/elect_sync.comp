@@ -100,27 +100,23 @@ void main() {
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
-    uvec4 t3;
-    t3 = p2g_warp_x(true, true, 0u);
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
     t1 = t3.y; t2 = t3.z;
   } else {
     t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
   }
   r2 = t1;
   // 45: elect.sync %r3|P, %r2;
-  uint t4;
-  t4 = r2;
+  uint t4 = r2;
   uint t5;
   uint t6;
   if (P2G_WARP_EMU) {
-    uvec4 t7;
-    t7 = p2g_warp_x(true, true, 0u);
+    uvec4 t7 = p2g_warp_x(true, true, 0u);
     t5 = t7.y; t6 = t7.z;
   } else {
     t5 = p2g_warp_ballot(true); t6 = p2g_warp_ballot(true && true);
   }
-  uint t8;
-  t8 = uint(findLSB(t5 & t4));
+  uint t8 = uint(findLSB(t5 & t4));
   r3 = t8;
   P = (gl_LocalInvocationIndex & 31u) == t8;
   // 46: selp.u32 %r4, 1, 0, P;
@@ -147,8 +143,7 @@ void main() {
     uint t9;
     uint t10;
     if (P2G_WARP_EMU) {
-      uvec4 t11;
-      t11 = p2g_warp_x(p2g_act1, true, 0u);
+      uvec4 t11 = p2g_warp_x(p2g_act1, true, 0u);
       t9 = t11.y; t10 = t11.z;
     } else {
       t9 = p2g_warp_ballot(p2g_act1); t10 = p2g_warp_ballot(p2g_act1 && true);
@@ -157,19 +152,16 @@ void main() {
       r14 = t9;
     }
     // 65: elect.sync %r15|P, %r14;
-    uint t12;
-    t12 = r14;
+    uint t12 = r14;
     uint t13;
     uint t14;
     if (P2G_WARP_EMU) {
-      uvec4 t15;
-      t15 = p2g_warp_x(p2g_act1, true, 0u);
+      uvec4 t15 = p2g_warp_x(p2g_act1, true, 0u);
       t13 = t15.y; t14 = t15.z;
     } else {
       t13 = p2g_warp_ballot(p2g_act1); t14 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t16;
-    t16 = uint(findLSB(t13 & t12));
+    uint t16 = uint(findLSB(t13 & t12));
     if (p2g_act1) {
       r15 = t16;
     }
@@ -188,11 +180,9 @@ void main() {
     }
   }
   // 74: and.b32  	%r20, %r1, 31;
-  r20 = r1 & 31u;
   // 75: add.s32 	%r21, %r20, -4;
-  r21 = uint(int(r20) + -4);
   // 76: setp.gt.u32 	%p5, %r21, 7;
-  p5 = r21 > 7u;
+  p5 = uint(int(r1 & 31u) + -4) > 7u;
   bool p2g_act2 = (!p5);
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
@@ -200,19 +190,16 @@ void main() {
       r24 = 4080u;
     }
     // 83: elect.sync %r22|P, %r24;
-    uint t17;
-    t17 = r24;
+    uint t17 = r24;
     uint t18;
     uint t19;
     if (P2G_WARP_EMU) {
-      uvec4 t20;
-      t20 = p2g_warp_x(p2g_act2, true, 0u);
+      uvec4 t20 = p2g_warp_x(p2g_act2, true, 0u);
       t18 = t20.y; t19 = t20.z;
     } else {
       t18 = p2g_warp_ballot(p2g_act2); t19 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t21;
-    t21 = uint(findLSB(t18 & t17));
+    uint t21 = uint(findLSB(t18 & t17));
     if (p2g_act2) {
       r22 = t21;
     }

@@ -118,30 +118,26 @@ void main() {
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
-    uvec4 t3;
-    t3 = p2g_warp_x(true, true, 0u);
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
     t1 = t3.y; t2 = t3.z;
   } else {
     t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
   }
   r3 = t1;
   // 43: redux.sync.add.u32 %r9, %r2, %r3;
-  uint t4;
   uint t5;
-  t4 = r2; t5 = r3;
+  uint t4 = r2; t5 = r3;
   uint t6;
   uint t7;
   if (P2G_WARP_EMU) {
-    uvec4 t8;
-    t8 = p2g_warp_x(true, true, t4);
+    uvec4 t8 = p2g_warp_x(true, true, t4);
     t6 = t8.y; t7 = t8.z;
   } else {
     t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && true);
   }
-  uint t9;
   uint t10;
   uint t11;
-  t9 = t6 & t5; t10 = 0u;
+  uint t9 = t6 & t5; t10 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t11 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t11 = subgroupShuffle(t4, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t9 >> p2g_i) & 1u) == 0u) continue;
@@ -151,22 +147,19 @@ void main() {
   // 44: st.global.u32 	[%rd1], %r9;
   P2GU32(rd1).v = r9;
   // 45: redux.sync.min.s32 %r10, %r2, %r3;
-  uint t12;
   uint t13;
-  t12 = r2; t13 = r3;
+  uint t12 = r2; t13 = r3;
   uint t14;
   uint t15;
   if (P2G_WARP_EMU) {
-    uvec4 t16;
-    t16 = p2g_warp_x(true, true, t12);
+    uvec4 t16 = p2g_warp_x(true, true, t12);
     t14 = t16.y; t15 = t16.z;
   } else {
     t14 = p2g_warp_ballot(true); t15 = p2g_warp_ballot(true && true);
   }
-  uint t17;
   uint t18;
   uint t19;
-  t17 = t14 & t13; t18 = 0x7FFFFFFFu;
+  uint t17 = t14 & t13; t18 = 0x7FFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t19 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t19 = subgroupShuffle(t12, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t17 >> p2g_i) & 1u) == 0u) continue;
@@ -176,22 +169,19 @@ void main() {
   // 46: st.global.u32 	[%rd1+4], %r10;
   P2GU32((rd1 + 4ul)).v = r10;
   // 47: redux.sync.max.s32 %r11, %r2, %r3;
-  uint t20;
   uint t21;
-  t20 = r2; t21 = r3;
+  uint t20 = r2; t21 = r3;
   uint t22;
   uint t23;
   if (P2G_WARP_EMU) {
-    uvec4 t24;
-    t24 = p2g_warp_x(true, true, t20);
+    uvec4 t24 = p2g_warp_x(true, true, t20);
     t22 = t24.y; t23 = t24.z;
   } else {
     t22 = p2g_warp_ballot(true); t23 = p2g_warp_ballot(true && true);
   }
-  uint t25;
   uint t26;
   uint t27;
-  t25 = t22 & t21; t26 = 0x80000000u;
+  uint t25 = t22 & t21; t26 = 0x80000000u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t27 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t27 = subgroupShuffle(t20, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t25 >> p2g_i) & 1u) == 0u) continue;
@@ -201,22 +191,19 @@ void main() {
   // 48: st.global.u32 	[%rd1+8], %r11;
   P2GU32((rd1 + 8ul)).v = r11;
   // 49: redux.sync.min.u32 %r12, %r2, %r3;
-  uint t28;
   uint t29;
-  t28 = r2; t29 = r3;
+  uint t28 = r2; t29 = r3;
   uint t30;
   uint t31;
   if (P2G_WARP_EMU) {
-    uvec4 t32;
-    t32 = p2g_warp_x(true, true, t28);
+    uvec4 t32 = p2g_warp_x(true, true, t28);
     t30 = t32.y; t31 = t32.z;
   } else {
     t30 = p2g_warp_ballot(true); t31 = p2g_warp_ballot(true && true);
   }
-  uint t33;
   uint t34;
   uint t35;
-  t33 = t30 & t29; t34 = 0xFFFFFFFFu;
+  uint t33 = t30 & t29; t34 = 0xFFFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t35 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t35 = subgroupShuffle(t28, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t33 >> p2g_i) & 1u) == 0u) continue;
@@ -226,22 +213,19 @@ void main() {
   // 50: st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
   // 51: redux.sync.max.u32 %r13, %r2, %r3;
-  uint t36;
   uint t37;
-  t36 = r2; t37 = r3;
+  uint t36 = r2; t37 = r3;
   uint t38;
   uint t39;
   if (P2G_WARP_EMU) {
-    uvec4 t40;
-    t40 = p2g_warp_x(true, true, t36);
+    uvec4 t40 = p2g_warp_x(true, true, t36);
     t38 = t40.y; t39 = t40.z;
   } else {
     t38 = p2g_warp_ballot(true); t39 = p2g_warp_ballot(true && true);
   }
-  uint t41;
   uint t42;
   uint t43;
-  t41 = t38 & t37; t42 = 0u;
+  uint t41 = t38 & t37; t42 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t43 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t43 = subgroupShuffle(t36, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t41 >> p2g_i) & 1u) == 0u) continue;
@@ -253,22 +237,19 @@ void main() {
   // 53: or.b32  	%r14, %r2, 268435456;
   r14 = r2 | 0x10000000u;
   // 54: redux.sync.and.b32 %r15, %r14, %r3;
-  uint t44;
   uint t45;
-  t44 = r14; t45 = r3;
+  uint t44 = r14; t45 = r3;
   uint t46;
   uint t47;
   if (P2G_WARP_EMU) {
-    uvec4 t48;
-    t48 = p2g_warp_x(true, true, t44);
+    uvec4 t48 = p2g_warp_x(true, true, t44);
     t46 = t48.y; t47 = t48.z;
   } else {
     t46 = p2g_warp_ballot(true); t47 = p2g_warp_ballot(true && true);
   }
-  uint t49;
   uint t50;
   uint t51;
-  t49 = t46 & t45; t50 = 0xFFFFFFFFu;
+  uint t49 = t46 & t45; t50 = 0xFFFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t51 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t51 = subgroupShuffle(t44, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t49 >> p2g_i) & 1u) == 0u) continue;
@@ -280,22 +261,19 @@ void main() {
   // 56: and.b32  	%r16, %r2, 61680;
   r16 = r2 & 61680u;
   // 57: redux.sync.or.b32 %r17, %r16, %r3;
-  uint t52;
   uint t53;
-  t52 = r16; t53 = r3;
+  uint t52 = r16; t53 = r3;
   uint t54;
   uint t55;
   if (P2G_WARP_EMU) {
-    uvec4 t56;
-    t56 = p2g_warp_x(true, true, t52);
+    uvec4 t56 = p2g_warp_x(true, true, t52);
     t54 = t56.y; t55 = t56.z;
   } else {
     t54 = p2g_warp_ballot(true); t55 = p2g_warp_ballot(true && true);
   }
-  uint t57;
   uint t58;
   uint t59;
-  t57 = t54 & t53; t58 = 0u;
+  uint t57 = t54 & t53; t58 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t59 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t59 = subgroupShuffle(t52, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t57 >> p2g_i) & 1u) == 0u) continue;
@@ -305,22 +283,19 @@ void main() {
   // 58: st.global.u32 	[%rd1+24], %r17;
   P2GU32((rd1 + 24ul)).v = r17;
   // 59: redux.sync.xor.b32 %r18, %r2, %r3;
-  uint t60;
   uint t61;
-  t60 = r2; t61 = r3;
+  uint t60 = r2; t61 = r3;
   uint t62;
   uint t63;
   if (P2G_WARP_EMU) {
-    uvec4 t64;
-    t64 = p2g_warp_x(true, true, t60);
+    uvec4 t64 = p2g_warp_x(true, true, t60);
     t62 = t64.y; t63 = t64.z;
   } else {
     t62 = p2g_warp_ballot(true); t63 = p2g_warp_ballot(true && true);
   }
-  uint t65;
   uint t66;
   uint t67;
-  t65 = t62 & t61; t66 = 0u;
+  uint t65 = t62 & t61; t66 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t67 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t67 = subgroupShuffle(t60, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t65 >> p2g_i) & 1u) == 0u) continue;
@@ -332,31 +307,26 @@ void main() {
   // 61: and.b32  	%r19, %r2, 7;
   r19 = r2 & 7u;
   // 62: match.any.sync.b32 	%r20, %r19, %r3;
-  uint t68;
   uint t69;
-  uint t70;
-  t68 = r3; t69 = 0xFFFFFFFFu;
-  uint t71;
-  t71 = r19;
+  uint t68 = r3; t69 = 0xFFFFFFFFu;
+  uint t71 = r19;
   uint t72;
   uint t73;
   if (P2G_WARP_EMU) {
-    uvec4 t74;
-    t74 = p2g_warp_x(true, true, t71);
+    uvec4 t74 = p2g_warp_x(true, true, t71);
     t72 = t74.y; t73 = t74.z;
   } else {
     t72 = p2g_warp_ballot(true); t73 = p2g_warp_ballot(true && true);
   }
   uint t75;
   uint t76;
-  t70 = t72 & t68; t75 = 0u;
+  uint t70 = t72 & t68; t75 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t76 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t76 = subgroupShuffle(t71, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (t76 == t71) t75 |= 1u << p2g_i;
   }
   t69 &= t75;
-  uint t77;
-  t77 = t69 & t70;
+  uint t77 = t69 & t70;
   r20 = t77;
   // 63: st.global.u32 	[%rd1+32], %r20;
   P2GU32((rd1 + 32ul)).v = r20;
@@ -365,31 +335,26 @@ void main() {
   // 65: selp.u32 	%r21, 1, 0, %p1;
   r21 = p1 ? 1u : 0u;
   // 66: match.all.sync.b32 	%r22|%p2, %r21, %r3;
-  uint t78;
   uint t79;
-  uint t80;
-  t78 = r3; t79 = 0xFFFFFFFFu;
-  uint t81;
-  t81 = r21;
+  uint t78 = r3; t79 = 0xFFFFFFFFu;
+  uint t81 = r21;
   uint t82;
   uint t83;
   if (P2G_WARP_EMU) {
-    uvec4 t84;
-    t84 = p2g_warp_x(true, true, t81);
+    uvec4 t84 = p2g_warp_x(true, true, t81);
     t82 = t84.y; t83 = t84.z;
   } else {
     t82 = p2g_warp_ballot(true); t83 = p2g_warp_ballot(true && true);
   }
   uint t85;
   uint t86;
-  t80 = t82 & t78; t85 = 0u;
+  uint t80 = t82 & t78; t85 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
     if (P2G_WARP_EMU) t86 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t86 = subgroupShuffle(t81, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (t86 == t81) t85 |= 1u << p2g_i;
   }
   t79 &= t85;
-  uint t87;
-  t87 = ((t79 & t80) == t80 ? t80 : 0u);
+  uint t87 = ((t79 & t80) == t80 ? t80 : 0u);
   r22 = t87;
   p2 = t87 != 0u;
   // 67: selp.u32 	%r23, 1, 0, %p2;
@@ -414,8 +379,7 @@ void main() {
     uint t88;
     uint t89;
     if (P2G_WARP_EMU) {
-      uvec4 t90;
-      t90 = p2g_warp_x(p2g_act1, true, 0u);
+      uvec4 t90 = p2g_warp_x(p2g_act1, true, 0u);
       t88 = t90.y; t89 = t90.z;
     } else {
       t88 = p2g_warp_ballot(p2g_act1); t89 = p2g_warp_ballot(p2g_act1 && true);
@@ -424,22 +388,19 @@ void main() {
       r25 = t88;
     }
     // 80: redux.sync.add.u32 %r26, %r2, %r25;
-    uint t91;
     uint t92;
-    t91 = r2; t92 = r25;
+    uint t91 = r2; t92 = r25;
     uint t93;
     uint t94;
     if (P2G_WARP_EMU) {
-      uvec4 t95;
-      t95 = p2g_warp_x(p2g_act1, true, t91);
+      uvec4 t95 = p2g_warp_x(p2g_act1, true, t91);
       t93 = t95.y; t94 = t95.z;
     } else {
       t93 = p2g_warp_ballot(p2g_act1); t94 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t96;
     uint t97;
     uint t98;
-    t96 = t93 & t92; t97 = 0u;
+    uint t96 = t93 & t92; t97 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
       if (P2G_WARP_EMU) t98 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t98 = subgroupShuffle(t91, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (((t96 >> p2g_i) & 1u) == 0u) continue;
@@ -454,37 +415,31 @@ void main() {
       // 82: and.b32  	%r27, %r2, 3;
       r27 = r2 & 3u;
       // 83: cvt.u64.u32 	%rd9, %r27;
-      uint64_t t99;
-      t99 = uint64_t(r27);
+      uint64_t t99 = uint64_t(r27);
       rd9 = uint64_t(t99);
       // 84: shr.u32 	%r28, %r1, 3;
       r28 = r1 >> 3u;
       // 85: cvt.u64.u32 	%rd10, %r28;
-      uint64_t t100;
-      t100 = uint64_t(r28);
+      uint64_t t100 = uint64_t(r28);
       rd10 = uint64_t(t100);
       // 86: bfi.b64 	%rd11, %rd9, %rd10, 40, 24;
       rd11 = p2g_bfi_64(rd9, rd10, 40u, 24u);
     }
     // 87: match.any.sync.b64 	%r29, %rd11, %r25;
-    uint t101;
     uint t102;
-    uint t103;
-    t101 = r25; t102 = 0xFFFFFFFFu;
-    uvec2 t104;
-    t104 = unpackUint2x32(rd11);
+    uint t101 = r25; t102 = 0xFFFFFFFFu;
+    uvec2 t104 = unpackUint2x32(rd11);
     uint t105;
     uint t106;
     if (P2G_WARP_EMU) {
-      uvec4 t107;
-      t107 = p2g_warp_x(p2g_act1, true, t104.x);
+      uvec4 t107 = p2g_warp_x(p2g_act1, true, t104.x);
       t105 = t107.y; t106 = t107.z;
     } else {
       t105 = p2g_warp_ballot(p2g_act1); t106 = p2g_warp_ballot(p2g_act1 && true);
     }
     uint t108;
     uint t109;
-    t103 = t105 & t101; t108 = 0u;
+    uint t103 = t105 & t101; t108 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
       if (P2G_WARP_EMU) t109 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t109 = subgroupShuffle(t104.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (t109 == t104.x) t108 |= 1u << p2g_i;
@@ -493,8 +448,7 @@ void main() {
     uint t110;
     uint t111;
     if (P2G_WARP_EMU) {
-      uvec4 t112;
-      t112 = p2g_warp_x(p2g_act1, true, t104.y);
+      uvec4 t112 = p2g_warp_x(p2g_act1, true, t104.y);
       t110 = t112.y; t111 = t112.z;
     } else {
       t110 = p2g_warp_ballot(p2g_act1); t111 = p2g_warp_ballot(p2g_act1 && true);
@@ -507,8 +461,7 @@ void main() {
       if (t114 == t104.y) t113 |= 1u << p2g_i;
     }
     t102 &= t113;
-    uint t115;
-    t115 = t102 & t103;
+    uint t115 = t102 & t103;
     if (p2g_act1) {
       r29 = t115;
     }
@@ -526,22 +479,19 @@ void main() {
       r30 = 65535u;
     }
     // 95: redux.sync.max.s32 %r31, %r2, %r30;
-    uint t116;
     uint t117;
-    t116 = r2; t117 = r30;
+    uint t116 = r2; t117 = r30;
     uint t118;
     uint t119;
     if (P2G_WARP_EMU) {
-      uvec4 t120;
-      t120 = p2g_warp_x(p2g_act2, true, t116);
+      uvec4 t120 = p2g_warp_x(p2g_act2, true, t116);
       t118 = t120.y; t119 = t120.z;
     } else {
       t118 = p2g_warp_ballot(p2g_act2); t119 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t121;
     uint t122;
     uint t123;
-    t121 = t118 & t117; t122 = 0x80000000u;
+    uint t121 = t118 & t117; t122 = 0x80000000u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
       if (P2G_WARP_EMU) t123 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t123 = subgroupShuffle(t116, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (((t121 >> p2g_i) & 1u) == 0u) continue;
@@ -561,24 +511,20 @@ void main() {
       rd13 = rd12 << 33u;
     }
     // 100: match.all.sync.b64 	%r32|%p9, %rd13, %r30;
-    uint t124;
     uint t125;
-    uint t126;
-    t124 = r30; t125 = 0xFFFFFFFFu;
-    uvec2 t127;
-    t127 = unpackUint2x32(rd13);
+    uint t124 = r30; t125 = 0xFFFFFFFFu;
+    uvec2 t127 = unpackUint2x32(rd13);
     uint t128;
     uint t129;
     if (P2G_WARP_EMU) {
-      uvec4 t130;
-      t130 = p2g_warp_x(p2g_act2, true, t127.x);
+      uvec4 t130 = p2g_warp_x(p2g_act2, true, t127.x);
       t128 = t130.y; t129 = t130.z;
     } else {
       t128 = p2g_warp_ballot(p2g_act2); t129 = p2g_warp_ballot(p2g_act2 && true);
     }
     uint t131;
     uint t132;
-    t126 = t128 & t124; t131 = 0u;
+    uint t126 = t128 & t124; t131 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
       if (P2G_WARP_EMU) t132 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t132 = subgroupShuffle(t127.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (t132 == t127.x) t131 |= 1u << p2g_i;
@@ -587,8 +533,7 @@ void main() {
     uint t133;
     uint t134;
     if (P2G_WARP_EMU) {
-      uvec4 t135;
-      t135 = p2g_warp_x(p2g_act2, true, t127.y);
+      uvec4 t135 = p2g_warp_x(p2g_act2, true, t127.y);
       t133 = t135.y; t134 = t135.z;
     } else {
       t133 = p2g_warp_ballot(p2g_act2); t134 = p2g_warp_ballot(p2g_act2 && true);
@@ -601,8 +546,7 @@ void main() {
       if (t137 == t127.y) t136 |= 1u << p2g_i;
     }
     t125 &= t136;
-    uint t138;
-    t138 = ((t125 & t126) == t126 ? t126 : 0u);
+    uint t138 = ((t125 & t126) == t126 ? t126 : 0u);
     if (p2g_act2) {
       r32 = t138;
     }
