@@ -594,11 +594,15 @@ std::string Emitter::condExpr(const SCond& c) {
     e = "p2g_sv" + std::to_string(c.varIndex) + " == " + std::to_string(c.value);
   } else {
     const ir::Term& t = F.blocks[c.block].term;
-    if (t.condReg >= 0) readName(t.condReg);
+    // The branch right after its block (nothing emitted in between) reads the condition's folded value
+    // (`if (r5 < r9)`); anywhere else the register, assigned.
+    bool adjacent = afterBlock_ == c.block && body_.size() == afterBlockAt_;
+    if (t.condReg >= 0 && !adjacent) readName(t.condReg);
     if (t.kind == ir::Term::Kind::CondBr) {
       bool want = (c.succIndex == 0) != t.condNeg;
-      e = want ? F.regs[t.condReg].name : "!" + F.regs[t.condReg].name;
-      if (c.negate) return want ? "!" + F.regs[t.condReg].name : F.regs[t.condReg].name;
+      std::string v = regAs(t.condReg, Ty{Ty::K::Pred, 1});
+      e = want ? v : "!" + v;
+      if (c.negate) return want ? "!" + v : v;
       return e;
     }
     if (t.kind == ir::Term::Kind::Multi) {
@@ -654,7 +658,7 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
                  : -1;
   // a warp instruction's guard is part of its active flag (warpActive()): it is reached by every lane
   bool guard = in.guardReg >= 0 && !warpOp;
-  if (guard) open(std::string("if (") + (in.guardNeg ? "!" : "") + readName(in.guardReg) + ")");
+  if (guard) open(std::string("if (") + (in.guardNeg ? "!" : "") + regAs(in.guardReg, Ty{Ty::K::Pred, 1}) + ")");
   // --check-bounds: the access runs only when its address is inside its space (check_bounds.h).
   std::string check;
   if (opt_.checkBounds)

@@ -146,7 +146,7 @@ std::vector<uint8_t> planFolds(const ir::Function& f) {
         if (isUse || !ok) break;
       }
       if (!ok || j - i > kMaxDistance) continue;  // a use this far away is not worth the scan
-      if (j == b.insts.size()) continue;  // used in another block or by the branch
+      if (j == b.insts.size() && b.term.condReg != r) continue;  // used in another block
       plan[size_t(r)] = 1;
       deepReads[size_t(r)] = std::move(rd);
       readsMemory[size_t(r)] = mem;

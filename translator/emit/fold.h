@@ -2,7 +2,8 @@
 // single use instead (the way SPIRV-Cross inlines single-use SSA values).
 //
 // Needs validated IR. Guarantees, for every register marked 1:
-//  - it has exactly one definition and one use in the function (an instruction source or guard), both in one block, the definition first, unguarded, with the register as its only
+//  - it has exactly one definition and one use in the function (an instruction source or guard, or the branch
+//    condition of a block), both in one block, the definition first, unguarded, with the register as its only
 //    destination; so at the use the register holds the value of that definition in the same pass through the block;
 //  - the definition is integer, bit or predicate work, or a copy (no float arithmetic: a float register is declared
 //    `precise`, which keeps every rounding step of its value; written into an integer context the same operations

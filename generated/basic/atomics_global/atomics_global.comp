@@ -97,8 +97,7 @@ void main() {
   r18 = atomicMax(P2GU32(uint64_t(int64_t(rd3) + 20l)).v, r2);
   // 56: and.b32  	%r19, %r1, 511;
   // 57: setp.ne.s32 	%p1, %r19, 0;
-  p1 = int(r1 & 511u) != 0;
-  if (!p1) {
+  if (!(int(r1 & 511u) != 0)) {
     // 60: add.s64 	%rd22, %rd3, 24;
     // 61: and.b32  	%r20, %r2, 31;
     // 62: mov.u32 	%r21, -2;
@@ -148,8 +147,7 @@ void main() {
   r30 = t11;
   // 84: and.b32  	%r31, %r1, 15;
   // 85: setp.ne.s32 	%p3, %r31, 0;
-  p3 = int(r1 & 15u) != 0;
-  if (!p3) {
+  if (!(int(r1 & 15u) != 0)) {
     // 88: or.b32  	%r4, %r2, 1;
     r4 = r2 | 1u;
     // 89: ld.global.u32 	%r40, [%rd3+44];
@@ -208,8 +206,7 @@ void main() {
   }
   // 131: and.b32  	%r37, %r1, 127;
   // 132: setp.ne.s32 	%p6, %r37, 0;
-  p6 = int(r1 & 127u) != 0;
-  if (!p6) {
+  if (!(int(r1 & 127u) != 0)) {
     // 135: add.s64 	%rd43, %rd1, 48;
     // 136: and.b32  	%r38, %r2, 63;
     // 137: mov.u64 	%rd44, 1;
@@ -223,8 +220,7 @@ void main() {
   rd48 = atomicXor(P2GU64(uint64_t(int64_t(rd1) + 56l)).v, rd2);
   // 144: and.b32  	%r39, %r1, 31;
   // 145: setp.ne.s32 	%p7, %r39, 0;
-  p7 = int(r1 & 31u) != 0;
-  if (!p7) {
+  if (!(int(r1 & 31u) != 0)) {
     // 148: or.b64  	%rd4, %rd2, 1;
     rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
     // 149: ld.global.u64 	%rd51, [%rd1+64];

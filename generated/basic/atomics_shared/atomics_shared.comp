@@ -80,8 +80,7 @@ void main() {
     p2g_sts32(r2, 0u);
   }
   // 50: setp.eq.s32 	%p2, %r1, 0;
-  p2 = int(r1) == 0;
-  if (p2) {
+  if (int(r1) == 0) {
     // 55: mov.u32 	%r13, 0;
     r13 = 0u;
     // 56: st.shared.u32 	[_ZZ14atomics_sharedE5acc32], %r13;
@@ -192,8 +191,7 @@ void main() {
   r39 = atomicMax(smem[(uint(int(r26) + 20)) >> 2], r5);
   // 111: and.b32  	%r40, %r1, 63;
   // 112: setp.ne.s32 	%p3, %r40, 0;
-  p3 = int(r1 & 63u) != 0;
-  if (!p3) {
+  if (!(int(r1 & 63u) != 0)) {
     // 115: and.b32  	%r41, %r5, 31;
     // 116: mov.u32 	%r42, -2;
     r42 = 0xFFFFFFFEu;
@@ -204,8 +202,7 @@ void main() {
   }
   // 122: and.b32  	%r47, %r1, 31;
   // 123: setp.ne.s32 	%p4, %r47, 0;
-  p4 = int(r1 & 31u) != 0;
-  if (!p4) {
+  if (!(int(r1 & 31u) != 0)) {
     // 126: and.b32  	%r48, %r5, 31;
     // 127: mov.u32 	%r49, 1;
     // 128: shl.b32 	%r50, %r49, %r48;
@@ -258,8 +255,7 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 149: setp.ge.s32 	%p5, %r84, %r6;
-    p5 = int(r84) >= int(r6);
-    if (p5) {
+    if (int(r84) >= int(r6)) {
       break;
     }
     // 152: add.s32 	%r64, %r26, 44;
@@ -322,8 +318,7 @@ void main() {
     P2GU32(rd26).v = r73;
   }
   // 186: setp.gt.u32 	%p8, %r1, 11;
-  p8 = r1 > 11u;
-  if (!p8) {
+  if (!(r1 > 11u)) {
     // 189: add.s32 	%r77, %r26, %r10;
     // 190: ld.shared.u32 	%r78, [%r77];
     r78 = p2g_lds32(uint(int(r26) + int(r10)));
@@ -335,8 +330,7 @@ void main() {
     P2GU32(rd28).v = r78;
   }
   // 197: setp.gt.u32 	%p9, %r1, 5;
-  p9 = r1 > 5u;
-  if (!p9) {
+  if (!(r1 > 5u)) {
     // 200: shl.b32 	%r80, %r1, 3;
     // 201: add.s32 	%r82, %r65, %r80;
     // 202: ld.shared.u64 	%rd29, [%r82];

@@ -182,10 +182,9 @@ void main() {
   // 32: ld.global.u64 	%rd3, [%rd25+8];
   rd3 = P2GU64((rd25 + 8ul)).v;
   // 33: setp.eq.s64 	%p1, %rd3, 0;
-  p1 = int64_t(rd3) == 0l;
   // 34: mov.u64 	%rd71, 4194304;
   rd71 = 0x0000000000400000ul;
-  if (!p1) {
+  if (!(int64_t(rd3) == 0l)) {
     // 36: add.s64 	%rd26, %rd3, -1;
     // 37: not.b64 	%rd27, %rd3;
     // 38: and.b64  	%rd28, %rd27, %rd26;
@@ -291,8 +290,7 @@ void main() {
   // 108: and.b64  	%rd57, %rd56, -4294967296;
   rd57 = packUint2x32(unpackUint2x32(rd56) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 109: setp.ne.s64 	%p2, %rd57, 0;
-  p2 = int64_t(rd57) != 0l;
-  if (p2) {
+  if (int64_t(rd57) != 0l) {
     // 113: div.u64 	%rd72, %rd2, %rd7;
     rd72 = p2g_div_u64(rd2, rd7);
   } else {
@@ -312,8 +310,7 @@ void main() {
   // 123: and.b64  	%rd59, %rd58, -4294967296;
   rd59 = packUint2x32(unpackUint2x32(rd58) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 124: setp.ne.s64 	%p3, %rd59, 0;
-  p3 = int64_t(rd59) != 0l;
-  if (p3) {
+  if (int64_t(rd59) != 0l) {
     // 128: rem.u64 	%rd73, %rd2, %rd11;
     rd73 = p2g_rem_u64(rd2, rd11);
   } else {
@@ -338,8 +335,7 @@ void main() {
   // 142: and.b64  	%rd64, %rd63, -4294967296;
   rd64 = packUint2x32(unpackUint2x32(rd63) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 143: setp.ne.s64 	%p6, %rd64, 0;
-  p6 = int64_t(rd64) != 0l;
-  if (p6) {
+  if (int64_t(rd64) != 0l) {
     // 147: div.s64 	%rd74, %rd2, %rd62;
     rd74 = uint64_t(p2g_div_s64(int64_t(rd2), int64_t(rd62)));
   } else {

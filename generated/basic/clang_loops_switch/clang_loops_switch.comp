@@ -63,8 +63,7 @@ void main() {
   // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
   r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 27: setp.ge.u32 	%p1, %r5, %r54;
-  p1 = r5 >= (P2GU32((pc.params + 16ul)).v);
-  if (!p1) {
+  if (!(r5 >= (P2GU32((pc.params + 16ul)).v))) {
     // 29: ld.param.u64 	%rd5, [clang_loops_switch_param_0];
     rd5 = P2GU64((pc.params)).v;
     // 30: ld.param.u64 	%rd6, [clang_loops_switch_param_1];
@@ -127,33 +126,27 @@ void main() {
       // 74: and.b32  	%r63, %r68, 255;
       r63 = uint(uint64_t(t4)) & 255u;
       // 75: setp.gt.s32 	%p2, %r63, 4;
-      p2 = int(r63) > 4;
-      if (p2) {
+      if (int(r63) > 4) {
         // 94: setp.gt.s32 	%p3, %r63, 6;
-        p3 = int(r63) > 6;
-        if (p3) {
+        if (int(r63) > 6) {
           // 98: setp.eq.s32 	%p4, %r63, 7;
-          p4 = int(r63) == 7;
-          if (p4) {
+          if (int(r63) == 7) {
             // 146: sub.s32 	%r5, %r5, %r98;
             r5 = uint(int(r5) - int(r98));
             p2g_sv0 = 18;
           } else {
             // 100: setp.eq.s32 	%p5, %r63, 8;
-            p5 = int(r63) == 8;
-            if (p5) {
+            if (int(r63) == 8) {
               // 149: mul.lo.s32 	%r98, %r98, 5;
               r98 = uint(int(r98) * 5);
               p2g_sv0 = 18;
             } else {
               // 102: setp.eq.s32 	%p6, %r63, 9;
-              p6 = int(r63) == 9;
               // 103: mov.u32 	%r102, %r62;
               r102 = r62;
-              if (p6) {
+              if (int(r63) == 9) {
                 // 107: setp.lt.u32 	%p15, %r98, 1001;
-                p15 = r98 < 1001u;
-                if (p15) {
+                if (r98 < 1001u) {
                   p2g_sv0 = 18;
                 } else {
                   // 109: st.global.u32 	[%rd4], %r5;
@@ -172,17 +165,15 @@ void main() {
           }
         } else {
           // 125: setp.eq.s32 	%p7, %r63, 5;
-          p7 = int(r63) == 5;
-          if (p7) {
+          if (int(r63) == 5) {
             // 156: shf.l.wrap.b32 	%r5, %r5, %r5, 3;
             r5 = p2g_shf_l(r5, r5, (3u & 31u));
             p2g_sv0 = 18;
           } else {
             // 127: setp.eq.s32 	%p8, %r63, 6;
-            p8 = int(r63) == 6;
             // 128: mov.u32 	%r102, %r62;
             r102 = r62;
-            if (p8) {
+            if (int(r63) == 6) {
               // 132: and.b32  	%r71, %r5, 1;
               // 133: setp.eq.b32 	%p16, %r71, 1;
               // 134: add.s32 	%r72, %r4, 3;
@@ -196,11 +187,9 @@ void main() {
         }
       } else {
         // 77: setp.gt.s32 	%p9, %r63, 1;
-        p9 = int(r63) > 1;
-        if (p9) {
+        if (int(r63) > 1) {
           // 81: setp.eq.s32 	%p10, %r63, 2;
-          p10 = int(r63) == 2;
-          if (p10) {
+          if (int(r63) == 2) {
             // 138: shr.u32 	%r75, %r5, 7;
             r75 = r5 >> 7u;
             // 139: xor.b32  	%r5, %r75, %r5;
@@ -208,18 +197,16 @@ void main() {
             p2g_sv0 = 18;
           } else {
             // 83: setp.eq.s32 	%p11, %r63, 3;
-            p11 = int(r63) == 3;
-            if (p11) {
+            if (int(r63) == 3) {
               // 142: and.b32  	%r74, %r5, 15;
               // 143: add.s32 	%r98, %r98, %r74;
               r98 = uint(int(r98) + int(r5 & 15u));
               p2g_sv0 = 18;
             } else {
               // 85: setp.eq.s32 	%p12, %r63, 4;
-              p12 = int(r63) == 4;
               // 86: mov.u32 	%r102, %r62;
               r102 = r62;
-              if (p12) {
+              if (int(r63) == 4) {
                 // 90: add.s32 	%r97, %r4, 2;
                 r97 = uint(int(r4) + 2);
                 // 91: mov.u32 	%r102, 2;
@@ -232,18 +219,16 @@ void main() {
           }
         } else {
           // 115: setp.eq.s32 	%p13, %r63, 0;
-          p13 = int(r63) == 0;
-          if (p13) {
+          if (int(r63) == 0) {
             // 152: and.b32  	%r76, %r6, 255;
             // 153: add.s32 	%r5, %r76, %r5;
             r5 = uint(int(r6 & 255u) + int(r5));
             p2g_sv0 = 18;
           } else {
             // 117: setp.eq.s32 	%p14, %r63, 1;
-            p14 = int(r63) == 1;
             // 118: mov.u32 	%r102, %r62;
             r102 = r62;
-            if (p14) {
+            if (int(r63) == 1) {
               // 122: mul.lo.s32 	%r5, %r5, 3;
               r5 = uint(int(r5) * 3);
               p2g_sv0 = 18;
@@ -260,14 +245,11 @@ void main() {
         r102 = 0u;
       }
       // 161: setp.eq.s32 	%p17, %r102, 0;
-      p17 = int(r102) == 0;
-      if (!p17) {
+      if (!(int(r102) == 0)) {
         // 163: setp.eq.s32 	%p18, %r102, 2;
-        p18 = int(r102) == 2;
-        if (!p18) {
+        if (!(int(r102) == 2)) {
           // 165: setp.eq.s32 	%p19, %r102, 5;
-          p19 = int(r102) == 5;
-          if (p19) {
+          if (int(r102) == 5) {
             p2g_sv0 = 20;
             break;
           }
@@ -299,30 +281,25 @@ void main() {
       r27 = ((r5 & 1u) == 1u) ? uint(int(r5) + 15) : r5;
       // 174: and.b32  	%r80, %r27, 2;
       // 175: setp.eq.s32 	%p24, %r80, 0;
-      p24 = int(r27 & 2u) == 0;
       // 176: mov.u32 	%r103, %r27;
       r103 = r27;
-      if (!p24) {
+      if (!(int(r27 & 2u) == 0)) {
         // 178: add.s32 	%r103, %r27, 16;
         r103 = uint(int(r27) + 16);
         // 179: setp.eq.s32 	%p25, %r26, 0;
-        p25 = int(r26) == 0;
-        if (!p25) {
+        if (!(int(r26) == 0)) {
           // 181: add.s32 	%r103, %r27, 33;
           r103 = uint(int(r27) + 33);
           // 182: setp.eq.s32 	%p26, %r26, 1;
-          p26 = int(r26) == 1;
-          if (!p26) {
+          if (!(int(r26) == 1)) {
             // 184: add.s32 	%r103, %r27, 51;
             r103 = uint(int(r27) + 51);
             // 185: setp.lt.u32 	%p27, %r26, 3;
-            p27 = r26 < 3u;
-            if (!p27) {
+            if (!(r26 < 3u)) {
               // 187: add.s32 	%r103, %r27, 70;
               r103 = uint(int(r27) + 70);
               // 188: setp.eq.s32 	%p28, %r26, 3;
-              p28 = int(r26) == 3;
-              if (!p28) {
+              if (!(int(r26) == 3)) {
                 // 190: setp.lt.u32 	%p29, %r26, 5;
                 // 191: selp.b32 	%r81, 90, 111, %p29;
                 // 192: add.s32 	%r103, %r27, %r81;
@@ -334,30 +311,25 @@ void main() {
       }
       // 194: and.b32  	%r82, %r103, 4;
       // 195: setp.eq.s32 	%p30, %r82, 0;
-      p30 = int(r103 & 4u) == 0;
       // 196: mov.u32 	%r104, %r103;
       r104 = r103;
-      if (!p30) {
+      if (!(int(r103 & 4u) == 0)) {
         // 198: add.s32 	%r104, %r103, 32;
         r104 = uint(int(r103) + 32);
         // 199: setp.lt.u32 	%p31, %r26, 2;
-        p31 = r26 < 2u;
-        if (!p31) {
+        if (!(r26 < 2u)) {
           // 201: add.s32 	%r104, %r103, 65;
           r104 = uint(int(r103) + 65);
           // 202: setp.lt.u32 	%p32, %r26, 4;
-          p32 = r26 < 4u;
-          if (!p32) {
+          if (!(r26 < 4u)) {
             // 204: add.s32 	%r104, %r103, 99;
             r104 = uint(int(r103) + 99);
             // 205: setp.lt.u32 	%p33, %r26, 6;
-            p33 = r26 < 6u;
-            if (!p33) {
+            if (!(r26 < 6u)) {
               // 207: add.s32 	%r104, %r103, 134;
               r104 = uint(int(r103) + 134);
               // 208: setp.lt.u32 	%p34, %r26, 8;
-              p34 = r26 < 8u;
-              if (!p34) {
+              if (!(r26 < 8u)) {
                 // 210: setp.lt.u32 	%p35, %r26, 10;
                 // 211: selp.b32 	%r83, 170, 207, %p35;
                 // 212: add.s32 	%r104, %r103, %r83;
@@ -369,30 +341,25 @@ void main() {
       }
       // 214: and.b32  	%r84, %r104, 8;
       // 215: setp.eq.s32 	%p36, %r84, 0;
-      p36 = int(r104 & 8u) == 0;
       // 216: mov.u32 	%r105, %r104;
       r105 = r104;
-      if (!p36) {
+      if (!(int(r104 & 8u) == 0)) {
         // 218: add.s32 	%r105, %r104, 48;
         r105 = uint(int(r104) + 48);
         // 219: setp.lt.u32 	%p37, %r26, 3;
-        p37 = r26 < 3u;
-        if (!p37) {
+        if (!(r26 < 3u)) {
           // 221: add.s32 	%r105, %r104, 97;
           r105 = uint(int(r104) + 97);
           // 222: setp.lt.u32 	%p38, %r26, 6;
-          p38 = r26 < 6u;
-          if (!p38) {
+          if (!(r26 < 6u)) {
             // 224: add.s32 	%r105, %r104, 147;
             r105 = uint(int(r104) + 147);
             // 225: setp.lt.u32 	%p39, %r26, 9;
-            p39 = r26 < 9u;
-            if (!p39) {
+            if (!(r26 < 9u)) {
               // 227: add.s32 	%r105, %r104, 198;
               r105 = uint(int(r104) + 198);
               // 228: setp.lt.u32 	%p40, %r26, 12;
-              p40 = r26 < 12u;
-              if (!p40) {
+              if (!(r26 < 12u)) {
                 // 230: setp.eq.s32 	%p41, %r26, 15;
                 // 231: selp.b32 	%r85, 303, 250, %p41;
                 // 232: add.s32 	%r105, %r104, %r85;
@@ -404,20 +371,17 @@ void main() {
       }
       // 234: and.b32  	%r86, %r105, 16;
       // 235: setp.eq.s32 	%p42, %r86, 0;
-      p42 = int(r105 & 16u) == 0;
       // 236: mov.u32 	%r106, %r105;
       r106 = r105;
-      if (!p42) {
+      if (!(int(r105 & 16u) == 0)) {
         // 238: add.s32 	%r106, %r105, 64;
         r106 = uint(int(r105) + 64);
         // 239: setp.lt.u32 	%p43, %r26, 4;
-        p43 = r26 < 4u;
-        if (!p43) {
+        if (!(r26 < 4u)) {
           // 241: add.s32 	%r106, %r105, 129;
           r106 = uint(int(r105) + 129);
           // 242: setp.lt.u32 	%p44, %r26, 8;
-          p44 = r26 < 8u;
-          if (!p44) {
+          if (!(r26 < 8u)) {
             // 244: setp.lt.u32 	%p45, %r26, 12;
             // 245: selp.b32 	%r87, 195, 262, %p45;
             // 246: add.s32 	%r106, %r105, %r87;
@@ -427,20 +391,17 @@ void main() {
       }
       // 248: and.b32  	%r88, %r106, 32;
       // 249: setp.eq.s32 	%p46, %r88, 0;
-      p46 = int(r106 & 32u) == 0;
       // 250: mov.u32 	%r107, %r106;
       r107 = r106;
-      if (!p46) {
+      if (!(int(r106 & 32u) == 0)) {
         // 252: add.s32 	%r107, %r106, 80;
         r107 = uint(int(r106) + 80);
         // 253: setp.lt.u32 	%p47, %r26, 5;
-        p47 = r26 < 5u;
-        if (!p47) {
+        if (!(r26 < 5u)) {
           // 255: add.s32 	%r107, %r106, 161;
           r107 = uint(int(r106) + 161);
           // 256: setp.lt.u32 	%p48, %r26, 10;
-          p48 = r26 < 10u;
-          if (!p48) {
+          if (!(r26 < 10u)) {
             // 258: setp.eq.s32 	%p49, %r26, 15;
             // 259: selp.b32 	%r89, 326, 243, %p49;
             // 260: add.s32 	%r107, %r106, %r89;

@@ -101,23 +101,20 @@ void main() {
   // 72: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 73: setp.gt.u32 	%p1, %r1, 63;
-  p1 = r1 > 63u;
-  if (!p1) {
+  if (!(r1 > 63u)) {
     // 75: ld.shared.u32 	%r3, [%rd4+256];
     r3 = p2g_lds32((uint(rd4) + 256u));
     // 76: ld.shared.u32 	%r4, [%rd5+256];
     r4 = p2g_lds32((uint(rd5) + 256u));
     // 77: ld.shared.u32 	%r36, [%rd4];
     // 78: setp.ge.s32 	%p2, %r3, %r36;
-    p2 = int(r3) >= int(p2g_lds32(uint(rd4)));
-    if (!p2) {
+    if (!(int(r3) >= int(p2g_lds32(uint(rd4))))) {
       // 80: st.shared.u32 	[%rd4], %r3;
       p2g_sts32(uint(rd4), r3);
     }
     // 82: ld.shared.u32 	%r37, [%rd5];
     // 83: setp.le.s32 	%p3, %r4, %r37;
-    p3 = int(r4) <= int(p2g_lds32(uint(rd5)));
-    if (!p3) {
+    if (!(int(r4) <= int(p2g_lds32(uint(rd5))))) {
       // 85: st.shared.u32 	[%rd5], %r4;
       p2g_sts32(uint(rd5), r4);
     }
@@ -132,23 +129,20 @@ void main() {
   // 92: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 93: setp.gt.u32 	%p4, %r1, 31;
-  p4 = r1 > 31u;
-  if (!p4) {
+  if (!(r1 > 31u)) {
     // 95: ld.shared.u32 	%r5, [%rd4+128];
     r5 = p2g_lds32((uint(rd4) + 128u));
     // 96: ld.shared.u32 	%r6, [%rd5+128];
     r6 = p2g_lds32((uint(rd5) + 128u));
     // 97: ld.shared.u32 	%r41, [%rd4];
     // 98: setp.ge.s32 	%p5, %r5, %r41;
-    p5 = int(r5) >= int(p2g_lds32(uint(rd4)));
-    if (!p5) {
+    if (!(int(r5) >= int(p2g_lds32(uint(rd4))))) {
       // 100: st.shared.u32 	[%rd4], %r5;
       p2g_sts32(uint(rd4), r5);
     }
     // 102: ld.shared.u32 	%r42, [%rd5];
     // 103: setp.le.s32 	%p6, %r6, %r42;
-    p6 = int(r6) <= int(p2g_lds32(uint(rd5)));
-    if (!p6) {
+    if (!(int(r6) <= int(p2g_lds32(uint(rd5))))) {
       // 105: st.shared.u32 	[%rd5], %r6;
       p2g_sts32(uint(rd5), r6);
     }
@@ -163,23 +157,20 @@ void main() {
   // 112: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 113: setp.gt.u32 	%p7, %r1, 15;
-  p7 = r1 > 15u;
-  if (!p7) {
+  if (!(r1 > 15u)) {
     // 115: ld.shared.u32 	%r7, [%rd4+64];
     r7 = p2g_lds32((uint(rd4) + 64u));
     // 116: ld.shared.u32 	%r8, [%rd5+64];
     r8 = p2g_lds32((uint(rd5) + 64u));
     // 117: ld.shared.u32 	%r46, [%rd4];
     // 118: setp.ge.s32 	%p8, %r7, %r46;
-    p8 = int(r7) >= int(p2g_lds32(uint(rd4)));
-    if (!p8) {
+    if (!(int(r7) >= int(p2g_lds32(uint(rd4))))) {
       // 120: st.shared.u32 	[%rd4], %r7;
       p2g_sts32(uint(rd4), r7);
     }
     // 122: ld.shared.u32 	%r47, [%rd5];
     // 123: setp.le.s32 	%p9, %r8, %r47;
-    p9 = int(r8) <= int(p2g_lds32(uint(rd5)));
-    if (!p9) {
+    if (!(int(r8) <= int(p2g_lds32(uint(rd5))))) {
       // 125: st.shared.u32 	[%rd5], %r8;
       p2g_sts32(uint(rd5), r8);
     }
@@ -194,23 +185,20 @@ void main() {
   // 132: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 133: setp.gt.u32 	%p10, %r1, 7;
-  p10 = r1 > 7u;
-  if (!p10) {
+  if (!(r1 > 7u)) {
     // 135: ld.shared.u32 	%r9, [%rd4+32];
     r9 = p2g_lds32((uint(rd4) + 32u));
     // 136: ld.shared.u32 	%r10, [%rd5+32];
     r10 = p2g_lds32((uint(rd5) + 32u));
     // 137: ld.shared.u32 	%r51, [%rd4];
     // 138: setp.ge.s32 	%p11, %r9, %r51;
-    p11 = int(r9) >= int(p2g_lds32(uint(rd4)));
-    if (!p11) {
+    if (!(int(r9) >= int(p2g_lds32(uint(rd4))))) {
       // 140: st.shared.u32 	[%rd4], %r9;
       p2g_sts32(uint(rd4), r9);
     }
     // 142: ld.shared.u32 	%r52, [%rd5];
     // 143: setp.le.s32 	%p12, %r10, %r52;
-    p12 = int(r10) <= int(p2g_lds32(uint(rd5)));
-    if (!p12) {
+    if (!(int(r10) <= int(p2g_lds32(uint(rd5))))) {
       // 145: st.shared.u32 	[%rd5], %r10;
       p2g_sts32(uint(rd5), r10);
     }
@@ -225,23 +213,20 @@ void main() {
   // 152: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 153: setp.gt.u32 	%p13, %r1, 3;
-  p13 = r1 > 3u;
-  if (!p13) {
+  if (!(r1 > 3u)) {
     // 155: ld.shared.u32 	%r11, [%rd4+16];
     r11 = p2g_lds32((uint(rd4) + 16u));
     // 156: ld.shared.u32 	%r12, [%rd5+16];
     r12 = p2g_lds32((uint(rd5) + 16u));
     // 157: ld.shared.u32 	%r56, [%rd4];
     // 158: setp.ge.s32 	%p14, %r11, %r56;
-    p14 = int(r11) >= int(p2g_lds32(uint(rd4)));
-    if (!p14) {
+    if (!(int(r11) >= int(p2g_lds32(uint(rd4))))) {
       // 160: st.shared.u32 	[%rd4], %r11;
       p2g_sts32(uint(rd4), r11);
     }
     // 162: ld.shared.u32 	%r57, [%rd5];
     // 163: setp.le.s32 	%p15, %r12, %r57;
-    p15 = int(r12) <= int(p2g_lds32(uint(rd5)));
-    if (!p15) {
+    if (!(int(r12) <= int(p2g_lds32(uint(rd5))))) {
       // 165: st.shared.u32 	[%rd5], %r12;
       p2g_sts32(uint(rd5), r12);
     }
@@ -256,23 +241,20 @@ void main() {
   // 172: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 173: setp.gt.u32 	%p16, %r1, 1;
-  p16 = r1 > 1u;
-  if (!p16) {
+  if (!(r1 > 1u)) {
     // 175: ld.shared.u32 	%r13, [%rd4+8];
     r13 = p2g_lds32((uint(rd4) + 8u));
     // 176: ld.shared.u32 	%r14, [%rd5+8];
     r14 = p2g_lds32((uint(rd5) + 8u));
     // 177: ld.shared.u32 	%r61, [%rd4];
     // 178: setp.ge.s32 	%p17, %r13, %r61;
-    p17 = int(r13) >= int(p2g_lds32(uint(rd4)));
-    if (!p17) {
+    if (!(int(r13) >= int(p2g_lds32(uint(rd4))))) {
       // 180: st.shared.u32 	[%rd4], %r13;
       p2g_sts32(uint(rd4), r13);
     }
     // 182: ld.shared.u32 	%r62, [%rd5];
     // 183: setp.le.s32 	%p18, %r14, %r62;
-    p18 = int(r14) <= int(p2g_lds32(uint(rd5)));
-    if (!p18) {
+    if (!(int(r14) <= int(p2g_lds32(uint(rd5))))) {
       // 185: st.shared.u32 	[%rd5], %r14;
       p2g_sts32(uint(rd5), r14);
     }
@@ -295,15 +277,13 @@ void main() {
     r16 = p2g_lds32(516u);
     // 197: ld.shared.u32 	%r66, [%rd4];
     // 198: setp.ge.s32 	%p20, %r15, %r66;
-    p20 = int(r15) >= int(p2g_lds32(uint(rd4)));
-    if (!p20) {
+    if (!(int(r15) >= int(p2g_lds32(uint(rd4))))) {
       // 200: st.shared.u32 	[%rd4], %r15;
       p2g_sts32(uint(rd4), r15);
     }
     // 202: ld.shared.u32 	%r67, [%rd5];
     // 203: setp.le.s32 	%p21, %r16, %r67;
-    p21 = int(r16) <= int(p2g_lds32(uint(rd5)));
-    if (!p21) {
+    if (!(int(r16) <= int(p2g_lds32(uint(rd5))))) {
       // 205: st.shared.u32 	[%rd5], %r16;
       p2g_sts32(uint(rd5), r16);
     }

@@ -372,18 +372,16 @@ void main() {
   // 42: ld.param.u32 	%r7, [_Z4polyfi_param_1];
   r7_1 = p2g_ldl32(60u);
   // 43: setp.lt.s32 	%p1, %r7, 1;
-  p1_1 = int(r7_1) < 1;
   // 44: mov.f32 	%f20, 0f3F800000;
   f20 = 1.0;
-  if (!p1_1) {
+  if (!(int(r7_1) < 1)) {
     // 47: add.s32 	%r8, %r7, -1;
     // 48: and.b32  	%r10, %r7, 3;
     r10_1 = r7_1 & 3u;
     // 49: setp.lt.u32 	%p2, %r8, 3;
-    p2 = uint(int(r7_1) + -1) < 3u;
     // 50: mov.f32 	%f20, 0f3F800000;
     f20 = 1.0;
-    if (!p2) {
+    if (!(uint(int(r7_1) + -1) < 3u)) {
       // 53: sub.s32 	%r9, %r7, %r10;
       r9_1 = uint(int(r7_1) - int(r10_1));
       // 54: mov.f32 	%f20, 0f3F800000;
@@ -401,15 +399,13 @@ void main() {
         // 61: add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
         // 62: setp.ne.s32 	%p3, %r9, 0;
-        p3 = int(r9_1) != 0;
-        if (!p3) {
+        if (!(int(r9_1) != 0)) {
           break;
         }
       }
     }
     // 66: setp.eq.s32 	%p4, %r10, 0;
-    p4 = int(r10_1) == 0;
-    if (!p4) {
+    if (!(int(r10_1) == 0)) {
       for (;;) {
         p2g_loop_tick();
         // 71: fma.rn.f32 	%f20, %f20, %f8, 0f3F000000;
@@ -417,8 +413,7 @@ void main() {
         // 72: add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
         // 73: setp.ne.s32 	%p5, %r10, 0;
-        p5 = int(r10_1) != 0;
-        if (!p5) {
+        if (!(int(r10_1) != 0)) {
           break;
         }
       }
@@ -430,8 +425,7 @@ void main() {
   f6 = uintBitsToFloat(p2g_ldl32(64u));
   // 294: and.b32  	%r13, %r1, 256;
   // 295: setp.eq.s32 	%p1, %r13, 0;
-  p1 = int(r1 & 256u) == 0;
-  if (!p1) {
+  if (!(int(r1 & 256u) == 0)) {
     // 298: cvt.u32.u64 	%r14, %rd1;
     uint64_t t4 = uint64_t(rd1);
     // 299: add.s32 	%r15, %r2, -4;
@@ -453,20 +447,18 @@ void main() {
     // 136: cvta.to.global.u64 	%rd1, %rd7;
     rd1_2 = rd7_1;
     // 137: setp.lt.s32 	%p1, %r10, 1;
-    p1_2 = int(r10_2) < 1;
     // 138: mov.f32 	%f24, 0f00000000;
     f24 = 0.0;
-    if (!p1_2) {
+    if (!(int(r10_2) < 1)) {
       // 141: add.s32 	%r12, %r10, -1;
       // 142: and.b32  	%r17, %r10, 3;
       r17_1 = r10_2 & 3u;
       // 143: setp.lt.u32 	%p2, %r12, 3;
-      p2_1 = uint(int(r10_2) + -1) < 3u;
       // 144: mov.f32 	%f24, 0f00000000;
       f24 = 0.0;
       // 145: mov.u32 	%r16, 0;
       r16_1 = 0u;
-      if (!p2_1) {
+      if (!(uint(int(r10_2) + -1) < 3u)) {
         // 148: sub.s32 	%r15, %r10, %r17;
         r15_1 = uint(int(r10_2) - int(r17_1));
         // 149: mov.f32 	%f24, 0f00000000;
@@ -500,15 +492,13 @@ void main() {
           // 164: add.s32 	%r15, %r15, -4;
           r15_1 = uint(int(r15_1) + -4);
           // 165: setp.ne.s32 	%p3, %r15, 0;
-          p3_1 = int(r15_1) != 0;
-          if (!p3_1) {
+          if (!(int(r15_1) != 0)) {
             break;
           }
         }
       }
       // 169: setp.eq.s32 	%p4, %r17, 0;
-      p4_1 = int(r17_1) == 0;
-      if (!p4_1) {
+      if (!(int(r17_1) == 0)) {
         // 172: mul.wide.s32 	%rd8, %r16, 4;
         // 173: add.s64 	%rd10, %rd1, %rd8;
         rd10_1 = uint64_t(int64_t(rd1_2) + int64_t(uint64_t(int64_t(int(r16_1)) * int64_t(4))));
@@ -523,8 +513,7 @@ void main() {
           // 180: add.s32 	%r17, %r17, -1;
           r17_1 = uint(int(r17_1) + -1);
           // 181: setp.ne.s32 	%p5, %r17, 0;
-          p5_1 = int(r17_1) != 0;
-          if (!p5_1) {
+          if (!(int(r17_1) != 0)) {
             break;
           }
         }

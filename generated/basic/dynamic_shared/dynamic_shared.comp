@@ -266,8 +266,7 @@ void main() {
   // 73: ld.shared.f32 	%f2, [%r39];
   f2 = uintBitsToFloat(p2g_lds32(r39));
   // 74: setp.eq.s32 	%p1, %r1, 0;
-  p1 = int(r1) == 0;
-  if (!p1) {
+  if (!(int(r1) == 0)) {
     // 77: ld.shared.u32 	%r5, [%r3];
     r5 = p2g_lds32(r3);
     // 78: mov.u32 	%r45, 0;
@@ -286,8 +285,7 @@ void main() {
       // 87: add.s32 	%r45, %r45, 7;
       r45 = uint(int(r45) + 7);
       // 88: setp.lt.u32 	%p3, %r45, %r1;
-      p3 = r45 < r1;
-      if (!p3) {
+      if (!(r45 < r1)) {
         break;
       }
     }

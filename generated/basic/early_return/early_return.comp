@@ -50,8 +50,7 @@ void main() {
   // 32: mad.lo.s32 	%r1, %r36, %r35, %r37;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.s32 	%p1, %r1, %r34;
-  p1 = int(r1) >= int(P2GU32((pc.params + 16ul)).v);
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 16ul)).v))) {
     // 36: cvta.to.global.u64 	%rd5, %rd3;
     // 37: cvt.s64.s32 	%rd1, %r1;
     int64_t t1 = int64_t(int(r1));
@@ -62,16 +61,14 @@ void main() {
     // 40: ld.global.u32 	%r2, [%rd7];
     r2 = P2GU32(rd7).v;
     // 41: setp.lt.s32 	%p2, %r2, -900;
-    p2 = int(r2) < -900;
-    if (!p2) {
+    if (!(int(r2) < -900)) {
       // 44: and.b32  	%r38, %r2, 3;
       // 45: setp.eq.s32 	%p3, %r38, 0;
-      p3 = int(r2 & 3u) == 0;
       // 46: cvta.to.global.u64 	%rd8, %rd4;
       // 47: shl.b64 	%rd9, %rd1, 2;
       // 48: add.s64 	%rd2, %rd8, %rd9;
       rd2 = uint64_t(int64_t(rd4) + int64_t(rd1 << 2u));
-      if (p3) {
+      if (int(r2 & 3u) == 0) {
         // 270: shr.s32 	%r133, %r2, 31;
         // 271: shr.u32 	%r134, %r133, 30;
         // 272: add.s32 	%r135, %r2, %r134;
@@ -88,10 +85,9 @@ void main() {
         // 57: add.s32 	%r3, %r45, %r43;
         r3 = uint(int((r2 >> 2u) & 1u) + int(uint(int((r2 >> 1u) & 1u) + int(r2 & 1u))));
         // 58: setp.eq.s32 	%p4, %r3, 7;
-        p4 = int(r3) == 7;
         // 59: mov.u32 	%r137, 1002;
         r137 = 1002u;
-        if (p4) {
+        if (int(r3) == 7) {
           p2g_sv0 = 1;
         } else {
           // 62: shr.u32 	%r47, %r2, 3;
@@ -99,10 +95,9 @@ void main() {
           // 64: add.s32 	%r4, %r48, %r3;
           r4 = uint(int((r2 >> 3u) & 1u) + int(r3));
           // 65: setp.gt.u32 	%p5, %r4, 6;
-          p5 = r4 > 6u;
           // 66: mov.u32 	%r137, 1003;
           r137 = 1003u;
-          if (p5) {
+          if (r4 > 6u) {
             p2g_sv0 = 1;
           } else {
             // 69: shr.u32 	%r50, %r2, 4;
@@ -110,10 +105,9 @@ void main() {
             // 71: add.s32 	%r5, %r51, %r4;
             r5 = uint(int((r2 >> 4u) & 1u) + int(r4));
             // 72: setp.gt.u32 	%p6, %r5, 6;
-            p6 = r5 > 6u;
             // 73: mov.u32 	%r137, 1004;
             r137 = 1004u;
-            if (p6) {
+            if (r5 > 6u) {
               p2g_sv0 = 1;
             } else {
               // 76: shr.u32 	%r53, %r2, 5;
@@ -121,10 +115,9 @@ void main() {
               // 78: add.s32 	%r6, %r54, %r5;
               r6 = uint(int((r2 >> 5u) & 1u) + int(r5));
               // 79: setp.gt.u32 	%p7, %r6, 6;
-              p7 = r6 > 6u;
               // 80: mov.u32 	%r137, 1005;
               r137 = 1005u;
-              if (p7) {
+              if (r6 > 6u) {
                 p2g_sv0 = 1;
               } else {
                 // 83: shr.u32 	%r56, %r2, 6;
@@ -132,10 +125,9 @@ void main() {
                 // 85: add.s32 	%r7, %r57, %r6;
                 r7 = uint(int((r2 >> 6u) & 1u) + int(r6));
                 // 86: setp.gt.u32 	%p8, %r7, 6;
-                p8 = r7 > 6u;
                 // 87: mov.u32 	%r137, 1006;
                 r137 = 1006u;
-                if (p8) {
+                if (r7 > 6u) {
                   p2g_sv0 = 1;
                 } else {
                   // 90: shr.u32 	%r59, %r2, 7;
@@ -143,10 +135,9 @@ void main() {
                   // 92: add.s32 	%r8, %r60, %r7;
                   r8 = uint(int((r2 >> 7u) & 1u) + int(r7));
                   // 93: setp.gt.u32 	%p9, %r8, 6;
-                  p9 = r8 > 6u;
                   // 94: mov.u32 	%r137, 1007;
                   r137 = 1007u;
-                  if (p9) {
+                  if (r8 > 6u) {
                     p2g_sv0 = 1;
                   } else {
                     // 97: shr.u32 	%r62, %r2, 8;
@@ -154,10 +145,9 @@ void main() {
                     // 99: add.s32 	%r9, %r63, %r8;
                     r9 = uint(int((r2 >> 8u) & 1u) + int(r8));
                     // 100: setp.gt.u32 	%p10, %r9, 6;
-                    p10 = r9 > 6u;
                     // 101: mov.u32 	%r137, 1008;
                     r137 = 1008u;
-                    if (p10) {
+                    if (r9 > 6u) {
                       p2g_sv0 = 1;
                     } else {
                       // 104: shr.u32 	%r65, %r2, 9;
@@ -165,10 +155,9 @@ void main() {
                       // 106: add.s32 	%r10, %r66, %r9;
                       r10 = uint(int((r2 >> 9u) & 1u) + int(r9));
                       // 107: setp.gt.u32 	%p11, %r10, 6;
-                      p11 = r10 > 6u;
                       // 108: mov.u32 	%r137, 1009;
                       r137 = 1009u;
-                      if (p11) {
+                      if (r10 > 6u) {
                         p2g_sv0 = 1;
                       } else {
                         // 111: shr.u32 	%r68, %r2, 10;
@@ -176,10 +165,9 @@ void main() {
                         // 113: add.s32 	%r11, %r69, %r10;
                         r11 = uint(int((r2 >> 10u) & 1u) + int(r10));
                         // 114: setp.gt.u32 	%p12, %r11, 6;
-                        p12 = r11 > 6u;
                         // 115: mov.u32 	%r137, 1010;
                         r137 = 1010u;
-                        if (p12) {
+                        if (r11 > 6u) {
                           p2g_sv0 = 1;
                         } else {
                           // 118: shr.u32 	%r71, %r2, 11;
@@ -187,10 +175,9 @@ void main() {
                           // 120: add.s32 	%r12, %r72, %r11;
                           r12 = uint(int((r2 >> 11u) & 1u) + int(r11));
                           // 121: setp.gt.u32 	%p13, %r12, 6;
-                          p13 = r12 > 6u;
                           // 122: mov.u32 	%r137, 1011;
                           r137 = 1011u;
-                          if (p13) {
+                          if (r12 > 6u) {
                             p2g_sv0 = 1;
                           } else {
                             // 125: shr.u32 	%r74, %r2, 12;
@@ -198,10 +185,9 @@ void main() {
                             // 127: add.s32 	%r13, %r75, %r12;
                             r13 = uint(int((r2 >> 12u) & 1u) + int(r12));
                             // 128: setp.gt.u32 	%p14, %r13, 6;
-                            p14 = r13 > 6u;
                             // 129: mov.u32 	%r137, 1012;
                             r137 = 1012u;
-                            if (p14) {
+                            if (r13 > 6u) {
                               p2g_sv0 = 1;
                             } else {
                               // 132: shr.u32 	%r77, %r2, 13;
@@ -209,10 +195,9 @@ void main() {
                               // 134: add.s32 	%r14, %r78, %r13;
                               r14 = uint(int((r2 >> 13u) & 1u) + int(r13));
                               // 135: setp.gt.u32 	%p15, %r14, 6;
-                              p15 = r14 > 6u;
                               // 136: mov.u32 	%r137, 1013;
                               r137 = 1013u;
-                              if (p15) {
+                              if (r14 > 6u) {
                                 p2g_sv0 = 1;
                               } else {
                                 // 139: shr.u32 	%r80, %r2, 14;
@@ -220,10 +205,9 @@ void main() {
                                 // 141: add.s32 	%r15, %r81, %r14;
                                 r15 = uint(int((r2 >> 14u) & 1u) + int(r14));
                                 // 142: setp.gt.u32 	%p16, %r15, 6;
-                                p16 = r15 > 6u;
                                 // 143: mov.u32 	%r137, 1014;
                                 r137 = 1014u;
-                                if (p16) {
+                                if (r15 > 6u) {
                                   p2g_sv0 = 1;
                                 } else {
                                   // 146: shr.u32 	%r83, %r2, 15;
@@ -231,10 +215,9 @@ void main() {
                                   // 148: add.s32 	%r16, %r84, %r15;
                                   r16 = uint(int((r2 >> 15u) & 1u) + int(r15));
                                   // 149: setp.gt.u32 	%p17, %r16, 6;
-                                  p17 = r16 > 6u;
                                   // 150: mov.u32 	%r137, 1015;
                                   r137 = 1015u;
-                                  if (p17) {
+                                  if (r16 > 6u) {
                                     p2g_sv0 = 1;
                                   } else {
                                     // 153: shr.u32 	%r86, %r2, 16;
@@ -242,10 +225,9 @@ void main() {
                                     // 155: add.s32 	%r17, %r87, %r16;
                                     r17 = uint(int((r2 >> 16u) & 1u) + int(r16));
                                     // 156: setp.gt.u32 	%p18, %r17, 6;
-                                    p18 = r17 > 6u;
                                     // 157: mov.u32 	%r137, 1016;
                                     r137 = 1016u;
-                                    if (p18) {
+                                    if (r17 > 6u) {
                                       p2g_sv0 = 1;
                                     } else {
                                       // 160: shr.u32 	%r89, %r2, 17;
@@ -253,10 +235,9 @@ void main() {
                                       // 162: add.s32 	%r18, %r90, %r17;
                                       r18 = uint(int((r2 >> 17u) & 1u) + int(r17));
                                       // 163: setp.gt.u32 	%p19, %r18, 6;
-                                      p19 = r18 > 6u;
                                       // 164: mov.u32 	%r137, 1017;
                                       r137 = 1017u;
-                                      if (p19) {
+                                      if (r18 > 6u) {
                                         p2g_sv0 = 1;
                                       } else {
                                         // 167: shr.u32 	%r92, %r2, 18;
@@ -264,10 +245,9 @@ void main() {
                                         // 169: add.s32 	%r19, %r93, %r18;
                                         r19 = uint(int((r2 >> 18u) & 1u) + int(r18));
                                         // 170: setp.gt.u32 	%p20, %r19, 6;
-                                        p20 = r19 > 6u;
                                         // 171: mov.u32 	%r137, 1018;
                                         r137 = 1018u;
-                                        if (p20) {
+                                        if (r19 > 6u) {
                                           p2g_sv0 = 1;
                                         } else {
                                           // 174: shr.u32 	%r95, %r2, 19;
@@ -275,10 +255,9 @@ void main() {
                                           // 176: add.s32 	%r20, %r96, %r19;
                                           r20 = uint(int((r2 >> 19u) & 1u) + int(r19));
                                           // 177: setp.gt.u32 	%p21, %r20, 6;
-                                          p21 = r20 > 6u;
                                           // 178: mov.u32 	%r137, 1019;
                                           r137 = 1019u;
-                                          if (p21) {
+                                          if (r20 > 6u) {
                                             p2g_sv0 = 1;
                                           } else {
                                             // 181: shr.u32 	%r98, %r2, 20;
@@ -286,10 +265,9 @@ void main() {
                                             // 183: add.s32 	%r21, %r99, %r20;
                                             r21 = uint(int((r2 >> 20u) & 1u) + int(r20));
                                             // 184: setp.gt.u32 	%p22, %r21, 6;
-                                            p22 = r21 > 6u;
                                             // 185: mov.u32 	%r137, 1020;
                                             r137 = 1020u;
-                                            if (p22) {
+                                            if (r21 > 6u) {
                                               p2g_sv0 = 1;
                                             } else {
                                               // 188: shr.u32 	%r101, %r2, 21;
@@ -297,10 +275,9 @@ void main() {
                                               // 190: add.s32 	%r22, %r102, %r21;
                                               r22 = uint(int((r2 >> 21u) & 1u) + int(r21));
                                               // 191: setp.gt.u32 	%p23, %r22, 6;
-                                              p23 = r22 > 6u;
                                               // 192: mov.u32 	%r137, 1021;
                                               r137 = 1021u;
-                                              if (p23) {
+                                              if (r22 > 6u) {
                                                 p2g_sv0 = 1;
                                               } else {
                                                 // 195: shr.u32 	%r104, %r2, 22;
@@ -308,10 +285,9 @@ void main() {
                                                 // 197: add.s32 	%r23, %r105, %r22;
                                                 r23 = uint(int((r2 >> 22u) & 1u) + int(r22));
                                                 // 198: setp.gt.u32 	%p24, %r23, 6;
-                                                p24 = r23 > 6u;
                                                 // 199: mov.u32 	%r137, 1022;
                                                 r137 = 1022u;
-                                                if (p24) {
+                                                if (r23 > 6u) {
                                                   p2g_sv0 = 1;
                                                 } else {
                                                   // 202: shr.u32 	%r107, %r2, 23;
@@ -319,10 +295,9 @@ void main() {
                                                   // 204: add.s32 	%r24, %r108, %r23;
                                                   r24 = uint(int((r2 >> 23u) & 1u) + int(r23));
                                                   // 205: setp.gt.u32 	%p25, %r24, 6;
-                                                  p25 = r24 > 6u;
                                                   // 206: mov.u32 	%r137, 1023;
                                                   r137 = 1023u;
-                                                  if (p25) {
+                                                  if (r24 > 6u) {
                                                     p2g_sv0 = 1;
                                                   } else {
                                                     // 209: shr.u32 	%r110, %r2, 24;
@@ -330,10 +305,9 @@ void main() {
                                                     // 211: add.s32 	%r25, %r111, %r24;
                                                     r25 = uint(int((r2 >> 24u) & 1u) + int(r24));
                                                     // 212: setp.gt.u32 	%p26, %r25, 6;
-                                                    p26 = r25 > 6u;
                                                     // 213: mov.u32 	%r137, 1024;
                                                     r137 = 1024u;
-                                                    if (p26) {
+                                                    if (r25 > 6u) {
                                                       p2g_sv0 = 1;
                                                     } else {
                                                       // 216: shr.u32 	%r113, %r2, 25;
@@ -341,10 +315,9 @@ void main() {
                                                       // 218: add.s32 	%r26, %r114, %r25;
                                                       r26 = uint(int((r2 >> 25u) & 1u) + int(r25));
                                                       // 219: setp.gt.u32 	%p27, %r26, 6;
-                                                      p27 = r26 > 6u;
                                                       // 220: mov.u32 	%r137, 1025;
                                                       r137 = 1025u;
-                                                      if (p27) {
+                                                      if (r26 > 6u) {
                                                         p2g_sv0 = 1;
                                                       } else {
                                                         // 223: shr.u32 	%r116, %r2, 26;
@@ -352,10 +325,9 @@ void main() {
                                                         // 225: add.s32 	%r27, %r117, %r26;
                                                         r27 = uint(int((r2 >> 26u) & 1u) + int(r26));
                                                         // 226: setp.gt.u32 	%p28, %r27, 6;
-                                                        p28 = r27 > 6u;
                                                         // 227: mov.u32 	%r137, 1026;
                                                         r137 = 1026u;
-                                                        if (p28) {
+                                                        if (r27 > 6u) {
                                                           p2g_sv0 = 1;
                                                         } else {
                                                           // 230: shr.u32 	%r119, %r2, 27;
@@ -363,10 +335,9 @@ void main() {
                                                           // 232: add.s32 	%r28, %r120, %r27;
                                                           r28 = uint(int((r2 >> 27u) & 1u) + int(r27));
                                                           // 233: setp.gt.u32 	%p29, %r28, 6;
-                                                          p29 = r28 > 6u;
                                                           // 234: mov.u32 	%r137, 1027;
                                                           r137 = 1027u;
-                                                          if (p29) {
+                                                          if (r28 > 6u) {
                                                             p2g_sv0 = 1;
                                                           } else {
                                                             // 237: shr.u32 	%r122, %r2, 28;
@@ -374,10 +345,9 @@ void main() {
                                                             // 239: add.s32 	%r29, %r123, %r28;
                                                             r29 = uint(int((r2 >> 28u) & 1u) + int(r28));
                                                             // 240: setp.gt.u32 	%p30, %r29, 6;
-                                                            p30 = r29 > 6u;
                                                             // 241: mov.u32 	%r137, 1028;
                                                             r137 = 1028u;
-                                                            if (p30) {
+                                                            if (r29 > 6u) {
                                                               p2g_sv0 = 1;
                                                             } else {
                                                               // 244: shr.u32 	%r125, %r2, 29;
@@ -385,10 +355,9 @@ void main() {
                                                               // 246: add.s32 	%r30, %r126, %r29;
                                                               r30 = uint(int((r2 >> 29u) & 1u) + int(r29));
                                                               // 247: setp.gt.u32 	%p31, %r30, 6;
-                                                              p31 = r30 > 6u;
                                                               // 248: mov.u32 	%r137, 1029;
                                                               r137 = 1029u;
-                                                              if (p31) {
+                                                              if (r30 > 6u) {
                                                                 p2g_sv0 = 1;
                                                               } else {
                                                                 // 251: shr.u32 	%r128, %r2, 30;
@@ -396,20 +365,18 @@ void main() {
                                                                 // 253: add.s32 	%r31, %r129, %r30;
                                                                 r31 = uint(int((r2 >> 30u) & 1u) + int(r30));
                                                                 // 254: setp.gt.u32 	%p32, %r31, 6;
-                                                                p32 = r31 > 6u;
                                                                 // 255: mov.u32 	%r137, 1030;
                                                                 r137 = 1030u;
-                                                                if (p32) {
+                                                                if (r31 > 6u) {
                                                                   p2g_sv0 = 1;
                                                                 } else {
                                                                   // 258: shr.u32 	%r131, %r2, 31;
                                                                   // 259: add.s32 	%r32, %r131, %r31;
                                                                   r32 = uint(int(r2 >> 31u) + int(r31));
                                                                   // 260: setp.gt.u32 	%p33, %r32, 6;
-                                                                  p33 = r32 > 6u;
                                                                   // 261: mov.u32 	%r137, 1031;
                                                                   r137 = 1031u;
-                                                                  if (p33) {
+                                                                  if (r32 > 6u) {
                                                                     p2g_sv0 = 1;
                                                                   } else {
                                                                     // 280: neg.s32 	%r132, %r32;

@@ -175,8 +175,7 @@ void main() {
   // 71: and.b64  	%rd48, %rd47, -4294967296;
   rd48 = packUint2x32(unpackUint2x32(rd47) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 72: setp.eq.s64 	%p1, %rd48, 0;
-  p1 = int64_t(rd48) == 0l;
-  if (p1) {
+  if (int64_t(rd48) == 0l) {
     // 81: cvt.u32.u64 	%r9, %rd4;
     uint64_t t4 = uint64_t(rd4);
     r9 = uint(uint64_t(t4));
@@ -234,8 +233,7 @@ void main() {
   // 113: and.b64  	%rd56, %rd55, -4294967296;
   rd56 = packUint2x32(unpackUint2x32(rd55) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 114: setp.eq.s64 	%p4, %rd56, 0;
-  p4 = int64_t(rd56) == 0l;
-  if (p4) {
+  if (int64_t(rd56) == 0l) {
     // 123: cvt.u32.u64 	%r17, %rd16;
     uint64_t t11 = uint64_t(rd16);
     r17 = uint(uint64_t(t11));

@@ -156,8 +156,7 @@ void main() {
   // 86: and.b64  	%rd41, %rd40, -4294967296;
   rd41 = packUint2x32(unpackUint2x32(rd40) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 87: setp.eq.s64 	%p4, %rd41, 0;
-  p4 = int64_t(rd41) == 0l;
-  if (p4) {
+  if (int64_t(rd41) == 0l) {
     // 96: cvt.u32.u64 	%r28, %rd2;
     uint64_t t12 = uint64_t(rd2);
     r28 = uint(uint64_t(t12));

@@ -364,8 +364,7 @@ void main() {
     // 121: add.s32 	%r81, %r81, 1;
     r81 = uint(int(r81) + 1);
     // 122: setp.ne.s32 	%p1, %r81, 48;
-    p1 = int(r81) != 48;
-    if (!p1) {
+    if (!(int(r81) != 48)) {
       break;
     }
   }

@@ -61,8 +61,7 @@ void main() {
   // 32: mad.lo.s32 	%r1, %r42, %r41, %r43;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.u32 	%p1, %r1, %r40;
-  p1 = r1 >= (P2GU32((pc.params + 16ul)).v);
-  if (!p1) {
+  if (!(r1 >= (P2GU32((pc.params + 16ul)).v))) {
     // 36: cvta.to.global.u64 	%rd4, %rd2;
     // 37: mul.wide.u32 	%rd5, %r1, 4;
     // 38: add.s64 	%rd6, %rd4, %rd5;
@@ -71,10 +70,9 @@ void main() {
     // 40: and.b32  	%r3, %r2, 15;
     r3 = r2 & 15u;
     // 41: setp.eq.s32 	%p2, %r3, 15;
-    p2 = int(r3) == 15;
     // 42: mov.u32 	%r90, 0;
     r90 = 0u;
-    if (!p2) {
+    if (!(int(r3) == 15)) {
       // 45: and.b32  	%r45, %r2, 1;
       // 46: setp.eq.b32 	%p3, %r45, 1;
       // 47: not.pred 	%p4, %p3;
@@ -86,8 +84,7 @@ void main() {
       // 52: and.b32  	%r5, %r46, 15;
       r5 = (r2 >> 4u) & 15u;
       // 53: setp.eq.s32 	%p7, %r5, 15;
-      p7 = int(r5) == 15;
-      if (!p7) {
+      if (!(int(r5) == 15)) {
         // 56: and.b32  	%r47, %r2, 16;
         // 57: setp.eq.s32 	%p8, %r47, 0;
         // 58: setp.eq.s32 	%p9, %r5, 7;
@@ -100,8 +97,7 @@ void main() {
         // 64: and.b32  	%r7, %r50, 15;
         r7 = (r2 >> 8u) & 15u;
         // 65: setp.eq.s32 	%p11, %r7, 15;
-        p11 = int(r7) == 15;
-        if (!p11) {
+        if (!(int(r7) == 15)) {
           // 68: and.b32  	%r51, %r2, 256;
           // 69: setp.eq.s32 	%p12, %r51, 0;
           // 70: setp.eq.s32 	%p13, %r7, 7;
@@ -114,8 +110,7 @@ void main() {
           // 75: and.b32  	%r9, %r53, 15;
           r9 = (r2 >> 12u) & 15u;
           // 76: setp.eq.s32 	%p15, %r9, 15;
-          p15 = int(r9) == 15;
-          if (!p15) {
+          if (!(int(r9) == 15)) {
             // 79: and.b32  	%r54, %r2, 4096;
             // 80: setp.eq.s32 	%p16, %r54, 0;
             // 81: setp.eq.s32 	%p17, %r9, 7;
@@ -128,8 +123,7 @@ void main() {
             // 87: and.b32  	%r11, %r57, 15;
             r11 = (r2 >> 16u) & 15u;
             // 88: setp.eq.s32 	%p19, %r11, 15;
-            p19 = int(r11) == 15;
-            if (!p19) {
+            if (!(int(r11) == 15)) {
               // 91: and.b32  	%r58, %r2, 65536;
               // 92: setp.eq.s32 	%p20, %r58, 0;
               // 93: setp.eq.s32 	%p21, %r11, 7;
@@ -142,8 +136,7 @@ void main() {
               // 98: and.b32  	%r13, %r60, 15;
               r13 = (r2 >> 20u) & 15u;
               // 99: setp.eq.s32 	%p23, %r13, 15;
-              p23 = int(r13) == 15;
-              if (!p23) {
+              if (!(int(r13) == 15)) {
                 // 102: and.b32  	%r61, %r2, 1048576;
                 // 103: setp.eq.s32 	%p24, %r61, 0;
                 // 104: setp.eq.s32 	%p25, %r13, 7;
@@ -156,8 +149,7 @@ void main() {
                 // 109: and.b32  	%r15, %r63, 15;
                 r15 = (r2 >> 24u) & 15u;
                 // 110: setp.eq.s32 	%p27, %r15, 15;
-                p27 = int(r15) == 15;
-                if (!p27) {
+                if (!(int(r15) == 15)) {
                   // 113: and.b32  	%r64, %r2, 16777216;
                   // 114: setp.eq.s32 	%p28, %r64, 0;
                   // 115: setp.eq.s32 	%p29, %r15, 7;
@@ -169,8 +161,7 @@ void main() {
                   // 119: shr.u32 	%r17, %r2, 28;
                   r17 = r2 >> 28u;
                   // 120: setp.eq.s32 	%p31, %r17, 15;
-                  p31 = int(r17) == 15;
-                  if (!p31) {
+                  if (!(int(r17) == 15)) {
                     // 123: and.b32  	%r66, %r2, 268435456;
                     // 124: setp.eq.s32 	%p32, %r66, 0;
                     // 125: setp.eq.s32 	%p33, %r17, 7;
@@ -196,8 +187,7 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // 138: setp.gt.u32 	%p35, %r91, 63;
-      p35 = r91 > 63u;
-      if (p35) {
+      if (r91 > 63u) {
         p2g_sv0 = 4;
       } else {
         // 141: mov.u32 	%r92, %r91;
@@ -207,14 +197,12 @@ void main() {
           // 145: mul.lo.s32 	%r23, %r92, %r91;
           r23 = uint(int(r92) * int(r91));
           // 146: setp.gt.u32 	%p36, %r23, %r20;
-          p36 = r23 > r20;
-          if (p36) {
+          if (r23 > r20) {
             p2g_sv0 = 4;
             break;
           }
           // 149: setp.eq.s32 	%p37, %r23, %r20;
-          p37 = int(r23) == int(r20);
-          if (p37) {
+          if (int(r23) == int(r20)) {
             // 164: shl.b32 	%r70, %r91, 8;
             // 165: or.b32  	%r93, %r92, %r70;
             r93 = r92 | (r91 << 8u);
@@ -224,8 +212,7 @@ void main() {
           // 152: add.s32 	%r92, %r92, 1;
           r92 = uint(int(r92) + 1);
           // 153: setp.lt.u32 	%p38, %r92, 64;
-          p38 = r92 < 64u;
-          if (p38) {
+          if (r92 < 64u) {
             continue;
           }
           p2g_sv0 = 25;
@@ -239,10 +226,9 @@ void main() {
         // 157: add.s32 	%r91, %r91, 1;
         r91 = uint(int(r91) + 1);
         // 158: setp.lt.u32 	%p39, %r91, 16;
-        p39 = r91 < 16u;
         // 159: mov.u32 	%r93, -1;
         r93 = 0xFFFFFFFFu;
-        if (p39) {
+        if (r91 < 16u) {
           continue;
         }
         break;
@@ -257,10 +243,9 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // 173: setp.eq.s32 	%p40, %r94, 1;
-      p40 = int(r94) == 1;
       // 174: mov.u32 	%r96, %r30;
       r96 = r30;
-      if (p40) {
+      if (int(r94) == 1) {
         break;
       }
       // 177: and.b32  	%r74, %r94, 1;
@@ -270,8 +255,7 @@ void main() {
       // 181: selp.b32 	%r31, %r75, %r76, %p41;
       r31 = ((r94 & 1u) == 1u) ? uint(int(r94) * 3 + 1) : (r94 >> 1u);
       // 182: setp.eq.s32 	%p42, %r31, 1;
-      p42 = int(r31) == 1;
-      if (p42) {
+      if (int(r31) == 1) {
         // 213: add.s32 	%r96, %r30, 1;
         r96 = uint(int(r30) + 1);
         break;
@@ -283,8 +267,7 @@ void main() {
       // 189: selp.b32 	%r32, %r78, %r79, %p43;
       r32 = ((r31 & 1u) == 1u) ? uint(int(r31) * 3 + 1) : (r31 >> 1u);
       // 190: setp.eq.s32 	%p44, %r32, 1;
-      p44 = int(r32) == 1;
-      if (p44) {
+      if (int(r32) == 1) {
         // 217: add.s32 	%r96, %r30, 2;
         r96 = uint(int(r30) + 2);
         break;
@@ -296,8 +279,7 @@ void main() {
       // 197: selp.b32 	%r33, %r81, %r82, %p45;
       r33 = ((r32 & 1u) == 1u) ? uint(int(r32) * 3 + 1) : (r32 >> 1u);
       // 198: setp.eq.s32 	%p46, %r33, 1;
-      p46 = int(r33) == 1;
-      if (p46) {
+      if (int(r33) == 1) {
         // 221: add.s32 	%r96, %r30, 3;
         r96 = uint(int(r30) + 3);
         break;
@@ -311,10 +293,9 @@ void main() {
       // 206: add.s32 	%r30, %r30, 4;
       r30 = uint(int(r30) + 4);
       // 207: setp.lt.u32 	%p48, %r30, 500;
-      p48 = r30 < 500u;
       // 208: mov.u32 	%r96, 500;
       r96 = 500u;
-      if (p48) {
+      if (r30 < 500u) {
         continue;
       }
       break;

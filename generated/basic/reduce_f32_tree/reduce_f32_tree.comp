@@ -240,8 +240,7 @@ void main() {
   // 81: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 82: setp.gt.u32 	%p1, %r1, 63;
-  p1 = r1 > 63u;
-  if (!p1) {
+  if (!(r1 > 63u)) {
     // 85: ld.shared.f32 	%f23, [%r2];
     f23 = uintBitsToFloat(p2g_lds32(r2));
     // 86: ld.shared.f32 	%f24, [%r2+256];
@@ -270,8 +269,7 @@ void main() {
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p2, %r1, 31;
-  p2 = r1 > 31u;
-  if (!p2) {
+  if (!(r1 > 31u)) {
     // 103: ld.shared.f32 	%f32, [%r2];
     f32 = uintBitsToFloat(p2g_lds32(r2));
     // 104: ld.shared.f32 	%f33, [%r2+128];
@@ -300,8 +298,7 @@ void main() {
   // 117: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 118: setp.gt.u32 	%p3, %r1, 15;
-  p3 = r1 > 15u;
-  if (!p3) {
+  if (!(r1 > 15u)) {
     // 121: ld.shared.f32 	%f41, [%r2];
     f41 = uintBitsToFloat(p2g_lds32(r2));
     // 122: ld.shared.f32 	%f42, [%r2+64];
@@ -330,8 +327,7 @@ void main() {
   // 135: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 136: setp.gt.u32 	%p4, %r1, 7;
-  p4 = r1 > 7u;
-  if (!p4) {
+  if (!(r1 > 7u)) {
     // 139: ld.shared.f32 	%f50, [%r2];
     f50 = uintBitsToFloat(p2g_lds32(r2));
     // 140: ld.shared.f32 	%f51, [%r2+32];
@@ -360,8 +356,7 @@ void main() {
   // 153: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 154: setp.gt.u32 	%p5, %r1, 3;
-  p5 = r1 > 3u;
-  if (!p5) {
+  if (!(r1 > 3u)) {
     // 157: ld.shared.f32 	%f59, [%r2];
     f59 = uintBitsToFloat(p2g_lds32(r2));
     // 158: ld.shared.f32 	%f60, [%r2+16];
@@ -390,8 +385,7 @@ void main() {
   // 171: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 172: setp.gt.u32 	%p6, %r1, 1;
-  p6 = r1 > 1u;
-  if (!p6) {
+  if (!(r1 > 1u)) {
     // 175: ld.shared.f32 	%f68, [%r2];
     f68 = uintBitsToFloat(p2g_lds32(r2));
     // 176: ld.shared.f32 	%f69, [%r2+8];

@@ -46,10 +46,9 @@ void main() {
   // 35: add.s32 	%r3, %r12, %r2;
   r3 = uint(int(r1 << 9u) + int(r2));
   // 36: setp.ge.u32 	%p1, %r3, %r10;
-  p1 = r3 >= r10;
   // 37: mov.u32 	%r42, 0;
   r42 = 0u;
-  if (!p1) {
+  if (!(r3 >= r10)) {
     // 40: mul.wide.u32 	%rd4, %r3, 4;
     // 41: add.s64 	%rd5, %rd1, %rd4;
     // 42: ld.global.u32 	%r42, [%rd5];
@@ -58,8 +57,7 @@ void main() {
   // 45: add.s32 	%r6, %r3, 256;
   r6 = uint(int(r3) + 256);
   // 46: setp.ge.u32 	%p2, %r6, %r10;
-  p2 = r6 >= r10;
-  if (!p2) {
+  if (!(r6 >= r10)) {
     // 49: mul.wide.u32 	%rd6, %r6, 4;
     // 50: add.s64 	%rd7, %rd1, %rd6;
     // 51: ld.global.u32 	%r13, [%rd7];
@@ -76,8 +74,7 @@ void main() {
   // 59: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 60: setp.gt.u32 	%p3, %r2, 127;
-  p3 = r2 > 127u;
-  if (!p3) {
+  if (!(r2 > 127u)) {
     // 63: ld.shared.u32 	%r16, [%r9];
     r16 = p2g_lds32(r9);
     // 64: ld.shared.u32 	%r17, [%r9+512];
@@ -89,8 +86,7 @@ void main() {
   // 69: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 70: setp.gt.u32 	%p4, %r2, 63;
-  p4 = r2 > 63u;
-  if (!p4) {
+  if (!(r2 > 63u)) {
     // 73: ld.shared.u32 	%r19, [%r9];
     r19 = p2g_lds32(r9);
     // 74: ld.shared.u32 	%r20, [%r9+256];
@@ -102,8 +98,7 @@ void main() {
   // 79: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 80: setp.gt.u32 	%p5, %r2, 31;
-  p5 = r2 > 31u;
-  if (!p5) {
+  if (!(r2 > 31u)) {
     // 83: ld.shared.u32 	%r22, [%r9];
     r22 = p2g_lds32(r9);
     // 84: ld.shared.u32 	%r23, [%r9+128];
@@ -115,8 +110,7 @@ void main() {
   // 89: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 90: setp.gt.u32 	%p6, %r2, 15;
-  p6 = r2 > 15u;
-  if (!p6) {
+  if (!(r2 > 15u)) {
     // 93: ld.shared.u32 	%r25, [%r9];
     r25 = p2g_lds32(r9);
     // 94: ld.shared.u32 	%r26, [%r9+64];
@@ -128,8 +122,7 @@ void main() {
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p7, %r2, 7;
-  p7 = r2 > 7u;
-  if (!p7) {
+  if (!(r2 > 7u)) {
     // 103: ld.shared.u32 	%r28, [%r9];
     r28 = p2g_lds32(r9);
     // 104: ld.shared.u32 	%r29, [%r9+32];
@@ -141,8 +134,7 @@ void main() {
   // 109: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 110: setp.gt.u32 	%p8, %r2, 3;
-  p8 = r2 > 3u;
-  if (!p8) {
+  if (!(r2 > 3u)) {
     // 113: ld.shared.u32 	%r31, [%r9];
     r31 = p2g_lds32(r9);
     // 114: ld.shared.u32 	%r32, [%r9+16];
@@ -154,8 +146,7 @@ void main() {
   // 119: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 120: setp.gt.u32 	%p9, %r2, 1;
-  p9 = r2 > 1u;
-  if (!p9) {
+  if (!(r2 > 1u)) {
     // 123: ld.shared.u32 	%r34, [%r9];
     r34 = p2g_lds32(r9);
     // 124: ld.shared.u32 	%r35, [%r9+8];

@@ -298,8 +298,7 @@ void main() {
   // 51: add.s64 	%rd1, %rd8, %rd9;
   rd1 = uint64_t(int64_t(uint64_t(gl_WorkGroupID.x) * uint64_t(gl_WorkGroupSize.x)) + int64_t(uint64_t(t1)));
   // 52: setp.ge.u64 	%p1, %rd1, %rd7;
-  p1 = rd1 >= rd7;
-  if (!p1) {
+  if (!(rd1 >= rd7)) {
     // 55: cvta.to.global.u64 	%rd10, %rd4;
     // 56: cvta.to.global.u64 	%rd11, %rd3;
     // 57: shl.b64 	%rd12, %rd1, 2;
@@ -318,8 +317,7 @@ void main() {
     // 65: mov.pred 	%p3, 0;
     // 66: xor.pred  	%p4, %p2, %p3;
     // 67: not.pred 	%p5, %p4;
-    p5 = !(((rs1 & 1u) == 1u) ^^ false);
-    if (!p5) {
+    if (!(!(((rs1 & 1u) == 1u) ^^ false))) {
       // 70: cvt.s32.s16 	%r5, %rs2;
       int64_t t2 = int64_t(bitfieldExtract(int(rs2), 0, 16));
       // 71: cvt.u32.u64 	%r6, %rd1;

@@ -182,8 +182,7 @@ void main() {
   // 55: ld.shared.u32 	%r46, [%r3];
   r46 = p2g_lds32(r3);
   // 56: setp.eq.s32 	%p2, %r1, 0;
-  p2 = int(r1) == 0;
-  if (!p2) {
+  if (!(int(r1) == 0)) {
     // 59: ld.shared.f32 	%f26, [%r2+-4];
     f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
     // 60: add.f32 	%f35, %f35, %f26;
@@ -203,8 +202,7 @@ void main() {
   // 69: ld.shared.u32 	%r47, [%r3+1024];
   r47 = p2g_lds32((r3 + 1024u));
   // 70: setp.lt.u32 	%p3, %r1, 2;
-  p3 = r1 < 2u;
-  if (!p3) {
+  if (!(r1 < 2u)) {
     // 73: ld.shared.f32 	%f27, [%r2+1016];
     f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
     // 74: add.f32 	%f36, %f36, %f27;
@@ -224,8 +222,7 @@ void main() {
   // 83: ld.shared.u32 	%r48, [%r3];
   r48 = p2g_lds32(r3);
   // 84: setp.lt.u32 	%p4, %r1, 4;
-  p4 = r1 < 4u;
-  if (!p4) {
+  if (!(r1 < 4u)) {
     // 87: ld.shared.f32 	%f28, [%r2+-16];
     f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
     // 88: add.f32 	%f37, %f37, %f28;
@@ -245,8 +242,7 @@ void main() {
   // 97: ld.shared.u32 	%r49, [%r3+1024];
   r49 = p2g_lds32((r3 + 1024u));
   // 98: setp.lt.u32 	%p5, %r1, 8;
-  p5 = r1 < 8u;
-  if (!p5) {
+  if (!(r1 < 8u)) {
     // 101: ld.shared.f32 	%f29, [%r2+992];
     f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
     // 102: add.f32 	%f38, %f38, %f29;
@@ -266,8 +262,7 @@ void main() {
   // 111: ld.shared.u32 	%r50, [%r3];
   r50 = p2g_lds32(r3);
   // 112: setp.lt.u32 	%p6, %r1, 16;
-  p6 = r1 < 16u;
-  if (!p6) {
+  if (!(r1 < 16u)) {
     // 115: ld.shared.f32 	%f30, [%r2+-64];
     f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
     // 116: add.f32 	%f39, %f39, %f30;
@@ -287,8 +282,7 @@ void main() {
   // 125: ld.shared.u32 	%r51, [%r3+1024];
   r51 = p2g_lds32((r3 + 1024u));
   // 126: setp.lt.u32 	%p7, %r1, 32;
-  p7 = r1 < 32u;
-  if (!p7) {
+  if (!(r1 < 32u)) {
     // 129: ld.shared.f32 	%f31, [%r2+896];
     f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
     // 130: add.f32 	%f40, %f40, %f31;
@@ -308,8 +302,7 @@ void main() {
   // 139: ld.shared.u32 	%r52, [%r3];
   r52 = p2g_lds32(r3);
   // 140: setp.lt.u32 	%p8, %r1, 64;
-  p8 = r1 < 64u;
-  if (!p8) {
+  if (!(r1 < 64u)) {
     // 143: ld.shared.f32 	%f32, [%r2+-256];
     f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
     // 144: add.f32 	%f41, %f41, %f32;
@@ -329,8 +322,7 @@ void main() {
   // 153: ld.shared.u32 	%r53, [%r3+1024];
   r53 = p2g_lds32((r3 + 1024u));
   // 154: setp.lt.u32 	%p9, %r1, 128;
-  p9 = r1 < 128u;
-  if (!p9) {
+  if (!(r1 < 128u)) {
     // 157: ld.shared.f32 	%f33, [%r2+512];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
     // 158: add.f32 	%f42, %f42, %f33;

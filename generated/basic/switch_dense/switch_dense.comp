@@ -59,14 +59,11 @@ void main() {
   // 57: mov.u32 	%r44, -559038737;
   r44 = 0xDEADBEEFu;
   // 58: setp.gt.s16 	%p1, %rs1, 5;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 5;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 5) {
     // 79: setp.gt.s16 	%p2, %rs1, 8;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) > 8;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) > 8) {
       // 114: setp.eq.s16 	%p3, %rs1, 9;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 9;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 9) {
         // 169: add.s32 	%r28, %r2, 1;
         // 173: st.param.b32 	[param0+0], %r28;
         p2g_stl32(8u, uint(int(r2) + 1));
@@ -82,8 +79,7 @@ void main() {
         r44 = uint(int(p2g_ldl32(12u)) + 9);
       } else {
         // 117: setp.eq.s16 	%p4, %rs1, 10;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) == 10;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 10) {
           // 186: mul.wide.u32 	%rd8, %r2, 274877907;
           // 187: shr.u64 	%rd9, %rd8, 38;
           // 188: cvt.u32.u64 	%r26, %rd9;
@@ -93,8 +89,7 @@ void main() {
           r44 = uint(int(r2) - int(uint(int(uint(uint64_t(t3))) * 1000)));
         } else {
           // 120: setp.ne.s16 	%p5, %rs1, 11;
-          p5 = (bitfieldExtract(int(rs1), 0, 16)) != 11;
-          if (!p5) {
+          if (!((bitfieldExtract(int(rs1), 0, 16)) != 11)) {
             // 123: not.b32 	%r44, %r2;
             r44 = ~r2;
           }
@@ -102,15 +97,13 @@ void main() {
       }
     } else {
       // 82: setp.eq.s16 	%p6, %rs1, 6;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 6;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 6) {
         // 135: popc.b32 	%r36, %r2;
         // 136: mul.lo.s32 	%r44, %r36, 1000;
         r44 = uint(int(uint(bitCount(r2))) * 1000);
       } else {
         // 85: setp.eq.s16 	%p7, %rs1, 7;
-        p7 = (bitfieldExtract(int(rs1), 0, 16)) == 7;
-        if (p7) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 7) {
           // 140: mul.wide.u32 	%rd10, %r2, 613566757;
           // 141: shr.u64 	%rd11, %rd10, 32;
           // 142: cvt.u32.u64 	%r32, %rd11;
@@ -123,8 +116,7 @@ void main() {
           r44 = uint(int(uint(int(r2) - int(r32)) >> 1u) + int(r32)) >> 2u;
         } else {
           // 88: setp.eq.s16 	%p8, %rs1, 8;
-          p8 = (bitfieldExtract(int(rs1), 0, 16)) == 8;
-          if (p8) {
+          if ((bitfieldExtract(int(rs1), 0, 16)) == 8) {
             // 93: clz.b32 	%r30, %r2;
             // 94: shl.b32 	%r31, %r2, 5;
             // 95: add.s32 	%r44, %r30, %r31;
@@ -136,17 +128,14 @@ void main() {
     }
   } else {
     // 61: setp.gt.s16 	%p9, %rs1, 2;
-    p9 = (bitfieldExtract(int(rs1), 0, 16)) > 2;
-    if (p9) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) > 2) {
       // 99: setp.eq.s16 	%p10, %rs1, 3;
-      p10 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p10) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 150: brev.b32 	%r44, %r2;
         r44 = bitfieldReverse(r2);
       } else {
         // 102: setp.eq.s16 	%p11, %rs1, 4;
-        p11 = (bitfieldExtract(int(rs1), 0, 16)) == 4;
-        if (p11) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 4) {
           // 157: st.param.b32 	[param0+0], %r2;
           p2g_stl32(0u, r2);
           // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
@@ -160,8 +149,7 @@ void main() {
           r44 = p2g_ldl32(4u);
         } else {
           // 105: setp.eq.s16 	%p12, %rs1, 5;
-          p12 = (bitfieldExtract(int(rs1), 0, 16)) == 5;
-          if (p12) {
+          if ((bitfieldExtract(int(rs1), 0, 16)) == 5) {
             // 110: shr.u32 	%r44, %r2, 3;
             r44 = r2 >> 3u;
           } else {
@@ -170,20 +158,17 @@ void main() {
       }
     } else {
       // 64: setp.eq.s16 	%p13, %rs1, 0;
-      p13 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-      if (p13) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
         // 127: add.s32 	%r44, %r2, 17;
         r44 = uint(int(r2) + 17);
       } else {
         // 67: setp.eq.s16 	%p14, %rs1, 1;
-        p14 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-        if (p14) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
           // 131: mul.lo.s32 	%r44, %r2, 3;
           r44 = uint(int(r2) * 3);
         } else {
           // 70: setp.eq.s16 	%p15, %rs1, 2;
-          p15 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-          if (p15) {
+          if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
             // 75: xor.b32  	%r44, %r2, -1515870811;
             r44 = r2 ^ 0xA5A5A5A5u;
           } else {
@@ -200,25 +185,21 @@ void main() {
   // 195: mov.u32 	%r45, 1;
   r45 = 1u;
   // 196: setp.gt.s16 	%p16, %rs2, 149;
-  p16 = (bitfieldExtract(int(rs2), 0, 16)) > 149;
-  if (p16) {
+  if ((bitfieldExtract(int(rs2), 0, 16)) > 149) {
     // 214: setp.eq.s16 	%p17, %rs2, 150;
-    p17 = (bitfieldExtract(int(rs2), 0, 16)) == 150;
-    if (p17) {
+    if ((bitfieldExtract(int(rs2), 0, 16)) == 150) {
       // 231: mov.u32 	%r45, 4;
       r45 = 4u;
       p2g_sv0 = 22;
     } else {
       // 217: setp.eq.s16 	%p18, %rs2, 201;
-      p18 = (bitfieldExtract(int(rs2), 0, 16)) == 201;
-      if (p18) {
+      if ((bitfieldExtract(int(rs2), 0, 16)) == 201) {
         // 235: mov.u32 	%r45, 5;
         r45 = 5u;
         p2g_sv0 = 22;
       } else {
         // 220: setp.ne.s16 	%p19, %rs2, 255;
-        p19 = (bitfieldExtract(int(rs2), 0, 16)) != 255;
-        if (p19) {
+        if ((bitfieldExtract(int(rs2), 0, 16)) != 255) {
           p2g_sv0 = 21;
         } else {
           // 223: mov.u32 	%r45, 6;
@@ -229,20 +210,17 @@ void main() {
     }
   } else {
     // 199: setp.eq.s16 	%p20, %rs2, 3;
-    p20 = (bitfieldExtract(int(rs2), 0, 16)) == 3;
-    if (p20) {
+    if ((bitfieldExtract(int(rs2), 0, 16)) == 3) {
       p2g_sv0 = 22;
     } else {
       // 202: setp.eq.s16 	%p21, %rs2, 40;
-      p21 = (bitfieldExtract(int(rs2), 0, 16)) == 40;
-      if (p21) {
+      if ((bitfieldExtract(int(rs2), 0, 16)) == 40) {
         // 227: mov.u32 	%r45, 2;
         r45 = 2u;
         p2g_sv0 = 22;
       } else {
         // 205: setp.eq.s16 	%p22, %rs2, 77;
-        p22 = (bitfieldExtract(int(rs2), 0, 16)) == 77;
-        if (p22) {
+        if ((bitfieldExtract(int(rs2), 0, 16)) == 77) {
           // 210: mov.u32 	%r45, 3;
           r45 = 3u;
           p2g_sv0 = 22;

@@ -165,8 +165,7 @@ void main() {
   // 42: setp.ge.s32 	%p1, %r3, %r9;
   // 43: setp.ge.s32 	%p2, %r6, %r10;
   // 44: or.pred  	%p3, %p1, %p2;
-  p3 = (int(r3) >= int(r9)) || (int(r6) >= int(r10));
-  if (!p3) {
+  if (!((int(r3) >= int(r9)) || (int(r6) >= int(r10)))) {
     // 47: cvta.to.global.u64 	%rd3, %rd1;
     // 48: mad.lo.s32 	%r13, %r6, %r9, %r3;
     // 49: mul.wide.s32 	%rd4, %r13, 4;
@@ -196,8 +195,7 @@ void main() {
   r8 = uint(int(r1) + int(r5));
   // 66: setp.ge.s32 	%p5, %r8, %r9;
   // 67: or.pred  	%p6, %p5, %p4;
-  p6 = (int(r8) >= int(r9)) || (int(r7) >= int(r10));
-  if (!p6) {
+  if (!((int(r8) >= int(r9)) || (int(r7) >= int(r10)))) {
     // 70: mov.u32 	%r19, _ZZ12transpose_2dE4tile;
     // 71: mad.lo.s32 	%r20, %r2, 68, %r19;
     // 72: shl.b32 	%r21, %r5, 2;

@@ -335,14 +335,12 @@ void main() {
   // 90: mov.b32 %r54, {low,low};}
   r54 = (low_6 << 0u) | (low_6 << 16u);
   // 93: setp.lt.s32 	%p1, %r44, 1;
-  p1 = int(r44) < 1;
-  if (!p1) {
+  if (!(int(r44) < 1)) {
     // 96: add.s32 	%r60, %r44, -1;
     // 97: and.b32  	%r10, %r44, 3;
     r10 = r44 & 3u;
     // 98: setp.lt.u32 	%p2, %r60, 3;
-    p2 = uint(int(r44) + -1) < 3u;
-    if (!p2) {
+    if (!(uint(int(r44) + -1) < 3u)) {
       // 101: sub.s32 	%r1522, %r44, %r10;
       r1522 = uint(int(r44) - int(r10));
       for (;;) {
@@ -1310,8 +1308,7 @@ void main() {
         // 1512: add.s32 	%r1522, %r1522, -4;
         r1522 = uint(int(r1522) + -4);
         // 1513: setp.ne.s32 	%p3, %r1522, 0;
-        p3 = int(r1522) != 0;
-        if (!p3) {
+        if (!(int(r1522) != 0)) {
           break;
         }
       }
@@ -1319,8 +1316,7 @@ void main() {
     // 1517: ld.param.u32 	%r1515, [f16x2_heavy_param_2];
     // 1518: and.b32  	%r1514, %r1515, 3;
     // 1519: setp.eq.s32 	%p4, %r1514, 0;
-    p4 = int((P2GU32((pc.params + 16ul)).v) & 3u) == 0;
-    if (!p4) {
+    if (!(int((P2GU32((pc.params + 16ul)).v) & 3u) == 0)) {
       // 1522: ld.param.u32 	%r1517, [f16x2_heavy_param_2];
       // 1523: and.b32  	%r1535, %r1517, 3;
       r1535 = (P2GU32((pc.params + 16ul)).v) & 3u;
@@ -1569,8 +1565,7 @@ void main() {
         // 1879: add.s32 	%r1535, %r1535, -1;
         r1535 = uint(int(r1535) + -1);
         // 1880: setp.ne.s32 	%p5, %r1535, 0;
-        p5 = int(r1535) != 0;
-        if (!p5) {
+        if (!(int(r1535) != 0)) {
           break;
         }
       }

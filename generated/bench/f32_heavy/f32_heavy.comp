@@ -254,8 +254,7 @@ void main() {
   // 45: sub.f32 	%f117, %f18, %f114;
   f117 = p2g_fsub(f18, f114, false);
   // 46: setp.lt.s32 	%p1, %r3, 1;
-  p1 = int(r3) < 1;
-  if (!p1) {
+  if (!(int(r3) < 1)) {
     // 49: mov.u32 	%r9, 0;
     r9 = 0u;
     for (;;) {
@@ -439,8 +438,7 @@ void main() {
       // 144: add.s32 	%r9, %r9, 1;
       r9 = uint(int(r9) + 1);
       // 145: setp.lt.s32 	%p2, %r9, %r3;
-      p2 = int(r9) < int(r3);
-      if (!p2) {
+      if (!(int(r9) < int(r3))) {
         break;
       }
     }

@@ -114,10 +114,9 @@ void main() {
   // 40: xor.b32  	%r258, %r23, -1640531527;
   r258 = r23 ^ 0x9E3779B9u;
   // 41: setp.lt.s32 	%p1, %r18, 1;
-  p1 = int(r18) < 1;
   // 42: mov.u32 	%r259, 0;
   r259 = 0u;
-  if (!p1) {
+  if (!(int(r18) < 1)) {
     // 45: mov.u32 	%r251, 0;
     r251 = 0u;
     // 46: mov.u32 	%r259, %r251;
@@ -435,8 +434,7 @@ void main() {
       // 284: add.s32 	%r251, %r251, 1;
       r251 = uint(int(r251) + 1);
       // 285: setp.lt.s32 	%p2, %r251, %r246;
-      p2 = int(r251) < int(P2GU32((pc.params + 16ul)).v);
-      if (!p2) {
+      if (!(int(r251) < int(P2GU32((pc.params + 16ul)).v))) {
         break;
       }
     }

@@ -699,17 +699,15 @@ void main() {
   // 38: ld.global.nc.f32 	%f245, [%rd6];
   f245 = uintBitsToFloat(P2GU32(rd6).v);
   // 39: setp.lt.s32 	%p1, %r5, 1;
-  p1 = int(r5) < 1;
   // 40: mov.f32 	%f246, 0f3F000000;
   f246 = 0.5;
-  if (!p1) {
+  if (!(int(r5) < 1)) {
     // 43: and.b32  	%r1, %r5, 1;
     r1 = r5 & 1u;
     // 44: setp.eq.s32 	%p2, %r5, 1;
-    p2 = int(r5) == 1;
     // 45: mov.f32 	%f246, 0f3F000000;
     f246 = 0.5;
-    if (!p2) {
+    if (!(int(r5) == 1)) {
       // 48: sub.s32 	%r10, %r5, %r1;
       r10 = uint(int(r5) - int(r1));
       // 49: mov.f32 	%f246, 0f3F000000;
@@ -1023,15 +1021,13 @@ void main() {
         // 220: add.s32 	%r10, %r10, -2;
         r10 = uint(int(r10) + -2);
         // 221: setp.ne.s32 	%p3, %r10, 0;
-        p3 = int(r10) != 0;
-        if (!p3) {
+        if (!(int(r10) != 0)) {
           break;
         }
       }
     }
     // 225: setp.eq.s32 	%p4, %r1, 0;
-    p4 = int(r1) == 0;
-    if (!p4) {
+    if (!(int(r1) == 0)) {
       // 228: mul.f32 	%f176, %f245, 0f3F000000;
       f176 = p2g_fmul(f245, 0.5, false);
       // 229: mul.f32 	%f177, %f176, 0f3FB8AA3B;

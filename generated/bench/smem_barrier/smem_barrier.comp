@@ -248,37 +248,33 @@ void main() {
   // 45: ld.global.nc.f32 	%f1, [%rd6];
   f1 = uintBitsToFloat(P2GU32(rd6).v);
   // 46: setp.ne.s32 	%p1, %r2, 0;
-  p1 = int(r2) != 0;
   // 47: mov.u32 	%r23, _ZZ12smem_barrierE4tile;
   r23 = uint(0ul);
   // 48: mad.lo.s32 	%r5, %r3, 72, %r23;
   r5 = uint(int(r3) * 72 + int(r23));
-  if (!p1) {
+  if (!(int(r2) != 0)) {
     // 51: mov.u32 	%r24, 0;
     // 52: st.shared.u32 	[%r5+72], %r24;
     p2g_sts32((r5 + 72u), 0u);
   }
   // 55: setp.ne.s32 	%p2, %r2, 15;
-  p2 = int(r2) != 15;
-  if (!p2) {
+  if (!(int(r2) != 15)) {
     // 58: mov.u32 	%r25, 0;
     // 59: st.shared.u32 	[%r5+140], %r25;
     p2g_sts32((r5 + 140u), 0u);
   }
   // 62: setp.ne.s32 	%p3, %r3, 0;
-  p3 = int(r3) != 0;
   // 63: shl.b32 	%r26, %r2, 2;
   r26 = r2 << 2u;
   // 64: add.s32 	%r6, %r23, %r26;
   r6 = uint(int(r23) + int(r26));
-  if (!p3) {
+  if (!(int(r3) != 0)) {
     // 67: mov.u32 	%r28, 0;
     // 68: st.shared.u32 	[%r6+4], %r28;
     p2g_sts32((r6 + 4u), 0u);
   }
   // 71: setp.ne.s32 	%p4, %r3, 15;
-  p4 = int(r3) != 15;
-  if (!p4) {
+  if (!(int(r3) != 15)) {
     // 74: mov.u32 	%r29, 0;
     // 75: st.shared.u32 	[%r6+1228], %r29;
     p2g_sts32((r6 + 1228u), 0u);
@@ -304,16 +300,14 @@ void main() {
   // 90: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 91: setp.lt.s32 	%p6, %r20, 1;
-  p6 = int(r20) < 1;
-  if (!p6) {
+  if (!(int(r20) < 1)) {
     // 94: add.s32 	%r35, %r20, -1;
     // 95: and.b32  	%r56, %r20, 3;
     r56 = r20 & 3u;
     // 96: setp.lt.u32 	%p7, %r35, 3;
-    p7 = uint(int(r20) + -1) < 3u;
     // 97: mov.u32 	%r54, 0;
     r54 = 0u;
-    if (!p7) {
+    if (!(uint(int(r20) + -1) < 3u)) {
       // 100: sub.s32 	%r53, %r20, %r56;
       r53 = uint(int(r20) - int(r56));
       // 101: mov.u32 	%r54, 0;
@@ -456,15 +450,13 @@ void main() {
         // 172: add.s32 	%r53, %r53, -4;
         r53 = uint(int(r53) + -4);
         // 173: setp.ne.s32 	%p8, %r53, 0;
-        p8 = int(r53) != 0;
-        if (!p8) {
+        if (!(int(r53) != 0)) {
           break;
         }
       }
     }
     // 177: setp.eq.s32 	%p9, %r56, 0;
-    p9 = int(r56) == 0;
-    if (!p9) {
+    if (!(int(r56) == 0)) {
       for (;;) {
         p2g_loop_tick();
         // 182: ld.shared.f32 	%f51, [%r7+148];
@@ -504,8 +496,7 @@ void main() {
         // 199: add.s32 	%r56, %r56, -1;
         r56 = uint(int(r56) + -1);
         // 200: setp.ne.s32 	%p10, %r56, 0;
-        p10 = int(r56) != 0;
-        if (!p10) {
+        if (!(int(r56) != 0)) {
           break;
         }
       }
@@ -514,8 +505,7 @@ void main() {
   // 204: ld.shared.f32 	%f2, [%r7+76];
   f2 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
   // 205: setp.ne.s32 	%p11, %r2, %r3;
-  p11 = int(r2) != int(r3);
-  if (!p11) {
+  if (!(int(r2) != int(r3))) {
     // 208: shl.b32 	%r45, %r4, 4;
     // 209: or.b32  	%r46, %r45, %r2;
     // 210: mul.wide.u32 	%rd7, %r46, 4;
@@ -533,8 +523,7 @@ void main() {
   // 219: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 220: setp.gt.u32 	%p12, %r1, 127;
-  p12 = r1 > 127u;
-  if (!p12) {
+  if (!(r1 > 127u)) {
     // 223: ld.shared.f32 	%f63, [%r19];
     f63 = uintBitsToFloat(p2g_lds32(r19));
     // 224: ld.shared.f32 	%f64, [%r19+512];
@@ -547,8 +536,7 @@ void main() {
   // 229: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 230: setp.gt.u32 	%p13, %r1, 63;
-  p13 = r1 > 63u;
-  if (!p13) {
+  if (!(r1 > 63u)) {
     // 233: ld.shared.f32 	%f66, [%r19];
     f66 = uintBitsToFloat(p2g_lds32(r19));
     // 234: ld.shared.f32 	%f67, [%r19+256];
@@ -561,8 +549,7 @@ void main() {
   // 239: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 240: setp.gt.u32 	%p14, %r1, 31;
-  p14 = r1 > 31u;
-  if (!p14) {
+  if (!(r1 > 31u)) {
     // 243: ld.shared.f32 	%f69, [%r19];
     f69 = uintBitsToFloat(p2g_lds32(r19));
     // 244: ld.shared.f32 	%f70, [%r19+128];
@@ -575,8 +562,7 @@ void main() {
   // 249: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 250: setp.gt.u32 	%p15, %r1, 15;
-  p15 = r1 > 15u;
-  if (!p15) {
+  if (!(r1 > 15u)) {
     // 253: ld.shared.f32 	%f72, [%r19];
     f72 = uintBitsToFloat(p2g_lds32(r19));
     // 254: ld.shared.f32 	%f73, [%r19+64];
@@ -589,8 +575,7 @@ void main() {
   // 259: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 260: setp.gt.u32 	%p16, %r1, 7;
-  p16 = r1 > 7u;
-  if (!p16) {
+  if (!(r1 > 7u)) {
     // 263: ld.shared.f32 	%f75, [%r19];
     f75 = uintBitsToFloat(p2g_lds32(r19));
     // 264: ld.shared.f32 	%f76, [%r19+32];
@@ -603,8 +588,7 @@ void main() {
   // 269: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 270: setp.gt.u32 	%p17, %r1, 3;
-  p17 = r1 > 3u;
-  if (!p17) {
+  if (!(r1 > 3u)) {
     // 273: ld.shared.f32 	%f78, [%r19];
     f78 = uintBitsToFloat(p2g_lds32(r19));
     // 274: ld.shared.f32 	%f79, [%r19+16];
@@ -617,8 +601,7 @@ void main() {
   // 279: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 280: setp.gt.u32 	%p18, %r1, 1;
-  p18 = r1 > 1u;
-  if (!p18) {
+  if (!(r1 > 1u)) {
     // 283: ld.shared.f32 	%f81, [%r19];
     f81 = uintBitsToFloat(p2g_lds32(r19));
     // 284: ld.shared.f32 	%f82, [%r19+8];

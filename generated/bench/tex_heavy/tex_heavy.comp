@@ -676,8 +676,7 @@ void main() {
   // 45: setp.ge.s32 	%p1, %r3, %r28;
   // 46: setp.ge.s32 	%p2, %r4, %r29;
   // 47: or.pred  	%p3, %p1, %p2;
-  p3 = (int(r3) >= int(r28)) || (int(r4) >= int(r29));
-  if (!p3) {
+  if (!((int(r3) >= int(r28)) || (int(r4) >= int(r29)))) {
     // 50: cvt.rn.f32.s32 	%f37, %r3;
     uint t1 = p2g_s2f32(int(int(r3)), 0);
     f37 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
@@ -699,7 +698,6 @@ void main() {
     // 57: div.rn.f32 	%f4, %f40, %f3;
     f4 = p2g_div32(f40, f3, 0, false);
     // 58: setp.lt.s32 	%p4, %r30, 1;
-    p4 = int(r30) < 1;
     // 59: mov.f32 	%f236, 0f00000000;
     f236 = 0.0;
     // 60: mov.f32 	%f237, %f236;
@@ -708,14 +706,13 @@ void main() {
     f238 = f236;
     // 62: mov.f32 	%f239, %f236;
     f239 = f236;
-    if (!p4) {
+    if (!(int(r30) < 1)) {
       // 65: shr.u32 	%r5, %r30, 1;
       r5 = r30 >> 1u;
       // 66: and.b32  	%r6, %r30, 3;
       r6 = r30 & 3u;
       // 67: add.s32 	%r37, %r30, -1;
       // 68: setp.lt.u32 	%p5, %r37, 3;
-      p5 = uint(int(r30) + -1) < 3u;
       // 69: mov.f32 	%f239, 0f00000000;
       f239 = 0.0;
       // 70: mov.u32 	%r82, 0;
@@ -726,7 +723,7 @@ void main() {
       f237 = f239;
       // 73: mov.f32 	%f236, %f239;
       f236 = f239;
-      if (!p5) {
+      if (!(uint(int(r30) + -1) < 3u)) {
         // 76: sub.s32 	%r81, %r30, %r6;
         r81 = uint(int(r30) - int(r6));
         // 77: mov.f32 	%f239, 0f00000000;
@@ -1055,15 +1052,13 @@ void main() {
           // 221: add.s32 	%r81, %r81, -4;
           r81 = uint(int(r81) + -4);
           // 222: setp.ne.s32 	%p6, %r81, 0;
-          p6 = int(r81) != 0;
-          if (!p6) {
+          if (!(int(r81) != 0)) {
             break;
           }
         }
       }
       // 226: setp.eq.s32 	%p7, %r6, 0;
-      p7 = int(r6) == 0;
-      if (!p7) {
+      if (!(int(r6) == 0)) {
         // 229: mad.lo.s32 	%r87, %r82, 3, %r4;
         r87 = uint(int(r82) * 3 + int(r4));
         // 230: add.s32 	%r74, %r2, %r82;
@@ -1160,8 +1155,7 @@ void main() {
           // 272: add.s32 	%r83, %r83, 1;
           r83 = uint(int(r83) + 1);
           // 273: setp.ne.s32 	%p8, %r83, 0;
-          p8 = int(r83) != 0;
-          if (!p8) {
+          if (!(int(r83) != 0)) {
             break;
           }
         }

@@ -487,16 +487,13 @@ void main() {
   // 73: and.b32  	%r11, %r360, 8388607;
   r11 = (r351 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1549, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
         // 126: cvt.u32.u64 	%r366, %rd7;
@@ -505,8 +502,7 @@ void main() {
         // 128: sub.s32 	%r15, %r1549, %r367;
         r15 = uint(int(r1549) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
-        p11 = int(r15) == 0;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2313: shr.u32 	%r368, %r1549, 8;
           r368 = r1549 >> 8u;
           // 2314: mul.wide.u32 	%rd8, %r368, -1431655765;
@@ -519,11 +515,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2320: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2325: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2909: shr.u32 	%r373, %r1549, 12;
               // 2910: and.b32  	%r374, %r373, 1;
               // 2911: or.b32  	%r375, %r10, %r374;
@@ -533,8 +527,7 @@ void main() {
               p2g_sv0 = 10;
             } else {
               // 2328: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2916: setp.eq.s32 	%p18, %r11, 0;
                 // 2917: selp.b32 	%r372, 1, %r11, %p18;
                 // 2918: or.b32  	%r1549, %r372, %r10;
@@ -542,8 +535,7 @@ void main() {
                 p2g_sv0 = 10;
               } else {
                 // 2331: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
                   // 2334: or.b32  	%r1549, %r10, 2139095039;
@@ -554,15 +546,13 @@ void main() {
             }
           } else {
             // 2713: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
             // 2714: mov.u32 	%r1549, %r10;
             r1549 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2717: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2722: or.b32  	%r1549, %r10, 2139095040;
                 r1549 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -584,8 +574,7 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r361, %r1549, 1;
@@ -593,7 +582,6 @@ void main() {
           // 90: mov.pred 	%p8, 0;
           // 91: xor.pred  	%p9, %p7, %p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !(((r1549 & 1u) == 1u) ^^ false);
           // 93: shr.u32 	%r362, %r1549, 1;
           r362 = r1549 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r362, -858993459;
@@ -604,7 +592,7 @@ void main() {
           // 97: mul.lo.s32 	%r364, %r363, 20;
           // 98: sub.s32 	%r12, %r362, %r364;
           r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r1549 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r365, 119;
             // 104: sub.s32 	%r1548, %r365, %r12;
             r1548 = uint(int(119u) - int(r12));
@@ -619,8 +607,7 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1549, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
       // 138: cvt.u32.u64 	%r379, %rd13;
@@ -638,8 +625,7 @@ void main() {
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1549, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
         // 118: cvt.u32.u64 	%r377, %rd11;
@@ -720,13 +706,11 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1551, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
         // 250: cvt.u32.u64 	%r424, %rd19;
@@ -735,8 +719,7 @@ void main() {
         // 252: sub.s32 	%r34, %r1551, %r425;
         r34 = uint(int(r1551) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
-        p29 = int(r34) == 0;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2338: shr.u32 	%r426, %r1551, 8;
           r426 = r1551 >> 8u;
           // 2339: mul.wide.u32 	%rd20, %r426, -1431655765;
@@ -749,11 +732,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2345: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2350: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2922: shr.u32 	%r431, %r1551, 12;
               // 2923: and.b32  	%r432, %r431, 1;
               // 2924: or.b32  	%r433, %r29, %r432;
@@ -763,8 +744,7 @@ void main() {
               p2g_sv0 = 20;
             } else {
               // 2353: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2929: setp.eq.s32 	%p36, %r30, 0;
                 // 2930: selp.b32 	%r430, 1, %r30, %p36;
                 // 2931: or.b32  	%r1551, %r430, %r29;
@@ -772,8 +752,7 @@ void main() {
                 p2g_sv0 = 20;
               } else {
                 // 2356: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
                   // 2359: or.b32  	%r1551, %r29, 2139095039;
@@ -784,15 +763,13 @@ void main() {
             }
           } else {
             // 2726: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
             // 2727: mov.u32 	%r1551, %r29;
             r1551 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2730: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2735: or.b32  	%r1551, %r29, 2139095040;
                 r1551 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -814,8 +791,7 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r419, %r1551, 1;
@@ -823,7 +799,6 @@ void main() {
           // 214: mov.pred 	%p26, 0;
           // 215: xor.pred  	%p27, %p25, %p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !(((r1551 & 1u) == 1u) ^^ false);
           // 217: shr.u32 	%r420, %r1551, 1;
           r420 = r1551 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r420, -858993459;
@@ -833,7 +808,7 @@ void main() {
           // 221: mul.lo.s32 	%r422, %r421, 20;
           // 222: sub.s32 	%r31, %r420, %r422;
           r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r1551 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r423, 119;
             // 228: sub.s32 	%r1550, %r423, %r31;
             r1550 = uint(int(119u) - int(r31));
@@ -848,8 +823,7 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1551, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
       // 262: cvt.u32.u64 	%r437, %rd25;
@@ -867,8 +841,7 @@ void main() {
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1551, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
         // 242: cvt.u32.u64 	%r435, %rd23;
@@ -945,13 +918,11 @@ void main() {
   r50 = (r466 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r1553, -858993459;
         // 371: shr.u64 	%rd31, %rd30, 34;
         // 372: cvt.u32.u64 	%r481, %rd31;
@@ -960,8 +931,7 @@ void main() {
         // 374: sub.s32 	%r54, %r1553, %r482;
         r54 = uint(int(r1553) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
-        p47 = int(r54) == 0;
-        if (p47) {
+        if (int(r54) == 0) {
           // 2363: shr.u32 	%r483, %r1553, 8;
           r483 = r1553 >> 8u;
           // 2364: mul.wide.u32 	%rd32, %r483, -1431655765;
@@ -974,11 +944,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2370: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2375: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2935: shr.u32 	%r488, %r1553, 12;
               // 2936: and.b32  	%r489, %r488, 1;
               // 2937: or.b32  	%r490, %r49, %r489;
@@ -988,8 +956,7 @@ void main() {
               p2g_sv0 = 30;
             } else {
               // 2378: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2942: setp.eq.s32 	%p54, %r50, 0;
                 // 2943: selp.b32 	%r487, 1, %r50, %p54;
                 // 2944: or.b32  	%r1553, %r487, %r49;
@@ -997,8 +964,7 @@ void main() {
                 p2g_sv0 = 30;
               } else {
                 // 2381: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
                   // 2384: or.b32  	%r1553, %r49, 2139095039;
@@ -1009,15 +975,13 @@ void main() {
             }
           } else {
             // 2739: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
             // 2740: mov.u32 	%r1553, %r49;
             r1553 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2743: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2748: or.b32  	%r1553, %r49, 2139095040;
                 r1553 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1039,8 +1003,7 @@ void main() {
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 334: and.b32  	%r476, %r1553, 1;
@@ -1048,7 +1011,6 @@ void main() {
           // 336: mov.pred 	%p44, 0;
           // 337: xor.pred  	%p45, %p43, %p44;
           // 338: not.pred 	%p46, %p45;
-          p46 = !(((r1553 & 1u) == 1u) ^^ false);
           // 339: shr.u32 	%r477, %r1553, 1;
           r477 = r1553 >> 1u;
           // 340: mul.wide.u32 	%rd28, %r477, -858993459;
@@ -1058,7 +1020,7 @@ void main() {
           // 343: mul.lo.s32 	%r479, %r478, 20;
           // 344: sub.s32 	%r51, %r477, %r479;
           r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r1553 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r480, 119;
             // 350: sub.s32 	%r1552, %r480, %r51;
             r1552 = uint(int(119u) - int(r51));
@@ -1073,8 +1035,7 @@ void main() {
     }
   } else {
     // 354: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r1553, 613566757;
       // 383: shr.u64 	%rd37, %rd36, 32;
       // 384: cvt.u32.u64 	%r494, %rd37;
@@ -1092,8 +1053,7 @@ void main() {
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r1553, -2139062143;
         // 363: shr.u64 	%rd35, %rd34, 39;
         // 364: cvt.u32.u64 	%r492, %rd35;
@@ -1168,13 +1128,11 @@ void main() {
   r70 = (r523 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r1555, -858993459;
         // 492: shr.u64 	%rd43, %rd42, 34;
         // 493: cvt.u32.u64 	%r538, %rd43;
@@ -1183,8 +1141,7 @@ void main() {
         // 495: sub.s32 	%r74, %r1555, %r539;
         r74 = uint(int(r1555) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r74, 0;
-        p65 = int(r74) == 0;
-        if (p65) {
+        if (int(r74) == 0) {
           // 2388: shr.u32 	%r540, %r1555, 8;
           r540 = r1555 >> 8u;
           // 2389: mul.wide.u32 	%rd44, %r540, -1431655765;
@@ -1197,11 +1154,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2395: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2400: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2948: shr.u32 	%r545, %r1555, 12;
               // 2949: and.b32  	%r546, %r545, 1;
               // 2950: or.b32  	%r547, %r69, %r546;
@@ -1211,8 +1166,7 @@ void main() {
               p2g_sv0 = 40;
             } else {
               // 2403: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2955: setp.eq.s32 	%p72, %r70, 0;
                 // 2956: selp.b32 	%r544, 1, %r70, %p72;
                 // 2957: or.b32  	%r1555, %r544, %r69;
@@ -1220,8 +1174,7 @@ void main() {
                 p2g_sv0 = 40;
               } else {
                 // 2406: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
                   // 2409: or.b32  	%r1555, %r69, 2139095039;
@@ -1232,15 +1185,13 @@ void main() {
             }
           } else {
             // 2752: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
             // 2753: mov.u32 	%r1555, %r69;
             r1555 = r69;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2756: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2761: or.b32  	%r1555, %r69, 2139095040;
                 r1555 = r69 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1262,8 +1213,7 @@ void main() {
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 455: and.b32  	%r533, %r1555, 1;
@@ -1271,7 +1221,6 @@ void main() {
           // 457: mov.pred 	%p62, 0;
           // 458: xor.pred  	%p63, %p61, %p62;
           // 459: not.pred 	%p64, %p63;
-          p64 = !(((r1555 & 1u) == 1u) ^^ false);
           // 460: shr.u32 	%r534, %r1555, 1;
           r534 = r1555 >> 1u;
           // 461: mul.wide.u32 	%rd40, %r534, -858993459;
@@ -1281,7 +1230,7 @@ void main() {
           // 464: mul.lo.s32 	%r536, %r535, 20;
           // 465: sub.s32 	%r71, %r534, %r536;
           r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r1555 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r537, 119;
             // 471: sub.s32 	%r1554, %r537, %r71;
             r1554 = uint(int(119u) - int(r71));
@@ -1296,8 +1245,7 @@ void main() {
     }
   } else {
     // 475: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r1555, 613566757;
       // 504: shr.u64 	%rd49, %rd48, 32;
       // 505: cvt.u32.u64 	%r551, %rd49;
@@ -1315,8 +1263,7 @@ void main() {
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r1555, -2139062143;
         // 484: shr.u64 	%rd47, %rd46, 39;
         // 485: cvt.u32.u64 	%r549, %rd47;
@@ -1411,15 +1358,13 @@ void main() {
   } else {
     if (p19) {
       // 586: setp.eq.s16 	%p75, %rs4, 2;
-      p75 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 620: and.b32  	%r1557, %r88, 65535;
         r1557 = r88 & 65535u;
         p2g_sv0 = 51;
       } else {
         // 589: setp.eq.s16 	%p76, %rs4, 3;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 624: mul.wide.u32 	%rd54, %r88, -858993459;
           // 625: shr.u64 	%rd55, %rd54, 34;
           // 626: cvt.u32.u64 	%r594, %rd55;
@@ -1428,8 +1373,7 @@ void main() {
           // 628: sub.s32 	%r92, %r88, %r595;
           r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 629: setp.eq.s32 	%p80, %r92, 0;
-          p80 = int(r92) == 0;
-          if (p80) {
+          if (int(r92) == 0) {
             // 2413: shr.u32 	%r596, %r88, 8;
             r596 = r88 >> 8u;
             // 2414: mul.wide.u32 	%rd56, %r596, -1431655765;
@@ -1442,11 +1386,9 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2420: setp.gt.s16 	%p81, %rs11, 1;
-            p81 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2425: setp.eq.s16 	%p82, %rs11, 2;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 2981: shr.u32 	%r601, %r88, 12;
                 // 2982: and.b32  	%r602, %r601, 1;
                 // 2983: or.b32  	%r603, %r1557, %r602;
@@ -1456,8 +1398,7 @@ void main() {
                 p2g_sv0 = 51;
               } else {
                 // 2428: setp.eq.s16 	%p83, %rs11, 3;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 2988: setp.eq.s32 	%p87, %r90, 0;
                   // 2989: selp.b32 	%r600, 1, %r90, %p87;
                   // 2990: or.b32  	%r1557, %r600, %r1557;
@@ -1465,8 +1406,7 @@ void main() {
                   p2g_sv0 = 51;
                 } else {
                   // 2431: setp.ne.s16 	%p84, %rs11, 4;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
                     // 2434: or.b32  	%r1557, %r1557, 32639;
@@ -1477,13 +1417,11 @@ void main() {
               }
             } else {
               // 2765: setp.eq.s16 	%p85, %rs11, 0;
-              p85 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 2768: setp.eq.s16 	%p86, %rs11, 1;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2773: or.b32  	%r1557, %r1557, 32640;
                   r1557 = r1557 | 32640u;
                   p2g_sv0 = 51;
@@ -1506,8 +1444,7 @@ void main() {
           }
         } else {
           // 592: setp.ne.s16 	%p77, %rs4, 5;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
             // 595: mul.wide.u32 	%rd52, %r88, -858993459;
@@ -1524,8 +1461,7 @@ void main() {
       }
     } else {
       // 604: setp.eq.s16 	%p78, %rs4, 0;
-      p78 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 636: mul.wide.u32 	%rd60, %r88, 613566757;
         // 637: shr.u64 	%rd61, %rd60, 32;
         // 638: cvt.u32.u64 	%r607, %rd61;
@@ -1543,8 +1479,7 @@ void main() {
         p2g_sv0 = 50;
       } else {
         // 607: setp.eq.s16 	%p79, %rs4, 1;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 612: mul.wide.u32 	%rd58, %r88, -2139062143;
           // 613: shr.u64 	%rd59, %rd58, 39;
           // 614: cvt.u32.u64 	%r605, %rd59;
@@ -1679,15 +1614,13 @@ void main() {
     r110 = (r642 >> 1u) & 127u;
     if (p19) {
       // 745: setp.eq.s16 	%p90, %rs4, 2;
-      p90 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 779: and.b32  	%r1559, %r108, 65535;
         r1559 = r108 & 65535u;
         p2g_sv0 = 62;
       } else {
         // 748: setp.eq.s16 	%p91, %rs4, 3;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 783: mul.wide.u32 	%rd68, %r108, -858993459;
           // 784: shr.u64 	%rd69, %rd68, 34;
           // 785: cvt.u32.u64 	%r656, %rd69;
@@ -1696,8 +1629,7 @@ void main() {
           // 787: sub.s32 	%r112, %r108, %r657;
           r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 788: setp.eq.s32 	%p95, %r112, 0;
-          p95 = int(r112) == 0;
-          if (p95) {
+          if (int(r112) == 0) {
             // 2438: shr.u32 	%r658, %r108, 8;
             r658 = r108 >> 8u;
             // 2439: mul.wide.u32 	%rd70, %r658, -1431655765;
@@ -1710,11 +1642,9 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2445: setp.gt.s16 	%p96, %rs13, 1;
-            p96 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2450: setp.eq.s16 	%p97, %rs13, 2;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 2994: shr.u32 	%r663, %r108, 12;
                 // 2995: and.b32  	%r664, %r663, 1;
                 // 2996: or.b32  	%r665, %r1559, %r664;
@@ -1724,8 +1654,7 @@ void main() {
                 p2g_sv0 = 62;
               } else {
                 // 2453: setp.eq.s16 	%p98, %rs13, 3;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3001: setp.eq.s32 	%p102, %r110, 0;
                   // 3002: selp.b32 	%r662, 1, %r110, %p102;
                   // 3003: or.b32  	%r1559, %r662, %r1559;
@@ -1733,8 +1662,7 @@ void main() {
                   p2g_sv0 = 62;
                 } else {
                   // 2456: setp.ne.s16 	%p99, %rs13, 4;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
                     // 2459: or.b32  	%r1559, %r1559, 32639;
@@ -1745,13 +1673,11 @@ void main() {
               }
             } else {
               // 2777: setp.eq.s16 	%p100, %rs13, 0;
-              p100 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 2780: setp.eq.s16 	%p101, %rs13, 1;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2785: or.b32  	%r1559, %r1559, 32640;
                   r1559 = r1559 | 32640u;
                   p2g_sv0 = 62;
@@ -1774,8 +1700,7 @@ void main() {
           }
         } else {
           // 751: setp.ne.s16 	%p92, %rs4, 5;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
             // 754: mul.wide.u32 	%rd66, %r108, -858993459;
@@ -1792,8 +1717,7 @@ void main() {
       }
     } else {
       // 763: setp.eq.s16 	%p93, %rs4, 0;
-      p93 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 795: mul.wide.u32 	%rd74, %r108, 613566757;
         // 796: shr.u64 	%rd75, %rd74, 32;
         // 797: cvt.u32.u64 	%r669, %rd75;
@@ -1811,8 +1735,7 @@ void main() {
         p2g_sv0 = 61;
       } else {
         // 766: setp.eq.s16 	%p94, %rs4, 1;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 771: mul.wide.u32 	%rd72, %r108, -2139062143;
           // 772: shr.u64 	%rd73, %rd72, 39;
           // 773: cvt.u32.u64 	%r667, %rd73;
@@ -1907,15 +1830,13 @@ void main() {
   } else {
     if (p19) {
       // 873: setp.eq.s16 	%p105, %rs4, 2;
-      p105 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 907: and.b32  	%r1561, %r128, 65535;
         r1561 = r128 & 65535u;
         p2g_sv0 = 73;
       } else {
         // 876: setp.eq.s16 	%p106, %rs4, 3;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 911: mul.wide.u32 	%rd82, %r128, -858993459;
           // 912: shr.u64 	%rd83, %rd82, 34;
           // 913: cvt.u32.u64 	%r749, %rd83;
@@ -1924,8 +1845,7 @@ void main() {
           // 915: sub.s32 	%r132, %r128, %r750;
           r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 916: setp.eq.s32 	%p110, %r132, 0;
-          p110 = int(r132) == 0;
-          if (p110) {
+          if (int(r132) == 0) {
             // 2463: shr.u32 	%r751, %r128, 8;
             r751 = r128 >> 8u;
             // 2464: mul.wide.u32 	%rd84, %r751, -1431655765;
@@ -1938,11 +1858,9 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r751) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2470: setp.gt.s16 	%p111, %rs15, 1;
-            p111 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2475: setp.eq.s16 	%p112, %rs15, 2;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3007: shr.u32 	%r756, %r128, 12;
                 // 3008: and.b32  	%r757, %r756, 1;
                 // 3009: or.b32  	%r758, %r1561, %r757;
@@ -1952,8 +1870,7 @@ void main() {
                 p2g_sv0 = 73;
               } else {
                 // 2478: setp.eq.s16 	%p113, %rs15, 3;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3014: setp.eq.s32 	%p117, %r130, 0;
                   // 3015: selp.b32 	%r755, 1, %r130, %p117;
                   // 3016: or.b32  	%r1561, %r755, %r1561;
@@ -1961,8 +1878,7 @@ void main() {
                   p2g_sv0 = 73;
                 } else {
                   // 2481: setp.ne.s16 	%p114, %rs15, 4;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
                     // 2484: or.b32  	%r1561, %r1561, 32639;
@@ -1973,13 +1889,11 @@ void main() {
               }
             } else {
               // 2789: setp.eq.s16 	%p115, %rs15, 0;
-              p115 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 2792: setp.eq.s16 	%p116, %rs15, 1;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2797: or.b32  	%r1561, %r1561, 32640;
                   r1561 = r1561 | 32640u;
                   p2g_sv0 = 73;
@@ -2002,8 +1916,7 @@ void main() {
           }
         } else {
           // 879: setp.ne.s16 	%p107, %rs4, 5;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
             // 882: mul.wide.u32 	%rd80, %r128, -858993459;
@@ -2020,8 +1933,7 @@ void main() {
       }
     } else {
       // 891: setp.eq.s16 	%p108, %rs4, 0;
-      p108 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 923: mul.wide.u32 	%rd88, %r128, 613566757;
         // 924: shr.u64 	%rd89, %rd88, 32;
         // 925: cvt.u32.u64 	%r762, %rd89;
@@ -2039,8 +1951,7 @@ void main() {
         p2g_sv0 = 72;
       } else {
         // 894: setp.eq.s16 	%p109, %rs4, 1;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 899: mul.wide.u32 	%rd86, %r128, -2139062143;
           // 900: shr.u64 	%rd87, %rd86, 39;
           // 901: cvt.u32.u64 	%r760, %rd87;
@@ -2176,15 +2087,13 @@ void main() {
     r150 = (r798 >> 1u) & 127u;
     if (p19) {
       // 1033: setp.eq.s16 	%p120, %rs4, 2;
-      p120 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1067: and.b32  	%r1563, %r148, 65535;
         r1563 = r148 & 65535u;
         p2g_sv0 = 84;
       } else {
         // 1036: setp.eq.s16 	%p121, %rs4, 3;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1071: mul.wide.u32 	%rd96, %r148, -858993459;
           // 1072: shr.u64 	%rd97, %rd96, 34;
           // 1073: cvt.u32.u64 	%r812, %rd97;
@@ -2193,8 +2102,7 @@ void main() {
           // 1075: sub.s32 	%r152, %r148, %r813;
           r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1076: setp.eq.s32 	%p125, %r152, 0;
-          p125 = int(r152) == 0;
-          if (p125) {
+          if (int(r152) == 0) {
             // 2488: shr.u32 	%r814, %r148, 8;
             r814 = r148 >> 8u;
             // 2489: mul.wide.u32 	%rd98, %r814, -1431655765;
@@ -2207,11 +2115,9 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r814) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2495: setp.gt.s16 	%p126, %rs17, 1;
-            p126 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2500: setp.eq.s16 	%p127, %rs17, 2;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3020: shr.u32 	%r819, %r148, 12;
                 // 3021: and.b32  	%r820, %r819, 1;
                 // 3022: or.b32  	%r821, %r1563, %r820;
@@ -2221,8 +2127,7 @@ void main() {
                 p2g_sv0 = 84;
               } else {
                 // 2503: setp.eq.s16 	%p128, %rs17, 3;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3027: setp.eq.s32 	%p132, %r150, 0;
                   // 3028: selp.b32 	%r818, 1, %r150, %p132;
                   // 3029: or.b32  	%r1563, %r818, %r1563;
@@ -2230,8 +2135,7 @@ void main() {
                   p2g_sv0 = 84;
                 } else {
                   // 2506: setp.ne.s16 	%p129, %rs17, 4;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
                     // 2509: or.b32  	%r1563, %r1563, 32639;
@@ -2242,13 +2146,11 @@ void main() {
               }
             } else {
               // 2801: setp.eq.s16 	%p130, %rs17, 0;
-              p130 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 2804: setp.eq.s16 	%p131, %rs17, 1;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2809: or.b32  	%r1563, %r1563, 32640;
                   r1563 = r1563 | 32640u;
                   p2g_sv0 = 84;
@@ -2271,8 +2173,7 @@ void main() {
           }
         } else {
           // 1039: setp.ne.s16 	%p122, %rs4, 5;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
             // 1042: mul.wide.u32 	%rd94, %r148, -858993459;
@@ -2289,8 +2190,7 @@ void main() {
       }
     } else {
       // 1051: setp.eq.s16 	%p123, %rs4, 0;
-      p123 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1083: mul.wide.u32 	%rd102, %r148, 613566757;
         // 1084: shr.u64 	%rd103, %rd102, 32;
         // 1085: cvt.u32.u64 	%r825, %rd103;
@@ -2308,8 +2208,7 @@ void main() {
         p2g_sv0 = 83;
       } else {
         // 1054: setp.eq.s16 	%p124, %rs4, 1;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1059: mul.wide.u32 	%rd100, %r148, -2139062143;
           // 1060: shr.u64 	%rd101, %rd100, 39;
           // 1061: cvt.u32.u64 	%r823, %rd101;
@@ -2402,15 +2301,13 @@ void main() {
   } else {
     if (p19) {
       // 1160: setp.eq.s16 	%p135, %rs4, 2;
-      p135 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1194: and.b32  	%r1565, %r167, 65535;
         r1565 = r167 & 65535u;
         p2g_sv0 = 95;
       } else {
         // 1163: setp.eq.s16 	%p136, %rs4, 3;
-        p136 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1198: mul.wide.u32 	%rd110, %r167, -858993459;
           // 1199: shr.u64 	%rd111, %rd110, 34;
           // 1200: cvt.u32.u64 	%r905, %rd111;
@@ -2420,8 +2317,7 @@ void main() {
           // 1202: sub.s32 	%r171, %r167, %r906;
           r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1203: setp.eq.s32 	%p140, %r171, 0;
-          p140 = int(r171) == 0;
-          if (p140) {
+          if (int(r171) == 0) {
             // 2513: shr.u32 	%r907, %r167, 8;
             r907 = r167 >> 8u;
             // 2514: mul.wide.u32 	%rd112, %r907, -1431655765;
@@ -2434,11 +2330,9 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r907) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2520: setp.gt.s16 	%p141, %rs19, 1;
-            p141 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2525: setp.eq.s16 	%p142, %rs19, 2;
-              p142 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3033: shr.u32 	%r912, %r167, 12;
                 // 3034: and.b32  	%r913, %r912, 1;
                 // 3035: or.b32  	%r914, %r1565, %r913;
@@ -2448,8 +2342,7 @@ void main() {
                 p2g_sv0 = 95;
               } else {
                 // 2528: setp.eq.s16 	%p143, %rs19, 3;
-                p143 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3040: setp.eq.s32 	%p147, %r169, 0;
                   // 3041: selp.b32 	%r911, 1, %r169, %p147;
                   // 3042: or.b32  	%r1565, %r911, %r1565;
@@ -2457,8 +2350,7 @@ void main() {
                   p2g_sv0 = 95;
                 } else {
                   // 2531: setp.ne.s16 	%p144, %rs19, 4;
-                  p144 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2534: or.b32  	%r1565, %r1565, 32639;
@@ -2469,13 +2361,11 @@ void main() {
               }
             } else {
               // 2813: setp.eq.s16 	%p145, %rs19, 0;
-              p145 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 2816: setp.eq.s16 	%p146, %rs19, 1;
-                p146 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2821: or.b32  	%r1565, %r1565, 32640;
                   r1565 = r1565 | 32640u;
                   p2g_sv0 = 95;
@@ -2498,8 +2388,7 @@ void main() {
           }
         } else {
           // 1166: setp.ne.s16 	%p137, %rs4, 5;
-          p137 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
             // 1169: mul.wide.u32 	%rd108, %r167, -858993459;
@@ -2516,8 +2405,7 @@ void main() {
       }
     } else {
       // 1178: setp.eq.s16 	%p138, %rs4, 0;
-      p138 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1210: mul.wide.u32 	%rd116, %r167, 613566757;
         // 1211: shr.u64 	%rd117, %rd116, 32;
         // 1212: cvt.u32.u64 	%r918, %rd117;
@@ -2535,8 +2423,7 @@ void main() {
         p2g_sv0 = 94;
       } else {
         // 1181: setp.eq.s16 	%p139, %rs4, 1;
-        p139 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1186: mul.wide.u32 	%rd114, %r167, -2139062143;
           // 1187: shr.u64 	%rd115, %rd114, 39;
           // 1188: cvt.u32.u64 	%r916, %rd115;
@@ -2674,15 +2561,13 @@ void main() {
     r190 = (r954 >> 1u) & 127u;
     if (p19) {
       // 1321: setp.eq.s16 	%p150, %rs4, 2;
-      p150 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1355: and.b32  	%r1567, %r188, 65535;
         r1567 = r188 & 65535u;
         p2g_sv0 = 106;
       } else {
         // 1324: setp.eq.s16 	%p151, %rs4, 3;
-        p151 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1359: mul.wide.u32 	%rd124, %r188, -858993459;
           // 1360: shr.u64 	%rd125, %rd124, 34;
           // 1361: cvt.u32.u64 	%r968, %rd125;
@@ -2691,8 +2576,7 @@ void main() {
           // 1363: sub.s32 	%r192, %r188, %r969;
           r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1364: setp.eq.s32 	%p155, %r192, 0;
-          p155 = int(r192) == 0;
-          if (p155) {
+          if (int(r192) == 0) {
             // 2538: shr.u32 	%r970, %r188, 8;
             r970 = r188 >> 8u;
             // 2539: mul.wide.u32 	%rd126, %r970, -1431655765;
@@ -2705,11 +2589,9 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r970) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2545: setp.gt.s16 	%p156, %rs21, 1;
-            p156 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2550: setp.eq.s16 	%p157, %rs21, 2;
-              p157 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3046: shr.u32 	%r975, %r188, 12;
                 // 3047: and.b32  	%r976, %r975, 1;
                 // 3048: or.b32  	%r977, %r1567, %r976;
@@ -2719,8 +2601,7 @@ void main() {
                 p2g_sv0 = 106;
               } else {
                 // 2553: setp.eq.s16 	%p158, %rs21, 3;
-                p158 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3053: setp.eq.s32 	%p162, %r190, 0;
                   // 3054: selp.b32 	%r974, 1, %r190, %p162;
                   // 3055: or.b32  	%r1567, %r974, %r1567;
@@ -2728,8 +2609,7 @@ void main() {
                   p2g_sv0 = 106;
                 } else {
                   // 2556: setp.ne.s16 	%p159, %rs21, 4;
-                  p159 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2559: or.b32  	%r1567, %r1567, 32639;
@@ -2740,13 +2620,11 @@ void main() {
               }
             } else {
               // 2825: setp.eq.s16 	%p160, %rs21, 0;
-              p160 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 2828: setp.eq.s16 	%p161, %rs21, 1;
-                p161 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2833: or.b32  	%r1567, %r1567, 32640;
                   r1567 = r1567 | 32640u;
                   p2g_sv0 = 106;
@@ -2769,8 +2647,7 @@ void main() {
           }
         } else {
           // 1327: setp.ne.s16 	%p152, %rs4, 5;
-          p152 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
             // 1330: mul.wide.u32 	%rd122, %r188, -858993459;
@@ -2787,8 +2664,7 @@ void main() {
       }
     } else {
       // 1339: setp.eq.s16 	%p153, %rs4, 0;
-      p153 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1371: mul.wide.u32 	%rd130, %r188, 613566757;
         // 1372: shr.u64 	%rd131, %rd130, 32;
         // 1373: cvt.u32.u64 	%r981, %rd131;
@@ -2806,8 +2682,7 @@ void main() {
         p2g_sv0 = 105;
       } else {
         // 1342: setp.eq.s16 	%p154, %rs4, 1;
-        p154 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1347: mul.wide.u32 	%rd128, %r188, -2139062143;
           // 1348: shr.u64 	%rd129, %rd128, 39;
           // 1349: cvt.u32.u64 	%r979, %rd129;
@@ -2903,15 +2778,13 @@ void main() {
   } else {
     if (p19) {
       // 1450: setp.eq.s16 	%p165, %rs4, 2;
-      p165 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p165) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1484: and.b32  	%r1569, %r207, 65535;
         r1569 = r207 & 65535u;
         p2g_sv0 = 117;
       } else {
         // 1453: setp.eq.s16 	%p166, %rs4, 3;
-        p166 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p166) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1488: mul.wide.u32 	%rd138, %r207, -858993459;
           // 1489: shr.u64 	%rd139, %rd138, 34;
           // 1490: cvt.u32.u64 	%r1063, %rd139;
@@ -2920,8 +2793,7 @@ void main() {
           // 1492: sub.s32 	%r211, %r207, %r1064;
           r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1493: setp.eq.s32 	%p170, %r211, 0;
-          p170 = int(r211) == 0;
-          if (p170) {
+          if (int(r211) == 0) {
             // 2563: shr.u32 	%r1065, %r207, 8;
             r1065 = r207 >> 8u;
             // 2564: mul.wide.u32 	%rd140, %r1065, -1431655765;
@@ -2934,11 +2806,9 @@ void main() {
             uint64_t t82 = uint64_t(uint(int(r1065) - int(uint(int(uint(uint64_t(t81))) * 6))));
             rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2570: setp.gt.s16 	%p171, %rs23, 1;
-            p171 = (bitfieldExtract(int(rs23), 0, 16)) > 1;
-            if (p171) {
+            if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2575: setp.eq.s16 	%p172, %rs23, 2;
-              p172 = (bitfieldExtract(int(rs23), 0, 16)) == 2;
-              if (p172) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3059: shr.u32 	%r1070, %r207, 12;
                 // 3060: and.b32  	%r1071, %r1070, 1;
                 // 3061: or.b32  	%r1072, %r1569, %r1071;
@@ -2948,8 +2818,7 @@ void main() {
                 p2g_sv0 = 117;
               } else {
                 // 2578: setp.eq.s16 	%p173, %rs23, 3;
-                p173 = (bitfieldExtract(int(rs23), 0, 16)) == 3;
-                if (p173) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3066: setp.eq.s32 	%p177, %r209, 0;
                   // 3067: selp.b32 	%r1069, 1, %r209, %p177;
                   // 3068: or.b32  	%r1569, %r1069, %r1569;
@@ -2957,8 +2826,7 @@ void main() {
                   p2g_sv0 = 117;
                 } else {
                   // 2581: setp.ne.s16 	%p174, %rs23, 4;
-                  p174 = (bitfieldExtract(int(rs23), 0, 16)) != 4;
-                  if (p174) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2584: or.b32  	%r1569, %r1569, 32639;
@@ -2969,13 +2837,11 @@ void main() {
               }
             } else {
               // 2837: setp.eq.s16 	%p175, %rs23, 0;
-              p175 = (bitfieldExtract(int(rs23), 0, 16)) == 0;
-              if (p175) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
                 // 2840: setp.eq.s16 	%p176, %rs23, 1;
-                p176 = (bitfieldExtract(int(rs23), 0, 16)) == 1;
-                if (p176) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2845: or.b32  	%r1569, %r1569, 32640;
                   r1569 = r1569 | 32640u;
                   p2g_sv0 = 117;
@@ -2998,8 +2864,7 @@ void main() {
           }
         } else {
           // 1456: setp.ne.s16 	%p167, %rs4, 5;
-          p167 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p167) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
             // 1459: mul.wide.u32 	%rd136, %r207, -858993459;
@@ -3016,8 +2881,7 @@ void main() {
       }
     } else {
       // 1468: setp.eq.s16 	%p168, %rs4, 0;
-      p168 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p168) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1500: mul.wide.u32 	%rd144, %r207, 613566757;
         // 1501: shr.u64 	%rd145, %rd144, 32;
         // 1502: cvt.u32.u64 	%r1076, %rd145;
@@ -3035,8 +2899,7 @@ void main() {
         p2g_sv0 = 116;
       } else {
         // 1471: setp.eq.s16 	%p169, %rs4, 1;
-        p169 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p169) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1476: mul.wide.u32 	%rd142, %r207, -2139062143;
           // 1477: shr.u64 	%rd143, %rd142, 39;
           // 1478: cvt.u32.u64 	%r1074, %rd143;
@@ -3172,15 +3035,13 @@ void main() {
     r229 = (r1112 >> 1u) & 127u;
     if (p19) {
       // 1610: setp.eq.s16 	%p180, %rs4, 2;
-      p180 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p180) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1644: and.b32  	%r1571, %r227, 65535;
         r1571 = r227 & 65535u;
         p2g_sv0 = 128;
       } else {
         // 1613: setp.eq.s16 	%p181, %rs4, 3;
-        p181 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p181) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1648: mul.wide.u32 	%rd152, %r227, -858993459;
           // 1649: shr.u64 	%rd153, %rd152, 34;
           // 1650: cvt.u32.u64 	%r1126, %rd153;
@@ -3189,8 +3050,7 @@ void main() {
           // 1652: sub.s32 	%r231, %r227, %r1127;
           r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1653: setp.eq.s32 	%p185, %r231, 0;
-          p185 = int(r231) == 0;
-          if (p185) {
+          if (int(r231) == 0) {
             // 2588: shr.u32 	%r1128, %r227, 8;
             r1128 = r227 >> 8u;
             // 2589: mul.wide.u32 	%rd154, %r1128, -1431655765;
@@ -3203,11 +3063,9 @@ void main() {
             uint64_t t90 = uint64_t(uint(int(r1128) - int(uint(int(uint(uint64_t(t89))) * 6))));
             rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2595: setp.gt.s16 	%p186, %rs25, 1;
-            p186 = (bitfieldExtract(int(rs25), 0, 16)) > 1;
-            if (p186) {
+            if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2600: setp.eq.s16 	%p187, %rs25, 2;
-              p187 = (bitfieldExtract(int(rs25), 0, 16)) == 2;
-              if (p187) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3072: shr.u32 	%r1133, %r227, 12;
                 // 3073: and.b32  	%r1134, %r1133, 1;
                 // 3074: or.b32  	%r1135, %r1571, %r1134;
@@ -3217,8 +3075,7 @@ void main() {
                 p2g_sv0 = 128;
               } else {
                 // 2603: setp.eq.s16 	%p188, %rs25, 3;
-                p188 = (bitfieldExtract(int(rs25), 0, 16)) == 3;
-                if (p188) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3079: setp.eq.s32 	%p192, %r229, 0;
                   // 3080: selp.b32 	%r1132, 1, %r229, %p192;
                   // 3081: or.b32  	%r1571, %r1132, %r1571;
@@ -3226,8 +3083,7 @@ void main() {
                   p2g_sv0 = 128;
                 } else {
                   // 2606: setp.ne.s16 	%p189, %rs25, 4;
-                  p189 = (bitfieldExtract(int(rs25), 0, 16)) != 4;
-                  if (p189) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2609: or.b32  	%r1571, %r1571, 32639;
@@ -3238,13 +3094,11 @@ void main() {
               }
             } else {
               // 2849: setp.eq.s16 	%p190, %rs25, 0;
-              p190 = (bitfieldExtract(int(rs25), 0, 16)) == 0;
-              if (p190) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
                 // 2852: setp.eq.s16 	%p191, %rs25, 1;
-                p191 = (bitfieldExtract(int(rs25), 0, 16)) == 1;
-                if (p191) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2857: or.b32  	%r1571, %r1571, 32640;
                   r1571 = r1571 | 32640u;
                   p2g_sv0 = 128;
@@ -3267,8 +3121,7 @@ void main() {
           }
         } else {
           // 1616: setp.ne.s16 	%p182, %rs4, 5;
-          p182 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p182) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
             // 1619: mul.wide.u32 	%rd150, %r227, -858993459;
@@ -3285,8 +3138,7 @@ void main() {
       }
     } else {
       // 1628: setp.eq.s16 	%p183, %rs4, 0;
-      p183 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p183) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1660: mul.wide.u32 	%rd158, %r227, 613566757;
         // 1661: shr.u64 	%rd159, %rd158, 32;
         // 1662: cvt.u32.u64 	%r1139, %rd159;
@@ -3304,8 +3156,7 @@ void main() {
         p2g_sv0 = 127;
       } else {
         // 1631: setp.eq.s16 	%p184, %rs4, 1;
-        p184 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p184) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1636: mul.wide.u32 	%rd156, %r227, -2139062143;
           // 1637: shr.u64 	%rd157, %rd156, 39;
           // 1638: cvt.u32.u64 	%r1137, %rd157;
@@ -3404,15 +3255,13 @@ void main() {
   } else {
     if (p19) {
       // 1740: setp.eq.s16 	%p195, %rs4, 2;
-      p195 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p195) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1774: and.b32  	%r1573, %r249, 65535;
         r1573 = r249 & 65535u;
         p2g_sv0 = 139;
       } else {
         // 1743: setp.eq.s16 	%p196, %rs4, 3;
-        p196 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p196) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1778: mul.wide.u32 	%rd166, %r249, -858993459;
           // 1779: shr.u64 	%rd167, %rd166, 34;
           // 1780: cvt.u32.u64 	%r1219, %rd167;
@@ -3421,8 +3270,7 @@ void main() {
           // 1782: sub.s32 	%r253, %r249, %r1220;
           r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1783: setp.eq.s32 	%p200, %r253, 0;
-          p200 = int(r253) == 0;
-          if (p200) {
+          if (int(r253) == 0) {
             // 2613: shr.u32 	%r1221, %r249, 8;
             r1221 = r249 >> 8u;
             // 2614: mul.wide.u32 	%rd168, %r1221, -1431655765;
@@ -3435,11 +3283,9 @@ void main() {
             uint64_t t98 = uint64_t(uint(int(r1221) - int(uint(int(uint(uint64_t(t97))) * 6))));
             rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2620: setp.gt.s16 	%p201, %rs27, 1;
-            p201 = (bitfieldExtract(int(rs27), 0, 16)) > 1;
-            if (p201) {
+            if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2625: setp.eq.s16 	%p202, %rs27, 2;
-              p202 = (bitfieldExtract(int(rs27), 0, 16)) == 2;
-              if (p202) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3085: shr.u32 	%r1226, %r249, 12;
                 // 3086: and.b32  	%r1227, %r1226, 1;
                 // 3087: or.b32  	%r1228, %r1573, %r1227;
@@ -3449,8 +3295,7 @@ void main() {
                 p2g_sv0 = 139;
               } else {
                 // 2628: setp.eq.s16 	%p203, %rs27, 3;
-                p203 = (bitfieldExtract(int(rs27), 0, 16)) == 3;
-                if (p203) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3092: setp.eq.s32 	%p207, %r251, 0;
                   // 3093: selp.b32 	%r1225, 1, %r251, %p207;
                   // 3094: or.b32  	%r1573, %r1225, %r1573;
@@ -3458,8 +3303,7 @@ void main() {
                   p2g_sv0 = 139;
                 } else {
                   // 2631: setp.ne.s16 	%p204, %rs27, 4;
-                  p204 = (bitfieldExtract(int(rs27), 0, 16)) != 4;
-                  if (p204) {
+                  if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2634: or.b32  	%r1573, %r1573, 32639;
@@ -3470,13 +3314,11 @@ void main() {
               }
             } else {
               // 2861: setp.eq.s16 	%p205, %rs27, 0;
-              p205 = (bitfieldExtract(int(rs27), 0, 16)) == 0;
-              if (p205) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
                 // 2864: setp.eq.s16 	%p206, %rs27, 1;
-                p206 = (bitfieldExtract(int(rs27), 0, 16)) == 1;
-                if (p206) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2869: or.b32  	%r1573, %r1573, 32640;
                   r1573 = r1573 | 32640u;
                   p2g_sv0 = 139;
@@ -3499,8 +3341,7 @@ void main() {
           }
         } else {
           // 1746: setp.ne.s16 	%p197, %rs4, 5;
-          p197 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p197) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
             // 1749: mul.wide.u32 	%rd164, %r249, -858993459;
@@ -3517,8 +3358,7 @@ void main() {
       }
     } else {
       // 1758: setp.eq.s16 	%p198, %rs4, 0;
-      p198 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p198) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1790: mul.wide.u32 	%rd172, %r249, 613566757;
         // 1791: shr.u64 	%rd173, %rd172, 32;
         // 1792: cvt.u32.u64 	%r1232, %rd173;
@@ -3536,8 +3376,7 @@ void main() {
         p2g_sv0 = 138;
       } else {
         // 1761: setp.eq.s16 	%p199, %rs4, 1;
-        p199 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p199) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1766: mul.wide.u32 	%rd170, %r249, -2139062143;
           // 1767: shr.u64 	%rd171, %rd170, 39;
           // 1768: cvt.u32.u64 	%r1230, %rd171;
@@ -3689,15 +3528,13 @@ void main() {
     r271 = (r1269 >> 1u) & 127u;
     if (p19) {
       // 1912: setp.eq.s16 	%p210, %rs4, 2;
-      p210 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p210) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1946: and.b32  	%r1575, %r269, 65535;
         r1575 = r269 & 65535u;
         p2g_sv0 = 150;
       } else {
         // 1915: setp.eq.s16 	%p211, %rs4, 3;
-        p211 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p211) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1950: mul.wide.u32 	%rd180, %r269, -858993459;
           // 1951: shr.u64 	%rd181, %rd180, 34;
           // 1952: cvt.u32.u64 	%r1283, %rd181;
@@ -3706,8 +3543,7 @@ void main() {
           // 1954: sub.s32 	%r273, %r269, %r1284;
           r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 1955: setp.eq.s32 	%p215, %r273, 0;
-          p215 = int(r273) == 0;
-          if (p215) {
+          if (int(r273) == 0) {
             // 2638: shr.u32 	%r1285, %r269, 8;
             r1285 = r269 >> 8u;
             // 2639: mul.wide.u32 	%rd182, %r1285, -1431655765;
@@ -3720,11 +3556,9 @@ void main() {
             uint64_t t106 = uint64_t(uint(int(r1285) - int(uint(int(uint(uint64_t(t105))) * 6))));
             rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2645: setp.gt.s16 	%p216, %rs29, 1;
-            p216 = (bitfieldExtract(int(rs29), 0, 16)) > 1;
-            if (p216) {
+            if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2650: setp.eq.s16 	%p217, %rs29, 2;
-              p217 = (bitfieldExtract(int(rs29), 0, 16)) == 2;
-              if (p217) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3098: shr.u32 	%r1290, %r269, 12;
                 // 3099: and.b32  	%r1291, %r1290, 1;
                 // 3100: or.b32  	%r1292, %r1575, %r1291;
@@ -3734,8 +3568,7 @@ void main() {
                 p2g_sv0 = 150;
               } else {
                 // 2653: setp.eq.s16 	%p218, %rs29, 3;
-                p218 = (bitfieldExtract(int(rs29), 0, 16)) == 3;
-                if (p218) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3105: setp.eq.s32 	%p222, %r271, 0;
                   // 3106: selp.b32 	%r1289, 1, %r271, %p222;
                   // 3107: or.b32  	%r1575, %r1289, %r1575;
@@ -3743,8 +3576,7 @@ void main() {
                   p2g_sv0 = 150;
                 } else {
                   // 2656: setp.ne.s16 	%p219, %rs29, 4;
-                  p219 = (bitfieldExtract(int(rs29), 0, 16)) != 4;
-                  if (p219) {
+                  if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2659: or.b32  	%r1575, %r1575, 32639;
@@ -3755,13 +3587,11 @@ void main() {
               }
             } else {
               // 2873: setp.eq.s16 	%p220, %rs29, 0;
-              p220 = (bitfieldExtract(int(rs29), 0, 16)) == 0;
-              if (p220) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
                 // 2876: setp.eq.s16 	%p221, %rs29, 1;
-                p221 = (bitfieldExtract(int(rs29), 0, 16)) == 1;
-                if (p221) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2881: or.b32  	%r1575, %r1575, 32640;
                   r1575 = r1575 | 32640u;
                   p2g_sv0 = 150;
@@ -3784,8 +3614,7 @@ void main() {
           }
         } else {
           // 1918: setp.ne.s16 	%p212, %rs4, 5;
-          p212 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p212) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
             // 1921: mul.wide.u32 	%rd178, %r269, -858993459;
@@ -3802,8 +3631,7 @@ void main() {
       }
     } else {
       // 1930: setp.eq.s16 	%p213, %rs4, 0;
-      p213 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p213) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1962: mul.wide.u32 	%rd186, %r269, 613566757;
         // 1963: shr.u64 	%rd187, %rd186, 32;
         // 1964: cvt.u32.u64 	%r1296, %rd187;
@@ -3821,8 +3649,7 @@ void main() {
         p2g_sv0 = 149;
       } else {
         // 1933: setp.eq.s16 	%p214, %rs4, 1;
-        p214 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p214) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1938: mul.wide.u32 	%rd184, %r269, -2139062143;
           // 1939: shr.u64 	%rd185, %rd184, 39;
           // 1940: cvt.u32.u64 	%r1294, %rd185;
@@ -3917,15 +3744,13 @@ void main() {
   } else {
     if (p19) {
       // 2040: setp.eq.s16 	%p225, %rs4, 2;
-      p225 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p225) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2074: and.b32  	%r1577, %r288, 65535;
         r1577 = r288 & 65535u;
         p2g_sv0 = 161;
       } else {
         // 2043: setp.eq.s16 	%p226, %rs4, 3;
-        p226 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p226) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2078: mul.wide.u32 	%rd194, %r288, -858993459;
           // 2079: shr.u64 	%rd195, %rd194, 34;
           // 2080: cvt.u32.u64 	%r1388, %rd195;
@@ -3934,8 +3759,7 @@ void main() {
           // 2082: sub.s32 	%r292, %r288, %r1389;
           r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2083: setp.eq.s32 	%p230, %r292, 0;
-          p230 = int(r292) == 0;
-          if (p230) {
+          if (int(r292) == 0) {
             // 2663: shr.u32 	%r1390, %r288, 8;
             r1390 = r288 >> 8u;
             // 2664: mul.wide.u32 	%rd196, %r1390, -1431655765;
@@ -3948,11 +3772,9 @@ void main() {
             uint64_t t114 = uint64_t(uint(int(r1390) - int(uint(int(uint(uint64_t(t113))) * 6))));
             rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2670: setp.gt.s16 	%p231, %rs31, 1;
-            p231 = (bitfieldExtract(int(rs31), 0, 16)) > 1;
-            if (p231) {
+            if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2675: setp.eq.s16 	%p232, %rs31, 2;
-              p232 = (bitfieldExtract(int(rs31), 0, 16)) == 2;
-              if (p232) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3111: shr.u32 	%r1395, %r288, 12;
                 // 3112: and.b32  	%r1396, %r1395, 1;
                 // 3113: or.b32  	%r1397, %r1577, %r1396;
@@ -3962,8 +3784,7 @@ void main() {
                 p2g_sv0 = 161;
               } else {
                 // 2678: setp.eq.s16 	%p233, %rs31, 3;
-                p233 = (bitfieldExtract(int(rs31), 0, 16)) == 3;
-                if (p233) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3118: setp.eq.s32 	%p237, %r290, 0;
                   // 3119: selp.b32 	%r1394, 1, %r290, %p237;
                   // 3120: or.b32  	%r1577, %r1394, %r1577;
@@ -3971,8 +3792,7 @@ void main() {
                   p2g_sv0 = 161;
                 } else {
                   // 2681: setp.ne.s16 	%p234, %rs31, 4;
-                  p234 = (bitfieldExtract(int(rs31), 0, 16)) != 4;
-                  if (p234) {
+                  if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2684: or.b32  	%r1577, %r1577, 32639;
@@ -3983,13 +3803,11 @@ void main() {
               }
             } else {
               // 2885: setp.eq.s16 	%p235, %rs31, 0;
-              p235 = (bitfieldExtract(int(rs31), 0, 16)) == 0;
-              if (p235) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
                 // 2888: setp.eq.s16 	%p236, %rs31, 1;
-                p236 = (bitfieldExtract(int(rs31), 0, 16)) == 1;
-                if (p236) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2893: or.b32  	%r1577, %r1577, 32640;
                   r1577 = r1577 | 32640u;
                   p2g_sv0 = 161;
@@ -4012,8 +3830,7 @@ void main() {
           }
         } else {
           // 2046: setp.ne.s16 	%p227, %rs4, 5;
-          p227 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p227) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
             // 2049: mul.wide.u32 	%rd192, %r288, -858993459;
@@ -4030,8 +3847,7 @@ void main() {
       }
     } else {
       // 2058: setp.eq.s16 	%p228, %rs4, 0;
-      p228 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p228) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2090: mul.wide.u32 	%rd200, %r288, 613566757;
         // 2091: shr.u64 	%rd201, %rd200, 32;
         // 2092: cvt.u32.u64 	%r1401, %rd201;
@@ -4049,8 +3865,7 @@ void main() {
         p2g_sv0 = 160;
       } else {
         // 2061: setp.eq.s16 	%p229, %rs4, 1;
-        p229 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p229) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2066: mul.wide.u32 	%rd198, %r288, -2139062143;
           // 2067: shr.u64 	%rd199, %rd198, 39;
           // 2068: cvt.u32.u64 	%r1399, %rd199;
@@ -4206,15 +4021,13 @@ void main() {
     r310 = (r1439 >> 1u) & 127u;
     if (p19) {
       // 2214: setp.eq.s16 	%p240, %rs4, 2;
-      p240 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p240) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2248: and.b32  	%r1579, %r308, 65535;
         r1579 = r308 & 65535u;
         p2g_sv0 = 172;
       } else {
         // 2217: setp.eq.s16 	%p241, %rs4, 3;
-        p241 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p241) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2252: mul.wide.u32 	%rd208, %r308, -858993459;
           // 2253: shr.u64 	%rd209, %rd208, 34;
           // 2254: cvt.u32.u64 	%r1453, %rd209;
@@ -4223,8 +4036,7 @@ void main() {
           // 2256: sub.s32 	%r312, %r308, %r1454;
           r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2257: setp.eq.s32 	%p245, %r312, 0;
-          p245 = int(r312) == 0;
-          if (p245) {
+          if (int(r312) == 0) {
             // 2688: shr.u32 	%r1455, %r308, 8;
             r1455 = r308 >> 8u;
             // 2689: mul.wide.u32 	%rd210, %r1455, -1431655765;
@@ -4237,11 +4049,9 @@ void main() {
             uint64_t t122 = uint64_t(uint(int(r1455) - int(uint(int(uint(uint64_t(t121))) * 6))));
             rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2695: setp.gt.s16 	%p246, %rs33, 1;
-            p246 = (bitfieldExtract(int(rs33), 0, 16)) > 1;
-            if (p246) {
+            if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2700: setp.eq.s16 	%p247, %rs33, 2;
-              p247 = (bitfieldExtract(int(rs33), 0, 16)) == 2;
-              if (p247) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3124: shr.u32 	%r1460, %r308, 12;
                 // 3125: and.b32  	%r1461, %r1460, 1;
                 // 3126: or.b32  	%r1462, %r1579, %r1461;
@@ -4251,8 +4061,7 @@ void main() {
                 p2g_sv0 = 172;
               } else {
                 // 2703: setp.eq.s16 	%p248, %rs33, 3;
-                p248 = (bitfieldExtract(int(rs33), 0, 16)) == 3;
-                if (p248) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3131: setp.eq.s32 	%p252, %r310, 0;
                   // 3132: selp.b32 	%r1459, 1, %r310, %p252;
                   // 3133: or.b32  	%r1579, %r1459, %r1579;
@@ -4260,8 +4069,7 @@ void main() {
                   p2g_sv0 = 172;
                 } else {
                   // 2706: setp.ne.s16 	%p249, %rs33, 4;
-                  p249 = (bitfieldExtract(int(rs33), 0, 16)) != 4;
-                  if (p249) {
+                  if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2709: or.b32  	%r1579, %r1579, 32639;
@@ -4272,13 +4080,11 @@ void main() {
               }
             } else {
               // 2897: setp.eq.s16 	%p250, %rs33, 0;
-              p250 = (bitfieldExtract(int(rs33), 0, 16)) == 0;
-              if (p250) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
                 // 2900: setp.eq.s16 	%p251, %rs33, 1;
-                p251 = (bitfieldExtract(int(rs33), 0, 16)) == 1;
-                if (p251) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2905: or.b32  	%r1579, %r1579, 32640;
                   r1579 = r1579 | 32640u;
                   p2g_sv0 = 172;
@@ -4301,8 +4107,7 @@ void main() {
           }
         } else {
           // 2220: setp.ne.s16 	%p242, %rs4, 5;
-          p242 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p242) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
             // 2223: mul.wide.u32 	%rd206, %r308, -858993459;
@@ -4319,8 +4124,7 @@ void main() {
       }
     } else {
       // 2232: setp.eq.s16 	%p243, %rs4, 0;
-      p243 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p243) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2264: mul.wide.u32 	%rd214, %r308, 613566757;
         // 2265: shr.u64 	%rd215, %rd214, 32;
         // 2266: cvt.u32.u64 	%r1466, %rd215;
@@ -4338,8 +4142,7 @@ void main() {
         p2g_sv0 = 171;
       } else {
         // 2235: setp.eq.s16 	%p244, %rs4, 1;
-        p244 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p244) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2240: mul.wide.u32 	%rd212, %r308, -2139062143;
           // 2241: shr.u64 	%rd213, %rd212, 39;
           // 2242: cvt.u32.u64 	%r1464, %rd213;

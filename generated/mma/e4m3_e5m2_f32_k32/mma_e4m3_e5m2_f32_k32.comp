@@ -513,16 +513,13 @@ void main() {
   // 77: and.b32  	%r11, %r284, 8388607;
   r11 = (r275 >> 1u) & 0x007FFFFFu;
   // 78: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 83: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 86: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 128: mul.wide.u32 	%rd11, %r1216, -858993459;
         // 129: shr.u64 	%rd12, %rd11, 34;
         // 130: cvt.u32.u64 	%r290, %rd12;
@@ -531,8 +528,7 @@ void main() {
         // 132: sub.s32 	%r15, %r1216, %r291;
         r15 = uint(int(r1216) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 133: setp.eq.s32 	%p11, %r15, 0;
-        p11 = int(r15) == 0;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2254: shr.u32 	%r292, %r1216, 8;
           r292 = r1216 >> 8u;
           // 2255: mul.wide.u32 	%rd13, %r292, -1431655765;
@@ -545,11 +541,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2261: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2266: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2406: shr.u32 	%r297, %r1216, 12;
               // 2407: and.b32  	%r298, %r297, 1;
               // 2408: or.b32  	%r299, %r10, %r298;
@@ -559,8 +553,7 @@ void main() {
               p2g_sv0 = 10;
             } else {
               // 2269: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2413: setp.eq.s32 	%p18, %r11, 0;
                 // 2414: selp.b32 	%r296, 1, %r11, %p18;
                 // 2415: or.b32  	%r1216, %r296, %r10;
@@ -568,8 +561,7 @@ void main() {
                 p2g_sv0 = 10;
               } else {
                 // 2272: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
                   // 2275: or.b32  	%r1216, %r10, 2139095039;
@@ -580,15 +572,13 @@ void main() {
             }
           } else {
             // 2354: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
             // 2355: mov.u32 	%r1216, %r10;
             r1216 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2358: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2363: or.b32  	%r1216, %r10, 2139095040;
                 r1216 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -610,8 +600,7 @@ void main() {
         }
       } else {
         // 89: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 92: and.b32  	%r285, %r1216, 1;
@@ -619,7 +608,6 @@ void main() {
           // 94: mov.pred 	%p8, 0;
           // 95: xor.pred  	%p9, %p7, %p8;
           // 96: not.pred 	%p10, %p9;
-          p10 = !(((r1216 & 1u) == 1u) ^^ false);
           // 97: shr.u32 	%r286, %r1216, 1;
           r286 = r1216 >> 1u;
           // 98: mul.wide.u32 	%rd9, %r286, -858993459;
@@ -630,7 +618,7 @@ void main() {
           // 101: mul.lo.s32 	%r288, %r287, 20;
           // 102: sub.s32 	%r12, %r286, %r288;
           r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r1216 & 1u) == 1u) ^^ false)) {
             // 107: mov.u32 	%r289, 119;
             // 108: sub.s32 	%r1215, %r289, %r12;
             r1215 = uint(int(119u) - int(r12));
@@ -645,8 +633,7 @@ void main() {
     }
   } else {
     // 112: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 140: mul.wide.u32 	%rd17, %r1216, 613566757;
       // 141: shr.u64 	%rd18, %rd17, 32;
       // 142: cvt.u32.u64 	%r303, %rd18;
@@ -664,8 +651,7 @@ void main() {
       p2g_sv0 = 9;
     } else {
       // 115: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 120: mul.wide.u32 	%rd15, %r1216, -2139062143;
         // 121: shr.u64 	%rd16, %rd15, 39;
         // 122: cvt.u32.u64 	%r301, %rd16;
@@ -746,13 +732,11 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 207: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 210: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 252: mul.wide.u32 	%rd23, %r1218, -858993459;
         // 253: shr.u64 	%rd24, %rd23, 34;
         // 254: cvt.u32.u64 	%r348, %rd24;
@@ -761,8 +745,7 @@ void main() {
         // 256: sub.s32 	%r34, %r1218, %r349;
         r34 = uint(int(r1218) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 257: setp.eq.s32 	%p29, %r34, 0;
-        p29 = int(r34) == 0;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2279: shr.u32 	%r350, %r1218, 8;
           r350 = r1218 >> 8u;
           // 2280: mul.wide.u32 	%rd25, %r350, -1431655765;
@@ -775,11 +758,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2286: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2291: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2419: shr.u32 	%r355, %r1218, 12;
               // 2420: and.b32  	%r356, %r355, 1;
               // 2421: or.b32  	%r357, %r29, %r356;
@@ -789,8 +770,7 @@ void main() {
               p2g_sv0 = 20;
             } else {
               // 2294: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2426: setp.eq.s32 	%p36, %r30, 0;
                 // 2427: selp.b32 	%r354, 1, %r30, %p36;
                 // 2428: or.b32  	%r1218, %r354, %r29;
@@ -798,8 +778,7 @@ void main() {
                 p2g_sv0 = 20;
               } else {
                 // 2297: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
                   // 2300: or.b32  	%r1218, %r29, 2139095039;
@@ -810,15 +789,13 @@ void main() {
             }
           } else {
             // 2367: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
             // 2368: mov.u32 	%r1218, %r29;
             r1218 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2371: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2376: or.b32  	%r1218, %r29, 2139095040;
                 r1218 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -840,8 +817,7 @@ void main() {
         }
       } else {
         // 213: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 216: and.b32  	%r343, %r1218, 1;
@@ -849,7 +825,6 @@ void main() {
           // 218: mov.pred 	%p26, 0;
           // 219: xor.pred  	%p27, %p25, %p26;
           // 220: not.pred 	%p28, %p27;
-          p28 = !(((r1218 & 1u) == 1u) ^^ false);
           // 221: shr.u32 	%r344, %r1218, 1;
           r344 = r1218 >> 1u;
           // 222: mul.wide.u32 	%rd21, %r344, -858993459;
@@ -859,7 +834,7 @@ void main() {
           // 225: mul.lo.s32 	%r346, %r345, 20;
           // 226: sub.s32 	%r31, %r344, %r346;
           r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r1218 & 1u) == 1u) ^^ false)) {
             // 231: mov.u32 	%r347, 119;
             // 232: sub.s32 	%r1217, %r347, %r31;
             r1217 = uint(int(119u) - int(r31));
@@ -874,8 +849,7 @@ void main() {
     }
   } else {
     // 236: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 264: mul.wide.u32 	%rd29, %r1218, 613566757;
       // 265: shr.u64 	%rd30, %rd29, 32;
       // 266: cvt.u32.u64 	%r361, %rd30;
@@ -893,8 +867,7 @@ void main() {
       p2g_sv0 = 19;
     } else {
       // 239: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 244: mul.wide.u32 	%rd27, %r1218, -2139062143;
         // 245: shr.u64 	%rd28, %rd27, 39;
         // 246: cvt.u32.u64 	%r359, %rd28;
@@ -969,13 +942,11 @@ void main() {
   r49 = (r390 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 328: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 331: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 373: mul.wide.u32 	%rd35, %r1220, -858993459;
         // 374: shr.u64 	%rd36, %rd35, 34;
         // 375: cvt.u32.u64 	%r405, %rd36;
@@ -984,8 +955,7 @@ void main() {
         // 377: sub.s32 	%r53, %r1220, %r406;
         r53 = uint(int(r1220) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 378: setp.eq.s32 	%p47, %r53, 0;
-        p47 = int(r53) == 0;
-        if (p47) {
+        if (int(r53) == 0) {
           // 2304: shr.u32 	%r407, %r1220, 8;
           r407 = r1220 >> 8u;
           // 2305: mul.wide.u32 	%rd37, %r407, -1431655765;
@@ -998,11 +968,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2311: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2316: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2432: shr.u32 	%r412, %r1220, 12;
               // 2433: and.b32  	%r413, %r412, 1;
               // 2434: or.b32  	%r414, %r48, %r413;
@@ -1012,8 +980,7 @@ void main() {
               p2g_sv0 = 30;
             } else {
               // 2319: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2439: setp.eq.s32 	%p54, %r49, 0;
                 // 2440: selp.b32 	%r411, 1, %r49, %p54;
                 // 2441: or.b32  	%r1220, %r411, %r48;
@@ -1021,8 +988,7 @@ void main() {
                 p2g_sv0 = 30;
               } else {
                 // 2322: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
                   // 2325: or.b32  	%r1220, %r48, 2139095039;
@@ -1033,15 +999,13 @@ void main() {
             }
           } else {
             // 2380: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
             // 2381: mov.u32 	%r1220, %r48;
             r1220 = r48;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2384: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2389: or.b32  	%r1220, %r48, 2139095040;
                 r1220 = r48 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1063,8 +1027,7 @@ void main() {
         }
       } else {
         // 334: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 337: and.b32  	%r400, %r1220, 1;
@@ -1072,7 +1035,6 @@ void main() {
           // 339: mov.pred 	%p44, 0;
           // 340: xor.pred  	%p45, %p43, %p44;
           // 341: not.pred 	%p46, %p45;
-          p46 = !(((r1220 & 1u) == 1u) ^^ false);
           // 342: shr.u32 	%r401, %r1220, 1;
           r401 = r1220 >> 1u;
           // 343: mul.wide.u32 	%rd33, %r401, -858993459;
@@ -1082,7 +1044,7 @@ void main() {
           // 346: mul.lo.s32 	%r403, %r402, 20;
           // 347: sub.s32 	%r50, %r401, %r403;
           r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r1220 & 1u) == 1u) ^^ false)) {
             // 352: mov.u32 	%r404, 119;
             // 353: sub.s32 	%r1219, %r404, %r50;
             r1219 = uint(int(119u) - int(r50));
@@ -1097,8 +1059,7 @@ void main() {
     }
   } else {
     // 357: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 385: mul.wide.u32 	%rd41, %r1220, 613566757;
       // 386: shr.u64 	%rd42, %rd41, 32;
       // 387: cvt.u32.u64 	%r418, %rd42;
@@ -1116,8 +1077,7 @@ void main() {
       p2g_sv0 = 29;
     } else {
       // 360: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 365: mul.wide.u32 	%rd39, %r1220, -2139062143;
         // 366: shr.u64 	%rd40, %rd39, 39;
         // 367: cvt.u32.u64 	%r416, %rd40;
@@ -1192,13 +1152,11 @@ void main() {
   r68 = (r448 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 449: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 452: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 494: mul.wide.u32 	%rd47, %r1222, -858993459;
         // 495: shr.u64 	%rd48, %rd47, 34;
         // 496: cvt.u32.u64 	%r463, %rd48;
@@ -1207,8 +1165,7 @@ void main() {
         // 498: sub.s32 	%r72, %r1222, %r464;
         r72 = uint(int(r1222) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 499: setp.eq.s32 	%p65, %r72, 0;
-        p65 = int(r72) == 0;
-        if (p65) {
+        if (int(r72) == 0) {
           // 2329: shr.u32 	%r465, %r1222, 8;
           r465 = r1222 >> 8u;
           // 2330: mul.wide.u32 	%rd49, %r465, -1431655765;
@@ -1221,11 +1178,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2336: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2341: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2445: shr.u32 	%r470, %r1222, 12;
               // 2446: and.b32  	%r471, %r470, 1;
               // 2447: or.b32  	%r472, %r67, %r471;
@@ -1235,8 +1190,7 @@ void main() {
               p2g_sv0 = 40;
             } else {
               // 2344: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2452: setp.eq.s32 	%p72, %r68, 0;
                 // 2453: selp.b32 	%r469, 1, %r68, %p72;
                 // 2454: or.b32  	%r1222, %r469, %r67;
@@ -1244,8 +1198,7 @@ void main() {
                 p2g_sv0 = 40;
               } else {
                 // 2347: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
                   // 2350: or.b32  	%r1222, %r67, 2139095039;
@@ -1256,15 +1209,13 @@ void main() {
             }
           } else {
             // 2393: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
             // 2394: mov.u32 	%r1222, %r67;
             r1222 = r67;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2397: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2402: or.b32  	%r1222, %r67, 2139095040;
                 r1222 = r67 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1286,8 +1237,7 @@ void main() {
         }
       } else {
         // 455: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 458: and.b32  	%r458, %r1222, 1;
@@ -1295,7 +1245,6 @@ void main() {
           // 460: mov.pred 	%p62, 0;
           // 461: xor.pred  	%p63, %p61, %p62;
           // 462: not.pred 	%p64, %p63;
-          p64 = !(((r1222 & 1u) == 1u) ^^ false);
           // 463: shr.u32 	%r459, %r1222, 1;
           r459 = r1222 >> 1u;
           // 464: mul.wide.u32 	%rd45, %r459, -858993459;
@@ -1305,7 +1254,7 @@ void main() {
           // 467: mul.lo.s32 	%r461, %r460, 20;
           // 468: sub.s32 	%r69, %r459, %r461;
           r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r1222 & 1u) == 1u) ^^ false)) {
             // 473: mov.u32 	%r462, 119;
             // 474: sub.s32 	%r1221, %r462, %r69;
             r1221 = uint(int(119u) - int(r69));
@@ -1320,8 +1269,7 @@ void main() {
     }
   } else {
     // 478: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 506: mul.wide.u32 	%rd53, %r1222, 613566757;
       // 507: shr.u64 	%rd54, %rd53, 32;
       // 508: cvt.u32.u64 	%r476, %rd54;
@@ -1339,8 +1287,7 @@ void main() {
       p2g_sv0 = 39;
     } else {
       // 481: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 486: mul.wide.u32 	%rd51, %r1222, -2139062143;
         // 487: shr.u64 	%rd52, %rd51, 39;
         // 488: cvt.u32.u64 	%r474, %rd52;
@@ -1460,15 +1407,13 @@ void main() {
     } else {
       if (p19) {
         // 827: setp.eq.s16 	%p76, %rs4, 2;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 861: and.b32  	%r1225, %r89, 255;
           r1225 = r89 & 255u;
           p2g_sv0 = 80;
         } else {
           // 830: setp.eq.s16 	%p77, %rs4, 3;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 865: mul.wide.u32 	%rd61, %r89, -858993459;
             // 866: shr.u64 	%rd62, %rd61, 34;
             // 867: cvt.u32.u64 	%r527, %rd62;
@@ -1477,8 +1422,7 @@ void main() {
             // 869: sub.s32 	%r93, %r89, %r528;
             r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 870: setp.eq.s32 	%p81, %r93, 0;
-            p81 = int(r93) == 0;
-            if (p81) {
+            if (int(r93) == 0) {
               // 546: shr.u32 	%r529, %r89, 8;
               r529 = r89 >> 8u;
               // 547: mul.wide.u32 	%rd63, %r529, -1431655765;
@@ -1491,11 +1435,9 @@ void main() {
               uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
               rs11 = (uint(uint64_t(t34)) & 65535u);
               // 553: setp.gt.s16 	%p82, %rs11, 1;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 558: setp.eq.s16 	%p83, %rs11, 2;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 694: shr.u32 	%r534, %r89, 12;
                   // 695: and.b32  	%r535, %r534, 1;
                   // 696: or.b32  	%r536, %r1225, %r535;
@@ -1505,8 +1447,7 @@ void main() {
                   p2g_sv0 = 80;
                 } else {
                   // 561: setp.eq.s16 	%p84, %rs11, 3;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 701: setp.eq.s32 	%p88, %r91, 0;
                     // 702: selp.b32 	%r533, 1, %r91, %p88;
                     // 703: or.b32  	%r1225, %r533, %r1225;
@@ -1514,8 +1455,7 @@ void main() {
                     p2g_sv0 = 80;
                   } else {
                     // 564: setp.ne.s16 	%p85, %rs11, 4;
-                    p85 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                    if (p85) {
+                    if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
                       // 567: or.b32  	%r1225, %r1225, 119;
@@ -1526,13 +1466,11 @@ void main() {
                 }
               } else {
                 // 646: setp.eq.s16 	%p86, %rs11, 0;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
                   // 649: setp.eq.s16 	%p87, %rs11, 1;
-                  p87 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                  if (p87) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 654: or.b32  	%r1225, %r1225, 120;
                     r1225 = r1225 | 120u;
                     p2g_sv0 = 80;
@@ -1555,8 +1493,7 @@ void main() {
             }
           } else {
             // 833: setp.ne.s16 	%p78, %rs4, 5;
-            p78 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p78) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
               // 836: mul.wide.u32 	%rd59, %r89, -858993459;
@@ -1573,8 +1510,7 @@ void main() {
         }
       } else {
         // 845: setp.eq.s16 	%p79, %rs4, 0;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 877: mul.wide.u32 	%rd67, %r89, 613566757;
           // 878: shr.u64 	%rd68, %rd67, 32;
           // 879: cvt.u32.u64 	%r540, %rd68;
@@ -1592,8 +1528,7 @@ void main() {
           p2g_sv0 = 79;
         } else {
           // 848: setp.eq.s16 	%p80, %rs4, 1;
-          p80 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p80) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 853: mul.wide.u32 	%rd65, %r89, -2004318071;
             // 854: shr.u64 	%rd66, %rd65, 35;
             // 855: cvt.u32.u64 	%r538, %rd66;
@@ -1734,15 +1669,13 @@ void main() {
       r111 = (r577 >> 1u) & 7u;
       if (p19) {
         // 990: setp.eq.s16 	%p91, %rs4, 2;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1024: and.b32  	%r1227, %r109, 255;
           r1227 = r109 & 255u;
           p2g_sv0 = 91;
         } else {
           // 993: setp.eq.s16 	%p92, %rs4, 3;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1028: mul.wide.u32 	%rd75, %r109, -858993459;
             // 1029: shr.u64 	%rd76, %rd75, 34;
             // 1030: cvt.u32.u64 	%r591, %rd76;
@@ -1751,8 +1684,7 @@ void main() {
             // 1032: sub.s32 	%r113, %r109, %r592;
             r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1033: setp.eq.s32 	%p96, %r113, 0;
-            p96 = int(r113) == 0;
-            if (p96) {
+            if (int(r113) == 0) {
               // 571: shr.u32 	%r593, %r109, 8;
               r593 = r109 >> 8u;
               // 572: mul.wide.u32 	%rd77, %r593, -1431655765;
@@ -1765,11 +1697,9 @@ void main() {
               uint64_t t42 = uint64_t(uint(int(r593) - int(uint(int(uint(uint64_t(t41))) * 6))));
               rs13 = (uint(uint64_t(t42)) & 65535u);
               // 578: setp.gt.s16 	%p97, %rs13, 1;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 583: setp.eq.s16 	%p98, %rs13, 2;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 707: shr.u32 	%r598, %r109, 12;
                   // 708: and.b32  	%r599, %r598, 1;
                   // 709: or.b32  	%r600, %r1227, %r599;
@@ -1779,8 +1709,7 @@ void main() {
                   p2g_sv0 = 91;
                 } else {
                   // 586: setp.eq.s16 	%p99, %rs13, 3;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 714: setp.eq.s32 	%p103, %r111, 0;
                     // 715: selp.b32 	%r597, 1, %r111, %p103;
                     // 716: or.b32  	%r1227, %r597, %r1227;
@@ -1788,8 +1717,7 @@ void main() {
                     p2g_sv0 = 91;
                   } else {
                     // 589: setp.ne.s16 	%p100, %rs13, 4;
-                    p100 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                    if (p100) {
+                    if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
                       // 592: or.b32  	%r1227, %r1227, 119;
@@ -1800,13 +1728,11 @@ void main() {
                 }
               } else {
                 // 658: setp.eq.s16 	%p101, %rs13, 0;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
                   // 661: setp.eq.s16 	%p102, %rs13, 1;
-                  p102 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                  if (p102) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 666: or.b32  	%r1227, %r1227, 120;
                     r1227 = r1227 | 120u;
                     p2g_sv0 = 91;
@@ -1829,8 +1755,7 @@ void main() {
             }
           } else {
             // 996: setp.ne.s16 	%p93, %rs4, 5;
-            p93 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p93) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
               // 999: mul.wide.u32 	%rd73, %r109, -858993459;
@@ -1847,8 +1772,7 @@ void main() {
         }
       } else {
         // 1008: setp.eq.s16 	%p94, %rs4, 0;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1040: mul.wide.u32 	%rd81, %r109, 613566757;
           // 1041: shr.u64 	%rd82, %rd81, 32;
           // 1042: cvt.u32.u64 	%r604, %rd82;
@@ -1866,8 +1790,7 @@ void main() {
           p2g_sv0 = 90;
         } else {
           // 1011: setp.eq.s16 	%p95, %rs4, 1;
-          p95 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p95) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1016: mul.wide.u32 	%rd79, %r109, -2004318071;
             // 1017: shr.u64 	%rd80, %rd79, 35;
             // 1018: cvt.u32.u64 	%r602, %rd80;
@@ -1963,15 +1886,13 @@ void main() {
     } else {
       if (p19) {
         // 1119: setp.eq.s16 	%p106, %rs4, 2;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1153: and.b32  	%r1229, %r128, 255;
           r1229 = r128 & 255u;
           p2g_sv0 = 102;
         } else {
           // 1122: setp.eq.s16 	%p107, %rs4, 3;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1157: mul.wide.u32 	%rd89, %r128, -858993459;
             // 1158: shr.u64 	%rd90, %rd89, 34;
             // 1159: cvt.u32.u64 	%r688, %rd90;
@@ -1980,8 +1901,7 @@ void main() {
             // 1161: sub.s32 	%r132, %r128, %r689;
             r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1162: setp.eq.s32 	%p111, %r132, 0;
-            p111 = int(r132) == 0;
-            if (p111) {
+            if (int(r132) == 0) {
               // 596: shr.u32 	%r690, %r128, 8;
               r690 = r128 >> 8u;
               // 597: mul.wide.u32 	%rd91, %r690, -1431655765;
@@ -1994,11 +1914,9 @@ void main() {
               uint64_t t50 = uint64_t(uint(int(r690) - int(uint(int(uint(uint64_t(t49))) * 6))));
               rs15 = (uint(uint64_t(t50)) & 65535u);
               // 603: setp.gt.s16 	%p112, %rs15, 1;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 608: setp.eq.s16 	%p113, %rs15, 2;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 720: shr.u32 	%r695, %r128, 12;
                   // 721: and.b32  	%r696, %r695, 1;
                   // 722: or.b32  	%r697, %r1229, %r696;
@@ -2008,8 +1926,7 @@ void main() {
                   p2g_sv0 = 102;
                 } else {
                   // 611: setp.eq.s16 	%p114, %rs15, 3;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 727: setp.eq.s32 	%p118, %r130, 0;
                     // 728: selp.b32 	%r694, 1, %r130, %p118;
                     // 729: or.b32  	%r1229, %r694, %r1229;
@@ -2017,8 +1934,7 @@ void main() {
                     p2g_sv0 = 102;
                   } else {
                     // 614: setp.ne.s16 	%p115, %rs15, 4;
-                    p115 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                    if (p115) {
+                    if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
                       // 617: or.b32  	%r1229, %r1229, 119;
@@ -2029,13 +1945,11 @@ void main() {
                 }
               } else {
                 // 670: setp.eq.s16 	%p116, %rs15, 0;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
                   // 673: setp.eq.s16 	%p117, %rs15, 1;
-                  p117 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                  if (p117) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 678: or.b32  	%r1229, %r1229, 120;
                     r1229 = r1229 | 120u;
                     p2g_sv0 = 102;
@@ -2058,8 +1972,7 @@ void main() {
             }
           } else {
             // 1125: setp.ne.s16 	%p108, %rs4, 5;
-            p108 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p108) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
               // 1128: mul.wide.u32 	%rd87, %r128, -858993459;
@@ -2076,8 +1989,7 @@ void main() {
         }
       } else {
         // 1137: setp.eq.s16 	%p109, %rs4, 0;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1169: mul.wide.u32 	%rd95, %r128, 613566757;
           // 1170: shr.u64 	%rd96, %rd95, 32;
           // 1171: cvt.u32.u64 	%r701, %rd96;
@@ -2095,8 +2007,7 @@ void main() {
           p2g_sv0 = 101;
         } else {
           // 1140: setp.eq.s16 	%p110, %rs4, 1;
-          p110 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p110) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1145: mul.wide.u32 	%rd93, %r128, -2004318071;
             // 1146: shr.u64 	%rd94, %rd93, 35;
             // 1147: cvt.u32.u64 	%r699, %rd94;
@@ -2237,15 +2148,13 @@ void main() {
       r150 = (r738 >> 1u) & 7u;
       if (p19) {
         // 1282: setp.eq.s16 	%p121, %rs4, 2;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1316: and.b32  	%r1231, %r148, 255;
           r1231 = r148 & 255u;
           p2g_sv0 = 113;
         } else {
           // 1285: setp.eq.s16 	%p122, %rs4, 3;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1320: mul.wide.u32 	%rd103, %r148, -858993459;
             // 1321: shr.u64 	%rd104, %rd103, 34;
             // 1322: cvt.u32.u64 	%r752, %rd104;
@@ -2254,8 +2163,7 @@ void main() {
             // 1324: sub.s32 	%r152, %r148, %r753;
             r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1325: setp.eq.s32 	%p126, %r152, 0;
-            p126 = int(r152) == 0;
-            if (p126) {
+            if (int(r152) == 0) {
               // 621: shr.u32 	%r754, %r148, 8;
               r754 = r148 >> 8u;
               // 622: mul.wide.u32 	%rd105, %r754, -1431655765;
@@ -2268,11 +2176,9 @@ void main() {
               uint64_t t58 = uint64_t(uint(int(r754) - int(uint(int(uint(uint64_t(t57))) * 6))));
               rs17 = (uint(uint64_t(t58)) & 65535u);
               // 628: setp.gt.s16 	%p127, %rs17, 1;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 633: setp.eq.s16 	%p128, %rs17, 2;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 733: shr.u32 	%r759, %r148, 12;
                   // 734: and.b32  	%r760, %r759, 1;
                   // 735: or.b32  	%r761, %r1231, %r760;
@@ -2282,8 +2188,7 @@ void main() {
                   p2g_sv0 = 113;
                 } else {
                   // 636: setp.eq.s16 	%p129, %rs17, 3;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 740: setp.eq.s32 	%p133, %r150, 0;
                     // 741: selp.b32 	%r758, 1, %r150, %p133;
                     // 742: or.b32  	%r1231, %r758, %r1231;
@@ -2291,8 +2196,7 @@ void main() {
                     p2g_sv0 = 113;
                   } else {
                     // 639: setp.ne.s16 	%p130, %rs17, 4;
-                    p130 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                    if (p130) {
+                    if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
                       // 642: or.b32  	%r1231, %r1231, 119;
@@ -2303,13 +2207,11 @@ void main() {
                 }
               } else {
                 // 682: setp.eq.s16 	%p131, %rs17, 0;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
                   // 685: setp.eq.s16 	%p132, %rs17, 1;
-                  p132 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                  if (p132) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 690: or.b32  	%r1231, %r1231, 120;
                     r1231 = r1231 | 120u;
                     p2g_sv0 = 113;
@@ -2332,8 +2234,7 @@ void main() {
             }
           } else {
             // 1288: setp.ne.s16 	%p123, %rs4, 5;
-            p123 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p123) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
               // 1291: mul.wide.u32 	%rd101, %r148, -858993459;
@@ -2350,8 +2251,7 @@ void main() {
         }
       } else {
         // 1300: setp.eq.s16 	%p124, %rs4, 0;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1332: mul.wide.u32 	%rd109, %r148, 613566757;
           // 1333: shr.u64 	%rd110, %rd109, 32;
           // 1334: cvt.u32.u64 	%r765, %rd110;
@@ -2369,8 +2269,7 @@ void main() {
           p2g_sv0 = 112;
         } else {
           // 1303: setp.eq.s16 	%p125, %rs4, 1;
-          p125 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p125) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1308: mul.wide.u32 	%rd107, %r148, -2004318071;
             // 1309: shr.u64 	%rd108, %rd107, 35;
             // 1310: cvt.u32.u64 	%r763, %rd108;
@@ -2418,8 +2317,7 @@ void main() {
     // 1367: add.s32 	%r1223, %r1223, 1;
     r1223 = uint(int(r1223) + 1);
     // 1368: setp.ne.s32 	%p134, %r1223, 4;
-    p134 = int(r1223) != 4;
-    if (!p134) {
+    if (!(int(r1223) != 4)) {
       break;
     }
   }
@@ -2497,15 +2395,13 @@ void main() {
     } else {
       if (p19) {
         // 1651: setp.eq.s16 	%p137, %rs4, 2;
-        p137 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p137) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1689: and.b32  	%r1234, %r173, 255;
           r1234 = r173 & 255u;
           p2g_sv0 = 153;
         } else {
           // 1654: setp.eq.s16 	%p138, %rs4, 3;
-          p138 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p138) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1693: mul.wide.u32 	%rd117, %r173, -858993459;
             // 1694: shr.u64 	%rd118, %rd117, 34;
             // 1695: cvt.u32.u64 	%r856, %rd118;
@@ -2515,8 +2411,7 @@ void main() {
             // 1697: sub.s32 	%r177, %r173, %r857;
             r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1698: setp.eq.s32 	%p142, %r177, 0;
-            p142 = int(r177) == 0;
-            if (p142) {
+            if (int(r177) == 0) {
               // 1377: shr.u32 	%r858, %r173, 8;
               r858 = r173 >> 8u;
               // 1378: mul.wide.u32 	%rd119, %r858, -1431655765;
@@ -2529,11 +2424,9 @@ void main() {
               uint64_t t66 = uint64_t(uint(int(r858) - int(uint(int(uint(uint64_t(t65))) * 6))));
               rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1384: setp.gt.s16 	%p143, %rs19, 1;
-              p143 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-              if (p143) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1389: setp.eq.s16 	%p144, %rs19, 2;
-                p144 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-                if (p144) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1525: shr.u32 	%r863, %r173, 12;
                   // 1526: and.b32  	%r864, %r863, 1;
                   // 1527: or.b32  	%r865, %r1234, %r864;
@@ -2543,8 +2436,7 @@ void main() {
                   p2g_sv0 = 153;
                 } else {
                   // 1392: setp.eq.s16 	%p145, %rs19, 3;
-                  p145 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                  if (p145) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1532: setp.eq.s32 	%p149, %r175, 0;
                     // 1533: selp.b32 	%r862, 1, %r175, %p149;
                     // 1534: or.b32  	%r1234, %r862, %r1234;
@@ -2552,8 +2444,7 @@ void main() {
                     p2g_sv0 = 153;
                   } else {
                     // 1395: setp.ne.s16 	%p146, %rs19, 4;
-                    p146 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                    if (p146) {
+                    if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
                       // 1398: or.b32  	%r1234, %r1234, 123;
@@ -2564,13 +2455,11 @@ void main() {
                 }
               } else {
                 // 1477: setp.eq.s16 	%p147, %rs19, 0;
-                p147 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
-                if (p147) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
                   // 1480: setp.eq.s16 	%p148, %rs19, 1;
-                  p148 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                  if (p148) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1485: or.b32  	%r1234, %r1234, 124;
                     r1234 = r1234 | 124u;
                     p2g_sv0 = 153;
@@ -2593,8 +2482,7 @@ void main() {
             }
           } else {
             // 1657: setp.ne.s16 	%p139, %rs4, 5;
-            p139 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p139) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
               // 1660: mul.wide.u32 	%rd115, %r173, -858993459;
@@ -2611,8 +2499,7 @@ void main() {
         }
       } else {
         // 1669: setp.eq.s16 	%p140, %rs4, 0;
-        p140 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p140) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1705: mul.wide.u32 	%rd123, %r173, 613566757;
           // 1706: shr.u64 	%rd124, %rd123, 32;
           // 1707: cvt.u32.u64 	%r873, %rd124;
@@ -2630,8 +2517,7 @@ void main() {
           p2g_sv0 = 152;
         } else {
           // 1672: setp.eq.s16 	%p141, %rs4, 1;
-          p141 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p141) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1677: mul.wide.u32 	%rd121, %r173, 138547333;
             // 1678: shr.u64 	%rd122, %rd121, 32;
             // 1679: cvt.u32.u64 	%r867, %rd122;
@@ -2792,15 +2678,13 @@ void main() {
       r195 = (r910 >> 1u) & 3u;
       if (p19) {
         // 1828: setp.eq.s16 	%p152, %rs4, 2;
-        p152 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p152) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1866: and.b32  	%r1236, %r193, 255;
           r1236 = r193 & 255u;
           p2g_sv0 = 164;
         } else {
           // 1831: setp.eq.s16 	%p153, %rs4, 3;
-          p153 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p153) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1870: mul.wide.u32 	%rd131, %r193, -858993459;
             // 1871: shr.u64 	%rd132, %rd131, 34;
             // 1872: cvt.u32.u64 	%r924, %rd132;
@@ -2809,8 +2693,7 @@ void main() {
             // 1874: sub.s32 	%r197, %r193, %r925;
             r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1875: setp.eq.s32 	%p157, %r197, 0;
-            p157 = int(r197) == 0;
-            if (p157) {
+            if (int(r197) == 0) {
               // 1402: shr.u32 	%r926, %r193, 8;
               r926 = r193 >> 8u;
               // 1403: mul.wide.u32 	%rd133, %r926, -1431655765;
@@ -2823,11 +2706,9 @@ void main() {
               uint64_t t74 = uint64_t(uint(int(r926) - int(uint(int(uint(uint64_t(t73))) * 6))));
               rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1409: setp.gt.s16 	%p158, %rs21, 1;
-              p158 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-              if (p158) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1414: setp.eq.s16 	%p159, %rs21, 2;
-                p159 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-                if (p159) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1538: shr.u32 	%r931, %r193, 12;
                   // 1539: and.b32  	%r932, %r931, 1;
                   // 1540: or.b32  	%r933, %r1236, %r932;
@@ -2837,8 +2718,7 @@ void main() {
                   p2g_sv0 = 164;
                 } else {
                   // 1417: setp.eq.s16 	%p160, %rs21, 3;
-                  p160 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                  if (p160) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1545: setp.eq.s32 	%p164, %r195, 0;
                     // 1546: selp.b32 	%r930, 1, %r195, %p164;
                     // 1547: or.b32  	%r1236, %r930, %r1236;
@@ -2846,8 +2726,7 @@ void main() {
                     p2g_sv0 = 164;
                   } else {
                     // 1420: setp.ne.s16 	%p161, %rs21, 4;
-                    p161 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                    if (p161) {
+                    if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
                       // 1423: or.b32  	%r1236, %r1236, 123;
@@ -2858,13 +2737,11 @@ void main() {
                 }
               } else {
                 // 1489: setp.eq.s16 	%p162, %rs21, 0;
-                p162 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
                   // 1492: setp.eq.s16 	%p163, %rs21, 1;
-                  p163 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1497: or.b32  	%r1236, %r1236, 124;
                     r1236 = r1236 | 124u;
                     p2g_sv0 = 164;
@@ -2887,8 +2764,7 @@ void main() {
             }
           } else {
             // 1834: setp.ne.s16 	%p154, %rs4, 5;
-            p154 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p154) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
               // 1837: mul.wide.u32 	%rd129, %r193, -858993459;
@@ -2905,8 +2781,7 @@ void main() {
         }
       } else {
         // 1846: setp.eq.s16 	%p155, %rs4, 0;
-        p155 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1882: mul.wide.u32 	%rd137, %r193, 613566757;
           // 1883: shr.u64 	%rd138, %rd137, 32;
           // 1884: cvt.u32.u64 	%r941, %rd138;
@@ -2924,8 +2799,7 @@ void main() {
           p2g_sv0 = 163;
         } else {
           // 1849: setp.eq.s16 	%p156, %rs4, 1;
-          p156 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1854: mul.wide.u32 	%rd135, %r193, 138547333;
             // 1855: shr.u64 	%rd136, %rd135, 32;
             // 1856: cvt.u32.u64 	%r935, %rd136;
@@ -3027,15 +2901,13 @@ void main() {
     } else {
       if (p19) {
         // 1961: setp.eq.s16 	%p167, %rs4, 2;
-        p167 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p167) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1999: and.b32  	%r1238, %r212, 255;
           r1238 = r212 & 255u;
           p2g_sv0 = 175;
         } else {
           // 1964: setp.eq.s16 	%p168, %rs4, 3;
-          p168 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p168) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2003: mul.wide.u32 	%rd145, %r212, -858993459;
             // 2004: shr.u64 	%rd146, %rd145, 34;
             // 2005: cvt.u32.u64 	%r1035, %rd146;
@@ -3044,8 +2916,7 @@ void main() {
             // 2007: sub.s32 	%r216, %r212, %r1036;
             r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2008: setp.eq.s32 	%p172, %r216, 0;
-            p172 = int(r216) == 0;
-            if (p172) {
+            if (int(r216) == 0) {
               // 1427: shr.u32 	%r1037, %r212, 8;
               r1037 = r212 >> 8u;
               // 1428: mul.wide.u32 	%rd147, %r1037, -1431655765;
@@ -3058,11 +2929,9 @@ void main() {
               uint64_t t82 = uint64_t(uint(int(r1037) - int(uint(int(uint(uint64_t(t81))) * 6))));
               rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1434: setp.gt.s16 	%p173, %rs23, 1;
-              p173 = (bitfieldExtract(int(rs23), 0, 16)) > 1;
-              if (p173) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1439: setp.eq.s16 	%p174, %rs23, 2;
-                p174 = (bitfieldExtract(int(rs23), 0, 16)) == 2;
-                if (p174) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1551: shr.u32 	%r1042, %r212, 12;
                   // 1552: and.b32  	%r1043, %r1042, 1;
                   // 1553: or.b32  	%r1044, %r1238, %r1043;
@@ -3072,8 +2941,7 @@ void main() {
                   p2g_sv0 = 175;
                 } else {
                   // 1442: setp.eq.s16 	%p175, %rs23, 3;
-                  p175 = (bitfieldExtract(int(rs23), 0, 16)) == 3;
-                  if (p175) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1558: setp.eq.s32 	%p179, %r214, 0;
                     // 1559: selp.b32 	%r1041, 1, %r214, %p179;
                     // 1560: or.b32  	%r1238, %r1041, %r1238;
@@ -3081,8 +2949,7 @@ void main() {
                     p2g_sv0 = 175;
                   } else {
                     // 1445: setp.ne.s16 	%p176, %rs23, 4;
-                    p176 = (bitfieldExtract(int(rs23), 0, 16)) != 4;
-                    if (p176) {
+                    if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
                       // 1448: or.b32  	%r1238, %r1238, 123;
@@ -3093,13 +2960,11 @@ void main() {
                 }
               } else {
                 // 1501: setp.eq.s16 	%p177, %rs23, 0;
-                p177 = (bitfieldExtract(int(rs23), 0, 16)) == 0;
-                if (p177) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
                   // 1504: setp.eq.s16 	%p178, %rs23, 1;
-                  p178 = (bitfieldExtract(int(rs23), 0, 16)) == 1;
-                  if (p178) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1509: or.b32  	%r1238, %r1238, 124;
                     r1238 = r1238 | 124u;
                     p2g_sv0 = 175;
@@ -3122,8 +2987,7 @@ void main() {
             }
           } else {
             // 1967: setp.ne.s16 	%p169, %rs4, 5;
-            p169 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p169) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
               // 1970: mul.wide.u32 	%rd143, %r212, -858993459;
@@ -3140,8 +3004,7 @@ void main() {
         }
       } else {
         // 1979: setp.eq.s16 	%p170, %rs4, 0;
-        p170 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p170) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2015: mul.wide.u32 	%rd151, %r212, 613566757;
           // 2016: shr.u64 	%rd152, %rd151, 32;
           // 2017: cvt.u32.u64 	%r1052, %rd152;
@@ -3159,8 +3022,7 @@ void main() {
           p2g_sv0 = 174;
         } else {
           // 1982: setp.eq.s16 	%p171, %rs4, 1;
-          p171 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p171) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1987: mul.wide.u32 	%rd149, %r212, 138547333;
             // 1988: shr.u64 	%rd150, %rd149, 32;
             // 1989: cvt.u32.u64 	%r1046, %rd150;
@@ -3321,15 +3183,13 @@ void main() {
       r234 = (r1089 >> 1u) & 3u;
       if (p19) {
         // 2138: setp.eq.s16 	%p182, %rs4, 2;
-        p182 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p182) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2176: and.b32  	%r1240, %r232, 255;
           r1240 = r232 & 255u;
           p2g_sv0 = 186;
         } else {
           // 2141: setp.eq.s16 	%p183, %rs4, 3;
-          p183 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p183) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2180: mul.wide.u32 	%rd159, %r232, -858993459;
             // 2181: shr.u64 	%rd160, %rd159, 34;
             // 2182: cvt.u32.u64 	%r1103, %rd160;
@@ -3338,8 +3198,7 @@ void main() {
             // 2184: sub.s32 	%r236, %r232, %r1104;
             r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2185: setp.eq.s32 	%p187, %r236, 0;
-            p187 = int(r236) == 0;
-            if (p187) {
+            if (int(r236) == 0) {
               // 1452: shr.u32 	%r1105, %r232, 8;
               r1105 = r232 >> 8u;
               // 1453: mul.wide.u32 	%rd161, %r1105, -1431655765;
@@ -3352,11 +3211,9 @@ void main() {
               uint64_t t90 = uint64_t(uint(int(r1105) - int(uint(int(uint(uint64_t(t89))) * 6))));
               rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1459: setp.gt.s16 	%p188, %rs25, 1;
-              p188 = (bitfieldExtract(int(rs25), 0, 16)) > 1;
-              if (p188) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1464: setp.eq.s16 	%p189, %rs25, 2;
-                p189 = (bitfieldExtract(int(rs25), 0, 16)) == 2;
-                if (p189) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1564: shr.u32 	%r1110, %r232, 12;
                   // 1565: and.b32  	%r1111, %r1110, 1;
                   // 1566: or.b32  	%r1112, %r1240, %r1111;
@@ -3366,8 +3223,7 @@ void main() {
                   p2g_sv0 = 186;
                 } else {
                   // 1467: setp.eq.s16 	%p190, %rs25, 3;
-                  p190 = (bitfieldExtract(int(rs25), 0, 16)) == 3;
-                  if (p190) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1571: setp.eq.s32 	%p194, %r234, 0;
                     // 1572: selp.b32 	%r1109, 1, %r234, %p194;
                     // 1573: or.b32  	%r1240, %r1109, %r1240;
@@ -3375,8 +3231,7 @@ void main() {
                     p2g_sv0 = 186;
                   } else {
                     // 1470: setp.ne.s16 	%p191, %rs25, 4;
-                    p191 = (bitfieldExtract(int(rs25), 0, 16)) != 4;
-                    if (p191) {
+                    if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
                       // 1473: or.b32  	%r1240, %r1240, 123;
@@ -3387,13 +3242,11 @@ void main() {
                 }
               } else {
                 // 1513: setp.eq.s16 	%p192, %rs25, 0;
-                p192 = (bitfieldExtract(int(rs25), 0, 16)) == 0;
-                if (p192) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
                   // 1516: setp.eq.s16 	%p193, %rs25, 1;
-                  p193 = (bitfieldExtract(int(rs25), 0, 16)) == 1;
-                  if (p193) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1521: or.b32  	%r1240, %r1240, 124;
                     r1240 = r1240 | 124u;
                     p2g_sv0 = 186;
@@ -3416,8 +3269,7 @@ void main() {
             }
           } else {
             // 2144: setp.ne.s16 	%p184, %rs4, 5;
-            p184 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p184) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
               // 2147: mul.wide.u32 	%rd157, %r232, -858993459;
@@ -3434,8 +3286,7 @@ void main() {
         }
       } else {
         // 2156: setp.eq.s16 	%p185, %rs4, 0;
-        p185 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p185) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2192: mul.wide.u32 	%rd165, %r232, 613566757;
           // 2193: shr.u64 	%rd166, %rd165, 32;
           // 2194: cvt.u32.u64 	%r1120, %rd166;
@@ -3453,8 +3304,7 @@ void main() {
           p2g_sv0 = 185;
         } else {
           // 2159: setp.eq.s16 	%p186, %rs4, 1;
-          p186 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p186) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2164: mul.wide.u32 	%rd163, %r232, 138547333;
             // 2165: shr.u64 	%rd164, %rd163, 32;
             // 2166: cvt.u32.u64 	%r1114, %rd164;
@@ -3511,8 +3361,7 @@ void main() {
     // 2229: mov.u32 	%r1232, 1;
     r1232 = 1u;
     // 2230: setp.lt.u32 	%p195, %r1189, 2;
-    p195 = r1189 < 2u;
-    if (!p195) {
+    if (!(r1189 < 2u)) {
       break;
     }
   }

@@ -518,18 +518,15 @@ void main() {
   // 78: and.b32  	%r11, %r289, 1023;
   r11 = (r279 >> 1u) & 1023u;
   // 79: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 84: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       // 133: and.b32  	%r1224, %r9, 65535;
       r1224 = r9 & 65535u;
       p2g_sv0 = 11;
     } else {
       // 87: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 137: mul.wide.u32 	%rd11, %r9, -858993459;
         // 138: shr.u64 	%rd12, %rd11, 34;
         // 139: cvt.u32.u64 	%r295, %rd12;
@@ -538,8 +535,7 @@ void main() {
         // 141: sub.s32 	%r15, %r9, %r296;
         r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 142: setp.eq.s32 	%p11, %r15, 0;
-        p11 = int(r15) == 0;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2280: shr.u32 	%r297, %r9, 8;
           r297 = r9 >> 8u;
           // 2281: mul.wide.u32 	%rd13, %r297, -1431655765;
@@ -552,11 +548,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r297) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2287: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2292: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2428: shr.u32 	%r302, %r9, 12;
               // 2429: and.b32  	%r303, %r302, 1;
               // 2430: or.b32  	%r304, %r1224, %r303;
@@ -566,8 +560,7 @@ void main() {
               p2g_sv0 = 11;
             } else {
               // 2295: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2435: setp.eq.s32 	%p18, %r11, 0;
                 // 2436: selp.b32 	%r301, 1, %r11, %p18;
                 // 2437: or.b32  	%r1224, %r301, %r1224;
@@ -575,8 +568,7 @@ void main() {
                 p2g_sv0 = 11;
               } else {
                 // 2298: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 215;
                 } else {
                   // 2301: or.b32  	%r1224, %r1224, 31743;
@@ -587,13 +579,11 @@ void main() {
             }
           } else {
             // 2380: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
               // 2383: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2388: or.b32  	%r1224, %r1224, 31744;
                 r1224 = r1224 | 31744u;
                 p2g_sv0 = 11;
@@ -616,8 +606,7 @@ void main() {
         }
       } else {
         // 90: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
           // 93: and.b32  	%r290, %r9, 1;
@@ -625,7 +614,6 @@ void main() {
           // 95: mov.pred 	%p8, 0;
           // 96: xor.pred  	%p9, %p7, %p8;
           // 97: not.pred 	%p10, %p9;
-          p10 = !(((r9 & 1u) == 1u) ^^ false);
           // 98: shr.u32 	%r291, %r9, 1;
           r291 = r9 >> 1u;
           // 99: mul.wide.u32 	%rd9, %r291, -858993459;
@@ -636,7 +624,7 @@ void main() {
           // 102: mul.lo.s32 	%r293, %r292, 20;
           // 103: sub.s32 	%r12, %r291, %r293;
           r12 = uint(int(r291) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r9 & 1u) == 1u) ^^ false)) {
             // 108: mov.u32 	%r294, 7;
             // 109: sub.s32 	%r1223, %r294, %r12;
             r1223 = uint(int(7u) - int(r12));
@@ -651,8 +639,7 @@ void main() {
     }
   } else {
     // 113: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 149: mul.wide.u32 	%rd17, %r9, 613566757;
       // 150: shr.u64 	%rd18, %rd17, 32;
       // 151: cvt.u32.u64 	%r312, %rd18;
@@ -670,8 +657,7 @@ void main() {
       p2g_sv0 = 10;
     } else {
       // 116: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 121: mul.wide.u32 	%rd15, %r9, 138547333;
         // 122: shr.u64 	%rd16, %rd15, 32;
         // 123: cvt.u32.u64 	%r306, %rd16;
@@ -760,15 +746,13 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 217: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 266: and.b32  	%r1226, %r29, 65535;
       r1226 = r29 & 65535u;
       p2g_sv0 = 22;
     } else {
       // 220: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 270: mul.wide.u32 	%rd23, %r29, -858993459;
         // 271: shr.u64 	%rd24, %rd23, 34;
         // 272: cvt.u32.u64 	%r358, %rd24;
@@ -777,8 +761,7 @@ void main() {
         // 274: sub.s32 	%r35, %r29, %r359;
         r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 275: setp.eq.s32 	%p29, %r35, 0;
-        p29 = int(r35) == 0;
-        if (p29) {
+        if (int(r35) == 0) {
           // 2305: shr.u32 	%r360, %r29, 8;
           r360 = r29 >> 8u;
           // 2306: mul.wide.u32 	%rd25, %r360, -1431655765;
@@ -791,11 +774,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r360) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2312: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2317: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2441: shr.u32 	%r365, %r29, 12;
               // 2442: and.b32  	%r366, %r365, 1;
               // 2443: or.b32  	%r367, %r1226, %r366;
@@ -805,8 +786,7 @@ void main() {
               p2g_sv0 = 22;
             } else {
               // 2320: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2448: setp.eq.s32 	%p36, %r31, 0;
                 // 2449: selp.b32 	%r364, 1, %r31, %p36;
                 // 2450: or.b32  	%r1226, %r364, %r1226;
@@ -814,8 +794,7 @@ void main() {
                 p2g_sv0 = 22;
               } else {
                 // 2323: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 216;
                 } else {
                   // 2326: or.b32  	%r1226, %r1226, 31743;
@@ -826,13 +805,11 @@ void main() {
             }
           } else {
             // 2392: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
               // 2395: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2400: or.b32  	%r1226, %r1226, 31744;
                 r1226 = r1226 | 31744u;
                 p2g_sv0 = 22;
@@ -855,8 +832,7 @@ void main() {
         }
       } else {
         // 223: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
           // 226: and.b32  	%r353, %r29, 1;
@@ -864,7 +840,6 @@ void main() {
           // 228: mov.pred 	%p26, 0;
           // 229: xor.pred  	%p27, %p25, %p26;
           // 230: not.pred 	%p28, %p27;
-          p28 = !(((r29 & 1u) == 1u) ^^ false);
           // 231: shr.u32 	%r354, %r29, 1;
           r354 = r29 >> 1u;
           // 232: mul.wide.u32 	%rd21, %r354, -858993459;
@@ -874,7 +849,7 @@ void main() {
           // 235: mul.lo.s32 	%r356, %r355, 20;
           // 236: sub.s32 	%r32, %r354, %r356;
           r32 = uint(int(r354) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r29 & 1u) == 1u) ^^ false)) {
             // 241: mov.u32 	%r357, 7;
             // 242: sub.s32 	%r1225, %r357, %r32;
             r1225 = uint(int(7u) - int(r32));
@@ -889,8 +864,7 @@ void main() {
     }
   } else {
     // 246: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 282: mul.wide.u32 	%rd29, %r29, 613566757;
       // 283: shr.u64 	%rd30, %rd29, 32;
       // 284: cvt.u32.u64 	%r375, %rd30;
@@ -908,8 +882,7 @@ void main() {
       p2g_sv0 = 21;
     } else {
       // 249: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 254: mul.wide.u32 	%rd27, %r29, 138547333;
         // 255: shr.u64 	%rd28, %rd27, 32;
         // 256: cvt.u32.u64 	%r369, %rd28;
@@ -992,15 +965,13 @@ void main() {
   r51 = (r404 >> 1u) & 1023u;
   if (p19) {
     // 347: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 396: and.b32  	%r1228, %r49, 65535;
       r1228 = r49 & 65535u;
       p2g_sv0 = 33;
     } else {
       // 350: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 400: mul.wide.u32 	%rd35, %r49, -858993459;
         // 401: shr.u64 	%rd36, %rd35, 34;
         // 402: cvt.u32.u64 	%r420, %rd36;
@@ -1009,8 +980,7 @@ void main() {
         // 404: sub.s32 	%r55, %r49, %r421;
         r55 = uint(int(r49) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 405: setp.eq.s32 	%p47, %r55, 0;
-        p47 = int(r55) == 0;
-        if (p47) {
+        if (int(r55) == 0) {
           // 2330: shr.u32 	%r422, %r49, 8;
           r422 = r49 >> 8u;
           // 2331: mul.wide.u32 	%rd37, %r422, -1431655765;
@@ -1023,11 +993,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r422) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2337: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2342: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2454: shr.u32 	%r427, %r49, 12;
               // 2455: and.b32  	%r428, %r427, 1;
               // 2456: or.b32  	%r429, %r1228, %r428;
@@ -1037,8 +1005,7 @@ void main() {
               p2g_sv0 = 33;
             } else {
               // 2345: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2461: setp.eq.s32 	%p54, %r51, 0;
                 // 2462: selp.b32 	%r426, 1, %r51, %p54;
                 // 2463: or.b32  	%r1228, %r426, %r1228;
@@ -1046,8 +1013,7 @@ void main() {
                 p2g_sv0 = 33;
               } else {
                 // 2348: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 217;
                 } else {
                   // 2351: or.b32  	%r1228, %r1228, 31743;
@@ -1058,13 +1024,11 @@ void main() {
             }
           } else {
             // 2404: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
               // 2407: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2412: or.b32  	%r1228, %r1228, 31744;
                 r1228 = r1228 | 31744u;
                 p2g_sv0 = 33;
@@ -1087,8 +1051,7 @@ void main() {
         }
       } else {
         // 353: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
           // 356: and.b32  	%r415, %r49, 1;
@@ -1096,7 +1059,6 @@ void main() {
           // 358: mov.pred 	%p44, 0;
           // 359: xor.pred  	%p45, %p43, %p44;
           // 360: not.pred 	%p46, %p45;
-          p46 = !(((r49 & 1u) == 1u) ^^ false);
           // 361: shr.u32 	%r416, %r49, 1;
           r416 = r49 >> 1u;
           // 362: mul.wide.u32 	%rd33, %r416, -858993459;
@@ -1106,7 +1068,7 @@ void main() {
           // 365: mul.lo.s32 	%r418, %r417, 20;
           // 366: sub.s32 	%r52, %r416, %r418;
           r52 = uint(int(r416) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r49 & 1u) == 1u) ^^ false)) {
             // 371: mov.u32 	%r419, 7;
             // 372: sub.s32 	%r1227, %r419, %r52;
             r1227 = uint(int(7u) - int(r52));
@@ -1121,8 +1083,7 @@ void main() {
     }
   } else {
     // 376: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 412: mul.wide.u32 	%rd41, %r49, 613566757;
       // 413: shr.u64 	%rd42, %rd41, 32;
       // 414: cvt.u32.u64 	%r437, %rd42;
@@ -1140,8 +1101,7 @@ void main() {
       p2g_sv0 = 32;
     } else {
       // 379: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 384: mul.wide.u32 	%rd39, %r49, 138547333;
         // 385: shr.u64 	%rd40, %rd39, 32;
         // 386: cvt.u32.u64 	%r431, %rd40;
@@ -1224,15 +1184,13 @@ void main() {
   r71 = (r467 >> 1u) & 1023u;
   if (p19) {
     // 477: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 526: and.b32  	%r1230, %r69, 65535;
       r1230 = r69 & 65535u;
       p2g_sv0 = 44;
     } else {
       // 480: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 530: mul.wide.u32 	%rd47, %r69, -858993459;
         // 531: shr.u64 	%rd48, %rd47, 34;
         // 532: cvt.u32.u64 	%r483, %rd48;
@@ -1241,8 +1199,7 @@ void main() {
         // 534: sub.s32 	%r75, %r69, %r484;
         r75 = uint(int(r69) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 535: setp.eq.s32 	%p65, %r75, 0;
-        p65 = int(r75) == 0;
-        if (p65) {
+        if (int(r75) == 0) {
           // 2355: shr.u32 	%r485, %r69, 8;
           r485 = r69 >> 8u;
           // 2356: mul.wide.u32 	%rd49, %r485, -1431655765;
@@ -1255,11 +1212,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r485) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2362: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2367: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2467: shr.u32 	%r490, %r69, 12;
               // 2468: and.b32  	%r491, %r490, 1;
               // 2469: or.b32  	%r492, %r1230, %r491;
@@ -1269,8 +1224,7 @@ void main() {
               p2g_sv0 = 44;
             } else {
               // 2370: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2474: setp.eq.s32 	%p72, %r71, 0;
                 // 2475: selp.b32 	%r489, 1, %r71, %p72;
                 // 2476: or.b32  	%r1230, %r489, %r1230;
@@ -1278,8 +1232,7 @@ void main() {
                 p2g_sv0 = 44;
               } else {
                 // 2373: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 218;
                 } else {
                   // 2376: or.b32  	%r1230, %r1230, 31743;
@@ -1290,13 +1243,11 @@ void main() {
             }
           } else {
             // 2416: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
               // 2419: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2424: or.b32  	%r1230, %r1230, 31744;
                 r1230 = r1230 | 31744u;
                 p2g_sv0 = 44;
@@ -1319,8 +1270,7 @@ void main() {
         }
       } else {
         // 483: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
           // 486: and.b32  	%r478, %r69, 1;
@@ -1328,7 +1278,6 @@ void main() {
           // 488: mov.pred 	%p62, 0;
           // 489: xor.pred  	%p63, %p61, %p62;
           // 490: not.pred 	%p64, %p63;
-          p64 = !(((r69 & 1u) == 1u) ^^ false);
           // 491: shr.u32 	%r479, %r69, 1;
           r479 = r69 >> 1u;
           // 492: mul.wide.u32 	%rd45, %r479, -858993459;
@@ -1338,7 +1287,7 @@ void main() {
           // 495: mul.lo.s32 	%r481, %r480, 20;
           // 496: sub.s32 	%r72, %r479, %r481;
           r72 = uint(int(r479) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r69 & 1u) == 1u) ^^ false)) {
             // 501: mov.u32 	%r482, 7;
             // 502: sub.s32 	%r1229, %r482, %r72;
             r1229 = uint(int(7u) - int(r72));
@@ -1353,8 +1302,7 @@ void main() {
     }
   } else {
     // 506: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 542: mul.wide.u32 	%rd53, %r69, 613566757;
       // 543: shr.u64 	%rd54, %rd53, 32;
       // 544: cvt.u32.u64 	%r500, %rd54;
@@ -1372,8 +1320,7 @@ void main() {
       p2g_sv0 = 43;
     } else {
       // 509: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 514: mul.wide.u32 	%rd51, %r69, 138547333;
         // 515: shr.u64 	%rd52, %rd51, 32;
         // 516: cvt.u32.u64 	%r494, %rd52;
@@ -1500,15 +1447,13 @@ void main() {
     } else {
       if (p19) {
         // 863: setp.eq.s16 	%p76, %rs4, 2;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 897: and.b32  	%r1233, %r93, 255;
           r1233 = r93 & 255u;
           p2g_sv0 = 84;
         } else {
           // 866: setp.eq.s16 	%p77, %rs4, 3;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 901: mul.wide.u32 	%rd61, %r93, -858993459;
             // 902: shr.u64 	%rd62, %rd61, 34;
             // 903: cvt.u32.u64 	%r551, %rd62;
@@ -1517,8 +1462,7 @@ void main() {
             // 905: sub.s32 	%r97, %r93, %r552;
             r97 = uint(int(r93) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 906: setp.eq.s32 	%p81, %r97, 0;
-            p81 = int(r97) == 0;
-            if (p81) {
+            if (int(r97) == 0) {
               // 582: shr.u32 	%r553, %r93, 8;
               r553 = r93 >> 8u;
               // 583: mul.wide.u32 	%rd63, %r553, -1431655765;
@@ -1531,11 +1475,9 @@ void main() {
               uint64_t t34 = uint64_t(uint(int(r553) - int(uint(int(uint(uint64_t(t33))) * 6))));
               rs11 = (uint(uint64_t(t34)) & 65535u);
               // 589: setp.gt.s16 	%p82, %rs11, 1;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 594: setp.eq.s16 	%p83, %rs11, 2;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 730: shr.u32 	%r558, %r93, 12;
                   // 731: and.b32  	%r559, %r558, 1;
                   // 732: or.b32  	%r560, %r1233, %r559;
@@ -1545,8 +1487,7 @@ void main() {
                   p2g_sv0 = 84;
                 } else {
                   // 597: setp.eq.s16 	%p84, %rs11, 3;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 737: setp.eq.s32 	%p88, %r95, 0;
                     // 738: selp.b32 	%r557, 1, %r95, %p88;
                     // 739: or.b32  	%r1233, %r557, %r1233;
@@ -1554,8 +1495,7 @@ void main() {
                     p2g_sv0 = 84;
                   } else {
                     // 600: setp.ne.s16 	%p85, %rs11, 4;
-                    p85 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                    if (p85) {
+                    if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 69;
                     } else {
                       // 603: or.b32  	%r1233, %r1233, 119;
@@ -1566,13 +1506,11 @@ void main() {
                 }
               } else {
                 // 682: setp.eq.s16 	%p86, %rs11, 0;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 84;
                 } else {
                   // 685: setp.eq.s16 	%p87, %rs11, 1;
-                  p87 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                  if (p87) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 690: or.b32  	%r1233, %r1233, 120;
                     r1233 = r1233 | 120u;
                     p2g_sv0 = 84;
@@ -1595,8 +1533,7 @@ void main() {
             }
           } else {
             // 869: setp.ne.s16 	%p78, %rs4, 5;
-            p78 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p78) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 82;
             } else {
               // 872: mul.wide.u32 	%rd59, %r93, -858993459;
@@ -1613,8 +1550,7 @@ void main() {
         }
       } else {
         // 881: setp.eq.s16 	%p79, %rs4, 0;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 913: mul.wide.u32 	%rd67, %r93, 613566757;
           // 914: shr.u64 	%rd68, %rd67, 32;
           // 915: cvt.u32.u64 	%r564, %rd68;
@@ -1632,8 +1568,7 @@ void main() {
           p2g_sv0 = 83;
         } else {
           // 884: setp.eq.s16 	%p80, %rs4, 1;
-          p80 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p80) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 889: mul.wide.u32 	%rd65, %r93, -2004318071;
             // 890: shr.u64 	%rd66, %rd65, 35;
             // 891: cvt.u32.u64 	%r562, %rd66;
@@ -1774,15 +1709,13 @@ void main() {
       r115 = (r601 >> 1u) & 7u;
       if (p19) {
         // 1026: setp.eq.s16 	%p91, %rs4, 2;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1060: and.b32  	%r1235, %r113, 255;
           r1235 = r113 & 255u;
           p2g_sv0 = 95;
         } else {
           // 1029: setp.eq.s16 	%p92, %rs4, 3;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1064: mul.wide.u32 	%rd75, %r113, -858993459;
             // 1065: shr.u64 	%rd76, %rd75, 34;
             // 1066: cvt.u32.u64 	%r615, %rd76;
@@ -1791,8 +1724,7 @@ void main() {
             // 1068: sub.s32 	%r117, %r113, %r616;
             r117 = uint(int(r113) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1069: setp.eq.s32 	%p96, %r117, 0;
-            p96 = int(r117) == 0;
-            if (p96) {
+            if (int(r117) == 0) {
               // 607: shr.u32 	%r617, %r113, 8;
               r617 = r113 >> 8u;
               // 608: mul.wide.u32 	%rd77, %r617, -1431655765;
@@ -1805,11 +1737,9 @@ void main() {
               uint64_t t42 = uint64_t(uint(int(r617) - int(uint(int(uint(uint64_t(t41))) * 6))));
               rs13 = (uint(uint64_t(t42)) & 65535u);
               // 614: setp.gt.s16 	%p97, %rs13, 1;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 619: setp.eq.s16 	%p98, %rs13, 2;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 743: shr.u32 	%r622, %r113, 12;
                   // 744: and.b32  	%r623, %r622, 1;
                   // 745: or.b32  	%r624, %r1235, %r623;
@@ -1819,8 +1749,7 @@ void main() {
                   p2g_sv0 = 95;
                 } else {
                   // 622: setp.eq.s16 	%p99, %rs13, 3;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 750: setp.eq.s32 	%p103, %r115, 0;
                     // 751: selp.b32 	%r621, 1, %r115, %p103;
                     // 752: or.b32  	%r1235, %r621, %r1235;
@@ -1828,8 +1757,7 @@ void main() {
                     p2g_sv0 = 95;
                   } else {
                     // 625: setp.ne.s16 	%p100, %rs13, 4;
-                    p100 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                    if (p100) {
+                    if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 70;
                     } else {
                       // 628: or.b32  	%r1235, %r1235, 119;
@@ -1840,13 +1768,11 @@ void main() {
                 }
               } else {
                 // 694: setp.eq.s16 	%p101, %rs13, 0;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 95;
                 } else {
                   // 697: setp.eq.s16 	%p102, %rs13, 1;
-                  p102 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                  if (p102) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 702: or.b32  	%r1235, %r1235, 120;
                     r1235 = r1235 | 120u;
                     p2g_sv0 = 95;
@@ -1869,8 +1795,7 @@ void main() {
             }
           } else {
             // 1032: setp.ne.s16 	%p93, %rs4, 5;
-            p93 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p93) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 93;
             } else {
               // 1035: mul.wide.u32 	%rd73, %r113, -858993459;
@@ -1887,8 +1812,7 @@ void main() {
         }
       } else {
         // 1044: setp.eq.s16 	%p94, %rs4, 0;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1076: mul.wide.u32 	%rd81, %r113, 613566757;
           // 1077: shr.u64 	%rd82, %rd81, 32;
           // 1078: cvt.u32.u64 	%r628, %rd82;
@@ -1906,8 +1830,7 @@ void main() {
           p2g_sv0 = 94;
         } else {
           // 1047: setp.eq.s16 	%p95, %rs4, 1;
-          p95 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p95) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1052: mul.wide.u32 	%rd79, %r113, -2004318071;
             // 1053: shr.u64 	%rd80, %rd79, 35;
             // 1054: cvt.u32.u64 	%r626, %rd80;
@@ -2003,15 +1926,13 @@ void main() {
     } else {
       if (p19) {
         // 1155: setp.eq.s16 	%p106, %rs4, 2;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1189: and.b32  	%r1237, %r132, 255;
           r1237 = r132 & 255u;
           p2g_sv0 = 106;
         } else {
           // 1158: setp.eq.s16 	%p107, %rs4, 3;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1193: mul.wide.u32 	%rd89, %r132, -858993459;
             // 1194: shr.u64 	%rd90, %rd89, 34;
             // 1195: cvt.u32.u64 	%r712, %rd90;
@@ -2020,8 +1941,7 @@ void main() {
             // 1197: sub.s32 	%r136, %r132, %r713;
             r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1198: setp.eq.s32 	%p111, %r136, 0;
-            p111 = int(r136) == 0;
-            if (p111) {
+            if (int(r136) == 0) {
               // 632: shr.u32 	%r714, %r132, 8;
               r714 = r132 >> 8u;
               // 633: mul.wide.u32 	%rd91, %r714, -1431655765;
@@ -2034,11 +1954,9 @@ void main() {
               uint64_t t50 = uint64_t(uint(int(r714) - int(uint(int(uint(uint64_t(t49))) * 6))));
               rs15 = (uint(uint64_t(t50)) & 65535u);
               // 639: setp.gt.s16 	%p112, %rs15, 1;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 644: setp.eq.s16 	%p113, %rs15, 2;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 756: shr.u32 	%r719, %r132, 12;
                   // 757: and.b32  	%r720, %r719, 1;
                   // 758: or.b32  	%r721, %r1237, %r720;
@@ -2048,8 +1966,7 @@ void main() {
                   p2g_sv0 = 106;
                 } else {
                   // 647: setp.eq.s16 	%p114, %rs15, 3;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 763: setp.eq.s32 	%p118, %r134, 0;
                     // 764: selp.b32 	%r718, 1, %r134, %p118;
                     // 765: or.b32  	%r1237, %r718, %r1237;
@@ -2057,8 +1974,7 @@ void main() {
                     p2g_sv0 = 106;
                   } else {
                     // 650: setp.ne.s16 	%p115, %rs15, 4;
-                    p115 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                    if (p115) {
+                    if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 71;
                     } else {
                       // 653: or.b32  	%r1237, %r1237, 119;
@@ -2069,13 +1985,11 @@ void main() {
                 }
               } else {
                 // 706: setp.eq.s16 	%p116, %rs15, 0;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 106;
                 } else {
                   // 709: setp.eq.s16 	%p117, %rs15, 1;
-                  p117 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                  if (p117) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 714: or.b32  	%r1237, %r1237, 120;
                     r1237 = r1237 | 120u;
                     p2g_sv0 = 106;
@@ -2098,8 +2012,7 @@ void main() {
             }
           } else {
             // 1161: setp.ne.s16 	%p108, %rs4, 5;
-            p108 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p108) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 104;
             } else {
               // 1164: mul.wide.u32 	%rd87, %r132, -858993459;
@@ -2116,8 +2029,7 @@ void main() {
         }
       } else {
         // 1173: setp.eq.s16 	%p109, %rs4, 0;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1205: mul.wide.u32 	%rd95, %r132, 613566757;
           // 1206: shr.u64 	%rd96, %rd95, 32;
           // 1207: cvt.u32.u64 	%r725, %rd96;
@@ -2135,8 +2047,7 @@ void main() {
           p2g_sv0 = 105;
         } else {
           // 1176: setp.eq.s16 	%p110, %rs4, 1;
-          p110 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p110) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1181: mul.wide.u32 	%rd93, %r132, -2004318071;
             // 1182: shr.u64 	%rd94, %rd93, 35;
             // 1183: cvt.u32.u64 	%r723, %rd94;
@@ -2277,15 +2188,13 @@ void main() {
       r154 = (r762 >> 1u) & 7u;
       if (p19) {
         // 1318: setp.eq.s16 	%p121, %rs4, 2;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1352: and.b32  	%r1239, %r152, 255;
           r1239 = r152 & 255u;
           p2g_sv0 = 117;
         } else {
           // 1321: setp.eq.s16 	%p122, %rs4, 3;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1356: mul.wide.u32 	%rd103, %r152, -858993459;
             // 1357: shr.u64 	%rd104, %rd103, 34;
             // 1358: cvt.u32.u64 	%r776, %rd104;
@@ -2294,8 +2203,7 @@ void main() {
             // 1360: sub.s32 	%r156, %r152, %r777;
             r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1361: setp.eq.s32 	%p126, %r156, 0;
-            p126 = int(r156) == 0;
-            if (p126) {
+            if (int(r156) == 0) {
               // 657: shr.u32 	%r778, %r152, 8;
               r778 = r152 >> 8u;
               // 658: mul.wide.u32 	%rd105, %r778, -1431655765;
@@ -2308,11 +2216,9 @@ void main() {
               uint64_t t58 = uint64_t(uint(int(r778) - int(uint(int(uint(uint64_t(t57))) * 6))));
               rs17 = (uint(uint64_t(t58)) & 65535u);
               // 664: setp.gt.s16 	%p127, %rs17, 1;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 669: setp.eq.s16 	%p128, %rs17, 2;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 769: shr.u32 	%r783, %r152, 12;
                   // 770: and.b32  	%r784, %r783, 1;
                   // 771: or.b32  	%r785, %r1239, %r784;
@@ -2322,8 +2228,7 @@ void main() {
                   p2g_sv0 = 117;
                 } else {
                   // 672: setp.eq.s16 	%p129, %rs17, 3;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 776: setp.eq.s32 	%p133, %r154, 0;
                     // 777: selp.b32 	%r782, 1, %r154, %p133;
                     // 778: or.b32  	%r1239, %r782, %r1239;
@@ -2331,8 +2236,7 @@ void main() {
                     p2g_sv0 = 117;
                   } else {
                     // 675: setp.ne.s16 	%p130, %rs17, 4;
-                    p130 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                    if (p130) {
+                    if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 72;
                     } else {
                       // 678: or.b32  	%r1239, %r1239, 119;
@@ -2343,13 +2247,11 @@ void main() {
                 }
               } else {
                 // 718: setp.eq.s16 	%p131, %rs17, 0;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 117;
                 } else {
                   // 721: setp.eq.s16 	%p132, %rs17, 1;
-                  p132 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                  if (p132) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 726: or.b32  	%r1239, %r1239, 120;
                     r1239 = r1239 | 120u;
                     p2g_sv0 = 117;
@@ -2372,8 +2274,7 @@ void main() {
             }
           } else {
             // 1324: setp.ne.s16 	%p123, %rs4, 5;
-            p123 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p123) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 115;
             } else {
               // 1327: mul.wide.u32 	%rd101, %r152, -858993459;
@@ -2390,8 +2291,7 @@ void main() {
         }
       } else {
         // 1336: setp.eq.s16 	%p124, %rs4, 0;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1368: mul.wide.u32 	%rd109, %r152, 613566757;
           // 1369: shr.u64 	%rd110, %rd109, 32;
           // 1370: cvt.u32.u64 	%r789, %rd110;
@@ -2409,8 +2309,7 @@ void main() {
           p2g_sv0 = 116;
         } else {
           // 1339: setp.eq.s16 	%p125, %rs4, 1;
-          p125 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p125) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1344: mul.wide.u32 	%rd107, %r152, -2004318071;
             // 1345: shr.u64 	%rd108, %rd107, 35;
             // 1346: cvt.u32.u64 	%r787, %rd108;
@@ -2458,8 +2357,7 @@ void main() {
     // 1403: add.s32 	%r1231, %r1231, 1;
     r1231 = uint(int(r1231) + 1);
     // 1404: setp.ne.s32 	%p134, %r1231, 4;
-    p134 = int(r1231) != 4;
-    if (!p134) {
+    if (!(int(r1231) != 4)) {
       break;
     }
   }
@@ -2537,15 +2435,13 @@ void main() {
     } else {
       if (p19) {
         // 1687: setp.eq.s16 	%p137, %rs4, 2;
-        p137 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p137) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1721: and.b32  	%r1242, %r177, 255;
           r1242 = r177 & 255u;
           p2g_sv0 = 157;
         } else {
           // 1690: setp.eq.s16 	%p138, %rs4, 3;
-          p138 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p138) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1725: mul.wide.u32 	%rd117, %r177, -858993459;
             // 1726: shr.u64 	%rd118, %rd117, 34;
             // 1727: cvt.u32.u64 	%r880, %rd118;
@@ -2555,8 +2451,7 @@ void main() {
             // 1729: sub.s32 	%r181, %r177, %r881;
             r181 = uint(int(r177) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1730: setp.eq.s32 	%p142, %r181, 0;
-            p142 = int(r181) == 0;
-            if (p142) {
+            if (int(r181) == 0) {
               // 1413: shr.u32 	%r882, %r177, 8;
               r882 = r177 >> 8u;
               // 1414: mul.wide.u32 	%rd119, %r882, -1431655765;
@@ -2569,11 +2464,9 @@ void main() {
               uint64_t t66 = uint64_t(uint(int(r882) - int(uint(int(uint(uint64_t(t65))) * 6))));
               rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1420: setp.gt.s16 	%p143, %rs19, 1;
-              p143 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-              if (p143) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1425: setp.eq.s16 	%p144, %rs19, 2;
-                p144 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-                if (p144) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1561: shr.u32 	%r887, %r177, 12;
                   // 1562: and.b32  	%r888, %r887, 1;
                   // 1563: or.b32  	%r889, %r1242, %r888;
@@ -2583,8 +2476,7 @@ void main() {
                   p2g_sv0 = 157;
                 } else {
                   // 1428: setp.eq.s16 	%p145, %rs19, 3;
-                  p145 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                  if (p145) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1568: setp.eq.s32 	%p149, %r179, 0;
                     // 1569: selp.b32 	%r886, 1, %r179, %p149;
                     // 1570: or.b32  	%r1242, %r886, %r1242;
@@ -2592,8 +2484,7 @@ void main() {
                     p2g_sv0 = 157;
                   } else {
                     // 1431: setp.ne.s16 	%p146, %rs19, 4;
-                    p146 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                    if (p146) {
+                    if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 142;
                     } else {
                       // 1434: or.b32  	%r1242, %r1242, 119;
@@ -2604,13 +2495,11 @@ void main() {
                 }
               } else {
                 // 1513: setp.eq.s16 	%p147, %rs19, 0;
-                p147 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
-                if (p147) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 157;
                 } else {
                   // 1516: setp.eq.s16 	%p148, %rs19, 1;
-                  p148 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                  if (p148) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1521: or.b32  	%r1242, %r1242, 120;
                     r1242 = r1242 | 120u;
                     p2g_sv0 = 157;
@@ -2633,8 +2522,7 @@ void main() {
             }
           } else {
             // 1693: setp.ne.s16 	%p139, %rs4, 5;
-            p139 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p139) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 155;
             } else {
               // 1696: mul.wide.u32 	%rd115, %r177, -858993459;
@@ -2651,8 +2539,7 @@ void main() {
         }
       } else {
         // 1705: setp.eq.s16 	%p140, %rs4, 0;
-        p140 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p140) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1737: mul.wide.u32 	%rd123, %r177, 613566757;
           // 1738: shr.u64 	%rd124, %rd123, 32;
           // 1739: cvt.u32.u64 	%r893, %rd124;
@@ -2670,8 +2557,7 @@ void main() {
           p2g_sv0 = 156;
         } else {
           // 1708: setp.eq.s16 	%p141, %rs4, 1;
-          p141 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p141) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1713: mul.wide.u32 	%rd121, %r177, -2004318071;
             // 1714: shr.u64 	%rd122, %rd121, 35;
             // 1715: cvt.u32.u64 	%r891, %rd122;
@@ -2826,15 +2712,13 @@ void main() {
       r199 = (r930 >> 1u) & 7u;
       if (p19) {
         // 1860: setp.eq.s16 	%p152, %rs4, 2;
-        p152 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p152) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1894: and.b32  	%r1244, %r197, 255;
           r1244 = r197 & 255u;
           p2g_sv0 = 168;
         } else {
           // 1863: setp.eq.s16 	%p153, %rs4, 3;
-          p153 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p153) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1898: mul.wide.u32 	%rd131, %r197, -858993459;
             // 1899: shr.u64 	%rd132, %rd131, 34;
             // 1900: cvt.u32.u64 	%r944, %rd132;
@@ -2843,8 +2727,7 @@ void main() {
             // 1902: sub.s32 	%r201, %r197, %r945;
             r201 = uint(int(r197) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1903: setp.eq.s32 	%p157, %r201, 0;
-            p157 = int(r201) == 0;
-            if (p157) {
+            if (int(r201) == 0) {
               // 1438: shr.u32 	%r946, %r197, 8;
               r946 = r197 >> 8u;
               // 1439: mul.wide.u32 	%rd133, %r946, -1431655765;
@@ -2857,11 +2740,9 @@ void main() {
               uint64_t t74 = uint64_t(uint(int(r946) - int(uint(int(uint(uint64_t(t73))) * 6))));
               rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1445: setp.gt.s16 	%p158, %rs21, 1;
-              p158 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-              if (p158) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1450: setp.eq.s16 	%p159, %rs21, 2;
-                p159 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-                if (p159) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1574: shr.u32 	%r951, %r197, 12;
                   // 1575: and.b32  	%r952, %r951, 1;
                   // 1576: or.b32  	%r953, %r1244, %r952;
@@ -2871,8 +2752,7 @@ void main() {
                   p2g_sv0 = 168;
                 } else {
                   // 1453: setp.eq.s16 	%p160, %rs21, 3;
-                  p160 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                  if (p160) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1581: setp.eq.s32 	%p164, %r199, 0;
                     // 1582: selp.b32 	%r950, 1, %r199, %p164;
                     // 1583: or.b32  	%r1244, %r950, %r1244;
@@ -2880,8 +2760,7 @@ void main() {
                     p2g_sv0 = 168;
                   } else {
                     // 1456: setp.ne.s16 	%p161, %rs21, 4;
-                    p161 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                    if (p161) {
+                    if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 143;
                     } else {
                       // 1459: or.b32  	%r1244, %r1244, 119;
@@ -2892,13 +2771,11 @@ void main() {
                 }
               } else {
                 // 1525: setp.eq.s16 	%p162, %rs21, 0;
-                p162 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 168;
                 } else {
                   // 1528: setp.eq.s16 	%p163, %rs21, 1;
-                  p163 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1533: or.b32  	%r1244, %r1244, 120;
                     r1244 = r1244 | 120u;
                     p2g_sv0 = 168;
@@ -2921,8 +2798,7 @@ void main() {
             }
           } else {
             // 1866: setp.ne.s16 	%p154, %rs4, 5;
-            p154 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p154) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 166;
             } else {
               // 1869: mul.wide.u32 	%rd129, %r197, -858993459;
@@ -2939,8 +2815,7 @@ void main() {
         }
       } else {
         // 1878: setp.eq.s16 	%p155, %rs4, 0;
-        p155 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1910: mul.wide.u32 	%rd137, %r197, 613566757;
           // 1911: shr.u64 	%rd138, %rd137, 32;
           // 1912: cvt.u32.u64 	%r957, %rd138;
@@ -2958,8 +2833,7 @@ void main() {
           p2g_sv0 = 167;
         } else {
           // 1881: setp.eq.s16 	%p156, %rs4, 1;
-          p156 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1886: mul.wide.u32 	%rd135, %r197, -2004318071;
             // 1887: shr.u64 	%rd136, %rd135, 35;
             // 1888: cvt.u32.u64 	%r955, %rd136;
@@ -3055,15 +2929,13 @@ void main() {
     } else {
       if (p19) {
         // 1989: setp.eq.s16 	%p167, %rs4, 2;
-        p167 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p167) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2023: and.b32  	%r1246, %r216, 255;
           r1246 = r216 & 255u;
           p2g_sv0 = 179;
         } else {
           // 1992: setp.eq.s16 	%p168, %rs4, 3;
-          p168 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p168) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2027: mul.wide.u32 	%rd145, %r216, -858993459;
             // 2028: shr.u64 	%rd146, %rd145, 34;
             // 2029: cvt.u32.u64 	%r1051, %rd146;
@@ -3072,8 +2944,7 @@ void main() {
             // 2031: sub.s32 	%r220, %r216, %r1052;
             r220 = uint(int(r216) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2032: setp.eq.s32 	%p172, %r220, 0;
-            p172 = int(r220) == 0;
-            if (p172) {
+            if (int(r220) == 0) {
               // 1463: shr.u32 	%r1053, %r216, 8;
               r1053 = r216 >> 8u;
               // 1464: mul.wide.u32 	%rd147, %r1053, -1431655765;
@@ -3086,11 +2957,9 @@ void main() {
               uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
               rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1470: setp.gt.s16 	%p173, %rs23, 1;
-              p173 = (bitfieldExtract(int(rs23), 0, 16)) > 1;
-              if (p173) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1475: setp.eq.s16 	%p174, %rs23, 2;
-                p174 = (bitfieldExtract(int(rs23), 0, 16)) == 2;
-                if (p174) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1587: shr.u32 	%r1058, %r216, 12;
                   // 1588: and.b32  	%r1059, %r1058, 1;
                   // 1589: or.b32  	%r1060, %r1246, %r1059;
@@ -3100,8 +2969,7 @@ void main() {
                   p2g_sv0 = 179;
                 } else {
                   // 1478: setp.eq.s16 	%p175, %rs23, 3;
-                  p175 = (bitfieldExtract(int(rs23), 0, 16)) == 3;
-                  if (p175) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1594: setp.eq.s32 	%p179, %r218, 0;
                     // 1595: selp.b32 	%r1057, 1, %r218, %p179;
                     // 1596: or.b32  	%r1246, %r1057, %r1246;
@@ -3109,8 +2977,7 @@ void main() {
                     p2g_sv0 = 179;
                   } else {
                     // 1481: setp.ne.s16 	%p176, %rs23, 4;
-                    p176 = (bitfieldExtract(int(rs23), 0, 16)) != 4;
-                    if (p176) {
+                    if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 144;
                     } else {
                       // 1484: or.b32  	%r1246, %r1246, 119;
@@ -3121,13 +2988,11 @@ void main() {
                 }
               } else {
                 // 1537: setp.eq.s16 	%p177, %rs23, 0;
-                p177 = (bitfieldExtract(int(rs23), 0, 16)) == 0;
-                if (p177) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 179;
                 } else {
                   // 1540: setp.eq.s16 	%p178, %rs23, 1;
-                  p178 = (bitfieldExtract(int(rs23), 0, 16)) == 1;
-                  if (p178) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1545: or.b32  	%r1246, %r1246, 120;
                     r1246 = r1246 | 120u;
                     p2g_sv0 = 179;
@@ -3150,8 +3015,7 @@ void main() {
             }
           } else {
             // 1995: setp.ne.s16 	%p169, %rs4, 5;
-            p169 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p169) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 177;
             } else {
               // 1998: mul.wide.u32 	%rd143, %r216, -858993459;
@@ -3168,8 +3032,7 @@ void main() {
         }
       } else {
         // 2007: setp.eq.s16 	%p170, %rs4, 0;
-        p170 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p170) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2039: mul.wide.u32 	%rd151, %r216, 613566757;
           // 2040: shr.u64 	%rd152, %rd151, 32;
           // 2041: cvt.u32.u64 	%r1064, %rd152;
@@ -3187,8 +3050,7 @@ void main() {
           p2g_sv0 = 178;
         } else {
           // 2010: setp.eq.s16 	%p171, %rs4, 1;
-          p171 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p171) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2015: mul.wide.u32 	%rd149, %r216, -2004318071;
             // 2016: shr.u64 	%rd150, %rd149, 35;
             // 2017: cvt.u32.u64 	%r1062, %rd150;
@@ -3343,15 +3205,13 @@ void main() {
       r238 = (r1101 >> 1u) & 7u;
       if (p19) {
         // 2162: setp.eq.s16 	%p182, %rs4, 2;
-        p182 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p182) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2196: and.b32  	%r1248, %r236, 255;
           r1248 = r236 & 255u;
           p2g_sv0 = 190;
         } else {
           // 2165: setp.eq.s16 	%p183, %rs4, 3;
-          p183 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p183) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2200: mul.wide.u32 	%rd159, %r236, -858993459;
             // 2201: shr.u64 	%rd160, %rd159, 34;
             // 2202: cvt.u32.u64 	%r1115, %rd160;
@@ -3360,8 +3220,7 @@ void main() {
             // 2204: sub.s32 	%r240, %r236, %r1116;
             r240 = uint(int(r236) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2205: setp.eq.s32 	%p187, %r240, 0;
-            p187 = int(r240) == 0;
-            if (p187) {
+            if (int(r240) == 0) {
               // 1488: shr.u32 	%r1117, %r236, 8;
               r1117 = r236 >> 8u;
               // 1489: mul.wide.u32 	%rd161, %r1117, -1431655765;
@@ -3374,11 +3233,9 @@ void main() {
               uint64_t t90 = uint64_t(uint(int(r1117) - int(uint(int(uint(uint64_t(t89))) * 6))));
               rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1495: setp.gt.s16 	%p188, %rs25, 1;
-              p188 = (bitfieldExtract(int(rs25), 0, 16)) > 1;
-              if (p188) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1500: setp.eq.s16 	%p189, %rs25, 2;
-                p189 = (bitfieldExtract(int(rs25), 0, 16)) == 2;
-                if (p189) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1600: shr.u32 	%r1122, %r236, 12;
                   // 1601: and.b32  	%r1123, %r1122, 1;
                   // 1602: or.b32  	%r1124, %r1248, %r1123;
@@ -3388,8 +3245,7 @@ void main() {
                   p2g_sv0 = 190;
                 } else {
                   // 1503: setp.eq.s16 	%p190, %rs25, 3;
-                  p190 = (bitfieldExtract(int(rs25), 0, 16)) == 3;
-                  if (p190) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1607: setp.eq.s32 	%p194, %r238, 0;
                     // 1608: selp.b32 	%r1121, 1, %r238, %p194;
                     // 1609: or.b32  	%r1248, %r1121, %r1248;
@@ -3397,8 +3253,7 @@ void main() {
                     p2g_sv0 = 190;
                   } else {
                     // 1506: setp.ne.s16 	%p191, %rs25, 4;
-                    p191 = (bitfieldExtract(int(rs25), 0, 16)) != 4;
-                    if (p191) {
+                    if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 145;
                     } else {
                       // 1509: or.b32  	%r1248, %r1248, 119;
@@ -3409,13 +3264,11 @@ void main() {
                 }
               } else {
                 // 1549: setp.eq.s16 	%p192, %rs25, 0;
-                p192 = (bitfieldExtract(int(rs25), 0, 16)) == 0;
-                if (p192) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 190;
                 } else {
                   // 1552: setp.eq.s16 	%p193, %rs25, 1;
-                  p193 = (bitfieldExtract(int(rs25), 0, 16)) == 1;
-                  if (p193) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1557: or.b32  	%r1248, %r1248, 120;
                     r1248 = r1248 | 120u;
                     p2g_sv0 = 190;
@@ -3438,8 +3291,7 @@ void main() {
             }
           } else {
             // 2168: setp.ne.s16 	%p184, %rs4, 5;
-            p184 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p184) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 188;
             } else {
               // 2171: mul.wide.u32 	%rd157, %r236, -858993459;
@@ -3456,8 +3308,7 @@ void main() {
         }
       } else {
         // 2180: setp.eq.s16 	%p185, %rs4, 0;
-        p185 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p185) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2212: mul.wide.u32 	%rd165, %r236, 613566757;
           // 2213: shr.u64 	%rd166, %rd165, 32;
           // 2214: cvt.u32.u64 	%r1128, %rd166;
@@ -3475,8 +3326,7 @@ void main() {
           p2g_sv0 = 189;
         } else {
           // 2183: setp.eq.s16 	%p186, %rs4, 1;
-          p186 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p186) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2188: mul.wide.u32 	%rd163, %r236, -2004318071;
             // 2189: shr.u64 	%rd164, %rd163, 35;
             // 2190: cvt.u32.u64 	%r1126, %rd164;
@@ -3527,8 +3377,7 @@ void main() {
     // 2249: mov.u32 	%r1240, 1;
     r1240 = 1u;
     // 2250: setp.lt.u32 	%p195, %r1197, 2;
-    p195 = r1197 < 2u;
-    if (!p195) {
+    if (!(r1197 < 2u)) {
       break;
     }
   }

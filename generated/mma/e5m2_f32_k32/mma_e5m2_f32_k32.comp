@@ -515,16 +515,13 @@ void main() {
   // 77: and.b32  	%r11, %r284, 8388607;
   r11 = (r275 >> 1u) & 0x007FFFFFu;
   // 78: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 83: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 86: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 128: mul.wide.u32 	%rd11, %r1232, -858993459;
         // 129: shr.u64 	%rd12, %rd11, 34;
         // 130: cvt.u32.u64 	%r290, %rd12;
@@ -533,8 +530,7 @@ void main() {
         // 132: sub.s32 	%r15, %r1232, %r291;
         r15 = uint(int(r1232) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 133: setp.eq.s32 	%p11, %r15, 0;
-        p11 = int(r15) == 0;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2270: shr.u32 	%r292, %r1232, 8;
           r292 = r1232 >> 8u;
           // 2271: mul.wide.u32 	%rd13, %r292, -1431655765;
@@ -547,11 +543,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2277: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2282: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2422: shr.u32 	%r297, %r1232, 12;
               // 2423: and.b32  	%r298, %r297, 1;
               // 2424: or.b32  	%r299, %r10, %r298;
@@ -561,8 +555,7 @@ void main() {
               p2g_sv0 = 10;
             } else {
               // 2285: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2429: setp.eq.s32 	%p18, %r11, 0;
                 // 2430: selp.b32 	%r296, 1, %r11, %p18;
                 // 2431: or.b32  	%r1232, %r296, %r10;
@@ -570,8 +563,7 @@ void main() {
                 p2g_sv0 = 10;
               } else {
                 // 2288: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
                   // 2291: or.b32  	%r1232, %r10, 2139095039;
@@ -582,15 +574,13 @@ void main() {
             }
           } else {
             // 2370: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
             // 2371: mov.u32 	%r1232, %r10;
             r1232 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2374: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2379: or.b32  	%r1232, %r10, 2139095040;
                 r1232 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -612,8 +602,7 @@ void main() {
         }
       } else {
         // 89: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 92: and.b32  	%r285, %r1232, 1;
@@ -621,7 +610,6 @@ void main() {
           // 94: mov.pred 	%p8, 0;
           // 95: xor.pred  	%p9, %p7, %p8;
           // 96: not.pred 	%p10, %p9;
-          p10 = !(((r1232 & 1u) == 1u) ^^ false);
           // 97: shr.u32 	%r286, %r1232, 1;
           r286 = r1232 >> 1u;
           // 98: mul.wide.u32 	%rd9, %r286, -858993459;
@@ -632,7 +620,7 @@ void main() {
           // 101: mul.lo.s32 	%r288, %r287, 20;
           // 102: sub.s32 	%r12, %r286, %r288;
           r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r1232 & 1u) == 1u) ^^ false)) {
             // 107: mov.u32 	%r289, 119;
             // 108: sub.s32 	%r1231, %r289, %r12;
             r1231 = uint(int(119u) - int(r12));
@@ -647,8 +635,7 @@ void main() {
     }
   } else {
     // 112: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 140: mul.wide.u32 	%rd17, %r1232, 613566757;
       // 141: shr.u64 	%rd18, %rd17, 32;
       // 142: cvt.u32.u64 	%r303, %rd18;
@@ -666,8 +653,7 @@ void main() {
       p2g_sv0 = 9;
     } else {
       // 115: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 120: mul.wide.u32 	%rd15, %r1232, -2139062143;
         // 121: shr.u64 	%rd16, %rd15, 39;
         // 122: cvt.u32.u64 	%r301, %rd16;
@@ -748,13 +734,11 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 207: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 210: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 252: mul.wide.u32 	%rd23, %r1234, -858993459;
         // 253: shr.u64 	%rd24, %rd23, 34;
         // 254: cvt.u32.u64 	%r348, %rd24;
@@ -763,8 +747,7 @@ void main() {
         // 256: sub.s32 	%r34, %r1234, %r349;
         r34 = uint(int(r1234) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 257: setp.eq.s32 	%p29, %r34, 0;
-        p29 = int(r34) == 0;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2295: shr.u32 	%r350, %r1234, 8;
           r350 = r1234 >> 8u;
           // 2296: mul.wide.u32 	%rd25, %r350, -1431655765;
@@ -777,11 +760,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2302: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2307: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2435: shr.u32 	%r355, %r1234, 12;
               // 2436: and.b32  	%r356, %r355, 1;
               // 2437: or.b32  	%r357, %r29, %r356;
@@ -791,8 +772,7 @@ void main() {
               p2g_sv0 = 20;
             } else {
               // 2310: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2442: setp.eq.s32 	%p36, %r30, 0;
                 // 2443: selp.b32 	%r354, 1, %r30, %p36;
                 // 2444: or.b32  	%r1234, %r354, %r29;
@@ -800,8 +780,7 @@ void main() {
                 p2g_sv0 = 20;
               } else {
                 // 2313: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
                   // 2316: or.b32  	%r1234, %r29, 2139095039;
@@ -812,15 +791,13 @@ void main() {
             }
           } else {
             // 2383: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
             // 2384: mov.u32 	%r1234, %r29;
             r1234 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2387: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2392: or.b32  	%r1234, %r29, 2139095040;
                 r1234 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -842,8 +819,7 @@ void main() {
         }
       } else {
         // 213: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 216: and.b32  	%r343, %r1234, 1;
@@ -851,7 +827,6 @@ void main() {
           // 218: mov.pred 	%p26, 0;
           // 219: xor.pred  	%p27, %p25, %p26;
           // 220: not.pred 	%p28, %p27;
-          p28 = !(((r1234 & 1u) == 1u) ^^ false);
           // 221: shr.u32 	%r344, %r1234, 1;
           r344 = r1234 >> 1u;
           // 222: mul.wide.u32 	%rd21, %r344, -858993459;
@@ -861,7 +836,7 @@ void main() {
           // 225: mul.lo.s32 	%r346, %r345, 20;
           // 226: sub.s32 	%r31, %r344, %r346;
           r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r1234 & 1u) == 1u) ^^ false)) {
             // 231: mov.u32 	%r347, 119;
             // 232: sub.s32 	%r1233, %r347, %r31;
             r1233 = uint(int(119u) - int(r31));
@@ -876,8 +851,7 @@ void main() {
     }
   } else {
     // 236: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 264: mul.wide.u32 	%rd29, %r1234, 613566757;
       // 265: shr.u64 	%rd30, %rd29, 32;
       // 266: cvt.u32.u64 	%r361, %rd30;
@@ -895,8 +869,7 @@ void main() {
       p2g_sv0 = 19;
     } else {
       // 239: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 244: mul.wide.u32 	%rd27, %r1234, -2139062143;
         // 245: shr.u64 	%rd28, %rd27, 39;
         // 246: cvt.u32.u64 	%r359, %rd28;
@@ -971,13 +944,11 @@ void main() {
   r49 = (r390 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 328: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 331: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 373: mul.wide.u32 	%rd35, %r1236, -858993459;
         // 374: shr.u64 	%rd36, %rd35, 34;
         // 375: cvt.u32.u64 	%r405, %rd36;
@@ -986,8 +957,7 @@ void main() {
         // 377: sub.s32 	%r53, %r1236, %r406;
         r53 = uint(int(r1236) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 378: setp.eq.s32 	%p47, %r53, 0;
-        p47 = int(r53) == 0;
-        if (p47) {
+        if (int(r53) == 0) {
           // 2320: shr.u32 	%r407, %r1236, 8;
           r407 = r1236 >> 8u;
           // 2321: mul.wide.u32 	%rd37, %r407, -1431655765;
@@ -1000,11 +970,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2327: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2332: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2448: shr.u32 	%r412, %r1236, 12;
               // 2449: and.b32  	%r413, %r412, 1;
               // 2450: or.b32  	%r414, %r48, %r413;
@@ -1014,8 +982,7 @@ void main() {
               p2g_sv0 = 30;
             } else {
               // 2335: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2455: setp.eq.s32 	%p54, %r49, 0;
                 // 2456: selp.b32 	%r411, 1, %r49, %p54;
                 // 2457: or.b32  	%r1236, %r411, %r48;
@@ -1023,8 +990,7 @@ void main() {
                 p2g_sv0 = 30;
               } else {
                 // 2338: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
                   // 2341: or.b32  	%r1236, %r48, 2139095039;
@@ -1035,15 +1001,13 @@ void main() {
             }
           } else {
             // 2396: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
             // 2397: mov.u32 	%r1236, %r48;
             r1236 = r48;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2400: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2405: or.b32  	%r1236, %r48, 2139095040;
                 r1236 = r48 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1065,8 +1029,7 @@ void main() {
         }
       } else {
         // 334: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 337: and.b32  	%r400, %r1236, 1;
@@ -1074,7 +1037,6 @@ void main() {
           // 339: mov.pred 	%p44, 0;
           // 340: xor.pred  	%p45, %p43, %p44;
           // 341: not.pred 	%p46, %p45;
-          p46 = !(((r1236 & 1u) == 1u) ^^ false);
           // 342: shr.u32 	%r401, %r1236, 1;
           r401 = r1236 >> 1u;
           // 343: mul.wide.u32 	%rd33, %r401, -858993459;
@@ -1084,7 +1046,7 @@ void main() {
           // 346: mul.lo.s32 	%r403, %r402, 20;
           // 347: sub.s32 	%r50, %r401, %r403;
           r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r1236 & 1u) == 1u) ^^ false)) {
             // 352: mov.u32 	%r404, 119;
             // 353: sub.s32 	%r1235, %r404, %r50;
             r1235 = uint(int(119u) - int(r50));
@@ -1099,8 +1061,7 @@ void main() {
     }
   } else {
     // 357: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 385: mul.wide.u32 	%rd41, %r1236, 613566757;
       // 386: shr.u64 	%rd42, %rd41, 32;
       // 387: cvt.u32.u64 	%r418, %rd42;
@@ -1118,8 +1079,7 @@ void main() {
       p2g_sv0 = 29;
     } else {
       // 360: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 365: mul.wide.u32 	%rd39, %r1236, -2139062143;
         // 366: shr.u64 	%rd40, %rd39, 39;
         // 367: cvt.u32.u64 	%r416, %rd40;
@@ -1194,13 +1154,11 @@ void main() {
   r68 = (r448 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 449: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 452: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 494: mul.wide.u32 	%rd47, %r1238, -858993459;
         // 495: shr.u64 	%rd48, %rd47, 34;
         // 496: cvt.u32.u64 	%r463, %rd48;
@@ -1209,8 +1167,7 @@ void main() {
         // 498: sub.s32 	%r72, %r1238, %r464;
         r72 = uint(int(r1238) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 499: setp.eq.s32 	%p65, %r72, 0;
-        p65 = int(r72) == 0;
-        if (p65) {
+        if (int(r72) == 0) {
           // 2345: shr.u32 	%r465, %r1238, 8;
           r465 = r1238 >> 8u;
           // 2346: mul.wide.u32 	%rd49, %r465, -1431655765;
@@ -1223,11 +1180,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2352: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2357: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2461: shr.u32 	%r470, %r1238, 12;
               // 2462: and.b32  	%r471, %r470, 1;
               // 2463: or.b32  	%r472, %r67, %r471;
@@ -1237,8 +1192,7 @@ void main() {
               p2g_sv0 = 40;
             } else {
               // 2360: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2468: setp.eq.s32 	%p72, %r68, 0;
                 // 2469: selp.b32 	%r469, 1, %r68, %p72;
                 // 2470: or.b32  	%r1238, %r469, %r67;
@@ -1246,8 +1200,7 @@ void main() {
                 p2g_sv0 = 40;
               } else {
                 // 2363: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
                   // 2366: or.b32  	%r1238, %r67, 2139095039;
@@ -1258,15 +1211,13 @@ void main() {
             }
           } else {
             // 2409: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
             // 2410: mov.u32 	%r1238, %r67;
             r1238 = r67;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2413: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2418: or.b32  	%r1238, %r67, 2139095040;
                 r1238 = r67 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1288,8 +1239,7 @@ void main() {
         }
       } else {
         // 455: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 458: and.b32  	%r458, %r1238, 1;
@@ -1297,7 +1247,6 @@ void main() {
           // 460: mov.pred 	%p62, 0;
           // 461: xor.pred  	%p63, %p61, %p62;
           // 462: not.pred 	%p64, %p63;
-          p64 = !(((r1238 & 1u) == 1u) ^^ false);
           // 463: shr.u32 	%r459, %r1238, 1;
           r459 = r1238 >> 1u;
           // 464: mul.wide.u32 	%rd45, %r459, -858993459;
@@ -1307,7 +1256,7 @@ void main() {
           // 467: mul.lo.s32 	%r461, %r460, 20;
           // 468: sub.s32 	%r69, %r459, %r461;
           r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r1238 & 1u) == 1u) ^^ false)) {
             // 473: mov.u32 	%r462, 119;
             // 474: sub.s32 	%r1237, %r462, %r69;
             r1237 = uint(int(119u) - int(r69));
@@ -1322,8 +1271,7 @@ void main() {
     }
   } else {
     // 478: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 506: mul.wide.u32 	%rd53, %r1238, 613566757;
       // 507: shr.u64 	%rd54, %rd53, 32;
       // 508: cvt.u32.u64 	%r476, %rd54;
@@ -1341,8 +1289,7 @@ void main() {
       p2g_sv0 = 39;
     } else {
       // 481: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 486: mul.wide.u32 	%rd51, %r1238, -2139062143;
         // 487: shr.u64 	%rd52, %rd51, 39;
         // 488: cvt.u32.u64 	%r474, %rd52;
@@ -1462,15 +1409,13 @@ void main() {
     } else {
       if (p19) {
         // 827: setp.eq.s16 	%p76, %rs4, 2;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 865: and.b32  	%r1241, %r89, 255;
           r1241 = r89 & 255u;
           p2g_sv0 = 80;
         } else {
           // 830: setp.eq.s16 	%p77, %rs4, 3;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 869: mul.wide.u32 	%rd61, %r89, -858993459;
             // 870: shr.u64 	%rd62, %rd61, 34;
             // 871: cvt.u32.u64 	%r527, %rd62;
@@ -1479,8 +1424,7 @@ void main() {
             // 873: sub.s32 	%r93, %r89, %r528;
             r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 874: setp.eq.s32 	%p81, %r93, 0;
-            p81 = int(r93) == 0;
-            if (p81) {
+            if (int(r93) == 0) {
               // 546: shr.u32 	%r529, %r89, 8;
               r529 = r89 >> 8u;
               // 547: mul.wide.u32 	%rd63, %r529, -1431655765;
@@ -1493,11 +1437,9 @@ void main() {
               uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
               rs11 = (uint(uint64_t(t34)) & 65535u);
               // 553: setp.gt.s16 	%p82, %rs11, 1;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 558: setp.eq.s16 	%p83, %rs11, 2;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 694: shr.u32 	%r534, %r89, 12;
                   // 695: and.b32  	%r535, %r534, 1;
                   // 696: or.b32  	%r536, %r1241, %r535;
@@ -1507,8 +1449,7 @@ void main() {
                   p2g_sv0 = 80;
                 } else {
                   // 561: setp.eq.s16 	%p84, %rs11, 3;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 701: setp.eq.s32 	%p88, %r91, 0;
                     // 702: selp.b32 	%r533, 1, %r91, %p88;
                     // 703: or.b32  	%r1241, %r533, %r1241;
@@ -1516,8 +1457,7 @@ void main() {
                     p2g_sv0 = 80;
                   } else {
                     // 564: setp.ne.s16 	%p85, %rs11, 4;
-                    p85 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                    if (p85) {
+                    if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
                       // 567: or.b32  	%r1241, %r1241, 123;
@@ -1528,13 +1468,11 @@ void main() {
                 }
               } else {
                 // 646: setp.eq.s16 	%p86, %rs11, 0;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
                   // 649: setp.eq.s16 	%p87, %rs11, 1;
-                  p87 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                  if (p87) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 654: or.b32  	%r1241, %r1241, 124;
                     r1241 = r1241 | 124u;
                     p2g_sv0 = 80;
@@ -1557,8 +1495,7 @@ void main() {
             }
           } else {
             // 833: setp.ne.s16 	%p78, %rs4, 5;
-            p78 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p78) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
               // 836: mul.wide.u32 	%rd59, %r89, -858993459;
@@ -1575,8 +1512,7 @@ void main() {
         }
       } else {
         // 845: setp.eq.s16 	%p79, %rs4, 0;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 881: mul.wide.u32 	%rd67, %r89, 613566757;
           // 882: shr.u64 	%rd68, %rd67, 32;
           // 883: cvt.u32.u64 	%r544, %rd68;
@@ -1594,8 +1530,7 @@ void main() {
           p2g_sv0 = 79;
         } else {
           // 848: setp.eq.s16 	%p80, %rs4, 1;
-          p80 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p80) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 853: mul.wide.u32 	%rd65, %r89, 138547333;
             // 854: shr.u64 	%rd66, %rd65, 32;
             // 855: cvt.u32.u64 	%r538, %rd66;
@@ -1742,15 +1677,13 @@ void main() {
       r111 = (r581 >> 1u) & 3u;
       if (p19) {
         // 994: setp.eq.s16 	%p91, %rs4, 2;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1032: and.b32  	%r1243, %r109, 255;
           r1243 = r109 & 255u;
           p2g_sv0 = 91;
         } else {
           // 997: setp.eq.s16 	%p92, %rs4, 3;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1036: mul.wide.u32 	%rd75, %r109, -858993459;
             // 1037: shr.u64 	%rd76, %rd75, 34;
             // 1038: cvt.u32.u64 	%r595, %rd76;
@@ -1759,8 +1692,7 @@ void main() {
             // 1040: sub.s32 	%r113, %r109, %r596;
             r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1041: setp.eq.s32 	%p96, %r113, 0;
-            p96 = int(r113) == 0;
-            if (p96) {
+            if (int(r113) == 0) {
               // 571: shr.u32 	%r597, %r109, 8;
               r597 = r109 >> 8u;
               // 572: mul.wide.u32 	%rd77, %r597, -1431655765;
@@ -1773,11 +1705,9 @@ void main() {
               uint64_t t42 = uint64_t(uint(int(r597) - int(uint(int(uint(uint64_t(t41))) * 6))));
               rs13 = (uint(uint64_t(t42)) & 65535u);
               // 578: setp.gt.s16 	%p97, %rs13, 1;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 583: setp.eq.s16 	%p98, %rs13, 2;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 707: shr.u32 	%r602, %r109, 12;
                   // 708: and.b32  	%r603, %r602, 1;
                   // 709: or.b32  	%r604, %r1243, %r603;
@@ -1787,8 +1717,7 @@ void main() {
                   p2g_sv0 = 91;
                 } else {
                   // 586: setp.eq.s16 	%p99, %rs13, 3;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 714: setp.eq.s32 	%p103, %r111, 0;
                     // 715: selp.b32 	%r601, 1, %r111, %p103;
                     // 716: or.b32  	%r1243, %r601, %r1243;
@@ -1796,8 +1725,7 @@ void main() {
                     p2g_sv0 = 91;
                   } else {
                     // 589: setp.ne.s16 	%p100, %rs13, 4;
-                    p100 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                    if (p100) {
+                    if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
                       // 592: or.b32  	%r1243, %r1243, 123;
@@ -1808,13 +1736,11 @@ void main() {
                 }
               } else {
                 // 658: setp.eq.s16 	%p101, %rs13, 0;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
                   // 661: setp.eq.s16 	%p102, %rs13, 1;
-                  p102 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                  if (p102) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 666: or.b32  	%r1243, %r1243, 124;
                     r1243 = r1243 | 124u;
                     p2g_sv0 = 91;
@@ -1837,8 +1763,7 @@ void main() {
             }
           } else {
             // 1000: setp.ne.s16 	%p93, %rs4, 5;
-            p93 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p93) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
               // 1003: mul.wide.u32 	%rd73, %r109, -858993459;
@@ -1855,8 +1780,7 @@ void main() {
         }
       } else {
         // 1012: setp.eq.s16 	%p94, %rs4, 0;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1048: mul.wide.u32 	%rd81, %r109, 613566757;
           // 1049: shr.u64 	%rd82, %rd81, 32;
           // 1050: cvt.u32.u64 	%r612, %rd82;
@@ -1874,8 +1798,7 @@ void main() {
           p2g_sv0 = 90;
         } else {
           // 1015: setp.eq.s16 	%p95, %rs4, 1;
-          p95 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p95) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1020: mul.wide.u32 	%rd79, %r109, 138547333;
             // 1021: shr.u64 	%rd80, %rd79, 32;
             // 1022: cvt.u32.u64 	%r606, %rd80;
@@ -1977,15 +1900,13 @@ void main() {
     } else {
       if (p19) {
         // 1127: setp.eq.s16 	%p106, %rs4, 2;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1165: and.b32  	%r1245, %r128, 255;
           r1245 = r128 & 255u;
           p2g_sv0 = 102;
         } else {
           // 1130: setp.eq.s16 	%p107, %rs4, 3;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1169: mul.wide.u32 	%rd89, %r128, -858993459;
             // 1170: shr.u64 	%rd90, %rd89, 34;
             // 1171: cvt.u32.u64 	%r696, %rd90;
@@ -1994,8 +1915,7 @@ void main() {
             // 1173: sub.s32 	%r132, %r128, %r697;
             r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1174: setp.eq.s32 	%p111, %r132, 0;
-            p111 = int(r132) == 0;
-            if (p111) {
+            if (int(r132) == 0) {
               // 596: shr.u32 	%r698, %r128, 8;
               r698 = r128 >> 8u;
               // 597: mul.wide.u32 	%rd91, %r698, -1431655765;
@@ -2008,11 +1928,9 @@ void main() {
               uint64_t t50 = uint64_t(uint(int(r698) - int(uint(int(uint(uint64_t(t49))) * 6))));
               rs15 = (uint(uint64_t(t50)) & 65535u);
               // 603: setp.gt.s16 	%p112, %rs15, 1;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 608: setp.eq.s16 	%p113, %rs15, 2;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 720: shr.u32 	%r703, %r128, 12;
                   // 721: and.b32  	%r704, %r703, 1;
                   // 722: or.b32  	%r705, %r1245, %r704;
@@ -2022,8 +1940,7 @@ void main() {
                   p2g_sv0 = 102;
                 } else {
                   // 611: setp.eq.s16 	%p114, %rs15, 3;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 727: setp.eq.s32 	%p118, %r130, 0;
                     // 728: selp.b32 	%r702, 1, %r130, %p118;
                     // 729: or.b32  	%r1245, %r702, %r1245;
@@ -2031,8 +1948,7 @@ void main() {
                     p2g_sv0 = 102;
                   } else {
                     // 614: setp.ne.s16 	%p115, %rs15, 4;
-                    p115 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                    if (p115) {
+                    if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
                       // 617: or.b32  	%r1245, %r1245, 123;
@@ -2043,13 +1959,11 @@ void main() {
                 }
               } else {
                 // 670: setp.eq.s16 	%p116, %rs15, 0;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
                   // 673: setp.eq.s16 	%p117, %rs15, 1;
-                  p117 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                  if (p117) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 678: or.b32  	%r1245, %r1245, 124;
                     r1245 = r1245 | 124u;
                     p2g_sv0 = 102;
@@ -2072,8 +1986,7 @@ void main() {
             }
           } else {
             // 1133: setp.ne.s16 	%p108, %rs4, 5;
-            p108 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p108) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
               // 1136: mul.wide.u32 	%rd87, %r128, -858993459;
@@ -2090,8 +2003,7 @@ void main() {
         }
       } else {
         // 1145: setp.eq.s16 	%p109, %rs4, 0;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1181: mul.wide.u32 	%rd95, %r128, 613566757;
           // 1182: shr.u64 	%rd96, %rd95, 32;
           // 1183: cvt.u32.u64 	%r713, %rd96;
@@ -2109,8 +2021,7 @@ void main() {
           p2g_sv0 = 101;
         } else {
           // 1148: setp.eq.s16 	%p110, %rs4, 1;
-          p110 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p110) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1153: mul.wide.u32 	%rd93, %r128, 138547333;
             // 1154: shr.u64 	%rd94, %rd93, 32;
             // 1155: cvt.u32.u64 	%r707, %rd94;
@@ -2257,15 +2168,13 @@ void main() {
       r150 = (r750 >> 1u) & 3u;
       if (p19) {
         // 1294: setp.eq.s16 	%p121, %rs4, 2;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1332: and.b32  	%r1247, %r148, 255;
           r1247 = r148 & 255u;
           p2g_sv0 = 113;
         } else {
           // 1297: setp.eq.s16 	%p122, %rs4, 3;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1336: mul.wide.u32 	%rd103, %r148, -858993459;
             // 1337: shr.u64 	%rd104, %rd103, 34;
             // 1338: cvt.u32.u64 	%r764, %rd104;
@@ -2274,8 +2183,7 @@ void main() {
             // 1340: sub.s32 	%r152, %r148, %r765;
             r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1341: setp.eq.s32 	%p126, %r152, 0;
-            p126 = int(r152) == 0;
-            if (p126) {
+            if (int(r152) == 0) {
               // 621: shr.u32 	%r766, %r148, 8;
               r766 = r148 >> 8u;
               // 622: mul.wide.u32 	%rd105, %r766, -1431655765;
@@ -2288,11 +2196,9 @@ void main() {
               uint64_t t58 = uint64_t(uint(int(r766) - int(uint(int(uint(uint64_t(t57))) * 6))));
               rs17 = (uint(uint64_t(t58)) & 65535u);
               // 628: setp.gt.s16 	%p127, %rs17, 1;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 633: setp.eq.s16 	%p128, %rs17, 2;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 733: shr.u32 	%r771, %r148, 12;
                   // 734: and.b32  	%r772, %r771, 1;
                   // 735: or.b32  	%r773, %r1247, %r772;
@@ -2302,8 +2208,7 @@ void main() {
                   p2g_sv0 = 113;
                 } else {
                   // 636: setp.eq.s16 	%p129, %rs17, 3;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 740: setp.eq.s32 	%p133, %r150, 0;
                     // 741: selp.b32 	%r770, 1, %r150, %p133;
                     // 742: or.b32  	%r1247, %r770, %r1247;
@@ -2311,8 +2216,7 @@ void main() {
                     p2g_sv0 = 113;
                   } else {
                     // 639: setp.ne.s16 	%p130, %rs17, 4;
-                    p130 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                    if (p130) {
+                    if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
                       // 642: or.b32  	%r1247, %r1247, 123;
@@ -2323,13 +2227,11 @@ void main() {
                 }
               } else {
                 // 682: setp.eq.s16 	%p131, %rs17, 0;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
                   // 685: setp.eq.s16 	%p132, %rs17, 1;
-                  p132 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                  if (p132) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 690: or.b32  	%r1247, %r1247, 124;
                     r1247 = r1247 | 124u;
                     p2g_sv0 = 113;
@@ -2352,8 +2254,7 @@ void main() {
             }
           } else {
             // 1300: setp.ne.s16 	%p123, %rs4, 5;
-            p123 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p123) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
               // 1303: mul.wide.u32 	%rd101, %r148, -858993459;
@@ -2370,8 +2271,7 @@ void main() {
         }
       } else {
         // 1312: setp.eq.s16 	%p124, %rs4, 0;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1348: mul.wide.u32 	%rd109, %r148, 613566757;
           // 1349: shr.u64 	%rd110, %rd109, 32;
           // 1350: cvt.u32.u64 	%r781, %rd110;
@@ -2389,8 +2289,7 @@ void main() {
           p2g_sv0 = 112;
         } else {
           // 1315: setp.eq.s16 	%p125, %rs4, 1;
-          p125 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p125) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1320: mul.wide.u32 	%rd107, %r148, 138547333;
             // 1321: shr.u64 	%rd108, %rd107, 32;
             // 1322: cvt.u32.u64 	%r775, %rd108;
@@ -2444,8 +2343,7 @@ void main() {
     // 1383: add.s32 	%r1239, %r1239, 1;
     r1239 = uint(int(r1239) + 1);
     // 1384: setp.ne.s32 	%p134, %r1239, 4;
-    p134 = int(r1239) != 4;
-    if (!p134) {
+    if (!(int(r1239) != 4)) {
       break;
     }
   }
@@ -2523,15 +2421,13 @@ void main() {
     } else {
       if (p19) {
         // 1667: setp.eq.s16 	%p137, %rs4, 2;
-        p137 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p137) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1705: and.b32  	%r1250, %r173, 255;
           r1250 = r173 & 255u;
           p2g_sv0 = 153;
         } else {
           // 1670: setp.eq.s16 	%p138, %rs4, 3;
-          p138 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p138) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1709: mul.wide.u32 	%rd117, %r173, -858993459;
             // 1710: shr.u64 	%rd118, %rd117, 34;
             // 1711: cvt.u32.u64 	%r872, %rd118;
@@ -2541,8 +2437,7 @@ void main() {
             // 1713: sub.s32 	%r177, %r173, %r873;
             r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1714: setp.eq.s32 	%p142, %r177, 0;
-            p142 = int(r177) == 0;
-            if (p142) {
+            if (int(r177) == 0) {
               // 1393: shr.u32 	%r874, %r173, 8;
               r874 = r173 >> 8u;
               // 1394: mul.wide.u32 	%rd119, %r874, -1431655765;
@@ -2555,11 +2450,9 @@ void main() {
               uint64_t t66 = uint64_t(uint(int(r874) - int(uint(int(uint(uint64_t(t65))) * 6))));
               rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1400: setp.gt.s16 	%p143, %rs19, 1;
-              p143 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-              if (p143) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1405: setp.eq.s16 	%p144, %rs19, 2;
-                p144 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-                if (p144) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1541: shr.u32 	%r879, %r173, 12;
                   // 1542: and.b32  	%r880, %r879, 1;
                   // 1543: or.b32  	%r881, %r1250, %r880;
@@ -2569,8 +2462,7 @@ void main() {
                   p2g_sv0 = 153;
                 } else {
                   // 1408: setp.eq.s16 	%p145, %rs19, 3;
-                  p145 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                  if (p145) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1548: setp.eq.s32 	%p149, %r175, 0;
                     // 1549: selp.b32 	%r878, 1, %r175, %p149;
                     // 1550: or.b32  	%r1250, %r878, %r1250;
@@ -2578,8 +2470,7 @@ void main() {
                     p2g_sv0 = 153;
                   } else {
                     // 1411: setp.ne.s16 	%p146, %rs19, 4;
-                    p146 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                    if (p146) {
+                    if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
                       // 1414: or.b32  	%r1250, %r1250, 123;
@@ -2590,13 +2481,11 @@ void main() {
                 }
               } else {
                 // 1493: setp.eq.s16 	%p147, %rs19, 0;
-                p147 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
-                if (p147) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
                   // 1496: setp.eq.s16 	%p148, %rs19, 1;
-                  p148 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                  if (p148) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1501: or.b32  	%r1250, %r1250, 124;
                     r1250 = r1250 | 124u;
                     p2g_sv0 = 153;
@@ -2619,8 +2508,7 @@ void main() {
             }
           } else {
             // 1673: setp.ne.s16 	%p139, %rs4, 5;
-            p139 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p139) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
               // 1676: mul.wide.u32 	%rd115, %r173, -858993459;
@@ -2637,8 +2525,7 @@ void main() {
         }
       } else {
         // 1685: setp.eq.s16 	%p140, %rs4, 0;
-        p140 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p140) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1721: mul.wide.u32 	%rd123, %r173, 613566757;
           // 1722: shr.u64 	%rd124, %rd123, 32;
           // 1723: cvt.u32.u64 	%r889, %rd124;
@@ -2656,8 +2543,7 @@ void main() {
           p2g_sv0 = 152;
         } else {
           // 1688: setp.eq.s16 	%p141, %rs4, 1;
-          p141 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p141) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1693: mul.wide.u32 	%rd121, %r173, 138547333;
             // 1694: shr.u64 	%rd122, %rd121, 32;
             // 1695: cvt.u32.u64 	%r883, %rd122;
@@ -2818,15 +2704,13 @@ void main() {
       r195 = (r926 >> 1u) & 3u;
       if (p19) {
         // 1844: setp.eq.s16 	%p152, %rs4, 2;
-        p152 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p152) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1882: and.b32  	%r1252, %r193, 255;
           r1252 = r193 & 255u;
           p2g_sv0 = 164;
         } else {
           // 1847: setp.eq.s16 	%p153, %rs4, 3;
-          p153 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p153) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1886: mul.wide.u32 	%rd131, %r193, -858993459;
             // 1887: shr.u64 	%rd132, %rd131, 34;
             // 1888: cvt.u32.u64 	%r940, %rd132;
@@ -2835,8 +2719,7 @@ void main() {
             // 1890: sub.s32 	%r197, %r193, %r941;
             r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1891: setp.eq.s32 	%p157, %r197, 0;
-            p157 = int(r197) == 0;
-            if (p157) {
+            if (int(r197) == 0) {
               // 1418: shr.u32 	%r942, %r193, 8;
               r942 = r193 >> 8u;
               // 1419: mul.wide.u32 	%rd133, %r942, -1431655765;
@@ -2849,11 +2732,9 @@ void main() {
               uint64_t t74 = uint64_t(uint(int(r942) - int(uint(int(uint(uint64_t(t73))) * 6))));
               rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1425: setp.gt.s16 	%p158, %rs21, 1;
-              p158 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-              if (p158) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1430: setp.eq.s16 	%p159, %rs21, 2;
-                p159 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-                if (p159) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1554: shr.u32 	%r947, %r193, 12;
                   // 1555: and.b32  	%r948, %r947, 1;
                   // 1556: or.b32  	%r949, %r1252, %r948;
@@ -2863,8 +2744,7 @@ void main() {
                   p2g_sv0 = 164;
                 } else {
                   // 1433: setp.eq.s16 	%p160, %rs21, 3;
-                  p160 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                  if (p160) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1561: setp.eq.s32 	%p164, %r195, 0;
                     // 1562: selp.b32 	%r946, 1, %r195, %p164;
                     // 1563: or.b32  	%r1252, %r946, %r1252;
@@ -2872,8 +2752,7 @@ void main() {
                     p2g_sv0 = 164;
                   } else {
                     // 1436: setp.ne.s16 	%p161, %rs21, 4;
-                    p161 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                    if (p161) {
+                    if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
                       // 1439: or.b32  	%r1252, %r1252, 123;
@@ -2884,13 +2763,11 @@ void main() {
                 }
               } else {
                 // 1505: setp.eq.s16 	%p162, %rs21, 0;
-                p162 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
                   // 1508: setp.eq.s16 	%p163, %rs21, 1;
-                  p163 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1513: or.b32  	%r1252, %r1252, 124;
                     r1252 = r1252 | 124u;
                     p2g_sv0 = 164;
@@ -2913,8 +2790,7 @@ void main() {
             }
           } else {
             // 1850: setp.ne.s16 	%p154, %rs4, 5;
-            p154 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p154) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
               // 1853: mul.wide.u32 	%rd129, %r193, -858993459;
@@ -2931,8 +2807,7 @@ void main() {
         }
       } else {
         // 1862: setp.eq.s16 	%p155, %rs4, 0;
-        p155 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1898: mul.wide.u32 	%rd137, %r193, 613566757;
           // 1899: shr.u64 	%rd138, %rd137, 32;
           // 1900: cvt.u32.u64 	%r957, %rd138;
@@ -2950,8 +2825,7 @@ void main() {
           p2g_sv0 = 163;
         } else {
           // 1865: setp.eq.s16 	%p156, %rs4, 1;
-          p156 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1870: mul.wide.u32 	%rd135, %r193, 138547333;
             // 1871: shr.u64 	%rd136, %rd135, 32;
             // 1872: cvt.u32.u64 	%r951, %rd136;
@@ -3053,15 +2927,13 @@ void main() {
     } else {
       if (p19) {
         // 1977: setp.eq.s16 	%p167, %rs4, 2;
-        p167 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p167) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2015: and.b32  	%r1254, %r212, 255;
           r1254 = r212 & 255u;
           p2g_sv0 = 175;
         } else {
           // 1980: setp.eq.s16 	%p168, %rs4, 3;
-          p168 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p168) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2019: mul.wide.u32 	%rd145, %r212, -858993459;
             // 2020: shr.u64 	%rd146, %rd145, 34;
             // 2021: cvt.u32.u64 	%r1051, %rd146;
@@ -3070,8 +2942,7 @@ void main() {
             // 2023: sub.s32 	%r216, %r212, %r1052;
             r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2024: setp.eq.s32 	%p172, %r216, 0;
-            p172 = int(r216) == 0;
-            if (p172) {
+            if (int(r216) == 0) {
               // 1443: shr.u32 	%r1053, %r212, 8;
               r1053 = r212 >> 8u;
               // 1444: mul.wide.u32 	%rd147, %r1053, -1431655765;
@@ -3084,11 +2955,9 @@ void main() {
               uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
               rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1450: setp.gt.s16 	%p173, %rs23, 1;
-              p173 = (bitfieldExtract(int(rs23), 0, 16)) > 1;
-              if (p173) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1455: setp.eq.s16 	%p174, %rs23, 2;
-                p174 = (bitfieldExtract(int(rs23), 0, 16)) == 2;
-                if (p174) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1567: shr.u32 	%r1058, %r212, 12;
                   // 1568: and.b32  	%r1059, %r1058, 1;
                   // 1569: or.b32  	%r1060, %r1254, %r1059;
@@ -3098,8 +2967,7 @@ void main() {
                   p2g_sv0 = 175;
                 } else {
                   // 1458: setp.eq.s16 	%p175, %rs23, 3;
-                  p175 = (bitfieldExtract(int(rs23), 0, 16)) == 3;
-                  if (p175) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1574: setp.eq.s32 	%p179, %r214, 0;
                     // 1575: selp.b32 	%r1057, 1, %r214, %p179;
                     // 1576: or.b32  	%r1254, %r1057, %r1254;
@@ -3107,8 +2975,7 @@ void main() {
                     p2g_sv0 = 175;
                   } else {
                     // 1461: setp.ne.s16 	%p176, %rs23, 4;
-                    p176 = (bitfieldExtract(int(rs23), 0, 16)) != 4;
-                    if (p176) {
+                    if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
                       // 1464: or.b32  	%r1254, %r1254, 123;
@@ -3119,13 +2986,11 @@ void main() {
                 }
               } else {
                 // 1517: setp.eq.s16 	%p177, %rs23, 0;
-                p177 = (bitfieldExtract(int(rs23), 0, 16)) == 0;
-                if (p177) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
                   // 1520: setp.eq.s16 	%p178, %rs23, 1;
-                  p178 = (bitfieldExtract(int(rs23), 0, 16)) == 1;
-                  if (p178) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1525: or.b32  	%r1254, %r1254, 124;
                     r1254 = r1254 | 124u;
                     p2g_sv0 = 175;
@@ -3148,8 +3013,7 @@ void main() {
             }
           } else {
             // 1983: setp.ne.s16 	%p169, %rs4, 5;
-            p169 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p169) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
               // 1986: mul.wide.u32 	%rd143, %r212, -858993459;
@@ -3166,8 +3030,7 @@ void main() {
         }
       } else {
         // 1995: setp.eq.s16 	%p170, %rs4, 0;
-        p170 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p170) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2031: mul.wide.u32 	%rd151, %r212, 613566757;
           // 2032: shr.u64 	%rd152, %rd151, 32;
           // 2033: cvt.u32.u64 	%r1068, %rd152;
@@ -3185,8 +3048,7 @@ void main() {
           p2g_sv0 = 174;
         } else {
           // 1998: setp.eq.s16 	%p171, %rs4, 1;
-          p171 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p171) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2003: mul.wide.u32 	%rd149, %r212, 138547333;
             // 2004: shr.u64 	%rd150, %rd149, 32;
             // 2005: cvt.u32.u64 	%r1062, %rd150;
@@ -3347,15 +3209,13 @@ void main() {
       r234 = (r1105 >> 1u) & 3u;
       if (p19) {
         // 2154: setp.eq.s16 	%p182, %rs4, 2;
-        p182 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-        if (p182) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2192: and.b32  	%r1256, %r232, 255;
           r1256 = r232 & 255u;
           p2g_sv0 = 186;
         } else {
           // 2157: setp.eq.s16 	%p183, %rs4, 3;
-          p183 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-          if (p183) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2196: mul.wide.u32 	%rd159, %r232, -858993459;
             // 2197: shr.u64 	%rd160, %rd159, 34;
             // 2198: cvt.u32.u64 	%r1119, %rd160;
@@ -3364,8 +3224,7 @@ void main() {
             // 2200: sub.s32 	%r236, %r232, %r1120;
             r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2201: setp.eq.s32 	%p187, %r236, 0;
-            p187 = int(r236) == 0;
-            if (p187) {
+            if (int(r236) == 0) {
               // 1468: shr.u32 	%r1121, %r232, 8;
               r1121 = r232 >> 8u;
               // 1469: mul.wide.u32 	%rd161, %r1121, -1431655765;
@@ -3378,11 +3237,9 @@ void main() {
               uint64_t t90 = uint64_t(uint(int(r1121) - int(uint(int(uint(uint64_t(t89))) * 6))));
               rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1475: setp.gt.s16 	%p188, %rs25, 1;
-              p188 = (bitfieldExtract(int(rs25), 0, 16)) > 1;
-              if (p188) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1480: setp.eq.s16 	%p189, %rs25, 2;
-                p189 = (bitfieldExtract(int(rs25), 0, 16)) == 2;
-                if (p189) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1580: shr.u32 	%r1126, %r232, 12;
                   // 1581: and.b32  	%r1127, %r1126, 1;
                   // 1582: or.b32  	%r1128, %r1256, %r1127;
@@ -3392,8 +3249,7 @@ void main() {
                   p2g_sv0 = 186;
                 } else {
                   // 1483: setp.eq.s16 	%p190, %rs25, 3;
-                  p190 = (bitfieldExtract(int(rs25), 0, 16)) == 3;
-                  if (p190) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1587: setp.eq.s32 	%p194, %r234, 0;
                     // 1588: selp.b32 	%r1125, 1, %r234, %p194;
                     // 1589: or.b32  	%r1256, %r1125, %r1256;
@@ -3401,8 +3257,7 @@ void main() {
                     p2g_sv0 = 186;
                   } else {
                     // 1486: setp.ne.s16 	%p191, %rs25, 4;
-                    p191 = (bitfieldExtract(int(rs25), 0, 16)) != 4;
-                    if (p191) {
+                    if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
                       // 1489: or.b32  	%r1256, %r1256, 123;
@@ -3413,13 +3268,11 @@ void main() {
                 }
               } else {
                 // 1529: setp.eq.s16 	%p192, %rs25, 0;
-                p192 = (bitfieldExtract(int(rs25), 0, 16)) == 0;
-                if (p192) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
                   // 1532: setp.eq.s16 	%p193, %rs25, 1;
-                  p193 = (bitfieldExtract(int(rs25), 0, 16)) == 1;
-                  if (p193) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1537: or.b32  	%r1256, %r1256, 124;
                     r1256 = r1256 | 124u;
                     p2g_sv0 = 186;
@@ -3442,8 +3295,7 @@ void main() {
             }
           } else {
             // 2160: setp.ne.s16 	%p184, %rs4, 5;
-            p184 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-            if (p184) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
               // 2163: mul.wide.u32 	%rd157, %r232, -858993459;
@@ -3460,8 +3312,7 @@ void main() {
         }
       } else {
         // 2172: setp.eq.s16 	%p185, %rs4, 0;
-        p185 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-        if (p185) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2208: mul.wide.u32 	%rd165, %r232, 613566757;
           // 2209: shr.u64 	%rd166, %rd165, 32;
           // 2210: cvt.u32.u64 	%r1136, %rd166;
@@ -3479,8 +3330,7 @@ void main() {
           p2g_sv0 = 185;
         } else {
           // 2175: setp.eq.s16 	%p186, %rs4, 1;
-          p186 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-          if (p186) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2180: mul.wide.u32 	%rd163, %r232, 138547333;
             // 2181: shr.u64 	%rd164, %rd163, 32;
             // 2182: cvt.u32.u64 	%r1130, %rd164;
@@ -3537,8 +3387,7 @@ void main() {
     // 2245: mov.u32 	%r1248, 1;
     r1248 = 1u;
     // 2246: setp.lt.u32 	%p195, %r1205, 2;
-    p195 = r1205 < 2u;
-    if (!p195) {
+    if (!(r1205 < 2u)) {
       break;
     }
   }

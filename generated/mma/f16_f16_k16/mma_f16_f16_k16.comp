@@ -500,18 +500,15 @@ void main() {
   // 74: and.b32  	%r11, %r365, 1023;
   r11 = (r355 >> 1u) & 1023u;
   // 75: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 80: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       // 129: and.b32  	%r1621, %r9, 65535;
       r1621 = r9 & 65535u;
       p2g_sv0 = 11;
     } else {
       // 83: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 133: mul.wide.u32 	%rd6, %r9, -858993459;
         // 134: shr.u64 	%rd7, %rd6, 34;
         // 135: cvt.u32.u64 	%r371, %rd7;
@@ -520,8 +517,7 @@ void main() {
         // 137: sub.s32 	%r15, %r9, %r372;
         r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 138: setp.eq.s32 	%p11, %r15, 0;
-        p11 = int(r15) == 0;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2403: shr.u32 	%r373, %r9, 8;
           r373 = r9 >> 8u;
           // 2404: mul.wide.u32 	%rd8, %r373, -1431655765;
@@ -534,11 +530,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r373) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2410: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2415: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2995: shr.u32 	%r378, %r9, 12;
               // 2996: and.b32  	%r379, %r378, 1;
               // 2997: or.b32  	%r380, %r1621, %r379;
@@ -548,8 +542,7 @@ void main() {
               p2g_sv0 = 11;
             } else {
               // 2418: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 3002: setp.eq.s32 	%p18, %r11, 0;
                 // 3003: selp.b32 	%r377, 1, %r11, %p18;
                 // 3004: or.b32  	%r1621, %r377, %r1621;
@@ -557,8 +550,7 @@ void main() {
                 p2g_sv0 = 11;
               } else {
                 // 2421: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 249;
                 } else {
                   // 2424: or.b32  	%r1621, %r1621, 31743;
@@ -569,13 +561,11 @@ void main() {
             }
           } else {
             // 2803: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
               // 2806: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2811: or.b32  	%r1621, %r1621, 31744;
                 r1621 = r1621 | 31744u;
                 p2g_sv0 = 11;
@@ -598,8 +588,7 @@ void main() {
         }
       } else {
         // 86: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
           // 89: and.b32  	%r366, %r9, 1;
@@ -607,7 +596,6 @@ void main() {
           // 91: mov.pred 	%p8, 0;
           // 92: xor.pred  	%p9, %p7, %p8;
           // 93: not.pred 	%p10, %p9;
-          p10 = !(((r9 & 1u) == 1u) ^^ false);
           // 94: shr.u32 	%r367, %r9, 1;
           r367 = r9 >> 1u;
           // 95: mul.wide.u32 	%rd4, %r367, -858993459;
@@ -618,7 +606,7 @@ void main() {
           // 98: mul.lo.s32 	%r369, %r368, 20;
           // 99: sub.s32 	%r12, %r367, %r369;
           r12 = uint(int(r367) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r9 & 1u) == 1u) ^^ false)) {
             // 104: mov.u32 	%r370, 7;
             // 105: sub.s32 	%r1620, %r370, %r12;
             r1620 = uint(int(7u) - int(r12));
@@ -633,8 +621,7 @@ void main() {
     }
   } else {
     // 109: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 145: mul.wide.u32 	%rd12, %r9, 613566757;
       // 146: shr.u64 	%rd13, %rd12, 32;
       // 147: cvt.u32.u64 	%r388, %rd13;
@@ -652,8 +639,7 @@ void main() {
       p2g_sv0 = 10;
     } else {
       // 112: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 117: mul.wide.u32 	%rd10, %r9, 138547333;
         // 118: shr.u64 	%rd11, %rd10, 32;
         // 119: cvt.u32.u64 	%r382, %rd11;
@@ -742,15 +728,13 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 213: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 262: and.b32  	%r1623, %r29, 65535;
       r1623 = r29 & 65535u;
       p2g_sv0 = 22;
     } else {
       // 216: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 266: mul.wide.u32 	%rd18, %r29, -858993459;
         // 267: shr.u64 	%rd19, %rd18, 34;
         // 268: cvt.u32.u64 	%r434, %rd19;
@@ -759,8 +743,7 @@ void main() {
         // 270: sub.s32 	%r35, %r29, %r435;
         r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 271: setp.eq.s32 	%p29, %r35, 0;
-        p29 = int(r35) == 0;
-        if (p29) {
+        if (int(r35) == 0) {
           // 2428: shr.u32 	%r436, %r29, 8;
           r436 = r29 >> 8u;
           // 2429: mul.wide.u32 	%rd20, %r436, -1431655765;
@@ -773,11 +756,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r436) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2435: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2440: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 3008: shr.u32 	%r441, %r29, 12;
               // 3009: and.b32  	%r442, %r441, 1;
               // 3010: or.b32  	%r443, %r1623, %r442;
@@ -787,8 +768,7 @@ void main() {
               p2g_sv0 = 22;
             } else {
               // 2443: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 3015: setp.eq.s32 	%p36, %r31, 0;
                 // 3016: selp.b32 	%r440, 1, %r31, %p36;
                 // 3017: or.b32  	%r1623, %r440, %r1623;
@@ -796,8 +776,7 @@ void main() {
                 p2g_sv0 = 22;
               } else {
                 // 2446: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 250;
                 } else {
                   // 2449: or.b32  	%r1623, %r1623, 31743;
@@ -808,13 +787,11 @@ void main() {
             }
           } else {
             // 2815: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
               // 2818: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2823: or.b32  	%r1623, %r1623, 31744;
                 r1623 = r1623 | 31744u;
                 p2g_sv0 = 22;
@@ -837,8 +814,7 @@ void main() {
         }
       } else {
         // 219: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
           // 222: and.b32  	%r429, %r29, 1;
@@ -846,7 +822,6 @@ void main() {
           // 224: mov.pred 	%p26, 0;
           // 225: xor.pred  	%p27, %p25, %p26;
           // 226: not.pred 	%p28, %p27;
-          p28 = !(((r29 & 1u) == 1u) ^^ false);
           // 227: shr.u32 	%r430, %r29, 1;
           r430 = r29 >> 1u;
           // 228: mul.wide.u32 	%rd16, %r430, -858993459;
@@ -856,7 +831,7 @@ void main() {
           // 231: mul.lo.s32 	%r432, %r431, 20;
           // 232: sub.s32 	%r32, %r430, %r432;
           r32 = uint(int(r430) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r29 & 1u) == 1u) ^^ false)) {
             // 237: mov.u32 	%r433, 7;
             // 238: sub.s32 	%r1622, %r433, %r32;
             r1622 = uint(int(7u) - int(r32));
@@ -871,8 +846,7 @@ void main() {
     }
   } else {
     // 242: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 278: mul.wide.u32 	%rd24, %r29, 613566757;
       // 279: shr.u64 	%rd25, %rd24, 32;
       // 280: cvt.u32.u64 	%r451, %rd25;
@@ -890,8 +864,7 @@ void main() {
       p2g_sv0 = 21;
     } else {
       // 245: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 250: mul.wide.u32 	%rd22, %r29, 138547333;
         // 251: shr.u64 	%rd23, %rd22, 32;
         // 252: cvt.u32.u64 	%r445, %rd23;
@@ -976,15 +949,13 @@ void main() {
   r52 = (r480 >> 1u) & 1023u;
   if (p19) {
     // 344: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 393: and.b32  	%r1625, %r50, 65535;
       r1625 = r50 & 65535u;
       p2g_sv0 = 33;
     } else {
       // 347: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 397: mul.wide.u32 	%rd30, %r50, -858993459;
         // 398: shr.u64 	%rd31, %rd30, 34;
         // 399: cvt.u32.u64 	%r496, %rd31;
@@ -993,8 +964,7 @@ void main() {
         // 401: sub.s32 	%r56, %r50, %r497;
         r56 = uint(int(r50) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 402: setp.eq.s32 	%p47, %r56, 0;
-        p47 = int(r56) == 0;
-        if (p47) {
+        if (int(r56) == 0) {
           // 2453: shr.u32 	%r498, %r50, 8;
           r498 = r50 >> 8u;
           // 2454: mul.wide.u32 	%rd32, %r498, -1431655765;
@@ -1007,11 +977,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r498) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2460: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2465: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 3021: shr.u32 	%r503, %r50, 12;
               // 3022: and.b32  	%r504, %r503, 1;
               // 3023: or.b32  	%r505, %r1625, %r504;
@@ -1021,8 +989,7 @@ void main() {
               p2g_sv0 = 33;
             } else {
               // 2468: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 3028: setp.eq.s32 	%p54, %r52, 0;
                 // 3029: selp.b32 	%r502, 1, %r52, %p54;
                 // 3030: or.b32  	%r1625, %r502, %r1625;
@@ -1030,8 +997,7 @@ void main() {
                 p2g_sv0 = 33;
               } else {
                 // 2471: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 251;
                 } else {
                   // 2474: or.b32  	%r1625, %r1625, 31743;
@@ -1042,13 +1008,11 @@ void main() {
             }
           } else {
             // 2827: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
               // 2830: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2835: or.b32  	%r1625, %r1625, 31744;
                 r1625 = r1625 | 31744u;
                 p2g_sv0 = 33;
@@ -1071,8 +1035,7 @@ void main() {
         }
       } else {
         // 350: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
           // 353: and.b32  	%r491, %r50, 1;
@@ -1080,7 +1043,6 @@ void main() {
           // 355: mov.pred 	%p44, 0;
           // 356: xor.pred  	%p45, %p43, %p44;
           // 357: not.pred 	%p46, %p45;
-          p46 = !(((r50 & 1u) == 1u) ^^ false);
           // 358: shr.u32 	%r492, %r50, 1;
           r492 = r50 >> 1u;
           // 359: mul.wide.u32 	%rd28, %r492, -858993459;
@@ -1090,7 +1052,7 @@ void main() {
           // 362: mul.lo.s32 	%r494, %r493, 20;
           // 363: sub.s32 	%r53, %r492, %r494;
           r53 = uint(int(r492) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r50 & 1u) == 1u) ^^ false)) {
             // 368: mov.u32 	%r495, 7;
             // 369: sub.s32 	%r1624, %r495, %r53;
             r1624 = uint(int(7u) - int(r53));
@@ -1105,8 +1067,7 @@ void main() {
     }
   } else {
     // 373: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 409: mul.wide.u32 	%rd36, %r50, 613566757;
       // 410: shr.u64 	%rd37, %rd36, 32;
       // 411: cvt.u32.u64 	%r513, %rd37;
@@ -1124,8 +1085,7 @@ void main() {
       p2g_sv0 = 32;
     } else {
       // 376: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 381: mul.wide.u32 	%rd34, %r50, 138547333;
         // 382: shr.u64 	%rd35, %rd34, 32;
         // 383: cvt.u32.u64 	%r507, %rd35;
@@ -1208,15 +1168,13 @@ void main() {
   r73 = (r542 >> 1u) & 1023u;
   if (p19) {
     // 474: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 523: and.b32  	%r1627, %r71, 65535;
       r1627 = r71 & 65535u;
       p2g_sv0 = 44;
     } else {
       // 477: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 527: mul.wide.u32 	%rd42, %r71, -858993459;
         // 528: shr.u64 	%rd43, %rd42, 34;
         // 529: cvt.u32.u64 	%r558, %rd43;
@@ -1225,8 +1183,7 @@ void main() {
         // 531: sub.s32 	%r77, %r71, %r559;
         r77 = uint(int(r71) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 532: setp.eq.s32 	%p65, %r77, 0;
-        p65 = int(r77) == 0;
-        if (p65) {
+        if (int(r77) == 0) {
           // 2478: shr.u32 	%r560, %r71, 8;
           r560 = r71 >> 8u;
           // 2479: mul.wide.u32 	%rd44, %r560, -1431655765;
@@ -1239,11 +1196,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r560) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2485: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2490: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 3034: shr.u32 	%r565, %r71, 12;
               // 3035: and.b32  	%r566, %r565, 1;
               // 3036: or.b32  	%r567, %r1627, %r566;
@@ -1253,8 +1208,7 @@ void main() {
               p2g_sv0 = 44;
             } else {
               // 2493: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 3041: setp.eq.s32 	%p72, %r73, 0;
                 // 3042: selp.b32 	%r564, 1, %r73, %p72;
                 // 3043: or.b32  	%r1627, %r564, %r1627;
@@ -1262,8 +1216,7 @@ void main() {
                 p2g_sv0 = 44;
               } else {
                 // 2496: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 252;
                 } else {
                   // 2499: or.b32  	%r1627, %r1627, 31743;
@@ -1274,13 +1227,11 @@ void main() {
             }
           } else {
             // 2839: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
               // 2842: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2847: or.b32  	%r1627, %r1627, 31744;
                 r1627 = r1627 | 31744u;
                 p2g_sv0 = 44;
@@ -1303,8 +1254,7 @@ void main() {
         }
       } else {
         // 480: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
           // 483: and.b32  	%r553, %r71, 1;
@@ -1312,7 +1262,6 @@ void main() {
           // 485: mov.pred 	%p62, 0;
           // 486: xor.pred  	%p63, %p61, %p62;
           // 487: not.pred 	%p64, %p63;
-          p64 = !(((r71 & 1u) == 1u) ^^ false);
           // 488: shr.u32 	%r554, %r71, 1;
           r554 = r71 >> 1u;
           // 489: mul.wide.u32 	%rd40, %r554, -858993459;
@@ -1322,7 +1271,7 @@ void main() {
           // 492: mul.lo.s32 	%r556, %r555, 20;
           // 493: sub.s32 	%r74, %r554, %r556;
           r74 = uint(int(r554) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r71 & 1u) == 1u) ^^ false)) {
             // 498: mov.u32 	%r557, 7;
             // 499: sub.s32 	%r1626, %r557, %r74;
             r1626 = uint(int(7u) - int(r74));
@@ -1337,8 +1286,7 @@ void main() {
     }
   } else {
     // 503: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 539: mul.wide.u32 	%rd48, %r71, 613566757;
       // 540: shr.u64 	%rd49, %rd48, 32;
       // 541: cvt.u32.u64 	%r575, %rd49;
@@ -1356,8 +1304,7 @@ void main() {
       p2g_sv0 = 43;
     } else {
       // 506: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 511: mul.wide.u32 	%rd46, %r71, 138547333;
         // 512: shr.u64 	%rd47, %rd46, 32;
         // 513: cvt.u32.u64 	%r569, %rd47;
@@ -1459,15 +1406,13 @@ void main() {
   } else {
     if (p19) {
       // 622: setp.eq.s16 	%p75, %rs4, 2;
-      p75 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 660: and.b32  	%r1629, %r92, 65535;
         r1629 = r92 & 65535u;
         p2g_sv0 = 55;
       } else {
         // 625: setp.eq.s16 	%p76, %rs4, 3;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 664: mul.wide.u32 	%rd54, %r92, -858993459;
           // 665: shr.u64 	%rd55, %rd54, 34;
           // 666: cvt.u32.u64 	%r618, %rd55;
@@ -1476,8 +1421,7 @@ void main() {
           // 668: sub.s32 	%r96, %r92, %r619;
           r96 = uint(int(r92) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 669: setp.eq.s32 	%p80, %r96, 0;
-          p80 = int(r96) == 0;
-          if (p80) {
+          if (int(r96) == 0) {
             // 2503: shr.u32 	%r620, %r92, 8;
             r620 = r92 >> 8u;
             // 2504: mul.wide.u32 	%rd56, %r620, -1431655765;
@@ -1490,11 +1434,9 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r620) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2510: setp.gt.s16 	%p81, %rs11, 1;
-            p81 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2515: setp.eq.s16 	%p82, %rs11, 2;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 3067: shr.u32 	%r625, %r92, 12;
                 // 3068: and.b32  	%r626, %r625, 1;
                 // 3069: or.b32  	%r627, %r1629, %r626;
@@ -1504,8 +1446,7 @@ void main() {
                 p2g_sv0 = 55;
               } else {
                 // 2518: setp.eq.s16 	%p83, %rs11, 3;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 3074: setp.eq.s32 	%p87, %r94, 0;
                   // 3075: selp.b32 	%r624, 1, %r94, %p87;
                   // 3076: or.b32  	%r1629, %r624, %r1629;
@@ -1513,8 +1454,7 @@ void main() {
                   p2g_sv0 = 55;
                 } else {
                   // 2521: setp.ne.s16 	%p84, %rs11, 4;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2524: or.b32  	%r1629, %r1629, 31743;
@@ -1525,13 +1465,11 @@ void main() {
               }
             } else {
               // 2851: setp.eq.s16 	%p85, %rs11, 0;
-              p85 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 55;
               } else {
                 // 2854: setp.eq.s16 	%p86, %rs11, 1;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2859: or.b32  	%r1629, %r1629, 31744;
                   r1629 = r1629 | 31744u;
                   p2g_sv0 = 55;
@@ -1554,8 +1492,7 @@ void main() {
           }
         } else {
           // 628: setp.ne.s16 	%p77, %rs4, 5;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 53;
           } else {
             // 631: mul.wide.u32 	%rd52, %r92, -858993459;
@@ -1572,8 +1509,7 @@ void main() {
       }
     } else {
       // 640: setp.eq.s16 	%p78, %rs4, 0;
-      p78 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 676: mul.wide.u32 	%rd60, %r92, 613566757;
         // 677: shr.u64 	%rd61, %rd60, 32;
         // 678: cvt.u32.u64 	%r635, %rd61;
@@ -1591,8 +1527,7 @@ void main() {
         p2g_sv0 = 54;
       } else {
         // 643: setp.eq.s16 	%p79, %rs4, 1;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 648: mul.wide.u32 	%rd58, %r92, 138547333;
           // 649: shr.u64 	%rd59, %rd58, 32;
           // 650: cvt.u32.u64 	%r629, %rd59;
@@ -1733,15 +1668,13 @@ void main() {
     r114 = (r670 >> 1u) & 1023u;
     if (p19) {
       // 785: setp.eq.s16 	%p90, %rs4, 2;
-      p90 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 823: and.b32  	%r1631, %r112, 65535;
         r1631 = r112 & 65535u;
         p2g_sv0 = 66;
       } else {
         // 788: setp.eq.s16 	%p91, %rs4, 3;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 827: mul.wide.u32 	%rd68, %r112, -858993459;
           // 828: shr.u64 	%rd69, %rd68, 34;
           // 829: cvt.u32.u64 	%r684, %rd69;
@@ -1750,8 +1683,7 @@ void main() {
           // 831: sub.s32 	%r116, %r112, %r685;
           r116 = uint(int(r112) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 832: setp.eq.s32 	%p95, %r116, 0;
-          p95 = int(r116) == 0;
-          if (p95) {
+          if (int(r116) == 0) {
             // 2528: shr.u32 	%r686, %r112, 8;
             r686 = r112 >> 8u;
             // 2529: mul.wide.u32 	%rd70, %r686, -1431655765;
@@ -1764,11 +1696,9 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r686) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2535: setp.gt.s16 	%p96, %rs13, 1;
-            p96 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2540: setp.eq.s16 	%p97, %rs13, 2;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 3080: shr.u32 	%r691, %r112, 12;
                 // 3081: and.b32  	%r692, %r691, 1;
                 // 3082: or.b32  	%r693, %r1631, %r692;
@@ -1778,8 +1708,7 @@ void main() {
                 p2g_sv0 = 66;
               } else {
                 // 2543: setp.eq.s16 	%p98, %rs13, 3;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3087: setp.eq.s32 	%p102, %r114, 0;
                   // 3088: selp.b32 	%r690, 1, %r114, %p102;
                   // 3089: or.b32  	%r1631, %r690, %r1631;
@@ -1787,8 +1716,7 @@ void main() {
                   p2g_sv0 = 66;
                 } else {
                   // 2546: setp.ne.s16 	%p99, %rs13, 4;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2549: or.b32  	%r1631, %r1631, 31743;
@@ -1799,13 +1727,11 @@ void main() {
               }
             } else {
               // 2863: setp.eq.s16 	%p100, %rs13, 0;
-              p100 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 66;
               } else {
                 // 2866: setp.eq.s16 	%p101, %rs13, 1;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2871: or.b32  	%r1631, %r1631, 31744;
                   r1631 = r1631 | 31744u;
                   p2g_sv0 = 66;
@@ -1828,8 +1754,7 @@ void main() {
           }
         } else {
           // 791: setp.ne.s16 	%p92, %rs4, 5;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 64;
           } else {
             // 794: mul.wide.u32 	%rd66, %r112, -858993459;
@@ -1846,8 +1771,7 @@ void main() {
       }
     } else {
       // 803: setp.eq.s16 	%p93, %rs4, 0;
-      p93 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 839: mul.wide.u32 	%rd74, %r112, 613566757;
         // 840: shr.u64 	%rd75, %rd74, 32;
         // 841: cvt.u32.u64 	%r701, %rd75;
@@ -1865,8 +1789,7 @@ void main() {
         p2g_sv0 = 65;
       } else {
         // 806: setp.eq.s16 	%p94, %rs4, 1;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 811: mul.wide.u32 	%rd72, %r112, 138547333;
           // 812: shr.u64 	%rd73, %rd72, 32;
           // 813: cvt.u32.u64 	%r695, %rd73;
@@ -1967,15 +1890,13 @@ void main() {
   } else {
     if (p19) {
       // 917: setp.eq.s16 	%p105, %rs4, 2;
-      p105 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 955: and.b32  	%r1633, %r132, 65535;
         r1633 = r132 & 65535u;
         p2g_sv0 = 77;
       } else {
         // 920: setp.eq.s16 	%p106, %rs4, 3;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 959: mul.wide.u32 	%rd82, %r132, -858993459;
           // 960: shr.u64 	%rd83, %rd82, 34;
           // 961: cvt.u32.u64 	%r781, %rd83;
@@ -1984,8 +1905,7 @@ void main() {
           // 963: sub.s32 	%r136, %r132, %r782;
           r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 964: setp.eq.s32 	%p110, %r136, 0;
-          p110 = int(r136) == 0;
-          if (p110) {
+          if (int(r136) == 0) {
             // 2553: shr.u32 	%r783, %r132, 8;
             r783 = r132 >> 8u;
             // 2554: mul.wide.u32 	%rd84, %r783, -1431655765;
@@ -1998,11 +1918,9 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r783) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2560: setp.gt.s16 	%p111, %rs15, 1;
-            p111 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2565: setp.eq.s16 	%p112, %rs15, 2;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3093: shr.u32 	%r788, %r132, 12;
                 // 3094: and.b32  	%r789, %r788, 1;
                 // 3095: or.b32  	%r790, %r1633, %r789;
@@ -2012,8 +1930,7 @@ void main() {
                 p2g_sv0 = 77;
               } else {
                 // 2568: setp.eq.s16 	%p113, %rs15, 3;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3100: setp.eq.s32 	%p117, %r134, 0;
                   // 3101: selp.b32 	%r787, 1, %r134, %p117;
                   // 3102: or.b32  	%r1633, %r787, %r1633;
@@ -2021,8 +1938,7 @@ void main() {
                   p2g_sv0 = 77;
                 } else {
                   // 2571: setp.ne.s16 	%p114, %rs15, 4;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2574: or.b32  	%r1633, %r1633, 31743;
@@ -2033,13 +1949,11 @@ void main() {
               }
             } else {
               // 2875: setp.eq.s16 	%p115, %rs15, 0;
-              p115 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 77;
               } else {
                 // 2878: setp.eq.s16 	%p116, %rs15, 1;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2883: or.b32  	%r1633, %r1633, 31744;
                   r1633 = r1633 | 31744u;
                   p2g_sv0 = 77;
@@ -2062,8 +1976,7 @@ void main() {
           }
         } else {
           // 923: setp.ne.s16 	%p107, %rs4, 5;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 75;
           } else {
             // 926: mul.wide.u32 	%rd80, %r132, -858993459;
@@ -2080,8 +1993,7 @@ void main() {
       }
     } else {
       // 935: setp.eq.s16 	%p108, %rs4, 0;
-      p108 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 971: mul.wide.u32 	%rd88, %r132, 613566757;
         // 972: shr.u64 	%rd89, %rd88, 32;
         // 973: cvt.u32.u64 	%r798, %rd89;
@@ -2099,8 +2011,7 @@ void main() {
         p2g_sv0 = 76;
       } else {
         // 938: setp.eq.s16 	%p109, %rs4, 1;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 943: mul.wide.u32 	%rd86, %r132, 138547333;
           // 944: shr.u64 	%rd87, %rd86, 32;
           // 945: cvt.u32.u64 	%r792, %rd87;
@@ -2242,15 +2153,13 @@ void main() {
     r154 = (r834 >> 1u) & 1023u;
     if (p19) {
       // 1081: setp.eq.s16 	%p120, %rs4, 2;
-      p120 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1119: and.b32  	%r1635, %r152, 65535;
         r1635 = r152 & 65535u;
         p2g_sv0 = 88;
       } else {
         // 1084: setp.eq.s16 	%p121, %rs4, 3;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1123: mul.wide.u32 	%rd96, %r152, -858993459;
           // 1124: shr.u64 	%rd97, %rd96, 34;
           // 1125: cvt.u32.u64 	%r848, %rd97;
@@ -2259,8 +2168,7 @@ void main() {
           // 1127: sub.s32 	%r156, %r152, %r849;
           r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1128: setp.eq.s32 	%p125, %r156, 0;
-          p125 = int(r156) == 0;
-          if (p125) {
+          if (int(r156) == 0) {
             // 2578: shr.u32 	%r850, %r152, 8;
             r850 = r152 >> 8u;
             // 2579: mul.wide.u32 	%rd98, %r850, -1431655765;
@@ -2273,11 +2181,9 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r850) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2585: setp.gt.s16 	%p126, %rs17, 1;
-            p126 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2590: setp.eq.s16 	%p127, %rs17, 2;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3106: shr.u32 	%r855, %r152, 12;
                 // 3107: and.b32  	%r856, %r855, 1;
                 // 3108: or.b32  	%r857, %r1635, %r856;
@@ -2287,8 +2193,7 @@ void main() {
                 p2g_sv0 = 88;
               } else {
                 // 2593: setp.eq.s16 	%p128, %rs17, 3;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3113: setp.eq.s32 	%p132, %r154, 0;
                   // 3114: selp.b32 	%r854, 1, %r154, %p132;
                   // 3115: or.b32  	%r1635, %r854, %r1635;
@@ -2296,8 +2201,7 @@ void main() {
                   p2g_sv0 = 88;
                 } else {
                   // 2596: setp.ne.s16 	%p129, %rs17, 4;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2599: or.b32  	%r1635, %r1635, 31743;
@@ -2308,13 +2212,11 @@ void main() {
               }
             } else {
               // 2887: setp.eq.s16 	%p130, %rs17, 0;
-              p130 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 88;
               } else {
                 // 2890: setp.eq.s16 	%p131, %rs17, 1;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2895: or.b32  	%r1635, %r1635, 31744;
                   r1635 = r1635 | 31744u;
                   p2g_sv0 = 88;
@@ -2337,8 +2239,7 @@ void main() {
           }
         } else {
           // 1087: setp.ne.s16 	%p122, %rs4, 5;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 86;
           } else {
             // 1090: mul.wide.u32 	%rd94, %r152, -858993459;
@@ -2355,8 +2256,7 @@ void main() {
       }
     } else {
       // 1099: setp.eq.s16 	%p123, %rs4, 0;
-      p123 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1135: mul.wide.u32 	%rd102, %r152, 613566757;
         // 1136: shr.u64 	%rd103, %rd102, 32;
         // 1137: cvt.u32.u64 	%r865, %rd103;
@@ -2374,8 +2274,7 @@ void main() {
         p2g_sv0 = 87;
       } else {
         // 1102: setp.eq.s16 	%p124, %rs4, 1;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1107: mul.wide.u32 	%rd100, %r152, 138547333;
           // 1108: shr.u64 	%rd101, %rd100, 32;
           // 1109: cvt.u32.u64 	%r859, %rd101;
@@ -2474,15 +2373,13 @@ void main() {
   } else {
     if (p19) {
       // 1212: setp.eq.s16 	%p135, %rs4, 2;
-      p135 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1250: and.b32  	%r1637, %r171, 65535;
         r1637 = r171 & 65535u;
         p2g_sv0 = 99;
       } else {
         // 1215: setp.eq.s16 	%p136, %rs4, 3;
-        p136 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1254: mul.wide.u32 	%rd110, %r171, -858993459;
           // 1255: shr.u64 	%rd111, %rd110, 34;
           // 1256: cvt.u32.u64 	%r945, %rd111;
@@ -2492,8 +2389,7 @@ void main() {
           // 1258: sub.s32 	%r175, %r171, %r946;
           r175 = uint(int(r171) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1259: setp.eq.s32 	%p140, %r175, 0;
-          p140 = int(r175) == 0;
-          if (p140) {
+          if (int(r175) == 0) {
             // 2603: shr.u32 	%r947, %r171, 8;
             r947 = r171 >> 8u;
             // 2604: mul.wide.u32 	%rd112, %r947, -1431655765;
@@ -2506,11 +2402,9 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r947) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2610: setp.gt.s16 	%p141, %rs19, 1;
-            p141 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2615: setp.eq.s16 	%p142, %rs19, 2;
-              p142 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3119: shr.u32 	%r952, %r171, 12;
                 // 3120: and.b32  	%r953, %r952, 1;
                 // 3121: or.b32  	%r954, %r1637, %r953;
@@ -2520,8 +2414,7 @@ void main() {
                 p2g_sv0 = 99;
               } else {
                 // 2618: setp.eq.s16 	%p143, %rs19, 3;
-                p143 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3126: setp.eq.s32 	%p147, %r173, 0;
                   // 3127: selp.b32 	%r951, 1, %r173, %p147;
                   // 3128: or.b32  	%r1637, %r951, %r1637;
@@ -2529,8 +2422,7 @@ void main() {
                   p2g_sv0 = 99;
                 } else {
                   // 2621: setp.ne.s16 	%p144, %rs19, 4;
-                  p144 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2624: or.b32  	%r1637, %r1637, 31743;
@@ -2541,13 +2433,11 @@ void main() {
               }
             } else {
               // 2899: setp.eq.s16 	%p145, %rs19, 0;
-              p145 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 99;
               } else {
                 // 2902: setp.eq.s16 	%p146, %rs19, 1;
-                p146 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2907: or.b32  	%r1637, %r1637, 31744;
                   r1637 = r1637 | 31744u;
                   p2g_sv0 = 99;
@@ -2570,8 +2460,7 @@ void main() {
           }
         } else {
           // 1218: setp.ne.s16 	%p137, %rs4, 5;
-          p137 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 97;
           } else {
             // 1221: mul.wide.u32 	%rd108, %r171, -858993459;
@@ -2588,8 +2477,7 @@ void main() {
       }
     } else {
       // 1230: setp.eq.s16 	%p138, %rs4, 0;
-      p138 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1266: mul.wide.u32 	%rd116, %r171, 613566757;
         // 1267: shr.u64 	%rd117, %rd116, 32;
         // 1268: cvt.u32.u64 	%r962, %rd117;
@@ -2607,8 +2495,7 @@ void main() {
         p2g_sv0 = 98;
       } else {
         // 1233: setp.eq.s16 	%p139, %rs4, 1;
-        p139 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1238: mul.wide.u32 	%rd114, %r171, 138547333;
           // 1239: shr.u64 	%rd115, %rd114, 32;
           // 1240: cvt.u32.u64 	%r956, %rd115;
@@ -2752,15 +2639,13 @@ void main() {
     r194 = (r998 >> 1u) & 1023u;
     if (p19) {
       // 1377: setp.eq.s16 	%p150, %rs4, 2;
-      p150 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1415: and.b32  	%r1639, %r192, 65535;
         r1639 = r192 & 65535u;
         p2g_sv0 = 110;
       } else {
         // 1380: setp.eq.s16 	%p151, %rs4, 3;
-        p151 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1419: mul.wide.u32 	%rd124, %r192, -858993459;
           // 1420: shr.u64 	%rd125, %rd124, 34;
           // 1421: cvt.u32.u64 	%r1012, %rd125;
@@ -2769,8 +2654,7 @@ void main() {
           // 1423: sub.s32 	%r196, %r192, %r1013;
           r196 = uint(int(r192) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1424: setp.eq.s32 	%p155, %r196, 0;
-          p155 = int(r196) == 0;
-          if (p155) {
+          if (int(r196) == 0) {
             // 2628: shr.u32 	%r1014, %r192, 8;
             r1014 = r192 >> 8u;
             // 2629: mul.wide.u32 	%rd126, %r1014, -1431655765;
@@ -2783,11 +2667,9 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r1014) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2635: setp.gt.s16 	%p156, %rs21, 1;
-            p156 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2640: setp.eq.s16 	%p157, %rs21, 2;
-              p157 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3132: shr.u32 	%r1019, %r192, 12;
                 // 3133: and.b32  	%r1020, %r1019, 1;
                 // 3134: or.b32  	%r1021, %r1639, %r1020;
@@ -2797,8 +2679,7 @@ void main() {
                 p2g_sv0 = 110;
               } else {
                 // 2643: setp.eq.s16 	%p158, %rs21, 3;
-                p158 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3139: setp.eq.s32 	%p162, %r194, 0;
                   // 3140: selp.b32 	%r1018, 1, %r194, %p162;
                   // 3141: or.b32  	%r1639, %r1018, %r1639;
@@ -2806,8 +2687,7 @@ void main() {
                   p2g_sv0 = 110;
                 } else {
                   // 2646: setp.ne.s16 	%p159, %rs21, 4;
-                  p159 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2649: or.b32  	%r1639, %r1639, 31743;
@@ -2818,13 +2698,11 @@ void main() {
               }
             } else {
               // 2911: setp.eq.s16 	%p160, %rs21, 0;
-              p160 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 110;
               } else {
                 // 2914: setp.eq.s16 	%p161, %rs21, 1;
-                p161 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2919: or.b32  	%r1639, %r1639, 31744;
                   r1639 = r1639 | 31744u;
                   p2g_sv0 = 110;
@@ -2847,8 +2725,7 @@ void main() {
           }
         } else {
           // 1383: setp.ne.s16 	%p152, %rs4, 5;
-          p152 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 108;
           } else {
             // 1386: mul.wide.u32 	%rd122, %r192, -858993459;
@@ -2865,8 +2742,7 @@ void main() {
       }
     } else {
       // 1395: setp.eq.s16 	%p153, %rs4, 0;
-      p153 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1431: mul.wide.u32 	%rd130, %r192, 613566757;
         // 1432: shr.u64 	%rd131, %rd130, 32;
         // 1433: cvt.u32.u64 	%r1029, %rd131;
@@ -2884,8 +2760,7 @@ void main() {
         p2g_sv0 = 109;
       } else {
         // 1398: setp.eq.s16 	%p154, %rs4, 1;
-        p154 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1403: mul.wide.u32 	%rd128, %r192, 138547333;
           // 1404: shr.u64 	%rd129, %rd128, 32;
           // 1405: cvt.u32.u64 	%r1023, %rd129;
@@ -2987,15 +2862,13 @@ void main() {
   } else {
     if (p19) {
       // 1510: setp.eq.s16 	%p165, %rs4, 2;
-      p165 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p165) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1548: and.b32  	%r1641, %r211, 65535;
         r1641 = r211 & 65535u;
         p2g_sv0 = 121;
       } else {
         // 1513: setp.eq.s16 	%p166, %rs4, 3;
-        p166 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p166) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1552: mul.wide.u32 	%rd138, %r211, -858993459;
           // 1553: shr.u64 	%rd139, %rd138, 34;
           // 1554: cvt.u32.u64 	%r1111, %rd139;
@@ -3004,8 +2877,7 @@ void main() {
           // 1556: sub.s32 	%r215, %r211, %r1112;
           r215 = uint(int(r211) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1557: setp.eq.s32 	%p170, %r215, 0;
-          p170 = int(r215) == 0;
-          if (p170) {
+          if (int(r215) == 0) {
             // 2653: shr.u32 	%r1113, %r211, 8;
             r1113 = r211 >> 8u;
             // 2654: mul.wide.u32 	%rd140, %r1113, -1431655765;
@@ -3018,11 +2890,9 @@ void main() {
             uint64_t t82 = uint64_t(uint(int(r1113) - int(uint(int(uint(uint64_t(t81))) * 6))));
             rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2660: setp.gt.s16 	%p171, %rs23, 1;
-            p171 = (bitfieldExtract(int(rs23), 0, 16)) > 1;
-            if (p171) {
+            if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2665: setp.eq.s16 	%p172, %rs23, 2;
-              p172 = (bitfieldExtract(int(rs23), 0, 16)) == 2;
-              if (p172) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3145: shr.u32 	%r1118, %r211, 12;
                 // 3146: and.b32  	%r1119, %r1118, 1;
                 // 3147: or.b32  	%r1120, %r1641, %r1119;
@@ -3032,8 +2902,7 @@ void main() {
                 p2g_sv0 = 121;
               } else {
                 // 2668: setp.eq.s16 	%p173, %rs23, 3;
-                p173 = (bitfieldExtract(int(rs23), 0, 16)) == 3;
-                if (p173) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3152: setp.eq.s32 	%p177, %r213, 0;
                   // 3153: selp.b32 	%r1117, 1, %r213, %p177;
                   // 3154: or.b32  	%r1641, %r1117, %r1641;
@@ -3041,8 +2910,7 @@ void main() {
                   p2g_sv0 = 121;
                 } else {
                   // 2671: setp.ne.s16 	%p174, %rs23, 4;
-                  p174 = (bitfieldExtract(int(rs23), 0, 16)) != 4;
-                  if (p174) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2674: or.b32  	%r1641, %r1641, 31743;
@@ -3053,13 +2921,11 @@ void main() {
               }
             } else {
               // 2923: setp.eq.s16 	%p175, %rs23, 0;
-              p175 = (bitfieldExtract(int(rs23), 0, 16)) == 0;
-              if (p175) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 121;
               } else {
                 // 2926: setp.eq.s16 	%p176, %rs23, 1;
-                p176 = (bitfieldExtract(int(rs23), 0, 16)) == 1;
-                if (p176) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2931: or.b32  	%r1641, %r1641, 31744;
                   r1641 = r1641 | 31744u;
                   p2g_sv0 = 121;
@@ -3082,8 +2948,7 @@ void main() {
           }
         } else {
           // 1516: setp.ne.s16 	%p167, %rs4, 5;
-          p167 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p167) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 119;
           } else {
             // 1519: mul.wide.u32 	%rd136, %r211, -858993459;
@@ -3100,8 +2965,7 @@ void main() {
       }
     } else {
       // 1528: setp.eq.s16 	%p168, %rs4, 0;
-      p168 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p168) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1564: mul.wide.u32 	%rd144, %r211, 613566757;
         // 1565: shr.u64 	%rd145, %rd144, 32;
         // 1566: cvt.u32.u64 	%r1128, %rd145;
@@ -3119,8 +2983,7 @@ void main() {
         p2g_sv0 = 120;
       } else {
         // 1531: setp.eq.s16 	%p169, %rs4, 1;
-        p169 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p169) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1536: mul.wide.u32 	%rd142, %r211, 138547333;
           // 1537: shr.u64 	%rd143, %rd142, 32;
           // 1538: cvt.u32.u64 	%r1122, %rd143;
@@ -3262,15 +3125,13 @@ void main() {
     r233 = (r1164 >> 1u) & 1023u;
     if (p19) {
       // 1674: setp.eq.s16 	%p180, %rs4, 2;
-      p180 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p180) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1712: and.b32  	%r1643, %r231, 65535;
         r1643 = r231 & 65535u;
         p2g_sv0 = 132;
       } else {
         // 1677: setp.eq.s16 	%p181, %rs4, 3;
-        p181 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p181) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1716: mul.wide.u32 	%rd152, %r231, -858993459;
           // 1717: shr.u64 	%rd153, %rd152, 34;
           // 1718: cvt.u32.u64 	%r1178, %rd153;
@@ -3279,8 +3140,7 @@ void main() {
           // 1720: sub.s32 	%r235, %r231, %r1179;
           r235 = uint(int(r231) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1721: setp.eq.s32 	%p185, %r235, 0;
-          p185 = int(r235) == 0;
-          if (p185) {
+          if (int(r235) == 0) {
             // 2678: shr.u32 	%r1180, %r231, 8;
             r1180 = r231 >> 8u;
             // 2679: mul.wide.u32 	%rd154, %r1180, -1431655765;
@@ -3293,11 +3153,9 @@ void main() {
             uint64_t t90 = uint64_t(uint(int(r1180) - int(uint(int(uint(uint64_t(t89))) * 6))));
             rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2685: setp.gt.s16 	%p186, %rs25, 1;
-            p186 = (bitfieldExtract(int(rs25), 0, 16)) > 1;
-            if (p186) {
+            if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2690: setp.eq.s16 	%p187, %rs25, 2;
-              p187 = (bitfieldExtract(int(rs25), 0, 16)) == 2;
-              if (p187) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3158: shr.u32 	%r1185, %r231, 12;
                 // 3159: and.b32  	%r1186, %r1185, 1;
                 // 3160: or.b32  	%r1187, %r1643, %r1186;
@@ -3307,8 +3165,7 @@ void main() {
                 p2g_sv0 = 132;
               } else {
                 // 2693: setp.eq.s16 	%p188, %rs25, 3;
-                p188 = (bitfieldExtract(int(rs25), 0, 16)) == 3;
-                if (p188) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3165: setp.eq.s32 	%p192, %r233, 0;
                   // 3166: selp.b32 	%r1184, 1, %r233, %p192;
                   // 3167: or.b32  	%r1643, %r1184, %r1643;
@@ -3316,8 +3173,7 @@ void main() {
                   p2g_sv0 = 132;
                 } else {
                   // 2696: setp.ne.s16 	%p189, %rs25, 4;
-                  p189 = (bitfieldExtract(int(rs25), 0, 16)) != 4;
-                  if (p189) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2699: or.b32  	%r1643, %r1643, 31743;
@@ -3328,13 +3184,11 @@ void main() {
               }
             } else {
               // 2935: setp.eq.s16 	%p190, %rs25, 0;
-              p190 = (bitfieldExtract(int(rs25), 0, 16)) == 0;
-              if (p190) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 132;
               } else {
                 // 2938: setp.eq.s16 	%p191, %rs25, 1;
-                p191 = (bitfieldExtract(int(rs25), 0, 16)) == 1;
-                if (p191) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2943: or.b32  	%r1643, %r1643, 31744;
                   r1643 = r1643 | 31744u;
                   p2g_sv0 = 132;
@@ -3357,8 +3211,7 @@ void main() {
           }
         } else {
           // 1680: setp.ne.s16 	%p182, %rs4, 5;
-          p182 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p182) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 130;
           } else {
             // 1683: mul.wide.u32 	%rd150, %r231, -858993459;
@@ -3375,8 +3228,7 @@ void main() {
       }
     } else {
       // 1692: setp.eq.s16 	%p183, %rs4, 0;
-      p183 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p183) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1728: mul.wide.u32 	%rd158, %r231, 613566757;
         // 1729: shr.u64 	%rd159, %rd158, 32;
         // 1730: cvt.u32.u64 	%r1195, %rd159;
@@ -3394,8 +3246,7 @@ void main() {
         p2g_sv0 = 131;
       } else {
         // 1695: setp.eq.s16 	%p184, %rs4, 1;
-        p184 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p184) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1700: mul.wide.u32 	%rd156, %r231, 138547333;
           // 1701: shr.u64 	%rd157, %rd156, 32;
           // 1702: cvt.u32.u64 	%r1189, %rd157;
@@ -3500,15 +3351,13 @@ void main() {
   } else {
     if (p19) {
       // 1808: setp.eq.s16 	%p195, %rs4, 2;
-      p195 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p195) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1846: and.b32  	%r1645, %r253, 65535;
         r1645 = r253 & 65535u;
         p2g_sv0 = 143;
       } else {
         // 1811: setp.eq.s16 	%p196, %rs4, 3;
-        p196 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p196) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1850: mul.wide.u32 	%rd166, %r253, -858993459;
           // 1851: shr.u64 	%rd167, %rd166, 34;
           // 1852: cvt.u32.u64 	%r1275, %rd167;
@@ -3517,8 +3366,7 @@ void main() {
           // 1854: sub.s32 	%r257, %r253, %r1276;
           r257 = uint(int(r253) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1855: setp.eq.s32 	%p200, %r257, 0;
-          p200 = int(r257) == 0;
-          if (p200) {
+          if (int(r257) == 0) {
             // 2703: shr.u32 	%r1277, %r253, 8;
             r1277 = r253 >> 8u;
             // 2704: mul.wide.u32 	%rd168, %r1277, -1431655765;
@@ -3531,11 +3379,9 @@ void main() {
             uint64_t t98 = uint64_t(uint(int(r1277) - int(uint(int(uint(uint64_t(t97))) * 6))));
             rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2710: setp.gt.s16 	%p201, %rs27, 1;
-            p201 = (bitfieldExtract(int(rs27), 0, 16)) > 1;
-            if (p201) {
+            if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2715: setp.eq.s16 	%p202, %rs27, 2;
-              p202 = (bitfieldExtract(int(rs27), 0, 16)) == 2;
-              if (p202) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3171: shr.u32 	%r1282, %r253, 12;
                 // 3172: and.b32  	%r1283, %r1282, 1;
                 // 3173: or.b32  	%r1284, %r1645, %r1283;
@@ -3545,8 +3391,7 @@ void main() {
                 p2g_sv0 = 143;
               } else {
                 // 2718: setp.eq.s16 	%p203, %rs27, 3;
-                p203 = (bitfieldExtract(int(rs27), 0, 16)) == 3;
-                if (p203) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3178: setp.eq.s32 	%p207, %r255, 0;
                   // 3179: selp.b32 	%r1281, 1, %r255, %p207;
                   // 3180: or.b32  	%r1645, %r1281, %r1645;
@@ -3554,8 +3399,7 @@ void main() {
                   p2g_sv0 = 143;
                 } else {
                   // 2721: setp.ne.s16 	%p204, %rs27, 4;
-                  p204 = (bitfieldExtract(int(rs27), 0, 16)) != 4;
-                  if (p204) {
+                  if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 285;
                   } else {
                     // 2724: or.b32  	%r1645, %r1645, 31743;
@@ -3566,13 +3410,11 @@ void main() {
               }
             } else {
               // 2947: setp.eq.s16 	%p205, %rs27, 0;
-              p205 = (bitfieldExtract(int(rs27), 0, 16)) == 0;
-              if (p205) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 143;
               } else {
                 // 2950: setp.eq.s16 	%p206, %rs27, 1;
-                p206 = (bitfieldExtract(int(rs27), 0, 16)) == 1;
-                if (p206) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2955: or.b32  	%r1645, %r1645, 31744;
                   r1645 = r1645 | 31744u;
                   p2g_sv0 = 143;
@@ -3595,8 +3437,7 @@ void main() {
           }
         } else {
           // 1814: setp.ne.s16 	%p197, %rs4, 5;
-          p197 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p197) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 141;
           } else {
             // 1817: mul.wide.u32 	%rd164, %r253, -858993459;
@@ -3613,8 +3454,7 @@ void main() {
       }
     } else {
       // 1826: setp.eq.s16 	%p198, %rs4, 0;
-      p198 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p198) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1862: mul.wide.u32 	%rd172, %r253, 613566757;
         // 1863: shr.u64 	%rd173, %rd172, 32;
         // 1864: cvt.u32.u64 	%r1292, %rd173;
@@ -3632,8 +3472,7 @@ void main() {
         p2g_sv0 = 142;
       } else {
         // 1829: setp.eq.s16 	%p199, %rs4, 1;
-        p199 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p199) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1834: mul.wide.u32 	%rd170, %r253, 138547333;
           // 1835: shr.u64 	%rd171, %rd170, 32;
           // 1836: cvt.u32.u64 	%r1286, %rd171;
@@ -3791,15 +3630,13 @@ void main() {
     r275 = (r1329 >> 1u) & 1023u;
     if (p19) {
       // 1984: setp.eq.s16 	%p210, %rs4, 2;
-      p210 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p210) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2022: and.b32  	%r1647, %r273, 65535;
         r1647 = r273 & 65535u;
         p2g_sv0 = 154;
       } else {
         // 1987: setp.eq.s16 	%p211, %rs4, 3;
-        p211 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p211) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2026: mul.wide.u32 	%rd180, %r273, -858993459;
           // 2027: shr.u64 	%rd181, %rd180, 34;
           // 2028: cvt.u32.u64 	%r1343, %rd181;
@@ -3808,8 +3645,7 @@ void main() {
           // 2030: sub.s32 	%r277, %r273, %r1344;
           r277 = uint(int(r273) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 2031: setp.eq.s32 	%p215, %r277, 0;
-          p215 = int(r277) == 0;
-          if (p215) {
+          if (int(r277) == 0) {
             // 2728: shr.u32 	%r1345, %r273, 8;
             r1345 = r273 >> 8u;
             // 2729: mul.wide.u32 	%rd182, %r1345, -1431655765;
@@ -3822,11 +3658,9 @@ void main() {
             uint64_t t106 = uint64_t(uint(int(r1345) - int(uint(int(uint(uint64_t(t105))) * 6))));
             rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2735: setp.gt.s16 	%p216, %rs29, 1;
-            p216 = (bitfieldExtract(int(rs29), 0, 16)) > 1;
-            if (p216) {
+            if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2740: setp.eq.s16 	%p217, %rs29, 2;
-              p217 = (bitfieldExtract(int(rs29), 0, 16)) == 2;
-              if (p217) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3184: shr.u32 	%r1350, %r273, 12;
                 // 3185: and.b32  	%r1351, %r1350, 1;
                 // 3186: or.b32  	%r1352, %r1647, %r1351;
@@ -3836,8 +3670,7 @@ void main() {
                 p2g_sv0 = 154;
               } else {
                 // 2743: setp.eq.s16 	%p218, %rs29, 3;
-                p218 = (bitfieldExtract(int(rs29), 0, 16)) == 3;
-                if (p218) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3191: setp.eq.s32 	%p222, %r275, 0;
                   // 3192: selp.b32 	%r1349, 1, %r275, %p222;
                   // 3193: or.b32  	%r1647, %r1349, %r1647;
@@ -3845,8 +3678,7 @@ void main() {
                   p2g_sv0 = 154;
                 } else {
                   // 2746: setp.ne.s16 	%p219, %rs29, 4;
-                  p219 = (bitfieldExtract(int(rs29), 0, 16)) != 4;
-                  if (p219) {
+                  if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 286;
                   } else {
                     // 2749: or.b32  	%r1647, %r1647, 31743;
@@ -3857,13 +3689,11 @@ void main() {
               }
             } else {
               // 2959: setp.eq.s16 	%p220, %rs29, 0;
-              p220 = (bitfieldExtract(int(rs29), 0, 16)) == 0;
-              if (p220) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 154;
               } else {
                 // 2962: setp.eq.s16 	%p221, %rs29, 1;
-                p221 = (bitfieldExtract(int(rs29), 0, 16)) == 1;
-                if (p221) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2967: or.b32  	%r1647, %r1647, 31744;
                   r1647 = r1647 | 31744u;
                   p2g_sv0 = 154;
@@ -3886,8 +3716,7 @@ void main() {
           }
         } else {
           // 1990: setp.ne.s16 	%p212, %rs4, 5;
-          p212 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p212) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 152;
           } else {
             // 1993: mul.wide.u32 	%rd178, %r273, -858993459;
@@ -3904,8 +3733,7 @@ void main() {
       }
     } else {
       // 2002: setp.eq.s16 	%p213, %rs4, 0;
-      p213 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p213) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2038: mul.wide.u32 	%rd186, %r273, 613566757;
         // 2039: shr.u64 	%rd187, %rd186, 32;
         // 2040: cvt.u32.u64 	%r1360, %rd187;
@@ -3923,8 +3751,7 @@ void main() {
         p2g_sv0 = 153;
       } else {
         // 2005: setp.eq.s16 	%p214, %rs4, 1;
-        p214 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p214) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2010: mul.wide.u32 	%rd184, %r273, 138547333;
           // 2011: shr.u64 	%rd185, %rd184, 32;
           // 2012: cvt.u32.u64 	%r1354, %rd185;
@@ -4025,15 +3852,13 @@ void main() {
   } else {
     if (p19) {
       // 2116: setp.eq.s16 	%p225, %rs4, 2;
-      p225 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p225) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2154: and.b32  	%r1649, %r292, 65535;
         r1649 = r292 & 65535u;
         p2g_sv0 = 165;
       } else {
         // 2119: setp.eq.s16 	%p226, %rs4, 3;
-        p226 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p226) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2158: mul.wide.u32 	%rd194, %r292, -858993459;
           // 2159: shr.u64 	%rd195, %rd194, 34;
           // 2160: cvt.u32.u64 	%r1452, %rd195;
@@ -4042,8 +3867,7 @@ void main() {
           // 2162: sub.s32 	%r296, %r292, %r1453;
           r296 = uint(int(r292) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2163: setp.eq.s32 	%p230, %r296, 0;
-          p230 = int(r296) == 0;
-          if (p230) {
+          if (int(r296) == 0) {
             // 2753: shr.u32 	%r1454, %r292, 8;
             r1454 = r292 >> 8u;
             // 2754: mul.wide.u32 	%rd196, %r1454, -1431655765;
@@ -4056,11 +3880,9 @@ void main() {
             uint64_t t114 = uint64_t(uint(int(r1454) - int(uint(int(uint(uint64_t(t113))) * 6))));
             rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2760: setp.gt.s16 	%p231, %rs31, 1;
-            p231 = (bitfieldExtract(int(rs31), 0, 16)) > 1;
-            if (p231) {
+            if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2765: setp.eq.s16 	%p232, %rs31, 2;
-              p232 = (bitfieldExtract(int(rs31), 0, 16)) == 2;
-              if (p232) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3197: shr.u32 	%r1459, %r292, 12;
                 // 3198: and.b32  	%r1460, %r1459, 1;
                 // 3199: or.b32  	%r1461, %r1649, %r1460;
@@ -4070,8 +3892,7 @@ void main() {
                 p2g_sv0 = 165;
               } else {
                 // 2768: setp.eq.s16 	%p233, %rs31, 3;
-                p233 = (bitfieldExtract(int(rs31), 0, 16)) == 3;
-                if (p233) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3204: setp.eq.s32 	%p237, %r294, 0;
                   // 3205: selp.b32 	%r1458, 1, %r294, %p237;
                   // 3206: or.b32  	%r1649, %r1458, %r1649;
@@ -4079,8 +3900,7 @@ void main() {
                   p2g_sv0 = 165;
                 } else {
                   // 2771: setp.ne.s16 	%p234, %rs31, 4;
-                  p234 = (bitfieldExtract(int(rs31), 0, 16)) != 4;
-                  if (p234) {
+                  if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 287;
                   } else {
                     // 2774: or.b32  	%r1649, %r1649, 31743;
@@ -4091,13 +3911,11 @@ void main() {
               }
             } else {
               // 2971: setp.eq.s16 	%p235, %rs31, 0;
-              p235 = (bitfieldExtract(int(rs31), 0, 16)) == 0;
-              if (p235) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 165;
               } else {
                 // 2974: setp.eq.s16 	%p236, %rs31, 1;
-                p236 = (bitfieldExtract(int(rs31), 0, 16)) == 1;
-                if (p236) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2979: or.b32  	%r1649, %r1649, 31744;
                   r1649 = r1649 | 31744u;
                   p2g_sv0 = 165;
@@ -4120,8 +3938,7 @@ void main() {
           }
         } else {
           // 2122: setp.ne.s16 	%p227, %rs4, 5;
-          p227 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p227) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 163;
           } else {
             // 2125: mul.wide.u32 	%rd192, %r292, -858993459;
@@ -4138,8 +3955,7 @@ void main() {
       }
     } else {
       // 2134: setp.eq.s16 	%p228, %rs4, 0;
-      p228 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p228) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2170: mul.wide.u32 	%rd200, %r292, 613566757;
         // 2171: shr.u64 	%rd201, %rd200, 32;
         // 2172: cvt.u32.u64 	%r1469, %rd201;
@@ -4157,8 +3973,7 @@ void main() {
         p2g_sv0 = 164;
       } else {
         // 2137: setp.eq.s16 	%p229, %rs4, 1;
-        p229 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p229) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2142: mul.wide.u32 	%rd198, %r292, 138547333;
           // 2143: shr.u64 	%rd199, %rd198, 32;
           // 2144: cvt.u32.u64 	%r1463, %rd199;
@@ -4320,15 +4135,13 @@ void main() {
     r314 = (r1507 >> 1u) & 1023u;
     if (p19) {
       // 2294: setp.eq.s16 	%p240, %rs4, 2;
-      p240 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p240) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2332: and.b32  	%r1651, %r312, 65535;
         r1651 = r312 & 65535u;
         p2g_sv0 = 176;
       } else {
         // 2297: setp.eq.s16 	%p241, %rs4, 3;
-        p241 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p241) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2336: mul.wide.u32 	%rd208, %r312, -858993459;
           // 2337: shr.u64 	%rd209, %rd208, 34;
           // 2338: cvt.u32.u64 	%r1521, %rd209;
@@ -4337,8 +4150,7 @@ void main() {
           // 2340: sub.s32 	%r316, %r312, %r1522;
           r316 = uint(int(r312) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2341: setp.eq.s32 	%p245, %r316, 0;
-          p245 = int(r316) == 0;
-          if (p245) {
+          if (int(r316) == 0) {
             // 2778: shr.u32 	%r1523, %r312, 8;
             r1523 = r312 >> 8u;
             // 2779: mul.wide.u32 	%rd210, %r1523, -1431655765;
@@ -4351,11 +4163,9 @@ void main() {
             uint64_t t122 = uint64_t(uint(int(r1523) - int(uint(int(uint(uint64_t(t121))) * 6))));
             rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2785: setp.gt.s16 	%p246, %rs33, 1;
-            p246 = (bitfieldExtract(int(rs33), 0, 16)) > 1;
-            if (p246) {
+            if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2790: setp.eq.s16 	%p247, %rs33, 2;
-              p247 = (bitfieldExtract(int(rs33), 0, 16)) == 2;
-              if (p247) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3210: shr.u32 	%r1528, %r312, 12;
                 // 3211: and.b32  	%r1529, %r1528, 1;
                 // 3212: or.b32  	%r1530, %r1651, %r1529;
@@ -4365,8 +4175,7 @@ void main() {
                 p2g_sv0 = 176;
               } else {
                 // 2793: setp.eq.s16 	%p248, %rs33, 3;
-                p248 = (bitfieldExtract(int(rs33), 0, 16)) == 3;
-                if (p248) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3217: setp.eq.s32 	%p252, %r314, 0;
                   // 3218: selp.b32 	%r1527, 1, %r314, %p252;
                   // 3219: or.b32  	%r1651, %r1527, %r1651;
@@ -4374,8 +4183,7 @@ void main() {
                   p2g_sv0 = 176;
                 } else {
                   // 2796: setp.ne.s16 	%p249, %rs33, 4;
-                  p249 = (bitfieldExtract(int(rs33), 0, 16)) != 4;
-                  if (p249) {
+                  if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 288;
                   } else {
                     // 2799: or.b32  	%r1651, %r1651, 31743;
@@ -4386,13 +4194,11 @@ void main() {
               }
             } else {
               // 2983: setp.eq.s16 	%p250, %rs33, 0;
-              p250 = (bitfieldExtract(int(rs33), 0, 16)) == 0;
-              if (p250) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 176;
               } else {
                 // 2986: setp.eq.s16 	%p251, %rs33, 1;
-                p251 = (bitfieldExtract(int(rs33), 0, 16)) == 1;
-                if (p251) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2991: or.b32  	%r1651, %r1651, 31744;
                   r1651 = r1651 | 31744u;
                   p2g_sv0 = 176;
@@ -4415,8 +4221,7 @@ void main() {
           }
         } else {
           // 2300: setp.ne.s16 	%p242, %rs4, 5;
-          p242 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p242) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 174;
           } else {
             // 2303: mul.wide.u32 	%rd206, %r312, -858993459;
@@ -4433,8 +4238,7 @@ void main() {
       }
     } else {
       // 2312: setp.eq.s16 	%p243, %rs4, 0;
-      p243 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p243) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2348: mul.wide.u32 	%rd214, %r312, 613566757;
         // 2349: shr.u64 	%rd215, %rd214, 32;
         // 2350: cvt.u32.u64 	%r1538, %rd215;
@@ -4452,8 +4256,7 @@ void main() {
         p2g_sv0 = 175;
       } else {
         // 2315: setp.eq.s16 	%p244, %rs4, 1;
-        p244 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p244) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2320: mul.wide.u32 	%rd212, %r312, 138547333;
           // 2321: shr.u64 	%rd213, %rd212, 32;
           // 2322: cvt.u32.u64 	%r1532, %rd213;

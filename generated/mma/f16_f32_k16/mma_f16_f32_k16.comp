@@ -493,16 +493,13 @@ void main() {
   // 73: and.b32  	%r11, %r360, 8388607;
   r11 = (r351 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1597, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
         // 126: cvt.u32.u64 	%r366, %rd7;
@@ -511,8 +508,7 @@ void main() {
         // 128: sub.s32 	%r15, %r1597, %r367;
         r15 = uint(int(r1597) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
-        p11 = int(r15) == 0;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2361: shr.u32 	%r368, %r1597, 8;
           r368 = r1597 >> 8u;
           // 2362: mul.wide.u32 	%rd8, %r368, -1431655765;
@@ -525,11 +521,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2368: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2373: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2957: shr.u32 	%r373, %r1597, 12;
               // 2958: and.b32  	%r374, %r373, 1;
               // 2959: or.b32  	%r375, %r10, %r374;
@@ -539,8 +533,7 @@ void main() {
               p2g_sv0 = 10;
             } else {
               // 2376: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2964: setp.eq.s32 	%p18, %r11, 0;
                 // 2965: selp.b32 	%r372, 1, %r11, %p18;
                 // 2966: or.b32  	%r1597, %r372, %r10;
@@ -548,8 +541,7 @@ void main() {
                 p2g_sv0 = 10;
               } else {
                 // 2379: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
                   // 2382: or.b32  	%r1597, %r10, 2139095039;
@@ -560,15 +552,13 @@ void main() {
             }
           } else {
             // 2761: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
             // 2762: mov.u32 	%r1597, %r10;
             r1597 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2765: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2770: or.b32  	%r1597, %r10, 2139095040;
                 r1597 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -590,8 +580,7 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r361, %r1597, 1;
@@ -599,7 +588,6 @@ void main() {
           // 90: mov.pred 	%p8, 0;
           // 91: xor.pred  	%p9, %p7, %p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !(((r1597 & 1u) == 1u) ^^ false);
           // 93: shr.u32 	%r362, %r1597, 1;
           r362 = r1597 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r362, -858993459;
@@ -610,7 +598,7 @@ void main() {
           // 97: mul.lo.s32 	%r364, %r363, 20;
           // 98: sub.s32 	%r12, %r362, %r364;
           r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r1597 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r365, 119;
             // 104: sub.s32 	%r1596, %r365, %r12;
             r1596 = uint(int(119u) - int(r12));
@@ -625,8 +613,7 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1597, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
       // 138: cvt.u32.u64 	%r379, %rd13;
@@ -644,8 +631,7 @@ void main() {
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1597, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
         // 118: cvt.u32.u64 	%r377, %rd11;
@@ -726,13 +712,11 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1599, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
         // 250: cvt.u32.u64 	%r424, %rd19;
@@ -741,8 +725,7 @@ void main() {
         // 252: sub.s32 	%r34, %r1599, %r425;
         r34 = uint(int(r1599) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
-        p29 = int(r34) == 0;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2386: shr.u32 	%r426, %r1599, 8;
           r426 = r1599 >> 8u;
           // 2387: mul.wide.u32 	%rd20, %r426, -1431655765;
@@ -755,11 +738,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2393: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2398: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2970: shr.u32 	%r431, %r1599, 12;
               // 2971: and.b32  	%r432, %r431, 1;
               // 2972: or.b32  	%r433, %r29, %r432;
@@ -769,8 +750,7 @@ void main() {
               p2g_sv0 = 20;
             } else {
               // 2401: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2977: setp.eq.s32 	%p36, %r30, 0;
                 // 2978: selp.b32 	%r430, 1, %r30, %p36;
                 // 2979: or.b32  	%r1599, %r430, %r29;
@@ -778,8 +758,7 @@ void main() {
                 p2g_sv0 = 20;
               } else {
                 // 2404: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
                   // 2407: or.b32  	%r1599, %r29, 2139095039;
@@ -790,15 +769,13 @@ void main() {
             }
           } else {
             // 2774: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
             // 2775: mov.u32 	%r1599, %r29;
             r1599 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2778: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2783: or.b32  	%r1599, %r29, 2139095040;
                 r1599 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -820,8 +797,7 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r419, %r1599, 1;
@@ -829,7 +805,6 @@ void main() {
           // 214: mov.pred 	%p26, 0;
           // 215: xor.pred  	%p27, %p25, %p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !(((r1599 & 1u) == 1u) ^^ false);
           // 217: shr.u32 	%r420, %r1599, 1;
           r420 = r1599 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r420, -858993459;
@@ -839,7 +814,7 @@ void main() {
           // 221: mul.lo.s32 	%r422, %r421, 20;
           // 222: sub.s32 	%r31, %r420, %r422;
           r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r1599 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r423, 119;
             // 228: sub.s32 	%r1598, %r423, %r31;
             r1598 = uint(int(119u) - int(r31));
@@ -854,8 +829,7 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1599, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
       // 262: cvt.u32.u64 	%r437, %rd25;
@@ -873,8 +847,7 @@ void main() {
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1599, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
         // 242: cvt.u32.u64 	%r435, %rd23;
@@ -951,13 +924,11 @@ void main() {
   r50 = (r466 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r1601, -858993459;
         // 371: shr.u64 	%rd31, %rd30, 34;
         // 372: cvt.u32.u64 	%r481, %rd31;
@@ -966,8 +937,7 @@ void main() {
         // 374: sub.s32 	%r54, %r1601, %r482;
         r54 = uint(int(r1601) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
-        p47 = int(r54) == 0;
-        if (p47) {
+        if (int(r54) == 0) {
           // 2411: shr.u32 	%r483, %r1601, 8;
           r483 = r1601 >> 8u;
           // 2412: mul.wide.u32 	%rd32, %r483, -1431655765;
@@ -980,11 +950,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2418: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2423: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2983: shr.u32 	%r488, %r1601, 12;
               // 2984: and.b32  	%r489, %r488, 1;
               // 2985: or.b32  	%r490, %r49, %r489;
@@ -994,8 +962,7 @@ void main() {
               p2g_sv0 = 30;
             } else {
               // 2426: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2990: setp.eq.s32 	%p54, %r50, 0;
                 // 2991: selp.b32 	%r487, 1, %r50, %p54;
                 // 2992: or.b32  	%r1601, %r487, %r49;
@@ -1003,8 +970,7 @@ void main() {
                 p2g_sv0 = 30;
               } else {
                 // 2429: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
                   // 2432: or.b32  	%r1601, %r49, 2139095039;
@@ -1015,15 +981,13 @@ void main() {
             }
           } else {
             // 2787: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
             // 2788: mov.u32 	%r1601, %r49;
             r1601 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2791: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2796: or.b32  	%r1601, %r49, 2139095040;
                 r1601 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1045,8 +1009,7 @@ void main() {
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 334: and.b32  	%r476, %r1601, 1;
@@ -1054,7 +1017,6 @@ void main() {
           // 336: mov.pred 	%p44, 0;
           // 337: xor.pred  	%p45, %p43, %p44;
           // 338: not.pred 	%p46, %p45;
-          p46 = !(((r1601 & 1u) == 1u) ^^ false);
           // 339: shr.u32 	%r477, %r1601, 1;
           r477 = r1601 >> 1u;
           // 340: mul.wide.u32 	%rd28, %r477, -858993459;
@@ -1064,7 +1026,7 @@ void main() {
           // 343: mul.lo.s32 	%r479, %r478, 20;
           // 344: sub.s32 	%r51, %r477, %r479;
           r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r1601 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r480, 119;
             // 350: sub.s32 	%r1600, %r480, %r51;
             r1600 = uint(int(119u) - int(r51));
@@ -1079,8 +1041,7 @@ void main() {
     }
   } else {
     // 354: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r1601, 613566757;
       // 383: shr.u64 	%rd37, %rd36, 32;
       // 384: cvt.u32.u64 	%r494, %rd37;
@@ -1098,8 +1059,7 @@ void main() {
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r1601, -2139062143;
         // 363: shr.u64 	%rd35, %rd34, 39;
         // 364: cvt.u32.u64 	%r492, %rd35;
@@ -1174,13 +1134,11 @@ void main() {
   r70 = (r523 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r1603, -858993459;
         // 492: shr.u64 	%rd43, %rd42, 34;
         // 493: cvt.u32.u64 	%r538, %rd43;
@@ -1189,8 +1147,7 @@ void main() {
         // 495: sub.s32 	%r74, %r1603, %r539;
         r74 = uint(int(r1603) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r74, 0;
-        p65 = int(r74) == 0;
-        if (p65) {
+        if (int(r74) == 0) {
           // 2436: shr.u32 	%r540, %r1603, 8;
           r540 = r1603 >> 8u;
           // 2437: mul.wide.u32 	%rd44, %r540, -1431655765;
@@ -1203,11 +1160,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2443: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2448: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2996: shr.u32 	%r545, %r1603, 12;
               // 2997: and.b32  	%r546, %r545, 1;
               // 2998: or.b32  	%r547, %r69, %r546;
@@ -1217,8 +1172,7 @@ void main() {
               p2g_sv0 = 40;
             } else {
               // 2451: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 3003: setp.eq.s32 	%p72, %r70, 0;
                 // 3004: selp.b32 	%r544, 1, %r70, %p72;
                 // 3005: or.b32  	%r1603, %r544, %r69;
@@ -1226,8 +1180,7 @@ void main() {
                 p2g_sv0 = 40;
               } else {
                 // 2454: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
                   // 2457: or.b32  	%r1603, %r69, 2139095039;
@@ -1238,15 +1191,13 @@ void main() {
             }
           } else {
             // 2800: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
             // 2801: mov.u32 	%r1603, %r69;
             r1603 = r69;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2804: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2809: or.b32  	%r1603, %r69, 2139095040;
                 r1603 = r69 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1268,8 +1219,7 @@ void main() {
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 455: and.b32  	%r533, %r1603, 1;
@@ -1277,7 +1227,6 @@ void main() {
           // 457: mov.pred 	%p62, 0;
           // 458: xor.pred  	%p63, %p61, %p62;
           // 459: not.pred 	%p64, %p63;
-          p64 = !(((r1603 & 1u) == 1u) ^^ false);
           // 460: shr.u32 	%r534, %r1603, 1;
           r534 = r1603 >> 1u;
           // 461: mul.wide.u32 	%rd40, %r534, -858993459;
@@ -1287,7 +1236,7 @@ void main() {
           // 464: mul.lo.s32 	%r536, %r535, 20;
           // 465: sub.s32 	%r71, %r534, %r536;
           r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r1603 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r537, 119;
             // 471: sub.s32 	%r1602, %r537, %r71;
             r1602 = uint(int(119u) - int(r71));
@@ -1302,8 +1251,7 @@ void main() {
     }
   } else {
     // 475: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r1603, 613566757;
       // 504: shr.u64 	%rd49, %rd48, 32;
       // 505: cvt.u32.u64 	%r551, %rd49;
@@ -1321,8 +1269,7 @@ void main() {
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r1603, -2139062143;
         // 484: shr.u64 	%rd47, %rd46, 39;
         // 485: cvt.u32.u64 	%r549, %rd47;
@@ -1417,15 +1364,13 @@ void main() {
   } else {
     if (p19) {
       // 586: setp.eq.s16 	%p75, %rs4, 2;
-      p75 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 624: and.b32  	%r1605, %r88, 65535;
         r1605 = r88 & 65535u;
         p2g_sv0 = 51;
       } else {
         // 589: setp.eq.s16 	%p76, %rs4, 3;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 628: mul.wide.u32 	%rd54, %r88, -858993459;
           // 629: shr.u64 	%rd55, %rd54, 34;
           // 630: cvt.u32.u64 	%r594, %rd55;
@@ -1434,8 +1379,7 @@ void main() {
           // 632: sub.s32 	%r92, %r88, %r595;
           r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 633: setp.eq.s32 	%p80, %r92, 0;
-          p80 = int(r92) == 0;
-          if (p80) {
+          if (int(r92) == 0) {
             // 2461: shr.u32 	%r596, %r88, 8;
             r596 = r88 >> 8u;
             // 2462: mul.wide.u32 	%rd56, %r596, -1431655765;
@@ -1448,11 +1392,9 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2468: setp.gt.s16 	%p81, %rs11, 1;
-            p81 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2473: setp.eq.s16 	%p82, %rs11, 2;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 3029: shr.u32 	%r601, %r88, 12;
                 // 3030: and.b32  	%r602, %r601, 1;
                 // 3031: or.b32  	%r603, %r1605, %r602;
@@ -1462,8 +1404,7 @@ void main() {
                 p2g_sv0 = 51;
               } else {
                 // 2476: setp.eq.s16 	%p83, %rs11, 3;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 3036: setp.eq.s32 	%p87, %r90, 0;
                   // 3037: selp.b32 	%r600, 1, %r90, %p87;
                   // 3038: or.b32  	%r1605, %r600, %r1605;
@@ -1471,8 +1412,7 @@ void main() {
                   p2g_sv0 = 51;
                 } else {
                   // 2479: setp.ne.s16 	%p84, %rs11, 4;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
                     // 2482: or.b32  	%r1605, %r1605, 31743;
@@ -1483,13 +1423,11 @@ void main() {
               }
             } else {
               // 2813: setp.eq.s16 	%p85, %rs11, 0;
-              p85 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 2816: setp.eq.s16 	%p86, %rs11, 1;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2821: or.b32  	%r1605, %r1605, 31744;
                   r1605 = r1605 | 31744u;
                   p2g_sv0 = 51;
@@ -1512,8 +1450,7 @@ void main() {
           }
         } else {
           // 592: setp.ne.s16 	%p77, %rs4, 5;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
             // 595: mul.wide.u32 	%rd52, %r88, -858993459;
@@ -1530,8 +1467,7 @@ void main() {
       }
     } else {
       // 604: setp.eq.s16 	%p78, %rs4, 0;
-      p78 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 640: mul.wide.u32 	%rd60, %r88, 613566757;
         // 641: shr.u64 	%rd61, %rd60, 32;
         // 642: cvt.u32.u64 	%r611, %rd61;
@@ -1549,8 +1485,7 @@ void main() {
         p2g_sv0 = 50;
       } else {
         // 607: setp.eq.s16 	%p79, %rs4, 1;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 612: mul.wide.u32 	%rd58, %r88, 138547333;
           // 613: shr.u64 	%rd59, %rd58, 32;
           // 614: cvt.u32.u64 	%r605, %rd59;
@@ -1691,15 +1626,13 @@ void main() {
     r110 = (r646 >> 1u) & 1023u;
     if (p19) {
       // 749: setp.eq.s16 	%p90, %rs4, 2;
-      p90 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 787: and.b32  	%r1607, %r108, 65535;
         r1607 = r108 & 65535u;
         p2g_sv0 = 62;
       } else {
         // 752: setp.eq.s16 	%p91, %rs4, 3;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 791: mul.wide.u32 	%rd68, %r108, -858993459;
           // 792: shr.u64 	%rd69, %rd68, 34;
           // 793: cvt.u32.u64 	%r660, %rd69;
@@ -1708,8 +1641,7 @@ void main() {
           // 795: sub.s32 	%r112, %r108, %r661;
           r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 796: setp.eq.s32 	%p95, %r112, 0;
-          p95 = int(r112) == 0;
-          if (p95) {
+          if (int(r112) == 0) {
             // 2486: shr.u32 	%r662, %r108, 8;
             r662 = r108 >> 8u;
             // 2487: mul.wide.u32 	%rd70, %r662, -1431655765;
@@ -1722,11 +1654,9 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r662) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2493: setp.gt.s16 	%p96, %rs13, 1;
-            p96 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2498: setp.eq.s16 	%p97, %rs13, 2;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 3042: shr.u32 	%r667, %r108, 12;
                 // 3043: and.b32  	%r668, %r667, 1;
                 // 3044: or.b32  	%r669, %r1607, %r668;
@@ -1736,8 +1666,7 @@ void main() {
                 p2g_sv0 = 62;
               } else {
                 // 2501: setp.eq.s16 	%p98, %rs13, 3;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3049: setp.eq.s32 	%p102, %r110, 0;
                   // 3050: selp.b32 	%r666, 1, %r110, %p102;
                   // 3051: or.b32  	%r1607, %r666, %r1607;
@@ -1745,8 +1674,7 @@ void main() {
                   p2g_sv0 = 62;
                 } else {
                   // 2504: setp.ne.s16 	%p99, %rs13, 4;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
                     // 2507: or.b32  	%r1607, %r1607, 31743;
@@ -1757,13 +1685,11 @@ void main() {
               }
             } else {
               // 2825: setp.eq.s16 	%p100, %rs13, 0;
-              p100 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 2828: setp.eq.s16 	%p101, %rs13, 1;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2833: or.b32  	%r1607, %r1607, 31744;
                   r1607 = r1607 | 31744u;
                   p2g_sv0 = 62;
@@ -1786,8 +1712,7 @@ void main() {
           }
         } else {
           // 755: setp.ne.s16 	%p92, %rs4, 5;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
             // 758: mul.wide.u32 	%rd66, %r108, -858993459;
@@ -1804,8 +1729,7 @@ void main() {
       }
     } else {
       // 767: setp.eq.s16 	%p93, %rs4, 0;
-      p93 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 803: mul.wide.u32 	%rd74, %r108, 613566757;
         // 804: shr.u64 	%rd75, %rd74, 32;
         // 805: cvt.u32.u64 	%r677, %rd75;
@@ -1823,8 +1747,7 @@ void main() {
         p2g_sv0 = 61;
       } else {
         // 770: setp.eq.s16 	%p94, %rs4, 1;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 775: mul.wide.u32 	%rd72, %r108, 138547333;
           // 776: shr.u64 	%rd73, %rd72, 32;
           // 777: cvt.u32.u64 	%r671, %rd73;
@@ -1925,15 +1848,13 @@ void main() {
   } else {
     if (p19) {
       // 881: setp.eq.s16 	%p105, %rs4, 2;
-      p105 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 919: and.b32  	%r1609, %r128, 65535;
         r1609 = r128 & 65535u;
         p2g_sv0 = 73;
       } else {
         // 884: setp.eq.s16 	%p106, %rs4, 3;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 923: mul.wide.u32 	%rd82, %r128, -858993459;
           // 924: shr.u64 	%rd83, %rd82, 34;
           // 925: cvt.u32.u64 	%r757, %rd83;
@@ -1942,8 +1863,7 @@ void main() {
           // 927: sub.s32 	%r132, %r128, %r758;
           r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 928: setp.eq.s32 	%p110, %r132, 0;
-          p110 = int(r132) == 0;
-          if (p110) {
+          if (int(r132) == 0) {
             // 2511: shr.u32 	%r759, %r128, 8;
             r759 = r128 >> 8u;
             // 2512: mul.wide.u32 	%rd84, %r759, -1431655765;
@@ -1956,11 +1876,9 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r759) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2518: setp.gt.s16 	%p111, %rs15, 1;
-            p111 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2523: setp.eq.s16 	%p112, %rs15, 2;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3055: shr.u32 	%r764, %r128, 12;
                 // 3056: and.b32  	%r765, %r764, 1;
                 // 3057: or.b32  	%r766, %r1609, %r765;
@@ -1970,8 +1888,7 @@ void main() {
                 p2g_sv0 = 73;
               } else {
                 // 2526: setp.eq.s16 	%p113, %rs15, 3;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3062: setp.eq.s32 	%p117, %r130, 0;
                   // 3063: selp.b32 	%r763, 1, %r130, %p117;
                   // 3064: or.b32  	%r1609, %r763, %r1609;
@@ -1979,8 +1896,7 @@ void main() {
                   p2g_sv0 = 73;
                 } else {
                   // 2529: setp.ne.s16 	%p114, %rs15, 4;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
                     // 2532: or.b32  	%r1609, %r1609, 31743;
@@ -1991,13 +1907,11 @@ void main() {
               }
             } else {
               // 2837: setp.eq.s16 	%p115, %rs15, 0;
-              p115 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 2840: setp.eq.s16 	%p116, %rs15, 1;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2845: or.b32  	%r1609, %r1609, 31744;
                   r1609 = r1609 | 31744u;
                   p2g_sv0 = 73;
@@ -2020,8 +1934,7 @@ void main() {
           }
         } else {
           // 887: setp.ne.s16 	%p107, %rs4, 5;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
             // 890: mul.wide.u32 	%rd80, %r128, -858993459;
@@ -2038,8 +1951,7 @@ void main() {
       }
     } else {
       // 899: setp.eq.s16 	%p108, %rs4, 0;
-      p108 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 935: mul.wide.u32 	%rd88, %r128, 613566757;
         // 936: shr.u64 	%rd89, %rd88, 32;
         // 937: cvt.u32.u64 	%r774, %rd89;
@@ -2057,8 +1969,7 @@ void main() {
         p2g_sv0 = 72;
       } else {
         // 902: setp.eq.s16 	%p109, %rs4, 1;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 907: mul.wide.u32 	%rd86, %r128, 138547333;
           // 908: shr.u64 	%rd87, %rd86, 32;
           // 909: cvt.u32.u64 	%r768, %rd87;
@@ -2200,15 +2111,13 @@ void main() {
     r150 = (r810 >> 1u) & 1023u;
     if (p19) {
       // 1045: setp.eq.s16 	%p120, %rs4, 2;
-      p120 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1083: and.b32  	%r1611, %r148, 65535;
         r1611 = r148 & 65535u;
         p2g_sv0 = 84;
       } else {
         // 1048: setp.eq.s16 	%p121, %rs4, 3;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1087: mul.wide.u32 	%rd96, %r148, -858993459;
           // 1088: shr.u64 	%rd97, %rd96, 34;
           // 1089: cvt.u32.u64 	%r824, %rd97;
@@ -2217,8 +2126,7 @@ void main() {
           // 1091: sub.s32 	%r152, %r148, %r825;
           r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1092: setp.eq.s32 	%p125, %r152, 0;
-          p125 = int(r152) == 0;
-          if (p125) {
+          if (int(r152) == 0) {
             // 2536: shr.u32 	%r826, %r148, 8;
             r826 = r148 >> 8u;
             // 2537: mul.wide.u32 	%rd98, %r826, -1431655765;
@@ -2231,11 +2139,9 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r826) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2543: setp.gt.s16 	%p126, %rs17, 1;
-            p126 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2548: setp.eq.s16 	%p127, %rs17, 2;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3068: shr.u32 	%r831, %r148, 12;
                 // 3069: and.b32  	%r832, %r831, 1;
                 // 3070: or.b32  	%r833, %r1611, %r832;
@@ -2245,8 +2151,7 @@ void main() {
                 p2g_sv0 = 84;
               } else {
                 // 2551: setp.eq.s16 	%p128, %rs17, 3;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3075: setp.eq.s32 	%p132, %r150, 0;
                   // 3076: selp.b32 	%r830, 1, %r150, %p132;
                   // 3077: or.b32  	%r1611, %r830, %r1611;
@@ -2254,8 +2159,7 @@ void main() {
                   p2g_sv0 = 84;
                 } else {
                   // 2554: setp.ne.s16 	%p129, %rs17, 4;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
                     // 2557: or.b32  	%r1611, %r1611, 31743;
@@ -2266,13 +2170,11 @@ void main() {
               }
             } else {
               // 2849: setp.eq.s16 	%p130, %rs17, 0;
-              p130 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 2852: setp.eq.s16 	%p131, %rs17, 1;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2857: or.b32  	%r1611, %r1611, 31744;
                   r1611 = r1611 | 31744u;
                   p2g_sv0 = 84;
@@ -2295,8 +2197,7 @@ void main() {
           }
         } else {
           // 1051: setp.ne.s16 	%p122, %rs4, 5;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
             // 1054: mul.wide.u32 	%rd94, %r148, -858993459;
@@ -2313,8 +2214,7 @@ void main() {
       }
     } else {
       // 1063: setp.eq.s16 	%p123, %rs4, 0;
-      p123 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1099: mul.wide.u32 	%rd102, %r148, 613566757;
         // 1100: shr.u64 	%rd103, %rd102, 32;
         // 1101: cvt.u32.u64 	%r841, %rd103;
@@ -2332,8 +2232,7 @@ void main() {
         p2g_sv0 = 83;
       } else {
         // 1066: setp.eq.s16 	%p124, %rs4, 1;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1071: mul.wide.u32 	%rd100, %r148, 138547333;
           // 1072: shr.u64 	%rd101, %rd100, 32;
           // 1073: cvt.u32.u64 	%r835, %rd101;
@@ -2432,15 +2331,13 @@ void main() {
   } else {
     if (p19) {
       // 1176: setp.eq.s16 	%p135, %rs4, 2;
-      p135 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1214: and.b32  	%r1613, %r167, 65535;
         r1613 = r167 & 65535u;
         p2g_sv0 = 95;
       } else {
         // 1179: setp.eq.s16 	%p136, %rs4, 3;
-        p136 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1218: mul.wide.u32 	%rd110, %r167, -858993459;
           // 1219: shr.u64 	%rd111, %rd110, 34;
           // 1220: cvt.u32.u64 	%r921, %rd111;
@@ -2450,8 +2347,7 @@ void main() {
           // 1222: sub.s32 	%r171, %r167, %r922;
           r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1223: setp.eq.s32 	%p140, %r171, 0;
-          p140 = int(r171) == 0;
-          if (p140) {
+          if (int(r171) == 0) {
             // 2561: shr.u32 	%r923, %r167, 8;
             r923 = r167 >> 8u;
             // 2562: mul.wide.u32 	%rd112, %r923, -1431655765;
@@ -2464,11 +2360,9 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r923) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2568: setp.gt.s16 	%p141, %rs19, 1;
-            p141 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2573: setp.eq.s16 	%p142, %rs19, 2;
-              p142 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3081: shr.u32 	%r928, %r167, 12;
                 // 3082: and.b32  	%r929, %r928, 1;
                 // 3083: or.b32  	%r930, %r1613, %r929;
@@ -2478,8 +2372,7 @@ void main() {
                 p2g_sv0 = 95;
               } else {
                 // 2576: setp.eq.s16 	%p143, %rs19, 3;
-                p143 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3088: setp.eq.s32 	%p147, %r169, 0;
                   // 3089: selp.b32 	%r927, 1, %r169, %p147;
                   // 3090: or.b32  	%r1613, %r927, %r1613;
@@ -2487,8 +2380,7 @@ void main() {
                   p2g_sv0 = 95;
                 } else {
                   // 2579: setp.ne.s16 	%p144, %rs19, 4;
-                  p144 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2582: or.b32  	%r1613, %r1613, 31743;
@@ -2499,13 +2391,11 @@ void main() {
               }
             } else {
               // 2861: setp.eq.s16 	%p145, %rs19, 0;
-              p145 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 2864: setp.eq.s16 	%p146, %rs19, 1;
-                p146 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2869: or.b32  	%r1613, %r1613, 31744;
                   r1613 = r1613 | 31744u;
                   p2g_sv0 = 95;
@@ -2528,8 +2418,7 @@ void main() {
           }
         } else {
           // 1182: setp.ne.s16 	%p137, %rs4, 5;
-          p137 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
             // 1185: mul.wide.u32 	%rd108, %r167, -858993459;
@@ -2546,8 +2435,7 @@ void main() {
       }
     } else {
       // 1194: setp.eq.s16 	%p138, %rs4, 0;
-      p138 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1230: mul.wide.u32 	%rd116, %r167, 613566757;
         // 1231: shr.u64 	%rd117, %rd116, 32;
         // 1232: cvt.u32.u64 	%r938, %rd117;
@@ -2565,8 +2453,7 @@ void main() {
         p2g_sv0 = 94;
       } else {
         // 1197: setp.eq.s16 	%p139, %rs4, 1;
-        p139 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1202: mul.wide.u32 	%rd114, %r167, 138547333;
           // 1203: shr.u64 	%rd115, %rd114, 32;
           // 1204: cvt.u32.u64 	%r932, %rd115;
@@ -2710,15 +2597,13 @@ void main() {
     r190 = (r974 >> 1u) & 1023u;
     if (p19) {
       // 1341: setp.eq.s16 	%p150, %rs4, 2;
-      p150 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1379: and.b32  	%r1615, %r188, 65535;
         r1615 = r188 & 65535u;
         p2g_sv0 = 106;
       } else {
         // 1344: setp.eq.s16 	%p151, %rs4, 3;
-        p151 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1383: mul.wide.u32 	%rd124, %r188, -858993459;
           // 1384: shr.u64 	%rd125, %rd124, 34;
           // 1385: cvt.u32.u64 	%r988, %rd125;
@@ -2727,8 +2612,7 @@ void main() {
           // 1387: sub.s32 	%r192, %r188, %r989;
           r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1388: setp.eq.s32 	%p155, %r192, 0;
-          p155 = int(r192) == 0;
-          if (p155) {
+          if (int(r192) == 0) {
             // 2586: shr.u32 	%r990, %r188, 8;
             r990 = r188 >> 8u;
             // 2587: mul.wide.u32 	%rd126, %r990, -1431655765;
@@ -2741,11 +2625,9 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r990) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2593: setp.gt.s16 	%p156, %rs21, 1;
-            p156 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2598: setp.eq.s16 	%p157, %rs21, 2;
-              p157 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3094: shr.u32 	%r995, %r188, 12;
                 // 3095: and.b32  	%r996, %r995, 1;
                 // 3096: or.b32  	%r997, %r1615, %r996;
@@ -2755,8 +2637,7 @@ void main() {
                 p2g_sv0 = 106;
               } else {
                 // 2601: setp.eq.s16 	%p158, %rs21, 3;
-                p158 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3101: setp.eq.s32 	%p162, %r190, 0;
                   // 3102: selp.b32 	%r994, 1, %r190, %p162;
                   // 3103: or.b32  	%r1615, %r994, %r1615;
@@ -2764,8 +2645,7 @@ void main() {
                   p2g_sv0 = 106;
                 } else {
                   // 2604: setp.ne.s16 	%p159, %rs21, 4;
-                  p159 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2607: or.b32  	%r1615, %r1615, 31743;
@@ -2776,13 +2656,11 @@ void main() {
               }
             } else {
               // 2873: setp.eq.s16 	%p160, %rs21, 0;
-              p160 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 2876: setp.eq.s16 	%p161, %rs21, 1;
-                p161 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2881: or.b32  	%r1615, %r1615, 31744;
                   r1615 = r1615 | 31744u;
                   p2g_sv0 = 106;
@@ -2805,8 +2683,7 @@ void main() {
           }
         } else {
           // 1347: setp.ne.s16 	%p152, %rs4, 5;
-          p152 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
             // 1350: mul.wide.u32 	%rd122, %r188, -858993459;
@@ -2823,8 +2700,7 @@ void main() {
       }
     } else {
       // 1359: setp.eq.s16 	%p153, %rs4, 0;
-      p153 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1395: mul.wide.u32 	%rd130, %r188, 613566757;
         // 1396: shr.u64 	%rd131, %rd130, 32;
         // 1397: cvt.u32.u64 	%r1005, %rd131;
@@ -2842,8 +2718,7 @@ void main() {
         p2g_sv0 = 105;
       } else {
         // 1362: setp.eq.s16 	%p154, %rs4, 1;
-        p154 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1367: mul.wide.u32 	%rd128, %r188, 138547333;
           // 1368: shr.u64 	%rd129, %rd128, 32;
           // 1369: cvt.u32.u64 	%r999, %rd129;
@@ -2945,15 +2820,13 @@ void main() {
   } else {
     if (p19) {
       // 1474: setp.eq.s16 	%p165, %rs4, 2;
-      p165 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p165) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1512: and.b32  	%r1617, %r207, 65535;
         r1617 = r207 & 65535u;
         p2g_sv0 = 117;
       } else {
         // 1477: setp.eq.s16 	%p166, %rs4, 3;
-        p166 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p166) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1516: mul.wide.u32 	%rd138, %r207, -858993459;
           // 1517: shr.u64 	%rd139, %rd138, 34;
           // 1518: cvt.u32.u64 	%r1087, %rd139;
@@ -2962,8 +2835,7 @@ void main() {
           // 1520: sub.s32 	%r211, %r207, %r1088;
           r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1521: setp.eq.s32 	%p170, %r211, 0;
-          p170 = int(r211) == 0;
-          if (p170) {
+          if (int(r211) == 0) {
             // 2611: shr.u32 	%r1089, %r207, 8;
             r1089 = r207 >> 8u;
             // 2612: mul.wide.u32 	%rd140, %r1089, -1431655765;
@@ -2976,11 +2848,9 @@ void main() {
             uint64_t t82 = uint64_t(uint(int(r1089) - int(uint(int(uint(uint64_t(t81))) * 6))));
             rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2618: setp.gt.s16 	%p171, %rs23, 1;
-            p171 = (bitfieldExtract(int(rs23), 0, 16)) > 1;
-            if (p171) {
+            if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2623: setp.eq.s16 	%p172, %rs23, 2;
-              p172 = (bitfieldExtract(int(rs23), 0, 16)) == 2;
-              if (p172) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3107: shr.u32 	%r1094, %r207, 12;
                 // 3108: and.b32  	%r1095, %r1094, 1;
                 // 3109: or.b32  	%r1096, %r1617, %r1095;
@@ -2990,8 +2860,7 @@ void main() {
                 p2g_sv0 = 117;
               } else {
                 // 2626: setp.eq.s16 	%p173, %rs23, 3;
-                p173 = (bitfieldExtract(int(rs23), 0, 16)) == 3;
-                if (p173) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3114: setp.eq.s32 	%p177, %r209, 0;
                   // 3115: selp.b32 	%r1093, 1, %r209, %p177;
                   // 3116: or.b32  	%r1617, %r1093, %r1617;
@@ -2999,8 +2868,7 @@ void main() {
                   p2g_sv0 = 117;
                 } else {
                   // 2629: setp.ne.s16 	%p174, %rs23, 4;
-                  p174 = (bitfieldExtract(int(rs23), 0, 16)) != 4;
-                  if (p174) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2632: or.b32  	%r1617, %r1617, 31743;
@@ -3011,13 +2879,11 @@ void main() {
               }
             } else {
               // 2885: setp.eq.s16 	%p175, %rs23, 0;
-              p175 = (bitfieldExtract(int(rs23), 0, 16)) == 0;
-              if (p175) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
                 // 2888: setp.eq.s16 	%p176, %rs23, 1;
-                p176 = (bitfieldExtract(int(rs23), 0, 16)) == 1;
-                if (p176) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2893: or.b32  	%r1617, %r1617, 31744;
                   r1617 = r1617 | 31744u;
                   p2g_sv0 = 117;
@@ -3040,8 +2906,7 @@ void main() {
           }
         } else {
           // 1480: setp.ne.s16 	%p167, %rs4, 5;
-          p167 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p167) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
             // 1483: mul.wide.u32 	%rd136, %r207, -858993459;
@@ -3058,8 +2923,7 @@ void main() {
       }
     } else {
       // 1492: setp.eq.s16 	%p168, %rs4, 0;
-      p168 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p168) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1528: mul.wide.u32 	%rd144, %r207, 613566757;
         // 1529: shr.u64 	%rd145, %rd144, 32;
         // 1530: cvt.u32.u64 	%r1104, %rd145;
@@ -3077,8 +2941,7 @@ void main() {
         p2g_sv0 = 116;
       } else {
         // 1495: setp.eq.s16 	%p169, %rs4, 1;
-        p169 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p169) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1500: mul.wide.u32 	%rd142, %r207, 138547333;
           // 1501: shr.u64 	%rd143, %rd142, 32;
           // 1502: cvt.u32.u64 	%r1098, %rd143;
@@ -3220,15 +3083,13 @@ void main() {
     r229 = (r1140 >> 1u) & 1023u;
     if (p19) {
       // 1638: setp.eq.s16 	%p180, %rs4, 2;
-      p180 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p180) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1676: and.b32  	%r1619, %r227, 65535;
         r1619 = r227 & 65535u;
         p2g_sv0 = 128;
       } else {
         // 1641: setp.eq.s16 	%p181, %rs4, 3;
-        p181 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p181) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1680: mul.wide.u32 	%rd152, %r227, -858993459;
           // 1681: shr.u64 	%rd153, %rd152, 34;
           // 1682: cvt.u32.u64 	%r1154, %rd153;
@@ -3237,8 +3098,7 @@ void main() {
           // 1684: sub.s32 	%r231, %r227, %r1155;
           r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1685: setp.eq.s32 	%p185, %r231, 0;
-          p185 = int(r231) == 0;
-          if (p185) {
+          if (int(r231) == 0) {
             // 2636: shr.u32 	%r1156, %r227, 8;
             r1156 = r227 >> 8u;
             // 2637: mul.wide.u32 	%rd154, %r1156, -1431655765;
@@ -3251,11 +3111,9 @@ void main() {
             uint64_t t90 = uint64_t(uint(int(r1156) - int(uint(int(uint(uint64_t(t89))) * 6))));
             rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2643: setp.gt.s16 	%p186, %rs25, 1;
-            p186 = (bitfieldExtract(int(rs25), 0, 16)) > 1;
-            if (p186) {
+            if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2648: setp.eq.s16 	%p187, %rs25, 2;
-              p187 = (bitfieldExtract(int(rs25), 0, 16)) == 2;
-              if (p187) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3120: shr.u32 	%r1161, %r227, 12;
                 // 3121: and.b32  	%r1162, %r1161, 1;
                 // 3122: or.b32  	%r1163, %r1619, %r1162;
@@ -3265,8 +3123,7 @@ void main() {
                 p2g_sv0 = 128;
               } else {
                 // 2651: setp.eq.s16 	%p188, %rs25, 3;
-                p188 = (bitfieldExtract(int(rs25), 0, 16)) == 3;
-                if (p188) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3127: setp.eq.s32 	%p192, %r229, 0;
                   // 3128: selp.b32 	%r1160, 1, %r229, %p192;
                   // 3129: or.b32  	%r1619, %r1160, %r1619;
@@ -3274,8 +3131,7 @@ void main() {
                   p2g_sv0 = 128;
                 } else {
                   // 2654: setp.ne.s16 	%p189, %rs25, 4;
-                  p189 = (bitfieldExtract(int(rs25), 0, 16)) != 4;
-                  if (p189) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2657: or.b32  	%r1619, %r1619, 31743;
@@ -3286,13 +3142,11 @@ void main() {
               }
             } else {
               // 2897: setp.eq.s16 	%p190, %rs25, 0;
-              p190 = (bitfieldExtract(int(rs25), 0, 16)) == 0;
-              if (p190) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
                 // 2900: setp.eq.s16 	%p191, %rs25, 1;
-                p191 = (bitfieldExtract(int(rs25), 0, 16)) == 1;
-                if (p191) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2905: or.b32  	%r1619, %r1619, 31744;
                   r1619 = r1619 | 31744u;
                   p2g_sv0 = 128;
@@ -3315,8 +3169,7 @@ void main() {
           }
         } else {
           // 1644: setp.ne.s16 	%p182, %rs4, 5;
-          p182 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p182) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
             // 1647: mul.wide.u32 	%rd150, %r227, -858993459;
@@ -3333,8 +3186,7 @@ void main() {
       }
     } else {
       // 1656: setp.eq.s16 	%p183, %rs4, 0;
-      p183 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p183) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1692: mul.wide.u32 	%rd158, %r227, 613566757;
         // 1693: shr.u64 	%rd159, %rd158, 32;
         // 1694: cvt.u32.u64 	%r1171, %rd159;
@@ -3352,8 +3204,7 @@ void main() {
         p2g_sv0 = 127;
       } else {
         // 1659: setp.eq.s16 	%p184, %rs4, 1;
-        p184 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p184) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1664: mul.wide.u32 	%rd156, %r227, 138547333;
           // 1665: shr.u64 	%rd157, %rd156, 32;
           // 1666: cvt.u32.u64 	%r1165, %rd157;
@@ -3458,15 +3309,13 @@ void main() {
   } else {
     if (p19) {
       // 1772: setp.eq.s16 	%p195, %rs4, 2;
-      p195 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p195) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1810: and.b32  	%r1621, %r249, 65535;
         r1621 = r249 & 65535u;
         p2g_sv0 = 139;
       } else {
         // 1775: setp.eq.s16 	%p196, %rs4, 3;
-        p196 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p196) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1814: mul.wide.u32 	%rd166, %r249, -858993459;
           // 1815: shr.u64 	%rd167, %rd166, 34;
           // 1816: cvt.u32.u64 	%r1251, %rd167;
@@ -3475,8 +3324,7 @@ void main() {
           // 1818: sub.s32 	%r253, %r249, %r1252;
           r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1819: setp.eq.s32 	%p200, %r253, 0;
-          p200 = int(r253) == 0;
-          if (p200) {
+          if (int(r253) == 0) {
             // 2661: shr.u32 	%r1253, %r249, 8;
             r1253 = r249 >> 8u;
             // 2662: mul.wide.u32 	%rd168, %r1253, -1431655765;
@@ -3489,11 +3337,9 @@ void main() {
             uint64_t t98 = uint64_t(uint(int(r1253) - int(uint(int(uint(uint64_t(t97))) * 6))));
             rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2668: setp.gt.s16 	%p201, %rs27, 1;
-            p201 = (bitfieldExtract(int(rs27), 0, 16)) > 1;
-            if (p201) {
+            if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2673: setp.eq.s16 	%p202, %rs27, 2;
-              p202 = (bitfieldExtract(int(rs27), 0, 16)) == 2;
-              if (p202) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3133: shr.u32 	%r1258, %r249, 12;
                 // 3134: and.b32  	%r1259, %r1258, 1;
                 // 3135: or.b32  	%r1260, %r1621, %r1259;
@@ -3503,8 +3349,7 @@ void main() {
                 p2g_sv0 = 139;
               } else {
                 // 2676: setp.eq.s16 	%p203, %rs27, 3;
-                p203 = (bitfieldExtract(int(rs27), 0, 16)) == 3;
-                if (p203) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3140: setp.eq.s32 	%p207, %r251, 0;
                   // 3141: selp.b32 	%r1257, 1, %r251, %p207;
                   // 3142: or.b32  	%r1621, %r1257, %r1621;
@@ -3512,8 +3357,7 @@ void main() {
                   p2g_sv0 = 139;
                 } else {
                   // 2679: setp.ne.s16 	%p204, %rs27, 4;
-                  p204 = (bitfieldExtract(int(rs27), 0, 16)) != 4;
-                  if (p204) {
+                  if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2682: or.b32  	%r1621, %r1621, 31743;
@@ -3524,13 +3368,11 @@ void main() {
               }
             } else {
               // 2909: setp.eq.s16 	%p205, %rs27, 0;
-              p205 = (bitfieldExtract(int(rs27), 0, 16)) == 0;
-              if (p205) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
                 // 2912: setp.eq.s16 	%p206, %rs27, 1;
-                p206 = (bitfieldExtract(int(rs27), 0, 16)) == 1;
-                if (p206) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2917: or.b32  	%r1621, %r1621, 31744;
                   r1621 = r1621 | 31744u;
                   p2g_sv0 = 139;
@@ -3553,8 +3395,7 @@ void main() {
           }
         } else {
           // 1778: setp.ne.s16 	%p197, %rs4, 5;
-          p197 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p197) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
             // 1781: mul.wide.u32 	%rd164, %r249, -858993459;
@@ -3571,8 +3412,7 @@ void main() {
       }
     } else {
       // 1790: setp.eq.s16 	%p198, %rs4, 0;
-      p198 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p198) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1826: mul.wide.u32 	%rd172, %r249, 613566757;
         // 1827: shr.u64 	%rd173, %rd172, 32;
         // 1828: cvt.u32.u64 	%r1268, %rd173;
@@ -3590,8 +3430,7 @@ void main() {
         p2g_sv0 = 138;
       } else {
         // 1793: setp.eq.s16 	%p199, %rs4, 1;
-        p199 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p199) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1798: mul.wide.u32 	%rd170, %r249, 138547333;
           // 1799: shr.u64 	%rd171, %rd170, 32;
           // 1800: cvt.u32.u64 	%r1262, %rd171;
@@ -3749,15 +3588,13 @@ void main() {
     r271 = (r1305 >> 1u) & 1023u;
     if (p19) {
       // 1948: setp.eq.s16 	%p210, %rs4, 2;
-      p210 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p210) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1986: and.b32  	%r1623, %r269, 65535;
         r1623 = r269 & 65535u;
         p2g_sv0 = 150;
       } else {
         // 1951: setp.eq.s16 	%p211, %rs4, 3;
-        p211 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p211) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1990: mul.wide.u32 	%rd180, %r269, -858993459;
           // 1991: shr.u64 	%rd181, %rd180, 34;
           // 1992: cvt.u32.u64 	%r1319, %rd181;
@@ -3766,8 +3603,7 @@ void main() {
           // 1994: sub.s32 	%r273, %r269, %r1320;
           r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 1995: setp.eq.s32 	%p215, %r273, 0;
-          p215 = int(r273) == 0;
-          if (p215) {
+          if (int(r273) == 0) {
             // 2686: shr.u32 	%r1321, %r269, 8;
             r1321 = r269 >> 8u;
             // 2687: mul.wide.u32 	%rd182, %r1321, -1431655765;
@@ -3780,11 +3616,9 @@ void main() {
             uint64_t t106 = uint64_t(uint(int(r1321) - int(uint(int(uint(uint64_t(t105))) * 6))));
             rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2693: setp.gt.s16 	%p216, %rs29, 1;
-            p216 = (bitfieldExtract(int(rs29), 0, 16)) > 1;
-            if (p216) {
+            if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2698: setp.eq.s16 	%p217, %rs29, 2;
-              p217 = (bitfieldExtract(int(rs29), 0, 16)) == 2;
-              if (p217) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3146: shr.u32 	%r1326, %r269, 12;
                 // 3147: and.b32  	%r1327, %r1326, 1;
                 // 3148: or.b32  	%r1328, %r1623, %r1327;
@@ -3794,8 +3628,7 @@ void main() {
                 p2g_sv0 = 150;
               } else {
                 // 2701: setp.eq.s16 	%p218, %rs29, 3;
-                p218 = (bitfieldExtract(int(rs29), 0, 16)) == 3;
-                if (p218) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3153: setp.eq.s32 	%p222, %r271, 0;
                   // 3154: selp.b32 	%r1325, 1, %r271, %p222;
                   // 3155: or.b32  	%r1623, %r1325, %r1623;
@@ -3803,8 +3636,7 @@ void main() {
                   p2g_sv0 = 150;
                 } else {
                   // 2704: setp.ne.s16 	%p219, %rs29, 4;
-                  p219 = (bitfieldExtract(int(rs29), 0, 16)) != 4;
-                  if (p219) {
+                  if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2707: or.b32  	%r1623, %r1623, 31743;
@@ -3815,13 +3647,11 @@ void main() {
               }
             } else {
               // 2921: setp.eq.s16 	%p220, %rs29, 0;
-              p220 = (bitfieldExtract(int(rs29), 0, 16)) == 0;
-              if (p220) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
                 // 2924: setp.eq.s16 	%p221, %rs29, 1;
-                p221 = (bitfieldExtract(int(rs29), 0, 16)) == 1;
-                if (p221) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2929: or.b32  	%r1623, %r1623, 31744;
                   r1623 = r1623 | 31744u;
                   p2g_sv0 = 150;
@@ -3844,8 +3674,7 @@ void main() {
           }
         } else {
           // 1954: setp.ne.s16 	%p212, %rs4, 5;
-          p212 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p212) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
             // 1957: mul.wide.u32 	%rd178, %r269, -858993459;
@@ -3862,8 +3691,7 @@ void main() {
       }
     } else {
       // 1966: setp.eq.s16 	%p213, %rs4, 0;
-      p213 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p213) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2002: mul.wide.u32 	%rd186, %r269, 613566757;
         // 2003: shr.u64 	%rd187, %rd186, 32;
         // 2004: cvt.u32.u64 	%r1336, %rd187;
@@ -3881,8 +3709,7 @@ void main() {
         p2g_sv0 = 149;
       } else {
         // 1969: setp.eq.s16 	%p214, %rs4, 1;
-        p214 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p214) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1974: mul.wide.u32 	%rd184, %r269, 138547333;
           // 1975: shr.u64 	%rd185, %rd184, 32;
           // 1976: cvt.u32.u64 	%r1330, %rd185;
@@ -3983,15 +3810,13 @@ void main() {
   } else {
     if (p19) {
       // 2080: setp.eq.s16 	%p225, %rs4, 2;
-      p225 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p225) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2118: and.b32  	%r1625, %r288, 65535;
         r1625 = r288 & 65535u;
         p2g_sv0 = 161;
       } else {
         // 2083: setp.eq.s16 	%p226, %rs4, 3;
-        p226 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p226) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2122: mul.wide.u32 	%rd194, %r288, -858993459;
           // 2123: shr.u64 	%rd195, %rd194, 34;
           // 2124: cvt.u32.u64 	%r1428, %rd195;
@@ -4000,8 +3825,7 @@ void main() {
           // 2126: sub.s32 	%r292, %r288, %r1429;
           r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2127: setp.eq.s32 	%p230, %r292, 0;
-          p230 = int(r292) == 0;
-          if (p230) {
+          if (int(r292) == 0) {
             // 2711: shr.u32 	%r1430, %r288, 8;
             r1430 = r288 >> 8u;
             // 2712: mul.wide.u32 	%rd196, %r1430, -1431655765;
@@ -4014,11 +3838,9 @@ void main() {
             uint64_t t114 = uint64_t(uint(int(r1430) - int(uint(int(uint(uint64_t(t113))) * 6))));
             rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2718: setp.gt.s16 	%p231, %rs31, 1;
-            p231 = (bitfieldExtract(int(rs31), 0, 16)) > 1;
-            if (p231) {
+            if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2723: setp.eq.s16 	%p232, %rs31, 2;
-              p232 = (bitfieldExtract(int(rs31), 0, 16)) == 2;
-              if (p232) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3159: shr.u32 	%r1435, %r288, 12;
                 // 3160: and.b32  	%r1436, %r1435, 1;
                 // 3161: or.b32  	%r1437, %r1625, %r1436;
@@ -4028,8 +3850,7 @@ void main() {
                 p2g_sv0 = 161;
               } else {
                 // 2726: setp.eq.s16 	%p233, %rs31, 3;
-                p233 = (bitfieldExtract(int(rs31), 0, 16)) == 3;
-                if (p233) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3166: setp.eq.s32 	%p237, %r290, 0;
                   // 3167: selp.b32 	%r1434, 1, %r290, %p237;
                   // 3168: or.b32  	%r1625, %r1434, %r1625;
@@ -4037,8 +3858,7 @@ void main() {
                   p2g_sv0 = 161;
                 } else {
                   // 2729: setp.ne.s16 	%p234, %rs31, 4;
-                  p234 = (bitfieldExtract(int(rs31), 0, 16)) != 4;
-                  if (p234) {
+                  if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2732: or.b32  	%r1625, %r1625, 31743;
@@ -4049,13 +3869,11 @@ void main() {
               }
             } else {
               // 2933: setp.eq.s16 	%p235, %rs31, 0;
-              p235 = (bitfieldExtract(int(rs31), 0, 16)) == 0;
-              if (p235) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
                 // 2936: setp.eq.s16 	%p236, %rs31, 1;
-                p236 = (bitfieldExtract(int(rs31), 0, 16)) == 1;
-                if (p236) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2941: or.b32  	%r1625, %r1625, 31744;
                   r1625 = r1625 | 31744u;
                   p2g_sv0 = 161;
@@ -4078,8 +3896,7 @@ void main() {
           }
         } else {
           // 2086: setp.ne.s16 	%p227, %rs4, 5;
-          p227 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p227) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
             // 2089: mul.wide.u32 	%rd192, %r288, -858993459;
@@ -4096,8 +3913,7 @@ void main() {
       }
     } else {
       // 2098: setp.eq.s16 	%p228, %rs4, 0;
-      p228 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p228) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2134: mul.wide.u32 	%rd200, %r288, 613566757;
         // 2135: shr.u64 	%rd201, %rd200, 32;
         // 2136: cvt.u32.u64 	%r1445, %rd201;
@@ -4115,8 +3931,7 @@ void main() {
         p2g_sv0 = 160;
       } else {
         // 2101: setp.eq.s16 	%p229, %rs4, 1;
-        p229 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p229) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2106: mul.wide.u32 	%rd198, %r288, 138547333;
           // 2107: shr.u64 	%rd199, %rd198, 32;
           // 2108: cvt.u32.u64 	%r1439, %rd199;
@@ -4278,15 +4093,13 @@ void main() {
     r310 = (r1483 >> 1u) & 1023u;
     if (p19) {
       // 2258: setp.eq.s16 	%p240, %rs4, 2;
-      p240 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p240) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2296: and.b32  	%r1627, %r308, 65535;
         r1627 = r308 & 65535u;
         p2g_sv0 = 172;
       } else {
         // 2261: setp.eq.s16 	%p241, %rs4, 3;
-        p241 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p241) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2300: mul.wide.u32 	%rd208, %r308, -858993459;
           // 2301: shr.u64 	%rd209, %rd208, 34;
           // 2302: cvt.u32.u64 	%r1497, %rd209;
@@ -4295,8 +4108,7 @@ void main() {
           // 2304: sub.s32 	%r312, %r308, %r1498;
           r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2305: setp.eq.s32 	%p245, %r312, 0;
-          p245 = int(r312) == 0;
-          if (p245) {
+          if (int(r312) == 0) {
             // 2736: shr.u32 	%r1499, %r308, 8;
             r1499 = r308 >> 8u;
             // 2737: mul.wide.u32 	%rd210, %r1499, -1431655765;
@@ -4309,11 +4121,9 @@ void main() {
             uint64_t t122 = uint64_t(uint(int(r1499) - int(uint(int(uint(uint64_t(t121))) * 6))));
             rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2743: setp.gt.s16 	%p246, %rs33, 1;
-            p246 = (bitfieldExtract(int(rs33), 0, 16)) > 1;
-            if (p246) {
+            if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2748: setp.eq.s16 	%p247, %rs33, 2;
-              p247 = (bitfieldExtract(int(rs33), 0, 16)) == 2;
-              if (p247) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3172: shr.u32 	%r1504, %r308, 12;
                 // 3173: and.b32  	%r1505, %r1504, 1;
                 // 3174: or.b32  	%r1506, %r1627, %r1505;
@@ -4323,8 +4133,7 @@ void main() {
                 p2g_sv0 = 172;
               } else {
                 // 2751: setp.eq.s16 	%p248, %rs33, 3;
-                p248 = (bitfieldExtract(int(rs33), 0, 16)) == 3;
-                if (p248) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3179: setp.eq.s32 	%p252, %r310, 0;
                   // 3180: selp.b32 	%r1503, 1, %r310, %p252;
                   // 3181: or.b32  	%r1627, %r1503, %r1627;
@@ -4332,8 +4141,7 @@ void main() {
                   p2g_sv0 = 172;
                 } else {
                   // 2754: setp.ne.s16 	%p249, %rs33, 4;
-                  p249 = (bitfieldExtract(int(rs33), 0, 16)) != 4;
-                  if (p249) {
+                  if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2757: or.b32  	%r1627, %r1627, 31743;
@@ -4344,13 +4152,11 @@ void main() {
               }
             } else {
               // 2945: setp.eq.s16 	%p250, %rs33, 0;
-              p250 = (bitfieldExtract(int(rs33), 0, 16)) == 0;
-              if (p250) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
                 // 2948: setp.eq.s16 	%p251, %rs33, 1;
-                p251 = (bitfieldExtract(int(rs33), 0, 16)) == 1;
-                if (p251) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2953: or.b32  	%r1627, %r1627, 31744;
                   r1627 = r1627 | 31744u;
                   p2g_sv0 = 172;
@@ -4373,8 +4179,7 @@ void main() {
           }
         } else {
           // 2264: setp.ne.s16 	%p242, %rs4, 5;
-          p242 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p242) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
             // 2267: mul.wide.u32 	%rd206, %r308, -858993459;
@@ -4391,8 +4196,7 @@ void main() {
       }
     } else {
       // 2276: setp.eq.s16 	%p243, %rs4, 0;
-      p243 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p243) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2312: mul.wide.u32 	%rd214, %r308, 613566757;
         // 2313: shr.u64 	%rd215, %rd214, 32;
         // 2314: cvt.u32.u64 	%r1514, %rd215;
@@ -4410,8 +4214,7 @@ void main() {
         p2g_sv0 = 171;
       } else {
         // 2279: setp.eq.s16 	%p244, %rs4, 1;
-        p244 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p244) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2284: mul.wide.u32 	%rd212, %r308, 138547333;
           // 2285: shr.u64 	%rd213, %rd212, 32;
           // 2286: cvt.u32.u64 	%r1508, %rd213;

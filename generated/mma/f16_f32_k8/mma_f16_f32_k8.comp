@@ -388,16 +388,13 @@ void main() {
   // 73: and.b32  	%r11, %r238, 8388607;
   r11 = (r229 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r971, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
         // 126: cvt.u32.u64 	%r244, %rd7;
@@ -406,8 +403,7 @@ void main() {
         // 128: sub.s32 	%r15, %r971, %r245;
         r15 = uint(int(r971) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
-        p11 = int(r15) == 0;
-        if (p11) {
+        if (int(r15) == 0) {
           // 1460: shr.u32 	%r246, %r971, 8;
           r246 = r971 >> 8u;
           // 1461: mul.wide.u32 	%rd8, %r246, -1431655765;
@@ -420,11 +416,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r246) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 1467: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 1472: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 1834: shr.u32 	%r251, %r971, 12;
               // 1835: and.b32  	%r252, %r251, 1;
               // 1836: or.b32  	%r253, %r10, %r252;
@@ -434,8 +428,7 @@ void main() {
               p2g_sv0 = 10;
             } else {
               // 1475: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 1841: setp.eq.s32 	%p18, %r11, 0;
                 // 1842: selp.b32 	%r250, 1, %r11, %p18;
                 // 1843: or.b32  	%r971, %r250, %r10;
@@ -443,8 +436,7 @@ void main() {
                 p2g_sv0 = 10;
               } else {
                 // 1478: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 155;
                 } else {
                   // 1481: or.b32  	%r971, %r10, 2139095039;
@@ -455,15 +447,13 @@ void main() {
             }
           } else {
             // 1710: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
             // 1711: mov.u32 	%r971, %r10;
             r971 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 1714: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 1719: or.b32  	%r971, %r10, 2139095040;
                 r971 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -485,8 +475,7 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r239, %r971, 1;
@@ -494,7 +483,6 @@ void main() {
           // 90: mov.pred 	%p8, 0;
           // 91: xor.pred  	%p9, %p7, %p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !(((r971 & 1u) == 1u) ^^ false);
           // 93: shr.u32 	%r240, %r971, 1;
           r240 = r971 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r240, -858993459;
@@ -505,7 +493,7 @@ void main() {
           // 97: mul.lo.s32 	%r242, %r241, 20;
           // 98: sub.s32 	%r12, %r240, %r242;
           r12 = uint(int(r240) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r971 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r243, 119;
             // 104: sub.s32 	%r970, %r243, %r12;
             r970 = uint(int(119u) - int(r12));
@@ -520,8 +508,7 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r971, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
       // 138: cvt.u32.u64 	%r257, %rd13;
@@ -539,8 +526,7 @@ void main() {
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r971, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
         // 118: cvt.u32.u64 	%r255, %rd11;
@@ -621,13 +607,11 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r973, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
         // 250: cvt.u32.u64 	%r302, %rd19;
@@ -636,8 +620,7 @@ void main() {
         // 252: sub.s32 	%r34, %r973, %r303;
         r34 = uint(int(r973) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
-        p29 = int(r34) == 0;
-        if (p29) {
+        if (int(r34) == 0) {
           // 1485: shr.u32 	%r304, %r973, 8;
           r304 = r973 >> 8u;
           // 1486: mul.wide.u32 	%rd20, %r304, -1431655765;
@@ -650,11 +633,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r304) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 1492: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 1497: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 1847: shr.u32 	%r309, %r973, 12;
               // 1848: and.b32  	%r310, %r309, 1;
               // 1849: or.b32  	%r311, %r29, %r310;
@@ -664,8 +645,7 @@ void main() {
               p2g_sv0 = 20;
             } else {
               // 1500: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 1854: setp.eq.s32 	%p36, %r30, 0;
                 // 1855: selp.b32 	%r308, 1, %r30, %p36;
                 // 1856: or.b32  	%r973, %r308, %r29;
@@ -673,8 +653,7 @@ void main() {
                 p2g_sv0 = 20;
               } else {
                 // 1503: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 156;
                 } else {
                   // 1506: or.b32  	%r973, %r29, 2139095039;
@@ -685,15 +664,13 @@ void main() {
             }
           } else {
             // 1723: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
             // 1724: mov.u32 	%r973, %r29;
             r973 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 1727: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 1732: or.b32  	%r973, %r29, 2139095040;
                 r973 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -715,8 +692,7 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r297, %r973, 1;
@@ -724,7 +700,6 @@ void main() {
           // 214: mov.pred 	%p26, 0;
           // 215: xor.pred  	%p27, %p25, %p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !(((r973 & 1u) == 1u) ^^ false);
           // 217: shr.u32 	%r298, %r973, 1;
           r298 = r973 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r298, -858993459;
@@ -734,7 +709,7 @@ void main() {
           // 221: mul.lo.s32 	%r300, %r299, 20;
           // 222: sub.s32 	%r31, %r298, %r300;
           r31 = uint(int(r298) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r973 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r301, 119;
             // 228: sub.s32 	%r972, %r301, %r31;
             r972 = uint(int(119u) - int(r31));
@@ -749,8 +724,7 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r973, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
       // 262: cvt.u32.u64 	%r315, %rd25;
@@ -768,8 +742,7 @@ void main() {
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r973, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
         // 242: cvt.u32.u64 	%r313, %rd23;
@@ -846,13 +819,11 @@ void main() {
   r50 = (r344 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r975, -858993459;
         // 371: shr.u64 	%rd31, %rd30, 34;
         // 372: cvt.u32.u64 	%r359, %rd31;
@@ -861,8 +832,7 @@ void main() {
         // 374: sub.s32 	%r54, %r975, %r360;
         r54 = uint(int(r975) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
-        p47 = int(r54) == 0;
-        if (p47) {
+        if (int(r54) == 0) {
           // 1510: shr.u32 	%r361, %r975, 8;
           r361 = r975 >> 8u;
           // 1511: mul.wide.u32 	%rd32, %r361, -1431655765;
@@ -875,11 +845,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r361) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 1517: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 1522: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 1860: shr.u32 	%r366, %r975, 12;
               // 1861: and.b32  	%r367, %r366, 1;
               // 1862: or.b32  	%r368, %r49, %r367;
@@ -889,8 +857,7 @@ void main() {
               p2g_sv0 = 30;
             } else {
               // 1525: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 1867: setp.eq.s32 	%p54, %r50, 0;
                 // 1868: selp.b32 	%r365, 1, %r50, %p54;
                 // 1869: or.b32  	%r975, %r365, %r49;
@@ -898,8 +865,7 @@ void main() {
                 p2g_sv0 = 30;
               } else {
                 // 1528: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 157;
                 } else {
                   // 1531: or.b32  	%r975, %r49, 2139095039;
@@ -910,15 +876,13 @@ void main() {
             }
           } else {
             // 1736: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
             // 1737: mov.u32 	%r975, %r49;
             r975 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 1740: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 1745: or.b32  	%r975, %r49, 2139095040;
                 r975 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -940,8 +904,7 @@ void main() {
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 334: and.b32  	%r354, %r975, 1;
@@ -949,7 +912,6 @@ void main() {
           // 336: mov.pred 	%p44, 0;
           // 337: xor.pred  	%p45, %p43, %p44;
           // 338: not.pred 	%p46, %p45;
-          p46 = !(((r975 & 1u) == 1u) ^^ false);
           // 339: shr.u32 	%r355, %r975, 1;
           r355 = r975 >> 1u;
           // 340: mul.wide.u32 	%rd28, %r355, -858993459;
@@ -959,7 +921,7 @@ void main() {
           // 343: mul.lo.s32 	%r357, %r356, 20;
           // 344: sub.s32 	%r51, %r355, %r357;
           r51 = uint(int(r355) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r975 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r358, 119;
             // 350: sub.s32 	%r974, %r358, %r51;
             r974 = uint(int(119u) - int(r51));
@@ -974,8 +936,7 @@ void main() {
     }
   } else {
     // 354: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r975, 613566757;
       // 383: shr.u64 	%rd37, %rd36, 32;
       // 384: cvt.u32.u64 	%r372, %rd37;
@@ -993,8 +954,7 @@ void main() {
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r975, -2139062143;
         // 363: shr.u64 	%rd35, %rd34, 39;
         // 364: cvt.u32.u64 	%r370, %rd35;
@@ -1069,13 +1029,11 @@ void main() {
   r69 = (r402 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r977, -858993459;
         // 492: shr.u64 	%rd43, %rd42, 34;
         // 493: cvt.u32.u64 	%r417, %rd43;
@@ -1084,8 +1042,7 @@ void main() {
         // 495: sub.s32 	%r73, %r977, %r418;
         r73 = uint(int(r977) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r73, 0;
-        p65 = int(r73) == 0;
-        if (p65) {
+        if (int(r73) == 0) {
           // 1535: shr.u32 	%r419, %r977, 8;
           r419 = r977 >> 8u;
           // 1536: mul.wide.u32 	%rd44, %r419, -1431655765;
@@ -1098,11 +1055,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r419) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 1542: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 1547: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 1873: shr.u32 	%r424, %r977, 12;
               // 1874: and.b32  	%r425, %r424, 1;
               // 1875: or.b32  	%r426, %r68, %r425;
@@ -1112,8 +1067,7 @@ void main() {
               p2g_sv0 = 40;
             } else {
               // 1550: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 1880: setp.eq.s32 	%p72, %r69, 0;
                 // 1881: selp.b32 	%r423, 1, %r69, %p72;
                 // 1882: or.b32  	%r977, %r423, %r68;
@@ -1121,8 +1075,7 @@ void main() {
                 p2g_sv0 = 40;
               } else {
                 // 1553: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 158;
                 } else {
                   // 1556: or.b32  	%r977, %r68, 2139095039;
@@ -1133,15 +1086,13 @@ void main() {
             }
           } else {
             // 1749: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
             // 1750: mov.u32 	%r977, %r68;
             r977 = r68;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 1753: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 1758: or.b32  	%r977, %r68, 2139095040;
                 r977 = r68 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1163,8 +1114,7 @@ void main() {
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 455: and.b32  	%r412, %r977, 1;
@@ -1172,7 +1122,6 @@ void main() {
           // 457: mov.pred 	%p62, 0;
           // 458: xor.pred  	%p63, %p61, %p62;
           // 459: not.pred 	%p64, %p63;
-          p64 = !(((r977 & 1u) == 1u) ^^ false);
           // 460: shr.u32 	%r413, %r977, 1;
           r413 = r977 >> 1u;
           // 461: mul.wide.u32 	%rd40, %r413, -858993459;
@@ -1182,7 +1131,7 @@ void main() {
           // 464: mul.lo.s32 	%r415, %r414, 20;
           // 465: sub.s32 	%r70, %r413, %r415;
           r70 = uint(int(r413) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r977 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r416, 119;
             // 471: sub.s32 	%r976, %r416, %r70;
             r976 = uint(int(119u) - int(r70));
@@ -1197,8 +1146,7 @@ void main() {
     }
   } else {
     // 475: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r977, 613566757;
       // 504: shr.u64 	%rd49, %rd48, 32;
       // 505: cvt.u32.u64 	%r430, %rd49;
@@ -1216,8 +1164,7 @@ void main() {
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r977, -2139062143;
         // 484: shr.u64 	%rd47, %rd46, 39;
         // 485: cvt.u32.u64 	%r428, %rd47;
@@ -1316,15 +1263,13 @@ void main() {
   } else {
     if (p19) {
       // 588: setp.eq.s16 	%p75, %rs4, 2;
-      p75 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 626: and.b32  	%r979, %r88, 65535;
         r979 = r88 & 65535u;
         p2g_sv0 = 51;
       } else {
         // 591: setp.eq.s16 	%p76, %rs4, 3;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 630: mul.wide.u32 	%rd54, %r88, -858993459;
           // 631: shr.u64 	%rd55, %rd54, 34;
           // 632: cvt.u32.u64 	%r474, %rd55;
@@ -1333,8 +1278,7 @@ void main() {
           // 634: sub.s32 	%r92, %r88, %r475;
           r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 635: setp.eq.s32 	%p80, %r92, 0;
-          p80 = int(r92) == 0;
-          if (p80) {
+          if (int(r92) == 0) {
             // 1560: shr.u32 	%r476, %r88, 8;
             r476 = r88 >> 8u;
             // 1561: mul.wide.u32 	%rd56, %r476, -1431655765;
@@ -1347,11 +1291,9 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r476) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 1567: setp.gt.s16 	%p81, %rs11, 1;
-            p81 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 1572: setp.eq.s16 	%p82, %rs11, 2;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 1906: shr.u32 	%r481, %r88, 12;
                 // 1907: and.b32  	%r482, %r481, 1;
                 // 1908: or.b32  	%r483, %r979, %r482;
@@ -1361,8 +1303,7 @@ void main() {
                 p2g_sv0 = 51;
               } else {
                 // 1575: setp.eq.s16 	%p83, %rs11, 3;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 1913: setp.eq.s32 	%p87, %r90, 0;
                   // 1914: selp.b32 	%r480, 1, %r90, %p87;
                   // 1915: or.b32  	%r979, %r480, %r979;
@@ -1370,8 +1311,7 @@ void main() {
                   p2g_sv0 = 51;
                 } else {
                   // 1578: setp.ne.s16 	%p84, %rs11, 4;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 171;
                   } else {
                     // 1581: or.b32  	%r979, %r979, 31743;
@@ -1382,13 +1322,11 @@ void main() {
               }
             } else {
               // 1762: setp.eq.s16 	%p85, %rs11, 0;
-              p85 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 1765: setp.eq.s16 	%p86, %rs11, 1;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 1770: or.b32  	%r979, %r979, 31744;
                   r979 = r979 | 31744u;
                   p2g_sv0 = 51;
@@ -1411,8 +1349,7 @@ void main() {
           }
         } else {
           // 594: setp.ne.s16 	%p77, %rs4, 5;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
             // 597: mul.wide.u32 	%rd52, %r88, -858993459;
@@ -1429,8 +1366,7 @@ void main() {
       }
     } else {
       // 606: setp.eq.s16 	%p78, %rs4, 0;
-      p78 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 642: mul.wide.u32 	%rd60, %r88, 613566757;
         // 643: shr.u64 	%rd61, %rd60, 32;
         // 644: cvt.u32.u64 	%r491, %rd61;
@@ -1448,8 +1384,7 @@ void main() {
         p2g_sv0 = 50;
       } else {
         // 609: setp.eq.s16 	%p79, %rs4, 1;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 614: mul.wide.u32 	%rd58, %r88, 138547333;
           // 615: shr.u64 	%rd59, %rd58, 32;
           // 616: cvt.u32.u64 	%r485, %rd59;
@@ -1588,15 +1523,13 @@ void main() {
     r109 = (r527 >> 1u) & 1023u;
     if (p19) {
       // 750: setp.eq.s16 	%p90, %rs4, 2;
-      p90 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 788: and.b32  	%r981, %r107, 65535;
         r981 = r107 & 65535u;
         p2g_sv0 = 62;
       } else {
         // 753: setp.eq.s16 	%p91, %rs4, 3;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 792: mul.wide.u32 	%rd68, %r107, -858993459;
           // 793: shr.u64 	%rd69, %rd68, 34;
           // 794: cvt.u32.u64 	%r541, %rd69;
@@ -1605,8 +1538,7 @@ void main() {
           // 796: sub.s32 	%r111, %r107, %r542;
           r111 = uint(int(r107) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 797: setp.eq.s32 	%p95, %r111, 0;
-          p95 = int(r111) == 0;
-          if (p95) {
+          if (int(r111) == 0) {
             // 1585: shr.u32 	%r543, %r107, 8;
             r543 = r107 >> 8u;
             // 1586: mul.wide.u32 	%rd70, %r543, -1431655765;
@@ -1619,11 +1551,9 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r543) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 1592: setp.gt.s16 	%p96, %rs13, 1;
-            p96 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 1597: setp.eq.s16 	%p97, %rs13, 2;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 1919: shr.u32 	%r548, %r107, 12;
                 // 1920: and.b32  	%r549, %r548, 1;
                 // 1921: or.b32  	%r550, %r981, %r549;
@@ -1633,8 +1563,7 @@ void main() {
                 p2g_sv0 = 62;
               } else {
                 // 1600: setp.eq.s16 	%p98, %rs13, 3;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 1926: setp.eq.s32 	%p102, %r109, 0;
                   // 1927: selp.b32 	%r547, 1, %r109, %p102;
                   // 1928: or.b32  	%r981, %r547, %r981;
@@ -1642,8 +1571,7 @@ void main() {
                   p2g_sv0 = 62;
                 } else {
                   // 1603: setp.ne.s16 	%p99, %rs13, 4;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 172;
                   } else {
                     // 1606: or.b32  	%r981, %r981, 31743;
@@ -1654,13 +1582,11 @@ void main() {
               }
             } else {
               // 1774: setp.eq.s16 	%p100, %rs13, 0;
-              p100 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 1777: setp.eq.s16 	%p101, %rs13, 1;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 1782: or.b32  	%r981, %r981, 31744;
                   r981 = r981 | 31744u;
                   p2g_sv0 = 62;
@@ -1683,8 +1609,7 @@ void main() {
           }
         } else {
           // 756: setp.ne.s16 	%p92, %rs4, 5;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
             // 759: mul.wide.u32 	%rd66, %r107, -858993459;
@@ -1701,8 +1626,7 @@ void main() {
       }
     } else {
       // 768: setp.eq.s16 	%p93, %rs4, 0;
-      p93 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 804: mul.wide.u32 	%rd74, %r107, 613566757;
         // 805: shr.u64 	%rd75, %rd74, 32;
         // 806: cvt.u32.u64 	%r558, %rd75;
@@ -1720,8 +1644,7 @@ void main() {
         p2g_sv0 = 61;
       } else {
         // 771: setp.eq.s16 	%p94, %rs4, 1;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 776: mul.wide.u32 	%rd72, %r107, 138547333;
           // 777: shr.u64 	%rd73, %rd72, 32;
           // 778: cvt.u32.u64 	%r552, %rd73;
@@ -1821,15 +1744,13 @@ void main() {
   } else {
     if (p19) {
       // 881: setp.eq.s16 	%p105, %rs4, 2;
-      p105 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 919: and.b32  	%r983, %r126, 65535;
         r983 = r126 & 65535u;
         p2g_sv0 = 73;
       } else {
         // 884: setp.eq.s16 	%p106, %rs4, 3;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 923: mul.wide.u32 	%rd82, %r126, -858993459;
           // 924: shr.u64 	%rd83, %rd82, 34;
           // 925: cvt.u32.u64 	%r638, %rd83;
@@ -1838,8 +1759,7 @@ void main() {
           // 927: sub.s32 	%r130, %r126, %r639;
           r130 = uint(int(r126) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 928: setp.eq.s32 	%p110, %r130, 0;
-          p110 = int(r130) == 0;
-          if (p110) {
+          if (int(r130) == 0) {
             // 1610: shr.u32 	%r640, %r126, 8;
             r640 = r126 >> 8u;
             // 1611: mul.wide.u32 	%rd84, %r640, -1431655765;
@@ -1852,11 +1772,9 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r640) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 1617: setp.gt.s16 	%p111, %rs15, 1;
-            p111 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 1622: setp.eq.s16 	%p112, %rs15, 2;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 1932: shr.u32 	%r645, %r126, 12;
                 // 1933: and.b32  	%r646, %r645, 1;
                 // 1934: or.b32  	%r647, %r983, %r646;
@@ -1866,8 +1784,7 @@ void main() {
                 p2g_sv0 = 73;
               } else {
                 // 1625: setp.eq.s16 	%p113, %rs15, 3;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 1939: setp.eq.s32 	%p117, %r128, 0;
                   // 1940: selp.b32 	%r644, 1, %r128, %p117;
                   // 1941: or.b32  	%r983, %r644, %r983;
@@ -1875,8 +1792,7 @@ void main() {
                   p2g_sv0 = 73;
                 } else {
                   // 1628: setp.ne.s16 	%p114, %rs15, 4;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 173;
                   } else {
                     // 1631: or.b32  	%r983, %r983, 31743;
@@ -1887,13 +1803,11 @@ void main() {
               }
             } else {
               // 1786: setp.eq.s16 	%p115, %rs15, 0;
-              p115 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 1789: setp.eq.s16 	%p116, %rs15, 1;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 1794: or.b32  	%r983, %r983, 31744;
                   r983 = r983 | 31744u;
                   p2g_sv0 = 73;
@@ -1916,8 +1830,7 @@ void main() {
           }
         } else {
           // 887: setp.ne.s16 	%p107, %rs4, 5;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
             // 890: mul.wide.u32 	%rd80, %r126, -858993459;
@@ -1934,8 +1847,7 @@ void main() {
       }
     } else {
       // 899: setp.eq.s16 	%p108, %rs4, 0;
-      p108 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 935: mul.wide.u32 	%rd88, %r126, 613566757;
         // 936: shr.u64 	%rd89, %rd88, 32;
         // 937: cvt.u32.u64 	%r655, %rd89;
@@ -1953,8 +1865,7 @@ void main() {
         p2g_sv0 = 72;
       } else {
         // 902: setp.eq.s16 	%p109, %rs4, 1;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 907: mul.wide.u32 	%rd86, %r126, 138547333;
           // 908: shr.u64 	%rd87, %rd86, 32;
           // 909: cvt.u32.u64 	%r649, %rd87;
@@ -2096,15 +2007,13 @@ void main() {
     r148 = (r692 >> 1u) & 1023u;
     if (p19) {
       // 1045: setp.eq.s16 	%p120, %rs4, 2;
-      p120 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1083: and.b32  	%r985, %r146, 65535;
         r985 = r146 & 65535u;
         p2g_sv0 = 84;
       } else {
         // 1048: setp.eq.s16 	%p121, %rs4, 3;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1087: mul.wide.u32 	%rd96, %r146, -858993459;
           // 1088: shr.u64 	%rd97, %rd96, 34;
           // 1089: cvt.u32.u64 	%r706, %rd97;
@@ -2113,8 +2022,7 @@ void main() {
           // 1091: sub.s32 	%r150, %r146, %r707;
           r150 = uint(int(r146) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1092: setp.eq.s32 	%p125, %r150, 0;
-          p125 = int(r150) == 0;
-          if (p125) {
+          if (int(r150) == 0) {
             // 1635: shr.u32 	%r708, %r146, 8;
             r708 = r146 >> 8u;
             // 1636: mul.wide.u32 	%rd98, %r708, -1431655765;
@@ -2127,11 +2035,9 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r708) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 1642: setp.gt.s16 	%p126, %rs17, 1;
-            p126 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 1647: setp.eq.s16 	%p127, %rs17, 2;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 1945: shr.u32 	%r713, %r146, 12;
                 // 1946: and.b32  	%r714, %r713, 1;
                 // 1947: or.b32  	%r715, %r985, %r714;
@@ -2141,8 +2047,7 @@ void main() {
                 p2g_sv0 = 84;
               } else {
                 // 1650: setp.eq.s16 	%p128, %rs17, 3;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 1952: setp.eq.s32 	%p132, %r148, 0;
                   // 1953: selp.b32 	%r712, 1, %r148, %p132;
                   // 1954: or.b32  	%r985, %r712, %r985;
@@ -2150,8 +2055,7 @@ void main() {
                   p2g_sv0 = 84;
                 } else {
                   // 1653: setp.ne.s16 	%p129, %rs17, 4;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 174;
                   } else {
                     // 1656: or.b32  	%r985, %r985, 31743;
@@ -2162,13 +2066,11 @@ void main() {
               }
             } else {
               // 1798: setp.eq.s16 	%p130, %rs17, 0;
-              p130 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 1801: setp.eq.s16 	%p131, %rs17, 1;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 1806: or.b32  	%r985, %r985, 31744;
                   r985 = r985 | 31744u;
                   p2g_sv0 = 84;
@@ -2191,8 +2093,7 @@ void main() {
           }
         } else {
           // 1051: setp.ne.s16 	%p122, %rs4, 5;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
             // 1054: mul.wide.u32 	%rd94, %r146, -858993459;
@@ -2209,8 +2110,7 @@ void main() {
       }
     } else {
       // 1063: setp.eq.s16 	%p123, %rs4, 0;
-      p123 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1099: mul.wide.u32 	%rd102, %r146, 613566757;
         // 1100: shr.u64 	%rd103, %rd102, 32;
         // 1101: cvt.u32.u64 	%r723, %rd103;
@@ -2228,8 +2128,7 @@ void main() {
         p2g_sv0 = 83;
       } else {
         // 1066: setp.eq.s16 	%p124, %rs4, 1;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1071: mul.wide.u32 	%rd100, %r146, 138547333;
           // 1072: shr.u64 	%rd101, %rd100, 32;
           // 1073: cvt.u32.u64 	%r717, %rd101;
@@ -2331,15 +2230,13 @@ void main() {
   } else {
     if (p19) {
       // 1178: setp.eq.s16 	%p135, %rs4, 2;
-      p135 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1216: and.b32  	%r987, %r166, 65535;
         r987 = r166 & 65535u;
         p2g_sv0 = 95;
       } else {
         // 1181: setp.eq.s16 	%p136, %rs4, 3;
-        p136 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1220: mul.wide.u32 	%rd110, %r166, -858993459;
           // 1221: shr.u64 	%rd111, %rd110, 34;
           // 1222: cvt.u32.u64 	%r804, %rd111;
@@ -2349,8 +2246,7 @@ void main() {
           // 1224: sub.s32 	%r170, %r166, %r805;
           r170 = uint(int(r166) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1225: setp.eq.s32 	%p140, %r170, 0;
-          p140 = int(r170) == 0;
-          if (p140) {
+          if (int(r170) == 0) {
             // 1660: shr.u32 	%r806, %r166, 8;
             r806 = r166 >> 8u;
             // 1661: mul.wide.u32 	%rd112, %r806, -1431655765;
@@ -2363,11 +2259,9 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r806) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 1667: setp.gt.s16 	%p141, %rs19, 1;
-            p141 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 1672: setp.eq.s16 	%p142, %rs19, 2;
-              p142 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 1958: shr.u32 	%r811, %r166, 12;
                 // 1959: and.b32  	%r812, %r811, 1;
                 // 1960: or.b32  	%r813, %r987, %r812;
@@ -2377,8 +2271,7 @@ void main() {
                 p2g_sv0 = 95;
               } else {
                 // 1675: setp.eq.s16 	%p143, %rs19, 3;
-                p143 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 1965: setp.eq.s32 	%p147, %r168, 0;
                   // 1966: selp.b32 	%r810, 1, %r168, %p147;
                   // 1967: or.b32  	%r987, %r810, %r987;
@@ -2386,8 +2279,7 @@ void main() {
                   p2g_sv0 = 95;
                 } else {
                   // 1678: setp.ne.s16 	%p144, %rs19, 4;
-                  p144 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 175;
                   } else {
                     // 1681: or.b32  	%r987, %r987, 31743;
@@ -2398,13 +2290,11 @@ void main() {
               }
             } else {
               // 1810: setp.eq.s16 	%p145, %rs19, 0;
-              p145 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 1813: setp.eq.s16 	%p146, %rs19, 1;
-                p146 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 1818: or.b32  	%r987, %r987, 31744;
                   r987 = r987 | 31744u;
                   p2g_sv0 = 95;
@@ -2427,8 +2317,7 @@ void main() {
           }
         } else {
           // 1184: setp.ne.s16 	%p137, %rs4, 5;
-          p137 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
             // 1187: mul.wide.u32 	%rd108, %r166, -858993459;
@@ -2445,8 +2334,7 @@ void main() {
       }
     } else {
       // 1196: setp.eq.s16 	%p138, %rs4, 0;
-      p138 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1232: mul.wide.u32 	%rd116, %r166, 613566757;
         // 1233: shr.u64 	%rd117, %rd116, 32;
         // 1234: cvt.u32.u64 	%r821, %rd117;
@@ -2464,8 +2352,7 @@ void main() {
         p2g_sv0 = 94;
       } else {
         // 1199: setp.eq.s16 	%p139, %rs4, 1;
-        p139 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1204: mul.wide.u32 	%rd114, %r166, 138547333;
           // 1205: shr.u64 	%rd115, %rd114, 32;
           // 1206: cvt.u32.u64 	%r815, %rd115;
@@ -2625,15 +2512,13 @@ void main() {
     r188 = (r859 >> 1u) & 1023u;
     if (p19) {
       // 1357: setp.eq.s16 	%p150, %rs4, 2;
-      p150 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1395: and.b32  	%r989, %r186, 65535;
         r989 = r186 & 65535u;
         p2g_sv0 = 106;
       } else {
         // 1360: setp.eq.s16 	%p151, %rs4, 3;
-        p151 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1399: mul.wide.u32 	%rd124, %r186, -858993459;
           // 1400: shr.u64 	%rd125, %rd124, 34;
           // 1401: cvt.u32.u64 	%r873, %rd125;
@@ -2642,8 +2527,7 @@ void main() {
           // 1403: sub.s32 	%r190, %r186, %r874;
           r190 = uint(int(r186) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1404: setp.eq.s32 	%p155, %r190, 0;
-          p155 = int(r190) == 0;
-          if (p155) {
+          if (int(r190) == 0) {
             // 1685: shr.u32 	%r875, %r186, 8;
             r875 = r186 >> 8u;
             // 1686: mul.wide.u32 	%rd126, %r875, -1431655765;
@@ -2656,11 +2540,9 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r875) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 1692: setp.gt.s16 	%p156, %rs21, 1;
-            p156 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 1697: setp.eq.s16 	%p157, %rs21, 2;
-              p157 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 1971: shr.u32 	%r880, %r186, 12;
                 // 1972: and.b32  	%r881, %r880, 1;
                 // 1973: or.b32  	%r882, %r989, %r881;
@@ -2670,8 +2552,7 @@ void main() {
                 p2g_sv0 = 106;
               } else {
                 // 1700: setp.eq.s16 	%p158, %rs21, 3;
-                p158 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 1978: setp.eq.s32 	%p162, %r188, 0;
                   // 1979: selp.b32 	%r879, 1, %r188, %p162;
                   // 1980: or.b32  	%r989, %r879, %r989;
@@ -2679,8 +2560,7 @@ void main() {
                   p2g_sv0 = 106;
                 } else {
                   // 1703: setp.ne.s16 	%p159, %rs21, 4;
-                  p159 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 176;
                   } else {
                     // 1706: or.b32  	%r989, %r989, 31743;
@@ -2691,13 +2571,11 @@ void main() {
               }
             } else {
               // 1822: setp.eq.s16 	%p160, %rs21, 0;
-              p160 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 1825: setp.eq.s16 	%p161, %rs21, 1;
-                p161 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 1830: or.b32  	%r989, %r989, 31744;
                   r989 = r989 | 31744u;
                   p2g_sv0 = 106;
@@ -2720,8 +2598,7 @@ void main() {
           }
         } else {
           // 1363: setp.ne.s16 	%p152, %rs4, 5;
-          p152 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
             // 1366: mul.wide.u32 	%rd122, %r186, -858993459;
@@ -2738,8 +2615,7 @@ void main() {
       }
     } else {
       // 1375: setp.eq.s16 	%p153, %rs4, 0;
-      p153 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1411: mul.wide.u32 	%rd130, %r186, 613566757;
         // 1412: shr.u64 	%rd131, %rd130, 32;
         // 1413: cvt.u32.u64 	%r890, %rd131;
@@ -2757,8 +2633,7 @@ void main() {
         p2g_sv0 = 105;
       } else {
         // 1378: setp.eq.s16 	%p154, %rs4, 1;
-        p154 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1383: mul.wide.u32 	%rd128, %r186, 138547333;
           // 1384: shr.u64 	%rd129, %rd128, 32;
           // 1385: cvt.u32.u64 	%r884, %rd129;

@@ -363,16 +363,13 @@ void main() {
   // 73: and.b32  	%r12, %r232, 8388607;
   r12 = (r223 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  p1 = (bitfieldExtract(int(rs1), 0, 16)) > 1;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    p2 = (bitfieldExtract(int(rs1), 0, 16)) == 2;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 3;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1043, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
         // 126: cvt.u32.u64 	%r238, %rd7;
@@ -381,8 +378,7 @@ void main() {
         // 128: sub.s32 	%r16, %r1043, %r239;
         r16 = uint(int(r1043) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r16, 0;
-        p11 = int(r16) == 0;
-        if (p11) {
+        if (int(r16) == 0) {
           // 1523: shr.u32 	%r240, %r1043, 8;
           r240 = r1043 >> 8u;
           // 1524: mul.wide.u32 	%rd8, %r240, -1431655765;
@@ -395,11 +391,9 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r240) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 1530: setp.gt.s16 	%p12, %rs3, 1;
-          p12 = (bitfieldExtract(int(rs3), 0, 16)) > 1;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 1535: setp.eq.s16 	%p13, %rs3, 2;
-            p13 = (bitfieldExtract(int(rs3), 0, 16)) == 2;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 1903: shr.u32 	%r245, %r1043, 12;
               // 1904: and.b32  	%r246, %r245, 1;
               // 1905: or.b32  	%r247, %r11, %r246;
@@ -409,8 +403,7 @@ void main() {
               p2g_sv0 = 10;
             } else {
               // 1538: setp.eq.s16 	%p14, %rs3, 3;
-              p14 = (bitfieldExtract(int(rs3), 0, 16)) == 3;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 1910: setp.eq.s32 	%p18, %r12, 0;
                 // 1911: selp.b32 	%r244, 1, %r12, %p18;
                 // 1912: or.b32  	%r1043, %r244, %r11;
@@ -418,8 +411,7 @@ void main() {
                 p2g_sv0 = 10;
               } else {
                 // 1541: setp.ne.s16 	%p15, %rs3, 4;
-                p15 = (bitfieldExtract(int(rs3), 0, 16)) != 4;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 149;
                 } else {
                   // 1544: or.b32  	%r1043, %r11, 2139095039;
@@ -430,15 +422,13 @@ void main() {
             }
           } else {
             // 1773: setp.eq.s16 	%p16, %rs3, 0;
-            p16 = (bitfieldExtract(int(rs3), 0, 16)) == 0;
             // 1774: mov.u32 	%r1043, %r11;
             r1043 = r11;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 1777: setp.eq.s16 	%p17, %rs3, 1;
-              p17 = (bitfieldExtract(int(rs3), 0, 16)) == 1;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 1782: or.b32  	%r1043, %r11, 2139095040;
                 r1043 = r11 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -460,8 +450,7 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) != 5;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r233, %r1043, 1;
@@ -469,7 +458,6 @@ void main() {
           // 90: mov.pred 	%p8, 0;
           // 91: xor.pred  	%p9, %p7, %p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !(((r1043 & 1u) == 1u) ^^ false);
           // 93: shr.u32 	%r234, %r1043, 1;
           r234 = r1043 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r234, -858993459;
@@ -480,7 +468,7 @@ void main() {
           // 97: mul.lo.s32 	%r236, %r235, 20;
           // 98: sub.s32 	%r13, %r234, %r236;
           r13 = uint(int(r234) - int(uint(int(uint(uint64_t(t6))) * 20)));
-          if (p10) {
+          if (!(((r1043 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r237, 119;
             // 104: sub.s32 	%r1042, %r237, %r13;
             r1042 = uint(int(119u) - int(r13));
@@ -495,8 +483,7 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    p5 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1043, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
       // 138: cvt.u32.u64 	%r251, %rd13;
@@ -514,8 +501,7 @@ void main() {
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      p6 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1043, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
         // 118: cvt.u32.u64 	%r249, %rd11;
@@ -596,13 +582,11 @@ void main() {
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    p20 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      p21 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1045, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
         // 250: cvt.u32.u64 	%r296, %rd19;
@@ -611,8 +595,7 @@ void main() {
         // 252: sub.s32 	%r35, %r1045, %r297;
         r35 = uint(int(r1045) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r35, 0;
-        p29 = int(r35) == 0;
-        if (p29) {
+        if (int(r35) == 0) {
           // 1548: shr.u32 	%r298, %r1045, 8;
           r298 = r1045 >> 8u;
           // 1549: mul.wide.u32 	%rd20, %r298, -1431655765;
@@ -625,11 +608,9 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r298) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 1555: setp.gt.s16 	%p30, %rs5, 1;
-          p30 = (bitfieldExtract(int(rs5), 0, 16)) > 1;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 1560: setp.eq.s16 	%p31, %rs5, 2;
-            p31 = (bitfieldExtract(int(rs5), 0, 16)) == 2;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 1916: shr.u32 	%r303, %r1045, 12;
               // 1917: and.b32  	%r304, %r303, 1;
               // 1918: or.b32  	%r305, %r30, %r304;
@@ -639,8 +620,7 @@ void main() {
               p2g_sv0 = 20;
             } else {
               // 1563: setp.eq.s16 	%p32, %rs5, 3;
-              p32 = (bitfieldExtract(int(rs5), 0, 16)) == 3;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 1923: setp.eq.s32 	%p36, %r31, 0;
                 // 1924: selp.b32 	%r302, 1, %r31, %p36;
                 // 1925: or.b32  	%r1045, %r302, %r30;
@@ -648,8 +628,7 @@ void main() {
                 p2g_sv0 = 20;
               } else {
                 // 1566: setp.ne.s16 	%p33, %rs5, 4;
-                p33 = (bitfieldExtract(int(rs5), 0, 16)) != 4;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 150;
                 } else {
                   // 1569: or.b32  	%r1045, %r30, 2139095039;
@@ -660,15 +639,13 @@ void main() {
             }
           } else {
             // 1786: setp.eq.s16 	%p34, %rs5, 0;
-            p34 = (bitfieldExtract(int(rs5), 0, 16)) == 0;
             // 1787: mov.u32 	%r1045, %r30;
             r1045 = r30;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 1790: setp.eq.s16 	%p35, %rs5, 1;
-              p35 = (bitfieldExtract(int(rs5), 0, 16)) == 1;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 1795: or.b32  	%r1045, %r30, 2139095040;
                 r1045 = r30 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -690,8 +667,7 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        p22 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r291, %r1045, 1;
@@ -699,7 +675,6 @@ void main() {
           // 214: mov.pred 	%p26, 0;
           // 215: xor.pred  	%p27, %p25, %p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !(((r1045 & 1u) == 1u) ^^ false);
           // 217: shr.u32 	%r292, %r1045, 1;
           r292 = r1045 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r292, -858993459;
@@ -709,7 +684,7 @@ void main() {
           // 221: mul.lo.s32 	%r294, %r293, 20;
           // 222: sub.s32 	%r32, %r292, %r294;
           r32 = uint(int(r292) - int(uint(int(uint(uint64_t(t13))) * 20)));
-          if (p28) {
+          if (!(((r1045 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r295, 119;
             // 228: sub.s32 	%r1044, %r295, %r32;
             r1044 = uint(int(119u) - int(r32));
@@ -724,8 +699,7 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    p23 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1045, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
       // 262: cvt.u32.u64 	%r309, %rd25;
@@ -743,8 +717,7 @@ void main() {
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      p24 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1045, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
         // 242: cvt.u32.u64 	%r307, %rd23;
@@ -819,13 +792,11 @@ void main() {
   r50 = (r338 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 324: setp.eq.s16 	%p38, %rs4, 2;
-    p38 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 327: setp.eq.s16 	%p39, %rs4, 3;
-      p39 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 369: mul.wide.u32 	%rd30, %r1047, -858993459;
         // 370: shr.u64 	%rd31, %rd30, 34;
         // 371: cvt.u32.u64 	%r353, %rd31;
@@ -834,8 +805,7 @@ void main() {
         // 373: sub.s32 	%r54, %r1047, %r354;
         r54 = uint(int(r1047) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 374: setp.eq.s32 	%p47, %r54, 0;
-        p47 = int(r54) == 0;
-        if (p47) {
+        if (int(r54) == 0) {
           // 1573: shr.u32 	%r355, %r1047, 8;
           r355 = r1047 >> 8u;
           // 1574: mul.wide.u32 	%rd32, %r355, -1431655765;
@@ -848,11 +818,9 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r355) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 1580: setp.gt.s16 	%p48, %rs7, 1;
-          p48 = (bitfieldExtract(int(rs7), 0, 16)) > 1;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 1585: setp.eq.s16 	%p49, %rs7, 2;
-            p49 = (bitfieldExtract(int(rs7), 0, 16)) == 2;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 1929: shr.u32 	%r360, %r1047, 12;
               // 1930: and.b32  	%r361, %r360, 1;
               // 1931: or.b32  	%r362, %r49, %r361;
@@ -862,8 +830,7 @@ void main() {
               p2g_sv0 = 30;
             } else {
               // 1588: setp.eq.s16 	%p50, %rs7, 3;
-              p50 = (bitfieldExtract(int(rs7), 0, 16)) == 3;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 1936: setp.eq.s32 	%p54, %r50, 0;
                 // 1937: selp.b32 	%r359, 1, %r50, %p54;
                 // 1938: or.b32  	%r1047, %r359, %r49;
@@ -871,8 +838,7 @@ void main() {
                 p2g_sv0 = 30;
               } else {
                 // 1591: setp.ne.s16 	%p51, %rs7, 4;
-                p51 = (bitfieldExtract(int(rs7), 0, 16)) != 4;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 151;
                 } else {
                   // 1594: or.b32  	%r1047, %r49, 2139095039;
@@ -883,15 +849,13 @@ void main() {
             }
           } else {
             // 1799: setp.eq.s16 	%p52, %rs7, 0;
-            p52 = (bitfieldExtract(int(rs7), 0, 16)) == 0;
             // 1800: mov.u32 	%r1047, %r49;
             r1047 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 1803: setp.eq.s16 	%p53, %rs7, 1;
-              p53 = (bitfieldExtract(int(rs7), 0, 16)) == 1;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 1808: or.b32  	%r1047, %r49, 2139095040;
                 r1047 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -913,8 +877,7 @@ void main() {
         }
       } else {
         // 330: setp.ne.s16 	%p40, %rs4, 5;
-        p40 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 333: and.b32  	%r348, %r1047, 1;
@@ -922,7 +885,6 @@ void main() {
           // 335: mov.pred 	%p44, 0;
           // 336: xor.pred  	%p45, %p43, %p44;
           // 337: not.pred 	%p46, %p45;
-          p46 = !(((r1047 & 1u) == 1u) ^^ false);
           // 338: shr.u32 	%r349, %r1047, 1;
           r349 = r1047 >> 1u;
           // 339: mul.wide.u32 	%rd28, %r349, -858993459;
@@ -932,7 +894,7 @@ void main() {
           // 342: mul.lo.s32 	%r351, %r350, 20;
           // 343: sub.s32 	%r51, %r349, %r351;
           r51 = uint(int(r349) - int(uint(int(uint(uint64_t(t20))) * 20)));
-          if (p46) {
+          if (!(((r1047 & 1u) == 1u) ^^ false)) {
             // 348: mov.u32 	%r352, 119;
             // 349: sub.s32 	%r1046, %r352, %r51;
             r1046 = uint(int(119u) - int(r51));
@@ -947,8 +909,7 @@ void main() {
     }
   } else {
     // 353: setp.eq.s16 	%p41, %rs4, 0;
-    p41 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 381: mul.wide.u32 	%rd36, %r1047, 613566757;
       // 382: shr.u64 	%rd37, %rd36, 32;
       // 383: cvt.u32.u64 	%r366, %rd37;
@@ -966,8 +927,7 @@ void main() {
       p2g_sv0 = 29;
     } else {
       // 356: setp.eq.s16 	%p42, %rs4, 1;
-      p42 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 361: mul.wide.u32 	%rd34, %r1047, -2139062143;
         // 362: shr.u64 	%rd35, %rd34, 39;
         // 363: cvt.u32.u64 	%r364, %rd35;
@@ -1042,13 +1002,11 @@ void main() {
   r69 = (r396 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 445: setp.eq.s16 	%p56, %rs4, 2;
-    p56 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 448: setp.eq.s16 	%p57, %rs4, 3;
-      p57 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 490: mul.wide.u32 	%rd42, %r1049, -858993459;
         // 491: shr.u64 	%rd43, %rd42, 34;
         // 492: cvt.u32.u64 	%r411, %rd43;
@@ -1057,8 +1015,7 @@ void main() {
         // 494: sub.s32 	%r73, %r1049, %r412;
         r73 = uint(int(r1049) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 495: setp.eq.s32 	%p65, %r73, 0;
-        p65 = int(r73) == 0;
-        if (p65) {
+        if (int(r73) == 0) {
           // 1598: shr.u32 	%r413, %r1049, 8;
           r413 = r1049 >> 8u;
           // 1599: mul.wide.u32 	%rd44, %r413, -1431655765;
@@ -1071,11 +1028,9 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r413) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 1605: setp.gt.s16 	%p66, %rs9, 1;
-          p66 = (bitfieldExtract(int(rs9), 0, 16)) > 1;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 1610: setp.eq.s16 	%p67, %rs9, 2;
-            p67 = (bitfieldExtract(int(rs9), 0, 16)) == 2;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 1942: shr.u32 	%r418, %r1049, 12;
               // 1943: and.b32  	%r419, %r418, 1;
               // 1944: or.b32  	%r420, %r68, %r419;
@@ -1085,8 +1040,7 @@ void main() {
               p2g_sv0 = 40;
             } else {
               // 1613: setp.eq.s16 	%p68, %rs9, 3;
-              p68 = (bitfieldExtract(int(rs9), 0, 16)) == 3;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 1949: setp.eq.s32 	%p72, %r69, 0;
                 // 1950: selp.b32 	%r417, 1, %r69, %p72;
                 // 1951: or.b32  	%r1049, %r417, %r68;
@@ -1094,8 +1048,7 @@ void main() {
                 p2g_sv0 = 40;
               } else {
                 // 1616: setp.ne.s16 	%p69, %rs9, 4;
-                p69 = (bitfieldExtract(int(rs9), 0, 16)) != 4;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 152;
                 } else {
                   // 1619: or.b32  	%r1049, %r68, 2139095039;
@@ -1106,15 +1059,13 @@ void main() {
             }
           } else {
             // 1812: setp.eq.s16 	%p70, %rs9, 0;
-            p70 = (bitfieldExtract(int(rs9), 0, 16)) == 0;
             // 1813: mov.u32 	%r1049, %r68;
             r1049 = r68;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 1816: setp.eq.s16 	%p71, %rs9, 1;
-              p71 = (bitfieldExtract(int(rs9), 0, 16)) == 1;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 1821: or.b32  	%r1049, %r68, 2139095040;
                 r1049 = r68 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1136,8 +1087,7 @@ void main() {
         }
       } else {
         // 451: setp.ne.s16 	%p58, %rs4, 5;
-        p58 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 454: and.b32  	%r406, %r1049, 1;
@@ -1145,7 +1095,6 @@ void main() {
           // 456: mov.pred 	%p62, 0;
           // 457: xor.pred  	%p63, %p61, %p62;
           // 458: not.pred 	%p64, %p63;
-          p64 = !(((r1049 & 1u) == 1u) ^^ false);
           // 459: shr.u32 	%r407, %r1049, 1;
           r407 = r1049 >> 1u;
           // 460: mul.wide.u32 	%rd40, %r407, -858993459;
@@ -1155,7 +1104,7 @@ void main() {
           // 463: mul.lo.s32 	%r409, %r408, 20;
           // 464: sub.s32 	%r70, %r407, %r409;
           r70 = uint(int(r407) - int(uint(int(uint(uint64_t(t27))) * 20)));
-          if (p64) {
+          if (!(((r1049 & 1u) == 1u) ^^ false)) {
             // 469: mov.u32 	%r410, 119;
             // 470: sub.s32 	%r1048, %r410, %r70;
             r1048 = uint(int(119u) - int(r70));
@@ -1170,8 +1119,7 @@ void main() {
     }
   } else {
     // 474: setp.eq.s16 	%p59, %rs4, 0;
-    p59 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 502: mul.wide.u32 	%rd48, %r1049, 613566757;
       // 503: shr.u64 	%rd49, %rd48, 32;
       // 504: cvt.u32.u64 	%r424, %rd49;
@@ -1189,8 +1137,7 @@ void main() {
       p2g_sv0 = 39;
     } else {
       // 477: setp.eq.s16 	%p60, %rs4, 1;
-      p60 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 482: mul.wide.u32 	%rd46, %r1049, -2139062143;
         // 483: shr.u64 	%rd47, %rd46, 39;
         // 484: cvt.u32.u64 	%r422, %rd47;
@@ -1323,13 +1270,11 @@ void main() {
     r88 = (r454 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 615: setp.eq.s16 	%p75, %rs4, 2;
-      p75 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 50;
       } else {
         // 618: setp.eq.s16 	%p76, %rs4, 3;
-        p76 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 649: mul.wide.u32 	%rd54, %r1051, -858993459;
           // 650: shr.u64 	%rd55, %rd54, 34;
           // 651: cvt.u32.u64 	%r467, %rd55;
@@ -1338,8 +1283,7 @@ void main() {
           // 653: sub.s32 	%r90, %r1051, %r468;
           r90 = uint(int(r1051) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 654: setp.eq.s32 	%p80, %r90, 0;
-          p80 = int(r90) == 0;
-          if (p80) {
+          if (int(r90) == 0) {
             // 1623: shr.u32 	%r469, %r1051, 8;
             r469 = r1051 >> 8u;
             // 1624: mul.wide.u32 	%rd56, %r469, -1431655765;
@@ -1352,11 +1296,9 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r469) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 1630: setp.gt.s16 	%p81, %rs11, 1;
-            p81 = (bitfieldExtract(int(rs11), 0, 16)) > 1;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 1635: setp.eq.s16 	%p82, %rs11, 2;
-              p82 = (bitfieldExtract(int(rs11), 0, 16)) == 2;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 1975: shr.u32 	%r474, %r1051, 12;
                 // 1976: and.b32  	%r475, %r474, 1;
                 // 1977: or.b32  	%r476, %r87, %r475;
@@ -1366,8 +1308,7 @@ void main() {
                 p2g_sv0 = 50;
               } else {
                 // 1638: setp.eq.s16 	%p83, %rs11, 3;
-                p83 = (bitfieldExtract(int(rs11), 0, 16)) == 3;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 1982: setp.eq.s32 	%p87, %r88, 0;
                   // 1983: selp.b32 	%r473, 1, %r88, %p87;
                   // 1984: or.b32  	%r1051, %r473, %r87;
@@ -1375,8 +1316,7 @@ void main() {
                   p2g_sv0 = 50;
                 } else {
                   // 1641: setp.ne.s16 	%p84, %rs11, 4;
-                  p84 = (bitfieldExtract(int(rs11), 0, 16)) != 4;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 165;
                   } else {
                     // 1644: or.b32  	%r1051, %r87, 2139095039;
@@ -1387,15 +1327,13 @@ void main() {
               }
             } else {
               // 1825: setp.eq.s16 	%p85, %rs11, 0;
-              p85 = (bitfieldExtract(int(rs11), 0, 16)) == 0;
               // 1826: mov.u32 	%r1051, %r87;
               r1051 = r87;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 50;
               } else {
                 // 1829: setp.eq.s16 	%p86, %rs11, 1;
-                p86 = (bitfieldExtract(int(rs11), 0, 16)) == 1;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 1834: or.b32  	%r1051, %r87, 2139095040;
                   r1051 = r87 | 0x7F800000u;
                   p2g_sv0 = 50;
@@ -1417,8 +1355,7 @@ void main() {
           }
         } else {
           // 621: setp.ne.s16 	%p77, %rs4, 5;
-          p77 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 48;
           } else {
             // 624: mul.wide.u32 	%rd52, %r1051, -858993459;
@@ -1435,8 +1372,7 @@ void main() {
       }
     } else {
       // 633: setp.eq.s16 	%p78, %rs4, 0;
-      p78 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 661: mul.wide.u32 	%rd60, %r1051, 613566757;
         // 662: shr.u64 	%rd61, %rd60, 32;
         // 663: cvt.u32.u64 	%r480, %rd61;
@@ -1454,8 +1390,7 @@ void main() {
         p2g_sv0 = 49;
       } else {
         // 636: setp.eq.s16 	%p79, %rs4, 1;
-        p79 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 641: mul.wide.u32 	%rd58, %r1051, -2139062143;
           // 642: shr.u64 	%rd59, %rd58, 39;
           // 643: cvt.u32.u64 	%r478, %rd59;
@@ -1593,13 +1528,11 @@ void main() {
     r107 = (r548 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 773: setp.eq.s16 	%p90, %rs4, 2;
-      p90 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 60;
       } else {
         // 776: setp.eq.s16 	%p91, %rs4, 3;
-        p91 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 807: mul.wide.u32 	%rd68, %r1053, -858993459;
           // 808: shr.u64 	%rd69, %rd68, 34;
           // 809: cvt.u32.u64 	%r561, %rd69;
@@ -1608,8 +1541,7 @@ void main() {
           // 811: sub.s32 	%r109, %r1053, %r562;
           r109 = uint(int(r1053) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 812: setp.eq.s32 	%p95, %r109, 0;
-          p95 = int(r109) == 0;
-          if (p95) {
+          if (int(r109) == 0) {
             // 1648: shr.u32 	%r563, %r1053, 8;
             r563 = r1053 >> 8u;
             // 1649: mul.wide.u32 	%rd70, %r563, -1431655765;
@@ -1622,11 +1554,9 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r563) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 1655: setp.gt.s16 	%p96, %rs13, 1;
-            p96 = (bitfieldExtract(int(rs13), 0, 16)) > 1;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 1660: setp.eq.s16 	%p97, %rs13, 2;
-              p97 = (bitfieldExtract(int(rs13), 0, 16)) == 2;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 1988: shr.u32 	%r568, %r1053, 12;
                 // 1989: and.b32  	%r569, %r568, 1;
                 // 1990: or.b32  	%r570, %r106, %r569;
@@ -1636,8 +1566,7 @@ void main() {
                 p2g_sv0 = 60;
               } else {
                 // 1663: setp.eq.s16 	%p98, %rs13, 3;
-                p98 = (bitfieldExtract(int(rs13), 0, 16)) == 3;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 1995: setp.eq.s32 	%p102, %r107, 0;
                   // 1996: selp.b32 	%r567, 1, %r107, %p102;
                   // 1997: or.b32  	%r1053, %r567, %r106;
@@ -1645,8 +1574,7 @@ void main() {
                   p2g_sv0 = 60;
                 } else {
                   // 1666: setp.ne.s16 	%p99, %rs13, 4;
-                  p99 = (bitfieldExtract(int(rs13), 0, 16)) != 4;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 166;
                   } else {
                     // 1669: or.b32  	%r1053, %r106, 2139095039;
@@ -1657,15 +1585,13 @@ void main() {
               }
             } else {
               // 1838: setp.eq.s16 	%p100, %rs13, 0;
-              p100 = (bitfieldExtract(int(rs13), 0, 16)) == 0;
               // 1839: mov.u32 	%r1053, %r106;
               r1053 = r106;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 60;
               } else {
                 // 1842: setp.eq.s16 	%p101, %rs13, 1;
-                p101 = (bitfieldExtract(int(rs13), 0, 16)) == 1;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 1847: or.b32  	%r1053, %r106, 2139095040;
                   r1053 = r106 | 0x7F800000u;
                   p2g_sv0 = 60;
@@ -1687,8 +1613,7 @@ void main() {
           }
         } else {
           // 779: setp.ne.s16 	%p92, %rs4, 5;
-          p92 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 58;
           } else {
             // 782: mul.wide.u32 	%rd66, %r1053, -858993459;
@@ -1705,8 +1630,7 @@ void main() {
       }
     } else {
       // 791: setp.eq.s16 	%p93, %rs4, 0;
-      p93 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 819: mul.wide.u32 	%rd74, %r1053, 613566757;
         // 820: shr.u64 	%rd75, %rd74, 32;
         // 821: cvt.u32.u64 	%r574, %rd75;
@@ -1724,8 +1648,7 @@ void main() {
         p2g_sv0 = 59;
       } else {
         // 794: setp.eq.s16 	%p94, %rs4, 1;
-        p94 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 799: mul.wide.u32 	%rd72, %r1053, -2139062143;
           // 800: shr.u64 	%rd73, %rd72, 39;
           // 801: cvt.u32.u64 	%r572, %rd73;
@@ -1859,13 +1782,11 @@ void main() {
     r126 = (r643 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 928: setp.eq.s16 	%p105, %rs4, 2;
-      p105 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 70;
       } else {
         // 931: setp.eq.s16 	%p106, %rs4, 3;
-        p106 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 962: mul.wide.u32 	%rd82, %r1055, -858993459;
           // 963: shr.u64 	%rd83, %rd82, 34;
           // 964: cvt.u32.u64 	%r656, %rd83;
@@ -1874,8 +1795,7 @@ void main() {
           // 966: sub.s32 	%r128, %r1055, %r657;
           r128 = uint(int(r1055) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 967: setp.eq.s32 	%p110, %r128, 0;
-          p110 = int(r128) == 0;
-          if (p110) {
+          if (int(r128) == 0) {
             // 1673: shr.u32 	%r658, %r1055, 8;
             r658 = r1055 >> 8u;
             // 1674: mul.wide.u32 	%rd84, %r658, -1431655765;
@@ -1888,11 +1808,9 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 1680: setp.gt.s16 	%p111, %rs15, 1;
-            p111 = (bitfieldExtract(int(rs15), 0, 16)) > 1;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 1685: setp.eq.s16 	%p112, %rs15, 2;
-              p112 = (bitfieldExtract(int(rs15), 0, 16)) == 2;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 2001: shr.u32 	%r663, %r1055, 12;
                 // 2002: and.b32  	%r664, %r663, 1;
                 // 2003: or.b32  	%r665, %r125, %r664;
@@ -1902,8 +1820,7 @@ void main() {
                 p2g_sv0 = 70;
               } else {
                 // 1688: setp.eq.s16 	%p113, %rs15, 3;
-                p113 = (bitfieldExtract(int(rs15), 0, 16)) == 3;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 2008: setp.eq.s32 	%p117, %r126, 0;
                   // 2009: selp.b32 	%r662, 1, %r126, %p117;
                   // 2010: or.b32  	%r1055, %r662, %r125;
@@ -1911,8 +1828,7 @@ void main() {
                   p2g_sv0 = 70;
                 } else {
                   // 1691: setp.ne.s16 	%p114, %rs15, 4;
-                  p114 = (bitfieldExtract(int(rs15), 0, 16)) != 4;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 167;
                   } else {
                     // 1694: or.b32  	%r1055, %r125, 2139095039;
@@ -1923,15 +1839,13 @@ void main() {
               }
             } else {
               // 1851: setp.eq.s16 	%p115, %rs15, 0;
-              p115 = (bitfieldExtract(int(rs15), 0, 16)) == 0;
               // 1852: mov.u32 	%r1055, %r125;
               r1055 = r125;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 70;
               } else {
                 // 1855: setp.eq.s16 	%p116, %rs15, 1;
-                p116 = (bitfieldExtract(int(rs15), 0, 16)) == 1;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 1860: or.b32  	%r1055, %r125, 2139095040;
                   r1055 = r125 | 0x7F800000u;
                   p2g_sv0 = 70;
@@ -1953,8 +1867,7 @@ void main() {
           }
         } else {
           // 934: setp.ne.s16 	%p107, %rs4, 5;
-          p107 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 68;
           } else {
             // 937: mul.wide.u32 	%rd80, %r1055, -858993459;
@@ -1971,8 +1884,7 @@ void main() {
       }
     } else {
       // 946: setp.eq.s16 	%p108, %rs4, 0;
-      p108 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 974: mul.wide.u32 	%rd88, %r1055, 613566757;
         // 975: shr.u64 	%rd89, %rd88, 32;
         // 976: cvt.u32.u64 	%r669, %rd89;
@@ -1990,8 +1902,7 @@ void main() {
         p2g_sv0 = 69;
       } else {
         // 949: setp.eq.s16 	%p109, %rs4, 1;
-        p109 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 954: mul.wide.u32 	%rd86, %r1055, -2139062143;
           // 955: shr.u64 	%rd87, %rd86, 39;
           // 956: cvt.u32.u64 	%r667, %rd87;
@@ -2127,13 +2038,11 @@ void main() {
     r144 = (r737 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 1085: setp.eq.s16 	%p120, %rs4, 2;
-      p120 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 80;
       } else {
         // 1088: setp.eq.s16 	%p121, %rs4, 3;
-        p121 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1119: mul.wide.u32 	%rd96, %r1057, -858993459;
           // 1120: shr.u64 	%rd97, %rd96, 34;
           // 1121: cvt.u32.u64 	%r750, %rd97;
@@ -2142,8 +2051,7 @@ void main() {
           // 1123: sub.s32 	%r146, %r1057, %r751;
           r146 = uint(int(r1057) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1124: setp.eq.s32 	%p125, %r146, 0;
-          p125 = int(r146) == 0;
-          if (p125) {
+          if (int(r146) == 0) {
             // 1698: shr.u32 	%r752, %r1057, 8;
             r752 = r1057 >> 8u;
             // 1699: mul.wide.u32 	%rd98, %r752, -1431655765;
@@ -2156,11 +2064,9 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r752) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 1705: setp.gt.s16 	%p126, %rs17, 1;
-            p126 = (bitfieldExtract(int(rs17), 0, 16)) > 1;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 1710: setp.eq.s16 	%p127, %rs17, 2;
-              p127 = (bitfieldExtract(int(rs17), 0, 16)) == 2;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 2014: shr.u32 	%r757, %r1057, 12;
                 // 2015: and.b32  	%r758, %r757, 1;
                 // 2016: or.b32  	%r759, %r143, %r758;
@@ -2170,8 +2076,7 @@ void main() {
                 p2g_sv0 = 80;
               } else {
                 // 1713: setp.eq.s16 	%p128, %rs17, 3;
-                p128 = (bitfieldExtract(int(rs17), 0, 16)) == 3;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 2021: setp.eq.s32 	%p132, %r144, 0;
                   // 2022: selp.b32 	%r756, 1, %r144, %p132;
                   // 2023: or.b32  	%r1057, %r756, %r143;
@@ -2179,8 +2084,7 @@ void main() {
                   p2g_sv0 = 80;
                 } else {
                   // 1716: setp.ne.s16 	%p129, %rs17, 4;
-                  p129 = (bitfieldExtract(int(rs17), 0, 16)) != 4;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 168;
                   } else {
                     // 1719: or.b32  	%r1057, %r143, 2139095039;
@@ -2191,15 +2095,13 @@ void main() {
               }
             } else {
               // 1864: setp.eq.s16 	%p130, %rs17, 0;
-              p130 = (bitfieldExtract(int(rs17), 0, 16)) == 0;
               // 1865: mov.u32 	%r1057, %r143;
               r1057 = r143;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 80;
               } else {
                 // 1868: setp.eq.s16 	%p131, %rs17, 1;
-                p131 = (bitfieldExtract(int(rs17), 0, 16)) == 1;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 1873: or.b32  	%r1057, %r143, 2139095040;
                   r1057 = r143 | 0x7F800000u;
                   p2g_sv0 = 80;
@@ -2221,8 +2123,7 @@ void main() {
           }
         } else {
           // 1091: setp.ne.s16 	%p122, %rs4, 5;
-          p122 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 78;
           } else {
             // 1094: mul.wide.u32 	%rd94, %r1057, -858993459;
@@ -2239,8 +2140,7 @@ void main() {
       }
     } else {
       // 1103: setp.eq.s16 	%p123, %rs4, 0;
-      p123 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1131: mul.wide.u32 	%rd102, %r1057, 613566757;
         // 1132: shr.u64 	%rd103, %rd102, 32;
         // 1133: cvt.u32.u64 	%r763, %rd103;
@@ -2258,8 +2158,7 @@ void main() {
         p2g_sv0 = 79;
       } else {
         // 1106: setp.eq.s16 	%p124, %rs4, 1;
-        p124 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1111: mul.wide.u32 	%rd100, %r1057, -2139062143;
           // 1112: shr.u64 	%rd101, %rd100, 39;
           // 1113: cvt.u32.u64 	%r761, %rd101;
@@ -2353,8 +2252,7 @@ void main() {
     // 1204: mov.pred 	%p149, 0;
     // 1205: xor.pred  	%p150, %p148, %p149;
     // 1206: not.pred 	%p151, %p150;
-    p151 = !(((r1 & 1u) == 1u) ^^ false);
-    if (!p151) {
+    if (!(!(((r1 & 1u) == 1u) ^^ false))) {
       // 1209: shl.b32 	%r907, %r4, 6;
       // 1210: add.s32 	%r908, %r161, %r907;
       r908 = uint(int(r161) + int(r4 << 6u));
@@ -2418,13 +2316,11 @@ void main() {
     r164 = (r832 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 1259: setp.eq.s16 	%p135, %rs4, 2;
-      p135 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 90;
       } else {
         // 1262: setp.eq.s16 	%p136, %rs4, 3;
-        p136 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1293: mul.wide.u32 	%rd110, %r1059, -858993459;
           // 1294: shr.u64 	%rd111, %rd110, 34;
           // 1295: cvt.u32.u64 	%r845, %rd111;
@@ -2434,8 +2330,7 @@ void main() {
           // 1297: sub.s32 	%r166, %r1059, %r846;
           r166 = uint(int(r1059) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1298: setp.eq.s32 	%p140, %r166, 0;
-          p140 = int(r166) == 0;
-          if (p140) {
+          if (int(r166) == 0) {
             // 1723: shr.u32 	%r847, %r1059, 8;
             r847 = r1059 >> 8u;
             // 1724: mul.wide.u32 	%rd112, %r847, -1431655765;
@@ -2448,11 +2343,9 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r847) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 1730: setp.gt.s16 	%p141, %rs19, 1;
-            p141 = (bitfieldExtract(int(rs19), 0, 16)) > 1;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 1735: setp.eq.s16 	%p142, %rs19, 2;
-              p142 = (bitfieldExtract(int(rs19), 0, 16)) == 2;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 2027: shr.u32 	%r852, %r1059, 12;
                 // 2028: and.b32  	%r853, %r852, 1;
                 // 2029: or.b32  	%r854, %r163, %r853;
@@ -2462,8 +2355,7 @@ void main() {
                 p2g_sv0 = 90;
               } else {
                 // 1738: setp.eq.s16 	%p143, %rs19, 3;
-                p143 = (bitfieldExtract(int(rs19), 0, 16)) == 3;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 2034: setp.eq.s32 	%p147, %r164, 0;
                   // 2035: selp.b32 	%r851, 1, %r164, %p147;
                   // 2036: or.b32  	%r1059, %r851, %r163;
@@ -2471,8 +2363,7 @@ void main() {
                   p2g_sv0 = 90;
                 } else {
                   // 1741: setp.ne.s16 	%p144, %rs19, 4;
-                  p144 = (bitfieldExtract(int(rs19), 0, 16)) != 4;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 169;
                   } else {
                     // 1744: or.b32  	%r1059, %r163, 2139095039;
@@ -2483,15 +2374,13 @@ void main() {
               }
             } else {
               // 1877: setp.eq.s16 	%p145, %rs19, 0;
-              p145 = (bitfieldExtract(int(rs19), 0, 16)) == 0;
               // 1878: mov.u32 	%r1059, %r163;
               r1059 = r163;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 90;
               } else {
                 // 1881: setp.eq.s16 	%p146, %rs19, 1;
-                p146 = (bitfieldExtract(int(rs19), 0, 16)) == 1;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 1886: or.b32  	%r1059, %r163, 2139095040;
                   r1059 = r163 | 0x7F800000u;
                   p2g_sv0 = 90;
@@ -2513,8 +2402,7 @@ void main() {
           }
         } else {
           // 1265: setp.ne.s16 	%p137, %rs4, 5;
-          p137 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 88;
           } else {
             // 1268: mul.wide.u32 	%rd108, %r1059, -858993459;
@@ -2531,8 +2419,7 @@ void main() {
       }
     } else {
       // 1277: setp.eq.s16 	%p138, %rs4, 0;
-      p138 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1305: mul.wide.u32 	%rd116, %r1059, 613566757;
         // 1306: shr.u64 	%rd117, %rd116, 32;
         // 1307: cvt.u32.u64 	%r858, %rd117;
@@ -2550,8 +2437,7 @@ void main() {
         p2g_sv0 = 89;
       } else {
         // 1280: setp.eq.s16 	%p139, %rs4, 1;
-        p139 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1285: mul.wide.u32 	%rd114, %r1059, -2139062143;
           // 1286: shr.u64 	%rd115, %rd114, 39;
           // 1287: cvt.u32.u64 	%r856, %rd115;
@@ -2642,8 +2528,7 @@ void main() {
     // 1376: mov.pred 	%p168, 0;
     // 1377: xor.pred  	%p169, %p167, %p168;
     // 1378: not.pred 	%p170, %p169;
-    p170 = !(((r123 & 1u) == 1u) ^^ false);
-    if (!p170) {
+    if (!(!(((r123 & 1u) == 1u) ^^ false))) {
       // 1381: add.s32 	%r1012, %r161, %r975;
       r1012 = uint(int(r161) + int(r975));
       // 1382: shr.u32 	%r1013, %r1012, 16;
@@ -2706,13 +2591,11 @@ void main() {
     r183 = (r936 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 1430: setp.eq.s16 	%p154, %rs4, 2;
-      p154 = (bitfieldExtract(int(rs4), 0, 16)) == 2;
-      if (p154) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 100;
       } else {
         // 1433: setp.eq.s16 	%p155, %rs4, 3;
-        p155 = (bitfieldExtract(int(rs4), 0, 16)) == 3;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1464: mul.wide.u32 	%rd124, %r1061, -858993459;
           // 1465: shr.u64 	%rd125, %rd124, 34;
           // 1466: cvt.u32.u64 	%r949, %rd125;
@@ -2721,8 +2604,7 @@ void main() {
           // 1468: sub.s32 	%r185, %r1061, %r950;
           r185 = uint(int(r1061) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1469: setp.eq.s32 	%p159, %r185, 0;
-          p159 = int(r185) == 0;
-          if (p159) {
+          if (int(r185) == 0) {
             // 1748: shr.u32 	%r951, %r1061, 8;
             r951 = r1061 >> 8u;
             // 1749: mul.wide.u32 	%rd126, %r951, -1431655765;
@@ -2735,11 +2617,9 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r951) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 1755: setp.gt.s16 	%p160, %rs21, 1;
-            p160 = (bitfieldExtract(int(rs21), 0, 16)) > 1;
-            if (p160) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 1760: setp.eq.s16 	%p161, %rs21, 2;
-              p161 = (bitfieldExtract(int(rs21), 0, 16)) == 2;
-              if (p161) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 2040: shr.u32 	%r956, %r1061, 12;
                 // 2041: and.b32  	%r957, %r956, 1;
                 // 2042: or.b32  	%r958, %r182, %r957;
@@ -2749,8 +2629,7 @@ void main() {
                 p2g_sv0 = 100;
               } else {
                 // 1763: setp.eq.s16 	%p162, %rs21, 3;
-                p162 = (bitfieldExtract(int(rs21), 0, 16)) == 3;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 2047: setp.eq.s32 	%p166, %r183, 0;
                   // 2048: selp.b32 	%r955, 1, %r183, %p166;
                   // 2049: or.b32  	%r1061, %r955, %r182;
@@ -2758,8 +2637,7 @@ void main() {
                   p2g_sv0 = 100;
                 } else {
                   // 1766: setp.ne.s16 	%p163, %rs21, 4;
-                  p163 = (bitfieldExtract(int(rs21), 0, 16)) != 4;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 170;
                   } else {
                     // 1769: or.b32  	%r1061, %r182, 2139095039;
@@ -2770,15 +2648,13 @@ void main() {
               }
             } else {
               // 1890: setp.eq.s16 	%p164, %rs21, 0;
-              p164 = (bitfieldExtract(int(rs21), 0, 16)) == 0;
               // 1891: mov.u32 	%r1061, %r182;
               r1061 = r182;
-              if (p164) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 100;
               } else {
                 // 1894: setp.eq.s16 	%p165, %rs21, 1;
-                p165 = (bitfieldExtract(int(rs21), 0, 16)) == 1;
-                if (p165) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 1899: or.b32  	%r1061, %r182, 2139095040;
                   r1061 = r182 | 0x7F800000u;
                   p2g_sv0 = 100;
@@ -2800,8 +2676,7 @@ void main() {
           }
         } else {
           // 1436: setp.ne.s16 	%p156, %rs4, 5;
-          p156 = (bitfieldExtract(int(rs4), 0, 16)) != 5;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 98;
           } else {
             // 1439: mul.wide.u32 	%rd122, %r1061, -858993459;
@@ -2818,8 +2693,7 @@ void main() {
       }
     } else {
       // 1448: setp.eq.s16 	%p157, %rs4, 0;
-      p157 = (bitfieldExtract(int(rs4), 0, 16)) == 0;
-      if (p157) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1476: mul.wide.u32 	%rd130, %r1061, 613566757;
         // 1477: shr.u64 	%rd131, %rd130, 32;
         // 1478: cvt.u32.u64 	%r962, %rd131;
@@ -2837,8 +2711,7 @@ void main() {
         p2g_sv0 = 99;
       } else {
         // 1451: setp.eq.s16 	%p158, %rs4, 1;
-        p158 = (bitfieldExtract(int(rs4), 0, 16)) == 1;
-        if (p158) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1456: mul.wide.u32 	%rd128, %r1061, -2139062143;
           // 1457: shr.u64 	%rd129, %rd128, 39;
           // 1458: cvt.u32.u64 	%r960, %rd129;

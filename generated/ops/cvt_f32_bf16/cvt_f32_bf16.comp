@@ -132,7 +132,6 @@ void main() {
   // 68: and.b32  	%r4, %r34, 7;
   r4 = r34 & 7u;
   // 69: setp.lt.u32 	%p1, %r4, 2;
-  p1 = r4 < 2u;
   // 70: shr.u32 	%r43, %r34, 1;
   // 71: cvt.u64.u32 	%rd10, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
@@ -141,19 +140,17 @@ void main() {
   rd12 = uint64_t(0ul);
   // 74: add.s64 	%rd1, %rd12, %rd11;
   rd1 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r4 < 2u) {
     // 79: ld.const.u32 	%r101, [%rd1];
     r101 = p2g_ldc32(uint(rd1));
   } else {
     // 83: setp.eq.s32 	%p2, %r4, 2;
-    p2 = int(r4) == 2;
-    if (p2) {
+    if (int(r4) == 2) {
       // 88: and.b32  	%r101, %r3, -2139095041;
       r101 = r3 & 0x807FFFFFu;
     } else {
       // 92: setp.eq.s32 	%p3, %r4, 3;
-      p3 = int(r4) == 3;
-      if (p3) {
+      if (int(r4) == 3) {
         // 97: ld.const.u32 	%r45, [%rd1];
         // 98: and.b32  	%r46, %r3, 7;
         // 99: xor.b32  	%r101, %r45, %r46;
@@ -196,23 +193,20 @@ void main() {
   // 127: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 128: setp.eq.s32 	%p5, %r11, 0;
-  p5 = int(r11) == 0;
-  if (p5) {
+  if (int(r11) == 0) {
     // 141: and.b32  	%r97, %r101, 2139095040;
     // 142: and.b32  	%r98, %r10, -2139095041;
     // 143: or.b32  	%r102, %r97, %r98;
     r102 = (r101 & 0x7F800000u) | (r10 & 0x807FFFFFu);
   } else {
     // 131: setp.eq.s32 	%p6, %r11, 1;
-    p6 = int(r11) == 1;
-    if (p6) {
+    if (int(r11) == 1) {
       // 136: and.b32  	%r96, %r10, -2147483585;
       // 137: xor.b32  	%r102, %r101, %r96;
       r102 = r101 ^ (r10 & 0x8000003Fu);
     } else {
       // 147: setp.eq.s32 	%p7, %r11, 2;
-      p7 = int(r11) == 2;
-      if (p7) {
+      if (int(r11) == 2) {
         // 152: shr.u32 	%r87, %r101, 23;
         // 153: and.b32  	%r88, %r87, 255;
         // 154: and.b32  	%r89, %r10, 63;
@@ -256,26 +250,23 @@ void main() {
         // 184: and.b32  	%r13, %r74, 7;
         r13 = r74 & 7u;
         // 185: setp.lt.u32 	%p8, %r13, 2;
-        p8 = r13 < 2u;
         // 186: shr.u32 	%r83, %r74, 1;
         // 187: cvt.u64.u32 	%rd13, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
         // 188: and.b64  	%rd14, %rd13, 124;
         // 189: add.s64 	%rd2, %rd12, %rd14;
         rd2 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        if (p8) {
+        if (r13 < 2u) {
           // 194: ld.const.u32 	%r102, [%rd2];
           r102 = p2g_ldc32(uint(rd2));
         } else {
           // 198: setp.eq.s32 	%p9, %r13, 2;
-          p9 = int(r13) == 2;
-          if (p9) {
+          if (int(r13) == 2) {
             // 203: and.b32  	%r102, %r12, -2139095041;
             r102 = r12 & 0x807FFFFFu;
           } else {
             // 207: setp.eq.s32 	%p10, %r13, 3;
-            p10 = int(r13) == 3;
-            if (p10) {
+            if (int(r13) == 3) {
               // 212: ld.const.u32 	%r85, [%rd2];
               // 213: and.b32  	%r86, %r12, 7;
               // 214: xor.b32  	%r102, %r85, %r86;

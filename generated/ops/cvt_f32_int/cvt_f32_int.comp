@@ -142,7 +142,6 @@ void main() {
   // 69: and.b32  	%r3, %r21, 7;
   r3 = r21 & 7u;
   // 70: setp.lt.u32 	%p1, %r3, 2;
-  p1 = r3 < 2u;
   // 71: shr.u32 	%r30, %r21, 1;
   // 72: cvt.u64.u32 	%rd10, %r30;
   uint64_t t1 = uint64_t(r21 >> 1u);
@@ -150,19 +149,17 @@ void main() {
   // 74: mov.u64 	%rd12, kEdge32;
   // 75: add.s64 	%rd1, %rd12, %rd11;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r3 < 2u) {
     // 80: ld.const.u32 	%r38, [%rd1];
     r38 = p2g_ldc32(uint(rd1));
   } else {
     // 84: setp.eq.s32 	%p2, %r3, 2;
-    p2 = int(r3) == 2;
-    if (p2) {
+    if (int(r3) == 2) {
       // 89: and.b32  	%r38, %r2, -2139095041;
       r38 = r2 & 0x807FFFFFu;
     } else {
       // 93: setp.eq.s32 	%p3, %r3, 3;
-      p3 = int(r3) == 3;
-      if (p3) {
+      if (int(r3) == 3) {
         // 98: ld.const.u32 	%r32, [%rd1];
         // 99: and.b32  	%r33, %r2, 7;
         // 100: xor.b32  	%r38, %r32, %r33;

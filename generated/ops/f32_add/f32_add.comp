@@ -241,7 +241,6 @@ void main() {
   // 69: and.b32  	%r4, %r34, 7;
   r4 = r34 & 7u;
   // 70: setp.lt.u32 	%p1, %r4, 2;
-  p1 = r4 < 2u;
   // 71: shr.u32 	%r43, %r34, 1;
   // 72: cvt.u64.u32 	%rd11, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
@@ -250,19 +249,17 @@ void main() {
   rd13 = uint64_t(0ul);
   // 75: add.s64 	%rd1, %rd13, %rd12;
   rd1 = uint64_t(int64_t(rd13) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r4 < 2u) {
     // 80: ld.const.u32 	%r99, [%rd1];
     r99 = p2g_ldc32(uint(rd1));
   } else {
     // 84: setp.eq.s32 	%p2, %r4, 2;
-    p2 = int(r4) == 2;
-    if (p2) {
+    if (int(r4) == 2) {
       // 89: and.b32  	%r99, %r3, -2139095041;
       r99 = r3 & 0x807FFFFFu;
     } else {
       // 93: setp.eq.s32 	%p3, %r4, 3;
-      p3 = int(r4) == 3;
-      if (p3) {
+      if (int(r4) == 3) {
         // 98: ld.const.u32 	%r45, [%rd1];
         // 99: and.b32  	%r46, %r3, 7;
         // 100: xor.b32  	%r99, %r45, %r46;
@@ -305,23 +302,20 @@ void main() {
   // 128: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 129: setp.eq.s32 	%p5, %r11, 0;
-  p5 = int(r11) == 0;
-  if (p5) {
+  if (int(r11) == 0) {
     // 142: and.b32  	%r97, %r99, 2139095040;
     // 143: and.b32  	%r98, %r10, -2139095041;
     // 144: or.b32  	%r100, %r97, %r98;
     r100 = (r99 & 0x7F800000u) | (r10 & 0x807FFFFFu);
   } else {
     // 132: setp.eq.s32 	%p6, %r11, 1;
-    p6 = int(r11) == 1;
-    if (p6) {
+    if (int(r11) == 1) {
       // 137: and.b32  	%r96, %r10, -2147483585;
       // 138: xor.b32  	%r100, %r99, %r96;
       r100 = r99 ^ (r10 & 0x8000003Fu);
     } else {
       // 148: setp.eq.s32 	%p7, %r11, 2;
-      p7 = int(r11) == 2;
-      if (p7) {
+      if (int(r11) == 2) {
         // 153: shr.u32 	%r87, %r99, 23;
         // 154: and.b32  	%r88, %r87, 255;
         // 155: and.b32  	%r89, %r10, 63;
@@ -365,26 +359,23 @@ void main() {
         // 185: and.b32  	%r13, %r74, 7;
         r13 = r74 & 7u;
         // 186: setp.lt.u32 	%p8, %r13, 2;
-        p8 = r13 < 2u;
         // 187: shr.u32 	%r83, %r74, 1;
         // 188: cvt.u64.u32 	%rd14, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
         // 189: and.b64  	%rd15, %rd14, 124;
         // 190: add.s64 	%rd2, %rd13, %rd15;
         rd2 = uint64_t(int64_t(rd13) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        if (p8) {
+        if (r13 < 2u) {
           // 195: ld.const.u32 	%r100, [%rd2];
           r100 = p2g_ldc32(uint(rd2));
         } else {
           // 199: setp.eq.s32 	%p9, %r13, 2;
-          p9 = int(r13) == 2;
-          if (p9) {
+          if (int(r13) == 2) {
             // 204: and.b32  	%r100, %r12, -2139095041;
             r100 = r12 & 0x807FFFFFu;
           } else {
             // 208: setp.eq.s32 	%p10, %r13, 3;
-            p10 = int(r13) == 3;
-            if (p10) {
+            if (int(r13) == 3) {
               // 213: ld.const.u32 	%r85, [%rd2];
               // 214: and.b32  	%r86, %r12, 7;
               // 215: xor.b32  	%r100, %r85, %r86;

@@ -305,7 +305,6 @@ void main() {
   // 71: and.b32  	%r4, %r34, 7;
   r4 = r34 & 7u;
   // 72: setp.lt.u32 	%p1, %r4, 2;
-  p1 = r4 < 2u;
   // 73: shr.u32 	%r43, %r34, 1;
   // 74: cvt.u64.u32 	%rd12, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
@@ -314,19 +313,17 @@ void main() {
   rd14 = uint64_t(0ul);
   // 77: add.s64 	%rd1, %rd14, %rd13;
   rd1 = uint64_t(int64_t(rd14) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r4 < 2u) {
     // 82: ld.const.u32 	%r99, [%rd1];
     r99 = p2g_ldc32(uint(rd1));
   } else {
     // 86: setp.eq.s32 	%p2, %r4, 2;
-    p2 = int(r4) == 2;
-    if (p2) {
+    if (int(r4) == 2) {
       // 91: and.b32  	%r99, %r3, -2139095041;
       r99 = r3 & 0x807FFFFFu;
     } else {
       // 95: setp.eq.s32 	%p3, %r4, 3;
-      p3 = int(r4) == 3;
-      if (p3) {
+      if (int(r4) == 3) {
         // 100: ld.const.u32 	%r45, [%rd1];
         // 101: and.b32  	%r46, %r3, 7;
         // 102: xor.b32  	%r99, %r45, %r46;
@@ -369,23 +366,20 @@ void main() {
   // 130: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 131: setp.eq.s32 	%p5, %r11, 0;
-  p5 = int(r11) == 0;
-  if (p5) {
+  if (int(r11) == 0) {
     // 144: and.b32  	%r97, %r99, 2139095040;
     // 145: and.b32  	%r98, %r10, -2139095041;
     // 146: or.b32  	%r100, %r97, %r98;
     r100 = (r99 & 0x7F800000u) | (r10 & 0x807FFFFFu);
   } else {
     // 134: setp.eq.s32 	%p6, %r11, 1;
-    p6 = int(r11) == 1;
-    if (p6) {
+    if (int(r11) == 1) {
       // 139: and.b32  	%r96, %r10, -2147483585;
       // 140: xor.b32  	%r100, %r99, %r96;
       r100 = r99 ^ (r10 & 0x8000003Fu);
     } else {
       // 150: setp.eq.s32 	%p7, %r11, 2;
-      p7 = int(r11) == 2;
-      if (p7) {
+      if (int(r11) == 2) {
         // 155: shr.u32 	%r87, %r99, 23;
         // 156: and.b32  	%r88, %r87, 255;
         // 157: and.b32  	%r89, %r10, 63;
@@ -429,26 +423,23 @@ void main() {
         // 187: and.b32  	%r13, %r74, 7;
         r13 = r74 & 7u;
         // 188: setp.lt.u32 	%p8, %r13, 2;
-        p8 = r13 < 2u;
         // 189: shr.u32 	%r83, %r74, 1;
         // 190: cvt.u64.u32 	%rd15, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
         // 191: and.b64  	%rd16, %rd15, 124;
         // 192: add.s64 	%rd2, %rd14, %rd16;
         rd2 = uint64_t(int64_t(rd14) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        if (p8) {
+        if (r13 < 2u) {
           // 197: ld.const.u32 	%r100, [%rd2];
           r100 = p2g_ldc32(uint(rd2));
         } else {
           // 201: setp.eq.s32 	%p9, %r13, 2;
-          p9 = int(r13) == 2;
-          if (p9) {
+          if (int(r13) == 2) {
             // 206: and.b32  	%r100, %r12, -2139095041;
             r100 = r12 & 0x807FFFFFu;
           } else {
             // 210: setp.eq.s32 	%p10, %r13, 3;
-            p10 = int(r13) == 3;
-            if (p10) {
+            if (int(r13) == 3) {
               // 215: ld.const.u32 	%r85, [%rd2];
               // 216: and.b32  	%r86, %r12, 7;
               // 217: xor.b32  	%r100, %r85, %r86;

@@ -248,7 +248,6 @@ void main() {
   // 69: and.b32  	%r4, %r58, 7;
   r4 = r58 & 7u;
   // 70: setp.lt.u32 	%p2, %r4, 2;
-  p2 = r4 < 2u;
   // 71: shr.u32 	%r67, %r58, 1;
   // 72: cvt.u64.u32 	%rd14, %r67;
   uint64_t t1 = uint64_t(r58 >> 1u);
@@ -257,19 +256,17 @@ void main() {
   rd16 = uint64_t(0ul);
   // 75: add.s64 	%rd1, %rd16, %rd15;
   rd1 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p2) {
+  if (r4 < 2u) {
     // 80: ld.const.u32 	%r237, [%rd1];
     r237 = p2g_ldc32(uint(rd1));
   } else {
     // 84: setp.eq.s32 	%p3, %r4, 2;
-    p3 = int(r4) == 2;
-    if (p3) {
+    if (int(r4) == 2) {
       // 89: and.b32  	%r237, %r3, -2139095041;
       r237 = r3 & 0x807FFFFFu;
     } else {
       // 93: setp.eq.s32 	%p4, %r4, 3;
-      p4 = int(r4) == 3;
-      if (p4) {
+      if (int(r4) == 3) {
         // 98: ld.const.u32 	%r69, [%rd1];
         // 99: and.b32  	%r70, %r3, 7;
         // 100: xor.b32  	%r237, %r69, %r70;
@@ -314,23 +311,20 @@ void main() {
   // 129: and.b32  	%r12, %r80, 3;
   r12 = r80 & 3u;
   // 130: setp.eq.s32 	%p6, %r12, 0;
-  p6 = int(r12) == 0;
-  if (p6) {
+  if (int(r12) == 0) {
     // 143: and.b32  	%r121, %r237, 2139095040;
     // 144: and.b32  	%r122, %r11, -2139095041;
     // 145: or.b32  	%r238, %r121, %r122;
     r238 = (r237 & 0x7F800000u) | (r11 & 0x807FFFFFu);
   } else {
     // 133: setp.eq.s32 	%p7, %r12, 1;
-    p7 = int(r12) == 1;
-    if (p7) {
+    if (int(r12) == 1) {
       // 138: and.b32  	%r120, %r11, -2147483585;
       // 139: xor.b32  	%r238, %r237, %r120;
       r238 = r237 ^ (r11 & 0x8000003Fu);
     } else {
       // 149: setp.eq.s32 	%p8, %r12, 2;
-      p8 = int(r12) == 2;
-      if (p8) {
+      if (int(r12) == 2) {
         // 154: shr.u32 	%r111, %r237, 23;
         // 155: and.b32  	%r112, %r111, 255;
         // 156: and.b32  	%r113, %r11, 63;
@@ -374,26 +368,23 @@ void main() {
         // 186: and.b32  	%r14, %r98, 7;
         r14 = r98 & 7u;
         // 187: setp.lt.u32 	%p9, %r14, 2;
-        p9 = r14 < 2u;
         // 188: shr.u32 	%r107, %r98, 1;
         // 189: cvt.u64.u32 	%rd17, %r107;
         uint64_t t2 = uint64_t(r98 >> 1u);
         // 190: and.b64  	%rd18, %rd17, 124;
         // 191: add.s64 	%rd2, %rd16, %rd18;
         rd2 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        if (p9) {
+        if (r14 < 2u) {
           // 196: ld.const.u32 	%r238, [%rd2];
           r238 = p2g_ldc32(uint(rd2));
         } else {
           // 200: setp.eq.s32 	%p10, %r14, 2;
-          p10 = int(r14) == 2;
-          if (p10) {
+          if (int(r14) == 2) {
             // 205: and.b32  	%r238, %r13, -2139095041;
             r238 = r13 & 0x807FFFFFu;
           } else {
             // 209: setp.eq.s32 	%p11, %r14, 3;
-            p11 = int(r14) == 3;
-            if (p11) {
+            if (int(r14) == 3) {
               // 214: ld.const.u32 	%r109, [%rd2];
               // 215: and.b32  	%r110, %r13, 7;
               // 216: xor.b32  	%r238, %r109, %r110;
@@ -440,8 +431,7 @@ void main() {
   p19 = (int(r24) == 255) || ((((r23 & 1u) == 1u) || (int(r24) == 0)) || (int(r25) == 0));
   // 247: setp.eq.s32 	%p20, %r25, 255;
   // 248: or.pred  	%p21, %p20, %p19;
-  p21 = (int(r25) == 255) || p19;
-  if (p21) {
+  if ((int(r25) == 255) || p19) {
     // 253: xor.b32  	%r187, %r46, -1140658780;
     // 254: add.s32 	%r188, %r187, %r10;
     r188 = uint(int(r46 ^ 0xBC02EDA4u) + int(r10));
@@ -472,23 +462,20 @@ void main() {
     // 272: and.b32  	%r35, %r196, 3;
     r35 = r196 & 3u;
     // 273: setp.eq.s32 	%p27, %r35, 0;
-    p27 = int(r35) == 0;
-    if (p27) {
+    if (int(r35) == 0) {
       // 365: and.b32  	%r235, %r237, 2139095040;
       // 366: and.b32  	%r236, %r34, -2139095041;
       // 367: or.b32  	%r239, %r235, %r236;
       r239 = (r237 & 0x7F800000u) | (r34 & 0x807FFFFFu);
     } else {
       // 276: setp.eq.s32 	%p28, %r35, 1;
-      p28 = int(r35) == 1;
-      if (p28) {
+      if (int(r35) == 1) {
         // 281: and.b32  	%r234, %r34, -2147483585;
         // 282: xor.b32  	%r239, %r237, %r234;
         r239 = r237 ^ (r34 & 0x8000003Fu);
       } else {
         // 371: setp.eq.s32 	%p29, %r35, 2;
-        p29 = int(r35) == 2;
-        if (p29) {
+        if (int(r35) == 2) {
           // 376: and.b32  	%r227, %r34, 63;
           // 377: add.s32 	%r228, %r227, %r24;
           // 378: add.s32 	%r229, %r228, -32;
@@ -530,26 +517,23 @@ void main() {
           // 415: and.b32  	%r37, %r214, 7;
           r37 = r214 & 7u;
           // 416: setp.lt.u32 	%p30, %r37, 2;
-          p30 = r37 < 2u;
           // 417: shr.u32 	%r223, %r214, 1;
           // 418: cvt.u64.u32 	%rd27, %r223;
           uint64_t t3 = uint64_t(r214 >> 1u);
           // 419: and.b64  	%rd28, %rd27, 124;
           // 420: add.s64 	%rd5, %rd16, %rd28;
           rd5 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
-          if (p30) {
+          if (r37 < 2u) {
             // 425: ld.const.u32 	%r239, [%rd5];
             r239 = p2g_ldc32(uint(rd5));
           } else {
             // 440: setp.eq.s32 	%p31, %r37, 2;
-            p31 = int(r37) == 2;
-            if (p31) {
+            if (int(r37) == 2) {
               // 445: and.b32  	%r239, %r36, -2139095041;
               r239 = r36 & 0x807FFFFFu;
             } else {
               // 455: setp.eq.s32 	%p32, %r37, 3;
-              p32 = int(r37) == 3;
-              if (p32) {
+              if (int(r37) == 3) {
                 // 460: ld.const.u32 	%r225, [%rd5];
                 // 461: and.b32  	%r226, %r36, 7;
                 // 462: xor.b32  	%r239, %r225, %r226;
@@ -582,8 +566,7 @@ void main() {
     r26 = uint(int(uint(int(r25) + int(r24))) + int(p1 ? 0xFFFFFF82u : 0xFFFFFF81u));
     // 297: add.s32 	%r141, %r26, -1;
     // 298: setp.gt.u32 	%p22, %r141, 253;
-    p22 = uint(int(r26) + -1) > 253u;
-    if (p22) {
+    if (uint(int(r26) + -1) > 253u) {
       // 303: xor.b32  	%r165, %r46, 990621779;
       // 304: add.s32 	%r166, %r165, %r2;
       r166 = uint(int(r46 ^ 0x3B0BB053u) + int(r2));
@@ -614,26 +597,23 @@ void main() {
       // 322: and.b32  	%r29, %r174, 7;
       r29 = r174 & 7u;
       // 323: setp.lt.u32 	%p23, %r29, 2;
-      p23 = r29 < 2u;
       // 324: shr.u32 	%r183, %r174, 1;
       // 325: cvt.u64.u32 	%rd24, %r183;
       uint64_t t4 = uint64_t(r174 >> 1u);
       // 326: and.b64  	%rd25, %rd24, 124;
       // 327: add.s64 	%rd4, %rd16, %rd25;
       rd4 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t4)) & unpackUint2x32(124ul))));
-      if (p23) {
+      if (r29 < 2u) {
         // 332: ld.const.u32 	%r239, [%rd4];
         r239 = p2g_ldc32(uint(rd4));
       } else {
         // 387: setp.eq.s32 	%p24, %r29, 2;
-        p24 = int(r29) == 2;
-        if (p24) {
+        if (int(r29) == 2) {
           // 392: and.b32  	%r239, %r28, -2139095041;
           r239 = r28 & 0x807FFFFFu;
         } else {
           // 429: setp.eq.s32 	%p25, %r29, 3;
-          p25 = int(r29) == 3;
-          if (p25) {
+          if (int(r29) == 3) {
             // 434: ld.const.u32 	%r185, [%rd4];
             // 435: and.b32  	%r186, %r28, 7;
             // 436: xor.b32  	%r239, %r185, %r186;

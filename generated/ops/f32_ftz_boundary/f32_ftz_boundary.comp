@@ -324,8 +324,7 @@ void main() {
   // 92: and.b32  	%r9, %r45, -2147483648;
   r9 = r45 & 0x80000000u;
   // 93: setp.eq.s32 	%p1, %r8, 3;
-  p1 = int(r8) == 3;
-  if (p1) {
+  if (int(r8) == 3) {
     // 98: shr.u32 	%r99, %r4, 8;
     r99 = r4 >> 8u;
     // 99: mul.wide.u32 	%rd30, %r99, -1431655765;
@@ -343,8 +342,7 @@ void main() {
     r21 = (r5 & 0x007FFFFFu) | uint(int(r20) + 8388608);
     // 108: and.b32  	%r104, %r4, 256;
     // 109: setp.eq.s32 	%p5, %r104, 0;
-    p5 = int(r4 & 256u) == 0;
-    if (p5) {
+    if (int(r4 & 256u) == 0) {
       // 114: setp.eq.s32 	%p6, %r19, 0;
       // 115: selp.b32 	%r107, 8388608, %r20, %p6;
       // 116: shr.u32 	%r108, %r7, 9;
@@ -392,7 +390,6 @@ void main() {
     // 177: and.b32  	%r28, %r120, 7;
     r28 = r120 & 7u;
     // 178: setp.lt.u32 	%p7, %r28, 2;
-    p7 = r28 < 2u;
     // 179: shr.u32 	%r129, %r120, 1;
     // 180: cvt.u64.u32 	%rd32, %r129;
     uint64_t t2 = uint64_t(r120 >> 1u);
@@ -401,19 +398,17 @@ void main() {
     // 182: mov.u64 	%rd34, kEdge32;
     // 183: add.s64 	%rd6, %rd34, %rd33;
     rd6 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd33));
-    if (p7) {
+    if (r28 < 2u) {
       // 188: ld.const.u32 	%r137, [%rd6];
       r137 = p2g_ldc32(uint(rd6));
     } else {
       // 192: setp.eq.s32 	%p8, %r28, 2;
-      p8 = int(r28) == 2;
-      if (p8) {
+      if (int(r28) == 2) {
         // 197: and.b32  	%r137, %r27, -2139095041;
         r137 = r27 & 0x807FFFFFu;
       } else {
         // 253: setp.eq.s32 	%p9, %r28, 3;
-        p9 = int(r28) == 3;
-        if (p9) {
+        if (int(r28) == 3) {
           // 258: ld.const.u32 	%r131, [%rd6];
           // 259: and.b32  	%r132, %r27, 7;
           // 260: xor.b32  	%r137, %r131, %r132;
@@ -428,10 +423,9 @@ void main() {
     }
   } else {
     // 121: setp.eq.s32 	%p2, %r8, 0;
-    p2 = int(r8) == 0;
     // 122: mov.u32 	%r133, 0;
     r133 = 0u;
-    if (!p2) {
+    if (!(int(r8) == 0)) {
       // 125: shr.u32 	%r63, %r4, 8;
       r63 = r4 >> 8u;
       // 126: mul.wide.u32 	%rd21, %r63, -1431655765;
@@ -509,8 +503,7 @@ void main() {
     // 233: or.b32  	%r135, %r93, %r15;
     r135 = (max(min(uint(int(r78) + -1), 0x00FFFFFFu), 0x00800000u) & 0x007FFFFFu) | r15;
     // 234: setp.eq.s32 	%p4, %r133, 0;
-    p4 = int(r133) == 0;
-    if (p4) {
+    if (int(r133) == 0) {
       // 249: and.b32  	%r137, %r6, -2147483648;
       r137 = r6 & 0x80000000u;
     } else {

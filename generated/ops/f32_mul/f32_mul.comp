@@ -238,7 +238,6 @@ void main() {
   // 67: and.b32  	%r4, %r34, 7;
   r4 = r34 & 7u;
   // 68: setp.lt.u32 	%p1, %r4, 2;
-  p1 = r4 < 2u;
   // 69: shr.u32 	%r43, %r34, 1;
   // 70: cvt.u64.u32 	%rd10, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
@@ -247,19 +246,17 @@ void main() {
   rd12 = uint64_t(0ul);
   // 73: add.s64 	%rd1, %rd12, %rd11;
   rd1 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r4 < 2u) {
     // 78: ld.const.u32 	%r99, [%rd1];
     r99 = p2g_ldc32(uint(rd1));
   } else {
     // 82: setp.eq.s32 	%p2, %r4, 2;
-    p2 = int(r4) == 2;
-    if (p2) {
+    if (int(r4) == 2) {
       // 87: and.b32  	%r99, %r3, -2139095041;
       r99 = r3 & 0x807FFFFFu;
     } else {
       // 91: setp.eq.s32 	%p3, %r4, 3;
-      p3 = int(r4) == 3;
-      if (p3) {
+      if (int(r4) == 3) {
         // 96: ld.const.u32 	%r45, [%rd1];
         // 97: and.b32  	%r46, %r3, 7;
         // 98: xor.b32  	%r99, %r45, %r46;
@@ -302,23 +299,20 @@ void main() {
   // 126: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 127: setp.eq.s32 	%p5, %r11, 0;
-  p5 = int(r11) == 0;
-  if (p5) {
+  if (int(r11) == 0) {
     // 140: and.b32  	%r97, %r99, 2139095040;
     // 141: and.b32  	%r98, %r10, -2139095041;
     // 142: or.b32  	%r100, %r97, %r98;
     r100 = (r99 & 0x7F800000u) | (r10 & 0x807FFFFFu);
   } else {
     // 130: setp.eq.s32 	%p6, %r11, 1;
-    p6 = int(r11) == 1;
-    if (p6) {
+    if (int(r11) == 1) {
       // 135: and.b32  	%r96, %r10, -2147483585;
       // 136: xor.b32  	%r100, %r99, %r96;
       r100 = r99 ^ (r10 & 0x8000003Fu);
     } else {
       // 146: setp.eq.s32 	%p7, %r11, 2;
-      p7 = int(r11) == 2;
-      if (p7) {
+      if (int(r11) == 2) {
         // 151: shr.u32 	%r87, %r99, 23;
         // 152: and.b32  	%r88, %r87, 255;
         // 153: and.b32  	%r89, %r10, 63;
@@ -362,26 +356,23 @@ void main() {
         // 183: and.b32  	%r13, %r74, 7;
         r13 = r74 & 7u;
         // 184: setp.lt.u32 	%p8, %r13, 2;
-        p8 = r13 < 2u;
         // 185: shr.u32 	%r83, %r74, 1;
         // 186: cvt.u64.u32 	%rd13, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
         // 187: and.b64  	%rd14, %rd13, 124;
         // 188: add.s64 	%rd2, %rd12, %rd14;
         rd2 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        if (p8) {
+        if (r13 < 2u) {
           // 193: ld.const.u32 	%r100, [%rd2];
           r100 = p2g_ldc32(uint(rd2));
         } else {
           // 197: setp.eq.s32 	%p9, %r13, 2;
-          p9 = int(r13) == 2;
-          if (p9) {
+          if (int(r13) == 2) {
             // 202: and.b32  	%r100, %r12, -2139095041;
             r100 = r12 & 0x807FFFFFu;
           } else {
             // 206: setp.eq.s32 	%p10, %r13, 3;
-            p10 = int(r13) == 3;
-            if (p10) {
+            if (int(r13) == 3) {
               // 211: ld.const.u32 	%r85, [%rd2];
               // 212: and.b32  	%r86, %r12, 7;
               // 213: xor.b32  	%r100, %r85, %r86;

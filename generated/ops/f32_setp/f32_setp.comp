@@ -119,7 +119,6 @@ void main() {
   // 61: and.b32  	%r4, %r34, 7;
   r4 = r34 & 7u;
   // 62: setp.lt.u32 	%p1, %r4, 2;
-  p1 = r4 < 2u;
   // 63: shr.u32 	%r43, %r34, 1;
   // 64: cvt.u64.u32 	%rd7, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
@@ -128,19 +127,17 @@ void main() {
   rd9 = uint64_t(0ul);
   // 67: add.s64 	%rd1, %rd9, %rd8;
   rd1 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r4 < 2u) {
     // 72: ld.const.u32 	%r180, [%rd1];
     r180 = p2g_ldc32(uint(rd1));
   } else {
     // 76: setp.eq.s32 	%p2, %r4, 2;
-    p2 = int(r4) == 2;
-    if (p2) {
+    if (int(r4) == 2) {
       // 81: and.b32  	%r180, %r3, -2139095041;
       r180 = r3 & 0x807FFFFFu;
     } else {
       // 85: setp.eq.s32 	%p3, %r4, 3;
-      p3 = int(r4) == 3;
-      if (p3) {
+      if (int(r4) == 3) {
         // 90: ld.const.u32 	%r45, [%rd1];
         // 91: and.b32  	%r46, %r3, 7;
         // 92: xor.b32  	%r180, %r45, %r46;
@@ -183,23 +180,20 @@ void main() {
   // 120: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 121: setp.eq.s32 	%p5, %r11, 0;
-  p5 = int(r11) == 0;
-  if (p5) {
+  if (int(r11) == 0) {
     // 134: and.b32  	%r97, %r180, 2139095040;
     // 135: and.b32  	%r98, %r10, -2139095041;
     // 136: or.b32  	%r181, %r97, %r98;
     r181 = (r180 & 0x7F800000u) | (r10 & 0x807FFFFFu);
   } else {
     // 124: setp.eq.s32 	%p6, %r11, 1;
-    p6 = int(r11) == 1;
-    if (p6) {
+    if (int(r11) == 1) {
       // 129: and.b32  	%r96, %r10, -2147483585;
       // 130: xor.b32  	%r181, %r180, %r96;
       r181 = r180 ^ (r10 & 0x8000003Fu);
     } else {
       // 140: setp.eq.s32 	%p7, %r11, 2;
-      p7 = int(r11) == 2;
-      if (p7) {
+      if (int(r11) == 2) {
         // 145: shr.u32 	%r87, %r180, 23;
         // 146: and.b32  	%r88, %r87, 255;
         // 147: and.b32  	%r89, %r10, 63;
@@ -243,26 +237,23 @@ void main() {
         // 177: and.b32  	%r13, %r74, 7;
         r13 = r74 & 7u;
         // 178: setp.lt.u32 	%p8, %r13, 2;
-        p8 = r13 < 2u;
         // 179: shr.u32 	%r83, %r74, 1;
         // 180: cvt.u64.u32 	%rd10, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
         // 181: and.b64  	%rd11, %rd10, 124;
         // 182: add.s64 	%rd2, %rd9, %rd11;
         rd2 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        if (p8) {
+        if (r13 < 2u) {
           // 187: ld.const.u32 	%r181, [%rd2];
           r181 = p2g_ldc32(uint(rd2));
         } else {
           // 191: setp.eq.s32 	%p9, %r13, 2;
-          p9 = int(r13) == 2;
-          if (p9) {
+          if (int(r13) == 2) {
             // 196: and.b32  	%r181, %r12, -2139095041;
             r181 = r12 & 0x807FFFFFu;
           } else {
             // 200: setp.eq.s32 	%p10, %r13, 3;
-            p10 = int(r13) == 3;
-            if (p10) {
+            if (int(r13) == 3) {
               // 205: ld.const.u32 	%r85, [%rd2];
               // 206: and.b32  	%r86, %r12, 7;
               // 207: xor.b32  	%r181, %r85, %r86;

@@ -158,7 +158,6 @@ void main() {
   // 62: and.b32  	%r3, %r21, 7;
   r3 = r21 & 7u;
   // 63: setp.lt.u32 	%p1, %r3, 2;
-  p1 = r3 < 2u;
   // 64: shr.u32 	%r30, %r21, 1;
   // 65: cvt.u64.u32 	%rd7, %r30;
   uint64_t t1 = uint64_t(r21 >> 1u);
@@ -166,19 +165,17 @@ void main() {
   // 67: mov.u64 	%rd9, kEdge32;
   // 68: add.s64 	%rd1, %rd9, %rd8;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r3 < 2u) {
     // 73: ld.const.u32 	%r34, [%rd1];
     r34 = p2g_ldc32(uint(rd1));
   } else {
     // 77: setp.eq.s32 	%p2, %r3, 2;
-    p2 = int(r3) == 2;
-    if (p2) {
+    if (int(r3) == 2) {
       // 82: and.b32  	%r34, %r2, -2139095041;
       r34 = r2 & 0x807FFFFFu;
     } else {
       // 86: setp.eq.s32 	%p3, %r3, 3;
-      p3 = int(r3) == 3;
-      if (p3) {
+      if (int(r3) == 3) {
         // 91: ld.const.u32 	%r32, [%rd1];
         // 92: and.b32  	%r33, %r2, 7;
         // 93: xor.b32  	%r34, %r32, %r33;

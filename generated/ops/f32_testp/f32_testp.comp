@@ -89,7 +89,6 @@ void main() {
   // 48: and.b32  	%r20, %r19, 7;
   r20 = r19 & 7u;
   // 49: setp.lt.u32 	%p1, %r20, 2;
-  p1 = r20 < 2u;
   // 50: shr.u32 	%r21, %r19, 1;
   // 51: cvt.u64.u32 	%rd4, %r21;
   uint64_t t1 = uint64_t(r19 >> 1u);
@@ -97,13 +96,12 @@ void main() {
   // 53: mov.u64 	%rd6, kEdge32;
   // 54: add.s64 	%rd1, %rd6, %rd5;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r20 < 2u) {
     // 59: ld.const.u32 	%r166, [%rd1];
     r166 = p2g_ldc32(uint(rd1));
   } else {
     // 63: setp.eq.s32 	%p2, %r20, 2;
-    p2 = int(r20) == 2;
-    if (p2) {
+    if (int(r20) == 2) {
       // 68: xor.b32  	%r111, %r19, 1540483477;
       r111 = r19 ^ 0x5BD1E995u;
       // 69: shr.u32 	%r112, %r111, 16;
@@ -120,8 +118,7 @@ void main() {
       r166 = ((r117 >> 16u) ^ r117) & 0x807FFFFFu;
     } else {
       // 81: setp.eq.s32 	%p3, %r20, 3;
-      p3 = int(r20) == 3;
-      if (p3) {
+      if (int(r20) == 3) {
         // 86: ld.const.u32 	%r74, [%rd1];
         // 87: xor.b32  	%r88, %r19, 1540483477;
         r88 = r19 ^ 0x5BD1E995u;

@@ -144,8 +144,7 @@ void main() {
   // 68: and.b32  	%r4, %r2, 3;
   r4 = r2 & 3u;
   // 69: setp.eq.s32 	%p1, %r4, 0;
-  p1 = int(r4) == 0;
-  if (p1) {
+  if (int(r4) == 0) {
     // 81: cvt.u64.u32 	%rd9, %r2;
     uint64_t t1 = uint64_t(r2);
     // 82: and.b64  	%rd10, %rd9, 60;
@@ -157,14 +156,12 @@ void main() {
     r42 = p2g_ldc32(uint(rd12));
   } else {
     // 72: setp.eq.s32 	%p2, %r4, 1;
-    p2 = int(r4) == 1;
-    if (p2) {
+    if (int(r4) == 1) {
       // 77: and.b32  	%r42, %r42, 127;
       r42 = r42 & 127u;
     } else {
       // 89: setp.ne.s32 	%p3, %r4, 2;
-      p3 = int(r4) != 2;
-      if (!p3) {
+      if (!(int(r4) != 2)) {
         // 92: and.b32  	%r29, %r2, 4;
         // 93: setp.eq.s32 	%p4, %r29, 0;
         // 94: and.b32  	%r30, %r42, 65535;

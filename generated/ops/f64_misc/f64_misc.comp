@@ -256,7 +256,6 @@ void main() {
   // 70: and.b32  	%r4, %r34, 7;
   r4 = r34 & 7u;
   // 71: setp.lt.u32 	%p1, %r4, 2;
-  p1 = r4 < 2u;
   // 72: shr.u32 	%r43, %r34, 1;
   // 73: cvt.u64.u32 	%rd14, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
@@ -265,19 +264,17 @@ void main() {
   rd16 = uint64_t(0ul);
   // 76: add.s64 	%rd1, %rd16, %rd15;
   rd1 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
-  if (p1) {
+  if (r4 < 2u) {
     // 81: ld.const.u32 	%r181, [%rd1];
     r181 = p2g_ldc32(uint(rd1));
   } else {
     // 85: setp.eq.s32 	%p2, %r4, 2;
-    p2 = int(r4) == 2;
-    if (p2) {
+    if (int(r4) == 2) {
       // 90: and.b32  	%r181, %r3, -2139095041;
       r181 = r3 & 0x807FFFFFu;
     } else {
       // 94: setp.eq.s32 	%p3, %r4, 3;
-      p3 = int(r4) == 3;
-      if (p3) {
+      if (int(r4) == 3) {
         // 99: ld.const.u32 	%r45, [%rd1];
         // 100: and.b32  	%r46, %r3, 7;
         // 101: xor.b32  	%r181, %r45, %r46;
@@ -320,23 +317,20 @@ void main() {
   // 129: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 130: setp.eq.s32 	%p5, %r11, 0;
-  p5 = int(r11) == 0;
-  if (p5) {
+  if (int(r11) == 0) {
     // 143: and.b32  	%r97, %r181, 2139095040;
     // 144: and.b32  	%r98, %r10, -2139095041;
     // 145: or.b32  	%r182, %r97, %r98;
     r182 = (r181 & 0x7F800000u) | (r10 & 0x807FFFFFu);
   } else {
     // 133: setp.eq.s32 	%p6, %r11, 1;
-    p6 = int(r11) == 1;
-    if (p6) {
+    if (int(r11) == 1) {
       // 138: and.b32  	%r96, %r10, -2147483585;
       // 139: xor.b32  	%r182, %r181, %r96;
       r182 = r181 ^ (r10 & 0x8000003Fu);
     } else {
       // 149: setp.eq.s32 	%p7, %r11, 2;
-      p7 = int(r11) == 2;
-      if (p7) {
+      if (int(r11) == 2) {
         // 154: shr.u32 	%r87, %r181, 23;
         // 155: and.b32  	%r88, %r87, 255;
         // 156: and.b32  	%r89, %r10, 63;
@@ -380,26 +374,23 @@ void main() {
         // 186: and.b32  	%r13, %r74, 7;
         r13 = r74 & 7u;
         // 187: setp.lt.u32 	%p8, %r13, 2;
-        p8 = r13 < 2u;
         // 188: shr.u32 	%r83, %r74, 1;
         // 189: cvt.u64.u32 	%rd17, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
         // 190: and.b64  	%rd18, %rd17, 124;
         // 191: add.s64 	%rd2, %rd16, %rd18;
         rd2 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
-        if (p8) {
+        if (r13 < 2u) {
           // 196: ld.const.u32 	%r182, [%rd2];
           r182 = p2g_ldc32(uint(rd2));
         } else {
           // 200: setp.eq.s32 	%p9, %r13, 2;
-          p9 = int(r13) == 2;
-          if (p9) {
+          if (int(r13) == 2) {
             // 205: and.b32  	%r182, %r12, -2139095041;
             r182 = r12 & 0x807FFFFFu;
           } else {
             // 209: setp.eq.s32 	%p10, %r13, 3;
-            p10 = int(r13) == 3;
-            if (p10) {
+            if (int(r13) == 3) {
               // 214: ld.const.u32 	%r85, [%rd2];
               // 215: and.b32  	%r86, %r12, 7;
               // 216: xor.b32  	%r182, %r85, %r86;
@@ -452,8 +443,7 @@ void main() {
   // 249: xor.b32  	%r119, %r118, %r117;
   // 250: and.b32  	%r120, %r119, 7;
   // 251: setp.ne.s32 	%p13, %r120, 0;
-  p13 = int(((r117 >> 16u) ^ r117) & 7u) != 0;
-  if (!p13) {
+  if (!(int(((r117 >> 16u) ^ r117) & 7u) != 0)) {
     // 254: and.b64  	%rd22, %rd49, -9218868437227405313;
     rd22 = packUint2x32(unpackUint2x32(rd49) & unpackUint2x32(0x800FFFFFFFFFFFFFul));
     // 255: shr.u32 	%r121, %r1, 16;

@@ -100,8 +100,7 @@ void main() {
   // 66: and.b32  	%r4, %r2, 3;
   r4 = r2 & 3u;
   // 67: setp.eq.s32 	%p1, %r4, 0;
-  p1 = int(r4) == 0;
-  if (p1) {
+  if (int(r4) == 0) {
     // 79: cvt.u64.u32 	%rd8, %r2;
     uint64_t t1 = uint64_t(r2);
     // 80: and.b64  	%rd9, %rd8, 60;
@@ -113,14 +112,12 @@ void main() {
     r48 = p2g_ldc32(uint(rd11));
   } else {
     // 70: setp.eq.s32 	%p2, %r4, 1;
-    p2 = int(r4) == 1;
-    if (p2) {
+    if (int(r4) == 1) {
       // 75: and.b32  	%r48, %r48, 127;
       r48 = r48 & 127u;
     } else {
       // 87: setp.ne.s32 	%p3, %r4, 2;
-      p3 = int(r4) != 2;
-      if (!p3) {
+      if (!(int(r4) != 2)) {
         // 90: and.b32  	%r29, %r2, 4;
         // 91: setp.eq.s32 	%p4, %r29, 0;
         // 92: and.b32  	%r30, %r48, 65535;

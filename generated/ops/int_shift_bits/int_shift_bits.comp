@@ -154,8 +154,7 @@ void main() {
   // 68: and.b32  	%r5, %r3, 3;
   r5 = r3 & 3u;
   // 69: setp.eq.s32 	%p1, %r5, 0;
-  p1 = int(r5) == 0;
-  if (p1) {
+  if (int(r5) == 0) {
     // 81: cvt.u64.u32 	%rd9, %r3;
     uint64_t t1 = uint64_t(r3);
     // 82: and.b64  	%rd10, %rd9, 60;
@@ -167,14 +166,12 @@ void main() {
     r120 = p2g_ldc32(uint(rd12));
   } else {
     // 72: setp.eq.s32 	%p2, %r5, 1;
-    p2 = int(r5) == 1;
-    if (p2) {
+    if (int(r5) == 1) {
       // 77: and.b32  	%r120, %r120, 127;
       r120 = r120 & 127u;
     } else {
       // 89: setp.ne.s32 	%p3, %r5, 2;
-      p3 = int(r5) != 2;
-      if (!p3) {
+      if (!(int(r5) != 2)) {
         // 92: and.b32  	%r44, %r3, 4;
         // 93: setp.eq.s32 	%p4, %r44, 0;
         // 94: and.b32  	%r45, %r120, 65535;
@@ -215,8 +212,7 @@ void main() {
   // 118: and.b32  	%r12, %r10, 3;
   r12 = r10 & 3u;
   // 119: setp.eq.s32 	%p5, %r12, 0;
-  p5 = int(r12) == 0;
-  if (p5) {
+  if (int(r12) == 0) {
     // 131: cvt.u64.u32 	%rd13, %r10;
     uint64_t t2 = uint64_t(r10);
     // 132: and.b64  	%rd14, %rd13, 60;
@@ -228,14 +224,12 @@ void main() {
     r121 = p2g_ldc32(uint(rd16));
   } else {
     // 122: setp.eq.s32 	%p6, %r12, 1;
-    p6 = int(r12) == 1;
-    if (p6) {
+    if (int(r12) == 1) {
       // 127: and.b32  	%r121, %r121, 127;
       r121 = r121 & 127u;
     } else {
       // 139: setp.ne.s32 	%p7, %r12, 2;
-      p7 = int(r12) != 2;
-      if (!p7) {
+      if (!(int(r12) != 2)) {
         // 142: and.b32  	%r64, %r10, 4;
         // 143: setp.eq.s32 	%p8, %r64, 0;
         // 144: and.b32  	%r65, %r121, 65535;
@@ -276,8 +270,7 @@ void main() {
   // 168: and.b32  	%r19, %r17, 3;
   r19 = r17 & 3u;
   // 169: setp.eq.s32 	%p9, %r19, 0;
-  p9 = int(r19) == 0;
-  if (p9) {
+  if (int(r19) == 0) {
     // 181: cvt.u64.u32 	%rd17, %r17;
     uint64_t t3 = uint64_t(r17);
     // 182: and.b64  	%rd18, %rd17, 60;
@@ -289,14 +282,12 @@ void main() {
     r122 = p2g_ldc32(uint(rd20));
   } else {
     // 172: setp.eq.s32 	%p10, %r19, 1;
-    p10 = int(r19) == 1;
-    if (p10) {
+    if (int(r19) == 1) {
       // 177: and.b32  	%r122, %r122, 127;
       r122 = r122 & 127u;
     } else {
       // 189: setp.ne.s32 	%p11, %r19, 2;
-      p11 = int(r19) != 2;
-      if (!p11) {
+      if (!(int(r19) != 2)) {
         // 192: and.b32  	%r84, %r17, 4;
         // 193: setp.eq.s32 	%p12, %r84, 0;
         // 194: and.b32  	%r85, %r122, 65535;

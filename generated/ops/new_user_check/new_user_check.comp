@@ -345,8 +345,7 @@ void main() {
   // 40: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(r2);
-  if (!p1) {
+  if (!(int(r1) >= int(r2))) {
     // 44: cvta.to.global.u64 	%rd6, %rd5;
     rd6 = rd5;
     // 45: cvta.to.global.u64 	%rd7, %rd4;

@@ -627,11 +627,9 @@ void main() {
   // 61: mad.lo.s32 	%r1, %r10, %r11, %r12;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 62: setp.ge.u32 	%p1, %r1, %r9;
-  p1 = r1 >= (P2GU32((pc.params + 120ul)).v);
-  if (!p1) {
+  if (!(r1 >= (P2GU32((pc.params + 120ul)).v))) {
     // 65: setp.lt.u32 	%p2, %r1, 64;
-    p2 = r1 < 64u;
-    if (p2) {
+    if (r1 < 64u) {
       // 70: mul.wide.u32 	%rd20, %r1, 4;
       // 71: mov.u64 	%rd21, kSpecial;
       // 72: add.s64 	%rd22, %rd21, %rd20;
@@ -656,11 +654,9 @@ void main() {
       // 87: and.b16  	%rs1, %rs2, 3;
       rs1 = (uint(uint64_t(t1)) & 65535u) & 3u;
       // 88: setp.eq.s16 	%p3, %rs1, 0;
-      p3 = (bitfieldExtract(int(rs1), 0, 16)) == 0;
-      if (!p3) {
+      if (!((bitfieldExtract(int(rs1), 0, 16)) == 0)) {
         // 91: setp.eq.s16 	%p4, %rs1, 1;
-        p4 = (bitfieldExtract(int(rs1), 0, 16)) == 1;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
           // 116: mul.wide.u32 	%rd16, %r35, -858993541;
           // 117: shr.u64 	%rd17, %rd16, 57;
           // 118: cvt.u32.u64 	%r27, %rd17;
@@ -678,8 +674,7 @@ void main() {
           r35 = floatBitsToUint(f2);
         } else {
           // 94: setp.ne.s16 	%p5, %rs1, 2;
-          p5 = (bitfieldExtract(int(rs1), 0, 16)) != 2;
-          if (p5) {
+          if ((bitfieldExtract(int(rs1), 0, 16)) != 2) {
             // 128: mul.wide.u32 	%rd18, %r35, -858993623;
             // 129: shr.u64 	%rd19, %rd18, 56;
             // 130: cvt.u32.u64 	%r31, %rd19;

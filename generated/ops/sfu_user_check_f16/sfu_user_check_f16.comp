@@ -405,8 +405,7 @@ void main() {
   // 53: mad.lo.s32 	%r1, %r3, %r4, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 54: setp.ge.u32 	%p1, %r1, %r2;
-  p1 = r1 >= (P2GU32((pc.params + 96ul)).v);
-  if (!p1) {
+  if (!(r1 >= (P2GU32((pc.params + 96ul)).v))) {
     // 57: cvta.to.global.u64 	%rd13, %rd1;
     // 58: xor.b32  	%r22, %r1, -1515870811;
     r22 = r1 ^ 0xA5A5A5A5u;

@@ -88,8 +88,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_1 = r3_1 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    v_p_1 = r3_1 < 4u;
-    if (!v_p_1) {
+    if (!(r3_1 < 4u)) {
       break;
     }
   }
@@ -119,8 +118,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_2 = r3_2 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    v_p_2 = r3_2 < 4u;
-    if (!v_p_2) {
+    if (!(r3_2 < 4u)) {
       break;
     }
   }
@@ -156,8 +154,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_3 = r3_3 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    v_p_3 = r3_3 < 4u;
-    if (!v_p_3) {
+    if (!(r3_3 < 4u)) {
       break;
     }
   }
@@ -213,8 +210,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_5 = r3_5 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
-      v_p_4 = r3_5 < 4u;
-      if (!v_p_4) {
+      if (!(r3_5 < 4u)) {
         break;
       }
     }
@@ -247,8 +243,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_6 = r3_6 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
-      v_p_5 = r3_6 < 4u;
-      if (!v_p_5) {
+      if (!(r3_6 < 4u)) {
         break;
       }
     }
@@ -266,8 +261,7 @@ void main() {
     // 98: add.u32 %r5, %r5, 1;
     r5 = r5 + 1u;
     // 99: setp.lt.u32 %p, %r5, 3;
-    v_p = r5 < 3u;
-    if (!v_p) {
+    if (!(r5 < 3u)) {
       break;
     }
   }

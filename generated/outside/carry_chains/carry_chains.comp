@@ -121,8 +121,7 @@ void main() {
   // 38: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(P2GU32((pc.params + 40ul)).v);
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 40ul)).v))) {
     // 42: cvta.to.global.u64 	%rd246, %rd1;
     // 43: mul.wide.s32 	%rd247, %r1, 8;
     rd247 = uint64_t(int64_t(int(r1)) * int64_t(8));

@@ -159,8 +159,7 @@ void main() {
   // 36: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 37: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(P2GU32((pc.params + 24ul)).v);
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 24ul)).v))) {
     // 40: cvta.to.global.u64 	%rd4, %rd1;
     // 41: mul.wide.s32 	%rd5, %r1, 4;
     // 42: add.s64 	%rd6, %rd4, %rd5;

@@ -73,8 +73,7 @@ void main() {
   // 37: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 38: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(P2GU32((pc.params + 32ul)).v);
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 32ul)).v))) {
     // 41: cvta.to.global.u64 	%rd28, %rd1;
     // 42: mul.wide.s32 	%rd29, %r1, 8;
     rd29 = uint64_t(int64_t(int(r1)) * int64_t(8));

@@ -450,8 +450,7 @@ void main() {
   // 57: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 58: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(r2);
-  if (!p1) {
+  if (!(int(r1) >= int(r2))) {
     // 61: cvta.to.global.u64 	%rd15, %rd14;
     rd15 = rd14;
     // 62: cvta.to.global.u64 	%rd16, %rd13;

@@ -458,8 +458,7 @@ void main() {
   // 59: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 60: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(r2);
-  if (!p1) {
+  if (!(int(r1) >= int(r2))) {
     // 63: cvta.to.global.u64 	%rd16, %rd15;
     rd16 = rd15;
     // 64: cvta.to.global.u64 	%rd17, %rd14;

@@ -92,8 +92,7 @@ void main() {
   // 41: and.b32  	%r8, %r4, 28;
   // 42: setp.eq.s32 	%p2, %r8, 16;
   // 43: or.pred  	%p3, %p2, %p1;
-  p3 = (int(r4 & 28u) == 16) || (int(r4 & 31u) == 0);
-  bool p2g_act1 = (!p3);
+  bool p2g_act1 = (!((int(r4 & 28u) == 16) || (int(r4 & 31u) == 0)));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
       // 46: setp.gt.s32 	%p4, %r1, -1000;

@@ -120,8 +120,7 @@ void main() {
   // 40: add.s64 	%rd1, %rd5, %rd9;
   rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
   // 41: setp.eq.s32 	%p4, %r2, 0;
-  p4 = int(r2) == 0;
-  bool p2g_act1 = (!p4);
+  bool p2g_act1 = (!(int(r2) == 0));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
       // 44: setp.gt.s32 	%p5, %r3, -100000;
@@ -381,8 +380,7 @@ void main() {
   // 115: and.b32  	%r5, %r3, 1;
   r5 = r3 & 1u;
   // 116: setp.eq.s32 	%p20, %r5, %r57;
-  p20 = int(r5) == int(uint(-int(r4)));
-  bool p2g_act4 = (!p20);
+  bool p2g_act4 = (!(int(r5) == int(uint(-int(r4)))));
   if (P2G_WARP_EMU || p2g_act4) {
     if (!P2G_WARP_EMU || p2g_act4) {
       // 119: add.s32 	%r61, %r2, %r5;
@@ -678,8 +676,7 @@ void main() {
   // 201: st.global.u32 	[%rd1+40], %r121;
   P2GU32((rd1 + 40ul)).v = r121;
   // 202: setp.gt.u32 	%p35, %r2, 19;
-  p35 = r2 > 19u;
-  bool p2g_act13 = (!p35);
+  bool p2g_act13 = (!(r2 > 19u));
   if (P2G_WARP_EMU || p2g_act13) {
     if (!P2G_WARP_EMU || p2g_act13) {
       // 205: and.b32  	%r100, %r1, 1;
@@ -751,8 +748,7 @@ void main() {
     }
   }
   // 230: setp.lt.s32 	%p42, %r3, -500;
-  p42 = int(r3) < -500;
-  bool p2g_act16 = (!p42);
+  bool p2g_act16 = (!(int(r3) < -500));
   if (P2G_WARP_EMU || p2g_act16) {
     // 234: activemask.b32 %r105;
     uint t101;

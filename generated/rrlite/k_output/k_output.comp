@@ -1898,8 +1898,7 @@ void main() {
   // 93: setp.gt.s32 	%p6, %r5, 23;
   // 94: setp.gt.s32 	%p7, %r6, 23;
   // 95: or.pred  	%p8, %p6, %p7;
-  p8 = (int(r5) > 23) || (int(r6) > 23);
-  bool p2g_act1 = (!p8);
+  bool p2g_act1 = (!((int(r5) > 23) || (int(r6) > 23)));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
       // 98: add.s32 	%r228, %r6, 1;
@@ -1915,8 +1914,7 @@ void main() {
       // 104: mul.lo.s32 	%r11, %r228, %r10;
       r11 = uint(int(uint(int(r6) + 1)) * int(r10));
       // 105: setp.ge.s32 	%p9, %r1846, %r11;
-      p9 = int(r1846) >= int(r11);
-      if (!p9) {
+      if (!(int(r1846) >= int(r11))) {
         // 108: ld.param.u64 	%rd2, [%rd1+-64];
         rd2 = P2GU64((pc.params + rd1 - 64ul)).v;
         // 109: ld.param.v2.u32 	{%r230, %r231}, [%rd1+-56];
@@ -2005,8 +2003,7 @@ void main() {
           f6 = p2g_fmul(f1, f208, false);
           // 147: setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t34 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
-          p12 = t34 == -1;
-          if (p12) {
+          if (t34 == -1) {
             // 152: add.f32 	%f248, %f6, 0f3F800000;
             f248 = p2g_fadd(f6, 1.0, false);
             // 153: rcp.rn.f32 	%f1095, %f248;
@@ -2089,8 +2086,7 @@ void main() {
             // 194: add.f32 	%f1094, %f218, %f242;
             f1094 = p2g_fadd(f218, f242, false);
             // 195: setp.lt.u32 	%p14, %r245, 2139095040;
-            p14 = r245 < 0x7F800000u;
-            if (!p14) {
+            if (!(r245 < 0x7F800000u)) {
               // 198: mov.f32 	%f243, 0f7F800000;
               f243 = uintBitsToFloat(0x7F800000u);
               // 199: fma.rn.f32 	%f1094, %f7, %f243, %f243;
@@ -2158,8 +2154,7 @@ void main() {
           // 241: add.s32 	%r1846, %r1846, 256;
           r1846 = uint(int(r1846) + 256);
           // 242: setp.lt.s32 	%p18, %r1846, %r11;
-          p18 = int(r1846) < int(r11);
-          if (!p18) {
+          if (!(int(r1846) < int(r11))) {
             break;
           }
         }
@@ -2232,16 +2227,14 @@ void main() {
       f16 = p2g_fmul(f259, 0.5, false);
       // 285: setp.lt.f32 	%p19, %f16, 0fC0400000;
       int t51 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
-      p19 = t51 == -1;
       // 286: mov.f32 	%f1096, 0f00000000;
       f1096 = 0.0;
-      if (!p19) {
+      if (!(t51 == -1)) {
         // 289: setp.gt.f32 	%p20, %f16, 0f40400000;
         int t52 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(3.0));
-        p20 = t52 == 1;
         // 290: mov.f32 	%f1096, 0f3F800000;
         f1096 = 1.0;
-        if (!p20) {
+        if (!(t52 == 1)) {
           // 293: mul.f32 	%f270, %f16, 0f3F000000;
           f270 = p2g_fmul(f16, 0.5, false);
           // 294: fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
@@ -2335,10 +2328,9 @@ void main() {
       // 337: setp.geu.f32 	%p22, %f23, %f299;
       int t62 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
       // 338: and.pred  	%p23, %p22, %p21;
-      p23 = (t62 >= 0) && (t61 >= 0);
       // 339: mov.u32 	%r1848, %r1847;
       r1848 = r1847;
-      if (!p23) {
+      if (!((t62 >= 0) && (t61 >= 0))) {
         // 342: setp.gt.f32 	%p24, %f22, %f23;
         int t63 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
         p24 = t63 == 1;
@@ -3199,8 +3191,7 @@ void main() {
       f37 = p2g_fmin(f661, f660);
       // 727: setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
       int t160 = p2g_fcmp(floatBitsToUint(f34), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-      p57 = t160 == -1;
-      if (p57) {
+      if (t160 == -1) {
         // 732: sub.f32 	%f668, %f345, %f34;
         f668 = p2g_fsub(f345, f34, false);
         // 733: div.approx.f32 	%f1097, %f34, %f668;
@@ -3227,8 +3218,7 @@ void main() {
       f43 = p2g_fmul(f2, f1097, false);
       // 748: setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t161 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
-      p58 = t161 == -1;
-      if (p58) {
+      if (t161 == -1) {
         // 753: add.f32 	%f705, %f43, 0f3F800000;
         f705 = p2g_fadd(f43, 1.0, false);
         // 754: rcp.rn.f32 	%f1099, %f705;
@@ -3311,8 +3301,7 @@ void main() {
         // 795: add.f32 	%f1098, %f675, %f699;
         f1098 = p2g_fadd(f675, f699, false);
         // 796: setp.lt.u32 	%p60, %r308, 2139095040;
-        p60 = r308 < 0x7F800000u;
-        if (!p60) {
+        if (!(r308 < 0x7F800000u)) {
           // 799: mov.f32 	%f700, 0f7F800000;
           f700 = uintBitsToFloat(0x7F800000u);
           // 800: fma.rn.f32 	%f1098, %f44, %f700, %f700;
@@ -3339,7 +3328,6 @@ void main() {
       f51 = p2g_fmul(f43, f1099, false);
       // 815: setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
       int t165 = p2g_fcmp(floatBitsToUint(f35), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-      p62 = t165 == -1;
       // 816: setp.ne.s16 	%p63, %rs1587, 0;
       // 817: setp.lt.f32 	%p64, %f41, 0f00000000;
       int t166 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(0.0));
@@ -3348,7 +3336,7 @@ void main() {
       int t167 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
       // 820: or.pred  	%p1, %p66, %p65;
       p1 = (t167 == 1) || ((t166 == -1) || ((bitfieldExtract(int(rs1587), 0, 16)) != 0));
-      if (p62) {
+      if (t165 == -1) {
         // 825: mov.f32 	%f711, 0f3F800000;
         f711 = 1.0;
         // 826: sub.f32 	%f712, %f711, %f35;
@@ -3373,8 +3361,7 @@ void main() {
       f55 = p2g_fmul(f2, f1100, false);
       // 840: setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t168 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
-      p67 = t168 == -1;
-      if (p67) {
+      if (t168 == -1) {
         // 845: add.f32 	%f749, %f55, 0f3F800000;
         f749 = p2g_fadd(f55, 1.0, false);
         // 846: rcp.rn.f32 	%f1102, %f749;
@@ -3457,8 +3444,7 @@ void main() {
         // 887: add.f32 	%f1101, %f719, %f743;
         f1101 = p2g_fadd(f719, f743, false);
         // 888: setp.lt.u32 	%p69, %r312, 2139095040;
-        p69 = r312 < 0x7F800000u;
-        if (!p69) {
+        if (!(r312 < 0x7F800000u)) {
           // 891: mov.f32 	%f744, 0f7F800000;
           f744 = uintBitsToFloat(0x7F800000u);
           // 892: fma.rn.f32 	%f1101, %f56, %f744, %f744;
@@ -3481,8 +3467,7 @@ void main() {
       f63 = p2g_fmul(f55, f1102, false);
       // 904: setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
       int t172 = p2g_fcmp(floatBitsToUint(f36), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-      p71 = t172 == -1;
-      if (p71) {
+      if (t172 == -1) {
         // 909: mov.f32 	%f755, 0f3F800000;
         f755 = 1.0;
         // 910: sub.f32 	%f756, %f755, %f36;
@@ -3507,8 +3492,7 @@ void main() {
       f67 = p2g_fmul(f2, f1103, false);
       // 924: setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t173 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
-      p72 = t173 == -1;
-      if (p72) {
+      if (t173 == -1) {
         // 929: add.f32 	%f793, %f67, 0f3F800000;
         f793 = p2g_fadd(f67, 1.0, false);
         // 930: rcp.rn.f32 	%f1105, %f793;
@@ -3591,8 +3575,7 @@ void main() {
         // 971: add.f32 	%f1104, %f763, %f787;
         f1104 = p2g_fadd(f763, f787, false);
         // 972: setp.lt.u32 	%p74, %r316, 2139095040;
-        p74 = r316 < 0x7F800000u;
-        if (!p74) {
+        if (!(r316 < 0x7F800000u)) {
           // 975: mov.f32 	%f788, 0f7F800000;
           f788 = uintBitsToFloat(0x7F800000u);
           // 976: fma.rn.f32 	%f1104, %f68, %f788, %f788;
@@ -3615,8 +3598,7 @@ void main() {
       f75 = p2g_fmul(f67, f1105, false);
       // 988: setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
       int t177 = p2g_fcmp(floatBitsToUint(f37), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-      p76 = t177 == -1;
-      if (p76) {
+      if (t177 == -1) {
         // 993: mov.f32 	%f799, 0f3F800000;
         f799 = 1.0;
         // 994: sub.f32 	%f800, %f799, %f37;
@@ -3641,8 +3623,7 @@ void main() {
       f79 = p2g_fmul(f2, f1106, false);
       // 1008: setp.lt.f32 	%p77, %f79, 0f447A0000;
       int t178 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
-      p77 = t178 == -1;
-      if (p77) {
+      if (t178 == -1) {
         // 1013: add.f32 	%f837, %f79, 0f3F800000;
         f837 = p2g_fadd(f79, 1.0, false);
         // 1014: rcp.rn.f32 	%f1108, %f837;
@@ -3725,8 +3706,7 @@ void main() {
         // 1055: add.f32 	%f1107, %f807, %f831;
         f1107 = p2g_fadd(f807, f831, false);
         // 1056: setp.lt.u32 	%p79, %r320, 2139095040;
-        p79 = r320 < 0x7F800000u;
-        if (!p79) {
+        if (!(r320 < 0x7F800000u)) {
           // 1059: mov.f32 	%f832, 0f7F800000;
           f832 = uintBitsToFloat(0x7F800000u);
           // 1060: fma.rn.f32 	%f1107, %f80, %f832, %f832;
@@ -4031,8 +4011,7 @@ void main() {
         int t222 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
         // 1296: selp.u16 %rs469, 1, 0, __$temp3;}
         // 1298: setp.eq.s16 	%p90, %rs469, 0;
-        p90 = (bitfieldExtract(int((t222 == -1) ? 1u : 0u), 0, 16)) == 0;
-        if (!p90) {
+        if (!((bitfieldExtract(int((t222 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1301: neg.f32 	%f865, %f844;
           f865 = p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u));
           // 1302: fma.rn.f32 	%f866, %f865, %f847, %f843;
@@ -4069,8 +4048,7 @@ void main() {
       int t227 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
       // 1343: selp.u16 %rs483, 1, 0, __$temp3;}
       // 1345: setp.eq.s16 	%p91, %rs483, 0;
-      p91 = (bitfieldExtract(int((t227 == -1) ? 1u : 0u), 0, 16)) == 0;
-      if (!p91) {
+      if (!((bitfieldExtract(int((t227 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 1348: mov.f32 	%f872, 0f00000000;
         f872 = 0.0;
         // 1350: {  cvt.rn.f16.f32 %rs486, %f872;}
@@ -4079,8 +4057,7 @@ void main() {
         int t228 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
         // 1356: selp.u16 %rs487, 1, 0, __$temp3;}
         // 1358: setp.eq.s16 	%p92, %rs487, 0;
-        p92 = (bitfieldExtract(int((t228 == -1) ? 1u : 0u), 0, 16)) == 0;
-        if (!p92) {
+        if (!((bitfieldExtract(int((t228 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1361: neg.f32 	%f874, %f868;
           f874 = p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u));
           // 1362: fma.rn.f32 	%f875, %f874, %f871, %f867;
@@ -7978,8 +7955,7 @@ void main() {
       int t591 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6155: selp.u16 %rs1225, 1, 0, __$temp3;}
       // 6157: setp.eq.s16 	%p205, %rs1225, 0;
-      p205 = (bitfieldExtract(int((t591 == -1) ? 1u : 0u), 0, 16)) == 0;
-      if (!p205) {
+      if (!((bitfieldExtract(int((t591 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6160: mov.f32 	%f912, 0f00000000;
         f912 = 0.0;
         // 6162: {  cvt.rn.f16.f32 %rs1228, %f912;}
@@ -7988,8 +7964,7 @@ void main() {
         int t592 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
         // 6168: selp.u16 %rs1229, 1, 0, __$temp3;}
         // 6170: setp.eq.s16 	%p206, %rs1229, 0;
-        p206 = (bitfieldExtract(int((t592 == -1) ? 1u : 0u), 0, 16)) == 0;
-        if (!p206) {
+        if (!((bitfieldExtract(int((t592 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6173: neg.f32 	%f914, %f908;
           f914 = p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u));
           // 6174: fma.rn.f32 	%f915, %f914, %f911, %f907;
@@ -8027,8 +8002,7 @@ void main() {
       int t596 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6216: selp.u16 %rs1240, 1, 0, __$temp3;}
       // 6218: setp.eq.s16 	%p207, %rs1240, 0;
-      p207 = (bitfieldExtract(int((t596 == -1) ? 1u : 0u), 0, 16)) == 0;
-      if (!p207) {
+      if (!((bitfieldExtract(int((t596 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6221: mov.f32 	%f921, 0f00000000;
         f921 = 0.0;
         // 6223: {  cvt.rn.f16.f32 %rs1243, %f921;}
@@ -8037,8 +8011,7 @@ void main() {
         int t597 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
         // 6229: selp.u16 %rs1244, 1, 0, __$temp3;}
         // 6231: setp.eq.s16 	%p208, %rs1244, 0;
-        p208 = (bitfieldExtract(int((t597 == -1) ? 1u : 0u), 0, 16)) == 0;
-        if (!p208) {
+        if (!((bitfieldExtract(int((t597 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6234: neg.f32 	%f923, %f917;
           f923 = p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u));
           // 6235: fma.rn.f32 	%f924, %f923, %f920, %f916;
@@ -8080,8 +8053,7 @@ void main() {
       int t601 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6282: selp.u16 %rs1257, 1, 0, __$temp3;}
       // 6284: setp.eq.s16 	%p209, %rs1257, 0;
-      p209 = (bitfieldExtract(int((t601 == -1) ? 1u : 0u), 0, 16)) == 0;
-      if (!p209) {
+      if (!((bitfieldExtract(int((t601 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6287: mov.f32 	%f930, 0f00000000;
         f930 = 0.0;
         // 6289: {  cvt.rn.f16.f32 %rs1260, %f930;}
@@ -8090,8 +8062,7 @@ void main() {
         int t602 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
         // 6295: selp.u16 %rs1261, 1, 0, __$temp3;}
         // 6297: setp.eq.s16 	%p210, %rs1261, 0;
-        p210 = (bitfieldExtract(int((t602 == -1) ? 1u : 0u), 0, 16)) == 0;
-        if (!p210) {
+        if (!((bitfieldExtract(int((t602 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6300: neg.f32 	%f932, %f926;
           f932 = p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u));
           // 6301: fma.rn.f32 	%f933, %f932, %f929, %f925;
@@ -8129,8 +8100,7 @@ void main() {
       int t606 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6343: selp.u16 %rs1272, 1, 0, __$temp3;}
       // 6345: setp.eq.s16 	%p211, %rs1272, 0;
-      p211 = (bitfieldExtract(int((t606 == -1) ? 1u : 0u), 0, 16)) == 0;
-      if (!p211) {
+      if (!((bitfieldExtract(int((t606 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6348: mov.f32 	%f939, 0f00000000;
         f939 = 0.0;
         // 6350: {  cvt.rn.f16.f32 %rs1275, %f939;}
@@ -8139,8 +8109,7 @@ void main() {
         int t607 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
         // 6356: selp.u16 %rs1276, 1, 0, __$temp3;}
         // 6358: setp.eq.s16 	%p212, %rs1276, 0;
-        p212 = (bitfieldExtract(int((t607 == -1) ? 1u : 0u), 0, 16)) == 0;
-        if (!p212) {
+        if (!((bitfieldExtract(int((t607 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6361: neg.f32 	%f941, %f935;
           f941 = p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u));
           // 6362: fma.rn.f32 	%f942, %f941, %f938, %f934;
@@ -8444,8 +8413,7 @@ void main() {
       // 6778: selp.u16 %rs1504, 1, 0, __$temp3;}
       rs1504 = (t632 == -1) ? 1u : 0u;
       // 6780: setp.ne.s16 	%p218, %rs1504, 0;
-      p218 = (bitfieldExtract(int(rs1504), 0, 16)) != 0;
-      if (!p218) {
+      if (!((bitfieldExtract(int(rs1504), 0, 16)) != 0)) {
         // 6784: {  cvt.rn.f16.f32 %rs1690, %f948;}
         rs1690 = p2g_f2h_rn(floatBitsToUint(f948));
         // 6787: mov.u16 	%rs1691, %rs1690;
@@ -8718,8 +8686,7 @@ void main() {
         f137 = (t664 == -1) ? f1020 : f1014;
         // 6987: setp.le.f32 	%p232, %f137, %f136;
         int t665 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
-        p232 = (t665 == -1 || t665 == 0);
-        if (!p232) {
+        if (!(t665 == -1 || t665 == 0)) {
           // 6990: div.rn.f32 	%f1109, %f136, %f137;
           f1109 = p2g_div32(f136, f137, 0, false);
         }
@@ -8761,8 +8728,7 @@ void main() {
         // 7017: setp.le.u32 	%p233, %r1783, %r26;
         // 7018: setp.le.u32 	%p234, %r1784, %r27;
         // 7019: or.pred  	%p235, %p233, %p234;
-        p235 = (r1783 <= r26) || (r1784 <= r27);
-        if (!p235) {
+        if (!((r1783 <= r26) || (r1784 <= r27))) {
           // 7022: mov.b64 	%rd48, k_output_param_0;
           rd48 = uint64_t(0ul);
           // 7023: ld.param.u64 	%rd31, [%rd48+272];
@@ -8949,8 +8915,7 @@ void main() {
         if (!p236) {
           // 7179: setp.lt.f32 	%p237, %f132, 0f3F7FBE77;
           int t694 = p2g_fcmp(floatBitsToUint(f132), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-          p237 = t694 == -1;
-          if (p237) {
+          if (t694 == -1) {
             // 7184: mov.f32 	%f1086, 0f3F800000;
             f1086 = 1.0;
             // 7185: sub.f32 	%f1087, %f1086, %f132;
@@ -8992,8 +8957,7 @@ void main() {
         // 7207: setp.le.u32 	%p238, %r1802, %r26;
         // 7208: setp.le.u32 	%p239, %r1803, %r27;
         // 7209: or.pred  	%p240, %p238, %p239;
-        p240 = (r1802 <= r26) || (r1803 <= r27);
-        if (!p240) {
+        if (!((r1802 <= r26) || (r1803 <= r27))) {
           // 7212: mov.b64 	%rd47, k_output_param_0;
           rd47 = uint64_t(0ul);
           // 7213: ld.param.u64 	%rd40, [%rd47+312];

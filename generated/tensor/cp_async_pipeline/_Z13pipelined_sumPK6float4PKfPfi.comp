@@ -217,12 +217,11 @@ void main() {
   // 47: add.s64 	%rd1, %rd5, %rd7;
   rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
   // 48: setp.lt.s32 	%p1, %r1, 100;
-  p1 = int(r1) < 100;
   // 49: shl.b32 	%r29, %r1, 2;
   // 50: mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
   // 51: add.s32 	%r3, %r30, %r29;
   r3 = uint(int(uint(4096ul)) + int(r1 << 2u));
-  if (p1) {
+  if (int(r1) < 100) {
     // 57: cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
     uint64_t t9;
     uint t8 = r3; t9 = rd1;
@@ -254,10 +253,9 @@ void main() {
   // 68: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 70: setp.lt.s32 	%p2, %r25, 1;
-  p2 = int(r25) < 1;
   // 71: mov.f32 	%f76, 0f00000000;
   f76 = 0.0;
-  if (!p2) {
+  if (!(int(r25) < 1)) {
     // 74: add.s32 	%r34, %r1, 1;
     // 75: and.b32  	%r4, %r34, 127;
     r4 = uint(int(r1) + 1) & 127u;
@@ -265,12 +263,11 @@ void main() {
     r75 = r25 & 3u;
     // 77: add.s32 	%r35, %r25, -1;
     // 78: setp.lt.u32 	%p3, %r35, 3;
-    p3 = uint(int(r25) + -1) < 3u;
     // 79: mov.f32 	%f76, 0f00000000;
     f76 = 0.0;
     // 80: mov.u32 	%r72, 0;
     r72 = 0u;
-    if (!p3) {
+    if (!(uint(int(r25) + -1) < 3u)) {
       // 83: add.s32 	%r6, %r26, 2048;
       r6 = uint(int(r26) + 2048);
       // 84: shl.b32 	%r40, %r4, 4;
@@ -290,8 +287,7 @@ void main() {
         p2g_loop_tick();
         // 93: add.s32 	%r41, %r72, 1;
         // 94: setp.ge.s32 	%p4, %r41, %r25;
-        p4 = int(uint(int(r72) + 1)) >= int(r25);
-        if (!p4) {
+        if (!(int(uint(int(r72) + 1)) >= int(r25))) {
           // 97: add.s32 	%r43, %r69, 128;
           // 98: mul.wide.s32 	%rd11, %r43, 16;
           // 99: add.s64 	%rd10, %rd2, %rd11;
@@ -364,8 +360,7 @@ void main() {
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 118: add.s32 	%r44, %r72, 2;
         // 119: setp.ge.s32 	%p5, %r44, %r25;
-        p5 = int(uint(int(r72) + 2)) >= int(r25);
-        if (!p5) {
+        if (!(int(uint(int(r72) + 2)) >= int(r25))) {
           // 122: add.s32 	%r46, %r69, 256;
           // 123: mul.wide.s32 	%rd13, %r46, 16;
           // 124: add.s64 	%rd12, %rd2, %rd13;
@@ -439,8 +434,7 @@ void main() {
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 143: add.s32 	%r47, %r72, 3;
         // 144: setp.ge.s32 	%p6, %r47, %r25;
-        p6 = int(uint(int(r72) + 3)) >= int(r25);
-        if (!p6) {
+        if (!(int(uint(int(r72) + 3)) >= int(r25))) {
           // 147: add.s32 	%r49, %r70, -128;
           // 148: mul.wide.s32 	%rd15, %r49, 16;
           // 149: add.s64 	%rd14, %rd2, %rd15;
@@ -514,8 +508,7 @@ void main() {
         // 168: add.s32 	%r72, %r72, 4;
         r72 = uint(int(r72) + 4);
         // 169: setp.ge.s32 	%p7, %r72, %r25;
-        p7 = int(r72) >= int(r25);
-        if (!p7) {
+        if (!(int(r72) >= int(r25))) {
           // 172: mul.wide.s32 	%rd17, %r70, 16;
           // 173: add.s64 	%rd16, %rd2, %rd17;
           rd16 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r70)) * int64_t(16))));
@@ -592,15 +585,13 @@ void main() {
         r69 = uint(int(r69) + 512);
         // 194: add.s32 	%r51, %r9, %r72;
         // 195: setp.ne.s32 	%p8, %r51, 0;
-        p8 = int(uint(int(r9) + int(r72))) != 0;
-        if (!p8) {
+        if (!(int(uint(int(r9) + int(r72))) != 0)) {
           break;
         }
       }
     }
     // 199: setp.eq.s32 	%p9, %r75, 0;
-    p9 = int(r75) == 0;
-    if (!p9) {
+    if (!(int(r75) == 0)) {
       // 202: shl.b32 	%r52, %r72, 7;
       // 203: add.s32 	%r53, %r1, %r52;
       // 204: add.s32 	%r73, %r53, 128;
@@ -610,8 +601,7 @@ void main() {
         // 208: add.s32 	%r22, %r72, 1;
         r22 = uint(int(r72) + 1);
         // 209: setp.ge.s32 	%p10, %r22, %r25;
-        p10 = int(r22) >= int(r25);
-        if (!p10) {
+        if (!(int(r22) >= int(r25))) {
           // 212: mul.wide.s32 	%rd19, %r73, 16;
           // 213: add.s64 	%rd18, %rd2, %rd19;
           rd18 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r73)) * int64_t(16))));
@@ -696,10 +686,9 @@ void main() {
         // 242: add.s32 	%r75, %r75, -1;
         r75 = uint(int(r75) + -1);
         // 243: setp.ne.s32 	%p11, %r75, 0;
-        p11 = int(r75) != 0;
         // 244: mov.u32 	%r72, %r22;
         r72 = r22;
-        if (!p11) {
+        if (!(int(r75) != 0)) {
           break;
         }
       }

@@ -151,8 +151,7 @@ void main() {
       p2g_sts32((t6 + 4u), t10);
     } else {
       // 74: setp.eq.s32 	%p4, %r4, 2;
-      p4 = int(r4) == 2;
-      if (p4) {
+      if (int(r4) == 2) {
         // 80: cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
         uint64_t t12;
         uint t11 = r2; t12 = rd2;

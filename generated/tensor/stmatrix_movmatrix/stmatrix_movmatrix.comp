@@ -74,10 +74,9 @@ void main() {
     // 41: and.b32  	%r90, %r37, 3;
     r90 = uint(int(r2 >> 6u) + 1) & 3u;
     // 42: setp.eq.s32 	%p2, %r90, 0;
-    p2 = int(r90) == 0;
     // 43: mov.u32 	%r91, %r97;
     r91 = r97;
-    if (!p2) {
+    if (!(int(r90) == 0)) {
       // 46: shl.b32 	%r38, %r97, 2;
       // 47: mov.u32 	%r39, _ZZ18stmatrix_movmatrixE6region;
       // 48: add.s32 	%r88, %r39, %r38;
@@ -96,15 +95,13 @@ void main() {
         // 57: add.s32 	%r90, %r90, -1;
         r90 = uint(int(r90) + -1);
         // 58: setp.ne.s32 	%p3, %r90, 0;
-        p3 = int(r90) != 0;
-        if (!p3) {
+        if (!(int(r90) != 0)) {
           break;
         }
       }
     }
     // 62: setp.lt.u32 	%p4, %r2, 192;
-    p4 = r2 < 192u;
-    if (!p4) {
+    if (!(r2 < 192u)) {
       // 65: add.s32 	%r93, %r91, -256;
       r93 = uint(int(r91) + -256);
       // 66: shl.b32 	%r41, %r91, 2;
@@ -129,8 +126,7 @@ void main() {
         // 78: add.s32 	%r93, %r93, 256;
         r93 = uint(int(r93) + 256);
         // 79: setp.lt.s32 	%p5, %r93, 1280;
-        p5 = int(r93) < 1280;
-        if (!p5) {
+        if (!(int(r93) < 1280)) {
           break;
         }
       }
@@ -279,8 +275,7 @@ void main() {
     // 138: and.b32  	%r96, %r77, 3;
     r96 = uint(int(r18 >> 6u) + 1) & 3u;
     // 139: setp.eq.s32 	%p7, %r96, 0;
-    p7 = int(r96) == 0;
-    if (!p7) {
+    if (!(int(r96) == 0)) {
       // 142: shl.b64 	%rd18, %rd2, 2;
       // 143: add.s64 	%rd21, %rd1, %rd18;
       rd21 = uint64_t(int64_t(rd1) + int64_t(rd2 << 2u));
@@ -301,15 +296,13 @@ void main() {
         // 153: add.s32 	%r96, %r96, -1;
         r96 = uint(int(r96) + -1);
         // 154: setp.ne.s32 	%p8, %r96, 0;
-        p8 = int(r96) != 0;
-        if (!p8) {
+        if (!(int(r96) != 0)) {
           break;
         }
       }
     }
     // 158: setp.lt.u32 	%p9, %r18, 192;
-    p9 = r18 < 192u;
-    if (!p9) {
+    if (!(r18 < 192u)) {
       // 161: add.s32 	%r99, %r97, -256;
       r99 = uint(int(r97) + -256);
       // 162: shl.b32 	%r81, %r97, 2;
@@ -346,8 +339,7 @@ void main() {
         // 180: add.s32 	%r99, %r99, 256;
         r99 = uint(int(r99) + 256);
         // 181: setp.lt.s32 	%p10, %r99, 1280;
-        p10 = int(r99) < 1280;
-        if (!p10) {
+        if (!(int(r99) < 1280)) {
           break;
         }
       }

@@ -199,8 +199,7 @@ void main() {
     // 65: add.s32 	%r57, %r57, 32;
     r57 = uint(int(r57) + 32);
     // 66: setp.lt.s32 	%p1, %r57, 352;
-    p1 = int(r57) < 352;
-    if (!p1) {
+    if (!(int(r57) < 352)) {
       break;
     }
   }

@@ -327,8 +327,7 @@ void main() {
   // 50: mov.b32 	%r199, {%rs1, %rs1};
   r199 = (rs1 << 0u) | (rs1 << 16u);
   // 51: setp.gt.s32 	%p2, %r76, 0;
-  p2 = int(r76) > 0;
-  if (p2) {
+  if (int(r76) > 0) {
     // 56: shl.b32 	%r83, %r1, 4;
     r83 = r1 << 4u;
     // 57: setp.lt.s32 	%p3, %r83, %r74;
@@ -353,7 +352,6 @@ void main() {
     // 68: and.b32  	%r5, %r4, 3;
     r5 = r4 & 3u;
     // 69: setp.lt.u32 	%p5, %r87, 48;
-    p5 = r87 < 48u;
     // 70: mov.u32 	%r223, 0;
     r223 = 0u;
     // 71: mov.u32 	%r200, %r199;
@@ -376,7 +374,7 @@ void main() {
     f169 = f163;
     // 80: mov.f32 	%f170, %f163;
     f170 = f163;
-    if (!p5) {
+    if (!(r87 < 48u)) {
       // 83: sub.s32 	%r198, %r4, %r5;
       r198 = uint(int(r4) - int(r5));
       // 84: mov.u32 	%r223, 0;
@@ -900,8 +898,7 @@ void main() {
         // 163: add.s32 	%r198, %r198, -4;
         r198 = uint(int(r198) + -4);
         // 164: setp.ne.s32 	%p10, %r198, 0;
-        p10 = int(r198) != 0;
-        if (!p10) {
+        if (!(int(r198) != 0)) {
           break;
         }
       }
@@ -911,8 +908,7 @@ void main() {
     // 170: add.s32 	%r186, %r187, 1;
     // 171: and.b32  	%r185, %r186, 3;
     // 172: setp.eq.s32 	%p11, %r185, 0;
-    p11 = int(uint(int(uint(int(r76) + -1) >> 4u) + 1) & 3u) == 0;
-    if (!p11) {
+    if (!(int(uint(int(uint(int(r76) + -1) >> 4u) + 1) & 3u) == 0)) {
       // 175: add.s32 	%r192, %r76, -1;
       // 176: shr.u32 	%r191, %r192, 4;
       // 177: add.s32 	%r190, %r191, 1;
@@ -1050,8 +1046,7 @@ void main() {
         // 200: add.s32 	%r228, %r228, -1;
         r228 = uint(int(r228) + -1);
         // 201: setp.ne.s32 	%p13, %r228, 0;
-        p13 = int(r228) != 0;
-        if (!p13) {
+        if (!(int(r228) != 0)) {
           break;
         }
       }

@@ -162,7 +162,6 @@ void main() {
   // 57: ld.param.u32 	%r8, [_Z9wmma_tf32PKfS0_Pfi_param_3];
   r8 = P2GU32((pc.params + 24ul)).v;
   // 58: setp.lt.s32 	%p1, %r8, 1;
-  p1 = int(r8) < 1;
   // 59: mov.f32 	%f154, 0f00000000;
   f154 = 0.0;
   // 60: mov.f32 	%f155, %f154;
@@ -179,7 +178,7 @@ void main() {
   f160 = f154;
   // 66: mov.f32 	%f161, %f154;
   f161 = f154;
-  if (!p1) {
+  if (!(int(r8) < 1)) {
     // 69: add.s32 	%r9, %r8, -1;
     // 70: shr.u32 	%r1, %r9, 3;
     r1 = uint(int(r8) + -1) >> 3u;
@@ -187,12 +186,11 @@ void main() {
     // 72: and.b32  	%r2, %r10, 1;
     r2 = uint(int(r1) + 1) & 1u;
     // 73: setp.eq.s32 	%p2, %r1, 0;
-    p2 = int(r1) == 0;
     // 74: mov.u64 	%rd16, 0;
     rd16 = 0ul;
     // 75: mov.f32 	%f154, 0f00000000;
     f154 = 0.0;
-    if (!p2) {
+    if (!(int(r1) == 0)) {
       // 78: sub.s32 	%r60, %r1, %r2;
       r60 = uint(int(r1) - int(r2));
       // 79: mov.u32 	%r61, 0;
@@ -503,8 +501,7 @@ void main() {
         // 261: add.s32 	%r60, %r60, -2;
         r60 = uint(int(r60) + -2);
         // 262: setp.ne.s32 	%p3, %r60, -1;
-        p3 = int(r60) != -1;
-        if (!p3) {
+        if (!(int(r60) != -1)) {
           break;
         }
       }
@@ -513,8 +510,7 @@ void main() {
       rd16 = uint64_t(int64_t(uint64_t(t89)));
     }
     // 268: setp.eq.s32 	%p4, %r2, 0;
-    p4 = int(r2) == 0;
-    if (!p4) {
+    if (!(int(r2) == 0)) {
       // 271: shl.b64 	%rd11, %rd16, 2;
       rd11 = rd16 << 2u;
       // 272: add.s64 	%rd12, %rd7, %rd11;

@@ -259,8 +259,7 @@ void main() {
   // 44: setp.ge.s32 	%p1, %r1, %r9;
   // 45: setp.ge.s32 	%p2, %r2, %r10;
   // 46: or.pred  	%p3, %p2, %p1;
-  p3 = (int(r2) >= int(r10)) || (int(r1) >= int(r9));
-  if (!p3) {
+  if (!((int(r2) >= int(r10)) || (int(r1) >= int(r9)))) {
     // 49: shl.b32 	%r4, %r1, 3;
     r4 = r1 << 3u;
     // 50: add.s32 	%r17, %r4, -16;
@@ -301,8 +300,7 @@ void main() {
       p2g_surf_st(rd5, t10 + 0u, 4u, floatBitsToUint(f3));
     }
     // 62: setp.eq.s32 	%p4, %r1, 0;
-    p4 = int(r1) == 0;
-    if (p4) {
+    if (int(r1) == 0) {
       // 77: mov.u32 	%r27, -20;
       // 78: sust.b.2d.b32.clamp 	[%rd6, {%r27, %r2}], {%r6};
       uint t12;
@@ -313,8 +311,7 @@ void main() {
     } else {
       // 65: add.s32 	%r22, %r9, -1;
       // 66: setp.eq.s32 	%p5, %r1, %r22;
-      p5 = int(r1) == int(uint(int(r9) + -1));
-      if (p5) {
+      if (int(r1) == int(uint(int(r9) + -1))) {
         // 71: shl.b32 	%r25, %r9, 2;
         // 72: add.s32 	%r26, %r25, 12;
         // 73: sust.b.2d.b32.clamp 	[%rd6, {%r26, %r2}], {%r6};

@@ -432,8 +432,7 @@ void main() {
   // 45: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 46: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(P2GU32((pc.params + 64ul)).v);
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 64ul)).v))) {
     // 49: cvta.to.global.u64 	%rd9, %rd6;
     // 50: mul.wide.s32 	%rd10, %r1, 8;
     rd10 = uint64_t(int64_t(int(r1)) * int64_t(8));

@@ -580,8 +580,7 @@ void main() {
   // 39: mad.lo.s32 	%r1, %r6, %r5, %r7;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: setp.ge.s32 	%p1, %r1, %r4;
-  p1 = int(r1) >= int(r4);
-  if (!p1) {
+  if (!(int(r1) >= int(r4))) {
     // 43: mov.u32 	%r8, %ctaid.y;
     r8 = gl_WorkGroupID.y;
     // 44: mad.lo.s32 	%r9, %r8, 131, 7;

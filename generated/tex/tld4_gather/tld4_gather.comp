@@ -426,8 +426,7 @@ void main() {
   // 39: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: setp.ge.s32 	%p1, %r1, %r2;
-  p1 = int(r1) >= int(P2GU32((pc.params + 40ul)).v);
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 40ul)).v))) {
     // 43: cvta.to.global.u64 	%rd6, %rd3;
     // 44: mul.wide.s32 	%rd7, %r1, 8;
     rd7 = uint64_t(int64_t(int(r1)) * int64_t(8));

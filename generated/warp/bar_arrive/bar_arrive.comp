@@ -40,12 +40,11 @@ void main() {
   // 36: add.s64 	%rd1, %rd4, %rd5;
   rd1 = uint64_t(int64_t(P2GU64((pc.params + 8ul)).v) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
   // 37: setp.lt.u32 	%p1, %r5, 64;
-  p1 = r5 < 64u;
   // 38: shl.b32 	%r7, %r5, 2;
   // 39: mov.u32 	%r8, _ZZ10bar_arriveE4hand;
   // 40: add.s32 	%r2, %r8, %r7;
   r2 = uint(int(uint(0ul)) + int(r5 << 2u));
-  if (p1) {
+  if (r5 < 64u) {
     // 45: cvta.to.global.u64 	%rd6, %rd2;
     // 46: mul.wide.u32 	%rd7, %r1, 4;
     // 47: add.s64 	%rd8, %rd6, %rd7;

@@ -182,8 +182,7 @@ void main() {
   // 74: and.b32  	%r20, %r1, 31;
   // 75: add.s32 	%r21, %r20, -4;
   // 76: setp.gt.u32 	%p5, %r21, 7;
-  p5 = uint(int(r1 & 31u) + -4) > 7u;
-  bool p2g_act2 = (!p5);
+  bool p2g_act2 = (!(uint(int(r1 & 31u) + -4) > 7u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
       // 79: mov.u32 	%r24, 4080;

@@ -471,8 +471,7 @@ void main() {
     }
   }
   // 91: setp.gt.u32 	%p7, %r1, 15;
-  p7 = r1 > 15u;
-  bool p2g_act2 = (!p7);
+  bool p2g_act2 = (!(r1 > 15u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
       // 94: mov.u32 	%r30, 65535;
