@@ -635,8 +635,7 @@ void emitCompare(Emitter& E, const ir::Inst& in) {
       E.error(in, "testp: expected two operands");
       return;
     }
-    std::string x = E.tmp(t);
-    E.line(x + " = " + E.src(in.ops[1], t) + ";");
+    std::string x = E.let(t, E.src(in.ops[1], t));
     std::string e;
     bool d = t.bits == 64;
     std::string bits = d ? "doubleBitsToUint64(" + x + ")" : "floatBitsToUint(" + x + ")";
@@ -682,8 +681,28 @@ void emitCompare(Emitter& E, const ir::Inst& in) {
   // operands: setp d[|q], a, b[, c]; the destination may be a pair (the parser keeps "p|q" as a Vec of two)
   size_t ai = 1;
   const Opnd& dst = in.ops[0];
-  std::string av = E.tmpOf(glslOf(cmpTy)), bv = E.tmpOf(glslOf(cmpTy));
-  E.line(av + " = " + cmpOperand(E, in.ops[ai], ct, ftz, ieee) + "; " + bv + " = " + cmpOperand(E, in.ops[ai + 1], ct, ftz, ieee) + ";");
+  // Operands read once (integer and ordered float tests) go into the comparison as they are; the NaN tests read
+  // them twice, from locals.
+  bool once = keyed || cmpTy.k != Ty::K::F || !(c == "ne" || c == "equ" || c == "num" || c == "nan");
+  std::string av = cmpOperand(E, in.ops[ai], ct, ftz, ieee), bv = cmpOperand(E, in.ops[ai + 1], ct, ftz, ieee);
+  if (!once) {
+    av = E.letOf(glslOf(cmpTy), av);
+    bv = E.letOf(glslOf(cmpTy), bv);
+  } else if (keyed) {  // p2g_fcmp's arguments: any expression
+  } else {
+    auto paren = [](const std::string& x) {
+      if (x.find(' ') == std::string::npos) return x;
+      int depth = 0;  // already one parenthesised group?
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (x[i] == '(') ++depth;
+        else if (x[i] == ')' && --depth == 0 && i + 1 < x.size()) return "(" + x + ")";
+        else if (depth == 0) return "(" + x + ")";
+      }
+      return x;
+    };
+    av = paren(av);
+    bv = paren(bv);
+  }
   std::string r;
   if (keyed) {
     E.use("p2g_fcmp");
@@ -705,11 +724,11 @@ void emitCompare(Emitter& E, const ir::Inst& in) {
       E.error(in, "'" + op + "' with a boolean operation needs a predicate operand");
       return;
     }
-    cval = E.tmpOf("bool");
-    E.line(cval + " = " + E.src(in.ops[ai + 2], Ty{Ty::K::Pred, 1}) + ";");
+    cval = E.letOf("bool", E.src(in.ops[ai + 2], Ty{Ty::K::Pred, 1}));
   }
-  std::string rv = E.tmpOf("bool");
-  E.line(rv + " = " + r + ";");
+  // the comparison is read twice for a destination pair and for set's float result; once otherwise
+  bool single = op == "setp" && !(dst.kind == Opnd::Kind::Vec && dst.elems.size() == 2);
+  std::string rv = single ? r : E.letOf("bool", r);
   auto combine = [&](const std::string& x) { return bop.empty() ? x : "(" + x + ")" + bop + cval; };
   if (op == "setp") {
     if (dst.kind == Opnd::Kind::Vec && dst.elems.size() == 2) {

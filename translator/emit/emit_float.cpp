@@ -295,9 +295,7 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
   if (ftz) E.use("p2g_h_ftz");
   std::vector<std::string> srcs;
   for (size_t i = 1; i < n; ++i) {
-    std::string v = E.tmpOf("uint");
-    E.line(v + " = " + E.src(in.ops[i], Ty{Ty::K::B, x2 ? 32u : 16u}) + ";");
-    srcs.push_back(v);
+    srcs.push_back(E.letOf("uint", E.src(in.ops[i], Ty{Ty::K::B, x2 ? 32u : 16u})));
   }
   std::string nanMag = bf ? "0x7F80u" : "0x7C00u";
   auto lane = [&](int l) -> std::string {

@@ -2,6 +2,8 @@
 // the register width or more, division by zero, bfe/bfi out of range) written out explicitly.
 #include "emitter.h"
 
+#include <algorithm>
+
 namespace p2g {
 
 using ir::Opnd;
@@ -35,8 +37,7 @@ void emitIntArith(Emitter& E, const ir::Inst& in) {
   auto b = [&] { return E.src(in.ops[2], t); };
   if (op == "abs" || op == "neg") {
     if (!need(E, in, 2)) return;
-    std::string x = E.tmp(t);
-    E.line(x + " = " + a() + ";");
+    std::string x = E.let(t, a());
     // abs.s64: the sign tested on the high word in 32 bits; lavapipe (LLVM 15) miscompiled `x < 0 ? -x : x` of
     // sign-extended 64-bit values (ptx_corpus/outside/int64_sext_ops, 1987/4096 wrong)
     std::string neg = t.bits == 64 ? "int(unpackUint2x32(uint64_t(" + x + ")).y) < 0" : x + " < 0";
@@ -114,9 +115,8 @@ void emitIntArith(Emitter& E, const ir::Inst& in) {
   }
   if (op == "sad") {
     if (!need(E, in, 4)) return;
-    std::string x = E.tmp(t), y = E.tmp(t);
-    E.line(x + " = " + a() + ";");
-    E.line(y + " = " + b() + ";");
+    std::string x = E.let(t, a());
+    std::string y = E.let(t, b());
     Ty u{Ty::K::U, t.bits};
     std::string U = glslOf(u);
     E.store(in.ops[0], u, norm(u, "(" + x + " > " + y + " ? " + U + "(" + x + " - " + y + ") : " + U + "(" + y + " - " + x + ")) + " +
@@ -227,10 +227,17 @@ void emitBits(Emitter& E, const ir::Inst& in) {
     if (!need(E, in, 3)) return;
     Ty vt = (op == "shr" && t.k == Ty::K::S) ? t : u;
     std::string x = a(vt);
-    std::string n = E.tmp(Ty{Ty::K::U, 32});
-    E.line(n + " = " + E.src(in.ops[2], Ty{Ty::K::U, 32}) + ";");
     std::string W = std::to_string(t.bits);
     std::string e;
+    if (in.ops[2].kind == Opnd::Kind::Imm) {  // a constant amount: PTX's clamp decided here
+      uint32_t k = uint32_t(uint64_t(in.ops[2].imm));
+      if (op == "shl") e = k >= t.bits ? E.lit(u, 0) : norm(u, x + " << " + std::to_string(k) + "u");
+      else if (vt.k == Ty::K::S) e = x + " >> " + std::to_string(std::min(k, t.bits - 1)) + "u";
+      else e = k >= t.bits ? E.lit(u, 0) : x + " >> " + std::to_string(k) + "u";
+      E.store(in.ops[0], vt, e);
+      return;
+    }
+    std::string n = E.let(Ty{Ty::K::U, 32}, E.src(in.ops[2], Ty{Ty::K::U, 32}));
     // PTX clamps shift amounts at the register width (GLSL leaves them undefined): shl/shr.u give 0, shr.s the
     // sign fill.
     if (op == "shl") e = "(" + n + " >= " + W + "u ? " + E.lit(u, 0) + " : " + norm(u, x + " << " + n) + ")";
@@ -323,8 +330,9 @@ void emitBits(Emitter& E, const ir::Inst& in) {
       return;
     }
     Ty w{Ty::K::U, 32};
-    std::string x = E.tmp(w), y = E.tmp(w), z = E.tmp(w);
-    E.line(x + " = " + a(w) + "; " + y + " = " + E.src(in.ops[2], w) + "; " + z + " = " + E.src(in.ops[3], w) + ";");
+    std::string x = E.let(w, a(w));
+    std::string y = E.let(w, E.src(in.ops[2], w));
+    std::string z = E.let(w, E.src(in.ops[3], w));
     E.store(in.ops[0], w, lop3Expr(x, y, z, unsigned(in.ops[4].imm)));
     return;
   }

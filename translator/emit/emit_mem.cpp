@@ -233,8 +233,7 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
     return;
   }
   bool wide = sp == ptx::Space::Global || sp == ptx::Space::Param || sp == ptx::Space::None;
-  std::string base = E.tmpOf(wide ? "uint64_t" : "uint");
-  E.line(base + " = " + a + ";");
+  std::string base = E.letOf(wide ? "uint64_t" : "uint", a);
   // Read every element before writing any destination (a destination may also be the address register).
   std::vector<std::string> vals;
   for (unsigned i = 0; i < n; ++i) {
@@ -284,8 +283,7 @@ static void emitSt(Emitter& E, const ir::Inst& in) {
     return;
   }
   bool wide = sp == ptx::Space::Global || sp == ptx::Space::Param || sp == ptx::Space::None;
-  std::string base = E.tmpOf(wide ? "uint64_t" : "uint");
-  E.line(base + " = " + a + ";");
+  std::string base = E.letOf(wide ? "uint64_t" : "uint", a);
   for (unsigned i = 0; i < n; ++i) {
     std::string ai = i ? "(" + base + " + " + std::to_string(i * memBits / 8) + (wide ? "ul)" : "u)") : base;
     E.storeMem(sp, ai, memBits, E.src(in.ops[1].elems[i], raw));
@@ -337,18 +335,14 @@ void emitMov(Emitter& E, const ir::Inst& in) {
   if (unsigned n = vecWidth(in); n > 1) {  // mov.v2/.v4: element by element, all sources read first
     if (t.bits * n > 128) return E.error(in, "mov: a vector is at most 128 bits (PTX ISA 5.4.2 \"Vectors\")");
     std::vector<std::string> v;
-    for (unsigned i = 0; i < n; ++i) {
-      v.push_back(E.tmp(t));
-      E.line(v[i] + " = " + E.src(s.elems[i], t) + ";");
-    }
+    for (unsigned i = 0; i < n; ++i) v.push_back(E.let(t, E.src(s.elems[i], t)));
     for (unsigned i = 0; i < n; ++i) E.store(d.elems[i], t, v[i]);
     return;
   }
   if (d.kind == Opnd::Kind::Vec) {  // unpack: mov.b32 {lo, hi}, %r
     unsigned n = unsigned(d.elems.size());
     unsigned w = t.bits / n;
-    std::string v = E.tmp(Ty{Ty::K::B, t.bits});
-    E.line(v + " = " + E.src(s, Ty{Ty::K::B, t.bits}) + ";");
+    std::string v = E.let(Ty{Ty::K::B, t.bits}, E.src(s, Ty{Ty::K::B, t.bits}));
     for (unsigned i = 0; i < n; ++i) {
       std::string part;
       if (t.bits == 64)

@@ -10,10 +10,13 @@
 #include <cstring>
 
 #include "check_bounds.h"
+#include "fold.h"
 
 namespace p2g {
 
 using ir::Opnd;
+
+static bool identChar(char c) { return isalnum((unsigned char)c) || c == '_'; }
 using ir::VType;
 
 Ty parseTy(std::string_view m) {
@@ -164,7 +167,10 @@ unsigned regDeclBits(std::string_view ptxType) { return declBits(ptxType); }
 
 std::string Emitter::regAs(int r, Ty t) {
   const ir::Reg& R = F.regs[r];
-  const std::string& n = R.name;
+  // a folded register reads as a marker for its value (resolveFolds)
+  const std::string n = liveFold_.empty() || liveFold_[size_t(r)] < 0
+                            ? R.name
+                            : "\x01" + std::to_string(liveFold_[size_t(r)]) + "\x02";
   if (t.k == Ty::K::Pred || R.vt == VType::Bool) {
     if (t.k == Ty::K::Pred && R.vt == VType::Bool) return n;
     if (R.vt == VType::Bool) return "(" + n + " ? 1u : 0u)";  // not PTX, but harmless
@@ -332,14 +338,13 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
     return;
   }
   const ir::Reg& R = F.regs[dst.reg];
-  const std::string& n = R.name;
   std::string G = glslOf(t);
   if (R.vt == VType::Bool) {
-    line(n + " = " + (G == "bool" ? expr : "(" + expr + ") != 0u") + ";");
+    assignReg(dst.reg, G == "bool" ? expr : "(" + expr + ") != 0u");
     return;
   }
   if (G == "bool") {
-    line(n + " = " + glslOf(Ty{Ty::K::U, ir::vtypeBits(R.vt)}) + "((" + expr + ") ? 1 : 0);");
+    assignReg(dst.reg, glslOf(Ty{Ty::K::U, ir::vtypeBits(R.vt)}) + "((" + expr + ") ? 1 : 0)");
     return;
   }
   unsigned tb = t.bits;
@@ -357,7 +362,7 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
     if (R.vt == VType::U32) v = raw;
     else if (R.vt == VType::S32) v = (G == "int" && tb == 32) ? expr : G == "float" ? "floatBitsToInt(" + expr + ")" : "int(" + raw + ")";
     else v = (G == "float") ? expr : "uintBitsToFloat(" + raw + ")";
-    line(n + " = " + v + ";");
+    assignReg(dst.reg, v);
     return;
   }
   if (tb == 64) {
@@ -365,7 +370,7 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
     if (R.vt == VType::U64) v = G == "uint64_t" ? expr : G == "int64_t" ? "uint64_t(" + expr + ")" : "doubleBitsToUint64(" + expr + ")";
     else if (R.vt == VType::S64) v = G == "int64_t" ? expr : G == "uint64_t" ? "int64_t(" + expr + ")" : "doubleBitsToInt64(" + expr + ")";
     else v = G == "double" ? expr : "uint64BitsToDouble(uint64_t(" + expr + "))";
-    line(n + " = " + v + ";");
+    assignReg(dst.reg, v);
     return;
   }
   std::string wide;
@@ -373,20 +378,122 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
   else if (G == "float") wide = "uint64_t(floatBitsToUint(" + expr + "))";
   else wide = "uint64_t(" + expr + ")";
   std::string v = R.vt == VType::U64 ? wide : R.vt == VType::S64 ? "int64_t(" + wide + ")" : "uint64BitsToDouble(" + wide + ")";
-  line(n + " = " + v + ";");
+  assignReg(dst.reg, v);
 }
 
-void Emitter::line(const std::string& s) {
+// Assigns a register, or, for the register this instruction may fold (fold.h), keeps the value for its use and
+// leaves a marker line where the assignment would be.
+void Emitter::assignReg(int r, const std::string& value) {
+  if (r != holdReg_) {
+    line(F.regs[r].name + " = " + value + ";");
+    return;
+  }
+  holdReg_ = -1;
+  // a value that is one name or one call needs no parentheses where it is used
+  bool atomic = true;
+  int depth = 0;
+  for (size_t i = 0; i < value.size() && atomic; ++i) {
+    char c = value[i];
+    if (c == '(') ++depth;
+    else if (c == ')') {
+      if (--depth == 0 && i + 1 != value.size()) atomic = false;
+    } else if (depth == 0 && !identChar(c) && c != '.') atomic = false;
+  }
+  folds_.push_back({std::string(size_t(indent_) * 2, ' ') + F.regs[r].name + " = " + value + ";",
+                    atomic ? value : "(" + value + ")", r});
+  heldFold_ = int(folds_.size()) - 1;
+  liveFold_[size_t(r)] = heldFold_;
+  body_ += "\x03" + std::to_string(heldFold_) + "\n";
+}
+
+std::string Emitter::readName(int r) {
+  if (!liveFold_.empty() && liveFold_[size_t(r)] >= 0) {
+    folds_[size_t(liveFold_[size_t(r)])].forced = true;
+    liveFold_[size_t(r)] = -1;
+  }
+  return F.regs[r].name;
+}
+
+void Emitter::line(const std::string& statement) {
+  // a statement after the store() that kept a fold: the value may depend on what follows, so it is assigned
+  if (heldFold_ >= 0) {
+    folds_[size_t(heldFold_)].forced = true;
+    liveFold_[size_t(folds_[size_t(heldFold_)].reg)] = -1;
+    heldFold_ = -1;
+  }
+  std::string s = statement;
+  if (!pendingTmps_.empty()) {
+    settleTmps(s);
+    // the first statement naming a temporary assigns it at its scope: declare it there
+    for (size_t i = 0; i < pendingTmps_.size(); ++i) {
+      const PendingTmp& p = pendingTmps_[i];
+      if (p.indent == indent_ && s.compare(0, p.name.size() + 3, p.name + " = ") == 0) {
+        s = p.decl.substr(0, p.decl.size() - p.name.size() - 1) + s;
+        pendingTmps_.erase(pendingTmps_.begin() + long(i));
+        break;
+      }
+    }
+  }
   if (body_.capacity() - body_.size() < s.size() + 64) body_.reserve(body_.capacity() * 2 + s.size() + 4096);
   body_.append(size_t(indent_) * 2, ' ');
   body_ += s;
   body_ += '\n';
+}
+
+static bool mentions(const std::string& text, const std::string& name) {
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    bool before = at > 0 && identChar(text[at - 1]);
+    bool after = at + name.size() < text.size() && identChar(text[at + name.size()]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+// Pending temporaries the statement names in any way other than the assignment that line() turns into their
+// declaration get their own declaration line, where tmpOf() was called (the output of old).
+void Emitter::settleTmps(const std::string& statement) {
+  for (size_t i = 0; i < pendingTmps_.size();) {
+    const PendingTmp& p = pendingTmps_[i];
+    bool assigns = p.indent == indent_ && statement.compare(0, p.name.size() + 3, p.name + " = ") == 0;
+    if (!mentions(statement, p.name)) {
+      ++i;
+      continue;
+    }
+    if (assigns && statement.find(p.name, p.name.size()) == std::string::npos) {
+      ++i;
+      continue;
+    }
+    std::string d = std::string(size_t(p.indent) * 2, ' ') + p.decl + "\n";
+    size_t at = p.at;
+    body_.insert(at, d);
+    pendingTmps_.erase(pendingTmps_.begin() + long(i));
+    for (auto& q : pendingTmps_)
+      if (q.at >= at) q.at += d.size();
+    if (afterBlockAt_ >= at) afterBlockAt_ += d.size();
+  }
+}
+
+// Temporaries still pending when their scope closes or their instruction ends were never named: declared where
+// they were asked for, as before.
+void Emitter::dropPendingTmps(int fromIndent) {
+  for (size_t i = pendingTmps_.size(); i-- > 0;) {
+    if (pendingTmps_[i].indent < fromIndent) continue;
+    const PendingTmp& p = pendingTmps_[i];
+    std::string d = std::string(size_t(p.indent) * 2, ' ') + p.decl + "\n";
+    size_t at = p.at;
+    body_.insert(at, d);
+    pendingTmps_.erase(pendingTmps_.begin() + long(i));
+    for (auto& q : pendingTmps_)
+      if (q.at >= at) q.at += d.size();
+    if (afterBlockAt_ >= at) afterBlockAt_ += d.size();
+  }
 }
 void Emitter::open(const std::string& s) {
   line(s + " {");
   ++indent_;
 }
 void Emitter::close() {
+  dropPendingTmps(indent_);
   --indent_;
   line("}");
 }
@@ -398,10 +505,60 @@ void Emitter::orElse() {
 
 std::string Emitter::tmpOf(const std::string& g) {
   std::string n = "t" + std::to_string(++tmpCount_);
-  line((g == "float" || g == "double" ? "precise " : "") + g + " " + n + ";");
+  pendingTmps_.push_back({n, (g == "float" || g == "double" ? "precise " : "") + g + " " + n + ";", indent_,
+                          body_.size()});
   return n;
 }
 std::string Emitter::tmp(Ty t) { return tmpOf(glslOf(t)); }
+
+bool Emitter::writesInCurrent(const std::string& name) const {
+  if (!cur_ || cur_->ops.empty()) return false;
+  const Opnd& d = cur_->ops[0];
+  if (d.kind == Opnd::Kind::Reg) return F.regs[d.reg].name == name;
+  for (auto& e : d.elems)
+    if (e.kind == Opnd::Kind::Reg && F.regs[e.reg].name == name) return true;
+  return false;
+}
+
+// A literal (`9u`, `-23.0`, `0x7F800000u`, `true`).
+static bool isLiteral(const std::string& e) {
+  if (e == "true" || e == "false") return true;
+  size_t i = e[0] == '-' ? 1 : 0;
+  if (i >= e.size() || !isdigit((unsigned char)e[i])) return false;
+  for (; i < e.size(); ++i)
+    if (!isalnum((unsigned char)e[i]) && e[i] != '.' && e[i] != '+' && e[i] != '-') return false;
+  return true;
+}
+
+// A name, or one call of a name (`r5`, `int(r5)`, `floatBitsToUint(f2)`, `gl_LocalInvocationID.x`): the name.
+static std::string viewedName(const std::string& e) {
+  size_t open = e.find('(');
+  std::string inner = e;
+  if (open != std::string::npos) {
+    if (e.back() != ')' || e.find('(', open + 1) != std::string::npos) return "";
+    for (size_t i = 0; i < open; ++i)
+      if (!identChar(e[i])) return "";
+    inner = e.substr(open + 1, e.size() - open - 2);
+  }
+  if (inner.empty() || isdigit((unsigned char)inner[0])) return "";
+  for (char c : inner)
+    if (!identChar(c) && c != '.') return "";
+  return inner;
+}
+
+std::string Emitter::letOf(const std::string& g, const std::string& e) {
+  if (e.empty()) return e;
+  if (isLiteral(e)) return e;
+  std::string n = viewedName(e);
+  // temporaries may be assigned again by the handler (carry chains); registers the instruction writes change
+  bool isTmp = n.size() > 1 && n[0] == 't' && isdigit((unsigned char)n[1]) &&
+               n.find_first_not_of("0123456789", 1) == std::string::npos;
+  if (!n.empty() && !isTmp && !writesInCurrent(n)) return e;
+  std::string t = tmpOf(g);
+  line(t + " = " + e + ";");
+  return t;
+}
+std::string Emitter::let(Ty t, const std::string& e) { return letOf(glslOf(t), e); }
 
 void Emitter::use(const std::string& h) { helpers_.insert(h); }
 
@@ -437,10 +594,15 @@ std::string Emitter::condExpr(const SCond& c) {
     e = "p2g_sv" + std::to_string(c.varIndex) + " == " + std::to_string(c.value);
   } else {
     const ir::Term& t = F.blocks[c.block].term;
+    // The branch right after its block (nothing emitted in between) reads the condition's folded value
+    // (`if (r5 < r9)`); anywhere else the register, assigned.
+    bool adjacent = afterBlock_ == c.block && body_.size() == afterBlockAt_;
+    if (t.condReg >= 0 && !adjacent) readName(t.condReg);
     if (t.kind == ir::Term::Kind::CondBr) {
       bool want = (c.succIndex == 0) != t.condNeg;
-      e = want ? F.regs[t.condReg].name : "!" + F.regs[t.condReg].name;
-      if (c.negate) return want ? "!" + F.regs[t.condReg].name : F.regs[t.condReg].name;
+      std::string v = regAs(t.condReg, Ty{Ty::K::Pred, 1});
+      e = want ? v : "!" + v;
+      if (c.negate) return want ? "!" + v : v;
       return e;
     }
     if (t.kind == ir::Term::Kind::Multi) {
@@ -488,9 +650,15 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
     error(in, "unsupported instruction '" + sourceOpName(in) + "'");
     return;
   }
+  cur_ = &in;
+  heldFold_ = -1;
+  holdReg_ = foldHere_ && !warpOp && !in.ops.empty() && in.ops[0].kind == Opnd::Kind::Reg &&
+                     foldable_[size_t(in.ops[0].reg)]
+                 ? in.ops[0].reg
+                 : -1;
   // a warp instruction's guard is part of its active flag (warpActive()): it is reached by every lane
   bool guard = in.guardReg >= 0 && !warpOp;
-  if (guard) open(std::string("if (") + (in.guardNeg ? "!" : "") + F.regs[in.guardReg].name + ")");
+  if (guard) open(std::string("if (") + (in.guardNeg ? "!" : "") + regAs(in.guardReg, Ty{Ty::K::Pred, 1}) + ")");
   // --check-bounds: the access runs only when its address is inside its space (check_bounds.h).
   std::string check;
   if (opt_.checkBounds)
@@ -499,10 +667,17 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
   h(*this, in);
   if (!check.empty()) close();
   if (guard) close();
+  dropPendingTmps(0);
+  cur_ = nullptr;
+  holdReg_ = heldFold_ = -1;
 }
 
 void Emitter::emitBlock(int b) {
+  foldHere_ = true;
   for (auto& in : F.blocks[b].insts) emitInst(in);
+  foldHere_ = false;
+  afterBlock_ = b;
+  afterBlockAt_ = body_.size();
 }
 
 void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
@@ -635,6 +810,95 @@ std::string Emitter::loopGuardText(uint32_t flagAt) {
          "}\n";
 }
 
+// Folds read exactly once (and not refused by their handler's output) become their value at the use; the others
+// are assigned at their definition, as without folding. A folded value longer than kFoldWidth characters, its own
+// folds included, stays assigned, and so does the longest value folded into a statement that would be longer than
+// kLineWidth: a statement should still read as one line.
+void Emitter::resolveFolds() {
+  static const size_t kFoldWidth = 72, kLineWidth = 120;
+  size_t n = folds_.size();
+  if (n == 0) return;
+  std::vector<int> reads(n, 0);
+  auto count = [&](const std::string& t) {
+    for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1))
+      reads[size_t(atoi(t.c_str() + at + 1))]++;
+  };
+  count(body_);
+  for (auto& f : folds_) count(f.expr);
+  std::vector<std::string> value(n);
+  std::vector<uint8_t> folded(n, 0);
+  // `int((a + b))` reads `int(a + b)`: a parenthesised value that is a call's only argument loses its parentheses
+  auto bare = [](const std::string& v) {
+    if (v.size() < 2 || v.front() != '(') return v;
+    int depth = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == '(') ++depth;
+      else if (v[i] == ')' && --depth == 0 && i + 1 != v.size()) return v;
+    }
+    return v.substr(1, v.size() - 2);
+  };
+  auto expand = [&](const std::string& t) {
+    std::string out;
+    out.reserve(t.size());
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] != '\x01') {
+        out += t[i];
+        continue;
+      }
+      size_t k = size_t(atoi(t.c_str() + i + 1));
+      size_t e = t.find('\x02', i);
+      bool alone = !out.empty() && out.back() == '(' && e + 1 < t.size() && t[e + 1] == ')';
+      out += folded[k] ? (alone ? bare(value[k]) : value[k]) : F.regs[folds_[k].reg].name;
+      i = e;
+    }
+    return out;
+  };
+  // markers stand for folds made earlier, so one pass in order settles nested folds before their users
+  auto settle = [&] {
+    for (size_t k = 0; k < n; ++k) value[k] = folded[k] ? expand(folds_[k].expr) : std::string();
+  };
+  for (size_t k = 0; k < n; ++k) {
+    value[k] = expand(folds_[k].expr);
+    folded[k] = !folds_[k].forced && reads[k] == 1 && value[k].size() <= kFoldWidth;
+  }
+  // the statements: body lines and the assignments of folds that stay assigned
+  std::vector<std::string> lines;
+  for (size_t i = 0; i < body_.size();) {
+    size_t e = body_.find('\n', i);
+    if (e == std::string::npos) e = body_.size();
+    lines.push_back(body_.substr(i, e - i));
+    i = e + 1;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    settle();
+    auto check = [&](const std::string& t) {
+      if (t.find('\x01') == std::string::npos || expand(t).size() <= kLineWidth) return;
+      int widest = -1;
+      for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
+        int k = atoi(t.c_str() + at + 1);
+        if (folded[size_t(k)] && (widest < 0 || value[size_t(k)].size() > value[size_t(widest)].size())) widest = k;
+      }
+      if (widest >= 0) folded[size_t(widest)] = 0, changed = true;
+    };
+    for (auto& l : lines)
+      if (l.empty() || l[0] != '\x03') check(l);
+    for (size_t k = 0; k < n; ++k)
+      if (!folded[k]) check(folds_[k].assign);
+  }
+  std::string out;
+  out.reserve(body_.size());
+  for (auto& l : lines) {
+    if (!l.empty() && l[0] == '\x03') {
+      size_t k = size_t(atoi(l.c_str() + 1));
+      if (!folded[k]) out += expand(folds_[k].assign) + "\n";
+    } else {
+      out += expand(l) + "\n";
+    }
+  }
+  body_ = std::move(out);
+}
+
 bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector<std::string>& features,
                    std::vector<std::string>& warnings) {
   scan();
@@ -647,8 +911,12 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   warpInfo_.clear();
   actStack_ = {"true"};
   if (warpKernel_) planWarp(tree.root, false);
+  foldable_ = planFolds(F);
+  liveFold_.assign(F.regs.size(), -1);
+  folds_.clear();
   emitNode(tree.root, tree);
   if (!ok_) return false;
+  resolveFolds();
   // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), so `cmem` must
   // exist even in a kernel without .const variables (found by tests/fuzz/fuzz_spirv: glslang rejected it).
   for (auto& h : helpers_)

@@ -55,8 +55,15 @@ class Emitter {
   void open(const std::string& s);                          // "s {" and indent
   void close();                                             // "}"
   void orElse();                                            // "} else {"
-  std::string tmp(Ty t);                                    // declares a fresh local of t's GLSL type, returns its name
+  // A fresh local of t's GLSL type. Its declaration waits for the first statement that names it: when that
+  // statement assigns it at the declaration's scope, the two become one (`uint t3 = ...;`).
+  std::string tmp(Ty t);
   std::string tmpOf(const std::string& glslType);
+  // A value the handler reads more than once or after writing a destination: `expr` itself when it is a literal or
+  // a register (or one conversion of one) that the current instruction does not write, else a fresh local
+  // initialised with it. Saves the operand copies (`t1 = 9u; ... t1 ...`) that only move a value.
+  std::string let(Ty t, const std::string& expr);
+  std::string letOf(const std::string& glslType, const std::string& expr);
   void use(const std::string& helper);                      // pulls a prelude helper (and its dependencies)
   void feature(const std::string& f) { features_.insert(f); }
   void error(const ir::Inst& in, const std::string& msg);
@@ -127,6 +134,40 @@ class Emitter {
   void emitWarpBlock(int b);
   void emitWarpLoopExit(bool isBreak);
   std::string warpDeclarations() const;
+
+  // Temporaries whose declaration waits for their first statement (tmpOf): the name, the declaration, the indent
+  // and where in body_ the declaration goes when that statement is not an assignment at the same scope.
+  struct PendingTmp {
+    std::string name, decl;
+    int indent;
+    size_t at;
+  };
+  std::vector<PendingTmp> pendingTmps_;
+  void settleTmps(const std::string& statement);
+  void dropPendingTmps(int fromIndent);
+  // Expression folding (fold.h): a register defined once and used once in the same block is not assigned; its
+  // value is written into its use. store() of such a register keeps the expression (folds_) and leaves a marker
+  // line in body_; its use reads a marker that stands for the expression. When emission is done, a marker read
+  // exactly once becomes the expression, and any other fold goes back to an assignment at its definition.
+  struct Fold {
+    std::string assign;  // the assignment the fold replaces, with its indent
+    std::string expr;    // the value, parenthesised
+    int reg;
+    bool forced = false; // a statement followed the store() in its instruction: always assigned
+  };
+  std::vector<uint8_t> foldable_;   // per register: fold.h's verdict
+  std::vector<int> liveFold_;       // per register: index into folds_ of its pending value, -1 none
+  std::vector<Fold> folds_;
+  const ir::Inst* cur_ = nullptr;   // the instruction being emitted
+  int holdReg_ = -1;                // register whose store() this instruction may keep as a fold
+  int heldFold_ = -1;               // the fold store() kept in this instruction; dropped if a statement follows
+  bool foldHere_ = false;           // folding applies to the block being emitted (not the warp model's blocks)
+  int afterBlock_ = -1;             // the block whose last instruction body_ ends with (setp + branch)
+  size_t afterBlockAt_ = 0;
+  void resolveFolds();
+  void assignReg(int r, const std::string& value);
+  std::string readName(int r);      // a register read by its name, outside src(): its fold goes back to a statement
+  bool writesInCurrent(const std::string& name) const;
 
   void emitNode(const SNode& n, const StructurizeResult& tree);
   static std::string loopGuardText(uint32_t flagAt);

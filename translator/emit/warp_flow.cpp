@@ -195,7 +195,7 @@ void Emitter::emitWarpBlock(int b) {
       if (guarded) close();
       guarded = false;
       if (warp) {
-        std::string g = in.guardReg < 0 ? "" : std::string(in.guardNeg ? "!" : "") + F.regs[in.guardReg].name;
+        std::string g = in.guardReg < 0 ? "" : std::string(in.guardNeg ? "!" : "") + readName(in.guardReg);
         warpAct_ = g.empty() ? act : act == "true" ? g : "(" + act + " && " + g + ")";
         emitInst(in, true);
         warpAct_ = "true";

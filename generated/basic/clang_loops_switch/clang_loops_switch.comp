@@ -57,47 +57,26 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul;
   int p2g_sv0 = 0;
   // 22: ld.param.u32 	%r54, [clang_loops_switch_param_2];
-  r54 = P2GU32((pc.params + 16ul)).v;
   // 23: mov.u32 	%r55, %ctaid.x;
-  r55 = gl_WorkGroupID.x;
   // 24: mov.u32 	%r56, %ntid.x;
-  r56 = gl_WorkGroupSize.x;
   // 25: mov.u32 	%r57, %tid.x;
-  r57 = gl_LocalInvocationID.x;
   // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
-  r5 = uint(int(r55) * int(r56) + int(r57));
+  r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 27: setp.ge.u32 	%p1, %r5, %r54;
-  uint t1;
-  uint t2;
-  t1 = r5; t2 = r54;
-  bool t3;
-  t3 = t1 >= t2;
-  p1 = t3;
-  if (!p1) {
+  if (!(r5 >= (P2GU32((pc.params + 16ul)).v))) {
     // 29: ld.param.u64 	%rd5, [clang_loops_switch_param_0];
     rd5 = P2GU64((pc.params)).v;
     // 30: ld.param.u64 	%rd6, [clang_loops_switch_param_1];
-    rd6 = P2GU64((pc.params + 8ul)).v;
     // 31: cvta.to.global.u64 	%rd1, %rd6;
-    rd1 = rd6;
     // 32: cvta.to.global.u64 	%rd2, %rd5;
-    rd2 = rd5;
     // 33: shl.b32 	%r60, %r5, 2;
-    uint t4;
-    t4 = 2u;
-    r60 = (t4 >= 32u ? 0u : r5 << t4);
     // 34: mul.wide.u32 	%rd7, %r60, 4;
-    rd7 = uint64_t(r60) * uint64_t(4u);
     // 35: add.s64 	%rd3, %rd2, %rd7;
-    rd3 = uint64_t(int64_t(rd2) + int64_t(rd7));
+    rd3 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
     // 36: shl.b32 	%r61, %r5, 1;
-    uint t5;
-    t5 = 1u;
-    r61 = (t5 >= 32u ? 0u : r5 << t5);
     // 37: mul.wide.u32 	%rd8, %r61, 4;
-    rd8 = uint64_t(r61) * uint64_t(4u);
     // 38: add.s64 	%rd4, %rd1, %rd8;
-    rd4 = uint64_t(int64_t(rd1) + int64_t(rd8));
+    rd4 = uint64_t(int64_t(P2GU64((pc.params + 8ul)).v) + int64_t(uint64_t(r5 << 1u) * uint64_t(4u)));
     // 39: mov.u32 	%r93, 0;
     r93 = 0u;
     // 40: mov.u32 	%r98, 1;
@@ -109,131 +88,72 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // 53: and.b32  	%r64, %r4, -4;
-      r64 = r4 & 0xFFFFFFFCu;
       // 54: cvt.u64.u32 	%rd9, %r64;
-      uint64_t t6;
-      t6 = uint64_t(r64);
-      rd9 = uint64_t(t6);
+      uint64_t t1 = uint64_t(r4 & 0xFFFFFFFCu);
       // 55: add.s64 	%rd10, %rd3, %rd9;
-      rd10 = uint64_t(int64_t(rd3) + int64_t(rd9));
       // 56: ld.global.u32 	%r65, [%rd10];
-      r65 = P2GU32(rd10).v;
       // 57: shl.b32 	%r66, %r4, 3;
-      uint t7;
-      t7 = 3u;
-      r66 = (t7 >= 32u ? 0u : r4 << t7);
       // 58: and.b32  	%r67, %r66, 24;
-      r67 = r66 & 24u;
       // 59: shr.u32 	%r6, %r65, %r67;
-      uint t8;
-      t8 = r67;
-      r6 = (t8 >= 32u ? 0u : r65 >> t8);
+      uint t2 = ((r4 << 3u) & 24u);
+      r6 = (t2 >= 32u ? 0u : (P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(t1)))).v) >> t2);
       // 60: add.s32 	%r7, %r93, 1;
       r7 = uint(int(r93) + 1);
       // 61: add.s32 	%r97, %r4, 1;
       r97 = uint(int(r4) + 1);
       // 62: cvt.u16.u32 	%rs1, %r6;
-      uint64_t t9;
-      t9 = uint64_t(r6);
-      rs1 = (uint(uint64_t(t9)) & 65535u);
+      uint64_t t3 = uint64_t(r6);
+      rs1 = (uint(uint64_t(t3)) & 65535u);
       // 63: and.b16  	%rs2, %rs1, 255;
-      rs2 = rs1 & 255u;
       // 64: mul.lo.s16 	%rs3, %rs2, 117;
-      rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
+      rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1 & 255u), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
       // 65: shr.u16 	%rs4, %rs3, 8;
-      uint t10;
-      t10 = 8u;
-      rs4 = (t10 >= 16u ? 0u : rs3 >> t10);
+      rs4 = rs3 >> 8u;
       // 66: sub.s16 	%rs5, %rs1, %rs4;
       rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 67: and.b16  	%rs6, %rs5, 254;
-      rs6 = rs5 & 254u;
       // 68: shr.u16 	%rs7, %rs6, 1;
-      uint t11;
-      t11 = 1u;
-      rs7 = (t11 >= 16u ? 0u : rs6 >> t11);
+      rs7 = (rs5 & 254u) >> 1u;
       // 69: add.s16 	%rs8, %rs7, %rs4;
       rs8 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs7), 0, 16) + bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 70: shr.u16 	%rs9, %rs8, 3;
-      uint t12;
-      t12 = 3u;
-      rs9 = (t12 >= 16u ? 0u : rs8 >> t12);
       // 71: mul.lo.s16 	%rs10, %rs9, 11;
-      rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs9), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
+      rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs8 >> 3u), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
       // 72: sub.s16 	%rs11, %rs1, %rs10;
       rs11 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs10), 0, 16)), 0, 16)) & 0x0000FFFFu);
       // 73: cvt.u32.u16 	%r68, %rs11;
-      uint64_t t13;
-      t13 = uint64_t(rs11);
-      r68 = uint(uint64_t(t13));
+      uint64_t t4 = uint64_t(rs11);
       // 74: and.b32  	%r63, %r68, 255;
-      r63 = r68 & 255u;
+      r63 = uint(uint64_t(t4)) & 255u;
       // 75: setp.gt.s32 	%p2, %r63, 4;
-      int t14;
-      int t15;
-      t14 = int(r63); t15 = 4;
-      bool t16;
-      t16 = t14 > t15;
-      p2 = t16;
-      if (p2) {
+      if (int(r63) > 4) {
         // 94: setp.gt.s32 	%p3, %r63, 6;
-        int t17;
-        int t18;
-        t17 = int(r63); t18 = 6;
-        bool t19;
-        t19 = t17 > t18;
-        p3 = t19;
-        if (p3) {
+        if (int(r63) > 6) {
           // 98: setp.eq.s32 	%p4, %r63, 7;
-          int t20;
-          int t21;
-          t20 = int(r63); t21 = 7;
-          bool t22;
-          t22 = t20 == t21;
-          p4 = t22;
-          if (p4) {
+          if (int(r63) == 7) {
             // 146: sub.s32 	%r5, %r5, %r98;
             r5 = uint(int(r5) - int(r98));
             p2g_sv0 = 18;
           } else {
             // 100: setp.eq.s32 	%p5, %r63, 8;
-            int t23;
-            int t24;
-            t23 = int(r63); t24 = 8;
-            bool t25;
-            t25 = t23 == t24;
-            p5 = t25;
-            if (p5) {
+            if (int(r63) == 8) {
               // 149: mul.lo.s32 	%r98, %r98, 5;
               r98 = uint(int(r98) * 5);
               p2g_sv0 = 18;
             } else {
               // 102: setp.eq.s32 	%p6, %r63, 9;
-              int t26;
-              int t27;
-              t26 = int(r63); t27 = 9;
-              bool t28;
-              t28 = t26 == t27;
-              p6 = t28;
               // 103: mov.u32 	%r102, %r62;
               r102 = r62;
-              if (p6) {
+              if (int(r63) == 9) {
                 // 107: setp.lt.u32 	%p15, %r98, 1001;
-                uint t29;
-                uint t30;
-                t29 = r98; t30 = 1001u;
-                bool t31;
-                t31 = t29 < t30;
-                p15 = t31;
-                if (p15) {
+                if (r98 < 1001u) {
                   p2g_sv0 = 18;
                 } else {
                   // 109: st.global.u32 	[%rd4], %r5;
                   P2GU32(rd4).v = r5;
                   // 110: or.b32  	%r70, %r7, -65536;
-                  r70 = r7 | 0xFFFF0000u;
                   // 111: st.global.u32 	[%rd4+4], %r70;
-                  P2GU32((rd4 + 4ul)).v = r70;
+                  P2GU32((rd4 + 4ul)).v = (r7 | 0xFFFF0000u);
                   // 112: mov.u32 	%r102, 1;
                   r102 = 1u;
                   p2g_sv0 = 19;
@@ -245,40 +165,20 @@ void main() {
           }
         } else {
           // 125: setp.eq.s32 	%p7, %r63, 5;
-          int t32;
-          int t33;
-          t32 = int(r63); t33 = 5;
-          bool t34;
-          t34 = t32 == t33;
-          p7 = t34;
-          if (p7) {
+          if (int(r63) == 5) {
             // 156: shf.l.wrap.b32 	%r5, %r5, %r5, 3;
             r5 = p2g_shf_l(r5, r5, (3u & 31u));
             p2g_sv0 = 18;
           } else {
             // 127: setp.eq.s32 	%p8, %r63, 6;
-            int t35;
-            int t36;
-            t35 = int(r63); t36 = 6;
-            bool t37;
-            t37 = t35 == t36;
-            p8 = t37;
             // 128: mov.u32 	%r102, %r62;
             r102 = r62;
-            if (p8) {
+            if (int(r63) == 6) {
               // 132: and.b32  	%r71, %r5, 1;
-              r71 = r5 & 1u;
               // 133: setp.eq.b32 	%p16, %r71, 1;
-              uint t38;
-              uint t39;
-              t38 = r71; t39 = 1u;
-              bool t40;
-              t40 = t38 == t39;
-              p16 = t40;
               // 134: add.s32 	%r72, %r4, 3;
-              r72 = uint(int(r4) + 3);
               // 135: selp.b32 	%r97, %r72, %r97, %p16;
-              r97 = p16 ? r72 : r97;
+              r97 = ((r5 & 1u) == 1u) ? uint(int(r4) + 3) : r97;
               p2g_sv0 = 18;
             } else {
               p2g_sv0 = 19;
@@ -287,53 +187,26 @@ void main() {
         }
       } else {
         // 77: setp.gt.s32 	%p9, %r63, 1;
-        int t41;
-        int t42;
-        t41 = int(r63); t42 = 1;
-        bool t43;
-        t43 = t41 > t42;
-        p9 = t43;
-        if (p9) {
+        if (int(r63) > 1) {
           // 81: setp.eq.s32 	%p10, %r63, 2;
-          int t44;
-          int t45;
-          t44 = int(r63); t45 = 2;
-          bool t46;
-          t46 = t44 == t45;
-          p10 = t46;
-          if (p10) {
+          if (int(r63) == 2) {
             // 138: shr.u32 	%r75, %r5, 7;
-            uint t47;
-            t47 = 7u;
-            r75 = (t47 >= 32u ? 0u : r5 >> t47);
+            r75 = r5 >> 7u;
             // 139: xor.b32  	%r5, %r75, %r5;
             r5 = r75 ^ r5;
             p2g_sv0 = 18;
           } else {
             // 83: setp.eq.s32 	%p11, %r63, 3;
-            int t48;
-            int t49;
-            t48 = int(r63); t49 = 3;
-            bool t50;
-            t50 = t48 == t49;
-            p11 = t50;
-            if (p11) {
+            if (int(r63) == 3) {
               // 142: and.b32  	%r74, %r5, 15;
-              r74 = r5 & 15u;
               // 143: add.s32 	%r98, %r98, %r74;
-              r98 = uint(int(r98) + int(r74));
+              r98 = uint(int(r98) + int(r5 & 15u));
               p2g_sv0 = 18;
             } else {
               // 85: setp.eq.s32 	%p12, %r63, 4;
-              int t51;
-              int t52;
-              t51 = int(r63); t52 = 4;
-              bool t53;
-              t53 = t51 == t52;
-              p12 = t53;
               // 86: mov.u32 	%r102, %r62;
               r102 = r62;
-              if (p12) {
+              if (int(r63) == 4) {
                 // 90: add.s32 	%r97, %r4, 2;
                 r97 = uint(int(r4) + 2);
                 // 91: mov.u32 	%r102, 2;
@@ -346,29 +219,16 @@ void main() {
           }
         } else {
           // 115: setp.eq.s32 	%p13, %r63, 0;
-          int t54;
-          int t55;
-          t54 = int(r63); t55 = 0;
-          bool t56;
-          t56 = t54 == t55;
-          p13 = t56;
-          if (p13) {
+          if (int(r63) == 0) {
             // 152: and.b32  	%r76, %r6, 255;
-            r76 = r6 & 255u;
             // 153: add.s32 	%r5, %r76, %r5;
-            r5 = uint(int(r76) + int(r5));
+            r5 = uint(int(r6 & 255u) + int(r5));
             p2g_sv0 = 18;
           } else {
             // 117: setp.eq.s32 	%p14, %r63, 1;
-            int t57;
-            int t58;
-            t57 = int(r63); t58 = 1;
-            bool t59;
-            t59 = t57 == t58;
-            p14 = t59;
             // 118: mov.u32 	%r102, %r62;
             r102 = r62;
-            if (p14) {
+            if (int(r63) == 1) {
               // 122: mul.lo.s32 	%r5, %r5, 3;
               r5 = uint(int(r5) * 3);
               p2g_sv0 = 18;
@@ -385,29 +245,11 @@ void main() {
         r102 = 0u;
       }
       // 161: setp.eq.s32 	%p17, %r102, 0;
-      int t60;
-      int t61;
-      t60 = int(r102); t61 = 0;
-      bool t62;
-      t62 = t60 == t61;
-      p17 = t62;
-      if (!p17) {
+      if (!(int(r102) == 0)) {
         // 163: setp.eq.s32 	%p18, %r102, 2;
-        int t63;
-        int t64;
-        t63 = int(r102); t64 = 2;
-        bool t65;
-        t65 = t63 == t64;
-        p18 = t65;
-        if (!p18) {
+        if (!(int(r102) == 2)) {
           // 165: setp.eq.s32 	%p19, %r102, 5;
-          int t66;
-          int t67;
-          t66 = int(r102); t67 = 5;
-          bool t68;
-          t68 = t66 == t67;
-          p19 = t68;
-          if (p19) {
+          if (int(r102) == 5) {
             p2g_sv0 = 20;
             break;
           }
@@ -416,21 +258,9 @@ void main() {
         }
       }
       // 45: setp.lt.u32 	%p20, %r97, 16;
-      uint t69;
-      uint t70;
-      t69 = r97; t70 = 16u;
-      bool t71;
-      t71 = t69 < t70;
-      p20 = t71;
       // 46: setp.lt.u32 	%p21, %r93, 63;
-      uint t72;
-      uint t73;
-      t72 = r93; t73 = 63u;
-      bool t74;
-      t74 = t72 < t73;
-      p21 = t74;
       // 47: and.pred  	%p22, %p20, %p21;
-      p22 = p20 && p21;
+      p22 = (r97 < 16u) && (r93 < 63u);
       // 48: mov.u32 	%r93, %r7;
       r93 = r7;
       // 49: mov.u32 	%r4, %r97;
@@ -445,324 +275,146 @@ void main() {
       // 169: and.b32  	%r26, %r98, 15;
       r26 = r98 & 15u;
       // 170: and.b32  	%r78, %r5, 1;
-      r78 = r5 & 1u;
       // 171: setp.eq.b32 	%p23, %r78, 1;
-      uint t75;
-      uint t76;
-      t75 = r78; t76 = 1u;
-      bool t77;
-      t77 = t75 == t76;
-      p23 = t77;
       // 172: add.s32 	%r79, %r5, 15;
-      r79 = uint(int(r5) + 15);
       // 173: selp.b32 	%r27, %r79, %r5, %p23;
-      r27 = p23 ? r79 : r5;
+      r27 = ((r5 & 1u) == 1u) ? uint(int(r5) + 15) : r5;
       // 174: and.b32  	%r80, %r27, 2;
-      r80 = r27 & 2u;
       // 175: setp.eq.s32 	%p24, %r80, 0;
-      int t78;
-      int t79;
-      t78 = int(r80); t79 = 0;
-      bool t80;
-      t80 = t78 == t79;
-      p24 = t80;
       // 176: mov.u32 	%r103, %r27;
       r103 = r27;
-      if (!p24) {
+      if (!(int(r27 & 2u) == 0)) {
         // 178: add.s32 	%r103, %r27, 16;
         r103 = uint(int(r27) + 16);
         // 179: setp.eq.s32 	%p25, %r26, 0;
-        int t81;
-        int t82;
-        t81 = int(r26); t82 = 0;
-        bool t83;
-        t83 = t81 == t82;
-        p25 = t83;
-        if (!p25) {
+        if (!(int(r26) == 0)) {
           // 181: add.s32 	%r103, %r27, 33;
           r103 = uint(int(r27) + 33);
           // 182: setp.eq.s32 	%p26, %r26, 1;
-          int t84;
-          int t85;
-          t84 = int(r26); t85 = 1;
-          bool t86;
-          t86 = t84 == t85;
-          p26 = t86;
-          if (!p26) {
+          if (!(int(r26) == 1)) {
             // 184: add.s32 	%r103, %r27, 51;
             r103 = uint(int(r27) + 51);
             // 185: setp.lt.u32 	%p27, %r26, 3;
-            uint t87;
-            uint t88;
-            t87 = r26; t88 = 3u;
-            bool t89;
-            t89 = t87 < t88;
-            p27 = t89;
-            if (!p27) {
+            if (!(r26 < 3u)) {
               // 187: add.s32 	%r103, %r27, 70;
               r103 = uint(int(r27) + 70);
               // 188: setp.eq.s32 	%p28, %r26, 3;
-              int t90;
-              int t91;
-              t90 = int(r26); t91 = 3;
-              bool t92;
-              t92 = t90 == t91;
-              p28 = t92;
-              if (!p28) {
+              if (!(int(r26) == 3)) {
                 // 190: setp.lt.u32 	%p29, %r26, 5;
-                uint t93;
-                uint t94;
-                t93 = r26; t94 = 5u;
-                bool t95;
-                t95 = t93 < t94;
-                p29 = t95;
                 // 191: selp.b32 	%r81, 90, 111, %p29;
-                r81 = p29 ? 90u : 111u;
                 // 192: add.s32 	%r103, %r27, %r81;
-                r103 = uint(int(r27) + int(r81));
+                r103 = uint(int(r27) + int((r26 < 5u) ? 90u : 111u));
               }
             }
           }
         }
       }
       // 194: and.b32  	%r82, %r103, 4;
-      r82 = r103 & 4u;
       // 195: setp.eq.s32 	%p30, %r82, 0;
-      int t96;
-      int t97;
-      t96 = int(r82); t97 = 0;
-      bool t98;
-      t98 = t96 == t97;
-      p30 = t98;
       // 196: mov.u32 	%r104, %r103;
       r104 = r103;
-      if (!p30) {
+      if (!(int(r103 & 4u) == 0)) {
         // 198: add.s32 	%r104, %r103, 32;
         r104 = uint(int(r103) + 32);
         // 199: setp.lt.u32 	%p31, %r26, 2;
-        uint t99;
-        uint t100;
-        t99 = r26; t100 = 2u;
-        bool t101;
-        t101 = t99 < t100;
-        p31 = t101;
-        if (!p31) {
+        if (!(r26 < 2u)) {
           // 201: add.s32 	%r104, %r103, 65;
           r104 = uint(int(r103) + 65);
           // 202: setp.lt.u32 	%p32, %r26, 4;
-          uint t102;
-          uint t103;
-          t102 = r26; t103 = 4u;
-          bool t104;
-          t104 = t102 < t103;
-          p32 = t104;
-          if (!p32) {
+          if (!(r26 < 4u)) {
             // 204: add.s32 	%r104, %r103, 99;
             r104 = uint(int(r103) + 99);
             // 205: setp.lt.u32 	%p33, %r26, 6;
-            uint t105;
-            uint t106;
-            t105 = r26; t106 = 6u;
-            bool t107;
-            t107 = t105 < t106;
-            p33 = t107;
-            if (!p33) {
+            if (!(r26 < 6u)) {
               // 207: add.s32 	%r104, %r103, 134;
               r104 = uint(int(r103) + 134);
               // 208: setp.lt.u32 	%p34, %r26, 8;
-              uint t108;
-              uint t109;
-              t108 = r26; t109 = 8u;
-              bool t110;
-              t110 = t108 < t109;
-              p34 = t110;
-              if (!p34) {
+              if (!(r26 < 8u)) {
                 // 210: setp.lt.u32 	%p35, %r26, 10;
-                uint t111;
-                uint t112;
-                t111 = r26; t112 = 10u;
-                bool t113;
-                t113 = t111 < t112;
-                p35 = t113;
                 // 211: selp.b32 	%r83, 170, 207, %p35;
-                r83 = p35 ? 170u : 207u;
                 // 212: add.s32 	%r104, %r103, %r83;
-                r104 = uint(int(r103) + int(r83));
+                r104 = uint(int(r103) + int((r26 < 10u) ? 170u : 207u));
               }
             }
           }
         }
       }
       // 214: and.b32  	%r84, %r104, 8;
-      r84 = r104 & 8u;
       // 215: setp.eq.s32 	%p36, %r84, 0;
-      int t114;
-      int t115;
-      t114 = int(r84); t115 = 0;
-      bool t116;
-      t116 = t114 == t115;
-      p36 = t116;
       // 216: mov.u32 	%r105, %r104;
       r105 = r104;
-      if (!p36) {
+      if (!(int(r104 & 8u) == 0)) {
         // 218: add.s32 	%r105, %r104, 48;
         r105 = uint(int(r104) + 48);
         // 219: setp.lt.u32 	%p37, %r26, 3;
-        uint t117;
-        uint t118;
-        t117 = r26; t118 = 3u;
-        bool t119;
-        t119 = t117 < t118;
-        p37 = t119;
-        if (!p37) {
+        if (!(r26 < 3u)) {
           // 221: add.s32 	%r105, %r104, 97;
           r105 = uint(int(r104) + 97);
           // 222: setp.lt.u32 	%p38, %r26, 6;
-          uint t120;
-          uint t121;
-          t120 = r26; t121 = 6u;
-          bool t122;
-          t122 = t120 < t121;
-          p38 = t122;
-          if (!p38) {
+          if (!(r26 < 6u)) {
             // 224: add.s32 	%r105, %r104, 147;
             r105 = uint(int(r104) + 147);
             // 225: setp.lt.u32 	%p39, %r26, 9;
-            uint t123;
-            uint t124;
-            t123 = r26; t124 = 9u;
-            bool t125;
-            t125 = t123 < t124;
-            p39 = t125;
-            if (!p39) {
+            if (!(r26 < 9u)) {
               // 227: add.s32 	%r105, %r104, 198;
               r105 = uint(int(r104) + 198);
               // 228: setp.lt.u32 	%p40, %r26, 12;
-              uint t126;
-              uint t127;
-              t126 = r26; t127 = 12u;
-              bool t128;
-              t128 = t126 < t127;
-              p40 = t128;
-              if (!p40) {
+              if (!(r26 < 12u)) {
                 // 230: setp.eq.s32 	%p41, %r26, 15;
-                int t129;
-                int t130;
-                t129 = int(r26); t130 = 15;
-                bool t131;
-                t131 = t129 == t130;
-                p41 = t131;
                 // 231: selp.b32 	%r85, 303, 250, %p41;
-                r85 = p41 ? 303u : 250u;
                 // 232: add.s32 	%r105, %r104, %r85;
-                r105 = uint(int(r104) + int(r85));
+                r105 = uint(int(r104) + int((int(r26) == 15) ? 303u : 250u));
               }
             }
           }
         }
       }
       // 234: and.b32  	%r86, %r105, 16;
-      r86 = r105 & 16u;
       // 235: setp.eq.s32 	%p42, %r86, 0;
-      int t132;
-      int t133;
-      t132 = int(r86); t133 = 0;
-      bool t134;
-      t134 = t132 == t133;
-      p42 = t134;
       // 236: mov.u32 	%r106, %r105;
       r106 = r105;
-      if (!p42) {
+      if (!(int(r105 & 16u) == 0)) {
         // 238: add.s32 	%r106, %r105, 64;
         r106 = uint(int(r105) + 64);
         // 239: setp.lt.u32 	%p43, %r26, 4;
-        uint t135;
-        uint t136;
-        t135 = r26; t136 = 4u;
-        bool t137;
-        t137 = t135 < t136;
-        p43 = t137;
-        if (!p43) {
+        if (!(r26 < 4u)) {
           // 241: add.s32 	%r106, %r105, 129;
           r106 = uint(int(r105) + 129);
           // 242: setp.lt.u32 	%p44, %r26, 8;
-          uint t138;
-          uint t139;
-          t138 = r26; t139 = 8u;
-          bool t140;
-          t140 = t138 < t139;
-          p44 = t140;
-          if (!p44) {
+          if (!(r26 < 8u)) {
             // 244: setp.lt.u32 	%p45, %r26, 12;
-            uint t141;
-            uint t142;
-            t141 = r26; t142 = 12u;
-            bool t143;
-            t143 = t141 < t142;
-            p45 = t143;
             // 245: selp.b32 	%r87, 195, 262, %p45;
-            r87 = p45 ? 195u : 262u;
             // 246: add.s32 	%r106, %r105, %r87;
-            r106 = uint(int(r105) + int(r87));
+            r106 = uint(int(r105) + int((r26 < 12u) ? 195u : 262u));
           }
         }
       }
       // 248: and.b32  	%r88, %r106, 32;
-      r88 = r106 & 32u;
       // 249: setp.eq.s32 	%p46, %r88, 0;
-      int t144;
-      int t145;
-      t144 = int(r88); t145 = 0;
-      bool t146;
-      t146 = t144 == t145;
-      p46 = t146;
       // 250: mov.u32 	%r107, %r106;
       r107 = r106;
-      if (!p46) {
+      if (!(int(r106 & 32u) == 0)) {
         // 252: add.s32 	%r107, %r106, 80;
         r107 = uint(int(r106) + 80);
         // 253: setp.lt.u32 	%p47, %r26, 5;
-        uint t147;
-        uint t148;
-        t147 = r26; t148 = 5u;
-        bool t149;
-        t149 = t147 < t148;
-        p47 = t149;
-        if (!p47) {
+        if (!(r26 < 5u)) {
           // 255: add.s32 	%r107, %r106, 161;
           r107 = uint(int(r106) + 161);
           // 256: setp.lt.u32 	%p48, %r26, 10;
-          uint t150;
-          uint t151;
-          t150 = r26; t151 = 10u;
-          bool t152;
-          t152 = t150 < t151;
-          p48 = t152;
-          if (!p48) {
+          if (!(r26 < 10u)) {
             // 258: setp.eq.s32 	%p49, %r26, 15;
-            int t153;
-            int t154;
-            t153 = int(r26); t154 = 15;
-            bool t155;
-            t155 = t153 == t154;
-            p49 = t155;
             // 259: selp.b32 	%r89, 326, 243, %p49;
-            r89 = p49 ? 326u : 243u;
             // 260: add.s32 	%r107, %r106, %r89;
-            r107 = uint(int(r106) + int(r89));
+            r107 = uint(int(r106) + int((int(r26) == 15) ? 326u : 243u));
           }
         }
       }
       // 262: st.global.u32 	[%rd4], %r107;
       P2GU32(rd4).v = r107;
       // 263: shl.b32 	%r90, %r97, 8;
-      uint t156;
-      t156 = 8u;
-      r90 = (t156 >= 32u ? 0u : r97 << t156);
       // 264: or.b32  	%r91, %r7, %r90;
-      r91 = r7 | r90;
       // 265: st.global.u32 	[%rd4+4], %r91;
-      P2GU32((rd4 + 4ul)).v = r91;
+      P2GU32((rd4 + 4ul)).v = (r7 | (r97 << 8u));
     }
   }
   return;

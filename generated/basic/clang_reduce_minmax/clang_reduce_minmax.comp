@@ -37,9 +37,7 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul;
   // 30: ld.param.u64 	%rd7, [clang_reduce_minmax_param_0];
-  rd7 = P2GU64((pc.params)).v;
   // 31: cvta.to.global.u64 	%rd11, %rd7;
-  rd11 = rd7;
   // 32: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 33: mov.u32 	%r2, %ctaid.x;
@@ -47,421 +45,253 @@ void main() {
   // 34: mov.u32 	%r17, %ntid.x;
   r17 = gl_WorkGroupSize.x;
   // 35: mul.lo.s32 	%r18, %r2, %r17;
-  r18 = uint(int(r2) * int(r17));
   // 36: shl.b32 	%r19, %r18, 2;
-  uint t1;
-  t1 = 2u;
-  r19 = (t1 >= 32u ? 0u : r18 << t1);
   // 37: mul.wide.u32 	%rd12, %r19, 4;
-  rd12 = uint64_t(r19) * uint64_t(4u);
   // 38: add.s64 	%rd13, %rd11, %rd12;
-  rd13 = uint64_t(int64_t(rd11) + int64_t(rd12));
+  rd13 = uint64_t(int64_t(P2GU64((pc.params)).v) + int64_t(uint64_t(uint(int(r2) * int(r17)) << 2u) * uint64_t(4u)));
   // 39: mul.wide.u32 	%rd14, %r1, 4;
   rd14 = uint64_t(r1) * uint64_t(4u);
   // 40: add.s64 	%rd15, %rd13, %rd14;
-  rd15 = uint64_t(int64_t(rd13) + int64_t(rd14));
   // 41: ld.global.u32 	%r20, [%rd15];
-  r20 = P2GU32(rd15).v;
+  r20 = P2GU32(uint64_t(int64_t(rd13) + int64_t(rd14))).v;
   // 42: add.s32 	%r21, %r17, %r1;
   r21 = uint(int(r17) + int(r1));
   // 43: mul.wide.u32 	%rd16, %r21, 4;
-  rd16 = uint64_t(r21) * uint64_t(4u);
   // 44: add.s64 	%rd17, %rd13, %rd16;
-  rd17 = uint64_t(int64_t(rd13) + int64_t(rd16));
   // 45: ld.global.u32 	%r22, [%rd17];
-  r22 = P2GU32(rd17).v;
+  r22 = P2GU32(uint64_t(int64_t(rd13) + int64_t(uint64_t(r21) * uint64_t(4u)))).v;
   // 46: min.s32 	%r23, %r22, %r20;
-  r23 = uint(min(int(r22), int(r20)));
   // 47: max.s32 	%r24, %r22, %r20;
-  r24 = uint(max(int(r22), int(r20)));
   // 48: add.s32 	%r25, %r22, %r20;
-  r25 = uint(int(r22) + int(r20));
   // 49: add.s32 	%r26, %r21, %r17;
   r26 = uint(int(r21) + int(r17));
   // 50: mul.wide.u32 	%rd18, %r26, 4;
-  rd18 = uint64_t(r26) * uint64_t(4u);
   // 51: add.s64 	%rd19, %rd13, %rd18;
-  rd19 = uint64_t(int64_t(rd13) + int64_t(rd18));
   // 52: ld.global.u32 	%r27, [%rd19];
-  r27 = P2GU32(rd19).v;
+  r27 = P2GU32(uint64_t(int64_t(rd13) + int64_t(uint64_t(r26) * uint64_t(4u)))).v;
   // 53: min.s32 	%r28, %r27, %r23;
-  r28 = uint(min(int(r27), int(r23)));
   // 54: max.s32 	%r29, %r27, %r24;
-  r29 = uint(max(int(r27), int(r24)));
   // 55: add.s32 	%r30, %r27, %r25;
-  r30 = uint(int(r27) + int(r25));
   // 56: add.s32 	%r31, %r26, %r17;
-  r31 = uint(int(r26) + int(r17));
   // 57: mul.wide.u32 	%rd20, %r31, 4;
-  rd20 = uint64_t(r31) * uint64_t(4u);
   // 58: add.s64 	%rd21, %rd13, %rd20;
-  rd21 = uint64_t(int64_t(rd13) + int64_t(rd20));
+  rd21 = uint64_t(int64_t(rd13) + int64_t(uint64_t(uint(int(r26) + int(r17))) * uint64_t(4u)));
   // 59: ld.global.u32 	%r32, [%rd21];
   r32 = P2GU32(rd21).v;
   // 60: min.s32 	%r33, %r32, %r28;
-  r33 = uint(min(int(r32), int(r28)));
+  r33 = uint(min(int(r32), int(uint(min(int(r27), int(uint(min(int(r22), int(r20)))))))));
   // 61: max.s32 	%r34, %r32, %r29;
-  r34 = uint(max(int(r32), int(r29)));
+  r34 = uint(max(int(r32), int(uint(max(int(r27), int(uint(max(int(r22), int(r20)))))))));
   // 62: add.s32 	%r35, %r32, %r30;
-  r35 = uint(int(r32) + int(r30));
   // 63: mov.u64 	%rd22, _ZZ19clang_reduce_minmaxE4smin;
-  rd22 = uint64_t(0ul);
   // 64: add.s64 	%rd4, %rd22, %rd14;
-  rd4 = uint64_t(int64_t(rd22) + int64_t(rd14));
+  rd4 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd14));
   // 65: st.shared.u32 	[%rd4], %r33;
   p2g_sts32(uint(rd4), r33);
   // 66: mov.u64 	%rd23, _ZZ19clang_reduce_minmaxE4smax;
-  rd23 = uint64_t(512ul);
   // 67: add.s64 	%rd5, %rd23, %rd14;
-  rd5 = uint64_t(int64_t(rd23) + int64_t(rd14));
+  rd5 = uint64_t(int64_t(uint64_t(512ul)) + int64_t(rd14));
   // 68: st.shared.u32 	[%rd5], %r34;
   p2g_sts32(uint(rd5), r34);
   // 69: mov.u64 	%rd24, _ZZ19clang_reduce_minmaxE4ssum;
-  rd24 = uint64_t(1024ul);
   // 70: add.s64 	%rd6, %rd24, %rd14;
-  rd6 = uint64_t(int64_t(rd24) + int64_t(rd14));
+  rd6 = uint64_t(int64_t(uint64_t(1024ul)) + int64_t(rd14));
   // 71: st.shared.u32 	[%rd6], %r35;
-  p2g_sts32(uint(rd6), r35);
+  p2g_sts32(uint(rd6), uint(int(r32) + int(uint(int(r27) + int(uint(int(r22) + int(r20)))))));
   // 72: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 73: setp.gt.u32 	%p1, %r1, 63;
-  uint t2;
-  uint t3;
-  t2 = r1; t3 = 63u;
-  bool t4;
-  t4 = t2 > t3;
-  p1 = t4;
-  if (!p1) {
+  if (!(r1 > 63u)) {
     // 75: ld.shared.u32 	%r3, [%rd4+256];
     r3 = p2g_lds32((uint(rd4) + 256u));
     // 76: ld.shared.u32 	%r4, [%rd5+256];
     r4 = p2g_lds32((uint(rd5) + 256u));
     // 77: ld.shared.u32 	%r36, [%rd4];
-    r36 = p2g_lds32(uint(rd4));
     // 78: setp.ge.s32 	%p2, %r3, %r36;
-    int t5;
-    int t6;
-    t5 = int(r3); t6 = int(r36);
-    bool t7;
-    t7 = t5 >= t6;
-    p2 = t7;
-    if (!p2) {
+    if (!(int(r3) >= int(p2g_lds32(uint(rd4))))) {
       // 80: st.shared.u32 	[%rd4], %r3;
       p2g_sts32(uint(rd4), r3);
     }
     // 82: ld.shared.u32 	%r37, [%rd5];
-    r37 = p2g_lds32(uint(rd5));
     // 83: setp.le.s32 	%p3, %r4, %r37;
-    int t8;
-    int t9;
-    t8 = int(r4); t9 = int(r37);
-    bool t10;
-    t10 = t8 <= t9;
-    p3 = t10;
-    if (!p3) {
+    if (!(int(r4) <= int(p2g_lds32(uint(rd5))))) {
       // 85: st.shared.u32 	[%rd5], %r4;
       p2g_sts32(uint(rd5), r4);
     }
     // 87: ld.shared.u32 	%r38, [%rd6+256];
     r38 = p2g_lds32((uint(rd6) + 256u));
     // 88: ld.shared.u32 	%r39, [%rd6];
-    r39 = p2g_lds32(uint(rd6));
     // 89: add.s32 	%r40, %r39, %r38;
-    r40 = uint(int(r39) + int(r38));
+    r40 = uint(int(p2g_lds32(uint(rd6))) + int(r38));
     // 90: st.shared.u32 	[%rd6], %r40;
     p2g_sts32(uint(rd6), r40);
   }
   // 92: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 93: setp.gt.u32 	%p4, %r1, 31;
-  uint t11;
-  uint t12;
-  t11 = r1; t12 = 31u;
-  bool t13;
-  t13 = t11 > t12;
-  p4 = t13;
-  if (!p4) {
+  if (!(r1 > 31u)) {
     // 95: ld.shared.u32 	%r5, [%rd4+128];
     r5 = p2g_lds32((uint(rd4) + 128u));
     // 96: ld.shared.u32 	%r6, [%rd5+128];
     r6 = p2g_lds32((uint(rd5) + 128u));
     // 97: ld.shared.u32 	%r41, [%rd4];
-    r41 = p2g_lds32(uint(rd4));
     // 98: setp.ge.s32 	%p5, %r5, %r41;
-    int t14;
-    int t15;
-    t14 = int(r5); t15 = int(r41);
-    bool t16;
-    t16 = t14 >= t15;
-    p5 = t16;
-    if (!p5) {
+    if (!(int(r5) >= int(p2g_lds32(uint(rd4))))) {
       // 100: st.shared.u32 	[%rd4], %r5;
       p2g_sts32(uint(rd4), r5);
     }
     // 102: ld.shared.u32 	%r42, [%rd5];
-    r42 = p2g_lds32(uint(rd5));
     // 103: setp.le.s32 	%p6, %r6, %r42;
-    int t17;
-    int t18;
-    t17 = int(r6); t18 = int(r42);
-    bool t19;
-    t19 = t17 <= t18;
-    p6 = t19;
-    if (!p6) {
+    if (!(int(r6) <= int(p2g_lds32(uint(rd5))))) {
       // 105: st.shared.u32 	[%rd5], %r6;
       p2g_sts32(uint(rd5), r6);
     }
     // 107: ld.shared.u32 	%r43, [%rd6+128];
     r43 = p2g_lds32((uint(rd6) + 128u));
     // 108: ld.shared.u32 	%r44, [%rd6];
-    r44 = p2g_lds32(uint(rd6));
     // 109: add.s32 	%r45, %r44, %r43;
-    r45 = uint(int(r44) + int(r43));
+    r45 = uint(int(p2g_lds32(uint(rd6))) + int(r43));
     // 110: st.shared.u32 	[%rd6], %r45;
     p2g_sts32(uint(rd6), r45);
   }
   // 112: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 113: setp.gt.u32 	%p7, %r1, 15;
-  uint t20;
-  uint t21;
-  t20 = r1; t21 = 15u;
-  bool t22;
-  t22 = t20 > t21;
-  p7 = t22;
-  if (!p7) {
+  if (!(r1 > 15u)) {
     // 115: ld.shared.u32 	%r7, [%rd4+64];
     r7 = p2g_lds32((uint(rd4) + 64u));
     // 116: ld.shared.u32 	%r8, [%rd5+64];
     r8 = p2g_lds32((uint(rd5) + 64u));
     // 117: ld.shared.u32 	%r46, [%rd4];
-    r46 = p2g_lds32(uint(rd4));
     // 118: setp.ge.s32 	%p8, %r7, %r46;
-    int t23;
-    int t24;
-    t23 = int(r7); t24 = int(r46);
-    bool t25;
-    t25 = t23 >= t24;
-    p8 = t25;
-    if (!p8) {
+    if (!(int(r7) >= int(p2g_lds32(uint(rd4))))) {
       // 120: st.shared.u32 	[%rd4], %r7;
       p2g_sts32(uint(rd4), r7);
     }
     // 122: ld.shared.u32 	%r47, [%rd5];
-    r47 = p2g_lds32(uint(rd5));
     // 123: setp.le.s32 	%p9, %r8, %r47;
-    int t26;
-    int t27;
-    t26 = int(r8); t27 = int(r47);
-    bool t28;
-    t28 = t26 <= t27;
-    p9 = t28;
-    if (!p9) {
+    if (!(int(r8) <= int(p2g_lds32(uint(rd5))))) {
       // 125: st.shared.u32 	[%rd5], %r8;
       p2g_sts32(uint(rd5), r8);
     }
     // 127: ld.shared.u32 	%r48, [%rd6+64];
     r48 = p2g_lds32((uint(rd6) + 64u));
     // 128: ld.shared.u32 	%r49, [%rd6];
-    r49 = p2g_lds32(uint(rd6));
     // 129: add.s32 	%r50, %r49, %r48;
-    r50 = uint(int(r49) + int(r48));
+    r50 = uint(int(p2g_lds32(uint(rd6))) + int(r48));
     // 130: st.shared.u32 	[%rd6], %r50;
     p2g_sts32(uint(rd6), r50);
   }
   // 132: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 133: setp.gt.u32 	%p10, %r1, 7;
-  uint t29;
-  uint t30;
-  t29 = r1; t30 = 7u;
-  bool t31;
-  t31 = t29 > t30;
-  p10 = t31;
-  if (!p10) {
+  if (!(r1 > 7u)) {
     // 135: ld.shared.u32 	%r9, [%rd4+32];
     r9 = p2g_lds32((uint(rd4) + 32u));
     // 136: ld.shared.u32 	%r10, [%rd5+32];
     r10 = p2g_lds32((uint(rd5) + 32u));
     // 137: ld.shared.u32 	%r51, [%rd4];
-    r51 = p2g_lds32(uint(rd4));
     // 138: setp.ge.s32 	%p11, %r9, %r51;
-    int t32;
-    int t33;
-    t32 = int(r9); t33 = int(r51);
-    bool t34;
-    t34 = t32 >= t33;
-    p11 = t34;
-    if (!p11) {
+    if (!(int(r9) >= int(p2g_lds32(uint(rd4))))) {
       // 140: st.shared.u32 	[%rd4], %r9;
       p2g_sts32(uint(rd4), r9);
     }
     // 142: ld.shared.u32 	%r52, [%rd5];
-    r52 = p2g_lds32(uint(rd5));
     // 143: setp.le.s32 	%p12, %r10, %r52;
-    int t35;
-    int t36;
-    t35 = int(r10); t36 = int(r52);
-    bool t37;
-    t37 = t35 <= t36;
-    p12 = t37;
-    if (!p12) {
+    if (!(int(r10) <= int(p2g_lds32(uint(rd5))))) {
       // 145: st.shared.u32 	[%rd5], %r10;
       p2g_sts32(uint(rd5), r10);
     }
     // 147: ld.shared.u32 	%r53, [%rd6+32];
     r53 = p2g_lds32((uint(rd6) + 32u));
     // 148: ld.shared.u32 	%r54, [%rd6];
-    r54 = p2g_lds32(uint(rd6));
     // 149: add.s32 	%r55, %r54, %r53;
-    r55 = uint(int(r54) + int(r53));
+    r55 = uint(int(p2g_lds32(uint(rd6))) + int(r53));
     // 150: st.shared.u32 	[%rd6], %r55;
     p2g_sts32(uint(rd6), r55);
   }
   // 152: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 153: setp.gt.u32 	%p13, %r1, 3;
-  uint t38;
-  uint t39;
-  t38 = r1; t39 = 3u;
-  bool t40;
-  t40 = t38 > t39;
-  p13 = t40;
-  if (!p13) {
+  if (!(r1 > 3u)) {
     // 155: ld.shared.u32 	%r11, [%rd4+16];
     r11 = p2g_lds32((uint(rd4) + 16u));
     // 156: ld.shared.u32 	%r12, [%rd5+16];
     r12 = p2g_lds32((uint(rd5) + 16u));
     // 157: ld.shared.u32 	%r56, [%rd4];
-    r56 = p2g_lds32(uint(rd4));
     // 158: setp.ge.s32 	%p14, %r11, %r56;
-    int t41;
-    int t42;
-    t41 = int(r11); t42 = int(r56);
-    bool t43;
-    t43 = t41 >= t42;
-    p14 = t43;
-    if (!p14) {
+    if (!(int(r11) >= int(p2g_lds32(uint(rd4))))) {
       // 160: st.shared.u32 	[%rd4], %r11;
       p2g_sts32(uint(rd4), r11);
     }
     // 162: ld.shared.u32 	%r57, [%rd5];
-    r57 = p2g_lds32(uint(rd5));
     // 163: setp.le.s32 	%p15, %r12, %r57;
-    int t44;
-    int t45;
-    t44 = int(r12); t45 = int(r57);
-    bool t46;
-    t46 = t44 <= t45;
-    p15 = t46;
-    if (!p15) {
+    if (!(int(r12) <= int(p2g_lds32(uint(rd5))))) {
       // 165: st.shared.u32 	[%rd5], %r12;
       p2g_sts32(uint(rd5), r12);
     }
     // 167: ld.shared.u32 	%r58, [%rd6+16];
     r58 = p2g_lds32((uint(rd6) + 16u));
     // 168: ld.shared.u32 	%r59, [%rd6];
-    r59 = p2g_lds32(uint(rd6));
     // 169: add.s32 	%r60, %r59, %r58;
-    r60 = uint(int(r59) + int(r58));
+    r60 = uint(int(p2g_lds32(uint(rd6))) + int(r58));
     // 170: st.shared.u32 	[%rd6], %r60;
     p2g_sts32(uint(rd6), r60);
   }
   // 172: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 173: setp.gt.u32 	%p16, %r1, 1;
-  uint t47;
-  uint t48;
-  t47 = r1; t48 = 1u;
-  bool t49;
-  t49 = t47 > t48;
-  p16 = t49;
-  if (!p16) {
+  if (!(r1 > 1u)) {
     // 175: ld.shared.u32 	%r13, [%rd4+8];
     r13 = p2g_lds32((uint(rd4) + 8u));
     // 176: ld.shared.u32 	%r14, [%rd5+8];
     r14 = p2g_lds32((uint(rd5) + 8u));
     // 177: ld.shared.u32 	%r61, [%rd4];
-    r61 = p2g_lds32(uint(rd4));
     // 178: setp.ge.s32 	%p17, %r13, %r61;
-    int t50;
-    int t51;
-    t50 = int(r13); t51 = int(r61);
-    bool t52;
-    t52 = t50 >= t51;
-    p17 = t52;
-    if (!p17) {
+    if (!(int(r13) >= int(p2g_lds32(uint(rd4))))) {
       // 180: st.shared.u32 	[%rd4], %r13;
       p2g_sts32(uint(rd4), r13);
     }
     // 182: ld.shared.u32 	%r62, [%rd5];
-    r62 = p2g_lds32(uint(rd5));
     // 183: setp.le.s32 	%p18, %r14, %r62;
-    int t53;
-    int t54;
-    t53 = int(r14); t54 = int(r62);
-    bool t55;
-    t55 = t53 <= t54;
-    p18 = t55;
-    if (!p18) {
+    if (!(int(r14) <= int(p2g_lds32(uint(rd5))))) {
       // 185: st.shared.u32 	[%rd5], %r14;
       p2g_sts32(uint(rd5), r14);
     }
     // 187: ld.shared.u32 	%r63, [%rd6+8];
     r63 = p2g_lds32((uint(rd6) + 8u));
     // 188: ld.shared.u32 	%r64, [%rd6];
-    r64 = p2g_lds32(uint(rd6));
     // 189: add.s32 	%r65, %r64, %r63;
-    r65 = uint(int(r64) + int(r63));
+    r65 = uint(int(p2g_lds32(uint(rd6))) + int(r63));
     // 190: st.shared.u32 	[%rd6], %r65;
     p2g_sts32(uint(rd6), r65);
   }
   // 192: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 193: setp.ne.s32 	%p19, %r1, 0;
-  int t56;
-  int t57;
-  t56 = int(r1); t57 = 0;
-  bool t58;
-  t58 = t56 != t57;
-  p19 = t58;
+  p19 = int(r1) != 0;
   if (!p19) {
     // 195: ld.shared.u32 	%r15, [_ZZ19clang_reduce_minmaxE4smin+4];
     r15 = p2g_lds32(4u);
     // 196: ld.shared.u32 	%r16, [_ZZ19clang_reduce_minmaxE4smax+4];
     r16 = p2g_lds32(516u);
     // 197: ld.shared.u32 	%r66, [%rd4];
-    r66 = p2g_lds32(uint(rd4));
     // 198: setp.ge.s32 	%p20, %r15, %r66;
-    int t59;
-    int t60;
-    t59 = int(r15); t60 = int(r66);
-    bool t61;
-    t61 = t59 >= t60;
-    p20 = t61;
-    if (!p20) {
+    if (!(int(r15) >= int(p2g_lds32(uint(rd4))))) {
       // 200: st.shared.u32 	[%rd4], %r15;
       p2g_sts32(uint(rd4), r15);
     }
     // 202: ld.shared.u32 	%r67, [%rd5];
-    r67 = p2g_lds32(uint(rd5));
     // 203: setp.le.s32 	%p21, %r16, %r67;
-    int t62;
-    int t63;
-    t62 = int(r16); t63 = int(r67);
-    bool t64;
-    t64 = t62 <= t63;
-    p21 = t64;
-    if (!p21) {
+    if (!(int(r16) <= int(p2g_lds32(uint(rd5))))) {
       // 205: st.shared.u32 	[%rd5], %r16;
       p2g_sts32(uint(rd5), r16);
     }
     // 207: ld.shared.u32 	%r68, [_ZZ19clang_reduce_minmaxE4ssum+4];
     r68 = p2g_lds32(1028u);
     // 208: ld.shared.u32 	%r69, [%rd6];
-    r69 = p2g_lds32(uint(rd6));
     // 209: add.s32 	%r70, %r69, %r68;
-    r70 = uint(int(r69) + int(r68));
+    r70 = uint(int(p2g_lds32(uint(rd6))) + int(r68));
     // 210: st.shared.u32 	[%rd6], %r70;
     p2g_sts32(uint(rd6), r70);
   }
@@ -473,33 +303,27 @@ void main() {
     // 215: ld.param.u64 	%rd9, [clang_reduce_minmax_param_1];
     rd9 = P2GU64((pc.params + 8ul)).v;
     // 216: ld.param.u64 	%rd10, [clang_reduce_minmax_param_2];
-    rd10 = P2GU64((pc.params + 16ul)).v;
     // 217: cvta.to.global.u64 	%rd1, %rd8;
-    rd1 = rd8;
     // 218: cvta.to.global.u64 	%rd2, %rd10;
-    rd2 = rd10;
+    rd2 = (P2GU64((pc.params + 16ul)).v);
     // 219: cvta.to.global.u64 	%rd3, %rd9;
-    rd3 = rd9;
     // 220: ld.shared.u32 	%r71, [_ZZ19clang_reduce_minmaxE4smin];
     r71 = p2g_lds32(0u);
     // 221: mul.wide.u32 	%rd25, %r2, 4;
     rd25 = uint64_t(r2) * uint64_t(4u);
     // 222: add.s64 	%rd26, %rd3, %rd25;
-    rd26 = uint64_t(int64_t(rd3) + int64_t(rd25));
     // 223: st.global.u32 	[%rd26], %r71;
-    P2GU32(rd26).v = r71;
+    P2GU32(uint64_t(int64_t(rd9) + int64_t(rd25))).v = r71;
     // 224: ld.shared.u32 	%r72, [_ZZ19clang_reduce_minmaxE4smax];
     r72 = p2g_lds32(512u);
     // 225: add.s64 	%rd27, %rd2, %rd25;
-    rd27 = uint64_t(int64_t(rd2) + int64_t(rd25));
     // 226: st.global.u32 	[%rd27], %r72;
-    P2GU32(rd27).v = r72;
+    P2GU32(uint64_t(int64_t(rd2) + int64_t(rd25))).v = r72;
     // 227: ld.shared.u32 	%r73, [_ZZ19clang_reduce_minmaxE4ssum];
     r73 = p2g_lds32(1024u);
     // 228: add.s64 	%rd28, %rd1, %rd25;
-    rd28 = uint64_t(int64_t(rd1) + int64_t(rd25));
     // 229: st.global.u32 	[%rd28], %r73;
-    P2GU32(rd28).v = r73;
+    P2GU32(uint64_t(int64_t(rd8) + int64_t(rd25))).v = r73;
   }
   return;
 }

@@ -259,93 +259,61 @@ void main() {
   // 208: ld.param.u32 	%r2, [device_call_param_4];
   r2 = P2GU32((pc.params + 32ul)).v;
   // 209: cvta.to.global.u64 	%rd6, %rd4;
-  rd6 = rd4;
   // 210: mov.u32 	%r3, %ntid.x;
-  r3 = gl_WorkGroupSize.x;
   // 211: mov.u32 	%r4, %ctaid.x;
-  r4 = gl_WorkGroupID.x;
   // 212: mov.u32 	%r5, %tid.x;
-  r5 = gl_LocalInvocationID.x;
   // 213: mad.lo.s32 	%r6, %r4, %r3, %r5;
-  r6 = uint(int(r4) * int(r3) + int(r5));
+  r6 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 214: cvt.s64.s32 	%rd1, %r6;
-  int64_t t1;
-  t1 = int64_t(int(r6));
+  int64_t t1 = int64_t(int(r6));
   rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 215: mul.wide.s32 	%rd7, %r6, 4;
   rd7 = uint64_t(int64_t(int(r6)) * int64_t(4));
   // 216: add.s64 	%rd8, %rd6, %rd7;
-  rd8 = uint64_t(int64_t(rd6) + int64_t(rd7));
   // 217: ld.global.u32 	%r1, [%rd8];
-  r1 = P2GU32(rd8).v;
+  r1 = P2GU32(uint64_t(int64_t(rd4) + int64_t(rd7))).v;
   // 221: st.param.b32 	[param0+0], %r1;
   p2g_stl32(0u, r1);
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_1 = p2g_ldl32(0u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t2;
-  t2 = 16u;
-  r2_1 = (t2 >= 32u ? 0u : r1_1 >> t2);
   // 23: xor.b32  	%r3, %r2, %r1;
-  r3_1 = r2_1 ^ r1_1;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_1 = uint(int(r3_1) * 2146121005);
+  r4_1 = uint(int((r1_1 >> 16u) ^ r1_1) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t3;
-  t3 = 15u;
-  r5_1 = (t3 >= 32u ? 0u : r4_1 >> t3);
   // 26: xor.b32  	%r6, %r5, %r4;
-  r6_1 = r5_1 ^ r4_1;
   // 27: st.param.b32 	[func_retval0+0], %r6;
-  p2g_stl32(4u, r6_1);
+  p2g_stl32(4u, ((r4_1 >> 15u) ^ r4_1));
   // 228: ld.param.b32 	%r7, [retval0+0];
-  r7 = p2g_ldl32(4u);
   // 230: add.s32 	%r8, %r7, 1;
-  r8 = uint(int(r7) + 1);
+  r8 = uint(int(p2g_ldl32(4u)) + 1);
   // 234: st.param.b32 	[param0+0], %r8;
   p2g_stl32(8u, r8);
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_2 = p2g_ldl32(8u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t4;
-  t4 = 16u;
-  r2_2 = (t4 >= 32u ? 0u : r1_2 >> t4);
   // 23: xor.b32  	%r3, %r2, %r1;
-  r3_2 = r2_2 ^ r1_2;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_2 = uint(int(r3_2) * 2146121005);
+  r4_2 = uint(int((r1_2 >> 16u) ^ r1_2) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t5;
-  t5 = 15u;
-  r5_2 = (t5 >= 32u ? 0u : r4_2 >> t5);
   // 26: xor.b32  	%r6, %r5, %r4;
-  r6_2 = r5_2 ^ r4_2;
   // 27: st.param.b32 	[func_retval0+0], %r6;
-  p2g_stl32(12u, r6_2);
+  p2g_stl32(12u, ((r4_2 >> 15u) ^ r4_2));
   // 241: ld.param.b32 	%r9, [retval0+0];
-  r9 = p2g_ldl32(12u);
   // 243: add.s32 	%r10, %r9, 2;
-  r10 = uint(int(r9) + 2);
+  r10 = uint(int(p2g_ldl32(12u)) + 2);
   // 247: st.param.b32 	[param0+0], %r10;
   p2g_stl32(16u, r10);
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_3 = p2g_ldl32(16u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t6;
-  t6 = 16u;
-  r2_3 = (t6 >= 32u ? 0u : r1_3 >> t6);
   // 23: xor.b32  	%r3, %r2, %r1;
-  r3_3 = r2_3 ^ r1_3;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_3 = uint(int(r3_3) * 2146121005);
+  r4_3 = uint(int((r1_3 >> 16u) ^ r1_3) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t7;
-  t7 = 15u;
-  r5_3 = (t7 >= 32u ? 0u : r4_3 >> t7);
   // 26: xor.b32  	%r6, %r5, %r4;
-  r6_3 = r5_3 ^ r4_3;
   // 27: st.param.b32 	[func_retval0+0], %r6;
-  p2g_stl32(20u, r6_3);
+  p2g_stl32(20u, ((r4_3 >> 15u) ^ r4_3));
   // 254: ld.param.b32 	%r11, [retval0+0];
   r11 = p2g_ldl32(20u);
   // 259: st.param.b32 	[param0+0], %r11;
@@ -361,107 +329,68 @@ void main() {
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_5 = p2g_ldl32(40u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t8;
-  t8 = 16u;
-  r2_5 = (t8 >= 32u ? 0u : r1_5 >> t8);
   // 23: xor.b32  	%r3, %r2, %r1;
-  r3_5 = r2_5 ^ r1_5;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_5 = uint(int(r3_5) * 2146121005);
+  r4_5 = uint(int((r1_5 >> 16u) ^ r1_5) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t9;
-  t9 = 15u;
-  r5_4 = (t9 >= 32u ? 0u : r4_5 >> t9);
   // 26: xor.b32  	%r6, %r5, %r4;
-  r6_4 = r5_4 ^ r4_5;
   // 27: st.param.b32 	[func_retval0+0], %r6;
-  p2g_stl32(44u, r6_4);
+  p2g_stl32(44u, ((r4_5 >> 15u) ^ r4_5));
   // 102: ld.param.b32 	%r3, [retval0+0];
-  r3_4 = p2g_ldl32(44u);
   // 104: cvt.u64.u32 	%rd1, %r3;
-  uint64_t t10;
-  t10 = uint64_t(r3_4);
-  rd1_1 = uint64_t(t10);
+  uint64_t t2 = uint64_t(p2g_ldl32(44u));
+  rd1_1 = uint64_t(t2);
   // 108: st.param.b32 	[param0+0], %r2;
   p2g_stl32(48u, r2_4);
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_6 = p2g_ldl32(48u);
   // 22: shr.u32 	%r2, %r1, 16;
-  uint t11;
-  t11 = 16u;
-  r2_6 = (t11 >= 32u ? 0u : r1_6 >> t11);
   // 23: xor.b32  	%r3, %r2, %r1;
-  r3_6 = r2_6 ^ r1_6;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_6 = uint(int(r3_6) * 2146121005);
+  r4_6 = uint(int((r1_6 >> 16u) ^ r1_6) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
-  uint t12;
-  t12 = 15u;
-  r5_5 = (t12 >= 32u ? 0u : r4_6 >> t12);
   // 26: xor.b32  	%r6, %r5, %r4;
-  r6_5 = r5_5 ^ r4_6;
   // 27: st.param.b32 	[func_retval0+0], %r6;
-  p2g_stl32(52u, r6_5);
+  p2g_stl32(52u, ((r4_6 >> 15u) ^ r4_6));
   // 115: ld.param.b32 	%r4, [retval0+0];
-  r4_4 = p2g_ldl32(52u);
   // 117: cvt.u64.u32 	%rd2, %r4;
-  uint64_t t13;
-  t13 = uint64_t(r4_4);
-  rd2_1 = uint64_t(t13);
+  uint64_t t3 = uint64_t(p2g_ldl32(52u));
   // 118: bfi.b64 	%rd3, %rd1, %rd2, 32, 32;
-  rd3_1 = p2g_bfi_64(rd1_1, rd2_1, 32u, 32u);
+  rd3_1 = p2g_bfi_64(rd1_1, uint64_t(t3), 32u, 32u);
   // 119: st.param.b64 	[func_retval0+0], %rd3;
   p2g_stl64(32u, rd3_1);
   // 269: ld.param.b64 	%rd9, [retval0+0];
   rd9 = p2g_ldl64(32u);
   // 271: cvta.to.global.u64 	%rd10, %rd5;
-  rd10 = rd5;
   // 272: mul.wide.s32 	%rd11, %r6, 8;
-  rd11 = uint64_t(int64_t(int(r6)) * int64_t(8));
   // 273: add.s64 	%rd12, %rd10, %rd11;
-  rd12 = uint64_t(int64_t(rd10) + int64_t(rd11));
+  rd12 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r6)) * int64_t(8))));
   // 274: st.global.u64 	[%rd12], %rd9;
   P2GU64(rd12).v = rd9;
   // 275: cvta.to.global.u64 	%rd13, %rd2;
-  rd13 = rd2;
   // 276: add.s64 	%rd14, %rd13, %rd7;
-  rd14 = uint64_t(int64_t(rd13) + int64_t(rd7));
   // 277: and.b32  	%r12, %r1, 7;
-  r12 = r1 & 7u;
   // 278: ld.global.f32 	%f4, [%rd14];
-  f4 = uintBitsToFloat(P2GU32(rd14).v);
+  f4 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v);
   // 282: st.param.f32 	[param0+0], %f4;
   p2g_stl32(56u, floatBitsToUint(f4));
   // 284: st.param.b32 	[param1+0], %r12;
-  p2g_stl32(60u, r12);
+  p2g_stl32(60u, (r1 & 7u));
   // 41: ld.param.f32 	%f8, [_Z4polyfi_param_0];
   f8 = uintBitsToFloat(p2g_ldl32(56u));
   // 42: ld.param.u32 	%r7, [_Z4polyfi_param_1];
   r7_1 = p2g_ldl32(60u);
   // 43: setp.lt.s32 	%p1, %r7, 1;
-  int t14;
-  int t15;
-  t14 = int(r7_1); t15 = 1;
-  bool t16;
-  t16 = t14 < t15;
-  p1_1 = t16;
   // 44: mov.f32 	%f20, 0f3F800000;
   f20 = 1.0;
-  if (!p1_1) {
+  if (!(int(r7_1) < 1)) {
     // 47: add.s32 	%r8, %r7, -1;
-    r8_1 = uint(int(r7_1) + -1);
     // 48: and.b32  	%r10, %r7, 3;
     r10_1 = r7_1 & 3u;
     // 49: setp.lt.u32 	%p2, %r8, 3;
-    uint t17;
-    uint t18;
-    t17 = r8_1; t18 = 3u;
-    bool t19;
-    t19 = t17 < t18;
-    p2 = t19;
     // 50: mov.f32 	%f20, 0f3F800000;
     f20 = 1.0;
-    if (!p2) {
+    if (!(uint(int(r7_1) + -1) < 3u)) {
       // 53: sub.s32 	%r9, %r7, %r10;
       r9_1 = uint(int(r7_1) - int(r10_1));
       // 54: mov.f32 	%f20, 0f3F800000;
@@ -479,25 +408,13 @@ void main() {
         // 61: add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
         // 62: setp.ne.s32 	%p3, %r9, 0;
-        int t20;
-        int t21;
-        t20 = int(r9_1); t21 = 0;
-        bool t22;
-        t22 = t20 != t21;
-        p3 = t22;
-        if (!p3) {
+        if (!(int(r9_1) != 0)) {
           break;
         }
       }
     }
     // 66: setp.eq.s32 	%p4, %r10, 0;
-    int t23;
-    int t24;
-    t23 = int(r10_1); t24 = 0;
-    bool t25;
-    t25 = t23 == t24;
-    p4 = t25;
-    if (!p4) {
+    if (!(int(r10_1) == 0)) {
       for (;;) {
         p2g_loop_tick();
         // 71: fma.rn.f32 	%f20, %f20, %f8, 0f3F000000;
@@ -505,13 +422,7 @@ void main() {
         // 72: add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
         // 73: setp.ne.s32 	%p5, %r10, 0;
-        int t26;
-        int t27;
-        t26 = int(r10_1); t27 = 0;
-        bool t28;
-        t28 = t26 != t27;
-        p5 = t28;
-        if (!p5) {
+        if (!(int(r10_1) != 0)) {
           break;
         }
       }
@@ -522,39 +433,22 @@ void main() {
   // 292: ld.param.f32 	%f6, [retval0+0];
   f6 = uintBitsToFloat(p2g_ldl32(64u));
   // 294: and.b32  	%r13, %r1, 256;
-  r13 = r1 & 256u;
   // 295: setp.eq.s32 	%p1, %r13, 0;
-  int t29;
-  int t30;
-  t29 = int(r13); t30 = 0;
-  bool t31;
-  t31 = t29 == t30;
-  p1 = t31;
-  if (!p1) {
+  if (!(int(r1 & 256u) == 0)) {
     // 298: cvt.u32.u64 	%r14, %rd1;
-    uint64_t t32;
-    t32 = uint64_t(rd1);
-    r14 = uint(uint64_t(t32));
+    uint64_t t4 = uint64_t(rd1);
     // 299: add.s32 	%r15, %r2, -4;
-    r15 = uint(int(r2) + -4);
     // 300: rem.s32 	%r16, %r14, %r15;
-    r16 = uint(p2g_rem_s32(int(r14), int(r15)));
     // 301: mul.wide.s32 	%rd15, %r16, 4;
-    rd15 = uint64_t(int64_t(int(r16)) * int64_t(4));
+    rd15 = uint64_t(int64_t(int(uint(p2g_rem_s32(int(uint(uint64_t(t4))), int(uint(int(r2) + -4)))))) * int64_t(4));
     // 302: add.s64 	%rd16, %rd2, %rd15;
-    rd16 = uint64_t(int64_t(rd2) + int64_t(rd15));
     // 303: shr.u32 	%r17, %r1, 9;
-    uint t33;
-    t33 = 9u;
-    r17 = (t33 >= 32u ? 0u : r1 >> t33);
     // 304: and.b32  	%r18, %r17, 3;
-    r18 = r17 & 3u;
     // 305: add.s32 	%r19, %r18, 1;
-    r19 = uint(int(r18) + 1);
     // 309: st.param.b64 	[param0+0], %rd16;
-    p2g_stl64(72u, rd16);
+    p2g_stl64(72u, uint64_t(int64_t(rd2) + int64_t(rd15)));
     // 311: st.param.b32 	[param1+0], %r19;
-    p2g_stl32(80u, r19);
+    p2g_stl32(80u, uint(int((r1 >> 9u) & 3u) + 1));
     // 134: ld.param.u64 	%rd7, [_Z10sum_windowPKfi_param_0];
     rd7_1 = p2g_ldl64(72u);
     // 135: ld.param.u32 	%r10, [_Z10sum_windowPKfi_param_1];
@@ -562,31 +456,18 @@ void main() {
     // 136: cvta.to.global.u64 	%rd1, %rd7;
     rd1_2 = rd7_1;
     // 137: setp.lt.s32 	%p1, %r10, 1;
-    int t34;
-    int t35;
-    t34 = int(r10_2); t35 = 1;
-    bool t36;
-    t36 = t34 < t35;
-    p1_2 = t36;
     // 138: mov.f32 	%f24, 0f00000000;
     f24 = 0.0;
-    if (!p1_2) {
+    if (!(int(r10_2) < 1)) {
       // 141: add.s32 	%r12, %r10, -1;
-      r12_1 = uint(int(r10_2) + -1);
       // 142: and.b32  	%r17, %r10, 3;
       r17_1 = r10_2 & 3u;
       // 143: setp.lt.u32 	%p2, %r12, 3;
-      uint t37;
-      uint t38;
-      t37 = r12_1; t38 = 3u;
-      bool t39;
-      t39 = t37 < t38;
-      p2_1 = t39;
       // 144: mov.f32 	%f24, 0f00000000;
       f24 = 0.0;
       // 145: mov.u32 	%r16, 0;
       r16_1 = 0u;
-      if (!p2_1) {
+      if (!(uint(int(r10_2) + -1) < 3u)) {
         // 148: sub.s32 	%r15, %r10, %r17;
         r15_1 = uint(int(r10_2) - int(r17_1));
         // 149: mov.f32 	%f24, 0f00000000;
@@ -620,29 +501,16 @@ void main() {
           // 164: add.s32 	%r15, %r15, -4;
           r15_1 = uint(int(r15_1) + -4);
           // 165: setp.ne.s32 	%p3, %r15, 0;
-          int t40;
-          int t41;
-          t40 = int(r15_1); t41 = 0;
-          bool t42;
-          t42 = t40 != t41;
-          p3_1 = t42;
-          if (!p3_1) {
+          if (!(int(r15_1) != 0)) {
             break;
           }
         }
       }
       // 169: setp.eq.s32 	%p4, %r17, 0;
-      int t43;
-      int t44;
-      t43 = int(r17_1); t44 = 0;
-      bool t45;
-      t45 = t43 == t44;
-      p4_1 = t45;
-      if (!p4_1) {
+      if (!(int(r17_1) == 0)) {
         // 172: mul.wide.s32 	%rd8, %r16, 4;
-        rd8_1 = uint64_t(int64_t(int(r16_1)) * int64_t(4));
         // 173: add.s64 	%rd10, %rd1, %rd8;
-        rd10_1 = uint64_t(int64_t(rd1_2) + int64_t(rd8_1));
+        rd10_1 = uint64_t(int64_t(rd1_2) + int64_t(uint64_t(int64_t(int(r16_1)) * int64_t(4))));
         for (;;) {
           p2g_loop_tick();
           // 177: ld.global.f32 	%f19, [%rd10];
@@ -654,13 +522,7 @@ void main() {
           // 180: add.s32 	%r17, %r17, -1;
           r17_1 = uint(int(r17_1) + -1);
           // 181: setp.ne.s32 	%p5, %r17, 0;
-          int t46;
-          int t47;
-          t46 = int(r17_1); t47 = 0;
-          bool t48;
-          t48 = t46 != t47;
-          p5_1 = t48;
-          if (!p5_1) {
+          if (!(int(r17_1) != 0)) {
             break;
           }
         }
@@ -674,14 +536,9 @@ void main() {
     f6 = p2g_fadd(f6, f5, false);
   }
   // 324: cvta.to.global.u64 	%rd17, %rd3;
-  rd17 = rd3;
   // 325: shl.b64 	%rd18, %rd1, 2;
-  uint t49;
-  t49 = 2u;
-  rd18 = (t49 >= 64u ? 0ul : rd1 << t49);
   // 326: add.s64 	%rd19, %rd17, %rd18;
-  rd19 = uint64_t(int64_t(rd17) + int64_t(rd18));
   // 327: st.global.f32 	[%rd19], %f6;
-  P2GU32(rd19).v = floatBitsToUint(f6);
+  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd1 << 2u))).v = floatBitsToUint(f6);
   return;
 }

@@ -44,692 +44,344 @@ void main() {
   // 27: ld.param.u64 	%rd4, [early_return_param_1];
   rd4 = P2GU64((pc.params + 8ul)).v;
   // 28: ld.param.u32 	%r34, [early_return_param_2];
-  r34 = P2GU32((pc.params + 16ul)).v;
   // 29: mov.u32 	%r35, %ntid.x;
-  r35 = gl_WorkGroupSize.x;
   // 30: mov.u32 	%r36, %ctaid.x;
-  r36 = gl_WorkGroupID.x;
   // 31: mov.u32 	%r37, %tid.x;
-  r37 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r1, %r36, %r35, %r37;
-  r1 = uint(int(r36) * int(r35) + int(r37));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.s32 	%p1, %r1, %r34;
-  int t1;
-  int t2;
-  t1 = int(r1); t2 = int(r34);
-  bool t3;
-  t3 = t1 >= t2;
-  p1 = t3;
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 16ul)).v))) {
     // 36: cvta.to.global.u64 	%rd5, %rd3;
-    rd5 = rd3;
     // 37: cvt.s64.s32 	%rd1, %r1;
-    int64_t t4;
-    t4 = int64_t(int(r1));
-    rd1 = uint64_t(int64_t(uint64_t(t4)));
+    int64_t t1 = int64_t(int(r1));
+    rd1 = uint64_t(int64_t(uint64_t(t1)));
     // 38: mul.wide.s32 	%rd6, %r1, 4;
-    rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));
     // 39: add.s64 	%rd7, %rd5, %rd6;
-    rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+    rd7 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
     // 40: ld.global.u32 	%r2, [%rd7];
     r2 = P2GU32(rd7).v;
     // 41: setp.lt.s32 	%p2, %r2, -900;
-    int t5;
-    int t6;
-    t5 = int(r2); t6 = -900;
-    bool t7;
-    t7 = t5 < t6;
-    p2 = t7;
-    if (!p2) {
+    if (!(int(r2) < -900)) {
       // 44: and.b32  	%r38, %r2, 3;
-      r38 = r2 & 3u;
       // 45: setp.eq.s32 	%p3, %r38, 0;
-      int t8;
-      int t9;
-      t8 = int(r38); t9 = 0;
-      bool t10;
-      t10 = t8 == t9;
-      p3 = t10;
       // 46: cvta.to.global.u64 	%rd8, %rd4;
-      rd8 = rd4;
       // 47: shl.b64 	%rd9, %rd1, 2;
-      uint t11;
-      t11 = 2u;
-      rd9 = (t11 >= 64u ? 0ul : rd1 << t11);
       // 48: add.s64 	%rd2, %rd8, %rd9;
-      rd2 = uint64_t(int64_t(rd8) + int64_t(rd9));
-      if (p3) {
+      rd2 = uint64_t(int64_t(rd4) + int64_t(rd1 << 2u));
+      if (int(r2 & 3u) == 0) {
         // 270: shr.s32 	%r133, %r2, 31;
-        uint t12;
-        t12 = 31u;
-        r133 = uint(int(r2) >> min(t12, 31u));
         // 271: shr.u32 	%r134, %r133, 30;
-        uint t13;
-        t13 = 30u;
-        r134 = (t13 >= 32u ? 0u : r133 >> t13);
         // 272: add.s32 	%r135, %r2, %r134;
-        r135 = uint(int(r2) + int(r134));
         // 273: shr.s32 	%r136, %r135, 2;
-        uint t14;
-        t14 = 2u;
-        r136 = uint(int(r135) >> min(t14, 31u));
         // 274: st.global.u32 	[%rd2], %r136;
-        P2GU32(rd2).v = r136;
+        P2GU32(rd2).v = uint(int(uint(int(r2) + int(uint(int(r2) >> 31u) >> 30u))) >> 2u);
       } else {
         // 51: and.b32  	%r40, %r2, 1;
-        r40 = r2 & 1u;
         // 52: shr.u32 	%r41, %r2, 1;
-        uint t15;
-        t15 = 1u;
-        r41 = (t15 >= 32u ? 0u : r2 >> t15);
         // 53: and.b32  	%r42, %r41, 1;
-        r42 = r41 & 1u;
         // 54: add.s32 	%r43, %r42, %r40;
-        r43 = uint(int(r42) + int(r40));
         // 55: shr.u32 	%r44, %r2, 2;
-        uint t16;
-        t16 = 2u;
-        r44 = (t16 >= 32u ? 0u : r2 >> t16);
         // 56: and.b32  	%r45, %r44, 1;
-        r45 = r44 & 1u;
         // 57: add.s32 	%r3, %r45, %r43;
-        r3 = uint(int(r45) + int(r43));
+        r3 = uint(int((r2 >> 2u) & 1u) + int(uint(int((r2 >> 1u) & 1u) + int(r2 & 1u))));
         // 58: setp.eq.s32 	%p4, %r3, 7;
-        int t17;
-        int t18;
-        t17 = int(r3); t18 = 7;
-        bool t19;
-        t19 = t17 == t18;
-        p4 = t19;
         // 59: mov.u32 	%r137, 1002;
         r137 = 1002u;
-        if (p4) {
+        if (int(r3) == 7) {
           p2g_sv0 = 1;
         } else {
           // 62: shr.u32 	%r47, %r2, 3;
-          uint t20;
-          t20 = 3u;
-          r47 = (t20 >= 32u ? 0u : r2 >> t20);
           // 63: and.b32  	%r48, %r47, 1;
-          r48 = r47 & 1u;
           // 64: add.s32 	%r4, %r48, %r3;
-          r4 = uint(int(r48) + int(r3));
+          r4 = uint(int((r2 >> 3u) & 1u) + int(r3));
           // 65: setp.gt.u32 	%p5, %r4, 6;
-          uint t21;
-          uint t22;
-          t21 = r4; t22 = 6u;
-          bool t23;
-          t23 = t21 > t22;
-          p5 = t23;
           // 66: mov.u32 	%r137, 1003;
           r137 = 1003u;
-          if (p5) {
+          if (r4 > 6u) {
             p2g_sv0 = 1;
           } else {
             // 69: shr.u32 	%r50, %r2, 4;
-            uint t24;
-            t24 = 4u;
-            r50 = (t24 >= 32u ? 0u : r2 >> t24);
             // 70: and.b32  	%r51, %r50, 1;
-            r51 = r50 & 1u;
             // 71: add.s32 	%r5, %r51, %r4;
-            r5 = uint(int(r51) + int(r4));
+            r5 = uint(int((r2 >> 4u) & 1u) + int(r4));
             // 72: setp.gt.u32 	%p6, %r5, 6;
-            uint t25;
-            uint t26;
-            t25 = r5; t26 = 6u;
-            bool t27;
-            t27 = t25 > t26;
-            p6 = t27;
             // 73: mov.u32 	%r137, 1004;
             r137 = 1004u;
-            if (p6) {
+            if (r5 > 6u) {
               p2g_sv0 = 1;
             } else {
               // 76: shr.u32 	%r53, %r2, 5;
-              uint t28;
-              t28 = 5u;
-              r53 = (t28 >= 32u ? 0u : r2 >> t28);
               // 77: and.b32  	%r54, %r53, 1;
-              r54 = r53 & 1u;
               // 78: add.s32 	%r6, %r54, %r5;
-              r6 = uint(int(r54) + int(r5));
+              r6 = uint(int((r2 >> 5u) & 1u) + int(r5));
               // 79: setp.gt.u32 	%p7, %r6, 6;
-              uint t29;
-              uint t30;
-              t29 = r6; t30 = 6u;
-              bool t31;
-              t31 = t29 > t30;
-              p7 = t31;
               // 80: mov.u32 	%r137, 1005;
               r137 = 1005u;
-              if (p7) {
+              if (r6 > 6u) {
                 p2g_sv0 = 1;
               } else {
                 // 83: shr.u32 	%r56, %r2, 6;
-                uint t32;
-                t32 = 6u;
-                r56 = (t32 >= 32u ? 0u : r2 >> t32);
                 // 84: and.b32  	%r57, %r56, 1;
-                r57 = r56 & 1u;
                 // 85: add.s32 	%r7, %r57, %r6;
-                r7 = uint(int(r57) + int(r6));
+                r7 = uint(int((r2 >> 6u) & 1u) + int(r6));
                 // 86: setp.gt.u32 	%p8, %r7, 6;
-                uint t33;
-                uint t34;
-                t33 = r7; t34 = 6u;
-                bool t35;
-                t35 = t33 > t34;
-                p8 = t35;
                 // 87: mov.u32 	%r137, 1006;
                 r137 = 1006u;
-                if (p8) {
+                if (r7 > 6u) {
                   p2g_sv0 = 1;
                 } else {
                   // 90: shr.u32 	%r59, %r2, 7;
-                  uint t36;
-                  t36 = 7u;
-                  r59 = (t36 >= 32u ? 0u : r2 >> t36);
                   // 91: and.b32  	%r60, %r59, 1;
-                  r60 = r59 & 1u;
                   // 92: add.s32 	%r8, %r60, %r7;
-                  r8 = uint(int(r60) + int(r7));
+                  r8 = uint(int((r2 >> 7u) & 1u) + int(r7));
                   // 93: setp.gt.u32 	%p9, %r8, 6;
-                  uint t37;
-                  uint t38;
-                  t37 = r8; t38 = 6u;
-                  bool t39;
-                  t39 = t37 > t38;
-                  p9 = t39;
                   // 94: mov.u32 	%r137, 1007;
                   r137 = 1007u;
-                  if (p9) {
+                  if (r8 > 6u) {
                     p2g_sv0 = 1;
                   } else {
                     // 97: shr.u32 	%r62, %r2, 8;
-                    uint t40;
-                    t40 = 8u;
-                    r62 = (t40 >= 32u ? 0u : r2 >> t40);
                     // 98: and.b32  	%r63, %r62, 1;
-                    r63 = r62 & 1u;
                     // 99: add.s32 	%r9, %r63, %r8;
-                    r9 = uint(int(r63) + int(r8));
+                    r9 = uint(int((r2 >> 8u) & 1u) + int(r8));
                     // 100: setp.gt.u32 	%p10, %r9, 6;
-                    uint t41;
-                    uint t42;
-                    t41 = r9; t42 = 6u;
-                    bool t43;
-                    t43 = t41 > t42;
-                    p10 = t43;
                     // 101: mov.u32 	%r137, 1008;
                     r137 = 1008u;
-                    if (p10) {
+                    if (r9 > 6u) {
                       p2g_sv0 = 1;
                     } else {
                       // 104: shr.u32 	%r65, %r2, 9;
-                      uint t44;
-                      t44 = 9u;
-                      r65 = (t44 >= 32u ? 0u : r2 >> t44);
                       // 105: and.b32  	%r66, %r65, 1;
-                      r66 = r65 & 1u;
                       // 106: add.s32 	%r10, %r66, %r9;
-                      r10 = uint(int(r66) + int(r9));
+                      r10 = uint(int((r2 >> 9u) & 1u) + int(r9));
                       // 107: setp.gt.u32 	%p11, %r10, 6;
-                      uint t45;
-                      uint t46;
-                      t45 = r10; t46 = 6u;
-                      bool t47;
-                      t47 = t45 > t46;
-                      p11 = t47;
                       // 108: mov.u32 	%r137, 1009;
                       r137 = 1009u;
-                      if (p11) {
+                      if (r10 > 6u) {
                         p2g_sv0 = 1;
                       } else {
                         // 111: shr.u32 	%r68, %r2, 10;
-                        uint t48;
-                        t48 = 10u;
-                        r68 = (t48 >= 32u ? 0u : r2 >> t48);
                         // 112: and.b32  	%r69, %r68, 1;
-                        r69 = r68 & 1u;
                         // 113: add.s32 	%r11, %r69, %r10;
-                        r11 = uint(int(r69) + int(r10));
+                        r11 = uint(int((r2 >> 10u) & 1u) + int(r10));
                         // 114: setp.gt.u32 	%p12, %r11, 6;
-                        uint t49;
-                        uint t50;
-                        t49 = r11; t50 = 6u;
-                        bool t51;
-                        t51 = t49 > t50;
-                        p12 = t51;
                         // 115: mov.u32 	%r137, 1010;
                         r137 = 1010u;
-                        if (p12) {
+                        if (r11 > 6u) {
                           p2g_sv0 = 1;
                         } else {
                           // 118: shr.u32 	%r71, %r2, 11;
-                          uint t52;
-                          t52 = 11u;
-                          r71 = (t52 >= 32u ? 0u : r2 >> t52);
                           // 119: and.b32  	%r72, %r71, 1;
-                          r72 = r71 & 1u;
                           // 120: add.s32 	%r12, %r72, %r11;
-                          r12 = uint(int(r72) + int(r11));
+                          r12 = uint(int((r2 >> 11u) & 1u) + int(r11));
                           // 121: setp.gt.u32 	%p13, %r12, 6;
-                          uint t53;
-                          uint t54;
-                          t53 = r12; t54 = 6u;
-                          bool t55;
-                          t55 = t53 > t54;
-                          p13 = t55;
                           // 122: mov.u32 	%r137, 1011;
                           r137 = 1011u;
-                          if (p13) {
+                          if (r12 > 6u) {
                             p2g_sv0 = 1;
                           } else {
                             // 125: shr.u32 	%r74, %r2, 12;
-                            uint t56;
-                            t56 = 12u;
-                            r74 = (t56 >= 32u ? 0u : r2 >> t56);
                             // 126: and.b32  	%r75, %r74, 1;
-                            r75 = r74 & 1u;
                             // 127: add.s32 	%r13, %r75, %r12;
-                            r13 = uint(int(r75) + int(r12));
+                            r13 = uint(int((r2 >> 12u) & 1u) + int(r12));
                             // 128: setp.gt.u32 	%p14, %r13, 6;
-                            uint t57;
-                            uint t58;
-                            t57 = r13; t58 = 6u;
-                            bool t59;
-                            t59 = t57 > t58;
-                            p14 = t59;
                             // 129: mov.u32 	%r137, 1012;
                             r137 = 1012u;
-                            if (p14) {
+                            if (r13 > 6u) {
                               p2g_sv0 = 1;
                             } else {
                               // 132: shr.u32 	%r77, %r2, 13;
-                              uint t60;
-                              t60 = 13u;
-                              r77 = (t60 >= 32u ? 0u : r2 >> t60);
                               // 133: and.b32  	%r78, %r77, 1;
-                              r78 = r77 & 1u;
                               // 134: add.s32 	%r14, %r78, %r13;
-                              r14 = uint(int(r78) + int(r13));
+                              r14 = uint(int((r2 >> 13u) & 1u) + int(r13));
                               // 135: setp.gt.u32 	%p15, %r14, 6;
-                              uint t61;
-                              uint t62;
-                              t61 = r14; t62 = 6u;
-                              bool t63;
-                              t63 = t61 > t62;
-                              p15 = t63;
                               // 136: mov.u32 	%r137, 1013;
                               r137 = 1013u;
-                              if (p15) {
+                              if (r14 > 6u) {
                                 p2g_sv0 = 1;
                               } else {
                                 // 139: shr.u32 	%r80, %r2, 14;
-                                uint t64;
-                                t64 = 14u;
-                                r80 = (t64 >= 32u ? 0u : r2 >> t64);
                                 // 140: and.b32  	%r81, %r80, 1;
-                                r81 = r80 & 1u;
                                 // 141: add.s32 	%r15, %r81, %r14;
-                                r15 = uint(int(r81) + int(r14));
+                                r15 = uint(int((r2 >> 14u) & 1u) + int(r14));
                                 // 142: setp.gt.u32 	%p16, %r15, 6;
-                                uint t65;
-                                uint t66;
-                                t65 = r15; t66 = 6u;
-                                bool t67;
-                                t67 = t65 > t66;
-                                p16 = t67;
                                 // 143: mov.u32 	%r137, 1014;
                                 r137 = 1014u;
-                                if (p16) {
+                                if (r15 > 6u) {
                                   p2g_sv0 = 1;
                                 } else {
                                   // 146: shr.u32 	%r83, %r2, 15;
-                                  uint t68;
-                                  t68 = 15u;
-                                  r83 = (t68 >= 32u ? 0u : r2 >> t68);
                                   // 147: and.b32  	%r84, %r83, 1;
-                                  r84 = r83 & 1u;
                                   // 148: add.s32 	%r16, %r84, %r15;
-                                  r16 = uint(int(r84) + int(r15));
+                                  r16 = uint(int((r2 >> 15u) & 1u) + int(r15));
                                   // 149: setp.gt.u32 	%p17, %r16, 6;
-                                  uint t69;
-                                  uint t70;
-                                  t69 = r16; t70 = 6u;
-                                  bool t71;
-                                  t71 = t69 > t70;
-                                  p17 = t71;
                                   // 150: mov.u32 	%r137, 1015;
                                   r137 = 1015u;
-                                  if (p17) {
+                                  if (r16 > 6u) {
                                     p2g_sv0 = 1;
                                   } else {
                                     // 153: shr.u32 	%r86, %r2, 16;
-                                    uint t72;
-                                    t72 = 16u;
-                                    r86 = (t72 >= 32u ? 0u : r2 >> t72);
                                     // 154: and.b32  	%r87, %r86, 1;
-                                    r87 = r86 & 1u;
                                     // 155: add.s32 	%r17, %r87, %r16;
-                                    r17 = uint(int(r87) + int(r16));
+                                    r17 = uint(int((r2 >> 16u) & 1u) + int(r16));
                                     // 156: setp.gt.u32 	%p18, %r17, 6;
-                                    uint t73;
-                                    uint t74;
-                                    t73 = r17; t74 = 6u;
-                                    bool t75;
-                                    t75 = t73 > t74;
-                                    p18 = t75;
                                     // 157: mov.u32 	%r137, 1016;
                                     r137 = 1016u;
-                                    if (p18) {
+                                    if (r17 > 6u) {
                                       p2g_sv0 = 1;
                                     } else {
                                       // 160: shr.u32 	%r89, %r2, 17;
-                                      uint t76;
-                                      t76 = 17u;
-                                      r89 = (t76 >= 32u ? 0u : r2 >> t76);
                                       // 161: and.b32  	%r90, %r89, 1;
-                                      r90 = r89 & 1u;
                                       // 162: add.s32 	%r18, %r90, %r17;
-                                      r18 = uint(int(r90) + int(r17));
+                                      r18 = uint(int((r2 >> 17u) & 1u) + int(r17));
                                       // 163: setp.gt.u32 	%p19, %r18, 6;
-                                      uint t77;
-                                      uint t78;
-                                      t77 = r18; t78 = 6u;
-                                      bool t79;
-                                      t79 = t77 > t78;
-                                      p19 = t79;
                                       // 164: mov.u32 	%r137, 1017;
                                       r137 = 1017u;
-                                      if (p19) {
+                                      if (r18 > 6u) {
                                         p2g_sv0 = 1;
                                       } else {
                                         // 167: shr.u32 	%r92, %r2, 18;
-                                        uint t80;
-                                        t80 = 18u;
-                                        r92 = (t80 >= 32u ? 0u : r2 >> t80);
                                         // 168: and.b32  	%r93, %r92, 1;
-                                        r93 = r92 & 1u;
                                         // 169: add.s32 	%r19, %r93, %r18;
-                                        r19 = uint(int(r93) + int(r18));
+                                        r19 = uint(int((r2 >> 18u) & 1u) + int(r18));
                                         // 170: setp.gt.u32 	%p20, %r19, 6;
-                                        uint t81;
-                                        uint t82;
-                                        t81 = r19; t82 = 6u;
-                                        bool t83;
-                                        t83 = t81 > t82;
-                                        p20 = t83;
                                         // 171: mov.u32 	%r137, 1018;
                                         r137 = 1018u;
-                                        if (p20) {
+                                        if (r19 > 6u) {
                                           p2g_sv0 = 1;
                                         } else {
                                           // 174: shr.u32 	%r95, %r2, 19;
-                                          uint t84;
-                                          t84 = 19u;
-                                          r95 = (t84 >= 32u ? 0u : r2 >> t84);
                                           // 175: and.b32  	%r96, %r95, 1;
-                                          r96 = r95 & 1u;
                                           // 176: add.s32 	%r20, %r96, %r19;
-                                          r20 = uint(int(r96) + int(r19));
+                                          r20 = uint(int((r2 >> 19u) & 1u) + int(r19));
                                           // 177: setp.gt.u32 	%p21, %r20, 6;
-                                          uint t85;
-                                          uint t86;
-                                          t85 = r20; t86 = 6u;
-                                          bool t87;
-                                          t87 = t85 > t86;
-                                          p21 = t87;
                                           // 178: mov.u32 	%r137, 1019;
                                           r137 = 1019u;
-                                          if (p21) {
+                                          if (r20 > 6u) {
                                             p2g_sv0 = 1;
                                           } else {
                                             // 181: shr.u32 	%r98, %r2, 20;
-                                            uint t88;
-                                            t88 = 20u;
-                                            r98 = (t88 >= 32u ? 0u : r2 >> t88);
                                             // 182: and.b32  	%r99, %r98, 1;
-                                            r99 = r98 & 1u;
                                             // 183: add.s32 	%r21, %r99, %r20;
-                                            r21 = uint(int(r99) + int(r20));
+                                            r21 = uint(int((r2 >> 20u) & 1u) + int(r20));
                                             // 184: setp.gt.u32 	%p22, %r21, 6;
-                                            uint t89;
-                                            uint t90;
-                                            t89 = r21; t90 = 6u;
-                                            bool t91;
-                                            t91 = t89 > t90;
-                                            p22 = t91;
                                             // 185: mov.u32 	%r137, 1020;
                                             r137 = 1020u;
-                                            if (p22) {
+                                            if (r21 > 6u) {
                                               p2g_sv0 = 1;
                                             } else {
                                               // 188: shr.u32 	%r101, %r2, 21;
-                                              uint t92;
-                                              t92 = 21u;
-                                              r101 = (t92 >= 32u ? 0u : r2 >> t92);
                                               // 189: and.b32  	%r102, %r101, 1;
-                                              r102 = r101 & 1u;
                                               // 190: add.s32 	%r22, %r102, %r21;
-                                              r22 = uint(int(r102) + int(r21));
+                                              r22 = uint(int((r2 >> 21u) & 1u) + int(r21));
                                               // 191: setp.gt.u32 	%p23, %r22, 6;
-                                              uint t93;
-                                              uint t94;
-                                              t93 = r22; t94 = 6u;
-                                              bool t95;
-                                              t95 = t93 > t94;
-                                              p23 = t95;
                                               // 192: mov.u32 	%r137, 1021;
                                               r137 = 1021u;
-                                              if (p23) {
+                                              if (r22 > 6u) {
                                                 p2g_sv0 = 1;
                                               } else {
                                                 // 195: shr.u32 	%r104, %r2, 22;
-                                                uint t96;
-                                                t96 = 22u;
-                                                r104 = (t96 >= 32u ? 0u : r2 >> t96);
                                                 // 196: and.b32  	%r105, %r104, 1;
-                                                r105 = r104 & 1u;
                                                 // 197: add.s32 	%r23, %r105, %r22;
-                                                r23 = uint(int(r105) + int(r22));
+                                                r23 = uint(int((r2 >> 22u) & 1u) + int(r22));
                                                 // 198: setp.gt.u32 	%p24, %r23, 6;
-                                                uint t97;
-                                                uint t98;
-                                                t97 = r23; t98 = 6u;
-                                                bool t99;
-                                                t99 = t97 > t98;
-                                                p24 = t99;
                                                 // 199: mov.u32 	%r137, 1022;
                                                 r137 = 1022u;
-                                                if (p24) {
+                                                if (r23 > 6u) {
                                                   p2g_sv0 = 1;
                                                 } else {
                                                   // 202: shr.u32 	%r107, %r2, 23;
-                                                  uint t100;
-                                                  t100 = 23u;
-                                                  r107 = (t100 >= 32u ? 0u : r2 >> t100);
                                                   // 203: and.b32  	%r108, %r107, 1;
-                                                  r108 = r107 & 1u;
                                                   // 204: add.s32 	%r24, %r108, %r23;
-                                                  r24 = uint(int(r108) + int(r23));
+                                                  r24 = uint(int((r2 >> 23u) & 1u) + int(r23));
                                                   // 205: setp.gt.u32 	%p25, %r24, 6;
-                                                  uint t101;
-                                                  uint t102;
-                                                  t101 = r24; t102 = 6u;
-                                                  bool t103;
-                                                  t103 = t101 > t102;
-                                                  p25 = t103;
                                                   // 206: mov.u32 	%r137, 1023;
                                                   r137 = 1023u;
-                                                  if (p25) {
+                                                  if (r24 > 6u) {
                                                     p2g_sv0 = 1;
                                                   } else {
                                                     // 209: shr.u32 	%r110, %r2, 24;
-                                                    uint t104;
-                                                    t104 = 24u;
-                                                    r110 = (t104 >= 32u ? 0u : r2 >> t104);
                                                     // 210: and.b32  	%r111, %r110, 1;
-                                                    r111 = r110 & 1u;
                                                     // 211: add.s32 	%r25, %r111, %r24;
-                                                    r25 = uint(int(r111) + int(r24));
+                                                    r25 = uint(int((r2 >> 24u) & 1u) + int(r24));
                                                     // 212: setp.gt.u32 	%p26, %r25, 6;
-                                                    uint t105;
-                                                    uint t106;
-                                                    t105 = r25; t106 = 6u;
-                                                    bool t107;
-                                                    t107 = t105 > t106;
-                                                    p26 = t107;
                                                     // 213: mov.u32 	%r137, 1024;
                                                     r137 = 1024u;
-                                                    if (p26) {
+                                                    if (r25 > 6u) {
                                                       p2g_sv0 = 1;
                                                     } else {
                                                       // 216: shr.u32 	%r113, %r2, 25;
-                                                      uint t108;
-                                                      t108 = 25u;
-                                                      r113 = (t108 >= 32u ? 0u : r2 >> t108);
                                                       // 217: and.b32  	%r114, %r113, 1;
-                                                      r114 = r113 & 1u;
                                                       // 218: add.s32 	%r26, %r114, %r25;
-                                                      r26 = uint(int(r114) + int(r25));
+                                                      r26 = uint(int((r2 >> 25u) & 1u) + int(r25));
                                                       // 219: setp.gt.u32 	%p27, %r26, 6;
-                                                      uint t109;
-                                                      uint t110;
-                                                      t109 = r26; t110 = 6u;
-                                                      bool t111;
-                                                      t111 = t109 > t110;
-                                                      p27 = t111;
                                                       // 220: mov.u32 	%r137, 1025;
                                                       r137 = 1025u;
-                                                      if (p27) {
+                                                      if (r26 > 6u) {
                                                         p2g_sv0 = 1;
                                                       } else {
                                                         // 223: shr.u32 	%r116, %r2, 26;
-                                                        uint t112;
-                                                        t112 = 26u;
-                                                        r116 = (t112 >= 32u ? 0u : r2 >> t112);
                                                         // 224: and.b32  	%r117, %r116, 1;
-                                                        r117 = r116 & 1u;
                                                         // 225: add.s32 	%r27, %r117, %r26;
-                                                        r27 = uint(int(r117) + int(r26));
+                                                        r27 = uint(int((r2 >> 26u) & 1u) + int(r26));
                                                         // 226: setp.gt.u32 	%p28, %r27, 6;
-                                                        uint t113;
-                                                        uint t114;
-                                                        t113 = r27; t114 = 6u;
-                                                        bool t115;
-                                                        t115 = t113 > t114;
-                                                        p28 = t115;
                                                         // 227: mov.u32 	%r137, 1026;
                                                         r137 = 1026u;
-                                                        if (p28) {
+                                                        if (r27 > 6u) {
                                                           p2g_sv0 = 1;
                                                         } else {
                                                           // 230: shr.u32 	%r119, %r2, 27;
-                                                          uint t116;
-                                                          t116 = 27u;
-                                                          r119 = (t116 >= 32u ? 0u : r2 >> t116);
                                                           // 231: and.b32  	%r120, %r119, 1;
-                                                          r120 = r119 & 1u;
                                                           // 232: add.s32 	%r28, %r120, %r27;
-                                                          r28 = uint(int(r120) + int(r27));
+                                                          r28 = uint(int((r2 >> 27u) & 1u) + int(r27));
                                                           // 233: setp.gt.u32 	%p29, %r28, 6;
-                                                          uint t117;
-                                                          uint t118;
-                                                          t117 = r28; t118 = 6u;
-                                                          bool t119;
-                                                          t119 = t117 > t118;
-                                                          p29 = t119;
                                                           // 234: mov.u32 	%r137, 1027;
                                                           r137 = 1027u;
-                                                          if (p29) {
+                                                          if (r28 > 6u) {
                                                             p2g_sv0 = 1;
                                                           } else {
                                                             // 237: shr.u32 	%r122, %r2, 28;
-                                                            uint t120;
-                                                            t120 = 28u;
-                                                            r122 = (t120 >= 32u ? 0u : r2 >> t120);
                                                             // 238: and.b32  	%r123, %r122, 1;
-                                                            r123 = r122 & 1u;
                                                             // 239: add.s32 	%r29, %r123, %r28;
-                                                            r29 = uint(int(r123) + int(r28));
+                                                            r29 = uint(int((r2 >> 28u) & 1u) + int(r28));
                                                             // 240: setp.gt.u32 	%p30, %r29, 6;
-                                                            uint t121;
-                                                            uint t122;
-                                                            t121 = r29; t122 = 6u;
-                                                            bool t123;
-                                                            t123 = t121 > t122;
-                                                            p30 = t123;
                                                             // 241: mov.u32 	%r137, 1028;
                                                             r137 = 1028u;
-                                                            if (p30) {
+                                                            if (r29 > 6u) {
                                                               p2g_sv0 = 1;
                                                             } else {
                                                               // 244: shr.u32 	%r125, %r2, 29;
-                                                              uint t124;
-                                                              t124 = 29u;
-                                                              r125 = (t124 >= 32u ? 0u : r2 >> t124);
                                                               // 245: and.b32  	%r126, %r125, 1;
-                                                              r126 = r125 & 1u;
                                                               // 246: add.s32 	%r30, %r126, %r29;
-                                                              r30 = uint(int(r126) + int(r29));
+                                                              r30 = uint(int((r2 >> 29u) & 1u) + int(r29));
                                                               // 247: setp.gt.u32 	%p31, %r30, 6;
-                                                              uint t125;
-                                                              uint t126;
-                                                              t125 = r30; t126 = 6u;
-                                                              bool t127;
-                                                              t127 = t125 > t126;
-                                                              p31 = t127;
                                                               // 248: mov.u32 	%r137, 1029;
                                                               r137 = 1029u;
-                                                              if (p31) {
+                                                              if (r30 > 6u) {
                                                                 p2g_sv0 = 1;
                                                               } else {
                                                                 // 251: shr.u32 	%r128, %r2, 30;
-                                                                uint t128;
-                                                                t128 = 30u;
-                                                                r128 = (t128 >= 32u ? 0u : r2 >> t128);
                                                                 // 252: and.b32  	%r129, %r128, 1;
-                                                                r129 = r128 & 1u;
                                                                 // 253: add.s32 	%r31, %r129, %r30;
-                                                                r31 = uint(int(r129) + int(r30));
+                                                                r31 = uint(int((r2 >> 30u) & 1u) + int(r30));
                                                                 // 254: setp.gt.u32 	%p32, %r31, 6;
-                                                                uint t129;
-                                                                uint t130;
-                                                                t129 = r31; t130 = 6u;
-                                                                bool t131;
-                                                                t131 = t129 > t130;
-                                                                p32 = t131;
                                                                 // 255: mov.u32 	%r137, 1030;
                                                                 r137 = 1030u;
-                                                                if (p32) {
+                                                                if (r31 > 6u) {
                                                                   p2g_sv0 = 1;
                                                                 } else {
                                                                   // 258: shr.u32 	%r131, %r2, 31;
-                                                                  uint t132;
-                                                                  t132 = 31u;
-                                                                  r131 = (t132 >= 32u ? 0u : r2 >> t132);
                                                                   // 259: add.s32 	%r32, %r131, %r31;
-                                                                  r32 = uint(int(r131) + int(r31));
+                                                                  r32 = uint(int(r2 >> 31u) + int(r31));
                                                                   // 260: setp.gt.u32 	%p33, %r32, 6;
-                                                                  uint t133;
-                                                                  uint t134;
-                                                                  t133 = r32; t134 = 6u;
-                                                                  bool t135;
-                                                                  t135 = t133 > t134;
-                                                                  p33 = t135;
                                                                   // 261: mov.u32 	%r137, 1031;
                                                                   r137 = 1031u;
-                                                                  if (p33) {
+                                                                  if (r32 > 6u) {
                                                                     p2g_sv0 = 1;
                                                                   } else {
                                                                     // 280: neg.s32 	%r132, %r32;
-                                                                    int t136;
-                                                                    t136 = int(r32);
-                                                                    r132 = uint(-t136);
                                                                     // 281: st.global.u32 	[%rd2], %r132;
-                                                                    P2GU32(rd2).v = r132;
+                                                                    P2GU32(rd2).v = uint(-int(r32));
                                                                     p2g_sv0 = 3;
                                                                   }
                                                                 }

@@ -55,327 +55,121 @@ void main() {
   // 27: ld.param.u64 	%rd3, [loops_break_continue_param_1];
   rd3 = P2GU64((pc.params + 8ul)).v;
   // 28: ld.param.u32 	%r40, [loops_break_continue_param_2];
-  r40 = P2GU32((pc.params + 16ul)).v;
   // 29: mov.u32 	%r41, %ntid.x;
-  r41 = gl_WorkGroupSize.x;
   // 30: mov.u32 	%r42, %ctaid.x;
-  r42 = gl_WorkGroupID.x;
   // 31: mov.u32 	%r43, %tid.x;
-  r43 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r1, %r42, %r41, %r43;
-  r1 = uint(int(r42) * int(r41) + int(r43));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.u32 	%p1, %r1, %r40;
-  uint t1;
-  uint t2;
-  t1 = r1; t2 = r40;
-  bool t3;
-  t3 = t1 >= t2;
-  p1 = t3;
-  if (!p1) {
+  if (!(r1 >= (P2GU32((pc.params + 16ul)).v))) {
     // 36: cvta.to.global.u64 	%rd4, %rd2;
-    rd4 = rd2;
     // 37: mul.wide.u32 	%rd5, %r1, 4;
-    rd5 = uint64_t(r1) * uint64_t(4u);
     // 38: add.s64 	%rd6, %rd4, %rd5;
-    rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
     // 39: ld.global.u32 	%r2, [%rd6];
-    r2 = P2GU32(rd6).v;
+    r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
     // 40: and.b32  	%r3, %r2, 15;
     r3 = r2 & 15u;
     // 41: setp.eq.s32 	%p2, %r3, 15;
-    int t4;
-    int t5;
-    t4 = int(r3); t5 = 15;
-    bool t6;
-    t6 = t4 == t5;
-    p2 = t6;
     // 42: mov.u32 	%r90, 0;
     r90 = 0u;
-    if (!p2) {
+    if (!(int(r3) == 15)) {
       // 45: and.b32  	%r45, %r2, 1;
-      r45 = r2 & 1u;
       // 46: setp.eq.b32 	%p3, %r45, 1;
-      uint t7;
-      uint t8;
-      t7 = r45; t8 = 1u;
-      bool t9;
-      t9 = t7 == t8;
-      p3 = t9;
       // 47: not.pred 	%p4, %p3;
-      p4 = !p3;
       // 48: setp.eq.s32 	%p5, %r3, 7;
-      int t10;
-      int t11;
-      t10 = int(r3); t11 = 7;
-      bool t12;
-      t12 = t10 == t11;
-      p5 = t12;
       // 49: or.pred  	%p6, %p4, %p5;
-      p6 = p4 || p5;
       // 50: selp.b32 	%r90, 0, %r3, %p6;
-      r90 = p6 ? 0u : r3;
+      r90 = ((!((r2 & 1u) == 1u)) || (int(r3) == 7)) ? 0u : r3;
       // 51: shr.u32 	%r46, %r2, 4;
-      uint t13;
-      t13 = 4u;
-      r46 = (t13 >= 32u ? 0u : r2 >> t13);
       // 52: and.b32  	%r5, %r46, 15;
-      r5 = r46 & 15u;
+      r5 = (r2 >> 4u) & 15u;
       // 53: setp.eq.s32 	%p7, %r5, 15;
-      int t14;
-      int t15;
-      t14 = int(r5); t15 = 15;
-      bool t16;
-      t16 = t14 == t15;
-      p7 = t16;
-      if (!p7) {
+      if (!(int(r5) == 15)) {
         // 56: and.b32  	%r47, %r2, 16;
-        r47 = r2 & 16u;
         // 57: setp.eq.s32 	%p8, %r47, 0;
-        int t17;
-        int t18;
-        t17 = int(r47); t18 = 0;
-        bool t19;
-        t19 = t17 == t18;
-        p8 = t19;
         // 58: setp.eq.s32 	%p9, %r5, 7;
-        int t20;
-        int t21;
-        t20 = int(r5); t21 = 7;
-        bool t22;
-        t22 = t20 == t21;
-        p9 = t22;
         // 59: or.pred  	%p10, %p8, %p9;
-        p10 = p8 || p9;
         // 60: shl.b32 	%r48, %r5, 1;
-        uint t23;
-        t23 = 1u;
-        r48 = (t23 >= 32u ? 0u : r5 << t23);
         // 61: selp.b32 	%r49, 0, %r48, %p10;
-        r49 = p10 ? 0u : r48;
         // 62: add.s32 	%r90, %r90, %r49;
-        r90 = uint(int(r90) + int(r49));
+        r90 = uint(int(r90) + int(((int(r2 & 16u) == 0) || (int(r5) == 7)) ? 0u : (r5 << 1u)));
         // 63: shr.u32 	%r50, %r2, 8;
-        uint t24;
-        t24 = 8u;
-        r50 = (t24 >= 32u ? 0u : r2 >> t24);
         // 64: and.b32  	%r7, %r50, 15;
-        r7 = r50 & 15u;
+        r7 = (r2 >> 8u) & 15u;
         // 65: setp.eq.s32 	%p11, %r7, 15;
-        int t25;
-        int t26;
-        t25 = int(r7); t26 = 15;
-        bool t27;
-        t27 = t25 == t26;
-        p11 = t27;
-        if (!p11) {
+        if (!(int(r7) == 15)) {
           // 68: and.b32  	%r51, %r2, 256;
-          r51 = r2 & 256u;
           // 69: setp.eq.s32 	%p12, %r51, 0;
-          int t28;
-          int t29;
-          t28 = int(r51); t29 = 0;
-          bool t30;
-          t30 = t28 == t29;
-          p12 = t30;
           // 70: setp.eq.s32 	%p13, %r7, 7;
-          int t31;
-          int t32;
-          t31 = int(r7); t32 = 7;
-          bool t33;
-          t33 = t31 == t32;
-          p13 = t33;
           // 71: or.pred  	%p14, %p12, %p13;
-          p14 = p12 || p13;
           // 72: mad.lo.s32 	%r52, %r7, 3, %r90;
           r52 = uint(int(r7) * 3 + int(r90));
           // 73: selp.b32 	%r90, %r90, %r52, %p14;
-          r90 = p14 ? r90 : r52;
+          r90 = ((int(r2 & 256u) == 0) || (int(r7) == 7)) ? r90 : r52;
           // 74: shr.u32 	%r53, %r2, 12;
-          uint t34;
-          t34 = 12u;
-          r53 = (t34 >= 32u ? 0u : r2 >> t34);
           // 75: and.b32  	%r9, %r53, 15;
-          r9 = r53 & 15u;
+          r9 = (r2 >> 12u) & 15u;
           // 76: setp.eq.s32 	%p15, %r9, 15;
-          int t35;
-          int t36;
-          t35 = int(r9); t36 = 15;
-          bool t37;
-          t37 = t35 == t36;
-          p15 = t37;
-          if (!p15) {
+          if (!(int(r9) == 15)) {
             // 79: and.b32  	%r54, %r2, 4096;
-            r54 = r2 & 4096u;
             // 80: setp.eq.s32 	%p16, %r54, 0;
-            int t38;
-            int t39;
-            t38 = int(r54); t39 = 0;
-            bool t40;
-            t40 = t38 == t39;
-            p16 = t40;
             // 81: setp.eq.s32 	%p17, %r9, 7;
-            int t41;
-            int t42;
-            t41 = int(r9); t42 = 7;
-            bool t43;
-            t43 = t41 == t42;
-            p17 = t43;
             // 82: or.pred  	%p18, %p16, %p17;
-            p18 = p16 || p17;
             // 83: shl.b32 	%r55, %r9, 2;
-            uint t44;
-            t44 = 2u;
-            r55 = (t44 >= 32u ? 0u : r9 << t44);
             // 84: selp.b32 	%r56, 0, %r55, %p18;
-            r56 = p18 ? 0u : r55;
             // 85: add.s32 	%r90, %r90, %r56;
-            r90 = uint(int(r90) + int(r56));
+            r90 = uint(int(r90) + int(((int(r2 & 4096u) == 0) || (int(r9) == 7)) ? 0u : (r9 << 2u)));
             // 86: shr.u32 	%r57, %r2, 16;
-            uint t45;
-            t45 = 16u;
-            r57 = (t45 >= 32u ? 0u : r2 >> t45);
             // 87: and.b32  	%r11, %r57, 15;
-            r11 = r57 & 15u;
+            r11 = (r2 >> 16u) & 15u;
             // 88: setp.eq.s32 	%p19, %r11, 15;
-            int t46;
-            int t47;
-            t46 = int(r11); t47 = 15;
-            bool t48;
-            t48 = t46 == t47;
-            p19 = t48;
-            if (!p19) {
+            if (!(int(r11) == 15)) {
               // 91: and.b32  	%r58, %r2, 65536;
-              r58 = r2 & 0x00010000u;
               // 92: setp.eq.s32 	%p20, %r58, 0;
-              int t49;
-              int t50;
-              t49 = int(r58); t50 = 0;
-              bool t51;
-              t51 = t49 == t50;
-              p20 = t51;
               // 93: setp.eq.s32 	%p21, %r11, 7;
-              int t52;
-              int t53;
-              t52 = int(r11); t53 = 7;
-              bool t54;
-              t54 = t52 == t53;
-              p21 = t54;
               // 94: or.pred  	%p22, %p20, %p21;
-              p22 = p20 || p21;
               // 95: mad.lo.s32 	%r59, %r11, 5, %r90;
               r59 = uint(int(r11) * 5 + int(r90));
               // 96: selp.b32 	%r90, %r90, %r59, %p22;
-              r90 = p22 ? r90 : r59;
+              r90 = ((int(r2 & 0x00010000u) == 0) || (int(r11) == 7)) ? r90 : r59;
               // 97: shr.u32 	%r60, %r2, 20;
-              uint t55;
-              t55 = 20u;
-              r60 = (t55 >= 32u ? 0u : r2 >> t55);
               // 98: and.b32  	%r13, %r60, 15;
-              r13 = r60 & 15u;
+              r13 = (r2 >> 20u) & 15u;
               // 99: setp.eq.s32 	%p23, %r13, 15;
-              int t56;
-              int t57;
-              t56 = int(r13); t57 = 15;
-              bool t58;
-              t58 = t56 == t57;
-              p23 = t58;
-              if (!p23) {
+              if (!(int(r13) == 15)) {
                 // 102: and.b32  	%r61, %r2, 1048576;
-                r61 = r2 & 0x00100000u;
                 // 103: setp.eq.s32 	%p24, %r61, 0;
-                int t59;
-                int t60;
-                t59 = int(r61); t60 = 0;
-                bool t61;
-                t61 = t59 == t60;
-                p24 = t61;
                 // 104: setp.eq.s32 	%p25, %r13, 7;
-                int t62;
-                int t63;
-                t62 = int(r13); t63 = 7;
-                bool t64;
-                t64 = t62 == t63;
-                p25 = t64;
                 // 105: or.pred  	%p26, %p24, %p25;
-                p26 = p24 || p25;
                 // 106: mad.lo.s32 	%r62, %r13, 6, %r90;
                 r62 = uint(int(r13) * 6 + int(r90));
                 // 107: selp.b32 	%r90, %r90, %r62, %p26;
-                r90 = p26 ? r90 : r62;
+                r90 = ((int(r2 & 0x00100000u) == 0) || (int(r13) == 7)) ? r90 : r62;
                 // 108: shr.u32 	%r63, %r2, 24;
-                uint t65;
-                t65 = 24u;
-                r63 = (t65 >= 32u ? 0u : r2 >> t65);
                 // 109: and.b32  	%r15, %r63, 15;
-                r15 = r63 & 15u;
+                r15 = (r2 >> 24u) & 15u;
                 // 110: setp.eq.s32 	%p27, %r15, 15;
-                int t66;
-                int t67;
-                t66 = int(r15); t67 = 15;
-                bool t68;
-                t68 = t66 == t67;
-                p27 = t68;
-                if (!p27) {
+                if (!(int(r15) == 15)) {
                   // 113: and.b32  	%r64, %r2, 16777216;
-                  r64 = r2 & 0x01000000u;
                   // 114: setp.eq.s32 	%p28, %r64, 0;
-                  int t69;
-                  int t70;
-                  t69 = int(r64); t70 = 0;
-                  bool t71;
-                  t71 = t69 == t70;
-                  p28 = t71;
                   // 115: setp.eq.s32 	%p29, %r15, 7;
-                  int t72;
-                  int t73;
-                  t72 = int(r15); t73 = 7;
-                  bool t74;
-                  t74 = t72 == t73;
-                  p29 = t74;
                   // 116: or.pred  	%p30, %p28, %p29;
-                  p30 = p28 || p29;
                   // 117: mad.lo.s32 	%r65, %r15, 7, %r90;
                   r65 = uint(int(r15) * 7 + int(r90));
                   // 118: selp.b32 	%r90, %r90, %r65, %p30;
-                  r90 = p30 ? r90 : r65;
+                  r90 = ((int(r2 & 0x01000000u) == 0) || (int(r15) == 7)) ? r90 : r65;
                   // 119: shr.u32 	%r17, %r2, 28;
-                  uint t75;
-                  t75 = 28u;
-                  r17 = (t75 >= 32u ? 0u : r2 >> t75);
+                  r17 = r2 >> 28u;
                   // 120: setp.eq.s32 	%p31, %r17, 15;
-                  int t76;
-                  int t77;
-                  t76 = int(r17); t77 = 15;
-                  bool t78;
-                  t78 = t76 == t77;
-                  p31 = t78;
-                  if (!p31) {
+                  if (!(int(r17) == 15)) {
                     // 123: and.b32  	%r66, %r2, 268435456;
-                    r66 = r2 & 0x10000000u;
                     // 124: setp.eq.s32 	%p32, %r66, 0;
-                    int t79;
-                    int t80;
-                    t79 = int(r66); t80 = 0;
-                    bool t81;
-                    t81 = t79 == t80;
-                    p32 = t81;
                     // 125: setp.eq.s32 	%p33, %r17, 7;
-                    int t82;
-                    int t83;
-                    t82 = int(r17); t83 = 7;
-                    bool t84;
-                    t84 = t82 == t83;
-                    p33 = t84;
                     // 126: or.pred  	%p34, %p32, %p33;
-                    p34 = p32 || p33;
                     // 127: shl.b32 	%r67, %r17, 3;
-                    uint t85;
-                    t85 = 3u;
-                    r67 = (t85 >= 32u ? 0u : r17 << t85);
                     // 128: selp.b32 	%r68, 0, %r67, %p34;
-                    r68 = p34 ? 0u : r67;
                     // 129: add.s32 	%r90, %r90, %r68;
-                    r90 = uint(int(r90) + int(r68));
+                    r90 = uint(int(r90) + int(((int(r2 & 0x10000000u) == 0) || (int(r17) == 7)) ? 0u : (r17 << 3u)));
                   }
                 }
               }
@@ -393,13 +187,7 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // 138: setp.gt.u32 	%p35, %r91, 63;
-      uint t86;
-      uint t87;
-      t86 = r91; t87 = 63u;
-      bool t88;
-      t88 = t86 > t87;
-      p35 = t88;
-      if (p35) {
+      if (r91 > 63u) {
         p2g_sv0 = 4;
       } else {
         // 141: mov.u32 	%r92, %r91;
@@ -409,43 +197,22 @@ void main() {
           // 145: mul.lo.s32 	%r23, %r92, %r91;
           r23 = uint(int(r92) * int(r91));
           // 146: setp.gt.u32 	%p36, %r23, %r20;
-          uint t89;
-          uint t90;
-          t89 = r23; t90 = r20;
-          bool t91;
-          t91 = t89 > t90;
-          p36 = t91;
-          if (p36) {
+          if (r23 > r20) {
             p2g_sv0 = 4;
             break;
           }
           // 149: setp.eq.s32 	%p37, %r23, %r20;
-          int t92;
-          int t93;
-          t92 = int(r23); t93 = int(r20);
-          bool t94;
-          t94 = t92 == t93;
-          p37 = t94;
-          if (p37) {
+          if (int(r23) == int(r20)) {
             // 164: shl.b32 	%r70, %r91, 8;
-            uint t95;
-            t95 = 8u;
-            r70 = (t95 >= 32u ? 0u : r91 << t95);
             // 165: or.b32  	%r93, %r92, %r70;
-            r93 = r92 | r70;
+            r93 = r92 | (r91 << 8u);
             p2g_sv0 = 6;
             break;
           }
           // 152: add.s32 	%r92, %r92, 1;
           r92 = uint(int(r92) + 1);
           // 153: setp.lt.u32 	%p38, %r92, 64;
-          uint t96;
-          uint t97;
-          t96 = r92; t97 = 64u;
-          bool t98;
-          t98 = t96 < t97;
-          p38 = t98;
-          if (p38) {
+          if (r92 < 64u) {
             continue;
           }
           p2g_sv0 = 25;
@@ -459,15 +226,9 @@ void main() {
         // 157: add.s32 	%r91, %r91, 1;
         r91 = uint(int(r91) + 1);
         // 158: setp.lt.u32 	%p39, %r91, 16;
-        uint t99;
-        uint t100;
-        t99 = r91; t100 = 16u;
-        bool t101;
-        t101 = t99 < t100;
-        p39 = t101;
         // 159: mov.u32 	%r93, -1;
         r93 = 0xFFFFFFFFu;
-        if (p39) {
+        if (r91 < 16u) {
           continue;
         }
         break;
@@ -475,143 +236,66 @@ void main() {
       break;
     }
     // 168: shr.u32 	%r73, %r2, 16;
-    uint t102;
-    t102 = 16u;
-    r73 = (t102 >= 32u ? 0u : r2 >> t102);
     // 169: add.s32 	%r94, %r73, 1;
-    r94 = uint(int(r73) + 1);
+    r94 = uint(int(r2 >> 16u) + 1);
     // 170: mov.u32 	%r30, 0;
     r30 = 0u;
     for (;;) {
       p2g_loop_tick();
       // 173: setp.eq.s32 	%p40, %r94, 1;
-      int t103;
-      int t104;
-      t103 = int(r94); t104 = 1;
-      bool t105;
-      t105 = t103 == t104;
-      p40 = t105;
       // 174: mov.u32 	%r96, %r30;
       r96 = r30;
-      if (p40) {
+      if (int(r94) == 1) {
         break;
       }
       // 177: and.b32  	%r74, %r94, 1;
-      r74 = r94 & 1u;
       // 178: setp.eq.b32 	%p41, %r74, 1;
-      uint t106;
-      uint t107;
-      t106 = r74; t107 = 1u;
-      bool t108;
-      t108 = t106 == t107;
-      p41 = t108;
       // 179: mad.lo.s32 	%r75, %r94, 3, 1;
-      r75 = uint(int(r94) * 3 + 1);
       // 180: shr.u32 	%r76, %r94, 1;
-      uint t109;
-      t109 = 1u;
-      r76 = (t109 >= 32u ? 0u : r94 >> t109);
       // 181: selp.b32 	%r31, %r75, %r76, %p41;
-      r31 = p41 ? r75 : r76;
+      r31 = ((r94 & 1u) == 1u) ? uint(int(r94) * 3 + 1) : (r94 >> 1u);
       // 182: setp.eq.s32 	%p42, %r31, 1;
-      int t110;
-      int t111;
-      t110 = int(r31); t111 = 1;
-      bool t112;
-      t112 = t110 == t111;
-      p42 = t112;
-      if (p42) {
+      if (int(r31) == 1) {
         // 213: add.s32 	%r96, %r30, 1;
         r96 = uint(int(r30) + 1);
         break;
       }
       // 185: and.b32  	%r77, %r31, 1;
-      r77 = r31 & 1u;
       // 186: setp.eq.b32 	%p43, %r77, 1;
-      uint t113;
-      uint t114;
-      t113 = r77; t114 = 1u;
-      bool t115;
-      t115 = t113 == t114;
-      p43 = t115;
       // 187: mad.lo.s32 	%r78, %r31, 3, 1;
-      r78 = uint(int(r31) * 3 + 1);
       // 188: shr.u32 	%r79, %r31, 1;
-      uint t116;
-      t116 = 1u;
-      r79 = (t116 >= 32u ? 0u : r31 >> t116);
       // 189: selp.b32 	%r32, %r78, %r79, %p43;
-      r32 = p43 ? r78 : r79;
+      r32 = ((r31 & 1u) == 1u) ? uint(int(r31) * 3 + 1) : (r31 >> 1u);
       // 190: setp.eq.s32 	%p44, %r32, 1;
-      int t117;
-      int t118;
-      t117 = int(r32); t118 = 1;
-      bool t119;
-      t119 = t117 == t118;
-      p44 = t119;
-      if (p44) {
+      if (int(r32) == 1) {
         // 217: add.s32 	%r96, %r30, 2;
         r96 = uint(int(r30) + 2);
         break;
       }
       // 193: and.b32  	%r80, %r32, 1;
-      r80 = r32 & 1u;
       // 194: setp.eq.b32 	%p45, %r80, 1;
-      uint t120;
-      uint t121;
-      t120 = r80; t121 = 1u;
-      bool t122;
-      t122 = t120 == t121;
-      p45 = t122;
       // 195: mad.lo.s32 	%r81, %r32, 3, 1;
-      r81 = uint(int(r32) * 3 + 1);
       // 196: shr.u32 	%r82, %r32, 1;
-      uint t123;
-      t123 = 1u;
-      r82 = (t123 >= 32u ? 0u : r32 >> t123);
       // 197: selp.b32 	%r33, %r81, %r82, %p45;
-      r33 = p45 ? r81 : r82;
+      r33 = ((r32 & 1u) == 1u) ? uint(int(r32) * 3 + 1) : (r32 >> 1u);
       // 198: setp.eq.s32 	%p46, %r33, 1;
-      int t124;
-      int t125;
-      t124 = int(r33); t125 = 1;
-      bool t126;
-      t126 = t124 == t125;
-      p46 = t126;
-      if (p46) {
+      if (int(r33) == 1) {
         // 221: add.s32 	%r96, %r30, 3;
         r96 = uint(int(r30) + 3);
         break;
       }
       // 201: and.b32  	%r84, %r33, 1;
-      r84 = r33 & 1u;
       // 202: setp.eq.b32 	%p47, %r84, 1;
-      uint t127;
-      uint t128;
-      t127 = r84; t128 = 1u;
-      bool t129;
-      t129 = t127 == t128;
-      p47 = t129;
       // 203: mad.lo.s32 	%r85, %r33, 3, 1;
-      r85 = uint(int(r33) * 3 + 1);
       // 204: shr.u32 	%r86, %r33, 1;
-      uint t130;
-      t130 = 1u;
-      r86 = (t130 >= 32u ? 0u : r33 >> t130);
       // 205: selp.b32 	%r94, %r85, %r86, %p47;
-      r94 = p47 ? r85 : r86;
+      r94 = ((r33 & 1u) == 1u) ? uint(int(r33) * 3 + 1) : (r33 >> 1u);
       // 206: add.s32 	%r30, %r30, 4;
       r30 = uint(int(r30) + 4);
       // 207: setp.lt.u32 	%p48, %r30, 500;
-      uint t131;
-      uint t132;
-      t131 = r30; t132 = 500u;
-      bool t133;
-      t133 = t131 < t132;
-      p48 = t133;
       // 208: mov.u32 	%r96, 500;
       r96 = 500u;
-      if (p48) {
+      if (r30 < 500u) {
         continue;
       }
       break;
@@ -619,25 +303,19 @@ void main() {
     // 224: mul.lo.s32 	%r87, %r1, 3;
     r87 = uint(int(r1) * 3);
     // 225: mul.wide.u32 	%rd7, %r87, 4;
-    rd7 = uint64_t(r87) * uint64_t(4u);
     // 226: add.s64 	%rd8, %rd1, %rd7;
-    rd8 = uint64_t(int64_t(rd1) + int64_t(rd7));
     // 227: st.global.u32 	[%rd8], %r90;
-    P2GU32(rd8).v = r90;
+    P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r87) * uint64_t(4u)))).v = r90;
     // 228: add.s32 	%r88, %r87, 1;
-    r88 = uint(int(r87) + 1);
     // 229: mul.wide.u32 	%rd9, %r88, 4;
-    rd9 = uint64_t(r88) * uint64_t(4u);
     // 230: add.s64 	%rd10, %rd1, %rd9;
-    rd10 = uint64_t(int64_t(rd1) + int64_t(rd9));
+    rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 1)) * uint64_t(4u)));
     // 231: st.global.u32 	[%rd10], %r93;
     P2GU32(rd10).v = r93;
     // 232: add.s32 	%r89, %r87, 2;
-    r89 = uint(int(r87) + 2);
     // 233: mul.wide.u32 	%rd11, %r89, 4;
-    rd11 = uint64_t(r89) * uint64_t(4u);
     // 234: add.s64 	%rd12, %rd1, %rd11;
-    rd12 = uint64_t(int64_t(rd1) + int64_t(rd11));
+    rd12 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 2)) * uint64_t(4u)));
     // 235: st.global.u32 	[%rd12], %r96;
     P2GU32(rd12).v = r96;
   }

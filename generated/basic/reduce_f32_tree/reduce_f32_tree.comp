@@ -168,31 +168,19 @@ void main() {
   // 39: ld.param.u64 	%rd3, [reduce_f32_tree_param_3];
   rd3 = P2GU64((pc.params + 24ul)).v;
   // 40: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = rd4;
   // 41: mov.u32 	%r5, %ctaid.x;
   r5 = gl_WorkGroupID.x;
   // 42: shl.b32 	%r6, %r5, 9;
-  uint t1;
-  t1 = 9u;
-  r6 = (t1 >= 32u ? 0u : r5 << t1);
   // 43: cvt.u64.u32 	%rd6, %r6;
-  uint64_t t2;
-  t2 = uint64_t(r6);
-  rd6 = uint64_t(t2);
+  uint64_t t1 = uint64_t(r5 << 9u);
   // 44: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 45: cvt.u64.u32 	%rd7, %r1;
-  uint64_t t3;
-  t3 = uint64_t(r1);
-  rd7 = uint64_t(t3);
+  uint64_t t2 = uint64_t(r1);
   // 46: add.s64 	%rd8, %rd7, %rd6;
-  rd8 = uint64_t(int64_t(rd7) + int64_t(rd6));
   // 47: shl.b64 	%rd9, %rd8, 2;
-  uint t4;
-  t4 = 2u;
-  rd9 = (t4 >= 64u ? 0ul : rd8 << t4);
   // 48: add.s64 	%rd10, %rd5, %rd9;
-  rd10 = uint64_t(int64_t(rd5) + int64_t(rd9));
+  rd10 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(uint64_t(t2)) + int64_t(uint64_t(t1))) << 2u));
   // 49: ld.global.f32 	%f1, [%rd10];
   f1 = uintBitsToFloat(P2GU32(rd10).v);
   // 50: add.f32 	%f2, %f1, 0f00000000;
@@ -238,37 +226,26 @@ void main() {
   // 70: max.f32 	%f22, %f17, %f21;
   f22 = p2g_fmax(f17, f21);
   // 71: shl.b32 	%r7, %r1, 2;
-  uint t5;
-  t5 = 2u;
-  r7 = (t5 >= 32u ? 0u : r1 << t5);
+  r7 = r1 << 2u;
   // 72: mov.u32 	%r8, _ZZ15reduce_f32_treeE4ssum;
-  r8 = uint(0ul);
   // 73: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(r8) + int(r7));
+  r2 = uint(int(uint(0ul)) + int(r7));
   // 74: st.shared.f32 	[%r2], %f19;
   p2g_sts32(r2, floatBitsToUint(f19));
   // 75: mov.u32 	%r9, _ZZ15reduce_f32_treeE4smin;
-  r9 = uint(512ul);
   // 76: add.s32 	%r3, %r9, %r7;
-  r3 = uint(int(r9) + int(r7));
+  r3 = uint(int(uint(512ul)) + int(r7));
   // 77: st.shared.f32 	[%r3], %f20;
   p2g_sts32(r3, floatBitsToUint(f20));
   // 78: mov.u32 	%r10, _ZZ15reduce_f32_treeE4smax;
-  r10 = uint(1024ul);
   // 79: add.s32 	%r4, %r10, %r7;
-  r4 = uint(int(r10) + int(r7));
+  r4 = uint(int(uint(1024ul)) + int(r7));
   // 80: st.shared.f32 	[%r4], %f22;
   p2g_sts32(r4, floatBitsToUint(f22));
   // 81: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 82: setp.gt.u32 	%p1, %r1, 63;
-  uint t6;
-  uint t7;
-  t6 = r1; t7 = 63u;
-  bool t8;
-  t8 = t6 > t7;
-  p1 = t8;
-  if (!p1) {
+  if (!(r1 > 63u)) {
     // 85: ld.shared.f32 	%f23, [%r2];
     f23 = uintBitsToFloat(p2g_lds32(r2));
     // 86: ld.shared.f32 	%f24, [%r2+256];
@@ -297,13 +274,7 @@ void main() {
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p2, %r1, 31;
-  uint t9;
-  uint t10;
-  t9 = r1; t10 = 31u;
-  bool t11;
-  t11 = t9 > t10;
-  p2 = t11;
-  if (!p2) {
+  if (!(r1 > 31u)) {
     // 103: ld.shared.f32 	%f32, [%r2];
     f32 = uintBitsToFloat(p2g_lds32(r2));
     // 104: ld.shared.f32 	%f33, [%r2+128];
@@ -332,13 +303,7 @@ void main() {
   // 117: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 118: setp.gt.u32 	%p3, %r1, 15;
-  uint t12;
-  uint t13;
-  t12 = r1; t13 = 15u;
-  bool t14;
-  t14 = t12 > t13;
-  p3 = t14;
-  if (!p3) {
+  if (!(r1 > 15u)) {
     // 121: ld.shared.f32 	%f41, [%r2];
     f41 = uintBitsToFloat(p2g_lds32(r2));
     // 122: ld.shared.f32 	%f42, [%r2+64];
@@ -367,13 +332,7 @@ void main() {
   // 135: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 136: setp.gt.u32 	%p4, %r1, 7;
-  uint t15;
-  uint t16;
-  t15 = r1; t16 = 7u;
-  bool t17;
-  t17 = t15 > t16;
-  p4 = t17;
-  if (!p4) {
+  if (!(r1 > 7u)) {
     // 139: ld.shared.f32 	%f50, [%r2];
     f50 = uintBitsToFloat(p2g_lds32(r2));
     // 140: ld.shared.f32 	%f51, [%r2+32];
@@ -402,13 +361,7 @@ void main() {
   // 153: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 154: setp.gt.u32 	%p5, %r1, 3;
-  uint t18;
-  uint t19;
-  t18 = r1; t19 = 3u;
-  bool t20;
-  t20 = t18 > t19;
-  p5 = t20;
-  if (!p5) {
+  if (!(r1 > 3u)) {
     // 157: ld.shared.f32 	%f59, [%r2];
     f59 = uintBitsToFloat(p2g_lds32(r2));
     // 158: ld.shared.f32 	%f60, [%r2+16];
@@ -437,13 +390,7 @@ void main() {
   // 171: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 172: setp.gt.u32 	%p6, %r1, 1;
-  uint t21;
-  uint t22;
-  t21 = r1; t22 = 1u;
-  bool t23;
-  t23 = t21 > t22;
-  p6 = t23;
-  if (!p6) {
+  if (!(r1 > 1u)) {
     // 175: ld.shared.f32 	%f68, [%r2];
     f68 = uintBitsToFloat(p2g_lds32(r2));
     // 176: ld.shared.f32 	%f69, [%r2+8];
@@ -472,12 +419,7 @@ void main() {
   // 189: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 190: setp.ne.s32 	%p7, %r1, 0;
-  int t24;
-  int t25;
-  t24 = int(r1); t25 = 0;
-  bool t26;
-  t26 = t24 != t25;
-  p7 = t26;
+  p7 = int(r1) != 0;
   if (!p7) {
     // 193: ld.shared.f32 	%f77, [%r2];
     f77 = uintBitsToFloat(p2g_lds32(r2));
@@ -510,29 +452,23 @@ void main() {
     // 210: ld.shared.f32 	%f86, [_ZZ15reduce_f32_treeE4ssum];
     f86 = uintBitsToFloat(p2g_lds32(0u));
     // 211: cvta.to.global.u64 	%rd11, %rd1;
-    rd11 = rd1;
     // 212: mul.wide.u32 	%rd12, %r5, 4;
     rd12 = uint64_t(r5) * uint64_t(4u);
     // 213: add.s64 	%rd13, %rd11, %rd12;
-    rd13 = uint64_t(int64_t(rd11) + int64_t(rd12));
     // 214: st.global.f32 	[%rd13], %f86;
-    P2GU32(rd13).v = floatBitsToUint(f86);
+    P2GU32(uint64_t(int64_t(rd1) + int64_t(rd12))).v = floatBitsToUint(f86);
     // 215: ld.shared.f32 	%f87, [_ZZ15reduce_f32_treeE4smin];
     f87 = uintBitsToFloat(p2g_lds32(512u));
     // 216: cvta.to.global.u64 	%rd14, %rd2;
-    rd14 = rd2;
     // 217: add.s64 	%rd15, %rd14, %rd12;
-    rd15 = uint64_t(int64_t(rd14) + int64_t(rd12));
     // 218: st.global.f32 	[%rd15], %f87;
-    P2GU32(rd15).v = floatBitsToUint(f87);
+    P2GU32(uint64_t(int64_t(rd2) + int64_t(rd12))).v = floatBitsToUint(f87);
     // 219: ld.shared.f32 	%f88, [_ZZ15reduce_f32_treeE4smax];
     f88 = uintBitsToFloat(p2g_lds32(1024u));
     // 220: cvta.to.global.u64 	%rd16, %rd3;
-    rd16 = rd3;
     // 221: add.s64 	%rd17, %rd16, %rd12;
-    rd17 = uint64_t(int64_t(rd16) + int64_t(rd12));
     // 222: st.global.f32 	[%rd17], %f88;
-    P2GU32(rd17).v = floatBitsToUint(f88);
+    P2GU32(uint64_t(int64_t(rd3) + int64_t(rd12))).v = floatBitsToUint(f88);
   }
   return;
 }

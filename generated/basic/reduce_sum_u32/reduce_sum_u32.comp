@@ -41,208 +41,130 @@ void main() {
   // 32: mov.u32 	%r1, %ctaid.x;
   r1 = gl_WorkGroupID.x;
   // 33: shl.b32 	%r12, %r1, 9;
-  uint t1;
-  t1 = 9u;
-  r12 = (t1 >= 32u ? 0u : r1 << t1);
   // 34: mov.u32 	%r2, %tid.x;
   r2 = gl_LocalInvocationID.x;
   // 35: add.s32 	%r3, %r12, %r2;
-  r3 = uint(int(r12) + int(r2));
+  r3 = uint(int(r1 << 9u) + int(r2));
   // 36: setp.ge.u32 	%p1, %r3, %r10;
-  uint t2;
-  uint t3;
-  t2 = r3; t3 = r10;
-  bool t4;
-  t4 = t2 >= t3;
-  p1 = t4;
   // 37: mov.u32 	%r42, 0;
   r42 = 0u;
-  if (!p1) {
+  if (!(r3 >= r10)) {
     // 40: mul.wide.u32 	%rd4, %r3, 4;
-    rd4 = uint64_t(r3) * uint64_t(4u);
     // 41: add.s64 	%rd5, %rd1, %rd4;
-    rd5 = uint64_t(int64_t(rd1) + int64_t(rd4));
     // 42: ld.global.u32 	%r42, [%rd5];
-    r42 = P2GU32(rd5).v;
+    r42 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r3) * uint64_t(4u)))).v;
   }
   // 45: add.s32 	%r6, %r3, 256;
   r6 = uint(int(r3) + 256);
   // 46: setp.ge.u32 	%p2, %r6, %r10;
-  uint t5;
-  uint t6;
-  t5 = r6; t6 = r10;
-  bool t7;
-  t7 = t5 >= t6;
-  p2 = t7;
-  if (!p2) {
+  if (!(r6 >= r10)) {
     // 49: mul.wide.u32 	%rd6, %r6, 4;
-    rd6 = uint64_t(r6) * uint64_t(4u);
     // 50: add.s64 	%rd7, %rd1, %rd6;
-    rd7 = uint64_t(int64_t(rd1) + int64_t(rd6));
     // 51: ld.global.u32 	%r13, [%rd7];
-    r13 = P2GU32(rd7).v;
+    r13 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r6) * uint64_t(4u)))).v;
     // 52: add.s32 	%r42, %r13, %r42;
     r42 = uint(int(r13) + int(r42));
   }
   // 55: shl.b32 	%r14, %r2, 2;
-  uint t8;
-  t8 = 2u;
-  r14 = (t8 >= 32u ? 0u : r2 << t8);
   // 56: mov.u32 	%r15, _ZZ14reduce_sum_u32E1s;
-  r15 = uint(0ul);
   // 57: add.s32 	%r9, %r15, %r14;
-  r9 = uint(int(r15) + int(r14));
+  r9 = uint(int(uint(0ul)) + int(r2 << 2u));
   // 58: st.shared.u32 	[%r9], %r42;
   p2g_sts32(r9, r42);
   // 59: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 60: setp.gt.u32 	%p3, %r2, 127;
-  uint t9;
-  uint t10;
-  t9 = r2; t10 = 127u;
-  bool t11;
-  t11 = t9 > t10;
-  p3 = t11;
-  if (!p3) {
+  if (!(r2 > 127u)) {
     // 63: ld.shared.u32 	%r16, [%r9];
     r16 = p2g_lds32(r9);
     // 64: ld.shared.u32 	%r17, [%r9+512];
-    r17 = p2g_lds32((r9 + 512u));
     // 65: add.s32 	%r18, %r16, %r17;
-    r18 = uint(int(r16) + int(r17));
+    r18 = uint(int(r16) + int(p2g_lds32((r9 + 512u))));
     // 66: st.shared.u32 	[%r9], %r18;
     p2g_sts32(r9, r18);
   }
   // 69: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 70: setp.gt.u32 	%p4, %r2, 63;
-  uint t12;
-  uint t13;
-  t12 = r2; t13 = 63u;
-  bool t14;
-  t14 = t12 > t13;
-  p4 = t14;
-  if (!p4) {
+  if (!(r2 > 63u)) {
     // 73: ld.shared.u32 	%r19, [%r9];
     r19 = p2g_lds32(r9);
     // 74: ld.shared.u32 	%r20, [%r9+256];
-    r20 = p2g_lds32((r9 + 256u));
     // 75: add.s32 	%r21, %r19, %r20;
-    r21 = uint(int(r19) + int(r20));
+    r21 = uint(int(r19) + int(p2g_lds32((r9 + 256u))));
     // 76: st.shared.u32 	[%r9], %r21;
     p2g_sts32(r9, r21);
   }
   // 79: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 80: setp.gt.u32 	%p5, %r2, 31;
-  uint t15;
-  uint t16;
-  t15 = r2; t16 = 31u;
-  bool t17;
-  t17 = t15 > t16;
-  p5 = t17;
-  if (!p5) {
+  if (!(r2 > 31u)) {
     // 83: ld.shared.u32 	%r22, [%r9];
     r22 = p2g_lds32(r9);
     // 84: ld.shared.u32 	%r23, [%r9+128];
-    r23 = p2g_lds32((r9 + 128u));
     // 85: add.s32 	%r24, %r22, %r23;
-    r24 = uint(int(r22) + int(r23));
+    r24 = uint(int(r22) + int(p2g_lds32((r9 + 128u))));
     // 86: st.shared.u32 	[%r9], %r24;
     p2g_sts32(r9, r24);
   }
   // 89: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 90: setp.gt.u32 	%p6, %r2, 15;
-  uint t18;
-  uint t19;
-  t18 = r2; t19 = 15u;
-  bool t20;
-  t20 = t18 > t19;
-  p6 = t20;
-  if (!p6) {
+  if (!(r2 > 15u)) {
     // 93: ld.shared.u32 	%r25, [%r9];
     r25 = p2g_lds32(r9);
     // 94: ld.shared.u32 	%r26, [%r9+64];
-    r26 = p2g_lds32((r9 + 64u));
     // 95: add.s32 	%r27, %r25, %r26;
-    r27 = uint(int(r25) + int(r26));
+    r27 = uint(int(r25) + int(p2g_lds32((r9 + 64u))));
     // 96: st.shared.u32 	[%r9], %r27;
     p2g_sts32(r9, r27);
   }
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p7, %r2, 7;
-  uint t21;
-  uint t22;
-  t21 = r2; t22 = 7u;
-  bool t23;
-  t23 = t21 > t22;
-  p7 = t23;
-  if (!p7) {
+  if (!(r2 > 7u)) {
     // 103: ld.shared.u32 	%r28, [%r9];
     r28 = p2g_lds32(r9);
     // 104: ld.shared.u32 	%r29, [%r9+32];
-    r29 = p2g_lds32((r9 + 32u));
     // 105: add.s32 	%r30, %r28, %r29;
-    r30 = uint(int(r28) + int(r29));
+    r30 = uint(int(r28) + int(p2g_lds32((r9 + 32u))));
     // 106: st.shared.u32 	[%r9], %r30;
     p2g_sts32(r9, r30);
   }
   // 109: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 110: setp.gt.u32 	%p8, %r2, 3;
-  uint t24;
-  uint t25;
-  t24 = r2; t25 = 3u;
-  bool t26;
-  t26 = t24 > t25;
-  p8 = t26;
-  if (!p8) {
+  if (!(r2 > 3u)) {
     // 113: ld.shared.u32 	%r31, [%r9];
     r31 = p2g_lds32(r9);
     // 114: ld.shared.u32 	%r32, [%r9+16];
-    r32 = p2g_lds32((r9 + 16u));
     // 115: add.s32 	%r33, %r31, %r32;
-    r33 = uint(int(r31) + int(r32));
+    r33 = uint(int(r31) + int(p2g_lds32((r9 + 16u))));
     // 116: st.shared.u32 	[%r9], %r33;
     p2g_sts32(r9, r33);
   }
   // 119: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 120: setp.gt.u32 	%p9, %r2, 1;
-  uint t27;
-  uint t28;
-  t27 = r2; t28 = 1u;
-  bool t29;
-  t29 = t27 > t28;
-  p9 = t29;
-  if (!p9) {
+  if (!(r2 > 1u)) {
     // 123: ld.shared.u32 	%r34, [%r9];
     r34 = p2g_lds32(r9);
     // 124: ld.shared.u32 	%r35, [%r9+8];
-    r35 = p2g_lds32((r9 + 8u));
     // 125: add.s32 	%r36, %r34, %r35;
-    r36 = uint(int(r34) + int(r35));
+    r36 = uint(int(r34) + int(p2g_lds32((r9 + 8u))));
     // 126: st.shared.u32 	[%r9], %r36;
     p2g_sts32(r9, r36);
   }
   // 129: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 130: setp.ne.s32 	%p10, %r2, 0;
-  int t30;
-  int t31;
-  t30 = int(r2); t31 = 0;
-  bool t32;
-  t32 = t30 != t31;
-  p10 = t32;
+  p10 = int(r2) != 0;
   if (!p10) {
     // 133: ld.shared.u32 	%r37, [_ZZ14reduce_sum_u32E1s+4];
     r37 = p2g_lds32(4u);
     // 134: ld.shared.u32 	%r38, [%r9];
-    r38 = p2g_lds32(r9);
     // 135: add.s32 	%r39, %r38, %r37;
-    r39 = uint(int(r38) + int(r37));
+    r39 = uint(int(p2g_lds32(r9)) + int(r37));
     // 136: st.shared.u32 	[%r9], %r39;
     p2g_sts32(r9, r39);
   }
@@ -252,13 +174,10 @@ void main() {
     // 142: ld.shared.u32 	%r40, [_ZZ14reduce_sum_u32E1s];
     r40 = p2g_lds32(0u);
     // 143: cvta.to.global.u64 	%rd8, %rd2;
-    rd8 = rd2;
     // 144: mul.wide.u32 	%rd9, %r1, 4;
-    rd9 = uint64_t(r1) * uint64_t(4u);
     // 145: add.s64 	%rd10, %rd8, %rd9;
-    rd10 = uint64_t(int64_t(rd8) + int64_t(rd9));
     // 146: st.global.u32 	[%rd10], %r40;
-    P2GU32(rd10).v = r40;
+    P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v = r40;
   }
   return;
 }

@@ -152,54 +152,34 @@ void main() {
   // 34: ld.param.u64 	%rd3, [scan_inclusive_hs_param_2];
   rd3 = P2GU64((pc.params + 16ul)).v;
   // 35: mov.u32 	%r30, %ctaid.x;
-  r30 = gl_WorkGroupID.x;
   // 36: shl.b32 	%r31, %r30, 8;
-  uint t1;
-  t1 = 8u;
-  r31 = (t1 >= 32u ? 0u : r30 << t1);
   // 37: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 38: add.s32 	%r32, %r31, %r1;
-  r32 = uint(int(r31) + int(r1));
+  r32 = uint(int(gl_WorkGroupID.x << 8u) + int(r1));
   // 39: cvt.u64.u32 	%rd1, %r32;
-  uint64_t t2;
-  t2 = uint64_t(r32);
-  rd1 = uint64_t(t2);
+  uint64_t t1 = uint64_t(r32);
+  rd1 = uint64_t(t1);
   // 40: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = rd4;
   // 41: mul.wide.u32 	%rd6, %r32, 4;
-  rd6 = uint64_t(r32) * uint64_t(4u);
   // 42: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
   // 43: ld.global.f32 	%f25, [%rd7];
-  f25 = uintBitsToFloat(P2GU32(rd7).v);
+  f25 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(uint64_t(r32) * uint64_t(4u)))).v);
   // 44: shl.b32 	%r33, %r1, 2;
-  uint t3;
-  t3 = 2u;
-  r33 = (t3 >= 32u ? 0u : r1 << t3);
+  r33 = r1 << 2u;
   // 45: mov.u32 	%r34, _ZZ17scan_inclusive_hsE3buf;
-  r34 = uint(0ul);
   // 46: add.s32 	%r2, %r34, %r33;
-  r2 = uint(int(r34) + int(r33));
+  r2 = uint(int(uint(0ul)) + int(r33));
   // 47: st.shared.f32 	[%r2], %f25;
   p2g_sts32(r2, floatBitsToUint(f25));
   // 48: setp.gt.f32 	%p1, %f25, 0f00000000;
-  uint t4;
-  uint t5;
-  t4 = floatBitsToUint(f25); t5 = floatBitsToUint(0.0);
-  int t6;
-  t6 = p2g_fcmp(t4, t5);
-  bool t7;
-  t7 = t6 == 1;
-  p1 = t7;
+  int t2 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(0.0));
   // 49: selp.u32 	%r35, 1, 0, %p1;
-  r35 = p1 ? 1u : 0u;
   // 50: mov.u32 	%r36, _ZZ17scan_inclusive_hsE3cnt;
-  r36 = uint(2048ul);
   // 51: add.s32 	%r3, %r36, %r33;
-  r3 = uint(int(r36) + int(r33));
+  r3 = uint(int(uint(2048ul)) + int(r33));
   // 52: st.shared.u32 	[%r3], %r35;
-  p2g_sts32(r3, r35);
+  p2g_sts32(r3, ((t2 == 1) ? 1u : 0u));
   // 53: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 54: ld.shared.f32 	%f35, [%r2];
@@ -207,21 +187,14 @@ void main() {
   // 55: ld.shared.u32 	%r46, [%r3];
   r46 = p2g_lds32(r3);
   // 56: setp.eq.s32 	%p2, %r1, 0;
-  int t8;
-  int t9;
-  t8 = int(r1); t9 = 0;
-  bool t10;
-  t10 = t8 == t9;
-  p2 = t10;
-  if (!p2) {
+  if (!(int(r1) == 0)) {
     // 59: ld.shared.f32 	%f26, [%r2+-4];
     f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
     // 60: add.f32 	%f35, %f35, %f26;
     f35 = p2g_fadd(f35, f26, false);
     // 61: ld.shared.u32 	%r37, [%r3+-4];
-    r37 = p2g_lds32((r3 - 4u));
     // 62: add.s32 	%r46, %r37, %r46;
-    r46 = uint(int(r37) + int(r46));
+    r46 = uint(int(p2g_lds32((r3 - 4u))) + int(r46));
   }
   // 65: st.shared.f32 	[%r2+1024], %f35;
   p2g_sts32((r2 + 1024u), floatBitsToUint(f35));
@@ -234,21 +207,14 @@ void main() {
   // 69: ld.shared.u32 	%r47, [%r3+1024];
   r47 = p2g_lds32((r3 + 1024u));
   // 70: setp.lt.u32 	%p3, %r1, 2;
-  uint t11;
-  uint t12;
-  t11 = r1; t12 = 2u;
-  bool t13;
-  t13 = t11 < t12;
-  p3 = t13;
-  if (!p3) {
+  if (!(r1 < 2u)) {
     // 73: ld.shared.f32 	%f27, [%r2+1016];
     f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
     // 74: add.f32 	%f36, %f36, %f27;
     f36 = p2g_fadd(f36, f27, false);
     // 75: ld.shared.u32 	%r38, [%r3+1016];
-    r38 = p2g_lds32((r3 + 1016u));
     // 76: add.s32 	%r47, %r38, %r47;
-    r47 = uint(int(r38) + int(r47));
+    r47 = uint(int(p2g_lds32((r3 + 1016u))) + int(r47));
   }
   // 79: st.shared.f32 	[%r2], %f36;
   p2g_sts32(r2, floatBitsToUint(f36));
@@ -261,21 +227,14 @@ void main() {
   // 83: ld.shared.u32 	%r48, [%r3];
   r48 = p2g_lds32(r3);
   // 84: setp.lt.u32 	%p4, %r1, 4;
-  uint t14;
-  uint t15;
-  t14 = r1; t15 = 4u;
-  bool t16;
-  t16 = t14 < t15;
-  p4 = t16;
-  if (!p4) {
+  if (!(r1 < 4u)) {
     // 87: ld.shared.f32 	%f28, [%r2+-16];
     f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
     // 88: add.f32 	%f37, %f37, %f28;
     f37 = p2g_fadd(f37, f28, false);
     // 89: ld.shared.u32 	%r39, [%r3+-16];
-    r39 = p2g_lds32((r3 - 16u));
     // 90: add.s32 	%r48, %r39, %r48;
-    r48 = uint(int(r39) + int(r48));
+    r48 = uint(int(p2g_lds32((r3 - 16u))) + int(r48));
   }
   // 93: st.shared.f32 	[%r2+1024], %f37;
   p2g_sts32((r2 + 1024u), floatBitsToUint(f37));
@@ -288,21 +247,14 @@ void main() {
   // 97: ld.shared.u32 	%r49, [%r3+1024];
   r49 = p2g_lds32((r3 + 1024u));
   // 98: setp.lt.u32 	%p5, %r1, 8;
-  uint t17;
-  uint t18;
-  t17 = r1; t18 = 8u;
-  bool t19;
-  t19 = t17 < t18;
-  p5 = t19;
-  if (!p5) {
+  if (!(r1 < 8u)) {
     // 101: ld.shared.f32 	%f29, [%r2+992];
     f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
     // 102: add.f32 	%f38, %f38, %f29;
     f38 = p2g_fadd(f38, f29, false);
     // 103: ld.shared.u32 	%r40, [%r3+992];
-    r40 = p2g_lds32((r3 + 992u));
     // 104: add.s32 	%r49, %r40, %r49;
-    r49 = uint(int(r40) + int(r49));
+    r49 = uint(int(p2g_lds32((r3 + 992u))) + int(r49));
   }
   // 107: st.shared.f32 	[%r2], %f38;
   p2g_sts32(r2, floatBitsToUint(f38));
@@ -315,21 +267,14 @@ void main() {
   // 111: ld.shared.u32 	%r50, [%r3];
   r50 = p2g_lds32(r3);
   // 112: setp.lt.u32 	%p6, %r1, 16;
-  uint t20;
-  uint t21;
-  t20 = r1; t21 = 16u;
-  bool t22;
-  t22 = t20 < t21;
-  p6 = t22;
-  if (!p6) {
+  if (!(r1 < 16u)) {
     // 115: ld.shared.f32 	%f30, [%r2+-64];
     f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
     // 116: add.f32 	%f39, %f39, %f30;
     f39 = p2g_fadd(f39, f30, false);
     // 117: ld.shared.u32 	%r41, [%r3+-64];
-    r41 = p2g_lds32((r3 - 64u));
     // 118: add.s32 	%r50, %r41, %r50;
-    r50 = uint(int(r41) + int(r50));
+    r50 = uint(int(p2g_lds32((r3 - 64u))) + int(r50));
   }
   // 121: st.shared.f32 	[%r2+1024], %f39;
   p2g_sts32((r2 + 1024u), floatBitsToUint(f39));
@@ -342,21 +287,14 @@ void main() {
   // 125: ld.shared.u32 	%r51, [%r3+1024];
   r51 = p2g_lds32((r3 + 1024u));
   // 126: setp.lt.u32 	%p7, %r1, 32;
-  uint t23;
-  uint t24;
-  t23 = r1; t24 = 32u;
-  bool t25;
-  t25 = t23 < t24;
-  p7 = t25;
-  if (!p7) {
+  if (!(r1 < 32u)) {
     // 129: ld.shared.f32 	%f31, [%r2+896];
     f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
     // 130: add.f32 	%f40, %f40, %f31;
     f40 = p2g_fadd(f40, f31, false);
     // 131: ld.shared.u32 	%r42, [%r3+896];
-    r42 = p2g_lds32((r3 + 896u));
     // 132: add.s32 	%r51, %r42, %r51;
-    r51 = uint(int(r42) + int(r51));
+    r51 = uint(int(p2g_lds32((r3 + 896u))) + int(r51));
   }
   // 135: st.shared.f32 	[%r2], %f40;
   p2g_sts32(r2, floatBitsToUint(f40));
@@ -369,21 +307,14 @@ void main() {
   // 139: ld.shared.u32 	%r52, [%r3];
   r52 = p2g_lds32(r3);
   // 140: setp.lt.u32 	%p8, %r1, 64;
-  uint t26;
-  uint t27;
-  t26 = r1; t27 = 64u;
-  bool t28;
-  t28 = t26 < t27;
-  p8 = t28;
-  if (!p8) {
+  if (!(r1 < 64u)) {
     // 143: ld.shared.f32 	%f32, [%r2+-256];
     f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
     // 144: add.f32 	%f41, %f41, %f32;
     f41 = p2g_fadd(f41, f32, false);
     // 145: ld.shared.u32 	%r43, [%r3+-256];
-    r43 = p2g_lds32((r3 - 256u));
     // 146: add.s32 	%r52, %r43, %r52;
-    r52 = uint(int(r43) + int(r52));
+    r52 = uint(int(p2g_lds32((r3 - 256u))) + int(r52));
   }
   // 149: st.shared.f32 	[%r2+1024], %f41;
   p2g_sts32((r2 + 1024u), floatBitsToUint(f41));
@@ -396,21 +327,14 @@ void main() {
   // 153: ld.shared.u32 	%r53, [%r3+1024];
   r53 = p2g_lds32((r3 + 1024u));
   // 154: setp.lt.u32 	%p9, %r1, 128;
-  uint t29;
-  uint t30;
-  t29 = r1; t30 = 128u;
-  bool t31;
-  t31 = t29 < t30;
-  p9 = t31;
-  if (!p9) {
+  if (!(r1 < 128u)) {
     // 157: ld.shared.f32 	%f33, [%r2+512];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
     // 158: add.f32 	%f42, %f42, %f33;
     f42 = p2g_fadd(f42, f33, false);
     // 159: ld.shared.u32 	%r44, [%r3+512];
-    r44 = p2g_lds32((r3 + 512u));
     // 160: add.s32 	%r53, %r44, %r53;
-    r53 = uint(int(r44) + int(r53));
+    r53 = uint(int(p2g_lds32((r3 + 512u))) + int(r53));
   }
   // 163: st.shared.f32 	[%r2], %f42;
   p2g_sts32(r2, floatBitsToUint(f42));
@@ -421,22 +345,16 @@ void main() {
   // 166: ld.shared.f32 	%f34, [%r2];
   f34 = uintBitsToFloat(p2g_lds32(r2));
   // 167: cvta.to.global.u64 	%rd8, %rd2;
-  rd8 = rd2;
   // 168: shl.b64 	%rd9, %rd1, 2;
-  uint t32;
-  t32 = 2u;
-  rd9 = (t32 >= 64u ? 0ul : rd1 << t32);
+  rd9 = rd1 << 2u;
   // 169: add.s64 	%rd10, %rd8, %rd9;
-  rd10 = uint64_t(int64_t(rd8) + int64_t(rd9));
   // 170: st.global.f32 	[%rd10], %f34;
-  P2GU32(rd10).v = floatBitsToUint(f34);
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd9))).v = floatBitsToUint(f34);
   // 171: ld.shared.u32 	%r45, [%r3];
   r45 = p2g_lds32(r3);
   // 172: cvta.to.global.u64 	%rd11, %rd3;
-  rd11 = rd3;
   // 173: add.s64 	%rd12, %rd11, %rd9;
-  rd12 = uint64_t(int64_t(rd11) + int64_t(rd9));
   // 174: st.global.u32 	[%rd12], %r45;
-  P2GU32(rd12).v = r45;
+  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd9))).v = r45;
   return;
 }

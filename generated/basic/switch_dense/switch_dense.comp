@@ -38,117 +38,58 @@ void main() {
   // 42: ld.param.u64 	%rd1, [switch_dense_param_1];
   rd1 = P2GU64((pc.params + 8ul)).v;
   // 43: mov.u32 	%r20, %ntid.x;
-  r20 = gl_WorkGroupSize.x;
   // 44: mov.u32 	%r21, %ctaid.x;
-  r21 = gl_WorkGroupID.x;
   // 45: mov.u32 	%r22, %tid.x;
-  r22 = gl_LocalInvocationID.x;
   // 46: mad.lo.s32 	%r1, %r21, %r20, %r22;
-  r1 = uint(int(r21) * int(r20) + int(r22));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 47: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = rd2;
   // 48: mul.wide.u32 	%rd4, %r1, 4;
-  rd4 = uint64_t(r1) * uint64_t(4u);
   // 49: add.s64 	%rd5, %rd3, %rd4;
-  rd5 = uint64_t(int64_t(rd3) + int64_t(rd4));
   // 50: ld.global.u32 	%r2, [%rd5];
-  r2 = P2GU32(rd5).v;
+  r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
   // 51: mul.wide.u32 	%rd6, %r2, 1321528399;
-  rd6 = uint64_t(r2) * uint64_t(0x4EC4EC4Fu);
   // 52: shr.u64 	%rd7, %rd6, 34;
-  uint t1;
-  t1 = 34u;
-  rd7 = (t1 >= 64u ? 0ul : rd6 >> t1);
   // 53: cvt.u32.u64 	%r23, %rd7;
-  uint64_t t2;
-  t2 = uint64_t(rd7);
-  r23 = uint(uint64_t(t2));
+  uint64_t t1 = uint64_t((uint64_t(r2) * uint64_t(0x4EC4EC4Fu)) >> 34u);
   // 54: mul.lo.s32 	%r24, %r23, 13;
-  r24 = uint(int(r23) * 13);
   // 55: sub.s32 	%r25, %r2, %r24;
-  r25 = uint(int(r2) - int(r24));
   // 56: cvt.u16.u32 	%rs1, %r25;
-  uint64_t t3;
-  t3 = uint64_t(r25);
-  rs1 = (uint(uint64_t(t3)) & 65535u);
+  uint64_t t2 = uint64_t(uint(int(r2) - int(uint(int(uint(uint64_t(t1))) * 13))));
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 57: mov.u32 	%r44, -559038737;
   r44 = 0xDEADBEEFu;
   // 58: setp.gt.s16 	%p1, %rs1, 5;
-  int t4;
-  int t5;
-  t4 = bitfieldExtract(int(rs1), 0, 16); t5 = 5;
-  bool t6;
-  t6 = t4 > t5;
-  p1 = t6;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 5) {
     // 79: setp.gt.s16 	%p2, %rs1, 8;
-    int t7;
-    int t8;
-    t7 = bitfieldExtract(int(rs1), 0, 16); t8 = 8;
-    bool t9;
-    t9 = t7 > t8;
-    p2 = t9;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) > 8) {
       // 114: setp.eq.s16 	%p3, %rs1, 9;
-      int t10;
-      int t11;
-      t10 = bitfieldExtract(int(rs1), 0, 16); t11 = 9;
-      bool t12;
-      t12 = t10 == t11;
-      p3 = t12;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 9) {
         // 169: add.s32 	%r28, %r2, 1;
-        r28 = uint(int(r2) + 1);
         // 173: st.param.b32 	[param0+0], %r28;
-        p2g_stl32(8u, r28);
+        p2g_stl32(8u, uint(int(r2) + 1));
         // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
         r1_2 = p2g_ldl32(8u);
         // 22: mul.lo.s32 	%r2, %r1, -1640531527;
-        r2_2 = uint(int(r1_2) * -1640531527);
         // 23: shr.u32 	%r3, %r1, 15;
-        uint t13;
-        t13 = 15u;
-        r3_2 = (t13 >= 32u ? 0u : r1_2 >> t13);
         // 24: xor.b32  	%r4, %r2, %r3;
-        r4_2 = r2_2 ^ r3_2;
         // 25: st.param.b32 	[func_retval0+0], %r4;
-        p2g_stl32(12u, r4_2);
+        p2g_stl32(12u, (uint(int(r1_2) * -1640531527) ^ (r1_2 >> 15u)));
         // 180: ld.param.b32 	%r29, [retval0+0];
-        r29 = p2g_ldl32(12u);
         // 182: add.s32 	%r44, %r29, 9;
-        r44 = uint(int(r29) + 9);
+        r44 = uint(int(p2g_ldl32(12u)) + 9);
       } else {
         // 117: setp.eq.s16 	%p4, %rs1, 10;
-        int t14;
-        int t15;
-        t14 = bitfieldExtract(int(rs1), 0, 16); t15 = 10;
-        bool t16;
-        t16 = t14 == t15;
-        p4 = t16;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 10) {
           // 186: mul.wide.u32 	%rd8, %r2, 274877907;
-          rd8 = uint64_t(r2) * uint64_t(0x10624DD3u);
           // 187: shr.u64 	%rd9, %rd8, 38;
-          uint t17;
-          t17 = 38u;
-          rd9 = (t17 >= 64u ? 0ul : rd8 >> t17);
           // 188: cvt.u32.u64 	%r26, %rd9;
-          uint64_t t18;
-          t18 = uint64_t(rd9);
-          r26 = uint(uint64_t(t18));
+          uint64_t t3 = uint64_t((uint64_t(r2) * uint64_t(0x10624DD3u)) >> 38u);
           // 189: mul.lo.s32 	%r27, %r26, 1000;
-          r27 = uint(int(r26) * 1000);
           // 190: sub.s32 	%r44, %r2, %r27;
-          r44 = uint(int(r2) - int(r27));
+          r44 = uint(int(r2) - int(uint(int(uint(uint64_t(t3))) * 1000)));
         } else {
           // 120: setp.ne.s16 	%p5, %rs1, 11;
-          int t19;
-          int t20;
-          t19 = bitfieldExtract(int(rs1), 0, 16); t20 = 11;
-          bool t21;
-          t21 = t19 != t20;
-          p5 = t21;
-          if (!p5) {
+          if (!((bitfieldExtract(int(rs1), 0, 16)) != 11)) {
             // 123: not.b32 	%r44, %r2;
             r44 = ~r2;
           }
@@ -156,65 +97,30 @@ void main() {
       }
     } else {
       // 82: setp.eq.s16 	%p6, %rs1, 6;
-      int t22;
-      int t23;
-      t22 = bitfieldExtract(int(rs1), 0, 16); t23 = 6;
-      bool t24;
-      t24 = t22 == t23;
-      p6 = t24;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 6) {
         // 135: popc.b32 	%r36, %r2;
-        r36 = uint(bitCount(r2));
         // 136: mul.lo.s32 	%r44, %r36, 1000;
-        r44 = uint(int(r36) * 1000);
+        r44 = uint(int(uint(bitCount(r2))) * 1000);
       } else {
         // 85: setp.eq.s16 	%p7, %rs1, 7;
-        int t25;
-        int t26;
-        t25 = bitfieldExtract(int(rs1), 0, 16); t26 = 7;
-        bool t27;
-        t27 = t25 == t26;
-        p7 = t27;
-        if (p7) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 7) {
           // 140: mul.wide.u32 	%rd10, %r2, 613566757;
-          rd10 = uint64_t(r2) * uint64_t(0x24924925u);
           // 141: shr.u64 	%rd11, %rd10, 32;
-          uint t28;
-          t28 = 32u;
-          rd11 = (t28 >= 64u ? 0ul : rd10 >> t28);
           // 142: cvt.u32.u64 	%r32, %rd11;
-          uint64_t t29;
-          t29 = uint64_t(rd11);
-          r32 = uint(uint64_t(t29));
+          uint64_t t4 = uint64_t((uint64_t(r2) * uint64_t(0x24924925u)) >> 32u);
+          r32 = uint(uint64_t(t4));
           // 143: sub.s32 	%r33, %r2, %r32;
-          r33 = uint(int(r2) - int(r32));
           // 144: shr.u32 	%r34, %r33, 1;
-          uint t30;
-          t30 = 1u;
-          r34 = (t30 >= 32u ? 0u : r33 >> t30);
           // 145: add.s32 	%r35, %r34, %r32;
-          r35 = uint(int(r34) + int(r32));
           // 146: shr.u32 	%r44, %r35, 2;
-          uint t31;
-          t31 = 2u;
-          r44 = (t31 >= 32u ? 0u : r35 >> t31);
+          r44 = uint(int(uint(int(r2) - int(r32)) >> 1u) + int(r32)) >> 2u;
         } else {
           // 88: setp.eq.s16 	%p8, %rs1, 8;
-          int t32;
-          int t33;
-          t32 = bitfieldExtract(int(rs1), 0, 16); t33 = 8;
-          bool t34;
-          t34 = t32 == t33;
-          p8 = t34;
-          if (p8) {
+          if ((bitfieldExtract(int(rs1), 0, 16)) == 8) {
             // 93: clz.b32 	%r30, %r2;
-            r30 = uint(31 - findMSB(r2));
             // 94: shl.b32 	%r31, %r2, 5;
-            uint t35;
-            t35 = 5u;
-            r31 = (t35 >= 32u ? 0u : r2 << t35);
             // 95: add.s32 	%r44, %r30, %r31;
-            r44 = uint(int(r30) + int(r31));
+            r44 = uint(int(uint(31 - findMSB(r2))) + int(r2 << 5u));
           } else {
           }
         }
@@ -222,96 +128,47 @@ void main() {
     }
   } else {
     // 61: setp.gt.s16 	%p9, %rs1, 2;
-    int t36;
-    int t37;
-    t36 = bitfieldExtract(int(rs1), 0, 16); t37 = 2;
-    bool t38;
-    t38 = t36 > t37;
-    p9 = t38;
-    if (p9) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) > 2) {
       // 99: setp.eq.s16 	%p10, %rs1, 3;
-      int t39;
-      int t40;
-      t39 = bitfieldExtract(int(rs1), 0, 16); t40 = 3;
-      bool t41;
-      t41 = t39 == t40;
-      p10 = t41;
-      if (p10) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 150: brev.b32 	%r44, %r2;
         r44 = bitfieldReverse(r2);
       } else {
         // 102: setp.eq.s16 	%p11, %rs1, 4;
-        int t42;
-        int t43;
-        t42 = bitfieldExtract(int(rs1), 0, 16); t43 = 4;
-        bool t44;
-        t44 = t42 == t43;
-        p11 = t44;
-        if (p11) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 4) {
           // 157: st.param.b32 	[param0+0], %r2;
           p2g_stl32(0u, r2);
           // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
           r1_1 = p2g_ldl32(0u);
           // 22: mul.lo.s32 	%r2, %r1, -1640531527;
-          r2_1 = uint(int(r1_1) * -1640531527);
           // 23: shr.u32 	%r3, %r1, 15;
-          uint t45;
-          t45 = 15u;
-          r3_1 = (t45 >= 32u ? 0u : r1_1 >> t45);
           // 24: xor.b32  	%r4, %r2, %r3;
-          r4_1 = r2_1 ^ r3_1;
           // 25: st.param.b32 	[func_retval0+0], %r4;
-          p2g_stl32(4u, r4_1);
+          p2g_stl32(4u, (uint(int(r1_1) * -1640531527) ^ (r1_1 >> 15u)));
           // 164: ld.param.b32 	%r44, [retval0+0];
           r44 = p2g_ldl32(4u);
         } else {
           // 105: setp.eq.s16 	%p12, %rs1, 5;
-          int t46;
-          int t47;
-          t46 = bitfieldExtract(int(rs1), 0, 16); t47 = 5;
-          bool t48;
-          t48 = t46 == t47;
-          p12 = t48;
-          if (p12) {
+          if ((bitfieldExtract(int(rs1), 0, 16)) == 5) {
             // 110: shr.u32 	%r44, %r2, 3;
-            uint t49;
-            t49 = 3u;
-            r44 = (t49 >= 32u ? 0u : r2 >> t49);
+            r44 = r2 >> 3u;
           } else {
           }
         }
       }
     } else {
       // 64: setp.eq.s16 	%p13, %rs1, 0;
-      int t50;
-      int t51;
-      t50 = bitfieldExtract(int(rs1), 0, 16); t51 = 0;
-      bool t52;
-      t52 = t50 == t51;
-      p13 = t52;
-      if (p13) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
         // 127: add.s32 	%r44, %r2, 17;
         r44 = uint(int(r2) + 17);
       } else {
         // 67: setp.eq.s16 	%p14, %rs1, 1;
-        int t53;
-        int t54;
-        t53 = bitfieldExtract(int(rs1), 0, 16); t54 = 1;
-        bool t55;
-        t55 = t53 == t54;
-        p14 = t55;
-        if (p14) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
           // 131: mul.lo.s32 	%r44, %r2, 3;
           r44 = uint(int(r2) * 3);
         } else {
           // 70: setp.eq.s16 	%p15, %rs1, 2;
-          int t56;
-          int t57;
-          t56 = bitfieldExtract(int(rs1), 0, 16); t57 = 2;
-          bool t58;
-          t58 = t56 == t57;
-          p15 = t58;
-          if (p15) {
+          if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
             // 75: xor.b32  	%r44, %r2, -1515870811;
             r44 = r2 ^ 0xA5A5A5A5u;
           } else {
@@ -321,55 +178,28 @@ void main() {
     }
   }
   // 193: shr.u32 	%r16, %r2, 24;
-  uint t59;
-  t59 = 24u;
-  r16 = (t59 >= 32u ? 0u : r2 >> t59);
+  r16 = r2 >> 24u;
   // 194: cvt.u16.u32 	%rs2, %r16;
-  uint64_t t60;
-  t60 = uint64_t(r16);
-  rs2 = (uint(uint64_t(t60)) & 65535u);
+  uint64_t t5 = uint64_t(r16);
+  rs2 = (uint(uint64_t(t5)) & 65535u);
   // 195: mov.u32 	%r45, 1;
   r45 = 1u;
   // 196: setp.gt.s16 	%p16, %rs2, 149;
-  int t61;
-  int t62;
-  t61 = bitfieldExtract(int(rs2), 0, 16); t62 = 149;
-  bool t63;
-  t63 = t61 > t62;
-  p16 = t63;
-  if (p16) {
+  if ((bitfieldExtract(int(rs2), 0, 16)) > 149) {
     // 214: setp.eq.s16 	%p17, %rs2, 150;
-    int t64;
-    int t65;
-    t64 = bitfieldExtract(int(rs2), 0, 16); t65 = 150;
-    bool t66;
-    t66 = t64 == t65;
-    p17 = t66;
-    if (p17) {
+    if ((bitfieldExtract(int(rs2), 0, 16)) == 150) {
       // 231: mov.u32 	%r45, 4;
       r45 = 4u;
       p2g_sv0 = 22;
     } else {
       // 217: setp.eq.s16 	%p18, %rs2, 201;
-      int t67;
-      int t68;
-      t67 = bitfieldExtract(int(rs2), 0, 16); t68 = 201;
-      bool t69;
-      t69 = t67 == t68;
-      p18 = t69;
-      if (p18) {
+      if ((bitfieldExtract(int(rs2), 0, 16)) == 201) {
         // 235: mov.u32 	%r45, 5;
         r45 = 5u;
         p2g_sv0 = 22;
       } else {
         // 220: setp.ne.s16 	%p19, %rs2, 255;
-        int t70;
-        int t71;
-        t70 = bitfieldExtract(int(rs2), 0, 16); t71 = 255;
-        bool t72;
-        t72 = t70 != t71;
-        p19 = t72;
-        if (p19) {
+        if ((bitfieldExtract(int(rs2), 0, 16)) != 255) {
           p2g_sv0 = 21;
         } else {
           // 223: mov.u32 	%r45, 6;
@@ -380,35 +210,17 @@ void main() {
     }
   } else {
     // 199: setp.eq.s16 	%p20, %rs2, 3;
-    int t73;
-    int t74;
-    t73 = bitfieldExtract(int(rs2), 0, 16); t74 = 3;
-    bool t75;
-    t75 = t73 == t74;
-    p20 = t75;
-    if (p20) {
+    if ((bitfieldExtract(int(rs2), 0, 16)) == 3) {
       p2g_sv0 = 22;
     } else {
       // 202: setp.eq.s16 	%p21, %rs2, 40;
-      int t76;
-      int t77;
-      t76 = bitfieldExtract(int(rs2), 0, 16); t77 = 40;
-      bool t78;
-      t78 = t76 == t77;
-      p21 = t78;
-      if (p21) {
+      if ((bitfieldExtract(int(rs2), 0, 16)) == 40) {
         // 227: mov.u32 	%r45, 2;
         r45 = 2u;
         p2g_sv0 = 22;
       } else {
         // 205: setp.eq.s16 	%p22, %rs2, 77;
-        int t79;
-        int t80;
-        t79 = bitfieldExtract(int(rs2), 0, 16); t80 = 77;
-        bool t81;
-        t81 = t79 == t80;
-        p22 = t81;
-        if (p22) {
+        if ((bitfieldExtract(int(rs2), 0, 16)) == 77) {
           // 210: mov.u32 	%r45, 3;
           r45 = 3u;
           p2g_sv0 = 22;
@@ -423,15 +235,10 @@ void main() {
     r45 = r16 & 15u;
   }
   // 242: shl.b32 	%r43, %r1, 1;
-  uint t82;
-  t82 = 1u;
-  r43 = (t82 >= 32u ? 0u : r1 << t82);
   // 243: cvta.to.global.u64 	%rd12, %rd1;
-  rd12 = rd1;
   // 244: mul.wide.u32 	%rd13, %r43, 4;
-  rd13 = uint64_t(r43) * uint64_t(4u);
   // 245: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd12) + int64_t(rd13));
+  rd14 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
   // 246: st.global.u32 	[%rd14], %r44;
   P2GU32(rd14).v = r44;
   // 247: st.global.u32 	[%rd14+4], %r45;

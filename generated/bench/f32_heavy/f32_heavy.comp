@@ -236,33 +236,27 @@ void main() {
   // 29: ld.param.u32 	%r3, [f32_heavy_param_2];
   r3 = P2GU32((pc.params + 16ul)).v;
   // 30: mov.u32 	%r4, %ntid.x;
-  r4 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r5, %ctaid.x;
-  r5 = gl_WorkGroupID.x;
   // 32: mov.u32 	%r6, %tid.x;
-  r6 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r7, %r5, %r4, %r6;
-  r7 = uint(int(r5) * int(r4) + int(r6));
+  r7 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: cvt.s64.s32 	%rd1, %r7;
-  int64_t t1;
-  t1 = int64_t(int(r7));
+  int64_t t1 = int64_t(int(r7));
   rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 35: cvta.to.global.u64 	%rd4, %rd3;
   rd4 = rd3;
   // 36: mul.wide.s32 	%rd5, %r7, 4;
   rd5 = uint64_t(int64_t(int(r7)) * int64_t(4));
   // 37: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
   // 38: xor.b64  	%rd7, %rd5, 4;
-  rd7 = packUint2x32(unpackUint2x32(rd5) ^ unpackUint2x32(4ul));
   // 39: add.s64 	%rd8, %rd4, %rd7;
-  rd8 = uint64_t(int64_t(rd4) + int64_t(rd7));
+  rd8 = uint64_t(int64_t(rd4) + int64_t(packUint2x32(unpackUint2x32(rd5) ^ unpackUint2x32(4ul))));
   // 40: ld.global.nc.f32 	%f17, [%rd8];
   f17 = uintBitsToFloat(P2GU32(rd8).v);
   // 41: mul.f32 	%f114, %f17, 0f3F000000;
   f114 = p2g_fmul(f17, 0.5, false);
   // 42: ld.global.nc.f32 	%f115, [%rd6];
-  f115 = uintBitsToFloat(P2GU32(rd6).v);
+  f115 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(rd5))).v);
   // 43: fma.rn.f32 	%f116, %f115, 0f3E800000, 0f3F800000;
   f116 = p2g_ffma(f115, 0.25, 1.0, 0, false);
   // 44: mov.f32 	%f18, 0f3F400000;
@@ -270,13 +264,7 @@ void main() {
   // 45: sub.f32 	%f117, %f18, %f114;
   f117 = p2g_fsub(f18, f114, false);
   // 46: setp.lt.s32 	%p1, %r3, 1;
-  int t2;
-  int t3;
-  t2 = int(r3); t3 = 1;
-  bool t4;
-  t4 = t2 < t3;
-  p1 = t4;
-  if (!p1) {
+  if (!(int(r3) < 1)) {
     // 49: mov.u32 	%r9, 0;
     r9 = 0u;
     for (;;) {
@@ -460,13 +448,7 @@ void main() {
       // 144: add.s32 	%r9, %r9, 1;
       r9 = uint(int(r9) + 1);
       // 145: setp.lt.s32 	%p2, %r9, %r3;
-      int t5;
-      int t6;
-      t5 = int(r9); t6 = int(r3);
-      bool t7;
-      t7 = t5 < t6;
-      p2 = t7;
-      if (!p2) {
+      if (!(int(r9) < int(r3))) {
         break;
       }
     }
@@ -478,14 +460,9 @@ void main() {
   // 151: fma.rn.f32 	%f109, %f107, 0f3F000000, %f108;
   f109 = p2g_ffma(f107, 0.5, f108, 0, false);
   // 152: cvta.to.global.u64 	%rd9, %rd2;
-  rd9 = rd2;
   // 153: shl.b64 	%rd10, %rd1, 2;
-  uint t8;
-  t8 = 2u;
-  rd10 = (t8 >= 64u ? 0ul : rd1 << t8);
   // 154: add.s64 	%rd11, %rd9, %rd10;
-  rd11 = uint64_t(int64_t(rd9) + int64_t(rd10));
   // 155: st.global.f32 	[%rd11], %f109;
-  P2GU32(rd11).v = floatBitsToUint(f109);
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd1 << 2u))).v = floatBitsToUint(f109);
   return;
 }

@@ -750,47 +750,29 @@ void main() {
   // 29: ld.param.u32 	%r5, [sfu_heavy_param_2];
   r5 = P2GU32((pc.params + 16ul)).v;
   // 30: mov.u32 	%r6, %ntid.x;
-  r6 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r7, %ctaid.x;
-  r7 = gl_WorkGroupID.x;
   // 32: mov.u32 	%r8, %tid.x;
-  r8 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r9, %r7, %r6, %r8;
-  r9 = uint(int(r7) * int(r6) + int(r8));
+  r9 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: cvt.s64.s32 	%rd1, %r9;
-  int64_t t1;
-  t1 = int64_t(int(r9));
+  int64_t t1 = int64_t(int(r9));
   rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 35: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
   // 36: mul.wide.s32 	%rd5, %r9, 4;
-  rd5 = uint64_t(int64_t(int(r9)) * int64_t(4));
   // 37: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
+  rd6 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r9)) * int64_t(4))));
   // 38: ld.global.nc.f32 	%f245, [%rd6];
   f245 = uintBitsToFloat(P2GU32(rd6).v);
   // 39: setp.lt.s32 	%p1, %r5, 1;
-  int t2;
-  int t3;
-  t2 = int(r5); t3 = 1;
-  bool t4;
-  t4 = t2 < t3;
-  p1 = t4;
   // 40: mov.f32 	%f246, 0f3F000000;
   f246 = 0.5;
-  if (!p1) {
+  if (!(int(r5) < 1)) {
     // 43: and.b32  	%r1, %r5, 1;
     r1 = r5 & 1u;
     // 44: setp.eq.s32 	%p2, %r5, 1;
-    int t5;
-    int t6;
-    t5 = int(r5); t6 = 1;
-    bool t7;
-    t7 = t5 == t6;
-    p2 = t7;
     // 45: mov.f32 	%f246, 0f3F000000;
     f246 = 0.5;
-    if (!p2) {
+    if (!(int(r5) == 1)) {
       // 48: sub.s32 	%r10, %r5, %r1;
       r10 = uint(int(r5) - int(r1));
       // 49: mov.f32 	%f246, 0f3F000000;
@@ -1104,25 +1086,13 @@ void main() {
         // 220: add.s32 	%r10, %r10, -2;
         r10 = uint(int(r10) + -2);
         // 221: setp.ne.s32 	%p3, %r10, 0;
-        int t8;
-        int t9;
-        t8 = int(r10); t9 = 0;
-        bool t10;
-        t10 = t8 != t9;
-        p3 = t10;
-        if (!p3) {
+        if (!(int(r10) != 0)) {
           break;
         }
       }
     }
     // 225: setp.eq.s32 	%p4, %r1, 0;
-    int t11;
-    int t12;
-    t11 = int(r1); t12 = 0;
-    bool t13;
-    t13 = t11 == t12;
-    p4 = t13;
-    if (!p4) {
+    if (!(int(r1) == 0)) {
       // 228: mul.f32 	%f176, %f245, 0f3F000000;
       f176 = p2g_fmul(f245, 0.5, false);
       // 229: mul.f32 	%f177, %f176, 0f3FB8AA3B;
@@ -1278,16 +1248,11 @@ void main() {
     }
   }
   // 314: cvta.to.global.u64 	%rd7, %rd2;
-  rd7 = rd2;
   // 315: shl.b64 	%rd8, %rd1, 2;
-  uint t14;
-  t14 = 2u;
-  rd8 = (t14 >= 64u ? 0ul : rd1 << t14);
   // 316: add.s64 	%rd9, %rd7, %rd8;
-  rd9 = uint64_t(int64_t(rd7) + int64_t(rd8));
   // 317: add.f32 	%f242, %f245, %f246;
   f242 = p2g_fadd(f245, f246, false);
   // 318: st.global.f32 	[%rd9], %f242;
-  P2GU32(rd9).v = floatBitsToUint(f242);
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd1 << 2u))).v = floatBitsToUint(f242);
   return;
 }

@@ -246,94 +246,51 @@ void main() {
   // 37: and.b32  	%r2, %r1, 15;
   r2 = r1 & 15u;
   // 38: shr.u32 	%r3, %r1, 4;
-  uint t1;
-  t1 = 4u;
-  r3 = (t1 >= 32u ? 0u : r1 >> t1);
+  r3 = r1 >> 4u;
   // 39: mov.u32 	%r4, %ctaid.x;
   r4 = gl_WorkGroupID.x;
   // 40: shl.b32 	%r21, %r4, 8;
-  uint t2;
-  t2 = 8u;
-  r21 = (t2 >= 32u ? 0u : r4 << t2);
   // 41: add.s32 	%r22, %r21, %r1;
-  r22 = uint(int(r21) + int(r1));
   // 42: cvta.to.global.u64 	%rd4, %rd2;
-  rd4 = rd2;
   // 43: mul.wide.s32 	%rd5, %r22, 4;
-  rd5 = uint64_t(int64_t(int(r22)) * int64_t(4));
   // 44: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
+  rd6 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r4 << 8u) + int(r1)))) * int64_t(4))));
   // 45: ld.global.nc.f32 	%f1, [%rd6];
   f1 = uintBitsToFloat(P2GU32(rd6).v);
   // 46: setp.ne.s32 	%p1, %r2, 0;
-  int t3;
-  int t4;
-  t3 = int(r2); t4 = 0;
-  bool t5;
-  t5 = t3 != t4;
-  p1 = t5;
   // 47: mov.u32 	%r23, _ZZ12smem_barrierE4tile;
   r23 = uint(0ul);
   // 48: mad.lo.s32 	%r5, %r3, 72, %r23;
   r5 = uint(int(r3) * 72 + int(r23));
-  if (!p1) {
+  if (!(int(r2) != 0)) {
     // 51: mov.u32 	%r24, 0;
-    r24 = 0u;
     // 52: st.shared.u32 	[%r5+72], %r24;
-    p2g_sts32((r5 + 72u), r24);
+    p2g_sts32((r5 + 72u), 0u);
   }
   // 55: setp.ne.s32 	%p2, %r2, 15;
-  int t6;
-  int t7;
-  t6 = int(r2); t7 = 15;
-  bool t8;
-  t8 = t6 != t7;
-  p2 = t8;
-  if (!p2) {
+  if (!(int(r2) != 15)) {
     // 58: mov.u32 	%r25, 0;
-    r25 = 0u;
     // 59: st.shared.u32 	[%r5+140], %r25;
-    p2g_sts32((r5 + 140u), r25);
+    p2g_sts32((r5 + 140u), 0u);
   }
   // 62: setp.ne.s32 	%p3, %r3, 0;
-  int t9;
-  int t10;
-  t9 = int(r3); t10 = 0;
-  bool t11;
-  t11 = t9 != t10;
-  p3 = t11;
   // 63: shl.b32 	%r26, %r2, 2;
-  uint t12;
-  t12 = 2u;
-  r26 = (t12 >= 32u ? 0u : r2 << t12);
+  r26 = r2 << 2u;
   // 64: add.s32 	%r6, %r23, %r26;
   r6 = uint(int(r23) + int(r26));
-  if (!p3) {
+  if (!(int(r3) != 0)) {
     // 67: mov.u32 	%r28, 0;
-    r28 = 0u;
     // 68: st.shared.u32 	[%r6+4], %r28;
-    p2g_sts32((r6 + 4u), r28);
+    p2g_sts32((r6 + 4u), 0u);
   }
   // 71: setp.ne.s32 	%p4, %r3, 15;
-  int t13;
-  int t14;
-  t13 = int(r3); t14 = 15;
-  bool t15;
-  t15 = t13 != t14;
-  p4 = t15;
-  if (!p4) {
+  if (!(int(r3) != 15)) {
     // 74: mov.u32 	%r29, 0;
-    r29 = 0u;
     // 75: st.shared.u32 	[%r6+1228], %r29;
-    p2g_sts32((r6 + 1228u), r29);
+    p2g_sts32((r6 + 1228u), 0u);
   }
   // 78: setp.ne.s32 	%p5, %r1, 0;
-  int t16;
-  int t17;
-  t16 = int(r1); t17 = 0;
-  bool t18;
-  t18 = t16 != t17;
-  p5 = t18;
+  p5 = int(r1) != 0;
   if (!p5) {
     // 81: mov.u32 	%r30, 0;
     r30 = 0u;
@@ -353,27 +310,14 @@ void main() {
   // 90: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 91: setp.lt.s32 	%p6, %r20, 1;
-  int t19;
-  int t20;
-  t19 = int(r20); t20 = 1;
-  bool t21;
-  t21 = t19 < t20;
-  p6 = t21;
-  if (!p6) {
+  if (!(int(r20) < 1)) {
     // 94: add.s32 	%r35, %r20, -1;
-    r35 = uint(int(r20) + -1);
     // 95: and.b32  	%r56, %r20, 3;
     r56 = r20 & 3u;
     // 96: setp.lt.u32 	%p7, %r35, 3;
-    uint t22;
-    uint t23;
-    t22 = r35; t23 = 3u;
-    bool t24;
-    t24 = t22 < t23;
-    p7 = t24;
     // 97: mov.u32 	%r54, 0;
     r54 = 0u;
-    if (!p7) {
+    if (!(uint(int(r20) + -1) < 3u)) {
       // 100: sub.s32 	%r53, %r20, %r56;
       r53 = uint(int(r20) - int(r56));
       // 101: mov.u32 	%r54, 0;
@@ -403,11 +347,9 @@ void main() {
         // 114: fma.rn.f32 	%f12, %f10, 0f3F000000, %f11;
         f12 = p2g_ffma(f10, 0.5, f11, 0, false);
         // 115: and.b32  	%r37, %r54, 4;
-        r37 = r54 & 4u;
         // 116: cvt.rn.f32.s32 	%f13, %r37;
-        uint t25;
-        t25 = p2g_s2f32(int(int(r37)), 0);
-        f13 = uintBitsToFloat((t25 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t25);
+        uint t1 = p2g_s2f32(int(int(r54 & 4u)), 0);
+        f13 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
         // 117: fma.rn.f32 	%f14, %f13, 0f3A83126F, %f12;
         f14 = p2g_ffma(f13, uintBitsToFloat(0x3A83126Fu), f12, 0, false);
         // 118: st.shared.f32 	[%r7+76], %f14;
@@ -437,13 +379,10 @@ void main() {
         // 130: fma.rn.f32 	%f24, %f22, 0f3F000000, %f23;
         f24 = p2g_ffma(f22, 0.5, f23, 0, false);
         // 131: add.s32 	%r38, %r54, 1;
-        r38 = uint(int(r54) + 1);
         // 132: and.b32  	%r39, %r38, 5;
-        r39 = r38 & 5u;
         // 133: cvt.rn.f32.s32 	%f25, %r39;
-        uint t26;
-        t26 = p2g_s2f32(int(int(r39)), 0);
-        f25 = uintBitsToFloat((t26 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t26);
+        uint t2 = p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0);
+        f25 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
         // 134: fma.rn.f32 	%f26, %f25, 0f3A83126F, %f24;
         f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
         // 135: st.shared.f32 	[%r7+76], %f26;
@@ -473,13 +412,10 @@ void main() {
         // 147: fma.rn.f32 	%f36, %f34, 0f3F000000, %f35;
         f36 = p2g_ffma(f34, 0.5, f35, 0, false);
         // 148: add.s32 	%r40, %r54, 2;
-        r40 = uint(int(r54) + 2);
         // 149: and.b32  	%r41, %r40, 6;
-        r41 = r40 & 6u;
         // 150: cvt.rn.f32.s32 	%f37, %r41;
-        uint t27;
-        t27 = p2g_s2f32(int(int(r41)), 0);
-        f37 = uintBitsToFloat((t27 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t27);
+        uint t3 = p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0);
+        f37 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
         // 151: fma.rn.f32 	%f38, %f37, 0f3A83126F, %f36;
         f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
         // 152: st.shared.f32 	[%r7+76], %f38;
@@ -509,13 +445,10 @@ void main() {
         // 164: fma.rn.f32 	%f48, %f46, 0f3F000000, %f47;
         f48 = p2g_ffma(f46, 0.5, f47, 0, false);
         // 165: add.s32 	%r42, %r54, 3;
-        r42 = uint(int(r54) + 3);
         // 166: and.b32  	%r43, %r42, 7;
-        r43 = r42 & 7u;
         // 167: cvt.rn.f32.s32 	%f49, %r43;
-        uint t28;
-        t28 = p2g_s2f32(int(int(r43)), 0);
-        f49 = uintBitsToFloat((t28 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t28);
+        uint t4 = p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0);
+        f49 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
         // 168: fma.rn.f32 	%f50, %f49, 0f3A83126F, %f48;
         f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
         // 169: st.shared.f32 	[%r7+76], %f50;
@@ -527,25 +460,13 @@ void main() {
         // 172: add.s32 	%r53, %r53, -4;
         r53 = uint(int(r53) + -4);
         // 173: setp.ne.s32 	%p8, %r53, 0;
-        int t29;
-        int t30;
-        t29 = int(r53); t30 = 0;
-        bool t31;
-        t31 = t29 != t30;
-        p8 = t31;
-        if (!p8) {
+        if (!(int(r53) != 0)) {
           break;
         }
       }
     }
     // 177: setp.eq.s32 	%p9, %r56, 0;
-    int t32;
-    int t33;
-    t32 = int(r56); t33 = 0;
-    bool t34;
-    t34 = t32 == t33;
-    p9 = t34;
-    if (!p9) {
+    if (!(int(r56) == 0)) {
       for (;;) {
         p2g_loop_tick();
         // 182: ld.shared.f32 	%f51, [%r7+148];
@@ -571,11 +492,9 @@ void main() {
         // 192: fma.rn.f32 	%f60, %f58, 0f3F000000, %f59;
         f60 = p2g_ffma(f58, 0.5, f59, 0, false);
         // 193: and.b32  	%r44, %r54, 7;
-        r44 = r54 & 7u;
         // 194: cvt.rn.f32.s32 	%f61, %r44;
-        uint t35;
-        t35 = p2g_s2f32(int(int(r44)), 0);
-        f61 = uintBitsToFloat((t35 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t35);
+        uint t5 = p2g_s2f32(int(int(r54 & 7u)), 0);
+        f61 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
         // 195: fma.rn.f32 	%f62, %f61, 0f3A83126F, %f60;
         f62 = p2g_ffma(f61, uintBitsToFloat(0x3A83126Fu), f60, 0, false);
         // 196: st.shared.f32 	[%r7+76], %f62;
@@ -587,13 +506,7 @@ void main() {
         // 199: add.s32 	%r56, %r56, -1;
         r56 = uint(int(r56) + -1);
         // 200: setp.ne.s32 	%p10, %r56, 0;
-        int t36;
-        int t37;
-        t36 = int(r56); t37 = 0;
-        bool t38;
-        t38 = t36 != t37;
-        p10 = t38;
-        if (!p10) {
+        if (!(int(r56) != 0)) {
           break;
         }
       }
@@ -602,46 +515,25 @@ void main() {
   // 204: ld.shared.f32 	%f2, [%r7+76];
   f2 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
   // 205: setp.ne.s32 	%p11, %r2, %r3;
-  int t39;
-  int t40;
-  t39 = int(r2); t40 = int(r3);
-  bool t41;
-  t41 = t39 != t40;
-  p11 = t41;
-  if (!p11) {
+  if (!(int(r2) != int(r3))) {
     // 208: shl.b32 	%r45, %r4, 4;
-    uint t42;
-    t42 = 4u;
-    r45 = (t42 >= 32u ? 0u : r4 << t42);
     // 209: or.b32  	%r46, %r45, %r2;
-    r46 = r45 | r2;
     // 210: mul.wide.u32 	%rd7, %r46, 4;
-    rd7 = uint64_t(r46) * uint64_t(4u);
     // 211: add.s64 	%rd8, %rd1, %rd7;
-    rd8 = uint64_t(int64_t(rd1) + int64_t(rd7));
+    rd8 = uint64_t(int64_t(rd1) + int64_t(uint64_t((r4 << 4u) | r2) * uint64_t(4u)));
     // 212: st.global.f32 	[%rd8], %f2;
     P2GU32(rd8).v = floatBitsToUint(f2);
   }
   // 215: shl.b32 	%r47, %r1, 2;
-  uint t43;
-  t43 = 2u;
-  r47 = (t43 >= 32u ? 0u : r1 << t43);
   // 216: mov.u32 	%r48, _ZZ12smem_barrierE3sum;
-  r48 = uint(1296ul);
   // 217: add.s32 	%r19, %r48, %r47;
-  r19 = uint(int(r48) + int(r47));
+  r19 = uint(int(uint(1296ul)) + int(r1 << 2u));
   // 218: st.shared.f32 	[%r19], %f2;
   p2g_sts32(r19, floatBitsToUint(f2));
   // 219: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 220: setp.gt.u32 	%p12, %r1, 127;
-  uint t44;
-  uint t45;
-  t44 = r1; t45 = 127u;
-  bool t46;
-  t46 = t44 > t45;
-  p12 = t46;
-  if (!p12) {
+  if (!(r1 > 127u)) {
     // 223: ld.shared.f32 	%f63, [%r19];
     f63 = uintBitsToFloat(p2g_lds32(r19));
     // 224: ld.shared.f32 	%f64, [%r19+512];
@@ -654,13 +546,7 @@ void main() {
   // 229: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 230: setp.gt.u32 	%p13, %r1, 63;
-  uint t47;
-  uint t48;
-  t47 = r1; t48 = 63u;
-  bool t49;
-  t49 = t47 > t48;
-  p13 = t49;
-  if (!p13) {
+  if (!(r1 > 63u)) {
     // 233: ld.shared.f32 	%f66, [%r19];
     f66 = uintBitsToFloat(p2g_lds32(r19));
     // 234: ld.shared.f32 	%f67, [%r19+256];
@@ -673,13 +559,7 @@ void main() {
   // 239: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 240: setp.gt.u32 	%p14, %r1, 31;
-  uint t50;
-  uint t51;
-  t50 = r1; t51 = 31u;
-  bool t52;
-  t52 = t50 > t51;
-  p14 = t52;
-  if (!p14) {
+  if (!(r1 > 31u)) {
     // 243: ld.shared.f32 	%f69, [%r19];
     f69 = uintBitsToFloat(p2g_lds32(r19));
     // 244: ld.shared.f32 	%f70, [%r19+128];
@@ -692,13 +572,7 @@ void main() {
   // 249: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 250: setp.gt.u32 	%p15, %r1, 15;
-  uint t53;
-  uint t54;
-  t53 = r1; t54 = 15u;
-  bool t55;
-  t55 = t53 > t54;
-  p15 = t55;
-  if (!p15) {
+  if (!(r1 > 15u)) {
     // 253: ld.shared.f32 	%f72, [%r19];
     f72 = uintBitsToFloat(p2g_lds32(r19));
     // 254: ld.shared.f32 	%f73, [%r19+64];
@@ -711,13 +585,7 @@ void main() {
   // 259: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 260: setp.gt.u32 	%p16, %r1, 7;
-  uint t56;
-  uint t57;
-  t56 = r1; t57 = 7u;
-  bool t58;
-  t58 = t56 > t57;
-  p16 = t58;
-  if (!p16) {
+  if (!(r1 > 7u)) {
     // 263: ld.shared.f32 	%f75, [%r19];
     f75 = uintBitsToFloat(p2g_lds32(r19));
     // 264: ld.shared.f32 	%f76, [%r19+32];
@@ -730,13 +598,7 @@ void main() {
   // 269: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 270: setp.gt.u32 	%p17, %r1, 3;
-  uint t59;
-  uint t60;
-  t59 = r1; t60 = 3u;
-  bool t61;
-  t61 = t59 > t60;
-  p17 = t61;
-  if (!p17) {
+  if (!(r1 > 3u)) {
     // 273: ld.shared.f32 	%f78, [%r19];
     f78 = uintBitsToFloat(p2g_lds32(r19));
     // 274: ld.shared.f32 	%f79, [%r19+16];
@@ -749,13 +611,7 @@ void main() {
   // 279: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 280: setp.gt.u32 	%p18, %r1, 1;
-  uint t62;
-  uint t63;
-  t62 = r1; t63 = 1u;
-  bool t64;
-  t64 = t62 > t63;
-  p18 = t64;
-  if (!p18) {
+  if (!(r1 > 1u)) {
     // 283: ld.shared.f32 	%f81, [%r19];
     f81 = uintBitsToFloat(p2g_lds32(r19));
     // 284: ld.shared.f32 	%f82, [%r19+8];
@@ -783,17 +639,11 @@ void main() {
     // 301: ld.shared.f32 	%f87, [_ZZ12smem_barrierE3sum];
     f87 = uintBitsToFloat(p2g_lds32(1296u));
     // 302: mov.u32 	%r49, %nctaid.x;
-    r49 = gl_NumWorkGroups.x;
     // 303: shl.b32 	%r50, %r49, 4;
-    uint t65;
-    t65 = 4u;
-    r50 = (t65 >= 32u ? 0u : r49 << t65);
     // 304: add.s32 	%r51, %r50, %r4;
-    r51 = uint(int(r50) + int(r4));
     // 305: mul.wide.u32 	%rd9, %r51, 4;
-    rd9 = uint64_t(r51) * uint64_t(4u);
     // 306: add.s64 	%rd10, %rd1, %rd9;
-    rd10 = uint64_t(int64_t(rd1) + int64_t(rd9));
+    rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(gl_NumWorkGroups.x << 4u) + int(r4))) * uint64_t(4u)));
     // 307: st.global.f32 	[%rd10], %f87;
     P2GU32(rd10).v = floatBitsToUint(f87);
   }

@@ -415,262 +415,127 @@ void main() {
   // 25: ld.param.u64 	%rd1, [mma_bf16_f32_k16_param_0];
   rd1 = P2GU64((pc.params)).v;
   // 26: mov.u32 	%r327, %ctaid.x;
-  r327 = gl_WorkGroupID.x;
   // 27: mov.u32 	%r328, %ntid.x;
-  r328 = gl_WorkGroupSize.x;
   // 28: mov.u32 	%r329, %tid.x;
   r329 = gl_LocalInvocationID.x;
   // 29: mad.lo.s32 	%r330, %r327, %r328, %r329;
-  r330 = uint(int(r327) * int(r328) + int(r329));
   // 30: shr.u32 	%r1, %r330, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r330 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r329)) >> 5u;
   // 31: and.b32  	%r331, %r329, 31;
-  r331 = r329 & 31u;
   // 32: shr.u32 	%r2, %r331, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r331 >> t2);
+  r2 = (r329 & 31u) >> 2u;
   // 33: and.b32  	%r3, %r329, 3;
   r3 = r329 & 3u;
   // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  rd2 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 35: shr.u64 	%rd3, %rd2, 34;
-  uint t3;
-  t3 = 34u;
-  rd3 = (t3 >= 64u ? 0ul : rd2 >> t3);
   // 36: cvt.u32.u64 	%r332, %rd3;
-  uint64_t t4;
-  t4 = uint64_t(rd3);
-  r332 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 37: mul.lo.s32 	%r333, %r332, 6;
-  r333 = uint(int(r332) * 6);
   // 38: sub.s32 	%r4, %r1, %r333;
-  r4 = uint(int(r1) - int(r333));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 39: shl.b32 	%r334, %r329, 1;
-  uint t5;
-  t5 = 1u;
-  r334 = (t5 >= 32u ? 0u : r329 << t5);
   // 40: and.b32  	%r5, %r334, 6;
-  r5 = r334 & 6u;
+  r5 = (r329 << 1u) & 6u;
   // 41: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 42: add.s32 	%r7, %r5, 5377319;
   r7 = uint(int(r5) + 5377319);
   // 43: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t6;
-  t6 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t6)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 44: shl.b32 	%r8, %r2, 6;
-  uint t7;
-  t7 = 6u;
-  r8 = (t7 >= 32u ? 0u : r2 << t7);
+  r8 = r2 << 6u;
   // 45: add.s32 	%r335, %r7, %r8;
-  r335 = uint(int(r7) + int(r8));
   // 46: xor.b32  	%r336, %r335, 82;
-  r336 = r335 ^ 82u;
   // 47: mul.lo.s32 	%r337, %r336, 2146121005;
-  r337 = uint(int(r336) * 2146121005);
+  r337 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
   // 48: shr.u32 	%r338, %r337, 15;
-  uint t8;
-  t8 = 15u;
-  r338 = (t8 >= 32u ? 0u : r337 >> t8);
   // 49: xor.b32  	%r339, %r338, %r337;
-  r339 = r338 ^ r337;
   // 50: mul.lo.s32 	%r340, %r339, -2073254261;
-  r340 = uint(int(r339) * -2073254261);
+  r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
   // 51: shr.u32 	%r341, %r340, 16;
-  uint t9;
-  t9 = 16u;
-  r341 = (t9 >= 32u ? 0u : r340 >> t9);
   // 52: xor.b32  	%r342, %r340, %r6;
   r342 = r340 ^ r6;
   // 53: xor.b32  	%r343, %r342, %r341;
-  r343 = r342 ^ r341;
   // 54: shr.u32 	%r344, %r342, 16;
-  uint t10;
-  t10 = 16u;
-  r344 = (t10 >= 32u ? 0u : r342 >> t10);
   // 55: xor.b32  	%r345, %r343, %r344;
-  r345 = r343 ^ r344;
   // 56: mul.lo.s32 	%r346, %r345, 2146121005;
-  r346 = uint(int(r345) * 2146121005);
+  r346 = uint(int((r342 ^ (r340 >> 16u)) ^ (r342 >> 16u)) * 2146121005);
   // 57: shr.u32 	%r347, %r346, 15;
-  uint t11;
-  t11 = 15u;
-  r347 = (t11 >= 32u ? 0u : r346 >> t11);
   // 58: xor.b32  	%r348, %r347, %r346;
-  r348 = r347 ^ r346;
   // 59: mul.lo.s32 	%r349, %r348, -2073254261;
-  r349 = uint(int(r348) * -2073254261);
+  r349 = uint(int((r346 >> 15u) ^ r346) * -2073254261);
   // 60: shr.u32 	%r350, %r349, 16;
-  uint t12;
-  t12 = 16u;
-  r350 = (t12 >= 32u ? 0u : r349 >> t12);
   // 61: xor.b32  	%r351, %r350, %r349;
-  r351 = r350 ^ r349;
+  r351 = (r349 >> 16u) ^ r349;
   // 62: xor.b32  	%r352, %r351, -1515870811;
   r352 = r351 ^ 0xA5A5A5A5u;
   // 63: shr.u32 	%r353, %r352, 16;
-  uint t13;
-  t13 = 16u;
-  r353 = (t13 >= 32u ? 0u : r352 >> t13);
   // 64: xor.b32  	%r354, %r353, %r352;
-  r354 = r353 ^ r352;
   // 65: mul.lo.s32 	%r355, %r354, 2146121005;
-  r355 = uint(int(r354) * 2146121005);
+  r355 = uint(int((r352 >> 16u) ^ r352) * 2146121005);
   // 66: shr.u32 	%r356, %r355, 15;
-  uint t14;
-  t14 = 15u;
-  r356 = (t14 >= 32u ? 0u : r355 >> t14);
   // 67: xor.b32  	%r357, %r356, %r355;
-  r357 = r356 ^ r355;
   // 68: mul.lo.s32 	%r358, %r357, -2073254261;
-  r358 = uint(int(r357) * -2073254261);
+  r358 = uint(int((r355 >> 15u) ^ r355) * -2073254261);
   // 69: shr.u32 	%r359, %r358, 16;
-  uint t15;
-  t15 = 16u;
-  r359 = (t15 >= 32u ? 0u : r358 >> t15);
   // 70: xor.b32  	%r1549, %r359, %r358;
-  r1549 = r359 ^ r358;
+  r1549 = (r358 >> 16u) ^ r358;
   // 71: shl.b32 	%r10, %r351, 31;
-  uint t16;
-  t16 = 31u;
-  r10 = (t16 >= 32u ? 0u : r351 << t16);
+  r10 = r351 << 31u;
   // 72: shr.u32 	%r360, %r351, 1;
-  uint t17;
-  t17 = 1u;
-  r360 = (t17 >= 32u ? 0u : r351 >> t17);
   // 73: and.b32  	%r11, %r360, 8388607;
-  r11 = r360 & 0x007FFFFFu;
+  r11 = (r351 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1549, -858993459;
-        rd6 = uint64_t(r1549) * uint64_t(0xCCCCCCCDu);
         // 125: shr.u64 	%rd7, %rd6, 34;
-        uint t27;
-        t27 = 34u;
-        rd7 = (t27 >= 64u ? 0ul : rd6 >> t27);
         // 126: cvt.u32.u64 	%r366, %rd7;
-        uint64_t t28;
-        t28 = uint64_t(rd7);
-        r366 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r1549) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 127: mul.lo.s32 	%r367, %r366, 5;
-        r367 = uint(int(r366) * 5);
         // 128: sub.s32 	%r15, %r1549, %r367;
-        r15 = uint(int(r1549) - int(r367));
+        r15 = uint(int(r1549) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2313: shr.u32 	%r368, %r1549, 8;
-          uint t32;
-          t32 = 8u;
-          r368 = (t32 >= 32u ? 0u : r1549 >> t32);
+          r368 = r1549 >> 8u;
           // 2314: mul.wide.u32 	%rd8, %r368, -1431655765;
-          rd8 = uint64_t(r368) * uint64_t(0xAAAAAAABu);
           // 2315: shr.u64 	%rd9, %rd8, 34;
-          uint t33;
-          t33 = 34u;
-          rd9 = (t33 >= 64u ? 0ul : rd8 >> t33);
           // 2316: cvt.u32.u64 	%r369, %rd9;
-          uint64_t t34;
-          t34 = uint64_t(rd9);
-          r369 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r368) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2317: mul.lo.s32 	%r370, %r369, 6;
-          r370 = uint(int(r369) * 6);
           // 2318: sub.s32 	%r371, %r368, %r370;
-          r371 = uint(int(r368) - int(r370));
           // 2319: cvt.u16.u32 	%rs3, %r371;
-          uint64_t t35;
-          t35 = uint64_t(r371);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2320: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2325: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2909: shr.u32 	%r373, %r1549, 12;
-              uint t42;
-              t42 = 12u;
-              r373 = (t42 >= 32u ? 0u : r1549 >> t42);
               // 2910: and.b32  	%r374, %r373, 1;
-              r374 = r373 & 1u;
               // 2911: or.b32  	%r375, %r10, %r374;
-              r375 = r10 | r374;
+              r375 = r10 | ((r1549 >> 12u) & 1u);
               // 2912: or.b32  	%r1549, %r375, 2143289344;
               r1549 = r375 | 0x7FC00000u;
               p2g_sv0 = 10;
             } else {
               // 2328: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2916: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 2917: selp.b32 	%r372, 1, %r11, %p18;
-                r372 = p18 ? 1u : r11;
                 // 2918: or.b32  	%r1549, %r372, %r10;
-                r1549 = r372 | r10;
+                r1549 = ((int(r11) == 0) ? 1u : r11) | r10;
                 p2g_sv0 = 10;
               } else {
                 // 2331: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
                   // 2334: or.b32  	%r1549, %r10, 2139095039;
@@ -681,25 +546,13 @@ void main() {
             }
           } else {
             // 2713: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
             // 2714: mov.u32 	%r1549, %r10;
             r1549 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2717: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2722: or.b32  	%r1549, %r10, 2139095040;
                 r1549 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -710,9 +563,8 @@ void main() {
           }
           if (p2g_sv0 == 245) {
             // 2961: or.b32  	%r376, %r10, %r11;
-            r376 = r10 | r11;
             // 2962: or.b32  	%r1549, %r376, 8388608;
-            r1549 = r376 | 0x00800000u;
+            r1549 = (r10 | r11) | 0x00800000u;
             p2g_sv0 = 10;
           }
         } else {
@@ -722,53 +574,28 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r361, %r1549, 1;
-          r361 = r1549 & 1u;
           // 89: setp.eq.b32 	%p7, %r361, 1;
-          uint t61;
-          uint t62;
-          t61 = r361; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 90: mov.pred 	%p8, 0;
-          p8 = false;
           // 91: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 93: shr.u32 	%r362, %r1549, 1;
-          uint t64;
-          t64 = 1u;
-          r362 = (t64 >= 32u ? 0u : r1549 >> t64);
+          r362 = r1549 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r362, -858993459;
-          rd4 = uint64_t(r362) * uint64_t(0xCCCCCCCDu);
           // 95: shr.u64 	%rd5, %rd4, 36;
-          uint t65;
-          t65 = 36u;
-          rd5 = (t65 >= 64u ? 0ul : rd4 >> t65);
           // 96: cvt.u32.u64 	%r363, %rd5;
-          uint64_t t66;
-          t66 = uint64_t(rd5);
-          r363 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r362) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 97: mul.lo.s32 	%r364, %r363, 20;
-          r364 = uint(int(r363) * 20);
           // 98: sub.s32 	%r12, %r362, %r364;
-          r12 = uint(int(r362) - int(r364));
-          if (p10) {
+          r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r1549 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r365, 119;
-            r365 = 119u;
             // 104: sub.s32 	%r1548, %r365, %r12;
-            r1548 = uint(int(r365) - int(r12));
+            r1548 = uint(int(119u) - int(r12));
             p2g_sv0 = 9;
           } else {
             // 158: add.s32 	%r1548, %r12, 131;
@@ -780,65 +607,32 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1549, 613566757;
-      rd12 = uint64_t(r1549) * uint64_t(0x24924925u);
       // 137: shr.u64 	%rd13, %rd12, 32;
-      uint t70;
-      t70 = 32u;
-      rd13 = (t70 >= 64u ? 0ul : rd12 >> t70);
       // 138: cvt.u32.u64 	%r379, %rd13;
-      uint64_t t71;
-      t71 = uint64_t(rd13);
-      r379 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r1549) * uint64_t(0x24924925u)) >> 32u);
+      r379 = uint(uint64_t(t7));
       // 139: sub.s32 	%r380, %r1549, %r379;
-      r380 = uint(int(r1549) - int(r379));
       // 140: shr.u32 	%r381, %r380, 1;
-      uint t72;
-      t72 = 1u;
-      r381 = (t72 >= 32u ? 0u : r380 >> t72);
       // 141: add.s32 	%r382, %r381, %r379;
-      r382 = uint(int(r381) + int(r379));
       // 142: shr.u32 	%r383, %r382, 2;
-      uint t73;
-      t73 = 2u;
-      r383 = (t73 >= 32u ? 0u : r382 >> t73);
       // 143: mul.lo.s32 	%r384, %r383, 7;
-      r384 = uint(int(r383) * 7);
+      r384 = uint(int(uint(int(uint(int(r1549) - int(r379)) >> 1u) + int(r379)) >> 2u) * 7);
       // 144: sub.s32 	%r385, %r1549, %r384;
-      r385 = uint(int(r1549) - int(r384));
       // 145: add.s32 	%r1548, %r385, 124;
-      r1548 = uint(int(r385) + 124);
+      r1548 = uint(int(uint(int(r1549) - int(r384))) + 124);
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1549, -2139062143;
-        rd10 = uint64_t(r1549) * uint64_t(0x80808081u);
         // 117: shr.u64 	%rd11, %rd10, 39;
-        uint t77;
-        t77 = 39u;
-        rd11 = (t77 >= 64u ? 0ul : rd10 >> t77);
         // 118: cvt.u32.u64 	%r377, %rd11;
-        uint64_t t78;
-        t78 = uint64_t(rd11);
-        r377 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r1549) * uint64_t(0x80808081u)) >> 39u);
         // 119: mul.lo.s32 	%r378, %r377, 255;
-        r378 = uint(int(r377) * 255);
         // 120: sub.s32 	%r1548, %r1549, %r378;
-        r1548 = uint(int(r1549) - int(r378));
+        r1548 = uint(int(r1549) - int(uint(int(uint(uint64_t(t8))) * 255)));
         p2g_sv0 = 9;
       } else {
         p2g_sv0 = 7;
@@ -847,244 +641,118 @@ void main() {
   }
   if (p2g_sv0 == 7) {
     // 149: mul.wide.u32 	%rd14, %r1549, -858993459;
-    rd14 = uint64_t(r1549) * uint64_t(0xCCCCCCCDu);
     // 150: shr.u64 	%rd15, %rd14, 34;
-    uint t79;
-    t79 = 34u;
-    rd15 = (t79 >= 64u ? 0ul : rd14 >> t79);
     // 151: cvt.u32.u64 	%r386, %rd15;
-    uint64_t t80;
-    t80 = uint64_t(rd15);
-    r386 = uint(uint64_t(t80));
+    uint64_t t9 = uint64_t((uint64_t(r1549) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 152: mul.lo.s32 	%r387, %r386, 5;
-    r387 = uint(int(r386) * 5);
     // 153: sub.s32 	%r388, %r1549, %r387;
-    r388 = uint(int(r1549) - int(r387));
     // 154: add.s32 	%r1548, %r388, 125;
-    r1548 = uint(int(r388) + 125);
+    r1548 = uint(int(uint(int(r1549) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
     // 161: max.s32 	%r389, %r1548, 0;
-    r389 = uint(max(int(r1548), 0));
     // 162: shl.b32 	%r390, %r389, 23;
-    uint t81;
-    t81 = 23u;
-    r390 = (t81 >= 32u ? 0u : r389 << t81);
     // 163: or.b32  	%r391, %r11, %r10;
-    r391 = r11 | r10;
     // 164: or.b32  	%r1549, %r391, %r390;
-    r1549 = r391 | r390;
+    r1549 = (r11 | r10) | (uint(max(int(r1548), 0)) << 23u);
   }
   // 167: add.s32 	%r392, %r5, %r8;
   r392 = uint(int(r5) + int(r8));
   // 168: add.s32 	%r393, %r392, 5377320;
-  r393 = uint(int(r392) + 5377320);
   // 169: xor.b32  	%r394, %r393, 82;
-  r394 = r393 ^ 82u;
   // 170: mul.lo.s32 	%r395, %r394, 2146121005;
-  r395 = uint(int(r394) * 2146121005);
+  r395 = uint(int(uint(int(r392) + 5377320) ^ 82u) * 2146121005);
   // 171: shr.u32 	%r396, %r395, 15;
-  uint t82;
-  t82 = 15u;
-  r396 = (t82 >= 32u ? 0u : r395 >> t82);
   // 172: xor.b32  	%r397, %r396, %r395;
-  r397 = r396 ^ r395;
   // 173: mul.lo.s32 	%r398, %r397, -2073254261;
-  r398 = uint(int(r397) * -2073254261);
+  r398 = uint(int((r395 >> 15u) ^ r395) * -2073254261);
   // 174: shr.u32 	%r399, %r398, 16;
-  uint t83;
-  t83 = 16u;
-  r399 = (t83 >= 32u ? 0u : r398 >> t83);
   // 175: xor.b32  	%r400, %r398, %r6;
   r400 = r398 ^ r6;
   // 176: xor.b32  	%r401, %r400, %r399;
-  r401 = r400 ^ r399;
   // 177: shr.u32 	%r402, %r400, 16;
-  uint t84;
-  t84 = 16u;
-  r402 = (t84 >= 32u ? 0u : r400 >> t84);
   // 178: xor.b32  	%r403, %r401, %r402;
-  r403 = r401 ^ r402;
   // 179: mul.lo.s32 	%r404, %r403, 2146121005;
-  r404 = uint(int(r403) * 2146121005);
+  r404 = uint(int((r400 ^ (r398 >> 16u)) ^ (r400 >> 16u)) * 2146121005);
   // 180: shr.u32 	%r405, %r404, 15;
-  uint t85;
-  t85 = 15u;
-  r405 = (t85 >= 32u ? 0u : r404 >> t85);
   // 181: xor.b32  	%r406, %r405, %r404;
-  r406 = r405 ^ r404;
   // 182: mul.lo.s32 	%r407, %r406, -2073254261;
-  r407 = uint(int(r406) * -2073254261);
+  r407 = uint(int((r404 >> 15u) ^ r404) * -2073254261);
   // 183: shr.u32 	%r408, %r407, 16;
-  uint t86;
-  t86 = 16u;
-  r408 = (t86 >= 32u ? 0u : r407 >> t86);
   // 184: xor.b32  	%r409, %r408, %r407;
-  r409 = r408 ^ r407;
+  r409 = (r407 >> 16u) ^ r407;
   // 185: xor.b32  	%r410, %r409, -1515870811;
   r410 = r409 ^ 0xA5A5A5A5u;
   // 186: shr.u32 	%r411, %r410, 16;
-  uint t87;
-  t87 = 16u;
-  r411 = (t87 >= 32u ? 0u : r410 >> t87);
   // 187: xor.b32  	%r412, %r411, %r410;
-  r412 = r411 ^ r410;
   // 188: mul.lo.s32 	%r413, %r412, 2146121005;
-  r413 = uint(int(r412) * 2146121005);
+  r413 = uint(int((r410 >> 16u) ^ r410) * 2146121005);
   // 189: shr.u32 	%r414, %r413, 15;
-  uint t88;
-  t88 = 15u;
-  r414 = (t88 >= 32u ? 0u : r413 >> t88);
   // 190: xor.b32  	%r415, %r414, %r413;
-  r415 = r414 ^ r413;
   // 191: mul.lo.s32 	%r416, %r415, -2073254261;
-  r416 = uint(int(r415) * -2073254261);
+  r416 = uint(int((r413 >> 15u) ^ r413) * -2073254261);
   // 192: shr.u32 	%r417, %r416, 16;
-  uint t89;
-  t89 = 16u;
-  r417 = (t89 >= 32u ? 0u : r416 >> t89);
   // 193: xor.b32  	%r1551, %r417, %r416;
-  r1551 = r417 ^ r416;
+  r1551 = (r416 >> 16u) ^ r416;
   // 194: shl.b32 	%r29, %r409, 31;
-  uint t90;
-  t90 = 31u;
-  r29 = (t90 >= 32u ? 0u : r409 << t90);
+  r29 = r409 << 31u;
   // 195: shr.u32 	%r418, %r409, 1;
-  uint t91;
-  t91 = 1u;
-  r418 = (t91 >= 32u ? 0u : r409 >> t91);
   // 196: and.b32  	%r30, %r418, 8388607;
-  r30 = r418 & 0x007FFFFFu;
+  r30 = (r409 >> 1u) & 0x007FFFFFu;
   // 197: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
-  int t92;
-  int t93;
-  t92 = bitfieldExtract(int(rs4), 0, 16); t93 = 1;
-  bool t94;
-  t94 = t92 > t93;
-  p19 = t94;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    int t95;
-    int t96;
-    t95 = bitfieldExtract(int(rs4), 0, 16); t96 = 2;
-    bool t97;
-    t97 = t95 == t96;
-    p20 = t97;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      int t98;
-      int t99;
-      t98 = bitfieldExtract(int(rs4), 0, 16); t99 = 3;
-      bool t100;
-      t100 = t98 == t99;
-      p21 = t100;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1551, -858993459;
-        rd18 = uint64_t(r1551) * uint64_t(0xCCCCCCCDu);
         // 249: shr.u64 	%rd19, %rd18, 34;
-        uint t101;
-        t101 = 34u;
-        rd19 = (t101 >= 64u ? 0ul : rd18 >> t101);
         // 250: cvt.u32.u64 	%r424, %rd19;
-        uint64_t t102;
-        t102 = uint64_t(rd19);
-        r424 = uint(uint64_t(t102));
+        uint64_t t10 = uint64_t((uint64_t(r1551) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 251: mul.lo.s32 	%r425, %r424, 5;
-        r425 = uint(int(r424) * 5);
         // 252: sub.s32 	%r34, %r1551, %r425;
-        r34 = uint(int(r1551) - int(r425));
+        r34 = uint(int(r1551) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
-        int t103;
-        int t104;
-        t103 = int(r34); t104 = 0;
-        bool t105;
-        t105 = t103 == t104;
-        p29 = t105;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2338: shr.u32 	%r426, %r1551, 8;
-          uint t106;
-          t106 = 8u;
-          r426 = (t106 >= 32u ? 0u : r1551 >> t106);
+          r426 = r1551 >> 8u;
           // 2339: mul.wide.u32 	%rd20, %r426, -1431655765;
-          rd20 = uint64_t(r426) * uint64_t(0xAAAAAAABu);
           // 2340: shr.u64 	%rd21, %rd20, 34;
-          uint t107;
-          t107 = 34u;
-          rd21 = (t107 >= 64u ? 0ul : rd20 >> t107);
           // 2341: cvt.u32.u64 	%r427, %rd21;
-          uint64_t t108;
-          t108 = uint64_t(rd21);
-          r427 = uint(uint64_t(t108));
+          uint64_t t11 = uint64_t((uint64_t(r426) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2342: mul.lo.s32 	%r428, %r427, 6;
-          r428 = uint(int(r427) * 6);
           // 2343: sub.s32 	%r429, %r426, %r428;
-          r429 = uint(int(r426) - int(r428));
           // 2344: cvt.u16.u32 	%rs5, %r429;
-          uint64_t t109;
-          t109 = uint64_t(r429);
-          rs5 = (uint(uint64_t(t109)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2345: setp.gt.s16 	%p30, %rs5, 1;
-          int t110;
-          int t111;
-          t110 = bitfieldExtract(int(rs5), 0, 16); t111 = 1;
-          bool t112;
-          t112 = t110 > t111;
-          p30 = t112;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2350: setp.eq.s16 	%p31, %rs5, 2;
-            int t113;
-            int t114;
-            t113 = bitfieldExtract(int(rs5), 0, 16); t114 = 2;
-            bool t115;
-            t115 = t113 == t114;
-            p31 = t115;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2922: shr.u32 	%r431, %r1551, 12;
-              uint t116;
-              t116 = 12u;
-              r431 = (t116 >= 32u ? 0u : r1551 >> t116);
               // 2923: and.b32  	%r432, %r431, 1;
-              r432 = r431 & 1u;
               // 2924: or.b32  	%r433, %r29, %r432;
-              r433 = r29 | r432;
+              r433 = r29 | ((r1551 >> 12u) & 1u);
               // 2925: or.b32  	%r1551, %r433, 2143289344;
               r1551 = r433 | 0x7FC00000u;
               p2g_sv0 = 20;
             } else {
               // 2353: setp.eq.s16 	%p32, %rs5, 3;
-              int t117;
-              int t118;
-              t117 = bitfieldExtract(int(rs5), 0, 16); t118 = 3;
-              bool t119;
-              t119 = t117 == t118;
-              p32 = t119;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2929: setp.eq.s32 	%p36, %r30, 0;
-                int t120;
-                int t121;
-                t120 = int(r30); t121 = 0;
-                bool t122;
-                t122 = t120 == t121;
-                p36 = t122;
                 // 2930: selp.b32 	%r430, 1, %r30, %p36;
-                r430 = p36 ? 1u : r30;
                 // 2931: or.b32  	%r1551, %r430, %r29;
-                r1551 = r430 | r29;
+                r1551 = ((int(r30) == 0) ? 1u : r30) | r29;
                 p2g_sv0 = 20;
               } else {
                 // 2356: setp.ne.s16 	%p33, %rs5, 4;
-                int t123;
-                int t124;
-                t123 = bitfieldExtract(int(rs5), 0, 16); t124 = 4;
-                bool t125;
-                t125 = t123 != t124;
-                p33 = t125;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
                   // 2359: or.b32  	%r1551, %r29, 2139095039;
@@ -1095,25 +763,13 @@ void main() {
             }
           } else {
             // 2726: setp.eq.s16 	%p34, %rs5, 0;
-            int t126;
-            int t127;
-            t126 = bitfieldExtract(int(rs5), 0, 16); t127 = 0;
-            bool t128;
-            t128 = t126 == t127;
-            p34 = t128;
             // 2727: mov.u32 	%r1551, %r29;
             r1551 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2730: setp.eq.s16 	%p35, %rs5, 1;
-              int t129;
-              int t130;
-              t129 = bitfieldExtract(int(rs5), 0, 16); t130 = 1;
-              bool t131;
-              t131 = t129 == t130;
-              p35 = t131;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2735: or.b32  	%r1551, %r29, 2139095040;
                 r1551 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -1124,9 +780,8 @@ void main() {
           }
           if (p2g_sv0 == 246) {
             // 2966: or.b32  	%r434, %r29, %r30;
-            r434 = r29 | r30;
             // 2967: or.b32  	%r1551, %r434, 8388608;
-            r1551 = r434 | 0x00800000u;
+            r1551 = (r29 | r30) | 0x00800000u;
             p2g_sv0 = 20;
           }
         } else {
@@ -1136,53 +791,27 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        int t132;
-        int t133;
-        t132 = bitfieldExtract(int(rs4), 0, 16); t133 = 5;
-        bool t134;
-        t134 = t132 != t133;
-        p22 = t134;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r419, %r1551, 1;
-          r419 = r1551 & 1u;
           // 213: setp.eq.b32 	%p25, %r419, 1;
-          uint t135;
-          uint t136;
-          t135 = r419; t136 = 1u;
-          bool t137;
-          t137 = t135 == t136;
-          p25 = t137;
           // 214: mov.pred 	%p26, 0;
-          p26 = false;
           // 215: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 217: shr.u32 	%r420, %r1551, 1;
-          uint t138;
-          t138 = 1u;
-          r420 = (t138 >= 32u ? 0u : r1551 >> t138);
+          r420 = r1551 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r420, -858993459;
-          rd16 = uint64_t(r420) * uint64_t(0xCCCCCCCDu);
           // 219: shr.u64 	%rd17, %rd16, 36;
-          uint t139;
-          t139 = 36u;
-          rd17 = (t139 >= 64u ? 0ul : rd16 >> t139);
           // 220: cvt.u32.u64 	%r421, %rd17;
-          uint64_t t140;
-          t140 = uint64_t(rd17);
-          r421 = uint(uint64_t(t140));
+          uint64_t t13 = uint64_t((uint64_t(r420) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 221: mul.lo.s32 	%r422, %r421, 20;
-          r422 = uint(int(r421) * 20);
           // 222: sub.s32 	%r31, %r420, %r422;
-          r31 = uint(int(r420) - int(r422));
-          if (p28) {
+          r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r1551 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r423, 119;
-            r423 = 119u;
             // 228: sub.s32 	%r1550, %r423, %r31;
-            r1550 = uint(int(r423) - int(r31));
+            r1550 = uint(int(119u) - int(r31));
             p2g_sv0 = 19;
           } else {
             // 282: add.s32 	%r1550, %r31, 131;
@@ -1194,65 +823,32 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    int t141;
-    int t142;
-    t141 = bitfieldExtract(int(rs4), 0, 16); t142 = 0;
-    bool t143;
-    t143 = t141 == t142;
-    p23 = t143;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1551, 613566757;
-      rd24 = uint64_t(r1551) * uint64_t(0x24924925u);
       // 261: shr.u64 	%rd25, %rd24, 32;
-      uint t144;
-      t144 = 32u;
-      rd25 = (t144 >= 64u ? 0ul : rd24 >> t144);
       // 262: cvt.u32.u64 	%r437, %rd25;
-      uint64_t t145;
-      t145 = uint64_t(rd25);
-      r437 = uint(uint64_t(t145));
+      uint64_t t14 = uint64_t((uint64_t(r1551) * uint64_t(0x24924925u)) >> 32u);
+      r437 = uint(uint64_t(t14));
       // 263: sub.s32 	%r438, %r1551, %r437;
-      r438 = uint(int(r1551) - int(r437));
       // 264: shr.u32 	%r439, %r438, 1;
-      uint t146;
-      t146 = 1u;
-      r439 = (t146 >= 32u ? 0u : r438 >> t146);
       // 265: add.s32 	%r440, %r439, %r437;
-      r440 = uint(int(r439) + int(r437));
       // 266: shr.u32 	%r441, %r440, 2;
-      uint t147;
-      t147 = 2u;
-      r441 = (t147 >= 32u ? 0u : r440 >> t147);
       // 267: mul.lo.s32 	%r442, %r441, 7;
-      r442 = uint(int(r441) * 7);
+      r442 = uint(int(uint(int(uint(int(r1551) - int(r437)) >> 1u) + int(r437)) >> 2u) * 7);
       // 268: sub.s32 	%r443, %r1551, %r442;
-      r443 = uint(int(r1551) - int(r442));
       // 269: add.s32 	%r1550, %r443, 124;
-      r1550 = uint(int(r443) + 124);
+      r1550 = uint(int(uint(int(r1551) - int(r442))) + 124);
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      int t148;
-      int t149;
-      t148 = bitfieldExtract(int(rs4), 0, 16); t149 = 1;
-      bool t150;
-      t150 = t148 == t149;
-      p24 = t150;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1551, -2139062143;
-        rd22 = uint64_t(r1551) * uint64_t(0x80808081u);
         // 241: shr.u64 	%rd23, %rd22, 39;
-        uint t151;
-        t151 = 39u;
-        rd23 = (t151 >= 64u ? 0ul : rd22 >> t151);
         // 242: cvt.u32.u64 	%r435, %rd23;
-        uint64_t t152;
-        t152 = uint64_t(rd23);
-        r435 = uint(uint64_t(t152));
+        uint64_t t15 = uint64_t((uint64_t(r1551) * uint64_t(0x80808081u)) >> 39u);
         // 243: mul.lo.s32 	%r436, %r435, 255;
-        r436 = uint(int(r435) * 255);
         // 244: sub.s32 	%r1550, %r1551, %r436;
-        r1550 = uint(int(r1551) - int(r436));
+        r1550 = uint(int(r1551) - int(uint(int(uint(uint64_t(t15))) * 255)));
         p2g_sv0 = 19;
       } else {
         p2g_sv0 = 17;
@@ -1261,235 +857,114 @@ void main() {
   }
   if (p2g_sv0 == 17) {
     // 273: mul.wide.u32 	%rd26, %r1551, -858993459;
-    rd26 = uint64_t(r1551) * uint64_t(0xCCCCCCCDu);
     // 274: shr.u64 	%rd27, %rd26, 34;
-    uint t153;
-    t153 = 34u;
-    rd27 = (t153 >= 64u ? 0ul : rd26 >> t153);
     // 275: cvt.u32.u64 	%r444, %rd27;
-    uint64_t t154;
-    t154 = uint64_t(rd27);
-    r444 = uint(uint64_t(t154));
+    uint64_t t16 = uint64_t((uint64_t(r1551) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 276: mul.lo.s32 	%r445, %r444, 5;
-    r445 = uint(int(r444) * 5);
     // 277: sub.s32 	%r446, %r1551, %r445;
-    r446 = uint(int(r1551) - int(r445));
     // 278: add.s32 	%r1550, %r446, 125;
-    r1550 = uint(int(r446) + 125);
+    r1550 = uint(int(uint(int(r1551) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
     // 285: max.s32 	%r447, %r1550, 0;
-    r447 = uint(max(int(r1550), 0));
     // 286: shl.b32 	%r448, %r447, 23;
-    uint t155;
-    t155 = 23u;
-    r448 = (t155 >= 32u ? 0u : r447 << t155);
     // 287: or.b32  	%r449, %r30, %r29;
-    r449 = r30 | r29;
     // 288: or.b32  	%r1551, %r449, %r448;
-    r1551 = r449 | r448;
+    r1551 = (r30 | r29) | (uint(max(int(r1550), 0)) << 23u);
   }
   // 291: or.b32  	%r47, %r8, 512;
   r47 = r8 | 512u;
   // 292: add.s32 	%r450, %r7, %r47;
-  r450 = uint(int(r7) + int(r47));
   // 293: xor.b32  	%r451, %r450, 82;
-  r451 = r450 ^ 82u;
   // 294: mul.lo.s32 	%r452, %r451, 2146121005;
-  r452 = uint(int(r451) * 2146121005);
+  r452 = uint(int(uint(int(r7) + int(r47)) ^ 82u) * 2146121005);
   // 295: shr.u32 	%r453, %r452, 15;
-  uint t156;
-  t156 = 15u;
-  r453 = (t156 >= 32u ? 0u : r452 >> t156);
   // 296: xor.b32  	%r454, %r453, %r452;
-  r454 = r453 ^ r452;
   // 297: mul.lo.s32 	%r455, %r454, -2073254261;
-  r455 = uint(int(r454) * -2073254261);
+  r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
   // 298: shr.u32 	%r456, %r455, 16;
-  uint t157;
-  t157 = 16u;
-  r456 = (t157 >= 32u ? 0u : r455 >> t157);
   // 299: xor.b32  	%r457, %r455, %r6;
   r457 = r455 ^ r6;
   // 300: xor.b32  	%r458, %r457, %r456;
-  r458 = r457 ^ r456;
   // 301: shr.u32 	%r459, %r457, 16;
-  uint t158;
-  t158 = 16u;
-  r459 = (t158 >= 32u ? 0u : r457 >> t158);
   // 302: xor.b32  	%r460, %r458, %r459;
-  r460 = r458 ^ r459;
   // 303: mul.lo.s32 	%r461, %r460, 2146121005;
-  r461 = uint(int(r460) * 2146121005);
+  r461 = uint(int((r457 ^ (r455 >> 16u)) ^ (r457 >> 16u)) * 2146121005);
   // 304: shr.u32 	%r462, %r461, 15;
-  uint t159;
-  t159 = 15u;
-  r462 = (t159 >= 32u ? 0u : r461 >> t159);
   // 305: xor.b32  	%r463, %r462, %r461;
-  r463 = r462 ^ r461;
   // 306: mul.lo.s32 	%r464, %r463, -2073254261;
-  r464 = uint(int(r463) * -2073254261);
+  r464 = uint(int((r461 >> 15u) ^ r461) * -2073254261);
   // 307: shr.u32 	%r465, %r464, 16;
-  uint t160;
-  t160 = 16u;
-  r465 = (t160 >= 32u ? 0u : r464 >> t160);
   // 308: xor.b32  	%r466, %r465, %r464;
-  r466 = r465 ^ r464;
+  r466 = (r464 >> 16u) ^ r464;
   // 309: xor.b32  	%r467, %r466, -1515870811;
   r467 = r466 ^ 0xA5A5A5A5u;
   // 310: shr.u32 	%r468, %r467, 16;
-  uint t161;
-  t161 = 16u;
-  r468 = (t161 >= 32u ? 0u : r467 >> t161);
   // 311: xor.b32  	%r469, %r468, %r467;
-  r469 = r468 ^ r467;
   // 312: mul.lo.s32 	%r470, %r469, 2146121005;
-  r470 = uint(int(r469) * 2146121005);
+  r470 = uint(int((r467 >> 16u) ^ r467) * 2146121005);
   // 313: shr.u32 	%r471, %r470, 15;
-  uint t162;
-  t162 = 15u;
-  r471 = (t162 >= 32u ? 0u : r470 >> t162);
   // 314: xor.b32  	%r472, %r471, %r470;
-  r472 = r471 ^ r470;
   // 315: mul.lo.s32 	%r473, %r472, -2073254261;
-  r473 = uint(int(r472) * -2073254261);
+  r473 = uint(int((r470 >> 15u) ^ r470) * -2073254261);
   // 316: shr.u32 	%r474, %r473, 16;
-  uint t163;
-  t163 = 16u;
-  r474 = (t163 >= 32u ? 0u : r473 >> t163);
   // 317: xor.b32  	%r1553, %r474, %r473;
-  r1553 = r474 ^ r473;
+  r1553 = (r473 >> 16u) ^ r473;
   // 318: shl.b32 	%r49, %r466, 31;
-  uint t164;
-  t164 = 31u;
-  r49 = (t164 >= 32u ? 0u : r466 << t164);
+  r49 = r466 << 31u;
   // 319: shr.u32 	%r475, %r466, 1;
-  uint t165;
-  t165 = 1u;
-  r475 = (t165 >= 32u ? 0u : r466 >> t165);
   // 320: and.b32  	%r50, %r475, 8388607;
-  r50 = r475 & 0x007FFFFFu;
+  r50 = (r466 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
-    int t166;
-    int t167;
-    t166 = bitfieldExtract(int(rs4), 0, 16); t167 = 2;
-    bool t168;
-    t168 = t166 == t167;
-    p38 = t168;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
-      int t169;
-      int t170;
-      t169 = bitfieldExtract(int(rs4), 0, 16); t170 = 3;
-      bool t171;
-      t171 = t169 == t170;
-      p39 = t171;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r1553, -858993459;
-        rd30 = uint64_t(r1553) * uint64_t(0xCCCCCCCDu);
         // 371: shr.u64 	%rd31, %rd30, 34;
-        uint t172;
-        t172 = 34u;
-        rd31 = (t172 >= 64u ? 0ul : rd30 >> t172);
         // 372: cvt.u32.u64 	%r481, %rd31;
-        uint64_t t173;
-        t173 = uint64_t(rd31);
-        r481 = uint(uint64_t(t173));
+        uint64_t t17 = uint64_t((uint64_t(r1553) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 373: mul.lo.s32 	%r482, %r481, 5;
-        r482 = uint(int(r481) * 5);
         // 374: sub.s32 	%r54, %r1553, %r482;
-        r54 = uint(int(r1553) - int(r482));
+        r54 = uint(int(r1553) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
-        int t174;
-        int t175;
-        t174 = int(r54); t175 = 0;
-        bool t176;
-        t176 = t174 == t175;
-        p47 = t176;
-        if (p47) {
+        if (int(r54) == 0) {
           // 2363: shr.u32 	%r483, %r1553, 8;
-          uint t177;
-          t177 = 8u;
-          r483 = (t177 >= 32u ? 0u : r1553 >> t177);
+          r483 = r1553 >> 8u;
           // 2364: mul.wide.u32 	%rd32, %r483, -1431655765;
-          rd32 = uint64_t(r483) * uint64_t(0xAAAAAAABu);
           // 2365: shr.u64 	%rd33, %rd32, 34;
-          uint t178;
-          t178 = 34u;
-          rd33 = (t178 >= 64u ? 0ul : rd32 >> t178);
           // 2366: cvt.u32.u64 	%r484, %rd33;
-          uint64_t t179;
-          t179 = uint64_t(rd33);
-          r484 = uint(uint64_t(t179));
+          uint64_t t18 = uint64_t((uint64_t(r483) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2367: mul.lo.s32 	%r485, %r484, 6;
-          r485 = uint(int(r484) * 6);
           // 2368: sub.s32 	%r486, %r483, %r485;
-          r486 = uint(int(r483) - int(r485));
           // 2369: cvt.u16.u32 	%rs7, %r486;
-          uint64_t t180;
-          t180 = uint64_t(r486);
-          rs7 = (uint(uint64_t(t180)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2370: setp.gt.s16 	%p48, %rs7, 1;
-          int t181;
-          int t182;
-          t181 = bitfieldExtract(int(rs7), 0, 16); t182 = 1;
-          bool t183;
-          t183 = t181 > t182;
-          p48 = t183;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2375: setp.eq.s16 	%p49, %rs7, 2;
-            int t184;
-            int t185;
-            t184 = bitfieldExtract(int(rs7), 0, 16); t185 = 2;
-            bool t186;
-            t186 = t184 == t185;
-            p49 = t186;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2935: shr.u32 	%r488, %r1553, 12;
-              uint t187;
-              t187 = 12u;
-              r488 = (t187 >= 32u ? 0u : r1553 >> t187);
               // 2936: and.b32  	%r489, %r488, 1;
-              r489 = r488 & 1u;
               // 2937: or.b32  	%r490, %r49, %r489;
-              r490 = r49 | r489;
+              r490 = r49 | ((r1553 >> 12u) & 1u);
               // 2938: or.b32  	%r1553, %r490, 2143289344;
               r1553 = r490 | 0x7FC00000u;
               p2g_sv0 = 30;
             } else {
               // 2378: setp.eq.s16 	%p50, %rs7, 3;
-              int t188;
-              int t189;
-              t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 3;
-              bool t190;
-              t190 = t188 == t189;
-              p50 = t190;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2942: setp.eq.s32 	%p54, %r50, 0;
-                int t191;
-                int t192;
-                t191 = int(r50); t192 = 0;
-                bool t193;
-                t193 = t191 == t192;
-                p54 = t193;
                 // 2943: selp.b32 	%r487, 1, %r50, %p54;
-                r487 = p54 ? 1u : r50;
                 // 2944: or.b32  	%r1553, %r487, %r49;
-                r1553 = r487 | r49;
+                r1553 = ((int(r50) == 0) ? 1u : r50) | r49;
                 p2g_sv0 = 30;
               } else {
                 // 2381: setp.ne.s16 	%p51, %rs7, 4;
-                int t194;
-                int t195;
-                t194 = bitfieldExtract(int(rs7), 0, 16); t195 = 4;
-                bool t196;
-                t196 = t194 != t195;
-                p51 = t196;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
                   // 2384: or.b32  	%r1553, %r49, 2139095039;
@@ -1500,25 +975,13 @@ void main() {
             }
           } else {
             // 2739: setp.eq.s16 	%p52, %rs7, 0;
-            int t197;
-            int t198;
-            t197 = bitfieldExtract(int(rs7), 0, 16); t198 = 0;
-            bool t199;
-            t199 = t197 == t198;
-            p52 = t199;
             // 2740: mov.u32 	%r1553, %r49;
             r1553 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2743: setp.eq.s16 	%p53, %rs7, 1;
-              int t200;
-              int t201;
-              t200 = bitfieldExtract(int(rs7), 0, 16); t201 = 1;
-              bool t202;
-              t202 = t200 == t201;
-              p53 = t202;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2748: or.b32  	%r1553, %r49, 2139095040;
                 r1553 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1529,9 +992,8 @@ void main() {
           }
           if (p2g_sv0 == 247) {
             // 2971: or.b32  	%r491, %r49, %r50;
-            r491 = r49 | r50;
             // 2972: or.b32  	%r1553, %r491, 8388608;
-            r1553 = r491 | 0x00800000u;
+            r1553 = (r49 | r50) | 0x00800000u;
             p2g_sv0 = 30;
           }
         } else {
@@ -1541,53 +1003,27 @@ void main() {
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
-        int t203;
-        int t204;
-        t203 = bitfieldExtract(int(rs4), 0, 16); t204 = 5;
-        bool t205;
-        t205 = t203 != t204;
-        p40 = t205;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 334: and.b32  	%r476, %r1553, 1;
-          r476 = r1553 & 1u;
           // 335: setp.eq.b32 	%p43, %r476, 1;
-          uint t206;
-          uint t207;
-          t206 = r476; t207 = 1u;
-          bool t208;
-          t208 = t206 == t207;
-          p43 = t208;
           // 336: mov.pred 	%p44, 0;
-          p44 = false;
           // 337: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 338: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 339: shr.u32 	%r477, %r1553, 1;
-          uint t209;
-          t209 = 1u;
-          r477 = (t209 >= 32u ? 0u : r1553 >> t209);
+          r477 = r1553 >> 1u;
           // 340: mul.wide.u32 	%rd28, %r477, -858993459;
-          rd28 = uint64_t(r477) * uint64_t(0xCCCCCCCDu);
           // 341: shr.u64 	%rd29, %rd28, 36;
-          uint t210;
-          t210 = 36u;
-          rd29 = (t210 >= 64u ? 0ul : rd28 >> t210);
           // 342: cvt.u32.u64 	%r478, %rd29;
-          uint64_t t211;
-          t211 = uint64_t(rd29);
-          r478 = uint(uint64_t(t211));
+          uint64_t t20 = uint64_t((uint64_t(r477) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 343: mul.lo.s32 	%r479, %r478, 20;
-          r479 = uint(int(r478) * 20);
           // 344: sub.s32 	%r51, %r477, %r479;
-          r51 = uint(int(r477) - int(r479));
-          if (p46) {
+          r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r1553 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r480, 119;
-            r480 = 119u;
             // 350: sub.s32 	%r1552, %r480, %r51;
-            r1552 = uint(int(r480) - int(r51));
+            r1552 = uint(int(119u) - int(r51));
             p2g_sv0 = 29;
           } else {
             // 404: add.s32 	%r1552, %r51, 131;
@@ -1599,65 +1035,32 @@ void main() {
     }
   } else {
     // 354: setp.eq.s16 	%p41, %rs4, 0;
-    int t212;
-    int t213;
-    t212 = bitfieldExtract(int(rs4), 0, 16); t213 = 0;
-    bool t214;
-    t214 = t212 == t213;
-    p41 = t214;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r1553, 613566757;
-      rd36 = uint64_t(r1553) * uint64_t(0x24924925u);
       // 383: shr.u64 	%rd37, %rd36, 32;
-      uint t215;
-      t215 = 32u;
-      rd37 = (t215 >= 64u ? 0ul : rd36 >> t215);
       // 384: cvt.u32.u64 	%r494, %rd37;
-      uint64_t t216;
-      t216 = uint64_t(rd37);
-      r494 = uint(uint64_t(t216));
+      uint64_t t21 = uint64_t((uint64_t(r1553) * uint64_t(0x24924925u)) >> 32u);
+      r494 = uint(uint64_t(t21));
       // 385: sub.s32 	%r495, %r1553, %r494;
-      r495 = uint(int(r1553) - int(r494));
       // 386: shr.u32 	%r496, %r495, 1;
-      uint t217;
-      t217 = 1u;
-      r496 = (t217 >= 32u ? 0u : r495 >> t217);
       // 387: add.s32 	%r497, %r496, %r494;
-      r497 = uint(int(r496) + int(r494));
       // 388: shr.u32 	%r498, %r497, 2;
-      uint t218;
-      t218 = 2u;
-      r498 = (t218 >= 32u ? 0u : r497 >> t218);
       // 389: mul.lo.s32 	%r499, %r498, 7;
-      r499 = uint(int(r498) * 7);
+      r499 = uint(int(uint(int(uint(int(r1553) - int(r494)) >> 1u) + int(r494)) >> 2u) * 7);
       // 390: sub.s32 	%r500, %r1553, %r499;
-      r500 = uint(int(r1553) - int(r499));
       // 391: add.s32 	%r1552, %r500, 124;
-      r1552 = uint(int(r500) + 124);
+      r1552 = uint(int(uint(int(r1553) - int(r499))) + 124);
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
-      int t219;
-      int t220;
-      t219 = bitfieldExtract(int(rs4), 0, 16); t220 = 1;
-      bool t221;
-      t221 = t219 == t220;
-      p42 = t221;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r1553, -2139062143;
-        rd34 = uint64_t(r1553) * uint64_t(0x80808081u);
         // 363: shr.u64 	%rd35, %rd34, 39;
-        uint t222;
-        t222 = 39u;
-        rd35 = (t222 >= 64u ? 0ul : rd34 >> t222);
         // 364: cvt.u32.u64 	%r492, %rd35;
-        uint64_t t223;
-        t223 = uint64_t(rd35);
-        r492 = uint(uint64_t(t223));
+        uint64_t t22 = uint64_t((uint64_t(r1553) * uint64_t(0x80808081u)) >> 39u);
         // 365: mul.lo.s32 	%r493, %r492, 255;
-        r493 = uint(int(r492) * 255);
         // 366: sub.s32 	%r1552, %r1553, %r493;
-        r1552 = uint(int(r1553) - int(r493));
+        r1552 = uint(int(r1553) - int(uint(int(uint(uint64_t(t22))) * 255)));
         p2g_sv0 = 29;
       } else {
         p2g_sv0 = 27;
@@ -1666,233 +1069,112 @@ void main() {
   }
   if (p2g_sv0 == 27) {
     // 395: mul.wide.u32 	%rd38, %r1553, -858993459;
-    rd38 = uint64_t(r1553) * uint64_t(0xCCCCCCCDu);
     // 396: shr.u64 	%rd39, %rd38, 34;
-    uint t224;
-    t224 = 34u;
-    rd39 = (t224 >= 64u ? 0ul : rd38 >> t224);
     // 397: cvt.u32.u64 	%r501, %rd39;
-    uint64_t t225;
-    t225 = uint64_t(rd39);
-    r501 = uint(uint64_t(t225));
+    uint64_t t23 = uint64_t((uint64_t(r1553) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 398: mul.lo.s32 	%r502, %r501, 5;
-    r502 = uint(int(r501) * 5);
     // 399: sub.s32 	%r503, %r1553, %r502;
-    r503 = uint(int(r1553) - int(r502));
     // 400: add.s32 	%r1552, %r503, 125;
-    r1552 = uint(int(r503) + 125);
+    r1552 = uint(int(uint(int(r1553) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
     // 407: max.s32 	%r504, %r1552, 0;
-    r504 = uint(max(int(r1552), 0));
     // 408: shl.b32 	%r505, %r504, 23;
-    uint t226;
-    t226 = 23u;
-    r505 = (t226 >= 32u ? 0u : r504 << t226);
     // 409: or.b32  	%r506, %r50, %r49;
-    r506 = r50 | r49;
     // 410: or.b32  	%r1553, %r506, %r505;
-    r1553 = r506 | r505;
+    r1553 = (r50 | r49) | (uint(max(int(r1552), 0)) << 23u);
   }
   // 413: add.s32 	%r507, %r392, 5377832;
-  r507 = uint(int(r392) + 5377832);
   // 414: xor.b32  	%r508, %r507, 82;
-  r508 = r507 ^ 82u;
   // 415: mul.lo.s32 	%r509, %r508, 2146121005;
-  r509 = uint(int(r508) * 2146121005);
+  r509 = uint(int(uint(int(r392) + 5377832) ^ 82u) * 2146121005);
   // 416: shr.u32 	%r510, %r509, 15;
-  uint t227;
-  t227 = 15u;
-  r510 = (t227 >= 32u ? 0u : r509 >> t227);
   // 417: xor.b32  	%r511, %r510, %r509;
-  r511 = r510 ^ r509;
   // 418: mul.lo.s32 	%r512, %r511, -2073254261;
-  r512 = uint(int(r511) * -2073254261);
+  r512 = uint(int((r509 >> 15u) ^ r509) * -2073254261);
   // 419: shr.u32 	%r513, %r512, 16;
-  uint t228;
-  t228 = 16u;
-  r513 = (t228 >= 32u ? 0u : r512 >> t228);
   // 420: xor.b32  	%r514, %r512, %r6;
   r514 = r512 ^ r6;
   // 421: xor.b32  	%r515, %r514, %r513;
-  r515 = r514 ^ r513;
   // 422: shr.u32 	%r516, %r514, 16;
-  uint t229;
-  t229 = 16u;
-  r516 = (t229 >= 32u ? 0u : r514 >> t229);
   // 423: xor.b32  	%r517, %r515, %r516;
-  r517 = r515 ^ r516;
   // 424: mul.lo.s32 	%r518, %r517, 2146121005;
-  r518 = uint(int(r517) * 2146121005);
+  r518 = uint(int((r514 ^ (r512 >> 16u)) ^ (r514 >> 16u)) * 2146121005);
   // 425: shr.u32 	%r519, %r518, 15;
-  uint t230;
-  t230 = 15u;
-  r519 = (t230 >= 32u ? 0u : r518 >> t230);
   // 426: xor.b32  	%r520, %r519, %r518;
-  r520 = r519 ^ r518;
   // 427: mul.lo.s32 	%r521, %r520, -2073254261;
-  r521 = uint(int(r520) * -2073254261);
+  r521 = uint(int((r518 >> 15u) ^ r518) * -2073254261);
   // 428: shr.u32 	%r522, %r521, 16;
-  uint t231;
-  t231 = 16u;
-  r522 = (t231 >= 32u ? 0u : r521 >> t231);
   // 429: xor.b32  	%r523, %r522, %r521;
-  r523 = r522 ^ r521;
+  r523 = (r521 >> 16u) ^ r521;
   // 430: xor.b32  	%r524, %r523, -1515870811;
   r524 = r523 ^ 0xA5A5A5A5u;
   // 431: shr.u32 	%r525, %r524, 16;
-  uint t232;
-  t232 = 16u;
-  r525 = (t232 >= 32u ? 0u : r524 >> t232);
   // 432: xor.b32  	%r526, %r525, %r524;
-  r526 = r525 ^ r524;
   // 433: mul.lo.s32 	%r527, %r526, 2146121005;
-  r527 = uint(int(r526) * 2146121005);
+  r527 = uint(int((r524 >> 16u) ^ r524) * 2146121005);
   // 434: shr.u32 	%r528, %r527, 15;
-  uint t233;
-  t233 = 15u;
-  r528 = (t233 >= 32u ? 0u : r527 >> t233);
   // 435: xor.b32  	%r529, %r528, %r527;
-  r529 = r528 ^ r527;
   // 436: mul.lo.s32 	%r530, %r529, -2073254261;
-  r530 = uint(int(r529) * -2073254261);
+  r530 = uint(int((r527 >> 15u) ^ r527) * -2073254261);
   // 437: shr.u32 	%r531, %r530, 16;
-  uint t234;
-  t234 = 16u;
-  r531 = (t234 >= 32u ? 0u : r530 >> t234);
   // 438: xor.b32  	%r1555, %r531, %r530;
-  r1555 = r531 ^ r530;
+  r1555 = (r530 >> 16u) ^ r530;
   // 439: shl.b32 	%r69, %r523, 31;
-  uint t235;
-  t235 = 31u;
-  r69 = (t235 >= 32u ? 0u : r523 << t235);
+  r69 = r523 << 31u;
   // 440: shr.u32 	%r532, %r523, 1;
-  uint t236;
-  t236 = 1u;
-  r532 = (t236 >= 32u ? 0u : r523 >> t236);
   // 441: and.b32  	%r70, %r532, 8388607;
-  r70 = r532 & 0x007FFFFFu;
+  r70 = (r523 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
-    int t237;
-    int t238;
-    t237 = bitfieldExtract(int(rs4), 0, 16); t238 = 2;
-    bool t239;
-    t239 = t237 == t238;
-    p56 = t239;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
-      int t240;
-      int t241;
-      t240 = bitfieldExtract(int(rs4), 0, 16); t241 = 3;
-      bool t242;
-      t242 = t240 == t241;
-      p57 = t242;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r1555, -858993459;
-        rd42 = uint64_t(r1555) * uint64_t(0xCCCCCCCDu);
         // 492: shr.u64 	%rd43, %rd42, 34;
-        uint t243;
-        t243 = 34u;
-        rd43 = (t243 >= 64u ? 0ul : rd42 >> t243);
         // 493: cvt.u32.u64 	%r538, %rd43;
-        uint64_t t244;
-        t244 = uint64_t(rd43);
-        r538 = uint(uint64_t(t244));
+        uint64_t t24 = uint64_t((uint64_t(r1555) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 494: mul.lo.s32 	%r539, %r538, 5;
-        r539 = uint(int(r538) * 5);
         // 495: sub.s32 	%r74, %r1555, %r539;
-        r74 = uint(int(r1555) - int(r539));
+        r74 = uint(int(r1555) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r74, 0;
-        int t245;
-        int t246;
-        t245 = int(r74); t246 = 0;
-        bool t247;
-        t247 = t245 == t246;
-        p65 = t247;
-        if (p65) {
+        if (int(r74) == 0) {
           // 2388: shr.u32 	%r540, %r1555, 8;
-          uint t248;
-          t248 = 8u;
-          r540 = (t248 >= 32u ? 0u : r1555 >> t248);
+          r540 = r1555 >> 8u;
           // 2389: mul.wide.u32 	%rd44, %r540, -1431655765;
-          rd44 = uint64_t(r540) * uint64_t(0xAAAAAAABu);
           // 2390: shr.u64 	%rd45, %rd44, 34;
-          uint t249;
-          t249 = 34u;
-          rd45 = (t249 >= 64u ? 0ul : rd44 >> t249);
           // 2391: cvt.u32.u64 	%r541, %rd45;
-          uint64_t t250;
-          t250 = uint64_t(rd45);
-          r541 = uint(uint64_t(t250));
+          uint64_t t25 = uint64_t((uint64_t(r540) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2392: mul.lo.s32 	%r542, %r541, 6;
-          r542 = uint(int(r541) * 6);
           // 2393: sub.s32 	%r543, %r540, %r542;
-          r543 = uint(int(r540) - int(r542));
           // 2394: cvt.u16.u32 	%rs9, %r543;
-          uint64_t t251;
-          t251 = uint64_t(r543);
-          rs9 = (uint(uint64_t(t251)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2395: setp.gt.s16 	%p66, %rs9, 1;
-          int t252;
-          int t253;
-          t252 = bitfieldExtract(int(rs9), 0, 16); t253 = 1;
-          bool t254;
-          t254 = t252 > t253;
-          p66 = t254;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2400: setp.eq.s16 	%p67, %rs9, 2;
-            int t255;
-            int t256;
-            t255 = bitfieldExtract(int(rs9), 0, 16); t256 = 2;
-            bool t257;
-            t257 = t255 == t256;
-            p67 = t257;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2948: shr.u32 	%r545, %r1555, 12;
-              uint t258;
-              t258 = 12u;
-              r545 = (t258 >= 32u ? 0u : r1555 >> t258);
               // 2949: and.b32  	%r546, %r545, 1;
-              r546 = r545 & 1u;
               // 2950: or.b32  	%r547, %r69, %r546;
-              r547 = r69 | r546;
+              r547 = r69 | ((r1555 >> 12u) & 1u);
               // 2951: or.b32  	%r1555, %r547, 2143289344;
               r1555 = r547 | 0x7FC00000u;
               p2g_sv0 = 40;
             } else {
               // 2403: setp.eq.s16 	%p68, %rs9, 3;
-              int t259;
-              int t260;
-              t259 = bitfieldExtract(int(rs9), 0, 16); t260 = 3;
-              bool t261;
-              t261 = t259 == t260;
-              p68 = t261;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2955: setp.eq.s32 	%p72, %r70, 0;
-                int t262;
-                int t263;
-                t262 = int(r70); t263 = 0;
-                bool t264;
-                t264 = t262 == t263;
-                p72 = t264;
                 // 2956: selp.b32 	%r544, 1, %r70, %p72;
-                r544 = p72 ? 1u : r70;
                 // 2957: or.b32  	%r1555, %r544, %r69;
-                r1555 = r544 | r69;
+                r1555 = ((int(r70) == 0) ? 1u : r70) | r69;
                 p2g_sv0 = 40;
               } else {
                 // 2406: setp.ne.s16 	%p69, %rs9, 4;
-                int t265;
-                int t266;
-                t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 4;
-                bool t267;
-                t267 = t265 != t266;
-                p69 = t267;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
                   // 2409: or.b32  	%r1555, %r69, 2139095039;
@@ -1903,25 +1185,13 @@ void main() {
             }
           } else {
             // 2752: setp.eq.s16 	%p70, %rs9, 0;
-            int t268;
-            int t269;
-            t268 = bitfieldExtract(int(rs9), 0, 16); t269 = 0;
-            bool t270;
-            t270 = t268 == t269;
-            p70 = t270;
             // 2753: mov.u32 	%r1555, %r69;
             r1555 = r69;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2756: setp.eq.s16 	%p71, %rs9, 1;
-              int t271;
-              int t272;
-              t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 1;
-              bool t273;
-              t273 = t271 == t272;
-              p71 = t273;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2761: or.b32  	%r1555, %r69, 2139095040;
                 r1555 = r69 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1932,9 +1202,8 @@ void main() {
           }
           if (p2g_sv0 == 248) {
             // 2976: or.b32  	%r548, %r69, %r70;
-            r548 = r69 | r70;
             // 2977: or.b32  	%r1555, %r548, 8388608;
-            r1555 = r548 | 0x00800000u;
+            r1555 = (r69 | r70) | 0x00800000u;
             p2g_sv0 = 40;
           }
         } else {
@@ -1944,53 +1213,27 @@ void main() {
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
-        int t274;
-        int t275;
-        t274 = bitfieldExtract(int(rs4), 0, 16); t275 = 5;
-        bool t276;
-        t276 = t274 != t275;
-        p58 = t276;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 455: and.b32  	%r533, %r1555, 1;
-          r533 = r1555 & 1u;
           // 456: setp.eq.b32 	%p61, %r533, 1;
-          uint t277;
-          uint t278;
-          t277 = r533; t278 = 1u;
-          bool t279;
-          t279 = t277 == t278;
-          p61 = t279;
           // 457: mov.pred 	%p62, 0;
-          p62 = false;
           // 458: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 459: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 460: shr.u32 	%r534, %r1555, 1;
-          uint t280;
-          t280 = 1u;
-          r534 = (t280 >= 32u ? 0u : r1555 >> t280);
+          r534 = r1555 >> 1u;
           // 461: mul.wide.u32 	%rd40, %r534, -858993459;
-          rd40 = uint64_t(r534) * uint64_t(0xCCCCCCCDu);
           // 462: shr.u64 	%rd41, %rd40, 36;
-          uint t281;
-          t281 = 36u;
-          rd41 = (t281 >= 64u ? 0ul : rd40 >> t281);
           // 463: cvt.u32.u64 	%r535, %rd41;
-          uint64_t t282;
-          t282 = uint64_t(rd41);
-          r535 = uint(uint64_t(t282));
+          uint64_t t27 = uint64_t((uint64_t(r534) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 464: mul.lo.s32 	%r536, %r535, 20;
-          r536 = uint(int(r535) * 20);
           // 465: sub.s32 	%r71, %r534, %r536;
-          r71 = uint(int(r534) - int(r536));
-          if (p64) {
+          r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r1555 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r537, 119;
-            r537 = 119u;
             // 471: sub.s32 	%r1554, %r537, %r71;
-            r1554 = uint(int(r537) - int(r71));
+            r1554 = uint(int(119u) - int(r71));
             p2g_sv0 = 39;
           } else {
             // 525: add.s32 	%r1554, %r71, 131;
@@ -2002,65 +1245,32 @@ void main() {
     }
   } else {
     // 475: setp.eq.s16 	%p59, %rs4, 0;
-    int t283;
-    int t284;
-    t283 = bitfieldExtract(int(rs4), 0, 16); t284 = 0;
-    bool t285;
-    t285 = t283 == t284;
-    p59 = t285;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r1555, 613566757;
-      rd48 = uint64_t(r1555) * uint64_t(0x24924925u);
       // 504: shr.u64 	%rd49, %rd48, 32;
-      uint t286;
-      t286 = 32u;
-      rd49 = (t286 >= 64u ? 0ul : rd48 >> t286);
       // 505: cvt.u32.u64 	%r551, %rd49;
-      uint64_t t287;
-      t287 = uint64_t(rd49);
-      r551 = uint(uint64_t(t287));
+      uint64_t t28 = uint64_t((uint64_t(r1555) * uint64_t(0x24924925u)) >> 32u);
+      r551 = uint(uint64_t(t28));
       // 506: sub.s32 	%r552, %r1555, %r551;
-      r552 = uint(int(r1555) - int(r551));
       // 507: shr.u32 	%r553, %r552, 1;
-      uint t288;
-      t288 = 1u;
-      r553 = (t288 >= 32u ? 0u : r552 >> t288);
       // 508: add.s32 	%r554, %r553, %r551;
-      r554 = uint(int(r553) + int(r551));
       // 509: shr.u32 	%r555, %r554, 2;
-      uint t289;
-      t289 = 2u;
-      r555 = (t289 >= 32u ? 0u : r554 >> t289);
       // 510: mul.lo.s32 	%r556, %r555, 7;
-      r556 = uint(int(r555) * 7);
+      r556 = uint(int(uint(int(uint(int(r1555) - int(r551)) >> 1u) + int(r551)) >> 2u) * 7);
       // 511: sub.s32 	%r557, %r1555, %r556;
-      r557 = uint(int(r1555) - int(r556));
       // 512: add.s32 	%r1554, %r557, 124;
-      r1554 = uint(int(r557) + 124);
+      r1554 = uint(int(uint(int(r1555) - int(r556))) + 124);
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
-      int t290;
-      int t291;
-      t290 = bitfieldExtract(int(rs4), 0, 16); t291 = 1;
-      bool t292;
-      t292 = t290 == t291;
-      p60 = t292;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r1555, -2139062143;
-        rd46 = uint64_t(r1555) * uint64_t(0x80808081u);
         // 484: shr.u64 	%rd47, %rd46, 39;
-        uint t293;
-        t293 = 39u;
-        rd47 = (t293 >= 64u ? 0ul : rd46 >> t293);
         // 485: cvt.u32.u64 	%r549, %rd47;
-        uint64_t t294;
-        t294 = uint64_t(rd47);
-        r549 = uint(uint64_t(t294));
+        uint64_t t29 = uint64_t((uint64_t(r1555) * uint64_t(0x80808081u)) >> 39u);
         // 486: mul.lo.s32 	%r550, %r549, 255;
-        r550 = uint(int(r549) * 255);
         // 487: sub.s32 	%r1554, %r1555, %r550;
-        r1554 = uint(int(r1555) - int(r550));
+        r1554 = uint(int(r1555) - int(uint(int(uint(uint64_t(t29))) * 255)));
         p2g_sv0 = 39;
       } else {
         p2g_sv0 = 37;
@@ -2069,145 +1279,78 @@ void main() {
   }
   if (p2g_sv0 == 37) {
     // 516: mul.wide.u32 	%rd50, %r1555, -858993459;
-    rd50 = uint64_t(r1555) * uint64_t(0xCCCCCCCDu);
     // 517: shr.u64 	%rd51, %rd50, 34;
-    uint t295;
-    t295 = 34u;
-    rd51 = (t295 >= 64u ? 0ul : rd50 >> t295);
     // 518: cvt.u32.u64 	%r558, %rd51;
-    uint64_t t296;
-    t296 = uint64_t(rd51);
-    r558 = uint(uint64_t(t296));
+    uint64_t t30 = uint64_t((uint64_t(r1555) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 519: mul.lo.s32 	%r559, %r558, 5;
-    r559 = uint(int(r558) * 5);
     // 520: sub.s32 	%r560, %r1555, %r559;
-    r560 = uint(int(r1555) - int(r559));
     // 521: add.s32 	%r1554, %r560, 125;
-    r1554 = uint(int(r560) + 125);
+    r1554 = uint(int(uint(int(r1555) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
     // 528: max.s32 	%r561, %r1554, 0;
-    r561 = uint(max(int(r1554), 0));
     // 529: shl.b32 	%r562, %r561, 23;
-    uint t297;
-    t297 = 23u;
-    r562 = (t297 >= 32u ? 0u : r561 << t297);
     // 530: or.b32  	%r563, %r70, %r69;
-    r563 = r70 | r69;
     // 531: or.b32  	%r1555, %r563, %r562;
-    r1555 = r563 | r562;
+    r1555 = (r70 | r69) | (uint(max(int(r1554), 0)) << 23u);
   }
   // 534: add.s32 	%r87, %r8, 5369127;
   r87 = uint(int(r8) + 5369127);
   // 535: add.s32 	%r564, %r87, %r5;
-  r564 = uint(int(r87) + int(r5));
   // 536: xor.b32  	%r565, %r564, 81;
-  r565 = r564 ^ 81u;
   // 537: mul.lo.s32 	%r566, %r565, 2146121005;
-  r566 = uint(int(r565) * 2146121005);
+  r566 = uint(int(uint(int(r87) + int(r5)) ^ 81u) * 2146121005);
   // 538: shr.u32 	%r567, %r566, 15;
-  uint t298;
-  t298 = 15u;
-  r567 = (t298 >= 32u ? 0u : r566 >> t298);
   // 539: xor.b32  	%r568, %r567, %r566;
-  r568 = r567 ^ r566;
   // 540: mul.lo.s32 	%r569, %r568, -2073254261;
-  r569 = uint(int(r568) * -2073254261);
+  r569 = uint(int((r566 >> 15u) ^ r566) * -2073254261);
   // 541: shr.u32 	%r570, %r569, 16;
-  uint t299;
-  t299 = 16u;
-  r570 = (t299 >= 32u ? 0u : r569 >> t299);
   // 542: xor.b32  	%r571, %r569, %r6;
   r571 = r569 ^ r6;
   // 543: xor.b32  	%r572, %r571, %r570;
-  r572 = r571 ^ r570;
   // 544: shr.u32 	%r573, %r571, 16;
-  uint t300;
-  t300 = 16u;
-  r573 = (t300 >= 32u ? 0u : r571 >> t300);
   // 545: xor.b32  	%r574, %r572, %r573;
-  r574 = r572 ^ r573;
   // 546: mul.lo.s32 	%r575, %r574, 2146121005;
-  r575 = uint(int(r574) * 2146121005);
+  r575 = uint(int((r571 ^ (r569 >> 16u)) ^ (r571 >> 16u)) * 2146121005);
   // 547: shr.u32 	%r576, %r575, 15;
-  uint t301;
-  t301 = 15u;
-  r576 = (t301 >= 32u ? 0u : r575 >> t301);
   // 548: xor.b32  	%r577, %r576, %r575;
-  r577 = r576 ^ r575;
   // 549: mul.lo.s32 	%r578, %r577, -2073254261;
-  r578 = uint(int(r577) * -2073254261);
+  r578 = uint(int((r575 >> 15u) ^ r575) * -2073254261);
   // 550: shr.u32 	%r579, %r578, 16;
-  uint t302;
-  t302 = 16u;
-  r579 = (t302 >= 32u ? 0u : r578 >> t302);
   // 551: xor.b32  	%r580, %r579, %r578;
-  r580 = r579 ^ r578;
+  r580 = (r578 >> 16u) ^ r578;
   // 552: xor.b32  	%r581, %r580, -1515870811;
   r581 = r580 ^ 0xA5A5A5A5u;
   // 553: shr.u32 	%r582, %r581, 16;
-  uint t303;
-  t303 = 16u;
-  r582 = (t303 >= 32u ? 0u : r581 >> t303);
   // 554: xor.b32  	%r583, %r582, %r581;
-  r583 = r582 ^ r581;
   // 555: mul.lo.s32 	%r584, %r583, 2146121005;
-  r584 = uint(int(r583) * 2146121005);
+  r584 = uint(int((r581 >> 16u) ^ r581) * 2146121005);
   // 556: shr.u32 	%r585, %r584, 15;
-  uint t304;
-  t304 = 15u;
-  r585 = (t304 >= 32u ? 0u : r584 >> t304);
   // 557: xor.b32  	%r586, %r585, %r584;
-  r586 = r585 ^ r584;
   // 558: mul.lo.s32 	%r587, %r586, -2073254261;
-  r587 = uint(int(r586) * -2073254261);
+  r587 = uint(int((r584 >> 15u) ^ r584) * -2073254261);
   // 559: shr.u32 	%r588, %r587, 16;
-  uint t305;
-  t305 = 16u;
-  r588 = (t305 >= 32u ? 0u : r587 >> t305);
   // 560: xor.b32  	%r88, %r588, %r587;
-  r88 = r588 ^ r587;
+  r88 = (r587 >> 16u) ^ r587;
   // 561: shl.b32 	%r589, %r580, 15;
-  uint t306;
-  t306 = 15u;
-  r589 = (t306 >= 32u ? 0u : r580 << t306);
   // 562: and.b32  	%r1557, %r589, 32768;
-  r1557 = r589 & 32768u;
+  r1557 = (r580 << 15u) & 32768u;
   // 563: shr.u32 	%r590, %r580, 1;
-  uint t307;
-  t307 = 1u;
-  r590 = (t307 >= 32u ? 0u : r580 >> t307);
   // 564: and.b32  	%r90, %r590, 127;
-  r90 = r590 & 127u;
+  r90 = (r580 >> 1u) & 127u;
   // 565: setp.eq.s32 	%p73, %r4, 4;
-  int t308;
-  int t309;
-  t308 = int(r4); t309 = 4;
-  bool t310;
-  t310 = t308 == t309;
-  p73 = t310;
+  p73 = int(r4) == 4;
   if (p73) {
     // 570: mul.wide.u32 	%rd64, %r88, -858993459;
-    rd64 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
     // 571: shr.u64 	%rd65, %rd64, 34;
-    uint t311;
-    t311 = 34u;
-    rd65 = (t311 >= 64u ? 0ul : rd64 >> t311);
     // 572: cvt.u32.u64 	%r620, %rd65;
-    uint64_t t312;
-    t312 = uint64_t(rd65);
-    r620 = uint(uint64_t(t312));
+    uint64_t t31 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 573: mul.lo.s32 	%r621, %r620, 5;
-    r621 = uint(int(r620) * 5);
     // 574: sub.s32 	%r622, %r88, %r621;
-    r622 = uint(int(r88) - int(r621));
     // 575: shl.b32 	%r623, %r622, 7;
-    uint t313;
-    t313 = 7u;
-    r623 = (t313 >= 32u ? 0u : r622 << t313);
     // 576: add.s32 	%r624, %r623, 16000;
-    r624 = uint(int(r623) + 16000);
+    r624 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t31))) * 5))) << 7u) + 16000);
     // 577: or.b32  	%r625, %r90, %r1557;
     r625 = r90 | r1557;
     // 578: or.b32  	%r1557, %r625, %r624;
@@ -2215,126 +1358,55 @@ void main() {
   } else {
     if (p19) {
       // 586: setp.eq.s16 	%p75, %rs4, 2;
-      int t314;
-      int t315;
-      t314 = bitfieldExtract(int(rs4), 0, 16); t315 = 2;
-      bool t316;
-      t316 = t314 == t315;
-      p75 = t316;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 620: and.b32  	%r1557, %r88, 65535;
         r1557 = r88 & 65535u;
         p2g_sv0 = 51;
       } else {
         // 589: setp.eq.s16 	%p76, %rs4, 3;
-        int t317;
-        int t318;
-        t317 = bitfieldExtract(int(rs4), 0, 16); t318 = 3;
-        bool t319;
-        t319 = t317 == t318;
-        p76 = t319;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 624: mul.wide.u32 	%rd54, %r88, -858993459;
-          rd54 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
           // 625: shr.u64 	%rd55, %rd54, 34;
-          uint t320;
-          t320 = 34u;
-          rd55 = (t320 >= 64u ? 0ul : rd54 >> t320);
           // 626: cvt.u32.u64 	%r594, %rd55;
-          uint64_t t321;
-          t321 = uint64_t(rd55);
-          r594 = uint(uint64_t(t321));
+          uint64_t t32 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 627: mul.lo.s32 	%r595, %r594, 5;
-          r595 = uint(int(r594) * 5);
           // 628: sub.s32 	%r92, %r88, %r595;
-          r92 = uint(int(r88) - int(r595));
+          r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 629: setp.eq.s32 	%p80, %r92, 0;
-          int t322;
-          int t323;
-          t322 = int(r92); t323 = 0;
-          bool t324;
-          t324 = t322 == t323;
-          p80 = t324;
-          if (p80) {
+          if (int(r92) == 0) {
             // 2413: shr.u32 	%r596, %r88, 8;
-            uint t325;
-            t325 = 8u;
-            r596 = (t325 >= 32u ? 0u : r88 >> t325);
+            r596 = r88 >> 8u;
             // 2414: mul.wide.u32 	%rd56, %r596, -1431655765;
-            rd56 = uint64_t(r596) * uint64_t(0xAAAAAAABu);
             // 2415: shr.u64 	%rd57, %rd56, 34;
-            uint t326;
-            t326 = 34u;
-            rd57 = (t326 >= 64u ? 0ul : rd56 >> t326);
             // 2416: cvt.u32.u64 	%r597, %rd57;
-            uint64_t t327;
-            t327 = uint64_t(rd57);
-            r597 = uint(uint64_t(t327));
+            uint64_t t33 = uint64_t((uint64_t(r596) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2417: mul.lo.s32 	%r598, %r597, 6;
-            r598 = uint(int(r597) * 6);
             // 2418: sub.s32 	%r599, %r596, %r598;
-            r599 = uint(int(r596) - int(r598));
             // 2419: cvt.u16.u32 	%rs11, %r599;
-            uint64_t t328;
-            t328 = uint64_t(r599);
-            rs11 = (uint(uint64_t(t328)) & 65535u);
+            uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
+            rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2420: setp.gt.s16 	%p81, %rs11, 1;
-            int t329;
-            int t330;
-            t329 = bitfieldExtract(int(rs11), 0, 16); t330 = 1;
-            bool t331;
-            t331 = t329 > t330;
-            p81 = t331;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2425: setp.eq.s16 	%p82, %rs11, 2;
-              int t332;
-              int t333;
-              t332 = bitfieldExtract(int(rs11), 0, 16); t333 = 2;
-              bool t334;
-              t334 = t332 == t333;
-              p82 = t334;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 2981: shr.u32 	%r601, %r88, 12;
-                uint t335;
-                t335 = 12u;
-                r601 = (t335 >= 32u ? 0u : r88 >> t335);
                 // 2982: and.b32  	%r602, %r601, 1;
-                r602 = r601 & 1u;
                 // 2983: or.b32  	%r603, %r1557, %r602;
-                r603 = r1557 | r602;
+                r603 = r1557 | ((r88 >> 12u) & 1u);
                 // 2984: or.b32  	%r1557, %r603, 32704;
                 r1557 = r603 | 32704u;
                 p2g_sv0 = 51;
               } else {
                 // 2428: setp.eq.s16 	%p83, %rs11, 3;
-                int t336;
-                int t337;
-                t336 = bitfieldExtract(int(rs11), 0, 16); t337 = 3;
-                bool t338;
-                t338 = t336 == t337;
-                p83 = t338;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 2988: setp.eq.s32 	%p87, %r90, 0;
-                  int t339;
-                  int t340;
-                  t339 = int(r90); t340 = 0;
-                  bool t341;
-                  t341 = t339 == t340;
-                  p87 = t341;
                   // 2989: selp.b32 	%r600, 1, %r90, %p87;
-                  r600 = p87 ? 1u : r90;
                   // 2990: or.b32  	%r1557, %r600, %r1557;
-                  r1557 = r600 | r1557;
+                  r1557 = ((int(r90) == 0) ? 1u : r90) | r1557;
                   p2g_sv0 = 51;
                 } else {
                   // 2431: setp.ne.s16 	%p84, %rs11, 4;
-                  int t342;
-                  int t343;
-                  t342 = bitfieldExtract(int(rs11), 0, 16); t343 = 4;
-                  bool t344;
-                  t344 = t342 != t343;
-                  p84 = t344;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
                     // 2434: or.b32  	%r1557, %r1557, 32639;
@@ -2345,23 +1417,11 @@ void main() {
               }
             } else {
               // 2765: setp.eq.s16 	%p85, %rs11, 0;
-              int t345;
-              int t346;
-              t345 = bitfieldExtract(int(rs11), 0, 16); t346 = 0;
-              bool t347;
-              t347 = t345 == t346;
-              p85 = t347;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 2768: setp.eq.s16 	%p86, %rs11, 1;
-                int t348;
-                int t349;
-                t348 = bitfieldExtract(int(rs11), 0, 16); t349 = 1;
-                bool t350;
-                t350 = t348 == t349;
-                p86 = t350;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2773: or.b32  	%r1557, %r1557, 32640;
                   r1557 = r1557 | 32640u;
                   p2g_sv0 = 51;
@@ -2384,96 +1444,49 @@ void main() {
           }
         } else {
           // 592: setp.ne.s16 	%p77, %rs4, 5;
-          int t351;
-          int t352;
-          t351 = bitfieldExtract(int(rs4), 0, 16); t352 = 5;
-          bool t353;
-          t353 = t351 != t352;
-          p77 = t353;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
             // 595: mul.wide.u32 	%rd52, %r88, -858993459;
-            rd52 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
             // 596: shr.u64 	%rd53, %rd52, 34;
-            uint t354;
-            t354 = 34u;
-            rd53 = (t354 >= 64u ? 0ul : rd52 >> t354);
             // 597: cvt.u32.u64 	%r591, %rd53;
-            uint64_t t355;
-            t355 = uint64_t(rd53);
-            r591 = uint(uint64_t(t355));
+            uint64_t t35 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 598: mul.lo.s32 	%r592, %r591, 5;
-            r592 = uint(int(r591) * 5);
             // 599: sub.s32 	%r593, %r88, %r592;
-            r593 = uint(int(r88) - int(r592));
             // 600: add.s32 	%r1556, %r593, 125;
-            r1556 = uint(int(r593) + 125);
+            r1556 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 125);
             p2g_sv0 = 50;
           }
         }
       }
     } else {
       // 604: setp.eq.s16 	%p78, %rs4, 0;
-      int t356;
-      int t357;
-      t356 = bitfieldExtract(int(rs4), 0, 16); t357 = 0;
-      bool t358;
-      t358 = t356 == t357;
-      p78 = t358;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 636: mul.wide.u32 	%rd60, %r88, 613566757;
-        rd60 = uint64_t(r88) * uint64_t(0x24924925u);
         // 637: shr.u64 	%rd61, %rd60, 32;
-        uint t359;
-        t359 = 32u;
-        rd61 = (t359 >= 64u ? 0ul : rd60 >> t359);
         // 638: cvt.u32.u64 	%r607, %rd61;
-        uint64_t t360;
-        t360 = uint64_t(rd61);
-        r607 = uint(uint64_t(t360));
+        uint64_t t36 = uint64_t((uint64_t(r88) * uint64_t(0x24924925u)) >> 32u);
+        r607 = uint(uint64_t(t36));
         // 639: sub.s32 	%r608, %r88, %r607;
-        r608 = uint(int(r88) - int(r607));
         // 640: shr.u32 	%r609, %r608, 1;
-        uint t361;
-        t361 = 1u;
-        r609 = (t361 >= 32u ? 0u : r608 >> t361);
         // 641: add.s32 	%r610, %r609, %r607;
-        r610 = uint(int(r609) + int(r607));
         // 642: shr.u32 	%r611, %r610, 2;
-        uint t362;
-        t362 = 2u;
-        r611 = (t362 >= 32u ? 0u : r610 >> t362);
         // 643: mul.lo.s32 	%r612, %r611, 7;
-        r612 = uint(int(r611) * 7);
+        r612 = uint(int(uint(int(uint(int(r88) - int(r607)) >> 1u) + int(r607)) >> 2u) * 7);
         // 644: sub.s32 	%r613, %r88, %r612;
-        r613 = uint(int(r88) - int(r612));
         // 645: add.s32 	%r1556, %r613, 124;
-        r1556 = uint(int(r613) + 124);
+        r1556 = uint(int(uint(int(r88) - int(r612))) + 124);
         p2g_sv0 = 50;
       } else {
         // 607: setp.eq.s16 	%p79, %rs4, 1;
-        int t363;
-        int t364;
-        t363 = bitfieldExtract(int(rs4), 0, 16); t364 = 1;
-        bool t365;
-        t365 = t363 == t364;
-        p79 = t365;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 612: mul.wide.u32 	%rd58, %r88, -2139062143;
-          rd58 = uint64_t(r88) * uint64_t(0x80808081u);
           // 613: shr.u64 	%rd59, %rd58, 39;
-          uint t366;
-          t366 = 39u;
-          rd59 = (t366 >= 64u ? 0ul : rd58 >> t366);
           // 614: cvt.u32.u64 	%r605, %rd59;
-          uint64_t t367;
-          t367 = uint64_t(rd59);
-          r605 = uint(uint64_t(t367));
+          uint64_t t37 = uint64_t((uint64_t(r88) * uint64_t(0x80808081u)) >> 39u);
           // 615: mul.lo.s32 	%r606, %r605, 255;
-          r606 = uint(int(r605) * 255);
           // 616: sub.s32 	%r1556, %r88, %r606;
-          r1556 = uint(int(r88) - int(r606));
+          r1556 = uint(int(r88) - int(uint(int(uint(uint64_t(t37))) * 255)));
           p2g_sv0 = 50;
         } else {
           p2g_sv0 = 49;
@@ -2482,346 +1495,174 @@ void main() {
     }
     if (p2g_sv0 == 49) {
       // 649: mul.wide.u32 	%rd62, %r88, -858993459;
-      rd62 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
       // 650: shr.u64 	%rd63, %rd62, 34;
-      uint t368;
-      t368 = 34u;
-      rd63 = (t368 >= 64u ? 0ul : rd62 >> t368);
       // 651: cvt.u32.u64 	%r614, %rd63;
-      uint64_t t369;
-      t369 = uint64_t(rd63);
-      r614 = uint(uint64_t(t369));
+      uint64_t t38 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 652: mul.lo.s32 	%r615, %r614, 5;
-      r615 = uint(int(r614) * 5);
       // 653: sub.s32 	%r616, %r88, %r615;
-      r616 = uint(int(r88) - int(r615));
       // 654: add.s32 	%r1556, %r616, 125;
-      r1556 = uint(int(r616) + 125);
+      r1556 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 125);
       p2g_sv0 = 50;
     }
     if (p2g_sv0 == 50) {
       // 657: max.s32 	%r617, %r1556, 0;
-      r617 = uint(max(int(r1556), 0));
       // 658: shl.b32 	%r618, %r617, 7;
-      uint t370;
-      t370 = 7u;
-      r618 = (t370 >= 32u ? 0u : r617 << t370);
       // 659: or.b32  	%r619, %r90, %r1557;
       r619 = r90 | r1557;
       // 660: or.b32  	%r1557, %r619, %r618;
-      r1557 = r619 | r618;
+      r1557 = r619 | (uint(max(int(r1556), 0)) << 7u);
     }
   }
   // 663: add.s32 	%r107, %r5, 1;
   r107 = uint(int(r5) + 1);
   if (p73) {
     // 668: and.b32  	%r682, %r107, 6;
-    r682 = r107 & 6u;
     // 669: add.s32 	%r683, %r87, %r682;
-    r683 = uint(int(r87) + int(r682));
     // 670: xor.b32  	%r684, %r683, 81;
-    r684 = r683 ^ 81u;
     // 671: mul.lo.s32 	%r685, %r684, 2146121005;
-    r685 = uint(int(r684) * 2146121005);
+    r685 = uint(int(uint(int(r87) + int(r107 & 6u)) ^ 81u) * 2146121005);
     // 672: shr.u32 	%r686, %r685, 15;
-    uint t371;
-    t371 = 15u;
-    r686 = (t371 >= 32u ? 0u : r685 >> t371);
     // 673: xor.b32  	%r687, %r686, %r685;
-    r687 = r686 ^ r685;
     // 674: mul.lo.s32 	%r688, %r687, -2073254261;
-    r688 = uint(int(r687) * -2073254261);
+    r688 = uint(int((r685 >> 15u) ^ r685) * -2073254261);
     // 675: shr.u32 	%r689, %r688, 16;
-    uint t372;
-    t372 = 16u;
-    r689 = (t372 >= 32u ? 0u : r688 >> t372);
     // 676: xor.b32  	%r690, %r688, %r6;
     r690 = r688 ^ r6;
     // 677: xor.b32  	%r691, %r690, %r689;
-    r691 = r690 ^ r689;
     // 678: shr.u32 	%r692, %r690, 16;
-    uint t373;
-    t373 = 16u;
-    r692 = (t373 >= 32u ? 0u : r690 >> t373);
     // 679: xor.b32  	%r693, %r691, %r692;
-    r693 = r691 ^ r692;
     // 680: mul.lo.s32 	%r694, %r693, 2146121005;
-    r694 = uint(int(r693) * 2146121005);
+    r694 = uint(int((r690 ^ (r688 >> 16u)) ^ (r690 >> 16u)) * 2146121005);
     // 681: shr.u32 	%r695, %r694, 15;
-    uint t374;
-    t374 = 15u;
-    r695 = (t374 >= 32u ? 0u : r694 >> t374);
     // 682: xor.b32  	%r696, %r695, %r694;
-    r696 = r695 ^ r694;
     // 683: mul.lo.s32 	%r697, %r696, -2073254261;
-    r697 = uint(int(r696) * -2073254261);
+    r697 = uint(int((r694 >> 15u) ^ r694) * -2073254261);
     // 684: shr.u32 	%r698, %r697, 16;
-    uint t375;
-    t375 = 16u;
-    r698 = (t375 >= 32u ? 0u : r697 >> t375);
     // 685: xor.b32  	%r699, %r698, %r697;
-    r699 = r698 ^ r697;
+    r699 = (r697 >> 16u) ^ r697;
     // 686: xor.b32  	%r700, %r699, -1515870811;
     r700 = r699 ^ 0xA5A5A5A5u;
     // 687: shr.u32 	%r701, %r700, 16;
-    uint t376;
-    t376 = 16u;
-    r701 = (t376 >= 32u ? 0u : r700 >> t376);
     // 688: xor.b32  	%r702, %r701, %r700;
-    r702 = r701 ^ r700;
     // 689: mul.lo.s32 	%r703, %r702, 2146121005;
-    r703 = uint(int(r702) * 2146121005);
+    r703 = uint(int((r700 >> 16u) ^ r700) * 2146121005);
     // 690: shr.u32 	%r704, %r703, 15;
-    uint t377;
-    t377 = 15u;
-    r704 = (t377 >= 32u ? 0u : r703 >> t377);
     // 691: xor.b32  	%r705, %r704, %r703;
-    r705 = r704 ^ r703;
     // 692: mul.lo.s32 	%r706, %r705, -2073254261;
-    r706 = uint(int(r705) * -2073254261);
+    r706 = uint(int((r703 >> 15u) ^ r703) * -2073254261);
     // 693: shr.u32 	%r707, %r706, 16;
-    uint t378;
-    t378 = 16u;
-    r707 = (t378 >= 32u ? 0u : r706 >> t378);
     // 694: xor.b32  	%r708, %r707, %r706;
-    r708 = r707 ^ r706;
+    r708 = (r706 >> 16u) ^ r706;
     // 695: and.b32  	%r709, %r699, 1;
-    r709 = r699 & 1u;
     // 696: shr.u32 	%r710, %r699, 1;
-    uint t379;
-    t379 = 1u;
-    r710 = (t379 >= 32u ? 0u : r699 >> t379);
     // 697: and.b32  	%r711, %r710, 127;
-    r711 = r710 & 127u;
     // 698: mul.wide.u32 	%rd78, %r708, -858993459;
-    rd78 = uint64_t(r708) * uint64_t(0xCCCCCCCDu);
     // 699: shr.u64 	%rd79, %rd78, 34;
-    uint t380;
-    t380 = 34u;
-    rd79 = (t380 >= 64u ? 0ul : rd78 >> t380);
     // 700: cvt.u32.u64 	%r712, %rd79;
-    uint64_t t381;
-    t381 = uint64_t(rd79);
-    r712 = uint(uint64_t(t381));
+    uint64_t t39 = uint64_t((uint64_t(r708) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 701: mul.lo.s32 	%r713, %r712, 5;
-    r713 = uint(int(r712) * 5);
     // 702: sub.s32 	%r714, %r708, %r713;
-    r714 = uint(int(r708) - int(r713));
     // 703: shl.b32 	%r715, %r714, 7;
-    uint t382;
-    t382 = 7u;
-    r715 = (t382 >= 32u ? 0u : r714 << t382);
     // 704: add.s32 	%r716, %r715, 16000;
-    r716 = uint(int(r715) + 16000);
+    r716 = uint(int(uint(int(r708) - int(uint(int(uint(uint64_t(t39))) * 5))) << 7u) + 16000);
     // 705: bfi.b32 	%r717, %r709, %r711, 15, 1;
-    r717 = p2g_bfi_32(r709, r711, 15u, 1u);
     // 706: or.b32  	%r718, %r717, %r716;
-    r718 = r717 | r716;
     // 707: xor.b32  	%r1559, %r718, 32768;
-    r1559 = r718 ^ 32768u;
+    r1559 = (p2g_bfi_32((r699 & 1u), ((r699 >> 1u) & 127u), 15u, 1u) | r716) ^ 32768u;
   } else {
     // 711: add.s32 	%r626, %r87, %r107;
-    r626 = uint(int(r87) + int(r107));
     // 712: xor.b32  	%r627, %r626, 81;
-    r627 = r626 ^ 81u;
     // 713: mul.lo.s32 	%r628, %r627, 2146121005;
-    r628 = uint(int(r627) * 2146121005);
+    r628 = uint(int(uint(int(r87) + int(r107)) ^ 81u) * 2146121005);
     // 714: shr.u32 	%r629, %r628, 15;
-    uint t383;
-    t383 = 15u;
-    r629 = (t383 >= 32u ? 0u : r628 >> t383);
     // 715: xor.b32  	%r630, %r629, %r628;
-    r630 = r629 ^ r628;
     // 716: mul.lo.s32 	%r631, %r630, -2073254261;
-    r631 = uint(int(r630) * -2073254261);
+    r631 = uint(int((r628 >> 15u) ^ r628) * -2073254261);
     // 717: shr.u32 	%r632, %r631, 16;
-    uint t384;
-    t384 = 16u;
-    r632 = (t384 >= 32u ? 0u : r631 >> t384);
     // 718: xor.b32  	%r633, %r631, %r6;
     r633 = r631 ^ r6;
     // 719: xor.b32  	%r634, %r633, %r632;
-    r634 = r633 ^ r632;
     // 720: shr.u32 	%r635, %r633, 16;
-    uint t385;
-    t385 = 16u;
-    r635 = (t385 >= 32u ? 0u : r633 >> t385);
     // 721: xor.b32  	%r636, %r634, %r635;
-    r636 = r634 ^ r635;
     // 722: mul.lo.s32 	%r637, %r636, 2146121005;
-    r637 = uint(int(r636) * 2146121005);
+    r637 = uint(int((r633 ^ (r631 >> 16u)) ^ (r633 >> 16u)) * 2146121005);
     // 723: shr.u32 	%r638, %r637, 15;
-    uint t386;
-    t386 = 15u;
-    r638 = (t386 >= 32u ? 0u : r637 >> t386);
     // 724: xor.b32  	%r639, %r638, %r637;
-    r639 = r638 ^ r637;
     // 725: mul.lo.s32 	%r640, %r639, -2073254261;
-    r640 = uint(int(r639) * -2073254261);
+    r640 = uint(int((r637 >> 15u) ^ r637) * -2073254261);
     // 726: shr.u32 	%r641, %r640, 16;
-    uint t387;
-    t387 = 16u;
-    r641 = (t387 >= 32u ? 0u : r640 >> t387);
     // 727: xor.b32  	%r642, %r641, %r640;
-    r642 = r641 ^ r640;
+    r642 = (r640 >> 16u) ^ r640;
     // 728: xor.b32  	%r643, %r642, -1515870811;
     r643 = r642 ^ 0xA5A5A5A5u;
     // 729: shr.u32 	%r644, %r643, 16;
-    uint t388;
-    t388 = 16u;
-    r644 = (t388 >= 32u ? 0u : r643 >> t388);
     // 730: xor.b32  	%r645, %r644, %r643;
-    r645 = r644 ^ r643;
     // 731: mul.lo.s32 	%r646, %r645, 2146121005;
-    r646 = uint(int(r645) * 2146121005);
+    r646 = uint(int((r643 >> 16u) ^ r643) * 2146121005);
     // 732: shr.u32 	%r647, %r646, 15;
-    uint t389;
-    t389 = 15u;
-    r647 = (t389 >= 32u ? 0u : r646 >> t389);
     // 733: xor.b32  	%r648, %r647, %r646;
-    r648 = r647 ^ r646;
     // 734: mul.lo.s32 	%r649, %r648, -2073254261;
-    r649 = uint(int(r648) * -2073254261);
+    r649 = uint(int((r646 >> 15u) ^ r646) * -2073254261);
     // 735: shr.u32 	%r650, %r649, 16;
-    uint t390;
-    t390 = 16u;
-    r650 = (t390 >= 32u ? 0u : r649 >> t390);
     // 736: xor.b32  	%r108, %r650, %r649;
-    r108 = r650 ^ r649;
+    r108 = (r649 >> 16u) ^ r649;
     // 737: shl.b32 	%r651, %r642, 15;
-    uint t391;
-    t391 = 15u;
-    r651 = (t391 >= 32u ? 0u : r642 << t391);
     // 738: and.b32  	%r1559, %r651, 32768;
-    r1559 = r651 & 32768u;
+    r1559 = (r642 << 15u) & 32768u;
     // 739: shr.u32 	%r652, %r642, 1;
-    uint t392;
-    t392 = 1u;
-    r652 = (t392 >= 32u ? 0u : r642 >> t392);
     // 740: and.b32  	%r110, %r652, 127;
-    r110 = r652 & 127u;
+    r110 = (r642 >> 1u) & 127u;
     if (p19) {
       // 745: setp.eq.s16 	%p90, %rs4, 2;
-      int t393;
-      int t394;
-      t393 = bitfieldExtract(int(rs4), 0, 16); t394 = 2;
-      bool t395;
-      t395 = t393 == t394;
-      p90 = t395;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 779: and.b32  	%r1559, %r108, 65535;
         r1559 = r108 & 65535u;
         p2g_sv0 = 62;
       } else {
         // 748: setp.eq.s16 	%p91, %rs4, 3;
-        int t396;
-        int t397;
-        t396 = bitfieldExtract(int(rs4), 0, 16); t397 = 3;
-        bool t398;
-        t398 = t396 == t397;
-        p91 = t398;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 783: mul.wide.u32 	%rd68, %r108, -858993459;
-          rd68 = uint64_t(r108) * uint64_t(0xCCCCCCCDu);
           // 784: shr.u64 	%rd69, %rd68, 34;
-          uint t399;
-          t399 = 34u;
-          rd69 = (t399 >= 64u ? 0ul : rd68 >> t399);
           // 785: cvt.u32.u64 	%r656, %rd69;
-          uint64_t t400;
-          t400 = uint64_t(rd69);
-          r656 = uint(uint64_t(t400));
+          uint64_t t40 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 786: mul.lo.s32 	%r657, %r656, 5;
-          r657 = uint(int(r656) * 5);
           // 787: sub.s32 	%r112, %r108, %r657;
-          r112 = uint(int(r108) - int(r657));
+          r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 788: setp.eq.s32 	%p95, %r112, 0;
-          int t401;
-          int t402;
-          t401 = int(r112); t402 = 0;
-          bool t403;
-          t403 = t401 == t402;
-          p95 = t403;
-          if (p95) {
+          if (int(r112) == 0) {
             // 2438: shr.u32 	%r658, %r108, 8;
-            uint t404;
-            t404 = 8u;
-            r658 = (t404 >= 32u ? 0u : r108 >> t404);
+            r658 = r108 >> 8u;
             // 2439: mul.wide.u32 	%rd70, %r658, -1431655765;
-            rd70 = uint64_t(r658) * uint64_t(0xAAAAAAABu);
             // 2440: shr.u64 	%rd71, %rd70, 34;
-            uint t405;
-            t405 = 34u;
-            rd71 = (t405 >= 64u ? 0ul : rd70 >> t405);
             // 2441: cvt.u32.u64 	%r659, %rd71;
-            uint64_t t406;
-            t406 = uint64_t(rd71);
-            r659 = uint(uint64_t(t406));
+            uint64_t t41 = uint64_t((uint64_t(r658) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2442: mul.lo.s32 	%r660, %r659, 6;
-            r660 = uint(int(r659) * 6);
             // 2443: sub.s32 	%r661, %r658, %r660;
-            r661 = uint(int(r658) - int(r660));
             // 2444: cvt.u16.u32 	%rs13, %r661;
-            uint64_t t407;
-            t407 = uint64_t(r661);
-            rs13 = (uint(uint64_t(t407)) & 65535u);
+            uint64_t t42 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t41))) * 6))));
+            rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2445: setp.gt.s16 	%p96, %rs13, 1;
-            int t408;
-            int t409;
-            t408 = bitfieldExtract(int(rs13), 0, 16); t409 = 1;
-            bool t410;
-            t410 = t408 > t409;
-            p96 = t410;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2450: setp.eq.s16 	%p97, %rs13, 2;
-              int t411;
-              int t412;
-              t411 = bitfieldExtract(int(rs13), 0, 16); t412 = 2;
-              bool t413;
-              t413 = t411 == t412;
-              p97 = t413;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 2994: shr.u32 	%r663, %r108, 12;
-                uint t414;
-                t414 = 12u;
-                r663 = (t414 >= 32u ? 0u : r108 >> t414);
                 // 2995: and.b32  	%r664, %r663, 1;
-                r664 = r663 & 1u;
                 // 2996: or.b32  	%r665, %r1559, %r664;
-                r665 = r1559 | r664;
+                r665 = r1559 | ((r108 >> 12u) & 1u);
                 // 2997: or.b32  	%r1559, %r665, 32704;
                 r1559 = r665 | 32704u;
                 p2g_sv0 = 62;
               } else {
                 // 2453: setp.eq.s16 	%p98, %rs13, 3;
-                int t415;
-                int t416;
-                t415 = bitfieldExtract(int(rs13), 0, 16); t416 = 3;
-                bool t417;
-                t417 = t415 == t416;
-                p98 = t417;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3001: setp.eq.s32 	%p102, %r110, 0;
-                  int t418;
-                  int t419;
-                  t418 = int(r110); t419 = 0;
-                  bool t420;
-                  t420 = t418 == t419;
-                  p102 = t420;
                   // 3002: selp.b32 	%r662, 1, %r110, %p102;
-                  r662 = p102 ? 1u : r110;
                   // 3003: or.b32  	%r1559, %r662, %r1559;
-                  r1559 = r662 | r1559;
+                  r1559 = ((int(r110) == 0) ? 1u : r110) | r1559;
                   p2g_sv0 = 62;
                 } else {
                   // 2456: setp.ne.s16 	%p99, %rs13, 4;
-                  int t421;
-                  int t422;
-                  t421 = bitfieldExtract(int(rs13), 0, 16); t422 = 4;
-                  bool t423;
-                  t423 = t421 != t422;
-                  p99 = t423;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
                     // 2459: or.b32  	%r1559, %r1559, 32639;
@@ -2832,23 +1673,11 @@ void main() {
               }
             } else {
               // 2777: setp.eq.s16 	%p100, %rs13, 0;
-              int t424;
-              int t425;
-              t424 = bitfieldExtract(int(rs13), 0, 16); t425 = 0;
-              bool t426;
-              t426 = t424 == t425;
-              p100 = t426;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 2780: setp.eq.s16 	%p101, %rs13, 1;
-                int t427;
-                int t428;
-                t427 = bitfieldExtract(int(rs13), 0, 16); t428 = 1;
-                bool t429;
-                t429 = t427 == t428;
-                p101 = t429;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2785: or.b32  	%r1559, %r1559, 32640;
                   r1559 = r1559 | 32640u;
                   p2g_sv0 = 62;
@@ -2871,96 +1700,49 @@ void main() {
           }
         } else {
           // 751: setp.ne.s16 	%p92, %rs4, 5;
-          int t430;
-          int t431;
-          t430 = bitfieldExtract(int(rs4), 0, 16); t431 = 5;
-          bool t432;
-          t432 = t430 != t431;
-          p92 = t432;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
             // 754: mul.wide.u32 	%rd66, %r108, -858993459;
-            rd66 = uint64_t(r108) * uint64_t(0xCCCCCCCDu);
             // 755: shr.u64 	%rd67, %rd66, 34;
-            uint t433;
-            t433 = 34u;
-            rd67 = (t433 >= 64u ? 0ul : rd66 >> t433);
             // 756: cvt.u32.u64 	%r653, %rd67;
-            uint64_t t434;
-            t434 = uint64_t(rd67);
-            r653 = uint(uint64_t(t434));
+            uint64_t t43 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 757: mul.lo.s32 	%r654, %r653, 5;
-            r654 = uint(int(r653) * 5);
             // 758: sub.s32 	%r655, %r108, %r654;
-            r655 = uint(int(r108) - int(r654));
             // 759: add.s32 	%r1558, %r655, 125;
-            r1558 = uint(int(r655) + 125);
+            r1558 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 125);
             p2g_sv0 = 61;
           }
         }
       }
     } else {
       // 763: setp.eq.s16 	%p93, %rs4, 0;
-      int t435;
-      int t436;
-      t435 = bitfieldExtract(int(rs4), 0, 16); t436 = 0;
-      bool t437;
-      t437 = t435 == t436;
-      p93 = t437;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 795: mul.wide.u32 	%rd74, %r108, 613566757;
-        rd74 = uint64_t(r108) * uint64_t(0x24924925u);
         // 796: shr.u64 	%rd75, %rd74, 32;
-        uint t438;
-        t438 = 32u;
-        rd75 = (t438 >= 64u ? 0ul : rd74 >> t438);
         // 797: cvt.u32.u64 	%r669, %rd75;
-        uint64_t t439;
-        t439 = uint64_t(rd75);
-        r669 = uint(uint64_t(t439));
+        uint64_t t44 = uint64_t((uint64_t(r108) * uint64_t(0x24924925u)) >> 32u);
+        r669 = uint(uint64_t(t44));
         // 798: sub.s32 	%r670, %r108, %r669;
-        r670 = uint(int(r108) - int(r669));
         // 799: shr.u32 	%r671, %r670, 1;
-        uint t440;
-        t440 = 1u;
-        r671 = (t440 >= 32u ? 0u : r670 >> t440);
         // 800: add.s32 	%r672, %r671, %r669;
-        r672 = uint(int(r671) + int(r669));
         // 801: shr.u32 	%r673, %r672, 2;
-        uint t441;
-        t441 = 2u;
-        r673 = (t441 >= 32u ? 0u : r672 >> t441);
         // 802: mul.lo.s32 	%r674, %r673, 7;
-        r674 = uint(int(r673) * 7);
+        r674 = uint(int(uint(int(uint(int(r108) - int(r669)) >> 1u) + int(r669)) >> 2u) * 7);
         // 803: sub.s32 	%r675, %r108, %r674;
-        r675 = uint(int(r108) - int(r674));
         // 804: add.s32 	%r1558, %r675, 124;
-        r1558 = uint(int(r675) + 124);
+        r1558 = uint(int(uint(int(r108) - int(r674))) + 124);
         p2g_sv0 = 61;
       } else {
         // 766: setp.eq.s16 	%p94, %rs4, 1;
-        int t442;
-        int t443;
-        t442 = bitfieldExtract(int(rs4), 0, 16); t443 = 1;
-        bool t444;
-        t444 = t442 == t443;
-        p94 = t444;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 771: mul.wide.u32 	%rd72, %r108, -2139062143;
-          rd72 = uint64_t(r108) * uint64_t(0x80808081u);
           // 772: shr.u64 	%rd73, %rd72, 39;
-          uint t445;
-          t445 = 39u;
-          rd73 = (t445 >= 64u ? 0ul : rd72 >> t445);
           // 773: cvt.u32.u64 	%r667, %rd73;
-          uint64_t t446;
-          t446 = uint64_t(rd73);
-          r667 = uint(uint64_t(t446));
+          uint64_t t45 = uint64_t((uint64_t(r108) * uint64_t(0x80808081u)) >> 39u);
           // 774: mul.lo.s32 	%r668, %r667, 255;
-          r668 = uint(int(r667) * 255);
           // 775: sub.s32 	%r1558, %r108, %r668;
-          r1558 = uint(int(r108) - int(r668));
+          r1558 = uint(int(r108) - int(uint(int(uint(uint64_t(t45))) * 255)));
           p2g_sv0 = 61;
         } else {
           p2g_sv0 = 60;
@@ -2969,139 +1751,78 @@ void main() {
     }
     if (p2g_sv0 == 60) {
       // 808: mul.wide.u32 	%rd76, %r108, -858993459;
-      rd76 = uint64_t(r108) * uint64_t(0xCCCCCCCDu);
       // 809: shr.u64 	%rd77, %rd76, 34;
-      uint t447;
-      t447 = 34u;
-      rd77 = (t447 >= 64u ? 0ul : rd76 >> t447);
       // 810: cvt.u32.u64 	%r676, %rd77;
-      uint64_t t448;
-      t448 = uint64_t(rd77);
-      r676 = uint(uint64_t(t448));
+      uint64_t t46 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 811: mul.lo.s32 	%r677, %r676, 5;
-      r677 = uint(int(r676) * 5);
       // 812: sub.s32 	%r678, %r108, %r677;
-      r678 = uint(int(r108) - int(r677));
       // 813: add.s32 	%r1558, %r678, 125;
-      r1558 = uint(int(r678) + 125);
+      r1558 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 125);
       p2g_sv0 = 61;
     }
     if (p2g_sv0 == 61) {
       // 816: max.s32 	%r679, %r1558, 0;
-      r679 = uint(max(int(r1558), 0));
       // 817: shl.b32 	%r680, %r679, 7;
-      uint t449;
-      t449 = 7u;
-      r680 = (t449 >= 32u ? 0u : r679 << t449);
       // 818: or.b32  	%r681, %r110, %r1559;
       r681 = r110 | r1559;
       // 819: or.b32  	%r1559, %r681, %r680;
-      r1559 = r681 | r680;
+      r1559 = r681 | (uint(max(int(r1558), 0)) << 7u);
     }
   }
   // 822: add.s32 	%r127, %r8, 5369639;
   r127 = uint(int(r8) + 5369639);
   // 823: add.s32 	%r719, %r127, %r5;
-  r719 = uint(int(r127) + int(r5));
   // 824: xor.b32  	%r720, %r719, 81;
-  r720 = r719 ^ 81u;
   // 825: mul.lo.s32 	%r721, %r720, 2146121005;
-  r721 = uint(int(r720) * 2146121005);
+  r721 = uint(int(uint(int(r127) + int(r5)) ^ 81u) * 2146121005);
   // 826: shr.u32 	%r722, %r721, 15;
-  uint t450;
-  t450 = 15u;
-  r722 = (t450 >= 32u ? 0u : r721 >> t450);
   // 827: xor.b32  	%r723, %r722, %r721;
-  r723 = r722 ^ r721;
   // 828: mul.lo.s32 	%r724, %r723, -2073254261;
-  r724 = uint(int(r723) * -2073254261);
+  r724 = uint(int((r721 >> 15u) ^ r721) * -2073254261);
   // 829: shr.u32 	%r725, %r724, 16;
-  uint t451;
-  t451 = 16u;
-  r725 = (t451 >= 32u ? 0u : r724 >> t451);
   // 830: xor.b32  	%r726, %r724, %r6;
   r726 = r724 ^ r6;
   // 831: xor.b32  	%r727, %r726, %r725;
-  r727 = r726 ^ r725;
   // 832: shr.u32 	%r728, %r726, 16;
-  uint t452;
-  t452 = 16u;
-  r728 = (t452 >= 32u ? 0u : r726 >> t452);
   // 833: xor.b32  	%r729, %r727, %r728;
-  r729 = r727 ^ r728;
   // 834: mul.lo.s32 	%r730, %r729, 2146121005;
-  r730 = uint(int(r729) * 2146121005);
+  r730 = uint(int((r726 ^ (r724 >> 16u)) ^ (r726 >> 16u)) * 2146121005);
   // 835: shr.u32 	%r731, %r730, 15;
-  uint t453;
-  t453 = 15u;
-  r731 = (t453 >= 32u ? 0u : r730 >> t453);
   // 836: xor.b32  	%r732, %r731, %r730;
-  r732 = r731 ^ r730;
   // 837: mul.lo.s32 	%r733, %r732, -2073254261;
-  r733 = uint(int(r732) * -2073254261);
+  r733 = uint(int((r730 >> 15u) ^ r730) * -2073254261);
   // 838: shr.u32 	%r734, %r733, 16;
-  uint t454;
-  t454 = 16u;
-  r734 = (t454 >= 32u ? 0u : r733 >> t454);
   // 839: xor.b32  	%r735, %r734, %r733;
-  r735 = r734 ^ r733;
+  r735 = (r733 >> 16u) ^ r733;
   // 840: xor.b32  	%r736, %r735, -1515870811;
   r736 = r735 ^ 0xA5A5A5A5u;
   // 841: shr.u32 	%r737, %r736, 16;
-  uint t455;
-  t455 = 16u;
-  r737 = (t455 >= 32u ? 0u : r736 >> t455);
   // 842: xor.b32  	%r738, %r737, %r736;
-  r738 = r737 ^ r736;
   // 843: mul.lo.s32 	%r739, %r738, 2146121005;
-  r739 = uint(int(r738) * 2146121005);
+  r739 = uint(int((r736 >> 16u) ^ r736) * 2146121005);
   // 844: shr.u32 	%r740, %r739, 15;
-  uint t456;
-  t456 = 15u;
-  r740 = (t456 >= 32u ? 0u : r739 >> t456);
   // 845: xor.b32  	%r741, %r740, %r739;
-  r741 = r740 ^ r739;
   // 846: mul.lo.s32 	%r742, %r741, -2073254261;
-  r742 = uint(int(r741) * -2073254261);
+  r742 = uint(int((r739 >> 15u) ^ r739) * -2073254261);
   // 847: shr.u32 	%r743, %r742, 16;
-  uint t457;
-  t457 = 16u;
-  r743 = (t457 >= 32u ? 0u : r742 >> t457);
   // 848: xor.b32  	%r128, %r743, %r742;
-  r128 = r743 ^ r742;
+  r128 = (r742 >> 16u) ^ r742;
   // 849: shl.b32 	%r744, %r735, 15;
-  uint t458;
-  t458 = 15u;
-  r744 = (t458 >= 32u ? 0u : r735 << t458);
   // 850: and.b32  	%r1561, %r744, 32768;
-  r1561 = r744 & 32768u;
+  r1561 = (r735 << 15u) & 32768u;
   // 851: shr.u32 	%r745, %r735, 1;
-  uint t459;
-  t459 = 1u;
-  r745 = (t459 >= 32u ? 0u : r735 >> t459);
   // 852: and.b32  	%r130, %r745, 127;
-  r130 = r745 & 127u;
+  r130 = (r735 >> 1u) & 127u;
   if (p73) {
     // 857: mul.wide.u32 	%rd92, %r128, -858993459;
-    rd92 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
     // 858: shr.u64 	%rd93, %rd92, 34;
-    uint t460;
-    t460 = 34u;
-    rd93 = (t460 >= 64u ? 0ul : rd92 >> t460);
     // 859: cvt.u32.u64 	%r775, %rd93;
-    uint64_t t461;
-    t461 = uint64_t(rd93);
-    r775 = uint(uint64_t(t461));
+    uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 860: mul.lo.s32 	%r776, %r775, 5;
-    r776 = uint(int(r775) * 5);
     // 861: sub.s32 	%r777, %r128, %r776;
-    r777 = uint(int(r128) - int(r776));
     // 862: shl.b32 	%r778, %r777, 7;
-    uint t462;
-    t462 = 7u;
-    r778 = (t462 >= 32u ? 0u : r777 << t462);
     // 863: add.s32 	%r779, %r778, 16000;
-    r779 = uint(int(r778) + 16000);
+    r779 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 7u) + 16000);
     // 864: or.b32  	%r780, %r130, %r1561;
     r780 = r130 | r1561;
     // 865: or.b32  	%r1561, %r780, %r779;
@@ -3109,126 +1830,55 @@ void main() {
   } else {
     if (p19) {
       // 873: setp.eq.s16 	%p105, %rs4, 2;
-      int t463;
-      int t464;
-      t463 = bitfieldExtract(int(rs4), 0, 16); t464 = 2;
-      bool t465;
-      t465 = t463 == t464;
-      p105 = t465;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 907: and.b32  	%r1561, %r128, 65535;
         r1561 = r128 & 65535u;
         p2g_sv0 = 73;
       } else {
         // 876: setp.eq.s16 	%p106, %rs4, 3;
-        int t466;
-        int t467;
-        t466 = bitfieldExtract(int(rs4), 0, 16); t467 = 3;
-        bool t468;
-        t468 = t466 == t467;
-        p106 = t468;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 911: mul.wide.u32 	%rd82, %r128, -858993459;
-          rd82 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
           // 912: shr.u64 	%rd83, %rd82, 34;
-          uint t469;
-          t469 = 34u;
-          rd83 = (t469 >= 64u ? 0ul : rd82 >> t469);
           // 913: cvt.u32.u64 	%r749, %rd83;
-          uint64_t t470;
-          t470 = uint64_t(rd83);
-          r749 = uint(uint64_t(t470));
+          uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 914: mul.lo.s32 	%r750, %r749, 5;
-          r750 = uint(int(r749) * 5);
           // 915: sub.s32 	%r132, %r128, %r750;
-          r132 = uint(int(r128) - int(r750));
+          r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 916: setp.eq.s32 	%p110, %r132, 0;
-          int t471;
-          int t472;
-          t471 = int(r132); t472 = 0;
-          bool t473;
-          t473 = t471 == t472;
-          p110 = t473;
-          if (p110) {
+          if (int(r132) == 0) {
             // 2463: shr.u32 	%r751, %r128, 8;
-            uint t474;
-            t474 = 8u;
-            r751 = (t474 >= 32u ? 0u : r128 >> t474);
+            r751 = r128 >> 8u;
             // 2464: mul.wide.u32 	%rd84, %r751, -1431655765;
-            rd84 = uint64_t(r751) * uint64_t(0xAAAAAAABu);
             // 2465: shr.u64 	%rd85, %rd84, 34;
-            uint t475;
-            t475 = 34u;
-            rd85 = (t475 >= 64u ? 0ul : rd84 >> t475);
             // 2466: cvt.u32.u64 	%r752, %rd85;
-            uint64_t t476;
-            t476 = uint64_t(rd85);
-            r752 = uint(uint64_t(t476));
+            uint64_t t49 = uint64_t((uint64_t(r751) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2467: mul.lo.s32 	%r753, %r752, 6;
-            r753 = uint(int(r752) * 6);
             // 2468: sub.s32 	%r754, %r751, %r753;
-            r754 = uint(int(r751) - int(r753));
             // 2469: cvt.u16.u32 	%rs15, %r754;
-            uint64_t t477;
-            t477 = uint64_t(r754);
-            rs15 = (uint(uint64_t(t477)) & 65535u);
+            uint64_t t50 = uint64_t(uint(int(r751) - int(uint(int(uint(uint64_t(t49))) * 6))));
+            rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2470: setp.gt.s16 	%p111, %rs15, 1;
-            int t478;
-            int t479;
-            t478 = bitfieldExtract(int(rs15), 0, 16); t479 = 1;
-            bool t480;
-            t480 = t478 > t479;
-            p111 = t480;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2475: setp.eq.s16 	%p112, %rs15, 2;
-              int t481;
-              int t482;
-              t481 = bitfieldExtract(int(rs15), 0, 16); t482 = 2;
-              bool t483;
-              t483 = t481 == t482;
-              p112 = t483;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3007: shr.u32 	%r756, %r128, 12;
-                uint t484;
-                t484 = 12u;
-                r756 = (t484 >= 32u ? 0u : r128 >> t484);
                 // 3008: and.b32  	%r757, %r756, 1;
-                r757 = r756 & 1u;
                 // 3009: or.b32  	%r758, %r1561, %r757;
-                r758 = r1561 | r757;
+                r758 = r1561 | ((r128 >> 12u) & 1u);
                 // 3010: or.b32  	%r1561, %r758, 32704;
                 r1561 = r758 | 32704u;
                 p2g_sv0 = 73;
               } else {
                 // 2478: setp.eq.s16 	%p113, %rs15, 3;
-                int t485;
-                int t486;
-                t485 = bitfieldExtract(int(rs15), 0, 16); t486 = 3;
-                bool t487;
-                t487 = t485 == t486;
-                p113 = t487;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3014: setp.eq.s32 	%p117, %r130, 0;
-                  int t488;
-                  int t489;
-                  t488 = int(r130); t489 = 0;
-                  bool t490;
-                  t490 = t488 == t489;
-                  p117 = t490;
                   // 3015: selp.b32 	%r755, 1, %r130, %p117;
-                  r755 = p117 ? 1u : r130;
                   // 3016: or.b32  	%r1561, %r755, %r1561;
-                  r1561 = r755 | r1561;
+                  r1561 = ((int(r130) == 0) ? 1u : r130) | r1561;
                   p2g_sv0 = 73;
                 } else {
                   // 2481: setp.ne.s16 	%p114, %rs15, 4;
-                  int t491;
-                  int t492;
-                  t491 = bitfieldExtract(int(rs15), 0, 16); t492 = 4;
-                  bool t493;
-                  t493 = t491 != t492;
-                  p114 = t493;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
                     // 2484: or.b32  	%r1561, %r1561, 32639;
@@ -3239,23 +1889,11 @@ void main() {
               }
             } else {
               // 2789: setp.eq.s16 	%p115, %rs15, 0;
-              int t494;
-              int t495;
-              t494 = bitfieldExtract(int(rs15), 0, 16); t495 = 0;
-              bool t496;
-              t496 = t494 == t495;
-              p115 = t496;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 2792: setp.eq.s16 	%p116, %rs15, 1;
-                int t497;
-                int t498;
-                t497 = bitfieldExtract(int(rs15), 0, 16); t498 = 1;
-                bool t499;
-                t499 = t497 == t498;
-                p116 = t499;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2797: or.b32  	%r1561, %r1561, 32640;
                   r1561 = r1561 | 32640u;
                   p2g_sv0 = 73;
@@ -3278,96 +1916,49 @@ void main() {
           }
         } else {
           // 879: setp.ne.s16 	%p107, %rs4, 5;
-          int t500;
-          int t501;
-          t500 = bitfieldExtract(int(rs4), 0, 16); t501 = 5;
-          bool t502;
-          t502 = t500 != t501;
-          p107 = t502;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
             // 882: mul.wide.u32 	%rd80, %r128, -858993459;
-            rd80 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
             // 883: shr.u64 	%rd81, %rd80, 34;
-            uint t503;
-            t503 = 34u;
-            rd81 = (t503 >= 64u ? 0ul : rd80 >> t503);
             // 884: cvt.u32.u64 	%r746, %rd81;
-            uint64_t t504;
-            t504 = uint64_t(rd81);
-            r746 = uint(uint64_t(t504));
+            uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 885: mul.lo.s32 	%r747, %r746, 5;
-            r747 = uint(int(r746) * 5);
             // 886: sub.s32 	%r748, %r128, %r747;
-            r748 = uint(int(r128) - int(r747));
             // 887: add.s32 	%r1560, %r748, 125;
-            r1560 = uint(int(r748) + 125);
+            r1560 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 125);
             p2g_sv0 = 72;
           }
         }
       }
     } else {
       // 891: setp.eq.s16 	%p108, %rs4, 0;
-      int t505;
-      int t506;
-      t505 = bitfieldExtract(int(rs4), 0, 16); t506 = 0;
-      bool t507;
-      t507 = t505 == t506;
-      p108 = t507;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 923: mul.wide.u32 	%rd88, %r128, 613566757;
-        rd88 = uint64_t(r128) * uint64_t(0x24924925u);
         // 924: shr.u64 	%rd89, %rd88, 32;
-        uint t508;
-        t508 = 32u;
-        rd89 = (t508 >= 64u ? 0ul : rd88 >> t508);
         // 925: cvt.u32.u64 	%r762, %rd89;
-        uint64_t t509;
-        t509 = uint64_t(rd89);
-        r762 = uint(uint64_t(t509));
+        uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
+        r762 = uint(uint64_t(t52));
         // 926: sub.s32 	%r763, %r128, %r762;
-        r763 = uint(int(r128) - int(r762));
         // 927: shr.u32 	%r764, %r763, 1;
-        uint t510;
-        t510 = 1u;
-        r764 = (t510 >= 32u ? 0u : r763 >> t510);
         // 928: add.s32 	%r765, %r764, %r762;
-        r765 = uint(int(r764) + int(r762));
         // 929: shr.u32 	%r766, %r765, 2;
-        uint t511;
-        t511 = 2u;
-        r766 = (t511 >= 32u ? 0u : r765 >> t511);
         // 930: mul.lo.s32 	%r767, %r766, 7;
-        r767 = uint(int(r766) * 7);
+        r767 = uint(int(uint(int(uint(int(r128) - int(r762)) >> 1u) + int(r762)) >> 2u) * 7);
         // 931: sub.s32 	%r768, %r128, %r767;
-        r768 = uint(int(r128) - int(r767));
         // 932: add.s32 	%r1560, %r768, 124;
-        r1560 = uint(int(r768) + 124);
+        r1560 = uint(int(uint(int(r128) - int(r767))) + 124);
         p2g_sv0 = 72;
       } else {
         // 894: setp.eq.s16 	%p109, %rs4, 1;
-        int t512;
-        int t513;
-        t512 = bitfieldExtract(int(rs4), 0, 16); t513 = 1;
-        bool t514;
-        t514 = t512 == t513;
-        p109 = t514;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 899: mul.wide.u32 	%rd86, %r128, -2139062143;
-          rd86 = uint64_t(r128) * uint64_t(0x80808081u);
           // 900: shr.u64 	%rd87, %rd86, 39;
-          uint t515;
-          t515 = 39u;
-          rd87 = (t515 >= 64u ? 0ul : rd86 >> t515);
           // 901: cvt.u32.u64 	%r760, %rd87;
-          uint64_t t516;
-          t516 = uint64_t(rd87);
-          r760 = uint(uint64_t(t516));
+          uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x80808081u)) >> 39u);
           // 902: mul.lo.s32 	%r761, %r760, 255;
-          r761 = uint(int(r760) * 255);
           // 903: sub.s32 	%r1560, %r128, %r761;
-          r1560 = uint(int(r128) - int(r761));
+          r1560 = uint(int(r128) - int(uint(int(uint(uint64_t(t53))) * 255)));
           p2g_sv0 = 72;
         } else {
           p2g_sv0 = 71;
@@ -3376,348 +1967,175 @@ void main() {
     }
     if (p2g_sv0 == 71) {
       // 936: mul.wide.u32 	%rd90, %r128, -858993459;
-      rd90 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
       // 937: shr.u64 	%rd91, %rd90, 34;
-      uint t517;
-      t517 = 34u;
-      rd91 = (t517 >= 64u ? 0ul : rd90 >> t517);
       // 938: cvt.u32.u64 	%r769, %rd91;
-      uint64_t t518;
-      t518 = uint64_t(rd91);
-      r769 = uint(uint64_t(t518));
+      uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 939: mul.lo.s32 	%r770, %r769, 5;
-      r770 = uint(int(r769) * 5);
       // 940: sub.s32 	%r771, %r128, %r770;
-      r771 = uint(int(r128) - int(r770));
       // 941: add.s32 	%r1560, %r771, 125;
-      r1560 = uint(int(r771) + 125);
+      r1560 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 125);
       p2g_sv0 = 72;
     }
     if (p2g_sv0 == 72) {
       // 944: max.s32 	%r772, %r1560, 0;
-      r772 = uint(max(int(r1560), 0));
       // 945: shl.b32 	%r773, %r772, 7;
-      uint t519;
-      t519 = 7u;
-      r773 = (t519 >= 32u ? 0u : r772 << t519);
       // 946: or.b32  	%r774, %r130, %r1561;
       r774 = r130 | r1561;
       // 947: or.b32  	%r1561, %r774, %r773;
-      r1561 = r774 | r773;
+      r1561 = r774 | (uint(max(int(r1560), 0)) << 7u);
     }
   }
   // 950: and.b32  	%r781, %r1557, 65535;
-  r781 = r1557 & 65535u;
   // 951: prmt.b32 	%r147, %r1559, %r781, 4180;
-  r147 = p2g_prmt(r1559, r781, 4180u, 0);
+  r147 = p2g_prmt(r1559, (r1557 & 65535u), 4180u, 0);
   if (p73) {
     // 956: and.b32  	%r838, %r107, 6;
-    r838 = r107 & 6u;
     // 957: add.s32 	%r839, %r127, %r838;
-    r839 = uint(int(r127) + int(r838));
     // 958: xor.b32  	%r840, %r839, 81;
-    r840 = r839 ^ 81u;
     // 959: mul.lo.s32 	%r841, %r840, 2146121005;
-    r841 = uint(int(r840) * 2146121005);
+    r841 = uint(int(uint(int(r127) + int(r107 & 6u)) ^ 81u) * 2146121005);
     // 960: shr.u32 	%r842, %r841, 15;
-    uint t520;
-    t520 = 15u;
-    r842 = (t520 >= 32u ? 0u : r841 >> t520);
     // 961: xor.b32  	%r843, %r842, %r841;
-    r843 = r842 ^ r841;
     // 962: mul.lo.s32 	%r844, %r843, -2073254261;
-    r844 = uint(int(r843) * -2073254261);
+    r844 = uint(int((r841 >> 15u) ^ r841) * -2073254261);
     // 963: shr.u32 	%r845, %r844, 16;
-    uint t521;
-    t521 = 16u;
-    r845 = (t521 >= 32u ? 0u : r844 >> t521);
     // 964: xor.b32  	%r846, %r844, %r6;
     r846 = r844 ^ r6;
     // 965: xor.b32  	%r847, %r846, %r845;
-    r847 = r846 ^ r845;
     // 966: shr.u32 	%r848, %r846, 16;
-    uint t522;
-    t522 = 16u;
-    r848 = (t522 >= 32u ? 0u : r846 >> t522);
     // 967: xor.b32  	%r849, %r847, %r848;
-    r849 = r847 ^ r848;
     // 968: mul.lo.s32 	%r850, %r849, 2146121005;
-    r850 = uint(int(r849) * 2146121005);
+    r850 = uint(int((r846 ^ (r844 >> 16u)) ^ (r846 >> 16u)) * 2146121005);
     // 969: shr.u32 	%r851, %r850, 15;
-    uint t523;
-    t523 = 15u;
-    r851 = (t523 >= 32u ? 0u : r850 >> t523);
     // 970: xor.b32  	%r852, %r851, %r850;
-    r852 = r851 ^ r850;
     // 971: mul.lo.s32 	%r853, %r852, -2073254261;
-    r853 = uint(int(r852) * -2073254261);
+    r853 = uint(int((r850 >> 15u) ^ r850) * -2073254261);
     // 972: shr.u32 	%r854, %r853, 16;
-    uint t524;
-    t524 = 16u;
-    r854 = (t524 >= 32u ? 0u : r853 >> t524);
     // 973: xor.b32  	%r855, %r854, %r853;
-    r855 = r854 ^ r853;
+    r855 = (r853 >> 16u) ^ r853;
     // 974: xor.b32  	%r856, %r855, -1515870811;
     r856 = r855 ^ 0xA5A5A5A5u;
     // 975: shr.u32 	%r857, %r856, 16;
-    uint t525;
-    t525 = 16u;
-    r857 = (t525 >= 32u ? 0u : r856 >> t525);
     // 976: xor.b32  	%r858, %r857, %r856;
-    r858 = r857 ^ r856;
     // 977: mul.lo.s32 	%r859, %r858, 2146121005;
-    r859 = uint(int(r858) * 2146121005);
+    r859 = uint(int((r856 >> 16u) ^ r856) * 2146121005);
     // 978: shr.u32 	%r860, %r859, 15;
-    uint t526;
-    t526 = 15u;
-    r860 = (t526 >= 32u ? 0u : r859 >> t526);
     // 979: xor.b32  	%r861, %r860, %r859;
-    r861 = r860 ^ r859;
     // 980: mul.lo.s32 	%r862, %r861, -2073254261;
-    r862 = uint(int(r861) * -2073254261);
+    r862 = uint(int((r859 >> 15u) ^ r859) * -2073254261);
     // 981: shr.u32 	%r863, %r862, 16;
-    uint t527;
-    t527 = 16u;
-    r863 = (t527 >= 32u ? 0u : r862 >> t527);
     // 982: xor.b32  	%r864, %r863, %r862;
-    r864 = r863 ^ r862;
+    r864 = (r862 >> 16u) ^ r862;
     // 983: and.b32  	%r865, %r855, 1;
-    r865 = r855 & 1u;
     // 984: shr.u32 	%r866, %r855, 1;
-    uint t528;
-    t528 = 1u;
-    r866 = (t528 >= 32u ? 0u : r855 >> t528);
     // 985: and.b32  	%r867, %r866, 127;
-    r867 = r866 & 127u;
     // 986: mul.wide.u32 	%rd106, %r864, -858993459;
-    rd106 = uint64_t(r864) * uint64_t(0xCCCCCCCDu);
     // 987: shr.u64 	%rd107, %rd106, 34;
-    uint t529;
-    t529 = 34u;
-    rd107 = (t529 >= 64u ? 0ul : rd106 >> t529);
     // 988: cvt.u32.u64 	%r868, %rd107;
-    uint64_t t530;
-    t530 = uint64_t(rd107);
-    r868 = uint(uint64_t(t530));
+    uint64_t t55 = uint64_t((uint64_t(r864) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 989: mul.lo.s32 	%r869, %r868, 5;
-    r869 = uint(int(r868) * 5);
     // 990: sub.s32 	%r870, %r864, %r869;
-    r870 = uint(int(r864) - int(r869));
     // 991: shl.b32 	%r871, %r870, 7;
-    uint t531;
-    t531 = 7u;
-    r871 = (t531 >= 32u ? 0u : r870 << t531);
     // 992: add.s32 	%r872, %r871, 16000;
-    r872 = uint(int(r871) + 16000);
+    r872 = uint(int(uint(int(r864) - int(uint(int(uint(uint64_t(t55))) * 5))) << 7u) + 16000);
     // 993: bfi.b32 	%r873, %r865, %r867, 15, 1;
-    r873 = p2g_bfi_32(r865, r867, 15u, 1u);
     // 994: or.b32  	%r874, %r873, %r872;
-    r874 = r873 | r872;
     // 995: xor.b32  	%r1563, %r874, 32768;
-    r1563 = r874 ^ 32768u;
+    r1563 = (p2g_bfi_32((r855 & 1u), ((r855 >> 1u) & 127u), 15u, 1u) | r872) ^ 32768u;
   } else {
     // 999: add.s32 	%r782, %r127, %r107;
-    r782 = uint(int(r127) + int(r107));
     // 1000: xor.b32  	%r783, %r782, 81;
-    r783 = r782 ^ 81u;
     // 1001: mul.lo.s32 	%r784, %r783, 2146121005;
-    r784 = uint(int(r783) * 2146121005);
+    r784 = uint(int(uint(int(r127) + int(r107)) ^ 81u) * 2146121005);
     // 1002: shr.u32 	%r785, %r784, 15;
-    uint t532;
-    t532 = 15u;
-    r785 = (t532 >= 32u ? 0u : r784 >> t532);
     // 1003: xor.b32  	%r786, %r785, %r784;
-    r786 = r785 ^ r784;
     // 1004: mul.lo.s32 	%r787, %r786, -2073254261;
-    r787 = uint(int(r786) * -2073254261);
+    r787 = uint(int((r784 >> 15u) ^ r784) * -2073254261);
     // 1005: shr.u32 	%r788, %r787, 16;
-    uint t533;
-    t533 = 16u;
-    r788 = (t533 >= 32u ? 0u : r787 >> t533);
     // 1006: xor.b32  	%r789, %r787, %r6;
     r789 = r787 ^ r6;
     // 1007: xor.b32  	%r790, %r789, %r788;
-    r790 = r789 ^ r788;
     // 1008: shr.u32 	%r791, %r789, 16;
-    uint t534;
-    t534 = 16u;
-    r791 = (t534 >= 32u ? 0u : r789 >> t534);
     // 1009: xor.b32  	%r792, %r790, %r791;
-    r792 = r790 ^ r791;
     // 1010: mul.lo.s32 	%r793, %r792, 2146121005;
-    r793 = uint(int(r792) * 2146121005);
+    r793 = uint(int((r789 ^ (r787 >> 16u)) ^ (r789 >> 16u)) * 2146121005);
     // 1011: shr.u32 	%r794, %r793, 15;
-    uint t535;
-    t535 = 15u;
-    r794 = (t535 >= 32u ? 0u : r793 >> t535);
     // 1012: xor.b32  	%r795, %r794, %r793;
-    r795 = r794 ^ r793;
     // 1013: mul.lo.s32 	%r796, %r795, -2073254261;
-    r796 = uint(int(r795) * -2073254261);
+    r796 = uint(int((r793 >> 15u) ^ r793) * -2073254261);
     // 1014: shr.u32 	%r797, %r796, 16;
-    uint t536;
-    t536 = 16u;
-    r797 = (t536 >= 32u ? 0u : r796 >> t536);
     // 1015: xor.b32  	%r798, %r797, %r796;
-    r798 = r797 ^ r796;
+    r798 = (r796 >> 16u) ^ r796;
     // 1016: xor.b32  	%r799, %r798, -1515870811;
     r799 = r798 ^ 0xA5A5A5A5u;
     // 1017: shr.u32 	%r800, %r799, 16;
-    uint t537;
-    t537 = 16u;
-    r800 = (t537 >= 32u ? 0u : r799 >> t537);
     // 1018: xor.b32  	%r801, %r800, %r799;
-    r801 = r800 ^ r799;
     // 1019: mul.lo.s32 	%r802, %r801, 2146121005;
-    r802 = uint(int(r801) * 2146121005);
+    r802 = uint(int((r799 >> 16u) ^ r799) * 2146121005);
     // 1020: shr.u32 	%r803, %r802, 15;
-    uint t538;
-    t538 = 15u;
-    r803 = (t538 >= 32u ? 0u : r802 >> t538);
     // 1021: xor.b32  	%r804, %r803, %r802;
-    r804 = r803 ^ r802;
     // 1022: mul.lo.s32 	%r805, %r804, -2073254261;
-    r805 = uint(int(r804) * -2073254261);
+    r805 = uint(int((r802 >> 15u) ^ r802) * -2073254261);
     // 1023: shr.u32 	%r806, %r805, 16;
-    uint t539;
-    t539 = 16u;
-    r806 = (t539 >= 32u ? 0u : r805 >> t539);
     // 1024: xor.b32  	%r148, %r806, %r805;
-    r148 = r806 ^ r805;
+    r148 = (r805 >> 16u) ^ r805;
     // 1025: shl.b32 	%r807, %r798, 15;
-    uint t540;
-    t540 = 15u;
-    r807 = (t540 >= 32u ? 0u : r798 << t540);
     // 1026: and.b32  	%r1563, %r807, 32768;
-    r1563 = r807 & 32768u;
+    r1563 = (r798 << 15u) & 32768u;
     // 1027: shr.u32 	%r808, %r798, 1;
-    uint t541;
-    t541 = 1u;
-    r808 = (t541 >= 32u ? 0u : r798 >> t541);
     // 1028: and.b32  	%r150, %r808, 127;
-    r150 = r808 & 127u;
+    r150 = (r798 >> 1u) & 127u;
     if (p19) {
       // 1033: setp.eq.s16 	%p120, %rs4, 2;
-      int t542;
-      int t543;
-      t542 = bitfieldExtract(int(rs4), 0, 16); t543 = 2;
-      bool t544;
-      t544 = t542 == t543;
-      p120 = t544;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1067: and.b32  	%r1563, %r148, 65535;
         r1563 = r148 & 65535u;
         p2g_sv0 = 84;
       } else {
         // 1036: setp.eq.s16 	%p121, %rs4, 3;
-        int t545;
-        int t546;
-        t545 = bitfieldExtract(int(rs4), 0, 16); t546 = 3;
-        bool t547;
-        t547 = t545 == t546;
-        p121 = t547;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1071: mul.wide.u32 	%rd96, %r148, -858993459;
-          rd96 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
           // 1072: shr.u64 	%rd97, %rd96, 34;
-          uint t548;
-          t548 = 34u;
-          rd97 = (t548 >= 64u ? 0ul : rd96 >> t548);
           // 1073: cvt.u32.u64 	%r812, %rd97;
-          uint64_t t549;
-          t549 = uint64_t(rd97);
-          r812 = uint(uint64_t(t549));
+          uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1074: mul.lo.s32 	%r813, %r812, 5;
-          r813 = uint(int(r812) * 5);
           // 1075: sub.s32 	%r152, %r148, %r813;
-          r152 = uint(int(r148) - int(r813));
+          r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1076: setp.eq.s32 	%p125, %r152, 0;
-          int t550;
-          int t551;
-          t550 = int(r152); t551 = 0;
-          bool t552;
-          t552 = t550 == t551;
-          p125 = t552;
-          if (p125) {
+          if (int(r152) == 0) {
             // 2488: shr.u32 	%r814, %r148, 8;
-            uint t553;
-            t553 = 8u;
-            r814 = (t553 >= 32u ? 0u : r148 >> t553);
+            r814 = r148 >> 8u;
             // 2489: mul.wide.u32 	%rd98, %r814, -1431655765;
-            rd98 = uint64_t(r814) * uint64_t(0xAAAAAAABu);
             // 2490: shr.u64 	%rd99, %rd98, 34;
-            uint t554;
-            t554 = 34u;
-            rd99 = (t554 >= 64u ? 0ul : rd98 >> t554);
             // 2491: cvt.u32.u64 	%r815, %rd99;
-            uint64_t t555;
-            t555 = uint64_t(rd99);
-            r815 = uint(uint64_t(t555));
+            uint64_t t57 = uint64_t((uint64_t(r814) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2492: mul.lo.s32 	%r816, %r815, 6;
-            r816 = uint(int(r815) * 6);
             // 2493: sub.s32 	%r817, %r814, %r816;
-            r817 = uint(int(r814) - int(r816));
             // 2494: cvt.u16.u32 	%rs17, %r817;
-            uint64_t t556;
-            t556 = uint64_t(r817);
-            rs17 = (uint(uint64_t(t556)) & 65535u);
+            uint64_t t58 = uint64_t(uint(int(r814) - int(uint(int(uint(uint64_t(t57))) * 6))));
+            rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2495: setp.gt.s16 	%p126, %rs17, 1;
-            int t557;
-            int t558;
-            t557 = bitfieldExtract(int(rs17), 0, 16); t558 = 1;
-            bool t559;
-            t559 = t557 > t558;
-            p126 = t559;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2500: setp.eq.s16 	%p127, %rs17, 2;
-              int t560;
-              int t561;
-              t560 = bitfieldExtract(int(rs17), 0, 16); t561 = 2;
-              bool t562;
-              t562 = t560 == t561;
-              p127 = t562;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3020: shr.u32 	%r819, %r148, 12;
-                uint t563;
-                t563 = 12u;
-                r819 = (t563 >= 32u ? 0u : r148 >> t563);
                 // 3021: and.b32  	%r820, %r819, 1;
-                r820 = r819 & 1u;
                 // 3022: or.b32  	%r821, %r1563, %r820;
-                r821 = r1563 | r820;
+                r821 = r1563 | ((r148 >> 12u) & 1u);
                 // 3023: or.b32  	%r1563, %r821, 32704;
                 r1563 = r821 | 32704u;
                 p2g_sv0 = 84;
               } else {
                 // 2503: setp.eq.s16 	%p128, %rs17, 3;
-                int t564;
-                int t565;
-                t564 = bitfieldExtract(int(rs17), 0, 16); t565 = 3;
-                bool t566;
-                t566 = t564 == t565;
-                p128 = t566;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3027: setp.eq.s32 	%p132, %r150, 0;
-                  int t567;
-                  int t568;
-                  t567 = int(r150); t568 = 0;
-                  bool t569;
-                  t569 = t567 == t568;
-                  p132 = t569;
                   // 3028: selp.b32 	%r818, 1, %r150, %p132;
-                  r818 = p132 ? 1u : r150;
                   // 3029: or.b32  	%r1563, %r818, %r1563;
-                  r1563 = r818 | r1563;
+                  r1563 = ((int(r150) == 0) ? 1u : r150) | r1563;
                   p2g_sv0 = 84;
                 } else {
                   // 2506: setp.ne.s16 	%p129, %rs17, 4;
-                  int t570;
-                  int t571;
-                  t570 = bitfieldExtract(int(rs17), 0, 16); t571 = 4;
-                  bool t572;
-                  t572 = t570 != t571;
-                  p129 = t572;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
                     // 2509: or.b32  	%r1563, %r1563, 32639;
@@ -3728,23 +2146,11 @@ void main() {
               }
             } else {
               // 2801: setp.eq.s16 	%p130, %rs17, 0;
-              int t573;
-              int t574;
-              t573 = bitfieldExtract(int(rs17), 0, 16); t574 = 0;
-              bool t575;
-              t575 = t573 == t574;
-              p130 = t575;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 2804: setp.eq.s16 	%p131, %rs17, 1;
-                int t576;
-                int t577;
-                t576 = bitfieldExtract(int(rs17), 0, 16); t577 = 1;
-                bool t578;
-                t578 = t576 == t577;
-                p131 = t578;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2809: or.b32  	%r1563, %r1563, 32640;
                   r1563 = r1563 | 32640u;
                   p2g_sv0 = 84;
@@ -3767,96 +2173,49 @@ void main() {
           }
         } else {
           // 1039: setp.ne.s16 	%p122, %rs4, 5;
-          int t579;
-          int t580;
-          t579 = bitfieldExtract(int(rs4), 0, 16); t580 = 5;
-          bool t581;
-          t581 = t579 != t580;
-          p122 = t581;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
             // 1042: mul.wide.u32 	%rd94, %r148, -858993459;
-            rd94 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
             // 1043: shr.u64 	%rd95, %rd94, 34;
-            uint t582;
-            t582 = 34u;
-            rd95 = (t582 >= 64u ? 0ul : rd94 >> t582);
             // 1044: cvt.u32.u64 	%r809, %rd95;
-            uint64_t t583;
-            t583 = uint64_t(rd95);
-            r809 = uint(uint64_t(t583));
+            uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1045: mul.lo.s32 	%r810, %r809, 5;
-            r810 = uint(int(r809) * 5);
             // 1046: sub.s32 	%r811, %r148, %r810;
-            r811 = uint(int(r148) - int(r810));
             // 1047: add.s32 	%r1562, %r811, 125;
-            r1562 = uint(int(r811) + 125);
+            r1562 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 125);
             p2g_sv0 = 83;
           }
         }
       }
     } else {
       // 1051: setp.eq.s16 	%p123, %rs4, 0;
-      int t584;
-      int t585;
-      t584 = bitfieldExtract(int(rs4), 0, 16); t585 = 0;
-      bool t586;
-      t586 = t584 == t585;
-      p123 = t586;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1083: mul.wide.u32 	%rd102, %r148, 613566757;
-        rd102 = uint64_t(r148) * uint64_t(0x24924925u);
         // 1084: shr.u64 	%rd103, %rd102, 32;
-        uint t587;
-        t587 = 32u;
-        rd103 = (t587 >= 64u ? 0ul : rd102 >> t587);
         // 1085: cvt.u32.u64 	%r825, %rd103;
-        uint64_t t588;
-        t588 = uint64_t(rd103);
-        r825 = uint(uint64_t(t588));
+        uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
+        r825 = uint(uint64_t(t60));
         // 1086: sub.s32 	%r826, %r148, %r825;
-        r826 = uint(int(r148) - int(r825));
         // 1087: shr.u32 	%r827, %r826, 1;
-        uint t589;
-        t589 = 1u;
-        r827 = (t589 >= 32u ? 0u : r826 >> t589);
         // 1088: add.s32 	%r828, %r827, %r825;
-        r828 = uint(int(r827) + int(r825));
         // 1089: shr.u32 	%r829, %r828, 2;
-        uint t590;
-        t590 = 2u;
-        r829 = (t590 >= 32u ? 0u : r828 >> t590);
         // 1090: mul.lo.s32 	%r830, %r829, 7;
-        r830 = uint(int(r829) * 7);
+        r830 = uint(int(uint(int(uint(int(r148) - int(r825)) >> 1u) + int(r825)) >> 2u) * 7);
         // 1091: sub.s32 	%r831, %r148, %r830;
-        r831 = uint(int(r148) - int(r830));
         // 1092: add.s32 	%r1562, %r831, 124;
-        r1562 = uint(int(r831) + 124);
+        r1562 = uint(int(uint(int(r148) - int(r830))) + 124);
         p2g_sv0 = 83;
       } else {
         // 1054: setp.eq.s16 	%p124, %rs4, 1;
-        int t591;
-        int t592;
-        t591 = bitfieldExtract(int(rs4), 0, 16); t592 = 1;
-        bool t593;
-        t593 = t591 == t592;
-        p124 = t593;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1059: mul.wide.u32 	%rd100, %r148, -2139062143;
-          rd100 = uint64_t(r148) * uint64_t(0x80808081u);
           // 1060: shr.u64 	%rd101, %rd100, 39;
-          uint t594;
-          t594 = 39u;
-          rd101 = (t594 >= 64u ? 0ul : rd100 >> t594);
           // 1061: cvt.u32.u64 	%r823, %rd101;
-          uint64_t t595;
-          t595 = uint64_t(rd101);
-          r823 = uint(uint64_t(t595));
+          uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x80808081u)) >> 39u);
           // 1062: mul.lo.s32 	%r824, %r823, 255;
-          r824 = uint(int(r823) * 255);
           // 1063: sub.s32 	%r1562, %r148, %r824;
-          r1562 = uint(int(r148) - int(r824));
+          r1562 = uint(int(r148) - int(uint(int(uint(uint64_t(t61))) * 255)));
           p2g_sv0 = 83;
         } else {
           p2g_sv0 = 82;
@@ -3865,137 +2224,76 @@ void main() {
     }
     if (p2g_sv0 == 82) {
       // 1096: mul.wide.u32 	%rd104, %r148, -858993459;
-      rd104 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
       // 1097: shr.u64 	%rd105, %rd104, 34;
-      uint t596;
-      t596 = 34u;
-      rd105 = (t596 >= 64u ? 0ul : rd104 >> t596);
       // 1098: cvt.u32.u64 	%r832, %rd105;
-      uint64_t t597;
-      t597 = uint64_t(rd105);
-      r832 = uint(uint64_t(t597));
+      uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1099: mul.lo.s32 	%r833, %r832, 5;
-      r833 = uint(int(r832) * 5);
       // 1100: sub.s32 	%r834, %r148, %r833;
-      r834 = uint(int(r148) - int(r833));
       // 1101: add.s32 	%r1562, %r834, 125;
-      r1562 = uint(int(r834) + 125);
+      r1562 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 125);
       p2g_sv0 = 83;
     }
     if (p2g_sv0 == 83) {
       // 1104: max.s32 	%r835, %r1562, 0;
-      r835 = uint(max(int(r1562), 0));
       // 1105: shl.b32 	%r836, %r835, 7;
-      uint t598;
-      t598 = 7u;
-      r836 = (t598 >= 32u ? 0u : r835 << t598);
       // 1106: or.b32  	%r837, %r150, %r1563;
       r837 = r150 | r1563;
       // 1107: or.b32  	%r1563, %r837, %r836;
-      r1563 = r837 | r836;
+      r1563 = r837 | (uint(max(int(r1562), 0)) << 7u);
     }
   }
   // 1110: add.s32 	%r875, %r392, 5369135;
-  r875 = uint(int(r392) + 5369135);
   // 1111: xor.b32  	%r876, %r875, 81;
-  r876 = r875 ^ 81u;
   // 1112: mul.lo.s32 	%r877, %r876, 2146121005;
-  r877 = uint(int(r876) * 2146121005);
+  r877 = uint(int(uint(int(r392) + 5369135) ^ 81u) * 2146121005);
   // 1113: shr.u32 	%r878, %r877, 15;
-  uint t599;
-  t599 = 15u;
-  r878 = (t599 >= 32u ? 0u : r877 >> t599);
   // 1114: xor.b32  	%r879, %r878, %r877;
-  r879 = r878 ^ r877;
   // 1115: mul.lo.s32 	%r880, %r879, -2073254261;
-  r880 = uint(int(r879) * -2073254261);
+  r880 = uint(int((r877 >> 15u) ^ r877) * -2073254261);
   // 1116: shr.u32 	%r881, %r880, 16;
-  uint t600;
-  t600 = 16u;
-  r881 = (t600 >= 32u ? 0u : r880 >> t600);
   // 1117: xor.b32  	%r882, %r880, %r6;
   r882 = r880 ^ r6;
   // 1118: xor.b32  	%r883, %r882, %r881;
-  r883 = r882 ^ r881;
   // 1119: shr.u32 	%r884, %r882, 16;
-  uint t601;
-  t601 = 16u;
-  r884 = (t601 >= 32u ? 0u : r882 >> t601);
   // 1120: xor.b32  	%r885, %r883, %r884;
-  r885 = r883 ^ r884;
   // 1121: mul.lo.s32 	%r886, %r885, 2146121005;
-  r886 = uint(int(r885) * 2146121005);
+  r886 = uint(int((r882 ^ (r880 >> 16u)) ^ (r882 >> 16u)) * 2146121005);
   // 1122: shr.u32 	%r887, %r886, 15;
-  uint t602;
-  t602 = 15u;
-  r887 = (t602 >= 32u ? 0u : r886 >> t602);
   // 1123: xor.b32  	%r888, %r887, %r886;
-  r888 = r887 ^ r886;
   // 1124: mul.lo.s32 	%r889, %r888, -2073254261;
-  r889 = uint(int(r888) * -2073254261);
+  r889 = uint(int((r886 >> 15u) ^ r886) * -2073254261);
   // 1125: shr.u32 	%r890, %r889, 16;
-  uint t603;
-  t603 = 16u;
-  r890 = (t603 >= 32u ? 0u : r889 >> t603);
   // 1126: xor.b32  	%r891, %r890, %r889;
-  r891 = r890 ^ r889;
+  r891 = (r889 >> 16u) ^ r889;
   // 1127: xor.b32  	%r892, %r891, -1515870811;
   r892 = r891 ^ 0xA5A5A5A5u;
   // 1128: shr.u32 	%r893, %r892, 16;
-  uint t604;
-  t604 = 16u;
-  r893 = (t604 >= 32u ? 0u : r892 >> t604);
   // 1129: xor.b32  	%r894, %r893, %r892;
-  r894 = r893 ^ r892;
   // 1130: mul.lo.s32 	%r895, %r894, 2146121005;
-  r895 = uint(int(r894) * 2146121005);
+  r895 = uint(int((r892 >> 16u) ^ r892) * 2146121005);
   // 1131: shr.u32 	%r896, %r895, 15;
-  uint t605;
-  t605 = 15u;
-  r896 = (t605 >= 32u ? 0u : r895 >> t605);
   // 1132: xor.b32  	%r897, %r896, %r895;
-  r897 = r896 ^ r895;
   // 1133: mul.lo.s32 	%r898, %r897, -2073254261;
-  r898 = uint(int(r897) * -2073254261);
+  r898 = uint(int((r895 >> 15u) ^ r895) * -2073254261);
   // 1134: shr.u32 	%r899, %r898, 16;
-  uint t606;
-  t606 = 16u;
-  r899 = (t606 >= 32u ? 0u : r898 >> t606);
   // 1135: xor.b32  	%r167, %r899, %r898;
-  r167 = r899 ^ r898;
+  r167 = (r898 >> 16u) ^ r898;
   // 1136: shl.b32 	%r900, %r891, 15;
-  uint t607;
-  t607 = 15u;
-  r900 = (t607 >= 32u ? 0u : r891 << t607);
   // 1137: and.b32  	%r1565, %r900, 32768;
-  r1565 = r900 & 32768u;
+  r1565 = (r891 << 15u) & 32768u;
   // 1138: shr.u32 	%r901, %r891, 1;
-  uint t608;
-  t608 = 1u;
-  r901 = (t608 >= 32u ? 0u : r891 >> t608);
   // 1139: and.b32  	%r169, %r901, 127;
-  r169 = r901 & 127u;
+  r169 = (r891 >> 1u) & 127u;
   if (p73) {
     // 1144: mul.wide.u32 	%rd120, %r167, -858993459;
-    rd120 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
     // 1145: shr.u64 	%rd121, %rd120, 34;
-    uint t609;
-    t609 = 34u;
-    rd121 = (t609 >= 64u ? 0ul : rd120 >> t609);
     // 1146: cvt.u32.u64 	%r931, %rd121;
-    uint64_t t610;
-    t610 = uint64_t(rd121);
-    r931 = uint(uint64_t(t610));
+    uint64_t t63 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1147: mul.lo.s32 	%r932, %r931, 5;
-    r932 = uint(int(r931) * 5);
     // 1148: sub.s32 	%r933, %r167, %r932;
-    r933 = uint(int(r167) - int(r932));
     // 1149: shl.b32 	%r934, %r933, 7;
-    uint t611;
-    t611 = 7u;
-    r934 = (t611 >= 32u ? 0u : r933 << t611);
     // 1150: add.s32 	%r935, %r934, 16000;
-    r935 = uint(int(r934) + 16000);
+    r935 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t63))) * 5))) << 7u) + 16000);
     // 1151: or.b32  	%r936, %r169, %r1565;
     r936 = r169 | r1565;
     // 1152: or.b32  	%r1565, %r936, %r935;
@@ -4003,126 +2301,56 @@ void main() {
   } else {
     if (p19) {
       // 1160: setp.eq.s16 	%p135, %rs4, 2;
-      int t612;
-      int t613;
-      t612 = bitfieldExtract(int(rs4), 0, 16); t613 = 2;
-      bool t614;
-      t614 = t612 == t613;
-      p135 = t614;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1194: and.b32  	%r1565, %r167, 65535;
         r1565 = r167 & 65535u;
         p2g_sv0 = 95;
       } else {
         // 1163: setp.eq.s16 	%p136, %rs4, 3;
-        int t615;
-        int t616;
-        t615 = bitfieldExtract(int(rs4), 0, 16); t616 = 3;
-        bool t617;
-        t617 = t615 == t616;
-        p136 = t617;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1198: mul.wide.u32 	%rd110, %r167, -858993459;
-          rd110 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
           // 1199: shr.u64 	%rd111, %rd110, 34;
-          uint t618;
-          t618 = 34u;
-          rd111 = (t618 >= 64u ? 0ul : rd110 >> t618);
           // 1200: cvt.u32.u64 	%r905, %rd111;
-          uint64_t t619;
-          t619 = uint64_t(rd111);
-          r905 = uint(uint64_t(t619));
+          uint64_t t64;
+          t64 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1201: mul.lo.s32 	%r906, %r905, 5;
-          r906 = uint(int(r905) * 5);
           // 1202: sub.s32 	%r171, %r167, %r906;
-          r171 = uint(int(r167) - int(r906));
+          r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1203: setp.eq.s32 	%p140, %r171, 0;
-          int t620;
-          int t621;
-          t620 = int(r171); t621 = 0;
-          bool t622;
-          t622 = t620 == t621;
-          p140 = t622;
-          if (p140) {
+          if (int(r171) == 0) {
             // 2513: shr.u32 	%r907, %r167, 8;
-            uint t623;
-            t623 = 8u;
-            r907 = (t623 >= 32u ? 0u : r167 >> t623);
+            r907 = r167 >> 8u;
             // 2514: mul.wide.u32 	%rd112, %r907, -1431655765;
-            rd112 = uint64_t(r907) * uint64_t(0xAAAAAAABu);
             // 2515: shr.u64 	%rd113, %rd112, 34;
-            uint t624;
-            t624 = 34u;
-            rd113 = (t624 >= 64u ? 0ul : rd112 >> t624);
             // 2516: cvt.u32.u64 	%r908, %rd113;
-            uint64_t t625;
-            t625 = uint64_t(rd113);
-            r908 = uint(uint64_t(t625));
+            uint64_t t65 = uint64_t((uint64_t(r907) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2517: mul.lo.s32 	%r909, %r908, 6;
-            r909 = uint(int(r908) * 6);
             // 2518: sub.s32 	%r910, %r907, %r909;
-            r910 = uint(int(r907) - int(r909));
             // 2519: cvt.u16.u32 	%rs19, %r910;
-            uint64_t t626;
-            t626 = uint64_t(r910);
-            rs19 = (uint(uint64_t(t626)) & 65535u);
+            uint64_t t66 = uint64_t(uint(int(r907) - int(uint(int(uint(uint64_t(t65))) * 6))));
+            rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2520: setp.gt.s16 	%p141, %rs19, 1;
-            int t627;
-            int t628;
-            t627 = bitfieldExtract(int(rs19), 0, 16); t628 = 1;
-            bool t629;
-            t629 = t627 > t628;
-            p141 = t629;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2525: setp.eq.s16 	%p142, %rs19, 2;
-              int t630;
-              int t631;
-              t630 = bitfieldExtract(int(rs19), 0, 16); t631 = 2;
-              bool t632;
-              t632 = t630 == t631;
-              p142 = t632;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3033: shr.u32 	%r912, %r167, 12;
-                uint t633;
-                t633 = 12u;
-                r912 = (t633 >= 32u ? 0u : r167 >> t633);
                 // 3034: and.b32  	%r913, %r912, 1;
-                r913 = r912 & 1u;
                 // 3035: or.b32  	%r914, %r1565, %r913;
-                r914 = r1565 | r913;
+                r914 = r1565 | ((r167 >> 12u) & 1u);
                 // 3036: or.b32  	%r1565, %r914, 32704;
                 r1565 = r914 | 32704u;
                 p2g_sv0 = 95;
               } else {
                 // 2528: setp.eq.s16 	%p143, %rs19, 3;
-                int t634;
-                int t635;
-                t634 = bitfieldExtract(int(rs19), 0, 16); t635 = 3;
-                bool t636;
-                t636 = t634 == t635;
-                p143 = t636;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3040: setp.eq.s32 	%p147, %r169, 0;
-                  int t637;
-                  int t638;
-                  t637 = int(r169); t638 = 0;
-                  bool t639;
-                  t639 = t637 == t638;
-                  p147 = t639;
                   // 3041: selp.b32 	%r911, 1, %r169, %p147;
-                  r911 = p147 ? 1u : r169;
                   // 3042: or.b32  	%r1565, %r911, %r1565;
-                  r1565 = r911 | r1565;
+                  r1565 = ((int(r169) == 0) ? 1u : r169) | r1565;
                   p2g_sv0 = 95;
                 } else {
                   // 2531: setp.ne.s16 	%p144, %rs19, 4;
-                  int t640;
-                  int t641;
-                  t640 = bitfieldExtract(int(rs19), 0, 16); t641 = 4;
-                  bool t642;
-                  t642 = t640 != t641;
-                  p144 = t642;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2534: or.b32  	%r1565, %r1565, 32639;
@@ -4133,23 +2361,11 @@ void main() {
               }
             } else {
               // 2813: setp.eq.s16 	%p145, %rs19, 0;
-              int t643;
-              int t644;
-              t643 = bitfieldExtract(int(rs19), 0, 16); t644 = 0;
-              bool t645;
-              t645 = t643 == t644;
-              p145 = t645;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 2816: setp.eq.s16 	%p146, %rs19, 1;
-                int t646;
-                int t647;
-                t646 = bitfieldExtract(int(rs19), 0, 16); t647 = 1;
-                bool t648;
-                t648 = t646 == t647;
-                p146 = t648;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2821: or.b32  	%r1565, %r1565, 32640;
                   r1565 = r1565 | 32640u;
                   p2g_sv0 = 95;
@@ -4172,96 +2388,49 @@ void main() {
           }
         } else {
           // 1166: setp.ne.s16 	%p137, %rs4, 5;
-          int t649;
-          int t650;
-          t649 = bitfieldExtract(int(rs4), 0, 16); t650 = 5;
-          bool t651;
-          t651 = t649 != t650;
-          p137 = t651;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
             // 1169: mul.wide.u32 	%rd108, %r167, -858993459;
-            rd108 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
             // 1170: shr.u64 	%rd109, %rd108, 34;
-            uint t652;
-            t652 = 34u;
-            rd109 = (t652 >= 64u ? 0ul : rd108 >> t652);
             // 1171: cvt.u32.u64 	%r902, %rd109;
-            uint64_t t653;
-            t653 = uint64_t(rd109);
-            r902 = uint(uint64_t(t653));
+            uint64_t t67 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1172: mul.lo.s32 	%r903, %r902, 5;
-            r903 = uint(int(r902) * 5);
             // 1173: sub.s32 	%r904, %r167, %r903;
-            r904 = uint(int(r167) - int(r903));
             // 1174: add.s32 	%r1564, %r904, 125;
-            r1564 = uint(int(r904) + 125);
+            r1564 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 125);
             p2g_sv0 = 94;
           }
         }
       }
     } else {
       // 1178: setp.eq.s16 	%p138, %rs4, 0;
-      int t654;
-      int t655;
-      t654 = bitfieldExtract(int(rs4), 0, 16); t655 = 0;
-      bool t656;
-      t656 = t654 == t655;
-      p138 = t656;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1210: mul.wide.u32 	%rd116, %r167, 613566757;
-        rd116 = uint64_t(r167) * uint64_t(0x24924925u);
         // 1211: shr.u64 	%rd117, %rd116, 32;
-        uint t657;
-        t657 = 32u;
-        rd117 = (t657 >= 64u ? 0ul : rd116 >> t657);
         // 1212: cvt.u32.u64 	%r918, %rd117;
-        uint64_t t658;
-        t658 = uint64_t(rd117);
-        r918 = uint(uint64_t(t658));
+        uint64_t t68 = uint64_t((uint64_t(r167) * uint64_t(0x24924925u)) >> 32u);
+        r918 = uint(uint64_t(t68));
         // 1213: sub.s32 	%r919, %r167, %r918;
-        r919 = uint(int(r167) - int(r918));
         // 1214: shr.u32 	%r920, %r919, 1;
-        uint t659;
-        t659 = 1u;
-        r920 = (t659 >= 32u ? 0u : r919 >> t659);
         // 1215: add.s32 	%r921, %r920, %r918;
-        r921 = uint(int(r920) + int(r918));
         // 1216: shr.u32 	%r922, %r921, 2;
-        uint t660;
-        t660 = 2u;
-        r922 = (t660 >= 32u ? 0u : r921 >> t660);
         // 1217: mul.lo.s32 	%r923, %r922, 7;
-        r923 = uint(int(r922) * 7);
+        r923 = uint(int(uint(int(uint(int(r167) - int(r918)) >> 1u) + int(r918)) >> 2u) * 7);
         // 1218: sub.s32 	%r924, %r167, %r923;
-        r924 = uint(int(r167) - int(r923));
         // 1219: add.s32 	%r1564, %r924, 124;
-        r1564 = uint(int(r924) + 124);
+        r1564 = uint(int(uint(int(r167) - int(r923))) + 124);
         p2g_sv0 = 94;
       } else {
         // 1181: setp.eq.s16 	%p139, %rs4, 1;
-        int t661;
-        int t662;
-        t661 = bitfieldExtract(int(rs4), 0, 16); t662 = 1;
-        bool t663;
-        t663 = t661 == t662;
-        p139 = t663;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1186: mul.wide.u32 	%rd114, %r167, -2139062143;
-          rd114 = uint64_t(r167) * uint64_t(0x80808081u);
           // 1187: shr.u64 	%rd115, %rd114, 39;
-          uint t664;
-          t664 = 39u;
-          rd115 = (t664 >= 64u ? 0ul : rd114 >> t664);
           // 1188: cvt.u32.u64 	%r916, %rd115;
-          uint64_t t665;
-          t665 = uint64_t(rd115);
-          r916 = uint(uint64_t(t665));
+          uint64_t t69 = uint64_t((uint64_t(r167) * uint64_t(0x80808081u)) >> 39u);
           // 1189: mul.lo.s32 	%r917, %r916, 255;
-          r917 = uint(int(r916) * 255);
           // 1190: sub.s32 	%r1564, %r167, %r917;
-          r1564 = uint(int(r167) - int(r917));
+          r1564 = uint(int(r167) - int(uint(int(uint(uint64_t(t69))) * 255)));
           p2g_sv0 = 94;
         } else {
           p2g_sv0 = 93;
@@ -4270,350 +2439,177 @@ void main() {
     }
     if (p2g_sv0 == 93) {
       // 1223: mul.wide.u32 	%rd118, %r167, -858993459;
-      rd118 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
       // 1224: shr.u64 	%rd119, %rd118, 34;
-      uint t666;
-      t666 = 34u;
-      rd119 = (t666 >= 64u ? 0ul : rd118 >> t666);
       // 1225: cvt.u32.u64 	%r925, %rd119;
-      uint64_t t667;
-      t667 = uint64_t(rd119);
-      r925 = uint(uint64_t(t667));
+      uint64_t t70 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1226: mul.lo.s32 	%r926, %r925, 5;
-      r926 = uint(int(r925) * 5);
       // 1227: sub.s32 	%r927, %r167, %r926;
-      r927 = uint(int(r167) - int(r926));
       // 1228: add.s32 	%r1564, %r927, 125;
-      r1564 = uint(int(r927) + 125);
+      r1564 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 125);
       p2g_sv0 = 94;
     }
     if (p2g_sv0 == 94) {
       // 1231: max.s32 	%r928, %r1564, 0;
-      r928 = uint(max(int(r1564), 0));
       // 1232: shl.b32 	%r929, %r928, 7;
-      uint t668;
-      t668 = 7u;
-      r929 = (t668 >= 32u ? 0u : r928 << t668);
       // 1233: or.b32  	%r930, %r169, %r1565;
       r930 = r169 | r1565;
       // 1234: or.b32  	%r1565, %r930, %r929;
-      r1565 = r930 | r929;
+      r1565 = r930 | (uint(max(int(r1564), 0)) << 7u);
     }
   }
   // 1237: add.s32 	%r186, %r5, 9;
   r186 = uint(int(r5) + 9);
   // 1238: and.b32  	%r937, %r1561, 65535;
-  r937 = r1561 & 65535u;
   // 1239: prmt.b32 	%r187, %r1563, %r937, 4180;
-  r187 = p2g_prmt(r1563, r937, 4180u, 0);
+  r187 = p2g_prmt(r1563, (r1561 & 65535u), 4180u, 0);
   if (p73) {
     // 1244: and.b32  	%r994, %r186, 14;
-    r994 = r186 & 14u;
     // 1245: add.s32 	%r995, %r87, %r994;
-    r995 = uint(int(r87) + int(r994));
     // 1246: xor.b32  	%r996, %r995, 81;
-    r996 = r995 ^ 81u;
     // 1247: mul.lo.s32 	%r997, %r996, 2146121005;
-    r997 = uint(int(r996) * 2146121005);
+    r997 = uint(int(uint(int(r87) + int(r186 & 14u)) ^ 81u) * 2146121005);
     // 1248: shr.u32 	%r998, %r997, 15;
-    uint t669;
-    t669 = 15u;
-    r998 = (t669 >= 32u ? 0u : r997 >> t669);
     // 1249: xor.b32  	%r999, %r998, %r997;
-    r999 = r998 ^ r997;
     // 1250: mul.lo.s32 	%r1000, %r999, -2073254261;
-    r1000 = uint(int(r999) * -2073254261);
+    r1000 = uint(int((r997 >> 15u) ^ r997) * -2073254261);
     // 1251: shr.u32 	%r1001, %r1000, 16;
-    uint t670;
-    t670 = 16u;
-    r1001 = (t670 >= 32u ? 0u : r1000 >> t670);
     // 1252: xor.b32  	%r1002, %r1000, %r6;
     r1002 = r1000 ^ r6;
     // 1253: xor.b32  	%r1003, %r1002, %r1001;
-    r1003 = r1002 ^ r1001;
     // 1254: shr.u32 	%r1004, %r1002, 16;
-    uint t671;
-    t671 = 16u;
-    r1004 = (t671 >= 32u ? 0u : r1002 >> t671);
     // 1255: xor.b32  	%r1005, %r1003, %r1004;
-    r1005 = r1003 ^ r1004;
     // 1256: mul.lo.s32 	%r1006, %r1005, 2146121005;
-    r1006 = uint(int(r1005) * 2146121005);
+    r1006 = uint(int((r1002 ^ (r1000 >> 16u)) ^ (r1002 >> 16u)) * 2146121005);
     // 1257: shr.u32 	%r1007, %r1006, 15;
-    uint t672;
-    t672 = 15u;
-    r1007 = (t672 >= 32u ? 0u : r1006 >> t672);
     // 1258: xor.b32  	%r1008, %r1007, %r1006;
-    r1008 = r1007 ^ r1006;
     // 1259: mul.lo.s32 	%r1009, %r1008, -2073254261;
-    r1009 = uint(int(r1008) * -2073254261);
+    r1009 = uint(int((r1006 >> 15u) ^ r1006) * -2073254261);
     // 1260: shr.u32 	%r1010, %r1009, 16;
-    uint t673;
-    t673 = 16u;
-    r1010 = (t673 >= 32u ? 0u : r1009 >> t673);
     // 1261: xor.b32  	%r1011, %r1010, %r1009;
-    r1011 = r1010 ^ r1009;
+    r1011 = (r1009 >> 16u) ^ r1009;
     // 1262: xor.b32  	%r1012, %r1011, -1515870811;
     r1012 = r1011 ^ 0xA5A5A5A5u;
     // 1263: shr.u32 	%r1013, %r1012, 16;
-    uint t674;
-    t674 = 16u;
-    r1013 = (t674 >= 32u ? 0u : r1012 >> t674);
     // 1264: xor.b32  	%r1014, %r1013, %r1012;
-    r1014 = r1013 ^ r1012;
     // 1265: mul.lo.s32 	%r1015, %r1014, 2146121005;
-    r1015 = uint(int(r1014) * 2146121005);
+    r1015 = uint(int((r1012 >> 16u) ^ r1012) * 2146121005);
     // 1266: shr.u32 	%r1016, %r1015, 15;
-    uint t675;
-    t675 = 15u;
-    r1016 = (t675 >= 32u ? 0u : r1015 >> t675);
     // 1267: xor.b32  	%r1017, %r1016, %r1015;
-    r1017 = r1016 ^ r1015;
     // 1268: mul.lo.s32 	%r1018, %r1017, -2073254261;
-    r1018 = uint(int(r1017) * -2073254261);
+    r1018 = uint(int((r1015 >> 15u) ^ r1015) * -2073254261);
     // 1269: shr.u32 	%r1019, %r1018, 16;
-    uint t676;
-    t676 = 16u;
-    r1019 = (t676 >= 32u ? 0u : r1018 >> t676);
     // 1270: xor.b32  	%r1020, %r1019, %r1018;
-    r1020 = r1019 ^ r1018;
+    r1020 = (r1018 >> 16u) ^ r1018;
     // 1271: and.b32  	%r1021, %r1011, 1;
-    r1021 = r1011 & 1u;
     // 1272: shr.u32 	%r1022, %r1011, 1;
-    uint t677;
-    t677 = 1u;
-    r1022 = (t677 >= 32u ? 0u : r1011 >> t677);
     // 1273: and.b32  	%r1023, %r1022, 127;
-    r1023 = r1022 & 127u;
     // 1274: mul.wide.u32 	%rd134, %r1020, -858993459;
-    rd134 = uint64_t(r1020) * uint64_t(0xCCCCCCCDu);
     // 1275: shr.u64 	%rd135, %rd134, 34;
-    uint t678;
-    t678 = 34u;
-    rd135 = (t678 >= 64u ? 0ul : rd134 >> t678);
     // 1276: cvt.u32.u64 	%r1024, %rd135;
-    uint64_t t679;
-    t679 = uint64_t(rd135);
-    r1024 = uint(uint64_t(t679));
+    uint64_t t71 = uint64_t((uint64_t(r1020) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1277: mul.lo.s32 	%r1025, %r1024, 5;
-    r1025 = uint(int(r1024) * 5);
     // 1278: sub.s32 	%r1026, %r1020, %r1025;
-    r1026 = uint(int(r1020) - int(r1025));
     // 1279: shl.b32 	%r1027, %r1026, 7;
-    uint t680;
-    t680 = 7u;
-    r1027 = (t680 >= 32u ? 0u : r1026 << t680);
     // 1280: add.s32 	%r1028, %r1027, 16000;
-    r1028 = uint(int(r1027) + 16000);
+    r1028 = uint(int(uint(int(r1020) - int(uint(int(uint(uint64_t(t71))) * 5))) << 7u) + 16000);
     // 1281: bfi.b32 	%r1029, %r1021, %r1023, 15, 1;
-    r1029 = p2g_bfi_32(r1021, r1023, 15u, 1u);
     // 1282: or.b32  	%r1030, %r1029, %r1028;
-    r1030 = r1029 | r1028;
     // 1283: xor.b32  	%r1567, %r1030, 32768;
-    r1567 = r1030 ^ 32768u;
+    r1567 = (p2g_bfi_32((r1011 & 1u), ((r1011 >> 1u) & 127u), 15u, 1u) | r1028) ^ 32768u;
   } else {
     // 1287: add.s32 	%r938, %r87, %r186;
-    r938 = uint(int(r87) + int(r186));
     // 1288: xor.b32  	%r939, %r938, 81;
-    r939 = r938 ^ 81u;
     // 1289: mul.lo.s32 	%r940, %r939, 2146121005;
-    r940 = uint(int(r939) * 2146121005);
+    r940 = uint(int(uint(int(r87) + int(r186)) ^ 81u) * 2146121005);
     // 1290: shr.u32 	%r941, %r940, 15;
-    uint t681;
-    t681 = 15u;
-    r941 = (t681 >= 32u ? 0u : r940 >> t681);
     // 1291: xor.b32  	%r942, %r941, %r940;
-    r942 = r941 ^ r940;
     // 1292: mul.lo.s32 	%r943, %r942, -2073254261;
-    r943 = uint(int(r942) * -2073254261);
+    r943 = uint(int((r940 >> 15u) ^ r940) * -2073254261);
     // 1293: shr.u32 	%r944, %r943, 16;
-    uint t682;
-    t682 = 16u;
-    r944 = (t682 >= 32u ? 0u : r943 >> t682);
     // 1294: xor.b32  	%r945, %r943, %r6;
     r945 = r943 ^ r6;
     // 1295: xor.b32  	%r946, %r945, %r944;
-    r946 = r945 ^ r944;
     // 1296: shr.u32 	%r947, %r945, 16;
-    uint t683;
-    t683 = 16u;
-    r947 = (t683 >= 32u ? 0u : r945 >> t683);
     // 1297: xor.b32  	%r948, %r946, %r947;
-    r948 = r946 ^ r947;
     // 1298: mul.lo.s32 	%r949, %r948, 2146121005;
-    r949 = uint(int(r948) * 2146121005);
+    r949 = uint(int((r945 ^ (r943 >> 16u)) ^ (r945 >> 16u)) * 2146121005);
     // 1299: shr.u32 	%r950, %r949, 15;
-    uint t684;
-    t684 = 15u;
-    r950 = (t684 >= 32u ? 0u : r949 >> t684);
     // 1300: xor.b32  	%r951, %r950, %r949;
-    r951 = r950 ^ r949;
     // 1301: mul.lo.s32 	%r952, %r951, -2073254261;
-    r952 = uint(int(r951) * -2073254261);
+    r952 = uint(int((r949 >> 15u) ^ r949) * -2073254261);
     // 1302: shr.u32 	%r953, %r952, 16;
-    uint t685;
-    t685 = 16u;
-    r953 = (t685 >= 32u ? 0u : r952 >> t685);
     // 1303: xor.b32  	%r954, %r953, %r952;
-    r954 = r953 ^ r952;
+    r954 = (r952 >> 16u) ^ r952;
     // 1304: xor.b32  	%r955, %r954, -1515870811;
     r955 = r954 ^ 0xA5A5A5A5u;
     // 1305: shr.u32 	%r956, %r955, 16;
-    uint t686;
-    t686 = 16u;
-    r956 = (t686 >= 32u ? 0u : r955 >> t686);
     // 1306: xor.b32  	%r957, %r956, %r955;
-    r957 = r956 ^ r955;
     // 1307: mul.lo.s32 	%r958, %r957, 2146121005;
-    r958 = uint(int(r957) * 2146121005);
+    r958 = uint(int((r955 >> 16u) ^ r955) * 2146121005);
     // 1308: shr.u32 	%r959, %r958, 15;
-    uint t687;
-    t687 = 15u;
-    r959 = (t687 >= 32u ? 0u : r958 >> t687);
     // 1309: xor.b32  	%r960, %r959, %r958;
-    r960 = r959 ^ r958;
     // 1310: mul.lo.s32 	%r961, %r960, -2073254261;
-    r961 = uint(int(r960) * -2073254261);
+    r961 = uint(int((r958 >> 15u) ^ r958) * -2073254261);
     // 1311: shr.u32 	%r962, %r961, 16;
-    uint t688;
-    t688 = 16u;
-    r962 = (t688 >= 32u ? 0u : r961 >> t688);
     // 1312: xor.b32  	%r188, %r962, %r961;
-    r188 = r962 ^ r961;
+    r188 = (r961 >> 16u) ^ r961;
     // 1313: shl.b32 	%r963, %r954, 15;
-    uint t689;
-    t689 = 15u;
-    r963 = (t689 >= 32u ? 0u : r954 << t689);
     // 1314: and.b32  	%r1567, %r963, 32768;
-    r1567 = r963 & 32768u;
+    r1567 = (r954 << 15u) & 32768u;
     // 1315: shr.u32 	%r964, %r954, 1;
-    uint t690;
-    t690 = 1u;
-    r964 = (t690 >= 32u ? 0u : r954 >> t690);
     // 1316: and.b32  	%r190, %r964, 127;
-    r190 = r964 & 127u;
+    r190 = (r954 >> 1u) & 127u;
     if (p19) {
       // 1321: setp.eq.s16 	%p150, %rs4, 2;
-      int t691;
-      int t692;
-      t691 = bitfieldExtract(int(rs4), 0, 16); t692 = 2;
-      bool t693;
-      t693 = t691 == t692;
-      p150 = t693;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1355: and.b32  	%r1567, %r188, 65535;
         r1567 = r188 & 65535u;
         p2g_sv0 = 106;
       } else {
         // 1324: setp.eq.s16 	%p151, %rs4, 3;
-        int t694;
-        int t695;
-        t694 = bitfieldExtract(int(rs4), 0, 16); t695 = 3;
-        bool t696;
-        t696 = t694 == t695;
-        p151 = t696;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1359: mul.wide.u32 	%rd124, %r188, -858993459;
-          rd124 = uint64_t(r188) * uint64_t(0xCCCCCCCDu);
           // 1360: shr.u64 	%rd125, %rd124, 34;
-          uint t697;
-          t697 = 34u;
-          rd125 = (t697 >= 64u ? 0ul : rd124 >> t697);
           // 1361: cvt.u32.u64 	%r968, %rd125;
-          uint64_t t698;
-          t698 = uint64_t(rd125);
-          r968 = uint(uint64_t(t698));
+          uint64_t t72 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1362: mul.lo.s32 	%r969, %r968, 5;
-          r969 = uint(int(r968) * 5);
           // 1363: sub.s32 	%r192, %r188, %r969;
-          r192 = uint(int(r188) - int(r969));
+          r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1364: setp.eq.s32 	%p155, %r192, 0;
-          int t699;
-          int t700;
-          t699 = int(r192); t700 = 0;
-          bool t701;
-          t701 = t699 == t700;
-          p155 = t701;
-          if (p155) {
+          if (int(r192) == 0) {
             // 2538: shr.u32 	%r970, %r188, 8;
-            uint t702;
-            t702 = 8u;
-            r970 = (t702 >= 32u ? 0u : r188 >> t702);
+            r970 = r188 >> 8u;
             // 2539: mul.wide.u32 	%rd126, %r970, -1431655765;
-            rd126 = uint64_t(r970) * uint64_t(0xAAAAAAABu);
             // 2540: shr.u64 	%rd127, %rd126, 34;
-            uint t703;
-            t703 = 34u;
-            rd127 = (t703 >= 64u ? 0ul : rd126 >> t703);
             // 2541: cvt.u32.u64 	%r971, %rd127;
-            uint64_t t704;
-            t704 = uint64_t(rd127);
-            r971 = uint(uint64_t(t704));
+            uint64_t t73 = uint64_t((uint64_t(r970) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2542: mul.lo.s32 	%r972, %r971, 6;
-            r972 = uint(int(r971) * 6);
             // 2543: sub.s32 	%r973, %r970, %r972;
-            r973 = uint(int(r970) - int(r972));
             // 2544: cvt.u16.u32 	%rs21, %r973;
-            uint64_t t705;
-            t705 = uint64_t(r973);
-            rs21 = (uint(uint64_t(t705)) & 65535u);
+            uint64_t t74 = uint64_t(uint(int(r970) - int(uint(int(uint(uint64_t(t73))) * 6))));
+            rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2545: setp.gt.s16 	%p156, %rs21, 1;
-            int t706;
-            int t707;
-            t706 = bitfieldExtract(int(rs21), 0, 16); t707 = 1;
-            bool t708;
-            t708 = t706 > t707;
-            p156 = t708;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2550: setp.eq.s16 	%p157, %rs21, 2;
-              int t709;
-              int t710;
-              t709 = bitfieldExtract(int(rs21), 0, 16); t710 = 2;
-              bool t711;
-              t711 = t709 == t710;
-              p157 = t711;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3046: shr.u32 	%r975, %r188, 12;
-                uint t712;
-                t712 = 12u;
-                r975 = (t712 >= 32u ? 0u : r188 >> t712);
                 // 3047: and.b32  	%r976, %r975, 1;
-                r976 = r975 & 1u;
                 // 3048: or.b32  	%r977, %r1567, %r976;
-                r977 = r1567 | r976;
+                r977 = r1567 | ((r188 >> 12u) & 1u);
                 // 3049: or.b32  	%r1567, %r977, 32704;
                 r1567 = r977 | 32704u;
                 p2g_sv0 = 106;
               } else {
                 // 2553: setp.eq.s16 	%p158, %rs21, 3;
-                int t713;
-                int t714;
-                t713 = bitfieldExtract(int(rs21), 0, 16); t714 = 3;
-                bool t715;
-                t715 = t713 == t714;
-                p158 = t715;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3053: setp.eq.s32 	%p162, %r190, 0;
-                  int t716;
-                  int t717;
-                  t716 = int(r190); t717 = 0;
-                  bool t718;
-                  t718 = t716 == t717;
-                  p162 = t718;
                   // 3054: selp.b32 	%r974, 1, %r190, %p162;
-                  r974 = p162 ? 1u : r190;
                   // 3055: or.b32  	%r1567, %r974, %r1567;
-                  r1567 = r974 | r1567;
+                  r1567 = ((int(r190) == 0) ? 1u : r190) | r1567;
                   p2g_sv0 = 106;
                 } else {
                   // 2556: setp.ne.s16 	%p159, %rs21, 4;
-                  int t719;
-                  int t720;
-                  t719 = bitfieldExtract(int(rs21), 0, 16); t720 = 4;
-                  bool t721;
-                  t721 = t719 != t720;
-                  p159 = t721;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2559: or.b32  	%r1567, %r1567, 32639;
@@ -4624,23 +2620,11 @@ void main() {
               }
             } else {
               // 2825: setp.eq.s16 	%p160, %rs21, 0;
-              int t722;
-              int t723;
-              t722 = bitfieldExtract(int(rs21), 0, 16); t723 = 0;
-              bool t724;
-              t724 = t722 == t723;
-              p160 = t724;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 2828: setp.eq.s16 	%p161, %rs21, 1;
-                int t725;
-                int t726;
-                t725 = bitfieldExtract(int(rs21), 0, 16); t726 = 1;
-                bool t727;
-                t727 = t725 == t726;
-                p161 = t727;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2833: or.b32  	%r1567, %r1567, 32640;
                   r1567 = r1567 | 32640u;
                   p2g_sv0 = 106;
@@ -4663,96 +2647,49 @@ void main() {
           }
         } else {
           // 1327: setp.ne.s16 	%p152, %rs4, 5;
-          int t728;
-          int t729;
-          t728 = bitfieldExtract(int(rs4), 0, 16); t729 = 5;
-          bool t730;
-          t730 = t728 != t729;
-          p152 = t730;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
             // 1330: mul.wide.u32 	%rd122, %r188, -858993459;
-            rd122 = uint64_t(r188) * uint64_t(0xCCCCCCCDu);
             // 1331: shr.u64 	%rd123, %rd122, 34;
-            uint t731;
-            t731 = 34u;
-            rd123 = (t731 >= 64u ? 0ul : rd122 >> t731);
             // 1332: cvt.u32.u64 	%r965, %rd123;
-            uint64_t t732;
-            t732 = uint64_t(rd123);
-            r965 = uint(uint64_t(t732));
+            uint64_t t75 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1333: mul.lo.s32 	%r966, %r965, 5;
-            r966 = uint(int(r965) * 5);
             // 1334: sub.s32 	%r967, %r188, %r966;
-            r967 = uint(int(r188) - int(r966));
             // 1335: add.s32 	%r1566, %r967, 125;
-            r1566 = uint(int(r967) + 125);
+            r1566 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 125);
             p2g_sv0 = 105;
           }
         }
       }
     } else {
       // 1339: setp.eq.s16 	%p153, %rs4, 0;
-      int t733;
-      int t734;
-      t733 = bitfieldExtract(int(rs4), 0, 16); t734 = 0;
-      bool t735;
-      t735 = t733 == t734;
-      p153 = t735;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1371: mul.wide.u32 	%rd130, %r188, 613566757;
-        rd130 = uint64_t(r188) * uint64_t(0x24924925u);
         // 1372: shr.u64 	%rd131, %rd130, 32;
-        uint t736;
-        t736 = 32u;
-        rd131 = (t736 >= 64u ? 0ul : rd130 >> t736);
         // 1373: cvt.u32.u64 	%r981, %rd131;
-        uint64_t t737;
-        t737 = uint64_t(rd131);
-        r981 = uint(uint64_t(t737));
+        uint64_t t76 = uint64_t((uint64_t(r188) * uint64_t(0x24924925u)) >> 32u);
+        r981 = uint(uint64_t(t76));
         // 1374: sub.s32 	%r982, %r188, %r981;
-        r982 = uint(int(r188) - int(r981));
         // 1375: shr.u32 	%r983, %r982, 1;
-        uint t738;
-        t738 = 1u;
-        r983 = (t738 >= 32u ? 0u : r982 >> t738);
         // 1376: add.s32 	%r984, %r983, %r981;
-        r984 = uint(int(r983) + int(r981));
         // 1377: shr.u32 	%r985, %r984, 2;
-        uint t739;
-        t739 = 2u;
-        r985 = (t739 >= 32u ? 0u : r984 >> t739);
         // 1378: mul.lo.s32 	%r986, %r985, 7;
-        r986 = uint(int(r985) * 7);
+        r986 = uint(int(uint(int(uint(int(r188) - int(r981)) >> 1u) + int(r981)) >> 2u) * 7);
         // 1379: sub.s32 	%r987, %r188, %r986;
-        r987 = uint(int(r188) - int(r986));
         // 1380: add.s32 	%r1566, %r987, 124;
-        r1566 = uint(int(r987) + 124);
+        r1566 = uint(int(uint(int(r188) - int(r986))) + 124);
         p2g_sv0 = 105;
       } else {
         // 1342: setp.eq.s16 	%p154, %rs4, 1;
-        int t740;
-        int t741;
-        t740 = bitfieldExtract(int(rs4), 0, 16); t741 = 1;
-        bool t742;
-        t742 = t740 == t741;
-        p154 = t742;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1347: mul.wide.u32 	%rd128, %r188, -2139062143;
-          rd128 = uint64_t(r188) * uint64_t(0x80808081u);
           // 1348: shr.u64 	%rd129, %rd128, 39;
-          uint t743;
-          t743 = 39u;
-          rd129 = (t743 >= 64u ? 0ul : rd128 >> t743);
           // 1349: cvt.u32.u64 	%r979, %rd129;
-          uint64_t t744;
-          t744 = uint64_t(rd129);
-          r979 = uint(uint64_t(t744));
+          uint64_t t77 = uint64_t((uint64_t(r188) * uint64_t(0x80808081u)) >> 39u);
           // 1350: mul.lo.s32 	%r980, %r979, 255;
-          r980 = uint(int(r979) * 255);
           // 1351: sub.s32 	%r1566, %r188, %r980;
-          r1566 = uint(int(r188) - int(r980));
+          r1566 = uint(int(r188) - int(uint(int(uint(uint64_t(t77))) * 255)));
           p2g_sv0 = 105;
         } else {
           p2g_sv0 = 104;
@@ -4761,143 +2698,79 @@ void main() {
     }
     if (p2g_sv0 == 104) {
       // 1384: mul.wide.u32 	%rd132, %r188, -858993459;
-      rd132 = uint64_t(r188) * uint64_t(0xCCCCCCCDu);
       // 1385: shr.u64 	%rd133, %rd132, 34;
-      uint t745;
-      t745 = 34u;
-      rd133 = (t745 >= 64u ? 0ul : rd132 >> t745);
       // 1386: cvt.u32.u64 	%r988, %rd133;
-      uint64_t t746;
-      t746 = uint64_t(rd133);
-      r988 = uint(uint64_t(t746));
+      uint64_t t78 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1387: mul.lo.s32 	%r989, %r988, 5;
-      r989 = uint(int(r988) * 5);
       // 1388: sub.s32 	%r990, %r188, %r989;
-      r990 = uint(int(r188) - int(r989));
       // 1389: add.s32 	%r1566, %r990, 125;
-      r1566 = uint(int(r990) + 125);
+      r1566 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 125);
       p2g_sv0 = 105;
     }
     if (p2g_sv0 == 105) {
       // 1392: max.s32 	%r991, %r1566, 0;
-      r991 = uint(max(int(r1566), 0));
       // 1393: shl.b32 	%r992, %r991, 7;
-      uint t747;
-      t747 = 7u;
-      r992 = (t747 >= 32u ? 0u : r991 << t747);
       // 1394: or.b32  	%r993, %r190, %r1567;
       r993 = r190 | r1567;
       // 1395: or.b32  	%r1567, %r993, %r992;
-      r1567 = r993 | r992;
+      r1567 = r993 | (uint(max(int(r1566), 0)) << 7u);
     }
   }
   // 1398: add.s32 	%r1031, %r47, %r5;
-  r1031 = uint(int(r47) + int(r5));
   // 1399: add.s32 	%r1032, %r1031, 5369135;
-  r1032 = uint(int(r1031) + 5369135);
+  r1032 = uint(int(uint(int(r47) + int(r5))) + 5369135);
   // 1400: shr.u32 	%r1033, %r1032, 16;
-  uint t748;
-  t748 = 16u;
-  r1033 = (t748 >= 32u ? 0u : r1032 >> t748);
   // 1401: xor.b32  	%r1034, %r1033, %r1032;
-  r1034 = r1033 ^ r1032;
   // 1402: mul.lo.s32 	%r1035, %r1034, 2146121005;
-  r1035 = uint(int(r1034) * 2146121005);
+  r1035 = uint(int((r1032 >> 16u) ^ r1032) * 2146121005);
   // 1403: shr.u32 	%r1036, %r1035, 15;
-  uint t749;
-  t749 = 15u;
-  r1036 = (t749 >= 32u ? 0u : r1035 >> t749);
   // 1404: xor.b32  	%r1037, %r1036, %r1035;
-  r1037 = r1036 ^ r1035;
   // 1405: mul.lo.s32 	%r1038, %r1037, -2073254261;
-  r1038 = uint(int(r1037) * -2073254261);
+  r1038 = uint(int((r1035 >> 15u) ^ r1035) * -2073254261);
   // 1406: shr.u32 	%r1039, %r1038, 16;
-  uint t750;
-  t750 = 16u;
-  r1039 = (t750 >= 32u ? 0u : r1038 >> t750);
   // 1407: xor.b32  	%r1040, %r1038, %r6;
   r1040 = r1038 ^ r6;
   // 1408: xor.b32  	%r1041, %r1040, %r1039;
-  r1041 = r1040 ^ r1039;
   // 1409: shr.u32 	%r1042, %r1040, 16;
-  uint t751;
-  t751 = 16u;
-  r1042 = (t751 >= 32u ? 0u : r1040 >> t751);
   // 1410: xor.b32  	%r1043, %r1041, %r1042;
-  r1043 = r1041 ^ r1042;
   // 1411: mul.lo.s32 	%r1044, %r1043, 2146121005;
-  r1044 = uint(int(r1043) * 2146121005);
+  r1044 = uint(int((r1040 ^ (r1038 >> 16u)) ^ (r1040 >> 16u)) * 2146121005);
   // 1412: shr.u32 	%r1045, %r1044, 15;
-  uint t752;
-  t752 = 15u;
-  r1045 = (t752 >= 32u ? 0u : r1044 >> t752);
   // 1413: xor.b32  	%r1046, %r1045, %r1044;
-  r1046 = r1045 ^ r1044;
   // 1414: mul.lo.s32 	%r1047, %r1046, -2073254261;
-  r1047 = uint(int(r1046) * -2073254261);
+  r1047 = uint(int((r1044 >> 15u) ^ r1044) * -2073254261);
   // 1415: shr.u32 	%r1048, %r1047, 16;
-  uint t753;
-  t753 = 16u;
-  r1048 = (t753 >= 32u ? 0u : r1047 >> t753);
   // 1416: xor.b32  	%r1049, %r1048, %r1047;
-  r1049 = r1048 ^ r1047;
+  r1049 = (r1047 >> 16u) ^ r1047;
   // 1417: xor.b32  	%r1050, %r1049, -1515870811;
   r1050 = r1049 ^ 0xA5A5A5A5u;
   // 1418: shr.u32 	%r1051, %r1050, 16;
-  uint t754;
-  t754 = 16u;
-  r1051 = (t754 >= 32u ? 0u : r1050 >> t754);
   // 1419: xor.b32  	%r1052, %r1051, %r1050;
-  r1052 = r1051 ^ r1050;
   // 1420: mul.lo.s32 	%r1053, %r1052, 2146121005;
-  r1053 = uint(int(r1052) * 2146121005);
+  r1053 = uint(int((r1050 >> 16u) ^ r1050) * 2146121005);
   // 1421: shr.u32 	%r1054, %r1053, 15;
-  uint t755;
-  t755 = 15u;
-  r1054 = (t755 >= 32u ? 0u : r1053 >> t755);
   // 1422: xor.b32  	%r1055, %r1054, %r1053;
-  r1055 = r1054 ^ r1053;
   // 1423: mul.lo.s32 	%r1056, %r1055, -2073254261;
-  r1056 = uint(int(r1055) * -2073254261);
+  r1056 = uint(int((r1053 >> 15u) ^ r1053) * -2073254261);
   // 1424: shr.u32 	%r1057, %r1056, 16;
-  uint t756;
-  t756 = 16u;
-  r1057 = (t756 >= 32u ? 0u : r1056 >> t756);
   // 1425: xor.b32  	%r207, %r1057, %r1056;
-  r207 = r1057 ^ r1056;
+  r207 = (r1056 >> 16u) ^ r1056;
   // 1426: shl.b32 	%r1058, %r1049, 15;
-  uint t757;
-  t757 = 15u;
-  r1058 = (t757 >= 32u ? 0u : r1049 << t757);
   // 1427: and.b32  	%r1569, %r1058, 32768;
-  r1569 = r1058 & 32768u;
+  r1569 = (r1049 << 15u) & 32768u;
   // 1428: shr.u32 	%r1059, %r1049, 1;
-  uint t758;
-  t758 = 1u;
-  r1059 = (t758 >= 32u ? 0u : r1049 >> t758);
   // 1429: and.b32  	%r209, %r1059, 127;
-  r209 = r1059 & 127u;
+  r209 = (r1049 >> 1u) & 127u;
   if (p73) {
     // 1434: mul.wide.u32 	%rd148, %r207, -858993459;
-    rd148 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
     // 1435: shr.u64 	%rd149, %rd148, 34;
-    uint t759;
-    t759 = 34u;
-    rd149 = (t759 >= 64u ? 0ul : rd148 >> t759);
     // 1436: cvt.u32.u64 	%r1089, %rd149;
-    uint64_t t760;
-    t760 = uint64_t(rd149);
-    r1089 = uint(uint64_t(t760));
+    uint64_t t79 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1437: mul.lo.s32 	%r1090, %r1089, 5;
-    r1090 = uint(int(r1089) * 5);
     // 1438: sub.s32 	%r1091, %r207, %r1090;
-    r1091 = uint(int(r207) - int(r1090));
     // 1439: shl.b32 	%r1092, %r1091, 7;
-    uint t761;
-    t761 = 7u;
-    r1092 = (t761 >= 32u ? 0u : r1091 << t761);
     // 1440: add.s32 	%r1093, %r1092, 16000;
-    r1093 = uint(int(r1092) + 16000);
+    r1093 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t79))) * 5))) << 7u) + 16000);
     // 1441: or.b32  	%r1094, %r209, %r1569;
     r1094 = r209 | r1569;
     // 1442: or.b32  	%r1569, %r1094, %r1093;
@@ -4905,126 +2778,55 @@ void main() {
   } else {
     if (p19) {
       // 1450: setp.eq.s16 	%p165, %rs4, 2;
-      int t762;
-      int t763;
-      t762 = bitfieldExtract(int(rs4), 0, 16); t763 = 2;
-      bool t764;
-      t764 = t762 == t763;
-      p165 = t764;
-      if (p165) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1484: and.b32  	%r1569, %r207, 65535;
         r1569 = r207 & 65535u;
         p2g_sv0 = 117;
       } else {
         // 1453: setp.eq.s16 	%p166, %rs4, 3;
-        int t765;
-        int t766;
-        t765 = bitfieldExtract(int(rs4), 0, 16); t766 = 3;
-        bool t767;
-        t767 = t765 == t766;
-        p166 = t767;
-        if (p166) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1488: mul.wide.u32 	%rd138, %r207, -858993459;
-          rd138 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
           // 1489: shr.u64 	%rd139, %rd138, 34;
-          uint t768;
-          t768 = 34u;
-          rd139 = (t768 >= 64u ? 0ul : rd138 >> t768);
           // 1490: cvt.u32.u64 	%r1063, %rd139;
-          uint64_t t769;
-          t769 = uint64_t(rd139);
-          r1063 = uint(uint64_t(t769));
+          uint64_t t80 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1491: mul.lo.s32 	%r1064, %r1063, 5;
-          r1064 = uint(int(r1063) * 5);
           // 1492: sub.s32 	%r211, %r207, %r1064;
-          r211 = uint(int(r207) - int(r1064));
+          r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1493: setp.eq.s32 	%p170, %r211, 0;
-          int t770;
-          int t771;
-          t770 = int(r211); t771 = 0;
-          bool t772;
-          t772 = t770 == t771;
-          p170 = t772;
-          if (p170) {
+          if (int(r211) == 0) {
             // 2563: shr.u32 	%r1065, %r207, 8;
-            uint t773;
-            t773 = 8u;
-            r1065 = (t773 >= 32u ? 0u : r207 >> t773);
+            r1065 = r207 >> 8u;
             // 2564: mul.wide.u32 	%rd140, %r1065, -1431655765;
-            rd140 = uint64_t(r1065) * uint64_t(0xAAAAAAABu);
             // 2565: shr.u64 	%rd141, %rd140, 34;
-            uint t774;
-            t774 = 34u;
-            rd141 = (t774 >= 64u ? 0ul : rd140 >> t774);
             // 2566: cvt.u32.u64 	%r1066, %rd141;
-            uint64_t t775;
-            t775 = uint64_t(rd141);
-            r1066 = uint(uint64_t(t775));
+            uint64_t t81 = uint64_t((uint64_t(r1065) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2567: mul.lo.s32 	%r1067, %r1066, 6;
-            r1067 = uint(int(r1066) * 6);
             // 2568: sub.s32 	%r1068, %r1065, %r1067;
-            r1068 = uint(int(r1065) - int(r1067));
             // 2569: cvt.u16.u32 	%rs23, %r1068;
-            uint64_t t776;
-            t776 = uint64_t(r1068);
-            rs23 = (uint(uint64_t(t776)) & 65535u);
+            uint64_t t82 = uint64_t(uint(int(r1065) - int(uint(int(uint(uint64_t(t81))) * 6))));
+            rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2570: setp.gt.s16 	%p171, %rs23, 1;
-            int t777;
-            int t778;
-            t777 = bitfieldExtract(int(rs23), 0, 16); t778 = 1;
-            bool t779;
-            t779 = t777 > t778;
-            p171 = t779;
-            if (p171) {
+            if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2575: setp.eq.s16 	%p172, %rs23, 2;
-              int t780;
-              int t781;
-              t780 = bitfieldExtract(int(rs23), 0, 16); t781 = 2;
-              bool t782;
-              t782 = t780 == t781;
-              p172 = t782;
-              if (p172) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3059: shr.u32 	%r1070, %r207, 12;
-                uint t783;
-                t783 = 12u;
-                r1070 = (t783 >= 32u ? 0u : r207 >> t783);
                 // 3060: and.b32  	%r1071, %r1070, 1;
-                r1071 = r1070 & 1u;
                 // 3061: or.b32  	%r1072, %r1569, %r1071;
-                r1072 = r1569 | r1071;
+                r1072 = r1569 | ((r207 >> 12u) & 1u);
                 // 3062: or.b32  	%r1569, %r1072, 32704;
                 r1569 = r1072 | 32704u;
                 p2g_sv0 = 117;
               } else {
                 // 2578: setp.eq.s16 	%p173, %rs23, 3;
-                int t784;
-                int t785;
-                t784 = bitfieldExtract(int(rs23), 0, 16); t785 = 3;
-                bool t786;
-                t786 = t784 == t785;
-                p173 = t786;
-                if (p173) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3066: setp.eq.s32 	%p177, %r209, 0;
-                  int t787;
-                  int t788;
-                  t787 = int(r209); t788 = 0;
-                  bool t789;
-                  t789 = t787 == t788;
-                  p177 = t789;
                   // 3067: selp.b32 	%r1069, 1, %r209, %p177;
-                  r1069 = p177 ? 1u : r209;
                   // 3068: or.b32  	%r1569, %r1069, %r1569;
-                  r1569 = r1069 | r1569;
+                  r1569 = ((int(r209) == 0) ? 1u : r209) | r1569;
                   p2g_sv0 = 117;
                 } else {
                   // 2581: setp.ne.s16 	%p174, %rs23, 4;
-                  int t790;
-                  int t791;
-                  t790 = bitfieldExtract(int(rs23), 0, 16); t791 = 4;
-                  bool t792;
-                  t792 = t790 != t791;
-                  p174 = t792;
-                  if (p174) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2584: or.b32  	%r1569, %r1569, 32639;
@@ -5035,23 +2837,11 @@ void main() {
               }
             } else {
               // 2837: setp.eq.s16 	%p175, %rs23, 0;
-              int t793;
-              int t794;
-              t793 = bitfieldExtract(int(rs23), 0, 16); t794 = 0;
-              bool t795;
-              t795 = t793 == t794;
-              p175 = t795;
-              if (p175) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
                 // 2840: setp.eq.s16 	%p176, %rs23, 1;
-                int t796;
-                int t797;
-                t796 = bitfieldExtract(int(rs23), 0, 16); t797 = 1;
-                bool t798;
-                t798 = t796 == t797;
-                p176 = t798;
-                if (p176) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2845: or.b32  	%r1569, %r1569, 32640;
                   r1569 = r1569 | 32640u;
                   p2g_sv0 = 117;
@@ -5074,96 +2864,49 @@ void main() {
           }
         } else {
           // 1456: setp.ne.s16 	%p167, %rs4, 5;
-          int t799;
-          int t800;
-          t799 = bitfieldExtract(int(rs4), 0, 16); t800 = 5;
-          bool t801;
-          t801 = t799 != t800;
-          p167 = t801;
-          if (p167) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
             // 1459: mul.wide.u32 	%rd136, %r207, -858993459;
-            rd136 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
             // 1460: shr.u64 	%rd137, %rd136, 34;
-            uint t802;
-            t802 = 34u;
-            rd137 = (t802 >= 64u ? 0ul : rd136 >> t802);
             // 1461: cvt.u32.u64 	%r1060, %rd137;
-            uint64_t t803;
-            t803 = uint64_t(rd137);
-            r1060 = uint(uint64_t(t803));
+            uint64_t t83 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1462: mul.lo.s32 	%r1061, %r1060, 5;
-            r1061 = uint(int(r1060) * 5);
             // 1463: sub.s32 	%r1062, %r207, %r1061;
-            r1062 = uint(int(r207) - int(r1061));
             // 1464: add.s32 	%r1568, %r1062, 125;
-            r1568 = uint(int(r1062) + 125);
+            r1568 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 125);
             p2g_sv0 = 116;
           }
         }
       }
     } else {
       // 1468: setp.eq.s16 	%p168, %rs4, 0;
-      int t804;
-      int t805;
-      t804 = bitfieldExtract(int(rs4), 0, 16); t805 = 0;
-      bool t806;
-      t806 = t804 == t805;
-      p168 = t806;
-      if (p168) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1500: mul.wide.u32 	%rd144, %r207, 613566757;
-        rd144 = uint64_t(r207) * uint64_t(0x24924925u);
         // 1501: shr.u64 	%rd145, %rd144, 32;
-        uint t807;
-        t807 = 32u;
-        rd145 = (t807 >= 64u ? 0ul : rd144 >> t807);
         // 1502: cvt.u32.u64 	%r1076, %rd145;
-        uint64_t t808;
-        t808 = uint64_t(rd145);
-        r1076 = uint(uint64_t(t808));
+        uint64_t t84 = uint64_t((uint64_t(r207) * uint64_t(0x24924925u)) >> 32u);
+        r1076 = uint(uint64_t(t84));
         // 1503: sub.s32 	%r1077, %r207, %r1076;
-        r1077 = uint(int(r207) - int(r1076));
         // 1504: shr.u32 	%r1078, %r1077, 1;
-        uint t809;
-        t809 = 1u;
-        r1078 = (t809 >= 32u ? 0u : r1077 >> t809);
         // 1505: add.s32 	%r1079, %r1078, %r1076;
-        r1079 = uint(int(r1078) + int(r1076));
         // 1506: shr.u32 	%r1080, %r1079, 2;
-        uint t810;
-        t810 = 2u;
-        r1080 = (t810 >= 32u ? 0u : r1079 >> t810);
         // 1507: mul.lo.s32 	%r1081, %r1080, 7;
-        r1081 = uint(int(r1080) * 7);
+        r1081 = uint(int(uint(int(uint(int(r207) - int(r1076)) >> 1u) + int(r1076)) >> 2u) * 7);
         // 1508: sub.s32 	%r1082, %r207, %r1081;
-        r1082 = uint(int(r207) - int(r1081));
         // 1509: add.s32 	%r1568, %r1082, 124;
-        r1568 = uint(int(r1082) + 124);
+        r1568 = uint(int(uint(int(r207) - int(r1081))) + 124);
         p2g_sv0 = 116;
       } else {
         // 1471: setp.eq.s16 	%p169, %rs4, 1;
-        int t811;
-        int t812;
-        t811 = bitfieldExtract(int(rs4), 0, 16); t812 = 1;
-        bool t813;
-        t813 = t811 == t812;
-        p169 = t813;
-        if (p169) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1476: mul.wide.u32 	%rd142, %r207, -2139062143;
-          rd142 = uint64_t(r207) * uint64_t(0x80808081u);
           // 1477: shr.u64 	%rd143, %rd142, 39;
-          uint t814;
-          t814 = 39u;
-          rd143 = (t814 >= 64u ? 0ul : rd142 >> t814);
           // 1478: cvt.u32.u64 	%r1074, %rd143;
-          uint64_t t815;
-          t815 = uint64_t(rd143);
-          r1074 = uint(uint64_t(t815));
+          uint64_t t85 = uint64_t((uint64_t(r207) * uint64_t(0x80808081u)) >> 39u);
           // 1479: mul.lo.s32 	%r1075, %r1074, 255;
-          r1075 = uint(int(r1074) * 255);
           // 1480: sub.s32 	%r1568, %r207, %r1075;
-          r1568 = uint(int(r207) - int(r1075));
+          r1568 = uint(int(r207) - int(uint(int(uint(uint64_t(t85))) * 255)));
           p2g_sv0 = 116;
         } else {
           p2g_sv0 = 115;
@@ -5172,348 +2915,175 @@ void main() {
     }
     if (p2g_sv0 == 115) {
       // 1513: mul.wide.u32 	%rd146, %r207, -858993459;
-      rd146 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
       // 1514: shr.u64 	%rd147, %rd146, 34;
-      uint t816;
-      t816 = 34u;
-      rd147 = (t816 >= 64u ? 0ul : rd146 >> t816);
       // 1515: cvt.u32.u64 	%r1083, %rd147;
-      uint64_t t817;
-      t817 = uint64_t(rd147);
-      r1083 = uint(uint64_t(t817));
+      uint64_t t86 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1516: mul.lo.s32 	%r1084, %r1083, 5;
-      r1084 = uint(int(r1083) * 5);
       // 1517: sub.s32 	%r1085, %r207, %r1084;
-      r1085 = uint(int(r207) - int(r1084));
       // 1518: add.s32 	%r1568, %r1085, 125;
-      r1568 = uint(int(r1085) + 125);
+      r1568 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 125);
       p2g_sv0 = 116;
     }
     if (p2g_sv0 == 116) {
       // 1521: max.s32 	%r1086, %r1568, 0;
-      r1086 = uint(max(int(r1568), 0));
       // 1522: shl.b32 	%r1087, %r1086, 7;
-      uint t818;
-      t818 = 7u;
-      r1087 = (t818 >= 32u ? 0u : r1086 << t818);
       // 1523: or.b32  	%r1088, %r209, %r1569;
       r1088 = r209 | r1569;
       // 1524: or.b32  	%r1569, %r1088, %r1087;
-      r1569 = r1088 | r1087;
+      r1569 = r1088 | (uint(max(int(r1568), 0)) << 7u);
     }
   }
   // 1527: and.b32  	%r1095, %r1565, 65535;
-  r1095 = r1565 & 65535u;
   // 1528: prmt.b32 	%r226, %r1567, %r1095, 4180;
-  r226 = p2g_prmt(r1567, r1095, 4180u, 0);
+  r226 = p2g_prmt(r1567, (r1565 & 65535u), 4180u, 0);
   if (p73) {
     // 1533: and.b32  	%r1152, %r186, 14;
-    r1152 = r186 & 14u;
     // 1534: add.s32 	%r1153, %r127, %r1152;
-    r1153 = uint(int(r127) + int(r1152));
     // 1535: xor.b32  	%r1154, %r1153, 81;
-    r1154 = r1153 ^ 81u;
     // 1536: mul.lo.s32 	%r1155, %r1154, 2146121005;
-    r1155 = uint(int(r1154) * 2146121005);
+    r1155 = uint(int(uint(int(r127) + int(r186 & 14u)) ^ 81u) * 2146121005);
     // 1537: shr.u32 	%r1156, %r1155, 15;
-    uint t819;
-    t819 = 15u;
-    r1156 = (t819 >= 32u ? 0u : r1155 >> t819);
     // 1538: xor.b32  	%r1157, %r1156, %r1155;
-    r1157 = r1156 ^ r1155;
     // 1539: mul.lo.s32 	%r1158, %r1157, -2073254261;
-    r1158 = uint(int(r1157) * -2073254261);
+    r1158 = uint(int((r1155 >> 15u) ^ r1155) * -2073254261);
     // 1540: shr.u32 	%r1159, %r1158, 16;
-    uint t820;
-    t820 = 16u;
-    r1159 = (t820 >= 32u ? 0u : r1158 >> t820);
     // 1541: xor.b32  	%r1160, %r1158, %r6;
     r1160 = r1158 ^ r6;
     // 1542: xor.b32  	%r1161, %r1160, %r1159;
-    r1161 = r1160 ^ r1159;
     // 1543: shr.u32 	%r1162, %r1160, 16;
-    uint t821;
-    t821 = 16u;
-    r1162 = (t821 >= 32u ? 0u : r1160 >> t821);
     // 1544: xor.b32  	%r1163, %r1161, %r1162;
-    r1163 = r1161 ^ r1162;
     // 1545: mul.lo.s32 	%r1164, %r1163, 2146121005;
-    r1164 = uint(int(r1163) * 2146121005);
+    r1164 = uint(int((r1160 ^ (r1158 >> 16u)) ^ (r1160 >> 16u)) * 2146121005);
     // 1546: shr.u32 	%r1165, %r1164, 15;
-    uint t822;
-    t822 = 15u;
-    r1165 = (t822 >= 32u ? 0u : r1164 >> t822);
     // 1547: xor.b32  	%r1166, %r1165, %r1164;
-    r1166 = r1165 ^ r1164;
     // 1548: mul.lo.s32 	%r1167, %r1166, -2073254261;
-    r1167 = uint(int(r1166) * -2073254261);
+    r1167 = uint(int((r1164 >> 15u) ^ r1164) * -2073254261);
     // 1549: shr.u32 	%r1168, %r1167, 16;
-    uint t823;
-    t823 = 16u;
-    r1168 = (t823 >= 32u ? 0u : r1167 >> t823);
     // 1550: xor.b32  	%r1169, %r1168, %r1167;
-    r1169 = r1168 ^ r1167;
+    r1169 = (r1167 >> 16u) ^ r1167;
     // 1551: xor.b32  	%r1170, %r1169, -1515870811;
     r1170 = r1169 ^ 0xA5A5A5A5u;
     // 1552: shr.u32 	%r1171, %r1170, 16;
-    uint t824;
-    t824 = 16u;
-    r1171 = (t824 >= 32u ? 0u : r1170 >> t824);
     // 1553: xor.b32  	%r1172, %r1171, %r1170;
-    r1172 = r1171 ^ r1170;
     // 1554: mul.lo.s32 	%r1173, %r1172, 2146121005;
-    r1173 = uint(int(r1172) * 2146121005);
+    r1173 = uint(int((r1170 >> 16u) ^ r1170) * 2146121005);
     // 1555: shr.u32 	%r1174, %r1173, 15;
-    uint t825;
-    t825 = 15u;
-    r1174 = (t825 >= 32u ? 0u : r1173 >> t825);
     // 1556: xor.b32  	%r1175, %r1174, %r1173;
-    r1175 = r1174 ^ r1173;
     // 1557: mul.lo.s32 	%r1176, %r1175, -2073254261;
-    r1176 = uint(int(r1175) * -2073254261);
+    r1176 = uint(int((r1173 >> 15u) ^ r1173) * -2073254261);
     // 1558: shr.u32 	%r1177, %r1176, 16;
-    uint t826;
-    t826 = 16u;
-    r1177 = (t826 >= 32u ? 0u : r1176 >> t826);
     // 1559: xor.b32  	%r1178, %r1177, %r1176;
-    r1178 = r1177 ^ r1176;
+    r1178 = (r1176 >> 16u) ^ r1176;
     // 1560: and.b32  	%r1179, %r1169, 1;
-    r1179 = r1169 & 1u;
     // 1561: shr.u32 	%r1180, %r1169, 1;
-    uint t827;
-    t827 = 1u;
-    r1180 = (t827 >= 32u ? 0u : r1169 >> t827);
     // 1562: and.b32  	%r1181, %r1180, 127;
-    r1181 = r1180 & 127u;
     // 1563: mul.wide.u32 	%rd162, %r1178, -858993459;
-    rd162 = uint64_t(r1178) * uint64_t(0xCCCCCCCDu);
     // 1564: shr.u64 	%rd163, %rd162, 34;
-    uint t828;
-    t828 = 34u;
-    rd163 = (t828 >= 64u ? 0ul : rd162 >> t828);
     // 1565: cvt.u32.u64 	%r1182, %rd163;
-    uint64_t t829;
-    t829 = uint64_t(rd163);
-    r1182 = uint(uint64_t(t829));
+    uint64_t t87 = uint64_t((uint64_t(r1178) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1566: mul.lo.s32 	%r1183, %r1182, 5;
-    r1183 = uint(int(r1182) * 5);
     // 1567: sub.s32 	%r1184, %r1178, %r1183;
-    r1184 = uint(int(r1178) - int(r1183));
     // 1568: shl.b32 	%r1185, %r1184, 7;
-    uint t830;
-    t830 = 7u;
-    r1185 = (t830 >= 32u ? 0u : r1184 << t830);
     // 1569: add.s32 	%r1186, %r1185, 16000;
-    r1186 = uint(int(r1185) + 16000);
+    r1186 = uint(int(uint(int(r1178) - int(uint(int(uint(uint64_t(t87))) * 5))) << 7u) + 16000);
     // 1570: bfi.b32 	%r1187, %r1179, %r1181, 15, 1;
-    r1187 = p2g_bfi_32(r1179, r1181, 15u, 1u);
     // 1571: or.b32  	%r1188, %r1187, %r1186;
-    r1188 = r1187 | r1186;
     // 1572: xor.b32  	%r1571, %r1188, 32768;
-    r1571 = r1188 ^ 32768u;
+    r1571 = (p2g_bfi_32((r1169 & 1u), ((r1169 >> 1u) & 127u), 15u, 1u) | r1186) ^ 32768u;
   } else {
     // 1576: add.s32 	%r1096, %r127, %r186;
-    r1096 = uint(int(r127) + int(r186));
     // 1577: xor.b32  	%r1097, %r1096, 81;
-    r1097 = r1096 ^ 81u;
     // 1578: mul.lo.s32 	%r1098, %r1097, 2146121005;
-    r1098 = uint(int(r1097) * 2146121005);
+    r1098 = uint(int(uint(int(r127) + int(r186)) ^ 81u) * 2146121005);
     // 1579: shr.u32 	%r1099, %r1098, 15;
-    uint t831;
-    t831 = 15u;
-    r1099 = (t831 >= 32u ? 0u : r1098 >> t831);
     // 1580: xor.b32  	%r1100, %r1099, %r1098;
-    r1100 = r1099 ^ r1098;
     // 1581: mul.lo.s32 	%r1101, %r1100, -2073254261;
-    r1101 = uint(int(r1100) * -2073254261);
+    r1101 = uint(int((r1098 >> 15u) ^ r1098) * -2073254261);
     // 1582: shr.u32 	%r1102, %r1101, 16;
-    uint t832;
-    t832 = 16u;
-    r1102 = (t832 >= 32u ? 0u : r1101 >> t832);
     // 1583: xor.b32  	%r1103, %r1101, %r6;
     r1103 = r1101 ^ r6;
     // 1584: xor.b32  	%r1104, %r1103, %r1102;
-    r1104 = r1103 ^ r1102;
     // 1585: shr.u32 	%r1105, %r1103, 16;
-    uint t833;
-    t833 = 16u;
-    r1105 = (t833 >= 32u ? 0u : r1103 >> t833);
     // 1586: xor.b32  	%r1106, %r1104, %r1105;
-    r1106 = r1104 ^ r1105;
     // 1587: mul.lo.s32 	%r1107, %r1106, 2146121005;
-    r1107 = uint(int(r1106) * 2146121005);
+    r1107 = uint(int((r1103 ^ (r1101 >> 16u)) ^ (r1103 >> 16u)) * 2146121005);
     // 1588: shr.u32 	%r1108, %r1107, 15;
-    uint t834;
-    t834 = 15u;
-    r1108 = (t834 >= 32u ? 0u : r1107 >> t834);
     // 1589: xor.b32  	%r1109, %r1108, %r1107;
-    r1109 = r1108 ^ r1107;
     // 1590: mul.lo.s32 	%r1110, %r1109, -2073254261;
-    r1110 = uint(int(r1109) * -2073254261);
+    r1110 = uint(int((r1107 >> 15u) ^ r1107) * -2073254261);
     // 1591: shr.u32 	%r1111, %r1110, 16;
-    uint t835;
-    t835 = 16u;
-    r1111 = (t835 >= 32u ? 0u : r1110 >> t835);
     // 1592: xor.b32  	%r1112, %r1111, %r1110;
-    r1112 = r1111 ^ r1110;
+    r1112 = (r1110 >> 16u) ^ r1110;
     // 1593: xor.b32  	%r1113, %r1112, -1515870811;
     r1113 = r1112 ^ 0xA5A5A5A5u;
     // 1594: shr.u32 	%r1114, %r1113, 16;
-    uint t836;
-    t836 = 16u;
-    r1114 = (t836 >= 32u ? 0u : r1113 >> t836);
     // 1595: xor.b32  	%r1115, %r1114, %r1113;
-    r1115 = r1114 ^ r1113;
     // 1596: mul.lo.s32 	%r1116, %r1115, 2146121005;
-    r1116 = uint(int(r1115) * 2146121005);
+    r1116 = uint(int((r1113 >> 16u) ^ r1113) * 2146121005);
     // 1597: shr.u32 	%r1117, %r1116, 15;
-    uint t837;
-    t837 = 15u;
-    r1117 = (t837 >= 32u ? 0u : r1116 >> t837);
     // 1598: xor.b32  	%r1118, %r1117, %r1116;
-    r1118 = r1117 ^ r1116;
     // 1599: mul.lo.s32 	%r1119, %r1118, -2073254261;
-    r1119 = uint(int(r1118) * -2073254261);
+    r1119 = uint(int((r1116 >> 15u) ^ r1116) * -2073254261);
     // 1600: shr.u32 	%r1120, %r1119, 16;
-    uint t838;
-    t838 = 16u;
-    r1120 = (t838 >= 32u ? 0u : r1119 >> t838);
     // 1601: xor.b32  	%r227, %r1120, %r1119;
-    r227 = r1120 ^ r1119;
+    r227 = (r1119 >> 16u) ^ r1119;
     // 1602: shl.b32 	%r1121, %r1112, 15;
-    uint t839;
-    t839 = 15u;
-    r1121 = (t839 >= 32u ? 0u : r1112 << t839);
     // 1603: and.b32  	%r1571, %r1121, 32768;
-    r1571 = r1121 & 32768u;
+    r1571 = (r1112 << 15u) & 32768u;
     // 1604: shr.u32 	%r1122, %r1112, 1;
-    uint t840;
-    t840 = 1u;
-    r1122 = (t840 >= 32u ? 0u : r1112 >> t840);
     // 1605: and.b32  	%r229, %r1122, 127;
-    r229 = r1122 & 127u;
+    r229 = (r1112 >> 1u) & 127u;
     if (p19) {
       // 1610: setp.eq.s16 	%p180, %rs4, 2;
-      int t841;
-      int t842;
-      t841 = bitfieldExtract(int(rs4), 0, 16); t842 = 2;
-      bool t843;
-      t843 = t841 == t842;
-      p180 = t843;
-      if (p180) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1644: and.b32  	%r1571, %r227, 65535;
         r1571 = r227 & 65535u;
         p2g_sv0 = 128;
       } else {
         // 1613: setp.eq.s16 	%p181, %rs4, 3;
-        int t844;
-        int t845;
-        t844 = bitfieldExtract(int(rs4), 0, 16); t845 = 3;
-        bool t846;
-        t846 = t844 == t845;
-        p181 = t846;
-        if (p181) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1648: mul.wide.u32 	%rd152, %r227, -858993459;
-          rd152 = uint64_t(r227) * uint64_t(0xCCCCCCCDu);
           // 1649: shr.u64 	%rd153, %rd152, 34;
-          uint t847;
-          t847 = 34u;
-          rd153 = (t847 >= 64u ? 0ul : rd152 >> t847);
           // 1650: cvt.u32.u64 	%r1126, %rd153;
-          uint64_t t848;
-          t848 = uint64_t(rd153);
-          r1126 = uint(uint64_t(t848));
+          uint64_t t88 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1651: mul.lo.s32 	%r1127, %r1126, 5;
-          r1127 = uint(int(r1126) * 5);
           // 1652: sub.s32 	%r231, %r227, %r1127;
-          r231 = uint(int(r227) - int(r1127));
+          r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1653: setp.eq.s32 	%p185, %r231, 0;
-          int t849;
-          int t850;
-          t849 = int(r231); t850 = 0;
-          bool t851;
-          t851 = t849 == t850;
-          p185 = t851;
-          if (p185) {
+          if (int(r231) == 0) {
             // 2588: shr.u32 	%r1128, %r227, 8;
-            uint t852;
-            t852 = 8u;
-            r1128 = (t852 >= 32u ? 0u : r227 >> t852);
+            r1128 = r227 >> 8u;
             // 2589: mul.wide.u32 	%rd154, %r1128, -1431655765;
-            rd154 = uint64_t(r1128) * uint64_t(0xAAAAAAABu);
             // 2590: shr.u64 	%rd155, %rd154, 34;
-            uint t853;
-            t853 = 34u;
-            rd155 = (t853 >= 64u ? 0ul : rd154 >> t853);
             // 2591: cvt.u32.u64 	%r1129, %rd155;
-            uint64_t t854;
-            t854 = uint64_t(rd155);
-            r1129 = uint(uint64_t(t854));
+            uint64_t t89 = uint64_t((uint64_t(r1128) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2592: mul.lo.s32 	%r1130, %r1129, 6;
-            r1130 = uint(int(r1129) * 6);
             // 2593: sub.s32 	%r1131, %r1128, %r1130;
-            r1131 = uint(int(r1128) - int(r1130));
             // 2594: cvt.u16.u32 	%rs25, %r1131;
-            uint64_t t855;
-            t855 = uint64_t(r1131);
-            rs25 = (uint(uint64_t(t855)) & 65535u);
+            uint64_t t90 = uint64_t(uint(int(r1128) - int(uint(int(uint(uint64_t(t89))) * 6))));
+            rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2595: setp.gt.s16 	%p186, %rs25, 1;
-            int t856;
-            int t857;
-            t856 = bitfieldExtract(int(rs25), 0, 16); t857 = 1;
-            bool t858;
-            t858 = t856 > t857;
-            p186 = t858;
-            if (p186) {
+            if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2600: setp.eq.s16 	%p187, %rs25, 2;
-              int t859;
-              int t860;
-              t859 = bitfieldExtract(int(rs25), 0, 16); t860 = 2;
-              bool t861;
-              t861 = t859 == t860;
-              p187 = t861;
-              if (p187) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3072: shr.u32 	%r1133, %r227, 12;
-                uint t862;
-                t862 = 12u;
-                r1133 = (t862 >= 32u ? 0u : r227 >> t862);
                 // 3073: and.b32  	%r1134, %r1133, 1;
-                r1134 = r1133 & 1u;
                 // 3074: or.b32  	%r1135, %r1571, %r1134;
-                r1135 = r1571 | r1134;
+                r1135 = r1571 | ((r227 >> 12u) & 1u);
                 // 3075: or.b32  	%r1571, %r1135, 32704;
                 r1571 = r1135 | 32704u;
                 p2g_sv0 = 128;
               } else {
                 // 2603: setp.eq.s16 	%p188, %rs25, 3;
-                int t863;
-                int t864;
-                t863 = bitfieldExtract(int(rs25), 0, 16); t864 = 3;
-                bool t865;
-                t865 = t863 == t864;
-                p188 = t865;
-                if (p188) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3079: setp.eq.s32 	%p192, %r229, 0;
-                  int t866;
-                  int t867;
-                  t866 = int(r229); t867 = 0;
-                  bool t868;
-                  t868 = t866 == t867;
-                  p192 = t868;
                   // 3080: selp.b32 	%r1132, 1, %r229, %p192;
-                  r1132 = p192 ? 1u : r229;
                   // 3081: or.b32  	%r1571, %r1132, %r1571;
-                  r1571 = r1132 | r1571;
+                  r1571 = ((int(r229) == 0) ? 1u : r229) | r1571;
                   p2g_sv0 = 128;
                 } else {
                   // 2606: setp.ne.s16 	%p189, %rs25, 4;
-                  int t869;
-                  int t870;
-                  t869 = bitfieldExtract(int(rs25), 0, 16); t870 = 4;
-                  bool t871;
-                  t871 = t869 != t870;
-                  p189 = t871;
-                  if (p189) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2609: or.b32  	%r1571, %r1571, 32639;
@@ -5524,23 +3094,11 @@ void main() {
               }
             } else {
               // 2849: setp.eq.s16 	%p190, %rs25, 0;
-              int t872;
-              int t873;
-              t872 = bitfieldExtract(int(rs25), 0, 16); t873 = 0;
-              bool t874;
-              t874 = t872 == t873;
-              p190 = t874;
-              if (p190) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
                 // 2852: setp.eq.s16 	%p191, %rs25, 1;
-                int t875;
-                int t876;
-                t875 = bitfieldExtract(int(rs25), 0, 16); t876 = 1;
-                bool t877;
-                t877 = t875 == t876;
-                p191 = t877;
-                if (p191) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2857: or.b32  	%r1571, %r1571, 32640;
                   r1571 = r1571 | 32640u;
                   p2g_sv0 = 128;
@@ -5563,96 +3121,49 @@ void main() {
           }
         } else {
           // 1616: setp.ne.s16 	%p182, %rs4, 5;
-          int t878;
-          int t879;
-          t878 = bitfieldExtract(int(rs4), 0, 16); t879 = 5;
-          bool t880;
-          t880 = t878 != t879;
-          p182 = t880;
-          if (p182) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
             // 1619: mul.wide.u32 	%rd150, %r227, -858993459;
-            rd150 = uint64_t(r227) * uint64_t(0xCCCCCCCDu);
             // 1620: shr.u64 	%rd151, %rd150, 34;
-            uint t881;
-            t881 = 34u;
-            rd151 = (t881 >= 64u ? 0ul : rd150 >> t881);
             // 1621: cvt.u32.u64 	%r1123, %rd151;
-            uint64_t t882;
-            t882 = uint64_t(rd151);
-            r1123 = uint(uint64_t(t882));
+            uint64_t t91 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1622: mul.lo.s32 	%r1124, %r1123, 5;
-            r1124 = uint(int(r1123) * 5);
             // 1623: sub.s32 	%r1125, %r227, %r1124;
-            r1125 = uint(int(r227) - int(r1124));
             // 1624: add.s32 	%r1570, %r1125, 125;
-            r1570 = uint(int(r1125) + 125);
+            r1570 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 125);
             p2g_sv0 = 127;
           }
         }
       }
     } else {
       // 1628: setp.eq.s16 	%p183, %rs4, 0;
-      int t883;
-      int t884;
-      t883 = bitfieldExtract(int(rs4), 0, 16); t884 = 0;
-      bool t885;
-      t885 = t883 == t884;
-      p183 = t885;
-      if (p183) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1660: mul.wide.u32 	%rd158, %r227, 613566757;
-        rd158 = uint64_t(r227) * uint64_t(0x24924925u);
         // 1661: shr.u64 	%rd159, %rd158, 32;
-        uint t886;
-        t886 = 32u;
-        rd159 = (t886 >= 64u ? 0ul : rd158 >> t886);
         // 1662: cvt.u32.u64 	%r1139, %rd159;
-        uint64_t t887;
-        t887 = uint64_t(rd159);
-        r1139 = uint(uint64_t(t887));
+        uint64_t t92 = uint64_t((uint64_t(r227) * uint64_t(0x24924925u)) >> 32u);
+        r1139 = uint(uint64_t(t92));
         // 1663: sub.s32 	%r1140, %r227, %r1139;
-        r1140 = uint(int(r227) - int(r1139));
         // 1664: shr.u32 	%r1141, %r1140, 1;
-        uint t888;
-        t888 = 1u;
-        r1141 = (t888 >= 32u ? 0u : r1140 >> t888);
         // 1665: add.s32 	%r1142, %r1141, %r1139;
-        r1142 = uint(int(r1141) + int(r1139));
         // 1666: shr.u32 	%r1143, %r1142, 2;
-        uint t889;
-        t889 = 2u;
-        r1143 = (t889 >= 32u ? 0u : r1142 >> t889);
         // 1667: mul.lo.s32 	%r1144, %r1143, 7;
-        r1144 = uint(int(r1143) * 7);
+        r1144 = uint(int(uint(int(uint(int(r227) - int(r1139)) >> 1u) + int(r1139)) >> 2u) * 7);
         // 1668: sub.s32 	%r1145, %r227, %r1144;
-        r1145 = uint(int(r227) - int(r1144));
         // 1669: add.s32 	%r1570, %r1145, 124;
-        r1570 = uint(int(r1145) + 124);
+        r1570 = uint(int(uint(int(r227) - int(r1144))) + 124);
         p2g_sv0 = 127;
       } else {
         // 1631: setp.eq.s16 	%p184, %rs4, 1;
-        int t890;
-        int t891;
-        t890 = bitfieldExtract(int(rs4), 0, 16); t891 = 1;
-        bool t892;
-        t892 = t890 == t891;
-        p184 = t892;
-        if (p184) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1636: mul.wide.u32 	%rd156, %r227, -2139062143;
-          rd156 = uint64_t(r227) * uint64_t(0x80808081u);
           // 1637: shr.u64 	%rd157, %rd156, 39;
-          uint t893;
-          t893 = 39u;
-          rd157 = (t893 >= 64u ? 0ul : rd156 >> t893);
           // 1638: cvt.u32.u64 	%r1137, %rd157;
-          uint64_t t894;
-          t894 = uint64_t(rd157);
-          r1137 = uint(uint64_t(t894));
+          uint64_t t93 = uint64_t((uint64_t(r227) * uint64_t(0x80808081u)) >> 39u);
           // 1639: mul.lo.s32 	%r1138, %r1137, 255;
-          r1138 = uint(int(r1137) * 255);
           // 1640: sub.s32 	%r1570, %r227, %r1138;
-          r1570 = uint(int(r227) - int(r1138));
+          r1570 = uint(int(r227) - int(uint(int(uint(uint64_t(t93))) * 255)));
           p2g_sv0 = 127;
         } else {
           p2g_sv0 = 126;
@@ -5661,145 +3172,82 @@ void main() {
     }
     if (p2g_sv0 == 126) {
       // 1673: mul.wide.u32 	%rd160, %r227, -858993459;
-      rd160 = uint64_t(r227) * uint64_t(0xCCCCCCCDu);
       // 1674: shr.u64 	%rd161, %rd160, 34;
-      uint t895;
-      t895 = 34u;
-      rd161 = (t895 >= 64u ? 0ul : rd160 >> t895);
       // 1675: cvt.u32.u64 	%r1146, %rd161;
-      uint64_t t896;
-      t896 = uint64_t(rd161);
-      r1146 = uint(uint64_t(t896));
+      uint64_t t94 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1676: mul.lo.s32 	%r1147, %r1146, 5;
-      r1147 = uint(int(r1146) * 5);
       // 1677: sub.s32 	%r1148, %r227, %r1147;
-      r1148 = uint(int(r227) - int(r1147));
       // 1678: add.s32 	%r1570, %r1148, 125;
-      r1570 = uint(int(r1148) + 125);
+      r1570 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 125);
       p2g_sv0 = 127;
     }
     if (p2g_sv0 == 127) {
       // 1681: max.s32 	%r1149, %r1570, 0;
-      r1149 = uint(max(int(r1570), 0));
       // 1682: shl.b32 	%r1150, %r1149, 7;
-      uint t897;
-      t897 = 7u;
-      r1150 = (t897 >= 32u ? 0u : r1149 << t897);
       // 1683: or.b32  	%r1151, %r229, %r1571;
       r1151 = r229 | r1571;
       // 1684: or.b32  	%r1571, %r1151, %r1150;
-      r1571 = r1151 | r1150;
+      r1571 = r1151 | (uint(max(int(r1570), 0)) << 7u);
     }
   }
   // 1687: add.s32 	%r246, %r1, %r2;
   r246 = uint(int(r1) + int(r2));
   // 1688: shl.b32 	%r1189, %r3, 7;
-  uint t898;
-  t898 = 7u;
-  r1189 = (t898 >= 32u ? 0u : r3 << t898);
   // 1689: add.s32 	%r247, %r2, 5373223;
   r247 = uint(int(r2) + 5373223);
   // 1690: add.s32 	%r248, %r247, %r1189;
-  r248 = uint(int(r247) + int(r1189));
+  r248 = uint(int(r247) + int(r3 << 7u));
   // 1691: xor.b32  	%r1190, %r248, 81;
-  r1190 = r248 ^ 81u;
   // 1692: mul.lo.s32 	%r1191, %r1190, 2146121005;
-  r1191 = uint(int(r1190) * 2146121005);
+  r1191 = uint(int(r248 ^ 81u) * 2146121005);
   // 1693: shr.u32 	%r1192, %r1191, 15;
-  uint t899;
-  t899 = 15u;
-  r1192 = (t899 >= 32u ? 0u : r1191 >> t899);
   // 1694: xor.b32  	%r1193, %r1192, %r1191;
-  r1193 = r1192 ^ r1191;
   // 1695: mul.lo.s32 	%r1194, %r1193, -2073254261;
-  r1194 = uint(int(r1193) * -2073254261);
+  r1194 = uint(int((r1191 >> 15u) ^ r1191) * -2073254261);
   // 1696: shr.u32 	%r1195, %r1194, 16;
-  uint t900;
-  t900 = 16u;
-  r1195 = (t900 >= 32u ? 0u : r1194 >> t900);
   // 1697: xor.b32  	%r1196, %r1194, %r6;
   r1196 = r1194 ^ r6;
   // 1698: xor.b32  	%r1197, %r1196, %r1195;
-  r1197 = r1196 ^ r1195;
   // 1699: shr.u32 	%r1198, %r1196, 16;
-  uint t901;
-  t901 = 16u;
-  r1198 = (t901 >= 32u ? 0u : r1196 >> t901);
   // 1700: xor.b32  	%r1199, %r1197, %r1198;
-  r1199 = r1197 ^ r1198;
   // 1701: mul.lo.s32 	%r1200, %r1199, 2146121005;
-  r1200 = uint(int(r1199) * 2146121005);
+  r1200 = uint(int((r1196 ^ (r1194 >> 16u)) ^ (r1196 >> 16u)) * 2146121005);
   // 1702: shr.u32 	%r1201, %r1200, 15;
-  uint t902;
-  t902 = 15u;
-  r1201 = (t902 >= 32u ? 0u : r1200 >> t902);
   // 1703: xor.b32  	%r1202, %r1201, %r1200;
-  r1202 = r1201 ^ r1200;
   // 1704: mul.lo.s32 	%r1203, %r1202, -2073254261;
-  r1203 = uint(int(r1202) * -2073254261);
+  r1203 = uint(int((r1200 >> 15u) ^ r1200) * -2073254261);
   // 1705: shr.u32 	%r1204, %r1203, 16;
-  uint t903;
-  t903 = 16u;
-  r1204 = (t903 >= 32u ? 0u : r1203 >> t903);
   // 1706: xor.b32  	%r1205, %r1204, %r1203;
-  r1205 = r1204 ^ r1203;
+  r1205 = (r1203 >> 16u) ^ r1203;
   // 1707: xor.b32  	%r1206, %r1205, -1515870811;
   r1206 = r1205 ^ 0xA5A5A5A5u;
   // 1708: shr.u32 	%r1207, %r1206, 16;
-  uint t904;
-  t904 = 16u;
-  r1207 = (t904 >= 32u ? 0u : r1206 >> t904);
   // 1709: xor.b32  	%r1208, %r1207, %r1206;
-  r1208 = r1207 ^ r1206;
   // 1710: mul.lo.s32 	%r1209, %r1208, 2146121005;
-  r1209 = uint(int(r1208) * 2146121005);
+  r1209 = uint(int((r1206 >> 16u) ^ r1206) * 2146121005);
   // 1711: shr.u32 	%r1210, %r1209, 15;
-  uint t905;
-  t905 = 15u;
-  r1210 = (t905 >= 32u ? 0u : r1209 >> t905);
   // 1712: xor.b32  	%r1211, %r1210, %r1209;
-  r1211 = r1210 ^ r1209;
   // 1713: mul.lo.s32 	%r1212, %r1211, -2073254261;
-  r1212 = uint(int(r1211) * -2073254261);
+  r1212 = uint(int((r1209 >> 15u) ^ r1209) * -2073254261);
   // 1714: shr.u32 	%r1213, %r1212, 16;
-  uint t906;
-  t906 = 16u;
-  r1213 = (t906 >= 32u ? 0u : r1212 >> t906);
   // 1715: xor.b32  	%r249, %r1213, %r1212;
-  r249 = r1213 ^ r1212;
+  r249 = (r1212 >> 16u) ^ r1212;
   // 1716: shl.b32 	%r1214, %r1205, 15;
-  uint t907;
-  t907 = 15u;
-  r1214 = (t907 >= 32u ? 0u : r1205 << t907);
   // 1717: and.b32  	%r1573, %r1214, 32768;
-  r1573 = r1214 & 32768u;
+  r1573 = (r1205 << 15u) & 32768u;
   // 1718: shr.u32 	%r1215, %r1205, 1;
-  uint t908;
-  t908 = 1u;
-  r1215 = (t908 >= 32u ? 0u : r1205 >> t908);
   // 1719: and.b32  	%r251, %r1215, 127;
-  r251 = r1215 & 127u;
+  r251 = (r1205 >> 1u) & 127u;
   if (p73) {
     // 1724: mul.wide.u32 	%rd176, %r249, -858993459;
-    rd176 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
     // 1725: shr.u64 	%rd177, %rd176, 34;
-    uint t909;
-    t909 = 34u;
-    rd177 = (t909 >= 64u ? 0ul : rd176 >> t909);
     // 1726: cvt.u32.u64 	%r1245, %rd177;
-    uint64_t t910;
-    t910 = uint64_t(rd177);
-    r1245 = uint(uint64_t(t910));
+    uint64_t t95 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1727: mul.lo.s32 	%r1246, %r1245, 5;
-    r1246 = uint(int(r1245) * 5);
     // 1728: sub.s32 	%r1247, %r249, %r1246;
-    r1247 = uint(int(r249) - int(r1246));
     // 1729: shl.b32 	%r1248, %r1247, 7;
-    uint t911;
-    t911 = 7u;
-    r1248 = (t911 >= 32u ? 0u : r1247 << t911);
     // 1730: add.s32 	%r1249, %r1248, 16000;
-    r1249 = uint(int(r1248) + 16000);
+    r1249 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t95))) * 5))) << 7u) + 16000);
     // 1731: or.b32  	%r1250, %r251, %r1573;
     r1250 = r251 | r1573;
     // 1732: or.b32  	%r1573, %r1250, %r1249;
@@ -5807,126 +3255,55 @@ void main() {
   } else {
     if (p19) {
       // 1740: setp.eq.s16 	%p195, %rs4, 2;
-      int t912;
-      int t913;
-      t912 = bitfieldExtract(int(rs4), 0, 16); t913 = 2;
-      bool t914;
-      t914 = t912 == t913;
-      p195 = t914;
-      if (p195) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1774: and.b32  	%r1573, %r249, 65535;
         r1573 = r249 & 65535u;
         p2g_sv0 = 139;
       } else {
         // 1743: setp.eq.s16 	%p196, %rs4, 3;
-        int t915;
-        int t916;
-        t915 = bitfieldExtract(int(rs4), 0, 16); t916 = 3;
-        bool t917;
-        t917 = t915 == t916;
-        p196 = t917;
-        if (p196) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1778: mul.wide.u32 	%rd166, %r249, -858993459;
-          rd166 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
           // 1779: shr.u64 	%rd167, %rd166, 34;
-          uint t918;
-          t918 = 34u;
-          rd167 = (t918 >= 64u ? 0ul : rd166 >> t918);
           // 1780: cvt.u32.u64 	%r1219, %rd167;
-          uint64_t t919;
-          t919 = uint64_t(rd167);
-          r1219 = uint(uint64_t(t919));
+          uint64_t t96 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1781: mul.lo.s32 	%r1220, %r1219, 5;
-          r1220 = uint(int(r1219) * 5);
           // 1782: sub.s32 	%r253, %r249, %r1220;
-          r253 = uint(int(r249) - int(r1220));
+          r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1783: setp.eq.s32 	%p200, %r253, 0;
-          int t920;
-          int t921;
-          t920 = int(r253); t921 = 0;
-          bool t922;
-          t922 = t920 == t921;
-          p200 = t922;
-          if (p200) {
+          if (int(r253) == 0) {
             // 2613: shr.u32 	%r1221, %r249, 8;
-            uint t923;
-            t923 = 8u;
-            r1221 = (t923 >= 32u ? 0u : r249 >> t923);
+            r1221 = r249 >> 8u;
             // 2614: mul.wide.u32 	%rd168, %r1221, -1431655765;
-            rd168 = uint64_t(r1221) * uint64_t(0xAAAAAAABu);
             // 2615: shr.u64 	%rd169, %rd168, 34;
-            uint t924;
-            t924 = 34u;
-            rd169 = (t924 >= 64u ? 0ul : rd168 >> t924);
             // 2616: cvt.u32.u64 	%r1222, %rd169;
-            uint64_t t925;
-            t925 = uint64_t(rd169);
-            r1222 = uint(uint64_t(t925));
+            uint64_t t97 = uint64_t((uint64_t(r1221) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2617: mul.lo.s32 	%r1223, %r1222, 6;
-            r1223 = uint(int(r1222) * 6);
             // 2618: sub.s32 	%r1224, %r1221, %r1223;
-            r1224 = uint(int(r1221) - int(r1223));
             // 2619: cvt.u16.u32 	%rs27, %r1224;
-            uint64_t t926;
-            t926 = uint64_t(r1224);
-            rs27 = (uint(uint64_t(t926)) & 65535u);
+            uint64_t t98 = uint64_t(uint(int(r1221) - int(uint(int(uint(uint64_t(t97))) * 6))));
+            rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2620: setp.gt.s16 	%p201, %rs27, 1;
-            int t927;
-            int t928;
-            t927 = bitfieldExtract(int(rs27), 0, 16); t928 = 1;
-            bool t929;
-            t929 = t927 > t928;
-            p201 = t929;
-            if (p201) {
+            if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2625: setp.eq.s16 	%p202, %rs27, 2;
-              int t930;
-              int t931;
-              t930 = bitfieldExtract(int(rs27), 0, 16); t931 = 2;
-              bool t932;
-              t932 = t930 == t931;
-              p202 = t932;
-              if (p202) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3085: shr.u32 	%r1226, %r249, 12;
-                uint t933;
-                t933 = 12u;
-                r1226 = (t933 >= 32u ? 0u : r249 >> t933);
                 // 3086: and.b32  	%r1227, %r1226, 1;
-                r1227 = r1226 & 1u;
                 // 3087: or.b32  	%r1228, %r1573, %r1227;
-                r1228 = r1573 | r1227;
+                r1228 = r1573 | ((r249 >> 12u) & 1u);
                 // 3088: or.b32  	%r1573, %r1228, 32704;
                 r1573 = r1228 | 32704u;
                 p2g_sv0 = 139;
               } else {
                 // 2628: setp.eq.s16 	%p203, %rs27, 3;
-                int t934;
-                int t935;
-                t934 = bitfieldExtract(int(rs27), 0, 16); t935 = 3;
-                bool t936;
-                t936 = t934 == t935;
-                p203 = t936;
-                if (p203) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3092: setp.eq.s32 	%p207, %r251, 0;
-                  int t937;
-                  int t938;
-                  t937 = int(r251); t938 = 0;
-                  bool t939;
-                  t939 = t937 == t938;
-                  p207 = t939;
                   // 3093: selp.b32 	%r1225, 1, %r251, %p207;
-                  r1225 = p207 ? 1u : r251;
                   // 3094: or.b32  	%r1573, %r1225, %r1573;
-                  r1573 = r1225 | r1573;
+                  r1573 = ((int(r251) == 0) ? 1u : r251) | r1573;
                   p2g_sv0 = 139;
                 } else {
                   // 2631: setp.ne.s16 	%p204, %rs27, 4;
-                  int t940;
-                  int t941;
-                  t940 = bitfieldExtract(int(rs27), 0, 16); t941 = 4;
-                  bool t942;
-                  t942 = t940 != t941;
-                  p204 = t942;
-                  if (p204) {
+                  if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2634: or.b32  	%r1573, %r1573, 32639;
@@ -5937,23 +3314,11 @@ void main() {
               }
             } else {
               // 2861: setp.eq.s16 	%p205, %rs27, 0;
-              int t943;
-              int t944;
-              t943 = bitfieldExtract(int(rs27), 0, 16); t944 = 0;
-              bool t945;
-              t945 = t943 == t944;
-              p205 = t945;
-              if (p205) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
                 // 2864: setp.eq.s16 	%p206, %rs27, 1;
-                int t946;
-                int t947;
-                t946 = bitfieldExtract(int(rs27), 0, 16); t947 = 1;
-                bool t948;
-                t948 = t946 == t947;
-                p206 = t948;
-                if (p206) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2869: or.b32  	%r1573, %r1573, 32640;
                   r1573 = r1573 | 32640u;
                   p2g_sv0 = 139;
@@ -5976,96 +3341,49 @@ void main() {
           }
         } else {
           // 1746: setp.ne.s16 	%p197, %rs4, 5;
-          int t949;
-          int t950;
-          t949 = bitfieldExtract(int(rs4), 0, 16); t950 = 5;
-          bool t951;
-          t951 = t949 != t950;
-          p197 = t951;
-          if (p197) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
             // 1749: mul.wide.u32 	%rd164, %r249, -858993459;
-            rd164 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
             // 1750: shr.u64 	%rd165, %rd164, 34;
-            uint t952;
-            t952 = 34u;
-            rd165 = (t952 >= 64u ? 0ul : rd164 >> t952);
             // 1751: cvt.u32.u64 	%r1216, %rd165;
-            uint64_t t953;
-            t953 = uint64_t(rd165);
-            r1216 = uint(uint64_t(t953));
+            uint64_t t99 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1752: mul.lo.s32 	%r1217, %r1216, 5;
-            r1217 = uint(int(r1216) * 5);
             // 1753: sub.s32 	%r1218, %r249, %r1217;
-            r1218 = uint(int(r249) - int(r1217));
             // 1754: add.s32 	%r1572, %r1218, 125;
-            r1572 = uint(int(r1218) + 125);
+            r1572 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 125);
             p2g_sv0 = 138;
           }
         }
       }
     } else {
       // 1758: setp.eq.s16 	%p198, %rs4, 0;
-      int t954;
-      int t955;
-      t954 = bitfieldExtract(int(rs4), 0, 16); t955 = 0;
-      bool t956;
-      t956 = t954 == t955;
-      p198 = t956;
-      if (p198) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1790: mul.wide.u32 	%rd172, %r249, 613566757;
-        rd172 = uint64_t(r249) * uint64_t(0x24924925u);
         // 1791: shr.u64 	%rd173, %rd172, 32;
-        uint t957;
-        t957 = 32u;
-        rd173 = (t957 >= 64u ? 0ul : rd172 >> t957);
         // 1792: cvt.u32.u64 	%r1232, %rd173;
-        uint64_t t958;
-        t958 = uint64_t(rd173);
-        r1232 = uint(uint64_t(t958));
+        uint64_t t100 = uint64_t((uint64_t(r249) * uint64_t(0x24924925u)) >> 32u);
+        r1232 = uint(uint64_t(t100));
         // 1793: sub.s32 	%r1233, %r249, %r1232;
-        r1233 = uint(int(r249) - int(r1232));
         // 1794: shr.u32 	%r1234, %r1233, 1;
-        uint t959;
-        t959 = 1u;
-        r1234 = (t959 >= 32u ? 0u : r1233 >> t959);
         // 1795: add.s32 	%r1235, %r1234, %r1232;
-        r1235 = uint(int(r1234) + int(r1232));
         // 1796: shr.u32 	%r1236, %r1235, 2;
-        uint t960;
-        t960 = 2u;
-        r1236 = (t960 >= 32u ? 0u : r1235 >> t960);
         // 1797: mul.lo.s32 	%r1237, %r1236, 7;
-        r1237 = uint(int(r1236) * 7);
+        r1237 = uint(int(uint(int(uint(int(r249) - int(r1232)) >> 1u) + int(r1232)) >> 2u) * 7);
         // 1798: sub.s32 	%r1238, %r249, %r1237;
-        r1238 = uint(int(r249) - int(r1237));
         // 1799: add.s32 	%r1572, %r1238, 124;
-        r1572 = uint(int(r1238) + 124);
+        r1572 = uint(int(uint(int(r249) - int(r1237))) + 124);
         p2g_sv0 = 138;
       } else {
         // 1761: setp.eq.s16 	%p199, %rs4, 1;
-        int t961;
-        int t962;
-        t961 = bitfieldExtract(int(rs4), 0, 16); t962 = 1;
-        bool t963;
-        t963 = t961 == t962;
-        p199 = t963;
-        if (p199) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1766: mul.wide.u32 	%rd170, %r249, -2139062143;
-          rd170 = uint64_t(r249) * uint64_t(0x80808081u);
           // 1767: shr.u64 	%rd171, %rd170, 39;
-          uint t964;
-          t964 = 39u;
-          rd171 = (t964 >= 64u ? 0ul : rd170 >> t964);
           // 1768: cvt.u32.u64 	%r1230, %rd171;
-          uint64_t t965;
-          t965 = uint64_t(rd171);
-          r1230 = uint(uint64_t(t965));
+          uint64_t t101 = uint64_t((uint64_t(r249) * uint64_t(0x80808081u)) >> 39u);
           // 1769: mul.lo.s32 	%r1231, %r1230, 255;
-          r1231 = uint(int(r1230) * 255);
           // 1770: sub.s32 	%r1572, %r249, %r1231;
-          r1572 = uint(int(r249) - int(r1231));
+          r1572 = uint(int(r249) - int(uint(int(uint(uint64_t(t101))) * 255)));
           p2g_sv0 = 138;
         } else {
           p2g_sv0 = 137;
@@ -6074,382 +3392,191 @@ void main() {
     }
     if (p2g_sv0 == 137) {
       // 1803: mul.wide.u32 	%rd174, %r249, -858993459;
-      rd174 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
       // 1804: shr.u64 	%rd175, %rd174, 34;
-      uint t966;
-      t966 = 34u;
-      rd175 = (t966 >= 64u ? 0ul : rd174 >> t966);
       // 1805: cvt.u32.u64 	%r1239, %rd175;
-      uint64_t t967;
-      t967 = uint64_t(rd175);
-      r1239 = uint(uint64_t(t967));
+      uint64_t t102 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1806: mul.lo.s32 	%r1240, %r1239, 5;
-      r1240 = uint(int(r1239) * 5);
       // 1807: sub.s32 	%r1241, %r249, %r1240;
-      r1241 = uint(int(r249) - int(r1240));
       // 1808: add.s32 	%r1572, %r1241, 125;
-      r1572 = uint(int(r1241) + 125);
+      r1572 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t102))) * 5)))) + 125);
       p2g_sv0 = 138;
     }
     if (p2g_sv0 == 138) {
       // 1811: max.s32 	%r1242, %r1572, 0;
-      r1242 = uint(max(int(r1572), 0));
       // 1812: shl.b32 	%r1243, %r1242, 7;
-      uint t968;
-      t968 = 7u;
-      r1243 = (t968 >= 32u ? 0u : r1242 << t968);
       // 1813: or.b32  	%r1244, %r251, %r1573;
       r1244 = r251 | r1573;
       // 1814: or.b32  	%r1573, %r1244, %r1243;
-      r1573 = r1244 | r1243;
+      r1573 = r1244 | (uint(max(int(r1572), 0)) << 7u);
     }
   }
   // 1817: and.b32  	%r1251, %r1569, 65535;
-  r1251 = r1569 & 65535u;
   // 1818: prmt.b32 	%r268, %r1571, %r1251, 4180;
-  r268 = p2g_prmt(r1571, r1251, 4180u, 0);
+  r268 = p2g_prmt(r1571, (r1569 & 65535u), 4180u, 0);
   if (p73) {
     // 1823: shl.b32 	%r1309, %r107, 6;
-    uint t969;
-    t969 = 6u;
-    r1309 = (t969 >= 32u ? 0u : r107 << t969);
+    r1309 = r107 << 6u;
     // 1824: and.b32  	%r1310, %r1309, 384;
-    r1310 = r1309 & 384u;
     // 1825: add.s32 	%r1311, %r247, %r1310;
-    r1311 = uint(int(r247) + int(r1310));
     // 1826: xor.b32  	%r1312, %r1311, 81;
-    r1312 = r1311 ^ 81u;
     // 1827: mul.lo.s32 	%r1313, %r1312, 2146121005;
-    r1313 = uint(int(r1312) * 2146121005);
+    r1313 = uint(int(uint(int(r247) + int(r1309 & 384u)) ^ 81u) * 2146121005);
     // 1828: shr.u32 	%r1314, %r1313, 15;
-    uint t970;
-    t970 = 15u;
-    r1314 = (t970 >= 32u ? 0u : r1313 >> t970);
     // 1829: xor.b32  	%r1315, %r1314, %r1313;
-    r1315 = r1314 ^ r1313;
     // 1830: mul.lo.s32 	%r1316, %r1315, -2073254261;
-    r1316 = uint(int(r1315) * -2073254261);
+    r1316 = uint(int((r1313 >> 15u) ^ r1313) * -2073254261);
     // 1831: shr.u32 	%r1317, %r1316, 16;
-    uint t971;
-    t971 = 16u;
-    r1317 = (t971 >= 32u ? 0u : r1316 >> t971);
     // 1832: xor.b32  	%r1318, %r1316, %r6;
     r1318 = r1316 ^ r6;
     // 1833: xor.b32  	%r1319, %r1318, %r1317;
-    r1319 = r1318 ^ r1317;
     // 1834: shr.u32 	%r1320, %r1318, 16;
-    uint t972;
-    t972 = 16u;
-    r1320 = (t972 >= 32u ? 0u : r1318 >> t972);
     // 1835: xor.b32  	%r1321, %r1319, %r1320;
-    r1321 = r1319 ^ r1320;
     // 1836: mul.lo.s32 	%r1322, %r1321, 2146121005;
-    r1322 = uint(int(r1321) * 2146121005);
+    r1322 = uint(int((r1318 ^ (r1316 >> 16u)) ^ (r1318 >> 16u)) * 2146121005);
     // 1837: shr.u32 	%r1323, %r1322, 15;
-    uint t973;
-    t973 = 15u;
-    r1323 = (t973 >= 32u ? 0u : r1322 >> t973);
     // 1838: xor.b32  	%r1324, %r1323, %r1322;
-    r1324 = r1323 ^ r1322;
     // 1839: mul.lo.s32 	%r1325, %r1324, -2073254261;
-    r1325 = uint(int(r1324) * -2073254261);
+    r1325 = uint(int((r1322 >> 15u) ^ r1322) * -2073254261);
     // 1840: shr.u32 	%r1326, %r1325, 16;
-    uint t974;
-    t974 = 16u;
-    r1326 = (t974 >= 32u ? 0u : r1325 >> t974);
     // 1841: xor.b32  	%r1327, %r1326, %r1325;
-    r1327 = r1326 ^ r1325;
+    r1327 = (r1325 >> 16u) ^ r1325;
     // 1842: xor.b32  	%r1328, %r1327, -1515870811;
     r1328 = r1327 ^ 0xA5A5A5A5u;
     // 1843: shr.u32 	%r1329, %r1328, 16;
-    uint t975;
-    t975 = 16u;
-    r1329 = (t975 >= 32u ? 0u : r1328 >> t975);
     // 1844: xor.b32  	%r1330, %r1329, %r1328;
-    r1330 = r1329 ^ r1328;
     // 1845: mul.lo.s32 	%r1331, %r1330, 2146121005;
-    r1331 = uint(int(r1330) * 2146121005);
+    r1331 = uint(int((r1328 >> 16u) ^ r1328) * 2146121005);
     // 1846: shr.u32 	%r1332, %r1331, 15;
-    uint t976;
-    t976 = 15u;
-    r1332 = (t976 >= 32u ? 0u : r1331 >> t976);
     // 1847: xor.b32  	%r1333, %r1332, %r1331;
-    r1333 = r1332 ^ r1331;
     // 1848: mul.lo.s32 	%r1334, %r1333, -2073254261;
-    r1334 = uint(int(r1333) * -2073254261);
+    r1334 = uint(int((r1331 >> 15u) ^ r1331) * -2073254261);
     // 1849: shr.u32 	%r1335, %r1334, 16;
-    uint t977;
-    t977 = 16u;
-    r1335 = (t977 >= 32u ? 0u : r1334 >> t977);
     // 1850: xor.b32  	%r1336, %r1335, %r1334;
-    r1336 = r1335 ^ r1334;
+    r1336 = (r1334 >> 16u) ^ r1334;
     // 1851: and.b32  	%r1337, %r1327, 1;
-    r1337 = r1327 & 1u;
     // 1852: shr.u32 	%r1338, %r1327, 1;
-    uint t978;
-    t978 = 1u;
-    r1338 = (t978 >= 32u ? 0u : r1327 >> t978);
     // 1853: and.b32  	%r1339, %r1338, 127;
-    r1339 = r1338 & 127u;
     // 1854: mul.wide.u32 	%rd190, %r1336, -858993459;
-    rd190 = uint64_t(r1336) * uint64_t(0xCCCCCCCDu);
     // 1855: shr.u64 	%rd191, %rd190, 34;
-    uint t979;
-    t979 = 34u;
-    rd191 = (t979 >= 64u ? 0ul : rd190 >> t979);
     // 1856: cvt.u32.u64 	%r1340, %rd191;
-    uint64_t t980;
-    t980 = uint64_t(rd191);
-    r1340 = uint(uint64_t(t980));
+    uint64_t t103 = uint64_t((uint64_t(r1336) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1857: mul.lo.s32 	%r1341, %r1340, 5;
-    r1341 = uint(int(r1340) * 5);
     // 1858: sub.s32 	%r1342, %r1336, %r1341;
-    r1342 = uint(int(r1336) - int(r1341));
     // 1859: shl.b32 	%r1343, %r1342, 7;
-    uint t981;
-    t981 = 7u;
-    r1343 = (t981 >= 32u ? 0u : r1342 << t981);
     // 1860: add.s32 	%r1344, %r1343, 16000;
-    r1344 = uint(int(r1343) + 16000);
+    r1344 = uint(int(uint(int(r1336) - int(uint(int(uint(uint64_t(t103))) * 5))) << 7u) + 16000);
     // 1861: bfi.b32 	%r1345, %r1337, %r1339, 15, 1;
-    r1345 = p2g_bfi_32(r1337, r1339, 15u, 1u);
     // 1862: or.b32  	%r1346, %r1345, %r1344;
-    r1346 = r1345 | r1344;
     // 1863: add.s32 	%r1347, %r246, %r1309;
     r1347 = uint(int(r246) + int(r1309));
     // 1864: shr.u32 	%r1348, %r1347, 16;
-    uint t982;
-    t982 = 16u;
-    r1348 = (t982 >= 32u ? 0u : r1347 >> t982);
     // 1865: xor.b32  	%r1349, %r1348, %r1347;
-    r1349 = r1348 ^ r1347;
     // 1866: mul.lo.s32 	%r1350, %r1349, 2146121005;
-    r1350 = uint(int(r1349) * 2146121005);
+    r1350 = uint(int((r1347 >> 16u) ^ r1347) * 2146121005);
     // 1867: shr.u32 	%r1351, %r1350, 15;
-    uint t983;
-    t983 = 15u;
-    r1351 = (t983 >= 32u ? 0u : r1350 >> t983);
     // 1868: xor.b32  	%r1352, %r1351, %r1350;
-    r1352 = r1351 ^ r1350;
     // 1869: mul.lo.s32 	%r1353, %r1352, -2073254261;
-    r1353 = uint(int(r1352) * -2073254261);
+    r1353 = uint(int((r1350 >> 15u) ^ r1350) * -2073254261);
     // 1870: shr.u32 	%r1354, %r1353, 16;
-    uint t984;
-    t984 = 16u;
-    r1354 = (t984 >= 32u ? 0u : r1353 >> t984);
     // 1871: xor.b32  	%r1355, %r1354, %r1353;
-    r1355 = r1354 ^ r1353;
     // 1872: and.b32  	%r1356, %r1355, 3;
-    r1356 = r1355 & 3u;
     // 1873: xor.b32  	%r1575, %r1346, %r1356;
-    r1575 = r1346 ^ r1356;
+    r1575 = (p2g_bfi_32((r1327 & 1u), ((r1327 >> 1u) & 127u), 15u, 1u) | r1344) ^ (((r1353 >> 16u) ^ r1353) & 3u);
   } else {
     // 1877: shl.b32 	%r1252, %r107, 6;
-    uint t985;
-    t985 = 6u;
-    r1252 = (t985 >= 32u ? 0u : r107 << t985);
     // 1878: add.s32 	%r1253, %r247, %r1252;
-    r1253 = uint(int(r247) + int(r1252));
     // 1879: xor.b32  	%r1254, %r1253, 81;
-    r1254 = r1253 ^ 81u;
     // 1880: mul.lo.s32 	%r1255, %r1254, 2146121005;
-    r1255 = uint(int(r1254) * 2146121005);
+    r1255 = uint(int(uint(int(r247) + int(r107 << 6u)) ^ 81u) * 2146121005);
     // 1881: shr.u32 	%r1256, %r1255, 15;
-    uint t986;
-    t986 = 15u;
-    r1256 = (t986 >= 32u ? 0u : r1255 >> t986);
     // 1882: xor.b32  	%r1257, %r1256, %r1255;
-    r1257 = r1256 ^ r1255;
     // 1883: mul.lo.s32 	%r1258, %r1257, -2073254261;
-    r1258 = uint(int(r1257) * -2073254261);
+    r1258 = uint(int((r1255 >> 15u) ^ r1255) * -2073254261);
     // 1884: shr.u32 	%r1259, %r1258, 16;
-    uint t987;
-    t987 = 16u;
-    r1259 = (t987 >= 32u ? 0u : r1258 >> t987);
     // 1885: xor.b32  	%r1260, %r1258, %r6;
     r1260 = r1258 ^ r6;
     // 1886: xor.b32  	%r1261, %r1260, %r1259;
-    r1261 = r1260 ^ r1259;
     // 1887: shr.u32 	%r1262, %r1260, 16;
-    uint t988;
-    t988 = 16u;
-    r1262 = (t988 >= 32u ? 0u : r1260 >> t988);
     // 1888: xor.b32  	%r1263, %r1261, %r1262;
-    r1263 = r1261 ^ r1262;
     // 1889: mul.lo.s32 	%r1264, %r1263, 2146121005;
-    r1264 = uint(int(r1263) * 2146121005);
+    r1264 = uint(int((r1260 ^ (r1258 >> 16u)) ^ (r1260 >> 16u)) * 2146121005);
     // 1890: shr.u32 	%r1265, %r1264, 15;
-    uint t989;
-    t989 = 15u;
-    r1265 = (t989 >= 32u ? 0u : r1264 >> t989);
     // 1891: xor.b32  	%r1266, %r1265, %r1264;
-    r1266 = r1265 ^ r1264;
     // 1892: mul.lo.s32 	%r1267, %r1266, -2073254261;
-    r1267 = uint(int(r1266) * -2073254261);
+    r1267 = uint(int((r1264 >> 15u) ^ r1264) * -2073254261);
     // 1893: shr.u32 	%r1268, %r1267, 16;
-    uint t990;
-    t990 = 16u;
-    r1268 = (t990 >= 32u ? 0u : r1267 >> t990);
     // 1894: xor.b32  	%r1269, %r1268, %r1267;
-    r1269 = r1268 ^ r1267;
+    r1269 = (r1267 >> 16u) ^ r1267;
     // 1895: xor.b32  	%r1270, %r1269, -1515870811;
     r1270 = r1269 ^ 0xA5A5A5A5u;
     // 1896: shr.u32 	%r1271, %r1270, 16;
-    uint t991;
-    t991 = 16u;
-    r1271 = (t991 >= 32u ? 0u : r1270 >> t991);
     // 1897: xor.b32  	%r1272, %r1271, %r1270;
-    r1272 = r1271 ^ r1270;
     // 1898: mul.lo.s32 	%r1273, %r1272, 2146121005;
-    r1273 = uint(int(r1272) * 2146121005);
+    r1273 = uint(int((r1270 >> 16u) ^ r1270) * 2146121005);
     // 1899: shr.u32 	%r1274, %r1273, 15;
-    uint t992;
-    t992 = 15u;
-    r1274 = (t992 >= 32u ? 0u : r1273 >> t992);
     // 1900: xor.b32  	%r1275, %r1274, %r1273;
-    r1275 = r1274 ^ r1273;
     // 1901: mul.lo.s32 	%r1276, %r1275, -2073254261;
-    r1276 = uint(int(r1275) * -2073254261);
+    r1276 = uint(int((r1273 >> 15u) ^ r1273) * -2073254261);
     // 1902: shr.u32 	%r1277, %r1276, 16;
-    uint t993;
-    t993 = 16u;
-    r1277 = (t993 >= 32u ? 0u : r1276 >> t993);
     // 1903: xor.b32  	%r269, %r1277, %r1276;
-    r269 = r1277 ^ r1276;
+    r269 = (r1276 >> 16u) ^ r1276;
     // 1904: shl.b32 	%r1278, %r1269, 15;
-    uint t994;
-    t994 = 15u;
-    r1278 = (t994 >= 32u ? 0u : r1269 << t994);
     // 1905: and.b32  	%r1575, %r1278, 32768;
-    r1575 = r1278 & 32768u;
+    r1575 = (r1269 << 15u) & 32768u;
     // 1906: shr.u32 	%r1279, %r1269, 1;
-    uint t995;
-    t995 = 1u;
-    r1279 = (t995 >= 32u ? 0u : r1269 >> t995);
     // 1907: and.b32  	%r271, %r1279, 127;
-    r271 = r1279 & 127u;
+    r271 = (r1269 >> 1u) & 127u;
     if (p19) {
       // 1912: setp.eq.s16 	%p210, %rs4, 2;
-      int t996;
-      int t997;
-      t996 = bitfieldExtract(int(rs4), 0, 16); t997 = 2;
-      bool t998;
-      t998 = t996 == t997;
-      p210 = t998;
-      if (p210) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1946: and.b32  	%r1575, %r269, 65535;
         r1575 = r269 & 65535u;
         p2g_sv0 = 150;
       } else {
         // 1915: setp.eq.s16 	%p211, %rs4, 3;
-        int t999;
-        int t1000;
-        t999 = bitfieldExtract(int(rs4), 0, 16); t1000 = 3;
-        bool t1001;
-        t1001 = t999 == t1000;
-        p211 = t1001;
-        if (p211) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1950: mul.wide.u32 	%rd180, %r269, -858993459;
-          rd180 = uint64_t(r269) * uint64_t(0xCCCCCCCDu);
           // 1951: shr.u64 	%rd181, %rd180, 34;
-          uint t1002;
-          t1002 = 34u;
-          rd181 = (t1002 >= 64u ? 0ul : rd180 >> t1002);
           // 1952: cvt.u32.u64 	%r1283, %rd181;
-          uint64_t t1003;
-          t1003 = uint64_t(rd181);
-          r1283 = uint(uint64_t(t1003));
+          uint64_t t104 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1953: mul.lo.s32 	%r1284, %r1283, 5;
-          r1284 = uint(int(r1283) * 5);
           // 1954: sub.s32 	%r273, %r269, %r1284;
-          r273 = uint(int(r269) - int(r1284));
+          r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 1955: setp.eq.s32 	%p215, %r273, 0;
-          int t1004;
-          int t1005;
-          t1004 = int(r273); t1005 = 0;
-          bool t1006;
-          t1006 = t1004 == t1005;
-          p215 = t1006;
-          if (p215) {
+          if (int(r273) == 0) {
             // 2638: shr.u32 	%r1285, %r269, 8;
-            uint t1007;
-            t1007 = 8u;
-            r1285 = (t1007 >= 32u ? 0u : r269 >> t1007);
+            r1285 = r269 >> 8u;
             // 2639: mul.wide.u32 	%rd182, %r1285, -1431655765;
-            rd182 = uint64_t(r1285) * uint64_t(0xAAAAAAABu);
             // 2640: shr.u64 	%rd183, %rd182, 34;
-            uint t1008;
-            t1008 = 34u;
-            rd183 = (t1008 >= 64u ? 0ul : rd182 >> t1008);
             // 2641: cvt.u32.u64 	%r1286, %rd183;
-            uint64_t t1009;
-            t1009 = uint64_t(rd183);
-            r1286 = uint(uint64_t(t1009));
+            uint64_t t105 = uint64_t((uint64_t(r1285) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2642: mul.lo.s32 	%r1287, %r1286, 6;
-            r1287 = uint(int(r1286) * 6);
             // 2643: sub.s32 	%r1288, %r1285, %r1287;
-            r1288 = uint(int(r1285) - int(r1287));
             // 2644: cvt.u16.u32 	%rs29, %r1288;
-            uint64_t t1010;
-            t1010 = uint64_t(r1288);
-            rs29 = (uint(uint64_t(t1010)) & 65535u);
+            uint64_t t106 = uint64_t(uint(int(r1285) - int(uint(int(uint(uint64_t(t105))) * 6))));
+            rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2645: setp.gt.s16 	%p216, %rs29, 1;
-            int t1011;
-            int t1012;
-            t1011 = bitfieldExtract(int(rs29), 0, 16); t1012 = 1;
-            bool t1013;
-            t1013 = t1011 > t1012;
-            p216 = t1013;
-            if (p216) {
+            if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2650: setp.eq.s16 	%p217, %rs29, 2;
-              int t1014;
-              int t1015;
-              t1014 = bitfieldExtract(int(rs29), 0, 16); t1015 = 2;
-              bool t1016;
-              t1016 = t1014 == t1015;
-              p217 = t1016;
-              if (p217) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3098: shr.u32 	%r1290, %r269, 12;
-                uint t1017;
-                t1017 = 12u;
-                r1290 = (t1017 >= 32u ? 0u : r269 >> t1017);
                 // 3099: and.b32  	%r1291, %r1290, 1;
-                r1291 = r1290 & 1u;
                 // 3100: or.b32  	%r1292, %r1575, %r1291;
-                r1292 = r1575 | r1291;
+                r1292 = r1575 | ((r269 >> 12u) & 1u);
                 // 3101: or.b32  	%r1575, %r1292, 32704;
                 r1575 = r1292 | 32704u;
                 p2g_sv0 = 150;
               } else {
                 // 2653: setp.eq.s16 	%p218, %rs29, 3;
-                int t1018;
-                int t1019;
-                t1018 = bitfieldExtract(int(rs29), 0, 16); t1019 = 3;
-                bool t1020;
-                t1020 = t1018 == t1019;
-                p218 = t1020;
-                if (p218) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3105: setp.eq.s32 	%p222, %r271, 0;
-                  int t1021;
-                  int t1022;
-                  t1021 = int(r271); t1022 = 0;
-                  bool t1023;
-                  t1023 = t1021 == t1022;
-                  p222 = t1023;
                   // 3106: selp.b32 	%r1289, 1, %r271, %p222;
-                  r1289 = p222 ? 1u : r271;
                   // 3107: or.b32  	%r1575, %r1289, %r1575;
-                  r1575 = r1289 | r1575;
+                  r1575 = ((int(r271) == 0) ? 1u : r271) | r1575;
                   p2g_sv0 = 150;
                 } else {
                   // 2656: setp.ne.s16 	%p219, %rs29, 4;
-                  int t1024;
-                  int t1025;
-                  t1024 = bitfieldExtract(int(rs29), 0, 16); t1025 = 4;
-                  bool t1026;
-                  t1026 = t1024 != t1025;
-                  p219 = t1026;
-                  if (p219) {
+                  if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2659: or.b32  	%r1575, %r1575, 32639;
@@ -6460,23 +3587,11 @@ void main() {
               }
             } else {
               // 2873: setp.eq.s16 	%p220, %rs29, 0;
-              int t1027;
-              int t1028;
-              t1027 = bitfieldExtract(int(rs29), 0, 16); t1028 = 0;
-              bool t1029;
-              t1029 = t1027 == t1028;
-              p220 = t1029;
-              if (p220) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
                 // 2876: setp.eq.s16 	%p221, %rs29, 1;
-                int t1030;
-                int t1031;
-                t1030 = bitfieldExtract(int(rs29), 0, 16); t1031 = 1;
-                bool t1032;
-                t1032 = t1030 == t1031;
-                p221 = t1032;
-                if (p221) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2881: or.b32  	%r1575, %r1575, 32640;
                   r1575 = r1575 | 32640u;
                   p2g_sv0 = 150;
@@ -6499,96 +3614,49 @@ void main() {
           }
         } else {
           // 1918: setp.ne.s16 	%p212, %rs4, 5;
-          int t1033;
-          int t1034;
-          t1033 = bitfieldExtract(int(rs4), 0, 16); t1034 = 5;
-          bool t1035;
-          t1035 = t1033 != t1034;
-          p212 = t1035;
-          if (p212) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
             // 1921: mul.wide.u32 	%rd178, %r269, -858993459;
-            rd178 = uint64_t(r269) * uint64_t(0xCCCCCCCDu);
             // 1922: shr.u64 	%rd179, %rd178, 34;
-            uint t1036;
-            t1036 = 34u;
-            rd179 = (t1036 >= 64u ? 0ul : rd178 >> t1036);
             // 1923: cvt.u32.u64 	%r1280, %rd179;
-            uint64_t t1037;
-            t1037 = uint64_t(rd179);
-            r1280 = uint(uint64_t(t1037));
+            uint64_t t107 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1924: mul.lo.s32 	%r1281, %r1280, 5;
-            r1281 = uint(int(r1280) * 5);
             // 1925: sub.s32 	%r1282, %r269, %r1281;
-            r1282 = uint(int(r269) - int(r1281));
             // 1926: add.s32 	%r1574, %r1282, 125;
-            r1574 = uint(int(r1282) + 125);
+            r1574 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 125);
             p2g_sv0 = 149;
           }
         }
       }
     } else {
       // 1930: setp.eq.s16 	%p213, %rs4, 0;
-      int t1038;
-      int t1039;
-      t1038 = bitfieldExtract(int(rs4), 0, 16); t1039 = 0;
-      bool t1040;
-      t1040 = t1038 == t1039;
-      p213 = t1040;
-      if (p213) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1962: mul.wide.u32 	%rd186, %r269, 613566757;
-        rd186 = uint64_t(r269) * uint64_t(0x24924925u);
         // 1963: shr.u64 	%rd187, %rd186, 32;
-        uint t1041;
-        t1041 = 32u;
-        rd187 = (t1041 >= 64u ? 0ul : rd186 >> t1041);
         // 1964: cvt.u32.u64 	%r1296, %rd187;
-        uint64_t t1042;
-        t1042 = uint64_t(rd187);
-        r1296 = uint(uint64_t(t1042));
+        uint64_t t108 = uint64_t((uint64_t(r269) * uint64_t(0x24924925u)) >> 32u);
+        r1296 = uint(uint64_t(t108));
         // 1965: sub.s32 	%r1297, %r269, %r1296;
-        r1297 = uint(int(r269) - int(r1296));
         // 1966: shr.u32 	%r1298, %r1297, 1;
-        uint t1043;
-        t1043 = 1u;
-        r1298 = (t1043 >= 32u ? 0u : r1297 >> t1043);
         // 1967: add.s32 	%r1299, %r1298, %r1296;
-        r1299 = uint(int(r1298) + int(r1296));
         // 1968: shr.u32 	%r1300, %r1299, 2;
-        uint t1044;
-        t1044 = 2u;
-        r1300 = (t1044 >= 32u ? 0u : r1299 >> t1044);
         // 1969: mul.lo.s32 	%r1301, %r1300, 7;
-        r1301 = uint(int(r1300) * 7);
+        r1301 = uint(int(uint(int(uint(int(r269) - int(r1296)) >> 1u) + int(r1296)) >> 2u) * 7);
         // 1970: sub.s32 	%r1302, %r269, %r1301;
-        r1302 = uint(int(r269) - int(r1301));
         // 1971: add.s32 	%r1574, %r1302, 124;
-        r1574 = uint(int(r1302) + 124);
+        r1574 = uint(int(uint(int(r269) - int(r1301))) + 124);
         p2g_sv0 = 149;
       } else {
         // 1933: setp.eq.s16 	%p214, %rs4, 1;
-        int t1045;
-        int t1046;
-        t1045 = bitfieldExtract(int(rs4), 0, 16); t1046 = 1;
-        bool t1047;
-        t1047 = t1045 == t1046;
-        p214 = t1047;
-        if (p214) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1938: mul.wide.u32 	%rd184, %r269, -2139062143;
-          rd184 = uint64_t(r269) * uint64_t(0x80808081u);
           // 1939: shr.u64 	%rd185, %rd184, 39;
-          uint t1048;
-          t1048 = 39u;
-          rd185 = (t1048 >= 64u ? 0ul : rd184 >> t1048);
           // 1940: cvt.u32.u64 	%r1294, %rd185;
-          uint64_t t1049;
-          t1049 = uint64_t(rd185);
-          r1294 = uint(uint64_t(t1049));
+          uint64_t t109 = uint64_t((uint64_t(r269) * uint64_t(0x80808081u)) >> 39u);
           // 1941: mul.lo.s32 	%r1295, %r1294, 255;
-          r1295 = uint(int(r1294) * 255);
           // 1942: sub.s32 	%r1574, %r269, %r1295;
-          r1574 = uint(int(r269) - int(r1295));
+          r1574 = uint(int(r269) - int(uint(int(uint(uint64_t(t109))) * 255)));
           p2g_sv0 = 149;
         } else {
           p2g_sv0 = 148;
@@ -6597,141 +3665,78 @@ void main() {
     }
     if (p2g_sv0 == 148) {
       // 1975: mul.wide.u32 	%rd188, %r269, -858993459;
-      rd188 = uint64_t(r269) * uint64_t(0xCCCCCCCDu);
       // 1976: shr.u64 	%rd189, %rd188, 34;
-      uint t1050;
-      t1050 = 34u;
-      rd189 = (t1050 >= 64u ? 0ul : rd188 >> t1050);
       // 1977: cvt.u32.u64 	%r1303, %rd189;
-      uint64_t t1051;
-      t1051 = uint64_t(rd189);
-      r1303 = uint(uint64_t(t1051));
+      uint64_t t110 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1978: mul.lo.s32 	%r1304, %r1303, 5;
-      r1304 = uint(int(r1303) * 5);
       // 1979: sub.s32 	%r1305, %r269, %r1304;
-      r1305 = uint(int(r269) - int(r1304));
       // 1980: add.s32 	%r1574, %r1305, 125;
-      r1574 = uint(int(r1305) + 125);
+      r1574 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t110))) * 5)))) + 125);
       p2g_sv0 = 149;
     }
     if (p2g_sv0 == 149) {
       // 1983: max.s32 	%r1306, %r1574, 0;
-      r1306 = uint(max(int(r1574), 0));
       // 1984: shl.b32 	%r1307, %r1306, 7;
-      uint t1052;
-      t1052 = 7u;
-      r1307 = (t1052 >= 32u ? 0u : r1306 << t1052);
       // 1985: or.b32  	%r1308, %r271, %r1575;
       r1308 = r271 | r1575;
       // 1986: or.b32  	%r1575, %r1308, %r1307;
-      r1575 = r1308 | r1307;
+      r1575 = r1308 | (uint(max(int(r1574), 0)) << 7u);
     }
   }
   // 1989: add.s32 	%r1357, %r248, 512;
   r1357 = uint(int(r248) + 512);
   // 1990: shr.u32 	%r1358, %r1357, 16;
-  uint t1053;
-  t1053 = 16u;
-  r1358 = (t1053 >= 32u ? 0u : r1357 >> t1053);
   // 1991: xor.b32  	%r1359, %r1358, %r1357;
-  r1359 = r1358 ^ r1357;
   // 1992: mul.lo.s32 	%r1360, %r1359, 2146121005;
-  r1360 = uint(int(r1359) * 2146121005);
+  r1360 = uint(int((r1357 >> 16u) ^ r1357) * 2146121005);
   // 1993: shr.u32 	%r1361, %r1360, 15;
-  uint t1054;
-  t1054 = 15u;
-  r1361 = (t1054 >= 32u ? 0u : r1360 >> t1054);
   // 1994: xor.b32  	%r1362, %r1361, %r1360;
-  r1362 = r1361 ^ r1360;
   // 1995: mul.lo.s32 	%r1363, %r1362, -2073254261;
-  r1363 = uint(int(r1362) * -2073254261);
+  r1363 = uint(int((r1360 >> 15u) ^ r1360) * -2073254261);
   // 1996: shr.u32 	%r1364, %r1363, 16;
-  uint t1055;
-  t1055 = 16u;
-  r1364 = (t1055 >= 32u ? 0u : r1363 >> t1055);
   // 1997: xor.b32  	%r1365, %r1363, %r6;
   r1365 = r1363 ^ r6;
   // 1998: xor.b32  	%r1366, %r1365, %r1364;
-  r1366 = r1365 ^ r1364;
   // 1999: shr.u32 	%r1367, %r1365, 16;
-  uint t1056;
-  t1056 = 16u;
-  r1367 = (t1056 >= 32u ? 0u : r1365 >> t1056);
   // 2000: xor.b32  	%r1368, %r1366, %r1367;
-  r1368 = r1366 ^ r1367;
   // 2001: mul.lo.s32 	%r1369, %r1368, 2146121005;
-  r1369 = uint(int(r1368) * 2146121005);
+  r1369 = uint(int((r1365 ^ (r1363 >> 16u)) ^ (r1365 >> 16u)) * 2146121005);
   // 2002: shr.u32 	%r1370, %r1369, 15;
-  uint t1057;
-  t1057 = 15u;
-  r1370 = (t1057 >= 32u ? 0u : r1369 >> t1057);
   // 2003: xor.b32  	%r1371, %r1370, %r1369;
-  r1371 = r1370 ^ r1369;
   // 2004: mul.lo.s32 	%r1372, %r1371, -2073254261;
-  r1372 = uint(int(r1371) * -2073254261);
+  r1372 = uint(int((r1369 >> 15u) ^ r1369) * -2073254261);
   // 2005: shr.u32 	%r1373, %r1372, 16;
-  uint t1058;
-  t1058 = 16u;
-  r1373 = (t1058 >= 32u ? 0u : r1372 >> t1058);
   // 2006: xor.b32  	%r1374, %r1373, %r1372;
-  r1374 = r1373 ^ r1372;
+  r1374 = (r1372 >> 16u) ^ r1372;
   // 2007: xor.b32  	%r1375, %r1374, -1515870811;
   r1375 = r1374 ^ 0xA5A5A5A5u;
   // 2008: shr.u32 	%r1376, %r1375, 16;
-  uint t1059;
-  t1059 = 16u;
-  r1376 = (t1059 >= 32u ? 0u : r1375 >> t1059);
   // 2009: xor.b32  	%r1377, %r1376, %r1375;
-  r1377 = r1376 ^ r1375;
   // 2010: mul.lo.s32 	%r1378, %r1377, 2146121005;
-  r1378 = uint(int(r1377) * 2146121005);
+  r1378 = uint(int((r1375 >> 16u) ^ r1375) * 2146121005);
   // 2011: shr.u32 	%r1379, %r1378, 15;
-  uint t1060;
-  t1060 = 15u;
-  r1379 = (t1060 >= 32u ? 0u : r1378 >> t1060);
   // 2012: xor.b32  	%r1380, %r1379, %r1378;
-  r1380 = r1379 ^ r1378;
   // 2013: mul.lo.s32 	%r1381, %r1380, -2073254261;
-  r1381 = uint(int(r1380) * -2073254261);
+  r1381 = uint(int((r1378 >> 15u) ^ r1378) * -2073254261);
   // 2014: shr.u32 	%r1382, %r1381, 16;
-  uint t1061;
-  t1061 = 16u;
-  r1382 = (t1061 >= 32u ? 0u : r1381 >> t1061);
   // 2015: xor.b32  	%r288, %r1382, %r1381;
-  r288 = r1382 ^ r1381;
+  r288 = (r1381 >> 16u) ^ r1381;
   // 2016: shl.b32 	%r1383, %r1374, 15;
-  uint t1062;
-  t1062 = 15u;
-  r1383 = (t1062 >= 32u ? 0u : r1374 << t1062);
   // 2017: and.b32  	%r1577, %r1383, 32768;
-  r1577 = r1383 & 32768u;
+  r1577 = (r1374 << 15u) & 32768u;
   // 2018: shr.u32 	%r1384, %r1374, 1;
-  uint t1063;
-  t1063 = 1u;
-  r1384 = (t1063 >= 32u ? 0u : r1374 >> t1063);
   // 2019: and.b32  	%r290, %r1384, 127;
-  r290 = r1384 & 127u;
+  r290 = (r1374 >> 1u) & 127u;
   if (p73) {
     // 2024: mul.wide.u32 	%rd204, %r288, -858993459;
-    rd204 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
     // 2025: shr.u64 	%rd205, %rd204, 34;
-    uint t1064;
-    t1064 = 34u;
-    rd205 = (t1064 >= 64u ? 0ul : rd204 >> t1064);
     // 2026: cvt.u32.u64 	%r1414, %rd205;
-    uint64_t t1065;
-    t1065 = uint64_t(rd205);
-    r1414 = uint(uint64_t(t1065));
+    uint64_t t111 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 2027: mul.lo.s32 	%r1415, %r1414, 5;
-    r1415 = uint(int(r1414) * 5);
     // 2028: sub.s32 	%r1416, %r288, %r1415;
-    r1416 = uint(int(r288) - int(r1415));
     // 2029: shl.b32 	%r1417, %r1416, 7;
-    uint t1066;
-    t1066 = 7u;
-    r1417 = (t1066 >= 32u ? 0u : r1416 << t1066);
     // 2030: add.s32 	%r1418, %r1417, 16000;
-    r1418 = uint(int(r1417) + 16000);
+    r1418 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t111))) * 5))) << 7u) + 16000);
     // 2031: or.b32  	%r1419, %r290, %r1577;
     r1419 = r290 | r1577;
     // 2032: or.b32  	%r1577, %r1419, %r1418;
@@ -6739,126 +3744,55 @@ void main() {
   } else {
     if (p19) {
       // 2040: setp.eq.s16 	%p225, %rs4, 2;
-      int t1067;
-      int t1068;
-      t1067 = bitfieldExtract(int(rs4), 0, 16); t1068 = 2;
-      bool t1069;
-      t1069 = t1067 == t1068;
-      p225 = t1069;
-      if (p225) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2074: and.b32  	%r1577, %r288, 65535;
         r1577 = r288 & 65535u;
         p2g_sv0 = 161;
       } else {
         // 2043: setp.eq.s16 	%p226, %rs4, 3;
-        int t1070;
-        int t1071;
-        t1070 = bitfieldExtract(int(rs4), 0, 16); t1071 = 3;
-        bool t1072;
-        t1072 = t1070 == t1071;
-        p226 = t1072;
-        if (p226) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2078: mul.wide.u32 	%rd194, %r288, -858993459;
-          rd194 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
           // 2079: shr.u64 	%rd195, %rd194, 34;
-          uint t1073;
-          t1073 = 34u;
-          rd195 = (t1073 >= 64u ? 0ul : rd194 >> t1073);
           // 2080: cvt.u32.u64 	%r1388, %rd195;
-          uint64_t t1074;
-          t1074 = uint64_t(rd195);
-          r1388 = uint(uint64_t(t1074));
+          uint64_t t112 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 2081: mul.lo.s32 	%r1389, %r1388, 5;
-          r1389 = uint(int(r1388) * 5);
           // 2082: sub.s32 	%r292, %r288, %r1389;
-          r292 = uint(int(r288) - int(r1389));
+          r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2083: setp.eq.s32 	%p230, %r292, 0;
-          int t1075;
-          int t1076;
-          t1075 = int(r292); t1076 = 0;
-          bool t1077;
-          t1077 = t1075 == t1076;
-          p230 = t1077;
-          if (p230) {
+          if (int(r292) == 0) {
             // 2663: shr.u32 	%r1390, %r288, 8;
-            uint t1078;
-            t1078 = 8u;
-            r1390 = (t1078 >= 32u ? 0u : r288 >> t1078);
+            r1390 = r288 >> 8u;
             // 2664: mul.wide.u32 	%rd196, %r1390, -1431655765;
-            rd196 = uint64_t(r1390) * uint64_t(0xAAAAAAABu);
             // 2665: shr.u64 	%rd197, %rd196, 34;
-            uint t1079;
-            t1079 = 34u;
-            rd197 = (t1079 >= 64u ? 0ul : rd196 >> t1079);
             // 2666: cvt.u32.u64 	%r1391, %rd197;
-            uint64_t t1080;
-            t1080 = uint64_t(rd197);
-            r1391 = uint(uint64_t(t1080));
+            uint64_t t113 = uint64_t((uint64_t(r1390) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2667: mul.lo.s32 	%r1392, %r1391, 6;
-            r1392 = uint(int(r1391) * 6);
             // 2668: sub.s32 	%r1393, %r1390, %r1392;
-            r1393 = uint(int(r1390) - int(r1392));
             // 2669: cvt.u16.u32 	%rs31, %r1393;
-            uint64_t t1081;
-            t1081 = uint64_t(r1393);
-            rs31 = (uint(uint64_t(t1081)) & 65535u);
+            uint64_t t114 = uint64_t(uint(int(r1390) - int(uint(int(uint(uint64_t(t113))) * 6))));
+            rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2670: setp.gt.s16 	%p231, %rs31, 1;
-            int t1082;
-            int t1083;
-            t1082 = bitfieldExtract(int(rs31), 0, 16); t1083 = 1;
-            bool t1084;
-            t1084 = t1082 > t1083;
-            p231 = t1084;
-            if (p231) {
+            if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2675: setp.eq.s16 	%p232, %rs31, 2;
-              int t1085;
-              int t1086;
-              t1085 = bitfieldExtract(int(rs31), 0, 16); t1086 = 2;
-              bool t1087;
-              t1087 = t1085 == t1086;
-              p232 = t1087;
-              if (p232) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3111: shr.u32 	%r1395, %r288, 12;
-                uint t1088;
-                t1088 = 12u;
-                r1395 = (t1088 >= 32u ? 0u : r288 >> t1088);
                 // 3112: and.b32  	%r1396, %r1395, 1;
-                r1396 = r1395 & 1u;
                 // 3113: or.b32  	%r1397, %r1577, %r1396;
-                r1397 = r1577 | r1396;
+                r1397 = r1577 | ((r288 >> 12u) & 1u);
                 // 3114: or.b32  	%r1577, %r1397, 32704;
                 r1577 = r1397 | 32704u;
                 p2g_sv0 = 161;
               } else {
                 // 2678: setp.eq.s16 	%p233, %rs31, 3;
-                int t1089;
-                int t1090;
-                t1089 = bitfieldExtract(int(rs31), 0, 16); t1090 = 3;
-                bool t1091;
-                t1091 = t1089 == t1090;
-                p233 = t1091;
-                if (p233) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3118: setp.eq.s32 	%p237, %r290, 0;
-                  int t1092;
-                  int t1093;
-                  t1092 = int(r290); t1093 = 0;
-                  bool t1094;
-                  t1094 = t1092 == t1093;
-                  p237 = t1094;
                   // 3119: selp.b32 	%r1394, 1, %r290, %p237;
-                  r1394 = p237 ? 1u : r290;
                   // 3120: or.b32  	%r1577, %r1394, %r1577;
-                  r1577 = r1394 | r1577;
+                  r1577 = ((int(r290) == 0) ? 1u : r290) | r1577;
                   p2g_sv0 = 161;
                 } else {
                   // 2681: setp.ne.s16 	%p234, %rs31, 4;
-                  int t1095;
-                  int t1096;
-                  t1095 = bitfieldExtract(int(rs31), 0, 16); t1096 = 4;
-                  bool t1097;
-                  t1097 = t1095 != t1096;
-                  p234 = t1097;
-                  if (p234) {
+                  if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2684: or.b32  	%r1577, %r1577, 32639;
@@ -6869,23 +3803,11 @@ void main() {
               }
             } else {
               // 2885: setp.eq.s16 	%p235, %rs31, 0;
-              int t1098;
-              int t1099;
-              t1098 = bitfieldExtract(int(rs31), 0, 16); t1099 = 0;
-              bool t1100;
-              t1100 = t1098 == t1099;
-              p235 = t1100;
-              if (p235) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
                 // 2888: setp.eq.s16 	%p236, %rs31, 1;
-                int t1101;
-                int t1102;
-                t1101 = bitfieldExtract(int(rs31), 0, 16); t1102 = 1;
-                bool t1103;
-                t1103 = t1101 == t1102;
-                p236 = t1103;
-                if (p236) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2893: or.b32  	%r1577, %r1577, 32640;
                   r1577 = r1577 | 32640u;
                   p2g_sv0 = 161;
@@ -6908,96 +3830,49 @@ void main() {
           }
         } else {
           // 2046: setp.ne.s16 	%p227, %rs4, 5;
-          int t1104;
-          int t1105;
-          t1104 = bitfieldExtract(int(rs4), 0, 16); t1105 = 5;
-          bool t1106;
-          t1106 = t1104 != t1105;
-          p227 = t1106;
-          if (p227) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
             // 2049: mul.wide.u32 	%rd192, %r288, -858993459;
-            rd192 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
             // 2050: shr.u64 	%rd193, %rd192, 34;
-            uint t1107;
-            t1107 = 34u;
-            rd193 = (t1107 >= 64u ? 0ul : rd192 >> t1107);
             // 2051: cvt.u32.u64 	%r1385, %rd193;
-            uint64_t t1108;
-            t1108 = uint64_t(rd193);
-            r1385 = uint(uint64_t(t1108));
+            uint64_t t115 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2052: mul.lo.s32 	%r1386, %r1385, 5;
-            r1386 = uint(int(r1385) * 5);
             // 2053: sub.s32 	%r1387, %r288, %r1386;
-            r1387 = uint(int(r288) - int(r1386));
             // 2054: add.s32 	%r1576, %r1387, 125;
-            r1576 = uint(int(r1387) + 125);
+            r1576 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 125);
             p2g_sv0 = 160;
           }
         }
       }
     } else {
       // 2058: setp.eq.s16 	%p228, %rs4, 0;
-      int t1109;
-      int t1110;
-      t1109 = bitfieldExtract(int(rs4), 0, 16); t1110 = 0;
-      bool t1111;
-      t1111 = t1109 == t1110;
-      p228 = t1111;
-      if (p228) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2090: mul.wide.u32 	%rd200, %r288, 613566757;
-        rd200 = uint64_t(r288) * uint64_t(0x24924925u);
         // 2091: shr.u64 	%rd201, %rd200, 32;
-        uint t1112;
-        t1112 = 32u;
-        rd201 = (t1112 >= 64u ? 0ul : rd200 >> t1112);
         // 2092: cvt.u32.u64 	%r1401, %rd201;
-        uint64_t t1113;
-        t1113 = uint64_t(rd201);
-        r1401 = uint(uint64_t(t1113));
+        uint64_t t116 = uint64_t((uint64_t(r288) * uint64_t(0x24924925u)) >> 32u);
+        r1401 = uint(uint64_t(t116));
         // 2093: sub.s32 	%r1402, %r288, %r1401;
-        r1402 = uint(int(r288) - int(r1401));
         // 2094: shr.u32 	%r1403, %r1402, 1;
-        uint t1114;
-        t1114 = 1u;
-        r1403 = (t1114 >= 32u ? 0u : r1402 >> t1114);
         // 2095: add.s32 	%r1404, %r1403, %r1401;
-        r1404 = uint(int(r1403) + int(r1401));
         // 2096: shr.u32 	%r1405, %r1404, 2;
-        uint t1115;
-        t1115 = 2u;
-        r1405 = (t1115 >= 32u ? 0u : r1404 >> t1115);
         // 2097: mul.lo.s32 	%r1406, %r1405, 7;
-        r1406 = uint(int(r1405) * 7);
+        r1406 = uint(int(uint(int(uint(int(r288) - int(r1401)) >> 1u) + int(r1401)) >> 2u) * 7);
         // 2098: sub.s32 	%r1407, %r288, %r1406;
-        r1407 = uint(int(r288) - int(r1406));
         // 2099: add.s32 	%r1576, %r1407, 124;
-        r1576 = uint(int(r1407) + 124);
+        r1576 = uint(int(uint(int(r288) - int(r1406))) + 124);
         p2g_sv0 = 160;
       } else {
         // 2061: setp.eq.s16 	%p229, %rs4, 1;
-        int t1116;
-        int t1117;
-        t1116 = bitfieldExtract(int(rs4), 0, 16); t1117 = 1;
-        bool t1118;
-        t1118 = t1116 == t1117;
-        p229 = t1118;
-        if (p229) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2066: mul.wide.u32 	%rd198, %r288, -2139062143;
-          rd198 = uint64_t(r288) * uint64_t(0x80808081u);
           // 2067: shr.u64 	%rd199, %rd198, 39;
-          uint t1119;
-          t1119 = 39u;
-          rd199 = (t1119 >= 64u ? 0ul : rd198 >> t1119);
           // 2068: cvt.u32.u64 	%r1399, %rd199;
-          uint64_t t1120;
-          t1120 = uint64_t(rd199);
-          r1399 = uint(uint64_t(t1120));
+          uint64_t t117 = uint64_t((uint64_t(r288) * uint64_t(0x80808081u)) >> 39u);
           // 2069: mul.lo.s32 	%r1400, %r1399, 255;
-          r1400 = uint(int(r1399) * 255);
           // 2070: sub.s32 	%r1576, %r288, %r1400;
-          r1576 = uint(int(r288) - int(r1400));
+          r1576 = uint(int(r288) - int(uint(int(uint(uint64_t(t117))) * 255)));
           p2g_sv0 = 160;
         } else {
           p2g_sv0 = 159;
@@ -7006,390 +3881,195 @@ void main() {
     }
     if (p2g_sv0 == 159) {
       // 2103: mul.wide.u32 	%rd202, %r288, -858993459;
-      rd202 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
       // 2104: shr.u64 	%rd203, %rd202, 34;
-      uint t1121;
-      t1121 = 34u;
-      rd203 = (t1121 >= 64u ? 0ul : rd202 >> t1121);
       // 2105: cvt.u32.u64 	%r1408, %rd203;
-      uint64_t t1122;
-      t1122 = uint64_t(rd203);
-      r1408 = uint(uint64_t(t1122));
+      uint64_t t118 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2106: mul.lo.s32 	%r1409, %r1408, 5;
-      r1409 = uint(int(r1408) * 5);
       // 2107: sub.s32 	%r1410, %r288, %r1409;
-      r1410 = uint(int(r288) - int(r1409));
       // 2108: add.s32 	%r1576, %r1410, 125;
-      r1576 = uint(int(r1410) + 125);
+      r1576 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t118))) * 5)))) + 125);
       p2g_sv0 = 160;
     }
     if (p2g_sv0 == 160) {
       // 2111: max.s32 	%r1411, %r1576, 0;
-      r1411 = uint(max(int(r1576), 0));
       // 2112: shl.b32 	%r1412, %r1411, 7;
-      uint t1123;
-      t1123 = 7u;
-      r1412 = (t1123 >= 32u ? 0u : r1411 << t1123);
       // 2113: or.b32  	%r1413, %r290, %r1577;
       r1413 = r290 | r1577;
       // 2114: or.b32  	%r1577, %r1413, %r1412;
-      r1577 = r1413 | r1412;
+      r1577 = r1413 | (uint(max(int(r1576), 0)) << 7u);
     }
   }
   // 2117: and.b32  	%r1420, %r1573, 65535;
-  r1420 = r1573 & 65535u;
   // 2118: prmt.b32 	%r307, %r1575, %r1420, 4180;
-  r307 = p2g_prmt(r1575, r1420, 4180u, 0);
+  r307 = p2g_prmt(r1575, (r1573 & 65535u), 4180u, 0);
   if (p73) {
     // 2123: shl.b32 	%r1479, %r186, 6;
-    uint t1124;
-    t1124 = 6u;
-    r1479 = (t1124 >= 32u ? 0u : r186 << t1124);
+    r1479 = r186 << 6u;
     // 2124: and.b32  	%r1480, %r1479, 896;
-    r1480 = r1479 & 896u;
     // 2125: add.s32 	%r1481, %r247, %r1480;
-    r1481 = uint(int(r247) + int(r1480));
+    r1481 = uint(int(r247) + int(r1479 & 896u));
     // 2126: shr.u32 	%r1482, %r1481, 16;
-    uint t1125;
-    t1125 = 16u;
-    r1482 = (t1125 >= 32u ? 0u : r1481 >> t1125);
     // 2127: xor.b32  	%r1483, %r1482, %r1481;
-    r1483 = r1482 ^ r1481;
     // 2128: mul.lo.s32 	%r1484, %r1483, 2146121005;
-    r1484 = uint(int(r1483) * 2146121005);
+    r1484 = uint(int((r1481 >> 16u) ^ r1481) * 2146121005);
     // 2129: shr.u32 	%r1485, %r1484, 15;
-    uint t1126;
-    t1126 = 15u;
-    r1485 = (t1126 >= 32u ? 0u : r1484 >> t1126);
     // 2130: xor.b32  	%r1486, %r1485, %r1484;
-    r1486 = r1485 ^ r1484;
     // 2131: mul.lo.s32 	%r1487, %r1486, -2073254261;
-    r1487 = uint(int(r1486) * -2073254261);
+    r1487 = uint(int((r1484 >> 15u) ^ r1484) * -2073254261);
     // 2132: shr.u32 	%r1488, %r1487, 16;
-    uint t1127;
-    t1127 = 16u;
-    r1488 = (t1127 >= 32u ? 0u : r1487 >> t1127);
     // 2133: xor.b32  	%r1489, %r1487, %r6;
     r1489 = r1487 ^ r6;
     // 2134: xor.b32  	%r1490, %r1489, %r1488;
-    r1490 = r1489 ^ r1488;
     // 2135: shr.u32 	%r1491, %r1489, 16;
-    uint t1128;
-    t1128 = 16u;
-    r1491 = (t1128 >= 32u ? 0u : r1489 >> t1128);
     // 2136: xor.b32  	%r1492, %r1490, %r1491;
-    r1492 = r1490 ^ r1491;
     // 2137: mul.lo.s32 	%r1493, %r1492, 2146121005;
-    r1493 = uint(int(r1492) * 2146121005);
+    r1493 = uint(int((r1489 ^ (r1487 >> 16u)) ^ (r1489 >> 16u)) * 2146121005);
     // 2138: shr.u32 	%r1494, %r1493, 15;
-    uint t1129;
-    t1129 = 15u;
-    r1494 = (t1129 >= 32u ? 0u : r1493 >> t1129);
     // 2139: xor.b32  	%r1495, %r1494, %r1493;
-    r1495 = r1494 ^ r1493;
     // 2140: mul.lo.s32 	%r1496, %r1495, -2073254261;
-    r1496 = uint(int(r1495) * -2073254261);
+    r1496 = uint(int((r1493 >> 15u) ^ r1493) * -2073254261);
     // 2141: shr.u32 	%r1497, %r1496, 16;
-    uint t1130;
-    t1130 = 16u;
-    r1497 = (t1130 >= 32u ? 0u : r1496 >> t1130);
     // 2142: xor.b32  	%r1498, %r1497, %r1496;
-    r1498 = r1497 ^ r1496;
+    r1498 = (r1496 >> 16u) ^ r1496;
     // 2143: xor.b32  	%r1499, %r1498, -1515870811;
     r1499 = r1498 ^ 0xA5A5A5A5u;
     // 2144: shr.u32 	%r1500, %r1499, 16;
-    uint t1131;
-    t1131 = 16u;
-    r1500 = (t1131 >= 32u ? 0u : r1499 >> t1131);
     // 2145: xor.b32  	%r1501, %r1500, %r1499;
-    r1501 = r1500 ^ r1499;
     // 2146: mul.lo.s32 	%r1502, %r1501, 2146121005;
-    r1502 = uint(int(r1501) * 2146121005);
+    r1502 = uint(int((r1499 >> 16u) ^ r1499) * 2146121005);
     // 2147: shr.u32 	%r1503, %r1502, 15;
-    uint t1132;
-    t1132 = 15u;
-    r1503 = (t1132 >= 32u ? 0u : r1502 >> t1132);
     // 2148: xor.b32  	%r1504, %r1503, %r1502;
-    r1504 = r1503 ^ r1502;
     // 2149: mul.lo.s32 	%r1505, %r1504, -2073254261;
-    r1505 = uint(int(r1504) * -2073254261);
+    r1505 = uint(int((r1502 >> 15u) ^ r1502) * -2073254261);
     // 2150: shr.u32 	%r1506, %r1505, 16;
-    uint t1133;
-    t1133 = 16u;
-    r1506 = (t1133 >= 32u ? 0u : r1505 >> t1133);
     // 2151: xor.b32  	%r1507, %r1506, %r1505;
-    r1507 = r1506 ^ r1505;
+    r1507 = (r1505 >> 16u) ^ r1505;
     // 2152: and.b32  	%r1508, %r1498, 1;
-    r1508 = r1498 & 1u;
     // 2153: shr.u32 	%r1509, %r1498, 1;
-    uint t1134;
-    t1134 = 1u;
-    r1509 = (t1134 >= 32u ? 0u : r1498 >> t1134);
     // 2154: and.b32  	%r1510, %r1509, 127;
-    r1510 = r1509 & 127u;
     // 2155: mul.wide.u32 	%rd218, %r1507, -858993459;
-    rd218 = uint64_t(r1507) * uint64_t(0xCCCCCCCDu);
     // 2156: shr.u64 	%rd219, %rd218, 34;
-    uint t1135;
-    t1135 = 34u;
-    rd219 = (t1135 >= 64u ? 0ul : rd218 >> t1135);
     // 2157: cvt.u32.u64 	%r1511, %rd219;
-    uint64_t t1136;
-    t1136 = uint64_t(rd219);
-    r1511 = uint(uint64_t(t1136));
+    uint64_t t119 = uint64_t((uint64_t(r1507) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 2158: mul.lo.s32 	%r1512, %r1511, 5;
-    r1512 = uint(int(r1511) * 5);
     // 2159: sub.s32 	%r1513, %r1507, %r1512;
-    r1513 = uint(int(r1507) - int(r1512));
     // 2160: shl.b32 	%r1514, %r1513, 7;
-    uint t1137;
-    t1137 = 7u;
-    r1514 = (t1137 >= 32u ? 0u : r1513 << t1137);
     // 2161: add.s32 	%r1515, %r1514, 16000;
-    r1515 = uint(int(r1514) + 16000);
+    r1515 = uint(int(uint(int(r1507) - int(uint(int(uint(uint64_t(t119))) * 5))) << 7u) + 16000);
     // 2162: bfi.b32 	%r1516, %r1508, %r1510, 15, 1;
-    r1516 = p2g_bfi_32(r1508, r1510, 15u, 1u);
     // 2163: or.b32  	%r1517, %r1516, %r1515;
-    r1517 = r1516 | r1515;
     // 2164: add.s32 	%r1518, %r246, %r1479;
     r1518 = uint(int(r246) + int(r1479));
     // 2165: shr.u32 	%r1519, %r1518, 16;
-    uint t1138;
-    t1138 = 16u;
-    r1519 = (t1138 >= 32u ? 0u : r1518 >> t1138);
     // 2166: xor.b32  	%r1520, %r1519, %r1518;
-    r1520 = r1519 ^ r1518;
     // 2167: mul.lo.s32 	%r1521, %r1520, 2146121005;
-    r1521 = uint(int(r1520) * 2146121005);
+    r1521 = uint(int((r1518 >> 16u) ^ r1518) * 2146121005);
     // 2168: shr.u32 	%r1522, %r1521, 15;
-    uint t1139;
-    t1139 = 15u;
-    r1522 = (t1139 >= 32u ? 0u : r1521 >> t1139);
     // 2169: xor.b32  	%r1523, %r1522, %r1521;
-    r1523 = r1522 ^ r1521;
     // 2170: mul.lo.s32 	%r1524, %r1523, -2073254261;
-    r1524 = uint(int(r1523) * -2073254261);
+    r1524 = uint(int((r1521 >> 15u) ^ r1521) * -2073254261);
     // 2171: shr.u32 	%r1525, %r1524, 16;
-    uint t1140;
-    t1140 = 16u;
-    r1525 = (t1140 >= 32u ? 0u : r1524 >> t1140);
     // 2172: xor.b32  	%r1526, %r1525, %r1524;
-    r1526 = r1525 ^ r1524;
     // 2173: and.b32  	%r1527, %r1526, 3;
-    r1527 = r1526 & 3u;
     // 2174: xor.b32  	%r1579, %r1517, %r1527;
-    r1579 = r1517 ^ r1527;
+    r1579 = (p2g_bfi_32((r1498 & 1u), ((r1498 >> 1u) & 127u), 15u, 1u) | r1515) ^ (((r1524 >> 16u) ^ r1524) & 3u);
   } else {
     // 2178: shl.b32 	%r1421, %r186, 6;
-    uint t1141;
-    t1141 = 6u;
-    r1421 = (t1141 >= 32u ? 0u : r186 << t1141);
     // 2179: add.s32 	%r1422, %r247, %r1421;
-    r1422 = uint(int(r247) + int(r1421));
+    r1422 = uint(int(r247) + int(r186 << 6u));
     // 2180: shr.u32 	%r1423, %r1422, 16;
-    uint t1142;
-    t1142 = 16u;
-    r1423 = (t1142 >= 32u ? 0u : r1422 >> t1142);
     // 2181: xor.b32  	%r1424, %r1423, %r1422;
-    r1424 = r1423 ^ r1422;
     // 2182: mul.lo.s32 	%r1425, %r1424, 2146121005;
-    r1425 = uint(int(r1424) * 2146121005);
+    r1425 = uint(int((r1422 >> 16u) ^ r1422) * 2146121005);
     // 2183: shr.u32 	%r1426, %r1425, 15;
-    uint t1143;
-    t1143 = 15u;
-    r1426 = (t1143 >= 32u ? 0u : r1425 >> t1143);
     // 2184: xor.b32  	%r1427, %r1426, %r1425;
-    r1427 = r1426 ^ r1425;
     // 2185: mul.lo.s32 	%r1428, %r1427, -2073254261;
-    r1428 = uint(int(r1427) * -2073254261);
+    r1428 = uint(int((r1425 >> 15u) ^ r1425) * -2073254261);
     // 2186: shr.u32 	%r1429, %r1428, 16;
-    uint t1144;
-    t1144 = 16u;
-    r1429 = (t1144 >= 32u ? 0u : r1428 >> t1144);
     // 2187: xor.b32  	%r1430, %r1428, %r6;
     r1430 = r1428 ^ r6;
     // 2188: xor.b32  	%r1431, %r1430, %r1429;
-    r1431 = r1430 ^ r1429;
     // 2189: shr.u32 	%r1432, %r1430, 16;
-    uint t1145;
-    t1145 = 16u;
-    r1432 = (t1145 >= 32u ? 0u : r1430 >> t1145);
     // 2190: xor.b32  	%r1433, %r1431, %r1432;
-    r1433 = r1431 ^ r1432;
     // 2191: mul.lo.s32 	%r1434, %r1433, 2146121005;
-    r1434 = uint(int(r1433) * 2146121005);
+    r1434 = uint(int((r1430 ^ (r1428 >> 16u)) ^ (r1430 >> 16u)) * 2146121005);
     // 2192: shr.u32 	%r1435, %r1434, 15;
-    uint t1146;
-    t1146 = 15u;
-    r1435 = (t1146 >= 32u ? 0u : r1434 >> t1146);
     // 2193: xor.b32  	%r1436, %r1435, %r1434;
-    r1436 = r1435 ^ r1434;
     // 2194: mul.lo.s32 	%r1437, %r1436, -2073254261;
-    r1437 = uint(int(r1436) * -2073254261);
+    r1437 = uint(int((r1434 >> 15u) ^ r1434) * -2073254261);
     // 2195: shr.u32 	%r1438, %r1437, 16;
-    uint t1147;
-    t1147 = 16u;
-    r1438 = (t1147 >= 32u ? 0u : r1437 >> t1147);
     // 2196: xor.b32  	%r1439, %r1438, %r1437;
-    r1439 = r1438 ^ r1437;
+    r1439 = (r1437 >> 16u) ^ r1437;
     // 2197: xor.b32  	%r1440, %r1439, -1515870811;
     r1440 = r1439 ^ 0xA5A5A5A5u;
     // 2198: shr.u32 	%r1441, %r1440, 16;
-    uint t1148;
-    t1148 = 16u;
-    r1441 = (t1148 >= 32u ? 0u : r1440 >> t1148);
     // 2199: xor.b32  	%r1442, %r1441, %r1440;
-    r1442 = r1441 ^ r1440;
     // 2200: mul.lo.s32 	%r1443, %r1442, 2146121005;
-    r1443 = uint(int(r1442) * 2146121005);
+    r1443 = uint(int((r1440 >> 16u) ^ r1440) * 2146121005);
     // 2201: shr.u32 	%r1444, %r1443, 15;
-    uint t1149;
-    t1149 = 15u;
-    r1444 = (t1149 >= 32u ? 0u : r1443 >> t1149);
     // 2202: xor.b32  	%r1445, %r1444, %r1443;
-    r1445 = r1444 ^ r1443;
     // 2203: mul.lo.s32 	%r1446, %r1445, -2073254261;
-    r1446 = uint(int(r1445) * -2073254261);
+    r1446 = uint(int((r1443 >> 15u) ^ r1443) * -2073254261);
     // 2204: shr.u32 	%r1447, %r1446, 16;
-    uint t1150;
-    t1150 = 16u;
-    r1447 = (t1150 >= 32u ? 0u : r1446 >> t1150);
     // 2205: xor.b32  	%r308, %r1447, %r1446;
-    r308 = r1447 ^ r1446;
+    r308 = (r1446 >> 16u) ^ r1446;
     // 2206: shl.b32 	%r1448, %r1439, 15;
-    uint t1151;
-    t1151 = 15u;
-    r1448 = (t1151 >= 32u ? 0u : r1439 << t1151);
     // 2207: and.b32  	%r1579, %r1448, 32768;
-    r1579 = r1448 & 32768u;
+    r1579 = (r1439 << 15u) & 32768u;
     // 2208: shr.u32 	%r1449, %r1439, 1;
-    uint t1152;
-    t1152 = 1u;
-    r1449 = (t1152 >= 32u ? 0u : r1439 >> t1152);
     // 2209: and.b32  	%r310, %r1449, 127;
-    r310 = r1449 & 127u;
+    r310 = (r1439 >> 1u) & 127u;
     if (p19) {
       // 2214: setp.eq.s16 	%p240, %rs4, 2;
-      int t1153;
-      int t1154;
-      t1153 = bitfieldExtract(int(rs4), 0, 16); t1154 = 2;
-      bool t1155;
-      t1155 = t1153 == t1154;
-      p240 = t1155;
-      if (p240) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2248: and.b32  	%r1579, %r308, 65535;
         r1579 = r308 & 65535u;
         p2g_sv0 = 172;
       } else {
         // 2217: setp.eq.s16 	%p241, %rs4, 3;
-        int t1156;
-        int t1157;
-        t1156 = bitfieldExtract(int(rs4), 0, 16); t1157 = 3;
-        bool t1158;
-        t1158 = t1156 == t1157;
-        p241 = t1158;
-        if (p241) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2252: mul.wide.u32 	%rd208, %r308, -858993459;
-          rd208 = uint64_t(r308) * uint64_t(0xCCCCCCCDu);
           // 2253: shr.u64 	%rd209, %rd208, 34;
-          uint t1159;
-          t1159 = 34u;
-          rd209 = (t1159 >= 64u ? 0ul : rd208 >> t1159);
           // 2254: cvt.u32.u64 	%r1453, %rd209;
-          uint64_t t1160;
-          t1160 = uint64_t(rd209);
-          r1453 = uint(uint64_t(t1160));
+          uint64_t t120 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 2255: mul.lo.s32 	%r1454, %r1453, 5;
-          r1454 = uint(int(r1453) * 5);
           // 2256: sub.s32 	%r312, %r308, %r1454;
-          r312 = uint(int(r308) - int(r1454));
+          r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2257: setp.eq.s32 	%p245, %r312, 0;
-          int t1161;
-          int t1162;
-          t1161 = int(r312); t1162 = 0;
-          bool t1163;
-          t1163 = t1161 == t1162;
-          p245 = t1163;
-          if (p245) {
+          if (int(r312) == 0) {
             // 2688: shr.u32 	%r1455, %r308, 8;
-            uint t1164;
-            t1164 = 8u;
-            r1455 = (t1164 >= 32u ? 0u : r308 >> t1164);
+            r1455 = r308 >> 8u;
             // 2689: mul.wide.u32 	%rd210, %r1455, -1431655765;
-            rd210 = uint64_t(r1455) * uint64_t(0xAAAAAAABu);
             // 2690: shr.u64 	%rd211, %rd210, 34;
-            uint t1165;
-            t1165 = 34u;
-            rd211 = (t1165 >= 64u ? 0ul : rd210 >> t1165);
             // 2691: cvt.u32.u64 	%r1456, %rd211;
-            uint64_t t1166;
-            t1166 = uint64_t(rd211);
-            r1456 = uint(uint64_t(t1166));
+            uint64_t t121 = uint64_t((uint64_t(r1455) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2692: mul.lo.s32 	%r1457, %r1456, 6;
-            r1457 = uint(int(r1456) * 6);
             // 2693: sub.s32 	%r1458, %r1455, %r1457;
-            r1458 = uint(int(r1455) - int(r1457));
             // 2694: cvt.u16.u32 	%rs33, %r1458;
-            uint64_t t1167;
-            t1167 = uint64_t(r1458);
-            rs33 = (uint(uint64_t(t1167)) & 65535u);
+            uint64_t t122 = uint64_t(uint(int(r1455) - int(uint(int(uint(uint64_t(t121))) * 6))));
+            rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2695: setp.gt.s16 	%p246, %rs33, 1;
-            int t1168;
-            int t1169;
-            t1168 = bitfieldExtract(int(rs33), 0, 16); t1169 = 1;
-            bool t1170;
-            t1170 = t1168 > t1169;
-            p246 = t1170;
-            if (p246) {
+            if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2700: setp.eq.s16 	%p247, %rs33, 2;
-              int t1171;
-              int t1172;
-              t1171 = bitfieldExtract(int(rs33), 0, 16); t1172 = 2;
-              bool t1173;
-              t1173 = t1171 == t1172;
-              p247 = t1173;
-              if (p247) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3124: shr.u32 	%r1460, %r308, 12;
-                uint t1174;
-                t1174 = 12u;
-                r1460 = (t1174 >= 32u ? 0u : r308 >> t1174);
                 // 3125: and.b32  	%r1461, %r1460, 1;
-                r1461 = r1460 & 1u;
                 // 3126: or.b32  	%r1462, %r1579, %r1461;
-                r1462 = r1579 | r1461;
+                r1462 = r1579 | ((r308 >> 12u) & 1u);
                 // 3127: or.b32  	%r1579, %r1462, 32704;
                 r1579 = r1462 | 32704u;
                 p2g_sv0 = 172;
               } else {
                 // 2703: setp.eq.s16 	%p248, %rs33, 3;
-                int t1175;
-                int t1176;
-                t1175 = bitfieldExtract(int(rs33), 0, 16); t1176 = 3;
-                bool t1177;
-                t1177 = t1175 == t1176;
-                p248 = t1177;
-                if (p248) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3131: setp.eq.s32 	%p252, %r310, 0;
-                  int t1178;
-                  int t1179;
-                  t1178 = int(r310); t1179 = 0;
-                  bool t1180;
-                  t1180 = t1178 == t1179;
-                  p252 = t1180;
                   // 3132: selp.b32 	%r1459, 1, %r310, %p252;
-                  r1459 = p252 ? 1u : r310;
                   // 3133: or.b32  	%r1579, %r1459, %r1579;
-                  r1579 = r1459 | r1579;
+                  r1579 = ((int(r310) == 0) ? 1u : r310) | r1579;
                   p2g_sv0 = 172;
                 } else {
                   // 2706: setp.ne.s16 	%p249, %rs33, 4;
-                  int t1181;
-                  int t1182;
-                  t1181 = bitfieldExtract(int(rs33), 0, 16); t1182 = 4;
-                  bool t1183;
-                  t1183 = t1181 != t1182;
-                  p249 = t1183;
-                  if (p249) {
+                  if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2709: or.b32  	%r1579, %r1579, 32639;
@@ -7400,23 +4080,11 @@ void main() {
               }
             } else {
               // 2897: setp.eq.s16 	%p250, %rs33, 0;
-              int t1184;
-              int t1185;
-              t1184 = bitfieldExtract(int(rs33), 0, 16); t1185 = 0;
-              bool t1186;
-              t1186 = t1184 == t1185;
-              p250 = t1186;
-              if (p250) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
                 // 2900: setp.eq.s16 	%p251, %rs33, 1;
-                int t1187;
-                int t1188;
-                t1187 = bitfieldExtract(int(rs33), 0, 16); t1188 = 1;
-                bool t1189;
-                t1189 = t1187 == t1188;
-                p251 = t1189;
-                if (p251) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2905: or.b32  	%r1579, %r1579, 32640;
                   r1579 = r1579 | 32640u;
                   p2g_sv0 = 172;
@@ -7439,96 +4107,49 @@ void main() {
           }
         } else {
           // 2220: setp.ne.s16 	%p242, %rs4, 5;
-          int t1190;
-          int t1191;
-          t1190 = bitfieldExtract(int(rs4), 0, 16); t1191 = 5;
-          bool t1192;
-          t1192 = t1190 != t1191;
-          p242 = t1192;
-          if (p242) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
             // 2223: mul.wide.u32 	%rd206, %r308, -858993459;
-            rd206 = uint64_t(r308) * uint64_t(0xCCCCCCCDu);
             // 2224: shr.u64 	%rd207, %rd206, 34;
-            uint t1193;
-            t1193 = 34u;
-            rd207 = (t1193 >= 64u ? 0ul : rd206 >> t1193);
             // 2225: cvt.u32.u64 	%r1450, %rd207;
-            uint64_t t1194;
-            t1194 = uint64_t(rd207);
-            r1450 = uint(uint64_t(t1194));
+            uint64_t t123 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2226: mul.lo.s32 	%r1451, %r1450, 5;
-            r1451 = uint(int(r1450) * 5);
             // 2227: sub.s32 	%r1452, %r308, %r1451;
-            r1452 = uint(int(r308) - int(r1451));
             // 2228: add.s32 	%r1578, %r1452, 125;
-            r1578 = uint(int(r1452) + 125);
+            r1578 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 125);
             p2g_sv0 = 171;
           }
         }
       }
     } else {
       // 2232: setp.eq.s16 	%p243, %rs4, 0;
-      int t1195;
-      int t1196;
-      t1195 = bitfieldExtract(int(rs4), 0, 16); t1196 = 0;
-      bool t1197;
-      t1197 = t1195 == t1196;
-      p243 = t1197;
-      if (p243) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2264: mul.wide.u32 	%rd214, %r308, 613566757;
-        rd214 = uint64_t(r308) * uint64_t(0x24924925u);
         // 2265: shr.u64 	%rd215, %rd214, 32;
-        uint t1198;
-        t1198 = 32u;
-        rd215 = (t1198 >= 64u ? 0ul : rd214 >> t1198);
         // 2266: cvt.u32.u64 	%r1466, %rd215;
-        uint64_t t1199;
-        t1199 = uint64_t(rd215);
-        r1466 = uint(uint64_t(t1199));
+        uint64_t t124 = uint64_t((uint64_t(r308) * uint64_t(0x24924925u)) >> 32u);
+        r1466 = uint(uint64_t(t124));
         // 2267: sub.s32 	%r1467, %r308, %r1466;
-        r1467 = uint(int(r308) - int(r1466));
         // 2268: shr.u32 	%r1468, %r1467, 1;
-        uint t1200;
-        t1200 = 1u;
-        r1468 = (t1200 >= 32u ? 0u : r1467 >> t1200);
         // 2269: add.s32 	%r1469, %r1468, %r1466;
-        r1469 = uint(int(r1468) + int(r1466));
         // 2270: shr.u32 	%r1470, %r1469, 2;
-        uint t1201;
-        t1201 = 2u;
-        r1470 = (t1201 >= 32u ? 0u : r1469 >> t1201);
         // 2271: mul.lo.s32 	%r1471, %r1470, 7;
-        r1471 = uint(int(r1470) * 7);
+        r1471 = uint(int(uint(int(uint(int(r308) - int(r1466)) >> 1u) + int(r1466)) >> 2u) * 7);
         // 2272: sub.s32 	%r1472, %r308, %r1471;
-        r1472 = uint(int(r308) - int(r1471));
         // 2273: add.s32 	%r1578, %r1472, 124;
-        r1578 = uint(int(r1472) + 124);
+        r1578 = uint(int(uint(int(r308) - int(r1471))) + 124);
         p2g_sv0 = 171;
       } else {
         // 2235: setp.eq.s16 	%p244, %rs4, 1;
-        int t1202;
-        int t1203;
-        t1202 = bitfieldExtract(int(rs4), 0, 16); t1203 = 1;
-        bool t1204;
-        t1204 = t1202 == t1203;
-        p244 = t1204;
-        if (p244) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2240: mul.wide.u32 	%rd212, %r308, -2139062143;
-          rd212 = uint64_t(r308) * uint64_t(0x80808081u);
           // 2241: shr.u64 	%rd213, %rd212, 39;
-          uint t1205;
-          t1205 = 39u;
-          rd213 = (t1205 >= 64u ? 0ul : rd212 >> t1205);
           // 2242: cvt.u32.u64 	%r1464, %rd213;
-          uint64_t t1206;
-          t1206 = uint64_t(rd213);
-          r1464 = uint(uint64_t(t1206));
+          uint64_t t125 = uint64_t((uint64_t(r308) * uint64_t(0x80808081u)) >> 39u);
           // 2243: mul.lo.s32 	%r1465, %r1464, 255;
-          r1465 = uint(int(r1464) * 255);
           // 2244: sub.s32 	%r1578, %r308, %r1465;
-          r1578 = uint(int(r308) - int(r1465));
+          r1578 = uint(int(r308) - int(uint(int(uint(uint64_t(t125))) * 255)));
           p2g_sv0 = 171;
         } else {
           p2g_sv0 = 170;
@@ -7537,97 +4158,69 @@ void main() {
     }
     if (p2g_sv0 == 170) {
       // 2277: mul.wide.u32 	%rd216, %r308, -858993459;
-      rd216 = uint64_t(r308) * uint64_t(0xCCCCCCCDu);
       // 2278: shr.u64 	%rd217, %rd216, 34;
-      uint t1207;
-      t1207 = 34u;
-      rd217 = (t1207 >= 64u ? 0ul : rd216 >> t1207);
       // 2279: cvt.u32.u64 	%r1473, %rd217;
-      uint64_t t1208;
-      t1208 = uint64_t(rd217);
-      r1473 = uint(uint64_t(t1208));
+      uint64_t t126 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2280: mul.lo.s32 	%r1474, %r1473, 5;
-      r1474 = uint(int(r1473) * 5);
       // 2281: sub.s32 	%r1475, %r308, %r1474;
-      r1475 = uint(int(r308) - int(r1474));
       // 2282: add.s32 	%r1578, %r1475, 125;
-      r1578 = uint(int(r1475) + 125);
+      r1578 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t126))) * 5)))) + 125);
       p2g_sv0 = 171;
     }
     if (p2g_sv0 == 171) {
       // 2285: max.s32 	%r1476, %r1578, 0;
-      r1476 = uint(max(int(r1578), 0));
       // 2286: shl.b32 	%r1477, %r1476, 7;
-      uint t1209;
-      t1209 = 7u;
-      r1477 = (t1209 >= 32u ? 0u : r1476 << t1209);
       // 2287: or.b32  	%r1478, %r310, %r1579;
       r1478 = r310 | r1579;
       // 2288: or.b32  	%r1579, %r1478, %r1477;
-      r1579 = r1478 | r1477;
+      r1579 = r1478 | (uint(max(int(r1578), 0)) << 7u);
     }
   }
   // 2291: cvta.to.global.u64 	%rd220, %rd1;
   rd220 = rd1;
   // 2292: and.b32  	%r1542, %r1577, 65535;
-  r1542 = r1577 & 65535u;
   // 2293: prmt.b32 	%r1537, %r1579, %r1542, 4180;
-  r1537 = p2g_prmt(r1579, r1542, 4180u, 0);
   // 2295: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%r1528,%r1529,%r1530,%r1531}, {%r147,%r187,%r226,%r268}, {%r307,%r1537}, {%r1549,%r1551,%r1553,%r1555};
-  uint t1210;
-  t1210 = r1549;
-  uint t1211;
-  t1211 = r1551;
-  uint t1212;
-  t1212 = r1553;
-  uint t1213;
-  t1213 = r1555;
+  uint t127 = r1549;
+  uint t128 = r1551;
+  uint t129 = r1553;
+  uint t130 = r1555;
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r147;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r187;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 2u] = r226;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 3u] = r268;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r307;
-  p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1537;
+  p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = p2g_prmt(r1579, (r1577 & 65535u), 4180u, 0);
   memoryBarrierShared(); barrier();
-  uint t1214;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t1214 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t1210, 3u, false); }
-  uint t1215;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t1215 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t1211, 3u, false); }
-  uint t1216;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t1216 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t1212, 3u, false); }
-  uint t1217;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t1217 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t1213, 3u, false); }
-  r1528 = t1214;
-  r1529 = t1215;
-  r1530 = t1216;
-  r1531 = t1217;
+  uint t131;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t127, 3u, false); }
+  uint t132;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t128, 3u, false); }
+  uint t133;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t133 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t129, 3u, false); }
+  uint t134;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t134 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 1u, t130, 3u, false); }
+  r1528 = t131;
+  r1529 = t132;
+  r1530 = t133;
+  r1531 = t134;
   // 2297: shl.b32 	%r1543, %r1, 7;
-  uint t1218;
-  t1218 = 7u;
-  r1543 = (t1218 >= 32u ? 0u : r1 << t1218);
   // 2298: or.b32  	%r1544, %r1543, %r5;
-  r1544 = r1543 | r5;
   // 2299: shl.b32 	%r1545, %r2, 3;
-  uint t1219;
-  t1219 = 3u;
-  r1545 = (t1219 >= 32u ? 0u : r2 << t1219);
   // 2300: or.b32  	%r1546, %r1544, %r1545;
-  r1546 = r1544 | r1545;
+  r1546 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 2301: mul.wide.u32 	%rd221, %r1546, 4;
-  rd221 = uint64_t(r1546) * uint64_t(4u);
   // 2302: add.s64 	%rd222, %rd220, %rd221;
-  rd222 = uint64_t(int64_t(rd220) + int64_t(rd221));
+  rd222 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1546) * uint64_t(4u)));
   // 2303: st.global.u32 	[%rd222], %r1528;
   P2GU32(rd222).v = r1528;
   // 2304: st.global.u32 	[%rd222+4], %r1529;
   P2GU32((rd222 + 4ul)).v = r1529;
   // 2305: or.b32  	%r1547, %r1546, 64;
-  r1547 = r1546 | 64u;
   // 2306: mul.wide.u32 	%rd223, %r1547, 4;
-  rd223 = uint64_t(r1547) * uint64_t(4u);
   // 2307: add.s64 	%rd224, %rd220, %rd223;
-  rd224 = uint64_t(int64_t(rd220) + int64_t(rd223));
+  rd224 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1546 | 64u) * uint64_t(4u)));
   // 2308: st.global.u32 	[%rd224], %r1530;
   P2GU32(rd224).v = r1530;
   // 2309: st.global.u32 	[%rd224+4], %r1531;

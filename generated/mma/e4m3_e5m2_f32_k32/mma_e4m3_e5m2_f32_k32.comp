@@ -441,262 +441,127 @@ void main() {
   // 29: ld.param.u64 	%rd6, [mma_e4m3_e5m2_f32_k32_param_0];
   rd6 = P2GU64((pc.params)).v;
   // 30: mov.u32 	%r251, %ntid.x;
-  r251 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r252, %ctaid.x;
-  r252 = gl_WorkGroupID.x;
   // 32: mov.u32 	%r253, %tid.x;
   r253 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r254, %r252, %r251, %r253;
-  r254 = uint(int(r252) * int(r251) + int(r253));
   // 34: shr.u32 	%r1, %r254, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r254 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r253)) >> 5u;
   // 35: and.b32  	%r255, %r253, 31;
-  r255 = r253 & 31u;
   // 36: shr.u32 	%r2, %r255, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r255 >> t2);
+  r2 = (r253 & 31u) >> 2u;
   // 37: and.b32  	%r3, %r253, 3;
   r3 = r253 & 3u;
   // 38: mul.wide.u32 	%rd7, %r1, -1431655765;
-  rd7 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 39: shr.u64 	%rd8, %rd7, 34;
-  uint t3;
-  t3 = 34u;
-  rd8 = (t3 >= 64u ? 0ul : rd7 >> t3);
   // 40: cvt.u32.u64 	%r256, %rd8;
-  uint64_t t4;
-  t4 = uint64_t(rd8);
-  r256 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 41: mul.lo.s32 	%r257, %r256, 6;
-  r257 = uint(int(r256) * 6);
   // 42: sub.s32 	%r4, %r1, %r257;
-  r4 = uint(int(r1) - int(r257));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 43: shl.b32 	%r258, %r253, 1;
-  uint t5;
-  t5 = 1u;
-  r258 = (t5 >= 32u ? 0u : r253 << t5);
   // 44: and.b32  	%r5, %r258, 6;
-  r5 = r258 & 6u;
+  r5 = (r253 << 1u) & 6u;
   // 45: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 46: shl.b32 	%r7, %r2, 6;
-  uint t6;
-  t6 = 6u;
-  r7 = (t6 >= 32u ? 0u : r2 << t6);
+  r7 = r2 << 6u;
   // 47: or.b32  	%r259, %r5, %r7;
-  r259 = r5 | r7;
   // 48: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t7;
-  t7 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t7)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 49: add.s32 	%r8, %r259, 5377319;
-  r8 = uint(int(r259) + 5377319);
+  r8 = uint(int(r5 | r7) + 5377319);
   // 50: xor.b32  	%r260, %r8, 82;
-  r260 = r8 ^ 82u;
   // 51: mul.lo.s32 	%r261, %r260, 2146121005;
-  r261 = uint(int(r260) * 2146121005);
+  r261 = uint(int(r8 ^ 82u) * 2146121005);
   // 52: shr.u32 	%r262, %r261, 15;
-  uint t8;
-  t8 = 15u;
-  r262 = (t8 >= 32u ? 0u : r261 >> t8);
   // 53: xor.b32  	%r263, %r262, %r261;
-  r263 = r262 ^ r261;
   // 54: mul.lo.s32 	%r264, %r263, -2073254261;
-  r264 = uint(int(r263) * -2073254261);
+  r264 = uint(int((r261 >> 15u) ^ r261) * -2073254261);
   // 55: shr.u32 	%r265, %r264, 16;
-  uint t9;
-  t9 = 16u;
-  r265 = (t9 >= 32u ? 0u : r264 >> t9);
   // 56: xor.b32  	%r266, %r264, %r6;
   r266 = r264 ^ r6;
   // 57: xor.b32  	%r267, %r266, %r265;
-  r267 = r266 ^ r265;
   // 58: shr.u32 	%r268, %r266, 16;
-  uint t10;
-  t10 = 16u;
-  r268 = (t10 >= 32u ? 0u : r266 >> t10);
   // 59: xor.b32  	%r269, %r267, %r268;
-  r269 = r267 ^ r268;
   // 60: mul.lo.s32 	%r270, %r269, 2146121005;
-  r270 = uint(int(r269) * 2146121005);
+  r270 = uint(int((r266 ^ (r264 >> 16u)) ^ (r266 >> 16u)) * 2146121005);
   // 61: shr.u32 	%r271, %r270, 15;
-  uint t11;
-  t11 = 15u;
-  r271 = (t11 >= 32u ? 0u : r270 >> t11);
   // 62: xor.b32  	%r272, %r271, %r270;
-  r272 = r271 ^ r270;
   // 63: mul.lo.s32 	%r273, %r272, -2073254261;
-  r273 = uint(int(r272) * -2073254261);
+  r273 = uint(int((r270 >> 15u) ^ r270) * -2073254261);
   // 64: shr.u32 	%r274, %r273, 16;
-  uint t12;
-  t12 = 16u;
-  r274 = (t12 >= 32u ? 0u : r273 >> t12);
   // 65: xor.b32  	%r275, %r274, %r273;
-  r275 = r274 ^ r273;
+  r275 = (r273 >> 16u) ^ r273;
   // 66: xor.b32  	%r276, %r275, -1515870811;
   r276 = r275 ^ 0xA5A5A5A5u;
   // 67: shr.u32 	%r277, %r276, 16;
-  uint t13;
-  t13 = 16u;
-  r277 = (t13 >= 32u ? 0u : r276 >> t13);
   // 68: xor.b32  	%r278, %r277, %r276;
-  r278 = r277 ^ r276;
   // 69: mul.lo.s32 	%r279, %r278, 2146121005;
-  r279 = uint(int(r278) * 2146121005);
+  r279 = uint(int((r276 >> 16u) ^ r276) * 2146121005);
   // 70: shr.u32 	%r280, %r279, 15;
-  uint t14;
-  t14 = 15u;
-  r280 = (t14 >= 32u ? 0u : r279 >> t14);
   // 71: xor.b32  	%r281, %r280, %r279;
-  r281 = r280 ^ r279;
   // 72: mul.lo.s32 	%r282, %r281, -2073254261;
-  r282 = uint(int(r281) * -2073254261);
+  r282 = uint(int((r279 >> 15u) ^ r279) * -2073254261);
   // 73: shr.u32 	%r283, %r282, 16;
-  uint t15;
-  t15 = 16u;
-  r283 = (t15 >= 32u ? 0u : r282 >> t15);
   // 74: xor.b32  	%r1216, %r283, %r282;
-  r1216 = r283 ^ r282;
+  r1216 = (r282 >> 16u) ^ r282;
   // 75: shl.b32 	%r10, %r275, 31;
-  uint t16;
-  t16 = 31u;
-  r10 = (t16 >= 32u ? 0u : r275 << t16);
+  r10 = r275 << 31u;
   // 76: shr.u32 	%r284, %r275, 1;
-  uint t17;
-  t17 = 1u;
-  r284 = (t17 >= 32u ? 0u : r275 >> t17);
   // 77: and.b32  	%r11, %r284, 8388607;
-  r11 = r284 & 0x007FFFFFu;
+  r11 = (r275 >> 1u) & 0x007FFFFFu;
   // 78: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 83: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 86: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 128: mul.wide.u32 	%rd11, %r1216, -858993459;
-        rd11 = uint64_t(r1216) * uint64_t(0xCCCCCCCDu);
         // 129: shr.u64 	%rd12, %rd11, 34;
-        uint t27;
-        t27 = 34u;
-        rd12 = (t27 >= 64u ? 0ul : rd11 >> t27);
         // 130: cvt.u32.u64 	%r290, %rd12;
-        uint64_t t28;
-        t28 = uint64_t(rd12);
-        r290 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r1216) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 131: mul.lo.s32 	%r291, %r290, 5;
-        r291 = uint(int(r290) * 5);
         // 132: sub.s32 	%r15, %r1216, %r291;
-        r15 = uint(int(r1216) - int(r291));
+        r15 = uint(int(r1216) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 133: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2254: shr.u32 	%r292, %r1216, 8;
-          uint t32;
-          t32 = 8u;
-          r292 = (t32 >= 32u ? 0u : r1216 >> t32);
+          r292 = r1216 >> 8u;
           // 2255: mul.wide.u32 	%rd13, %r292, -1431655765;
-          rd13 = uint64_t(r292) * uint64_t(0xAAAAAAABu);
           // 2256: shr.u64 	%rd14, %rd13, 34;
-          uint t33;
-          t33 = 34u;
-          rd14 = (t33 >= 64u ? 0ul : rd13 >> t33);
           // 2257: cvt.u32.u64 	%r293, %rd14;
-          uint64_t t34;
-          t34 = uint64_t(rd14);
-          r293 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r292) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2258: mul.lo.s32 	%r294, %r293, 6;
-          r294 = uint(int(r293) * 6);
           // 2259: sub.s32 	%r295, %r292, %r294;
-          r295 = uint(int(r292) - int(r294));
           // 2260: cvt.u16.u32 	%rs3, %r295;
-          uint64_t t35;
-          t35 = uint64_t(r295);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2261: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2266: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2406: shr.u32 	%r297, %r1216, 12;
-              uint t42;
-              t42 = 12u;
-              r297 = (t42 >= 32u ? 0u : r1216 >> t42);
               // 2407: and.b32  	%r298, %r297, 1;
-              r298 = r297 & 1u;
               // 2408: or.b32  	%r299, %r10, %r298;
-              r299 = r10 | r298;
+              r299 = r10 | ((r1216 >> 12u) & 1u);
               // 2409: or.b32  	%r1216, %r299, 2143289344;
               r1216 = r299 | 0x7FC00000u;
               p2g_sv0 = 10;
             } else {
               // 2269: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2413: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 2414: selp.b32 	%r296, 1, %r11, %p18;
-                r296 = p18 ? 1u : r11;
                 // 2415: or.b32  	%r1216, %r296, %r10;
-                r1216 = r296 | r10;
+                r1216 = ((int(r11) == 0) ? 1u : r11) | r10;
                 p2g_sv0 = 10;
               } else {
                 // 2272: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
                   // 2275: or.b32  	%r1216, %r10, 2139095039;
@@ -707,25 +572,13 @@ void main() {
             }
           } else {
             // 2354: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
             // 2355: mov.u32 	%r1216, %r10;
             r1216 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2358: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2363: or.b32  	%r1216, %r10, 2139095040;
                 r1216 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -736,9 +589,8 @@ void main() {
           }
           if (p2g_sv0 == 211) {
             // 2458: or.b32  	%r300, %r10, %r11;
-            r300 = r10 | r11;
             // 2459: or.b32  	%r1216, %r300, 8388608;
-            r1216 = r300 | 0x00800000u;
+            r1216 = (r10 | r11) | 0x00800000u;
             p2g_sv0 = 10;
           }
         } else {
@@ -748,53 +600,28 @@ void main() {
         }
       } else {
         // 89: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 92: and.b32  	%r285, %r1216, 1;
-          r285 = r1216 & 1u;
           // 93: setp.eq.b32 	%p7, %r285, 1;
-          uint t61;
-          uint t62;
-          t61 = r285; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 94: mov.pred 	%p8, 0;
-          p8 = false;
           // 95: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 96: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 97: shr.u32 	%r286, %r1216, 1;
-          uint t64;
-          t64 = 1u;
-          r286 = (t64 >= 32u ? 0u : r1216 >> t64);
+          r286 = r1216 >> 1u;
           // 98: mul.wide.u32 	%rd9, %r286, -858993459;
-          rd9 = uint64_t(r286) * uint64_t(0xCCCCCCCDu);
           // 99: shr.u64 	%rd10, %rd9, 36;
-          uint t65;
-          t65 = 36u;
-          rd10 = (t65 >= 64u ? 0ul : rd9 >> t65);
           // 100: cvt.u32.u64 	%r287, %rd10;
-          uint64_t t66;
-          t66 = uint64_t(rd10);
-          r287 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r286) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 101: mul.lo.s32 	%r288, %r287, 20;
-          r288 = uint(int(r287) * 20);
           // 102: sub.s32 	%r12, %r286, %r288;
-          r12 = uint(int(r286) - int(r288));
-          if (p10) {
+          r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r1216 & 1u) == 1u) ^^ false)) {
             // 107: mov.u32 	%r289, 119;
-            r289 = 119u;
             // 108: sub.s32 	%r1215, %r289, %r12;
-            r1215 = uint(int(r289) - int(r12));
+            r1215 = uint(int(119u) - int(r12));
             p2g_sv0 = 9;
           } else {
             // 162: add.s32 	%r1215, %r12, 131;
@@ -806,65 +633,32 @@ void main() {
     }
   } else {
     // 112: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 140: mul.wide.u32 	%rd17, %r1216, 613566757;
-      rd17 = uint64_t(r1216) * uint64_t(0x24924925u);
       // 141: shr.u64 	%rd18, %rd17, 32;
-      uint t70;
-      t70 = 32u;
-      rd18 = (t70 >= 64u ? 0ul : rd17 >> t70);
       // 142: cvt.u32.u64 	%r303, %rd18;
-      uint64_t t71;
-      t71 = uint64_t(rd18);
-      r303 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r1216) * uint64_t(0x24924925u)) >> 32u);
+      r303 = uint(uint64_t(t7));
       // 143: sub.s32 	%r304, %r1216, %r303;
-      r304 = uint(int(r1216) - int(r303));
       // 144: shr.u32 	%r305, %r304, 1;
-      uint t72;
-      t72 = 1u;
-      r305 = (t72 >= 32u ? 0u : r304 >> t72);
       // 145: add.s32 	%r306, %r305, %r303;
-      r306 = uint(int(r305) + int(r303));
       // 146: shr.u32 	%r307, %r306, 2;
-      uint t73;
-      t73 = 2u;
-      r307 = (t73 >= 32u ? 0u : r306 >> t73);
       // 147: mul.lo.s32 	%r308, %r307, 7;
-      r308 = uint(int(r307) * 7);
+      r308 = uint(int(uint(int(uint(int(r1216) - int(r303)) >> 1u) + int(r303)) >> 2u) * 7);
       // 148: sub.s32 	%r309, %r1216, %r308;
-      r309 = uint(int(r1216) - int(r308));
       // 149: add.s32 	%r1215, %r309, 124;
-      r1215 = uint(int(r309) + 124);
+      r1215 = uint(int(uint(int(r1216) - int(r308))) + 124);
       p2g_sv0 = 9;
     } else {
       // 115: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 120: mul.wide.u32 	%rd15, %r1216, -2139062143;
-        rd15 = uint64_t(r1216) * uint64_t(0x80808081u);
         // 121: shr.u64 	%rd16, %rd15, 39;
-        uint t77;
-        t77 = 39u;
-        rd16 = (t77 >= 64u ? 0ul : rd15 >> t77);
         // 122: cvt.u32.u64 	%r301, %rd16;
-        uint64_t t78;
-        t78 = uint64_t(rd16);
-        r301 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r1216) * uint64_t(0x80808081u)) >> 39u);
         // 123: mul.lo.s32 	%r302, %r301, 255;
-        r302 = uint(int(r301) * 255);
         // 124: sub.s32 	%r1215, %r1216, %r302;
-        r1215 = uint(int(r1216) - int(r302));
+        r1215 = uint(int(r1216) - int(uint(int(uint(uint64_t(t8))) * 255)));
         p2g_sv0 = 9;
       } else {
         p2g_sv0 = 7;
@@ -873,244 +667,118 @@ void main() {
   }
   if (p2g_sv0 == 7) {
     // 153: mul.wide.u32 	%rd19, %r1216, -858993459;
-    rd19 = uint64_t(r1216) * uint64_t(0xCCCCCCCDu);
     // 154: shr.u64 	%rd20, %rd19, 34;
-    uint t79;
-    t79 = 34u;
-    rd20 = (t79 >= 64u ? 0ul : rd19 >> t79);
     // 155: cvt.u32.u64 	%r310, %rd20;
-    uint64_t t80;
-    t80 = uint64_t(rd20);
-    r310 = uint(uint64_t(t80));
+    uint64_t t9 = uint64_t((uint64_t(r1216) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 156: mul.lo.s32 	%r311, %r310, 5;
-    r311 = uint(int(r310) * 5);
     // 157: sub.s32 	%r312, %r1216, %r311;
-    r312 = uint(int(r1216) - int(r311));
     // 158: add.s32 	%r1215, %r312, 125;
-    r1215 = uint(int(r312) + 125);
+    r1215 = uint(int(uint(int(r1216) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
     // 165: max.s32 	%r313, %r1215, 0;
-    r313 = uint(max(int(r1215), 0));
     // 166: shl.b32 	%r314, %r313, 23;
-    uint t81;
-    t81 = 23u;
-    r314 = (t81 >= 32u ? 0u : r313 << t81);
     // 167: or.b32  	%r315, %r11, %r10;
-    r315 = r11 | r10;
     // 168: or.b32  	%r1216, %r315, %r314;
-    r1216 = r315 | r314;
+    r1216 = (r11 | r10) | (uint(max(int(r1215), 0)) << 23u);
   }
   // 171: add.s32 	%r316, %r5, %r7;
   r316 = uint(int(r5) + int(r7));
   // 172: add.s32 	%r317, %r316, 5377320;
-  r317 = uint(int(r316) + 5377320);
   // 173: xor.b32  	%r318, %r317, 82;
-  r318 = r317 ^ 82u;
   // 174: mul.lo.s32 	%r319, %r318, 2146121005;
-  r319 = uint(int(r318) * 2146121005);
+  r319 = uint(int(uint(int(r316) + 5377320) ^ 82u) * 2146121005);
   // 175: shr.u32 	%r320, %r319, 15;
-  uint t82;
-  t82 = 15u;
-  r320 = (t82 >= 32u ? 0u : r319 >> t82);
   // 176: xor.b32  	%r321, %r320, %r319;
-  r321 = r320 ^ r319;
   // 177: mul.lo.s32 	%r322, %r321, -2073254261;
-  r322 = uint(int(r321) * -2073254261);
+  r322 = uint(int((r319 >> 15u) ^ r319) * -2073254261);
   // 178: shr.u32 	%r323, %r322, 16;
-  uint t83;
-  t83 = 16u;
-  r323 = (t83 >= 32u ? 0u : r322 >> t83);
   // 179: xor.b32  	%r324, %r322, %r6;
   r324 = r322 ^ r6;
   // 180: xor.b32  	%r325, %r324, %r323;
-  r325 = r324 ^ r323;
   // 181: shr.u32 	%r326, %r324, 16;
-  uint t84;
-  t84 = 16u;
-  r326 = (t84 >= 32u ? 0u : r324 >> t84);
   // 182: xor.b32  	%r327, %r325, %r326;
-  r327 = r325 ^ r326;
   // 183: mul.lo.s32 	%r328, %r327, 2146121005;
-  r328 = uint(int(r327) * 2146121005);
+  r328 = uint(int((r324 ^ (r322 >> 16u)) ^ (r324 >> 16u)) * 2146121005);
   // 184: shr.u32 	%r329, %r328, 15;
-  uint t85;
-  t85 = 15u;
-  r329 = (t85 >= 32u ? 0u : r328 >> t85);
   // 185: xor.b32  	%r330, %r329, %r328;
-  r330 = r329 ^ r328;
   // 186: mul.lo.s32 	%r331, %r330, -2073254261;
-  r331 = uint(int(r330) * -2073254261);
+  r331 = uint(int((r328 >> 15u) ^ r328) * -2073254261);
   // 187: shr.u32 	%r332, %r331, 16;
-  uint t86;
-  t86 = 16u;
-  r332 = (t86 >= 32u ? 0u : r331 >> t86);
   // 188: xor.b32  	%r333, %r332, %r331;
-  r333 = r332 ^ r331;
+  r333 = (r331 >> 16u) ^ r331;
   // 189: xor.b32  	%r334, %r333, -1515870811;
   r334 = r333 ^ 0xA5A5A5A5u;
   // 190: shr.u32 	%r335, %r334, 16;
-  uint t87;
-  t87 = 16u;
-  r335 = (t87 >= 32u ? 0u : r334 >> t87);
   // 191: xor.b32  	%r336, %r335, %r334;
-  r336 = r335 ^ r334;
   // 192: mul.lo.s32 	%r337, %r336, 2146121005;
-  r337 = uint(int(r336) * 2146121005);
+  r337 = uint(int((r334 >> 16u) ^ r334) * 2146121005);
   // 193: shr.u32 	%r338, %r337, 15;
-  uint t88;
-  t88 = 15u;
-  r338 = (t88 >= 32u ? 0u : r337 >> t88);
   // 194: xor.b32  	%r339, %r338, %r337;
-  r339 = r338 ^ r337;
   // 195: mul.lo.s32 	%r340, %r339, -2073254261;
-  r340 = uint(int(r339) * -2073254261);
+  r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
   // 196: shr.u32 	%r341, %r340, 16;
-  uint t89;
-  t89 = 16u;
-  r341 = (t89 >= 32u ? 0u : r340 >> t89);
   // 197: xor.b32  	%r1218, %r341, %r340;
-  r1218 = r341 ^ r340;
+  r1218 = (r340 >> 16u) ^ r340;
   // 198: shl.b32 	%r29, %r333, 31;
-  uint t90;
-  t90 = 31u;
-  r29 = (t90 >= 32u ? 0u : r333 << t90);
+  r29 = r333 << 31u;
   // 199: shr.u32 	%r342, %r333, 1;
-  uint t91;
-  t91 = 1u;
-  r342 = (t91 >= 32u ? 0u : r333 >> t91);
   // 200: and.b32  	%r30, %r342, 8388607;
-  r30 = r342 & 0x007FFFFFu;
+  r30 = (r333 >> 1u) & 0x007FFFFFu;
   // 201: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 202: setp.gt.s16 	%p19, %rs4, 1;
-  int t92;
-  int t93;
-  t92 = bitfieldExtract(int(rs4), 0, 16); t93 = 1;
-  bool t94;
-  t94 = t92 > t93;
-  p19 = t94;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 207: setp.eq.s16 	%p20, %rs4, 2;
-    int t95;
-    int t96;
-    t95 = bitfieldExtract(int(rs4), 0, 16); t96 = 2;
-    bool t97;
-    t97 = t95 == t96;
-    p20 = t97;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 210: setp.eq.s16 	%p21, %rs4, 3;
-      int t98;
-      int t99;
-      t98 = bitfieldExtract(int(rs4), 0, 16); t99 = 3;
-      bool t100;
-      t100 = t98 == t99;
-      p21 = t100;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 252: mul.wide.u32 	%rd23, %r1218, -858993459;
-        rd23 = uint64_t(r1218) * uint64_t(0xCCCCCCCDu);
         // 253: shr.u64 	%rd24, %rd23, 34;
-        uint t101;
-        t101 = 34u;
-        rd24 = (t101 >= 64u ? 0ul : rd23 >> t101);
         // 254: cvt.u32.u64 	%r348, %rd24;
-        uint64_t t102;
-        t102 = uint64_t(rd24);
-        r348 = uint(uint64_t(t102));
+        uint64_t t10 = uint64_t((uint64_t(r1218) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 255: mul.lo.s32 	%r349, %r348, 5;
-        r349 = uint(int(r348) * 5);
         // 256: sub.s32 	%r34, %r1218, %r349;
-        r34 = uint(int(r1218) - int(r349));
+        r34 = uint(int(r1218) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 257: setp.eq.s32 	%p29, %r34, 0;
-        int t103;
-        int t104;
-        t103 = int(r34); t104 = 0;
-        bool t105;
-        t105 = t103 == t104;
-        p29 = t105;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2279: shr.u32 	%r350, %r1218, 8;
-          uint t106;
-          t106 = 8u;
-          r350 = (t106 >= 32u ? 0u : r1218 >> t106);
+          r350 = r1218 >> 8u;
           // 2280: mul.wide.u32 	%rd25, %r350, -1431655765;
-          rd25 = uint64_t(r350) * uint64_t(0xAAAAAAABu);
           // 2281: shr.u64 	%rd26, %rd25, 34;
-          uint t107;
-          t107 = 34u;
-          rd26 = (t107 >= 64u ? 0ul : rd25 >> t107);
           // 2282: cvt.u32.u64 	%r351, %rd26;
-          uint64_t t108;
-          t108 = uint64_t(rd26);
-          r351 = uint(uint64_t(t108));
+          uint64_t t11 = uint64_t((uint64_t(r350) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2283: mul.lo.s32 	%r352, %r351, 6;
-          r352 = uint(int(r351) * 6);
           // 2284: sub.s32 	%r353, %r350, %r352;
-          r353 = uint(int(r350) - int(r352));
           // 2285: cvt.u16.u32 	%rs5, %r353;
-          uint64_t t109;
-          t109 = uint64_t(r353);
-          rs5 = (uint(uint64_t(t109)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2286: setp.gt.s16 	%p30, %rs5, 1;
-          int t110;
-          int t111;
-          t110 = bitfieldExtract(int(rs5), 0, 16); t111 = 1;
-          bool t112;
-          t112 = t110 > t111;
-          p30 = t112;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2291: setp.eq.s16 	%p31, %rs5, 2;
-            int t113;
-            int t114;
-            t113 = bitfieldExtract(int(rs5), 0, 16); t114 = 2;
-            bool t115;
-            t115 = t113 == t114;
-            p31 = t115;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2419: shr.u32 	%r355, %r1218, 12;
-              uint t116;
-              t116 = 12u;
-              r355 = (t116 >= 32u ? 0u : r1218 >> t116);
               // 2420: and.b32  	%r356, %r355, 1;
-              r356 = r355 & 1u;
               // 2421: or.b32  	%r357, %r29, %r356;
-              r357 = r29 | r356;
+              r357 = r29 | ((r1218 >> 12u) & 1u);
               // 2422: or.b32  	%r1218, %r357, 2143289344;
               r1218 = r357 | 0x7FC00000u;
               p2g_sv0 = 20;
             } else {
               // 2294: setp.eq.s16 	%p32, %rs5, 3;
-              int t117;
-              int t118;
-              t117 = bitfieldExtract(int(rs5), 0, 16); t118 = 3;
-              bool t119;
-              t119 = t117 == t118;
-              p32 = t119;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2426: setp.eq.s32 	%p36, %r30, 0;
-                int t120;
-                int t121;
-                t120 = int(r30); t121 = 0;
-                bool t122;
-                t122 = t120 == t121;
-                p36 = t122;
                 // 2427: selp.b32 	%r354, 1, %r30, %p36;
-                r354 = p36 ? 1u : r30;
                 // 2428: or.b32  	%r1218, %r354, %r29;
-                r1218 = r354 | r29;
+                r1218 = ((int(r30) == 0) ? 1u : r30) | r29;
                 p2g_sv0 = 20;
               } else {
                 // 2297: setp.ne.s16 	%p33, %rs5, 4;
-                int t123;
-                int t124;
-                t123 = bitfieldExtract(int(rs5), 0, 16); t124 = 4;
-                bool t125;
-                t125 = t123 != t124;
-                p33 = t125;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
                   // 2300: or.b32  	%r1218, %r29, 2139095039;
@@ -1121,25 +789,13 @@ void main() {
             }
           } else {
             // 2367: setp.eq.s16 	%p34, %rs5, 0;
-            int t126;
-            int t127;
-            t126 = bitfieldExtract(int(rs5), 0, 16); t127 = 0;
-            bool t128;
-            t128 = t126 == t127;
-            p34 = t128;
             // 2368: mov.u32 	%r1218, %r29;
             r1218 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2371: setp.eq.s16 	%p35, %rs5, 1;
-              int t129;
-              int t130;
-              t129 = bitfieldExtract(int(rs5), 0, 16); t130 = 1;
-              bool t131;
-              t131 = t129 == t130;
-              p35 = t131;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2376: or.b32  	%r1218, %r29, 2139095040;
                 r1218 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -1150,9 +806,8 @@ void main() {
           }
           if (p2g_sv0 == 212) {
             // 2463: or.b32  	%r358, %r29, %r30;
-            r358 = r29 | r30;
             // 2464: or.b32  	%r1218, %r358, 8388608;
-            r1218 = r358 | 0x00800000u;
+            r1218 = (r29 | r30) | 0x00800000u;
             p2g_sv0 = 20;
           }
         } else {
@@ -1162,53 +817,27 @@ void main() {
         }
       } else {
         // 213: setp.ne.s16 	%p22, %rs4, 5;
-        int t132;
-        int t133;
-        t132 = bitfieldExtract(int(rs4), 0, 16); t133 = 5;
-        bool t134;
-        t134 = t132 != t133;
-        p22 = t134;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 216: and.b32  	%r343, %r1218, 1;
-          r343 = r1218 & 1u;
           // 217: setp.eq.b32 	%p25, %r343, 1;
-          uint t135;
-          uint t136;
-          t135 = r343; t136 = 1u;
-          bool t137;
-          t137 = t135 == t136;
-          p25 = t137;
           // 218: mov.pred 	%p26, 0;
-          p26 = false;
           // 219: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 220: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 221: shr.u32 	%r344, %r1218, 1;
-          uint t138;
-          t138 = 1u;
-          r344 = (t138 >= 32u ? 0u : r1218 >> t138);
+          r344 = r1218 >> 1u;
           // 222: mul.wide.u32 	%rd21, %r344, -858993459;
-          rd21 = uint64_t(r344) * uint64_t(0xCCCCCCCDu);
           // 223: shr.u64 	%rd22, %rd21, 36;
-          uint t139;
-          t139 = 36u;
-          rd22 = (t139 >= 64u ? 0ul : rd21 >> t139);
           // 224: cvt.u32.u64 	%r345, %rd22;
-          uint64_t t140;
-          t140 = uint64_t(rd22);
-          r345 = uint(uint64_t(t140));
+          uint64_t t13 = uint64_t((uint64_t(r344) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 225: mul.lo.s32 	%r346, %r345, 20;
-          r346 = uint(int(r345) * 20);
           // 226: sub.s32 	%r31, %r344, %r346;
-          r31 = uint(int(r344) - int(r346));
-          if (p28) {
+          r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r1218 & 1u) == 1u) ^^ false)) {
             // 231: mov.u32 	%r347, 119;
-            r347 = 119u;
             // 232: sub.s32 	%r1217, %r347, %r31;
-            r1217 = uint(int(r347) - int(r31));
+            r1217 = uint(int(119u) - int(r31));
             p2g_sv0 = 19;
           } else {
             // 286: add.s32 	%r1217, %r31, 131;
@@ -1220,65 +849,32 @@ void main() {
     }
   } else {
     // 236: setp.eq.s16 	%p23, %rs4, 0;
-    int t141;
-    int t142;
-    t141 = bitfieldExtract(int(rs4), 0, 16); t142 = 0;
-    bool t143;
-    t143 = t141 == t142;
-    p23 = t143;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 264: mul.wide.u32 	%rd29, %r1218, 613566757;
-      rd29 = uint64_t(r1218) * uint64_t(0x24924925u);
       // 265: shr.u64 	%rd30, %rd29, 32;
-      uint t144;
-      t144 = 32u;
-      rd30 = (t144 >= 64u ? 0ul : rd29 >> t144);
       // 266: cvt.u32.u64 	%r361, %rd30;
-      uint64_t t145;
-      t145 = uint64_t(rd30);
-      r361 = uint(uint64_t(t145));
+      uint64_t t14 = uint64_t((uint64_t(r1218) * uint64_t(0x24924925u)) >> 32u);
+      r361 = uint(uint64_t(t14));
       // 267: sub.s32 	%r362, %r1218, %r361;
-      r362 = uint(int(r1218) - int(r361));
       // 268: shr.u32 	%r363, %r362, 1;
-      uint t146;
-      t146 = 1u;
-      r363 = (t146 >= 32u ? 0u : r362 >> t146);
       // 269: add.s32 	%r364, %r363, %r361;
-      r364 = uint(int(r363) + int(r361));
       // 270: shr.u32 	%r365, %r364, 2;
-      uint t147;
-      t147 = 2u;
-      r365 = (t147 >= 32u ? 0u : r364 >> t147);
       // 271: mul.lo.s32 	%r366, %r365, 7;
-      r366 = uint(int(r365) * 7);
+      r366 = uint(int(uint(int(uint(int(r1218) - int(r361)) >> 1u) + int(r361)) >> 2u) * 7);
       // 272: sub.s32 	%r367, %r1218, %r366;
-      r367 = uint(int(r1218) - int(r366));
       // 273: add.s32 	%r1217, %r367, 124;
-      r1217 = uint(int(r367) + 124);
+      r1217 = uint(int(uint(int(r1218) - int(r366))) + 124);
       p2g_sv0 = 19;
     } else {
       // 239: setp.eq.s16 	%p24, %rs4, 1;
-      int t148;
-      int t149;
-      t148 = bitfieldExtract(int(rs4), 0, 16); t149 = 1;
-      bool t150;
-      t150 = t148 == t149;
-      p24 = t150;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 244: mul.wide.u32 	%rd27, %r1218, -2139062143;
-        rd27 = uint64_t(r1218) * uint64_t(0x80808081u);
         // 245: shr.u64 	%rd28, %rd27, 39;
-        uint t151;
-        t151 = 39u;
-        rd28 = (t151 >= 64u ? 0ul : rd27 >> t151);
         // 246: cvt.u32.u64 	%r359, %rd28;
-        uint64_t t152;
-        t152 = uint64_t(rd28);
-        r359 = uint(uint64_t(t152));
+        uint64_t t15 = uint64_t((uint64_t(r1218) * uint64_t(0x80808081u)) >> 39u);
         // 247: mul.lo.s32 	%r360, %r359, 255;
-        r360 = uint(int(r359) * 255);
         // 248: sub.s32 	%r1217, %r1218, %r360;
-        r1217 = uint(int(r1218) - int(r360));
+        r1217 = uint(int(r1218) - int(uint(int(uint(uint64_t(t15))) * 255)));
         p2g_sv0 = 19;
       } else {
         p2g_sv0 = 17;
@@ -1287,233 +883,112 @@ void main() {
   }
   if (p2g_sv0 == 17) {
     // 277: mul.wide.u32 	%rd31, %r1218, -858993459;
-    rd31 = uint64_t(r1218) * uint64_t(0xCCCCCCCDu);
     // 278: shr.u64 	%rd32, %rd31, 34;
-    uint t153;
-    t153 = 34u;
-    rd32 = (t153 >= 64u ? 0ul : rd31 >> t153);
     // 279: cvt.u32.u64 	%r368, %rd32;
-    uint64_t t154;
-    t154 = uint64_t(rd32);
-    r368 = uint(uint64_t(t154));
+    uint64_t t16 = uint64_t((uint64_t(r1218) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 280: mul.lo.s32 	%r369, %r368, 5;
-    r369 = uint(int(r368) * 5);
     // 281: sub.s32 	%r370, %r1218, %r369;
-    r370 = uint(int(r1218) - int(r369));
     // 282: add.s32 	%r1217, %r370, 125;
-    r1217 = uint(int(r370) + 125);
+    r1217 = uint(int(uint(int(r1218) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
     // 289: max.s32 	%r371, %r1217, 0;
-    r371 = uint(max(int(r1217), 0));
     // 290: shl.b32 	%r372, %r371, 23;
-    uint t155;
-    t155 = 23u;
-    r372 = (t155 >= 32u ? 0u : r371 << t155);
     // 291: or.b32  	%r373, %r30, %r29;
-    r373 = r30 | r29;
     // 292: or.b32  	%r1218, %r373, %r372;
-    r1218 = r373 | r372;
+    r1218 = (r30 | r29) | (uint(max(int(r1217), 0)) << 23u);
   }
   // 295: add.s32 	%r374, %r8, 512;
-  r374 = uint(int(r8) + 512);
   // 296: xor.b32  	%r375, %r374, 82;
-  r375 = r374 ^ 82u;
   // 297: mul.lo.s32 	%r376, %r375, 2146121005;
-  r376 = uint(int(r375) * 2146121005);
+  r376 = uint(int(uint(int(r8) + 512) ^ 82u) * 2146121005);
   // 298: shr.u32 	%r377, %r376, 15;
-  uint t156;
-  t156 = 15u;
-  r377 = (t156 >= 32u ? 0u : r376 >> t156);
   // 299: xor.b32  	%r378, %r377, %r376;
-  r378 = r377 ^ r376;
   // 300: mul.lo.s32 	%r379, %r378, -2073254261;
-  r379 = uint(int(r378) * -2073254261);
+  r379 = uint(int((r376 >> 15u) ^ r376) * -2073254261);
   // 301: shr.u32 	%r380, %r379, 16;
-  uint t157;
-  t157 = 16u;
-  r380 = (t157 >= 32u ? 0u : r379 >> t157);
   // 302: xor.b32  	%r381, %r379, %r6;
   r381 = r379 ^ r6;
   // 303: xor.b32  	%r382, %r381, %r380;
-  r382 = r381 ^ r380;
   // 304: shr.u32 	%r383, %r381, 16;
-  uint t158;
-  t158 = 16u;
-  r383 = (t158 >= 32u ? 0u : r381 >> t158);
   // 305: xor.b32  	%r384, %r382, %r383;
-  r384 = r382 ^ r383;
   // 306: mul.lo.s32 	%r385, %r384, 2146121005;
-  r385 = uint(int(r384) * 2146121005);
+  r385 = uint(int((r381 ^ (r379 >> 16u)) ^ (r381 >> 16u)) * 2146121005);
   // 307: shr.u32 	%r386, %r385, 15;
-  uint t159;
-  t159 = 15u;
-  r386 = (t159 >= 32u ? 0u : r385 >> t159);
   // 308: xor.b32  	%r387, %r386, %r385;
-  r387 = r386 ^ r385;
   // 309: mul.lo.s32 	%r388, %r387, -2073254261;
-  r388 = uint(int(r387) * -2073254261);
+  r388 = uint(int((r385 >> 15u) ^ r385) * -2073254261);
   // 310: shr.u32 	%r389, %r388, 16;
-  uint t160;
-  t160 = 16u;
-  r389 = (t160 >= 32u ? 0u : r388 >> t160);
   // 311: xor.b32  	%r390, %r389, %r388;
-  r390 = r389 ^ r388;
+  r390 = (r388 >> 16u) ^ r388;
   // 312: xor.b32  	%r391, %r390, -1515870811;
   r391 = r390 ^ 0xA5A5A5A5u;
   // 313: shr.u32 	%r392, %r391, 16;
-  uint t161;
-  t161 = 16u;
-  r392 = (t161 >= 32u ? 0u : r391 >> t161);
   // 314: xor.b32  	%r393, %r392, %r391;
-  r393 = r392 ^ r391;
   // 315: mul.lo.s32 	%r394, %r393, 2146121005;
-  r394 = uint(int(r393) * 2146121005);
+  r394 = uint(int((r391 >> 16u) ^ r391) * 2146121005);
   // 316: shr.u32 	%r395, %r394, 15;
-  uint t162;
-  t162 = 15u;
-  r395 = (t162 >= 32u ? 0u : r394 >> t162);
   // 317: xor.b32  	%r396, %r395, %r394;
-  r396 = r395 ^ r394;
   // 318: mul.lo.s32 	%r397, %r396, -2073254261;
-  r397 = uint(int(r396) * -2073254261);
+  r397 = uint(int((r394 >> 15u) ^ r394) * -2073254261);
   // 319: shr.u32 	%r398, %r397, 16;
-  uint t163;
-  t163 = 16u;
-  r398 = (t163 >= 32u ? 0u : r397 >> t163);
   // 320: xor.b32  	%r1220, %r398, %r397;
-  r1220 = r398 ^ r397;
+  r1220 = (r397 >> 16u) ^ r397;
   // 321: shl.b32 	%r48, %r390, 31;
-  uint t164;
-  t164 = 31u;
-  r48 = (t164 >= 32u ? 0u : r390 << t164);
+  r48 = r390 << 31u;
   // 322: shr.u32 	%r399, %r390, 1;
-  uint t165;
-  t165 = 1u;
-  r399 = (t165 >= 32u ? 0u : r390 >> t165);
   // 323: and.b32  	%r49, %r399, 8388607;
-  r49 = r399 & 0x007FFFFFu;
+  r49 = (r390 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 328: setp.eq.s16 	%p38, %rs4, 2;
-    int t166;
-    int t167;
-    t166 = bitfieldExtract(int(rs4), 0, 16); t167 = 2;
-    bool t168;
-    t168 = t166 == t167;
-    p38 = t168;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 331: setp.eq.s16 	%p39, %rs4, 3;
-      int t169;
-      int t170;
-      t169 = bitfieldExtract(int(rs4), 0, 16); t170 = 3;
-      bool t171;
-      t171 = t169 == t170;
-      p39 = t171;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 373: mul.wide.u32 	%rd35, %r1220, -858993459;
-        rd35 = uint64_t(r1220) * uint64_t(0xCCCCCCCDu);
         // 374: shr.u64 	%rd36, %rd35, 34;
-        uint t172;
-        t172 = 34u;
-        rd36 = (t172 >= 64u ? 0ul : rd35 >> t172);
         // 375: cvt.u32.u64 	%r405, %rd36;
-        uint64_t t173;
-        t173 = uint64_t(rd36);
-        r405 = uint(uint64_t(t173));
+        uint64_t t17 = uint64_t((uint64_t(r1220) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 376: mul.lo.s32 	%r406, %r405, 5;
-        r406 = uint(int(r405) * 5);
         // 377: sub.s32 	%r53, %r1220, %r406;
-        r53 = uint(int(r1220) - int(r406));
+        r53 = uint(int(r1220) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 378: setp.eq.s32 	%p47, %r53, 0;
-        int t174;
-        int t175;
-        t174 = int(r53); t175 = 0;
-        bool t176;
-        t176 = t174 == t175;
-        p47 = t176;
-        if (p47) {
+        if (int(r53) == 0) {
           // 2304: shr.u32 	%r407, %r1220, 8;
-          uint t177;
-          t177 = 8u;
-          r407 = (t177 >= 32u ? 0u : r1220 >> t177);
+          r407 = r1220 >> 8u;
           // 2305: mul.wide.u32 	%rd37, %r407, -1431655765;
-          rd37 = uint64_t(r407) * uint64_t(0xAAAAAAABu);
           // 2306: shr.u64 	%rd38, %rd37, 34;
-          uint t178;
-          t178 = 34u;
-          rd38 = (t178 >= 64u ? 0ul : rd37 >> t178);
           // 2307: cvt.u32.u64 	%r408, %rd38;
-          uint64_t t179;
-          t179 = uint64_t(rd38);
-          r408 = uint(uint64_t(t179));
+          uint64_t t18 = uint64_t((uint64_t(r407) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2308: mul.lo.s32 	%r409, %r408, 6;
-          r409 = uint(int(r408) * 6);
           // 2309: sub.s32 	%r410, %r407, %r409;
-          r410 = uint(int(r407) - int(r409));
           // 2310: cvt.u16.u32 	%rs7, %r410;
-          uint64_t t180;
-          t180 = uint64_t(r410);
-          rs7 = (uint(uint64_t(t180)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2311: setp.gt.s16 	%p48, %rs7, 1;
-          int t181;
-          int t182;
-          t181 = bitfieldExtract(int(rs7), 0, 16); t182 = 1;
-          bool t183;
-          t183 = t181 > t182;
-          p48 = t183;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2316: setp.eq.s16 	%p49, %rs7, 2;
-            int t184;
-            int t185;
-            t184 = bitfieldExtract(int(rs7), 0, 16); t185 = 2;
-            bool t186;
-            t186 = t184 == t185;
-            p49 = t186;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2432: shr.u32 	%r412, %r1220, 12;
-              uint t187;
-              t187 = 12u;
-              r412 = (t187 >= 32u ? 0u : r1220 >> t187);
               // 2433: and.b32  	%r413, %r412, 1;
-              r413 = r412 & 1u;
               // 2434: or.b32  	%r414, %r48, %r413;
-              r414 = r48 | r413;
+              r414 = r48 | ((r1220 >> 12u) & 1u);
               // 2435: or.b32  	%r1220, %r414, 2143289344;
               r1220 = r414 | 0x7FC00000u;
               p2g_sv0 = 30;
             } else {
               // 2319: setp.eq.s16 	%p50, %rs7, 3;
-              int t188;
-              int t189;
-              t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 3;
-              bool t190;
-              t190 = t188 == t189;
-              p50 = t190;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2439: setp.eq.s32 	%p54, %r49, 0;
-                int t191;
-                int t192;
-                t191 = int(r49); t192 = 0;
-                bool t193;
-                t193 = t191 == t192;
-                p54 = t193;
                 // 2440: selp.b32 	%r411, 1, %r49, %p54;
-                r411 = p54 ? 1u : r49;
                 // 2441: or.b32  	%r1220, %r411, %r48;
-                r1220 = r411 | r48;
+                r1220 = ((int(r49) == 0) ? 1u : r49) | r48;
                 p2g_sv0 = 30;
               } else {
                 // 2322: setp.ne.s16 	%p51, %rs7, 4;
-                int t194;
-                int t195;
-                t194 = bitfieldExtract(int(rs7), 0, 16); t195 = 4;
-                bool t196;
-                t196 = t194 != t195;
-                p51 = t196;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
                   // 2325: or.b32  	%r1220, %r48, 2139095039;
@@ -1524,25 +999,13 @@ void main() {
             }
           } else {
             // 2380: setp.eq.s16 	%p52, %rs7, 0;
-            int t197;
-            int t198;
-            t197 = bitfieldExtract(int(rs7), 0, 16); t198 = 0;
-            bool t199;
-            t199 = t197 == t198;
-            p52 = t199;
             // 2381: mov.u32 	%r1220, %r48;
             r1220 = r48;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2384: setp.eq.s16 	%p53, %rs7, 1;
-              int t200;
-              int t201;
-              t200 = bitfieldExtract(int(rs7), 0, 16); t201 = 1;
-              bool t202;
-              t202 = t200 == t201;
-              p53 = t202;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2389: or.b32  	%r1220, %r48, 2139095040;
                 r1220 = r48 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1553,9 +1016,8 @@ void main() {
           }
           if (p2g_sv0 == 213) {
             // 2468: or.b32  	%r415, %r48, %r49;
-            r415 = r48 | r49;
             // 2469: or.b32  	%r1220, %r415, 8388608;
-            r1220 = r415 | 0x00800000u;
+            r1220 = (r48 | r49) | 0x00800000u;
             p2g_sv0 = 30;
           }
         } else {
@@ -1565,53 +1027,27 @@ void main() {
         }
       } else {
         // 334: setp.ne.s16 	%p40, %rs4, 5;
-        int t203;
-        int t204;
-        t203 = bitfieldExtract(int(rs4), 0, 16); t204 = 5;
-        bool t205;
-        t205 = t203 != t204;
-        p40 = t205;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 337: and.b32  	%r400, %r1220, 1;
-          r400 = r1220 & 1u;
           // 338: setp.eq.b32 	%p43, %r400, 1;
-          uint t206;
-          uint t207;
-          t206 = r400; t207 = 1u;
-          bool t208;
-          t208 = t206 == t207;
-          p43 = t208;
           // 339: mov.pred 	%p44, 0;
-          p44 = false;
           // 340: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 341: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 342: shr.u32 	%r401, %r1220, 1;
-          uint t209;
-          t209 = 1u;
-          r401 = (t209 >= 32u ? 0u : r1220 >> t209);
+          r401 = r1220 >> 1u;
           // 343: mul.wide.u32 	%rd33, %r401, -858993459;
-          rd33 = uint64_t(r401) * uint64_t(0xCCCCCCCDu);
           // 344: shr.u64 	%rd34, %rd33, 36;
-          uint t210;
-          t210 = 36u;
-          rd34 = (t210 >= 64u ? 0ul : rd33 >> t210);
           // 345: cvt.u32.u64 	%r402, %rd34;
-          uint64_t t211;
-          t211 = uint64_t(rd34);
-          r402 = uint(uint64_t(t211));
+          uint64_t t20 = uint64_t((uint64_t(r401) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 346: mul.lo.s32 	%r403, %r402, 20;
-          r403 = uint(int(r402) * 20);
           // 347: sub.s32 	%r50, %r401, %r403;
-          r50 = uint(int(r401) - int(r403));
-          if (p46) {
+          r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r1220 & 1u) == 1u) ^^ false)) {
             // 352: mov.u32 	%r404, 119;
-            r404 = 119u;
             // 353: sub.s32 	%r1219, %r404, %r50;
-            r1219 = uint(int(r404) - int(r50));
+            r1219 = uint(int(119u) - int(r50));
             p2g_sv0 = 29;
           } else {
             // 407: add.s32 	%r1219, %r50, 131;
@@ -1623,65 +1059,32 @@ void main() {
     }
   } else {
     // 357: setp.eq.s16 	%p41, %rs4, 0;
-    int t212;
-    int t213;
-    t212 = bitfieldExtract(int(rs4), 0, 16); t213 = 0;
-    bool t214;
-    t214 = t212 == t213;
-    p41 = t214;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 385: mul.wide.u32 	%rd41, %r1220, 613566757;
-      rd41 = uint64_t(r1220) * uint64_t(0x24924925u);
       // 386: shr.u64 	%rd42, %rd41, 32;
-      uint t215;
-      t215 = 32u;
-      rd42 = (t215 >= 64u ? 0ul : rd41 >> t215);
       // 387: cvt.u32.u64 	%r418, %rd42;
-      uint64_t t216;
-      t216 = uint64_t(rd42);
-      r418 = uint(uint64_t(t216));
+      uint64_t t21 = uint64_t((uint64_t(r1220) * uint64_t(0x24924925u)) >> 32u);
+      r418 = uint(uint64_t(t21));
       // 388: sub.s32 	%r419, %r1220, %r418;
-      r419 = uint(int(r1220) - int(r418));
       // 389: shr.u32 	%r420, %r419, 1;
-      uint t217;
-      t217 = 1u;
-      r420 = (t217 >= 32u ? 0u : r419 >> t217);
       // 390: add.s32 	%r421, %r420, %r418;
-      r421 = uint(int(r420) + int(r418));
       // 391: shr.u32 	%r422, %r421, 2;
-      uint t218;
-      t218 = 2u;
-      r422 = (t218 >= 32u ? 0u : r421 >> t218);
       // 392: mul.lo.s32 	%r423, %r422, 7;
-      r423 = uint(int(r422) * 7);
+      r423 = uint(int(uint(int(uint(int(r1220) - int(r418)) >> 1u) + int(r418)) >> 2u) * 7);
       // 393: sub.s32 	%r424, %r1220, %r423;
-      r424 = uint(int(r1220) - int(r423));
       // 394: add.s32 	%r1219, %r424, 124;
-      r1219 = uint(int(r424) + 124);
+      r1219 = uint(int(uint(int(r1220) - int(r423))) + 124);
       p2g_sv0 = 29;
     } else {
       // 360: setp.eq.s16 	%p42, %rs4, 1;
-      int t219;
-      int t220;
-      t219 = bitfieldExtract(int(rs4), 0, 16); t220 = 1;
-      bool t221;
-      t221 = t219 == t220;
-      p42 = t221;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 365: mul.wide.u32 	%rd39, %r1220, -2139062143;
-        rd39 = uint64_t(r1220) * uint64_t(0x80808081u);
         // 366: shr.u64 	%rd40, %rd39, 39;
-        uint t222;
-        t222 = 39u;
-        rd40 = (t222 >= 64u ? 0ul : rd39 >> t222);
         // 367: cvt.u32.u64 	%r416, %rd40;
-        uint64_t t223;
-        t223 = uint64_t(rd40);
-        r416 = uint(uint64_t(t223));
+        uint64_t t22 = uint64_t((uint64_t(r1220) * uint64_t(0x80808081u)) >> 39u);
         // 368: mul.lo.s32 	%r417, %r416, 255;
-        r417 = uint(int(r416) * 255);
         // 369: sub.s32 	%r1219, %r1220, %r417;
-        r1219 = uint(int(r1220) - int(r417));
+        r1219 = uint(int(r1220) - int(uint(int(uint(uint64_t(t22))) * 255)));
         p2g_sv0 = 29;
       } else {
         p2g_sv0 = 27;
@@ -1690,233 +1093,112 @@ void main() {
   }
   if (p2g_sv0 == 27) {
     // 398: mul.wide.u32 	%rd43, %r1220, -858993459;
-    rd43 = uint64_t(r1220) * uint64_t(0xCCCCCCCDu);
     // 399: shr.u64 	%rd44, %rd43, 34;
-    uint t224;
-    t224 = 34u;
-    rd44 = (t224 >= 64u ? 0ul : rd43 >> t224);
     // 400: cvt.u32.u64 	%r425, %rd44;
-    uint64_t t225;
-    t225 = uint64_t(rd44);
-    r425 = uint(uint64_t(t225));
+    uint64_t t23 = uint64_t((uint64_t(r1220) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 401: mul.lo.s32 	%r426, %r425, 5;
-    r426 = uint(int(r425) * 5);
     // 402: sub.s32 	%r427, %r1220, %r426;
-    r427 = uint(int(r1220) - int(r426));
     // 403: add.s32 	%r1219, %r427, 125;
-    r1219 = uint(int(r427) + 125);
+    r1219 = uint(int(uint(int(r1220) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
     // 410: max.s32 	%r428, %r1219, 0;
-    r428 = uint(max(int(r1219), 0));
     // 411: shl.b32 	%r429, %r428, 23;
-    uint t226;
-    t226 = 23u;
-    r429 = (t226 >= 32u ? 0u : r428 << t226);
     // 412: or.b32  	%r430, %r49, %r48;
-    r430 = r49 | r48;
     // 413: or.b32  	%r1220, %r430, %r429;
-    r1220 = r430 | r429;
+    r1220 = (r49 | r48) | (uint(max(int(r1219), 0)) << 23u);
   }
   // 416: add.s32 	%r432, %r316, 5377832;
-  r432 = uint(int(r316) + 5377832);
   // 417: xor.b32  	%r433, %r432, 82;
-  r433 = r432 ^ 82u;
   // 418: mul.lo.s32 	%r434, %r433, 2146121005;
-  r434 = uint(int(r433) * 2146121005);
+  r434 = uint(int(uint(int(r316) + 5377832) ^ 82u) * 2146121005);
   // 419: shr.u32 	%r435, %r434, 15;
-  uint t227;
-  t227 = 15u;
-  r435 = (t227 >= 32u ? 0u : r434 >> t227);
   // 420: xor.b32  	%r436, %r435, %r434;
-  r436 = r435 ^ r434;
   // 421: mul.lo.s32 	%r437, %r436, -2073254261;
-  r437 = uint(int(r436) * -2073254261);
+  r437 = uint(int((r434 >> 15u) ^ r434) * -2073254261);
   // 422: shr.u32 	%r438, %r437, 16;
-  uint t228;
-  t228 = 16u;
-  r438 = (t228 >= 32u ? 0u : r437 >> t228);
   // 423: xor.b32  	%r439, %r437, %r6;
   r439 = r437 ^ r6;
   // 424: xor.b32  	%r440, %r439, %r438;
-  r440 = r439 ^ r438;
   // 425: shr.u32 	%r441, %r439, 16;
-  uint t229;
-  t229 = 16u;
-  r441 = (t229 >= 32u ? 0u : r439 >> t229);
   // 426: xor.b32  	%r442, %r440, %r441;
-  r442 = r440 ^ r441;
   // 427: mul.lo.s32 	%r443, %r442, 2146121005;
-  r443 = uint(int(r442) * 2146121005);
+  r443 = uint(int((r439 ^ (r437 >> 16u)) ^ (r439 >> 16u)) * 2146121005);
   // 428: shr.u32 	%r444, %r443, 15;
-  uint t230;
-  t230 = 15u;
-  r444 = (t230 >= 32u ? 0u : r443 >> t230);
   // 429: xor.b32  	%r445, %r444, %r443;
-  r445 = r444 ^ r443;
   // 430: mul.lo.s32 	%r446, %r445, -2073254261;
-  r446 = uint(int(r445) * -2073254261);
+  r446 = uint(int((r443 >> 15u) ^ r443) * -2073254261);
   // 431: shr.u32 	%r447, %r446, 16;
-  uint t231;
-  t231 = 16u;
-  r447 = (t231 >= 32u ? 0u : r446 >> t231);
   // 432: xor.b32  	%r448, %r447, %r446;
-  r448 = r447 ^ r446;
+  r448 = (r446 >> 16u) ^ r446;
   // 433: xor.b32  	%r449, %r448, -1515870811;
   r449 = r448 ^ 0xA5A5A5A5u;
   // 434: shr.u32 	%r450, %r449, 16;
-  uint t232;
-  t232 = 16u;
-  r450 = (t232 >= 32u ? 0u : r449 >> t232);
   // 435: xor.b32  	%r451, %r450, %r449;
-  r451 = r450 ^ r449;
   // 436: mul.lo.s32 	%r452, %r451, 2146121005;
-  r452 = uint(int(r451) * 2146121005);
+  r452 = uint(int((r449 >> 16u) ^ r449) * 2146121005);
   // 437: shr.u32 	%r453, %r452, 15;
-  uint t233;
-  t233 = 15u;
-  r453 = (t233 >= 32u ? 0u : r452 >> t233);
   // 438: xor.b32  	%r454, %r453, %r452;
-  r454 = r453 ^ r452;
   // 439: mul.lo.s32 	%r455, %r454, -2073254261;
-  r455 = uint(int(r454) * -2073254261);
+  r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
   // 440: shr.u32 	%r456, %r455, 16;
-  uint t234;
-  t234 = 16u;
-  r456 = (t234 >= 32u ? 0u : r455 >> t234);
   // 441: xor.b32  	%r1222, %r456, %r455;
-  r1222 = r456 ^ r455;
+  r1222 = (r455 >> 16u) ^ r455;
   // 442: shl.b32 	%r67, %r448, 31;
-  uint t235;
-  t235 = 31u;
-  r67 = (t235 >= 32u ? 0u : r448 << t235);
+  r67 = r448 << 31u;
   // 443: shr.u32 	%r457, %r448, 1;
-  uint t236;
-  t236 = 1u;
-  r457 = (t236 >= 32u ? 0u : r448 >> t236);
   // 444: and.b32  	%r68, %r457, 8388607;
-  r68 = r457 & 0x007FFFFFu;
+  r68 = (r448 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 449: setp.eq.s16 	%p56, %rs4, 2;
-    int t237;
-    int t238;
-    t237 = bitfieldExtract(int(rs4), 0, 16); t238 = 2;
-    bool t239;
-    t239 = t237 == t238;
-    p56 = t239;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 452: setp.eq.s16 	%p57, %rs4, 3;
-      int t240;
-      int t241;
-      t240 = bitfieldExtract(int(rs4), 0, 16); t241 = 3;
-      bool t242;
-      t242 = t240 == t241;
-      p57 = t242;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 494: mul.wide.u32 	%rd47, %r1222, -858993459;
-        rd47 = uint64_t(r1222) * uint64_t(0xCCCCCCCDu);
         // 495: shr.u64 	%rd48, %rd47, 34;
-        uint t243;
-        t243 = 34u;
-        rd48 = (t243 >= 64u ? 0ul : rd47 >> t243);
         // 496: cvt.u32.u64 	%r463, %rd48;
-        uint64_t t244;
-        t244 = uint64_t(rd48);
-        r463 = uint(uint64_t(t244));
+        uint64_t t24 = uint64_t((uint64_t(r1222) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 497: mul.lo.s32 	%r464, %r463, 5;
-        r464 = uint(int(r463) * 5);
         // 498: sub.s32 	%r72, %r1222, %r464;
-        r72 = uint(int(r1222) - int(r464));
+        r72 = uint(int(r1222) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 499: setp.eq.s32 	%p65, %r72, 0;
-        int t245;
-        int t246;
-        t245 = int(r72); t246 = 0;
-        bool t247;
-        t247 = t245 == t246;
-        p65 = t247;
-        if (p65) {
+        if (int(r72) == 0) {
           // 2329: shr.u32 	%r465, %r1222, 8;
-          uint t248;
-          t248 = 8u;
-          r465 = (t248 >= 32u ? 0u : r1222 >> t248);
+          r465 = r1222 >> 8u;
           // 2330: mul.wide.u32 	%rd49, %r465, -1431655765;
-          rd49 = uint64_t(r465) * uint64_t(0xAAAAAAABu);
           // 2331: shr.u64 	%rd50, %rd49, 34;
-          uint t249;
-          t249 = 34u;
-          rd50 = (t249 >= 64u ? 0ul : rd49 >> t249);
           // 2332: cvt.u32.u64 	%r466, %rd50;
-          uint64_t t250;
-          t250 = uint64_t(rd50);
-          r466 = uint(uint64_t(t250));
+          uint64_t t25 = uint64_t((uint64_t(r465) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2333: mul.lo.s32 	%r467, %r466, 6;
-          r467 = uint(int(r466) * 6);
           // 2334: sub.s32 	%r468, %r465, %r467;
-          r468 = uint(int(r465) - int(r467));
           // 2335: cvt.u16.u32 	%rs9, %r468;
-          uint64_t t251;
-          t251 = uint64_t(r468);
-          rs9 = (uint(uint64_t(t251)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2336: setp.gt.s16 	%p66, %rs9, 1;
-          int t252;
-          int t253;
-          t252 = bitfieldExtract(int(rs9), 0, 16); t253 = 1;
-          bool t254;
-          t254 = t252 > t253;
-          p66 = t254;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2341: setp.eq.s16 	%p67, %rs9, 2;
-            int t255;
-            int t256;
-            t255 = bitfieldExtract(int(rs9), 0, 16); t256 = 2;
-            bool t257;
-            t257 = t255 == t256;
-            p67 = t257;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2445: shr.u32 	%r470, %r1222, 12;
-              uint t258;
-              t258 = 12u;
-              r470 = (t258 >= 32u ? 0u : r1222 >> t258);
               // 2446: and.b32  	%r471, %r470, 1;
-              r471 = r470 & 1u;
               // 2447: or.b32  	%r472, %r67, %r471;
-              r472 = r67 | r471;
+              r472 = r67 | ((r1222 >> 12u) & 1u);
               // 2448: or.b32  	%r1222, %r472, 2143289344;
               r1222 = r472 | 0x7FC00000u;
               p2g_sv0 = 40;
             } else {
               // 2344: setp.eq.s16 	%p68, %rs9, 3;
-              int t259;
-              int t260;
-              t259 = bitfieldExtract(int(rs9), 0, 16); t260 = 3;
-              bool t261;
-              t261 = t259 == t260;
-              p68 = t261;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2452: setp.eq.s32 	%p72, %r68, 0;
-                int t262;
-                int t263;
-                t262 = int(r68); t263 = 0;
-                bool t264;
-                t264 = t262 == t263;
-                p72 = t264;
                 // 2453: selp.b32 	%r469, 1, %r68, %p72;
-                r469 = p72 ? 1u : r68;
                 // 2454: or.b32  	%r1222, %r469, %r67;
-                r1222 = r469 | r67;
+                r1222 = ((int(r68) == 0) ? 1u : r68) | r67;
                 p2g_sv0 = 40;
               } else {
                 // 2347: setp.ne.s16 	%p69, %rs9, 4;
-                int t265;
-                int t266;
-                t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 4;
-                bool t267;
-                t267 = t265 != t266;
-                p69 = t267;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
                   // 2350: or.b32  	%r1222, %r67, 2139095039;
@@ -1927,25 +1209,13 @@ void main() {
             }
           } else {
             // 2393: setp.eq.s16 	%p70, %rs9, 0;
-            int t268;
-            int t269;
-            t268 = bitfieldExtract(int(rs9), 0, 16); t269 = 0;
-            bool t270;
-            t270 = t268 == t269;
-            p70 = t270;
             // 2394: mov.u32 	%r1222, %r67;
             r1222 = r67;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2397: setp.eq.s16 	%p71, %rs9, 1;
-              int t271;
-              int t272;
-              t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 1;
-              bool t273;
-              t273 = t271 == t272;
-              p71 = t273;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2402: or.b32  	%r1222, %r67, 2139095040;
                 r1222 = r67 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1956,9 +1226,8 @@ void main() {
           }
           if (p2g_sv0 == 214) {
             // 2473: or.b32  	%r473, %r67, %r68;
-            r473 = r67 | r68;
             // 2474: or.b32  	%r1222, %r473, 8388608;
-            r1222 = r473 | 0x00800000u;
+            r1222 = (r67 | r68) | 0x00800000u;
             p2g_sv0 = 40;
           }
         } else {
@@ -1968,53 +1237,27 @@ void main() {
         }
       } else {
         // 455: setp.ne.s16 	%p58, %rs4, 5;
-        int t274;
-        int t275;
-        t274 = bitfieldExtract(int(rs4), 0, 16); t275 = 5;
-        bool t276;
-        t276 = t274 != t275;
-        p58 = t276;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 458: and.b32  	%r458, %r1222, 1;
-          r458 = r1222 & 1u;
           // 459: setp.eq.b32 	%p61, %r458, 1;
-          uint t277;
-          uint t278;
-          t277 = r458; t278 = 1u;
-          bool t279;
-          t279 = t277 == t278;
-          p61 = t279;
           // 460: mov.pred 	%p62, 0;
-          p62 = false;
           // 461: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 462: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 463: shr.u32 	%r459, %r1222, 1;
-          uint t280;
-          t280 = 1u;
-          r459 = (t280 >= 32u ? 0u : r1222 >> t280);
+          r459 = r1222 >> 1u;
           // 464: mul.wide.u32 	%rd45, %r459, -858993459;
-          rd45 = uint64_t(r459) * uint64_t(0xCCCCCCCDu);
           // 465: shr.u64 	%rd46, %rd45, 36;
-          uint t281;
-          t281 = 36u;
-          rd46 = (t281 >= 64u ? 0ul : rd45 >> t281);
           // 466: cvt.u32.u64 	%r460, %rd46;
-          uint64_t t282;
-          t282 = uint64_t(rd46);
-          r460 = uint(uint64_t(t282));
+          uint64_t t27 = uint64_t((uint64_t(r459) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 467: mul.lo.s32 	%r461, %r460, 20;
-          r461 = uint(int(r460) * 20);
           // 468: sub.s32 	%r69, %r459, %r461;
-          r69 = uint(int(r459) - int(r461));
-          if (p64) {
+          r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r1222 & 1u) == 1u) ^^ false)) {
             // 473: mov.u32 	%r462, 119;
-            r462 = 119u;
             // 474: sub.s32 	%r1221, %r462, %r69;
-            r1221 = uint(int(r462) - int(r69));
+            r1221 = uint(int(119u) - int(r69));
             p2g_sv0 = 39;
           } else {
             // 528: add.s32 	%r1221, %r69, 131;
@@ -2026,65 +1269,32 @@ void main() {
     }
   } else {
     // 478: setp.eq.s16 	%p59, %rs4, 0;
-    int t283;
-    int t284;
-    t283 = bitfieldExtract(int(rs4), 0, 16); t284 = 0;
-    bool t285;
-    t285 = t283 == t284;
-    p59 = t285;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 506: mul.wide.u32 	%rd53, %r1222, 613566757;
-      rd53 = uint64_t(r1222) * uint64_t(0x24924925u);
       // 507: shr.u64 	%rd54, %rd53, 32;
-      uint t286;
-      t286 = 32u;
-      rd54 = (t286 >= 64u ? 0ul : rd53 >> t286);
       // 508: cvt.u32.u64 	%r476, %rd54;
-      uint64_t t287;
-      t287 = uint64_t(rd54);
-      r476 = uint(uint64_t(t287));
+      uint64_t t28 = uint64_t((uint64_t(r1222) * uint64_t(0x24924925u)) >> 32u);
+      r476 = uint(uint64_t(t28));
       // 509: sub.s32 	%r477, %r1222, %r476;
-      r477 = uint(int(r1222) - int(r476));
       // 510: shr.u32 	%r478, %r477, 1;
-      uint t288;
-      t288 = 1u;
-      r478 = (t288 >= 32u ? 0u : r477 >> t288);
       // 511: add.s32 	%r479, %r478, %r476;
-      r479 = uint(int(r478) + int(r476));
       // 512: shr.u32 	%r480, %r479, 2;
-      uint t289;
-      t289 = 2u;
-      r480 = (t289 >= 32u ? 0u : r479 >> t289);
       // 513: mul.lo.s32 	%r481, %r480, 7;
-      r481 = uint(int(r480) * 7);
+      r481 = uint(int(uint(int(uint(int(r1222) - int(r476)) >> 1u) + int(r476)) >> 2u) * 7);
       // 514: sub.s32 	%r482, %r1222, %r481;
-      r482 = uint(int(r1222) - int(r481));
       // 515: add.s32 	%r1221, %r482, 124;
-      r1221 = uint(int(r482) + 124);
+      r1221 = uint(int(uint(int(r1222) - int(r481))) + 124);
       p2g_sv0 = 39;
     } else {
       // 481: setp.eq.s16 	%p60, %rs4, 1;
-      int t290;
-      int t291;
-      t290 = bitfieldExtract(int(rs4), 0, 16); t291 = 1;
-      bool t292;
-      t292 = t290 == t291;
-      p60 = t292;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 486: mul.wide.u32 	%rd51, %r1222, -2139062143;
-        rd51 = uint64_t(r1222) * uint64_t(0x80808081u);
         // 487: shr.u64 	%rd52, %rd51, 39;
-        uint t293;
-        t293 = 39u;
-        rd52 = (t293 >= 64u ? 0ul : rd51 >> t293);
         // 488: cvt.u32.u64 	%r474, %rd52;
-        uint64_t t294;
-        t294 = uint64_t(rd52);
-        r474 = uint(uint64_t(t294));
+        uint64_t t29 = uint64_t((uint64_t(r1222) * uint64_t(0x80808081u)) >> 39u);
         // 489: mul.lo.s32 	%r475, %r474, 255;
-        r475 = uint(int(r474) * 255);
         // 490: sub.s32 	%r1221, %r1222, %r475;
-        r1221 = uint(int(r1222) - int(r475));
+        r1221 = uint(int(r1222) - int(uint(int(uint(uint64_t(t29))) * 255)));
         p2g_sv0 = 39;
       } else {
         p2g_sv0 = 37;
@@ -2093,34 +1303,21 @@ void main() {
   }
   if (p2g_sv0 == 37) {
     // 519: mul.wide.u32 	%rd55, %r1222, -858993459;
-    rd55 = uint64_t(r1222) * uint64_t(0xCCCCCCCDu);
     // 520: shr.u64 	%rd56, %rd55, 34;
-    uint t295;
-    t295 = 34u;
-    rd56 = (t295 >= 64u ? 0ul : rd55 >> t295);
     // 521: cvt.u32.u64 	%r483, %rd56;
-    uint64_t t296;
-    t296 = uint64_t(rd56);
-    r483 = uint(uint64_t(t296));
+    uint64_t t30 = uint64_t((uint64_t(r1222) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 522: mul.lo.s32 	%r484, %r483, 5;
-    r484 = uint(int(r483) * 5);
     // 523: sub.s32 	%r485, %r1222, %r484;
-    r485 = uint(int(r1222) - int(r484));
     // 524: add.s32 	%r1221, %r485, 125;
-    r1221 = uint(int(r485) + 125);
+    r1221 = uint(int(uint(int(r1222) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
     // 531: max.s32 	%r486, %r1221, 0;
-    r486 = uint(max(int(r1221), 0));
     // 532: shl.b32 	%r487, %r486, 23;
-    uint t297;
-    t297 = 23u;
-    r487 = (t297 >= 32u ? 0u : r486 << t297);
     // 533: or.b32  	%r488, %r68, %r67;
-    r488 = r68 | r67;
     // 534: or.b32  	%r1222, %r488, %r487;
-    r1222 = r488 | r487;
+    r1222 = (r68 | r67) | (uint(max(int(r1221), 0)) << 23u);
   }
   // 537: cvta.to.global.u64 	%rd1, %rd6;
   rd1 = rd6;
@@ -2129,9 +1326,7 @@ void main() {
   // 539: add.u64 	%rd3, %SPL, 16;
   rd3 = SPL + 16ul;
   // 540: shl.b32 	%r85, %r3, 2;
-  uint t298;
-  t298 = 2u;
-  r85 = (t298 >= 32u ? 0u : r3 << t298);
+  r85 = r3 << 2u;
   // 541: mov.u32 	%r1223, 0;
   r1223 = 0u;
   // 542: mov.u64 	%rd177, %rd2;
@@ -2139,144 +1334,72 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 766: shl.b32 	%r490, %r1223, 3;
-    uint t299;
-    t299 = 3u;
-    r490 = (t299 >= 32u ? 0u : r1223 << t299);
     // 767: and.b32  	%r491, %r490, 8;
-    r491 = r490 & 8u;
     // 768: or.b32  	%r492, %r491, %r2;
-    r492 = r491 | r2;
     // 769: and.b32  	%r493, %r1223, 2147483646;
-    r493 = r1223 & 0x7FFFFFFEu;
     // 770: setp.eq.s32 	%p73, %r493, 0;
-    int t300;
-    int t301;
-    t300 = int(r493); t301 = 0;
-    bool t302;
-    t302 = t300 == t301;
-    p73 = t302;
     // 771: selp.b32 	%r494, 0, 16, %p73;
-    r494 = p73 ? 0u : 16u;
     // 772: or.b32  	%r87, %r494, %r85;
-    r87 = r494 | r85;
+    r87 = ((int(r1223 & 0x7FFFFFFEu) == 0) ? 0u : 16u) | r85;
     // 773: shl.b32 	%r88, %r492, 6;
-    uint t303;
-    t303 = 6u;
-    r88 = (t303 >= 32u ? 0u : r492 << t303);
+    r88 = (((r1223 << 3u) & 8u) | r2) << 6u;
     // 774: or.b32  	%r495, %r88, %r87;
-    r495 = r88 | r87;
     // 775: add.s32 	%r496, %r495, 5369127;
-    r496 = uint(int(r495) + 5369127);
+    r496 = uint(int(r88 | r87) + 5369127);
     // 776: shr.u32 	%r497, %r496, 16;
-    uint t304;
-    t304 = 16u;
-    r497 = (t304 >= 32u ? 0u : r496 >> t304);
     // 777: xor.b32  	%r498, %r497, %r496;
-    r498 = r497 ^ r496;
     // 778: mul.lo.s32 	%r499, %r498, 2146121005;
-    r499 = uint(int(r498) * 2146121005);
+    r499 = uint(int((r496 >> 16u) ^ r496) * 2146121005);
     // 779: shr.u32 	%r500, %r499, 15;
-    uint t305;
-    t305 = 15u;
-    r500 = (t305 >= 32u ? 0u : r499 >> t305);
     // 780: xor.b32  	%r501, %r500, %r499;
-    r501 = r500 ^ r499;
     // 781: mul.lo.s32 	%r502, %r501, -2073254261;
-    r502 = uint(int(r501) * -2073254261);
+    r502 = uint(int((r499 >> 15u) ^ r499) * -2073254261);
     // 782: shr.u32 	%r503, %r502, 16;
-    uint t306;
-    t306 = 16u;
-    r503 = (t306 >= 32u ? 0u : r502 >> t306);
     // 783: xor.b32  	%r504, %r502, %r6;
     r504 = r502 ^ r6;
     // 784: xor.b32  	%r505, %r504, %r503;
-    r505 = r504 ^ r503;
     // 785: shr.u32 	%r506, %r504, 16;
-    uint t307;
-    t307 = 16u;
-    r506 = (t307 >= 32u ? 0u : r504 >> t307);
     // 786: xor.b32  	%r507, %r505, %r506;
-    r507 = r505 ^ r506;
     // 787: mul.lo.s32 	%r508, %r507, 2146121005;
-    r508 = uint(int(r507) * 2146121005);
+    r508 = uint(int((r504 ^ (r502 >> 16u)) ^ (r504 >> 16u)) * 2146121005);
     // 788: shr.u32 	%r509, %r508, 15;
-    uint t308;
-    t308 = 15u;
-    r509 = (t308 >= 32u ? 0u : r508 >> t308);
     // 789: xor.b32  	%r510, %r509, %r508;
-    r510 = r509 ^ r508;
     // 790: mul.lo.s32 	%r511, %r510, -2073254261;
-    r511 = uint(int(r510) * -2073254261);
+    r511 = uint(int((r508 >> 15u) ^ r508) * -2073254261);
     // 791: shr.u32 	%r512, %r511, 16;
-    uint t309;
-    t309 = 16u;
-    r512 = (t309 >= 32u ? 0u : r511 >> t309);
     // 792: xor.b32  	%r513, %r512, %r511;
-    r513 = r512 ^ r511;
+    r513 = (r511 >> 16u) ^ r511;
     // 793: xor.b32  	%r514, %r513, -1515870811;
     r514 = r513 ^ 0xA5A5A5A5u;
     // 794: shr.u32 	%r515, %r514, 16;
-    uint t310;
-    t310 = 16u;
-    r515 = (t310 >= 32u ? 0u : r514 >> t310);
     // 795: xor.b32  	%r516, %r515, %r514;
-    r516 = r515 ^ r514;
     // 796: mul.lo.s32 	%r517, %r516, 2146121005;
-    r517 = uint(int(r516) * 2146121005);
+    r517 = uint(int((r514 >> 16u) ^ r514) * 2146121005);
     // 797: shr.u32 	%r518, %r517, 15;
-    uint t311;
-    t311 = 15u;
-    r518 = (t311 >= 32u ? 0u : r517 >> t311);
     // 798: xor.b32  	%r519, %r518, %r517;
-    r519 = r518 ^ r517;
     // 799: mul.lo.s32 	%r520, %r519, -2073254261;
-    r520 = uint(int(r519) * -2073254261);
+    r520 = uint(int((r517 >> 15u) ^ r517) * -2073254261);
     // 800: shr.u32 	%r521, %r520, 16;
-    uint t312;
-    t312 = 16u;
-    r521 = (t312 >= 32u ? 0u : r520 >> t312);
     // 801: xor.b32  	%r89, %r521, %r520;
-    r89 = r521 ^ r520;
+    r89 = (r520 >> 16u) ^ r520;
     // 802: shl.b32 	%r522, %r513, 7;
-    uint t313;
-    t313 = 7u;
-    r522 = (t313 >= 32u ? 0u : r513 << t313);
     // 803: and.b32  	%r1225, %r522, 128;
-    r1225 = r522 & 128u;
+    r1225 = (r513 << 7u) & 128u;
     // 804: shr.u32 	%r523, %r513, 1;
-    uint t314;
-    t314 = 1u;
-    r523 = (t314 >= 32u ? 0u : r513 >> t314);
     // 805: and.b32  	%r91, %r523, 7;
-    r91 = r523 & 7u;
+    r91 = (r513 >> 1u) & 7u;
     // 806: setp.eq.s32 	%p74, %r4, 4;
-    int t315;
-    int t316;
-    t315 = int(r4); t316 = 4;
-    bool t317;
-    t317 = t315 == t316;
-    p74 = t317;
+    p74 = int(r4) == 4;
     if (p74) {
       // 811: mul.wide.u32 	%rd71, %r89, -858993459;
-      rd71 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
       // 812: shr.u64 	%rd72, %rd71, 34;
-      uint t318;
-      t318 = 34u;
-      rd72 = (t318 >= 64u ? 0ul : rd71 >> t318);
       // 813: cvt.u32.u64 	%r553, %rd72;
-      uint64_t t319;
-      t319 = uint64_t(rd72);
-      r553 = uint(uint64_t(t319));
+      uint64_t t31 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 814: mul.lo.s32 	%r554, %r553, 5;
-      r554 = uint(int(r553) * 5);
       // 815: sub.s32 	%r555, %r89, %r554;
-      r555 = uint(int(r89) - int(r554));
       // 816: shl.b32 	%r556, %r555, 3;
-      uint t320;
-      t320 = 3u;
-      r556 = (t320 >= 32u ? 0u : r555 << t320);
       // 817: add.s32 	%r557, %r556, 40;
-      r557 = uint(int(r556) + 40);
+      r557 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t31))) * 5))) << 3u) + 40);
       // 818: or.b32  	%r558, %r91, %r1225;
       r558 = r91 | r1225;
       // 819: or.b32  	%r1225, %r558, %r557;
@@ -2284,126 +1407,55 @@ void main() {
     } else {
       if (p19) {
         // 827: setp.eq.s16 	%p76, %rs4, 2;
-        int t321;
-        int t322;
-        t321 = bitfieldExtract(int(rs4), 0, 16); t322 = 2;
-        bool t323;
-        t323 = t321 == t322;
-        p76 = t323;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 861: and.b32  	%r1225, %r89, 255;
           r1225 = r89 & 255u;
           p2g_sv0 = 80;
         } else {
           // 830: setp.eq.s16 	%p77, %rs4, 3;
-          int t324;
-          int t325;
-          t324 = bitfieldExtract(int(rs4), 0, 16); t325 = 3;
-          bool t326;
-          t326 = t324 == t325;
-          p77 = t326;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 865: mul.wide.u32 	%rd61, %r89, -858993459;
-            rd61 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
             // 866: shr.u64 	%rd62, %rd61, 34;
-            uint t327;
-            t327 = 34u;
-            rd62 = (t327 >= 64u ? 0ul : rd61 >> t327);
             // 867: cvt.u32.u64 	%r527, %rd62;
-            uint64_t t328;
-            t328 = uint64_t(rd62);
-            r527 = uint(uint64_t(t328));
+            uint64_t t32 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 868: mul.lo.s32 	%r528, %r527, 5;
-            r528 = uint(int(r527) * 5);
             // 869: sub.s32 	%r93, %r89, %r528;
-            r93 = uint(int(r89) - int(r528));
+            r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 870: setp.eq.s32 	%p81, %r93, 0;
-            int t329;
-            int t330;
-            t329 = int(r93); t330 = 0;
-            bool t331;
-            t331 = t329 == t330;
-            p81 = t331;
-            if (p81) {
+            if (int(r93) == 0) {
               // 546: shr.u32 	%r529, %r89, 8;
-              uint t332;
-              t332 = 8u;
-              r529 = (t332 >= 32u ? 0u : r89 >> t332);
+              r529 = r89 >> 8u;
               // 547: mul.wide.u32 	%rd63, %r529, -1431655765;
-              rd63 = uint64_t(r529) * uint64_t(0xAAAAAAABu);
               // 548: shr.u64 	%rd64, %rd63, 34;
-              uint t333;
-              t333 = 34u;
-              rd64 = (t333 >= 64u ? 0ul : rd63 >> t333);
               // 549: cvt.u32.u64 	%r530, %rd64;
-              uint64_t t334;
-              t334 = uint64_t(rd64);
-              r530 = uint(uint64_t(t334));
+              uint64_t t33 = uint64_t((uint64_t(r529) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 550: mul.lo.s32 	%r531, %r530, 6;
-              r531 = uint(int(r530) * 6);
               // 551: sub.s32 	%r532, %r529, %r531;
-              r532 = uint(int(r529) - int(r531));
               // 552: cvt.u16.u32 	%rs11, %r532;
-              uint64_t t335;
-              t335 = uint64_t(r532);
-              rs11 = (uint(uint64_t(t335)) & 65535u);
+              uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
+              rs11 = (uint(uint64_t(t34)) & 65535u);
               // 553: setp.gt.s16 	%p82, %rs11, 1;
-              int t336;
-              int t337;
-              t336 = bitfieldExtract(int(rs11), 0, 16); t337 = 1;
-              bool t338;
-              t338 = t336 > t337;
-              p82 = t338;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 558: setp.eq.s16 	%p83, %rs11, 2;
-                int t339;
-                int t340;
-                t339 = bitfieldExtract(int(rs11), 0, 16); t340 = 2;
-                bool t341;
-                t341 = t339 == t340;
-                p83 = t341;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 694: shr.u32 	%r534, %r89, 12;
-                  uint t342;
-                  t342 = 12u;
-                  r534 = (t342 >= 32u ? 0u : r89 >> t342);
                   // 695: and.b32  	%r535, %r534, 1;
-                  r535 = r534 & 1u;
                   // 696: or.b32  	%r536, %r1225, %r535;
-                  r536 = r1225 | r535;
+                  r536 = r1225 | ((r89 >> 12u) & 1u);
                   // 697: or.b32  	%r1225, %r536, 124;
                   r1225 = r536 | 124u;
                   p2g_sv0 = 80;
                 } else {
                   // 561: setp.eq.s16 	%p84, %rs11, 3;
-                  int t343;
-                  int t344;
-                  t343 = bitfieldExtract(int(rs11), 0, 16); t344 = 3;
-                  bool t345;
-                  t345 = t343 == t344;
-                  p84 = t345;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 701: setp.eq.s32 	%p88, %r91, 0;
-                    int t346;
-                    int t347;
-                    t346 = int(r91); t347 = 0;
-                    bool t348;
-                    t348 = t346 == t347;
-                    p88 = t348;
                     // 702: selp.b32 	%r533, 1, %r91, %p88;
-                    r533 = p88 ? 1u : r91;
                     // 703: or.b32  	%r1225, %r533, %r1225;
-                    r1225 = r533 | r1225;
+                    r1225 = ((int(r91) == 0) ? 1u : r91) | r1225;
                     p2g_sv0 = 80;
                   } else {
                     // 564: setp.ne.s16 	%p85, %rs11, 4;
-                    int t349;
-                    int t350;
-                    t349 = bitfieldExtract(int(rs11), 0, 16); t350 = 4;
-                    bool t351;
-                    t351 = t349 != t350;
-                    p85 = t351;
-                    if (p85) {
+                    if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
                       // 567: or.b32  	%r1225, %r1225, 119;
@@ -2414,23 +1466,11 @@ void main() {
                 }
               } else {
                 // 646: setp.eq.s16 	%p86, %rs11, 0;
-                int t352;
-                int t353;
-                t352 = bitfieldExtract(int(rs11), 0, 16); t353 = 0;
-                bool t354;
-                t354 = t352 == t353;
-                p86 = t354;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
                   // 649: setp.eq.s16 	%p87, %rs11, 1;
-                  int t355;
-                  int t356;
-                  t355 = bitfieldExtract(int(rs11), 0, 16); t356 = 1;
-                  bool t357;
-                  t357 = t355 == t356;
-                  p87 = t357;
-                  if (p87) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 654: or.b32  	%r1225, %r1225, 120;
                     r1225 = r1225 | 120u;
                     p2g_sv0 = 80;
@@ -2453,96 +1493,49 @@ void main() {
             }
           } else {
             // 833: setp.ne.s16 	%p78, %rs4, 5;
-            int t358;
-            int t359;
-            t358 = bitfieldExtract(int(rs4), 0, 16); t359 = 5;
-            bool t360;
-            t360 = t358 != t359;
-            p78 = t360;
-            if (p78) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
               // 836: mul.wide.u32 	%rd59, %r89, -858993459;
-              rd59 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
               // 837: shr.u64 	%rd60, %rd59, 34;
-              uint t361;
-              t361 = 34u;
-              rd60 = (t361 >= 64u ? 0ul : rd59 >> t361);
               // 838: cvt.u32.u64 	%r524, %rd60;
-              uint64_t t362;
-              t362 = uint64_t(rd60);
-              r524 = uint(uint64_t(t362));
+              uint64_t t35 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 839: mul.lo.s32 	%r525, %r524, 5;
-              r525 = uint(int(r524) * 5);
               // 840: sub.s32 	%r526, %r89, %r525;
-              r526 = uint(int(r89) - int(r525));
               // 841: add.s32 	%r1224, %r526, 5;
-              r1224 = uint(int(r526) + 5);
+              r1224 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 5);
               p2g_sv0 = 79;
             }
           }
         }
       } else {
         // 845: setp.eq.s16 	%p79, %rs4, 0;
-        int t363;
-        int t364;
-        t363 = bitfieldExtract(int(rs4), 0, 16); t364 = 0;
-        bool t365;
-        t365 = t363 == t364;
-        p79 = t365;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 877: mul.wide.u32 	%rd67, %r89, 613566757;
-          rd67 = uint64_t(r89) * uint64_t(0x24924925u);
           // 878: shr.u64 	%rd68, %rd67, 32;
-          uint t366;
-          t366 = 32u;
-          rd68 = (t366 >= 64u ? 0ul : rd67 >> t366);
           // 879: cvt.u32.u64 	%r540, %rd68;
-          uint64_t t367;
-          t367 = uint64_t(rd68);
-          r540 = uint(uint64_t(t367));
+          uint64_t t36 = uint64_t((uint64_t(r89) * uint64_t(0x24924925u)) >> 32u);
+          r540 = uint(uint64_t(t36));
           // 880: sub.s32 	%r541, %r89, %r540;
-          r541 = uint(int(r89) - int(r540));
           // 881: shr.u32 	%r542, %r541, 1;
-          uint t368;
-          t368 = 1u;
-          r542 = (t368 >= 32u ? 0u : r541 >> t368);
           // 882: add.s32 	%r543, %r542, %r540;
-          r543 = uint(int(r542) + int(r540));
           // 883: shr.u32 	%r544, %r543, 2;
-          uint t369;
-          t369 = 2u;
-          r544 = (t369 >= 32u ? 0u : r543 >> t369);
           // 884: mul.lo.s32 	%r545, %r544, 7;
-          r545 = uint(int(r544) * 7);
+          r545 = uint(int(uint(int(uint(int(r89) - int(r540)) >> 1u) + int(r540)) >> 2u) * 7);
           // 885: sub.s32 	%r546, %r89, %r545;
-          r546 = uint(int(r89) - int(r545));
           // 886: add.s32 	%r1224, %r546, 4;
-          r1224 = uint(int(r546) + 4);
+          r1224 = uint(int(uint(int(r89) - int(r545))) + 4);
           p2g_sv0 = 79;
         } else {
           // 848: setp.eq.s16 	%p80, %rs4, 1;
-          int t370;
-          int t371;
-          t370 = bitfieldExtract(int(rs4), 0, 16); t371 = 1;
-          bool t372;
-          t372 = t370 == t371;
-          p80 = t372;
-          if (p80) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 853: mul.wide.u32 	%rd65, %r89, -2004318071;
-            rd65 = uint64_t(r89) * uint64_t(0x88888889u);
             // 854: shr.u64 	%rd66, %rd65, 35;
-            uint t373;
-            t373 = 35u;
-            rd66 = (t373 >= 64u ? 0ul : rd65 >> t373);
             // 855: cvt.u32.u64 	%r538, %rd66;
-            uint64_t t374;
-            t374 = uint64_t(rd66);
-            r538 = uint(uint64_t(t374));
+            uint64_t t37 = uint64_t((uint64_t(r89) * uint64_t(0x88888889u)) >> 35u);
             // 856: mul.lo.s32 	%r539, %r538, 15;
-            r539 = uint(int(r538) * 15);
             // 857: sub.s32 	%r1224, %r89, %r539;
-            r1224 = uint(int(r89) - int(r539));
+            r1224 = uint(int(r89) - int(uint(int(uint(uint64_t(t37))) * 15)));
             p2g_sv0 = 79;
           } else {
             p2g_sv0 = 78;
@@ -2551,358 +1544,180 @@ void main() {
       }
       if (p2g_sv0 == 78) {
         // 890: mul.wide.u32 	%rd69, %r89, -858993459;
-        rd69 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
         // 891: shr.u64 	%rd70, %rd69, 34;
-        uint t375;
-        t375 = 34u;
-        rd70 = (t375 >= 64u ? 0ul : rd69 >> t375);
         // 892: cvt.u32.u64 	%r547, %rd70;
-        uint64_t t376;
-        t376 = uint64_t(rd70);
-        r547 = uint(uint64_t(t376));
+        uint64_t t38 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 893: mul.lo.s32 	%r548, %r547, 5;
-        r548 = uint(int(r547) * 5);
         // 894: sub.s32 	%r549, %r89, %r548;
-        r549 = uint(int(r89) - int(r548));
         // 895: add.s32 	%r1224, %r549, 5;
-        r1224 = uint(int(r549) + 5);
+        r1224 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 5);
         p2g_sv0 = 79;
       }
       if (p2g_sv0 == 79) {
         // 898: max.s32 	%r550, %r1224, 0;
-        r550 = uint(max(int(r1224), 0));
         // 899: shl.b32 	%r551, %r550, 3;
-        uint t377;
-        t377 = 3u;
-        r551 = (t377 >= 32u ? 0u : r550 << t377);
         // 900: or.b32  	%r552, %r91, %r1225;
         r552 = r91 | r1225;
         // 901: or.b32  	%r1225, %r552, %r551;
-        r1225 = r552 | r551;
+        r1225 = r552 | (uint(max(int(r1224), 0)) << 3u);
       }
     }
     // 904: add.s32 	%r108, %r87, 1;
     r108 = uint(int(r87) + 1);
     if (p74) {
       // 909: and.b32  	%r617, %r108, 28;
-      r617 = r108 & 28u;
       // 910: add.s32 	%r618, %r88, %r617;
-      r618 = uint(int(r88) + int(r617));
       // 911: add.s32 	%r619, %r618, 5369127;
-      r619 = uint(int(r618) + 5369127);
+      r619 = uint(int(uint(int(r88) + int(r108 & 28u))) + 5369127);
       // 912: shr.u32 	%r620, %r619, 16;
-      uint t378;
-      t378 = 16u;
-      r620 = (t378 >= 32u ? 0u : r619 >> t378);
       // 913: xor.b32  	%r621, %r620, %r619;
-      r621 = r620 ^ r619;
       // 914: mul.lo.s32 	%r622, %r621, 2146121005;
-      r622 = uint(int(r621) * 2146121005);
+      r622 = uint(int((r619 >> 16u) ^ r619) * 2146121005);
       // 915: shr.u32 	%r623, %r622, 15;
-      uint t379;
-      t379 = 15u;
-      r623 = (t379 >= 32u ? 0u : r622 >> t379);
       // 916: xor.b32  	%r624, %r623, %r622;
-      r624 = r623 ^ r622;
       // 917: mul.lo.s32 	%r625, %r624, -2073254261;
-      r625 = uint(int(r624) * -2073254261);
+      r625 = uint(int((r622 >> 15u) ^ r622) * -2073254261);
       // 918: shr.u32 	%r626, %r625, 16;
-      uint t380;
-      t380 = 16u;
-      r626 = (t380 >= 32u ? 0u : r625 >> t380);
       // 919: xor.b32  	%r627, %r625, %r6;
       r627 = r625 ^ r6;
       // 920: xor.b32  	%r628, %r627, %r626;
-      r628 = r627 ^ r626;
       // 921: shr.u32 	%r629, %r627, 16;
-      uint t381;
-      t381 = 16u;
-      r629 = (t381 >= 32u ? 0u : r627 >> t381);
       // 922: xor.b32  	%r630, %r628, %r629;
-      r630 = r628 ^ r629;
       // 923: mul.lo.s32 	%r631, %r630, 2146121005;
-      r631 = uint(int(r630) * 2146121005);
+      r631 = uint(int((r627 ^ (r625 >> 16u)) ^ (r627 >> 16u)) * 2146121005);
       // 924: shr.u32 	%r632, %r631, 15;
-      uint t382;
-      t382 = 15u;
-      r632 = (t382 >= 32u ? 0u : r631 >> t382);
       // 925: xor.b32  	%r633, %r632, %r631;
-      r633 = r632 ^ r631;
       // 926: mul.lo.s32 	%r634, %r633, -2073254261;
-      r634 = uint(int(r633) * -2073254261);
+      r634 = uint(int((r631 >> 15u) ^ r631) * -2073254261);
       // 927: shr.u32 	%r635, %r634, 16;
-      uint t383;
-      t383 = 16u;
-      r635 = (t383 >= 32u ? 0u : r634 >> t383);
       // 928: xor.b32  	%r636, %r635, %r634;
-      r636 = r635 ^ r634;
+      r636 = (r634 >> 16u) ^ r634;
       // 929: xor.b32  	%r637, %r636, -1515870811;
       r637 = r636 ^ 0xA5A5A5A5u;
       // 930: shr.u32 	%r638, %r637, 16;
-      uint t384;
-      t384 = 16u;
-      r638 = (t384 >= 32u ? 0u : r637 >> t384);
       // 931: xor.b32  	%r639, %r638, %r637;
-      r639 = r638 ^ r637;
       // 932: mul.lo.s32 	%r640, %r639, 2146121005;
-      r640 = uint(int(r639) * 2146121005);
+      r640 = uint(int((r637 >> 16u) ^ r637) * 2146121005);
       // 933: shr.u32 	%r641, %r640, 15;
-      uint t385;
-      t385 = 15u;
-      r641 = (t385 >= 32u ? 0u : r640 >> t385);
       // 934: xor.b32  	%r642, %r641, %r640;
-      r642 = r641 ^ r640;
       // 935: mul.lo.s32 	%r643, %r642, -2073254261;
-      r643 = uint(int(r642) * -2073254261);
+      r643 = uint(int((r640 >> 15u) ^ r640) * -2073254261);
       // 936: shr.u32 	%r644, %r643, 16;
-      uint t386;
-      t386 = 16u;
-      r644 = (t386 >= 32u ? 0u : r643 >> t386);
       // 937: xor.b32  	%r645, %r644, %r643;
-      r645 = r644 ^ r643;
+      r645 = (r643 >> 16u) ^ r643;
       // 938: and.b32  	%r646, %r636, 1;
-      r646 = r636 & 1u;
       // 939: shr.u32 	%r647, %r636, 1;
-      uint t387;
-      t387 = 1u;
-      r647 = (t387 >= 32u ? 0u : r636 >> t387);
       // 940: and.b32  	%r648, %r647, 7;
-      r648 = r647 & 7u;
       // 941: mul.wide.u32 	%rd85, %r645, -858993459;
-      rd85 = uint64_t(r645) * uint64_t(0xCCCCCCCDu);
       // 942: shr.u64 	%rd86, %rd85, 34;
-      uint t388;
-      t388 = 34u;
-      rd86 = (t388 >= 64u ? 0ul : rd85 >> t388);
       // 943: cvt.u32.u64 	%r649, %rd86;
-      uint64_t t389;
-      t389 = uint64_t(rd86);
-      r649 = uint(uint64_t(t389));
+      uint64_t t39 = uint64_t((uint64_t(r645) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 944: mul.lo.s32 	%r650, %r649, 5;
-      r650 = uint(int(r649) * 5);
       // 945: sub.s32 	%r651, %r645, %r650;
-      r651 = uint(int(r645) - int(r650));
       // 946: shl.b32 	%r652, %r651, 3;
-      uint t390;
-      t390 = 3u;
-      r652 = (t390 >= 32u ? 0u : r651 << t390);
       // 947: add.s32 	%r653, %r652, 40;
-      r653 = uint(int(r652) + 40);
+      r653 = uint(int(uint(int(r645) - int(uint(int(uint(uint64_t(t39))) * 5))) << 3u) + 40);
       // 948: bfi.b32 	%r654, %r646, %r648, 7, 1;
-      r654 = p2g_bfi_32(r646, r648, 7u, 1u);
       // 949: or.b32  	%r655, %r654, %r653;
-      r655 = r654 | r653;
       // 950: xor.b32  	%r1227, %r655, 128;
-      r1227 = r655 ^ 128u;
+      r1227 = (p2g_bfi_32((r636 & 1u), ((r636 >> 1u) & 7u), 7u, 1u) | r653) ^ 128u;
     } else {
       // 954: add.s32 	%r559, %r88, %r108;
-      r559 = uint(int(r88) + int(r108));
       // 955: add.s32 	%r560, %r559, 5369127;
-      r560 = uint(int(r559) + 5369127);
+      r560 = uint(int(uint(int(r88) + int(r108))) + 5369127);
       // 956: shr.u32 	%r561, %r560, 16;
-      uint t391;
-      t391 = 16u;
-      r561 = (t391 >= 32u ? 0u : r560 >> t391);
       // 957: xor.b32  	%r562, %r561, %r560;
-      r562 = r561 ^ r560;
       // 958: mul.lo.s32 	%r563, %r562, 2146121005;
-      r563 = uint(int(r562) * 2146121005);
+      r563 = uint(int((r560 >> 16u) ^ r560) * 2146121005);
       // 959: shr.u32 	%r564, %r563, 15;
-      uint t392;
-      t392 = 15u;
-      r564 = (t392 >= 32u ? 0u : r563 >> t392);
       // 960: xor.b32  	%r565, %r564, %r563;
-      r565 = r564 ^ r563;
       // 961: mul.lo.s32 	%r566, %r565, -2073254261;
-      r566 = uint(int(r565) * -2073254261);
+      r566 = uint(int((r563 >> 15u) ^ r563) * -2073254261);
       // 962: shr.u32 	%r567, %r566, 16;
-      uint t393;
-      t393 = 16u;
-      r567 = (t393 >= 32u ? 0u : r566 >> t393);
       // 963: xor.b32  	%r568, %r566, %r6;
       r568 = r566 ^ r6;
       // 964: xor.b32  	%r569, %r568, %r567;
-      r569 = r568 ^ r567;
       // 965: shr.u32 	%r570, %r568, 16;
-      uint t394;
-      t394 = 16u;
-      r570 = (t394 >= 32u ? 0u : r568 >> t394);
       // 966: xor.b32  	%r571, %r569, %r570;
-      r571 = r569 ^ r570;
       // 967: mul.lo.s32 	%r572, %r571, 2146121005;
-      r572 = uint(int(r571) * 2146121005);
+      r572 = uint(int((r568 ^ (r566 >> 16u)) ^ (r568 >> 16u)) * 2146121005);
       // 968: shr.u32 	%r573, %r572, 15;
-      uint t395;
-      t395 = 15u;
-      r573 = (t395 >= 32u ? 0u : r572 >> t395);
       // 969: xor.b32  	%r574, %r573, %r572;
-      r574 = r573 ^ r572;
       // 970: mul.lo.s32 	%r575, %r574, -2073254261;
-      r575 = uint(int(r574) * -2073254261);
+      r575 = uint(int((r572 >> 15u) ^ r572) * -2073254261);
       // 971: shr.u32 	%r576, %r575, 16;
-      uint t396;
-      t396 = 16u;
-      r576 = (t396 >= 32u ? 0u : r575 >> t396);
       // 972: xor.b32  	%r577, %r576, %r575;
-      r577 = r576 ^ r575;
+      r577 = (r575 >> 16u) ^ r575;
       // 973: xor.b32  	%r578, %r577, -1515870811;
       r578 = r577 ^ 0xA5A5A5A5u;
       // 974: shr.u32 	%r579, %r578, 16;
-      uint t397;
-      t397 = 16u;
-      r579 = (t397 >= 32u ? 0u : r578 >> t397);
       // 975: xor.b32  	%r580, %r579, %r578;
-      r580 = r579 ^ r578;
       // 976: mul.lo.s32 	%r581, %r580, 2146121005;
-      r581 = uint(int(r580) * 2146121005);
+      r581 = uint(int((r578 >> 16u) ^ r578) * 2146121005);
       // 977: shr.u32 	%r582, %r581, 15;
-      uint t398;
-      t398 = 15u;
-      r582 = (t398 >= 32u ? 0u : r581 >> t398);
       // 978: xor.b32  	%r583, %r582, %r581;
-      r583 = r582 ^ r581;
       // 979: mul.lo.s32 	%r584, %r583, -2073254261;
-      r584 = uint(int(r583) * -2073254261);
+      r584 = uint(int((r581 >> 15u) ^ r581) * -2073254261);
       // 980: shr.u32 	%r585, %r584, 16;
-      uint t399;
-      t399 = 16u;
-      r585 = (t399 >= 32u ? 0u : r584 >> t399);
       // 981: xor.b32  	%r109, %r585, %r584;
-      r109 = r585 ^ r584;
+      r109 = (r584 >> 16u) ^ r584;
       // 982: shl.b32 	%r586, %r577, 7;
-      uint t400;
-      t400 = 7u;
-      r586 = (t400 >= 32u ? 0u : r577 << t400);
       // 983: and.b32  	%r1227, %r586, 128;
-      r1227 = r586 & 128u;
+      r1227 = (r577 << 7u) & 128u;
       // 984: shr.u32 	%r587, %r577, 1;
-      uint t401;
-      t401 = 1u;
-      r587 = (t401 >= 32u ? 0u : r577 >> t401);
       // 985: and.b32  	%r111, %r587, 7;
-      r111 = r587 & 7u;
+      r111 = (r577 >> 1u) & 7u;
       if (p19) {
         // 990: setp.eq.s16 	%p91, %rs4, 2;
-        int t402;
-        int t403;
-        t402 = bitfieldExtract(int(rs4), 0, 16); t403 = 2;
-        bool t404;
-        t404 = t402 == t403;
-        p91 = t404;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1024: and.b32  	%r1227, %r109, 255;
           r1227 = r109 & 255u;
           p2g_sv0 = 91;
         } else {
           // 993: setp.eq.s16 	%p92, %rs4, 3;
-          int t405;
-          int t406;
-          t405 = bitfieldExtract(int(rs4), 0, 16); t406 = 3;
-          bool t407;
-          t407 = t405 == t406;
-          p92 = t407;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1028: mul.wide.u32 	%rd75, %r109, -858993459;
-            rd75 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
             // 1029: shr.u64 	%rd76, %rd75, 34;
-            uint t408;
-            t408 = 34u;
-            rd76 = (t408 >= 64u ? 0ul : rd75 >> t408);
             // 1030: cvt.u32.u64 	%r591, %rd76;
-            uint64_t t409;
-            t409 = uint64_t(rd76);
-            r591 = uint(uint64_t(t409));
+            uint64_t t40 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1031: mul.lo.s32 	%r592, %r591, 5;
-            r592 = uint(int(r591) * 5);
             // 1032: sub.s32 	%r113, %r109, %r592;
-            r113 = uint(int(r109) - int(r592));
+            r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1033: setp.eq.s32 	%p96, %r113, 0;
-            int t410;
-            int t411;
-            t410 = int(r113); t411 = 0;
-            bool t412;
-            t412 = t410 == t411;
-            p96 = t412;
-            if (p96) {
+            if (int(r113) == 0) {
               // 571: shr.u32 	%r593, %r109, 8;
-              uint t413;
-              t413 = 8u;
-              r593 = (t413 >= 32u ? 0u : r109 >> t413);
+              r593 = r109 >> 8u;
               // 572: mul.wide.u32 	%rd77, %r593, -1431655765;
-              rd77 = uint64_t(r593) * uint64_t(0xAAAAAAABu);
               // 573: shr.u64 	%rd78, %rd77, 34;
-              uint t414;
-              t414 = 34u;
-              rd78 = (t414 >= 64u ? 0ul : rd77 >> t414);
               // 574: cvt.u32.u64 	%r594, %rd78;
-              uint64_t t415;
-              t415 = uint64_t(rd78);
-              r594 = uint(uint64_t(t415));
+              uint64_t t41 = uint64_t((uint64_t(r593) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 575: mul.lo.s32 	%r595, %r594, 6;
-              r595 = uint(int(r594) * 6);
               // 576: sub.s32 	%r596, %r593, %r595;
-              r596 = uint(int(r593) - int(r595));
               // 577: cvt.u16.u32 	%rs13, %r596;
-              uint64_t t416;
-              t416 = uint64_t(r596);
-              rs13 = (uint(uint64_t(t416)) & 65535u);
+              uint64_t t42 = uint64_t(uint(int(r593) - int(uint(int(uint(uint64_t(t41))) * 6))));
+              rs13 = (uint(uint64_t(t42)) & 65535u);
               // 578: setp.gt.s16 	%p97, %rs13, 1;
-              int t417;
-              int t418;
-              t417 = bitfieldExtract(int(rs13), 0, 16); t418 = 1;
-              bool t419;
-              t419 = t417 > t418;
-              p97 = t419;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 583: setp.eq.s16 	%p98, %rs13, 2;
-                int t420;
-                int t421;
-                t420 = bitfieldExtract(int(rs13), 0, 16); t421 = 2;
-                bool t422;
-                t422 = t420 == t421;
-                p98 = t422;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 707: shr.u32 	%r598, %r109, 12;
-                  uint t423;
-                  t423 = 12u;
-                  r598 = (t423 >= 32u ? 0u : r109 >> t423);
                   // 708: and.b32  	%r599, %r598, 1;
-                  r599 = r598 & 1u;
                   // 709: or.b32  	%r600, %r1227, %r599;
-                  r600 = r1227 | r599;
+                  r600 = r1227 | ((r109 >> 12u) & 1u);
                   // 710: or.b32  	%r1227, %r600, 124;
                   r1227 = r600 | 124u;
                   p2g_sv0 = 91;
                 } else {
                   // 586: setp.eq.s16 	%p99, %rs13, 3;
-                  int t424;
-                  int t425;
-                  t424 = bitfieldExtract(int(rs13), 0, 16); t425 = 3;
-                  bool t426;
-                  t426 = t424 == t425;
-                  p99 = t426;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 714: setp.eq.s32 	%p103, %r111, 0;
-                    int t427;
-                    int t428;
-                    t427 = int(r111); t428 = 0;
-                    bool t429;
-                    t429 = t427 == t428;
-                    p103 = t429;
                     // 715: selp.b32 	%r597, 1, %r111, %p103;
-                    r597 = p103 ? 1u : r111;
                     // 716: or.b32  	%r1227, %r597, %r1227;
-                    r1227 = r597 | r1227;
+                    r1227 = ((int(r111) == 0) ? 1u : r111) | r1227;
                     p2g_sv0 = 91;
                   } else {
                     // 589: setp.ne.s16 	%p100, %rs13, 4;
-                    int t430;
-                    int t431;
-                    t430 = bitfieldExtract(int(rs13), 0, 16); t431 = 4;
-                    bool t432;
-                    t432 = t430 != t431;
-                    p100 = t432;
-                    if (p100) {
+                    if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
                       // 592: or.b32  	%r1227, %r1227, 119;
@@ -2913,23 +1728,11 @@ void main() {
                 }
               } else {
                 // 658: setp.eq.s16 	%p101, %rs13, 0;
-                int t433;
-                int t434;
-                t433 = bitfieldExtract(int(rs13), 0, 16); t434 = 0;
-                bool t435;
-                t435 = t433 == t434;
-                p101 = t435;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
                   // 661: setp.eq.s16 	%p102, %rs13, 1;
-                  int t436;
-                  int t437;
-                  t436 = bitfieldExtract(int(rs13), 0, 16); t437 = 1;
-                  bool t438;
-                  t438 = t436 == t437;
-                  p102 = t438;
-                  if (p102) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 666: or.b32  	%r1227, %r1227, 120;
                     r1227 = r1227 | 120u;
                     p2g_sv0 = 91;
@@ -2952,96 +1755,49 @@ void main() {
             }
           } else {
             // 996: setp.ne.s16 	%p93, %rs4, 5;
-            int t439;
-            int t440;
-            t439 = bitfieldExtract(int(rs4), 0, 16); t440 = 5;
-            bool t441;
-            t441 = t439 != t440;
-            p93 = t441;
-            if (p93) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
               // 999: mul.wide.u32 	%rd73, %r109, -858993459;
-              rd73 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
               // 1000: shr.u64 	%rd74, %rd73, 34;
-              uint t442;
-              t442 = 34u;
-              rd74 = (t442 >= 64u ? 0ul : rd73 >> t442);
               // 1001: cvt.u32.u64 	%r588, %rd74;
-              uint64_t t443;
-              t443 = uint64_t(rd74);
-              r588 = uint(uint64_t(t443));
+              uint64_t t43 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1002: mul.lo.s32 	%r589, %r588, 5;
-              r589 = uint(int(r588) * 5);
               // 1003: sub.s32 	%r590, %r109, %r589;
-              r590 = uint(int(r109) - int(r589));
               // 1004: add.s32 	%r1226, %r590, 5;
-              r1226 = uint(int(r590) + 5);
+              r1226 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 5);
               p2g_sv0 = 90;
             }
           }
         }
       } else {
         // 1008: setp.eq.s16 	%p94, %rs4, 0;
-        int t444;
-        int t445;
-        t444 = bitfieldExtract(int(rs4), 0, 16); t445 = 0;
-        bool t446;
-        t446 = t444 == t445;
-        p94 = t446;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1040: mul.wide.u32 	%rd81, %r109, 613566757;
-          rd81 = uint64_t(r109) * uint64_t(0x24924925u);
           // 1041: shr.u64 	%rd82, %rd81, 32;
-          uint t447;
-          t447 = 32u;
-          rd82 = (t447 >= 64u ? 0ul : rd81 >> t447);
           // 1042: cvt.u32.u64 	%r604, %rd82;
-          uint64_t t448;
-          t448 = uint64_t(rd82);
-          r604 = uint(uint64_t(t448));
+          uint64_t t44 = uint64_t((uint64_t(r109) * uint64_t(0x24924925u)) >> 32u);
+          r604 = uint(uint64_t(t44));
           // 1043: sub.s32 	%r605, %r109, %r604;
-          r605 = uint(int(r109) - int(r604));
           // 1044: shr.u32 	%r606, %r605, 1;
-          uint t449;
-          t449 = 1u;
-          r606 = (t449 >= 32u ? 0u : r605 >> t449);
           // 1045: add.s32 	%r607, %r606, %r604;
-          r607 = uint(int(r606) + int(r604));
           // 1046: shr.u32 	%r608, %r607, 2;
-          uint t450;
-          t450 = 2u;
-          r608 = (t450 >= 32u ? 0u : r607 >> t450);
           // 1047: mul.lo.s32 	%r609, %r608, 7;
-          r609 = uint(int(r608) * 7);
+          r609 = uint(int(uint(int(uint(int(r109) - int(r604)) >> 1u) + int(r604)) >> 2u) * 7);
           // 1048: sub.s32 	%r610, %r109, %r609;
-          r610 = uint(int(r109) - int(r609));
           // 1049: add.s32 	%r1226, %r610, 4;
-          r1226 = uint(int(r610) + 4);
+          r1226 = uint(int(uint(int(r109) - int(r609))) + 4);
           p2g_sv0 = 90;
         } else {
           // 1011: setp.eq.s16 	%p95, %rs4, 1;
-          int t451;
-          int t452;
-          t451 = bitfieldExtract(int(rs4), 0, 16); t452 = 1;
-          bool t453;
-          t453 = t451 == t452;
-          p95 = t453;
-          if (p95) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1016: mul.wide.u32 	%rd79, %r109, -2004318071;
-            rd79 = uint64_t(r109) * uint64_t(0x88888889u);
             // 1017: shr.u64 	%rd80, %rd79, 35;
-            uint t454;
-            t454 = 35u;
-            rd80 = (t454 >= 64u ? 0ul : rd79 >> t454);
             // 1018: cvt.u32.u64 	%r602, %rd80;
-            uint64_t t455;
-            t455 = uint64_t(rd80);
-            r602 = uint(uint64_t(t455));
+            uint64_t t45 = uint64_t((uint64_t(r109) * uint64_t(0x88888889u)) >> 35u);
             // 1019: mul.lo.s32 	%r603, %r602, 15;
-            r603 = uint(int(r602) * 15);
             // 1020: sub.s32 	%r1226, %r109, %r603;
-            r1226 = uint(int(r109) - int(r603));
+            r1226 = uint(int(r109) - int(uint(int(uint(uint64_t(t45))) * 15)));
             p2g_sv0 = 90;
           } else {
             p2g_sv0 = 89;
@@ -3050,143 +1806,79 @@ void main() {
       }
       if (p2g_sv0 == 89) {
         // 1053: mul.wide.u32 	%rd83, %r109, -858993459;
-        rd83 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
         // 1054: shr.u64 	%rd84, %rd83, 34;
-        uint t456;
-        t456 = 34u;
-        rd84 = (t456 >= 64u ? 0ul : rd83 >> t456);
         // 1055: cvt.u32.u64 	%r611, %rd84;
-        uint64_t t457;
-        t457 = uint64_t(rd84);
-        r611 = uint(uint64_t(t457));
+        uint64_t t46 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1056: mul.lo.s32 	%r612, %r611, 5;
-        r612 = uint(int(r611) * 5);
         // 1057: sub.s32 	%r613, %r109, %r612;
-        r613 = uint(int(r109) - int(r612));
         // 1058: add.s32 	%r1226, %r613, 5;
-        r1226 = uint(int(r613) + 5);
+        r1226 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 5);
         p2g_sv0 = 90;
       }
       if (p2g_sv0 == 90) {
         // 1061: max.s32 	%r614, %r1226, 0;
-        r614 = uint(max(int(r1226), 0));
         // 1062: shl.b32 	%r615, %r614, 3;
-        uint t458;
-        t458 = 3u;
-        r615 = (t458 >= 32u ? 0u : r614 << t458);
         // 1063: or.b32  	%r616, %r111, %r1227;
         r616 = r111 | r1227;
         // 1064: or.b32  	%r1227, %r616, %r615;
-        r1227 = r616 | r615;
+        r1227 = r616 | (uint(max(int(r1226), 0)) << 3u);
       }
     }
     // 1067: add.s32 	%r656, %r88, %r87;
-    r656 = uint(int(r88) + int(r87));
     // 1068: add.s32 	%r657, %r656, 5369129;
-    r657 = uint(int(r656) + 5369129);
+    r657 = uint(int(uint(int(r88) + int(r87))) + 5369129);
     // 1069: shr.u32 	%r658, %r657, 16;
-    uint t459;
-    t459 = 16u;
-    r658 = (t459 >= 32u ? 0u : r657 >> t459);
     // 1070: xor.b32  	%r659, %r658, %r657;
-    r659 = r658 ^ r657;
     // 1071: mul.lo.s32 	%r660, %r659, 2146121005;
-    r660 = uint(int(r659) * 2146121005);
+    r660 = uint(int((r657 >> 16u) ^ r657) * 2146121005);
     // 1072: shr.u32 	%r661, %r660, 15;
-    uint t460;
-    t460 = 15u;
-    r661 = (t460 >= 32u ? 0u : r660 >> t460);
     // 1073: xor.b32  	%r662, %r661, %r660;
-    r662 = r661 ^ r660;
     // 1074: mul.lo.s32 	%r663, %r662, -2073254261;
-    r663 = uint(int(r662) * -2073254261);
+    r663 = uint(int((r660 >> 15u) ^ r660) * -2073254261);
     // 1075: shr.u32 	%r664, %r663, 16;
-    uint t461;
-    t461 = 16u;
-    r664 = (t461 >= 32u ? 0u : r663 >> t461);
     // 1076: xor.b32  	%r665, %r663, %r6;
     r665 = r663 ^ r6;
     // 1077: xor.b32  	%r666, %r665, %r664;
-    r666 = r665 ^ r664;
     // 1078: shr.u32 	%r667, %r665, 16;
-    uint t462;
-    t462 = 16u;
-    r667 = (t462 >= 32u ? 0u : r665 >> t462);
     // 1079: xor.b32  	%r668, %r666, %r667;
-    r668 = r666 ^ r667;
     // 1080: mul.lo.s32 	%r669, %r668, 2146121005;
-    r669 = uint(int(r668) * 2146121005);
+    r669 = uint(int((r665 ^ (r663 >> 16u)) ^ (r665 >> 16u)) * 2146121005);
     // 1081: shr.u32 	%r670, %r669, 15;
-    uint t463;
-    t463 = 15u;
-    r670 = (t463 >= 32u ? 0u : r669 >> t463);
     // 1082: xor.b32  	%r671, %r670, %r669;
-    r671 = r670 ^ r669;
     // 1083: mul.lo.s32 	%r672, %r671, -2073254261;
-    r672 = uint(int(r671) * -2073254261);
+    r672 = uint(int((r669 >> 15u) ^ r669) * -2073254261);
     // 1084: shr.u32 	%r673, %r672, 16;
-    uint t464;
-    t464 = 16u;
-    r673 = (t464 >= 32u ? 0u : r672 >> t464);
     // 1085: xor.b32  	%r674, %r673, %r672;
-    r674 = r673 ^ r672;
+    r674 = (r672 >> 16u) ^ r672;
     // 1086: xor.b32  	%r675, %r674, -1515870811;
     r675 = r674 ^ 0xA5A5A5A5u;
     // 1087: shr.u32 	%r676, %r675, 16;
-    uint t465;
-    t465 = 16u;
-    r676 = (t465 >= 32u ? 0u : r675 >> t465);
     // 1088: xor.b32  	%r677, %r676, %r675;
-    r677 = r676 ^ r675;
     // 1089: mul.lo.s32 	%r678, %r677, 2146121005;
-    r678 = uint(int(r677) * 2146121005);
+    r678 = uint(int((r675 >> 16u) ^ r675) * 2146121005);
     // 1090: shr.u32 	%r679, %r678, 15;
-    uint t466;
-    t466 = 15u;
-    r679 = (t466 >= 32u ? 0u : r678 >> t466);
     // 1091: xor.b32  	%r680, %r679, %r678;
-    r680 = r679 ^ r678;
     // 1092: mul.lo.s32 	%r681, %r680, -2073254261;
-    r681 = uint(int(r680) * -2073254261);
+    r681 = uint(int((r678 >> 15u) ^ r678) * -2073254261);
     // 1093: shr.u32 	%r682, %r681, 16;
-    uint t467;
-    t467 = 16u;
-    r682 = (t467 >= 32u ? 0u : r681 >> t467);
     // 1094: xor.b32  	%r128, %r682, %r681;
-    r128 = r682 ^ r681;
+    r128 = (r681 >> 16u) ^ r681;
     // 1095: shl.b32 	%r683, %r674, 7;
-    uint t468;
-    t468 = 7u;
-    r683 = (t468 >= 32u ? 0u : r674 << t468);
     // 1096: and.b32  	%r1229, %r683, 128;
-    r1229 = r683 & 128u;
+    r1229 = (r674 << 7u) & 128u;
     // 1097: shr.u32 	%r684, %r674, 1;
-    uint t469;
-    t469 = 1u;
-    r684 = (t469 >= 32u ? 0u : r674 >> t469);
     // 1098: and.b32  	%r130, %r684, 7;
-    r130 = r684 & 7u;
+    r130 = (r674 >> 1u) & 7u;
     if (p74) {
       // 1103: mul.wide.u32 	%rd99, %r128, -858993459;
-      rd99 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
       // 1104: shr.u64 	%rd100, %rd99, 34;
-      uint t470;
-      t470 = 34u;
-      rd100 = (t470 >= 64u ? 0ul : rd99 >> t470);
       // 1105: cvt.u32.u64 	%r714, %rd100;
-      uint64_t t471;
-      t471 = uint64_t(rd100);
-      r714 = uint(uint64_t(t471));
+      uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1106: mul.lo.s32 	%r715, %r714, 5;
-      r715 = uint(int(r714) * 5);
       // 1107: sub.s32 	%r716, %r128, %r715;
-      r716 = uint(int(r128) - int(r715));
       // 1108: shl.b32 	%r717, %r716, 3;
-      uint t472;
-      t472 = 3u;
-      r717 = (t472 >= 32u ? 0u : r716 << t472);
       // 1109: add.s32 	%r718, %r717, 40;
-      r718 = uint(int(r717) + 40);
+      r718 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 3u) + 40);
       // 1110: or.b32  	%r719, %r130, %r1229;
       r719 = r130 | r1229;
       // 1111: or.b32  	%r1229, %r719, %r718;
@@ -3194,126 +1886,55 @@ void main() {
     } else {
       if (p19) {
         // 1119: setp.eq.s16 	%p106, %rs4, 2;
-        int t473;
-        int t474;
-        t473 = bitfieldExtract(int(rs4), 0, 16); t474 = 2;
-        bool t475;
-        t475 = t473 == t474;
-        p106 = t475;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1153: and.b32  	%r1229, %r128, 255;
           r1229 = r128 & 255u;
           p2g_sv0 = 102;
         } else {
           // 1122: setp.eq.s16 	%p107, %rs4, 3;
-          int t476;
-          int t477;
-          t476 = bitfieldExtract(int(rs4), 0, 16); t477 = 3;
-          bool t478;
-          t478 = t476 == t477;
-          p107 = t478;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1157: mul.wide.u32 	%rd89, %r128, -858993459;
-            rd89 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
             // 1158: shr.u64 	%rd90, %rd89, 34;
-            uint t479;
-            t479 = 34u;
-            rd90 = (t479 >= 64u ? 0ul : rd89 >> t479);
             // 1159: cvt.u32.u64 	%r688, %rd90;
-            uint64_t t480;
-            t480 = uint64_t(rd90);
-            r688 = uint(uint64_t(t480));
+            uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1160: mul.lo.s32 	%r689, %r688, 5;
-            r689 = uint(int(r688) * 5);
             // 1161: sub.s32 	%r132, %r128, %r689;
-            r132 = uint(int(r128) - int(r689));
+            r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1162: setp.eq.s32 	%p111, %r132, 0;
-            int t481;
-            int t482;
-            t481 = int(r132); t482 = 0;
-            bool t483;
-            t483 = t481 == t482;
-            p111 = t483;
-            if (p111) {
+            if (int(r132) == 0) {
               // 596: shr.u32 	%r690, %r128, 8;
-              uint t484;
-              t484 = 8u;
-              r690 = (t484 >= 32u ? 0u : r128 >> t484);
+              r690 = r128 >> 8u;
               // 597: mul.wide.u32 	%rd91, %r690, -1431655765;
-              rd91 = uint64_t(r690) * uint64_t(0xAAAAAAABu);
               // 598: shr.u64 	%rd92, %rd91, 34;
-              uint t485;
-              t485 = 34u;
-              rd92 = (t485 >= 64u ? 0ul : rd91 >> t485);
               // 599: cvt.u32.u64 	%r691, %rd92;
-              uint64_t t486;
-              t486 = uint64_t(rd92);
-              r691 = uint(uint64_t(t486));
+              uint64_t t49 = uint64_t((uint64_t(r690) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 600: mul.lo.s32 	%r692, %r691, 6;
-              r692 = uint(int(r691) * 6);
               // 601: sub.s32 	%r693, %r690, %r692;
-              r693 = uint(int(r690) - int(r692));
               // 602: cvt.u16.u32 	%rs15, %r693;
-              uint64_t t487;
-              t487 = uint64_t(r693);
-              rs15 = (uint(uint64_t(t487)) & 65535u);
+              uint64_t t50 = uint64_t(uint(int(r690) - int(uint(int(uint(uint64_t(t49))) * 6))));
+              rs15 = (uint(uint64_t(t50)) & 65535u);
               // 603: setp.gt.s16 	%p112, %rs15, 1;
-              int t488;
-              int t489;
-              t488 = bitfieldExtract(int(rs15), 0, 16); t489 = 1;
-              bool t490;
-              t490 = t488 > t489;
-              p112 = t490;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 608: setp.eq.s16 	%p113, %rs15, 2;
-                int t491;
-                int t492;
-                t491 = bitfieldExtract(int(rs15), 0, 16); t492 = 2;
-                bool t493;
-                t493 = t491 == t492;
-                p113 = t493;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 720: shr.u32 	%r695, %r128, 12;
-                  uint t494;
-                  t494 = 12u;
-                  r695 = (t494 >= 32u ? 0u : r128 >> t494);
                   // 721: and.b32  	%r696, %r695, 1;
-                  r696 = r695 & 1u;
                   // 722: or.b32  	%r697, %r1229, %r696;
-                  r697 = r1229 | r696;
+                  r697 = r1229 | ((r128 >> 12u) & 1u);
                   // 723: or.b32  	%r1229, %r697, 124;
                   r1229 = r697 | 124u;
                   p2g_sv0 = 102;
                 } else {
                   // 611: setp.eq.s16 	%p114, %rs15, 3;
-                  int t495;
-                  int t496;
-                  t495 = bitfieldExtract(int(rs15), 0, 16); t496 = 3;
-                  bool t497;
-                  t497 = t495 == t496;
-                  p114 = t497;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 727: setp.eq.s32 	%p118, %r130, 0;
-                    int t498;
-                    int t499;
-                    t498 = int(r130); t499 = 0;
-                    bool t500;
-                    t500 = t498 == t499;
-                    p118 = t500;
                     // 728: selp.b32 	%r694, 1, %r130, %p118;
-                    r694 = p118 ? 1u : r130;
                     // 729: or.b32  	%r1229, %r694, %r1229;
-                    r1229 = r694 | r1229;
+                    r1229 = ((int(r130) == 0) ? 1u : r130) | r1229;
                     p2g_sv0 = 102;
                   } else {
                     // 614: setp.ne.s16 	%p115, %rs15, 4;
-                    int t501;
-                    int t502;
-                    t501 = bitfieldExtract(int(rs15), 0, 16); t502 = 4;
-                    bool t503;
-                    t503 = t501 != t502;
-                    p115 = t503;
-                    if (p115) {
+                    if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
                       // 617: or.b32  	%r1229, %r1229, 119;
@@ -3324,23 +1945,11 @@ void main() {
                 }
               } else {
                 // 670: setp.eq.s16 	%p116, %rs15, 0;
-                int t504;
-                int t505;
-                t504 = bitfieldExtract(int(rs15), 0, 16); t505 = 0;
-                bool t506;
-                t506 = t504 == t505;
-                p116 = t506;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
                   // 673: setp.eq.s16 	%p117, %rs15, 1;
-                  int t507;
-                  int t508;
-                  t507 = bitfieldExtract(int(rs15), 0, 16); t508 = 1;
-                  bool t509;
-                  t509 = t507 == t508;
-                  p117 = t509;
-                  if (p117) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 678: or.b32  	%r1229, %r1229, 120;
                     r1229 = r1229 | 120u;
                     p2g_sv0 = 102;
@@ -3363,96 +1972,49 @@ void main() {
             }
           } else {
             // 1125: setp.ne.s16 	%p108, %rs4, 5;
-            int t510;
-            int t511;
-            t510 = bitfieldExtract(int(rs4), 0, 16); t511 = 5;
-            bool t512;
-            t512 = t510 != t511;
-            p108 = t512;
-            if (p108) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
               // 1128: mul.wide.u32 	%rd87, %r128, -858993459;
-              rd87 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
               // 1129: shr.u64 	%rd88, %rd87, 34;
-              uint t513;
-              t513 = 34u;
-              rd88 = (t513 >= 64u ? 0ul : rd87 >> t513);
               // 1130: cvt.u32.u64 	%r685, %rd88;
-              uint64_t t514;
-              t514 = uint64_t(rd88);
-              r685 = uint(uint64_t(t514));
+              uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1131: mul.lo.s32 	%r686, %r685, 5;
-              r686 = uint(int(r685) * 5);
               // 1132: sub.s32 	%r687, %r128, %r686;
-              r687 = uint(int(r128) - int(r686));
               // 1133: add.s32 	%r1228, %r687, 5;
-              r1228 = uint(int(r687) + 5);
+              r1228 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 5);
               p2g_sv0 = 101;
             }
           }
         }
       } else {
         // 1137: setp.eq.s16 	%p109, %rs4, 0;
-        int t515;
-        int t516;
-        t515 = bitfieldExtract(int(rs4), 0, 16); t516 = 0;
-        bool t517;
-        t517 = t515 == t516;
-        p109 = t517;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1169: mul.wide.u32 	%rd95, %r128, 613566757;
-          rd95 = uint64_t(r128) * uint64_t(0x24924925u);
           // 1170: shr.u64 	%rd96, %rd95, 32;
-          uint t518;
-          t518 = 32u;
-          rd96 = (t518 >= 64u ? 0ul : rd95 >> t518);
           // 1171: cvt.u32.u64 	%r701, %rd96;
-          uint64_t t519;
-          t519 = uint64_t(rd96);
-          r701 = uint(uint64_t(t519));
+          uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
+          r701 = uint(uint64_t(t52));
           // 1172: sub.s32 	%r702, %r128, %r701;
-          r702 = uint(int(r128) - int(r701));
           // 1173: shr.u32 	%r703, %r702, 1;
-          uint t520;
-          t520 = 1u;
-          r703 = (t520 >= 32u ? 0u : r702 >> t520);
           // 1174: add.s32 	%r704, %r703, %r701;
-          r704 = uint(int(r703) + int(r701));
           // 1175: shr.u32 	%r705, %r704, 2;
-          uint t521;
-          t521 = 2u;
-          r705 = (t521 >= 32u ? 0u : r704 >> t521);
           // 1176: mul.lo.s32 	%r706, %r705, 7;
-          r706 = uint(int(r705) * 7);
+          r706 = uint(int(uint(int(uint(int(r128) - int(r701)) >> 1u) + int(r701)) >> 2u) * 7);
           // 1177: sub.s32 	%r707, %r128, %r706;
-          r707 = uint(int(r128) - int(r706));
           // 1178: add.s32 	%r1228, %r707, 4;
-          r1228 = uint(int(r707) + 4);
+          r1228 = uint(int(uint(int(r128) - int(r706))) + 4);
           p2g_sv0 = 101;
         } else {
           // 1140: setp.eq.s16 	%p110, %rs4, 1;
-          int t522;
-          int t523;
-          t522 = bitfieldExtract(int(rs4), 0, 16); t523 = 1;
-          bool t524;
-          t524 = t522 == t523;
-          p110 = t524;
-          if (p110) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1145: mul.wide.u32 	%rd93, %r128, -2004318071;
-            rd93 = uint64_t(r128) * uint64_t(0x88888889u);
             // 1146: shr.u64 	%rd94, %rd93, 35;
-            uint t525;
-            t525 = 35u;
-            rd94 = (t525 >= 64u ? 0ul : rd93 >> t525);
             // 1147: cvt.u32.u64 	%r699, %rd94;
-            uint64_t t526;
-            t526 = uint64_t(rd94);
-            r699 = uint(uint64_t(t526));
+            uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x88888889u)) >> 35u);
             // 1148: mul.lo.s32 	%r700, %r699, 15;
-            r700 = uint(int(r699) * 15);
             // 1149: sub.s32 	%r1228, %r128, %r700;
-            r1228 = uint(int(r128) - int(r700));
+            r1228 = uint(int(r128) - int(uint(int(uint(uint64_t(t53))) * 15)));
             p2g_sv0 = 101;
           } else {
             p2g_sv0 = 100;
@@ -3461,358 +2023,180 @@ void main() {
       }
       if (p2g_sv0 == 100) {
         // 1182: mul.wide.u32 	%rd97, %r128, -858993459;
-        rd97 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
         // 1183: shr.u64 	%rd98, %rd97, 34;
-        uint t527;
-        t527 = 34u;
-        rd98 = (t527 >= 64u ? 0ul : rd97 >> t527);
         // 1184: cvt.u32.u64 	%r708, %rd98;
-        uint64_t t528;
-        t528 = uint64_t(rd98);
-        r708 = uint(uint64_t(t528));
+        uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1185: mul.lo.s32 	%r709, %r708, 5;
-        r709 = uint(int(r708) * 5);
         // 1186: sub.s32 	%r710, %r128, %r709;
-        r710 = uint(int(r128) - int(r709));
         // 1187: add.s32 	%r1228, %r710, 5;
-        r1228 = uint(int(r710) + 5);
+        r1228 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 5);
         p2g_sv0 = 101;
       }
       if (p2g_sv0 == 101) {
         // 1190: max.s32 	%r711, %r1228, 0;
-        r711 = uint(max(int(r1228), 0));
         // 1191: shl.b32 	%r712, %r711, 3;
-        uint t529;
-        t529 = 3u;
-        r712 = (t529 >= 32u ? 0u : r711 << t529);
         // 1192: or.b32  	%r713, %r130, %r1229;
         r713 = r130 | r1229;
         // 1193: or.b32  	%r1229, %r713, %r712;
-        r1229 = r713 | r712;
+        r1229 = r713 | (uint(max(int(r1228), 0)) << 3u);
       }
     }
     // 1196: add.s32 	%r147, %r87, 3;
     r147 = uint(int(r87) + 3);
     if (p74) {
       // 1201: and.b32  	%r778, %r147, 30;
-      r778 = r147 & 30u;
       // 1202: add.s32 	%r779, %r88, %r778;
-      r779 = uint(int(r88) + int(r778));
       // 1203: add.s32 	%r780, %r779, 5369127;
-      r780 = uint(int(r779) + 5369127);
+      r780 = uint(int(uint(int(r88) + int(r147 & 30u))) + 5369127);
       // 1204: shr.u32 	%r781, %r780, 16;
-      uint t530;
-      t530 = 16u;
-      r781 = (t530 >= 32u ? 0u : r780 >> t530);
       // 1205: xor.b32  	%r782, %r781, %r780;
-      r782 = r781 ^ r780;
       // 1206: mul.lo.s32 	%r783, %r782, 2146121005;
-      r783 = uint(int(r782) * 2146121005);
+      r783 = uint(int((r780 >> 16u) ^ r780) * 2146121005);
       // 1207: shr.u32 	%r784, %r783, 15;
-      uint t531;
-      t531 = 15u;
-      r784 = (t531 >= 32u ? 0u : r783 >> t531);
       // 1208: xor.b32  	%r785, %r784, %r783;
-      r785 = r784 ^ r783;
       // 1209: mul.lo.s32 	%r786, %r785, -2073254261;
-      r786 = uint(int(r785) * -2073254261);
+      r786 = uint(int((r783 >> 15u) ^ r783) * -2073254261);
       // 1210: shr.u32 	%r787, %r786, 16;
-      uint t532;
-      t532 = 16u;
-      r787 = (t532 >= 32u ? 0u : r786 >> t532);
       // 1211: xor.b32  	%r788, %r786, %r6;
       r788 = r786 ^ r6;
       // 1212: xor.b32  	%r789, %r788, %r787;
-      r789 = r788 ^ r787;
       // 1213: shr.u32 	%r790, %r788, 16;
-      uint t533;
-      t533 = 16u;
-      r790 = (t533 >= 32u ? 0u : r788 >> t533);
       // 1214: xor.b32  	%r791, %r789, %r790;
-      r791 = r789 ^ r790;
       // 1215: mul.lo.s32 	%r792, %r791, 2146121005;
-      r792 = uint(int(r791) * 2146121005);
+      r792 = uint(int((r788 ^ (r786 >> 16u)) ^ (r788 >> 16u)) * 2146121005);
       // 1216: shr.u32 	%r793, %r792, 15;
-      uint t534;
-      t534 = 15u;
-      r793 = (t534 >= 32u ? 0u : r792 >> t534);
       // 1217: xor.b32  	%r794, %r793, %r792;
-      r794 = r793 ^ r792;
       // 1218: mul.lo.s32 	%r795, %r794, -2073254261;
-      r795 = uint(int(r794) * -2073254261);
+      r795 = uint(int((r792 >> 15u) ^ r792) * -2073254261);
       // 1219: shr.u32 	%r796, %r795, 16;
-      uint t535;
-      t535 = 16u;
-      r796 = (t535 >= 32u ? 0u : r795 >> t535);
       // 1220: xor.b32  	%r797, %r796, %r795;
-      r797 = r796 ^ r795;
+      r797 = (r795 >> 16u) ^ r795;
       // 1221: xor.b32  	%r798, %r797, -1515870811;
       r798 = r797 ^ 0xA5A5A5A5u;
       // 1222: shr.u32 	%r799, %r798, 16;
-      uint t536;
-      t536 = 16u;
-      r799 = (t536 >= 32u ? 0u : r798 >> t536);
       // 1223: xor.b32  	%r800, %r799, %r798;
-      r800 = r799 ^ r798;
       // 1224: mul.lo.s32 	%r801, %r800, 2146121005;
-      r801 = uint(int(r800) * 2146121005);
+      r801 = uint(int((r798 >> 16u) ^ r798) * 2146121005);
       // 1225: shr.u32 	%r802, %r801, 15;
-      uint t537;
-      t537 = 15u;
-      r802 = (t537 >= 32u ? 0u : r801 >> t537);
       // 1226: xor.b32  	%r803, %r802, %r801;
-      r803 = r802 ^ r801;
       // 1227: mul.lo.s32 	%r804, %r803, -2073254261;
-      r804 = uint(int(r803) * -2073254261);
+      r804 = uint(int((r801 >> 15u) ^ r801) * -2073254261);
       // 1228: shr.u32 	%r805, %r804, 16;
-      uint t538;
-      t538 = 16u;
-      r805 = (t538 >= 32u ? 0u : r804 >> t538);
       // 1229: xor.b32  	%r806, %r805, %r804;
-      r806 = r805 ^ r804;
+      r806 = (r804 >> 16u) ^ r804;
       // 1230: and.b32  	%r807, %r797, 1;
-      r807 = r797 & 1u;
       // 1231: shr.u32 	%r808, %r797, 1;
-      uint t539;
-      t539 = 1u;
-      r808 = (t539 >= 32u ? 0u : r797 >> t539);
       // 1232: and.b32  	%r809, %r808, 7;
-      r809 = r808 & 7u;
       // 1233: mul.wide.u32 	%rd113, %r806, -858993459;
-      rd113 = uint64_t(r806) * uint64_t(0xCCCCCCCDu);
       // 1234: shr.u64 	%rd114, %rd113, 34;
-      uint t540;
-      t540 = 34u;
-      rd114 = (t540 >= 64u ? 0ul : rd113 >> t540);
       // 1235: cvt.u32.u64 	%r810, %rd114;
-      uint64_t t541;
-      t541 = uint64_t(rd114);
-      r810 = uint(uint64_t(t541));
+      uint64_t t55 = uint64_t((uint64_t(r806) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1236: mul.lo.s32 	%r811, %r810, 5;
-      r811 = uint(int(r810) * 5);
       // 1237: sub.s32 	%r812, %r806, %r811;
-      r812 = uint(int(r806) - int(r811));
       // 1238: shl.b32 	%r813, %r812, 3;
-      uint t542;
-      t542 = 3u;
-      r813 = (t542 >= 32u ? 0u : r812 << t542);
       // 1239: add.s32 	%r814, %r813, 40;
-      r814 = uint(int(r813) + 40);
+      r814 = uint(int(uint(int(r806) - int(uint(int(uint(uint64_t(t55))) * 5))) << 3u) + 40);
       // 1240: bfi.b32 	%r815, %r807, %r809, 7, 1;
-      r815 = p2g_bfi_32(r807, r809, 7u, 1u);
       // 1241: or.b32  	%r816, %r815, %r814;
-      r816 = r815 | r814;
       // 1242: xor.b32  	%r1231, %r816, 128;
-      r1231 = r816 ^ 128u;
+      r1231 = (p2g_bfi_32((r797 & 1u), ((r797 >> 1u) & 7u), 7u, 1u) | r814) ^ 128u;
     } else {
       // 1246: add.s32 	%r720, %r88, %r147;
-      r720 = uint(int(r88) + int(r147));
       // 1247: add.s32 	%r721, %r720, 5369127;
-      r721 = uint(int(r720) + 5369127);
+      r721 = uint(int(uint(int(r88) + int(r147))) + 5369127);
       // 1248: shr.u32 	%r722, %r721, 16;
-      uint t543;
-      t543 = 16u;
-      r722 = (t543 >= 32u ? 0u : r721 >> t543);
       // 1249: xor.b32  	%r723, %r722, %r721;
-      r723 = r722 ^ r721;
       // 1250: mul.lo.s32 	%r724, %r723, 2146121005;
-      r724 = uint(int(r723) * 2146121005);
+      r724 = uint(int((r721 >> 16u) ^ r721) * 2146121005);
       // 1251: shr.u32 	%r725, %r724, 15;
-      uint t544;
-      t544 = 15u;
-      r725 = (t544 >= 32u ? 0u : r724 >> t544);
       // 1252: xor.b32  	%r726, %r725, %r724;
-      r726 = r725 ^ r724;
       // 1253: mul.lo.s32 	%r727, %r726, -2073254261;
-      r727 = uint(int(r726) * -2073254261);
+      r727 = uint(int((r724 >> 15u) ^ r724) * -2073254261);
       // 1254: shr.u32 	%r728, %r727, 16;
-      uint t545;
-      t545 = 16u;
-      r728 = (t545 >= 32u ? 0u : r727 >> t545);
       // 1255: xor.b32  	%r729, %r727, %r6;
       r729 = r727 ^ r6;
       // 1256: xor.b32  	%r730, %r729, %r728;
-      r730 = r729 ^ r728;
       // 1257: shr.u32 	%r731, %r729, 16;
-      uint t546;
-      t546 = 16u;
-      r731 = (t546 >= 32u ? 0u : r729 >> t546);
       // 1258: xor.b32  	%r732, %r730, %r731;
-      r732 = r730 ^ r731;
       // 1259: mul.lo.s32 	%r733, %r732, 2146121005;
-      r733 = uint(int(r732) * 2146121005);
+      r733 = uint(int((r729 ^ (r727 >> 16u)) ^ (r729 >> 16u)) * 2146121005);
       // 1260: shr.u32 	%r734, %r733, 15;
-      uint t547;
-      t547 = 15u;
-      r734 = (t547 >= 32u ? 0u : r733 >> t547);
       // 1261: xor.b32  	%r735, %r734, %r733;
-      r735 = r734 ^ r733;
       // 1262: mul.lo.s32 	%r736, %r735, -2073254261;
-      r736 = uint(int(r735) * -2073254261);
+      r736 = uint(int((r733 >> 15u) ^ r733) * -2073254261);
       // 1263: shr.u32 	%r737, %r736, 16;
-      uint t548;
-      t548 = 16u;
-      r737 = (t548 >= 32u ? 0u : r736 >> t548);
       // 1264: xor.b32  	%r738, %r737, %r736;
-      r738 = r737 ^ r736;
+      r738 = (r736 >> 16u) ^ r736;
       // 1265: xor.b32  	%r739, %r738, -1515870811;
       r739 = r738 ^ 0xA5A5A5A5u;
       // 1266: shr.u32 	%r740, %r739, 16;
-      uint t549;
-      t549 = 16u;
-      r740 = (t549 >= 32u ? 0u : r739 >> t549);
       // 1267: xor.b32  	%r741, %r740, %r739;
-      r741 = r740 ^ r739;
       // 1268: mul.lo.s32 	%r742, %r741, 2146121005;
-      r742 = uint(int(r741) * 2146121005);
+      r742 = uint(int((r739 >> 16u) ^ r739) * 2146121005);
       // 1269: shr.u32 	%r743, %r742, 15;
-      uint t550;
-      t550 = 15u;
-      r743 = (t550 >= 32u ? 0u : r742 >> t550);
       // 1270: xor.b32  	%r744, %r743, %r742;
-      r744 = r743 ^ r742;
       // 1271: mul.lo.s32 	%r745, %r744, -2073254261;
-      r745 = uint(int(r744) * -2073254261);
+      r745 = uint(int((r742 >> 15u) ^ r742) * -2073254261);
       // 1272: shr.u32 	%r746, %r745, 16;
-      uint t551;
-      t551 = 16u;
-      r746 = (t551 >= 32u ? 0u : r745 >> t551);
       // 1273: xor.b32  	%r148, %r746, %r745;
-      r148 = r746 ^ r745;
+      r148 = (r745 >> 16u) ^ r745;
       // 1274: shl.b32 	%r747, %r738, 7;
-      uint t552;
-      t552 = 7u;
-      r747 = (t552 >= 32u ? 0u : r738 << t552);
       // 1275: and.b32  	%r1231, %r747, 128;
-      r1231 = r747 & 128u;
+      r1231 = (r738 << 7u) & 128u;
       // 1276: shr.u32 	%r748, %r738, 1;
-      uint t553;
-      t553 = 1u;
-      r748 = (t553 >= 32u ? 0u : r738 >> t553);
       // 1277: and.b32  	%r150, %r748, 7;
-      r150 = r748 & 7u;
+      r150 = (r738 >> 1u) & 7u;
       if (p19) {
         // 1282: setp.eq.s16 	%p121, %rs4, 2;
-        int t554;
-        int t555;
-        t554 = bitfieldExtract(int(rs4), 0, 16); t555 = 2;
-        bool t556;
-        t556 = t554 == t555;
-        p121 = t556;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1316: and.b32  	%r1231, %r148, 255;
           r1231 = r148 & 255u;
           p2g_sv0 = 113;
         } else {
           // 1285: setp.eq.s16 	%p122, %rs4, 3;
-          int t557;
-          int t558;
-          t557 = bitfieldExtract(int(rs4), 0, 16); t558 = 3;
-          bool t559;
-          t559 = t557 == t558;
-          p122 = t559;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1320: mul.wide.u32 	%rd103, %r148, -858993459;
-            rd103 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
             // 1321: shr.u64 	%rd104, %rd103, 34;
-            uint t560;
-            t560 = 34u;
-            rd104 = (t560 >= 64u ? 0ul : rd103 >> t560);
             // 1322: cvt.u32.u64 	%r752, %rd104;
-            uint64_t t561;
-            t561 = uint64_t(rd104);
-            r752 = uint(uint64_t(t561));
+            uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1323: mul.lo.s32 	%r753, %r752, 5;
-            r753 = uint(int(r752) * 5);
             // 1324: sub.s32 	%r152, %r148, %r753;
-            r152 = uint(int(r148) - int(r753));
+            r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1325: setp.eq.s32 	%p126, %r152, 0;
-            int t562;
-            int t563;
-            t562 = int(r152); t563 = 0;
-            bool t564;
-            t564 = t562 == t563;
-            p126 = t564;
-            if (p126) {
+            if (int(r152) == 0) {
               // 621: shr.u32 	%r754, %r148, 8;
-              uint t565;
-              t565 = 8u;
-              r754 = (t565 >= 32u ? 0u : r148 >> t565);
+              r754 = r148 >> 8u;
               // 622: mul.wide.u32 	%rd105, %r754, -1431655765;
-              rd105 = uint64_t(r754) * uint64_t(0xAAAAAAABu);
               // 623: shr.u64 	%rd106, %rd105, 34;
-              uint t566;
-              t566 = 34u;
-              rd106 = (t566 >= 64u ? 0ul : rd105 >> t566);
               // 624: cvt.u32.u64 	%r755, %rd106;
-              uint64_t t567;
-              t567 = uint64_t(rd106);
-              r755 = uint(uint64_t(t567));
+              uint64_t t57 = uint64_t((uint64_t(r754) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 625: mul.lo.s32 	%r756, %r755, 6;
-              r756 = uint(int(r755) * 6);
               // 626: sub.s32 	%r757, %r754, %r756;
-              r757 = uint(int(r754) - int(r756));
               // 627: cvt.u16.u32 	%rs17, %r757;
-              uint64_t t568;
-              t568 = uint64_t(r757);
-              rs17 = (uint(uint64_t(t568)) & 65535u);
+              uint64_t t58 = uint64_t(uint(int(r754) - int(uint(int(uint(uint64_t(t57))) * 6))));
+              rs17 = (uint(uint64_t(t58)) & 65535u);
               // 628: setp.gt.s16 	%p127, %rs17, 1;
-              int t569;
-              int t570;
-              t569 = bitfieldExtract(int(rs17), 0, 16); t570 = 1;
-              bool t571;
-              t571 = t569 > t570;
-              p127 = t571;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 633: setp.eq.s16 	%p128, %rs17, 2;
-                int t572;
-                int t573;
-                t572 = bitfieldExtract(int(rs17), 0, 16); t573 = 2;
-                bool t574;
-                t574 = t572 == t573;
-                p128 = t574;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 733: shr.u32 	%r759, %r148, 12;
-                  uint t575;
-                  t575 = 12u;
-                  r759 = (t575 >= 32u ? 0u : r148 >> t575);
                   // 734: and.b32  	%r760, %r759, 1;
-                  r760 = r759 & 1u;
                   // 735: or.b32  	%r761, %r1231, %r760;
-                  r761 = r1231 | r760;
+                  r761 = r1231 | ((r148 >> 12u) & 1u);
                   // 736: or.b32  	%r1231, %r761, 124;
                   r1231 = r761 | 124u;
                   p2g_sv0 = 113;
                 } else {
                   // 636: setp.eq.s16 	%p129, %rs17, 3;
-                  int t576;
-                  int t577;
-                  t576 = bitfieldExtract(int(rs17), 0, 16); t577 = 3;
-                  bool t578;
-                  t578 = t576 == t577;
-                  p129 = t578;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 740: setp.eq.s32 	%p133, %r150, 0;
-                    int t579;
-                    int t580;
-                    t579 = int(r150); t580 = 0;
-                    bool t581;
-                    t581 = t579 == t580;
-                    p133 = t581;
                     // 741: selp.b32 	%r758, 1, %r150, %p133;
-                    r758 = p133 ? 1u : r150;
                     // 742: or.b32  	%r1231, %r758, %r1231;
-                    r1231 = r758 | r1231;
+                    r1231 = ((int(r150) == 0) ? 1u : r150) | r1231;
                     p2g_sv0 = 113;
                   } else {
                     // 639: setp.ne.s16 	%p130, %rs17, 4;
-                    int t582;
-                    int t583;
-                    t582 = bitfieldExtract(int(rs17), 0, 16); t583 = 4;
-                    bool t584;
-                    t584 = t582 != t583;
-                    p130 = t584;
-                    if (p130) {
+                    if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
                       // 642: or.b32  	%r1231, %r1231, 119;
@@ -3823,23 +2207,11 @@ void main() {
                 }
               } else {
                 // 682: setp.eq.s16 	%p131, %rs17, 0;
-                int t585;
-                int t586;
-                t585 = bitfieldExtract(int(rs17), 0, 16); t586 = 0;
-                bool t587;
-                t587 = t585 == t586;
-                p131 = t587;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
                   // 685: setp.eq.s16 	%p132, %rs17, 1;
-                  int t588;
-                  int t589;
-                  t588 = bitfieldExtract(int(rs17), 0, 16); t589 = 1;
-                  bool t590;
-                  t590 = t588 == t589;
-                  p132 = t590;
-                  if (p132) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 690: or.b32  	%r1231, %r1231, 120;
                     r1231 = r1231 | 120u;
                     p2g_sv0 = 113;
@@ -3862,96 +2234,49 @@ void main() {
             }
           } else {
             // 1288: setp.ne.s16 	%p123, %rs4, 5;
-            int t591;
-            int t592;
-            t591 = bitfieldExtract(int(rs4), 0, 16); t592 = 5;
-            bool t593;
-            t593 = t591 != t592;
-            p123 = t593;
-            if (p123) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
               // 1291: mul.wide.u32 	%rd101, %r148, -858993459;
-              rd101 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
               // 1292: shr.u64 	%rd102, %rd101, 34;
-              uint t594;
-              t594 = 34u;
-              rd102 = (t594 >= 64u ? 0ul : rd101 >> t594);
               // 1293: cvt.u32.u64 	%r749, %rd102;
-              uint64_t t595;
-              t595 = uint64_t(rd102);
-              r749 = uint(uint64_t(t595));
+              uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1294: mul.lo.s32 	%r750, %r749, 5;
-              r750 = uint(int(r749) * 5);
               // 1295: sub.s32 	%r751, %r148, %r750;
-              r751 = uint(int(r148) - int(r750));
               // 1296: add.s32 	%r1230, %r751, 5;
-              r1230 = uint(int(r751) + 5);
+              r1230 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 5);
               p2g_sv0 = 112;
             }
           }
         }
       } else {
         // 1300: setp.eq.s16 	%p124, %rs4, 0;
-        int t596;
-        int t597;
-        t596 = bitfieldExtract(int(rs4), 0, 16); t597 = 0;
-        bool t598;
-        t598 = t596 == t597;
-        p124 = t598;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1332: mul.wide.u32 	%rd109, %r148, 613566757;
-          rd109 = uint64_t(r148) * uint64_t(0x24924925u);
           // 1333: shr.u64 	%rd110, %rd109, 32;
-          uint t599;
-          t599 = 32u;
-          rd110 = (t599 >= 64u ? 0ul : rd109 >> t599);
           // 1334: cvt.u32.u64 	%r765, %rd110;
-          uint64_t t600;
-          t600 = uint64_t(rd110);
-          r765 = uint(uint64_t(t600));
+          uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
+          r765 = uint(uint64_t(t60));
           // 1335: sub.s32 	%r766, %r148, %r765;
-          r766 = uint(int(r148) - int(r765));
           // 1336: shr.u32 	%r767, %r766, 1;
-          uint t601;
-          t601 = 1u;
-          r767 = (t601 >= 32u ? 0u : r766 >> t601);
           // 1337: add.s32 	%r768, %r767, %r765;
-          r768 = uint(int(r767) + int(r765));
           // 1338: shr.u32 	%r769, %r768, 2;
-          uint t602;
-          t602 = 2u;
-          r769 = (t602 >= 32u ? 0u : r768 >> t602);
           // 1339: mul.lo.s32 	%r770, %r769, 7;
-          r770 = uint(int(r769) * 7);
+          r770 = uint(int(uint(int(uint(int(r148) - int(r765)) >> 1u) + int(r765)) >> 2u) * 7);
           // 1340: sub.s32 	%r771, %r148, %r770;
-          r771 = uint(int(r148) - int(r770));
           // 1341: add.s32 	%r1230, %r771, 4;
-          r1230 = uint(int(r771) + 4);
+          r1230 = uint(int(uint(int(r148) - int(r770))) + 4);
           p2g_sv0 = 112;
         } else {
           // 1303: setp.eq.s16 	%p125, %rs4, 1;
-          int t603;
-          int t604;
-          t603 = bitfieldExtract(int(rs4), 0, 16); t604 = 1;
-          bool t605;
-          t605 = t603 == t604;
-          p125 = t605;
-          if (p125) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1308: mul.wide.u32 	%rd107, %r148, -2004318071;
-            rd107 = uint64_t(r148) * uint64_t(0x88888889u);
             // 1309: shr.u64 	%rd108, %rd107, 35;
-            uint t606;
-            t606 = 35u;
-            rd108 = (t606 >= 64u ? 0ul : rd107 >> t606);
             // 1310: cvt.u32.u64 	%r763, %rd108;
-            uint64_t t607;
-            t607 = uint64_t(rd108);
-            r763 = uint(uint64_t(t607));
+            uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x88888889u)) >> 35u);
             // 1311: mul.lo.s32 	%r764, %r763, 15;
-            r764 = uint(int(r763) * 15);
             // 1312: sub.s32 	%r1230, %r148, %r764;
-            r1230 = uint(int(r148) - int(r764));
+            r1230 = uint(int(r148) - int(uint(int(uint(uint64_t(t61))) * 15)));
             p2g_sv0 = 112;
           } else {
             p2g_sv0 = 111;
@@ -3960,48 +2285,31 @@ void main() {
       }
       if (p2g_sv0 == 111) {
         // 1345: mul.wide.u32 	%rd111, %r148, -858993459;
-        rd111 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
         // 1346: shr.u64 	%rd112, %rd111, 34;
-        uint t608;
-        t608 = 34u;
-        rd112 = (t608 >= 64u ? 0ul : rd111 >> t608);
         // 1347: cvt.u32.u64 	%r772, %rd112;
-        uint64_t t609;
-        t609 = uint64_t(rd112);
-        r772 = uint(uint64_t(t609));
+        uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1348: mul.lo.s32 	%r773, %r772, 5;
-        r773 = uint(int(r772) * 5);
         // 1349: sub.s32 	%r774, %r148, %r773;
-        r774 = uint(int(r148) - int(r773));
         // 1350: add.s32 	%r1230, %r774, 5;
-        r1230 = uint(int(r774) + 5);
+        r1230 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 5);
         p2g_sv0 = 112;
       }
       if (p2g_sv0 == 112) {
         // 1353: max.s32 	%r775, %r1230, 0;
-        r775 = uint(max(int(r1230), 0));
         // 1354: shl.b32 	%r776, %r775, 3;
-        uint t610;
-        t610 = 3u;
-        r776 = (t610 >= 32u ? 0u : r775 << t610);
         // 1355: or.b32  	%r777, %r150, %r1231;
         r777 = r150 | r1231;
         // 1356: or.b32  	%r1231, %r777, %r776;
-        r1231 = r777 | r776;
+        r1231 = r777 | (uint(max(int(r1230), 0)) << 3u);
       }
     }
     // 1359: mov.u32 	%r817, 64;
-    r817 = 64u;
     // 1360: prmt.b32 	%r818, %r1225, %r1227, %r817;
-    r818 = p2g_prmt(r1225, r1227, r817, 0);
     // 1361: mov.u32 	%r819, 1040;
-    r819 = 1040u;
     // 1362: prmt.b32 	%r820, %r818, %r1229, %r819;
-    r820 = p2g_prmt(r818, r1229, r819, 0);
     // 1363: mov.u32 	%r821, 16912;
-    r821 = 16912u;
     // 1364: prmt.b32 	%r822, %r820, %r1231, %r821;
-    r822 = p2g_prmt(r820, r1231, r821, 0);
+    r822 = p2g_prmt(p2g_prmt(p2g_prmt(r1225, r1227, 64u, 0), r1229, 1040u, 0), r1231, 16912u, 0);
     // 1365: st.local.u32 	[%rd177], %r822;
     p2g_stl32(uint(rd177), r822);
     // 1366: add.s64 	%rd177, %rd177, 4;
@@ -4009,13 +2317,7 @@ void main() {
     // 1367: add.s32 	%r1223, %r1223, 1;
     r1223 = uint(int(r1223) + 1);
     // 1368: setp.ne.s32 	%p134, %r1223, 4;
-    int t611;
-    int t612;
-    t611 = int(r1223); t612 = 4;
-    bool t613;
-    t613 = t611 != t612;
-    p134 = t613;
-    if (!p134) {
+    if (!(int(r1223) != 4)) {
       break;
     }
   }
@@ -4028,120 +2330,64 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 1597: shl.b32 	%r824, %r1232, 4;
-    uint t614;
-    t614 = 4u;
-    r824 = (t614 >= 32u ? 0u : r1232 << t614);
     // 1598: or.b32  	%r171, %r824, %r85;
-    r171 = r824 | r85;
+    r171 = (r1232 << 4u) | r85;
     // 1599: shl.b32 	%r172, %r171, 6;
-    uint t615;
-    t615 = 6u;
-    r172 = (t615 >= 32u ? 0u : r171 << t615);
+    r172 = r171 << 6u;
     // 1600: add.s32 	%r825, %r168, %r172;
     r825 = uint(int(r168) + int(r172));
     // 1601: shr.u32 	%r826, %r825, 16;
-    uint t616;
-    t616 = 16u;
-    r826 = (t616 >= 32u ? 0u : r825 >> t616);
     // 1602: xor.b32  	%r827, %r826, %r825;
-    r827 = r826 ^ r825;
     // 1603: mul.lo.s32 	%r828, %r827, 2146121005;
-    r828 = uint(int(r827) * 2146121005);
+    r828 = uint(int((r825 >> 16u) ^ r825) * 2146121005);
     // 1604: shr.u32 	%r829, %r828, 15;
-    uint t617;
-    t617 = 15u;
-    r829 = (t617 >= 32u ? 0u : r828 >> t617);
     // 1605: xor.b32  	%r830, %r829, %r828;
-    r830 = r829 ^ r828;
     // 1606: mul.lo.s32 	%r831, %r830, -2073254261;
-    r831 = uint(int(r830) * -2073254261);
+    r831 = uint(int((r828 >> 15u) ^ r828) * -2073254261);
     // 1607: shr.u32 	%r832, %r831, 16;
-    uint t618;
-    t618 = 16u;
-    r832 = (t618 >= 32u ? 0u : r831 >> t618);
     // 1608: xor.b32  	%r833, %r831, %r6;
     r833 = r831 ^ r6;
     // 1609: xor.b32  	%r834, %r833, %r832;
-    r834 = r833 ^ r832;
     // 1610: shr.u32 	%r835, %r833, 16;
-    uint t619;
-    t619 = 16u;
-    r835 = (t619 >= 32u ? 0u : r833 >> t619);
     // 1611: xor.b32  	%r836, %r834, %r835;
-    r836 = r834 ^ r835;
     // 1612: mul.lo.s32 	%r837, %r836, 2146121005;
-    r837 = uint(int(r836) * 2146121005);
+    r837 = uint(int((r833 ^ (r831 >> 16u)) ^ (r833 >> 16u)) * 2146121005);
     // 1613: shr.u32 	%r838, %r837, 15;
-    uint t620;
-    t620 = 15u;
-    r838 = (t620 >= 32u ? 0u : r837 >> t620);
     // 1614: xor.b32  	%r839, %r838, %r837;
-    r839 = r838 ^ r837;
     // 1615: mul.lo.s32 	%r840, %r839, -2073254261;
-    r840 = uint(int(r839) * -2073254261);
+    r840 = uint(int((r837 >> 15u) ^ r837) * -2073254261);
     // 1616: shr.u32 	%r841, %r840, 16;
-    uint t621;
-    t621 = 16u;
-    r841 = (t621 >= 32u ? 0u : r840 >> t621);
     // 1617: xor.b32  	%r842, %r841, %r840;
-    r842 = r841 ^ r840;
+    r842 = (r840 >> 16u) ^ r840;
     // 1618: xor.b32  	%r843, %r842, -1515870811;
     r843 = r842 ^ 0xA5A5A5A5u;
     // 1619: shr.u32 	%r844, %r843, 16;
-    uint t622;
-    t622 = 16u;
-    r844 = (t622 >= 32u ? 0u : r843 >> t622);
     // 1620: xor.b32  	%r845, %r844, %r843;
-    r845 = r844 ^ r843;
     // 1621: mul.lo.s32 	%r846, %r845, 2146121005;
-    r846 = uint(int(r845) * 2146121005);
+    r846 = uint(int((r843 >> 16u) ^ r843) * 2146121005);
     // 1622: shr.u32 	%r847, %r846, 15;
-    uint t623;
-    t623 = 15u;
-    r847 = (t623 >= 32u ? 0u : r846 >> t623);
     // 1623: xor.b32  	%r848, %r847, %r846;
-    r848 = r847 ^ r846;
     // 1624: mul.lo.s32 	%r849, %r848, -2073254261;
-    r849 = uint(int(r848) * -2073254261);
+    r849 = uint(int((r846 >> 15u) ^ r846) * -2073254261);
     // 1625: shr.u32 	%r850, %r849, 16;
-    uint t624;
-    t624 = 16u;
-    r850 = (t624 >= 32u ? 0u : r849 >> t624);
     // 1626: xor.b32  	%r173, %r850, %r849;
-    r173 = r850 ^ r849;
+    r173 = (r849 >> 16u) ^ r849;
     // 1627: shl.b32 	%r851, %r842, 7;
-    uint t625;
-    t625 = 7u;
-    r851 = (t625 >= 32u ? 0u : r842 << t625);
     // 1628: and.b32  	%r1234, %r851, 128;
-    r1234 = r851 & 128u;
+    r1234 = (r842 << 7u) & 128u;
     // 1629: shr.u32 	%r852, %r842, 1;
-    uint t626;
-    t626 = 1u;
-    r852 = (t626 >= 32u ? 0u : r842 >> t626);
     // 1630: and.b32  	%r175, %r852, 3;
-    r175 = r852 & 3u;
+    r175 = (r842 >> 1u) & 3u;
     if (p74) {
       // 1635: mul.wide.u32 	%rd127, %r173, -858993459;
-      rd127 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
       // 1636: shr.u64 	%rd128, %rd127, 34;
-      uint t627;
-      t627 = 34u;
-      rd128 = (t627 >= 64u ? 0ul : rd127 >> t627);
       // 1637: cvt.u32.u64 	%r886, %rd128;
-      uint64_t t628;
-      t628 = uint64_t(rd128);
-      r886 = uint(uint64_t(t628));
+      uint64_t t63 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1638: mul.lo.s32 	%r887, %r886, 5;
-      r887 = uint(int(r886) * 5);
       // 1639: sub.s32 	%r888, %r173, %r887;
-      r888 = uint(int(r173) - int(r887));
       // 1640: shl.b32 	%r889, %r888, 2;
-      uint t629;
-      t629 = 2u;
-      r889 = (t629 >= 32u ? 0u : r888 << t629);
       // 1641: add.s32 	%r890, %r889, 52;
-      r890 = uint(int(r889) + 52);
+      r890 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t63))) * 5))) << 2u) + 52);
       // 1642: or.b32  	%r891, %r175, %r1234;
       r891 = r175 | r1234;
       // 1643: or.b32  	%r1234, %r891, %r890;
@@ -4149,126 +2395,56 @@ void main() {
     } else {
       if (p19) {
         // 1651: setp.eq.s16 	%p137, %rs4, 2;
-        int t630;
-        int t631;
-        t630 = bitfieldExtract(int(rs4), 0, 16); t631 = 2;
-        bool t632;
-        t632 = t630 == t631;
-        p137 = t632;
-        if (p137) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1689: and.b32  	%r1234, %r173, 255;
           r1234 = r173 & 255u;
           p2g_sv0 = 153;
         } else {
           // 1654: setp.eq.s16 	%p138, %rs4, 3;
-          int t633;
-          int t634;
-          t633 = bitfieldExtract(int(rs4), 0, 16); t634 = 3;
-          bool t635;
-          t635 = t633 == t634;
-          p138 = t635;
-          if (p138) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1693: mul.wide.u32 	%rd117, %r173, -858993459;
-            rd117 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
             // 1694: shr.u64 	%rd118, %rd117, 34;
-            uint t636;
-            t636 = 34u;
-            rd118 = (t636 >= 64u ? 0ul : rd117 >> t636);
             // 1695: cvt.u32.u64 	%r856, %rd118;
-            uint64_t t637;
-            t637 = uint64_t(rd118);
-            r856 = uint(uint64_t(t637));
+            uint64_t t64;
+            t64 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1696: mul.lo.s32 	%r857, %r856, 5;
-            r857 = uint(int(r856) * 5);
             // 1697: sub.s32 	%r177, %r173, %r857;
-            r177 = uint(int(r173) - int(r857));
+            r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1698: setp.eq.s32 	%p142, %r177, 0;
-            int t638;
-            int t639;
-            t638 = int(r177); t639 = 0;
-            bool t640;
-            t640 = t638 == t639;
-            p142 = t640;
-            if (p142) {
+            if (int(r177) == 0) {
               // 1377: shr.u32 	%r858, %r173, 8;
-              uint t641;
-              t641 = 8u;
-              r858 = (t641 >= 32u ? 0u : r173 >> t641);
+              r858 = r173 >> 8u;
               // 1378: mul.wide.u32 	%rd119, %r858, -1431655765;
-              rd119 = uint64_t(r858) * uint64_t(0xAAAAAAABu);
               // 1379: shr.u64 	%rd120, %rd119, 34;
-              uint t642;
-              t642 = 34u;
-              rd120 = (t642 >= 64u ? 0ul : rd119 >> t642);
               // 1380: cvt.u32.u64 	%r859, %rd120;
-              uint64_t t643;
-              t643 = uint64_t(rd120);
-              r859 = uint(uint64_t(t643));
+              uint64_t t65 = uint64_t((uint64_t(r858) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1381: mul.lo.s32 	%r860, %r859, 6;
-              r860 = uint(int(r859) * 6);
               // 1382: sub.s32 	%r861, %r858, %r860;
-              r861 = uint(int(r858) - int(r860));
               // 1383: cvt.u16.u32 	%rs19, %r861;
-              uint64_t t644;
-              t644 = uint64_t(r861);
-              rs19 = (uint(uint64_t(t644)) & 65535u);
+              uint64_t t66 = uint64_t(uint(int(r858) - int(uint(int(uint(uint64_t(t65))) * 6))));
+              rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1384: setp.gt.s16 	%p143, %rs19, 1;
-              int t645;
-              int t646;
-              t645 = bitfieldExtract(int(rs19), 0, 16); t646 = 1;
-              bool t647;
-              t647 = t645 > t646;
-              p143 = t647;
-              if (p143) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1389: setp.eq.s16 	%p144, %rs19, 2;
-                int t648;
-                int t649;
-                t648 = bitfieldExtract(int(rs19), 0, 16); t649 = 2;
-                bool t650;
-                t650 = t648 == t649;
-                p144 = t650;
-                if (p144) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1525: shr.u32 	%r863, %r173, 12;
-                  uint t651;
-                  t651 = 12u;
-                  r863 = (t651 >= 32u ? 0u : r173 >> t651);
                   // 1526: and.b32  	%r864, %r863, 1;
-                  r864 = r863 & 1u;
                   // 1527: or.b32  	%r865, %r1234, %r864;
-                  r865 = r1234 | r864;
+                  r865 = r1234 | ((r173 >> 12u) & 1u);
                   // 1528: or.b32  	%r1234, %r865, 126;
                   r1234 = r865 | 126u;
                   p2g_sv0 = 153;
                 } else {
                   // 1392: setp.eq.s16 	%p145, %rs19, 3;
-                  int t652;
-                  int t653;
-                  t652 = bitfieldExtract(int(rs19), 0, 16); t653 = 3;
-                  bool t654;
-                  t654 = t652 == t653;
-                  p145 = t654;
-                  if (p145) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1532: setp.eq.s32 	%p149, %r175, 0;
-                    int t655;
-                    int t656;
-                    t655 = int(r175); t656 = 0;
-                    bool t657;
-                    t657 = t655 == t656;
-                    p149 = t657;
                     // 1533: selp.b32 	%r862, 1, %r175, %p149;
-                    r862 = p149 ? 1u : r175;
                     // 1534: or.b32  	%r1234, %r862, %r1234;
-                    r1234 = r862 | r1234;
+                    r1234 = ((int(r175) == 0) ? 1u : r175) | r1234;
                     p2g_sv0 = 153;
                   } else {
                     // 1395: setp.ne.s16 	%p146, %rs19, 4;
-                    int t658;
-                    int t659;
-                    t658 = bitfieldExtract(int(rs19), 0, 16); t659 = 4;
-                    bool t660;
-                    t660 = t658 != t659;
-                    p146 = t660;
-                    if (p146) {
+                    if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
                       // 1398: or.b32  	%r1234, %r1234, 123;
@@ -4279,23 +2455,11 @@ void main() {
                 }
               } else {
                 // 1477: setp.eq.s16 	%p147, %rs19, 0;
-                int t661;
-                int t662;
-                t661 = bitfieldExtract(int(rs19), 0, 16); t662 = 0;
-                bool t663;
-                t663 = t661 == t662;
-                p147 = t663;
-                if (p147) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
                   // 1480: setp.eq.s16 	%p148, %rs19, 1;
-                  int t664;
-                  int t665;
-                  t664 = bitfieldExtract(int(rs19), 0, 16); t665 = 1;
-                  bool t666;
-                  t666 = t664 == t665;
-                  p148 = t666;
-                  if (p148) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1485: or.b32  	%r1234, %r1234, 124;
                     r1234 = r1234 | 124u;
                     p2g_sv0 = 153;
@@ -4318,106 +2482,53 @@ void main() {
             }
           } else {
             // 1657: setp.ne.s16 	%p139, %rs4, 5;
-            int t667;
-            int t668;
-            t667 = bitfieldExtract(int(rs4), 0, 16); t668 = 5;
-            bool t669;
-            t669 = t667 != t668;
-            p139 = t669;
-            if (p139) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
               // 1660: mul.wide.u32 	%rd115, %r173, -858993459;
-              rd115 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
               // 1661: shr.u64 	%rd116, %rd115, 34;
-              uint t670;
-              t670 = 34u;
-              rd116 = (t670 >= 64u ? 0ul : rd115 >> t670);
               // 1662: cvt.u32.u64 	%r853, %rd116;
-              uint64_t t671;
-              t671 = uint64_t(rd116);
-              r853 = uint(uint64_t(t671));
+              uint64_t t67 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1663: mul.lo.s32 	%r854, %r853, 5;
-              r854 = uint(int(r853) * 5);
               // 1664: sub.s32 	%r855, %r173, %r854;
-              r855 = uint(int(r173) - int(r854));
               // 1665: add.s32 	%r1233, %r855, 13;
-              r1233 = uint(int(r855) + 13);
+              r1233 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
               p2g_sv0 = 152;
             }
           }
         }
       } else {
         // 1669: setp.eq.s16 	%p140, %rs4, 0;
-        int t672;
-        int t673;
-        t672 = bitfieldExtract(int(rs4), 0, 16); t673 = 0;
-        bool t674;
-        t674 = t672 == t673;
-        p140 = t674;
-        if (p140) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1705: mul.wide.u32 	%rd123, %r173, 613566757;
-          rd123 = uint64_t(r173) * uint64_t(0x24924925u);
           // 1706: shr.u64 	%rd124, %rd123, 32;
-          uint t675;
-          t675 = 32u;
-          rd124 = (t675 >= 64u ? 0ul : rd123 >> t675);
           // 1707: cvt.u32.u64 	%r873, %rd124;
-          uint64_t t676;
-          t676 = uint64_t(rd124);
-          r873 = uint(uint64_t(t676));
+          uint64_t t68 = uint64_t((uint64_t(r173) * uint64_t(0x24924925u)) >> 32u);
+          r873 = uint(uint64_t(t68));
           // 1708: sub.s32 	%r874, %r173, %r873;
-          r874 = uint(int(r173) - int(r873));
           // 1709: shr.u32 	%r875, %r874, 1;
-          uint t677;
-          t677 = 1u;
-          r875 = (t677 >= 32u ? 0u : r874 >> t677);
           // 1710: add.s32 	%r876, %r875, %r873;
-          r876 = uint(int(r875) + int(r873));
           // 1711: shr.u32 	%r877, %r876, 2;
-          uint t678;
-          t678 = 2u;
-          r877 = (t678 >= 32u ? 0u : r876 >> t678);
           // 1712: mul.lo.s32 	%r878, %r877, 7;
-          r878 = uint(int(r877) * 7);
+          r878 = uint(int(uint(int(uint(int(r173) - int(r873)) >> 1u) + int(r873)) >> 2u) * 7);
           // 1713: sub.s32 	%r879, %r173, %r878;
-          r879 = uint(int(r173) - int(r878));
           // 1714: add.s32 	%r1233, %r879, 12;
-          r1233 = uint(int(r879) + 12);
+          r1233 = uint(int(uint(int(r173) - int(r878))) + 12);
           p2g_sv0 = 152;
         } else {
           // 1672: setp.eq.s16 	%p141, %rs4, 1;
-          int t679;
-          int t680;
-          t679 = bitfieldExtract(int(rs4), 0, 16); t680 = 1;
-          bool t681;
-          t681 = t679 == t680;
-          p141 = t681;
-          if (p141) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1677: mul.wide.u32 	%rd121, %r173, 138547333;
-            rd121 = uint64_t(r173) * uint64_t(0x08421085u);
             // 1678: shr.u64 	%rd122, %rd121, 32;
-            uint t682;
-            t682 = 32u;
-            rd122 = (t682 >= 64u ? 0ul : rd121 >> t682);
             // 1679: cvt.u32.u64 	%r867, %rd122;
-            uint64_t t683;
-            t683 = uint64_t(rd122);
-            r867 = uint(uint64_t(t683));
+            uint64_t t69 = uint64_t((uint64_t(r173) * uint64_t(0x08421085u)) >> 32u);
+            r867 = uint(uint64_t(t69));
             // 1680: sub.s32 	%r868, %r173, %r867;
-            r868 = uint(int(r173) - int(r867));
             // 1681: shr.u32 	%r869, %r868, 1;
-            uint t684;
-            t684 = 1u;
-            r869 = (t684 >= 32u ? 0u : r868 >> t684);
             // 1682: add.s32 	%r870, %r869, %r867;
-            r870 = uint(int(r869) + int(r867));
             // 1683: shr.u32 	%r871, %r870, 4;
-            uint t685;
-            t685 = 4u;
-            r871 = (t685 >= 32u ? 0u : r870 >> t685);
             // 1684: mul.lo.s32 	%r872, %r871, 31;
-            r872 = uint(int(r871) * 31);
+            r872 = uint(int(uint(int(uint(int(r173) - int(r867)) >> 1u) + int(r867)) >> 4u) * 31);
             // 1685: sub.s32 	%r1233, %r173, %r872;
             r1233 = uint(int(r173) - int(r872));
             p2g_sv0 = 152;
@@ -4428,388 +2539,194 @@ void main() {
       }
       if (p2g_sv0 == 151) {
         // 1718: mul.wide.u32 	%rd125, %r173, -858993459;
-        rd125 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
         // 1719: shr.u64 	%rd126, %rd125, 34;
-        uint t686;
-        t686 = 34u;
-        rd126 = (t686 >= 64u ? 0ul : rd125 >> t686);
         // 1720: cvt.u32.u64 	%r880, %rd126;
-        uint64_t t687;
-        t687 = uint64_t(rd126);
-        r880 = uint(uint64_t(t687));
+        uint64_t t70 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1721: mul.lo.s32 	%r881, %r880, 5;
-        r881 = uint(int(r880) * 5);
         // 1722: sub.s32 	%r882, %r173, %r881;
-        r882 = uint(int(r173) - int(r881));
         // 1723: add.s32 	%r1233, %r882, 13;
-        r1233 = uint(int(r882) + 13);
+        r1233 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
         p2g_sv0 = 152;
       }
       if (p2g_sv0 == 152) {
         // 1726: max.s32 	%r883, %r1233, 0;
-        r883 = uint(max(int(r1233), 0));
         // 1727: shl.b32 	%r884, %r883, 2;
-        uint t688;
-        t688 = 2u;
-        r884 = (t688 >= 32u ? 0u : r883 << t688);
         // 1728: or.b32  	%r885, %r175, %r1234;
         r885 = r175 | r1234;
         // 1729: or.b32  	%r1234, %r885, %r884;
-        r1234 = r885 | r884;
+        r1234 = r885 | (uint(max(int(r1233), 0)) << 2u);
       }
     }
     // 1732: add.s32 	%r192, %r171, 1;
     r192 = uint(int(r171) + 1);
     if (p74) {
       // 1737: shl.b32 	%r954, %r192, 6;
-      uint t689;
-      t689 = 6u;
-      r954 = (t689 >= 32u ? 0u : r192 << t689);
+      r954 = r192 << 6u;
       // 1738: and.b32  	%r955, %r954, 1792;
-      r955 = r954 & 1792u;
       // 1739: add.s32 	%r956, %r168, %r955;
-      r956 = uint(int(r168) + int(r955));
+      r956 = uint(int(r168) + int(r954 & 1792u));
       // 1740: shr.u32 	%r957, %r956, 16;
-      uint t690;
-      t690 = 16u;
-      r957 = (t690 >= 32u ? 0u : r956 >> t690);
       // 1741: xor.b32  	%r958, %r957, %r956;
-      r958 = r957 ^ r956;
       // 1742: mul.lo.s32 	%r959, %r958, 2146121005;
-      r959 = uint(int(r958) * 2146121005);
+      r959 = uint(int((r956 >> 16u) ^ r956) * 2146121005);
       // 1743: shr.u32 	%r960, %r959, 15;
-      uint t691;
-      t691 = 15u;
-      r960 = (t691 >= 32u ? 0u : r959 >> t691);
       // 1744: xor.b32  	%r961, %r960, %r959;
-      r961 = r960 ^ r959;
       // 1745: mul.lo.s32 	%r962, %r961, -2073254261;
-      r962 = uint(int(r961) * -2073254261);
+      r962 = uint(int((r959 >> 15u) ^ r959) * -2073254261);
       // 1746: shr.u32 	%r963, %r962, 16;
-      uint t692;
-      t692 = 16u;
-      r963 = (t692 >= 32u ? 0u : r962 >> t692);
       // 1747: xor.b32  	%r964, %r962, %r6;
       r964 = r962 ^ r6;
       // 1748: xor.b32  	%r965, %r964, %r963;
-      r965 = r964 ^ r963;
       // 1749: shr.u32 	%r966, %r964, 16;
-      uint t693;
-      t693 = 16u;
-      r966 = (t693 >= 32u ? 0u : r964 >> t693);
       // 1750: xor.b32  	%r967, %r965, %r966;
-      r967 = r965 ^ r966;
       // 1751: mul.lo.s32 	%r968, %r967, 2146121005;
-      r968 = uint(int(r967) * 2146121005);
+      r968 = uint(int((r964 ^ (r962 >> 16u)) ^ (r964 >> 16u)) * 2146121005);
       // 1752: shr.u32 	%r969, %r968, 15;
-      uint t694;
-      t694 = 15u;
-      r969 = (t694 >= 32u ? 0u : r968 >> t694);
       // 1753: xor.b32  	%r970, %r969, %r968;
-      r970 = r969 ^ r968;
       // 1754: mul.lo.s32 	%r971, %r970, -2073254261;
-      r971 = uint(int(r970) * -2073254261);
+      r971 = uint(int((r968 >> 15u) ^ r968) * -2073254261);
       // 1755: shr.u32 	%r972, %r971, 16;
-      uint t695;
-      t695 = 16u;
-      r972 = (t695 >= 32u ? 0u : r971 >> t695);
       // 1756: xor.b32  	%r973, %r972, %r971;
-      r973 = r972 ^ r971;
+      r973 = (r971 >> 16u) ^ r971;
       // 1757: xor.b32  	%r974, %r973, -1515870811;
       r974 = r973 ^ 0xA5A5A5A5u;
       // 1758: shr.u32 	%r975, %r974, 16;
-      uint t696;
-      t696 = 16u;
-      r975 = (t696 >= 32u ? 0u : r974 >> t696);
       // 1759: xor.b32  	%r976, %r975, %r974;
-      r976 = r975 ^ r974;
       // 1760: mul.lo.s32 	%r977, %r976, 2146121005;
-      r977 = uint(int(r976) * 2146121005);
+      r977 = uint(int((r974 >> 16u) ^ r974) * 2146121005);
       // 1761: shr.u32 	%r978, %r977, 15;
-      uint t697;
-      t697 = 15u;
-      r978 = (t697 >= 32u ? 0u : r977 >> t697);
       // 1762: xor.b32  	%r979, %r978, %r977;
-      r979 = r978 ^ r977;
       // 1763: mul.lo.s32 	%r980, %r979, -2073254261;
-      r980 = uint(int(r979) * -2073254261);
+      r980 = uint(int((r977 >> 15u) ^ r977) * -2073254261);
       // 1764: shr.u32 	%r981, %r980, 16;
-      uint t698;
-      t698 = 16u;
-      r981 = (t698 >= 32u ? 0u : r980 >> t698);
       // 1765: xor.b32  	%r982, %r981, %r980;
-      r982 = r981 ^ r980;
+      r982 = (r980 >> 16u) ^ r980;
       // 1766: and.b32  	%r983, %r973, 1;
-      r983 = r973 & 1u;
       // 1767: shr.u32 	%r984, %r973, 1;
-      uint t699;
-      t699 = 1u;
-      r984 = (t699 >= 32u ? 0u : r973 >> t699);
       // 1768: and.b32  	%r985, %r984, 3;
-      r985 = r984 & 3u;
       // 1769: mul.wide.u32 	%rd141, %r982, -858993459;
-      rd141 = uint64_t(r982) * uint64_t(0xCCCCCCCDu);
       // 1770: shr.u64 	%rd142, %rd141, 34;
-      uint t700;
-      t700 = 34u;
-      rd142 = (t700 >= 64u ? 0ul : rd141 >> t700);
       // 1771: cvt.u32.u64 	%r986, %rd142;
-      uint64_t t701;
-      t701 = uint64_t(rd142);
-      r986 = uint(uint64_t(t701));
+      uint64_t t71 = uint64_t((uint64_t(r982) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1772: mul.lo.s32 	%r987, %r986, 5;
-      r987 = uint(int(r986) * 5);
       // 1773: sub.s32 	%r988, %r982, %r987;
-      r988 = uint(int(r982) - int(r987));
       // 1774: shl.b32 	%r989, %r988, 2;
-      uint t702;
-      t702 = 2u;
-      r989 = (t702 >= 32u ? 0u : r988 << t702);
       // 1775: add.s32 	%r990, %r989, 52;
-      r990 = uint(int(r989) + 52);
+      r990 = uint(int(uint(int(r982) - int(uint(int(uint(uint64_t(t71))) * 5))) << 2u) + 52);
       // 1776: bfi.b32 	%r991, %r983, %r985, 7, 1;
-      r991 = p2g_bfi_32(r983, r985, 7u, 1u);
       // 1777: or.b32  	%r992, %r991, %r990;
-      r992 = r991 | r990;
       // 1778: add.s32 	%r993, %r169, %r954;
       r993 = uint(int(r169) + int(r954));
       // 1779: shr.u32 	%r994, %r993, 16;
-      uint t703;
-      t703 = 16u;
-      r994 = (t703 >= 32u ? 0u : r993 >> t703);
       // 1780: xor.b32  	%r995, %r994, %r993;
-      r995 = r994 ^ r993;
       // 1781: mul.lo.s32 	%r996, %r995, 2146121005;
-      r996 = uint(int(r995) * 2146121005);
+      r996 = uint(int((r993 >> 16u) ^ r993) * 2146121005);
       // 1782: shr.u32 	%r997, %r996, 15;
-      uint t704;
-      t704 = 15u;
-      r997 = (t704 >= 32u ? 0u : r996 >> t704);
       // 1783: xor.b32  	%r998, %r997, %r996;
-      r998 = r997 ^ r996;
       // 1784: mul.lo.s32 	%r999, %r998, -2073254261;
-      r999 = uint(int(r998) * -2073254261);
+      r999 = uint(int((r996 >> 15u) ^ r996) * -2073254261);
       // 1785: shr.u32 	%r1000, %r999, 16;
-      uint t705;
-      t705 = 16u;
-      r1000 = (t705 >= 32u ? 0u : r999 >> t705);
       // 1786: xor.b32  	%r1001, %r1000, %r999;
-      r1001 = r1000 ^ r999;
       // 1787: and.b32  	%r1002, %r1001, 3;
-      r1002 = r1001 & 3u;
       // 1788: xor.b32  	%r1236, %r992, %r1002;
-      r1236 = r992 ^ r1002;
+      r1236 = (p2g_bfi_32((r973 & 1u), ((r973 >> 1u) & 3u), 7u, 1u) | r990) ^ (((r999 >> 16u) ^ r999) & 3u);
     } else {
       // 1792: shl.b32 	%r892, %r192, 6;
-      uint t706;
-      t706 = 6u;
-      r892 = (t706 >= 32u ? 0u : r192 << t706);
       // 1793: add.s32 	%r893, %r168, %r892;
-      r893 = uint(int(r168) + int(r892));
+      r893 = uint(int(r168) + int(r192 << 6u));
       // 1794: shr.u32 	%r894, %r893, 16;
-      uint t707;
-      t707 = 16u;
-      r894 = (t707 >= 32u ? 0u : r893 >> t707);
       // 1795: xor.b32  	%r895, %r894, %r893;
-      r895 = r894 ^ r893;
       // 1796: mul.lo.s32 	%r896, %r895, 2146121005;
-      r896 = uint(int(r895) * 2146121005);
+      r896 = uint(int((r893 >> 16u) ^ r893) * 2146121005);
       // 1797: shr.u32 	%r897, %r896, 15;
-      uint t708;
-      t708 = 15u;
-      r897 = (t708 >= 32u ? 0u : r896 >> t708);
       // 1798: xor.b32  	%r898, %r897, %r896;
-      r898 = r897 ^ r896;
       // 1799: mul.lo.s32 	%r899, %r898, -2073254261;
-      r899 = uint(int(r898) * -2073254261);
+      r899 = uint(int((r896 >> 15u) ^ r896) * -2073254261);
       // 1800: shr.u32 	%r900, %r899, 16;
-      uint t709;
-      t709 = 16u;
-      r900 = (t709 >= 32u ? 0u : r899 >> t709);
       // 1801: xor.b32  	%r901, %r899, %r6;
       r901 = r899 ^ r6;
       // 1802: xor.b32  	%r902, %r901, %r900;
-      r902 = r901 ^ r900;
       // 1803: shr.u32 	%r903, %r901, 16;
-      uint t710;
-      t710 = 16u;
-      r903 = (t710 >= 32u ? 0u : r901 >> t710);
       // 1804: xor.b32  	%r904, %r902, %r903;
-      r904 = r902 ^ r903;
       // 1805: mul.lo.s32 	%r905, %r904, 2146121005;
-      r905 = uint(int(r904) * 2146121005);
+      r905 = uint(int((r901 ^ (r899 >> 16u)) ^ (r901 >> 16u)) * 2146121005);
       // 1806: shr.u32 	%r906, %r905, 15;
-      uint t711;
-      t711 = 15u;
-      r906 = (t711 >= 32u ? 0u : r905 >> t711);
       // 1807: xor.b32  	%r907, %r906, %r905;
-      r907 = r906 ^ r905;
       // 1808: mul.lo.s32 	%r908, %r907, -2073254261;
-      r908 = uint(int(r907) * -2073254261);
+      r908 = uint(int((r905 >> 15u) ^ r905) * -2073254261);
       // 1809: shr.u32 	%r909, %r908, 16;
-      uint t712;
-      t712 = 16u;
-      r909 = (t712 >= 32u ? 0u : r908 >> t712);
       // 1810: xor.b32  	%r910, %r909, %r908;
-      r910 = r909 ^ r908;
+      r910 = (r908 >> 16u) ^ r908;
       // 1811: xor.b32  	%r911, %r910, -1515870811;
       r911 = r910 ^ 0xA5A5A5A5u;
       // 1812: shr.u32 	%r912, %r911, 16;
-      uint t713;
-      t713 = 16u;
-      r912 = (t713 >= 32u ? 0u : r911 >> t713);
       // 1813: xor.b32  	%r913, %r912, %r911;
-      r913 = r912 ^ r911;
       // 1814: mul.lo.s32 	%r914, %r913, 2146121005;
-      r914 = uint(int(r913) * 2146121005);
+      r914 = uint(int((r911 >> 16u) ^ r911) * 2146121005);
       // 1815: shr.u32 	%r915, %r914, 15;
-      uint t714;
-      t714 = 15u;
-      r915 = (t714 >= 32u ? 0u : r914 >> t714);
       // 1816: xor.b32  	%r916, %r915, %r914;
-      r916 = r915 ^ r914;
       // 1817: mul.lo.s32 	%r917, %r916, -2073254261;
-      r917 = uint(int(r916) * -2073254261);
+      r917 = uint(int((r914 >> 15u) ^ r914) * -2073254261);
       // 1818: shr.u32 	%r918, %r917, 16;
-      uint t715;
-      t715 = 16u;
-      r918 = (t715 >= 32u ? 0u : r917 >> t715);
       // 1819: xor.b32  	%r193, %r918, %r917;
-      r193 = r918 ^ r917;
+      r193 = (r917 >> 16u) ^ r917;
       // 1820: shl.b32 	%r919, %r910, 7;
-      uint t716;
-      t716 = 7u;
-      r919 = (t716 >= 32u ? 0u : r910 << t716);
       // 1821: and.b32  	%r1236, %r919, 128;
-      r1236 = r919 & 128u;
+      r1236 = (r910 << 7u) & 128u;
       // 1822: shr.u32 	%r920, %r910, 1;
-      uint t717;
-      t717 = 1u;
-      r920 = (t717 >= 32u ? 0u : r910 >> t717);
       // 1823: and.b32  	%r195, %r920, 3;
-      r195 = r920 & 3u;
+      r195 = (r910 >> 1u) & 3u;
       if (p19) {
         // 1828: setp.eq.s16 	%p152, %rs4, 2;
-        int t718;
-        int t719;
-        t718 = bitfieldExtract(int(rs4), 0, 16); t719 = 2;
-        bool t720;
-        t720 = t718 == t719;
-        p152 = t720;
-        if (p152) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1866: and.b32  	%r1236, %r193, 255;
           r1236 = r193 & 255u;
           p2g_sv0 = 164;
         } else {
           // 1831: setp.eq.s16 	%p153, %rs4, 3;
-          int t721;
-          int t722;
-          t721 = bitfieldExtract(int(rs4), 0, 16); t722 = 3;
-          bool t723;
-          t723 = t721 == t722;
-          p153 = t723;
-          if (p153) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1870: mul.wide.u32 	%rd131, %r193, -858993459;
-            rd131 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
             // 1871: shr.u64 	%rd132, %rd131, 34;
-            uint t724;
-            t724 = 34u;
-            rd132 = (t724 >= 64u ? 0ul : rd131 >> t724);
             // 1872: cvt.u32.u64 	%r924, %rd132;
-            uint64_t t725;
-            t725 = uint64_t(rd132);
-            r924 = uint(uint64_t(t725));
+            uint64_t t72 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1873: mul.lo.s32 	%r925, %r924, 5;
-            r925 = uint(int(r924) * 5);
             // 1874: sub.s32 	%r197, %r193, %r925;
-            r197 = uint(int(r193) - int(r925));
+            r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1875: setp.eq.s32 	%p157, %r197, 0;
-            int t726;
-            int t727;
-            t726 = int(r197); t727 = 0;
-            bool t728;
-            t728 = t726 == t727;
-            p157 = t728;
-            if (p157) {
+            if (int(r197) == 0) {
               // 1402: shr.u32 	%r926, %r193, 8;
-              uint t729;
-              t729 = 8u;
-              r926 = (t729 >= 32u ? 0u : r193 >> t729);
+              r926 = r193 >> 8u;
               // 1403: mul.wide.u32 	%rd133, %r926, -1431655765;
-              rd133 = uint64_t(r926) * uint64_t(0xAAAAAAABu);
               // 1404: shr.u64 	%rd134, %rd133, 34;
-              uint t730;
-              t730 = 34u;
-              rd134 = (t730 >= 64u ? 0ul : rd133 >> t730);
               // 1405: cvt.u32.u64 	%r927, %rd134;
-              uint64_t t731;
-              t731 = uint64_t(rd134);
-              r927 = uint(uint64_t(t731));
+              uint64_t t73 = uint64_t((uint64_t(r926) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1406: mul.lo.s32 	%r928, %r927, 6;
-              r928 = uint(int(r927) * 6);
               // 1407: sub.s32 	%r929, %r926, %r928;
-              r929 = uint(int(r926) - int(r928));
               // 1408: cvt.u16.u32 	%rs21, %r929;
-              uint64_t t732;
-              t732 = uint64_t(r929);
-              rs21 = (uint(uint64_t(t732)) & 65535u);
+              uint64_t t74 = uint64_t(uint(int(r926) - int(uint(int(uint(uint64_t(t73))) * 6))));
+              rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1409: setp.gt.s16 	%p158, %rs21, 1;
-              int t733;
-              int t734;
-              t733 = bitfieldExtract(int(rs21), 0, 16); t734 = 1;
-              bool t735;
-              t735 = t733 > t734;
-              p158 = t735;
-              if (p158) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1414: setp.eq.s16 	%p159, %rs21, 2;
-                int t736;
-                int t737;
-                t736 = bitfieldExtract(int(rs21), 0, 16); t737 = 2;
-                bool t738;
-                t738 = t736 == t737;
-                p159 = t738;
-                if (p159) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1538: shr.u32 	%r931, %r193, 12;
-                  uint t739;
-                  t739 = 12u;
-                  r931 = (t739 >= 32u ? 0u : r193 >> t739);
                   // 1539: and.b32  	%r932, %r931, 1;
-                  r932 = r931 & 1u;
                   // 1540: or.b32  	%r933, %r1236, %r932;
-                  r933 = r1236 | r932;
+                  r933 = r1236 | ((r193 >> 12u) & 1u);
                   // 1541: or.b32  	%r1236, %r933, 126;
                   r1236 = r933 | 126u;
                   p2g_sv0 = 164;
                 } else {
                   // 1417: setp.eq.s16 	%p160, %rs21, 3;
-                  int t740;
-                  int t741;
-                  t740 = bitfieldExtract(int(rs21), 0, 16); t741 = 3;
-                  bool t742;
-                  t742 = t740 == t741;
-                  p160 = t742;
-                  if (p160) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1545: setp.eq.s32 	%p164, %r195, 0;
-                    int t743;
-                    int t744;
-                    t743 = int(r195); t744 = 0;
-                    bool t745;
-                    t745 = t743 == t744;
-                    p164 = t745;
                     // 1546: selp.b32 	%r930, 1, %r195, %p164;
-                    r930 = p164 ? 1u : r195;
                     // 1547: or.b32  	%r1236, %r930, %r1236;
-                    r1236 = r930 | r1236;
+                    r1236 = ((int(r195) == 0) ? 1u : r195) | r1236;
                     p2g_sv0 = 164;
                   } else {
                     // 1420: setp.ne.s16 	%p161, %rs21, 4;
-                    int t746;
-                    int t747;
-                    t746 = bitfieldExtract(int(rs21), 0, 16); t747 = 4;
-                    bool t748;
-                    t748 = t746 != t747;
-                    p161 = t748;
-                    if (p161) {
+                    if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
                       // 1423: or.b32  	%r1236, %r1236, 123;
@@ -4820,23 +2737,11 @@ void main() {
                 }
               } else {
                 // 1489: setp.eq.s16 	%p162, %rs21, 0;
-                int t749;
-                int t750;
-                t749 = bitfieldExtract(int(rs21), 0, 16); t750 = 0;
-                bool t751;
-                t751 = t749 == t750;
-                p162 = t751;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
                   // 1492: setp.eq.s16 	%p163, %rs21, 1;
-                  int t752;
-                  int t753;
-                  t752 = bitfieldExtract(int(rs21), 0, 16); t753 = 1;
-                  bool t754;
-                  t754 = t752 == t753;
-                  p163 = t754;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1497: or.b32  	%r1236, %r1236, 124;
                     r1236 = r1236 | 124u;
                     p2g_sv0 = 164;
@@ -4859,106 +2764,53 @@ void main() {
             }
           } else {
             // 1834: setp.ne.s16 	%p154, %rs4, 5;
-            int t755;
-            int t756;
-            t755 = bitfieldExtract(int(rs4), 0, 16); t756 = 5;
-            bool t757;
-            t757 = t755 != t756;
-            p154 = t757;
-            if (p154) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
               // 1837: mul.wide.u32 	%rd129, %r193, -858993459;
-              rd129 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
               // 1838: shr.u64 	%rd130, %rd129, 34;
-              uint t758;
-              t758 = 34u;
-              rd130 = (t758 >= 64u ? 0ul : rd129 >> t758);
               // 1839: cvt.u32.u64 	%r921, %rd130;
-              uint64_t t759;
-              t759 = uint64_t(rd130);
-              r921 = uint(uint64_t(t759));
+              uint64_t t75 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1840: mul.lo.s32 	%r922, %r921, 5;
-              r922 = uint(int(r921) * 5);
               // 1841: sub.s32 	%r923, %r193, %r922;
-              r923 = uint(int(r193) - int(r922));
               // 1842: add.s32 	%r1235, %r923, 13;
-              r1235 = uint(int(r923) + 13);
+              r1235 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
               p2g_sv0 = 163;
             }
           }
         }
       } else {
         // 1846: setp.eq.s16 	%p155, %rs4, 0;
-        int t760;
-        int t761;
-        t760 = bitfieldExtract(int(rs4), 0, 16); t761 = 0;
-        bool t762;
-        t762 = t760 == t761;
-        p155 = t762;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1882: mul.wide.u32 	%rd137, %r193, 613566757;
-          rd137 = uint64_t(r193) * uint64_t(0x24924925u);
           // 1883: shr.u64 	%rd138, %rd137, 32;
-          uint t763;
-          t763 = 32u;
-          rd138 = (t763 >= 64u ? 0ul : rd137 >> t763);
           // 1884: cvt.u32.u64 	%r941, %rd138;
-          uint64_t t764;
-          t764 = uint64_t(rd138);
-          r941 = uint(uint64_t(t764));
+          uint64_t t76 = uint64_t((uint64_t(r193) * uint64_t(0x24924925u)) >> 32u);
+          r941 = uint(uint64_t(t76));
           // 1885: sub.s32 	%r942, %r193, %r941;
-          r942 = uint(int(r193) - int(r941));
           // 1886: shr.u32 	%r943, %r942, 1;
-          uint t765;
-          t765 = 1u;
-          r943 = (t765 >= 32u ? 0u : r942 >> t765);
           // 1887: add.s32 	%r944, %r943, %r941;
-          r944 = uint(int(r943) + int(r941));
           // 1888: shr.u32 	%r945, %r944, 2;
-          uint t766;
-          t766 = 2u;
-          r945 = (t766 >= 32u ? 0u : r944 >> t766);
           // 1889: mul.lo.s32 	%r946, %r945, 7;
-          r946 = uint(int(r945) * 7);
+          r946 = uint(int(uint(int(uint(int(r193) - int(r941)) >> 1u) + int(r941)) >> 2u) * 7);
           // 1890: sub.s32 	%r947, %r193, %r946;
-          r947 = uint(int(r193) - int(r946));
           // 1891: add.s32 	%r1235, %r947, 12;
-          r1235 = uint(int(r947) + 12);
+          r1235 = uint(int(uint(int(r193) - int(r946))) + 12);
           p2g_sv0 = 163;
         } else {
           // 1849: setp.eq.s16 	%p156, %rs4, 1;
-          int t767;
-          int t768;
-          t767 = bitfieldExtract(int(rs4), 0, 16); t768 = 1;
-          bool t769;
-          t769 = t767 == t768;
-          p156 = t769;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1854: mul.wide.u32 	%rd135, %r193, 138547333;
-            rd135 = uint64_t(r193) * uint64_t(0x08421085u);
             // 1855: shr.u64 	%rd136, %rd135, 32;
-            uint t770;
-            t770 = 32u;
-            rd136 = (t770 >= 64u ? 0ul : rd135 >> t770);
             // 1856: cvt.u32.u64 	%r935, %rd136;
-            uint64_t t771;
-            t771 = uint64_t(rd136);
-            r935 = uint(uint64_t(t771));
+            uint64_t t77 = uint64_t((uint64_t(r193) * uint64_t(0x08421085u)) >> 32u);
+            r935 = uint(uint64_t(t77));
             // 1857: sub.s32 	%r936, %r193, %r935;
-            r936 = uint(int(r193) - int(r935));
             // 1858: shr.u32 	%r937, %r936, 1;
-            uint t772;
-            t772 = 1u;
-            r937 = (t772 >= 32u ? 0u : r936 >> t772);
             // 1859: add.s32 	%r938, %r937, %r935;
-            r938 = uint(int(r937) + int(r935));
             // 1860: shr.u32 	%r939, %r938, 4;
-            uint t773;
-            t773 = 4u;
-            r939 = (t773 >= 32u ? 0u : r938 >> t773);
             // 1861: mul.lo.s32 	%r940, %r939, 31;
-            r940 = uint(int(r939) * 31);
+            r940 = uint(int(uint(int(uint(int(r193) - int(r935)) >> 1u) + int(r935)) >> 4u) * 31);
             // 1862: sub.s32 	%r1235, %r193, %r940;
             r1235 = uint(int(r193) - int(r940));
             p2g_sv0 = 163;
@@ -4969,143 +2821,79 @@ void main() {
       }
       if (p2g_sv0 == 162) {
         // 1895: mul.wide.u32 	%rd139, %r193, -858993459;
-        rd139 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
         // 1896: shr.u64 	%rd140, %rd139, 34;
-        uint t774;
-        t774 = 34u;
-        rd140 = (t774 >= 64u ? 0ul : rd139 >> t774);
         // 1897: cvt.u32.u64 	%r948, %rd140;
-        uint64_t t775;
-        t775 = uint64_t(rd140);
-        r948 = uint(uint64_t(t775));
+        uint64_t t78 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1898: mul.lo.s32 	%r949, %r948, 5;
-        r949 = uint(int(r948) * 5);
         // 1899: sub.s32 	%r950, %r193, %r949;
-        r950 = uint(int(r193) - int(r949));
         // 1900: add.s32 	%r1235, %r950, 13;
-        r1235 = uint(int(r950) + 13);
+        r1235 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
         p2g_sv0 = 163;
       }
       if (p2g_sv0 == 163) {
         // 1903: max.s32 	%r951, %r1235, 0;
-        r951 = uint(max(int(r1235), 0));
         // 1904: shl.b32 	%r952, %r951, 2;
-        uint t776;
-        t776 = 2u;
-        r952 = (t776 >= 32u ? 0u : r951 << t776);
         // 1905: or.b32  	%r953, %r195, %r1236;
         r953 = r195 | r1236;
         // 1906: or.b32  	%r1236, %r953, %r952;
-        r1236 = r953 | r952;
+        r1236 = r953 | (uint(max(int(r1235), 0)) << 2u);
       }
     }
     // 1909: add.s32 	%r1003, %r2, %r172;
-    r1003 = uint(int(r2) + int(r172));
     // 1910: add.s32 	%r1004, %r1003, 5373351;
-    r1004 = uint(int(r1003) + 5373351);
+    r1004 = uint(int(uint(int(r2) + int(r172))) + 5373351);
     // 1911: shr.u32 	%r1005, %r1004, 16;
-    uint t777;
-    t777 = 16u;
-    r1005 = (t777 >= 32u ? 0u : r1004 >> t777);
     // 1912: xor.b32  	%r1006, %r1005, %r1004;
-    r1006 = r1005 ^ r1004;
     // 1913: mul.lo.s32 	%r1007, %r1006, 2146121005;
-    r1007 = uint(int(r1006) * 2146121005);
+    r1007 = uint(int((r1004 >> 16u) ^ r1004) * 2146121005);
     // 1914: shr.u32 	%r1008, %r1007, 15;
-    uint t778;
-    t778 = 15u;
-    r1008 = (t778 >= 32u ? 0u : r1007 >> t778);
     // 1915: xor.b32  	%r1009, %r1008, %r1007;
-    r1009 = r1008 ^ r1007;
     // 1916: mul.lo.s32 	%r1010, %r1009, -2073254261;
-    r1010 = uint(int(r1009) * -2073254261);
+    r1010 = uint(int((r1007 >> 15u) ^ r1007) * -2073254261);
     // 1917: shr.u32 	%r1011, %r1010, 16;
-    uint t779;
-    t779 = 16u;
-    r1011 = (t779 >= 32u ? 0u : r1010 >> t779);
     // 1918: xor.b32  	%r1012, %r1010, %r6;
     r1012 = r1010 ^ r6;
     // 1919: xor.b32  	%r1013, %r1012, %r1011;
-    r1013 = r1012 ^ r1011;
     // 1920: shr.u32 	%r1014, %r1012, 16;
-    uint t780;
-    t780 = 16u;
-    r1014 = (t780 >= 32u ? 0u : r1012 >> t780);
     // 1921: xor.b32  	%r1015, %r1013, %r1014;
-    r1015 = r1013 ^ r1014;
     // 1922: mul.lo.s32 	%r1016, %r1015, 2146121005;
-    r1016 = uint(int(r1015) * 2146121005);
+    r1016 = uint(int((r1012 ^ (r1010 >> 16u)) ^ (r1012 >> 16u)) * 2146121005);
     // 1923: shr.u32 	%r1017, %r1016, 15;
-    uint t781;
-    t781 = 15u;
-    r1017 = (t781 >= 32u ? 0u : r1016 >> t781);
     // 1924: xor.b32  	%r1018, %r1017, %r1016;
-    r1018 = r1017 ^ r1016;
     // 1925: mul.lo.s32 	%r1019, %r1018, -2073254261;
-    r1019 = uint(int(r1018) * -2073254261);
+    r1019 = uint(int((r1016 >> 15u) ^ r1016) * -2073254261);
     // 1926: shr.u32 	%r1020, %r1019, 16;
-    uint t782;
-    t782 = 16u;
-    r1020 = (t782 >= 32u ? 0u : r1019 >> t782);
     // 1927: xor.b32  	%r1021, %r1020, %r1019;
-    r1021 = r1020 ^ r1019;
+    r1021 = (r1019 >> 16u) ^ r1019;
     // 1928: xor.b32  	%r1022, %r1021, -1515870811;
     r1022 = r1021 ^ 0xA5A5A5A5u;
     // 1929: shr.u32 	%r1023, %r1022, 16;
-    uint t783;
-    t783 = 16u;
-    r1023 = (t783 >= 32u ? 0u : r1022 >> t783);
     // 1930: xor.b32  	%r1024, %r1023, %r1022;
-    r1024 = r1023 ^ r1022;
     // 1931: mul.lo.s32 	%r1025, %r1024, 2146121005;
-    r1025 = uint(int(r1024) * 2146121005);
+    r1025 = uint(int((r1022 >> 16u) ^ r1022) * 2146121005);
     // 1932: shr.u32 	%r1026, %r1025, 15;
-    uint t784;
-    t784 = 15u;
-    r1026 = (t784 >= 32u ? 0u : r1025 >> t784);
     // 1933: xor.b32  	%r1027, %r1026, %r1025;
-    r1027 = r1026 ^ r1025;
     // 1934: mul.lo.s32 	%r1028, %r1027, -2073254261;
-    r1028 = uint(int(r1027) * -2073254261);
+    r1028 = uint(int((r1025 >> 15u) ^ r1025) * -2073254261);
     // 1935: shr.u32 	%r1029, %r1028, 16;
-    uint t785;
-    t785 = 16u;
-    r1029 = (t785 >= 32u ? 0u : r1028 >> t785);
     // 1936: xor.b32  	%r212, %r1029, %r1028;
-    r212 = r1029 ^ r1028;
+    r212 = (r1028 >> 16u) ^ r1028;
     // 1937: shl.b32 	%r1030, %r1021, 7;
-    uint t786;
-    t786 = 7u;
-    r1030 = (t786 >= 32u ? 0u : r1021 << t786);
     // 1938: and.b32  	%r1238, %r1030, 128;
-    r1238 = r1030 & 128u;
+    r1238 = (r1021 << 7u) & 128u;
     // 1939: shr.u32 	%r1031, %r1021, 1;
-    uint t787;
-    t787 = 1u;
-    r1031 = (t787 >= 32u ? 0u : r1021 >> t787);
     // 1940: and.b32  	%r214, %r1031, 3;
-    r214 = r1031 & 3u;
+    r214 = (r1021 >> 1u) & 3u;
     if (p74) {
       // 1945: mul.wide.u32 	%rd155, %r212, -858993459;
-      rd155 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
       // 1946: shr.u64 	%rd156, %rd155, 34;
-      uint t788;
-      t788 = 34u;
-      rd156 = (t788 >= 64u ? 0ul : rd155 >> t788);
       // 1947: cvt.u32.u64 	%r1065, %rd156;
-      uint64_t t789;
-      t789 = uint64_t(rd156);
-      r1065 = uint(uint64_t(t789));
+      uint64_t t79 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1948: mul.lo.s32 	%r1066, %r1065, 5;
-      r1066 = uint(int(r1065) * 5);
       // 1949: sub.s32 	%r1067, %r212, %r1066;
-      r1067 = uint(int(r212) - int(r1066));
       // 1950: shl.b32 	%r1068, %r1067, 2;
-      uint t790;
-      t790 = 2u;
-      r1068 = (t790 >= 32u ? 0u : r1067 << t790);
       // 1951: add.s32 	%r1069, %r1068, 52;
-      r1069 = uint(int(r1068) + 52);
+      r1069 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t79))) * 5))) << 2u) + 52);
       // 1952: or.b32  	%r1070, %r214, %r1238;
       r1070 = r214 | r1238;
       // 1953: or.b32  	%r1238, %r1070, %r1069;
@@ -5113,126 +2901,55 @@ void main() {
     } else {
       if (p19) {
         // 1961: setp.eq.s16 	%p167, %rs4, 2;
-        int t791;
-        int t792;
-        t791 = bitfieldExtract(int(rs4), 0, 16); t792 = 2;
-        bool t793;
-        t793 = t791 == t792;
-        p167 = t793;
-        if (p167) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1999: and.b32  	%r1238, %r212, 255;
           r1238 = r212 & 255u;
           p2g_sv0 = 175;
         } else {
           // 1964: setp.eq.s16 	%p168, %rs4, 3;
-          int t794;
-          int t795;
-          t794 = bitfieldExtract(int(rs4), 0, 16); t795 = 3;
-          bool t796;
-          t796 = t794 == t795;
-          p168 = t796;
-          if (p168) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2003: mul.wide.u32 	%rd145, %r212, -858993459;
-            rd145 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
             // 2004: shr.u64 	%rd146, %rd145, 34;
-            uint t797;
-            t797 = 34u;
-            rd146 = (t797 >= 64u ? 0ul : rd145 >> t797);
             // 2005: cvt.u32.u64 	%r1035, %rd146;
-            uint64_t t798;
-            t798 = uint64_t(rd146);
-            r1035 = uint(uint64_t(t798));
+            uint64_t t80 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2006: mul.lo.s32 	%r1036, %r1035, 5;
-            r1036 = uint(int(r1035) * 5);
             // 2007: sub.s32 	%r216, %r212, %r1036;
-            r216 = uint(int(r212) - int(r1036));
+            r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2008: setp.eq.s32 	%p172, %r216, 0;
-            int t799;
-            int t800;
-            t799 = int(r216); t800 = 0;
-            bool t801;
-            t801 = t799 == t800;
-            p172 = t801;
-            if (p172) {
+            if (int(r216) == 0) {
               // 1427: shr.u32 	%r1037, %r212, 8;
-              uint t802;
-              t802 = 8u;
-              r1037 = (t802 >= 32u ? 0u : r212 >> t802);
+              r1037 = r212 >> 8u;
               // 1428: mul.wide.u32 	%rd147, %r1037, -1431655765;
-              rd147 = uint64_t(r1037) * uint64_t(0xAAAAAAABu);
               // 1429: shr.u64 	%rd148, %rd147, 34;
-              uint t803;
-              t803 = 34u;
-              rd148 = (t803 >= 64u ? 0ul : rd147 >> t803);
               // 1430: cvt.u32.u64 	%r1038, %rd148;
-              uint64_t t804;
-              t804 = uint64_t(rd148);
-              r1038 = uint(uint64_t(t804));
+              uint64_t t81 = uint64_t((uint64_t(r1037) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1431: mul.lo.s32 	%r1039, %r1038, 6;
-              r1039 = uint(int(r1038) * 6);
               // 1432: sub.s32 	%r1040, %r1037, %r1039;
-              r1040 = uint(int(r1037) - int(r1039));
               // 1433: cvt.u16.u32 	%rs23, %r1040;
-              uint64_t t805;
-              t805 = uint64_t(r1040);
-              rs23 = (uint(uint64_t(t805)) & 65535u);
+              uint64_t t82 = uint64_t(uint(int(r1037) - int(uint(int(uint(uint64_t(t81))) * 6))));
+              rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1434: setp.gt.s16 	%p173, %rs23, 1;
-              int t806;
-              int t807;
-              t806 = bitfieldExtract(int(rs23), 0, 16); t807 = 1;
-              bool t808;
-              t808 = t806 > t807;
-              p173 = t808;
-              if (p173) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1439: setp.eq.s16 	%p174, %rs23, 2;
-                int t809;
-                int t810;
-                t809 = bitfieldExtract(int(rs23), 0, 16); t810 = 2;
-                bool t811;
-                t811 = t809 == t810;
-                p174 = t811;
-                if (p174) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1551: shr.u32 	%r1042, %r212, 12;
-                  uint t812;
-                  t812 = 12u;
-                  r1042 = (t812 >= 32u ? 0u : r212 >> t812);
                   // 1552: and.b32  	%r1043, %r1042, 1;
-                  r1043 = r1042 & 1u;
                   // 1553: or.b32  	%r1044, %r1238, %r1043;
-                  r1044 = r1238 | r1043;
+                  r1044 = r1238 | ((r212 >> 12u) & 1u);
                   // 1554: or.b32  	%r1238, %r1044, 126;
                   r1238 = r1044 | 126u;
                   p2g_sv0 = 175;
                 } else {
                   // 1442: setp.eq.s16 	%p175, %rs23, 3;
-                  int t813;
-                  int t814;
-                  t813 = bitfieldExtract(int(rs23), 0, 16); t814 = 3;
-                  bool t815;
-                  t815 = t813 == t814;
-                  p175 = t815;
-                  if (p175) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1558: setp.eq.s32 	%p179, %r214, 0;
-                    int t816;
-                    int t817;
-                    t816 = int(r214); t817 = 0;
-                    bool t818;
-                    t818 = t816 == t817;
-                    p179 = t818;
                     // 1559: selp.b32 	%r1041, 1, %r214, %p179;
-                    r1041 = p179 ? 1u : r214;
                     // 1560: or.b32  	%r1238, %r1041, %r1238;
-                    r1238 = r1041 | r1238;
+                    r1238 = ((int(r214) == 0) ? 1u : r214) | r1238;
                     p2g_sv0 = 175;
                   } else {
                     // 1445: setp.ne.s16 	%p176, %rs23, 4;
-                    int t819;
-                    int t820;
-                    t819 = bitfieldExtract(int(rs23), 0, 16); t820 = 4;
-                    bool t821;
-                    t821 = t819 != t820;
-                    p176 = t821;
-                    if (p176) {
+                    if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
                       // 1448: or.b32  	%r1238, %r1238, 123;
@@ -5243,23 +2960,11 @@ void main() {
                 }
               } else {
                 // 1501: setp.eq.s16 	%p177, %rs23, 0;
-                int t822;
-                int t823;
-                t822 = bitfieldExtract(int(rs23), 0, 16); t823 = 0;
-                bool t824;
-                t824 = t822 == t823;
-                p177 = t824;
-                if (p177) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
                   // 1504: setp.eq.s16 	%p178, %rs23, 1;
-                  int t825;
-                  int t826;
-                  t825 = bitfieldExtract(int(rs23), 0, 16); t826 = 1;
-                  bool t827;
-                  t827 = t825 == t826;
-                  p178 = t827;
-                  if (p178) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1509: or.b32  	%r1238, %r1238, 124;
                     r1238 = r1238 | 124u;
                     p2g_sv0 = 175;
@@ -5282,106 +2987,53 @@ void main() {
             }
           } else {
             // 1967: setp.ne.s16 	%p169, %rs4, 5;
-            int t828;
-            int t829;
-            t828 = bitfieldExtract(int(rs4), 0, 16); t829 = 5;
-            bool t830;
-            t830 = t828 != t829;
-            p169 = t830;
-            if (p169) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
               // 1970: mul.wide.u32 	%rd143, %r212, -858993459;
-              rd143 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
               // 1971: shr.u64 	%rd144, %rd143, 34;
-              uint t831;
-              t831 = 34u;
-              rd144 = (t831 >= 64u ? 0ul : rd143 >> t831);
               // 1972: cvt.u32.u64 	%r1032, %rd144;
-              uint64_t t832;
-              t832 = uint64_t(rd144);
-              r1032 = uint(uint64_t(t832));
+              uint64_t t83 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1973: mul.lo.s32 	%r1033, %r1032, 5;
-              r1033 = uint(int(r1032) * 5);
               // 1974: sub.s32 	%r1034, %r212, %r1033;
-              r1034 = uint(int(r212) - int(r1033));
               // 1975: add.s32 	%r1237, %r1034, 13;
-              r1237 = uint(int(r1034) + 13);
+              r1237 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
               p2g_sv0 = 174;
             }
           }
         }
       } else {
         // 1979: setp.eq.s16 	%p170, %rs4, 0;
-        int t833;
-        int t834;
-        t833 = bitfieldExtract(int(rs4), 0, 16); t834 = 0;
-        bool t835;
-        t835 = t833 == t834;
-        p170 = t835;
-        if (p170) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2015: mul.wide.u32 	%rd151, %r212, 613566757;
-          rd151 = uint64_t(r212) * uint64_t(0x24924925u);
           // 2016: shr.u64 	%rd152, %rd151, 32;
-          uint t836;
-          t836 = 32u;
-          rd152 = (t836 >= 64u ? 0ul : rd151 >> t836);
           // 2017: cvt.u32.u64 	%r1052, %rd152;
-          uint64_t t837;
-          t837 = uint64_t(rd152);
-          r1052 = uint(uint64_t(t837));
+          uint64_t t84 = uint64_t((uint64_t(r212) * uint64_t(0x24924925u)) >> 32u);
+          r1052 = uint(uint64_t(t84));
           // 2018: sub.s32 	%r1053, %r212, %r1052;
-          r1053 = uint(int(r212) - int(r1052));
           // 2019: shr.u32 	%r1054, %r1053, 1;
-          uint t838;
-          t838 = 1u;
-          r1054 = (t838 >= 32u ? 0u : r1053 >> t838);
           // 2020: add.s32 	%r1055, %r1054, %r1052;
-          r1055 = uint(int(r1054) + int(r1052));
           // 2021: shr.u32 	%r1056, %r1055, 2;
-          uint t839;
-          t839 = 2u;
-          r1056 = (t839 >= 32u ? 0u : r1055 >> t839);
           // 2022: mul.lo.s32 	%r1057, %r1056, 7;
-          r1057 = uint(int(r1056) * 7);
+          r1057 = uint(int(uint(int(uint(int(r212) - int(r1052)) >> 1u) + int(r1052)) >> 2u) * 7);
           // 2023: sub.s32 	%r1058, %r212, %r1057;
-          r1058 = uint(int(r212) - int(r1057));
           // 2024: add.s32 	%r1237, %r1058, 12;
-          r1237 = uint(int(r1058) + 12);
+          r1237 = uint(int(uint(int(r212) - int(r1057))) + 12);
           p2g_sv0 = 174;
         } else {
           // 1982: setp.eq.s16 	%p171, %rs4, 1;
-          int t840;
-          int t841;
-          t840 = bitfieldExtract(int(rs4), 0, 16); t841 = 1;
-          bool t842;
-          t842 = t840 == t841;
-          p171 = t842;
-          if (p171) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1987: mul.wide.u32 	%rd149, %r212, 138547333;
-            rd149 = uint64_t(r212) * uint64_t(0x08421085u);
             // 1988: shr.u64 	%rd150, %rd149, 32;
-            uint t843;
-            t843 = 32u;
-            rd150 = (t843 >= 64u ? 0ul : rd149 >> t843);
             // 1989: cvt.u32.u64 	%r1046, %rd150;
-            uint64_t t844;
-            t844 = uint64_t(rd150);
-            r1046 = uint(uint64_t(t844));
+            uint64_t t85 = uint64_t((uint64_t(r212) * uint64_t(0x08421085u)) >> 32u);
+            r1046 = uint(uint64_t(t85));
             // 1990: sub.s32 	%r1047, %r212, %r1046;
-            r1047 = uint(int(r212) - int(r1046));
             // 1991: shr.u32 	%r1048, %r1047, 1;
-            uint t845;
-            t845 = 1u;
-            r1048 = (t845 >= 32u ? 0u : r1047 >> t845);
             // 1992: add.s32 	%r1049, %r1048, %r1046;
-            r1049 = uint(int(r1048) + int(r1046));
             // 1993: shr.u32 	%r1050, %r1049, 4;
-            uint t846;
-            t846 = 4u;
-            r1050 = (t846 >= 32u ? 0u : r1049 >> t846);
             // 1994: mul.lo.s32 	%r1051, %r1050, 31;
-            r1051 = uint(int(r1050) * 31);
+            r1051 = uint(int(uint(int(uint(int(r212) - int(r1046)) >> 1u) + int(r1046)) >> 4u) * 31);
             // 1995: sub.s32 	%r1237, %r212, %r1051;
             r1237 = uint(int(r212) - int(r1051));
             p2g_sv0 = 174;
@@ -5392,388 +3044,194 @@ void main() {
       }
       if (p2g_sv0 == 173) {
         // 2028: mul.wide.u32 	%rd153, %r212, -858993459;
-        rd153 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
         // 2029: shr.u64 	%rd154, %rd153, 34;
-        uint t847;
-        t847 = 34u;
-        rd154 = (t847 >= 64u ? 0ul : rd153 >> t847);
         // 2030: cvt.u32.u64 	%r1059, %rd154;
-        uint64_t t848;
-        t848 = uint64_t(rd154);
-        r1059 = uint(uint64_t(t848));
+        uint64_t t86 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2031: mul.lo.s32 	%r1060, %r1059, 5;
-        r1060 = uint(int(r1059) * 5);
         // 2032: sub.s32 	%r1061, %r212, %r1060;
-        r1061 = uint(int(r212) - int(r1060));
         // 2033: add.s32 	%r1237, %r1061, 13;
-        r1237 = uint(int(r1061) + 13);
+        r1237 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 13);
         p2g_sv0 = 174;
       }
       if (p2g_sv0 == 174) {
         // 2036: max.s32 	%r1062, %r1237, 0;
-        r1062 = uint(max(int(r1237), 0));
         // 2037: shl.b32 	%r1063, %r1062, 2;
-        uint t849;
-        t849 = 2u;
-        r1063 = (t849 >= 32u ? 0u : r1062 << t849);
         // 2038: or.b32  	%r1064, %r214, %r1238;
         r1064 = r214 | r1238;
         // 2039: or.b32  	%r1238, %r1064, %r1063;
-        r1238 = r1064 | r1063;
+        r1238 = r1064 | (uint(max(int(r1237), 0)) << 2u);
       }
     }
     // 2042: add.s32 	%r231, %r171, 3;
     r231 = uint(int(r171) + 3);
     if (p74) {
       // 2047: shl.b32 	%r1133, %r231, 6;
-      uint t850;
-      t850 = 6u;
-      r1133 = (t850 >= 32u ? 0u : r231 << t850);
+      r1133 = r231 << 6u;
       // 2048: and.b32  	%r1134, %r1133, 1920;
-      r1134 = r1133 & 1920u;
       // 2049: add.s32 	%r1135, %r168, %r1134;
-      r1135 = uint(int(r168) + int(r1134));
+      r1135 = uint(int(r168) + int(r1133 & 1920u));
       // 2050: shr.u32 	%r1136, %r1135, 16;
-      uint t851;
-      t851 = 16u;
-      r1136 = (t851 >= 32u ? 0u : r1135 >> t851);
       // 2051: xor.b32  	%r1137, %r1136, %r1135;
-      r1137 = r1136 ^ r1135;
       // 2052: mul.lo.s32 	%r1138, %r1137, 2146121005;
-      r1138 = uint(int(r1137) * 2146121005);
+      r1138 = uint(int((r1135 >> 16u) ^ r1135) * 2146121005);
       // 2053: shr.u32 	%r1139, %r1138, 15;
-      uint t852;
-      t852 = 15u;
-      r1139 = (t852 >= 32u ? 0u : r1138 >> t852);
       // 2054: xor.b32  	%r1140, %r1139, %r1138;
-      r1140 = r1139 ^ r1138;
       // 2055: mul.lo.s32 	%r1141, %r1140, -2073254261;
-      r1141 = uint(int(r1140) * -2073254261);
+      r1141 = uint(int((r1138 >> 15u) ^ r1138) * -2073254261);
       // 2056: shr.u32 	%r1142, %r1141, 16;
-      uint t853;
-      t853 = 16u;
-      r1142 = (t853 >= 32u ? 0u : r1141 >> t853);
       // 2057: xor.b32  	%r1143, %r1141, %r6;
       r1143 = r1141 ^ r6;
       // 2058: xor.b32  	%r1144, %r1143, %r1142;
-      r1144 = r1143 ^ r1142;
       // 2059: shr.u32 	%r1145, %r1143, 16;
-      uint t854;
-      t854 = 16u;
-      r1145 = (t854 >= 32u ? 0u : r1143 >> t854);
       // 2060: xor.b32  	%r1146, %r1144, %r1145;
-      r1146 = r1144 ^ r1145;
       // 2061: mul.lo.s32 	%r1147, %r1146, 2146121005;
-      r1147 = uint(int(r1146) * 2146121005);
+      r1147 = uint(int((r1143 ^ (r1141 >> 16u)) ^ (r1143 >> 16u)) * 2146121005);
       // 2062: shr.u32 	%r1148, %r1147, 15;
-      uint t855;
-      t855 = 15u;
-      r1148 = (t855 >= 32u ? 0u : r1147 >> t855);
       // 2063: xor.b32  	%r1149, %r1148, %r1147;
-      r1149 = r1148 ^ r1147;
       // 2064: mul.lo.s32 	%r1150, %r1149, -2073254261;
-      r1150 = uint(int(r1149) * -2073254261);
+      r1150 = uint(int((r1147 >> 15u) ^ r1147) * -2073254261);
       // 2065: shr.u32 	%r1151, %r1150, 16;
-      uint t856;
-      t856 = 16u;
-      r1151 = (t856 >= 32u ? 0u : r1150 >> t856);
       // 2066: xor.b32  	%r1152, %r1151, %r1150;
-      r1152 = r1151 ^ r1150;
+      r1152 = (r1150 >> 16u) ^ r1150;
       // 2067: xor.b32  	%r1153, %r1152, -1515870811;
       r1153 = r1152 ^ 0xA5A5A5A5u;
       // 2068: shr.u32 	%r1154, %r1153, 16;
-      uint t857;
-      t857 = 16u;
-      r1154 = (t857 >= 32u ? 0u : r1153 >> t857);
       // 2069: xor.b32  	%r1155, %r1154, %r1153;
-      r1155 = r1154 ^ r1153;
       // 2070: mul.lo.s32 	%r1156, %r1155, 2146121005;
-      r1156 = uint(int(r1155) * 2146121005);
+      r1156 = uint(int((r1153 >> 16u) ^ r1153) * 2146121005);
       // 2071: shr.u32 	%r1157, %r1156, 15;
-      uint t858;
-      t858 = 15u;
-      r1157 = (t858 >= 32u ? 0u : r1156 >> t858);
       // 2072: xor.b32  	%r1158, %r1157, %r1156;
-      r1158 = r1157 ^ r1156;
       // 2073: mul.lo.s32 	%r1159, %r1158, -2073254261;
-      r1159 = uint(int(r1158) * -2073254261);
+      r1159 = uint(int((r1156 >> 15u) ^ r1156) * -2073254261);
       // 2074: shr.u32 	%r1160, %r1159, 16;
-      uint t859;
-      t859 = 16u;
-      r1160 = (t859 >= 32u ? 0u : r1159 >> t859);
       // 2075: xor.b32  	%r1161, %r1160, %r1159;
-      r1161 = r1160 ^ r1159;
+      r1161 = (r1159 >> 16u) ^ r1159;
       // 2076: and.b32  	%r1162, %r1152, 1;
-      r1162 = r1152 & 1u;
       // 2077: shr.u32 	%r1163, %r1152, 1;
-      uint t860;
-      t860 = 1u;
-      r1163 = (t860 >= 32u ? 0u : r1152 >> t860);
       // 2078: and.b32  	%r1164, %r1163, 3;
-      r1164 = r1163 & 3u;
       // 2079: mul.wide.u32 	%rd169, %r1161, -858993459;
-      rd169 = uint64_t(r1161) * uint64_t(0xCCCCCCCDu);
       // 2080: shr.u64 	%rd170, %rd169, 34;
-      uint t861;
-      t861 = 34u;
-      rd170 = (t861 >= 64u ? 0ul : rd169 >> t861);
       // 2081: cvt.u32.u64 	%r1165, %rd170;
-      uint64_t t862;
-      t862 = uint64_t(rd170);
-      r1165 = uint(uint64_t(t862));
+      uint64_t t87 = uint64_t((uint64_t(r1161) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2082: mul.lo.s32 	%r1166, %r1165, 5;
-      r1166 = uint(int(r1165) * 5);
       // 2083: sub.s32 	%r1167, %r1161, %r1166;
-      r1167 = uint(int(r1161) - int(r1166));
       // 2084: shl.b32 	%r1168, %r1167, 2;
-      uint t863;
-      t863 = 2u;
-      r1168 = (t863 >= 32u ? 0u : r1167 << t863);
       // 2085: add.s32 	%r1169, %r1168, 52;
-      r1169 = uint(int(r1168) + 52);
+      r1169 = uint(int(uint(int(r1161) - int(uint(int(uint(uint64_t(t87))) * 5))) << 2u) + 52);
       // 2086: bfi.b32 	%r1170, %r1162, %r1164, 7, 1;
-      r1170 = p2g_bfi_32(r1162, r1164, 7u, 1u);
       // 2087: or.b32  	%r1171, %r1170, %r1169;
-      r1171 = r1170 | r1169;
       // 2088: add.s32 	%r1172, %r169, %r1133;
       r1172 = uint(int(r169) + int(r1133));
       // 2089: shr.u32 	%r1173, %r1172, 16;
-      uint t864;
-      t864 = 16u;
-      r1173 = (t864 >= 32u ? 0u : r1172 >> t864);
       // 2090: xor.b32  	%r1174, %r1173, %r1172;
-      r1174 = r1173 ^ r1172;
       // 2091: mul.lo.s32 	%r1175, %r1174, 2146121005;
-      r1175 = uint(int(r1174) * 2146121005);
+      r1175 = uint(int((r1172 >> 16u) ^ r1172) * 2146121005);
       // 2092: shr.u32 	%r1176, %r1175, 15;
-      uint t865;
-      t865 = 15u;
-      r1176 = (t865 >= 32u ? 0u : r1175 >> t865);
       // 2093: xor.b32  	%r1177, %r1176, %r1175;
-      r1177 = r1176 ^ r1175;
       // 2094: mul.lo.s32 	%r1178, %r1177, -2073254261;
-      r1178 = uint(int(r1177) * -2073254261);
+      r1178 = uint(int((r1175 >> 15u) ^ r1175) * -2073254261);
       // 2095: shr.u32 	%r1179, %r1178, 16;
-      uint t866;
-      t866 = 16u;
-      r1179 = (t866 >= 32u ? 0u : r1178 >> t866);
       // 2096: xor.b32  	%r1180, %r1179, %r1178;
-      r1180 = r1179 ^ r1178;
       // 2097: and.b32  	%r1181, %r1180, 3;
-      r1181 = r1180 & 3u;
       // 2098: xor.b32  	%r1240, %r1171, %r1181;
-      r1240 = r1171 ^ r1181;
+      r1240 = (p2g_bfi_32((r1152 & 1u), ((r1152 >> 1u) & 3u), 7u, 1u) | r1169) ^ (((r1178 >> 16u) ^ r1178) & 3u);
     } else {
       // 2102: shl.b32 	%r1071, %r231, 6;
-      uint t867;
-      t867 = 6u;
-      r1071 = (t867 >= 32u ? 0u : r231 << t867);
       // 2103: add.s32 	%r1072, %r168, %r1071;
-      r1072 = uint(int(r168) + int(r1071));
+      r1072 = uint(int(r168) + int(r231 << 6u));
       // 2104: shr.u32 	%r1073, %r1072, 16;
-      uint t868;
-      t868 = 16u;
-      r1073 = (t868 >= 32u ? 0u : r1072 >> t868);
       // 2105: xor.b32  	%r1074, %r1073, %r1072;
-      r1074 = r1073 ^ r1072;
       // 2106: mul.lo.s32 	%r1075, %r1074, 2146121005;
-      r1075 = uint(int(r1074) * 2146121005);
+      r1075 = uint(int((r1072 >> 16u) ^ r1072) * 2146121005);
       // 2107: shr.u32 	%r1076, %r1075, 15;
-      uint t869;
-      t869 = 15u;
-      r1076 = (t869 >= 32u ? 0u : r1075 >> t869);
       // 2108: xor.b32  	%r1077, %r1076, %r1075;
-      r1077 = r1076 ^ r1075;
       // 2109: mul.lo.s32 	%r1078, %r1077, -2073254261;
-      r1078 = uint(int(r1077) * -2073254261);
+      r1078 = uint(int((r1075 >> 15u) ^ r1075) * -2073254261);
       // 2110: shr.u32 	%r1079, %r1078, 16;
-      uint t870;
-      t870 = 16u;
-      r1079 = (t870 >= 32u ? 0u : r1078 >> t870);
       // 2111: xor.b32  	%r1080, %r1078, %r6;
       r1080 = r1078 ^ r6;
       // 2112: xor.b32  	%r1081, %r1080, %r1079;
-      r1081 = r1080 ^ r1079;
       // 2113: shr.u32 	%r1082, %r1080, 16;
-      uint t871;
-      t871 = 16u;
-      r1082 = (t871 >= 32u ? 0u : r1080 >> t871);
       // 2114: xor.b32  	%r1083, %r1081, %r1082;
-      r1083 = r1081 ^ r1082;
       // 2115: mul.lo.s32 	%r1084, %r1083, 2146121005;
-      r1084 = uint(int(r1083) * 2146121005);
+      r1084 = uint(int((r1080 ^ (r1078 >> 16u)) ^ (r1080 >> 16u)) * 2146121005);
       // 2116: shr.u32 	%r1085, %r1084, 15;
-      uint t872;
-      t872 = 15u;
-      r1085 = (t872 >= 32u ? 0u : r1084 >> t872);
       // 2117: xor.b32  	%r1086, %r1085, %r1084;
-      r1086 = r1085 ^ r1084;
       // 2118: mul.lo.s32 	%r1087, %r1086, -2073254261;
-      r1087 = uint(int(r1086) * -2073254261);
+      r1087 = uint(int((r1084 >> 15u) ^ r1084) * -2073254261);
       // 2119: shr.u32 	%r1088, %r1087, 16;
-      uint t873;
-      t873 = 16u;
-      r1088 = (t873 >= 32u ? 0u : r1087 >> t873);
       // 2120: xor.b32  	%r1089, %r1088, %r1087;
-      r1089 = r1088 ^ r1087;
+      r1089 = (r1087 >> 16u) ^ r1087;
       // 2121: xor.b32  	%r1090, %r1089, -1515870811;
       r1090 = r1089 ^ 0xA5A5A5A5u;
       // 2122: shr.u32 	%r1091, %r1090, 16;
-      uint t874;
-      t874 = 16u;
-      r1091 = (t874 >= 32u ? 0u : r1090 >> t874);
       // 2123: xor.b32  	%r1092, %r1091, %r1090;
-      r1092 = r1091 ^ r1090;
       // 2124: mul.lo.s32 	%r1093, %r1092, 2146121005;
-      r1093 = uint(int(r1092) * 2146121005);
+      r1093 = uint(int((r1090 >> 16u) ^ r1090) * 2146121005);
       // 2125: shr.u32 	%r1094, %r1093, 15;
-      uint t875;
-      t875 = 15u;
-      r1094 = (t875 >= 32u ? 0u : r1093 >> t875);
       // 2126: xor.b32  	%r1095, %r1094, %r1093;
-      r1095 = r1094 ^ r1093;
       // 2127: mul.lo.s32 	%r1096, %r1095, -2073254261;
-      r1096 = uint(int(r1095) * -2073254261);
+      r1096 = uint(int((r1093 >> 15u) ^ r1093) * -2073254261);
       // 2128: shr.u32 	%r1097, %r1096, 16;
-      uint t876;
-      t876 = 16u;
-      r1097 = (t876 >= 32u ? 0u : r1096 >> t876);
       // 2129: xor.b32  	%r232, %r1097, %r1096;
-      r232 = r1097 ^ r1096;
+      r232 = (r1096 >> 16u) ^ r1096;
       // 2130: shl.b32 	%r1098, %r1089, 7;
-      uint t877;
-      t877 = 7u;
-      r1098 = (t877 >= 32u ? 0u : r1089 << t877);
       // 2131: and.b32  	%r1240, %r1098, 128;
-      r1240 = r1098 & 128u;
+      r1240 = (r1089 << 7u) & 128u;
       // 2132: shr.u32 	%r1099, %r1089, 1;
-      uint t878;
-      t878 = 1u;
-      r1099 = (t878 >= 32u ? 0u : r1089 >> t878);
       // 2133: and.b32  	%r234, %r1099, 3;
-      r234 = r1099 & 3u;
+      r234 = (r1089 >> 1u) & 3u;
       if (p19) {
         // 2138: setp.eq.s16 	%p182, %rs4, 2;
-        int t879;
-        int t880;
-        t879 = bitfieldExtract(int(rs4), 0, 16); t880 = 2;
-        bool t881;
-        t881 = t879 == t880;
-        p182 = t881;
-        if (p182) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2176: and.b32  	%r1240, %r232, 255;
           r1240 = r232 & 255u;
           p2g_sv0 = 186;
         } else {
           // 2141: setp.eq.s16 	%p183, %rs4, 3;
-          int t882;
-          int t883;
-          t882 = bitfieldExtract(int(rs4), 0, 16); t883 = 3;
-          bool t884;
-          t884 = t882 == t883;
-          p183 = t884;
-          if (p183) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2180: mul.wide.u32 	%rd159, %r232, -858993459;
-            rd159 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
             // 2181: shr.u64 	%rd160, %rd159, 34;
-            uint t885;
-            t885 = 34u;
-            rd160 = (t885 >= 64u ? 0ul : rd159 >> t885);
             // 2182: cvt.u32.u64 	%r1103, %rd160;
-            uint64_t t886;
-            t886 = uint64_t(rd160);
-            r1103 = uint(uint64_t(t886));
+            uint64_t t88 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2183: mul.lo.s32 	%r1104, %r1103, 5;
-            r1104 = uint(int(r1103) * 5);
             // 2184: sub.s32 	%r236, %r232, %r1104;
-            r236 = uint(int(r232) - int(r1104));
+            r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2185: setp.eq.s32 	%p187, %r236, 0;
-            int t887;
-            int t888;
-            t887 = int(r236); t888 = 0;
-            bool t889;
-            t889 = t887 == t888;
-            p187 = t889;
-            if (p187) {
+            if (int(r236) == 0) {
               // 1452: shr.u32 	%r1105, %r232, 8;
-              uint t890;
-              t890 = 8u;
-              r1105 = (t890 >= 32u ? 0u : r232 >> t890);
+              r1105 = r232 >> 8u;
               // 1453: mul.wide.u32 	%rd161, %r1105, -1431655765;
-              rd161 = uint64_t(r1105) * uint64_t(0xAAAAAAABu);
               // 1454: shr.u64 	%rd162, %rd161, 34;
-              uint t891;
-              t891 = 34u;
-              rd162 = (t891 >= 64u ? 0ul : rd161 >> t891);
               // 1455: cvt.u32.u64 	%r1106, %rd162;
-              uint64_t t892;
-              t892 = uint64_t(rd162);
-              r1106 = uint(uint64_t(t892));
+              uint64_t t89 = uint64_t((uint64_t(r1105) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1456: mul.lo.s32 	%r1107, %r1106, 6;
-              r1107 = uint(int(r1106) * 6);
               // 1457: sub.s32 	%r1108, %r1105, %r1107;
-              r1108 = uint(int(r1105) - int(r1107));
               // 1458: cvt.u16.u32 	%rs25, %r1108;
-              uint64_t t893;
-              t893 = uint64_t(r1108);
-              rs25 = (uint(uint64_t(t893)) & 65535u);
+              uint64_t t90 = uint64_t(uint(int(r1105) - int(uint(int(uint(uint64_t(t89))) * 6))));
+              rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1459: setp.gt.s16 	%p188, %rs25, 1;
-              int t894;
-              int t895;
-              t894 = bitfieldExtract(int(rs25), 0, 16); t895 = 1;
-              bool t896;
-              t896 = t894 > t895;
-              p188 = t896;
-              if (p188) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1464: setp.eq.s16 	%p189, %rs25, 2;
-                int t897;
-                int t898;
-                t897 = bitfieldExtract(int(rs25), 0, 16); t898 = 2;
-                bool t899;
-                t899 = t897 == t898;
-                p189 = t899;
-                if (p189) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1564: shr.u32 	%r1110, %r232, 12;
-                  uint t900;
-                  t900 = 12u;
-                  r1110 = (t900 >= 32u ? 0u : r232 >> t900);
                   // 1565: and.b32  	%r1111, %r1110, 1;
-                  r1111 = r1110 & 1u;
                   // 1566: or.b32  	%r1112, %r1240, %r1111;
-                  r1112 = r1240 | r1111;
+                  r1112 = r1240 | ((r232 >> 12u) & 1u);
                   // 1567: or.b32  	%r1240, %r1112, 126;
                   r1240 = r1112 | 126u;
                   p2g_sv0 = 186;
                 } else {
                   // 1467: setp.eq.s16 	%p190, %rs25, 3;
-                  int t901;
-                  int t902;
-                  t901 = bitfieldExtract(int(rs25), 0, 16); t902 = 3;
-                  bool t903;
-                  t903 = t901 == t902;
-                  p190 = t903;
-                  if (p190) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1571: setp.eq.s32 	%p194, %r234, 0;
-                    int t904;
-                    int t905;
-                    t904 = int(r234); t905 = 0;
-                    bool t906;
-                    t906 = t904 == t905;
-                    p194 = t906;
                     // 1572: selp.b32 	%r1109, 1, %r234, %p194;
-                    r1109 = p194 ? 1u : r234;
                     // 1573: or.b32  	%r1240, %r1109, %r1240;
-                    r1240 = r1109 | r1240;
+                    r1240 = ((int(r234) == 0) ? 1u : r234) | r1240;
                     p2g_sv0 = 186;
                   } else {
                     // 1470: setp.ne.s16 	%p191, %rs25, 4;
-                    int t907;
-                    int t908;
-                    t907 = bitfieldExtract(int(rs25), 0, 16); t908 = 4;
-                    bool t909;
-                    t909 = t907 != t908;
-                    p191 = t909;
-                    if (p191) {
+                    if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
                       // 1473: or.b32  	%r1240, %r1240, 123;
@@ -5784,23 +3242,11 @@ void main() {
                 }
               } else {
                 // 1513: setp.eq.s16 	%p192, %rs25, 0;
-                int t910;
-                int t911;
-                t910 = bitfieldExtract(int(rs25), 0, 16); t911 = 0;
-                bool t912;
-                t912 = t910 == t911;
-                p192 = t912;
-                if (p192) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
                   // 1516: setp.eq.s16 	%p193, %rs25, 1;
-                  int t913;
-                  int t914;
-                  t913 = bitfieldExtract(int(rs25), 0, 16); t914 = 1;
-                  bool t915;
-                  t915 = t913 == t914;
-                  p193 = t915;
-                  if (p193) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1521: or.b32  	%r1240, %r1240, 124;
                     r1240 = r1240 | 124u;
                     p2g_sv0 = 186;
@@ -5823,106 +3269,53 @@ void main() {
             }
           } else {
             // 2144: setp.ne.s16 	%p184, %rs4, 5;
-            int t916;
-            int t917;
-            t916 = bitfieldExtract(int(rs4), 0, 16); t917 = 5;
-            bool t918;
-            t918 = t916 != t917;
-            p184 = t918;
-            if (p184) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
               // 2147: mul.wide.u32 	%rd157, %r232, -858993459;
-              rd157 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
               // 2148: shr.u64 	%rd158, %rd157, 34;
-              uint t919;
-              t919 = 34u;
-              rd158 = (t919 >= 64u ? 0ul : rd157 >> t919);
               // 2149: cvt.u32.u64 	%r1100, %rd158;
-              uint64_t t920;
-              t920 = uint64_t(rd158);
-              r1100 = uint(uint64_t(t920));
+              uint64_t t91 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 2150: mul.lo.s32 	%r1101, %r1100, 5;
-              r1101 = uint(int(r1100) * 5);
               // 2151: sub.s32 	%r1102, %r232, %r1101;
-              r1102 = uint(int(r232) - int(r1101));
               // 2152: add.s32 	%r1239, %r1102, 13;
-              r1239 = uint(int(r1102) + 13);
+              r1239 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
               p2g_sv0 = 185;
             }
           }
         }
       } else {
         // 2156: setp.eq.s16 	%p185, %rs4, 0;
-        int t921;
-        int t922;
-        t921 = bitfieldExtract(int(rs4), 0, 16); t922 = 0;
-        bool t923;
-        t923 = t921 == t922;
-        p185 = t923;
-        if (p185) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2192: mul.wide.u32 	%rd165, %r232, 613566757;
-          rd165 = uint64_t(r232) * uint64_t(0x24924925u);
           // 2193: shr.u64 	%rd166, %rd165, 32;
-          uint t924;
-          t924 = 32u;
-          rd166 = (t924 >= 64u ? 0ul : rd165 >> t924);
           // 2194: cvt.u32.u64 	%r1120, %rd166;
-          uint64_t t925;
-          t925 = uint64_t(rd166);
-          r1120 = uint(uint64_t(t925));
+          uint64_t t92 = uint64_t((uint64_t(r232) * uint64_t(0x24924925u)) >> 32u);
+          r1120 = uint(uint64_t(t92));
           // 2195: sub.s32 	%r1121, %r232, %r1120;
-          r1121 = uint(int(r232) - int(r1120));
           // 2196: shr.u32 	%r1122, %r1121, 1;
-          uint t926;
-          t926 = 1u;
-          r1122 = (t926 >= 32u ? 0u : r1121 >> t926);
           // 2197: add.s32 	%r1123, %r1122, %r1120;
-          r1123 = uint(int(r1122) + int(r1120));
           // 2198: shr.u32 	%r1124, %r1123, 2;
-          uint t927;
-          t927 = 2u;
-          r1124 = (t927 >= 32u ? 0u : r1123 >> t927);
           // 2199: mul.lo.s32 	%r1125, %r1124, 7;
-          r1125 = uint(int(r1124) * 7);
+          r1125 = uint(int(uint(int(uint(int(r232) - int(r1120)) >> 1u) + int(r1120)) >> 2u) * 7);
           // 2200: sub.s32 	%r1126, %r232, %r1125;
-          r1126 = uint(int(r232) - int(r1125));
           // 2201: add.s32 	%r1239, %r1126, 12;
-          r1239 = uint(int(r1126) + 12);
+          r1239 = uint(int(uint(int(r232) - int(r1125))) + 12);
           p2g_sv0 = 185;
         } else {
           // 2159: setp.eq.s16 	%p186, %rs4, 1;
-          int t928;
-          int t929;
-          t928 = bitfieldExtract(int(rs4), 0, 16); t929 = 1;
-          bool t930;
-          t930 = t928 == t929;
-          p186 = t930;
-          if (p186) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2164: mul.wide.u32 	%rd163, %r232, 138547333;
-            rd163 = uint64_t(r232) * uint64_t(0x08421085u);
             // 2165: shr.u64 	%rd164, %rd163, 32;
-            uint t931;
-            t931 = 32u;
-            rd164 = (t931 >= 64u ? 0ul : rd163 >> t931);
             // 2166: cvt.u32.u64 	%r1114, %rd164;
-            uint64_t t932;
-            t932 = uint64_t(rd164);
-            r1114 = uint(uint64_t(t932));
+            uint64_t t93 = uint64_t((uint64_t(r232) * uint64_t(0x08421085u)) >> 32u);
+            r1114 = uint(uint64_t(t93));
             // 2167: sub.s32 	%r1115, %r232, %r1114;
-            r1115 = uint(int(r232) - int(r1114));
             // 2168: shr.u32 	%r1116, %r1115, 1;
-            uint t933;
-            t933 = 1u;
-            r1116 = (t933 >= 32u ? 0u : r1115 >> t933);
             // 2169: add.s32 	%r1117, %r1116, %r1114;
-            r1117 = uint(int(r1116) + int(r1114));
             // 2170: shr.u32 	%r1118, %r1117, 4;
-            uint t934;
-            t934 = 4u;
-            r1118 = (t934 >= 32u ? 0u : r1117 >> t934);
             // 2171: mul.lo.s32 	%r1119, %r1118, 31;
-            r1119 = uint(int(r1118) * 31);
+            r1119 = uint(int(uint(int(uint(int(r232) - int(r1114)) >> 1u) + int(r1114)) >> 4u) * 31);
             // 2172: sub.s32 	%r1239, %r232, %r1119;
             r1239 = uint(int(r232) - int(r1119));
             p2g_sv0 = 185;
@@ -5933,52 +3326,34 @@ void main() {
       }
       if (p2g_sv0 == 184) {
         // 2205: mul.wide.u32 	%rd167, %r232, -858993459;
-        rd167 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
         // 2206: shr.u64 	%rd168, %rd167, 34;
-        uint t935;
-        t935 = 34u;
-        rd168 = (t935 >= 64u ? 0ul : rd167 >> t935);
         // 2207: cvt.u32.u64 	%r1127, %rd168;
-        uint64_t t936;
-        t936 = uint64_t(rd168);
-        r1127 = uint(uint64_t(t936));
+        uint64_t t94 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2208: mul.lo.s32 	%r1128, %r1127, 5;
-        r1128 = uint(int(r1127) * 5);
         // 2209: sub.s32 	%r1129, %r232, %r1128;
-        r1129 = uint(int(r232) - int(r1128));
         // 2210: add.s32 	%r1239, %r1129, 13;
-        r1239 = uint(int(r1129) + 13);
+        r1239 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 13);
         p2g_sv0 = 185;
       }
       if (p2g_sv0 == 185) {
         // 2213: max.s32 	%r1130, %r1239, 0;
-        r1130 = uint(max(int(r1239), 0));
         // 2214: shl.b32 	%r1131, %r1130, 2;
-        uint t937;
-        t937 = 2u;
-        r1131 = (t937 >= 32u ? 0u : r1130 << t937);
         // 2215: or.b32  	%r1132, %r234, %r1240;
         r1132 = r234 | r1240;
         // 2216: or.b32  	%r1240, %r1132, %r1131;
-        r1240 = r1132 | r1131;
+        r1240 = r1132 | (uint(max(int(r1239), 0)) << 2u);
       }
     }
     // 2219: mov.u32 	%r1183, 64;
-    r1183 = 64u;
     // 2220: prmt.b32 	%r1184, %r1234, %r1236, %r1183;
-    r1184 = p2g_prmt(r1234, r1236, r1183, 0);
     // 2221: mov.u32 	%r1185, 1040;
-    r1185 = 1040u;
     // 2222: prmt.b32 	%r1186, %r1184, %r1238, %r1185;
-    r1186 = p2g_prmt(r1184, r1238, r1185, 0);
     // 2223: mov.u32 	%r1187, 16912;
-    r1187 = 16912u;
     // 2224: prmt.b32 	%r1188, %r1186, %r1240, %r1187;
-    r1188 = p2g_prmt(r1186, r1240, r1187, 0);
+    r1188 = p2g_prmt(p2g_prmt(p2g_prmt(r1234, r1236, 64u, 0), r1238, 1040u, 0), r1240, 16912u, 0);
     // 2225: mul.wide.s32 	%rd171, %r1232, 4;
-    rd171 = uint64_t(int64_t(int(r1232)) * int64_t(4));
     // 2226: add.s64 	%rd172, %rd3, %rd171;
-    rd172 = uint64_t(int64_t(rd3) + int64_t(rd171));
+    rd172 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1232)) * int64_t(4))));
     // 2227: st.local.u32 	[%rd172], %r1188;
     p2g_stl32(uint(rd172), r1188);
     // 2228: add.s32 	%r1189, %r1232, 1;
@@ -5986,49 +3361,29 @@ void main() {
     // 2229: mov.u32 	%r1232, 1;
     r1232 = 1u;
     // 2230: setp.lt.u32 	%p195, %r1189, 2;
-    uint t938;
-    uint t939;
-    t938 = r1189; t939 = 2u;
-    bool t940;
-    t940 = t938 < t939;
-    p195 = t940;
-    if (!p195) {
+    if (!(r1189 < 2u)) {
       break;
     }
   }
   // 2233: ld.local.v4.u32 	{%r1204, %r1205, %r1206, %r1207}, [%rd2];
-  uint t941;
-  t941 = uint(rd2);
-  uint t942;
-  t942 = p2g_ldl32(t941);
-  uint t943;
-  t943 = p2g_ldl32((t941 + 4u));
-  uint t944;
-  t944 = p2g_ldl32((t941 + 8u));
-  uint t945;
-  t945 = p2g_ldl32((t941 + 12u));
-  r1204 = t942;
-  r1205 = t943;
-  r1206 = t944;
-  r1207 = t945;
+  uint t95 = p2g_ldl32(uint(rd2));
+  uint t96 = p2g_ldl32((uint(rd2) + 4u));
+  uint t97 = p2g_ldl32((uint(rd2) + 8u));
+  uint t98 = p2g_ldl32((uint(rd2) + 12u));
+  r1204 = t95;
+  r1205 = t96;
+  r1206 = t97;
+  r1207 = t98;
   // 2234: ld.local.v2.u32 	{%r1208, %r1209}, [%rd3];
-  uint t946;
-  t946 = uint(rd3);
-  uint t947;
-  t947 = p2g_ldl32(t946);
-  uint t948;
-  t948 = p2g_ldl32((t946 + 4u));
-  r1208 = t947;
-  r1209 = t948;
+  uint t99 = p2g_ldl32(uint(rd3));
+  uint t100 = p2g_ldl32((uint(rd3) + 4u));
+  r1208 = t99;
+  r1209 = t100;
   // 2236: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%r1190,%r1191,%r1192,%r1193}, {%r1204,%r1205,%r1206,%r1207}, {%r1208,%r1209}, {%r1216,%r1218,%r1220,%r1222};
-  uint t949;
-  t949 = r1216;
-  uint t950;
-  t950 = r1218;
-  uint t951;
-  t951 = r1220;
-  uint t952;
-  t952 = r1222;
+  uint t101 = r1216;
+  uint t102 = r1218;
+  uint t103 = r1220;
+  uint t104 = r1222;
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1204;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r1205;
@@ -6037,44 +3392,34 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r1208;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1209;
   memoryBarrierShared(); barrier();
-  uint t953;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t953 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t949, false); }
-  uint t954;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t954 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t950, false); }
-  uint t955;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t955 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t951, false); }
-  uint t956;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t956 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t952, false); }
-  r1190 = t953;
-  r1191 = t954;
-  r1192 = t955;
-  r1193 = t956;
+  uint t105;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t101, false); }
+  uint t106;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t102, false); }
+  uint t107;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t107 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t103, false); }
+  uint t108;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t108 = p2g_mma_fp8(p2g_fa, p2g_fb, false, true, t104, false); }
+  r1190 = t105;
+  r1191 = t106;
+  r1192 = t107;
+  r1193 = t108;
   // 2238: shl.b32 	%r1210, %r1, 7;
-  uint t957;
-  t957 = 7u;
-  r1210 = (t957 >= 32u ? 0u : r1 << t957);
   // 2239: or.b32  	%r1211, %r1210, %r5;
-  r1211 = r1210 | r5;
   // 2240: shl.b32 	%r1212, %r2, 3;
-  uint t958;
-  t958 = 3u;
-  r1212 = (t958 >= 32u ? 0u : r2 << t958);
   // 2241: or.b32  	%r1213, %r1211, %r1212;
-  r1213 = r1211 | r1212;
+  r1213 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 2242: mul.wide.u32 	%rd173, %r1213, 4;
-  rd173 = uint64_t(r1213) * uint64_t(4u);
   // 2243: add.s64 	%rd174, %rd1, %rd173;
-  rd174 = uint64_t(int64_t(rd1) + int64_t(rd173));
+  rd174 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1213) * uint64_t(4u)));
   // 2244: st.global.u32 	[%rd174], %r1190;
   P2GU32(rd174).v = r1190;
   // 2245: st.global.u32 	[%rd174+4], %r1191;
   P2GU32((rd174 + 4ul)).v = r1191;
   // 2246: or.b32  	%r1214, %r1213, 64;
-  r1214 = r1213 | 64u;
   // 2247: mul.wide.u32 	%rd175, %r1214, 4;
-  rd175 = uint64_t(r1214) * uint64_t(4u);
   // 2248: add.s64 	%rd176, %rd1, %rd175;
-  rd176 = uint64_t(int64_t(rd1) + int64_t(rd175));
+  rd176 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1213 | 64u) * uint64_t(4u)));
   // 2249: st.global.u32 	[%rd176], %r1192;
   P2GU32(rd176).v = r1192;
   // 2250: st.global.u32 	[%rd176+4], %r1193;

@@ -445,266 +445,130 @@ void main() {
   // 29: ld.param.u64 	%rd6, [mma_e4m3_f16_k32_param_0];
   rd6 = P2GU64((pc.params)).v;
   // 30: mov.u32 	%r255, %ntid.x;
-  r255 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r256, %ctaid.x;
-  r256 = gl_WorkGroupID.x;
   // 32: mov.u32 	%r257, %tid.x;
   r257 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r258, %r256, %r255, %r257;
-  r258 = uint(int(r256) * int(r255) + int(r257));
   // 34: shr.u32 	%r1, %r258, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r258 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r257)) >> 5u;
   // 35: and.b32  	%r259, %r257, 31;
-  r259 = r257 & 31u;
   // 36: shr.u32 	%r2, %r259, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r259 >> t2);
+  r2 = (r257 & 31u) >> 2u;
   // 37: and.b32  	%r3, %r257, 3;
   r3 = r257 & 3u;
   // 38: mul.wide.u32 	%rd7, %r1, -1431655765;
-  rd7 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 39: shr.u64 	%rd8, %rd7, 34;
-  uint t3;
-  t3 = 34u;
-  rd8 = (t3 >= 64u ? 0ul : rd7 >> t3);
   // 40: cvt.u32.u64 	%r260, %rd8;
-  uint64_t t4;
-  t4 = uint64_t(rd8);
-  r260 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 41: mul.lo.s32 	%r261, %r260, 6;
-  r261 = uint(int(r260) * 6);
   // 42: sub.s32 	%r4, %r1, %r261;
-  r4 = uint(int(r1) - int(r261));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 43: shl.b32 	%r262, %r257, 1;
-  uint t5;
-  t5 = 1u;
-  r262 = (t5 >= 32u ? 0u : r257 << t5);
   // 44: and.b32  	%r5, %r262, 6;
-  r5 = r262 & 6u;
+  r5 = (r257 << 1u) & 6u;
   // 45: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 46: shl.b32 	%r7, %r2, 6;
-  uint t6;
-  t6 = 6u;
-  r7 = (t6 >= 32u ? 0u : r2 << t6);
+  r7 = r2 << 6u;
   // 47: or.b32  	%r263, %r5, %r7;
-  r263 = r5 | r7;
   // 48: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t7;
-  t7 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t7)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 49: add.s32 	%r8, %r263, 5377319;
-  r8 = uint(int(r263) + 5377319);
+  r8 = uint(int(r5 | r7) + 5377319);
   // 50: xor.b32  	%r264, %r8, 82;
-  r264 = r8 ^ 82u;
   // 51: mul.lo.s32 	%r265, %r264, 2146121005;
-  r265 = uint(int(r264) * 2146121005);
+  r265 = uint(int(r8 ^ 82u) * 2146121005);
   // 52: shr.u32 	%r266, %r265, 15;
-  uint t8;
-  t8 = 15u;
-  r266 = (t8 >= 32u ? 0u : r265 >> t8);
   // 53: xor.b32  	%r267, %r266, %r265;
-  r267 = r266 ^ r265;
   // 54: mul.lo.s32 	%r268, %r267, -2073254261;
-  r268 = uint(int(r267) * -2073254261);
+  r268 = uint(int((r265 >> 15u) ^ r265) * -2073254261);
   // 55: shr.u32 	%r269, %r268, 16;
-  uint t9;
-  t9 = 16u;
-  r269 = (t9 >= 32u ? 0u : r268 >> t9);
   // 56: xor.b32  	%r270, %r268, %r6;
   r270 = r268 ^ r6;
   // 57: xor.b32  	%r271, %r270, %r269;
-  r271 = r270 ^ r269;
   // 58: shr.u32 	%r272, %r270, 16;
-  uint t10;
-  t10 = 16u;
-  r272 = (t10 >= 32u ? 0u : r270 >> t10);
   // 59: xor.b32  	%r273, %r271, %r272;
-  r273 = r271 ^ r272;
   // 60: mul.lo.s32 	%r274, %r273, 2146121005;
-  r274 = uint(int(r273) * 2146121005);
+  r274 = uint(int((r270 ^ (r268 >> 16u)) ^ (r270 >> 16u)) * 2146121005);
   // 61: shr.u32 	%r275, %r274, 15;
-  uint t11;
-  t11 = 15u;
-  r275 = (t11 >= 32u ? 0u : r274 >> t11);
   // 62: xor.b32  	%r276, %r275, %r274;
-  r276 = r275 ^ r274;
   // 63: mul.lo.s32 	%r277, %r276, -2073254261;
-  r277 = uint(int(r276) * -2073254261);
+  r277 = uint(int((r274 >> 15u) ^ r274) * -2073254261);
   // 64: shr.u32 	%r278, %r277, 16;
-  uint t12;
-  t12 = 16u;
-  r278 = (t12 >= 32u ? 0u : r277 >> t12);
   // 65: xor.b32  	%r279, %r278, %r277;
-  r279 = r278 ^ r277;
+  r279 = (r277 >> 16u) ^ r277;
   // 66: xor.b32  	%r280, %r279, -1515870811;
   r280 = r279 ^ 0xA5A5A5A5u;
   // 67: shr.u32 	%r281, %r280, 16;
-  uint t13;
-  t13 = 16u;
-  r281 = (t13 >= 32u ? 0u : r280 >> t13);
   // 68: xor.b32  	%r282, %r281, %r280;
-  r282 = r281 ^ r280;
   // 69: mul.lo.s32 	%r283, %r282, 2146121005;
-  r283 = uint(int(r282) * 2146121005);
+  r283 = uint(int((r280 >> 16u) ^ r280) * 2146121005);
   // 70: shr.u32 	%r284, %r283, 15;
-  uint t14;
-  t14 = 15u;
-  r284 = (t14 >= 32u ? 0u : r283 >> t14);
   // 71: xor.b32  	%r285, %r284, %r283;
-  r285 = r284 ^ r283;
   // 72: mul.lo.s32 	%r286, %r285, -2073254261;
-  r286 = uint(int(r285) * -2073254261);
+  r286 = uint(int((r283 >> 15u) ^ r283) * -2073254261);
   // 73: shr.u32 	%r287, %r286, 16;
-  uint t15;
-  t15 = 16u;
-  r287 = (t15 >= 32u ? 0u : r286 >> t15);
   // 74: xor.b32  	%r9, %r287, %r286;
-  r9 = r287 ^ r286;
+  r9 = (r286 >> 16u) ^ r286;
   // 75: shl.b32 	%r288, %r279, 15;
-  uint t16;
-  t16 = 15u;
-  r288 = (t16 >= 32u ? 0u : r279 << t16);
   // 76: and.b32  	%r1224, %r288, 32768;
-  r1224 = r288 & 32768u;
+  r1224 = (r279 << 15u) & 32768u;
   // 77: shr.u32 	%r289, %r279, 1;
-  uint t17;
-  t17 = 1u;
-  r289 = (t17 >= 32u ? 0u : r279 >> t17);
   // 78: and.b32  	%r11, %r289, 1023;
-  r11 = r289 & 1023u;
+  r11 = (r279 >> 1u) & 1023u;
   // 79: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 84: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       // 133: and.b32  	%r1224, %r9, 65535;
       r1224 = r9 & 65535u;
       p2g_sv0 = 11;
     } else {
       // 87: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 137: mul.wide.u32 	%rd11, %r9, -858993459;
-        rd11 = uint64_t(r9) * uint64_t(0xCCCCCCCDu);
         // 138: shr.u64 	%rd12, %rd11, 34;
-        uint t27;
-        t27 = 34u;
-        rd12 = (t27 >= 64u ? 0ul : rd11 >> t27);
         // 139: cvt.u32.u64 	%r295, %rd12;
-        uint64_t t28;
-        t28 = uint64_t(rd12);
-        r295 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 140: mul.lo.s32 	%r296, %r295, 5;
-        r296 = uint(int(r295) * 5);
         // 141: sub.s32 	%r15, %r9, %r296;
-        r15 = uint(int(r9) - int(r296));
+        r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 142: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2280: shr.u32 	%r297, %r9, 8;
-          uint t32;
-          t32 = 8u;
-          r297 = (t32 >= 32u ? 0u : r9 >> t32);
+          r297 = r9 >> 8u;
           // 2281: mul.wide.u32 	%rd13, %r297, -1431655765;
-          rd13 = uint64_t(r297) * uint64_t(0xAAAAAAABu);
           // 2282: shr.u64 	%rd14, %rd13, 34;
-          uint t33;
-          t33 = 34u;
-          rd14 = (t33 >= 64u ? 0ul : rd13 >> t33);
           // 2283: cvt.u32.u64 	%r298, %rd14;
-          uint64_t t34;
-          t34 = uint64_t(rd14);
-          r298 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r297) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2284: mul.lo.s32 	%r299, %r298, 6;
-          r299 = uint(int(r298) * 6);
           // 2285: sub.s32 	%r300, %r297, %r299;
-          r300 = uint(int(r297) - int(r299));
           // 2286: cvt.u16.u32 	%rs3, %r300;
-          uint64_t t35;
-          t35 = uint64_t(r300);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r297) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2287: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2292: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2428: shr.u32 	%r302, %r9, 12;
-              uint t42;
-              t42 = 12u;
-              r302 = (t42 >= 32u ? 0u : r9 >> t42);
               // 2429: and.b32  	%r303, %r302, 1;
-              r303 = r302 & 1u;
               // 2430: or.b32  	%r304, %r1224, %r303;
-              r304 = r1224 | r303;
+              r304 = r1224 | ((r9 >> 12u) & 1u);
               // 2431: or.b32  	%r1224, %r304, 32256;
               r1224 = r304 | 32256u;
               p2g_sv0 = 11;
             } else {
               // 2295: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2435: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 2436: selp.b32 	%r301, 1, %r11, %p18;
-                r301 = p18 ? 1u : r11;
                 // 2437: or.b32  	%r1224, %r301, %r1224;
-                r1224 = r301 | r1224;
+                r1224 = ((int(r11) == 0) ? 1u : r11) | r1224;
                 p2g_sv0 = 11;
               } else {
                 // 2298: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 215;
                 } else {
                   // 2301: or.b32  	%r1224, %r1224, 31743;
@@ -715,23 +579,11 @@ void main() {
             }
           } else {
             // 2380: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
               // 2383: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2388: or.b32  	%r1224, %r1224, 31744;
                 r1224 = r1224 | 31744u;
                 p2g_sv0 = 11;
@@ -754,53 +606,28 @@ void main() {
         }
       } else {
         // 90: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
           // 93: and.b32  	%r290, %r9, 1;
-          r290 = r9 & 1u;
           // 94: setp.eq.b32 	%p7, %r290, 1;
-          uint t61;
-          uint t62;
-          t61 = r290; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 95: mov.pred 	%p8, 0;
-          p8 = false;
           // 96: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 97: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 98: shr.u32 	%r291, %r9, 1;
-          uint t64;
-          t64 = 1u;
-          r291 = (t64 >= 32u ? 0u : r9 >> t64);
+          r291 = r9 >> 1u;
           // 99: mul.wide.u32 	%rd9, %r291, -858993459;
-          rd9 = uint64_t(r291) * uint64_t(0xCCCCCCCDu);
           // 100: shr.u64 	%rd10, %rd9, 36;
-          uint t65;
-          t65 = 36u;
-          rd10 = (t65 >= 64u ? 0ul : rd9 >> t65);
           // 101: cvt.u32.u64 	%r292, %rd10;
-          uint64_t t66;
-          t66 = uint64_t(rd10);
-          r292 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r291) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 102: mul.lo.s32 	%r293, %r292, 20;
-          r293 = uint(int(r292) * 20);
           // 103: sub.s32 	%r12, %r291, %r293;
-          r12 = uint(int(r291) - int(r293));
-          if (p10) {
+          r12 = uint(int(r291) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r9 & 1u) == 1u) ^^ false)) {
             // 108: mov.u32 	%r294, 7;
-            r294 = 7u;
             // 109: sub.s32 	%r1223, %r294, %r12;
-            r1223 = uint(int(r294) - int(r12));
+            r1223 = uint(int(7u) - int(r12));
             p2g_sv0 = 10;
           } else {
             // 171: add.s32 	%r1223, %r12, 19;
@@ -812,75 +639,36 @@ void main() {
     }
   } else {
     // 113: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 149: mul.wide.u32 	%rd17, %r9, 613566757;
-      rd17 = uint64_t(r9) * uint64_t(0x24924925u);
       // 150: shr.u64 	%rd18, %rd17, 32;
-      uint t70;
-      t70 = 32u;
-      rd18 = (t70 >= 64u ? 0ul : rd17 >> t70);
       // 151: cvt.u32.u64 	%r312, %rd18;
-      uint64_t t71;
-      t71 = uint64_t(rd18);
-      r312 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r9) * uint64_t(0x24924925u)) >> 32u);
+      r312 = uint(uint64_t(t7));
       // 152: sub.s32 	%r313, %r9, %r312;
-      r313 = uint(int(r9) - int(r312));
       // 153: shr.u32 	%r314, %r313, 1;
-      uint t72;
-      t72 = 1u;
-      r314 = (t72 >= 32u ? 0u : r313 >> t72);
       // 154: add.s32 	%r315, %r314, %r312;
-      r315 = uint(int(r314) + int(r312));
       // 155: shr.u32 	%r316, %r315, 2;
-      uint t73;
-      t73 = 2u;
-      r316 = (t73 >= 32u ? 0u : r315 >> t73);
       // 156: mul.lo.s32 	%r317, %r316, 7;
-      r317 = uint(int(r316) * 7);
+      r317 = uint(int(uint(int(uint(int(r9) - int(r312)) >> 1u) + int(r312)) >> 2u) * 7);
       // 157: sub.s32 	%r318, %r9, %r317;
-      r318 = uint(int(r9) - int(r317));
       // 158: add.s32 	%r1223, %r318, 12;
-      r1223 = uint(int(r318) + 12);
+      r1223 = uint(int(uint(int(r9) - int(r317))) + 12);
       p2g_sv0 = 10;
     } else {
       // 116: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 121: mul.wide.u32 	%rd15, %r9, 138547333;
-        rd15 = uint64_t(r9) * uint64_t(0x08421085u);
         // 122: shr.u64 	%rd16, %rd15, 32;
-        uint t77;
-        t77 = 32u;
-        rd16 = (t77 >= 64u ? 0ul : rd15 >> t77);
         // 123: cvt.u32.u64 	%r306, %rd16;
-        uint64_t t78;
-        t78 = uint64_t(rd16);
-        r306 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r9) * uint64_t(0x08421085u)) >> 32u);
+        r306 = uint(uint64_t(t8));
         // 124: sub.s32 	%r307, %r9, %r306;
-        r307 = uint(int(r9) - int(r306));
         // 125: shr.u32 	%r308, %r307, 1;
-        uint t79;
-        t79 = 1u;
-        r308 = (t79 >= 32u ? 0u : r307 >> t79);
         // 126: add.s32 	%r309, %r308, %r306;
-        r309 = uint(int(r308) + int(r306));
         // 127: shr.u32 	%r310, %r309, 4;
-        uint t80;
-        t80 = 4u;
-        r310 = (t80 >= 32u ? 0u : r309 >> t80);
         // 128: mul.lo.s32 	%r311, %r310, 31;
-        r311 = uint(int(r310) * 31);
+        r311 = uint(int(uint(int(uint(int(r9) - int(r306)) >> 1u) + int(r306)) >> 4u) * 31);
         // 129: sub.s32 	%r1223, %r9, %r311;
         r1223 = uint(int(r9) - int(r311));
         p2g_sv0 = 10;
@@ -891,248 +679,122 @@ void main() {
   }
   if (p2g_sv0 == 8) {
     // 162: mul.wide.u32 	%rd19, %r9, -858993459;
-    rd19 = uint64_t(r9) * uint64_t(0xCCCCCCCDu);
     // 163: shr.u64 	%rd20, %rd19, 34;
-    uint t81;
-    t81 = 34u;
-    rd20 = (t81 >= 64u ? 0ul : rd19 >> t81);
     // 164: cvt.u32.u64 	%r319, %rd20;
-    uint64_t t82;
-    t82 = uint64_t(rd20);
-    r319 = uint(uint64_t(t82));
+    uint64_t t9 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 165: mul.lo.s32 	%r320, %r319, 5;
-    r320 = uint(int(r319) * 5);
     // 166: sub.s32 	%r321, %r9, %r320;
-    r321 = uint(int(r9) - int(r320));
     // 167: add.s32 	%r1223, %r321, 13;
-    r1223 = uint(int(r321) + 13);
+    r1223 = uint(int(uint(int(r9) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 13);
     p2g_sv0 = 10;
   }
   if (p2g_sv0 == 10) {
     // 174: max.s32 	%r322, %r1223, 0;
-    r322 = uint(max(int(r1223), 0));
     // 175: shl.b32 	%r323, %r322, 10;
-    uint t83;
-    t83 = 10u;
-    r323 = (t83 >= 32u ? 0u : r322 << t83);
     // 176: or.b32  	%r324, %r11, %r1224;
     r324 = r11 | r1224;
     // 177: or.b32  	%r1224, %r324, %r323;
-    r1224 = r324 | r323;
+    r1224 = r324 | (uint(max(int(r1223), 0)) << 10u);
   }
   // 180: add.s32 	%r325, %r5, %r7;
   r325 = uint(int(r5) + int(r7));
   // 181: add.s32 	%r326, %r325, 5377320;
-  r326 = uint(int(r325) + 5377320);
   // 182: xor.b32  	%r327, %r326, 82;
-  r327 = r326 ^ 82u;
   // 183: mul.lo.s32 	%r328, %r327, 2146121005;
-  r328 = uint(int(r327) * 2146121005);
+  r328 = uint(int(uint(int(r325) + 5377320) ^ 82u) * 2146121005);
   // 184: shr.u32 	%r329, %r328, 15;
-  uint t84;
-  t84 = 15u;
-  r329 = (t84 >= 32u ? 0u : r328 >> t84);
   // 185: xor.b32  	%r330, %r329, %r328;
-  r330 = r329 ^ r328;
   // 186: mul.lo.s32 	%r331, %r330, -2073254261;
-  r331 = uint(int(r330) * -2073254261);
+  r331 = uint(int((r328 >> 15u) ^ r328) * -2073254261);
   // 187: shr.u32 	%r332, %r331, 16;
-  uint t85;
-  t85 = 16u;
-  r332 = (t85 >= 32u ? 0u : r331 >> t85);
   // 188: xor.b32  	%r333, %r331, %r6;
   r333 = r331 ^ r6;
   // 189: xor.b32  	%r334, %r333, %r332;
-  r334 = r333 ^ r332;
   // 190: shr.u32 	%r335, %r333, 16;
-  uint t86;
-  t86 = 16u;
-  r335 = (t86 >= 32u ? 0u : r333 >> t86);
   // 191: xor.b32  	%r336, %r334, %r335;
-  r336 = r334 ^ r335;
   // 192: mul.lo.s32 	%r337, %r336, 2146121005;
-  r337 = uint(int(r336) * 2146121005);
+  r337 = uint(int((r333 ^ (r331 >> 16u)) ^ (r333 >> 16u)) * 2146121005);
   // 193: shr.u32 	%r338, %r337, 15;
-  uint t87;
-  t87 = 15u;
-  r338 = (t87 >= 32u ? 0u : r337 >> t87);
   // 194: xor.b32  	%r339, %r338, %r337;
-  r339 = r338 ^ r337;
   // 195: mul.lo.s32 	%r340, %r339, -2073254261;
-  r340 = uint(int(r339) * -2073254261);
+  r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
   // 196: shr.u32 	%r341, %r340, 16;
-  uint t88;
-  t88 = 16u;
-  r341 = (t88 >= 32u ? 0u : r340 >> t88);
   // 197: xor.b32  	%r342, %r341, %r340;
-  r342 = r341 ^ r340;
+  r342 = (r340 >> 16u) ^ r340;
   // 198: xor.b32  	%r343, %r342, -1515870811;
   r343 = r342 ^ 0xA5A5A5A5u;
   // 199: shr.u32 	%r344, %r343, 16;
-  uint t89;
-  t89 = 16u;
-  r344 = (t89 >= 32u ? 0u : r343 >> t89);
   // 200: xor.b32  	%r345, %r344, %r343;
-  r345 = r344 ^ r343;
   // 201: mul.lo.s32 	%r346, %r345, 2146121005;
-  r346 = uint(int(r345) * 2146121005);
+  r346 = uint(int((r343 >> 16u) ^ r343) * 2146121005);
   // 202: shr.u32 	%r347, %r346, 15;
-  uint t90;
-  t90 = 15u;
-  r347 = (t90 >= 32u ? 0u : r346 >> t90);
   // 203: xor.b32  	%r348, %r347, %r346;
-  r348 = r347 ^ r346;
   // 204: mul.lo.s32 	%r349, %r348, -2073254261;
-  r349 = uint(int(r348) * -2073254261);
+  r349 = uint(int((r346 >> 15u) ^ r346) * -2073254261);
   // 205: shr.u32 	%r350, %r349, 16;
-  uint t91;
-  t91 = 16u;
-  r350 = (t91 >= 32u ? 0u : r349 >> t91);
   // 206: xor.b32  	%r29, %r350, %r349;
-  r29 = r350 ^ r349;
+  r29 = (r349 >> 16u) ^ r349;
   // 207: shl.b32 	%r351, %r342, 15;
-  uint t92;
-  t92 = 15u;
-  r351 = (t92 >= 32u ? 0u : r342 << t92);
   // 208: and.b32  	%r1226, %r351, 32768;
-  r1226 = r351 & 32768u;
+  r1226 = (r342 << 15u) & 32768u;
   // 209: shr.u32 	%r352, %r342, 1;
-  uint t93;
-  t93 = 1u;
-  r352 = (t93 >= 32u ? 0u : r342 >> t93);
   // 210: and.b32  	%r31, %r352, 1023;
-  r31 = r352 & 1023u;
+  r31 = (r342 >> 1u) & 1023u;
   // 211: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 212: setp.gt.s16 	%p19, %rs4, 1;
-  int t94;
-  int t95;
-  t94 = bitfieldExtract(int(rs4), 0, 16); t95 = 1;
-  bool t96;
-  t96 = t94 > t95;
-  p19 = t96;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 217: setp.eq.s16 	%p20, %rs4, 2;
-    int t97;
-    int t98;
-    t97 = bitfieldExtract(int(rs4), 0, 16); t98 = 2;
-    bool t99;
-    t99 = t97 == t98;
-    p20 = t99;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 266: and.b32  	%r1226, %r29, 65535;
       r1226 = r29 & 65535u;
       p2g_sv0 = 22;
     } else {
       // 220: setp.eq.s16 	%p21, %rs4, 3;
-      int t100;
-      int t101;
-      t100 = bitfieldExtract(int(rs4), 0, 16); t101 = 3;
-      bool t102;
-      t102 = t100 == t101;
-      p21 = t102;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 270: mul.wide.u32 	%rd23, %r29, -858993459;
-        rd23 = uint64_t(r29) * uint64_t(0xCCCCCCCDu);
         // 271: shr.u64 	%rd24, %rd23, 34;
-        uint t103;
-        t103 = 34u;
-        rd24 = (t103 >= 64u ? 0ul : rd23 >> t103);
         // 272: cvt.u32.u64 	%r358, %rd24;
-        uint64_t t104;
-        t104 = uint64_t(rd24);
-        r358 = uint(uint64_t(t104));
+        uint64_t t10 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 273: mul.lo.s32 	%r359, %r358, 5;
-        r359 = uint(int(r358) * 5);
         // 274: sub.s32 	%r35, %r29, %r359;
-        r35 = uint(int(r29) - int(r359));
+        r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 275: setp.eq.s32 	%p29, %r35, 0;
-        int t105;
-        int t106;
-        t105 = int(r35); t106 = 0;
-        bool t107;
-        t107 = t105 == t106;
-        p29 = t107;
-        if (p29) {
+        if (int(r35) == 0) {
           // 2305: shr.u32 	%r360, %r29, 8;
-          uint t108;
-          t108 = 8u;
-          r360 = (t108 >= 32u ? 0u : r29 >> t108);
+          r360 = r29 >> 8u;
           // 2306: mul.wide.u32 	%rd25, %r360, -1431655765;
-          rd25 = uint64_t(r360) * uint64_t(0xAAAAAAABu);
           // 2307: shr.u64 	%rd26, %rd25, 34;
-          uint t109;
-          t109 = 34u;
-          rd26 = (t109 >= 64u ? 0ul : rd25 >> t109);
           // 2308: cvt.u32.u64 	%r361, %rd26;
-          uint64_t t110;
-          t110 = uint64_t(rd26);
-          r361 = uint(uint64_t(t110));
+          uint64_t t11 = uint64_t((uint64_t(r360) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2309: mul.lo.s32 	%r362, %r361, 6;
-          r362 = uint(int(r361) * 6);
           // 2310: sub.s32 	%r363, %r360, %r362;
-          r363 = uint(int(r360) - int(r362));
           // 2311: cvt.u16.u32 	%rs5, %r363;
-          uint64_t t111;
-          t111 = uint64_t(r363);
-          rs5 = (uint(uint64_t(t111)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r360) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2312: setp.gt.s16 	%p30, %rs5, 1;
-          int t112;
-          int t113;
-          t112 = bitfieldExtract(int(rs5), 0, 16); t113 = 1;
-          bool t114;
-          t114 = t112 > t113;
-          p30 = t114;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2317: setp.eq.s16 	%p31, %rs5, 2;
-            int t115;
-            int t116;
-            t115 = bitfieldExtract(int(rs5), 0, 16); t116 = 2;
-            bool t117;
-            t117 = t115 == t116;
-            p31 = t117;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2441: shr.u32 	%r365, %r29, 12;
-              uint t118;
-              t118 = 12u;
-              r365 = (t118 >= 32u ? 0u : r29 >> t118);
               // 2442: and.b32  	%r366, %r365, 1;
-              r366 = r365 & 1u;
               // 2443: or.b32  	%r367, %r1226, %r366;
-              r367 = r1226 | r366;
+              r367 = r1226 | ((r29 >> 12u) & 1u);
               // 2444: or.b32  	%r1226, %r367, 32256;
               r1226 = r367 | 32256u;
               p2g_sv0 = 22;
             } else {
               // 2320: setp.eq.s16 	%p32, %rs5, 3;
-              int t119;
-              int t120;
-              t119 = bitfieldExtract(int(rs5), 0, 16); t120 = 3;
-              bool t121;
-              t121 = t119 == t120;
-              p32 = t121;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2448: setp.eq.s32 	%p36, %r31, 0;
-                int t122;
-                int t123;
-                t122 = int(r31); t123 = 0;
-                bool t124;
-                t124 = t122 == t123;
-                p36 = t124;
                 // 2449: selp.b32 	%r364, 1, %r31, %p36;
-                r364 = p36 ? 1u : r31;
                 // 2450: or.b32  	%r1226, %r364, %r1226;
-                r1226 = r364 | r1226;
+                r1226 = ((int(r31) == 0) ? 1u : r31) | r1226;
                 p2g_sv0 = 22;
               } else {
                 // 2323: setp.ne.s16 	%p33, %rs5, 4;
-                int t125;
-                int t126;
-                t125 = bitfieldExtract(int(rs5), 0, 16); t126 = 4;
-                bool t127;
-                t127 = t125 != t126;
-                p33 = t127;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 216;
                 } else {
                   // 2326: or.b32  	%r1226, %r1226, 31743;
@@ -1143,23 +805,11 @@ void main() {
             }
           } else {
             // 2392: setp.eq.s16 	%p34, %rs5, 0;
-            int t128;
-            int t129;
-            t128 = bitfieldExtract(int(rs5), 0, 16); t129 = 0;
-            bool t130;
-            t130 = t128 == t129;
-            p34 = t130;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
               // 2395: setp.eq.s16 	%p35, %rs5, 1;
-              int t131;
-              int t132;
-              t131 = bitfieldExtract(int(rs5), 0, 16); t132 = 1;
-              bool t133;
-              t133 = t131 == t132;
-              p35 = t133;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2400: or.b32  	%r1226, %r1226, 31744;
                 r1226 = r1226 | 31744u;
                 p2g_sv0 = 22;
@@ -1182,53 +832,27 @@ void main() {
         }
       } else {
         // 223: setp.ne.s16 	%p22, %rs4, 5;
-        int t134;
-        int t135;
-        t134 = bitfieldExtract(int(rs4), 0, 16); t135 = 5;
-        bool t136;
-        t136 = t134 != t135;
-        p22 = t136;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
           // 226: and.b32  	%r353, %r29, 1;
-          r353 = r29 & 1u;
           // 227: setp.eq.b32 	%p25, %r353, 1;
-          uint t137;
-          uint t138;
-          t137 = r353; t138 = 1u;
-          bool t139;
-          t139 = t137 == t138;
-          p25 = t139;
           // 228: mov.pred 	%p26, 0;
-          p26 = false;
           // 229: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 230: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 231: shr.u32 	%r354, %r29, 1;
-          uint t140;
-          t140 = 1u;
-          r354 = (t140 >= 32u ? 0u : r29 >> t140);
+          r354 = r29 >> 1u;
           // 232: mul.wide.u32 	%rd21, %r354, -858993459;
-          rd21 = uint64_t(r354) * uint64_t(0xCCCCCCCDu);
           // 233: shr.u64 	%rd22, %rd21, 36;
-          uint t141;
-          t141 = 36u;
-          rd22 = (t141 >= 64u ? 0ul : rd21 >> t141);
           // 234: cvt.u32.u64 	%r355, %rd22;
-          uint64_t t142;
-          t142 = uint64_t(rd22);
-          r355 = uint(uint64_t(t142));
+          uint64_t t13 = uint64_t((uint64_t(r354) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 235: mul.lo.s32 	%r356, %r355, 20;
-          r356 = uint(int(r355) * 20);
           // 236: sub.s32 	%r32, %r354, %r356;
-          r32 = uint(int(r354) - int(r356));
-          if (p28) {
+          r32 = uint(int(r354) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r29 & 1u) == 1u) ^^ false)) {
             // 241: mov.u32 	%r357, 7;
-            r357 = 7u;
             // 242: sub.s32 	%r1225, %r357, %r32;
-            r1225 = uint(int(r357) - int(r32));
+            r1225 = uint(int(7u) - int(r32));
             p2g_sv0 = 21;
           } else {
             // 304: add.s32 	%r1225, %r32, 19;
@@ -1240,75 +864,36 @@ void main() {
     }
   } else {
     // 246: setp.eq.s16 	%p23, %rs4, 0;
-    int t143;
-    int t144;
-    t143 = bitfieldExtract(int(rs4), 0, 16); t144 = 0;
-    bool t145;
-    t145 = t143 == t144;
-    p23 = t145;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 282: mul.wide.u32 	%rd29, %r29, 613566757;
-      rd29 = uint64_t(r29) * uint64_t(0x24924925u);
       // 283: shr.u64 	%rd30, %rd29, 32;
-      uint t146;
-      t146 = 32u;
-      rd30 = (t146 >= 64u ? 0ul : rd29 >> t146);
       // 284: cvt.u32.u64 	%r375, %rd30;
-      uint64_t t147;
-      t147 = uint64_t(rd30);
-      r375 = uint(uint64_t(t147));
+      uint64_t t14 = uint64_t((uint64_t(r29) * uint64_t(0x24924925u)) >> 32u);
+      r375 = uint(uint64_t(t14));
       // 285: sub.s32 	%r376, %r29, %r375;
-      r376 = uint(int(r29) - int(r375));
       // 286: shr.u32 	%r377, %r376, 1;
-      uint t148;
-      t148 = 1u;
-      r377 = (t148 >= 32u ? 0u : r376 >> t148);
       // 287: add.s32 	%r378, %r377, %r375;
-      r378 = uint(int(r377) + int(r375));
       // 288: shr.u32 	%r379, %r378, 2;
-      uint t149;
-      t149 = 2u;
-      r379 = (t149 >= 32u ? 0u : r378 >> t149);
       // 289: mul.lo.s32 	%r380, %r379, 7;
-      r380 = uint(int(r379) * 7);
+      r380 = uint(int(uint(int(uint(int(r29) - int(r375)) >> 1u) + int(r375)) >> 2u) * 7);
       // 290: sub.s32 	%r381, %r29, %r380;
-      r381 = uint(int(r29) - int(r380));
       // 291: add.s32 	%r1225, %r381, 12;
-      r1225 = uint(int(r381) + 12);
+      r1225 = uint(int(uint(int(r29) - int(r380))) + 12);
       p2g_sv0 = 21;
     } else {
       // 249: setp.eq.s16 	%p24, %rs4, 1;
-      int t150;
-      int t151;
-      t150 = bitfieldExtract(int(rs4), 0, 16); t151 = 1;
-      bool t152;
-      t152 = t150 == t151;
-      p24 = t152;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 254: mul.wide.u32 	%rd27, %r29, 138547333;
-        rd27 = uint64_t(r29) * uint64_t(0x08421085u);
         // 255: shr.u64 	%rd28, %rd27, 32;
-        uint t153;
-        t153 = 32u;
-        rd28 = (t153 >= 64u ? 0ul : rd27 >> t153);
         // 256: cvt.u32.u64 	%r369, %rd28;
-        uint64_t t154;
-        t154 = uint64_t(rd28);
-        r369 = uint(uint64_t(t154));
+        uint64_t t15 = uint64_t((uint64_t(r29) * uint64_t(0x08421085u)) >> 32u);
+        r369 = uint(uint64_t(t15));
         // 257: sub.s32 	%r370, %r29, %r369;
-        r370 = uint(int(r29) - int(r369));
         // 258: shr.u32 	%r371, %r370, 1;
-        uint t155;
-        t155 = 1u;
-        r371 = (t155 >= 32u ? 0u : r370 >> t155);
         // 259: add.s32 	%r372, %r371, %r369;
-        r372 = uint(int(r371) + int(r369));
         // 260: shr.u32 	%r373, %r372, 4;
-        uint t156;
-        t156 = 4u;
-        r373 = (t156 >= 32u ? 0u : r372 >> t156);
         // 261: mul.lo.s32 	%r374, %r373, 31;
-        r374 = uint(int(r373) * 31);
+        r374 = uint(int(uint(int(uint(int(r29) - int(r369)) >> 1u) + int(r369)) >> 4u) * 31);
         // 262: sub.s32 	%r1225, %r29, %r374;
         r1225 = uint(int(r29) - int(r374));
         p2g_sv0 = 21;
@@ -1319,237 +904,116 @@ void main() {
   }
   if (p2g_sv0 == 19) {
     // 295: mul.wide.u32 	%rd31, %r29, -858993459;
-    rd31 = uint64_t(r29) * uint64_t(0xCCCCCCCDu);
     // 296: shr.u64 	%rd32, %rd31, 34;
-    uint t157;
-    t157 = 34u;
-    rd32 = (t157 >= 64u ? 0ul : rd31 >> t157);
     // 297: cvt.u32.u64 	%r382, %rd32;
-    uint64_t t158;
-    t158 = uint64_t(rd32);
-    r382 = uint(uint64_t(t158));
+    uint64_t t16 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 298: mul.lo.s32 	%r383, %r382, 5;
-    r383 = uint(int(r382) * 5);
     // 299: sub.s32 	%r384, %r29, %r383;
-    r384 = uint(int(r29) - int(r383));
     // 300: add.s32 	%r1225, %r384, 13;
-    r1225 = uint(int(r384) + 13);
+    r1225 = uint(int(uint(int(r29) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 13);
     p2g_sv0 = 21;
   }
   if (p2g_sv0 == 21) {
     // 307: max.s32 	%r385, %r1225, 0;
-    r385 = uint(max(int(r1225), 0));
     // 308: shl.b32 	%r386, %r385, 10;
-    uint t159;
-    t159 = 10u;
-    r386 = (t159 >= 32u ? 0u : r385 << t159);
     // 309: or.b32  	%r387, %r31, %r1226;
     r387 = r31 | r1226;
     // 310: or.b32  	%r1226, %r387, %r386;
-    r1226 = r387 | r386;
+    r1226 = r387 | (uint(max(int(r1225), 0)) << 10u);
   }
   // 313: add.s32 	%r388, %r8, 512;
-  r388 = uint(int(r8) + 512);
   // 314: xor.b32  	%r389, %r388, 82;
-  r389 = r388 ^ 82u;
   // 315: mul.lo.s32 	%r390, %r389, 2146121005;
-  r390 = uint(int(r389) * 2146121005);
+  r390 = uint(int(uint(int(r8) + 512) ^ 82u) * 2146121005);
   // 316: shr.u32 	%r391, %r390, 15;
-  uint t160;
-  t160 = 15u;
-  r391 = (t160 >= 32u ? 0u : r390 >> t160);
   // 317: xor.b32  	%r392, %r391, %r390;
-  r392 = r391 ^ r390;
   // 318: mul.lo.s32 	%r393, %r392, -2073254261;
-  r393 = uint(int(r392) * -2073254261);
+  r393 = uint(int((r390 >> 15u) ^ r390) * -2073254261);
   // 319: shr.u32 	%r394, %r393, 16;
-  uint t161;
-  t161 = 16u;
-  r394 = (t161 >= 32u ? 0u : r393 >> t161);
   // 320: xor.b32  	%r395, %r393, %r6;
   r395 = r393 ^ r6;
   // 321: xor.b32  	%r396, %r395, %r394;
-  r396 = r395 ^ r394;
   // 322: shr.u32 	%r397, %r395, 16;
-  uint t162;
-  t162 = 16u;
-  r397 = (t162 >= 32u ? 0u : r395 >> t162);
   // 323: xor.b32  	%r398, %r396, %r397;
-  r398 = r396 ^ r397;
   // 324: mul.lo.s32 	%r399, %r398, 2146121005;
-  r399 = uint(int(r398) * 2146121005);
+  r399 = uint(int((r395 ^ (r393 >> 16u)) ^ (r395 >> 16u)) * 2146121005);
   // 325: shr.u32 	%r400, %r399, 15;
-  uint t163;
-  t163 = 15u;
-  r400 = (t163 >= 32u ? 0u : r399 >> t163);
   // 326: xor.b32  	%r401, %r400, %r399;
-  r401 = r400 ^ r399;
   // 327: mul.lo.s32 	%r402, %r401, -2073254261;
-  r402 = uint(int(r401) * -2073254261);
+  r402 = uint(int((r399 >> 15u) ^ r399) * -2073254261);
   // 328: shr.u32 	%r403, %r402, 16;
-  uint t164;
-  t164 = 16u;
-  r403 = (t164 >= 32u ? 0u : r402 >> t164);
   // 329: xor.b32  	%r404, %r403, %r402;
-  r404 = r403 ^ r402;
+  r404 = (r402 >> 16u) ^ r402;
   // 330: xor.b32  	%r405, %r404, -1515870811;
   r405 = r404 ^ 0xA5A5A5A5u;
   // 331: shr.u32 	%r406, %r405, 16;
-  uint t165;
-  t165 = 16u;
-  r406 = (t165 >= 32u ? 0u : r405 >> t165);
   // 332: xor.b32  	%r407, %r406, %r405;
-  r407 = r406 ^ r405;
   // 333: mul.lo.s32 	%r408, %r407, 2146121005;
-  r408 = uint(int(r407) * 2146121005);
+  r408 = uint(int((r405 >> 16u) ^ r405) * 2146121005);
   // 334: shr.u32 	%r409, %r408, 15;
-  uint t166;
-  t166 = 15u;
-  r409 = (t166 >= 32u ? 0u : r408 >> t166);
   // 335: xor.b32  	%r410, %r409, %r408;
-  r410 = r409 ^ r408;
   // 336: mul.lo.s32 	%r411, %r410, -2073254261;
-  r411 = uint(int(r410) * -2073254261);
+  r411 = uint(int((r408 >> 15u) ^ r408) * -2073254261);
   // 337: shr.u32 	%r412, %r411, 16;
-  uint t167;
-  t167 = 16u;
-  r412 = (t167 >= 32u ? 0u : r411 >> t167);
   // 338: xor.b32  	%r49, %r412, %r411;
-  r49 = r412 ^ r411;
+  r49 = (r411 >> 16u) ^ r411;
   // 339: shl.b32 	%r413, %r404, 15;
-  uint t168;
-  t168 = 15u;
-  r413 = (t168 >= 32u ? 0u : r404 << t168);
   // 340: and.b32  	%r1228, %r413, 32768;
-  r1228 = r413 & 32768u;
+  r1228 = (r404 << 15u) & 32768u;
   // 341: shr.u32 	%r414, %r404, 1;
-  uint t169;
-  t169 = 1u;
-  r414 = (t169 >= 32u ? 0u : r404 >> t169);
   // 342: and.b32  	%r51, %r414, 1023;
-  r51 = r414 & 1023u;
+  r51 = (r404 >> 1u) & 1023u;
   if (p19) {
     // 347: setp.eq.s16 	%p38, %rs4, 2;
-    int t170;
-    int t171;
-    t170 = bitfieldExtract(int(rs4), 0, 16); t171 = 2;
-    bool t172;
-    t172 = t170 == t171;
-    p38 = t172;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 396: and.b32  	%r1228, %r49, 65535;
       r1228 = r49 & 65535u;
       p2g_sv0 = 33;
     } else {
       // 350: setp.eq.s16 	%p39, %rs4, 3;
-      int t173;
-      int t174;
-      t173 = bitfieldExtract(int(rs4), 0, 16); t174 = 3;
-      bool t175;
-      t175 = t173 == t174;
-      p39 = t175;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 400: mul.wide.u32 	%rd35, %r49, -858993459;
-        rd35 = uint64_t(r49) * uint64_t(0xCCCCCCCDu);
         // 401: shr.u64 	%rd36, %rd35, 34;
-        uint t176;
-        t176 = 34u;
-        rd36 = (t176 >= 64u ? 0ul : rd35 >> t176);
         // 402: cvt.u32.u64 	%r420, %rd36;
-        uint64_t t177;
-        t177 = uint64_t(rd36);
-        r420 = uint(uint64_t(t177));
+        uint64_t t17 = uint64_t((uint64_t(r49) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 403: mul.lo.s32 	%r421, %r420, 5;
-        r421 = uint(int(r420) * 5);
         // 404: sub.s32 	%r55, %r49, %r421;
-        r55 = uint(int(r49) - int(r421));
+        r55 = uint(int(r49) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 405: setp.eq.s32 	%p47, %r55, 0;
-        int t178;
-        int t179;
-        t178 = int(r55); t179 = 0;
-        bool t180;
-        t180 = t178 == t179;
-        p47 = t180;
-        if (p47) {
+        if (int(r55) == 0) {
           // 2330: shr.u32 	%r422, %r49, 8;
-          uint t181;
-          t181 = 8u;
-          r422 = (t181 >= 32u ? 0u : r49 >> t181);
+          r422 = r49 >> 8u;
           // 2331: mul.wide.u32 	%rd37, %r422, -1431655765;
-          rd37 = uint64_t(r422) * uint64_t(0xAAAAAAABu);
           // 2332: shr.u64 	%rd38, %rd37, 34;
-          uint t182;
-          t182 = 34u;
-          rd38 = (t182 >= 64u ? 0ul : rd37 >> t182);
           // 2333: cvt.u32.u64 	%r423, %rd38;
-          uint64_t t183;
-          t183 = uint64_t(rd38);
-          r423 = uint(uint64_t(t183));
+          uint64_t t18 = uint64_t((uint64_t(r422) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2334: mul.lo.s32 	%r424, %r423, 6;
-          r424 = uint(int(r423) * 6);
           // 2335: sub.s32 	%r425, %r422, %r424;
-          r425 = uint(int(r422) - int(r424));
           // 2336: cvt.u16.u32 	%rs7, %r425;
-          uint64_t t184;
-          t184 = uint64_t(r425);
-          rs7 = (uint(uint64_t(t184)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r422) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2337: setp.gt.s16 	%p48, %rs7, 1;
-          int t185;
-          int t186;
-          t185 = bitfieldExtract(int(rs7), 0, 16); t186 = 1;
-          bool t187;
-          t187 = t185 > t186;
-          p48 = t187;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2342: setp.eq.s16 	%p49, %rs7, 2;
-            int t188;
-            int t189;
-            t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 2;
-            bool t190;
-            t190 = t188 == t189;
-            p49 = t190;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2454: shr.u32 	%r427, %r49, 12;
-              uint t191;
-              t191 = 12u;
-              r427 = (t191 >= 32u ? 0u : r49 >> t191);
               // 2455: and.b32  	%r428, %r427, 1;
-              r428 = r427 & 1u;
               // 2456: or.b32  	%r429, %r1228, %r428;
-              r429 = r1228 | r428;
+              r429 = r1228 | ((r49 >> 12u) & 1u);
               // 2457: or.b32  	%r1228, %r429, 32256;
               r1228 = r429 | 32256u;
               p2g_sv0 = 33;
             } else {
               // 2345: setp.eq.s16 	%p50, %rs7, 3;
-              int t192;
-              int t193;
-              t192 = bitfieldExtract(int(rs7), 0, 16); t193 = 3;
-              bool t194;
-              t194 = t192 == t193;
-              p50 = t194;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2461: setp.eq.s32 	%p54, %r51, 0;
-                int t195;
-                int t196;
-                t195 = int(r51); t196 = 0;
-                bool t197;
-                t197 = t195 == t196;
-                p54 = t197;
                 // 2462: selp.b32 	%r426, 1, %r51, %p54;
-                r426 = p54 ? 1u : r51;
                 // 2463: or.b32  	%r1228, %r426, %r1228;
-                r1228 = r426 | r1228;
+                r1228 = ((int(r51) == 0) ? 1u : r51) | r1228;
                 p2g_sv0 = 33;
               } else {
                 // 2348: setp.ne.s16 	%p51, %rs7, 4;
-                int t198;
-                int t199;
-                t198 = bitfieldExtract(int(rs7), 0, 16); t199 = 4;
-                bool t200;
-                t200 = t198 != t199;
-                p51 = t200;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 217;
                 } else {
                   // 2351: or.b32  	%r1228, %r1228, 31743;
@@ -1560,23 +1024,11 @@ void main() {
             }
           } else {
             // 2404: setp.eq.s16 	%p52, %rs7, 0;
-            int t201;
-            int t202;
-            t201 = bitfieldExtract(int(rs7), 0, 16); t202 = 0;
-            bool t203;
-            t203 = t201 == t202;
-            p52 = t203;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
               // 2407: setp.eq.s16 	%p53, %rs7, 1;
-              int t204;
-              int t205;
-              t204 = bitfieldExtract(int(rs7), 0, 16); t205 = 1;
-              bool t206;
-              t206 = t204 == t205;
-              p53 = t206;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2412: or.b32  	%r1228, %r1228, 31744;
                 r1228 = r1228 | 31744u;
                 p2g_sv0 = 33;
@@ -1599,53 +1051,27 @@ void main() {
         }
       } else {
         // 353: setp.ne.s16 	%p40, %rs4, 5;
-        int t207;
-        int t208;
-        t207 = bitfieldExtract(int(rs4), 0, 16); t208 = 5;
-        bool t209;
-        t209 = t207 != t208;
-        p40 = t209;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
           // 356: and.b32  	%r415, %r49, 1;
-          r415 = r49 & 1u;
           // 357: setp.eq.b32 	%p43, %r415, 1;
-          uint t210;
-          uint t211;
-          t210 = r415; t211 = 1u;
-          bool t212;
-          t212 = t210 == t211;
-          p43 = t212;
           // 358: mov.pred 	%p44, 0;
-          p44 = false;
           // 359: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 360: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 361: shr.u32 	%r416, %r49, 1;
-          uint t213;
-          t213 = 1u;
-          r416 = (t213 >= 32u ? 0u : r49 >> t213);
+          r416 = r49 >> 1u;
           // 362: mul.wide.u32 	%rd33, %r416, -858993459;
-          rd33 = uint64_t(r416) * uint64_t(0xCCCCCCCDu);
           // 363: shr.u64 	%rd34, %rd33, 36;
-          uint t214;
-          t214 = 36u;
-          rd34 = (t214 >= 64u ? 0ul : rd33 >> t214);
           // 364: cvt.u32.u64 	%r417, %rd34;
-          uint64_t t215;
-          t215 = uint64_t(rd34);
-          r417 = uint(uint64_t(t215));
+          uint64_t t20 = uint64_t((uint64_t(r416) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 365: mul.lo.s32 	%r418, %r417, 20;
-          r418 = uint(int(r417) * 20);
           // 366: sub.s32 	%r52, %r416, %r418;
-          r52 = uint(int(r416) - int(r418));
-          if (p46) {
+          r52 = uint(int(r416) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r49 & 1u) == 1u) ^^ false)) {
             // 371: mov.u32 	%r419, 7;
-            r419 = 7u;
             // 372: sub.s32 	%r1227, %r419, %r52;
-            r1227 = uint(int(r419) - int(r52));
+            r1227 = uint(int(7u) - int(r52));
             p2g_sv0 = 32;
           } else {
             // 434: add.s32 	%r1227, %r52, 19;
@@ -1657,75 +1083,36 @@ void main() {
     }
   } else {
     // 376: setp.eq.s16 	%p41, %rs4, 0;
-    int t216;
-    int t217;
-    t216 = bitfieldExtract(int(rs4), 0, 16); t217 = 0;
-    bool t218;
-    t218 = t216 == t217;
-    p41 = t218;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 412: mul.wide.u32 	%rd41, %r49, 613566757;
-      rd41 = uint64_t(r49) * uint64_t(0x24924925u);
       // 413: shr.u64 	%rd42, %rd41, 32;
-      uint t219;
-      t219 = 32u;
-      rd42 = (t219 >= 64u ? 0ul : rd41 >> t219);
       // 414: cvt.u32.u64 	%r437, %rd42;
-      uint64_t t220;
-      t220 = uint64_t(rd42);
-      r437 = uint(uint64_t(t220));
+      uint64_t t21 = uint64_t((uint64_t(r49) * uint64_t(0x24924925u)) >> 32u);
+      r437 = uint(uint64_t(t21));
       // 415: sub.s32 	%r438, %r49, %r437;
-      r438 = uint(int(r49) - int(r437));
       // 416: shr.u32 	%r439, %r438, 1;
-      uint t221;
-      t221 = 1u;
-      r439 = (t221 >= 32u ? 0u : r438 >> t221);
       // 417: add.s32 	%r440, %r439, %r437;
-      r440 = uint(int(r439) + int(r437));
       // 418: shr.u32 	%r441, %r440, 2;
-      uint t222;
-      t222 = 2u;
-      r441 = (t222 >= 32u ? 0u : r440 >> t222);
       // 419: mul.lo.s32 	%r442, %r441, 7;
-      r442 = uint(int(r441) * 7);
+      r442 = uint(int(uint(int(uint(int(r49) - int(r437)) >> 1u) + int(r437)) >> 2u) * 7);
       // 420: sub.s32 	%r443, %r49, %r442;
-      r443 = uint(int(r49) - int(r442));
       // 421: add.s32 	%r1227, %r443, 12;
-      r1227 = uint(int(r443) + 12);
+      r1227 = uint(int(uint(int(r49) - int(r442))) + 12);
       p2g_sv0 = 32;
     } else {
       // 379: setp.eq.s16 	%p42, %rs4, 1;
-      int t223;
-      int t224;
-      t223 = bitfieldExtract(int(rs4), 0, 16); t224 = 1;
-      bool t225;
-      t225 = t223 == t224;
-      p42 = t225;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 384: mul.wide.u32 	%rd39, %r49, 138547333;
-        rd39 = uint64_t(r49) * uint64_t(0x08421085u);
         // 385: shr.u64 	%rd40, %rd39, 32;
-        uint t226;
-        t226 = 32u;
-        rd40 = (t226 >= 64u ? 0ul : rd39 >> t226);
         // 386: cvt.u32.u64 	%r431, %rd40;
-        uint64_t t227;
-        t227 = uint64_t(rd40);
-        r431 = uint(uint64_t(t227));
+        uint64_t t22 = uint64_t((uint64_t(r49) * uint64_t(0x08421085u)) >> 32u);
+        r431 = uint(uint64_t(t22));
         // 387: sub.s32 	%r432, %r49, %r431;
-        r432 = uint(int(r49) - int(r431));
         // 388: shr.u32 	%r433, %r432, 1;
-        uint t228;
-        t228 = 1u;
-        r433 = (t228 >= 32u ? 0u : r432 >> t228);
         // 389: add.s32 	%r434, %r433, %r431;
-        r434 = uint(int(r433) + int(r431));
         // 390: shr.u32 	%r435, %r434, 4;
-        uint t229;
-        t229 = 4u;
-        r435 = (t229 >= 32u ? 0u : r434 >> t229);
         // 391: mul.lo.s32 	%r436, %r435, 31;
-        r436 = uint(int(r435) * 31);
+        r436 = uint(int(uint(int(uint(int(r49) - int(r431)) >> 1u) + int(r431)) >> 4u) * 31);
         // 392: sub.s32 	%r1227, %r49, %r436;
         r1227 = uint(int(r49) - int(r436));
         p2g_sv0 = 32;
@@ -1736,237 +1123,116 @@ void main() {
   }
   if (p2g_sv0 == 30) {
     // 425: mul.wide.u32 	%rd43, %r49, -858993459;
-    rd43 = uint64_t(r49) * uint64_t(0xCCCCCCCDu);
     // 426: shr.u64 	%rd44, %rd43, 34;
-    uint t230;
-    t230 = 34u;
-    rd44 = (t230 >= 64u ? 0ul : rd43 >> t230);
     // 427: cvt.u32.u64 	%r444, %rd44;
-    uint64_t t231;
-    t231 = uint64_t(rd44);
-    r444 = uint(uint64_t(t231));
+    uint64_t t23 = uint64_t((uint64_t(r49) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 428: mul.lo.s32 	%r445, %r444, 5;
-    r445 = uint(int(r444) * 5);
     // 429: sub.s32 	%r446, %r49, %r445;
-    r446 = uint(int(r49) - int(r445));
     // 430: add.s32 	%r1227, %r446, 13;
-    r1227 = uint(int(r446) + 13);
+    r1227 = uint(int(uint(int(r49) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 13);
     p2g_sv0 = 32;
   }
   if (p2g_sv0 == 32) {
     // 437: max.s32 	%r447, %r1227, 0;
-    r447 = uint(max(int(r1227), 0));
     // 438: shl.b32 	%r448, %r447, 10;
-    uint t232;
-    t232 = 10u;
-    r448 = (t232 >= 32u ? 0u : r447 << t232);
     // 439: or.b32  	%r449, %r51, %r1228;
     r449 = r51 | r1228;
     // 440: or.b32  	%r1228, %r449, %r448;
-    r1228 = r449 | r448;
+    r1228 = r449 | (uint(max(int(r1227), 0)) << 10u);
   }
   // 443: add.s32 	%r451, %r325, 5377832;
-  r451 = uint(int(r325) + 5377832);
   // 444: xor.b32  	%r452, %r451, 82;
-  r452 = r451 ^ 82u;
   // 445: mul.lo.s32 	%r453, %r452, 2146121005;
-  r453 = uint(int(r452) * 2146121005);
+  r453 = uint(int(uint(int(r325) + 5377832) ^ 82u) * 2146121005);
   // 446: shr.u32 	%r454, %r453, 15;
-  uint t233;
-  t233 = 15u;
-  r454 = (t233 >= 32u ? 0u : r453 >> t233);
   // 447: xor.b32  	%r455, %r454, %r453;
-  r455 = r454 ^ r453;
   // 448: mul.lo.s32 	%r456, %r455, -2073254261;
-  r456 = uint(int(r455) * -2073254261);
+  r456 = uint(int((r453 >> 15u) ^ r453) * -2073254261);
   // 449: shr.u32 	%r457, %r456, 16;
-  uint t234;
-  t234 = 16u;
-  r457 = (t234 >= 32u ? 0u : r456 >> t234);
   // 450: xor.b32  	%r458, %r456, %r6;
   r458 = r456 ^ r6;
   // 451: xor.b32  	%r459, %r458, %r457;
-  r459 = r458 ^ r457;
   // 452: shr.u32 	%r460, %r458, 16;
-  uint t235;
-  t235 = 16u;
-  r460 = (t235 >= 32u ? 0u : r458 >> t235);
   // 453: xor.b32  	%r461, %r459, %r460;
-  r461 = r459 ^ r460;
   // 454: mul.lo.s32 	%r462, %r461, 2146121005;
-  r462 = uint(int(r461) * 2146121005);
+  r462 = uint(int((r458 ^ (r456 >> 16u)) ^ (r458 >> 16u)) * 2146121005);
   // 455: shr.u32 	%r463, %r462, 15;
-  uint t236;
-  t236 = 15u;
-  r463 = (t236 >= 32u ? 0u : r462 >> t236);
   // 456: xor.b32  	%r464, %r463, %r462;
-  r464 = r463 ^ r462;
   // 457: mul.lo.s32 	%r465, %r464, -2073254261;
-  r465 = uint(int(r464) * -2073254261);
+  r465 = uint(int((r462 >> 15u) ^ r462) * -2073254261);
   // 458: shr.u32 	%r466, %r465, 16;
-  uint t237;
-  t237 = 16u;
-  r466 = (t237 >= 32u ? 0u : r465 >> t237);
   // 459: xor.b32  	%r467, %r466, %r465;
-  r467 = r466 ^ r465;
+  r467 = (r465 >> 16u) ^ r465;
   // 460: xor.b32  	%r468, %r467, -1515870811;
   r468 = r467 ^ 0xA5A5A5A5u;
   // 461: shr.u32 	%r469, %r468, 16;
-  uint t238;
-  t238 = 16u;
-  r469 = (t238 >= 32u ? 0u : r468 >> t238);
   // 462: xor.b32  	%r470, %r469, %r468;
-  r470 = r469 ^ r468;
   // 463: mul.lo.s32 	%r471, %r470, 2146121005;
-  r471 = uint(int(r470) * 2146121005);
+  r471 = uint(int((r468 >> 16u) ^ r468) * 2146121005);
   // 464: shr.u32 	%r472, %r471, 15;
-  uint t239;
-  t239 = 15u;
-  r472 = (t239 >= 32u ? 0u : r471 >> t239);
   // 465: xor.b32  	%r473, %r472, %r471;
-  r473 = r472 ^ r471;
   // 466: mul.lo.s32 	%r474, %r473, -2073254261;
-  r474 = uint(int(r473) * -2073254261);
+  r474 = uint(int((r471 >> 15u) ^ r471) * -2073254261);
   // 467: shr.u32 	%r475, %r474, 16;
-  uint t240;
-  t240 = 16u;
-  r475 = (t240 >= 32u ? 0u : r474 >> t240);
   // 468: xor.b32  	%r69, %r475, %r474;
-  r69 = r475 ^ r474;
+  r69 = (r474 >> 16u) ^ r474;
   // 469: shl.b32 	%r476, %r467, 15;
-  uint t241;
-  t241 = 15u;
-  r476 = (t241 >= 32u ? 0u : r467 << t241);
   // 470: and.b32  	%r1230, %r476, 32768;
-  r1230 = r476 & 32768u;
+  r1230 = (r467 << 15u) & 32768u;
   // 471: shr.u32 	%r477, %r467, 1;
-  uint t242;
-  t242 = 1u;
-  r477 = (t242 >= 32u ? 0u : r467 >> t242);
   // 472: and.b32  	%r71, %r477, 1023;
-  r71 = r477 & 1023u;
+  r71 = (r467 >> 1u) & 1023u;
   if (p19) {
     // 477: setp.eq.s16 	%p56, %rs4, 2;
-    int t243;
-    int t244;
-    t243 = bitfieldExtract(int(rs4), 0, 16); t244 = 2;
-    bool t245;
-    t245 = t243 == t244;
-    p56 = t245;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 526: and.b32  	%r1230, %r69, 65535;
       r1230 = r69 & 65535u;
       p2g_sv0 = 44;
     } else {
       // 480: setp.eq.s16 	%p57, %rs4, 3;
-      int t246;
-      int t247;
-      t246 = bitfieldExtract(int(rs4), 0, 16); t247 = 3;
-      bool t248;
-      t248 = t246 == t247;
-      p57 = t248;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 530: mul.wide.u32 	%rd47, %r69, -858993459;
-        rd47 = uint64_t(r69) * uint64_t(0xCCCCCCCDu);
         // 531: shr.u64 	%rd48, %rd47, 34;
-        uint t249;
-        t249 = 34u;
-        rd48 = (t249 >= 64u ? 0ul : rd47 >> t249);
         // 532: cvt.u32.u64 	%r483, %rd48;
-        uint64_t t250;
-        t250 = uint64_t(rd48);
-        r483 = uint(uint64_t(t250));
+        uint64_t t24 = uint64_t((uint64_t(r69) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 533: mul.lo.s32 	%r484, %r483, 5;
-        r484 = uint(int(r483) * 5);
         // 534: sub.s32 	%r75, %r69, %r484;
-        r75 = uint(int(r69) - int(r484));
+        r75 = uint(int(r69) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 535: setp.eq.s32 	%p65, %r75, 0;
-        int t251;
-        int t252;
-        t251 = int(r75); t252 = 0;
-        bool t253;
-        t253 = t251 == t252;
-        p65 = t253;
-        if (p65) {
+        if (int(r75) == 0) {
           // 2355: shr.u32 	%r485, %r69, 8;
-          uint t254;
-          t254 = 8u;
-          r485 = (t254 >= 32u ? 0u : r69 >> t254);
+          r485 = r69 >> 8u;
           // 2356: mul.wide.u32 	%rd49, %r485, -1431655765;
-          rd49 = uint64_t(r485) * uint64_t(0xAAAAAAABu);
           // 2357: shr.u64 	%rd50, %rd49, 34;
-          uint t255;
-          t255 = 34u;
-          rd50 = (t255 >= 64u ? 0ul : rd49 >> t255);
           // 2358: cvt.u32.u64 	%r486, %rd50;
-          uint64_t t256;
-          t256 = uint64_t(rd50);
-          r486 = uint(uint64_t(t256));
+          uint64_t t25 = uint64_t((uint64_t(r485) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2359: mul.lo.s32 	%r487, %r486, 6;
-          r487 = uint(int(r486) * 6);
           // 2360: sub.s32 	%r488, %r485, %r487;
-          r488 = uint(int(r485) - int(r487));
           // 2361: cvt.u16.u32 	%rs9, %r488;
-          uint64_t t257;
-          t257 = uint64_t(r488);
-          rs9 = (uint(uint64_t(t257)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r485) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2362: setp.gt.s16 	%p66, %rs9, 1;
-          int t258;
-          int t259;
-          t258 = bitfieldExtract(int(rs9), 0, 16); t259 = 1;
-          bool t260;
-          t260 = t258 > t259;
-          p66 = t260;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2367: setp.eq.s16 	%p67, %rs9, 2;
-            int t261;
-            int t262;
-            t261 = bitfieldExtract(int(rs9), 0, 16); t262 = 2;
-            bool t263;
-            t263 = t261 == t262;
-            p67 = t263;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2467: shr.u32 	%r490, %r69, 12;
-              uint t264;
-              t264 = 12u;
-              r490 = (t264 >= 32u ? 0u : r69 >> t264);
               // 2468: and.b32  	%r491, %r490, 1;
-              r491 = r490 & 1u;
               // 2469: or.b32  	%r492, %r1230, %r491;
-              r492 = r1230 | r491;
+              r492 = r1230 | ((r69 >> 12u) & 1u);
               // 2470: or.b32  	%r1230, %r492, 32256;
               r1230 = r492 | 32256u;
               p2g_sv0 = 44;
             } else {
               // 2370: setp.eq.s16 	%p68, %rs9, 3;
-              int t265;
-              int t266;
-              t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 3;
-              bool t267;
-              t267 = t265 == t266;
-              p68 = t267;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2474: setp.eq.s32 	%p72, %r71, 0;
-                int t268;
-                int t269;
-                t268 = int(r71); t269 = 0;
-                bool t270;
-                t270 = t268 == t269;
-                p72 = t270;
                 // 2475: selp.b32 	%r489, 1, %r71, %p72;
-                r489 = p72 ? 1u : r71;
                 // 2476: or.b32  	%r1230, %r489, %r1230;
-                r1230 = r489 | r1230;
+                r1230 = ((int(r71) == 0) ? 1u : r71) | r1230;
                 p2g_sv0 = 44;
               } else {
                 // 2373: setp.ne.s16 	%p69, %rs9, 4;
-                int t271;
-                int t272;
-                t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 4;
-                bool t273;
-                t273 = t271 != t272;
-                p69 = t273;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 218;
                 } else {
                   // 2376: or.b32  	%r1230, %r1230, 31743;
@@ -1977,23 +1243,11 @@ void main() {
             }
           } else {
             // 2416: setp.eq.s16 	%p70, %rs9, 0;
-            int t274;
-            int t275;
-            t274 = bitfieldExtract(int(rs9), 0, 16); t275 = 0;
-            bool t276;
-            t276 = t274 == t275;
-            p70 = t276;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
               // 2419: setp.eq.s16 	%p71, %rs9, 1;
-              int t277;
-              int t278;
-              t277 = bitfieldExtract(int(rs9), 0, 16); t278 = 1;
-              bool t279;
-              t279 = t277 == t278;
-              p71 = t279;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2424: or.b32  	%r1230, %r1230, 31744;
                 r1230 = r1230 | 31744u;
                 p2g_sv0 = 44;
@@ -2016,53 +1270,27 @@ void main() {
         }
       } else {
         // 483: setp.ne.s16 	%p58, %rs4, 5;
-        int t280;
-        int t281;
-        t280 = bitfieldExtract(int(rs4), 0, 16); t281 = 5;
-        bool t282;
-        t282 = t280 != t281;
-        p58 = t282;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
           // 486: and.b32  	%r478, %r69, 1;
-          r478 = r69 & 1u;
           // 487: setp.eq.b32 	%p61, %r478, 1;
-          uint t283;
-          uint t284;
-          t283 = r478; t284 = 1u;
-          bool t285;
-          t285 = t283 == t284;
-          p61 = t285;
           // 488: mov.pred 	%p62, 0;
-          p62 = false;
           // 489: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 490: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 491: shr.u32 	%r479, %r69, 1;
-          uint t286;
-          t286 = 1u;
-          r479 = (t286 >= 32u ? 0u : r69 >> t286);
+          r479 = r69 >> 1u;
           // 492: mul.wide.u32 	%rd45, %r479, -858993459;
-          rd45 = uint64_t(r479) * uint64_t(0xCCCCCCCDu);
           // 493: shr.u64 	%rd46, %rd45, 36;
-          uint t287;
-          t287 = 36u;
-          rd46 = (t287 >= 64u ? 0ul : rd45 >> t287);
           // 494: cvt.u32.u64 	%r480, %rd46;
-          uint64_t t288;
-          t288 = uint64_t(rd46);
-          r480 = uint(uint64_t(t288));
+          uint64_t t27 = uint64_t((uint64_t(r479) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 495: mul.lo.s32 	%r481, %r480, 20;
-          r481 = uint(int(r480) * 20);
           // 496: sub.s32 	%r72, %r479, %r481;
-          r72 = uint(int(r479) - int(r481));
-          if (p64) {
+          r72 = uint(int(r479) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r69 & 1u) == 1u) ^^ false)) {
             // 501: mov.u32 	%r482, 7;
-            r482 = 7u;
             // 502: sub.s32 	%r1229, %r482, %r72;
-            r1229 = uint(int(r482) - int(r72));
+            r1229 = uint(int(7u) - int(r72));
             p2g_sv0 = 43;
           } else {
             // 564: add.s32 	%r1229, %r72, 19;
@@ -2074,75 +1302,36 @@ void main() {
     }
   } else {
     // 506: setp.eq.s16 	%p59, %rs4, 0;
-    int t289;
-    int t290;
-    t289 = bitfieldExtract(int(rs4), 0, 16); t290 = 0;
-    bool t291;
-    t291 = t289 == t290;
-    p59 = t291;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 542: mul.wide.u32 	%rd53, %r69, 613566757;
-      rd53 = uint64_t(r69) * uint64_t(0x24924925u);
       // 543: shr.u64 	%rd54, %rd53, 32;
-      uint t292;
-      t292 = 32u;
-      rd54 = (t292 >= 64u ? 0ul : rd53 >> t292);
       // 544: cvt.u32.u64 	%r500, %rd54;
-      uint64_t t293;
-      t293 = uint64_t(rd54);
-      r500 = uint(uint64_t(t293));
+      uint64_t t28 = uint64_t((uint64_t(r69) * uint64_t(0x24924925u)) >> 32u);
+      r500 = uint(uint64_t(t28));
       // 545: sub.s32 	%r501, %r69, %r500;
-      r501 = uint(int(r69) - int(r500));
       // 546: shr.u32 	%r502, %r501, 1;
-      uint t294;
-      t294 = 1u;
-      r502 = (t294 >= 32u ? 0u : r501 >> t294);
       // 547: add.s32 	%r503, %r502, %r500;
-      r503 = uint(int(r502) + int(r500));
       // 548: shr.u32 	%r504, %r503, 2;
-      uint t295;
-      t295 = 2u;
-      r504 = (t295 >= 32u ? 0u : r503 >> t295);
       // 549: mul.lo.s32 	%r505, %r504, 7;
-      r505 = uint(int(r504) * 7);
+      r505 = uint(int(uint(int(uint(int(r69) - int(r500)) >> 1u) + int(r500)) >> 2u) * 7);
       // 550: sub.s32 	%r506, %r69, %r505;
-      r506 = uint(int(r69) - int(r505));
       // 551: add.s32 	%r1229, %r506, 12;
-      r1229 = uint(int(r506) + 12);
+      r1229 = uint(int(uint(int(r69) - int(r505))) + 12);
       p2g_sv0 = 43;
     } else {
       // 509: setp.eq.s16 	%p60, %rs4, 1;
-      int t296;
-      int t297;
-      t296 = bitfieldExtract(int(rs4), 0, 16); t297 = 1;
-      bool t298;
-      t298 = t296 == t297;
-      p60 = t298;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 514: mul.wide.u32 	%rd51, %r69, 138547333;
-        rd51 = uint64_t(r69) * uint64_t(0x08421085u);
         // 515: shr.u64 	%rd52, %rd51, 32;
-        uint t299;
-        t299 = 32u;
-        rd52 = (t299 >= 64u ? 0ul : rd51 >> t299);
         // 516: cvt.u32.u64 	%r494, %rd52;
-        uint64_t t300;
-        t300 = uint64_t(rd52);
-        r494 = uint(uint64_t(t300));
+        uint64_t t29 = uint64_t((uint64_t(r69) * uint64_t(0x08421085u)) >> 32u);
+        r494 = uint(uint64_t(t29));
         // 517: sub.s32 	%r495, %r69, %r494;
-        r495 = uint(int(r69) - int(r494));
         // 518: shr.u32 	%r496, %r495, 1;
-        uint t301;
-        t301 = 1u;
-        r496 = (t301 >= 32u ? 0u : r495 >> t301);
         // 519: add.s32 	%r497, %r496, %r494;
-        r497 = uint(int(r496) + int(r494));
         // 520: shr.u32 	%r498, %r497, 4;
-        uint t302;
-        t302 = 4u;
-        r498 = (t302 >= 32u ? 0u : r497 >> t302);
         // 521: mul.lo.s32 	%r499, %r498, 31;
-        r499 = uint(int(r498) * 31);
+        r499 = uint(int(uint(int(uint(int(r69) - int(r494)) >> 1u) + int(r494)) >> 4u) * 31);
         // 522: sub.s32 	%r1229, %r69, %r499;
         r1229 = uint(int(r69) - int(r499));
         p2g_sv0 = 43;
@@ -2153,34 +1342,22 @@ void main() {
   }
   if (p2g_sv0 == 41) {
     // 555: mul.wide.u32 	%rd55, %r69, -858993459;
-    rd55 = uint64_t(r69) * uint64_t(0xCCCCCCCDu);
     // 556: shr.u64 	%rd56, %rd55, 34;
-    uint t303;
-    t303 = 34u;
-    rd56 = (t303 >= 64u ? 0ul : rd55 >> t303);
     // 557: cvt.u32.u64 	%r507, %rd56;
-    uint64_t t304;
-    t304 = uint64_t(rd56);
-    r507 = uint(uint64_t(t304));
+    uint64_t t30 = uint64_t((uint64_t(r69) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 558: mul.lo.s32 	%r508, %r507, 5;
-    r508 = uint(int(r507) * 5);
     // 559: sub.s32 	%r509, %r69, %r508;
-    r509 = uint(int(r69) - int(r508));
     // 560: add.s32 	%r1229, %r509, 13;
-    r1229 = uint(int(r509) + 13);
+    r1229 = uint(int(uint(int(r69) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 13);
     p2g_sv0 = 43;
   }
   if (p2g_sv0 == 43) {
     // 567: max.s32 	%r510, %r1229, 0;
-    r510 = uint(max(int(r1229), 0));
     // 568: shl.b32 	%r511, %r510, 10;
-    uint t305;
-    t305 = 10u;
-    r511 = (t305 >= 32u ? 0u : r510 << t305);
     // 569: or.b32  	%r512, %r71, %r1230;
     r512 = r71 | r1230;
     // 570: or.b32  	%r1230, %r512, %r511;
-    r1230 = r512 | r511;
+    r1230 = r512 | (uint(max(int(r1229), 0)) << 10u);
   }
   // 573: cvta.to.global.u64 	%rd1, %rd6;
   rd1 = rd6;
@@ -2189,9 +1366,7 @@ void main() {
   // 575: add.u64 	%rd3, %SPL, 16;
   rd3 = SPL + 16ul;
   // 576: shl.b32 	%r89, %r3, 2;
-  uint t306;
-  t306 = 2u;
-  r89 = (t306 >= 32u ? 0u : r3 << t306);
+  r89 = r3 << 2u;
   // 577: mov.u32 	%r1231, 0;
   r1231 = 0u;
   // 578: mov.u64 	%rd177, %rd2;
@@ -2199,144 +1374,72 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 802: shl.b32 	%r514, %r1231, 3;
-    uint t307;
-    t307 = 3u;
-    r514 = (t307 >= 32u ? 0u : r1231 << t307);
     // 803: and.b32  	%r515, %r514, 8;
-    r515 = r514 & 8u;
     // 804: or.b32  	%r516, %r515, %r2;
-    r516 = r515 | r2;
     // 805: and.b32  	%r517, %r1231, 2147483646;
-    r517 = r1231 & 0x7FFFFFFEu;
     // 806: setp.eq.s32 	%p73, %r517, 0;
-    int t308;
-    int t309;
-    t308 = int(r517); t309 = 0;
-    bool t310;
-    t310 = t308 == t309;
-    p73 = t310;
     // 807: selp.b32 	%r518, 0, 16, %p73;
-    r518 = p73 ? 0u : 16u;
     // 808: or.b32  	%r91, %r518, %r89;
-    r91 = r518 | r89;
+    r91 = ((int(r1231 & 0x7FFFFFFEu) == 0) ? 0u : 16u) | r89;
     // 809: shl.b32 	%r92, %r516, 6;
-    uint t311;
-    t311 = 6u;
-    r92 = (t311 >= 32u ? 0u : r516 << t311);
+    r92 = (((r1231 << 3u) & 8u) | r2) << 6u;
     // 810: or.b32  	%r519, %r92, %r91;
-    r519 = r92 | r91;
     // 811: add.s32 	%r520, %r519, 5369127;
-    r520 = uint(int(r519) + 5369127);
+    r520 = uint(int(r92 | r91) + 5369127);
     // 812: shr.u32 	%r521, %r520, 16;
-    uint t312;
-    t312 = 16u;
-    r521 = (t312 >= 32u ? 0u : r520 >> t312);
     // 813: xor.b32  	%r522, %r521, %r520;
-    r522 = r521 ^ r520;
     // 814: mul.lo.s32 	%r523, %r522, 2146121005;
-    r523 = uint(int(r522) * 2146121005);
+    r523 = uint(int((r520 >> 16u) ^ r520) * 2146121005);
     // 815: shr.u32 	%r524, %r523, 15;
-    uint t313;
-    t313 = 15u;
-    r524 = (t313 >= 32u ? 0u : r523 >> t313);
     // 816: xor.b32  	%r525, %r524, %r523;
-    r525 = r524 ^ r523;
     // 817: mul.lo.s32 	%r526, %r525, -2073254261;
-    r526 = uint(int(r525) * -2073254261);
+    r526 = uint(int((r523 >> 15u) ^ r523) * -2073254261);
     // 818: shr.u32 	%r527, %r526, 16;
-    uint t314;
-    t314 = 16u;
-    r527 = (t314 >= 32u ? 0u : r526 >> t314);
     // 819: xor.b32  	%r528, %r526, %r6;
     r528 = r526 ^ r6;
     // 820: xor.b32  	%r529, %r528, %r527;
-    r529 = r528 ^ r527;
     // 821: shr.u32 	%r530, %r528, 16;
-    uint t315;
-    t315 = 16u;
-    r530 = (t315 >= 32u ? 0u : r528 >> t315);
     // 822: xor.b32  	%r531, %r529, %r530;
-    r531 = r529 ^ r530;
     // 823: mul.lo.s32 	%r532, %r531, 2146121005;
-    r532 = uint(int(r531) * 2146121005);
+    r532 = uint(int((r528 ^ (r526 >> 16u)) ^ (r528 >> 16u)) * 2146121005);
     // 824: shr.u32 	%r533, %r532, 15;
-    uint t316;
-    t316 = 15u;
-    r533 = (t316 >= 32u ? 0u : r532 >> t316);
     // 825: xor.b32  	%r534, %r533, %r532;
-    r534 = r533 ^ r532;
     // 826: mul.lo.s32 	%r535, %r534, -2073254261;
-    r535 = uint(int(r534) * -2073254261);
+    r535 = uint(int((r532 >> 15u) ^ r532) * -2073254261);
     // 827: shr.u32 	%r536, %r535, 16;
-    uint t317;
-    t317 = 16u;
-    r536 = (t317 >= 32u ? 0u : r535 >> t317);
     // 828: xor.b32  	%r537, %r536, %r535;
-    r537 = r536 ^ r535;
+    r537 = (r535 >> 16u) ^ r535;
     // 829: xor.b32  	%r538, %r537, -1515870811;
     r538 = r537 ^ 0xA5A5A5A5u;
     // 830: shr.u32 	%r539, %r538, 16;
-    uint t318;
-    t318 = 16u;
-    r539 = (t318 >= 32u ? 0u : r538 >> t318);
     // 831: xor.b32  	%r540, %r539, %r538;
-    r540 = r539 ^ r538;
     // 832: mul.lo.s32 	%r541, %r540, 2146121005;
-    r541 = uint(int(r540) * 2146121005);
+    r541 = uint(int((r538 >> 16u) ^ r538) * 2146121005);
     // 833: shr.u32 	%r542, %r541, 15;
-    uint t319;
-    t319 = 15u;
-    r542 = (t319 >= 32u ? 0u : r541 >> t319);
     // 834: xor.b32  	%r543, %r542, %r541;
-    r543 = r542 ^ r541;
     // 835: mul.lo.s32 	%r544, %r543, -2073254261;
-    r544 = uint(int(r543) * -2073254261);
+    r544 = uint(int((r541 >> 15u) ^ r541) * -2073254261);
     // 836: shr.u32 	%r545, %r544, 16;
-    uint t320;
-    t320 = 16u;
-    r545 = (t320 >= 32u ? 0u : r544 >> t320);
     // 837: xor.b32  	%r93, %r545, %r544;
-    r93 = r545 ^ r544;
+    r93 = (r544 >> 16u) ^ r544;
     // 838: shl.b32 	%r546, %r537, 7;
-    uint t321;
-    t321 = 7u;
-    r546 = (t321 >= 32u ? 0u : r537 << t321);
     // 839: and.b32  	%r1233, %r546, 128;
-    r1233 = r546 & 128u;
+    r1233 = (r537 << 7u) & 128u;
     // 840: shr.u32 	%r547, %r537, 1;
-    uint t322;
-    t322 = 1u;
-    r547 = (t322 >= 32u ? 0u : r537 >> t322);
     // 841: and.b32  	%r95, %r547, 7;
-    r95 = r547 & 7u;
+    r95 = (r537 >> 1u) & 7u;
     // 842: setp.eq.s32 	%p74, %r4, 4;
-    int t323;
-    int t324;
-    t323 = int(r4); t324 = 4;
-    bool t325;
-    t325 = t323 == t324;
-    p74 = t325;
+    p74 = int(r4) == 4;
     if (p74) {
       // 847: mul.wide.u32 	%rd71, %r93, -858993459;
-      rd71 = uint64_t(r93) * uint64_t(0xCCCCCCCDu);
       // 848: shr.u64 	%rd72, %rd71, 34;
-      uint t326;
-      t326 = 34u;
-      rd72 = (t326 >= 64u ? 0ul : rd71 >> t326);
       // 849: cvt.u32.u64 	%r577, %rd72;
-      uint64_t t327;
-      t327 = uint64_t(rd72);
-      r577 = uint(uint64_t(t327));
+      uint64_t t31 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 850: mul.lo.s32 	%r578, %r577, 5;
-      r578 = uint(int(r577) * 5);
       // 851: sub.s32 	%r579, %r93, %r578;
-      r579 = uint(int(r93) - int(r578));
       // 852: shl.b32 	%r580, %r579, 3;
-      uint t328;
-      t328 = 3u;
-      r580 = (t328 >= 32u ? 0u : r579 << t328);
       // 853: add.s32 	%r581, %r580, 40;
-      r581 = uint(int(r580) + 40);
+      r581 = uint(int(uint(int(r93) - int(uint(int(uint(uint64_t(t31))) * 5))) << 3u) + 40);
       // 854: or.b32  	%r582, %r95, %r1233;
       r582 = r95 | r1233;
       // 855: or.b32  	%r1233, %r582, %r581;
@@ -2344,126 +1447,55 @@ void main() {
     } else {
       if (p19) {
         // 863: setp.eq.s16 	%p76, %rs4, 2;
-        int t329;
-        int t330;
-        t329 = bitfieldExtract(int(rs4), 0, 16); t330 = 2;
-        bool t331;
-        t331 = t329 == t330;
-        p76 = t331;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 897: and.b32  	%r1233, %r93, 255;
           r1233 = r93 & 255u;
           p2g_sv0 = 84;
         } else {
           // 866: setp.eq.s16 	%p77, %rs4, 3;
-          int t332;
-          int t333;
-          t332 = bitfieldExtract(int(rs4), 0, 16); t333 = 3;
-          bool t334;
-          t334 = t332 == t333;
-          p77 = t334;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 901: mul.wide.u32 	%rd61, %r93, -858993459;
-            rd61 = uint64_t(r93) * uint64_t(0xCCCCCCCDu);
             // 902: shr.u64 	%rd62, %rd61, 34;
-            uint t335;
-            t335 = 34u;
-            rd62 = (t335 >= 64u ? 0ul : rd61 >> t335);
             // 903: cvt.u32.u64 	%r551, %rd62;
-            uint64_t t336;
-            t336 = uint64_t(rd62);
-            r551 = uint(uint64_t(t336));
+            uint64_t t32 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 904: mul.lo.s32 	%r552, %r551, 5;
-            r552 = uint(int(r551) * 5);
             // 905: sub.s32 	%r97, %r93, %r552;
-            r97 = uint(int(r93) - int(r552));
+            r97 = uint(int(r93) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 906: setp.eq.s32 	%p81, %r97, 0;
-            int t337;
-            int t338;
-            t337 = int(r97); t338 = 0;
-            bool t339;
-            t339 = t337 == t338;
-            p81 = t339;
-            if (p81) {
+            if (int(r97) == 0) {
               // 582: shr.u32 	%r553, %r93, 8;
-              uint t340;
-              t340 = 8u;
-              r553 = (t340 >= 32u ? 0u : r93 >> t340);
+              r553 = r93 >> 8u;
               // 583: mul.wide.u32 	%rd63, %r553, -1431655765;
-              rd63 = uint64_t(r553) * uint64_t(0xAAAAAAABu);
               // 584: shr.u64 	%rd64, %rd63, 34;
-              uint t341;
-              t341 = 34u;
-              rd64 = (t341 >= 64u ? 0ul : rd63 >> t341);
               // 585: cvt.u32.u64 	%r554, %rd64;
-              uint64_t t342;
-              t342 = uint64_t(rd64);
-              r554 = uint(uint64_t(t342));
+              uint64_t t33 = uint64_t((uint64_t(r553) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 586: mul.lo.s32 	%r555, %r554, 6;
-              r555 = uint(int(r554) * 6);
               // 587: sub.s32 	%r556, %r553, %r555;
-              r556 = uint(int(r553) - int(r555));
               // 588: cvt.u16.u32 	%rs11, %r556;
-              uint64_t t343;
-              t343 = uint64_t(r556);
-              rs11 = (uint(uint64_t(t343)) & 65535u);
+              uint64_t t34 = uint64_t(uint(int(r553) - int(uint(int(uint(uint64_t(t33))) * 6))));
+              rs11 = (uint(uint64_t(t34)) & 65535u);
               // 589: setp.gt.s16 	%p82, %rs11, 1;
-              int t344;
-              int t345;
-              t344 = bitfieldExtract(int(rs11), 0, 16); t345 = 1;
-              bool t346;
-              t346 = t344 > t345;
-              p82 = t346;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 594: setp.eq.s16 	%p83, %rs11, 2;
-                int t347;
-                int t348;
-                t347 = bitfieldExtract(int(rs11), 0, 16); t348 = 2;
-                bool t349;
-                t349 = t347 == t348;
-                p83 = t349;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 730: shr.u32 	%r558, %r93, 12;
-                  uint t350;
-                  t350 = 12u;
-                  r558 = (t350 >= 32u ? 0u : r93 >> t350);
                   // 731: and.b32  	%r559, %r558, 1;
-                  r559 = r558 & 1u;
                   // 732: or.b32  	%r560, %r1233, %r559;
-                  r560 = r1233 | r559;
+                  r560 = r1233 | ((r93 >> 12u) & 1u);
                   // 733: or.b32  	%r1233, %r560, 124;
                   r1233 = r560 | 124u;
                   p2g_sv0 = 84;
                 } else {
                   // 597: setp.eq.s16 	%p84, %rs11, 3;
-                  int t351;
-                  int t352;
-                  t351 = bitfieldExtract(int(rs11), 0, 16); t352 = 3;
-                  bool t353;
-                  t353 = t351 == t352;
-                  p84 = t353;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 737: setp.eq.s32 	%p88, %r95, 0;
-                    int t354;
-                    int t355;
-                    t354 = int(r95); t355 = 0;
-                    bool t356;
-                    t356 = t354 == t355;
-                    p88 = t356;
                     // 738: selp.b32 	%r557, 1, %r95, %p88;
-                    r557 = p88 ? 1u : r95;
                     // 739: or.b32  	%r1233, %r557, %r1233;
-                    r1233 = r557 | r1233;
+                    r1233 = ((int(r95) == 0) ? 1u : r95) | r1233;
                     p2g_sv0 = 84;
                   } else {
                     // 600: setp.ne.s16 	%p85, %rs11, 4;
-                    int t357;
-                    int t358;
-                    t357 = bitfieldExtract(int(rs11), 0, 16); t358 = 4;
-                    bool t359;
-                    t359 = t357 != t358;
-                    p85 = t359;
-                    if (p85) {
+                    if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 69;
                     } else {
                       // 603: or.b32  	%r1233, %r1233, 119;
@@ -2474,23 +1506,11 @@ void main() {
                 }
               } else {
                 // 682: setp.eq.s16 	%p86, %rs11, 0;
-                int t360;
-                int t361;
-                t360 = bitfieldExtract(int(rs11), 0, 16); t361 = 0;
-                bool t362;
-                t362 = t360 == t361;
-                p86 = t362;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 84;
                 } else {
                   // 685: setp.eq.s16 	%p87, %rs11, 1;
-                  int t363;
-                  int t364;
-                  t363 = bitfieldExtract(int(rs11), 0, 16); t364 = 1;
-                  bool t365;
-                  t365 = t363 == t364;
-                  p87 = t365;
-                  if (p87) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 690: or.b32  	%r1233, %r1233, 120;
                     r1233 = r1233 | 120u;
                     p2g_sv0 = 84;
@@ -2513,96 +1533,49 @@ void main() {
             }
           } else {
             // 869: setp.ne.s16 	%p78, %rs4, 5;
-            int t366;
-            int t367;
-            t366 = bitfieldExtract(int(rs4), 0, 16); t367 = 5;
-            bool t368;
-            t368 = t366 != t367;
-            p78 = t368;
-            if (p78) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 82;
             } else {
               // 872: mul.wide.u32 	%rd59, %r93, -858993459;
-              rd59 = uint64_t(r93) * uint64_t(0xCCCCCCCDu);
               // 873: shr.u64 	%rd60, %rd59, 34;
-              uint t369;
-              t369 = 34u;
-              rd60 = (t369 >= 64u ? 0ul : rd59 >> t369);
               // 874: cvt.u32.u64 	%r548, %rd60;
-              uint64_t t370;
-              t370 = uint64_t(rd60);
-              r548 = uint(uint64_t(t370));
+              uint64_t t35 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 875: mul.lo.s32 	%r549, %r548, 5;
-              r549 = uint(int(r548) * 5);
               // 876: sub.s32 	%r550, %r93, %r549;
-              r550 = uint(int(r93) - int(r549));
               // 877: add.s32 	%r1232, %r550, 5;
-              r1232 = uint(int(r550) + 5);
+              r1232 = uint(int(uint(int(r93) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 5);
               p2g_sv0 = 83;
             }
           }
         }
       } else {
         // 881: setp.eq.s16 	%p79, %rs4, 0;
-        int t371;
-        int t372;
-        t371 = bitfieldExtract(int(rs4), 0, 16); t372 = 0;
-        bool t373;
-        t373 = t371 == t372;
-        p79 = t373;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 913: mul.wide.u32 	%rd67, %r93, 613566757;
-          rd67 = uint64_t(r93) * uint64_t(0x24924925u);
           // 914: shr.u64 	%rd68, %rd67, 32;
-          uint t374;
-          t374 = 32u;
-          rd68 = (t374 >= 64u ? 0ul : rd67 >> t374);
           // 915: cvt.u32.u64 	%r564, %rd68;
-          uint64_t t375;
-          t375 = uint64_t(rd68);
-          r564 = uint(uint64_t(t375));
+          uint64_t t36 = uint64_t((uint64_t(r93) * uint64_t(0x24924925u)) >> 32u);
+          r564 = uint(uint64_t(t36));
           // 916: sub.s32 	%r565, %r93, %r564;
-          r565 = uint(int(r93) - int(r564));
           // 917: shr.u32 	%r566, %r565, 1;
-          uint t376;
-          t376 = 1u;
-          r566 = (t376 >= 32u ? 0u : r565 >> t376);
           // 918: add.s32 	%r567, %r566, %r564;
-          r567 = uint(int(r566) + int(r564));
           // 919: shr.u32 	%r568, %r567, 2;
-          uint t377;
-          t377 = 2u;
-          r568 = (t377 >= 32u ? 0u : r567 >> t377);
           // 920: mul.lo.s32 	%r569, %r568, 7;
-          r569 = uint(int(r568) * 7);
+          r569 = uint(int(uint(int(uint(int(r93) - int(r564)) >> 1u) + int(r564)) >> 2u) * 7);
           // 921: sub.s32 	%r570, %r93, %r569;
-          r570 = uint(int(r93) - int(r569));
           // 922: add.s32 	%r1232, %r570, 4;
-          r1232 = uint(int(r570) + 4);
+          r1232 = uint(int(uint(int(r93) - int(r569))) + 4);
           p2g_sv0 = 83;
         } else {
           // 884: setp.eq.s16 	%p80, %rs4, 1;
-          int t378;
-          int t379;
-          t378 = bitfieldExtract(int(rs4), 0, 16); t379 = 1;
-          bool t380;
-          t380 = t378 == t379;
-          p80 = t380;
-          if (p80) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 889: mul.wide.u32 	%rd65, %r93, -2004318071;
-            rd65 = uint64_t(r93) * uint64_t(0x88888889u);
             // 890: shr.u64 	%rd66, %rd65, 35;
-            uint t381;
-            t381 = 35u;
-            rd66 = (t381 >= 64u ? 0ul : rd65 >> t381);
             // 891: cvt.u32.u64 	%r562, %rd66;
-            uint64_t t382;
-            t382 = uint64_t(rd66);
-            r562 = uint(uint64_t(t382));
+            uint64_t t37 = uint64_t((uint64_t(r93) * uint64_t(0x88888889u)) >> 35u);
             // 892: mul.lo.s32 	%r563, %r562, 15;
-            r563 = uint(int(r562) * 15);
             // 893: sub.s32 	%r1232, %r93, %r563;
-            r1232 = uint(int(r93) - int(r563));
+            r1232 = uint(int(r93) - int(uint(int(uint(uint64_t(t37))) * 15)));
             p2g_sv0 = 83;
           } else {
             p2g_sv0 = 82;
@@ -2611,358 +1584,180 @@ void main() {
       }
       if (p2g_sv0 == 82) {
         // 926: mul.wide.u32 	%rd69, %r93, -858993459;
-        rd69 = uint64_t(r93) * uint64_t(0xCCCCCCCDu);
         // 927: shr.u64 	%rd70, %rd69, 34;
-        uint t383;
-        t383 = 34u;
-        rd70 = (t383 >= 64u ? 0ul : rd69 >> t383);
         // 928: cvt.u32.u64 	%r571, %rd70;
-        uint64_t t384;
-        t384 = uint64_t(rd70);
-        r571 = uint(uint64_t(t384));
+        uint64_t t38 = uint64_t((uint64_t(r93) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 929: mul.lo.s32 	%r572, %r571, 5;
-        r572 = uint(int(r571) * 5);
         // 930: sub.s32 	%r573, %r93, %r572;
-        r573 = uint(int(r93) - int(r572));
         // 931: add.s32 	%r1232, %r573, 5;
-        r1232 = uint(int(r573) + 5);
+        r1232 = uint(int(uint(int(r93) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 5);
         p2g_sv0 = 83;
       }
       if (p2g_sv0 == 83) {
         // 934: max.s32 	%r574, %r1232, 0;
-        r574 = uint(max(int(r1232), 0));
         // 935: shl.b32 	%r575, %r574, 3;
-        uint t385;
-        t385 = 3u;
-        r575 = (t385 >= 32u ? 0u : r574 << t385);
         // 936: or.b32  	%r576, %r95, %r1233;
         r576 = r95 | r1233;
         // 937: or.b32  	%r1233, %r576, %r575;
-        r1233 = r576 | r575;
+        r1233 = r576 | (uint(max(int(r1232), 0)) << 3u);
       }
     }
     // 940: add.s32 	%r112, %r91, 1;
     r112 = uint(int(r91) + 1);
     if (p74) {
       // 945: and.b32  	%r641, %r112, 28;
-      r641 = r112 & 28u;
       // 946: add.s32 	%r642, %r92, %r641;
-      r642 = uint(int(r92) + int(r641));
       // 947: add.s32 	%r643, %r642, 5369127;
-      r643 = uint(int(r642) + 5369127);
+      r643 = uint(int(uint(int(r92) + int(r112 & 28u))) + 5369127);
       // 948: shr.u32 	%r644, %r643, 16;
-      uint t386;
-      t386 = 16u;
-      r644 = (t386 >= 32u ? 0u : r643 >> t386);
       // 949: xor.b32  	%r645, %r644, %r643;
-      r645 = r644 ^ r643;
       // 950: mul.lo.s32 	%r646, %r645, 2146121005;
-      r646 = uint(int(r645) * 2146121005);
+      r646 = uint(int((r643 >> 16u) ^ r643) * 2146121005);
       // 951: shr.u32 	%r647, %r646, 15;
-      uint t387;
-      t387 = 15u;
-      r647 = (t387 >= 32u ? 0u : r646 >> t387);
       // 952: xor.b32  	%r648, %r647, %r646;
-      r648 = r647 ^ r646;
       // 953: mul.lo.s32 	%r649, %r648, -2073254261;
-      r649 = uint(int(r648) * -2073254261);
+      r649 = uint(int((r646 >> 15u) ^ r646) * -2073254261);
       // 954: shr.u32 	%r650, %r649, 16;
-      uint t388;
-      t388 = 16u;
-      r650 = (t388 >= 32u ? 0u : r649 >> t388);
       // 955: xor.b32  	%r651, %r649, %r6;
       r651 = r649 ^ r6;
       // 956: xor.b32  	%r652, %r651, %r650;
-      r652 = r651 ^ r650;
       // 957: shr.u32 	%r653, %r651, 16;
-      uint t389;
-      t389 = 16u;
-      r653 = (t389 >= 32u ? 0u : r651 >> t389);
       // 958: xor.b32  	%r654, %r652, %r653;
-      r654 = r652 ^ r653;
       // 959: mul.lo.s32 	%r655, %r654, 2146121005;
-      r655 = uint(int(r654) * 2146121005);
+      r655 = uint(int((r651 ^ (r649 >> 16u)) ^ (r651 >> 16u)) * 2146121005);
       // 960: shr.u32 	%r656, %r655, 15;
-      uint t390;
-      t390 = 15u;
-      r656 = (t390 >= 32u ? 0u : r655 >> t390);
       // 961: xor.b32  	%r657, %r656, %r655;
-      r657 = r656 ^ r655;
       // 962: mul.lo.s32 	%r658, %r657, -2073254261;
-      r658 = uint(int(r657) * -2073254261);
+      r658 = uint(int((r655 >> 15u) ^ r655) * -2073254261);
       // 963: shr.u32 	%r659, %r658, 16;
-      uint t391;
-      t391 = 16u;
-      r659 = (t391 >= 32u ? 0u : r658 >> t391);
       // 964: xor.b32  	%r660, %r659, %r658;
-      r660 = r659 ^ r658;
+      r660 = (r658 >> 16u) ^ r658;
       // 965: xor.b32  	%r661, %r660, -1515870811;
       r661 = r660 ^ 0xA5A5A5A5u;
       // 966: shr.u32 	%r662, %r661, 16;
-      uint t392;
-      t392 = 16u;
-      r662 = (t392 >= 32u ? 0u : r661 >> t392);
       // 967: xor.b32  	%r663, %r662, %r661;
-      r663 = r662 ^ r661;
       // 968: mul.lo.s32 	%r664, %r663, 2146121005;
-      r664 = uint(int(r663) * 2146121005);
+      r664 = uint(int((r661 >> 16u) ^ r661) * 2146121005);
       // 969: shr.u32 	%r665, %r664, 15;
-      uint t393;
-      t393 = 15u;
-      r665 = (t393 >= 32u ? 0u : r664 >> t393);
       // 970: xor.b32  	%r666, %r665, %r664;
-      r666 = r665 ^ r664;
       // 971: mul.lo.s32 	%r667, %r666, -2073254261;
-      r667 = uint(int(r666) * -2073254261);
+      r667 = uint(int((r664 >> 15u) ^ r664) * -2073254261);
       // 972: shr.u32 	%r668, %r667, 16;
-      uint t394;
-      t394 = 16u;
-      r668 = (t394 >= 32u ? 0u : r667 >> t394);
       // 973: xor.b32  	%r669, %r668, %r667;
-      r669 = r668 ^ r667;
+      r669 = (r667 >> 16u) ^ r667;
       // 974: and.b32  	%r670, %r660, 1;
-      r670 = r660 & 1u;
       // 975: shr.u32 	%r671, %r660, 1;
-      uint t395;
-      t395 = 1u;
-      r671 = (t395 >= 32u ? 0u : r660 >> t395);
       // 976: and.b32  	%r672, %r671, 7;
-      r672 = r671 & 7u;
       // 977: mul.wide.u32 	%rd85, %r669, -858993459;
-      rd85 = uint64_t(r669) * uint64_t(0xCCCCCCCDu);
       // 978: shr.u64 	%rd86, %rd85, 34;
-      uint t396;
-      t396 = 34u;
-      rd86 = (t396 >= 64u ? 0ul : rd85 >> t396);
       // 979: cvt.u32.u64 	%r673, %rd86;
-      uint64_t t397;
-      t397 = uint64_t(rd86);
-      r673 = uint(uint64_t(t397));
+      uint64_t t39 = uint64_t((uint64_t(r669) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 980: mul.lo.s32 	%r674, %r673, 5;
-      r674 = uint(int(r673) * 5);
       // 981: sub.s32 	%r675, %r669, %r674;
-      r675 = uint(int(r669) - int(r674));
       // 982: shl.b32 	%r676, %r675, 3;
-      uint t398;
-      t398 = 3u;
-      r676 = (t398 >= 32u ? 0u : r675 << t398);
       // 983: add.s32 	%r677, %r676, 40;
-      r677 = uint(int(r676) + 40);
+      r677 = uint(int(uint(int(r669) - int(uint(int(uint(uint64_t(t39))) * 5))) << 3u) + 40);
       // 984: bfi.b32 	%r678, %r670, %r672, 7, 1;
-      r678 = p2g_bfi_32(r670, r672, 7u, 1u);
       // 985: or.b32  	%r679, %r678, %r677;
-      r679 = r678 | r677;
       // 986: xor.b32  	%r1235, %r679, 128;
-      r1235 = r679 ^ 128u;
+      r1235 = (p2g_bfi_32((r660 & 1u), ((r660 >> 1u) & 7u), 7u, 1u) | r677) ^ 128u;
     } else {
       // 990: add.s32 	%r583, %r92, %r112;
-      r583 = uint(int(r92) + int(r112));
       // 991: add.s32 	%r584, %r583, 5369127;
-      r584 = uint(int(r583) + 5369127);
+      r584 = uint(int(uint(int(r92) + int(r112))) + 5369127);
       // 992: shr.u32 	%r585, %r584, 16;
-      uint t399;
-      t399 = 16u;
-      r585 = (t399 >= 32u ? 0u : r584 >> t399);
       // 993: xor.b32  	%r586, %r585, %r584;
-      r586 = r585 ^ r584;
       // 994: mul.lo.s32 	%r587, %r586, 2146121005;
-      r587 = uint(int(r586) * 2146121005);
+      r587 = uint(int((r584 >> 16u) ^ r584) * 2146121005);
       // 995: shr.u32 	%r588, %r587, 15;
-      uint t400;
-      t400 = 15u;
-      r588 = (t400 >= 32u ? 0u : r587 >> t400);
       // 996: xor.b32  	%r589, %r588, %r587;
-      r589 = r588 ^ r587;
       // 997: mul.lo.s32 	%r590, %r589, -2073254261;
-      r590 = uint(int(r589) * -2073254261);
+      r590 = uint(int((r587 >> 15u) ^ r587) * -2073254261);
       // 998: shr.u32 	%r591, %r590, 16;
-      uint t401;
-      t401 = 16u;
-      r591 = (t401 >= 32u ? 0u : r590 >> t401);
       // 999: xor.b32  	%r592, %r590, %r6;
       r592 = r590 ^ r6;
       // 1000: xor.b32  	%r593, %r592, %r591;
-      r593 = r592 ^ r591;
       // 1001: shr.u32 	%r594, %r592, 16;
-      uint t402;
-      t402 = 16u;
-      r594 = (t402 >= 32u ? 0u : r592 >> t402);
       // 1002: xor.b32  	%r595, %r593, %r594;
-      r595 = r593 ^ r594;
       // 1003: mul.lo.s32 	%r596, %r595, 2146121005;
-      r596 = uint(int(r595) * 2146121005);
+      r596 = uint(int((r592 ^ (r590 >> 16u)) ^ (r592 >> 16u)) * 2146121005);
       // 1004: shr.u32 	%r597, %r596, 15;
-      uint t403;
-      t403 = 15u;
-      r597 = (t403 >= 32u ? 0u : r596 >> t403);
       // 1005: xor.b32  	%r598, %r597, %r596;
-      r598 = r597 ^ r596;
       // 1006: mul.lo.s32 	%r599, %r598, -2073254261;
-      r599 = uint(int(r598) * -2073254261);
+      r599 = uint(int((r596 >> 15u) ^ r596) * -2073254261);
       // 1007: shr.u32 	%r600, %r599, 16;
-      uint t404;
-      t404 = 16u;
-      r600 = (t404 >= 32u ? 0u : r599 >> t404);
       // 1008: xor.b32  	%r601, %r600, %r599;
-      r601 = r600 ^ r599;
+      r601 = (r599 >> 16u) ^ r599;
       // 1009: xor.b32  	%r602, %r601, -1515870811;
       r602 = r601 ^ 0xA5A5A5A5u;
       // 1010: shr.u32 	%r603, %r602, 16;
-      uint t405;
-      t405 = 16u;
-      r603 = (t405 >= 32u ? 0u : r602 >> t405);
       // 1011: xor.b32  	%r604, %r603, %r602;
-      r604 = r603 ^ r602;
       // 1012: mul.lo.s32 	%r605, %r604, 2146121005;
-      r605 = uint(int(r604) * 2146121005);
+      r605 = uint(int((r602 >> 16u) ^ r602) * 2146121005);
       // 1013: shr.u32 	%r606, %r605, 15;
-      uint t406;
-      t406 = 15u;
-      r606 = (t406 >= 32u ? 0u : r605 >> t406);
       // 1014: xor.b32  	%r607, %r606, %r605;
-      r607 = r606 ^ r605;
       // 1015: mul.lo.s32 	%r608, %r607, -2073254261;
-      r608 = uint(int(r607) * -2073254261);
+      r608 = uint(int((r605 >> 15u) ^ r605) * -2073254261);
       // 1016: shr.u32 	%r609, %r608, 16;
-      uint t407;
-      t407 = 16u;
-      r609 = (t407 >= 32u ? 0u : r608 >> t407);
       // 1017: xor.b32  	%r113, %r609, %r608;
-      r113 = r609 ^ r608;
+      r113 = (r608 >> 16u) ^ r608;
       // 1018: shl.b32 	%r610, %r601, 7;
-      uint t408;
-      t408 = 7u;
-      r610 = (t408 >= 32u ? 0u : r601 << t408);
       // 1019: and.b32  	%r1235, %r610, 128;
-      r1235 = r610 & 128u;
+      r1235 = (r601 << 7u) & 128u;
       // 1020: shr.u32 	%r611, %r601, 1;
-      uint t409;
-      t409 = 1u;
-      r611 = (t409 >= 32u ? 0u : r601 >> t409);
       // 1021: and.b32  	%r115, %r611, 7;
-      r115 = r611 & 7u;
+      r115 = (r601 >> 1u) & 7u;
       if (p19) {
         // 1026: setp.eq.s16 	%p91, %rs4, 2;
-        int t410;
-        int t411;
-        t410 = bitfieldExtract(int(rs4), 0, 16); t411 = 2;
-        bool t412;
-        t412 = t410 == t411;
-        p91 = t412;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1060: and.b32  	%r1235, %r113, 255;
           r1235 = r113 & 255u;
           p2g_sv0 = 95;
         } else {
           // 1029: setp.eq.s16 	%p92, %rs4, 3;
-          int t413;
-          int t414;
-          t413 = bitfieldExtract(int(rs4), 0, 16); t414 = 3;
-          bool t415;
-          t415 = t413 == t414;
-          p92 = t415;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1064: mul.wide.u32 	%rd75, %r113, -858993459;
-            rd75 = uint64_t(r113) * uint64_t(0xCCCCCCCDu);
             // 1065: shr.u64 	%rd76, %rd75, 34;
-            uint t416;
-            t416 = 34u;
-            rd76 = (t416 >= 64u ? 0ul : rd75 >> t416);
             // 1066: cvt.u32.u64 	%r615, %rd76;
-            uint64_t t417;
-            t417 = uint64_t(rd76);
-            r615 = uint(uint64_t(t417));
+            uint64_t t40 = uint64_t((uint64_t(r113) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1067: mul.lo.s32 	%r616, %r615, 5;
-            r616 = uint(int(r615) * 5);
             // 1068: sub.s32 	%r117, %r113, %r616;
-            r117 = uint(int(r113) - int(r616));
+            r117 = uint(int(r113) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1069: setp.eq.s32 	%p96, %r117, 0;
-            int t418;
-            int t419;
-            t418 = int(r117); t419 = 0;
-            bool t420;
-            t420 = t418 == t419;
-            p96 = t420;
-            if (p96) {
+            if (int(r117) == 0) {
               // 607: shr.u32 	%r617, %r113, 8;
-              uint t421;
-              t421 = 8u;
-              r617 = (t421 >= 32u ? 0u : r113 >> t421);
+              r617 = r113 >> 8u;
               // 608: mul.wide.u32 	%rd77, %r617, -1431655765;
-              rd77 = uint64_t(r617) * uint64_t(0xAAAAAAABu);
               // 609: shr.u64 	%rd78, %rd77, 34;
-              uint t422;
-              t422 = 34u;
-              rd78 = (t422 >= 64u ? 0ul : rd77 >> t422);
               // 610: cvt.u32.u64 	%r618, %rd78;
-              uint64_t t423;
-              t423 = uint64_t(rd78);
-              r618 = uint(uint64_t(t423));
+              uint64_t t41 = uint64_t((uint64_t(r617) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 611: mul.lo.s32 	%r619, %r618, 6;
-              r619 = uint(int(r618) * 6);
               // 612: sub.s32 	%r620, %r617, %r619;
-              r620 = uint(int(r617) - int(r619));
               // 613: cvt.u16.u32 	%rs13, %r620;
-              uint64_t t424;
-              t424 = uint64_t(r620);
-              rs13 = (uint(uint64_t(t424)) & 65535u);
+              uint64_t t42 = uint64_t(uint(int(r617) - int(uint(int(uint(uint64_t(t41))) * 6))));
+              rs13 = (uint(uint64_t(t42)) & 65535u);
               // 614: setp.gt.s16 	%p97, %rs13, 1;
-              int t425;
-              int t426;
-              t425 = bitfieldExtract(int(rs13), 0, 16); t426 = 1;
-              bool t427;
-              t427 = t425 > t426;
-              p97 = t427;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 619: setp.eq.s16 	%p98, %rs13, 2;
-                int t428;
-                int t429;
-                t428 = bitfieldExtract(int(rs13), 0, 16); t429 = 2;
-                bool t430;
-                t430 = t428 == t429;
-                p98 = t430;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 743: shr.u32 	%r622, %r113, 12;
-                  uint t431;
-                  t431 = 12u;
-                  r622 = (t431 >= 32u ? 0u : r113 >> t431);
                   // 744: and.b32  	%r623, %r622, 1;
-                  r623 = r622 & 1u;
                   // 745: or.b32  	%r624, %r1235, %r623;
-                  r624 = r1235 | r623;
+                  r624 = r1235 | ((r113 >> 12u) & 1u);
                   // 746: or.b32  	%r1235, %r624, 124;
                   r1235 = r624 | 124u;
                   p2g_sv0 = 95;
                 } else {
                   // 622: setp.eq.s16 	%p99, %rs13, 3;
-                  int t432;
-                  int t433;
-                  t432 = bitfieldExtract(int(rs13), 0, 16); t433 = 3;
-                  bool t434;
-                  t434 = t432 == t433;
-                  p99 = t434;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 750: setp.eq.s32 	%p103, %r115, 0;
-                    int t435;
-                    int t436;
-                    t435 = int(r115); t436 = 0;
-                    bool t437;
-                    t437 = t435 == t436;
-                    p103 = t437;
                     // 751: selp.b32 	%r621, 1, %r115, %p103;
-                    r621 = p103 ? 1u : r115;
                     // 752: or.b32  	%r1235, %r621, %r1235;
-                    r1235 = r621 | r1235;
+                    r1235 = ((int(r115) == 0) ? 1u : r115) | r1235;
                     p2g_sv0 = 95;
                   } else {
                     // 625: setp.ne.s16 	%p100, %rs13, 4;
-                    int t438;
-                    int t439;
-                    t438 = bitfieldExtract(int(rs13), 0, 16); t439 = 4;
-                    bool t440;
-                    t440 = t438 != t439;
-                    p100 = t440;
-                    if (p100) {
+                    if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 70;
                     } else {
                       // 628: or.b32  	%r1235, %r1235, 119;
@@ -2973,23 +1768,11 @@ void main() {
                 }
               } else {
                 // 694: setp.eq.s16 	%p101, %rs13, 0;
-                int t441;
-                int t442;
-                t441 = bitfieldExtract(int(rs13), 0, 16); t442 = 0;
-                bool t443;
-                t443 = t441 == t442;
-                p101 = t443;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 95;
                 } else {
                   // 697: setp.eq.s16 	%p102, %rs13, 1;
-                  int t444;
-                  int t445;
-                  t444 = bitfieldExtract(int(rs13), 0, 16); t445 = 1;
-                  bool t446;
-                  t446 = t444 == t445;
-                  p102 = t446;
-                  if (p102) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 702: or.b32  	%r1235, %r1235, 120;
                     r1235 = r1235 | 120u;
                     p2g_sv0 = 95;
@@ -3012,96 +1795,49 @@ void main() {
             }
           } else {
             // 1032: setp.ne.s16 	%p93, %rs4, 5;
-            int t447;
-            int t448;
-            t447 = bitfieldExtract(int(rs4), 0, 16); t448 = 5;
-            bool t449;
-            t449 = t447 != t448;
-            p93 = t449;
-            if (p93) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 93;
             } else {
               // 1035: mul.wide.u32 	%rd73, %r113, -858993459;
-              rd73 = uint64_t(r113) * uint64_t(0xCCCCCCCDu);
               // 1036: shr.u64 	%rd74, %rd73, 34;
-              uint t450;
-              t450 = 34u;
-              rd74 = (t450 >= 64u ? 0ul : rd73 >> t450);
               // 1037: cvt.u32.u64 	%r612, %rd74;
-              uint64_t t451;
-              t451 = uint64_t(rd74);
-              r612 = uint(uint64_t(t451));
+              uint64_t t43 = uint64_t((uint64_t(r113) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1038: mul.lo.s32 	%r613, %r612, 5;
-              r613 = uint(int(r612) * 5);
               // 1039: sub.s32 	%r614, %r113, %r613;
-              r614 = uint(int(r113) - int(r613));
               // 1040: add.s32 	%r1234, %r614, 5;
-              r1234 = uint(int(r614) + 5);
+              r1234 = uint(int(uint(int(r113) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 5);
               p2g_sv0 = 94;
             }
           }
         }
       } else {
         // 1044: setp.eq.s16 	%p94, %rs4, 0;
-        int t452;
-        int t453;
-        t452 = bitfieldExtract(int(rs4), 0, 16); t453 = 0;
-        bool t454;
-        t454 = t452 == t453;
-        p94 = t454;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1076: mul.wide.u32 	%rd81, %r113, 613566757;
-          rd81 = uint64_t(r113) * uint64_t(0x24924925u);
           // 1077: shr.u64 	%rd82, %rd81, 32;
-          uint t455;
-          t455 = 32u;
-          rd82 = (t455 >= 64u ? 0ul : rd81 >> t455);
           // 1078: cvt.u32.u64 	%r628, %rd82;
-          uint64_t t456;
-          t456 = uint64_t(rd82);
-          r628 = uint(uint64_t(t456));
+          uint64_t t44 = uint64_t((uint64_t(r113) * uint64_t(0x24924925u)) >> 32u);
+          r628 = uint(uint64_t(t44));
           // 1079: sub.s32 	%r629, %r113, %r628;
-          r629 = uint(int(r113) - int(r628));
           // 1080: shr.u32 	%r630, %r629, 1;
-          uint t457;
-          t457 = 1u;
-          r630 = (t457 >= 32u ? 0u : r629 >> t457);
           // 1081: add.s32 	%r631, %r630, %r628;
-          r631 = uint(int(r630) + int(r628));
           // 1082: shr.u32 	%r632, %r631, 2;
-          uint t458;
-          t458 = 2u;
-          r632 = (t458 >= 32u ? 0u : r631 >> t458);
           // 1083: mul.lo.s32 	%r633, %r632, 7;
-          r633 = uint(int(r632) * 7);
+          r633 = uint(int(uint(int(uint(int(r113) - int(r628)) >> 1u) + int(r628)) >> 2u) * 7);
           // 1084: sub.s32 	%r634, %r113, %r633;
-          r634 = uint(int(r113) - int(r633));
           // 1085: add.s32 	%r1234, %r634, 4;
-          r1234 = uint(int(r634) + 4);
+          r1234 = uint(int(uint(int(r113) - int(r633))) + 4);
           p2g_sv0 = 94;
         } else {
           // 1047: setp.eq.s16 	%p95, %rs4, 1;
-          int t459;
-          int t460;
-          t459 = bitfieldExtract(int(rs4), 0, 16); t460 = 1;
-          bool t461;
-          t461 = t459 == t460;
-          p95 = t461;
-          if (p95) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1052: mul.wide.u32 	%rd79, %r113, -2004318071;
-            rd79 = uint64_t(r113) * uint64_t(0x88888889u);
             // 1053: shr.u64 	%rd80, %rd79, 35;
-            uint t462;
-            t462 = 35u;
-            rd80 = (t462 >= 64u ? 0ul : rd79 >> t462);
             // 1054: cvt.u32.u64 	%r626, %rd80;
-            uint64_t t463;
-            t463 = uint64_t(rd80);
-            r626 = uint(uint64_t(t463));
+            uint64_t t45 = uint64_t((uint64_t(r113) * uint64_t(0x88888889u)) >> 35u);
             // 1055: mul.lo.s32 	%r627, %r626, 15;
-            r627 = uint(int(r626) * 15);
             // 1056: sub.s32 	%r1234, %r113, %r627;
-            r1234 = uint(int(r113) - int(r627));
+            r1234 = uint(int(r113) - int(uint(int(uint(uint64_t(t45))) * 15)));
             p2g_sv0 = 94;
           } else {
             p2g_sv0 = 93;
@@ -3110,143 +1846,79 @@ void main() {
       }
       if (p2g_sv0 == 93) {
         // 1089: mul.wide.u32 	%rd83, %r113, -858993459;
-        rd83 = uint64_t(r113) * uint64_t(0xCCCCCCCDu);
         // 1090: shr.u64 	%rd84, %rd83, 34;
-        uint t464;
-        t464 = 34u;
-        rd84 = (t464 >= 64u ? 0ul : rd83 >> t464);
         // 1091: cvt.u32.u64 	%r635, %rd84;
-        uint64_t t465;
-        t465 = uint64_t(rd84);
-        r635 = uint(uint64_t(t465));
+        uint64_t t46 = uint64_t((uint64_t(r113) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1092: mul.lo.s32 	%r636, %r635, 5;
-        r636 = uint(int(r635) * 5);
         // 1093: sub.s32 	%r637, %r113, %r636;
-        r637 = uint(int(r113) - int(r636));
         // 1094: add.s32 	%r1234, %r637, 5;
-        r1234 = uint(int(r637) + 5);
+        r1234 = uint(int(uint(int(r113) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 5);
         p2g_sv0 = 94;
       }
       if (p2g_sv0 == 94) {
         // 1097: max.s32 	%r638, %r1234, 0;
-        r638 = uint(max(int(r1234), 0));
         // 1098: shl.b32 	%r639, %r638, 3;
-        uint t466;
-        t466 = 3u;
-        r639 = (t466 >= 32u ? 0u : r638 << t466);
         // 1099: or.b32  	%r640, %r115, %r1235;
         r640 = r115 | r1235;
         // 1100: or.b32  	%r1235, %r640, %r639;
-        r1235 = r640 | r639;
+        r1235 = r640 | (uint(max(int(r1234), 0)) << 3u);
       }
     }
     // 1103: add.s32 	%r680, %r92, %r91;
-    r680 = uint(int(r92) + int(r91));
     // 1104: add.s32 	%r681, %r680, 5369129;
-    r681 = uint(int(r680) + 5369129);
+    r681 = uint(int(uint(int(r92) + int(r91))) + 5369129);
     // 1105: shr.u32 	%r682, %r681, 16;
-    uint t467;
-    t467 = 16u;
-    r682 = (t467 >= 32u ? 0u : r681 >> t467);
     // 1106: xor.b32  	%r683, %r682, %r681;
-    r683 = r682 ^ r681;
     // 1107: mul.lo.s32 	%r684, %r683, 2146121005;
-    r684 = uint(int(r683) * 2146121005);
+    r684 = uint(int((r681 >> 16u) ^ r681) * 2146121005);
     // 1108: shr.u32 	%r685, %r684, 15;
-    uint t468;
-    t468 = 15u;
-    r685 = (t468 >= 32u ? 0u : r684 >> t468);
     // 1109: xor.b32  	%r686, %r685, %r684;
-    r686 = r685 ^ r684;
     // 1110: mul.lo.s32 	%r687, %r686, -2073254261;
-    r687 = uint(int(r686) * -2073254261);
+    r687 = uint(int((r684 >> 15u) ^ r684) * -2073254261);
     // 1111: shr.u32 	%r688, %r687, 16;
-    uint t469;
-    t469 = 16u;
-    r688 = (t469 >= 32u ? 0u : r687 >> t469);
     // 1112: xor.b32  	%r689, %r687, %r6;
     r689 = r687 ^ r6;
     // 1113: xor.b32  	%r690, %r689, %r688;
-    r690 = r689 ^ r688;
     // 1114: shr.u32 	%r691, %r689, 16;
-    uint t470;
-    t470 = 16u;
-    r691 = (t470 >= 32u ? 0u : r689 >> t470);
     // 1115: xor.b32  	%r692, %r690, %r691;
-    r692 = r690 ^ r691;
     // 1116: mul.lo.s32 	%r693, %r692, 2146121005;
-    r693 = uint(int(r692) * 2146121005);
+    r693 = uint(int((r689 ^ (r687 >> 16u)) ^ (r689 >> 16u)) * 2146121005);
     // 1117: shr.u32 	%r694, %r693, 15;
-    uint t471;
-    t471 = 15u;
-    r694 = (t471 >= 32u ? 0u : r693 >> t471);
     // 1118: xor.b32  	%r695, %r694, %r693;
-    r695 = r694 ^ r693;
     // 1119: mul.lo.s32 	%r696, %r695, -2073254261;
-    r696 = uint(int(r695) * -2073254261);
+    r696 = uint(int((r693 >> 15u) ^ r693) * -2073254261);
     // 1120: shr.u32 	%r697, %r696, 16;
-    uint t472;
-    t472 = 16u;
-    r697 = (t472 >= 32u ? 0u : r696 >> t472);
     // 1121: xor.b32  	%r698, %r697, %r696;
-    r698 = r697 ^ r696;
+    r698 = (r696 >> 16u) ^ r696;
     // 1122: xor.b32  	%r699, %r698, -1515870811;
     r699 = r698 ^ 0xA5A5A5A5u;
     // 1123: shr.u32 	%r700, %r699, 16;
-    uint t473;
-    t473 = 16u;
-    r700 = (t473 >= 32u ? 0u : r699 >> t473);
     // 1124: xor.b32  	%r701, %r700, %r699;
-    r701 = r700 ^ r699;
     // 1125: mul.lo.s32 	%r702, %r701, 2146121005;
-    r702 = uint(int(r701) * 2146121005);
+    r702 = uint(int((r699 >> 16u) ^ r699) * 2146121005);
     // 1126: shr.u32 	%r703, %r702, 15;
-    uint t474;
-    t474 = 15u;
-    r703 = (t474 >= 32u ? 0u : r702 >> t474);
     // 1127: xor.b32  	%r704, %r703, %r702;
-    r704 = r703 ^ r702;
     // 1128: mul.lo.s32 	%r705, %r704, -2073254261;
-    r705 = uint(int(r704) * -2073254261);
+    r705 = uint(int((r702 >> 15u) ^ r702) * -2073254261);
     // 1129: shr.u32 	%r706, %r705, 16;
-    uint t475;
-    t475 = 16u;
-    r706 = (t475 >= 32u ? 0u : r705 >> t475);
     // 1130: xor.b32  	%r132, %r706, %r705;
-    r132 = r706 ^ r705;
+    r132 = (r705 >> 16u) ^ r705;
     // 1131: shl.b32 	%r707, %r698, 7;
-    uint t476;
-    t476 = 7u;
-    r707 = (t476 >= 32u ? 0u : r698 << t476);
     // 1132: and.b32  	%r1237, %r707, 128;
-    r1237 = r707 & 128u;
+    r1237 = (r698 << 7u) & 128u;
     // 1133: shr.u32 	%r708, %r698, 1;
-    uint t477;
-    t477 = 1u;
-    r708 = (t477 >= 32u ? 0u : r698 >> t477);
     // 1134: and.b32  	%r134, %r708, 7;
-    r134 = r708 & 7u;
+    r134 = (r698 >> 1u) & 7u;
     if (p74) {
       // 1139: mul.wide.u32 	%rd99, %r132, -858993459;
-      rd99 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
       // 1140: shr.u64 	%rd100, %rd99, 34;
-      uint t478;
-      t478 = 34u;
-      rd100 = (t478 >= 64u ? 0ul : rd99 >> t478);
       // 1141: cvt.u32.u64 	%r738, %rd100;
-      uint64_t t479;
-      t479 = uint64_t(rd100);
-      r738 = uint(uint64_t(t479));
+      uint64_t t47 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1142: mul.lo.s32 	%r739, %r738, 5;
-      r739 = uint(int(r738) * 5);
       // 1143: sub.s32 	%r740, %r132, %r739;
-      r740 = uint(int(r132) - int(r739));
       // 1144: shl.b32 	%r741, %r740, 3;
-      uint t480;
-      t480 = 3u;
-      r741 = (t480 >= 32u ? 0u : r740 << t480);
       // 1145: add.s32 	%r742, %r741, 40;
-      r742 = uint(int(r741) + 40);
+      r742 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t47))) * 5))) << 3u) + 40);
       // 1146: or.b32  	%r743, %r134, %r1237;
       r743 = r134 | r1237;
       // 1147: or.b32  	%r1237, %r743, %r742;
@@ -3254,126 +1926,55 @@ void main() {
     } else {
       if (p19) {
         // 1155: setp.eq.s16 	%p106, %rs4, 2;
-        int t481;
-        int t482;
-        t481 = bitfieldExtract(int(rs4), 0, 16); t482 = 2;
-        bool t483;
-        t483 = t481 == t482;
-        p106 = t483;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1189: and.b32  	%r1237, %r132, 255;
           r1237 = r132 & 255u;
           p2g_sv0 = 106;
         } else {
           // 1158: setp.eq.s16 	%p107, %rs4, 3;
-          int t484;
-          int t485;
-          t484 = bitfieldExtract(int(rs4), 0, 16); t485 = 3;
-          bool t486;
-          t486 = t484 == t485;
-          p107 = t486;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1193: mul.wide.u32 	%rd89, %r132, -858993459;
-            rd89 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
             // 1194: shr.u64 	%rd90, %rd89, 34;
-            uint t487;
-            t487 = 34u;
-            rd90 = (t487 >= 64u ? 0ul : rd89 >> t487);
             // 1195: cvt.u32.u64 	%r712, %rd90;
-            uint64_t t488;
-            t488 = uint64_t(rd90);
-            r712 = uint(uint64_t(t488));
+            uint64_t t48 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1196: mul.lo.s32 	%r713, %r712, 5;
-            r713 = uint(int(r712) * 5);
             // 1197: sub.s32 	%r136, %r132, %r713;
-            r136 = uint(int(r132) - int(r713));
+            r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1198: setp.eq.s32 	%p111, %r136, 0;
-            int t489;
-            int t490;
-            t489 = int(r136); t490 = 0;
-            bool t491;
-            t491 = t489 == t490;
-            p111 = t491;
-            if (p111) {
+            if (int(r136) == 0) {
               // 632: shr.u32 	%r714, %r132, 8;
-              uint t492;
-              t492 = 8u;
-              r714 = (t492 >= 32u ? 0u : r132 >> t492);
+              r714 = r132 >> 8u;
               // 633: mul.wide.u32 	%rd91, %r714, -1431655765;
-              rd91 = uint64_t(r714) * uint64_t(0xAAAAAAABu);
               // 634: shr.u64 	%rd92, %rd91, 34;
-              uint t493;
-              t493 = 34u;
-              rd92 = (t493 >= 64u ? 0ul : rd91 >> t493);
               // 635: cvt.u32.u64 	%r715, %rd92;
-              uint64_t t494;
-              t494 = uint64_t(rd92);
-              r715 = uint(uint64_t(t494));
+              uint64_t t49 = uint64_t((uint64_t(r714) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 636: mul.lo.s32 	%r716, %r715, 6;
-              r716 = uint(int(r715) * 6);
               // 637: sub.s32 	%r717, %r714, %r716;
-              r717 = uint(int(r714) - int(r716));
               // 638: cvt.u16.u32 	%rs15, %r717;
-              uint64_t t495;
-              t495 = uint64_t(r717);
-              rs15 = (uint(uint64_t(t495)) & 65535u);
+              uint64_t t50 = uint64_t(uint(int(r714) - int(uint(int(uint(uint64_t(t49))) * 6))));
+              rs15 = (uint(uint64_t(t50)) & 65535u);
               // 639: setp.gt.s16 	%p112, %rs15, 1;
-              int t496;
-              int t497;
-              t496 = bitfieldExtract(int(rs15), 0, 16); t497 = 1;
-              bool t498;
-              t498 = t496 > t497;
-              p112 = t498;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 644: setp.eq.s16 	%p113, %rs15, 2;
-                int t499;
-                int t500;
-                t499 = bitfieldExtract(int(rs15), 0, 16); t500 = 2;
-                bool t501;
-                t501 = t499 == t500;
-                p113 = t501;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 756: shr.u32 	%r719, %r132, 12;
-                  uint t502;
-                  t502 = 12u;
-                  r719 = (t502 >= 32u ? 0u : r132 >> t502);
                   // 757: and.b32  	%r720, %r719, 1;
-                  r720 = r719 & 1u;
                   // 758: or.b32  	%r721, %r1237, %r720;
-                  r721 = r1237 | r720;
+                  r721 = r1237 | ((r132 >> 12u) & 1u);
                   // 759: or.b32  	%r1237, %r721, 124;
                   r1237 = r721 | 124u;
                   p2g_sv0 = 106;
                 } else {
                   // 647: setp.eq.s16 	%p114, %rs15, 3;
-                  int t503;
-                  int t504;
-                  t503 = bitfieldExtract(int(rs15), 0, 16); t504 = 3;
-                  bool t505;
-                  t505 = t503 == t504;
-                  p114 = t505;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 763: setp.eq.s32 	%p118, %r134, 0;
-                    int t506;
-                    int t507;
-                    t506 = int(r134); t507 = 0;
-                    bool t508;
-                    t508 = t506 == t507;
-                    p118 = t508;
                     // 764: selp.b32 	%r718, 1, %r134, %p118;
-                    r718 = p118 ? 1u : r134;
                     // 765: or.b32  	%r1237, %r718, %r1237;
-                    r1237 = r718 | r1237;
+                    r1237 = ((int(r134) == 0) ? 1u : r134) | r1237;
                     p2g_sv0 = 106;
                   } else {
                     // 650: setp.ne.s16 	%p115, %rs15, 4;
-                    int t509;
-                    int t510;
-                    t509 = bitfieldExtract(int(rs15), 0, 16); t510 = 4;
-                    bool t511;
-                    t511 = t509 != t510;
-                    p115 = t511;
-                    if (p115) {
+                    if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 71;
                     } else {
                       // 653: or.b32  	%r1237, %r1237, 119;
@@ -3384,23 +1985,11 @@ void main() {
                 }
               } else {
                 // 706: setp.eq.s16 	%p116, %rs15, 0;
-                int t512;
-                int t513;
-                t512 = bitfieldExtract(int(rs15), 0, 16); t513 = 0;
-                bool t514;
-                t514 = t512 == t513;
-                p116 = t514;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 106;
                 } else {
                   // 709: setp.eq.s16 	%p117, %rs15, 1;
-                  int t515;
-                  int t516;
-                  t515 = bitfieldExtract(int(rs15), 0, 16); t516 = 1;
-                  bool t517;
-                  t517 = t515 == t516;
-                  p117 = t517;
-                  if (p117) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 714: or.b32  	%r1237, %r1237, 120;
                     r1237 = r1237 | 120u;
                     p2g_sv0 = 106;
@@ -3423,96 +2012,49 @@ void main() {
             }
           } else {
             // 1161: setp.ne.s16 	%p108, %rs4, 5;
-            int t518;
-            int t519;
-            t518 = bitfieldExtract(int(rs4), 0, 16); t519 = 5;
-            bool t520;
-            t520 = t518 != t519;
-            p108 = t520;
-            if (p108) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 104;
             } else {
               // 1164: mul.wide.u32 	%rd87, %r132, -858993459;
-              rd87 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
               // 1165: shr.u64 	%rd88, %rd87, 34;
-              uint t521;
-              t521 = 34u;
-              rd88 = (t521 >= 64u ? 0ul : rd87 >> t521);
               // 1166: cvt.u32.u64 	%r709, %rd88;
-              uint64_t t522;
-              t522 = uint64_t(rd88);
-              r709 = uint(uint64_t(t522));
+              uint64_t t51 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1167: mul.lo.s32 	%r710, %r709, 5;
-              r710 = uint(int(r709) * 5);
               // 1168: sub.s32 	%r711, %r132, %r710;
-              r711 = uint(int(r132) - int(r710));
               // 1169: add.s32 	%r1236, %r711, 5;
-              r1236 = uint(int(r711) + 5);
+              r1236 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 5);
               p2g_sv0 = 105;
             }
           }
         }
       } else {
         // 1173: setp.eq.s16 	%p109, %rs4, 0;
-        int t523;
-        int t524;
-        t523 = bitfieldExtract(int(rs4), 0, 16); t524 = 0;
-        bool t525;
-        t525 = t523 == t524;
-        p109 = t525;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1205: mul.wide.u32 	%rd95, %r132, 613566757;
-          rd95 = uint64_t(r132) * uint64_t(0x24924925u);
           // 1206: shr.u64 	%rd96, %rd95, 32;
-          uint t526;
-          t526 = 32u;
-          rd96 = (t526 >= 64u ? 0ul : rd95 >> t526);
           // 1207: cvt.u32.u64 	%r725, %rd96;
-          uint64_t t527;
-          t527 = uint64_t(rd96);
-          r725 = uint(uint64_t(t527));
+          uint64_t t52 = uint64_t((uint64_t(r132) * uint64_t(0x24924925u)) >> 32u);
+          r725 = uint(uint64_t(t52));
           // 1208: sub.s32 	%r726, %r132, %r725;
-          r726 = uint(int(r132) - int(r725));
           // 1209: shr.u32 	%r727, %r726, 1;
-          uint t528;
-          t528 = 1u;
-          r727 = (t528 >= 32u ? 0u : r726 >> t528);
           // 1210: add.s32 	%r728, %r727, %r725;
-          r728 = uint(int(r727) + int(r725));
           // 1211: shr.u32 	%r729, %r728, 2;
-          uint t529;
-          t529 = 2u;
-          r729 = (t529 >= 32u ? 0u : r728 >> t529);
           // 1212: mul.lo.s32 	%r730, %r729, 7;
-          r730 = uint(int(r729) * 7);
+          r730 = uint(int(uint(int(uint(int(r132) - int(r725)) >> 1u) + int(r725)) >> 2u) * 7);
           // 1213: sub.s32 	%r731, %r132, %r730;
-          r731 = uint(int(r132) - int(r730));
           // 1214: add.s32 	%r1236, %r731, 4;
-          r1236 = uint(int(r731) + 4);
+          r1236 = uint(int(uint(int(r132) - int(r730))) + 4);
           p2g_sv0 = 105;
         } else {
           // 1176: setp.eq.s16 	%p110, %rs4, 1;
-          int t530;
-          int t531;
-          t530 = bitfieldExtract(int(rs4), 0, 16); t531 = 1;
-          bool t532;
-          t532 = t530 == t531;
-          p110 = t532;
-          if (p110) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1181: mul.wide.u32 	%rd93, %r132, -2004318071;
-            rd93 = uint64_t(r132) * uint64_t(0x88888889u);
             // 1182: shr.u64 	%rd94, %rd93, 35;
-            uint t533;
-            t533 = 35u;
-            rd94 = (t533 >= 64u ? 0ul : rd93 >> t533);
             // 1183: cvt.u32.u64 	%r723, %rd94;
-            uint64_t t534;
-            t534 = uint64_t(rd94);
-            r723 = uint(uint64_t(t534));
+            uint64_t t53 = uint64_t((uint64_t(r132) * uint64_t(0x88888889u)) >> 35u);
             // 1184: mul.lo.s32 	%r724, %r723, 15;
-            r724 = uint(int(r723) * 15);
             // 1185: sub.s32 	%r1236, %r132, %r724;
-            r1236 = uint(int(r132) - int(r724));
+            r1236 = uint(int(r132) - int(uint(int(uint(uint64_t(t53))) * 15)));
             p2g_sv0 = 105;
           } else {
             p2g_sv0 = 104;
@@ -3521,358 +2063,180 @@ void main() {
       }
       if (p2g_sv0 == 104) {
         // 1218: mul.wide.u32 	%rd97, %r132, -858993459;
-        rd97 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
         // 1219: shr.u64 	%rd98, %rd97, 34;
-        uint t535;
-        t535 = 34u;
-        rd98 = (t535 >= 64u ? 0ul : rd97 >> t535);
         // 1220: cvt.u32.u64 	%r732, %rd98;
-        uint64_t t536;
-        t536 = uint64_t(rd98);
-        r732 = uint(uint64_t(t536));
+        uint64_t t54 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1221: mul.lo.s32 	%r733, %r732, 5;
-        r733 = uint(int(r732) * 5);
         // 1222: sub.s32 	%r734, %r132, %r733;
-        r734 = uint(int(r132) - int(r733));
         // 1223: add.s32 	%r1236, %r734, 5;
-        r1236 = uint(int(r734) + 5);
+        r1236 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 5);
         p2g_sv0 = 105;
       }
       if (p2g_sv0 == 105) {
         // 1226: max.s32 	%r735, %r1236, 0;
-        r735 = uint(max(int(r1236), 0));
         // 1227: shl.b32 	%r736, %r735, 3;
-        uint t537;
-        t537 = 3u;
-        r736 = (t537 >= 32u ? 0u : r735 << t537);
         // 1228: or.b32  	%r737, %r134, %r1237;
         r737 = r134 | r1237;
         // 1229: or.b32  	%r1237, %r737, %r736;
-        r1237 = r737 | r736;
+        r1237 = r737 | (uint(max(int(r1236), 0)) << 3u);
       }
     }
     // 1232: add.s32 	%r151, %r91, 3;
     r151 = uint(int(r91) + 3);
     if (p74) {
       // 1237: and.b32  	%r802, %r151, 30;
-      r802 = r151 & 30u;
       // 1238: add.s32 	%r803, %r92, %r802;
-      r803 = uint(int(r92) + int(r802));
       // 1239: add.s32 	%r804, %r803, 5369127;
-      r804 = uint(int(r803) + 5369127);
+      r804 = uint(int(uint(int(r92) + int(r151 & 30u))) + 5369127);
       // 1240: shr.u32 	%r805, %r804, 16;
-      uint t538;
-      t538 = 16u;
-      r805 = (t538 >= 32u ? 0u : r804 >> t538);
       // 1241: xor.b32  	%r806, %r805, %r804;
-      r806 = r805 ^ r804;
       // 1242: mul.lo.s32 	%r807, %r806, 2146121005;
-      r807 = uint(int(r806) * 2146121005);
+      r807 = uint(int((r804 >> 16u) ^ r804) * 2146121005);
       // 1243: shr.u32 	%r808, %r807, 15;
-      uint t539;
-      t539 = 15u;
-      r808 = (t539 >= 32u ? 0u : r807 >> t539);
       // 1244: xor.b32  	%r809, %r808, %r807;
-      r809 = r808 ^ r807;
       // 1245: mul.lo.s32 	%r810, %r809, -2073254261;
-      r810 = uint(int(r809) * -2073254261);
+      r810 = uint(int((r807 >> 15u) ^ r807) * -2073254261);
       // 1246: shr.u32 	%r811, %r810, 16;
-      uint t540;
-      t540 = 16u;
-      r811 = (t540 >= 32u ? 0u : r810 >> t540);
       // 1247: xor.b32  	%r812, %r810, %r6;
       r812 = r810 ^ r6;
       // 1248: xor.b32  	%r813, %r812, %r811;
-      r813 = r812 ^ r811;
       // 1249: shr.u32 	%r814, %r812, 16;
-      uint t541;
-      t541 = 16u;
-      r814 = (t541 >= 32u ? 0u : r812 >> t541);
       // 1250: xor.b32  	%r815, %r813, %r814;
-      r815 = r813 ^ r814;
       // 1251: mul.lo.s32 	%r816, %r815, 2146121005;
-      r816 = uint(int(r815) * 2146121005);
+      r816 = uint(int((r812 ^ (r810 >> 16u)) ^ (r812 >> 16u)) * 2146121005);
       // 1252: shr.u32 	%r817, %r816, 15;
-      uint t542;
-      t542 = 15u;
-      r817 = (t542 >= 32u ? 0u : r816 >> t542);
       // 1253: xor.b32  	%r818, %r817, %r816;
-      r818 = r817 ^ r816;
       // 1254: mul.lo.s32 	%r819, %r818, -2073254261;
-      r819 = uint(int(r818) * -2073254261);
+      r819 = uint(int((r816 >> 15u) ^ r816) * -2073254261);
       // 1255: shr.u32 	%r820, %r819, 16;
-      uint t543;
-      t543 = 16u;
-      r820 = (t543 >= 32u ? 0u : r819 >> t543);
       // 1256: xor.b32  	%r821, %r820, %r819;
-      r821 = r820 ^ r819;
+      r821 = (r819 >> 16u) ^ r819;
       // 1257: xor.b32  	%r822, %r821, -1515870811;
       r822 = r821 ^ 0xA5A5A5A5u;
       // 1258: shr.u32 	%r823, %r822, 16;
-      uint t544;
-      t544 = 16u;
-      r823 = (t544 >= 32u ? 0u : r822 >> t544);
       // 1259: xor.b32  	%r824, %r823, %r822;
-      r824 = r823 ^ r822;
       // 1260: mul.lo.s32 	%r825, %r824, 2146121005;
-      r825 = uint(int(r824) * 2146121005);
+      r825 = uint(int((r822 >> 16u) ^ r822) * 2146121005);
       // 1261: shr.u32 	%r826, %r825, 15;
-      uint t545;
-      t545 = 15u;
-      r826 = (t545 >= 32u ? 0u : r825 >> t545);
       // 1262: xor.b32  	%r827, %r826, %r825;
-      r827 = r826 ^ r825;
       // 1263: mul.lo.s32 	%r828, %r827, -2073254261;
-      r828 = uint(int(r827) * -2073254261);
+      r828 = uint(int((r825 >> 15u) ^ r825) * -2073254261);
       // 1264: shr.u32 	%r829, %r828, 16;
-      uint t546;
-      t546 = 16u;
-      r829 = (t546 >= 32u ? 0u : r828 >> t546);
       // 1265: xor.b32  	%r830, %r829, %r828;
-      r830 = r829 ^ r828;
+      r830 = (r828 >> 16u) ^ r828;
       // 1266: and.b32  	%r831, %r821, 1;
-      r831 = r821 & 1u;
       // 1267: shr.u32 	%r832, %r821, 1;
-      uint t547;
-      t547 = 1u;
-      r832 = (t547 >= 32u ? 0u : r821 >> t547);
       // 1268: and.b32  	%r833, %r832, 7;
-      r833 = r832 & 7u;
       // 1269: mul.wide.u32 	%rd113, %r830, -858993459;
-      rd113 = uint64_t(r830) * uint64_t(0xCCCCCCCDu);
       // 1270: shr.u64 	%rd114, %rd113, 34;
-      uint t548;
-      t548 = 34u;
-      rd114 = (t548 >= 64u ? 0ul : rd113 >> t548);
       // 1271: cvt.u32.u64 	%r834, %rd114;
-      uint64_t t549;
-      t549 = uint64_t(rd114);
-      r834 = uint(uint64_t(t549));
+      uint64_t t55 = uint64_t((uint64_t(r830) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1272: mul.lo.s32 	%r835, %r834, 5;
-      r835 = uint(int(r834) * 5);
       // 1273: sub.s32 	%r836, %r830, %r835;
-      r836 = uint(int(r830) - int(r835));
       // 1274: shl.b32 	%r837, %r836, 3;
-      uint t550;
-      t550 = 3u;
-      r837 = (t550 >= 32u ? 0u : r836 << t550);
       // 1275: add.s32 	%r838, %r837, 40;
-      r838 = uint(int(r837) + 40);
+      r838 = uint(int(uint(int(r830) - int(uint(int(uint(uint64_t(t55))) * 5))) << 3u) + 40);
       // 1276: bfi.b32 	%r839, %r831, %r833, 7, 1;
-      r839 = p2g_bfi_32(r831, r833, 7u, 1u);
       // 1277: or.b32  	%r840, %r839, %r838;
-      r840 = r839 | r838;
       // 1278: xor.b32  	%r1239, %r840, 128;
-      r1239 = r840 ^ 128u;
+      r1239 = (p2g_bfi_32((r821 & 1u), ((r821 >> 1u) & 7u), 7u, 1u) | r838) ^ 128u;
     } else {
       // 1282: add.s32 	%r744, %r92, %r151;
-      r744 = uint(int(r92) + int(r151));
       // 1283: add.s32 	%r745, %r744, 5369127;
-      r745 = uint(int(r744) + 5369127);
+      r745 = uint(int(uint(int(r92) + int(r151))) + 5369127);
       // 1284: shr.u32 	%r746, %r745, 16;
-      uint t551;
-      t551 = 16u;
-      r746 = (t551 >= 32u ? 0u : r745 >> t551);
       // 1285: xor.b32  	%r747, %r746, %r745;
-      r747 = r746 ^ r745;
       // 1286: mul.lo.s32 	%r748, %r747, 2146121005;
-      r748 = uint(int(r747) * 2146121005);
+      r748 = uint(int((r745 >> 16u) ^ r745) * 2146121005);
       // 1287: shr.u32 	%r749, %r748, 15;
-      uint t552;
-      t552 = 15u;
-      r749 = (t552 >= 32u ? 0u : r748 >> t552);
       // 1288: xor.b32  	%r750, %r749, %r748;
-      r750 = r749 ^ r748;
       // 1289: mul.lo.s32 	%r751, %r750, -2073254261;
-      r751 = uint(int(r750) * -2073254261);
+      r751 = uint(int((r748 >> 15u) ^ r748) * -2073254261);
       // 1290: shr.u32 	%r752, %r751, 16;
-      uint t553;
-      t553 = 16u;
-      r752 = (t553 >= 32u ? 0u : r751 >> t553);
       // 1291: xor.b32  	%r753, %r751, %r6;
       r753 = r751 ^ r6;
       // 1292: xor.b32  	%r754, %r753, %r752;
-      r754 = r753 ^ r752;
       // 1293: shr.u32 	%r755, %r753, 16;
-      uint t554;
-      t554 = 16u;
-      r755 = (t554 >= 32u ? 0u : r753 >> t554);
       // 1294: xor.b32  	%r756, %r754, %r755;
-      r756 = r754 ^ r755;
       // 1295: mul.lo.s32 	%r757, %r756, 2146121005;
-      r757 = uint(int(r756) * 2146121005);
+      r757 = uint(int((r753 ^ (r751 >> 16u)) ^ (r753 >> 16u)) * 2146121005);
       // 1296: shr.u32 	%r758, %r757, 15;
-      uint t555;
-      t555 = 15u;
-      r758 = (t555 >= 32u ? 0u : r757 >> t555);
       // 1297: xor.b32  	%r759, %r758, %r757;
-      r759 = r758 ^ r757;
       // 1298: mul.lo.s32 	%r760, %r759, -2073254261;
-      r760 = uint(int(r759) * -2073254261);
+      r760 = uint(int((r757 >> 15u) ^ r757) * -2073254261);
       // 1299: shr.u32 	%r761, %r760, 16;
-      uint t556;
-      t556 = 16u;
-      r761 = (t556 >= 32u ? 0u : r760 >> t556);
       // 1300: xor.b32  	%r762, %r761, %r760;
-      r762 = r761 ^ r760;
+      r762 = (r760 >> 16u) ^ r760;
       // 1301: xor.b32  	%r763, %r762, -1515870811;
       r763 = r762 ^ 0xA5A5A5A5u;
       // 1302: shr.u32 	%r764, %r763, 16;
-      uint t557;
-      t557 = 16u;
-      r764 = (t557 >= 32u ? 0u : r763 >> t557);
       // 1303: xor.b32  	%r765, %r764, %r763;
-      r765 = r764 ^ r763;
       // 1304: mul.lo.s32 	%r766, %r765, 2146121005;
-      r766 = uint(int(r765) * 2146121005);
+      r766 = uint(int((r763 >> 16u) ^ r763) * 2146121005);
       // 1305: shr.u32 	%r767, %r766, 15;
-      uint t558;
-      t558 = 15u;
-      r767 = (t558 >= 32u ? 0u : r766 >> t558);
       // 1306: xor.b32  	%r768, %r767, %r766;
-      r768 = r767 ^ r766;
       // 1307: mul.lo.s32 	%r769, %r768, -2073254261;
-      r769 = uint(int(r768) * -2073254261);
+      r769 = uint(int((r766 >> 15u) ^ r766) * -2073254261);
       // 1308: shr.u32 	%r770, %r769, 16;
-      uint t559;
-      t559 = 16u;
-      r770 = (t559 >= 32u ? 0u : r769 >> t559);
       // 1309: xor.b32  	%r152, %r770, %r769;
-      r152 = r770 ^ r769;
+      r152 = (r769 >> 16u) ^ r769;
       // 1310: shl.b32 	%r771, %r762, 7;
-      uint t560;
-      t560 = 7u;
-      r771 = (t560 >= 32u ? 0u : r762 << t560);
       // 1311: and.b32  	%r1239, %r771, 128;
-      r1239 = r771 & 128u;
+      r1239 = (r762 << 7u) & 128u;
       // 1312: shr.u32 	%r772, %r762, 1;
-      uint t561;
-      t561 = 1u;
-      r772 = (t561 >= 32u ? 0u : r762 >> t561);
       // 1313: and.b32  	%r154, %r772, 7;
-      r154 = r772 & 7u;
+      r154 = (r762 >> 1u) & 7u;
       if (p19) {
         // 1318: setp.eq.s16 	%p121, %rs4, 2;
-        int t562;
-        int t563;
-        t562 = bitfieldExtract(int(rs4), 0, 16); t563 = 2;
-        bool t564;
-        t564 = t562 == t563;
-        p121 = t564;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1352: and.b32  	%r1239, %r152, 255;
           r1239 = r152 & 255u;
           p2g_sv0 = 117;
         } else {
           // 1321: setp.eq.s16 	%p122, %rs4, 3;
-          int t565;
-          int t566;
-          t565 = bitfieldExtract(int(rs4), 0, 16); t566 = 3;
-          bool t567;
-          t567 = t565 == t566;
-          p122 = t567;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1356: mul.wide.u32 	%rd103, %r152, -858993459;
-            rd103 = uint64_t(r152) * uint64_t(0xCCCCCCCDu);
             // 1357: shr.u64 	%rd104, %rd103, 34;
-            uint t568;
-            t568 = 34u;
-            rd104 = (t568 >= 64u ? 0ul : rd103 >> t568);
             // 1358: cvt.u32.u64 	%r776, %rd104;
-            uint64_t t569;
-            t569 = uint64_t(rd104);
-            r776 = uint(uint64_t(t569));
+            uint64_t t56 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1359: mul.lo.s32 	%r777, %r776, 5;
-            r777 = uint(int(r776) * 5);
             // 1360: sub.s32 	%r156, %r152, %r777;
-            r156 = uint(int(r152) - int(r777));
+            r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1361: setp.eq.s32 	%p126, %r156, 0;
-            int t570;
-            int t571;
-            t570 = int(r156); t571 = 0;
-            bool t572;
-            t572 = t570 == t571;
-            p126 = t572;
-            if (p126) {
+            if (int(r156) == 0) {
               // 657: shr.u32 	%r778, %r152, 8;
-              uint t573;
-              t573 = 8u;
-              r778 = (t573 >= 32u ? 0u : r152 >> t573);
+              r778 = r152 >> 8u;
               // 658: mul.wide.u32 	%rd105, %r778, -1431655765;
-              rd105 = uint64_t(r778) * uint64_t(0xAAAAAAABu);
               // 659: shr.u64 	%rd106, %rd105, 34;
-              uint t574;
-              t574 = 34u;
-              rd106 = (t574 >= 64u ? 0ul : rd105 >> t574);
               // 660: cvt.u32.u64 	%r779, %rd106;
-              uint64_t t575;
-              t575 = uint64_t(rd106);
-              r779 = uint(uint64_t(t575));
+              uint64_t t57 = uint64_t((uint64_t(r778) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 661: mul.lo.s32 	%r780, %r779, 6;
-              r780 = uint(int(r779) * 6);
               // 662: sub.s32 	%r781, %r778, %r780;
-              r781 = uint(int(r778) - int(r780));
               // 663: cvt.u16.u32 	%rs17, %r781;
-              uint64_t t576;
-              t576 = uint64_t(r781);
-              rs17 = (uint(uint64_t(t576)) & 65535u);
+              uint64_t t58 = uint64_t(uint(int(r778) - int(uint(int(uint(uint64_t(t57))) * 6))));
+              rs17 = (uint(uint64_t(t58)) & 65535u);
               // 664: setp.gt.s16 	%p127, %rs17, 1;
-              int t577;
-              int t578;
-              t577 = bitfieldExtract(int(rs17), 0, 16); t578 = 1;
-              bool t579;
-              t579 = t577 > t578;
-              p127 = t579;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 669: setp.eq.s16 	%p128, %rs17, 2;
-                int t580;
-                int t581;
-                t580 = bitfieldExtract(int(rs17), 0, 16); t581 = 2;
-                bool t582;
-                t582 = t580 == t581;
-                p128 = t582;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 769: shr.u32 	%r783, %r152, 12;
-                  uint t583;
-                  t583 = 12u;
-                  r783 = (t583 >= 32u ? 0u : r152 >> t583);
                   // 770: and.b32  	%r784, %r783, 1;
-                  r784 = r783 & 1u;
                   // 771: or.b32  	%r785, %r1239, %r784;
-                  r785 = r1239 | r784;
+                  r785 = r1239 | ((r152 >> 12u) & 1u);
                   // 772: or.b32  	%r1239, %r785, 124;
                   r1239 = r785 | 124u;
                   p2g_sv0 = 117;
                 } else {
                   // 672: setp.eq.s16 	%p129, %rs17, 3;
-                  int t584;
-                  int t585;
-                  t584 = bitfieldExtract(int(rs17), 0, 16); t585 = 3;
-                  bool t586;
-                  t586 = t584 == t585;
-                  p129 = t586;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 776: setp.eq.s32 	%p133, %r154, 0;
-                    int t587;
-                    int t588;
-                    t587 = int(r154); t588 = 0;
-                    bool t589;
-                    t589 = t587 == t588;
-                    p133 = t589;
                     // 777: selp.b32 	%r782, 1, %r154, %p133;
-                    r782 = p133 ? 1u : r154;
                     // 778: or.b32  	%r1239, %r782, %r1239;
-                    r1239 = r782 | r1239;
+                    r1239 = ((int(r154) == 0) ? 1u : r154) | r1239;
                     p2g_sv0 = 117;
                   } else {
                     // 675: setp.ne.s16 	%p130, %rs17, 4;
-                    int t590;
-                    int t591;
-                    t590 = bitfieldExtract(int(rs17), 0, 16); t591 = 4;
-                    bool t592;
-                    t592 = t590 != t591;
-                    p130 = t592;
-                    if (p130) {
+                    if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 72;
                     } else {
                       // 678: or.b32  	%r1239, %r1239, 119;
@@ -3883,23 +2247,11 @@ void main() {
                 }
               } else {
                 // 718: setp.eq.s16 	%p131, %rs17, 0;
-                int t593;
-                int t594;
-                t593 = bitfieldExtract(int(rs17), 0, 16); t594 = 0;
-                bool t595;
-                t595 = t593 == t594;
-                p131 = t595;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 117;
                 } else {
                   // 721: setp.eq.s16 	%p132, %rs17, 1;
-                  int t596;
-                  int t597;
-                  t596 = bitfieldExtract(int(rs17), 0, 16); t597 = 1;
-                  bool t598;
-                  t598 = t596 == t597;
-                  p132 = t598;
-                  if (p132) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 726: or.b32  	%r1239, %r1239, 120;
                     r1239 = r1239 | 120u;
                     p2g_sv0 = 117;
@@ -3922,96 +2274,49 @@ void main() {
             }
           } else {
             // 1324: setp.ne.s16 	%p123, %rs4, 5;
-            int t599;
-            int t600;
-            t599 = bitfieldExtract(int(rs4), 0, 16); t600 = 5;
-            bool t601;
-            t601 = t599 != t600;
-            p123 = t601;
-            if (p123) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 115;
             } else {
               // 1327: mul.wide.u32 	%rd101, %r152, -858993459;
-              rd101 = uint64_t(r152) * uint64_t(0xCCCCCCCDu);
               // 1328: shr.u64 	%rd102, %rd101, 34;
-              uint t602;
-              t602 = 34u;
-              rd102 = (t602 >= 64u ? 0ul : rd101 >> t602);
               // 1329: cvt.u32.u64 	%r773, %rd102;
-              uint64_t t603;
-              t603 = uint64_t(rd102);
-              r773 = uint(uint64_t(t603));
+              uint64_t t59 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1330: mul.lo.s32 	%r774, %r773, 5;
-              r774 = uint(int(r773) * 5);
               // 1331: sub.s32 	%r775, %r152, %r774;
-              r775 = uint(int(r152) - int(r774));
               // 1332: add.s32 	%r1238, %r775, 5;
-              r1238 = uint(int(r775) + 5);
+              r1238 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 5);
               p2g_sv0 = 116;
             }
           }
         }
       } else {
         // 1336: setp.eq.s16 	%p124, %rs4, 0;
-        int t604;
-        int t605;
-        t604 = bitfieldExtract(int(rs4), 0, 16); t605 = 0;
-        bool t606;
-        t606 = t604 == t605;
-        p124 = t606;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1368: mul.wide.u32 	%rd109, %r152, 613566757;
-          rd109 = uint64_t(r152) * uint64_t(0x24924925u);
           // 1369: shr.u64 	%rd110, %rd109, 32;
-          uint t607;
-          t607 = 32u;
-          rd110 = (t607 >= 64u ? 0ul : rd109 >> t607);
           // 1370: cvt.u32.u64 	%r789, %rd110;
-          uint64_t t608;
-          t608 = uint64_t(rd110);
-          r789 = uint(uint64_t(t608));
+          uint64_t t60 = uint64_t((uint64_t(r152) * uint64_t(0x24924925u)) >> 32u);
+          r789 = uint(uint64_t(t60));
           // 1371: sub.s32 	%r790, %r152, %r789;
-          r790 = uint(int(r152) - int(r789));
           // 1372: shr.u32 	%r791, %r790, 1;
-          uint t609;
-          t609 = 1u;
-          r791 = (t609 >= 32u ? 0u : r790 >> t609);
           // 1373: add.s32 	%r792, %r791, %r789;
-          r792 = uint(int(r791) + int(r789));
           // 1374: shr.u32 	%r793, %r792, 2;
-          uint t610;
-          t610 = 2u;
-          r793 = (t610 >= 32u ? 0u : r792 >> t610);
           // 1375: mul.lo.s32 	%r794, %r793, 7;
-          r794 = uint(int(r793) * 7);
+          r794 = uint(int(uint(int(uint(int(r152) - int(r789)) >> 1u) + int(r789)) >> 2u) * 7);
           // 1376: sub.s32 	%r795, %r152, %r794;
-          r795 = uint(int(r152) - int(r794));
           // 1377: add.s32 	%r1238, %r795, 4;
-          r1238 = uint(int(r795) + 4);
+          r1238 = uint(int(uint(int(r152) - int(r794))) + 4);
           p2g_sv0 = 116;
         } else {
           // 1339: setp.eq.s16 	%p125, %rs4, 1;
-          int t611;
-          int t612;
-          t611 = bitfieldExtract(int(rs4), 0, 16); t612 = 1;
-          bool t613;
-          t613 = t611 == t612;
-          p125 = t613;
-          if (p125) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1344: mul.wide.u32 	%rd107, %r152, -2004318071;
-            rd107 = uint64_t(r152) * uint64_t(0x88888889u);
             // 1345: shr.u64 	%rd108, %rd107, 35;
-            uint t614;
-            t614 = 35u;
-            rd108 = (t614 >= 64u ? 0ul : rd107 >> t614);
             // 1346: cvt.u32.u64 	%r787, %rd108;
-            uint64_t t615;
-            t615 = uint64_t(rd108);
-            r787 = uint(uint64_t(t615));
+            uint64_t t61 = uint64_t((uint64_t(r152) * uint64_t(0x88888889u)) >> 35u);
             // 1347: mul.lo.s32 	%r788, %r787, 15;
-            r788 = uint(int(r787) * 15);
             // 1348: sub.s32 	%r1238, %r152, %r788;
-            r1238 = uint(int(r152) - int(r788));
+            r1238 = uint(int(r152) - int(uint(int(uint(uint64_t(t61))) * 15)));
             p2g_sv0 = 116;
           } else {
             p2g_sv0 = 115;
@@ -4020,48 +2325,31 @@ void main() {
       }
       if (p2g_sv0 == 115) {
         // 1381: mul.wide.u32 	%rd111, %r152, -858993459;
-        rd111 = uint64_t(r152) * uint64_t(0xCCCCCCCDu);
         // 1382: shr.u64 	%rd112, %rd111, 34;
-        uint t616;
-        t616 = 34u;
-        rd112 = (t616 >= 64u ? 0ul : rd111 >> t616);
         // 1383: cvt.u32.u64 	%r796, %rd112;
-        uint64_t t617;
-        t617 = uint64_t(rd112);
-        r796 = uint(uint64_t(t617));
+        uint64_t t62 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1384: mul.lo.s32 	%r797, %r796, 5;
-        r797 = uint(int(r796) * 5);
         // 1385: sub.s32 	%r798, %r152, %r797;
-        r798 = uint(int(r152) - int(r797));
         // 1386: add.s32 	%r1238, %r798, 5;
-        r1238 = uint(int(r798) + 5);
+        r1238 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 5);
         p2g_sv0 = 116;
       }
       if (p2g_sv0 == 116) {
         // 1389: max.s32 	%r799, %r1238, 0;
-        r799 = uint(max(int(r1238), 0));
         // 1390: shl.b32 	%r800, %r799, 3;
-        uint t618;
-        t618 = 3u;
-        r800 = (t618 >= 32u ? 0u : r799 << t618);
         // 1391: or.b32  	%r801, %r154, %r1239;
         r801 = r154 | r1239;
         // 1392: or.b32  	%r1239, %r801, %r800;
-        r1239 = r801 | r800;
+        r1239 = r801 | (uint(max(int(r1238), 0)) << 3u);
       }
     }
     // 1395: mov.u32 	%r841, 64;
-    r841 = 64u;
     // 1396: prmt.b32 	%r842, %r1233, %r1235, %r841;
-    r842 = p2g_prmt(r1233, r1235, r841, 0);
     // 1397: mov.u32 	%r843, 1040;
-    r843 = 1040u;
     // 1398: prmt.b32 	%r844, %r842, %r1237, %r843;
-    r844 = p2g_prmt(r842, r1237, r843, 0);
     // 1399: mov.u32 	%r845, 16912;
-    r845 = 16912u;
     // 1400: prmt.b32 	%r846, %r844, %r1239, %r845;
-    r846 = p2g_prmt(r844, r1239, r845, 0);
+    r846 = p2g_prmt(p2g_prmt(p2g_prmt(r1233, r1235, 64u, 0), r1237, 1040u, 0), r1239, 16912u, 0);
     // 1401: st.local.u32 	[%rd177], %r846;
     p2g_stl32(uint(rd177), r846);
     // 1402: add.s64 	%rd177, %rd177, 4;
@@ -4069,13 +2357,7 @@ void main() {
     // 1403: add.s32 	%r1231, %r1231, 1;
     r1231 = uint(int(r1231) + 1);
     // 1404: setp.ne.s32 	%p134, %r1231, 4;
-    int t619;
-    int t620;
-    t619 = int(r1231); t620 = 4;
-    bool t621;
-    t621 = t619 != t620;
-    p134 = t621;
-    if (!p134) {
+    if (!(int(r1231) != 4)) {
       break;
     }
   }
@@ -4088,120 +2370,64 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 1633: shl.b32 	%r848, %r1240, 4;
-    uint t622;
-    t622 = 4u;
-    r848 = (t622 >= 32u ? 0u : r1240 << t622);
     // 1634: or.b32  	%r175, %r848, %r89;
-    r175 = r848 | r89;
+    r175 = (r1240 << 4u) | r89;
     // 1635: shl.b32 	%r176, %r175, 6;
-    uint t623;
-    t623 = 6u;
-    r176 = (t623 >= 32u ? 0u : r175 << t623);
+    r176 = r175 << 6u;
     // 1636: add.s32 	%r849, %r172, %r176;
     r849 = uint(int(r172) + int(r176));
     // 1637: shr.u32 	%r850, %r849, 16;
-    uint t624;
-    t624 = 16u;
-    r850 = (t624 >= 32u ? 0u : r849 >> t624);
     // 1638: xor.b32  	%r851, %r850, %r849;
-    r851 = r850 ^ r849;
     // 1639: mul.lo.s32 	%r852, %r851, 2146121005;
-    r852 = uint(int(r851) * 2146121005);
+    r852 = uint(int((r849 >> 16u) ^ r849) * 2146121005);
     // 1640: shr.u32 	%r853, %r852, 15;
-    uint t625;
-    t625 = 15u;
-    r853 = (t625 >= 32u ? 0u : r852 >> t625);
     // 1641: xor.b32  	%r854, %r853, %r852;
-    r854 = r853 ^ r852;
     // 1642: mul.lo.s32 	%r855, %r854, -2073254261;
-    r855 = uint(int(r854) * -2073254261);
+    r855 = uint(int((r852 >> 15u) ^ r852) * -2073254261);
     // 1643: shr.u32 	%r856, %r855, 16;
-    uint t626;
-    t626 = 16u;
-    r856 = (t626 >= 32u ? 0u : r855 >> t626);
     // 1644: xor.b32  	%r857, %r855, %r6;
     r857 = r855 ^ r6;
     // 1645: xor.b32  	%r858, %r857, %r856;
-    r858 = r857 ^ r856;
     // 1646: shr.u32 	%r859, %r857, 16;
-    uint t627;
-    t627 = 16u;
-    r859 = (t627 >= 32u ? 0u : r857 >> t627);
     // 1647: xor.b32  	%r860, %r858, %r859;
-    r860 = r858 ^ r859;
     // 1648: mul.lo.s32 	%r861, %r860, 2146121005;
-    r861 = uint(int(r860) * 2146121005);
+    r861 = uint(int((r857 ^ (r855 >> 16u)) ^ (r857 >> 16u)) * 2146121005);
     // 1649: shr.u32 	%r862, %r861, 15;
-    uint t628;
-    t628 = 15u;
-    r862 = (t628 >= 32u ? 0u : r861 >> t628);
     // 1650: xor.b32  	%r863, %r862, %r861;
-    r863 = r862 ^ r861;
     // 1651: mul.lo.s32 	%r864, %r863, -2073254261;
-    r864 = uint(int(r863) * -2073254261);
+    r864 = uint(int((r861 >> 15u) ^ r861) * -2073254261);
     // 1652: shr.u32 	%r865, %r864, 16;
-    uint t629;
-    t629 = 16u;
-    r865 = (t629 >= 32u ? 0u : r864 >> t629);
     // 1653: xor.b32  	%r866, %r865, %r864;
-    r866 = r865 ^ r864;
+    r866 = (r864 >> 16u) ^ r864;
     // 1654: xor.b32  	%r867, %r866, -1515870811;
     r867 = r866 ^ 0xA5A5A5A5u;
     // 1655: shr.u32 	%r868, %r867, 16;
-    uint t630;
-    t630 = 16u;
-    r868 = (t630 >= 32u ? 0u : r867 >> t630);
     // 1656: xor.b32  	%r869, %r868, %r867;
-    r869 = r868 ^ r867;
     // 1657: mul.lo.s32 	%r870, %r869, 2146121005;
-    r870 = uint(int(r869) * 2146121005);
+    r870 = uint(int((r867 >> 16u) ^ r867) * 2146121005);
     // 1658: shr.u32 	%r871, %r870, 15;
-    uint t631;
-    t631 = 15u;
-    r871 = (t631 >= 32u ? 0u : r870 >> t631);
     // 1659: xor.b32  	%r872, %r871, %r870;
-    r872 = r871 ^ r870;
     // 1660: mul.lo.s32 	%r873, %r872, -2073254261;
-    r873 = uint(int(r872) * -2073254261);
+    r873 = uint(int((r870 >> 15u) ^ r870) * -2073254261);
     // 1661: shr.u32 	%r874, %r873, 16;
-    uint t632;
-    t632 = 16u;
-    r874 = (t632 >= 32u ? 0u : r873 >> t632);
     // 1662: xor.b32  	%r177, %r874, %r873;
-    r177 = r874 ^ r873;
+    r177 = (r873 >> 16u) ^ r873;
     // 1663: shl.b32 	%r875, %r866, 7;
-    uint t633;
-    t633 = 7u;
-    r875 = (t633 >= 32u ? 0u : r866 << t633);
     // 1664: and.b32  	%r1242, %r875, 128;
-    r1242 = r875 & 128u;
+    r1242 = (r866 << 7u) & 128u;
     // 1665: shr.u32 	%r876, %r866, 1;
-    uint t634;
-    t634 = 1u;
-    r876 = (t634 >= 32u ? 0u : r866 >> t634);
     // 1666: and.b32  	%r179, %r876, 7;
-    r179 = r876 & 7u;
+    r179 = (r866 >> 1u) & 7u;
     if (p74) {
       // 1671: mul.wide.u32 	%rd127, %r177, -858993459;
-      rd127 = uint64_t(r177) * uint64_t(0xCCCCCCCDu);
       // 1672: shr.u64 	%rd128, %rd127, 34;
-      uint t635;
-      t635 = 34u;
-      rd128 = (t635 >= 64u ? 0ul : rd127 >> t635);
       // 1673: cvt.u32.u64 	%r906, %rd128;
-      uint64_t t636;
-      t636 = uint64_t(rd128);
-      r906 = uint(uint64_t(t636));
+      uint64_t t63 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1674: mul.lo.s32 	%r907, %r906, 5;
-      r907 = uint(int(r906) * 5);
       // 1675: sub.s32 	%r908, %r177, %r907;
-      r908 = uint(int(r177) - int(r907));
       // 1676: shl.b32 	%r909, %r908, 3;
-      uint t637;
-      t637 = 3u;
-      r909 = (t637 >= 32u ? 0u : r908 << t637);
       // 1677: add.s32 	%r910, %r909, 40;
-      r910 = uint(int(r909) + 40);
+      r910 = uint(int(uint(int(r177) - int(uint(int(uint(uint64_t(t63))) * 5))) << 3u) + 40);
       // 1678: or.b32  	%r911, %r179, %r1242;
       r911 = r179 | r1242;
       // 1679: or.b32  	%r1242, %r911, %r910;
@@ -4209,126 +2435,56 @@ void main() {
     } else {
       if (p19) {
         // 1687: setp.eq.s16 	%p137, %rs4, 2;
-        int t638;
-        int t639;
-        t638 = bitfieldExtract(int(rs4), 0, 16); t639 = 2;
-        bool t640;
-        t640 = t638 == t639;
-        p137 = t640;
-        if (p137) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1721: and.b32  	%r1242, %r177, 255;
           r1242 = r177 & 255u;
           p2g_sv0 = 157;
         } else {
           // 1690: setp.eq.s16 	%p138, %rs4, 3;
-          int t641;
-          int t642;
-          t641 = bitfieldExtract(int(rs4), 0, 16); t642 = 3;
-          bool t643;
-          t643 = t641 == t642;
-          p138 = t643;
-          if (p138) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1725: mul.wide.u32 	%rd117, %r177, -858993459;
-            rd117 = uint64_t(r177) * uint64_t(0xCCCCCCCDu);
             // 1726: shr.u64 	%rd118, %rd117, 34;
-            uint t644;
-            t644 = 34u;
-            rd118 = (t644 >= 64u ? 0ul : rd117 >> t644);
             // 1727: cvt.u32.u64 	%r880, %rd118;
-            uint64_t t645;
-            t645 = uint64_t(rd118);
-            r880 = uint(uint64_t(t645));
+            uint64_t t64;
+            t64 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1728: mul.lo.s32 	%r881, %r880, 5;
-            r881 = uint(int(r880) * 5);
             // 1729: sub.s32 	%r181, %r177, %r881;
-            r181 = uint(int(r177) - int(r881));
+            r181 = uint(int(r177) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1730: setp.eq.s32 	%p142, %r181, 0;
-            int t646;
-            int t647;
-            t646 = int(r181); t647 = 0;
-            bool t648;
-            t648 = t646 == t647;
-            p142 = t648;
-            if (p142) {
+            if (int(r181) == 0) {
               // 1413: shr.u32 	%r882, %r177, 8;
-              uint t649;
-              t649 = 8u;
-              r882 = (t649 >= 32u ? 0u : r177 >> t649);
+              r882 = r177 >> 8u;
               // 1414: mul.wide.u32 	%rd119, %r882, -1431655765;
-              rd119 = uint64_t(r882) * uint64_t(0xAAAAAAABu);
               // 1415: shr.u64 	%rd120, %rd119, 34;
-              uint t650;
-              t650 = 34u;
-              rd120 = (t650 >= 64u ? 0ul : rd119 >> t650);
               // 1416: cvt.u32.u64 	%r883, %rd120;
-              uint64_t t651;
-              t651 = uint64_t(rd120);
-              r883 = uint(uint64_t(t651));
+              uint64_t t65 = uint64_t((uint64_t(r882) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1417: mul.lo.s32 	%r884, %r883, 6;
-              r884 = uint(int(r883) * 6);
               // 1418: sub.s32 	%r885, %r882, %r884;
-              r885 = uint(int(r882) - int(r884));
               // 1419: cvt.u16.u32 	%rs19, %r885;
-              uint64_t t652;
-              t652 = uint64_t(r885);
-              rs19 = (uint(uint64_t(t652)) & 65535u);
+              uint64_t t66 = uint64_t(uint(int(r882) - int(uint(int(uint(uint64_t(t65))) * 6))));
+              rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1420: setp.gt.s16 	%p143, %rs19, 1;
-              int t653;
-              int t654;
-              t653 = bitfieldExtract(int(rs19), 0, 16); t654 = 1;
-              bool t655;
-              t655 = t653 > t654;
-              p143 = t655;
-              if (p143) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1425: setp.eq.s16 	%p144, %rs19, 2;
-                int t656;
-                int t657;
-                t656 = bitfieldExtract(int(rs19), 0, 16); t657 = 2;
-                bool t658;
-                t658 = t656 == t657;
-                p144 = t658;
-                if (p144) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1561: shr.u32 	%r887, %r177, 12;
-                  uint t659;
-                  t659 = 12u;
-                  r887 = (t659 >= 32u ? 0u : r177 >> t659);
                   // 1562: and.b32  	%r888, %r887, 1;
-                  r888 = r887 & 1u;
                   // 1563: or.b32  	%r889, %r1242, %r888;
-                  r889 = r1242 | r888;
+                  r889 = r1242 | ((r177 >> 12u) & 1u);
                   // 1564: or.b32  	%r1242, %r889, 124;
                   r1242 = r889 | 124u;
                   p2g_sv0 = 157;
                 } else {
                   // 1428: setp.eq.s16 	%p145, %rs19, 3;
-                  int t660;
-                  int t661;
-                  t660 = bitfieldExtract(int(rs19), 0, 16); t661 = 3;
-                  bool t662;
-                  t662 = t660 == t661;
-                  p145 = t662;
-                  if (p145) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1568: setp.eq.s32 	%p149, %r179, 0;
-                    int t663;
-                    int t664;
-                    t663 = int(r179); t664 = 0;
-                    bool t665;
-                    t665 = t663 == t664;
-                    p149 = t665;
                     // 1569: selp.b32 	%r886, 1, %r179, %p149;
-                    r886 = p149 ? 1u : r179;
                     // 1570: or.b32  	%r1242, %r886, %r1242;
-                    r1242 = r886 | r1242;
+                    r1242 = ((int(r179) == 0) ? 1u : r179) | r1242;
                     p2g_sv0 = 157;
                   } else {
                     // 1431: setp.ne.s16 	%p146, %rs19, 4;
-                    int t666;
-                    int t667;
-                    t666 = bitfieldExtract(int(rs19), 0, 16); t667 = 4;
-                    bool t668;
-                    t668 = t666 != t667;
-                    p146 = t668;
-                    if (p146) {
+                    if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 142;
                     } else {
                       // 1434: or.b32  	%r1242, %r1242, 119;
@@ -4339,23 +2495,11 @@ void main() {
                 }
               } else {
                 // 1513: setp.eq.s16 	%p147, %rs19, 0;
-                int t669;
-                int t670;
-                t669 = bitfieldExtract(int(rs19), 0, 16); t670 = 0;
-                bool t671;
-                t671 = t669 == t670;
-                p147 = t671;
-                if (p147) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 157;
                 } else {
                   // 1516: setp.eq.s16 	%p148, %rs19, 1;
-                  int t672;
-                  int t673;
-                  t672 = bitfieldExtract(int(rs19), 0, 16); t673 = 1;
-                  bool t674;
-                  t674 = t672 == t673;
-                  p148 = t674;
-                  if (p148) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1521: or.b32  	%r1242, %r1242, 120;
                     r1242 = r1242 | 120u;
                     p2g_sv0 = 157;
@@ -4378,96 +2522,49 @@ void main() {
             }
           } else {
             // 1693: setp.ne.s16 	%p139, %rs4, 5;
-            int t675;
-            int t676;
-            t675 = bitfieldExtract(int(rs4), 0, 16); t676 = 5;
-            bool t677;
-            t677 = t675 != t676;
-            p139 = t677;
-            if (p139) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 155;
             } else {
               // 1696: mul.wide.u32 	%rd115, %r177, -858993459;
-              rd115 = uint64_t(r177) * uint64_t(0xCCCCCCCDu);
               // 1697: shr.u64 	%rd116, %rd115, 34;
-              uint t678;
-              t678 = 34u;
-              rd116 = (t678 >= 64u ? 0ul : rd115 >> t678);
               // 1698: cvt.u32.u64 	%r877, %rd116;
-              uint64_t t679;
-              t679 = uint64_t(rd116);
-              r877 = uint(uint64_t(t679));
+              uint64_t t67 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1699: mul.lo.s32 	%r878, %r877, 5;
-              r878 = uint(int(r877) * 5);
               // 1700: sub.s32 	%r879, %r177, %r878;
-              r879 = uint(int(r177) - int(r878));
               // 1701: add.s32 	%r1241, %r879, 5;
-              r1241 = uint(int(r879) + 5);
+              r1241 = uint(int(uint(int(r177) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 5);
               p2g_sv0 = 156;
             }
           }
         }
       } else {
         // 1705: setp.eq.s16 	%p140, %rs4, 0;
-        int t680;
-        int t681;
-        t680 = bitfieldExtract(int(rs4), 0, 16); t681 = 0;
-        bool t682;
-        t682 = t680 == t681;
-        p140 = t682;
-        if (p140) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1737: mul.wide.u32 	%rd123, %r177, 613566757;
-          rd123 = uint64_t(r177) * uint64_t(0x24924925u);
           // 1738: shr.u64 	%rd124, %rd123, 32;
-          uint t683;
-          t683 = 32u;
-          rd124 = (t683 >= 64u ? 0ul : rd123 >> t683);
           // 1739: cvt.u32.u64 	%r893, %rd124;
-          uint64_t t684;
-          t684 = uint64_t(rd124);
-          r893 = uint(uint64_t(t684));
+          uint64_t t68 = uint64_t((uint64_t(r177) * uint64_t(0x24924925u)) >> 32u);
+          r893 = uint(uint64_t(t68));
           // 1740: sub.s32 	%r894, %r177, %r893;
-          r894 = uint(int(r177) - int(r893));
           // 1741: shr.u32 	%r895, %r894, 1;
-          uint t685;
-          t685 = 1u;
-          r895 = (t685 >= 32u ? 0u : r894 >> t685);
           // 1742: add.s32 	%r896, %r895, %r893;
-          r896 = uint(int(r895) + int(r893));
           // 1743: shr.u32 	%r897, %r896, 2;
-          uint t686;
-          t686 = 2u;
-          r897 = (t686 >= 32u ? 0u : r896 >> t686);
           // 1744: mul.lo.s32 	%r898, %r897, 7;
-          r898 = uint(int(r897) * 7);
+          r898 = uint(int(uint(int(uint(int(r177) - int(r893)) >> 1u) + int(r893)) >> 2u) * 7);
           // 1745: sub.s32 	%r899, %r177, %r898;
-          r899 = uint(int(r177) - int(r898));
           // 1746: add.s32 	%r1241, %r899, 4;
-          r1241 = uint(int(r899) + 4);
+          r1241 = uint(int(uint(int(r177) - int(r898))) + 4);
           p2g_sv0 = 156;
         } else {
           // 1708: setp.eq.s16 	%p141, %rs4, 1;
-          int t687;
-          int t688;
-          t687 = bitfieldExtract(int(rs4), 0, 16); t688 = 1;
-          bool t689;
-          t689 = t687 == t688;
-          p141 = t689;
-          if (p141) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1713: mul.wide.u32 	%rd121, %r177, -2004318071;
-            rd121 = uint64_t(r177) * uint64_t(0x88888889u);
             // 1714: shr.u64 	%rd122, %rd121, 35;
-            uint t690;
-            t690 = 35u;
-            rd122 = (t690 >= 64u ? 0ul : rd121 >> t690);
             // 1715: cvt.u32.u64 	%r891, %rd122;
-            uint64_t t691;
-            t691 = uint64_t(rd122);
-            r891 = uint(uint64_t(t691));
+            uint64_t t69 = uint64_t((uint64_t(r177) * uint64_t(0x88888889u)) >> 35u);
             // 1716: mul.lo.s32 	%r892, %r891, 15;
-            r892 = uint(int(r891) * 15);
             // 1717: sub.s32 	%r1241, %r177, %r892;
-            r1241 = uint(int(r177) - int(r892));
+            r1241 = uint(int(r177) - int(uint(int(uint(uint64_t(t69))) * 15)));
             p2g_sv0 = 156;
           } else {
             p2g_sv0 = 155;
@@ -4476,388 +2573,194 @@ void main() {
       }
       if (p2g_sv0 == 155) {
         // 1750: mul.wide.u32 	%rd125, %r177, -858993459;
-        rd125 = uint64_t(r177) * uint64_t(0xCCCCCCCDu);
         // 1751: shr.u64 	%rd126, %rd125, 34;
-        uint t692;
-        t692 = 34u;
-        rd126 = (t692 >= 64u ? 0ul : rd125 >> t692);
         // 1752: cvt.u32.u64 	%r900, %rd126;
-        uint64_t t693;
-        t693 = uint64_t(rd126);
-        r900 = uint(uint64_t(t693));
+        uint64_t t70 = uint64_t((uint64_t(r177) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1753: mul.lo.s32 	%r901, %r900, 5;
-        r901 = uint(int(r900) * 5);
         // 1754: sub.s32 	%r902, %r177, %r901;
-        r902 = uint(int(r177) - int(r901));
         // 1755: add.s32 	%r1241, %r902, 5;
-        r1241 = uint(int(r902) + 5);
+        r1241 = uint(int(uint(int(r177) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 5);
         p2g_sv0 = 156;
       }
       if (p2g_sv0 == 156) {
         // 1758: max.s32 	%r903, %r1241, 0;
-        r903 = uint(max(int(r1241), 0));
         // 1759: shl.b32 	%r904, %r903, 3;
-        uint t694;
-        t694 = 3u;
-        r904 = (t694 >= 32u ? 0u : r903 << t694);
         // 1760: or.b32  	%r905, %r179, %r1242;
         r905 = r179 | r1242;
         // 1761: or.b32  	%r1242, %r905, %r904;
-        r1242 = r905 | r904;
+        r1242 = r905 | (uint(max(int(r1241), 0)) << 3u);
       }
     }
     // 1764: add.s32 	%r196, %r175, 1;
     r196 = uint(int(r175) + 1);
     if (p74) {
       // 1769: shl.b32 	%r970, %r196, 6;
-      uint t695;
-      t695 = 6u;
-      r970 = (t695 >= 32u ? 0u : r196 << t695);
+      r970 = r196 << 6u;
       // 1770: and.b32  	%r971, %r970, 1792;
-      r971 = r970 & 1792u;
       // 1771: add.s32 	%r972, %r172, %r971;
-      r972 = uint(int(r172) + int(r971));
+      r972 = uint(int(r172) + int(r970 & 1792u));
       // 1772: shr.u32 	%r973, %r972, 16;
-      uint t696;
-      t696 = 16u;
-      r973 = (t696 >= 32u ? 0u : r972 >> t696);
       // 1773: xor.b32  	%r974, %r973, %r972;
-      r974 = r973 ^ r972;
       // 1774: mul.lo.s32 	%r975, %r974, 2146121005;
-      r975 = uint(int(r974) * 2146121005);
+      r975 = uint(int((r972 >> 16u) ^ r972) * 2146121005);
       // 1775: shr.u32 	%r976, %r975, 15;
-      uint t697;
-      t697 = 15u;
-      r976 = (t697 >= 32u ? 0u : r975 >> t697);
       // 1776: xor.b32  	%r977, %r976, %r975;
-      r977 = r976 ^ r975;
       // 1777: mul.lo.s32 	%r978, %r977, -2073254261;
-      r978 = uint(int(r977) * -2073254261);
+      r978 = uint(int((r975 >> 15u) ^ r975) * -2073254261);
       // 1778: shr.u32 	%r979, %r978, 16;
-      uint t698;
-      t698 = 16u;
-      r979 = (t698 >= 32u ? 0u : r978 >> t698);
       // 1779: xor.b32  	%r980, %r978, %r6;
       r980 = r978 ^ r6;
       // 1780: xor.b32  	%r981, %r980, %r979;
-      r981 = r980 ^ r979;
       // 1781: shr.u32 	%r982, %r980, 16;
-      uint t699;
-      t699 = 16u;
-      r982 = (t699 >= 32u ? 0u : r980 >> t699);
       // 1782: xor.b32  	%r983, %r981, %r982;
-      r983 = r981 ^ r982;
       // 1783: mul.lo.s32 	%r984, %r983, 2146121005;
-      r984 = uint(int(r983) * 2146121005);
+      r984 = uint(int((r980 ^ (r978 >> 16u)) ^ (r980 >> 16u)) * 2146121005);
       // 1784: shr.u32 	%r985, %r984, 15;
-      uint t700;
-      t700 = 15u;
-      r985 = (t700 >= 32u ? 0u : r984 >> t700);
       // 1785: xor.b32  	%r986, %r985, %r984;
-      r986 = r985 ^ r984;
       // 1786: mul.lo.s32 	%r987, %r986, -2073254261;
-      r987 = uint(int(r986) * -2073254261);
+      r987 = uint(int((r984 >> 15u) ^ r984) * -2073254261);
       // 1787: shr.u32 	%r988, %r987, 16;
-      uint t701;
-      t701 = 16u;
-      r988 = (t701 >= 32u ? 0u : r987 >> t701);
       // 1788: xor.b32  	%r989, %r988, %r987;
-      r989 = r988 ^ r987;
+      r989 = (r987 >> 16u) ^ r987;
       // 1789: xor.b32  	%r990, %r989, -1515870811;
       r990 = r989 ^ 0xA5A5A5A5u;
       // 1790: shr.u32 	%r991, %r990, 16;
-      uint t702;
-      t702 = 16u;
-      r991 = (t702 >= 32u ? 0u : r990 >> t702);
       // 1791: xor.b32  	%r992, %r991, %r990;
-      r992 = r991 ^ r990;
       // 1792: mul.lo.s32 	%r993, %r992, 2146121005;
-      r993 = uint(int(r992) * 2146121005);
+      r993 = uint(int((r990 >> 16u) ^ r990) * 2146121005);
       // 1793: shr.u32 	%r994, %r993, 15;
-      uint t703;
-      t703 = 15u;
-      r994 = (t703 >= 32u ? 0u : r993 >> t703);
       // 1794: xor.b32  	%r995, %r994, %r993;
-      r995 = r994 ^ r993;
       // 1795: mul.lo.s32 	%r996, %r995, -2073254261;
-      r996 = uint(int(r995) * -2073254261);
+      r996 = uint(int((r993 >> 15u) ^ r993) * -2073254261);
       // 1796: shr.u32 	%r997, %r996, 16;
-      uint t704;
-      t704 = 16u;
-      r997 = (t704 >= 32u ? 0u : r996 >> t704);
       // 1797: xor.b32  	%r998, %r997, %r996;
-      r998 = r997 ^ r996;
+      r998 = (r996 >> 16u) ^ r996;
       // 1798: and.b32  	%r999, %r989, 1;
-      r999 = r989 & 1u;
       // 1799: shr.u32 	%r1000, %r989, 1;
-      uint t705;
-      t705 = 1u;
-      r1000 = (t705 >= 32u ? 0u : r989 >> t705);
       // 1800: and.b32  	%r1001, %r1000, 7;
-      r1001 = r1000 & 7u;
       // 1801: mul.wide.u32 	%rd141, %r998, -858993459;
-      rd141 = uint64_t(r998) * uint64_t(0xCCCCCCCDu);
       // 1802: shr.u64 	%rd142, %rd141, 34;
-      uint t706;
-      t706 = 34u;
-      rd142 = (t706 >= 64u ? 0ul : rd141 >> t706);
       // 1803: cvt.u32.u64 	%r1002, %rd142;
-      uint64_t t707;
-      t707 = uint64_t(rd142);
-      r1002 = uint(uint64_t(t707));
+      uint64_t t71 = uint64_t((uint64_t(r998) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1804: mul.lo.s32 	%r1003, %r1002, 5;
-      r1003 = uint(int(r1002) * 5);
       // 1805: sub.s32 	%r1004, %r998, %r1003;
-      r1004 = uint(int(r998) - int(r1003));
       // 1806: shl.b32 	%r1005, %r1004, 3;
-      uint t708;
-      t708 = 3u;
-      r1005 = (t708 >= 32u ? 0u : r1004 << t708);
       // 1807: add.s32 	%r1006, %r1005, 40;
-      r1006 = uint(int(r1005) + 40);
+      r1006 = uint(int(uint(int(r998) - int(uint(int(uint(uint64_t(t71))) * 5))) << 3u) + 40);
       // 1808: bfi.b32 	%r1007, %r999, %r1001, 7, 1;
-      r1007 = p2g_bfi_32(r999, r1001, 7u, 1u);
       // 1809: or.b32  	%r1008, %r1007, %r1006;
-      r1008 = r1007 | r1006;
       // 1810: add.s32 	%r1009, %r173, %r970;
       r1009 = uint(int(r173) + int(r970));
       // 1811: shr.u32 	%r1010, %r1009, 16;
-      uint t709;
-      t709 = 16u;
-      r1010 = (t709 >= 32u ? 0u : r1009 >> t709);
       // 1812: xor.b32  	%r1011, %r1010, %r1009;
-      r1011 = r1010 ^ r1009;
       // 1813: mul.lo.s32 	%r1012, %r1011, 2146121005;
-      r1012 = uint(int(r1011) * 2146121005);
+      r1012 = uint(int((r1009 >> 16u) ^ r1009) * 2146121005);
       // 1814: shr.u32 	%r1013, %r1012, 15;
-      uint t710;
-      t710 = 15u;
-      r1013 = (t710 >= 32u ? 0u : r1012 >> t710);
       // 1815: xor.b32  	%r1014, %r1013, %r1012;
-      r1014 = r1013 ^ r1012;
       // 1816: mul.lo.s32 	%r1015, %r1014, -2073254261;
-      r1015 = uint(int(r1014) * -2073254261);
+      r1015 = uint(int((r1012 >> 15u) ^ r1012) * -2073254261);
       // 1817: shr.u32 	%r1016, %r1015, 16;
-      uint t711;
-      t711 = 16u;
-      r1016 = (t711 >= 32u ? 0u : r1015 >> t711);
       // 1818: xor.b32  	%r1017, %r1016, %r1015;
-      r1017 = r1016 ^ r1015;
       // 1819: and.b32  	%r1018, %r1017, 3;
-      r1018 = r1017 & 3u;
       // 1820: xor.b32  	%r1244, %r1008, %r1018;
-      r1244 = r1008 ^ r1018;
+      r1244 = (p2g_bfi_32((r989 & 1u), ((r989 >> 1u) & 7u), 7u, 1u) | r1006) ^ (((r1015 >> 16u) ^ r1015) & 3u);
     } else {
       // 1824: shl.b32 	%r912, %r196, 6;
-      uint t712;
-      t712 = 6u;
-      r912 = (t712 >= 32u ? 0u : r196 << t712);
       // 1825: add.s32 	%r913, %r172, %r912;
-      r913 = uint(int(r172) + int(r912));
+      r913 = uint(int(r172) + int(r196 << 6u));
       // 1826: shr.u32 	%r914, %r913, 16;
-      uint t713;
-      t713 = 16u;
-      r914 = (t713 >= 32u ? 0u : r913 >> t713);
       // 1827: xor.b32  	%r915, %r914, %r913;
-      r915 = r914 ^ r913;
       // 1828: mul.lo.s32 	%r916, %r915, 2146121005;
-      r916 = uint(int(r915) * 2146121005);
+      r916 = uint(int((r913 >> 16u) ^ r913) * 2146121005);
       // 1829: shr.u32 	%r917, %r916, 15;
-      uint t714;
-      t714 = 15u;
-      r917 = (t714 >= 32u ? 0u : r916 >> t714);
       // 1830: xor.b32  	%r918, %r917, %r916;
-      r918 = r917 ^ r916;
       // 1831: mul.lo.s32 	%r919, %r918, -2073254261;
-      r919 = uint(int(r918) * -2073254261);
+      r919 = uint(int((r916 >> 15u) ^ r916) * -2073254261);
       // 1832: shr.u32 	%r920, %r919, 16;
-      uint t715;
-      t715 = 16u;
-      r920 = (t715 >= 32u ? 0u : r919 >> t715);
       // 1833: xor.b32  	%r921, %r919, %r6;
       r921 = r919 ^ r6;
       // 1834: xor.b32  	%r922, %r921, %r920;
-      r922 = r921 ^ r920;
       // 1835: shr.u32 	%r923, %r921, 16;
-      uint t716;
-      t716 = 16u;
-      r923 = (t716 >= 32u ? 0u : r921 >> t716);
       // 1836: xor.b32  	%r924, %r922, %r923;
-      r924 = r922 ^ r923;
       // 1837: mul.lo.s32 	%r925, %r924, 2146121005;
-      r925 = uint(int(r924) * 2146121005);
+      r925 = uint(int((r921 ^ (r919 >> 16u)) ^ (r921 >> 16u)) * 2146121005);
       // 1838: shr.u32 	%r926, %r925, 15;
-      uint t717;
-      t717 = 15u;
-      r926 = (t717 >= 32u ? 0u : r925 >> t717);
       // 1839: xor.b32  	%r927, %r926, %r925;
-      r927 = r926 ^ r925;
       // 1840: mul.lo.s32 	%r928, %r927, -2073254261;
-      r928 = uint(int(r927) * -2073254261);
+      r928 = uint(int((r925 >> 15u) ^ r925) * -2073254261);
       // 1841: shr.u32 	%r929, %r928, 16;
-      uint t718;
-      t718 = 16u;
-      r929 = (t718 >= 32u ? 0u : r928 >> t718);
       // 1842: xor.b32  	%r930, %r929, %r928;
-      r930 = r929 ^ r928;
+      r930 = (r928 >> 16u) ^ r928;
       // 1843: xor.b32  	%r931, %r930, -1515870811;
       r931 = r930 ^ 0xA5A5A5A5u;
       // 1844: shr.u32 	%r932, %r931, 16;
-      uint t719;
-      t719 = 16u;
-      r932 = (t719 >= 32u ? 0u : r931 >> t719);
       // 1845: xor.b32  	%r933, %r932, %r931;
-      r933 = r932 ^ r931;
       // 1846: mul.lo.s32 	%r934, %r933, 2146121005;
-      r934 = uint(int(r933) * 2146121005);
+      r934 = uint(int((r931 >> 16u) ^ r931) * 2146121005);
       // 1847: shr.u32 	%r935, %r934, 15;
-      uint t720;
-      t720 = 15u;
-      r935 = (t720 >= 32u ? 0u : r934 >> t720);
       // 1848: xor.b32  	%r936, %r935, %r934;
-      r936 = r935 ^ r934;
       // 1849: mul.lo.s32 	%r937, %r936, -2073254261;
-      r937 = uint(int(r936) * -2073254261);
+      r937 = uint(int((r934 >> 15u) ^ r934) * -2073254261);
       // 1850: shr.u32 	%r938, %r937, 16;
-      uint t721;
-      t721 = 16u;
-      r938 = (t721 >= 32u ? 0u : r937 >> t721);
       // 1851: xor.b32  	%r197, %r938, %r937;
-      r197 = r938 ^ r937;
+      r197 = (r937 >> 16u) ^ r937;
       // 1852: shl.b32 	%r939, %r930, 7;
-      uint t722;
-      t722 = 7u;
-      r939 = (t722 >= 32u ? 0u : r930 << t722);
       // 1853: and.b32  	%r1244, %r939, 128;
-      r1244 = r939 & 128u;
+      r1244 = (r930 << 7u) & 128u;
       // 1854: shr.u32 	%r940, %r930, 1;
-      uint t723;
-      t723 = 1u;
-      r940 = (t723 >= 32u ? 0u : r930 >> t723);
       // 1855: and.b32  	%r199, %r940, 7;
-      r199 = r940 & 7u;
+      r199 = (r930 >> 1u) & 7u;
       if (p19) {
         // 1860: setp.eq.s16 	%p152, %rs4, 2;
-        int t724;
-        int t725;
-        t724 = bitfieldExtract(int(rs4), 0, 16); t725 = 2;
-        bool t726;
-        t726 = t724 == t725;
-        p152 = t726;
-        if (p152) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1894: and.b32  	%r1244, %r197, 255;
           r1244 = r197 & 255u;
           p2g_sv0 = 168;
         } else {
           // 1863: setp.eq.s16 	%p153, %rs4, 3;
-          int t727;
-          int t728;
-          t727 = bitfieldExtract(int(rs4), 0, 16); t728 = 3;
-          bool t729;
-          t729 = t727 == t728;
-          p153 = t729;
-          if (p153) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1898: mul.wide.u32 	%rd131, %r197, -858993459;
-            rd131 = uint64_t(r197) * uint64_t(0xCCCCCCCDu);
             // 1899: shr.u64 	%rd132, %rd131, 34;
-            uint t730;
-            t730 = 34u;
-            rd132 = (t730 >= 64u ? 0ul : rd131 >> t730);
             // 1900: cvt.u32.u64 	%r944, %rd132;
-            uint64_t t731;
-            t731 = uint64_t(rd132);
-            r944 = uint(uint64_t(t731));
+            uint64_t t72 = uint64_t((uint64_t(r197) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1901: mul.lo.s32 	%r945, %r944, 5;
-            r945 = uint(int(r944) * 5);
             // 1902: sub.s32 	%r201, %r197, %r945;
-            r201 = uint(int(r197) - int(r945));
+            r201 = uint(int(r197) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1903: setp.eq.s32 	%p157, %r201, 0;
-            int t732;
-            int t733;
-            t732 = int(r201); t733 = 0;
-            bool t734;
-            t734 = t732 == t733;
-            p157 = t734;
-            if (p157) {
+            if (int(r201) == 0) {
               // 1438: shr.u32 	%r946, %r197, 8;
-              uint t735;
-              t735 = 8u;
-              r946 = (t735 >= 32u ? 0u : r197 >> t735);
+              r946 = r197 >> 8u;
               // 1439: mul.wide.u32 	%rd133, %r946, -1431655765;
-              rd133 = uint64_t(r946) * uint64_t(0xAAAAAAABu);
               // 1440: shr.u64 	%rd134, %rd133, 34;
-              uint t736;
-              t736 = 34u;
-              rd134 = (t736 >= 64u ? 0ul : rd133 >> t736);
               // 1441: cvt.u32.u64 	%r947, %rd134;
-              uint64_t t737;
-              t737 = uint64_t(rd134);
-              r947 = uint(uint64_t(t737));
+              uint64_t t73 = uint64_t((uint64_t(r946) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1442: mul.lo.s32 	%r948, %r947, 6;
-              r948 = uint(int(r947) * 6);
               // 1443: sub.s32 	%r949, %r946, %r948;
-              r949 = uint(int(r946) - int(r948));
               // 1444: cvt.u16.u32 	%rs21, %r949;
-              uint64_t t738;
-              t738 = uint64_t(r949);
-              rs21 = (uint(uint64_t(t738)) & 65535u);
+              uint64_t t74 = uint64_t(uint(int(r946) - int(uint(int(uint(uint64_t(t73))) * 6))));
+              rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1445: setp.gt.s16 	%p158, %rs21, 1;
-              int t739;
-              int t740;
-              t739 = bitfieldExtract(int(rs21), 0, 16); t740 = 1;
-              bool t741;
-              t741 = t739 > t740;
-              p158 = t741;
-              if (p158) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1450: setp.eq.s16 	%p159, %rs21, 2;
-                int t742;
-                int t743;
-                t742 = bitfieldExtract(int(rs21), 0, 16); t743 = 2;
-                bool t744;
-                t744 = t742 == t743;
-                p159 = t744;
-                if (p159) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1574: shr.u32 	%r951, %r197, 12;
-                  uint t745;
-                  t745 = 12u;
-                  r951 = (t745 >= 32u ? 0u : r197 >> t745);
                   // 1575: and.b32  	%r952, %r951, 1;
-                  r952 = r951 & 1u;
                   // 1576: or.b32  	%r953, %r1244, %r952;
-                  r953 = r1244 | r952;
+                  r953 = r1244 | ((r197 >> 12u) & 1u);
                   // 1577: or.b32  	%r1244, %r953, 124;
                   r1244 = r953 | 124u;
                   p2g_sv0 = 168;
                 } else {
                   // 1453: setp.eq.s16 	%p160, %rs21, 3;
-                  int t746;
-                  int t747;
-                  t746 = bitfieldExtract(int(rs21), 0, 16); t747 = 3;
-                  bool t748;
-                  t748 = t746 == t747;
-                  p160 = t748;
-                  if (p160) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1581: setp.eq.s32 	%p164, %r199, 0;
-                    int t749;
-                    int t750;
-                    t749 = int(r199); t750 = 0;
-                    bool t751;
-                    t751 = t749 == t750;
-                    p164 = t751;
                     // 1582: selp.b32 	%r950, 1, %r199, %p164;
-                    r950 = p164 ? 1u : r199;
                     // 1583: or.b32  	%r1244, %r950, %r1244;
-                    r1244 = r950 | r1244;
+                    r1244 = ((int(r199) == 0) ? 1u : r199) | r1244;
                     p2g_sv0 = 168;
                   } else {
                     // 1456: setp.ne.s16 	%p161, %rs21, 4;
-                    int t752;
-                    int t753;
-                    t752 = bitfieldExtract(int(rs21), 0, 16); t753 = 4;
-                    bool t754;
-                    t754 = t752 != t753;
-                    p161 = t754;
-                    if (p161) {
+                    if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 143;
                     } else {
                       // 1459: or.b32  	%r1244, %r1244, 119;
@@ -4868,23 +2771,11 @@ void main() {
                 }
               } else {
                 // 1525: setp.eq.s16 	%p162, %rs21, 0;
-                int t755;
-                int t756;
-                t755 = bitfieldExtract(int(rs21), 0, 16); t756 = 0;
-                bool t757;
-                t757 = t755 == t756;
-                p162 = t757;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 168;
                 } else {
                   // 1528: setp.eq.s16 	%p163, %rs21, 1;
-                  int t758;
-                  int t759;
-                  t758 = bitfieldExtract(int(rs21), 0, 16); t759 = 1;
-                  bool t760;
-                  t760 = t758 == t759;
-                  p163 = t760;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1533: or.b32  	%r1244, %r1244, 120;
                     r1244 = r1244 | 120u;
                     p2g_sv0 = 168;
@@ -4907,96 +2798,49 @@ void main() {
             }
           } else {
             // 1866: setp.ne.s16 	%p154, %rs4, 5;
-            int t761;
-            int t762;
-            t761 = bitfieldExtract(int(rs4), 0, 16); t762 = 5;
-            bool t763;
-            t763 = t761 != t762;
-            p154 = t763;
-            if (p154) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 166;
             } else {
               // 1869: mul.wide.u32 	%rd129, %r197, -858993459;
-              rd129 = uint64_t(r197) * uint64_t(0xCCCCCCCDu);
               // 1870: shr.u64 	%rd130, %rd129, 34;
-              uint t764;
-              t764 = 34u;
-              rd130 = (t764 >= 64u ? 0ul : rd129 >> t764);
               // 1871: cvt.u32.u64 	%r941, %rd130;
-              uint64_t t765;
-              t765 = uint64_t(rd130);
-              r941 = uint(uint64_t(t765));
+              uint64_t t75 = uint64_t((uint64_t(r197) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1872: mul.lo.s32 	%r942, %r941, 5;
-              r942 = uint(int(r941) * 5);
               // 1873: sub.s32 	%r943, %r197, %r942;
-              r943 = uint(int(r197) - int(r942));
               // 1874: add.s32 	%r1243, %r943, 5;
-              r1243 = uint(int(r943) + 5);
+              r1243 = uint(int(uint(int(r197) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 5);
               p2g_sv0 = 167;
             }
           }
         }
       } else {
         // 1878: setp.eq.s16 	%p155, %rs4, 0;
-        int t766;
-        int t767;
-        t766 = bitfieldExtract(int(rs4), 0, 16); t767 = 0;
-        bool t768;
-        t768 = t766 == t767;
-        p155 = t768;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1910: mul.wide.u32 	%rd137, %r197, 613566757;
-          rd137 = uint64_t(r197) * uint64_t(0x24924925u);
           // 1911: shr.u64 	%rd138, %rd137, 32;
-          uint t769;
-          t769 = 32u;
-          rd138 = (t769 >= 64u ? 0ul : rd137 >> t769);
           // 1912: cvt.u32.u64 	%r957, %rd138;
-          uint64_t t770;
-          t770 = uint64_t(rd138);
-          r957 = uint(uint64_t(t770));
+          uint64_t t76 = uint64_t((uint64_t(r197) * uint64_t(0x24924925u)) >> 32u);
+          r957 = uint(uint64_t(t76));
           // 1913: sub.s32 	%r958, %r197, %r957;
-          r958 = uint(int(r197) - int(r957));
           // 1914: shr.u32 	%r959, %r958, 1;
-          uint t771;
-          t771 = 1u;
-          r959 = (t771 >= 32u ? 0u : r958 >> t771);
           // 1915: add.s32 	%r960, %r959, %r957;
-          r960 = uint(int(r959) + int(r957));
           // 1916: shr.u32 	%r961, %r960, 2;
-          uint t772;
-          t772 = 2u;
-          r961 = (t772 >= 32u ? 0u : r960 >> t772);
           // 1917: mul.lo.s32 	%r962, %r961, 7;
-          r962 = uint(int(r961) * 7);
+          r962 = uint(int(uint(int(uint(int(r197) - int(r957)) >> 1u) + int(r957)) >> 2u) * 7);
           // 1918: sub.s32 	%r963, %r197, %r962;
-          r963 = uint(int(r197) - int(r962));
           // 1919: add.s32 	%r1243, %r963, 4;
-          r1243 = uint(int(r963) + 4);
+          r1243 = uint(int(uint(int(r197) - int(r962))) + 4);
           p2g_sv0 = 167;
         } else {
           // 1881: setp.eq.s16 	%p156, %rs4, 1;
-          int t773;
-          int t774;
-          t773 = bitfieldExtract(int(rs4), 0, 16); t774 = 1;
-          bool t775;
-          t775 = t773 == t774;
-          p156 = t775;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1886: mul.wide.u32 	%rd135, %r197, -2004318071;
-            rd135 = uint64_t(r197) * uint64_t(0x88888889u);
             // 1887: shr.u64 	%rd136, %rd135, 35;
-            uint t776;
-            t776 = 35u;
-            rd136 = (t776 >= 64u ? 0ul : rd135 >> t776);
             // 1888: cvt.u32.u64 	%r955, %rd136;
-            uint64_t t777;
-            t777 = uint64_t(rd136);
-            r955 = uint(uint64_t(t777));
+            uint64_t t77 = uint64_t((uint64_t(r197) * uint64_t(0x88888889u)) >> 35u);
             // 1889: mul.lo.s32 	%r956, %r955, 15;
-            r956 = uint(int(r955) * 15);
             // 1890: sub.s32 	%r1243, %r197, %r956;
-            r1243 = uint(int(r197) - int(r956));
+            r1243 = uint(int(r197) - int(uint(int(uint(uint64_t(t77))) * 15)));
             p2g_sv0 = 167;
           } else {
             p2g_sv0 = 166;
@@ -5005,143 +2849,79 @@ void main() {
       }
       if (p2g_sv0 == 166) {
         // 1923: mul.wide.u32 	%rd139, %r197, -858993459;
-        rd139 = uint64_t(r197) * uint64_t(0xCCCCCCCDu);
         // 1924: shr.u64 	%rd140, %rd139, 34;
-        uint t778;
-        t778 = 34u;
-        rd140 = (t778 >= 64u ? 0ul : rd139 >> t778);
         // 1925: cvt.u32.u64 	%r964, %rd140;
-        uint64_t t779;
-        t779 = uint64_t(rd140);
-        r964 = uint(uint64_t(t779));
+        uint64_t t78 = uint64_t((uint64_t(r197) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1926: mul.lo.s32 	%r965, %r964, 5;
-        r965 = uint(int(r964) * 5);
         // 1927: sub.s32 	%r966, %r197, %r965;
-        r966 = uint(int(r197) - int(r965));
         // 1928: add.s32 	%r1243, %r966, 5;
-        r1243 = uint(int(r966) + 5);
+        r1243 = uint(int(uint(int(r197) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 5);
         p2g_sv0 = 167;
       }
       if (p2g_sv0 == 167) {
         // 1931: max.s32 	%r967, %r1243, 0;
-        r967 = uint(max(int(r1243), 0));
         // 1932: shl.b32 	%r968, %r967, 3;
-        uint t780;
-        t780 = 3u;
-        r968 = (t780 >= 32u ? 0u : r967 << t780);
         // 1933: or.b32  	%r969, %r199, %r1244;
         r969 = r199 | r1244;
         // 1934: or.b32  	%r1244, %r969, %r968;
-        r1244 = r969 | r968;
+        r1244 = r969 | (uint(max(int(r1243), 0)) << 3u);
       }
     }
     // 1937: add.s32 	%r1019, %r2, %r176;
-    r1019 = uint(int(r2) + int(r176));
     // 1938: add.s32 	%r1020, %r1019, 5373351;
-    r1020 = uint(int(r1019) + 5373351);
+    r1020 = uint(int(uint(int(r2) + int(r176))) + 5373351);
     // 1939: shr.u32 	%r1021, %r1020, 16;
-    uint t781;
-    t781 = 16u;
-    r1021 = (t781 >= 32u ? 0u : r1020 >> t781);
     // 1940: xor.b32  	%r1022, %r1021, %r1020;
-    r1022 = r1021 ^ r1020;
     // 1941: mul.lo.s32 	%r1023, %r1022, 2146121005;
-    r1023 = uint(int(r1022) * 2146121005);
+    r1023 = uint(int((r1020 >> 16u) ^ r1020) * 2146121005);
     // 1942: shr.u32 	%r1024, %r1023, 15;
-    uint t782;
-    t782 = 15u;
-    r1024 = (t782 >= 32u ? 0u : r1023 >> t782);
     // 1943: xor.b32  	%r1025, %r1024, %r1023;
-    r1025 = r1024 ^ r1023;
     // 1944: mul.lo.s32 	%r1026, %r1025, -2073254261;
-    r1026 = uint(int(r1025) * -2073254261);
+    r1026 = uint(int((r1023 >> 15u) ^ r1023) * -2073254261);
     // 1945: shr.u32 	%r1027, %r1026, 16;
-    uint t783;
-    t783 = 16u;
-    r1027 = (t783 >= 32u ? 0u : r1026 >> t783);
     // 1946: xor.b32  	%r1028, %r1026, %r6;
     r1028 = r1026 ^ r6;
     // 1947: xor.b32  	%r1029, %r1028, %r1027;
-    r1029 = r1028 ^ r1027;
     // 1948: shr.u32 	%r1030, %r1028, 16;
-    uint t784;
-    t784 = 16u;
-    r1030 = (t784 >= 32u ? 0u : r1028 >> t784);
     // 1949: xor.b32  	%r1031, %r1029, %r1030;
-    r1031 = r1029 ^ r1030;
     // 1950: mul.lo.s32 	%r1032, %r1031, 2146121005;
-    r1032 = uint(int(r1031) * 2146121005);
+    r1032 = uint(int((r1028 ^ (r1026 >> 16u)) ^ (r1028 >> 16u)) * 2146121005);
     // 1951: shr.u32 	%r1033, %r1032, 15;
-    uint t785;
-    t785 = 15u;
-    r1033 = (t785 >= 32u ? 0u : r1032 >> t785);
     // 1952: xor.b32  	%r1034, %r1033, %r1032;
-    r1034 = r1033 ^ r1032;
     // 1953: mul.lo.s32 	%r1035, %r1034, -2073254261;
-    r1035 = uint(int(r1034) * -2073254261);
+    r1035 = uint(int((r1032 >> 15u) ^ r1032) * -2073254261);
     // 1954: shr.u32 	%r1036, %r1035, 16;
-    uint t786;
-    t786 = 16u;
-    r1036 = (t786 >= 32u ? 0u : r1035 >> t786);
     // 1955: xor.b32  	%r1037, %r1036, %r1035;
-    r1037 = r1036 ^ r1035;
+    r1037 = (r1035 >> 16u) ^ r1035;
     // 1956: xor.b32  	%r1038, %r1037, -1515870811;
     r1038 = r1037 ^ 0xA5A5A5A5u;
     // 1957: shr.u32 	%r1039, %r1038, 16;
-    uint t787;
-    t787 = 16u;
-    r1039 = (t787 >= 32u ? 0u : r1038 >> t787);
     // 1958: xor.b32  	%r1040, %r1039, %r1038;
-    r1040 = r1039 ^ r1038;
     // 1959: mul.lo.s32 	%r1041, %r1040, 2146121005;
-    r1041 = uint(int(r1040) * 2146121005);
+    r1041 = uint(int((r1038 >> 16u) ^ r1038) * 2146121005);
     // 1960: shr.u32 	%r1042, %r1041, 15;
-    uint t788;
-    t788 = 15u;
-    r1042 = (t788 >= 32u ? 0u : r1041 >> t788);
     // 1961: xor.b32  	%r1043, %r1042, %r1041;
-    r1043 = r1042 ^ r1041;
     // 1962: mul.lo.s32 	%r1044, %r1043, -2073254261;
-    r1044 = uint(int(r1043) * -2073254261);
+    r1044 = uint(int((r1041 >> 15u) ^ r1041) * -2073254261);
     // 1963: shr.u32 	%r1045, %r1044, 16;
-    uint t789;
-    t789 = 16u;
-    r1045 = (t789 >= 32u ? 0u : r1044 >> t789);
     // 1964: xor.b32  	%r216, %r1045, %r1044;
-    r216 = r1045 ^ r1044;
+    r216 = (r1044 >> 16u) ^ r1044;
     // 1965: shl.b32 	%r1046, %r1037, 7;
-    uint t790;
-    t790 = 7u;
-    r1046 = (t790 >= 32u ? 0u : r1037 << t790);
     // 1966: and.b32  	%r1246, %r1046, 128;
-    r1246 = r1046 & 128u;
+    r1246 = (r1037 << 7u) & 128u;
     // 1967: shr.u32 	%r1047, %r1037, 1;
-    uint t791;
-    t791 = 1u;
-    r1047 = (t791 >= 32u ? 0u : r1037 >> t791);
     // 1968: and.b32  	%r218, %r1047, 7;
-    r218 = r1047 & 7u;
+    r218 = (r1037 >> 1u) & 7u;
     if (p74) {
       // 1973: mul.wide.u32 	%rd155, %r216, -858993459;
-      rd155 = uint64_t(r216) * uint64_t(0xCCCCCCCDu);
       // 1974: shr.u64 	%rd156, %rd155, 34;
-      uint t792;
-      t792 = 34u;
-      rd156 = (t792 >= 64u ? 0ul : rd155 >> t792);
       // 1975: cvt.u32.u64 	%r1077, %rd156;
-      uint64_t t793;
-      t793 = uint64_t(rd156);
-      r1077 = uint(uint64_t(t793));
+      uint64_t t79 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1976: mul.lo.s32 	%r1078, %r1077, 5;
-      r1078 = uint(int(r1077) * 5);
       // 1977: sub.s32 	%r1079, %r216, %r1078;
-      r1079 = uint(int(r216) - int(r1078));
       // 1978: shl.b32 	%r1080, %r1079, 3;
-      uint t794;
-      t794 = 3u;
-      r1080 = (t794 >= 32u ? 0u : r1079 << t794);
       // 1979: add.s32 	%r1081, %r1080, 40;
-      r1081 = uint(int(r1080) + 40);
+      r1081 = uint(int(uint(int(r216) - int(uint(int(uint(uint64_t(t79))) * 5))) << 3u) + 40);
       // 1980: or.b32  	%r1082, %r218, %r1246;
       r1082 = r218 | r1246;
       // 1981: or.b32  	%r1246, %r1082, %r1081;
@@ -5149,126 +2929,55 @@ void main() {
     } else {
       if (p19) {
         // 1989: setp.eq.s16 	%p167, %rs4, 2;
-        int t795;
-        int t796;
-        t795 = bitfieldExtract(int(rs4), 0, 16); t796 = 2;
-        bool t797;
-        t797 = t795 == t796;
-        p167 = t797;
-        if (p167) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2023: and.b32  	%r1246, %r216, 255;
           r1246 = r216 & 255u;
           p2g_sv0 = 179;
         } else {
           // 1992: setp.eq.s16 	%p168, %rs4, 3;
-          int t798;
-          int t799;
-          t798 = bitfieldExtract(int(rs4), 0, 16); t799 = 3;
-          bool t800;
-          t800 = t798 == t799;
-          p168 = t800;
-          if (p168) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2027: mul.wide.u32 	%rd145, %r216, -858993459;
-            rd145 = uint64_t(r216) * uint64_t(0xCCCCCCCDu);
             // 2028: shr.u64 	%rd146, %rd145, 34;
-            uint t801;
-            t801 = 34u;
-            rd146 = (t801 >= 64u ? 0ul : rd145 >> t801);
             // 2029: cvt.u32.u64 	%r1051, %rd146;
-            uint64_t t802;
-            t802 = uint64_t(rd146);
-            r1051 = uint(uint64_t(t802));
+            uint64_t t80 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2030: mul.lo.s32 	%r1052, %r1051, 5;
-            r1052 = uint(int(r1051) * 5);
             // 2031: sub.s32 	%r220, %r216, %r1052;
-            r220 = uint(int(r216) - int(r1052));
+            r220 = uint(int(r216) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2032: setp.eq.s32 	%p172, %r220, 0;
-            int t803;
-            int t804;
-            t803 = int(r220); t804 = 0;
-            bool t805;
-            t805 = t803 == t804;
-            p172 = t805;
-            if (p172) {
+            if (int(r220) == 0) {
               // 1463: shr.u32 	%r1053, %r216, 8;
-              uint t806;
-              t806 = 8u;
-              r1053 = (t806 >= 32u ? 0u : r216 >> t806);
+              r1053 = r216 >> 8u;
               // 1464: mul.wide.u32 	%rd147, %r1053, -1431655765;
-              rd147 = uint64_t(r1053) * uint64_t(0xAAAAAAABu);
               // 1465: shr.u64 	%rd148, %rd147, 34;
-              uint t807;
-              t807 = 34u;
-              rd148 = (t807 >= 64u ? 0ul : rd147 >> t807);
               // 1466: cvt.u32.u64 	%r1054, %rd148;
-              uint64_t t808;
-              t808 = uint64_t(rd148);
-              r1054 = uint(uint64_t(t808));
+              uint64_t t81 = uint64_t((uint64_t(r1053) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1467: mul.lo.s32 	%r1055, %r1054, 6;
-              r1055 = uint(int(r1054) * 6);
               // 1468: sub.s32 	%r1056, %r1053, %r1055;
-              r1056 = uint(int(r1053) - int(r1055));
               // 1469: cvt.u16.u32 	%rs23, %r1056;
-              uint64_t t809;
-              t809 = uint64_t(r1056);
-              rs23 = (uint(uint64_t(t809)) & 65535u);
+              uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
+              rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1470: setp.gt.s16 	%p173, %rs23, 1;
-              int t810;
-              int t811;
-              t810 = bitfieldExtract(int(rs23), 0, 16); t811 = 1;
-              bool t812;
-              t812 = t810 > t811;
-              p173 = t812;
-              if (p173) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1475: setp.eq.s16 	%p174, %rs23, 2;
-                int t813;
-                int t814;
-                t813 = bitfieldExtract(int(rs23), 0, 16); t814 = 2;
-                bool t815;
-                t815 = t813 == t814;
-                p174 = t815;
-                if (p174) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1587: shr.u32 	%r1058, %r216, 12;
-                  uint t816;
-                  t816 = 12u;
-                  r1058 = (t816 >= 32u ? 0u : r216 >> t816);
                   // 1588: and.b32  	%r1059, %r1058, 1;
-                  r1059 = r1058 & 1u;
                   // 1589: or.b32  	%r1060, %r1246, %r1059;
-                  r1060 = r1246 | r1059;
+                  r1060 = r1246 | ((r216 >> 12u) & 1u);
                   // 1590: or.b32  	%r1246, %r1060, 124;
                   r1246 = r1060 | 124u;
                   p2g_sv0 = 179;
                 } else {
                   // 1478: setp.eq.s16 	%p175, %rs23, 3;
-                  int t817;
-                  int t818;
-                  t817 = bitfieldExtract(int(rs23), 0, 16); t818 = 3;
-                  bool t819;
-                  t819 = t817 == t818;
-                  p175 = t819;
-                  if (p175) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1594: setp.eq.s32 	%p179, %r218, 0;
-                    int t820;
-                    int t821;
-                    t820 = int(r218); t821 = 0;
-                    bool t822;
-                    t822 = t820 == t821;
-                    p179 = t822;
                     // 1595: selp.b32 	%r1057, 1, %r218, %p179;
-                    r1057 = p179 ? 1u : r218;
                     // 1596: or.b32  	%r1246, %r1057, %r1246;
-                    r1246 = r1057 | r1246;
+                    r1246 = ((int(r218) == 0) ? 1u : r218) | r1246;
                     p2g_sv0 = 179;
                   } else {
                     // 1481: setp.ne.s16 	%p176, %rs23, 4;
-                    int t823;
-                    int t824;
-                    t823 = bitfieldExtract(int(rs23), 0, 16); t824 = 4;
-                    bool t825;
-                    t825 = t823 != t824;
-                    p176 = t825;
-                    if (p176) {
+                    if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 144;
                     } else {
                       // 1484: or.b32  	%r1246, %r1246, 119;
@@ -5279,23 +2988,11 @@ void main() {
                 }
               } else {
                 // 1537: setp.eq.s16 	%p177, %rs23, 0;
-                int t826;
-                int t827;
-                t826 = bitfieldExtract(int(rs23), 0, 16); t827 = 0;
-                bool t828;
-                t828 = t826 == t827;
-                p177 = t828;
-                if (p177) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 179;
                 } else {
                   // 1540: setp.eq.s16 	%p178, %rs23, 1;
-                  int t829;
-                  int t830;
-                  t829 = bitfieldExtract(int(rs23), 0, 16); t830 = 1;
-                  bool t831;
-                  t831 = t829 == t830;
-                  p178 = t831;
-                  if (p178) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1545: or.b32  	%r1246, %r1246, 120;
                     r1246 = r1246 | 120u;
                     p2g_sv0 = 179;
@@ -5318,96 +3015,49 @@ void main() {
             }
           } else {
             // 1995: setp.ne.s16 	%p169, %rs4, 5;
-            int t832;
-            int t833;
-            t832 = bitfieldExtract(int(rs4), 0, 16); t833 = 5;
-            bool t834;
-            t834 = t832 != t833;
-            p169 = t834;
-            if (p169) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 177;
             } else {
               // 1998: mul.wide.u32 	%rd143, %r216, -858993459;
-              rd143 = uint64_t(r216) * uint64_t(0xCCCCCCCDu);
               // 1999: shr.u64 	%rd144, %rd143, 34;
-              uint t835;
-              t835 = 34u;
-              rd144 = (t835 >= 64u ? 0ul : rd143 >> t835);
               // 2000: cvt.u32.u64 	%r1048, %rd144;
-              uint64_t t836;
-              t836 = uint64_t(rd144);
-              r1048 = uint(uint64_t(t836));
+              uint64_t t83 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 2001: mul.lo.s32 	%r1049, %r1048, 5;
-              r1049 = uint(int(r1048) * 5);
               // 2002: sub.s32 	%r1050, %r216, %r1049;
-              r1050 = uint(int(r216) - int(r1049));
               // 2003: add.s32 	%r1245, %r1050, 5;
-              r1245 = uint(int(r1050) + 5);
+              r1245 = uint(int(uint(int(r216) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 5);
               p2g_sv0 = 178;
             }
           }
         }
       } else {
         // 2007: setp.eq.s16 	%p170, %rs4, 0;
-        int t837;
-        int t838;
-        t837 = bitfieldExtract(int(rs4), 0, 16); t838 = 0;
-        bool t839;
-        t839 = t837 == t838;
-        p170 = t839;
-        if (p170) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2039: mul.wide.u32 	%rd151, %r216, 613566757;
-          rd151 = uint64_t(r216) * uint64_t(0x24924925u);
           // 2040: shr.u64 	%rd152, %rd151, 32;
-          uint t840;
-          t840 = 32u;
-          rd152 = (t840 >= 64u ? 0ul : rd151 >> t840);
           // 2041: cvt.u32.u64 	%r1064, %rd152;
-          uint64_t t841;
-          t841 = uint64_t(rd152);
-          r1064 = uint(uint64_t(t841));
+          uint64_t t84 = uint64_t((uint64_t(r216) * uint64_t(0x24924925u)) >> 32u);
+          r1064 = uint(uint64_t(t84));
           // 2042: sub.s32 	%r1065, %r216, %r1064;
-          r1065 = uint(int(r216) - int(r1064));
           // 2043: shr.u32 	%r1066, %r1065, 1;
-          uint t842;
-          t842 = 1u;
-          r1066 = (t842 >= 32u ? 0u : r1065 >> t842);
           // 2044: add.s32 	%r1067, %r1066, %r1064;
-          r1067 = uint(int(r1066) + int(r1064));
           // 2045: shr.u32 	%r1068, %r1067, 2;
-          uint t843;
-          t843 = 2u;
-          r1068 = (t843 >= 32u ? 0u : r1067 >> t843);
           // 2046: mul.lo.s32 	%r1069, %r1068, 7;
-          r1069 = uint(int(r1068) * 7);
+          r1069 = uint(int(uint(int(uint(int(r216) - int(r1064)) >> 1u) + int(r1064)) >> 2u) * 7);
           // 2047: sub.s32 	%r1070, %r216, %r1069;
-          r1070 = uint(int(r216) - int(r1069));
           // 2048: add.s32 	%r1245, %r1070, 4;
-          r1245 = uint(int(r1070) + 4);
+          r1245 = uint(int(uint(int(r216) - int(r1069))) + 4);
           p2g_sv0 = 178;
         } else {
           // 2010: setp.eq.s16 	%p171, %rs4, 1;
-          int t844;
-          int t845;
-          t844 = bitfieldExtract(int(rs4), 0, 16); t845 = 1;
-          bool t846;
-          t846 = t844 == t845;
-          p171 = t846;
-          if (p171) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2015: mul.wide.u32 	%rd149, %r216, -2004318071;
-            rd149 = uint64_t(r216) * uint64_t(0x88888889u);
             // 2016: shr.u64 	%rd150, %rd149, 35;
-            uint t847;
-            t847 = 35u;
-            rd150 = (t847 >= 64u ? 0ul : rd149 >> t847);
             // 2017: cvt.u32.u64 	%r1062, %rd150;
-            uint64_t t848;
-            t848 = uint64_t(rd150);
-            r1062 = uint(uint64_t(t848));
+            uint64_t t85 = uint64_t((uint64_t(r216) * uint64_t(0x88888889u)) >> 35u);
             // 2018: mul.lo.s32 	%r1063, %r1062, 15;
-            r1063 = uint(int(r1062) * 15);
             // 2019: sub.s32 	%r1245, %r216, %r1063;
-            r1245 = uint(int(r216) - int(r1063));
+            r1245 = uint(int(r216) - int(uint(int(uint(uint64_t(t85))) * 15)));
             p2g_sv0 = 178;
           } else {
             p2g_sv0 = 177;
@@ -5416,388 +3066,194 @@ void main() {
       }
       if (p2g_sv0 == 177) {
         // 2052: mul.wide.u32 	%rd153, %r216, -858993459;
-        rd153 = uint64_t(r216) * uint64_t(0xCCCCCCCDu);
         // 2053: shr.u64 	%rd154, %rd153, 34;
-        uint t849;
-        t849 = 34u;
-        rd154 = (t849 >= 64u ? 0ul : rd153 >> t849);
         // 2054: cvt.u32.u64 	%r1071, %rd154;
-        uint64_t t850;
-        t850 = uint64_t(rd154);
-        r1071 = uint(uint64_t(t850));
+        uint64_t t86 = uint64_t((uint64_t(r216) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2055: mul.lo.s32 	%r1072, %r1071, 5;
-        r1072 = uint(int(r1071) * 5);
         // 2056: sub.s32 	%r1073, %r216, %r1072;
-        r1073 = uint(int(r216) - int(r1072));
         // 2057: add.s32 	%r1245, %r1073, 5;
-        r1245 = uint(int(r1073) + 5);
+        r1245 = uint(int(uint(int(r216) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 5);
         p2g_sv0 = 178;
       }
       if (p2g_sv0 == 178) {
         // 2060: max.s32 	%r1074, %r1245, 0;
-        r1074 = uint(max(int(r1245), 0));
         // 2061: shl.b32 	%r1075, %r1074, 3;
-        uint t851;
-        t851 = 3u;
-        r1075 = (t851 >= 32u ? 0u : r1074 << t851);
         // 2062: or.b32  	%r1076, %r218, %r1246;
         r1076 = r218 | r1246;
         // 2063: or.b32  	%r1246, %r1076, %r1075;
-        r1246 = r1076 | r1075;
+        r1246 = r1076 | (uint(max(int(r1245), 0)) << 3u);
       }
     }
     // 2066: add.s32 	%r235, %r175, 3;
     r235 = uint(int(r175) + 3);
     if (p74) {
       // 2071: shl.b32 	%r1141, %r235, 6;
-      uint t852;
-      t852 = 6u;
-      r1141 = (t852 >= 32u ? 0u : r235 << t852);
+      r1141 = r235 << 6u;
       // 2072: and.b32  	%r1142, %r1141, 1920;
-      r1142 = r1141 & 1920u;
       // 2073: add.s32 	%r1143, %r172, %r1142;
-      r1143 = uint(int(r172) + int(r1142));
+      r1143 = uint(int(r172) + int(r1141 & 1920u));
       // 2074: shr.u32 	%r1144, %r1143, 16;
-      uint t853;
-      t853 = 16u;
-      r1144 = (t853 >= 32u ? 0u : r1143 >> t853);
       // 2075: xor.b32  	%r1145, %r1144, %r1143;
-      r1145 = r1144 ^ r1143;
       // 2076: mul.lo.s32 	%r1146, %r1145, 2146121005;
-      r1146 = uint(int(r1145) * 2146121005);
+      r1146 = uint(int((r1143 >> 16u) ^ r1143) * 2146121005);
       // 2077: shr.u32 	%r1147, %r1146, 15;
-      uint t854;
-      t854 = 15u;
-      r1147 = (t854 >= 32u ? 0u : r1146 >> t854);
       // 2078: xor.b32  	%r1148, %r1147, %r1146;
-      r1148 = r1147 ^ r1146;
       // 2079: mul.lo.s32 	%r1149, %r1148, -2073254261;
-      r1149 = uint(int(r1148) * -2073254261);
+      r1149 = uint(int((r1146 >> 15u) ^ r1146) * -2073254261);
       // 2080: shr.u32 	%r1150, %r1149, 16;
-      uint t855;
-      t855 = 16u;
-      r1150 = (t855 >= 32u ? 0u : r1149 >> t855);
       // 2081: xor.b32  	%r1151, %r1149, %r6;
       r1151 = r1149 ^ r6;
       // 2082: xor.b32  	%r1152, %r1151, %r1150;
-      r1152 = r1151 ^ r1150;
       // 2083: shr.u32 	%r1153, %r1151, 16;
-      uint t856;
-      t856 = 16u;
-      r1153 = (t856 >= 32u ? 0u : r1151 >> t856);
       // 2084: xor.b32  	%r1154, %r1152, %r1153;
-      r1154 = r1152 ^ r1153;
       // 2085: mul.lo.s32 	%r1155, %r1154, 2146121005;
-      r1155 = uint(int(r1154) * 2146121005);
+      r1155 = uint(int((r1151 ^ (r1149 >> 16u)) ^ (r1151 >> 16u)) * 2146121005);
       // 2086: shr.u32 	%r1156, %r1155, 15;
-      uint t857;
-      t857 = 15u;
-      r1156 = (t857 >= 32u ? 0u : r1155 >> t857);
       // 2087: xor.b32  	%r1157, %r1156, %r1155;
-      r1157 = r1156 ^ r1155;
       // 2088: mul.lo.s32 	%r1158, %r1157, -2073254261;
-      r1158 = uint(int(r1157) * -2073254261);
+      r1158 = uint(int((r1155 >> 15u) ^ r1155) * -2073254261);
       // 2089: shr.u32 	%r1159, %r1158, 16;
-      uint t858;
-      t858 = 16u;
-      r1159 = (t858 >= 32u ? 0u : r1158 >> t858);
       // 2090: xor.b32  	%r1160, %r1159, %r1158;
-      r1160 = r1159 ^ r1158;
+      r1160 = (r1158 >> 16u) ^ r1158;
       // 2091: xor.b32  	%r1161, %r1160, -1515870811;
       r1161 = r1160 ^ 0xA5A5A5A5u;
       // 2092: shr.u32 	%r1162, %r1161, 16;
-      uint t859;
-      t859 = 16u;
-      r1162 = (t859 >= 32u ? 0u : r1161 >> t859);
       // 2093: xor.b32  	%r1163, %r1162, %r1161;
-      r1163 = r1162 ^ r1161;
       // 2094: mul.lo.s32 	%r1164, %r1163, 2146121005;
-      r1164 = uint(int(r1163) * 2146121005);
+      r1164 = uint(int((r1161 >> 16u) ^ r1161) * 2146121005);
       // 2095: shr.u32 	%r1165, %r1164, 15;
-      uint t860;
-      t860 = 15u;
-      r1165 = (t860 >= 32u ? 0u : r1164 >> t860);
       // 2096: xor.b32  	%r1166, %r1165, %r1164;
-      r1166 = r1165 ^ r1164;
       // 2097: mul.lo.s32 	%r1167, %r1166, -2073254261;
-      r1167 = uint(int(r1166) * -2073254261);
+      r1167 = uint(int((r1164 >> 15u) ^ r1164) * -2073254261);
       // 2098: shr.u32 	%r1168, %r1167, 16;
-      uint t861;
-      t861 = 16u;
-      r1168 = (t861 >= 32u ? 0u : r1167 >> t861);
       // 2099: xor.b32  	%r1169, %r1168, %r1167;
-      r1169 = r1168 ^ r1167;
+      r1169 = (r1167 >> 16u) ^ r1167;
       // 2100: and.b32  	%r1170, %r1160, 1;
-      r1170 = r1160 & 1u;
       // 2101: shr.u32 	%r1171, %r1160, 1;
-      uint t862;
-      t862 = 1u;
-      r1171 = (t862 >= 32u ? 0u : r1160 >> t862);
       // 2102: and.b32  	%r1172, %r1171, 7;
-      r1172 = r1171 & 7u;
       // 2103: mul.wide.u32 	%rd169, %r1169, -858993459;
-      rd169 = uint64_t(r1169) * uint64_t(0xCCCCCCCDu);
       // 2104: shr.u64 	%rd170, %rd169, 34;
-      uint t863;
-      t863 = 34u;
-      rd170 = (t863 >= 64u ? 0ul : rd169 >> t863);
       // 2105: cvt.u32.u64 	%r1173, %rd170;
-      uint64_t t864;
-      t864 = uint64_t(rd170);
-      r1173 = uint(uint64_t(t864));
+      uint64_t t87 = uint64_t((uint64_t(r1169) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2106: mul.lo.s32 	%r1174, %r1173, 5;
-      r1174 = uint(int(r1173) * 5);
       // 2107: sub.s32 	%r1175, %r1169, %r1174;
-      r1175 = uint(int(r1169) - int(r1174));
       // 2108: shl.b32 	%r1176, %r1175, 3;
-      uint t865;
-      t865 = 3u;
-      r1176 = (t865 >= 32u ? 0u : r1175 << t865);
       // 2109: add.s32 	%r1177, %r1176, 40;
-      r1177 = uint(int(r1176) + 40);
+      r1177 = uint(int(uint(int(r1169) - int(uint(int(uint(uint64_t(t87))) * 5))) << 3u) + 40);
       // 2110: bfi.b32 	%r1178, %r1170, %r1172, 7, 1;
-      r1178 = p2g_bfi_32(r1170, r1172, 7u, 1u);
       // 2111: or.b32  	%r1179, %r1178, %r1177;
-      r1179 = r1178 | r1177;
       // 2112: add.s32 	%r1180, %r173, %r1141;
       r1180 = uint(int(r173) + int(r1141));
       // 2113: shr.u32 	%r1181, %r1180, 16;
-      uint t866;
-      t866 = 16u;
-      r1181 = (t866 >= 32u ? 0u : r1180 >> t866);
       // 2114: xor.b32  	%r1182, %r1181, %r1180;
-      r1182 = r1181 ^ r1180;
       // 2115: mul.lo.s32 	%r1183, %r1182, 2146121005;
-      r1183 = uint(int(r1182) * 2146121005);
+      r1183 = uint(int((r1180 >> 16u) ^ r1180) * 2146121005);
       // 2116: shr.u32 	%r1184, %r1183, 15;
-      uint t867;
-      t867 = 15u;
-      r1184 = (t867 >= 32u ? 0u : r1183 >> t867);
       // 2117: xor.b32  	%r1185, %r1184, %r1183;
-      r1185 = r1184 ^ r1183;
       // 2118: mul.lo.s32 	%r1186, %r1185, -2073254261;
-      r1186 = uint(int(r1185) * -2073254261);
+      r1186 = uint(int((r1183 >> 15u) ^ r1183) * -2073254261);
       // 2119: shr.u32 	%r1187, %r1186, 16;
-      uint t868;
-      t868 = 16u;
-      r1187 = (t868 >= 32u ? 0u : r1186 >> t868);
       // 2120: xor.b32  	%r1188, %r1187, %r1186;
-      r1188 = r1187 ^ r1186;
       // 2121: and.b32  	%r1189, %r1188, 3;
-      r1189 = r1188 & 3u;
       // 2122: xor.b32  	%r1248, %r1179, %r1189;
-      r1248 = r1179 ^ r1189;
+      r1248 = (p2g_bfi_32((r1160 & 1u), ((r1160 >> 1u) & 7u), 7u, 1u) | r1177) ^ (((r1186 >> 16u) ^ r1186) & 3u);
     } else {
       // 2126: shl.b32 	%r1083, %r235, 6;
-      uint t869;
-      t869 = 6u;
-      r1083 = (t869 >= 32u ? 0u : r235 << t869);
       // 2127: add.s32 	%r1084, %r172, %r1083;
-      r1084 = uint(int(r172) + int(r1083));
+      r1084 = uint(int(r172) + int(r235 << 6u));
       // 2128: shr.u32 	%r1085, %r1084, 16;
-      uint t870;
-      t870 = 16u;
-      r1085 = (t870 >= 32u ? 0u : r1084 >> t870);
       // 2129: xor.b32  	%r1086, %r1085, %r1084;
-      r1086 = r1085 ^ r1084;
       // 2130: mul.lo.s32 	%r1087, %r1086, 2146121005;
-      r1087 = uint(int(r1086) * 2146121005);
+      r1087 = uint(int((r1084 >> 16u) ^ r1084) * 2146121005);
       // 2131: shr.u32 	%r1088, %r1087, 15;
-      uint t871;
-      t871 = 15u;
-      r1088 = (t871 >= 32u ? 0u : r1087 >> t871);
       // 2132: xor.b32  	%r1089, %r1088, %r1087;
-      r1089 = r1088 ^ r1087;
       // 2133: mul.lo.s32 	%r1090, %r1089, -2073254261;
-      r1090 = uint(int(r1089) * -2073254261);
+      r1090 = uint(int((r1087 >> 15u) ^ r1087) * -2073254261);
       // 2134: shr.u32 	%r1091, %r1090, 16;
-      uint t872;
-      t872 = 16u;
-      r1091 = (t872 >= 32u ? 0u : r1090 >> t872);
       // 2135: xor.b32  	%r1092, %r1090, %r6;
       r1092 = r1090 ^ r6;
       // 2136: xor.b32  	%r1093, %r1092, %r1091;
-      r1093 = r1092 ^ r1091;
       // 2137: shr.u32 	%r1094, %r1092, 16;
-      uint t873;
-      t873 = 16u;
-      r1094 = (t873 >= 32u ? 0u : r1092 >> t873);
       // 2138: xor.b32  	%r1095, %r1093, %r1094;
-      r1095 = r1093 ^ r1094;
       // 2139: mul.lo.s32 	%r1096, %r1095, 2146121005;
-      r1096 = uint(int(r1095) * 2146121005);
+      r1096 = uint(int((r1092 ^ (r1090 >> 16u)) ^ (r1092 >> 16u)) * 2146121005);
       // 2140: shr.u32 	%r1097, %r1096, 15;
-      uint t874;
-      t874 = 15u;
-      r1097 = (t874 >= 32u ? 0u : r1096 >> t874);
       // 2141: xor.b32  	%r1098, %r1097, %r1096;
-      r1098 = r1097 ^ r1096;
       // 2142: mul.lo.s32 	%r1099, %r1098, -2073254261;
-      r1099 = uint(int(r1098) * -2073254261);
+      r1099 = uint(int((r1096 >> 15u) ^ r1096) * -2073254261);
       // 2143: shr.u32 	%r1100, %r1099, 16;
-      uint t875;
-      t875 = 16u;
-      r1100 = (t875 >= 32u ? 0u : r1099 >> t875);
       // 2144: xor.b32  	%r1101, %r1100, %r1099;
-      r1101 = r1100 ^ r1099;
+      r1101 = (r1099 >> 16u) ^ r1099;
       // 2145: xor.b32  	%r1102, %r1101, -1515870811;
       r1102 = r1101 ^ 0xA5A5A5A5u;
       // 2146: shr.u32 	%r1103, %r1102, 16;
-      uint t876;
-      t876 = 16u;
-      r1103 = (t876 >= 32u ? 0u : r1102 >> t876);
       // 2147: xor.b32  	%r1104, %r1103, %r1102;
-      r1104 = r1103 ^ r1102;
       // 2148: mul.lo.s32 	%r1105, %r1104, 2146121005;
-      r1105 = uint(int(r1104) * 2146121005);
+      r1105 = uint(int((r1102 >> 16u) ^ r1102) * 2146121005);
       // 2149: shr.u32 	%r1106, %r1105, 15;
-      uint t877;
-      t877 = 15u;
-      r1106 = (t877 >= 32u ? 0u : r1105 >> t877);
       // 2150: xor.b32  	%r1107, %r1106, %r1105;
-      r1107 = r1106 ^ r1105;
       // 2151: mul.lo.s32 	%r1108, %r1107, -2073254261;
-      r1108 = uint(int(r1107) * -2073254261);
+      r1108 = uint(int((r1105 >> 15u) ^ r1105) * -2073254261);
       // 2152: shr.u32 	%r1109, %r1108, 16;
-      uint t878;
-      t878 = 16u;
-      r1109 = (t878 >= 32u ? 0u : r1108 >> t878);
       // 2153: xor.b32  	%r236, %r1109, %r1108;
-      r236 = r1109 ^ r1108;
+      r236 = (r1108 >> 16u) ^ r1108;
       // 2154: shl.b32 	%r1110, %r1101, 7;
-      uint t879;
-      t879 = 7u;
-      r1110 = (t879 >= 32u ? 0u : r1101 << t879);
       // 2155: and.b32  	%r1248, %r1110, 128;
-      r1248 = r1110 & 128u;
+      r1248 = (r1101 << 7u) & 128u;
       // 2156: shr.u32 	%r1111, %r1101, 1;
-      uint t880;
-      t880 = 1u;
-      r1111 = (t880 >= 32u ? 0u : r1101 >> t880);
       // 2157: and.b32  	%r238, %r1111, 7;
-      r238 = r1111 & 7u;
+      r238 = (r1101 >> 1u) & 7u;
       if (p19) {
         // 2162: setp.eq.s16 	%p182, %rs4, 2;
-        int t881;
-        int t882;
-        t881 = bitfieldExtract(int(rs4), 0, 16); t882 = 2;
-        bool t883;
-        t883 = t881 == t882;
-        p182 = t883;
-        if (p182) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2196: and.b32  	%r1248, %r236, 255;
           r1248 = r236 & 255u;
           p2g_sv0 = 190;
         } else {
           // 2165: setp.eq.s16 	%p183, %rs4, 3;
-          int t884;
-          int t885;
-          t884 = bitfieldExtract(int(rs4), 0, 16); t885 = 3;
-          bool t886;
-          t886 = t884 == t885;
-          p183 = t886;
-          if (p183) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2200: mul.wide.u32 	%rd159, %r236, -858993459;
-            rd159 = uint64_t(r236) * uint64_t(0xCCCCCCCDu);
             // 2201: shr.u64 	%rd160, %rd159, 34;
-            uint t887;
-            t887 = 34u;
-            rd160 = (t887 >= 64u ? 0ul : rd159 >> t887);
             // 2202: cvt.u32.u64 	%r1115, %rd160;
-            uint64_t t888;
-            t888 = uint64_t(rd160);
-            r1115 = uint(uint64_t(t888));
+            uint64_t t88 = uint64_t((uint64_t(r236) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2203: mul.lo.s32 	%r1116, %r1115, 5;
-            r1116 = uint(int(r1115) * 5);
             // 2204: sub.s32 	%r240, %r236, %r1116;
-            r240 = uint(int(r236) - int(r1116));
+            r240 = uint(int(r236) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2205: setp.eq.s32 	%p187, %r240, 0;
-            int t889;
-            int t890;
-            t889 = int(r240); t890 = 0;
-            bool t891;
-            t891 = t889 == t890;
-            p187 = t891;
-            if (p187) {
+            if (int(r240) == 0) {
               // 1488: shr.u32 	%r1117, %r236, 8;
-              uint t892;
-              t892 = 8u;
-              r1117 = (t892 >= 32u ? 0u : r236 >> t892);
+              r1117 = r236 >> 8u;
               // 1489: mul.wide.u32 	%rd161, %r1117, -1431655765;
-              rd161 = uint64_t(r1117) * uint64_t(0xAAAAAAABu);
               // 1490: shr.u64 	%rd162, %rd161, 34;
-              uint t893;
-              t893 = 34u;
-              rd162 = (t893 >= 64u ? 0ul : rd161 >> t893);
               // 1491: cvt.u32.u64 	%r1118, %rd162;
-              uint64_t t894;
-              t894 = uint64_t(rd162);
-              r1118 = uint(uint64_t(t894));
+              uint64_t t89 = uint64_t((uint64_t(r1117) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1492: mul.lo.s32 	%r1119, %r1118, 6;
-              r1119 = uint(int(r1118) * 6);
               // 1493: sub.s32 	%r1120, %r1117, %r1119;
-              r1120 = uint(int(r1117) - int(r1119));
               // 1494: cvt.u16.u32 	%rs25, %r1120;
-              uint64_t t895;
-              t895 = uint64_t(r1120);
-              rs25 = (uint(uint64_t(t895)) & 65535u);
+              uint64_t t90 = uint64_t(uint(int(r1117) - int(uint(int(uint(uint64_t(t89))) * 6))));
+              rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1495: setp.gt.s16 	%p188, %rs25, 1;
-              int t896;
-              int t897;
-              t896 = bitfieldExtract(int(rs25), 0, 16); t897 = 1;
-              bool t898;
-              t898 = t896 > t897;
-              p188 = t898;
-              if (p188) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1500: setp.eq.s16 	%p189, %rs25, 2;
-                int t899;
-                int t900;
-                t899 = bitfieldExtract(int(rs25), 0, 16); t900 = 2;
-                bool t901;
-                t901 = t899 == t900;
-                p189 = t901;
-                if (p189) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1600: shr.u32 	%r1122, %r236, 12;
-                  uint t902;
-                  t902 = 12u;
-                  r1122 = (t902 >= 32u ? 0u : r236 >> t902);
                   // 1601: and.b32  	%r1123, %r1122, 1;
-                  r1123 = r1122 & 1u;
                   // 1602: or.b32  	%r1124, %r1248, %r1123;
-                  r1124 = r1248 | r1123;
+                  r1124 = r1248 | ((r236 >> 12u) & 1u);
                   // 1603: or.b32  	%r1248, %r1124, 124;
                   r1248 = r1124 | 124u;
                   p2g_sv0 = 190;
                 } else {
                   // 1503: setp.eq.s16 	%p190, %rs25, 3;
-                  int t903;
-                  int t904;
-                  t903 = bitfieldExtract(int(rs25), 0, 16); t904 = 3;
-                  bool t905;
-                  t905 = t903 == t904;
-                  p190 = t905;
-                  if (p190) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1607: setp.eq.s32 	%p194, %r238, 0;
-                    int t906;
-                    int t907;
-                    t906 = int(r238); t907 = 0;
-                    bool t908;
-                    t908 = t906 == t907;
-                    p194 = t908;
                     // 1608: selp.b32 	%r1121, 1, %r238, %p194;
-                    r1121 = p194 ? 1u : r238;
                     // 1609: or.b32  	%r1248, %r1121, %r1248;
-                    r1248 = r1121 | r1248;
+                    r1248 = ((int(r238) == 0) ? 1u : r238) | r1248;
                     p2g_sv0 = 190;
                   } else {
                     // 1506: setp.ne.s16 	%p191, %rs25, 4;
-                    int t909;
-                    int t910;
-                    t909 = bitfieldExtract(int(rs25), 0, 16); t910 = 4;
-                    bool t911;
-                    t911 = t909 != t910;
-                    p191 = t911;
-                    if (p191) {
+                    if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 145;
                     } else {
                       // 1509: or.b32  	%r1248, %r1248, 119;
@@ -5808,23 +3264,11 @@ void main() {
                 }
               } else {
                 // 1549: setp.eq.s16 	%p192, %rs25, 0;
-                int t912;
-                int t913;
-                t912 = bitfieldExtract(int(rs25), 0, 16); t913 = 0;
-                bool t914;
-                t914 = t912 == t913;
-                p192 = t914;
-                if (p192) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 190;
                 } else {
                   // 1552: setp.eq.s16 	%p193, %rs25, 1;
-                  int t915;
-                  int t916;
-                  t915 = bitfieldExtract(int(rs25), 0, 16); t916 = 1;
-                  bool t917;
-                  t917 = t915 == t916;
-                  p193 = t917;
-                  if (p193) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1557: or.b32  	%r1248, %r1248, 120;
                     r1248 = r1248 | 120u;
                     p2g_sv0 = 190;
@@ -5847,96 +3291,49 @@ void main() {
             }
           } else {
             // 2168: setp.ne.s16 	%p184, %rs4, 5;
-            int t918;
-            int t919;
-            t918 = bitfieldExtract(int(rs4), 0, 16); t919 = 5;
-            bool t920;
-            t920 = t918 != t919;
-            p184 = t920;
-            if (p184) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 188;
             } else {
               // 2171: mul.wide.u32 	%rd157, %r236, -858993459;
-              rd157 = uint64_t(r236) * uint64_t(0xCCCCCCCDu);
               // 2172: shr.u64 	%rd158, %rd157, 34;
-              uint t921;
-              t921 = 34u;
-              rd158 = (t921 >= 64u ? 0ul : rd157 >> t921);
               // 2173: cvt.u32.u64 	%r1112, %rd158;
-              uint64_t t922;
-              t922 = uint64_t(rd158);
-              r1112 = uint(uint64_t(t922));
+              uint64_t t91 = uint64_t((uint64_t(r236) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 2174: mul.lo.s32 	%r1113, %r1112, 5;
-              r1113 = uint(int(r1112) * 5);
               // 2175: sub.s32 	%r1114, %r236, %r1113;
-              r1114 = uint(int(r236) - int(r1113));
               // 2176: add.s32 	%r1247, %r1114, 5;
-              r1247 = uint(int(r1114) + 5);
+              r1247 = uint(int(uint(int(r236) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 5);
               p2g_sv0 = 189;
             }
           }
         }
       } else {
         // 2180: setp.eq.s16 	%p185, %rs4, 0;
-        int t923;
-        int t924;
-        t923 = bitfieldExtract(int(rs4), 0, 16); t924 = 0;
-        bool t925;
-        t925 = t923 == t924;
-        p185 = t925;
-        if (p185) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2212: mul.wide.u32 	%rd165, %r236, 613566757;
-          rd165 = uint64_t(r236) * uint64_t(0x24924925u);
           // 2213: shr.u64 	%rd166, %rd165, 32;
-          uint t926;
-          t926 = 32u;
-          rd166 = (t926 >= 64u ? 0ul : rd165 >> t926);
           // 2214: cvt.u32.u64 	%r1128, %rd166;
-          uint64_t t927;
-          t927 = uint64_t(rd166);
-          r1128 = uint(uint64_t(t927));
+          uint64_t t92 = uint64_t((uint64_t(r236) * uint64_t(0x24924925u)) >> 32u);
+          r1128 = uint(uint64_t(t92));
           // 2215: sub.s32 	%r1129, %r236, %r1128;
-          r1129 = uint(int(r236) - int(r1128));
           // 2216: shr.u32 	%r1130, %r1129, 1;
-          uint t928;
-          t928 = 1u;
-          r1130 = (t928 >= 32u ? 0u : r1129 >> t928);
           // 2217: add.s32 	%r1131, %r1130, %r1128;
-          r1131 = uint(int(r1130) + int(r1128));
           // 2218: shr.u32 	%r1132, %r1131, 2;
-          uint t929;
-          t929 = 2u;
-          r1132 = (t929 >= 32u ? 0u : r1131 >> t929);
           // 2219: mul.lo.s32 	%r1133, %r1132, 7;
-          r1133 = uint(int(r1132) * 7);
+          r1133 = uint(int(uint(int(uint(int(r236) - int(r1128)) >> 1u) + int(r1128)) >> 2u) * 7);
           // 2220: sub.s32 	%r1134, %r236, %r1133;
-          r1134 = uint(int(r236) - int(r1133));
           // 2221: add.s32 	%r1247, %r1134, 4;
-          r1247 = uint(int(r1134) + 4);
+          r1247 = uint(int(uint(int(r236) - int(r1133))) + 4);
           p2g_sv0 = 189;
         } else {
           // 2183: setp.eq.s16 	%p186, %rs4, 1;
-          int t930;
-          int t931;
-          t930 = bitfieldExtract(int(rs4), 0, 16); t931 = 1;
-          bool t932;
-          t932 = t930 == t931;
-          p186 = t932;
-          if (p186) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2188: mul.wide.u32 	%rd163, %r236, -2004318071;
-            rd163 = uint64_t(r236) * uint64_t(0x88888889u);
             // 2189: shr.u64 	%rd164, %rd163, 35;
-            uint t933;
-            t933 = 35u;
-            rd164 = (t933 >= 64u ? 0ul : rd163 >> t933);
             // 2190: cvt.u32.u64 	%r1126, %rd164;
-            uint64_t t934;
-            t934 = uint64_t(rd164);
-            r1126 = uint(uint64_t(t934));
+            uint64_t t93 = uint64_t((uint64_t(r236) * uint64_t(0x88888889u)) >> 35u);
             // 2191: mul.lo.s32 	%r1127, %r1126, 15;
-            r1127 = uint(int(r1126) * 15);
             // 2192: sub.s32 	%r1247, %r236, %r1127;
-            r1247 = uint(int(r236) - int(r1127));
+            r1247 = uint(int(r236) - int(uint(int(uint(uint64_t(t93))) * 15)));
             p2g_sv0 = 189;
           } else {
             p2g_sv0 = 188;
@@ -5945,52 +3342,34 @@ void main() {
       }
       if (p2g_sv0 == 188) {
         // 2225: mul.wide.u32 	%rd167, %r236, -858993459;
-        rd167 = uint64_t(r236) * uint64_t(0xCCCCCCCDu);
         // 2226: shr.u64 	%rd168, %rd167, 34;
-        uint t935;
-        t935 = 34u;
-        rd168 = (t935 >= 64u ? 0ul : rd167 >> t935);
         // 2227: cvt.u32.u64 	%r1135, %rd168;
-        uint64_t t936;
-        t936 = uint64_t(rd168);
-        r1135 = uint(uint64_t(t936));
+        uint64_t t94 = uint64_t((uint64_t(r236) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2228: mul.lo.s32 	%r1136, %r1135, 5;
-        r1136 = uint(int(r1135) * 5);
         // 2229: sub.s32 	%r1137, %r236, %r1136;
-        r1137 = uint(int(r236) - int(r1136));
         // 2230: add.s32 	%r1247, %r1137, 5;
-        r1247 = uint(int(r1137) + 5);
+        r1247 = uint(int(uint(int(r236) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 5);
         p2g_sv0 = 189;
       }
       if (p2g_sv0 == 189) {
         // 2233: max.s32 	%r1138, %r1247, 0;
-        r1138 = uint(max(int(r1247), 0));
         // 2234: shl.b32 	%r1139, %r1138, 3;
-        uint t937;
-        t937 = 3u;
-        r1139 = (t937 >= 32u ? 0u : r1138 << t937);
         // 2235: or.b32  	%r1140, %r238, %r1248;
         r1140 = r238 | r1248;
         // 2236: or.b32  	%r1248, %r1140, %r1139;
-        r1248 = r1140 | r1139;
+        r1248 = r1140 | (uint(max(int(r1247), 0)) << 3u);
       }
     }
     // 2239: mov.u32 	%r1191, 64;
-    r1191 = 64u;
     // 2240: prmt.b32 	%r1192, %r1242, %r1244, %r1191;
-    r1192 = p2g_prmt(r1242, r1244, r1191, 0);
     // 2241: mov.u32 	%r1193, 1040;
-    r1193 = 1040u;
     // 2242: prmt.b32 	%r1194, %r1192, %r1246, %r1193;
-    r1194 = p2g_prmt(r1192, r1246, r1193, 0);
     // 2243: mov.u32 	%r1195, 16912;
-    r1195 = 16912u;
     // 2244: prmt.b32 	%r1196, %r1194, %r1248, %r1195;
-    r1196 = p2g_prmt(r1194, r1248, r1195, 0);
+    r1196 = p2g_prmt(p2g_prmt(p2g_prmt(r1242, r1244, 64u, 0), r1246, 1040u, 0), r1248, 16912u, 0);
     // 2245: mul.wide.s32 	%rd171, %r1240, 4;
-    rd171 = uint64_t(int64_t(int(r1240)) * int64_t(4));
     // 2246: add.s64 	%rd172, %rd3, %rd171;
-    rd172 = uint64_t(int64_t(rd3) + int64_t(rd171));
+    rd172 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1240)) * int64_t(4))));
     // 2247: st.local.u32 	[%rd172], %r1196;
     p2g_stl32(uint(rd172), r1196);
     // 2248: add.s32 	%r1197, %r1240, 1;
@@ -5998,53 +3377,31 @@ void main() {
     // 2249: mov.u32 	%r1240, 1;
     r1240 = 1u;
     // 2250: setp.lt.u32 	%p195, %r1197, 2;
-    uint t938;
-    uint t939;
-    t938 = r1197; t939 = 2u;
-    bool t940;
-    t940 = t938 < t939;
-    p195 = t940;
-    if (!p195) {
+    if (!(r1197 < 2u)) {
       break;
     }
   }
   // 2253: and.b32  	%r1208, %r1224, 65535;
-  r1208 = r1224 & 65535u;
   // 2254: prmt.b32 	%r1206, %r1226, %r1208, 4180;
-  r1206 = p2g_prmt(r1226, r1208, 4180u, 0);
   // 2255: and.b32  	%r1209, %r1228, 65535;
-  r1209 = r1228 & 65535u;
   // 2256: prmt.b32 	%r1207, %r1230, %r1209, 4180;
-  r1207 = p2g_prmt(r1230, r1209, 4180u, 0);
   // 2257: ld.local.v4.u32 	{%r1210, %r1211, %r1212, %r1213}, [%rd2];
-  uint t941;
-  t941 = uint(rd2);
-  uint t942;
-  t942 = p2g_ldl32(t941);
-  uint t943;
-  t943 = p2g_ldl32((t941 + 4u));
-  uint t944;
-  t944 = p2g_ldl32((t941 + 8u));
-  uint t945;
-  t945 = p2g_ldl32((t941 + 12u));
-  r1210 = t942;
-  r1211 = t943;
-  r1212 = t944;
-  r1213 = t945;
+  uint t95 = p2g_ldl32(uint(rd2));
+  uint t96 = p2g_ldl32((uint(rd2) + 4u));
+  uint t97 = p2g_ldl32((uint(rd2) + 8u));
+  uint t98 = p2g_ldl32((uint(rd2) + 12u));
+  r1210 = t95;
+  r1211 = t96;
+  r1212 = t97;
+  r1213 = t98;
   // 2258: ld.local.v2.u32 	{%r1214, %r1215}, [%rd3];
-  uint t946;
-  t946 = uint(rd3);
-  uint t947;
-  t947 = p2g_ldl32(t946);
-  uint t948;
-  t948 = p2g_ldl32((t946 + 4u));
-  r1214 = t947;
-  r1215 = t948;
+  uint t99 = p2g_ldl32(uint(rd3));
+  uint t100 = p2g_ldl32((uint(rd3) + 4u));
+  r1214 = t99;
+  r1215 = t100;
   // 2260: mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%r1198,%r1199}, {%r1210,%r1211,%r1212,%r1213}, {%r1214,%r1215}, {%r1206,%r1207};
-  uint t949;
-  t949 = r1206;
-  uint t950;
-  t950 = r1207;
+  uint t101 = p2g_prmt(r1226, (r1224 & 65535u), 4180u, 0);
+  uint t102 = p2g_prmt(r1230, (r1228 & 65535u), 4180u, 0);
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1210;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r1211;
@@ -6053,53 +3410,37 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r1214;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1215;
   memoryBarrierShared(); barrier();
-  uint t951;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t951 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t949, 0, 16), true); }
-  uint t952;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t952 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t949, 16, 16), true); }
-  uint t953;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t953 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t950, 0, 16), true); }
-  uint t954;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t954 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t950, 16, 16), true); }
-  r1198 = (t951 | (t952 << 16));
-  r1199 = (t953 | (t954 << 16));
+  uint t103;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t103 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t101, 0, 16), true); }
+  uint t104;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t104 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t101, 16, 16), true); }
+  uint t105;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t102, 0, 16), true); }
+  uint t106;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, bitfieldExtract(t102, 16, 16), true); }
+  r1198 = (t103 | (t104 << 16));
+  r1199 = (t105 | (t106 << 16));
   // 2262: shr.u32 	%r1216, %r1198, 16;
-  uint t955;
-  t955 = 16u;
-  r1216 = (t955 >= 32u ? 0u : r1198 >> t955);
   // 2263: shr.u32 	%r1217, %r1199, 16;
-  uint t956;
-  t956 = 16u;
-  r1217 = (t956 >= 32u ? 0u : r1199 >> t956);
   // 2264: shl.b32 	%r1218, %r1, 7;
-  uint t957;
-  t957 = 7u;
-  r1218 = (t957 >= 32u ? 0u : r1 << t957);
   // 2265: or.b32  	%r1219, %r1218, %r5;
-  r1219 = r1218 | r5;
   // 2266: shl.b32 	%r1220, %r2, 3;
-  uint t958;
-  t958 = 3u;
-  r1220 = (t958 >= 32u ? 0u : r2 << t958);
   // 2267: or.b32  	%r1221, %r1219, %r1220;
-  r1221 = r1219 | r1220;
+  r1221 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 2268: mul.wide.u32 	%rd173, %r1221, 2;
-  rd173 = uint64_t(r1221) * uint64_t(2u);
   // 2269: add.s64 	%rd174, %rd1, %rd173;
-  rd174 = uint64_t(int64_t(rd1) + int64_t(rd173));
+  rd174 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1221) * uint64_t(2u)));
   // 2270: st.global.u16 	[%rd174], %r1198;
   P2GU16(rd174).v = uint16_t((r1198 & 0x0000FFFFu));
   // 2271: st.global.u16 	[%rd174+2], %r1216;
-  P2GU16((rd174 + 2ul)).v = uint16_t((r1216 & 0x0000FFFFu));
+  P2GU16((rd174 + 2ul)).v = uint16_t(((r1198 >> 16u) & 0x0000FFFFu));
   // 2272: or.b32  	%r1222, %r1221, 64;
-  r1222 = r1221 | 64u;
   // 2273: mul.wide.u32 	%rd175, %r1222, 2;
-  rd175 = uint64_t(r1222) * uint64_t(2u);
   // 2274: add.s64 	%rd176, %rd1, %rd175;
-  rd176 = uint64_t(int64_t(rd1) + int64_t(rd175));
+  rd176 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1221 | 64u) * uint64_t(2u)));
   // 2275: st.global.u16 	[%rd176], %r1199;
   P2GU16(rd176).v = uint16_t((r1199 & 0x0000FFFFu));
   // 2276: st.global.u16 	[%rd176+2], %r1217;
-  P2GU16((rd176 + 2ul)).v = uint16_t((r1217 & 0x0000FFFFu));
+  P2GU16((rd176 + 2ul)).v = uint16_t(((r1199 >> 16u) & 0x0000FFFFu));
   return;
 }

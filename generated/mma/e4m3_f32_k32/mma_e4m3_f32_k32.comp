@@ -439,262 +439,127 @@ void main() {
   // 29: ld.param.u64 	%rd6, [mma_e4m3_f32_k32_param_0];
   rd6 = P2GU64((pc.params)).v;
   // 30: mov.u32 	%r251, %ntid.x;
-  r251 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r252, %ctaid.x;
-  r252 = gl_WorkGroupID.x;
   // 32: mov.u32 	%r253, %tid.x;
   r253 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r254, %r252, %r251, %r253;
-  r254 = uint(int(r252) * int(r251) + int(r253));
   // 34: shr.u32 	%r1, %r254, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r254 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r253)) >> 5u;
   // 35: and.b32  	%r255, %r253, 31;
-  r255 = r253 & 31u;
   // 36: shr.u32 	%r2, %r255, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r255 >> t2);
+  r2 = (r253 & 31u) >> 2u;
   // 37: and.b32  	%r3, %r253, 3;
   r3 = r253 & 3u;
   // 38: mul.wide.u32 	%rd7, %r1, -1431655765;
-  rd7 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 39: shr.u64 	%rd8, %rd7, 34;
-  uint t3;
-  t3 = 34u;
-  rd8 = (t3 >= 64u ? 0ul : rd7 >> t3);
   // 40: cvt.u32.u64 	%r256, %rd8;
-  uint64_t t4;
-  t4 = uint64_t(rd8);
-  r256 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 41: mul.lo.s32 	%r257, %r256, 6;
-  r257 = uint(int(r256) * 6);
   // 42: sub.s32 	%r4, %r1, %r257;
-  r4 = uint(int(r1) - int(r257));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 43: shl.b32 	%r258, %r253, 1;
-  uint t5;
-  t5 = 1u;
-  r258 = (t5 >= 32u ? 0u : r253 << t5);
   // 44: and.b32  	%r5, %r258, 6;
-  r5 = r258 & 6u;
+  r5 = (r253 << 1u) & 6u;
   // 45: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 46: shl.b32 	%r7, %r2, 6;
-  uint t6;
-  t6 = 6u;
-  r7 = (t6 >= 32u ? 0u : r2 << t6);
+  r7 = r2 << 6u;
   // 47: or.b32  	%r259, %r5, %r7;
-  r259 = r5 | r7;
   // 48: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t7;
-  t7 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t7)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 49: add.s32 	%r8, %r259, 5377319;
-  r8 = uint(int(r259) + 5377319);
+  r8 = uint(int(r5 | r7) + 5377319);
   // 50: xor.b32  	%r260, %r8, 82;
-  r260 = r8 ^ 82u;
   // 51: mul.lo.s32 	%r261, %r260, 2146121005;
-  r261 = uint(int(r260) * 2146121005);
+  r261 = uint(int(r8 ^ 82u) * 2146121005);
   // 52: shr.u32 	%r262, %r261, 15;
-  uint t8;
-  t8 = 15u;
-  r262 = (t8 >= 32u ? 0u : r261 >> t8);
   // 53: xor.b32  	%r263, %r262, %r261;
-  r263 = r262 ^ r261;
   // 54: mul.lo.s32 	%r264, %r263, -2073254261;
-  r264 = uint(int(r263) * -2073254261);
+  r264 = uint(int((r261 >> 15u) ^ r261) * -2073254261);
   // 55: shr.u32 	%r265, %r264, 16;
-  uint t9;
-  t9 = 16u;
-  r265 = (t9 >= 32u ? 0u : r264 >> t9);
   // 56: xor.b32  	%r266, %r264, %r6;
   r266 = r264 ^ r6;
   // 57: xor.b32  	%r267, %r266, %r265;
-  r267 = r266 ^ r265;
   // 58: shr.u32 	%r268, %r266, 16;
-  uint t10;
-  t10 = 16u;
-  r268 = (t10 >= 32u ? 0u : r266 >> t10);
   // 59: xor.b32  	%r269, %r267, %r268;
-  r269 = r267 ^ r268;
   // 60: mul.lo.s32 	%r270, %r269, 2146121005;
-  r270 = uint(int(r269) * 2146121005);
+  r270 = uint(int((r266 ^ (r264 >> 16u)) ^ (r266 >> 16u)) * 2146121005);
   // 61: shr.u32 	%r271, %r270, 15;
-  uint t11;
-  t11 = 15u;
-  r271 = (t11 >= 32u ? 0u : r270 >> t11);
   // 62: xor.b32  	%r272, %r271, %r270;
-  r272 = r271 ^ r270;
   // 63: mul.lo.s32 	%r273, %r272, -2073254261;
-  r273 = uint(int(r272) * -2073254261);
+  r273 = uint(int((r270 >> 15u) ^ r270) * -2073254261);
   // 64: shr.u32 	%r274, %r273, 16;
-  uint t12;
-  t12 = 16u;
-  r274 = (t12 >= 32u ? 0u : r273 >> t12);
   // 65: xor.b32  	%r275, %r274, %r273;
-  r275 = r274 ^ r273;
+  r275 = (r273 >> 16u) ^ r273;
   // 66: xor.b32  	%r276, %r275, -1515870811;
   r276 = r275 ^ 0xA5A5A5A5u;
   // 67: shr.u32 	%r277, %r276, 16;
-  uint t13;
-  t13 = 16u;
-  r277 = (t13 >= 32u ? 0u : r276 >> t13);
   // 68: xor.b32  	%r278, %r277, %r276;
-  r278 = r277 ^ r276;
   // 69: mul.lo.s32 	%r279, %r278, 2146121005;
-  r279 = uint(int(r278) * 2146121005);
+  r279 = uint(int((r276 >> 16u) ^ r276) * 2146121005);
   // 70: shr.u32 	%r280, %r279, 15;
-  uint t14;
-  t14 = 15u;
-  r280 = (t14 >= 32u ? 0u : r279 >> t14);
   // 71: xor.b32  	%r281, %r280, %r279;
-  r281 = r280 ^ r279;
   // 72: mul.lo.s32 	%r282, %r281, -2073254261;
-  r282 = uint(int(r281) * -2073254261);
+  r282 = uint(int((r279 >> 15u) ^ r279) * -2073254261);
   // 73: shr.u32 	%r283, %r282, 16;
-  uint t15;
-  t15 = 16u;
-  r283 = (t15 >= 32u ? 0u : r282 >> t15);
   // 74: xor.b32  	%r1200, %r283, %r282;
-  r1200 = r283 ^ r282;
+  r1200 = (r282 >> 16u) ^ r282;
   // 75: shl.b32 	%r10, %r275, 31;
-  uint t16;
-  t16 = 31u;
-  r10 = (t16 >= 32u ? 0u : r275 << t16);
+  r10 = r275 << 31u;
   // 76: shr.u32 	%r284, %r275, 1;
-  uint t17;
-  t17 = 1u;
-  r284 = (t17 >= 32u ? 0u : r275 >> t17);
   // 77: and.b32  	%r11, %r284, 8388607;
-  r11 = r284 & 0x007FFFFFu;
+  r11 = (r275 >> 1u) & 0x007FFFFFu;
   // 78: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 83: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 86: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 128: mul.wide.u32 	%rd11, %r1200, -858993459;
-        rd11 = uint64_t(r1200) * uint64_t(0xCCCCCCCDu);
         // 129: shr.u64 	%rd12, %rd11, 34;
-        uint t27;
-        t27 = 34u;
-        rd12 = (t27 >= 64u ? 0ul : rd11 >> t27);
         // 130: cvt.u32.u64 	%r290, %rd12;
-        uint64_t t28;
-        t28 = uint64_t(rd12);
-        r290 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r1200) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 131: mul.lo.s32 	%r291, %r290, 5;
-        r291 = uint(int(r290) * 5);
         // 132: sub.s32 	%r15, %r1200, %r291;
-        r15 = uint(int(r1200) - int(r291));
+        r15 = uint(int(r1200) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 133: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2238: shr.u32 	%r292, %r1200, 8;
-          uint t32;
-          t32 = 8u;
-          r292 = (t32 >= 32u ? 0u : r1200 >> t32);
+          r292 = r1200 >> 8u;
           // 2239: mul.wide.u32 	%rd13, %r292, -1431655765;
-          rd13 = uint64_t(r292) * uint64_t(0xAAAAAAABu);
           // 2240: shr.u64 	%rd14, %rd13, 34;
-          uint t33;
-          t33 = 34u;
-          rd14 = (t33 >= 64u ? 0ul : rd13 >> t33);
           // 2241: cvt.u32.u64 	%r293, %rd14;
-          uint64_t t34;
-          t34 = uint64_t(rd14);
-          r293 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r292) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2242: mul.lo.s32 	%r294, %r293, 6;
-          r294 = uint(int(r293) * 6);
           // 2243: sub.s32 	%r295, %r292, %r294;
-          r295 = uint(int(r292) - int(r294));
           // 2244: cvt.u16.u32 	%rs3, %r295;
-          uint64_t t35;
-          t35 = uint64_t(r295);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2245: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2250: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2390: shr.u32 	%r297, %r1200, 12;
-              uint t42;
-              t42 = 12u;
-              r297 = (t42 >= 32u ? 0u : r1200 >> t42);
               // 2391: and.b32  	%r298, %r297, 1;
-              r298 = r297 & 1u;
               // 2392: or.b32  	%r299, %r10, %r298;
-              r299 = r10 | r298;
+              r299 = r10 | ((r1200 >> 12u) & 1u);
               // 2393: or.b32  	%r1200, %r299, 2143289344;
               r1200 = r299 | 0x7FC00000u;
               p2g_sv0 = 10;
             } else {
               // 2253: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2397: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 2398: selp.b32 	%r296, 1, %r11, %p18;
-                r296 = p18 ? 1u : r11;
                 // 2399: or.b32  	%r1200, %r296, %r10;
-                r1200 = r296 | r10;
+                r1200 = ((int(r11) == 0) ? 1u : r11) | r10;
                 p2g_sv0 = 10;
               } else {
                 // 2256: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
                   // 2259: or.b32  	%r1200, %r10, 2139095039;
@@ -705,25 +570,13 @@ void main() {
             }
           } else {
             // 2338: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
             // 2339: mov.u32 	%r1200, %r10;
             r1200 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2342: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2347: or.b32  	%r1200, %r10, 2139095040;
                 r1200 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -734,9 +587,8 @@ void main() {
           }
           if (p2g_sv0 == 211) {
             // 2442: or.b32  	%r300, %r10, %r11;
-            r300 = r10 | r11;
             // 2443: or.b32  	%r1200, %r300, 8388608;
-            r1200 = r300 | 0x00800000u;
+            r1200 = (r10 | r11) | 0x00800000u;
             p2g_sv0 = 10;
           }
         } else {
@@ -746,53 +598,28 @@ void main() {
         }
       } else {
         // 89: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 92: and.b32  	%r285, %r1200, 1;
-          r285 = r1200 & 1u;
           // 93: setp.eq.b32 	%p7, %r285, 1;
-          uint t61;
-          uint t62;
-          t61 = r285; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 94: mov.pred 	%p8, 0;
-          p8 = false;
           // 95: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 96: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 97: shr.u32 	%r286, %r1200, 1;
-          uint t64;
-          t64 = 1u;
-          r286 = (t64 >= 32u ? 0u : r1200 >> t64);
+          r286 = r1200 >> 1u;
           // 98: mul.wide.u32 	%rd9, %r286, -858993459;
-          rd9 = uint64_t(r286) * uint64_t(0xCCCCCCCDu);
           // 99: shr.u64 	%rd10, %rd9, 36;
-          uint t65;
-          t65 = 36u;
-          rd10 = (t65 >= 64u ? 0ul : rd9 >> t65);
           // 100: cvt.u32.u64 	%r287, %rd10;
-          uint64_t t66;
-          t66 = uint64_t(rd10);
-          r287 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r286) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 101: mul.lo.s32 	%r288, %r287, 20;
-          r288 = uint(int(r287) * 20);
           // 102: sub.s32 	%r12, %r286, %r288;
-          r12 = uint(int(r286) - int(r288));
-          if (p10) {
+          r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r1200 & 1u) == 1u) ^^ false)) {
             // 107: mov.u32 	%r289, 119;
-            r289 = 119u;
             // 108: sub.s32 	%r1199, %r289, %r12;
-            r1199 = uint(int(r289) - int(r12));
+            r1199 = uint(int(119u) - int(r12));
             p2g_sv0 = 9;
           } else {
             // 162: add.s32 	%r1199, %r12, 131;
@@ -804,65 +631,32 @@ void main() {
     }
   } else {
     // 112: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 140: mul.wide.u32 	%rd17, %r1200, 613566757;
-      rd17 = uint64_t(r1200) * uint64_t(0x24924925u);
       // 141: shr.u64 	%rd18, %rd17, 32;
-      uint t70;
-      t70 = 32u;
-      rd18 = (t70 >= 64u ? 0ul : rd17 >> t70);
       // 142: cvt.u32.u64 	%r303, %rd18;
-      uint64_t t71;
-      t71 = uint64_t(rd18);
-      r303 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r1200) * uint64_t(0x24924925u)) >> 32u);
+      r303 = uint(uint64_t(t7));
       // 143: sub.s32 	%r304, %r1200, %r303;
-      r304 = uint(int(r1200) - int(r303));
       // 144: shr.u32 	%r305, %r304, 1;
-      uint t72;
-      t72 = 1u;
-      r305 = (t72 >= 32u ? 0u : r304 >> t72);
       // 145: add.s32 	%r306, %r305, %r303;
-      r306 = uint(int(r305) + int(r303));
       // 146: shr.u32 	%r307, %r306, 2;
-      uint t73;
-      t73 = 2u;
-      r307 = (t73 >= 32u ? 0u : r306 >> t73);
       // 147: mul.lo.s32 	%r308, %r307, 7;
-      r308 = uint(int(r307) * 7);
+      r308 = uint(int(uint(int(uint(int(r1200) - int(r303)) >> 1u) + int(r303)) >> 2u) * 7);
       // 148: sub.s32 	%r309, %r1200, %r308;
-      r309 = uint(int(r1200) - int(r308));
       // 149: add.s32 	%r1199, %r309, 124;
-      r1199 = uint(int(r309) + 124);
+      r1199 = uint(int(uint(int(r1200) - int(r308))) + 124);
       p2g_sv0 = 9;
     } else {
       // 115: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 120: mul.wide.u32 	%rd15, %r1200, -2139062143;
-        rd15 = uint64_t(r1200) * uint64_t(0x80808081u);
         // 121: shr.u64 	%rd16, %rd15, 39;
-        uint t77;
-        t77 = 39u;
-        rd16 = (t77 >= 64u ? 0ul : rd15 >> t77);
         // 122: cvt.u32.u64 	%r301, %rd16;
-        uint64_t t78;
-        t78 = uint64_t(rd16);
-        r301 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r1200) * uint64_t(0x80808081u)) >> 39u);
         // 123: mul.lo.s32 	%r302, %r301, 255;
-        r302 = uint(int(r301) * 255);
         // 124: sub.s32 	%r1199, %r1200, %r302;
-        r1199 = uint(int(r1200) - int(r302));
+        r1199 = uint(int(r1200) - int(uint(int(uint(uint64_t(t8))) * 255)));
         p2g_sv0 = 9;
       } else {
         p2g_sv0 = 7;
@@ -871,244 +665,118 @@ void main() {
   }
   if (p2g_sv0 == 7) {
     // 153: mul.wide.u32 	%rd19, %r1200, -858993459;
-    rd19 = uint64_t(r1200) * uint64_t(0xCCCCCCCDu);
     // 154: shr.u64 	%rd20, %rd19, 34;
-    uint t79;
-    t79 = 34u;
-    rd20 = (t79 >= 64u ? 0ul : rd19 >> t79);
     // 155: cvt.u32.u64 	%r310, %rd20;
-    uint64_t t80;
-    t80 = uint64_t(rd20);
-    r310 = uint(uint64_t(t80));
+    uint64_t t9 = uint64_t((uint64_t(r1200) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 156: mul.lo.s32 	%r311, %r310, 5;
-    r311 = uint(int(r310) * 5);
     // 157: sub.s32 	%r312, %r1200, %r311;
-    r312 = uint(int(r1200) - int(r311));
     // 158: add.s32 	%r1199, %r312, 125;
-    r1199 = uint(int(r312) + 125);
+    r1199 = uint(int(uint(int(r1200) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
     // 165: max.s32 	%r313, %r1199, 0;
-    r313 = uint(max(int(r1199), 0));
     // 166: shl.b32 	%r314, %r313, 23;
-    uint t81;
-    t81 = 23u;
-    r314 = (t81 >= 32u ? 0u : r313 << t81);
     // 167: or.b32  	%r315, %r11, %r10;
-    r315 = r11 | r10;
     // 168: or.b32  	%r1200, %r315, %r314;
-    r1200 = r315 | r314;
+    r1200 = (r11 | r10) | (uint(max(int(r1199), 0)) << 23u);
   }
   // 171: add.s32 	%r316, %r5, %r7;
   r316 = uint(int(r5) + int(r7));
   // 172: add.s32 	%r317, %r316, 5377320;
-  r317 = uint(int(r316) + 5377320);
   // 173: xor.b32  	%r318, %r317, 82;
-  r318 = r317 ^ 82u;
   // 174: mul.lo.s32 	%r319, %r318, 2146121005;
-  r319 = uint(int(r318) * 2146121005);
+  r319 = uint(int(uint(int(r316) + 5377320) ^ 82u) * 2146121005);
   // 175: shr.u32 	%r320, %r319, 15;
-  uint t82;
-  t82 = 15u;
-  r320 = (t82 >= 32u ? 0u : r319 >> t82);
   // 176: xor.b32  	%r321, %r320, %r319;
-  r321 = r320 ^ r319;
   // 177: mul.lo.s32 	%r322, %r321, -2073254261;
-  r322 = uint(int(r321) * -2073254261);
+  r322 = uint(int((r319 >> 15u) ^ r319) * -2073254261);
   // 178: shr.u32 	%r323, %r322, 16;
-  uint t83;
-  t83 = 16u;
-  r323 = (t83 >= 32u ? 0u : r322 >> t83);
   // 179: xor.b32  	%r324, %r322, %r6;
   r324 = r322 ^ r6;
   // 180: xor.b32  	%r325, %r324, %r323;
-  r325 = r324 ^ r323;
   // 181: shr.u32 	%r326, %r324, 16;
-  uint t84;
-  t84 = 16u;
-  r326 = (t84 >= 32u ? 0u : r324 >> t84);
   // 182: xor.b32  	%r327, %r325, %r326;
-  r327 = r325 ^ r326;
   // 183: mul.lo.s32 	%r328, %r327, 2146121005;
-  r328 = uint(int(r327) * 2146121005);
+  r328 = uint(int((r324 ^ (r322 >> 16u)) ^ (r324 >> 16u)) * 2146121005);
   // 184: shr.u32 	%r329, %r328, 15;
-  uint t85;
-  t85 = 15u;
-  r329 = (t85 >= 32u ? 0u : r328 >> t85);
   // 185: xor.b32  	%r330, %r329, %r328;
-  r330 = r329 ^ r328;
   // 186: mul.lo.s32 	%r331, %r330, -2073254261;
-  r331 = uint(int(r330) * -2073254261);
+  r331 = uint(int((r328 >> 15u) ^ r328) * -2073254261);
   // 187: shr.u32 	%r332, %r331, 16;
-  uint t86;
-  t86 = 16u;
-  r332 = (t86 >= 32u ? 0u : r331 >> t86);
   // 188: xor.b32  	%r333, %r332, %r331;
-  r333 = r332 ^ r331;
+  r333 = (r331 >> 16u) ^ r331;
   // 189: xor.b32  	%r334, %r333, -1515870811;
   r334 = r333 ^ 0xA5A5A5A5u;
   // 190: shr.u32 	%r335, %r334, 16;
-  uint t87;
-  t87 = 16u;
-  r335 = (t87 >= 32u ? 0u : r334 >> t87);
   // 191: xor.b32  	%r336, %r335, %r334;
-  r336 = r335 ^ r334;
   // 192: mul.lo.s32 	%r337, %r336, 2146121005;
-  r337 = uint(int(r336) * 2146121005);
+  r337 = uint(int((r334 >> 16u) ^ r334) * 2146121005);
   // 193: shr.u32 	%r338, %r337, 15;
-  uint t88;
-  t88 = 15u;
-  r338 = (t88 >= 32u ? 0u : r337 >> t88);
   // 194: xor.b32  	%r339, %r338, %r337;
-  r339 = r338 ^ r337;
   // 195: mul.lo.s32 	%r340, %r339, -2073254261;
-  r340 = uint(int(r339) * -2073254261);
+  r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
   // 196: shr.u32 	%r341, %r340, 16;
-  uint t89;
-  t89 = 16u;
-  r341 = (t89 >= 32u ? 0u : r340 >> t89);
   // 197: xor.b32  	%r1202, %r341, %r340;
-  r1202 = r341 ^ r340;
+  r1202 = (r340 >> 16u) ^ r340;
   // 198: shl.b32 	%r29, %r333, 31;
-  uint t90;
-  t90 = 31u;
-  r29 = (t90 >= 32u ? 0u : r333 << t90);
+  r29 = r333 << 31u;
   // 199: shr.u32 	%r342, %r333, 1;
-  uint t91;
-  t91 = 1u;
-  r342 = (t91 >= 32u ? 0u : r333 >> t91);
   // 200: and.b32  	%r30, %r342, 8388607;
-  r30 = r342 & 0x007FFFFFu;
+  r30 = (r333 >> 1u) & 0x007FFFFFu;
   // 201: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 202: setp.gt.s16 	%p19, %rs4, 1;
-  int t92;
-  int t93;
-  t92 = bitfieldExtract(int(rs4), 0, 16); t93 = 1;
-  bool t94;
-  t94 = t92 > t93;
-  p19 = t94;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 207: setp.eq.s16 	%p20, %rs4, 2;
-    int t95;
-    int t96;
-    t95 = bitfieldExtract(int(rs4), 0, 16); t96 = 2;
-    bool t97;
-    t97 = t95 == t96;
-    p20 = t97;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 210: setp.eq.s16 	%p21, %rs4, 3;
-      int t98;
-      int t99;
-      t98 = bitfieldExtract(int(rs4), 0, 16); t99 = 3;
-      bool t100;
-      t100 = t98 == t99;
-      p21 = t100;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 252: mul.wide.u32 	%rd23, %r1202, -858993459;
-        rd23 = uint64_t(r1202) * uint64_t(0xCCCCCCCDu);
         // 253: shr.u64 	%rd24, %rd23, 34;
-        uint t101;
-        t101 = 34u;
-        rd24 = (t101 >= 64u ? 0ul : rd23 >> t101);
         // 254: cvt.u32.u64 	%r348, %rd24;
-        uint64_t t102;
-        t102 = uint64_t(rd24);
-        r348 = uint(uint64_t(t102));
+        uint64_t t10 = uint64_t((uint64_t(r1202) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 255: mul.lo.s32 	%r349, %r348, 5;
-        r349 = uint(int(r348) * 5);
         // 256: sub.s32 	%r34, %r1202, %r349;
-        r34 = uint(int(r1202) - int(r349));
+        r34 = uint(int(r1202) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 257: setp.eq.s32 	%p29, %r34, 0;
-        int t103;
-        int t104;
-        t103 = int(r34); t104 = 0;
-        bool t105;
-        t105 = t103 == t104;
-        p29 = t105;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2263: shr.u32 	%r350, %r1202, 8;
-          uint t106;
-          t106 = 8u;
-          r350 = (t106 >= 32u ? 0u : r1202 >> t106);
+          r350 = r1202 >> 8u;
           // 2264: mul.wide.u32 	%rd25, %r350, -1431655765;
-          rd25 = uint64_t(r350) * uint64_t(0xAAAAAAABu);
           // 2265: shr.u64 	%rd26, %rd25, 34;
-          uint t107;
-          t107 = 34u;
-          rd26 = (t107 >= 64u ? 0ul : rd25 >> t107);
           // 2266: cvt.u32.u64 	%r351, %rd26;
-          uint64_t t108;
-          t108 = uint64_t(rd26);
-          r351 = uint(uint64_t(t108));
+          uint64_t t11 = uint64_t((uint64_t(r350) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2267: mul.lo.s32 	%r352, %r351, 6;
-          r352 = uint(int(r351) * 6);
           // 2268: sub.s32 	%r353, %r350, %r352;
-          r353 = uint(int(r350) - int(r352));
           // 2269: cvt.u16.u32 	%rs5, %r353;
-          uint64_t t109;
-          t109 = uint64_t(r353);
-          rs5 = (uint(uint64_t(t109)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2270: setp.gt.s16 	%p30, %rs5, 1;
-          int t110;
-          int t111;
-          t110 = bitfieldExtract(int(rs5), 0, 16); t111 = 1;
-          bool t112;
-          t112 = t110 > t111;
-          p30 = t112;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2275: setp.eq.s16 	%p31, %rs5, 2;
-            int t113;
-            int t114;
-            t113 = bitfieldExtract(int(rs5), 0, 16); t114 = 2;
-            bool t115;
-            t115 = t113 == t114;
-            p31 = t115;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2403: shr.u32 	%r355, %r1202, 12;
-              uint t116;
-              t116 = 12u;
-              r355 = (t116 >= 32u ? 0u : r1202 >> t116);
               // 2404: and.b32  	%r356, %r355, 1;
-              r356 = r355 & 1u;
               // 2405: or.b32  	%r357, %r29, %r356;
-              r357 = r29 | r356;
+              r357 = r29 | ((r1202 >> 12u) & 1u);
               // 2406: or.b32  	%r1202, %r357, 2143289344;
               r1202 = r357 | 0x7FC00000u;
               p2g_sv0 = 20;
             } else {
               // 2278: setp.eq.s16 	%p32, %rs5, 3;
-              int t117;
-              int t118;
-              t117 = bitfieldExtract(int(rs5), 0, 16); t118 = 3;
-              bool t119;
-              t119 = t117 == t118;
-              p32 = t119;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2410: setp.eq.s32 	%p36, %r30, 0;
-                int t120;
-                int t121;
-                t120 = int(r30); t121 = 0;
-                bool t122;
-                t122 = t120 == t121;
-                p36 = t122;
                 // 2411: selp.b32 	%r354, 1, %r30, %p36;
-                r354 = p36 ? 1u : r30;
                 // 2412: or.b32  	%r1202, %r354, %r29;
-                r1202 = r354 | r29;
+                r1202 = ((int(r30) == 0) ? 1u : r30) | r29;
                 p2g_sv0 = 20;
               } else {
                 // 2281: setp.ne.s16 	%p33, %rs5, 4;
-                int t123;
-                int t124;
-                t123 = bitfieldExtract(int(rs5), 0, 16); t124 = 4;
-                bool t125;
-                t125 = t123 != t124;
-                p33 = t125;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
                   // 2284: or.b32  	%r1202, %r29, 2139095039;
@@ -1119,25 +787,13 @@ void main() {
             }
           } else {
             // 2351: setp.eq.s16 	%p34, %rs5, 0;
-            int t126;
-            int t127;
-            t126 = bitfieldExtract(int(rs5), 0, 16); t127 = 0;
-            bool t128;
-            t128 = t126 == t127;
-            p34 = t128;
             // 2352: mov.u32 	%r1202, %r29;
             r1202 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2355: setp.eq.s16 	%p35, %rs5, 1;
-              int t129;
-              int t130;
-              t129 = bitfieldExtract(int(rs5), 0, 16); t130 = 1;
-              bool t131;
-              t131 = t129 == t130;
-              p35 = t131;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2360: or.b32  	%r1202, %r29, 2139095040;
                 r1202 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -1148,9 +804,8 @@ void main() {
           }
           if (p2g_sv0 == 212) {
             // 2447: or.b32  	%r358, %r29, %r30;
-            r358 = r29 | r30;
             // 2448: or.b32  	%r1202, %r358, 8388608;
-            r1202 = r358 | 0x00800000u;
+            r1202 = (r29 | r30) | 0x00800000u;
             p2g_sv0 = 20;
           }
         } else {
@@ -1160,53 +815,27 @@ void main() {
         }
       } else {
         // 213: setp.ne.s16 	%p22, %rs4, 5;
-        int t132;
-        int t133;
-        t132 = bitfieldExtract(int(rs4), 0, 16); t133 = 5;
-        bool t134;
-        t134 = t132 != t133;
-        p22 = t134;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 216: and.b32  	%r343, %r1202, 1;
-          r343 = r1202 & 1u;
           // 217: setp.eq.b32 	%p25, %r343, 1;
-          uint t135;
-          uint t136;
-          t135 = r343; t136 = 1u;
-          bool t137;
-          t137 = t135 == t136;
-          p25 = t137;
           // 218: mov.pred 	%p26, 0;
-          p26 = false;
           // 219: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 220: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 221: shr.u32 	%r344, %r1202, 1;
-          uint t138;
-          t138 = 1u;
-          r344 = (t138 >= 32u ? 0u : r1202 >> t138);
+          r344 = r1202 >> 1u;
           // 222: mul.wide.u32 	%rd21, %r344, -858993459;
-          rd21 = uint64_t(r344) * uint64_t(0xCCCCCCCDu);
           // 223: shr.u64 	%rd22, %rd21, 36;
-          uint t139;
-          t139 = 36u;
-          rd22 = (t139 >= 64u ? 0ul : rd21 >> t139);
           // 224: cvt.u32.u64 	%r345, %rd22;
-          uint64_t t140;
-          t140 = uint64_t(rd22);
-          r345 = uint(uint64_t(t140));
+          uint64_t t13 = uint64_t((uint64_t(r344) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 225: mul.lo.s32 	%r346, %r345, 20;
-          r346 = uint(int(r345) * 20);
           // 226: sub.s32 	%r31, %r344, %r346;
-          r31 = uint(int(r344) - int(r346));
-          if (p28) {
+          r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r1202 & 1u) == 1u) ^^ false)) {
             // 231: mov.u32 	%r347, 119;
-            r347 = 119u;
             // 232: sub.s32 	%r1201, %r347, %r31;
-            r1201 = uint(int(r347) - int(r31));
+            r1201 = uint(int(119u) - int(r31));
             p2g_sv0 = 19;
           } else {
             // 286: add.s32 	%r1201, %r31, 131;
@@ -1218,65 +847,32 @@ void main() {
     }
   } else {
     // 236: setp.eq.s16 	%p23, %rs4, 0;
-    int t141;
-    int t142;
-    t141 = bitfieldExtract(int(rs4), 0, 16); t142 = 0;
-    bool t143;
-    t143 = t141 == t142;
-    p23 = t143;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 264: mul.wide.u32 	%rd29, %r1202, 613566757;
-      rd29 = uint64_t(r1202) * uint64_t(0x24924925u);
       // 265: shr.u64 	%rd30, %rd29, 32;
-      uint t144;
-      t144 = 32u;
-      rd30 = (t144 >= 64u ? 0ul : rd29 >> t144);
       // 266: cvt.u32.u64 	%r361, %rd30;
-      uint64_t t145;
-      t145 = uint64_t(rd30);
-      r361 = uint(uint64_t(t145));
+      uint64_t t14 = uint64_t((uint64_t(r1202) * uint64_t(0x24924925u)) >> 32u);
+      r361 = uint(uint64_t(t14));
       // 267: sub.s32 	%r362, %r1202, %r361;
-      r362 = uint(int(r1202) - int(r361));
       // 268: shr.u32 	%r363, %r362, 1;
-      uint t146;
-      t146 = 1u;
-      r363 = (t146 >= 32u ? 0u : r362 >> t146);
       // 269: add.s32 	%r364, %r363, %r361;
-      r364 = uint(int(r363) + int(r361));
       // 270: shr.u32 	%r365, %r364, 2;
-      uint t147;
-      t147 = 2u;
-      r365 = (t147 >= 32u ? 0u : r364 >> t147);
       // 271: mul.lo.s32 	%r366, %r365, 7;
-      r366 = uint(int(r365) * 7);
+      r366 = uint(int(uint(int(uint(int(r1202) - int(r361)) >> 1u) + int(r361)) >> 2u) * 7);
       // 272: sub.s32 	%r367, %r1202, %r366;
-      r367 = uint(int(r1202) - int(r366));
       // 273: add.s32 	%r1201, %r367, 124;
-      r1201 = uint(int(r367) + 124);
+      r1201 = uint(int(uint(int(r1202) - int(r366))) + 124);
       p2g_sv0 = 19;
     } else {
       // 239: setp.eq.s16 	%p24, %rs4, 1;
-      int t148;
-      int t149;
-      t148 = bitfieldExtract(int(rs4), 0, 16); t149 = 1;
-      bool t150;
-      t150 = t148 == t149;
-      p24 = t150;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 244: mul.wide.u32 	%rd27, %r1202, -2139062143;
-        rd27 = uint64_t(r1202) * uint64_t(0x80808081u);
         // 245: shr.u64 	%rd28, %rd27, 39;
-        uint t151;
-        t151 = 39u;
-        rd28 = (t151 >= 64u ? 0ul : rd27 >> t151);
         // 246: cvt.u32.u64 	%r359, %rd28;
-        uint64_t t152;
-        t152 = uint64_t(rd28);
-        r359 = uint(uint64_t(t152));
+        uint64_t t15 = uint64_t((uint64_t(r1202) * uint64_t(0x80808081u)) >> 39u);
         // 247: mul.lo.s32 	%r360, %r359, 255;
-        r360 = uint(int(r359) * 255);
         // 248: sub.s32 	%r1201, %r1202, %r360;
-        r1201 = uint(int(r1202) - int(r360));
+        r1201 = uint(int(r1202) - int(uint(int(uint(uint64_t(t15))) * 255)));
         p2g_sv0 = 19;
       } else {
         p2g_sv0 = 17;
@@ -1285,233 +881,112 @@ void main() {
   }
   if (p2g_sv0 == 17) {
     // 277: mul.wide.u32 	%rd31, %r1202, -858993459;
-    rd31 = uint64_t(r1202) * uint64_t(0xCCCCCCCDu);
     // 278: shr.u64 	%rd32, %rd31, 34;
-    uint t153;
-    t153 = 34u;
-    rd32 = (t153 >= 64u ? 0ul : rd31 >> t153);
     // 279: cvt.u32.u64 	%r368, %rd32;
-    uint64_t t154;
-    t154 = uint64_t(rd32);
-    r368 = uint(uint64_t(t154));
+    uint64_t t16 = uint64_t((uint64_t(r1202) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 280: mul.lo.s32 	%r369, %r368, 5;
-    r369 = uint(int(r368) * 5);
     // 281: sub.s32 	%r370, %r1202, %r369;
-    r370 = uint(int(r1202) - int(r369));
     // 282: add.s32 	%r1201, %r370, 125;
-    r1201 = uint(int(r370) + 125);
+    r1201 = uint(int(uint(int(r1202) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
     // 289: max.s32 	%r371, %r1201, 0;
-    r371 = uint(max(int(r1201), 0));
     // 290: shl.b32 	%r372, %r371, 23;
-    uint t155;
-    t155 = 23u;
-    r372 = (t155 >= 32u ? 0u : r371 << t155);
     // 291: or.b32  	%r373, %r30, %r29;
-    r373 = r30 | r29;
     // 292: or.b32  	%r1202, %r373, %r372;
-    r1202 = r373 | r372;
+    r1202 = (r30 | r29) | (uint(max(int(r1201), 0)) << 23u);
   }
   // 295: add.s32 	%r374, %r8, 512;
-  r374 = uint(int(r8) + 512);
   // 296: xor.b32  	%r375, %r374, 82;
-  r375 = r374 ^ 82u;
   // 297: mul.lo.s32 	%r376, %r375, 2146121005;
-  r376 = uint(int(r375) * 2146121005);
+  r376 = uint(int(uint(int(r8) + 512) ^ 82u) * 2146121005);
   // 298: shr.u32 	%r377, %r376, 15;
-  uint t156;
-  t156 = 15u;
-  r377 = (t156 >= 32u ? 0u : r376 >> t156);
   // 299: xor.b32  	%r378, %r377, %r376;
-  r378 = r377 ^ r376;
   // 300: mul.lo.s32 	%r379, %r378, -2073254261;
-  r379 = uint(int(r378) * -2073254261);
+  r379 = uint(int((r376 >> 15u) ^ r376) * -2073254261);
   // 301: shr.u32 	%r380, %r379, 16;
-  uint t157;
-  t157 = 16u;
-  r380 = (t157 >= 32u ? 0u : r379 >> t157);
   // 302: xor.b32  	%r381, %r379, %r6;
   r381 = r379 ^ r6;
   // 303: xor.b32  	%r382, %r381, %r380;
-  r382 = r381 ^ r380;
   // 304: shr.u32 	%r383, %r381, 16;
-  uint t158;
-  t158 = 16u;
-  r383 = (t158 >= 32u ? 0u : r381 >> t158);
   // 305: xor.b32  	%r384, %r382, %r383;
-  r384 = r382 ^ r383;
   // 306: mul.lo.s32 	%r385, %r384, 2146121005;
-  r385 = uint(int(r384) * 2146121005);
+  r385 = uint(int((r381 ^ (r379 >> 16u)) ^ (r381 >> 16u)) * 2146121005);
   // 307: shr.u32 	%r386, %r385, 15;
-  uint t159;
-  t159 = 15u;
-  r386 = (t159 >= 32u ? 0u : r385 >> t159);
   // 308: xor.b32  	%r387, %r386, %r385;
-  r387 = r386 ^ r385;
   // 309: mul.lo.s32 	%r388, %r387, -2073254261;
-  r388 = uint(int(r387) * -2073254261);
+  r388 = uint(int((r385 >> 15u) ^ r385) * -2073254261);
   // 310: shr.u32 	%r389, %r388, 16;
-  uint t160;
-  t160 = 16u;
-  r389 = (t160 >= 32u ? 0u : r388 >> t160);
   // 311: xor.b32  	%r390, %r389, %r388;
-  r390 = r389 ^ r388;
+  r390 = (r388 >> 16u) ^ r388;
   // 312: xor.b32  	%r391, %r390, -1515870811;
   r391 = r390 ^ 0xA5A5A5A5u;
   // 313: shr.u32 	%r392, %r391, 16;
-  uint t161;
-  t161 = 16u;
-  r392 = (t161 >= 32u ? 0u : r391 >> t161);
   // 314: xor.b32  	%r393, %r392, %r391;
-  r393 = r392 ^ r391;
   // 315: mul.lo.s32 	%r394, %r393, 2146121005;
-  r394 = uint(int(r393) * 2146121005);
+  r394 = uint(int((r391 >> 16u) ^ r391) * 2146121005);
   // 316: shr.u32 	%r395, %r394, 15;
-  uint t162;
-  t162 = 15u;
-  r395 = (t162 >= 32u ? 0u : r394 >> t162);
   // 317: xor.b32  	%r396, %r395, %r394;
-  r396 = r395 ^ r394;
   // 318: mul.lo.s32 	%r397, %r396, -2073254261;
-  r397 = uint(int(r396) * -2073254261);
+  r397 = uint(int((r394 >> 15u) ^ r394) * -2073254261);
   // 319: shr.u32 	%r398, %r397, 16;
-  uint t163;
-  t163 = 16u;
-  r398 = (t163 >= 32u ? 0u : r397 >> t163);
   // 320: xor.b32  	%r1204, %r398, %r397;
-  r1204 = r398 ^ r397;
+  r1204 = (r397 >> 16u) ^ r397;
   // 321: shl.b32 	%r48, %r390, 31;
-  uint t164;
-  t164 = 31u;
-  r48 = (t164 >= 32u ? 0u : r390 << t164);
+  r48 = r390 << 31u;
   // 322: shr.u32 	%r399, %r390, 1;
-  uint t165;
-  t165 = 1u;
-  r399 = (t165 >= 32u ? 0u : r390 >> t165);
   // 323: and.b32  	%r49, %r399, 8388607;
-  r49 = r399 & 0x007FFFFFu;
+  r49 = (r390 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 328: setp.eq.s16 	%p38, %rs4, 2;
-    int t166;
-    int t167;
-    t166 = bitfieldExtract(int(rs4), 0, 16); t167 = 2;
-    bool t168;
-    t168 = t166 == t167;
-    p38 = t168;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 331: setp.eq.s16 	%p39, %rs4, 3;
-      int t169;
-      int t170;
-      t169 = bitfieldExtract(int(rs4), 0, 16); t170 = 3;
-      bool t171;
-      t171 = t169 == t170;
-      p39 = t171;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 373: mul.wide.u32 	%rd35, %r1204, -858993459;
-        rd35 = uint64_t(r1204) * uint64_t(0xCCCCCCCDu);
         // 374: shr.u64 	%rd36, %rd35, 34;
-        uint t172;
-        t172 = 34u;
-        rd36 = (t172 >= 64u ? 0ul : rd35 >> t172);
         // 375: cvt.u32.u64 	%r405, %rd36;
-        uint64_t t173;
-        t173 = uint64_t(rd36);
-        r405 = uint(uint64_t(t173));
+        uint64_t t17 = uint64_t((uint64_t(r1204) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 376: mul.lo.s32 	%r406, %r405, 5;
-        r406 = uint(int(r405) * 5);
         // 377: sub.s32 	%r53, %r1204, %r406;
-        r53 = uint(int(r1204) - int(r406));
+        r53 = uint(int(r1204) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 378: setp.eq.s32 	%p47, %r53, 0;
-        int t174;
-        int t175;
-        t174 = int(r53); t175 = 0;
-        bool t176;
-        t176 = t174 == t175;
-        p47 = t176;
-        if (p47) {
+        if (int(r53) == 0) {
           // 2288: shr.u32 	%r407, %r1204, 8;
-          uint t177;
-          t177 = 8u;
-          r407 = (t177 >= 32u ? 0u : r1204 >> t177);
+          r407 = r1204 >> 8u;
           // 2289: mul.wide.u32 	%rd37, %r407, -1431655765;
-          rd37 = uint64_t(r407) * uint64_t(0xAAAAAAABu);
           // 2290: shr.u64 	%rd38, %rd37, 34;
-          uint t178;
-          t178 = 34u;
-          rd38 = (t178 >= 64u ? 0ul : rd37 >> t178);
           // 2291: cvt.u32.u64 	%r408, %rd38;
-          uint64_t t179;
-          t179 = uint64_t(rd38);
-          r408 = uint(uint64_t(t179));
+          uint64_t t18 = uint64_t((uint64_t(r407) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2292: mul.lo.s32 	%r409, %r408, 6;
-          r409 = uint(int(r408) * 6);
           // 2293: sub.s32 	%r410, %r407, %r409;
-          r410 = uint(int(r407) - int(r409));
           // 2294: cvt.u16.u32 	%rs7, %r410;
-          uint64_t t180;
-          t180 = uint64_t(r410);
-          rs7 = (uint(uint64_t(t180)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2295: setp.gt.s16 	%p48, %rs7, 1;
-          int t181;
-          int t182;
-          t181 = bitfieldExtract(int(rs7), 0, 16); t182 = 1;
-          bool t183;
-          t183 = t181 > t182;
-          p48 = t183;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2300: setp.eq.s16 	%p49, %rs7, 2;
-            int t184;
-            int t185;
-            t184 = bitfieldExtract(int(rs7), 0, 16); t185 = 2;
-            bool t186;
-            t186 = t184 == t185;
-            p49 = t186;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2416: shr.u32 	%r412, %r1204, 12;
-              uint t187;
-              t187 = 12u;
-              r412 = (t187 >= 32u ? 0u : r1204 >> t187);
               // 2417: and.b32  	%r413, %r412, 1;
-              r413 = r412 & 1u;
               // 2418: or.b32  	%r414, %r48, %r413;
-              r414 = r48 | r413;
+              r414 = r48 | ((r1204 >> 12u) & 1u);
               // 2419: or.b32  	%r1204, %r414, 2143289344;
               r1204 = r414 | 0x7FC00000u;
               p2g_sv0 = 30;
             } else {
               // 2303: setp.eq.s16 	%p50, %rs7, 3;
-              int t188;
-              int t189;
-              t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 3;
-              bool t190;
-              t190 = t188 == t189;
-              p50 = t190;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2423: setp.eq.s32 	%p54, %r49, 0;
-                int t191;
-                int t192;
-                t191 = int(r49); t192 = 0;
-                bool t193;
-                t193 = t191 == t192;
-                p54 = t193;
                 // 2424: selp.b32 	%r411, 1, %r49, %p54;
-                r411 = p54 ? 1u : r49;
                 // 2425: or.b32  	%r1204, %r411, %r48;
-                r1204 = r411 | r48;
+                r1204 = ((int(r49) == 0) ? 1u : r49) | r48;
                 p2g_sv0 = 30;
               } else {
                 // 2306: setp.ne.s16 	%p51, %rs7, 4;
-                int t194;
-                int t195;
-                t194 = bitfieldExtract(int(rs7), 0, 16); t195 = 4;
-                bool t196;
-                t196 = t194 != t195;
-                p51 = t196;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
                   // 2309: or.b32  	%r1204, %r48, 2139095039;
@@ -1522,25 +997,13 @@ void main() {
             }
           } else {
             // 2364: setp.eq.s16 	%p52, %rs7, 0;
-            int t197;
-            int t198;
-            t197 = bitfieldExtract(int(rs7), 0, 16); t198 = 0;
-            bool t199;
-            t199 = t197 == t198;
-            p52 = t199;
             // 2365: mov.u32 	%r1204, %r48;
             r1204 = r48;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2368: setp.eq.s16 	%p53, %rs7, 1;
-              int t200;
-              int t201;
-              t200 = bitfieldExtract(int(rs7), 0, 16); t201 = 1;
-              bool t202;
-              t202 = t200 == t201;
-              p53 = t202;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2373: or.b32  	%r1204, %r48, 2139095040;
                 r1204 = r48 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1551,9 +1014,8 @@ void main() {
           }
           if (p2g_sv0 == 213) {
             // 2452: or.b32  	%r415, %r48, %r49;
-            r415 = r48 | r49;
             // 2453: or.b32  	%r1204, %r415, 8388608;
-            r1204 = r415 | 0x00800000u;
+            r1204 = (r48 | r49) | 0x00800000u;
             p2g_sv0 = 30;
           }
         } else {
@@ -1563,53 +1025,27 @@ void main() {
         }
       } else {
         // 334: setp.ne.s16 	%p40, %rs4, 5;
-        int t203;
-        int t204;
-        t203 = bitfieldExtract(int(rs4), 0, 16); t204 = 5;
-        bool t205;
-        t205 = t203 != t204;
-        p40 = t205;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 337: and.b32  	%r400, %r1204, 1;
-          r400 = r1204 & 1u;
           // 338: setp.eq.b32 	%p43, %r400, 1;
-          uint t206;
-          uint t207;
-          t206 = r400; t207 = 1u;
-          bool t208;
-          t208 = t206 == t207;
-          p43 = t208;
           // 339: mov.pred 	%p44, 0;
-          p44 = false;
           // 340: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 341: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 342: shr.u32 	%r401, %r1204, 1;
-          uint t209;
-          t209 = 1u;
-          r401 = (t209 >= 32u ? 0u : r1204 >> t209);
+          r401 = r1204 >> 1u;
           // 343: mul.wide.u32 	%rd33, %r401, -858993459;
-          rd33 = uint64_t(r401) * uint64_t(0xCCCCCCCDu);
           // 344: shr.u64 	%rd34, %rd33, 36;
-          uint t210;
-          t210 = 36u;
-          rd34 = (t210 >= 64u ? 0ul : rd33 >> t210);
           // 345: cvt.u32.u64 	%r402, %rd34;
-          uint64_t t211;
-          t211 = uint64_t(rd34);
-          r402 = uint(uint64_t(t211));
+          uint64_t t20 = uint64_t((uint64_t(r401) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 346: mul.lo.s32 	%r403, %r402, 20;
-          r403 = uint(int(r402) * 20);
           // 347: sub.s32 	%r50, %r401, %r403;
-          r50 = uint(int(r401) - int(r403));
-          if (p46) {
+          r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r1204 & 1u) == 1u) ^^ false)) {
             // 352: mov.u32 	%r404, 119;
-            r404 = 119u;
             // 353: sub.s32 	%r1203, %r404, %r50;
-            r1203 = uint(int(r404) - int(r50));
+            r1203 = uint(int(119u) - int(r50));
             p2g_sv0 = 29;
           } else {
             // 407: add.s32 	%r1203, %r50, 131;
@@ -1621,65 +1057,32 @@ void main() {
     }
   } else {
     // 357: setp.eq.s16 	%p41, %rs4, 0;
-    int t212;
-    int t213;
-    t212 = bitfieldExtract(int(rs4), 0, 16); t213 = 0;
-    bool t214;
-    t214 = t212 == t213;
-    p41 = t214;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 385: mul.wide.u32 	%rd41, %r1204, 613566757;
-      rd41 = uint64_t(r1204) * uint64_t(0x24924925u);
       // 386: shr.u64 	%rd42, %rd41, 32;
-      uint t215;
-      t215 = 32u;
-      rd42 = (t215 >= 64u ? 0ul : rd41 >> t215);
       // 387: cvt.u32.u64 	%r418, %rd42;
-      uint64_t t216;
-      t216 = uint64_t(rd42);
-      r418 = uint(uint64_t(t216));
+      uint64_t t21 = uint64_t((uint64_t(r1204) * uint64_t(0x24924925u)) >> 32u);
+      r418 = uint(uint64_t(t21));
       // 388: sub.s32 	%r419, %r1204, %r418;
-      r419 = uint(int(r1204) - int(r418));
       // 389: shr.u32 	%r420, %r419, 1;
-      uint t217;
-      t217 = 1u;
-      r420 = (t217 >= 32u ? 0u : r419 >> t217);
       // 390: add.s32 	%r421, %r420, %r418;
-      r421 = uint(int(r420) + int(r418));
       // 391: shr.u32 	%r422, %r421, 2;
-      uint t218;
-      t218 = 2u;
-      r422 = (t218 >= 32u ? 0u : r421 >> t218);
       // 392: mul.lo.s32 	%r423, %r422, 7;
-      r423 = uint(int(r422) * 7);
+      r423 = uint(int(uint(int(uint(int(r1204) - int(r418)) >> 1u) + int(r418)) >> 2u) * 7);
       // 393: sub.s32 	%r424, %r1204, %r423;
-      r424 = uint(int(r1204) - int(r423));
       // 394: add.s32 	%r1203, %r424, 124;
-      r1203 = uint(int(r424) + 124);
+      r1203 = uint(int(uint(int(r1204) - int(r423))) + 124);
       p2g_sv0 = 29;
     } else {
       // 360: setp.eq.s16 	%p42, %rs4, 1;
-      int t219;
-      int t220;
-      t219 = bitfieldExtract(int(rs4), 0, 16); t220 = 1;
-      bool t221;
-      t221 = t219 == t220;
-      p42 = t221;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 365: mul.wide.u32 	%rd39, %r1204, -2139062143;
-        rd39 = uint64_t(r1204) * uint64_t(0x80808081u);
         // 366: shr.u64 	%rd40, %rd39, 39;
-        uint t222;
-        t222 = 39u;
-        rd40 = (t222 >= 64u ? 0ul : rd39 >> t222);
         // 367: cvt.u32.u64 	%r416, %rd40;
-        uint64_t t223;
-        t223 = uint64_t(rd40);
-        r416 = uint(uint64_t(t223));
+        uint64_t t22 = uint64_t((uint64_t(r1204) * uint64_t(0x80808081u)) >> 39u);
         // 368: mul.lo.s32 	%r417, %r416, 255;
-        r417 = uint(int(r416) * 255);
         // 369: sub.s32 	%r1203, %r1204, %r417;
-        r1203 = uint(int(r1204) - int(r417));
+        r1203 = uint(int(r1204) - int(uint(int(uint(uint64_t(t22))) * 255)));
         p2g_sv0 = 29;
       } else {
         p2g_sv0 = 27;
@@ -1688,233 +1091,112 @@ void main() {
   }
   if (p2g_sv0 == 27) {
     // 398: mul.wide.u32 	%rd43, %r1204, -858993459;
-    rd43 = uint64_t(r1204) * uint64_t(0xCCCCCCCDu);
     // 399: shr.u64 	%rd44, %rd43, 34;
-    uint t224;
-    t224 = 34u;
-    rd44 = (t224 >= 64u ? 0ul : rd43 >> t224);
     // 400: cvt.u32.u64 	%r425, %rd44;
-    uint64_t t225;
-    t225 = uint64_t(rd44);
-    r425 = uint(uint64_t(t225));
+    uint64_t t23 = uint64_t((uint64_t(r1204) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 401: mul.lo.s32 	%r426, %r425, 5;
-    r426 = uint(int(r425) * 5);
     // 402: sub.s32 	%r427, %r1204, %r426;
-    r427 = uint(int(r1204) - int(r426));
     // 403: add.s32 	%r1203, %r427, 125;
-    r1203 = uint(int(r427) + 125);
+    r1203 = uint(int(uint(int(r1204) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
     // 410: max.s32 	%r428, %r1203, 0;
-    r428 = uint(max(int(r1203), 0));
     // 411: shl.b32 	%r429, %r428, 23;
-    uint t226;
-    t226 = 23u;
-    r429 = (t226 >= 32u ? 0u : r428 << t226);
     // 412: or.b32  	%r430, %r49, %r48;
-    r430 = r49 | r48;
     // 413: or.b32  	%r1204, %r430, %r429;
-    r1204 = r430 | r429;
+    r1204 = (r49 | r48) | (uint(max(int(r1203), 0)) << 23u);
   }
   // 416: add.s32 	%r432, %r316, 5377832;
-  r432 = uint(int(r316) + 5377832);
   // 417: xor.b32  	%r433, %r432, 82;
-  r433 = r432 ^ 82u;
   // 418: mul.lo.s32 	%r434, %r433, 2146121005;
-  r434 = uint(int(r433) * 2146121005);
+  r434 = uint(int(uint(int(r316) + 5377832) ^ 82u) * 2146121005);
   // 419: shr.u32 	%r435, %r434, 15;
-  uint t227;
-  t227 = 15u;
-  r435 = (t227 >= 32u ? 0u : r434 >> t227);
   // 420: xor.b32  	%r436, %r435, %r434;
-  r436 = r435 ^ r434;
   // 421: mul.lo.s32 	%r437, %r436, -2073254261;
-  r437 = uint(int(r436) * -2073254261);
+  r437 = uint(int((r434 >> 15u) ^ r434) * -2073254261);
   // 422: shr.u32 	%r438, %r437, 16;
-  uint t228;
-  t228 = 16u;
-  r438 = (t228 >= 32u ? 0u : r437 >> t228);
   // 423: xor.b32  	%r439, %r437, %r6;
   r439 = r437 ^ r6;
   // 424: xor.b32  	%r440, %r439, %r438;
-  r440 = r439 ^ r438;
   // 425: shr.u32 	%r441, %r439, 16;
-  uint t229;
-  t229 = 16u;
-  r441 = (t229 >= 32u ? 0u : r439 >> t229);
   // 426: xor.b32  	%r442, %r440, %r441;
-  r442 = r440 ^ r441;
   // 427: mul.lo.s32 	%r443, %r442, 2146121005;
-  r443 = uint(int(r442) * 2146121005);
+  r443 = uint(int((r439 ^ (r437 >> 16u)) ^ (r439 >> 16u)) * 2146121005);
   // 428: shr.u32 	%r444, %r443, 15;
-  uint t230;
-  t230 = 15u;
-  r444 = (t230 >= 32u ? 0u : r443 >> t230);
   // 429: xor.b32  	%r445, %r444, %r443;
-  r445 = r444 ^ r443;
   // 430: mul.lo.s32 	%r446, %r445, -2073254261;
-  r446 = uint(int(r445) * -2073254261);
+  r446 = uint(int((r443 >> 15u) ^ r443) * -2073254261);
   // 431: shr.u32 	%r447, %r446, 16;
-  uint t231;
-  t231 = 16u;
-  r447 = (t231 >= 32u ? 0u : r446 >> t231);
   // 432: xor.b32  	%r448, %r447, %r446;
-  r448 = r447 ^ r446;
+  r448 = (r446 >> 16u) ^ r446;
   // 433: xor.b32  	%r449, %r448, -1515870811;
   r449 = r448 ^ 0xA5A5A5A5u;
   // 434: shr.u32 	%r450, %r449, 16;
-  uint t232;
-  t232 = 16u;
-  r450 = (t232 >= 32u ? 0u : r449 >> t232);
   // 435: xor.b32  	%r451, %r450, %r449;
-  r451 = r450 ^ r449;
   // 436: mul.lo.s32 	%r452, %r451, 2146121005;
-  r452 = uint(int(r451) * 2146121005);
+  r452 = uint(int((r449 >> 16u) ^ r449) * 2146121005);
   // 437: shr.u32 	%r453, %r452, 15;
-  uint t233;
-  t233 = 15u;
-  r453 = (t233 >= 32u ? 0u : r452 >> t233);
   // 438: xor.b32  	%r454, %r453, %r452;
-  r454 = r453 ^ r452;
   // 439: mul.lo.s32 	%r455, %r454, -2073254261;
-  r455 = uint(int(r454) * -2073254261);
+  r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
   // 440: shr.u32 	%r456, %r455, 16;
-  uint t234;
-  t234 = 16u;
-  r456 = (t234 >= 32u ? 0u : r455 >> t234);
   // 441: xor.b32  	%r1206, %r456, %r455;
-  r1206 = r456 ^ r455;
+  r1206 = (r455 >> 16u) ^ r455;
   // 442: shl.b32 	%r67, %r448, 31;
-  uint t235;
-  t235 = 31u;
-  r67 = (t235 >= 32u ? 0u : r448 << t235);
+  r67 = r448 << 31u;
   // 443: shr.u32 	%r457, %r448, 1;
-  uint t236;
-  t236 = 1u;
-  r457 = (t236 >= 32u ? 0u : r448 >> t236);
   // 444: and.b32  	%r68, %r457, 8388607;
-  r68 = r457 & 0x007FFFFFu;
+  r68 = (r448 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 449: setp.eq.s16 	%p56, %rs4, 2;
-    int t237;
-    int t238;
-    t237 = bitfieldExtract(int(rs4), 0, 16); t238 = 2;
-    bool t239;
-    t239 = t237 == t238;
-    p56 = t239;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 452: setp.eq.s16 	%p57, %rs4, 3;
-      int t240;
-      int t241;
-      t240 = bitfieldExtract(int(rs4), 0, 16); t241 = 3;
-      bool t242;
-      t242 = t240 == t241;
-      p57 = t242;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 494: mul.wide.u32 	%rd47, %r1206, -858993459;
-        rd47 = uint64_t(r1206) * uint64_t(0xCCCCCCCDu);
         // 495: shr.u64 	%rd48, %rd47, 34;
-        uint t243;
-        t243 = 34u;
-        rd48 = (t243 >= 64u ? 0ul : rd47 >> t243);
         // 496: cvt.u32.u64 	%r463, %rd48;
-        uint64_t t244;
-        t244 = uint64_t(rd48);
-        r463 = uint(uint64_t(t244));
+        uint64_t t24 = uint64_t((uint64_t(r1206) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 497: mul.lo.s32 	%r464, %r463, 5;
-        r464 = uint(int(r463) * 5);
         // 498: sub.s32 	%r72, %r1206, %r464;
-        r72 = uint(int(r1206) - int(r464));
+        r72 = uint(int(r1206) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 499: setp.eq.s32 	%p65, %r72, 0;
-        int t245;
-        int t246;
-        t245 = int(r72); t246 = 0;
-        bool t247;
-        t247 = t245 == t246;
-        p65 = t247;
-        if (p65) {
+        if (int(r72) == 0) {
           // 2313: shr.u32 	%r465, %r1206, 8;
-          uint t248;
-          t248 = 8u;
-          r465 = (t248 >= 32u ? 0u : r1206 >> t248);
+          r465 = r1206 >> 8u;
           // 2314: mul.wide.u32 	%rd49, %r465, -1431655765;
-          rd49 = uint64_t(r465) * uint64_t(0xAAAAAAABu);
           // 2315: shr.u64 	%rd50, %rd49, 34;
-          uint t249;
-          t249 = 34u;
-          rd50 = (t249 >= 64u ? 0ul : rd49 >> t249);
           // 2316: cvt.u32.u64 	%r466, %rd50;
-          uint64_t t250;
-          t250 = uint64_t(rd50);
-          r466 = uint(uint64_t(t250));
+          uint64_t t25 = uint64_t((uint64_t(r465) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2317: mul.lo.s32 	%r467, %r466, 6;
-          r467 = uint(int(r466) * 6);
           // 2318: sub.s32 	%r468, %r465, %r467;
-          r468 = uint(int(r465) - int(r467));
           // 2319: cvt.u16.u32 	%rs9, %r468;
-          uint64_t t251;
-          t251 = uint64_t(r468);
-          rs9 = (uint(uint64_t(t251)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2320: setp.gt.s16 	%p66, %rs9, 1;
-          int t252;
-          int t253;
-          t252 = bitfieldExtract(int(rs9), 0, 16); t253 = 1;
-          bool t254;
-          t254 = t252 > t253;
-          p66 = t254;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2325: setp.eq.s16 	%p67, %rs9, 2;
-            int t255;
-            int t256;
-            t255 = bitfieldExtract(int(rs9), 0, 16); t256 = 2;
-            bool t257;
-            t257 = t255 == t256;
-            p67 = t257;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2429: shr.u32 	%r470, %r1206, 12;
-              uint t258;
-              t258 = 12u;
-              r470 = (t258 >= 32u ? 0u : r1206 >> t258);
               // 2430: and.b32  	%r471, %r470, 1;
-              r471 = r470 & 1u;
               // 2431: or.b32  	%r472, %r67, %r471;
-              r472 = r67 | r471;
+              r472 = r67 | ((r1206 >> 12u) & 1u);
               // 2432: or.b32  	%r1206, %r472, 2143289344;
               r1206 = r472 | 0x7FC00000u;
               p2g_sv0 = 40;
             } else {
               // 2328: setp.eq.s16 	%p68, %rs9, 3;
-              int t259;
-              int t260;
-              t259 = bitfieldExtract(int(rs9), 0, 16); t260 = 3;
-              bool t261;
-              t261 = t259 == t260;
-              p68 = t261;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2436: setp.eq.s32 	%p72, %r68, 0;
-                int t262;
-                int t263;
-                t262 = int(r68); t263 = 0;
-                bool t264;
-                t264 = t262 == t263;
-                p72 = t264;
                 // 2437: selp.b32 	%r469, 1, %r68, %p72;
-                r469 = p72 ? 1u : r68;
                 // 2438: or.b32  	%r1206, %r469, %r67;
-                r1206 = r469 | r67;
+                r1206 = ((int(r68) == 0) ? 1u : r68) | r67;
                 p2g_sv0 = 40;
               } else {
                 // 2331: setp.ne.s16 	%p69, %rs9, 4;
-                int t265;
-                int t266;
-                t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 4;
-                bool t267;
-                t267 = t265 != t266;
-                p69 = t267;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
                   // 2334: or.b32  	%r1206, %r67, 2139095039;
@@ -1925,25 +1207,13 @@ void main() {
             }
           } else {
             // 2377: setp.eq.s16 	%p70, %rs9, 0;
-            int t268;
-            int t269;
-            t268 = bitfieldExtract(int(rs9), 0, 16); t269 = 0;
-            bool t270;
-            t270 = t268 == t269;
-            p70 = t270;
             // 2378: mov.u32 	%r1206, %r67;
             r1206 = r67;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2381: setp.eq.s16 	%p71, %rs9, 1;
-              int t271;
-              int t272;
-              t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 1;
-              bool t273;
-              t273 = t271 == t272;
-              p71 = t273;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2386: or.b32  	%r1206, %r67, 2139095040;
                 r1206 = r67 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1954,9 +1224,8 @@ void main() {
           }
           if (p2g_sv0 == 214) {
             // 2457: or.b32  	%r473, %r67, %r68;
-            r473 = r67 | r68;
             // 2458: or.b32  	%r1206, %r473, 8388608;
-            r1206 = r473 | 0x00800000u;
+            r1206 = (r67 | r68) | 0x00800000u;
             p2g_sv0 = 40;
           }
         } else {
@@ -1966,53 +1235,27 @@ void main() {
         }
       } else {
         // 455: setp.ne.s16 	%p58, %rs4, 5;
-        int t274;
-        int t275;
-        t274 = bitfieldExtract(int(rs4), 0, 16); t275 = 5;
-        bool t276;
-        t276 = t274 != t275;
-        p58 = t276;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 458: and.b32  	%r458, %r1206, 1;
-          r458 = r1206 & 1u;
           // 459: setp.eq.b32 	%p61, %r458, 1;
-          uint t277;
-          uint t278;
-          t277 = r458; t278 = 1u;
-          bool t279;
-          t279 = t277 == t278;
-          p61 = t279;
           // 460: mov.pred 	%p62, 0;
-          p62 = false;
           // 461: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 462: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 463: shr.u32 	%r459, %r1206, 1;
-          uint t280;
-          t280 = 1u;
-          r459 = (t280 >= 32u ? 0u : r1206 >> t280);
+          r459 = r1206 >> 1u;
           // 464: mul.wide.u32 	%rd45, %r459, -858993459;
-          rd45 = uint64_t(r459) * uint64_t(0xCCCCCCCDu);
           // 465: shr.u64 	%rd46, %rd45, 36;
-          uint t281;
-          t281 = 36u;
-          rd46 = (t281 >= 64u ? 0ul : rd45 >> t281);
           // 466: cvt.u32.u64 	%r460, %rd46;
-          uint64_t t282;
-          t282 = uint64_t(rd46);
-          r460 = uint(uint64_t(t282));
+          uint64_t t27 = uint64_t((uint64_t(r459) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 467: mul.lo.s32 	%r461, %r460, 20;
-          r461 = uint(int(r460) * 20);
           // 468: sub.s32 	%r69, %r459, %r461;
-          r69 = uint(int(r459) - int(r461));
-          if (p64) {
+          r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r1206 & 1u) == 1u) ^^ false)) {
             // 473: mov.u32 	%r462, 119;
-            r462 = 119u;
             // 474: sub.s32 	%r1205, %r462, %r69;
-            r1205 = uint(int(r462) - int(r69));
+            r1205 = uint(int(119u) - int(r69));
             p2g_sv0 = 39;
           } else {
             // 528: add.s32 	%r1205, %r69, 131;
@@ -2024,65 +1267,32 @@ void main() {
     }
   } else {
     // 478: setp.eq.s16 	%p59, %rs4, 0;
-    int t283;
-    int t284;
-    t283 = bitfieldExtract(int(rs4), 0, 16); t284 = 0;
-    bool t285;
-    t285 = t283 == t284;
-    p59 = t285;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 506: mul.wide.u32 	%rd53, %r1206, 613566757;
-      rd53 = uint64_t(r1206) * uint64_t(0x24924925u);
       // 507: shr.u64 	%rd54, %rd53, 32;
-      uint t286;
-      t286 = 32u;
-      rd54 = (t286 >= 64u ? 0ul : rd53 >> t286);
       // 508: cvt.u32.u64 	%r476, %rd54;
-      uint64_t t287;
-      t287 = uint64_t(rd54);
-      r476 = uint(uint64_t(t287));
+      uint64_t t28 = uint64_t((uint64_t(r1206) * uint64_t(0x24924925u)) >> 32u);
+      r476 = uint(uint64_t(t28));
       // 509: sub.s32 	%r477, %r1206, %r476;
-      r477 = uint(int(r1206) - int(r476));
       // 510: shr.u32 	%r478, %r477, 1;
-      uint t288;
-      t288 = 1u;
-      r478 = (t288 >= 32u ? 0u : r477 >> t288);
       // 511: add.s32 	%r479, %r478, %r476;
-      r479 = uint(int(r478) + int(r476));
       // 512: shr.u32 	%r480, %r479, 2;
-      uint t289;
-      t289 = 2u;
-      r480 = (t289 >= 32u ? 0u : r479 >> t289);
       // 513: mul.lo.s32 	%r481, %r480, 7;
-      r481 = uint(int(r480) * 7);
+      r481 = uint(int(uint(int(uint(int(r1206) - int(r476)) >> 1u) + int(r476)) >> 2u) * 7);
       // 514: sub.s32 	%r482, %r1206, %r481;
-      r482 = uint(int(r1206) - int(r481));
       // 515: add.s32 	%r1205, %r482, 124;
-      r1205 = uint(int(r482) + 124);
+      r1205 = uint(int(uint(int(r1206) - int(r481))) + 124);
       p2g_sv0 = 39;
     } else {
       // 481: setp.eq.s16 	%p60, %rs4, 1;
-      int t290;
-      int t291;
-      t290 = bitfieldExtract(int(rs4), 0, 16); t291 = 1;
-      bool t292;
-      t292 = t290 == t291;
-      p60 = t292;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 486: mul.wide.u32 	%rd51, %r1206, -2139062143;
-        rd51 = uint64_t(r1206) * uint64_t(0x80808081u);
         // 487: shr.u64 	%rd52, %rd51, 39;
-        uint t293;
-        t293 = 39u;
-        rd52 = (t293 >= 64u ? 0ul : rd51 >> t293);
         // 488: cvt.u32.u64 	%r474, %rd52;
-        uint64_t t294;
-        t294 = uint64_t(rd52);
-        r474 = uint(uint64_t(t294));
+        uint64_t t29 = uint64_t((uint64_t(r1206) * uint64_t(0x80808081u)) >> 39u);
         // 489: mul.lo.s32 	%r475, %r474, 255;
-        r475 = uint(int(r474) * 255);
         // 490: sub.s32 	%r1205, %r1206, %r475;
-        r1205 = uint(int(r1206) - int(r475));
+        r1205 = uint(int(r1206) - int(uint(int(uint(uint64_t(t29))) * 255)));
         p2g_sv0 = 39;
       } else {
         p2g_sv0 = 37;
@@ -2091,34 +1301,21 @@ void main() {
   }
   if (p2g_sv0 == 37) {
     // 519: mul.wide.u32 	%rd55, %r1206, -858993459;
-    rd55 = uint64_t(r1206) * uint64_t(0xCCCCCCCDu);
     // 520: shr.u64 	%rd56, %rd55, 34;
-    uint t295;
-    t295 = 34u;
-    rd56 = (t295 >= 64u ? 0ul : rd55 >> t295);
     // 521: cvt.u32.u64 	%r483, %rd56;
-    uint64_t t296;
-    t296 = uint64_t(rd56);
-    r483 = uint(uint64_t(t296));
+    uint64_t t30 = uint64_t((uint64_t(r1206) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 522: mul.lo.s32 	%r484, %r483, 5;
-    r484 = uint(int(r483) * 5);
     // 523: sub.s32 	%r485, %r1206, %r484;
-    r485 = uint(int(r1206) - int(r484));
     // 524: add.s32 	%r1205, %r485, 125;
-    r1205 = uint(int(r485) + 125);
+    r1205 = uint(int(uint(int(r1206) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
     // 531: max.s32 	%r486, %r1205, 0;
-    r486 = uint(max(int(r1205), 0));
     // 532: shl.b32 	%r487, %r486, 23;
-    uint t297;
-    t297 = 23u;
-    r487 = (t297 >= 32u ? 0u : r486 << t297);
     // 533: or.b32  	%r488, %r68, %r67;
-    r488 = r68 | r67;
     // 534: or.b32  	%r1206, %r488, %r487;
-    r1206 = r488 | r487;
+    r1206 = (r68 | r67) | (uint(max(int(r1205), 0)) << 23u);
   }
   // 537: cvta.to.global.u64 	%rd1, %rd6;
   rd1 = rd6;
@@ -2127,9 +1324,7 @@ void main() {
   // 539: add.u64 	%rd3, %SPL, 16;
   rd3 = SPL + 16ul;
   // 540: shl.b32 	%r85, %r3, 2;
-  uint t298;
-  t298 = 2u;
-  r85 = (t298 >= 32u ? 0u : r3 << t298);
+  r85 = r3 << 2u;
   // 541: mov.u32 	%r1207, 0;
   r1207 = 0u;
   // 542: mov.u64 	%rd177, %rd2;
@@ -2137,144 +1332,72 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 766: shl.b32 	%r490, %r1207, 3;
-    uint t299;
-    t299 = 3u;
-    r490 = (t299 >= 32u ? 0u : r1207 << t299);
     // 767: and.b32  	%r491, %r490, 8;
-    r491 = r490 & 8u;
     // 768: or.b32  	%r492, %r491, %r2;
-    r492 = r491 | r2;
     // 769: and.b32  	%r493, %r1207, 2147483646;
-    r493 = r1207 & 0x7FFFFFFEu;
     // 770: setp.eq.s32 	%p73, %r493, 0;
-    int t300;
-    int t301;
-    t300 = int(r493); t301 = 0;
-    bool t302;
-    t302 = t300 == t301;
-    p73 = t302;
     // 771: selp.b32 	%r494, 0, 16, %p73;
-    r494 = p73 ? 0u : 16u;
     // 772: or.b32  	%r87, %r494, %r85;
-    r87 = r494 | r85;
+    r87 = ((int(r1207 & 0x7FFFFFFEu) == 0) ? 0u : 16u) | r85;
     // 773: shl.b32 	%r88, %r492, 6;
-    uint t303;
-    t303 = 6u;
-    r88 = (t303 >= 32u ? 0u : r492 << t303);
+    r88 = (((r1207 << 3u) & 8u) | r2) << 6u;
     // 774: or.b32  	%r495, %r88, %r87;
-    r495 = r88 | r87;
     // 775: add.s32 	%r496, %r495, 5369127;
-    r496 = uint(int(r495) + 5369127);
+    r496 = uint(int(r88 | r87) + 5369127);
     // 776: shr.u32 	%r497, %r496, 16;
-    uint t304;
-    t304 = 16u;
-    r497 = (t304 >= 32u ? 0u : r496 >> t304);
     // 777: xor.b32  	%r498, %r497, %r496;
-    r498 = r497 ^ r496;
     // 778: mul.lo.s32 	%r499, %r498, 2146121005;
-    r499 = uint(int(r498) * 2146121005);
+    r499 = uint(int((r496 >> 16u) ^ r496) * 2146121005);
     // 779: shr.u32 	%r500, %r499, 15;
-    uint t305;
-    t305 = 15u;
-    r500 = (t305 >= 32u ? 0u : r499 >> t305);
     // 780: xor.b32  	%r501, %r500, %r499;
-    r501 = r500 ^ r499;
     // 781: mul.lo.s32 	%r502, %r501, -2073254261;
-    r502 = uint(int(r501) * -2073254261);
+    r502 = uint(int((r499 >> 15u) ^ r499) * -2073254261);
     // 782: shr.u32 	%r503, %r502, 16;
-    uint t306;
-    t306 = 16u;
-    r503 = (t306 >= 32u ? 0u : r502 >> t306);
     // 783: xor.b32  	%r504, %r502, %r6;
     r504 = r502 ^ r6;
     // 784: xor.b32  	%r505, %r504, %r503;
-    r505 = r504 ^ r503;
     // 785: shr.u32 	%r506, %r504, 16;
-    uint t307;
-    t307 = 16u;
-    r506 = (t307 >= 32u ? 0u : r504 >> t307);
     // 786: xor.b32  	%r507, %r505, %r506;
-    r507 = r505 ^ r506;
     // 787: mul.lo.s32 	%r508, %r507, 2146121005;
-    r508 = uint(int(r507) * 2146121005);
+    r508 = uint(int((r504 ^ (r502 >> 16u)) ^ (r504 >> 16u)) * 2146121005);
     // 788: shr.u32 	%r509, %r508, 15;
-    uint t308;
-    t308 = 15u;
-    r509 = (t308 >= 32u ? 0u : r508 >> t308);
     // 789: xor.b32  	%r510, %r509, %r508;
-    r510 = r509 ^ r508;
     // 790: mul.lo.s32 	%r511, %r510, -2073254261;
-    r511 = uint(int(r510) * -2073254261);
+    r511 = uint(int((r508 >> 15u) ^ r508) * -2073254261);
     // 791: shr.u32 	%r512, %r511, 16;
-    uint t309;
-    t309 = 16u;
-    r512 = (t309 >= 32u ? 0u : r511 >> t309);
     // 792: xor.b32  	%r513, %r512, %r511;
-    r513 = r512 ^ r511;
+    r513 = (r511 >> 16u) ^ r511;
     // 793: xor.b32  	%r514, %r513, -1515870811;
     r514 = r513 ^ 0xA5A5A5A5u;
     // 794: shr.u32 	%r515, %r514, 16;
-    uint t310;
-    t310 = 16u;
-    r515 = (t310 >= 32u ? 0u : r514 >> t310);
     // 795: xor.b32  	%r516, %r515, %r514;
-    r516 = r515 ^ r514;
     // 796: mul.lo.s32 	%r517, %r516, 2146121005;
-    r517 = uint(int(r516) * 2146121005);
+    r517 = uint(int((r514 >> 16u) ^ r514) * 2146121005);
     // 797: shr.u32 	%r518, %r517, 15;
-    uint t311;
-    t311 = 15u;
-    r518 = (t311 >= 32u ? 0u : r517 >> t311);
     // 798: xor.b32  	%r519, %r518, %r517;
-    r519 = r518 ^ r517;
     // 799: mul.lo.s32 	%r520, %r519, -2073254261;
-    r520 = uint(int(r519) * -2073254261);
+    r520 = uint(int((r517 >> 15u) ^ r517) * -2073254261);
     // 800: shr.u32 	%r521, %r520, 16;
-    uint t312;
-    t312 = 16u;
-    r521 = (t312 >= 32u ? 0u : r520 >> t312);
     // 801: xor.b32  	%r89, %r521, %r520;
-    r89 = r521 ^ r520;
+    r89 = (r520 >> 16u) ^ r520;
     // 802: shl.b32 	%r522, %r513, 7;
-    uint t313;
-    t313 = 7u;
-    r522 = (t313 >= 32u ? 0u : r513 << t313);
     // 803: and.b32  	%r1209, %r522, 128;
-    r1209 = r522 & 128u;
+    r1209 = (r513 << 7u) & 128u;
     // 804: shr.u32 	%r523, %r513, 1;
-    uint t314;
-    t314 = 1u;
-    r523 = (t314 >= 32u ? 0u : r513 >> t314);
     // 805: and.b32  	%r91, %r523, 7;
-    r91 = r523 & 7u;
+    r91 = (r513 >> 1u) & 7u;
     // 806: setp.eq.s32 	%p74, %r4, 4;
-    int t315;
-    int t316;
-    t315 = int(r4); t316 = 4;
-    bool t317;
-    t317 = t315 == t316;
-    p74 = t317;
+    p74 = int(r4) == 4;
     if (p74) {
       // 811: mul.wide.u32 	%rd71, %r89, -858993459;
-      rd71 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
       // 812: shr.u64 	%rd72, %rd71, 34;
-      uint t318;
-      t318 = 34u;
-      rd72 = (t318 >= 64u ? 0ul : rd71 >> t318);
       // 813: cvt.u32.u64 	%r553, %rd72;
-      uint64_t t319;
-      t319 = uint64_t(rd72);
-      r553 = uint(uint64_t(t319));
+      uint64_t t31 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 814: mul.lo.s32 	%r554, %r553, 5;
-      r554 = uint(int(r553) * 5);
       // 815: sub.s32 	%r555, %r89, %r554;
-      r555 = uint(int(r89) - int(r554));
       // 816: shl.b32 	%r556, %r555, 3;
-      uint t320;
-      t320 = 3u;
-      r556 = (t320 >= 32u ? 0u : r555 << t320);
       // 817: add.s32 	%r557, %r556, 40;
-      r557 = uint(int(r556) + 40);
+      r557 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t31))) * 5))) << 3u) + 40);
       // 818: or.b32  	%r558, %r91, %r1209;
       r558 = r91 | r1209;
       // 819: or.b32  	%r1209, %r558, %r557;
@@ -2282,126 +1405,55 @@ void main() {
     } else {
       if (p19) {
         // 827: setp.eq.s16 	%p76, %rs4, 2;
-        int t321;
-        int t322;
-        t321 = bitfieldExtract(int(rs4), 0, 16); t322 = 2;
-        bool t323;
-        t323 = t321 == t322;
-        p76 = t323;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 861: and.b32  	%r1209, %r89, 255;
           r1209 = r89 & 255u;
           p2g_sv0 = 80;
         } else {
           // 830: setp.eq.s16 	%p77, %rs4, 3;
-          int t324;
-          int t325;
-          t324 = bitfieldExtract(int(rs4), 0, 16); t325 = 3;
-          bool t326;
-          t326 = t324 == t325;
-          p77 = t326;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 865: mul.wide.u32 	%rd61, %r89, -858993459;
-            rd61 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
             // 866: shr.u64 	%rd62, %rd61, 34;
-            uint t327;
-            t327 = 34u;
-            rd62 = (t327 >= 64u ? 0ul : rd61 >> t327);
             // 867: cvt.u32.u64 	%r527, %rd62;
-            uint64_t t328;
-            t328 = uint64_t(rd62);
-            r527 = uint(uint64_t(t328));
+            uint64_t t32 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 868: mul.lo.s32 	%r528, %r527, 5;
-            r528 = uint(int(r527) * 5);
             // 869: sub.s32 	%r93, %r89, %r528;
-            r93 = uint(int(r89) - int(r528));
+            r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 870: setp.eq.s32 	%p81, %r93, 0;
-            int t329;
-            int t330;
-            t329 = int(r93); t330 = 0;
-            bool t331;
-            t331 = t329 == t330;
-            p81 = t331;
-            if (p81) {
+            if (int(r93) == 0) {
               // 546: shr.u32 	%r529, %r89, 8;
-              uint t332;
-              t332 = 8u;
-              r529 = (t332 >= 32u ? 0u : r89 >> t332);
+              r529 = r89 >> 8u;
               // 547: mul.wide.u32 	%rd63, %r529, -1431655765;
-              rd63 = uint64_t(r529) * uint64_t(0xAAAAAAABu);
               // 548: shr.u64 	%rd64, %rd63, 34;
-              uint t333;
-              t333 = 34u;
-              rd64 = (t333 >= 64u ? 0ul : rd63 >> t333);
               // 549: cvt.u32.u64 	%r530, %rd64;
-              uint64_t t334;
-              t334 = uint64_t(rd64);
-              r530 = uint(uint64_t(t334));
+              uint64_t t33 = uint64_t((uint64_t(r529) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 550: mul.lo.s32 	%r531, %r530, 6;
-              r531 = uint(int(r530) * 6);
               // 551: sub.s32 	%r532, %r529, %r531;
-              r532 = uint(int(r529) - int(r531));
               // 552: cvt.u16.u32 	%rs11, %r532;
-              uint64_t t335;
-              t335 = uint64_t(r532);
-              rs11 = (uint(uint64_t(t335)) & 65535u);
+              uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
+              rs11 = (uint(uint64_t(t34)) & 65535u);
               // 553: setp.gt.s16 	%p82, %rs11, 1;
-              int t336;
-              int t337;
-              t336 = bitfieldExtract(int(rs11), 0, 16); t337 = 1;
-              bool t338;
-              t338 = t336 > t337;
-              p82 = t338;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 558: setp.eq.s16 	%p83, %rs11, 2;
-                int t339;
-                int t340;
-                t339 = bitfieldExtract(int(rs11), 0, 16); t340 = 2;
-                bool t341;
-                t341 = t339 == t340;
-                p83 = t341;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 694: shr.u32 	%r534, %r89, 12;
-                  uint t342;
-                  t342 = 12u;
-                  r534 = (t342 >= 32u ? 0u : r89 >> t342);
                   // 695: and.b32  	%r535, %r534, 1;
-                  r535 = r534 & 1u;
                   // 696: or.b32  	%r536, %r1209, %r535;
-                  r536 = r1209 | r535;
+                  r536 = r1209 | ((r89 >> 12u) & 1u);
                   // 697: or.b32  	%r1209, %r536, 124;
                   r1209 = r536 | 124u;
                   p2g_sv0 = 80;
                 } else {
                   // 561: setp.eq.s16 	%p84, %rs11, 3;
-                  int t343;
-                  int t344;
-                  t343 = bitfieldExtract(int(rs11), 0, 16); t344 = 3;
-                  bool t345;
-                  t345 = t343 == t344;
-                  p84 = t345;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 701: setp.eq.s32 	%p88, %r91, 0;
-                    int t346;
-                    int t347;
-                    t346 = int(r91); t347 = 0;
-                    bool t348;
-                    t348 = t346 == t347;
-                    p88 = t348;
                     // 702: selp.b32 	%r533, 1, %r91, %p88;
-                    r533 = p88 ? 1u : r91;
                     // 703: or.b32  	%r1209, %r533, %r1209;
-                    r1209 = r533 | r1209;
+                    r1209 = ((int(r91) == 0) ? 1u : r91) | r1209;
                     p2g_sv0 = 80;
                   } else {
                     // 564: setp.ne.s16 	%p85, %rs11, 4;
-                    int t349;
-                    int t350;
-                    t349 = bitfieldExtract(int(rs11), 0, 16); t350 = 4;
-                    bool t351;
-                    t351 = t349 != t350;
-                    p85 = t351;
-                    if (p85) {
+                    if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
                       // 567: or.b32  	%r1209, %r1209, 119;
@@ -2412,23 +1464,11 @@ void main() {
                 }
               } else {
                 // 646: setp.eq.s16 	%p86, %rs11, 0;
-                int t352;
-                int t353;
-                t352 = bitfieldExtract(int(rs11), 0, 16); t353 = 0;
-                bool t354;
-                t354 = t352 == t353;
-                p86 = t354;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
                   // 649: setp.eq.s16 	%p87, %rs11, 1;
-                  int t355;
-                  int t356;
-                  t355 = bitfieldExtract(int(rs11), 0, 16); t356 = 1;
-                  bool t357;
-                  t357 = t355 == t356;
-                  p87 = t357;
-                  if (p87) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 654: or.b32  	%r1209, %r1209, 120;
                     r1209 = r1209 | 120u;
                     p2g_sv0 = 80;
@@ -2451,96 +1491,49 @@ void main() {
             }
           } else {
             // 833: setp.ne.s16 	%p78, %rs4, 5;
-            int t358;
-            int t359;
-            t358 = bitfieldExtract(int(rs4), 0, 16); t359 = 5;
-            bool t360;
-            t360 = t358 != t359;
-            p78 = t360;
-            if (p78) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
               // 836: mul.wide.u32 	%rd59, %r89, -858993459;
-              rd59 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
               // 837: shr.u64 	%rd60, %rd59, 34;
-              uint t361;
-              t361 = 34u;
-              rd60 = (t361 >= 64u ? 0ul : rd59 >> t361);
               // 838: cvt.u32.u64 	%r524, %rd60;
-              uint64_t t362;
-              t362 = uint64_t(rd60);
-              r524 = uint(uint64_t(t362));
+              uint64_t t35 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 839: mul.lo.s32 	%r525, %r524, 5;
-              r525 = uint(int(r524) * 5);
               // 840: sub.s32 	%r526, %r89, %r525;
-              r526 = uint(int(r89) - int(r525));
               // 841: add.s32 	%r1208, %r526, 5;
-              r1208 = uint(int(r526) + 5);
+              r1208 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 5);
               p2g_sv0 = 79;
             }
           }
         }
       } else {
         // 845: setp.eq.s16 	%p79, %rs4, 0;
-        int t363;
-        int t364;
-        t363 = bitfieldExtract(int(rs4), 0, 16); t364 = 0;
-        bool t365;
-        t365 = t363 == t364;
-        p79 = t365;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 877: mul.wide.u32 	%rd67, %r89, 613566757;
-          rd67 = uint64_t(r89) * uint64_t(0x24924925u);
           // 878: shr.u64 	%rd68, %rd67, 32;
-          uint t366;
-          t366 = 32u;
-          rd68 = (t366 >= 64u ? 0ul : rd67 >> t366);
           // 879: cvt.u32.u64 	%r540, %rd68;
-          uint64_t t367;
-          t367 = uint64_t(rd68);
-          r540 = uint(uint64_t(t367));
+          uint64_t t36 = uint64_t((uint64_t(r89) * uint64_t(0x24924925u)) >> 32u);
+          r540 = uint(uint64_t(t36));
           // 880: sub.s32 	%r541, %r89, %r540;
-          r541 = uint(int(r89) - int(r540));
           // 881: shr.u32 	%r542, %r541, 1;
-          uint t368;
-          t368 = 1u;
-          r542 = (t368 >= 32u ? 0u : r541 >> t368);
           // 882: add.s32 	%r543, %r542, %r540;
-          r543 = uint(int(r542) + int(r540));
           // 883: shr.u32 	%r544, %r543, 2;
-          uint t369;
-          t369 = 2u;
-          r544 = (t369 >= 32u ? 0u : r543 >> t369);
           // 884: mul.lo.s32 	%r545, %r544, 7;
-          r545 = uint(int(r544) * 7);
+          r545 = uint(int(uint(int(uint(int(r89) - int(r540)) >> 1u) + int(r540)) >> 2u) * 7);
           // 885: sub.s32 	%r546, %r89, %r545;
-          r546 = uint(int(r89) - int(r545));
           // 886: add.s32 	%r1208, %r546, 4;
-          r1208 = uint(int(r546) + 4);
+          r1208 = uint(int(uint(int(r89) - int(r545))) + 4);
           p2g_sv0 = 79;
         } else {
           // 848: setp.eq.s16 	%p80, %rs4, 1;
-          int t370;
-          int t371;
-          t370 = bitfieldExtract(int(rs4), 0, 16); t371 = 1;
-          bool t372;
-          t372 = t370 == t371;
-          p80 = t372;
-          if (p80) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 853: mul.wide.u32 	%rd65, %r89, -2004318071;
-            rd65 = uint64_t(r89) * uint64_t(0x88888889u);
             // 854: shr.u64 	%rd66, %rd65, 35;
-            uint t373;
-            t373 = 35u;
-            rd66 = (t373 >= 64u ? 0ul : rd65 >> t373);
             // 855: cvt.u32.u64 	%r538, %rd66;
-            uint64_t t374;
-            t374 = uint64_t(rd66);
-            r538 = uint(uint64_t(t374));
+            uint64_t t37 = uint64_t((uint64_t(r89) * uint64_t(0x88888889u)) >> 35u);
             // 856: mul.lo.s32 	%r539, %r538, 15;
-            r539 = uint(int(r538) * 15);
             // 857: sub.s32 	%r1208, %r89, %r539;
-            r1208 = uint(int(r89) - int(r539));
+            r1208 = uint(int(r89) - int(uint(int(uint(uint64_t(t37))) * 15)));
             p2g_sv0 = 79;
           } else {
             p2g_sv0 = 78;
@@ -2549,358 +1542,180 @@ void main() {
       }
       if (p2g_sv0 == 78) {
         // 890: mul.wide.u32 	%rd69, %r89, -858993459;
-        rd69 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
         // 891: shr.u64 	%rd70, %rd69, 34;
-        uint t375;
-        t375 = 34u;
-        rd70 = (t375 >= 64u ? 0ul : rd69 >> t375);
         // 892: cvt.u32.u64 	%r547, %rd70;
-        uint64_t t376;
-        t376 = uint64_t(rd70);
-        r547 = uint(uint64_t(t376));
+        uint64_t t38 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 893: mul.lo.s32 	%r548, %r547, 5;
-        r548 = uint(int(r547) * 5);
         // 894: sub.s32 	%r549, %r89, %r548;
-        r549 = uint(int(r89) - int(r548));
         // 895: add.s32 	%r1208, %r549, 5;
-        r1208 = uint(int(r549) + 5);
+        r1208 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 5);
         p2g_sv0 = 79;
       }
       if (p2g_sv0 == 79) {
         // 898: max.s32 	%r550, %r1208, 0;
-        r550 = uint(max(int(r1208), 0));
         // 899: shl.b32 	%r551, %r550, 3;
-        uint t377;
-        t377 = 3u;
-        r551 = (t377 >= 32u ? 0u : r550 << t377);
         // 900: or.b32  	%r552, %r91, %r1209;
         r552 = r91 | r1209;
         // 901: or.b32  	%r1209, %r552, %r551;
-        r1209 = r552 | r551;
+        r1209 = r552 | (uint(max(int(r1208), 0)) << 3u);
       }
     }
     // 904: add.s32 	%r108, %r87, 1;
     r108 = uint(int(r87) + 1);
     if (p74) {
       // 909: and.b32  	%r617, %r108, 28;
-      r617 = r108 & 28u;
       // 910: add.s32 	%r618, %r88, %r617;
-      r618 = uint(int(r88) + int(r617));
       // 911: add.s32 	%r619, %r618, 5369127;
-      r619 = uint(int(r618) + 5369127);
+      r619 = uint(int(uint(int(r88) + int(r108 & 28u))) + 5369127);
       // 912: shr.u32 	%r620, %r619, 16;
-      uint t378;
-      t378 = 16u;
-      r620 = (t378 >= 32u ? 0u : r619 >> t378);
       // 913: xor.b32  	%r621, %r620, %r619;
-      r621 = r620 ^ r619;
       // 914: mul.lo.s32 	%r622, %r621, 2146121005;
-      r622 = uint(int(r621) * 2146121005);
+      r622 = uint(int((r619 >> 16u) ^ r619) * 2146121005);
       // 915: shr.u32 	%r623, %r622, 15;
-      uint t379;
-      t379 = 15u;
-      r623 = (t379 >= 32u ? 0u : r622 >> t379);
       // 916: xor.b32  	%r624, %r623, %r622;
-      r624 = r623 ^ r622;
       // 917: mul.lo.s32 	%r625, %r624, -2073254261;
-      r625 = uint(int(r624) * -2073254261);
+      r625 = uint(int((r622 >> 15u) ^ r622) * -2073254261);
       // 918: shr.u32 	%r626, %r625, 16;
-      uint t380;
-      t380 = 16u;
-      r626 = (t380 >= 32u ? 0u : r625 >> t380);
       // 919: xor.b32  	%r627, %r625, %r6;
       r627 = r625 ^ r6;
       // 920: xor.b32  	%r628, %r627, %r626;
-      r628 = r627 ^ r626;
       // 921: shr.u32 	%r629, %r627, 16;
-      uint t381;
-      t381 = 16u;
-      r629 = (t381 >= 32u ? 0u : r627 >> t381);
       // 922: xor.b32  	%r630, %r628, %r629;
-      r630 = r628 ^ r629;
       // 923: mul.lo.s32 	%r631, %r630, 2146121005;
-      r631 = uint(int(r630) * 2146121005);
+      r631 = uint(int((r627 ^ (r625 >> 16u)) ^ (r627 >> 16u)) * 2146121005);
       // 924: shr.u32 	%r632, %r631, 15;
-      uint t382;
-      t382 = 15u;
-      r632 = (t382 >= 32u ? 0u : r631 >> t382);
       // 925: xor.b32  	%r633, %r632, %r631;
-      r633 = r632 ^ r631;
       // 926: mul.lo.s32 	%r634, %r633, -2073254261;
-      r634 = uint(int(r633) * -2073254261);
+      r634 = uint(int((r631 >> 15u) ^ r631) * -2073254261);
       // 927: shr.u32 	%r635, %r634, 16;
-      uint t383;
-      t383 = 16u;
-      r635 = (t383 >= 32u ? 0u : r634 >> t383);
       // 928: xor.b32  	%r636, %r635, %r634;
-      r636 = r635 ^ r634;
+      r636 = (r634 >> 16u) ^ r634;
       // 929: xor.b32  	%r637, %r636, -1515870811;
       r637 = r636 ^ 0xA5A5A5A5u;
       // 930: shr.u32 	%r638, %r637, 16;
-      uint t384;
-      t384 = 16u;
-      r638 = (t384 >= 32u ? 0u : r637 >> t384);
       // 931: xor.b32  	%r639, %r638, %r637;
-      r639 = r638 ^ r637;
       // 932: mul.lo.s32 	%r640, %r639, 2146121005;
-      r640 = uint(int(r639) * 2146121005);
+      r640 = uint(int((r637 >> 16u) ^ r637) * 2146121005);
       // 933: shr.u32 	%r641, %r640, 15;
-      uint t385;
-      t385 = 15u;
-      r641 = (t385 >= 32u ? 0u : r640 >> t385);
       // 934: xor.b32  	%r642, %r641, %r640;
-      r642 = r641 ^ r640;
       // 935: mul.lo.s32 	%r643, %r642, -2073254261;
-      r643 = uint(int(r642) * -2073254261);
+      r643 = uint(int((r640 >> 15u) ^ r640) * -2073254261);
       // 936: shr.u32 	%r644, %r643, 16;
-      uint t386;
-      t386 = 16u;
-      r644 = (t386 >= 32u ? 0u : r643 >> t386);
       // 937: xor.b32  	%r645, %r644, %r643;
-      r645 = r644 ^ r643;
+      r645 = (r643 >> 16u) ^ r643;
       // 938: and.b32  	%r646, %r636, 1;
-      r646 = r636 & 1u;
       // 939: shr.u32 	%r647, %r636, 1;
-      uint t387;
-      t387 = 1u;
-      r647 = (t387 >= 32u ? 0u : r636 >> t387);
       // 940: and.b32  	%r648, %r647, 7;
-      r648 = r647 & 7u;
       // 941: mul.wide.u32 	%rd85, %r645, -858993459;
-      rd85 = uint64_t(r645) * uint64_t(0xCCCCCCCDu);
       // 942: shr.u64 	%rd86, %rd85, 34;
-      uint t388;
-      t388 = 34u;
-      rd86 = (t388 >= 64u ? 0ul : rd85 >> t388);
       // 943: cvt.u32.u64 	%r649, %rd86;
-      uint64_t t389;
-      t389 = uint64_t(rd86);
-      r649 = uint(uint64_t(t389));
+      uint64_t t39 = uint64_t((uint64_t(r645) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 944: mul.lo.s32 	%r650, %r649, 5;
-      r650 = uint(int(r649) * 5);
       // 945: sub.s32 	%r651, %r645, %r650;
-      r651 = uint(int(r645) - int(r650));
       // 946: shl.b32 	%r652, %r651, 3;
-      uint t390;
-      t390 = 3u;
-      r652 = (t390 >= 32u ? 0u : r651 << t390);
       // 947: add.s32 	%r653, %r652, 40;
-      r653 = uint(int(r652) + 40);
+      r653 = uint(int(uint(int(r645) - int(uint(int(uint(uint64_t(t39))) * 5))) << 3u) + 40);
       // 948: bfi.b32 	%r654, %r646, %r648, 7, 1;
-      r654 = p2g_bfi_32(r646, r648, 7u, 1u);
       // 949: or.b32  	%r655, %r654, %r653;
-      r655 = r654 | r653;
       // 950: xor.b32  	%r1211, %r655, 128;
-      r1211 = r655 ^ 128u;
+      r1211 = (p2g_bfi_32((r636 & 1u), ((r636 >> 1u) & 7u), 7u, 1u) | r653) ^ 128u;
     } else {
       // 954: add.s32 	%r559, %r88, %r108;
-      r559 = uint(int(r88) + int(r108));
       // 955: add.s32 	%r560, %r559, 5369127;
-      r560 = uint(int(r559) + 5369127);
+      r560 = uint(int(uint(int(r88) + int(r108))) + 5369127);
       // 956: shr.u32 	%r561, %r560, 16;
-      uint t391;
-      t391 = 16u;
-      r561 = (t391 >= 32u ? 0u : r560 >> t391);
       // 957: xor.b32  	%r562, %r561, %r560;
-      r562 = r561 ^ r560;
       // 958: mul.lo.s32 	%r563, %r562, 2146121005;
-      r563 = uint(int(r562) * 2146121005);
+      r563 = uint(int((r560 >> 16u) ^ r560) * 2146121005);
       // 959: shr.u32 	%r564, %r563, 15;
-      uint t392;
-      t392 = 15u;
-      r564 = (t392 >= 32u ? 0u : r563 >> t392);
       // 960: xor.b32  	%r565, %r564, %r563;
-      r565 = r564 ^ r563;
       // 961: mul.lo.s32 	%r566, %r565, -2073254261;
-      r566 = uint(int(r565) * -2073254261);
+      r566 = uint(int((r563 >> 15u) ^ r563) * -2073254261);
       // 962: shr.u32 	%r567, %r566, 16;
-      uint t393;
-      t393 = 16u;
-      r567 = (t393 >= 32u ? 0u : r566 >> t393);
       // 963: xor.b32  	%r568, %r566, %r6;
       r568 = r566 ^ r6;
       // 964: xor.b32  	%r569, %r568, %r567;
-      r569 = r568 ^ r567;
       // 965: shr.u32 	%r570, %r568, 16;
-      uint t394;
-      t394 = 16u;
-      r570 = (t394 >= 32u ? 0u : r568 >> t394);
       // 966: xor.b32  	%r571, %r569, %r570;
-      r571 = r569 ^ r570;
       // 967: mul.lo.s32 	%r572, %r571, 2146121005;
-      r572 = uint(int(r571) * 2146121005);
+      r572 = uint(int((r568 ^ (r566 >> 16u)) ^ (r568 >> 16u)) * 2146121005);
       // 968: shr.u32 	%r573, %r572, 15;
-      uint t395;
-      t395 = 15u;
-      r573 = (t395 >= 32u ? 0u : r572 >> t395);
       // 969: xor.b32  	%r574, %r573, %r572;
-      r574 = r573 ^ r572;
       // 970: mul.lo.s32 	%r575, %r574, -2073254261;
-      r575 = uint(int(r574) * -2073254261);
+      r575 = uint(int((r572 >> 15u) ^ r572) * -2073254261);
       // 971: shr.u32 	%r576, %r575, 16;
-      uint t396;
-      t396 = 16u;
-      r576 = (t396 >= 32u ? 0u : r575 >> t396);
       // 972: xor.b32  	%r577, %r576, %r575;
-      r577 = r576 ^ r575;
+      r577 = (r575 >> 16u) ^ r575;
       // 973: xor.b32  	%r578, %r577, -1515870811;
       r578 = r577 ^ 0xA5A5A5A5u;
       // 974: shr.u32 	%r579, %r578, 16;
-      uint t397;
-      t397 = 16u;
-      r579 = (t397 >= 32u ? 0u : r578 >> t397);
       // 975: xor.b32  	%r580, %r579, %r578;
-      r580 = r579 ^ r578;
       // 976: mul.lo.s32 	%r581, %r580, 2146121005;
-      r581 = uint(int(r580) * 2146121005);
+      r581 = uint(int((r578 >> 16u) ^ r578) * 2146121005);
       // 977: shr.u32 	%r582, %r581, 15;
-      uint t398;
-      t398 = 15u;
-      r582 = (t398 >= 32u ? 0u : r581 >> t398);
       // 978: xor.b32  	%r583, %r582, %r581;
-      r583 = r582 ^ r581;
       // 979: mul.lo.s32 	%r584, %r583, -2073254261;
-      r584 = uint(int(r583) * -2073254261);
+      r584 = uint(int((r581 >> 15u) ^ r581) * -2073254261);
       // 980: shr.u32 	%r585, %r584, 16;
-      uint t399;
-      t399 = 16u;
-      r585 = (t399 >= 32u ? 0u : r584 >> t399);
       // 981: xor.b32  	%r109, %r585, %r584;
-      r109 = r585 ^ r584;
+      r109 = (r584 >> 16u) ^ r584;
       // 982: shl.b32 	%r586, %r577, 7;
-      uint t400;
-      t400 = 7u;
-      r586 = (t400 >= 32u ? 0u : r577 << t400);
       // 983: and.b32  	%r1211, %r586, 128;
-      r1211 = r586 & 128u;
+      r1211 = (r577 << 7u) & 128u;
       // 984: shr.u32 	%r587, %r577, 1;
-      uint t401;
-      t401 = 1u;
-      r587 = (t401 >= 32u ? 0u : r577 >> t401);
       // 985: and.b32  	%r111, %r587, 7;
-      r111 = r587 & 7u;
+      r111 = (r577 >> 1u) & 7u;
       if (p19) {
         // 990: setp.eq.s16 	%p91, %rs4, 2;
-        int t402;
-        int t403;
-        t402 = bitfieldExtract(int(rs4), 0, 16); t403 = 2;
-        bool t404;
-        t404 = t402 == t403;
-        p91 = t404;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1024: and.b32  	%r1211, %r109, 255;
           r1211 = r109 & 255u;
           p2g_sv0 = 91;
         } else {
           // 993: setp.eq.s16 	%p92, %rs4, 3;
-          int t405;
-          int t406;
-          t405 = bitfieldExtract(int(rs4), 0, 16); t406 = 3;
-          bool t407;
-          t407 = t405 == t406;
-          p92 = t407;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1028: mul.wide.u32 	%rd75, %r109, -858993459;
-            rd75 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
             // 1029: shr.u64 	%rd76, %rd75, 34;
-            uint t408;
-            t408 = 34u;
-            rd76 = (t408 >= 64u ? 0ul : rd75 >> t408);
             // 1030: cvt.u32.u64 	%r591, %rd76;
-            uint64_t t409;
-            t409 = uint64_t(rd76);
-            r591 = uint(uint64_t(t409));
+            uint64_t t40 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1031: mul.lo.s32 	%r592, %r591, 5;
-            r592 = uint(int(r591) * 5);
             // 1032: sub.s32 	%r113, %r109, %r592;
-            r113 = uint(int(r109) - int(r592));
+            r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1033: setp.eq.s32 	%p96, %r113, 0;
-            int t410;
-            int t411;
-            t410 = int(r113); t411 = 0;
-            bool t412;
-            t412 = t410 == t411;
-            p96 = t412;
-            if (p96) {
+            if (int(r113) == 0) {
               // 571: shr.u32 	%r593, %r109, 8;
-              uint t413;
-              t413 = 8u;
-              r593 = (t413 >= 32u ? 0u : r109 >> t413);
+              r593 = r109 >> 8u;
               // 572: mul.wide.u32 	%rd77, %r593, -1431655765;
-              rd77 = uint64_t(r593) * uint64_t(0xAAAAAAABu);
               // 573: shr.u64 	%rd78, %rd77, 34;
-              uint t414;
-              t414 = 34u;
-              rd78 = (t414 >= 64u ? 0ul : rd77 >> t414);
               // 574: cvt.u32.u64 	%r594, %rd78;
-              uint64_t t415;
-              t415 = uint64_t(rd78);
-              r594 = uint(uint64_t(t415));
+              uint64_t t41 = uint64_t((uint64_t(r593) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 575: mul.lo.s32 	%r595, %r594, 6;
-              r595 = uint(int(r594) * 6);
               // 576: sub.s32 	%r596, %r593, %r595;
-              r596 = uint(int(r593) - int(r595));
               // 577: cvt.u16.u32 	%rs13, %r596;
-              uint64_t t416;
-              t416 = uint64_t(r596);
-              rs13 = (uint(uint64_t(t416)) & 65535u);
+              uint64_t t42 = uint64_t(uint(int(r593) - int(uint(int(uint(uint64_t(t41))) * 6))));
+              rs13 = (uint(uint64_t(t42)) & 65535u);
               // 578: setp.gt.s16 	%p97, %rs13, 1;
-              int t417;
-              int t418;
-              t417 = bitfieldExtract(int(rs13), 0, 16); t418 = 1;
-              bool t419;
-              t419 = t417 > t418;
-              p97 = t419;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 583: setp.eq.s16 	%p98, %rs13, 2;
-                int t420;
-                int t421;
-                t420 = bitfieldExtract(int(rs13), 0, 16); t421 = 2;
-                bool t422;
-                t422 = t420 == t421;
-                p98 = t422;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 707: shr.u32 	%r598, %r109, 12;
-                  uint t423;
-                  t423 = 12u;
-                  r598 = (t423 >= 32u ? 0u : r109 >> t423);
                   // 708: and.b32  	%r599, %r598, 1;
-                  r599 = r598 & 1u;
                   // 709: or.b32  	%r600, %r1211, %r599;
-                  r600 = r1211 | r599;
+                  r600 = r1211 | ((r109 >> 12u) & 1u);
                   // 710: or.b32  	%r1211, %r600, 124;
                   r1211 = r600 | 124u;
                   p2g_sv0 = 91;
                 } else {
                   // 586: setp.eq.s16 	%p99, %rs13, 3;
-                  int t424;
-                  int t425;
-                  t424 = bitfieldExtract(int(rs13), 0, 16); t425 = 3;
-                  bool t426;
-                  t426 = t424 == t425;
-                  p99 = t426;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 714: setp.eq.s32 	%p103, %r111, 0;
-                    int t427;
-                    int t428;
-                    t427 = int(r111); t428 = 0;
-                    bool t429;
-                    t429 = t427 == t428;
-                    p103 = t429;
                     // 715: selp.b32 	%r597, 1, %r111, %p103;
-                    r597 = p103 ? 1u : r111;
                     // 716: or.b32  	%r1211, %r597, %r1211;
-                    r1211 = r597 | r1211;
+                    r1211 = ((int(r111) == 0) ? 1u : r111) | r1211;
                     p2g_sv0 = 91;
                   } else {
                     // 589: setp.ne.s16 	%p100, %rs13, 4;
-                    int t430;
-                    int t431;
-                    t430 = bitfieldExtract(int(rs13), 0, 16); t431 = 4;
-                    bool t432;
-                    t432 = t430 != t431;
-                    p100 = t432;
-                    if (p100) {
+                    if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
                       // 592: or.b32  	%r1211, %r1211, 119;
@@ -2911,23 +1726,11 @@ void main() {
                 }
               } else {
                 // 658: setp.eq.s16 	%p101, %rs13, 0;
-                int t433;
-                int t434;
-                t433 = bitfieldExtract(int(rs13), 0, 16); t434 = 0;
-                bool t435;
-                t435 = t433 == t434;
-                p101 = t435;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
                   // 661: setp.eq.s16 	%p102, %rs13, 1;
-                  int t436;
-                  int t437;
-                  t436 = bitfieldExtract(int(rs13), 0, 16); t437 = 1;
-                  bool t438;
-                  t438 = t436 == t437;
-                  p102 = t438;
-                  if (p102) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 666: or.b32  	%r1211, %r1211, 120;
                     r1211 = r1211 | 120u;
                     p2g_sv0 = 91;
@@ -2950,96 +1753,49 @@ void main() {
             }
           } else {
             // 996: setp.ne.s16 	%p93, %rs4, 5;
-            int t439;
-            int t440;
-            t439 = bitfieldExtract(int(rs4), 0, 16); t440 = 5;
-            bool t441;
-            t441 = t439 != t440;
-            p93 = t441;
-            if (p93) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
               // 999: mul.wide.u32 	%rd73, %r109, -858993459;
-              rd73 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
               // 1000: shr.u64 	%rd74, %rd73, 34;
-              uint t442;
-              t442 = 34u;
-              rd74 = (t442 >= 64u ? 0ul : rd73 >> t442);
               // 1001: cvt.u32.u64 	%r588, %rd74;
-              uint64_t t443;
-              t443 = uint64_t(rd74);
-              r588 = uint(uint64_t(t443));
+              uint64_t t43 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1002: mul.lo.s32 	%r589, %r588, 5;
-              r589 = uint(int(r588) * 5);
               // 1003: sub.s32 	%r590, %r109, %r589;
-              r590 = uint(int(r109) - int(r589));
               // 1004: add.s32 	%r1210, %r590, 5;
-              r1210 = uint(int(r590) + 5);
+              r1210 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 5);
               p2g_sv0 = 90;
             }
           }
         }
       } else {
         // 1008: setp.eq.s16 	%p94, %rs4, 0;
-        int t444;
-        int t445;
-        t444 = bitfieldExtract(int(rs4), 0, 16); t445 = 0;
-        bool t446;
-        t446 = t444 == t445;
-        p94 = t446;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1040: mul.wide.u32 	%rd81, %r109, 613566757;
-          rd81 = uint64_t(r109) * uint64_t(0x24924925u);
           // 1041: shr.u64 	%rd82, %rd81, 32;
-          uint t447;
-          t447 = 32u;
-          rd82 = (t447 >= 64u ? 0ul : rd81 >> t447);
           // 1042: cvt.u32.u64 	%r604, %rd82;
-          uint64_t t448;
-          t448 = uint64_t(rd82);
-          r604 = uint(uint64_t(t448));
+          uint64_t t44 = uint64_t((uint64_t(r109) * uint64_t(0x24924925u)) >> 32u);
+          r604 = uint(uint64_t(t44));
           // 1043: sub.s32 	%r605, %r109, %r604;
-          r605 = uint(int(r109) - int(r604));
           // 1044: shr.u32 	%r606, %r605, 1;
-          uint t449;
-          t449 = 1u;
-          r606 = (t449 >= 32u ? 0u : r605 >> t449);
           // 1045: add.s32 	%r607, %r606, %r604;
-          r607 = uint(int(r606) + int(r604));
           // 1046: shr.u32 	%r608, %r607, 2;
-          uint t450;
-          t450 = 2u;
-          r608 = (t450 >= 32u ? 0u : r607 >> t450);
           // 1047: mul.lo.s32 	%r609, %r608, 7;
-          r609 = uint(int(r608) * 7);
+          r609 = uint(int(uint(int(uint(int(r109) - int(r604)) >> 1u) + int(r604)) >> 2u) * 7);
           // 1048: sub.s32 	%r610, %r109, %r609;
-          r610 = uint(int(r109) - int(r609));
           // 1049: add.s32 	%r1210, %r610, 4;
-          r1210 = uint(int(r610) + 4);
+          r1210 = uint(int(uint(int(r109) - int(r609))) + 4);
           p2g_sv0 = 90;
         } else {
           // 1011: setp.eq.s16 	%p95, %rs4, 1;
-          int t451;
-          int t452;
-          t451 = bitfieldExtract(int(rs4), 0, 16); t452 = 1;
-          bool t453;
-          t453 = t451 == t452;
-          p95 = t453;
-          if (p95) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1016: mul.wide.u32 	%rd79, %r109, -2004318071;
-            rd79 = uint64_t(r109) * uint64_t(0x88888889u);
             // 1017: shr.u64 	%rd80, %rd79, 35;
-            uint t454;
-            t454 = 35u;
-            rd80 = (t454 >= 64u ? 0ul : rd79 >> t454);
             // 1018: cvt.u32.u64 	%r602, %rd80;
-            uint64_t t455;
-            t455 = uint64_t(rd80);
-            r602 = uint(uint64_t(t455));
+            uint64_t t45 = uint64_t((uint64_t(r109) * uint64_t(0x88888889u)) >> 35u);
             // 1019: mul.lo.s32 	%r603, %r602, 15;
-            r603 = uint(int(r602) * 15);
             // 1020: sub.s32 	%r1210, %r109, %r603;
-            r1210 = uint(int(r109) - int(r603));
+            r1210 = uint(int(r109) - int(uint(int(uint(uint64_t(t45))) * 15)));
             p2g_sv0 = 90;
           } else {
             p2g_sv0 = 89;
@@ -3048,143 +1804,79 @@ void main() {
       }
       if (p2g_sv0 == 89) {
         // 1053: mul.wide.u32 	%rd83, %r109, -858993459;
-        rd83 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
         // 1054: shr.u64 	%rd84, %rd83, 34;
-        uint t456;
-        t456 = 34u;
-        rd84 = (t456 >= 64u ? 0ul : rd83 >> t456);
         // 1055: cvt.u32.u64 	%r611, %rd84;
-        uint64_t t457;
-        t457 = uint64_t(rd84);
-        r611 = uint(uint64_t(t457));
+        uint64_t t46 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1056: mul.lo.s32 	%r612, %r611, 5;
-        r612 = uint(int(r611) * 5);
         // 1057: sub.s32 	%r613, %r109, %r612;
-        r613 = uint(int(r109) - int(r612));
         // 1058: add.s32 	%r1210, %r613, 5;
-        r1210 = uint(int(r613) + 5);
+        r1210 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 5);
         p2g_sv0 = 90;
       }
       if (p2g_sv0 == 90) {
         // 1061: max.s32 	%r614, %r1210, 0;
-        r614 = uint(max(int(r1210), 0));
         // 1062: shl.b32 	%r615, %r614, 3;
-        uint t458;
-        t458 = 3u;
-        r615 = (t458 >= 32u ? 0u : r614 << t458);
         // 1063: or.b32  	%r616, %r111, %r1211;
         r616 = r111 | r1211;
         // 1064: or.b32  	%r1211, %r616, %r615;
-        r1211 = r616 | r615;
+        r1211 = r616 | (uint(max(int(r1210), 0)) << 3u);
       }
     }
     // 1067: add.s32 	%r656, %r88, %r87;
-    r656 = uint(int(r88) + int(r87));
     // 1068: add.s32 	%r657, %r656, 5369129;
-    r657 = uint(int(r656) + 5369129);
+    r657 = uint(int(uint(int(r88) + int(r87))) + 5369129);
     // 1069: shr.u32 	%r658, %r657, 16;
-    uint t459;
-    t459 = 16u;
-    r658 = (t459 >= 32u ? 0u : r657 >> t459);
     // 1070: xor.b32  	%r659, %r658, %r657;
-    r659 = r658 ^ r657;
     // 1071: mul.lo.s32 	%r660, %r659, 2146121005;
-    r660 = uint(int(r659) * 2146121005);
+    r660 = uint(int((r657 >> 16u) ^ r657) * 2146121005);
     // 1072: shr.u32 	%r661, %r660, 15;
-    uint t460;
-    t460 = 15u;
-    r661 = (t460 >= 32u ? 0u : r660 >> t460);
     // 1073: xor.b32  	%r662, %r661, %r660;
-    r662 = r661 ^ r660;
     // 1074: mul.lo.s32 	%r663, %r662, -2073254261;
-    r663 = uint(int(r662) * -2073254261);
+    r663 = uint(int((r660 >> 15u) ^ r660) * -2073254261);
     // 1075: shr.u32 	%r664, %r663, 16;
-    uint t461;
-    t461 = 16u;
-    r664 = (t461 >= 32u ? 0u : r663 >> t461);
     // 1076: xor.b32  	%r665, %r663, %r6;
     r665 = r663 ^ r6;
     // 1077: xor.b32  	%r666, %r665, %r664;
-    r666 = r665 ^ r664;
     // 1078: shr.u32 	%r667, %r665, 16;
-    uint t462;
-    t462 = 16u;
-    r667 = (t462 >= 32u ? 0u : r665 >> t462);
     // 1079: xor.b32  	%r668, %r666, %r667;
-    r668 = r666 ^ r667;
     // 1080: mul.lo.s32 	%r669, %r668, 2146121005;
-    r669 = uint(int(r668) * 2146121005);
+    r669 = uint(int((r665 ^ (r663 >> 16u)) ^ (r665 >> 16u)) * 2146121005);
     // 1081: shr.u32 	%r670, %r669, 15;
-    uint t463;
-    t463 = 15u;
-    r670 = (t463 >= 32u ? 0u : r669 >> t463);
     // 1082: xor.b32  	%r671, %r670, %r669;
-    r671 = r670 ^ r669;
     // 1083: mul.lo.s32 	%r672, %r671, -2073254261;
-    r672 = uint(int(r671) * -2073254261);
+    r672 = uint(int((r669 >> 15u) ^ r669) * -2073254261);
     // 1084: shr.u32 	%r673, %r672, 16;
-    uint t464;
-    t464 = 16u;
-    r673 = (t464 >= 32u ? 0u : r672 >> t464);
     // 1085: xor.b32  	%r674, %r673, %r672;
-    r674 = r673 ^ r672;
+    r674 = (r672 >> 16u) ^ r672;
     // 1086: xor.b32  	%r675, %r674, -1515870811;
     r675 = r674 ^ 0xA5A5A5A5u;
     // 1087: shr.u32 	%r676, %r675, 16;
-    uint t465;
-    t465 = 16u;
-    r676 = (t465 >= 32u ? 0u : r675 >> t465);
     // 1088: xor.b32  	%r677, %r676, %r675;
-    r677 = r676 ^ r675;
     // 1089: mul.lo.s32 	%r678, %r677, 2146121005;
-    r678 = uint(int(r677) * 2146121005);
+    r678 = uint(int((r675 >> 16u) ^ r675) * 2146121005);
     // 1090: shr.u32 	%r679, %r678, 15;
-    uint t466;
-    t466 = 15u;
-    r679 = (t466 >= 32u ? 0u : r678 >> t466);
     // 1091: xor.b32  	%r680, %r679, %r678;
-    r680 = r679 ^ r678;
     // 1092: mul.lo.s32 	%r681, %r680, -2073254261;
-    r681 = uint(int(r680) * -2073254261);
+    r681 = uint(int((r678 >> 15u) ^ r678) * -2073254261);
     // 1093: shr.u32 	%r682, %r681, 16;
-    uint t467;
-    t467 = 16u;
-    r682 = (t467 >= 32u ? 0u : r681 >> t467);
     // 1094: xor.b32  	%r128, %r682, %r681;
-    r128 = r682 ^ r681;
+    r128 = (r681 >> 16u) ^ r681;
     // 1095: shl.b32 	%r683, %r674, 7;
-    uint t468;
-    t468 = 7u;
-    r683 = (t468 >= 32u ? 0u : r674 << t468);
     // 1096: and.b32  	%r1213, %r683, 128;
-    r1213 = r683 & 128u;
+    r1213 = (r674 << 7u) & 128u;
     // 1097: shr.u32 	%r684, %r674, 1;
-    uint t469;
-    t469 = 1u;
-    r684 = (t469 >= 32u ? 0u : r674 >> t469);
     // 1098: and.b32  	%r130, %r684, 7;
-    r130 = r684 & 7u;
+    r130 = (r674 >> 1u) & 7u;
     if (p74) {
       // 1103: mul.wide.u32 	%rd99, %r128, -858993459;
-      rd99 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
       // 1104: shr.u64 	%rd100, %rd99, 34;
-      uint t470;
-      t470 = 34u;
-      rd100 = (t470 >= 64u ? 0ul : rd99 >> t470);
       // 1105: cvt.u32.u64 	%r714, %rd100;
-      uint64_t t471;
-      t471 = uint64_t(rd100);
-      r714 = uint(uint64_t(t471));
+      uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1106: mul.lo.s32 	%r715, %r714, 5;
-      r715 = uint(int(r714) * 5);
       // 1107: sub.s32 	%r716, %r128, %r715;
-      r716 = uint(int(r128) - int(r715));
       // 1108: shl.b32 	%r717, %r716, 3;
-      uint t472;
-      t472 = 3u;
-      r717 = (t472 >= 32u ? 0u : r716 << t472);
       // 1109: add.s32 	%r718, %r717, 40;
-      r718 = uint(int(r717) + 40);
+      r718 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 3u) + 40);
       // 1110: or.b32  	%r719, %r130, %r1213;
       r719 = r130 | r1213;
       // 1111: or.b32  	%r1213, %r719, %r718;
@@ -3192,126 +1884,55 @@ void main() {
     } else {
       if (p19) {
         // 1119: setp.eq.s16 	%p106, %rs4, 2;
-        int t473;
-        int t474;
-        t473 = bitfieldExtract(int(rs4), 0, 16); t474 = 2;
-        bool t475;
-        t475 = t473 == t474;
-        p106 = t475;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1153: and.b32  	%r1213, %r128, 255;
           r1213 = r128 & 255u;
           p2g_sv0 = 102;
         } else {
           // 1122: setp.eq.s16 	%p107, %rs4, 3;
-          int t476;
-          int t477;
-          t476 = bitfieldExtract(int(rs4), 0, 16); t477 = 3;
-          bool t478;
-          t478 = t476 == t477;
-          p107 = t478;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1157: mul.wide.u32 	%rd89, %r128, -858993459;
-            rd89 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
             // 1158: shr.u64 	%rd90, %rd89, 34;
-            uint t479;
-            t479 = 34u;
-            rd90 = (t479 >= 64u ? 0ul : rd89 >> t479);
             // 1159: cvt.u32.u64 	%r688, %rd90;
-            uint64_t t480;
-            t480 = uint64_t(rd90);
-            r688 = uint(uint64_t(t480));
+            uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1160: mul.lo.s32 	%r689, %r688, 5;
-            r689 = uint(int(r688) * 5);
             // 1161: sub.s32 	%r132, %r128, %r689;
-            r132 = uint(int(r128) - int(r689));
+            r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1162: setp.eq.s32 	%p111, %r132, 0;
-            int t481;
-            int t482;
-            t481 = int(r132); t482 = 0;
-            bool t483;
-            t483 = t481 == t482;
-            p111 = t483;
-            if (p111) {
+            if (int(r132) == 0) {
               // 596: shr.u32 	%r690, %r128, 8;
-              uint t484;
-              t484 = 8u;
-              r690 = (t484 >= 32u ? 0u : r128 >> t484);
+              r690 = r128 >> 8u;
               // 597: mul.wide.u32 	%rd91, %r690, -1431655765;
-              rd91 = uint64_t(r690) * uint64_t(0xAAAAAAABu);
               // 598: shr.u64 	%rd92, %rd91, 34;
-              uint t485;
-              t485 = 34u;
-              rd92 = (t485 >= 64u ? 0ul : rd91 >> t485);
               // 599: cvt.u32.u64 	%r691, %rd92;
-              uint64_t t486;
-              t486 = uint64_t(rd92);
-              r691 = uint(uint64_t(t486));
+              uint64_t t49 = uint64_t((uint64_t(r690) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 600: mul.lo.s32 	%r692, %r691, 6;
-              r692 = uint(int(r691) * 6);
               // 601: sub.s32 	%r693, %r690, %r692;
-              r693 = uint(int(r690) - int(r692));
               // 602: cvt.u16.u32 	%rs15, %r693;
-              uint64_t t487;
-              t487 = uint64_t(r693);
-              rs15 = (uint(uint64_t(t487)) & 65535u);
+              uint64_t t50 = uint64_t(uint(int(r690) - int(uint(int(uint(uint64_t(t49))) * 6))));
+              rs15 = (uint(uint64_t(t50)) & 65535u);
               // 603: setp.gt.s16 	%p112, %rs15, 1;
-              int t488;
-              int t489;
-              t488 = bitfieldExtract(int(rs15), 0, 16); t489 = 1;
-              bool t490;
-              t490 = t488 > t489;
-              p112 = t490;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 608: setp.eq.s16 	%p113, %rs15, 2;
-                int t491;
-                int t492;
-                t491 = bitfieldExtract(int(rs15), 0, 16); t492 = 2;
-                bool t493;
-                t493 = t491 == t492;
-                p113 = t493;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 720: shr.u32 	%r695, %r128, 12;
-                  uint t494;
-                  t494 = 12u;
-                  r695 = (t494 >= 32u ? 0u : r128 >> t494);
                   // 721: and.b32  	%r696, %r695, 1;
-                  r696 = r695 & 1u;
                   // 722: or.b32  	%r697, %r1213, %r696;
-                  r697 = r1213 | r696;
+                  r697 = r1213 | ((r128 >> 12u) & 1u);
                   // 723: or.b32  	%r1213, %r697, 124;
                   r1213 = r697 | 124u;
                   p2g_sv0 = 102;
                 } else {
                   // 611: setp.eq.s16 	%p114, %rs15, 3;
-                  int t495;
-                  int t496;
-                  t495 = bitfieldExtract(int(rs15), 0, 16); t496 = 3;
-                  bool t497;
-                  t497 = t495 == t496;
-                  p114 = t497;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 727: setp.eq.s32 	%p118, %r130, 0;
-                    int t498;
-                    int t499;
-                    t498 = int(r130); t499 = 0;
-                    bool t500;
-                    t500 = t498 == t499;
-                    p118 = t500;
                     // 728: selp.b32 	%r694, 1, %r130, %p118;
-                    r694 = p118 ? 1u : r130;
                     // 729: or.b32  	%r1213, %r694, %r1213;
-                    r1213 = r694 | r1213;
+                    r1213 = ((int(r130) == 0) ? 1u : r130) | r1213;
                     p2g_sv0 = 102;
                   } else {
                     // 614: setp.ne.s16 	%p115, %rs15, 4;
-                    int t501;
-                    int t502;
-                    t501 = bitfieldExtract(int(rs15), 0, 16); t502 = 4;
-                    bool t503;
-                    t503 = t501 != t502;
-                    p115 = t503;
-                    if (p115) {
+                    if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
                       // 617: or.b32  	%r1213, %r1213, 119;
@@ -3322,23 +1943,11 @@ void main() {
                 }
               } else {
                 // 670: setp.eq.s16 	%p116, %rs15, 0;
-                int t504;
-                int t505;
-                t504 = bitfieldExtract(int(rs15), 0, 16); t505 = 0;
-                bool t506;
-                t506 = t504 == t505;
-                p116 = t506;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
                   // 673: setp.eq.s16 	%p117, %rs15, 1;
-                  int t507;
-                  int t508;
-                  t507 = bitfieldExtract(int(rs15), 0, 16); t508 = 1;
-                  bool t509;
-                  t509 = t507 == t508;
-                  p117 = t509;
-                  if (p117) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 678: or.b32  	%r1213, %r1213, 120;
                     r1213 = r1213 | 120u;
                     p2g_sv0 = 102;
@@ -3361,96 +1970,49 @@ void main() {
             }
           } else {
             // 1125: setp.ne.s16 	%p108, %rs4, 5;
-            int t510;
-            int t511;
-            t510 = bitfieldExtract(int(rs4), 0, 16); t511 = 5;
-            bool t512;
-            t512 = t510 != t511;
-            p108 = t512;
-            if (p108) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
               // 1128: mul.wide.u32 	%rd87, %r128, -858993459;
-              rd87 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
               // 1129: shr.u64 	%rd88, %rd87, 34;
-              uint t513;
-              t513 = 34u;
-              rd88 = (t513 >= 64u ? 0ul : rd87 >> t513);
               // 1130: cvt.u32.u64 	%r685, %rd88;
-              uint64_t t514;
-              t514 = uint64_t(rd88);
-              r685 = uint(uint64_t(t514));
+              uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1131: mul.lo.s32 	%r686, %r685, 5;
-              r686 = uint(int(r685) * 5);
               // 1132: sub.s32 	%r687, %r128, %r686;
-              r687 = uint(int(r128) - int(r686));
               // 1133: add.s32 	%r1212, %r687, 5;
-              r1212 = uint(int(r687) + 5);
+              r1212 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 5);
               p2g_sv0 = 101;
             }
           }
         }
       } else {
         // 1137: setp.eq.s16 	%p109, %rs4, 0;
-        int t515;
-        int t516;
-        t515 = bitfieldExtract(int(rs4), 0, 16); t516 = 0;
-        bool t517;
-        t517 = t515 == t516;
-        p109 = t517;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1169: mul.wide.u32 	%rd95, %r128, 613566757;
-          rd95 = uint64_t(r128) * uint64_t(0x24924925u);
           // 1170: shr.u64 	%rd96, %rd95, 32;
-          uint t518;
-          t518 = 32u;
-          rd96 = (t518 >= 64u ? 0ul : rd95 >> t518);
           // 1171: cvt.u32.u64 	%r701, %rd96;
-          uint64_t t519;
-          t519 = uint64_t(rd96);
-          r701 = uint(uint64_t(t519));
+          uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
+          r701 = uint(uint64_t(t52));
           // 1172: sub.s32 	%r702, %r128, %r701;
-          r702 = uint(int(r128) - int(r701));
           // 1173: shr.u32 	%r703, %r702, 1;
-          uint t520;
-          t520 = 1u;
-          r703 = (t520 >= 32u ? 0u : r702 >> t520);
           // 1174: add.s32 	%r704, %r703, %r701;
-          r704 = uint(int(r703) + int(r701));
           // 1175: shr.u32 	%r705, %r704, 2;
-          uint t521;
-          t521 = 2u;
-          r705 = (t521 >= 32u ? 0u : r704 >> t521);
           // 1176: mul.lo.s32 	%r706, %r705, 7;
-          r706 = uint(int(r705) * 7);
+          r706 = uint(int(uint(int(uint(int(r128) - int(r701)) >> 1u) + int(r701)) >> 2u) * 7);
           // 1177: sub.s32 	%r707, %r128, %r706;
-          r707 = uint(int(r128) - int(r706));
           // 1178: add.s32 	%r1212, %r707, 4;
-          r1212 = uint(int(r707) + 4);
+          r1212 = uint(int(uint(int(r128) - int(r706))) + 4);
           p2g_sv0 = 101;
         } else {
           // 1140: setp.eq.s16 	%p110, %rs4, 1;
-          int t522;
-          int t523;
-          t522 = bitfieldExtract(int(rs4), 0, 16); t523 = 1;
-          bool t524;
-          t524 = t522 == t523;
-          p110 = t524;
-          if (p110) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1145: mul.wide.u32 	%rd93, %r128, -2004318071;
-            rd93 = uint64_t(r128) * uint64_t(0x88888889u);
             // 1146: shr.u64 	%rd94, %rd93, 35;
-            uint t525;
-            t525 = 35u;
-            rd94 = (t525 >= 64u ? 0ul : rd93 >> t525);
             // 1147: cvt.u32.u64 	%r699, %rd94;
-            uint64_t t526;
-            t526 = uint64_t(rd94);
-            r699 = uint(uint64_t(t526));
+            uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x88888889u)) >> 35u);
             // 1148: mul.lo.s32 	%r700, %r699, 15;
-            r700 = uint(int(r699) * 15);
             // 1149: sub.s32 	%r1212, %r128, %r700;
-            r1212 = uint(int(r128) - int(r700));
+            r1212 = uint(int(r128) - int(uint(int(uint(uint64_t(t53))) * 15)));
             p2g_sv0 = 101;
           } else {
             p2g_sv0 = 100;
@@ -3459,358 +2021,180 @@ void main() {
       }
       if (p2g_sv0 == 100) {
         // 1182: mul.wide.u32 	%rd97, %r128, -858993459;
-        rd97 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
         // 1183: shr.u64 	%rd98, %rd97, 34;
-        uint t527;
-        t527 = 34u;
-        rd98 = (t527 >= 64u ? 0ul : rd97 >> t527);
         // 1184: cvt.u32.u64 	%r708, %rd98;
-        uint64_t t528;
-        t528 = uint64_t(rd98);
-        r708 = uint(uint64_t(t528));
+        uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1185: mul.lo.s32 	%r709, %r708, 5;
-        r709 = uint(int(r708) * 5);
         // 1186: sub.s32 	%r710, %r128, %r709;
-        r710 = uint(int(r128) - int(r709));
         // 1187: add.s32 	%r1212, %r710, 5;
-        r1212 = uint(int(r710) + 5);
+        r1212 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 5);
         p2g_sv0 = 101;
       }
       if (p2g_sv0 == 101) {
         // 1190: max.s32 	%r711, %r1212, 0;
-        r711 = uint(max(int(r1212), 0));
         // 1191: shl.b32 	%r712, %r711, 3;
-        uint t529;
-        t529 = 3u;
-        r712 = (t529 >= 32u ? 0u : r711 << t529);
         // 1192: or.b32  	%r713, %r130, %r1213;
         r713 = r130 | r1213;
         // 1193: or.b32  	%r1213, %r713, %r712;
-        r1213 = r713 | r712;
+        r1213 = r713 | (uint(max(int(r1212), 0)) << 3u);
       }
     }
     // 1196: add.s32 	%r147, %r87, 3;
     r147 = uint(int(r87) + 3);
     if (p74) {
       // 1201: and.b32  	%r778, %r147, 30;
-      r778 = r147 & 30u;
       // 1202: add.s32 	%r779, %r88, %r778;
-      r779 = uint(int(r88) + int(r778));
       // 1203: add.s32 	%r780, %r779, 5369127;
-      r780 = uint(int(r779) + 5369127);
+      r780 = uint(int(uint(int(r88) + int(r147 & 30u))) + 5369127);
       // 1204: shr.u32 	%r781, %r780, 16;
-      uint t530;
-      t530 = 16u;
-      r781 = (t530 >= 32u ? 0u : r780 >> t530);
       // 1205: xor.b32  	%r782, %r781, %r780;
-      r782 = r781 ^ r780;
       // 1206: mul.lo.s32 	%r783, %r782, 2146121005;
-      r783 = uint(int(r782) * 2146121005);
+      r783 = uint(int((r780 >> 16u) ^ r780) * 2146121005);
       // 1207: shr.u32 	%r784, %r783, 15;
-      uint t531;
-      t531 = 15u;
-      r784 = (t531 >= 32u ? 0u : r783 >> t531);
       // 1208: xor.b32  	%r785, %r784, %r783;
-      r785 = r784 ^ r783;
       // 1209: mul.lo.s32 	%r786, %r785, -2073254261;
-      r786 = uint(int(r785) * -2073254261);
+      r786 = uint(int((r783 >> 15u) ^ r783) * -2073254261);
       // 1210: shr.u32 	%r787, %r786, 16;
-      uint t532;
-      t532 = 16u;
-      r787 = (t532 >= 32u ? 0u : r786 >> t532);
       // 1211: xor.b32  	%r788, %r786, %r6;
       r788 = r786 ^ r6;
       // 1212: xor.b32  	%r789, %r788, %r787;
-      r789 = r788 ^ r787;
       // 1213: shr.u32 	%r790, %r788, 16;
-      uint t533;
-      t533 = 16u;
-      r790 = (t533 >= 32u ? 0u : r788 >> t533);
       // 1214: xor.b32  	%r791, %r789, %r790;
-      r791 = r789 ^ r790;
       // 1215: mul.lo.s32 	%r792, %r791, 2146121005;
-      r792 = uint(int(r791) * 2146121005);
+      r792 = uint(int((r788 ^ (r786 >> 16u)) ^ (r788 >> 16u)) * 2146121005);
       // 1216: shr.u32 	%r793, %r792, 15;
-      uint t534;
-      t534 = 15u;
-      r793 = (t534 >= 32u ? 0u : r792 >> t534);
       // 1217: xor.b32  	%r794, %r793, %r792;
-      r794 = r793 ^ r792;
       // 1218: mul.lo.s32 	%r795, %r794, -2073254261;
-      r795 = uint(int(r794) * -2073254261);
+      r795 = uint(int((r792 >> 15u) ^ r792) * -2073254261);
       // 1219: shr.u32 	%r796, %r795, 16;
-      uint t535;
-      t535 = 16u;
-      r796 = (t535 >= 32u ? 0u : r795 >> t535);
       // 1220: xor.b32  	%r797, %r796, %r795;
-      r797 = r796 ^ r795;
+      r797 = (r795 >> 16u) ^ r795;
       // 1221: xor.b32  	%r798, %r797, -1515870811;
       r798 = r797 ^ 0xA5A5A5A5u;
       // 1222: shr.u32 	%r799, %r798, 16;
-      uint t536;
-      t536 = 16u;
-      r799 = (t536 >= 32u ? 0u : r798 >> t536);
       // 1223: xor.b32  	%r800, %r799, %r798;
-      r800 = r799 ^ r798;
       // 1224: mul.lo.s32 	%r801, %r800, 2146121005;
-      r801 = uint(int(r800) * 2146121005);
+      r801 = uint(int((r798 >> 16u) ^ r798) * 2146121005);
       // 1225: shr.u32 	%r802, %r801, 15;
-      uint t537;
-      t537 = 15u;
-      r802 = (t537 >= 32u ? 0u : r801 >> t537);
       // 1226: xor.b32  	%r803, %r802, %r801;
-      r803 = r802 ^ r801;
       // 1227: mul.lo.s32 	%r804, %r803, -2073254261;
-      r804 = uint(int(r803) * -2073254261);
+      r804 = uint(int((r801 >> 15u) ^ r801) * -2073254261);
       // 1228: shr.u32 	%r805, %r804, 16;
-      uint t538;
-      t538 = 16u;
-      r805 = (t538 >= 32u ? 0u : r804 >> t538);
       // 1229: xor.b32  	%r806, %r805, %r804;
-      r806 = r805 ^ r804;
+      r806 = (r804 >> 16u) ^ r804;
       // 1230: and.b32  	%r807, %r797, 1;
-      r807 = r797 & 1u;
       // 1231: shr.u32 	%r808, %r797, 1;
-      uint t539;
-      t539 = 1u;
-      r808 = (t539 >= 32u ? 0u : r797 >> t539);
       // 1232: and.b32  	%r809, %r808, 7;
-      r809 = r808 & 7u;
       // 1233: mul.wide.u32 	%rd113, %r806, -858993459;
-      rd113 = uint64_t(r806) * uint64_t(0xCCCCCCCDu);
       // 1234: shr.u64 	%rd114, %rd113, 34;
-      uint t540;
-      t540 = 34u;
-      rd114 = (t540 >= 64u ? 0ul : rd113 >> t540);
       // 1235: cvt.u32.u64 	%r810, %rd114;
-      uint64_t t541;
-      t541 = uint64_t(rd114);
-      r810 = uint(uint64_t(t541));
+      uint64_t t55 = uint64_t((uint64_t(r806) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1236: mul.lo.s32 	%r811, %r810, 5;
-      r811 = uint(int(r810) * 5);
       // 1237: sub.s32 	%r812, %r806, %r811;
-      r812 = uint(int(r806) - int(r811));
       // 1238: shl.b32 	%r813, %r812, 3;
-      uint t542;
-      t542 = 3u;
-      r813 = (t542 >= 32u ? 0u : r812 << t542);
       // 1239: add.s32 	%r814, %r813, 40;
-      r814 = uint(int(r813) + 40);
+      r814 = uint(int(uint(int(r806) - int(uint(int(uint(uint64_t(t55))) * 5))) << 3u) + 40);
       // 1240: bfi.b32 	%r815, %r807, %r809, 7, 1;
-      r815 = p2g_bfi_32(r807, r809, 7u, 1u);
       // 1241: or.b32  	%r816, %r815, %r814;
-      r816 = r815 | r814;
       // 1242: xor.b32  	%r1215, %r816, 128;
-      r1215 = r816 ^ 128u;
+      r1215 = (p2g_bfi_32((r797 & 1u), ((r797 >> 1u) & 7u), 7u, 1u) | r814) ^ 128u;
     } else {
       // 1246: add.s32 	%r720, %r88, %r147;
-      r720 = uint(int(r88) + int(r147));
       // 1247: add.s32 	%r721, %r720, 5369127;
-      r721 = uint(int(r720) + 5369127);
+      r721 = uint(int(uint(int(r88) + int(r147))) + 5369127);
       // 1248: shr.u32 	%r722, %r721, 16;
-      uint t543;
-      t543 = 16u;
-      r722 = (t543 >= 32u ? 0u : r721 >> t543);
       // 1249: xor.b32  	%r723, %r722, %r721;
-      r723 = r722 ^ r721;
       // 1250: mul.lo.s32 	%r724, %r723, 2146121005;
-      r724 = uint(int(r723) * 2146121005);
+      r724 = uint(int((r721 >> 16u) ^ r721) * 2146121005);
       // 1251: shr.u32 	%r725, %r724, 15;
-      uint t544;
-      t544 = 15u;
-      r725 = (t544 >= 32u ? 0u : r724 >> t544);
       // 1252: xor.b32  	%r726, %r725, %r724;
-      r726 = r725 ^ r724;
       // 1253: mul.lo.s32 	%r727, %r726, -2073254261;
-      r727 = uint(int(r726) * -2073254261);
+      r727 = uint(int((r724 >> 15u) ^ r724) * -2073254261);
       // 1254: shr.u32 	%r728, %r727, 16;
-      uint t545;
-      t545 = 16u;
-      r728 = (t545 >= 32u ? 0u : r727 >> t545);
       // 1255: xor.b32  	%r729, %r727, %r6;
       r729 = r727 ^ r6;
       // 1256: xor.b32  	%r730, %r729, %r728;
-      r730 = r729 ^ r728;
       // 1257: shr.u32 	%r731, %r729, 16;
-      uint t546;
-      t546 = 16u;
-      r731 = (t546 >= 32u ? 0u : r729 >> t546);
       // 1258: xor.b32  	%r732, %r730, %r731;
-      r732 = r730 ^ r731;
       // 1259: mul.lo.s32 	%r733, %r732, 2146121005;
-      r733 = uint(int(r732) * 2146121005);
+      r733 = uint(int((r729 ^ (r727 >> 16u)) ^ (r729 >> 16u)) * 2146121005);
       // 1260: shr.u32 	%r734, %r733, 15;
-      uint t547;
-      t547 = 15u;
-      r734 = (t547 >= 32u ? 0u : r733 >> t547);
       // 1261: xor.b32  	%r735, %r734, %r733;
-      r735 = r734 ^ r733;
       // 1262: mul.lo.s32 	%r736, %r735, -2073254261;
-      r736 = uint(int(r735) * -2073254261);
+      r736 = uint(int((r733 >> 15u) ^ r733) * -2073254261);
       // 1263: shr.u32 	%r737, %r736, 16;
-      uint t548;
-      t548 = 16u;
-      r737 = (t548 >= 32u ? 0u : r736 >> t548);
       // 1264: xor.b32  	%r738, %r737, %r736;
-      r738 = r737 ^ r736;
+      r738 = (r736 >> 16u) ^ r736;
       // 1265: xor.b32  	%r739, %r738, -1515870811;
       r739 = r738 ^ 0xA5A5A5A5u;
       // 1266: shr.u32 	%r740, %r739, 16;
-      uint t549;
-      t549 = 16u;
-      r740 = (t549 >= 32u ? 0u : r739 >> t549);
       // 1267: xor.b32  	%r741, %r740, %r739;
-      r741 = r740 ^ r739;
       // 1268: mul.lo.s32 	%r742, %r741, 2146121005;
-      r742 = uint(int(r741) * 2146121005);
+      r742 = uint(int((r739 >> 16u) ^ r739) * 2146121005);
       // 1269: shr.u32 	%r743, %r742, 15;
-      uint t550;
-      t550 = 15u;
-      r743 = (t550 >= 32u ? 0u : r742 >> t550);
       // 1270: xor.b32  	%r744, %r743, %r742;
-      r744 = r743 ^ r742;
       // 1271: mul.lo.s32 	%r745, %r744, -2073254261;
-      r745 = uint(int(r744) * -2073254261);
+      r745 = uint(int((r742 >> 15u) ^ r742) * -2073254261);
       // 1272: shr.u32 	%r746, %r745, 16;
-      uint t551;
-      t551 = 16u;
-      r746 = (t551 >= 32u ? 0u : r745 >> t551);
       // 1273: xor.b32  	%r148, %r746, %r745;
-      r148 = r746 ^ r745;
+      r148 = (r745 >> 16u) ^ r745;
       // 1274: shl.b32 	%r747, %r738, 7;
-      uint t552;
-      t552 = 7u;
-      r747 = (t552 >= 32u ? 0u : r738 << t552);
       // 1275: and.b32  	%r1215, %r747, 128;
-      r1215 = r747 & 128u;
+      r1215 = (r738 << 7u) & 128u;
       // 1276: shr.u32 	%r748, %r738, 1;
-      uint t553;
-      t553 = 1u;
-      r748 = (t553 >= 32u ? 0u : r738 >> t553);
       // 1277: and.b32  	%r150, %r748, 7;
-      r150 = r748 & 7u;
+      r150 = (r738 >> 1u) & 7u;
       if (p19) {
         // 1282: setp.eq.s16 	%p121, %rs4, 2;
-        int t554;
-        int t555;
-        t554 = bitfieldExtract(int(rs4), 0, 16); t555 = 2;
-        bool t556;
-        t556 = t554 == t555;
-        p121 = t556;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1316: and.b32  	%r1215, %r148, 255;
           r1215 = r148 & 255u;
           p2g_sv0 = 113;
         } else {
           // 1285: setp.eq.s16 	%p122, %rs4, 3;
-          int t557;
-          int t558;
-          t557 = bitfieldExtract(int(rs4), 0, 16); t558 = 3;
-          bool t559;
-          t559 = t557 == t558;
-          p122 = t559;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1320: mul.wide.u32 	%rd103, %r148, -858993459;
-            rd103 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
             // 1321: shr.u64 	%rd104, %rd103, 34;
-            uint t560;
-            t560 = 34u;
-            rd104 = (t560 >= 64u ? 0ul : rd103 >> t560);
             // 1322: cvt.u32.u64 	%r752, %rd104;
-            uint64_t t561;
-            t561 = uint64_t(rd104);
-            r752 = uint(uint64_t(t561));
+            uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1323: mul.lo.s32 	%r753, %r752, 5;
-            r753 = uint(int(r752) * 5);
             // 1324: sub.s32 	%r152, %r148, %r753;
-            r152 = uint(int(r148) - int(r753));
+            r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1325: setp.eq.s32 	%p126, %r152, 0;
-            int t562;
-            int t563;
-            t562 = int(r152); t563 = 0;
-            bool t564;
-            t564 = t562 == t563;
-            p126 = t564;
-            if (p126) {
+            if (int(r152) == 0) {
               // 621: shr.u32 	%r754, %r148, 8;
-              uint t565;
-              t565 = 8u;
-              r754 = (t565 >= 32u ? 0u : r148 >> t565);
+              r754 = r148 >> 8u;
               // 622: mul.wide.u32 	%rd105, %r754, -1431655765;
-              rd105 = uint64_t(r754) * uint64_t(0xAAAAAAABu);
               // 623: shr.u64 	%rd106, %rd105, 34;
-              uint t566;
-              t566 = 34u;
-              rd106 = (t566 >= 64u ? 0ul : rd105 >> t566);
               // 624: cvt.u32.u64 	%r755, %rd106;
-              uint64_t t567;
-              t567 = uint64_t(rd106);
-              r755 = uint(uint64_t(t567));
+              uint64_t t57 = uint64_t((uint64_t(r754) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 625: mul.lo.s32 	%r756, %r755, 6;
-              r756 = uint(int(r755) * 6);
               // 626: sub.s32 	%r757, %r754, %r756;
-              r757 = uint(int(r754) - int(r756));
               // 627: cvt.u16.u32 	%rs17, %r757;
-              uint64_t t568;
-              t568 = uint64_t(r757);
-              rs17 = (uint(uint64_t(t568)) & 65535u);
+              uint64_t t58 = uint64_t(uint(int(r754) - int(uint(int(uint(uint64_t(t57))) * 6))));
+              rs17 = (uint(uint64_t(t58)) & 65535u);
               // 628: setp.gt.s16 	%p127, %rs17, 1;
-              int t569;
-              int t570;
-              t569 = bitfieldExtract(int(rs17), 0, 16); t570 = 1;
-              bool t571;
-              t571 = t569 > t570;
-              p127 = t571;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 633: setp.eq.s16 	%p128, %rs17, 2;
-                int t572;
-                int t573;
-                t572 = bitfieldExtract(int(rs17), 0, 16); t573 = 2;
-                bool t574;
-                t574 = t572 == t573;
-                p128 = t574;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 733: shr.u32 	%r759, %r148, 12;
-                  uint t575;
-                  t575 = 12u;
-                  r759 = (t575 >= 32u ? 0u : r148 >> t575);
                   // 734: and.b32  	%r760, %r759, 1;
-                  r760 = r759 & 1u;
                   // 735: or.b32  	%r761, %r1215, %r760;
-                  r761 = r1215 | r760;
+                  r761 = r1215 | ((r148 >> 12u) & 1u);
                   // 736: or.b32  	%r1215, %r761, 124;
                   r1215 = r761 | 124u;
                   p2g_sv0 = 113;
                 } else {
                   // 636: setp.eq.s16 	%p129, %rs17, 3;
-                  int t576;
-                  int t577;
-                  t576 = bitfieldExtract(int(rs17), 0, 16); t577 = 3;
-                  bool t578;
-                  t578 = t576 == t577;
-                  p129 = t578;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 740: setp.eq.s32 	%p133, %r150, 0;
-                    int t579;
-                    int t580;
-                    t579 = int(r150); t580 = 0;
-                    bool t581;
-                    t581 = t579 == t580;
-                    p133 = t581;
                     // 741: selp.b32 	%r758, 1, %r150, %p133;
-                    r758 = p133 ? 1u : r150;
                     // 742: or.b32  	%r1215, %r758, %r1215;
-                    r1215 = r758 | r1215;
+                    r1215 = ((int(r150) == 0) ? 1u : r150) | r1215;
                     p2g_sv0 = 113;
                   } else {
                     // 639: setp.ne.s16 	%p130, %rs17, 4;
-                    int t582;
-                    int t583;
-                    t582 = bitfieldExtract(int(rs17), 0, 16); t583 = 4;
-                    bool t584;
-                    t584 = t582 != t583;
-                    p130 = t584;
-                    if (p130) {
+                    if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
                       // 642: or.b32  	%r1215, %r1215, 119;
@@ -3821,23 +2205,11 @@ void main() {
                 }
               } else {
                 // 682: setp.eq.s16 	%p131, %rs17, 0;
-                int t585;
-                int t586;
-                t585 = bitfieldExtract(int(rs17), 0, 16); t586 = 0;
-                bool t587;
-                t587 = t585 == t586;
-                p131 = t587;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
                   // 685: setp.eq.s16 	%p132, %rs17, 1;
-                  int t588;
-                  int t589;
-                  t588 = bitfieldExtract(int(rs17), 0, 16); t589 = 1;
-                  bool t590;
-                  t590 = t588 == t589;
-                  p132 = t590;
-                  if (p132) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 690: or.b32  	%r1215, %r1215, 120;
                     r1215 = r1215 | 120u;
                     p2g_sv0 = 113;
@@ -3860,96 +2232,49 @@ void main() {
             }
           } else {
             // 1288: setp.ne.s16 	%p123, %rs4, 5;
-            int t591;
-            int t592;
-            t591 = bitfieldExtract(int(rs4), 0, 16); t592 = 5;
-            bool t593;
-            t593 = t591 != t592;
-            p123 = t593;
-            if (p123) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
               // 1291: mul.wide.u32 	%rd101, %r148, -858993459;
-              rd101 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
               // 1292: shr.u64 	%rd102, %rd101, 34;
-              uint t594;
-              t594 = 34u;
-              rd102 = (t594 >= 64u ? 0ul : rd101 >> t594);
               // 1293: cvt.u32.u64 	%r749, %rd102;
-              uint64_t t595;
-              t595 = uint64_t(rd102);
-              r749 = uint(uint64_t(t595));
+              uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1294: mul.lo.s32 	%r750, %r749, 5;
-              r750 = uint(int(r749) * 5);
               // 1295: sub.s32 	%r751, %r148, %r750;
-              r751 = uint(int(r148) - int(r750));
               // 1296: add.s32 	%r1214, %r751, 5;
-              r1214 = uint(int(r751) + 5);
+              r1214 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 5);
               p2g_sv0 = 112;
             }
           }
         }
       } else {
         // 1300: setp.eq.s16 	%p124, %rs4, 0;
-        int t596;
-        int t597;
-        t596 = bitfieldExtract(int(rs4), 0, 16); t597 = 0;
-        bool t598;
-        t598 = t596 == t597;
-        p124 = t598;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1332: mul.wide.u32 	%rd109, %r148, 613566757;
-          rd109 = uint64_t(r148) * uint64_t(0x24924925u);
           // 1333: shr.u64 	%rd110, %rd109, 32;
-          uint t599;
-          t599 = 32u;
-          rd110 = (t599 >= 64u ? 0ul : rd109 >> t599);
           // 1334: cvt.u32.u64 	%r765, %rd110;
-          uint64_t t600;
-          t600 = uint64_t(rd110);
-          r765 = uint(uint64_t(t600));
+          uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
+          r765 = uint(uint64_t(t60));
           // 1335: sub.s32 	%r766, %r148, %r765;
-          r766 = uint(int(r148) - int(r765));
           // 1336: shr.u32 	%r767, %r766, 1;
-          uint t601;
-          t601 = 1u;
-          r767 = (t601 >= 32u ? 0u : r766 >> t601);
           // 1337: add.s32 	%r768, %r767, %r765;
-          r768 = uint(int(r767) + int(r765));
           // 1338: shr.u32 	%r769, %r768, 2;
-          uint t602;
-          t602 = 2u;
-          r769 = (t602 >= 32u ? 0u : r768 >> t602);
           // 1339: mul.lo.s32 	%r770, %r769, 7;
-          r770 = uint(int(r769) * 7);
+          r770 = uint(int(uint(int(uint(int(r148) - int(r765)) >> 1u) + int(r765)) >> 2u) * 7);
           // 1340: sub.s32 	%r771, %r148, %r770;
-          r771 = uint(int(r148) - int(r770));
           // 1341: add.s32 	%r1214, %r771, 4;
-          r1214 = uint(int(r771) + 4);
+          r1214 = uint(int(uint(int(r148) - int(r770))) + 4);
           p2g_sv0 = 112;
         } else {
           // 1303: setp.eq.s16 	%p125, %rs4, 1;
-          int t603;
-          int t604;
-          t603 = bitfieldExtract(int(rs4), 0, 16); t604 = 1;
-          bool t605;
-          t605 = t603 == t604;
-          p125 = t605;
-          if (p125) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1308: mul.wide.u32 	%rd107, %r148, -2004318071;
-            rd107 = uint64_t(r148) * uint64_t(0x88888889u);
             // 1309: shr.u64 	%rd108, %rd107, 35;
-            uint t606;
-            t606 = 35u;
-            rd108 = (t606 >= 64u ? 0ul : rd107 >> t606);
             // 1310: cvt.u32.u64 	%r763, %rd108;
-            uint64_t t607;
-            t607 = uint64_t(rd108);
-            r763 = uint(uint64_t(t607));
+            uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x88888889u)) >> 35u);
             // 1311: mul.lo.s32 	%r764, %r763, 15;
-            r764 = uint(int(r763) * 15);
             // 1312: sub.s32 	%r1214, %r148, %r764;
-            r1214 = uint(int(r148) - int(r764));
+            r1214 = uint(int(r148) - int(uint(int(uint(uint64_t(t61))) * 15)));
             p2g_sv0 = 112;
           } else {
             p2g_sv0 = 111;
@@ -3958,48 +2283,31 @@ void main() {
       }
       if (p2g_sv0 == 111) {
         // 1345: mul.wide.u32 	%rd111, %r148, -858993459;
-        rd111 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
         // 1346: shr.u64 	%rd112, %rd111, 34;
-        uint t608;
-        t608 = 34u;
-        rd112 = (t608 >= 64u ? 0ul : rd111 >> t608);
         // 1347: cvt.u32.u64 	%r772, %rd112;
-        uint64_t t609;
-        t609 = uint64_t(rd112);
-        r772 = uint(uint64_t(t609));
+        uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1348: mul.lo.s32 	%r773, %r772, 5;
-        r773 = uint(int(r772) * 5);
         // 1349: sub.s32 	%r774, %r148, %r773;
-        r774 = uint(int(r148) - int(r773));
         // 1350: add.s32 	%r1214, %r774, 5;
-        r1214 = uint(int(r774) + 5);
+        r1214 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 5);
         p2g_sv0 = 112;
       }
       if (p2g_sv0 == 112) {
         // 1353: max.s32 	%r775, %r1214, 0;
-        r775 = uint(max(int(r1214), 0));
         // 1354: shl.b32 	%r776, %r775, 3;
-        uint t610;
-        t610 = 3u;
-        r776 = (t610 >= 32u ? 0u : r775 << t610);
         // 1355: or.b32  	%r777, %r150, %r1215;
         r777 = r150 | r1215;
         // 1356: or.b32  	%r1215, %r777, %r776;
-        r1215 = r777 | r776;
+        r1215 = r777 | (uint(max(int(r1214), 0)) << 3u);
       }
     }
     // 1359: mov.u32 	%r817, 64;
-    r817 = 64u;
     // 1360: prmt.b32 	%r818, %r1209, %r1211, %r817;
-    r818 = p2g_prmt(r1209, r1211, r817, 0);
     // 1361: mov.u32 	%r819, 1040;
-    r819 = 1040u;
     // 1362: prmt.b32 	%r820, %r818, %r1213, %r819;
-    r820 = p2g_prmt(r818, r1213, r819, 0);
     // 1363: mov.u32 	%r821, 16912;
-    r821 = 16912u;
     // 1364: prmt.b32 	%r822, %r820, %r1215, %r821;
-    r822 = p2g_prmt(r820, r1215, r821, 0);
+    r822 = p2g_prmt(p2g_prmt(p2g_prmt(r1209, r1211, 64u, 0), r1213, 1040u, 0), r1215, 16912u, 0);
     // 1365: st.local.u32 	[%rd177], %r822;
     p2g_stl32(uint(rd177), r822);
     // 1366: add.s64 	%rd177, %rd177, 4;
@@ -4007,13 +2315,7 @@ void main() {
     // 1367: add.s32 	%r1207, %r1207, 1;
     r1207 = uint(int(r1207) + 1);
     // 1368: setp.ne.s32 	%p134, %r1207, 4;
-    int t611;
-    int t612;
-    t611 = int(r1207); t612 = 4;
-    bool t613;
-    t613 = t611 != t612;
-    p134 = t613;
-    if (!p134) {
+    if (!(int(r1207) != 4)) {
       break;
     }
   }
@@ -4026,120 +2328,64 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 1597: shl.b32 	%r824, %r1216, 4;
-    uint t614;
-    t614 = 4u;
-    r824 = (t614 >= 32u ? 0u : r1216 << t614);
     // 1598: or.b32  	%r171, %r824, %r85;
-    r171 = r824 | r85;
+    r171 = (r1216 << 4u) | r85;
     // 1599: shl.b32 	%r172, %r171, 6;
-    uint t615;
-    t615 = 6u;
-    r172 = (t615 >= 32u ? 0u : r171 << t615);
+    r172 = r171 << 6u;
     // 1600: add.s32 	%r825, %r168, %r172;
     r825 = uint(int(r168) + int(r172));
     // 1601: shr.u32 	%r826, %r825, 16;
-    uint t616;
-    t616 = 16u;
-    r826 = (t616 >= 32u ? 0u : r825 >> t616);
     // 1602: xor.b32  	%r827, %r826, %r825;
-    r827 = r826 ^ r825;
     // 1603: mul.lo.s32 	%r828, %r827, 2146121005;
-    r828 = uint(int(r827) * 2146121005);
+    r828 = uint(int((r825 >> 16u) ^ r825) * 2146121005);
     // 1604: shr.u32 	%r829, %r828, 15;
-    uint t617;
-    t617 = 15u;
-    r829 = (t617 >= 32u ? 0u : r828 >> t617);
     // 1605: xor.b32  	%r830, %r829, %r828;
-    r830 = r829 ^ r828;
     // 1606: mul.lo.s32 	%r831, %r830, -2073254261;
-    r831 = uint(int(r830) * -2073254261);
+    r831 = uint(int((r828 >> 15u) ^ r828) * -2073254261);
     // 1607: shr.u32 	%r832, %r831, 16;
-    uint t618;
-    t618 = 16u;
-    r832 = (t618 >= 32u ? 0u : r831 >> t618);
     // 1608: xor.b32  	%r833, %r831, %r6;
     r833 = r831 ^ r6;
     // 1609: xor.b32  	%r834, %r833, %r832;
-    r834 = r833 ^ r832;
     // 1610: shr.u32 	%r835, %r833, 16;
-    uint t619;
-    t619 = 16u;
-    r835 = (t619 >= 32u ? 0u : r833 >> t619);
     // 1611: xor.b32  	%r836, %r834, %r835;
-    r836 = r834 ^ r835;
     // 1612: mul.lo.s32 	%r837, %r836, 2146121005;
-    r837 = uint(int(r836) * 2146121005);
+    r837 = uint(int((r833 ^ (r831 >> 16u)) ^ (r833 >> 16u)) * 2146121005);
     // 1613: shr.u32 	%r838, %r837, 15;
-    uint t620;
-    t620 = 15u;
-    r838 = (t620 >= 32u ? 0u : r837 >> t620);
     // 1614: xor.b32  	%r839, %r838, %r837;
-    r839 = r838 ^ r837;
     // 1615: mul.lo.s32 	%r840, %r839, -2073254261;
-    r840 = uint(int(r839) * -2073254261);
+    r840 = uint(int((r837 >> 15u) ^ r837) * -2073254261);
     // 1616: shr.u32 	%r841, %r840, 16;
-    uint t621;
-    t621 = 16u;
-    r841 = (t621 >= 32u ? 0u : r840 >> t621);
     // 1617: xor.b32  	%r842, %r841, %r840;
-    r842 = r841 ^ r840;
+    r842 = (r840 >> 16u) ^ r840;
     // 1618: xor.b32  	%r843, %r842, -1515870811;
     r843 = r842 ^ 0xA5A5A5A5u;
     // 1619: shr.u32 	%r844, %r843, 16;
-    uint t622;
-    t622 = 16u;
-    r844 = (t622 >= 32u ? 0u : r843 >> t622);
     // 1620: xor.b32  	%r845, %r844, %r843;
-    r845 = r844 ^ r843;
     // 1621: mul.lo.s32 	%r846, %r845, 2146121005;
-    r846 = uint(int(r845) * 2146121005);
+    r846 = uint(int((r843 >> 16u) ^ r843) * 2146121005);
     // 1622: shr.u32 	%r847, %r846, 15;
-    uint t623;
-    t623 = 15u;
-    r847 = (t623 >= 32u ? 0u : r846 >> t623);
     // 1623: xor.b32  	%r848, %r847, %r846;
-    r848 = r847 ^ r846;
     // 1624: mul.lo.s32 	%r849, %r848, -2073254261;
-    r849 = uint(int(r848) * -2073254261);
+    r849 = uint(int((r846 >> 15u) ^ r846) * -2073254261);
     // 1625: shr.u32 	%r850, %r849, 16;
-    uint t624;
-    t624 = 16u;
-    r850 = (t624 >= 32u ? 0u : r849 >> t624);
     // 1626: xor.b32  	%r173, %r850, %r849;
-    r173 = r850 ^ r849;
+    r173 = (r849 >> 16u) ^ r849;
     // 1627: shl.b32 	%r851, %r842, 7;
-    uint t625;
-    t625 = 7u;
-    r851 = (t625 >= 32u ? 0u : r842 << t625);
     // 1628: and.b32  	%r1218, %r851, 128;
-    r1218 = r851 & 128u;
+    r1218 = (r842 << 7u) & 128u;
     // 1629: shr.u32 	%r852, %r842, 1;
-    uint t626;
-    t626 = 1u;
-    r852 = (t626 >= 32u ? 0u : r842 >> t626);
     // 1630: and.b32  	%r175, %r852, 7;
-    r175 = r852 & 7u;
+    r175 = (r842 >> 1u) & 7u;
     if (p74) {
       // 1635: mul.wide.u32 	%rd127, %r173, -858993459;
-      rd127 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
       // 1636: shr.u64 	%rd128, %rd127, 34;
-      uint t627;
-      t627 = 34u;
-      rd128 = (t627 >= 64u ? 0ul : rd127 >> t627);
       // 1637: cvt.u32.u64 	%r882, %rd128;
-      uint64_t t628;
-      t628 = uint64_t(rd128);
-      r882 = uint(uint64_t(t628));
+      uint64_t t63 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1638: mul.lo.s32 	%r883, %r882, 5;
-      r883 = uint(int(r882) * 5);
       // 1639: sub.s32 	%r884, %r173, %r883;
-      r884 = uint(int(r173) - int(r883));
       // 1640: shl.b32 	%r885, %r884, 3;
-      uint t629;
-      t629 = 3u;
-      r885 = (t629 >= 32u ? 0u : r884 << t629);
       // 1641: add.s32 	%r886, %r885, 40;
-      r886 = uint(int(r885) + 40);
+      r886 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t63))) * 5))) << 3u) + 40);
       // 1642: or.b32  	%r887, %r175, %r1218;
       r887 = r175 | r1218;
       // 1643: or.b32  	%r1218, %r887, %r886;
@@ -4147,126 +2393,56 @@ void main() {
     } else {
       if (p19) {
         // 1651: setp.eq.s16 	%p137, %rs4, 2;
-        int t630;
-        int t631;
-        t630 = bitfieldExtract(int(rs4), 0, 16); t631 = 2;
-        bool t632;
-        t632 = t630 == t631;
-        p137 = t632;
-        if (p137) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1685: and.b32  	%r1218, %r173, 255;
           r1218 = r173 & 255u;
           p2g_sv0 = 153;
         } else {
           // 1654: setp.eq.s16 	%p138, %rs4, 3;
-          int t633;
-          int t634;
-          t633 = bitfieldExtract(int(rs4), 0, 16); t634 = 3;
-          bool t635;
-          t635 = t633 == t634;
-          p138 = t635;
-          if (p138) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1689: mul.wide.u32 	%rd117, %r173, -858993459;
-            rd117 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
             // 1690: shr.u64 	%rd118, %rd117, 34;
-            uint t636;
-            t636 = 34u;
-            rd118 = (t636 >= 64u ? 0ul : rd117 >> t636);
             // 1691: cvt.u32.u64 	%r856, %rd118;
-            uint64_t t637;
-            t637 = uint64_t(rd118);
-            r856 = uint(uint64_t(t637));
+            uint64_t t64;
+            t64 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1692: mul.lo.s32 	%r857, %r856, 5;
-            r857 = uint(int(r856) * 5);
             // 1693: sub.s32 	%r177, %r173, %r857;
-            r177 = uint(int(r173) - int(r857));
+            r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1694: setp.eq.s32 	%p142, %r177, 0;
-            int t638;
-            int t639;
-            t638 = int(r177); t639 = 0;
-            bool t640;
-            t640 = t638 == t639;
-            p142 = t640;
-            if (p142) {
+            if (int(r177) == 0) {
               // 1377: shr.u32 	%r858, %r173, 8;
-              uint t641;
-              t641 = 8u;
-              r858 = (t641 >= 32u ? 0u : r173 >> t641);
+              r858 = r173 >> 8u;
               // 1378: mul.wide.u32 	%rd119, %r858, -1431655765;
-              rd119 = uint64_t(r858) * uint64_t(0xAAAAAAABu);
               // 1379: shr.u64 	%rd120, %rd119, 34;
-              uint t642;
-              t642 = 34u;
-              rd120 = (t642 >= 64u ? 0ul : rd119 >> t642);
               // 1380: cvt.u32.u64 	%r859, %rd120;
-              uint64_t t643;
-              t643 = uint64_t(rd120);
-              r859 = uint(uint64_t(t643));
+              uint64_t t65 = uint64_t((uint64_t(r858) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1381: mul.lo.s32 	%r860, %r859, 6;
-              r860 = uint(int(r859) * 6);
               // 1382: sub.s32 	%r861, %r858, %r860;
-              r861 = uint(int(r858) - int(r860));
               // 1383: cvt.u16.u32 	%rs19, %r861;
-              uint64_t t644;
-              t644 = uint64_t(r861);
-              rs19 = (uint(uint64_t(t644)) & 65535u);
+              uint64_t t66 = uint64_t(uint(int(r858) - int(uint(int(uint(uint64_t(t65))) * 6))));
+              rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1384: setp.gt.s16 	%p143, %rs19, 1;
-              int t645;
-              int t646;
-              t645 = bitfieldExtract(int(rs19), 0, 16); t646 = 1;
-              bool t647;
-              t647 = t645 > t646;
-              p143 = t647;
-              if (p143) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1389: setp.eq.s16 	%p144, %rs19, 2;
-                int t648;
-                int t649;
-                t648 = bitfieldExtract(int(rs19), 0, 16); t649 = 2;
-                bool t650;
-                t650 = t648 == t649;
-                p144 = t650;
-                if (p144) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1525: shr.u32 	%r863, %r173, 12;
-                  uint t651;
-                  t651 = 12u;
-                  r863 = (t651 >= 32u ? 0u : r173 >> t651);
                   // 1526: and.b32  	%r864, %r863, 1;
-                  r864 = r863 & 1u;
                   // 1527: or.b32  	%r865, %r1218, %r864;
-                  r865 = r1218 | r864;
+                  r865 = r1218 | ((r173 >> 12u) & 1u);
                   // 1528: or.b32  	%r1218, %r865, 124;
                   r1218 = r865 | 124u;
                   p2g_sv0 = 153;
                 } else {
                   // 1392: setp.eq.s16 	%p145, %rs19, 3;
-                  int t652;
-                  int t653;
-                  t652 = bitfieldExtract(int(rs19), 0, 16); t653 = 3;
-                  bool t654;
-                  t654 = t652 == t653;
-                  p145 = t654;
-                  if (p145) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1532: setp.eq.s32 	%p149, %r175, 0;
-                    int t655;
-                    int t656;
-                    t655 = int(r175); t656 = 0;
-                    bool t657;
-                    t657 = t655 == t656;
-                    p149 = t657;
                     // 1533: selp.b32 	%r862, 1, %r175, %p149;
-                    r862 = p149 ? 1u : r175;
                     // 1534: or.b32  	%r1218, %r862, %r1218;
-                    r1218 = r862 | r1218;
+                    r1218 = ((int(r175) == 0) ? 1u : r175) | r1218;
                     p2g_sv0 = 153;
                   } else {
                     // 1395: setp.ne.s16 	%p146, %rs19, 4;
-                    int t658;
-                    int t659;
-                    t658 = bitfieldExtract(int(rs19), 0, 16); t659 = 4;
-                    bool t660;
-                    t660 = t658 != t659;
-                    p146 = t660;
-                    if (p146) {
+                    if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
                       // 1398: or.b32  	%r1218, %r1218, 119;
@@ -4277,23 +2453,11 @@ void main() {
                 }
               } else {
                 // 1477: setp.eq.s16 	%p147, %rs19, 0;
-                int t661;
-                int t662;
-                t661 = bitfieldExtract(int(rs19), 0, 16); t662 = 0;
-                bool t663;
-                t663 = t661 == t662;
-                p147 = t663;
-                if (p147) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
                   // 1480: setp.eq.s16 	%p148, %rs19, 1;
-                  int t664;
-                  int t665;
-                  t664 = bitfieldExtract(int(rs19), 0, 16); t665 = 1;
-                  bool t666;
-                  t666 = t664 == t665;
-                  p148 = t666;
-                  if (p148) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1485: or.b32  	%r1218, %r1218, 120;
                     r1218 = r1218 | 120u;
                     p2g_sv0 = 153;
@@ -4316,96 +2480,49 @@ void main() {
             }
           } else {
             // 1657: setp.ne.s16 	%p139, %rs4, 5;
-            int t667;
-            int t668;
-            t667 = bitfieldExtract(int(rs4), 0, 16); t668 = 5;
-            bool t669;
-            t669 = t667 != t668;
-            p139 = t669;
-            if (p139) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
               // 1660: mul.wide.u32 	%rd115, %r173, -858993459;
-              rd115 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
               // 1661: shr.u64 	%rd116, %rd115, 34;
-              uint t670;
-              t670 = 34u;
-              rd116 = (t670 >= 64u ? 0ul : rd115 >> t670);
               // 1662: cvt.u32.u64 	%r853, %rd116;
-              uint64_t t671;
-              t671 = uint64_t(rd116);
-              r853 = uint(uint64_t(t671));
+              uint64_t t67 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1663: mul.lo.s32 	%r854, %r853, 5;
-              r854 = uint(int(r853) * 5);
               // 1664: sub.s32 	%r855, %r173, %r854;
-              r855 = uint(int(r173) - int(r854));
               // 1665: add.s32 	%r1217, %r855, 5;
-              r1217 = uint(int(r855) + 5);
+              r1217 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 5);
               p2g_sv0 = 152;
             }
           }
         }
       } else {
         // 1669: setp.eq.s16 	%p140, %rs4, 0;
-        int t672;
-        int t673;
-        t672 = bitfieldExtract(int(rs4), 0, 16); t673 = 0;
-        bool t674;
-        t674 = t672 == t673;
-        p140 = t674;
-        if (p140) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1701: mul.wide.u32 	%rd123, %r173, 613566757;
-          rd123 = uint64_t(r173) * uint64_t(0x24924925u);
           // 1702: shr.u64 	%rd124, %rd123, 32;
-          uint t675;
-          t675 = 32u;
-          rd124 = (t675 >= 64u ? 0ul : rd123 >> t675);
           // 1703: cvt.u32.u64 	%r869, %rd124;
-          uint64_t t676;
-          t676 = uint64_t(rd124);
-          r869 = uint(uint64_t(t676));
+          uint64_t t68 = uint64_t((uint64_t(r173) * uint64_t(0x24924925u)) >> 32u);
+          r869 = uint(uint64_t(t68));
           // 1704: sub.s32 	%r870, %r173, %r869;
-          r870 = uint(int(r173) - int(r869));
           // 1705: shr.u32 	%r871, %r870, 1;
-          uint t677;
-          t677 = 1u;
-          r871 = (t677 >= 32u ? 0u : r870 >> t677);
           // 1706: add.s32 	%r872, %r871, %r869;
-          r872 = uint(int(r871) + int(r869));
           // 1707: shr.u32 	%r873, %r872, 2;
-          uint t678;
-          t678 = 2u;
-          r873 = (t678 >= 32u ? 0u : r872 >> t678);
           // 1708: mul.lo.s32 	%r874, %r873, 7;
-          r874 = uint(int(r873) * 7);
+          r874 = uint(int(uint(int(uint(int(r173) - int(r869)) >> 1u) + int(r869)) >> 2u) * 7);
           // 1709: sub.s32 	%r875, %r173, %r874;
-          r875 = uint(int(r173) - int(r874));
           // 1710: add.s32 	%r1217, %r875, 4;
-          r1217 = uint(int(r875) + 4);
+          r1217 = uint(int(uint(int(r173) - int(r874))) + 4);
           p2g_sv0 = 152;
         } else {
           // 1672: setp.eq.s16 	%p141, %rs4, 1;
-          int t679;
-          int t680;
-          t679 = bitfieldExtract(int(rs4), 0, 16); t680 = 1;
-          bool t681;
-          t681 = t679 == t680;
-          p141 = t681;
-          if (p141) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1677: mul.wide.u32 	%rd121, %r173, -2004318071;
-            rd121 = uint64_t(r173) * uint64_t(0x88888889u);
             // 1678: shr.u64 	%rd122, %rd121, 35;
-            uint t682;
-            t682 = 35u;
-            rd122 = (t682 >= 64u ? 0ul : rd121 >> t682);
             // 1679: cvt.u32.u64 	%r867, %rd122;
-            uint64_t t683;
-            t683 = uint64_t(rd122);
-            r867 = uint(uint64_t(t683));
+            uint64_t t69 = uint64_t((uint64_t(r173) * uint64_t(0x88888889u)) >> 35u);
             // 1680: mul.lo.s32 	%r868, %r867, 15;
-            r868 = uint(int(r867) * 15);
             // 1681: sub.s32 	%r1217, %r173, %r868;
-            r1217 = uint(int(r173) - int(r868));
+            r1217 = uint(int(r173) - int(uint(int(uint(uint64_t(t69))) * 15)));
             p2g_sv0 = 152;
           } else {
             p2g_sv0 = 151;
@@ -4414,388 +2531,194 @@ void main() {
       }
       if (p2g_sv0 == 151) {
         // 1714: mul.wide.u32 	%rd125, %r173, -858993459;
-        rd125 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
         // 1715: shr.u64 	%rd126, %rd125, 34;
-        uint t684;
-        t684 = 34u;
-        rd126 = (t684 >= 64u ? 0ul : rd125 >> t684);
         // 1716: cvt.u32.u64 	%r876, %rd126;
-        uint64_t t685;
-        t685 = uint64_t(rd126);
-        r876 = uint(uint64_t(t685));
+        uint64_t t70 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1717: mul.lo.s32 	%r877, %r876, 5;
-        r877 = uint(int(r876) * 5);
         // 1718: sub.s32 	%r878, %r173, %r877;
-        r878 = uint(int(r173) - int(r877));
         // 1719: add.s32 	%r1217, %r878, 5;
-        r1217 = uint(int(r878) + 5);
+        r1217 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 5);
         p2g_sv0 = 152;
       }
       if (p2g_sv0 == 152) {
         // 1722: max.s32 	%r879, %r1217, 0;
-        r879 = uint(max(int(r1217), 0));
         // 1723: shl.b32 	%r880, %r879, 3;
-        uint t686;
-        t686 = 3u;
-        r880 = (t686 >= 32u ? 0u : r879 << t686);
         // 1724: or.b32  	%r881, %r175, %r1218;
         r881 = r175 | r1218;
         // 1725: or.b32  	%r1218, %r881, %r880;
-        r1218 = r881 | r880;
+        r1218 = r881 | (uint(max(int(r1217), 0)) << 3u);
       }
     }
     // 1728: add.s32 	%r192, %r171, 1;
     r192 = uint(int(r171) + 1);
     if (p74) {
       // 1733: shl.b32 	%r946, %r192, 6;
-      uint t687;
-      t687 = 6u;
-      r946 = (t687 >= 32u ? 0u : r192 << t687);
+      r946 = r192 << 6u;
       // 1734: and.b32  	%r947, %r946, 1792;
-      r947 = r946 & 1792u;
       // 1735: add.s32 	%r948, %r168, %r947;
-      r948 = uint(int(r168) + int(r947));
+      r948 = uint(int(r168) + int(r946 & 1792u));
       // 1736: shr.u32 	%r949, %r948, 16;
-      uint t688;
-      t688 = 16u;
-      r949 = (t688 >= 32u ? 0u : r948 >> t688);
       // 1737: xor.b32  	%r950, %r949, %r948;
-      r950 = r949 ^ r948;
       // 1738: mul.lo.s32 	%r951, %r950, 2146121005;
-      r951 = uint(int(r950) * 2146121005);
+      r951 = uint(int((r948 >> 16u) ^ r948) * 2146121005);
       // 1739: shr.u32 	%r952, %r951, 15;
-      uint t689;
-      t689 = 15u;
-      r952 = (t689 >= 32u ? 0u : r951 >> t689);
       // 1740: xor.b32  	%r953, %r952, %r951;
-      r953 = r952 ^ r951;
       // 1741: mul.lo.s32 	%r954, %r953, -2073254261;
-      r954 = uint(int(r953) * -2073254261);
+      r954 = uint(int((r951 >> 15u) ^ r951) * -2073254261);
       // 1742: shr.u32 	%r955, %r954, 16;
-      uint t690;
-      t690 = 16u;
-      r955 = (t690 >= 32u ? 0u : r954 >> t690);
       // 1743: xor.b32  	%r956, %r954, %r6;
       r956 = r954 ^ r6;
       // 1744: xor.b32  	%r957, %r956, %r955;
-      r957 = r956 ^ r955;
       // 1745: shr.u32 	%r958, %r956, 16;
-      uint t691;
-      t691 = 16u;
-      r958 = (t691 >= 32u ? 0u : r956 >> t691);
       // 1746: xor.b32  	%r959, %r957, %r958;
-      r959 = r957 ^ r958;
       // 1747: mul.lo.s32 	%r960, %r959, 2146121005;
-      r960 = uint(int(r959) * 2146121005);
+      r960 = uint(int((r956 ^ (r954 >> 16u)) ^ (r956 >> 16u)) * 2146121005);
       // 1748: shr.u32 	%r961, %r960, 15;
-      uint t692;
-      t692 = 15u;
-      r961 = (t692 >= 32u ? 0u : r960 >> t692);
       // 1749: xor.b32  	%r962, %r961, %r960;
-      r962 = r961 ^ r960;
       // 1750: mul.lo.s32 	%r963, %r962, -2073254261;
-      r963 = uint(int(r962) * -2073254261);
+      r963 = uint(int((r960 >> 15u) ^ r960) * -2073254261);
       // 1751: shr.u32 	%r964, %r963, 16;
-      uint t693;
-      t693 = 16u;
-      r964 = (t693 >= 32u ? 0u : r963 >> t693);
       // 1752: xor.b32  	%r965, %r964, %r963;
-      r965 = r964 ^ r963;
+      r965 = (r963 >> 16u) ^ r963;
       // 1753: xor.b32  	%r966, %r965, -1515870811;
       r966 = r965 ^ 0xA5A5A5A5u;
       // 1754: shr.u32 	%r967, %r966, 16;
-      uint t694;
-      t694 = 16u;
-      r967 = (t694 >= 32u ? 0u : r966 >> t694);
       // 1755: xor.b32  	%r968, %r967, %r966;
-      r968 = r967 ^ r966;
       // 1756: mul.lo.s32 	%r969, %r968, 2146121005;
-      r969 = uint(int(r968) * 2146121005);
+      r969 = uint(int((r966 >> 16u) ^ r966) * 2146121005);
       // 1757: shr.u32 	%r970, %r969, 15;
-      uint t695;
-      t695 = 15u;
-      r970 = (t695 >= 32u ? 0u : r969 >> t695);
       // 1758: xor.b32  	%r971, %r970, %r969;
-      r971 = r970 ^ r969;
       // 1759: mul.lo.s32 	%r972, %r971, -2073254261;
-      r972 = uint(int(r971) * -2073254261);
+      r972 = uint(int((r969 >> 15u) ^ r969) * -2073254261);
       // 1760: shr.u32 	%r973, %r972, 16;
-      uint t696;
-      t696 = 16u;
-      r973 = (t696 >= 32u ? 0u : r972 >> t696);
       // 1761: xor.b32  	%r974, %r973, %r972;
-      r974 = r973 ^ r972;
+      r974 = (r972 >> 16u) ^ r972;
       // 1762: and.b32  	%r975, %r965, 1;
-      r975 = r965 & 1u;
       // 1763: shr.u32 	%r976, %r965, 1;
-      uint t697;
-      t697 = 1u;
-      r976 = (t697 >= 32u ? 0u : r965 >> t697);
       // 1764: and.b32  	%r977, %r976, 7;
-      r977 = r976 & 7u;
       // 1765: mul.wide.u32 	%rd141, %r974, -858993459;
-      rd141 = uint64_t(r974) * uint64_t(0xCCCCCCCDu);
       // 1766: shr.u64 	%rd142, %rd141, 34;
-      uint t698;
-      t698 = 34u;
-      rd142 = (t698 >= 64u ? 0ul : rd141 >> t698);
       // 1767: cvt.u32.u64 	%r978, %rd142;
-      uint64_t t699;
-      t699 = uint64_t(rd142);
-      r978 = uint(uint64_t(t699));
+      uint64_t t71 = uint64_t((uint64_t(r974) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1768: mul.lo.s32 	%r979, %r978, 5;
-      r979 = uint(int(r978) * 5);
       // 1769: sub.s32 	%r980, %r974, %r979;
-      r980 = uint(int(r974) - int(r979));
       // 1770: shl.b32 	%r981, %r980, 3;
-      uint t700;
-      t700 = 3u;
-      r981 = (t700 >= 32u ? 0u : r980 << t700);
       // 1771: add.s32 	%r982, %r981, 40;
-      r982 = uint(int(r981) + 40);
+      r982 = uint(int(uint(int(r974) - int(uint(int(uint(uint64_t(t71))) * 5))) << 3u) + 40);
       // 1772: bfi.b32 	%r983, %r975, %r977, 7, 1;
-      r983 = p2g_bfi_32(r975, r977, 7u, 1u);
       // 1773: or.b32  	%r984, %r983, %r982;
-      r984 = r983 | r982;
       // 1774: add.s32 	%r985, %r169, %r946;
       r985 = uint(int(r169) + int(r946));
       // 1775: shr.u32 	%r986, %r985, 16;
-      uint t701;
-      t701 = 16u;
-      r986 = (t701 >= 32u ? 0u : r985 >> t701);
       // 1776: xor.b32  	%r987, %r986, %r985;
-      r987 = r986 ^ r985;
       // 1777: mul.lo.s32 	%r988, %r987, 2146121005;
-      r988 = uint(int(r987) * 2146121005);
+      r988 = uint(int((r985 >> 16u) ^ r985) * 2146121005);
       // 1778: shr.u32 	%r989, %r988, 15;
-      uint t702;
-      t702 = 15u;
-      r989 = (t702 >= 32u ? 0u : r988 >> t702);
       // 1779: xor.b32  	%r990, %r989, %r988;
-      r990 = r989 ^ r988;
       // 1780: mul.lo.s32 	%r991, %r990, -2073254261;
-      r991 = uint(int(r990) * -2073254261);
+      r991 = uint(int((r988 >> 15u) ^ r988) * -2073254261);
       // 1781: shr.u32 	%r992, %r991, 16;
-      uint t703;
-      t703 = 16u;
-      r992 = (t703 >= 32u ? 0u : r991 >> t703);
       // 1782: xor.b32  	%r993, %r992, %r991;
-      r993 = r992 ^ r991;
       // 1783: and.b32  	%r994, %r993, 3;
-      r994 = r993 & 3u;
       // 1784: xor.b32  	%r1220, %r984, %r994;
-      r1220 = r984 ^ r994;
+      r1220 = (p2g_bfi_32((r965 & 1u), ((r965 >> 1u) & 7u), 7u, 1u) | r982) ^ (((r991 >> 16u) ^ r991) & 3u);
     } else {
       // 1788: shl.b32 	%r888, %r192, 6;
-      uint t704;
-      t704 = 6u;
-      r888 = (t704 >= 32u ? 0u : r192 << t704);
       // 1789: add.s32 	%r889, %r168, %r888;
-      r889 = uint(int(r168) + int(r888));
+      r889 = uint(int(r168) + int(r192 << 6u));
       // 1790: shr.u32 	%r890, %r889, 16;
-      uint t705;
-      t705 = 16u;
-      r890 = (t705 >= 32u ? 0u : r889 >> t705);
       // 1791: xor.b32  	%r891, %r890, %r889;
-      r891 = r890 ^ r889;
       // 1792: mul.lo.s32 	%r892, %r891, 2146121005;
-      r892 = uint(int(r891) * 2146121005);
+      r892 = uint(int((r889 >> 16u) ^ r889) * 2146121005);
       // 1793: shr.u32 	%r893, %r892, 15;
-      uint t706;
-      t706 = 15u;
-      r893 = (t706 >= 32u ? 0u : r892 >> t706);
       // 1794: xor.b32  	%r894, %r893, %r892;
-      r894 = r893 ^ r892;
       // 1795: mul.lo.s32 	%r895, %r894, -2073254261;
-      r895 = uint(int(r894) * -2073254261);
+      r895 = uint(int((r892 >> 15u) ^ r892) * -2073254261);
       // 1796: shr.u32 	%r896, %r895, 16;
-      uint t707;
-      t707 = 16u;
-      r896 = (t707 >= 32u ? 0u : r895 >> t707);
       // 1797: xor.b32  	%r897, %r895, %r6;
       r897 = r895 ^ r6;
       // 1798: xor.b32  	%r898, %r897, %r896;
-      r898 = r897 ^ r896;
       // 1799: shr.u32 	%r899, %r897, 16;
-      uint t708;
-      t708 = 16u;
-      r899 = (t708 >= 32u ? 0u : r897 >> t708);
       // 1800: xor.b32  	%r900, %r898, %r899;
-      r900 = r898 ^ r899;
       // 1801: mul.lo.s32 	%r901, %r900, 2146121005;
-      r901 = uint(int(r900) * 2146121005);
+      r901 = uint(int((r897 ^ (r895 >> 16u)) ^ (r897 >> 16u)) * 2146121005);
       // 1802: shr.u32 	%r902, %r901, 15;
-      uint t709;
-      t709 = 15u;
-      r902 = (t709 >= 32u ? 0u : r901 >> t709);
       // 1803: xor.b32  	%r903, %r902, %r901;
-      r903 = r902 ^ r901;
       // 1804: mul.lo.s32 	%r904, %r903, -2073254261;
-      r904 = uint(int(r903) * -2073254261);
+      r904 = uint(int((r901 >> 15u) ^ r901) * -2073254261);
       // 1805: shr.u32 	%r905, %r904, 16;
-      uint t710;
-      t710 = 16u;
-      r905 = (t710 >= 32u ? 0u : r904 >> t710);
       // 1806: xor.b32  	%r906, %r905, %r904;
-      r906 = r905 ^ r904;
+      r906 = (r904 >> 16u) ^ r904;
       // 1807: xor.b32  	%r907, %r906, -1515870811;
       r907 = r906 ^ 0xA5A5A5A5u;
       // 1808: shr.u32 	%r908, %r907, 16;
-      uint t711;
-      t711 = 16u;
-      r908 = (t711 >= 32u ? 0u : r907 >> t711);
       // 1809: xor.b32  	%r909, %r908, %r907;
-      r909 = r908 ^ r907;
       // 1810: mul.lo.s32 	%r910, %r909, 2146121005;
-      r910 = uint(int(r909) * 2146121005);
+      r910 = uint(int((r907 >> 16u) ^ r907) * 2146121005);
       // 1811: shr.u32 	%r911, %r910, 15;
-      uint t712;
-      t712 = 15u;
-      r911 = (t712 >= 32u ? 0u : r910 >> t712);
       // 1812: xor.b32  	%r912, %r911, %r910;
-      r912 = r911 ^ r910;
       // 1813: mul.lo.s32 	%r913, %r912, -2073254261;
-      r913 = uint(int(r912) * -2073254261);
+      r913 = uint(int((r910 >> 15u) ^ r910) * -2073254261);
       // 1814: shr.u32 	%r914, %r913, 16;
-      uint t713;
-      t713 = 16u;
-      r914 = (t713 >= 32u ? 0u : r913 >> t713);
       // 1815: xor.b32  	%r193, %r914, %r913;
-      r193 = r914 ^ r913;
+      r193 = (r913 >> 16u) ^ r913;
       // 1816: shl.b32 	%r915, %r906, 7;
-      uint t714;
-      t714 = 7u;
-      r915 = (t714 >= 32u ? 0u : r906 << t714);
       // 1817: and.b32  	%r1220, %r915, 128;
-      r1220 = r915 & 128u;
+      r1220 = (r906 << 7u) & 128u;
       // 1818: shr.u32 	%r916, %r906, 1;
-      uint t715;
-      t715 = 1u;
-      r916 = (t715 >= 32u ? 0u : r906 >> t715);
       // 1819: and.b32  	%r195, %r916, 7;
-      r195 = r916 & 7u;
+      r195 = (r906 >> 1u) & 7u;
       if (p19) {
         // 1824: setp.eq.s16 	%p152, %rs4, 2;
-        int t716;
-        int t717;
-        t716 = bitfieldExtract(int(rs4), 0, 16); t717 = 2;
-        bool t718;
-        t718 = t716 == t717;
-        p152 = t718;
-        if (p152) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1858: and.b32  	%r1220, %r193, 255;
           r1220 = r193 & 255u;
           p2g_sv0 = 164;
         } else {
           // 1827: setp.eq.s16 	%p153, %rs4, 3;
-          int t719;
-          int t720;
-          t719 = bitfieldExtract(int(rs4), 0, 16); t720 = 3;
-          bool t721;
-          t721 = t719 == t720;
-          p153 = t721;
-          if (p153) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1862: mul.wide.u32 	%rd131, %r193, -858993459;
-            rd131 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
             // 1863: shr.u64 	%rd132, %rd131, 34;
-            uint t722;
-            t722 = 34u;
-            rd132 = (t722 >= 64u ? 0ul : rd131 >> t722);
             // 1864: cvt.u32.u64 	%r920, %rd132;
-            uint64_t t723;
-            t723 = uint64_t(rd132);
-            r920 = uint(uint64_t(t723));
+            uint64_t t72 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1865: mul.lo.s32 	%r921, %r920, 5;
-            r921 = uint(int(r920) * 5);
             // 1866: sub.s32 	%r197, %r193, %r921;
-            r197 = uint(int(r193) - int(r921));
+            r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1867: setp.eq.s32 	%p157, %r197, 0;
-            int t724;
-            int t725;
-            t724 = int(r197); t725 = 0;
-            bool t726;
-            t726 = t724 == t725;
-            p157 = t726;
-            if (p157) {
+            if (int(r197) == 0) {
               // 1402: shr.u32 	%r922, %r193, 8;
-              uint t727;
-              t727 = 8u;
-              r922 = (t727 >= 32u ? 0u : r193 >> t727);
+              r922 = r193 >> 8u;
               // 1403: mul.wide.u32 	%rd133, %r922, -1431655765;
-              rd133 = uint64_t(r922) * uint64_t(0xAAAAAAABu);
               // 1404: shr.u64 	%rd134, %rd133, 34;
-              uint t728;
-              t728 = 34u;
-              rd134 = (t728 >= 64u ? 0ul : rd133 >> t728);
               // 1405: cvt.u32.u64 	%r923, %rd134;
-              uint64_t t729;
-              t729 = uint64_t(rd134);
-              r923 = uint(uint64_t(t729));
+              uint64_t t73 = uint64_t((uint64_t(r922) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1406: mul.lo.s32 	%r924, %r923, 6;
-              r924 = uint(int(r923) * 6);
               // 1407: sub.s32 	%r925, %r922, %r924;
-              r925 = uint(int(r922) - int(r924));
               // 1408: cvt.u16.u32 	%rs21, %r925;
-              uint64_t t730;
-              t730 = uint64_t(r925);
-              rs21 = (uint(uint64_t(t730)) & 65535u);
+              uint64_t t74 = uint64_t(uint(int(r922) - int(uint(int(uint(uint64_t(t73))) * 6))));
+              rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1409: setp.gt.s16 	%p158, %rs21, 1;
-              int t731;
-              int t732;
-              t731 = bitfieldExtract(int(rs21), 0, 16); t732 = 1;
-              bool t733;
-              t733 = t731 > t732;
-              p158 = t733;
-              if (p158) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1414: setp.eq.s16 	%p159, %rs21, 2;
-                int t734;
-                int t735;
-                t734 = bitfieldExtract(int(rs21), 0, 16); t735 = 2;
-                bool t736;
-                t736 = t734 == t735;
-                p159 = t736;
-                if (p159) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1538: shr.u32 	%r927, %r193, 12;
-                  uint t737;
-                  t737 = 12u;
-                  r927 = (t737 >= 32u ? 0u : r193 >> t737);
                   // 1539: and.b32  	%r928, %r927, 1;
-                  r928 = r927 & 1u;
                   // 1540: or.b32  	%r929, %r1220, %r928;
-                  r929 = r1220 | r928;
+                  r929 = r1220 | ((r193 >> 12u) & 1u);
                   // 1541: or.b32  	%r1220, %r929, 124;
                   r1220 = r929 | 124u;
                   p2g_sv0 = 164;
                 } else {
                   // 1417: setp.eq.s16 	%p160, %rs21, 3;
-                  int t738;
-                  int t739;
-                  t738 = bitfieldExtract(int(rs21), 0, 16); t739 = 3;
-                  bool t740;
-                  t740 = t738 == t739;
-                  p160 = t740;
-                  if (p160) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1545: setp.eq.s32 	%p164, %r195, 0;
-                    int t741;
-                    int t742;
-                    t741 = int(r195); t742 = 0;
-                    bool t743;
-                    t743 = t741 == t742;
-                    p164 = t743;
                     // 1546: selp.b32 	%r926, 1, %r195, %p164;
-                    r926 = p164 ? 1u : r195;
                     // 1547: or.b32  	%r1220, %r926, %r1220;
-                    r1220 = r926 | r1220;
+                    r1220 = ((int(r195) == 0) ? 1u : r195) | r1220;
                     p2g_sv0 = 164;
                   } else {
                     // 1420: setp.ne.s16 	%p161, %rs21, 4;
-                    int t744;
-                    int t745;
-                    t744 = bitfieldExtract(int(rs21), 0, 16); t745 = 4;
-                    bool t746;
-                    t746 = t744 != t745;
-                    p161 = t746;
-                    if (p161) {
+                    if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
                       // 1423: or.b32  	%r1220, %r1220, 119;
@@ -4806,23 +2729,11 @@ void main() {
                 }
               } else {
                 // 1489: setp.eq.s16 	%p162, %rs21, 0;
-                int t747;
-                int t748;
-                t747 = bitfieldExtract(int(rs21), 0, 16); t748 = 0;
-                bool t749;
-                t749 = t747 == t748;
-                p162 = t749;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
                   // 1492: setp.eq.s16 	%p163, %rs21, 1;
-                  int t750;
-                  int t751;
-                  t750 = bitfieldExtract(int(rs21), 0, 16); t751 = 1;
-                  bool t752;
-                  t752 = t750 == t751;
-                  p163 = t752;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1497: or.b32  	%r1220, %r1220, 120;
                     r1220 = r1220 | 120u;
                     p2g_sv0 = 164;
@@ -4845,96 +2756,49 @@ void main() {
             }
           } else {
             // 1830: setp.ne.s16 	%p154, %rs4, 5;
-            int t753;
-            int t754;
-            t753 = bitfieldExtract(int(rs4), 0, 16); t754 = 5;
-            bool t755;
-            t755 = t753 != t754;
-            p154 = t755;
-            if (p154) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
               // 1833: mul.wide.u32 	%rd129, %r193, -858993459;
-              rd129 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
               // 1834: shr.u64 	%rd130, %rd129, 34;
-              uint t756;
-              t756 = 34u;
-              rd130 = (t756 >= 64u ? 0ul : rd129 >> t756);
               // 1835: cvt.u32.u64 	%r917, %rd130;
-              uint64_t t757;
-              t757 = uint64_t(rd130);
-              r917 = uint(uint64_t(t757));
+              uint64_t t75 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1836: mul.lo.s32 	%r918, %r917, 5;
-              r918 = uint(int(r917) * 5);
               // 1837: sub.s32 	%r919, %r193, %r918;
-              r919 = uint(int(r193) - int(r918));
               // 1838: add.s32 	%r1219, %r919, 5;
-              r1219 = uint(int(r919) + 5);
+              r1219 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 5);
               p2g_sv0 = 163;
             }
           }
         }
       } else {
         // 1842: setp.eq.s16 	%p155, %rs4, 0;
-        int t758;
-        int t759;
-        t758 = bitfieldExtract(int(rs4), 0, 16); t759 = 0;
-        bool t760;
-        t760 = t758 == t759;
-        p155 = t760;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1874: mul.wide.u32 	%rd137, %r193, 613566757;
-          rd137 = uint64_t(r193) * uint64_t(0x24924925u);
           // 1875: shr.u64 	%rd138, %rd137, 32;
-          uint t761;
-          t761 = 32u;
-          rd138 = (t761 >= 64u ? 0ul : rd137 >> t761);
           // 1876: cvt.u32.u64 	%r933, %rd138;
-          uint64_t t762;
-          t762 = uint64_t(rd138);
-          r933 = uint(uint64_t(t762));
+          uint64_t t76 = uint64_t((uint64_t(r193) * uint64_t(0x24924925u)) >> 32u);
+          r933 = uint(uint64_t(t76));
           // 1877: sub.s32 	%r934, %r193, %r933;
-          r934 = uint(int(r193) - int(r933));
           // 1878: shr.u32 	%r935, %r934, 1;
-          uint t763;
-          t763 = 1u;
-          r935 = (t763 >= 32u ? 0u : r934 >> t763);
           // 1879: add.s32 	%r936, %r935, %r933;
-          r936 = uint(int(r935) + int(r933));
           // 1880: shr.u32 	%r937, %r936, 2;
-          uint t764;
-          t764 = 2u;
-          r937 = (t764 >= 32u ? 0u : r936 >> t764);
           // 1881: mul.lo.s32 	%r938, %r937, 7;
-          r938 = uint(int(r937) * 7);
+          r938 = uint(int(uint(int(uint(int(r193) - int(r933)) >> 1u) + int(r933)) >> 2u) * 7);
           // 1882: sub.s32 	%r939, %r193, %r938;
-          r939 = uint(int(r193) - int(r938));
           // 1883: add.s32 	%r1219, %r939, 4;
-          r1219 = uint(int(r939) + 4);
+          r1219 = uint(int(uint(int(r193) - int(r938))) + 4);
           p2g_sv0 = 163;
         } else {
           // 1845: setp.eq.s16 	%p156, %rs4, 1;
-          int t765;
-          int t766;
-          t765 = bitfieldExtract(int(rs4), 0, 16); t766 = 1;
-          bool t767;
-          t767 = t765 == t766;
-          p156 = t767;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1850: mul.wide.u32 	%rd135, %r193, -2004318071;
-            rd135 = uint64_t(r193) * uint64_t(0x88888889u);
             // 1851: shr.u64 	%rd136, %rd135, 35;
-            uint t768;
-            t768 = 35u;
-            rd136 = (t768 >= 64u ? 0ul : rd135 >> t768);
             // 1852: cvt.u32.u64 	%r931, %rd136;
-            uint64_t t769;
-            t769 = uint64_t(rd136);
-            r931 = uint(uint64_t(t769));
+            uint64_t t77 = uint64_t((uint64_t(r193) * uint64_t(0x88888889u)) >> 35u);
             // 1853: mul.lo.s32 	%r932, %r931, 15;
-            r932 = uint(int(r931) * 15);
             // 1854: sub.s32 	%r1219, %r193, %r932;
-            r1219 = uint(int(r193) - int(r932));
+            r1219 = uint(int(r193) - int(uint(int(uint(uint64_t(t77))) * 15)));
             p2g_sv0 = 163;
           } else {
             p2g_sv0 = 162;
@@ -4943,143 +2807,79 @@ void main() {
       }
       if (p2g_sv0 == 162) {
         // 1887: mul.wide.u32 	%rd139, %r193, -858993459;
-        rd139 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
         // 1888: shr.u64 	%rd140, %rd139, 34;
-        uint t770;
-        t770 = 34u;
-        rd140 = (t770 >= 64u ? 0ul : rd139 >> t770);
         // 1889: cvt.u32.u64 	%r940, %rd140;
-        uint64_t t771;
-        t771 = uint64_t(rd140);
-        r940 = uint(uint64_t(t771));
+        uint64_t t78 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1890: mul.lo.s32 	%r941, %r940, 5;
-        r941 = uint(int(r940) * 5);
         // 1891: sub.s32 	%r942, %r193, %r941;
-        r942 = uint(int(r193) - int(r941));
         // 1892: add.s32 	%r1219, %r942, 5;
-        r1219 = uint(int(r942) + 5);
+        r1219 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 5);
         p2g_sv0 = 163;
       }
       if (p2g_sv0 == 163) {
         // 1895: max.s32 	%r943, %r1219, 0;
-        r943 = uint(max(int(r1219), 0));
         // 1896: shl.b32 	%r944, %r943, 3;
-        uint t772;
-        t772 = 3u;
-        r944 = (t772 >= 32u ? 0u : r943 << t772);
         // 1897: or.b32  	%r945, %r195, %r1220;
         r945 = r195 | r1220;
         // 1898: or.b32  	%r1220, %r945, %r944;
-        r1220 = r945 | r944;
+        r1220 = r945 | (uint(max(int(r1219), 0)) << 3u);
       }
     }
     // 1901: add.s32 	%r995, %r2, %r172;
-    r995 = uint(int(r2) + int(r172));
     // 1902: add.s32 	%r996, %r995, 5373351;
-    r996 = uint(int(r995) + 5373351);
+    r996 = uint(int(uint(int(r2) + int(r172))) + 5373351);
     // 1903: shr.u32 	%r997, %r996, 16;
-    uint t773;
-    t773 = 16u;
-    r997 = (t773 >= 32u ? 0u : r996 >> t773);
     // 1904: xor.b32  	%r998, %r997, %r996;
-    r998 = r997 ^ r996;
     // 1905: mul.lo.s32 	%r999, %r998, 2146121005;
-    r999 = uint(int(r998) * 2146121005);
+    r999 = uint(int((r996 >> 16u) ^ r996) * 2146121005);
     // 1906: shr.u32 	%r1000, %r999, 15;
-    uint t774;
-    t774 = 15u;
-    r1000 = (t774 >= 32u ? 0u : r999 >> t774);
     // 1907: xor.b32  	%r1001, %r1000, %r999;
-    r1001 = r1000 ^ r999;
     // 1908: mul.lo.s32 	%r1002, %r1001, -2073254261;
-    r1002 = uint(int(r1001) * -2073254261);
+    r1002 = uint(int((r999 >> 15u) ^ r999) * -2073254261);
     // 1909: shr.u32 	%r1003, %r1002, 16;
-    uint t775;
-    t775 = 16u;
-    r1003 = (t775 >= 32u ? 0u : r1002 >> t775);
     // 1910: xor.b32  	%r1004, %r1002, %r6;
     r1004 = r1002 ^ r6;
     // 1911: xor.b32  	%r1005, %r1004, %r1003;
-    r1005 = r1004 ^ r1003;
     // 1912: shr.u32 	%r1006, %r1004, 16;
-    uint t776;
-    t776 = 16u;
-    r1006 = (t776 >= 32u ? 0u : r1004 >> t776);
     // 1913: xor.b32  	%r1007, %r1005, %r1006;
-    r1007 = r1005 ^ r1006;
     // 1914: mul.lo.s32 	%r1008, %r1007, 2146121005;
-    r1008 = uint(int(r1007) * 2146121005);
+    r1008 = uint(int((r1004 ^ (r1002 >> 16u)) ^ (r1004 >> 16u)) * 2146121005);
     // 1915: shr.u32 	%r1009, %r1008, 15;
-    uint t777;
-    t777 = 15u;
-    r1009 = (t777 >= 32u ? 0u : r1008 >> t777);
     // 1916: xor.b32  	%r1010, %r1009, %r1008;
-    r1010 = r1009 ^ r1008;
     // 1917: mul.lo.s32 	%r1011, %r1010, -2073254261;
-    r1011 = uint(int(r1010) * -2073254261);
+    r1011 = uint(int((r1008 >> 15u) ^ r1008) * -2073254261);
     // 1918: shr.u32 	%r1012, %r1011, 16;
-    uint t778;
-    t778 = 16u;
-    r1012 = (t778 >= 32u ? 0u : r1011 >> t778);
     // 1919: xor.b32  	%r1013, %r1012, %r1011;
-    r1013 = r1012 ^ r1011;
+    r1013 = (r1011 >> 16u) ^ r1011;
     // 1920: xor.b32  	%r1014, %r1013, -1515870811;
     r1014 = r1013 ^ 0xA5A5A5A5u;
     // 1921: shr.u32 	%r1015, %r1014, 16;
-    uint t779;
-    t779 = 16u;
-    r1015 = (t779 >= 32u ? 0u : r1014 >> t779);
     // 1922: xor.b32  	%r1016, %r1015, %r1014;
-    r1016 = r1015 ^ r1014;
     // 1923: mul.lo.s32 	%r1017, %r1016, 2146121005;
-    r1017 = uint(int(r1016) * 2146121005);
+    r1017 = uint(int((r1014 >> 16u) ^ r1014) * 2146121005);
     // 1924: shr.u32 	%r1018, %r1017, 15;
-    uint t780;
-    t780 = 15u;
-    r1018 = (t780 >= 32u ? 0u : r1017 >> t780);
     // 1925: xor.b32  	%r1019, %r1018, %r1017;
-    r1019 = r1018 ^ r1017;
     // 1926: mul.lo.s32 	%r1020, %r1019, -2073254261;
-    r1020 = uint(int(r1019) * -2073254261);
+    r1020 = uint(int((r1017 >> 15u) ^ r1017) * -2073254261);
     // 1927: shr.u32 	%r1021, %r1020, 16;
-    uint t781;
-    t781 = 16u;
-    r1021 = (t781 >= 32u ? 0u : r1020 >> t781);
     // 1928: xor.b32  	%r212, %r1021, %r1020;
-    r212 = r1021 ^ r1020;
+    r212 = (r1020 >> 16u) ^ r1020;
     // 1929: shl.b32 	%r1022, %r1013, 7;
-    uint t782;
-    t782 = 7u;
-    r1022 = (t782 >= 32u ? 0u : r1013 << t782);
     // 1930: and.b32  	%r1222, %r1022, 128;
-    r1222 = r1022 & 128u;
+    r1222 = (r1013 << 7u) & 128u;
     // 1931: shr.u32 	%r1023, %r1013, 1;
-    uint t783;
-    t783 = 1u;
-    r1023 = (t783 >= 32u ? 0u : r1013 >> t783);
     // 1932: and.b32  	%r214, %r1023, 7;
-    r214 = r1023 & 7u;
+    r214 = (r1013 >> 1u) & 7u;
     if (p74) {
       // 1937: mul.wide.u32 	%rd155, %r212, -858993459;
-      rd155 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
       // 1938: shr.u64 	%rd156, %rd155, 34;
-      uint t784;
-      t784 = 34u;
-      rd156 = (t784 >= 64u ? 0ul : rd155 >> t784);
       // 1939: cvt.u32.u64 	%r1053, %rd156;
-      uint64_t t785;
-      t785 = uint64_t(rd156);
-      r1053 = uint(uint64_t(t785));
+      uint64_t t79 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1940: mul.lo.s32 	%r1054, %r1053, 5;
-      r1054 = uint(int(r1053) * 5);
       // 1941: sub.s32 	%r1055, %r212, %r1054;
-      r1055 = uint(int(r212) - int(r1054));
       // 1942: shl.b32 	%r1056, %r1055, 3;
-      uint t786;
-      t786 = 3u;
-      r1056 = (t786 >= 32u ? 0u : r1055 << t786);
       // 1943: add.s32 	%r1057, %r1056, 40;
-      r1057 = uint(int(r1056) + 40);
+      r1057 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t79))) * 5))) << 3u) + 40);
       // 1944: or.b32  	%r1058, %r214, %r1222;
       r1058 = r214 | r1222;
       // 1945: or.b32  	%r1222, %r1058, %r1057;
@@ -5087,126 +2887,55 @@ void main() {
     } else {
       if (p19) {
         // 1953: setp.eq.s16 	%p167, %rs4, 2;
-        int t787;
-        int t788;
-        t787 = bitfieldExtract(int(rs4), 0, 16); t788 = 2;
-        bool t789;
-        t789 = t787 == t788;
-        p167 = t789;
-        if (p167) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1987: and.b32  	%r1222, %r212, 255;
           r1222 = r212 & 255u;
           p2g_sv0 = 175;
         } else {
           // 1956: setp.eq.s16 	%p168, %rs4, 3;
-          int t790;
-          int t791;
-          t790 = bitfieldExtract(int(rs4), 0, 16); t791 = 3;
-          bool t792;
-          t792 = t790 == t791;
-          p168 = t792;
-          if (p168) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1991: mul.wide.u32 	%rd145, %r212, -858993459;
-            rd145 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
             // 1992: shr.u64 	%rd146, %rd145, 34;
-            uint t793;
-            t793 = 34u;
-            rd146 = (t793 >= 64u ? 0ul : rd145 >> t793);
             // 1993: cvt.u32.u64 	%r1027, %rd146;
-            uint64_t t794;
-            t794 = uint64_t(rd146);
-            r1027 = uint(uint64_t(t794));
+            uint64_t t80 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1994: mul.lo.s32 	%r1028, %r1027, 5;
-            r1028 = uint(int(r1027) * 5);
             // 1995: sub.s32 	%r216, %r212, %r1028;
-            r216 = uint(int(r212) - int(r1028));
+            r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 1996: setp.eq.s32 	%p172, %r216, 0;
-            int t795;
-            int t796;
-            t795 = int(r216); t796 = 0;
-            bool t797;
-            t797 = t795 == t796;
-            p172 = t797;
-            if (p172) {
+            if (int(r216) == 0) {
               // 1427: shr.u32 	%r1029, %r212, 8;
-              uint t798;
-              t798 = 8u;
-              r1029 = (t798 >= 32u ? 0u : r212 >> t798);
+              r1029 = r212 >> 8u;
               // 1428: mul.wide.u32 	%rd147, %r1029, -1431655765;
-              rd147 = uint64_t(r1029) * uint64_t(0xAAAAAAABu);
               // 1429: shr.u64 	%rd148, %rd147, 34;
-              uint t799;
-              t799 = 34u;
-              rd148 = (t799 >= 64u ? 0ul : rd147 >> t799);
               // 1430: cvt.u32.u64 	%r1030, %rd148;
-              uint64_t t800;
-              t800 = uint64_t(rd148);
-              r1030 = uint(uint64_t(t800));
+              uint64_t t81 = uint64_t((uint64_t(r1029) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1431: mul.lo.s32 	%r1031, %r1030, 6;
-              r1031 = uint(int(r1030) * 6);
               // 1432: sub.s32 	%r1032, %r1029, %r1031;
-              r1032 = uint(int(r1029) - int(r1031));
               // 1433: cvt.u16.u32 	%rs23, %r1032;
-              uint64_t t801;
-              t801 = uint64_t(r1032);
-              rs23 = (uint(uint64_t(t801)) & 65535u);
+              uint64_t t82 = uint64_t(uint(int(r1029) - int(uint(int(uint(uint64_t(t81))) * 6))));
+              rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1434: setp.gt.s16 	%p173, %rs23, 1;
-              int t802;
-              int t803;
-              t802 = bitfieldExtract(int(rs23), 0, 16); t803 = 1;
-              bool t804;
-              t804 = t802 > t803;
-              p173 = t804;
-              if (p173) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1439: setp.eq.s16 	%p174, %rs23, 2;
-                int t805;
-                int t806;
-                t805 = bitfieldExtract(int(rs23), 0, 16); t806 = 2;
-                bool t807;
-                t807 = t805 == t806;
-                p174 = t807;
-                if (p174) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1551: shr.u32 	%r1034, %r212, 12;
-                  uint t808;
-                  t808 = 12u;
-                  r1034 = (t808 >= 32u ? 0u : r212 >> t808);
                   // 1552: and.b32  	%r1035, %r1034, 1;
-                  r1035 = r1034 & 1u;
                   // 1553: or.b32  	%r1036, %r1222, %r1035;
-                  r1036 = r1222 | r1035;
+                  r1036 = r1222 | ((r212 >> 12u) & 1u);
                   // 1554: or.b32  	%r1222, %r1036, 124;
                   r1222 = r1036 | 124u;
                   p2g_sv0 = 175;
                 } else {
                   // 1442: setp.eq.s16 	%p175, %rs23, 3;
-                  int t809;
-                  int t810;
-                  t809 = bitfieldExtract(int(rs23), 0, 16); t810 = 3;
-                  bool t811;
-                  t811 = t809 == t810;
-                  p175 = t811;
-                  if (p175) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1558: setp.eq.s32 	%p179, %r214, 0;
-                    int t812;
-                    int t813;
-                    t812 = int(r214); t813 = 0;
-                    bool t814;
-                    t814 = t812 == t813;
-                    p179 = t814;
                     // 1559: selp.b32 	%r1033, 1, %r214, %p179;
-                    r1033 = p179 ? 1u : r214;
                     // 1560: or.b32  	%r1222, %r1033, %r1222;
-                    r1222 = r1033 | r1222;
+                    r1222 = ((int(r214) == 0) ? 1u : r214) | r1222;
                     p2g_sv0 = 175;
                   } else {
                     // 1445: setp.ne.s16 	%p176, %rs23, 4;
-                    int t815;
-                    int t816;
-                    t815 = bitfieldExtract(int(rs23), 0, 16); t816 = 4;
-                    bool t817;
-                    t817 = t815 != t816;
-                    p176 = t817;
-                    if (p176) {
+                    if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
                       // 1448: or.b32  	%r1222, %r1222, 119;
@@ -5217,23 +2946,11 @@ void main() {
                 }
               } else {
                 // 1501: setp.eq.s16 	%p177, %rs23, 0;
-                int t818;
-                int t819;
-                t818 = bitfieldExtract(int(rs23), 0, 16); t819 = 0;
-                bool t820;
-                t820 = t818 == t819;
-                p177 = t820;
-                if (p177) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
                   // 1504: setp.eq.s16 	%p178, %rs23, 1;
-                  int t821;
-                  int t822;
-                  t821 = bitfieldExtract(int(rs23), 0, 16); t822 = 1;
-                  bool t823;
-                  t823 = t821 == t822;
-                  p178 = t823;
-                  if (p178) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1509: or.b32  	%r1222, %r1222, 120;
                     r1222 = r1222 | 120u;
                     p2g_sv0 = 175;
@@ -5256,96 +2973,49 @@ void main() {
             }
           } else {
             // 1959: setp.ne.s16 	%p169, %rs4, 5;
-            int t824;
-            int t825;
-            t824 = bitfieldExtract(int(rs4), 0, 16); t825 = 5;
-            bool t826;
-            t826 = t824 != t825;
-            p169 = t826;
-            if (p169) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
               // 1962: mul.wide.u32 	%rd143, %r212, -858993459;
-              rd143 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
               // 1963: shr.u64 	%rd144, %rd143, 34;
-              uint t827;
-              t827 = 34u;
-              rd144 = (t827 >= 64u ? 0ul : rd143 >> t827);
               // 1964: cvt.u32.u64 	%r1024, %rd144;
-              uint64_t t828;
-              t828 = uint64_t(rd144);
-              r1024 = uint(uint64_t(t828));
+              uint64_t t83 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1965: mul.lo.s32 	%r1025, %r1024, 5;
-              r1025 = uint(int(r1024) * 5);
               // 1966: sub.s32 	%r1026, %r212, %r1025;
-              r1026 = uint(int(r212) - int(r1025));
               // 1967: add.s32 	%r1221, %r1026, 5;
-              r1221 = uint(int(r1026) + 5);
+              r1221 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 5);
               p2g_sv0 = 174;
             }
           }
         }
       } else {
         // 1971: setp.eq.s16 	%p170, %rs4, 0;
-        int t829;
-        int t830;
-        t829 = bitfieldExtract(int(rs4), 0, 16); t830 = 0;
-        bool t831;
-        t831 = t829 == t830;
-        p170 = t831;
-        if (p170) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2003: mul.wide.u32 	%rd151, %r212, 613566757;
-          rd151 = uint64_t(r212) * uint64_t(0x24924925u);
           // 2004: shr.u64 	%rd152, %rd151, 32;
-          uint t832;
-          t832 = 32u;
-          rd152 = (t832 >= 64u ? 0ul : rd151 >> t832);
           // 2005: cvt.u32.u64 	%r1040, %rd152;
-          uint64_t t833;
-          t833 = uint64_t(rd152);
-          r1040 = uint(uint64_t(t833));
+          uint64_t t84 = uint64_t((uint64_t(r212) * uint64_t(0x24924925u)) >> 32u);
+          r1040 = uint(uint64_t(t84));
           // 2006: sub.s32 	%r1041, %r212, %r1040;
-          r1041 = uint(int(r212) - int(r1040));
           // 2007: shr.u32 	%r1042, %r1041, 1;
-          uint t834;
-          t834 = 1u;
-          r1042 = (t834 >= 32u ? 0u : r1041 >> t834);
           // 2008: add.s32 	%r1043, %r1042, %r1040;
-          r1043 = uint(int(r1042) + int(r1040));
           // 2009: shr.u32 	%r1044, %r1043, 2;
-          uint t835;
-          t835 = 2u;
-          r1044 = (t835 >= 32u ? 0u : r1043 >> t835);
           // 2010: mul.lo.s32 	%r1045, %r1044, 7;
-          r1045 = uint(int(r1044) * 7);
+          r1045 = uint(int(uint(int(uint(int(r212) - int(r1040)) >> 1u) + int(r1040)) >> 2u) * 7);
           // 2011: sub.s32 	%r1046, %r212, %r1045;
-          r1046 = uint(int(r212) - int(r1045));
           // 2012: add.s32 	%r1221, %r1046, 4;
-          r1221 = uint(int(r1046) + 4);
+          r1221 = uint(int(uint(int(r212) - int(r1045))) + 4);
           p2g_sv0 = 174;
         } else {
           // 1974: setp.eq.s16 	%p171, %rs4, 1;
-          int t836;
-          int t837;
-          t836 = bitfieldExtract(int(rs4), 0, 16); t837 = 1;
-          bool t838;
-          t838 = t836 == t837;
-          p171 = t838;
-          if (p171) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1979: mul.wide.u32 	%rd149, %r212, -2004318071;
-            rd149 = uint64_t(r212) * uint64_t(0x88888889u);
             // 1980: shr.u64 	%rd150, %rd149, 35;
-            uint t839;
-            t839 = 35u;
-            rd150 = (t839 >= 64u ? 0ul : rd149 >> t839);
             // 1981: cvt.u32.u64 	%r1038, %rd150;
-            uint64_t t840;
-            t840 = uint64_t(rd150);
-            r1038 = uint(uint64_t(t840));
+            uint64_t t85 = uint64_t((uint64_t(r212) * uint64_t(0x88888889u)) >> 35u);
             // 1982: mul.lo.s32 	%r1039, %r1038, 15;
-            r1039 = uint(int(r1038) * 15);
             // 1983: sub.s32 	%r1221, %r212, %r1039;
-            r1221 = uint(int(r212) - int(r1039));
+            r1221 = uint(int(r212) - int(uint(int(uint(uint64_t(t85))) * 15)));
             p2g_sv0 = 174;
           } else {
             p2g_sv0 = 173;
@@ -5354,388 +3024,194 @@ void main() {
       }
       if (p2g_sv0 == 173) {
         // 2016: mul.wide.u32 	%rd153, %r212, -858993459;
-        rd153 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
         // 2017: shr.u64 	%rd154, %rd153, 34;
-        uint t841;
-        t841 = 34u;
-        rd154 = (t841 >= 64u ? 0ul : rd153 >> t841);
         // 2018: cvt.u32.u64 	%r1047, %rd154;
-        uint64_t t842;
-        t842 = uint64_t(rd154);
-        r1047 = uint(uint64_t(t842));
+        uint64_t t86 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2019: mul.lo.s32 	%r1048, %r1047, 5;
-        r1048 = uint(int(r1047) * 5);
         // 2020: sub.s32 	%r1049, %r212, %r1048;
-        r1049 = uint(int(r212) - int(r1048));
         // 2021: add.s32 	%r1221, %r1049, 5;
-        r1221 = uint(int(r1049) + 5);
+        r1221 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 5);
         p2g_sv0 = 174;
       }
       if (p2g_sv0 == 174) {
         // 2024: max.s32 	%r1050, %r1221, 0;
-        r1050 = uint(max(int(r1221), 0));
         // 2025: shl.b32 	%r1051, %r1050, 3;
-        uint t843;
-        t843 = 3u;
-        r1051 = (t843 >= 32u ? 0u : r1050 << t843);
         // 2026: or.b32  	%r1052, %r214, %r1222;
         r1052 = r214 | r1222;
         // 2027: or.b32  	%r1222, %r1052, %r1051;
-        r1222 = r1052 | r1051;
+        r1222 = r1052 | (uint(max(int(r1221), 0)) << 3u);
       }
     }
     // 2030: add.s32 	%r231, %r171, 3;
     r231 = uint(int(r171) + 3);
     if (p74) {
       // 2035: shl.b32 	%r1117, %r231, 6;
-      uint t844;
-      t844 = 6u;
-      r1117 = (t844 >= 32u ? 0u : r231 << t844);
+      r1117 = r231 << 6u;
       // 2036: and.b32  	%r1118, %r1117, 1920;
-      r1118 = r1117 & 1920u;
       // 2037: add.s32 	%r1119, %r168, %r1118;
-      r1119 = uint(int(r168) + int(r1118));
+      r1119 = uint(int(r168) + int(r1117 & 1920u));
       // 2038: shr.u32 	%r1120, %r1119, 16;
-      uint t845;
-      t845 = 16u;
-      r1120 = (t845 >= 32u ? 0u : r1119 >> t845);
       // 2039: xor.b32  	%r1121, %r1120, %r1119;
-      r1121 = r1120 ^ r1119;
       // 2040: mul.lo.s32 	%r1122, %r1121, 2146121005;
-      r1122 = uint(int(r1121) * 2146121005);
+      r1122 = uint(int((r1119 >> 16u) ^ r1119) * 2146121005);
       // 2041: shr.u32 	%r1123, %r1122, 15;
-      uint t846;
-      t846 = 15u;
-      r1123 = (t846 >= 32u ? 0u : r1122 >> t846);
       // 2042: xor.b32  	%r1124, %r1123, %r1122;
-      r1124 = r1123 ^ r1122;
       // 2043: mul.lo.s32 	%r1125, %r1124, -2073254261;
-      r1125 = uint(int(r1124) * -2073254261);
+      r1125 = uint(int((r1122 >> 15u) ^ r1122) * -2073254261);
       // 2044: shr.u32 	%r1126, %r1125, 16;
-      uint t847;
-      t847 = 16u;
-      r1126 = (t847 >= 32u ? 0u : r1125 >> t847);
       // 2045: xor.b32  	%r1127, %r1125, %r6;
       r1127 = r1125 ^ r6;
       // 2046: xor.b32  	%r1128, %r1127, %r1126;
-      r1128 = r1127 ^ r1126;
       // 2047: shr.u32 	%r1129, %r1127, 16;
-      uint t848;
-      t848 = 16u;
-      r1129 = (t848 >= 32u ? 0u : r1127 >> t848);
       // 2048: xor.b32  	%r1130, %r1128, %r1129;
-      r1130 = r1128 ^ r1129;
       // 2049: mul.lo.s32 	%r1131, %r1130, 2146121005;
-      r1131 = uint(int(r1130) * 2146121005);
+      r1131 = uint(int((r1127 ^ (r1125 >> 16u)) ^ (r1127 >> 16u)) * 2146121005);
       // 2050: shr.u32 	%r1132, %r1131, 15;
-      uint t849;
-      t849 = 15u;
-      r1132 = (t849 >= 32u ? 0u : r1131 >> t849);
       // 2051: xor.b32  	%r1133, %r1132, %r1131;
-      r1133 = r1132 ^ r1131;
       // 2052: mul.lo.s32 	%r1134, %r1133, -2073254261;
-      r1134 = uint(int(r1133) * -2073254261);
+      r1134 = uint(int((r1131 >> 15u) ^ r1131) * -2073254261);
       // 2053: shr.u32 	%r1135, %r1134, 16;
-      uint t850;
-      t850 = 16u;
-      r1135 = (t850 >= 32u ? 0u : r1134 >> t850);
       // 2054: xor.b32  	%r1136, %r1135, %r1134;
-      r1136 = r1135 ^ r1134;
+      r1136 = (r1134 >> 16u) ^ r1134;
       // 2055: xor.b32  	%r1137, %r1136, -1515870811;
       r1137 = r1136 ^ 0xA5A5A5A5u;
       // 2056: shr.u32 	%r1138, %r1137, 16;
-      uint t851;
-      t851 = 16u;
-      r1138 = (t851 >= 32u ? 0u : r1137 >> t851);
       // 2057: xor.b32  	%r1139, %r1138, %r1137;
-      r1139 = r1138 ^ r1137;
       // 2058: mul.lo.s32 	%r1140, %r1139, 2146121005;
-      r1140 = uint(int(r1139) * 2146121005);
+      r1140 = uint(int((r1137 >> 16u) ^ r1137) * 2146121005);
       // 2059: shr.u32 	%r1141, %r1140, 15;
-      uint t852;
-      t852 = 15u;
-      r1141 = (t852 >= 32u ? 0u : r1140 >> t852);
       // 2060: xor.b32  	%r1142, %r1141, %r1140;
-      r1142 = r1141 ^ r1140;
       // 2061: mul.lo.s32 	%r1143, %r1142, -2073254261;
-      r1143 = uint(int(r1142) * -2073254261);
+      r1143 = uint(int((r1140 >> 15u) ^ r1140) * -2073254261);
       // 2062: shr.u32 	%r1144, %r1143, 16;
-      uint t853;
-      t853 = 16u;
-      r1144 = (t853 >= 32u ? 0u : r1143 >> t853);
       // 2063: xor.b32  	%r1145, %r1144, %r1143;
-      r1145 = r1144 ^ r1143;
+      r1145 = (r1143 >> 16u) ^ r1143;
       // 2064: and.b32  	%r1146, %r1136, 1;
-      r1146 = r1136 & 1u;
       // 2065: shr.u32 	%r1147, %r1136, 1;
-      uint t854;
-      t854 = 1u;
-      r1147 = (t854 >= 32u ? 0u : r1136 >> t854);
       // 2066: and.b32  	%r1148, %r1147, 7;
-      r1148 = r1147 & 7u;
       // 2067: mul.wide.u32 	%rd169, %r1145, -858993459;
-      rd169 = uint64_t(r1145) * uint64_t(0xCCCCCCCDu);
       // 2068: shr.u64 	%rd170, %rd169, 34;
-      uint t855;
-      t855 = 34u;
-      rd170 = (t855 >= 64u ? 0ul : rd169 >> t855);
       // 2069: cvt.u32.u64 	%r1149, %rd170;
-      uint64_t t856;
-      t856 = uint64_t(rd170);
-      r1149 = uint(uint64_t(t856));
+      uint64_t t87 = uint64_t((uint64_t(r1145) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2070: mul.lo.s32 	%r1150, %r1149, 5;
-      r1150 = uint(int(r1149) * 5);
       // 2071: sub.s32 	%r1151, %r1145, %r1150;
-      r1151 = uint(int(r1145) - int(r1150));
       // 2072: shl.b32 	%r1152, %r1151, 3;
-      uint t857;
-      t857 = 3u;
-      r1152 = (t857 >= 32u ? 0u : r1151 << t857);
       // 2073: add.s32 	%r1153, %r1152, 40;
-      r1153 = uint(int(r1152) + 40);
+      r1153 = uint(int(uint(int(r1145) - int(uint(int(uint(uint64_t(t87))) * 5))) << 3u) + 40);
       // 2074: bfi.b32 	%r1154, %r1146, %r1148, 7, 1;
-      r1154 = p2g_bfi_32(r1146, r1148, 7u, 1u);
       // 2075: or.b32  	%r1155, %r1154, %r1153;
-      r1155 = r1154 | r1153;
       // 2076: add.s32 	%r1156, %r169, %r1117;
       r1156 = uint(int(r169) + int(r1117));
       // 2077: shr.u32 	%r1157, %r1156, 16;
-      uint t858;
-      t858 = 16u;
-      r1157 = (t858 >= 32u ? 0u : r1156 >> t858);
       // 2078: xor.b32  	%r1158, %r1157, %r1156;
-      r1158 = r1157 ^ r1156;
       // 2079: mul.lo.s32 	%r1159, %r1158, 2146121005;
-      r1159 = uint(int(r1158) * 2146121005);
+      r1159 = uint(int((r1156 >> 16u) ^ r1156) * 2146121005);
       // 2080: shr.u32 	%r1160, %r1159, 15;
-      uint t859;
-      t859 = 15u;
-      r1160 = (t859 >= 32u ? 0u : r1159 >> t859);
       // 2081: xor.b32  	%r1161, %r1160, %r1159;
-      r1161 = r1160 ^ r1159;
       // 2082: mul.lo.s32 	%r1162, %r1161, -2073254261;
-      r1162 = uint(int(r1161) * -2073254261);
+      r1162 = uint(int((r1159 >> 15u) ^ r1159) * -2073254261);
       // 2083: shr.u32 	%r1163, %r1162, 16;
-      uint t860;
-      t860 = 16u;
-      r1163 = (t860 >= 32u ? 0u : r1162 >> t860);
       // 2084: xor.b32  	%r1164, %r1163, %r1162;
-      r1164 = r1163 ^ r1162;
       // 2085: and.b32  	%r1165, %r1164, 3;
-      r1165 = r1164 & 3u;
       // 2086: xor.b32  	%r1224, %r1155, %r1165;
-      r1224 = r1155 ^ r1165;
+      r1224 = (p2g_bfi_32((r1136 & 1u), ((r1136 >> 1u) & 7u), 7u, 1u) | r1153) ^ (((r1162 >> 16u) ^ r1162) & 3u);
     } else {
       // 2090: shl.b32 	%r1059, %r231, 6;
-      uint t861;
-      t861 = 6u;
-      r1059 = (t861 >= 32u ? 0u : r231 << t861);
       // 2091: add.s32 	%r1060, %r168, %r1059;
-      r1060 = uint(int(r168) + int(r1059));
+      r1060 = uint(int(r168) + int(r231 << 6u));
       // 2092: shr.u32 	%r1061, %r1060, 16;
-      uint t862;
-      t862 = 16u;
-      r1061 = (t862 >= 32u ? 0u : r1060 >> t862);
       // 2093: xor.b32  	%r1062, %r1061, %r1060;
-      r1062 = r1061 ^ r1060;
       // 2094: mul.lo.s32 	%r1063, %r1062, 2146121005;
-      r1063 = uint(int(r1062) * 2146121005);
+      r1063 = uint(int((r1060 >> 16u) ^ r1060) * 2146121005);
       // 2095: shr.u32 	%r1064, %r1063, 15;
-      uint t863;
-      t863 = 15u;
-      r1064 = (t863 >= 32u ? 0u : r1063 >> t863);
       // 2096: xor.b32  	%r1065, %r1064, %r1063;
-      r1065 = r1064 ^ r1063;
       // 2097: mul.lo.s32 	%r1066, %r1065, -2073254261;
-      r1066 = uint(int(r1065) * -2073254261);
+      r1066 = uint(int((r1063 >> 15u) ^ r1063) * -2073254261);
       // 2098: shr.u32 	%r1067, %r1066, 16;
-      uint t864;
-      t864 = 16u;
-      r1067 = (t864 >= 32u ? 0u : r1066 >> t864);
       // 2099: xor.b32  	%r1068, %r1066, %r6;
       r1068 = r1066 ^ r6;
       // 2100: xor.b32  	%r1069, %r1068, %r1067;
-      r1069 = r1068 ^ r1067;
       // 2101: shr.u32 	%r1070, %r1068, 16;
-      uint t865;
-      t865 = 16u;
-      r1070 = (t865 >= 32u ? 0u : r1068 >> t865);
       // 2102: xor.b32  	%r1071, %r1069, %r1070;
-      r1071 = r1069 ^ r1070;
       // 2103: mul.lo.s32 	%r1072, %r1071, 2146121005;
-      r1072 = uint(int(r1071) * 2146121005);
+      r1072 = uint(int((r1068 ^ (r1066 >> 16u)) ^ (r1068 >> 16u)) * 2146121005);
       // 2104: shr.u32 	%r1073, %r1072, 15;
-      uint t866;
-      t866 = 15u;
-      r1073 = (t866 >= 32u ? 0u : r1072 >> t866);
       // 2105: xor.b32  	%r1074, %r1073, %r1072;
-      r1074 = r1073 ^ r1072;
       // 2106: mul.lo.s32 	%r1075, %r1074, -2073254261;
-      r1075 = uint(int(r1074) * -2073254261);
+      r1075 = uint(int((r1072 >> 15u) ^ r1072) * -2073254261);
       // 2107: shr.u32 	%r1076, %r1075, 16;
-      uint t867;
-      t867 = 16u;
-      r1076 = (t867 >= 32u ? 0u : r1075 >> t867);
       // 2108: xor.b32  	%r1077, %r1076, %r1075;
-      r1077 = r1076 ^ r1075;
+      r1077 = (r1075 >> 16u) ^ r1075;
       // 2109: xor.b32  	%r1078, %r1077, -1515870811;
       r1078 = r1077 ^ 0xA5A5A5A5u;
       // 2110: shr.u32 	%r1079, %r1078, 16;
-      uint t868;
-      t868 = 16u;
-      r1079 = (t868 >= 32u ? 0u : r1078 >> t868);
       // 2111: xor.b32  	%r1080, %r1079, %r1078;
-      r1080 = r1079 ^ r1078;
       // 2112: mul.lo.s32 	%r1081, %r1080, 2146121005;
-      r1081 = uint(int(r1080) * 2146121005);
+      r1081 = uint(int((r1078 >> 16u) ^ r1078) * 2146121005);
       // 2113: shr.u32 	%r1082, %r1081, 15;
-      uint t869;
-      t869 = 15u;
-      r1082 = (t869 >= 32u ? 0u : r1081 >> t869);
       // 2114: xor.b32  	%r1083, %r1082, %r1081;
-      r1083 = r1082 ^ r1081;
       // 2115: mul.lo.s32 	%r1084, %r1083, -2073254261;
-      r1084 = uint(int(r1083) * -2073254261);
+      r1084 = uint(int((r1081 >> 15u) ^ r1081) * -2073254261);
       // 2116: shr.u32 	%r1085, %r1084, 16;
-      uint t870;
-      t870 = 16u;
-      r1085 = (t870 >= 32u ? 0u : r1084 >> t870);
       // 2117: xor.b32  	%r232, %r1085, %r1084;
-      r232 = r1085 ^ r1084;
+      r232 = (r1084 >> 16u) ^ r1084;
       // 2118: shl.b32 	%r1086, %r1077, 7;
-      uint t871;
-      t871 = 7u;
-      r1086 = (t871 >= 32u ? 0u : r1077 << t871);
       // 2119: and.b32  	%r1224, %r1086, 128;
-      r1224 = r1086 & 128u;
+      r1224 = (r1077 << 7u) & 128u;
       // 2120: shr.u32 	%r1087, %r1077, 1;
-      uint t872;
-      t872 = 1u;
-      r1087 = (t872 >= 32u ? 0u : r1077 >> t872);
       // 2121: and.b32  	%r234, %r1087, 7;
-      r234 = r1087 & 7u;
+      r234 = (r1077 >> 1u) & 7u;
       if (p19) {
         // 2126: setp.eq.s16 	%p182, %rs4, 2;
-        int t873;
-        int t874;
-        t873 = bitfieldExtract(int(rs4), 0, 16); t874 = 2;
-        bool t875;
-        t875 = t873 == t874;
-        p182 = t875;
-        if (p182) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2160: and.b32  	%r1224, %r232, 255;
           r1224 = r232 & 255u;
           p2g_sv0 = 186;
         } else {
           // 2129: setp.eq.s16 	%p183, %rs4, 3;
-          int t876;
-          int t877;
-          t876 = bitfieldExtract(int(rs4), 0, 16); t877 = 3;
-          bool t878;
-          t878 = t876 == t877;
-          p183 = t878;
-          if (p183) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2164: mul.wide.u32 	%rd159, %r232, -858993459;
-            rd159 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
             // 2165: shr.u64 	%rd160, %rd159, 34;
-            uint t879;
-            t879 = 34u;
-            rd160 = (t879 >= 64u ? 0ul : rd159 >> t879);
             // 2166: cvt.u32.u64 	%r1091, %rd160;
-            uint64_t t880;
-            t880 = uint64_t(rd160);
-            r1091 = uint(uint64_t(t880));
+            uint64_t t88 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2167: mul.lo.s32 	%r1092, %r1091, 5;
-            r1092 = uint(int(r1091) * 5);
             // 2168: sub.s32 	%r236, %r232, %r1092;
-            r236 = uint(int(r232) - int(r1092));
+            r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2169: setp.eq.s32 	%p187, %r236, 0;
-            int t881;
-            int t882;
-            t881 = int(r236); t882 = 0;
-            bool t883;
-            t883 = t881 == t882;
-            p187 = t883;
-            if (p187) {
+            if (int(r236) == 0) {
               // 1452: shr.u32 	%r1093, %r232, 8;
-              uint t884;
-              t884 = 8u;
-              r1093 = (t884 >= 32u ? 0u : r232 >> t884);
+              r1093 = r232 >> 8u;
               // 1453: mul.wide.u32 	%rd161, %r1093, -1431655765;
-              rd161 = uint64_t(r1093) * uint64_t(0xAAAAAAABu);
               // 1454: shr.u64 	%rd162, %rd161, 34;
-              uint t885;
-              t885 = 34u;
-              rd162 = (t885 >= 64u ? 0ul : rd161 >> t885);
               // 1455: cvt.u32.u64 	%r1094, %rd162;
-              uint64_t t886;
-              t886 = uint64_t(rd162);
-              r1094 = uint(uint64_t(t886));
+              uint64_t t89 = uint64_t((uint64_t(r1093) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1456: mul.lo.s32 	%r1095, %r1094, 6;
-              r1095 = uint(int(r1094) * 6);
               // 1457: sub.s32 	%r1096, %r1093, %r1095;
-              r1096 = uint(int(r1093) - int(r1095));
               // 1458: cvt.u16.u32 	%rs25, %r1096;
-              uint64_t t887;
-              t887 = uint64_t(r1096);
-              rs25 = (uint(uint64_t(t887)) & 65535u);
+              uint64_t t90 = uint64_t(uint(int(r1093) - int(uint(int(uint(uint64_t(t89))) * 6))));
+              rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1459: setp.gt.s16 	%p188, %rs25, 1;
-              int t888;
-              int t889;
-              t888 = bitfieldExtract(int(rs25), 0, 16); t889 = 1;
-              bool t890;
-              t890 = t888 > t889;
-              p188 = t890;
-              if (p188) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1464: setp.eq.s16 	%p189, %rs25, 2;
-                int t891;
-                int t892;
-                t891 = bitfieldExtract(int(rs25), 0, 16); t892 = 2;
-                bool t893;
-                t893 = t891 == t892;
-                p189 = t893;
-                if (p189) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1564: shr.u32 	%r1098, %r232, 12;
-                  uint t894;
-                  t894 = 12u;
-                  r1098 = (t894 >= 32u ? 0u : r232 >> t894);
                   // 1565: and.b32  	%r1099, %r1098, 1;
-                  r1099 = r1098 & 1u;
                   // 1566: or.b32  	%r1100, %r1224, %r1099;
-                  r1100 = r1224 | r1099;
+                  r1100 = r1224 | ((r232 >> 12u) & 1u);
                   // 1567: or.b32  	%r1224, %r1100, 124;
                   r1224 = r1100 | 124u;
                   p2g_sv0 = 186;
                 } else {
                   // 1467: setp.eq.s16 	%p190, %rs25, 3;
-                  int t895;
-                  int t896;
-                  t895 = bitfieldExtract(int(rs25), 0, 16); t896 = 3;
-                  bool t897;
-                  t897 = t895 == t896;
-                  p190 = t897;
-                  if (p190) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1571: setp.eq.s32 	%p194, %r234, 0;
-                    int t898;
-                    int t899;
-                    t898 = int(r234); t899 = 0;
-                    bool t900;
-                    t900 = t898 == t899;
-                    p194 = t900;
                     // 1572: selp.b32 	%r1097, 1, %r234, %p194;
-                    r1097 = p194 ? 1u : r234;
                     // 1573: or.b32  	%r1224, %r1097, %r1224;
-                    r1224 = r1097 | r1224;
+                    r1224 = ((int(r234) == 0) ? 1u : r234) | r1224;
                     p2g_sv0 = 186;
                   } else {
                     // 1470: setp.ne.s16 	%p191, %rs25, 4;
-                    int t901;
-                    int t902;
-                    t901 = bitfieldExtract(int(rs25), 0, 16); t902 = 4;
-                    bool t903;
-                    t903 = t901 != t902;
-                    p191 = t903;
-                    if (p191) {
+                    if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
                       // 1473: or.b32  	%r1224, %r1224, 119;
@@ -5746,23 +3222,11 @@ void main() {
                 }
               } else {
                 // 1513: setp.eq.s16 	%p192, %rs25, 0;
-                int t904;
-                int t905;
-                t904 = bitfieldExtract(int(rs25), 0, 16); t905 = 0;
-                bool t906;
-                t906 = t904 == t905;
-                p192 = t906;
-                if (p192) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
                   // 1516: setp.eq.s16 	%p193, %rs25, 1;
-                  int t907;
-                  int t908;
-                  t907 = bitfieldExtract(int(rs25), 0, 16); t908 = 1;
-                  bool t909;
-                  t909 = t907 == t908;
-                  p193 = t909;
-                  if (p193) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1521: or.b32  	%r1224, %r1224, 120;
                     r1224 = r1224 | 120u;
                     p2g_sv0 = 186;
@@ -5785,96 +3249,49 @@ void main() {
             }
           } else {
             // 2132: setp.ne.s16 	%p184, %rs4, 5;
-            int t910;
-            int t911;
-            t910 = bitfieldExtract(int(rs4), 0, 16); t911 = 5;
-            bool t912;
-            t912 = t910 != t911;
-            p184 = t912;
-            if (p184) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
               // 2135: mul.wide.u32 	%rd157, %r232, -858993459;
-              rd157 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
               // 2136: shr.u64 	%rd158, %rd157, 34;
-              uint t913;
-              t913 = 34u;
-              rd158 = (t913 >= 64u ? 0ul : rd157 >> t913);
               // 2137: cvt.u32.u64 	%r1088, %rd158;
-              uint64_t t914;
-              t914 = uint64_t(rd158);
-              r1088 = uint(uint64_t(t914));
+              uint64_t t91 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 2138: mul.lo.s32 	%r1089, %r1088, 5;
-              r1089 = uint(int(r1088) * 5);
               // 2139: sub.s32 	%r1090, %r232, %r1089;
-              r1090 = uint(int(r232) - int(r1089));
               // 2140: add.s32 	%r1223, %r1090, 5;
-              r1223 = uint(int(r1090) + 5);
+              r1223 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 5);
               p2g_sv0 = 185;
             }
           }
         }
       } else {
         // 2144: setp.eq.s16 	%p185, %rs4, 0;
-        int t915;
-        int t916;
-        t915 = bitfieldExtract(int(rs4), 0, 16); t916 = 0;
-        bool t917;
-        t917 = t915 == t916;
-        p185 = t917;
-        if (p185) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2176: mul.wide.u32 	%rd165, %r232, 613566757;
-          rd165 = uint64_t(r232) * uint64_t(0x24924925u);
           // 2177: shr.u64 	%rd166, %rd165, 32;
-          uint t918;
-          t918 = 32u;
-          rd166 = (t918 >= 64u ? 0ul : rd165 >> t918);
           // 2178: cvt.u32.u64 	%r1104, %rd166;
-          uint64_t t919;
-          t919 = uint64_t(rd166);
-          r1104 = uint(uint64_t(t919));
+          uint64_t t92 = uint64_t((uint64_t(r232) * uint64_t(0x24924925u)) >> 32u);
+          r1104 = uint(uint64_t(t92));
           // 2179: sub.s32 	%r1105, %r232, %r1104;
-          r1105 = uint(int(r232) - int(r1104));
           // 2180: shr.u32 	%r1106, %r1105, 1;
-          uint t920;
-          t920 = 1u;
-          r1106 = (t920 >= 32u ? 0u : r1105 >> t920);
           // 2181: add.s32 	%r1107, %r1106, %r1104;
-          r1107 = uint(int(r1106) + int(r1104));
           // 2182: shr.u32 	%r1108, %r1107, 2;
-          uint t921;
-          t921 = 2u;
-          r1108 = (t921 >= 32u ? 0u : r1107 >> t921);
           // 2183: mul.lo.s32 	%r1109, %r1108, 7;
-          r1109 = uint(int(r1108) * 7);
+          r1109 = uint(int(uint(int(uint(int(r232) - int(r1104)) >> 1u) + int(r1104)) >> 2u) * 7);
           // 2184: sub.s32 	%r1110, %r232, %r1109;
-          r1110 = uint(int(r232) - int(r1109));
           // 2185: add.s32 	%r1223, %r1110, 4;
-          r1223 = uint(int(r1110) + 4);
+          r1223 = uint(int(uint(int(r232) - int(r1109))) + 4);
           p2g_sv0 = 185;
         } else {
           // 2147: setp.eq.s16 	%p186, %rs4, 1;
-          int t922;
-          int t923;
-          t922 = bitfieldExtract(int(rs4), 0, 16); t923 = 1;
-          bool t924;
-          t924 = t922 == t923;
-          p186 = t924;
-          if (p186) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2152: mul.wide.u32 	%rd163, %r232, -2004318071;
-            rd163 = uint64_t(r232) * uint64_t(0x88888889u);
             // 2153: shr.u64 	%rd164, %rd163, 35;
-            uint t925;
-            t925 = 35u;
-            rd164 = (t925 >= 64u ? 0ul : rd163 >> t925);
             // 2154: cvt.u32.u64 	%r1102, %rd164;
-            uint64_t t926;
-            t926 = uint64_t(rd164);
-            r1102 = uint(uint64_t(t926));
+            uint64_t t93 = uint64_t((uint64_t(r232) * uint64_t(0x88888889u)) >> 35u);
             // 2155: mul.lo.s32 	%r1103, %r1102, 15;
-            r1103 = uint(int(r1102) * 15);
             // 2156: sub.s32 	%r1223, %r232, %r1103;
-            r1223 = uint(int(r232) - int(r1103));
+            r1223 = uint(int(r232) - int(uint(int(uint(uint64_t(t93))) * 15)));
             p2g_sv0 = 185;
           } else {
             p2g_sv0 = 184;
@@ -5883,52 +3300,34 @@ void main() {
       }
       if (p2g_sv0 == 184) {
         // 2189: mul.wide.u32 	%rd167, %r232, -858993459;
-        rd167 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
         // 2190: shr.u64 	%rd168, %rd167, 34;
-        uint t927;
-        t927 = 34u;
-        rd168 = (t927 >= 64u ? 0ul : rd167 >> t927);
         // 2191: cvt.u32.u64 	%r1111, %rd168;
-        uint64_t t928;
-        t928 = uint64_t(rd168);
-        r1111 = uint(uint64_t(t928));
+        uint64_t t94 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2192: mul.lo.s32 	%r1112, %r1111, 5;
-        r1112 = uint(int(r1111) * 5);
         // 2193: sub.s32 	%r1113, %r232, %r1112;
-        r1113 = uint(int(r232) - int(r1112));
         // 2194: add.s32 	%r1223, %r1113, 5;
-        r1223 = uint(int(r1113) + 5);
+        r1223 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 5);
         p2g_sv0 = 185;
       }
       if (p2g_sv0 == 185) {
         // 2197: max.s32 	%r1114, %r1223, 0;
-        r1114 = uint(max(int(r1223), 0));
         // 2198: shl.b32 	%r1115, %r1114, 3;
-        uint t929;
-        t929 = 3u;
-        r1115 = (t929 >= 32u ? 0u : r1114 << t929);
         // 2199: or.b32  	%r1116, %r234, %r1224;
         r1116 = r234 | r1224;
         // 2200: or.b32  	%r1224, %r1116, %r1115;
-        r1224 = r1116 | r1115;
+        r1224 = r1116 | (uint(max(int(r1223), 0)) << 3u);
       }
     }
     // 2203: mov.u32 	%r1167, 64;
-    r1167 = 64u;
     // 2204: prmt.b32 	%r1168, %r1218, %r1220, %r1167;
-    r1168 = p2g_prmt(r1218, r1220, r1167, 0);
     // 2205: mov.u32 	%r1169, 1040;
-    r1169 = 1040u;
     // 2206: prmt.b32 	%r1170, %r1168, %r1222, %r1169;
-    r1170 = p2g_prmt(r1168, r1222, r1169, 0);
     // 2207: mov.u32 	%r1171, 16912;
-    r1171 = 16912u;
     // 2208: prmt.b32 	%r1172, %r1170, %r1224, %r1171;
-    r1172 = p2g_prmt(r1170, r1224, r1171, 0);
+    r1172 = p2g_prmt(p2g_prmt(p2g_prmt(r1218, r1220, 64u, 0), r1222, 1040u, 0), r1224, 16912u, 0);
     // 2209: mul.wide.s32 	%rd171, %r1216, 4;
-    rd171 = uint64_t(int64_t(int(r1216)) * int64_t(4));
     // 2210: add.s64 	%rd172, %rd3, %rd171;
-    rd172 = uint64_t(int64_t(rd3) + int64_t(rd171));
+    rd172 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1216)) * int64_t(4))));
     // 2211: st.local.u32 	[%rd172], %r1172;
     p2g_stl32(uint(rd172), r1172);
     // 2212: add.s32 	%r1173, %r1216, 1;
@@ -5936,49 +3335,29 @@ void main() {
     // 2213: mov.u32 	%r1216, 1;
     r1216 = 1u;
     // 2214: setp.lt.u32 	%p195, %r1173, 2;
-    uint t930;
-    uint t931;
-    t930 = r1173; t931 = 2u;
-    bool t932;
-    t932 = t930 < t931;
-    p195 = t932;
-    if (!p195) {
+    if (!(r1173 < 2u)) {
       break;
     }
   }
   // 2217: ld.local.v4.u32 	{%r1188, %r1189, %r1190, %r1191}, [%rd2];
-  uint t933;
-  t933 = uint(rd2);
-  uint t934;
-  t934 = p2g_ldl32(t933);
-  uint t935;
-  t935 = p2g_ldl32((t933 + 4u));
-  uint t936;
-  t936 = p2g_ldl32((t933 + 8u));
-  uint t937;
-  t937 = p2g_ldl32((t933 + 12u));
-  r1188 = t934;
-  r1189 = t935;
-  r1190 = t936;
-  r1191 = t937;
+  uint t95 = p2g_ldl32(uint(rd2));
+  uint t96 = p2g_ldl32((uint(rd2) + 4u));
+  uint t97 = p2g_ldl32((uint(rd2) + 8u));
+  uint t98 = p2g_ldl32((uint(rd2) + 12u));
+  r1188 = t95;
+  r1189 = t96;
+  r1190 = t97;
+  r1191 = t98;
   // 2218: ld.local.v2.u32 	{%r1192, %r1193}, [%rd3];
-  uint t938;
-  t938 = uint(rd3);
-  uint t939;
-  t939 = p2g_ldl32(t938);
-  uint t940;
-  t940 = p2g_ldl32((t938 + 4u));
-  r1192 = t939;
-  r1193 = t940;
+  uint t99 = p2g_ldl32(uint(rd3));
+  uint t100 = p2g_ldl32((uint(rd3) + 4u));
+  r1192 = t99;
+  r1193 = t100;
   // 2220: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%r1174,%r1175,%r1176,%r1177}, {%r1188,%r1189,%r1190,%r1191}, {%r1192,%r1193}, {%r1200,%r1202,%r1204,%r1206};
-  uint t941;
-  t941 = r1200;
-  uint t942;
-  t942 = r1202;
-  uint t943;
-  t943 = r1204;
-  uint t944;
-  t944 = r1206;
+  uint t101 = r1200;
+  uint t102 = r1202;
+  uint t103 = r1204;
+  uint t104 = r1206;
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1188;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r1189;
@@ -5987,44 +3366,34 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r1192;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1193;
   memoryBarrierShared(); barrier();
-  uint t945;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t945 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t941, false); }
-  uint t946;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t946 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t942, false); }
-  uint t947;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t947 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t943, false); }
-  uint t948;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t948 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t944, false); }
-  r1174 = t945;
-  r1175 = t946;
-  r1176 = t947;
-  r1177 = t948;
+  uint t105;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t101, false); }
+  uint t106;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t102, false); }
+  uint t107;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t107 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t103, false); }
+  uint t108;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t108 = p2g_mma_fp8(p2g_fa, p2g_fb, false, false, t104, false); }
+  r1174 = t105;
+  r1175 = t106;
+  r1176 = t107;
+  r1177 = t108;
   // 2222: shl.b32 	%r1194, %r1, 7;
-  uint t949;
-  t949 = 7u;
-  r1194 = (t949 >= 32u ? 0u : r1 << t949);
   // 2223: or.b32  	%r1195, %r1194, %r5;
-  r1195 = r1194 | r5;
   // 2224: shl.b32 	%r1196, %r2, 3;
-  uint t950;
-  t950 = 3u;
-  r1196 = (t950 >= 32u ? 0u : r2 << t950);
   // 2225: or.b32  	%r1197, %r1195, %r1196;
-  r1197 = r1195 | r1196;
+  r1197 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 2226: mul.wide.u32 	%rd173, %r1197, 4;
-  rd173 = uint64_t(r1197) * uint64_t(4u);
   // 2227: add.s64 	%rd174, %rd1, %rd173;
-  rd174 = uint64_t(int64_t(rd1) + int64_t(rd173));
+  rd174 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1197) * uint64_t(4u)));
   // 2228: st.global.u32 	[%rd174], %r1174;
   P2GU32(rd174).v = r1174;
   // 2229: st.global.u32 	[%rd174+4], %r1175;
   P2GU32((rd174 + 4ul)).v = r1175;
   // 2230: or.b32  	%r1198, %r1197, 64;
-  r1198 = r1197 | 64u;
   // 2231: mul.wide.u32 	%rd175, %r1198, 4;
-  rd175 = uint64_t(r1198) * uint64_t(4u);
   // 2232: add.s64 	%rd176, %rd1, %rd175;
-  rd176 = uint64_t(int64_t(rd1) + int64_t(rd175));
+  rd176 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1197 | 64u) * uint64_t(4u)));
   // 2233: st.global.u32 	[%rd176], %r1176;
   P2GU32(rd176).v = r1176;
   // 2234: st.global.u32 	[%rd176+4], %r1177;

@@ -443,262 +443,127 @@ void main() {
   // 29: ld.param.u64 	%rd6, [mma_e5m2_f32_k32_param_0];
   rd6 = P2GU64((pc.params)).v;
   // 30: mov.u32 	%r251, %ntid.x;
-  r251 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r252, %ctaid.x;
-  r252 = gl_WorkGroupID.x;
   // 32: mov.u32 	%r253, %tid.x;
   r253 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r254, %r252, %r251, %r253;
-  r254 = uint(int(r252) * int(r251) + int(r253));
   // 34: shr.u32 	%r1, %r254, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r254 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r253)) >> 5u;
   // 35: and.b32  	%r255, %r253, 31;
-  r255 = r253 & 31u;
   // 36: shr.u32 	%r2, %r255, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r255 >> t2);
+  r2 = (r253 & 31u) >> 2u;
   // 37: and.b32  	%r3, %r253, 3;
   r3 = r253 & 3u;
   // 38: mul.wide.u32 	%rd7, %r1, -1431655765;
-  rd7 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 39: shr.u64 	%rd8, %rd7, 34;
-  uint t3;
-  t3 = 34u;
-  rd8 = (t3 >= 64u ? 0ul : rd7 >> t3);
   // 40: cvt.u32.u64 	%r256, %rd8;
-  uint64_t t4;
-  t4 = uint64_t(rd8);
-  r256 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 41: mul.lo.s32 	%r257, %r256, 6;
-  r257 = uint(int(r256) * 6);
   // 42: sub.s32 	%r4, %r1, %r257;
-  r4 = uint(int(r1) - int(r257));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 43: shl.b32 	%r258, %r253, 1;
-  uint t5;
-  t5 = 1u;
-  r258 = (t5 >= 32u ? 0u : r253 << t5);
   // 44: and.b32  	%r5, %r258, 6;
-  r5 = r258 & 6u;
+  r5 = (r253 << 1u) & 6u;
   // 45: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 46: shl.b32 	%r7, %r2, 6;
-  uint t6;
-  t6 = 6u;
-  r7 = (t6 >= 32u ? 0u : r2 << t6);
+  r7 = r2 << 6u;
   // 47: or.b32  	%r259, %r5, %r7;
-  r259 = r5 | r7;
   // 48: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t7;
-  t7 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t7)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 49: add.s32 	%r8, %r259, 5377319;
-  r8 = uint(int(r259) + 5377319);
+  r8 = uint(int(r5 | r7) + 5377319);
   // 50: xor.b32  	%r260, %r8, 82;
-  r260 = r8 ^ 82u;
   // 51: mul.lo.s32 	%r261, %r260, 2146121005;
-  r261 = uint(int(r260) * 2146121005);
+  r261 = uint(int(r8 ^ 82u) * 2146121005);
   // 52: shr.u32 	%r262, %r261, 15;
-  uint t8;
-  t8 = 15u;
-  r262 = (t8 >= 32u ? 0u : r261 >> t8);
   // 53: xor.b32  	%r263, %r262, %r261;
-  r263 = r262 ^ r261;
   // 54: mul.lo.s32 	%r264, %r263, -2073254261;
-  r264 = uint(int(r263) * -2073254261);
+  r264 = uint(int((r261 >> 15u) ^ r261) * -2073254261);
   // 55: shr.u32 	%r265, %r264, 16;
-  uint t9;
-  t9 = 16u;
-  r265 = (t9 >= 32u ? 0u : r264 >> t9);
   // 56: xor.b32  	%r266, %r264, %r6;
   r266 = r264 ^ r6;
   // 57: xor.b32  	%r267, %r266, %r265;
-  r267 = r266 ^ r265;
   // 58: shr.u32 	%r268, %r266, 16;
-  uint t10;
-  t10 = 16u;
-  r268 = (t10 >= 32u ? 0u : r266 >> t10);
   // 59: xor.b32  	%r269, %r267, %r268;
-  r269 = r267 ^ r268;
   // 60: mul.lo.s32 	%r270, %r269, 2146121005;
-  r270 = uint(int(r269) * 2146121005);
+  r270 = uint(int((r266 ^ (r264 >> 16u)) ^ (r266 >> 16u)) * 2146121005);
   // 61: shr.u32 	%r271, %r270, 15;
-  uint t11;
-  t11 = 15u;
-  r271 = (t11 >= 32u ? 0u : r270 >> t11);
   // 62: xor.b32  	%r272, %r271, %r270;
-  r272 = r271 ^ r270;
   // 63: mul.lo.s32 	%r273, %r272, -2073254261;
-  r273 = uint(int(r272) * -2073254261);
+  r273 = uint(int((r270 >> 15u) ^ r270) * -2073254261);
   // 64: shr.u32 	%r274, %r273, 16;
-  uint t12;
-  t12 = 16u;
-  r274 = (t12 >= 32u ? 0u : r273 >> t12);
   // 65: xor.b32  	%r275, %r274, %r273;
-  r275 = r274 ^ r273;
+  r275 = (r273 >> 16u) ^ r273;
   // 66: xor.b32  	%r276, %r275, -1515870811;
   r276 = r275 ^ 0xA5A5A5A5u;
   // 67: shr.u32 	%r277, %r276, 16;
-  uint t13;
-  t13 = 16u;
-  r277 = (t13 >= 32u ? 0u : r276 >> t13);
   // 68: xor.b32  	%r278, %r277, %r276;
-  r278 = r277 ^ r276;
   // 69: mul.lo.s32 	%r279, %r278, 2146121005;
-  r279 = uint(int(r278) * 2146121005);
+  r279 = uint(int((r276 >> 16u) ^ r276) * 2146121005);
   // 70: shr.u32 	%r280, %r279, 15;
-  uint t14;
-  t14 = 15u;
-  r280 = (t14 >= 32u ? 0u : r279 >> t14);
   // 71: xor.b32  	%r281, %r280, %r279;
-  r281 = r280 ^ r279;
   // 72: mul.lo.s32 	%r282, %r281, -2073254261;
-  r282 = uint(int(r281) * -2073254261);
+  r282 = uint(int((r279 >> 15u) ^ r279) * -2073254261);
   // 73: shr.u32 	%r283, %r282, 16;
-  uint t15;
-  t15 = 16u;
-  r283 = (t15 >= 32u ? 0u : r282 >> t15);
   // 74: xor.b32  	%r1232, %r283, %r282;
-  r1232 = r283 ^ r282;
+  r1232 = (r282 >> 16u) ^ r282;
   // 75: shl.b32 	%r10, %r275, 31;
-  uint t16;
-  t16 = 31u;
-  r10 = (t16 >= 32u ? 0u : r275 << t16);
+  r10 = r275 << 31u;
   // 76: shr.u32 	%r284, %r275, 1;
-  uint t17;
-  t17 = 1u;
-  r284 = (t17 >= 32u ? 0u : r275 >> t17);
   // 77: and.b32  	%r11, %r284, 8388607;
-  r11 = r284 & 0x007FFFFFu;
+  r11 = (r275 >> 1u) & 0x007FFFFFu;
   // 78: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 83: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 86: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 128: mul.wide.u32 	%rd11, %r1232, -858993459;
-        rd11 = uint64_t(r1232) * uint64_t(0xCCCCCCCDu);
         // 129: shr.u64 	%rd12, %rd11, 34;
-        uint t27;
-        t27 = 34u;
-        rd12 = (t27 >= 64u ? 0ul : rd11 >> t27);
         // 130: cvt.u32.u64 	%r290, %rd12;
-        uint64_t t28;
-        t28 = uint64_t(rd12);
-        r290 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r1232) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 131: mul.lo.s32 	%r291, %r290, 5;
-        r291 = uint(int(r290) * 5);
         // 132: sub.s32 	%r15, %r1232, %r291;
-        r15 = uint(int(r1232) - int(r291));
+        r15 = uint(int(r1232) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 133: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2270: shr.u32 	%r292, %r1232, 8;
-          uint t32;
-          t32 = 8u;
-          r292 = (t32 >= 32u ? 0u : r1232 >> t32);
+          r292 = r1232 >> 8u;
           // 2271: mul.wide.u32 	%rd13, %r292, -1431655765;
-          rd13 = uint64_t(r292) * uint64_t(0xAAAAAAABu);
           // 2272: shr.u64 	%rd14, %rd13, 34;
-          uint t33;
-          t33 = 34u;
-          rd14 = (t33 >= 64u ? 0ul : rd13 >> t33);
           // 2273: cvt.u32.u64 	%r293, %rd14;
-          uint64_t t34;
-          t34 = uint64_t(rd14);
-          r293 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r292) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2274: mul.lo.s32 	%r294, %r293, 6;
-          r294 = uint(int(r293) * 6);
           // 2275: sub.s32 	%r295, %r292, %r294;
-          r295 = uint(int(r292) - int(r294));
           // 2276: cvt.u16.u32 	%rs3, %r295;
-          uint64_t t35;
-          t35 = uint64_t(r295);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2277: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2282: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2422: shr.u32 	%r297, %r1232, 12;
-              uint t42;
-              t42 = 12u;
-              r297 = (t42 >= 32u ? 0u : r1232 >> t42);
               // 2423: and.b32  	%r298, %r297, 1;
-              r298 = r297 & 1u;
               // 2424: or.b32  	%r299, %r10, %r298;
-              r299 = r10 | r298;
+              r299 = r10 | ((r1232 >> 12u) & 1u);
               // 2425: or.b32  	%r1232, %r299, 2143289344;
               r1232 = r299 | 0x7FC00000u;
               p2g_sv0 = 10;
             } else {
               // 2285: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2429: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 2430: selp.b32 	%r296, 1, %r11, %p18;
-                r296 = p18 ? 1u : r11;
                 // 2431: or.b32  	%r1232, %r296, %r10;
-                r1232 = r296 | r10;
+                r1232 = ((int(r11) == 0) ? 1u : r11) | r10;
                 p2g_sv0 = 10;
               } else {
                 // 2288: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
                   // 2291: or.b32  	%r1232, %r10, 2139095039;
@@ -709,25 +574,13 @@ void main() {
             }
           } else {
             // 2370: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
             // 2371: mov.u32 	%r1232, %r10;
             r1232 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2374: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2379: or.b32  	%r1232, %r10, 2139095040;
                 r1232 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -738,9 +591,8 @@ void main() {
           }
           if (p2g_sv0 == 211) {
             // 2474: or.b32  	%r300, %r10, %r11;
-            r300 = r10 | r11;
             // 2475: or.b32  	%r1232, %r300, 8388608;
-            r1232 = r300 | 0x00800000u;
+            r1232 = (r10 | r11) | 0x00800000u;
             p2g_sv0 = 10;
           }
         } else {
@@ -750,53 +602,28 @@ void main() {
         }
       } else {
         // 89: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 92: and.b32  	%r285, %r1232, 1;
-          r285 = r1232 & 1u;
           // 93: setp.eq.b32 	%p7, %r285, 1;
-          uint t61;
-          uint t62;
-          t61 = r285; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 94: mov.pred 	%p8, 0;
-          p8 = false;
           // 95: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 96: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 97: shr.u32 	%r286, %r1232, 1;
-          uint t64;
-          t64 = 1u;
-          r286 = (t64 >= 32u ? 0u : r1232 >> t64);
+          r286 = r1232 >> 1u;
           // 98: mul.wide.u32 	%rd9, %r286, -858993459;
-          rd9 = uint64_t(r286) * uint64_t(0xCCCCCCCDu);
           // 99: shr.u64 	%rd10, %rd9, 36;
-          uint t65;
-          t65 = 36u;
-          rd10 = (t65 >= 64u ? 0ul : rd9 >> t65);
           // 100: cvt.u32.u64 	%r287, %rd10;
-          uint64_t t66;
-          t66 = uint64_t(rd10);
-          r287 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r286) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 101: mul.lo.s32 	%r288, %r287, 20;
-          r288 = uint(int(r287) * 20);
           // 102: sub.s32 	%r12, %r286, %r288;
-          r12 = uint(int(r286) - int(r288));
-          if (p10) {
+          r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r1232 & 1u) == 1u) ^^ false)) {
             // 107: mov.u32 	%r289, 119;
-            r289 = 119u;
             // 108: sub.s32 	%r1231, %r289, %r12;
-            r1231 = uint(int(r289) - int(r12));
+            r1231 = uint(int(119u) - int(r12));
             p2g_sv0 = 9;
           } else {
             // 162: add.s32 	%r1231, %r12, 131;
@@ -808,65 +635,32 @@ void main() {
     }
   } else {
     // 112: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 140: mul.wide.u32 	%rd17, %r1232, 613566757;
-      rd17 = uint64_t(r1232) * uint64_t(0x24924925u);
       // 141: shr.u64 	%rd18, %rd17, 32;
-      uint t70;
-      t70 = 32u;
-      rd18 = (t70 >= 64u ? 0ul : rd17 >> t70);
       // 142: cvt.u32.u64 	%r303, %rd18;
-      uint64_t t71;
-      t71 = uint64_t(rd18);
-      r303 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r1232) * uint64_t(0x24924925u)) >> 32u);
+      r303 = uint(uint64_t(t7));
       // 143: sub.s32 	%r304, %r1232, %r303;
-      r304 = uint(int(r1232) - int(r303));
       // 144: shr.u32 	%r305, %r304, 1;
-      uint t72;
-      t72 = 1u;
-      r305 = (t72 >= 32u ? 0u : r304 >> t72);
       // 145: add.s32 	%r306, %r305, %r303;
-      r306 = uint(int(r305) + int(r303));
       // 146: shr.u32 	%r307, %r306, 2;
-      uint t73;
-      t73 = 2u;
-      r307 = (t73 >= 32u ? 0u : r306 >> t73);
       // 147: mul.lo.s32 	%r308, %r307, 7;
-      r308 = uint(int(r307) * 7);
+      r308 = uint(int(uint(int(uint(int(r1232) - int(r303)) >> 1u) + int(r303)) >> 2u) * 7);
       // 148: sub.s32 	%r309, %r1232, %r308;
-      r309 = uint(int(r1232) - int(r308));
       // 149: add.s32 	%r1231, %r309, 124;
-      r1231 = uint(int(r309) + 124);
+      r1231 = uint(int(uint(int(r1232) - int(r308))) + 124);
       p2g_sv0 = 9;
     } else {
       // 115: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 120: mul.wide.u32 	%rd15, %r1232, -2139062143;
-        rd15 = uint64_t(r1232) * uint64_t(0x80808081u);
         // 121: shr.u64 	%rd16, %rd15, 39;
-        uint t77;
-        t77 = 39u;
-        rd16 = (t77 >= 64u ? 0ul : rd15 >> t77);
         // 122: cvt.u32.u64 	%r301, %rd16;
-        uint64_t t78;
-        t78 = uint64_t(rd16);
-        r301 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r1232) * uint64_t(0x80808081u)) >> 39u);
         // 123: mul.lo.s32 	%r302, %r301, 255;
-        r302 = uint(int(r301) * 255);
         // 124: sub.s32 	%r1231, %r1232, %r302;
-        r1231 = uint(int(r1232) - int(r302));
+        r1231 = uint(int(r1232) - int(uint(int(uint(uint64_t(t8))) * 255)));
         p2g_sv0 = 9;
       } else {
         p2g_sv0 = 7;
@@ -875,244 +669,118 @@ void main() {
   }
   if (p2g_sv0 == 7) {
     // 153: mul.wide.u32 	%rd19, %r1232, -858993459;
-    rd19 = uint64_t(r1232) * uint64_t(0xCCCCCCCDu);
     // 154: shr.u64 	%rd20, %rd19, 34;
-    uint t79;
-    t79 = 34u;
-    rd20 = (t79 >= 64u ? 0ul : rd19 >> t79);
     // 155: cvt.u32.u64 	%r310, %rd20;
-    uint64_t t80;
-    t80 = uint64_t(rd20);
-    r310 = uint(uint64_t(t80));
+    uint64_t t9 = uint64_t((uint64_t(r1232) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 156: mul.lo.s32 	%r311, %r310, 5;
-    r311 = uint(int(r310) * 5);
     // 157: sub.s32 	%r312, %r1232, %r311;
-    r312 = uint(int(r1232) - int(r311));
     // 158: add.s32 	%r1231, %r312, 125;
-    r1231 = uint(int(r312) + 125);
+    r1231 = uint(int(uint(int(r1232) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
     // 165: max.s32 	%r313, %r1231, 0;
-    r313 = uint(max(int(r1231), 0));
     // 166: shl.b32 	%r314, %r313, 23;
-    uint t81;
-    t81 = 23u;
-    r314 = (t81 >= 32u ? 0u : r313 << t81);
     // 167: or.b32  	%r315, %r11, %r10;
-    r315 = r11 | r10;
     // 168: or.b32  	%r1232, %r315, %r314;
-    r1232 = r315 | r314;
+    r1232 = (r11 | r10) | (uint(max(int(r1231), 0)) << 23u);
   }
   // 171: add.s32 	%r316, %r5, %r7;
   r316 = uint(int(r5) + int(r7));
   // 172: add.s32 	%r317, %r316, 5377320;
-  r317 = uint(int(r316) + 5377320);
   // 173: xor.b32  	%r318, %r317, 82;
-  r318 = r317 ^ 82u;
   // 174: mul.lo.s32 	%r319, %r318, 2146121005;
-  r319 = uint(int(r318) * 2146121005);
+  r319 = uint(int(uint(int(r316) + 5377320) ^ 82u) * 2146121005);
   // 175: shr.u32 	%r320, %r319, 15;
-  uint t82;
-  t82 = 15u;
-  r320 = (t82 >= 32u ? 0u : r319 >> t82);
   // 176: xor.b32  	%r321, %r320, %r319;
-  r321 = r320 ^ r319;
   // 177: mul.lo.s32 	%r322, %r321, -2073254261;
-  r322 = uint(int(r321) * -2073254261);
+  r322 = uint(int((r319 >> 15u) ^ r319) * -2073254261);
   // 178: shr.u32 	%r323, %r322, 16;
-  uint t83;
-  t83 = 16u;
-  r323 = (t83 >= 32u ? 0u : r322 >> t83);
   // 179: xor.b32  	%r324, %r322, %r6;
   r324 = r322 ^ r6;
   // 180: xor.b32  	%r325, %r324, %r323;
-  r325 = r324 ^ r323;
   // 181: shr.u32 	%r326, %r324, 16;
-  uint t84;
-  t84 = 16u;
-  r326 = (t84 >= 32u ? 0u : r324 >> t84);
   // 182: xor.b32  	%r327, %r325, %r326;
-  r327 = r325 ^ r326;
   // 183: mul.lo.s32 	%r328, %r327, 2146121005;
-  r328 = uint(int(r327) * 2146121005);
+  r328 = uint(int((r324 ^ (r322 >> 16u)) ^ (r324 >> 16u)) * 2146121005);
   // 184: shr.u32 	%r329, %r328, 15;
-  uint t85;
-  t85 = 15u;
-  r329 = (t85 >= 32u ? 0u : r328 >> t85);
   // 185: xor.b32  	%r330, %r329, %r328;
-  r330 = r329 ^ r328;
   // 186: mul.lo.s32 	%r331, %r330, -2073254261;
-  r331 = uint(int(r330) * -2073254261);
+  r331 = uint(int((r328 >> 15u) ^ r328) * -2073254261);
   // 187: shr.u32 	%r332, %r331, 16;
-  uint t86;
-  t86 = 16u;
-  r332 = (t86 >= 32u ? 0u : r331 >> t86);
   // 188: xor.b32  	%r333, %r332, %r331;
-  r333 = r332 ^ r331;
+  r333 = (r331 >> 16u) ^ r331;
   // 189: xor.b32  	%r334, %r333, -1515870811;
   r334 = r333 ^ 0xA5A5A5A5u;
   // 190: shr.u32 	%r335, %r334, 16;
-  uint t87;
-  t87 = 16u;
-  r335 = (t87 >= 32u ? 0u : r334 >> t87);
   // 191: xor.b32  	%r336, %r335, %r334;
-  r336 = r335 ^ r334;
   // 192: mul.lo.s32 	%r337, %r336, 2146121005;
-  r337 = uint(int(r336) * 2146121005);
+  r337 = uint(int((r334 >> 16u) ^ r334) * 2146121005);
   // 193: shr.u32 	%r338, %r337, 15;
-  uint t88;
-  t88 = 15u;
-  r338 = (t88 >= 32u ? 0u : r337 >> t88);
   // 194: xor.b32  	%r339, %r338, %r337;
-  r339 = r338 ^ r337;
   // 195: mul.lo.s32 	%r340, %r339, -2073254261;
-  r340 = uint(int(r339) * -2073254261);
+  r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
   // 196: shr.u32 	%r341, %r340, 16;
-  uint t89;
-  t89 = 16u;
-  r341 = (t89 >= 32u ? 0u : r340 >> t89);
   // 197: xor.b32  	%r1234, %r341, %r340;
-  r1234 = r341 ^ r340;
+  r1234 = (r340 >> 16u) ^ r340;
   // 198: shl.b32 	%r29, %r333, 31;
-  uint t90;
-  t90 = 31u;
-  r29 = (t90 >= 32u ? 0u : r333 << t90);
+  r29 = r333 << 31u;
   // 199: shr.u32 	%r342, %r333, 1;
-  uint t91;
-  t91 = 1u;
-  r342 = (t91 >= 32u ? 0u : r333 >> t91);
   // 200: and.b32  	%r30, %r342, 8388607;
-  r30 = r342 & 0x007FFFFFu;
+  r30 = (r333 >> 1u) & 0x007FFFFFu;
   // 201: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 202: setp.gt.s16 	%p19, %rs4, 1;
-  int t92;
-  int t93;
-  t92 = bitfieldExtract(int(rs4), 0, 16); t93 = 1;
-  bool t94;
-  t94 = t92 > t93;
-  p19 = t94;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 207: setp.eq.s16 	%p20, %rs4, 2;
-    int t95;
-    int t96;
-    t95 = bitfieldExtract(int(rs4), 0, 16); t96 = 2;
-    bool t97;
-    t97 = t95 == t96;
-    p20 = t97;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 210: setp.eq.s16 	%p21, %rs4, 3;
-      int t98;
-      int t99;
-      t98 = bitfieldExtract(int(rs4), 0, 16); t99 = 3;
-      bool t100;
-      t100 = t98 == t99;
-      p21 = t100;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 252: mul.wide.u32 	%rd23, %r1234, -858993459;
-        rd23 = uint64_t(r1234) * uint64_t(0xCCCCCCCDu);
         // 253: shr.u64 	%rd24, %rd23, 34;
-        uint t101;
-        t101 = 34u;
-        rd24 = (t101 >= 64u ? 0ul : rd23 >> t101);
         // 254: cvt.u32.u64 	%r348, %rd24;
-        uint64_t t102;
-        t102 = uint64_t(rd24);
-        r348 = uint(uint64_t(t102));
+        uint64_t t10 = uint64_t((uint64_t(r1234) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 255: mul.lo.s32 	%r349, %r348, 5;
-        r349 = uint(int(r348) * 5);
         // 256: sub.s32 	%r34, %r1234, %r349;
-        r34 = uint(int(r1234) - int(r349));
+        r34 = uint(int(r1234) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 257: setp.eq.s32 	%p29, %r34, 0;
-        int t103;
-        int t104;
-        t103 = int(r34); t104 = 0;
-        bool t105;
-        t105 = t103 == t104;
-        p29 = t105;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2295: shr.u32 	%r350, %r1234, 8;
-          uint t106;
-          t106 = 8u;
-          r350 = (t106 >= 32u ? 0u : r1234 >> t106);
+          r350 = r1234 >> 8u;
           // 2296: mul.wide.u32 	%rd25, %r350, -1431655765;
-          rd25 = uint64_t(r350) * uint64_t(0xAAAAAAABu);
           // 2297: shr.u64 	%rd26, %rd25, 34;
-          uint t107;
-          t107 = 34u;
-          rd26 = (t107 >= 64u ? 0ul : rd25 >> t107);
           // 2298: cvt.u32.u64 	%r351, %rd26;
-          uint64_t t108;
-          t108 = uint64_t(rd26);
-          r351 = uint(uint64_t(t108));
+          uint64_t t11 = uint64_t((uint64_t(r350) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2299: mul.lo.s32 	%r352, %r351, 6;
-          r352 = uint(int(r351) * 6);
           // 2300: sub.s32 	%r353, %r350, %r352;
-          r353 = uint(int(r350) - int(r352));
           // 2301: cvt.u16.u32 	%rs5, %r353;
-          uint64_t t109;
-          t109 = uint64_t(r353);
-          rs5 = (uint(uint64_t(t109)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2302: setp.gt.s16 	%p30, %rs5, 1;
-          int t110;
-          int t111;
-          t110 = bitfieldExtract(int(rs5), 0, 16); t111 = 1;
-          bool t112;
-          t112 = t110 > t111;
-          p30 = t112;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2307: setp.eq.s16 	%p31, %rs5, 2;
-            int t113;
-            int t114;
-            t113 = bitfieldExtract(int(rs5), 0, 16); t114 = 2;
-            bool t115;
-            t115 = t113 == t114;
-            p31 = t115;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2435: shr.u32 	%r355, %r1234, 12;
-              uint t116;
-              t116 = 12u;
-              r355 = (t116 >= 32u ? 0u : r1234 >> t116);
               // 2436: and.b32  	%r356, %r355, 1;
-              r356 = r355 & 1u;
               // 2437: or.b32  	%r357, %r29, %r356;
-              r357 = r29 | r356;
+              r357 = r29 | ((r1234 >> 12u) & 1u);
               // 2438: or.b32  	%r1234, %r357, 2143289344;
               r1234 = r357 | 0x7FC00000u;
               p2g_sv0 = 20;
             } else {
               // 2310: setp.eq.s16 	%p32, %rs5, 3;
-              int t117;
-              int t118;
-              t117 = bitfieldExtract(int(rs5), 0, 16); t118 = 3;
-              bool t119;
-              t119 = t117 == t118;
-              p32 = t119;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2442: setp.eq.s32 	%p36, %r30, 0;
-                int t120;
-                int t121;
-                t120 = int(r30); t121 = 0;
-                bool t122;
-                t122 = t120 == t121;
-                p36 = t122;
                 // 2443: selp.b32 	%r354, 1, %r30, %p36;
-                r354 = p36 ? 1u : r30;
                 // 2444: or.b32  	%r1234, %r354, %r29;
-                r1234 = r354 | r29;
+                r1234 = ((int(r30) == 0) ? 1u : r30) | r29;
                 p2g_sv0 = 20;
               } else {
                 // 2313: setp.ne.s16 	%p33, %rs5, 4;
-                int t123;
-                int t124;
-                t123 = bitfieldExtract(int(rs5), 0, 16); t124 = 4;
-                bool t125;
-                t125 = t123 != t124;
-                p33 = t125;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
                   // 2316: or.b32  	%r1234, %r29, 2139095039;
@@ -1123,25 +791,13 @@ void main() {
             }
           } else {
             // 2383: setp.eq.s16 	%p34, %rs5, 0;
-            int t126;
-            int t127;
-            t126 = bitfieldExtract(int(rs5), 0, 16); t127 = 0;
-            bool t128;
-            t128 = t126 == t127;
-            p34 = t128;
             // 2384: mov.u32 	%r1234, %r29;
             r1234 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2387: setp.eq.s16 	%p35, %rs5, 1;
-              int t129;
-              int t130;
-              t129 = bitfieldExtract(int(rs5), 0, 16); t130 = 1;
-              bool t131;
-              t131 = t129 == t130;
-              p35 = t131;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2392: or.b32  	%r1234, %r29, 2139095040;
                 r1234 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -1152,9 +808,8 @@ void main() {
           }
           if (p2g_sv0 == 212) {
             // 2479: or.b32  	%r358, %r29, %r30;
-            r358 = r29 | r30;
             // 2480: or.b32  	%r1234, %r358, 8388608;
-            r1234 = r358 | 0x00800000u;
+            r1234 = (r29 | r30) | 0x00800000u;
             p2g_sv0 = 20;
           }
         } else {
@@ -1164,53 +819,27 @@ void main() {
         }
       } else {
         // 213: setp.ne.s16 	%p22, %rs4, 5;
-        int t132;
-        int t133;
-        t132 = bitfieldExtract(int(rs4), 0, 16); t133 = 5;
-        bool t134;
-        t134 = t132 != t133;
-        p22 = t134;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 216: and.b32  	%r343, %r1234, 1;
-          r343 = r1234 & 1u;
           // 217: setp.eq.b32 	%p25, %r343, 1;
-          uint t135;
-          uint t136;
-          t135 = r343; t136 = 1u;
-          bool t137;
-          t137 = t135 == t136;
-          p25 = t137;
           // 218: mov.pred 	%p26, 0;
-          p26 = false;
           // 219: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 220: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 221: shr.u32 	%r344, %r1234, 1;
-          uint t138;
-          t138 = 1u;
-          r344 = (t138 >= 32u ? 0u : r1234 >> t138);
+          r344 = r1234 >> 1u;
           // 222: mul.wide.u32 	%rd21, %r344, -858993459;
-          rd21 = uint64_t(r344) * uint64_t(0xCCCCCCCDu);
           // 223: shr.u64 	%rd22, %rd21, 36;
-          uint t139;
-          t139 = 36u;
-          rd22 = (t139 >= 64u ? 0ul : rd21 >> t139);
           // 224: cvt.u32.u64 	%r345, %rd22;
-          uint64_t t140;
-          t140 = uint64_t(rd22);
-          r345 = uint(uint64_t(t140));
+          uint64_t t13 = uint64_t((uint64_t(r344) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 225: mul.lo.s32 	%r346, %r345, 20;
-          r346 = uint(int(r345) * 20);
           // 226: sub.s32 	%r31, %r344, %r346;
-          r31 = uint(int(r344) - int(r346));
-          if (p28) {
+          r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r1234 & 1u) == 1u) ^^ false)) {
             // 231: mov.u32 	%r347, 119;
-            r347 = 119u;
             // 232: sub.s32 	%r1233, %r347, %r31;
-            r1233 = uint(int(r347) - int(r31));
+            r1233 = uint(int(119u) - int(r31));
             p2g_sv0 = 19;
           } else {
             // 286: add.s32 	%r1233, %r31, 131;
@@ -1222,65 +851,32 @@ void main() {
     }
   } else {
     // 236: setp.eq.s16 	%p23, %rs4, 0;
-    int t141;
-    int t142;
-    t141 = bitfieldExtract(int(rs4), 0, 16); t142 = 0;
-    bool t143;
-    t143 = t141 == t142;
-    p23 = t143;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 264: mul.wide.u32 	%rd29, %r1234, 613566757;
-      rd29 = uint64_t(r1234) * uint64_t(0x24924925u);
       // 265: shr.u64 	%rd30, %rd29, 32;
-      uint t144;
-      t144 = 32u;
-      rd30 = (t144 >= 64u ? 0ul : rd29 >> t144);
       // 266: cvt.u32.u64 	%r361, %rd30;
-      uint64_t t145;
-      t145 = uint64_t(rd30);
-      r361 = uint(uint64_t(t145));
+      uint64_t t14 = uint64_t((uint64_t(r1234) * uint64_t(0x24924925u)) >> 32u);
+      r361 = uint(uint64_t(t14));
       // 267: sub.s32 	%r362, %r1234, %r361;
-      r362 = uint(int(r1234) - int(r361));
       // 268: shr.u32 	%r363, %r362, 1;
-      uint t146;
-      t146 = 1u;
-      r363 = (t146 >= 32u ? 0u : r362 >> t146);
       // 269: add.s32 	%r364, %r363, %r361;
-      r364 = uint(int(r363) + int(r361));
       // 270: shr.u32 	%r365, %r364, 2;
-      uint t147;
-      t147 = 2u;
-      r365 = (t147 >= 32u ? 0u : r364 >> t147);
       // 271: mul.lo.s32 	%r366, %r365, 7;
-      r366 = uint(int(r365) * 7);
+      r366 = uint(int(uint(int(uint(int(r1234) - int(r361)) >> 1u) + int(r361)) >> 2u) * 7);
       // 272: sub.s32 	%r367, %r1234, %r366;
-      r367 = uint(int(r1234) - int(r366));
       // 273: add.s32 	%r1233, %r367, 124;
-      r1233 = uint(int(r367) + 124);
+      r1233 = uint(int(uint(int(r1234) - int(r366))) + 124);
       p2g_sv0 = 19;
     } else {
       // 239: setp.eq.s16 	%p24, %rs4, 1;
-      int t148;
-      int t149;
-      t148 = bitfieldExtract(int(rs4), 0, 16); t149 = 1;
-      bool t150;
-      t150 = t148 == t149;
-      p24 = t150;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 244: mul.wide.u32 	%rd27, %r1234, -2139062143;
-        rd27 = uint64_t(r1234) * uint64_t(0x80808081u);
         // 245: shr.u64 	%rd28, %rd27, 39;
-        uint t151;
-        t151 = 39u;
-        rd28 = (t151 >= 64u ? 0ul : rd27 >> t151);
         // 246: cvt.u32.u64 	%r359, %rd28;
-        uint64_t t152;
-        t152 = uint64_t(rd28);
-        r359 = uint(uint64_t(t152));
+        uint64_t t15 = uint64_t((uint64_t(r1234) * uint64_t(0x80808081u)) >> 39u);
         // 247: mul.lo.s32 	%r360, %r359, 255;
-        r360 = uint(int(r359) * 255);
         // 248: sub.s32 	%r1233, %r1234, %r360;
-        r1233 = uint(int(r1234) - int(r360));
+        r1233 = uint(int(r1234) - int(uint(int(uint(uint64_t(t15))) * 255)));
         p2g_sv0 = 19;
       } else {
         p2g_sv0 = 17;
@@ -1289,233 +885,112 @@ void main() {
   }
   if (p2g_sv0 == 17) {
     // 277: mul.wide.u32 	%rd31, %r1234, -858993459;
-    rd31 = uint64_t(r1234) * uint64_t(0xCCCCCCCDu);
     // 278: shr.u64 	%rd32, %rd31, 34;
-    uint t153;
-    t153 = 34u;
-    rd32 = (t153 >= 64u ? 0ul : rd31 >> t153);
     // 279: cvt.u32.u64 	%r368, %rd32;
-    uint64_t t154;
-    t154 = uint64_t(rd32);
-    r368 = uint(uint64_t(t154));
+    uint64_t t16 = uint64_t((uint64_t(r1234) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 280: mul.lo.s32 	%r369, %r368, 5;
-    r369 = uint(int(r368) * 5);
     // 281: sub.s32 	%r370, %r1234, %r369;
-    r370 = uint(int(r1234) - int(r369));
     // 282: add.s32 	%r1233, %r370, 125;
-    r1233 = uint(int(r370) + 125);
+    r1233 = uint(int(uint(int(r1234) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
     // 289: max.s32 	%r371, %r1233, 0;
-    r371 = uint(max(int(r1233), 0));
     // 290: shl.b32 	%r372, %r371, 23;
-    uint t155;
-    t155 = 23u;
-    r372 = (t155 >= 32u ? 0u : r371 << t155);
     // 291: or.b32  	%r373, %r30, %r29;
-    r373 = r30 | r29;
     // 292: or.b32  	%r1234, %r373, %r372;
-    r1234 = r373 | r372;
+    r1234 = (r30 | r29) | (uint(max(int(r1233), 0)) << 23u);
   }
   // 295: add.s32 	%r374, %r8, 512;
-  r374 = uint(int(r8) + 512);
   // 296: xor.b32  	%r375, %r374, 82;
-  r375 = r374 ^ 82u;
   // 297: mul.lo.s32 	%r376, %r375, 2146121005;
-  r376 = uint(int(r375) * 2146121005);
+  r376 = uint(int(uint(int(r8) + 512) ^ 82u) * 2146121005);
   // 298: shr.u32 	%r377, %r376, 15;
-  uint t156;
-  t156 = 15u;
-  r377 = (t156 >= 32u ? 0u : r376 >> t156);
   // 299: xor.b32  	%r378, %r377, %r376;
-  r378 = r377 ^ r376;
   // 300: mul.lo.s32 	%r379, %r378, -2073254261;
-  r379 = uint(int(r378) * -2073254261);
+  r379 = uint(int((r376 >> 15u) ^ r376) * -2073254261);
   // 301: shr.u32 	%r380, %r379, 16;
-  uint t157;
-  t157 = 16u;
-  r380 = (t157 >= 32u ? 0u : r379 >> t157);
   // 302: xor.b32  	%r381, %r379, %r6;
   r381 = r379 ^ r6;
   // 303: xor.b32  	%r382, %r381, %r380;
-  r382 = r381 ^ r380;
   // 304: shr.u32 	%r383, %r381, 16;
-  uint t158;
-  t158 = 16u;
-  r383 = (t158 >= 32u ? 0u : r381 >> t158);
   // 305: xor.b32  	%r384, %r382, %r383;
-  r384 = r382 ^ r383;
   // 306: mul.lo.s32 	%r385, %r384, 2146121005;
-  r385 = uint(int(r384) * 2146121005);
+  r385 = uint(int((r381 ^ (r379 >> 16u)) ^ (r381 >> 16u)) * 2146121005);
   // 307: shr.u32 	%r386, %r385, 15;
-  uint t159;
-  t159 = 15u;
-  r386 = (t159 >= 32u ? 0u : r385 >> t159);
   // 308: xor.b32  	%r387, %r386, %r385;
-  r387 = r386 ^ r385;
   // 309: mul.lo.s32 	%r388, %r387, -2073254261;
-  r388 = uint(int(r387) * -2073254261);
+  r388 = uint(int((r385 >> 15u) ^ r385) * -2073254261);
   // 310: shr.u32 	%r389, %r388, 16;
-  uint t160;
-  t160 = 16u;
-  r389 = (t160 >= 32u ? 0u : r388 >> t160);
   // 311: xor.b32  	%r390, %r389, %r388;
-  r390 = r389 ^ r388;
+  r390 = (r388 >> 16u) ^ r388;
   // 312: xor.b32  	%r391, %r390, -1515870811;
   r391 = r390 ^ 0xA5A5A5A5u;
   // 313: shr.u32 	%r392, %r391, 16;
-  uint t161;
-  t161 = 16u;
-  r392 = (t161 >= 32u ? 0u : r391 >> t161);
   // 314: xor.b32  	%r393, %r392, %r391;
-  r393 = r392 ^ r391;
   // 315: mul.lo.s32 	%r394, %r393, 2146121005;
-  r394 = uint(int(r393) * 2146121005);
+  r394 = uint(int((r391 >> 16u) ^ r391) * 2146121005);
   // 316: shr.u32 	%r395, %r394, 15;
-  uint t162;
-  t162 = 15u;
-  r395 = (t162 >= 32u ? 0u : r394 >> t162);
   // 317: xor.b32  	%r396, %r395, %r394;
-  r396 = r395 ^ r394;
   // 318: mul.lo.s32 	%r397, %r396, -2073254261;
-  r397 = uint(int(r396) * -2073254261);
+  r397 = uint(int((r394 >> 15u) ^ r394) * -2073254261);
   // 319: shr.u32 	%r398, %r397, 16;
-  uint t163;
-  t163 = 16u;
-  r398 = (t163 >= 32u ? 0u : r397 >> t163);
   // 320: xor.b32  	%r1236, %r398, %r397;
-  r1236 = r398 ^ r397;
+  r1236 = (r397 >> 16u) ^ r397;
   // 321: shl.b32 	%r48, %r390, 31;
-  uint t164;
-  t164 = 31u;
-  r48 = (t164 >= 32u ? 0u : r390 << t164);
+  r48 = r390 << 31u;
   // 322: shr.u32 	%r399, %r390, 1;
-  uint t165;
-  t165 = 1u;
-  r399 = (t165 >= 32u ? 0u : r390 >> t165);
   // 323: and.b32  	%r49, %r399, 8388607;
-  r49 = r399 & 0x007FFFFFu;
+  r49 = (r390 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 328: setp.eq.s16 	%p38, %rs4, 2;
-    int t166;
-    int t167;
-    t166 = bitfieldExtract(int(rs4), 0, 16); t167 = 2;
-    bool t168;
-    t168 = t166 == t167;
-    p38 = t168;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 331: setp.eq.s16 	%p39, %rs4, 3;
-      int t169;
-      int t170;
-      t169 = bitfieldExtract(int(rs4), 0, 16); t170 = 3;
-      bool t171;
-      t171 = t169 == t170;
-      p39 = t171;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 373: mul.wide.u32 	%rd35, %r1236, -858993459;
-        rd35 = uint64_t(r1236) * uint64_t(0xCCCCCCCDu);
         // 374: shr.u64 	%rd36, %rd35, 34;
-        uint t172;
-        t172 = 34u;
-        rd36 = (t172 >= 64u ? 0ul : rd35 >> t172);
         // 375: cvt.u32.u64 	%r405, %rd36;
-        uint64_t t173;
-        t173 = uint64_t(rd36);
-        r405 = uint(uint64_t(t173));
+        uint64_t t17 = uint64_t((uint64_t(r1236) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 376: mul.lo.s32 	%r406, %r405, 5;
-        r406 = uint(int(r405) * 5);
         // 377: sub.s32 	%r53, %r1236, %r406;
-        r53 = uint(int(r1236) - int(r406));
+        r53 = uint(int(r1236) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 378: setp.eq.s32 	%p47, %r53, 0;
-        int t174;
-        int t175;
-        t174 = int(r53); t175 = 0;
-        bool t176;
-        t176 = t174 == t175;
-        p47 = t176;
-        if (p47) {
+        if (int(r53) == 0) {
           // 2320: shr.u32 	%r407, %r1236, 8;
-          uint t177;
-          t177 = 8u;
-          r407 = (t177 >= 32u ? 0u : r1236 >> t177);
+          r407 = r1236 >> 8u;
           // 2321: mul.wide.u32 	%rd37, %r407, -1431655765;
-          rd37 = uint64_t(r407) * uint64_t(0xAAAAAAABu);
           // 2322: shr.u64 	%rd38, %rd37, 34;
-          uint t178;
-          t178 = 34u;
-          rd38 = (t178 >= 64u ? 0ul : rd37 >> t178);
           // 2323: cvt.u32.u64 	%r408, %rd38;
-          uint64_t t179;
-          t179 = uint64_t(rd38);
-          r408 = uint(uint64_t(t179));
+          uint64_t t18 = uint64_t((uint64_t(r407) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2324: mul.lo.s32 	%r409, %r408, 6;
-          r409 = uint(int(r408) * 6);
           // 2325: sub.s32 	%r410, %r407, %r409;
-          r410 = uint(int(r407) - int(r409));
           // 2326: cvt.u16.u32 	%rs7, %r410;
-          uint64_t t180;
-          t180 = uint64_t(r410);
-          rs7 = (uint(uint64_t(t180)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2327: setp.gt.s16 	%p48, %rs7, 1;
-          int t181;
-          int t182;
-          t181 = bitfieldExtract(int(rs7), 0, 16); t182 = 1;
-          bool t183;
-          t183 = t181 > t182;
-          p48 = t183;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2332: setp.eq.s16 	%p49, %rs7, 2;
-            int t184;
-            int t185;
-            t184 = bitfieldExtract(int(rs7), 0, 16); t185 = 2;
-            bool t186;
-            t186 = t184 == t185;
-            p49 = t186;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2448: shr.u32 	%r412, %r1236, 12;
-              uint t187;
-              t187 = 12u;
-              r412 = (t187 >= 32u ? 0u : r1236 >> t187);
               // 2449: and.b32  	%r413, %r412, 1;
-              r413 = r412 & 1u;
               // 2450: or.b32  	%r414, %r48, %r413;
-              r414 = r48 | r413;
+              r414 = r48 | ((r1236 >> 12u) & 1u);
               // 2451: or.b32  	%r1236, %r414, 2143289344;
               r1236 = r414 | 0x7FC00000u;
               p2g_sv0 = 30;
             } else {
               // 2335: setp.eq.s16 	%p50, %rs7, 3;
-              int t188;
-              int t189;
-              t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 3;
-              bool t190;
-              t190 = t188 == t189;
-              p50 = t190;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2455: setp.eq.s32 	%p54, %r49, 0;
-                int t191;
-                int t192;
-                t191 = int(r49); t192 = 0;
-                bool t193;
-                t193 = t191 == t192;
-                p54 = t193;
                 // 2456: selp.b32 	%r411, 1, %r49, %p54;
-                r411 = p54 ? 1u : r49;
                 // 2457: or.b32  	%r1236, %r411, %r48;
-                r1236 = r411 | r48;
+                r1236 = ((int(r49) == 0) ? 1u : r49) | r48;
                 p2g_sv0 = 30;
               } else {
                 // 2338: setp.ne.s16 	%p51, %rs7, 4;
-                int t194;
-                int t195;
-                t194 = bitfieldExtract(int(rs7), 0, 16); t195 = 4;
-                bool t196;
-                t196 = t194 != t195;
-                p51 = t196;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
                   // 2341: or.b32  	%r1236, %r48, 2139095039;
@@ -1526,25 +1001,13 @@ void main() {
             }
           } else {
             // 2396: setp.eq.s16 	%p52, %rs7, 0;
-            int t197;
-            int t198;
-            t197 = bitfieldExtract(int(rs7), 0, 16); t198 = 0;
-            bool t199;
-            t199 = t197 == t198;
-            p52 = t199;
             // 2397: mov.u32 	%r1236, %r48;
             r1236 = r48;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2400: setp.eq.s16 	%p53, %rs7, 1;
-              int t200;
-              int t201;
-              t200 = bitfieldExtract(int(rs7), 0, 16); t201 = 1;
-              bool t202;
-              t202 = t200 == t201;
-              p53 = t202;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2405: or.b32  	%r1236, %r48, 2139095040;
                 r1236 = r48 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1555,9 +1018,8 @@ void main() {
           }
           if (p2g_sv0 == 213) {
             // 2484: or.b32  	%r415, %r48, %r49;
-            r415 = r48 | r49;
             // 2485: or.b32  	%r1236, %r415, 8388608;
-            r1236 = r415 | 0x00800000u;
+            r1236 = (r48 | r49) | 0x00800000u;
             p2g_sv0 = 30;
           }
         } else {
@@ -1567,53 +1029,27 @@ void main() {
         }
       } else {
         // 334: setp.ne.s16 	%p40, %rs4, 5;
-        int t203;
-        int t204;
-        t203 = bitfieldExtract(int(rs4), 0, 16); t204 = 5;
-        bool t205;
-        t205 = t203 != t204;
-        p40 = t205;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 337: and.b32  	%r400, %r1236, 1;
-          r400 = r1236 & 1u;
           // 338: setp.eq.b32 	%p43, %r400, 1;
-          uint t206;
-          uint t207;
-          t206 = r400; t207 = 1u;
-          bool t208;
-          t208 = t206 == t207;
-          p43 = t208;
           // 339: mov.pred 	%p44, 0;
-          p44 = false;
           // 340: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 341: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 342: shr.u32 	%r401, %r1236, 1;
-          uint t209;
-          t209 = 1u;
-          r401 = (t209 >= 32u ? 0u : r1236 >> t209);
+          r401 = r1236 >> 1u;
           // 343: mul.wide.u32 	%rd33, %r401, -858993459;
-          rd33 = uint64_t(r401) * uint64_t(0xCCCCCCCDu);
           // 344: shr.u64 	%rd34, %rd33, 36;
-          uint t210;
-          t210 = 36u;
-          rd34 = (t210 >= 64u ? 0ul : rd33 >> t210);
           // 345: cvt.u32.u64 	%r402, %rd34;
-          uint64_t t211;
-          t211 = uint64_t(rd34);
-          r402 = uint(uint64_t(t211));
+          uint64_t t20 = uint64_t((uint64_t(r401) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 346: mul.lo.s32 	%r403, %r402, 20;
-          r403 = uint(int(r402) * 20);
           // 347: sub.s32 	%r50, %r401, %r403;
-          r50 = uint(int(r401) - int(r403));
-          if (p46) {
+          r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r1236 & 1u) == 1u) ^^ false)) {
             // 352: mov.u32 	%r404, 119;
-            r404 = 119u;
             // 353: sub.s32 	%r1235, %r404, %r50;
-            r1235 = uint(int(r404) - int(r50));
+            r1235 = uint(int(119u) - int(r50));
             p2g_sv0 = 29;
           } else {
             // 407: add.s32 	%r1235, %r50, 131;
@@ -1625,65 +1061,32 @@ void main() {
     }
   } else {
     // 357: setp.eq.s16 	%p41, %rs4, 0;
-    int t212;
-    int t213;
-    t212 = bitfieldExtract(int(rs4), 0, 16); t213 = 0;
-    bool t214;
-    t214 = t212 == t213;
-    p41 = t214;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 385: mul.wide.u32 	%rd41, %r1236, 613566757;
-      rd41 = uint64_t(r1236) * uint64_t(0x24924925u);
       // 386: shr.u64 	%rd42, %rd41, 32;
-      uint t215;
-      t215 = 32u;
-      rd42 = (t215 >= 64u ? 0ul : rd41 >> t215);
       // 387: cvt.u32.u64 	%r418, %rd42;
-      uint64_t t216;
-      t216 = uint64_t(rd42);
-      r418 = uint(uint64_t(t216));
+      uint64_t t21 = uint64_t((uint64_t(r1236) * uint64_t(0x24924925u)) >> 32u);
+      r418 = uint(uint64_t(t21));
       // 388: sub.s32 	%r419, %r1236, %r418;
-      r419 = uint(int(r1236) - int(r418));
       // 389: shr.u32 	%r420, %r419, 1;
-      uint t217;
-      t217 = 1u;
-      r420 = (t217 >= 32u ? 0u : r419 >> t217);
       // 390: add.s32 	%r421, %r420, %r418;
-      r421 = uint(int(r420) + int(r418));
       // 391: shr.u32 	%r422, %r421, 2;
-      uint t218;
-      t218 = 2u;
-      r422 = (t218 >= 32u ? 0u : r421 >> t218);
       // 392: mul.lo.s32 	%r423, %r422, 7;
-      r423 = uint(int(r422) * 7);
+      r423 = uint(int(uint(int(uint(int(r1236) - int(r418)) >> 1u) + int(r418)) >> 2u) * 7);
       // 393: sub.s32 	%r424, %r1236, %r423;
-      r424 = uint(int(r1236) - int(r423));
       // 394: add.s32 	%r1235, %r424, 124;
-      r1235 = uint(int(r424) + 124);
+      r1235 = uint(int(uint(int(r1236) - int(r423))) + 124);
       p2g_sv0 = 29;
     } else {
       // 360: setp.eq.s16 	%p42, %rs4, 1;
-      int t219;
-      int t220;
-      t219 = bitfieldExtract(int(rs4), 0, 16); t220 = 1;
-      bool t221;
-      t221 = t219 == t220;
-      p42 = t221;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 365: mul.wide.u32 	%rd39, %r1236, -2139062143;
-        rd39 = uint64_t(r1236) * uint64_t(0x80808081u);
         // 366: shr.u64 	%rd40, %rd39, 39;
-        uint t222;
-        t222 = 39u;
-        rd40 = (t222 >= 64u ? 0ul : rd39 >> t222);
         // 367: cvt.u32.u64 	%r416, %rd40;
-        uint64_t t223;
-        t223 = uint64_t(rd40);
-        r416 = uint(uint64_t(t223));
+        uint64_t t22 = uint64_t((uint64_t(r1236) * uint64_t(0x80808081u)) >> 39u);
         // 368: mul.lo.s32 	%r417, %r416, 255;
-        r417 = uint(int(r416) * 255);
         // 369: sub.s32 	%r1235, %r1236, %r417;
-        r1235 = uint(int(r1236) - int(r417));
+        r1235 = uint(int(r1236) - int(uint(int(uint(uint64_t(t22))) * 255)));
         p2g_sv0 = 29;
       } else {
         p2g_sv0 = 27;
@@ -1692,233 +1095,112 @@ void main() {
   }
   if (p2g_sv0 == 27) {
     // 398: mul.wide.u32 	%rd43, %r1236, -858993459;
-    rd43 = uint64_t(r1236) * uint64_t(0xCCCCCCCDu);
     // 399: shr.u64 	%rd44, %rd43, 34;
-    uint t224;
-    t224 = 34u;
-    rd44 = (t224 >= 64u ? 0ul : rd43 >> t224);
     // 400: cvt.u32.u64 	%r425, %rd44;
-    uint64_t t225;
-    t225 = uint64_t(rd44);
-    r425 = uint(uint64_t(t225));
+    uint64_t t23 = uint64_t((uint64_t(r1236) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 401: mul.lo.s32 	%r426, %r425, 5;
-    r426 = uint(int(r425) * 5);
     // 402: sub.s32 	%r427, %r1236, %r426;
-    r427 = uint(int(r1236) - int(r426));
     // 403: add.s32 	%r1235, %r427, 125;
-    r1235 = uint(int(r427) + 125);
+    r1235 = uint(int(uint(int(r1236) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
     // 410: max.s32 	%r428, %r1235, 0;
-    r428 = uint(max(int(r1235), 0));
     // 411: shl.b32 	%r429, %r428, 23;
-    uint t226;
-    t226 = 23u;
-    r429 = (t226 >= 32u ? 0u : r428 << t226);
     // 412: or.b32  	%r430, %r49, %r48;
-    r430 = r49 | r48;
     // 413: or.b32  	%r1236, %r430, %r429;
-    r1236 = r430 | r429;
+    r1236 = (r49 | r48) | (uint(max(int(r1235), 0)) << 23u);
   }
   // 416: add.s32 	%r432, %r316, 5377832;
-  r432 = uint(int(r316) + 5377832);
   // 417: xor.b32  	%r433, %r432, 82;
-  r433 = r432 ^ 82u;
   // 418: mul.lo.s32 	%r434, %r433, 2146121005;
-  r434 = uint(int(r433) * 2146121005);
+  r434 = uint(int(uint(int(r316) + 5377832) ^ 82u) * 2146121005);
   // 419: shr.u32 	%r435, %r434, 15;
-  uint t227;
-  t227 = 15u;
-  r435 = (t227 >= 32u ? 0u : r434 >> t227);
   // 420: xor.b32  	%r436, %r435, %r434;
-  r436 = r435 ^ r434;
   // 421: mul.lo.s32 	%r437, %r436, -2073254261;
-  r437 = uint(int(r436) * -2073254261);
+  r437 = uint(int((r434 >> 15u) ^ r434) * -2073254261);
   // 422: shr.u32 	%r438, %r437, 16;
-  uint t228;
-  t228 = 16u;
-  r438 = (t228 >= 32u ? 0u : r437 >> t228);
   // 423: xor.b32  	%r439, %r437, %r6;
   r439 = r437 ^ r6;
   // 424: xor.b32  	%r440, %r439, %r438;
-  r440 = r439 ^ r438;
   // 425: shr.u32 	%r441, %r439, 16;
-  uint t229;
-  t229 = 16u;
-  r441 = (t229 >= 32u ? 0u : r439 >> t229);
   // 426: xor.b32  	%r442, %r440, %r441;
-  r442 = r440 ^ r441;
   // 427: mul.lo.s32 	%r443, %r442, 2146121005;
-  r443 = uint(int(r442) * 2146121005);
+  r443 = uint(int((r439 ^ (r437 >> 16u)) ^ (r439 >> 16u)) * 2146121005);
   // 428: shr.u32 	%r444, %r443, 15;
-  uint t230;
-  t230 = 15u;
-  r444 = (t230 >= 32u ? 0u : r443 >> t230);
   // 429: xor.b32  	%r445, %r444, %r443;
-  r445 = r444 ^ r443;
   // 430: mul.lo.s32 	%r446, %r445, -2073254261;
-  r446 = uint(int(r445) * -2073254261);
+  r446 = uint(int((r443 >> 15u) ^ r443) * -2073254261);
   // 431: shr.u32 	%r447, %r446, 16;
-  uint t231;
-  t231 = 16u;
-  r447 = (t231 >= 32u ? 0u : r446 >> t231);
   // 432: xor.b32  	%r448, %r447, %r446;
-  r448 = r447 ^ r446;
+  r448 = (r446 >> 16u) ^ r446;
   // 433: xor.b32  	%r449, %r448, -1515870811;
   r449 = r448 ^ 0xA5A5A5A5u;
   // 434: shr.u32 	%r450, %r449, 16;
-  uint t232;
-  t232 = 16u;
-  r450 = (t232 >= 32u ? 0u : r449 >> t232);
   // 435: xor.b32  	%r451, %r450, %r449;
-  r451 = r450 ^ r449;
   // 436: mul.lo.s32 	%r452, %r451, 2146121005;
-  r452 = uint(int(r451) * 2146121005);
+  r452 = uint(int((r449 >> 16u) ^ r449) * 2146121005);
   // 437: shr.u32 	%r453, %r452, 15;
-  uint t233;
-  t233 = 15u;
-  r453 = (t233 >= 32u ? 0u : r452 >> t233);
   // 438: xor.b32  	%r454, %r453, %r452;
-  r454 = r453 ^ r452;
   // 439: mul.lo.s32 	%r455, %r454, -2073254261;
-  r455 = uint(int(r454) * -2073254261);
+  r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
   // 440: shr.u32 	%r456, %r455, 16;
-  uint t234;
-  t234 = 16u;
-  r456 = (t234 >= 32u ? 0u : r455 >> t234);
   // 441: xor.b32  	%r1238, %r456, %r455;
-  r1238 = r456 ^ r455;
+  r1238 = (r455 >> 16u) ^ r455;
   // 442: shl.b32 	%r67, %r448, 31;
-  uint t235;
-  t235 = 31u;
-  r67 = (t235 >= 32u ? 0u : r448 << t235);
+  r67 = r448 << 31u;
   // 443: shr.u32 	%r457, %r448, 1;
-  uint t236;
-  t236 = 1u;
-  r457 = (t236 >= 32u ? 0u : r448 >> t236);
   // 444: and.b32  	%r68, %r457, 8388607;
-  r68 = r457 & 0x007FFFFFu;
+  r68 = (r448 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 449: setp.eq.s16 	%p56, %rs4, 2;
-    int t237;
-    int t238;
-    t237 = bitfieldExtract(int(rs4), 0, 16); t238 = 2;
-    bool t239;
-    t239 = t237 == t238;
-    p56 = t239;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 452: setp.eq.s16 	%p57, %rs4, 3;
-      int t240;
-      int t241;
-      t240 = bitfieldExtract(int(rs4), 0, 16); t241 = 3;
-      bool t242;
-      t242 = t240 == t241;
-      p57 = t242;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 494: mul.wide.u32 	%rd47, %r1238, -858993459;
-        rd47 = uint64_t(r1238) * uint64_t(0xCCCCCCCDu);
         // 495: shr.u64 	%rd48, %rd47, 34;
-        uint t243;
-        t243 = 34u;
-        rd48 = (t243 >= 64u ? 0ul : rd47 >> t243);
         // 496: cvt.u32.u64 	%r463, %rd48;
-        uint64_t t244;
-        t244 = uint64_t(rd48);
-        r463 = uint(uint64_t(t244));
+        uint64_t t24 = uint64_t((uint64_t(r1238) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 497: mul.lo.s32 	%r464, %r463, 5;
-        r464 = uint(int(r463) * 5);
         // 498: sub.s32 	%r72, %r1238, %r464;
-        r72 = uint(int(r1238) - int(r464));
+        r72 = uint(int(r1238) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 499: setp.eq.s32 	%p65, %r72, 0;
-        int t245;
-        int t246;
-        t245 = int(r72); t246 = 0;
-        bool t247;
-        t247 = t245 == t246;
-        p65 = t247;
-        if (p65) {
+        if (int(r72) == 0) {
           // 2345: shr.u32 	%r465, %r1238, 8;
-          uint t248;
-          t248 = 8u;
-          r465 = (t248 >= 32u ? 0u : r1238 >> t248);
+          r465 = r1238 >> 8u;
           // 2346: mul.wide.u32 	%rd49, %r465, -1431655765;
-          rd49 = uint64_t(r465) * uint64_t(0xAAAAAAABu);
           // 2347: shr.u64 	%rd50, %rd49, 34;
-          uint t249;
-          t249 = 34u;
-          rd50 = (t249 >= 64u ? 0ul : rd49 >> t249);
           // 2348: cvt.u32.u64 	%r466, %rd50;
-          uint64_t t250;
-          t250 = uint64_t(rd50);
-          r466 = uint(uint64_t(t250));
+          uint64_t t25 = uint64_t((uint64_t(r465) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2349: mul.lo.s32 	%r467, %r466, 6;
-          r467 = uint(int(r466) * 6);
           // 2350: sub.s32 	%r468, %r465, %r467;
-          r468 = uint(int(r465) - int(r467));
           // 2351: cvt.u16.u32 	%rs9, %r468;
-          uint64_t t251;
-          t251 = uint64_t(r468);
-          rs9 = (uint(uint64_t(t251)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2352: setp.gt.s16 	%p66, %rs9, 1;
-          int t252;
-          int t253;
-          t252 = bitfieldExtract(int(rs9), 0, 16); t253 = 1;
-          bool t254;
-          t254 = t252 > t253;
-          p66 = t254;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2357: setp.eq.s16 	%p67, %rs9, 2;
-            int t255;
-            int t256;
-            t255 = bitfieldExtract(int(rs9), 0, 16); t256 = 2;
-            bool t257;
-            t257 = t255 == t256;
-            p67 = t257;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2461: shr.u32 	%r470, %r1238, 12;
-              uint t258;
-              t258 = 12u;
-              r470 = (t258 >= 32u ? 0u : r1238 >> t258);
               // 2462: and.b32  	%r471, %r470, 1;
-              r471 = r470 & 1u;
               // 2463: or.b32  	%r472, %r67, %r471;
-              r472 = r67 | r471;
+              r472 = r67 | ((r1238 >> 12u) & 1u);
               // 2464: or.b32  	%r1238, %r472, 2143289344;
               r1238 = r472 | 0x7FC00000u;
               p2g_sv0 = 40;
             } else {
               // 2360: setp.eq.s16 	%p68, %rs9, 3;
-              int t259;
-              int t260;
-              t259 = bitfieldExtract(int(rs9), 0, 16); t260 = 3;
-              bool t261;
-              t261 = t259 == t260;
-              p68 = t261;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2468: setp.eq.s32 	%p72, %r68, 0;
-                int t262;
-                int t263;
-                t262 = int(r68); t263 = 0;
-                bool t264;
-                t264 = t262 == t263;
-                p72 = t264;
                 // 2469: selp.b32 	%r469, 1, %r68, %p72;
-                r469 = p72 ? 1u : r68;
                 // 2470: or.b32  	%r1238, %r469, %r67;
-                r1238 = r469 | r67;
+                r1238 = ((int(r68) == 0) ? 1u : r68) | r67;
                 p2g_sv0 = 40;
               } else {
                 // 2363: setp.ne.s16 	%p69, %rs9, 4;
-                int t265;
-                int t266;
-                t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 4;
-                bool t267;
-                t267 = t265 != t266;
-                p69 = t267;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
                   // 2366: or.b32  	%r1238, %r67, 2139095039;
@@ -1929,25 +1211,13 @@ void main() {
             }
           } else {
             // 2409: setp.eq.s16 	%p70, %rs9, 0;
-            int t268;
-            int t269;
-            t268 = bitfieldExtract(int(rs9), 0, 16); t269 = 0;
-            bool t270;
-            t270 = t268 == t269;
-            p70 = t270;
             // 2410: mov.u32 	%r1238, %r67;
             r1238 = r67;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2413: setp.eq.s16 	%p71, %rs9, 1;
-              int t271;
-              int t272;
-              t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 1;
-              bool t273;
-              t273 = t271 == t272;
-              p71 = t273;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2418: or.b32  	%r1238, %r67, 2139095040;
                 r1238 = r67 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1958,9 +1228,8 @@ void main() {
           }
           if (p2g_sv0 == 214) {
             // 2489: or.b32  	%r473, %r67, %r68;
-            r473 = r67 | r68;
             // 2490: or.b32  	%r1238, %r473, 8388608;
-            r1238 = r473 | 0x00800000u;
+            r1238 = (r67 | r68) | 0x00800000u;
             p2g_sv0 = 40;
           }
         } else {
@@ -1970,53 +1239,27 @@ void main() {
         }
       } else {
         // 455: setp.ne.s16 	%p58, %rs4, 5;
-        int t274;
-        int t275;
-        t274 = bitfieldExtract(int(rs4), 0, 16); t275 = 5;
-        bool t276;
-        t276 = t274 != t275;
-        p58 = t276;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 458: and.b32  	%r458, %r1238, 1;
-          r458 = r1238 & 1u;
           // 459: setp.eq.b32 	%p61, %r458, 1;
-          uint t277;
-          uint t278;
-          t277 = r458; t278 = 1u;
-          bool t279;
-          t279 = t277 == t278;
-          p61 = t279;
           // 460: mov.pred 	%p62, 0;
-          p62 = false;
           // 461: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 462: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 463: shr.u32 	%r459, %r1238, 1;
-          uint t280;
-          t280 = 1u;
-          r459 = (t280 >= 32u ? 0u : r1238 >> t280);
+          r459 = r1238 >> 1u;
           // 464: mul.wide.u32 	%rd45, %r459, -858993459;
-          rd45 = uint64_t(r459) * uint64_t(0xCCCCCCCDu);
           // 465: shr.u64 	%rd46, %rd45, 36;
-          uint t281;
-          t281 = 36u;
-          rd46 = (t281 >= 64u ? 0ul : rd45 >> t281);
           // 466: cvt.u32.u64 	%r460, %rd46;
-          uint64_t t282;
-          t282 = uint64_t(rd46);
-          r460 = uint(uint64_t(t282));
+          uint64_t t27 = uint64_t((uint64_t(r459) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 467: mul.lo.s32 	%r461, %r460, 20;
-          r461 = uint(int(r460) * 20);
           // 468: sub.s32 	%r69, %r459, %r461;
-          r69 = uint(int(r459) - int(r461));
-          if (p64) {
+          r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r1238 & 1u) == 1u) ^^ false)) {
             // 473: mov.u32 	%r462, 119;
-            r462 = 119u;
             // 474: sub.s32 	%r1237, %r462, %r69;
-            r1237 = uint(int(r462) - int(r69));
+            r1237 = uint(int(119u) - int(r69));
             p2g_sv0 = 39;
           } else {
             // 528: add.s32 	%r1237, %r69, 131;
@@ -2028,65 +1271,32 @@ void main() {
     }
   } else {
     // 478: setp.eq.s16 	%p59, %rs4, 0;
-    int t283;
-    int t284;
-    t283 = bitfieldExtract(int(rs4), 0, 16); t284 = 0;
-    bool t285;
-    t285 = t283 == t284;
-    p59 = t285;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 506: mul.wide.u32 	%rd53, %r1238, 613566757;
-      rd53 = uint64_t(r1238) * uint64_t(0x24924925u);
       // 507: shr.u64 	%rd54, %rd53, 32;
-      uint t286;
-      t286 = 32u;
-      rd54 = (t286 >= 64u ? 0ul : rd53 >> t286);
       // 508: cvt.u32.u64 	%r476, %rd54;
-      uint64_t t287;
-      t287 = uint64_t(rd54);
-      r476 = uint(uint64_t(t287));
+      uint64_t t28 = uint64_t((uint64_t(r1238) * uint64_t(0x24924925u)) >> 32u);
+      r476 = uint(uint64_t(t28));
       // 509: sub.s32 	%r477, %r1238, %r476;
-      r477 = uint(int(r1238) - int(r476));
       // 510: shr.u32 	%r478, %r477, 1;
-      uint t288;
-      t288 = 1u;
-      r478 = (t288 >= 32u ? 0u : r477 >> t288);
       // 511: add.s32 	%r479, %r478, %r476;
-      r479 = uint(int(r478) + int(r476));
       // 512: shr.u32 	%r480, %r479, 2;
-      uint t289;
-      t289 = 2u;
-      r480 = (t289 >= 32u ? 0u : r479 >> t289);
       // 513: mul.lo.s32 	%r481, %r480, 7;
-      r481 = uint(int(r480) * 7);
+      r481 = uint(int(uint(int(uint(int(r1238) - int(r476)) >> 1u) + int(r476)) >> 2u) * 7);
       // 514: sub.s32 	%r482, %r1238, %r481;
-      r482 = uint(int(r1238) - int(r481));
       // 515: add.s32 	%r1237, %r482, 124;
-      r1237 = uint(int(r482) + 124);
+      r1237 = uint(int(uint(int(r1238) - int(r481))) + 124);
       p2g_sv0 = 39;
     } else {
       // 481: setp.eq.s16 	%p60, %rs4, 1;
-      int t290;
-      int t291;
-      t290 = bitfieldExtract(int(rs4), 0, 16); t291 = 1;
-      bool t292;
-      t292 = t290 == t291;
-      p60 = t292;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 486: mul.wide.u32 	%rd51, %r1238, -2139062143;
-        rd51 = uint64_t(r1238) * uint64_t(0x80808081u);
         // 487: shr.u64 	%rd52, %rd51, 39;
-        uint t293;
-        t293 = 39u;
-        rd52 = (t293 >= 64u ? 0ul : rd51 >> t293);
         // 488: cvt.u32.u64 	%r474, %rd52;
-        uint64_t t294;
-        t294 = uint64_t(rd52);
-        r474 = uint(uint64_t(t294));
+        uint64_t t29 = uint64_t((uint64_t(r1238) * uint64_t(0x80808081u)) >> 39u);
         // 489: mul.lo.s32 	%r475, %r474, 255;
-        r475 = uint(int(r474) * 255);
         // 490: sub.s32 	%r1237, %r1238, %r475;
-        r1237 = uint(int(r1238) - int(r475));
+        r1237 = uint(int(r1238) - int(uint(int(uint(uint64_t(t29))) * 255)));
         p2g_sv0 = 39;
       } else {
         p2g_sv0 = 37;
@@ -2095,34 +1305,21 @@ void main() {
   }
   if (p2g_sv0 == 37) {
     // 519: mul.wide.u32 	%rd55, %r1238, -858993459;
-    rd55 = uint64_t(r1238) * uint64_t(0xCCCCCCCDu);
     // 520: shr.u64 	%rd56, %rd55, 34;
-    uint t295;
-    t295 = 34u;
-    rd56 = (t295 >= 64u ? 0ul : rd55 >> t295);
     // 521: cvt.u32.u64 	%r483, %rd56;
-    uint64_t t296;
-    t296 = uint64_t(rd56);
-    r483 = uint(uint64_t(t296));
+    uint64_t t30 = uint64_t((uint64_t(r1238) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 522: mul.lo.s32 	%r484, %r483, 5;
-    r484 = uint(int(r483) * 5);
     // 523: sub.s32 	%r485, %r1238, %r484;
-    r485 = uint(int(r1238) - int(r484));
     // 524: add.s32 	%r1237, %r485, 125;
-    r1237 = uint(int(r485) + 125);
+    r1237 = uint(int(uint(int(r1238) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
     // 531: max.s32 	%r486, %r1237, 0;
-    r486 = uint(max(int(r1237), 0));
     // 532: shl.b32 	%r487, %r486, 23;
-    uint t297;
-    t297 = 23u;
-    r487 = (t297 >= 32u ? 0u : r486 << t297);
     // 533: or.b32  	%r488, %r68, %r67;
-    r488 = r68 | r67;
     // 534: or.b32  	%r1238, %r488, %r487;
-    r1238 = r488 | r487;
+    r1238 = (r68 | r67) | (uint(max(int(r1237), 0)) << 23u);
   }
   // 537: cvta.to.global.u64 	%rd1, %rd6;
   rd1 = rd6;
@@ -2131,9 +1328,7 @@ void main() {
   // 539: add.u64 	%rd3, %SPL, 16;
   rd3 = SPL + 16ul;
   // 540: shl.b32 	%r85, %r3, 2;
-  uint t298;
-  t298 = 2u;
-  r85 = (t298 >= 32u ? 0u : r3 << t298);
+  r85 = r3 << 2u;
   // 541: mov.u32 	%r1239, 0;
   r1239 = 0u;
   // 542: mov.u64 	%rd177, %rd2;
@@ -2141,144 +1336,72 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 766: shl.b32 	%r490, %r1239, 3;
-    uint t299;
-    t299 = 3u;
-    r490 = (t299 >= 32u ? 0u : r1239 << t299);
     // 767: and.b32  	%r491, %r490, 8;
-    r491 = r490 & 8u;
     // 768: or.b32  	%r492, %r491, %r2;
-    r492 = r491 | r2;
     // 769: and.b32  	%r493, %r1239, 2147483646;
-    r493 = r1239 & 0x7FFFFFFEu;
     // 770: setp.eq.s32 	%p73, %r493, 0;
-    int t300;
-    int t301;
-    t300 = int(r493); t301 = 0;
-    bool t302;
-    t302 = t300 == t301;
-    p73 = t302;
     // 771: selp.b32 	%r494, 0, 16, %p73;
-    r494 = p73 ? 0u : 16u;
     // 772: or.b32  	%r87, %r494, %r85;
-    r87 = r494 | r85;
+    r87 = ((int(r1239 & 0x7FFFFFFEu) == 0) ? 0u : 16u) | r85;
     // 773: shl.b32 	%r88, %r492, 6;
-    uint t303;
-    t303 = 6u;
-    r88 = (t303 >= 32u ? 0u : r492 << t303);
+    r88 = (((r1239 << 3u) & 8u) | r2) << 6u;
     // 774: or.b32  	%r495, %r88, %r87;
-    r495 = r88 | r87;
     // 775: add.s32 	%r496, %r495, 5369127;
-    r496 = uint(int(r495) + 5369127);
+    r496 = uint(int(r88 | r87) + 5369127);
     // 776: shr.u32 	%r497, %r496, 16;
-    uint t304;
-    t304 = 16u;
-    r497 = (t304 >= 32u ? 0u : r496 >> t304);
     // 777: xor.b32  	%r498, %r497, %r496;
-    r498 = r497 ^ r496;
     // 778: mul.lo.s32 	%r499, %r498, 2146121005;
-    r499 = uint(int(r498) * 2146121005);
+    r499 = uint(int((r496 >> 16u) ^ r496) * 2146121005);
     // 779: shr.u32 	%r500, %r499, 15;
-    uint t305;
-    t305 = 15u;
-    r500 = (t305 >= 32u ? 0u : r499 >> t305);
     // 780: xor.b32  	%r501, %r500, %r499;
-    r501 = r500 ^ r499;
     // 781: mul.lo.s32 	%r502, %r501, -2073254261;
-    r502 = uint(int(r501) * -2073254261);
+    r502 = uint(int((r499 >> 15u) ^ r499) * -2073254261);
     // 782: shr.u32 	%r503, %r502, 16;
-    uint t306;
-    t306 = 16u;
-    r503 = (t306 >= 32u ? 0u : r502 >> t306);
     // 783: xor.b32  	%r504, %r502, %r6;
     r504 = r502 ^ r6;
     // 784: xor.b32  	%r505, %r504, %r503;
-    r505 = r504 ^ r503;
     // 785: shr.u32 	%r506, %r504, 16;
-    uint t307;
-    t307 = 16u;
-    r506 = (t307 >= 32u ? 0u : r504 >> t307);
     // 786: xor.b32  	%r507, %r505, %r506;
-    r507 = r505 ^ r506;
     // 787: mul.lo.s32 	%r508, %r507, 2146121005;
-    r508 = uint(int(r507) * 2146121005);
+    r508 = uint(int((r504 ^ (r502 >> 16u)) ^ (r504 >> 16u)) * 2146121005);
     // 788: shr.u32 	%r509, %r508, 15;
-    uint t308;
-    t308 = 15u;
-    r509 = (t308 >= 32u ? 0u : r508 >> t308);
     // 789: xor.b32  	%r510, %r509, %r508;
-    r510 = r509 ^ r508;
     // 790: mul.lo.s32 	%r511, %r510, -2073254261;
-    r511 = uint(int(r510) * -2073254261);
+    r511 = uint(int((r508 >> 15u) ^ r508) * -2073254261);
     // 791: shr.u32 	%r512, %r511, 16;
-    uint t309;
-    t309 = 16u;
-    r512 = (t309 >= 32u ? 0u : r511 >> t309);
     // 792: xor.b32  	%r513, %r512, %r511;
-    r513 = r512 ^ r511;
+    r513 = (r511 >> 16u) ^ r511;
     // 793: xor.b32  	%r514, %r513, -1515870811;
     r514 = r513 ^ 0xA5A5A5A5u;
     // 794: shr.u32 	%r515, %r514, 16;
-    uint t310;
-    t310 = 16u;
-    r515 = (t310 >= 32u ? 0u : r514 >> t310);
     // 795: xor.b32  	%r516, %r515, %r514;
-    r516 = r515 ^ r514;
     // 796: mul.lo.s32 	%r517, %r516, 2146121005;
-    r517 = uint(int(r516) * 2146121005);
+    r517 = uint(int((r514 >> 16u) ^ r514) * 2146121005);
     // 797: shr.u32 	%r518, %r517, 15;
-    uint t311;
-    t311 = 15u;
-    r518 = (t311 >= 32u ? 0u : r517 >> t311);
     // 798: xor.b32  	%r519, %r518, %r517;
-    r519 = r518 ^ r517;
     // 799: mul.lo.s32 	%r520, %r519, -2073254261;
-    r520 = uint(int(r519) * -2073254261);
+    r520 = uint(int((r517 >> 15u) ^ r517) * -2073254261);
     // 800: shr.u32 	%r521, %r520, 16;
-    uint t312;
-    t312 = 16u;
-    r521 = (t312 >= 32u ? 0u : r520 >> t312);
     // 801: xor.b32  	%r89, %r521, %r520;
-    r89 = r521 ^ r520;
+    r89 = (r520 >> 16u) ^ r520;
     // 802: shl.b32 	%r522, %r513, 7;
-    uint t313;
-    t313 = 7u;
-    r522 = (t313 >= 32u ? 0u : r513 << t313);
     // 803: and.b32  	%r1241, %r522, 128;
-    r1241 = r522 & 128u;
+    r1241 = (r513 << 7u) & 128u;
     // 804: shr.u32 	%r523, %r513, 1;
-    uint t314;
-    t314 = 1u;
-    r523 = (t314 >= 32u ? 0u : r513 >> t314);
     // 805: and.b32  	%r91, %r523, 3;
-    r91 = r523 & 3u;
+    r91 = (r513 >> 1u) & 3u;
     // 806: setp.eq.s32 	%p74, %r4, 4;
-    int t315;
-    int t316;
-    t315 = int(r4); t316 = 4;
-    bool t317;
-    t317 = t315 == t316;
-    p74 = t317;
+    p74 = int(r4) == 4;
     if (p74) {
       // 811: mul.wide.u32 	%rd71, %r89, -858993459;
-      rd71 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
       // 812: shr.u64 	%rd72, %rd71, 34;
-      uint t318;
-      t318 = 34u;
-      rd72 = (t318 >= 64u ? 0ul : rd71 >> t318);
       // 813: cvt.u32.u64 	%r557, %rd72;
-      uint64_t t319;
-      t319 = uint64_t(rd72);
-      r557 = uint(uint64_t(t319));
+      uint64_t t31 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 814: mul.lo.s32 	%r558, %r557, 5;
-      r558 = uint(int(r557) * 5);
       // 815: sub.s32 	%r559, %r89, %r558;
-      r559 = uint(int(r89) - int(r558));
       // 816: shl.b32 	%r560, %r559, 2;
-      uint t320;
-      t320 = 2u;
-      r560 = (t320 >= 32u ? 0u : r559 << t320);
       // 817: add.s32 	%r561, %r560, 52;
-      r561 = uint(int(r560) + 52);
+      r561 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t31))) * 5))) << 2u) + 52);
       // 818: or.b32  	%r562, %r91, %r1241;
       r562 = r91 | r1241;
       // 819: or.b32  	%r1241, %r562, %r561;
@@ -2286,126 +1409,55 @@ void main() {
     } else {
       if (p19) {
         // 827: setp.eq.s16 	%p76, %rs4, 2;
-        int t321;
-        int t322;
-        t321 = bitfieldExtract(int(rs4), 0, 16); t322 = 2;
-        bool t323;
-        t323 = t321 == t322;
-        p76 = t323;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 865: and.b32  	%r1241, %r89, 255;
           r1241 = r89 & 255u;
           p2g_sv0 = 80;
         } else {
           // 830: setp.eq.s16 	%p77, %rs4, 3;
-          int t324;
-          int t325;
-          t324 = bitfieldExtract(int(rs4), 0, 16); t325 = 3;
-          bool t326;
-          t326 = t324 == t325;
-          p77 = t326;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 869: mul.wide.u32 	%rd61, %r89, -858993459;
-            rd61 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
             // 870: shr.u64 	%rd62, %rd61, 34;
-            uint t327;
-            t327 = 34u;
-            rd62 = (t327 >= 64u ? 0ul : rd61 >> t327);
             // 871: cvt.u32.u64 	%r527, %rd62;
-            uint64_t t328;
-            t328 = uint64_t(rd62);
-            r527 = uint(uint64_t(t328));
+            uint64_t t32 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 872: mul.lo.s32 	%r528, %r527, 5;
-            r528 = uint(int(r527) * 5);
             // 873: sub.s32 	%r93, %r89, %r528;
-            r93 = uint(int(r89) - int(r528));
+            r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 874: setp.eq.s32 	%p81, %r93, 0;
-            int t329;
-            int t330;
-            t329 = int(r93); t330 = 0;
-            bool t331;
-            t331 = t329 == t330;
-            p81 = t331;
-            if (p81) {
+            if (int(r93) == 0) {
               // 546: shr.u32 	%r529, %r89, 8;
-              uint t332;
-              t332 = 8u;
-              r529 = (t332 >= 32u ? 0u : r89 >> t332);
+              r529 = r89 >> 8u;
               // 547: mul.wide.u32 	%rd63, %r529, -1431655765;
-              rd63 = uint64_t(r529) * uint64_t(0xAAAAAAABu);
               // 548: shr.u64 	%rd64, %rd63, 34;
-              uint t333;
-              t333 = 34u;
-              rd64 = (t333 >= 64u ? 0ul : rd63 >> t333);
               // 549: cvt.u32.u64 	%r530, %rd64;
-              uint64_t t334;
-              t334 = uint64_t(rd64);
-              r530 = uint(uint64_t(t334));
+              uint64_t t33 = uint64_t((uint64_t(r529) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 550: mul.lo.s32 	%r531, %r530, 6;
-              r531 = uint(int(r530) * 6);
               // 551: sub.s32 	%r532, %r529, %r531;
-              r532 = uint(int(r529) - int(r531));
               // 552: cvt.u16.u32 	%rs11, %r532;
-              uint64_t t335;
-              t335 = uint64_t(r532);
-              rs11 = (uint(uint64_t(t335)) & 65535u);
+              uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
+              rs11 = (uint(uint64_t(t34)) & 65535u);
               // 553: setp.gt.s16 	%p82, %rs11, 1;
-              int t336;
-              int t337;
-              t336 = bitfieldExtract(int(rs11), 0, 16); t337 = 1;
-              bool t338;
-              t338 = t336 > t337;
-              p82 = t338;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 558: setp.eq.s16 	%p83, %rs11, 2;
-                int t339;
-                int t340;
-                t339 = bitfieldExtract(int(rs11), 0, 16); t340 = 2;
-                bool t341;
-                t341 = t339 == t340;
-                p83 = t341;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 694: shr.u32 	%r534, %r89, 12;
-                  uint t342;
-                  t342 = 12u;
-                  r534 = (t342 >= 32u ? 0u : r89 >> t342);
                   // 695: and.b32  	%r535, %r534, 1;
-                  r535 = r534 & 1u;
                   // 696: or.b32  	%r536, %r1241, %r535;
-                  r536 = r1241 | r535;
+                  r536 = r1241 | ((r89 >> 12u) & 1u);
                   // 697: or.b32  	%r1241, %r536, 126;
                   r1241 = r536 | 126u;
                   p2g_sv0 = 80;
                 } else {
                   // 561: setp.eq.s16 	%p84, %rs11, 3;
-                  int t343;
-                  int t344;
-                  t343 = bitfieldExtract(int(rs11), 0, 16); t344 = 3;
-                  bool t345;
-                  t345 = t343 == t344;
-                  p84 = t345;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 701: setp.eq.s32 	%p88, %r91, 0;
-                    int t346;
-                    int t347;
-                    t346 = int(r91); t347 = 0;
-                    bool t348;
-                    t348 = t346 == t347;
-                    p88 = t348;
                     // 702: selp.b32 	%r533, 1, %r91, %p88;
-                    r533 = p88 ? 1u : r91;
                     // 703: or.b32  	%r1241, %r533, %r1241;
-                    r1241 = r533 | r1241;
+                    r1241 = ((int(r91) == 0) ? 1u : r91) | r1241;
                     p2g_sv0 = 80;
                   } else {
                     // 564: setp.ne.s16 	%p85, %rs11, 4;
-                    int t349;
-                    int t350;
-                    t349 = bitfieldExtract(int(rs11), 0, 16); t350 = 4;
-                    bool t351;
-                    t351 = t349 != t350;
-                    p85 = t351;
-                    if (p85) {
+                    if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
                       // 567: or.b32  	%r1241, %r1241, 123;
@@ -2416,23 +1468,11 @@ void main() {
                 }
               } else {
                 // 646: setp.eq.s16 	%p86, %rs11, 0;
-                int t352;
-                int t353;
-                t352 = bitfieldExtract(int(rs11), 0, 16); t353 = 0;
-                bool t354;
-                t354 = t352 == t353;
-                p86 = t354;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
                   // 649: setp.eq.s16 	%p87, %rs11, 1;
-                  int t355;
-                  int t356;
-                  t355 = bitfieldExtract(int(rs11), 0, 16); t356 = 1;
-                  bool t357;
-                  t357 = t355 == t356;
-                  p87 = t357;
-                  if (p87) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 654: or.b32  	%r1241, %r1241, 124;
                     r1241 = r1241 | 124u;
                     p2g_sv0 = 80;
@@ -2455,106 +1495,53 @@ void main() {
             }
           } else {
             // 833: setp.ne.s16 	%p78, %rs4, 5;
-            int t358;
-            int t359;
-            t358 = bitfieldExtract(int(rs4), 0, 16); t359 = 5;
-            bool t360;
-            t360 = t358 != t359;
-            p78 = t360;
-            if (p78) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
               // 836: mul.wide.u32 	%rd59, %r89, -858993459;
-              rd59 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
               // 837: shr.u64 	%rd60, %rd59, 34;
-              uint t361;
-              t361 = 34u;
-              rd60 = (t361 >= 64u ? 0ul : rd59 >> t361);
               // 838: cvt.u32.u64 	%r524, %rd60;
-              uint64_t t362;
-              t362 = uint64_t(rd60);
-              r524 = uint(uint64_t(t362));
+              uint64_t t35 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 839: mul.lo.s32 	%r525, %r524, 5;
-              r525 = uint(int(r524) * 5);
               // 840: sub.s32 	%r526, %r89, %r525;
-              r526 = uint(int(r89) - int(r525));
               // 841: add.s32 	%r1240, %r526, 13;
-              r1240 = uint(int(r526) + 13);
+              r1240 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
               p2g_sv0 = 79;
             }
           }
         }
       } else {
         // 845: setp.eq.s16 	%p79, %rs4, 0;
-        int t363;
-        int t364;
-        t363 = bitfieldExtract(int(rs4), 0, 16); t364 = 0;
-        bool t365;
-        t365 = t363 == t364;
-        p79 = t365;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 881: mul.wide.u32 	%rd67, %r89, 613566757;
-          rd67 = uint64_t(r89) * uint64_t(0x24924925u);
           // 882: shr.u64 	%rd68, %rd67, 32;
-          uint t366;
-          t366 = 32u;
-          rd68 = (t366 >= 64u ? 0ul : rd67 >> t366);
           // 883: cvt.u32.u64 	%r544, %rd68;
-          uint64_t t367;
-          t367 = uint64_t(rd68);
-          r544 = uint(uint64_t(t367));
+          uint64_t t36 = uint64_t((uint64_t(r89) * uint64_t(0x24924925u)) >> 32u);
+          r544 = uint(uint64_t(t36));
           // 884: sub.s32 	%r545, %r89, %r544;
-          r545 = uint(int(r89) - int(r544));
           // 885: shr.u32 	%r546, %r545, 1;
-          uint t368;
-          t368 = 1u;
-          r546 = (t368 >= 32u ? 0u : r545 >> t368);
           // 886: add.s32 	%r547, %r546, %r544;
-          r547 = uint(int(r546) + int(r544));
           // 887: shr.u32 	%r548, %r547, 2;
-          uint t369;
-          t369 = 2u;
-          r548 = (t369 >= 32u ? 0u : r547 >> t369);
           // 888: mul.lo.s32 	%r549, %r548, 7;
-          r549 = uint(int(r548) * 7);
+          r549 = uint(int(uint(int(uint(int(r89) - int(r544)) >> 1u) + int(r544)) >> 2u) * 7);
           // 889: sub.s32 	%r550, %r89, %r549;
-          r550 = uint(int(r89) - int(r549));
           // 890: add.s32 	%r1240, %r550, 12;
-          r1240 = uint(int(r550) + 12);
+          r1240 = uint(int(uint(int(r89) - int(r549))) + 12);
           p2g_sv0 = 79;
         } else {
           // 848: setp.eq.s16 	%p80, %rs4, 1;
-          int t370;
-          int t371;
-          t370 = bitfieldExtract(int(rs4), 0, 16); t371 = 1;
-          bool t372;
-          t372 = t370 == t371;
-          p80 = t372;
-          if (p80) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 853: mul.wide.u32 	%rd65, %r89, 138547333;
-            rd65 = uint64_t(r89) * uint64_t(0x08421085u);
             // 854: shr.u64 	%rd66, %rd65, 32;
-            uint t373;
-            t373 = 32u;
-            rd66 = (t373 >= 64u ? 0ul : rd65 >> t373);
             // 855: cvt.u32.u64 	%r538, %rd66;
-            uint64_t t374;
-            t374 = uint64_t(rd66);
-            r538 = uint(uint64_t(t374));
+            uint64_t t37 = uint64_t((uint64_t(r89) * uint64_t(0x08421085u)) >> 32u);
+            r538 = uint(uint64_t(t37));
             // 856: sub.s32 	%r539, %r89, %r538;
-            r539 = uint(int(r89) - int(r538));
             // 857: shr.u32 	%r540, %r539, 1;
-            uint t375;
-            t375 = 1u;
-            r540 = (t375 >= 32u ? 0u : r539 >> t375);
             // 858: add.s32 	%r541, %r540, %r538;
-            r541 = uint(int(r540) + int(r538));
             // 859: shr.u32 	%r542, %r541, 4;
-            uint t376;
-            t376 = 4u;
-            r542 = (t376 >= 32u ? 0u : r541 >> t376);
             // 860: mul.lo.s32 	%r543, %r542, 31;
-            r543 = uint(int(r542) * 31);
+            r543 = uint(int(uint(int(uint(int(r89) - int(r538)) >> 1u) + int(r538)) >> 4u) * 31);
             // 861: sub.s32 	%r1240, %r89, %r543;
             r1240 = uint(int(r89) - int(r543));
             p2g_sv0 = 79;
@@ -2565,358 +1552,180 @@ void main() {
       }
       if (p2g_sv0 == 78) {
         // 894: mul.wide.u32 	%rd69, %r89, -858993459;
-        rd69 = uint64_t(r89) * uint64_t(0xCCCCCCCDu);
         // 895: shr.u64 	%rd70, %rd69, 34;
-        uint t377;
-        t377 = 34u;
-        rd70 = (t377 >= 64u ? 0ul : rd69 >> t377);
         // 896: cvt.u32.u64 	%r551, %rd70;
-        uint64_t t378;
-        t378 = uint64_t(rd70);
-        r551 = uint(uint64_t(t378));
+        uint64_t t38 = uint64_t((uint64_t(r89) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 897: mul.lo.s32 	%r552, %r551, 5;
-        r552 = uint(int(r551) * 5);
         // 898: sub.s32 	%r553, %r89, %r552;
-        r553 = uint(int(r89) - int(r552));
         // 899: add.s32 	%r1240, %r553, 13;
-        r1240 = uint(int(r553) + 13);
+        r1240 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
         p2g_sv0 = 79;
       }
       if (p2g_sv0 == 79) {
         // 902: max.s32 	%r554, %r1240, 0;
-        r554 = uint(max(int(r1240), 0));
         // 903: shl.b32 	%r555, %r554, 2;
-        uint t379;
-        t379 = 2u;
-        r555 = (t379 >= 32u ? 0u : r554 << t379);
         // 904: or.b32  	%r556, %r91, %r1241;
         r556 = r91 | r1241;
         // 905: or.b32  	%r1241, %r556, %r555;
-        r1241 = r556 | r555;
+        r1241 = r556 | (uint(max(int(r1240), 0)) << 2u);
       }
     }
     // 908: add.s32 	%r108, %r87, 1;
     r108 = uint(int(r87) + 1);
     if (p74) {
       // 913: and.b32  	%r625, %r108, 28;
-      r625 = r108 & 28u;
       // 914: add.s32 	%r626, %r88, %r625;
-      r626 = uint(int(r88) + int(r625));
       // 915: add.s32 	%r627, %r626, 5369127;
-      r627 = uint(int(r626) + 5369127);
+      r627 = uint(int(uint(int(r88) + int(r108 & 28u))) + 5369127);
       // 916: shr.u32 	%r628, %r627, 16;
-      uint t380;
-      t380 = 16u;
-      r628 = (t380 >= 32u ? 0u : r627 >> t380);
       // 917: xor.b32  	%r629, %r628, %r627;
-      r629 = r628 ^ r627;
       // 918: mul.lo.s32 	%r630, %r629, 2146121005;
-      r630 = uint(int(r629) * 2146121005);
+      r630 = uint(int((r627 >> 16u) ^ r627) * 2146121005);
       // 919: shr.u32 	%r631, %r630, 15;
-      uint t381;
-      t381 = 15u;
-      r631 = (t381 >= 32u ? 0u : r630 >> t381);
       // 920: xor.b32  	%r632, %r631, %r630;
-      r632 = r631 ^ r630;
       // 921: mul.lo.s32 	%r633, %r632, -2073254261;
-      r633 = uint(int(r632) * -2073254261);
+      r633 = uint(int((r630 >> 15u) ^ r630) * -2073254261);
       // 922: shr.u32 	%r634, %r633, 16;
-      uint t382;
-      t382 = 16u;
-      r634 = (t382 >= 32u ? 0u : r633 >> t382);
       // 923: xor.b32  	%r635, %r633, %r6;
       r635 = r633 ^ r6;
       // 924: xor.b32  	%r636, %r635, %r634;
-      r636 = r635 ^ r634;
       // 925: shr.u32 	%r637, %r635, 16;
-      uint t383;
-      t383 = 16u;
-      r637 = (t383 >= 32u ? 0u : r635 >> t383);
       // 926: xor.b32  	%r638, %r636, %r637;
-      r638 = r636 ^ r637;
       // 927: mul.lo.s32 	%r639, %r638, 2146121005;
-      r639 = uint(int(r638) * 2146121005);
+      r639 = uint(int((r635 ^ (r633 >> 16u)) ^ (r635 >> 16u)) * 2146121005);
       // 928: shr.u32 	%r640, %r639, 15;
-      uint t384;
-      t384 = 15u;
-      r640 = (t384 >= 32u ? 0u : r639 >> t384);
       // 929: xor.b32  	%r641, %r640, %r639;
-      r641 = r640 ^ r639;
       // 930: mul.lo.s32 	%r642, %r641, -2073254261;
-      r642 = uint(int(r641) * -2073254261);
+      r642 = uint(int((r639 >> 15u) ^ r639) * -2073254261);
       // 931: shr.u32 	%r643, %r642, 16;
-      uint t385;
-      t385 = 16u;
-      r643 = (t385 >= 32u ? 0u : r642 >> t385);
       // 932: xor.b32  	%r644, %r643, %r642;
-      r644 = r643 ^ r642;
+      r644 = (r642 >> 16u) ^ r642;
       // 933: xor.b32  	%r645, %r644, -1515870811;
       r645 = r644 ^ 0xA5A5A5A5u;
       // 934: shr.u32 	%r646, %r645, 16;
-      uint t386;
-      t386 = 16u;
-      r646 = (t386 >= 32u ? 0u : r645 >> t386);
       // 935: xor.b32  	%r647, %r646, %r645;
-      r647 = r646 ^ r645;
       // 936: mul.lo.s32 	%r648, %r647, 2146121005;
-      r648 = uint(int(r647) * 2146121005);
+      r648 = uint(int((r645 >> 16u) ^ r645) * 2146121005);
       // 937: shr.u32 	%r649, %r648, 15;
-      uint t387;
-      t387 = 15u;
-      r649 = (t387 >= 32u ? 0u : r648 >> t387);
       // 938: xor.b32  	%r650, %r649, %r648;
-      r650 = r649 ^ r648;
       // 939: mul.lo.s32 	%r651, %r650, -2073254261;
-      r651 = uint(int(r650) * -2073254261);
+      r651 = uint(int((r648 >> 15u) ^ r648) * -2073254261);
       // 940: shr.u32 	%r652, %r651, 16;
-      uint t388;
-      t388 = 16u;
-      r652 = (t388 >= 32u ? 0u : r651 >> t388);
       // 941: xor.b32  	%r653, %r652, %r651;
-      r653 = r652 ^ r651;
+      r653 = (r651 >> 16u) ^ r651;
       // 942: and.b32  	%r654, %r644, 1;
-      r654 = r644 & 1u;
       // 943: shr.u32 	%r655, %r644, 1;
-      uint t389;
-      t389 = 1u;
-      r655 = (t389 >= 32u ? 0u : r644 >> t389);
       // 944: and.b32  	%r656, %r655, 3;
-      r656 = r655 & 3u;
       // 945: mul.wide.u32 	%rd85, %r653, -858993459;
-      rd85 = uint64_t(r653) * uint64_t(0xCCCCCCCDu);
       // 946: shr.u64 	%rd86, %rd85, 34;
-      uint t390;
-      t390 = 34u;
-      rd86 = (t390 >= 64u ? 0ul : rd85 >> t390);
       // 947: cvt.u32.u64 	%r657, %rd86;
-      uint64_t t391;
-      t391 = uint64_t(rd86);
-      r657 = uint(uint64_t(t391));
+      uint64_t t39 = uint64_t((uint64_t(r653) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 948: mul.lo.s32 	%r658, %r657, 5;
-      r658 = uint(int(r657) * 5);
       // 949: sub.s32 	%r659, %r653, %r658;
-      r659 = uint(int(r653) - int(r658));
       // 950: shl.b32 	%r660, %r659, 2;
-      uint t392;
-      t392 = 2u;
-      r660 = (t392 >= 32u ? 0u : r659 << t392);
       // 951: add.s32 	%r661, %r660, 52;
-      r661 = uint(int(r660) + 52);
+      r661 = uint(int(uint(int(r653) - int(uint(int(uint(uint64_t(t39))) * 5))) << 2u) + 52);
       // 952: bfi.b32 	%r662, %r654, %r656, 7, 1;
-      r662 = p2g_bfi_32(r654, r656, 7u, 1u);
       // 953: or.b32  	%r663, %r662, %r661;
-      r663 = r662 | r661;
       // 954: xor.b32  	%r1243, %r663, 128;
-      r1243 = r663 ^ 128u;
+      r1243 = (p2g_bfi_32((r644 & 1u), ((r644 >> 1u) & 3u), 7u, 1u) | r661) ^ 128u;
     } else {
       // 958: add.s32 	%r563, %r88, %r108;
-      r563 = uint(int(r88) + int(r108));
       // 959: add.s32 	%r564, %r563, 5369127;
-      r564 = uint(int(r563) + 5369127);
+      r564 = uint(int(uint(int(r88) + int(r108))) + 5369127);
       // 960: shr.u32 	%r565, %r564, 16;
-      uint t393;
-      t393 = 16u;
-      r565 = (t393 >= 32u ? 0u : r564 >> t393);
       // 961: xor.b32  	%r566, %r565, %r564;
-      r566 = r565 ^ r564;
       // 962: mul.lo.s32 	%r567, %r566, 2146121005;
-      r567 = uint(int(r566) * 2146121005);
+      r567 = uint(int((r564 >> 16u) ^ r564) * 2146121005);
       // 963: shr.u32 	%r568, %r567, 15;
-      uint t394;
-      t394 = 15u;
-      r568 = (t394 >= 32u ? 0u : r567 >> t394);
       // 964: xor.b32  	%r569, %r568, %r567;
-      r569 = r568 ^ r567;
       // 965: mul.lo.s32 	%r570, %r569, -2073254261;
-      r570 = uint(int(r569) * -2073254261);
+      r570 = uint(int((r567 >> 15u) ^ r567) * -2073254261);
       // 966: shr.u32 	%r571, %r570, 16;
-      uint t395;
-      t395 = 16u;
-      r571 = (t395 >= 32u ? 0u : r570 >> t395);
       // 967: xor.b32  	%r572, %r570, %r6;
       r572 = r570 ^ r6;
       // 968: xor.b32  	%r573, %r572, %r571;
-      r573 = r572 ^ r571;
       // 969: shr.u32 	%r574, %r572, 16;
-      uint t396;
-      t396 = 16u;
-      r574 = (t396 >= 32u ? 0u : r572 >> t396);
       // 970: xor.b32  	%r575, %r573, %r574;
-      r575 = r573 ^ r574;
       // 971: mul.lo.s32 	%r576, %r575, 2146121005;
-      r576 = uint(int(r575) * 2146121005);
+      r576 = uint(int((r572 ^ (r570 >> 16u)) ^ (r572 >> 16u)) * 2146121005);
       // 972: shr.u32 	%r577, %r576, 15;
-      uint t397;
-      t397 = 15u;
-      r577 = (t397 >= 32u ? 0u : r576 >> t397);
       // 973: xor.b32  	%r578, %r577, %r576;
-      r578 = r577 ^ r576;
       // 974: mul.lo.s32 	%r579, %r578, -2073254261;
-      r579 = uint(int(r578) * -2073254261);
+      r579 = uint(int((r576 >> 15u) ^ r576) * -2073254261);
       // 975: shr.u32 	%r580, %r579, 16;
-      uint t398;
-      t398 = 16u;
-      r580 = (t398 >= 32u ? 0u : r579 >> t398);
       // 976: xor.b32  	%r581, %r580, %r579;
-      r581 = r580 ^ r579;
+      r581 = (r579 >> 16u) ^ r579;
       // 977: xor.b32  	%r582, %r581, -1515870811;
       r582 = r581 ^ 0xA5A5A5A5u;
       // 978: shr.u32 	%r583, %r582, 16;
-      uint t399;
-      t399 = 16u;
-      r583 = (t399 >= 32u ? 0u : r582 >> t399);
       // 979: xor.b32  	%r584, %r583, %r582;
-      r584 = r583 ^ r582;
       // 980: mul.lo.s32 	%r585, %r584, 2146121005;
-      r585 = uint(int(r584) * 2146121005);
+      r585 = uint(int((r582 >> 16u) ^ r582) * 2146121005);
       // 981: shr.u32 	%r586, %r585, 15;
-      uint t400;
-      t400 = 15u;
-      r586 = (t400 >= 32u ? 0u : r585 >> t400);
       // 982: xor.b32  	%r587, %r586, %r585;
-      r587 = r586 ^ r585;
       // 983: mul.lo.s32 	%r588, %r587, -2073254261;
-      r588 = uint(int(r587) * -2073254261);
+      r588 = uint(int((r585 >> 15u) ^ r585) * -2073254261);
       // 984: shr.u32 	%r589, %r588, 16;
-      uint t401;
-      t401 = 16u;
-      r589 = (t401 >= 32u ? 0u : r588 >> t401);
       // 985: xor.b32  	%r109, %r589, %r588;
-      r109 = r589 ^ r588;
+      r109 = (r588 >> 16u) ^ r588;
       // 986: shl.b32 	%r590, %r581, 7;
-      uint t402;
-      t402 = 7u;
-      r590 = (t402 >= 32u ? 0u : r581 << t402);
       // 987: and.b32  	%r1243, %r590, 128;
-      r1243 = r590 & 128u;
+      r1243 = (r581 << 7u) & 128u;
       // 988: shr.u32 	%r591, %r581, 1;
-      uint t403;
-      t403 = 1u;
-      r591 = (t403 >= 32u ? 0u : r581 >> t403);
       // 989: and.b32  	%r111, %r591, 3;
-      r111 = r591 & 3u;
+      r111 = (r581 >> 1u) & 3u;
       if (p19) {
         // 994: setp.eq.s16 	%p91, %rs4, 2;
-        int t404;
-        int t405;
-        t404 = bitfieldExtract(int(rs4), 0, 16); t405 = 2;
-        bool t406;
-        t406 = t404 == t405;
-        p91 = t406;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1032: and.b32  	%r1243, %r109, 255;
           r1243 = r109 & 255u;
           p2g_sv0 = 91;
         } else {
           // 997: setp.eq.s16 	%p92, %rs4, 3;
-          int t407;
-          int t408;
-          t407 = bitfieldExtract(int(rs4), 0, 16); t408 = 3;
-          bool t409;
-          t409 = t407 == t408;
-          p92 = t409;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1036: mul.wide.u32 	%rd75, %r109, -858993459;
-            rd75 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
             // 1037: shr.u64 	%rd76, %rd75, 34;
-            uint t410;
-            t410 = 34u;
-            rd76 = (t410 >= 64u ? 0ul : rd75 >> t410);
             // 1038: cvt.u32.u64 	%r595, %rd76;
-            uint64_t t411;
-            t411 = uint64_t(rd76);
-            r595 = uint(uint64_t(t411));
+            uint64_t t40 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1039: mul.lo.s32 	%r596, %r595, 5;
-            r596 = uint(int(r595) * 5);
             // 1040: sub.s32 	%r113, %r109, %r596;
-            r113 = uint(int(r109) - int(r596));
+            r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1041: setp.eq.s32 	%p96, %r113, 0;
-            int t412;
-            int t413;
-            t412 = int(r113); t413 = 0;
-            bool t414;
-            t414 = t412 == t413;
-            p96 = t414;
-            if (p96) {
+            if (int(r113) == 0) {
               // 571: shr.u32 	%r597, %r109, 8;
-              uint t415;
-              t415 = 8u;
-              r597 = (t415 >= 32u ? 0u : r109 >> t415);
+              r597 = r109 >> 8u;
               // 572: mul.wide.u32 	%rd77, %r597, -1431655765;
-              rd77 = uint64_t(r597) * uint64_t(0xAAAAAAABu);
               // 573: shr.u64 	%rd78, %rd77, 34;
-              uint t416;
-              t416 = 34u;
-              rd78 = (t416 >= 64u ? 0ul : rd77 >> t416);
               // 574: cvt.u32.u64 	%r598, %rd78;
-              uint64_t t417;
-              t417 = uint64_t(rd78);
-              r598 = uint(uint64_t(t417));
+              uint64_t t41 = uint64_t((uint64_t(r597) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 575: mul.lo.s32 	%r599, %r598, 6;
-              r599 = uint(int(r598) * 6);
               // 576: sub.s32 	%r600, %r597, %r599;
-              r600 = uint(int(r597) - int(r599));
               // 577: cvt.u16.u32 	%rs13, %r600;
-              uint64_t t418;
-              t418 = uint64_t(r600);
-              rs13 = (uint(uint64_t(t418)) & 65535u);
+              uint64_t t42 = uint64_t(uint(int(r597) - int(uint(int(uint(uint64_t(t41))) * 6))));
+              rs13 = (uint(uint64_t(t42)) & 65535u);
               // 578: setp.gt.s16 	%p97, %rs13, 1;
-              int t419;
-              int t420;
-              t419 = bitfieldExtract(int(rs13), 0, 16); t420 = 1;
-              bool t421;
-              t421 = t419 > t420;
-              p97 = t421;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 583: setp.eq.s16 	%p98, %rs13, 2;
-                int t422;
-                int t423;
-                t422 = bitfieldExtract(int(rs13), 0, 16); t423 = 2;
-                bool t424;
-                t424 = t422 == t423;
-                p98 = t424;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 707: shr.u32 	%r602, %r109, 12;
-                  uint t425;
-                  t425 = 12u;
-                  r602 = (t425 >= 32u ? 0u : r109 >> t425);
                   // 708: and.b32  	%r603, %r602, 1;
-                  r603 = r602 & 1u;
                   // 709: or.b32  	%r604, %r1243, %r603;
-                  r604 = r1243 | r603;
+                  r604 = r1243 | ((r109 >> 12u) & 1u);
                   // 710: or.b32  	%r1243, %r604, 126;
                   r1243 = r604 | 126u;
                   p2g_sv0 = 91;
                 } else {
                   // 586: setp.eq.s16 	%p99, %rs13, 3;
-                  int t426;
-                  int t427;
-                  t426 = bitfieldExtract(int(rs13), 0, 16); t427 = 3;
-                  bool t428;
-                  t428 = t426 == t427;
-                  p99 = t428;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 714: setp.eq.s32 	%p103, %r111, 0;
-                    int t429;
-                    int t430;
-                    t429 = int(r111); t430 = 0;
-                    bool t431;
-                    t431 = t429 == t430;
-                    p103 = t431;
                     // 715: selp.b32 	%r601, 1, %r111, %p103;
-                    r601 = p103 ? 1u : r111;
                     // 716: or.b32  	%r1243, %r601, %r1243;
-                    r1243 = r601 | r1243;
+                    r1243 = ((int(r111) == 0) ? 1u : r111) | r1243;
                     p2g_sv0 = 91;
                   } else {
                     // 589: setp.ne.s16 	%p100, %rs13, 4;
-                    int t432;
-                    int t433;
-                    t432 = bitfieldExtract(int(rs13), 0, 16); t433 = 4;
-                    bool t434;
-                    t434 = t432 != t433;
-                    p100 = t434;
-                    if (p100) {
+                    if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
                       // 592: or.b32  	%r1243, %r1243, 123;
@@ -2927,23 +1736,11 @@ void main() {
                 }
               } else {
                 // 658: setp.eq.s16 	%p101, %rs13, 0;
-                int t435;
-                int t436;
-                t435 = bitfieldExtract(int(rs13), 0, 16); t436 = 0;
-                bool t437;
-                t437 = t435 == t436;
-                p101 = t437;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
                   // 661: setp.eq.s16 	%p102, %rs13, 1;
-                  int t438;
-                  int t439;
-                  t438 = bitfieldExtract(int(rs13), 0, 16); t439 = 1;
-                  bool t440;
-                  t440 = t438 == t439;
-                  p102 = t440;
-                  if (p102) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 666: or.b32  	%r1243, %r1243, 124;
                     r1243 = r1243 | 124u;
                     p2g_sv0 = 91;
@@ -2966,106 +1763,53 @@ void main() {
             }
           } else {
             // 1000: setp.ne.s16 	%p93, %rs4, 5;
-            int t441;
-            int t442;
-            t441 = bitfieldExtract(int(rs4), 0, 16); t442 = 5;
-            bool t443;
-            t443 = t441 != t442;
-            p93 = t443;
-            if (p93) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
               // 1003: mul.wide.u32 	%rd73, %r109, -858993459;
-              rd73 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
               // 1004: shr.u64 	%rd74, %rd73, 34;
-              uint t444;
-              t444 = 34u;
-              rd74 = (t444 >= 64u ? 0ul : rd73 >> t444);
               // 1005: cvt.u32.u64 	%r592, %rd74;
-              uint64_t t445;
-              t445 = uint64_t(rd74);
-              r592 = uint(uint64_t(t445));
+              uint64_t t43 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1006: mul.lo.s32 	%r593, %r592, 5;
-              r593 = uint(int(r592) * 5);
               // 1007: sub.s32 	%r594, %r109, %r593;
-              r594 = uint(int(r109) - int(r593));
               // 1008: add.s32 	%r1242, %r594, 13;
-              r1242 = uint(int(r594) + 13);
+              r1242 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
               p2g_sv0 = 90;
             }
           }
         }
       } else {
         // 1012: setp.eq.s16 	%p94, %rs4, 0;
-        int t446;
-        int t447;
-        t446 = bitfieldExtract(int(rs4), 0, 16); t447 = 0;
-        bool t448;
-        t448 = t446 == t447;
-        p94 = t448;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1048: mul.wide.u32 	%rd81, %r109, 613566757;
-          rd81 = uint64_t(r109) * uint64_t(0x24924925u);
           // 1049: shr.u64 	%rd82, %rd81, 32;
-          uint t449;
-          t449 = 32u;
-          rd82 = (t449 >= 64u ? 0ul : rd81 >> t449);
           // 1050: cvt.u32.u64 	%r612, %rd82;
-          uint64_t t450;
-          t450 = uint64_t(rd82);
-          r612 = uint(uint64_t(t450));
+          uint64_t t44 = uint64_t((uint64_t(r109) * uint64_t(0x24924925u)) >> 32u);
+          r612 = uint(uint64_t(t44));
           // 1051: sub.s32 	%r613, %r109, %r612;
-          r613 = uint(int(r109) - int(r612));
           // 1052: shr.u32 	%r614, %r613, 1;
-          uint t451;
-          t451 = 1u;
-          r614 = (t451 >= 32u ? 0u : r613 >> t451);
           // 1053: add.s32 	%r615, %r614, %r612;
-          r615 = uint(int(r614) + int(r612));
           // 1054: shr.u32 	%r616, %r615, 2;
-          uint t452;
-          t452 = 2u;
-          r616 = (t452 >= 32u ? 0u : r615 >> t452);
           // 1055: mul.lo.s32 	%r617, %r616, 7;
-          r617 = uint(int(r616) * 7);
+          r617 = uint(int(uint(int(uint(int(r109) - int(r612)) >> 1u) + int(r612)) >> 2u) * 7);
           // 1056: sub.s32 	%r618, %r109, %r617;
-          r618 = uint(int(r109) - int(r617));
           // 1057: add.s32 	%r1242, %r618, 12;
-          r1242 = uint(int(r618) + 12);
+          r1242 = uint(int(uint(int(r109) - int(r617))) + 12);
           p2g_sv0 = 90;
         } else {
           // 1015: setp.eq.s16 	%p95, %rs4, 1;
-          int t453;
-          int t454;
-          t453 = bitfieldExtract(int(rs4), 0, 16); t454 = 1;
-          bool t455;
-          t455 = t453 == t454;
-          p95 = t455;
-          if (p95) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1020: mul.wide.u32 	%rd79, %r109, 138547333;
-            rd79 = uint64_t(r109) * uint64_t(0x08421085u);
             // 1021: shr.u64 	%rd80, %rd79, 32;
-            uint t456;
-            t456 = 32u;
-            rd80 = (t456 >= 64u ? 0ul : rd79 >> t456);
             // 1022: cvt.u32.u64 	%r606, %rd80;
-            uint64_t t457;
-            t457 = uint64_t(rd80);
-            r606 = uint(uint64_t(t457));
+            uint64_t t45 = uint64_t((uint64_t(r109) * uint64_t(0x08421085u)) >> 32u);
+            r606 = uint(uint64_t(t45));
             // 1023: sub.s32 	%r607, %r109, %r606;
-            r607 = uint(int(r109) - int(r606));
             // 1024: shr.u32 	%r608, %r607, 1;
-            uint t458;
-            t458 = 1u;
-            r608 = (t458 >= 32u ? 0u : r607 >> t458);
             // 1025: add.s32 	%r609, %r608, %r606;
-            r609 = uint(int(r608) + int(r606));
             // 1026: shr.u32 	%r610, %r609, 4;
-            uint t459;
-            t459 = 4u;
-            r610 = (t459 >= 32u ? 0u : r609 >> t459);
             // 1027: mul.lo.s32 	%r611, %r610, 31;
-            r611 = uint(int(r610) * 31);
+            r611 = uint(int(uint(int(uint(int(r109) - int(r606)) >> 1u) + int(r606)) >> 4u) * 31);
             // 1028: sub.s32 	%r1242, %r109, %r611;
             r1242 = uint(int(r109) - int(r611));
             p2g_sv0 = 90;
@@ -3076,143 +1820,79 @@ void main() {
       }
       if (p2g_sv0 == 89) {
         // 1061: mul.wide.u32 	%rd83, %r109, -858993459;
-        rd83 = uint64_t(r109) * uint64_t(0xCCCCCCCDu);
         // 1062: shr.u64 	%rd84, %rd83, 34;
-        uint t460;
-        t460 = 34u;
-        rd84 = (t460 >= 64u ? 0ul : rd83 >> t460);
         // 1063: cvt.u32.u64 	%r619, %rd84;
-        uint64_t t461;
-        t461 = uint64_t(rd84);
-        r619 = uint(uint64_t(t461));
+        uint64_t t46 = uint64_t((uint64_t(r109) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1064: mul.lo.s32 	%r620, %r619, 5;
-        r620 = uint(int(r619) * 5);
         // 1065: sub.s32 	%r621, %r109, %r620;
-        r621 = uint(int(r109) - int(r620));
         // 1066: add.s32 	%r1242, %r621, 13;
-        r1242 = uint(int(r621) + 13);
+        r1242 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
         p2g_sv0 = 90;
       }
       if (p2g_sv0 == 90) {
         // 1069: max.s32 	%r622, %r1242, 0;
-        r622 = uint(max(int(r1242), 0));
         // 1070: shl.b32 	%r623, %r622, 2;
-        uint t462;
-        t462 = 2u;
-        r623 = (t462 >= 32u ? 0u : r622 << t462);
         // 1071: or.b32  	%r624, %r111, %r1243;
         r624 = r111 | r1243;
         // 1072: or.b32  	%r1243, %r624, %r623;
-        r1243 = r624 | r623;
+        r1243 = r624 | (uint(max(int(r1242), 0)) << 2u);
       }
     }
     // 1075: add.s32 	%r664, %r88, %r87;
-    r664 = uint(int(r88) + int(r87));
     // 1076: add.s32 	%r665, %r664, 5369129;
-    r665 = uint(int(r664) + 5369129);
+    r665 = uint(int(uint(int(r88) + int(r87))) + 5369129);
     // 1077: shr.u32 	%r666, %r665, 16;
-    uint t463;
-    t463 = 16u;
-    r666 = (t463 >= 32u ? 0u : r665 >> t463);
     // 1078: xor.b32  	%r667, %r666, %r665;
-    r667 = r666 ^ r665;
     // 1079: mul.lo.s32 	%r668, %r667, 2146121005;
-    r668 = uint(int(r667) * 2146121005);
+    r668 = uint(int((r665 >> 16u) ^ r665) * 2146121005);
     // 1080: shr.u32 	%r669, %r668, 15;
-    uint t464;
-    t464 = 15u;
-    r669 = (t464 >= 32u ? 0u : r668 >> t464);
     // 1081: xor.b32  	%r670, %r669, %r668;
-    r670 = r669 ^ r668;
     // 1082: mul.lo.s32 	%r671, %r670, -2073254261;
-    r671 = uint(int(r670) * -2073254261);
+    r671 = uint(int((r668 >> 15u) ^ r668) * -2073254261);
     // 1083: shr.u32 	%r672, %r671, 16;
-    uint t465;
-    t465 = 16u;
-    r672 = (t465 >= 32u ? 0u : r671 >> t465);
     // 1084: xor.b32  	%r673, %r671, %r6;
     r673 = r671 ^ r6;
     // 1085: xor.b32  	%r674, %r673, %r672;
-    r674 = r673 ^ r672;
     // 1086: shr.u32 	%r675, %r673, 16;
-    uint t466;
-    t466 = 16u;
-    r675 = (t466 >= 32u ? 0u : r673 >> t466);
     // 1087: xor.b32  	%r676, %r674, %r675;
-    r676 = r674 ^ r675;
     // 1088: mul.lo.s32 	%r677, %r676, 2146121005;
-    r677 = uint(int(r676) * 2146121005);
+    r677 = uint(int((r673 ^ (r671 >> 16u)) ^ (r673 >> 16u)) * 2146121005);
     // 1089: shr.u32 	%r678, %r677, 15;
-    uint t467;
-    t467 = 15u;
-    r678 = (t467 >= 32u ? 0u : r677 >> t467);
     // 1090: xor.b32  	%r679, %r678, %r677;
-    r679 = r678 ^ r677;
     // 1091: mul.lo.s32 	%r680, %r679, -2073254261;
-    r680 = uint(int(r679) * -2073254261);
+    r680 = uint(int((r677 >> 15u) ^ r677) * -2073254261);
     // 1092: shr.u32 	%r681, %r680, 16;
-    uint t468;
-    t468 = 16u;
-    r681 = (t468 >= 32u ? 0u : r680 >> t468);
     // 1093: xor.b32  	%r682, %r681, %r680;
-    r682 = r681 ^ r680;
+    r682 = (r680 >> 16u) ^ r680;
     // 1094: xor.b32  	%r683, %r682, -1515870811;
     r683 = r682 ^ 0xA5A5A5A5u;
     // 1095: shr.u32 	%r684, %r683, 16;
-    uint t469;
-    t469 = 16u;
-    r684 = (t469 >= 32u ? 0u : r683 >> t469);
     // 1096: xor.b32  	%r685, %r684, %r683;
-    r685 = r684 ^ r683;
     // 1097: mul.lo.s32 	%r686, %r685, 2146121005;
-    r686 = uint(int(r685) * 2146121005);
+    r686 = uint(int((r683 >> 16u) ^ r683) * 2146121005);
     // 1098: shr.u32 	%r687, %r686, 15;
-    uint t470;
-    t470 = 15u;
-    r687 = (t470 >= 32u ? 0u : r686 >> t470);
     // 1099: xor.b32  	%r688, %r687, %r686;
-    r688 = r687 ^ r686;
     // 1100: mul.lo.s32 	%r689, %r688, -2073254261;
-    r689 = uint(int(r688) * -2073254261);
+    r689 = uint(int((r686 >> 15u) ^ r686) * -2073254261);
     // 1101: shr.u32 	%r690, %r689, 16;
-    uint t471;
-    t471 = 16u;
-    r690 = (t471 >= 32u ? 0u : r689 >> t471);
     // 1102: xor.b32  	%r128, %r690, %r689;
-    r128 = r690 ^ r689;
+    r128 = (r689 >> 16u) ^ r689;
     // 1103: shl.b32 	%r691, %r682, 7;
-    uint t472;
-    t472 = 7u;
-    r691 = (t472 >= 32u ? 0u : r682 << t472);
     // 1104: and.b32  	%r1245, %r691, 128;
-    r1245 = r691 & 128u;
+    r1245 = (r682 << 7u) & 128u;
     // 1105: shr.u32 	%r692, %r682, 1;
-    uint t473;
-    t473 = 1u;
-    r692 = (t473 >= 32u ? 0u : r682 >> t473);
     // 1106: and.b32  	%r130, %r692, 3;
-    r130 = r692 & 3u;
+    r130 = (r682 >> 1u) & 3u;
     if (p74) {
       // 1111: mul.wide.u32 	%rd99, %r128, -858993459;
-      rd99 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
       // 1112: shr.u64 	%rd100, %rd99, 34;
-      uint t474;
-      t474 = 34u;
-      rd100 = (t474 >= 64u ? 0ul : rd99 >> t474);
       // 1113: cvt.u32.u64 	%r726, %rd100;
-      uint64_t t475;
-      t475 = uint64_t(rd100);
-      r726 = uint(uint64_t(t475));
+      uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1114: mul.lo.s32 	%r727, %r726, 5;
-      r727 = uint(int(r726) * 5);
       // 1115: sub.s32 	%r728, %r128, %r727;
-      r728 = uint(int(r128) - int(r727));
       // 1116: shl.b32 	%r729, %r728, 2;
-      uint t476;
-      t476 = 2u;
-      r729 = (t476 >= 32u ? 0u : r728 << t476);
       // 1117: add.s32 	%r730, %r729, 52;
-      r730 = uint(int(r729) + 52);
+      r730 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 2u) + 52);
       // 1118: or.b32  	%r731, %r130, %r1245;
       r731 = r130 | r1245;
       // 1119: or.b32  	%r1245, %r731, %r730;
@@ -3220,126 +1900,55 @@ void main() {
     } else {
       if (p19) {
         // 1127: setp.eq.s16 	%p106, %rs4, 2;
-        int t477;
-        int t478;
-        t477 = bitfieldExtract(int(rs4), 0, 16); t478 = 2;
-        bool t479;
-        t479 = t477 == t478;
-        p106 = t479;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1165: and.b32  	%r1245, %r128, 255;
           r1245 = r128 & 255u;
           p2g_sv0 = 102;
         } else {
           // 1130: setp.eq.s16 	%p107, %rs4, 3;
-          int t480;
-          int t481;
-          t480 = bitfieldExtract(int(rs4), 0, 16); t481 = 3;
-          bool t482;
-          t482 = t480 == t481;
-          p107 = t482;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1169: mul.wide.u32 	%rd89, %r128, -858993459;
-            rd89 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
             // 1170: shr.u64 	%rd90, %rd89, 34;
-            uint t483;
-            t483 = 34u;
-            rd90 = (t483 >= 64u ? 0ul : rd89 >> t483);
             // 1171: cvt.u32.u64 	%r696, %rd90;
-            uint64_t t484;
-            t484 = uint64_t(rd90);
-            r696 = uint(uint64_t(t484));
+            uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1172: mul.lo.s32 	%r697, %r696, 5;
-            r697 = uint(int(r696) * 5);
             // 1173: sub.s32 	%r132, %r128, %r697;
-            r132 = uint(int(r128) - int(r697));
+            r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1174: setp.eq.s32 	%p111, %r132, 0;
-            int t485;
-            int t486;
-            t485 = int(r132); t486 = 0;
-            bool t487;
-            t487 = t485 == t486;
-            p111 = t487;
-            if (p111) {
+            if (int(r132) == 0) {
               // 596: shr.u32 	%r698, %r128, 8;
-              uint t488;
-              t488 = 8u;
-              r698 = (t488 >= 32u ? 0u : r128 >> t488);
+              r698 = r128 >> 8u;
               // 597: mul.wide.u32 	%rd91, %r698, -1431655765;
-              rd91 = uint64_t(r698) * uint64_t(0xAAAAAAABu);
               // 598: shr.u64 	%rd92, %rd91, 34;
-              uint t489;
-              t489 = 34u;
-              rd92 = (t489 >= 64u ? 0ul : rd91 >> t489);
               // 599: cvt.u32.u64 	%r699, %rd92;
-              uint64_t t490;
-              t490 = uint64_t(rd92);
-              r699 = uint(uint64_t(t490));
+              uint64_t t49 = uint64_t((uint64_t(r698) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 600: mul.lo.s32 	%r700, %r699, 6;
-              r700 = uint(int(r699) * 6);
               // 601: sub.s32 	%r701, %r698, %r700;
-              r701 = uint(int(r698) - int(r700));
               // 602: cvt.u16.u32 	%rs15, %r701;
-              uint64_t t491;
-              t491 = uint64_t(r701);
-              rs15 = (uint(uint64_t(t491)) & 65535u);
+              uint64_t t50 = uint64_t(uint(int(r698) - int(uint(int(uint(uint64_t(t49))) * 6))));
+              rs15 = (uint(uint64_t(t50)) & 65535u);
               // 603: setp.gt.s16 	%p112, %rs15, 1;
-              int t492;
-              int t493;
-              t492 = bitfieldExtract(int(rs15), 0, 16); t493 = 1;
-              bool t494;
-              t494 = t492 > t493;
-              p112 = t494;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 608: setp.eq.s16 	%p113, %rs15, 2;
-                int t495;
-                int t496;
-                t495 = bitfieldExtract(int(rs15), 0, 16); t496 = 2;
-                bool t497;
-                t497 = t495 == t496;
-                p113 = t497;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 720: shr.u32 	%r703, %r128, 12;
-                  uint t498;
-                  t498 = 12u;
-                  r703 = (t498 >= 32u ? 0u : r128 >> t498);
                   // 721: and.b32  	%r704, %r703, 1;
-                  r704 = r703 & 1u;
                   // 722: or.b32  	%r705, %r1245, %r704;
-                  r705 = r1245 | r704;
+                  r705 = r1245 | ((r128 >> 12u) & 1u);
                   // 723: or.b32  	%r1245, %r705, 126;
                   r1245 = r705 | 126u;
                   p2g_sv0 = 102;
                 } else {
                   // 611: setp.eq.s16 	%p114, %rs15, 3;
-                  int t499;
-                  int t500;
-                  t499 = bitfieldExtract(int(rs15), 0, 16); t500 = 3;
-                  bool t501;
-                  t501 = t499 == t500;
-                  p114 = t501;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 727: setp.eq.s32 	%p118, %r130, 0;
-                    int t502;
-                    int t503;
-                    t502 = int(r130); t503 = 0;
-                    bool t504;
-                    t504 = t502 == t503;
-                    p118 = t504;
                     // 728: selp.b32 	%r702, 1, %r130, %p118;
-                    r702 = p118 ? 1u : r130;
                     // 729: or.b32  	%r1245, %r702, %r1245;
-                    r1245 = r702 | r1245;
+                    r1245 = ((int(r130) == 0) ? 1u : r130) | r1245;
                     p2g_sv0 = 102;
                   } else {
                     // 614: setp.ne.s16 	%p115, %rs15, 4;
-                    int t505;
-                    int t506;
-                    t505 = bitfieldExtract(int(rs15), 0, 16); t506 = 4;
-                    bool t507;
-                    t507 = t505 != t506;
-                    p115 = t507;
-                    if (p115) {
+                    if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
                       // 617: or.b32  	%r1245, %r1245, 123;
@@ -3350,23 +1959,11 @@ void main() {
                 }
               } else {
                 // 670: setp.eq.s16 	%p116, %rs15, 0;
-                int t508;
-                int t509;
-                t508 = bitfieldExtract(int(rs15), 0, 16); t509 = 0;
-                bool t510;
-                t510 = t508 == t509;
-                p116 = t510;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
                   // 673: setp.eq.s16 	%p117, %rs15, 1;
-                  int t511;
-                  int t512;
-                  t511 = bitfieldExtract(int(rs15), 0, 16); t512 = 1;
-                  bool t513;
-                  t513 = t511 == t512;
-                  p117 = t513;
-                  if (p117) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 678: or.b32  	%r1245, %r1245, 124;
                     r1245 = r1245 | 124u;
                     p2g_sv0 = 102;
@@ -3389,106 +1986,53 @@ void main() {
             }
           } else {
             // 1133: setp.ne.s16 	%p108, %rs4, 5;
-            int t514;
-            int t515;
-            t514 = bitfieldExtract(int(rs4), 0, 16); t515 = 5;
-            bool t516;
-            t516 = t514 != t515;
-            p108 = t516;
-            if (p108) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
               // 1136: mul.wide.u32 	%rd87, %r128, -858993459;
-              rd87 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
               // 1137: shr.u64 	%rd88, %rd87, 34;
-              uint t517;
-              t517 = 34u;
-              rd88 = (t517 >= 64u ? 0ul : rd87 >> t517);
               // 1138: cvt.u32.u64 	%r693, %rd88;
-              uint64_t t518;
-              t518 = uint64_t(rd88);
-              r693 = uint(uint64_t(t518));
+              uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1139: mul.lo.s32 	%r694, %r693, 5;
-              r694 = uint(int(r693) * 5);
               // 1140: sub.s32 	%r695, %r128, %r694;
-              r695 = uint(int(r128) - int(r694));
               // 1141: add.s32 	%r1244, %r695, 13;
-              r1244 = uint(int(r695) + 13);
+              r1244 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
               p2g_sv0 = 101;
             }
           }
         }
       } else {
         // 1145: setp.eq.s16 	%p109, %rs4, 0;
-        int t519;
-        int t520;
-        t519 = bitfieldExtract(int(rs4), 0, 16); t520 = 0;
-        bool t521;
-        t521 = t519 == t520;
-        p109 = t521;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1181: mul.wide.u32 	%rd95, %r128, 613566757;
-          rd95 = uint64_t(r128) * uint64_t(0x24924925u);
           // 1182: shr.u64 	%rd96, %rd95, 32;
-          uint t522;
-          t522 = 32u;
-          rd96 = (t522 >= 64u ? 0ul : rd95 >> t522);
           // 1183: cvt.u32.u64 	%r713, %rd96;
-          uint64_t t523;
-          t523 = uint64_t(rd96);
-          r713 = uint(uint64_t(t523));
+          uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
+          r713 = uint(uint64_t(t52));
           // 1184: sub.s32 	%r714, %r128, %r713;
-          r714 = uint(int(r128) - int(r713));
           // 1185: shr.u32 	%r715, %r714, 1;
-          uint t524;
-          t524 = 1u;
-          r715 = (t524 >= 32u ? 0u : r714 >> t524);
           // 1186: add.s32 	%r716, %r715, %r713;
-          r716 = uint(int(r715) + int(r713));
           // 1187: shr.u32 	%r717, %r716, 2;
-          uint t525;
-          t525 = 2u;
-          r717 = (t525 >= 32u ? 0u : r716 >> t525);
           // 1188: mul.lo.s32 	%r718, %r717, 7;
-          r718 = uint(int(r717) * 7);
+          r718 = uint(int(uint(int(uint(int(r128) - int(r713)) >> 1u) + int(r713)) >> 2u) * 7);
           // 1189: sub.s32 	%r719, %r128, %r718;
-          r719 = uint(int(r128) - int(r718));
           // 1190: add.s32 	%r1244, %r719, 12;
-          r1244 = uint(int(r719) + 12);
+          r1244 = uint(int(uint(int(r128) - int(r718))) + 12);
           p2g_sv0 = 101;
         } else {
           // 1148: setp.eq.s16 	%p110, %rs4, 1;
-          int t526;
-          int t527;
-          t526 = bitfieldExtract(int(rs4), 0, 16); t527 = 1;
-          bool t528;
-          t528 = t526 == t527;
-          p110 = t528;
-          if (p110) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1153: mul.wide.u32 	%rd93, %r128, 138547333;
-            rd93 = uint64_t(r128) * uint64_t(0x08421085u);
             // 1154: shr.u64 	%rd94, %rd93, 32;
-            uint t529;
-            t529 = 32u;
-            rd94 = (t529 >= 64u ? 0ul : rd93 >> t529);
             // 1155: cvt.u32.u64 	%r707, %rd94;
-            uint64_t t530;
-            t530 = uint64_t(rd94);
-            r707 = uint(uint64_t(t530));
+            uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x08421085u)) >> 32u);
+            r707 = uint(uint64_t(t53));
             // 1156: sub.s32 	%r708, %r128, %r707;
-            r708 = uint(int(r128) - int(r707));
             // 1157: shr.u32 	%r709, %r708, 1;
-            uint t531;
-            t531 = 1u;
-            r709 = (t531 >= 32u ? 0u : r708 >> t531);
             // 1158: add.s32 	%r710, %r709, %r707;
-            r710 = uint(int(r709) + int(r707));
             // 1159: shr.u32 	%r711, %r710, 4;
-            uint t532;
-            t532 = 4u;
-            r711 = (t532 >= 32u ? 0u : r710 >> t532);
             // 1160: mul.lo.s32 	%r712, %r711, 31;
-            r712 = uint(int(r711) * 31);
+            r712 = uint(int(uint(int(uint(int(r128) - int(r707)) >> 1u) + int(r707)) >> 4u) * 31);
             // 1161: sub.s32 	%r1244, %r128, %r712;
             r1244 = uint(int(r128) - int(r712));
             p2g_sv0 = 101;
@@ -3499,358 +2043,180 @@ void main() {
       }
       if (p2g_sv0 == 100) {
         // 1194: mul.wide.u32 	%rd97, %r128, -858993459;
-        rd97 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
         // 1195: shr.u64 	%rd98, %rd97, 34;
-        uint t533;
-        t533 = 34u;
-        rd98 = (t533 >= 64u ? 0ul : rd97 >> t533);
         // 1196: cvt.u32.u64 	%r720, %rd98;
-        uint64_t t534;
-        t534 = uint64_t(rd98);
-        r720 = uint(uint64_t(t534));
+        uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1197: mul.lo.s32 	%r721, %r720, 5;
-        r721 = uint(int(r720) * 5);
         // 1198: sub.s32 	%r722, %r128, %r721;
-        r722 = uint(int(r128) - int(r721));
         // 1199: add.s32 	%r1244, %r722, 13;
-        r1244 = uint(int(r722) + 13);
+        r1244 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
         p2g_sv0 = 101;
       }
       if (p2g_sv0 == 101) {
         // 1202: max.s32 	%r723, %r1244, 0;
-        r723 = uint(max(int(r1244), 0));
         // 1203: shl.b32 	%r724, %r723, 2;
-        uint t535;
-        t535 = 2u;
-        r724 = (t535 >= 32u ? 0u : r723 << t535);
         // 1204: or.b32  	%r725, %r130, %r1245;
         r725 = r130 | r1245;
         // 1205: or.b32  	%r1245, %r725, %r724;
-        r1245 = r725 | r724;
+        r1245 = r725 | (uint(max(int(r1244), 0)) << 2u);
       }
     }
     // 1208: add.s32 	%r147, %r87, 3;
     r147 = uint(int(r87) + 3);
     if (p74) {
       // 1213: and.b32  	%r794, %r147, 30;
-      r794 = r147 & 30u;
       // 1214: add.s32 	%r795, %r88, %r794;
-      r795 = uint(int(r88) + int(r794));
       // 1215: add.s32 	%r796, %r795, 5369127;
-      r796 = uint(int(r795) + 5369127);
+      r796 = uint(int(uint(int(r88) + int(r147 & 30u))) + 5369127);
       // 1216: shr.u32 	%r797, %r796, 16;
-      uint t536;
-      t536 = 16u;
-      r797 = (t536 >= 32u ? 0u : r796 >> t536);
       // 1217: xor.b32  	%r798, %r797, %r796;
-      r798 = r797 ^ r796;
       // 1218: mul.lo.s32 	%r799, %r798, 2146121005;
-      r799 = uint(int(r798) * 2146121005);
+      r799 = uint(int((r796 >> 16u) ^ r796) * 2146121005);
       // 1219: shr.u32 	%r800, %r799, 15;
-      uint t537;
-      t537 = 15u;
-      r800 = (t537 >= 32u ? 0u : r799 >> t537);
       // 1220: xor.b32  	%r801, %r800, %r799;
-      r801 = r800 ^ r799;
       // 1221: mul.lo.s32 	%r802, %r801, -2073254261;
-      r802 = uint(int(r801) * -2073254261);
+      r802 = uint(int((r799 >> 15u) ^ r799) * -2073254261);
       // 1222: shr.u32 	%r803, %r802, 16;
-      uint t538;
-      t538 = 16u;
-      r803 = (t538 >= 32u ? 0u : r802 >> t538);
       // 1223: xor.b32  	%r804, %r802, %r6;
       r804 = r802 ^ r6;
       // 1224: xor.b32  	%r805, %r804, %r803;
-      r805 = r804 ^ r803;
       // 1225: shr.u32 	%r806, %r804, 16;
-      uint t539;
-      t539 = 16u;
-      r806 = (t539 >= 32u ? 0u : r804 >> t539);
       // 1226: xor.b32  	%r807, %r805, %r806;
-      r807 = r805 ^ r806;
       // 1227: mul.lo.s32 	%r808, %r807, 2146121005;
-      r808 = uint(int(r807) * 2146121005);
+      r808 = uint(int((r804 ^ (r802 >> 16u)) ^ (r804 >> 16u)) * 2146121005);
       // 1228: shr.u32 	%r809, %r808, 15;
-      uint t540;
-      t540 = 15u;
-      r809 = (t540 >= 32u ? 0u : r808 >> t540);
       // 1229: xor.b32  	%r810, %r809, %r808;
-      r810 = r809 ^ r808;
       // 1230: mul.lo.s32 	%r811, %r810, -2073254261;
-      r811 = uint(int(r810) * -2073254261);
+      r811 = uint(int((r808 >> 15u) ^ r808) * -2073254261);
       // 1231: shr.u32 	%r812, %r811, 16;
-      uint t541;
-      t541 = 16u;
-      r812 = (t541 >= 32u ? 0u : r811 >> t541);
       // 1232: xor.b32  	%r813, %r812, %r811;
-      r813 = r812 ^ r811;
+      r813 = (r811 >> 16u) ^ r811;
       // 1233: xor.b32  	%r814, %r813, -1515870811;
       r814 = r813 ^ 0xA5A5A5A5u;
       // 1234: shr.u32 	%r815, %r814, 16;
-      uint t542;
-      t542 = 16u;
-      r815 = (t542 >= 32u ? 0u : r814 >> t542);
       // 1235: xor.b32  	%r816, %r815, %r814;
-      r816 = r815 ^ r814;
       // 1236: mul.lo.s32 	%r817, %r816, 2146121005;
-      r817 = uint(int(r816) * 2146121005);
+      r817 = uint(int((r814 >> 16u) ^ r814) * 2146121005);
       // 1237: shr.u32 	%r818, %r817, 15;
-      uint t543;
-      t543 = 15u;
-      r818 = (t543 >= 32u ? 0u : r817 >> t543);
       // 1238: xor.b32  	%r819, %r818, %r817;
-      r819 = r818 ^ r817;
       // 1239: mul.lo.s32 	%r820, %r819, -2073254261;
-      r820 = uint(int(r819) * -2073254261);
+      r820 = uint(int((r817 >> 15u) ^ r817) * -2073254261);
       // 1240: shr.u32 	%r821, %r820, 16;
-      uint t544;
-      t544 = 16u;
-      r821 = (t544 >= 32u ? 0u : r820 >> t544);
       // 1241: xor.b32  	%r822, %r821, %r820;
-      r822 = r821 ^ r820;
+      r822 = (r820 >> 16u) ^ r820;
       // 1242: and.b32  	%r823, %r813, 1;
-      r823 = r813 & 1u;
       // 1243: shr.u32 	%r824, %r813, 1;
-      uint t545;
-      t545 = 1u;
-      r824 = (t545 >= 32u ? 0u : r813 >> t545);
       // 1244: and.b32  	%r825, %r824, 3;
-      r825 = r824 & 3u;
       // 1245: mul.wide.u32 	%rd113, %r822, -858993459;
-      rd113 = uint64_t(r822) * uint64_t(0xCCCCCCCDu);
       // 1246: shr.u64 	%rd114, %rd113, 34;
-      uint t546;
-      t546 = 34u;
-      rd114 = (t546 >= 64u ? 0ul : rd113 >> t546);
       // 1247: cvt.u32.u64 	%r826, %rd114;
-      uint64_t t547;
-      t547 = uint64_t(rd114);
-      r826 = uint(uint64_t(t547));
+      uint64_t t55 = uint64_t((uint64_t(r822) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1248: mul.lo.s32 	%r827, %r826, 5;
-      r827 = uint(int(r826) * 5);
       // 1249: sub.s32 	%r828, %r822, %r827;
-      r828 = uint(int(r822) - int(r827));
       // 1250: shl.b32 	%r829, %r828, 2;
-      uint t548;
-      t548 = 2u;
-      r829 = (t548 >= 32u ? 0u : r828 << t548);
       // 1251: add.s32 	%r830, %r829, 52;
-      r830 = uint(int(r829) + 52);
+      r830 = uint(int(uint(int(r822) - int(uint(int(uint(uint64_t(t55))) * 5))) << 2u) + 52);
       // 1252: bfi.b32 	%r831, %r823, %r825, 7, 1;
-      r831 = p2g_bfi_32(r823, r825, 7u, 1u);
       // 1253: or.b32  	%r832, %r831, %r830;
-      r832 = r831 | r830;
       // 1254: xor.b32  	%r1247, %r832, 128;
-      r1247 = r832 ^ 128u;
+      r1247 = (p2g_bfi_32((r813 & 1u), ((r813 >> 1u) & 3u), 7u, 1u) | r830) ^ 128u;
     } else {
       // 1258: add.s32 	%r732, %r88, %r147;
-      r732 = uint(int(r88) + int(r147));
       // 1259: add.s32 	%r733, %r732, 5369127;
-      r733 = uint(int(r732) + 5369127);
+      r733 = uint(int(uint(int(r88) + int(r147))) + 5369127);
       // 1260: shr.u32 	%r734, %r733, 16;
-      uint t549;
-      t549 = 16u;
-      r734 = (t549 >= 32u ? 0u : r733 >> t549);
       // 1261: xor.b32  	%r735, %r734, %r733;
-      r735 = r734 ^ r733;
       // 1262: mul.lo.s32 	%r736, %r735, 2146121005;
-      r736 = uint(int(r735) * 2146121005);
+      r736 = uint(int((r733 >> 16u) ^ r733) * 2146121005);
       // 1263: shr.u32 	%r737, %r736, 15;
-      uint t550;
-      t550 = 15u;
-      r737 = (t550 >= 32u ? 0u : r736 >> t550);
       // 1264: xor.b32  	%r738, %r737, %r736;
-      r738 = r737 ^ r736;
       // 1265: mul.lo.s32 	%r739, %r738, -2073254261;
-      r739 = uint(int(r738) * -2073254261);
+      r739 = uint(int((r736 >> 15u) ^ r736) * -2073254261);
       // 1266: shr.u32 	%r740, %r739, 16;
-      uint t551;
-      t551 = 16u;
-      r740 = (t551 >= 32u ? 0u : r739 >> t551);
       // 1267: xor.b32  	%r741, %r739, %r6;
       r741 = r739 ^ r6;
       // 1268: xor.b32  	%r742, %r741, %r740;
-      r742 = r741 ^ r740;
       // 1269: shr.u32 	%r743, %r741, 16;
-      uint t552;
-      t552 = 16u;
-      r743 = (t552 >= 32u ? 0u : r741 >> t552);
       // 1270: xor.b32  	%r744, %r742, %r743;
-      r744 = r742 ^ r743;
       // 1271: mul.lo.s32 	%r745, %r744, 2146121005;
-      r745 = uint(int(r744) * 2146121005);
+      r745 = uint(int((r741 ^ (r739 >> 16u)) ^ (r741 >> 16u)) * 2146121005);
       // 1272: shr.u32 	%r746, %r745, 15;
-      uint t553;
-      t553 = 15u;
-      r746 = (t553 >= 32u ? 0u : r745 >> t553);
       // 1273: xor.b32  	%r747, %r746, %r745;
-      r747 = r746 ^ r745;
       // 1274: mul.lo.s32 	%r748, %r747, -2073254261;
-      r748 = uint(int(r747) * -2073254261);
+      r748 = uint(int((r745 >> 15u) ^ r745) * -2073254261);
       // 1275: shr.u32 	%r749, %r748, 16;
-      uint t554;
-      t554 = 16u;
-      r749 = (t554 >= 32u ? 0u : r748 >> t554);
       // 1276: xor.b32  	%r750, %r749, %r748;
-      r750 = r749 ^ r748;
+      r750 = (r748 >> 16u) ^ r748;
       // 1277: xor.b32  	%r751, %r750, -1515870811;
       r751 = r750 ^ 0xA5A5A5A5u;
       // 1278: shr.u32 	%r752, %r751, 16;
-      uint t555;
-      t555 = 16u;
-      r752 = (t555 >= 32u ? 0u : r751 >> t555);
       // 1279: xor.b32  	%r753, %r752, %r751;
-      r753 = r752 ^ r751;
       // 1280: mul.lo.s32 	%r754, %r753, 2146121005;
-      r754 = uint(int(r753) * 2146121005);
+      r754 = uint(int((r751 >> 16u) ^ r751) * 2146121005);
       // 1281: shr.u32 	%r755, %r754, 15;
-      uint t556;
-      t556 = 15u;
-      r755 = (t556 >= 32u ? 0u : r754 >> t556);
       // 1282: xor.b32  	%r756, %r755, %r754;
-      r756 = r755 ^ r754;
       // 1283: mul.lo.s32 	%r757, %r756, -2073254261;
-      r757 = uint(int(r756) * -2073254261);
+      r757 = uint(int((r754 >> 15u) ^ r754) * -2073254261);
       // 1284: shr.u32 	%r758, %r757, 16;
-      uint t557;
-      t557 = 16u;
-      r758 = (t557 >= 32u ? 0u : r757 >> t557);
       // 1285: xor.b32  	%r148, %r758, %r757;
-      r148 = r758 ^ r757;
+      r148 = (r757 >> 16u) ^ r757;
       // 1286: shl.b32 	%r759, %r750, 7;
-      uint t558;
-      t558 = 7u;
-      r759 = (t558 >= 32u ? 0u : r750 << t558);
       // 1287: and.b32  	%r1247, %r759, 128;
-      r1247 = r759 & 128u;
+      r1247 = (r750 << 7u) & 128u;
       // 1288: shr.u32 	%r760, %r750, 1;
-      uint t559;
-      t559 = 1u;
-      r760 = (t559 >= 32u ? 0u : r750 >> t559);
       // 1289: and.b32  	%r150, %r760, 3;
-      r150 = r760 & 3u;
+      r150 = (r750 >> 1u) & 3u;
       if (p19) {
         // 1294: setp.eq.s16 	%p121, %rs4, 2;
-        int t560;
-        int t561;
-        t560 = bitfieldExtract(int(rs4), 0, 16); t561 = 2;
-        bool t562;
-        t562 = t560 == t561;
-        p121 = t562;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1332: and.b32  	%r1247, %r148, 255;
           r1247 = r148 & 255u;
           p2g_sv0 = 113;
         } else {
           // 1297: setp.eq.s16 	%p122, %rs4, 3;
-          int t563;
-          int t564;
-          t563 = bitfieldExtract(int(rs4), 0, 16); t564 = 3;
-          bool t565;
-          t565 = t563 == t564;
-          p122 = t565;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1336: mul.wide.u32 	%rd103, %r148, -858993459;
-            rd103 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
             // 1337: shr.u64 	%rd104, %rd103, 34;
-            uint t566;
-            t566 = 34u;
-            rd104 = (t566 >= 64u ? 0ul : rd103 >> t566);
             // 1338: cvt.u32.u64 	%r764, %rd104;
-            uint64_t t567;
-            t567 = uint64_t(rd104);
-            r764 = uint(uint64_t(t567));
+            uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1339: mul.lo.s32 	%r765, %r764, 5;
-            r765 = uint(int(r764) * 5);
             // 1340: sub.s32 	%r152, %r148, %r765;
-            r152 = uint(int(r148) - int(r765));
+            r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1341: setp.eq.s32 	%p126, %r152, 0;
-            int t568;
-            int t569;
-            t568 = int(r152); t569 = 0;
-            bool t570;
-            t570 = t568 == t569;
-            p126 = t570;
-            if (p126) {
+            if (int(r152) == 0) {
               // 621: shr.u32 	%r766, %r148, 8;
-              uint t571;
-              t571 = 8u;
-              r766 = (t571 >= 32u ? 0u : r148 >> t571);
+              r766 = r148 >> 8u;
               // 622: mul.wide.u32 	%rd105, %r766, -1431655765;
-              rd105 = uint64_t(r766) * uint64_t(0xAAAAAAABu);
               // 623: shr.u64 	%rd106, %rd105, 34;
-              uint t572;
-              t572 = 34u;
-              rd106 = (t572 >= 64u ? 0ul : rd105 >> t572);
               // 624: cvt.u32.u64 	%r767, %rd106;
-              uint64_t t573;
-              t573 = uint64_t(rd106);
-              r767 = uint(uint64_t(t573));
+              uint64_t t57 = uint64_t((uint64_t(r766) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 625: mul.lo.s32 	%r768, %r767, 6;
-              r768 = uint(int(r767) * 6);
               // 626: sub.s32 	%r769, %r766, %r768;
-              r769 = uint(int(r766) - int(r768));
               // 627: cvt.u16.u32 	%rs17, %r769;
-              uint64_t t574;
-              t574 = uint64_t(r769);
-              rs17 = (uint(uint64_t(t574)) & 65535u);
+              uint64_t t58 = uint64_t(uint(int(r766) - int(uint(int(uint(uint64_t(t57))) * 6))));
+              rs17 = (uint(uint64_t(t58)) & 65535u);
               // 628: setp.gt.s16 	%p127, %rs17, 1;
-              int t575;
-              int t576;
-              t575 = bitfieldExtract(int(rs17), 0, 16); t576 = 1;
-              bool t577;
-              t577 = t575 > t576;
-              p127 = t577;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 633: setp.eq.s16 	%p128, %rs17, 2;
-                int t578;
-                int t579;
-                t578 = bitfieldExtract(int(rs17), 0, 16); t579 = 2;
-                bool t580;
-                t580 = t578 == t579;
-                p128 = t580;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 733: shr.u32 	%r771, %r148, 12;
-                  uint t581;
-                  t581 = 12u;
-                  r771 = (t581 >= 32u ? 0u : r148 >> t581);
                   // 734: and.b32  	%r772, %r771, 1;
-                  r772 = r771 & 1u;
                   // 735: or.b32  	%r773, %r1247, %r772;
-                  r773 = r1247 | r772;
+                  r773 = r1247 | ((r148 >> 12u) & 1u);
                   // 736: or.b32  	%r1247, %r773, 126;
                   r1247 = r773 | 126u;
                   p2g_sv0 = 113;
                 } else {
                   // 636: setp.eq.s16 	%p129, %rs17, 3;
-                  int t582;
-                  int t583;
-                  t582 = bitfieldExtract(int(rs17), 0, 16); t583 = 3;
-                  bool t584;
-                  t584 = t582 == t583;
-                  p129 = t584;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 740: setp.eq.s32 	%p133, %r150, 0;
-                    int t585;
-                    int t586;
-                    t585 = int(r150); t586 = 0;
-                    bool t587;
-                    t587 = t585 == t586;
-                    p133 = t587;
                     // 741: selp.b32 	%r770, 1, %r150, %p133;
-                    r770 = p133 ? 1u : r150;
                     // 742: or.b32  	%r1247, %r770, %r1247;
-                    r1247 = r770 | r1247;
+                    r1247 = ((int(r150) == 0) ? 1u : r150) | r1247;
                     p2g_sv0 = 113;
                   } else {
                     // 639: setp.ne.s16 	%p130, %rs17, 4;
-                    int t588;
-                    int t589;
-                    t588 = bitfieldExtract(int(rs17), 0, 16); t589 = 4;
-                    bool t590;
-                    t590 = t588 != t589;
-                    p130 = t590;
-                    if (p130) {
+                    if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
                       // 642: or.b32  	%r1247, %r1247, 123;
@@ -3861,23 +2227,11 @@ void main() {
                 }
               } else {
                 // 682: setp.eq.s16 	%p131, %rs17, 0;
-                int t591;
-                int t592;
-                t591 = bitfieldExtract(int(rs17), 0, 16); t592 = 0;
-                bool t593;
-                t593 = t591 == t592;
-                p131 = t593;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
                   // 685: setp.eq.s16 	%p132, %rs17, 1;
-                  int t594;
-                  int t595;
-                  t594 = bitfieldExtract(int(rs17), 0, 16); t595 = 1;
-                  bool t596;
-                  t596 = t594 == t595;
-                  p132 = t596;
-                  if (p132) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 690: or.b32  	%r1247, %r1247, 124;
                     r1247 = r1247 | 124u;
                     p2g_sv0 = 113;
@@ -3900,106 +2254,53 @@ void main() {
             }
           } else {
             // 1300: setp.ne.s16 	%p123, %rs4, 5;
-            int t597;
-            int t598;
-            t597 = bitfieldExtract(int(rs4), 0, 16); t598 = 5;
-            bool t599;
-            t599 = t597 != t598;
-            p123 = t599;
-            if (p123) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
               // 1303: mul.wide.u32 	%rd101, %r148, -858993459;
-              rd101 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
               // 1304: shr.u64 	%rd102, %rd101, 34;
-              uint t600;
-              t600 = 34u;
-              rd102 = (t600 >= 64u ? 0ul : rd101 >> t600);
               // 1305: cvt.u32.u64 	%r761, %rd102;
-              uint64_t t601;
-              t601 = uint64_t(rd102);
-              r761 = uint(uint64_t(t601));
+              uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1306: mul.lo.s32 	%r762, %r761, 5;
-              r762 = uint(int(r761) * 5);
               // 1307: sub.s32 	%r763, %r148, %r762;
-              r763 = uint(int(r148) - int(r762));
               // 1308: add.s32 	%r1246, %r763, 13;
-              r1246 = uint(int(r763) + 13);
+              r1246 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
               p2g_sv0 = 112;
             }
           }
         }
       } else {
         // 1312: setp.eq.s16 	%p124, %rs4, 0;
-        int t602;
-        int t603;
-        t602 = bitfieldExtract(int(rs4), 0, 16); t603 = 0;
-        bool t604;
-        t604 = t602 == t603;
-        p124 = t604;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1348: mul.wide.u32 	%rd109, %r148, 613566757;
-          rd109 = uint64_t(r148) * uint64_t(0x24924925u);
           // 1349: shr.u64 	%rd110, %rd109, 32;
-          uint t605;
-          t605 = 32u;
-          rd110 = (t605 >= 64u ? 0ul : rd109 >> t605);
           // 1350: cvt.u32.u64 	%r781, %rd110;
-          uint64_t t606;
-          t606 = uint64_t(rd110);
-          r781 = uint(uint64_t(t606));
+          uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
+          r781 = uint(uint64_t(t60));
           // 1351: sub.s32 	%r782, %r148, %r781;
-          r782 = uint(int(r148) - int(r781));
           // 1352: shr.u32 	%r783, %r782, 1;
-          uint t607;
-          t607 = 1u;
-          r783 = (t607 >= 32u ? 0u : r782 >> t607);
           // 1353: add.s32 	%r784, %r783, %r781;
-          r784 = uint(int(r783) + int(r781));
           // 1354: shr.u32 	%r785, %r784, 2;
-          uint t608;
-          t608 = 2u;
-          r785 = (t608 >= 32u ? 0u : r784 >> t608);
           // 1355: mul.lo.s32 	%r786, %r785, 7;
-          r786 = uint(int(r785) * 7);
+          r786 = uint(int(uint(int(uint(int(r148) - int(r781)) >> 1u) + int(r781)) >> 2u) * 7);
           // 1356: sub.s32 	%r787, %r148, %r786;
-          r787 = uint(int(r148) - int(r786));
           // 1357: add.s32 	%r1246, %r787, 12;
-          r1246 = uint(int(r787) + 12);
+          r1246 = uint(int(uint(int(r148) - int(r786))) + 12);
           p2g_sv0 = 112;
         } else {
           // 1315: setp.eq.s16 	%p125, %rs4, 1;
-          int t609;
-          int t610;
-          t609 = bitfieldExtract(int(rs4), 0, 16); t610 = 1;
-          bool t611;
-          t611 = t609 == t610;
-          p125 = t611;
-          if (p125) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1320: mul.wide.u32 	%rd107, %r148, 138547333;
-            rd107 = uint64_t(r148) * uint64_t(0x08421085u);
             // 1321: shr.u64 	%rd108, %rd107, 32;
-            uint t612;
-            t612 = 32u;
-            rd108 = (t612 >= 64u ? 0ul : rd107 >> t612);
             // 1322: cvt.u32.u64 	%r775, %rd108;
-            uint64_t t613;
-            t613 = uint64_t(rd108);
-            r775 = uint(uint64_t(t613));
+            uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x08421085u)) >> 32u);
+            r775 = uint(uint64_t(t61));
             // 1323: sub.s32 	%r776, %r148, %r775;
-            r776 = uint(int(r148) - int(r775));
             // 1324: shr.u32 	%r777, %r776, 1;
-            uint t614;
-            t614 = 1u;
-            r777 = (t614 >= 32u ? 0u : r776 >> t614);
             // 1325: add.s32 	%r778, %r777, %r775;
-            r778 = uint(int(r777) + int(r775));
             // 1326: shr.u32 	%r779, %r778, 4;
-            uint t615;
-            t615 = 4u;
-            r779 = (t615 >= 32u ? 0u : r778 >> t615);
             // 1327: mul.lo.s32 	%r780, %r779, 31;
-            r780 = uint(int(r779) * 31);
+            r780 = uint(int(uint(int(uint(int(r148) - int(r775)) >> 1u) + int(r775)) >> 4u) * 31);
             // 1328: sub.s32 	%r1246, %r148, %r780;
             r1246 = uint(int(r148) - int(r780));
             p2g_sv0 = 112;
@@ -4010,48 +2311,31 @@ void main() {
       }
       if (p2g_sv0 == 111) {
         // 1361: mul.wide.u32 	%rd111, %r148, -858993459;
-        rd111 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
         // 1362: shr.u64 	%rd112, %rd111, 34;
-        uint t616;
-        t616 = 34u;
-        rd112 = (t616 >= 64u ? 0ul : rd111 >> t616);
         // 1363: cvt.u32.u64 	%r788, %rd112;
-        uint64_t t617;
-        t617 = uint64_t(rd112);
-        r788 = uint(uint64_t(t617));
+        uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1364: mul.lo.s32 	%r789, %r788, 5;
-        r789 = uint(int(r788) * 5);
         // 1365: sub.s32 	%r790, %r148, %r789;
-        r790 = uint(int(r148) - int(r789));
         // 1366: add.s32 	%r1246, %r790, 13;
-        r1246 = uint(int(r790) + 13);
+        r1246 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
         p2g_sv0 = 112;
       }
       if (p2g_sv0 == 112) {
         // 1369: max.s32 	%r791, %r1246, 0;
-        r791 = uint(max(int(r1246), 0));
         // 1370: shl.b32 	%r792, %r791, 2;
-        uint t618;
-        t618 = 2u;
-        r792 = (t618 >= 32u ? 0u : r791 << t618);
         // 1371: or.b32  	%r793, %r150, %r1247;
         r793 = r150 | r1247;
         // 1372: or.b32  	%r1247, %r793, %r792;
-        r1247 = r793 | r792;
+        r1247 = r793 | (uint(max(int(r1246), 0)) << 2u);
       }
     }
     // 1375: mov.u32 	%r833, 64;
-    r833 = 64u;
     // 1376: prmt.b32 	%r834, %r1241, %r1243, %r833;
-    r834 = p2g_prmt(r1241, r1243, r833, 0);
     // 1377: mov.u32 	%r835, 1040;
-    r835 = 1040u;
     // 1378: prmt.b32 	%r836, %r834, %r1245, %r835;
-    r836 = p2g_prmt(r834, r1245, r835, 0);
     // 1379: mov.u32 	%r837, 16912;
-    r837 = 16912u;
     // 1380: prmt.b32 	%r838, %r836, %r1247, %r837;
-    r838 = p2g_prmt(r836, r1247, r837, 0);
+    r838 = p2g_prmt(p2g_prmt(p2g_prmt(r1241, r1243, 64u, 0), r1245, 1040u, 0), r1247, 16912u, 0);
     // 1381: st.local.u32 	[%rd177], %r838;
     p2g_stl32(uint(rd177), r838);
     // 1382: add.s64 	%rd177, %rd177, 4;
@@ -4059,13 +2343,7 @@ void main() {
     // 1383: add.s32 	%r1239, %r1239, 1;
     r1239 = uint(int(r1239) + 1);
     // 1384: setp.ne.s32 	%p134, %r1239, 4;
-    int t619;
-    int t620;
-    t619 = int(r1239); t620 = 4;
-    bool t621;
-    t621 = t619 != t620;
-    p134 = t621;
-    if (!p134) {
+    if (!(int(r1239) != 4)) {
       break;
     }
   }
@@ -4078,120 +2356,64 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 1613: shl.b32 	%r840, %r1248, 4;
-    uint t622;
-    t622 = 4u;
-    r840 = (t622 >= 32u ? 0u : r1248 << t622);
     // 1614: or.b32  	%r171, %r840, %r85;
-    r171 = r840 | r85;
+    r171 = (r1248 << 4u) | r85;
     // 1615: shl.b32 	%r172, %r171, 6;
-    uint t623;
-    t623 = 6u;
-    r172 = (t623 >= 32u ? 0u : r171 << t623);
+    r172 = r171 << 6u;
     // 1616: add.s32 	%r841, %r168, %r172;
     r841 = uint(int(r168) + int(r172));
     // 1617: shr.u32 	%r842, %r841, 16;
-    uint t624;
-    t624 = 16u;
-    r842 = (t624 >= 32u ? 0u : r841 >> t624);
     // 1618: xor.b32  	%r843, %r842, %r841;
-    r843 = r842 ^ r841;
     // 1619: mul.lo.s32 	%r844, %r843, 2146121005;
-    r844 = uint(int(r843) * 2146121005);
+    r844 = uint(int((r841 >> 16u) ^ r841) * 2146121005);
     // 1620: shr.u32 	%r845, %r844, 15;
-    uint t625;
-    t625 = 15u;
-    r845 = (t625 >= 32u ? 0u : r844 >> t625);
     // 1621: xor.b32  	%r846, %r845, %r844;
-    r846 = r845 ^ r844;
     // 1622: mul.lo.s32 	%r847, %r846, -2073254261;
-    r847 = uint(int(r846) * -2073254261);
+    r847 = uint(int((r844 >> 15u) ^ r844) * -2073254261);
     // 1623: shr.u32 	%r848, %r847, 16;
-    uint t626;
-    t626 = 16u;
-    r848 = (t626 >= 32u ? 0u : r847 >> t626);
     // 1624: xor.b32  	%r849, %r847, %r6;
     r849 = r847 ^ r6;
     // 1625: xor.b32  	%r850, %r849, %r848;
-    r850 = r849 ^ r848;
     // 1626: shr.u32 	%r851, %r849, 16;
-    uint t627;
-    t627 = 16u;
-    r851 = (t627 >= 32u ? 0u : r849 >> t627);
     // 1627: xor.b32  	%r852, %r850, %r851;
-    r852 = r850 ^ r851;
     // 1628: mul.lo.s32 	%r853, %r852, 2146121005;
-    r853 = uint(int(r852) * 2146121005);
+    r853 = uint(int((r849 ^ (r847 >> 16u)) ^ (r849 >> 16u)) * 2146121005);
     // 1629: shr.u32 	%r854, %r853, 15;
-    uint t628;
-    t628 = 15u;
-    r854 = (t628 >= 32u ? 0u : r853 >> t628);
     // 1630: xor.b32  	%r855, %r854, %r853;
-    r855 = r854 ^ r853;
     // 1631: mul.lo.s32 	%r856, %r855, -2073254261;
-    r856 = uint(int(r855) * -2073254261);
+    r856 = uint(int((r853 >> 15u) ^ r853) * -2073254261);
     // 1632: shr.u32 	%r857, %r856, 16;
-    uint t629;
-    t629 = 16u;
-    r857 = (t629 >= 32u ? 0u : r856 >> t629);
     // 1633: xor.b32  	%r858, %r857, %r856;
-    r858 = r857 ^ r856;
+    r858 = (r856 >> 16u) ^ r856;
     // 1634: xor.b32  	%r859, %r858, -1515870811;
     r859 = r858 ^ 0xA5A5A5A5u;
     // 1635: shr.u32 	%r860, %r859, 16;
-    uint t630;
-    t630 = 16u;
-    r860 = (t630 >= 32u ? 0u : r859 >> t630);
     // 1636: xor.b32  	%r861, %r860, %r859;
-    r861 = r860 ^ r859;
     // 1637: mul.lo.s32 	%r862, %r861, 2146121005;
-    r862 = uint(int(r861) * 2146121005);
+    r862 = uint(int((r859 >> 16u) ^ r859) * 2146121005);
     // 1638: shr.u32 	%r863, %r862, 15;
-    uint t631;
-    t631 = 15u;
-    r863 = (t631 >= 32u ? 0u : r862 >> t631);
     // 1639: xor.b32  	%r864, %r863, %r862;
-    r864 = r863 ^ r862;
     // 1640: mul.lo.s32 	%r865, %r864, -2073254261;
-    r865 = uint(int(r864) * -2073254261);
+    r865 = uint(int((r862 >> 15u) ^ r862) * -2073254261);
     // 1641: shr.u32 	%r866, %r865, 16;
-    uint t632;
-    t632 = 16u;
-    r866 = (t632 >= 32u ? 0u : r865 >> t632);
     // 1642: xor.b32  	%r173, %r866, %r865;
-    r173 = r866 ^ r865;
+    r173 = (r865 >> 16u) ^ r865;
     // 1643: shl.b32 	%r867, %r858, 7;
-    uint t633;
-    t633 = 7u;
-    r867 = (t633 >= 32u ? 0u : r858 << t633);
     // 1644: and.b32  	%r1250, %r867, 128;
-    r1250 = r867 & 128u;
+    r1250 = (r858 << 7u) & 128u;
     // 1645: shr.u32 	%r868, %r858, 1;
-    uint t634;
-    t634 = 1u;
-    r868 = (t634 >= 32u ? 0u : r858 >> t634);
     // 1646: and.b32  	%r175, %r868, 3;
-    r175 = r868 & 3u;
+    r175 = (r858 >> 1u) & 3u;
     if (p74) {
       // 1651: mul.wide.u32 	%rd127, %r173, -858993459;
-      rd127 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
       // 1652: shr.u64 	%rd128, %rd127, 34;
-      uint t635;
-      t635 = 34u;
-      rd128 = (t635 >= 64u ? 0ul : rd127 >> t635);
       // 1653: cvt.u32.u64 	%r902, %rd128;
-      uint64_t t636;
-      t636 = uint64_t(rd128);
-      r902 = uint(uint64_t(t636));
+      uint64_t t63 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1654: mul.lo.s32 	%r903, %r902, 5;
-      r903 = uint(int(r902) * 5);
       // 1655: sub.s32 	%r904, %r173, %r903;
-      r904 = uint(int(r173) - int(r903));
       // 1656: shl.b32 	%r905, %r904, 2;
-      uint t637;
-      t637 = 2u;
-      r905 = (t637 >= 32u ? 0u : r904 << t637);
       // 1657: add.s32 	%r906, %r905, 52;
-      r906 = uint(int(r905) + 52);
+      r906 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t63))) * 5))) << 2u) + 52);
       // 1658: or.b32  	%r907, %r175, %r1250;
       r907 = r175 | r1250;
       // 1659: or.b32  	%r1250, %r907, %r906;
@@ -4199,126 +2421,56 @@ void main() {
     } else {
       if (p19) {
         // 1667: setp.eq.s16 	%p137, %rs4, 2;
-        int t638;
-        int t639;
-        t638 = bitfieldExtract(int(rs4), 0, 16); t639 = 2;
-        bool t640;
-        t640 = t638 == t639;
-        p137 = t640;
-        if (p137) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1705: and.b32  	%r1250, %r173, 255;
           r1250 = r173 & 255u;
           p2g_sv0 = 153;
         } else {
           // 1670: setp.eq.s16 	%p138, %rs4, 3;
-          int t641;
-          int t642;
-          t641 = bitfieldExtract(int(rs4), 0, 16); t642 = 3;
-          bool t643;
-          t643 = t641 == t642;
-          p138 = t643;
-          if (p138) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1709: mul.wide.u32 	%rd117, %r173, -858993459;
-            rd117 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
             // 1710: shr.u64 	%rd118, %rd117, 34;
-            uint t644;
-            t644 = 34u;
-            rd118 = (t644 >= 64u ? 0ul : rd117 >> t644);
             // 1711: cvt.u32.u64 	%r872, %rd118;
-            uint64_t t645;
-            t645 = uint64_t(rd118);
-            r872 = uint(uint64_t(t645));
+            uint64_t t64;
+            t64 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1712: mul.lo.s32 	%r873, %r872, 5;
-            r873 = uint(int(r872) * 5);
             // 1713: sub.s32 	%r177, %r173, %r873;
-            r177 = uint(int(r173) - int(r873));
+            r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1714: setp.eq.s32 	%p142, %r177, 0;
-            int t646;
-            int t647;
-            t646 = int(r177); t647 = 0;
-            bool t648;
-            t648 = t646 == t647;
-            p142 = t648;
-            if (p142) {
+            if (int(r177) == 0) {
               // 1393: shr.u32 	%r874, %r173, 8;
-              uint t649;
-              t649 = 8u;
-              r874 = (t649 >= 32u ? 0u : r173 >> t649);
+              r874 = r173 >> 8u;
               // 1394: mul.wide.u32 	%rd119, %r874, -1431655765;
-              rd119 = uint64_t(r874) * uint64_t(0xAAAAAAABu);
               // 1395: shr.u64 	%rd120, %rd119, 34;
-              uint t650;
-              t650 = 34u;
-              rd120 = (t650 >= 64u ? 0ul : rd119 >> t650);
               // 1396: cvt.u32.u64 	%r875, %rd120;
-              uint64_t t651;
-              t651 = uint64_t(rd120);
-              r875 = uint(uint64_t(t651));
+              uint64_t t65 = uint64_t((uint64_t(r874) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1397: mul.lo.s32 	%r876, %r875, 6;
-              r876 = uint(int(r875) * 6);
               // 1398: sub.s32 	%r877, %r874, %r876;
-              r877 = uint(int(r874) - int(r876));
               // 1399: cvt.u16.u32 	%rs19, %r877;
-              uint64_t t652;
-              t652 = uint64_t(r877);
-              rs19 = (uint(uint64_t(t652)) & 65535u);
+              uint64_t t66 = uint64_t(uint(int(r874) - int(uint(int(uint(uint64_t(t65))) * 6))));
+              rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1400: setp.gt.s16 	%p143, %rs19, 1;
-              int t653;
-              int t654;
-              t653 = bitfieldExtract(int(rs19), 0, 16); t654 = 1;
-              bool t655;
-              t655 = t653 > t654;
-              p143 = t655;
-              if (p143) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1405: setp.eq.s16 	%p144, %rs19, 2;
-                int t656;
-                int t657;
-                t656 = bitfieldExtract(int(rs19), 0, 16); t657 = 2;
-                bool t658;
-                t658 = t656 == t657;
-                p144 = t658;
-                if (p144) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1541: shr.u32 	%r879, %r173, 12;
-                  uint t659;
-                  t659 = 12u;
-                  r879 = (t659 >= 32u ? 0u : r173 >> t659);
                   // 1542: and.b32  	%r880, %r879, 1;
-                  r880 = r879 & 1u;
                   // 1543: or.b32  	%r881, %r1250, %r880;
-                  r881 = r1250 | r880;
+                  r881 = r1250 | ((r173 >> 12u) & 1u);
                   // 1544: or.b32  	%r1250, %r881, 126;
                   r1250 = r881 | 126u;
                   p2g_sv0 = 153;
                 } else {
                   // 1408: setp.eq.s16 	%p145, %rs19, 3;
-                  int t660;
-                  int t661;
-                  t660 = bitfieldExtract(int(rs19), 0, 16); t661 = 3;
-                  bool t662;
-                  t662 = t660 == t661;
-                  p145 = t662;
-                  if (p145) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1548: setp.eq.s32 	%p149, %r175, 0;
-                    int t663;
-                    int t664;
-                    t663 = int(r175); t664 = 0;
-                    bool t665;
-                    t665 = t663 == t664;
-                    p149 = t665;
                     // 1549: selp.b32 	%r878, 1, %r175, %p149;
-                    r878 = p149 ? 1u : r175;
                     // 1550: or.b32  	%r1250, %r878, %r1250;
-                    r1250 = r878 | r1250;
+                    r1250 = ((int(r175) == 0) ? 1u : r175) | r1250;
                     p2g_sv0 = 153;
                   } else {
                     // 1411: setp.ne.s16 	%p146, %rs19, 4;
-                    int t666;
-                    int t667;
-                    t666 = bitfieldExtract(int(rs19), 0, 16); t667 = 4;
-                    bool t668;
-                    t668 = t666 != t667;
-                    p146 = t668;
-                    if (p146) {
+                    if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
                       // 1414: or.b32  	%r1250, %r1250, 123;
@@ -4329,23 +2481,11 @@ void main() {
                 }
               } else {
                 // 1493: setp.eq.s16 	%p147, %rs19, 0;
-                int t669;
-                int t670;
-                t669 = bitfieldExtract(int(rs19), 0, 16); t670 = 0;
-                bool t671;
-                t671 = t669 == t670;
-                p147 = t671;
-                if (p147) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
                   // 1496: setp.eq.s16 	%p148, %rs19, 1;
-                  int t672;
-                  int t673;
-                  t672 = bitfieldExtract(int(rs19), 0, 16); t673 = 1;
-                  bool t674;
-                  t674 = t672 == t673;
-                  p148 = t674;
-                  if (p148) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1501: or.b32  	%r1250, %r1250, 124;
                     r1250 = r1250 | 124u;
                     p2g_sv0 = 153;
@@ -4368,106 +2508,53 @@ void main() {
             }
           } else {
             // 1673: setp.ne.s16 	%p139, %rs4, 5;
-            int t675;
-            int t676;
-            t675 = bitfieldExtract(int(rs4), 0, 16); t676 = 5;
-            bool t677;
-            t677 = t675 != t676;
-            p139 = t677;
-            if (p139) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
               // 1676: mul.wide.u32 	%rd115, %r173, -858993459;
-              rd115 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
               // 1677: shr.u64 	%rd116, %rd115, 34;
-              uint t678;
-              t678 = 34u;
-              rd116 = (t678 >= 64u ? 0ul : rd115 >> t678);
               // 1678: cvt.u32.u64 	%r869, %rd116;
-              uint64_t t679;
-              t679 = uint64_t(rd116);
-              r869 = uint(uint64_t(t679));
+              uint64_t t67 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1679: mul.lo.s32 	%r870, %r869, 5;
-              r870 = uint(int(r869) * 5);
               // 1680: sub.s32 	%r871, %r173, %r870;
-              r871 = uint(int(r173) - int(r870));
               // 1681: add.s32 	%r1249, %r871, 13;
-              r1249 = uint(int(r871) + 13);
+              r1249 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
               p2g_sv0 = 152;
             }
           }
         }
       } else {
         // 1685: setp.eq.s16 	%p140, %rs4, 0;
-        int t680;
-        int t681;
-        t680 = bitfieldExtract(int(rs4), 0, 16); t681 = 0;
-        bool t682;
-        t682 = t680 == t681;
-        p140 = t682;
-        if (p140) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1721: mul.wide.u32 	%rd123, %r173, 613566757;
-          rd123 = uint64_t(r173) * uint64_t(0x24924925u);
           // 1722: shr.u64 	%rd124, %rd123, 32;
-          uint t683;
-          t683 = 32u;
-          rd124 = (t683 >= 64u ? 0ul : rd123 >> t683);
           // 1723: cvt.u32.u64 	%r889, %rd124;
-          uint64_t t684;
-          t684 = uint64_t(rd124);
-          r889 = uint(uint64_t(t684));
+          uint64_t t68 = uint64_t((uint64_t(r173) * uint64_t(0x24924925u)) >> 32u);
+          r889 = uint(uint64_t(t68));
           // 1724: sub.s32 	%r890, %r173, %r889;
-          r890 = uint(int(r173) - int(r889));
           // 1725: shr.u32 	%r891, %r890, 1;
-          uint t685;
-          t685 = 1u;
-          r891 = (t685 >= 32u ? 0u : r890 >> t685);
           // 1726: add.s32 	%r892, %r891, %r889;
-          r892 = uint(int(r891) + int(r889));
           // 1727: shr.u32 	%r893, %r892, 2;
-          uint t686;
-          t686 = 2u;
-          r893 = (t686 >= 32u ? 0u : r892 >> t686);
           // 1728: mul.lo.s32 	%r894, %r893, 7;
-          r894 = uint(int(r893) * 7);
+          r894 = uint(int(uint(int(uint(int(r173) - int(r889)) >> 1u) + int(r889)) >> 2u) * 7);
           // 1729: sub.s32 	%r895, %r173, %r894;
-          r895 = uint(int(r173) - int(r894));
           // 1730: add.s32 	%r1249, %r895, 12;
-          r1249 = uint(int(r895) + 12);
+          r1249 = uint(int(uint(int(r173) - int(r894))) + 12);
           p2g_sv0 = 152;
         } else {
           // 1688: setp.eq.s16 	%p141, %rs4, 1;
-          int t687;
-          int t688;
-          t687 = bitfieldExtract(int(rs4), 0, 16); t688 = 1;
-          bool t689;
-          t689 = t687 == t688;
-          p141 = t689;
-          if (p141) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1693: mul.wide.u32 	%rd121, %r173, 138547333;
-            rd121 = uint64_t(r173) * uint64_t(0x08421085u);
             // 1694: shr.u64 	%rd122, %rd121, 32;
-            uint t690;
-            t690 = 32u;
-            rd122 = (t690 >= 64u ? 0ul : rd121 >> t690);
             // 1695: cvt.u32.u64 	%r883, %rd122;
-            uint64_t t691;
-            t691 = uint64_t(rd122);
-            r883 = uint(uint64_t(t691));
+            uint64_t t69 = uint64_t((uint64_t(r173) * uint64_t(0x08421085u)) >> 32u);
+            r883 = uint(uint64_t(t69));
             // 1696: sub.s32 	%r884, %r173, %r883;
-            r884 = uint(int(r173) - int(r883));
             // 1697: shr.u32 	%r885, %r884, 1;
-            uint t692;
-            t692 = 1u;
-            r885 = (t692 >= 32u ? 0u : r884 >> t692);
             // 1698: add.s32 	%r886, %r885, %r883;
-            r886 = uint(int(r885) + int(r883));
             // 1699: shr.u32 	%r887, %r886, 4;
-            uint t693;
-            t693 = 4u;
-            r887 = (t693 >= 32u ? 0u : r886 >> t693);
             // 1700: mul.lo.s32 	%r888, %r887, 31;
-            r888 = uint(int(r887) * 31);
+            r888 = uint(int(uint(int(uint(int(r173) - int(r883)) >> 1u) + int(r883)) >> 4u) * 31);
             // 1701: sub.s32 	%r1249, %r173, %r888;
             r1249 = uint(int(r173) - int(r888));
             p2g_sv0 = 152;
@@ -4478,388 +2565,194 @@ void main() {
       }
       if (p2g_sv0 == 151) {
         // 1734: mul.wide.u32 	%rd125, %r173, -858993459;
-        rd125 = uint64_t(r173) * uint64_t(0xCCCCCCCDu);
         // 1735: shr.u64 	%rd126, %rd125, 34;
-        uint t694;
-        t694 = 34u;
-        rd126 = (t694 >= 64u ? 0ul : rd125 >> t694);
         // 1736: cvt.u32.u64 	%r896, %rd126;
-        uint64_t t695;
-        t695 = uint64_t(rd126);
-        r896 = uint(uint64_t(t695));
+        uint64_t t70 = uint64_t((uint64_t(r173) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1737: mul.lo.s32 	%r897, %r896, 5;
-        r897 = uint(int(r896) * 5);
         // 1738: sub.s32 	%r898, %r173, %r897;
-        r898 = uint(int(r173) - int(r897));
         // 1739: add.s32 	%r1249, %r898, 13;
-        r1249 = uint(int(r898) + 13);
+        r1249 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
         p2g_sv0 = 152;
       }
       if (p2g_sv0 == 152) {
         // 1742: max.s32 	%r899, %r1249, 0;
-        r899 = uint(max(int(r1249), 0));
         // 1743: shl.b32 	%r900, %r899, 2;
-        uint t696;
-        t696 = 2u;
-        r900 = (t696 >= 32u ? 0u : r899 << t696);
         // 1744: or.b32  	%r901, %r175, %r1250;
         r901 = r175 | r1250;
         // 1745: or.b32  	%r1250, %r901, %r900;
-        r1250 = r901 | r900;
+        r1250 = r901 | (uint(max(int(r1249), 0)) << 2u);
       }
     }
     // 1748: add.s32 	%r192, %r171, 1;
     r192 = uint(int(r171) + 1);
     if (p74) {
       // 1753: shl.b32 	%r970, %r192, 6;
-      uint t697;
-      t697 = 6u;
-      r970 = (t697 >= 32u ? 0u : r192 << t697);
+      r970 = r192 << 6u;
       // 1754: and.b32  	%r971, %r970, 1792;
-      r971 = r970 & 1792u;
       // 1755: add.s32 	%r972, %r168, %r971;
-      r972 = uint(int(r168) + int(r971));
+      r972 = uint(int(r168) + int(r970 & 1792u));
       // 1756: shr.u32 	%r973, %r972, 16;
-      uint t698;
-      t698 = 16u;
-      r973 = (t698 >= 32u ? 0u : r972 >> t698);
       // 1757: xor.b32  	%r974, %r973, %r972;
-      r974 = r973 ^ r972;
       // 1758: mul.lo.s32 	%r975, %r974, 2146121005;
-      r975 = uint(int(r974) * 2146121005);
+      r975 = uint(int((r972 >> 16u) ^ r972) * 2146121005);
       // 1759: shr.u32 	%r976, %r975, 15;
-      uint t699;
-      t699 = 15u;
-      r976 = (t699 >= 32u ? 0u : r975 >> t699);
       // 1760: xor.b32  	%r977, %r976, %r975;
-      r977 = r976 ^ r975;
       // 1761: mul.lo.s32 	%r978, %r977, -2073254261;
-      r978 = uint(int(r977) * -2073254261);
+      r978 = uint(int((r975 >> 15u) ^ r975) * -2073254261);
       // 1762: shr.u32 	%r979, %r978, 16;
-      uint t700;
-      t700 = 16u;
-      r979 = (t700 >= 32u ? 0u : r978 >> t700);
       // 1763: xor.b32  	%r980, %r978, %r6;
       r980 = r978 ^ r6;
       // 1764: xor.b32  	%r981, %r980, %r979;
-      r981 = r980 ^ r979;
       // 1765: shr.u32 	%r982, %r980, 16;
-      uint t701;
-      t701 = 16u;
-      r982 = (t701 >= 32u ? 0u : r980 >> t701);
       // 1766: xor.b32  	%r983, %r981, %r982;
-      r983 = r981 ^ r982;
       // 1767: mul.lo.s32 	%r984, %r983, 2146121005;
-      r984 = uint(int(r983) * 2146121005);
+      r984 = uint(int((r980 ^ (r978 >> 16u)) ^ (r980 >> 16u)) * 2146121005);
       // 1768: shr.u32 	%r985, %r984, 15;
-      uint t702;
-      t702 = 15u;
-      r985 = (t702 >= 32u ? 0u : r984 >> t702);
       // 1769: xor.b32  	%r986, %r985, %r984;
-      r986 = r985 ^ r984;
       // 1770: mul.lo.s32 	%r987, %r986, -2073254261;
-      r987 = uint(int(r986) * -2073254261);
+      r987 = uint(int((r984 >> 15u) ^ r984) * -2073254261);
       // 1771: shr.u32 	%r988, %r987, 16;
-      uint t703;
-      t703 = 16u;
-      r988 = (t703 >= 32u ? 0u : r987 >> t703);
       // 1772: xor.b32  	%r989, %r988, %r987;
-      r989 = r988 ^ r987;
+      r989 = (r987 >> 16u) ^ r987;
       // 1773: xor.b32  	%r990, %r989, -1515870811;
       r990 = r989 ^ 0xA5A5A5A5u;
       // 1774: shr.u32 	%r991, %r990, 16;
-      uint t704;
-      t704 = 16u;
-      r991 = (t704 >= 32u ? 0u : r990 >> t704);
       // 1775: xor.b32  	%r992, %r991, %r990;
-      r992 = r991 ^ r990;
       // 1776: mul.lo.s32 	%r993, %r992, 2146121005;
-      r993 = uint(int(r992) * 2146121005);
+      r993 = uint(int((r990 >> 16u) ^ r990) * 2146121005);
       // 1777: shr.u32 	%r994, %r993, 15;
-      uint t705;
-      t705 = 15u;
-      r994 = (t705 >= 32u ? 0u : r993 >> t705);
       // 1778: xor.b32  	%r995, %r994, %r993;
-      r995 = r994 ^ r993;
       // 1779: mul.lo.s32 	%r996, %r995, -2073254261;
-      r996 = uint(int(r995) * -2073254261);
+      r996 = uint(int((r993 >> 15u) ^ r993) * -2073254261);
       // 1780: shr.u32 	%r997, %r996, 16;
-      uint t706;
-      t706 = 16u;
-      r997 = (t706 >= 32u ? 0u : r996 >> t706);
       // 1781: xor.b32  	%r998, %r997, %r996;
-      r998 = r997 ^ r996;
+      r998 = (r996 >> 16u) ^ r996;
       // 1782: and.b32  	%r999, %r989, 1;
-      r999 = r989 & 1u;
       // 1783: shr.u32 	%r1000, %r989, 1;
-      uint t707;
-      t707 = 1u;
-      r1000 = (t707 >= 32u ? 0u : r989 >> t707);
       // 1784: and.b32  	%r1001, %r1000, 3;
-      r1001 = r1000 & 3u;
       // 1785: mul.wide.u32 	%rd141, %r998, -858993459;
-      rd141 = uint64_t(r998) * uint64_t(0xCCCCCCCDu);
       // 1786: shr.u64 	%rd142, %rd141, 34;
-      uint t708;
-      t708 = 34u;
-      rd142 = (t708 >= 64u ? 0ul : rd141 >> t708);
       // 1787: cvt.u32.u64 	%r1002, %rd142;
-      uint64_t t709;
-      t709 = uint64_t(rd142);
-      r1002 = uint(uint64_t(t709));
+      uint64_t t71 = uint64_t((uint64_t(r998) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1788: mul.lo.s32 	%r1003, %r1002, 5;
-      r1003 = uint(int(r1002) * 5);
       // 1789: sub.s32 	%r1004, %r998, %r1003;
-      r1004 = uint(int(r998) - int(r1003));
       // 1790: shl.b32 	%r1005, %r1004, 2;
-      uint t710;
-      t710 = 2u;
-      r1005 = (t710 >= 32u ? 0u : r1004 << t710);
       // 1791: add.s32 	%r1006, %r1005, 52;
-      r1006 = uint(int(r1005) + 52);
+      r1006 = uint(int(uint(int(r998) - int(uint(int(uint(uint64_t(t71))) * 5))) << 2u) + 52);
       // 1792: bfi.b32 	%r1007, %r999, %r1001, 7, 1;
-      r1007 = p2g_bfi_32(r999, r1001, 7u, 1u);
       // 1793: or.b32  	%r1008, %r1007, %r1006;
-      r1008 = r1007 | r1006;
       // 1794: add.s32 	%r1009, %r169, %r970;
       r1009 = uint(int(r169) + int(r970));
       // 1795: shr.u32 	%r1010, %r1009, 16;
-      uint t711;
-      t711 = 16u;
-      r1010 = (t711 >= 32u ? 0u : r1009 >> t711);
       // 1796: xor.b32  	%r1011, %r1010, %r1009;
-      r1011 = r1010 ^ r1009;
       // 1797: mul.lo.s32 	%r1012, %r1011, 2146121005;
-      r1012 = uint(int(r1011) * 2146121005);
+      r1012 = uint(int((r1009 >> 16u) ^ r1009) * 2146121005);
       // 1798: shr.u32 	%r1013, %r1012, 15;
-      uint t712;
-      t712 = 15u;
-      r1013 = (t712 >= 32u ? 0u : r1012 >> t712);
       // 1799: xor.b32  	%r1014, %r1013, %r1012;
-      r1014 = r1013 ^ r1012;
       // 1800: mul.lo.s32 	%r1015, %r1014, -2073254261;
-      r1015 = uint(int(r1014) * -2073254261);
+      r1015 = uint(int((r1012 >> 15u) ^ r1012) * -2073254261);
       // 1801: shr.u32 	%r1016, %r1015, 16;
-      uint t713;
-      t713 = 16u;
-      r1016 = (t713 >= 32u ? 0u : r1015 >> t713);
       // 1802: xor.b32  	%r1017, %r1016, %r1015;
-      r1017 = r1016 ^ r1015;
       // 1803: and.b32  	%r1018, %r1017, 3;
-      r1018 = r1017 & 3u;
       // 1804: xor.b32  	%r1252, %r1008, %r1018;
-      r1252 = r1008 ^ r1018;
+      r1252 = (p2g_bfi_32((r989 & 1u), ((r989 >> 1u) & 3u), 7u, 1u) | r1006) ^ (((r1015 >> 16u) ^ r1015) & 3u);
     } else {
       // 1808: shl.b32 	%r908, %r192, 6;
-      uint t714;
-      t714 = 6u;
-      r908 = (t714 >= 32u ? 0u : r192 << t714);
       // 1809: add.s32 	%r909, %r168, %r908;
-      r909 = uint(int(r168) + int(r908));
+      r909 = uint(int(r168) + int(r192 << 6u));
       // 1810: shr.u32 	%r910, %r909, 16;
-      uint t715;
-      t715 = 16u;
-      r910 = (t715 >= 32u ? 0u : r909 >> t715);
       // 1811: xor.b32  	%r911, %r910, %r909;
-      r911 = r910 ^ r909;
       // 1812: mul.lo.s32 	%r912, %r911, 2146121005;
-      r912 = uint(int(r911) * 2146121005);
+      r912 = uint(int((r909 >> 16u) ^ r909) * 2146121005);
       // 1813: shr.u32 	%r913, %r912, 15;
-      uint t716;
-      t716 = 15u;
-      r913 = (t716 >= 32u ? 0u : r912 >> t716);
       // 1814: xor.b32  	%r914, %r913, %r912;
-      r914 = r913 ^ r912;
       // 1815: mul.lo.s32 	%r915, %r914, -2073254261;
-      r915 = uint(int(r914) * -2073254261);
+      r915 = uint(int((r912 >> 15u) ^ r912) * -2073254261);
       // 1816: shr.u32 	%r916, %r915, 16;
-      uint t717;
-      t717 = 16u;
-      r916 = (t717 >= 32u ? 0u : r915 >> t717);
       // 1817: xor.b32  	%r917, %r915, %r6;
       r917 = r915 ^ r6;
       // 1818: xor.b32  	%r918, %r917, %r916;
-      r918 = r917 ^ r916;
       // 1819: shr.u32 	%r919, %r917, 16;
-      uint t718;
-      t718 = 16u;
-      r919 = (t718 >= 32u ? 0u : r917 >> t718);
       // 1820: xor.b32  	%r920, %r918, %r919;
-      r920 = r918 ^ r919;
       // 1821: mul.lo.s32 	%r921, %r920, 2146121005;
-      r921 = uint(int(r920) * 2146121005);
+      r921 = uint(int((r917 ^ (r915 >> 16u)) ^ (r917 >> 16u)) * 2146121005);
       // 1822: shr.u32 	%r922, %r921, 15;
-      uint t719;
-      t719 = 15u;
-      r922 = (t719 >= 32u ? 0u : r921 >> t719);
       // 1823: xor.b32  	%r923, %r922, %r921;
-      r923 = r922 ^ r921;
       // 1824: mul.lo.s32 	%r924, %r923, -2073254261;
-      r924 = uint(int(r923) * -2073254261);
+      r924 = uint(int((r921 >> 15u) ^ r921) * -2073254261);
       // 1825: shr.u32 	%r925, %r924, 16;
-      uint t720;
-      t720 = 16u;
-      r925 = (t720 >= 32u ? 0u : r924 >> t720);
       // 1826: xor.b32  	%r926, %r925, %r924;
-      r926 = r925 ^ r924;
+      r926 = (r924 >> 16u) ^ r924;
       // 1827: xor.b32  	%r927, %r926, -1515870811;
       r927 = r926 ^ 0xA5A5A5A5u;
       // 1828: shr.u32 	%r928, %r927, 16;
-      uint t721;
-      t721 = 16u;
-      r928 = (t721 >= 32u ? 0u : r927 >> t721);
       // 1829: xor.b32  	%r929, %r928, %r927;
-      r929 = r928 ^ r927;
       // 1830: mul.lo.s32 	%r930, %r929, 2146121005;
-      r930 = uint(int(r929) * 2146121005);
+      r930 = uint(int((r927 >> 16u) ^ r927) * 2146121005);
       // 1831: shr.u32 	%r931, %r930, 15;
-      uint t722;
-      t722 = 15u;
-      r931 = (t722 >= 32u ? 0u : r930 >> t722);
       // 1832: xor.b32  	%r932, %r931, %r930;
-      r932 = r931 ^ r930;
       // 1833: mul.lo.s32 	%r933, %r932, -2073254261;
-      r933 = uint(int(r932) * -2073254261);
+      r933 = uint(int((r930 >> 15u) ^ r930) * -2073254261);
       // 1834: shr.u32 	%r934, %r933, 16;
-      uint t723;
-      t723 = 16u;
-      r934 = (t723 >= 32u ? 0u : r933 >> t723);
       // 1835: xor.b32  	%r193, %r934, %r933;
-      r193 = r934 ^ r933;
+      r193 = (r933 >> 16u) ^ r933;
       // 1836: shl.b32 	%r935, %r926, 7;
-      uint t724;
-      t724 = 7u;
-      r935 = (t724 >= 32u ? 0u : r926 << t724);
       // 1837: and.b32  	%r1252, %r935, 128;
-      r1252 = r935 & 128u;
+      r1252 = (r926 << 7u) & 128u;
       // 1838: shr.u32 	%r936, %r926, 1;
-      uint t725;
-      t725 = 1u;
-      r936 = (t725 >= 32u ? 0u : r926 >> t725);
       // 1839: and.b32  	%r195, %r936, 3;
-      r195 = r936 & 3u;
+      r195 = (r926 >> 1u) & 3u;
       if (p19) {
         // 1844: setp.eq.s16 	%p152, %rs4, 2;
-        int t726;
-        int t727;
-        t726 = bitfieldExtract(int(rs4), 0, 16); t727 = 2;
-        bool t728;
-        t728 = t726 == t727;
-        p152 = t728;
-        if (p152) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1882: and.b32  	%r1252, %r193, 255;
           r1252 = r193 & 255u;
           p2g_sv0 = 164;
         } else {
           // 1847: setp.eq.s16 	%p153, %rs4, 3;
-          int t729;
-          int t730;
-          t729 = bitfieldExtract(int(rs4), 0, 16); t730 = 3;
-          bool t731;
-          t731 = t729 == t730;
-          p153 = t731;
-          if (p153) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1886: mul.wide.u32 	%rd131, %r193, -858993459;
-            rd131 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
             // 1887: shr.u64 	%rd132, %rd131, 34;
-            uint t732;
-            t732 = 34u;
-            rd132 = (t732 >= 64u ? 0ul : rd131 >> t732);
             // 1888: cvt.u32.u64 	%r940, %rd132;
-            uint64_t t733;
-            t733 = uint64_t(rd132);
-            r940 = uint(uint64_t(t733));
+            uint64_t t72 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1889: mul.lo.s32 	%r941, %r940, 5;
-            r941 = uint(int(r940) * 5);
             // 1890: sub.s32 	%r197, %r193, %r941;
-            r197 = uint(int(r193) - int(r941));
+            r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1891: setp.eq.s32 	%p157, %r197, 0;
-            int t734;
-            int t735;
-            t734 = int(r197); t735 = 0;
-            bool t736;
-            t736 = t734 == t735;
-            p157 = t736;
-            if (p157) {
+            if (int(r197) == 0) {
               // 1418: shr.u32 	%r942, %r193, 8;
-              uint t737;
-              t737 = 8u;
-              r942 = (t737 >= 32u ? 0u : r193 >> t737);
+              r942 = r193 >> 8u;
               // 1419: mul.wide.u32 	%rd133, %r942, -1431655765;
-              rd133 = uint64_t(r942) * uint64_t(0xAAAAAAABu);
               // 1420: shr.u64 	%rd134, %rd133, 34;
-              uint t738;
-              t738 = 34u;
-              rd134 = (t738 >= 64u ? 0ul : rd133 >> t738);
               // 1421: cvt.u32.u64 	%r943, %rd134;
-              uint64_t t739;
-              t739 = uint64_t(rd134);
-              r943 = uint(uint64_t(t739));
+              uint64_t t73 = uint64_t((uint64_t(r942) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1422: mul.lo.s32 	%r944, %r943, 6;
-              r944 = uint(int(r943) * 6);
               // 1423: sub.s32 	%r945, %r942, %r944;
-              r945 = uint(int(r942) - int(r944));
               // 1424: cvt.u16.u32 	%rs21, %r945;
-              uint64_t t740;
-              t740 = uint64_t(r945);
-              rs21 = (uint(uint64_t(t740)) & 65535u);
+              uint64_t t74 = uint64_t(uint(int(r942) - int(uint(int(uint(uint64_t(t73))) * 6))));
+              rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1425: setp.gt.s16 	%p158, %rs21, 1;
-              int t741;
-              int t742;
-              t741 = bitfieldExtract(int(rs21), 0, 16); t742 = 1;
-              bool t743;
-              t743 = t741 > t742;
-              p158 = t743;
-              if (p158) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1430: setp.eq.s16 	%p159, %rs21, 2;
-                int t744;
-                int t745;
-                t744 = bitfieldExtract(int(rs21), 0, 16); t745 = 2;
-                bool t746;
-                t746 = t744 == t745;
-                p159 = t746;
-                if (p159) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1554: shr.u32 	%r947, %r193, 12;
-                  uint t747;
-                  t747 = 12u;
-                  r947 = (t747 >= 32u ? 0u : r193 >> t747);
                   // 1555: and.b32  	%r948, %r947, 1;
-                  r948 = r947 & 1u;
                   // 1556: or.b32  	%r949, %r1252, %r948;
-                  r949 = r1252 | r948;
+                  r949 = r1252 | ((r193 >> 12u) & 1u);
                   // 1557: or.b32  	%r1252, %r949, 126;
                   r1252 = r949 | 126u;
                   p2g_sv0 = 164;
                 } else {
                   // 1433: setp.eq.s16 	%p160, %rs21, 3;
-                  int t748;
-                  int t749;
-                  t748 = bitfieldExtract(int(rs21), 0, 16); t749 = 3;
-                  bool t750;
-                  t750 = t748 == t749;
-                  p160 = t750;
-                  if (p160) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1561: setp.eq.s32 	%p164, %r195, 0;
-                    int t751;
-                    int t752;
-                    t751 = int(r195); t752 = 0;
-                    bool t753;
-                    t753 = t751 == t752;
-                    p164 = t753;
                     // 1562: selp.b32 	%r946, 1, %r195, %p164;
-                    r946 = p164 ? 1u : r195;
                     // 1563: or.b32  	%r1252, %r946, %r1252;
-                    r1252 = r946 | r1252;
+                    r1252 = ((int(r195) == 0) ? 1u : r195) | r1252;
                     p2g_sv0 = 164;
                   } else {
                     // 1436: setp.ne.s16 	%p161, %rs21, 4;
-                    int t754;
-                    int t755;
-                    t754 = bitfieldExtract(int(rs21), 0, 16); t755 = 4;
-                    bool t756;
-                    t756 = t754 != t755;
-                    p161 = t756;
-                    if (p161) {
+                    if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
                       // 1439: or.b32  	%r1252, %r1252, 123;
@@ -4870,23 +2763,11 @@ void main() {
                 }
               } else {
                 // 1505: setp.eq.s16 	%p162, %rs21, 0;
-                int t757;
-                int t758;
-                t757 = bitfieldExtract(int(rs21), 0, 16); t758 = 0;
-                bool t759;
-                t759 = t757 == t758;
-                p162 = t759;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
                   // 1508: setp.eq.s16 	%p163, %rs21, 1;
-                  int t760;
-                  int t761;
-                  t760 = bitfieldExtract(int(rs21), 0, 16); t761 = 1;
-                  bool t762;
-                  t762 = t760 == t761;
-                  p163 = t762;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1513: or.b32  	%r1252, %r1252, 124;
                     r1252 = r1252 | 124u;
                     p2g_sv0 = 164;
@@ -4909,106 +2790,53 @@ void main() {
             }
           } else {
             // 1850: setp.ne.s16 	%p154, %rs4, 5;
-            int t763;
-            int t764;
-            t763 = bitfieldExtract(int(rs4), 0, 16); t764 = 5;
-            bool t765;
-            t765 = t763 != t764;
-            p154 = t765;
-            if (p154) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
               // 1853: mul.wide.u32 	%rd129, %r193, -858993459;
-              rd129 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
               // 1854: shr.u64 	%rd130, %rd129, 34;
-              uint t766;
-              t766 = 34u;
-              rd130 = (t766 >= 64u ? 0ul : rd129 >> t766);
               // 1855: cvt.u32.u64 	%r937, %rd130;
-              uint64_t t767;
-              t767 = uint64_t(rd130);
-              r937 = uint(uint64_t(t767));
+              uint64_t t75 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1856: mul.lo.s32 	%r938, %r937, 5;
-              r938 = uint(int(r937) * 5);
               // 1857: sub.s32 	%r939, %r193, %r938;
-              r939 = uint(int(r193) - int(r938));
               // 1858: add.s32 	%r1251, %r939, 13;
-              r1251 = uint(int(r939) + 13);
+              r1251 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
               p2g_sv0 = 163;
             }
           }
         }
       } else {
         // 1862: setp.eq.s16 	%p155, %rs4, 0;
-        int t768;
-        int t769;
-        t768 = bitfieldExtract(int(rs4), 0, 16); t769 = 0;
-        bool t770;
-        t770 = t768 == t769;
-        p155 = t770;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1898: mul.wide.u32 	%rd137, %r193, 613566757;
-          rd137 = uint64_t(r193) * uint64_t(0x24924925u);
           // 1899: shr.u64 	%rd138, %rd137, 32;
-          uint t771;
-          t771 = 32u;
-          rd138 = (t771 >= 64u ? 0ul : rd137 >> t771);
           // 1900: cvt.u32.u64 	%r957, %rd138;
-          uint64_t t772;
-          t772 = uint64_t(rd138);
-          r957 = uint(uint64_t(t772));
+          uint64_t t76 = uint64_t((uint64_t(r193) * uint64_t(0x24924925u)) >> 32u);
+          r957 = uint(uint64_t(t76));
           // 1901: sub.s32 	%r958, %r193, %r957;
-          r958 = uint(int(r193) - int(r957));
           // 1902: shr.u32 	%r959, %r958, 1;
-          uint t773;
-          t773 = 1u;
-          r959 = (t773 >= 32u ? 0u : r958 >> t773);
           // 1903: add.s32 	%r960, %r959, %r957;
-          r960 = uint(int(r959) + int(r957));
           // 1904: shr.u32 	%r961, %r960, 2;
-          uint t774;
-          t774 = 2u;
-          r961 = (t774 >= 32u ? 0u : r960 >> t774);
           // 1905: mul.lo.s32 	%r962, %r961, 7;
-          r962 = uint(int(r961) * 7);
+          r962 = uint(int(uint(int(uint(int(r193) - int(r957)) >> 1u) + int(r957)) >> 2u) * 7);
           // 1906: sub.s32 	%r963, %r193, %r962;
-          r963 = uint(int(r193) - int(r962));
           // 1907: add.s32 	%r1251, %r963, 12;
-          r1251 = uint(int(r963) + 12);
+          r1251 = uint(int(uint(int(r193) - int(r962))) + 12);
           p2g_sv0 = 163;
         } else {
           // 1865: setp.eq.s16 	%p156, %rs4, 1;
-          int t775;
-          int t776;
-          t775 = bitfieldExtract(int(rs4), 0, 16); t776 = 1;
-          bool t777;
-          t777 = t775 == t776;
-          p156 = t777;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1870: mul.wide.u32 	%rd135, %r193, 138547333;
-            rd135 = uint64_t(r193) * uint64_t(0x08421085u);
             // 1871: shr.u64 	%rd136, %rd135, 32;
-            uint t778;
-            t778 = 32u;
-            rd136 = (t778 >= 64u ? 0ul : rd135 >> t778);
             // 1872: cvt.u32.u64 	%r951, %rd136;
-            uint64_t t779;
-            t779 = uint64_t(rd136);
-            r951 = uint(uint64_t(t779));
+            uint64_t t77 = uint64_t((uint64_t(r193) * uint64_t(0x08421085u)) >> 32u);
+            r951 = uint(uint64_t(t77));
             // 1873: sub.s32 	%r952, %r193, %r951;
-            r952 = uint(int(r193) - int(r951));
             // 1874: shr.u32 	%r953, %r952, 1;
-            uint t780;
-            t780 = 1u;
-            r953 = (t780 >= 32u ? 0u : r952 >> t780);
             // 1875: add.s32 	%r954, %r953, %r951;
-            r954 = uint(int(r953) + int(r951));
             // 1876: shr.u32 	%r955, %r954, 4;
-            uint t781;
-            t781 = 4u;
-            r955 = (t781 >= 32u ? 0u : r954 >> t781);
             // 1877: mul.lo.s32 	%r956, %r955, 31;
-            r956 = uint(int(r955) * 31);
+            r956 = uint(int(uint(int(uint(int(r193) - int(r951)) >> 1u) + int(r951)) >> 4u) * 31);
             // 1878: sub.s32 	%r1251, %r193, %r956;
             r1251 = uint(int(r193) - int(r956));
             p2g_sv0 = 163;
@@ -5019,143 +2847,79 @@ void main() {
       }
       if (p2g_sv0 == 162) {
         // 1911: mul.wide.u32 	%rd139, %r193, -858993459;
-        rd139 = uint64_t(r193) * uint64_t(0xCCCCCCCDu);
         // 1912: shr.u64 	%rd140, %rd139, 34;
-        uint t782;
-        t782 = 34u;
-        rd140 = (t782 >= 64u ? 0ul : rd139 >> t782);
         // 1913: cvt.u32.u64 	%r964, %rd140;
-        uint64_t t783;
-        t783 = uint64_t(rd140);
-        r964 = uint(uint64_t(t783));
+        uint64_t t78 = uint64_t((uint64_t(r193) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 1914: mul.lo.s32 	%r965, %r964, 5;
-        r965 = uint(int(r964) * 5);
         // 1915: sub.s32 	%r966, %r193, %r965;
-        r966 = uint(int(r193) - int(r965));
         // 1916: add.s32 	%r1251, %r966, 13;
-        r1251 = uint(int(r966) + 13);
+        r1251 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
         p2g_sv0 = 163;
       }
       if (p2g_sv0 == 163) {
         // 1919: max.s32 	%r967, %r1251, 0;
-        r967 = uint(max(int(r1251), 0));
         // 1920: shl.b32 	%r968, %r967, 2;
-        uint t784;
-        t784 = 2u;
-        r968 = (t784 >= 32u ? 0u : r967 << t784);
         // 1921: or.b32  	%r969, %r195, %r1252;
         r969 = r195 | r1252;
         // 1922: or.b32  	%r1252, %r969, %r968;
-        r1252 = r969 | r968;
+        r1252 = r969 | (uint(max(int(r1251), 0)) << 2u);
       }
     }
     // 1925: add.s32 	%r1019, %r2, %r172;
-    r1019 = uint(int(r2) + int(r172));
     // 1926: add.s32 	%r1020, %r1019, 5373351;
-    r1020 = uint(int(r1019) + 5373351);
+    r1020 = uint(int(uint(int(r2) + int(r172))) + 5373351);
     // 1927: shr.u32 	%r1021, %r1020, 16;
-    uint t785;
-    t785 = 16u;
-    r1021 = (t785 >= 32u ? 0u : r1020 >> t785);
     // 1928: xor.b32  	%r1022, %r1021, %r1020;
-    r1022 = r1021 ^ r1020;
     // 1929: mul.lo.s32 	%r1023, %r1022, 2146121005;
-    r1023 = uint(int(r1022) * 2146121005);
+    r1023 = uint(int((r1020 >> 16u) ^ r1020) * 2146121005);
     // 1930: shr.u32 	%r1024, %r1023, 15;
-    uint t786;
-    t786 = 15u;
-    r1024 = (t786 >= 32u ? 0u : r1023 >> t786);
     // 1931: xor.b32  	%r1025, %r1024, %r1023;
-    r1025 = r1024 ^ r1023;
     // 1932: mul.lo.s32 	%r1026, %r1025, -2073254261;
-    r1026 = uint(int(r1025) * -2073254261);
+    r1026 = uint(int((r1023 >> 15u) ^ r1023) * -2073254261);
     // 1933: shr.u32 	%r1027, %r1026, 16;
-    uint t787;
-    t787 = 16u;
-    r1027 = (t787 >= 32u ? 0u : r1026 >> t787);
     // 1934: xor.b32  	%r1028, %r1026, %r6;
     r1028 = r1026 ^ r6;
     // 1935: xor.b32  	%r1029, %r1028, %r1027;
-    r1029 = r1028 ^ r1027;
     // 1936: shr.u32 	%r1030, %r1028, 16;
-    uint t788;
-    t788 = 16u;
-    r1030 = (t788 >= 32u ? 0u : r1028 >> t788);
     // 1937: xor.b32  	%r1031, %r1029, %r1030;
-    r1031 = r1029 ^ r1030;
     // 1938: mul.lo.s32 	%r1032, %r1031, 2146121005;
-    r1032 = uint(int(r1031) * 2146121005);
+    r1032 = uint(int((r1028 ^ (r1026 >> 16u)) ^ (r1028 >> 16u)) * 2146121005);
     // 1939: shr.u32 	%r1033, %r1032, 15;
-    uint t789;
-    t789 = 15u;
-    r1033 = (t789 >= 32u ? 0u : r1032 >> t789);
     // 1940: xor.b32  	%r1034, %r1033, %r1032;
-    r1034 = r1033 ^ r1032;
     // 1941: mul.lo.s32 	%r1035, %r1034, -2073254261;
-    r1035 = uint(int(r1034) * -2073254261);
+    r1035 = uint(int((r1032 >> 15u) ^ r1032) * -2073254261);
     // 1942: shr.u32 	%r1036, %r1035, 16;
-    uint t790;
-    t790 = 16u;
-    r1036 = (t790 >= 32u ? 0u : r1035 >> t790);
     // 1943: xor.b32  	%r1037, %r1036, %r1035;
-    r1037 = r1036 ^ r1035;
+    r1037 = (r1035 >> 16u) ^ r1035;
     // 1944: xor.b32  	%r1038, %r1037, -1515870811;
     r1038 = r1037 ^ 0xA5A5A5A5u;
     // 1945: shr.u32 	%r1039, %r1038, 16;
-    uint t791;
-    t791 = 16u;
-    r1039 = (t791 >= 32u ? 0u : r1038 >> t791);
     // 1946: xor.b32  	%r1040, %r1039, %r1038;
-    r1040 = r1039 ^ r1038;
     // 1947: mul.lo.s32 	%r1041, %r1040, 2146121005;
-    r1041 = uint(int(r1040) * 2146121005);
+    r1041 = uint(int((r1038 >> 16u) ^ r1038) * 2146121005);
     // 1948: shr.u32 	%r1042, %r1041, 15;
-    uint t792;
-    t792 = 15u;
-    r1042 = (t792 >= 32u ? 0u : r1041 >> t792);
     // 1949: xor.b32  	%r1043, %r1042, %r1041;
-    r1043 = r1042 ^ r1041;
     // 1950: mul.lo.s32 	%r1044, %r1043, -2073254261;
-    r1044 = uint(int(r1043) * -2073254261);
+    r1044 = uint(int((r1041 >> 15u) ^ r1041) * -2073254261);
     // 1951: shr.u32 	%r1045, %r1044, 16;
-    uint t793;
-    t793 = 16u;
-    r1045 = (t793 >= 32u ? 0u : r1044 >> t793);
     // 1952: xor.b32  	%r212, %r1045, %r1044;
-    r212 = r1045 ^ r1044;
+    r212 = (r1044 >> 16u) ^ r1044;
     // 1953: shl.b32 	%r1046, %r1037, 7;
-    uint t794;
-    t794 = 7u;
-    r1046 = (t794 >= 32u ? 0u : r1037 << t794);
     // 1954: and.b32  	%r1254, %r1046, 128;
-    r1254 = r1046 & 128u;
+    r1254 = (r1037 << 7u) & 128u;
     // 1955: shr.u32 	%r1047, %r1037, 1;
-    uint t795;
-    t795 = 1u;
-    r1047 = (t795 >= 32u ? 0u : r1037 >> t795);
     // 1956: and.b32  	%r214, %r1047, 3;
-    r214 = r1047 & 3u;
+    r214 = (r1037 >> 1u) & 3u;
     if (p74) {
       // 1961: mul.wide.u32 	%rd155, %r212, -858993459;
-      rd155 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
       // 1962: shr.u64 	%rd156, %rd155, 34;
-      uint t796;
-      t796 = 34u;
-      rd156 = (t796 >= 64u ? 0ul : rd155 >> t796);
       // 1963: cvt.u32.u64 	%r1081, %rd156;
-      uint64_t t797;
-      t797 = uint64_t(rd156);
-      r1081 = uint(uint64_t(t797));
+      uint64_t t79 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1964: mul.lo.s32 	%r1082, %r1081, 5;
-      r1082 = uint(int(r1081) * 5);
       // 1965: sub.s32 	%r1083, %r212, %r1082;
-      r1083 = uint(int(r212) - int(r1082));
       // 1966: shl.b32 	%r1084, %r1083, 2;
-      uint t798;
-      t798 = 2u;
-      r1084 = (t798 >= 32u ? 0u : r1083 << t798);
       // 1967: add.s32 	%r1085, %r1084, 52;
-      r1085 = uint(int(r1084) + 52);
+      r1085 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t79))) * 5))) << 2u) + 52);
       // 1968: or.b32  	%r1086, %r214, %r1254;
       r1086 = r214 | r1254;
       // 1969: or.b32  	%r1254, %r1086, %r1085;
@@ -5163,126 +2927,55 @@ void main() {
     } else {
       if (p19) {
         // 1977: setp.eq.s16 	%p167, %rs4, 2;
-        int t799;
-        int t800;
-        t799 = bitfieldExtract(int(rs4), 0, 16); t800 = 2;
-        bool t801;
-        t801 = t799 == t800;
-        p167 = t801;
-        if (p167) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2015: and.b32  	%r1254, %r212, 255;
           r1254 = r212 & 255u;
           p2g_sv0 = 175;
         } else {
           // 1980: setp.eq.s16 	%p168, %rs4, 3;
-          int t802;
-          int t803;
-          t802 = bitfieldExtract(int(rs4), 0, 16); t803 = 3;
-          bool t804;
-          t804 = t802 == t803;
-          p168 = t804;
-          if (p168) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2019: mul.wide.u32 	%rd145, %r212, -858993459;
-            rd145 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
             // 2020: shr.u64 	%rd146, %rd145, 34;
-            uint t805;
-            t805 = 34u;
-            rd146 = (t805 >= 64u ? 0ul : rd145 >> t805);
             // 2021: cvt.u32.u64 	%r1051, %rd146;
-            uint64_t t806;
-            t806 = uint64_t(rd146);
-            r1051 = uint(uint64_t(t806));
+            uint64_t t80 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2022: mul.lo.s32 	%r1052, %r1051, 5;
-            r1052 = uint(int(r1051) * 5);
             // 2023: sub.s32 	%r216, %r212, %r1052;
-            r216 = uint(int(r212) - int(r1052));
+            r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2024: setp.eq.s32 	%p172, %r216, 0;
-            int t807;
-            int t808;
-            t807 = int(r216); t808 = 0;
-            bool t809;
-            t809 = t807 == t808;
-            p172 = t809;
-            if (p172) {
+            if (int(r216) == 0) {
               // 1443: shr.u32 	%r1053, %r212, 8;
-              uint t810;
-              t810 = 8u;
-              r1053 = (t810 >= 32u ? 0u : r212 >> t810);
+              r1053 = r212 >> 8u;
               // 1444: mul.wide.u32 	%rd147, %r1053, -1431655765;
-              rd147 = uint64_t(r1053) * uint64_t(0xAAAAAAABu);
               // 1445: shr.u64 	%rd148, %rd147, 34;
-              uint t811;
-              t811 = 34u;
-              rd148 = (t811 >= 64u ? 0ul : rd147 >> t811);
               // 1446: cvt.u32.u64 	%r1054, %rd148;
-              uint64_t t812;
-              t812 = uint64_t(rd148);
-              r1054 = uint(uint64_t(t812));
+              uint64_t t81 = uint64_t((uint64_t(r1053) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1447: mul.lo.s32 	%r1055, %r1054, 6;
-              r1055 = uint(int(r1054) * 6);
               // 1448: sub.s32 	%r1056, %r1053, %r1055;
-              r1056 = uint(int(r1053) - int(r1055));
               // 1449: cvt.u16.u32 	%rs23, %r1056;
-              uint64_t t813;
-              t813 = uint64_t(r1056);
-              rs23 = (uint(uint64_t(t813)) & 65535u);
+              uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
+              rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1450: setp.gt.s16 	%p173, %rs23, 1;
-              int t814;
-              int t815;
-              t814 = bitfieldExtract(int(rs23), 0, 16); t815 = 1;
-              bool t816;
-              t816 = t814 > t815;
-              p173 = t816;
-              if (p173) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1455: setp.eq.s16 	%p174, %rs23, 2;
-                int t817;
-                int t818;
-                t817 = bitfieldExtract(int(rs23), 0, 16); t818 = 2;
-                bool t819;
-                t819 = t817 == t818;
-                p174 = t819;
-                if (p174) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1567: shr.u32 	%r1058, %r212, 12;
-                  uint t820;
-                  t820 = 12u;
-                  r1058 = (t820 >= 32u ? 0u : r212 >> t820);
                   // 1568: and.b32  	%r1059, %r1058, 1;
-                  r1059 = r1058 & 1u;
                   // 1569: or.b32  	%r1060, %r1254, %r1059;
-                  r1060 = r1254 | r1059;
+                  r1060 = r1254 | ((r212 >> 12u) & 1u);
                   // 1570: or.b32  	%r1254, %r1060, 126;
                   r1254 = r1060 | 126u;
                   p2g_sv0 = 175;
                 } else {
                   // 1458: setp.eq.s16 	%p175, %rs23, 3;
-                  int t821;
-                  int t822;
-                  t821 = bitfieldExtract(int(rs23), 0, 16); t822 = 3;
-                  bool t823;
-                  t823 = t821 == t822;
-                  p175 = t823;
-                  if (p175) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1574: setp.eq.s32 	%p179, %r214, 0;
-                    int t824;
-                    int t825;
-                    t824 = int(r214); t825 = 0;
-                    bool t826;
-                    t826 = t824 == t825;
-                    p179 = t826;
                     // 1575: selp.b32 	%r1057, 1, %r214, %p179;
-                    r1057 = p179 ? 1u : r214;
                     // 1576: or.b32  	%r1254, %r1057, %r1254;
-                    r1254 = r1057 | r1254;
+                    r1254 = ((int(r214) == 0) ? 1u : r214) | r1254;
                     p2g_sv0 = 175;
                   } else {
                     // 1461: setp.ne.s16 	%p176, %rs23, 4;
-                    int t827;
-                    int t828;
-                    t827 = bitfieldExtract(int(rs23), 0, 16); t828 = 4;
-                    bool t829;
-                    t829 = t827 != t828;
-                    p176 = t829;
-                    if (p176) {
+                    if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
                       // 1464: or.b32  	%r1254, %r1254, 123;
@@ -5293,23 +2986,11 @@ void main() {
                 }
               } else {
                 // 1517: setp.eq.s16 	%p177, %rs23, 0;
-                int t830;
-                int t831;
-                t830 = bitfieldExtract(int(rs23), 0, 16); t831 = 0;
-                bool t832;
-                t832 = t830 == t831;
-                p177 = t832;
-                if (p177) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
                   // 1520: setp.eq.s16 	%p178, %rs23, 1;
-                  int t833;
-                  int t834;
-                  t833 = bitfieldExtract(int(rs23), 0, 16); t834 = 1;
-                  bool t835;
-                  t835 = t833 == t834;
-                  p178 = t835;
-                  if (p178) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1525: or.b32  	%r1254, %r1254, 124;
                     r1254 = r1254 | 124u;
                     p2g_sv0 = 175;
@@ -5332,106 +3013,53 @@ void main() {
             }
           } else {
             // 1983: setp.ne.s16 	%p169, %rs4, 5;
-            int t836;
-            int t837;
-            t836 = bitfieldExtract(int(rs4), 0, 16); t837 = 5;
-            bool t838;
-            t838 = t836 != t837;
-            p169 = t838;
-            if (p169) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
               // 1986: mul.wide.u32 	%rd143, %r212, -858993459;
-              rd143 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
               // 1987: shr.u64 	%rd144, %rd143, 34;
-              uint t839;
-              t839 = 34u;
-              rd144 = (t839 >= 64u ? 0ul : rd143 >> t839);
               // 1988: cvt.u32.u64 	%r1048, %rd144;
-              uint64_t t840;
-              t840 = uint64_t(rd144);
-              r1048 = uint(uint64_t(t840));
+              uint64_t t83 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 1989: mul.lo.s32 	%r1049, %r1048, 5;
-              r1049 = uint(int(r1048) * 5);
               // 1990: sub.s32 	%r1050, %r212, %r1049;
-              r1050 = uint(int(r212) - int(r1049));
               // 1991: add.s32 	%r1253, %r1050, 13;
-              r1253 = uint(int(r1050) + 13);
+              r1253 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
               p2g_sv0 = 174;
             }
           }
         }
       } else {
         // 1995: setp.eq.s16 	%p170, %rs4, 0;
-        int t841;
-        int t842;
-        t841 = bitfieldExtract(int(rs4), 0, 16); t842 = 0;
-        bool t843;
-        t843 = t841 == t842;
-        p170 = t843;
-        if (p170) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2031: mul.wide.u32 	%rd151, %r212, 613566757;
-          rd151 = uint64_t(r212) * uint64_t(0x24924925u);
           // 2032: shr.u64 	%rd152, %rd151, 32;
-          uint t844;
-          t844 = 32u;
-          rd152 = (t844 >= 64u ? 0ul : rd151 >> t844);
           // 2033: cvt.u32.u64 	%r1068, %rd152;
-          uint64_t t845;
-          t845 = uint64_t(rd152);
-          r1068 = uint(uint64_t(t845));
+          uint64_t t84 = uint64_t((uint64_t(r212) * uint64_t(0x24924925u)) >> 32u);
+          r1068 = uint(uint64_t(t84));
           // 2034: sub.s32 	%r1069, %r212, %r1068;
-          r1069 = uint(int(r212) - int(r1068));
           // 2035: shr.u32 	%r1070, %r1069, 1;
-          uint t846;
-          t846 = 1u;
-          r1070 = (t846 >= 32u ? 0u : r1069 >> t846);
           // 2036: add.s32 	%r1071, %r1070, %r1068;
-          r1071 = uint(int(r1070) + int(r1068));
           // 2037: shr.u32 	%r1072, %r1071, 2;
-          uint t847;
-          t847 = 2u;
-          r1072 = (t847 >= 32u ? 0u : r1071 >> t847);
           // 2038: mul.lo.s32 	%r1073, %r1072, 7;
-          r1073 = uint(int(r1072) * 7);
+          r1073 = uint(int(uint(int(uint(int(r212) - int(r1068)) >> 1u) + int(r1068)) >> 2u) * 7);
           // 2039: sub.s32 	%r1074, %r212, %r1073;
-          r1074 = uint(int(r212) - int(r1073));
           // 2040: add.s32 	%r1253, %r1074, 12;
-          r1253 = uint(int(r1074) + 12);
+          r1253 = uint(int(uint(int(r212) - int(r1073))) + 12);
           p2g_sv0 = 174;
         } else {
           // 1998: setp.eq.s16 	%p171, %rs4, 1;
-          int t848;
-          int t849;
-          t848 = bitfieldExtract(int(rs4), 0, 16); t849 = 1;
-          bool t850;
-          t850 = t848 == t849;
-          p171 = t850;
-          if (p171) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2003: mul.wide.u32 	%rd149, %r212, 138547333;
-            rd149 = uint64_t(r212) * uint64_t(0x08421085u);
             // 2004: shr.u64 	%rd150, %rd149, 32;
-            uint t851;
-            t851 = 32u;
-            rd150 = (t851 >= 64u ? 0ul : rd149 >> t851);
             // 2005: cvt.u32.u64 	%r1062, %rd150;
-            uint64_t t852;
-            t852 = uint64_t(rd150);
-            r1062 = uint(uint64_t(t852));
+            uint64_t t85 = uint64_t((uint64_t(r212) * uint64_t(0x08421085u)) >> 32u);
+            r1062 = uint(uint64_t(t85));
             // 2006: sub.s32 	%r1063, %r212, %r1062;
-            r1063 = uint(int(r212) - int(r1062));
             // 2007: shr.u32 	%r1064, %r1063, 1;
-            uint t853;
-            t853 = 1u;
-            r1064 = (t853 >= 32u ? 0u : r1063 >> t853);
             // 2008: add.s32 	%r1065, %r1064, %r1062;
-            r1065 = uint(int(r1064) + int(r1062));
             // 2009: shr.u32 	%r1066, %r1065, 4;
-            uint t854;
-            t854 = 4u;
-            r1066 = (t854 >= 32u ? 0u : r1065 >> t854);
             // 2010: mul.lo.s32 	%r1067, %r1066, 31;
-            r1067 = uint(int(r1066) * 31);
+            r1067 = uint(int(uint(int(uint(int(r212) - int(r1062)) >> 1u) + int(r1062)) >> 4u) * 31);
             // 2011: sub.s32 	%r1253, %r212, %r1067;
             r1253 = uint(int(r212) - int(r1067));
             p2g_sv0 = 174;
@@ -5442,388 +3070,194 @@ void main() {
       }
       if (p2g_sv0 == 173) {
         // 2044: mul.wide.u32 	%rd153, %r212, -858993459;
-        rd153 = uint64_t(r212) * uint64_t(0xCCCCCCCDu);
         // 2045: shr.u64 	%rd154, %rd153, 34;
-        uint t855;
-        t855 = 34u;
-        rd154 = (t855 >= 64u ? 0ul : rd153 >> t855);
         // 2046: cvt.u32.u64 	%r1075, %rd154;
-        uint64_t t856;
-        t856 = uint64_t(rd154);
-        r1075 = uint(uint64_t(t856));
+        uint64_t t86 = uint64_t((uint64_t(r212) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2047: mul.lo.s32 	%r1076, %r1075, 5;
-        r1076 = uint(int(r1075) * 5);
         // 2048: sub.s32 	%r1077, %r212, %r1076;
-        r1077 = uint(int(r212) - int(r1076));
         // 2049: add.s32 	%r1253, %r1077, 13;
-        r1253 = uint(int(r1077) + 13);
+        r1253 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 13);
         p2g_sv0 = 174;
       }
       if (p2g_sv0 == 174) {
         // 2052: max.s32 	%r1078, %r1253, 0;
-        r1078 = uint(max(int(r1253), 0));
         // 2053: shl.b32 	%r1079, %r1078, 2;
-        uint t857;
-        t857 = 2u;
-        r1079 = (t857 >= 32u ? 0u : r1078 << t857);
         // 2054: or.b32  	%r1080, %r214, %r1254;
         r1080 = r214 | r1254;
         // 2055: or.b32  	%r1254, %r1080, %r1079;
-        r1254 = r1080 | r1079;
+        r1254 = r1080 | (uint(max(int(r1253), 0)) << 2u);
       }
     }
     // 2058: add.s32 	%r231, %r171, 3;
     r231 = uint(int(r171) + 3);
     if (p74) {
       // 2063: shl.b32 	%r1149, %r231, 6;
-      uint t858;
-      t858 = 6u;
-      r1149 = (t858 >= 32u ? 0u : r231 << t858);
+      r1149 = r231 << 6u;
       // 2064: and.b32  	%r1150, %r1149, 1920;
-      r1150 = r1149 & 1920u;
       // 2065: add.s32 	%r1151, %r168, %r1150;
-      r1151 = uint(int(r168) + int(r1150));
+      r1151 = uint(int(r168) + int(r1149 & 1920u));
       // 2066: shr.u32 	%r1152, %r1151, 16;
-      uint t859;
-      t859 = 16u;
-      r1152 = (t859 >= 32u ? 0u : r1151 >> t859);
       // 2067: xor.b32  	%r1153, %r1152, %r1151;
-      r1153 = r1152 ^ r1151;
       // 2068: mul.lo.s32 	%r1154, %r1153, 2146121005;
-      r1154 = uint(int(r1153) * 2146121005);
+      r1154 = uint(int((r1151 >> 16u) ^ r1151) * 2146121005);
       // 2069: shr.u32 	%r1155, %r1154, 15;
-      uint t860;
-      t860 = 15u;
-      r1155 = (t860 >= 32u ? 0u : r1154 >> t860);
       // 2070: xor.b32  	%r1156, %r1155, %r1154;
-      r1156 = r1155 ^ r1154;
       // 2071: mul.lo.s32 	%r1157, %r1156, -2073254261;
-      r1157 = uint(int(r1156) * -2073254261);
+      r1157 = uint(int((r1154 >> 15u) ^ r1154) * -2073254261);
       // 2072: shr.u32 	%r1158, %r1157, 16;
-      uint t861;
-      t861 = 16u;
-      r1158 = (t861 >= 32u ? 0u : r1157 >> t861);
       // 2073: xor.b32  	%r1159, %r1157, %r6;
       r1159 = r1157 ^ r6;
       // 2074: xor.b32  	%r1160, %r1159, %r1158;
-      r1160 = r1159 ^ r1158;
       // 2075: shr.u32 	%r1161, %r1159, 16;
-      uint t862;
-      t862 = 16u;
-      r1161 = (t862 >= 32u ? 0u : r1159 >> t862);
       // 2076: xor.b32  	%r1162, %r1160, %r1161;
-      r1162 = r1160 ^ r1161;
       // 2077: mul.lo.s32 	%r1163, %r1162, 2146121005;
-      r1163 = uint(int(r1162) * 2146121005);
+      r1163 = uint(int((r1159 ^ (r1157 >> 16u)) ^ (r1159 >> 16u)) * 2146121005);
       // 2078: shr.u32 	%r1164, %r1163, 15;
-      uint t863;
-      t863 = 15u;
-      r1164 = (t863 >= 32u ? 0u : r1163 >> t863);
       // 2079: xor.b32  	%r1165, %r1164, %r1163;
-      r1165 = r1164 ^ r1163;
       // 2080: mul.lo.s32 	%r1166, %r1165, -2073254261;
-      r1166 = uint(int(r1165) * -2073254261);
+      r1166 = uint(int((r1163 >> 15u) ^ r1163) * -2073254261);
       // 2081: shr.u32 	%r1167, %r1166, 16;
-      uint t864;
-      t864 = 16u;
-      r1167 = (t864 >= 32u ? 0u : r1166 >> t864);
       // 2082: xor.b32  	%r1168, %r1167, %r1166;
-      r1168 = r1167 ^ r1166;
+      r1168 = (r1166 >> 16u) ^ r1166;
       // 2083: xor.b32  	%r1169, %r1168, -1515870811;
       r1169 = r1168 ^ 0xA5A5A5A5u;
       // 2084: shr.u32 	%r1170, %r1169, 16;
-      uint t865;
-      t865 = 16u;
-      r1170 = (t865 >= 32u ? 0u : r1169 >> t865);
       // 2085: xor.b32  	%r1171, %r1170, %r1169;
-      r1171 = r1170 ^ r1169;
       // 2086: mul.lo.s32 	%r1172, %r1171, 2146121005;
-      r1172 = uint(int(r1171) * 2146121005);
+      r1172 = uint(int((r1169 >> 16u) ^ r1169) * 2146121005);
       // 2087: shr.u32 	%r1173, %r1172, 15;
-      uint t866;
-      t866 = 15u;
-      r1173 = (t866 >= 32u ? 0u : r1172 >> t866);
       // 2088: xor.b32  	%r1174, %r1173, %r1172;
-      r1174 = r1173 ^ r1172;
       // 2089: mul.lo.s32 	%r1175, %r1174, -2073254261;
-      r1175 = uint(int(r1174) * -2073254261);
+      r1175 = uint(int((r1172 >> 15u) ^ r1172) * -2073254261);
       // 2090: shr.u32 	%r1176, %r1175, 16;
-      uint t867;
-      t867 = 16u;
-      r1176 = (t867 >= 32u ? 0u : r1175 >> t867);
       // 2091: xor.b32  	%r1177, %r1176, %r1175;
-      r1177 = r1176 ^ r1175;
+      r1177 = (r1175 >> 16u) ^ r1175;
       // 2092: and.b32  	%r1178, %r1168, 1;
-      r1178 = r1168 & 1u;
       // 2093: shr.u32 	%r1179, %r1168, 1;
-      uint t868;
-      t868 = 1u;
-      r1179 = (t868 >= 32u ? 0u : r1168 >> t868);
       // 2094: and.b32  	%r1180, %r1179, 3;
-      r1180 = r1179 & 3u;
       // 2095: mul.wide.u32 	%rd169, %r1177, -858993459;
-      rd169 = uint64_t(r1177) * uint64_t(0xCCCCCCCDu);
       // 2096: shr.u64 	%rd170, %rd169, 34;
-      uint t869;
-      t869 = 34u;
-      rd170 = (t869 >= 64u ? 0ul : rd169 >> t869);
       // 2097: cvt.u32.u64 	%r1181, %rd170;
-      uint64_t t870;
-      t870 = uint64_t(rd170);
-      r1181 = uint(uint64_t(t870));
+      uint64_t t87 = uint64_t((uint64_t(r1177) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2098: mul.lo.s32 	%r1182, %r1181, 5;
-      r1182 = uint(int(r1181) * 5);
       // 2099: sub.s32 	%r1183, %r1177, %r1182;
-      r1183 = uint(int(r1177) - int(r1182));
       // 2100: shl.b32 	%r1184, %r1183, 2;
-      uint t871;
-      t871 = 2u;
-      r1184 = (t871 >= 32u ? 0u : r1183 << t871);
       // 2101: add.s32 	%r1185, %r1184, 52;
-      r1185 = uint(int(r1184) + 52);
+      r1185 = uint(int(uint(int(r1177) - int(uint(int(uint(uint64_t(t87))) * 5))) << 2u) + 52);
       // 2102: bfi.b32 	%r1186, %r1178, %r1180, 7, 1;
-      r1186 = p2g_bfi_32(r1178, r1180, 7u, 1u);
       // 2103: or.b32  	%r1187, %r1186, %r1185;
-      r1187 = r1186 | r1185;
       // 2104: add.s32 	%r1188, %r169, %r1149;
       r1188 = uint(int(r169) + int(r1149));
       // 2105: shr.u32 	%r1189, %r1188, 16;
-      uint t872;
-      t872 = 16u;
-      r1189 = (t872 >= 32u ? 0u : r1188 >> t872);
       // 2106: xor.b32  	%r1190, %r1189, %r1188;
-      r1190 = r1189 ^ r1188;
       // 2107: mul.lo.s32 	%r1191, %r1190, 2146121005;
-      r1191 = uint(int(r1190) * 2146121005);
+      r1191 = uint(int((r1188 >> 16u) ^ r1188) * 2146121005);
       // 2108: shr.u32 	%r1192, %r1191, 15;
-      uint t873;
-      t873 = 15u;
-      r1192 = (t873 >= 32u ? 0u : r1191 >> t873);
       // 2109: xor.b32  	%r1193, %r1192, %r1191;
-      r1193 = r1192 ^ r1191;
       // 2110: mul.lo.s32 	%r1194, %r1193, -2073254261;
-      r1194 = uint(int(r1193) * -2073254261);
+      r1194 = uint(int((r1191 >> 15u) ^ r1191) * -2073254261);
       // 2111: shr.u32 	%r1195, %r1194, 16;
-      uint t874;
-      t874 = 16u;
-      r1195 = (t874 >= 32u ? 0u : r1194 >> t874);
       // 2112: xor.b32  	%r1196, %r1195, %r1194;
-      r1196 = r1195 ^ r1194;
       // 2113: and.b32  	%r1197, %r1196, 3;
-      r1197 = r1196 & 3u;
       // 2114: xor.b32  	%r1256, %r1187, %r1197;
-      r1256 = r1187 ^ r1197;
+      r1256 = (p2g_bfi_32((r1168 & 1u), ((r1168 >> 1u) & 3u), 7u, 1u) | r1185) ^ (((r1194 >> 16u) ^ r1194) & 3u);
     } else {
       // 2118: shl.b32 	%r1087, %r231, 6;
-      uint t875;
-      t875 = 6u;
-      r1087 = (t875 >= 32u ? 0u : r231 << t875);
       // 2119: add.s32 	%r1088, %r168, %r1087;
-      r1088 = uint(int(r168) + int(r1087));
+      r1088 = uint(int(r168) + int(r231 << 6u));
       // 2120: shr.u32 	%r1089, %r1088, 16;
-      uint t876;
-      t876 = 16u;
-      r1089 = (t876 >= 32u ? 0u : r1088 >> t876);
       // 2121: xor.b32  	%r1090, %r1089, %r1088;
-      r1090 = r1089 ^ r1088;
       // 2122: mul.lo.s32 	%r1091, %r1090, 2146121005;
-      r1091 = uint(int(r1090) * 2146121005);
+      r1091 = uint(int((r1088 >> 16u) ^ r1088) * 2146121005);
       // 2123: shr.u32 	%r1092, %r1091, 15;
-      uint t877;
-      t877 = 15u;
-      r1092 = (t877 >= 32u ? 0u : r1091 >> t877);
       // 2124: xor.b32  	%r1093, %r1092, %r1091;
-      r1093 = r1092 ^ r1091;
       // 2125: mul.lo.s32 	%r1094, %r1093, -2073254261;
-      r1094 = uint(int(r1093) * -2073254261);
+      r1094 = uint(int((r1091 >> 15u) ^ r1091) * -2073254261);
       // 2126: shr.u32 	%r1095, %r1094, 16;
-      uint t878;
-      t878 = 16u;
-      r1095 = (t878 >= 32u ? 0u : r1094 >> t878);
       // 2127: xor.b32  	%r1096, %r1094, %r6;
       r1096 = r1094 ^ r6;
       // 2128: xor.b32  	%r1097, %r1096, %r1095;
-      r1097 = r1096 ^ r1095;
       // 2129: shr.u32 	%r1098, %r1096, 16;
-      uint t879;
-      t879 = 16u;
-      r1098 = (t879 >= 32u ? 0u : r1096 >> t879);
       // 2130: xor.b32  	%r1099, %r1097, %r1098;
-      r1099 = r1097 ^ r1098;
       // 2131: mul.lo.s32 	%r1100, %r1099, 2146121005;
-      r1100 = uint(int(r1099) * 2146121005);
+      r1100 = uint(int((r1096 ^ (r1094 >> 16u)) ^ (r1096 >> 16u)) * 2146121005);
       // 2132: shr.u32 	%r1101, %r1100, 15;
-      uint t880;
-      t880 = 15u;
-      r1101 = (t880 >= 32u ? 0u : r1100 >> t880);
       // 2133: xor.b32  	%r1102, %r1101, %r1100;
-      r1102 = r1101 ^ r1100;
       // 2134: mul.lo.s32 	%r1103, %r1102, -2073254261;
-      r1103 = uint(int(r1102) * -2073254261);
+      r1103 = uint(int((r1100 >> 15u) ^ r1100) * -2073254261);
       // 2135: shr.u32 	%r1104, %r1103, 16;
-      uint t881;
-      t881 = 16u;
-      r1104 = (t881 >= 32u ? 0u : r1103 >> t881);
       // 2136: xor.b32  	%r1105, %r1104, %r1103;
-      r1105 = r1104 ^ r1103;
+      r1105 = (r1103 >> 16u) ^ r1103;
       // 2137: xor.b32  	%r1106, %r1105, -1515870811;
       r1106 = r1105 ^ 0xA5A5A5A5u;
       // 2138: shr.u32 	%r1107, %r1106, 16;
-      uint t882;
-      t882 = 16u;
-      r1107 = (t882 >= 32u ? 0u : r1106 >> t882);
       // 2139: xor.b32  	%r1108, %r1107, %r1106;
-      r1108 = r1107 ^ r1106;
       // 2140: mul.lo.s32 	%r1109, %r1108, 2146121005;
-      r1109 = uint(int(r1108) * 2146121005);
+      r1109 = uint(int((r1106 >> 16u) ^ r1106) * 2146121005);
       // 2141: shr.u32 	%r1110, %r1109, 15;
-      uint t883;
-      t883 = 15u;
-      r1110 = (t883 >= 32u ? 0u : r1109 >> t883);
       // 2142: xor.b32  	%r1111, %r1110, %r1109;
-      r1111 = r1110 ^ r1109;
       // 2143: mul.lo.s32 	%r1112, %r1111, -2073254261;
-      r1112 = uint(int(r1111) * -2073254261);
+      r1112 = uint(int((r1109 >> 15u) ^ r1109) * -2073254261);
       // 2144: shr.u32 	%r1113, %r1112, 16;
-      uint t884;
-      t884 = 16u;
-      r1113 = (t884 >= 32u ? 0u : r1112 >> t884);
       // 2145: xor.b32  	%r232, %r1113, %r1112;
-      r232 = r1113 ^ r1112;
+      r232 = (r1112 >> 16u) ^ r1112;
       // 2146: shl.b32 	%r1114, %r1105, 7;
-      uint t885;
-      t885 = 7u;
-      r1114 = (t885 >= 32u ? 0u : r1105 << t885);
       // 2147: and.b32  	%r1256, %r1114, 128;
-      r1256 = r1114 & 128u;
+      r1256 = (r1105 << 7u) & 128u;
       // 2148: shr.u32 	%r1115, %r1105, 1;
-      uint t886;
-      t886 = 1u;
-      r1115 = (t886 >= 32u ? 0u : r1105 >> t886);
       // 2149: and.b32  	%r234, %r1115, 3;
-      r234 = r1115 & 3u;
+      r234 = (r1105 >> 1u) & 3u;
       if (p19) {
         // 2154: setp.eq.s16 	%p182, %rs4, 2;
-        int t887;
-        int t888;
-        t887 = bitfieldExtract(int(rs4), 0, 16); t888 = 2;
-        bool t889;
-        t889 = t887 == t888;
-        p182 = t889;
-        if (p182) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2192: and.b32  	%r1256, %r232, 255;
           r1256 = r232 & 255u;
           p2g_sv0 = 186;
         } else {
           // 2157: setp.eq.s16 	%p183, %rs4, 3;
-          int t890;
-          int t891;
-          t890 = bitfieldExtract(int(rs4), 0, 16); t891 = 3;
-          bool t892;
-          t892 = t890 == t891;
-          p183 = t892;
-          if (p183) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2196: mul.wide.u32 	%rd159, %r232, -858993459;
-            rd159 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
             // 2197: shr.u64 	%rd160, %rd159, 34;
-            uint t893;
-            t893 = 34u;
-            rd160 = (t893 >= 64u ? 0ul : rd159 >> t893);
             // 2198: cvt.u32.u64 	%r1119, %rd160;
-            uint64_t t894;
-            t894 = uint64_t(rd160);
-            r1119 = uint(uint64_t(t894));
+            uint64_t t88 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2199: mul.lo.s32 	%r1120, %r1119, 5;
-            r1120 = uint(int(r1119) * 5);
             // 2200: sub.s32 	%r236, %r232, %r1120;
-            r236 = uint(int(r232) - int(r1120));
+            r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2201: setp.eq.s32 	%p187, %r236, 0;
-            int t895;
-            int t896;
-            t895 = int(r236); t896 = 0;
-            bool t897;
-            t897 = t895 == t896;
-            p187 = t897;
-            if (p187) {
+            if (int(r236) == 0) {
               // 1468: shr.u32 	%r1121, %r232, 8;
-              uint t898;
-              t898 = 8u;
-              r1121 = (t898 >= 32u ? 0u : r232 >> t898);
+              r1121 = r232 >> 8u;
               // 1469: mul.wide.u32 	%rd161, %r1121, -1431655765;
-              rd161 = uint64_t(r1121) * uint64_t(0xAAAAAAABu);
               // 1470: shr.u64 	%rd162, %rd161, 34;
-              uint t899;
-              t899 = 34u;
-              rd162 = (t899 >= 64u ? 0ul : rd161 >> t899);
               // 1471: cvt.u32.u64 	%r1122, %rd162;
-              uint64_t t900;
-              t900 = uint64_t(rd162);
-              r1122 = uint(uint64_t(t900));
+              uint64_t t89 = uint64_t((uint64_t(r1121) * uint64_t(0xAAAAAAABu)) >> 34u);
               // 1472: mul.lo.s32 	%r1123, %r1122, 6;
-              r1123 = uint(int(r1122) * 6);
               // 1473: sub.s32 	%r1124, %r1121, %r1123;
-              r1124 = uint(int(r1121) - int(r1123));
               // 1474: cvt.u16.u32 	%rs25, %r1124;
-              uint64_t t901;
-              t901 = uint64_t(r1124);
-              rs25 = (uint(uint64_t(t901)) & 65535u);
+              uint64_t t90 = uint64_t(uint(int(r1121) - int(uint(int(uint(uint64_t(t89))) * 6))));
+              rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1475: setp.gt.s16 	%p188, %rs25, 1;
-              int t902;
-              int t903;
-              t902 = bitfieldExtract(int(rs25), 0, 16); t903 = 1;
-              bool t904;
-              t904 = t902 > t903;
-              p188 = t904;
-              if (p188) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1480: setp.eq.s16 	%p189, %rs25, 2;
-                int t905;
-                int t906;
-                t905 = bitfieldExtract(int(rs25), 0, 16); t906 = 2;
-                bool t907;
-                t907 = t905 == t906;
-                p189 = t907;
-                if (p189) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1580: shr.u32 	%r1126, %r232, 12;
-                  uint t908;
-                  t908 = 12u;
-                  r1126 = (t908 >= 32u ? 0u : r232 >> t908);
                   // 1581: and.b32  	%r1127, %r1126, 1;
-                  r1127 = r1126 & 1u;
                   // 1582: or.b32  	%r1128, %r1256, %r1127;
-                  r1128 = r1256 | r1127;
+                  r1128 = r1256 | ((r232 >> 12u) & 1u);
                   // 1583: or.b32  	%r1256, %r1128, 126;
                   r1256 = r1128 | 126u;
                   p2g_sv0 = 186;
                 } else {
                   // 1483: setp.eq.s16 	%p190, %rs25, 3;
-                  int t909;
-                  int t910;
-                  t909 = bitfieldExtract(int(rs25), 0, 16); t910 = 3;
-                  bool t911;
-                  t911 = t909 == t910;
-                  p190 = t911;
-                  if (p190) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1587: setp.eq.s32 	%p194, %r234, 0;
-                    int t912;
-                    int t913;
-                    t912 = int(r234); t913 = 0;
-                    bool t914;
-                    t914 = t912 == t913;
-                    p194 = t914;
                     // 1588: selp.b32 	%r1125, 1, %r234, %p194;
-                    r1125 = p194 ? 1u : r234;
                     // 1589: or.b32  	%r1256, %r1125, %r1256;
-                    r1256 = r1125 | r1256;
+                    r1256 = ((int(r234) == 0) ? 1u : r234) | r1256;
                     p2g_sv0 = 186;
                   } else {
                     // 1486: setp.ne.s16 	%p191, %rs25, 4;
-                    int t915;
-                    int t916;
-                    t915 = bitfieldExtract(int(rs25), 0, 16); t916 = 4;
-                    bool t917;
-                    t917 = t915 != t916;
-                    p191 = t917;
-                    if (p191) {
+                    if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
                       // 1489: or.b32  	%r1256, %r1256, 123;
@@ -5834,23 +3268,11 @@ void main() {
                 }
               } else {
                 // 1529: setp.eq.s16 	%p192, %rs25, 0;
-                int t918;
-                int t919;
-                t918 = bitfieldExtract(int(rs25), 0, 16); t919 = 0;
-                bool t920;
-                t920 = t918 == t919;
-                p192 = t920;
-                if (p192) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
                   // 1532: setp.eq.s16 	%p193, %rs25, 1;
-                  int t921;
-                  int t922;
-                  t921 = bitfieldExtract(int(rs25), 0, 16); t922 = 1;
-                  bool t923;
-                  t923 = t921 == t922;
-                  p193 = t923;
-                  if (p193) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1537: or.b32  	%r1256, %r1256, 124;
                     r1256 = r1256 | 124u;
                     p2g_sv0 = 186;
@@ -5873,106 +3295,53 @@ void main() {
             }
           } else {
             // 2160: setp.ne.s16 	%p184, %rs4, 5;
-            int t924;
-            int t925;
-            t924 = bitfieldExtract(int(rs4), 0, 16); t925 = 5;
-            bool t926;
-            t926 = t924 != t925;
-            p184 = t926;
-            if (p184) {
+            if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
               // 2163: mul.wide.u32 	%rd157, %r232, -858993459;
-              rd157 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
               // 2164: shr.u64 	%rd158, %rd157, 34;
-              uint t927;
-              t927 = 34u;
-              rd158 = (t927 >= 64u ? 0ul : rd157 >> t927);
               // 2165: cvt.u32.u64 	%r1116, %rd158;
-              uint64_t t928;
-              t928 = uint64_t(rd158);
-              r1116 = uint(uint64_t(t928));
+              uint64_t t91 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
               // 2166: mul.lo.s32 	%r1117, %r1116, 5;
-              r1117 = uint(int(r1116) * 5);
               // 2167: sub.s32 	%r1118, %r232, %r1117;
-              r1118 = uint(int(r232) - int(r1117));
               // 2168: add.s32 	%r1255, %r1118, 13;
-              r1255 = uint(int(r1118) + 13);
+              r1255 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
               p2g_sv0 = 185;
             }
           }
         }
       } else {
         // 2172: setp.eq.s16 	%p185, %rs4, 0;
-        int t929;
-        int t930;
-        t929 = bitfieldExtract(int(rs4), 0, 16); t930 = 0;
-        bool t931;
-        t931 = t929 == t930;
-        p185 = t931;
-        if (p185) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2208: mul.wide.u32 	%rd165, %r232, 613566757;
-          rd165 = uint64_t(r232) * uint64_t(0x24924925u);
           // 2209: shr.u64 	%rd166, %rd165, 32;
-          uint t932;
-          t932 = 32u;
-          rd166 = (t932 >= 64u ? 0ul : rd165 >> t932);
           // 2210: cvt.u32.u64 	%r1136, %rd166;
-          uint64_t t933;
-          t933 = uint64_t(rd166);
-          r1136 = uint(uint64_t(t933));
+          uint64_t t92 = uint64_t((uint64_t(r232) * uint64_t(0x24924925u)) >> 32u);
+          r1136 = uint(uint64_t(t92));
           // 2211: sub.s32 	%r1137, %r232, %r1136;
-          r1137 = uint(int(r232) - int(r1136));
           // 2212: shr.u32 	%r1138, %r1137, 1;
-          uint t934;
-          t934 = 1u;
-          r1138 = (t934 >= 32u ? 0u : r1137 >> t934);
           // 2213: add.s32 	%r1139, %r1138, %r1136;
-          r1139 = uint(int(r1138) + int(r1136));
           // 2214: shr.u32 	%r1140, %r1139, 2;
-          uint t935;
-          t935 = 2u;
-          r1140 = (t935 >= 32u ? 0u : r1139 >> t935);
           // 2215: mul.lo.s32 	%r1141, %r1140, 7;
-          r1141 = uint(int(r1140) * 7);
+          r1141 = uint(int(uint(int(uint(int(r232) - int(r1136)) >> 1u) + int(r1136)) >> 2u) * 7);
           // 2216: sub.s32 	%r1142, %r232, %r1141;
-          r1142 = uint(int(r232) - int(r1141));
           // 2217: add.s32 	%r1255, %r1142, 12;
-          r1255 = uint(int(r1142) + 12);
+          r1255 = uint(int(uint(int(r232) - int(r1141))) + 12);
           p2g_sv0 = 185;
         } else {
           // 2175: setp.eq.s16 	%p186, %rs4, 1;
-          int t936;
-          int t937;
-          t936 = bitfieldExtract(int(rs4), 0, 16); t937 = 1;
-          bool t938;
-          t938 = t936 == t937;
-          p186 = t938;
-          if (p186) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2180: mul.wide.u32 	%rd163, %r232, 138547333;
-            rd163 = uint64_t(r232) * uint64_t(0x08421085u);
             // 2181: shr.u64 	%rd164, %rd163, 32;
-            uint t939;
-            t939 = 32u;
-            rd164 = (t939 >= 64u ? 0ul : rd163 >> t939);
             // 2182: cvt.u32.u64 	%r1130, %rd164;
-            uint64_t t940;
-            t940 = uint64_t(rd164);
-            r1130 = uint(uint64_t(t940));
+            uint64_t t93 = uint64_t((uint64_t(r232) * uint64_t(0x08421085u)) >> 32u);
+            r1130 = uint(uint64_t(t93));
             // 2183: sub.s32 	%r1131, %r232, %r1130;
-            r1131 = uint(int(r232) - int(r1130));
             // 2184: shr.u32 	%r1132, %r1131, 1;
-            uint t941;
-            t941 = 1u;
-            r1132 = (t941 >= 32u ? 0u : r1131 >> t941);
             // 2185: add.s32 	%r1133, %r1132, %r1130;
-            r1133 = uint(int(r1132) + int(r1130));
             // 2186: shr.u32 	%r1134, %r1133, 4;
-            uint t942;
-            t942 = 4u;
-            r1134 = (t942 >= 32u ? 0u : r1133 >> t942);
             // 2187: mul.lo.s32 	%r1135, %r1134, 31;
-            r1135 = uint(int(r1134) * 31);
+            r1135 = uint(int(uint(int(uint(int(r232) - int(r1130)) >> 1u) + int(r1130)) >> 4u) * 31);
             // 2188: sub.s32 	%r1255, %r232, %r1135;
             r1255 = uint(int(r232) - int(r1135));
             p2g_sv0 = 185;
@@ -5983,52 +3352,34 @@ void main() {
       }
       if (p2g_sv0 == 184) {
         // 2221: mul.wide.u32 	%rd167, %r232, -858993459;
-        rd167 = uint64_t(r232) * uint64_t(0xCCCCCCCDu);
         // 2222: shr.u64 	%rd168, %rd167, 34;
-        uint t943;
-        t943 = 34u;
-        rd168 = (t943 >= 64u ? 0ul : rd167 >> t943);
         // 2223: cvt.u32.u64 	%r1143, %rd168;
-        uint64_t t944;
-        t944 = uint64_t(rd168);
-        r1143 = uint(uint64_t(t944));
+        uint64_t t94 = uint64_t((uint64_t(r232) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 2224: mul.lo.s32 	%r1144, %r1143, 5;
-        r1144 = uint(int(r1143) * 5);
         // 2225: sub.s32 	%r1145, %r232, %r1144;
-        r1145 = uint(int(r232) - int(r1144));
         // 2226: add.s32 	%r1255, %r1145, 13;
-        r1255 = uint(int(r1145) + 13);
+        r1255 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 13);
         p2g_sv0 = 185;
       }
       if (p2g_sv0 == 185) {
         // 2229: max.s32 	%r1146, %r1255, 0;
-        r1146 = uint(max(int(r1255), 0));
         // 2230: shl.b32 	%r1147, %r1146, 2;
-        uint t945;
-        t945 = 2u;
-        r1147 = (t945 >= 32u ? 0u : r1146 << t945);
         // 2231: or.b32  	%r1148, %r234, %r1256;
         r1148 = r234 | r1256;
         // 2232: or.b32  	%r1256, %r1148, %r1147;
-        r1256 = r1148 | r1147;
+        r1256 = r1148 | (uint(max(int(r1255), 0)) << 2u);
       }
     }
     // 2235: mov.u32 	%r1199, 64;
-    r1199 = 64u;
     // 2236: prmt.b32 	%r1200, %r1250, %r1252, %r1199;
-    r1200 = p2g_prmt(r1250, r1252, r1199, 0);
     // 2237: mov.u32 	%r1201, 1040;
-    r1201 = 1040u;
     // 2238: prmt.b32 	%r1202, %r1200, %r1254, %r1201;
-    r1202 = p2g_prmt(r1200, r1254, r1201, 0);
     // 2239: mov.u32 	%r1203, 16912;
-    r1203 = 16912u;
     // 2240: prmt.b32 	%r1204, %r1202, %r1256, %r1203;
-    r1204 = p2g_prmt(r1202, r1256, r1203, 0);
+    r1204 = p2g_prmt(p2g_prmt(p2g_prmt(r1250, r1252, 64u, 0), r1254, 1040u, 0), r1256, 16912u, 0);
     // 2241: mul.wide.s32 	%rd171, %r1248, 4;
-    rd171 = uint64_t(int64_t(int(r1248)) * int64_t(4));
     // 2242: add.s64 	%rd172, %rd3, %rd171;
-    rd172 = uint64_t(int64_t(rd3) + int64_t(rd171));
+    rd172 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1248)) * int64_t(4))));
     // 2243: st.local.u32 	[%rd172], %r1204;
     p2g_stl32(uint(rd172), r1204);
     // 2244: add.s32 	%r1205, %r1248, 1;
@@ -6036,49 +3387,29 @@ void main() {
     // 2245: mov.u32 	%r1248, 1;
     r1248 = 1u;
     // 2246: setp.lt.u32 	%p195, %r1205, 2;
-    uint t946;
-    uint t947;
-    t946 = r1205; t947 = 2u;
-    bool t948;
-    t948 = t946 < t947;
-    p195 = t948;
-    if (!p195) {
+    if (!(r1205 < 2u)) {
       break;
     }
   }
   // 2249: ld.local.v4.u32 	{%r1220, %r1221, %r1222, %r1223}, [%rd2];
-  uint t949;
-  t949 = uint(rd2);
-  uint t950;
-  t950 = p2g_ldl32(t949);
-  uint t951;
-  t951 = p2g_ldl32((t949 + 4u));
-  uint t952;
-  t952 = p2g_ldl32((t949 + 8u));
-  uint t953;
-  t953 = p2g_ldl32((t949 + 12u));
-  r1220 = t950;
-  r1221 = t951;
-  r1222 = t952;
-  r1223 = t953;
+  uint t95 = p2g_ldl32(uint(rd2));
+  uint t96 = p2g_ldl32((uint(rd2) + 4u));
+  uint t97 = p2g_ldl32((uint(rd2) + 8u));
+  uint t98 = p2g_ldl32((uint(rd2) + 12u));
+  r1220 = t95;
+  r1221 = t96;
+  r1222 = t97;
+  r1223 = t98;
   // 2250: ld.local.v2.u32 	{%r1224, %r1225}, [%rd3];
-  uint t954;
-  t954 = uint(rd3);
-  uint t955;
-  t955 = p2g_ldl32(t954);
-  uint t956;
-  t956 = p2g_ldl32((t954 + 4u));
-  r1224 = t955;
-  r1225 = t956;
+  uint t99 = p2g_ldl32(uint(rd3));
+  uint t100 = p2g_ldl32((uint(rd3) + 4u));
+  r1224 = t99;
+  r1225 = t100;
   // 2252: mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 {%r1206,%r1207,%r1208,%r1209}, {%r1220,%r1221,%r1222,%r1223}, {%r1224,%r1225}, {%r1232,%r1234,%r1236,%r1238};
-  uint t957;
-  t957 = r1232;
-  uint t958;
-  t958 = r1234;
-  uint t959;
-  t959 = r1236;
-  uint t960;
-  t960 = r1238;
+  uint t101 = r1232;
+  uint t102 = r1234;
+  uint t103 = r1236;
+  uint t104 = r1238;
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1220;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r1221;
@@ -6087,44 +3418,34 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r1224;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1225;
   memoryBarrierShared(); barrier();
-  uint t961;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t961 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t957, false); }
-  uint t962;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t962 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t958, false); }
-  uint t963;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t963 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t959, false); }
-  uint t964;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t964 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t960, false); }
-  r1206 = t961;
-  r1207 = t962;
-  r1208 = t963;
-  r1209 = t964;
+  uint t105;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t105 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t101, false); }
+  uint t106;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t106 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t102, false); }
+  uint t107;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t107 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t103, false); }
+  uint t108;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 3u, 32u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t108 = p2g_mma_fp8(p2g_fa, p2g_fb, true, true, t104, false); }
+  r1206 = t105;
+  r1207 = t106;
+  r1208 = t107;
+  r1209 = t108;
   // 2254: shl.b32 	%r1226, %r1, 7;
-  uint t965;
-  t965 = 7u;
-  r1226 = (t965 >= 32u ? 0u : r1 << t965);
   // 2255: or.b32  	%r1227, %r1226, %r5;
-  r1227 = r1226 | r5;
   // 2256: shl.b32 	%r1228, %r2, 3;
-  uint t966;
-  t966 = 3u;
-  r1228 = (t966 >= 32u ? 0u : r2 << t966);
   // 2257: or.b32  	%r1229, %r1227, %r1228;
-  r1229 = r1227 | r1228;
+  r1229 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 2258: mul.wide.u32 	%rd173, %r1229, 4;
-  rd173 = uint64_t(r1229) * uint64_t(4u);
   // 2259: add.s64 	%rd174, %rd1, %rd173;
-  rd174 = uint64_t(int64_t(rd1) + int64_t(rd173));
+  rd174 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1229) * uint64_t(4u)));
   // 2260: st.global.u32 	[%rd174], %r1206;
   P2GU32(rd174).v = r1206;
   // 2261: st.global.u32 	[%rd174+4], %r1207;
   P2GU32((rd174 + 4ul)).v = r1207;
   // 2262: or.b32  	%r1230, %r1229, 64;
-  r1230 = r1229 | 64u;
   // 2263: mul.wide.u32 	%rd175, %r1230, 4;
-  rd175 = uint64_t(r1230) * uint64_t(4u);
   // 2264: add.s64 	%rd176, %rd1, %rd175;
-  rd176 = uint64_t(int64_t(rd1) + int64_t(rd175));
+  rd176 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1229 | 64u) * uint64_t(4u)));
   // 2265: st.global.u32 	[%rd176], %r1208;
   P2GU32(rd176).v = r1208;
   // 2266: st.global.u32 	[%rd176+4], %r1209;

@@ -427,266 +427,130 @@ void main() {
   // 25: ld.param.u64 	%rd1, [mma_f16_f16_k16_param_0];
   rd1 = P2GU64((pc.params)).v;
   // 26: mov.u32 	%r331, %ctaid.x;
-  r331 = gl_WorkGroupID.x;
   // 27: mov.u32 	%r332, %ntid.x;
-  r332 = gl_WorkGroupSize.x;
   // 28: mov.u32 	%r333, %tid.x;
   r333 = gl_LocalInvocationID.x;
   // 29: mad.lo.s32 	%r334, %r331, %r332, %r333;
-  r334 = uint(int(r331) * int(r332) + int(r333));
   // 30: shr.u32 	%r1, %r334, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r334 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r333)) >> 5u;
   // 31: and.b32  	%r335, %r333, 31;
-  r335 = r333 & 31u;
   // 32: shr.u32 	%r2, %r335, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r335 >> t2);
+  r2 = (r333 & 31u) >> 2u;
   // 33: and.b32  	%r3, %r333, 3;
   r3 = r333 & 3u;
   // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  rd2 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 35: shr.u64 	%rd3, %rd2, 34;
-  uint t3;
-  t3 = 34u;
-  rd3 = (t3 >= 64u ? 0ul : rd2 >> t3);
   // 36: cvt.u32.u64 	%r336, %rd3;
-  uint64_t t4;
-  t4 = uint64_t(rd3);
-  r336 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 37: mul.lo.s32 	%r337, %r336, 6;
-  r337 = uint(int(r336) * 6);
   // 38: sub.s32 	%r4, %r1, %r337;
-  r4 = uint(int(r1) - int(r337));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 39: shl.b32 	%r338, %r333, 1;
-  uint t5;
-  t5 = 1u;
-  r338 = (t5 >= 32u ? 0u : r333 << t5);
   // 40: and.b32  	%r5, %r338, 6;
-  r5 = r338 & 6u;
+  r5 = (r333 << 1u) & 6u;
   // 41: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 42: add.s32 	%r7, %r5, 5377319;
   r7 = uint(int(r5) + 5377319);
   // 43: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t6;
-  t6 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t6)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 44: shl.b32 	%r8, %r2, 6;
-  uint t7;
-  t7 = 6u;
-  r8 = (t7 >= 32u ? 0u : r2 << t7);
+  r8 = r2 << 6u;
   // 45: add.s32 	%r339, %r7, %r8;
-  r339 = uint(int(r7) + int(r8));
   // 46: xor.b32  	%r340, %r339, 82;
-  r340 = r339 ^ 82u;
   // 47: mul.lo.s32 	%r341, %r340, 2146121005;
-  r341 = uint(int(r340) * 2146121005);
+  r341 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
   // 48: shr.u32 	%r342, %r341, 15;
-  uint t8;
-  t8 = 15u;
-  r342 = (t8 >= 32u ? 0u : r341 >> t8);
   // 49: xor.b32  	%r343, %r342, %r341;
-  r343 = r342 ^ r341;
   // 50: mul.lo.s32 	%r344, %r343, -2073254261;
-  r344 = uint(int(r343) * -2073254261);
+  r344 = uint(int((r341 >> 15u) ^ r341) * -2073254261);
   // 51: shr.u32 	%r345, %r344, 16;
-  uint t9;
-  t9 = 16u;
-  r345 = (t9 >= 32u ? 0u : r344 >> t9);
   // 52: xor.b32  	%r346, %r344, %r6;
   r346 = r344 ^ r6;
   // 53: xor.b32  	%r347, %r346, %r345;
-  r347 = r346 ^ r345;
   // 54: shr.u32 	%r348, %r346, 16;
-  uint t10;
-  t10 = 16u;
-  r348 = (t10 >= 32u ? 0u : r346 >> t10);
   // 55: xor.b32  	%r349, %r347, %r348;
-  r349 = r347 ^ r348;
   // 56: mul.lo.s32 	%r350, %r349, 2146121005;
-  r350 = uint(int(r349) * 2146121005);
+  r350 = uint(int((r346 ^ (r344 >> 16u)) ^ (r346 >> 16u)) * 2146121005);
   // 57: shr.u32 	%r351, %r350, 15;
-  uint t11;
-  t11 = 15u;
-  r351 = (t11 >= 32u ? 0u : r350 >> t11);
   // 58: xor.b32  	%r352, %r351, %r350;
-  r352 = r351 ^ r350;
   // 59: mul.lo.s32 	%r353, %r352, -2073254261;
-  r353 = uint(int(r352) * -2073254261);
+  r353 = uint(int((r350 >> 15u) ^ r350) * -2073254261);
   // 60: shr.u32 	%r354, %r353, 16;
-  uint t12;
-  t12 = 16u;
-  r354 = (t12 >= 32u ? 0u : r353 >> t12);
   // 61: xor.b32  	%r355, %r354, %r353;
-  r355 = r354 ^ r353;
+  r355 = (r353 >> 16u) ^ r353;
   // 62: xor.b32  	%r356, %r355, -1515870811;
   r356 = r355 ^ 0xA5A5A5A5u;
   // 63: shr.u32 	%r357, %r356, 16;
-  uint t13;
-  t13 = 16u;
-  r357 = (t13 >= 32u ? 0u : r356 >> t13);
   // 64: xor.b32  	%r358, %r357, %r356;
-  r358 = r357 ^ r356;
   // 65: mul.lo.s32 	%r359, %r358, 2146121005;
-  r359 = uint(int(r358) * 2146121005);
+  r359 = uint(int((r356 >> 16u) ^ r356) * 2146121005);
   // 66: shr.u32 	%r360, %r359, 15;
-  uint t14;
-  t14 = 15u;
-  r360 = (t14 >= 32u ? 0u : r359 >> t14);
   // 67: xor.b32  	%r361, %r360, %r359;
-  r361 = r360 ^ r359;
   // 68: mul.lo.s32 	%r362, %r361, -2073254261;
-  r362 = uint(int(r361) * -2073254261);
+  r362 = uint(int((r359 >> 15u) ^ r359) * -2073254261);
   // 69: shr.u32 	%r363, %r362, 16;
-  uint t15;
-  t15 = 16u;
-  r363 = (t15 >= 32u ? 0u : r362 >> t15);
   // 70: xor.b32  	%r9, %r363, %r362;
-  r9 = r363 ^ r362;
+  r9 = (r362 >> 16u) ^ r362;
   // 71: shl.b32 	%r364, %r355, 15;
-  uint t16;
-  t16 = 15u;
-  r364 = (t16 >= 32u ? 0u : r355 << t16);
   // 72: and.b32  	%r1621, %r364, 32768;
-  r1621 = r364 & 32768u;
+  r1621 = (r355 << 15u) & 32768u;
   // 73: shr.u32 	%r365, %r355, 1;
-  uint t17;
-  t17 = 1u;
-  r365 = (t17 >= 32u ? 0u : r355 >> t17);
   // 74: and.b32  	%r11, %r365, 1023;
-  r11 = r365 & 1023u;
+  r11 = (r355 >> 1u) & 1023u;
   // 75: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 80: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       // 129: and.b32  	%r1621, %r9, 65535;
       r1621 = r9 & 65535u;
       p2g_sv0 = 11;
     } else {
       // 83: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 133: mul.wide.u32 	%rd6, %r9, -858993459;
-        rd6 = uint64_t(r9) * uint64_t(0xCCCCCCCDu);
         // 134: shr.u64 	%rd7, %rd6, 34;
-        uint t27;
-        t27 = 34u;
-        rd7 = (t27 >= 64u ? 0ul : rd6 >> t27);
         // 135: cvt.u32.u64 	%r371, %rd7;
-        uint64_t t28;
-        t28 = uint64_t(rd7);
-        r371 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 136: mul.lo.s32 	%r372, %r371, 5;
-        r372 = uint(int(r371) * 5);
         // 137: sub.s32 	%r15, %r9, %r372;
-        r15 = uint(int(r9) - int(r372));
+        r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 138: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2403: shr.u32 	%r373, %r9, 8;
-          uint t32;
-          t32 = 8u;
-          r373 = (t32 >= 32u ? 0u : r9 >> t32);
+          r373 = r9 >> 8u;
           // 2404: mul.wide.u32 	%rd8, %r373, -1431655765;
-          rd8 = uint64_t(r373) * uint64_t(0xAAAAAAABu);
           // 2405: shr.u64 	%rd9, %rd8, 34;
-          uint t33;
-          t33 = 34u;
-          rd9 = (t33 >= 64u ? 0ul : rd8 >> t33);
           // 2406: cvt.u32.u64 	%r374, %rd9;
-          uint64_t t34;
-          t34 = uint64_t(rd9);
-          r374 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r373) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2407: mul.lo.s32 	%r375, %r374, 6;
-          r375 = uint(int(r374) * 6);
           // 2408: sub.s32 	%r376, %r373, %r375;
-          r376 = uint(int(r373) - int(r375));
           // 2409: cvt.u16.u32 	%rs3, %r376;
-          uint64_t t35;
-          t35 = uint64_t(r376);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r373) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2410: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2415: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2995: shr.u32 	%r378, %r9, 12;
-              uint t42;
-              t42 = 12u;
-              r378 = (t42 >= 32u ? 0u : r9 >> t42);
               // 2996: and.b32  	%r379, %r378, 1;
-              r379 = r378 & 1u;
               // 2997: or.b32  	%r380, %r1621, %r379;
-              r380 = r1621 | r379;
+              r380 = r1621 | ((r9 >> 12u) & 1u);
               // 2998: or.b32  	%r1621, %r380, 32256;
               r1621 = r380 | 32256u;
               p2g_sv0 = 11;
             } else {
               // 2418: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 3002: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 3003: selp.b32 	%r377, 1, %r11, %p18;
-                r377 = p18 ? 1u : r11;
                 // 3004: or.b32  	%r1621, %r377, %r1621;
-                r1621 = r377 | r1621;
+                r1621 = ((int(r11) == 0) ? 1u : r11) | r1621;
                 p2g_sv0 = 11;
               } else {
                 // 2421: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 249;
                 } else {
                   // 2424: or.b32  	%r1621, %r1621, 31743;
@@ -697,23 +561,11 @@ void main() {
             }
           } else {
             // 2803: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
               // 2806: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2811: or.b32  	%r1621, %r1621, 31744;
                 r1621 = r1621 | 31744u;
                 p2g_sv0 = 11;
@@ -736,53 +588,28 @@ void main() {
         }
       } else {
         // 86: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
           // 89: and.b32  	%r366, %r9, 1;
-          r366 = r9 & 1u;
           // 90: setp.eq.b32 	%p7, %r366, 1;
-          uint t61;
-          uint t62;
-          t61 = r366; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 91: mov.pred 	%p8, 0;
-          p8 = false;
           // 92: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 93: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 94: shr.u32 	%r367, %r9, 1;
-          uint t64;
-          t64 = 1u;
-          r367 = (t64 >= 32u ? 0u : r9 >> t64);
+          r367 = r9 >> 1u;
           // 95: mul.wide.u32 	%rd4, %r367, -858993459;
-          rd4 = uint64_t(r367) * uint64_t(0xCCCCCCCDu);
           // 96: shr.u64 	%rd5, %rd4, 36;
-          uint t65;
-          t65 = 36u;
-          rd5 = (t65 >= 64u ? 0ul : rd4 >> t65);
           // 97: cvt.u32.u64 	%r368, %rd5;
-          uint64_t t66;
-          t66 = uint64_t(rd5);
-          r368 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r367) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 98: mul.lo.s32 	%r369, %r368, 20;
-          r369 = uint(int(r368) * 20);
           // 99: sub.s32 	%r12, %r367, %r369;
-          r12 = uint(int(r367) - int(r369));
-          if (p10) {
+          r12 = uint(int(r367) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r9 & 1u) == 1u) ^^ false)) {
             // 104: mov.u32 	%r370, 7;
-            r370 = 7u;
             // 105: sub.s32 	%r1620, %r370, %r12;
-            r1620 = uint(int(r370) - int(r12));
+            r1620 = uint(int(7u) - int(r12));
             p2g_sv0 = 10;
           } else {
             // 167: add.s32 	%r1620, %r12, 19;
@@ -794,75 +621,36 @@ void main() {
     }
   } else {
     // 109: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 145: mul.wide.u32 	%rd12, %r9, 613566757;
-      rd12 = uint64_t(r9) * uint64_t(0x24924925u);
       // 146: shr.u64 	%rd13, %rd12, 32;
-      uint t70;
-      t70 = 32u;
-      rd13 = (t70 >= 64u ? 0ul : rd12 >> t70);
       // 147: cvt.u32.u64 	%r388, %rd13;
-      uint64_t t71;
-      t71 = uint64_t(rd13);
-      r388 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r9) * uint64_t(0x24924925u)) >> 32u);
+      r388 = uint(uint64_t(t7));
       // 148: sub.s32 	%r389, %r9, %r388;
-      r389 = uint(int(r9) - int(r388));
       // 149: shr.u32 	%r390, %r389, 1;
-      uint t72;
-      t72 = 1u;
-      r390 = (t72 >= 32u ? 0u : r389 >> t72);
       // 150: add.s32 	%r391, %r390, %r388;
-      r391 = uint(int(r390) + int(r388));
       // 151: shr.u32 	%r392, %r391, 2;
-      uint t73;
-      t73 = 2u;
-      r392 = (t73 >= 32u ? 0u : r391 >> t73);
       // 152: mul.lo.s32 	%r393, %r392, 7;
-      r393 = uint(int(r392) * 7);
+      r393 = uint(int(uint(int(uint(int(r9) - int(r388)) >> 1u) + int(r388)) >> 2u) * 7);
       // 153: sub.s32 	%r394, %r9, %r393;
-      r394 = uint(int(r9) - int(r393));
       // 154: add.s32 	%r1620, %r394, 12;
-      r1620 = uint(int(r394) + 12);
+      r1620 = uint(int(uint(int(r9) - int(r393))) + 12);
       p2g_sv0 = 10;
     } else {
       // 112: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 117: mul.wide.u32 	%rd10, %r9, 138547333;
-        rd10 = uint64_t(r9) * uint64_t(0x08421085u);
         // 118: shr.u64 	%rd11, %rd10, 32;
-        uint t77;
-        t77 = 32u;
-        rd11 = (t77 >= 64u ? 0ul : rd10 >> t77);
         // 119: cvt.u32.u64 	%r382, %rd11;
-        uint64_t t78;
-        t78 = uint64_t(rd11);
-        r382 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r9) * uint64_t(0x08421085u)) >> 32u);
+        r382 = uint(uint64_t(t8));
         // 120: sub.s32 	%r383, %r9, %r382;
-        r383 = uint(int(r9) - int(r382));
         // 121: shr.u32 	%r384, %r383, 1;
-        uint t79;
-        t79 = 1u;
-        r384 = (t79 >= 32u ? 0u : r383 >> t79);
         // 122: add.s32 	%r385, %r384, %r382;
-        r385 = uint(int(r384) + int(r382));
         // 123: shr.u32 	%r386, %r385, 4;
-        uint t80;
-        t80 = 4u;
-        r386 = (t80 >= 32u ? 0u : r385 >> t80);
         // 124: mul.lo.s32 	%r387, %r386, 31;
-        r387 = uint(int(r386) * 31);
+        r387 = uint(int(uint(int(uint(int(r9) - int(r382)) >> 1u) + int(r382)) >> 4u) * 31);
         // 125: sub.s32 	%r1620, %r9, %r387;
         r1620 = uint(int(r9) - int(r387));
         p2g_sv0 = 10;
@@ -873,248 +661,122 @@ void main() {
   }
   if (p2g_sv0 == 8) {
     // 158: mul.wide.u32 	%rd14, %r9, -858993459;
-    rd14 = uint64_t(r9) * uint64_t(0xCCCCCCCDu);
     // 159: shr.u64 	%rd15, %rd14, 34;
-    uint t81;
-    t81 = 34u;
-    rd15 = (t81 >= 64u ? 0ul : rd14 >> t81);
     // 160: cvt.u32.u64 	%r395, %rd15;
-    uint64_t t82;
-    t82 = uint64_t(rd15);
-    r395 = uint(uint64_t(t82));
+    uint64_t t9 = uint64_t((uint64_t(r9) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 161: mul.lo.s32 	%r396, %r395, 5;
-    r396 = uint(int(r395) * 5);
     // 162: sub.s32 	%r397, %r9, %r396;
-    r397 = uint(int(r9) - int(r396));
     // 163: add.s32 	%r1620, %r397, 13;
-    r1620 = uint(int(r397) + 13);
+    r1620 = uint(int(uint(int(r9) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 13);
     p2g_sv0 = 10;
   }
   if (p2g_sv0 == 10) {
     // 170: max.s32 	%r398, %r1620, 0;
-    r398 = uint(max(int(r1620), 0));
     // 171: shl.b32 	%r399, %r398, 10;
-    uint t83;
-    t83 = 10u;
-    r399 = (t83 >= 32u ? 0u : r398 << t83);
     // 172: or.b32  	%r400, %r11, %r1621;
     r400 = r11 | r1621;
     // 173: or.b32  	%r1621, %r400, %r399;
-    r1621 = r400 | r399;
+    r1621 = r400 | (uint(max(int(r1620), 0)) << 10u);
   }
   // 176: add.s32 	%r401, %r5, %r8;
   r401 = uint(int(r5) + int(r8));
   // 177: add.s32 	%r402, %r401, 5377320;
-  r402 = uint(int(r401) + 5377320);
   // 178: xor.b32  	%r403, %r402, 82;
-  r403 = r402 ^ 82u;
   // 179: mul.lo.s32 	%r404, %r403, 2146121005;
-  r404 = uint(int(r403) * 2146121005);
+  r404 = uint(int(uint(int(r401) + 5377320) ^ 82u) * 2146121005);
   // 180: shr.u32 	%r405, %r404, 15;
-  uint t84;
-  t84 = 15u;
-  r405 = (t84 >= 32u ? 0u : r404 >> t84);
   // 181: xor.b32  	%r406, %r405, %r404;
-  r406 = r405 ^ r404;
   // 182: mul.lo.s32 	%r407, %r406, -2073254261;
-  r407 = uint(int(r406) * -2073254261);
+  r407 = uint(int((r404 >> 15u) ^ r404) * -2073254261);
   // 183: shr.u32 	%r408, %r407, 16;
-  uint t85;
-  t85 = 16u;
-  r408 = (t85 >= 32u ? 0u : r407 >> t85);
   // 184: xor.b32  	%r409, %r407, %r6;
   r409 = r407 ^ r6;
   // 185: xor.b32  	%r410, %r409, %r408;
-  r410 = r409 ^ r408;
   // 186: shr.u32 	%r411, %r409, 16;
-  uint t86;
-  t86 = 16u;
-  r411 = (t86 >= 32u ? 0u : r409 >> t86);
   // 187: xor.b32  	%r412, %r410, %r411;
-  r412 = r410 ^ r411;
   // 188: mul.lo.s32 	%r413, %r412, 2146121005;
-  r413 = uint(int(r412) * 2146121005);
+  r413 = uint(int((r409 ^ (r407 >> 16u)) ^ (r409 >> 16u)) * 2146121005);
   // 189: shr.u32 	%r414, %r413, 15;
-  uint t87;
-  t87 = 15u;
-  r414 = (t87 >= 32u ? 0u : r413 >> t87);
   // 190: xor.b32  	%r415, %r414, %r413;
-  r415 = r414 ^ r413;
   // 191: mul.lo.s32 	%r416, %r415, -2073254261;
-  r416 = uint(int(r415) * -2073254261);
+  r416 = uint(int((r413 >> 15u) ^ r413) * -2073254261);
   // 192: shr.u32 	%r417, %r416, 16;
-  uint t88;
-  t88 = 16u;
-  r417 = (t88 >= 32u ? 0u : r416 >> t88);
   // 193: xor.b32  	%r418, %r417, %r416;
-  r418 = r417 ^ r416;
+  r418 = (r416 >> 16u) ^ r416;
   // 194: xor.b32  	%r419, %r418, -1515870811;
   r419 = r418 ^ 0xA5A5A5A5u;
   // 195: shr.u32 	%r420, %r419, 16;
-  uint t89;
-  t89 = 16u;
-  r420 = (t89 >= 32u ? 0u : r419 >> t89);
   // 196: xor.b32  	%r421, %r420, %r419;
-  r421 = r420 ^ r419;
   // 197: mul.lo.s32 	%r422, %r421, 2146121005;
-  r422 = uint(int(r421) * 2146121005);
+  r422 = uint(int((r419 >> 16u) ^ r419) * 2146121005);
   // 198: shr.u32 	%r423, %r422, 15;
-  uint t90;
-  t90 = 15u;
-  r423 = (t90 >= 32u ? 0u : r422 >> t90);
   // 199: xor.b32  	%r424, %r423, %r422;
-  r424 = r423 ^ r422;
   // 200: mul.lo.s32 	%r425, %r424, -2073254261;
-  r425 = uint(int(r424) * -2073254261);
+  r425 = uint(int((r422 >> 15u) ^ r422) * -2073254261);
   // 201: shr.u32 	%r426, %r425, 16;
-  uint t91;
-  t91 = 16u;
-  r426 = (t91 >= 32u ? 0u : r425 >> t91);
   // 202: xor.b32  	%r29, %r426, %r425;
-  r29 = r426 ^ r425;
+  r29 = (r425 >> 16u) ^ r425;
   // 203: shl.b32 	%r427, %r418, 15;
-  uint t92;
-  t92 = 15u;
-  r427 = (t92 >= 32u ? 0u : r418 << t92);
   // 204: and.b32  	%r1623, %r427, 32768;
-  r1623 = r427 & 32768u;
+  r1623 = (r418 << 15u) & 32768u;
   // 205: shr.u32 	%r428, %r418, 1;
-  uint t93;
-  t93 = 1u;
-  r428 = (t93 >= 32u ? 0u : r418 >> t93);
   // 206: and.b32  	%r31, %r428, 1023;
-  r31 = r428 & 1023u;
+  r31 = (r418 >> 1u) & 1023u;
   // 207: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 208: setp.gt.s16 	%p19, %rs4, 1;
-  int t94;
-  int t95;
-  t94 = bitfieldExtract(int(rs4), 0, 16); t95 = 1;
-  bool t96;
-  t96 = t94 > t95;
-  p19 = t96;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 213: setp.eq.s16 	%p20, %rs4, 2;
-    int t97;
-    int t98;
-    t97 = bitfieldExtract(int(rs4), 0, 16); t98 = 2;
-    bool t99;
-    t99 = t97 == t98;
-    p20 = t99;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 262: and.b32  	%r1623, %r29, 65535;
       r1623 = r29 & 65535u;
       p2g_sv0 = 22;
     } else {
       // 216: setp.eq.s16 	%p21, %rs4, 3;
-      int t100;
-      int t101;
-      t100 = bitfieldExtract(int(rs4), 0, 16); t101 = 3;
-      bool t102;
-      t102 = t100 == t101;
-      p21 = t102;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 266: mul.wide.u32 	%rd18, %r29, -858993459;
-        rd18 = uint64_t(r29) * uint64_t(0xCCCCCCCDu);
         // 267: shr.u64 	%rd19, %rd18, 34;
-        uint t103;
-        t103 = 34u;
-        rd19 = (t103 >= 64u ? 0ul : rd18 >> t103);
         // 268: cvt.u32.u64 	%r434, %rd19;
-        uint64_t t104;
-        t104 = uint64_t(rd19);
-        r434 = uint(uint64_t(t104));
+        uint64_t t10 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 269: mul.lo.s32 	%r435, %r434, 5;
-        r435 = uint(int(r434) * 5);
         // 270: sub.s32 	%r35, %r29, %r435;
-        r35 = uint(int(r29) - int(r435));
+        r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 271: setp.eq.s32 	%p29, %r35, 0;
-        int t105;
-        int t106;
-        t105 = int(r35); t106 = 0;
-        bool t107;
-        t107 = t105 == t106;
-        p29 = t107;
-        if (p29) {
+        if (int(r35) == 0) {
           // 2428: shr.u32 	%r436, %r29, 8;
-          uint t108;
-          t108 = 8u;
-          r436 = (t108 >= 32u ? 0u : r29 >> t108);
+          r436 = r29 >> 8u;
           // 2429: mul.wide.u32 	%rd20, %r436, -1431655765;
-          rd20 = uint64_t(r436) * uint64_t(0xAAAAAAABu);
           // 2430: shr.u64 	%rd21, %rd20, 34;
-          uint t109;
-          t109 = 34u;
-          rd21 = (t109 >= 64u ? 0ul : rd20 >> t109);
           // 2431: cvt.u32.u64 	%r437, %rd21;
-          uint64_t t110;
-          t110 = uint64_t(rd21);
-          r437 = uint(uint64_t(t110));
+          uint64_t t11 = uint64_t((uint64_t(r436) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2432: mul.lo.s32 	%r438, %r437, 6;
-          r438 = uint(int(r437) * 6);
           // 2433: sub.s32 	%r439, %r436, %r438;
-          r439 = uint(int(r436) - int(r438));
           // 2434: cvt.u16.u32 	%rs5, %r439;
-          uint64_t t111;
-          t111 = uint64_t(r439);
-          rs5 = (uint(uint64_t(t111)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r436) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2435: setp.gt.s16 	%p30, %rs5, 1;
-          int t112;
-          int t113;
-          t112 = bitfieldExtract(int(rs5), 0, 16); t113 = 1;
-          bool t114;
-          t114 = t112 > t113;
-          p30 = t114;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2440: setp.eq.s16 	%p31, %rs5, 2;
-            int t115;
-            int t116;
-            t115 = bitfieldExtract(int(rs5), 0, 16); t116 = 2;
-            bool t117;
-            t117 = t115 == t116;
-            p31 = t117;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 3008: shr.u32 	%r441, %r29, 12;
-              uint t118;
-              t118 = 12u;
-              r441 = (t118 >= 32u ? 0u : r29 >> t118);
               // 3009: and.b32  	%r442, %r441, 1;
-              r442 = r441 & 1u;
               // 3010: or.b32  	%r443, %r1623, %r442;
-              r443 = r1623 | r442;
+              r443 = r1623 | ((r29 >> 12u) & 1u);
               // 3011: or.b32  	%r1623, %r443, 32256;
               r1623 = r443 | 32256u;
               p2g_sv0 = 22;
             } else {
               // 2443: setp.eq.s16 	%p32, %rs5, 3;
-              int t119;
-              int t120;
-              t119 = bitfieldExtract(int(rs5), 0, 16); t120 = 3;
-              bool t121;
-              t121 = t119 == t120;
-              p32 = t121;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 3015: setp.eq.s32 	%p36, %r31, 0;
-                int t122;
-                int t123;
-                t122 = int(r31); t123 = 0;
-                bool t124;
-                t124 = t122 == t123;
-                p36 = t124;
                 // 3016: selp.b32 	%r440, 1, %r31, %p36;
-                r440 = p36 ? 1u : r31;
                 // 3017: or.b32  	%r1623, %r440, %r1623;
-                r1623 = r440 | r1623;
+                r1623 = ((int(r31) == 0) ? 1u : r31) | r1623;
                 p2g_sv0 = 22;
               } else {
                 // 2446: setp.ne.s16 	%p33, %rs5, 4;
-                int t125;
-                int t126;
-                t125 = bitfieldExtract(int(rs5), 0, 16); t126 = 4;
-                bool t127;
-                t127 = t125 != t126;
-                p33 = t127;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 250;
                 } else {
                   // 2449: or.b32  	%r1623, %r1623, 31743;
@@ -1125,23 +787,11 @@ void main() {
             }
           } else {
             // 2815: setp.eq.s16 	%p34, %rs5, 0;
-            int t128;
-            int t129;
-            t128 = bitfieldExtract(int(rs5), 0, 16); t129 = 0;
-            bool t130;
-            t130 = t128 == t129;
-            p34 = t130;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
               // 2818: setp.eq.s16 	%p35, %rs5, 1;
-              int t131;
-              int t132;
-              t131 = bitfieldExtract(int(rs5), 0, 16); t132 = 1;
-              bool t133;
-              t133 = t131 == t132;
-              p35 = t133;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2823: or.b32  	%r1623, %r1623, 31744;
                 r1623 = r1623 | 31744u;
                 p2g_sv0 = 22;
@@ -1164,53 +814,27 @@ void main() {
         }
       } else {
         // 219: setp.ne.s16 	%p22, %rs4, 5;
-        int t134;
-        int t135;
-        t134 = bitfieldExtract(int(rs4), 0, 16); t135 = 5;
-        bool t136;
-        t136 = t134 != t135;
-        p22 = t136;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
           // 222: and.b32  	%r429, %r29, 1;
-          r429 = r29 & 1u;
           // 223: setp.eq.b32 	%p25, %r429, 1;
-          uint t137;
-          uint t138;
-          t137 = r429; t138 = 1u;
-          bool t139;
-          t139 = t137 == t138;
-          p25 = t139;
           // 224: mov.pred 	%p26, 0;
-          p26 = false;
           // 225: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 226: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 227: shr.u32 	%r430, %r29, 1;
-          uint t140;
-          t140 = 1u;
-          r430 = (t140 >= 32u ? 0u : r29 >> t140);
+          r430 = r29 >> 1u;
           // 228: mul.wide.u32 	%rd16, %r430, -858993459;
-          rd16 = uint64_t(r430) * uint64_t(0xCCCCCCCDu);
           // 229: shr.u64 	%rd17, %rd16, 36;
-          uint t141;
-          t141 = 36u;
-          rd17 = (t141 >= 64u ? 0ul : rd16 >> t141);
           // 230: cvt.u32.u64 	%r431, %rd17;
-          uint64_t t142;
-          t142 = uint64_t(rd17);
-          r431 = uint(uint64_t(t142));
+          uint64_t t13 = uint64_t((uint64_t(r430) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 231: mul.lo.s32 	%r432, %r431, 20;
-          r432 = uint(int(r431) * 20);
           // 232: sub.s32 	%r32, %r430, %r432;
-          r32 = uint(int(r430) - int(r432));
-          if (p28) {
+          r32 = uint(int(r430) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r29 & 1u) == 1u) ^^ false)) {
             // 237: mov.u32 	%r433, 7;
-            r433 = 7u;
             // 238: sub.s32 	%r1622, %r433, %r32;
-            r1622 = uint(int(r433) - int(r32));
+            r1622 = uint(int(7u) - int(r32));
             p2g_sv0 = 21;
           } else {
             // 300: add.s32 	%r1622, %r32, 19;
@@ -1222,75 +846,36 @@ void main() {
     }
   } else {
     // 242: setp.eq.s16 	%p23, %rs4, 0;
-    int t143;
-    int t144;
-    t143 = bitfieldExtract(int(rs4), 0, 16); t144 = 0;
-    bool t145;
-    t145 = t143 == t144;
-    p23 = t145;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 278: mul.wide.u32 	%rd24, %r29, 613566757;
-      rd24 = uint64_t(r29) * uint64_t(0x24924925u);
       // 279: shr.u64 	%rd25, %rd24, 32;
-      uint t146;
-      t146 = 32u;
-      rd25 = (t146 >= 64u ? 0ul : rd24 >> t146);
       // 280: cvt.u32.u64 	%r451, %rd25;
-      uint64_t t147;
-      t147 = uint64_t(rd25);
-      r451 = uint(uint64_t(t147));
+      uint64_t t14 = uint64_t((uint64_t(r29) * uint64_t(0x24924925u)) >> 32u);
+      r451 = uint(uint64_t(t14));
       // 281: sub.s32 	%r452, %r29, %r451;
-      r452 = uint(int(r29) - int(r451));
       // 282: shr.u32 	%r453, %r452, 1;
-      uint t148;
-      t148 = 1u;
-      r453 = (t148 >= 32u ? 0u : r452 >> t148);
       // 283: add.s32 	%r454, %r453, %r451;
-      r454 = uint(int(r453) + int(r451));
       // 284: shr.u32 	%r455, %r454, 2;
-      uint t149;
-      t149 = 2u;
-      r455 = (t149 >= 32u ? 0u : r454 >> t149);
       // 285: mul.lo.s32 	%r456, %r455, 7;
-      r456 = uint(int(r455) * 7);
+      r456 = uint(int(uint(int(uint(int(r29) - int(r451)) >> 1u) + int(r451)) >> 2u) * 7);
       // 286: sub.s32 	%r457, %r29, %r456;
-      r457 = uint(int(r29) - int(r456));
       // 287: add.s32 	%r1622, %r457, 12;
-      r1622 = uint(int(r457) + 12);
+      r1622 = uint(int(uint(int(r29) - int(r456))) + 12);
       p2g_sv0 = 21;
     } else {
       // 245: setp.eq.s16 	%p24, %rs4, 1;
-      int t150;
-      int t151;
-      t150 = bitfieldExtract(int(rs4), 0, 16); t151 = 1;
-      bool t152;
-      t152 = t150 == t151;
-      p24 = t152;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 250: mul.wide.u32 	%rd22, %r29, 138547333;
-        rd22 = uint64_t(r29) * uint64_t(0x08421085u);
         // 251: shr.u64 	%rd23, %rd22, 32;
-        uint t153;
-        t153 = 32u;
-        rd23 = (t153 >= 64u ? 0ul : rd22 >> t153);
         // 252: cvt.u32.u64 	%r445, %rd23;
-        uint64_t t154;
-        t154 = uint64_t(rd23);
-        r445 = uint(uint64_t(t154));
+        uint64_t t15 = uint64_t((uint64_t(r29) * uint64_t(0x08421085u)) >> 32u);
+        r445 = uint(uint64_t(t15));
         // 253: sub.s32 	%r446, %r29, %r445;
-        r446 = uint(int(r29) - int(r445));
         // 254: shr.u32 	%r447, %r446, 1;
-        uint t155;
-        t155 = 1u;
-        r447 = (t155 >= 32u ? 0u : r446 >> t155);
         // 255: add.s32 	%r448, %r447, %r445;
-        r448 = uint(int(r447) + int(r445));
         // 256: shr.u32 	%r449, %r448, 4;
-        uint t156;
-        t156 = 4u;
-        r449 = (t156 >= 32u ? 0u : r448 >> t156);
         // 257: mul.lo.s32 	%r450, %r449, 31;
-        r450 = uint(int(r449) * 31);
+        r450 = uint(int(uint(int(uint(int(r29) - int(r445)) >> 1u) + int(r445)) >> 4u) * 31);
         // 258: sub.s32 	%r1622, %r29, %r450;
         r1622 = uint(int(r29) - int(r450));
         p2g_sv0 = 21;
@@ -1301,239 +886,118 @@ void main() {
   }
   if (p2g_sv0 == 19) {
     // 291: mul.wide.u32 	%rd26, %r29, -858993459;
-    rd26 = uint64_t(r29) * uint64_t(0xCCCCCCCDu);
     // 292: shr.u64 	%rd27, %rd26, 34;
-    uint t157;
-    t157 = 34u;
-    rd27 = (t157 >= 64u ? 0ul : rd26 >> t157);
     // 293: cvt.u32.u64 	%r458, %rd27;
-    uint64_t t158;
-    t158 = uint64_t(rd27);
-    r458 = uint(uint64_t(t158));
+    uint64_t t16 = uint64_t((uint64_t(r29) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 294: mul.lo.s32 	%r459, %r458, 5;
-    r459 = uint(int(r458) * 5);
     // 295: sub.s32 	%r460, %r29, %r459;
-    r460 = uint(int(r29) - int(r459));
     // 296: add.s32 	%r1622, %r460, 13;
-    r1622 = uint(int(r460) + 13);
+    r1622 = uint(int(uint(int(r29) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 13);
     p2g_sv0 = 21;
   }
   if (p2g_sv0 == 21) {
     // 303: max.s32 	%r461, %r1622, 0;
-    r461 = uint(max(int(r1622), 0));
     // 304: shl.b32 	%r462, %r461, 10;
-    uint t159;
-    t159 = 10u;
-    r462 = (t159 >= 32u ? 0u : r461 << t159);
     // 305: or.b32  	%r463, %r31, %r1623;
     r463 = r31 | r1623;
     // 306: or.b32  	%r1623, %r463, %r462;
-    r1623 = r463 | r462;
+    r1623 = r463 | (uint(max(int(r1622), 0)) << 10u);
   }
   // 309: or.b32  	%r49, %r8, 512;
   r49 = r8 | 512u;
   // 310: add.s32 	%r464, %r7, %r49;
-  r464 = uint(int(r7) + int(r49));
   // 311: xor.b32  	%r465, %r464, 82;
-  r465 = r464 ^ 82u;
   // 312: mul.lo.s32 	%r466, %r465, 2146121005;
-  r466 = uint(int(r465) * 2146121005);
+  r466 = uint(int(uint(int(r7) + int(r49)) ^ 82u) * 2146121005);
   // 313: shr.u32 	%r467, %r466, 15;
-  uint t160;
-  t160 = 15u;
-  r467 = (t160 >= 32u ? 0u : r466 >> t160);
   // 314: xor.b32  	%r468, %r467, %r466;
-  r468 = r467 ^ r466;
   // 315: mul.lo.s32 	%r469, %r468, -2073254261;
-  r469 = uint(int(r468) * -2073254261);
+  r469 = uint(int((r466 >> 15u) ^ r466) * -2073254261);
   // 316: shr.u32 	%r470, %r469, 16;
-  uint t161;
-  t161 = 16u;
-  r470 = (t161 >= 32u ? 0u : r469 >> t161);
   // 317: xor.b32  	%r471, %r469, %r6;
   r471 = r469 ^ r6;
   // 318: xor.b32  	%r472, %r471, %r470;
-  r472 = r471 ^ r470;
   // 319: shr.u32 	%r473, %r471, 16;
-  uint t162;
-  t162 = 16u;
-  r473 = (t162 >= 32u ? 0u : r471 >> t162);
   // 320: xor.b32  	%r474, %r472, %r473;
-  r474 = r472 ^ r473;
   // 321: mul.lo.s32 	%r475, %r474, 2146121005;
-  r475 = uint(int(r474) * 2146121005);
+  r475 = uint(int((r471 ^ (r469 >> 16u)) ^ (r471 >> 16u)) * 2146121005);
   // 322: shr.u32 	%r476, %r475, 15;
-  uint t163;
-  t163 = 15u;
-  r476 = (t163 >= 32u ? 0u : r475 >> t163);
   // 323: xor.b32  	%r477, %r476, %r475;
-  r477 = r476 ^ r475;
   // 324: mul.lo.s32 	%r478, %r477, -2073254261;
-  r478 = uint(int(r477) * -2073254261);
+  r478 = uint(int((r475 >> 15u) ^ r475) * -2073254261);
   // 325: shr.u32 	%r479, %r478, 16;
-  uint t164;
-  t164 = 16u;
-  r479 = (t164 >= 32u ? 0u : r478 >> t164);
   // 326: xor.b32  	%r480, %r479, %r478;
-  r480 = r479 ^ r478;
+  r480 = (r478 >> 16u) ^ r478;
   // 327: xor.b32  	%r481, %r480, -1515870811;
   r481 = r480 ^ 0xA5A5A5A5u;
   // 328: shr.u32 	%r482, %r481, 16;
-  uint t165;
-  t165 = 16u;
-  r482 = (t165 >= 32u ? 0u : r481 >> t165);
   // 329: xor.b32  	%r483, %r482, %r481;
-  r483 = r482 ^ r481;
   // 330: mul.lo.s32 	%r484, %r483, 2146121005;
-  r484 = uint(int(r483) * 2146121005);
+  r484 = uint(int((r481 >> 16u) ^ r481) * 2146121005);
   // 331: shr.u32 	%r485, %r484, 15;
-  uint t166;
-  t166 = 15u;
-  r485 = (t166 >= 32u ? 0u : r484 >> t166);
   // 332: xor.b32  	%r486, %r485, %r484;
-  r486 = r485 ^ r484;
   // 333: mul.lo.s32 	%r487, %r486, -2073254261;
-  r487 = uint(int(r486) * -2073254261);
+  r487 = uint(int((r484 >> 15u) ^ r484) * -2073254261);
   // 334: shr.u32 	%r488, %r487, 16;
-  uint t167;
-  t167 = 16u;
-  r488 = (t167 >= 32u ? 0u : r487 >> t167);
   // 335: xor.b32  	%r50, %r488, %r487;
-  r50 = r488 ^ r487;
+  r50 = (r487 >> 16u) ^ r487;
   // 336: shl.b32 	%r489, %r480, 15;
-  uint t168;
-  t168 = 15u;
-  r489 = (t168 >= 32u ? 0u : r480 << t168);
   // 337: and.b32  	%r1625, %r489, 32768;
-  r1625 = r489 & 32768u;
+  r1625 = (r480 << 15u) & 32768u;
   // 338: shr.u32 	%r490, %r480, 1;
-  uint t169;
-  t169 = 1u;
-  r490 = (t169 >= 32u ? 0u : r480 >> t169);
   // 339: and.b32  	%r52, %r490, 1023;
-  r52 = r490 & 1023u;
+  r52 = (r480 >> 1u) & 1023u;
   if (p19) {
     // 344: setp.eq.s16 	%p38, %rs4, 2;
-    int t170;
-    int t171;
-    t170 = bitfieldExtract(int(rs4), 0, 16); t171 = 2;
-    bool t172;
-    t172 = t170 == t171;
-    p38 = t172;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 393: and.b32  	%r1625, %r50, 65535;
       r1625 = r50 & 65535u;
       p2g_sv0 = 33;
     } else {
       // 347: setp.eq.s16 	%p39, %rs4, 3;
-      int t173;
-      int t174;
-      t173 = bitfieldExtract(int(rs4), 0, 16); t174 = 3;
-      bool t175;
-      t175 = t173 == t174;
-      p39 = t175;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 397: mul.wide.u32 	%rd30, %r50, -858993459;
-        rd30 = uint64_t(r50) * uint64_t(0xCCCCCCCDu);
         // 398: shr.u64 	%rd31, %rd30, 34;
-        uint t176;
-        t176 = 34u;
-        rd31 = (t176 >= 64u ? 0ul : rd30 >> t176);
         // 399: cvt.u32.u64 	%r496, %rd31;
-        uint64_t t177;
-        t177 = uint64_t(rd31);
-        r496 = uint(uint64_t(t177));
+        uint64_t t17 = uint64_t((uint64_t(r50) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 400: mul.lo.s32 	%r497, %r496, 5;
-        r497 = uint(int(r496) * 5);
         // 401: sub.s32 	%r56, %r50, %r497;
-        r56 = uint(int(r50) - int(r497));
+        r56 = uint(int(r50) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 402: setp.eq.s32 	%p47, %r56, 0;
-        int t178;
-        int t179;
-        t178 = int(r56); t179 = 0;
-        bool t180;
-        t180 = t178 == t179;
-        p47 = t180;
-        if (p47) {
+        if (int(r56) == 0) {
           // 2453: shr.u32 	%r498, %r50, 8;
-          uint t181;
-          t181 = 8u;
-          r498 = (t181 >= 32u ? 0u : r50 >> t181);
+          r498 = r50 >> 8u;
           // 2454: mul.wide.u32 	%rd32, %r498, -1431655765;
-          rd32 = uint64_t(r498) * uint64_t(0xAAAAAAABu);
           // 2455: shr.u64 	%rd33, %rd32, 34;
-          uint t182;
-          t182 = 34u;
-          rd33 = (t182 >= 64u ? 0ul : rd32 >> t182);
           // 2456: cvt.u32.u64 	%r499, %rd33;
-          uint64_t t183;
-          t183 = uint64_t(rd33);
-          r499 = uint(uint64_t(t183));
+          uint64_t t18 = uint64_t((uint64_t(r498) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2457: mul.lo.s32 	%r500, %r499, 6;
-          r500 = uint(int(r499) * 6);
           // 2458: sub.s32 	%r501, %r498, %r500;
-          r501 = uint(int(r498) - int(r500));
           // 2459: cvt.u16.u32 	%rs7, %r501;
-          uint64_t t184;
-          t184 = uint64_t(r501);
-          rs7 = (uint(uint64_t(t184)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r498) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2460: setp.gt.s16 	%p48, %rs7, 1;
-          int t185;
-          int t186;
-          t185 = bitfieldExtract(int(rs7), 0, 16); t186 = 1;
-          bool t187;
-          t187 = t185 > t186;
-          p48 = t187;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2465: setp.eq.s16 	%p49, %rs7, 2;
-            int t188;
-            int t189;
-            t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 2;
-            bool t190;
-            t190 = t188 == t189;
-            p49 = t190;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 3021: shr.u32 	%r503, %r50, 12;
-              uint t191;
-              t191 = 12u;
-              r503 = (t191 >= 32u ? 0u : r50 >> t191);
               // 3022: and.b32  	%r504, %r503, 1;
-              r504 = r503 & 1u;
               // 3023: or.b32  	%r505, %r1625, %r504;
-              r505 = r1625 | r504;
+              r505 = r1625 | ((r50 >> 12u) & 1u);
               // 3024: or.b32  	%r1625, %r505, 32256;
               r1625 = r505 | 32256u;
               p2g_sv0 = 33;
             } else {
               // 2468: setp.eq.s16 	%p50, %rs7, 3;
-              int t192;
-              int t193;
-              t192 = bitfieldExtract(int(rs7), 0, 16); t193 = 3;
-              bool t194;
-              t194 = t192 == t193;
-              p50 = t194;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 3028: setp.eq.s32 	%p54, %r52, 0;
-                int t195;
-                int t196;
-                t195 = int(r52); t196 = 0;
-                bool t197;
-                t197 = t195 == t196;
-                p54 = t197;
                 // 3029: selp.b32 	%r502, 1, %r52, %p54;
-                r502 = p54 ? 1u : r52;
                 // 3030: or.b32  	%r1625, %r502, %r1625;
-                r1625 = r502 | r1625;
+                r1625 = ((int(r52) == 0) ? 1u : r52) | r1625;
                 p2g_sv0 = 33;
               } else {
                 // 2471: setp.ne.s16 	%p51, %rs7, 4;
-                int t198;
-                int t199;
-                t198 = bitfieldExtract(int(rs7), 0, 16); t199 = 4;
-                bool t200;
-                t200 = t198 != t199;
-                p51 = t200;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 251;
                 } else {
                   // 2474: or.b32  	%r1625, %r1625, 31743;
@@ -1544,23 +1008,11 @@ void main() {
             }
           } else {
             // 2827: setp.eq.s16 	%p52, %rs7, 0;
-            int t201;
-            int t202;
-            t201 = bitfieldExtract(int(rs7), 0, 16); t202 = 0;
-            bool t203;
-            t203 = t201 == t202;
-            p52 = t203;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
               // 2830: setp.eq.s16 	%p53, %rs7, 1;
-              int t204;
-              int t205;
-              t204 = bitfieldExtract(int(rs7), 0, 16); t205 = 1;
-              bool t206;
-              t206 = t204 == t205;
-              p53 = t206;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2835: or.b32  	%r1625, %r1625, 31744;
                 r1625 = r1625 | 31744u;
                 p2g_sv0 = 33;
@@ -1583,53 +1035,27 @@ void main() {
         }
       } else {
         // 350: setp.ne.s16 	%p40, %rs4, 5;
-        int t207;
-        int t208;
-        t207 = bitfieldExtract(int(rs4), 0, 16); t208 = 5;
-        bool t209;
-        t209 = t207 != t208;
-        p40 = t209;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
           // 353: and.b32  	%r491, %r50, 1;
-          r491 = r50 & 1u;
           // 354: setp.eq.b32 	%p43, %r491, 1;
-          uint t210;
-          uint t211;
-          t210 = r491; t211 = 1u;
-          bool t212;
-          t212 = t210 == t211;
-          p43 = t212;
           // 355: mov.pred 	%p44, 0;
-          p44 = false;
           // 356: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 357: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 358: shr.u32 	%r492, %r50, 1;
-          uint t213;
-          t213 = 1u;
-          r492 = (t213 >= 32u ? 0u : r50 >> t213);
+          r492 = r50 >> 1u;
           // 359: mul.wide.u32 	%rd28, %r492, -858993459;
-          rd28 = uint64_t(r492) * uint64_t(0xCCCCCCCDu);
           // 360: shr.u64 	%rd29, %rd28, 36;
-          uint t214;
-          t214 = 36u;
-          rd29 = (t214 >= 64u ? 0ul : rd28 >> t214);
           // 361: cvt.u32.u64 	%r493, %rd29;
-          uint64_t t215;
-          t215 = uint64_t(rd29);
-          r493 = uint(uint64_t(t215));
+          uint64_t t20 = uint64_t((uint64_t(r492) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 362: mul.lo.s32 	%r494, %r493, 20;
-          r494 = uint(int(r493) * 20);
           // 363: sub.s32 	%r53, %r492, %r494;
-          r53 = uint(int(r492) - int(r494));
-          if (p46) {
+          r53 = uint(int(r492) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r50 & 1u) == 1u) ^^ false)) {
             // 368: mov.u32 	%r495, 7;
-            r495 = 7u;
             // 369: sub.s32 	%r1624, %r495, %r53;
-            r1624 = uint(int(r495) - int(r53));
+            r1624 = uint(int(7u) - int(r53));
             p2g_sv0 = 32;
           } else {
             // 431: add.s32 	%r1624, %r53, 19;
@@ -1641,75 +1067,36 @@ void main() {
     }
   } else {
     // 373: setp.eq.s16 	%p41, %rs4, 0;
-    int t216;
-    int t217;
-    t216 = bitfieldExtract(int(rs4), 0, 16); t217 = 0;
-    bool t218;
-    t218 = t216 == t217;
-    p41 = t218;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 409: mul.wide.u32 	%rd36, %r50, 613566757;
-      rd36 = uint64_t(r50) * uint64_t(0x24924925u);
       // 410: shr.u64 	%rd37, %rd36, 32;
-      uint t219;
-      t219 = 32u;
-      rd37 = (t219 >= 64u ? 0ul : rd36 >> t219);
       // 411: cvt.u32.u64 	%r513, %rd37;
-      uint64_t t220;
-      t220 = uint64_t(rd37);
-      r513 = uint(uint64_t(t220));
+      uint64_t t21 = uint64_t((uint64_t(r50) * uint64_t(0x24924925u)) >> 32u);
+      r513 = uint(uint64_t(t21));
       // 412: sub.s32 	%r514, %r50, %r513;
-      r514 = uint(int(r50) - int(r513));
       // 413: shr.u32 	%r515, %r514, 1;
-      uint t221;
-      t221 = 1u;
-      r515 = (t221 >= 32u ? 0u : r514 >> t221);
       // 414: add.s32 	%r516, %r515, %r513;
-      r516 = uint(int(r515) + int(r513));
       // 415: shr.u32 	%r517, %r516, 2;
-      uint t222;
-      t222 = 2u;
-      r517 = (t222 >= 32u ? 0u : r516 >> t222);
       // 416: mul.lo.s32 	%r518, %r517, 7;
-      r518 = uint(int(r517) * 7);
+      r518 = uint(int(uint(int(uint(int(r50) - int(r513)) >> 1u) + int(r513)) >> 2u) * 7);
       // 417: sub.s32 	%r519, %r50, %r518;
-      r519 = uint(int(r50) - int(r518));
       // 418: add.s32 	%r1624, %r519, 12;
-      r1624 = uint(int(r519) + 12);
+      r1624 = uint(int(uint(int(r50) - int(r518))) + 12);
       p2g_sv0 = 32;
     } else {
       // 376: setp.eq.s16 	%p42, %rs4, 1;
-      int t223;
-      int t224;
-      t223 = bitfieldExtract(int(rs4), 0, 16); t224 = 1;
-      bool t225;
-      t225 = t223 == t224;
-      p42 = t225;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 381: mul.wide.u32 	%rd34, %r50, 138547333;
-        rd34 = uint64_t(r50) * uint64_t(0x08421085u);
         // 382: shr.u64 	%rd35, %rd34, 32;
-        uint t226;
-        t226 = 32u;
-        rd35 = (t226 >= 64u ? 0ul : rd34 >> t226);
         // 383: cvt.u32.u64 	%r507, %rd35;
-        uint64_t t227;
-        t227 = uint64_t(rd35);
-        r507 = uint(uint64_t(t227));
+        uint64_t t22 = uint64_t((uint64_t(r50) * uint64_t(0x08421085u)) >> 32u);
+        r507 = uint(uint64_t(t22));
         // 384: sub.s32 	%r508, %r50, %r507;
-        r508 = uint(int(r50) - int(r507));
         // 385: shr.u32 	%r509, %r508, 1;
-        uint t228;
-        t228 = 1u;
-        r509 = (t228 >= 32u ? 0u : r508 >> t228);
         // 386: add.s32 	%r510, %r509, %r507;
-        r510 = uint(int(r509) + int(r507));
         // 387: shr.u32 	%r511, %r510, 4;
-        uint t229;
-        t229 = 4u;
-        r511 = (t229 >= 32u ? 0u : r510 >> t229);
         // 388: mul.lo.s32 	%r512, %r511, 31;
-        r512 = uint(int(r511) * 31);
+        r512 = uint(int(uint(int(uint(int(r50) - int(r507)) >> 1u) + int(r507)) >> 4u) * 31);
         // 389: sub.s32 	%r1624, %r50, %r512;
         r1624 = uint(int(r50) - int(r512));
         p2g_sv0 = 32;
@@ -1720,237 +1107,116 @@ void main() {
   }
   if (p2g_sv0 == 30) {
     // 422: mul.wide.u32 	%rd38, %r50, -858993459;
-    rd38 = uint64_t(r50) * uint64_t(0xCCCCCCCDu);
     // 423: shr.u64 	%rd39, %rd38, 34;
-    uint t230;
-    t230 = 34u;
-    rd39 = (t230 >= 64u ? 0ul : rd38 >> t230);
     // 424: cvt.u32.u64 	%r520, %rd39;
-    uint64_t t231;
-    t231 = uint64_t(rd39);
-    r520 = uint(uint64_t(t231));
+    uint64_t t23 = uint64_t((uint64_t(r50) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 425: mul.lo.s32 	%r521, %r520, 5;
-    r521 = uint(int(r520) * 5);
     // 426: sub.s32 	%r522, %r50, %r521;
-    r522 = uint(int(r50) - int(r521));
     // 427: add.s32 	%r1624, %r522, 13;
-    r1624 = uint(int(r522) + 13);
+    r1624 = uint(int(uint(int(r50) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 13);
     p2g_sv0 = 32;
   }
   if (p2g_sv0 == 32) {
     // 434: max.s32 	%r523, %r1624, 0;
-    r523 = uint(max(int(r1624), 0));
     // 435: shl.b32 	%r524, %r523, 10;
-    uint t232;
-    t232 = 10u;
-    r524 = (t232 >= 32u ? 0u : r523 << t232);
     // 436: or.b32  	%r525, %r52, %r1625;
     r525 = r52 | r1625;
     // 437: or.b32  	%r1625, %r525, %r524;
-    r1625 = r525 | r524;
+    r1625 = r525 | (uint(max(int(r1624), 0)) << 10u);
   }
   // 440: add.s32 	%r526, %r401, 5377832;
-  r526 = uint(int(r401) + 5377832);
   // 441: xor.b32  	%r527, %r526, 82;
-  r527 = r526 ^ 82u;
   // 442: mul.lo.s32 	%r528, %r527, 2146121005;
-  r528 = uint(int(r527) * 2146121005);
+  r528 = uint(int(uint(int(r401) + 5377832) ^ 82u) * 2146121005);
   // 443: shr.u32 	%r529, %r528, 15;
-  uint t233;
-  t233 = 15u;
-  r529 = (t233 >= 32u ? 0u : r528 >> t233);
   // 444: xor.b32  	%r530, %r529, %r528;
-  r530 = r529 ^ r528;
   // 445: mul.lo.s32 	%r531, %r530, -2073254261;
-  r531 = uint(int(r530) * -2073254261);
+  r531 = uint(int((r528 >> 15u) ^ r528) * -2073254261);
   // 446: shr.u32 	%r532, %r531, 16;
-  uint t234;
-  t234 = 16u;
-  r532 = (t234 >= 32u ? 0u : r531 >> t234);
   // 447: xor.b32  	%r533, %r531, %r6;
   r533 = r531 ^ r6;
   // 448: xor.b32  	%r534, %r533, %r532;
-  r534 = r533 ^ r532;
   // 449: shr.u32 	%r535, %r533, 16;
-  uint t235;
-  t235 = 16u;
-  r535 = (t235 >= 32u ? 0u : r533 >> t235);
   // 450: xor.b32  	%r536, %r534, %r535;
-  r536 = r534 ^ r535;
   // 451: mul.lo.s32 	%r537, %r536, 2146121005;
-  r537 = uint(int(r536) * 2146121005);
+  r537 = uint(int((r533 ^ (r531 >> 16u)) ^ (r533 >> 16u)) * 2146121005);
   // 452: shr.u32 	%r538, %r537, 15;
-  uint t236;
-  t236 = 15u;
-  r538 = (t236 >= 32u ? 0u : r537 >> t236);
   // 453: xor.b32  	%r539, %r538, %r537;
-  r539 = r538 ^ r537;
   // 454: mul.lo.s32 	%r540, %r539, -2073254261;
-  r540 = uint(int(r539) * -2073254261);
+  r540 = uint(int((r537 >> 15u) ^ r537) * -2073254261);
   // 455: shr.u32 	%r541, %r540, 16;
-  uint t237;
-  t237 = 16u;
-  r541 = (t237 >= 32u ? 0u : r540 >> t237);
   // 456: xor.b32  	%r542, %r541, %r540;
-  r542 = r541 ^ r540;
+  r542 = (r540 >> 16u) ^ r540;
   // 457: xor.b32  	%r543, %r542, -1515870811;
   r543 = r542 ^ 0xA5A5A5A5u;
   // 458: shr.u32 	%r544, %r543, 16;
-  uint t238;
-  t238 = 16u;
-  r544 = (t238 >= 32u ? 0u : r543 >> t238);
   // 459: xor.b32  	%r545, %r544, %r543;
-  r545 = r544 ^ r543;
   // 460: mul.lo.s32 	%r546, %r545, 2146121005;
-  r546 = uint(int(r545) * 2146121005);
+  r546 = uint(int((r543 >> 16u) ^ r543) * 2146121005);
   // 461: shr.u32 	%r547, %r546, 15;
-  uint t239;
-  t239 = 15u;
-  r547 = (t239 >= 32u ? 0u : r546 >> t239);
   // 462: xor.b32  	%r548, %r547, %r546;
-  r548 = r547 ^ r546;
   // 463: mul.lo.s32 	%r549, %r548, -2073254261;
-  r549 = uint(int(r548) * -2073254261);
+  r549 = uint(int((r546 >> 15u) ^ r546) * -2073254261);
   // 464: shr.u32 	%r550, %r549, 16;
-  uint t240;
-  t240 = 16u;
-  r550 = (t240 >= 32u ? 0u : r549 >> t240);
   // 465: xor.b32  	%r71, %r550, %r549;
-  r71 = r550 ^ r549;
+  r71 = (r549 >> 16u) ^ r549;
   // 466: shl.b32 	%r551, %r542, 15;
-  uint t241;
-  t241 = 15u;
-  r551 = (t241 >= 32u ? 0u : r542 << t241);
   // 467: and.b32  	%r1627, %r551, 32768;
-  r1627 = r551 & 32768u;
+  r1627 = (r542 << 15u) & 32768u;
   // 468: shr.u32 	%r552, %r542, 1;
-  uint t242;
-  t242 = 1u;
-  r552 = (t242 >= 32u ? 0u : r542 >> t242);
   // 469: and.b32  	%r73, %r552, 1023;
-  r73 = r552 & 1023u;
+  r73 = (r542 >> 1u) & 1023u;
   if (p19) {
     // 474: setp.eq.s16 	%p56, %rs4, 2;
-    int t243;
-    int t244;
-    t243 = bitfieldExtract(int(rs4), 0, 16); t244 = 2;
-    bool t245;
-    t245 = t243 == t244;
-    p56 = t245;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 523: and.b32  	%r1627, %r71, 65535;
       r1627 = r71 & 65535u;
       p2g_sv0 = 44;
     } else {
       // 477: setp.eq.s16 	%p57, %rs4, 3;
-      int t246;
-      int t247;
-      t246 = bitfieldExtract(int(rs4), 0, 16); t247 = 3;
-      bool t248;
-      t248 = t246 == t247;
-      p57 = t248;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 527: mul.wide.u32 	%rd42, %r71, -858993459;
-        rd42 = uint64_t(r71) * uint64_t(0xCCCCCCCDu);
         // 528: shr.u64 	%rd43, %rd42, 34;
-        uint t249;
-        t249 = 34u;
-        rd43 = (t249 >= 64u ? 0ul : rd42 >> t249);
         // 529: cvt.u32.u64 	%r558, %rd43;
-        uint64_t t250;
-        t250 = uint64_t(rd43);
-        r558 = uint(uint64_t(t250));
+        uint64_t t24 = uint64_t((uint64_t(r71) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 530: mul.lo.s32 	%r559, %r558, 5;
-        r559 = uint(int(r558) * 5);
         // 531: sub.s32 	%r77, %r71, %r559;
-        r77 = uint(int(r71) - int(r559));
+        r77 = uint(int(r71) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 532: setp.eq.s32 	%p65, %r77, 0;
-        int t251;
-        int t252;
-        t251 = int(r77); t252 = 0;
-        bool t253;
-        t253 = t251 == t252;
-        p65 = t253;
-        if (p65) {
+        if (int(r77) == 0) {
           // 2478: shr.u32 	%r560, %r71, 8;
-          uint t254;
-          t254 = 8u;
-          r560 = (t254 >= 32u ? 0u : r71 >> t254);
+          r560 = r71 >> 8u;
           // 2479: mul.wide.u32 	%rd44, %r560, -1431655765;
-          rd44 = uint64_t(r560) * uint64_t(0xAAAAAAABu);
           // 2480: shr.u64 	%rd45, %rd44, 34;
-          uint t255;
-          t255 = 34u;
-          rd45 = (t255 >= 64u ? 0ul : rd44 >> t255);
           // 2481: cvt.u32.u64 	%r561, %rd45;
-          uint64_t t256;
-          t256 = uint64_t(rd45);
-          r561 = uint(uint64_t(t256));
+          uint64_t t25 = uint64_t((uint64_t(r560) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2482: mul.lo.s32 	%r562, %r561, 6;
-          r562 = uint(int(r561) * 6);
           // 2483: sub.s32 	%r563, %r560, %r562;
-          r563 = uint(int(r560) - int(r562));
           // 2484: cvt.u16.u32 	%rs9, %r563;
-          uint64_t t257;
-          t257 = uint64_t(r563);
-          rs9 = (uint(uint64_t(t257)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r560) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2485: setp.gt.s16 	%p66, %rs9, 1;
-          int t258;
-          int t259;
-          t258 = bitfieldExtract(int(rs9), 0, 16); t259 = 1;
-          bool t260;
-          t260 = t258 > t259;
-          p66 = t260;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2490: setp.eq.s16 	%p67, %rs9, 2;
-            int t261;
-            int t262;
-            t261 = bitfieldExtract(int(rs9), 0, 16); t262 = 2;
-            bool t263;
-            t263 = t261 == t262;
-            p67 = t263;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 3034: shr.u32 	%r565, %r71, 12;
-              uint t264;
-              t264 = 12u;
-              r565 = (t264 >= 32u ? 0u : r71 >> t264);
               // 3035: and.b32  	%r566, %r565, 1;
-              r566 = r565 & 1u;
               // 3036: or.b32  	%r567, %r1627, %r566;
-              r567 = r1627 | r566;
+              r567 = r1627 | ((r71 >> 12u) & 1u);
               // 3037: or.b32  	%r1627, %r567, 32256;
               r1627 = r567 | 32256u;
               p2g_sv0 = 44;
             } else {
               // 2493: setp.eq.s16 	%p68, %rs9, 3;
-              int t265;
-              int t266;
-              t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 3;
-              bool t267;
-              t267 = t265 == t266;
-              p68 = t267;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 3041: setp.eq.s32 	%p72, %r73, 0;
-                int t268;
-                int t269;
-                t268 = int(r73); t269 = 0;
-                bool t270;
-                t270 = t268 == t269;
-                p72 = t270;
                 // 3042: selp.b32 	%r564, 1, %r73, %p72;
-                r564 = p72 ? 1u : r73;
                 // 3043: or.b32  	%r1627, %r564, %r1627;
-                r1627 = r564 | r1627;
+                r1627 = ((int(r73) == 0) ? 1u : r73) | r1627;
                 p2g_sv0 = 44;
               } else {
                 // 2496: setp.ne.s16 	%p69, %rs9, 4;
-                int t271;
-                int t272;
-                t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 4;
-                bool t273;
-                t273 = t271 != t272;
-                p69 = t273;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 252;
                 } else {
                   // 2499: or.b32  	%r1627, %r1627, 31743;
@@ -1961,23 +1227,11 @@ void main() {
             }
           } else {
             // 2839: setp.eq.s16 	%p70, %rs9, 0;
-            int t274;
-            int t275;
-            t274 = bitfieldExtract(int(rs9), 0, 16); t275 = 0;
-            bool t276;
-            t276 = t274 == t275;
-            p70 = t276;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
               // 2842: setp.eq.s16 	%p71, %rs9, 1;
-              int t277;
-              int t278;
-              t277 = bitfieldExtract(int(rs9), 0, 16); t278 = 1;
-              bool t279;
-              t279 = t277 == t278;
-              p71 = t279;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2847: or.b32  	%r1627, %r1627, 31744;
                 r1627 = r1627 | 31744u;
                 p2g_sv0 = 44;
@@ -2000,53 +1254,27 @@ void main() {
         }
       } else {
         // 480: setp.ne.s16 	%p58, %rs4, 5;
-        int t280;
-        int t281;
-        t280 = bitfieldExtract(int(rs4), 0, 16); t281 = 5;
-        bool t282;
-        t282 = t280 != t281;
-        p58 = t282;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
           // 483: and.b32  	%r553, %r71, 1;
-          r553 = r71 & 1u;
           // 484: setp.eq.b32 	%p61, %r553, 1;
-          uint t283;
-          uint t284;
-          t283 = r553; t284 = 1u;
-          bool t285;
-          t285 = t283 == t284;
-          p61 = t285;
           // 485: mov.pred 	%p62, 0;
-          p62 = false;
           // 486: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 487: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 488: shr.u32 	%r554, %r71, 1;
-          uint t286;
-          t286 = 1u;
-          r554 = (t286 >= 32u ? 0u : r71 >> t286);
+          r554 = r71 >> 1u;
           // 489: mul.wide.u32 	%rd40, %r554, -858993459;
-          rd40 = uint64_t(r554) * uint64_t(0xCCCCCCCDu);
           // 490: shr.u64 	%rd41, %rd40, 36;
-          uint t287;
-          t287 = 36u;
-          rd41 = (t287 >= 64u ? 0ul : rd40 >> t287);
           // 491: cvt.u32.u64 	%r555, %rd41;
-          uint64_t t288;
-          t288 = uint64_t(rd41);
-          r555 = uint(uint64_t(t288));
+          uint64_t t27 = uint64_t((uint64_t(r554) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 492: mul.lo.s32 	%r556, %r555, 20;
-          r556 = uint(int(r555) * 20);
           // 493: sub.s32 	%r74, %r554, %r556;
-          r74 = uint(int(r554) - int(r556));
-          if (p64) {
+          r74 = uint(int(r554) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r71 & 1u) == 1u) ^^ false)) {
             // 498: mov.u32 	%r557, 7;
-            r557 = 7u;
             // 499: sub.s32 	%r1626, %r557, %r74;
-            r1626 = uint(int(r557) - int(r74));
+            r1626 = uint(int(7u) - int(r74));
             p2g_sv0 = 43;
           } else {
             // 561: add.s32 	%r1626, %r74, 19;
@@ -2058,75 +1286,36 @@ void main() {
     }
   } else {
     // 503: setp.eq.s16 	%p59, %rs4, 0;
-    int t289;
-    int t290;
-    t289 = bitfieldExtract(int(rs4), 0, 16); t290 = 0;
-    bool t291;
-    t291 = t289 == t290;
-    p59 = t291;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 539: mul.wide.u32 	%rd48, %r71, 613566757;
-      rd48 = uint64_t(r71) * uint64_t(0x24924925u);
       // 540: shr.u64 	%rd49, %rd48, 32;
-      uint t292;
-      t292 = 32u;
-      rd49 = (t292 >= 64u ? 0ul : rd48 >> t292);
       // 541: cvt.u32.u64 	%r575, %rd49;
-      uint64_t t293;
-      t293 = uint64_t(rd49);
-      r575 = uint(uint64_t(t293));
+      uint64_t t28 = uint64_t((uint64_t(r71) * uint64_t(0x24924925u)) >> 32u);
+      r575 = uint(uint64_t(t28));
       // 542: sub.s32 	%r576, %r71, %r575;
-      r576 = uint(int(r71) - int(r575));
       // 543: shr.u32 	%r577, %r576, 1;
-      uint t294;
-      t294 = 1u;
-      r577 = (t294 >= 32u ? 0u : r576 >> t294);
       // 544: add.s32 	%r578, %r577, %r575;
-      r578 = uint(int(r577) + int(r575));
       // 545: shr.u32 	%r579, %r578, 2;
-      uint t295;
-      t295 = 2u;
-      r579 = (t295 >= 32u ? 0u : r578 >> t295);
       // 546: mul.lo.s32 	%r580, %r579, 7;
-      r580 = uint(int(r579) * 7);
+      r580 = uint(int(uint(int(uint(int(r71) - int(r575)) >> 1u) + int(r575)) >> 2u) * 7);
       // 547: sub.s32 	%r581, %r71, %r580;
-      r581 = uint(int(r71) - int(r580));
       // 548: add.s32 	%r1626, %r581, 12;
-      r1626 = uint(int(r581) + 12);
+      r1626 = uint(int(uint(int(r71) - int(r580))) + 12);
       p2g_sv0 = 43;
     } else {
       // 506: setp.eq.s16 	%p60, %rs4, 1;
-      int t296;
-      int t297;
-      t296 = bitfieldExtract(int(rs4), 0, 16); t297 = 1;
-      bool t298;
-      t298 = t296 == t297;
-      p60 = t298;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 511: mul.wide.u32 	%rd46, %r71, 138547333;
-        rd46 = uint64_t(r71) * uint64_t(0x08421085u);
         // 512: shr.u64 	%rd47, %rd46, 32;
-        uint t299;
-        t299 = 32u;
-        rd47 = (t299 >= 64u ? 0ul : rd46 >> t299);
         // 513: cvt.u32.u64 	%r569, %rd47;
-        uint64_t t300;
-        t300 = uint64_t(rd47);
-        r569 = uint(uint64_t(t300));
+        uint64_t t29 = uint64_t((uint64_t(r71) * uint64_t(0x08421085u)) >> 32u);
+        r569 = uint(uint64_t(t29));
         // 514: sub.s32 	%r570, %r71, %r569;
-        r570 = uint(int(r71) - int(r569));
         // 515: shr.u32 	%r571, %r570, 1;
-        uint t301;
-        t301 = 1u;
-        r571 = (t301 >= 32u ? 0u : r570 >> t301);
         // 516: add.s32 	%r572, %r571, %r569;
-        r572 = uint(int(r571) + int(r569));
         // 517: shr.u32 	%r573, %r572, 4;
-        uint t302;
-        t302 = 4u;
-        r573 = (t302 >= 32u ? 0u : r572 >> t302);
         // 518: mul.lo.s32 	%r574, %r573, 31;
-        r574 = uint(int(r573) * 31);
+        r574 = uint(int(uint(int(uint(int(r71) - int(r569)) >> 1u) + int(r569)) >> 4u) * 31);
         // 519: sub.s32 	%r1626, %r71, %r574;
         r1626 = uint(int(r71) - int(r574));
         p2g_sv0 = 43;
@@ -2137,145 +1326,79 @@ void main() {
   }
   if (p2g_sv0 == 41) {
     // 552: mul.wide.u32 	%rd50, %r71, -858993459;
-    rd50 = uint64_t(r71) * uint64_t(0xCCCCCCCDu);
     // 553: shr.u64 	%rd51, %rd50, 34;
-    uint t303;
-    t303 = 34u;
-    rd51 = (t303 >= 64u ? 0ul : rd50 >> t303);
     // 554: cvt.u32.u64 	%r582, %rd51;
-    uint64_t t304;
-    t304 = uint64_t(rd51);
-    r582 = uint(uint64_t(t304));
+    uint64_t t30 = uint64_t((uint64_t(r71) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 555: mul.lo.s32 	%r583, %r582, 5;
-    r583 = uint(int(r582) * 5);
     // 556: sub.s32 	%r584, %r71, %r583;
-    r584 = uint(int(r71) - int(r583));
     // 557: add.s32 	%r1626, %r584, 13;
-    r1626 = uint(int(r584) + 13);
+    r1626 = uint(int(uint(int(r71) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 13);
     p2g_sv0 = 43;
   }
   if (p2g_sv0 == 43) {
     // 564: max.s32 	%r585, %r1626, 0;
-    r585 = uint(max(int(r1626), 0));
     // 565: shl.b32 	%r586, %r585, 10;
-    uint t305;
-    t305 = 10u;
-    r586 = (t305 >= 32u ? 0u : r585 << t305);
     // 566: or.b32  	%r587, %r73, %r1627;
     r587 = r73 | r1627;
     // 567: or.b32  	%r1627, %r587, %r586;
-    r1627 = r587 | r586;
+    r1627 = r587 | (uint(max(int(r1626), 0)) << 10u);
   }
   // 570: add.s32 	%r91, %r8, 5369127;
   r91 = uint(int(r8) + 5369127);
   // 571: add.s32 	%r588, %r91, %r5;
-  r588 = uint(int(r91) + int(r5));
   // 572: xor.b32  	%r589, %r588, 81;
-  r589 = r588 ^ 81u;
   // 573: mul.lo.s32 	%r590, %r589, 2146121005;
-  r590 = uint(int(r589) * 2146121005);
+  r590 = uint(int(uint(int(r91) + int(r5)) ^ 81u) * 2146121005);
   // 574: shr.u32 	%r591, %r590, 15;
-  uint t306;
-  t306 = 15u;
-  r591 = (t306 >= 32u ? 0u : r590 >> t306);
   // 575: xor.b32  	%r592, %r591, %r590;
-  r592 = r591 ^ r590;
   // 576: mul.lo.s32 	%r593, %r592, -2073254261;
-  r593 = uint(int(r592) * -2073254261);
+  r593 = uint(int((r590 >> 15u) ^ r590) * -2073254261);
   // 577: shr.u32 	%r594, %r593, 16;
-  uint t307;
-  t307 = 16u;
-  r594 = (t307 >= 32u ? 0u : r593 >> t307);
   // 578: xor.b32  	%r595, %r593, %r6;
   r595 = r593 ^ r6;
   // 579: xor.b32  	%r596, %r595, %r594;
-  r596 = r595 ^ r594;
   // 580: shr.u32 	%r597, %r595, 16;
-  uint t308;
-  t308 = 16u;
-  r597 = (t308 >= 32u ? 0u : r595 >> t308);
   // 581: xor.b32  	%r598, %r596, %r597;
-  r598 = r596 ^ r597;
   // 582: mul.lo.s32 	%r599, %r598, 2146121005;
-  r599 = uint(int(r598) * 2146121005);
+  r599 = uint(int((r595 ^ (r593 >> 16u)) ^ (r595 >> 16u)) * 2146121005);
   // 583: shr.u32 	%r600, %r599, 15;
-  uint t309;
-  t309 = 15u;
-  r600 = (t309 >= 32u ? 0u : r599 >> t309);
   // 584: xor.b32  	%r601, %r600, %r599;
-  r601 = r600 ^ r599;
   // 585: mul.lo.s32 	%r602, %r601, -2073254261;
-  r602 = uint(int(r601) * -2073254261);
+  r602 = uint(int((r599 >> 15u) ^ r599) * -2073254261);
   // 586: shr.u32 	%r603, %r602, 16;
-  uint t310;
-  t310 = 16u;
-  r603 = (t310 >= 32u ? 0u : r602 >> t310);
   // 587: xor.b32  	%r604, %r603, %r602;
-  r604 = r603 ^ r602;
+  r604 = (r602 >> 16u) ^ r602;
   // 588: xor.b32  	%r605, %r604, -1515870811;
   r605 = r604 ^ 0xA5A5A5A5u;
   // 589: shr.u32 	%r606, %r605, 16;
-  uint t311;
-  t311 = 16u;
-  r606 = (t311 >= 32u ? 0u : r605 >> t311);
   // 590: xor.b32  	%r607, %r606, %r605;
-  r607 = r606 ^ r605;
   // 591: mul.lo.s32 	%r608, %r607, 2146121005;
-  r608 = uint(int(r607) * 2146121005);
+  r608 = uint(int((r605 >> 16u) ^ r605) * 2146121005);
   // 592: shr.u32 	%r609, %r608, 15;
-  uint t312;
-  t312 = 15u;
-  r609 = (t312 >= 32u ? 0u : r608 >> t312);
   // 593: xor.b32  	%r610, %r609, %r608;
-  r610 = r609 ^ r608;
   // 594: mul.lo.s32 	%r611, %r610, -2073254261;
-  r611 = uint(int(r610) * -2073254261);
+  r611 = uint(int((r608 >> 15u) ^ r608) * -2073254261);
   // 595: shr.u32 	%r612, %r611, 16;
-  uint t313;
-  t313 = 16u;
-  r612 = (t313 >= 32u ? 0u : r611 >> t313);
   // 596: xor.b32  	%r92, %r612, %r611;
-  r92 = r612 ^ r611;
+  r92 = (r611 >> 16u) ^ r611;
   // 597: shl.b32 	%r613, %r604, 15;
-  uint t314;
-  t314 = 15u;
-  r613 = (t314 >= 32u ? 0u : r604 << t314);
   // 598: and.b32  	%r1629, %r613, 32768;
-  r1629 = r613 & 32768u;
+  r1629 = (r604 << 15u) & 32768u;
   // 599: shr.u32 	%r614, %r604, 1;
-  uint t315;
-  t315 = 1u;
-  r614 = (t315 >= 32u ? 0u : r604 >> t315);
   // 600: and.b32  	%r94, %r614, 1023;
-  r94 = r614 & 1023u;
+  r94 = (r604 >> 1u) & 1023u;
   // 601: setp.eq.s32 	%p73, %r4, 4;
-  int t316;
-  int t317;
-  t316 = int(r4); t317 = 4;
-  bool t318;
-  t318 = t316 == t317;
-  p73 = t318;
+  p73 = int(r4) == 4;
   if (p73) {
     // 606: mul.wide.u32 	%rd64, %r92, -858993459;
-    rd64 = uint64_t(r92) * uint64_t(0xCCCCCCCDu);
     // 607: shr.u64 	%rd65, %rd64, 34;
-    uint t319;
-    t319 = 34u;
-    rd65 = (t319 >= 64u ? 0ul : rd64 >> t319);
     // 608: cvt.u32.u64 	%r648, %rd65;
-    uint64_t t320;
-    t320 = uint64_t(rd65);
-    r648 = uint(uint64_t(t320));
+    uint64_t t31 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 609: mul.lo.s32 	%r649, %r648, 5;
-    r649 = uint(int(r648) * 5);
     // 610: sub.s32 	%r650, %r92, %r649;
-    r650 = uint(int(r92) - int(r649));
     // 611: shl.b32 	%r651, %r650, 10;
-    uint t321;
-    t321 = 10u;
-    r651 = (t321 >= 32u ? 0u : r650 << t321);
     // 612: add.s32 	%r652, %r651, 13312;
-    r652 = uint(int(r651) + 13312);
+    r652 = uint(int(uint(int(r92) - int(uint(int(uint(uint64_t(t31))) * 5))) << 10u) + 13312);
     // 613: or.b32  	%r653, %r94, %r1629;
     r653 = r94 | r1629;
     // 614: or.b32  	%r1629, %r653, %r652;
@@ -2283,126 +1406,55 @@ void main() {
   } else {
     if (p19) {
       // 622: setp.eq.s16 	%p75, %rs4, 2;
-      int t322;
-      int t323;
-      t322 = bitfieldExtract(int(rs4), 0, 16); t323 = 2;
-      bool t324;
-      t324 = t322 == t323;
-      p75 = t324;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 660: and.b32  	%r1629, %r92, 65535;
         r1629 = r92 & 65535u;
         p2g_sv0 = 55;
       } else {
         // 625: setp.eq.s16 	%p76, %rs4, 3;
-        int t325;
-        int t326;
-        t325 = bitfieldExtract(int(rs4), 0, 16); t326 = 3;
-        bool t327;
-        t327 = t325 == t326;
-        p76 = t327;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 664: mul.wide.u32 	%rd54, %r92, -858993459;
-          rd54 = uint64_t(r92) * uint64_t(0xCCCCCCCDu);
           // 665: shr.u64 	%rd55, %rd54, 34;
-          uint t328;
-          t328 = 34u;
-          rd55 = (t328 >= 64u ? 0ul : rd54 >> t328);
           // 666: cvt.u32.u64 	%r618, %rd55;
-          uint64_t t329;
-          t329 = uint64_t(rd55);
-          r618 = uint(uint64_t(t329));
+          uint64_t t32 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 667: mul.lo.s32 	%r619, %r618, 5;
-          r619 = uint(int(r618) * 5);
           // 668: sub.s32 	%r96, %r92, %r619;
-          r96 = uint(int(r92) - int(r619));
+          r96 = uint(int(r92) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 669: setp.eq.s32 	%p80, %r96, 0;
-          int t330;
-          int t331;
-          t330 = int(r96); t331 = 0;
-          bool t332;
-          t332 = t330 == t331;
-          p80 = t332;
-          if (p80) {
+          if (int(r96) == 0) {
             // 2503: shr.u32 	%r620, %r92, 8;
-            uint t333;
-            t333 = 8u;
-            r620 = (t333 >= 32u ? 0u : r92 >> t333);
+            r620 = r92 >> 8u;
             // 2504: mul.wide.u32 	%rd56, %r620, -1431655765;
-            rd56 = uint64_t(r620) * uint64_t(0xAAAAAAABu);
             // 2505: shr.u64 	%rd57, %rd56, 34;
-            uint t334;
-            t334 = 34u;
-            rd57 = (t334 >= 64u ? 0ul : rd56 >> t334);
             // 2506: cvt.u32.u64 	%r621, %rd57;
-            uint64_t t335;
-            t335 = uint64_t(rd57);
-            r621 = uint(uint64_t(t335));
+            uint64_t t33 = uint64_t((uint64_t(r620) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2507: mul.lo.s32 	%r622, %r621, 6;
-            r622 = uint(int(r621) * 6);
             // 2508: sub.s32 	%r623, %r620, %r622;
-            r623 = uint(int(r620) - int(r622));
             // 2509: cvt.u16.u32 	%rs11, %r623;
-            uint64_t t336;
-            t336 = uint64_t(r623);
-            rs11 = (uint(uint64_t(t336)) & 65535u);
+            uint64_t t34 = uint64_t(uint(int(r620) - int(uint(int(uint(uint64_t(t33))) * 6))));
+            rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2510: setp.gt.s16 	%p81, %rs11, 1;
-            int t337;
-            int t338;
-            t337 = bitfieldExtract(int(rs11), 0, 16); t338 = 1;
-            bool t339;
-            t339 = t337 > t338;
-            p81 = t339;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2515: setp.eq.s16 	%p82, %rs11, 2;
-              int t340;
-              int t341;
-              t340 = bitfieldExtract(int(rs11), 0, 16); t341 = 2;
-              bool t342;
-              t342 = t340 == t341;
-              p82 = t342;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 3067: shr.u32 	%r625, %r92, 12;
-                uint t343;
-                t343 = 12u;
-                r625 = (t343 >= 32u ? 0u : r92 >> t343);
                 // 3068: and.b32  	%r626, %r625, 1;
-                r626 = r625 & 1u;
                 // 3069: or.b32  	%r627, %r1629, %r626;
-                r627 = r1629 | r626;
+                r627 = r1629 | ((r92 >> 12u) & 1u);
                 // 3070: or.b32  	%r1629, %r627, 32256;
                 r1629 = r627 | 32256u;
                 p2g_sv0 = 55;
               } else {
                 // 2518: setp.eq.s16 	%p83, %rs11, 3;
-                int t344;
-                int t345;
-                t344 = bitfieldExtract(int(rs11), 0, 16); t345 = 3;
-                bool t346;
-                t346 = t344 == t345;
-                p83 = t346;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 3074: setp.eq.s32 	%p87, %r94, 0;
-                  int t347;
-                  int t348;
-                  t347 = int(r94); t348 = 0;
-                  bool t349;
-                  t349 = t347 == t348;
-                  p87 = t349;
                   // 3075: selp.b32 	%r624, 1, %r94, %p87;
-                  r624 = p87 ? 1u : r94;
                   // 3076: or.b32  	%r1629, %r624, %r1629;
-                  r1629 = r624 | r1629;
+                  r1629 = ((int(r94) == 0) ? 1u : r94) | r1629;
                   p2g_sv0 = 55;
                 } else {
                   // 2521: setp.ne.s16 	%p84, %rs11, 4;
-                  int t350;
-                  int t351;
-                  t350 = bitfieldExtract(int(rs11), 0, 16); t351 = 4;
-                  bool t352;
-                  t352 = t350 != t351;
-                  p84 = t352;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2524: or.b32  	%r1629, %r1629, 31743;
@@ -2413,23 +1465,11 @@ void main() {
               }
             } else {
               // 2851: setp.eq.s16 	%p85, %rs11, 0;
-              int t353;
-              int t354;
-              t353 = bitfieldExtract(int(rs11), 0, 16); t354 = 0;
-              bool t355;
-              t355 = t353 == t354;
-              p85 = t355;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 55;
               } else {
                 // 2854: setp.eq.s16 	%p86, %rs11, 1;
-                int t356;
-                int t357;
-                t356 = bitfieldExtract(int(rs11), 0, 16); t357 = 1;
-                bool t358;
-                t358 = t356 == t357;
-                p86 = t358;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2859: or.b32  	%r1629, %r1629, 31744;
                   r1629 = r1629 | 31744u;
                   p2g_sv0 = 55;
@@ -2452,106 +1492,53 @@ void main() {
           }
         } else {
           // 628: setp.ne.s16 	%p77, %rs4, 5;
-          int t359;
-          int t360;
-          t359 = bitfieldExtract(int(rs4), 0, 16); t360 = 5;
-          bool t361;
-          t361 = t359 != t360;
-          p77 = t361;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 53;
           } else {
             // 631: mul.wide.u32 	%rd52, %r92, -858993459;
-            rd52 = uint64_t(r92) * uint64_t(0xCCCCCCCDu);
             // 632: shr.u64 	%rd53, %rd52, 34;
-            uint t362;
-            t362 = 34u;
-            rd53 = (t362 >= 64u ? 0ul : rd52 >> t362);
             // 633: cvt.u32.u64 	%r615, %rd53;
-            uint64_t t363;
-            t363 = uint64_t(rd53);
-            r615 = uint(uint64_t(t363));
+            uint64_t t35 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 634: mul.lo.s32 	%r616, %r615, 5;
-            r616 = uint(int(r615) * 5);
             // 635: sub.s32 	%r617, %r92, %r616;
-            r617 = uint(int(r92) - int(r616));
             // 636: add.s32 	%r1628, %r617, 13;
-            r1628 = uint(int(r617) + 13);
+            r1628 = uint(int(uint(int(r92) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
             p2g_sv0 = 54;
           }
         }
       }
     } else {
       // 640: setp.eq.s16 	%p78, %rs4, 0;
-      int t364;
-      int t365;
-      t364 = bitfieldExtract(int(rs4), 0, 16); t365 = 0;
-      bool t366;
-      t366 = t364 == t365;
-      p78 = t366;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 676: mul.wide.u32 	%rd60, %r92, 613566757;
-        rd60 = uint64_t(r92) * uint64_t(0x24924925u);
         // 677: shr.u64 	%rd61, %rd60, 32;
-        uint t367;
-        t367 = 32u;
-        rd61 = (t367 >= 64u ? 0ul : rd60 >> t367);
         // 678: cvt.u32.u64 	%r635, %rd61;
-        uint64_t t368;
-        t368 = uint64_t(rd61);
-        r635 = uint(uint64_t(t368));
+        uint64_t t36 = uint64_t((uint64_t(r92) * uint64_t(0x24924925u)) >> 32u);
+        r635 = uint(uint64_t(t36));
         // 679: sub.s32 	%r636, %r92, %r635;
-        r636 = uint(int(r92) - int(r635));
         // 680: shr.u32 	%r637, %r636, 1;
-        uint t369;
-        t369 = 1u;
-        r637 = (t369 >= 32u ? 0u : r636 >> t369);
         // 681: add.s32 	%r638, %r637, %r635;
-        r638 = uint(int(r637) + int(r635));
         // 682: shr.u32 	%r639, %r638, 2;
-        uint t370;
-        t370 = 2u;
-        r639 = (t370 >= 32u ? 0u : r638 >> t370);
         // 683: mul.lo.s32 	%r640, %r639, 7;
-        r640 = uint(int(r639) * 7);
+        r640 = uint(int(uint(int(uint(int(r92) - int(r635)) >> 1u) + int(r635)) >> 2u) * 7);
         // 684: sub.s32 	%r641, %r92, %r640;
-        r641 = uint(int(r92) - int(r640));
         // 685: add.s32 	%r1628, %r641, 12;
-        r1628 = uint(int(r641) + 12);
+        r1628 = uint(int(uint(int(r92) - int(r640))) + 12);
         p2g_sv0 = 54;
       } else {
         // 643: setp.eq.s16 	%p79, %rs4, 1;
-        int t371;
-        int t372;
-        t371 = bitfieldExtract(int(rs4), 0, 16); t372 = 1;
-        bool t373;
-        t373 = t371 == t372;
-        p79 = t373;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 648: mul.wide.u32 	%rd58, %r92, 138547333;
-          rd58 = uint64_t(r92) * uint64_t(0x08421085u);
           // 649: shr.u64 	%rd59, %rd58, 32;
-          uint t374;
-          t374 = 32u;
-          rd59 = (t374 >= 64u ? 0ul : rd58 >> t374);
           // 650: cvt.u32.u64 	%r629, %rd59;
-          uint64_t t375;
-          t375 = uint64_t(rd59);
-          r629 = uint(uint64_t(t375));
+          uint64_t t37 = uint64_t((uint64_t(r92) * uint64_t(0x08421085u)) >> 32u);
+          r629 = uint(uint64_t(t37));
           // 651: sub.s32 	%r630, %r92, %r629;
-          r630 = uint(int(r92) - int(r629));
           // 652: shr.u32 	%r631, %r630, 1;
-          uint t376;
-          t376 = 1u;
-          r631 = (t376 >= 32u ? 0u : r630 >> t376);
           // 653: add.s32 	%r632, %r631, %r629;
-          r632 = uint(int(r631) + int(r629));
           // 654: shr.u32 	%r633, %r632, 4;
-          uint t377;
-          t377 = 4u;
-          r633 = (t377 >= 32u ? 0u : r632 >> t377);
           // 655: mul.lo.s32 	%r634, %r633, 31;
-          r634 = uint(int(r633) * 31);
+          r634 = uint(int(uint(int(uint(int(r92) - int(r629)) >> 1u) + int(r629)) >> 4u) * 31);
           // 656: sub.s32 	%r1628, %r92, %r634;
           r1628 = uint(int(r92) - int(r634));
           p2g_sv0 = 54;
@@ -2562,346 +1549,174 @@ void main() {
     }
     if (p2g_sv0 == 53) {
       // 689: mul.wide.u32 	%rd62, %r92, -858993459;
-      rd62 = uint64_t(r92) * uint64_t(0xCCCCCCCDu);
       // 690: shr.u64 	%rd63, %rd62, 34;
-      uint t378;
-      t378 = 34u;
-      rd63 = (t378 >= 64u ? 0ul : rd62 >> t378);
       // 691: cvt.u32.u64 	%r642, %rd63;
-      uint64_t t379;
-      t379 = uint64_t(rd63);
-      r642 = uint(uint64_t(t379));
+      uint64_t t38 = uint64_t((uint64_t(r92) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 692: mul.lo.s32 	%r643, %r642, 5;
-      r643 = uint(int(r642) * 5);
       // 693: sub.s32 	%r644, %r92, %r643;
-      r644 = uint(int(r92) - int(r643));
       // 694: add.s32 	%r1628, %r644, 13;
-      r1628 = uint(int(r644) + 13);
+      r1628 = uint(int(uint(int(r92) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
       p2g_sv0 = 54;
     }
     if (p2g_sv0 == 54) {
       // 697: max.s32 	%r645, %r1628, 0;
-      r645 = uint(max(int(r1628), 0));
       // 698: shl.b32 	%r646, %r645, 10;
-      uint t380;
-      t380 = 10u;
-      r646 = (t380 >= 32u ? 0u : r645 << t380);
       // 699: or.b32  	%r647, %r94, %r1629;
       r647 = r94 | r1629;
       // 700: or.b32  	%r1629, %r647, %r646;
-      r1629 = r647 | r646;
+      r1629 = r647 | (uint(max(int(r1628), 0)) << 10u);
     }
   }
   // 703: add.s32 	%r111, %r5, 1;
   r111 = uint(int(r5) + 1);
   if (p73) {
     // 708: and.b32  	%r714, %r111, 6;
-    r714 = r111 & 6u;
     // 709: add.s32 	%r715, %r91, %r714;
-    r715 = uint(int(r91) + int(r714));
     // 710: xor.b32  	%r716, %r715, 81;
-    r716 = r715 ^ 81u;
     // 711: mul.lo.s32 	%r717, %r716, 2146121005;
-    r717 = uint(int(r716) * 2146121005);
+    r717 = uint(int(uint(int(r91) + int(r111 & 6u)) ^ 81u) * 2146121005);
     // 712: shr.u32 	%r718, %r717, 15;
-    uint t381;
-    t381 = 15u;
-    r718 = (t381 >= 32u ? 0u : r717 >> t381);
     // 713: xor.b32  	%r719, %r718, %r717;
-    r719 = r718 ^ r717;
     // 714: mul.lo.s32 	%r720, %r719, -2073254261;
-    r720 = uint(int(r719) * -2073254261);
+    r720 = uint(int((r717 >> 15u) ^ r717) * -2073254261);
     // 715: shr.u32 	%r721, %r720, 16;
-    uint t382;
-    t382 = 16u;
-    r721 = (t382 >= 32u ? 0u : r720 >> t382);
     // 716: xor.b32  	%r722, %r720, %r6;
     r722 = r720 ^ r6;
     // 717: xor.b32  	%r723, %r722, %r721;
-    r723 = r722 ^ r721;
     // 718: shr.u32 	%r724, %r722, 16;
-    uint t383;
-    t383 = 16u;
-    r724 = (t383 >= 32u ? 0u : r722 >> t383);
     // 719: xor.b32  	%r725, %r723, %r724;
-    r725 = r723 ^ r724;
     // 720: mul.lo.s32 	%r726, %r725, 2146121005;
-    r726 = uint(int(r725) * 2146121005);
+    r726 = uint(int((r722 ^ (r720 >> 16u)) ^ (r722 >> 16u)) * 2146121005);
     // 721: shr.u32 	%r727, %r726, 15;
-    uint t384;
-    t384 = 15u;
-    r727 = (t384 >= 32u ? 0u : r726 >> t384);
     // 722: xor.b32  	%r728, %r727, %r726;
-    r728 = r727 ^ r726;
     // 723: mul.lo.s32 	%r729, %r728, -2073254261;
-    r729 = uint(int(r728) * -2073254261);
+    r729 = uint(int((r726 >> 15u) ^ r726) * -2073254261);
     // 724: shr.u32 	%r730, %r729, 16;
-    uint t385;
-    t385 = 16u;
-    r730 = (t385 >= 32u ? 0u : r729 >> t385);
     // 725: xor.b32  	%r731, %r730, %r729;
-    r731 = r730 ^ r729;
+    r731 = (r729 >> 16u) ^ r729;
     // 726: xor.b32  	%r732, %r731, -1515870811;
     r732 = r731 ^ 0xA5A5A5A5u;
     // 727: shr.u32 	%r733, %r732, 16;
-    uint t386;
-    t386 = 16u;
-    r733 = (t386 >= 32u ? 0u : r732 >> t386);
     // 728: xor.b32  	%r734, %r733, %r732;
-    r734 = r733 ^ r732;
     // 729: mul.lo.s32 	%r735, %r734, 2146121005;
-    r735 = uint(int(r734) * 2146121005);
+    r735 = uint(int((r732 >> 16u) ^ r732) * 2146121005);
     // 730: shr.u32 	%r736, %r735, 15;
-    uint t387;
-    t387 = 15u;
-    r736 = (t387 >= 32u ? 0u : r735 >> t387);
     // 731: xor.b32  	%r737, %r736, %r735;
-    r737 = r736 ^ r735;
     // 732: mul.lo.s32 	%r738, %r737, -2073254261;
-    r738 = uint(int(r737) * -2073254261);
+    r738 = uint(int((r735 >> 15u) ^ r735) * -2073254261);
     // 733: shr.u32 	%r739, %r738, 16;
-    uint t388;
-    t388 = 16u;
-    r739 = (t388 >= 32u ? 0u : r738 >> t388);
     // 734: xor.b32  	%r740, %r739, %r738;
-    r740 = r739 ^ r738;
+    r740 = (r738 >> 16u) ^ r738;
     // 735: and.b32  	%r741, %r731, 1;
-    r741 = r731 & 1u;
     // 736: shr.u32 	%r742, %r731, 1;
-    uint t389;
-    t389 = 1u;
-    r742 = (t389 >= 32u ? 0u : r731 >> t389);
     // 737: and.b32  	%r743, %r742, 1023;
-    r743 = r742 & 1023u;
     // 738: mul.wide.u32 	%rd78, %r740, -858993459;
-    rd78 = uint64_t(r740) * uint64_t(0xCCCCCCCDu);
     // 739: shr.u64 	%rd79, %rd78, 34;
-    uint t390;
-    t390 = 34u;
-    rd79 = (t390 >= 64u ? 0ul : rd78 >> t390);
     // 740: cvt.u32.u64 	%r744, %rd79;
-    uint64_t t391;
-    t391 = uint64_t(rd79);
-    r744 = uint(uint64_t(t391));
+    uint64_t t39 = uint64_t((uint64_t(r740) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 741: mul.lo.s32 	%r745, %r744, 5;
-    r745 = uint(int(r744) * 5);
     // 742: sub.s32 	%r746, %r740, %r745;
-    r746 = uint(int(r740) - int(r745));
     // 743: shl.b32 	%r747, %r746, 10;
-    uint t392;
-    t392 = 10u;
-    r747 = (t392 >= 32u ? 0u : r746 << t392);
     // 744: add.s32 	%r748, %r747, 13312;
-    r748 = uint(int(r747) + 13312);
+    r748 = uint(int(uint(int(r740) - int(uint(int(uint(uint64_t(t39))) * 5))) << 10u) + 13312);
     // 745: bfi.b32 	%r749, %r741, %r743, 15, 1;
-    r749 = p2g_bfi_32(r741, r743, 15u, 1u);
     // 746: or.b32  	%r750, %r749, %r748;
-    r750 = r749 | r748;
     // 747: xor.b32  	%r1631, %r750, 32768;
-    r1631 = r750 ^ 32768u;
+    r1631 = (p2g_bfi_32((r731 & 1u), ((r731 >> 1u) & 1023u), 15u, 1u) | r748) ^ 32768u;
   } else {
     // 751: add.s32 	%r654, %r91, %r111;
-    r654 = uint(int(r91) + int(r111));
     // 752: xor.b32  	%r655, %r654, 81;
-    r655 = r654 ^ 81u;
     // 753: mul.lo.s32 	%r656, %r655, 2146121005;
-    r656 = uint(int(r655) * 2146121005);
+    r656 = uint(int(uint(int(r91) + int(r111)) ^ 81u) * 2146121005);
     // 754: shr.u32 	%r657, %r656, 15;
-    uint t393;
-    t393 = 15u;
-    r657 = (t393 >= 32u ? 0u : r656 >> t393);
     // 755: xor.b32  	%r658, %r657, %r656;
-    r658 = r657 ^ r656;
     // 756: mul.lo.s32 	%r659, %r658, -2073254261;
-    r659 = uint(int(r658) * -2073254261);
+    r659 = uint(int((r656 >> 15u) ^ r656) * -2073254261);
     // 757: shr.u32 	%r660, %r659, 16;
-    uint t394;
-    t394 = 16u;
-    r660 = (t394 >= 32u ? 0u : r659 >> t394);
     // 758: xor.b32  	%r661, %r659, %r6;
     r661 = r659 ^ r6;
     // 759: xor.b32  	%r662, %r661, %r660;
-    r662 = r661 ^ r660;
     // 760: shr.u32 	%r663, %r661, 16;
-    uint t395;
-    t395 = 16u;
-    r663 = (t395 >= 32u ? 0u : r661 >> t395);
     // 761: xor.b32  	%r664, %r662, %r663;
-    r664 = r662 ^ r663;
     // 762: mul.lo.s32 	%r665, %r664, 2146121005;
-    r665 = uint(int(r664) * 2146121005);
+    r665 = uint(int((r661 ^ (r659 >> 16u)) ^ (r661 >> 16u)) * 2146121005);
     // 763: shr.u32 	%r666, %r665, 15;
-    uint t396;
-    t396 = 15u;
-    r666 = (t396 >= 32u ? 0u : r665 >> t396);
     // 764: xor.b32  	%r667, %r666, %r665;
-    r667 = r666 ^ r665;
     // 765: mul.lo.s32 	%r668, %r667, -2073254261;
-    r668 = uint(int(r667) * -2073254261);
+    r668 = uint(int((r665 >> 15u) ^ r665) * -2073254261);
     // 766: shr.u32 	%r669, %r668, 16;
-    uint t397;
-    t397 = 16u;
-    r669 = (t397 >= 32u ? 0u : r668 >> t397);
     // 767: xor.b32  	%r670, %r669, %r668;
-    r670 = r669 ^ r668;
+    r670 = (r668 >> 16u) ^ r668;
     // 768: xor.b32  	%r671, %r670, -1515870811;
     r671 = r670 ^ 0xA5A5A5A5u;
     // 769: shr.u32 	%r672, %r671, 16;
-    uint t398;
-    t398 = 16u;
-    r672 = (t398 >= 32u ? 0u : r671 >> t398);
     // 770: xor.b32  	%r673, %r672, %r671;
-    r673 = r672 ^ r671;
     // 771: mul.lo.s32 	%r674, %r673, 2146121005;
-    r674 = uint(int(r673) * 2146121005);
+    r674 = uint(int((r671 >> 16u) ^ r671) * 2146121005);
     // 772: shr.u32 	%r675, %r674, 15;
-    uint t399;
-    t399 = 15u;
-    r675 = (t399 >= 32u ? 0u : r674 >> t399);
     // 773: xor.b32  	%r676, %r675, %r674;
-    r676 = r675 ^ r674;
     // 774: mul.lo.s32 	%r677, %r676, -2073254261;
-    r677 = uint(int(r676) * -2073254261);
+    r677 = uint(int((r674 >> 15u) ^ r674) * -2073254261);
     // 775: shr.u32 	%r678, %r677, 16;
-    uint t400;
-    t400 = 16u;
-    r678 = (t400 >= 32u ? 0u : r677 >> t400);
     // 776: xor.b32  	%r112, %r678, %r677;
-    r112 = r678 ^ r677;
+    r112 = (r677 >> 16u) ^ r677;
     // 777: shl.b32 	%r679, %r670, 15;
-    uint t401;
-    t401 = 15u;
-    r679 = (t401 >= 32u ? 0u : r670 << t401);
     // 778: and.b32  	%r1631, %r679, 32768;
-    r1631 = r679 & 32768u;
+    r1631 = (r670 << 15u) & 32768u;
     // 779: shr.u32 	%r680, %r670, 1;
-    uint t402;
-    t402 = 1u;
-    r680 = (t402 >= 32u ? 0u : r670 >> t402);
     // 780: and.b32  	%r114, %r680, 1023;
-    r114 = r680 & 1023u;
+    r114 = (r670 >> 1u) & 1023u;
     if (p19) {
       // 785: setp.eq.s16 	%p90, %rs4, 2;
-      int t403;
-      int t404;
-      t403 = bitfieldExtract(int(rs4), 0, 16); t404 = 2;
-      bool t405;
-      t405 = t403 == t404;
-      p90 = t405;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 823: and.b32  	%r1631, %r112, 65535;
         r1631 = r112 & 65535u;
         p2g_sv0 = 66;
       } else {
         // 788: setp.eq.s16 	%p91, %rs4, 3;
-        int t406;
-        int t407;
-        t406 = bitfieldExtract(int(rs4), 0, 16); t407 = 3;
-        bool t408;
-        t408 = t406 == t407;
-        p91 = t408;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 827: mul.wide.u32 	%rd68, %r112, -858993459;
-          rd68 = uint64_t(r112) * uint64_t(0xCCCCCCCDu);
           // 828: shr.u64 	%rd69, %rd68, 34;
-          uint t409;
-          t409 = 34u;
-          rd69 = (t409 >= 64u ? 0ul : rd68 >> t409);
           // 829: cvt.u32.u64 	%r684, %rd69;
-          uint64_t t410;
-          t410 = uint64_t(rd69);
-          r684 = uint(uint64_t(t410));
+          uint64_t t40 = uint64_t((uint64_t(r112) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 830: mul.lo.s32 	%r685, %r684, 5;
-          r685 = uint(int(r684) * 5);
           // 831: sub.s32 	%r116, %r112, %r685;
-          r116 = uint(int(r112) - int(r685));
+          r116 = uint(int(r112) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 832: setp.eq.s32 	%p95, %r116, 0;
-          int t411;
-          int t412;
-          t411 = int(r116); t412 = 0;
-          bool t413;
-          t413 = t411 == t412;
-          p95 = t413;
-          if (p95) {
+          if (int(r116) == 0) {
             // 2528: shr.u32 	%r686, %r112, 8;
-            uint t414;
-            t414 = 8u;
-            r686 = (t414 >= 32u ? 0u : r112 >> t414);
+            r686 = r112 >> 8u;
             // 2529: mul.wide.u32 	%rd70, %r686, -1431655765;
-            rd70 = uint64_t(r686) * uint64_t(0xAAAAAAABu);
             // 2530: shr.u64 	%rd71, %rd70, 34;
-            uint t415;
-            t415 = 34u;
-            rd71 = (t415 >= 64u ? 0ul : rd70 >> t415);
             // 2531: cvt.u32.u64 	%r687, %rd71;
-            uint64_t t416;
-            t416 = uint64_t(rd71);
-            r687 = uint(uint64_t(t416));
+            uint64_t t41 = uint64_t((uint64_t(r686) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2532: mul.lo.s32 	%r688, %r687, 6;
-            r688 = uint(int(r687) * 6);
             // 2533: sub.s32 	%r689, %r686, %r688;
-            r689 = uint(int(r686) - int(r688));
             // 2534: cvt.u16.u32 	%rs13, %r689;
-            uint64_t t417;
-            t417 = uint64_t(r689);
-            rs13 = (uint(uint64_t(t417)) & 65535u);
+            uint64_t t42 = uint64_t(uint(int(r686) - int(uint(int(uint(uint64_t(t41))) * 6))));
+            rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2535: setp.gt.s16 	%p96, %rs13, 1;
-            int t418;
-            int t419;
-            t418 = bitfieldExtract(int(rs13), 0, 16); t419 = 1;
-            bool t420;
-            t420 = t418 > t419;
-            p96 = t420;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2540: setp.eq.s16 	%p97, %rs13, 2;
-              int t421;
-              int t422;
-              t421 = bitfieldExtract(int(rs13), 0, 16); t422 = 2;
-              bool t423;
-              t423 = t421 == t422;
-              p97 = t423;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 3080: shr.u32 	%r691, %r112, 12;
-                uint t424;
-                t424 = 12u;
-                r691 = (t424 >= 32u ? 0u : r112 >> t424);
                 // 3081: and.b32  	%r692, %r691, 1;
-                r692 = r691 & 1u;
                 // 3082: or.b32  	%r693, %r1631, %r692;
-                r693 = r1631 | r692;
+                r693 = r1631 | ((r112 >> 12u) & 1u);
                 // 3083: or.b32  	%r1631, %r693, 32256;
                 r1631 = r693 | 32256u;
                 p2g_sv0 = 66;
               } else {
                 // 2543: setp.eq.s16 	%p98, %rs13, 3;
-                int t425;
-                int t426;
-                t425 = bitfieldExtract(int(rs13), 0, 16); t426 = 3;
-                bool t427;
-                t427 = t425 == t426;
-                p98 = t427;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3087: setp.eq.s32 	%p102, %r114, 0;
-                  int t428;
-                  int t429;
-                  t428 = int(r114); t429 = 0;
-                  bool t430;
-                  t430 = t428 == t429;
-                  p102 = t430;
                   // 3088: selp.b32 	%r690, 1, %r114, %p102;
-                  r690 = p102 ? 1u : r114;
                   // 3089: or.b32  	%r1631, %r690, %r1631;
-                  r1631 = r690 | r1631;
+                  r1631 = ((int(r114) == 0) ? 1u : r114) | r1631;
                   p2g_sv0 = 66;
                 } else {
                   // 2546: setp.ne.s16 	%p99, %rs13, 4;
-                  int t431;
-                  int t432;
-                  t431 = bitfieldExtract(int(rs13), 0, 16); t432 = 4;
-                  bool t433;
-                  t433 = t431 != t432;
-                  p99 = t433;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2549: or.b32  	%r1631, %r1631, 31743;
@@ -2912,23 +1727,11 @@ void main() {
               }
             } else {
               // 2863: setp.eq.s16 	%p100, %rs13, 0;
-              int t434;
-              int t435;
-              t434 = bitfieldExtract(int(rs13), 0, 16); t435 = 0;
-              bool t436;
-              t436 = t434 == t435;
-              p100 = t436;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 66;
               } else {
                 // 2866: setp.eq.s16 	%p101, %rs13, 1;
-                int t437;
-                int t438;
-                t437 = bitfieldExtract(int(rs13), 0, 16); t438 = 1;
-                bool t439;
-                t439 = t437 == t438;
-                p101 = t439;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2871: or.b32  	%r1631, %r1631, 31744;
                   r1631 = r1631 | 31744u;
                   p2g_sv0 = 66;
@@ -2951,106 +1754,53 @@ void main() {
           }
         } else {
           // 791: setp.ne.s16 	%p92, %rs4, 5;
-          int t440;
-          int t441;
-          t440 = bitfieldExtract(int(rs4), 0, 16); t441 = 5;
-          bool t442;
-          t442 = t440 != t441;
-          p92 = t442;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 64;
           } else {
             // 794: mul.wide.u32 	%rd66, %r112, -858993459;
-            rd66 = uint64_t(r112) * uint64_t(0xCCCCCCCDu);
             // 795: shr.u64 	%rd67, %rd66, 34;
-            uint t443;
-            t443 = 34u;
-            rd67 = (t443 >= 64u ? 0ul : rd66 >> t443);
             // 796: cvt.u32.u64 	%r681, %rd67;
-            uint64_t t444;
-            t444 = uint64_t(rd67);
-            r681 = uint(uint64_t(t444));
+            uint64_t t43 = uint64_t((uint64_t(r112) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 797: mul.lo.s32 	%r682, %r681, 5;
-            r682 = uint(int(r681) * 5);
             // 798: sub.s32 	%r683, %r112, %r682;
-            r683 = uint(int(r112) - int(r682));
             // 799: add.s32 	%r1630, %r683, 13;
-            r1630 = uint(int(r683) + 13);
+            r1630 = uint(int(uint(int(r112) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
             p2g_sv0 = 65;
           }
         }
       }
     } else {
       // 803: setp.eq.s16 	%p93, %rs4, 0;
-      int t445;
-      int t446;
-      t445 = bitfieldExtract(int(rs4), 0, 16); t446 = 0;
-      bool t447;
-      t447 = t445 == t446;
-      p93 = t447;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 839: mul.wide.u32 	%rd74, %r112, 613566757;
-        rd74 = uint64_t(r112) * uint64_t(0x24924925u);
         // 840: shr.u64 	%rd75, %rd74, 32;
-        uint t448;
-        t448 = 32u;
-        rd75 = (t448 >= 64u ? 0ul : rd74 >> t448);
         // 841: cvt.u32.u64 	%r701, %rd75;
-        uint64_t t449;
-        t449 = uint64_t(rd75);
-        r701 = uint(uint64_t(t449));
+        uint64_t t44 = uint64_t((uint64_t(r112) * uint64_t(0x24924925u)) >> 32u);
+        r701 = uint(uint64_t(t44));
         // 842: sub.s32 	%r702, %r112, %r701;
-        r702 = uint(int(r112) - int(r701));
         // 843: shr.u32 	%r703, %r702, 1;
-        uint t450;
-        t450 = 1u;
-        r703 = (t450 >= 32u ? 0u : r702 >> t450);
         // 844: add.s32 	%r704, %r703, %r701;
-        r704 = uint(int(r703) + int(r701));
         // 845: shr.u32 	%r705, %r704, 2;
-        uint t451;
-        t451 = 2u;
-        r705 = (t451 >= 32u ? 0u : r704 >> t451);
         // 846: mul.lo.s32 	%r706, %r705, 7;
-        r706 = uint(int(r705) * 7);
+        r706 = uint(int(uint(int(uint(int(r112) - int(r701)) >> 1u) + int(r701)) >> 2u) * 7);
         // 847: sub.s32 	%r707, %r112, %r706;
-        r707 = uint(int(r112) - int(r706));
         // 848: add.s32 	%r1630, %r707, 12;
-        r1630 = uint(int(r707) + 12);
+        r1630 = uint(int(uint(int(r112) - int(r706))) + 12);
         p2g_sv0 = 65;
       } else {
         // 806: setp.eq.s16 	%p94, %rs4, 1;
-        int t452;
-        int t453;
-        t452 = bitfieldExtract(int(rs4), 0, 16); t453 = 1;
-        bool t454;
-        t454 = t452 == t453;
-        p94 = t454;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 811: mul.wide.u32 	%rd72, %r112, 138547333;
-          rd72 = uint64_t(r112) * uint64_t(0x08421085u);
           // 812: shr.u64 	%rd73, %rd72, 32;
-          uint t455;
-          t455 = 32u;
-          rd73 = (t455 >= 64u ? 0ul : rd72 >> t455);
           // 813: cvt.u32.u64 	%r695, %rd73;
-          uint64_t t456;
-          t456 = uint64_t(rd73);
-          r695 = uint(uint64_t(t456));
+          uint64_t t45 = uint64_t((uint64_t(r112) * uint64_t(0x08421085u)) >> 32u);
+          r695 = uint(uint64_t(t45));
           // 814: sub.s32 	%r696, %r112, %r695;
-          r696 = uint(int(r112) - int(r695));
           // 815: shr.u32 	%r697, %r696, 1;
-          uint t457;
-          t457 = 1u;
-          r697 = (t457 >= 32u ? 0u : r696 >> t457);
           // 816: add.s32 	%r698, %r697, %r695;
-          r698 = uint(int(r697) + int(r695));
           // 817: shr.u32 	%r699, %r698, 4;
-          uint t458;
-          t458 = 4u;
-          r699 = (t458 >= 32u ? 0u : r698 >> t458);
           // 818: mul.lo.s32 	%r700, %r699, 31;
-          r700 = uint(int(r699) * 31);
+          r700 = uint(int(uint(int(uint(int(r112) - int(r695)) >> 1u) + int(r695)) >> 4u) * 31);
           // 819: sub.s32 	%r1630, %r112, %r700;
           r1630 = uint(int(r112) - int(r700));
           p2g_sv0 = 65;
@@ -3061,139 +1811,78 @@ void main() {
     }
     if (p2g_sv0 == 64) {
       // 852: mul.wide.u32 	%rd76, %r112, -858993459;
-      rd76 = uint64_t(r112) * uint64_t(0xCCCCCCCDu);
       // 853: shr.u64 	%rd77, %rd76, 34;
-      uint t459;
-      t459 = 34u;
-      rd77 = (t459 >= 64u ? 0ul : rd76 >> t459);
       // 854: cvt.u32.u64 	%r708, %rd77;
-      uint64_t t460;
-      t460 = uint64_t(rd77);
-      r708 = uint(uint64_t(t460));
+      uint64_t t46 = uint64_t((uint64_t(r112) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 855: mul.lo.s32 	%r709, %r708, 5;
-      r709 = uint(int(r708) * 5);
       // 856: sub.s32 	%r710, %r112, %r709;
-      r710 = uint(int(r112) - int(r709));
       // 857: add.s32 	%r1630, %r710, 13;
-      r1630 = uint(int(r710) + 13);
+      r1630 = uint(int(uint(int(r112) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
       p2g_sv0 = 65;
     }
     if (p2g_sv0 == 65) {
       // 860: max.s32 	%r711, %r1630, 0;
-      r711 = uint(max(int(r1630), 0));
       // 861: shl.b32 	%r712, %r711, 10;
-      uint t461;
-      t461 = 10u;
-      r712 = (t461 >= 32u ? 0u : r711 << t461);
       // 862: or.b32  	%r713, %r114, %r1631;
       r713 = r114 | r1631;
       // 863: or.b32  	%r1631, %r713, %r712;
-      r1631 = r713 | r712;
+      r1631 = r713 | (uint(max(int(r1630), 0)) << 10u);
     }
   }
   // 866: add.s32 	%r131, %r8, 5369639;
   r131 = uint(int(r8) + 5369639);
   // 867: add.s32 	%r751, %r131, %r5;
-  r751 = uint(int(r131) + int(r5));
   // 868: xor.b32  	%r752, %r751, 81;
-  r752 = r751 ^ 81u;
   // 869: mul.lo.s32 	%r753, %r752, 2146121005;
-  r753 = uint(int(r752) * 2146121005);
+  r753 = uint(int(uint(int(r131) + int(r5)) ^ 81u) * 2146121005);
   // 870: shr.u32 	%r754, %r753, 15;
-  uint t462;
-  t462 = 15u;
-  r754 = (t462 >= 32u ? 0u : r753 >> t462);
   // 871: xor.b32  	%r755, %r754, %r753;
-  r755 = r754 ^ r753;
   // 872: mul.lo.s32 	%r756, %r755, -2073254261;
-  r756 = uint(int(r755) * -2073254261);
+  r756 = uint(int((r753 >> 15u) ^ r753) * -2073254261);
   // 873: shr.u32 	%r757, %r756, 16;
-  uint t463;
-  t463 = 16u;
-  r757 = (t463 >= 32u ? 0u : r756 >> t463);
   // 874: xor.b32  	%r758, %r756, %r6;
   r758 = r756 ^ r6;
   // 875: xor.b32  	%r759, %r758, %r757;
-  r759 = r758 ^ r757;
   // 876: shr.u32 	%r760, %r758, 16;
-  uint t464;
-  t464 = 16u;
-  r760 = (t464 >= 32u ? 0u : r758 >> t464);
   // 877: xor.b32  	%r761, %r759, %r760;
-  r761 = r759 ^ r760;
   // 878: mul.lo.s32 	%r762, %r761, 2146121005;
-  r762 = uint(int(r761) * 2146121005);
+  r762 = uint(int((r758 ^ (r756 >> 16u)) ^ (r758 >> 16u)) * 2146121005);
   // 879: shr.u32 	%r763, %r762, 15;
-  uint t465;
-  t465 = 15u;
-  r763 = (t465 >= 32u ? 0u : r762 >> t465);
   // 880: xor.b32  	%r764, %r763, %r762;
-  r764 = r763 ^ r762;
   // 881: mul.lo.s32 	%r765, %r764, -2073254261;
-  r765 = uint(int(r764) * -2073254261);
+  r765 = uint(int((r762 >> 15u) ^ r762) * -2073254261);
   // 882: shr.u32 	%r766, %r765, 16;
-  uint t466;
-  t466 = 16u;
-  r766 = (t466 >= 32u ? 0u : r765 >> t466);
   // 883: xor.b32  	%r767, %r766, %r765;
-  r767 = r766 ^ r765;
+  r767 = (r765 >> 16u) ^ r765;
   // 884: xor.b32  	%r768, %r767, -1515870811;
   r768 = r767 ^ 0xA5A5A5A5u;
   // 885: shr.u32 	%r769, %r768, 16;
-  uint t467;
-  t467 = 16u;
-  r769 = (t467 >= 32u ? 0u : r768 >> t467);
   // 886: xor.b32  	%r770, %r769, %r768;
-  r770 = r769 ^ r768;
   // 887: mul.lo.s32 	%r771, %r770, 2146121005;
-  r771 = uint(int(r770) * 2146121005);
+  r771 = uint(int((r768 >> 16u) ^ r768) * 2146121005);
   // 888: shr.u32 	%r772, %r771, 15;
-  uint t468;
-  t468 = 15u;
-  r772 = (t468 >= 32u ? 0u : r771 >> t468);
   // 889: xor.b32  	%r773, %r772, %r771;
-  r773 = r772 ^ r771;
   // 890: mul.lo.s32 	%r774, %r773, -2073254261;
-  r774 = uint(int(r773) * -2073254261);
+  r774 = uint(int((r771 >> 15u) ^ r771) * -2073254261);
   // 891: shr.u32 	%r775, %r774, 16;
-  uint t469;
-  t469 = 16u;
-  r775 = (t469 >= 32u ? 0u : r774 >> t469);
   // 892: xor.b32  	%r132, %r775, %r774;
-  r132 = r775 ^ r774;
+  r132 = (r774 >> 16u) ^ r774;
   // 893: shl.b32 	%r776, %r767, 15;
-  uint t470;
-  t470 = 15u;
-  r776 = (t470 >= 32u ? 0u : r767 << t470);
   // 894: and.b32  	%r1633, %r776, 32768;
-  r1633 = r776 & 32768u;
+  r1633 = (r767 << 15u) & 32768u;
   // 895: shr.u32 	%r777, %r767, 1;
-  uint t471;
-  t471 = 1u;
-  r777 = (t471 >= 32u ? 0u : r767 >> t471);
   // 896: and.b32  	%r134, %r777, 1023;
-  r134 = r777 & 1023u;
+  r134 = (r767 >> 1u) & 1023u;
   if (p73) {
     // 901: mul.wide.u32 	%rd92, %r132, -858993459;
-    rd92 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
     // 902: shr.u64 	%rd93, %rd92, 34;
-    uint t472;
-    t472 = 34u;
-    rd93 = (t472 >= 64u ? 0ul : rd92 >> t472);
     // 903: cvt.u32.u64 	%r811, %rd93;
-    uint64_t t473;
-    t473 = uint64_t(rd93);
-    r811 = uint(uint64_t(t473));
+    uint64_t t47 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 904: mul.lo.s32 	%r812, %r811, 5;
-    r812 = uint(int(r811) * 5);
     // 905: sub.s32 	%r813, %r132, %r812;
-    r813 = uint(int(r132) - int(r812));
     // 906: shl.b32 	%r814, %r813, 10;
-    uint t474;
-    t474 = 10u;
-    r814 = (t474 >= 32u ? 0u : r813 << t474);
     // 907: add.s32 	%r815, %r814, 13312;
-    r815 = uint(int(r814) + 13312);
+    r815 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t47))) * 5))) << 10u) + 13312);
     // 908: or.b32  	%r816, %r134, %r1633;
     r816 = r134 | r1633;
     // 909: or.b32  	%r1633, %r816, %r815;
@@ -3201,126 +1890,55 @@ void main() {
   } else {
     if (p19) {
       // 917: setp.eq.s16 	%p105, %rs4, 2;
-      int t475;
-      int t476;
-      t475 = bitfieldExtract(int(rs4), 0, 16); t476 = 2;
-      bool t477;
-      t477 = t475 == t476;
-      p105 = t477;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 955: and.b32  	%r1633, %r132, 65535;
         r1633 = r132 & 65535u;
         p2g_sv0 = 77;
       } else {
         // 920: setp.eq.s16 	%p106, %rs4, 3;
-        int t478;
-        int t479;
-        t478 = bitfieldExtract(int(rs4), 0, 16); t479 = 3;
-        bool t480;
-        t480 = t478 == t479;
-        p106 = t480;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 959: mul.wide.u32 	%rd82, %r132, -858993459;
-          rd82 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
           // 960: shr.u64 	%rd83, %rd82, 34;
-          uint t481;
-          t481 = 34u;
-          rd83 = (t481 >= 64u ? 0ul : rd82 >> t481);
           // 961: cvt.u32.u64 	%r781, %rd83;
-          uint64_t t482;
-          t482 = uint64_t(rd83);
-          r781 = uint(uint64_t(t482));
+          uint64_t t48 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 962: mul.lo.s32 	%r782, %r781, 5;
-          r782 = uint(int(r781) * 5);
           // 963: sub.s32 	%r136, %r132, %r782;
-          r136 = uint(int(r132) - int(r782));
+          r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 964: setp.eq.s32 	%p110, %r136, 0;
-          int t483;
-          int t484;
-          t483 = int(r136); t484 = 0;
-          bool t485;
-          t485 = t483 == t484;
-          p110 = t485;
-          if (p110) {
+          if (int(r136) == 0) {
             // 2553: shr.u32 	%r783, %r132, 8;
-            uint t486;
-            t486 = 8u;
-            r783 = (t486 >= 32u ? 0u : r132 >> t486);
+            r783 = r132 >> 8u;
             // 2554: mul.wide.u32 	%rd84, %r783, -1431655765;
-            rd84 = uint64_t(r783) * uint64_t(0xAAAAAAABu);
             // 2555: shr.u64 	%rd85, %rd84, 34;
-            uint t487;
-            t487 = 34u;
-            rd85 = (t487 >= 64u ? 0ul : rd84 >> t487);
             // 2556: cvt.u32.u64 	%r784, %rd85;
-            uint64_t t488;
-            t488 = uint64_t(rd85);
-            r784 = uint(uint64_t(t488));
+            uint64_t t49 = uint64_t((uint64_t(r783) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2557: mul.lo.s32 	%r785, %r784, 6;
-            r785 = uint(int(r784) * 6);
             // 2558: sub.s32 	%r786, %r783, %r785;
-            r786 = uint(int(r783) - int(r785));
             // 2559: cvt.u16.u32 	%rs15, %r786;
-            uint64_t t489;
-            t489 = uint64_t(r786);
-            rs15 = (uint(uint64_t(t489)) & 65535u);
+            uint64_t t50 = uint64_t(uint(int(r783) - int(uint(int(uint(uint64_t(t49))) * 6))));
+            rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2560: setp.gt.s16 	%p111, %rs15, 1;
-            int t490;
-            int t491;
-            t490 = bitfieldExtract(int(rs15), 0, 16); t491 = 1;
-            bool t492;
-            t492 = t490 > t491;
-            p111 = t492;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2565: setp.eq.s16 	%p112, %rs15, 2;
-              int t493;
-              int t494;
-              t493 = bitfieldExtract(int(rs15), 0, 16); t494 = 2;
-              bool t495;
-              t495 = t493 == t494;
-              p112 = t495;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3093: shr.u32 	%r788, %r132, 12;
-                uint t496;
-                t496 = 12u;
-                r788 = (t496 >= 32u ? 0u : r132 >> t496);
                 // 3094: and.b32  	%r789, %r788, 1;
-                r789 = r788 & 1u;
                 // 3095: or.b32  	%r790, %r1633, %r789;
-                r790 = r1633 | r789;
+                r790 = r1633 | ((r132 >> 12u) & 1u);
                 // 3096: or.b32  	%r1633, %r790, 32256;
                 r1633 = r790 | 32256u;
                 p2g_sv0 = 77;
               } else {
                 // 2568: setp.eq.s16 	%p113, %rs15, 3;
-                int t497;
-                int t498;
-                t497 = bitfieldExtract(int(rs15), 0, 16); t498 = 3;
-                bool t499;
-                t499 = t497 == t498;
-                p113 = t499;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3100: setp.eq.s32 	%p117, %r134, 0;
-                  int t500;
-                  int t501;
-                  t500 = int(r134); t501 = 0;
-                  bool t502;
-                  t502 = t500 == t501;
-                  p117 = t502;
                   // 3101: selp.b32 	%r787, 1, %r134, %p117;
-                  r787 = p117 ? 1u : r134;
                   // 3102: or.b32  	%r1633, %r787, %r1633;
-                  r1633 = r787 | r1633;
+                  r1633 = ((int(r134) == 0) ? 1u : r134) | r1633;
                   p2g_sv0 = 77;
                 } else {
                   // 2571: setp.ne.s16 	%p114, %rs15, 4;
-                  int t503;
-                  int t504;
-                  t503 = bitfieldExtract(int(rs15), 0, 16); t504 = 4;
-                  bool t505;
-                  t505 = t503 != t504;
-                  p114 = t505;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2574: or.b32  	%r1633, %r1633, 31743;
@@ -3331,23 +1949,11 @@ void main() {
               }
             } else {
               // 2875: setp.eq.s16 	%p115, %rs15, 0;
-              int t506;
-              int t507;
-              t506 = bitfieldExtract(int(rs15), 0, 16); t507 = 0;
-              bool t508;
-              t508 = t506 == t507;
-              p115 = t508;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 77;
               } else {
                 // 2878: setp.eq.s16 	%p116, %rs15, 1;
-                int t509;
-                int t510;
-                t509 = bitfieldExtract(int(rs15), 0, 16); t510 = 1;
-                bool t511;
-                t511 = t509 == t510;
-                p116 = t511;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2883: or.b32  	%r1633, %r1633, 31744;
                   r1633 = r1633 | 31744u;
                   p2g_sv0 = 77;
@@ -3370,106 +1976,53 @@ void main() {
           }
         } else {
           // 923: setp.ne.s16 	%p107, %rs4, 5;
-          int t512;
-          int t513;
-          t512 = bitfieldExtract(int(rs4), 0, 16); t513 = 5;
-          bool t514;
-          t514 = t512 != t513;
-          p107 = t514;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 75;
           } else {
             // 926: mul.wide.u32 	%rd80, %r132, -858993459;
-            rd80 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
             // 927: shr.u64 	%rd81, %rd80, 34;
-            uint t515;
-            t515 = 34u;
-            rd81 = (t515 >= 64u ? 0ul : rd80 >> t515);
             // 928: cvt.u32.u64 	%r778, %rd81;
-            uint64_t t516;
-            t516 = uint64_t(rd81);
-            r778 = uint(uint64_t(t516));
+            uint64_t t51 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 929: mul.lo.s32 	%r779, %r778, 5;
-            r779 = uint(int(r778) * 5);
             // 930: sub.s32 	%r780, %r132, %r779;
-            r780 = uint(int(r132) - int(r779));
             // 931: add.s32 	%r1632, %r780, 13;
-            r1632 = uint(int(r780) + 13);
+            r1632 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
             p2g_sv0 = 76;
           }
         }
       }
     } else {
       // 935: setp.eq.s16 	%p108, %rs4, 0;
-      int t517;
-      int t518;
-      t517 = bitfieldExtract(int(rs4), 0, 16); t518 = 0;
-      bool t519;
-      t519 = t517 == t518;
-      p108 = t519;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 971: mul.wide.u32 	%rd88, %r132, 613566757;
-        rd88 = uint64_t(r132) * uint64_t(0x24924925u);
         // 972: shr.u64 	%rd89, %rd88, 32;
-        uint t520;
-        t520 = 32u;
-        rd89 = (t520 >= 64u ? 0ul : rd88 >> t520);
         // 973: cvt.u32.u64 	%r798, %rd89;
-        uint64_t t521;
-        t521 = uint64_t(rd89);
-        r798 = uint(uint64_t(t521));
+        uint64_t t52 = uint64_t((uint64_t(r132) * uint64_t(0x24924925u)) >> 32u);
+        r798 = uint(uint64_t(t52));
         // 974: sub.s32 	%r799, %r132, %r798;
-        r799 = uint(int(r132) - int(r798));
         // 975: shr.u32 	%r800, %r799, 1;
-        uint t522;
-        t522 = 1u;
-        r800 = (t522 >= 32u ? 0u : r799 >> t522);
         // 976: add.s32 	%r801, %r800, %r798;
-        r801 = uint(int(r800) + int(r798));
         // 977: shr.u32 	%r802, %r801, 2;
-        uint t523;
-        t523 = 2u;
-        r802 = (t523 >= 32u ? 0u : r801 >> t523);
         // 978: mul.lo.s32 	%r803, %r802, 7;
-        r803 = uint(int(r802) * 7);
+        r803 = uint(int(uint(int(uint(int(r132) - int(r798)) >> 1u) + int(r798)) >> 2u) * 7);
         // 979: sub.s32 	%r804, %r132, %r803;
-        r804 = uint(int(r132) - int(r803));
         // 980: add.s32 	%r1632, %r804, 12;
-        r1632 = uint(int(r804) + 12);
+        r1632 = uint(int(uint(int(r132) - int(r803))) + 12);
         p2g_sv0 = 76;
       } else {
         // 938: setp.eq.s16 	%p109, %rs4, 1;
-        int t524;
-        int t525;
-        t524 = bitfieldExtract(int(rs4), 0, 16); t525 = 1;
-        bool t526;
-        t526 = t524 == t525;
-        p109 = t526;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 943: mul.wide.u32 	%rd86, %r132, 138547333;
-          rd86 = uint64_t(r132) * uint64_t(0x08421085u);
           // 944: shr.u64 	%rd87, %rd86, 32;
-          uint t527;
-          t527 = 32u;
-          rd87 = (t527 >= 64u ? 0ul : rd86 >> t527);
           // 945: cvt.u32.u64 	%r792, %rd87;
-          uint64_t t528;
-          t528 = uint64_t(rd87);
-          r792 = uint(uint64_t(t528));
+          uint64_t t53 = uint64_t((uint64_t(r132) * uint64_t(0x08421085u)) >> 32u);
+          r792 = uint(uint64_t(t53));
           // 946: sub.s32 	%r793, %r132, %r792;
-          r793 = uint(int(r132) - int(r792));
           // 947: shr.u32 	%r794, %r793, 1;
-          uint t529;
-          t529 = 1u;
-          r794 = (t529 >= 32u ? 0u : r793 >> t529);
           // 948: add.s32 	%r795, %r794, %r792;
-          r795 = uint(int(r794) + int(r792));
           // 949: shr.u32 	%r796, %r795, 4;
-          uint t530;
-          t530 = 4u;
-          r796 = (t530 >= 32u ? 0u : r795 >> t530);
           // 950: mul.lo.s32 	%r797, %r796, 31;
-          r797 = uint(int(r796) * 31);
+          r797 = uint(int(uint(int(uint(int(r132) - int(r792)) >> 1u) + int(r792)) >> 4u) * 31);
           // 951: sub.s32 	%r1632, %r132, %r797;
           r1632 = uint(int(r132) - int(r797));
           p2g_sv0 = 76;
@@ -3480,348 +2033,175 @@ void main() {
     }
     if (p2g_sv0 == 75) {
       // 984: mul.wide.u32 	%rd90, %r132, -858993459;
-      rd90 = uint64_t(r132) * uint64_t(0xCCCCCCCDu);
       // 985: shr.u64 	%rd91, %rd90, 34;
-      uint t531;
-      t531 = 34u;
-      rd91 = (t531 >= 64u ? 0ul : rd90 >> t531);
       // 986: cvt.u32.u64 	%r805, %rd91;
-      uint64_t t532;
-      t532 = uint64_t(rd91);
-      r805 = uint(uint64_t(t532));
+      uint64_t t54 = uint64_t((uint64_t(r132) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 987: mul.lo.s32 	%r806, %r805, 5;
-      r806 = uint(int(r805) * 5);
       // 988: sub.s32 	%r807, %r132, %r806;
-      r807 = uint(int(r132) - int(r806));
       // 989: add.s32 	%r1632, %r807, 13;
-      r1632 = uint(int(r807) + 13);
+      r1632 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
       p2g_sv0 = 76;
     }
     if (p2g_sv0 == 76) {
       // 992: max.s32 	%r808, %r1632, 0;
-      r808 = uint(max(int(r1632), 0));
       // 993: shl.b32 	%r809, %r808, 10;
-      uint t533;
-      t533 = 10u;
-      r809 = (t533 >= 32u ? 0u : r808 << t533);
       // 994: or.b32  	%r810, %r134, %r1633;
       r810 = r134 | r1633;
       // 995: or.b32  	%r1633, %r810, %r809;
-      r1633 = r810 | r809;
+      r1633 = r810 | (uint(max(int(r1632), 0)) << 10u);
     }
   }
   // 998: and.b32  	%r817, %r1629, 65535;
-  r817 = r1629 & 65535u;
   // 999: prmt.b32 	%r151, %r1631, %r817, 4180;
-  r151 = p2g_prmt(r1631, r817, 4180u, 0);
+  r151 = p2g_prmt(r1631, (r1629 & 65535u), 4180u, 0);
   if (p73) {
     // 1004: and.b32  	%r878, %r111, 6;
-    r878 = r111 & 6u;
     // 1005: add.s32 	%r879, %r131, %r878;
-    r879 = uint(int(r131) + int(r878));
     // 1006: xor.b32  	%r880, %r879, 81;
-    r880 = r879 ^ 81u;
     // 1007: mul.lo.s32 	%r881, %r880, 2146121005;
-    r881 = uint(int(r880) * 2146121005);
+    r881 = uint(int(uint(int(r131) + int(r111 & 6u)) ^ 81u) * 2146121005);
     // 1008: shr.u32 	%r882, %r881, 15;
-    uint t534;
-    t534 = 15u;
-    r882 = (t534 >= 32u ? 0u : r881 >> t534);
     // 1009: xor.b32  	%r883, %r882, %r881;
-    r883 = r882 ^ r881;
     // 1010: mul.lo.s32 	%r884, %r883, -2073254261;
-    r884 = uint(int(r883) * -2073254261);
+    r884 = uint(int((r881 >> 15u) ^ r881) * -2073254261);
     // 1011: shr.u32 	%r885, %r884, 16;
-    uint t535;
-    t535 = 16u;
-    r885 = (t535 >= 32u ? 0u : r884 >> t535);
     // 1012: xor.b32  	%r886, %r884, %r6;
     r886 = r884 ^ r6;
     // 1013: xor.b32  	%r887, %r886, %r885;
-    r887 = r886 ^ r885;
     // 1014: shr.u32 	%r888, %r886, 16;
-    uint t536;
-    t536 = 16u;
-    r888 = (t536 >= 32u ? 0u : r886 >> t536);
     // 1015: xor.b32  	%r889, %r887, %r888;
-    r889 = r887 ^ r888;
     // 1016: mul.lo.s32 	%r890, %r889, 2146121005;
-    r890 = uint(int(r889) * 2146121005);
+    r890 = uint(int((r886 ^ (r884 >> 16u)) ^ (r886 >> 16u)) * 2146121005);
     // 1017: shr.u32 	%r891, %r890, 15;
-    uint t537;
-    t537 = 15u;
-    r891 = (t537 >= 32u ? 0u : r890 >> t537);
     // 1018: xor.b32  	%r892, %r891, %r890;
-    r892 = r891 ^ r890;
     // 1019: mul.lo.s32 	%r893, %r892, -2073254261;
-    r893 = uint(int(r892) * -2073254261);
+    r893 = uint(int((r890 >> 15u) ^ r890) * -2073254261);
     // 1020: shr.u32 	%r894, %r893, 16;
-    uint t538;
-    t538 = 16u;
-    r894 = (t538 >= 32u ? 0u : r893 >> t538);
     // 1021: xor.b32  	%r895, %r894, %r893;
-    r895 = r894 ^ r893;
+    r895 = (r893 >> 16u) ^ r893;
     // 1022: xor.b32  	%r896, %r895, -1515870811;
     r896 = r895 ^ 0xA5A5A5A5u;
     // 1023: shr.u32 	%r897, %r896, 16;
-    uint t539;
-    t539 = 16u;
-    r897 = (t539 >= 32u ? 0u : r896 >> t539);
     // 1024: xor.b32  	%r898, %r897, %r896;
-    r898 = r897 ^ r896;
     // 1025: mul.lo.s32 	%r899, %r898, 2146121005;
-    r899 = uint(int(r898) * 2146121005);
+    r899 = uint(int((r896 >> 16u) ^ r896) * 2146121005);
     // 1026: shr.u32 	%r900, %r899, 15;
-    uint t540;
-    t540 = 15u;
-    r900 = (t540 >= 32u ? 0u : r899 >> t540);
     // 1027: xor.b32  	%r901, %r900, %r899;
-    r901 = r900 ^ r899;
     // 1028: mul.lo.s32 	%r902, %r901, -2073254261;
-    r902 = uint(int(r901) * -2073254261);
+    r902 = uint(int((r899 >> 15u) ^ r899) * -2073254261);
     // 1029: shr.u32 	%r903, %r902, 16;
-    uint t541;
-    t541 = 16u;
-    r903 = (t541 >= 32u ? 0u : r902 >> t541);
     // 1030: xor.b32  	%r904, %r903, %r902;
-    r904 = r903 ^ r902;
+    r904 = (r902 >> 16u) ^ r902;
     // 1031: and.b32  	%r905, %r895, 1;
-    r905 = r895 & 1u;
     // 1032: shr.u32 	%r906, %r895, 1;
-    uint t542;
-    t542 = 1u;
-    r906 = (t542 >= 32u ? 0u : r895 >> t542);
     // 1033: and.b32  	%r907, %r906, 1023;
-    r907 = r906 & 1023u;
     // 1034: mul.wide.u32 	%rd106, %r904, -858993459;
-    rd106 = uint64_t(r904) * uint64_t(0xCCCCCCCDu);
     // 1035: shr.u64 	%rd107, %rd106, 34;
-    uint t543;
-    t543 = 34u;
-    rd107 = (t543 >= 64u ? 0ul : rd106 >> t543);
     // 1036: cvt.u32.u64 	%r908, %rd107;
-    uint64_t t544;
-    t544 = uint64_t(rd107);
-    r908 = uint(uint64_t(t544));
+    uint64_t t55 = uint64_t((uint64_t(r904) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1037: mul.lo.s32 	%r909, %r908, 5;
-    r909 = uint(int(r908) * 5);
     // 1038: sub.s32 	%r910, %r904, %r909;
-    r910 = uint(int(r904) - int(r909));
     // 1039: shl.b32 	%r911, %r910, 10;
-    uint t545;
-    t545 = 10u;
-    r911 = (t545 >= 32u ? 0u : r910 << t545);
     // 1040: add.s32 	%r912, %r911, 13312;
-    r912 = uint(int(r911) + 13312);
+    r912 = uint(int(uint(int(r904) - int(uint(int(uint(uint64_t(t55))) * 5))) << 10u) + 13312);
     // 1041: bfi.b32 	%r913, %r905, %r907, 15, 1;
-    r913 = p2g_bfi_32(r905, r907, 15u, 1u);
     // 1042: or.b32  	%r914, %r913, %r912;
-    r914 = r913 | r912;
     // 1043: xor.b32  	%r1635, %r914, 32768;
-    r1635 = r914 ^ 32768u;
+    r1635 = (p2g_bfi_32((r895 & 1u), ((r895 >> 1u) & 1023u), 15u, 1u) | r912) ^ 32768u;
   } else {
     // 1047: add.s32 	%r818, %r131, %r111;
-    r818 = uint(int(r131) + int(r111));
     // 1048: xor.b32  	%r819, %r818, 81;
-    r819 = r818 ^ 81u;
     // 1049: mul.lo.s32 	%r820, %r819, 2146121005;
-    r820 = uint(int(r819) * 2146121005);
+    r820 = uint(int(uint(int(r131) + int(r111)) ^ 81u) * 2146121005);
     // 1050: shr.u32 	%r821, %r820, 15;
-    uint t546;
-    t546 = 15u;
-    r821 = (t546 >= 32u ? 0u : r820 >> t546);
     // 1051: xor.b32  	%r822, %r821, %r820;
-    r822 = r821 ^ r820;
     // 1052: mul.lo.s32 	%r823, %r822, -2073254261;
-    r823 = uint(int(r822) * -2073254261);
+    r823 = uint(int((r820 >> 15u) ^ r820) * -2073254261);
     // 1053: shr.u32 	%r824, %r823, 16;
-    uint t547;
-    t547 = 16u;
-    r824 = (t547 >= 32u ? 0u : r823 >> t547);
     // 1054: xor.b32  	%r825, %r823, %r6;
     r825 = r823 ^ r6;
     // 1055: xor.b32  	%r826, %r825, %r824;
-    r826 = r825 ^ r824;
     // 1056: shr.u32 	%r827, %r825, 16;
-    uint t548;
-    t548 = 16u;
-    r827 = (t548 >= 32u ? 0u : r825 >> t548);
     // 1057: xor.b32  	%r828, %r826, %r827;
-    r828 = r826 ^ r827;
     // 1058: mul.lo.s32 	%r829, %r828, 2146121005;
-    r829 = uint(int(r828) * 2146121005);
+    r829 = uint(int((r825 ^ (r823 >> 16u)) ^ (r825 >> 16u)) * 2146121005);
     // 1059: shr.u32 	%r830, %r829, 15;
-    uint t549;
-    t549 = 15u;
-    r830 = (t549 >= 32u ? 0u : r829 >> t549);
     // 1060: xor.b32  	%r831, %r830, %r829;
-    r831 = r830 ^ r829;
     // 1061: mul.lo.s32 	%r832, %r831, -2073254261;
-    r832 = uint(int(r831) * -2073254261);
+    r832 = uint(int((r829 >> 15u) ^ r829) * -2073254261);
     // 1062: shr.u32 	%r833, %r832, 16;
-    uint t550;
-    t550 = 16u;
-    r833 = (t550 >= 32u ? 0u : r832 >> t550);
     // 1063: xor.b32  	%r834, %r833, %r832;
-    r834 = r833 ^ r832;
+    r834 = (r832 >> 16u) ^ r832;
     // 1064: xor.b32  	%r835, %r834, -1515870811;
     r835 = r834 ^ 0xA5A5A5A5u;
     // 1065: shr.u32 	%r836, %r835, 16;
-    uint t551;
-    t551 = 16u;
-    r836 = (t551 >= 32u ? 0u : r835 >> t551);
     // 1066: xor.b32  	%r837, %r836, %r835;
-    r837 = r836 ^ r835;
     // 1067: mul.lo.s32 	%r838, %r837, 2146121005;
-    r838 = uint(int(r837) * 2146121005);
+    r838 = uint(int((r835 >> 16u) ^ r835) * 2146121005);
     // 1068: shr.u32 	%r839, %r838, 15;
-    uint t552;
-    t552 = 15u;
-    r839 = (t552 >= 32u ? 0u : r838 >> t552);
     // 1069: xor.b32  	%r840, %r839, %r838;
-    r840 = r839 ^ r838;
     // 1070: mul.lo.s32 	%r841, %r840, -2073254261;
-    r841 = uint(int(r840) * -2073254261);
+    r841 = uint(int((r838 >> 15u) ^ r838) * -2073254261);
     // 1071: shr.u32 	%r842, %r841, 16;
-    uint t553;
-    t553 = 16u;
-    r842 = (t553 >= 32u ? 0u : r841 >> t553);
     // 1072: xor.b32  	%r152, %r842, %r841;
-    r152 = r842 ^ r841;
+    r152 = (r841 >> 16u) ^ r841;
     // 1073: shl.b32 	%r843, %r834, 15;
-    uint t554;
-    t554 = 15u;
-    r843 = (t554 >= 32u ? 0u : r834 << t554);
     // 1074: and.b32  	%r1635, %r843, 32768;
-    r1635 = r843 & 32768u;
+    r1635 = (r834 << 15u) & 32768u;
     // 1075: shr.u32 	%r844, %r834, 1;
-    uint t555;
-    t555 = 1u;
-    r844 = (t555 >= 32u ? 0u : r834 >> t555);
     // 1076: and.b32  	%r154, %r844, 1023;
-    r154 = r844 & 1023u;
+    r154 = (r834 >> 1u) & 1023u;
     if (p19) {
       // 1081: setp.eq.s16 	%p120, %rs4, 2;
-      int t556;
-      int t557;
-      t556 = bitfieldExtract(int(rs4), 0, 16); t557 = 2;
-      bool t558;
-      t558 = t556 == t557;
-      p120 = t558;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1119: and.b32  	%r1635, %r152, 65535;
         r1635 = r152 & 65535u;
         p2g_sv0 = 88;
       } else {
         // 1084: setp.eq.s16 	%p121, %rs4, 3;
-        int t559;
-        int t560;
-        t559 = bitfieldExtract(int(rs4), 0, 16); t560 = 3;
-        bool t561;
-        t561 = t559 == t560;
-        p121 = t561;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1123: mul.wide.u32 	%rd96, %r152, -858993459;
-          rd96 = uint64_t(r152) * uint64_t(0xCCCCCCCDu);
           // 1124: shr.u64 	%rd97, %rd96, 34;
-          uint t562;
-          t562 = 34u;
-          rd97 = (t562 >= 64u ? 0ul : rd96 >> t562);
           // 1125: cvt.u32.u64 	%r848, %rd97;
-          uint64_t t563;
-          t563 = uint64_t(rd97);
-          r848 = uint(uint64_t(t563));
+          uint64_t t56 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1126: mul.lo.s32 	%r849, %r848, 5;
-          r849 = uint(int(r848) * 5);
           // 1127: sub.s32 	%r156, %r152, %r849;
-          r156 = uint(int(r152) - int(r849));
+          r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1128: setp.eq.s32 	%p125, %r156, 0;
-          int t564;
-          int t565;
-          t564 = int(r156); t565 = 0;
-          bool t566;
-          t566 = t564 == t565;
-          p125 = t566;
-          if (p125) {
+          if (int(r156) == 0) {
             // 2578: shr.u32 	%r850, %r152, 8;
-            uint t567;
-            t567 = 8u;
-            r850 = (t567 >= 32u ? 0u : r152 >> t567);
+            r850 = r152 >> 8u;
             // 2579: mul.wide.u32 	%rd98, %r850, -1431655765;
-            rd98 = uint64_t(r850) * uint64_t(0xAAAAAAABu);
             // 2580: shr.u64 	%rd99, %rd98, 34;
-            uint t568;
-            t568 = 34u;
-            rd99 = (t568 >= 64u ? 0ul : rd98 >> t568);
             // 2581: cvt.u32.u64 	%r851, %rd99;
-            uint64_t t569;
-            t569 = uint64_t(rd99);
-            r851 = uint(uint64_t(t569));
+            uint64_t t57 = uint64_t((uint64_t(r850) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2582: mul.lo.s32 	%r852, %r851, 6;
-            r852 = uint(int(r851) * 6);
             // 2583: sub.s32 	%r853, %r850, %r852;
-            r853 = uint(int(r850) - int(r852));
             // 2584: cvt.u16.u32 	%rs17, %r853;
-            uint64_t t570;
-            t570 = uint64_t(r853);
-            rs17 = (uint(uint64_t(t570)) & 65535u);
+            uint64_t t58 = uint64_t(uint(int(r850) - int(uint(int(uint(uint64_t(t57))) * 6))));
+            rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2585: setp.gt.s16 	%p126, %rs17, 1;
-            int t571;
-            int t572;
-            t571 = bitfieldExtract(int(rs17), 0, 16); t572 = 1;
-            bool t573;
-            t573 = t571 > t572;
-            p126 = t573;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2590: setp.eq.s16 	%p127, %rs17, 2;
-              int t574;
-              int t575;
-              t574 = bitfieldExtract(int(rs17), 0, 16); t575 = 2;
-              bool t576;
-              t576 = t574 == t575;
-              p127 = t576;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3106: shr.u32 	%r855, %r152, 12;
-                uint t577;
-                t577 = 12u;
-                r855 = (t577 >= 32u ? 0u : r152 >> t577);
                 // 3107: and.b32  	%r856, %r855, 1;
-                r856 = r855 & 1u;
                 // 3108: or.b32  	%r857, %r1635, %r856;
-                r857 = r1635 | r856;
+                r857 = r1635 | ((r152 >> 12u) & 1u);
                 // 3109: or.b32  	%r1635, %r857, 32256;
                 r1635 = r857 | 32256u;
                 p2g_sv0 = 88;
               } else {
                 // 2593: setp.eq.s16 	%p128, %rs17, 3;
-                int t578;
-                int t579;
-                t578 = bitfieldExtract(int(rs17), 0, 16); t579 = 3;
-                bool t580;
-                t580 = t578 == t579;
-                p128 = t580;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3113: setp.eq.s32 	%p132, %r154, 0;
-                  int t581;
-                  int t582;
-                  t581 = int(r154); t582 = 0;
-                  bool t583;
-                  t583 = t581 == t582;
-                  p132 = t583;
                   // 3114: selp.b32 	%r854, 1, %r154, %p132;
-                  r854 = p132 ? 1u : r154;
                   // 3115: or.b32  	%r1635, %r854, %r1635;
-                  r1635 = r854 | r1635;
+                  r1635 = ((int(r154) == 0) ? 1u : r154) | r1635;
                   p2g_sv0 = 88;
                 } else {
                   // 2596: setp.ne.s16 	%p129, %rs17, 4;
-                  int t584;
-                  int t585;
-                  t584 = bitfieldExtract(int(rs17), 0, 16); t585 = 4;
-                  bool t586;
-                  t586 = t584 != t585;
-                  p129 = t586;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2599: or.b32  	%r1635, %r1635, 31743;
@@ -3832,23 +2212,11 @@ void main() {
               }
             } else {
               // 2887: setp.eq.s16 	%p130, %rs17, 0;
-              int t587;
-              int t588;
-              t587 = bitfieldExtract(int(rs17), 0, 16); t588 = 0;
-              bool t589;
-              t589 = t587 == t588;
-              p130 = t589;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 88;
               } else {
                 // 2890: setp.eq.s16 	%p131, %rs17, 1;
-                int t590;
-                int t591;
-                t590 = bitfieldExtract(int(rs17), 0, 16); t591 = 1;
-                bool t592;
-                t592 = t590 == t591;
-                p131 = t592;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2895: or.b32  	%r1635, %r1635, 31744;
                   r1635 = r1635 | 31744u;
                   p2g_sv0 = 88;
@@ -3871,106 +2239,53 @@ void main() {
           }
         } else {
           // 1087: setp.ne.s16 	%p122, %rs4, 5;
-          int t593;
-          int t594;
-          t593 = bitfieldExtract(int(rs4), 0, 16); t594 = 5;
-          bool t595;
-          t595 = t593 != t594;
-          p122 = t595;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 86;
           } else {
             // 1090: mul.wide.u32 	%rd94, %r152, -858993459;
-            rd94 = uint64_t(r152) * uint64_t(0xCCCCCCCDu);
             // 1091: shr.u64 	%rd95, %rd94, 34;
-            uint t596;
-            t596 = 34u;
-            rd95 = (t596 >= 64u ? 0ul : rd94 >> t596);
             // 1092: cvt.u32.u64 	%r845, %rd95;
-            uint64_t t597;
-            t597 = uint64_t(rd95);
-            r845 = uint(uint64_t(t597));
+            uint64_t t59 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1093: mul.lo.s32 	%r846, %r845, 5;
-            r846 = uint(int(r845) * 5);
             // 1094: sub.s32 	%r847, %r152, %r846;
-            r847 = uint(int(r152) - int(r846));
             // 1095: add.s32 	%r1634, %r847, 13;
-            r1634 = uint(int(r847) + 13);
+            r1634 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
             p2g_sv0 = 87;
           }
         }
       }
     } else {
       // 1099: setp.eq.s16 	%p123, %rs4, 0;
-      int t598;
-      int t599;
-      t598 = bitfieldExtract(int(rs4), 0, 16); t599 = 0;
-      bool t600;
-      t600 = t598 == t599;
-      p123 = t600;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1135: mul.wide.u32 	%rd102, %r152, 613566757;
-        rd102 = uint64_t(r152) * uint64_t(0x24924925u);
         // 1136: shr.u64 	%rd103, %rd102, 32;
-        uint t601;
-        t601 = 32u;
-        rd103 = (t601 >= 64u ? 0ul : rd102 >> t601);
         // 1137: cvt.u32.u64 	%r865, %rd103;
-        uint64_t t602;
-        t602 = uint64_t(rd103);
-        r865 = uint(uint64_t(t602));
+        uint64_t t60 = uint64_t((uint64_t(r152) * uint64_t(0x24924925u)) >> 32u);
+        r865 = uint(uint64_t(t60));
         // 1138: sub.s32 	%r866, %r152, %r865;
-        r866 = uint(int(r152) - int(r865));
         // 1139: shr.u32 	%r867, %r866, 1;
-        uint t603;
-        t603 = 1u;
-        r867 = (t603 >= 32u ? 0u : r866 >> t603);
         // 1140: add.s32 	%r868, %r867, %r865;
-        r868 = uint(int(r867) + int(r865));
         // 1141: shr.u32 	%r869, %r868, 2;
-        uint t604;
-        t604 = 2u;
-        r869 = (t604 >= 32u ? 0u : r868 >> t604);
         // 1142: mul.lo.s32 	%r870, %r869, 7;
-        r870 = uint(int(r869) * 7);
+        r870 = uint(int(uint(int(uint(int(r152) - int(r865)) >> 1u) + int(r865)) >> 2u) * 7);
         // 1143: sub.s32 	%r871, %r152, %r870;
-        r871 = uint(int(r152) - int(r870));
         // 1144: add.s32 	%r1634, %r871, 12;
-        r1634 = uint(int(r871) + 12);
+        r1634 = uint(int(uint(int(r152) - int(r870))) + 12);
         p2g_sv0 = 87;
       } else {
         // 1102: setp.eq.s16 	%p124, %rs4, 1;
-        int t605;
-        int t606;
-        t605 = bitfieldExtract(int(rs4), 0, 16); t606 = 1;
-        bool t607;
-        t607 = t605 == t606;
-        p124 = t607;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1107: mul.wide.u32 	%rd100, %r152, 138547333;
-          rd100 = uint64_t(r152) * uint64_t(0x08421085u);
           // 1108: shr.u64 	%rd101, %rd100, 32;
-          uint t608;
-          t608 = 32u;
-          rd101 = (t608 >= 64u ? 0ul : rd100 >> t608);
           // 1109: cvt.u32.u64 	%r859, %rd101;
-          uint64_t t609;
-          t609 = uint64_t(rd101);
-          r859 = uint(uint64_t(t609));
+          uint64_t t61 = uint64_t((uint64_t(r152) * uint64_t(0x08421085u)) >> 32u);
+          r859 = uint(uint64_t(t61));
           // 1110: sub.s32 	%r860, %r152, %r859;
-          r860 = uint(int(r152) - int(r859));
           // 1111: shr.u32 	%r861, %r860, 1;
-          uint t610;
-          t610 = 1u;
-          r861 = (t610 >= 32u ? 0u : r860 >> t610);
           // 1112: add.s32 	%r862, %r861, %r859;
-          r862 = uint(int(r861) + int(r859));
           // 1113: shr.u32 	%r863, %r862, 4;
-          uint t611;
-          t611 = 4u;
-          r863 = (t611 >= 32u ? 0u : r862 >> t611);
           // 1114: mul.lo.s32 	%r864, %r863, 31;
-          r864 = uint(int(r863) * 31);
+          r864 = uint(int(uint(int(uint(int(r152) - int(r859)) >> 1u) + int(r859)) >> 4u) * 31);
           // 1115: sub.s32 	%r1634, %r152, %r864;
           r1634 = uint(int(r152) - int(r864));
           p2g_sv0 = 87;
@@ -3981,137 +2296,76 @@ void main() {
     }
     if (p2g_sv0 == 86) {
       // 1148: mul.wide.u32 	%rd104, %r152, -858993459;
-      rd104 = uint64_t(r152) * uint64_t(0xCCCCCCCDu);
       // 1149: shr.u64 	%rd105, %rd104, 34;
-      uint t612;
-      t612 = 34u;
-      rd105 = (t612 >= 64u ? 0ul : rd104 >> t612);
       // 1150: cvt.u32.u64 	%r872, %rd105;
-      uint64_t t613;
-      t613 = uint64_t(rd105);
-      r872 = uint(uint64_t(t613));
+      uint64_t t62 = uint64_t((uint64_t(r152) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1151: mul.lo.s32 	%r873, %r872, 5;
-      r873 = uint(int(r872) * 5);
       // 1152: sub.s32 	%r874, %r152, %r873;
-      r874 = uint(int(r152) - int(r873));
       // 1153: add.s32 	%r1634, %r874, 13;
-      r1634 = uint(int(r874) + 13);
+      r1634 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
       p2g_sv0 = 87;
     }
     if (p2g_sv0 == 87) {
       // 1156: max.s32 	%r875, %r1634, 0;
-      r875 = uint(max(int(r1634), 0));
       // 1157: shl.b32 	%r876, %r875, 10;
-      uint t614;
-      t614 = 10u;
-      r876 = (t614 >= 32u ? 0u : r875 << t614);
       // 1158: or.b32  	%r877, %r154, %r1635;
       r877 = r154 | r1635;
       // 1159: or.b32  	%r1635, %r877, %r876;
-      r1635 = r877 | r876;
+      r1635 = r877 | (uint(max(int(r1634), 0)) << 10u);
     }
   }
   // 1162: add.s32 	%r915, %r401, 5369135;
-  r915 = uint(int(r401) + 5369135);
   // 1163: xor.b32  	%r916, %r915, 81;
-  r916 = r915 ^ 81u;
   // 1164: mul.lo.s32 	%r917, %r916, 2146121005;
-  r917 = uint(int(r916) * 2146121005);
+  r917 = uint(int(uint(int(r401) + 5369135) ^ 81u) * 2146121005);
   // 1165: shr.u32 	%r918, %r917, 15;
-  uint t615;
-  t615 = 15u;
-  r918 = (t615 >= 32u ? 0u : r917 >> t615);
   // 1166: xor.b32  	%r919, %r918, %r917;
-  r919 = r918 ^ r917;
   // 1167: mul.lo.s32 	%r920, %r919, -2073254261;
-  r920 = uint(int(r919) * -2073254261);
+  r920 = uint(int((r917 >> 15u) ^ r917) * -2073254261);
   // 1168: shr.u32 	%r921, %r920, 16;
-  uint t616;
-  t616 = 16u;
-  r921 = (t616 >= 32u ? 0u : r920 >> t616);
   // 1169: xor.b32  	%r922, %r920, %r6;
   r922 = r920 ^ r6;
   // 1170: xor.b32  	%r923, %r922, %r921;
-  r923 = r922 ^ r921;
   // 1171: shr.u32 	%r924, %r922, 16;
-  uint t617;
-  t617 = 16u;
-  r924 = (t617 >= 32u ? 0u : r922 >> t617);
   // 1172: xor.b32  	%r925, %r923, %r924;
-  r925 = r923 ^ r924;
   // 1173: mul.lo.s32 	%r926, %r925, 2146121005;
-  r926 = uint(int(r925) * 2146121005);
+  r926 = uint(int((r922 ^ (r920 >> 16u)) ^ (r922 >> 16u)) * 2146121005);
   // 1174: shr.u32 	%r927, %r926, 15;
-  uint t618;
-  t618 = 15u;
-  r927 = (t618 >= 32u ? 0u : r926 >> t618);
   // 1175: xor.b32  	%r928, %r927, %r926;
-  r928 = r927 ^ r926;
   // 1176: mul.lo.s32 	%r929, %r928, -2073254261;
-  r929 = uint(int(r928) * -2073254261);
+  r929 = uint(int((r926 >> 15u) ^ r926) * -2073254261);
   // 1177: shr.u32 	%r930, %r929, 16;
-  uint t619;
-  t619 = 16u;
-  r930 = (t619 >= 32u ? 0u : r929 >> t619);
   // 1178: xor.b32  	%r931, %r930, %r929;
-  r931 = r930 ^ r929;
+  r931 = (r929 >> 16u) ^ r929;
   // 1179: xor.b32  	%r932, %r931, -1515870811;
   r932 = r931 ^ 0xA5A5A5A5u;
   // 1180: shr.u32 	%r933, %r932, 16;
-  uint t620;
-  t620 = 16u;
-  r933 = (t620 >= 32u ? 0u : r932 >> t620);
   // 1181: xor.b32  	%r934, %r933, %r932;
-  r934 = r933 ^ r932;
   // 1182: mul.lo.s32 	%r935, %r934, 2146121005;
-  r935 = uint(int(r934) * 2146121005);
+  r935 = uint(int((r932 >> 16u) ^ r932) * 2146121005);
   // 1183: shr.u32 	%r936, %r935, 15;
-  uint t621;
-  t621 = 15u;
-  r936 = (t621 >= 32u ? 0u : r935 >> t621);
   // 1184: xor.b32  	%r937, %r936, %r935;
-  r937 = r936 ^ r935;
   // 1185: mul.lo.s32 	%r938, %r937, -2073254261;
-  r938 = uint(int(r937) * -2073254261);
+  r938 = uint(int((r935 >> 15u) ^ r935) * -2073254261);
   // 1186: shr.u32 	%r939, %r938, 16;
-  uint t622;
-  t622 = 16u;
-  r939 = (t622 >= 32u ? 0u : r938 >> t622);
   // 1187: xor.b32  	%r171, %r939, %r938;
-  r171 = r939 ^ r938;
+  r171 = (r938 >> 16u) ^ r938;
   // 1188: shl.b32 	%r940, %r931, 15;
-  uint t623;
-  t623 = 15u;
-  r940 = (t623 >= 32u ? 0u : r931 << t623);
   // 1189: and.b32  	%r1637, %r940, 32768;
-  r1637 = r940 & 32768u;
+  r1637 = (r931 << 15u) & 32768u;
   // 1190: shr.u32 	%r941, %r931, 1;
-  uint t624;
-  t624 = 1u;
-  r941 = (t624 >= 32u ? 0u : r931 >> t624);
   // 1191: and.b32  	%r173, %r941, 1023;
-  r173 = r941 & 1023u;
+  r173 = (r931 >> 1u) & 1023u;
   if (p73) {
     // 1196: mul.wide.u32 	%rd120, %r171, -858993459;
-    rd120 = uint64_t(r171) * uint64_t(0xCCCCCCCDu);
     // 1197: shr.u64 	%rd121, %rd120, 34;
-    uint t625;
-    t625 = 34u;
-    rd121 = (t625 >= 64u ? 0ul : rd120 >> t625);
     // 1198: cvt.u32.u64 	%r975, %rd121;
-    uint64_t t626;
-    t626 = uint64_t(rd121);
-    r975 = uint(uint64_t(t626));
+    uint64_t t63 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1199: mul.lo.s32 	%r976, %r975, 5;
-    r976 = uint(int(r975) * 5);
     // 1200: sub.s32 	%r977, %r171, %r976;
-    r977 = uint(int(r171) - int(r976));
     // 1201: shl.b32 	%r978, %r977, 10;
-    uint t627;
-    t627 = 10u;
-    r978 = (t627 >= 32u ? 0u : r977 << t627);
     // 1202: add.s32 	%r979, %r978, 13312;
-    r979 = uint(int(r978) + 13312);
+    r979 = uint(int(uint(int(r171) - int(uint(int(uint(uint64_t(t63))) * 5))) << 10u) + 13312);
     // 1203: or.b32  	%r980, %r173, %r1637;
     r980 = r173 | r1637;
     // 1204: or.b32  	%r1637, %r980, %r979;
@@ -4119,126 +2373,56 @@ void main() {
   } else {
     if (p19) {
       // 1212: setp.eq.s16 	%p135, %rs4, 2;
-      int t628;
-      int t629;
-      t628 = bitfieldExtract(int(rs4), 0, 16); t629 = 2;
-      bool t630;
-      t630 = t628 == t629;
-      p135 = t630;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1250: and.b32  	%r1637, %r171, 65535;
         r1637 = r171 & 65535u;
         p2g_sv0 = 99;
       } else {
         // 1215: setp.eq.s16 	%p136, %rs4, 3;
-        int t631;
-        int t632;
-        t631 = bitfieldExtract(int(rs4), 0, 16); t632 = 3;
-        bool t633;
-        t633 = t631 == t632;
-        p136 = t633;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1254: mul.wide.u32 	%rd110, %r171, -858993459;
-          rd110 = uint64_t(r171) * uint64_t(0xCCCCCCCDu);
           // 1255: shr.u64 	%rd111, %rd110, 34;
-          uint t634;
-          t634 = 34u;
-          rd111 = (t634 >= 64u ? 0ul : rd110 >> t634);
           // 1256: cvt.u32.u64 	%r945, %rd111;
-          uint64_t t635;
-          t635 = uint64_t(rd111);
-          r945 = uint(uint64_t(t635));
+          uint64_t t64;
+          t64 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1257: mul.lo.s32 	%r946, %r945, 5;
-          r946 = uint(int(r945) * 5);
           // 1258: sub.s32 	%r175, %r171, %r946;
-          r175 = uint(int(r171) - int(r946));
+          r175 = uint(int(r171) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1259: setp.eq.s32 	%p140, %r175, 0;
-          int t636;
-          int t637;
-          t636 = int(r175); t637 = 0;
-          bool t638;
-          t638 = t636 == t637;
-          p140 = t638;
-          if (p140) {
+          if (int(r175) == 0) {
             // 2603: shr.u32 	%r947, %r171, 8;
-            uint t639;
-            t639 = 8u;
-            r947 = (t639 >= 32u ? 0u : r171 >> t639);
+            r947 = r171 >> 8u;
             // 2604: mul.wide.u32 	%rd112, %r947, -1431655765;
-            rd112 = uint64_t(r947) * uint64_t(0xAAAAAAABu);
             // 2605: shr.u64 	%rd113, %rd112, 34;
-            uint t640;
-            t640 = 34u;
-            rd113 = (t640 >= 64u ? 0ul : rd112 >> t640);
             // 2606: cvt.u32.u64 	%r948, %rd113;
-            uint64_t t641;
-            t641 = uint64_t(rd113);
-            r948 = uint(uint64_t(t641));
+            uint64_t t65 = uint64_t((uint64_t(r947) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2607: mul.lo.s32 	%r949, %r948, 6;
-            r949 = uint(int(r948) * 6);
             // 2608: sub.s32 	%r950, %r947, %r949;
-            r950 = uint(int(r947) - int(r949));
             // 2609: cvt.u16.u32 	%rs19, %r950;
-            uint64_t t642;
-            t642 = uint64_t(r950);
-            rs19 = (uint(uint64_t(t642)) & 65535u);
+            uint64_t t66 = uint64_t(uint(int(r947) - int(uint(int(uint(uint64_t(t65))) * 6))));
+            rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2610: setp.gt.s16 	%p141, %rs19, 1;
-            int t643;
-            int t644;
-            t643 = bitfieldExtract(int(rs19), 0, 16); t644 = 1;
-            bool t645;
-            t645 = t643 > t644;
-            p141 = t645;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2615: setp.eq.s16 	%p142, %rs19, 2;
-              int t646;
-              int t647;
-              t646 = bitfieldExtract(int(rs19), 0, 16); t647 = 2;
-              bool t648;
-              t648 = t646 == t647;
-              p142 = t648;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3119: shr.u32 	%r952, %r171, 12;
-                uint t649;
-                t649 = 12u;
-                r952 = (t649 >= 32u ? 0u : r171 >> t649);
                 // 3120: and.b32  	%r953, %r952, 1;
-                r953 = r952 & 1u;
                 // 3121: or.b32  	%r954, %r1637, %r953;
-                r954 = r1637 | r953;
+                r954 = r1637 | ((r171 >> 12u) & 1u);
                 // 3122: or.b32  	%r1637, %r954, 32256;
                 r1637 = r954 | 32256u;
                 p2g_sv0 = 99;
               } else {
                 // 2618: setp.eq.s16 	%p143, %rs19, 3;
-                int t650;
-                int t651;
-                t650 = bitfieldExtract(int(rs19), 0, 16); t651 = 3;
-                bool t652;
-                t652 = t650 == t651;
-                p143 = t652;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3126: setp.eq.s32 	%p147, %r173, 0;
-                  int t653;
-                  int t654;
-                  t653 = int(r173); t654 = 0;
-                  bool t655;
-                  t655 = t653 == t654;
-                  p147 = t655;
                   // 3127: selp.b32 	%r951, 1, %r173, %p147;
-                  r951 = p147 ? 1u : r173;
                   // 3128: or.b32  	%r1637, %r951, %r1637;
-                  r1637 = r951 | r1637;
+                  r1637 = ((int(r173) == 0) ? 1u : r173) | r1637;
                   p2g_sv0 = 99;
                 } else {
                   // 2621: setp.ne.s16 	%p144, %rs19, 4;
-                  int t656;
-                  int t657;
-                  t656 = bitfieldExtract(int(rs19), 0, 16); t657 = 4;
-                  bool t658;
-                  t658 = t656 != t657;
-                  p144 = t658;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2624: or.b32  	%r1637, %r1637, 31743;
@@ -4249,23 +2433,11 @@ void main() {
               }
             } else {
               // 2899: setp.eq.s16 	%p145, %rs19, 0;
-              int t659;
-              int t660;
-              t659 = bitfieldExtract(int(rs19), 0, 16); t660 = 0;
-              bool t661;
-              t661 = t659 == t660;
-              p145 = t661;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 99;
               } else {
                 // 2902: setp.eq.s16 	%p146, %rs19, 1;
-                int t662;
-                int t663;
-                t662 = bitfieldExtract(int(rs19), 0, 16); t663 = 1;
-                bool t664;
-                t664 = t662 == t663;
-                p146 = t664;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2907: or.b32  	%r1637, %r1637, 31744;
                   r1637 = r1637 | 31744u;
                   p2g_sv0 = 99;
@@ -4288,106 +2460,53 @@ void main() {
           }
         } else {
           // 1218: setp.ne.s16 	%p137, %rs4, 5;
-          int t665;
-          int t666;
-          t665 = bitfieldExtract(int(rs4), 0, 16); t666 = 5;
-          bool t667;
-          t667 = t665 != t666;
-          p137 = t667;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 97;
           } else {
             // 1221: mul.wide.u32 	%rd108, %r171, -858993459;
-            rd108 = uint64_t(r171) * uint64_t(0xCCCCCCCDu);
             // 1222: shr.u64 	%rd109, %rd108, 34;
-            uint t668;
-            t668 = 34u;
-            rd109 = (t668 >= 64u ? 0ul : rd108 >> t668);
             // 1223: cvt.u32.u64 	%r942, %rd109;
-            uint64_t t669;
-            t669 = uint64_t(rd109);
-            r942 = uint(uint64_t(t669));
+            uint64_t t67 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1224: mul.lo.s32 	%r943, %r942, 5;
-            r943 = uint(int(r942) * 5);
             // 1225: sub.s32 	%r944, %r171, %r943;
-            r944 = uint(int(r171) - int(r943));
             // 1226: add.s32 	%r1636, %r944, 13;
-            r1636 = uint(int(r944) + 13);
+            r1636 = uint(int(uint(int(r171) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
             p2g_sv0 = 98;
           }
         }
       }
     } else {
       // 1230: setp.eq.s16 	%p138, %rs4, 0;
-      int t670;
-      int t671;
-      t670 = bitfieldExtract(int(rs4), 0, 16); t671 = 0;
-      bool t672;
-      t672 = t670 == t671;
-      p138 = t672;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1266: mul.wide.u32 	%rd116, %r171, 613566757;
-        rd116 = uint64_t(r171) * uint64_t(0x24924925u);
         // 1267: shr.u64 	%rd117, %rd116, 32;
-        uint t673;
-        t673 = 32u;
-        rd117 = (t673 >= 64u ? 0ul : rd116 >> t673);
         // 1268: cvt.u32.u64 	%r962, %rd117;
-        uint64_t t674;
-        t674 = uint64_t(rd117);
-        r962 = uint(uint64_t(t674));
+        uint64_t t68 = uint64_t((uint64_t(r171) * uint64_t(0x24924925u)) >> 32u);
+        r962 = uint(uint64_t(t68));
         // 1269: sub.s32 	%r963, %r171, %r962;
-        r963 = uint(int(r171) - int(r962));
         // 1270: shr.u32 	%r964, %r963, 1;
-        uint t675;
-        t675 = 1u;
-        r964 = (t675 >= 32u ? 0u : r963 >> t675);
         // 1271: add.s32 	%r965, %r964, %r962;
-        r965 = uint(int(r964) + int(r962));
         // 1272: shr.u32 	%r966, %r965, 2;
-        uint t676;
-        t676 = 2u;
-        r966 = (t676 >= 32u ? 0u : r965 >> t676);
         // 1273: mul.lo.s32 	%r967, %r966, 7;
-        r967 = uint(int(r966) * 7);
+        r967 = uint(int(uint(int(uint(int(r171) - int(r962)) >> 1u) + int(r962)) >> 2u) * 7);
         // 1274: sub.s32 	%r968, %r171, %r967;
-        r968 = uint(int(r171) - int(r967));
         // 1275: add.s32 	%r1636, %r968, 12;
-        r1636 = uint(int(r968) + 12);
+        r1636 = uint(int(uint(int(r171) - int(r967))) + 12);
         p2g_sv0 = 98;
       } else {
         // 1233: setp.eq.s16 	%p139, %rs4, 1;
-        int t677;
-        int t678;
-        t677 = bitfieldExtract(int(rs4), 0, 16); t678 = 1;
-        bool t679;
-        t679 = t677 == t678;
-        p139 = t679;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1238: mul.wide.u32 	%rd114, %r171, 138547333;
-          rd114 = uint64_t(r171) * uint64_t(0x08421085u);
           // 1239: shr.u64 	%rd115, %rd114, 32;
-          uint t680;
-          t680 = 32u;
-          rd115 = (t680 >= 64u ? 0ul : rd114 >> t680);
           // 1240: cvt.u32.u64 	%r956, %rd115;
-          uint64_t t681;
-          t681 = uint64_t(rd115);
-          r956 = uint(uint64_t(t681));
+          uint64_t t69 = uint64_t((uint64_t(r171) * uint64_t(0x08421085u)) >> 32u);
+          r956 = uint(uint64_t(t69));
           // 1241: sub.s32 	%r957, %r171, %r956;
-          r957 = uint(int(r171) - int(r956));
           // 1242: shr.u32 	%r958, %r957, 1;
-          uint t682;
-          t682 = 1u;
-          r958 = (t682 >= 32u ? 0u : r957 >> t682);
           // 1243: add.s32 	%r959, %r958, %r956;
-          r959 = uint(int(r958) + int(r956));
           // 1244: shr.u32 	%r960, %r959, 4;
-          uint t683;
-          t683 = 4u;
-          r960 = (t683 >= 32u ? 0u : r959 >> t683);
           // 1245: mul.lo.s32 	%r961, %r960, 31;
-          r961 = uint(int(r960) * 31);
+          r961 = uint(int(uint(int(uint(int(r171) - int(r956)) >> 1u) + int(r956)) >> 4u) * 31);
           // 1246: sub.s32 	%r1636, %r171, %r961;
           r1636 = uint(int(r171) - int(r961));
           p2g_sv0 = 98;
@@ -4398,350 +2517,177 @@ void main() {
     }
     if (p2g_sv0 == 97) {
       // 1279: mul.wide.u32 	%rd118, %r171, -858993459;
-      rd118 = uint64_t(r171) * uint64_t(0xCCCCCCCDu);
       // 1280: shr.u64 	%rd119, %rd118, 34;
-      uint t684;
-      t684 = 34u;
-      rd119 = (t684 >= 64u ? 0ul : rd118 >> t684);
       // 1281: cvt.u32.u64 	%r969, %rd119;
-      uint64_t t685;
-      t685 = uint64_t(rd119);
-      r969 = uint(uint64_t(t685));
+      uint64_t t70 = uint64_t((uint64_t(r171) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1282: mul.lo.s32 	%r970, %r969, 5;
-      r970 = uint(int(r969) * 5);
       // 1283: sub.s32 	%r971, %r171, %r970;
-      r971 = uint(int(r171) - int(r970));
       // 1284: add.s32 	%r1636, %r971, 13;
-      r1636 = uint(int(r971) + 13);
+      r1636 = uint(int(uint(int(r171) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
       p2g_sv0 = 98;
     }
     if (p2g_sv0 == 98) {
       // 1287: max.s32 	%r972, %r1636, 0;
-      r972 = uint(max(int(r1636), 0));
       // 1288: shl.b32 	%r973, %r972, 10;
-      uint t686;
-      t686 = 10u;
-      r973 = (t686 >= 32u ? 0u : r972 << t686);
       // 1289: or.b32  	%r974, %r173, %r1637;
       r974 = r173 | r1637;
       // 1290: or.b32  	%r1637, %r974, %r973;
-      r1637 = r974 | r973;
+      r1637 = r974 | (uint(max(int(r1636), 0)) << 10u);
     }
   }
   // 1293: add.s32 	%r190, %r5, 9;
   r190 = uint(int(r5) + 9);
   // 1294: and.b32  	%r981, %r1633, 65535;
-  r981 = r1633 & 65535u;
   // 1295: prmt.b32 	%r191, %r1635, %r981, 4180;
-  r191 = p2g_prmt(r1635, r981, 4180u, 0);
+  r191 = p2g_prmt(r1635, (r1633 & 65535u), 4180u, 0);
   if (p73) {
     // 1300: and.b32  	%r1042, %r190, 14;
-    r1042 = r190 & 14u;
     // 1301: add.s32 	%r1043, %r91, %r1042;
-    r1043 = uint(int(r91) + int(r1042));
     // 1302: xor.b32  	%r1044, %r1043, 81;
-    r1044 = r1043 ^ 81u;
     // 1303: mul.lo.s32 	%r1045, %r1044, 2146121005;
-    r1045 = uint(int(r1044) * 2146121005);
+    r1045 = uint(int(uint(int(r91) + int(r190 & 14u)) ^ 81u) * 2146121005);
     // 1304: shr.u32 	%r1046, %r1045, 15;
-    uint t687;
-    t687 = 15u;
-    r1046 = (t687 >= 32u ? 0u : r1045 >> t687);
     // 1305: xor.b32  	%r1047, %r1046, %r1045;
-    r1047 = r1046 ^ r1045;
     // 1306: mul.lo.s32 	%r1048, %r1047, -2073254261;
-    r1048 = uint(int(r1047) * -2073254261);
+    r1048 = uint(int((r1045 >> 15u) ^ r1045) * -2073254261);
     // 1307: shr.u32 	%r1049, %r1048, 16;
-    uint t688;
-    t688 = 16u;
-    r1049 = (t688 >= 32u ? 0u : r1048 >> t688);
     // 1308: xor.b32  	%r1050, %r1048, %r6;
     r1050 = r1048 ^ r6;
     // 1309: xor.b32  	%r1051, %r1050, %r1049;
-    r1051 = r1050 ^ r1049;
     // 1310: shr.u32 	%r1052, %r1050, 16;
-    uint t689;
-    t689 = 16u;
-    r1052 = (t689 >= 32u ? 0u : r1050 >> t689);
     // 1311: xor.b32  	%r1053, %r1051, %r1052;
-    r1053 = r1051 ^ r1052;
     // 1312: mul.lo.s32 	%r1054, %r1053, 2146121005;
-    r1054 = uint(int(r1053) * 2146121005);
+    r1054 = uint(int((r1050 ^ (r1048 >> 16u)) ^ (r1050 >> 16u)) * 2146121005);
     // 1313: shr.u32 	%r1055, %r1054, 15;
-    uint t690;
-    t690 = 15u;
-    r1055 = (t690 >= 32u ? 0u : r1054 >> t690);
     // 1314: xor.b32  	%r1056, %r1055, %r1054;
-    r1056 = r1055 ^ r1054;
     // 1315: mul.lo.s32 	%r1057, %r1056, -2073254261;
-    r1057 = uint(int(r1056) * -2073254261);
+    r1057 = uint(int((r1054 >> 15u) ^ r1054) * -2073254261);
     // 1316: shr.u32 	%r1058, %r1057, 16;
-    uint t691;
-    t691 = 16u;
-    r1058 = (t691 >= 32u ? 0u : r1057 >> t691);
     // 1317: xor.b32  	%r1059, %r1058, %r1057;
-    r1059 = r1058 ^ r1057;
+    r1059 = (r1057 >> 16u) ^ r1057;
     // 1318: xor.b32  	%r1060, %r1059, -1515870811;
     r1060 = r1059 ^ 0xA5A5A5A5u;
     // 1319: shr.u32 	%r1061, %r1060, 16;
-    uint t692;
-    t692 = 16u;
-    r1061 = (t692 >= 32u ? 0u : r1060 >> t692);
     // 1320: xor.b32  	%r1062, %r1061, %r1060;
-    r1062 = r1061 ^ r1060;
     // 1321: mul.lo.s32 	%r1063, %r1062, 2146121005;
-    r1063 = uint(int(r1062) * 2146121005);
+    r1063 = uint(int((r1060 >> 16u) ^ r1060) * 2146121005);
     // 1322: shr.u32 	%r1064, %r1063, 15;
-    uint t693;
-    t693 = 15u;
-    r1064 = (t693 >= 32u ? 0u : r1063 >> t693);
     // 1323: xor.b32  	%r1065, %r1064, %r1063;
-    r1065 = r1064 ^ r1063;
     // 1324: mul.lo.s32 	%r1066, %r1065, -2073254261;
-    r1066 = uint(int(r1065) * -2073254261);
+    r1066 = uint(int((r1063 >> 15u) ^ r1063) * -2073254261);
     // 1325: shr.u32 	%r1067, %r1066, 16;
-    uint t694;
-    t694 = 16u;
-    r1067 = (t694 >= 32u ? 0u : r1066 >> t694);
     // 1326: xor.b32  	%r1068, %r1067, %r1066;
-    r1068 = r1067 ^ r1066;
+    r1068 = (r1066 >> 16u) ^ r1066;
     // 1327: and.b32  	%r1069, %r1059, 1;
-    r1069 = r1059 & 1u;
     // 1328: shr.u32 	%r1070, %r1059, 1;
-    uint t695;
-    t695 = 1u;
-    r1070 = (t695 >= 32u ? 0u : r1059 >> t695);
     // 1329: and.b32  	%r1071, %r1070, 1023;
-    r1071 = r1070 & 1023u;
     // 1330: mul.wide.u32 	%rd134, %r1068, -858993459;
-    rd134 = uint64_t(r1068) * uint64_t(0xCCCCCCCDu);
     // 1331: shr.u64 	%rd135, %rd134, 34;
-    uint t696;
-    t696 = 34u;
-    rd135 = (t696 >= 64u ? 0ul : rd134 >> t696);
     // 1332: cvt.u32.u64 	%r1072, %rd135;
-    uint64_t t697;
-    t697 = uint64_t(rd135);
-    r1072 = uint(uint64_t(t697));
+    uint64_t t71 = uint64_t((uint64_t(r1068) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1333: mul.lo.s32 	%r1073, %r1072, 5;
-    r1073 = uint(int(r1072) * 5);
     // 1334: sub.s32 	%r1074, %r1068, %r1073;
-    r1074 = uint(int(r1068) - int(r1073));
     // 1335: shl.b32 	%r1075, %r1074, 10;
-    uint t698;
-    t698 = 10u;
-    r1075 = (t698 >= 32u ? 0u : r1074 << t698);
     // 1336: add.s32 	%r1076, %r1075, 13312;
-    r1076 = uint(int(r1075) + 13312);
+    r1076 = uint(int(uint(int(r1068) - int(uint(int(uint(uint64_t(t71))) * 5))) << 10u) + 13312);
     // 1337: bfi.b32 	%r1077, %r1069, %r1071, 15, 1;
-    r1077 = p2g_bfi_32(r1069, r1071, 15u, 1u);
     // 1338: or.b32  	%r1078, %r1077, %r1076;
-    r1078 = r1077 | r1076;
     // 1339: xor.b32  	%r1639, %r1078, 32768;
-    r1639 = r1078 ^ 32768u;
+    r1639 = (p2g_bfi_32((r1059 & 1u), ((r1059 >> 1u) & 1023u), 15u, 1u) | r1076) ^ 32768u;
   } else {
     // 1343: add.s32 	%r982, %r91, %r190;
-    r982 = uint(int(r91) + int(r190));
     // 1344: xor.b32  	%r983, %r982, 81;
-    r983 = r982 ^ 81u;
     // 1345: mul.lo.s32 	%r984, %r983, 2146121005;
-    r984 = uint(int(r983) * 2146121005);
+    r984 = uint(int(uint(int(r91) + int(r190)) ^ 81u) * 2146121005);
     // 1346: shr.u32 	%r985, %r984, 15;
-    uint t699;
-    t699 = 15u;
-    r985 = (t699 >= 32u ? 0u : r984 >> t699);
     // 1347: xor.b32  	%r986, %r985, %r984;
-    r986 = r985 ^ r984;
     // 1348: mul.lo.s32 	%r987, %r986, -2073254261;
-    r987 = uint(int(r986) * -2073254261);
+    r987 = uint(int((r984 >> 15u) ^ r984) * -2073254261);
     // 1349: shr.u32 	%r988, %r987, 16;
-    uint t700;
-    t700 = 16u;
-    r988 = (t700 >= 32u ? 0u : r987 >> t700);
     // 1350: xor.b32  	%r989, %r987, %r6;
     r989 = r987 ^ r6;
     // 1351: xor.b32  	%r990, %r989, %r988;
-    r990 = r989 ^ r988;
     // 1352: shr.u32 	%r991, %r989, 16;
-    uint t701;
-    t701 = 16u;
-    r991 = (t701 >= 32u ? 0u : r989 >> t701);
     // 1353: xor.b32  	%r992, %r990, %r991;
-    r992 = r990 ^ r991;
     // 1354: mul.lo.s32 	%r993, %r992, 2146121005;
-    r993 = uint(int(r992) * 2146121005);
+    r993 = uint(int((r989 ^ (r987 >> 16u)) ^ (r989 >> 16u)) * 2146121005);
     // 1355: shr.u32 	%r994, %r993, 15;
-    uint t702;
-    t702 = 15u;
-    r994 = (t702 >= 32u ? 0u : r993 >> t702);
     // 1356: xor.b32  	%r995, %r994, %r993;
-    r995 = r994 ^ r993;
     // 1357: mul.lo.s32 	%r996, %r995, -2073254261;
-    r996 = uint(int(r995) * -2073254261);
+    r996 = uint(int((r993 >> 15u) ^ r993) * -2073254261);
     // 1358: shr.u32 	%r997, %r996, 16;
-    uint t703;
-    t703 = 16u;
-    r997 = (t703 >= 32u ? 0u : r996 >> t703);
     // 1359: xor.b32  	%r998, %r997, %r996;
-    r998 = r997 ^ r996;
+    r998 = (r996 >> 16u) ^ r996;
     // 1360: xor.b32  	%r999, %r998, -1515870811;
     r999 = r998 ^ 0xA5A5A5A5u;
     // 1361: shr.u32 	%r1000, %r999, 16;
-    uint t704;
-    t704 = 16u;
-    r1000 = (t704 >= 32u ? 0u : r999 >> t704);
     // 1362: xor.b32  	%r1001, %r1000, %r999;
-    r1001 = r1000 ^ r999;
     // 1363: mul.lo.s32 	%r1002, %r1001, 2146121005;
-    r1002 = uint(int(r1001) * 2146121005);
+    r1002 = uint(int((r999 >> 16u) ^ r999) * 2146121005);
     // 1364: shr.u32 	%r1003, %r1002, 15;
-    uint t705;
-    t705 = 15u;
-    r1003 = (t705 >= 32u ? 0u : r1002 >> t705);
     // 1365: xor.b32  	%r1004, %r1003, %r1002;
-    r1004 = r1003 ^ r1002;
     // 1366: mul.lo.s32 	%r1005, %r1004, -2073254261;
-    r1005 = uint(int(r1004) * -2073254261);
+    r1005 = uint(int((r1002 >> 15u) ^ r1002) * -2073254261);
     // 1367: shr.u32 	%r1006, %r1005, 16;
-    uint t706;
-    t706 = 16u;
-    r1006 = (t706 >= 32u ? 0u : r1005 >> t706);
     // 1368: xor.b32  	%r192, %r1006, %r1005;
-    r192 = r1006 ^ r1005;
+    r192 = (r1005 >> 16u) ^ r1005;
     // 1369: shl.b32 	%r1007, %r998, 15;
-    uint t707;
-    t707 = 15u;
-    r1007 = (t707 >= 32u ? 0u : r998 << t707);
     // 1370: and.b32  	%r1639, %r1007, 32768;
-    r1639 = r1007 & 32768u;
+    r1639 = (r998 << 15u) & 32768u;
     // 1371: shr.u32 	%r1008, %r998, 1;
-    uint t708;
-    t708 = 1u;
-    r1008 = (t708 >= 32u ? 0u : r998 >> t708);
     // 1372: and.b32  	%r194, %r1008, 1023;
-    r194 = r1008 & 1023u;
+    r194 = (r998 >> 1u) & 1023u;
     if (p19) {
       // 1377: setp.eq.s16 	%p150, %rs4, 2;
-      int t709;
-      int t710;
-      t709 = bitfieldExtract(int(rs4), 0, 16); t710 = 2;
-      bool t711;
-      t711 = t709 == t710;
-      p150 = t711;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1415: and.b32  	%r1639, %r192, 65535;
         r1639 = r192 & 65535u;
         p2g_sv0 = 110;
       } else {
         // 1380: setp.eq.s16 	%p151, %rs4, 3;
-        int t712;
-        int t713;
-        t712 = bitfieldExtract(int(rs4), 0, 16); t713 = 3;
-        bool t714;
-        t714 = t712 == t713;
-        p151 = t714;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1419: mul.wide.u32 	%rd124, %r192, -858993459;
-          rd124 = uint64_t(r192) * uint64_t(0xCCCCCCCDu);
           // 1420: shr.u64 	%rd125, %rd124, 34;
-          uint t715;
-          t715 = 34u;
-          rd125 = (t715 >= 64u ? 0ul : rd124 >> t715);
           // 1421: cvt.u32.u64 	%r1012, %rd125;
-          uint64_t t716;
-          t716 = uint64_t(rd125);
-          r1012 = uint(uint64_t(t716));
+          uint64_t t72 = uint64_t((uint64_t(r192) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1422: mul.lo.s32 	%r1013, %r1012, 5;
-          r1013 = uint(int(r1012) * 5);
           // 1423: sub.s32 	%r196, %r192, %r1013;
-          r196 = uint(int(r192) - int(r1013));
+          r196 = uint(int(r192) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1424: setp.eq.s32 	%p155, %r196, 0;
-          int t717;
-          int t718;
-          t717 = int(r196); t718 = 0;
-          bool t719;
-          t719 = t717 == t718;
-          p155 = t719;
-          if (p155) {
+          if (int(r196) == 0) {
             // 2628: shr.u32 	%r1014, %r192, 8;
-            uint t720;
-            t720 = 8u;
-            r1014 = (t720 >= 32u ? 0u : r192 >> t720);
+            r1014 = r192 >> 8u;
             // 2629: mul.wide.u32 	%rd126, %r1014, -1431655765;
-            rd126 = uint64_t(r1014) * uint64_t(0xAAAAAAABu);
             // 2630: shr.u64 	%rd127, %rd126, 34;
-            uint t721;
-            t721 = 34u;
-            rd127 = (t721 >= 64u ? 0ul : rd126 >> t721);
             // 2631: cvt.u32.u64 	%r1015, %rd127;
-            uint64_t t722;
-            t722 = uint64_t(rd127);
-            r1015 = uint(uint64_t(t722));
+            uint64_t t73 = uint64_t((uint64_t(r1014) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2632: mul.lo.s32 	%r1016, %r1015, 6;
-            r1016 = uint(int(r1015) * 6);
             // 2633: sub.s32 	%r1017, %r1014, %r1016;
-            r1017 = uint(int(r1014) - int(r1016));
             // 2634: cvt.u16.u32 	%rs21, %r1017;
-            uint64_t t723;
-            t723 = uint64_t(r1017);
-            rs21 = (uint(uint64_t(t723)) & 65535u);
+            uint64_t t74 = uint64_t(uint(int(r1014) - int(uint(int(uint(uint64_t(t73))) * 6))));
+            rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2635: setp.gt.s16 	%p156, %rs21, 1;
-            int t724;
-            int t725;
-            t724 = bitfieldExtract(int(rs21), 0, 16); t725 = 1;
-            bool t726;
-            t726 = t724 > t725;
-            p156 = t726;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2640: setp.eq.s16 	%p157, %rs21, 2;
-              int t727;
-              int t728;
-              t727 = bitfieldExtract(int(rs21), 0, 16); t728 = 2;
-              bool t729;
-              t729 = t727 == t728;
-              p157 = t729;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3132: shr.u32 	%r1019, %r192, 12;
-                uint t730;
-                t730 = 12u;
-                r1019 = (t730 >= 32u ? 0u : r192 >> t730);
                 // 3133: and.b32  	%r1020, %r1019, 1;
-                r1020 = r1019 & 1u;
                 // 3134: or.b32  	%r1021, %r1639, %r1020;
-                r1021 = r1639 | r1020;
+                r1021 = r1639 | ((r192 >> 12u) & 1u);
                 // 3135: or.b32  	%r1639, %r1021, 32256;
                 r1639 = r1021 | 32256u;
                 p2g_sv0 = 110;
               } else {
                 // 2643: setp.eq.s16 	%p158, %rs21, 3;
-                int t731;
-                int t732;
-                t731 = bitfieldExtract(int(rs21), 0, 16); t732 = 3;
-                bool t733;
-                t733 = t731 == t732;
-                p158 = t733;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3139: setp.eq.s32 	%p162, %r194, 0;
-                  int t734;
-                  int t735;
-                  t734 = int(r194); t735 = 0;
-                  bool t736;
-                  t736 = t734 == t735;
-                  p162 = t736;
                   // 3140: selp.b32 	%r1018, 1, %r194, %p162;
-                  r1018 = p162 ? 1u : r194;
                   // 3141: or.b32  	%r1639, %r1018, %r1639;
-                  r1639 = r1018 | r1639;
+                  r1639 = ((int(r194) == 0) ? 1u : r194) | r1639;
                   p2g_sv0 = 110;
                 } else {
                   // 2646: setp.ne.s16 	%p159, %rs21, 4;
-                  int t737;
-                  int t738;
-                  t737 = bitfieldExtract(int(rs21), 0, 16); t738 = 4;
-                  bool t739;
-                  t739 = t737 != t738;
-                  p159 = t739;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2649: or.b32  	%r1639, %r1639, 31743;
@@ -4752,23 +2698,11 @@ void main() {
               }
             } else {
               // 2911: setp.eq.s16 	%p160, %rs21, 0;
-              int t740;
-              int t741;
-              t740 = bitfieldExtract(int(rs21), 0, 16); t741 = 0;
-              bool t742;
-              t742 = t740 == t741;
-              p160 = t742;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 110;
               } else {
                 // 2914: setp.eq.s16 	%p161, %rs21, 1;
-                int t743;
-                int t744;
-                t743 = bitfieldExtract(int(rs21), 0, 16); t744 = 1;
-                bool t745;
-                t745 = t743 == t744;
-                p161 = t745;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2919: or.b32  	%r1639, %r1639, 31744;
                   r1639 = r1639 | 31744u;
                   p2g_sv0 = 110;
@@ -4791,106 +2725,53 @@ void main() {
           }
         } else {
           // 1383: setp.ne.s16 	%p152, %rs4, 5;
-          int t746;
-          int t747;
-          t746 = bitfieldExtract(int(rs4), 0, 16); t747 = 5;
-          bool t748;
-          t748 = t746 != t747;
-          p152 = t748;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 108;
           } else {
             // 1386: mul.wide.u32 	%rd122, %r192, -858993459;
-            rd122 = uint64_t(r192) * uint64_t(0xCCCCCCCDu);
             // 1387: shr.u64 	%rd123, %rd122, 34;
-            uint t749;
-            t749 = 34u;
-            rd123 = (t749 >= 64u ? 0ul : rd122 >> t749);
             // 1388: cvt.u32.u64 	%r1009, %rd123;
-            uint64_t t750;
-            t750 = uint64_t(rd123);
-            r1009 = uint(uint64_t(t750));
+            uint64_t t75 = uint64_t((uint64_t(r192) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1389: mul.lo.s32 	%r1010, %r1009, 5;
-            r1010 = uint(int(r1009) * 5);
             // 1390: sub.s32 	%r1011, %r192, %r1010;
-            r1011 = uint(int(r192) - int(r1010));
             // 1391: add.s32 	%r1638, %r1011, 13;
-            r1638 = uint(int(r1011) + 13);
+            r1638 = uint(int(uint(int(r192) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
             p2g_sv0 = 109;
           }
         }
       }
     } else {
       // 1395: setp.eq.s16 	%p153, %rs4, 0;
-      int t751;
-      int t752;
-      t751 = bitfieldExtract(int(rs4), 0, 16); t752 = 0;
-      bool t753;
-      t753 = t751 == t752;
-      p153 = t753;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1431: mul.wide.u32 	%rd130, %r192, 613566757;
-        rd130 = uint64_t(r192) * uint64_t(0x24924925u);
         // 1432: shr.u64 	%rd131, %rd130, 32;
-        uint t754;
-        t754 = 32u;
-        rd131 = (t754 >= 64u ? 0ul : rd130 >> t754);
         // 1433: cvt.u32.u64 	%r1029, %rd131;
-        uint64_t t755;
-        t755 = uint64_t(rd131);
-        r1029 = uint(uint64_t(t755));
+        uint64_t t76 = uint64_t((uint64_t(r192) * uint64_t(0x24924925u)) >> 32u);
+        r1029 = uint(uint64_t(t76));
         // 1434: sub.s32 	%r1030, %r192, %r1029;
-        r1030 = uint(int(r192) - int(r1029));
         // 1435: shr.u32 	%r1031, %r1030, 1;
-        uint t756;
-        t756 = 1u;
-        r1031 = (t756 >= 32u ? 0u : r1030 >> t756);
         // 1436: add.s32 	%r1032, %r1031, %r1029;
-        r1032 = uint(int(r1031) + int(r1029));
         // 1437: shr.u32 	%r1033, %r1032, 2;
-        uint t757;
-        t757 = 2u;
-        r1033 = (t757 >= 32u ? 0u : r1032 >> t757);
         // 1438: mul.lo.s32 	%r1034, %r1033, 7;
-        r1034 = uint(int(r1033) * 7);
+        r1034 = uint(int(uint(int(uint(int(r192) - int(r1029)) >> 1u) + int(r1029)) >> 2u) * 7);
         // 1439: sub.s32 	%r1035, %r192, %r1034;
-        r1035 = uint(int(r192) - int(r1034));
         // 1440: add.s32 	%r1638, %r1035, 12;
-        r1638 = uint(int(r1035) + 12);
+        r1638 = uint(int(uint(int(r192) - int(r1034))) + 12);
         p2g_sv0 = 109;
       } else {
         // 1398: setp.eq.s16 	%p154, %rs4, 1;
-        int t758;
-        int t759;
-        t758 = bitfieldExtract(int(rs4), 0, 16); t759 = 1;
-        bool t760;
-        t760 = t758 == t759;
-        p154 = t760;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1403: mul.wide.u32 	%rd128, %r192, 138547333;
-          rd128 = uint64_t(r192) * uint64_t(0x08421085u);
           // 1404: shr.u64 	%rd129, %rd128, 32;
-          uint t761;
-          t761 = 32u;
-          rd129 = (t761 >= 64u ? 0ul : rd128 >> t761);
           // 1405: cvt.u32.u64 	%r1023, %rd129;
-          uint64_t t762;
-          t762 = uint64_t(rd129);
-          r1023 = uint(uint64_t(t762));
+          uint64_t t77 = uint64_t((uint64_t(r192) * uint64_t(0x08421085u)) >> 32u);
+          r1023 = uint(uint64_t(t77));
           // 1406: sub.s32 	%r1024, %r192, %r1023;
-          r1024 = uint(int(r192) - int(r1023));
           // 1407: shr.u32 	%r1025, %r1024, 1;
-          uint t763;
-          t763 = 1u;
-          r1025 = (t763 >= 32u ? 0u : r1024 >> t763);
           // 1408: add.s32 	%r1026, %r1025, %r1023;
-          r1026 = uint(int(r1025) + int(r1023));
           // 1409: shr.u32 	%r1027, %r1026, 4;
-          uint t764;
-          t764 = 4u;
-          r1027 = (t764 >= 32u ? 0u : r1026 >> t764);
           // 1410: mul.lo.s32 	%r1028, %r1027, 31;
-          r1028 = uint(int(r1027) * 31);
+          r1028 = uint(int(uint(int(uint(int(r192) - int(r1023)) >> 1u) + int(r1023)) >> 4u) * 31);
           // 1411: sub.s32 	%r1638, %r192, %r1028;
           r1638 = uint(int(r192) - int(r1028));
           p2g_sv0 = 109;
@@ -4901,143 +2782,79 @@ void main() {
     }
     if (p2g_sv0 == 108) {
       // 1444: mul.wide.u32 	%rd132, %r192, -858993459;
-      rd132 = uint64_t(r192) * uint64_t(0xCCCCCCCDu);
       // 1445: shr.u64 	%rd133, %rd132, 34;
-      uint t765;
-      t765 = 34u;
-      rd133 = (t765 >= 64u ? 0ul : rd132 >> t765);
       // 1446: cvt.u32.u64 	%r1036, %rd133;
-      uint64_t t766;
-      t766 = uint64_t(rd133);
-      r1036 = uint(uint64_t(t766));
+      uint64_t t78 = uint64_t((uint64_t(r192) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1447: mul.lo.s32 	%r1037, %r1036, 5;
-      r1037 = uint(int(r1036) * 5);
       // 1448: sub.s32 	%r1038, %r192, %r1037;
-      r1038 = uint(int(r192) - int(r1037));
       // 1449: add.s32 	%r1638, %r1038, 13;
-      r1638 = uint(int(r1038) + 13);
+      r1638 = uint(int(uint(int(r192) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
       p2g_sv0 = 109;
     }
     if (p2g_sv0 == 109) {
       // 1452: max.s32 	%r1039, %r1638, 0;
-      r1039 = uint(max(int(r1638), 0));
       // 1453: shl.b32 	%r1040, %r1039, 10;
-      uint t767;
-      t767 = 10u;
-      r1040 = (t767 >= 32u ? 0u : r1039 << t767);
       // 1454: or.b32  	%r1041, %r194, %r1639;
       r1041 = r194 | r1639;
       // 1455: or.b32  	%r1639, %r1041, %r1040;
-      r1639 = r1041 | r1040;
+      r1639 = r1041 | (uint(max(int(r1638), 0)) << 10u);
     }
   }
   // 1458: add.s32 	%r1079, %r49, %r5;
-  r1079 = uint(int(r49) + int(r5));
   // 1459: add.s32 	%r1080, %r1079, 5369135;
-  r1080 = uint(int(r1079) + 5369135);
+  r1080 = uint(int(uint(int(r49) + int(r5))) + 5369135);
   // 1460: shr.u32 	%r1081, %r1080, 16;
-  uint t768;
-  t768 = 16u;
-  r1081 = (t768 >= 32u ? 0u : r1080 >> t768);
   // 1461: xor.b32  	%r1082, %r1081, %r1080;
-  r1082 = r1081 ^ r1080;
   // 1462: mul.lo.s32 	%r1083, %r1082, 2146121005;
-  r1083 = uint(int(r1082) * 2146121005);
+  r1083 = uint(int((r1080 >> 16u) ^ r1080) * 2146121005);
   // 1463: shr.u32 	%r1084, %r1083, 15;
-  uint t769;
-  t769 = 15u;
-  r1084 = (t769 >= 32u ? 0u : r1083 >> t769);
   // 1464: xor.b32  	%r1085, %r1084, %r1083;
-  r1085 = r1084 ^ r1083;
   // 1465: mul.lo.s32 	%r1086, %r1085, -2073254261;
-  r1086 = uint(int(r1085) * -2073254261);
+  r1086 = uint(int((r1083 >> 15u) ^ r1083) * -2073254261);
   // 1466: shr.u32 	%r1087, %r1086, 16;
-  uint t770;
-  t770 = 16u;
-  r1087 = (t770 >= 32u ? 0u : r1086 >> t770);
   // 1467: xor.b32  	%r1088, %r1086, %r6;
   r1088 = r1086 ^ r6;
   // 1468: xor.b32  	%r1089, %r1088, %r1087;
-  r1089 = r1088 ^ r1087;
   // 1469: shr.u32 	%r1090, %r1088, 16;
-  uint t771;
-  t771 = 16u;
-  r1090 = (t771 >= 32u ? 0u : r1088 >> t771);
   // 1470: xor.b32  	%r1091, %r1089, %r1090;
-  r1091 = r1089 ^ r1090;
   // 1471: mul.lo.s32 	%r1092, %r1091, 2146121005;
-  r1092 = uint(int(r1091) * 2146121005);
+  r1092 = uint(int((r1088 ^ (r1086 >> 16u)) ^ (r1088 >> 16u)) * 2146121005);
   // 1472: shr.u32 	%r1093, %r1092, 15;
-  uint t772;
-  t772 = 15u;
-  r1093 = (t772 >= 32u ? 0u : r1092 >> t772);
   // 1473: xor.b32  	%r1094, %r1093, %r1092;
-  r1094 = r1093 ^ r1092;
   // 1474: mul.lo.s32 	%r1095, %r1094, -2073254261;
-  r1095 = uint(int(r1094) * -2073254261);
+  r1095 = uint(int((r1092 >> 15u) ^ r1092) * -2073254261);
   // 1475: shr.u32 	%r1096, %r1095, 16;
-  uint t773;
-  t773 = 16u;
-  r1096 = (t773 >= 32u ? 0u : r1095 >> t773);
   // 1476: xor.b32  	%r1097, %r1096, %r1095;
-  r1097 = r1096 ^ r1095;
+  r1097 = (r1095 >> 16u) ^ r1095;
   // 1477: xor.b32  	%r1098, %r1097, -1515870811;
   r1098 = r1097 ^ 0xA5A5A5A5u;
   // 1478: shr.u32 	%r1099, %r1098, 16;
-  uint t774;
-  t774 = 16u;
-  r1099 = (t774 >= 32u ? 0u : r1098 >> t774);
   // 1479: xor.b32  	%r1100, %r1099, %r1098;
-  r1100 = r1099 ^ r1098;
   // 1480: mul.lo.s32 	%r1101, %r1100, 2146121005;
-  r1101 = uint(int(r1100) * 2146121005);
+  r1101 = uint(int((r1098 >> 16u) ^ r1098) * 2146121005);
   // 1481: shr.u32 	%r1102, %r1101, 15;
-  uint t775;
-  t775 = 15u;
-  r1102 = (t775 >= 32u ? 0u : r1101 >> t775);
   // 1482: xor.b32  	%r1103, %r1102, %r1101;
-  r1103 = r1102 ^ r1101;
   // 1483: mul.lo.s32 	%r1104, %r1103, -2073254261;
-  r1104 = uint(int(r1103) * -2073254261);
+  r1104 = uint(int((r1101 >> 15u) ^ r1101) * -2073254261);
   // 1484: shr.u32 	%r1105, %r1104, 16;
-  uint t776;
-  t776 = 16u;
-  r1105 = (t776 >= 32u ? 0u : r1104 >> t776);
   // 1485: xor.b32  	%r211, %r1105, %r1104;
-  r211 = r1105 ^ r1104;
+  r211 = (r1104 >> 16u) ^ r1104;
   // 1486: shl.b32 	%r1106, %r1097, 15;
-  uint t777;
-  t777 = 15u;
-  r1106 = (t777 >= 32u ? 0u : r1097 << t777);
   // 1487: and.b32  	%r1641, %r1106, 32768;
-  r1641 = r1106 & 32768u;
+  r1641 = (r1097 << 15u) & 32768u;
   // 1488: shr.u32 	%r1107, %r1097, 1;
-  uint t778;
-  t778 = 1u;
-  r1107 = (t778 >= 32u ? 0u : r1097 >> t778);
   // 1489: and.b32  	%r213, %r1107, 1023;
-  r213 = r1107 & 1023u;
+  r213 = (r1097 >> 1u) & 1023u;
   if (p73) {
     // 1494: mul.wide.u32 	%rd148, %r211, -858993459;
-    rd148 = uint64_t(r211) * uint64_t(0xCCCCCCCDu);
     // 1495: shr.u64 	%rd149, %rd148, 34;
-    uint t779;
-    t779 = 34u;
-    rd149 = (t779 >= 64u ? 0ul : rd148 >> t779);
     // 1496: cvt.u32.u64 	%r1141, %rd149;
-    uint64_t t780;
-    t780 = uint64_t(rd149);
-    r1141 = uint(uint64_t(t780));
+    uint64_t t79 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1497: mul.lo.s32 	%r1142, %r1141, 5;
-    r1142 = uint(int(r1141) * 5);
     // 1498: sub.s32 	%r1143, %r211, %r1142;
-    r1143 = uint(int(r211) - int(r1142));
     // 1499: shl.b32 	%r1144, %r1143, 10;
-    uint t781;
-    t781 = 10u;
-    r1144 = (t781 >= 32u ? 0u : r1143 << t781);
     // 1500: add.s32 	%r1145, %r1144, 13312;
-    r1145 = uint(int(r1144) + 13312);
+    r1145 = uint(int(uint(int(r211) - int(uint(int(uint(uint64_t(t79))) * 5))) << 10u) + 13312);
     // 1501: or.b32  	%r1146, %r213, %r1641;
     r1146 = r213 | r1641;
     // 1502: or.b32  	%r1641, %r1146, %r1145;
@@ -5045,126 +2862,55 @@ void main() {
   } else {
     if (p19) {
       // 1510: setp.eq.s16 	%p165, %rs4, 2;
-      int t782;
-      int t783;
-      t782 = bitfieldExtract(int(rs4), 0, 16); t783 = 2;
-      bool t784;
-      t784 = t782 == t783;
-      p165 = t784;
-      if (p165) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1548: and.b32  	%r1641, %r211, 65535;
         r1641 = r211 & 65535u;
         p2g_sv0 = 121;
       } else {
         // 1513: setp.eq.s16 	%p166, %rs4, 3;
-        int t785;
-        int t786;
-        t785 = bitfieldExtract(int(rs4), 0, 16); t786 = 3;
-        bool t787;
-        t787 = t785 == t786;
-        p166 = t787;
-        if (p166) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1552: mul.wide.u32 	%rd138, %r211, -858993459;
-          rd138 = uint64_t(r211) * uint64_t(0xCCCCCCCDu);
           // 1553: shr.u64 	%rd139, %rd138, 34;
-          uint t788;
-          t788 = 34u;
-          rd139 = (t788 >= 64u ? 0ul : rd138 >> t788);
           // 1554: cvt.u32.u64 	%r1111, %rd139;
-          uint64_t t789;
-          t789 = uint64_t(rd139);
-          r1111 = uint(uint64_t(t789));
+          uint64_t t80 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1555: mul.lo.s32 	%r1112, %r1111, 5;
-          r1112 = uint(int(r1111) * 5);
           // 1556: sub.s32 	%r215, %r211, %r1112;
-          r215 = uint(int(r211) - int(r1112));
+          r215 = uint(int(r211) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1557: setp.eq.s32 	%p170, %r215, 0;
-          int t790;
-          int t791;
-          t790 = int(r215); t791 = 0;
-          bool t792;
-          t792 = t790 == t791;
-          p170 = t792;
-          if (p170) {
+          if (int(r215) == 0) {
             // 2653: shr.u32 	%r1113, %r211, 8;
-            uint t793;
-            t793 = 8u;
-            r1113 = (t793 >= 32u ? 0u : r211 >> t793);
+            r1113 = r211 >> 8u;
             // 2654: mul.wide.u32 	%rd140, %r1113, -1431655765;
-            rd140 = uint64_t(r1113) * uint64_t(0xAAAAAAABu);
             // 2655: shr.u64 	%rd141, %rd140, 34;
-            uint t794;
-            t794 = 34u;
-            rd141 = (t794 >= 64u ? 0ul : rd140 >> t794);
             // 2656: cvt.u32.u64 	%r1114, %rd141;
-            uint64_t t795;
-            t795 = uint64_t(rd141);
-            r1114 = uint(uint64_t(t795));
+            uint64_t t81 = uint64_t((uint64_t(r1113) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2657: mul.lo.s32 	%r1115, %r1114, 6;
-            r1115 = uint(int(r1114) * 6);
             // 2658: sub.s32 	%r1116, %r1113, %r1115;
-            r1116 = uint(int(r1113) - int(r1115));
             // 2659: cvt.u16.u32 	%rs23, %r1116;
-            uint64_t t796;
-            t796 = uint64_t(r1116);
-            rs23 = (uint(uint64_t(t796)) & 65535u);
+            uint64_t t82 = uint64_t(uint(int(r1113) - int(uint(int(uint(uint64_t(t81))) * 6))));
+            rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2660: setp.gt.s16 	%p171, %rs23, 1;
-            int t797;
-            int t798;
-            t797 = bitfieldExtract(int(rs23), 0, 16); t798 = 1;
-            bool t799;
-            t799 = t797 > t798;
-            p171 = t799;
-            if (p171) {
+            if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2665: setp.eq.s16 	%p172, %rs23, 2;
-              int t800;
-              int t801;
-              t800 = bitfieldExtract(int(rs23), 0, 16); t801 = 2;
-              bool t802;
-              t802 = t800 == t801;
-              p172 = t802;
-              if (p172) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3145: shr.u32 	%r1118, %r211, 12;
-                uint t803;
-                t803 = 12u;
-                r1118 = (t803 >= 32u ? 0u : r211 >> t803);
                 // 3146: and.b32  	%r1119, %r1118, 1;
-                r1119 = r1118 & 1u;
                 // 3147: or.b32  	%r1120, %r1641, %r1119;
-                r1120 = r1641 | r1119;
+                r1120 = r1641 | ((r211 >> 12u) & 1u);
                 // 3148: or.b32  	%r1641, %r1120, 32256;
                 r1641 = r1120 | 32256u;
                 p2g_sv0 = 121;
               } else {
                 // 2668: setp.eq.s16 	%p173, %rs23, 3;
-                int t804;
-                int t805;
-                t804 = bitfieldExtract(int(rs23), 0, 16); t805 = 3;
-                bool t806;
-                t806 = t804 == t805;
-                p173 = t806;
-                if (p173) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3152: setp.eq.s32 	%p177, %r213, 0;
-                  int t807;
-                  int t808;
-                  t807 = int(r213); t808 = 0;
-                  bool t809;
-                  t809 = t807 == t808;
-                  p177 = t809;
                   // 3153: selp.b32 	%r1117, 1, %r213, %p177;
-                  r1117 = p177 ? 1u : r213;
                   // 3154: or.b32  	%r1641, %r1117, %r1641;
-                  r1641 = r1117 | r1641;
+                  r1641 = ((int(r213) == 0) ? 1u : r213) | r1641;
                   p2g_sv0 = 121;
                 } else {
                   // 2671: setp.ne.s16 	%p174, %rs23, 4;
-                  int t810;
-                  int t811;
-                  t810 = bitfieldExtract(int(rs23), 0, 16); t811 = 4;
-                  bool t812;
-                  t812 = t810 != t811;
-                  p174 = t812;
-                  if (p174) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2674: or.b32  	%r1641, %r1641, 31743;
@@ -5175,23 +2921,11 @@ void main() {
               }
             } else {
               // 2923: setp.eq.s16 	%p175, %rs23, 0;
-              int t813;
-              int t814;
-              t813 = bitfieldExtract(int(rs23), 0, 16); t814 = 0;
-              bool t815;
-              t815 = t813 == t814;
-              p175 = t815;
-              if (p175) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 121;
               } else {
                 // 2926: setp.eq.s16 	%p176, %rs23, 1;
-                int t816;
-                int t817;
-                t816 = bitfieldExtract(int(rs23), 0, 16); t817 = 1;
-                bool t818;
-                t818 = t816 == t817;
-                p176 = t818;
-                if (p176) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2931: or.b32  	%r1641, %r1641, 31744;
                   r1641 = r1641 | 31744u;
                   p2g_sv0 = 121;
@@ -5214,106 +2948,53 @@ void main() {
           }
         } else {
           // 1516: setp.ne.s16 	%p167, %rs4, 5;
-          int t819;
-          int t820;
-          t819 = bitfieldExtract(int(rs4), 0, 16); t820 = 5;
-          bool t821;
-          t821 = t819 != t820;
-          p167 = t821;
-          if (p167) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 119;
           } else {
             // 1519: mul.wide.u32 	%rd136, %r211, -858993459;
-            rd136 = uint64_t(r211) * uint64_t(0xCCCCCCCDu);
             // 1520: shr.u64 	%rd137, %rd136, 34;
-            uint t822;
-            t822 = 34u;
-            rd137 = (t822 >= 64u ? 0ul : rd136 >> t822);
             // 1521: cvt.u32.u64 	%r1108, %rd137;
-            uint64_t t823;
-            t823 = uint64_t(rd137);
-            r1108 = uint(uint64_t(t823));
+            uint64_t t83 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1522: mul.lo.s32 	%r1109, %r1108, 5;
-            r1109 = uint(int(r1108) * 5);
             // 1523: sub.s32 	%r1110, %r211, %r1109;
-            r1110 = uint(int(r211) - int(r1109));
             // 1524: add.s32 	%r1640, %r1110, 13;
-            r1640 = uint(int(r1110) + 13);
+            r1640 = uint(int(uint(int(r211) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
             p2g_sv0 = 120;
           }
         }
       }
     } else {
       // 1528: setp.eq.s16 	%p168, %rs4, 0;
-      int t824;
-      int t825;
-      t824 = bitfieldExtract(int(rs4), 0, 16); t825 = 0;
-      bool t826;
-      t826 = t824 == t825;
-      p168 = t826;
-      if (p168) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1564: mul.wide.u32 	%rd144, %r211, 613566757;
-        rd144 = uint64_t(r211) * uint64_t(0x24924925u);
         // 1565: shr.u64 	%rd145, %rd144, 32;
-        uint t827;
-        t827 = 32u;
-        rd145 = (t827 >= 64u ? 0ul : rd144 >> t827);
         // 1566: cvt.u32.u64 	%r1128, %rd145;
-        uint64_t t828;
-        t828 = uint64_t(rd145);
-        r1128 = uint(uint64_t(t828));
+        uint64_t t84 = uint64_t((uint64_t(r211) * uint64_t(0x24924925u)) >> 32u);
+        r1128 = uint(uint64_t(t84));
         // 1567: sub.s32 	%r1129, %r211, %r1128;
-        r1129 = uint(int(r211) - int(r1128));
         // 1568: shr.u32 	%r1130, %r1129, 1;
-        uint t829;
-        t829 = 1u;
-        r1130 = (t829 >= 32u ? 0u : r1129 >> t829);
         // 1569: add.s32 	%r1131, %r1130, %r1128;
-        r1131 = uint(int(r1130) + int(r1128));
         // 1570: shr.u32 	%r1132, %r1131, 2;
-        uint t830;
-        t830 = 2u;
-        r1132 = (t830 >= 32u ? 0u : r1131 >> t830);
         // 1571: mul.lo.s32 	%r1133, %r1132, 7;
-        r1133 = uint(int(r1132) * 7);
+        r1133 = uint(int(uint(int(uint(int(r211) - int(r1128)) >> 1u) + int(r1128)) >> 2u) * 7);
         // 1572: sub.s32 	%r1134, %r211, %r1133;
-        r1134 = uint(int(r211) - int(r1133));
         // 1573: add.s32 	%r1640, %r1134, 12;
-        r1640 = uint(int(r1134) + 12);
+        r1640 = uint(int(uint(int(r211) - int(r1133))) + 12);
         p2g_sv0 = 120;
       } else {
         // 1531: setp.eq.s16 	%p169, %rs4, 1;
-        int t831;
-        int t832;
-        t831 = bitfieldExtract(int(rs4), 0, 16); t832 = 1;
-        bool t833;
-        t833 = t831 == t832;
-        p169 = t833;
-        if (p169) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1536: mul.wide.u32 	%rd142, %r211, 138547333;
-          rd142 = uint64_t(r211) * uint64_t(0x08421085u);
           // 1537: shr.u64 	%rd143, %rd142, 32;
-          uint t834;
-          t834 = 32u;
-          rd143 = (t834 >= 64u ? 0ul : rd142 >> t834);
           // 1538: cvt.u32.u64 	%r1122, %rd143;
-          uint64_t t835;
-          t835 = uint64_t(rd143);
-          r1122 = uint(uint64_t(t835));
+          uint64_t t85 = uint64_t((uint64_t(r211) * uint64_t(0x08421085u)) >> 32u);
+          r1122 = uint(uint64_t(t85));
           // 1539: sub.s32 	%r1123, %r211, %r1122;
-          r1123 = uint(int(r211) - int(r1122));
           // 1540: shr.u32 	%r1124, %r1123, 1;
-          uint t836;
-          t836 = 1u;
-          r1124 = (t836 >= 32u ? 0u : r1123 >> t836);
           // 1541: add.s32 	%r1125, %r1124, %r1122;
-          r1125 = uint(int(r1124) + int(r1122));
           // 1542: shr.u32 	%r1126, %r1125, 4;
-          uint t837;
-          t837 = 4u;
-          r1126 = (t837 >= 32u ? 0u : r1125 >> t837);
           // 1543: mul.lo.s32 	%r1127, %r1126, 31;
-          r1127 = uint(int(r1126) * 31);
+          r1127 = uint(int(uint(int(uint(int(r211) - int(r1122)) >> 1u) + int(r1122)) >> 4u) * 31);
           // 1544: sub.s32 	%r1640, %r211, %r1127;
           r1640 = uint(int(r211) - int(r1127));
           p2g_sv0 = 120;
@@ -5324,348 +3005,175 @@ void main() {
     }
     if (p2g_sv0 == 119) {
       // 1577: mul.wide.u32 	%rd146, %r211, -858993459;
-      rd146 = uint64_t(r211) * uint64_t(0xCCCCCCCDu);
       // 1578: shr.u64 	%rd147, %rd146, 34;
-      uint t838;
-      t838 = 34u;
-      rd147 = (t838 >= 64u ? 0ul : rd146 >> t838);
       // 1579: cvt.u32.u64 	%r1135, %rd147;
-      uint64_t t839;
-      t839 = uint64_t(rd147);
-      r1135 = uint(uint64_t(t839));
+      uint64_t t86 = uint64_t((uint64_t(r211) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1580: mul.lo.s32 	%r1136, %r1135, 5;
-      r1136 = uint(int(r1135) * 5);
       // 1581: sub.s32 	%r1137, %r211, %r1136;
-      r1137 = uint(int(r211) - int(r1136));
       // 1582: add.s32 	%r1640, %r1137, 13;
-      r1640 = uint(int(r1137) + 13);
+      r1640 = uint(int(uint(int(r211) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 13);
       p2g_sv0 = 120;
     }
     if (p2g_sv0 == 120) {
       // 1585: max.s32 	%r1138, %r1640, 0;
-      r1138 = uint(max(int(r1640), 0));
       // 1586: shl.b32 	%r1139, %r1138, 10;
-      uint t840;
-      t840 = 10u;
-      r1139 = (t840 >= 32u ? 0u : r1138 << t840);
       // 1587: or.b32  	%r1140, %r213, %r1641;
       r1140 = r213 | r1641;
       // 1588: or.b32  	%r1641, %r1140, %r1139;
-      r1641 = r1140 | r1139;
+      r1641 = r1140 | (uint(max(int(r1640), 0)) << 10u);
     }
   }
   // 1591: and.b32  	%r1147, %r1637, 65535;
-  r1147 = r1637 & 65535u;
   // 1592: prmt.b32 	%r230, %r1639, %r1147, 4180;
-  r230 = p2g_prmt(r1639, r1147, 4180u, 0);
+  r230 = p2g_prmt(r1639, (r1637 & 65535u), 4180u, 0);
   if (p73) {
     // 1597: and.b32  	%r1208, %r190, 14;
-    r1208 = r190 & 14u;
     // 1598: add.s32 	%r1209, %r131, %r1208;
-    r1209 = uint(int(r131) + int(r1208));
     // 1599: xor.b32  	%r1210, %r1209, 81;
-    r1210 = r1209 ^ 81u;
     // 1600: mul.lo.s32 	%r1211, %r1210, 2146121005;
-    r1211 = uint(int(r1210) * 2146121005);
+    r1211 = uint(int(uint(int(r131) + int(r190 & 14u)) ^ 81u) * 2146121005);
     // 1601: shr.u32 	%r1212, %r1211, 15;
-    uint t841;
-    t841 = 15u;
-    r1212 = (t841 >= 32u ? 0u : r1211 >> t841);
     // 1602: xor.b32  	%r1213, %r1212, %r1211;
-    r1213 = r1212 ^ r1211;
     // 1603: mul.lo.s32 	%r1214, %r1213, -2073254261;
-    r1214 = uint(int(r1213) * -2073254261);
+    r1214 = uint(int((r1211 >> 15u) ^ r1211) * -2073254261);
     // 1604: shr.u32 	%r1215, %r1214, 16;
-    uint t842;
-    t842 = 16u;
-    r1215 = (t842 >= 32u ? 0u : r1214 >> t842);
     // 1605: xor.b32  	%r1216, %r1214, %r6;
     r1216 = r1214 ^ r6;
     // 1606: xor.b32  	%r1217, %r1216, %r1215;
-    r1217 = r1216 ^ r1215;
     // 1607: shr.u32 	%r1218, %r1216, 16;
-    uint t843;
-    t843 = 16u;
-    r1218 = (t843 >= 32u ? 0u : r1216 >> t843);
     // 1608: xor.b32  	%r1219, %r1217, %r1218;
-    r1219 = r1217 ^ r1218;
     // 1609: mul.lo.s32 	%r1220, %r1219, 2146121005;
-    r1220 = uint(int(r1219) * 2146121005);
+    r1220 = uint(int((r1216 ^ (r1214 >> 16u)) ^ (r1216 >> 16u)) * 2146121005);
     // 1610: shr.u32 	%r1221, %r1220, 15;
-    uint t844;
-    t844 = 15u;
-    r1221 = (t844 >= 32u ? 0u : r1220 >> t844);
     // 1611: xor.b32  	%r1222, %r1221, %r1220;
-    r1222 = r1221 ^ r1220;
     // 1612: mul.lo.s32 	%r1223, %r1222, -2073254261;
-    r1223 = uint(int(r1222) * -2073254261);
+    r1223 = uint(int((r1220 >> 15u) ^ r1220) * -2073254261);
     // 1613: shr.u32 	%r1224, %r1223, 16;
-    uint t845;
-    t845 = 16u;
-    r1224 = (t845 >= 32u ? 0u : r1223 >> t845);
     // 1614: xor.b32  	%r1225, %r1224, %r1223;
-    r1225 = r1224 ^ r1223;
+    r1225 = (r1223 >> 16u) ^ r1223;
     // 1615: xor.b32  	%r1226, %r1225, -1515870811;
     r1226 = r1225 ^ 0xA5A5A5A5u;
     // 1616: shr.u32 	%r1227, %r1226, 16;
-    uint t846;
-    t846 = 16u;
-    r1227 = (t846 >= 32u ? 0u : r1226 >> t846);
     // 1617: xor.b32  	%r1228, %r1227, %r1226;
-    r1228 = r1227 ^ r1226;
     // 1618: mul.lo.s32 	%r1229, %r1228, 2146121005;
-    r1229 = uint(int(r1228) * 2146121005);
+    r1229 = uint(int((r1226 >> 16u) ^ r1226) * 2146121005);
     // 1619: shr.u32 	%r1230, %r1229, 15;
-    uint t847;
-    t847 = 15u;
-    r1230 = (t847 >= 32u ? 0u : r1229 >> t847);
     // 1620: xor.b32  	%r1231, %r1230, %r1229;
-    r1231 = r1230 ^ r1229;
     // 1621: mul.lo.s32 	%r1232, %r1231, -2073254261;
-    r1232 = uint(int(r1231) * -2073254261);
+    r1232 = uint(int((r1229 >> 15u) ^ r1229) * -2073254261);
     // 1622: shr.u32 	%r1233, %r1232, 16;
-    uint t848;
-    t848 = 16u;
-    r1233 = (t848 >= 32u ? 0u : r1232 >> t848);
     // 1623: xor.b32  	%r1234, %r1233, %r1232;
-    r1234 = r1233 ^ r1232;
+    r1234 = (r1232 >> 16u) ^ r1232;
     // 1624: and.b32  	%r1235, %r1225, 1;
-    r1235 = r1225 & 1u;
     // 1625: shr.u32 	%r1236, %r1225, 1;
-    uint t849;
-    t849 = 1u;
-    r1236 = (t849 >= 32u ? 0u : r1225 >> t849);
     // 1626: and.b32  	%r1237, %r1236, 1023;
-    r1237 = r1236 & 1023u;
     // 1627: mul.wide.u32 	%rd162, %r1234, -858993459;
-    rd162 = uint64_t(r1234) * uint64_t(0xCCCCCCCDu);
     // 1628: shr.u64 	%rd163, %rd162, 34;
-    uint t850;
-    t850 = 34u;
-    rd163 = (t850 >= 64u ? 0ul : rd162 >> t850);
     // 1629: cvt.u32.u64 	%r1238, %rd163;
-    uint64_t t851;
-    t851 = uint64_t(rd163);
-    r1238 = uint(uint64_t(t851));
+    uint64_t t87 = uint64_t((uint64_t(r1234) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1630: mul.lo.s32 	%r1239, %r1238, 5;
-    r1239 = uint(int(r1238) * 5);
     // 1631: sub.s32 	%r1240, %r1234, %r1239;
-    r1240 = uint(int(r1234) - int(r1239));
     // 1632: shl.b32 	%r1241, %r1240, 10;
-    uint t852;
-    t852 = 10u;
-    r1241 = (t852 >= 32u ? 0u : r1240 << t852);
     // 1633: add.s32 	%r1242, %r1241, 13312;
-    r1242 = uint(int(r1241) + 13312);
+    r1242 = uint(int(uint(int(r1234) - int(uint(int(uint(uint64_t(t87))) * 5))) << 10u) + 13312);
     // 1634: bfi.b32 	%r1243, %r1235, %r1237, 15, 1;
-    r1243 = p2g_bfi_32(r1235, r1237, 15u, 1u);
     // 1635: or.b32  	%r1244, %r1243, %r1242;
-    r1244 = r1243 | r1242;
     // 1636: xor.b32  	%r1643, %r1244, 32768;
-    r1643 = r1244 ^ 32768u;
+    r1643 = (p2g_bfi_32((r1225 & 1u), ((r1225 >> 1u) & 1023u), 15u, 1u) | r1242) ^ 32768u;
   } else {
     // 1640: add.s32 	%r1148, %r131, %r190;
-    r1148 = uint(int(r131) + int(r190));
     // 1641: xor.b32  	%r1149, %r1148, 81;
-    r1149 = r1148 ^ 81u;
     // 1642: mul.lo.s32 	%r1150, %r1149, 2146121005;
-    r1150 = uint(int(r1149) * 2146121005);
+    r1150 = uint(int(uint(int(r131) + int(r190)) ^ 81u) * 2146121005);
     // 1643: shr.u32 	%r1151, %r1150, 15;
-    uint t853;
-    t853 = 15u;
-    r1151 = (t853 >= 32u ? 0u : r1150 >> t853);
     // 1644: xor.b32  	%r1152, %r1151, %r1150;
-    r1152 = r1151 ^ r1150;
     // 1645: mul.lo.s32 	%r1153, %r1152, -2073254261;
-    r1153 = uint(int(r1152) * -2073254261);
+    r1153 = uint(int((r1150 >> 15u) ^ r1150) * -2073254261);
     // 1646: shr.u32 	%r1154, %r1153, 16;
-    uint t854;
-    t854 = 16u;
-    r1154 = (t854 >= 32u ? 0u : r1153 >> t854);
     // 1647: xor.b32  	%r1155, %r1153, %r6;
     r1155 = r1153 ^ r6;
     // 1648: xor.b32  	%r1156, %r1155, %r1154;
-    r1156 = r1155 ^ r1154;
     // 1649: shr.u32 	%r1157, %r1155, 16;
-    uint t855;
-    t855 = 16u;
-    r1157 = (t855 >= 32u ? 0u : r1155 >> t855);
     // 1650: xor.b32  	%r1158, %r1156, %r1157;
-    r1158 = r1156 ^ r1157;
     // 1651: mul.lo.s32 	%r1159, %r1158, 2146121005;
-    r1159 = uint(int(r1158) * 2146121005);
+    r1159 = uint(int((r1155 ^ (r1153 >> 16u)) ^ (r1155 >> 16u)) * 2146121005);
     // 1652: shr.u32 	%r1160, %r1159, 15;
-    uint t856;
-    t856 = 15u;
-    r1160 = (t856 >= 32u ? 0u : r1159 >> t856);
     // 1653: xor.b32  	%r1161, %r1160, %r1159;
-    r1161 = r1160 ^ r1159;
     // 1654: mul.lo.s32 	%r1162, %r1161, -2073254261;
-    r1162 = uint(int(r1161) * -2073254261);
+    r1162 = uint(int((r1159 >> 15u) ^ r1159) * -2073254261);
     // 1655: shr.u32 	%r1163, %r1162, 16;
-    uint t857;
-    t857 = 16u;
-    r1163 = (t857 >= 32u ? 0u : r1162 >> t857);
     // 1656: xor.b32  	%r1164, %r1163, %r1162;
-    r1164 = r1163 ^ r1162;
+    r1164 = (r1162 >> 16u) ^ r1162;
     // 1657: xor.b32  	%r1165, %r1164, -1515870811;
     r1165 = r1164 ^ 0xA5A5A5A5u;
     // 1658: shr.u32 	%r1166, %r1165, 16;
-    uint t858;
-    t858 = 16u;
-    r1166 = (t858 >= 32u ? 0u : r1165 >> t858);
     // 1659: xor.b32  	%r1167, %r1166, %r1165;
-    r1167 = r1166 ^ r1165;
     // 1660: mul.lo.s32 	%r1168, %r1167, 2146121005;
-    r1168 = uint(int(r1167) * 2146121005);
+    r1168 = uint(int((r1165 >> 16u) ^ r1165) * 2146121005);
     // 1661: shr.u32 	%r1169, %r1168, 15;
-    uint t859;
-    t859 = 15u;
-    r1169 = (t859 >= 32u ? 0u : r1168 >> t859);
     // 1662: xor.b32  	%r1170, %r1169, %r1168;
-    r1170 = r1169 ^ r1168;
     // 1663: mul.lo.s32 	%r1171, %r1170, -2073254261;
-    r1171 = uint(int(r1170) * -2073254261);
+    r1171 = uint(int((r1168 >> 15u) ^ r1168) * -2073254261);
     // 1664: shr.u32 	%r1172, %r1171, 16;
-    uint t860;
-    t860 = 16u;
-    r1172 = (t860 >= 32u ? 0u : r1171 >> t860);
     // 1665: xor.b32  	%r231, %r1172, %r1171;
-    r231 = r1172 ^ r1171;
+    r231 = (r1171 >> 16u) ^ r1171;
     // 1666: shl.b32 	%r1173, %r1164, 15;
-    uint t861;
-    t861 = 15u;
-    r1173 = (t861 >= 32u ? 0u : r1164 << t861);
     // 1667: and.b32  	%r1643, %r1173, 32768;
-    r1643 = r1173 & 32768u;
+    r1643 = (r1164 << 15u) & 32768u;
     // 1668: shr.u32 	%r1174, %r1164, 1;
-    uint t862;
-    t862 = 1u;
-    r1174 = (t862 >= 32u ? 0u : r1164 >> t862);
     // 1669: and.b32  	%r233, %r1174, 1023;
-    r233 = r1174 & 1023u;
+    r233 = (r1164 >> 1u) & 1023u;
     if (p19) {
       // 1674: setp.eq.s16 	%p180, %rs4, 2;
-      int t863;
-      int t864;
-      t863 = bitfieldExtract(int(rs4), 0, 16); t864 = 2;
-      bool t865;
-      t865 = t863 == t864;
-      p180 = t865;
-      if (p180) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1712: and.b32  	%r1643, %r231, 65535;
         r1643 = r231 & 65535u;
         p2g_sv0 = 132;
       } else {
         // 1677: setp.eq.s16 	%p181, %rs4, 3;
-        int t866;
-        int t867;
-        t866 = bitfieldExtract(int(rs4), 0, 16); t867 = 3;
-        bool t868;
-        t868 = t866 == t867;
-        p181 = t868;
-        if (p181) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1716: mul.wide.u32 	%rd152, %r231, -858993459;
-          rd152 = uint64_t(r231) * uint64_t(0xCCCCCCCDu);
           // 1717: shr.u64 	%rd153, %rd152, 34;
-          uint t869;
-          t869 = 34u;
-          rd153 = (t869 >= 64u ? 0ul : rd152 >> t869);
           // 1718: cvt.u32.u64 	%r1178, %rd153;
-          uint64_t t870;
-          t870 = uint64_t(rd153);
-          r1178 = uint(uint64_t(t870));
+          uint64_t t88 = uint64_t((uint64_t(r231) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1719: mul.lo.s32 	%r1179, %r1178, 5;
-          r1179 = uint(int(r1178) * 5);
           // 1720: sub.s32 	%r235, %r231, %r1179;
-          r235 = uint(int(r231) - int(r1179));
+          r235 = uint(int(r231) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1721: setp.eq.s32 	%p185, %r235, 0;
-          int t871;
-          int t872;
-          t871 = int(r235); t872 = 0;
-          bool t873;
-          t873 = t871 == t872;
-          p185 = t873;
-          if (p185) {
+          if (int(r235) == 0) {
             // 2678: shr.u32 	%r1180, %r231, 8;
-            uint t874;
-            t874 = 8u;
-            r1180 = (t874 >= 32u ? 0u : r231 >> t874);
+            r1180 = r231 >> 8u;
             // 2679: mul.wide.u32 	%rd154, %r1180, -1431655765;
-            rd154 = uint64_t(r1180) * uint64_t(0xAAAAAAABu);
             // 2680: shr.u64 	%rd155, %rd154, 34;
-            uint t875;
-            t875 = 34u;
-            rd155 = (t875 >= 64u ? 0ul : rd154 >> t875);
             // 2681: cvt.u32.u64 	%r1181, %rd155;
-            uint64_t t876;
-            t876 = uint64_t(rd155);
-            r1181 = uint(uint64_t(t876));
+            uint64_t t89 = uint64_t((uint64_t(r1180) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2682: mul.lo.s32 	%r1182, %r1181, 6;
-            r1182 = uint(int(r1181) * 6);
             // 2683: sub.s32 	%r1183, %r1180, %r1182;
-            r1183 = uint(int(r1180) - int(r1182));
             // 2684: cvt.u16.u32 	%rs25, %r1183;
-            uint64_t t877;
-            t877 = uint64_t(r1183);
-            rs25 = (uint(uint64_t(t877)) & 65535u);
+            uint64_t t90 = uint64_t(uint(int(r1180) - int(uint(int(uint(uint64_t(t89))) * 6))));
+            rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2685: setp.gt.s16 	%p186, %rs25, 1;
-            int t878;
-            int t879;
-            t878 = bitfieldExtract(int(rs25), 0, 16); t879 = 1;
-            bool t880;
-            t880 = t878 > t879;
-            p186 = t880;
-            if (p186) {
+            if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2690: setp.eq.s16 	%p187, %rs25, 2;
-              int t881;
-              int t882;
-              t881 = bitfieldExtract(int(rs25), 0, 16); t882 = 2;
-              bool t883;
-              t883 = t881 == t882;
-              p187 = t883;
-              if (p187) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3158: shr.u32 	%r1185, %r231, 12;
-                uint t884;
-                t884 = 12u;
-                r1185 = (t884 >= 32u ? 0u : r231 >> t884);
                 // 3159: and.b32  	%r1186, %r1185, 1;
-                r1186 = r1185 & 1u;
                 // 3160: or.b32  	%r1187, %r1643, %r1186;
-                r1187 = r1643 | r1186;
+                r1187 = r1643 | ((r231 >> 12u) & 1u);
                 // 3161: or.b32  	%r1643, %r1187, 32256;
                 r1643 = r1187 | 32256u;
                 p2g_sv0 = 132;
               } else {
                 // 2693: setp.eq.s16 	%p188, %rs25, 3;
-                int t885;
-                int t886;
-                t885 = bitfieldExtract(int(rs25), 0, 16); t886 = 3;
-                bool t887;
-                t887 = t885 == t886;
-                p188 = t887;
-                if (p188) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3165: setp.eq.s32 	%p192, %r233, 0;
-                  int t888;
-                  int t889;
-                  t888 = int(r233); t889 = 0;
-                  bool t890;
-                  t890 = t888 == t889;
-                  p192 = t890;
                   // 3166: selp.b32 	%r1184, 1, %r233, %p192;
-                  r1184 = p192 ? 1u : r233;
                   // 3167: or.b32  	%r1643, %r1184, %r1643;
-                  r1643 = r1184 | r1643;
+                  r1643 = ((int(r233) == 0) ? 1u : r233) | r1643;
                   p2g_sv0 = 132;
                 } else {
                   // 2696: setp.ne.s16 	%p189, %rs25, 4;
-                  int t891;
-                  int t892;
-                  t891 = bitfieldExtract(int(rs25), 0, 16); t892 = 4;
-                  bool t893;
-                  t893 = t891 != t892;
-                  p189 = t893;
-                  if (p189) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2699: or.b32  	%r1643, %r1643, 31743;
@@ -5676,23 +3184,11 @@ void main() {
               }
             } else {
               // 2935: setp.eq.s16 	%p190, %rs25, 0;
-              int t894;
-              int t895;
-              t894 = bitfieldExtract(int(rs25), 0, 16); t895 = 0;
-              bool t896;
-              t896 = t894 == t895;
-              p190 = t896;
-              if (p190) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 132;
               } else {
                 // 2938: setp.eq.s16 	%p191, %rs25, 1;
-                int t897;
-                int t898;
-                t897 = bitfieldExtract(int(rs25), 0, 16); t898 = 1;
-                bool t899;
-                t899 = t897 == t898;
-                p191 = t899;
-                if (p191) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2943: or.b32  	%r1643, %r1643, 31744;
                   r1643 = r1643 | 31744u;
                   p2g_sv0 = 132;
@@ -5715,106 +3211,53 @@ void main() {
           }
         } else {
           // 1680: setp.ne.s16 	%p182, %rs4, 5;
-          int t900;
-          int t901;
-          t900 = bitfieldExtract(int(rs4), 0, 16); t901 = 5;
-          bool t902;
-          t902 = t900 != t901;
-          p182 = t902;
-          if (p182) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 130;
           } else {
             // 1683: mul.wide.u32 	%rd150, %r231, -858993459;
-            rd150 = uint64_t(r231) * uint64_t(0xCCCCCCCDu);
             // 1684: shr.u64 	%rd151, %rd150, 34;
-            uint t903;
-            t903 = 34u;
-            rd151 = (t903 >= 64u ? 0ul : rd150 >> t903);
             // 1685: cvt.u32.u64 	%r1175, %rd151;
-            uint64_t t904;
-            t904 = uint64_t(rd151);
-            r1175 = uint(uint64_t(t904));
+            uint64_t t91 = uint64_t((uint64_t(r231) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1686: mul.lo.s32 	%r1176, %r1175, 5;
-            r1176 = uint(int(r1175) * 5);
             // 1687: sub.s32 	%r1177, %r231, %r1176;
-            r1177 = uint(int(r231) - int(r1176));
             // 1688: add.s32 	%r1642, %r1177, 13;
-            r1642 = uint(int(r1177) + 13);
+            r1642 = uint(int(uint(int(r231) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
             p2g_sv0 = 131;
           }
         }
       }
     } else {
       // 1692: setp.eq.s16 	%p183, %rs4, 0;
-      int t905;
-      int t906;
-      t905 = bitfieldExtract(int(rs4), 0, 16); t906 = 0;
-      bool t907;
-      t907 = t905 == t906;
-      p183 = t907;
-      if (p183) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1728: mul.wide.u32 	%rd158, %r231, 613566757;
-        rd158 = uint64_t(r231) * uint64_t(0x24924925u);
         // 1729: shr.u64 	%rd159, %rd158, 32;
-        uint t908;
-        t908 = 32u;
-        rd159 = (t908 >= 64u ? 0ul : rd158 >> t908);
         // 1730: cvt.u32.u64 	%r1195, %rd159;
-        uint64_t t909;
-        t909 = uint64_t(rd159);
-        r1195 = uint(uint64_t(t909));
+        uint64_t t92 = uint64_t((uint64_t(r231) * uint64_t(0x24924925u)) >> 32u);
+        r1195 = uint(uint64_t(t92));
         // 1731: sub.s32 	%r1196, %r231, %r1195;
-        r1196 = uint(int(r231) - int(r1195));
         // 1732: shr.u32 	%r1197, %r1196, 1;
-        uint t910;
-        t910 = 1u;
-        r1197 = (t910 >= 32u ? 0u : r1196 >> t910);
         // 1733: add.s32 	%r1198, %r1197, %r1195;
-        r1198 = uint(int(r1197) + int(r1195));
         // 1734: shr.u32 	%r1199, %r1198, 2;
-        uint t911;
-        t911 = 2u;
-        r1199 = (t911 >= 32u ? 0u : r1198 >> t911);
         // 1735: mul.lo.s32 	%r1200, %r1199, 7;
-        r1200 = uint(int(r1199) * 7);
+        r1200 = uint(int(uint(int(uint(int(r231) - int(r1195)) >> 1u) + int(r1195)) >> 2u) * 7);
         // 1736: sub.s32 	%r1201, %r231, %r1200;
-        r1201 = uint(int(r231) - int(r1200));
         // 1737: add.s32 	%r1642, %r1201, 12;
-        r1642 = uint(int(r1201) + 12);
+        r1642 = uint(int(uint(int(r231) - int(r1200))) + 12);
         p2g_sv0 = 131;
       } else {
         // 1695: setp.eq.s16 	%p184, %rs4, 1;
-        int t912;
-        int t913;
-        t912 = bitfieldExtract(int(rs4), 0, 16); t913 = 1;
-        bool t914;
-        t914 = t912 == t913;
-        p184 = t914;
-        if (p184) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1700: mul.wide.u32 	%rd156, %r231, 138547333;
-          rd156 = uint64_t(r231) * uint64_t(0x08421085u);
           // 1701: shr.u64 	%rd157, %rd156, 32;
-          uint t915;
-          t915 = 32u;
-          rd157 = (t915 >= 64u ? 0ul : rd156 >> t915);
           // 1702: cvt.u32.u64 	%r1189, %rd157;
-          uint64_t t916;
-          t916 = uint64_t(rd157);
-          r1189 = uint(uint64_t(t916));
+          uint64_t t93 = uint64_t((uint64_t(r231) * uint64_t(0x08421085u)) >> 32u);
+          r1189 = uint(uint64_t(t93));
           // 1703: sub.s32 	%r1190, %r231, %r1189;
-          r1190 = uint(int(r231) - int(r1189));
           // 1704: shr.u32 	%r1191, %r1190, 1;
-          uint t917;
-          t917 = 1u;
-          r1191 = (t917 >= 32u ? 0u : r1190 >> t917);
           // 1705: add.s32 	%r1192, %r1191, %r1189;
-          r1192 = uint(int(r1191) + int(r1189));
           // 1706: shr.u32 	%r1193, %r1192, 4;
-          uint t918;
-          t918 = 4u;
-          r1193 = (t918 >= 32u ? 0u : r1192 >> t918);
           // 1707: mul.lo.s32 	%r1194, %r1193, 31;
-          r1194 = uint(int(r1193) * 31);
+          r1194 = uint(int(uint(int(uint(int(r231) - int(r1189)) >> 1u) + int(r1189)) >> 4u) * 31);
           // 1708: sub.s32 	%r1642, %r231, %r1194;
           r1642 = uint(int(r231) - int(r1194));
           p2g_sv0 = 131;
@@ -5825,145 +3268,82 @@ void main() {
     }
     if (p2g_sv0 == 130) {
       // 1741: mul.wide.u32 	%rd160, %r231, -858993459;
-      rd160 = uint64_t(r231) * uint64_t(0xCCCCCCCDu);
       // 1742: shr.u64 	%rd161, %rd160, 34;
-      uint t919;
-      t919 = 34u;
-      rd161 = (t919 >= 64u ? 0ul : rd160 >> t919);
       // 1743: cvt.u32.u64 	%r1202, %rd161;
-      uint64_t t920;
-      t920 = uint64_t(rd161);
-      r1202 = uint(uint64_t(t920));
+      uint64_t t94 = uint64_t((uint64_t(r231) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1744: mul.lo.s32 	%r1203, %r1202, 5;
-      r1203 = uint(int(r1202) * 5);
       // 1745: sub.s32 	%r1204, %r231, %r1203;
-      r1204 = uint(int(r231) - int(r1203));
       // 1746: add.s32 	%r1642, %r1204, 13;
-      r1642 = uint(int(r1204) + 13);
+      r1642 = uint(int(uint(int(r231) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 13);
       p2g_sv0 = 131;
     }
     if (p2g_sv0 == 131) {
       // 1749: max.s32 	%r1205, %r1642, 0;
-      r1205 = uint(max(int(r1642), 0));
       // 1750: shl.b32 	%r1206, %r1205, 10;
-      uint t921;
-      t921 = 10u;
-      r1206 = (t921 >= 32u ? 0u : r1205 << t921);
       // 1751: or.b32  	%r1207, %r233, %r1643;
       r1207 = r233 | r1643;
       // 1752: or.b32  	%r1643, %r1207, %r1206;
-      r1643 = r1207 | r1206;
+      r1643 = r1207 | (uint(max(int(r1642), 0)) << 10u);
     }
   }
   // 1755: add.s32 	%r250, %r1, %r2;
   r250 = uint(int(r1) + int(r2));
   // 1756: shl.b32 	%r1245, %r3, 7;
-  uint t922;
-  t922 = 7u;
-  r1245 = (t922 >= 32u ? 0u : r3 << t922);
   // 1757: add.s32 	%r251, %r2, 5373223;
   r251 = uint(int(r2) + 5373223);
   // 1758: add.s32 	%r252, %r251, %r1245;
-  r252 = uint(int(r251) + int(r1245));
+  r252 = uint(int(r251) + int(r3 << 7u));
   // 1759: xor.b32  	%r1246, %r252, 81;
-  r1246 = r252 ^ 81u;
   // 1760: mul.lo.s32 	%r1247, %r1246, 2146121005;
-  r1247 = uint(int(r1246) * 2146121005);
+  r1247 = uint(int(r252 ^ 81u) * 2146121005);
   // 1761: shr.u32 	%r1248, %r1247, 15;
-  uint t923;
-  t923 = 15u;
-  r1248 = (t923 >= 32u ? 0u : r1247 >> t923);
   // 1762: xor.b32  	%r1249, %r1248, %r1247;
-  r1249 = r1248 ^ r1247;
   // 1763: mul.lo.s32 	%r1250, %r1249, -2073254261;
-  r1250 = uint(int(r1249) * -2073254261);
+  r1250 = uint(int((r1247 >> 15u) ^ r1247) * -2073254261);
   // 1764: shr.u32 	%r1251, %r1250, 16;
-  uint t924;
-  t924 = 16u;
-  r1251 = (t924 >= 32u ? 0u : r1250 >> t924);
   // 1765: xor.b32  	%r1252, %r1250, %r6;
   r1252 = r1250 ^ r6;
   // 1766: xor.b32  	%r1253, %r1252, %r1251;
-  r1253 = r1252 ^ r1251;
   // 1767: shr.u32 	%r1254, %r1252, 16;
-  uint t925;
-  t925 = 16u;
-  r1254 = (t925 >= 32u ? 0u : r1252 >> t925);
   // 1768: xor.b32  	%r1255, %r1253, %r1254;
-  r1255 = r1253 ^ r1254;
   // 1769: mul.lo.s32 	%r1256, %r1255, 2146121005;
-  r1256 = uint(int(r1255) * 2146121005);
+  r1256 = uint(int((r1252 ^ (r1250 >> 16u)) ^ (r1252 >> 16u)) * 2146121005);
   // 1770: shr.u32 	%r1257, %r1256, 15;
-  uint t926;
-  t926 = 15u;
-  r1257 = (t926 >= 32u ? 0u : r1256 >> t926);
   // 1771: xor.b32  	%r1258, %r1257, %r1256;
-  r1258 = r1257 ^ r1256;
   // 1772: mul.lo.s32 	%r1259, %r1258, -2073254261;
-  r1259 = uint(int(r1258) * -2073254261);
+  r1259 = uint(int((r1256 >> 15u) ^ r1256) * -2073254261);
   // 1773: shr.u32 	%r1260, %r1259, 16;
-  uint t927;
-  t927 = 16u;
-  r1260 = (t927 >= 32u ? 0u : r1259 >> t927);
   // 1774: xor.b32  	%r1261, %r1260, %r1259;
-  r1261 = r1260 ^ r1259;
+  r1261 = (r1259 >> 16u) ^ r1259;
   // 1775: xor.b32  	%r1262, %r1261, -1515870811;
   r1262 = r1261 ^ 0xA5A5A5A5u;
   // 1776: shr.u32 	%r1263, %r1262, 16;
-  uint t928;
-  t928 = 16u;
-  r1263 = (t928 >= 32u ? 0u : r1262 >> t928);
   // 1777: xor.b32  	%r1264, %r1263, %r1262;
-  r1264 = r1263 ^ r1262;
   // 1778: mul.lo.s32 	%r1265, %r1264, 2146121005;
-  r1265 = uint(int(r1264) * 2146121005);
+  r1265 = uint(int((r1262 >> 16u) ^ r1262) * 2146121005);
   // 1779: shr.u32 	%r1266, %r1265, 15;
-  uint t929;
-  t929 = 15u;
-  r1266 = (t929 >= 32u ? 0u : r1265 >> t929);
   // 1780: xor.b32  	%r1267, %r1266, %r1265;
-  r1267 = r1266 ^ r1265;
   // 1781: mul.lo.s32 	%r1268, %r1267, -2073254261;
-  r1268 = uint(int(r1267) * -2073254261);
+  r1268 = uint(int((r1265 >> 15u) ^ r1265) * -2073254261);
   // 1782: shr.u32 	%r1269, %r1268, 16;
-  uint t930;
-  t930 = 16u;
-  r1269 = (t930 >= 32u ? 0u : r1268 >> t930);
   // 1783: xor.b32  	%r253, %r1269, %r1268;
-  r253 = r1269 ^ r1268;
+  r253 = (r1268 >> 16u) ^ r1268;
   // 1784: shl.b32 	%r1270, %r1261, 15;
-  uint t931;
-  t931 = 15u;
-  r1270 = (t931 >= 32u ? 0u : r1261 << t931);
   // 1785: and.b32  	%r1645, %r1270, 32768;
-  r1645 = r1270 & 32768u;
+  r1645 = (r1261 << 15u) & 32768u;
   // 1786: shr.u32 	%r1271, %r1261, 1;
-  uint t932;
-  t932 = 1u;
-  r1271 = (t932 >= 32u ? 0u : r1261 >> t932);
   // 1787: and.b32  	%r255, %r1271, 1023;
-  r255 = r1271 & 1023u;
+  r255 = (r1261 >> 1u) & 1023u;
   if (p73) {
     // 1792: mul.wide.u32 	%rd176, %r253, -858993459;
-    rd176 = uint64_t(r253) * uint64_t(0xCCCCCCCDu);
     // 1793: shr.u64 	%rd177, %rd176, 34;
-    uint t933;
-    t933 = 34u;
-    rd177 = (t933 >= 64u ? 0ul : rd176 >> t933);
     // 1794: cvt.u32.u64 	%r1305, %rd177;
-    uint64_t t934;
-    t934 = uint64_t(rd177);
-    r1305 = uint(uint64_t(t934));
+    uint64_t t95 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1795: mul.lo.s32 	%r1306, %r1305, 5;
-    r1306 = uint(int(r1305) * 5);
     // 1796: sub.s32 	%r1307, %r253, %r1306;
-    r1307 = uint(int(r253) - int(r1306));
     // 1797: shl.b32 	%r1308, %r1307, 10;
-    uint t935;
-    t935 = 10u;
-    r1308 = (t935 >= 32u ? 0u : r1307 << t935);
     // 1798: add.s32 	%r1309, %r1308, 13312;
-    r1309 = uint(int(r1308) + 13312);
+    r1309 = uint(int(uint(int(r253) - int(uint(int(uint(uint64_t(t95))) * 5))) << 10u) + 13312);
     // 1799: or.b32  	%r1310, %r255, %r1645;
     r1310 = r255 | r1645;
     // 1800: or.b32  	%r1645, %r1310, %r1309;
@@ -5971,126 +3351,55 @@ void main() {
   } else {
     if (p19) {
       // 1808: setp.eq.s16 	%p195, %rs4, 2;
-      int t936;
-      int t937;
-      t936 = bitfieldExtract(int(rs4), 0, 16); t937 = 2;
-      bool t938;
-      t938 = t936 == t937;
-      p195 = t938;
-      if (p195) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1846: and.b32  	%r1645, %r253, 65535;
         r1645 = r253 & 65535u;
         p2g_sv0 = 143;
       } else {
         // 1811: setp.eq.s16 	%p196, %rs4, 3;
-        int t939;
-        int t940;
-        t939 = bitfieldExtract(int(rs4), 0, 16); t940 = 3;
-        bool t941;
-        t941 = t939 == t940;
-        p196 = t941;
-        if (p196) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1850: mul.wide.u32 	%rd166, %r253, -858993459;
-          rd166 = uint64_t(r253) * uint64_t(0xCCCCCCCDu);
           // 1851: shr.u64 	%rd167, %rd166, 34;
-          uint t942;
-          t942 = 34u;
-          rd167 = (t942 >= 64u ? 0ul : rd166 >> t942);
           // 1852: cvt.u32.u64 	%r1275, %rd167;
-          uint64_t t943;
-          t943 = uint64_t(rd167);
-          r1275 = uint(uint64_t(t943));
+          uint64_t t96 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1853: mul.lo.s32 	%r1276, %r1275, 5;
-          r1276 = uint(int(r1275) * 5);
           // 1854: sub.s32 	%r257, %r253, %r1276;
-          r257 = uint(int(r253) - int(r1276));
+          r257 = uint(int(r253) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1855: setp.eq.s32 	%p200, %r257, 0;
-          int t944;
-          int t945;
-          t944 = int(r257); t945 = 0;
-          bool t946;
-          t946 = t944 == t945;
-          p200 = t946;
-          if (p200) {
+          if (int(r257) == 0) {
             // 2703: shr.u32 	%r1277, %r253, 8;
-            uint t947;
-            t947 = 8u;
-            r1277 = (t947 >= 32u ? 0u : r253 >> t947);
+            r1277 = r253 >> 8u;
             // 2704: mul.wide.u32 	%rd168, %r1277, -1431655765;
-            rd168 = uint64_t(r1277) * uint64_t(0xAAAAAAABu);
             // 2705: shr.u64 	%rd169, %rd168, 34;
-            uint t948;
-            t948 = 34u;
-            rd169 = (t948 >= 64u ? 0ul : rd168 >> t948);
             // 2706: cvt.u32.u64 	%r1278, %rd169;
-            uint64_t t949;
-            t949 = uint64_t(rd169);
-            r1278 = uint(uint64_t(t949));
+            uint64_t t97 = uint64_t((uint64_t(r1277) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2707: mul.lo.s32 	%r1279, %r1278, 6;
-            r1279 = uint(int(r1278) * 6);
             // 2708: sub.s32 	%r1280, %r1277, %r1279;
-            r1280 = uint(int(r1277) - int(r1279));
             // 2709: cvt.u16.u32 	%rs27, %r1280;
-            uint64_t t950;
-            t950 = uint64_t(r1280);
-            rs27 = (uint(uint64_t(t950)) & 65535u);
+            uint64_t t98 = uint64_t(uint(int(r1277) - int(uint(int(uint(uint64_t(t97))) * 6))));
+            rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2710: setp.gt.s16 	%p201, %rs27, 1;
-            int t951;
-            int t952;
-            t951 = bitfieldExtract(int(rs27), 0, 16); t952 = 1;
-            bool t953;
-            t953 = t951 > t952;
-            p201 = t953;
-            if (p201) {
+            if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2715: setp.eq.s16 	%p202, %rs27, 2;
-              int t954;
-              int t955;
-              t954 = bitfieldExtract(int(rs27), 0, 16); t955 = 2;
-              bool t956;
-              t956 = t954 == t955;
-              p202 = t956;
-              if (p202) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3171: shr.u32 	%r1282, %r253, 12;
-                uint t957;
-                t957 = 12u;
-                r1282 = (t957 >= 32u ? 0u : r253 >> t957);
                 // 3172: and.b32  	%r1283, %r1282, 1;
-                r1283 = r1282 & 1u;
                 // 3173: or.b32  	%r1284, %r1645, %r1283;
-                r1284 = r1645 | r1283;
+                r1284 = r1645 | ((r253 >> 12u) & 1u);
                 // 3174: or.b32  	%r1645, %r1284, 32256;
                 r1645 = r1284 | 32256u;
                 p2g_sv0 = 143;
               } else {
                 // 2718: setp.eq.s16 	%p203, %rs27, 3;
-                int t958;
-                int t959;
-                t958 = bitfieldExtract(int(rs27), 0, 16); t959 = 3;
-                bool t960;
-                t960 = t958 == t959;
-                p203 = t960;
-                if (p203) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3178: setp.eq.s32 	%p207, %r255, 0;
-                  int t961;
-                  int t962;
-                  t961 = int(r255); t962 = 0;
-                  bool t963;
-                  t963 = t961 == t962;
-                  p207 = t963;
                   // 3179: selp.b32 	%r1281, 1, %r255, %p207;
-                  r1281 = p207 ? 1u : r255;
                   // 3180: or.b32  	%r1645, %r1281, %r1645;
-                  r1645 = r1281 | r1645;
+                  r1645 = ((int(r255) == 0) ? 1u : r255) | r1645;
                   p2g_sv0 = 143;
                 } else {
                   // 2721: setp.ne.s16 	%p204, %rs27, 4;
-                  int t964;
-                  int t965;
-                  t964 = bitfieldExtract(int(rs27), 0, 16); t965 = 4;
-                  bool t966;
-                  t966 = t964 != t965;
-                  p204 = t966;
-                  if (p204) {
+                  if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 285;
                   } else {
                     // 2724: or.b32  	%r1645, %r1645, 31743;
@@ -6101,23 +3410,11 @@ void main() {
               }
             } else {
               // 2947: setp.eq.s16 	%p205, %rs27, 0;
-              int t967;
-              int t968;
-              t967 = bitfieldExtract(int(rs27), 0, 16); t968 = 0;
-              bool t969;
-              t969 = t967 == t968;
-              p205 = t969;
-              if (p205) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 143;
               } else {
                 // 2950: setp.eq.s16 	%p206, %rs27, 1;
-                int t970;
-                int t971;
-                t970 = bitfieldExtract(int(rs27), 0, 16); t971 = 1;
-                bool t972;
-                t972 = t970 == t971;
-                p206 = t972;
-                if (p206) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2955: or.b32  	%r1645, %r1645, 31744;
                   r1645 = r1645 | 31744u;
                   p2g_sv0 = 143;
@@ -6140,106 +3437,53 @@ void main() {
           }
         } else {
           // 1814: setp.ne.s16 	%p197, %rs4, 5;
-          int t973;
-          int t974;
-          t973 = bitfieldExtract(int(rs4), 0, 16); t974 = 5;
-          bool t975;
-          t975 = t973 != t974;
-          p197 = t975;
-          if (p197) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 141;
           } else {
             // 1817: mul.wide.u32 	%rd164, %r253, -858993459;
-            rd164 = uint64_t(r253) * uint64_t(0xCCCCCCCDu);
             // 1818: shr.u64 	%rd165, %rd164, 34;
-            uint t976;
-            t976 = 34u;
-            rd165 = (t976 >= 64u ? 0ul : rd164 >> t976);
             // 1819: cvt.u32.u64 	%r1272, %rd165;
-            uint64_t t977;
-            t977 = uint64_t(rd165);
-            r1272 = uint(uint64_t(t977));
+            uint64_t t99 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1820: mul.lo.s32 	%r1273, %r1272, 5;
-            r1273 = uint(int(r1272) * 5);
             // 1821: sub.s32 	%r1274, %r253, %r1273;
-            r1274 = uint(int(r253) - int(r1273));
             // 1822: add.s32 	%r1644, %r1274, 13;
-            r1644 = uint(int(r1274) + 13);
+            r1644 = uint(int(uint(int(r253) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 13);
             p2g_sv0 = 142;
           }
         }
       }
     } else {
       // 1826: setp.eq.s16 	%p198, %rs4, 0;
-      int t978;
-      int t979;
-      t978 = bitfieldExtract(int(rs4), 0, 16); t979 = 0;
-      bool t980;
-      t980 = t978 == t979;
-      p198 = t980;
-      if (p198) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1862: mul.wide.u32 	%rd172, %r253, 613566757;
-        rd172 = uint64_t(r253) * uint64_t(0x24924925u);
         // 1863: shr.u64 	%rd173, %rd172, 32;
-        uint t981;
-        t981 = 32u;
-        rd173 = (t981 >= 64u ? 0ul : rd172 >> t981);
         // 1864: cvt.u32.u64 	%r1292, %rd173;
-        uint64_t t982;
-        t982 = uint64_t(rd173);
-        r1292 = uint(uint64_t(t982));
+        uint64_t t100 = uint64_t((uint64_t(r253) * uint64_t(0x24924925u)) >> 32u);
+        r1292 = uint(uint64_t(t100));
         // 1865: sub.s32 	%r1293, %r253, %r1292;
-        r1293 = uint(int(r253) - int(r1292));
         // 1866: shr.u32 	%r1294, %r1293, 1;
-        uint t983;
-        t983 = 1u;
-        r1294 = (t983 >= 32u ? 0u : r1293 >> t983);
         // 1867: add.s32 	%r1295, %r1294, %r1292;
-        r1295 = uint(int(r1294) + int(r1292));
         // 1868: shr.u32 	%r1296, %r1295, 2;
-        uint t984;
-        t984 = 2u;
-        r1296 = (t984 >= 32u ? 0u : r1295 >> t984);
         // 1869: mul.lo.s32 	%r1297, %r1296, 7;
-        r1297 = uint(int(r1296) * 7);
+        r1297 = uint(int(uint(int(uint(int(r253) - int(r1292)) >> 1u) + int(r1292)) >> 2u) * 7);
         // 1870: sub.s32 	%r1298, %r253, %r1297;
-        r1298 = uint(int(r253) - int(r1297));
         // 1871: add.s32 	%r1644, %r1298, 12;
-        r1644 = uint(int(r1298) + 12);
+        r1644 = uint(int(uint(int(r253) - int(r1297))) + 12);
         p2g_sv0 = 142;
       } else {
         // 1829: setp.eq.s16 	%p199, %rs4, 1;
-        int t985;
-        int t986;
-        t985 = bitfieldExtract(int(rs4), 0, 16); t986 = 1;
-        bool t987;
-        t987 = t985 == t986;
-        p199 = t987;
-        if (p199) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1834: mul.wide.u32 	%rd170, %r253, 138547333;
-          rd170 = uint64_t(r253) * uint64_t(0x08421085u);
           // 1835: shr.u64 	%rd171, %rd170, 32;
-          uint t988;
-          t988 = 32u;
-          rd171 = (t988 >= 64u ? 0ul : rd170 >> t988);
           // 1836: cvt.u32.u64 	%r1286, %rd171;
-          uint64_t t989;
-          t989 = uint64_t(rd171);
-          r1286 = uint(uint64_t(t989));
+          uint64_t t101 = uint64_t((uint64_t(r253) * uint64_t(0x08421085u)) >> 32u);
+          r1286 = uint(uint64_t(t101));
           // 1837: sub.s32 	%r1287, %r253, %r1286;
-          r1287 = uint(int(r253) - int(r1286));
           // 1838: shr.u32 	%r1288, %r1287, 1;
-          uint t990;
-          t990 = 1u;
-          r1288 = (t990 >= 32u ? 0u : r1287 >> t990);
           // 1839: add.s32 	%r1289, %r1288, %r1286;
-          r1289 = uint(int(r1288) + int(r1286));
           // 1840: shr.u32 	%r1290, %r1289, 4;
-          uint t991;
-          t991 = 4u;
-          r1290 = (t991 >= 32u ? 0u : r1289 >> t991);
           // 1841: mul.lo.s32 	%r1291, %r1290, 31;
-          r1291 = uint(int(r1290) * 31);
+          r1291 = uint(int(uint(int(uint(int(r253) - int(r1286)) >> 1u) + int(r1286)) >> 4u) * 31);
           // 1842: sub.s32 	%r1644, %r253, %r1291;
           r1644 = uint(int(r253) - int(r1291));
           p2g_sv0 = 142;
@@ -6250,382 +3494,191 @@ void main() {
     }
     if (p2g_sv0 == 141) {
       // 1875: mul.wide.u32 	%rd174, %r253, -858993459;
-      rd174 = uint64_t(r253) * uint64_t(0xCCCCCCCDu);
       // 1876: shr.u64 	%rd175, %rd174, 34;
-      uint t992;
-      t992 = 34u;
-      rd175 = (t992 >= 64u ? 0ul : rd174 >> t992);
       // 1877: cvt.u32.u64 	%r1299, %rd175;
-      uint64_t t993;
-      t993 = uint64_t(rd175);
-      r1299 = uint(uint64_t(t993));
+      uint64_t t102 = uint64_t((uint64_t(r253) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1878: mul.lo.s32 	%r1300, %r1299, 5;
-      r1300 = uint(int(r1299) * 5);
       // 1879: sub.s32 	%r1301, %r253, %r1300;
-      r1301 = uint(int(r253) - int(r1300));
       // 1880: add.s32 	%r1644, %r1301, 13;
-      r1644 = uint(int(r1301) + 13);
+      r1644 = uint(int(uint(int(r253) - int(uint(int(uint(uint64_t(t102))) * 5)))) + 13);
       p2g_sv0 = 142;
     }
     if (p2g_sv0 == 142) {
       // 1883: max.s32 	%r1302, %r1644, 0;
-      r1302 = uint(max(int(r1644), 0));
       // 1884: shl.b32 	%r1303, %r1302, 10;
-      uint t994;
-      t994 = 10u;
-      r1303 = (t994 >= 32u ? 0u : r1302 << t994);
       // 1885: or.b32  	%r1304, %r255, %r1645;
       r1304 = r255 | r1645;
       // 1886: or.b32  	%r1645, %r1304, %r1303;
-      r1645 = r1304 | r1303;
+      r1645 = r1304 | (uint(max(int(r1644), 0)) << 10u);
     }
   }
   // 1889: and.b32  	%r1311, %r1641, 65535;
-  r1311 = r1641 & 65535u;
   // 1890: prmt.b32 	%r272, %r1643, %r1311, 4180;
-  r272 = p2g_prmt(r1643, r1311, 4180u, 0);
+  r272 = p2g_prmt(r1643, (r1641 & 65535u), 4180u, 0);
   if (p73) {
     // 1895: shl.b32 	%r1373, %r111, 6;
-    uint t995;
-    t995 = 6u;
-    r1373 = (t995 >= 32u ? 0u : r111 << t995);
+    r1373 = r111 << 6u;
     // 1896: and.b32  	%r1374, %r1373, 384;
-    r1374 = r1373 & 384u;
     // 1897: add.s32 	%r1375, %r251, %r1374;
-    r1375 = uint(int(r251) + int(r1374));
     // 1898: xor.b32  	%r1376, %r1375, 81;
-    r1376 = r1375 ^ 81u;
     // 1899: mul.lo.s32 	%r1377, %r1376, 2146121005;
-    r1377 = uint(int(r1376) * 2146121005);
+    r1377 = uint(int(uint(int(r251) + int(r1373 & 384u)) ^ 81u) * 2146121005);
     // 1900: shr.u32 	%r1378, %r1377, 15;
-    uint t996;
-    t996 = 15u;
-    r1378 = (t996 >= 32u ? 0u : r1377 >> t996);
     // 1901: xor.b32  	%r1379, %r1378, %r1377;
-    r1379 = r1378 ^ r1377;
     // 1902: mul.lo.s32 	%r1380, %r1379, -2073254261;
-    r1380 = uint(int(r1379) * -2073254261);
+    r1380 = uint(int((r1377 >> 15u) ^ r1377) * -2073254261);
     // 1903: shr.u32 	%r1381, %r1380, 16;
-    uint t997;
-    t997 = 16u;
-    r1381 = (t997 >= 32u ? 0u : r1380 >> t997);
     // 1904: xor.b32  	%r1382, %r1380, %r6;
     r1382 = r1380 ^ r6;
     // 1905: xor.b32  	%r1383, %r1382, %r1381;
-    r1383 = r1382 ^ r1381;
     // 1906: shr.u32 	%r1384, %r1382, 16;
-    uint t998;
-    t998 = 16u;
-    r1384 = (t998 >= 32u ? 0u : r1382 >> t998);
     // 1907: xor.b32  	%r1385, %r1383, %r1384;
-    r1385 = r1383 ^ r1384;
     // 1908: mul.lo.s32 	%r1386, %r1385, 2146121005;
-    r1386 = uint(int(r1385) * 2146121005);
+    r1386 = uint(int((r1382 ^ (r1380 >> 16u)) ^ (r1382 >> 16u)) * 2146121005);
     // 1909: shr.u32 	%r1387, %r1386, 15;
-    uint t999;
-    t999 = 15u;
-    r1387 = (t999 >= 32u ? 0u : r1386 >> t999);
     // 1910: xor.b32  	%r1388, %r1387, %r1386;
-    r1388 = r1387 ^ r1386;
     // 1911: mul.lo.s32 	%r1389, %r1388, -2073254261;
-    r1389 = uint(int(r1388) * -2073254261);
+    r1389 = uint(int((r1386 >> 15u) ^ r1386) * -2073254261);
     // 1912: shr.u32 	%r1390, %r1389, 16;
-    uint t1000;
-    t1000 = 16u;
-    r1390 = (t1000 >= 32u ? 0u : r1389 >> t1000);
     // 1913: xor.b32  	%r1391, %r1390, %r1389;
-    r1391 = r1390 ^ r1389;
+    r1391 = (r1389 >> 16u) ^ r1389;
     // 1914: xor.b32  	%r1392, %r1391, -1515870811;
     r1392 = r1391 ^ 0xA5A5A5A5u;
     // 1915: shr.u32 	%r1393, %r1392, 16;
-    uint t1001;
-    t1001 = 16u;
-    r1393 = (t1001 >= 32u ? 0u : r1392 >> t1001);
     // 1916: xor.b32  	%r1394, %r1393, %r1392;
-    r1394 = r1393 ^ r1392;
     // 1917: mul.lo.s32 	%r1395, %r1394, 2146121005;
-    r1395 = uint(int(r1394) * 2146121005);
+    r1395 = uint(int((r1392 >> 16u) ^ r1392) * 2146121005);
     // 1918: shr.u32 	%r1396, %r1395, 15;
-    uint t1002;
-    t1002 = 15u;
-    r1396 = (t1002 >= 32u ? 0u : r1395 >> t1002);
     // 1919: xor.b32  	%r1397, %r1396, %r1395;
-    r1397 = r1396 ^ r1395;
     // 1920: mul.lo.s32 	%r1398, %r1397, -2073254261;
-    r1398 = uint(int(r1397) * -2073254261);
+    r1398 = uint(int((r1395 >> 15u) ^ r1395) * -2073254261);
     // 1921: shr.u32 	%r1399, %r1398, 16;
-    uint t1003;
-    t1003 = 16u;
-    r1399 = (t1003 >= 32u ? 0u : r1398 >> t1003);
     // 1922: xor.b32  	%r1400, %r1399, %r1398;
-    r1400 = r1399 ^ r1398;
+    r1400 = (r1398 >> 16u) ^ r1398;
     // 1923: and.b32  	%r1401, %r1391, 1;
-    r1401 = r1391 & 1u;
     // 1924: shr.u32 	%r1402, %r1391, 1;
-    uint t1004;
-    t1004 = 1u;
-    r1402 = (t1004 >= 32u ? 0u : r1391 >> t1004);
     // 1925: and.b32  	%r1403, %r1402, 1023;
-    r1403 = r1402 & 1023u;
     // 1926: mul.wide.u32 	%rd190, %r1400, -858993459;
-    rd190 = uint64_t(r1400) * uint64_t(0xCCCCCCCDu);
     // 1927: shr.u64 	%rd191, %rd190, 34;
-    uint t1005;
-    t1005 = 34u;
-    rd191 = (t1005 >= 64u ? 0ul : rd190 >> t1005);
     // 1928: cvt.u32.u64 	%r1404, %rd191;
-    uint64_t t1006;
-    t1006 = uint64_t(rd191);
-    r1404 = uint(uint64_t(t1006));
+    uint64_t t103 = uint64_t((uint64_t(r1400) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1929: mul.lo.s32 	%r1405, %r1404, 5;
-    r1405 = uint(int(r1404) * 5);
     // 1930: sub.s32 	%r1406, %r1400, %r1405;
-    r1406 = uint(int(r1400) - int(r1405));
     // 1931: shl.b32 	%r1407, %r1406, 10;
-    uint t1007;
-    t1007 = 10u;
-    r1407 = (t1007 >= 32u ? 0u : r1406 << t1007);
     // 1932: add.s32 	%r1408, %r1407, 13312;
-    r1408 = uint(int(r1407) + 13312);
+    r1408 = uint(int(uint(int(r1400) - int(uint(int(uint(uint64_t(t103))) * 5))) << 10u) + 13312);
     // 1933: bfi.b32 	%r1409, %r1401, %r1403, 15, 1;
-    r1409 = p2g_bfi_32(r1401, r1403, 15u, 1u);
     // 1934: or.b32  	%r1410, %r1409, %r1408;
-    r1410 = r1409 | r1408;
     // 1935: add.s32 	%r1411, %r250, %r1373;
     r1411 = uint(int(r250) + int(r1373));
     // 1936: shr.u32 	%r1412, %r1411, 16;
-    uint t1008;
-    t1008 = 16u;
-    r1412 = (t1008 >= 32u ? 0u : r1411 >> t1008);
     // 1937: xor.b32  	%r1413, %r1412, %r1411;
-    r1413 = r1412 ^ r1411;
     // 1938: mul.lo.s32 	%r1414, %r1413, 2146121005;
-    r1414 = uint(int(r1413) * 2146121005);
+    r1414 = uint(int((r1411 >> 16u) ^ r1411) * 2146121005);
     // 1939: shr.u32 	%r1415, %r1414, 15;
-    uint t1009;
-    t1009 = 15u;
-    r1415 = (t1009 >= 32u ? 0u : r1414 >> t1009);
     // 1940: xor.b32  	%r1416, %r1415, %r1414;
-    r1416 = r1415 ^ r1414;
     // 1941: mul.lo.s32 	%r1417, %r1416, -2073254261;
-    r1417 = uint(int(r1416) * -2073254261);
+    r1417 = uint(int((r1414 >> 15u) ^ r1414) * -2073254261);
     // 1942: shr.u32 	%r1418, %r1417, 16;
-    uint t1010;
-    t1010 = 16u;
-    r1418 = (t1010 >= 32u ? 0u : r1417 >> t1010);
     // 1943: xor.b32  	%r1419, %r1418, %r1417;
-    r1419 = r1418 ^ r1417;
     // 1944: and.b32  	%r1420, %r1419, 3;
-    r1420 = r1419 & 3u;
     // 1945: xor.b32  	%r1647, %r1410, %r1420;
-    r1647 = r1410 ^ r1420;
+    r1647 = (p2g_bfi_32((r1391 & 1u), ((r1391 >> 1u) & 1023u), 15u, 1u) | r1408) ^ (((r1417 >> 16u) ^ r1417) & 3u);
   } else {
     // 1949: shl.b32 	%r1312, %r111, 6;
-    uint t1011;
-    t1011 = 6u;
-    r1312 = (t1011 >= 32u ? 0u : r111 << t1011);
     // 1950: add.s32 	%r1313, %r251, %r1312;
-    r1313 = uint(int(r251) + int(r1312));
     // 1951: xor.b32  	%r1314, %r1313, 81;
-    r1314 = r1313 ^ 81u;
     // 1952: mul.lo.s32 	%r1315, %r1314, 2146121005;
-    r1315 = uint(int(r1314) * 2146121005);
+    r1315 = uint(int(uint(int(r251) + int(r111 << 6u)) ^ 81u) * 2146121005);
     // 1953: shr.u32 	%r1316, %r1315, 15;
-    uint t1012;
-    t1012 = 15u;
-    r1316 = (t1012 >= 32u ? 0u : r1315 >> t1012);
     // 1954: xor.b32  	%r1317, %r1316, %r1315;
-    r1317 = r1316 ^ r1315;
     // 1955: mul.lo.s32 	%r1318, %r1317, -2073254261;
-    r1318 = uint(int(r1317) * -2073254261);
+    r1318 = uint(int((r1315 >> 15u) ^ r1315) * -2073254261);
     // 1956: shr.u32 	%r1319, %r1318, 16;
-    uint t1013;
-    t1013 = 16u;
-    r1319 = (t1013 >= 32u ? 0u : r1318 >> t1013);
     // 1957: xor.b32  	%r1320, %r1318, %r6;
     r1320 = r1318 ^ r6;
     // 1958: xor.b32  	%r1321, %r1320, %r1319;
-    r1321 = r1320 ^ r1319;
     // 1959: shr.u32 	%r1322, %r1320, 16;
-    uint t1014;
-    t1014 = 16u;
-    r1322 = (t1014 >= 32u ? 0u : r1320 >> t1014);
     // 1960: xor.b32  	%r1323, %r1321, %r1322;
-    r1323 = r1321 ^ r1322;
     // 1961: mul.lo.s32 	%r1324, %r1323, 2146121005;
-    r1324 = uint(int(r1323) * 2146121005);
+    r1324 = uint(int((r1320 ^ (r1318 >> 16u)) ^ (r1320 >> 16u)) * 2146121005);
     // 1962: shr.u32 	%r1325, %r1324, 15;
-    uint t1015;
-    t1015 = 15u;
-    r1325 = (t1015 >= 32u ? 0u : r1324 >> t1015);
     // 1963: xor.b32  	%r1326, %r1325, %r1324;
-    r1326 = r1325 ^ r1324;
     // 1964: mul.lo.s32 	%r1327, %r1326, -2073254261;
-    r1327 = uint(int(r1326) * -2073254261);
+    r1327 = uint(int((r1324 >> 15u) ^ r1324) * -2073254261);
     // 1965: shr.u32 	%r1328, %r1327, 16;
-    uint t1016;
-    t1016 = 16u;
-    r1328 = (t1016 >= 32u ? 0u : r1327 >> t1016);
     // 1966: xor.b32  	%r1329, %r1328, %r1327;
-    r1329 = r1328 ^ r1327;
+    r1329 = (r1327 >> 16u) ^ r1327;
     // 1967: xor.b32  	%r1330, %r1329, -1515870811;
     r1330 = r1329 ^ 0xA5A5A5A5u;
     // 1968: shr.u32 	%r1331, %r1330, 16;
-    uint t1017;
-    t1017 = 16u;
-    r1331 = (t1017 >= 32u ? 0u : r1330 >> t1017);
     // 1969: xor.b32  	%r1332, %r1331, %r1330;
-    r1332 = r1331 ^ r1330;
     // 1970: mul.lo.s32 	%r1333, %r1332, 2146121005;
-    r1333 = uint(int(r1332) * 2146121005);
+    r1333 = uint(int((r1330 >> 16u) ^ r1330) * 2146121005);
     // 1971: shr.u32 	%r1334, %r1333, 15;
-    uint t1018;
-    t1018 = 15u;
-    r1334 = (t1018 >= 32u ? 0u : r1333 >> t1018);
     // 1972: xor.b32  	%r1335, %r1334, %r1333;
-    r1335 = r1334 ^ r1333;
     // 1973: mul.lo.s32 	%r1336, %r1335, -2073254261;
-    r1336 = uint(int(r1335) * -2073254261);
+    r1336 = uint(int((r1333 >> 15u) ^ r1333) * -2073254261);
     // 1974: shr.u32 	%r1337, %r1336, 16;
-    uint t1019;
-    t1019 = 16u;
-    r1337 = (t1019 >= 32u ? 0u : r1336 >> t1019);
     // 1975: xor.b32  	%r273, %r1337, %r1336;
-    r273 = r1337 ^ r1336;
+    r273 = (r1336 >> 16u) ^ r1336;
     // 1976: shl.b32 	%r1338, %r1329, 15;
-    uint t1020;
-    t1020 = 15u;
-    r1338 = (t1020 >= 32u ? 0u : r1329 << t1020);
     // 1977: and.b32  	%r1647, %r1338, 32768;
-    r1647 = r1338 & 32768u;
+    r1647 = (r1329 << 15u) & 32768u;
     // 1978: shr.u32 	%r1339, %r1329, 1;
-    uint t1021;
-    t1021 = 1u;
-    r1339 = (t1021 >= 32u ? 0u : r1329 >> t1021);
     // 1979: and.b32  	%r275, %r1339, 1023;
-    r275 = r1339 & 1023u;
+    r275 = (r1329 >> 1u) & 1023u;
     if (p19) {
       // 1984: setp.eq.s16 	%p210, %rs4, 2;
-      int t1022;
-      int t1023;
-      t1022 = bitfieldExtract(int(rs4), 0, 16); t1023 = 2;
-      bool t1024;
-      t1024 = t1022 == t1023;
-      p210 = t1024;
-      if (p210) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2022: and.b32  	%r1647, %r273, 65535;
         r1647 = r273 & 65535u;
         p2g_sv0 = 154;
       } else {
         // 1987: setp.eq.s16 	%p211, %rs4, 3;
-        int t1025;
-        int t1026;
-        t1025 = bitfieldExtract(int(rs4), 0, 16); t1026 = 3;
-        bool t1027;
-        t1027 = t1025 == t1026;
-        p211 = t1027;
-        if (p211) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2026: mul.wide.u32 	%rd180, %r273, -858993459;
-          rd180 = uint64_t(r273) * uint64_t(0xCCCCCCCDu);
           // 2027: shr.u64 	%rd181, %rd180, 34;
-          uint t1028;
-          t1028 = 34u;
-          rd181 = (t1028 >= 64u ? 0ul : rd180 >> t1028);
           // 2028: cvt.u32.u64 	%r1343, %rd181;
-          uint64_t t1029;
-          t1029 = uint64_t(rd181);
-          r1343 = uint(uint64_t(t1029));
+          uint64_t t104 = uint64_t((uint64_t(r273) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 2029: mul.lo.s32 	%r1344, %r1343, 5;
-          r1344 = uint(int(r1343) * 5);
           // 2030: sub.s32 	%r277, %r273, %r1344;
-          r277 = uint(int(r273) - int(r1344));
+          r277 = uint(int(r273) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 2031: setp.eq.s32 	%p215, %r277, 0;
-          int t1030;
-          int t1031;
-          t1030 = int(r277); t1031 = 0;
-          bool t1032;
-          t1032 = t1030 == t1031;
-          p215 = t1032;
-          if (p215) {
+          if (int(r277) == 0) {
             // 2728: shr.u32 	%r1345, %r273, 8;
-            uint t1033;
-            t1033 = 8u;
-            r1345 = (t1033 >= 32u ? 0u : r273 >> t1033);
+            r1345 = r273 >> 8u;
             // 2729: mul.wide.u32 	%rd182, %r1345, -1431655765;
-            rd182 = uint64_t(r1345) * uint64_t(0xAAAAAAABu);
             // 2730: shr.u64 	%rd183, %rd182, 34;
-            uint t1034;
-            t1034 = 34u;
-            rd183 = (t1034 >= 64u ? 0ul : rd182 >> t1034);
             // 2731: cvt.u32.u64 	%r1346, %rd183;
-            uint64_t t1035;
-            t1035 = uint64_t(rd183);
-            r1346 = uint(uint64_t(t1035));
+            uint64_t t105 = uint64_t((uint64_t(r1345) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2732: mul.lo.s32 	%r1347, %r1346, 6;
-            r1347 = uint(int(r1346) * 6);
             // 2733: sub.s32 	%r1348, %r1345, %r1347;
-            r1348 = uint(int(r1345) - int(r1347));
             // 2734: cvt.u16.u32 	%rs29, %r1348;
-            uint64_t t1036;
-            t1036 = uint64_t(r1348);
-            rs29 = (uint(uint64_t(t1036)) & 65535u);
+            uint64_t t106 = uint64_t(uint(int(r1345) - int(uint(int(uint(uint64_t(t105))) * 6))));
+            rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2735: setp.gt.s16 	%p216, %rs29, 1;
-            int t1037;
-            int t1038;
-            t1037 = bitfieldExtract(int(rs29), 0, 16); t1038 = 1;
-            bool t1039;
-            t1039 = t1037 > t1038;
-            p216 = t1039;
-            if (p216) {
+            if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2740: setp.eq.s16 	%p217, %rs29, 2;
-              int t1040;
-              int t1041;
-              t1040 = bitfieldExtract(int(rs29), 0, 16); t1041 = 2;
-              bool t1042;
-              t1042 = t1040 == t1041;
-              p217 = t1042;
-              if (p217) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3184: shr.u32 	%r1350, %r273, 12;
-                uint t1043;
-                t1043 = 12u;
-                r1350 = (t1043 >= 32u ? 0u : r273 >> t1043);
                 // 3185: and.b32  	%r1351, %r1350, 1;
-                r1351 = r1350 & 1u;
                 // 3186: or.b32  	%r1352, %r1647, %r1351;
-                r1352 = r1647 | r1351;
+                r1352 = r1647 | ((r273 >> 12u) & 1u);
                 // 3187: or.b32  	%r1647, %r1352, 32256;
                 r1647 = r1352 | 32256u;
                 p2g_sv0 = 154;
               } else {
                 // 2743: setp.eq.s16 	%p218, %rs29, 3;
-                int t1044;
-                int t1045;
-                t1044 = bitfieldExtract(int(rs29), 0, 16); t1045 = 3;
-                bool t1046;
-                t1046 = t1044 == t1045;
-                p218 = t1046;
-                if (p218) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3191: setp.eq.s32 	%p222, %r275, 0;
-                  int t1047;
-                  int t1048;
-                  t1047 = int(r275); t1048 = 0;
-                  bool t1049;
-                  t1049 = t1047 == t1048;
-                  p222 = t1049;
                   // 3192: selp.b32 	%r1349, 1, %r275, %p222;
-                  r1349 = p222 ? 1u : r275;
                   // 3193: or.b32  	%r1647, %r1349, %r1647;
-                  r1647 = r1349 | r1647;
+                  r1647 = ((int(r275) == 0) ? 1u : r275) | r1647;
                   p2g_sv0 = 154;
                 } else {
                   // 2746: setp.ne.s16 	%p219, %rs29, 4;
-                  int t1050;
-                  int t1051;
-                  t1050 = bitfieldExtract(int(rs29), 0, 16); t1051 = 4;
-                  bool t1052;
-                  t1052 = t1050 != t1051;
-                  p219 = t1052;
-                  if (p219) {
+                  if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 286;
                   } else {
                     // 2749: or.b32  	%r1647, %r1647, 31743;
@@ -6636,23 +3689,11 @@ void main() {
               }
             } else {
               // 2959: setp.eq.s16 	%p220, %rs29, 0;
-              int t1053;
-              int t1054;
-              t1053 = bitfieldExtract(int(rs29), 0, 16); t1054 = 0;
-              bool t1055;
-              t1055 = t1053 == t1054;
-              p220 = t1055;
-              if (p220) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 154;
               } else {
                 // 2962: setp.eq.s16 	%p221, %rs29, 1;
-                int t1056;
-                int t1057;
-                t1056 = bitfieldExtract(int(rs29), 0, 16); t1057 = 1;
-                bool t1058;
-                t1058 = t1056 == t1057;
-                p221 = t1058;
-                if (p221) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2967: or.b32  	%r1647, %r1647, 31744;
                   r1647 = r1647 | 31744u;
                   p2g_sv0 = 154;
@@ -6675,106 +3716,53 @@ void main() {
           }
         } else {
           // 1990: setp.ne.s16 	%p212, %rs4, 5;
-          int t1059;
-          int t1060;
-          t1059 = bitfieldExtract(int(rs4), 0, 16); t1060 = 5;
-          bool t1061;
-          t1061 = t1059 != t1060;
-          p212 = t1061;
-          if (p212) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 152;
           } else {
             // 1993: mul.wide.u32 	%rd178, %r273, -858993459;
-            rd178 = uint64_t(r273) * uint64_t(0xCCCCCCCDu);
             // 1994: shr.u64 	%rd179, %rd178, 34;
-            uint t1062;
-            t1062 = 34u;
-            rd179 = (t1062 >= 64u ? 0ul : rd178 >> t1062);
             // 1995: cvt.u32.u64 	%r1340, %rd179;
-            uint64_t t1063;
-            t1063 = uint64_t(rd179);
-            r1340 = uint(uint64_t(t1063));
+            uint64_t t107 = uint64_t((uint64_t(r273) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1996: mul.lo.s32 	%r1341, %r1340, 5;
-            r1341 = uint(int(r1340) * 5);
             // 1997: sub.s32 	%r1342, %r273, %r1341;
-            r1342 = uint(int(r273) - int(r1341));
             // 1998: add.s32 	%r1646, %r1342, 13;
-            r1646 = uint(int(r1342) + 13);
+            r1646 = uint(int(uint(int(r273) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 13);
             p2g_sv0 = 153;
           }
         }
       }
     } else {
       // 2002: setp.eq.s16 	%p213, %rs4, 0;
-      int t1064;
-      int t1065;
-      t1064 = bitfieldExtract(int(rs4), 0, 16); t1065 = 0;
-      bool t1066;
-      t1066 = t1064 == t1065;
-      p213 = t1066;
-      if (p213) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2038: mul.wide.u32 	%rd186, %r273, 613566757;
-        rd186 = uint64_t(r273) * uint64_t(0x24924925u);
         // 2039: shr.u64 	%rd187, %rd186, 32;
-        uint t1067;
-        t1067 = 32u;
-        rd187 = (t1067 >= 64u ? 0ul : rd186 >> t1067);
         // 2040: cvt.u32.u64 	%r1360, %rd187;
-        uint64_t t1068;
-        t1068 = uint64_t(rd187);
-        r1360 = uint(uint64_t(t1068));
+        uint64_t t108 = uint64_t((uint64_t(r273) * uint64_t(0x24924925u)) >> 32u);
+        r1360 = uint(uint64_t(t108));
         // 2041: sub.s32 	%r1361, %r273, %r1360;
-        r1361 = uint(int(r273) - int(r1360));
         // 2042: shr.u32 	%r1362, %r1361, 1;
-        uint t1069;
-        t1069 = 1u;
-        r1362 = (t1069 >= 32u ? 0u : r1361 >> t1069);
         // 2043: add.s32 	%r1363, %r1362, %r1360;
-        r1363 = uint(int(r1362) + int(r1360));
         // 2044: shr.u32 	%r1364, %r1363, 2;
-        uint t1070;
-        t1070 = 2u;
-        r1364 = (t1070 >= 32u ? 0u : r1363 >> t1070);
         // 2045: mul.lo.s32 	%r1365, %r1364, 7;
-        r1365 = uint(int(r1364) * 7);
+        r1365 = uint(int(uint(int(uint(int(r273) - int(r1360)) >> 1u) + int(r1360)) >> 2u) * 7);
         // 2046: sub.s32 	%r1366, %r273, %r1365;
-        r1366 = uint(int(r273) - int(r1365));
         // 2047: add.s32 	%r1646, %r1366, 12;
-        r1646 = uint(int(r1366) + 12);
+        r1646 = uint(int(uint(int(r273) - int(r1365))) + 12);
         p2g_sv0 = 153;
       } else {
         // 2005: setp.eq.s16 	%p214, %rs4, 1;
-        int t1071;
-        int t1072;
-        t1071 = bitfieldExtract(int(rs4), 0, 16); t1072 = 1;
-        bool t1073;
-        t1073 = t1071 == t1072;
-        p214 = t1073;
-        if (p214) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2010: mul.wide.u32 	%rd184, %r273, 138547333;
-          rd184 = uint64_t(r273) * uint64_t(0x08421085u);
           // 2011: shr.u64 	%rd185, %rd184, 32;
-          uint t1074;
-          t1074 = 32u;
-          rd185 = (t1074 >= 64u ? 0ul : rd184 >> t1074);
           // 2012: cvt.u32.u64 	%r1354, %rd185;
-          uint64_t t1075;
-          t1075 = uint64_t(rd185);
-          r1354 = uint(uint64_t(t1075));
+          uint64_t t109 = uint64_t((uint64_t(r273) * uint64_t(0x08421085u)) >> 32u);
+          r1354 = uint(uint64_t(t109));
           // 2013: sub.s32 	%r1355, %r273, %r1354;
-          r1355 = uint(int(r273) - int(r1354));
           // 2014: shr.u32 	%r1356, %r1355, 1;
-          uint t1076;
-          t1076 = 1u;
-          r1356 = (t1076 >= 32u ? 0u : r1355 >> t1076);
           // 2015: add.s32 	%r1357, %r1356, %r1354;
-          r1357 = uint(int(r1356) + int(r1354));
           // 2016: shr.u32 	%r1358, %r1357, 4;
-          uint t1077;
-          t1077 = 4u;
-          r1358 = (t1077 >= 32u ? 0u : r1357 >> t1077);
           // 2017: mul.lo.s32 	%r1359, %r1358, 31;
-          r1359 = uint(int(r1358) * 31);
+          r1359 = uint(int(uint(int(uint(int(r273) - int(r1354)) >> 1u) + int(r1354)) >> 4u) * 31);
           // 2018: sub.s32 	%r1646, %r273, %r1359;
           r1646 = uint(int(r273) - int(r1359));
           p2g_sv0 = 153;
@@ -6785,141 +3773,78 @@ void main() {
     }
     if (p2g_sv0 == 152) {
       // 2051: mul.wide.u32 	%rd188, %r273, -858993459;
-      rd188 = uint64_t(r273) * uint64_t(0xCCCCCCCDu);
       // 2052: shr.u64 	%rd189, %rd188, 34;
-      uint t1078;
-      t1078 = 34u;
-      rd189 = (t1078 >= 64u ? 0ul : rd188 >> t1078);
       // 2053: cvt.u32.u64 	%r1367, %rd189;
-      uint64_t t1079;
-      t1079 = uint64_t(rd189);
-      r1367 = uint(uint64_t(t1079));
+      uint64_t t110 = uint64_t((uint64_t(r273) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2054: mul.lo.s32 	%r1368, %r1367, 5;
-      r1368 = uint(int(r1367) * 5);
       // 2055: sub.s32 	%r1369, %r273, %r1368;
-      r1369 = uint(int(r273) - int(r1368));
       // 2056: add.s32 	%r1646, %r1369, 13;
-      r1646 = uint(int(r1369) + 13);
+      r1646 = uint(int(uint(int(r273) - int(uint(int(uint(uint64_t(t110))) * 5)))) + 13);
       p2g_sv0 = 153;
     }
     if (p2g_sv0 == 153) {
       // 2059: max.s32 	%r1370, %r1646, 0;
-      r1370 = uint(max(int(r1646), 0));
       // 2060: shl.b32 	%r1371, %r1370, 10;
-      uint t1080;
-      t1080 = 10u;
-      r1371 = (t1080 >= 32u ? 0u : r1370 << t1080);
       // 2061: or.b32  	%r1372, %r275, %r1647;
       r1372 = r275 | r1647;
       // 2062: or.b32  	%r1647, %r1372, %r1371;
-      r1647 = r1372 | r1371;
+      r1647 = r1372 | (uint(max(int(r1646), 0)) << 10u);
     }
   }
   // 2065: add.s32 	%r1421, %r252, 512;
   r1421 = uint(int(r252) + 512);
   // 2066: shr.u32 	%r1422, %r1421, 16;
-  uint t1081;
-  t1081 = 16u;
-  r1422 = (t1081 >= 32u ? 0u : r1421 >> t1081);
   // 2067: xor.b32  	%r1423, %r1422, %r1421;
-  r1423 = r1422 ^ r1421;
   // 2068: mul.lo.s32 	%r1424, %r1423, 2146121005;
-  r1424 = uint(int(r1423) * 2146121005);
+  r1424 = uint(int((r1421 >> 16u) ^ r1421) * 2146121005);
   // 2069: shr.u32 	%r1425, %r1424, 15;
-  uint t1082;
-  t1082 = 15u;
-  r1425 = (t1082 >= 32u ? 0u : r1424 >> t1082);
   // 2070: xor.b32  	%r1426, %r1425, %r1424;
-  r1426 = r1425 ^ r1424;
   // 2071: mul.lo.s32 	%r1427, %r1426, -2073254261;
-  r1427 = uint(int(r1426) * -2073254261);
+  r1427 = uint(int((r1424 >> 15u) ^ r1424) * -2073254261);
   // 2072: shr.u32 	%r1428, %r1427, 16;
-  uint t1083;
-  t1083 = 16u;
-  r1428 = (t1083 >= 32u ? 0u : r1427 >> t1083);
   // 2073: xor.b32  	%r1429, %r1427, %r6;
   r1429 = r1427 ^ r6;
   // 2074: xor.b32  	%r1430, %r1429, %r1428;
-  r1430 = r1429 ^ r1428;
   // 2075: shr.u32 	%r1431, %r1429, 16;
-  uint t1084;
-  t1084 = 16u;
-  r1431 = (t1084 >= 32u ? 0u : r1429 >> t1084);
   // 2076: xor.b32  	%r1432, %r1430, %r1431;
-  r1432 = r1430 ^ r1431;
   // 2077: mul.lo.s32 	%r1433, %r1432, 2146121005;
-  r1433 = uint(int(r1432) * 2146121005);
+  r1433 = uint(int((r1429 ^ (r1427 >> 16u)) ^ (r1429 >> 16u)) * 2146121005);
   // 2078: shr.u32 	%r1434, %r1433, 15;
-  uint t1085;
-  t1085 = 15u;
-  r1434 = (t1085 >= 32u ? 0u : r1433 >> t1085);
   // 2079: xor.b32  	%r1435, %r1434, %r1433;
-  r1435 = r1434 ^ r1433;
   // 2080: mul.lo.s32 	%r1436, %r1435, -2073254261;
-  r1436 = uint(int(r1435) * -2073254261);
+  r1436 = uint(int((r1433 >> 15u) ^ r1433) * -2073254261);
   // 2081: shr.u32 	%r1437, %r1436, 16;
-  uint t1086;
-  t1086 = 16u;
-  r1437 = (t1086 >= 32u ? 0u : r1436 >> t1086);
   // 2082: xor.b32  	%r1438, %r1437, %r1436;
-  r1438 = r1437 ^ r1436;
+  r1438 = (r1436 >> 16u) ^ r1436;
   // 2083: xor.b32  	%r1439, %r1438, -1515870811;
   r1439 = r1438 ^ 0xA5A5A5A5u;
   // 2084: shr.u32 	%r1440, %r1439, 16;
-  uint t1087;
-  t1087 = 16u;
-  r1440 = (t1087 >= 32u ? 0u : r1439 >> t1087);
   // 2085: xor.b32  	%r1441, %r1440, %r1439;
-  r1441 = r1440 ^ r1439;
   // 2086: mul.lo.s32 	%r1442, %r1441, 2146121005;
-  r1442 = uint(int(r1441) * 2146121005);
+  r1442 = uint(int((r1439 >> 16u) ^ r1439) * 2146121005);
   // 2087: shr.u32 	%r1443, %r1442, 15;
-  uint t1088;
-  t1088 = 15u;
-  r1443 = (t1088 >= 32u ? 0u : r1442 >> t1088);
   // 2088: xor.b32  	%r1444, %r1443, %r1442;
-  r1444 = r1443 ^ r1442;
   // 2089: mul.lo.s32 	%r1445, %r1444, -2073254261;
-  r1445 = uint(int(r1444) * -2073254261);
+  r1445 = uint(int((r1442 >> 15u) ^ r1442) * -2073254261);
   // 2090: shr.u32 	%r1446, %r1445, 16;
-  uint t1089;
-  t1089 = 16u;
-  r1446 = (t1089 >= 32u ? 0u : r1445 >> t1089);
   // 2091: xor.b32  	%r292, %r1446, %r1445;
-  r292 = r1446 ^ r1445;
+  r292 = (r1445 >> 16u) ^ r1445;
   // 2092: shl.b32 	%r1447, %r1438, 15;
-  uint t1090;
-  t1090 = 15u;
-  r1447 = (t1090 >= 32u ? 0u : r1438 << t1090);
   // 2093: and.b32  	%r1649, %r1447, 32768;
-  r1649 = r1447 & 32768u;
+  r1649 = (r1438 << 15u) & 32768u;
   // 2094: shr.u32 	%r1448, %r1438, 1;
-  uint t1091;
-  t1091 = 1u;
-  r1448 = (t1091 >= 32u ? 0u : r1438 >> t1091);
   // 2095: and.b32  	%r294, %r1448, 1023;
-  r294 = r1448 & 1023u;
+  r294 = (r1438 >> 1u) & 1023u;
   if (p73) {
     // 2100: mul.wide.u32 	%rd204, %r292, -858993459;
-    rd204 = uint64_t(r292) * uint64_t(0xCCCCCCCDu);
     // 2101: shr.u64 	%rd205, %rd204, 34;
-    uint t1092;
-    t1092 = 34u;
-    rd205 = (t1092 >= 64u ? 0ul : rd204 >> t1092);
     // 2102: cvt.u32.u64 	%r1482, %rd205;
-    uint64_t t1093;
-    t1093 = uint64_t(rd205);
-    r1482 = uint(uint64_t(t1093));
+    uint64_t t111 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 2103: mul.lo.s32 	%r1483, %r1482, 5;
-    r1483 = uint(int(r1482) * 5);
     // 2104: sub.s32 	%r1484, %r292, %r1483;
-    r1484 = uint(int(r292) - int(r1483));
     // 2105: shl.b32 	%r1485, %r1484, 10;
-    uint t1094;
-    t1094 = 10u;
-    r1485 = (t1094 >= 32u ? 0u : r1484 << t1094);
     // 2106: add.s32 	%r1486, %r1485, 13312;
-    r1486 = uint(int(r1485) + 13312);
+    r1486 = uint(int(uint(int(r292) - int(uint(int(uint(uint64_t(t111))) * 5))) << 10u) + 13312);
     // 2107: or.b32  	%r1487, %r294, %r1649;
     r1487 = r294 | r1649;
     // 2108: or.b32  	%r1649, %r1487, %r1486;
@@ -6927,126 +3852,55 @@ void main() {
   } else {
     if (p19) {
       // 2116: setp.eq.s16 	%p225, %rs4, 2;
-      int t1095;
-      int t1096;
-      t1095 = bitfieldExtract(int(rs4), 0, 16); t1096 = 2;
-      bool t1097;
-      t1097 = t1095 == t1096;
-      p225 = t1097;
-      if (p225) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2154: and.b32  	%r1649, %r292, 65535;
         r1649 = r292 & 65535u;
         p2g_sv0 = 165;
       } else {
         // 2119: setp.eq.s16 	%p226, %rs4, 3;
-        int t1098;
-        int t1099;
-        t1098 = bitfieldExtract(int(rs4), 0, 16); t1099 = 3;
-        bool t1100;
-        t1100 = t1098 == t1099;
-        p226 = t1100;
-        if (p226) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2158: mul.wide.u32 	%rd194, %r292, -858993459;
-          rd194 = uint64_t(r292) * uint64_t(0xCCCCCCCDu);
           // 2159: shr.u64 	%rd195, %rd194, 34;
-          uint t1101;
-          t1101 = 34u;
-          rd195 = (t1101 >= 64u ? 0ul : rd194 >> t1101);
           // 2160: cvt.u32.u64 	%r1452, %rd195;
-          uint64_t t1102;
-          t1102 = uint64_t(rd195);
-          r1452 = uint(uint64_t(t1102));
+          uint64_t t112 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 2161: mul.lo.s32 	%r1453, %r1452, 5;
-          r1453 = uint(int(r1452) * 5);
           // 2162: sub.s32 	%r296, %r292, %r1453;
-          r296 = uint(int(r292) - int(r1453));
+          r296 = uint(int(r292) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2163: setp.eq.s32 	%p230, %r296, 0;
-          int t1103;
-          int t1104;
-          t1103 = int(r296); t1104 = 0;
-          bool t1105;
-          t1105 = t1103 == t1104;
-          p230 = t1105;
-          if (p230) {
+          if (int(r296) == 0) {
             // 2753: shr.u32 	%r1454, %r292, 8;
-            uint t1106;
-            t1106 = 8u;
-            r1454 = (t1106 >= 32u ? 0u : r292 >> t1106);
+            r1454 = r292 >> 8u;
             // 2754: mul.wide.u32 	%rd196, %r1454, -1431655765;
-            rd196 = uint64_t(r1454) * uint64_t(0xAAAAAAABu);
             // 2755: shr.u64 	%rd197, %rd196, 34;
-            uint t1107;
-            t1107 = 34u;
-            rd197 = (t1107 >= 64u ? 0ul : rd196 >> t1107);
             // 2756: cvt.u32.u64 	%r1455, %rd197;
-            uint64_t t1108;
-            t1108 = uint64_t(rd197);
-            r1455 = uint(uint64_t(t1108));
+            uint64_t t113 = uint64_t((uint64_t(r1454) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2757: mul.lo.s32 	%r1456, %r1455, 6;
-            r1456 = uint(int(r1455) * 6);
             // 2758: sub.s32 	%r1457, %r1454, %r1456;
-            r1457 = uint(int(r1454) - int(r1456));
             // 2759: cvt.u16.u32 	%rs31, %r1457;
-            uint64_t t1109;
-            t1109 = uint64_t(r1457);
-            rs31 = (uint(uint64_t(t1109)) & 65535u);
+            uint64_t t114 = uint64_t(uint(int(r1454) - int(uint(int(uint(uint64_t(t113))) * 6))));
+            rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2760: setp.gt.s16 	%p231, %rs31, 1;
-            int t1110;
-            int t1111;
-            t1110 = bitfieldExtract(int(rs31), 0, 16); t1111 = 1;
-            bool t1112;
-            t1112 = t1110 > t1111;
-            p231 = t1112;
-            if (p231) {
+            if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2765: setp.eq.s16 	%p232, %rs31, 2;
-              int t1113;
-              int t1114;
-              t1113 = bitfieldExtract(int(rs31), 0, 16); t1114 = 2;
-              bool t1115;
-              t1115 = t1113 == t1114;
-              p232 = t1115;
-              if (p232) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3197: shr.u32 	%r1459, %r292, 12;
-                uint t1116;
-                t1116 = 12u;
-                r1459 = (t1116 >= 32u ? 0u : r292 >> t1116);
                 // 3198: and.b32  	%r1460, %r1459, 1;
-                r1460 = r1459 & 1u;
                 // 3199: or.b32  	%r1461, %r1649, %r1460;
-                r1461 = r1649 | r1460;
+                r1461 = r1649 | ((r292 >> 12u) & 1u);
                 // 3200: or.b32  	%r1649, %r1461, 32256;
                 r1649 = r1461 | 32256u;
                 p2g_sv0 = 165;
               } else {
                 // 2768: setp.eq.s16 	%p233, %rs31, 3;
-                int t1117;
-                int t1118;
-                t1117 = bitfieldExtract(int(rs31), 0, 16); t1118 = 3;
-                bool t1119;
-                t1119 = t1117 == t1118;
-                p233 = t1119;
-                if (p233) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3204: setp.eq.s32 	%p237, %r294, 0;
-                  int t1120;
-                  int t1121;
-                  t1120 = int(r294); t1121 = 0;
-                  bool t1122;
-                  t1122 = t1120 == t1121;
-                  p237 = t1122;
                   // 3205: selp.b32 	%r1458, 1, %r294, %p237;
-                  r1458 = p237 ? 1u : r294;
                   // 3206: or.b32  	%r1649, %r1458, %r1649;
-                  r1649 = r1458 | r1649;
+                  r1649 = ((int(r294) == 0) ? 1u : r294) | r1649;
                   p2g_sv0 = 165;
                 } else {
                   // 2771: setp.ne.s16 	%p234, %rs31, 4;
-                  int t1123;
-                  int t1124;
-                  t1123 = bitfieldExtract(int(rs31), 0, 16); t1124 = 4;
-                  bool t1125;
-                  t1125 = t1123 != t1124;
-                  p234 = t1125;
-                  if (p234) {
+                  if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 287;
                   } else {
                     // 2774: or.b32  	%r1649, %r1649, 31743;
@@ -7057,23 +3911,11 @@ void main() {
               }
             } else {
               // 2971: setp.eq.s16 	%p235, %rs31, 0;
-              int t1126;
-              int t1127;
-              t1126 = bitfieldExtract(int(rs31), 0, 16); t1127 = 0;
-              bool t1128;
-              t1128 = t1126 == t1127;
-              p235 = t1128;
-              if (p235) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 165;
               } else {
                 // 2974: setp.eq.s16 	%p236, %rs31, 1;
-                int t1129;
-                int t1130;
-                t1129 = bitfieldExtract(int(rs31), 0, 16); t1130 = 1;
-                bool t1131;
-                t1131 = t1129 == t1130;
-                p236 = t1131;
-                if (p236) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2979: or.b32  	%r1649, %r1649, 31744;
                   r1649 = r1649 | 31744u;
                   p2g_sv0 = 165;
@@ -7096,106 +3938,53 @@ void main() {
           }
         } else {
           // 2122: setp.ne.s16 	%p227, %rs4, 5;
-          int t1132;
-          int t1133;
-          t1132 = bitfieldExtract(int(rs4), 0, 16); t1133 = 5;
-          bool t1134;
-          t1134 = t1132 != t1133;
-          p227 = t1134;
-          if (p227) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 163;
           } else {
             // 2125: mul.wide.u32 	%rd192, %r292, -858993459;
-            rd192 = uint64_t(r292) * uint64_t(0xCCCCCCCDu);
             // 2126: shr.u64 	%rd193, %rd192, 34;
-            uint t1135;
-            t1135 = 34u;
-            rd193 = (t1135 >= 64u ? 0ul : rd192 >> t1135);
             // 2127: cvt.u32.u64 	%r1449, %rd193;
-            uint64_t t1136;
-            t1136 = uint64_t(rd193);
-            r1449 = uint(uint64_t(t1136));
+            uint64_t t115 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2128: mul.lo.s32 	%r1450, %r1449, 5;
-            r1450 = uint(int(r1449) * 5);
             // 2129: sub.s32 	%r1451, %r292, %r1450;
-            r1451 = uint(int(r292) - int(r1450));
             // 2130: add.s32 	%r1648, %r1451, 13;
-            r1648 = uint(int(r1451) + 13);
+            r1648 = uint(int(uint(int(r292) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 13);
             p2g_sv0 = 164;
           }
         }
       }
     } else {
       // 2134: setp.eq.s16 	%p228, %rs4, 0;
-      int t1137;
-      int t1138;
-      t1137 = bitfieldExtract(int(rs4), 0, 16); t1138 = 0;
-      bool t1139;
-      t1139 = t1137 == t1138;
-      p228 = t1139;
-      if (p228) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2170: mul.wide.u32 	%rd200, %r292, 613566757;
-        rd200 = uint64_t(r292) * uint64_t(0x24924925u);
         // 2171: shr.u64 	%rd201, %rd200, 32;
-        uint t1140;
-        t1140 = 32u;
-        rd201 = (t1140 >= 64u ? 0ul : rd200 >> t1140);
         // 2172: cvt.u32.u64 	%r1469, %rd201;
-        uint64_t t1141;
-        t1141 = uint64_t(rd201);
-        r1469 = uint(uint64_t(t1141));
+        uint64_t t116 = uint64_t((uint64_t(r292) * uint64_t(0x24924925u)) >> 32u);
+        r1469 = uint(uint64_t(t116));
         // 2173: sub.s32 	%r1470, %r292, %r1469;
-        r1470 = uint(int(r292) - int(r1469));
         // 2174: shr.u32 	%r1471, %r1470, 1;
-        uint t1142;
-        t1142 = 1u;
-        r1471 = (t1142 >= 32u ? 0u : r1470 >> t1142);
         // 2175: add.s32 	%r1472, %r1471, %r1469;
-        r1472 = uint(int(r1471) + int(r1469));
         // 2176: shr.u32 	%r1473, %r1472, 2;
-        uint t1143;
-        t1143 = 2u;
-        r1473 = (t1143 >= 32u ? 0u : r1472 >> t1143);
         // 2177: mul.lo.s32 	%r1474, %r1473, 7;
-        r1474 = uint(int(r1473) * 7);
+        r1474 = uint(int(uint(int(uint(int(r292) - int(r1469)) >> 1u) + int(r1469)) >> 2u) * 7);
         // 2178: sub.s32 	%r1475, %r292, %r1474;
-        r1475 = uint(int(r292) - int(r1474));
         // 2179: add.s32 	%r1648, %r1475, 12;
-        r1648 = uint(int(r1475) + 12);
+        r1648 = uint(int(uint(int(r292) - int(r1474))) + 12);
         p2g_sv0 = 164;
       } else {
         // 2137: setp.eq.s16 	%p229, %rs4, 1;
-        int t1144;
-        int t1145;
-        t1144 = bitfieldExtract(int(rs4), 0, 16); t1145 = 1;
-        bool t1146;
-        t1146 = t1144 == t1145;
-        p229 = t1146;
-        if (p229) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2142: mul.wide.u32 	%rd198, %r292, 138547333;
-          rd198 = uint64_t(r292) * uint64_t(0x08421085u);
           // 2143: shr.u64 	%rd199, %rd198, 32;
-          uint t1147;
-          t1147 = 32u;
-          rd199 = (t1147 >= 64u ? 0ul : rd198 >> t1147);
           // 2144: cvt.u32.u64 	%r1463, %rd199;
-          uint64_t t1148;
-          t1148 = uint64_t(rd199);
-          r1463 = uint(uint64_t(t1148));
+          uint64_t t117 = uint64_t((uint64_t(r292) * uint64_t(0x08421085u)) >> 32u);
+          r1463 = uint(uint64_t(t117));
           // 2145: sub.s32 	%r1464, %r292, %r1463;
-          r1464 = uint(int(r292) - int(r1463));
           // 2146: shr.u32 	%r1465, %r1464, 1;
-          uint t1149;
-          t1149 = 1u;
-          r1465 = (t1149 >= 32u ? 0u : r1464 >> t1149);
           // 2147: add.s32 	%r1466, %r1465, %r1463;
-          r1466 = uint(int(r1465) + int(r1463));
           // 2148: shr.u32 	%r1467, %r1466, 4;
-          uint t1150;
-          t1150 = 4u;
-          r1467 = (t1150 >= 32u ? 0u : r1466 >> t1150);
           // 2149: mul.lo.s32 	%r1468, %r1467, 31;
-          r1468 = uint(int(r1467) * 31);
+          r1468 = uint(int(uint(int(uint(int(r292) - int(r1463)) >> 1u) + int(r1463)) >> 4u) * 31);
           // 2150: sub.s32 	%r1648, %r292, %r1468;
           r1648 = uint(int(r292) - int(r1468));
           p2g_sv0 = 164;
@@ -7206,390 +3995,195 @@ void main() {
     }
     if (p2g_sv0 == 163) {
       // 2183: mul.wide.u32 	%rd202, %r292, -858993459;
-      rd202 = uint64_t(r292) * uint64_t(0xCCCCCCCDu);
       // 2184: shr.u64 	%rd203, %rd202, 34;
-      uint t1151;
-      t1151 = 34u;
-      rd203 = (t1151 >= 64u ? 0ul : rd202 >> t1151);
       // 2185: cvt.u32.u64 	%r1476, %rd203;
-      uint64_t t1152;
-      t1152 = uint64_t(rd203);
-      r1476 = uint(uint64_t(t1152));
+      uint64_t t118 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2186: mul.lo.s32 	%r1477, %r1476, 5;
-      r1477 = uint(int(r1476) * 5);
       // 2187: sub.s32 	%r1478, %r292, %r1477;
-      r1478 = uint(int(r292) - int(r1477));
       // 2188: add.s32 	%r1648, %r1478, 13;
-      r1648 = uint(int(r1478) + 13);
+      r1648 = uint(int(uint(int(r292) - int(uint(int(uint(uint64_t(t118))) * 5)))) + 13);
       p2g_sv0 = 164;
     }
     if (p2g_sv0 == 164) {
       // 2191: max.s32 	%r1479, %r1648, 0;
-      r1479 = uint(max(int(r1648), 0));
       // 2192: shl.b32 	%r1480, %r1479, 10;
-      uint t1153;
-      t1153 = 10u;
-      r1480 = (t1153 >= 32u ? 0u : r1479 << t1153);
       // 2193: or.b32  	%r1481, %r294, %r1649;
       r1481 = r294 | r1649;
       // 2194: or.b32  	%r1649, %r1481, %r1480;
-      r1649 = r1481 | r1480;
+      r1649 = r1481 | (uint(max(int(r1648), 0)) << 10u);
     }
   }
   // 2197: and.b32  	%r1488, %r1645, 65535;
-  r1488 = r1645 & 65535u;
   // 2198: prmt.b32 	%r311, %r1647, %r1488, 4180;
-  r311 = p2g_prmt(r1647, r1488, 4180u, 0);
+  r311 = p2g_prmt(r1647, (r1645 & 65535u), 4180u, 0);
   if (p73) {
     // 2203: shl.b32 	%r1551, %r190, 6;
-    uint t1154;
-    t1154 = 6u;
-    r1551 = (t1154 >= 32u ? 0u : r190 << t1154);
+    r1551 = r190 << 6u;
     // 2204: and.b32  	%r1552, %r1551, 896;
-    r1552 = r1551 & 896u;
     // 2205: add.s32 	%r1553, %r251, %r1552;
-    r1553 = uint(int(r251) + int(r1552));
+    r1553 = uint(int(r251) + int(r1551 & 896u));
     // 2206: shr.u32 	%r1554, %r1553, 16;
-    uint t1155;
-    t1155 = 16u;
-    r1554 = (t1155 >= 32u ? 0u : r1553 >> t1155);
     // 2207: xor.b32  	%r1555, %r1554, %r1553;
-    r1555 = r1554 ^ r1553;
     // 2208: mul.lo.s32 	%r1556, %r1555, 2146121005;
-    r1556 = uint(int(r1555) * 2146121005);
+    r1556 = uint(int((r1553 >> 16u) ^ r1553) * 2146121005);
     // 2209: shr.u32 	%r1557, %r1556, 15;
-    uint t1156;
-    t1156 = 15u;
-    r1557 = (t1156 >= 32u ? 0u : r1556 >> t1156);
     // 2210: xor.b32  	%r1558, %r1557, %r1556;
-    r1558 = r1557 ^ r1556;
     // 2211: mul.lo.s32 	%r1559, %r1558, -2073254261;
-    r1559 = uint(int(r1558) * -2073254261);
+    r1559 = uint(int((r1556 >> 15u) ^ r1556) * -2073254261);
     // 2212: shr.u32 	%r1560, %r1559, 16;
-    uint t1157;
-    t1157 = 16u;
-    r1560 = (t1157 >= 32u ? 0u : r1559 >> t1157);
     // 2213: xor.b32  	%r1561, %r1559, %r6;
     r1561 = r1559 ^ r6;
     // 2214: xor.b32  	%r1562, %r1561, %r1560;
-    r1562 = r1561 ^ r1560;
     // 2215: shr.u32 	%r1563, %r1561, 16;
-    uint t1158;
-    t1158 = 16u;
-    r1563 = (t1158 >= 32u ? 0u : r1561 >> t1158);
     // 2216: xor.b32  	%r1564, %r1562, %r1563;
-    r1564 = r1562 ^ r1563;
     // 2217: mul.lo.s32 	%r1565, %r1564, 2146121005;
-    r1565 = uint(int(r1564) * 2146121005);
+    r1565 = uint(int((r1561 ^ (r1559 >> 16u)) ^ (r1561 >> 16u)) * 2146121005);
     // 2218: shr.u32 	%r1566, %r1565, 15;
-    uint t1159;
-    t1159 = 15u;
-    r1566 = (t1159 >= 32u ? 0u : r1565 >> t1159);
     // 2219: xor.b32  	%r1567, %r1566, %r1565;
-    r1567 = r1566 ^ r1565;
     // 2220: mul.lo.s32 	%r1568, %r1567, -2073254261;
-    r1568 = uint(int(r1567) * -2073254261);
+    r1568 = uint(int((r1565 >> 15u) ^ r1565) * -2073254261);
     // 2221: shr.u32 	%r1569, %r1568, 16;
-    uint t1160;
-    t1160 = 16u;
-    r1569 = (t1160 >= 32u ? 0u : r1568 >> t1160);
     // 2222: xor.b32  	%r1570, %r1569, %r1568;
-    r1570 = r1569 ^ r1568;
+    r1570 = (r1568 >> 16u) ^ r1568;
     // 2223: xor.b32  	%r1571, %r1570, -1515870811;
     r1571 = r1570 ^ 0xA5A5A5A5u;
     // 2224: shr.u32 	%r1572, %r1571, 16;
-    uint t1161;
-    t1161 = 16u;
-    r1572 = (t1161 >= 32u ? 0u : r1571 >> t1161);
     // 2225: xor.b32  	%r1573, %r1572, %r1571;
-    r1573 = r1572 ^ r1571;
     // 2226: mul.lo.s32 	%r1574, %r1573, 2146121005;
-    r1574 = uint(int(r1573) * 2146121005);
+    r1574 = uint(int((r1571 >> 16u) ^ r1571) * 2146121005);
     // 2227: shr.u32 	%r1575, %r1574, 15;
-    uint t1162;
-    t1162 = 15u;
-    r1575 = (t1162 >= 32u ? 0u : r1574 >> t1162);
     // 2228: xor.b32  	%r1576, %r1575, %r1574;
-    r1576 = r1575 ^ r1574;
     // 2229: mul.lo.s32 	%r1577, %r1576, -2073254261;
-    r1577 = uint(int(r1576) * -2073254261);
+    r1577 = uint(int((r1574 >> 15u) ^ r1574) * -2073254261);
     // 2230: shr.u32 	%r1578, %r1577, 16;
-    uint t1163;
-    t1163 = 16u;
-    r1578 = (t1163 >= 32u ? 0u : r1577 >> t1163);
     // 2231: xor.b32  	%r1579, %r1578, %r1577;
-    r1579 = r1578 ^ r1577;
+    r1579 = (r1577 >> 16u) ^ r1577;
     // 2232: and.b32  	%r1580, %r1570, 1;
-    r1580 = r1570 & 1u;
     // 2233: shr.u32 	%r1581, %r1570, 1;
-    uint t1164;
-    t1164 = 1u;
-    r1581 = (t1164 >= 32u ? 0u : r1570 >> t1164);
     // 2234: and.b32  	%r1582, %r1581, 1023;
-    r1582 = r1581 & 1023u;
     // 2235: mul.wide.u32 	%rd218, %r1579, -858993459;
-    rd218 = uint64_t(r1579) * uint64_t(0xCCCCCCCDu);
     // 2236: shr.u64 	%rd219, %rd218, 34;
-    uint t1165;
-    t1165 = 34u;
-    rd219 = (t1165 >= 64u ? 0ul : rd218 >> t1165);
     // 2237: cvt.u32.u64 	%r1583, %rd219;
-    uint64_t t1166;
-    t1166 = uint64_t(rd219);
-    r1583 = uint(uint64_t(t1166));
+    uint64_t t119 = uint64_t((uint64_t(r1579) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 2238: mul.lo.s32 	%r1584, %r1583, 5;
-    r1584 = uint(int(r1583) * 5);
     // 2239: sub.s32 	%r1585, %r1579, %r1584;
-    r1585 = uint(int(r1579) - int(r1584));
     // 2240: shl.b32 	%r1586, %r1585, 10;
-    uint t1167;
-    t1167 = 10u;
-    r1586 = (t1167 >= 32u ? 0u : r1585 << t1167);
     // 2241: add.s32 	%r1587, %r1586, 13312;
-    r1587 = uint(int(r1586) + 13312);
+    r1587 = uint(int(uint(int(r1579) - int(uint(int(uint(uint64_t(t119))) * 5))) << 10u) + 13312);
     // 2242: bfi.b32 	%r1588, %r1580, %r1582, 15, 1;
-    r1588 = p2g_bfi_32(r1580, r1582, 15u, 1u);
     // 2243: or.b32  	%r1589, %r1588, %r1587;
-    r1589 = r1588 | r1587;
     // 2244: add.s32 	%r1590, %r250, %r1551;
     r1590 = uint(int(r250) + int(r1551));
     // 2245: shr.u32 	%r1591, %r1590, 16;
-    uint t1168;
-    t1168 = 16u;
-    r1591 = (t1168 >= 32u ? 0u : r1590 >> t1168);
     // 2246: xor.b32  	%r1592, %r1591, %r1590;
-    r1592 = r1591 ^ r1590;
     // 2247: mul.lo.s32 	%r1593, %r1592, 2146121005;
-    r1593 = uint(int(r1592) * 2146121005);
+    r1593 = uint(int((r1590 >> 16u) ^ r1590) * 2146121005);
     // 2248: shr.u32 	%r1594, %r1593, 15;
-    uint t1169;
-    t1169 = 15u;
-    r1594 = (t1169 >= 32u ? 0u : r1593 >> t1169);
     // 2249: xor.b32  	%r1595, %r1594, %r1593;
-    r1595 = r1594 ^ r1593;
     // 2250: mul.lo.s32 	%r1596, %r1595, -2073254261;
-    r1596 = uint(int(r1595) * -2073254261);
+    r1596 = uint(int((r1593 >> 15u) ^ r1593) * -2073254261);
     // 2251: shr.u32 	%r1597, %r1596, 16;
-    uint t1170;
-    t1170 = 16u;
-    r1597 = (t1170 >= 32u ? 0u : r1596 >> t1170);
     // 2252: xor.b32  	%r1598, %r1597, %r1596;
-    r1598 = r1597 ^ r1596;
     // 2253: and.b32  	%r1599, %r1598, 3;
-    r1599 = r1598 & 3u;
     // 2254: xor.b32  	%r1651, %r1589, %r1599;
-    r1651 = r1589 ^ r1599;
+    r1651 = (p2g_bfi_32((r1570 & 1u), ((r1570 >> 1u) & 1023u), 15u, 1u) | r1587) ^ (((r1596 >> 16u) ^ r1596) & 3u);
   } else {
     // 2258: shl.b32 	%r1489, %r190, 6;
-    uint t1171;
-    t1171 = 6u;
-    r1489 = (t1171 >= 32u ? 0u : r190 << t1171);
     // 2259: add.s32 	%r1490, %r251, %r1489;
-    r1490 = uint(int(r251) + int(r1489));
+    r1490 = uint(int(r251) + int(r190 << 6u));
     // 2260: shr.u32 	%r1491, %r1490, 16;
-    uint t1172;
-    t1172 = 16u;
-    r1491 = (t1172 >= 32u ? 0u : r1490 >> t1172);
     // 2261: xor.b32  	%r1492, %r1491, %r1490;
-    r1492 = r1491 ^ r1490;
     // 2262: mul.lo.s32 	%r1493, %r1492, 2146121005;
-    r1493 = uint(int(r1492) * 2146121005);
+    r1493 = uint(int((r1490 >> 16u) ^ r1490) * 2146121005);
     // 2263: shr.u32 	%r1494, %r1493, 15;
-    uint t1173;
-    t1173 = 15u;
-    r1494 = (t1173 >= 32u ? 0u : r1493 >> t1173);
     // 2264: xor.b32  	%r1495, %r1494, %r1493;
-    r1495 = r1494 ^ r1493;
     // 2265: mul.lo.s32 	%r1496, %r1495, -2073254261;
-    r1496 = uint(int(r1495) * -2073254261);
+    r1496 = uint(int((r1493 >> 15u) ^ r1493) * -2073254261);
     // 2266: shr.u32 	%r1497, %r1496, 16;
-    uint t1174;
-    t1174 = 16u;
-    r1497 = (t1174 >= 32u ? 0u : r1496 >> t1174);
     // 2267: xor.b32  	%r1498, %r1496, %r6;
     r1498 = r1496 ^ r6;
     // 2268: xor.b32  	%r1499, %r1498, %r1497;
-    r1499 = r1498 ^ r1497;
     // 2269: shr.u32 	%r1500, %r1498, 16;
-    uint t1175;
-    t1175 = 16u;
-    r1500 = (t1175 >= 32u ? 0u : r1498 >> t1175);
     // 2270: xor.b32  	%r1501, %r1499, %r1500;
-    r1501 = r1499 ^ r1500;
     // 2271: mul.lo.s32 	%r1502, %r1501, 2146121005;
-    r1502 = uint(int(r1501) * 2146121005);
+    r1502 = uint(int((r1498 ^ (r1496 >> 16u)) ^ (r1498 >> 16u)) * 2146121005);
     // 2272: shr.u32 	%r1503, %r1502, 15;
-    uint t1176;
-    t1176 = 15u;
-    r1503 = (t1176 >= 32u ? 0u : r1502 >> t1176);
     // 2273: xor.b32  	%r1504, %r1503, %r1502;
-    r1504 = r1503 ^ r1502;
     // 2274: mul.lo.s32 	%r1505, %r1504, -2073254261;
-    r1505 = uint(int(r1504) * -2073254261);
+    r1505 = uint(int((r1502 >> 15u) ^ r1502) * -2073254261);
     // 2275: shr.u32 	%r1506, %r1505, 16;
-    uint t1177;
-    t1177 = 16u;
-    r1506 = (t1177 >= 32u ? 0u : r1505 >> t1177);
     // 2276: xor.b32  	%r1507, %r1506, %r1505;
-    r1507 = r1506 ^ r1505;
+    r1507 = (r1505 >> 16u) ^ r1505;
     // 2277: xor.b32  	%r1508, %r1507, -1515870811;
     r1508 = r1507 ^ 0xA5A5A5A5u;
     // 2278: shr.u32 	%r1509, %r1508, 16;
-    uint t1178;
-    t1178 = 16u;
-    r1509 = (t1178 >= 32u ? 0u : r1508 >> t1178);
     // 2279: xor.b32  	%r1510, %r1509, %r1508;
-    r1510 = r1509 ^ r1508;
     // 2280: mul.lo.s32 	%r1511, %r1510, 2146121005;
-    r1511 = uint(int(r1510) * 2146121005);
+    r1511 = uint(int((r1508 >> 16u) ^ r1508) * 2146121005);
     // 2281: shr.u32 	%r1512, %r1511, 15;
-    uint t1179;
-    t1179 = 15u;
-    r1512 = (t1179 >= 32u ? 0u : r1511 >> t1179);
     // 2282: xor.b32  	%r1513, %r1512, %r1511;
-    r1513 = r1512 ^ r1511;
     // 2283: mul.lo.s32 	%r1514, %r1513, -2073254261;
-    r1514 = uint(int(r1513) * -2073254261);
+    r1514 = uint(int((r1511 >> 15u) ^ r1511) * -2073254261);
     // 2284: shr.u32 	%r1515, %r1514, 16;
-    uint t1180;
-    t1180 = 16u;
-    r1515 = (t1180 >= 32u ? 0u : r1514 >> t1180);
     // 2285: xor.b32  	%r312, %r1515, %r1514;
-    r312 = r1515 ^ r1514;
+    r312 = (r1514 >> 16u) ^ r1514;
     // 2286: shl.b32 	%r1516, %r1507, 15;
-    uint t1181;
-    t1181 = 15u;
-    r1516 = (t1181 >= 32u ? 0u : r1507 << t1181);
     // 2287: and.b32  	%r1651, %r1516, 32768;
-    r1651 = r1516 & 32768u;
+    r1651 = (r1507 << 15u) & 32768u;
     // 2288: shr.u32 	%r1517, %r1507, 1;
-    uint t1182;
-    t1182 = 1u;
-    r1517 = (t1182 >= 32u ? 0u : r1507 >> t1182);
     // 2289: and.b32  	%r314, %r1517, 1023;
-    r314 = r1517 & 1023u;
+    r314 = (r1507 >> 1u) & 1023u;
     if (p19) {
       // 2294: setp.eq.s16 	%p240, %rs4, 2;
-      int t1183;
-      int t1184;
-      t1183 = bitfieldExtract(int(rs4), 0, 16); t1184 = 2;
-      bool t1185;
-      t1185 = t1183 == t1184;
-      p240 = t1185;
-      if (p240) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2332: and.b32  	%r1651, %r312, 65535;
         r1651 = r312 & 65535u;
         p2g_sv0 = 176;
       } else {
         // 2297: setp.eq.s16 	%p241, %rs4, 3;
-        int t1186;
-        int t1187;
-        t1186 = bitfieldExtract(int(rs4), 0, 16); t1187 = 3;
-        bool t1188;
-        t1188 = t1186 == t1187;
-        p241 = t1188;
-        if (p241) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2336: mul.wide.u32 	%rd208, %r312, -858993459;
-          rd208 = uint64_t(r312) * uint64_t(0xCCCCCCCDu);
           // 2337: shr.u64 	%rd209, %rd208, 34;
-          uint t1189;
-          t1189 = 34u;
-          rd209 = (t1189 >= 64u ? 0ul : rd208 >> t1189);
           // 2338: cvt.u32.u64 	%r1521, %rd209;
-          uint64_t t1190;
-          t1190 = uint64_t(rd209);
-          r1521 = uint(uint64_t(t1190));
+          uint64_t t120 = uint64_t((uint64_t(r312) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 2339: mul.lo.s32 	%r1522, %r1521, 5;
-          r1522 = uint(int(r1521) * 5);
           // 2340: sub.s32 	%r316, %r312, %r1522;
-          r316 = uint(int(r312) - int(r1522));
+          r316 = uint(int(r312) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2341: setp.eq.s32 	%p245, %r316, 0;
-          int t1191;
-          int t1192;
-          t1191 = int(r316); t1192 = 0;
-          bool t1193;
-          t1193 = t1191 == t1192;
-          p245 = t1193;
-          if (p245) {
+          if (int(r316) == 0) {
             // 2778: shr.u32 	%r1523, %r312, 8;
-            uint t1194;
-            t1194 = 8u;
-            r1523 = (t1194 >= 32u ? 0u : r312 >> t1194);
+            r1523 = r312 >> 8u;
             // 2779: mul.wide.u32 	%rd210, %r1523, -1431655765;
-            rd210 = uint64_t(r1523) * uint64_t(0xAAAAAAABu);
             // 2780: shr.u64 	%rd211, %rd210, 34;
-            uint t1195;
-            t1195 = 34u;
-            rd211 = (t1195 >= 64u ? 0ul : rd210 >> t1195);
             // 2781: cvt.u32.u64 	%r1524, %rd211;
-            uint64_t t1196;
-            t1196 = uint64_t(rd211);
-            r1524 = uint(uint64_t(t1196));
+            uint64_t t121 = uint64_t((uint64_t(r1523) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2782: mul.lo.s32 	%r1525, %r1524, 6;
-            r1525 = uint(int(r1524) * 6);
             // 2783: sub.s32 	%r1526, %r1523, %r1525;
-            r1526 = uint(int(r1523) - int(r1525));
             // 2784: cvt.u16.u32 	%rs33, %r1526;
-            uint64_t t1197;
-            t1197 = uint64_t(r1526);
-            rs33 = (uint(uint64_t(t1197)) & 65535u);
+            uint64_t t122 = uint64_t(uint(int(r1523) - int(uint(int(uint(uint64_t(t121))) * 6))));
+            rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2785: setp.gt.s16 	%p246, %rs33, 1;
-            int t1198;
-            int t1199;
-            t1198 = bitfieldExtract(int(rs33), 0, 16); t1199 = 1;
-            bool t1200;
-            t1200 = t1198 > t1199;
-            p246 = t1200;
-            if (p246) {
+            if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2790: setp.eq.s16 	%p247, %rs33, 2;
-              int t1201;
-              int t1202;
-              t1201 = bitfieldExtract(int(rs33), 0, 16); t1202 = 2;
-              bool t1203;
-              t1203 = t1201 == t1202;
-              p247 = t1203;
-              if (p247) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3210: shr.u32 	%r1528, %r312, 12;
-                uint t1204;
-                t1204 = 12u;
-                r1528 = (t1204 >= 32u ? 0u : r312 >> t1204);
                 // 3211: and.b32  	%r1529, %r1528, 1;
-                r1529 = r1528 & 1u;
                 // 3212: or.b32  	%r1530, %r1651, %r1529;
-                r1530 = r1651 | r1529;
+                r1530 = r1651 | ((r312 >> 12u) & 1u);
                 // 3213: or.b32  	%r1651, %r1530, 32256;
                 r1651 = r1530 | 32256u;
                 p2g_sv0 = 176;
               } else {
                 // 2793: setp.eq.s16 	%p248, %rs33, 3;
-                int t1205;
-                int t1206;
-                t1205 = bitfieldExtract(int(rs33), 0, 16); t1206 = 3;
-                bool t1207;
-                t1207 = t1205 == t1206;
-                p248 = t1207;
-                if (p248) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3217: setp.eq.s32 	%p252, %r314, 0;
-                  int t1208;
-                  int t1209;
-                  t1208 = int(r314); t1209 = 0;
-                  bool t1210;
-                  t1210 = t1208 == t1209;
-                  p252 = t1210;
                   // 3218: selp.b32 	%r1527, 1, %r314, %p252;
-                  r1527 = p252 ? 1u : r314;
                   // 3219: or.b32  	%r1651, %r1527, %r1651;
-                  r1651 = r1527 | r1651;
+                  r1651 = ((int(r314) == 0) ? 1u : r314) | r1651;
                   p2g_sv0 = 176;
                 } else {
                   // 2796: setp.ne.s16 	%p249, %rs33, 4;
-                  int t1211;
-                  int t1212;
-                  t1211 = bitfieldExtract(int(rs33), 0, 16); t1212 = 4;
-                  bool t1213;
-                  t1213 = t1211 != t1212;
-                  p249 = t1213;
-                  if (p249) {
+                  if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 288;
                   } else {
                     // 2799: or.b32  	%r1651, %r1651, 31743;
@@ -7600,23 +4194,11 @@ void main() {
               }
             } else {
               // 2983: setp.eq.s16 	%p250, %rs33, 0;
-              int t1214;
-              int t1215;
-              t1214 = bitfieldExtract(int(rs33), 0, 16); t1215 = 0;
-              bool t1216;
-              t1216 = t1214 == t1215;
-              p250 = t1216;
-              if (p250) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 176;
               } else {
                 // 2986: setp.eq.s16 	%p251, %rs33, 1;
-                int t1217;
-                int t1218;
-                t1217 = bitfieldExtract(int(rs33), 0, 16); t1218 = 1;
-                bool t1219;
-                t1219 = t1217 == t1218;
-                p251 = t1219;
-                if (p251) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2991: or.b32  	%r1651, %r1651, 31744;
                   r1651 = r1651 | 31744u;
                   p2g_sv0 = 176;
@@ -7639,106 +4221,53 @@ void main() {
           }
         } else {
           // 2300: setp.ne.s16 	%p242, %rs4, 5;
-          int t1220;
-          int t1221;
-          t1220 = bitfieldExtract(int(rs4), 0, 16); t1221 = 5;
-          bool t1222;
-          t1222 = t1220 != t1221;
-          p242 = t1222;
-          if (p242) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 174;
           } else {
             // 2303: mul.wide.u32 	%rd206, %r312, -858993459;
-            rd206 = uint64_t(r312) * uint64_t(0xCCCCCCCDu);
             // 2304: shr.u64 	%rd207, %rd206, 34;
-            uint t1223;
-            t1223 = 34u;
-            rd207 = (t1223 >= 64u ? 0ul : rd206 >> t1223);
             // 2305: cvt.u32.u64 	%r1518, %rd207;
-            uint64_t t1224;
-            t1224 = uint64_t(rd207);
-            r1518 = uint(uint64_t(t1224));
+            uint64_t t123 = uint64_t((uint64_t(r312) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2306: mul.lo.s32 	%r1519, %r1518, 5;
-            r1519 = uint(int(r1518) * 5);
             // 2307: sub.s32 	%r1520, %r312, %r1519;
-            r1520 = uint(int(r312) - int(r1519));
             // 2308: add.s32 	%r1650, %r1520, 13;
-            r1650 = uint(int(r1520) + 13);
+            r1650 = uint(int(uint(int(r312) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 13);
             p2g_sv0 = 175;
           }
         }
       }
     } else {
       // 2312: setp.eq.s16 	%p243, %rs4, 0;
-      int t1225;
-      int t1226;
-      t1225 = bitfieldExtract(int(rs4), 0, 16); t1226 = 0;
-      bool t1227;
-      t1227 = t1225 == t1226;
-      p243 = t1227;
-      if (p243) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2348: mul.wide.u32 	%rd214, %r312, 613566757;
-        rd214 = uint64_t(r312) * uint64_t(0x24924925u);
         // 2349: shr.u64 	%rd215, %rd214, 32;
-        uint t1228;
-        t1228 = 32u;
-        rd215 = (t1228 >= 64u ? 0ul : rd214 >> t1228);
         // 2350: cvt.u32.u64 	%r1538, %rd215;
-        uint64_t t1229;
-        t1229 = uint64_t(rd215);
-        r1538 = uint(uint64_t(t1229));
+        uint64_t t124 = uint64_t((uint64_t(r312) * uint64_t(0x24924925u)) >> 32u);
+        r1538 = uint(uint64_t(t124));
         // 2351: sub.s32 	%r1539, %r312, %r1538;
-        r1539 = uint(int(r312) - int(r1538));
         // 2352: shr.u32 	%r1540, %r1539, 1;
-        uint t1230;
-        t1230 = 1u;
-        r1540 = (t1230 >= 32u ? 0u : r1539 >> t1230);
         // 2353: add.s32 	%r1541, %r1540, %r1538;
-        r1541 = uint(int(r1540) + int(r1538));
         // 2354: shr.u32 	%r1542, %r1541, 2;
-        uint t1231;
-        t1231 = 2u;
-        r1542 = (t1231 >= 32u ? 0u : r1541 >> t1231);
         // 2355: mul.lo.s32 	%r1543, %r1542, 7;
-        r1543 = uint(int(r1542) * 7);
+        r1543 = uint(int(uint(int(uint(int(r312) - int(r1538)) >> 1u) + int(r1538)) >> 2u) * 7);
         // 2356: sub.s32 	%r1544, %r312, %r1543;
-        r1544 = uint(int(r312) - int(r1543));
         // 2357: add.s32 	%r1650, %r1544, 12;
-        r1650 = uint(int(r1544) + 12);
+        r1650 = uint(int(uint(int(r312) - int(r1543))) + 12);
         p2g_sv0 = 175;
       } else {
         // 2315: setp.eq.s16 	%p244, %rs4, 1;
-        int t1232;
-        int t1233;
-        t1232 = bitfieldExtract(int(rs4), 0, 16); t1233 = 1;
-        bool t1234;
-        t1234 = t1232 == t1233;
-        p244 = t1234;
-        if (p244) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2320: mul.wide.u32 	%rd212, %r312, 138547333;
-          rd212 = uint64_t(r312) * uint64_t(0x08421085u);
           // 2321: shr.u64 	%rd213, %rd212, 32;
-          uint t1235;
-          t1235 = 32u;
-          rd213 = (t1235 >= 64u ? 0ul : rd212 >> t1235);
           // 2322: cvt.u32.u64 	%r1532, %rd213;
-          uint64_t t1236;
-          t1236 = uint64_t(rd213);
-          r1532 = uint(uint64_t(t1236));
+          uint64_t t125 = uint64_t((uint64_t(r312) * uint64_t(0x08421085u)) >> 32u);
+          r1532 = uint(uint64_t(t125));
           // 2323: sub.s32 	%r1533, %r312, %r1532;
-          r1533 = uint(int(r312) - int(r1532));
           // 2324: shr.u32 	%r1534, %r1533, 1;
-          uint t1237;
-          t1237 = 1u;
-          r1534 = (t1237 >= 32u ? 0u : r1533 >> t1237);
           // 2325: add.s32 	%r1535, %r1534, %r1532;
-          r1535 = uint(int(r1534) + int(r1532));
           // 2326: shr.u32 	%r1536, %r1535, 4;
-          uint t1238;
-          t1238 = 4u;
-          r1536 = (t1238 >= 32u ? 0u : r1535 >> t1238);
           // 2327: mul.lo.s32 	%r1537, %r1536, 31;
-          r1537 = uint(int(r1536) * 31);
+          r1537 = uint(int(uint(int(uint(int(r312) - int(r1532)) >> 1u) + int(r1532)) >> 4u) * 31);
           // 2328: sub.s32 	%r1650, %r312, %r1537;
           r1650 = uint(int(r312) - int(r1537));
           p2g_sv0 = 175;
@@ -7749,110 +4278,74 @@ void main() {
     }
     if (p2g_sv0 == 174) {
       // 2361: mul.wide.u32 	%rd216, %r312, -858993459;
-      rd216 = uint64_t(r312) * uint64_t(0xCCCCCCCDu);
       // 2362: shr.u64 	%rd217, %rd216, 34;
-      uint t1239;
-      t1239 = 34u;
-      rd217 = (t1239 >= 64u ? 0ul : rd216 >> t1239);
       // 2363: cvt.u32.u64 	%r1545, %rd217;
-      uint64_t t1240;
-      t1240 = uint64_t(rd217);
-      r1545 = uint(uint64_t(t1240));
+      uint64_t t126 = uint64_t((uint64_t(r312) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2364: mul.lo.s32 	%r1546, %r1545, 5;
-      r1546 = uint(int(r1545) * 5);
       // 2365: sub.s32 	%r1547, %r312, %r1546;
-      r1547 = uint(int(r312) - int(r1546));
       // 2366: add.s32 	%r1650, %r1547, 13;
-      r1650 = uint(int(r1547) + 13);
+      r1650 = uint(int(uint(int(r312) - int(uint(int(uint(uint64_t(t126))) * 5)))) + 13);
       p2g_sv0 = 175;
     }
     if (p2g_sv0 == 175) {
       // 2369: max.s32 	%r1548, %r1650, 0;
-      r1548 = uint(max(int(r1650), 0));
       // 2370: shl.b32 	%r1549, %r1548, 10;
-      uint t1241;
-      t1241 = 10u;
-      r1549 = (t1241 >= 32u ? 0u : r1548 << t1241);
       // 2371: or.b32  	%r1550, %r314, %r1651;
       r1550 = r314 | r1651;
       // 2372: or.b32  	%r1651, %r1550, %r1549;
-      r1651 = r1550 | r1549;
+      r1651 = r1550 | (uint(max(int(r1650), 0)) << 10u);
     }
   }
   // 2375: cvta.to.global.u64 	%rd220, %rd1;
   rd220 = rd1;
   // 2376: and.b32  	%r1610, %r1649, 65535;
-  r1610 = r1649 & 65535u;
   // 2377: prmt.b32 	%r1607, %r1651, %r1610, 4180;
-  r1607 = p2g_prmt(r1651, r1610, 4180u, 0);
   // 2378: and.b32  	%r1611, %r1621, 65535;
-  r1611 = r1621 & 65535u;
   // 2379: prmt.b32 	%r1608, %r1623, %r1611, 4180;
-  r1608 = p2g_prmt(r1623, r1611, 4180u, 0);
   // 2380: and.b32  	%r1612, %r1625, 65535;
-  r1612 = r1625 & 65535u;
   // 2381: prmt.b32 	%r1609, %r1627, %r1612, 4180;
-  r1609 = p2g_prmt(r1627, r1612, 4180u, 0);
   // 2383: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1600,%r1601}, {%r151,%r191,%r230,%r272}, {%r311,%r1607}, {%r1608,%r1609};
-  uint t1242;
-  t1242 = r1608;
-  uint t1243;
-  t1243 = r1609;
+  uint t127 = p2g_prmt(r1623, (r1621 & 65535u), 4180u, 0);
+  uint t128 = p2g_prmt(r1627, (r1625 & 65535u), 4180u, 0);
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r151;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r191;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 2u] = r230;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 3u] = r272;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r311;
-  p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1607;
+  p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = p2g_prmt(r1651, (r1649 & 65535u), 4180u, 0);
   memoryBarrierShared(); barrier();
-  uint t1244;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t1244 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t1242, 0, 16), 0u, true); }
-  uint t1245;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t1245 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t1242, 16, 16), 0u, true); }
-  uint t1246;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t1246 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t1243, 0, 16), 0u, true); }
-  uint t1247;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t1247 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t1243, 16, 16), 0u, true); }
-  r1600 = (t1244 | (t1245 << 16));
-  r1601 = (t1246 | (t1247 << 16));
+  uint t129;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t129 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t127, 0, 16), 0u, true); }
+  uint t130;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t130 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t127, 16, 16), 0u, true); }
+  uint t131;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t128, 0, 16), 0u, true); }
+  uint t132;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t128, 16, 16), 0u, true); }
+  r1600 = (t129 | (t130 << 16));
+  r1601 = (t131 | (t132 << 16));
   // 2385: shr.u32 	%r1613, %r1600, 16;
-  uint t1248;
-  t1248 = 16u;
-  r1613 = (t1248 >= 32u ? 0u : r1600 >> t1248);
   // 2386: shr.u32 	%r1614, %r1601, 16;
-  uint t1249;
-  t1249 = 16u;
-  r1614 = (t1249 >= 32u ? 0u : r1601 >> t1249);
   // 2387: shl.b32 	%r1615, %r1, 7;
-  uint t1250;
-  t1250 = 7u;
-  r1615 = (t1250 >= 32u ? 0u : r1 << t1250);
   // 2388: or.b32  	%r1616, %r1615, %r5;
-  r1616 = r1615 | r5;
   // 2389: shl.b32 	%r1617, %r2, 3;
-  uint t1251;
-  t1251 = 3u;
-  r1617 = (t1251 >= 32u ? 0u : r2 << t1251);
   // 2390: or.b32  	%r1618, %r1616, %r1617;
-  r1618 = r1616 | r1617;
+  r1618 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 2391: mul.wide.u32 	%rd221, %r1618, 2;
-  rd221 = uint64_t(r1618) * uint64_t(2u);
   // 2392: add.s64 	%rd222, %rd220, %rd221;
-  rd222 = uint64_t(int64_t(rd220) + int64_t(rd221));
+  rd222 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1618) * uint64_t(2u)));
   // 2393: st.global.u16 	[%rd222], %r1600;
   P2GU16(rd222).v = uint16_t((r1600 & 0x0000FFFFu));
   // 2394: st.global.u16 	[%rd222+2], %r1613;
-  P2GU16((rd222 + 2ul)).v = uint16_t((r1613 & 0x0000FFFFu));
+  P2GU16((rd222 + 2ul)).v = uint16_t(((r1600 >> 16u) & 0x0000FFFFu));
   // 2395: or.b32  	%r1619, %r1618, 64;
-  r1619 = r1618 | 64u;
   // 2396: mul.wide.u32 	%rd223, %r1619, 2;
-  rd223 = uint64_t(r1619) * uint64_t(2u);
   // 2397: add.s64 	%rd224, %rd220, %rd223;
-  rd224 = uint64_t(int64_t(rd220) + int64_t(rd223));
+  rd224 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1618 | 64u) * uint64_t(2u)));
   // 2398: st.global.u16 	[%rd224], %r1601;
   P2GU16(rd224).v = uint16_t((r1601 & 0x0000FFFFu));
   // 2399: st.global.u16 	[%rd224+2], %r1614;
-  P2GU16((rd224 + 2ul)).v = uint16_t((r1614 & 0x0000FFFFu));
+  P2GU16((rd224 + 2ul)).v = uint16_t(((r1601 >> 16u) & 0x0000FFFFu));
   return;
 }

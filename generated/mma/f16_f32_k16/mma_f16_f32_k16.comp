@@ -421,262 +421,127 @@ void main() {
   // 25: ld.param.u64 	%rd1, [mma_f16_f32_k16_param_0];
   rd1 = P2GU64((pc.params)).v;
   // 26: mov.u32 	%r327, %ctaid.x;
-  r327 = gl_WorkGroupID.x;
   // 27: mov.u32 	%r328, %ntid.x;
-  r328 = gl_WorkGroupSize.x;
   // 28: mov.u32 	%r329, %tid.x;
   r329 = gl_LocalInvocationID.x;
   // 29: mad.lo.s32 	%r330, %r327, %r328, %r329;
-  r330 = uint(int(r327) * int(r328) + int(r329));
   // 30: shr.u32 	%r1, %r330, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r330 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r329)) >> 5u;
   // 31: and.b32  	%r331, %r329, 31;
-  r331 = r329 & 31u;
   // 32: shr.u32 	%r2, %r331, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r331 >> t2);
+  r2 = (r329 & 31u) >> 2u;
   // 33: and.b32  	%r3, %r329, 3;
   r3 = r329 & 3u;
   // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  rd2 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 35: shr.u64 	%rd3, %rd2, 34;
-  uint t3;
-  t3 = 34u;
-  rd3 = (t3 >= 64u ? 0ul : rd2 >> t3);
   // 36: cvt.u32.u64 	%r332, %rd3;
-  uint64_t t4;
-  t4 = uint64_t(rd3);
-  r332 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 37: mul.lo.s32 	%r333, %r332, 6;
-  r333 = uint(int(r332) * 6);
   // 38: sub.s32 	%r4, %r1, %r333;
-  r4 = uint(int(r1) - int(r333));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 39: shl.b32 	%r334, %r329, 1;
-  uint t5;
-  t5 = 1u;
-  r334 = (t5 >= 32u ? 0u : r329 << t5);
   // 40: and.b32  	%r5, %r334, 6;
-  r5 = r334 & 6u;
+  r5 = (r329 << 1u) & 6u;
   // 41: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 42: add.s32 	%r7, %r5, 5377319;
   r7 = uint(int(r5) + 5377319);
   // 43: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t6;
-  t6 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t6)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 44: shl.b32 	%r8, %r2, 6;
-  uint t7;
-  t7 = 6u;
-  r8 = (t7 >= 32u ? 0u : r2 << t7);
+  r8 = r2 << 6u;
   // 45: add.s32 	%r335, %r7, %r8;
-  r335 = uint(int(r7) + int(r8));
   // 46: xor.b32  	%r336, %r335, 82;
-  r336 = r335 ^ 82u;
   // 47: mul.lo.s32 	%r337, %r336, 2146121005;
-  r337 = uint(int(r336) * 2146121005);
+  r337 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
   // 48: shr.u32 	%r338, %r337, 15;
-  uint t8;
-  t8 = 15u;
-  r338 = (t8 >= 32u ? 0u : r337 >> t8);
   // 49: xor.b32  	%r339, %r338, %r337;
-  r339 = r338 ^ r337;
   // 50: mul.lo.s32 	%r340, %r339, -2073254261;
-  r340 = uint(int(r339) * -2073254261);
+  r340 = uint(int((r337 >> 15u) ^ r337) * -2073254261);
   // 51: shr.u32 	%r341, %r340, 16;
-  uint t9;
-  t9 = 16u;
-  r341 = (t9 >= 32u ? 0u : r340 >> t9);
   // 52: xor.b32  	%r342, %r340, %r6;
   r342 = r340 ^ r6;
   // 53: xor.b32  	%r343, %r342, %r341;
-  r343 = r342 ^ r341;
   // 54: shr.u32 	%r344, %r342, 16;
-  uint t10;
-  t10 = 16u;
-  r344 = (t10 >= 32u ? 0u : r342 >> t10);
   // 55: xor.b32  	%r345, %r343, %r344;
-  r345 = r343 ^ r344;
   // 56: mul.lo.s32 	%r346, %r345, 2146121005;
-  r346 = uint(int(r345) * 2146121005);
+  r346 = uint(int((r342 ^ (r340 >> 16u)) ^ (r342 >> 16u)) * 2146121005);
   // 57: shr.u32 	%r347, %r346, 15;
-  uint t11;
-  t11 = 15u;
-  r347 = (t11 >= 32u ? 0u : r346 >> t11);
   // 58: xor.b32  	%r348, %r347, %r346;
-  r348 = r347 ^ r346;
   // 59: mul.lo.s32 	%r349, %r348, -2073254261;
-  r349 = uint(int(r348) * -2073254261);
+  r349 = uint(int((r346 >> 15u) ^ r346) * -2073254261);
   // 60: shr.u32 	%r350, %r349, 16;
-  uint t12;
-  t12 = 16u;
-  r350 = (t12 >= 32u ? 0u : r349 >> t12);
   // 61: xor.b32  	%r351, %r350, %r349;
-  r351 = r350 ^ r349;
+  r351 = (r349 >> 16u) ^ r349;
   // 62: xor.b32  	%r352, %r351, -1515870811;
   r352 = r351 ^ 0xA5A5A5A5u;
   // 63: shr.u32 	%r353, %r352, 16;
-  uint t13;
-  t13 = 16u;
-  r353 = (t13 >= 32u ? 0u : r352 >> t13);
   // 64: xor.b32  	%r354, %r353, %r352;
-  r354 = r353 ^ r352;
   // 65: mul.lo.s32 	%r355, %r354, 2146121005;
-  r355 = uint(int(r354) * 2146121005);
+  r355 = uint(int((r352 >> 16u) ^ r352) * 2146121005);
   // 66: shr.u32 	%r356, %r355, 15;
-  uint t14;
-  t14 = 15u;
-  r356 = (t14 >= 32u ? 0u : r355 >> t14);
   // 67: xor.b32  	%r357, %r356, %r355;
-  r357 = r356 ^ r355;
   // 68: mul.lo.s32 	%r358, %r357, -2073254261;
-  r358 = uint(int(r357) * -2073254261);
+  r358 = uint(int((r355 >> 15u) ^ r355) * -2073254261);
   // 69: shr.u32 	%r359, %r358, 16;
-  uint t15;
-  t15 = 16u;
-  r359 = (t15 >= 32u ? 0u : r358 >> t15);
   // 70: xor.b32  	%r1597, %r359, %r358;
-  r1597 = r359 ^ r358;
+  r1597 = (r358 >> 16u) ^ r358;
   // 71: shl.b32 	%r10, %r351, 31;
-  uint t16;
-  t16 = 31u;
-  r10 = (t16 >= 32u ? 0u : r351 << t16);
+  r10 = r351 << 31u;
   // 72: shr.u32 	%r360, %r351, 1;
-  uint t17;
-  t17 = 1u;
-  r360 = (t17 >= 32u ? 0u : r351 >> t17);
   // 73: and.b32  	%r11, %r360, 8388607;
-  r11 = r360 & 0x007FFFFFu;
+  r11 = (r351 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1597, -858993459;
-        rd6 = uint64_t(r1597) * uint64_t(0xCCCCCCCDu);
         // 125: shr.u64 	%rd7, %rd6, 34;
-        uint t27;
-        t27 = 34u;
-        rd7 = (t27 >= 64u ? 0ul : rd6 >> t27);
         // 126: cvt.u32.u64 	%r366, %rd7;
-        uint64_t t28;
-        t28 = uint64_t(rd7);
-        r366 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r1597) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 127: mul.lo.s32 	%r367, %r366, 5;
-        r367 = uint(int(r366) * 5);
         // 128: sub.s32 	%r15, %r1597, %r367;
-        r15 = uint(int(r1597) - int(r367));
+        r15 = uint(int(r1597) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 2361: shr.u32 	%r368, %r1597, 8;
-          uint t32;
-          t32 = 8u;
-          r368 = (t32 >= 32u ? 0u : r1597 >> t32);
+          r368 = r1597 >> 8u;
           // 2362: mul.wide.u32 	%rd8, %r368, -1431655765;
-          rd8 = uint64_t(r368) * uint64_t(0xAAAAAAABu);
           // 2363: shr.u64 	%rd9, %rd8, 34;
-          uint t33;
-          t33 = 34u;
-          rd9 = (t33 >= 64u ? 0ul : rd8 >> t33);
           // 2364: cvt.u32.u64 	%r369, %rd9;
-          uint64_t t34;
-          t34 = uint64_t(rd9);
-          r369 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r368) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2365: mul.lo.s32 	%r370, %r369, 6;
-          r370 = uint(int(r369) * 6);
           // 2366: sub.s32 	%r371, %r368, %r370;
-          r371 = uint(int(r368) - int(r370));
           // 2367: cvt.u16.u32 	%rs3, %r371;
-          uint64_t t35;
-          t35 = uint64_t(r371);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2368: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2373: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2957: shr.u32 	%r373, %r1597, 12;
-              uint t42;
-              t42 = 12u;
-              r373 = (t42 >= 32u ? 0u : r1597 >> t42);
               // 2958: and.b32  	%r374, %r373, 1;
-              r374 = r373 & 1u;
               // 2959: or.b32  	%r375, %r10, %r374;
-              r375 = r10 | r374;
+              r375 = r10 | ((r1597 >> 12u) & 1u);
               // 2960: or.b32  	%r1597, %r375, 2143289344;
               r1597 = r375 | 0x7FC00000u;
               p2g_sv0 = 10;
             } else {
               // 2376: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2964: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 2965: selp.b32 	%r372, 1, %r11, %p18;
-                r372 = p18 ? 1u : r11;
                 // 2966: or.b32  	%r1597, %r372, %r10;
-                r1597 = r372 | r10;
+                r1597 = ((int(r11) == 0) ? 1u : r11) | r10;
                 p2g_sv0 = 10;
               } else {
                 // 2379: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
                   // 2382: or.b32  	%r1597, %r10, 2139095039;
@@ -687,25 +552,13 @@ void main() {
             }
           } else {
             // 2761: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
             // 2762: mov.u32 	%r1597, %r10;
             r1597 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2765: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2770: or.b32  	%r1597, %r10, 2139095040;
                 r1597 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -716,9 +569,8 @@ void main() {
           }
           if (p2g_sv0 == 245) {
             // 3009: or.b32  	%r376, %r10, %r11;
-            r376 = r10 | r11;
             // 3010: or.b32  	%r1597, %r376, 8388608;
-            r1597 = r376 | 0x00800000u;
+            r1597 = (r10 | r11) | 0x00800000u;
             p2g_sv0 = 10;
           }
         } else {
@@ -728,53 +580,28 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r361, %r1597, 1;
-          r361 = r1597 & 1u;
           // 89: setp.eq.b32 	%p7, %r361, 1;
-          uint t61;
-          uint t62;
-          t61 = r361; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 90: mov.pred 	%p8, 0;
-          p8 = false;
           // 91: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 93: shr.u32 	%r362, %r1597, 1;
-          uint t64;
-          t64 = 1u;
-          r362 = (t64 >= 32u ? 0u : r1597 >> t64);
+          r362 = r1597 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r362, -858993459;
-          rd4 = uint64_t(r362) * uint64_t(0xCCCCCCCDu);
           // 95: shr.u64 	%rd5, %rd4, 36;
-          uint t65;
-          t65 = 36u;
-          rd5 = (t65 >= 64u ? 0ul : rd4 >> t65);
           // 96: cvt.u32.u64 	%r363, %rd5;
-          uint64_t t66;
-          t66 = uint64_t(rd5);
-          r363 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r362) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 97: mul.lo.s32 	%r364, %r363, 20;
-          r364 = uint(int(r363) * 20);
           // 98: sub.s32 	%r12, %r362, %r364;
-          r12 = uint(int(r362) - int(r364));
-          if (p10) {
+          r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r1597 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r365, 119;
-            r365 = 119u;
             // 104: sub.s32 	%r1596, %r365, %r12;
-            r1596 = uint(int(r365) - int(r12));
+            r1596 = uint(int(119u) - int(r12));
             p2g_sv0 = 9;
           } else {
             // 158: add.s32 	%r1596, %r12, 131;
@@ -786,65 +613,32 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1597, 613566757;
-      rd12 = uint64_t(r1597) * uint64_t(0x24924925u);
       // 137: shr.u64 	%rd13, %rd12, 32;
-      uint t70;
-      t70 = 32u;
-      rd13 = (t70 >= 64u ? 0ul : rd12 >> t70);
       // 138: cvt.u32.u64 	%r379, %rd13;
-      uint64_t t71;
-      t71 = uint64_t(rd13);
-      r379 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r1597) * uint64_t(0x24924925u)) >> 32u);
+      r379 = uint(uint64_t(t7));
       // 139: sub.s32 	%r380, %r1597, %r379;
-      r380 = uint(int(r1597) - int(r379));
       // 140: shr.u32 	%r381, %r380, 1;
-      uint t72;
-      t72 = 1u;
-      r381 = (t72 >= 32u ? 0u : r380 >> t72);
       // 141: add.s32 	%r382, %r381, %r379;
-      r382 = uint(int(r381) + int(r379));
       // 142: shr.u32 	%r383, %r382, 2;
-      uint t73;
-      t73 = 2u;
-      r383 = (t73 >= 32u ? 0u : r382 >> t73);
       // 143: mul.lo.s32 	%r384, %r383, 7;
-      r384 = uint(int(r383) * 7);
+      r384 = uint(int(uint(int(uint(int(r1597) - int(r379)) >> 1u) + int(r379)) >> 2u) * 7);
       // 144: sub.s32 	%r385, %r1597, %r384;
-      r385 = uint(int(r1597) - int(r384));
       // 145: add.s32 	%r1596, %r385, 124;
-      r1596 = uint(int(r385) + 124);
+      r1596 = uint(int(uint(int(r1597) - int(r384))) + 124);
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1597, -2139062143;
-        rd10 = uint64_t(r1597) * uint64_t(0x80808081u);
         // 117: shr.u64 	%rd11, %rd10, 39;
-        uint t77;
-        t77 = 39u;
-        rd11 = (t77 >= 64u ? 0ul : rd10 >> t77);
         // 118: cvt.u32.u64 	%r377, %rd11;
-        uint64_t t78;
-        t78 = uint64_t(rd11);
-        r377 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r1597) * uint64_t(0x80808081u)) >> 39u);
         // 119: mul.lo.s32 	%r378, %r377, 255;
-        r378 = uint(int(r377) * 255);
         // 120: sub.s32 	%r1596, %r1597, %r378;
-        r1596 = uint(int(r1597) - int(r378));
+        r1596 = uint(int(r1597) - int(uint(int(uint(uint64_t(t8))) * 255)));
         p2g_sv0 = 9;
       } else {
         p2g_sv0 = 7;
@@ -853,244 +647,118 @@ void main() {
   }
   if (p2g_sv0 == 7) {
     // 149: mul.wide.u32 	%rd14, %r1597, -858993459;
-    rd14 = uint64_t(r1597) * uint64_t(0xCCCCCCCDu);
     // 150: shr.u64 	%rd15, %rd14, 34;
-    uint t79;
-    t79 = 34u;
-    rd15 = (t79 >= 64u ? 0ul : rd14 >> t79);
     // 151: cvt.u32.u64 	%r386, %rd15;
-    uint64_t t80;
-    t80 = uint64_t(rd15);
-    r386 = uint(uint64_t(t80));
+    uint64_t t9 = uint64_t((uint64_t(r1597) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 152: mul.lo.s32 	%r387, %r386, 5;
-    r387 = uint(int(r386) * 5);
     // 153: sub.s32 	%r388, %r1597, %r387;
-    r388 = uint(int(r1597) - int(r387));
     // 154: add.s32 	%r1596, %r388, 125;
-    r1596 = uint(int(r388) + 125);
+    r1596 = uint(int(uint(int(r1597) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
     // 161: max.s32 	%r389, %r1596, 0;
-    r389 = uint(max(int(r1596), 0));
     // 162: shl.b32 	%r390, %r389, 23;
-    uint t81;
-    t81 = 23u;
-    r390 = (t81 >= 32u ? 0u : r389 << t81);
     // 163: or.b32  	%r391, %r11, %r10;
-    r391 = r11 | r10;
     // 164: or.b32  	%r1597, %r391, %r390;
-    r1597 = r391 | r390;
+    r1597 = (r11 | r10) | (uint(max(int(r1596), 0)) << 23u);
   }
   // 167: add.s32 	%r392, %r5, %r8;
   r392 = uint(int(r5) + int(r8));
   // 168: add.s32 	%r393, %r392, 5377320;
-  r393 = uint(int(r392) + 5377320);
   // 169: xor.b32  	%r394, %r393, 82;
-  r394 = r393 ^ 82u;
   // 170: mul.lo.s32 	%r395, %r394, 2146121005;
-  r395 = uint(int(r394) * 2146121005);
+  r395 = uint(int(uint(int(r392) + 5377320) ^ 82u) * 2146121005);
   // 171: shr.u32 	%r396, %r395, 15;
-  uint t82;
-  t82 = 15u;
-  r396 = (t82 >= 32u ? 0u : r395 >> t82);
   // 172: xor.b32  	%r397, %r396, %r395;
-  r397 = r396 ^ r395;
   // 173: mul.lo.s32 	%r398, %r397, -2073254261;
-  r398 = uint(int(r397) * -2073254261);
+  r398 = uint(int((r395 >> 15u) ^ r395) * -2073254261);
   // 174: shr.u32 	%r399, %r398, 16;
-  uint t83;
-  t83 = 16u;
-  r399 = (t83 >= 32u ? 0u : r398 >> t83);
   // 175: xor.b32  	%r400, %r398, %r6;
   r400 = r398 ^ r6;
   // 176: xor.b32  	%r401, %r400, %r399;
-  r401 = r400 ^ r399;
   // 177: shr.u32 	%r402, %r400, 16;
-  uint t84;
-  t84 = 16u;
-  r402 = (t84 >= 32u ? 0u : r400 >> t84);
   // 178: xor.b32  	%r403, %r401, %r402;
-  r403 = r401 ^ r402;
   // 179: mul.lo.s32 	%r404, %r403, 2146121005;
-  r404 = uint(int(r403) * 2146121005);
+  r404 = uint(int((r400 ^ (r398 >> 16u)) ^ (r400 >> 16u)) * 2146121005);
   // 180: shr.u32 	%r405, %r404, 15;
-  uint t85;
-  t85 = 15u;
-  r405 = (t85 >= 32u ? 0u : r404 >> t85);
   // 181: xor.b32  	%r406, %r405, %r404;
-  r406 = r405 ^ r404;
   // 182: mul.lo.s32 	%r407, %r406, -2073254261;
-  r407 = uint(int(r406) * -2073254261);
+  r407 = uint(int((r404 >> 15u) ^ r404) * -2073254261);
   // 183: shr.u32 	%r408, %r407, 16;
-  uint t86;
-  t86 = 16u;
-  r408 = (t86 >= 32u ? 0u : r407 >> t86);
   // 184: xor.b32  	%r409, %r408, %r407;
-  r409 = r408 ^ r407;
+  r409 = (r407 >> 16u) ^ r407;
   // 185: xor.b32  	%r410, %r409, -1515870811;
   r410 = r409 ^ 0xA5A5A5A5u;
   // 186: shr.u32 	%r411, %r410, 16;
-  uint t87;
-  t87 = 16u;
-  r411 = (t87 >= 32u ? 0u : r410 >> t87);
   // 187: xor.b32  	%r412, %r411, %r410;
-  r412 = r411 ^ r410;
   // 188: mul.lo.s32 	%r413, %r412, 2146121005;
-  r413 = uint(int(r412) * 2146121005);
+  r413 = uint(int((r410 >> 16u) ^ r410) * 2146121005);
   // 189: shr.u32 	%r414, %r413, 15;
-  uint t88;
-  t88 = 15u;
-  r414 = (t88 >= 32u ? 0u : r413 >> t88);
   // 190: xor.b32  	%r415, %r414, %r413;
-  r415 = r414 ^ r413;
   // 191: mul.lo.s32 	%r416, %r415, -2073254261;
-  r416 = uint(int(r415) * -2073254261);
+  r416 = uint(int((r413 >> 15u) ^ r413) * -2073254261);
   // 192: shr.u32 	%r417, %r416, 16;
-  uint t89;
-  t89 = 16u;
-  r417 = (t89 >= 32u ? 0u : r416 >> t89);
   // 193: xor.b32  	%r1599, %r417, %r416;
-  r1599 = r417 ^ r416;
+  r1599 = (r416 >> 16u) ^ r416;
   // 194: shl.b32 	%r29, %r409, 31;
-  uint t90;
-  t90 = 31u;
-  r29 = (t90 >= 32u ? 0u : r409 << t90);
+  r29 = r409 << 31u;
   // 195: shr.u32 	%r418, %r409, 1;
-  uint t91;
-  t91 = 1u;
-  r418 = (t91 >= 32u ? 0u : r409 >> t91);
   // 196: and.b32  	%r30, %r418, 8388607;
-  r30 = r418 & 0x007FFFFFu;
+  r30 = (r409 >> 1u) & 0x007FFFFFu;
   // 197: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
-  int t92;
-  int t93;
-  t92 = bitfieldExtract(int(rs4), 0, 16); t93 = 1;
-  bool t94;
-  t94 = t92 > t93;
-  p19 = t94;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    int t95;
-    int t96;
-    t95 = bitfieldExtract(int(rs4), 0, 16); t96 = 2;
-    bool t97;
-    t97 = t95 == t96;
-    p20 = t97;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      int t98;
-      int t99;
-      t98 = bitfieldExtract(int(rs4), 0, 16); t99 = 3;
-      bool t100;
-      t100 = t98 == t99;
-      p21 = t100;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1599, -858993459;
-        rd18 = uint64_t(r1599) * uint64_t(0xCCCCCCCDu);
         // 249: shr.u64 	%rd19, %rd18, 34;
-        uint t101;
-        t101 = 34u;
-        rd19 = (t101 >= 64u ? 0ul : rd18 >> t101);
         // 250: cvt.u32.u64 	%r424, %rd19;
-        uint64_t t102;
-        t102 = uint64_t(rd19);
-        r424 = uint(uint64_t(t102));
+        uint64_t t10 = uint64_t((uint64_t(r1599) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 251: mul.lo.s32 	%r425, %r424, 5;
-        r425 = uint(int(r424) * 5);
         // 252: sub.s32 	%r34, %r1599, %r425;
-        r34 = uint(int(r1599) - int(r425));
+        r34 = uint(int(r1599) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
-        int t103;
-        int t104;
-        t103 = int(r34); t104 = 0;
-        bool t105;
-        t105 = t103 == t104;
-        p29 = t105;
-        if (p29) {
+        if (int(r34) == 0) {
           // 2386: shr.u32 	%r426, %r1599, 8;
-          uint t106;
-          t106 = 8u;
-          r426 = (t106 >= 32u ? 0u : r1599 >> t106);
+          r426 = r1599 >> 8u;
           // 2387: mul.wide.u32 	%rd20, %r426, -1431655765;
-          rd20 = uint64_t(r426) * uint64_t(0xAAAAAAABu);
           // 2388: shr.u64 	%rd21, %rd20, 34;
-          uint t107;
-          t107 = 34u;
-          rd21 = (t107 >= 64u ? 0ul : rd20 >> t107);
           // 2389: cvt.u32.u64 	%r427, %rd21;
-          uint64_t t108;
-          t108 = uint64_t(rd21);
-          r427 = uint(uint64_t(t108));
+          uint64_t t11 = uint64_t((uint64_t(r426) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2390: mul.lo.s32 	%r428, %r427, 6;
-          r428 = uint(int(r427) * 6);
           // 2391: sub.s32 	%r429, %r426, %r428;
-          r429 = uint(int(r426) - int(r428));
           // 2392: cvt.u16.u32 	%rs5, %r429;
-          uint64_t t109;
-          t109 = uint64_t(r429);
-          rs5 = (uint(uint64_t(t109)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2393: setp.gt.s16 	%p30, %rs5, 1;
-          int t110;
-          int t111;
-          t110 = bitfieldExtract(int(rs5), 0, 16); t111 = 1;
-          bool t112;
-          t112 = t110 > t111;
-          p30 = t112;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2398: setp.eq.s16 	%p31, %rs5, 2;
-            int t113;
-            int t114;
-            t113 = bitfieldExtract(int(rs5), 0, 16); t114 = 2;
-            bool t115;
-            t115 = t113 == t114;
-            p31 = t115;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2970: shr.u32 	%r431, %r1599, 12;
-              uint t116;
-              t116 = 12u;
-              r431 = (t116 >= 32u ? 0u : r1599 >> t116);
               // 2971: and.b32  	%r432, %r431, 1;
-              r432 = r431 & 1u;
               // 2972: or.b32  	%r433, %r29, %r432;
-              r433 = r29 | r432;
+              r433 = r29 | ((r1599 >> 12u) & 1u);
               // 2973: or.b32  	%r1599, %r433, 2143289344;
               r1599 = r433 | 0x7FC00000u;
               p2g_sv0 = 20;
             } else {
               // 2401: setp.eq.s16 	%p32, %rs5, 3;
-              int t117;
-              int t118;
-              t117 = bitfieldExtract(int(rs5), 0, 16); t118 = 3;
-              bool t119;
-              t119 = t117 == t118;
-              p32 = t119;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2977: setp.eq.s32 	%p36, %r30, 0;
-                int t120;
-                int t121;
-                t120 = int(r30); t121 = 0;
-                bool t122;
-                t122 = t120 == t121;
-                p36 = t122;
                 // 2978: selp.b32 	%r430, 1, %r30, %p36;
-                r430 = p36 ? 1u : r30;
                 // 2979: or.b32  	%r1599, %r430, %r29;
-                r1599 = r430 | r29;
+                r1599 = ((int(r30) == 0) ? 1u : r30) | r29;
                 p2g_sv0 = 20;
               } else {
                 // 2404: setp.ne.s16 	%p33, %rs5, 4;
-                int t123;
-                int t124;
-                t123 = bitfieldExtract(int(rs5), 0, 16); t124 = 4;
-                bool t125;
-                t125 = t123 != t124;
-                p33 = t125;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
                   // 2407: or.b32  	%r1599, %r29, 2139095039;
@@ -1101,25 +769,13 @@ void main() {
             }
           } else {
             // 2774: setp.eq.s16 	%p34, %rs5, 0;
-            int t126;
-            int t127;
-            t126 = bitfieldExtract(int(rs5), 0, 16); t127 = 0;
-            bool t128;
-            t128 = t126 == t127;
-            p34 = t128;
             // 2775: mov.u32 	%r1599, %r29;
             r1599 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2778: setp.eq.s16 	%p35, %rs5, 1;
-              int t129;
-              int t130;
-              t129 = bitfieldExtract(int(rs5), 0, 16); t130 = 1;
-              bool t131;
-              t131 = t129 == t130;
-              p35 = t131;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2783: or.b32  	%r1599, %r29, 2139095040;
                 r1599 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -1130,9 +786,8 @@ void main() {
           }
           if (p2g_sv0 == 246) {
             // 3014: or.b32  	%r434, %r29, %r30;
-            r434 = r29 | r30;
             // 3015: or.b32  	%r1599, %r434, 8388608;
-            r1599 = r434 | 0x00800000u;
+            r1599 = (r29 | r30) | 0x00800000u;
             p2g_sv0 = 20;
           }
         } else {
@@ -1142,53 +797,27 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        int t132;
-        int t133;
-        t132 = bitfieldExtract(int(rs4), 0, 16); t133 = 5;
-        bool t134;
-        t134 = t132 != t133;
-        p22 = t134;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r419, %r1599, 1;
-          r419 = r1599 & 1u;
           // 213: setp.eq.b32 	%p25, %r419, 1;
-          uint t135;
-          uint t136;
-          t135 = r419; t136 = 1u;
-          bool t137;
-          t137 = t135 == t136;
-          p25 = t137;
           // 214: mov.pred 	%p26, 0;
-          p26 = false;
           // 215: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 217: shr.u32 	%r420, %r1599, 1;
-          uint t138;
-          t138 = 1u;
-          r420 = (t138 >= 32u ? 0u : r1599 >> t138);
+          r420 = r1599 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r420, -858993459;
-          rd16 = uint64_t(r420) * uint64_t(0xCCCCCCCDu);
           // 219: shr.u64 	%rd17, %rd16, 36;
-          uint t139;
-          t139 = 36u;
-          rd17 = (t139 >= 64u ? 0ul : rd16 >> t139);
           // 220: cvt.u32.u64 	%r421, %rd17;
-          uint64_t t140;
-          t140 = uint64_t(rd17);
-          r421 = uint(uint64_t(t140));
+          uint64_t t13 = uint64_t((uint64_t(r420) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 221: mul.lo.s32 	%r422, %r421, 20;
-          r422 = uint(int(r421) * 20);
           // 222: sub.s32 	%r31, %r420, %r422;
-          r31 = uint(int(r420) - int(r422));
-          if (p28) {
+          r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r1599 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r423, 119;
-            r423 = 119u;
             // 228: sub.s32 	%r1598, %r423, %r31;
-            r1598 = uint(int(r423) - int(r31));
+            r1598 = uint(int(119u) - int(r31));
             p2g_sv0 = 19;
           } else {
             // 282: add.s32 	%r1598, %r31, 131;
@@ -1200,65 +829,32 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    int t141;
-    int t142;
-    t141 = bitfieldExtract(int(rs4), 0, 16); t142 = 0;
-    bool t143;
-    t143 = t141 == t142;
-    p23 = t143;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1599, 613566757;
-      rd24 = uint64_t(r1599) * uint64_t(0x24924925u);
       // 261: shr.u64 	%rd25, %rd24, 32;
-      uint t144;
-      t144 = 32u;
-      rd25 = (t144 >= 64u ? 0ul : rd24 >> t144);
       // 262: cvt.u32.u64 	%r437, %rd25;
-      uint64_t t145;
-      t145 = uint64_t(rd25);
-      r437 = uint(uint64_t(t145));
+      uint64_t t14 = uint64_t((uint64_t(r1599) * uint64_t(0x24924925u)) >> 32u);
+      r437 = uint(uint64_t(t14));
       // 263: sub.s32 	%r438, %r1599, %r437;
-      r438 = uint(int(r1599) - int(r437));
       // 264: shr.u32 	%r439, %r438, 1;
-      uint t146;
-      t146 = 1u;
-      r439 = (t146 >= 32u ? 0u : r438 >> t146);
       // 265: add.s32 	%r440, %r439, %r437;
-      r440 = uint(int(r439) + int(r437));
       // 266: shr.u32 	%r441, %r440, 2;
-      uint t147;
-      t147 = 2u;
-      r441 = (t147 >= 32u ? 0u : r440 >> t147);
       // 267: mul.lo.s32 	%r442, %r441, 7;
-      r442 = uint(int(r441) * 7);
+      r442 = uint(int(uint(int(uint(int(r1599) - int(r437)) >> 1u) + int(r437)) >> 2u) * 7);
       // 268: sub.s32 	%r443, %r1599, %r442;
-      r443 = uint(int(r1599) - int(r442));
       // 269: add.s32 	%r1598, %r443, 124;
-      r1598 = uint(int(r443) + 124);
+      r1598 = uint(int(uint(int(r1599) - int(r442))) + 124);
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      int t148;
-      int t149;
-      t148 = bitfieldExtract(int(rs4), 0, 16); t149 = 1;
-      bool t150;
-      t150 = t148 == t149;
-      p24 = t150;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1599, -2139062143;
-        rd22 = uint64_t(r1599) * uint64_t(0x80808081u);
         // 241: shr.u64 	%rd23, %rd22, 39;
-        uint t151;
-        t151 = 39u;
-        rd23 = (t151 >= 64u ? 0ul : rd22 >> t151);
         // 242: cvt.u32.u64 	%r435, %rd23;
-        uint64_t t152;
-        t152 = uint64_t(rd23);
-        r435 = uint(uint64_t(t152));
+        uint64_t t15 = uint64_t((uint64_t(r1599) * uint64_t(0x80808081u)) >> 39u);
         // 243: mul.lo.s32 	%r436, %r435, 255;
-        r436 = uint(int(r435) * 255);
         // 244: sub.s32 	%r1598, %r1599, %r436;
-        r1598 = uint(int(r1599) - int(r436));
+        r1598 = uint(int(r1599) - int(uint(int(uint(uint64_t(t15))) * 255)));
         p2g_sv0 = 19;
       } else {
         p2g_sv0 = 17;
@@ -1267,235 +863,114 @@ void main() {
   }
   if (p2g_sv0 == 17) {
     // 273: mul.wide.u32 	%rd26, %r1599, -858993459;
-    rd26 = uint64_t(r1599) * uint64_t(0xCCCCCCCDu);
     // 274: shr.u64 	%rd27, %rd26, 34;
-    uint t153;
-    t153 = 34u;
-    rd27 = (t153 >= 64u ? 0ul : rd26 >> t153);
     // 275: cvt.u32.u64 	%r444, %rd27;
-    uint64_t t154;
-    t154 = uint64_t(rd27);
-    r444 = uint(uint64_t(t154));
+    uint64_t t16 = uint64_t((uint64_t(r1599) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 276: mul.lo.s32 	%r445, %r444, 5;
-    r445 = uint(int(r444) * 5);
     // 277: sub.s32 	%r446, %r1599, %r445;
-    r446 = uint(int(r1599) - int(r445));
     // 278: add.s32 	%r1598, %r446, 125;
-    r1598 = uint(int(r446) + 125);
+    r1598 = uint(int(uint(int(r1599) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
     // 285: max.s32 	%r447, %r1598, 0;
-    r447 = uint(max(int(r1598), 0));
     // 286: shl.b32 	%r448, %r447, 23;
-    uint t155;
-    t155 = 23u;
-    r448 = (t155 >= 32u ? 0u : r447 << t155);
     // 287: or.b32  	%r449, %r30, %r29;
-    r449 = r30 | r29;
     // 288: or.b32  	%r1599, %r449, %r448;
-    r1599 = r449 | r448;
+    r1599 = (r30 | r29) | (uint(max(int(r1598), 0)) << 23u);
   }
   // 291: or.b32  	%r47, %r8, 512;
   r47 = r8 | 512u;
   // 292: add.s32 	%r450, %r7, %r47;
-  r450 = uint(int(r7) + int(r47));
   // 293: xor.b32  	%r451, %r450, 82;
-  r451 = r450 ^ 82u;
   // 294: mul.lo.s32 	%r452, %r451, 2146121005;
-  r452 = uint(int(r451) * 2146121005);
+  r452 = uint(int(uint(int(r7) + int(r47)) ^ 82u) * 2146121005);
   // 295: shr.u32 	%r453, %r452, 15;
-  uint t156;
-  t156 = 15u;
-  r453 = (t156 >= 32u ? 0u : r452 >> t156);
   // 296: xor.b32  	%r454, %r453, %r452;
-  r454 = r453 ^ r452;
   // 297: mul.lo.s32 	%r455, %r454, -2073254261;
-  r455 = uint(int(r454) * -2073254261);
+  r455 = uint(int((r452 >> 15u) ^ r452) * -2073254261);
   // 298: shr.u32 	%r456, %r455, 16;
-  uint t157;
-  t157 = 16u;
-  r456 = (t157 >= 32u ? 0u : r455 >> t157);
   // 299: xor.b32  	%r457, %r455, %r6;
   r457 = r455 ^ r6;
   // 300: xor.b32  	%r458, %r457, %r456;
-  r458 = r457 ^ r456;
   // 301: shr.u32 	%r459, %r457, 16;
-  uint t158;
-  t158 = 16u;
-  r459 = (t158 >= 32u ? 0u : r457 >> t158);
   // 302: xor.b32  	%r460, %r458, %r459;
-  r460 = r458 ^ r459;
   // 303: mul.lo.s32 	%r461, %r460, 2146121005;
-  r461 = uint(int(r460) * 2146121005);
+  r461 = uint(int((r457 ^ (r455 >> 16u)) ^ (r457 >> 16u)) * 2146121005);
   // 304: shr.u32 	%r462, %r461, 15;
-  uint t159;
-  t159 = 15u;
-  r462 = (t159 >= 32u ? 0u : r461 >> t159);
   // 305: xor.b32  	%r463, %r462, %r461;
-  r463 = r462 ^ r461;
   // 306: mul.lo.s32 	%r464, %r463, -2073254261;
-  r464 = uint(int(r463) * -2073254261);
+  r464 = uint(int((r461 >> 15u) ^ r461) * -2073254261);
   // 307: shr.u32 	%r465, %r464, 16;
-  uint t160;
-  t160 = 16u;
-  r465 = (t160 >= 32u ? 0u : r464 >> t160);
   // 308: xor.b32  	%r466, %r465, %r464;
-  r466 = r465 ^ r464;
+  r466 = (r464 >> 16u) ^ r464;
   // 309: xor.b32  	%r467, %r466, -1515870811;
   r467 = r466 ^ 0xA5A5A5A5u;
   // 310: shr.u32 	%r468, %r467, 16;
-  uint t161;
-  t161 = 16u;
-  r468 = (t161 >= 32u ? 0u : r467 >> t161);
   // 311: xor.b32  	%r469, %r468, %r467;
-  r469 = r468 ^ r467;
   // 312: mul.lo.s32 	%r470, %r469, 2146121005;
-  r470 = uint(int(r469) * 2146121005);
+  r470 = uint(int((r467 >> 16u) ^ r467) * 2146121005);
   // 313: shr.u32 	%r471, %r470, 15;
-  uint t162;
-  t162 = 15u;
-  r471 = (t162 >= 32u ? 0u : r470 >> t162);
   // 314: xor.b32  	%r472, %r471, %r470;
-  r472 = r471 ^ r470;
   // 315: mul.lo.s32 	%r473, %r472, -2073254261;
-  r473 = uint(int(r472) * -2073254261);
+  r473 = uint(int((r470 >> 15u) ^ r470) * -2073254261);
   // 316: shr.u32 	%r474, %r473, 16;
-  uint t163;
-  t163 = 16u;
-  r474 = (t163 >= 32u ? 0u : r473 >> t163);
   // 317: xor.b32  	%r1601, %r474, %r473;
-  r1601 = r474 ^ r473;
+  r1601 = (r473 >> 16u) ^ r473;
   // 318: shl.b32 	%r49, %r466, 31;
-  uint t164;
-  t164 = 31u;
-  r49 = (t164 >= 32u ? 0u : r466 << t164);
+  r49 = r466 << 31u;
   // 319: shr.u32 	%r475, %r466, 1;
-  uint t165;
-  t165 = 1u;
-  r475 = (t165 >= 32u ? 0u : r466 >> t165);
   // 320: and.b32  	%r50, %r475, 8388607;
-  r50 = r475 & 0x007FFFFFu;
+  r50 = (r466 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
-    int t166;
-    int t167;
-    t166 = bitfieldExtract(int(rs4), 0, 16); t167 = 2;
-    bool t168;
-    t168 = t166 == t167;
-    p38 = t168;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
-      int t169;
-      int t170;
-      t169 = bitfieldExtract(int(rs4), 0, 16); t170 = 3;
-      bool t171;
-      t171 = t169 == t170;
-      p39 = t171;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r1601, -858993459;
-        rd30 = uint64_t(r1601) * uint64_t(0xCCCCCCCDu);
         // 371: shr.u64 	%rd31, %rd30, 34;
-        uint t172;
-        t172 = 34u;
-        rd31 = (t172 >= 64u ? 0ul : rd30 >> t172);
         // 372: cvt.u32.u64 	%r481, %rd31;
-        uint64_t t173;
-        t173 = uint64_t(rd31);
-        r481 = uint(uint64_t(t173));
+        uint64_t t17 = uint64_t((uint64_t(r1601) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 373: mul.lo.s32 	%r482, %r481, 5;
-        r482 = uint(int(r481) * 5);
         // 374: sub.s32 	%r54, %r1601, %r482;
-        r54 = uint(int(r1601) - int(r482));
+        r54 = uint(int(r1601) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
-        int t174;
-        int t175;
-        t174 = int(r54); t175 = 0;
-        bool t176;
-        t176 = t174 == t175;
-        p47 = t176;
-        if (p47) {
+        if (int(r54) == 0) {
           // 2411: shr.u32 	%r483, %r1601, 8;
-          uint t177;
-          t177 = 8u;
-          r483 = (t177 >= 32u ? 0u : r1601 >> t177);
+          r483 = r1601 >> 8u;
           // 2412: mul.wide.u32 	%rd32, %r483, -1431655765;
-          rd32 = uint64_t(r483) * uint64_t(0xAAAAAAABu);
           // 2413: shr.u64 	%rd33, %rd32, 34;
-          uint t178;
-          t178 = 34u;
-          rd33 = (t178 >= 64u ? 0ul : rd32 >> t178);
           // 2414: cvt.u32.u64 	%r484, %rd33;
-          uint64_t t179;
-          t179 = uint64_t(rd33);
-          r484 = uint(uint64_t(t179));
+          uint64_t t18 = uint64_t((uint64_t(r483) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2415: mul.lo.s32 	%r485, %r484, 6;
-          r485 = uint(int(r484) * 6);
           // 2416: sub.s32 	%r486, %r483, %r485;
-          r486 = uint(int(r483) - int(r485));
           // 2417: cvt.u16.u32 	%rs7, %r486;
-          uint64_t t180;
-          t180 = uint64_t(r486);
-          rs7 = (uint(uint64_t(t180)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2418: setp.gt.s16 	%p48, %rs7, 1;
-          int t181;
-          int t182;
-          t181 = bitfieldExtract(int(rs7), 0, 16); t182 = 1;
-          bool t183;
-          t183 = t181 > t182;
-          p48 = t183;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2423: setp.eq.s16 	%p49, %rs7, 2;
-            int t184;
-            int t185;
-            t184 = bitfieldExtract(int(rs7), 0, 16); t185 = 2;
-            bool t186;
-            t186 = t184 == t185;
-            p49 = t186;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2983: shr.u32 	%r488, %r1601, 12;
-              uint t187;
-              t187 = 12u;
-              r488 = (t187 >= 32u ? 0u : r1601 >> t187);
               // 2984: and.b32  	%r489, %r488, 1;
-              r489 = r488 & 1u;
               // 2985: or.b32  	%r490, %r49, %r489;
-              r490 = r49 | r489;
+              r490 = r49 | ((r1601 >> 12u) & 1u);
               // 2986: or.b32  	%r1601, %r490, 2143289344;
               r1601 = r490 | 0x7FC00000u;
               p2g_sv0 = 30;
             } else {
               // 2426: setp.eq.s16 	%p50, %rs7, 3;
-              int t188;
-              int t189;
-              t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 3;
-              bool t190;
-              t190 = t188 == t189;
-              p50 = t190;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2990: setp.eq.s32 	%p54, %r50, 0;
-                int t191;
-                int t192;
-                t191 = int(r50); t192 = 0;
-                bool t193;
-                t193 = t191 == t192;
-                p54 = t193;
                 // 2991: selp.b32 	%r487, 1, %r50, %p54;
-                r487 = p54 ? 1u : r50;
                 // 2992: or.b32  	%r1601, %r487, %r49;
-                r1601 = r487 | r49;
+                r1601 = ((int(r50) == 0) ? 1u : r50) | r49;
                 p2g_sv0 = 30;
               } else {
                 // 2429: setp.ne.s16 	%p51, %rs7, 4;
-                int t194;
-                int t195;
-                t194 = bitfieldExtract(int(rs7), 0, 16); t195 = 4;
-                bool t196;
-                t196 = t194 != t195;
-                p51 = t196;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
                   // 2432: or.b32  	%r1601, %r49, 2139095039;
@@ -1506,25 +981,13 @@ void main() {
             }
           } else {
             // 2787: setp.eq.s16 	%p52, %rs7, 0;
-            int t197;
-            int t198;
-            t197 = bitfieldExtract(int(rs7), 0, 16); t198 = 0;
-            bool t199;
-            t199 = t197 == t198;
-            p52 = t199;
             // 2788: mov.u32 	%r1601, %r49;
             r1601 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2791: setp.eq.s16 	%p53, %rs7, 1;
-              int t200;
-              int t201;
-              t200 = bitfieldExtract(int(rs7), 0, 16); t201 = 1;
-              bool t202;
-              t202 = t200 == t201;
-              p53 = t202;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2796: or.b32  	%r1601, %r49, 2139095040;
                 r1601 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1535,9 +998,8 @@ void main() {
           }
           if (p2g_sv0 == 247) {
             // 3019: or.b32  	%r491, %r49, %r50;
-            r491 = r49 | r50;
             // 3020: or.b32  	%r1601, %r491, 8388608;
-            r1601 = r491 | 0x00800000u;
+            r1601 = (r49 | r50) | 0x00800000u;
             p2g_sv0 = 30;
           }
         } else {
@@ -1547,53 +1009,27 @@ void main() {
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
-        int t203;
-        int t204;
-        t203 = bitfieldExtract(int(rs4), 0, 16); t204 = 5;
-        bool t205;
-        t205 = t203 != t204;
-        p40 = t205;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 334: and.b32  	%r476, %r1601, 1;
-          r476 = r1601 & 1u;
           // 335: setp.eq.b32 	%p43, %r476, 1;
-          uint t206;
-          uint t207;
-          t206 = r476; t207 = 1u;
-          bool t208;
-          t208 = t206 == t207;
-          p43 = t208;
           // 336: mov.pred 	%p44, 0;
-          p44 = false;
           // 337: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 338: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 339: shr.u32 	%r477, %r1601, 1;
-          uint t209;
-          t209 = 1u;
-          r477 = (t209 >= 32u ? 0u : r1601 >> t209);
+          r477 = r1601 >> 1u;
           // 340: mul.wide.u32 	%rd28, %r477, -858993459;
-          rd28 = uint64_t(r477) * uint64_t(0xCCCCCCCDu);
           // 341: shr.u64 	%rd29, %rd28, 36;
-          uint t210;
-          t210 = 36u;
-          rd29 = (t210 >= 64u ? 0ul : rd28 >> t210);
           // 342: cvt.u32.u64 	%r478, %rd29;
-          uint64_t t211;
-          t211 = uint64_t(rd29);
-          r478 = uint(uint64_t(t211));
+          uint64_t t20 = uint64_t((uint64_t(r477) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 343: mul.lo.s32 	%r479, %r478, 20;
-          r479 = uint(int(r478) * 20);
           // 344: sub.s32 	%r51, %r477, %r479;
-          r51 = uint(int(r477) - int(r479));
-          if (p46) {
+          r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r1601 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r480, 119;
-            r480 = 119u;
             // 350: sub.s32 	%r1600, %r480, %r51;
-            r1600 = uint(int(r480) - int(r51));
+            r1600 = uint(int(119u) - int(r51));
             p2g_sv0 = 29;
           } else {
             // 404: add.s32 	%r1600, %r51, 131;
@@ -1605,65 +1041,32 @@ void main() {
     }
   } else {
     // 354: setp.eq.s16 	%p41, %rs4, 0;
-    int t212;
-    int t213;
-    t212 = bitfieldExtract(int(rs4), 0, 16); t213 = 0;
-    bool t214;
-    t214 = t212 == t213;
-    p41 = t214;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r1601, 613566757;
-      rd36 = uint64_t(r1601) * uint64_t(0x24924925u);
       // 383: shr.u64 	%rd37, %rd36, 32;
-      uint t215;
-      t215 = 32u;
-      rd37 = (t215 >= 64u ? 0ul : rd36 >> t215);
       // 384: cvt.u32.u64 	%r494, %rd37;
-      uint64_t t216;
-      t216 = uint64_t(rd37);
-      r494 = uint(uint64_t(t216));
+      uint64_t t21 = uint64_t((uint64_t(r1601) * uint64_t(0x24924925u)) >> 32u);
+      r494 = uint(uint64_t(t21));
       // 385: sub.s32 	%r495, %r1601, %r494;
-      r495 = uint(int(r1601) - int(r494));
       // 386: shr.u32 	%r496, %r495, 1;
-      uint t217;
-      t217 = 1u;
-      r496 = (t217 >= 32u ? 0u : r495 >> t217);
       // 387: add.s32 	%r497, %r496, %r494;
-      r497 = uint(int(r496) + int(r494));
       // 388: shr.u32 	%r498, %r497, 2;
-      uint t218;
-      t218 = 2u;
-      r498 = (t218 >= 32u ? 0u : r497 >> t218);
       // 389: mul.lo.s32 	%r499, %r498, 7;
-      r499 = uint(int(r498) * 7);
+      r499 = uint(int(uint(int(uint(int(r1601) - int(r494)) >> 1u) + int(r494)) >> 2u) * 7);
       // 390: sub.s32 	%r500, %r1601, %r499;
-      r500 = uint(int(r1601) - int(r499));
       // 391: add.s32 	%r1600, %r500, 124;
-      r1600 = uint(int(r500) + 124);
+      r1600 = uint(int(uint(int(r1601) - int(r499))) + 124);
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
-      int t219;
-      int t220;
-      t219 = bitfieldExtract(int(rs4), 0, 16); t220 = 1;
-      bool t221;
-      t221 = t219 == t220;
-      p42 = t221;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r1601, -2139062143;
-        rd34 = uint64_t(r1601) * uint64_t(0x80808081u);
         // 363: shr.u64 	%rd35, %rd34, 39;
-        uint t222;
-        t222 = 39u;
-        rd35 = (t222 >= 64u ? 0ul : rd34 >> t222);
         // 364: cvt.u32.u64 	%r492, %rd35;
-        uint64_t t223;
-        t223 = uint64_t(rd35);
-        r492 = uint(uint64_t(t223));
+        uint64_t t22 = uint64_t((uint64_t(r1601) * uint64_t(0x80808081u)) >> 39u);
         // 365: mul.lo.s32 	%r493, %r492, 255;
-        r493 = uint(int(r492) * 255);
         // 366: sub.s32 	%r1600, %r1601, %r493;
-        r1600 = uint(int(r1601) - int(r493));
+        r1600 = uint(int(r1601) - int(uint(int(uint(uint64_t(t22))) * 255)));
         p2g_sv0 = 29;
       } else {
         p2g_sv0 = 27;
@@ -1672,233 +1075,112 @@ void main() {
   }
   if (p2g_sv0 == 27) {
     // 395: mul.wide.u32 	%rd38, %r1601, -858993459;
-    rd38 = uint64_t(r1601) * uint64_t(0xCCCCCCCDu);
     // 396: shr.u64 	%rd39, %rd38, 34;
-    uint t224;
-    t224 = 34u;
-    rd39 = (t224 >= 64u ? 0ul : rd38 >> t224);
     // 397: cvt.u32.u64 	%r501, %rd39;
-    uint64_t t225;
-    t225 = uint64_t(rd39);
-    r501 = uint(uint64_t(t225));
+    uint64_t t23 = uint64_t((uint64_t(r1601) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 398: mul.lo.s32 	%r502, %r501, 5;
-    r502 = uint(int(r501) * 5);
     // 399: sub.s32 	%r503, %r1601, %r502;
-    r503 = uint(int(r1601) - int(r502));
     // 400: add.s32 	%r1600, %r503, 125;
-    r1600 = uint(int(r503) + 125);
+    r1600 = uint(int(uint(int(r1601) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
     // 407: max.s32 	%r504, %r1600, 0;
-    r504 = uint(max(int(r1600), 0));
     // 408: shl.b32 	%r505, %r504, 23;
-    uint t226;
-    t226 = 23u;
-    r505 = (t226 >= 32u ? 0u : r504 << t226);
     // 409: or.b32  	%r506, %r50, %r49;
-    r506 = r50 | r49;
     // 410: or.b32  	%r1601, %r506, %r505;
-    r1601 = r506 | r505;
+    r1601 = (r50 | r49) | (uint(max(int(r1600), 0)) << 23u);
   }
   // 413: add.s32 	%r507, %r392, 5377832;
-  r507 = uint(int(r392) + 5377832);
   // 414: xor.b32  	%r508, %r507, 82;
-  r508 = r507 ^ 82u;
   // 415: mul.lo.s32 	%r509, %r508, 2146121005;
-  r509 = uint(int(r508) * 2146121005);
+  r509 = uint(int(uint(int(r392) + 5377832) ^ 82u) * 2146121005);
   // 416: shr.u32 	%r510, %r509, 15;
-  uint t227;
-  t227 = 15u;
-  r510 = (t227 >= 32u ? 0u : r509 >> t227);
   // 417: xor.b32  	%r511, %r510, %r509;
-  r511 = r510 ^ r509;
   // 418: mul.lo.s32 	%r512, %r511, -2073254261;
-  r512 = uint(int(r511) * -2073254261);
+  r512 = uint(int((r509 >> 15u) ^ r509) * -2073254261);
   // 419: shr.u32 	%r513, %r512, 16;
-  uint t228;
-  t228 = 16u;
-  r513 = (t228 >= 32u ? 0u : r512 >> t228);
   // 420: xor.b32  	%r514, %r512, %r6;
   r514 = r512 ^ r6;
   // 421: xor.b32  	%r515, %r514, %r513;
-  r515 = r514 ^ r513;
   // 422: shr.u32 	%r516, %r514, 16;
-  uint t229;
-  t229 = 16u;
-  r516 = (t229 >= 32u ? 0u : r514 >> t229);
   // 423: xor.b32  	%r517, %r515, %r516;
-  r517 = r515 ^ r516;
   // 424: mul.lo.s32 	%r518, %r517, 2146121005;
-  r518 = uint(int(r517) * 2146121005);
+  r518 = uint(int((r514 ^ (r512 >> 16u)) ^ (r514 >> 16u)) * 2146121005);
   // 425: shr.u32 	%r519, %r518, 15;
-  uint t230;
-  t230 = 15u;
-  r519 = (t230 >= 32u ? 0u : r518 >> t230);
   // 426: xor.b32  	%r520, %r519, %r518;
-  r520 = r519 ^ r518;
   // 427: mul.lo.s32 	%r521, %r520, -2073254261;
-  r521 = uint(int(r520) * -2073254261);
+  r521 = uint(int((r518 >> 15u) ^ r518) * -2073254261);
   // 428: shr.u32 	%r522, %r521, 16;
-  uint t231;
-  t231 = 16u;
-  r522 = (t231 >= 32u ? 0u : r521 >> t231);
   // 429: xor.b32  	%r523, %r522, %r521;
-  r523 = r522 ^ r521;
+  r523 = (r521 >> 16u) ^ r521;
   // 430: xor.b32  	%r524, %r523, -1515870811;
   r524 = r523 ^ 0xA5A5A5A5u;
   // 431: shr.u32 	%r525, %r524, 16;
-  uint t232;
-  t232 = 16u;
-  r525 = (t232 >= 32u ? 0u : r524 >> t232);
   // 432: xor.b32  	%r526, %r525, %r524;
-  r526 = r525 ^ r524;
   // 433: mul.lo.s32 	%r527, %r526, 2146121005;
-  r527 = uint(int(r526) * 2146121005);
+  r527 = uint(int((r524 >> 16u) ^ r524) * 2146121005);
   // 434: shr.u32 	%r528, %r527, 15;
-  uint t233;
-  t233 = 15u;
-  r528 = (t233 >= 32u ? 0u : r527 >> t233);
   // 435: xor.b32  	%r529, %r528, %r527;
-  r529 = r528 ^ r527;
   // 436: mul.lo.s32 	%r530, %r529, -2073254261;
-  r530 = uint(int(r529) * -2073254261);
+  r530 = uint(int((r527 >> 15u) ^ r527) * -2073254261);
   // 437: shr.u32 	%r531, %r530, 16;
-  uint t234;
-  t234 = 16u;
-  r531 = (t234 >= 32u ? 0u : r530 >> t234);
   // 438: xor.b32  	%r1603, %r531, %r530;
-  r1603 = r531 ^ r530;
+  r1603 = (r530 >> 16u) ^ r530;
   // 439: shl.b32 	%r69, %r523, 31;
-  uint t235;
-  t235 = 31u;
-  r69 = (t235 >= 32u ? 0u : r523 << t235);
+  r69 = r523 << 31u;
   // 440: shr.u32 	%r532, %r523, 1;
-  uint t236;
-  t236 = 1u;
-  r532 = (t236 >= 32u ? 0u : r523 >> t236);
   // 441: and.b32  	%r70, %r532, 8388607;
-  r70 = r532 & 0x007FFFFFu;
+  r70 = (r523 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
-    int t237;
-    int t238;
-    t237 = bitfieldExtract(int(rs4), 0, 16); t238 = 2;
-    bool t239;
-    t239 = t237 == t238;
-    p56 = t239;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
-      int t240;
-      int t241;
-      t240 = bitfieldExtract(int(rs4), 0, 16); t241 = 3;
-      bool t242;
-      t242 = t240 == t241;
-      p57 = t242;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r1603, -858993459;
-        rd42 = uint64_t(r1603) * uint64_t(0xCCCCCCCDu);
         // 492: shr.u64 	%rd43, %rd42, 34;
-        uint t243;
-        t243 = 34u;
-        rd43 = (t243 >= 64u ? 0ul : rd42 >> t243);
         // 493: cvt.u32.u64 	%r538, %rd43;
-        uint64_t t244;
-        t244 = uint64_t(rd43);
-        r538 = uint(uint64_t(t244));
+        uint64_t t24 = uint64_t((uint64_t(r1603) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 494: mul.lo.s32 	%r539, %r538, 5;
-        r539 = uint(int(r538) * 5);
         // 495: sub.s32 	%r74, %r1603, %r539;
-        r74 = uint(int(r1603) - int(r539));
+        r74 = uint(int(r1603) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r74, 0;
-        int t245;
-        int t246;
-        t245 = int(r74); t246 = 0;
-        bool t247;
-        t247 = t245 == t246;
-        p65 = t247;
-        if (p65) {
+        if (int(r74) == 0) {
           // 2436: shr.u32 	%r540, %r1603, 8;
-          uint t248;
-          t248 = 8u;
-          r540 = (t248 >= 32u ? 0u : r1603 >> t248);
+          r540 = r1603 >> 8u;
           // 2437: mul.wide.u32 	%rd44, %r540, -1431655765;
-          rd44 = uint64_t(r540) * uint64_t(0xAAAAAAABu);
           // 2438: shr.u64 	%rd45, %rd44, 34;
-          uint t249;
-          t249 = 34u;
-          rd45 = (t249 >= 64u ? 0ul : rd44 >> t249);
           // 2439: cvt.u32.u64 	%r541, %rd45;
-          uint64_t t250;
-          t250 = uint64_t(rd45);
-          r541 = uint(uint64_t(t250));
+          uint64_t t25 = uint64_t((uint64_t(r540) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 2440: mul.lo.s32 	%r542, %r541, 6;
-          r542 = uint(int(r541) * 6);
           // 2441: sub.s32 	%r543, %r540, %r542;
-          r543 = uint(int(r540) - int(r542));
           // 2442: cvt.u16.u32 	%rs9, %r543;
-          uint64_t t251;
-          t251 = uint64_t(r543);
-          rs9 = (uint(uint64_t(t251)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2443: setp.gt.s16 	%p66, %rs9, 1;
-          int t252;
-          int t253;
-          t252 = bitfieldExtract(int(rs9), 0, 16); t253 = 1;
-          bool t254;
-          t254 = t252 > t253;
-          p66 = t254;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2448: setp.eq.s16 	%p67, %rs9, 2;
-            int t255;
-            int t256;
-            t255 = bitfieldExtract(int(rs9), 0, 16); t256 = 2;
-            bool t257;
-            t257 = t255 == t256;
-            p67 = t257;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2996: shr.u32 	%r545, %r1603, 12;
-              uint t258;
-              t258 = 12u;
-              r545 = (t258 >= 32u ? 0u : r1603 >> t258);
               // 2997: and.b32  	%r546, %r545, 1;
-              r546 = r545 & 1u;
               // 2998: or.b32  	%r547, %r69, %r546;
-              r547 = r69 | r546;
+              r547 = r69 | ((r1603 >> 12u) & 1u);
               // 2999: or.b32  	%r1603, %r547, 2143289344;
               r1603 = r547 | 0x7FC00000u;
               p2g_sv0 = 40;
             } else {
               // 2451: setp.eq.s16 	%p68, %rs9, 3;
-              int t259;
-              int t260;
-              t259 = bitfieldExtract(int(rs9), 0, 16); t260 = 3;
-              bool t261;
-              t261 = t259 == t260;
-              p68 = t261;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 3003: setp.eq.s32 	%p72, %r70, 0;
-                int t262;
-                int t263;
-                t262 = int(r70); t263 = 0;
-                bool t264;
-                t264 = t262 == t263;
-                p72 = t264;
                 // 3004: selp.b32 	%r544, 1, %r70, %p72;
-                r544 = p72 ? 1u : r70;
                 // 3005: or.b32  	%r1603, %r544, %r69;
-                r1603 = r544 | r69;
+                r1603 = ((int(r70) == 0) ? 1u : r70) | r69;
                 p2g_sv0 = 40;
               } else {
                 // 2454: setp.ne.s16 	%p69, %rs9, 4;
-                int t265;
-                int t266;
-                t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 4;
-                bool t267;
-                t267 = t265 != t266;
-                p69 = t267;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
                   // 2457: or.b32  	%r1603, %r69, 2139095039;
@@ -1909,25 +1191,13 @@ void main() {
             }
           } else {
             // 2800: setp.eq.s16 	%p70, %rs9, 0;
-            int t268;
-            int t269;
-            t268 = bitfieldExtract(int(rs9), 0, 16); t269 = 0;
-            bool t270;
-            t270 = t268 == t269;
-            p70 = t270;
             // 2801: mov.u32 	%r1603, %r69;
             r1603 = r69;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2804: setp.eq.s16 	%p71, %rs9, 1;
-              int t271;
-              int t272;
-              t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 1;
-              bool t273;
-              t273 = t271 == t272;
-              p71 = t273;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2809: or.b32  	%r1603, %r69, 2139095040;
                 r1603 = r69 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1938,9 +1208,8 @@ void main() {
           }
           if (p2g_sv0 == 248) {
             // 3024: or.b32  	%r548, %r69, %r70;
-            r548 = r69 | r70;
             // 3025: or.b32  	%r1603, %r548, 8388608;
-            r1603 = r548 | 0x00800000u;
+            r1603 = (r69 | r70) | 0x00800000u;
             p2g_sv0 = 40;
           }
         } else {
@@ -1950,53 +1219,27 @@ void main() {
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
-        int t274;
-        int t275;
-        t274 = bitfieldExtract(int(rs4), 0, 16); t275 = 5;
-        bool t276;
-        t276 = t274 != t275;
-        p58 = t276;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 455: and.b32  	%r533, %r1603, 1;
-          r533 = r1603 & 1u;
           // 456: setp.eq.b32 	%p61, %r533, 1;
-          uint t277;
-          uint t278;
-          t277 = r533; t278 = 1u;
-          bool t279;
-          t279 = t277 == t278;
-          p61 = t279;
           // 457: mov.pred 	%p62, 0;
-          p62 = false;
           // 458: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 459: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 460: shr.u32 	%r534, %r1603, 1;
-          uint t280;
-          t280 = 1u;
-          r534 = (t280 >= 32u ? 0u : r1603 >> t280);
+          r534 = r1603 >> 1u;
           // 461: mul.wide.u32 	%rd40, %r534, -858993459;
-          rd40 = uint64_t(r534) * uint64_t(0xCCCCCCCDu);
           // 462: shr.u64 	%rd41, %rd40, 36;
-          uint t281;
-          t281 = 36u;
-          rd41 = (t281 >= 64u ? 0ul : rd40 >> t281);
           // 463: cvt.u32.u64 	%r535, %rd41;
-          uint64_t t282;
-          t282 = uint64_t(rd41);
-          r535 = uint(uint64_t(t282));
+          uint64_t t27 = uint64_t((uint64_t(r534) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 464: mul.lo.s32 	%r536, %r535, 20;
-          r536 = uint(int(r535) * 20);
           // 465: sub.s32 	%r71, %r534, %r536;
-          r71 = uint(int(r534) - int(r536));
-          if (p64) {
+          r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r1603 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r537, 119;
-            r537 = 119u;
             // 471: sub.s32 	%r1602, %r537, %r71;
-            r1602 = uint(int(r537) - int(r71));
+            r1602 = uint(int(119u) - int(r71));
             p2g_sv0 = 39;
           } else {
             // 525: add.s32 	%r1602, %r71, 131;
@@ -2008,65 +1251,32 @@ void main() {
     }
   } else {
     // 475: setp.eq.s16 	%p59, %rs4, 0;
-    int t283;
-    int t284;
-    t283 = bitfieldExtract(int(rs4), 0, 16); t284 = 0;
-    bool t285;
-    t285 = t283 == t284;
-    p59 = t285;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r1603, 613566757;
-      rd48 = uint64_t(r1603) * uint64_t(0x24924925u);
       // 504: shr.u64 	%rd49, %rd48, 32;
-      uint t286;
-      t286 = 32u;
-      rd49 = (t286 >= 64u ? 0ul : rd48 >> t286);
       // 505: cvt.u32.u64 	%r551, %rd49;
-      uint64_t t287;
-      t287 = uint64_t(rd49);
-      r551 = uint(uint64_t(t287));
+      uint64_t t28 = uint64_t((uint64_t(r1603) * uint64_t(0x24924925u)) >> 32u);
+      r551 = uint(uint64_t(t28));
       // 506: sub.s32 	%r552, %r1603, %r551;
-      r552 = uint(int(r1603) - int(r551));
       // 507: shr.u32 	%r553, %r552, 1;
-      uint t288;
-      t288 = 1u;
-      r553 = (t288 >= 32u ? 0u : r552 >> t288);
       // 508: add.s32 	%r554, %r553, %r551;
-      r554 = uint(int(r553) + int(r551));
       // 509: shr.u32 	%r555, %r554, 2;
-      uint t289;
-      t289 = 2u;
-      r555 = (t289 >= 32u ? 0u : r554 >> t289);
       // 510: mul.lo.s32 	%r556, %r555, 7;
-      r556 = uint(int(r555) * 7);
+      r556 = uint(int(uint(int(uint(int(r1603) - int(r551)) >> 1u) + int(r551)) >> 2u) * 7);
       // 511: sub.s32 	%r557, %r1603, %r556;
-      r557 = uint(int(r1603) - int(r556));
       // 512: add.s32 	%r1602, %r557, 124;
-      r1602 = uint(int(r557) + 124);
+      r1602 = uint(int(uint(int(r1603) - int(r556))) + 124);
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
-      int t290;
-      int t291;
-      t290 = bitfieldExtract(int(rs4), 0, 16); t291 = 1;
-      bool t292;
-      t292 = t290 == t291;
-      p60 = t292;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r1603, -2139062143;
-        rd46 = uint64_t(r1603) * uint64_t(0x80808081u);
         // 484: shr.u64 	%rd47, %rd46, 39;
-        uint t293;
-        t293 = 39u;
-        rd47 = (t293 >= 64u ? 0ul : rd46 >> t293);
         // 485: cvt.u32.u64 	%r549, %rd47;
-        uint64_t t294;
-        t294 = uint64_t(rd47);
-        r549 = uint(uint64_t(t294));
+        uint64_t t29 = uint64_t((uint64_t(r1603) * uint64_t(0x80808081u)) >> 39u);
         // 486: mul.lo.s32 	%r550, %r549, 255;
-        r550 = uint(int(r549) * 255);
         // 487: sub.s32 	%r1602, %r1603, %r550;
-        r1602 = uint(int(r1603) - int(r550));
+        r1602 = uint(int(r1603) - int(uint(int(uint(uint64_t(t29))) * 255)));
         p2g_sv0 = 39;
       } else {
         p2g_sv0 = 37;
@@ -2075,145 +1285,78 @@ void main() {
   }
   if (p2g_sv0 == 37) {
     // 516: mul.wide.u32 	%rd50, %r1603, -858993459;
-    rd50 = uint64_t(r1603) * uint64_t(0xCCCCCCCDu);
     // 517: shr.u64 	%rd51, %rd50, 34;
-    uint t295;
-    t295 = 34u;
-    rd51 = (t295 >= 64u ? 0ul : rd50 >> t295);
     // 518: cvt.u32.u64 	%r558, %rd51;
-    uint64_t t296;
-    t296 = uint64_t(rd51);
-    r558 = uint(uint64_t(t296));
+    uint64_t t30 = uint64_t((uint64_t(r1603) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 519: mul.lo.s32 	%r559, %r558, 5;
-    r559 = uint(int(r558) * 5);
     // 520: sub.s32 	%r560, %r1603, %r559;
-    r560 = uint(int(r1603) - int(r559));
     // 521: add.s32 	%r1602, %r560, 125;
-    r1602 = uint(int(r560) + 125);
+    r1602 = uint(int(uint(int(r1603) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
     // 528: max.s32 	%r561, %r1602, 0;
-    r561 = uint(max(int(r1602), 0));
     // 529: shl.b32 	%r562, %r561, 23;
-    uint t297;
-    t297 = 23u;
-    r562 = (t297 >= 32u ? 0u : r561 << t297);
     // 530: or.b32  	%r563, %r70, %r69;
-    r563 = r70 | r69;
     // 531: or.b32  	%r1603, %r563, %r562;
-    r1603 = r563 | r562;
+    r1603 = (r70 | r69) | (uint(max(int(r1602), 0)) << 23u);
   }
   // 534: add.s32 	%r87, %r8, 5369127;
   r87 = uint(int(r8) + 5369127);
   // 535: add.s32 	%r564, %r87, %r5;
-  r564 = uint(int(r87) + int(r5));
   // 536: xor.b32  	%r565, %r564, 81;
-  r565 = r564 ^ 81u;
   // 537: mul.lo.s32 	%r566, %r565, 2146121005;
-  r566 = uint(int(r565) * 2146121005);
+  r566 = uint(int(uint(int(r87) + int(r5)) ^ 81u) * 2146121005);
   // 538: shr.u32 	%r567, %r566, 15;
-  uint t298;
-  t298 = 15u;
-  r567 = (t298 >= 32u ? 0u : r566 >> t298);
   // 539: xor.b32  	%r568, %r567, %r566;
-  r568 = r567 ^ r566;
   // 540: mul.lo.s32 	%r569, %r568, -2073254261;
-  r569 = uint(int(r568) * -2073254261);
+  r569 = uint(int((r566 >> 15u) ^ r566) * -2073254261);
   // 541: shr.u32 	%r570, %r569, 16;
-  uint t299;
-  t299 = 16u;
-  r570 = (t299 >= 32u ? 0u : r569 >> t299);
   // 542: xor.b32  	%r571, %r569, %r6;
   r571 = r569 ^ r6;
   // 543: xor.b32  	%r572, %r571, %r570;
-  r572 = r571 ^ r570;
   // 544: shr.u32 	%r573, %r571, 16;
-  uint t300;
-  t300 = 16u;
-  r573 = (t300 >= 32u ? 0u : r571 >> t300);
   // 545: xor.b32  	%r574, %r572, %r573;
-  r574 = r572 ^ r573;
   // 546: mul.lo.s32 	%r575, %r574, 2146121005;
-  r575 = uint(int(r574) * 2146121005);
+  r575 = uint(int((r571 ^ (r569 >> 16u)) ^ (r571 >> 16u)) * 2146121005);
   // 547: shr.u32 	%r576, %r575, 15;
-  uint t301;
-  t301 = 15u;
-  r576 = (t301 >= 32u ? 0u : r575 >> t301);
   // 548: xor.b32  	%r577, %r576, %r575;
-  r577 = r576 ^ r575;
   // 549: mul.lo.s32 	%r578, %r577, -2073254261;
-  r578 = uint(int(r577) * -2073254261);
+  r578 = uint(int((r575 >> 15u) ^ r575) * -2073254261);
   // 550: shr.u32 	%r579, %r578, 16;
-  uint t302;
-  t302 = 16u;
-  r579 = (t302 >= 32u ? 0u : r578 >> t302);
   // 551: xor.b32  	%r580, %r579, %r578;
-  r580 = r579 ^ r578;
+  r580 = (r578 >> 16u) ^ r578;
   // 552: xor.b32  	%r581, %r580, -1515870811;
   r581 = r580 ^ 0xA5A5A5A5u;
   // 553: shr.u32 	%r582, %r581, 16;
-  uint t303;
-  t303 = 16u;
-  r582 = (t303 >= 32u ? 0u : r581 >> t303);
   // 554: xor.b32  	%r583, %r582, %r581;
-  r583 = r582 ^ r581;
   // 555: mul.lo.s32 	%r584, %r583, 2146121005;
-  r584 = uint(int(r583) * 2146121005);
+  r584 = uint(int((r581 >> 16u) ^ r581) * 2146121005);
   // 556: shr.u32 	%r585, %r584, 15;
-  uint t304;
-  t304 = 15u;
-  r585 = (t304 >= 32u ? 0u : r584 >> t304);
   // 557: xor.b32  	%r586, %r585, %r584;
-  r586 = r585 ^ r584;
   // 558: mul.lo.s32 	%r587, %r586, -2073254261;
-  r587 = uint(int(r586) * -2073254261);
+  r587 = uint(int((r584 >> 15u) ^ r584) * -2073254261);
   // 559: shr.u32 	%r588, %r587, 16;
-  uint t305;
-  t305 = 16u;
-  r588 = (t305 >= 32u ? 0u : r587 >> t305);
   // 560: xor.b32  	%r88, %r588, %r587;
-  r88 = r588 ^ r587;
+  r88 = (r587 >> 16u) ^ r587;
   // 561: shl.b32 	%r589, %r580, 15;
-  uint t306;
-  t306 = 15u;
-  r589 = (t306 >= 32u ? 0u : r580 << t306);
   // 562: and.b32  	%r1605, %r589, 32768;
-  r1605 = r589 & 32768u;
+  r1605 = (r580 << 15u) & 32768u;
   // 563: shr.u32 	%r590, %r580, 1;
-  uint t307;
-  t307 = 1u;
-  r590 = (t307 >= 32u ? 0u : r580 >> t307);
   // 564: and.b32  	%r90, %r590, 1023;
-  r90 = r590 & 1023u;
+  r90 = (r580 >> 1u) & 1023u;
   // 565: setp.eq.s32 	%p73, %r4, 4;
-  int t308;
-  int t309;
-  t308 = int(r4); t309 = 4;
-  bool t310;
-  t310 = t308 == t309;
-  p73 = t310;
+  p73 = int(r4) == 4;
   if (p73) {
     // 570: mul.wide.u32 	%rd64, %r88, -858993459;
-    rd64 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
     // 571: shr.u64 	%rd65, %rd64, 34;
-    uint t311;
-    t311 = 34u;
-    rd65 = (t311 >= 64u ? 0ul : rd64 >> t311);
     // 572: cvt.u32.u64 	%r624, %rd65;
-    uint64_t t312;
-    t312 = uint64_t(rd65);
-    r624 = uint(uint64_t(t312));
+    uint64_t t31 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 573: mul.lo.s32 	%r625, %r624, 5;
-    r625 = uint(int(r624) * 5);
     // 574: sub.s32 	%r626, %r88, %r625;
-    r626 = uint(int(r88) - int(r625));
     // 575: shl.b32 	%r627, %r626, 10;
-    uint t313;
-    t313 = 10u;
-    r627 = (t313 >= 32u ? 0u : r626 << t313);
     // 576: add.s32 	%r628, %r627, 13312;
-    r628 = uint(int(r627) + 13312);
+    r628 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t31))) * 5))) << 10u) + 13312);
     // 577: or.b32  	%r629, %r90, %r1605;
     r629 = r90 | r1605;
     // 578: or.b32  	%r1605, %r629, %r628;
@@ -2221,126 +1364,55 @@ void main() {
   } else {
     if (p19) {
       // 586: setp.eq.s16 	%p75, %rs4, 2;
-      int t314;
-      int t315;
-      t314 = bitfieldExtract(int(rs4), 0, 16); t315 = 2;
-      bool t316;
-      t316 = t314 == t315;
-      p75 = t316;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 624: and.b32  	%r1605, %r88, 65535;
         r1605 = r88 & 65535u;
         p2g_sv0 = 51;
       } else {
         // 589: setp.eq.s16 	%p76, %rs4, 3;
-        int t317;
-        int t318;
-        t317 = bitfieldExtract(int(rs4), 0, 16); t318 = 3;
-        bool t319;
-        t319 = t317 == t318;
-        p76 = t319;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 628: mul.wide.u32 	%rd54, %r88, -858993459;
-          rd54 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
           // 629: shr.u64 	%rd55, %rd54, 34;
-          uint t320;
-          t320 = 34u;
-          rd55 = (t320 >= 64u ? 0ul : rd54 >> t320);
           // 630: cvt.u32.u64 	%r594, %rd55;
-          uint64_t t321;
-          t321 = uint64_t(rd55);
-          r594 = uint(uint64_t(t321));
+          uint64_t t32 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 631: mul.lo.s32 	%r595, %r594, 5;
-          r595 = uint(int(r594) * 5);
           // 632: sub.s32 	%r92, %r88, %r595;
-          r92 = uint(int(r88) - int(r595));
+          r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 633: setp.eq.s32 	%p80, %r92, 0;
-          int t322;
-          int t323;
-          t322 = int(r92); t323 = 0;
-          bool t324;
-          t324 = t322 == t323;
-          p80 = t324;
-          if (p80) {
+          if (int(r92) == 0) {
             // 2461: shr.u32 	%r596, %r88, 8;
-            uint t325;
-            t325 = 8u;
-            r596 = (t325 >= 32u ? 0u : r88 >> t325);
+            r596 = r88 >> 8u;
             // 2462: mul.wide.u32 	%rd56, %r596, -1431655765;
-            rd56 = uint64_t(r596) * uint64_t(0xAAAAAAABu);
             // 2463: shr.u64 	%rd57, %rd56, 34;
-            uint t326;
-            t326 = 34u;
-            rd57 = (t326 >= 64u ? 0ul : rd56 >> t326);
             // 2464: cvt.u32.u64 	%r597, %rd57;
-            uint64_t t327;
-            t327 = uint64_t(rd57);
-            r597 = uint(uint64_t(t327));
+            uint64_t t33 = uint64_t((uint64_t(r596) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2465: mul.lo.s32 	%r598, %r597, 6;
-            r598 = uint(int(r597) * 6);
             // 2466: sub.s32 	%r599, %r596, %r598;
-            r599 = uint(int(r596) - int(r598));
             // 2467: cvt.u16.u32 	%rs11, %r599;
-            uint64_t t328;
-            t328 = uint64_t(r599);
-            rs11 = (uint(uint64_t(t328)) & 65535u);
+            uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
+            rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2468: setp.gt.s16 	%p81, %rs11, 1;
-            int t329;
-            int t330;
-            t329 = bitfieldExtract(int(rs11), 0, 16); t330 = 1;
-            bool t331;
-            t331 = t329 > t330;
-            p81 = t331;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2473: setp.eq.s16 	%p82, %rs11, 2;
-              int t332;
-              int t333;
-              t332 = bitfieldExtract(int(rs11), 0, 16); t333 = 2;
-              bool t334;
-              t334 = t332 == t333;
-              p82 = t334;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 3029: shr.u32 	%r601, %r88, 12;
-                uint t335;
-                t335 = 12u;
-                r601 = (t335 >= 32u ? 0u : r88 >> t335);
                 // 3030: and.b32  	%r602, %r601, 1;
-                r602 = r601 & 1u;
                 // 3031: or.b32  	%r603, %r1605, %r602;
-                r603 = r1605 | r602;
+                r603 = r1605 | ((r88 >> 12u) & 1u);
                 // 3032: or.b32  	%r1605, %r603, 32256;
                 r1605 = r603 | 32256u;
                 p2g_sv0 = 51;
               } else {
                 // 2476: setp.eq.s16 	%p83, %rs11, 3;
-                int t336;
-                int t337;
-                t336 = bitfieldExtract(int(rs11), 0, 16); t337 = 3;
-                bool t338;
-                t338 = t336 == t337;
-                p83 = t338;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 3036: setp.eq.s32 	%p87, %r90, 0;
-                  int t339;
-                  int t340;
-                  t339 = int(r90); t340 = 0;
-                  bool t341;
-                  t341 = t339 == t340;
-                  p87 = t341;
                   // 3037: selp.b32 	%r600, 1, %r90, %p87;
-                  r600 = p87 ? 1u : r90;
                   // 3038: or.b32  	%r1605, %r600, %r1605;
-                  r1605 = r600 | r1605;
+                  r1605 = ((int(r90) == 0) ? 1u : r90) | r1605;
                   p2g_sv0 = 51;
                 } else {
                   // 2479: setp.ne.s16 	%p84, %rs11, 4;
-                  int t342;
-                  int t343;
-                  t342 = bitfieldExtract(int(rs11), 0, 16); t343 = 4;
-                  bool t344;
-                  t344 = t342 != t343;
-                  p84 = t344;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
                     // 2482: or.b32  	%r1605, %r1605, 31743;
@@ -2351,23 +1423,11 @@ void main() {
               }
             } else {
               // 2813: setp.eq.s16 	%p85, %rs11, 0;
-              int t345;
-              int t346;
-              t345 = bitfieldExtract(int(rs11), 0, 16); t346 = 0;
-              bool t347;
-              t347 = t345 == t346;
-              p85 = t347;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 2816: setp.eq.s16 	%p86, %rs11, 1;
-                int t348;
-                int t349;
-                t348 = bitfieldExtract(int(rs11), 0, 16); t349 = 1;
-                bool t350;
-                t350 = t348 == t349;
-                p86 = t350;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2821: or.b32  	%r1605, %r1605, 31744;
                   r1605 = r1605 | 31744u;
                   p2g_sv0 = 51;
@@ -2390,106 +1450,53 @@ void main() {
           }
         } else {
           // 592: setp.ne.s16 	%p77, %rs4, 5;
-          int t351;
-          int t352;
-          t351 = bitfieldExtract(int(rs4), 0, 16); t352 = 5;
-          bool t353;
-          t353 = t351 != t352;
-          p77 = t353;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
             // 595: mul.wide.u32 	%rd52, %r88, -858993459;
-            rd52 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
             // 596: shr.u64 	%rd53, %rd52, 34;
-            uint t354;
-            t354 = 34u;
-            rd53 = (t354 >= 64u ? 0ul : rd52 >> t354);
             // 597: cvt.u32.u64 	%r591, %rd53;
-            uint64_t t355;
-            t355 = uint64_t(rd53);
-            r591 = uint(uint64_t(t355));
+            uint64_t t35 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 598: mul.lo.s32 	%r592, %r591, 5;
-            r592 = uint(int(r591) * 5);
             // 599: sub.s32 	%r593, %r88, %r592;
-            r593 = uint(int(r88) - int(r592));
             // 600: add.s32 	%r1604, %r593, 13;
-            r1604 = uint(int(r593) + 13);
+            r1604 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
             p2g_sv0 = 50;
           }
         }
       }
     } else {
       // 604: setp.eq.s16 	%p78, %rs4, 0;
-      int t356;
-      int t357;
-      t356 = bitfieldExtract(int(rs4), 0, 16); t357 = 0;
-      bool t358;
-      t358 = t356 == t357;
-      p78 = t358;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 640: mul.wide.u32 	%rd60, %r88, 613566757;
-        rd60 = uint64_t(r88) * uint64_t(0x24924925u);
         // 641: shr.u64 	%rd61, %rd60, 32;
-        uint t359;
-        t359 = 32u;
-        rd61 = (t359 >= 64u ? 0ul : rd60 >> t359);
         // 642: cvt.u32.u64 	%r611, %rd61;
-        uint64_t t360;
-        t360 = uint64_t(rd61);
-        r611 = uint(uint64_t(t360));
+        uint64_t t36 = uint64_t((uint64_t(r88) * uint64_t(0x24924925u)) >> 32u);
+        r611 = uint(uint64_t(t36));
         // 643: sub.s32 	%r612, %r88, %r611;
-        r612 = uint(int(r88) - int(r611));
         // 644: shr.u32 	%r613, %r612, 1;
-        uint t361;
-        t361 = 1u;
-        r613 = (t361 >= 32u ? 0u : r612 >> t361);
         // 645: add.s32 	%r614, %r613, %r611;
-        r614 = uint(int(r613) + int(r611));
         // 646: shr.u32 	%r615, %r614, 2;
-        uint t362;
-        t362 = 2u;
-        r615 = (t362 >= 32u ? 0u : r614 >> t362);
         // 647: mul.lo.s32 	%r616, %r615, 7;
-        r616 = uint(int(r615) * 7);
+        r616 = uint(int(uint(int(uint(int(r88) - int(r611)) >> 1u) + int(r611)) >> 2u) * 7);
         // 648: sub.s32 	%r617, %r88, %r616;
-        r617 = uint(int(r88) - int(r616));
         // 649: add.s32 	%r1604, %r617, 12;
-        r1604 = uint(int(r617) + 12);
+        r1604 = uint(int(uint(int(r88) - int(r616))) + 12);
         p2g_sv0 = 50;
       } else {
         // 607: setp.eq.s16 	%p79, %rs4, 1;
-        int t363;
-        int t364;
-        t363 = bitfieldExtract(int(rs4), 0, 16); t364 = 1;
-        bool t365;
-        t365 = t363 == t364;
-        p79 = t365;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 612: mul.wide.u32 	%rd58, %r88, 138547333;
-          rd58 = uint64_t(r88) * uint64_t(0x08421085u);
           // 613: shr.u64 	%rd59, %rd58, 32;
-          uint t366;
-          t366 = 32u;
-          rd59 = (t366 >= 64u ? 0ul : rd58 >> t366);
           // 614: cvt.u32.u64 	%r605, %rd59;
-          uint64_t t367;
-          t367 = uint64_t(rd59);
-          r605 = uint(uint64_t(t367));
+          uint64_t t37 = uint64_t((uint64_t(r88) * uint64_t(0x08421085u)) >> 32u);
+          r605 = uint(uint64_t(t37));
           // 615: sub.s32 	%r606, %r88, %r605;
-          r606 = uint(int(r88) - int(r605));
           // 616: shr.u32 	%r607, %r606, 1;
-          uint t368;
-          t368 = 1u;
-          r607 = (t368 >= 32u ? 0u : r606 >> t368);
           // 617: add.s32 	%r608, %r607, %r605;
-          r608 = uint(int(r607) + int(r605));
           // 618: shr.u32 	%r609, %r608, 4;
-          uint t369;
-          t369 = 4u;
-          r609 = (t369 >= 32u ? 0u : r608 >> t369);
           // 619: mul.lo.s32 	%r610, %r609, 31;
-          r610 = uint(int(r609) * 31);
+          r610 = uint(int(uint(int(uint(int(r88) - int(r605)) >> 1u) + int(r605)) >> 4u) * 31);
           // 620: sub.s32 	%r1604, %r88, %r610;
           r1604 = uint(int(r88) - int(r610));
           p2g_sv0 = 50;
@@ -2500,346 +1507,174 @@ void main() {
     }
     if (p2g_sv0 == 49) {
       // 653: mul.wide.u32 	%rd62, %r88, -858993459;
-      rd62 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
       // 654: shr.u64 	%rd63, %rd62, 34;
-      uint t370;
-      t370 = 34u;
-      rd63 = (t370 >= 64u ? 0ul : rd62 >> t370);
       // 655: cvt.u32.u64 	%r618, %rd63;
-      uint64_t t371;
-      t371 = uint64_t(rd63);
-      r618 = uint(uint64_t(t371));
+      uint64_t t38 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 656: mul.lo.s32 	%r619, %r618, 5;
-      r619 = uint(int(r618) * 5);
       // 657: sub.s32 	%r620, %r88, %r619;
-      r620 = uint(int(r88) - int(r619));
       // 658: add.s32 	%r1604, %r620, 13;
-      r1604 = uint(int(r620) + 13);
+      r1604 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
       p2g_sv0 = 50;
     }
     if (p2g_sv0 == 50) {
       // 661: max.s32 	%r621, %r1604, 0;
-      r621 = uint(max(int(r1604), 0));
       // 662: shl.b32 	%r622, %r621, 10;
-      uint t372;
-      t372 = 10u;
-      r622 = (t372 >= 32u ? 0u : r621 << t372);
       // 663: or.b32  	%r623, %r90, %r1605;
       r623 = r90 | r1605;
       // 664: or.b32  	%r1605, %r623, %r622;
-      r1605 = r623 | r622;
+      r1605 = r623 | (uint(max(int(r1604), 0)) << 10u);
     }
   }
   // 667: add.s32 	%r107, %r5, 1;
   r107 = uint(int(r5) + 1);
   if (p73) {
     // 672: and.b32  	%r690, %r107, 6;
-    r690 = r107 & 6u;
     // 673: add.s32 	%r691, %r87, %r690;
-    r691 = uint(int(r87) + int(r690));
     // 674: xor.b32  	%r692, %r691, 81;
-    r692 = r691 ^ 81u;
     // 675: mul.lo.s32 	%r693, %r692, 2146121005;
-    r693 = uint(int(r692) * 2146121005);
+    r693 = uint(int(uint(int(r87) + int(r107 & 6u)) ^ 81u) * 2146121005);
     // 676: shr.u32 	%r694, %r693, 15;
-    uint t373;
-    t373 = 15u;
-    r694 = (t373 >= 32u ? 0u : r693 >> t373);
     // 677: xor.b32  	%r695, %r694, %r693;
-    r695 = r694 ^ r693;
     // 678: mul.lo.s32 	%r696, %r695, -2073254261;
-    r696 = uint(int(r695) * -2073254261);
+    r696 = uint(int((r693 >> 15u) ^ r693) * -2073254261);
     // 679: shr.u32 	%r697, %r696, 16;
-    uint t374;
-    t374 = 16u;
-    r697 = (t374 >= 32u ? 0u : r696 >> t374);
     // 680: xor.b32  	%r698, %r696, %r6;
     r698 = r696 ^ r6;
     // 681: xor.b32  	%r699, %r698, %r697;
-    r699 = r698 ^ r697;
     // 682: shr.u32 	%r700, %r698, 16;
-    uint t375;
-    t375 = 16u;
-    r700 = (t375 >= 32u ? 0u : r698 >> t375);
     // 683: xor.b32  	%r701, %r699, %r700;
-    r701 = r699 ^ r700;
     // 684: mul.lo.s32 	%r702, %r701, 2146121005;
-    r702 = uint(int(r701) * 2146121005);
+    r702 = uint(int((r698 ^ (r696 >> 16u)) ^ (r698 >> 16u)) * 2146121005);
     // 685: shr.u32 	%r703, %r702, 15;
-    uint t376;
-    t376 = 15u;
-    r703 = (t376 >= 32u ? 0u : r702 >> t376);
     // 686: xor.b32  	%r704, %r703, %r702;
-    r704 = r703 ^ r702;
     // 687: mul.lo.s32 	%r705, %r704, -2073254261;
-    r705 = uint(int(r704) * -2073254261);
+    r705 = uint(int((r702 >> 15u) ^ r702) * -2073254261);
     // 688: shr.u32 	%r706, %r705, 16;
-    uint t377;
-    t377 = 16u;
-    r706 = (t377 >= 32u ? 0u : r705 >> t377);
     // 689: xor.b32  	%r707, %r706, %r705;
-    r707 = r706 ^ r705;
+    r707 = (r705 >> 16u) ^ r705;
     // 690: xor.b32  	%r708, %r707, -1515870811;
     r708 = r707 ^ 0xA5A5A5A5u;
     // 691: shr.u32 	%r709, %r708, 16;
-    uint t378;
-    t378 = 16u;
-    r709 = (t378 >= 32u ? 0u : r708 >> t378);
     // 692: xor.b32  	%r710, %r709, %r708;
-    r710 = r709 ^ r708;
     // 693: mul.lo.s32 	%r711, %r710, 2146121005;
-    r711 = uint(int(r710) * 2146121005);
+    r711 = uint(int((r708 >> 16u) ^ r708) * 2146121005);
     // 694: shr.u32 	%r712, %r711, 15;
-    uint t379;
-    t379 = 15u;
-    r712 = (t379 >= 32u ? 0u : r711 >> t379);
     // 695: xor.b32  	%r713, %r712, %r711;
-    r713 = r712 ^ r711;
     // 696: mul.lo.s32 	%r714, %r713, -2073254261;
-    r714 = uint(int(r713) * -2073254261);
+    r714 = uint(int((r711 >> 15u) ^ r711) * -2073254261);
     // 697: shr.u32 	%r715, %r714, 16;
-    uint t380;
-    t380 = 16u;
-    r715 = (t380 >= 32u ? 0u : r714 >> t380);
     // 698: xor.b32  	%r716, %r715, %r714;
-    r716 = r715 ^ r714;
+    r716 = (r714 >> 16u) ^ r714;
     // 699: and.b32  	%r717, %r707, 1;
-    r717 = r707 & 1u;
     // 700: shr.u32 	%r718, %r707, 1;
-    uint t381;
-    t381 = 1u;
-    r718 = (t381 >= 32u ? 0u : r707 >> t381);
     // 701: and.b32  	%r719, %r718, 1023;
-    r719 = r718 & 1023u;
     // 702: mul.wide.u32 	%rd78, %r716, -858993459;
-    rd78 = uint64_t(r716) * uint64_t(0xCCCCCCCDu);
     // 703: shr.u64 	%rd79, %rd78, 34;
-    uint t382;
-    t382 = 34u;
-    rd79 = (t382 >= 64u ? 0ul : rd78 >> t382);
     // 704: cvt.u32.u64 	%r720, %rd79;
-    uint64_t t383;
-    t383 = uint64_t(rd79);
-    r720 = uint(uint64_t(t383));
+    uint64_t t39 = uint64_t((uint64_t(r716) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 705: mul.lo.s32 	%r721, %r720, 5;
-    r721 = uint(int(r720) * 5);
     // 706: sub.s32 	%r722, %r716, %r721;
-    r722 = uint(int(r716) - int(r721));
     // 707: shl.b32 	%r723, %r722, 10;
-    uint t384;
-    t384 = 10u;
-    r723 = (t384 >= 32u ? 0u : r722 << t384);
     // 708: add.s32 	%r724, %r723, 13312;
-    r724 = uint(int(r723) + 13312);
+    r724 = uint(int(uint(int(r716) - int(uint(int(uint(uint64_t(t39))) * 5))) << 10u) + 13312);
     // 709: bfi.b32 	%r725, %r717, %r719, 15, 1;
-    r725 = p2g_bfi_32(r717, r719, 15u, 1u);
     // 710: or.b32  	%r726, %r725, %r724;
-    r726 = r725 | r724;
     // 711: xor.b32  	%r1607, %r726, 32768;
-    r1607 = r726 ^ 32768u;
+    r1607 = (p2g_bfi_32((r707 & 1u), ((r707 >> 1u) & 1023u), 15u, 1u) | r724) ^ 32768u;
   } else {
     // 715: add.s32 	%r630, %r87, %r107;
-    r630 = uint(int(r87) + int(r107));
     // 716: xor.b32  	%r631, %r630, 81;
-    r631 = r630 ^ 81u;
     // 717: mul.lo.s32 	%r632, %r631, 2146121005;
-    r632 = uint(int(r631) * 2146121005);
+    r632 = uint(int(uint(int(r87) + int(r107)) ^ 81u) * 2146121005);
     // 718: shr.u32 	%r633, %r632, 15;
-    uint t385;
-    t385 = 15u;
-    r633 = (t385 >= 32u ? 0u : r632 >> t385);
     // 719: xor.b32  	%r634, %r633, %r632;
-    r634 = r633 ^ r632;
     // 720: mul.lo.s32 	%r635, %r634, -2073254261;
-    r635 = uint(int(r634) * -2073254261);
+    r635 = uint(int((r632 >> 15u) ^ r632) * -2073254261);
     // 721: shr.u32 	%r636, %r635, 16;
-    uint t386;
-    t386 = 16u;
-    r636 = (t386 >= 32u ? 0u : r635 >> t386);
     // 722: xor.b32  	%r637, %r635, %r6;
     r637 = r635 ^ r6;
     // 723: xor.b32  	%r638, %r637, %r636;
-    r638 = r637 ^ r636;
     // 724: shr.u32 	%r639, %r637, 16;
-    uint t387;
-    t387 = 16u;
-    r639 = (t387 >= 32u ? 0u : r637 >> t387);
     // 725: xor.b32  	%r640, %r638, %r639;
-    r640 = r638 ^ r639;
     // 726: mul.lo.s32 	%r641, %r640, 2146121005;
-    r641 = uint(int(r640) * 2146121005);
+    r641 = uint(int((r637 ^ (r635 >> 16u)) ^ (r637 >> 16u)) * 2146121005);
     // 727: shr.u32 	%r642, %r641, 15;
-    uint t388;
-    t388 = 15u;
-    r642 = (t388 >= 32u ? 0u : r641 >> t388);
     // 728: xor.b32  	%r643, %r642, %r641;
-    r643 = r642 ^ r641;
     // 729: mul.lo.s32 	%r644, %r643, -2073254261;
-    r644 = uint(int(r643) * -2073254261);
+    r644 = uint(int((r641 >> 15u) ^ r641) * -2073254261);
     // 730: shr.u32 	%r645, %r644, 16;
-    uint t389;
-    t389 = 16u;
-    r645 = (t389 >= 32u ? 0u : r644 >> t389);
     // 731: xor.b32  	%r646, %r645, %r644;
-    r646 = r645 ^ r644;
+    r646 = (r644 >> 16u) ^ r644;
     // 732: xor.b32  	%r647, %r646, -1515870811;
     r647 = r646 ^ 0xA5A5A5A5u;
     // 733: shr.u32 	%r648, %r647, 16;
-    uint t390;
-    t390 = 16u;
-    r648 = (t390 >= 32u ? 0u : r647 >> t390);
     // 734: xor.b32  	%r649, %r648, %r647;
-    r649 = r648 ^ r647;
     // 735: mul.lo.s32 	%r650, %r649, 2146121005;
-    r650 = uint(int(r649) * 2146121005);
+    r650 = uint(int((r647 >> 16u) ^ r647) * 2146121005);
     // 736: shr.u32 	%r651, %r650, 15;
-    uint t391;
-    t391 = 15u;
-    r651 = (t391 >= 32u ? 0u : r650 >> t391);
     // 737: xor.b32  	%r652, %r651, %r650;
-    r652 = r651 ^ r650;
     // 738: mul.lo.s32 	%r653, %r652, -2073254261;
-    r653 = uint(int(r652) * -2073254261);
+    r653 = uint(int((r650 >> 15u) ^ r650) * -2073254261);
     // 739: shr.u32 	%r654, %r653, 16;
-    uint t392;
-    t392 = 16u;
-    r654 = (t392 >= 32u ? 0u : r653 >> t392);
     // 740: xor.b32  	%r108, %r654, %r653;
-    r108 = r654 ^ r653;
+    r108 = (r653 >> 16u) ^ r653;
     // 741: shl.b32 	%r655, %r646, 15;
-    uint t393;
-    t393 = 15u;
-    r655 = (t393 >= 32u ? 0u : r646 << t393);
     // 742: and.b32  	%r1607, %r655, 32768;
-    r1607 = r655 & 32768u;
+    r1607 = (r646 << 15u) & 32768u;
     // 743: shr.u32 	%r656, %r646, 1;
-    uint t394;
-    t394 = 1u;
-    r656 = (t394 >= 32u ? 0u : r646 >> t394);
     // 744: and.b32  	%r110, %r656, 1023;
-    r110 = r656 & 1023u;
+    r110 = (r646 >> 1u) & 1023u;
     if (p19) {
       // 749: setp.eq.s16 	%p90, %rs4, 2;
-      int t395;
-      int t396;
-      t395 = bitfieldExtract(int(rs4), 0, 16); t396 = 2;
-      bool t397;
-      t397 = t395 == t396;
-      p90 = t397;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 787: and.b32  	%r1607, %r108, 65535;
         r1607 = r108 & 65535u;
         p2g_sv0 = 62;
       } else {
         // 752: setp.eq.s16 	%p91, %rs4, 3;
-        int t398;
-        int t399;
-        t398 = bitfieldExtract(int(rs4), 0, 16); t399 = 3;
-        bool t400;
-        t400 = t398 == t399;
-        p91 = t400;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 791: mul.wide.u32 	%rd68, %r108, -858993459;
-          rd68 = uint64_t(r108) * uint64_t(0xCCCCCCCDu);
           // 792: shr.u64 	%rd69, %rd68, 34;
-          uint t401;
-          t401 = 34u;
-          rd69 = (t401 >= 64u ? 0ul : rd68 >> t401);
           // 793: cvt.u32.u64 	%r660, %rd69;
-          uint64_t t402;
-          t402 = uint64_t(rd69);
-          r660 = uint(uint64_t(t402));
+          uint64_t t40 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 794: mul.lo.s32 	%r661, %r660, 5;
-          r661 = uint(int(r660) * 5);
           // 795: sub.s32 	%r112, %r108, %r661;
-          r112 = uint(int(r108) - int(r661));
+          r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 796: setp.eq.s32 	%p95, %r112, 0;
-          int t403;
-          int t404;
-          t403 = int(r112); t404 = 0;
-          bool t405;
-          t405 = t403 == t404;
-          p95 = t405;
-          if (p95) {
+          if (int(r112) == 0) {
             // 2486: shr.u32 	%r662, %r108, 8;
-            uint t406;
-            t406 = 8u;
-            r662 = (t406 >= 32u ? 0u : r108 >> t406);
+            r662 = r108 >> 8u;
             // 2487: mul.wide.u32 	%rd70, %r662, -1431655765;
-            rd70 = uint64_t(r662) * uint64_t(0xAAAAAAABu);
             // 2488: shr.u64 	%rd71, %rd70, 34;
-            uint t407;
-            t407 = 34u;
-            rd71 = (t407 >= 64u ? 0ul : rd70 >> t407);
             // 2489: cvt.u32.u64 	%r663, %rd71;
-            uint64_t t408;
-            t408 = uint64_t(rd71);
-            r663 = uint(uint64_t(t408));
+            uint64_t t41 = uint64_t((uint64_t(r662) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2490: mul.lo.s32 	%r664, %r663, 6;
-            r664 = uint(int(r663) * 6);
             // 2491: sub.s32 	%r665, %r662, %r664;
-            r665 = uint(int(r662) - int(r664));
             // 2492: cvt.u16.u32 	%rs13, %r665;
-            uint64_t t409;
-            t409 = uint64_t(r665);
-            rs13 = (uint(uint64_t(t409)) & 65535u);
+            uint64_t t42 = uint64_t(uint(int(r662) - int(uint(int(uint(uint64_t(t41))) * 6))));
+            rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2493: setp.gt.s16 	%p96, %rs13, 1;
-            int t410;
-            int t411;
-            t410 = bitfieldExtract(int(rs13), 0, 16); t411 = 1;
-            bool t412;
-            t412 = t410 > t411;
-            p96 = t412;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2498: setp.eq.s16 	%p97, %rs13, 2;
-              int t413;
-              int t414;
-              t413 = bitfieldExtract(int(rs13), 0, 16); t414 = 2;
-              bool t415;
-              t415 = t413 == t414;
-              p97 = t415;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 3042: shr.u32 	%r667, %r108, 12;
-                uint t416;
-                t416 = 12u;
-                r667 = (t416 >= 32u ? 0u : r108 >> t416);
                 // 3043: and.b32  	%r668, %r667, 1;
-                r668 = r667 & 1u;
                 // 3044: or.b32  	%r669, %r1607, %r668;
-                r669 = r1607 | r668;
+                r669 = r1607 | ((r108 >> 12u) & 1u);
                 // 3045: or.b32  	%r1607, %r669, 32256;
                 r1607 = r669 | 32256u;
                 p2g_sv0 = 62;
               } else {
                 // 2501: setp.eq.s16 	%p98, %rs13, 3;
-                int t417;
-                int t418;
-                t417 = bitfieldExtract(int(rs13), 0, 16); t418 = 3;
-                bool t419;
-                t419 = t417 == t418;
-                p98 = t419;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3049: setp.eq.s32 	%p102, %r110, 0;
-                  int t420;
-                  int t421;
-                  t420 = int(r110); t421 = 0;
-                  bool t422;
-                  t422 = t420 == t421;
-                  p102 = t422;
                   // 3050: selp.b32 	%r666, 1, %r110, %p102;
-                  r666 = p102 ? 1u : r110;
                   // 3051: or.b32  	%r1607, %r666, %r1607;
-                  r1607 = r666 | r1607;
+                  r1607 = ((int(r110) == 0) ? 1u : r110) | r1607;
                   p2g_sv0 = 62;
                 } else {
                   // 2504: setp.ne.s16 	%p99, %rs13, 4;
-                  int t423;
-                  int t424;
-                  t423 = bitfieldExtract(int(rs13), 0, 16); t424 = 4;
-                  bool t425;
-                  t425 = t423 != t424;
-                  p99 = t425;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
                     // 2507: or.b32  	%r1607, %r1607, 31743;
@@ -2850,23 +1685,11 @@ void main() {
               }
             } else {
               // 2825: setp.eq.s16 	%p100, %rs13, 0;
-              int t426;
-              int t427;
-              t426 = bitfieldExtract(int(rs13), 0, 16); t427 = 0;
-              bool t428;
-              t428 = t426 == t427;
-              p100 = t428;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 2828: setp.eq.s16 	%p101, %rs13, 1;
-                int t429;
-                int t430;
-                t429 = bitfieldExtract(int(rs13), 0, 16); t430 = 1;
-                bool t431;
-                t431 = t429 == t430;
-                p101 = t431;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2833: or.b32  	%r1607, %r1607, 31744;
                   r1607 = r1607 | 31744u;
                   p2g_sv0 = 62;
@@ -2889,106 +1712,53 @@ void main() {
           }
         } else {
           // 755: setp.ne.s16 	%p92, %rs4, 5;
-          int t432;
-          int t433;
-          t432 = bitfieldExtract(int(rs4), 0, 16); t433 = 5;
-          bool t434;
-          t434 = t432 != t433;
-          p92 = t434;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
             // 758: mul.wide.u32 	%rd66, %r108, -858993459;
-            rd66 = uint64_t(r108) * uint64_t(0xCCCCCCCDu);
             // 759: shr.u64 	%rd67, %rd66, 34;
-            uint t435;
-            t435 = 34u;
-            rd67 = (t435 >= 64u ? 0ul : rd66 >> t435);
             // 760: cvt.u32.u64 	%r657, %rd67;
-            uint64_t t436;
-            t436 = uint64_t(rd67);
-            r657 = uint(uint64_t(t436));
+            uint64_t t43 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 761: mul.lo.s32 	%r658, %r657, 5;
-            r658 = uint(int(r657) * 5);
             // 762: sub.s32 	%r659, %r108, %r658;
-            r659 = uint(int(r108) - int(r658));
             // 763: add.s32 	%r1606, %r659, 13;
-            r1606 = uint(int(r659) + 13);
+            r1606 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
             p2g_sv0 = 61;
           }
         }
       }
     } else {
       // 767: setp.eq.s16 	%p93, %rs4, 0;
-      int t437;
-      int t438;
-      t437 = bitfieldExtract(int(rs4), 0, 16); t438 = 0;
-      bool t439;
-      t439 = t437 == t438;
-      p93 = t439;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 803: mul.wide.u32 	%rd74, %r108, 613566757;
-        rd74 = uint64_t(r108) * uint64_t(0x24924925u);
         // 804: shr.u64 	%rd75, %rd74, 32;
-        uint t440;
-        t440 = 32u;
-        rd75 = (t440 >= 64u ? 0ul : rd74 >> t440);
         // 805: cvt.u32.u64 	%r677, %rd75;
-        uint64_t t441;
-        t441 = uint64_t(rd75);
-        r677 = uint(uint64_t(t441));
+        uint64_t t44 = uint64_t((uint64_t(r108) * uint64_t(0x24924925u)) >> 32u);
+        r677 = uint(uint64_t(t44));
         // 806: sub.s32 	%r678, %r108, %r677;
-        r678 = uint(int(r108) - int(r677));
         // 807: shr.u32 	%r679, %r678, 1;
-        uint t442;
-        t442 = 1u;
-        r679 = (t442 >= 32u ? 0u : r678 >> t442);
         // 808: add.s32 	%r680, %r679, %r677;
-        r680 = uint(int(r679) + int(r677));
         // 809: shr.u32 	%r681, %r680, 2;
-        uint t443;
-        t443 = 2u;
-        r681 = (t443 >= 32u ? 0u : r680 >> t443);
         // 810: mul.lo.s32 	%r682, %r681, 7;
-        r682 = uint(int(r681) * 7);
+        r682 = uint(int(uint(int(uint(int(r108) - int(r677)) >> 1u) + int(r677)) >> 2u) * 7);
         // 811: sub.s32 	%r683, %r108, %r682;
-        r683 = uint(int(r108) - int(r682));
         // 812: add.s32 	%r1606, %r683, 12;
-        r1606 = uint(int(r683) + 12);
+        r1606 = uint(int(uint(int(r108) - int(r682))) + 12);
         p2g_sv0 = 61;
       } else {
         // 770: setp.eq.s16 	%p94, %rs4, 1;
-        int t444;
-        int t445;
-        t444 = bitfieldExtract(int(rs4), 0, 16); t445 = 1;
-        bool t446;
-        t446 = t444 == t445;
-        p94 = t446;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 775: mul.wide.u32 	%rd72, %r108, 138547333;
-          rd72 = uint64_t(r108) * uint64_t(0x08421085u);
           // 776: shr.u64 	%rd73, %rd72, 32;
-          uint t447;
-          t447 = 32u;
-          rd73 = (t447 >= 64u ? 0ul : rd72 >> t447);
           // 777: cvt.u32.u64 	%r671, %rd73;
-          uint64_t t448;
-          t448 = uint64_t(rd73);
-          r671 = uint(uint64_t(t448));
+          uint64_t t45 = uint64_t((uint64_t(r108) * uint64_t(0x08421085u)) >> 32u);
+          r671 = uint(uint64_t(t45));
           // 778: sub.s32 	%r672, %r108, %r671;
-          r672 = uint(int(r108) - int(r671));
           // 779: shr.u32 	%r673, %r672, 1;
-          uint t449;
-          t449 = 1u;
-          r673 = (t449 >= 32u ? 0u : r672 >> t449);
           // 780: add.s32 	%r674, %r673, %r671;
-          r674 = uint(int(r673) + int(r671));
           // 781: shr.u32 	%r675, %r674, 4;
-          uint t450;
-          t450 = 4u;
-          r675 = (t450 >= 32u ? 0u : r674 >> t450);
           // 782: mul.lo.s32 	%r676, %r675, 31;
-          r676 = uint(int(r675) * 31);
+          r676 = uint(int(uint(int(uint(int(r108) - int(r671)) >> 1u) + int(r671)) >> 4u) * 31);
           // 783: sub.s32 	%r1606, %r108, %r676;
           r1606 = uint(int(r108) - int(r676));
           p2g_sv0 = 61;
@@ -2999,139 +1769,78 @@ void main() {
     }
     if (p2g_sv0 == 60) {
       // 816: mul.wide.u32 	%rd76, %r108, -858993459;
-      rd76 = uint64_t(r108) * uint64_t(0xCCCCCCCDu);
       // 817: shr.u64 	%rd77, %rd76, 34;
-      uint t451;
-      t451 = 34u;
-      rd77 = (t451 >= 64u ? 0ul : rd76 >> t451);
       // 818: cvt.u32.u64 	%r684, %rd77;
-      uint64_t t452;
-      t452 = uint64_t(rd77);
-      r684 = uint(uint64_t(t452));
+      uint64_t t46 = uint64_t((uint64_t(r108) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 819: mul.lo.s32 	%r685, %r684, 5;
-      r685 = uint(int(r684) * 5);
       // 820: sub.s32 	%r686, %r108, %r685;
-      r686 = uint(int(r108) - int(r685));
       // 821: add.s32 	%r1606, %r686, 13;
-      r1606 = uint(int(r686) + 13);
+      r1606 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
       p2g_sv0 = 61;
     }
     if (p2g_sv0 == 61) {
       // 824: max.s32 	%r687, %r1606, 0;
-      r687 = uint(max(int(r1606), 0));
       // 825: shl.b32 	%r688, %r687, 10;
-      uint t453;
-      t453 = 10u;
-      r688 = (t453 >= 32u ? 0u : r687 << t453);
       // 826: or.b32  	%r689, %r110, %r1607;
       r689 = r110 | r1607;
       // 827: or.b32  	%r1607, %r689, %r688;
-      r1607 = r689 | r688;
+      r1607 = r689 | (uint(max(int(r1606), 0)) << 10u);
     }
   }
   // 830: add.s32 	%r127, %r8, 5369639;
   r127 = uint(int(r8) + 5369639);
   // 831: add.s32 	%r727, %r127, %r5;
-  r727 = uint(int(r127) + int(r5));
   // 832: xor.b32  	%r728, %r727, 81;
-  r728 = r727 ^ 81u;
   // 833: mul.lo.s32 	%r729, %r728, 2146121005;
-  r729 = uint(int(r728) * 2146121005);
+  r729 = uint(int(uint(int(r127) + int(r5)) ^ 81u) * 2146121005);
   // 834: shr.u32 	%r730, %r729, 15;
-  uint t454;
-  t454 = 15u;
-  r730 = (t454 >= 32u ? 0u : r729 >> t454);
   // 835: xor.b32  	%r731, %r730, %r729;
-  r731 = r730 ^ r729;
   // 836: mul.lo.s32 	%r732, %r731, -2073254261;
-  r732 = uint(int(r731) * -2073254261);
+  r732 = uint(int((r729 >> 15u) ^ r729) * -2073254261);
   // 837: shr.u32 	%r733, %r732, 16;
-  uint t455;
-  t455 = 16u;
-  r733 = (t455 >= 32u ? 0u : r732 >> t455);
   // 838: xor.b32  	%r734, %r732, %r6;
   r734 = r732 ^ r6;
   // 839: xor.b32  	%r735, %r734, %r733;
-  r735 = r734 ^ r733;
   // 840: shr.u32 	%r736, %r734, 16;
-  uint t456;
-  t456 = 16u;
-  r736 = (t456 >= 32u ? 0u : r734 >> t456);
   // 841: xor.b32  	%r737, %r735, %r736;
-  r737 = r735 ^ r736;
   // 842: mul.lo.s32 	%r738, %r737, 2146121005;
-  r738 = uint(int(r737) * 2146121005);
+  r738 = uint(int((r734 ^ (r732 >> 16u)) ^ (r734 >> 16u)) * 2146121005);
   // 843: shr.u32 	%r739, %r738, 15;
-  uint t457;
-  t457 = 15u;
-  r739 = (t457 >= 32u ? 0u : r738 >> t457);
   // 844: xor.b32  	%r740, %r739, %r738;
-  r740 = r739 ^ r738;
   // 845: mul.lo.s32 	%r741, %r740, -2073254261;
-  r741 = uint(int(r740) * -2073254261);
+  r741 = uint(int((r738 >> 15u) ^ r738) * -2073254261);
   // 846: shr.u32 	%r742, %r741, 16;
-  uint t458;
-  t458 = 16u;
-  r742 = (t458 >= 32u ? 0u : r741 >> t458);
   // 847: xor.b32  	%r743, %r742, %r741;
-  r743 = r742 ^ r741;
+  r743 = (r741 >> 16u) ^ r741;
   // 848: xor.b32  	%r744, %r743, -1515870811;
   r744 = r743 ^ 0xA5A5A5A5u;
   // 849: shr.u32 	%r745, %r744, 16;
-  uint t459;
-  t459 = 16u;
-  r745 = (t459 >= 32u ? 0u : r744 >> t459);
   // 850: xor.b32  	%r746, %r745, %r744;
-  r746 = r745 ^ r744;
   // 851: mul.lo.s32 	%r747, %r746, 2146121005;
-  r747 = uint(int(r746) * 2146121005);
+  r747 = uint(int((r744 >> 16u) ^ r744) * 2146121005);
   // 852: shr.u32 	%r748, %r747, 15;
-  uint t460;
-  t460 = 15u;
-  r748 = (t460 >= 32u ? 0u : r747 >> t460);
   // 853: xor.b32  	%r749, %r748, %r747;
-  r749 = r748 ^ r747;
   // 854: mul.lo.s32 	%r750, %r749, -2073254261;
-  r750 = uint(int(r749) * -2073254261);
+  r750 = uint(int((r747 >> 15u) ^ r747) * -2073254261);
   // 855: shr.u32 	%r751, %r750, 16;
-  uint t461;
-  t461 = 16u;
-  r751 = (t461 >= 32u ? 0u : r750 >> t461);
   // 856: xor.b32  	%r128, %r751, %r750;
-  r128 = r751 ^ r750;
+  r128 = (r750 >> 16u) ^ r750;
   // 857: shl.b32 	%r752, %r743, 15;
-  uint t462;
-  t462 = 15u;
-  r752 = (t462 >= 32u ? 0u : r743 << t462);
   // 858: and.b32  	%r1609, %r752, 32768;
-  r1609 = r752 & 32768u;
+  r1609 = (r743 << 15u) & 32768u;
   // 859: shr.u32 	%r753, %r743, 1;
-  uint t463;
-  t463 = 1u;
-  r753 = (t463 >= 32u ? 0u : r743 >> t463);
   // 860: and.b32  	%r130, %r753, 1023;
-  r130 = r753 & 1023u;
+  r130 = (r743 >> 1u) & 1023u;
   if (p73) {
     // 865: mul.wide.u32 	%rd92, %r128, -858993459;
-    rd92 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
     // 866: shr.u64 	%rd93, %rd92, 34;
-    uint t464;
-    t464 = 34u;
-    rd93 = (t464 >= 64u ? 0ul : rd92 >> t464);
     // 867: cvt.u32.u64 	%r787, %rd93;
-    uint64_t t465;
-    t465 = uint64_t(rd93);
-    r787 = uint(uint64_t(t465));
+    uint64_t t47 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 868: mul.lo.s32 	%r788, %r787, 5;
-    r788 = uint(int(r787) * 5);
     // 869: sub.s32 	%r789, %r128, %r788;
-    r789 = uint(int(r128) - int(r788));
     // 870: shl.b32 	%r790, %r789, 10;
-    uint t466;
-    t466 = 10u;
-    r790 = (t466 >= 32u ? 0u : r789 << t466);
     // 871: add.s32 	%r791, %r790, 13312;
-    r791 = uint(int(r790) + 13312);
+    r791 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t47))) * 5))) << 10u) + 13312);
     // 872: or.b32  	%r792, %r130, %r1609;
     r792 = r130 | r1609;
     // 873: or.b32  	%r1609, %r792, %r791;
@@ -3139,126 +1848,55 @@ void main() {
   } else {
     if (p19) {
       // 881: setp.eq.s16 	%p105, %rs4, 2;
-      int t467;
-      int t468;
-      t467 = bitfieldExtract(int(rs4), 0, 16); t468 = 2;
-      bool t469;
-      t469 = t467 == t468;
-      p105 = t469;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 919: and.b32  	%r1609, %r128, 65535;
         r1609 = r128 & 65535u;
         p2g_sv0 = 73;
       } else {
         // 884: setp.eq.s16 	%p106, %rs4, 3;
-        int t470;
-        int t471;
-        t470 = bitfieldExtract(int(rs4), 0, 16); t471 = 3;
-        bool t472;
-        t472 = t470 == t471;
-        p106 = t472;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 923: mul.wide.u32 	%rd82, %r128, -858993459;
-          rd82 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
           // 924: shr.u64 	%rd83, %rd82, 34;
-          uint t473;
-          t473 = 34u;
-          rd83 = (t473 >= 64u ? 0ul : rd82 >> t473);
           // 925: cvt.u32.u64 	%r757, %rd83;
-          uint64_t t474;
-          t474 = uint64_t(rd83);
-          r757 = uint(uint64_t(t474));
+          uint64_t t48 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 926: mul.lo.s32 	%r758, %r757, 5;
-          r758 = uint(int(r757) * 5);
           // 927: sub.s32 	%r132, %r128, %r758;
-          r132 = uint(int(r128) - int(r758));
+          r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 928: setp.eq.s32 	%p110, %r132, 0;
-          int t475;
-          int t476;
-          t475 = int(r132); t476 = 0;
-          bool t477;
-          t477 = t475 == t476;
-          p110 = t477;
-          if (p110) {
+          if (int(r132) == 0) {
             // 2511: shr.u32 	%r759, %r128, 8;
-            uint t478;
-            t478 = 8u;
-            r759 = (t478 >= 32u ? 0u : r128 >> t478);
+            r759 = r128 >> 8u;
             // 2512: mul.wide.u32 	%rd84, %r759, -1431655765;
-            rd84 = uint64_t(r759) * uint64_t(0xAAAAAAABu);
             // 2513: shr.u64 	%rd85, %rd84, 34;
-            uint t479;
-            t479 = 34u;
-            rd85 = (t479 >= 64u ? 0ul : rd84 >> t479);
             // 2514: cvt.u32.u64 	%r760, %rd85;
-            uint64_t t480;
-            t480 = uint64_t(rd85);
-            r760 = uint(uint64_t(t480));
+            uint64_t t49 = uint64_t((uint64_t(r759) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2515: mul.lo.s32 	%r761, %r760, 6;
-            r761 = uint(int(r760) * 6);
             // 2516: sub.s32 	%r762, %r759, %r761;
-            r762 = uint(int(r759) - int(r761));
             // 2517: cvt.u16.u32 	%rs15, %r762;
-            uint64_t t481;
-            t481 = uint64_t(r762);
-            rs15 = (uint(uint64_t(t481)) & 65535u);
+            uint64_t t50 = uint64_t(uint(int(r759) - int(uint(int(uint(uint64_t(t49))) * 6))));
+            rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2518: setp.gt.s16 	%p111, %rs15, 1;
-            int t482;
-            int t483;
-            t482 = bitfieldExtract(int(rs15), 0, 16); t483 = 1;
-            bool t484;
-            t484 = t482 > t483;
-            p111 = t484;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2523: setp.eq.s16 	%p112, %rs15, 2;
-              int t485;
-              int t486;
-              t485 = bitfieldExtract(int(rs15), 0, 16); t486 = 2;
-              bool t487;
-              t487 = t485 == t486;
-              p112 = t487;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3055: shr.u32 	%r764, %r128, 12;
-                uint t488;
-                t488 = 12u;
-                r764 = (t488 >= 32u ? 0u : r128 >> t488);
                 // 3056: and.b32  	%r765, %r764, 1;
-                r765 = r764 & 1u;
                 // 3057: or.b32  	%r766, %r1609, %r765;
-                r766 = r1609 | r765;
+                r766 = r1609 | ((r128 >> 12u) & 1u);
                 // 3058: or.b32  	%r1609, %r766, 32256;
                 r1609 = r766 | 32256u;
                 p2g_sv0 = 73;
               } else {
                 // 2526: setp.eq.s16 	%p113, %rs15, 3;
-                int t489;
-                int t490;
-                t489 = bitfieldExtract(int(rs15), 0, 16); t490 = 3;
-                bool t491;
-                t491 = t489 == t490;
-                p113 = t491;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3062: setp.eq.s32 	%p117, %r130, 0;
-                  int t492;
-                  int t493;
-                  t492 = int(r130); t493 = 0;
-                  bool t494;
-                  t494 = t492 == t493;
-                  p117 = t494;
                   // 3063: selp.b32 	%r763, 1, %r130, %p117;
-                  r763 = p117 ? 1u : r130;
                   // 3064: or.b32  	%r1609, %r763, %r1609;
-                  r1609 = r763 | r1609;
+                  r1609 = ((int(r130) == 0) ? 1u : r130) | r1609;
                   p2g_sv0 = 73;
                 } else {
                   // 2529: setp.ne.s16 	%p114, %rs15, 4;
-                  int t495;
-                  int t496;
-                  t495 = bitfieldExtract(int(rs15), 0, 16); t496 = 4;
-                  bool t497;
-                  t497 = t495 != t496;
-                  p114 = t497;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
                     // 2532: or.b32  	%r1609, %r1609, 31743;
@@ -3269,23 +1907,11 @@ void main() {
               }
             } else {
               // 2837: setp.eq.s16 	%p115, %rs15, 0;
-              int t498;
-              int t499;
-              t498 = bitfieldExtract(int(rs15), 0, 16); t499 = 0;
-              bool t500;
-              t500 = t498 == t499;
-              p115 = t500;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 2840: setp.eq.s16 	%p116, %rs15, 1;
-                int t501;
-                int t502;
-                t501 = bitfieldExtract(int(rs15), 0, 16); t502 = 1;
-                bool t503;
-                t503 = t501 == t502;
-                p116 = t503;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2845: or.b32  	%r1609, %r1609, 31744;
                   r1609 = r1609 | 31744u;
                   p2g_sv0 = 73;
@@ -3308,106 +1934,53 @@ void main() {
           }
         } else {
           // 887: setp.ne.s16 	%p107, %rs4, 5;
-          int t504;
-          int t505;
-          t504 = bitfieldExtract(int(rs4), 0, 16); t505 = 5;
-          bool t506;
-          t506 = t504 != t505;
-          p107 = t506;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
             // 890: mul.wide.u32 	%rd80, %r128, -858993459;
-            rd80 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
             // 891: shr.u64 	%rd81, %rd80, 34;
-            uint t507;
-            t507 = 34u;
-            rd81 = (t507 >= 64u ? 0ul : rd80 >> t507);
             // 892: cvt.u32.u64 	%r754, %rd81;
-            uint64_t t508;
-            t508 = uint64_t(rd81);
-            r754 = uint(uint64_t(t508));
+            uint64_t t51 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 893: mul.lo.s32 	%r755, %r754, 5;
-            r755 = uint(int(r754) * 5);
             // 894: sub.s32 	%r756, %r128, %r755;
-            r756 = uint(int(r128) - int(r755));
             // 895: add.s32 	%r1608, %r756, 13;
-            r1608 = uint(int(r756) + 13);
+            r1608 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
             p2g_sv0 = 72;
           }
         }
       }
     } else {
       // 899: setp.eq.s16 	%p108, %rs4, 0;
-      int t509;
-      int t510;
-      t509 = bitfieldExtract(int(rs4), 0, 16); t510 = 0;
-      bool t511;
-      t511 = t509 == t510;
-      p108 = t511;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 935: mul.wide.u32 	%rd88, %r128, 613566757;
-        rd88 = uint64_t(r128) * uint64_t(0x24924925u);
         // 936: shr.u64 	%rd89, %rd88, 32;
-        uint t512;
-        t512 = 32u;
-        rd89 = (t512 >= 64u ? 0ul : rd88 >> t512);
         // 937: cvt.u32.u64 	%r774, %rd89;
-        uint64_t t513;
-        t513 = uint64_t(rd89);
-        r774 = uint(uint64_t(t513));
+        uint64_t t52 = uint64_t((uint64_t(r128) * uint64_t(0x24924925u)) >> 32u);
+        r774 = uint(uint64_t(t52));
         // 938: sub.s32 	%r775, %r128, %r774;
-        r775 = uint(int(r128) - int(r774));
         // 939: shr.u32 	%r776, %r775, 1;
-        uint t514;
-        t514 = 1u;
-        r776 = (t514 >= 32u ? 0u : r775 >> t514);
         // 940: add.s32 	%r777, %r776, %r774;
-        r777 = uint(int(r776) + int(r774));
         // 941: shr.u32 	%r778, %r777, 2;
-        uint t515;
-        t515 = 2u;
-        r778 = (t515 >= 32u ? 0u : r777 >> t515);
         // 942: mul.lo.s32 	%r779, %r778, 7;
-        r779 = uint(int(r778) * 7);
+        r779 = uint(int(uint(int(uint(int(r128) - int(r774)) >> 1u) + int(r774)) >> 2u) * 7);
         // 943: sub.s32 	%r780, %r128, %r779;
-        r780 = uint(int(r128) - int(r779));
         // 944: add.s32 	%r1608, %r780, 12;
-        r1608 = uint(int(r780) + 12);
+        r1608 = uint(int(uint(int(r128) - int(r779))) + 12);
         p2g_sv0 = 72;
       } else {
         // 902: setp.eq.s16 	%p109, %rs4, 1;
-        int t516;
-        int t517;
-        t516 = bitfieldExtract(int(rs4), 0, 16); t517 = 1;
-        bool t518;
-        t518 = t516 == t517;
-        p109 = t518;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 907: mul.wide.u32 	%rd86, %r128, 138547333;
-          rd86 = uint64_t(r128) * uint64_t(0x08421085u);
           // 908: shr.u64 	%rd87, %rd86, 32;
-          uint t519;
-          t519 = 32u;
-          rd87 = (t519 >= 64u ? 0ul : rd86 >> t519);
           // 909: cvt.u32.u64 	%r768, %rd87;
-          uint64_t t520;
-          t520 = uint64_t(rd87);
-          r768 = uint(uint64_t(t520));
+          uint64_t t53 = uint64_t((uint64_t(r128) * uint64_t(0x08421085u)) >> 32u);
+          r768 = uint(uint64_t(t53));
           // 910: sub.s32 	%r769, %r128, %r768;
-          r769 = uint(int(r128) - int(r768));
           // 911: shr.u32 	%r770, %r769, 1;
-          uint t521;
-          t521 = 1u;
-          r770 = (t521 >= 32u ? 0u : r769 >> t521);
           // 912: add.s32 	%r771, %r770, %r768;
-          r771 = uint(int(r770) + int(r768));
           // 913: shr.u32 	%r772, %r771, 4;
-          uint t522;
-          t522 = 4u;
-          r772 = (t522 >= 32u ? 0u : r771 >> t522);
           // 914: mul.lo.s32 	%r773, %r772, 31;
-          r773 = uint(int(r772) * 31);
+          r773 = uint(int(uint(int(uint(int(r128) - int(r768)) >> 1u) + int(r768)) >> 4u) * 31);
           // 915: sub.s32 	%r1608, %r128, %r773;
           r1608 = uint(int(r128) - int(r773));
           p2g_sv0 = 72;
@@ -3418,348 +1991,175 @@ void main() {
     }
     if (p2g_sv0 == 71) {
       // 948: mul.wide.u32 	%rd90, %r128, -858993459;
-      rd90 = uint64_t(r128) * uint64_t(0xCCCCCCCDu);
       // 949: shr.u64 	%rd91, %rd90, 34;
-      uint t523;
-      t523 = 34u;
-      rd91 = (t523 >= 64u ? 0ul : rd90 >> t523);
       // 950: cvt.u32.u64 	%r781, %rd91;
-      uint64_t t524;
-      t524 = uint64_t(rd91);
-      r781 = uint(uint64_t(t524));
+      uint64_t t54 = uint64_t((uint64_t(r128) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 951: mul.lo.s32 	%r782, %r781, 5;
-      r782 = uint(int(r781) * 5);
       // 952: sub.s32 	%r783, %r128, %r782;
-      r783 = uint(int(r128) - int(r782));
       // 953: add.s32 	%r1608, %r783, 13;
-      r1608 = uint(int(r783) + 13);
+      r1608 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
       p2g_sv0 = 72;
     }
     if (p2g_sv0 == 72) {
       // 956: max.s32 	%r784, %r1608, 0;
-      r784 = uint(max(int(r1608), 0));
       // 957: shl.b32 	%r785, %r784, 10;
-      uint t525;
-      t525 = 10u;
-      r785 = (t525 >= 32u ? 0u : r784 << t525);
       // 958: or.b32  	%r786, %r130, %r1609;
       r786 = r130 | r1609;
       // 959: or.b32  	%r1609, %r786, %r785;
-      r1609 = r786 | r785;
+      r1609 = r786 | (uint(max(int(r1608), 0)) << 10u);
     }
   }
   // 962: and.b32  	%r793, %r1605, 65535;
-  r793 = r1605 & 65535u;
   // 963: prmt.b32 	%r147, %r1607, %r793, 4180;
-  r147 = p2g_prmt(r1607, r793, 4180u, 0);
+  r147 = p2g_prmt(r1607, (r1605 & 65535u), 4180u, 0);
   if (p73) {
     // 968: and.b32  	%r854, %r107, 6;
-    r854 = r107 & 6u;
     // 969: add.s32 	%r855, %r127, %r854;
-    r855 = uint(int(r127) + int(r854));
     // 970: xor.b32  	%r856, %r855, 81;
-    r856 = r855 ^ 81u;
     // 971: mul.lo.s32 	%r857, %r856, 2146121005;
-    r857 = uint(int(r856) * 2146121005);
+    r857 = uint(int(uint(int(r127) + int(r107 & 6u)) ^ 81u) * 2146121005);
     // 972: shr.u32 	%r858, %r857, 15;
-    uint t526;
-    t526 = 15u;
-    r858 = (t526 >= 32u ? 0u : r857 >> t526);
     // 973: xor.b32  	%r859, %r858, %r857;
-    r859 = r858 ^ r857;
     // 974: mul.lo.s32 	%r860, %r859, -2073254261;
-    r860 = uint(int(r859) * -2073254261);
+    r860 = uint(int((r857 >> 15u) ^ r857) * -2073254261);
     // 975: shr.u32 	%r861, %r860, 16;
-    uint t527;
-    t527 = 16u;
-    r861 = (t527 >= 32u ? 0u : r860 >> t527);
     // 976: xor.b32  	%r862, %r860, %r6;
     r862 = r860 ^ r6;
     // 977: xor.b32  	%r863, %r862, %r861;
-    r863 = r862 ^ r861;
     // 978: shr.u32 	%r864, %r862, 16;
-    uint t528;
-    t528 = 16u;
-    r864 = (t528 >= 32u ? 0u : r862 >> t528);
     // 979: xor.b32  	%r865, %r863, %r864;
-    r865 = r863 ^ r864;
     // 980: mul.lo.s32 	%r866, %r865, 2146121005;
-    r866 = uint(int(r865) * 2146121005);
+    r866 = uint(int((r862 ^ (r860 >> 16u)) ^ (r862 >> 16u)) * 2146121005);
     // 981: shr.u32 	%r867, %r866, 15;
-    uint t529;
-    t529 = 15u;
-    r867 = (t529 >= 32u ? 0u : r866 >> t529);
     // 982: xor.b32  	%r868, %r867, %r866;
-    r868 = r867 ^ r866;
     // 983: mul.lo.s32 	%r869, %r868, -2073254261;
-    r869 = uint(int(r868) * -2073254261);
+    r869 = uint(int((r866 >> 15u) ^ r866) * -2073254261);
     // 984: shr.u32 	%r870, %r869, 16;
-    uint t530;
-    t530 = 16u;
-    r870 = (t530 >= 32u ? 0u : r869 >> t530);
     // 985: xor.b32  	%r871, %r870, %r869;
-    r871 = r870 ^ r869;
+    r871 = (r869 >> 16u) ^ r869;
     // 986: xor.b32  	%r872, %r871, -1515870811;
     r872 = r871 ^ 0xA5A5A5A5u;
     // 987: shr.u32 	%r873, %r872, 16;
-    uint t531;
-    t531 = 16u;
-    r873 = (t531 >= 32u ? 0u : r872 >> t531);
     // 988: xor.b32  	%r874, %r873, %r872;
-    r874 = r873 ^ r872;
     // 989: mul.lo.s32 	%r875, %r874, 2146121005;
-    r875 = uint(int(r874) * 2146121005);
+    r875 = uint(int((r872 >> 16u) ^ r872) * 2146121005);
     // 990: shr.u32 	%r876, %r875, 15;
-    uint t532;
-    t532 = 15u;
-    r876 = (t532 >= 32u ? 0u : r875 >> t532);
     // 991: xor.b32  	%r877, %r876, %r875;
-    r877 = r876 ^ r875;
     // 992: mul.lo.s32 	%r878, %r877, -2073254261;
-    r878 = uint(int(r877) * -2073254261);
+    r878 = uint(int((r875 >> 15u) ^ r875) * -2073254261);
     // 993: shr.u32 	%r879, %r878, 16;
-    uint t533;
-    t533 = 16u;
-    r879 = (t533 >= 32u ? 0u : r878 >> t533);
     // 994: xor.b32  	%r880, %r879, %r878;
-    r880 = r879 ^ r878;
+    r880 = (r878 >> 16u) ^ r878;
     // 995: and.b32  	%r881, %r871, 1;
-    r881 = r871 & 1u;
     // 996: shr.u32 	%r882, %r871, 1;
-    uint t534;
-    t534 = 1u;
-    r882 = (t534 >= 32u ? 0u : r871 >> t534);
     // 997: and.b32  	%r883, %r882, 1023;
-    r883 = r882 & 1023u;
     // 998: mul.wide.u32 	%rd106, %r880, -858993459;
-    rd106 = uint64_t(r880) * uint64_t(0xCCCCCCCDu);
     // 999: shr.u64 	%rd107, %rd106, 34;
-    uint t535;
-    t535 = 34u;
-    rd107 = (t535 >= 64u ? 0ul : rd106 >> t535);
     // 1000: cvt.u32.u64 	%r884, %rd107;
-    uint64_t t536;
-    t536 = uint64_t(rd107);
-    r884 = uint(uint64_t(t536));
+    uint64_t t55 = uint64_t((uint64_t(r880) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1001: mul.lo.s32 	%r885, %r884, 5;
-    r885 = uint(int(r884) * 5);
     // 1002: sub.s32 	%r886, %r880, %r885;
-    r886 = uint(int(r880) - int(r885));
     // 1003: shl.b32 	%r887, %r886, 10;
-    uint t537;
-    t537 = 10u;
-    r887 = (t537 >= 32u ? 0u : r886 << t537);
     // 1004: add.s32 	%r888, %r887, 13312;
-    r888 = uint(int(r887) + 13312);
+    r888 = uint(int(uint(int(r880) - int(uint(int(uint(uint64_t(t55))) * 5))) << 10u) + 13312);
     // 1005: bfi.b32 	%r889, %r881, %r883, 15, 1;
-    r889 = p2g_bfi_32(r881, r883, 15u, 1u);
     // 1006: or.b32  	%r890, %r889, %r888;
-    r890 = r889 | r888;
     // 1007: xor.b32  	%r1611, %r890, 32768;
-    r1611 = r890 ^ 32768u;
+    r1611 = (p2g_bfi_32((r871 & 1u), ((r871 >> 1u) & 1023u), 15u, 1u) | r888) ^ 32768u;
   } else {
     // 1011: add.s32 	%r794, %r127, %r107;
-    r794 = uint(int(r127) + int(r107));
     // 1012: xor.b32  	%r795, %r794, 81;
-    r795 = r794 ^ 81u;
     // 1013: mul.lo.s32 	%r796, %r795, 2146121005;
-    r796 = uint(int(r795) * 2146121005);
+    r796 = uint(int(uint(int(r127) + int(r107)) ^ 81u) * 2146121005);
     // 1014: shr.u32 	%r797, %r796, 15;
-    uint t538;
-    t538 = 15u;
-    r797 = (t538 >= 32u ? 0u : r796 >> t538);
     // 1015: xor.b32  	%r798, %r797, %r796;
-    r798 = r797 ^ r796;
     // 1016: mul.lo.s32 	%r799, %r798, -2073254261;
-    r799 = uint(int(r798) * -2073254261);
+    r799 = uint(int((r796 >> 15u) ^ r796) * -2073254261);
     // 1017: shr.u32 	%r800, %r799, 16;
-    uint t539;
-    t539 = 16u;
-    r800 = (t539 >= 32u ? 0u : r799 >> t539);
     // 1018: xor.b32  	%r801, %r799, %r6;
     r801 = r799 ^ r6;
     // 1019: xor.b32  	%r802, %r801, %r800;
-    r802 = r801 ^ r800;
     // 1020: shr.u32 	%r803, %r801, 16;
-    uint t540;
-    t540 = 16u;
-    r803 = (t540 >= 32u ? 0u : r801 >> t540);
     // 1021: xor.b32  	%r804, %r802, %r803;
-    r804 = r802 ^ r803;
     // 1022: mul.lo.s32 	%r805, %r804, 2146121005;
-    r805 = uint(int(r804) * 2146121005);
+    r805 = uint(int((r801 ^ (r799 >> 16u)) ^ (r801 >> 16u)) * 2146121005);
     // 1023: shr.u32 	%r806, %r805, 15;
-    uint t541;
-    t541 = 15u;
-    r806 = (t541 >= 32u ? 0u : r805 >> t541);
     // 1024: xor.b32  	%r807, %r806, %r805;
-    r807 = r806 ^ r805;
     // 1025: mul.lo.s32 	%r808, %r807, -2073254261;
-    r808 = uint(int(r807) * -2073254261);
+    r808 = uint(int((r805 >> 15u) ^ r805) * -2073254261);
     // 1026: shr.u32 	%r809, %r808, 16;
-    uint t542;
-    t542 = 16u;
-    r809 = (t542 >= 32u ? 0u : r808 >> t542);
     // 1027: xor.b32  	%r810, %r809, %r808;
-    r810 = r809 ^ r808;
+    r810 = (r808 >> 16u) ^ r808;
     // 1028: xor.b32  	%r811, %r810, -1515870811;
     r811 = r810 ^ 0xA5A5A5A5u;
     // 1029: shr.u32 	%r812, %r811, 16;
-    uint t543;
-    t543 = 16u;
-    r812 = (t543 >= 32u ? 0u : r811 >> t543);
     // 1030: xor.b32  	%r813, %r812, %r811;
-    r813 = r812 ^ r811;
     // 1031: mul.lo.s32 	%r814, %r813, 2146121005;
-    r814 = uint(int(r813) * 2146121005);
+    r814 = uint(int((r811 >> 16u) ^ r811) * 2146121005);
     // 1032: shr.u32 	%r815, %r814, 15;
-    uint t544;
-    t544 = 15u;
-    r815 = (t544 >= 32u ? 0u : r814 >> t544);
     // 1033: xor.b32  	%r816, %r815, %r814;
-    r816 = r815 ^ r814;
     // 1034: mul.lo.s32 	%r817, %r816, -2073254261;
-    r817 = uint(int(r816) * -2073254261);
+    r817 = uint(int((r814 >> 15u) ^ r814) * -2073254261);
     // 1035: shr.u32 	%r818, %r817, 16;
-    uint t545;
-    t545 = 16u;
-    r818 = (t545 >= 32u ? 0u : r817 >> t545);
     // 1036: xor.b32  	%r148, %r818, %r817;
-    r148 = r818 ^ r817;
+    r148 = (r817 >> 16u) ^ r817;
     // 1037: shl.b32 	%r819, %r810, 15;
-    uint t546;
-    t546 = 15u;
-    r819 = (t546 >= 32u ? 0u : r810 << t546);
     // 1038: and.b32  	%r1611, %r819, 32768;
-    r1611 = r819 & 32768u;
+    r1611 = (r810 << 15u) & 32768u;
     // 1039: shr.u32 	%r820, %r810, 1;
-    uint t547;
-    t547 = 1u;
-    r820 = (t547 >= 32u ? 0u : r810 >> t547);
     // 1040: and.b32  	%r150, %r820, 1023;
-    r150 = r820 & 1023u;
+    r150 = (r810 >> 1u) & 1023u;
     if (p19) {
       // 1045: setp.eq.s16 	%p120, %rs4, 2;
-      int t548;
-      int t549;
-      t548 = bitfieldExtract(int(rs4), 0, 16); t549 = 2;
-      bool t550;
-      t550 = t548 == t549;
-      p120 = t550;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1083: and.b32  	%r1611, %r148, 65535;
         r1611 = r148 & 65535u;
         p2g_sv0 = 84;
       } else {
         // 1048: setp.eq.s16 	%p121, %rs4, 3;
-        int t551;
-        int t552;
-        t551 = bitfieldExtract(int(rs4), 0, 16); t552 = 3;
-        bool t553;
-        t553 = t551 == t552;
-        p121 = t553;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1087: mul.wide.u32 	%rd96, %r148, -858993459;
-          rd96 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
           // 1088: shr.u64 	%rd97, %rd96, 34;
-          uint t554;
-          t554 = 34u;
-          rd97 = (t554 >= 64u ? 0ul : rd96 >> t554);
           // 1089: cvt.u32.u64 	%r824, %rd97;
-          uint64_t t555;
-          t555 = uint64_t(rd97);
-          r824 = uint(uint64_t(t555));
+          uint64_t t56 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1090: mul.lo.s32 	%r825, %r824, 5;
-          r825 = uint(int(r824) * 5);
           // 1091: sub.s32 	%r152, %r148, %r825;
-          r152 = uint(int(r148) - int(r825));
+          r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1092: setp.eq.s32 	%p125, %r152, 0;
-          int t556;
-          int t557;
-          t556 = int(r152); t557 = 0;
-          bool t558;
-          t558 = t556 == t557;
-          p125 = t558;
-          if (p125) {
+          if (int(r152) == 0) {
             // 2536: shr.u32 	%r826, %r148, 8;
-            uint t559;
-            t559 = 8u;
-            r826 = (t559 >= 32u ? 0u : r148 >> t559);
+            r826 = r148 >> 8u;
             // 2537: mul.wide.u32 	%rd98, %r826, -1431655765;
-            rd98 = uint64_t(r826) * uint64_t(0xAAAAAAABu);
             // 2538: shr.u64 	%rd99, %rd98, 34;
-            uint t560;
-            t560 = 34u;
-            rd99 = (t560 >= 64u ? 0ul : rd98 >> t560);
             // 2539: cvt.u32.u64 	%r827, %rd99;
-            uint64_t t561;
-            t561 = uint64_t(rd99);
-            r827 = uint(uint64_t(t561));
+            uint64_t t57 = uint64_t((uint64_t(r826) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2540: mul.lo.s32 	%r828, %r827, 6;
-            r828 = uint(int(r827) * 6);
             // 2541: sub.s32 	%r829, %r826, %r828;
-            r829 = uint(int(r826) - int(r828));
             // 2542: cvt.u16.u32 	%rs17, %r829;
-            uint64_t t562;
-            t562 = uint64_t(r829);
-            rs17 = (uint(uint64_t(t562)) & 65535u);
+            uint64_t t58 = uint64_t(uint(int(r826) - int(uint(int(uint(uint64_t(t57))) * 6))));
+            rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2543: setp.gt.s16 	%p126, %rs17, 1;
-            int t563;
-            int t564;
-            t563 = bitfieldExtract(int(rs17), 0, 16); t564 = 1;
-            bool t565;
-            t565 = t563 > t564;
-            p126 = t565;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2548: setp.eq.s16 	%p127, %rs17, 2;
-              int t566;
-              int t567;
-              t566 = bitfieldExtract(int(rs17), 0, 16); t567 = 2;
-              bool t568;
-              t568 = t566 == t567;
-              p127 = t568;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3068: shr.u32 	%r831, %r148, 12;
-                uint t569;
-                t569 = 12u;
-                r831 = (t569 >= 32u ? 0u : r148 >> t569);
                 // 3069: and.b32  	%r832, %r831, 1;
-                r832 = r831 & 1u;
                 // 3070: or.b32  	%r833, %r1611, %r832;
-                r833 = r1611 | r832;
+                r833 = r1611 | ((r148 >> 12u) & 1u);
                 // 3071: or.b32  	%r1611, %r833, 32256;
                 r1611 = r833 | 32256u;
                 p2g_sv0 = 84;
               } else {
                 // 2551: setp.eq.s16 	%p128, %rs17, 3;
-                int t570;
-                int t571;
-                t570 = bitfieldExtract(int(rs17), 0, 16); t571 = 3;
-                bool t572;
-                t572 = t570 == t571;
-                p128 = t572;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3075: setp.eq.s32 	%p132, %r150, 0;
-                  int t573;
-                  int t574;
-                  t573 = int(r150); t574 = 0;
-                  bool t575;
-                  t575 = t573 == t574;
-                  p132 = t575;
                   // 3076: selp.b32 	%r830, 1, %r150, %p132;
-                  r830 = p132 ? 1u : r150;
                   // 3077: or.b32  	%r1611, %r830, %r1611;
-                  r1611 = r830 | r1611;
+                  r1611 = ((int(r150) == 0) ? 1u : r150) | r1611;
                   p2g_sv0 = 84;
                 } else {
                   // 2554: setp.ne.s16 	%p129, %rs17, 4;
-                  int t576;
-                  int t577;
-                  t576 = bitfieldExtract(int(rs17), 0, 16); t577 = 4;
-                  bool t578;
-                  t578 = t576 != t577;
-                  p129 = t578;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
                     // 2557: or.b32  	%r1611, %r1611, 31743;
@@ -3770,23 +2170,11 @@ void main() {
               }
             } else {
               // 2849: setp.eq.s16 	%p130, %rs17, 0;
-              int t579;
-              int t580;
-              t579 = bitfieldExtract(int(rs17), 0, 16); t580 = 0;
-              bool t581;
-              t581 = t579 == t580;
-              p130 = t581;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 2852: setp.eq.s16 	%p131, %rs17, 1;
-                int t582;
-                int t583;
-                t582 = bitfieldExtract(int(rs17), 0, 16); t583 = 1;
-                bool t584;
-                t584 = t582 == t583;
-                p131 = t584;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2857: or.b32  	%r1611, %r1611, 31744;
                   r1611 = r1611 | 31744u;
                   p2g_sv0 = 84;
@@ -3809,106 +2197,53 @@ void main() {
           }
         } else {
           // 1051: setp.ne.s16 	%p122, %rs4, 5;
-          int t585;
-          int t586;
-          t585 = bitfieldExtract(int(rs4), 0, 16); t586 = 5;
-          bool t587;
-          t587 = t585 != t586;
-          p122 = t587;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
             // 1054: mul.wide.u32 	%rd94, %r148, -858993459;
-            rd94 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
             // 1055: shr.u64 	%rd95, %rd94, 34;
-            uint t588;
-            t588 = 34u;
-            rd95 = (t588 >= 64u ? 0ul : rd94 >> t588);
             // 1056: cvt.u32.u64 	%r821, %rd95;
-            uint64_t t589;
-            t589 = uint64_t(rd95);
-            r821 = uint(uint64_t(t589));
+            uint64_t t59 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1057: mul.lo.s32 	%r822, %r821, 5;
-            r822 = uint(int(r821) * 5);
             // 1058: sub.s32 	%r823, %r148, %r822;
-            r823 = uint(int(r148) - int(r822));
             // 1059: add.s32 	%r1610, %r823, 13;
-            r1610 = uint(int(r823) + 13);
+            r1610 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
             p2g_sv0 = 83;
           }
         }
       }
     } else {
       // 1063: setp.eq.s16 	%p123, %rs4, 0;
-      int t590;
-      int t591;
-      t590 = bitfieldExtract(int(rs4), 0, 16); t591 = 0;
-      bool t592;
-      t592 = t590 == t591;
-      p123 = t592;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1099: mul.wide.u32 	%rd102, %r148, 613566757;
-        rd102 = uint64_t(r148) * uint64_t(0x24924925u);
         // 1100: shr.u64 	%rd103, %rd102, 32;
-        uint t593;
-        t593 = 32u;
-        rd103 = (t593 >= 64u ? 0ul : rd102 >> t593);
         // 1101: cvt.u32.u64 	%r841, %rd103;
-        uint64_t t594;
-        t594 = uint64_t(rd103);
-        r841 = uint(uint64_t(t594));
+        uint64_t t60 = uint64_t((uint64_t(r148) * uint64_t(0x24924925u)) >> 32u);
+        r841 = uint(uint64_t(t60));
         // 1102: sub.s32 	%r842, %r148, %r841;
-        r842 = uint(int(r148) - int(r841));
         // 1103: shr.u32 	%r843, %r842, 1;
-        uint t595;
-        t595 = 1u;
-        r843 = (t595 >= 32u ? 0u : r842 >> t595);
         // 1104: add.s32 	%r844, %r843, %r841;
-        r844 = uint(int(r843) + int(r841));
         // 1105: shr.u32 	%r845, %r844, 2;
-        uint t596;
-        t596 = 2u;
-        r845 = (t596 >= 32u ? 0u : r844 >> t596);
         // 1106: mul.lo.s32 	%r846, %r845, 7;
-        r846 = uint(int(r845) * 7);
+        r846 = uint(int(uint(int(uint(int(r148) - int(r841)) >> 1u) + int(r841)) >> 2u) * 7);
         // 1107: sub.s32 	%r847, %r148, %r846;
-        r847 = uint(int(r148) - int(r846));
         // 1108: add.s32 	%r1610, %r847, 12;
-        r1610 = uint(int(r847) + 12);
+        r1610 = uint(int(uint(int(r148) - int(r846))) + 12);
         p2g_sv0 = 83;
       } else {
         // 1066: setp.eq.s16 	%p124, %rs4, 1;
-        int t597;
-        int t598;
-        t597 = bitfieldExtract(int(rs4), 0, 16); t598 = 1;
-        bool t599;
-        t599 = t597 == t598;
-        p124 = t599;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1071: mul.wide.u32 	%rd100, %r148, 138547333;
-          rd100 = uint64_t(r148) * uint64_t(0x08421085u);
           // 1072: shr.u64 	%rd101, %rd100, 32;
-          uint t600;
-          t600 = 32u;
-          rd101 = (t600 >= 64u ? 0ul : rd100 >> t600);
           // 1073: cvt.u32.u64 	%r835, %rd101;
-          uint64_t t601;
-          t601 = uint64_t(rd101);
-          r835 = uint(uint64_t(t601));
+          uint64_t t61 = uint64_t((uint64_t(r148) * uint64_t(0x08421085u)) >> 32u);
+          r835 = uint(uint64_t(t61));
           // 1074: sub.s32 	%r836, %r148, %r835;
-          r836 = uint(int(r148) - int(r835));
           // 1075: shr.u32 	%r837, %r836, 1;
-          uint t602;
-          t602 = 1u;
-          r837 = (t602 >= 32u ? 0u : r836 >> t602);
           // 1076: add.s32 	%r838, %r837, %r835;
-          r838 = uint(int(r837) + int(r835));
           // 1077: shr.u32 	%r839, %r838, 4;
-          uint t603;
-          t603 = 4u;
-          r839 = (t603 >= 32u ? 0u : r838 >> t603);
           // 1078: mul.lo.s32 	%r840, %r839, 31;
-          r840 = uint(int(r839) * 31);
+          r840 = uint(int(uint(int(uint(int(r148) - int(r835)) >> 1u) + int(r835)) >> 4u) * 31);
           // 1079: sub.s32 	%r1610, %r148, %r840;
           r1610 = uint(int(r148) - int(r840));
           p2g_sv0 = 83;
@@ -3919,137 +2254,76 @@ void main() {
     }
     if (p2g_sv0 == 82) {
       // 1112: mul.wide.u32 	%rd104, %r148, -858993459;
-      rd104 = uint64_t(r148) * uint64_t(0xCCCCCCCDu);
       // 1113: shr.u64 	%rd105, %rd104, 34;
-      uint t604;
-      t604 = 34u;
-      rd105 = (t604 >= 64u ? 0ul : rd104 >> t604);
       // 1114: cvt.u32.u64 	%r848, %rd105;
-      uint64_t t605;
-      t605 = uint64_t(rd105);
-      r848 = uint(uint64_t(t605));
+      uint64_t t62 = uint64_t((uint64_t(r148) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1115: mul.lo.s32 	%r849, %r848, 5;
-      r849 = uint(int(r848) * 5);
       // 1116: sub.s32 	%r850, %r148, %r849;
-      r850 = uint(int(r148) - int(r849));
       // 1117: add.s32 	%r1610, %r850, 13;
-      r1610 = uint(int(r850) + 13);
+      r1610 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
       p2g_sv0 = 83;
     }
     if (p2g_sv0 == 83) {
       // 1120: max.s32 	%r851, %r1610, 0;
-      r851 = uint(max(int(r1610), 0));
       // 1121: shl.b32 	%r852, %r851, 10;
-      uint t606;
-      t606 = 10u;
-      r852 = (t606 >= 32u ? 0u : r851 << t606);
       // 1122: or.b32  	%r853, %r150, %r1611;
       r853 = r150 | r1611;
       // 1123: or.b32  	%r1611, %r853, %r852;
-      r1611 = r853 | r852;
+      r1611 = r853 | (uint(max(int(r1610), 0)) << 10u);
     }
   }
   // 1126: add.s32 	%r891, %r392, 5369135;
-  r891 = uint(int(r392) + 5369135);
   // 1127: xor.b32  	%r892, %r891, 81;
-  r892 = r891 ^ 81u;
   // 1128: mul.lo.s32 	%r893, %r892, 2146121005;
-  r893 = uint(int(r892) * 2146121005);
+  r893 = uint(int(uint(int(r392) + 5369135) ^ 81u) * 2146121005);
   // 1129: shr.u32 	%r894, %r893, 15;
-  uint t607;
-  t607 = 15u;
-  r894 = (t607 >= 32u ? 0u : r893 >> t607);
   // 1130: xor.b32  	%r895, %r894, %r893;
-  r895 = r894 ^ r893;
   // 1131: mul.lo.s32 	%r896, %r895, -2073254261;
-  r896 = uint(int(r895) * -2073254261);
+  r896 = uint(int((r893 >> 15u) ^ r893) * -2073254261);
   // 1132: shr.u32 	%r897, %r896, 16;
-  uint t608;
-  t608 = 16u;
-  r897 = (t608 >= 32u ? 0u : r896 >> t608);
   // 1133: xor.b32  	%r898, %r896, %r6;
   r898 = r896 ^ r6;
   // 1134: xor.b32  	%r899, %r898, %r897;
-  r899 = r898 ^ r897;
   // 1135: shr.u32 	%r900, %r898, 16;
-  uint t609;
-  t609 = 16u;
-  r900 = (t609 >= 32u ? 0u : r898 >> t609);
   // 1136: xor.b32  	%r901, %r899, %r900;
-  r901 = r899 ^ r900;
   // 1137: mul.lo.s32 	%r902, %r901, 2146121005;
-  r902 = uint(int(r901) * 2146121005);
+  r902 = uint(int((r898 ^ (r896 >> 16u)) ^ (r898 >> 16u)) * 2146121005);
   // 1138: shr.u32 	%r903, %r902, 15;
-  uint t610;
-  t610 = 15u;
-  r903 = (t610 >= 32u ? 0u : r902 >> t610);
   // 1139: xor.b32  	%r904, %r903, %r902;
-  r904 = r903 ^ r902;
   // 1140: mul.lo.s32 	%r905, %r904, -2073254261;
-  r905 = uint(int(r904) * -2073254261);
+  r905 = uint(int((r902 >> 15u) ^ r902) * -2073254261);
   // 1141: shr.u32 	%r906, %r905, 16;
-  uint t611;
-  t611 = 16u;
-  r906 = (t611 >= 32u ? 0u : r905 >> t611);
   // 1142: xor.b32  	%r907, %r906, %r905;
-  r907 = r906 ^ r905;
+  r907 = (r905 >> 16u) ^ r905;
   // 1143: xor.b32  	%r908, %r907, -1515870811;
   r908 = r907 ^ 0xA5A5A5A5u;
   // 1144: shr.u32 	%r909, %r908, 16;
-  uint t612;
-  t612 = 16u;
-  r909 = (t612 >= 32u ? 0u : r908 >> t612);
   // 1145: xor.b32  	%r910, %r909, %r908;
-  r910 = r909 ^ r908;
   // 1146: mul.lo.s32 	%r911, %r910, 2146121005;
-  r911 = uint(int(r910) * 2146121005);
+  r911 = uint(int((r908 >> 16u) ^ r908) * 2146121005);
   // 1147: shr.u32 	%r912, %r911, 15;
-  uint t613;
-  t613 = 15u;
-  r912 = (t613 >= 32u ? 0u : r911 >> t613);
   // 1148: xor.b32  	%r913, %r912, %r911;
-  r913 = r912 ^ r911;
   // 1149: mul.lo.s32 	%r914, %r913, -2073254261;
-  r914 = uint(int(r913) * -2073254261);
+  r914 = uint(int((r911 >> 15u) ^ r911) * -2073254261);
   // 1150: shr.u32 	%r915, %r914, 16;
-  uint t614;
-  t614 = 16u;
-  r915 = (t614 >= 32u ? 0u : r914 >> t614);
   // 1151: xor.b32  	%r167, %r915, %r914;
-  r167 = r915 ^ r914;
+  r167 = (r914 >> 16u) ^ r914;
   // 1152: shl.b32 	%r916, %r907, 15;
-  uint t615;
-  t615 = 15u;
-  r916 = (t615 >= 32u ? 0u : r907 << t615);
   // 1153: and.b32  	%r1613, %r916, 32768;
-  r1613 = r916 & 32768u;
+  r1613 = (r907 << 15u) & 32768u;
   // 1154: shr.u32 	%r917, %r907, 1;
-  uint t616;
-  t616 = 1u;
-  r917 = (t616 >= 32u ? 0u : r907 >> t616);
   // 1155: and.b32  	%r169, %r917, 1023;
-  r169 = r917 & 1023u;
+  r169 = (r907 >> 1u) & 1023u;
   if (p73) {
     // 1160: mul.wide.u32 	%rd120, %r167, -858993459;
-    rd120 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
     // 1161: shr.u64 	%rd121, %rd120, 34;
-    uint t617;
-    t617 = 34u;
-    rd121 = (t617 >= 64u ? 0ul : rd120 >> t617);
     // 1162: cvt.u32.u64 	%r951, %rd121;
-    uint64_t t618;
-    t618 = uint64_t(rd121);
-    r951 = uint(uint64_t(t618));
+    uint64_t t63 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1163: mul.lo.s32 	%r952, %r951, 5;
-    r952 = uint(int(r951) * 5);
     // 1164: sub.s32 	%r953, %r167, %r952;
-    r953 = uint(int(r167) - int(r952));
     // 1165: shl.b32 	%r954, %r953, 10;
-    uint t619;
-    t619 = 10u;
-    r954 = (t619 >= 32u ? 0u : r953 << t619);
     // 1166: add.s32 	%r955, %r954, 13312;
-    r955 = uint(int(r954) + 13312);
+    r955 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t63))) * 5))) << 10u) + 13312);
     // 1167: or.b32  	%r956, %r169, %r1613;
     r956 = r169 | r1613;
     // 1168: or.b32  	%r1613, %r956, %r955;
@@ -4057,126 +2331,56 @@ void main() {
   } else {
     if (p19) {
       // 1176: setp.eq.s16 	%p135, %rs4, 2;
-      int t620;
-      int t621;
-      t620 = bitfieldExtract(int(rs4), 0, 16); t621 = 2;
-      bool t622;
-      t622 = t620 == t621;
-      p135 = t622;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1214: and.b32  	%r1613, %r167, 65535;
         r1613 = r167 & 65535u;
         p2g_sv0 = 95;
       } else {
         // 1179: setp.eq.s16 	%p136, %rs4, 3;
-        int t623;
-        int t624;
-        t623 = bitfieldExtract(int(rs4), 0, 16); t624 = 3;
-        bool t625;
-        t625 = t623 == t624;
-        p136 = t625;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1218: mul.wide.u32 	%rd110, %r167, -858993459;
-          rd110 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
           // 1219: shr.u64 	%rd111, %rd110, 34;
-          uint t626;
-          t626 = 34u;
-          rd111 = (t626 >= 64u ? 0ul : rd110 >> t626);
           // 1220: cvt.u32.u64 	%r921, %rd111;
-          uint64_t t627;
-          t627 = uint64_t(rd111);
-          r921 = uint(uint64_t(t627));
+          uint64_t t64;
+          t64 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1221: mul.lo.s32 	%r922, %r921, 5;
-          r922 = uint(int(r921) * 5);
           // 1222: sub.s32 	%r171, %r167, %r922;
-          r171 = uint(int(r167) - int(r922));
+          r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1223: setp.eq.s32 	%p140, %r171, 0;
-          int t628;
-          int t629;
-          t628 = int(r171); t629 = 0;
-          bool t630;
-          t630 = t628 == t629;
-          p140 = t630;
-          if (p140) {
+          if (int(r171) == 0) {
             // 2561: shr.u32 	%r923, %r167, 8;
-            uint t631;
-            t631 = 8u;
-            r923 = (t631 >= 32u ? 0u : r167 >> t631);
+            r923 = r167 >> 8u;
             // 2562: mul.wide.u32 	%rd112, %r923, -1431655765;
-            rd112 = uint64_t(r923) * uint64_t(0xAAAAAAABu);
             // 2563: shr.u64 	%rd113, %rd112, 34;
-            uint t632;
-            t632 = 34u;
-            rd113 = (t632 >= 64u ? 0ul : rd112 >> t632);
             // 2564: cvt.u32.u64 	%r924, %rd113;
-            uint64_t t633;
-            t633 = uint64_t(rd113);
-            r924 = uint(uint64_t(t633));
+            uint64_t t65 = uint64_t((uint64_t(r923) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2565: mul.lo.s32 	%r925, %r924, 6;
-            r925 = uint(int(r924) * 6);
             // 2566: sub.s32 	%r926, %r923, %r925;
-            r926 = uint(int(r923) - int(r925));
             // 2567: cvt.u16.u32 	%rs19, %r926;
-            uint64_t t634;
-            t634 = uint64_t(r926);
-            rs19 = (uint(uint64_t(t634)) & 65535u);
+            uint64_t t66 = uint64_t(uint(int(r923) - int(uint(int(uint(uint64_t(t65))) * 6))));
+            rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2568: setp.gt.s16 	%p141, %rs19, 1;
-            int t635;
-            int t636;
-            t635 = bitfieldExtract(int(rs19), 0, 16); t636 = 1;
-            bool t637;
-            t637 = t635 > t636;
-            p141 = t637;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2573: setp.eq.s16 	%p142, %rs19, 2;
-              int t638;
-              int t639;
-              t638 = bitfieldExtract(int(rs19), 0, 16); t639 = 2;
-              bool t640;
-              t640 = t638 == t639;
-              p142 = t640;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3081: shr.u32 	%r928, %r167, 12;
-                uint t641;
-                t641 = 12u;
-                r928 = (t641 >= 32u ? 0u : r167 >> t641);
                 // 3082: and.b32  	%r929, %r928, 1;
-                r929 = r928 & 1u;
                 // 3083: or.b32  	%r930, %r1613, %r929;
-                r930 = r1613 | r929;
+                r930 = r1613 | ((r167 >> 12u) & 1u);
                 // 3084: or.b32  	%r1613, %r930, 32256;
                 r1613 = r930 | 32256u;
                 p2g_sv0 = 95;
               } else {
                 // 2576: setp.eq.s16 	%p143, %rs19, 3;
-                int t642;
-                int t643;
-                t642 = bitfieldExtract(int(rs19), 0, 16); t643 = 3;
-                bool t644;
-                t644 = t642 == t643;
-                p143 = t644;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3088: setp.eq.s32 	%p147, %r169, 0;
-                  int t645;
-                  int t646;
-                  t645 = int(r169); t646 = 0;
-                  bool t647;
-                  t647 = t645 == t646;
-                  p147 = t647;
                   // 3089: selp.b32 	%r927, 1, %r169, %p147;
-                  r927 = p147 ? 1u : r169;
                   // 3090: or.b32  	%r1613, %r927, %r1613;
-                  r1613 = r927 | r1613;
+                  r1613 = ((int(r169) == 0) ? 1u : r169) | r1613;
                   p2g_sv0 = 95;
                 } else {
                   // 2579: setp.ne.s16 	%p144, %rs19, 4;
-                  int t648;
-                  int t649;
-                  t648 = bitfieldExtract(int(rs19), 0, 16); t649 = 4;
-                  bool t650;
-                  t650 = t648 != t649;
-                  p144 = t650;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2582: or.b32  	%r1613, %r1613, 31743;
@@ -4187,23 +2391,11 @@ void main() {
               }
             } else {
               // 2861: setp.eq.s16 	%p145, %rs19, 0;
-              int t651;
-              int t652;
-              t651 = bitfieldExtract(int(rs19), 0, 16); t652 = 0;
-              bool t653;
-              t653 = t651 == t652;
-              p145 = t653;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 2864: setp.eq.s16 	%p146, %rs19, 1;
-                int t654;
-                int t655;
-                t654 = bitfieldExtract(int(rs19), 0, 16); t655 = 1;
-                bool t656;
-                t656 = t654 == t655;
-                p146 = t656;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2869: or.b32  	%r1613, %r1613, 31744;
                   r1613 = r1613 | 31744u;
                   p2g_sv0 = 95;
@@ -4226,106 +2418,53 @@ void main() {
           }
         } else {
           // 1182: setp.ne.s16 	%p137, %rs4, 5;
-          int t657;
-          int t658;
-          t657 = bitfieldExtract(int(rs4), 0, 16); t658 = 5;
-          bool t659;
-          t659 = t657 != t658;
-          p137 = t659;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
             // 1185: mul.wide.u32 	%rd108, %r167, -858993459;
-            rd108 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
             // 1186: shr.u64 	%rd109, %rd108, 34;
-            uint t660;
-            t660 = 34u;
-            rd109 = (t660 >= 64u ? 0ul : rd108 >> t660);
             // 1187: cvt.u32.u64 	%r918, %rd109;
-            uint64_t t661;
-            t661 = uint64_t(rd109);
-            r918 = uint(uint64_t(t661));
+            uint64_t t67 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1188: mul.lo.s32 	%r919, %r918, 5;
-            r919 = uint(int(r918) * 5);
             // 1189: sub.s32 	%r920, %r167, %r919;
-            r920 = uint(int(r167) - int(r919));
             // 1190: add.s32 	%r1612, %r920, 13;
-            r1612 = uint(int(r920) + 13);
+            r1612 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
             p2g_sv0 = 94;
           }
         }
       }
     } else {
       // 1194: setp.eq.s16 	%p138, %rs4, 0;
-      int t662;
-      int t663;
-      t662 = bitfieldExtract(int(rs4), 0, 16); t663 = 0;
-      bool t664;
-      t664 = t662 == t663;
-      p138 = t664;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1230: mul.wide.u32 	%rd116, %r167, 613566757;
-        rd116 = uint64_t(r167) * uint64_t(0x24924925u);
         // 1231: shr.u64 	%rd117, %rd116, 32;
-        uint t665;
-        t665 = 32u;
-        rd117 = (t665 >= 64u ? 0ul : rd116 >> t665);
         // 1232: cvt.u32.u64 	%r938, %rd117;
-        uint64_t t666;
-        t666 = uint64_t(rd117);
-        r938 = uint(uint64_t(t666));
+        uint64_t t68 = uint64_t((uint64_t(r167) * uint64_t(0x24924925u)) >> 32u);
+        r938 = uint(uint64_t(t68));
         // 1233: sub.s32 	%r939, %r167, %r938;
-        r939 = uint(int(r167) - int(r938));
         // 1234: shr.u32 	%r940, %r939, 1;
-        uint t667;
-        t667 = 1u;
-        r940 = (t667 >= 32u ? 0u : r939 >> t667);
         // 1235: add.s32 	%r941, %r940, %r938;
-        r941 = uint(int(r940) + int(r938));
         // 1236: shr.u32 	%r942, %r941, 2;
-        uint t668;
-        t668 = 2u;
-        r942 = (t668 >= 32u ? 0u : r941 >> t668);
         // 1237: mul.lo.s32 	%r943, %r942, 7;
-        r943 = uint(int(r942) * 7);
+        r943 = uint(int(uint(int(uint(int(r167) - int(r938)) >> 1u) + int(r938)) >> 2u) * 7);
         // 1238: sub.s32 	%r944, %r167, %r943;
-        r944 = uint(int(r167) - int(r943));
         // 1239: add.s32 	%r1612, %r944, 12;
-        r1612 = uint(int(r944) + 12);
+        r1612 = uint(int(uint(int(r167) - int(r943))) + 12);
         p2g_sv0 = 94;
       } else {
         // 1197: setp.eq.s16 	%p139, %rs4, 1;
-        int t669;
-        int t670;
-        t669 = bitfieldExtract(int(rs4), 0, 16); t670 = 1;
-        bool t671;
-        t671 = t669 == t670;
-        p139 = t671;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1202: mul.wide.u32 	%rd114, %r167, 138547333;
-          rd114 = uint64_t(r167) * uint64_t(0x08421085u);
           // 1203: shr.u64 	%rd115, %rd114, 32;
-          uint t672;
-          t672 = 32u;
-          rd115 = (t672 >= 64u ? 0ul : rd114 >> t672);
           // 1204: cvt.u32.u64 	%r932, %rd115;
-          uint64_t t673;
-          t673 = uint64_t(rd115);
-          r932 = uint(uint64_t(t673));
+          uint64_t t69 = uint64_t((uint64_t(r167) * uint64_t(0x08421085u)) >> 32u);
+          r932 = uint(uint64_t(t69));
           // 1205: sub.s32 	%r933, %r167, %r932;
-          r933 = uint(int(r167) - int(r932));
           // 1206: shr.u32 	%r934, %r933, 1;
-          uint t674;
-          t674 = 1u;
-          r934 = (t674 >= 32u ? 0u : r933 >> t674);
           // 1207: add.s32 	%r935, %r934, %r932;
-          r935 = uint(int(r934) + int(r932));
           // 1208: shr.u32 	%r936, %r935, 4;
-          uint t675;
-          t675 = 4u;
-          r936 = (t675 >= 32u ? 0u : r935 >> t675);
           // 1209: mul.lo.s32 	%r937, %r936, 31;
-          r937 = uint(int(r936) * 31);
+          r937 = uint(int(uint(int(uint(int(r167) - int(r932)) >> 1u) + int(r932)) >> 4u) * 31);
           // 1210: sub.s32 	%r1612, %r167, %r937;
           r1612 = uint(int(r167) - int(r937));
           p2g_sv0 = 94;
@@ -4336,350 +2475,177 @@ void main() {
     }
     if (p2g_sv0 == 93) {
       // 1243: mul.wide.u32 	%rd118, %r167, -858993459;
-      rd118 = uint64_t(r167) * uint64_t(0xCCCCCCCDu);
       // 1244: shr.u64 	%rd119, %rd118, 34;
-      uint t676;
-      t676 = 34u;
-      rd119 = (t676 >= 64u ? 0ul : rd118 >> t676);
       // 1245: cvt.u32.u64 	%r945, %rd119;
-      uint64_t t677;
-      t677 = uint64_t(rd119);
-      r945 = uint(uint64_t(t677));
+      uint64_t t70 = uint64_t((uint64_t(r167) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1246: mul.lo.s32 	%r946, %r945, 5;
-      r946 = uint(int(r945) * 5);
       // 1247: sub.s32 	%r947, %r167, %r946;
-      r947 = uint(int(r167) - int(r946));
       // 1248: add.s32 	%r1612, %r947, 13;
-      r1612 = uint(int(r947) + 13);
+      r1612 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
       p2g_sv0 = 94;
     }
     if (p2g_sv0 == 94) {
       // 1251: max.s32 	%r948, %r1612, 0;
-      r948 = uint(max(int(r1612), 0));
       // 1252: shl.b32 	%r949, %r948, 10;
-      uint t678;
-      t678 = 10u;
-      r949 = (t678 >= 32u ? 0u : r948 << t678);
       // 1253: or.b32  	%r950, %r169, %r1613;
       r950 = r169 | r1613;
       // 1254: or.b32  	%r1613, %r950, %r949;
-      r1613 = r950 | r949;
+      r1613 = r950 | (uint(max(int(r1612), 0)) << 10u);
     }
   }
   // 1257: add.s32 	%r186, %r5, 9;
   r186 = uint(int(r5) + 9);
   // 1258: and.b32  	%r957, %r1609, 65535;
-  r957 = r1609 & 65535u;
   // 1259: prmt.b32 	%r187, %r1611, %r957, 4180;
-  r187 = p2g_prmt(r1611, r957, 4180u, 0);
+  r187 = p2g_prmt(r1611, (r1609 & 65535u), 4180u, 0);
   if (p73) {
     // 1264: and.b32  	%r1018, %r186, 14;
-    r1018 = r186 & 14u;
     // 1265: add.s32 	%r1019, %r87, %r1018;
-    r1019 = uint(int(r87) + int(r1018));
     // 1266: xor.b32  	%r1020, %r1019, 81;
-    r1020 = r1019 ^ 81u;
     // 1267: mul.lo.s32 	%r1021, %r1020, 2146121005;
-    r1021 = uint(int(r1020) * 2146121005);
+    r1021 = uint(int(uint(int(r87) + int(r186 & 14u)) ^ 81u) * 2146121005);
     // 1268: shr.u32 	%r1022, %r1021, 15;
-    uint t679;
-    t679 = 15u;
-    r1022 = (t679 >= 32u ? 0u : r1021 >> t679);
     // 1269: xor.b32  	%r1023, %r1022, %r1021;
-    r1023 = r1022 ^ r1021;
     // 1270: mul.lo.s32 	%r1024, %r1023, -2073254261;
-    r1024 = uint(int(r1023) * -2073254261);
+    r1024 = uint(int((r1021 >> 15u) ^ r1021) * -2073254261);
     // 1271: shr.u32 	%r1025, %r1024, 16;
-    uint t680;
-    t680 = 16u;
-    r1025 = (t680 >= 32u ? 0u : r1024 >> t680);
     // 1272: xor.b32  	%r1026, %r1024, %r6;
     r1026 = r1024 ^ r6;
     // 1273: xor.b32  	%r1027, %r1026, %r1025;
-    r1027 = r1026 ^ r1025;
     // 1274: shr.u32 	%r1028, %r1026, 16;
-    uint t681;
-    t681 = 16u;
-    r1028 = (t681 >= 32u ? 0u : r1026 >> t681);
     // 1275: xor.b32  	%r1029, %r1027, %r1028;
-    r1029 = r1027 ^ r1028;
     // 1276: mul.lo.s32 	%r1030, %r1029, 2146121005;
-    r1030 = uint(int(r1029) * 2146121005);
+    r1030 = uint(int((r1026 ^ (r1024 >> 16u)) ^ (r1026 >> 16u)) * 2146121005);
     // 1277: shr.u32 	%r1031, %r1030, 15;
-    uint t682;
-    t682 = 15u;
-    r1031 = (t682 >= 32u ? 0u : r1030 >> t682);
     // 1278: xor.b32  	%r1032, %r1031, %r1030;
-    r1032 = r1031 ^ r1030;
     // 1279: mul.lo.s32 	%r1033, %r1032, -2073254261;
-    r1033 = uint(int(r1032) * -2073254261);
+    r1033 = uint(int((r1030 >> 15u) ^ r1030) * -2073254261);
     // 1280: shr.u32 	%r1034, %r1033, 16;
-    uint t683;
-    t683 = 16u;
-    r1034 = (t683 >= 32u ? 0u : r1033 >> t683);
     // 1281: xor.b32  	%r1035, %r1034, %r1033;
-    r1035 = r1034 ^ r1033;
+    r1035 = (r1033 >> 16u) ^ r1033;
     // 1282: xor.b32  	%r1036, %r1035, -1515870811;
     r1036 = r1035 ^ 0xA5A5A5A5u;
     // 1283: shr.u32 	%r1037, %r1036, 16;
-    uint t684;
-    t684 = 16u;
-    r1037 = (t684 >= 32u ? 0u : r1036 >> t684);
     // 1284: xor.b32  	%r1038, %r1037, %r1036;
-    r1038 = r1037 ^ r1036;
     // 1285: mul.lo.s32 	%r1039, %r1038, 2146121005;
-    r1039 = uint(int(r1038) * 2146121005);
+    r1039 = uint(int((r1036 >> 16u) ^ r1036) * 2146121005);
     // 1286: shr.u32 	%r1040, %r1039, 15;
-    uint t685;
-    t685 = 15u;
-    r1040 = (t685 >= 32u ? 0u : r1039 >> t685);
     // 1287: xor.b32  	%r1041, %r1040, %r1039;
-    r1041 = r1040 ^ r1039;
     // 1288: mul.lo.s32 	%r1042, %r1041, -2073254261;
-    r1042 = uint(int(r1041) * -2073254261);
+    r1042 = uint(int((r1039 >> 15u) ^ r1039) * -2073254261);
     // 1289: shr.u32 	%r1043, %r1042, 16;
-    uint t686;
-    t686 = 16u;
-    r1043 = (t686 >= 32u ? 0u : r1042 >> t686);
     // 1290: xor.b32  	%r1044, %r1043, %r1042;
-    r1044 = r1043 ^ r1042;
+    r1044 = (r1042 >> 16u) ^ r1042;
     // 1291: and.b32  	%r1045, %r1035, 1;
-    r1045 = r1035 & 1u;
     // 1292: shr.u32 	%r1046, %r1035, 1;
-    uint t687;
-    t687 = 1u;
-    r1046 = (t687 >= 32u ? 0u : r1035 >> t687);
     // 1293: and.b32  	%r1047, %r1046, 1023;
-    r1047 = r1046 & 1023u;
     // 1294: mul.wide.u32 	%rd134, %r1044, -858993459;
-    rd134 = uint64_t(r1044) * uint64_t(0xCCCCCCCDu);
     // 1295: shr.u64 	%rd135, %rd134, 34;
-    uint t688;
-    t688 = 34u;
-    rd135 = (t688 >= 64u ? 0ul : rd134 >> t688);
     // 1296: cvt.u32.u64 	%r1048, %rd135;
-    uint64_t t689;
-    t689 = uint64_t(rd135);
-    r1048 = uint(uint64_t(t689));
+    uint64_t t71 = uint64_t((uint64_t(r1044) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1297: mul.lo.s32 	%r1049, %r1048, 5;
-    r1049 = uint(int(r1048) * 5);
     // 1298: sub.s32 	%r1050, %r1044, %r1049;
-    r1050 = uint(int(r1044) - int(r1049));
     // 1299: shl.b32 	%r1051, %r1050, 10;
-    uint t690;
-    t690 = 10u;
-    r1051 = (t690 >= 32u ? 0u : r1050 << t690);
     // 1300: add.s32 	%r1052, %r1051, 13312;
-    r1052 = uint(int(r1051) + 13312);
+    r1052 = uint(int(uint(int(r1044) - int(uint(int(uint(uint64_t(t71))) * 5))) << 10u) + 13312);
     // 1301: bfi.b32 	%r1053, %r1045, %r1047, 15, 1;
-    r1053 = p2g_bfi_32(r1045, r1047, 15u, 1u);
     // 1302: or.b32  	%r1054, %r1053, %r1052;
-    r1054 = r1053 | r1052;
     // 1303: xor.b32  	%r1615, %r1054, 32768;
-    r1615 = r1054 ^ 32768u;
+    r1615 = (p2g_bfi_32((r1035 & 1u), ((r1035 >> 1u) & 1023u), 15u, 1u) | r1052) ^ 32768u;
   } else {
     // 1307: add.s32 	%r958, %r87, %r186;
-    r958 = uint(int(r87) + int(r186));
     // 1308: xor.b32  	%r959, %r958, 81;
-    r959 = r958 ^ 81u;
     // 1309: mul.lo.s32 	%r960, %r959, 2146121005;
-    r960 = uint(int(r959) * 2146121005);
+    r960 = uint(int(uint(int(r87) + int(r186)) ^ 81u) * 2146121005);
     // 1310: shr.u32 	%r961, %r960, 15;
-    uint t691;
-    t691 = 15u;
-    r961 = (t691 >= 32u ? 0u : r960 >> t691);
     // 1311: xor.b32  	%r962, %r961, %r960;
-    r962 = r961 ^ r960;
     // 1312: mul.lo.s32 	%r963, %r962, -2073254261;
-    r963 = uint(int(r962) * -2073254261);
+    r963 = uint(int((r960 >> 15u) ^ r960) * -2073254261);
     // 1313: shr.u32 	%r964, %r963, 16;
-    uint t692;
-    t692 = 16u;
-    r964 = (t692 >= 32u ? 0u : r963 >> t692);
     // 1314: xor.b32  	%r965, %r963, %r6;
     r965 = r963 ^ r6;
     // 1315: xor.b32  	%r966, %r965, %r964;
-    r966 = r965 ^ r964;
     // 1316: shr.u32 	%r967, %r965, 16;
-    uint t693;
-    t693 = 16u;
-    r967 = (t693 >= 32u ? 0u : r965 >> t693);
     // 1317: xor.b32  	%r968, %r966, %r967;
-    r968 = r966 ^ r967;
     // 1318: mul.lo.s32 	%r969, %r968, 2146121005;
-    r969 = uint(int(r968) * 2146121005);
+    r969 = uint(int((r965 ^ (r963 >> 16u)) ^ (r965 >> 16u)) * 2146121005);
     // 1319: shr.u32 	%r970, %r969, 15;
-    uint t694;
-    t694 = 15u;
-    r970 = (t694 >= 32u ? 0u : r969 >> t694);
     // 1320: xor.b32  	%r971, %r970, %r969;
-    r971 = r970 ^ r969;
     // 1321: mul.lo.s32 	%r972, %r971, -2073254261;
-    r972 = uint(int(r971) * -2073254261);
+    r972 = uint(int((r969 >> 15u) ^ r969) * -2073254261);
     // 1322: shr.u32 	%r973, %r972, 16;
-    uint t695;
-    t695 = 16u;
-    r973 = (t695 >= 32u ? 0u : r972 >> t695);
     // 1323: xor.b32  	%r974, %r973, %r972;
-    r974 = r973 ^ r972;
+    r974 = (r972 >> 16u) ^ r972;
     // 1324: xor.b32  	%r975, %r974, -1515870811;
     r975 = r974 ^ 0xA5A5A5A5u;
     // 1325: shr.u32 	%r976, %r975, 16;
-    uint t696;
-    t696 = 16u;
-    r976 = (t696 >= 32u ? 0u : r975 >> t696);
     // 1326: xor.b32  	%r977, %r976, %r975;
-    r977 = r976 ^ r975;
     // 1327: mul.lo.s32 	%r978, %r977, 2146121005;
-    r978 = uint(int(r977) * 2146121005);
+    r978 = uint(int((r975 >> 16u) ^ r975) * 2146121005);
     // 1328: shr.u32 	%r979, %r978, 15;
-    uint t697;
-    t697 = 15u;
-    r979 = (t697 >= 32u ? 0u : r978 >> t697);
     // 1329: xor.b32  	%r980, %r979, %r978;
-    r980 = r979 ^ r978;
     // 1330: mul.lo.s32 	%r981, %r980, -2073254261;
-    r981 = uint(int(r980) * -2073254261);
+    r981 = uint(int((r978 >> 15u) ^ r978) * -2073254261);
     // 1331: shr.u32 	%r982, %r981, 16;
-    uint t698;
-    t698 = 16u;
-    r982 = (t698 >= 32u ? 0u : r981 >> t698);
     // 1332: xor.b32  	%r188, %r982, %r981;
-    r188 = r982 ^ r981;
+    r188 = (r981 >> 16u) ^ r981;
     // 1333: shl.b32 	%r983, %r974, 15;
-    uint t699;
-    t699 = 15u;
-    r983 = (t699 >= 32u ? 0u : r974 << t699);
     // 1334: and.b32  	%r1615, %r983, 32768;
-    r1615 = r983 & 32768u;
+    r1615 = (r974 << 15u) & 32768u;
     // 1335: shr.u32 	%r984, %r974, 1;
-    uint t700;
-    t700 = 1u;
-    r984 = (t700 >= 32u ? 0u : r974 >> t700);
     // 1336: and.b32  	%r190, %r984, 1023;
-    r190 = r984 & 1023u;
+    r190 = (r974 >> 1u) & 1023u;
     if (p19) {
       // 1341: setp.eq.s16 	%p150, %rs4, 2;
-      int t701;
-      int t702;
-      t701 = bitfieldExtract(int(rs4), 0, 16); t702 = 2;
-      bool t703;
-      t703 = t701 == t702;
-      p150 = t703;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1379: and.b32  	%r1615, %r188, 65535;
         r1615 = r188 & 65535u;
         p2g_sv0 = 106;
       } else {
         // 1344: setp.eq.s16 	%p151, %rs4, 3;
-        int t704;
-        int t705;
-        t704 = bitfieldExtract(int(rs4), 0, 16); t705 = 3;
-        bool t706;
-        t706 = t704 == t705;
-        p151 = t706;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1383: mul.wide.u32 	%rd124, %r188, -858993459;
-          rd124 = uint64_t(r188) * uint64_t(0xCCCCCCCDu);
           // 1384: shr.u64 	%rd125, %rd124, 34;
-          uint t707;
-          t707 = 34u;
-          rd125 = (t707 >= 64u ? 0ul : rd124 >> t707);
           // 1385: cvt.u32.u64 	%r988, %rd125;
-          uint64_t t708;
-          t708 = uint64_t(rd125);
-          r988 = uint(uint64_t(t708));
+          uint64_t t72 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1386: mul.lo.s32 	%r989, %r988, 5;
-          r989 = uint(int(r988) * 5);
           // 1387: sub.s32 	%r192, %r188, %r989;
-          r192 = uint(int(r188) - int(r989));
+          r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1388: setp.eq.s32 	%p155, %r192, 0;
-          int t709;
-          int t710;
-          t709 = int(r192); t710 = 0;
-          bool t711;
-          t711 = t709 == t710;
-          p155 = t711;
-          if (p155) {
+          if (int(r192) == 0) {
             // 2586: shr.u32 	%r990, %r188, 8;
-            uint t712;
-            t712 = 8u;
-            r990 = (t712 >= 32u ? 0u : r188 >> t712);
+            r990 = r188 >> 8u;
             // 2587: mul.wide.u32 	%rd126, %r990, -1431655765;
-            rd126 = uint64_t(r990) * uint64_t(0xAAAAAAABu);
             // 2588: shr.u64 	%rd127, %rd126, 34;
-            uint t713;
-            t713 = 34u;
-            rd127 = (t713 >= 64u ? 0ul : rd126 >> t713);
             // 2589: cvt.u32.u64 	%r991, %rd127;
-            uint64_t t714;
-            t714 = uint64_t(rd127);
-            r991 = uint(uint64_t(t714));
+            uint64_t t73 = uint64_t((uint64_t(r990) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2590: mul.lo.s32 	%r992, %r991, 6;
-            r992 = uint(int(r991) * 6);
             // 2591: sub.s32 	%r993, %r990, %r992;
-            r993 = uint(int(r990) - int(r992));
             // 2592: cvt.u16.u32 	%rs21, %r993;
-            uint64_t t715;
-            t715 = uint64_t(r993);
-            rs21 = (uint(uint64_t(t715)) & 65535u);
+            uint64_t t74 = uint64_t(uint(int(r990) - int(uint(int(uint(uint64_t(t73))) * 6))));
+            rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2593: setp.gt.s16 	%p156, %rs21, 1;
-            int t716;
-            int t717;
-            t716 = bitfieldExtract(int(rs21), 0, 16); t717 = 1;
-            bool t718;
-            t718 = t716 > t717;
-            p156 = t718;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2598: setp.eq.s16 	%p157, %rs21, 2;
-              int t719;
-              int t720;
-              t719 = bitfieldExtract(int(rs21), 0, 16); t720 = 2;
-              bool t721;
-              t721 = t719 == t720;
-              p157 = t721;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3094: shr.u32 	%r995, %r188, 12;
-                uint t722;
-                t722 = 12u;
-                r995 = (t722 >= 32u ? 0u : r188 >> t722);
                 // 3095: and.b32  	%r996, %r995, 1;
-                r996 = r995 & 1u;
                 // 3096: or.b32  	%r997, %r1615, %r996;
-                r997 = r1615 | r996;
+                r997 = r1615 | ((r188 >> 12u) & 1u);
                 // 3097: or.b32  	%r1615, %r997, 32256;
                 r1615 = r997 | 32256u;
                 p2g_sv0 = 106;
               } else {
                 // 2601: setp.eq.s16 	%p158, %rs21, 3;
-                int t723;
-                int t724;
-                t723 = bitfieldExtract(int(rs21), 0, 16); t724 = 3;
-                bool t725;
-                t725 = t723 == t724;
-                p158 = t725;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3101: setp.eq.s32 	%p162, %r190, 0;
-                  int t726;
-                  int t727;
-                  t726 = int(r190); t727 = 0;
-                  bool t728;
-                  t728 = t726 == t727;
-                  p162 = t728;
                   // 3102: selp.b32 	%r994, 1, %r190, %p162;
-                  r994 = p162 ? 1u : r190;
                   // 3103: or.b32  	%r1615, %r994, %r1615;
-                  r1615 = r994 | r1615;
+                  r1615 = ((int(r190) == 0) ? 1u : r190) | r1615;
                   p2g_sv0 = 106;
                 } else {
                   // 2604: setp.ne.s16 	%p159, %rs21, 4;
-                  int t729;
-                  int t730;
-                  t729 = bitfieldExtract(int(rs21), 0, 16); t730 = 4;
-                  bool t731;
-                  t731 = t729 != t730;
-                  p159 = t731;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2607: or.b32  	%r1615, %r1615, 31743;
@@ -4690,23 +2656,11 @@ void main() {
               }
             } else {
               // 2873: setp.eq.s16 	%p160, %rs21, 0;
-              int t732;
-              int t733;
-              t732 = bitfieldExtract(int(rs21), 0, 16); t733 = 0;
-              bool t734;
-              t734 = t732 == t733;
-              p160 = t734;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 2876: setp.eq.s16 	%p161, %rs21, 1;
-                int t735;
-                int t736;
-                t735 = bitfieldExtract(int(rs21), 0, 16); t736 = 1;
-                bool t737;
-                t737 = t735 == t736;
-                p161 = t737;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2881: or.b32  	%r1615, %r1615, 31744;
                   r1615 = r1615 | 31744u;
                   p2g_sv0 = 106;
@@ -4729,106 +2683,53 @@ void main() {
           }
         } else {
           // 1347: setp.ne.s16 	%p152, %rs4, 5;
-          int t738;
-          int t739;
-          t738 = bitfieldExtract(int(rs4), 0, 16); t739 = 5;
-          bool t740;
-          t740 = t738 != t739;
-          p152 = t740;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
             // 1350: mul.wide.u32 	%rd122, %r188, -858993459;
-            rd122 = uint64_t(r188) * uint64_t(0xCCCCCCCDu);
             // 1351: shr.u64 	%rd123, %rd122, 34;
-            uint t741;
-            t741 = 34u;
-            rd123 = (t741 >= 64u ? 0ul : rd122 >> t741);
             // 1352: cvt.u32.u64 	%r985, %rd123;
-            uint64_t t742;
-            t742 = uint64_t(rd123);
-            r985 = uint(uint64_t(t742));
+            uint64_t t75 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1353: mul.lo.s32 	%r986, %r985, 5;
-            r986 = uint(int(r985) * 5);
             // 1354: sub.s32 	%r987, %r188, %r986;
-            r987 = uint(int(r188) - int(r986));
             // 1355: add.s32 	%r1614, %r987, 13;
-            r1614 = uint(int(r987) + 13);
+            r1614 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
             p2g_sv0 = 105;
           }
         }
       }
     } else {
       // 1359: setp.eq.s16 	%p153, %rs4, 0;
-      int t743;
-      int t744;
-      t743 = bitfieldExtract(int(rs4), 0, 16); t744 = 0;
-      bool t745;
-      t745 = t743 == t744;
-      p153 = t745;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1395: mul.wide.u32 	%rd130, %r188, 613566757;
-        rd130 = uint64_t(r188) * uint64_t(0x24924925u);
         // 1396: shr.u64 	%rd131, %rd130, 32;
-        uint t746;
-        t746 = 32u;
-        rd131 = (t746 >= 64u ? 0ul : rd130 >> t746);
         // 1397: cvt.u32.u64 	%r1005, %rd131;
-        uint64_t t747;
-        t747 = uint64_t(rd131);
-        r1005 = uint(uint64_t(t747));
+        uint64_t t76 = uint64_t((uint64_t(r188) * uint64_t(0x24924925u)) >> 32u);
+        r1005 = uint(uint64_t(t76));
         // 1398: sub.s32 	%r1006, %r188, %r1005;
-        r1006 = uint(int(r188) - int(r1005));
         // 1399: shr.u32 	%r1007, %r1006, 1;
-        uint t748;
-        t748 = 1u;
-        r1007 = (t748 >= 32u ? 0u : r1006 >> t748);
         // 1400: add.s32 	%r1008, %r1007, %r1005;
-        r1008 = uint(int(r1007) + int(r1005));
         // 1401: shr.u32 	%r1009, %r1008, 2;
-        uint t749;
-        t749 = 2u;
-        r1009 = (t749 >= 32u ? 0u : r1008 >> t749);
         // 1402: mul.lo.s32 	%r1010, %r1009, 7;
-        r1010 = uint(int(r1009) * 7);
+        r1010 = uint(int(uint(int(uint(int(r188) - int(r1005)) >> 1u) + int(r1005)) >> 2u) * 7);
         // 1403: sub.s32 	%r1011, %r188, %r1010;
-        r1011 = uint(int(r188) - int(r1010));
         // 1404: add.s32 	%r1614, %r1011, 12;
-        r1614 = uint(int(r1011) + 12);
+        r1614 = uint(int(uint(int(r188) - int(r1010))) + 12);
         p2g_sv0 = 105;
       } else {
         // 1362: setp.eq.s16 	%p154, %rs4, 1;
-        int t750;
-        int t751;
-        t750 = bitfieldExtract(int(rs4), 0, 16); t751 = 1;
-        bool t752;
-        t752 = t750 == t751;
-        p154 = t752;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1367: mul.wide.u32 	%rd128, %r188, 138547333;
-          rd128 = uint64_t(r188) * uint64_t(0x08421085u);
           // 1368: shr.u64 	%rd129, %rd128, 32;
-          uint t753;
-          t753 = 32u;
-          rd129 = (t753 >= 64u ? 0ul : rd128 >> t753);
           // 1369: cvt.u32.u64 	%r999, %rd129;
-          uint64_t t754;
-          t754 = uint64_t(rd129);
-          r999 = uint(uint64_t(t754));
+          uint64_t t77 = uint64_t((uint64_t(r188) * uint64_t(0x08421085u)) >> 32u);
+          r999 = uint(uint64_t(t77));
           // 1370: sub.s32 	%r1000, %r188, %r999;
-          r1000 = uint(int(r188) - int(r999));
           // 1371: shr.u32 	%r1001, %r1000, 1;
-          uint t755;
-          t755 = 1u;
-          r1001 = (t755 >= 32u ? 0u : r1000 >> t755);
           // 1372: add.s32 	%r1002, %r1001, %r999;
-          r1002 = uint(int(r1001) + int(r999));
           // 1373: shr.u32 	%r1003, %r1002, 4;
-          uint t756;
-          t756 = 4u;
-          r1003 = (t756 >= 32u ? 0u : r1002 >> t756);
           // 1374: mul.lo.s32 	%r1004, %r1003, 31;
-          r1004 = uint(int(r1003) * 31);
+          r1004 = uint(int(uint(int(uint(int(r188) - int(r999)) >> 1u) + int(r999)) >> 4u) * 31);
           // 1375: sub.s32 	%r1614, %r188, %r1004;
           r1614 = uint(int(r188) - int(r1004));
           p2g_sv0 = 105;
@@ -4839,143 +2740,79 @@ void main() {
     }
     if (p2g_sv0 == 104) {
       // 1408: mul.wide.u32 	%rd132, %r188, -858993459;
-      rd132 = uint64_t(r188) * uint64_t(0xCCCCCCCDu);
       // 1409: shr.u64 	%rd133, %rd132, 34;
-      uint t757;
-      t757 = 34u;
-      rd133 = (t757 >= 64u ? 0ul : rd132 >> t757);
       // 1410: cvt.u32.u64 	%r1012, %rd133;
-      uint64_t t758;
-      t758 = uint64_t(rd133);
-      r1012 = uint(uint64_t(t758));
+      uint64_t t78 = uint64_t((uint64_t(r188) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1411: mul.lo.s32 	%r1013, %r1012, 5;
-      r1013 = uint(int(r1012) * 5);
       // 1412: sub.s32 	%r1014, %r188, %r1013;
-      r1014 = uint(int(r188) - int(r1013));
       // 1413: add.s32 	%r1614, %r1014, 13;
-      r1614 = uint(int(r1014) + 13);
+      r1614 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
       p2g_sv0 = 105;
     }
     if (p2g_sv0 == 105) {
       // 1416: max.s32 	%r1015, %r1614, 0;
-      r1015 = uint(max(int(r1614), 0));
       // 1417: shl.b32 	%r1016, %r1015, 10;
-      uint t759;
-      t759 = 10u;
-      r1016 = (t759 >= 32u ? 0u : r1015 << t759);
       // 1418: or.b32  	%r1017, %r190, %r1615;
       r1017 = r190 | r1615;
       // 1419: or.b32  	%r1615, %r1017, %r1016;
-      r1615 = r1017 | r1016;
+      r1615 = r1017 | (uint(max(int(r1614), 0)) << 10u);
     }
   }
   // 1422: add.s32 	%r1055, %r47, %r5;
-  r1055 = uint(int(r47) + int(r5));
   // 1423: add.s32 	%r1056, %r1055, 5369135;
-  r1056 = uint(int(r1055) + 5369135);
+  r1056 = uint(int(uint(int(r47) + int(r5))) + 5369135);
   // 1424: shr.u32 	%r1057, %r1056, 16;
-  uint t760;
-  t760 = 16u;
-  r1057 = (t760 >= 32u ? 0u : r1056 >> t760);
   // 1425: xor.b32  	%r1058, %r1057, %r1056;
-  r1058 = r1057 ^ r1056;
   // 1426: mul.lo.s32 	%r1059, %r1058, 2146121005;
-  r1059 = uint(int(r1058) * 2146121005);
+  r1059 = uint(int((r1056 >> 16u) ^ r1056) * 2146121005);
   // 1427: shr.u32 	%r1060, %r1059, 15;
-  uint t761;
-  t761 = 15u;
-  r1060 = (t761 >= 32u ? 0u : r1059 >> t761);
   // 1428: xor.b32  	%r1061, %r1060, %r1059;
-  r1061 = r1060 ^ r1059;
   // 1429: mul.lo.s32 	%r1062, %r1061, -2073254261;
-  r1062 = uint(int(r1061) * -2073254261);
+  r1062 = uint(int((r1059 >> 15u) ^ r1059) * -2073254261);
   // 1430: shr.u32 	%r1063, %r1062, 16;
-  uint t762;
-  t762 = 16u;
-  r1063 = (t762 >= 32u ? 0u : r1062 >> t762);
   // 1431: xor.b32  	%r1064, %r1062, %r6;
   r1064 = r1062 ^ r6;
   // 1432: xor.b32  	%r1065, %r1064, %r1063;
-  r1065 = r1064 ^ r1063;
   // 1433: shr.u32 	%r1066, %r1064, 16;
-  uint t763;
-  t763 = 16u;
-  r1066 = (t763 >= 32u ? 0u : r1064 >> t763);
   // 1434: xor.b32  	%r1067, %r1065, %r1066;
-  r1067 = r1065 ^ r1066;
   // 1435: mul.lo.s32 	%r1068, %r1067, 2146121005;
-  r1068 = uint(int(r1067) * 2146121005);
+  r1068 = uint(int((r1064 ^ (r1062 >> 16u)) ^ (r1064 >> 16u)) * 2146121005);
   // 1436: shr.u32 	%r1069, %r1068, 15;
-  uint t764;
-  t764 = 15u;
-  r1069 = (t764 >= 32u ? 0u : r1068 >> t764);
   // 1437: xor.b32  	%r1070, %r1069, %r1068;
-  r1070 = r1069 ^ r1068;
   // 1438: mul.lo.s32 	%r1071, %r1070, -2073254261;
-  r1071 = uint(int(r1070) * -2073254261);
+  r1071 = uint(int((r1068 >> 15u) ^ r1068) * -2073254261);
   // 1439: shr.u32 	%r1072, %r1071, 16;
-  uint t765;
-  t765 = 16u;
-  r1072 = (t765 >= 32u ? 0u : r1071 >> t765);
   // 1440: xor.b32  	%r1073, %r1072, %r1071;
-  r1073 = r1072 ^ r1071;
+  r1073 = (r1071 >> 16u) ^ r1071;
   // 1441: xor.b32  	%r1074, %r1073, -1515870811;
   r1074 = r1073 ^ 0xA5A5A5A5u;
   // 1442: shr.u32 	%r1075, %r1074, 16;
-  uint t766;
-  t766 = 16u;
-  r1075 = (t766 >= 32u ? 0u : r1074 >> t766);
   // 1443: xor.b32  	%r1076, %r1075, %r1074;
-  r1076 = r1075 ^ r1074;
   // 1444: mul.lo.s32 	%r1077, %r1076, 2146121005;
-  r1077 = uint(int(r1076) * 2146121005);
+  r1077 = uint(int((r1074 >> 16u) ^ r1074) * 2146121005);
   // 1445: shr.u32 	%r1078, %r1077, 15;
-  uint t767;
-  t767 = 15u;
-  r1078 = (t767 >= 32u ? 0u : r1077 >> t767);
   // 1446: xor.b32  	%r1079, %r1078, %r1077;
-  r1079 = r1078 ^ r1077;
   // 1447: mul.lo.s32 	%r1080, %r1079, -2073254261;
-  r1080 = uint(int(r1079) * -2073254261);
+  r1080 = uint(int((r1077 >> 15u) ^ r1077) * -2073254261);
   // 1448: shr.u32 	%r1081, %r1080, 16;
-  uint t768;
-  t768 = 16u;
-  r1081 = (t768 >= 32u ? 0u : r1080 >> t768);
   // 1449: xor.b32  	%r207, %r1081, %r1080;
-  r207 = r1081 ^ r1080;
+  r207 = (r1080 >> 16u) ^ r1080;
   // 1450: shl.b32 	%r1082, %r1073, 15;
-  uint t769;
-  t769 = 15u;
-  r1082 = (t769 >= 32u ? 0u : r1073 << t769);
   // 1451: and.b32  	%r1617, %r1082, 32768;
-  r1617 = r1082 & 32768u;
+  r1617 = (r1073 << 15u) & 32768u;
   // 1452: shr.u32 	%r1083, %r1073, 1;
-  uint t770;
-  t770 = 1u;
-  r1083 = (t770 >= 32u ? 0u : r1073 >> t770);
   // 1453: and.b32  	%r209, %r1083, 1023;
-  r209 = r1083 & 1023u;
+  r209 = (r1073 >> 1u) & 1023u;
   if (p73) {
     // 1458: mul.wide.u32 	%rd148, %r207, -858993459;
-    rd148 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
     // 1459: shr.u64 	%rd149, %rd148, 34;
-    uint t771;
-    t771 = 34u;
-    rd149 = (t771 >= 64u ? 0ul : rd148 >> t771);
     // 1460: cvt.u32.u64 	%r1117, %rd149;
-    uint64_t t772;
-    t772 = uint64_t(rd149);
-    r1117 = uint(uint64_t(t772));
+    uint64_t t79 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1461: mul.lo.s32 	%r1118, %r1117, 5;
-    r1118 = uint(int(r1117) * 5);
     // 1462: sub.s32 	%r1119, %r207, %r1118;
-    r1119 = uint(int(r207) - int(r1118));
     // 1463: shl.b32 	%r1120, %r1119, 10;
-    uint t773;
-    t773 = 10u;
-    r1120 = (t773 >= 32u ? 0u : r1119 << t773);
     // 1464: add.s32 	%r1121, %r1120, 13312;
-    r1121 = uint(int(r1120) + 13312);
+    r1121 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t79))) * 5))) << 10u) + 13312);
     // 1465: or.b32  	%r1122, %r209, %r1617;
     r1122 = r209 | r1617;
     // 1466: or.b32  	%r1617, %r1122, %r1121;
@@ -4983,126 +2820,55 @@ void main() {
   } else {
     if (p19) {
       // 1474: setp.eq.s16 	%p165, %rs4, 2;
-      int t774;
-      int t775;
-      t774 = bitfieldExtract(int(rs4), 0, 16); t775 = 2;
-      bool t776;
-      t776 = t774 == t775;
-      p165 = t776;
-      if (p165) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1512: and.b32  	%r1617, %r207, 65535;
         r1617 = r207 & 65535u;
         p2g_sv0 = 117;
       } else {
         // 1477: setp.eq.s16 	%p166, %rs4, 3;
-        int t777;
-        int t778;
-        t777 = bitfieldExtract(int(rs4), 0, 16); t778 = 3;
-        bool t779;
-        t779 = t777 == t778;
-        p166 = t779;
-        if (p166) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1516: mul.wide.u32 	%rd138, %r207, -858993459;
-          rd138 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
           // 1517: shr.u64 	%rd139, %rd138, 34;
-          uint t780;
-          t780 = 34u;
-          rd139 = (t780 >= 64u ? 0ul : rd138 >> t780);
           // 1518: cvt.u32.u64 	%r1087, %rd139;
-          uint64_t t781;
-          t781 = uint64_t(rd139);
-          r1087 = uint(uint64_t(t781));
+          uint64_t t80 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1519: mul.lo.s32 	%r1088, %r1087, 5;
-          r1088 = uint(int(r1087) * 5);
           // 1520: sub.s32 	%r211, %r207, %r1088;
-          r211 = uint(int(r207) - int(r1088));
+          r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1521: setp.eq.s32 	%p170, %r211, 0;
-          int t782;
-          int t783;
-          t782 = int(r211); t783 = 0;
-          bool t784;
-          t784 = t782 == t783;
-          p170 = t784;
-          if (p170) {
+          if (int(r211) == 0) {
             // 2611: shr.u32 	%r1089, %r207, 8;
-            uint t785;
-            t785 = 8u;
-            r1089 = (t785 >= 32u ? 0u : r207 >> t785);
+            r1089 = r207 >> 8u;
             // 2612: mul.wide.u32 	%rd140, %r1089, -1431655765;
-            rd140 = uint64_t(r1089) * uint64_t(0xAAAAAAABu);
             // 2613: shr.u64 	%rd141, %rd140, 34;
-            uint t786;
-            t786 = 34u;
-            rd141 = (t786 >= 64u ? 0ul : rd140 >> t786);
             // 2614: cvt.u32.u64 	%r1090, %rd141;
-            uint64_t t787;
-            t787 = uint64_t(rd141);
-            r1090 = uint(uint64_t(t787));
+            uint64_t t81 = uint64_t((uint64_t(r1089) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2615: mul.lo.s32 	%r1091, %r1090, 6;
-            r1091 = uint(int(r1090) * 6);
             // 2616: sub.s32 	%r1092, %r1089, %r1091;
-            r1092 = uint(int(r1089) - int(r1091));
             // 2617: cvt.u16.u32 	%rs23, %r1092;
-            uint64_t t788;
-            t788 = uint64_t(r1092);
-            rs23 = (uint(uint64_t(t788)) & 65535u);
+            uint64_t t82 = uint64_t(uint(int(r1089) - int(uint(int(uint(uint64_t(t81))) * 6))));
+            rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2618: setp.gt.s16 	%p171, %rs23, 1;
-            int t789;
-            int t790;
-            t789 = bitfieldExtract(int(rs23), 0, 16); t790 = 1;
-            bool t791;
-            t791 = t789 > t790;
-            p171 = t791;
-            if (p171) {
+            if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2623: setp.eq.s16 	%p172, %rs23, 2;
-              int t792;
-              int t793;
-              t792 = bitfieldExtract(int(rs23), 0, 16); t793 = 2;
-              bool t794;
-              t794 = t792 == t793;
-              p172 = t794;
-              if (p172) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3107: shr.u32 	%r1094, %r207, 12;
-                uint t795;
-                t795 = 12u;
-                r1094 = (t795 >= 32u ? 0u : r207 >> t795);
                 // 3108: and.b32  	%r1095, %r1094, 1;
-                r1095 = r1094 & 1u;
                 // 3109: or.b32  	%r1096, %r1617, %r1095;
-                r1096 = r1617 | r1095;
+                r1096 = r1617 | ((r207 >> 12u) & 1u);
                 // 3110: or.b32  	%r1617, %r1096, 32256;
                 r1617 = r1096 | 32256u;
                 p2g_sv0 = 117;
               } else {
                 // 2626: setp.eq.s16 	%p173, %rs23, 3;
-                int t796;
-                int t797;
-                t796 = bitfieldExtract(int(rs23), 0, 16); t797 = 3;
-                bool t798;
-                t798 = t796 == t797;
-                p173 = t798;
-                if (p173) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3114: setp.eq.s32 	%p177, %r209, 0;
-                  int t799;
-                  int t800;
-                  t799 = int(r209); t800 = 0;
-                  bool t801;
-                  t801 = t799 == t800;
-                  p177 = t801;
                   // 3115: selp.b32 	%r1093, 1, %r209, %p177;
-                  r1093 = p177 ? 1u : r209;
                   // 3116: or.b32  	%r1617, %r1093, %r1617;
-                  r1617 = r1093 | r1617;
+                  r1617 = ((int(r209) == 0) ? 1u : r209) | r1617;
                   p2g_sv0 = 117;
                 } else {
                   // 2629: setp.ne.s16 	%p174, %rs23, 4;
-                  int t802;
-                  int t803;
-                  t802 = bitfieldExtract(int(rs23), 0, 16); t803 = 4;
-                  bool t804;
-                  t804 = t802 != t803;
-                  p174 = t804;
-                  if (p174) {
+                  if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2632: or.b32  	%r1617, %r1617, 31743;
@@ -5113,23 +2879,11 @@ void main() {
               }
             } else {
               // 2885: setp.eq.s16 	%p175, %rs23, 0;
-              int t805;
-              int t806;
-              t805 = bitfieldExtract(int(rs23), 0, 16); t806 = 0;
-              bool t807;
-              t807 = t805 == t806;
-              p175 = t807;
-              if (p175) {
+              if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
                 // 2888: setp.eq.s16 	%p176, %rs23, 1;
-                int t808;
-                int t809;
-                t808 = bitfieldExtract(int(rs23), 0, 16); t809 = 1;
-                bool t810;
-                t810 = t808 == t809;
-                p176 = t810;
-                if (p176) {
+                if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2893: or.b32  	%r1617, %r1617, 31744;
                   r1617 = r1617 | 31744u;
                   p2g_sv0 = 117;
@@ -5152,106 +2906,53 @@ void main() {
           }
         } else {
           // 1480: setp.ne.s16 	%p167, %rs4, 5;
-          int t811;
-          int t812;
-          t811 = bitfieldExtract(int(rs4), 0, 16); t812 = 5;
-          bool t813;
-          t813 = t811 != t812;
-          p167 = t813;
-          if (p167) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
             // 1483: mul.wide.u32 	%rd136, %r207, -858993459;
-            rd136 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
             // 1484: shr.u64 	%rd137, %rd136, 34;
-            uint t814;
-            t814 = 34u;
-            rd137 = (t814 >= 64u ? 0ul : rd136 >> t814);
             // 1485: cvt.u32.u64 	%r1084, %rd137;
-            uint64_t t815;
-            t815 = uint64_t(rd137);
-            r1084 = uint(uint64_t(t815));
+            uint64_t t83 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1486: mul.lo.s32 	%r1085, %r1084, 5;
-            r1085 = uint(int(r1084) * 5);
             // 1487: sub.s32 	%r1086, %r207, %r1085;
-            r1086 = uint(int(r207) - int(r1085));
             // 1488: add.s32 	%r1616, %r1086, 13;
-            r1616 = uint(int(r1086) + 13);
+            r1616 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
             p2g_sv0 = 116;
           }
         }
       }
     } else {
       // 1492: setp.eq.s16 	%p168, %rs4, 0;
-      int t816;
-      int t817;
-      t816 = bitfieldExtract(int(rs4), 0, 16); t817 = 0;
-      bool t818;
-      t818 = t816 == t817;
-      p168 = t818;
-      if (p168) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1528: mul.wide.u32 	%rd144, %r207, 613566757;
-        rd144 = uint64_t(r207) * uint64_t(0x24924925u);
         // 1529: shr.u64 	%rd145, %rd144, 32;
-        uint t819;
-        t819 = 32u;
-        rd145 = (t819 >= 64u ? 0ul : rd144 >> t819);
         // 1530: cvt.u32.u64 	%r1104, %rd145;
-        uint64_t t820;
-        t820 = uint64_t(rd145);
-        r1104 = uint(uint64_t(t820));
+        uint64_t t84 = uint64_t((uint64_t(r207) * uint64_t(0x24924925u)) >> 32u);
+        r1104 = uint(uint64_t(t84));
         // 1531: sub.s32 	%r1105, %r207, %r1104;
-        r1105 = uint(int(r207) - int(r1104));
         // 1532: shr.u32 	%r1106, %r1105, 1;
-        uint t821;
-        t821 = 1u;
-        r1106 = (t821 >= 32u ? 0u : r1105 >> t821);
         // 1533: add.s32 	%r1107, %r1106, %r1104;
-        r1107 = uint(int(r1106) + int(r1104));
         // 1534: shr.u32 	%r1108, %r1107, 2;
-        uint t822;
-        t822 = 2u;
-        r1108 = (t822 >= 32u ? 0u : r1107 >> t822);
         // 1535: mul.lo.s32 	%r1109, %r1108, 7;
-        r1109 = uint(int(r1108) * 7);
+        r1109 = uint(int(uint(int(uint(int(r207) - int(r1104)) >> 1u) + int(r1104)) >> 2u) * 7);
         // 1536: sub.s32 	%r1110, %r207, %r1109;
-        r1110 = uint(int(r207) - int(r1109));
         // 1537: add.s32 	%r1616, %r1110, 12;
-        r1616 = uint(int(r1110) + 12);
+        r1616 = uint(int(uint(int(r207) - int(r1109))) + 12);
         p2g_sv0 = 116;
       } else {
         // 1495: setp.eq.s16 	%p169, %rs4, 1;
-        int t823;
-        int t824;
-        t823 = bitfieldExtract(int(rs4), 0, 16); t824 = 1;
-        bool t825;
-        t825 = t823 == t824;
-        p169 = t825;
-        if (p169) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1500: mul.wide.u32 	%rd142, %r207, 138547333;
-          rd142 = uint64_t(r207) * uint64_t(0x08421085u);
           // 1501: shr.u64 	%rd143, %rd142, 32;
-          uint t826;
-          t826 = 32u;
-          rd143 = (t826 >= 64u ? 0ul : rd142 >> t826);
           // 1502: cvt.u32.u64 	%r1098, %rd143;
-          uint64_t t827;
-          t827 = uint64_t(rd143);
-          r1098 = uint(uint64_t(t827));
+          uint64_t t85 = uint64_t((uint64_t(r207) * uint64_t(0x08421085u)) >> 32u);
+          r1098 = uint(uint64_t(t85));
           // 1503: sub.s32 	%r1099, %r207, %r1098;
-          r1099 = uint(int(r207) - int(r1098));
           // 1504: shr.u32 	%r1100, %r1099, 1;
-          uint t828;
-          t828 = 1u;
-          r1100 = (t828 >= 32u ? 0u : r1099 >> t828);
           // 1505: add.s32 	%r1101, %r1100, %r1098;
-          r1101 = uint(int(r1100) + int(r1098));
           // 1506: shr.u32 	%r1102, %r1101, 4;
-          uint t829;
-          t829 = 4u;
-          r1102 = (t829 >= 32u ? 0u : r1101 >> t829);
           // 1507: mul.lo.s32 	%r1103, %r1102, 31;
-          r1103 = uint(int(r1102) * 31);
+          r1103 = uint(int(uint(int(uint(int(r207) - int(r1098)) >> 1u) + int(r1098)) >> 4u) * 31);
           // 1508: sub.s32 	%r1616, %r207, %r1103;
           r1616 = uint(int(r207) - int(r1103));
           p2g_sv0 = 116;
@@ -5262,348 +2963,175 @@ void main() {
     }
     if (p2g_sv0 == 115) {
       // 1541: mul.wide.u32 	%rd146, %r207, -858993459;
-      rd146 = uint64_t(r207) * uint64_t(0xCCCCCCCDu);
       // 1542: shr.u64 	%rd147, %rd146, 34;
-      uint t830;
-      t830 = 34u;
-      rd147 = (t830 >= 64u ? 0ul : rd146 >> t830);
       // 1543: cvt.u32.u64 	%r1111, %rd147;
-      uint64_t t831;
-      t831 = uint64_t(rd147);
-      r1111 = uint(uint64_t(t831));
+      uint64_t t86 = uint64_t((uint64_t(r207) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1544: mul.lo.s32 	%r1112, %r1111, 5;
-      r1112 = uint(int(r1111) * 5);
       // 1545: sub.s32 	%r1113, %r207, %r1112;
-      r1113 = uint(int(r207) - int(r1112));
       // 1546: add.s32 	%r1616, %r1113, 13;
-      r1616 = uint(int(r1113) + 13);
+      r1616 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t86))) * 5)))) + 13);
       p2g_sv0 = 116;
     }
     if (p2g_sv0 == 116) {
       // 1549: max.s32 	%r1114, %r1616, 0;
-      r1114 = uint(max(int(r1616), 0));
       // 1550: shl.b32 	%r1115, %r1114, 10;
-      uint t832;
-      t832 = 10u;
-      r1115 = (t832 >= 32u ? 0u : r1114 << t832);
       // 1551: or.b32  	%r1116, %r209, %r1617;
       r1116 = r209 | r1617;
       // 1552: or.b32  	%r1617, %r1116, %r1115;
-      r1617 = r1116 | r1115;
+      r1617 = r1116 | (uint(max(int(r1616), 0)) << 10u);
     }
   }
   // 1555: and.b32  	%r1123, %r1613, 65535;
-  r1123 = r1613 & 65535u;
   // 1556: prmt.b32 	%r226, %r1615, %r1123, 4180;
-  r226 = p2g_prmt(r1615, r1123, 4180u, 0);
+  r226 = p2g_prmt(r1615, (r1613 & 65535u), 4180u, 0);
   if (p73) {
     // 1561: and.b32  	%r1184, %r186, 14;
-    r1184 = r186 & 14u;
     // 1562: add.s32 	%r1185, %r127, %r1184;
-    r1185 = uint(int(r127) + int(r1184));
     // 1563: xor.b32  	%r1186, %r1185, 81;
-    r1186 = r1185 ^ 81u;
     // 1564: mul.lo.s32 	%r1187, %r1186, 2146121005;
-    r1187 = uint(int(r1186) * 2146121005);
+    r1187 = uint(int(uint(int(r127) + int(r186 & 14u)) ^ 81u) * 2146121005);
     // 1565: shr.u32 	%r1188, %r1187, 15;
-    uint t833;
-    t833 = 15u;
-    r1188 = (t833 >= 32u ? 0u : r1187 >> t833);
     // 1566: xor.b32  	%r1189, %r1188, %r1187;
-    r1189 = r1188 ^ r1187;
     // 1567: mul.lo.s32 	%r1190, %r1189, -2073254261;
-    r1190 = uint(int(r1189) * -2073254261);
+    r1190 = uint(int((r1187 >> 15u) ^ r1187) * -2073254261);
     // 1568: shr.u32 	%r1191, %r1190, 16;
-    uint t834;
-    t834 = 16u;
-    r1191 = (t834 >= 32u ? 0u : r1190 >> t834);
     // 1569: xor.b32  	%r1192, %r1190, %r6;
     r1192 = r1190 ^ r6;
     // 1570: xor.b32  	%r1193, %r1192, %r1191;
-    r1193 = r1192 ^ r1191;
     // 1571: shr.u32 	%r1194, %r1192, 16;
-    uint t835;
-    t835 = 16u;
-    r1194 = (t835 >= 32u ? 0u : r1192 >> t835);
     // 1572: xor.b32  	%r1195, %r1193, %r1194;
-    r1195 = r1193 ^ r1194;
     // 1573: mul.lo.s32 	%r1196, %r1195, 2146121005;
-    r1196 = uint(int(r1195) * 2146121005);
+    r1196 = uint(int((r1192 ^ (r1190 >> 16u)) ^ (r1192 >> 16u)) * 2146121005);
     // 1574: shr.u32 	%r1197, %r1196, 15;
-    uint t836;
-    t836 = 15u;
-    r1197 = (t836 >= 32u ? 0u : r1196 >> t836);
     // 1575: xor.b32  	%r1198, %r1197, %r1196;
-    r1198 = r1197 ^ r1196;
     // 1576: mul.lo.s32 	%r1199, %r1198, -2073254261;
-    r1199 = uint(int(r1198) * -2073254261);
+    r1199 = uint(int((r1196 >> 15u) ^ r1196) * -2073254261);
     // 1577: shr.u32 	%r1200, %r1199, 16;
-    uint t837;
-    t837 = 16u;
-    r1200 = (t837 >= 32u ? 0u : r1199 >> t837);
     // 1578: xor.b32  	%r1201, %r1200, %r1199;
-    r1201 = r1200 ^ r1199;
+    r1201 = (r1199 >> 16u) ^ r1199;
     // 1579: xor.b32  	%r1202, %r1201, -1515870811;
     r1202 = r1201 ^ 0xA5A5A5A5u;
     // 1580: shr.u32 	%r1203, %r1202, 16;
-    uint t838;
-    t838 = 16u;
-    r1203 = (t838 >= 32u ? 0u : r1202 >> t838);
     // 1581: xor.b32  	%r1204, %r1203, %r1202;
-    r1204 = r1203 ^ r1202;
     // 1582: mul.lo.s32 	%r1205, %r1204, 2146121005;
-    r1205 = uint(int(r1204) * 2146121005);
+    r1205 = uint(int((r1202 >> 16u) ^ r1202) * 2146121005);
     // 1583: shr.u32 	%r1206, %r1205, 15;
-    uint t839;
-    t839 = 15u;
-    r1206 = (t839 >= 32u ? 0u : r1205 >> t839);
     // 1584: xor.b32  	%r1207, %r1206, %r1205;
-    r1207 = r1206 ^ r1205;
     // 1585: mul.lo.s32 	%r1208, %r1207, -2073254261;
-    r1208 = uint(int(r1207) * -2073254261);
+    r1208 = uint(int((r1205 >> 15u) ^ r1205) * -2073254261);
     // 1586: shr.u32 	%r1209, %r1208, 16;
-    uint t840;
-    t840 = 16u;
-    r1209 = (t840 >= 32u ? 0u : r1208 >> t840);
     // 1587: xor.b32  	%r1210, %r1209, %r1208;
-    r1210 = r1209 ^ r1208;
+    r1210 = (r1208 >> 16u) ^ r1208;
     // 1588: and.b32  	%r1211, %r1201, 1;
-    r1211 = r1201 & 1u;
     // 1589: shr.u32 	%r1212, %r1201, 1;
-    uint t841;
-    t841 = 1u;
-    r1212 = (t841 >= 32u ? 0u : r1201 >> t841);
     // 1590: and.b32  	%r1213, %r1212, 1023;
-    r1213 = r1212 & 1023u;
     // 1591: mul.wide.u32 	%rd162, %r1210, -858993459;
-    rd162 = uint64_t(r1210) * uint64_t(0xCCCCCCCDu);
     // 1592: shr.u64 	%rd163, %rd162, 34;
-    uint t842;
-    t842 = 34u;
-    rd163 = (t842 >= 64u ? 0ul : rd162 >> t842);
     // 1593: cvt.u32.u64 	%r1214, %rd163;
-    uint64_t t843;
-    t843 = uint64_t(rd163);
-    r1214 = uint(uint64_t(t843));
+    uint64_t t87 = uint64_t((uint64_t(r1210) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1594: mul.lo.s32 	%r1215, %r1214, 5;
-    r1215 = uint(int(r1214) * 5);
     // 1595: sub.s32 	%r1216, %r1210, %r1215;
-    r1216 = uint(int(r1210) - int(r1215));
     // 1596: shl.b32 	%r1217, %r1216, 10;
-    uint t844;
-    t844 = 10u;
-    r1217 = (t844 >= 32u ? 0u : r1216 << t844);
     // 1597: add.s32 	%r1218, %r1217, 13312;
-    r1218 = uint(int(r1217) + 13312);
+    r1218 = uint(int(uint(int(r1210) - int(uint(int(uint(uint64_t(t87))) * 5))) << 10u) + 13312);
     // 1598: bfi.b32 	%r1219, %r1211, %r1213, 15, 1;
-    r1219 = p2g_bfi_32(r1211, r1213, 15u, 1u);
     // 1599: or.b32  	%r1220, %r1219, %r1218;
-    r1220 = r1219 | r1218;
     // 1600: xor.b32  	%r1619, %r1220, 32768;
-    r1619 = r1220 ^ 32768u;
+    r1619 = (p2g_bfi_32((r1201 & 1u), ((r1201 >> 1u) & 1023u), 15u, 1u) | r1218) ^ 32768u;
   } else {
     // 1604: add.s32 	%r1124, %r127, %r186;
-    r1124 = uint(int(r127) + int(r186));
     // 1605: xor.b32  	%r1125, %r1124, 81;
-    r1125 = r1124 ^ 81u;
     // 1606: mul.lo.s32 	%r1126, %r1125, 2146121005;
-    r1126 = uint(int(r1125) * 2146121005);
+    r1126 = uint(int(uint(int(r127) + int(r186)) ^ 81u) * 2146121005);
     // 1607: shr.u32 	%r1127, %r1126, 15;
-    uint t845;
-    t845 = 15u;
-    r1127 = (t845 >= 32u ? 0u : r1126 >> t845);
     // 1608: xor.b32  	%r1128, %r1127, %r1126;
-    r1128 = r1127 ^ r1126;
     // 1609: mul.lo.s32 	%r1129, %r1128, -2073254261;
-    r1129 = uint(int(r1128) * -2073254261);
+    r1129 = uint(int((r1126 >> 15u) ^ r1126) * -2073254261);
     // 1610: shr.u32 	%r1130, %r1129, 16;
-    uint t846;
-    t846 = 16u;
-    r1130 = (t846 >= 32u ? 0u : r1129 >> t846);
     // 1611: xor.b32  	%r1131, %r1129, %r6;
     r1131 = r1129 ^ r6;
     // 1612: xor.b32  	%r1132, %r1131, %r1130;
-    r1132 = r1131 ^ r1130;
     // 1613: shr.u32 	%r1133, %r1131, 16;
-    uint t847;
-    t847 = 16u;
-    r1133 = (t847 >= 32u ? 0u : r1131 >> t847);
     // 1614: xor.b32  	%r1134, %r1132, %r1133;
-    r1134 = r1132 ^ r1133;
     // 1615: mul.lo.s32 	%r1135, %r1134, 2146121005;
-    r1135 = uint(int(r1134) * 2146121005);
+    r1135 = uint(int((r1131 ^ (r1129 >> 16u)) ^ (r1131 >> 16u)) * 2146121005);
     // 1616: shr.u32 	%r1136, %r1135, 15;
-    uint t848;
-    t848 = 15u;
-    r1136 = (t848 >= 32u ? 0u : r1135 >> t848);
     // 1617: xor.b32  	%r1137, %r1136, %r1135;
-    r1137 = r1136 ^ r1135;
     // 1618: mul.lo.s32 	%r1138, %r1137, -2073254261;
-    r1138 = uint(int(r1137) * -2073254261);
+    r1138 = uint(int((r1135 >> 15u) ^ r1135) * -2073254261);
     // 1619: shr.u32 	%r1139, %r1138, 16;
-    uint t849;
-    t849 = 16u;
-    r1139 = (t849 >= 32u ? 0u : r1138 >> t849);
     // 1620: xor.b32  	%r1140, %r1139, %r1138;
-    r1140 = r1139 ^ r1138;
+    r1140 = (r1138 >> 16u) ^ r1138;
     // 1621: xor.b32  	%r1141, %r1140, -1515870811;
     r1141 = r1140 ^ 0xA5A5A5A5u;
     // 1622: shr.u32 	%r1142, %r1141, 16;
-    uint t850;
-    t850 = 16u;
-    r1142 = (t850 >= 32u ? 0u : r1141 >> t850);
     // 1623: xor.b32  	%r1143, %r1142, %r1141;
-    r1143 = r1142 ^ r1141;
     // 1624: mul.lo.s32 	%r1144, %r1143, 2146121005;
-    r1144 = uint(int(r1143) * 2146121005);
+    r1144 = uint(int((r1141 >> 16u) ^ r1141) * 2146121005);
     // 1625: shr.u32 	%r1145, %r1144, 15;
-    uint t851;
-    t851 = 15u;
-    r1145 = (t851 >= 32u ? 0u : r1144 >> t851);
     // 1626: xor.b32  	%r1146, %r1145, %r1144;
-    r1146 = r1145 ^ r1144;
     // 1627: mul.lo.s32 	%r1147, %r1146, -2073254261;
-    r1147 = uint(int(r1146) * -2073254261);
+    r1147 = uint(int((r1144 >> 15u) ^ r1144) * -2073254261);
     // 1628: shr.u32 	%r1148, %r1147, 16;
-    uint t852;
-    t852 = 16u;
-    r1148 = (t852 >= 32u ? 0u : r1147 >> t852);
     // 1629: xor.b32  	%r227, %r1148, %r1147;
-    r227 = r1148 ^ r1147;
+    r227 = (r1147 >> 16u) ^ r1147;
     // 1630: shl.b32 	%r1149, %r1140, 15;
-    uint t853;
-    t853 = 15u;
-    r1149 = (t853 >= 32u ? 0u : r1140 << t853);
     // 1631: and.b32  	%r1619, %r1149, 32768;
-    r1619 = r1149 & 32768u;
+    r1619 = (r1140 << 15u) & 32768u;
     // 1632: shr.u32 	%r1150, %r1140, 1;
-    uint t854;
-    t854 = 1u;
-    r1150 = (t854 >= 32u ? 0u : r1140 >> t854);
     // 1633: and.b32  	%r229, %r1150, 1023;
-    r229 = r1150 & 1023u;
+    r229 = (r1140 >> 1u) & 1023u;
     if (p19) {
       // 1638: setp.eq.s16 	%p180, %rs4, 2;
-      int t855;
-      int t856;
-      t855 = bitfieldExtract(int(rs4), 0, 16); t856 = 2;
-      bool t857;
-      t857 = t855 == t856;
-      p180 = t857;
-      if (p180) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1676: and.b32  	%r1619, %r227, 65535;
         r1619 = r227 & 65535u;
         p2g_sv0 = 128;
       } else {
         // 1641: setp.eq.s16 	%p181, %rs4, 3;
-        int t858;
-        int t859;
-        t858 = bitfieldExtract(int(rs4), 0, 16); t859 = 3;
-        bool t860;
-        t860 = t858 == t859;
-        p181 = t860;
-        if (p181) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1680: mul.wide.u32 	%rd152, %r227, -858993459;
-          rd152 = uint64_t(r227) * uint64_t(0xCCCCCCCDu);
           // 1681: shr.u64 	%rd153, %rd152, 34;
-          uint t861;
-          t861 = 34u;
-          rd153 = (t861 >= 64u ? 0ul : rd152 >> t861);
           // 1682: cvt.u32.u64 	%r1154, %rd153;
-          uint64_t t862;
-          t862 = uint64_t(rd153);
-          r1154 = uint(uint64_t(t862));
+          uint64_t t88 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1683: mul.lo.s32 	%r1155, %r1154, 5;
-          r1155 = uint(int(r1154) * 5);
           // 1684: sub.s32 	%r231, %r227, %r1155;
-          r231 = uint(int(r227) - int(r1155));
+          r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1685: setp.eq.s32 	%p185, %r231, 0;
-          int t863;
-          int t864;
-          t863 = int(r231); t864 = 0;
-          bool t865;
-          t865 = t863 == t864;
-          p185 = t865;
-          if (p185) {
+          if (int(r231) == 0) {
             // 2636: shr.u32 	%r1156, %r227, 8;
-            uint t866;
-            t866 = 8u;
-            r1156 = (t866 >= 32u ? 0u : r227 >> t866);
+            r1156 = r227 >> 8u;
             // 2637: mul.wide.u32 	%rd154, %r1156, -1431655765;
-            rd154 = uint64_t(r1156) * uint64_t(0xAAAAAAABu);
             // 2638: shr.u64 	%rd155, %rd154, 34;
-            uint t867;
-            t867 = 34u;
-            rd155 = (t867 >= 64u ? 0ul : rd154 >> t867);
             // 2639: cvt.u32.u64 	%r1157, %rd155;
-            uint64_t t868;
-            t868 = uint64_t(rd155);
-            r1157 = uint(uint64_t(t868));
+            uint64_t t89 = uint64_t((uint64_t(r1156) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2640: mul.lo.s32 	%r1158, %r1157, 6;
-            r1158 = uint(int(r1157) * 6);
             // 2641: sub.s32 	%r1159, %r1156, %r1158;
-            r1159 = uint(int(r1156) - int(r1158));
             // 2642: cvt.u16.u32 	%rs25, %r1159;
-            uint64_t t869;
-            t869 = uint64_t(r1159);
-            rs25 = (uint(uint64_t(t869)) & 65535u);
+            uint64_t t90 = uint64_t(uint(int(r1156) - int(uint(int(uint(uint64_t(t89))) * 6))));
+            rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2643: setp.gt.s16 	%p186, %rs25, 1;
-            int t870;
-            int t871;
-            t870 = bitfieldExtract(int(rs25), 0, 16); t871 = 1;
-            bool t872;
-            t872 = t870 > t871;
-            p186 = t872;
-            if (p186) {
+            if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2648: setp.eq.s16 	%p187, %rs25, 2;
-              int t873;
-              int t874;
-              t873 = bitfieldExtract(int(rs25), 0, 16); t874 = 2;
-              bool t875;
-              t875 = t873 == t874;
-              p187 = t875;
-              if (p187) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3120: shr.u32 	%r1161, %r227, 12;
-                uint t876;
-                t876 = 12u;
-                r1161 = (t876 >= 32u ? 0u : r227 >> t876);
                 // 3121: and.b32  	%r1162, %r1161, 1;
-                r1162 = r1161 & 1u;
                 // 3122: or.b32  	%r1163, %r1619, %r1162;
-                r1163 = r1619 | r1162;
+                r1163 = r1619 | ((r227 >> 12u) & 1u);
                 // 3123: or.b32  	%r1619, %r1163, 32256;
                 r1619 = r1163 | 32256u;
                 p2g_sv0 = 128;
               } else {
                 // 2651: setp.eq.s16 	%p188, %rs25, 3;
-                int t877;
-                int t878;
-                t877 = bitfieldExtract(int(rs25), 0, 16); t878 = 3;
-                bool t879;
-                t879 = t877 == t878;
-                p188 = t879;
-                if (p188) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3127: setp.eq.s32 	%p192, %r229, 0;
-                  int t880;
-                  int t881;
-                  t880 = int(r229); t881 = 0;
-                  bool t882;
-                  t882 = t880 == t881;
-                  p192 = t882;
                   // 3128: selp.b32 	%r1160, 1, %r229, %p192;
-                  r1160 = p192 ? 1u : r229;
                   // 3129: or.b32  	%r1619, %r1160, %r1619;
-                  r1619 = r1160 | r1619;
+                  r1619 = ((int(r229) == 0) ? 1u : r229) | r1619;
                   p2g_sv0 = 128;
                 } else {
                   // 2654: setp.ne.s16 	%p189, %rs25, 4;
-                  int t883;
-                  int t884;
-                  t883 = bitfieldExtract(int(rs25), 0, 16); t884 = 4;
-                  bool t885;
-                  t885 = t883 != t884;
-                  p189 = t885;
-                  if (p189) {
+                  if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2657: or.b32  	%r1619, %r1619, 31743;
@@ -5614,23 +3142,11 @@ void main() {
               }
             } else {
               // 2897: setp.eq.s16 	%p190, %rs25, 0;
-              int t886;
-              int t887;
-              t886 = bitfieldExtract(int(rs25), 0, 16); t887 = 0;
-              bool t888;
-              t888 = t886 == t887;
-              p190 = t888;
-              if (p190) {
+              if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
                 // 2900: setp.eq.s16 	%p191, %rs25, 1;
-                int t889;
-                int t890;
-                t889 = bitfieldExtract(int(rs25), 0, 16); t890 = 1;
-                bool t891;
-                t891 = t889 == t890;
-                p191 = t891;
-                if (p191) {
+                if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2905: or.b32  	%r1619, %r1619, 31744;
                   r1619 = r1619 | 31744u;
                   p2g_sv0 = 128;
@@ -5653,106 +3169,53 @@ void main() {
           }
         } else {
           // 1644: setp.ne.s16 	%p182, %rs4, 5;
-          int t892;
-          int t893;
-          t892 = bitfieldExtract(int(rs4), 0, 16); t893 = 5;
-          bool t894;
-          t894 = t892 != t893;
-          p182 = t894;
-          if (p182) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
             // 1647: mul.wide.u32 	%rd150, %r227, -858993459;
-            rd150 = uint64_t(r227) * uint64_t(0xCCCCCCCDu);
             // 1648: shr.u64 	%rd151, %rd150, 34;
-            uint t895;
-            t895 = 34u;
-            rd151 = (t895 >= 64u ? 0ul : rd150 >> t895);
             // 1649: cvt.u32.u64 	%r1151, %rd151;
-            uint64_t t896;
-            t896 = uint64_t(rd151);
-            r1151 = uint(uint64_t(t896));
+            uint64_t t91 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1650: mul.lo.s32 	%r1152, %r1151, 5;
-            r1152 = uint(int(r1151) * 5);
             // 1651: sub.s32 	%r1153, %r227, %r1152;
-            r1153 = uint(int(r227) - int(r1152));
             // 1652: add.s32 	%r1618, %r1153, 13;
-            r1618 = uint(int(r1153) + 13);
+            r1618 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
             p2g_sv0 = 127;
           }
         }
       }
     } else {
       // 1656: setp.eq.s16 	%p183, %rs4, 0;
-      int t897;
-      int t898;
-      t897 = bitfieldExtract(int(rs4), 0, 16); t898 = 0;
-      bool t899;
-      t899 = t897 == t898;
-      p183 = t899;
-      if (p183) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1692: mul.wide.u32 	%rd158, %r227, 613566757;
-        rd158 = uint64_t(r227) * uint64_t(0x24924925u);
         // 1693: shr.u64 	%rd159, %rd158, 32;
-        uint t900;
-        t900 = 32u;
-        rd159 = (t900 >= 64u ? 0ul : rd158 >> t900);
         // 1694: cvt.u32.u64 	%r1171, %rd159;
-        uint64_t t901;
-        t901 = uint64_t(rd159);
-        r1171 = uint(uint64_t(t901));
+        uint64_t t92 = uint64_t((uint64_t(r227) * uint64_t(0x24924925u)) >> 32u);
+        r1171 = uint(uint64_t(t92));
         // 1695: sub.s32 	%r1172, %r227, %r1171;
-        r1172 = uint(int(r227) - int(r1171));
         // 1696: shr.u32 	%r1173, %r1172, 1;
-        uint t902;
-        t902 = 1u;
-        r1173 = (t902 >= 32u ? 0u : r1172 >> t902);
         // 1697: add.s32 	%r1174, %r1173, %r1171;
-        r1174 = uint(int(r1173) + int(r1171));
         // 1698: shr.u32 	%r1175, %r1174, 2;
-        uint t903;
-        t903 = 2u;
-        r1175 = (t903 >= 32u ? 0u : r1174 >> t903);
         // 1699: mul.lo.s32 	%r1176, %r1175, 7;
-        r1176 = uint(int(r1175) * 7);
+        r1176 = uint(int(uint(int(uint(int(r227) - int(r1171)) >> 1u) + int(r1171)) >> 2u) * 7);
         // 1700: sub.s32 	%r1177, %r227, %r1176;
-        r1177 = uint(int(r227) - int(r1176));
         // 1701: add.s32 	%r1618, %r1177, 12;
-        r1618 = uint(int(r1177) + 12);
+        r1618 = uint(int(uint(int(r227) - int(r1176))) + 12);
         p2g_sv0 = 127;
       } else {
         // 1659: setp.eq.s16 	%p184, %rs4, 1;
-        int t904;
-        int t905;
-        t904 = bitfieldExtract(int(rs4), 0, 16); t905 = 1;
-        bool t906;
-        t906 = t904 == t905;
-        p184 = t906;
-        if (p184) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1664: mul.wide.u32 	%rd156, %r227, 138547333;
-          rd156 = uint64_t(r227) * uint64_t(0x08421085u);
           // 1665: shr.u64 	%rd157, %rd156, 32;
-          uint t907;
-          t907 = 32u;
-          rd157 = (t907 >= 64u ? 0ul : rd156 >> t907);
           // 1666: cvt.u32.u64 	%r1165, %rd157;
-          uint64_t t908;
-          t908 = uint64_t(rd157);
-          r1165 = uint(uint64_t(t908));
+          uint64_t t93 = uint64_t((uint64_t(r227) * uint64_t(0x08421085u)) >> 32u);
+          r1165 = uint(uint64_t(t93));
           // 1667: sub.s32 	%r1166, %r227, %r1165;
-          r1166 = uint(int(r227) - int(r1165));
           // 1668: shr.u32 	%r1167, %r1166, 1;
-          uint t909;
-          t909 = 1u;
-          r1167 = (t909 >= 32u ? 0u : r1166 >> t909);
           // 1669: add.s32 	%r1168, %r1167, %r1165;
-          r1168 = uint(int(r1167) + int(r1165));
           // 1670: shr.u32 	%r1169, %r1168, 4;
-          uint t910;
-          t910 = 4u;
-          r1169 = (t910 >= 32u ? 0u : r1168 >> t910);
           // 1671: mul.lo.s32 	%r1170, %r1169, 31;
-          r1170 = uint(int(r1169) * 31);
+          r1170 = uint(int(uint(int(uint(int(r227) - int(r1165)) >> 1u) + int(r1165)) >> 4u) * 31);
           // 1672: sub.s32 	%r1618, %r227, %r1170;
           r1618 = uint(int(r227) - int(r1170));
           p2g_sv0 = 127;
@@ -5763,145 +3226,82 @@ void main() {
     }
     if (p2g_sv0 == 126) {
       // 1705: mul.wide.u32 	%rd160, %r227, -858993459;
-      rd160 = uint64_t(r227) * uint64_t(0xCCCCCCCDu);
       // 1706: shr.u64 	%rd161, %rd160, 34;
-      uint t911;
-      t911 = 34u;
-      rd161 = (t911 >= 64u ? 0ul : rd160 >> t911);
       // 1707: cvt.u32.u64 	%r1178, %rd161;
-      uint64_t t912;
-      t912 = uint64_t(rd161);
-      r1178 = uint(uint64_t(t912));
+      uint64_t t94 = uint64_t((uint64_t(r227) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1708: mul.lo.s32 	%r1179, %r1178, 5;
-      r1179 = uint(int(r1178) * 5);
       // 1709: sub.s32 	%r1180, %r227, %r1179;
-      r1180 = uint(int(r227) - int(r1179));
       // 1710: add.s32 	%r1618, %r1180, 13;
-      r1618 = uint(int(r1180) + 13);
+      r1618 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t94))) * 5)))) + 13);
       p2g_sv0 = 127;
     }
     if (p2g_sv0 == 127) {
       // 1713: max.s32 	%r1181, %r1618, 0;
-      r1181 = uint(max(int(r1618), 0));
       // 1714: shl.b32 	%r1182, %r1181, 10;
-      uint t913;
-      t913 = 10u;
-      r1182 = (t913 >= 32u ? 0u : r1181 << t913);
       // 1715: or.b32  	%r1183, %r229, %r1619;
       r1183 = r229 | r1619;
       // 1716: or.b32  	%r1619, %r1183, %r1182;
-      r1619 = r1183 | r1182;
+      r1619 = r1183 | (uint(max(int(r1618), 0)) << 10u);
     }
   }
   // 1719: add.s32 	%r246, %r1, %r2;
   r246 = uint(int(r1) + int(r2));
   // 1720: shl.b32 	%r1221, %r3, 7;
-  uint t914;
-  t914 = 7u;
-  r1221 = (t914 >= 32u ? 0u : r3 << t914);
   // 1721: add.s32 	%r247, %r2, 5373223;
   r247 = uint(int(r2) + 5373223);
   // 1722: add.s32 	%r248, %r247, %r1221;
-  r248 = uint(int(r247) + int(r1221));
+  r248 = uint(int(r247) + int(r3 << 7u));
   // 1723: xor.b32  	%r1222, %r248, 81;
-  r1222 = r248 ^ 81u;
   // 1724: mul.lo.s32 	%r1223, %r1222, 2146121005;
-  r1223 = uint(int(r1222) * 2146121005);
+  r1223 = uint(int(r248 ^ 81u) * 2146121005);
   // 1725: shr.u32 	%r1224, %r1223, 15;
-  uint t915;
-  t915 = 15u;
-  r1224 = (t915 >= 32u ? 0u : r1223 >> t915);
   // 1726: xor.b32  	%r1225, %r1224, %r1223;
-  r1225 = r1224 ^ r1223;
   // 1727: mul.lo.s32 	%r1226, %r1225, -2073254261;
-  r1226 = uint(int(r1225) * -2073254261);
+  r1226 = uint(int((r1223 >> 15u) ^ r1223) * -2073254261);
   // 1728: shr.u32 	%r1227, %r1226, 16;
-  uint t916;
-  t916 = 16u;
-  r1227 = (t916 >= 32u ? 0u : r1226 >> t916);
   // 1729: xor.b32  	%r1228, %r1226, %r6;
   r1228 = r1226 ^ r6;
   // 1730: xor.b32  	%r1229, %r1228, %r1227;
-  r1229 = r1228 ^ r1227;
   // 1731: shr.u32 	%r1230, %r1228, 16;
-  uint t917;
-  t917 = 16u;
-  r1230 = (t917 >= 32u ? 0u : r1228 >> t917);
   // 1732: xor.b32  	%r1231, %r1229, %r1230;
-  r1231 = r1229 ^ r1230;
   // 1733: mul.lo.s32 	%r1232, %r1231, 2146121005;
-  r1232 = uint(int(r1231) * 2146121005);
+  r1232 = uint(int((r1228 ^ (r1226 >> 16u)) ^ (r1228 >> 16u)) * 2146121005);
   // 1734: shr.u32 	%r1233, %r1232, 15;
-  uint t918;
-  t918 = 15u;
-  r1233 = (t918 >= 32u ? 0u : r1232 >> t918);
   // 1735: xor.b32  	%r1234, %r1233, %r1232;
-  r1234 = r1233 ^ r1232;
   // 1736: mul.lo.s32 	%r1235, %r1234, -2073254261;
-  r1235 = uint(int(r1234) * -2073254261);
+  r1235 = uint(int((r1232 >> 15u) ^ r1232) * -2073254261);
   // 1737: shr.u32 	%r1236, %r1235, 16;
-  uint t919;
-  t919 = 16u;
-  r1236 = (t919 >= 32u ? 0u : r1235 >> t919);
   // 1738: xor.b32  	%r1237, %r1236, %r1235;
-  r1237 = r1236 ^ r1235;
+  r1237 = (r1235 >> 16u) ^ r1235;
   // 1739: xor.b32  	%r1238, %r1237, -1515870811;
   r1238 = r1237 ^ 0xA5A5A5A5u;
   // 1740: shr.u32 	%r1239, %r1238, 16;
-  uint t920;
-  t920 = 16u;
-  r1239 = (t920 >= 32u ? 0u : r1238 >> t920);
   // 1741: xor.b32  	%r1240, %r1239, %r1238;
-  r1240 = r1239 ^ r1238;
   // 1742: mul.lo.s32 	%r1241, %r1240, 2146121005;
-  r1241 = uint(int(r1240) * 2146121005);
+  r1241 = uint(int((r1238 >> 16u) ^ r1238) * 2146121005);
   // 1743: shr.u32 	%r1242, %r1241, 15;
-  uint t921;
-  t921 = 15u;
-  r1242 = (t921 >= 32u ? 0u : r1241 >> t921);
   // 1744: xor.b32  	%r1243, %r1242, %r1241;
-  r1243 = r1242 ^ r1241;
   // 1745: mul.lo.s32 	%r1244, %r1243, -2073254261;
-  r1244 = uint(int(r1243) * -2073254261);
+  r1244 = uint(int((r1241 >> 15u) ^ r1241) * -2073254261);
   // 1746: shr.u32 	%r1245, %r1244, 16;
-  uint t922;
-  t922 = 16u;
-  r1245 = (t922 >= 32u ? 0u : r1244 >> t922);
   // 1747: xor.b32  	%r249, %r1245, %r1244;
-  r249 = r1245 ^ r1244;
+  r249 = (r1244 >> 16u) ^ r1244;
   // 1748: shl.b32 	%r1246, %r1237, 15;
-  uint t923;
-  t923 = 15u;
-  r1246 = (t923 >= 32u ? 0u : r1237 << t923);
   // 1749: and.b32  	%r1621, %r1246, 32768;
-  r1621 = r1246 & 32768u;
+  r1621 = (r1237 << 15u) & 32768u;
   // 1750: shr.u32 	%r1247, %r1237, 1;
-  uint t924;
-  t924 = 1u;
-  r1247 = (t924 >= 32u ? 0u : r1237 >> t924);
   // 1751: and.b32  	%r251, %r1247, 1023;
-  r251 = r1247 & 1023u;
+  r251 = (r1237 >> 1u) & 1023u;
   if (p73) {
     // 1756: mul.wide.u32 	%rd176, %r249, -858993459;
-    rd176 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
     // 1757: shr.u64 	%rd177, %rd176, 34;
-    uint t925;
-    t925 = 34u;
-    rd177 = (t925 >= 64u ? 0ul : rd176 >> t925);
     // 1758: cvt.u32.u64 	%r1281, %rd177;
-    uint64_t t926;
-    t926 = uint64_t(rd177);
-    r1281 = uint(uint64_t(t926));
+    uint64_t t95 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1759: mul.lo.s32 	%r1282, %r1281, 5;
-    r1282 = uint(int(r1281) * 5);
     // 1760: sub.s32 	%r1283, %r249, %r1282;
-    r1283 = uint(int(r249) - int(r1282));
     // 1761: shl.b32 	%r1284, %r1283, 10;
-    uint t927;
-    t927 = 10u;
-    r1284 = (t927 >= 32u ? 0u : r1283 << t927);
     // 1762: add.s32 	%r1285, %r1284, 13312;
-    r1285 = uint(int(r1284) + 13312);
+    r1285 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t95))) * 5))) << 10u) + 13312);
     // 1763: or.b32  	%r1286, %r251, %r1621;
     r1286 = r251 | r1621;
     // 1764: or.b32  	%r1621, %r1286, %r1285;
@@ -5909,126 +3309,55 @@ void main() {
   } else {
     if (p19) {
       // 1772: setp.eq.s16 	%p195, %rs4, 2;
-      int t928;
-      int t929;
-      t928 = bitfieldExtract(int(rs4), 0, 16); t929 = 2;
-      bool t930;
-      t930 = t928 == t929;
-      p195 = t930;
-      if (p195) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1810: and.b32  	%r1621, %r249, 65535;
         r1621 = r249 & 65535u;
         p2g_sv0 = 139;
       } else {
         // 1775: setp.eq.s16 	%p196, %rs4, 3;
-        int t931;
-        int t932;
-        t931 = bitfieldExtract(int(rs4), 0, 16); t932 = 3;
-        bool t933;
-        t933 = t931 == t932;
-        p196 = t933;
-        if (p196) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1814: mul.wide.u32 	%rd166, %r249, -858993459;
-          rd166 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
           // 1815: shr.u64 	%rd167, %rd166, 34;
-          uint t934;
-          t934 = 34u;
-          rd167 = (t934 >= 64u ? 0ul : rd166 >> t934);
           // 1816: cvt.u32.u64 	%r1251, %rd167;
-          uint64_t t935;
-          t935 = uint64_t(rd167);
-          r1251 = uint(uint64_t(t935));
+          uint64_t t96 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1817: mul.lo.s32 	%r1252, %r1251, 5;
-          r1252 = uint(int(r1251) * 5);
           // 1818: sub.s32 	%r253, %r249, %r1252;
-          r253 = uint(int(r249) - int(r1252));
+          r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1819: setp.eq.s32 	%p200, %r253, 0;
-          int t936;
-          int t937;
-          t936 = int(r253); t937 = 0;
-          bool t938;
-          t938 = t936 == t937;
-          p200 = t938;
-          if (p200) {
+          if (int(r253) == 0) {
             // 2661: shr.u32 	%r1253, %r249, 8;
-            uint t939;
-            t939 = 8u;
-            r1253 = (t939 >= 32u ? 0u : r249 >> t939);
+            r1253 = r249 >> 8u;
             // 2662: mul.wide.u32 	%rd168, %r1253, -1431655765;
-            rd168 = uint64_t(r1253) * uint64_t(0xAAAAAAABu);
             // 2663: shr.u64 	%rd169, %rd168, 34;
-            uint t940;
-            t940 = 34u;
-            rd169 = (t940 >= 64u ? 0ul : rd168 >> t940);
             // 2664: cvt.u32.u64 	%r1254, %rd169;
-            uint64_t t941;
-            t941 = uint64_t(rd169);
-            r1254 = uint(uint64_t(t941));
+            uint64_t t97 = uint64_t((uint64_t(r1253) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2665: mul.lo.s32 	%r1255, %r1254, 6;
-            r1255 = uint(int(r1254) * 6);
             // 2666: sub.s32 	%r1256, %r1253, %r1255;
-            r1256 = uint(int(r1253) - int(r1255));
             // 2667: cvt.u16.u32 	%rs27, %r1256;
-            uint64_t t942;
-            t942 = uint64_t(r1256);
-            rs27 = (uint(uint64_t(t942)) & 65535u);
+            uint64_t t98 = uint64_t(uint(int(r1253) - int(uint(int(uint(uint64_t(t97))) * 6))));
+            rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2668: setp.gt.s16 	%p201, %rs27, 1;
-            int t943;
-            int t944;
-            t943 = bitfieldExtract(int(rs27), 0, 16); t944 = 1;
-            bool t945;
-            t945 = t943 > t944;
-            p201 = t945;
-            if (p201) {
+            if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2673: setp.eq.s16 	%p202, %rs27, 2;
-              int t946;
-              int t947;
-              t946 = bitfieldExtract(int(rs27), 0, 16); t947 = 2;
-              bool t948;
-              t948 = t946 == t947;
-              p202 = t948;
-              if (p202) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3133: shr.u32 	%r1258, %r249, 12;
-                uint t949;
-                t949 = 12u;
-                r1258 = (t949 >= 32u ? 0u : r249 >> t949);
                 // 3134: and.b32  	%r1259, %r1258, 1;
-                r1259 = r1258 & 1u;
                 // 3135: or.b32  	%r1260, %r1621, %r1259;
-                r1260 = r1621 | r1259;
+                r1260 = r1621 | ((r249 >> 12u) & 1u);
                 // 3136: or.b32  	%r1621, %r1260, 32256;
                 r1621 = r1260 | 32256u;
                 p2g_sv0 = 139;
               } else {
                 // 2676: setp.eq.s16 	%p203, %rs27, 3;
-                int t950;
-                int t951;
-                t950 = bitfieldExtract(int(rs27), 0, 16); t951 = 3;
-                bool t952;
-                t952 = t950 == t951;
-                p203 = t952;
-                if (p203) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3140: setp.eq.s32 	%p207, %r251, 0;
-                  int t953;
-                  int t954;
-                  t953 = int(r251); t954 = 0;
-                  bool t955;
-                  t955 = t953 == t954;
-                  p207 = t955;
                   // 3141: selp.b32 	%r1257, 1, %r251, %p207;
-                  r1257 = p207 ? 1u : r251;
                   // 3142: or.b32  	%r1621, %r1257, %r1621;
-                  r1621 = r1257 | r1621;
+                  r1621 = ((int(r251) == 0) ? 1u : r251) | r1621;
                   p2g_sv0 = 139;
                 } else {
                   // 2679: setp.ne.s16 	%p204, %rs27, 4;
-                  int t956;
-                  int t957;
-                  t956 = bitfieldExtract(int(rs27), 0, 16); t957 = 4;
-                  bool t958;
-                  t958 = t956 != t957;
-                  p204 = t958;
-                  if (p204) {
+                  if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2682: or.b32  	%r1621, %r1621, 31743;
@@ -6039,23 +3368,11 @@ void main() {
               }
             } else {
               // 2909: setp.eq.s16 	%p205, %rs27, 0;
-              int t959;
-              int t960;
-              t959 = bitfieldExtract(int(rs27), 0, 16); t960 = 0;
-              bool t961;
-              t961 = t959 == t960;
-              p205 = t961;
-              if (p205) {
+              if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
                 // 2912: setp.eq.s16 	%p206, %rs27, 1;
-                int t962;
-                int t963;
-                t962 = bitfieldExtract(int(rs27), 0, 16); t963 = 1;
-                bool t964;
-                t964 = t962 == t963;
-                p206 = t964;
-                if (p206) {
+                if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2917: or.b32  	%r1621, %r1621, 31744;
                   r1621 = r1621 | 31744u;
                   p2g_sv0 = 139;
@@ -6078,106 +3395,53 @@ void main() {
           }
         } else {
           // 1778: setp.ne.s16 	%p197, %rs4, 5;
-          int t965;
-          int t966;
-          t965 = bitfieldExtract(int(rs4), 0, 16); t966 = 5;
-          bool t967;
-          t967 = t965 != t966;
-          p197 = t967;
-          if (p197) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
             // 1781: mul.wide.u32 	%rd164, %r249, -858993459;
-            rd164 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
             // 1782: shr.u64 	%rd165, %rd164, 34;
-            uint t968;
-            t968 = 34u;
-            rd165 = (t968 >= 64u ? 0ul : rd164 >> t968);
             // 1783: cvt.u32.u64 	%r1248, %rd165;
-            uint64_t t969;
-            t969 = uint64_t(rd165);
-            r1248 = uint(uint64_t(t969));
+            uint64_t t99 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1784: mul.lo.s32 	%r1249, %r1248, 5;
-            r1249 = uint(int(r1248) * 5);
             // 1785: sub.s32 	%r1250, %r249, %r1249;
-            r1250 = uint(int(r249) - int(r1249));
             // 1786: add.s32 	%r1620, %r1250, 13;
-            r1620 = uint(int(r1250) + 13);
+            r1620 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 13);
             p2g_sv0 = 138;
           }
         }
       }
     } else {
       // 1790: setp.eq.s16 	%p198, %rs4, 0;
-      int t970;
-      int t971;
-      t970 = bitfieldExtract(int(rs4), 0, 16); t971 = 0;
-      bool t972;
-      t972 = t970 == t971;
-      p198 = t972;
-      if (p198) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1826: mul.wide.u32 	%rd172, %r249, 613566757;
-        rd172 = uint64_t(r249) * uint64_t(0x24924925u);
         // 1827: shr.u64 	%rd173, %rd172, 32;
-        uint t973;
-        t973 = 32u;
-        rd173 = (t973 >= 64u ? 0ul : rd172 >> t973);
         // 1828: cvt.u32.u64 	%r1268, %rd173;
-        uint64_t t974;
-        t974 = uint64_t(rd173);
-        r1268 = uint(uint64_t(t974));
+        uint64_t t100 = uint64_t((uint64_t(r249) * uint64_t(0x24924925u)) >> 32u);
+        r1268 = uint(uint64_t(t100));
         // 1829: sub.s32 	%r1269, %r249, %r1268;
-        r1269 = uint(int(r249) - int(r1268));
         // 1830: shr.u32 	%r1270, %r1269, 1;
-        uint t975;
-        t975 = 1u;
-        r1270 = (t975 >= 32u ? 0u : r1269 >> t975);
         // 1831: add.s32 	%r1271, %r1270, %r1268;
-        r1271 = uint(int(r1270) + int(r1268));
         // 1832: shr.u32 	%r1272, %r1271, 2;
-        uint t976;
-        t976 = 2u;
-        r1272 = (t976 >= 32u ? 0u : r1271 >> t976);
         // 1833: mul.lo.s32 	%r1273, %r1272, 7;
-        r1273 = uint(int(r1272) * 7);
+        r1273 = uint(int(uint(int(uint(int(r249) - int(r1268)) >> 1u) + int(r1268)) >> 2u) * 7);
         // 1834: sub.s32 	%r1274, %r249, %r1273;
-        r1274 = uint(int(r249) - int(r1273));
         // 1835: add.s32 	%r1620, %r1274, 12;
-        r1620 = uint(int(r1274) + 12);
+        r1620 = uint(int(uint(int(r249) - int(r1273))) + 12);
         p2g_sv0 = 138;
       } else {
         // 1793: setp.eq.s16 	%p199, %rs4, 1;
-        int t977;
-        int t978;
-        t977 = bitfieldExtract(int(rs4), 0, 16); t978 = 1;
-        bool t979;
-        t979 = t977 == t978;
-        p199 = t979;
-        if (p199) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1798: mul.wide.u32 	%rd170, %r249, 138547333;
-          rd170 = uint64_t(r249) * uint64_t(0x08421085u);
           // 1799: shr.u64 	%rd171, %rd170, 32;
-          uint t980;
-          t980 = 32u;
-          rd171 = (t980 >= 64u ? 0ul : rd170 >> t980);
           // 1800: cvt.u32.u64 	%r1262, %rd171;
-          uint64_t t981;
-          t981 = uint64_t(rd171);
-          r1262 = uint(uint64_t(t981));
+          uint64_t t101 = uint64_t((uint64_t(r249) * uint64_t(0x08421085u)) >> 32u);
+          r1262 = uint(uint64_t(t101));
           // 1801: sub.s32 	%r1263, %r249, %r1262;
-          r1263 = uint(int(r249) - int(r1262));
           // 1802: shr.u32 	%r1264, %r1263, 1;
-          uint t982;
-          t982 = 1u;
-          r1264 = (t982 >= 32u ? 0u : r1263 >> t982);
           // 1803: add.s32 	%r1265, %r1264, %r1262;
-          r1265 = uint(int(r1264) + int(r1262));
           // 1804: shr.u32 	%r1266, %r1265, 4;
-          uint t983;
-          t983 = 4u;
-          r1266 = (t983 >= 32u ? 0u : r1265 >> t983);
           // 1805: mul.lo.s32 	%r1267, %r1266, 31;
-          r1267 = uint(int(r1266) * 31);
+          r1267 = uint(int(uint(int(uint(int(r249) - int(r1262)) >> 1u) + int(r1262)) >> 4u) * 31);
           // 1806: sub.s32 	%r1620, %r249, %r1267;
           r1620 = uint(int(r249) - int(r1267));
           p2g_sv0 = 138;
@@ -6188,382 +3452,191 @@ void main() {
     }
     if (p2g_sv0 == 137) {
       // 1839: mul.wide.u32 	%rd174, %r249, -858993459;
-      rd174 = uint64_t(r249) * uint64_t(0xCCCCCCCDu);
       // 1840: shr.u64 	%rd175, %rd174, 34;
-      uint t984;
-      t984 = 34u;
-      rd175 = (t984 >= 64u ? 0ul : rd174 >> t984);
       // 1841: cvt.u32.u64 	%r1275, %rd175;
-      uint64_t t985;
-      t985 = uint64_t(rd175);
-      r1275 = uint(uint64_t(t985));
+      uint64_t t102 = uint64_t((uint64_t(r249) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1842: mul.lo.s32 	%r1276, %r1275, 5;
-      r1276 = uint(int(r1275) * 5);
       // 1843: sub.s32 	%r1277, %r249, %r1276;
-      r1277 = uint(int(r249) - int(r1276));
       // 1844: add.s32 	%r1620, %r1277, 13;
-      r1620 = uint(int(r1277) + 13);
+      r1620 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t102))) * 5)))) + 13);
       p2g_sv0 = 138;
     }
     if (p2g_sv0 == 138) {
       // 1847: max.s32 	%r1278, %r1620, 0;
-      r1278 = uint(max(int(r1620), 0));
       // 1848: shl.b32 	%r1279, %r1278, 10;
-      uint t986;
-      t986 = 10u;
-      r1279 = (t986 >= 32u ? 0u : r1278 << t986);
       // 1849: or.b32  	%r1280, %r251, %r1621;
       r1280 = r251 | r1621;
       // 1850: or.b32  	%r1621, %r1280, %r1279;
-      r1621 = r1280 | r1279;
+      r1621 = r1280 | (uint(max(int(r1620), 0)) << 10u);
     }
   }
   // 1853: and.b32  	%r1287, %r1617, 65535;
-  r1287 = r1617 & 65535u;
   // 1854: prmt.b32 	%r268, %r1619, %r1287, 4180;
-  r268 = p2g_prmt(r1619, r1287, 4180u, 0);
+  r268 = p2g_prmt(r1619, (r1617 & 65535u), 4180u, 0);
   if (p73) {
     // 1859: shl.b32 	%r1349, %r107, 6;
-    uint t987;
-    t987 = 6u;
-    r1349 = (t987 >= 32u ? 0u : r107 << t987);
+    r1349 = r107 << 6u;
     // 1860: and.b32  	%r1350, %r1349, 384;
-    r1350 = r1349 & 384u;
     // 1861: add.s32 	%r1351, %r247, %r1350;
-    r1351 = uint(int(r247) + int(r1350));
     // 1862: xor.b32  	%r1352, %r1351, 81;
-    r1352 = r1351 ^ 81u;
     // 1863: mul.lo.s32 	%r1353, %r1352, 2146121005;
-    r1353 = uint(int(r1352) * 2146121005);
+    r1353 = uint(int(uint(int(r247) + int(r1349 & 384u)) ^ 81u) * 2146121005);
     // 1864: shr.u32 	%r1354, %r1353, 15;
-    uint t988;
-    t988 = 15u;
-    r1354 = (t988 >= 32u ? 0u : r1353 >> t988);
     // 1865: xor.b32  	%r1355, %r1354, %r1353;
-    r1355 = r1354 ^ r1353;
     // 1866: mul.lo.s32 	%r1356, %r1355, -2073254261;
-    r1356 = uint(int(r1355) * -2073254261);
+    r1356 = uint(int((r1353 >> 15u) ^ r1353) * -2073254261);
     // 1867: shr.u32 	%r1357, %r1356, 16;
-    uint t989;
-    t989 = 16u;
-    r1357 = (t989 >= 32u ? 0u : r1356 >> t989);
     // 1868: xor.b32  	%r1358, %r1356, %r6;
     r1358 = r1356 ^ r6;
     // 1869: xor.b32  	%r1359, %r1358, %r1357;
-    r1359 = r1358 ^ r1357;
     // 1870: shr.u32 	%r1360, %r1358, 16;
-    uint t990;
-    t990 = 16u;
-    r1360 = (t990 >= 32u ? 0u : r1358 >> t990);
     // 1871: xor.b32  	%r1361, %r1359, %r1360;
-    r1361 = r1359 ^ r1360;
     // 1872: mul.lo.s32 	%r1362, %r1361, 2146121005;
-    r1362 = uint(int(r1361) * 2146121005);
+    r1362 = uint(int((r1358 ^ (r1356 >> 16u)) ^ (r1358 >> 16u)) * 2146121005);
     // 1873: shr.u32 	%r1363, %r1362, 15;
-    uint t991;
-    t991 = 15u;
-    r1363 = (t991 >= 32u ? 0u : r1362 >> t991);
     // 1874: xor.b32  	%r1364, %r1363, %r1362;
-    r1364 = r1363 ^ r1362;
     // 1875: mul.lo.s32 	%r1365, %r1364, -2073254261;
-    r1365 = uint(int(r1364) * -2073254261);
+    r1365 = uint(int((r1362 >> 15u) ^ r1362) * -2073254261);
     // 1876: shr.u32 	%r1366, %r1365, 16;
-    uint t992;
-    t992 = 16u;
-    r1366 = (t992 >= 32u ? 0u : r1365 >> t992);
     // 1877: xor.b32  	%r1367, %r1366, %r1365;
-    r1367 = r1366 ^ r1365;
+    r1367 = (r1365 >> 16u) ^ r1365;
     // 1878: xor.b32  	%r1368, %r1367, -1515870811;
     r1368 = r1367 ^ 0xA5A5A5A5u;
     // 1879: shr.u32 	%r1369, %r1368, 16;
-    uint t993;
-    t993 = 16u;
-    r1369 = (t993 >= 32u ? 0u : r1368 >> t993);
     // 1880: xor.b32  	%r1370, %r1369, %r1368;
-    r1370 = r1369 ^ r1368;
     // 1881: mul.lo.s32 	%r1371, %r1370, 2146121005;
-    r1371 = uint(int(r1370) * 2146121005);
+    r1371 = uint(int((r1368 >> 16u) ^ r1368) * 2146121005);
     // 1882: shr.u32 	%r1372, %r1371, 15;
-    uint t994;
-    t994 = 15u;
-    r1372 = (t994 >= 32u ? 0u : r1371 >> t994);
     // 1883: xor.b32  	%r1373, %r1372, %r1371;
-    r1373 = r1372 ^ r1371;
     // 1884: mul.lo.s32 	%r1374, %r1373, -2073254261;
-    r1374 = uint(int(r1373) * -2073254261);
+    r1374 = uint(int((r1371 >> 15u) ^ r1371) * -2073254261);
     // 1885: shr.u32 	%r1375, %r1374, 16;
-    uint t995;
-    t995 = 16u;
-    r1375 = (t995 >= 32u ? 0u : r1374 >> t995);
     // 1886: xor.b32  	%r1376, %r1375, %r1374;
-    r1376 = r1375 ^ r1374;
+    r1376 = (r1374 >> 16u) ^ r1374;
     // 1887: and.b32  	%r1377, %r1367, 1;
-    r1377 = r1367 & 1u;
     // 1888: shr.u32 	%r1378, %r1367, 1;
-    uint t996;
-    t996 = 1u;
-    r1378 = (t996 >= 32u ? 0u : r1367 >> t996);
     // 1889: and.b32  	%r1379, %r1378, 1023;
-    r1379 = r1378 & 1023u;
     // 1890: mul.wide.u32 	%rd190, %r1376, -858993459;
-    rd190 = uint64_t(r1376) * uint64_t(0xCCCCCCCDu);
     // 1891: shr.u64 	%rd191, %rd190, 34;
-    uint t997;
-    t997 = 34u;
-    rd191 = (t997 >= 64u ? 0ul : rd190 >> t997);
     // 1892: cvt.u32.u64 	%r1380, %rd191;
-    uint64_t t998;
-    t998 = uint64_t(rd191);
-    r1380 = uint(uint64_t(t998));
+    uint64_t t103 = uint64_t((uint64_t(r1376) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1893: mul.lo.s32 	%r1381, %r1380, 5;
-    r1381 = uint(int(r1380) * 5);
     // 1894: sub.s32 	%r1382, %r1376, %r1381;
-    r1382 = uint(int(r1376) - int(r1381));
     // 1895: shl.b32 	%r1383, %r1382, 10;
-    uint t999;
-    t999 = 10u;
-    r1383 = (t999 >= 32u ? 0u : r1382 << t999);
     // 1896: add.s32 	%r1384, %r1383, 13312;
-    r1384 = uint(int(r1383) + 13312);
+    r1384 = uint(int(uint(int(r1376) - int(uint(int(uint(uint64_t(t103))) * 5))) << 10u) + 13312);
     // 1897: bfi.b32 	%r1385, %r1377, %r1379, 15, 1;
-    r1385 = p2g_bfi_32(r1377, r1379, 15u, 1u);
     // 1898: or.b32  	%r1386, %r1385, %r1384;
-    r1386 = r1385 | r1384;
     // 1899: add.s32 	%r1387, %r246, %r1349;
     r1387 = uint(int(r246) + int(r1349));
     // 1900: shr.u32 	%r1388, %r1387, 16;
-    uint t1000;
-    t1000 = 16u;
-    r1388 = (t1000 >= 32u ? 0u : r1387 >> t1000);
     // 1901: xor.b32  	%r1389, %r1388, %r1387;
-    r1389 = r1388 ^ r1387;
     // 1902: mul.lo.s32 	%r1390, %r1389, 2146121005;
-    r1390 = uint(int(r1389) * 2146121005);
+    r1390 = uint(int((r1387 >> 16u) ^ r1387) * 2146121005);
     // 1903: shr.u32 	%r1391, %r1390, 15;
-    uint t1001;
-    t1001 = 15u;
-    r1391 = (t1001 >= 32u ? 0u : r1390 >> t1001);
     // 1904: xor.b32  	%r1392, %r1391, %r1390;
-    r1392 = r1391 ^ r1390;
     // 1905: mul.lo.s32 	%r1393, %r1392, -2073254261;
-    r1393 = uint(int(r1392) * -2073254261);
+    r1393 = uint(int((r1390 >> 15u) ^ r1390) * -2073254261);
     // 1906: shr.u32 	%r1394, %r1393, 16;
-    uint t1002;
-    t1002 = 16u;
-    r1394 = (t1002 >= 32u ? 0u : r1393 >> t1002);
     // 1907: xor.b32  	%r1395, %r1394, %r1393;
-    r1395 = r1394 ^ r1393;
     // 1908: and.b32  	%r1396, %r1395, 3;
-    r1396 = r1395 & 3u;
     // 1909: xor.b32  	%r1623, %r1386, %r1396;
-    r1623 = r1386 ^ r1396;
+    r1623 = (p2g_bfi_32((r1367 & 1u), ((r1367 >> 1u) & 1023u), 15u, 1u) | r1384) ^ (((r1393 >> 16u) ^ r1393) & 3u);
   } else {
     // 1913: shl.b32 	%r1288, %r107, 6;
-    uint t1003;
-    t1003 = 6u;
-    r1288 = (t1003 >= 32u ? 0u : r107 << t1003);
     // 1914: add.s32 	%r1289, %r247, %r1288;
-    r1289 = uint(int(r247) + int(r1288));
     // 1915: xor.b32  	%r1290, %r1289, 81;
-    r1290 = r1289 ^ 81u;
     // 1916: mul.lo.s32 	%r1291, %r1290, 2146121005;
-    r1291 = uint(int(r1290) * 2146121005);
+    r1291 = uint(int(uint(int(r247) + int(r107 << 6u)) ^ 81u) * 2146121005);
     // 1917: shr.u32 	%r1292, %r1291, 15;
-    uint t1004;
-    t1004 = 15u;
-    r1292 = (t1004 >= 32u ? 0u : r1291 >> t1004);
     // 1918: xor.b32  	%r1293, %r1292, %r1291;
-    r1293 = r1292 ^ r1291;
     // 1919: mul.lo.s32 	%r1294, %r1293, -2073254261;
-    r1294 = uint(int(r1293) * -2073254261);
+    r1294 = uint(int((r1291 >> 15u) ^ r1291) * -2073254261);
     // 1920: shr.u32 	%r1295, %r1294, 16;
-    uint t1005;
-    t1005 = 16u;
-    r1295 = (t1005 >= 32u ? 0u : r1294 >> t1005);
     // 1921: xor.b32  	%r1296, %r1294, %r6;
     r1296 = r1294 ^ r6;
     // 1922: xor.b32  	%r1297, %r1296, %r1295;
-    r1297 = r1296 ^ r1295;
     // 1923: shr.u32 	%r1298, %r1296, 16;
-    uint t1006;
-    t1006 = 16u;
-    r1298 = (t1006 >= 32u ? 0u : r1296 >> t1006);
     // 1924: xor.b32  	%r1299, %r1297, %r1298;
-    r1299 = r1297 ^ r1298;
     // 1925: mul.lo.s32 	%r1300, %r1299, 2146121005;
-    r1300 = uint(int(r1299) * 2146121005);
+    r1300 = uint(int((r1296 ^ (r1294 >> 16u)) ^ (r1296 >> 16u)) * 2146121005);
     // 1926: shr.u32 	%r1301, %r1300, 15;
-    uint t1007;
-    t1007 = 15u;
-    r1301 = (t1007 >= 32u ? 0u : r1300 >> t1007);
     // 1927: xor.b32  	%r1302, %r1301, %r1300;
-    r1302 = r1301 ^ r1300;
     // 1928: mul.lo.s32 	%r1303, %r1302, -2073254261;
-    r1303 = uint(int(r1302) * -2073254261);
+    r1303 = uint(int((r1300 >> 15u) ^ r1300) * -2073254261);
     // 1929: shr.u32 	%r1304, %r1303, 16;
-    uint t1008;
-    t1008 = 16u;
-    r1304 = (t1008 >= 32u ? 0u : r1303 >> t1008);
     // 1930: xor.b32  	%r1305, %r1304, %r1303;
-    r1305 = r1304 ^ r1303;
+    r1305 = (r1303 >> 16u) ^ r1303;
     // 1931: xor.b32  	%r1306, %r1305, -1515870811;
     r1306 = r1305 ^ 0xA5A5A5A5u;
     // 1932: shr.u32 	%r1307, %r1306, 16;
-    uint t1009;
-    t1009 = 16u;
-    r1307 = (t1009 >= 32u ? 0u : r1306 >> t1009);
     // 1933: xor.b32  	%r1308, %r1307, %r1306;
-    r1308 = r1307 ^ r1306;
     // 1934: mul.lo.s32 	%r1309, %r1308, 2146121005;
-    r1309 = uint(int(r1308) * 2146121005);
+    r1309 = uint(int((r1306 >> 16u) ^ r1306) * 2146121005);
     // 1935: shr.u32 	%r1310, %r1309, 15;
-    uint t1010;
-    t1010 = 15u;
-    r1310 = (t1010 >= 32u ? 0u : r1309 >> t1010);
     // 1936: xor.b32  	%r1311, %r1310, %r1309;
-    r1311 = r1310 ^ r1309;
     // 1937: mul.lo.s32 	%r1312, %r1311, -2073254261;
-    r1312 = uint(int(r1311) * -2073254261);
+    r1312 = uint(int((r1309 >> 15u) ^ r1309) * -2073254261);
     // 1938: shr.u32 	%r1313, %r1312, 16;
-    uint t1011;
-    t1011 = 16u;
-    r1313 = (t1011 >= 32u ? 0u : r1312 >> t1011);
     // 1939: xor.b32  	%r269, %r1313, %r1312;
-    r269 = r1313 ^ r1312;
+    r269 = (r1312 >> 16u) ^ r1312;
     // 1940: shl.b32 	%r1314, %r1305, 15;
-    uint t1012;
-    t1012 = 15u;
-    r1314 = (t1012 >= 32u ? 0u : r1305 << t1012);
     // 1941: and.b32  	%r1623, %r1314, 32768;
-    r1623 = r1314 & 32768u;
+    r1623 = (r1305 << 15u) & 32768u;
     // 1942: shr.u32 	%r1315, %r1305, 1;
-    uint t1013;
-    t1013 = 1u;
-    r1315 = (t1013 >= 32u ? 0u : r1305 >> t1013);
     // 1943: and.b32  	%r271, %r1315, 1023;
-    r271 = r1315 & 1023u;
+    r271 = (r1305 >> 1u) & 1023u;
     if (p19) {
       // 1948: setp.eq.s16 	%p210, %rs4, 2;
-      int t1014;
-      int t1015;
-      t1014 = bitfieldExtract(int(rs4), 0, 16); t1015 = 2;
-      bool t1016;
-      t1016 = t1014 == t1015;
-      p210 = t1016;
-      if (p210) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1986: and.b32  	%r1623, %r269, 65535;
         r1623 = r269 & 65535u;
         p2g_sv0 = 150;
       } else {
         // 1951: setp.eq.s16 	%p211, %rs4, 3;
-        int t1017;
-        int t1018;
-        t1017 = bitfieldExtract(int(rs4), 0, 16); t1018 = 3;
-        bool t1019;
-        t1019 = t1017 == t1018;
-        p211 = t1019;
-        if (p211) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1990: mul.wide.u32 	%rd180, %r269, -858993459;
-          rd180 = uint64_t(r269) * uint64_t(0xCCCCCCCDu);
           // 1991: shr.u64 	%rd181, %rd180, 34;
-          uint t1020;
-          t1020 = 34u;
-          rd181 = (t1020 >= 64u ? 0ul : rd180 >> t1020);
           // 1992: cvt.u32.u64 	%r1319, %rd181;
-          uint64_t t1021;
-          t1021 = uint64_t(rd181);
-          r1319 = uint(uint64_t(t1021));
+          uint64_t t104 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1993: mul.lo.s32 	%r1320, %r1319, 5;
-          r1320 = uint(int(r1319) * 5);
           // 1994: sub.s32 	%r273, %r269, %r1320;
-          r273 = uint(int(r269) - int(r1320));
+          r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 1995: setp.eq.s32 	%p215, %r273, 0;
-          int t1022;
-          int t1023;
-          t1022 = int(r273); t1023 = 0;
-          bool t1024;
-          t1024 = t1022 == t1023;
-          p215 = t1024;
-          if (p215) {
+          if (int(r273) == 0) {
             // 2686: shr.u32 	%r1321, %r269, 8;
-            uint t1025;
-            t1025 = 8u;
-            r1321 = (t1025 >= 32u ? 0u : r269 >> t1025);
+            r1321 = r269 >> 8u;
             // 2687: mul.wide.u32 	%rd182, %r1321, -1431655765;
-            rd182 = uint64_t(r1321) * uint64_t(0xAAAAAAABu);
             // 2688: shr.u64 	%rd183, %rd182, 34;
-            uint t1026;
-            t1026 = 34u;
-            rd183 = (t1026 >= 64u ? 0ul : rd182 >> t1026);
             // 2689: cvt.u32.u64 	%r1322, %rd183;
-            uint64_t t1027;
-            t1027 = uint64_t(rd183);
-            r1322 = uint(uint64_t(t1027));
+            uint64_t t105 = uint64_t((uint64_t(r1321) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2690: mul.lo.s32 	%r1323, %r1322, 6;
-            r1323 = uint(int(r1322) * 6);
             // 2691: sub.s32 	%r1324, %r1321, %r1323;
-            r1324 = uint(int(r1321) - int(r1323));
             // 2692: cvt.u16.u32 	%rs29, %r1324;
-            uint64_t t1028;
-            t1028 = uint64_t(r1324);
-            rs29 = (uint(uint64_t(t1028)) & 65535u);
+            uint64_t t106 = uint64_t(uint(int(r1321) - int(uint(int(uint(uint64_t(t105))) * 6))));
+            rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2693: setp.gt.s16 	%p216, %rs29, 1;
-            int t1029;
-            int t1030;
-            t1029 = bitfieldExtract(int(rs29), 0, 16); t1030 = 1;
-            bool t1031;
-            t1031 = t1029 > t1030;
-            p216 = t1031;
-            if (p216) {
+            if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2698: setp.eq.s16 	%p217, %rs29, 2;
-              int t1032;
-              int t1033;
-              t1032 = bitfieldExtract(int(rs29), 0, 16); t1033 = 2;
-              bool t1034;
-              t1034 = t1032 == t1033;
-              p217 = t1034;
-              if (p217) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3146: shr.u32 	%r1326, %r269, 12;
-                uint t1035;
-                t1035 = 12u;
-                r1326 = (t1035 >= 32u ? 0u : r269 >> t1035);
                 // 3147: and.b32  	%r1327, %r1326, 1;
-                r1327 = r1326 & 1u;
                 // 3148: or.b32  	%r1328, %r1623, %r1327;
-                r1328 = r1623 | r1327;
+                r1328 = r1623 | ((r269 >> 12u) & 1u);
                 // 3149: or.b32  	%r1623, %r1328, 32256;
                 r1623 = r1328 | 32256u;
                 p2g_sv0 = 150;
               } else {
                 // 2701: setp.eq.s16 	%p218, %rs29, 3;
-                int t1036;
-                int t1037;
-                t1036 = bitfieldExtract(int(rs29), 0, 16); t1037 = 3;
-                bool t1038;
-                t1038 = t1036 == t1037;
-                p218 = t1038;
-                if (p218) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3153: setp.eq.s32 	%p222, %r271, 0;
-                  int t1039;
-                  int t1040;
-                  t1039 = int(r271); t1040 = 0;
-                  bool t1041;
-                  t1041 = t1039 == t1040;
-                  p222 = t1041;
                   // 3154: selp.b32 	%r1325, 1, %r271, %p222;
-                  r1325 = p222 ? 1u : r271;
                   // 3155: or.b32  	%r1623, %r1325, %r1623;
-                  r1623 = r1325 | r1623;
+                  r1623 = ((int(r271) == 0) ? 1u : r271) | r1623;
                   p2g_sv0 = 150;
                 } else {
                   // 2704: setp.ne.s16 	%p219, %rs29, 4;
-                  int t1042;
-                  int t1043;
-                  t1042 = bitfieldExtract(int(rs29), 0, 16); t1043 = 4;
-                  bool t1044;
-                  t1044 = t1042 != t1043;
-                  p219 = t1044;
-                  if (p219) {
+                  if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2707: or.b32  	%r1623, %r1623, 31743;
@@ -6574,23 +3647,11 @@ void main() {
               }
             } else {
               // 2921: setp.eq.s16 	%p220, %rs29, 0;
-              int t1045;
-              int t1046;
-              t1045 = bitfieldExtract(int(rs29), 0, 16); t1046 = 0;
-              bool t1047;
-              t1047 = t1045 == t1046;
-              p220 = t1047;
-              if (p220) {
+              if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
                 // 2924: setp.eq.s16 	%p221, %rs29, 1;
-                int t1048;
-                int t1049;
-                t1048 = bitfieldExtract(int(rs29), 0, 16); t1049 = 1;
-                bool t1050;
-                t1050 = t1048 == t1049;
-                p221 = t1050;
-                if (p221) {
+                if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2929: or.b32  	%r1623, %r1623, 31744;
                   r1623 = r1623 | 31744u;
                   p2g_sv0 = 150;
@@ -6613,106 +3674,53 @@ void main() {
           }
         } else {
           // 1954: setp.ne.s16 	%p212, %rs4, 5;
-          int t1051;
-          int t1052;
-          t1051 = bitfieldExtract(int(rs4), 0, 16); t1052 = 5;
-          bool t1053;
-          t1053 = t1051 != t1052;
-          p212 = t1053;
-          if (p212) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
             // 1957: mul.wide.u32 	%rd178, %r269, -858993459;
-            rd178 = uint64_t(r269) * uint64_t(0xCCCCCCCDu);
             // 1958: shr.u64 	%rd179, %rd178, 34;
-            uint t1054;
-            t1054 = 34u;
-            rd179 = (t1054 >= 64u ? 0ul : rd178 >> t1054);
             // 1959: cvt.u32.u64 	%r1316, %rd179;
-            uint64_t t1055;
-            t1055 = uint64_t(rd179);
-            r1316 = uint(uint64_t(t1055));
+            uint64_t t107 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1960: mul.lo.s32 	%r1317, %r1316, 5;
-            r1317 = uint(int(r1316) * 5);
             // 1961: sub.s32 	%r1318, %r269, %r1317;
-            r1318 = uint(int(r269) - int(r1317));
             // 1962: add.s32 	%r1622, %r1318, 13;
-            r1622 = uint(int(r1318) + 13);
+            r1622 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 13);
             p2g_sv0 = 149;
           }
         }
       }
     } else {
       // 1966: setp.eq.s16 	%p213, %rs4, 0;
-      int t1056;
-      int t1057;
-      t1056 = bitfieldExtract(int(rs4), 0, 16); t1057 = 0;
-      bool t1058;
-      t1058 = t1056 == t1057;
-      p213 = t1058;
-      if (p213) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2002: mul.wide.u32 	%rd186, %r269, 613566757;
-        rd186 = uint64_t(r269) * uint64_t(0x24924925u);
         // 2003: shr.u64 	%rd187, %rd186, 32;
-        uint t1059;
-        t1059 = 32u;
-        rd187 = (t1059 >= 64u ? 0ul : rd186 >> t1059);
         // 2004: cvt.u32.u64 	%r1336, %rd187;
-        uint64_t t1060;
-        t1060 = uint64_t(rd187);
-        r1336 = uint(uint64_t(t1060));
+        uint64_t t108 = uint64_t((uint64_t(r269) * uint64_t(0x24924925u)) >> 32u);
+        r1336 = uint(uint64_t(t108));
         // 2005: sub.s32 	%r1337, %r269, %r1336;
-        r1337 = uint(int(r269) - int(r1336));
         // 2006: shr.u32 	%r1338, %r1337, 1;
-        uint t1061;
-        t1061 = 1u;
-        r1338 = (t1061 >= 32u ? 0u : r1337 >> t1061);
         // 2007: add.s32 	%r1339, %r1338, %r1336;
-        r1339 = uint(int(r1338) + int(r1336));
         // 2008: shr.u32 	%r1340, %r1339, 2;
-        uint t1062;
-        t1062 = 2u;
-        r1340 = (t1062 >= 32u ? 0u : r1339 >> t1062);
         // 2009: mul.lo.s32 	%r1341, %r1340, 7;
-        r1341 = uint(int(r1340) * 7);
+        r1341 = uint(int(uint(int(uint(int(r269) - int(r1336)) >> 1u) + int(r1336)) >> 2u) * 7);
         // 2010: sub.s32 	%r1342, %r269, %r1341;
-        r1342 = uint(int(r269) - int(r1341));
         // 2011: add.s32 	%r1622, %r1342, 12;
-        r1622 = uint(int(r1342) + 12);
+        r1622 = uint(int(uint(int(r269) - int(r1341))) + 12);
         p2g_sv0 = 149;
       } else {
         // 1969: setp.eq.s16 	%p214, %rs4, 1;
-        int t1063;
-        int t1064;
-        t1063 = bitfieldExtract(int(rs4), 0, 16); t1064 = 1;
-        bool t1065;
-        t1065 = t1063 == t1064;
-        p214 = t1065;
-        if (p214) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1974: mul.wide.u32 	%rd184, %r269, 138547333;
-          rd184 = uint64_t(r269) * uint64_t(0x08421085u);
           // 1975: shr.u64 	%rd185, %rd184, 32;
-          uint t1066;
-          t1066 = 32u;
-          rd185 = (t1066 >= 64u ? 0ul : rd184 >> t1066);
           // 1976: cvt.u32.u64 	%r1330, %rd185;
-          uint64_t t1067;
-          t1067 = uint64_t(rd185);
-          r1330 = uint(uint64_t(t1067));
+          uint64_t t109 = uint64_t((uint64_t(r269) * uint64_t(0x08421085u)) >> 32u);
+          r1330 = uint(uint64_t(t109));
           // 1977: sub.s32 	%r1331, %r269, %r1330;
-          r1331 = uint(int(r269) - int(r1330));
           // 1978: shr.u32 	%r1332, %r1331, 1;
-          uint t1068;
-          t1068 = 1u;
-          r1332 = (t1068 >= 32u ? 0u : r1331 >> t1068);
           // 1979: add.s32 	%r1333, %r1332, %r1330;
-          r1333 = uint(int(r1332) + int(r1330));
           // 1980: shr.u32 	%r1334, %r1333, 4;
-          uint t1069;
-          t1069 = 4u;
-          r1334 = (t1069 >= 32u ? 0u : r1333 >> t1069);
           // 1981: mul.lo.s32 	%r1335, %r1334, 31;
-          r1335 = uint(int(r1334) * 31);
+          r1335 = uint(int(uint(int(uint(int(r269) - int(r1330)) >> 1u) + int(r1330)) >> 4u) * 31);
           // 1982: sub.s32 	%r1622, %r269, %r1335;
           r1622 = uint(int(r269) - int(r1335));
           p2g_sv0 = 149;
@@ -6723,141 +3731,78 @@ void main() {
     }
     if (p2g_sv0 == 148) {
       // 2015: mul.wide.u32 	%rd188, %r269, -858993459;
-      rd188 = uint64_t(r269) * uint64_t(0xCCCCCCCDu);
       // 2016: shr.u64 	%rd189, %rd188, 34;
-      uint t1070;
-      t1070 = 34u;
-      rd189 = (t1070 >= 64u ? 0ul : rd188 >> t1070);
       // 2017: cvt.u32.u64 	%r1343, %rd189;
-      uint64_t t1071;
-      t1071 = uint64_t(rd189);
-      r1343 = uint(uint64_t(t1071));
+      uint64_t t110 = uint64_t((uint64_t(r269) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2018: mul.lo.s32 	%r1344, %r1343, 5;
-      r1344 = uint(int(r1343) * 5);
       // 2019: sub.s32 	%r1345, %r269, %r1344;
-      r1345 = uint(int(r269) - int(r1344));
       // 2020: add.s32 	%r1622, %r1345, 13;
-      r1622 = uint(int(r1345) + 13);
+      r1622 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t110))) * 5)))) + 13);
       p2g_sv0 = 149;
     }
     if (p2g_sv0 == 149) {
       // 2023: max.s32 	%r1346, %r1622, 0;
-      r1346 = uint(max(int(r1622), 0));
       // 2024: shl.b32 	%r1347, %r1346, 10;
-      uint t1072;
-      t1072 = 10u;
-      r1347 = (t1072 >= 32u ? 0u : r1346 << t1072);
       // 2025: or.b32  	%r1348, %r271, %r1623;
       r1348 = r271 | r1623;
       // 2026: or.b32  	%r1623, %r1348, %r1347;
-      r1623 = r1348 | r1347;
+      r1623 = r1348 | (uint(max(int(r1622), 0)) << 10u);
     }
   }
   // 2029: add.s32 	%r1397, %r248, 512;
   r1397 = uint(int(r248) + 512);
   // 2030: shr.u32 	%r1398, %r1397, 16;
-  uint t1073;
-  t1073 = 16u;
-  r1398 = (t1073 >= 32u ? 0u : r1397 >> t1073);
   // 2031: xor.b32  	%r1399, %r1398, %r1397;
-  r1399 = r1398 ^ r1397;
   // 2032: mul.lo.s32 	%r1400, %r1399, 2146121005;
-  r1400 = uint(int(r1399) * 2146121005);
+  r1400 = uint(int((r1397 >> 16u) ^ r1397) * 2146121005);
   // 2033: shr.u32 	%r1401, %r1400, 15;
-  uint t1074;
-  t1074 = 15u;
-  r1401 = (t1074 >= 32u ? 0u : r1400 >> t1074);
   // 2034: xor.b32  	%r1402, %r1401, %r1400;
-  r1402 = r1401 ^ r1400;
   // 2035: mul.lo.s32 	%r1403, %r1402, -2073254261;
-  r1403 = uint(int(r1402) * -2073254261);
+  r1403 = uint(int((r1400 >> 15u) ^ r1400) * -2073254261);
   // 2036: shr.u32 	%r1404, %r1403, 16;
-  uint t1075;
-  t1075 = 16u;
-  r1404 = (t1075 >= 32u ? 0u : r1403 >> t1075);
   // 2037: xor.b32  	%r1405, %r1403, %r6;
   r1405 = r1403 ^ r6;
   // 2038: xor.b32  	%r1406, %r1405, %r1404;
-  r1406 = r1405 ^ r1404;
   // 2039: shr.u32 	%r1407, %r1405, 16;
-  uint t1076;
-  t1076 = 16u;
-  r1407 = (t1076 >= 32u ? 0u : r1405 >> t1076);
   // 2040: xor.b32  	%r1408, %r1406, %r1407;
-  r1408 = r1406 ^ r1407;
   // 2041: mul.lo.s32 	%r1409, %r1408, 2146121005;
-  r1409 = uint(int(r1408) * 2146121005);
+  r1409 = uint(int((r1405 ^ (r1403 >> 16u)) ^ (r1405 >> 16u)) * 2146121005);
   // 2042: shr.u32 	%r1410, %r1409, 15;
-  uint t1077;
-  t1077 = 15u;
-  r1410 = (t1077 >= 32u ? 0u : r1409 >> t1077);
   // 2043: xor.b32  	%r1411, %r1410, %r1409;
-  r1411 = r1410 ^ r1409;
   // 2044: mul.lo.s32 	%r1412, %r1411, -2073254261;
-  r1412 = uint(int(r1411) * -2073254261);
+  r1412 = uint(int((r1409 >> 15u) ^ r1409) * -2073254261);
   // 2045: shr.u32 	%r1413, %r1412, 16;
-  uint t1078;
-  t1078 = 16u;
-  r1413 = (t1078 >= 32u ? 0u : r1412 >> t1078);
   // 2046: xor.b32  	%r1414, %r1413, %r1412;
-  r1414 = r1413 ^ r1412;
+  r1414 = (r1412 >> 16u) ^ r1412;
   // 2047: xor.b32  	%r1415, %r1414, -1515870811;
   r1415 = r1414 ^ 0xA5A5A5A5u;
   // 2048: shr.u32 	%r1416, %r1415, 16;
-  uint t1079;
-  t1079 = 16u;
-  r1416 = (t1079 >= 32u ? 0u : r1415 >> t1079);
   // 2049: xor.b32  	%r1417, %r1416, %r1415;
-  r1417 = r1416 ^ r1415;
   // 2050: mul.lo.s32 	%r1418, %r1417, 2146121005;
-  r1418 = uint(int(r1417) * 2146121005);
+  r1418 = uint(int((r1415 >> 16u) ^ r1415) * 2146121005);
   // 2051: shr.u32 	%r1419, %r1418, 15;
-  uint t1080;
-  t1080 = 15u;
-  r1419 = (t1080 >= 32u ? 0u : r1418 >> t1080);
   // 2052: xor.b32  	%r1420, %r1419, %r1418;
-  r1420 = r1419 ^ r1418;
   // 2053: mul.lo.s32 	%r1421, %r1420, -2073254261;
-  r1421 = uint(int(r1420) * -2073254261);
+  r1421 = uint(int((r1418 >> 15u) ^ r1418) * -2073254261);
   // 2054: shr.u32 	%r1422, %r1421, 16;
-  uint t1081;
-  t1081 = 16u;
-  r1422 = (t1081 >= 32u ? 0u : r1421 >> t1081);
   // 2055: xor.b32  	%r288, %r1422, %r1421;
-  r288 = r1422 ^ r1421;
+  r288 = (r1421 >> 16u) ^ r1421;
   // 2056: shl.b32 	%r1423, %r1414, 15;
-  uint t1082;
-  t1082 = 15u;
-  r1423 = (t1082 >= 32u ? 0u : r1414 << t1082);
   // 2057: and.b32  	%r1625, %r1423, 32768;
-  r1625 = r1423 & 32768u;
+  r1625 = (r1414 << 15u) & 32768u;
   // 2058: shr.u32 	%r1424, %r1414, 1;
-  uint t1083;
-  t1083 = 1u;
-  r1424 = (t1083 >= 32u ? 0u : r1414 >> t1083);
   // 2059: and.b32  	%r290, %r1424, 1023;
-  r290 = r1424 & 1023u;
+  r290 = (r1414 >> 1u) & 1023u;
   if (p73) {
     // 2064: mul.wide.u32 	%rd204, %r288, -858993459;
-    rd204 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
     // 2065: shr.u64 	%rd205, %rd204, 34;
-    uint t1084;
-    t1084 = 34u;
-    rd205 = (t1084 >= 64u ? 0ul : rd204 >> t1084);
     // 2066: cvt.u32.u64 	%r1458, %rd205;
-    uint64_t t1085;
-    t1085 = uint64_t(rd205);
-    r1458 = uint(uint64_t(t1085));
+    uint64_t t111 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 2067: mul.lo.s32 	%r1459, %r1458, 5;
-    r1459 = uint(int(r1458) * 5);
     // 2068: sub.s32 	%r1460, %r288, %r1459;
-    r1460 = uint(int(r288) - int(r1459));
     // 2069: shl.b32 	%r1461, %r1460, 10;
-    uint t1086;
-    t1086 = 10u;
-    r1461 = (t1086 >= 32u ? 0u : r1460 << t1086);
     // 2070: add.s32 	%r1462, %r1461, 13312;
-    r1462 = uint(int(r1461) + 13312);
+    r1462 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t111))) * 5))) << 10u) + 13312);
     // 2071: or.b32  	%r1463, %r290, %r1625;
     r1463 = r290 | r1625;
     // 2072: or.b32  	%r1625, %r1463, %r1462;
@@ -6865,126 +3810,55 @@ void main() {
   } else {
     if (p19) {
       // 2080: setp.eq.s16 	%p225, %rs4, 2;
-      int t1087;
-      int t1088;
-      t1087 = bitfieldExtract(int(rs4), 0, 16); t1088 = 2;
-      bool t1089;
-      t1089 = t1087 == t1088;
-      p225 = t1089;
-      if (p225) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2118: and.b32  	%r1625, %r288, 65535;
         r1625 = r288 & 65535u;
         p2g_sv0 = 161;
       } else {
         // 2083: setp.eq.s16 	%p226, %rs4, 3;
-        int t1090;
-        int t1091;
-        t1090 = bitfieldExtract(int(rs4), 0, 16); t1091 = 3;
-        bool t1092;
-        t1092 = t1090 == t1091;
-        p226 = t1092;
-        if (p226) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2122: mul.wide.u32 	%rd194, %r288, -858993459;
-          rd194 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
           // 2123: shr.u64 	%rd195, %rd194, 34;
-          uint t1093;
-          t1093 = 34u;
-          rd195 = (t1093 >= 64u ? 0ul : rd194 >> t1093);
           // 2124: cvt.u32.u64 	%r1428, %rd195;
-          uint64_t t1094;
-          t1094 = uint64_t(rd195);
-          r1428 = uint(uint64_t(t1094));
+          uint64_t t112 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 2125: mul.lo.s32 	%r1429, %r1428, 5;
-          r1429 = uint(int(r1428) * 5);
           // 2126: sub.s32 	%r292, %r288, %r1429;
-          r292 = uint(int(r288) - int(r1429));
+          r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2127: setp.eq.s32 	%p230, %r292, 0;
-          int t1095;
-          int t1096;
-          t1095 = int(r292); t1096 = 0;
-          bool t1097;
-          t1097 = t1095 == t1096;
-          p230 = t1097;
-          if (p230) {
+          if (int(r292) == 0) {
             // 2711: shr.u32 	%r1430, %r288, 8;
-            uint t1098;
-            t1098 = 8u;
-            r1430 = (t1098 >= 32u ? 0u : r288 >> t1098);
+            r1430 = r288 >> 8u;
             // 2712: mul.wide.u32 	%rd196, %r1430, -1431655765;
-            rd196 = uint64_t(r1430) * uint64_t(0xAAAAAAABu);
             // 2713: shr.u64 	%rd197, %rd196, 34;
-            uint t1099;
-            t1099 = 34u;
-            rd197 = (t1099 >= 64u ? 0ul : rd196 >> t1099);
             // 2714: cvt.u32.u64 	%r1431, %rd197;
-            uint64_t t1100;
-            t1100 = uint64_t(rd197);
-            r1431 = uint(uint64_t(t1100));
+            uint64_t t113 = uint64_t((uint64_t(r1430) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2715: mul.lo.s32 	%r1432, %r1431, 6;
-            r1432 = uint(int(r1431) * 6);
             // 2716: sub.s32 	%r1433, %r1430, %r1432;
-            r1433 = uint(int(r1430) - int(r1432));
             // 2717: cvt.u16.u32 	%rs31, %r1433;
-            uint64_t t1101;
-            t1101 = uint64_t(r1433);
-            rs31 = (uint(uint64_t(t1101)) & 65535u);
+            uint64_t t114 = uint64_t(uint(int(r1430) - int(uint(int(uint(uint64_t(t113))) * 6))));
+            rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2718: setp.gt.s16 	%p231, %rs31, 1;
-            int t1102;
-            int t1103;
-            t1102 = bitfieldExtract(int(rs31), 0, 16); t1103 = 1;
-            bool t1104;
-            t1104 = t1102 > t1103;
-            p231 = t1104;
-            if (p231) {
+            if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2723: setp.eq.s16 	%p232, %rs31, 2;
-              int t1105;
-              int t1106;
-              t1105 = bitfieldExtract(int(rs31), 0, 16); t1106 = 2;
-              bool t1107;
-              t1107 = t1105 == t1106;
-              p232 = t1107;
-              if (p232) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3159: shr.u32 	%r1435, %r288, 12;
-                uint t1108;
-                t1108 = 12u;
-                r1435 = (t1108 >= 32u ? 0u : r288 >> t1108);
                 // 3160: and.b32  	%r1436, %r1435, 1;
-                r1436 = r1435 & 1u;
                 // 3161: or.b32  	%r1437, %r1625, %r1436;
-                r1437 = r1625 | r1436;
+                r1437 = r1625 | ((r288 >> 12u) & 1u);
                 // 3162: or.b32  	%r1625, %r1437, 32256;
                 r1625 = r1437 | 32256u;
                 p2g_sv0 = 161;
               } else {
                 // 2726: setp.eq.s16 	%p233, %rs31, 3;
-                int t1109;
-                int t1110;
-                t1109 = bitfieldExtract(int(rs31), 0, 16); t1110 = 3;
-                bool t1111;
-                t1111 = t1109 == t1110;
-                p233 = t1111;
-                if (p233) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3166: setp.eq.s32 	%p237, %r290, 0;
-                  int t1112;
-                  int t1113;
-                  t1112 = int(r290); t1113 = 0;
-                  bool t1114;
-                  t1114 = t1112 == t1113;
-                  p237 = t1114;
                   // 3167: selp.b32 	%r1434, 1, %r290, %p237;
-                  r1434 = p237 ? 1u : r290;
                   // 3168: or.b32  	%r1625, %r1434, %r1625;
-                  r1625 = r1434 | r1625;
+                  r1625 = ((int(r290) == 0) ? 1u : r290) | r1625;
                   p2g_sv0 = 161;
                 } else {
                   // 2729: setp.ne.s16 	%p234, %rs31, 4;
-                  int t1115;
-                  int t1116;
-                  t1115 = bitfieldExtract(int(rs31), 0, 16); t1116 = 4;
-                  bool t1117;
-                  t1117 = t1115 != t1116;
-                  p234 = t1117;
-                  if (p234) {
+                  if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2732: or.b32  	%r1625, %r1625, 31743;
@@ -6995,23 +3869,11 @@ void main() {
               }
             } else {
               // 2933: setp.eq.s16 	%p235, %rs31, 0;
-              int t1118;
-              int t1119;
-              t1118 = bitfieldExtract(int(rs31), 0, 16); t1119 = 0;
-              bool t1120;
-              t1120 = t1118 == t1119;
-              p235 = t1120;
-              if (p235) {
+              if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
                 // 2936: setp.eq.s16 	%p236, %rs31, 1;
-                int t1121;
-                int t1122;
-                t1121 = bitfieldExtract(int(rs31), 0, 16); t1122 = 1;
-                bool t1123;
-                t1123 = t1121 == t1122;
-                p236 = t1123;
-                if (p236) {
+                if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2941: or.b32  	%r1625, %r1625, 31744;
                   r1625 = r1625 | 31744u;
                   p2g_sv0 = 161;
@@ -7034,106 +3896,53 @@ void main() {
           }
         } else {
           // 2086: setp.ne.s16 	%p227, %rs4, 5;
-          int t1124;
-          int t1125;
-          t1124 = bitfieldExtract(int(rs4), 0, 16); t1125 = 5;
-          bool t1126;
-          t1126 = t1124 != t1125;
-          p227 = t1126;
-          if (p227) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
             // 2089: mul.wide.u32 	%rd192, %r288, -858993459;
-            rd192 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
             // 2090: shr.u64 	%rd193, %rd192, 34;
-            uint t1127;
-            t1127 = 34u;
-            rd193 = (t1127 >= 64u ? 0ul : rd192 >> t1127);
             // 2091: cvt.u32.u64 	%r1425, %rd193;
-            uint64_t t1128;
-            t1128 = uint64_t(rd193);
-            r1425 = uint(uint64_t(t1128));
+            uint64_t t115 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2092: mul.lo.s32 	%r1426, %r1425, 5;
-            r1426 = uint(int(r1425) * 5);
             // 2093: sub.s32 	%r1427, %r288, %r1426;
-            r1427 = uint(int(r288) - int(r1426));
             // 2094: add.s32 	%r1624, %r1427, 13;
-            r1624 = uint(int(r1427) + 13);
+            r1624 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 13);
             p2g_sv0 = 160;
           }
         }
       }
     } else {
       // 2098: setp.eq.s16 	%p228, %rs4, 0;
-      int t1129;
-      int t1130;
-      t1129 = bitfieldExtract(int(rs4), 0, 16); t1130 = 0;
-      bool t1131;
-      t1131 = t1129 == t1130;
-      p228 = t1131;
-      if (p228) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2134: mul.wide.u32 	%rd200, %r288, 613566757;
-        rd200 = uint64_t(r288) * uint64_t(0x24924925u);
         // 2135: shr.u64 	%rd201, %rd200, 32;
-        uint t1132;
-        t1132 = 32u;
-        rd201 = (t1132 >= 64u ? 0ul : rd200 >> t1132);
         // 2136: cvt.u32.u64 	%r1445, %rd201;
-        uint64_t t1133;
-        t1133 = uint64_t(rd201);
-        r1445 = uint(uint64_t(t1133));
+        uint64_t t116 = uint64_t((uint64_t(r288) * uint64_t(0x24924925u)) >> 32u);
+        r1445 = uint(uint64_t(t116));
         // 2137: sub.s32 	%r1446, %r288, %r1445;
-        r1446 = uint(int(r288) - int(r1445));
         // 2138: shr.u32 	%r1447, %r1446, 1;
-        uint t1134;
-        t1134 = 1u;
-        r1447 = (t1134 >= 32u ? 0u : r1446 >> t1134);
         // 2139: add.s32 	%r1448, %r1447, %r1445;
-        r1448 = uint(int(r1447) + int(r1445));
         // 2140: shr.u32 	%r1449, %r1448, 2;
-        uint t1135;
-        t1135 = 2u;
-        r1449 = (t1135 >= 32u ? 0u : r1448 >> t1135);
         // 2141: mul.lo.s32 	%r1450, %r1449, 7;
-        r1450 = uint(int(r1449) * 7);
+        r1450 = uint(int(uint(int(uint(int(r288) - int(r1445)) >> 1u) + int(r1445)) >> 2u) * 7);
         // 2142: sub.s32 	%r1451, %r288, %r1450;
-        r1451 = uint(int(r288) - int(r1450));
         // 2143: add.s32 	%r1624, %r1451, 12;
-        r1624 = uint(int(r1451) + 12);
+        r1624 = uint(int(uint(int(r288) - int(r1450))) + 12);
         p2g_sv0 = 160;
       } else {
         // 2101: setp.eq.s16 	%p229, %rs4, 1;
-        int t1136;
-        int t1137;
-        t1136 = bitfieldExtract(int(rs4), 0, 16); t1137 = 1;
-        bool t1138;
-        t1138 = t1136 == t1137;
-        p229 = t1138;
-        if (p229) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2106: mul.wide.u32 	%rd198, %r288, 138547333;
-          rd198 = uint64_t(r288) * uint64_t(0x08421085u);
           // 2107: shr.u64 	%rd199, %rd198, 32;
-          uint t1139;
-          t1139 = 32u;
-          rd199 = (t1139 >= 64u ? 0ul : rd198 >> t1139);
           // 2108: cvt.u32.u64 	%r1439, %rd199;
-          uint64_t t1140;
-          t1140 = uint64_t(rd199);
-          r1439 = uint(uint64_t(t1140));
+          uint64_t t117 = uint64_t((uint64_t(r288) * uint64_t(0x08421085u)) >> 32u);
+          r1439 = uint(uint64_t(t117));
           // 2109: sub.s32 	%r1440, %r288, %r1439;
-          r1440 = uint(int(r288) - int(r1439));
           // 2110: shr.u32 	%r1441, %r1440, 1;
-          uint t1141;
-          t1141 = 1u;
-          r1441 = (t1141 >= 32u ? 0u : r1440 >> t1141);
           // 2111: add.s32 	%r1442, %r1441, %r1439;
-          r1442 = uint(int(r1441) + int(r1439));
           // 2112: shr.u32 	%r1443, %r1442, 4;
-          uint t1142;
-          t1142 = 4u;
-          r1443 = (t1142 >= 32u ? 0u : r1442 >> t1142);
           // 2113: mul.lo.s32 	%r1444, %r1443, 31;
-          r1444 = uint(int(r1443) * 31);
+          r1444 = uint(int(uint(int(uint(int(r288) - int(r1439)) >> 1u) + int(r1439)) >> 4u) * 31);
           // 2114: sub.s32 	%r1624, %r288, %r1444;
           r1624 = uint(int(r288) - int(r1444));
           p2g_sv0 = 160;
@@ -7144,390 +3953,195 @@ void main() {
     }
     if (p2g_sv0 == 159) {
       // 2147: mul.wide.u32 	%rd202, %r288, -858993459;
-      rd202 = uint64_t(r288) * uint64_t(0xCCCCCCCDu);
       // 2148: shr.u64 	%rd203, %rd202, 34;
-      uint t1143;
-      t1143 = 34u;
-      rd203 = (t1143 >= 64u ? 0ul : rd202 >> t1143);
       // 2149: cvt.u32.u64 	%r1452, %rd203;
-      uint64_t t1144;
-      t1144 = uint64_t(rd203);
-      r1452 = uint(uint64_t(t1144));
+      uint64_t t118 = uint64_t((uint64_t(r288) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2150: mul.lo.s32 	%r1453, %r1452, 5;
-      r1453 = uint(int(r1452) * 5);
       // 2151: sub.s32 	%r1454, %r288, %r1453;
-      r1454 = uint(int(r288) - int(r1453));
       // 2152: add.s32 	%r1624, %r1454, 13;
-      r1624 = uint(int(r1454) + 13);
+      r1624 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t118))) * 5)))) + 13);
       p2g_sv0 = 160;
     }
     if (p2g_sv0 == 160) {
       // 2155: max.s32 	%r1455, %r1624, 0;
-      r1455 = uint(max(int(r1624), 0));
       // 2156: shl.b32 	%r1456, %r1455, 10;
-      uint t1145;
-      t1145 = 10u;
-      r1456 = (t1145 >= 32u ? 0u : r1455 << t1145);
       // 2157: or.b32  	%r1457, %r290, %r1625;
       r1457 = r290 | r1625;
       // 2158: or.b32  	%r1625, %r1457, %r1456;
-      r1625 = r1457 | r1456;
+      r1625 = r1457 | (uint(max(int(r1624), 0)) << 10u);
     }
   }
   // 2161: and.b32  	%r1464, %r1621, 65535;
-  r1464 = r1621 & 65535u;
   // 2162: prmt.b32 	%r307, %r1623, %r1464, 4180;
-  r307 = p2g_prmt(r1623, r1464, 4180u, 0);
+  r307 = p2g_prmt(r1623, (r1621 & 65535u), 4180u, 0);
   if (p73) {
     // 2167: shl.b32 	%r1527, %r186, 6;
-    uint t1146;
-    t1146 = 6u;
-    r1527 = (t1146 >= 32u ? 0u : r186 << t1146);
+    r1527 = r186 << 6u;
     // 2168: and.b32  	%r1528, %r1527, 896;
-    r1528 = r1527 & 896u;
     // 2169: add.s32 	%r1529, %r247, %r1528;
-    r1529 = uint(int(r247) + int(r1528));
+    r1529 = uint(int(r247) + int(r1527 & 896u));
     // 2170: shr.u32 	%r1530, %r1529, 16;
-    uint t1147;
-    t1147 = 16u;
-    r1530 = (t1147 >= 32u ? 0u : r1529 >> t1147);
     // 2171: xor.b32  	%r1531, %r1530, %r1529;
-    r1531 = r1530 ^ r1529;
     // 2172: mul.lo.s32 	%r1532, %r1531, 2146121005;
-    r1532 = uint(int(r1531) * 2146121005);
+    r1532 = uint(int((r1529 >> 16u) ^ r1529) * 2146121005);
     // 2173: shr.u32 	%r1533, %r1532, 15;
-    uint t1148;
-    t1148 = 15u;
-    r1533 = (t1148 >= 32u ? 0u : r1532 >> t1148);
     // 2174: xor.b32  	%r1534, %r1533, %r1532;
-    r1534 = r1533 ^ r1532;
     // 2175: mul.lo.s32 	%r1535, %r1534, -2073254261;
-    r1535 = uint(int(r1534) * -2073254261);
+    r1535 = uint(int((r1532 >> 15u) ^ r1532) * -2073254261);
     // 2176: shr.u32 	%r1536, %r1535, 16;
-    uint t1149;
-    t1149 = 16u;
-    r1536 = (t1149 >= 32u ? 0u : r1535 >> t1149);
     // 2177: xor.b32  	%r1537, %r1535, %r6;
     r1537 = r1535 ^ r6;
     // 2178: xor.b32  	%r1538, %r1537, %r1536;
-    r1538 = r1537 ^ r1536;
     // 2179: shr.u32 	%r1539, %r1537, 16;
-    uint t1150;
-    t1150 = 16u;
-    r1539 = (t1150 >= 32u ? 0u : r1537 >> t1150);
     // 2180: xor.b32  	%r1540, %r1538, %r1539;
-    r1540 = r1538 ^ r1539;
     // 2181: mul.lo.s32 	%r1541, %r1540, 2146121005;
-    r1541 = uint(int(r1540) * 2146121005);
+    r1541 = uint(int((r1537 ^ (r1535 >> 16u)) ^ (r1537 >> 16u)) * 2146121005);
     // 2182: shr.u32 	%r1542, %r1541, 15;
-    uint t1151;
-    t1151 = 15u;
-    r1542 = (t1151 >= 32u ? 0u : r1541 >> t1151);
     // 2183: xor.b32  	%r1543, %r1542, %r1541;
-    r1543 = r1542 ^ r1541;
     // 2184: mul.lo.s32 	%r1544, %r1543, -2073254261;
-    r1544 = uint(int(r1543) * -2073254261);
+    r1544 = uint(int((r1541 >> 15u) ^ r1541) * -2073254261);
     // 2185: shr.u32 	%r1545, %r1544, 16;
-    uint t1152;
-    t1152 = 16u;
-    r1545 = (t1152 >= 32u ? 0u : r1544 >> t1152);
     // 2186: xor.b32  	%r1546, %r1545, %r1544;
-    r1546 = r1545 ^ r1544;
+    r1546 = (r1544 >> 16u) ^ r1544;
     // 2187: xor.b32  	%r1547, %r1546, -1515870811;
     r1547 = r1546 ^ 0xA5A5A5A5u;
     // 2188: shr.u32 	%r1548, %r1547, 16;
-    uint t1153;
-    t1153 = 16u;
-    r1548 = (t1153 >= 32u ? 0u : r1547 >> t1153);
     // 2189: xor.b32  	%r1549, %r1548, %r1547;
-    r1549 = r1548 ^ r1547;
     // 2190: mul.lo.s32 	%r1550, %r1549, 2146121005;
-    r1550 = uint(int(r1549) * 2146121005);
+    r1550 = uint(int((r1547 >> 16u) ^ r1547) * 2146121005);
     // 2191: shr.u32 	%r1551, %r1550, 15;
-    uint t1154;
-    t1154 = 15u;
-    r1551 = (t1154 >= 32u ? 0u : r1550 >> t1154);
     // 2192: xor.b32  	%r1552, %r1551, %r1550;
-    r1552 = r1551 ^ r1550;
     // 2193: mul.lo.s32 	%r1553, %r1552, -2073254261;
-    r1553 = uint(int(r1552) * -2073254261);
+    r1553 = uint(int((r1550 >> 15u) ^ r1550) * -2073254261);
     // 2194: shr.u32 	%r1554, %r1553, 16;
-    uint t1155;
-    t1155 = 16u;
-    r1554 = (t1155 >= 32u ? 0u : r1553 >> t1155);
     // 2195: xor.b32  	%r1555, %r1554, %r1553;
-    r1555 = r1554 ^ r1553;
+    r1555 = (r1553 >> 16u) ^ r1553;
     // 2196: and.b32  	%r1556, %r1546, 1;
-    r1556 = r1546 & 1u;
     // 2197: shr.u32 	%r1557, %r1546, 1;
-    uint t1156;
-    t1156 = 1u;
-    r1557 = (t1156 >= 32u ? 0u : r1546 >> t1156);
     // 2198: and.b32  	%r1558, %r1557, 1023;
-    r1558 = r1557 & 1023u;
     // 2199: mul.wide.u32 	%rd218, %r1555, -858993459;
-    rd218 = uint64_t(r1555) * uint64_t(0xCCCCCCCDu);
     // 2200: shr.u64 	%rd219, %rd218, 34;
-    uint t1157;
-    t1157 = 34u;
-    rd219 = (t1157 >= 64u ? 0ul : rd218 >> t1157);
     // 2201: cvt.u32.u64 	%r1559, %rd219;
-    uint64_t t1158;
-    t1158 = uint64_t(rd219);
-    r1559 = uint(uint64_t(t1158));
+    uint64_t t119 = uint64_t((uint64_t(r1555) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 2202: mul.lo.s32 	%r1560, %r1559, 5;
-    r1560 = uint(int(r1559) * 5);
     // 2203: sub.s32 	%r1561, %r1555, %r1560;
-    r1561 = uint(int(r1555) - int(r1560));
     // 2204: shl.b32 	%r1562, %r1561, 10;
-    uint t1159;
-    t1159 = 10u;
-    r1562 = (t1159 >= 32u ? 0u : r1561 << t1159);
     // 2205: add.s32 	%r1563, %r1562, 13312;
-    r1563 = uint(int(r1562) + 13312);
+    r1563 = uint(int(uint(int(r1555) - int(uint(int(uint(uint64_t(t119))) * 5))) << 10u) + 13312);
     // 2206: bfi.b32 	%r1564, %r1556, %r1558, 15, 1;
-    r1564 = p2g_bfi_32(r1556, r1558, 15u, 1u);
     // 2207: or.b32  	%r1565, %r1564, %r1563;
-    r1565 = r1564 | r1563;
     // 2208: add.s32 	%r1566, %r246, %r1527;
     r1566 = uint(int(r246) + int(r1527));
     // 2209: shr.u32 	%r1567, %r1566, 16;
-    uint t1160;
-    t1160 = 16u;
-    r1567 = (t1160 >= 32u ? 0u : r1566 >> t1160);
     // 2210: xor.b32  	%r1568, %r1567, %r1566;
-    r1568 = r1567 ^ r1566;
     // 2211: mul.lo.s32 	%r1569, %r1568, 2146121005;
-    r1569 = uint(int(r1568) * 2146121005);
+    r1569 = uint(int((r1566 >> 16u) ^ r1566) * 2146121005);
     // 2212: shr.u32 	%r1570, %r1569, 15;
-    uint t1161;
-    t1161 = 15u;
-    r1570 = (t1161 >= 32u ? 0u : r1569 >> t1161);
     // 2213: xor.b32  	%r1571, %r1570, %r1569;
-    r1571 = r1570 ^ r1569;
     // 2214: mul.lo.s32 	%r1572, %r1571, -2073254261;
-    r1572 = uint(int(r1571) * -2073254261);
+    r1572 = uint(int((r1569 >> 15u) ^ r1569) * -2073254261);
     // 2215: shr.u32 	%r1573, %r1572, 16;
-    uint t1162;
-    t1162 = 16u;
-    r1573 = (t1162 >= 32u ? 0u : r1572 >> t1162);
     // 2216: xor.b32  	%r1574, %r1573, %r1572;
-    r1574 = r1573 ^ r1572;
     // 2217: and.b32  	%r1575, %r1574, 3;
-    r1575 = r1574 & 3u;
     // 2218: xor.b32  	%r1627, %r1565, %r1575;
-    r1627 = r1565 ^ r1575;
+    r1627 = (p2g_bfi_32((r1546 & 1u), ((r1546 >> 1u) & 1023u), 15u, 1u) | r1563) ^ (((r1572 >> 16u) ^ r1572) & 3u);
   } else {
     // 2222: shl.b32 	%r1465, %r186, 6;
-    uint t1163;
-    t1163 = 6u;
-    r1465 = (t1163 >= 32u ? 0u : r186 << t1163);
     // 2223: add.s32 	%r1466, %r247, %r1465;
-    r1466 = uint(int(r247) + int(r1465));
+    r1466 = uint(int(r247) + int(r186 << 6u));
     // 2224: shr.u32 	%r1467, %r1466, 16;
-    uint t1164;
-    t1164 = 16u;
-    r1467 = (t1164 >= 32u ? 0u : r1466 >> t1164);
     // 2225: xor.b32  	%r1468, %r1467, %r1466;
-    r1468 = r1467 ^ r1466;
     // 2226: mul.lo.s32 	%r1469, %r1468, 2146121005;
-    r1469 = uint(int(r1468) * 2146121005);
+    r1469 = uint(int((r1466 >> 16u) ^ r1466) * 2146121005);
     // 2227: shr.u32 	%r1470, %r1469, 15;
-    uint t1165;
-    t1165 = 15u;
-    r1470 = (t1165 >= 32u ? 0u : r1469 >> t1165);
     // 2228: xor.b32  	%r1471, %r1470, %r1469;
-    r1471 = r1470 ^ r1469;
     // 2229: mul.lo.s32 	%r1472, %r1471, -2073254261;
-    r1472 = uint(int(r1471) * -2073254261);
+    r1472 = uint(int((r1469 >> 15u) ^ r1469) * -2073254261);
     // 2230: shr.u32 	%r1473, %r1472, 16;
-    uint t1166;
-    t1166 = 16u;
-    r1473 = (t1166 >= 32u ? 0u : r1472 >> t1166);
     // 2231: xor.b32  	%r1474, %r1472, %r6;
     r1474 = r1472 ^ r6;
     // 2232: xor.b32  	%r1475, %r1474, %r1473;
-    r1475 = r1474 ^ r1473;
     // 2233: shr.u32 	%r1476, %r1474, 16;
-    uint t1167;
-    t1167 = 16u;
-    r1476 = (t1167 >= 32u ? 0u : r1474 >> t1167);
     // 2234: xor.b32  	%r1477, %r1475, %r1476;
-    r1477 = r1475 ^ r1476;
     // 2235: mul.lo.s32 	%r1478, %r1477, 2146121005;
-    r1478 = uint(int(r1477) * 2146121005);
+    r1478 = uint(int((r1474 ^ (r1472 >> 16u)) ^ (r1474 >> 16u)) * 2146121005);
     // 2236: shr.u32 	%r1479, %r1478, 15;
-    uint t1168;
-    t1168 = 15u;
-    r1479 = (t1168 >= 32u ? 0u : r1478 >> t1168);
     // 2237: xor.b32  	%r1480, %r1479, %r1478;
-    r1480 = r1479 ^ r1478;
     // 2238: mul.lo.s32 	%r1481, %r1480, -2073254261;
-    r1481 = uint(int(r1480) * -2073254261);
+    r1481 = uint(int((r1478 >> 15u) ^ r1478) * -2073254261);
     // 2239: shr.u32 	%r1482, %r1481, 16;
-    uint t1169;
-    t1169 = 16u;
-    r1482 = (t1169 >= 32u ? 0u : r1481 >> t1169);
     // 2240: xor.b32  	%r1483, %r1482, %r1481;
-    r1483 = r1482 ^ r1481;
+    r1483 = (r1481 >> 16u) ^ r1481;
     // 2241: xor.b32  	%r1484, %r1483, -1515870811;
     r1484 = r1483 ^ 0xA5A5A5A5u;
     // 2242: shr.u32 	%r1485, %r1484, 16;
-    uint t1170;
-    t1170 = 16u;
-    r1485 = (t1170 >= 32u ? 0u : r1484 >> t1170);
     // 2243: xor.b32  	%r1486, %r1485, %r1484;
-    r1486 = r1485 ^ r1484;
     // 2244: mul.lo.s32 	%r1487, %r1486, 2146121005;
-    r1487 = uint(int(r1486) * 2146121005);
+    r1487 = uint(int((r1484 >> 16u) ^ r1484) * 2146121005);
     // 2245: shr.u32 	%r1488, %r1487, 15;
-    uint t1171;
-    t1171 = 15u;
-    r1488 = (t1171 >= 32u ? 0u : r1487 >> t1171);
     // 2246: xor.b32  	%r1489, %r1488, %r1487;
-    r1489 = r1488 ^ r1487;
     // 2247: mul.lo.s32 	%r1490, %r1489, -2073254261;
-    r1490 = uint(int(r1489) * -2073254261);
+    r1490 = uint(int((r1487 >> 15u) ^ r1487) * -2073254261);
     // 2248: shr.u32 	%r1491, %r1490, 16;
-    uint t1172;
-    t1172 = 16u;
-    r1491 = (t1172 >= 32u ? 0u : r1490 >> t1172);
     // 2249: xor.b32  	%r308, %r1491, %r1490;
-    r308 = r1491 ^ r1490;
+    r308 = (r1490 >> 16u) ^ r1490;
     // 2250: shl.b32 	%r1492, %r1483, 15;
-    uint t1173;
-    t1173 = 15u;
-    r1492 = (t1173 >= 32u ? 0u : r1483 << t1173);
     // 2251: and.b32  	%r1627, %r1492, 32768;
-    r1627 = r1492 & 32768u;
+    r1627 = (r1483 << 15u) & 32768u;
     // 2252: shr.u32 	%r1493, %r1483, 1;
-    uint t1174;
-    t1174 = 1u;
-    r1493 = (t1174 >= 32u ? 0u : r1483 >> t1174);
     // 2253: and.b32  	%r310, %r1493, 1023;
-    r310 = r1493 & 1023u;
+    r310 = (r1483 >> 1u) & 1023u;
     if (p19) {
       // 2258: setp.eq.s16 	%p240, %rs4, 2;
-      int t1175;
-      int t1176;
-      t1175 = bitfieldExtract(int(rs4), 0, 16); t1176 = 2;
-      bool t1177;
-      t1177 = t1175 == t1176;
-      p240 = t1177;
-      if (p240) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2296: and.b32  	%r1627, %r308, 65535;
         r1627 = r308 & 65535u;
         p2g_sv0 = 172;
       } else {
         // 2261: setp.eq.s16 	%p241, %rs4, 3;
-        int t1178;
-        int t1179;
-        t1178 = bitfieldExtract(int(rs4), 0, 16); t1179 = 3;
-        bool t1180;
-        t1180 = t1178 == t1179;
-        p241 = t1180;
-        if (p241) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2300: mul.wide.u32 	%rd208, %r308, -858993459;
-          rd208 = uint64_t(r308) * uint64_t(0xCCCCCCCDu);
           // 2301: shr.u64 	%rd209, %rd208, 34;
-          uint t1181;
-          t1181 = 34u;
-          rd209 = (t1181 >= 64u ? 0ul : rd208 >> t1181);
           // 2302: cvt.u32.u64 	%r1497, %rd209;
-          uint64_t t1182;
-          t1182 = uint64_t(rd209);
-          r1497 = uint(uint64_t(t1182));
+          uint64_t t120 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 2303: mul.lo.s32 	%r1498, %r1497, 5;
-          r1498 = uint(int(r1497) * 5);
           // 2304: sub.s32 	%r312, %r308, %r1498;
-          r312 = uint(int(r308) - int(r1498));
+          r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2305: setp.eq.s32 	%p245, %r312, 0;
-          int t1183;
-          int t1184;
-          t1183 = int(r312); t1184 = 0;
-          bool t1185;
-          t1185 = t1183 == t1184;
-          p245 = t1185;
-          if (p245) {
+          if (int(r312) == 0) {
             // 2736: shr.u32 	%r1499, %r308, 8;
-            uint t1186;
-            t1186 = 8u;
-            r1499 = (t1186 >= 32u ? 0u : r308 >> t1186);
+            r1499 = r308 >> 8u;
             // 2737: mul.wide.u32 	%rd210, %r1499, -1431655765;
-            rd210 = uint64_t(r1499) * uint64_t(0xAAAAAAABu);
             // 2738: shr.u64 	%rd211, %rd210, 34;
-            uint t1187;
-            t1187 = 34u;
-            rd211 = (t1187 >= 64u ? 0ul : rd210 >> t1187);
             // 2739: cvt.u32.u64 	%r1500, %rd211;
-            uint64_t t1188;
-            t1188 = uint64_t(rd211);
-            r1500 = uint(uint64_t(t1188));
+            uint64_t t121 = uint64_t((uint64_t(r1499) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 2740: mul.lo.s32 	%r1501, %r1500, 6;
-            r1501 = uint(int(r1500) * 6);
             // 2741: sub.s32 	%r1502, %r1499, %r1501;
-            r1502 = uint(int(r1499) - int(r1501));
             // 2742: cvt.u16.u32 	%rs33, %r1502;
-            uint64_t t1189;
-            t1189 = uint64_t(r1502);
-            rs33 = (uint(uint64_t(t1189)) & 65535u);
+            uint64_t t122 = uint64_t(uint(int(r1499) - int(uint(int(uint(uint64_t(t121))) * 6))));
+            rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2743: setp.gt.s16 	%p246, %rs33, 1;
-            int t1190;
-            int t1191;
-            t1190 = bitfieldExtract(int(rs33), 0, 16); t1191 = 1;
-            bool t1192;
-            t1192 = t1190 > t1191;
-            p246 = t1192;
-            if (p246) {
+            if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2748: setp.eq.s16 	%p247, %rs33, 2;
-              int t1193;
-              int t1194;
-              t1193 = bitfieldExtract(int(rs33), 0, 16); t1194 = 2;
-              bool t1195;
-              t1195 = t1193 == t1194;
-              p247 = t1195;
-              if (p247) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3172: shr.u32 	%r1504, %r308, 12;
-                uint t1196;
-                t1196 = 12u;
-                r1504 = (t1196 >= 32u ? 0u : r308 >> t1196);
                 // 3173: and.b32  	%r1505, %r1504, 1;
-                r1505 = r1504 & 1u;
                 // 3174: or.b32  	%r1506, %r1627, %r1505;
-                r1506 = r1627 | r1505;
+                r1506 = r1627 | ((r308 >> 12u) & 1u);
                 // 3175: or.b32  	%r1627, %r1506, 32256;
                 r1627 = r1506 | 32256u;
                 p2g_sv0 = 172;
               } else {
                 // 2751: setp.eq.s16 	%p248, %rs33, 3;
-                int t1197;
-                int t1198;
-                t1197 = bitfieldExtract(int(rs33), 0, 16); t1198 = 3;
-                bool t1199;
-                t1199 = t1197 == t1198;
-                p248 = t1199;
-                if (p248) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3179: setp.eq.s32 	%p252, %r310, 0;
-                  int t1200;
-                  int t1201;
-                  t1200 = int(r310); t1201 = 0;
-                  bool t1202;
-                  t1202 = t1200 == t1201;
-                  p252 = t1202;
                   // 3180: selp.b32 	%r1503, 1, %r310, %p252;
-                  r1503 = p252 ? 1u : r310;
                   // 3181: or.b32  	%r1627, %r1503, %r1627;
-                  r1627 = r1503 | r1627;
+                  r1627 = ((int(r310) == 0) ? 1u : r310) | r1627;
                   p2g_sv0 = 172;
                 } else {
                   // 2754: setp.ne.s16 	%p249, %rs33, 4;
-                  int t1203;
-                  int t1204;
-                  t1203 = bitfieldExtract(int(rs33), 0, 16); t1204 = 4;
-                  bool t1205;
-                  t1205 = t1203 != t1204;
-                  p249 = t1205;
-                  if (p249) {
+                  if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2757: or.b32  	%r1627, %r1627, 31743;
@@ -7538,23 +4152,11 @@ void main() {
               }
             } else {
               // 2945: setp.eq.s16 	%p250, %rs33, 0;
-              int t1206;
-              int t1207;
-              t1206 = bitfieldExtract(int(rs33), 0, 16); t1207 = 0;
-              bool t1208;
-              t1208 = t1206 == t1207;
-              p250 = t1208;
-              if (p250) {
+              if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
                 // 2948: setp.eq.s16 	%p251, %rs33, 1;
-                int t1209;
-                int t1210;
-                t1209 = bitfieldExtract(int(rs33), 0, 16); t1210 = 1;
-                bool t1211;
-                t1211 = t1209 == t1210;
-                p251 = t1211;
-                if (p251) {
+                if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2953: or.b32  	%r1627, %r1627, 31744;
                   r1627 = r1627 | 31744u;
                   p2g_sv0 = 172;
@@ -7577,106 +4179,53 @@ void main() {
           }
         } else {
           // 2264: setp.ne.s16 	%p242, %rs4, 5;
-          int t1212;
-          int t1213;
-          t1212 = bitfieldExtract(int(rs4), 0, 16); t1213 = 5;
-          bool t1214;
-          t1214 = t1212 != t1213;
-          p242 = t1214;
-          if (p242) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
             // 2267: mul.wide.u32 	%rd206, %r308, -858993459;
-            rd206 = uint64_t(r308) * uint64_t(0xCCCCCCCDu);
             // 2268: shr.u64 	%rd207, %rd206, 34;
-            uint t1215;
-            t1215 = 34u;
-            rd207 = (t1215 >= 64u ? 0ul : rd206 >> t1215);
             // 2269: cvt.u32.u64 	%r1494, %rd207;
-            uint64_t t1216;
-            t1216 = uint64_t(rd207);
-            r1494 = uint(uint64_t(t1216));
+            uint64_t t123 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 2270: mul.lo.s32 	%r1495, %r1494, 5;
-            r1495 = uint(int(r1494) * 5);
             // 2271: sub.s32 	%r1496, %r308, %r1495;
-            r1496 = uint(int(r308) - int(r1495));
             // 2272: add.s32 	%r1626, %r1496, 13;
-            r1626 = uint(int(r1496) + 13);
+            r1626 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 13);
             p2g_sv0 = 171;
           }
         }
       }
     } else {
       // 2276: setp.eq.s16 	%p243, %rs4, 0;
-      int t1217;
-      int t1218;
-      t1217 = bitfieldExtract(int(rs4), 0, 16); t1218 = 0;
-      bool t1219;
-      t1219 = t1217 == t1218;
-      p243 = t1219;
-      if (p243) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2312: mul.wide.u32 	%rd214, %r308, 613566757;
-        rd214 = uint64_t(r308) * uint64_t(0x24924925u);
         // 2313: shr.u64 	%rd215, %rd214, 32;
-        uint t1220;
-        t1220 = 32u;
-        rd215 = (t1220 >= 64u ? 0ul : rd214 >> t1220);
         // 2314: cvt.u32.u64 	%r1514, %rd215;
-        uint64_t t1221;
-        t1221 = uint64_t(rd215);
-        r1514 = uint(uint64_t(t1221));
+        uint64_t t124 = uint64_t((uint64_t(r308) * uint64_t(0x24924925u)) >> 32u);
+        r1514 = uint(uint64_t(t124));
         // 2315: sub.s32 	%r1515, %r308, %r1514;
-        r1515 = uint(int(r308) - int(r1514));
         // 2316: shr.u32 	%r1516, %r1515, 1;
-        uint t1222;
-        t1222 = 1u;
-        r1516 = (t1222 >= 32u ? 0u : r1515 >> t1222);
         // 2317: add.s32 	%r1517, %r1516, %r1514;
-        r1517 = uint(int(r1516) + int(r1514));
         // 2318: shr.u32 	%r1518, %r1517, 2;
-        uint t1223;
-        t1223 = 2u;
-        r1518 = (t1223 >= 32u ? 0u : r1517 >> t1223);
         // 2319: mul.lo.s32 	%r1519, %r1518, 7;
-        r1519 = uint(int(r1518) * 7);
+        r1519 = uint(int(uint(int(uint(int(r308) - int(r1514)) >> 1u) + int(r1514)) >> 2u) * 7);
         // 2320: sub.s32 	%r1520, %r308, %r1519;
-        r1520 = uint(int(r308) - int(r1519));
         // 2321: add.s32 	%r1626, %r1520, 12;
-        r1626 = uint(int(r1520) + 12);
+        r1626 = uint(int(uint(int(r308) - int(r1519))) + 12);
         p2g_sv0 = 171;
       } else {
         // 2279: setp.eq.s16 	%p244, %rs4, 1;
-        int t1224;
-        int t1225;
-        t1224 = bitfieldExtract(int(rs4), 0, 16); t1225 = 1;
-        bool t1226;
-        t1226 = t1224 == t1225;
-        p244 = t1226;
-        if (p244) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2284: mul.wide.u32 	%rd212, %r308, 138547333;
-          rd212 = uint64_t(r308) * uint64_t(0x08421085u);
           // 2285: shr.u64 	%rd213, %rd212, 32;
-          uint t1227;
-          t1227 = 32u;
-          rd213 = (t1227 >= 64u ? 0ul : rd212 >> t1227);
           // 2286: cvt.u32.u64 	%r1508, %rd213;
-          uint64_t t1228;
-          t1228 = uint64_t(rd213);
-          r1508 = uint(uint64_t(t1228));
+          uint64_t t125 = uint64_t((uint64_t(r308) * uint64_t(0x08421085u)) >> 32u);
+          r1508 = uint(uint64_t(t125));
           // 2287: sub.s32 	%r1509, %r308, %r1508;
-          r1509 = uint(int(r308) - int(r1508));
           // 2288: shr.u32 	%r1510, %r1509, 1;
-          uint t1229;
-          t1229 = 1u;
-          r1510 = (t1229 >= 32u ? 0u : r1509 >> t1229);
           // 2289: add.s32 	%r1511, %r1510, %r1508;
-          r1511 = uint(int(r1510) + int(r1508));
           // 2290: shr.u32 	%r1512, %r1511, 4;
-          uint t1230;
-          t1230 = 4u;
-          r1512 = (t1230 >= 32u ? 0u : r1511 >> t1230);
           // 2291: mul.lo.s32 	%r1513, %r1512, 31;
-          r1513 = uint(int(r1512) * 31);
+          r1513 = uint(int(uint(int(uint(int(r308) - int(r1508)) >> 1u) + int(r1508)) >> 4u) * 31);
           // 2292: sub.s32 	%r1626, %r308, %r1513;
           r1626 = uint(int(r308) - int(r1513));
           p2g_sv0 = 171;
@@ -7687,97 +4236,69 @@ void main() {
     }
     if (p2g_sv0 == 170) {
       // 2325: mul.wide.u32 	%rd216, %r308, -858993459;
-      rd216 = uint64_t(r308) * uint64_t(0xCCCCCCCDu);
       // 2326: shr.u64 	%rd217, %rd216, 34;
-      uint t1231;
-      t1231 = 34u;
-      rd217 = (t1231 >= 64u ? 0ul : rd216 >> t1231);
       // 2327: cvt.u32.u64 	%r1521, %rd217;
-      uint64_t t1232;
-      t1232 = uint64_t(rd217);
-      r1521 = uint(uint64_t(t1232));
+      uint64_t t126 = uint64_t((uint64_t(r308) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 2328: mul.lo.s32 	%r1522, %r1521, 5;
-      r1522 = uint(int(r1521) * 5);
       // 2329: sub.s32 	%r1523, %r308, %r1522;
-      r1523 = uint(int(r308) - int(r1522));
       // 2330: add.s32 	%r1626, %r1523, 13;
-      r1626 = uint(int(r1523) + 13);
+      r1626 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t126))) * 5)))) + 13);
       p2g_sv0 = 171;
     }
     if (p2g_sv0 == 171) {
       // 2333: max.s32 	%r1524, %r1626, 0;
-      r1524 = uint(max(int(r1626), 0));
       // 2334: shl.b32 	%r1525, %r1524, 10;
-      uint t1233;
-      t1233 = 10u;
-      r1525 = (t1233 >= 32u ? 0u : r1524 << t1233);
       // 2335: or.b32  	%r1526, %r310, %r1627;
       r1526 = r310 | r1627;
       // 2336: or.b32  	%r1627, %r1526, %r1525;
-      r1627 = r1526 | r1525;
+      r1627 = r1526 | (uint(max(int(r1626), 0)) << 10u);
     }
   }
   // 2339: cvta.to.global.u64 	%rd220, %rd1;
   rd220 = rd1;
   // 2340: and.b32  	%r1590, %r1625, 65535;
-  r1590 = r1625 & 65535u;
   // 2341: prmt.b32 	%r1585, %r1627, %r1590, 4180;
-  r1585 = p2g_prmt(r1627, r1590, 4180u, 0);
   // 2343: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1576,%r1577,%r1578,%r1579}, {%r147,%r187,%r226,%r268}, {%r307,%r1585}, {%r1597,%r1599,%r1601,%r1603};
-  uint t1234;
-  t1234 = r1597;
-  uint t1235;
-  t1235 = r1599;
-  uint t1236;
-  t1236 = r1601;
-  uint t1237;
-  t1237 = r1603;
+  uint t127 = r1597;
+  uint t128 = r1599;
+  uint t129 = r1601;
+  uint t130 = r1603;
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r147;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r187;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 2u] = r226;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 3u] = r268;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r307;
-  p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1585;
+  p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = p2g_prmt(r1627, (r1625 & 65535u), 4180u, 0);
   memoryBarrierShared(); barrier();
-  uint t1238;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t1238 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t1234, 3u, false); }
-  uint t1239;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t1239 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t1235, 3u, false); }
-  uint t1240;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t1240 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t1236, 3u, false); }
-  uint t1241;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t1241 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t1237, 3u, false); }
-  r1576 = t1238;
-  r1577 = t1239;
-  r1578 = t1240;
-  r1579 = t1241;
+  uint t131;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t127, 3u, false); }
+  uint t132;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t128, 3u, false); }
+  uint t133;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t133 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t129, 3u, false); }
+  uint t134;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t134 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t130, 3u, false); }
+  r1576 = t131;
+  r1577 = t132;
+  r1578 = t133;
+  r1579 = t134;
   // 2345: shl.b32 	%r1591, %r1, 7;
-  uint t1242;
-  t1242 = 7u;
-  r1591 = (t1242 >= 32u ? 0u : r1 << t1242);
   // 2346: or.b32  	%r1592, %r1591, %r5;
-  r1592 = r1591 | r5;
   // 2347: shl.b32 	%r1593, %r2, 3;
-  uint t1243;
-  t1243 = 3u;
-  r1593 = (t1243 >= 32u ? 0u : r2 << t1243);
   // 2348: or.b32  	%r1594, %r1592, %r1593;
-  r1594 = r1592 | r1593;
+  r1594 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 2349: mul.wide.u32 	%rd221, %r1594, 4;
-  rd221 = uint64_t(r1594) * uint64_t(4u);
   // 2350: add.s64 	%rd222, %rd220, %rd221;
-  rd222 = uint64_t(int64_t(rd220) + int64_t(rd221));
+  rd222 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1594) * uint64_t(4u)));
   // 2351: st.global.u32 	[%rd222], %r1576;
   P2GU32(rd222).v = r1576;
   // 2352: st.global.u32 	[%rd222+4], %r1577;
   P2GU32((rd222 + 4ul)).v = r1577;
   // 2353: or.b32  	%r1595, %r1594, 64;
-  r1595 = r1594 | 64u;
   // 2354: mul.wide.u32 	%rd223, %r1595, 4;
-  rd223 = uint64_t(r1595) * uint64_t(4u);
   // 2355: add.s64 	%rd224, %rd220, %rd223;
-  rd224 = uint64_t(int64_t(rd220) + int64_t(rd223));
+  rd224 = uint64_t(int64_t(rd220) + int64_t(uint64_t(r1594 | 64u) * uint64_t(4u)));
   // 2356: st.global.u32 	[%rd224], %r1578;
   P2GU32(rd224).v = r1578;
   // 2357: st.global.u32 	[%rd224+4], %r1579;

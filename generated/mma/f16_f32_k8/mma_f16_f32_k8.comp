@@ -316,262 +316,127 @@ void main() {
   // 25: ld.param.u64 	%rd1, [mma_f16_f32_k8_param_0];
   rd1 = P2GU64((pc.params)).v;
   // 26: mov.u32 	%r205, %ctaid.x;
-  r205 = gl_WorkGroupID.x;
   // 27: mov.u32 	%r206, %ntid.x;
-  r206 = gl_WorkGroupSize.x;
   // 28: mov.u32 	%r207, %tid.x;
   r207 = gl_LocalInvocationID.x;
   // 29: mad.lo.s32 	%r208, %r205, %r206, %r207;
-  r208 = uint(int(r205) * int(r206) + int(r207));
   // 30: shr.u32 	%r1, %r208, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r208 >> t1);
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r207)) >> 5u;
   // 31: and.b32  	%r209, %r207, 31;
-  r209 = r207 & 31u;
   // 32: shr.u32 	%r2, %r209, 2;
-  uint t2;
-  t2 = 2u;
-  r2 = (t2 >= 32u ? 0u : r209 >> t2);
+  r2 = (r207 & 31u) >> 2u;
   // 33: and.b32  	%r3, %r207, 3;
   r3 = r207 & 3u;
   // 34: mul.wide.u32 	%rd2, %r1, -1431655765;
-  rd2 = uint64_t(r1) * uint64_t(0xAAAAAAABu);
   // 35: shr.u64 	%rd3, %rd2, 34;
-  uint t3;
-  t3 = 34u;
-  rd3 = (t3 >= 64u ? 0ul : rd2 >> t3);
   // 36: cvt.u32.u64 	%r210, %rd3;
-  uint64_t t4;
-  t4 = uint64_t(rd3);
-  r210 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r1) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 37: mul.lo.s32 	%r211, %r210, 6;
-  r211 = uint(int(r210) * 6);
   // 38: sub.s32 	%r4, %r1, %r211;
-  r4 = uint(int(r1) - int(r211));
+  r4 = uint(int(r1) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 39: shl.b32 	%r212, %r207, 1;
-  uint t5;
-  t5 = 1u;
-  r212 = (t5 >= 32u ? 0u : r207 << t5);
   // 40: and.b32  	%r5, %r212, 6;
-  r5 = r212 & 6u;
+  r5 = (r207 << 1u) & 6u;
   // 41: mul.lo.s32 	%r6, %r1, -1640531527;
   r6 = uint(int(r1) * -1640531527);
   // 42: add.s32 	%r7, %r5, 5377319;
   r7 = uint(int(r5) + 5377319);
   // 43: cvt.u16.u32 	%rs1, %r4;
-  uint64_t t6;
-  t6 = uint64_t(r4);
-  rs1 = (uint(uint64_t(t6)) & 65535u);
+  uint64_t t2 = uint64_t(r4);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 44: shl.b32 	%r8, %r2, 6;
-  uint t7;
-  t7 = 6u;
-  r8 = (t7 >= 32u ? 0u : r2 << t7);
+  r8 = r2 << 6u;
   // 45: add.s32 	%r213, %r7, %r8;
-  r213 = uint(int(r7) + int(r8));
   // 46: xor.b32  	%r214, %r213, 82;
-  r214 = r213 ^ 82u;
   // 47: mul.lo.s32 	%r215, %r214, 2146121005;
-  r215 = uint(int(r214) * 2146121005);
+  r215 = uint(int(uint(int(r7) + int(r8)) ^ 82u) * 2146121005);
   // 48: shr.u32 	%r216, %r215, 15;
-  uint t8;
-  t8 = 15u;
-  r216 = (t8 >= 32u ? 0u : r215 >> t8);
   // 49: xor.b32  	%r217, %r216, %r215;
-  r217 = r216 ^ r215;
   // 50: mul.lo.s32 	%r218, %r217, -2073254261;
-  r218 = uint(int(r217) * -2073254261);
+  r218 = uint(int((r215 >> 15u) ^ r215) * -2073254261);
   // 51: shr.u32 	%r219, %r218, 16;
-  uint t9;
-  t9 = 16u;
-  r219 = (t9 >= 32u ? 0u : r218 >> t9);
   // 52: xor.b32  	%r220, %r218, %r6;
   r220 = r218 ^ r6;
   // 53: xor.b32  	%r221, %r220, %r219;
-  r221 = r220 ^ r219;
   // 54: shr.u32 	%r222, %r220, 16;
-  uint t10;
-  t10 = 16u;
-  r222 = (t10 >= 32u ? 0u : r220 >> t10);
   // 55: xor.b32  	%r223, %r221, %r222;
-  r223 = r221 ^ r222;
   // 56: mul.lo.s32 	%r224, %r223, 2146121005;
-  r224 = uint(int(r223) * 2146121005);
+  r224 = uint(int((r220 ^ (r218 >> 16u)) ^ (r220 >> 16u)) * 2146121005);
   // 57: shr.u32 	%r225, %r224, 15;
-  uint t11;
-  t11 = 15u;
-  r225 = (t11 >= 32u ? 0u : r224 >> t11);
   // 58: xor.b32  	%r226, %r225, %r224;
-  r226 = r225 ^ r224;
   // 59: mul.lo.s32 	%r227, %r226, -2073254261;
-  r227 = uint(int(r226) * -2073254261);
+  r227 = uint(int((r224 >> 15u) ^ r224) * -2073254261);
   // 60: shr.u32 	%r228, %r227, 16;
-  uint t12;
-  t12 = 16u;
-  r228 = (t12 >= 32u ? 0u : r227 >> t12);
   // 61: xor.b32  	%r229, %r228, %r227;
-  r229 = r228 ^ r227;
+  r229 = (r227 >> 16u) ^ r227;
   // 62: xor.b32  	%r230, %r229, -1515870811;
   r230 = r229 ^ 0xA5A5A5A5u;
   // 63: shr.u32 	%r231, %r230, 16;
-  uint t13;
-  t13 = 16u;
-  r231 = (t13 >= 32u ? 0u : r230 >> t13);
   // 64: xor.b32  	%r232, %r231, %r230;
-  r232 = r231 ^ r230;
   // 65: mul.lo.s32 	%r233, %r232, 2146121005;
-  r233 = uint(int(r232) * 2146121005);
+  r233 = uint(int((r230 >> 16u) ^ r230) * 2146121005);
   // 66: shr.u32 	%r234, %r233, 15;
-  uint t14;
-  t14 = 15u;
-  r234 = (t14 >= 32u ? 0u : r233 >> t14);
   // 67: xor.b32  	%r235, %r234, %r233;
-  r235 = r234 ^ r233;
   // 68: mul.lo.s32 	%r236, %r235, -2073254261;
-  r236 = uint(int(r235) * -2073254261);
+  r236 = uint(int((r233 >> 15u) ^ r233) * -2073254261);
   // 69: shr.u32 	%r237, %r236, 16;
-  uint t15;
-  t15 = 16u;
-  r237 = (t15 >= 32u ? 0u : r236 >> t15);
   // 70: xor.b32  	%r971, %r237, %r236;
-  r971 = r237 ^ r236;
+  r971 = (r236 >> 16u) ^ r236;
   // 71: shl.b32 	%r10, %r229, 31;
-  uint t16;
-  t16 = 31u;
-  r10 = (t16 >= 32u ? 0u : r229 << t16);
+  r10 = r229 << 31u;
   // 72: shr.u32 	%r238, %r229, 1;
-  uint t17;
-  t17 = 1u;
-  r238 = (t17 >= 32u ? 0u : r229 >> t17);
   // 73: and.b32  	%r11, %r238, 8388607;
-  r11 = r238 & 0x007FFFFFu;
+  r11 = (r229 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r971, -858993459;
-        rd6 = uint64_t(r971) * uint64_t(0xCCCCCCCDu);
         // 125: shr.u64 	%rd7, %rd6, 34;
-        uint t27;
-        t27 = 34u;
-        rd7 = (t27 >= 64u ? 0ul : rd6 >> t27);
         // 126: cvt.u32.u64 	%r244, %rd7;
-        uint64_t t28;
-        t28 = uint64_t(rd7);
-        r244 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r971) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 127: mul.lo.s32 	%r245, %r244, 5;
-        r245 = uint(int(r244) * 5);
         // 128: sub.s32 	%r15, %r971, %r245;
-        r15 = uint(int(r971) - int(r245));
+        r15 = uint(int(r971) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
-        int t29;
-        int t30;
-        t29 = int(r15); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r15) == 0) {
           // 1460: shr.u32 	%r246, %r971, 8;
-          uint t32;
-          t32 = 8u;
-          r246 = (t32 >= 32u ? 0u : r971 >> t32);
+          r246 = r971 >> 8u;
           // 1461: mul.wide.u32 	%rd8, %r246, -1431655765;
-          rd8 = uint64_t(r246) * uint64_t(0xAAAAAAABu);
           // 1462: shr.u64 	%rd9, %rd8, 34;
-          uint t33;
-          t33 = 34u;
-          rd9 = (t33 >= 64u ? 0ul : rd8 >> t33);
           // 1463: cvt.u32.u64 	%r247, %rd9;
-          uint64_t t34;
-          t34 = uint64_t(rd9);
-          r247 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r246) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1464: mul.lo.s32 	%r248, %r247, 6;
-          r248 = uint(int(r247) * 6);
           // 1465: sub.s32 	%r249, %r246, %r248;
-          r249 = uint(int(r246) - int(r248));
           // 1466: cvt.u16.u32 	%rs3, %r249;
-          uint64_t t35;
-          t35 = uint64_t(r249);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r246) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 1467: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 1472: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 1834: shr.u32 	%r251, %r971, 12;
-              uint t42;
-              t42 = 12u;
-              r251 = (t42 >= 32u ? 0u : r971 >> t42);
               // 1835: and.b32  	%r252, %r251, 1;
-              r252 = r251 & 1u;
               // 1836: or.b32  	%r253, %r10, %r252;
-              r253 = r10 | r252;
+              r253 = r10 | ((r971 >> 12u) & 1u);
               // 1837: or.b32  	%r971, %r253, 2143289344;
               r971 = r253 | 0x7FC00000u;
               p2g_sv0 = 10;
             } else {
               // 1475: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 1841: setp.eq.s32 	%p18, %r11, 0;
-                int t46;
-                int t47;
-                t46 = int(r11); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 1842: selp.b32 	%r250, 1, %r11, %p18;
-                r250 = p18 ? 1u : r11;
                 // 1843: or.b32  	%r971, %r250, %r10;
-                r971 = r250 | r10;
+                r971 = ((int(r11) == 0) ? 1u : r11) | r10;
                 p2g_sv0 = 10;
               } else {
                 // 1478: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 155;
                 } else {
                   // 1481: or.b32  	%r971, %r10, 2139095039;
@@ -582,25 +447,13 @@ void main() {
             }
           } else {
             // 1710: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
             // 1711: mov.u32 	%r971, %r10;
             r971 = r10;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 1714: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 1719: or.b32  	%r971, %r10, 2139095040;
                 r971 = r10 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -611,9 +464,8 @@ void main() {
           }
           if (p2g_sv0 == 155) {
             // 1886: or.b32  	%r254, %r10, %r11;
-            r254 = r10 | r11;
             // 1887: or.b32  	%r971, %r254, 8388608;
-            r971 = r254 | 0x00800000u;
+            r971 = (r10 | r11) | 0x00800000u;
             p2g_sv0 = 10;
           }
         } else {
@@ -623,53 +475,28 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r239, %r971, 1;
-          r239 = r971 & 1u;
           // 89: setp.eq.b32 	%p7, %r239, 1;
-          uint t61;
-          uint t62;
-          t61 = r239; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 90: mov.pred 	%p8, 0;
-          p8 = false;
           // 91: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 93: shr.u32 	%r240, %r971, 1;
-          uint t64;
-          t64 = 1u;
-          r240 = (t64 >= 32u ? 0u : r971 >> t64);
+          r240 = r971 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r240, -858993459;
-          rd4 = uint64_t(r240) * uint64_t(0xCCCCCCCDu);
           // 95: shr.u64 	%rd5, %rd4, 36;
-          uint t65;
-          t65 = 36u;
-          rd5 = (t65 >= 64u ? 0ul : rd4 >> t65);
           // 96: cvt.u32.u64 	%r241, %rd5;
-          uint64_t t66;
-          t66 = uint64_t(rd5);
-          r241 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r240) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 97: mul.lo.s32 	%r242, %r241, 20;
-          r242 = uint(int(r241) * 20);
           // 98: sub.s32 	%r12, %r240, %r242;
-          r12 = uint(int(r240) - int(r242));
-          if (p10) {
+          r12 = uint(int(r240) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r971 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r243, 119;
-            r243 = 119u;
             // 104: sub.s32 	%r970, %r243, %r12;
-            r970 = uint(int(r243) - int(r12));
+            r970 = uint(int(119u) - int(r12));
             p2g_sv0 = 9;
           } else {
             // 158: add.s32 	%r970, %r12, 131;
@@ -681,65 +508,32 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r971, 613566757;
-      rd12 = uint64_t(r971) * uint64_t(0x24924925u);
       // 137: shr.u64 	%rd13, %rd12, 32;
-      uint t70;
-      t70 = 32u;
-      rd13 = (t70 >= 64u ? 0ul : rd12 >> t70);
       // 138: cvt.u32.u64 	%r257, %rd13;
-      uint64_t t71;
-      t71 = uint64_t(rd13);
-      r257 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r971) * uint64_t(0x24924925u)) >> 32u);
+      r257 = uint(uint64_t(t7));
       // 139: sub.s32 	%r258, %r971, %r257;
-      r258 = uint(int(r971) - int(r257));
       // 140: shr.u32 	%r259, %r258, 1;
-      uint t72;
-      t72 = 1u;
-      r259 = (t72 >= 32u ? 0u : r258 >> t72);
       // 141: add.s32 	%r260, %r259, %r257;
-      r260 = uint(int(r259) + int(r257));
       // 142: shr.u32 	%r261, %r260, 2;
-      uint t73;
-      t73 = 2u;
-      r261 = (t73 >= 32u ? 0u : r260 >> t73);
       // 143: mul.lo.s32 	%r262, %r261, 7;
-      r262 = uint(int(r261) * 7);
+      r262 = uint(int(uint(int(uint(int(r971) - int(r257)) >> 1u) + int(r257)) >> 2u) * 7);
       // 144: sub.s32 	%r263, %r971, %r262;
-      r263 = uint(int(r971) - int(r262));
       // 145: add.s32 	%r970, %r263, 124;
-      r970 = uint(int(r263) + 124);
+      r970 = uint(int(uint(int(r971) - int(r262))) + 124);
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r971, -2139062143;
-        rd10 = uint64_t(r971) * uint64_t(0x80808081u);
         // 117: shr.u64 	%rd11, %rd10, 39;
-        uint t77;
-        t77 = 39u;
-        rd11 = (t77 >= 64u ? 0ul : rd10 >> t77);
         // 118: cvt.u32.u64 	%r255, %rd11;
-        uint64_t t78;
-        t78 = uint64_t(rd11);
-        r255 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r971) * uint64_t(0x80808081u)) >> 39u);
         // 119: mul.lo.s32 	%r256, %r255, 255;
-        r256 = uint(int(r255) * 255);
         // 120: sub.s32 	%r970, %r971, %r256;
-        r970 = uint(int(r971) - int(r256));
+        r970 = uint(int(r971) - int(uint(int(uint(uint64_t(t8))) * 255)));
         p2g_sv0 = 9;
       } else {
         p2g_sv0 = 7;
@@ -748,244 +542,118 @@ void main() {
   }
   if (p2g_sv0 == 7) {
     // 149: mul.wide.u32 	%rd14, %r971, -858993459;
-    rd14 = uint64_t(r971) * uint64_t(0xCCCCCCCDu);
     // 150: shr.u64 	%rd15, %rd14, 34;
-    uint t79;
-    t79 = 34u;
-    rd15 = (t79 >= 64u ? 0ul : rd14 >> t79);
     // 151: cvt.u32.u64 	%r264, %rd15;
-    uint64_t t80;
-    t80 = uint64_t(rd15);
-    r264 = uint(uint64_t(t80));
+    uint64_t t9 = uint64_t((uint64_t(r971) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 152: mul.lo.s32 	%r265, %r264, 5;
-    r265 = uint(int(r264) * 5);
     // 153: sub.s32 	%r266, %r971, %r265;
-    r266 = uint(int(r971) - int(r265));
     // 154: add.s32 	%r970, %r266, 125;
-    r970 = uint(int(r266) + 125);
+    r970 = uint(int(uint(int(r971) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
     // 161: max.s32 	%r267, %r970, 0;
-    r267 = uint(max(int(r970), 0));
     // 162: shl.b32 	%r268, %r267, 23;
-    uint t81;
-    t81 = 23u;
-    r268 = (t81 >= 32u ? 0u : r267 << t81);
     // 163: or.b32  	%r269, %r11, %r10;
-    r269 = r11 | r10;
     // 164: or.b32  	%r971, %r269, %r268;
-    r971 = r269 | r268;
+    r971 = (r11 | r10) | (uint(max(int(r970), 0)) << 23u);
   }
   // 167: add.s32 	%r270, %r5, %r8;
   r270 = uint(int(r5) + int(r8));
   // 168: add.s32 	%r271, %r270, 5377320;
-  r271 = uint(int(r270) + 5377320);
   // 169: xor.b32  	%r272, %r271, 82;
-  r272 = r271 ^ 82u;
   // 170: mul.lo.s32 	%r273, %r272, 2146121005;
-  r273 = uint(int(r272) * 2146121005);
+  r273 = uint(int(uint(int(r270) + 5377320) ^ 82u) * 2146121005);
   // 171: shr.u32 	%r274, %r273, 15;
-  uint t82;
-  t82 = 15u;
-  r274 = (t82 >= 32u ? 0u : r273 >> t82);
   // 172: xor.b32  	%r275, %r274, %r273;
-  r275 = r274 ^ r273;
   // 173: mul.lo.s32 	%r276, %r275, -2073254261;
-  r276 = uint(int(r275) * -2073254261);
+  r276 = uint(int((r273 >> 15u) ^ r273) * -2073254261);
   // 174: shr.u32 	%r277, %r276, 16;
-  uint t83;
-  t83 = 16u;
-  r277 = (t83 >= 32u ? 0u : r276 >> t83);
   // 175: xor.b32  	%r278, %r276, %r6;
   r278 = r276 ^ r6;
   // 176: xor.b32  	%r279, %r278, %r277;
-  r279 = r278 ^ r277;
   // 177: shr.u32 	%r280, %r278, 16;
-  uint t84;
-  t84 = 16u;
-  r280 = (t84 >= 32u ? 0u : r278 >> t84);
   // 178: xor.b32  	%r281, %r279, %r280;
-  r281 = r279 ^ r280;
   // 179: mul.lo.s32 	%r282, %r281, 2146121005;
-  r282 = uint(int(r281) * 2146121005);
+  r282 = uint(int((r278 ^ (r276 >> 16u)) ^ (r278 >> 16u)) * 2146121005);
   // 180: shr.u32 	%r283, %r282, 15;
-  uint t85;
-  t85 = 15u;
-  r283 = (t85 >= 32u ? 0u : r282 >> t85);
   // 181: xor.b32  	%r284, %r283, %r282;
-  r284 = r283 ^ r282;
   // 182: mul.lo.s32 	%r285, %r284, -2073254261;
-  r285 = uint(int(r284) * -2073254261);
+  r285 = uint(int((r282 >> 15u) ^ r282) * -2073254261);
   // 183: shr.u32 	%r286, %r285, 16;
-  uint t86;
-  t86 = 16u;
-  r286 = (t86 >= 32u ? 0u : r285 >> t86);
   // 184: xor.b32  	%r287, %r286, %r285;
-  r287 = r286 ^ r285;
+  r287 = (r285 >> 16u) ^ r285;
   // 185: xor.b32  	%r288, %r287, -1515870811;
   r288 = r287 ^ 0xA5A5A5A5u;
   // 186: shr.u32 	%r289, %r288, 16;
-  uint t87;
-  t87 = 16u;
-  r289 = (t87 >= 32u ? 0u : r288 >> t87);
   // 187: xor.b32  	%r290, %r289, %r288;
-  r290 = r289 ^ r288;
   // 188: mul.lo.s32 	%r291, %r290, 2146121005;
-  r291 = uint(int(r290) * 2146121005);
+  r291 = uint(int((r288 >> 16u) ^ r288) * 2146121005);
   // 189: shr.u32 	%r292, %r291, 15;
-  uint t88;
-  t88 = 15u;
-  r292 = (t88 >= 32u ? 0u : r291 >> t88);
   // 190: xor.b32  	%r293, %r292, %r291;
-  r293 = r292 ^ r291;
   // 191: mul.lo.s32 	%r294, %r293, -2073254261;
-  r294 = uint(int(r293) * -2073254261);
+  r294 = uint(int((r291 >> 15u) ^ r291) * -2073254261);
   // 192: shr.u32 	%r295, %r294, 16;
-  uint t89;
-  t89 = 16u;
-  r295 = (t89 >= 32u ? 0u : r294 >> t89);
   // 193: xor.b32  	%r973, %r295, %r294;
-  r973 = r295 ^ r294;
+  r973 = (r294 >> 16u) ^ r294;
   // 194: shl.b32 	%r29, %r287, 31;
-  uint t90;
-  t90 = 31u;
-  r29 = (t90 >= 32u ? 0u : r287 << t90);
+  r29 = r287 << 31u;
   // 195: shr.u32 	%r296, %r287, 1;
-  uint t91;
-  t91 = 1u;
-  r296 = (t91 >= 32u ? 0u : r287 >> t91);
   // 196: and.b32  	%r30, %r296, 8388607;
-  r30 = r296 & 0x007FFFFFu;
+  r30 = (r287 >> 1u) & 0x007FFFFFu;
   // 197: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
-  int t92;
-  int t93;
-  t92 = bitfieldExtract(int(rs4), 0, 16); t93 = 1;
-  bool t94;
-  t94 = t92 > t93;
-  p19 = t94;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    int t95;
-    int t96;
-    t95 = bitfieldExtract(int(rs4), 0, 16); t96 = 2;
-    bool t97;
-    t97 = t95 == t96;
-    p20 = t97;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      int t98;
-      int t99;
-      t98 = bitfieldExtract(int(rs4), 0, 16); t99 = 3;
-      bool t100;
-      t100 = t98 == t99;
-      p21 = t100;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r973, -858993459;
-        rd18 = uint64_t(r973) * uint64_t(0xCCCCCCCDu);
         // 249: shr.u64 	%rd19, %rd18, 34;
-        uint t101;
-        t101 = 34u;
-        rd19 = (t101 >= 64u ? 0ul : rd18 >> t101);
         // 250: cvt.u32.u64 	%r302, %rd19;
-        uint64_t t102;
-        t102 = uint64_t(rd19);
-        r302 = uint(uint64_t(t102));
+        uint64_t t10 = uint64_t((uint64_t(r973) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 251: mul.lo.s32 	%r303, %r302, 5;
-        r303 = uint(int(r302) * 5);
         // 252: sub.s32 	%r34, %r973, %r303;
-        r34 = uint(int(r973) - int(r303));
+        r34 = uint(int(r973) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
-        int t103;
-        int t104;
-        t103 = int(r34); t104 = 0;
-        bool t105;
-        t105 = t103 == t104;
-        p29 = t105;
-        if (p29) {
+        if (int(r34) == 0) {
           // 1485: shr.u32 	%r304, %r973, 8;
-          uint t106;
-          t106 = 8u;
-          r304 = (t106 >= 32u ? 0u : r973 >> t106);
+          r304 = r973 >> 8u;
           // 1486: mul.wide.u32 	%rd20, %r304, -1431655765;
-          rd20 = uint64_t(r304) * uint64_t(0xAAAAAAABu);
           // 1487: shr.u64 	%rd21, %rd20, 34;
-          uint t107;
-          t107 = 34u;
-          rd21 = (t107 >= 64u ? 0ul : rd20 >> t107);
           // 1488: cvt.u32.u64 	%r305, %rd21;
-          uint64_t t108;
-          t108 = uint64_t(rd21);
-          r305 = uint(uint64_t(t108));
+          uint64_t t11 = uint64_t((uint64_t(r304) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1489: mul.lo.s32 	%r306, %r305, 6;
-          r306 = uint(int(r305) * 6);
           // 1490: sub.s32 	%r307, %r304, %r306;
-          r307 = uint(int(r304) - int(r306));
           // 1491: cvt.u16.u32 	%rs5, %r307;
-          uint64_t t109;
-          t109 = uint64_t(r307);
-          rs5 = (uint(uint64_t(t109)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r304) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 1492: setp.gt.s16 	%p30, %rs5, 1;
-          int t110;
-          int t111;
-          t110 = bitfieldExtract(int(rs5), 0, 16); t111 = 1;
-          bool t112;
-          t112 = t110 > t111;
-          p30 = t112;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 1497: setp.eq.s16 	%p31, %rs5, 2;
-            int t113;
-            int t114;
-            t113 = bitfieldExtract(int(rs5), 0, 16); t114 = 2;
-            bool t115;
-            t115 = t113 == t114;
-            p31 = t115;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 1847: shr.u32 	%r309, %r973, 12;
-              uint t116;
-              t116 = 12u;
-              r309 = (t116 >= 32u ? 0u : r973 >> t116);
               // 1848: and.b32  	%r310, %r309, 1;
-              r310 = r309 & 1u;
               // 1849: or.b32  	%r311, %r29, %r310;
-              r311 = r29 | r310;
+              r311 = r29 | ((r973 >> 12u) & 1u);
               // 1850: or.b32  	%r973, %r311, 2143289344;
               r973 = r311 | 0x7FC00000u;
               p2g_sv0 = 20;
             } else {
               // 1500: setp.eq.s16 	%p32, %rs5, 3;
-              int t117;
-              int t118;
-              t117 = bitfieldExtract(int(rs5), 0, 16); t118 = 3;
-              bool t119;
-              t119 = t117 == t118;
-              p32 = t119;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 1854: setp.eq.s32 	%p36, %r30, 0;
-                int t120;
-                int t121;
-                t120 = int(r30); t121 = 0;
-                bool t122;
-                t122 = t120 == t121;
-                p36 = t122;
                 // 1855: selp.b32 	%r308, 1, %r30, %p36;
-                r308 = p36 ? 1u : r30;
                 // 1856: or.b32  	%r973, %r308, %r29;
-                r973 = r308 | r29;
+                r973 = ((int(r30) == 0) ? 1u : r30) | r29;
                 p2g_sv0 = 20;
               } else {
                 // 1503: setp.ne.s16 	%p33, %rs5, 4;
-                int t123;
-                int t124;
-                t123 = bitfieldExtract(int(rs5), 0, 16); t124 = 4;
-                bool t125;
-                t125 = t123 != t124;
-                p33 = t125;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 156;
                 } else {
                   // 1506: or.b32  	%r973, %r29, 2139095039;
@@ -996,25 +664,13 @@ void main() {
             }
           } else {
             // 1723: setp.eq.s16 	%p34, %rs5, 0;
-            int t126;
-            int t127;
-            t126 = bitfieldExtract(int(rs5), 0, 16); t127 = 0;
-            bool t128;
-            t128 = t126 == t127;
-            p34 = t128;
             // 1724: mov.u32 	%r973, %r29;
             r973 = r29;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 1727: setp.eq.s16 	%p35, %rs5, 1;
-              int t129;
-              int t130;
-              t129 = bitfieldExtract(int(rs5), 0, 16); t130 = 1;
-              bool t131;
-              t131 = t129 == t130;
-              p35 = t131;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 1732: or.b32  	%r973, %r29, 2139095040;
                 r973 = r29 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -1025,9 +681,8 @@ void main() {
           }
           if (p2g_sv0 == 156) {
             // 1891: or.b32  	%r312, %r29, %r30;
-            r312 = r29 | r30;
             // 1892: or.b32  	%r973, %r312, 8388608;
-            r973 = r312 | 0x00800000u;
+            r973 = (r29 | r30) | 0x00800000u;
             p2g_sv0 = 20;
           }
         } else {
@@ -1037,53 +692,27 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        int t132;
-        int t133;
-        t132 = bitfieldExtract(int(rs4), 0, 16); t133 = 5;
-        bool t134;
-        t134 = t132 != t133;
-        p22 = t134;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r297, %r973, 1;
-          r297 = r973 & 1u;
           // 213: setp.eq.b32 	%p25, %r297, 1;
-          uint t135;
-          uint t136;
-          t135 = r297; t136 = 1u;
-          bool t137;
-          t137 = t135 == t136;
-          p25 = t137;
           // 214: mov.pred 	%p26, 0;
-          p26 = false;
           // 215: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 217: shr.u32 	%r298, %r973, 1;
-          uint t138;
-          t138 = 1u;
-          r298 = (t138 >= 32u ? 0u : r973 >> t138);
+          r298 = r973 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r298, -858993459;
-          rd16 = uint64_t(r298) * uint64_t(0xCCCCCCCDu);
           // 219: shr.u64 	%rd17, %rd16, 36;
-          uint t139;
-          t139 = 36u;
-          rd17 = (t139 >= 64u ? 0ul : rd16 >> t139);
           // 220: cvt.u32.u64 	%r299, %rd17;
-          uint64_t t140;
-          t140 = uint64_t(rd17);
-          r299 = uint(uint64_t(t140));
+          uint64_t t13 = uint64_t((uint64_t(r298) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 221: mul.lo.s32 	%r300, %r299, 20;
-          r300 = uint(int(r299) * 20);
           // 222: sub.s32 	%r31, %r298, %r300;
-          r31 = uint(int(r298) - int(r300));
-          if (p28) {
+          r31 = uint(int(r298) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r973 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r301, 119;
-            r301 = 119u;
             // 228: sub.s32 	%r972, %r301, %r31;
-            r972 = uint(int(r301) - int(r31));
+            r972 = uint(int(119u) - int(r31));
             p2g_sv0 = 19;
           } else {
             // 282: add.s32 	%r972, %r31, 131;
@@ -1095,65 +724,32 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    int t141;
-    int t142;
-    t141 = bitfieldExtract(int(rs4), 0, 16); t142 = 0;
-    bool t143;
-    t143 = t141 == t142;
-    p23 = t143;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r973, 613566757;
-      rd24 = uint64_t(r973) * uint64_t(0x24924925u);
       // 261: shr.u64 	%rd25, %rd24, 32;
-      uint t144;
-      t144 = 32u;
-      rd25 = (t144 >= 64u ? 0ul : rd24 >> t144);
       // 262: cvt.u32.u64 	%r315, %rd25;
-      uint64_t t145;
-      t145 = uint64_t(rd25);
-      r315 = uint(uint64_t(t145));
+      uint64_t t14 = uint64_t((uint64_t(r973) * uint64_t(0x24924925u)) >> 32u);
+      r315 = uint(uint64_t(t14));
       // 263: sub.s32 	%r316, %r973, %r315;
-      r316 = uint(int(r973) - int(r315));
       // 264: shr.u32 	%r317, %r316, 1;
-      uint t146;
-      t146 = 1u;
-      r317 = (t146 >= 32u ? 0u : r316 >> t146);
       // 265: add.s32 	%r318, %r317, %r315;
-      r318 = uint(int(r317) + int(r315));
       // 266: shr.u32 	%r319, %r318, 2;
-      uint t147;
-      t147 = 2u;
-      r319 = (t147 >= 32u ? 0u : r318 >> t147);
       // 267: mul.lo.s32 	%r320, %r319, 7;
-      r320 = uint(int(r319) * 7);
+      r320 = uint(int(uint(int(uint(int(r973) - int(r315)) >> 1u) + int(r315)) >> 2u) * 7);
       // 268: sub.s32 	%r321, %r973, %r320;
-      r321 = uint(int(r973) - int(r320));
       // 269: add.s32 	%r972, %r321, 124;
-      r972 = uint(int(r321) + 124);
+      r972 = uint(int(uint(int(r973) - int(r320))) + 124);
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      int t148;
-      int t149;
-      t148 = bitfieldExtract(int(rs4), 0, 16); t149 = 1;
-      bool t150;
-      t150 = t148 == t149;
-      p24 = t150;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r973, -2139062143;
-        rd22 = uint64_t(r973) * uint64_t(0x80808081u);
         // 241: shr.u64 	%rd23, %rd22, 39;
-        uint t151;
-        t151 = 39u;
-        rd23 = (t151 >= 64u ? 0ul : rd22 >> t151);
         // 242: cvt.u32.u64 	%r313, %rd23;
-        uint64_t t152;
-        t152 = uint64_t(rd23);
-        r313 = uint(uint64_t(t152));
+        uint64_t t15 = uint64_t((uint64_t(r973) * uint64_t(0x80808081u)) >> 39u);
         // 243: mul.lo.s32 	%r314, %r313, 255;
-        r314 = uint(int(r313) * 255);
         // 244: sub.s32 	%r972, %r973, %r314;
-        r972 = uint(int(r973) - int(r314));
+        r972 = uint(int(r973) - int(uint(int(uint(uint64_t(t15))) * 255)));
         p2g_sv0 = 19;
       } else {
         p2g_sv0 = 17;
@@ -1162,235 +758,114 @@ void main() {
   }
   if (p2g_sv0 == 17) {
     // 273: mul.wide.u32 	%rd26, %r973, -858993459;
-    rd26 = uint64_t(r973) * uint64_t(0xCCCCCCCDu);
     // 274: shr.u64 	%rd27, %rd26, 34;
-    uint t153;
-    t153 = 34u;
-    rd27 = (t153 >= 64u ? 0ul : rd26 >> t153);
     // 275: cvt.u32.u64 	%r322, %rd27;
-    uint64_t t154;
-    t154 = uint64_t(rd27);
-    r322 = uint(uint64_t(t154));
+    uint64_t t16 = uint64_t((uint64_t(r973) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 276: mul.lo.s32 	%r323, %r322, 5;
-    r323 = uint(int(r322) * 5);
     // 277: sub.s32 	%r324, %r973, %r323;
-    r324 = uint(int(r973) - int(r323));
     // 278: add.s32 	%r972, %r324, 125;
-    r972 = uint(int(r324) + 125);
+    r972 = uint(int(uint(int(r973) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
     // 285: max.s32 	%r325, %r972, 0;
-    r325 = uint(max(int(r972), 0));
     // 286: shl.b32 	%r326, %r325, 23;
-    uint t155;
-    t155 = 23u;
-    r326 = (t155 >= 32u ? 0u : r325 << t155);
     // 287: or.b32  	%r327, %r30, %r29;
-    r327 = r30 | r29;
     // 288: or.b32  	%r973, %r327, %r326;
-    r973 = r327 | r326;
+    r973 = (r30 | r29) | (uint(max(int(r972), 0)) << 23u);
   }
   // 291: or.b32  	%r47, %r8, 512;
   r47 = r8 | 512u;
   // 292: add.s32 	%r328, %r7, %r47;
-  r328 = uint(int(r7) + int(r47));
   // 293: xor.b32  	%r329, %r328, 82;
-  r329 = r328 ^ 82u;
   // 294: mul.lo.s32 	%r330, %r329, 2146121005;
-  r330 = uint(int(r329) * 2146121005);
+  r330 = uint(int(uint(int(r7) + int(r47)) ^ 82u) * 2146121005);
   // 295: shr.u32 	%r331, %r330, 15;
-  uint t156;
-  t156 = 15u;
-  r331 = (t156 >= 32u ? 0u : r330 >> t156);
   // 296: xor.b32  	%r332, %r331, %r330;
-  r332 = r331 ^ r330;
   // 297: mul.lo.s32 	%r333, %r332, -2073254261;
-  r333 = uint(int(r332) * -2073254261);
+  r333 = uint(int((r330 >> 15u) ^ r330) * -2073254261);
   // 298: shr.u32 	%r334, %r333, 16;
-  uint t157;
-  t157 = 16u;
-  r334 = (t157 >= 32u ? 0u : r333 >> t157);
   // 299: xor.b32  	%r335, %r333, %r6;
   r335 = r333 ^ r6;
   // 300: xor.b32  	%r336, %r335, %r334;
-  r336 = r335 ^ r334;
   // 301: shr.u32 	%r337, %r335, 16;
-  uint t158;
-  t158 = 16u;
-  r337 = (t158 >= 32u ? 0u : r335 >> t158);
   // 302: xor.b32  	%r338, %r336, %r337;
-  r338 = r336 ^ r337;
   // 303: mul.lo.s32 	%r339, %r338, 2146121005;
-  r339 = uint(int(r338) * 2146121005);
+  r339 = uint(int((r335 ^ (r333 >> 16u)) ^ (r335 >> 16u)) * 2146121005);
   // 304: shr.u32 	%r340, %r339, 15;
-  uint t159;
-  t159 = 15u;
-  r340 = (t159 >= 32u ? 0u : r339 >> t159);
   // 305: xor.b32  	%r341, %r340, %r339;
-  r341 = r340 ^ r339;
   // 306: mul.lo.s32 	%r342, %r341, -2073254261;
-  r342 = uint(int(r341) * -2073254261);
+  r342 = uint(int((r339 >> 15u) ^ r339) * -2073254261);
   // 307: shr.u32 	%r343, %r342, 16;
-  uint t160;
-  t160 = 16u;
-  r343 = (t160 >= 32u ? 0u : r342 >> t160);
   // 308: xor.b32  	%r344, %r343, %r342;
-  r344 = r343 ^ r342;
+  r344 = (r342 >> 16u) ^ r342;
   // 309: xor.b32  	%r345, %r344, -1515870811;
   r345 = r344 ^ 0xA5A5A5A5u;
   // 310: shr.u32 	%r346, %r345, 16;
-  uint t161;
-  t161 = 16u;
-  r346 = (t161 >= 32u ? 0u : r345 >> t161);
   // 311: xor.b32  	%r347, %r346, %r345;
-  r347 = r346 ^ r345;
   // 312: mul.lo.s32 	%r348, %r347, 2146121005;
-  r348 = uint(int(r347) * 2146121005);
+  r348 = uint(int((r345 >> 16u) ^ r345) * 2146121005);
   // 313: shr.u32 	%r349, %r348, 15;
-  uint t162;
-  t162 = 15u;
-  r349 = (t162 >= 32u ? 0u : r348 >> t162);
   // 314: xor.b32  	%r350, %r349, %r348;
-  r350 = r349 ^ r348;
   // 315: mul.lo.s32 	%r351, %r350, -2073254261;
-  r351 = uint(int(r350) * -2073254261);
+  r351 = uint(int((r348 >> 15u) ^ r348) * -2073254261);
   // 316: shr.u32 	%r352, %r351, 16;
-  uint t163;
-  t163 = 16u;
-  r352 = (t163 >= 32u ? 0u : r351 >> t163);
   // 317: xor.b32  	%r975, %r352, %r351;
-  r975 = r352 ^ r351;
+  r975 = (r351 >> 16u) ^ r351;
   // 318: shl.b32 	%r49, %r344, 31;
-  uint t164;
-  t164 = 31u;
-  r49 = (t164 >= 32u ? 0u : r344 << t164);
+  r49 = r344 << 31u;
   // 319: shr.u32 	%r353, %r344, 1;
-  uint t165;
-  t165 = 1u;
-  r353 = (t165 >= 32u ? 0u : r344 >> t165);
   // 320: and.b32  	%r50, %r353, 8388607;
-  r50 = r353 & 0x007FFFFFu;
+  r50 = (r344 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
-    int t166;
-    int t167;
-    t166 = bitfieldExtract(int(rs4), 0, 16); t167 = 2;
-    bool t168;
-    t168 = t166 == t167;
-    p38 = t168;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
-      int t169;
-      int t170;
-      t169 = bitfieldExtract(int(rs4), 0, 16); t170 = 3;
-      bool t171;
-      t171 = t169 == t170;
-      p39 = t171;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r975, -858993459;
-        rd30 = uint64_t(r975) * uint64_t(0xCCCCCCCDu);
         // 371: shr.u64 	%rd31, %rd30, 34;
-        uint t172;
-        t172 = 34u;
-        rd31 = (t172 >= 64u ? 0ul : rd30 >> t172);
         // 372: cvt.u32.u64 	%r359, %rd31;
-        uint64_t t173;
-        t173 = uint64_t(rd31);
-        r359 = uint(uint64_t(t173));
+        uint64_t t17 = uint64_t((uint64_t(r975) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 373: mul.lo.s32 	%r360, %r359, 5;
-        r360 = uint(int(r359) * 5);
         // 374: sub.s32 	%r54, %r975, %r360;
-        r54 = uint(int(r975) - int(r360));
+        r54 = uint(int(r975) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
-        int t174;
-        int t175;
-        t174 = int(r54); t175 = 0;
-        bool t176;
-        t176 = t174 == t175;
-        p47 = t176;
-        if (p47) {
+        if (int(r54) == 0) {
           // 1510: shr.u32 	%r361, %r975, 8;
-          uint t177;
-          t177 = 8u;
-          r361 = (t177 >= 32u ? 0u : r975 >> t177);
+          r361 = r975 >> 8u;
           // 1511: mul.wide.u32 	%rd32, %r361, -1431655765;
-          rd32 = uint64_t(r361) * uint64_t(0xAAAAAAABu);
           // 1512: shr.u64 	%rd33, %rd32, 34;
-          uint t178;
-          t178 = 34u;
-          rd33 = (t178 >= 64u ? 0ul : rd32 >> t178);
           // 1513: cvt.u32.u64 	%r362, %rd33;
-          uint64_t t179;
-          t179 = uint64_t(rd33);
-          r362 = uint(uint64_t(t179));
+          uint64_t t18 = uint64_t((uint64_t(r361) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1514: mul.lo.s32 	%r363, %r362, 6;
-          r363 = uint(int(r362) * 6);
           // 1515: sub.s32 	%r364, %r361, %r363;
-          r364 = uint(int(r361) - int(r363));
           // 1516: cvt.u16.u32 	%rs7, %r364;
-          uint64_t t180;
-          t180 = uint64_t(r364);
-          rs7 = (uint(uint64_t(t180)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r361) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 1517: setp.gt.s16 	%p48, %rs7, 1;
-          int t181;
-          int t182;
-          t181 = bitfieldExtract(int(rs7), 0, 16); t182 = 1;
-          bool t183;
-          t183 = t181 > t182;
-          p48 = t183;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 1522: setp.eq.s16 	%p49, %rs7, 2;
-            int t184;
-            int t185;
-            t184 = bitfieldExtract(int(rs7), 0, 16); t185 = 2;
-            bool t186;
-            t186 = t184 == t185;
-            p49 = t186;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 1860: shr.u32 	%r366, %r975, 12;
-              uint t187;
-              t187 = 12u;
-              r366 = (t187 >= 32u ? 0u : r975 >> t187);
               // 1861: and.b32  	%r367, %r366, 1;
-              r367 = r366 & 1u;
               // 1862: or.b32  	%r368, %r49, %r367;
-              r368 = r49 | r367;
+              r368 = r49 | ((r975 >> 12u) & 1u);
               // 1863: or.b32  	%r975, %r368, 2143289344;
               r975 = r368 | 0x7FC00000u;
               p2g_sv0 = 30;
             } else {
               // 1525: setp.eq.s16 	%p50, %rs7, 3;
-              int t188;
-              int t189;
-              t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 3;
-              bool t190;
-              t190 = t188 == t189;
-              p50 = t190;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 1867: setp.eq.s32 	%p54, %r50, 0;
-                int t191;
-                int t192;
-                t191 = int(r50); t192 = 0;
-                bool t193;
-                t193 = t191 == t192;
-                p54 = t193;
                 // 1868: selp.b32 	%r365, 1, %r50, %p54;
-                r365 = p54 ? 1u : r50;
                 // 1869: or.b32  	%r975, %r365, %r49;
-                r975 = r365 | r49;
+                r975 = ((int(r50) == 0) ? 1u : r50) | r49;
                 p2g_sv0 = 30;
               } else {
                 // 1528: setp.ne.s16 	%p51, %rs7, 4;
-                int t194;
-                int t195;
-                t194 = bitfieldExtract(int(rs7), 0, 16); t195 = 4;
-                bool t196;
-                t196 = t194 != t195;
-                p51 = t196;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 157;
                 } else {
                   // 1531: or.b32  	%r975, %r49, 2139095039;
@@ -1401,25 +876,13 @@ void main() {
             }
           } else {
             // 1736: setp.eq.s16 	%p52, %rs7, 0;
-            int t197;
-            int t198;
-            t197 = bitfieldExtract(int(rs7), 0, 16); t198 = 0;
-            bool t199;
-            t199 = t197 == t198;
-            p52 = t199;
             // 1737: mov.u32 	%r975, %r49;
             r975 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 1740: setp.eq.s16 	%p53, %rs7, 1;
-              int t200;
-              int t201;
-              t200 = bitfieldExtract(int(rs7), 0, 16); t201 = 1;
-              bool t202;
-              t202 = t200 == t201;
-              p53 = t202;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 1745: or.b32  	%r975, %r49, 2139095040;
                 r975 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1430,9 +893,8 @@ void main() {
           }
           if (p2g_sv0 == 157) {
             // 1896: or.b32  	%r369, %r49, %r50;
-            r369 = r49 | r50;
             // 1897: or.b32  	%r975, %r369, 8388608;
-            r975 = r369 | 0x00800000u;
+            r975 = (r49 | r50) | 0x00800000u;
             p2g_sv0 = 30;
           }
         } else {
@@ -1442,53 +904,27 @@ void main() {
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
-        int t203;
-        int t204;
-        t203 = bitfieldExtract(int(rs4), 0, 16); t204 = 5;
-        bool t205;
-        t205 = t203 != t204;
-        p40 = t205;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 334: and.b32  	%r354, %r975, 1;
-          r354 = r975 & 1u;
           // 335: setp.eq.b32 	%p43, %r354, 1;
-          uint t206;
-          uint t207;
-          t206 = r354; t207 = 1u;
-          bool t208;
-          t208 = t206 == t207;
-          p43 = t208;
           // 336: mov.pred 	%p44, 0;
-          p44 = false;
           // 337: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 338: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 339: shr.u32 	%r355, %r975, 1;
-          uint t209;
-          t209 = 1u;
-          r355 = (t209 >= 32u ? 0u : r975 >> t209);
+          r355 = r975 >> 1u;
           // 340: mul.wide.u32 	%rd28, %r355, -858993459;
-          rd28 = uint64_t(r355) * uint64_t(0xCCCCCCCDu);
           // 341: shr.u64 	%rd29, %rd28, 36;
-          uint t210;
-          t210 = 36u;
-          rd29 = (t210 >= 64u ? 0ul : rd28 >> t210);
           // 342: cvt.u32.u64 	%r356, %rd29;
-          uint64_t t211;
-          t211 = uint64_t(rd29);
-          r356 = uint(uint64_t(t211));
+          uint64_t t20 = uint64_t((uint64_t(r355) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 343: mul.lo.s32 	%r357, %r356, 20;
-          r357 = uint(int(r356) * 20);
           // 344: sub.s32 	%r51, %r355, %r357;
-          r51 = uint(int(r355) - int(r357));
-          if (p46) {
+          r51 = uint(int(r355) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r975 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r358, 119;
-            r358 = 119u;
             // 350: sub.s32 	%r974, %r358, %r51;
-            r974 = uint(int(r358) - int(r51));
+            r974 = uint(int(119u) - int(r51));
             p2g_sv0 = 29;
           } else {
             // 404: add.s32 	%r974, %r51, 131;
@@ -1500,65 +936,32 @@ void main() {
     }
   } else {
     // 354: setp.eq.s16 	%p41, %rs4, 0;
-    int t212;
-    int t213;
-    t212 = bitfieldExtract(int(rs4), 0, 16); t213 = 0;
-    bool t214;
-    t214 = t212 == t213;
-    p41 = t214;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r975, 613566757;
-      rd36 = uint64_t(r975) * uint64_t(0x24924925u);
       // 383: shr.u64 	%rd37, %rd36, 32;
-      uint t215;
-      t215 = 32u;
-      rd37 = (t215 >= 64u ? 0ul : rd36 >> t215);
       // 384: cvt.u32.u64 	%r372, %rd37;
-      uint64_t t216;
-      t216 = uint64_t(rd37);
-      r372 = uint(uint64_t(t216));
+      uint64_t t21 = uint64_t((uint64_t(r975) * uint64_t(0x24924925u)) >> 32u);
+      r372 = uint(uint64_t(t21));
       // 385: sub.s32 	%r373, %r975, %r372;
-      r373 = uint(int(r975) - int(r372));
       // 386: shr.u32 	%r374, %r373, 1;
-      uint t217;
-      t217 = 1u;
-      r374 = (t217 >= 32u ? 0u : r373 >> t217);
       // 387: add.s32 	%r375, %r374, %r372;
-      r375 = uint(int(r374) + int(r372));
       // 388: shr.u32 	%r376, %r375, 2;
-      uint t218;
-      t218 = 2u;
-      r376 = (t218 >= 32u ? 0u : r375 >> t218);
       // 389: mul.lo.s32 	%r377, %r376, 7;
-      r377 = uint(int(r376) * 7);
+      r377 = uint(int(uint(int(uint(int(r975) - int(r372)) >> 1u) + int(r372)) >> 2u) * 7);
       // 390: sub.s32 	%r378, %r975, %r377;
-      r378 = uint(int(r975) - int(r377));
       // 391: add.s32 	%r974, %r378, 124;
-      r974 = uint(int(r378) + 124);
+      r974 = uint(int(uint(int(r975) - int(r377))) + 124);
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
-      int t219;
-      int t220;
-      t219 = bitfieldExtract(int(rs4), 0, 16); t220 = 1;
-      bool t221;
-      t221 = t219 == t220;
-      p42 = t221;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r975, -2139062143;
-        rd34 = uint64_t(r975) * uint64_t(0x80808081u);
         // 363: shr.u64 	%rd35, %rd34, 39;
-        uint t222;
-        t222 = 39u;
-        rd35 = (t222 >= 64u ? 0ul : rd34 >> t222);
         // 364: cvt.u32.u64 	%r370, %rd35;
-        uint64_t t223;
-        t223 = uint64_t(rd35);
-        r370 = uint(uint64_t(t223));
+        uint64_t t22 = uint64_t((uint64_t(r975) * uint64_t(0x80808081u)) >> 39u);
         // 365: mul.lo.s32 	%r371, %r370, 255;
-        r371 = uint(int(r370) * 255);
         // 366: sub.s32 	%r974, %r975, %r371;
-        r974 = uint(int(r975) - int(r371));
+        r974 = uint(int(r975) - int(uint(int(uint(uint64_t(t22))) * 255)));
         p2g_sv0 = 29;
       } else {
         p2g_sv0 = 27;
@@ -1567,233 +970,112 @@ void main() {
   }
   if (p2g_sv0 == 27) {
     // 395: mul.wide.u32 	%rd38, %r975, -858993459;
-    rd38 = uint64_t(r975) * uint64_t(0xCCCCCCCDu);
     // 396: shr.u64 	%rd39, %rd38, 34;
-    uint t224;
-    t224 = 34u;
-    rd39 = (t224 >= 64u ? 0ul : rd38 >> t224);
     // 397: cvt.u32.u64 	%r379, %rd39;
-    uint64_t t225;
-    t225 = uint64_t(rd39);
-    r379 = uint(uint64_t(t225));
+    uint64_t t23 = uint64_t((uint64_t(r975) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 398: mul.lo.s32 	%r380, %r379, 5;
-    r380 = uint(int(r379) * 5);
     // 399: sub.s32 	%r381, %r975, %r380;
-    r381 = uint(int(r975) - int(r380));
     // 400: add.s32 	%r974, %r381, 125;
-    r974 = uint(int(r381) + 125);
+    r974 = uint(int(uint(int(r975) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
     // 407: max.s32 	%r382, %r974, 0;
-    r382 = uint(max(int(r974), 0));
     // 408: shl.b32 	%r383, %r382, 23;
-    uint t226;
-    t226 = 23u;
-    r383 = (t226 >= 32u ? 0u : r382 << t226);
     // 409: or.b32  	%r384, %r50, %r49;
-    r384 = r50 | r49;
     // 410: or.b32  	%r975, %r384, %r383;
-    r975 = r384 | r383;
+    r975 = (r50 | r49) | (uint(max(int(r974), 0)) << 23u);
   }
   // 413: add.s32 	%r386, %r270, 5377832;
-  r386 = uint(int(r270) + 5377832);
   // 414: xor.b32  	%r387, %r386, 82;
-  r387 = r386 ^ 82u;
   // 415: mul.lo.s32 	%r388, %r387, 2146121005;
-  r388 = uint(int(r387) * 2146121005);
+  r388 = uint(int(uint(int(r270) + 5377832) ^ 82u) * 2146121005);
   // 416: shr.u32 	%r389, %r388, 15;
-  uint t227;
-  t227 = 15u;
-  r389 = (t227 >= 32u ? 0u : r388 >> t227);
   // 417: xor.b32  	%r390, %r389, %r388;
-  r390 = r389 ^ r388;
   // 418: mul.lo.s32 	%r391, %r390, -2073254261;
-  r391 = uint(int(r390) * -2073254261);
+  r391 = uint(int((r388 >> 15u) ^ r388) * -2073254261);
   // 419: shr.u32 	%r392, %r391, 16;
-  uint t228;
-  t228 = 16u;
-  r392 = (t228 >= 32u ? 0u : r391 >> t228);
   // 420: xor.b32  	%r393, %r391, %r6;
   r393 = r391 ^ r6;
   // 421: xor.b32  	%r394, %r393, %r392;
-  r394 = r393 ^ r392;
   // 422: shr.u32 	%r395, %r393, 16;
-  uint t229;
-  t229 = 16u;
-  r395 = (t229 >= 32u ? 0u : r393 >> t229);
   // 423: xor.b32  	%r396, %r394, %r395;
-  r396 = r394 ^ r395;
   // 424: mul.lo.s32 	%r397, %r396, 2146121005;
-  r397 = uint(int(r396) * 2146121005);
+  r397 = uint(int((r393 ^ (r391 >> 16u)) ^ (r393 >> 16u)) * 2146121005);
   // 425: shr.u32 	%r398, %r397, 15;
-  uint t230;
-  t230 = 15u;
-  r398 = (t230 >= 32u ? 0u : r397 >> t230);
   // 426: xor.b32  	%r399, %r398, %r397;
-  r399 = r398 ^ r397;
   // 427: mul.lo.s32 	%r400, %r399, -2073254261;
-  r400 = uint(int(r399) * -2073254261);
+  r400 = uint(int((r397 >> 15u) ^ r397) * -2073254261);
   // 428: shr.u32 	%r401, %r400, 16;
-  uint t231;
-  t231 = 16u;
-  r401 = (t231 >= 32u ? 0u : r400 >> t231);
   // 429: xor.b32  	%r402, %r401, %r400;
-  r402 = r401 ^ r400;
+  r402 = (r400 >> 16u) ^ r400;
   // 430: xor.b32  	%r403, %r402, -1515870811;
   r403 = r402 ^ 0xA5A5A5A5u;
   // 431: shr.u32 	%r404, %r403, 16;
-  uint t232;
-  t232 = 16u;
-  r404 = (t232 >= 32u ? 0u : r403 >> t232);
   // 432: xor.b32  	%r405, %r404, %r403;
-  r405 = r404 ^ r403;
   // 433: mul.lo.s32 	%r406, %r405, 2146121005;
-  r406 = uint(int(r405) * 2146121005);
+  r406 = uint(int((r403 >> 16u) ^ r403) * 2146121005);
   // 434: shr.u32 	%r407, %r406, 15;
-  uint t233;
-  t233 = 15u;
-  r407 = (t233 >= 32u ? 0u : r406 >> t233);
   // 435: xor.b32  	%r408, %r407, %r406;
-  r408 = r407 ^ r406;
   // 436: mul.lo.s32 	%r409, %r408, -2073254261;
-  r409 = uint(int(r408) * -2073254261);
+  r409 = uint(int((r406 >> 15u) ^ r406) * -2073254261);
   // 437: shr.u32 	%r410, %r409, 16;
-  uint t234;
-  t234 = 16u;
-  r410 = (t234 >= 32u ? 0u : r409 >> t234);
   // 438: xor.b32  	%r977, %r410, %r409;
-  r977 = r410 ^ r409;
+  r977 = (r409 >> 16u) ^ r409;
   // 439: shl.b32 	%r68, %r402, 31;
-  uint t235;
-  t235 = 31u;
-  r68 = (t235 >= 32u ? 0u : r402 << t235);
+  r68 = r402 << 31u;
   // 440: shr.u32 	%r411, %r402, 1;
-  uint t236;
-  t236 = 1u;
-  r411 = (t236 >= 32u ? 0u : r402 >> t236);
   // 441: and.b32  	%r69, %r411, 8388607;
-  r69 = r411 & 0x007FFFFFu;
+  r69 = (r402 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
-    int t237;
-    int t238;
-    t237 = bitfieldExtract(int(rs4), 0, 16); t238 = 2;
-    bool t239;
-    t239 = t237 == t238;
-    p56 = t239;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
-      int t240;
-      int t241;
-      t240 = bitfieldExtract(int(rs4), 0, 16); t241 = 3;
-      bool t242;
-      t242 = t240 == t241;
-      p57 = t242;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r977, -858993459;
-        rd42 = uint64_t(r977) * uint64_t(0xCCCCCCCDu);
         // 492: shr.u64 	%rd43, %rd42, 34;
-        uint t243;
-        t243 = 34u;
-        rd43 = (t243 >= 64u ? 0ul : rd42 >> t243);
         // 493: cvt.u32.u64 	%r417, %rd43;
-        uint64_t t244;
-        t244 = uint64_t(rd43);
-        r417 = uint(uint64_t(t244));
+        uint64_t t24 = uint64_t((uint64_t(r977) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 494: mul.lo.s32 	%r418, %r417, 5;
-        r418 = uint(int(r417) * 5);
         // 495: sub.s32 	%r73, %r977, %r418;
-        r73 = uint(int(r977) - int(r418));
+        r73 = uint(int(r977) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r73, 0;
-        int t245;
-        int t246;
-        t245 = int(r73); t246 = 0;
-        bool t247;
-        t247 = t245 == t246;
-        p65 = t247;
-        if (p65) {
+        if (int(r73) == 0) {
           // 1535: shr.u32 	%r419, %r977, 8;
-          uint t248;
-          t248 = 8u;
-          r419 = (t248 >= 32u ? 0u : r977 >> t248);
+          r419 = r977 >> 8u;
           // 1536: mul.wide.u32 	%rd44, %r419, -1431655765;
-          rd44 = uint64_t(r419) * uint64_t(0xAAAAAAABu);
           // 1537: shr.u64 	%rd45, %rd44, 34;
-          uint t249;
-          t249 = 34u;
-          rd45 = (t249 >= 64u ? 0ul : rd44 >> t249);
           // 1538: cvt.u32.u64 	%r420, %rd45;
-          uint64_t t250;
-          t250 = uint64_t(rd45);
-          r420 = uint(uint64_t(t250));
+          uint64_t t25 = uint64_t((uint64_t(r419) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1539: mul.lo.s32 	%r421, %r420, 6;
-          r421 = uint(int(r420) * 6);
           // 1540: sub.s32 	%r422, %r419, %r421;
-          r422 = uint(int(r419) - int(r421));
           // 1541: cvt.u16.u32 	%rs9, %r422;
-          uint64_t t251;
-          t251 = uint64_t(r422);
-          rs9 = (uint(uint64_t(t251)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r419) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 1542: setp.gt.s16 	%p66, %rs9, 1;
-          int t252;
-          int t253;
-          t252 = bitfieldExtract(int(rs9), 0, 16); t253 = 1;
-          bool t254;
-          t254 = t252 > t253;
-          p66 = t254;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 1547: setp.eq.s16 	%p67, %rs9, 2;
-            int t255;
-            int t256;
-            t255 = bitfieldExtract(int(rs9), 0, 16); t256 = 2;
-            bool t257;
-            t257 = t255 == t256;
-            p67 = t257;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 1873: shr.u32 	%r424, %r977, 12;
-              uint t258;
-              t258 = 12u;
-              r424 = (t258 >= 32u ? 0u : r977 >> t258);
               // 1874: and.b32  	%r425, %r424, 1;
-              r425 = r424 & 1u;
               // 1875: or.b32  	%r426, %r68, %r425;
-              r426 = r68 | r425;
+              r426 = r68 | ((r977 >> 12u) & 1u);
               // 1876: or.b32  	%r977, %r426, 2143289344;
               r977 = r426 | 0x7FC00000u;
               p2g_sv0 = 40;
             } else {
               // 1550: setp.eq.s16 	%p68, %rs9, 3;
-              int t259;
-              int t260;
-              t259 = bitfieldExtract(int(rs9), 0, 16); t260 = 3;
-              bool t261;
-              t261 = t259 == t260;
-              p68 = t261;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 1880: setp.eq.s32 	%p72, %r69, 0;
-                int t262;
-                int t263;
-                t262 = int(r69); t263 = 0;
-                bool t264;
-                t264 = t262 == t263;
-                p72 = t264;
                 // 1881: selp.b32 	%r423, 1, %r69, %p72;
-                r423 = p72 ? 1u : r69;
                 // 1882: or.b32  	%r977, %r423, %r68;
-                r977 = r423 | r68;
+                r977 = ((int(r69) == 0) ? 1u : r69) | r68;
                 p2g_sv0 = 40;
               } else {
                 // 1553: setp.ne.s16 	%p69, %rs9, 4;
-                int t265;
-                int t266;
-                t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 4;
-                bool t267;
-                t267 = t265 != t266;
-                p69 = t267;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 158;
                 } else {
                   // 1556: or.b32  	%r977, %r68, 2139095039;
@@ -1804,25 +1086,13 @@ void main() {
             }
           } else {
             // 1749: setp.eq.s16 	%p70, %rs9, 0;
-            int t268;
-            int t269;
-            t268 = bitfieldExtract(int(rs9), 0, 16); t269 = 0;
-            bool t270;
-            t270 = t268 == t269;
-            p70 = t270;
             // 1750: mov.u32 	%r977, %r68;
             r977 = r68;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 1753: setp.eq.s16 	%p71, %rs9, 1;
-              int t271;
-              int t272;
-              t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 1;
-              bool t273;
-              t273 = t271 == t272;
-              p71 = t273;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 1758: or.b32  	%r977, %r68, 2139095040;
                 r977 = r68 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1833,9 +1103,8 @@ void main() {
           }
           if (p2g_sv0 == 158) {
             // 1901: or.b32  	%r427, %r68, %r69;
-            r427 = r68 | r69;
             // 1902: or.b32  	%r977, %r427, 8388608;
-            r977 = r427 | 0x00800000u;
+            r977 = (r68 | r69) | 0x00800000u;
             p2g_sv0 = 40;
           }
         } else {
@@ -1845,53 +1114,27 @@ void main() {
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
-        int t274;
-        int t275;
-        t274 = bitfieldExtract(int(rs4), 0, 16); t275 = 5;
-        bool t276;
-        t276 = t274 != t275;
-        p58 = t276;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 455: and.b32  	%r412, %r977, 1;
-          r412 = r977 & 1u;
           // 456: setp.eq.b32 	%p61, %r412, 1;
-          uint t277;
-          uint t278;
-          t277 = r412; t278 = 1u;
-          bool t279;
-          t279 = t277 == t278;
-          p61 = t279;
           // 457: mov.pred 	%p62, 0;
-          p62 = false;
           // 458: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 459: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 460: shr.u32 	%r413, %r977, 1;
-          uint t280;
-          t280 = 1u;
-          r413 = (t280 >= 32u ? 0u : r977 >> t280);
+          r413 = r977 >> 1u;
           // 461: mul.wide.u32 	%rd40, %r413, -858993459;
-          rd40 = uint64_t(r413) * uint64_t(0xCCCCCCCDu);
           // 462: shr.u64 	%rd41, %rd40, 36;
-          uint t281;
-          t281 = 36u;
-          rd41 = (t281 >= 64u ? 0ul : rd40 >> t281);
           // 463: cvt.u32.u64 	%r414, %rd41;
-          uint64_t t282;
-          t282 = uint64_t(rd41);
-          r414 = uint(uint64_t(t282));
+          uint64_t t27 = uint64_t((uint64_t(r413) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 464: mul.lo.s32 	%r415, %r414, 20;
-          r415 = uint(int(r414) * 20);
           // 465: sub.s32 	%r70, %r413, %r415;
-          r70 = uint(int(r413) - int(r415));
-          if (p64) {
+          r70 = uint(int(r413) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r977 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r416, 119;
-            r416 = 119u;
             // 471: sub.s32 	%r976, %r416, %r70;
-            r976 = uint(int(r416) - int(r70));
+            r976 = uint(int(119u) - int(r70));
             p2g_sv0 = 39;
           } else {
             // 525: add.s32 	%r976, %r70, 131;
@@ -1903,65 +1146,32 @@ void main() {
     }
   } else {
     // 475: setp.eq.s16 	%p59, %rs4, 0;
-    int t283;
-    int t284;
-    t283 = bitfieldExtract(int(rs4), 0, 16); t284 = 0;
-    bool t285;
-    t285 = t283 == t284;
-    p59 = t285;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r977, 613566757;
-      rd48 = uint64_t(r977) * uint64_t(0x24924925u);
       // 504: shr.u64 	%rd49, %rd48, 32;
-      uint t286;
-      t286 = 32u;
-      rd49 = (t286 >= 64u ? 0ul : rd48 >> t286);
       // 505: cvt.u32.u64 	%r430, %rd49;
-      uint64_t t287;
-      t287 = uint64_t(rd49);
-      r430 = uint(uint64_t(t287));
+      uint64_t t28 = uint64_t((uint64_t(r977) * uint64_t(0x24924925u)) >> 32u);
+      r430 = uint(uint64_t(t28));
       // 506: sub.s32 	%r431, %r977, %r430;
-      r431 = uint(int(r977) - int(r430));
       // 507: shr.u32 	%r432, %r431, 1;
-      uint t288;
-      t288 = 1u;
-      r432 = (t288 >= 32u ? 0u : r431 >> t288);
       // 508: add.s32 	%r433, %r432, %r430;
-      r433 = uint(int(r432) + int(r430));
       // 509: shr.u32 	%r434, %r433, 2;
-      uint t289;
-      t289 = 2u;
-      r434 = (t289 >= 32u ? 0u : r433 >> t289);
       // 510: mul.lo.s32 	%r435, %r434, 7;
-      r435 = uint(int(r434) * 7);
+      r435 = uint(int(uint(int(uint(int(r977) - int(r430)) >> 1u) + int(r430)) >> 2u) * 7);
       // 511: sub.s32 	%r436, %r977, %r435;
-      r436 = uint(int(r977) - int(r435));
       // 512: add.s32 	%r976, %r436, 124;
-      r976 = uint(int(r436) + 124);
+      r976 = uint(int(uint(int(r977) - int(r435))) + 124);
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
-      int t290;
-      int t291;
-      t290 = bitfieldExtract(int(rs4), 0, 16); t291 = 1;
-      bool t292;
-      t292 = t290 == t291;
-      p60 = t292;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r977, -2139062143;
-        rd46 = uint64_t(r977) * uint64_t(0x80808081u);
         // 484: shr.u64 	%rd47, %rd46, 39;
-        uint t293;
-        t293 = 39u;
-        rd47 = (t293 >= 64u ? 0ul : rd46 >> t293);
         // 485: cvt.u32.u64 	%r428, %rd47;
-        uint64_t t294;
-        t294 = uint64_t(rd47);
-        r428 = uint(uint64_t(t294));
+        uint64_t t29 = uint64_t((uint64_t(r977) * uint64_t(0x80808081u)) >> 39u);
         // 486: mul.lo.s32 	%r429, %r428, 255;
-        r429 = uint(int(r428) * 255);
         // 487: sub.s32 	%r976, %r977, %r429;
-        r976 = uint(int(r977) - int(r429));
+        r976 = uint(int(r977) - int(uint(int(uint(uint64_t(t29))) * 255)));
         p2g_sv0 = 39;
       } else {
         p2g_sv0 = 37;
@@ -1970,149 +1180,82 @@ void main() {
   }
   if (p2g_sv0 == 37) {
     // 516: mul.wide.u32 	%rd50, %r977, -858993459;
-    rd50 = uint64_t(r977) * uint64_t(0xCCCCCCCDu);
     // 517: shr.u64 	%rd51, %rd50, 34;
-    uint t295;
-    t295 = 34u;
-    rd51 = (t295 >= 64u ? 0ul : rd50 >> t295);
     // 518: cvt.u32.u64 	%r437, %rd51;
-    uint64_t t296;
-    t296 = uint64_t(rd51);
-    r437 = uint(uint64_t(t296));
+    uint64_t t30 = uint64_t((uint64_t(r977) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 519: mul.lo.s32 	%r438, %r437, 5;
-    r438 = uint(int(r437) * 5);
     // 520: sub.s32 	%r439, %r977, %r438;
-    r439 = uint(int(r977) - int(r438));
     // 521: add.s32 	%r976, %r439, 125;
-    r976 = uint(int(r439) + 125);
+    r976 = uint(int(uint(int(r977) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
     // 528: max.s32 	%r440, %r976, 0;
-    r440 = uint(max(int(r976), 0));
     // 529: shl.b32 	%r441, %r440, 23;
-    uint t297;
-    t297 = 23u;
-    r441 = (t297 >= 32u ? 0u : r440 << t297);
     // 530: or.b32  	%r442, %r69, %r68;
-    r442 = r69 | r68;
     // 531: or.b32  	%r977, %r442, %r441;
-    r977 = r442 | r441;
+    r977 = (r69 | r68) | (uint(max(int(r976), 0)) << 23u);
   }
   // 534: add.s32 	%r86, %r5, 5369127;
   r86 = uint(int(r5) + 5369127);
   // 535: add.s32 	%r443, %r5, 1;
-  r443 = uint(int(r5) + 1);
   // 536: and.b32  	%r87, %r443, 6;
-  r87 = r443 & 6u;
+  r87 = uint(int(r5) + 1) & 6u;
   // 537: add.s32 	%r444, %r86, %r8;
   r444 = uint(int(r86) + int(r8));
   // 538: xor.b32  	%r445, %r444, 81;
-  r445 = r444 ^ 81u;
   // 539: mul.lo.s32 	%r446, %r445, 2146121005;
-  r446 = uint(int(r445) * 2146121005);
+  r446 = uint(int(r444 ^ 81u) * 2146121005);
   // 540: shr.u32 	%r447, %r446, 15;
-  uint t298;
-  t298 = 15u;
-  r447 = (t298 >= 32u ? 0u : r446 >> t298);
   // 541: xor.b32  	%r448, %r447, %r446;
-  r448 = r447 ^ r446;
   // 542: mul.lo.s32 	%r449, %r448, -2073254261;
-  r449 = uint(int(r448) * -2073254261);
+  r449 = uint(int((r446 >> 15u) ^ r446) * -2073254261);
   // 543: shr.u32 	%r450, %r449, 16;
-  uint t299;
-  t299 = 16u;
-  r450 = (t299 >= 32u ? 0u : r449 >> t299);
   // 544: xor.b32  	%r451, %r449, %r6;
   r451 = r449 ^ r6;
   // 545: xor.b32  	%r452, %r451, %r450;
-  r452 = r451 ^ r450;
   // 546: shr.u32 	%r453, %r451, 16;
-  uint t300;
-  t300 = 16u;
-  r453 = (t300 >= 32u ? 0u : r451 >> t300);
   // 547: xor.b32  	%r454, %r452, %r453;
-  r454 = r452 ^ r453;
   // 548: mul.lo.s32 	%r455, %r454, 2146121005;
-  r455 = uint(int(r454) * 2146121005);
+  r455 = uint(int((r451 ^ (r449 >> 16u)) ^ (r451 >> 16u)) * 2146121005);
   // 549: shr.u32 	%r456, %r455, 15;
-  uint t301;
-  t301 = 15u;
-  r456 = (t301 >= 32u ? 0u : r455 >> t301);
   // 550: xor.b32  	%r457, %r456, %r455;
-  r457 = r456 ^ r455;
   // 551: mul.lo.s32 	%r458, %r457, -2073254261;
-  r458 = uint(int(r457) * -2073254261);
+  r458 = uint(int((r455 >> 15u) ^ r455) * -2073254261);
   // 552: shr.u32 	%r459, %r458, 16;
-  uint t302;
-  t302 = 16u;
-  r459 = (t302 >= 32u ? 0u : r458 >> t302);
   // 553: xor.b32  	%r460, %r459, %r458;
-  r460 = r459 ^ r458;
+  r460 = (r458 >> 16u) ^ r458;
   // 554: xor.b32  	%r461, %r460, -1515870811;
   r461 = r460 ^ 0xA5A5A5A5u;
   // 555: shr.u32 	%r462, %r461, 16;
-  uint t303;
-  t303 = 16u;
-  r462 = (t303 >= 32u ? 0u : r461 >> t303);
   // 556: xor.b32  	%r463, %r462, %r461;
-  r463 = r462 ^ r461;
   // 557: mul.lo.s32 	%r464, %r463, 2146121005;
-  r464 = uint(int(r463) * 2146121005);
+  r464 = uint(int((r461 >> 16u) ^ r461) * 2146121005);
   // 558: shr.u32 	%r465, %r464, 15;
-  uint t304;
-  t304 = 15u;
-  r465 = (t304 >= 32u ? 0u : r464 >> t304);
   // 559: xor.b32  	%r466, %r465, %r464;
-  r466 = r465 ^ r464;
   // 560: mul.lo.s32 	%r467, %r466, -2073254261;
-  r467 = uint(int(r466) * -2073254261);
+  r467 = uint(int((r464 >> 15u) ^ r464) * -2073254261);
   // 561: shr.u32 	%r468, %r467, 16;
-  uint t305;
-  t305 = 16u;
-  r468 = (t305 >= 32u ? 0u : r467 >> t305);
   // 562: xor.b32  	%r88, %r468, %r467;
-  r88 = r468 ^ r467;
+  r88 = (r467 >> 16u) ^ r467;
   // 563: shl.b32 	%r469, %r460, 15;
-  uint t306;
-  t306 = 15u;
-  r469 = (t306 >= 32u ? 0u : r460 << t306);
   // 564: and.b32  	%r979, %r469, 32768;
-  r979 = r469 & 32768u;
+  r979 = (r460 << 15u) & 32768u;
   // 565: shr.u32 	%r470, %r460, 1;
-  uint t307;
-  t307 = 1u;
-  r470 = (t307 >= 32u ? 0u : r460 >> t307);
   // 566: and.b32  	%r90, %r470, 1023;
-  r90 = r470 & 1023u;
+  r90 = (r460 >> 1u) & 1023u;
   // 567: setp.eq.s32 	%p73, %r4, 4;
-  int t308;
-  int t309;
-  t308 = int(r4); t309 = 4;
-  bool t310;
-  t310 = t308 == t309;
-  p73 = t310;
+  p73 = int(r4) == 4;
   if (p73) {
     // 572: mul.wide.u32 	%rd64, %r88, -858993459;
-    rd64 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
     // 573: shr.u64 	%rd65, %rd64, 34;
-    uint t311;
-    t311 = 34u;
-    rd65 = (t311 >= 64u ? 0ul : rd64 >> t311);
     // 574: cvt.u32.u64 	%r504, %rd65;
-    uint64_t t312;
-    t312 = uint64_t(rd65);
-    r504 = uint(uint64_t(t312));
+    uint64_t t31 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 575: mul.lo.s32 	%r505, %r504, 5;
-    r505 = uint(int(r504) * 5);
     // 576: sub.s32 	%r506, %r88, %r505;
-    r506 = uint(int(r88) - int(r505));
     // 577: shl.b32 	%r507, %r506, 10;
-    uint t313;
-    t313 = 10u;
-    r507 = (t313 >= 32u ? 0u : r506 << t313);
     // 578: add.s32 	%r508, %r507, 13312;
-    r508 = uint(int(r507) + 13312);
+    r508 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t31))) * 5))) << 10u) + 13312);
     // 579: or.b32  	%r509, %r90, %r979;
     r509 = r90 | r979;
     // 580: or.b32  	%r979, %r509, %r508;
@@ -2120,126 +1263,55 @@ void main() {
   } else {
     if (p19) {
       // 588: setp.eq.s16 	%p75, %rs4, 2;
-      int t314;
-      int t315;
-      t314 = bitfieldExtract(int(rs4), 0, 16); t315 = 2;
-      bool t316;
-      t316 = t314 == t315;
-      p75 = t316;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 626: and.b32  	%r979, %r88, 65535;
         r979 = r88 & 65535u;
         p2g_sv0 = 51;
       } else {
         // 591: setp.eq.s16 	%p76, %rs4, 3;
-        int t317;
-        int t318;
-        t317 = bitfieldExtract(int(rs4), 0, 16); t318 = 3;
-        bool t319;
-        t319 = t317 == t318;
-        p76 = t319;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 630: mul.wide.u32 	%rd54, %r88, -858993459;
-          rd54 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
           // 631: shr.u64 	%rd55, %rd54, 34;
-          uint t320;
-          t320 = 34u;
-          rd55 = (t320 >= 64u ? 0ul : rd54 >> t320);
           // 632: cvt.u32.u64 	%r474, %rd55;
-          uint64_t t321;
-          t321 = uint64_t(rd55);
-          r474 = uint(uint64_t(t321));
+          uint64_t t32 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 633: mul.lo.s32 	%r475, %r474, 5;
-          r475 = uint(int(r474) * 5);
           // 634: sub.s32 	%r92, %r88, %r475;
-          r92 = uint(int(r88) - int(r475));
+          r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 635: setp.eq.s32 	%p80, %r92, 0;
-          int t322;
-          int t323;
-          t322 = int(r92); t323 = 0;
-          bool t324;
-          t324 = t322 == t323;
-          p80 = t324;
-          if (p80) {
+          if (int(r92) == 0) {
             // 1560: shr.u32 	%r476, %r88, 8;
-            uint t325;
-            t325 = 8u;
-            r476 = (t325 >= 32u ? 0u : r88 >> t325);
+            r476 = r88 >> 8u;
             // 1561: mul.wide.u32 	%rd56, %r476, -1431655765;
-            rd56 = uint64_t(r476) * uint64_t(0xAAAAAAABu);
             // 1562: shr.u64 	%rd57, %rd56, 34;
-            uint t326;
-            t326 = 34u;
-            rd57 = (t326 >= 64u ? 0ul : rd56 >> t326);
             // 1563: cvt.u32.u64 	%r477, %rd57;
-            uint64_t t327;
-            t327 = uint64_t(rd57);
-            r477 = uint(uint64_t(t327));
+            uint64_t t33 = uint64_t((uint64_t(r476) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1564: mul.lo.s32 	%r478, %r477, 6;
-            r478 = uint(int(r477) * 6);
             // 1565: sub.s32 	%r479, %r476, %r478;
-            r479 = uint(int(r476) - int(r478));
             // 1566: cvt.u16.u32 	%rs11, %r479;
-            uint64_t t328;
-            t328 = uint64_t(r479);
-            rs11 = (uint(uint64_t(t328)) & 65535u);
+            uint64_t t34 = uint64_t(uint(int(r476) - int(uint(int(uint(uint64_t(t33))) * 6))));
+            rs11 = (uint(uint64_t(t34)) & 65535u);
             // 1567: setp.gt.s16 	%p81, %rs11, 1;
-            int t329;
-            int t330;
-            t329 = bitfieldExtract(int(rs11), 0, 16); t330 = 1;
-            bool t331;
-            t331 = t329 > t330;
-            p81 = t331;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 1572: setp.eq.s16 	%p82, %rs11, 2;
-              int t332;
-              int t333;
-              t332 = bitfieldExtract(int(rs11), 0, 16); t333 = 2;
-              bool t334;
-              t334 = t332 == t333;
-              p82 = t334;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 1906: shr.u32 	%r481, %r88, 12;
-                uint t335;
-                t335 = 12u;
-                r481 = (t335 >= 32u ? 0u : r88 >> t335);
                 // 1907: and.b32  	%r482, %r481, 1;
-                r482 = r481 & 1u;
                 // 1908: or.b32  	%r483, %r979, %r482;
-                r483 = r979 | r482;
+                r483 = r979 | ((r88 >> 12u) & 1u);
                 // 1909: or.b32  	%r979, %r483, 32256;
                 r979 = r483 | 32256u;
                 p2g_sv0 = 51;
               } else {
                 // 1575: setp.eq.s16 	%p83, %rs11, 3;
-                int t336;
-                int t337;
-                t336 = bitfieldExtract(int(rs11), 0, 16); t337 = 3;
-                bool t338;
-                t338 = t336 == t337;
-                p83 = t338;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 1913: setp.eq.s32 	%p87, %r90, 0;
-                  int t339;
-                  int t340;
-                  t339 = int(r90); t340 = 0;
-                  bool t341;
-                  t341 = t339 == t340;
-                  p87 = t341;
                   // 1914: selp.b32 	%r480, 1, %r90, %p87;
-                  r480 = p87 ? 1u : r90;
                   // 1915: or.b32  	%r979, %r480, %r979;
-                  r979 = r480 | r979;
+                  r979 = ((int(r90) == 0) ? 1u : r90) | r979;
                   p2g_sv0 = 51;
                 } else {
                   // 1578: setp.ne.s16 	%p84, %rs11, 4;
-                  int t342;
-                  int t343;
-                  t342 = bitfieldExtract(int(rs11), 0, 16); t343 = 4;
-                  bool t344;
-                  t344 = t342 != t343;
-                  p84 = t344;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 171;
                   } else {
                     // 1581: or.b32  	%r979, %r979, 31743;
@@ -2250,23 +1322,11 @@ void main() {
               }
             } else {
               // 1762: setp.eq.s16 	%p85, %rs11, 0;
-              int t345;
-              int t346;
-              t345 = bitfieldExtract(int(rs11), 0, 16); t346 = 0;
-              bool t347;
-              t347 = t345 == t346;
-              p85 = t347;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 1765: setp.eq.s16 	%p86, %rs11, 1;
-                int t348;
-                int t349;
-                t348 = bitfieldExtract(int(rs11), 0, 16); t349 = 1;
-                bool t350;
-                t350 = t348 == t349;
-                p86 = t350;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 1770: or.b32  	%r979, %r979, 31744;
                   r979 = r979 | 31744u;
                   p2g_sv0 = 51;
@@ -2289,106 +1349,53 @@ void main() {
           }
         } else {
           // 594: setp.ne.s16 	%p77, %rs4, 5;
-          int t351;
-          int t352;
-          t351 = bitfieldExtract(int(rs4), 0, 16); t352 = 5;
-          bool t353;
-          t353 = t351 != t352;
-          p77 = t353;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
             // 597: mul.wide.u32 	%rd52, %r88, -858993459;
-            rd52 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
             // 598: shr.u64 	%rd53, %rd52, 34;
-            uint t354;
-            t354 = 34u;
-            rd53 = (t354 >= 64u ? 0ul : rd52 >> t354);
             // 599: cvt.u32.u64 	%r471, %rd53;
-            uint64_t t355;
-            t355 = uint64_t(rd53);
-            r471 = uint(uint64_t(t355));
+            uint64_t t35 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 600: mul.lo.s32 	%r472, %r471, 5;
-            r472 = uint(int(r471) * 5);
             // 601: sub.s32 	%r473, %r88, %r472;
-            r473 = uint(int(r88) - int(r472));
             // 602: add.s32 	%r978, %r473, 13;
-            r978 = uint(int(r473) + 13);
+            r978 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
             p2g_sv0 = 50;
           }
         }
       }
     } else {
       // 606: setp.eq.s16 	%p78, %rs4, 0;
-      int t356;
-      int t357;
-      t356 = bitfieldExtract(int(rs4), 0, 16); t357 = 0;
-      bool t358;
-      t358 = t356 == t357;
-      p78 = t358;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 642: mul.wide.u32 	%rd60, %r88, 613566757;
-        rd60 = uint64_t(r88) * uint64_t(0x24924925u);
         // 643: shr.u64 	%rd61, %rd60, 32;
-        uint t359;
-        t359 = 32u;
-        rd61 = (t359 >= 64u ? 0ul : rd60 >> t359);
         // 644: cvt.u32.u64 	%r491, %rd61;
-        uint64_t t360;
-        t360 = uint64_t(rd61);
-        r491 = uint(uint64_t(t360));
+        uint64_t t36 = uint64_t((uint64_t(r88) * uint64_t(0x24924925u)) >> 32u);
+        r491 = uint(uint64_t(t36));
         // 645: sub.s32 	%r492, %r88, %r491;
-        r492 = uint(int(r88) - int(r491));
         // 646: shr.u32 	%r493, %r492, 1;
-        uint t361;
-        t361 = 1u;
-        r493 = (t361 >= 32u ? 0u : r492 >> t361);
         // 647: add.s32 	%r494, %r493, %r491;
-        r494 = uint(int(r493) + int(r491));
         // 648: shr.u32 	%r495, %r494, 2;
-        uint t362;
-        t362 = 2u;
-        r495 = (t362 >= 32u ? 0u : r494 >> t362);
         // 649: mul.lo.s32 	%r496, %r495, 7;
-        r496 = uint(int(r495) * 7);
+        r496 = uint(int(uint(int(uint(int(r88) - int(r491)) >> 1u) + int(r491)) >> 2u) * 7);
         // 650: sub.s32 	%r497, %r88, %r496;
-        r497 = uint(int(r88) - int(r496));
         // 651: add.s32 	%r978, %r497, 12;
-        r978 = uint(int(r497) + 12);
+        r978 = uint(int(uint(int(r88) - int(r496))) + 12);
         p2g_sv0 = 50;
       } else {
         // 609: setp.eq.s16 	%p79, %rs4, 1;
-        int t363;
-        int t364;
-        t363 = bitfieldExtract(int(rs4), 0, 16); t364 = 1;
-        bool t365;
-        t365 = t363 == t364;
-        p79 = t365;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 614: mul.wide.u32 	%rd58, %r88, 138547333;
-          rd58 = uint64_t(r88) * uint64_t(0x08421085u);
           // 615: shr.u64 	%rd59, %rd58, 32;
-          uint t366;
-          t366 = 32u;
-          rd59 = (t366 >= 64u ? 0ul : rd58 >> t366);
           // 616: cvt.u32.u64 	%r485, %rd59;
-          uint64_t t367;
-          t367 = uint64_t(rd59);
-          r485 = uint(uint64_t(t367));
+          uint64_t t37 = uint64_t((uint64_t(r88) * uint64_t(0x08421085u)) >> 32u);
+          r485 = uint(uint64_t(t37));
           // 617: sub.s32 	%r486, %r88, %r485;
-          r486 = uint(int(r88) - int(r485));
           // 618: shr.u32 	%r487, %r486, 1;
-          uint t368;
-          t368 = 1u;
-          r487 = (t368 >= 32u ? 0u : r486 >> t368);
           // 619: add.s32 	%r488, %r487, %r485;
-          r488 = uint(int(r487) + int(r485));
           // 620: shr.u32 	%r489, %r488, 4;
-          uint t369;
-          t369 = 4u;
-          r489 = (t369 >= 32u ? 0u : r488 >> t369);
           // 621: mul.lo.s32 	%r490, %r489, 31;
-          r490 = uint(int(r489) * 31);
+          r490 = uint(int(uint(int(uint(int(r88) - int(r485)) >> 1u) + int(r485)) >> 4u) * 31);
           // 622: sub.s32 	%r978, %r88, %r490;
           r978 = uint(int(r88) - int(r490));
           p2g_sv0 = 50;
@@ -2399,344 +1406,172 @@ void main() {
     }
     if (p2g_sv0 == 49) {
       // 655: mul.wide.u32 	%rd62, %r88, -858993459;
-      rd62 = uint64_t(r88) * uint64_t(0xCCCCCCCDu);
       // 656: shr.u64 	%rd63, %rd62, 34;
-      uint t370;
-      t370 = 34u;
-      rd63 = (t370 >= 64u ? 0ul : rd62 >> t370);
       // 657: cvt.u32.u64 	%r498, %rd63;
-      uint64_t t371;
-      t371 = uint64_t(rd63);
-      r498 = uint(uint64_t(t371));
+      uint64_t t38 = uint64_t((uint64_t(r88) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 658: mul.lo.s32 	%r499, %r498, 5;
-      r499 = uint(int(r498) * 5);
       // 659: sub.s32 	%r500, %r88, %r499;
-      r500 = uint(int(r88) - int(r499));
       // 660: add.s32 	%r978, %r500, 13;
-      r978 = uint(int(r500) + 13);
+      r978 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 13);
       p2g_sv0 = 50;
     }
     if (p2g_sv0 == 50) {
       // 663: max.s32 	%r501, %r978, 0;
-      r501 = uint(max(int(r978), 0));
       // 664: shl.b32 	%r502, %r501, 10;
-      uint t372;
-      t372 = 10u;
-      r502 = (t372 >= 32u ? 0u : r501 << t372);
       // 665: or.b32  	%r503, %r90, %r979;
       r503 = r90 | r979;
       // 666: or.b32  	%r979, %r503, %r502;
-      r979 = r503 | r502;
+      r979 = r503 | (uint(max(int(r978), 0)) << 10u);
     }
   }
   if (p73) {
     // 673: add.s32 	%r571, %r87, %r8;
-    r571 = uint(int(r87) + int(r8));
     // 674: add.s32 	%r572, %r571, 5369127;
-    r572 = uint(int(r571) + 5369127);
     // 675: xor.b32  	%r573, %r572, 81;
-    r573 = r572 ^ 81u;
     // 676: mul.lo.s32 	%r574, %r573, 2146121005;
-    r574 = uint(int(r573) * 2146121005);
+    r574 = uint(int(uint(int(uint(int(r87) + int(r8))) + 5369127) ^ 81u) * 2146121005);
     // 677: shr.u32 	%r575, %r574, 15;
-    uint t373;
-    t373 = 15u;
-    r575 = (t373 >= 32u ? 0u : r574 >> t373);
     // 678: xor.b32  	%r576, %r575, %r574;
-    r576 = r575 ^ r574;
     // 679: mul.lo.s32 	%r577, %r576, -2073254261;
-    r577 = uint(int(r576) * -2073254261);
+    r577 = uint(int((r574 >> 15u) ^ r574) * -2073254261);
     // 680: shr.u32 	%r578, %r577, 16;
-    uint t374;
-    t374 = 16u;
-    r578 = (t374 >= 32u ? 0u : r577 >> t374);
     // 681: xor.b32  	%r579, %r577, %r6;
     r579 = r577 ^ r6;
     // 682: xor.b32  	%r580, %r579, %r578;
-    r580 = r579 ^ r578;
     // 683: shr.u32 	%r581, %r579, 16;
-    uint t375;
-    t375 = 16u;
-    r581 = (t375 >= 32u ? 0u : r579 >> t375);
     // 684: xor.b32  	%r582, %r580, %r581;
-    r582 = r580 ^ r581;
     // 685: mul.lo.s32 	%r583, %r582, 2146121005;
-    r583 = uint(int(r582) * 2146121005);
+    r583 = uint(int((r579 ^ (r577 >> 16u)) ^ (r579 >> 16u)) * 2146121005);
     // 686: shr.u32 	%r584, %r583, 15;
-    uint t376;
-    t376 = 15u;
-    r584 = (t376 >= 32u ? 0u : r583 >> t376);
     // 687: xor.b32  	%r585, %r584, %r583;
-    r585 = r584 ^ r583;
     // 688: mul.lo.s32 	%r586, %r585, -2073254261;
-    r586 = uint(int(r585) * -2073254261);
+    r586 = uint(int((r583 >> 15u) ^ r583) * -2073254261);
     // 689: shr.u32 	%r587, %r586, 16;
-    uint t377;
-    t377 = 16u;
-    r587 = (t377 >= 32u ? 0u : r586 >> t377);
     // 690: xor.b32  	%r588, %r587, %r586;
-    r588 = r587 ^ r586;
+    r588 = (r586 >> 16u) ^ r586;
     // 691: xor.b32  	%r589, %r588, -1515870811;
     r589 = r588 ^ 0xA5A5A5A5u;
     // 692: shr.u32 	%r590, %r589, 16;
-    uint t378;
-    t378 = 16u;
-    r590 = (t378 >= 32u ? 0u : r589 >> t378);
     // 693: xor.b32  	%r591, %r590, %r589;
-    r591 = r590 ^ r589;
     // 694: mul.lo.s32 	%r592, %r591, 2146121005;
-    r592 = uint(int(r591) * 2146121005);
+    r592 = uint(int((r589 >> 16u) ^ r589) * 2146121005);
     // 695: shr.u32 	%r593, %r592, 15;
-    uint t379;
-    t379 = 15u;
-    r593 = (t379 >= 32u ? 0u : r592 >> t379);
     // 696: xor.b32  	%r594, %r593, %r592;
-    r594 = r593 ^ r592;
     // 697: mul.lo.s32 	%r595, %r594, -2073254261;
-    r595 = uint(int(r594) * -2073254261);
+    r595 = uint(int((r592 >> 15u) ^ r592) * -2073254261);
     // 698: shr.u32 	%r596, %r595, 16;
-    uint t380;
-    t380 = 16u;
-    r596 = (t380 >= 32u ? 0u : r595 >> t380);
     // 699: xor.b32  	%r597, %r596, %r595;
-    r597 = r596 ^ r595;
+    r597 = (r595 >> 16u) ^ r595;
     // 700: and.b32  	%r598, %r588, 1;
-    r598 = r588 & 1u;
     // 701: shr.u32 	%r599, %r588, 1;
-    uint t381;
-    t381 = 1u;
-    r599 = (t381 >= 32u ? 0u : r588 >> t381);
     // 702: and.b32  	%r600, %r599, 1023;
-    r600 = r599 & 1023u;
     // 703: mul.wide.u32 	%rd78, %r597, -858993459;
-    rd78 = uint64_t(r597) * uint64_t(0xCCCCCCCDu);
     // 704: shr.u64 	%rd79, %rd78, 34;
-    uint t382;
-    t382 = 34u;
-    rd79 = (t382 >= 64u ? 0ul : rd78 >> t382);
     // 705: cvt.u32.u64 	%r601, %rd79;
-    uint64_t t383;
-    t383 = uint64_t(rd79);
-    r601 = uint(uint64_t(t383));
+    uint64_t t39 = uint64_t((uint64_t(r597) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 706: mul.lo.s32 	%r602, %r601, 5;
-    r602 = uint(int(r601) * 5);
     // 707: sub.s32 	%r603, %r597, %r602;
-    r603 = uint(int(r597) - int(r602));
     // 708: shl.b32 	%r604, %r603, 10;
-    uint t384;
-    t384 = 10u;
-    r604 = (t384 >= 32u ? 0u : r603 << t384);
     // 709: add.s32 	%r605, %r604, 13312;
-    r605 = uint(int(r604) + 13312);
+    r605 = uint(int(uint(int(r597) - int(uint(int(uint(uint64_t(t39))) * 5))) << 10u) + 13312);
     // 710: bfi.b32 	%r606, %r598, %r600, 15, 1;
-    r606 = p2g_bfi_32(r598, r600, 15u, 1u);
     // 711: or.b32  	%r607, %r606, %r605;
-    r607 = r606 | r605;
     // 712: xor.b32  	%r981, %r607, 32768;
-    r981 = r607 ^ 32768u;
+    r981 = (p2g_bfi_32((r588 & 1u), ((r588 >> 1u) & 1023u), 15u, 1u) | r605) ^ 32768u;
   } else {
     // 716: add.s32 	%r511, %r444, 1;
-    r511 = uint(int(r444) + 1);
     // 717: xor.b32  	%r512, %r511, 81;
-    r512 = r511 ^ 81u;
     // 718: mul.lo.s32 	%r513, %r512, 2146121005;
-    r513 = uint(int(r512) * 2146121005);
+    r513 = uint(int(uint(int(r444) + 1) ^ 81u) * 2146121005);
     // 719: shr.u32 	%r514, %r513, 15;
-    uint t385;
-    t385 = 15u;
-    r514 = (t385 >= 32u ? 0u : r513 >> t385);
     // 720: xor.b32  	%r515, %r514, %r513;
-    r515 = r514 ^ r513;
     // 721: mul.lo.s32 	%r516, %r515, -2073254261;
-    r516 = uint(int(r515) * -2073254261);
+    r516 = uint(int((r513 >> 15u) ^ r513) * -2073254261);
     // 722: shr.u32 	%r517, %r516, 16;
-    uint t386;
-    t386 = 16u;
-    r517 = (t386 >= 32u ? 0u : r516 >> t386);
     // 723: xor.b32  	%r518, %r516, %r6;
     r518 = r516 ^ r6;
     // 724: xor.b32  	%r519, %r518, %r517;
-    r519 = r518 ^ r517;
     // 725: shr.u32 	%r520, %r518, 16;
-    uint t387;
-    t387 = 16u;
-    r520 = (t387 >= 32u ? 0u : r518 >> t387);
     // 726: xor.b32  	%r521, %r519, %r520;
-    r521 = r519 ^ r520;
     // 727: mul.lo.s32 	%r522, %r521, 2146121005;
-    r522 = uint(int(r521) * 2146121005);
+    r522 = uint(int((r518 ^ (r516 >> 16u)) ^ (r518 >> 16u)) * 2146121005);
     // 728: shr.u32 	%r523, %r522, 15;
-    uint t388;
-    t388 = 15u;
-    r523 = (t388 >= 32u ? 0u : r522 >> t388);
     // 729: xor.b32  	%r524, %r523, %r522;
-    r524 = r523 ^ r522;
     // 730: mul.lo.s32 	%r525, %r524, -2073254261;
-    r525 = uint(int(r524) * -2073254261);
+    r525 = uint(int((r522 >> 15u) ^ r522) * -2073254261);
     // 731: shr.u32 	%r526, %r525, 16;
-    uint t389;
-    t389 = 16u;
-    r526 = (t389 >= 32u ? 0u : r525 >> t389);
     // 732: xor.b32  	%r527, %r526, %r525;
-    r527 = r526 ^ r525;
+    r527 = (r525 >> 16u) ^ r525;
     // 733: xor.b32  	%r528, %r527, -1515870811;
     r528 = r527 ^ 0xA5A5A5A5u;
     // 734: shr.u32 	%r529, %r528, 16;
-    uint t390;
-    t390 = 16u;
-    r529 = (t390 >= 32u ? 0u : r528 >> t390);
     // 735: xor.b32  	%r530, %r529, %r528;
-    r530 = r529 ^ r528;
     // 736: mul.lo.s32 	%r531, %r530, 2146121005;
-    r531 = uint(int(r530) * 2146121005);
+    r531 = uint(int((r528 >> 16u) ^ r528) * 2146121005);
     // 737: shr.u32 	%r532, %r531, 15;
-    uint t391;
-    t391 = 15u;
-    r532 = (t391 >= 32u ? 0u : r531 >> t391);
     // 738: xor.b32  	%r533, %r532, %r531;
-    r533 = r532 ^ r531;
     // 739: mul.lo.s32 	%r534, %r533, -2073254261;
-    r534 = uint(int(r533) * -2073254261);
+    r534 = uint(int((r531 >> 15u) ^ r531) * -2073254261);
     // 740: shr.u32 	%r535, %r534, 16;
-    uint t392;
-    t392 = 16u;
-    r535 = (t392 >= 32u ? 0u : r534 >> t392);
     // 741: xor.b32  	%r107, %r535, %r534;
-    r107 = r535 ^ r534;
+    r107 = (r534 >> 16u) ^ r534;
     // 742: shl.b32 	%r536, %r527, 15;
-    uint t393;
-    t393 = 15u;
-    r536 = (t393 >= 32u ? 0u : r527 << t393);
     // 743: and.b32  	%r981, %r536, 32768;
-    r981 = r536 & 32768u;
+    r981 = (r527 << 15u) & 32768u;
     // 744: shr.u32 	%r537, %r527, 1;
-    uint t394;
-    t394 = 1u;
-    r537 = (t394 >= 32u ? 0u : r527 >> t394);
     // 745: and.b32  	%r109, %r537, 1023;
-    r109 = r537 & 1023u;
+    r109 = (r527 >> 1u) & 1023u;
     if (p19) {
       // 750: setp.eq.s16 	%p90, %rs4, 2;
-      int t395;
-      int t396;
-      t395 = bitfieldExtract(int(rs4), 0, 16); t396 = 2;
-      bool t397;
-      t397 = t395 == t396;
-      p90 = t397;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 788: and.b32  	%r981, %r107, 65535;
         r981 = r107 & 65535u;
         p2g_sv0 = 62;
       } else {
         // 753: setp.eq.s16 	%p91, %rs4, 3;
-        int t398;
-        int t399;
-        t398 = bitfieldExtract(int(rs4), 0, 16); t399 = 3;
-        bool t400;
-        t400 = t398 == t399;
-        p91 = t400;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 792: mul.wide.u32 	%rd68, %r107, -858993459;
-          rd68 = uint64_t(r107) * uint64_t(0xCCCCCCCDu);
           // 793: shr.u64 	%rd69, %rd68, 34;
-          uint t401;
-          t401 = 34u;
-          rd69 = (t401 >= 64u ? 0ul : rd68 >> t401);
           // 794: cvt.u32.u64 	%r541, %rd69;
-          uint64_t t402;
-          t402 = uint64_t(rd69);
-          r541 = uint(uint64_t(t402));
+          uint64_t t40 = uint64_t((uint64_t(r107) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 795: mul.lo.s32 	%r542, %r541, 5;
-          r542 = uint(int(r541) * 5);
           // 796: sub.s32 	%r111, %r107, %r542;
-          r111 = uint(int(r107) - int(r542));
+          r111 = uint(int(r107) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 797: setp.eq.s32 	%p95, %r111, 0;
-          int t403;
-          int t404;
-          t403 = int(r111); t404 = 0;
-          bool t405;
-          t405 = t403 == t404;
-          p95 = t405;
-          if (p95) {
+          if (int(r111) == 0) {
             // 1585: shr.u32 	%r543, %r107, 8;
-            uint t406;
-            t406 = 8u;
-            r543 = (t406 >= 32u ? 0u : r107 >> t406);
+            r543 = r107 >> 8u;
             // 1586: mul.wide.u32 	%rd70, %r543, -1431655765;
-            rd70 = uint64_t(r543) * uint64_t(0xAAAAAAABu);
             // 1587: shr.u64 	%rd71, %rd70, 34;
-            uint t407;
-            t407 = 34u;
-            rd71 = (t407 >= 64u ? 0ul : rd70 >> t407);
             // 1588: cvt.u32.u64 	%r544, %rd71;
-            uint64_t t408;
-            t408 = uint64_t(rd71);
-            r544 = uint(uint64_t(t408));
+            uint64_t t41 = uint64_t((uint64_t(r543) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1589: mul.lo.s32 	%r545, %r544, 6;
-            r545 = uint(int(r544) * 6);
             // 1590: sub.s32 	%r546, %r543, %r545;
-            r546 = uint(int(r543) - int(r545));
             // 1591: cvt.u16.u32 	%rs13, %r546;
-            uint64_t t409;
-            t409 = uint64_t(r546);
-            rs13 = (uint(uint64_t(t409)) & 65535u);
+            uint64_t t42 = uint64_t(uint(int(r543) - int(uint(int(uint(uint64_t(t41))) * 6))));
+            rs13 = (uint(uint64_t(t42)) & 65535u);
             // 1592: setp.gt.s16 	%p96, %rs13, 1;
-            int t410;
-            int t411;
-            t410 = bitfieldExtract(int(rs13), 0, 16); t411 = 1;
-            bool t412;
-            t412 = t410 > t411;
-            p96 = t412;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 1597: setp.eq.s16 	%p97, %rs13, 2;
-              int t413;
-              int t414;
-              t413 = bitfieldExtract(int(rs13), 0, 16); t414 = 2;
-              bool t415;
-              t415 = t413 == t414;
-              p97 = t415;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 1919: shr.u32 	%r548, %r107, 12;
-                uint t416;
-                t416 = 12u;
-                r548 = (t416 >= 32u ? 0u : r107 >> t416);
                 // 1920: and.b32  	%r549, %r548, 1;
-                r549 = r548 & 1u;
                 // 1921: or.b32  	%r550, %r981, %r549;
-                r550 = r981 | r549;
+                r550 = r981 | ((r107 >> 12u) & 1u);
                 // 1922: or.b32  	%r981, %r550, 32256;
                 r981 = r550 | 32256u;
                 p2g_sv0 = 62;
               } else {
                 // 1600: setp.eq.s16 	%p98, %rs13, 3;
-                int t417;
-                int t418;
-                t417 = bitfieldExtract(int(rs13), 0, 16); t418 = 3;
-                bool t419;
-                t419 = t417 == t418;
-                p98 = t419;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 1926: setp.eq.s32 	%p102, %r109, 0;
-                  int t420;
-                  int t421;
-                  t420 = int(r109); t421 = 0;
-                  bool t422;
-                  t422 = t420 == t421;
-                  p102 = t422;
                   // 1927: selp.b32 	%r547, 1, %r109, %p102;
-                  r547 = p102 ? 1u : r109;
                   // 1928: or.b32  	%r981, %r547, %r981;
-                  r981 = r547 | r981;
+                  r981 = ((int(r109) == 0) ? 1u : r109) | r981;
                   p2g_sv0 = 62;
                 } else {
                   // 1603: setp.ne.s16 	%p99, %rs13, 4;
-                  int t423;
-                  int t424;
-                  t423 = bitfieldExtract(int(rs13), 0, 16); t424 = 4;
-                  bool t425;
-                  t425 = t423 != t424;
-                  p99 = t425;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 172;
                   } else {
                     // 1606: or.b32  	%r981, %r981, 31743;
@@ -2747,23 +1582,11 @@ void main() {
               }
             } else {
               // 1774: setp.eq.s16 	%p100, %rs13, 0;
-              int t426;
-              int t427;
-              t426 = bitfieldExtract(int(rs13), 0, 16); t427 = 0;
-              bool t428;
-              t428 = t426 == t427;
-              p100 = t428;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 1777: setp.eq.s16 	%p101, %rs13, 1;
-                int t429;
-                int t430;
-                t429 = bitfieldExtract(int(rs13), 0, 16); t430 = 1;
-                bool t431;
-                t431 = t429 == t430;
-                p101 = t431;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 1782: or.b32  	%r981, %r981, 31744;
                   r981 = r981 | 31744u;
                   p2g_sv0 = 62;
@@ -2786,106 +1609,53 @@ void main() {
           }
         } else {
           // 756: setp.ne.s16 	%p92, %rs4, 5;
-          int t432;
-          int t433;
-          t432 = bitfieldExtract(int(rs4), 0, 16); t433 = 5;
-          bool t434;
-          t434 = t432 != t433;
-          p92 = t434;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
             // 759: mul.wide.u32 	%rd66, %r107, -858993459;
-            rd66 = uint64_t(r107) * uint64_t(0xCCCCCCCDu);
             // 760: shr.u64 	%rd67, %rd66, 34;
-            uint t435;
-            t435 = 34u;
-            rd67 = (t435 >= 64u ? 0ul : rd66 >> t435);
             // 761: cvt.u32.u64 	%r538, %rd67;
-            uint64_t t436;
-            t436 = uint64_t(rd67);
-            r538 = uint(uint64_t(t436));
+            uint64_t t43 = uint64_t((uint64_t(r107) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 762: mul.lo.s32 	%r539, %r538, 5;
-            r539 = uint(int(r538) * 5);
             // 763: sub.s32 	%r540, %r107, %r539;
-            r540 = uint(int(r107) - int(r539));
             // 764: add.s32 	%r980, %r540, 13;
-            r980 = uint(int(r540) + 13);
+            r980 = uint(int(uint(int(r107) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
             p2g_sv0 = 61;
           }
         }
       }
     } else {
       // 768: setp.eq.s16 	%p93, %rs4, 0;
-      int t437;
-      int t438;
-      t437 = bitfieldExtract(int(rs4), 0, 16); t438 = 0;
-      bool t439;
-      t439 = t437 == t438;
-      p93 = t439;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 804: mul.wide.u32 	%rd74, %r107, 613566757;
-        rd74 = uint64_t(r107) * uint64_t(0x24924925u);
         // 805: shr.u64 	%rd75, %rd74, 32;
-        uint t440;
-        t440 = 32u;
-        rd75 = (t440 >= 64u ? 0ul : rd74 >> t440);
         // 806: cvt.u32.u64 	%r558, %rd75;
-        uint64_t t441;
-        t441 = uint64_t(rd75);
-        r558 = uint(uint64_t(t441));
+        uint64_t t44 = uint64_t((uint64_t(r107) * uint64_t(0x24924925u)) >> 32u);
+        r558 = uint(uint64_t(t44));
         // 807: sub.s32 	%r559, %r107, %r558;
-        r559 = uint(int(r107) - int(r558));
         // 808: shr.u32 	%r560, %r559, 1;
-        uint t442;
-        t442 = 1u;
-        r560 = (t442 >= 32u ? 0u : r559 >> t442);
         // 809: add.s32 	%r561, %r560, %r558;
-        r561 = uint(int(r560) + int(r558));
         // 810: shr.u32 	%r562, %r561, 2;
-        uint t443;
-        t443 = 2u;
-        r562 = (t443 >= 32u ? 0u : r561 >> t443);
         // 811: mul.lo.s32 	%r563, %r562, 7;
-        r563 = uint(int(r562) * 7);
+        r563 = uint(int(uint(int(uint(int(r107) - int(r558)) >> 1u) + int(r558)) >> 2u) * 7);
         // 812: sub.s32 	%r564, %r107, %r563;
-        r564 = uint(int(r107) - int(r563));
         // 813: add.s32 	%r980, %r564, 12;
-        r980 = uint(int(r564) + 12);
+        r980 = uint(int(uint(int(r107) - int(r563))) + 12);
         p2g_sv0 = 61;
       } else {
         // 771: setp.eq.s16 	%p94, %rs4, 1;
-        int t444;
-        int t445;
-        t444 = bitfieldExtract(int(rs4), 0, 16); t445 = 1;
-        bool t446;
-        t446 = t444 == t445;
-        p94 = t446;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 776: mul.wide.u32 	%rd72, %r107, 138547333;
-          rd72 = uint64_t(r107) * uint64_t(0x08421085u);
           // 777: shr.u64 	%rd73, %rd72, 32;
-          uint t447;
-          t447 = 32u;
-          rd73 = (t447 >= 64u ? 0ul : rd72 >> t447);
           // 778: cvt.u32.u64 	%r552, %rd73;
-          uint64_t t448;
-          t448 = uint64_t(rd73);
-          r552 = uint(uint64_t(t448));
+          uint64_t t45 = uint64_t((uint64_t(r107) * uint64_t(0x08421085u)) >> 32u);
+          r552 = uint(uint64_t(t45));
           // 779: sub.s32 	%r553, %r107, %r552;
-          r553 = uint(int(r107) - int(r552));
           // 780: shr.u32 	%r554, %r553, 1;
-          uint t449;
-          t449 = 1u;
-          r554 = (t449 >= 32u ? 0u : r553 >> t449);
           // 781: add.s32 	%r555, %r554, %r552;
-          r555 = uint(int(r554) + int(r552));
           // 782: shr.u32 	%r556, %r555, 4;
-          uint t450;
-          t450 = 4u;
-          r556 = (t450 >= 32u ? 0u : r555 >> t450);
           // 783: mul.lo.s32 	%r557, %r556, 31;
-          r557 = uint(int(r556) * 31);
+          r557 = uint(int(uint(int(uint(int(r107) - int(r552)) >> 1u) + int(r552)) >> 4u) * 31);
           // 784: sub.s32 	%r980, %r107, %r557;
           r980 = uint(int(r107) - int(r557));
           p2g_sv0 = 61;
@@ -2896,137 +1666,77 @@ void main() {
     }
     if (p2g_sv0 == 60) {
       // 817: mul.wide.u32 	%rd76, %r107, -858993459;
-      rd76 = uint64_t(r107) * uint64_t(0xCCCCCCCDu);
       // 818: shr.u64 	%rd77, %rd76, 34;
-      uint t451;
-      t451 = 34u;
-      rd77 = (t451 >= 64u ? 0ul : rd76 >> t451);
       // 819: cvt.u32.u64 	%r565, %rd77;
-      uint64_t t452;
-      t452 = uint64_t(rd77);
-      r565 = uint(uint64_t(t452));
+      uint64_t t46 = uint64_t((uint64_t(r107) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 820: mul.lo.s32 	%r566, %r565, 5;
-      r566 = uint(int(r565) * 5);
       // 821: sub.s32 	%r567, %r107, %r566;
-      r567 = uint(int(r107) - int(r566));
       // 822: add.s32 	%r980, %r567, 13;
-      r980 = uint(int(r567) + 13);
+      r980 = uint(int(uint(int(r107) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 13);
       p2g_sv0 = 61;
     }
     if (p2g_sv0 == 61) {
       // 825: max.s32 	%r568, %r980, 0;
-      r568 = uint(max(int(r980), 0));
       // 826: shl.b32 	%r569, %r568, 10;
-      uint t453;
-      t453 = 10u;
-      r569 = (t453 >= 32u ? 0u : r568 << t453);
       // 827: or.b32  	%r570, %r109, %r981;
       r570 = r109 | r981;
       // 828: or.b32  	%r981, %r570, %r569;
-      r981 = r570 | r569;
+      r981 = r570 | (uint(max(int(r980), 0)) << 10u);
     }
   }
   // 831: add.s32 	%r608, %r86, %r47;
   r608 = uint(int(r86) + int(r47));
   // 832: xor.b32  	%r609, %r608, 81;
-  r609 = r608 ^ 81u;
   // 833: mul.lo.s32 	%r610, %r609, 2146121005;
-  r610 = uint(int(r609) * 2146121005);
+  r610 = uint(int(r608 ^ 81u) * 2146121005);
   // 834: shr.u32 	%r611, %r610, 15;
-  uint t454;
-  t454 = 15u;
-  r611 = (t454 >= 32u ? 0u : r610 >> t454);
   // 835: xor.b32  	%r612, %r611, %r610;
-  r612 = r611 ^ r610;
   // 836: mul.lo.s32 	%r613, %r612, -2073254261;
-  r613 = uint(int(r612) * -2073254261);
+  r613 = uint(int((r610 >> 15u) ^ r610) * -2073254261);
   // 837: shr.u32 	%r614, %r613, 16;
-  uint t455;
-  t455 = 16u;
-  r614 = (t455 >= 32u ? 0u : r613 >> t455);
   // 838: xor.b32  	%r615, %r613, %r6;
   r615 = r613 ^ r6;
   // 839: xor.b32  	%r616, %r615, %r614;
-  r616 = r615 ^ r614;
   // 840: shr.u32 	%r617, %r615, 16;
-  uint t456;
-  t456 = 16u;
-  r617 = (t456 >= 32u ? 0u : r615 >> t456);
   // 841: xor.b32  	%r618, %r616, %r617;
-  r618 = r616 ^ r617;
   // 842: mul.lo.s32 	%r619, %r618, 2146121005;
-  r619 = uint(int(r618) * 2146121005);
+  r619 = uint(int((r615 ^ (r613 >> 16u)) ^ (r615 >> 16u)) * 2146121005);
   // 843: shr.u32 	%r620, %r619, 15;
-  uint t457;
-  t457 = 15u;
-  r620 = (t457 >= 32u ? 0u : r619 >> t457);
   // 844: xor.b32  	%r621, %r620, %r619;
-  r621 = r620 ^ r619;
   // 845: mul.lo.s32 	%r622, %r621, -2073254261;
-  r622 = uint(int(r621) * -2073254261);
+  r622 = uint(int((r619 >> 15u) ^ r619) * -2073254261);
   // 846: shr.u32 	%r623, %r622, 16;
-  uint t458;
-  t458 = 16u;
-  r623 = (t458 >= 32u ? 0u : r622 >> t458);
   // 847: xor.b32  	%r624, %r623, %r622;
-  r624 = r623 ^ r622;
+  r624 = (r622 >> 16u) ^ r622;
   // 848: xor.b32  	%r625, %r624, -1515870811;
   r625 = r624 ^ 0xA5A5A5A5u;
   // 849: shr.u32 	%r626, %r625, 16;
-  uint t459;
-  t459 = 16u;
-  r626 = (t459 >= 32u ? 0u : r625 >> t459);
   // 850: xor.b32  	%r627, %r626, %r625;
-  r627 = r626 ^ r625;
   // 851: mul.lo.s32 	%r628, %r627, 2146121005;
-  r628 = uint(int(r627) * 2146121005);
+  r628 = uint(int((r625 >> 16u) ^ r625) * 2146121005);
   // 852: shr.u32 	%r629, %r628, 15;
-  uint t460;
-  t460 = 15u;
-  r629 = (t460 >= 32u ? 0u : r628 >> t460);
   // 853: xor.b32  	%r630, %r629, %r628;
-  r630 = r629 ^ r628;
   // 854: mul.lo.s32 	%r631, %r630, -2073254261;
-  r631 = uint(int(r630) * -2073254261);
+  r631 = uint(int((r628 >> 15u) ^ r628) * -2073254261);
   // 855: shr.u32 	%r632, %r631, 16;
-  uint t461;
-  t461 = 16u;
-  r632 = (t461 >= 32u ? 0u : r631 >> t461);
   // 856: xor.b32  	%r126, %r632, %r631;
-  r126 = r632 ^ r631;
+  r126 = (r631 >> 16u) ^ r631;
   // 857: shl.b32 	%r633, %r624, 15;
-  uint t462;
-  t462 = 15u;
-  r633 = (t462 >= 32u ? 0u : r624 << t462);
   // 858: and.b32  	%r983, %r633, 32768;
-  r983 = r633 & 32768u;
+  r983 = (r624 << 15u) & 32768u;
   // 859: shr.u32 	%r634, %r624, 1;
-  uint t463;
-  t463 = 1u;
-  r634 = (t463 >= 32u ? 0u : r624 >> t463);
   // 860: and.b32  	%r128, %r634, 1023;
-  r128 = r634 & 1023u;
+  r128 = (r624 >> 1u) & 1023u;
   if (p73) {
     // 865: mul.wide.u32 	%rd92, %r126, -858993459;
-    rd92 = uint64_t(r126) * uint64_t(0xCCCCCCCDu);
     // 866: shr.u64 	%rd93, %rd92, 34;
-    uint t464;
-    t464 = 34u;
-    rd93 = (t464 >= 64u ? 0ul : rd92 >> t464);
     // 867: cvt.u32.u64 	%r668, %rd93;
-    uint64_t t465;
-    t465 = uint64_t(rd93);
-    r668 = uint(uint64_t(t465));
+    uint64_t t47 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 868: mul.lo.s32 	%r669, %r668, 5;
-    r669 = uint(int(r668) * 5);
     // 869: sub.s32 	%r670, %r126, %r669;
-    r670 = uint(int(r126) - int(r669));
     // 870: shl.b32 	%r671, %r670, 10;
-    uint t466;
-    t466 = 10u;
-    r671 = (t466 >= 32u ? 0u : r670 << t466);
     // 871: add.s32 	%r672, %r671, 13312;
-    r672 = uint(int(r671) + 13312);
+    r672 = uint(int(uint(int(r126) - int(uint(int(uint(uint64_t(t47))) * 5))) << 10u) + 13312);
     // 872: or.b32  	%r673, %r128, %r983;
     r673 = r128 | r983;
     // 873: or.b32  	%r983, %r673, %r672;
@@ -3034,126 +1744,55 @@ void main() {
   } else {
     if (p19) {
       // 881: setp.eq.s16 	%p105, %rs4, 2;
-      int t467;
-      int t468;
-      t467 = bitfieldExtract(int(rs4), 0, 16); t468 = 2;
-      bool t469;
-      t469 = t467 == t468;
-      p105 = t469;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 919: and.b32  	%r983, %r126, 65535;
         r983 = r126 & 65535u;
         p2g_sv0 = 73;
       } else {
         // 884: setp.eq.s16 	%p106, %rs4, 3;
-        int t470;
-        int t471;
-        t470 = bitfieldExtract(int(rs4), 0, 16); t471 = 3;
-        bool t472;
-        t472 = t470 == t471;
-        p106 = t472;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 923: mul.wide.u32 	%rd82, %r126, -858993459;
-          rd82 = uint64_t(r126) * uint64_t(0xCCCCCCCDu);
           // 924: shr.u64 	%rd83, %rd82, 34;
-          uint t473;
-          t473 = 34u;
-          rd83 = (t473 >= 64u ? 0ul : rd82 >> t473);
           // 925: cvt.u32.u64 	%r638, %rd83;
-          uint64_t t474;
-          t474 = uint64_t(rd83);
-          r638 = uint(uint64_t(t474));
+          uint64_t t48 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 926: mul.lo.s32 	%r639, %r638, 5;
-          r639 = uint(int(r638) * 5);
           // 927: sub.s32 	%r130, %r126, %r639;
-          r130 = uint(int(r126) - int(r639));
+          r130 = uint(int(r126) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 928: setp.eq.s32 	%p110, %r130, 0;
-          int t475;
-          int t476;
-          t475 = int(r130); t476 = 0;
-          bool t477;
-          t477 = t475 == t476;
-          p110 = t477;
-          if (p110) {
+          if (int(r130) == 0) {
             // 1610: shr.u32 	%r640, %r126, 8;
-            uint t478;
-            t478 = 8u;
-            r640 = (t478 >= 32u ? 0u : r126 >> t478);
+            r640 = r126 >> 8u;
             // 1611: mul.wide.u32 	%rd84, %r640, -1431655765;
-            rd84 = uint64_t(r640) * uint64_t(0xAAAAAAABu);
             // 1612: shr.u64 	%rd85, %rd84, 34;
-            uint t479;
-            t479 = 34u;
-            rd85 = (t479 >= 64u ? 0ul : rd84 >> t479);
             // 1613: cvt.u32.u64 	%r641, %rd85;
-            uint64_t t480;
-            t480 = uint64_t(rd85);
-            r641 = uint(uint64_t(t480));
+            uint64_t t49 = uint64_t((uint64_t(r640) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1614: mul.lo.s32 	%r642, %r641, 6;
-            r642 = uint(int(r641) * 6);
             // 1615: sub.s32 	%r643, %r640, %r642;
-            r643 = uint(int(r640) - int(r642));
             // 1616: cvt.u16.u32 	%rs15, %r643;
-            uint64_t t481;
-            t481 = uint64_t(r643);
-            rs15 = (uint(uint64_t(t481)) & 65535u);
+            uint64_t t50 = uint64_t(uint(int(r640) - int(uint(int(uint(uint64_t(t49))) * 6))));
+            rs15 = (uint(uint64_t(t50)) & 65535u);
             // 1617: setp.gt.s16 	%p111, %rs15, 1;
-            int t482;
-            int t483;
-            t482 = bitfieldExtract(int(rs15), 0, 16); t483 = 1;
-            bool t484;
-            t484 = t482 > t483;
-            p111 = t484;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 1622: setp.eq.s16 	%p112, %rs15, 2;
-              int t485;
-              int t486;
-              t485 = bitfieldExtract(int(rs15), 0, 16); t486 = 2;
-              bool t487;
-              t487 = t485 == t486;
-              p112 = t487;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 1932: shr.u32 	%r645, %r126, 12;
-                uint t488;
-                t488 = 12u;
-                r645 = (t488 >= 32u ? 0u : r126 >> t488);
                 // 1933: and.b32  	%r646, %r645, 1;
-                r646 = r645 & 1u;
                 // 1934: or.b32  	%r647, %r983, %r646;
-                r647 = r983 | r646;
+                r647 = r983 | ((r126 >> 12u) & 1u);
                 // 1935: or.b32  	%r983, %r647, 32256;
                 r983 = r647 | 32256u;
                 p2g_sv0 = 73;
               } else {
                 // 1625: setp.eq.s16 	%p113, %rs15, 3;
-                int t489;
-                int t490;
-                t489 = bitfieldExtract(int(rs15), 0, 16); t490 = 3;
-                bool t491;
-                t491 = t489 == t490;
-                p113 = t491;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 1939: setp.eq.s32 	%p117, %r128, 0;
-                  int t492;
-                  int t493;
-                  t492 = int(r128); t493 = 0;
-                  bool t494;
-                  t494 = t492 == t493;
-                  p117 = t494;
                   // 1940: selp.b32 	%r644, 1, %r128, %p117;
-                  r644 = p117 ? 1u : r128;
                   // 1941: or.b32  	%r983, %r644, %r983;
-                  r983 = r644 | r983;
+                  r983 = ((int(r128) == 0) ? 1u : r128) | r983;
                   p2g_sv0 = 73;
                 } else {
                   // 1628: setp.ne.s16 	%p114, %rs15, 4;
-                  int t495;
-                  int t496;
-                  t495 = bitfieldExtract(int(rs15), 0, 16); t496 = 4;
-                  bool t497;
-                  t497 = t495 != t496;
-                  p114 = t497;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 173;
                   } else {
                     // 1631: or.b32  	%r983, %r983, 31743;
@@ -3164,23 +1803,11 @@ void main() {
               }
             } else {
               // 1786: setp.eq.s16 	%p115, %rs15, 0;
-              int t498;
-              int t499;
-              t498 = bitfieldExtract(int(rs15), 0, 16); t499 = 0;
-              bool t500;
-              t500 = t498 == t499;
-              p115 = t500;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 1789: setp.eq.s16 	%p116, %rs15, 1;
-                int t501;
-                int t502;
-                t501 = bitfieldExtract(int(rs15), 0, 16); t502 = 1;
-                bool t503;
-                t503 = t501 == t502;
-                p116 = t503;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 1794: or.b32  	%r983, %r983, 31744;
                   r983 = r983 | 31744u;
                   p2g_sv0 = 73;
@@ -3203,106 +1830,53 @@ void main() {
           }
         } else {
           // 887: setp.ne.s16 	%p107, %rs4, 5;
-          int t504;
-          int t505;
-          t504 = bitfieldExtract(int(rs4), 0, 16); t505 = 5;
-          bool t506;
-          t506 = t504 != t505;
-          p107 = t506;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
             // 890: mul.wide.u32 	%rd80, %r126, -858993459;
-            rd80 = uint64_t(r126) * uint64_t(0xCCCCCCCDu);
             // 891: shr.u64 	%rd81, %rd80, 34;
-            uint t507;
-            t507 = 34u;
-            rd81 = (t507 >= 64u ? 0ul : rd80 >> t507);
             // 892: cvt.u32.u64 	%r635, %rd81;
-            uint64_t t508;
-            t508 = uint64_t(rd81);
-            r635 = uint(uint64_t(t508));
+            uint64_t t51 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 893: mul.lo.s32 	%r636, %r635, 5;
-            r636 = uint(int(r635) * 5);
             // 894: sub.s32 	%r637, %r126, %r636;
-            r637 = uint(int(r126) - int(r636));
             // 895: add.s32 	%r982, %r637, 13;
-            r982 = uint(int(r637) + 13);
+            r982 = uint(int(uint(int(r126) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
             p2g_sv0 = 72;
           }
         }
       }
     } else {
       // 899: setp.eq.s16 	%p108, %rs4, 0;
-      int t509;
-      int t510;
-      t509 = bitfieldExtract(int(rs4), 0, 16); t510 = 0;
-      bool t511;
-      t511 = t509 == t510;
-      p108 = t511;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 935: mul.wide.u32 	%rd88, %r126, 613566757;
-        rd88 = uint64_t(r126) * uint64_t(0x24924925u);
         // 936: shr.u64 	%rd89, %rd88, 32;
-        uint t512;
-        t512 = 32u;
-        rd89 = (t512 >= 64u ? 0ul : rd88 >> t512);
         // 937: cvt.u32.u64 	%r655, %rd89;
-        uint64_t t513;
-        t513 = uint64_t(rd89);
-        r655 = uint(uint64_t(t513));
+        uint64_t t52 = uint64_t((uint64_t(r126) * uint64_t(0x24924925u)) >> 32u);
+        r655 = uint(uint64_t(t52));
         // 938: sub.s32 	%r656, %r126, %r655;
-        r656 = uint(int(r126) - int(r655));
         // 939: shr.u32 	%r657, %r656, 1;
-        uint t514;
-        t514 = 1u;
-        r657 = (t514 >= 32u ? 0u : r656 >> t514);
         // 940: add.s32 	%r658, %r657, %r655;
-        r658 = uint(int(r657) + int(r655));
         // 941: shr.u32 	%r659, %r658, 2;
-        uint t515;
-        t515 = 2u;
-        r659 = (t515 >= 32u ? 0u : r658 >> t515);
         // 942: mul.lo.s32 	%r660, %r659, 7;
-        r660 = uint(int(r659) * 7);
+        r660 = uint(int(uint(int(uint(int(r126) - int(r655)) >> 1u) + int(r655)) >> 2u) * 7);
         // 943: sub.s32 	%r661, %r126, %r660;
-        r661 = uint(int(r126) - int(r660));
         // 944: add.s32 	%r982, %r661, 12;
-        r982 = uint(int(r661) + 12);
+        r982 = uint(int(uint(int(r126) - int(r660))) + 12);
         p2g_sv0 = 72;
       } else {
         // 902: setp.eq.s16 	%p109, %rs4, 1;
-        int t516;
-        int t517;
-        t516 = bitfieldExtract(int(rs4), 0, 16); t517 = 1;
-        bool t518;
-        t518 = t516 == t517;
-        p109 = t518;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 907: mul.wide.u32 	%rd86, %r126, 138547333;
-          rd86 = uint64_t(r126) * uint64_t(0x08421085u);
           // 908: shr.u64 	%rd87, %rd86, 32;
-          uint t519;
-          t519 = 32u;
-          rd87 = (t519 >= 64u ? 0ul : rd86 >> t519);
           // 909: cvt.u32.u64 	%r649, %rd87;
-          uint64_t t520;
-          t520 = uint64_t(rd87);
-          r649 = uint(uint64_t(t520));
+          uint64_t t53 = uint64_t((uint64_t(r126) * uint64_t(0x08421085u)) >> 32u);
+          r649 = uint(uint64_t(t53));
           // 910: sub.s32 	%r650, %r126, %r649;
-          r650 = uint(int(r126) - int(r649));
           // 911: shr.u32 	%r651, %r650, 1;
-          uint t521;
-          t521 = 1u;
-          r651 = (t521 >= 32u ? 0u : r650 >> t521);
           // 912: add.s32 	%r652, %r651, %r649;
-          r652 = uint(int(r651) + int(r649));
           // 913: shr.u32 	%r653, %r652, 4;
-          uint t522;
-          t522 = 4u;
-          r653 = (t522 >= 32u ? 0u : r652 >> t522);
           // 914: mul.lo.s32 	%r654, %r653, 31;
-          r654 = uint(int(r653) * 31);
+          r654 = uint(int(uint(int(uint(int(r126) - int(r649)) >> 1u) + int(r649)) >> 4u) * 31);
           // 915: sub.s32 	%r982, %r126, %r654;
           r982 = uint(int(r126) - int(r654));
           p2g_sv0 = 72;
@@ -3313,348 +1887,175 @@ void main() {
     }
     if (p2g_sv0 == 71) {
       // 948: mul.wide.u32 	%rd90, %r126, -858993459;
-      rd90 = uint64_t(r126) * uint64_t(0xCCCCCCCDu);
       // 949: shr.u64 	%rd91, %rd90, 34;
-      uint t523;
-      t523 = 34u;
-      rd91 = (t523 >= 64u ? 0ul : rd90 >> t523);
       // 950: cvt.u32.u64 	%r662, %rd91;
-      uint64_t t524;
-      t524 = uint64_t(rd91);
-      r662 = uint(uint64_t(t524));
+      uint64_t t54 = uint64_t((uint64_t(r126) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 951: mul.lo.s32 	%r663, %r662, 5;
-      r663 = uint(int(r662) * 5);
       // 952: sub.s32 	%r664, %r126, %r663;
-      r664 = uint(int(r126) - int(r663));
       // 953: add.s32 	%r982, %r664, 13;
-      r982 = uint(int(r664) + 13);
+      r982 = uint(int(uint(int(r126) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 13);
       p2g_sv0 = 72;
     }
     if (p2g_sv0 == 72) {
       // 956: max.s32 	%r665, %r982, 0;
-      r665 = uint(max(int(r982), 0));
       // 957: shl.b32 	%r666, %r665, 10;
-      uint t525;
-      t525 = 10u;
-      r666 = (t525 >= 32u ? 0u : r665 << t525);
       // 958: or.b32  	%r667, %r128, %r983;
       r667 = r128 | r983;
       // 959: or.b32  	%r983, %r667, %r666;
-      r983 = r667 | r666;
+      r983 = r667 | (uint(max(int(r982), 0)) << 10u);
     }
   }
   // 962: and.b32  	%r674, %r979, 65535;
-  r674 = r979 & 65535u;
   // 963: prmt.b32 	%r145, %r981, %r674, 4180;
-  r145 = p2g_prmt(r981, r674, 4180u, 0);
+  r145 = p2g_prmt(r981, (r979 & 65535u), 4180u, 0);
   if (p73) {
     // 968: add.s32 	%r736, %r87, %r47;
-    r736 = uint(int(r87) + int(r47));
     // 969: add.s32 	%r737, %r736, 5369127;
-    r737 = uint(int(r736) + 5369127);
     // 970: xor.b32  	%r738, %r737, 81;
-    r738 = r737 ^ 81u;
     // 971: mul.lo.s32 	%r739, %r738, 2146121005;
-    r739 = uint(int(r738) * 2146121005);
+    r739 = uint(int(uint(int(uint(int(r87) + int(r47))) + 5369127) ^ 81u) * 2146121005);
     // 972: shr.u32 	%r740, %r739, 15;
-    uint t526;
-    t526 = 15u;
-    r740 = (t526 >= 32u ? 0u : r739 >> t526);
     // 973: xor.b32  	%r741, %r740, %r739;
-    r741 = r740 ^ r739;
     // 974: mul.lo.s32 	%r742, %r741, -2073254261;
-    r742 = uint(int(r741) * -2073254261);
+    r742 = uint(int((r739 >> 15u) ^ r739) * -2073254261);
     // 975: shr.u32 	%r743, %r742, 16;
-    uint t527;
-    t527 = 16u;
-    r743 = (t527 >= 32u ? 0u : r742 >> t527);
     // 976: xor.b32  	%r744, %r742, %r6;
     r744 = r742 ^ r6;
     // 977: xor.b32  	%r745, %r744, %r743;
-    r745 = r744 ^ r743;
     // 978: shr.u32 	%r746, %r744, 16;
-    uint t528;
-    t528 = 16u;
-    r746 = (t528 >= 32u ? 0u : r744 >> t528);
     // 979: xor.b32  	%r747, %r745, %r746;
-    r747 = r745 ^ r746;
     // 980: mul.lo.s32 	%r748, %r747, 2146121005;
-    r748 = uint(int(r747) * 2146121005);
+    r748 = uint(int((r744 ^ (r742 >> 16u)) ^ (r744 >> 16u)) * 2146121005);
     // 981: shr.u32 	%r749, %r748, 15;
-    uint t529;
-    t529 = 15u;
-    r749 = (t529 >= 32u ? 0u : r748 >> t529);
     // 982: xor.b32  	%r750, %r749, %r748;
-    r750 = r749 ^ r748;
     // 983: mul.lo.s32 	%r751, %r750, -2073254261;
-    r751 = uint(int(r750) * -2073254261);
+    r751 = uint(int((r748 >> 15u) ^ r748) * -2073254261);
     // 984: shr.u32 	%r752, %r751, 16;
-    uint t530;
-    t530 = 16u;
-    r752 = (t530 >= 32u ? 0u : r751 >> t530);
     // 985: xor.b32  	%r753, %r752, %r751;
-    r753 = r752 ^ r751;
+    r753 = (r751 >> 16u) ^ r751;
     // 986: xor.b32  	%r754, %r753, -1515870811;
     r754 = r753 ^ 0xA5A5A5A5u;
     // 987: shr.u32 	%r755, %r754, 16;
-    uint t531;
-    t531 = 16u;
-    r755 = (t531 >= 32u ? 0u : r754 >> t531);
     // 988: xor.b32  	%r756, %r755, %r754;
-    r756 = r755 ^ r754;
     // 989: mul.lo.s32 	%r757, %r756, 2146121005;
-    r757 = uint(int(r756) * 2146121005);
+    r757 = uint(int((r754 >> 16u) ^ r754) * 2146121005);
     // 990: shr.u32 	%r758, %r757, 15;
-    uint t532;
-    t532 = 15u;
-    r758 = (t532 >= 32u ? 0u : r757 >> t532);
     // 991: xor.b32  	%r759, %r758, %r757;
-    r759 = r758 ^ r757;
     // 992: mul.lo.s32 	%r760, %r759, -2073254261;
-    r760 = uint(int(r759) * -2073254261);
+    r760 = uint(int((r757 >> 15u) ^ r757) * -2073254261);
     // 993: shr.u32 	%r761, %r760, 16;
-    uint t533;
-    t533 = 16u;
-    r761 = (t533 >= 32u ? 0u : r760 >> t533);
     // 994: xor.b32  	%r762, %r761, %r760;
-    r762 = r761 ^ r760;
+    r762 = (r760 >> 16u) ^ r760;
     // 995: and.b32  	%r763, %r753, 1;
-    r763 = r753 & 1u;
     // 996: shr.u32 	%r764, %r753, 1;
-    uint t534;
-    t534 = 1u;
-    r764 = (t534 >= 32u ? 0u : r753 >> t534);
     // 997: and.b32  	%r765, %r764, 1023;
-    r765 = r764 & 1023u;
     // 998: mul.wide.u32 	%rd106, %r762, -858993459;
-    rd106 = uint64_t(r762) * uint64_t(0xCCCCCCCDu);
     // 999: shr.u64 	%rd107, %rd106, 34;
-    uint t535;
-    t535 = 34u;
-    rd107 = (t535 >= 64u ? 0ul : rd106 >> t535);
     // 1000: cvt.u32.u64 	%r766, %rd107;
-    uint64_t t536;
-    t536 = uint64_t(rd107);
-    r766 = uint(uint64_t(t536));
+    uint64_t t55 = uint64_t((uint64_t(r762) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1001: mul.lo.s32 	%r767, %r766, 5;
-    r767 = uint(int(r766) * 5);
     // 1002: sub.s32 	%r768, %r762, %r767;
-    r768 = uint(int(r762) - int(r767));
     // 1003: shl.b32 	%r769, %r768, 10;
-    uint t537;
-    t537 = 10u;
-    r769 = (t537 >= 32u ? 0u : r768 << t537);
     // 1004: add.s32 	%r770, %r769, 13312;
-    r770 = uint(int(r769) + 13312);
+    r770 = uint(int(uint(int(r762) - int(uint(int(uint(uint64_t(t55))) * 5))) << 10u) + 13312);
     // 1005: bfi.b32 	%r771, %r763, %r765, 15, 1;
-    r771 = p2g_bfi_32(r763, r765, 15u, 1u);
     // 1006: or.b32  	%r772, %r771, %r770;
-    r772 = r771 | r770;
     // 1007: xor.b32  	%r985, %r772, 32768;
-    r985 = r772 ^ 32768u;
+    r985 = (p2g_bfi_32((r753 & 1u), ((r753 >> 1u) & 1023u), 15u, 1u) | r770) ^ 32768u;
   } else {
     // 1011: add.s32 	%r676, %r608, 1;
-    r676 = uint(int(r608) + 1);
     // 1012: xor.b32  	%r677, %r676, 81;
-    r677 = r676 ^ 81u;
     // 1013: mul.lo.s32 	%r678, %r677, 2146121005;
-    r678 = uint(int(r677) * 2146121005);
+    r678 = uint(int(uint(int(r608) + 1) ^ 81u) * 2146121005);
     // 1014: shr.u32 	%r679, %r678, 15;
-    uint t538;
-    t538 = 15u;
-    r679 = (t538 >= 32u ? 0u : r678 >> t538);
     // 1015: xor.b32  	%r680, %r679, %r678;
-    r680 = r679 ^ r678;
     // 1016: mul.lo.s32 	%r681, %r680, -2073254261;
-    r681 = uint(int(r680) * -2073254261);
+    r681 = uint(int((r678 >> 15u) ^ r678) * -2073254261);
     // 1017: shr.u32 	%r682, %r681, 16;
-    uint t539;
-    t539 = 16u;
-    r682 = (t539 >= 32u ? 0u : r681 >> t539);
     // 1018: xor.b32  	%r683, %r681, %r6;
     r683 = r681 ^ r6;
     // 1019: xor.b32  	%r684, %r683, %r682;
-    r684 = r683 ^ r682;
     // 1020: shr.u32 	%r685, %r683, 16;
-    uint t540;
-    t540 = 16u;
-    r685 = (t540 >= 32u ? 0u : r683 >> t540);
     // 1021: xor.b32  	%r686, %r684, %r685;
-    r686 = r684 ^ r685;
     // 1022: mul.lo.s32 	%r687, %r686, 2146121005;
-    r687 = uint(int(r686) * 2146121005);
+    r687 = uint(int((r683 ^ (r681 >> 16u)) ^ (r683 >> 16u)) * 2146121005);
     // 1023: shr.u32 	%r688, %r687, 15;
-    uint t541;
-    t541 = 15u;
-    r688 = (t541 >= 32u ? 0u : r687 >> t541);
     // 1024: xor.b32  	%r689, %r688, %r687;
-    r689 = r688 ^ r687;
     // 1025: mul.lo.s32 	%r690, %r689, -2073254261;
-    r690 = uint(int(r689) * -2073254261);
+    r690 = uint(int((r687 >> 15u) ^ r687) * -2073254261);
     // 1026: shr.u32 	%r691, %r690, 16;
-    uint t542;
-    t542 = 16u;
-    r691 = (t542 >= 32u ? 0u : r690 >> t542);
     // 1027: xor.b32  	%r692, %r691, %r690;
-    r692 = r691 ^ r690;
+    r692 = (r690 >> 16u) ^ r690;
     // 1028: xor.b32  	%r693, %r692, -1515870811;
     r693 = r692 ^ 0xA5A5A5A5u;
     // 1029: shr.u32 	%r694, %r693, 16;
-    uint t543;
-    t543 = 16u;
-    r694 = (t543 >= 32u ? 0u : r693 >> t543);
     // 1030: xor.b32  	%r695, %r694, %r693;
-    r695 = r694 ^ r693;
     // 1031: mul.lo.s32 	%r696, %r695, 2146121005;
-    r696 = uint(int(r695) * 2146121005);
+    r696 = uint(int((r693 >> 16u) ^ r693) * 2146121005);
     // 1032: shr.u32 	%r697, %r696, 15;
-    uint t544;
-    t544 = 15u;
-    r697 = (t544 >= 32u ? 0u : r696 >> t544);
     // 1033: xor.b32  	%r698, %r697, %r696;
-    r698 = r697 ^ r696;
     // 1034: mul.lo.s32 	%r699, %r698, -2073254261;
-    r699 = uint(int(r698) * -2073254261);
+    r699 = uint(int((r696 >> 15u) ^ r696) * -2073254261);
     // 1035: shr.u32 	%r700, %r699, 16;
-    uint t545;
-    t545 = 16u;
-    r700 = (t545 >= 32u ? 0u : r699 >> t545);
     // 1036: xor.b32  	%r146, %r700, %r699;
-    r146 = r700 ^ r699;
+    r146 = (r699 >> 16u) ^ r699;
     // 1037: shl.b32 	%r701, %r692, 15;
-    uint t546;
-    t546 = 15u;
-    r701 = (t546 >= 32u ? 0u : r692 << t546);
     // 1038: and.b32  	%r985, %r701, 32768;
-    r985 = r701 & 32768u;
+    r985 = (r692 << 15u) & 32768u;
     // 1039: shr.u32 	%r702, %r692, 1;
-    uint t547;
-    t547 = 1u;
-    r702 = (t547 >= 32u ? 0u : r692 >> t547);
     // 1040: and.b32  	%r148, %r702, 1023;
-    r148 = r702 & 1023u;
+    r148 = (r692 >> 1u) & 1023u;
     if (p19) {
       // 1045: setp.eq.s16 	%p120, %rs4, 2;
-      int t548;
-      int t549;
-      t548 = bitfieldExtract(int(rs4), 0, 16); t549 = 2;
-      bool t550;
-      t550 = t548 == t549;
-      p120 = t550;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1083: and.b32  	%r985, %r146, 65535;
         r985 = r146 & 65535u;
         p2g_sv0 = 84;
       } else {
         // 1048: setp.eq.s16 	%p121, %rs4, 3;
-        int t551;
-        int t552;
-        t551 = bitfieldExtract(int(rs4), 0, 16); t552 = 3;
-        bool t553;
-        t553 = t551 == t552;
-        p121 = t553;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1087: mul.wide.u32 	%rd96, %r146, -858993459;
-          rd96 = uint64_t(r146) * uint64_t(0xCCCCCCCDu);
           // 1088: shr.u64 	%rd97, %rd96, 34;
-          uint t554;
-          t554 = 34u;
-          rd97 = (t554 >= 64u ? 0ul : rd96 >> t554);
           // 1089: cvt.u32.u64 	%r706, %rd97;
-          uint64_t t555;
-          t555 = uint64_t(rd97);
-          r706 = uint(uint64_t(t555));
+          uint64_t t56 = uint64_t((uint64_t(r146) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1090: mul.lo.s32 	%r707, %r706, 5;
-          r707 = uint(int(r706) * 5);
           // 1091: sub.s32 	%r150, %r146, %r707;
-          r150 = uint(int(r146) - int(r707));
+          r150 = uint(int(r146) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1092: setp.eq.s32 	%p125, %r150, 0;
-          int t556;
-          int t557;
-          t556 = int(r150); t557 = 0;
-          bool t558;
-          t558 = t556 == t557;
-          p125 = t558;
-          if (p125) {
+          if (int(r150) == 0) {
             // 1635: shr.u32 	%r708, %r146, 8;
-            uint t559;
-            t559 = 8u;
-            r708 = (t559 >= 32u ? 0u : r146 >> t559);
+            r708 = r146 >> 8u;
             // 1636: mul.wide.u32 	%rd98, %r708, -1431655765;
-            rd98 = uint64_t(r708) * uint64_t(0xAAAAAAABu);
             // 1637: shr.u64 	%rd99, %rd98, 34;
-            uint t560;
-            t560 = 34u;
-            rd99 = (t560 >= 64u ? 0ul : rd98 >> t560);
             // 1638: cvt.u32.u64 	%r709, %rd99;
-            uint64_t t561;
-            t561 = uint64_t(rd99);
-            r709 = uint(uint64_t(t561));
+            uint64_t t57 = uint64_t((uint64_t(r708) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1639: mul.lo.s32 	%r710, %r709, 6;
-            r710 = uint(int(r709) * 6);
             // 1640: sub.s32 	%r711, %r708, %r710;
-            r711 = uint(int(r708) - int(r710));
             // 1641: cvt.u16.u32 	%rs17, %r711;
-            uint64_t t562;
-            t562 = uint64_t(r711);
-            rs17 = (uint(uint64_t(t562)) & 65535u);
+            uint64_t t58 = uint64_t(uint(int(r708) - int(uint(int(uint(uint64_t(t57))) * 6))));
+            rs17 = (uint(uint64_t(t58)) & 65535u);
             // 1642: setp.gt.s16 	%p126, %rs17, 1;
-            int t563;
-            int t564;
-            t563 = bitfieldExtract(int(rs17), 0, 16); t564 = 1;
-            bool t565;
-            t565 = t563 > t564;
-            p126 = t565;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 1647: setp.eq.s16 	%p127, %rs17, 2;
-              int t566;
-              int t567;
-              t566 = bitfieldExtract(int(rs17), 0, 16); t567 = 2;
-              bool t568;
-              t568 = t566 == t567;
-              p127 = t568;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 1945: shr.u32 	%r713, %r146, 12;
-                uint t569;
-                t569 = 12u;
-                r713 = (t569 >= 32u ? 0u : r146 >> t569);
                 // 1946: and.b32  	%r714, %r713, 1;
-                r714 = r713 & 1u;
                 // 1947: or.b32  	%r715, %r985, %r714;
-                r715 = r985 | r714;
+                r715 = r985 | ((r146 >> 12u) & 1u);
                 // 1948: or.b32  	%r985, %r715, 32256;
                 r985 = r715 | 32256u;
                 p2g_sv0 = 84;
               } else {
                 // 1650: setp.eq.s16 	%p128, %rs17, 3;
-                int t570;
-                int t571;
-                t570 = bitfieldExtract(int(rs17), 0, 16); t571 = 3;
-                bool t572;
-                t572 = t570 == t571;
-                p128 = t572;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 1952: setp.eq.s32 	%p132, %r148, 0;
-                  int t573;
-                  int t574;
-                  t573 = int(r148); t574 = 0;
-                  bool t575;
-                  t575 = t573 == t574;
-                  p132 = t575;
                   // 1953: selp.b32 	%r712, 1, %r148, %p132;
-                  r712 = p132 ? 1u : r148;
                   // 1954: or.b32  	%r985, %r712, %r985;
-                  r985 = r712 | r985;
+                  r985 = ((int(r148) == 0) ? 1u : r148) | r985;
                   p2g_sv0 = 84;
                 } else {
                   // 1653: setp.ne.s16 	%p129, %rs17, 4;
-                  int t576;
-                  int t577;
-                  t576 = bitfieldExtract(int(rs17), 0, 16); t577 = 4;
-                  bool t578;
-                  t578 = t576 != t577;
-                  p129 = t578;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 174;
                   } else {
                     // 1656: or.b32  	%r985, %r985, 31743;
@@ -3665,23 +2066,11 @@ void main() {
               }
             } else {
               // 1798: setp.eq.s16 	%p130, %rs17, 0;
-              int t579;
-              int t580;
-              t579 = bitfieldExtract(int(rs17), 0, 16); t580 = 0;
-              bool t581;
-              t581 = t579 == t580;
-              p130 = t581;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 1801: setp.eq.s16 	%p131, %rs17, 1;
-                int t582;
-                int t583;
-                t582 = bitfieldExtract(int(rs17), 0, 16); t583 = 1;
-                bool t584;
-                t584 = t582 == t583;
-                p131 = t584;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 1806: or.b32  	%r985, %r985, 31744;
                   r985 = r985 | 31744u;
                   p2g_sv0 = 84;
@@ -3704,106 +2093,53 @@ void main() {
           }
         } else {
           // 1051: setp.ne.s16 	%p122, %rs4, 5;
-          int t585;
-          int t586;
-          t585 = bitfieldExtract(int(rs4), 0, 16); t586 = 5;
-          bool t587;
-          t587 = t585 != t586;
-          p122 = t587;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
             // 1054: mul.wide.u32 	%rd94, %r146, -858993459;
-            rd94 = uint64_t(r146) * uint64_t(0xCCCCCCCDu);
             // 1055: shr.u64 	%rd95, %rd94, 34;
-            uint t588;
-            t588 = 34u;
-            rd95 = (t588 >= 64u ? 0ul : rd94 >> t588);
             // 1056: cvt.u32.u64 	%r703, %rd95;
-            uint64_t t589;
-            t589 = uint64_t(rd95);
-            r703 = uint(uint64_t(t589));
+            uint64_t t59 = uint64_t((uint64_t(r146) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1057: mul.lo.s32 	%r704, %r703, 5;
-            r704 = uint(int(r703) * 5);
             // 1058: sub.s32 	%r705, %r146, %r704;
-            r705 = uint(int(r146) - int(r704));
             // 1059: add.s32 	%r984, %r705, 13;
-            r984 = uint(int(r705) + 13);
+            r984 = uint(int(uint(int(r146) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
             p2g_sv0 = 83;
           }
         }
       }
     } else {
       // 1063: setp.eq.s16 	%p123, %rs4, 0;
-      int t590;
-      int t591;
-      t590 = bitfieldExtract(int(rs4), 0, 16); t591 = 0;
-      bool t592;
-      t592 = t590 == t591;
-      p123 = t592;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1099: mul.wide.u32 	%rd102, %r146, 613566757;
-        rd102 = uint64_t(r146) * uint64_t(0x24924925u);
         // 1100: shr.u64 	%rd103, %rd102, 32;
-        uint t593;
-        t593 = 32u;
-        rd103 = (t593 >= 64u ? 0ul : rd102 >> t593);
         // 1101: cvt.u32.u64 	%r723, %rd103;
-        uint64_t t594;
-        t594 = uint64_t(rd103);
-        r723 = uint(uint64_t(t594));
+        uint64_t t60 = uint64_t((uint64_t(r146) * uint64_t(0x24924925u)) >> 32u);
+        r723 = uint(uint64_t(t60));
         // 1102: sub.s32 	%r724, %r146, %r723;
-        r724 = uint(int(r146) - int(r723));
         // 1103: shr.u32 	%r725, %r724, 1;
-        uint t595;
-        t595 = 1u;
-        r725 = (t595 >= 32u ? 0u : r724 >> t595);
         // 1104: add.s32 	%r726, %r725, %r723;
-        r726 = uint(int(r725) + int(r723));
         // 1105: shr.u32 	%r727, %r726, 2;
-        uint t596;
-        t596 = 2u;
-        r727 = (t596 >= 32u ? 0u : r726 >> t596);
         // 1106: mul.lo.s32 	%r728, %r727, 7;
-        r728 = uint(int(r727) * 7);
+        r728 = uint(int(uint(int(uint(int(r146) - int(r723)) >> 1u) + int(r723)) >> 2u) * 7);
         // 1107: sub.s32 	%r729, %r146, %r728;
-        r729 = uint(int(r146) - int(r728));
         // 1108: add.s32 	%r984, %r729, 12;
-        r984 = uint(int(r729) + 12);
+        r984 = uint(int(uint(int(r146) - int(r728))) + 12);
         p2g_sv0 = 83;
       } else {
         // 1066: setp.eq.s16 	%p124, %rs4, 1;
-        int t597;
-        int t598;
-        t597 = bitfieldExtract(int(rs4), 0, 16); t598 = 1;
-        bool t599;
-        t599 = t597 == t598;
-        p124 = t599;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1071: mul.wide.u32 	%rd100, %r146, 138547333;
-          rd100 = uint64_t(r146) * uint64_t(0x08421085u);
           // 1072: shr.u64 	%rd101, %rd100, 32;
-          uint t600;
-          t600 = 32u;
-          rd101 = (t600 >= 64u ? 0ul : rd100 >> t600);
           // 1073: cvt.u32.u64 	%r717, %rd101;
-          uint64_t t601;
-          t601 = uint64_t(rd101);
-          r717 = uint(uint64_t(t601));
+          uint64_t t61 = uint64_t((uint64_t(r146) * uint64_t(0x08421085u)) >> 32u);
+          r717 = uint(uint64_t(t61));
           // 1074: sub.s32 	%r718, %r146, %r717;
-          r718 = uint(int(r146) - int(r717));
           // 1075: shr.u32 	%r719, %r718, 1;
-          uint t602;
-          t602 = 1u;
-          r719 = (t602 >= 32u ? 0u : r718 >> t602);
           // 1076: add.s32 	%r720, %r719, %r717;
-          r720 = uint(int(r719) + int(r717));
           // 1077: shr.u32 	%r721, %r720, 4;
-          uint t603;
-          t603 = 4u;
-          r721 = (t603 >= 32u ? 0u : r720 >> t603);
           // 1078: mul.lo.s32 	%r722, %r721, 31;
-          r722 = uint(int(r721) * 31);
+          r722 = uint(int(uint(int(uint(int(r146) - int(r717)) >> 1u) + int(r717)) >> 4u) * 31);
           // 1079: sub.s32 	%r984, %r146, %r722;
           r984 = uint(int(r146) - int(r722));
           p2g_sv0 = 83;
@@ -3814,143 +2150,79 @@ void main() {
     }
     if (p2g_sv0 == 82) {
       // 1112: mul.wide.u32 	%rd104, %r146, -858993459;
-      rd104 = uint64_t(r146) * uint64_t(0xCCCCCCCDu);
       // 1113: shr.u64 	%rd105, %rd104, 34;
-      uint t604;
-      t604 = 34u;
-      rd105 = (t604 >= 64u ? 0ul : rd104 >> t604);
       // 1114: cvt.u32.u64 	%r730, %rd105;
-      uint64_t t605;
-      t605 = uint64_t(rd105);
-      r730 = uint(uint64_t(t605));
+      uint64_t t62 = uint64_t((uint64_t(r146) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1115: mul.lo.s32 	%r731, %r730, 5;
-      r731 = uint(int(r730) * 5);
       // 1116: sub.s32 	%r732, %r146, %r731;
-      r732 = uint(int(r146) - int(r731));
       // 1117: add.s32 	%r984, %r732, 13;
-      r984 = uint(int(r732) + 13);
+      r984 = uint(int(uint(int(r146) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 13);
       p2g_sv0 = 83;
     }
     if (p2g_sv0 == 83) {
       // 1120: max.s32 	%r733, %r984, 0;
-      r733 = uint(max(int(r984), 0));
       // 1121: shl.b32 	%r734, %r733, 10;
-      uint t606;
-      t606 = 10u;
-      r734 = (t606 >= 32u ? 0u : r733 << t606);
       // 1122: or.b32  	%r735, %r148, %r985;
       r735 = r148 | r985;
       // 1123: or.b32  	%r985, %r735, %r734;
-      r985 = r735 | r734;
+      r985 = r735 | (uint(max(int(r984), 0)) << 10u);
     }
   }
   // 1126: add.s32 	%r165, %r2, 5373223;
   r165 = uint(int(r2) + 5373223);
   // 1127: shl.b32 	%r773, %r3, 7;
-  uint t607;
-  t607 = 7u;
-  r773 = (t607 >= 32u ? 0u : r3 << t607);
   // 1128: add.s32 	%r774, %r165, %r773;
-  r774 = uint(int(r165) + int(r773));
   // 1129: xor.b32  	%r775, %r774, 81;
-  r775 = r774 ^ 81u;
   // 1130: mul.lo.s32 	%r776, %r775, 2146121005;
-  r776 = uint(int(r775) * 2146121005);
+  r776 = uint(int(uint(int(r165) + int(r3 << 7u)) ^ 81u) * 2146121005);
   // 1131: shr.u32 	%r777, %r776, 15;
-  uint t608;
-  t608 = 15u;
-  r777 = (t608 >= 32u ? 0u : r776 >> t608);
   // 1132: xor.b32  	%r778, %r777, %r776;
-  r778 = r777 ^ r776;
   // 1133: mul.lo.s32 	%r779, %r778, -2073254261;
-  r779 = uint(int(r778) * -2073254261);
+  r779 = uint(int((r776 >> 15u) ^ r776) * -2073254261);
   // 1134: shr.u32 	%r780, %r779, 16;
-  uint t609;
-  t609 = 16u;
-  r780 = (t609 >= 32u ? 0u : r779 >> t609);
   // 1135: xor.b32  	%r781, %r779, %r6;
   r781 = r779 ^ r6;
   // 1136: xor.b32  	%r782, %r781, %r780;
-  r782 = r781 ^ r780;
   // 1137: shr.u32 	%r783, %r781, 16;
-  uint t610;
-  t610 = 16u;
-  r783 = (t610 >= 32u ? 0u : r781 >> t610);
   // 1138: xor.b32  	%r784, %r782, %r783;
-  r784 = r782 ^ r783;
   // 1139: mul.lo.s32 	%r785, %r784, 2146121005;
-  r785 = uint(int(r784) * 2146121005);
+  r785 = uint(int((r781 ^ (r779 >> 16u)) ^ (r781 >> 16u)) * 2146121005);
   // 1140: shr.u32 	%r786, %r785, 15;
-  uint t611;
-  t611 = 15u;
-  r786 = (t611 >= 32u ? 0u : r785 >> t611);
   // 1141: xor.b32  	%r787, %r786, %r785;
-  r787 = r786 ^ r785;
   // 1142: mul.lo.s32 	%r788, %r787, -2073254261;
-  r788 = uint(int(r787) * -2073254261);
+  r788 = uint(int((r785 >> 15u) ^ r785) * -2073254261);
   // 1143: shr.u32 	%r789, %r788, 16;
-  uint t612;
-  t612 = 16u;
-  r789 = (t612 >= 32u ? 0u : r788 >> t612);
   // 1144: xor.b32  	%r790, %r789, %r788;
-  r790 = r789 ^ r788;
+  r790 = (r788 >> 16u) ^ r788;
   // 1145: xor.b32  	%r791, %r790, -1515870811;
   r791 = r790 ^ 0xA5A5A5A5u;
   // 1146: shr.u32 	%r792, %r791, 16;
-  uint t613;
-  t613 = 16u;
-  r792 = (t613 >= 32u ? 0u : r791 >> t613);
   // 1147: xor.b32  	%r793, %r792, %r791;
-  r793 = r792 ^ r791;
   // 1148: mul.lo.s32 	%r794, %r793, 2146121005;
-  r794 = uint(int(r793) * 2146121005);
+  r794 = uint(int((r791 >> 16u) ^ r791) * 2146121005);
   // 1149: shr.u32 	%r795, %r794, 15;
-  uint t614;
-  t614 = 15u;
-  r795 = (t614 >= 32u ? 0u : r794 >> t614);
   // 1150: xor.b32  	%r796, %r795, %r794;
-  r796 = r795 ^ r794;
   // 1151: mul.lo.s32 	%r797, %r796, -2073254261;
-  r797 = uint(int(r796) * -2073254261);
+  r797 = uint(int((r794 >> 15u) ^ r794) * -2073254261);
   // 1152: shr.u32 	%r798, %r797, 16;
-  uint t615;
-  t615 = 16u;
-  r798 = (t615 >= 32u ? 0u : r797 >> t615);
   // 1153: xor.b32  	%r166, %r798, %r797;
-  r166 = r798 ^ r797;
+  r166 = (r797 >> 16u) ^ r797;
   // 1154: shl.b32 	%r799, %r790, 15;
-  uint t616;
-  t616 = 15u;
-  r799 = (t616 >= 32u ? 0u : r790 << t616);
   // 1155: and.b32  	%r987, %r799, 32768;
-  r987 = r799 & 32768u;
+  r987 = (r790 << 15u) & 32768u;
   // 1156: shr.u32 	%r800, %r790, 1;
-  uint t617;
-  t617 = 1u;
-  r800 = (t617 >= 32u ? 0u : r790 >> t617);
   // 1157: and.b32  	%r168, %r800, 1023;
-  r168 = r800 & 1023u;
+  r168 = (r790 >> 1u) & 1023u;
   if (p73) {
     // 1162: mul.wide.u32 	%rd120, %r166, -858993459;
-    rd120 = uint64_t(r166) * uint64_t(0xCCCCCCCDu);
     // 1163: shr.u64 	%rd121, %rd120, 34;
-    uint t618;
-    t618 = 34u;
-    rd121 = (t618 >= 64u ? 0ul : rd120 >> t618);
     // 1164: cvt.u32.u64 	%r834, %rd121;
-    uint64_t t619;
-    t619 = uint64_t(rd121);
-    r834 = uint(uint64_t(t619));
+    uint64_t t63 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1165: mul.lo.s32 	%r835, %r834, 5;
-    r835 = uint(int(r834) * 5);
     // 1166: sub.s32 	%r836, %r166, %r835;
-    r836 = uint(int(r166) - int(r835));
     // 1167: shl.b32 	%r837, %r836, 10;
-    uint t620;
-    t620 = 10u;
-    r837 = (t620 >= 32u ? 0u : r836 << t620);
     // 1168: add.s32 	%r838, %r837, 13312;
-    r838 = uint(int(r837) + 13312);
+    r838 = uint(int(uint(int(r166) - int(uint(int(uint(uint64_t(t63))) * 5))) << 10u) + 13312);
     // 1169: or.b32  	%r839, %r168, %r987;
     r839 = r168 | r987;
     // 1170: or.b32  	%r987, %r839, %r838;
@@ -3958,126 +2230,56 @@ void main() {
   } else {
     if (p19) {
       // 1178: setp.eq.s16 	%p135, %rs4, 2;
-      int t621;
-      int t622;
-      t621 = bitfieldExtract(int(rs4), 0, 16); t622 = 2;
-      bool t623;
-      t623 = t621 == t622;
-      p135 = t623;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1216: and.b32  	%r987, %r166, 65535;
         r987 = r166 & 65535u;
         p2g_sv0 = 95;
       } else {
         // 1181: setp.eq.s16 	%p136, %rs4, 3;
-        int t624;
-        int t625;
-        t624 = bitfieldExtract(int(rs4), 0, 16); t625 = 3;
-        bool t626;
-        t626 = t624 == t625;
-        p136 = t626;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1220: mul.wide.u32 	%rd110, %r166, -858993459;
-          rd110 = uint64_t(r166) * uint64_t(0xCCCCCCCDu);
           // 1221: shr.u64 	%rd111, %rd110, 34;
-          uint t627;
-          t627 = 34u;
-          rd111 = (t627 >= 64u ? 0ul : rd110 >> t627);
           // 1222: cvt.u32.u64 	%r804, %rd111;
-          uint64_t t628;
-          t628 = uint64_t(rd111);
-          r804 = uint(uint64_t(t628));
+          uint64_t t64;
+          t64 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1223: mul.lo.s32 	%r805, %r804, 5;
-          r805 = uint(int(r804) * 5);
           // 1224: sub.s32 	%r170, %r166, %r805;
-          r170 = uint(int(r166) - int(r805));
+          r170 = uint(int(r166) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1225: setp.eq.s32 	%p140, %r170, 0;
-          int t629;
-          int t630;
-          t629 = int(r170); t630 = 0;
-          bool t631;
-          t631 = t629 == t630;
-          p140 = t631;
-          if (p140) {
+          if (int(r170) == 0) {
             // 1660: shr.u32 	%r806, %r166, 8;
-            uint t632;
-            t632 = 8u;
-            r806 = (t632 >= 32u ? 0u : r166 >> t632);
+            r806 = r166 >> 8u;
             // 1661: mul.wide.u32 	%rd112, %r806, -1431655765;
-            rd112 = uint64_t(r806) * uint64_t(0xAAAAAAABu);
             // 1662: shr.u64 	%rd113, %rd112, 34;
-            uint t633;
-            t633 = 34u;
-            rd113 = (t633 >= 64u ? 0ul : rd112 >> t633);
             // 1663: cvt.u32.u64 	%r807, %rd113;
-            uint64_t t634;
-            t634 = uint64_t(rd113);
-            r807 = uint(uint64_t(t634));
+            uint64_t t65 = uint64_t((uint64_t(r806) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1664: mul.lo.s32 	%r808, %r807, 6;
-            r808 = uint(int(r807) * 6);
             // 1665: sub.s32 	%r809, %r806, %r808;
-            r809 = uint(int(r806) - int(r808));
             // 1666: cvt.u16.u32 	%rs19, %r809;
-            uint64_t t635;
-            t635 = uint64_t(r809);
-            rs19 = (uint(uint64_t(t635)) & 65535u);
+            uint64_t t66 = uint64_t(uint(int(r806) - int(uint(int(uint(uint64_t(t65))) * 6))));
+            rs19 = (uint(uint64_t(t66)) & 65535u);
             // 1667: setp.gt.s16 	%p141, %rs19, 1;
-            int t636;
-            int t637;
-            t636 = bitfieldExtract(int(rs19), 0, 16); t637 = 1;
-            bool t638;
-            t638 = t636 > t637;
-            p141 = t638;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 1672: setp.eq.s16 	%p142, %rs19, 2;
-              int t639;
-              int t640;
-              t639 = bitfieldExtract(int(rs19), 0, 16); t640 = 2;
-              bool t641;
-              t641 = t639 == t640;
-              p142 = t641;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 1958: shr.u32 	%r811, %r166, 12;
-                uint t642;
-                t642 = 12u;
-                r811 = (t642 >= 32u ? 0u : r166 >> t642);
                 // 1959: and.b32  	%r812, %r811, 1;
-                r812 = r811 & 1u;
                 // 1960: or.b32  	%r813, %r987, %r812;
-                r813 = r987 | r812;
+                r813 = r987 | ((r166 >> 12u) & 1u);
                 // 1961: or.b32  	%r987, %r813, 32256;
                 r987 = r813 | 32256u;
                 p2g_sv0 = 95;
               } else {
                 // 1675: setp.eq.s16 	%p143, %rs19, 3;
-                int t643;
-                int t644;
-                t643 = bitfieldExtract(int(rs19), 0, 16); t644 = 3;
-                bool t645;
-                t645 = t643 == t644;
-                p143 = t645;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 1965: setp.eq.s32 	%p147, %r168, 0;
-                  int t646;
-                  int t647;
-                  t646 = int(r168); t647 = 0;
-                  bool t648;
-                  t648 = t646 == t647;
-                  p147 = t648;
                   // 1966: selp.b32 	%r810, 1, %r168, %p147;
-                  r810 = p147 ? 1u : r168;
                   // 1967: or.b32  	%r987, %r810, %r987;
-                  r987 = r810 | r987;
+                  r987 = ((int(r168) == 0) ? 1u : r168) | r987;
                   p2g_sv0 = 95;
                 } else {
                   // 1678: setp.ne.s16 	%p144, %rs19, 4;
-                  int t649;
-                  int t650;
-                  t649 = bitfieldExtract(int(rs19), 0, 16); t650 = 4;
-                  bool t651;
-                  t651 = t649 != t650;
-                  p144 = t651;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 175;
                   } else {
                     // 1681: or.b32  	%r987, %r987, 31743;
@@ -4088,23 +2290,11 @@ void main() {
               }
             } else {
               // 1810: setp.eq.s16 	%p145, %rs19, 0;
-              int t652;
-              int t653;
-              t652 = bitfieldExtract(int(rs19), 0, 16); t653 = 0;
-              bool t654;
-              t654 = t652 == t653;
-              p145 = t654;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 1813: setp.eq.s16 	%p146, %rs19, 1;
-                int t655;
-                int t656;
-                t655 = bitfieldExtract(int(rs19), 0, 16); t656 = 1;
-                bool t657;
-                t657 = t655 == t656;
-                p146 = t657;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 1818: or.b32  	%r987, %r987, 31744;
                   r987 = r987 | 31744u;
                   p2g_sv0 = 95;
@@ -4127,106 +2317,53 @@ void main() {
           }
         } else {
           // 1184: setp.ne.s16 	%p137, %rs4, 5;
-          int t658;
-          int t659;
-          t658 = bitfieldExtract(int(rs4), 0, 16); t659 = 5;
-          bool t660;
-          t660 = t658 != t659;
-          p137 = t660;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
             // 1187: mul.wide.u32 	%rd108, %r166, -858993459;
-            rd108 = uint64_t(r166) * uint64_t(0xCCCCCCCDu);
             // 1188: shr.u64 	%rd109, %rd108, 34;
-            uint t661;
-            t661 = 34u;
-            rd109 = (t661 >= 64u ? 0ul : rd108 >> t661);
             // 1189: cvt.u32.u64 	%r801, %rd109;
-            uint64_t t662;
-            t662 = uint64_t(rd109);
-            r801 = uint(uint64_t(t662));
+            uint64_t t67 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1190: mul.lo.s32 	%r802, %r801, 5;
-            r802 = uint(int(r801) * 5);
             // 1191: sub.s32 	%r803, %r166, %r802;
-            r803 = uint(int(r166) - int(r802));
             // 1192: add.s32 	%r986, %r803, 13;
-            r986 = uint(int(r803) + 13);
+            r986 = uint(int(uint(int(r166) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
             p2g_sv0 = 94;
           }
         }
       }
     } else {
       // 1196: setp.eq.s16 	%p138, %rs4, 0;
-      int t663;
-      int t664;
-      t663 = bitfieldExtract(int(rs4), 0, 16); t664 = 0;
-      bool t665;
-      t665 = t663 == t664;
-      p138 = t665;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1232: mul.wide.u32 	%rd116, %r166, 613566757;
-        rd116 = uint64_t(r166) * uint64_t(0x24924925u);
         // 1233: shr.u64 	%rd117, %rd116, 32;
-        uint t666;
-        t666 = 32u;
-        rd117 = (t666 >= 64u ? 0ul : rd116 >> t666);
         // 1234: cvt.u32.u64 	%r821, %rd117;
-        uint64_t t667;
-        t667 = uint64_t(rd117);
-        r821 = uint(uint64_t(t667));
+        uint64_t t68 = uint64_t((uint64_t(r166) * uint64_t(0x24924925u)) >> 32u);
+        r821 = uint(uint64_t(t68));
         // 1235: sub.s32 	%r822, %r166, %r821;
-        r822 = uint(int(r166) - int(r821));
         // 1236: shr.u32 	%r823, %r822, 1;
-        uint t668;
-        t668 = 1u;
-        r823 = (t668 >= 32u ? 0u : r822 >> t668);
         // 1237: add.s32 	%r824, %r823, %r821;
-        r824 = uint(int(r823) + int(r821));
         // 1238: shr.u32 	%r825, %r824, 2;
-        uint t669;
-        t669 = 2u;
-        r825 = (t669 >= 32u ? 0u : r824 >> t669);
         // 1239: mul.lo.s32 	%r826, %r825, 7;
-        r826 = uint(int(r825) * 7);
+        r826 = uint(int(uint(int(uint(int(r166) - int(r821)) >> 1u) + int(r821)) >> 2u) * 7);
         // 1240: sub.s32 	%r827, %r166, %r826;
-        r827 = uint(int(r166) - int(r826));
         // 1241: add.s32 	%r986, %r827, 12;
-        r986 = uint(int(r827) + 12);
+        r986 = uint(int(uint(int(r166) - int(r826))) + 12);
         p2g_sv0 = 94;
       } else {
         // 1199: setp.eq.s16 	%p139, %rs4, 1;
-        int t670;
-        int t671;
-        t670 = bitfieldExtract(int(rs4), 0, 16); t671 = 1;
-        bool t672;
-        t672 = t670 == t671;
-        p139 = t672;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1204: mul.wide.u32 	%rd114, %r166, 138547333;
-          rd114 = uint64_t(r166) * uint64_t(0x08421085u);
           // 1205: shr.u64 	%rd115, %rd114, 32;
-          uint t673;
-          t673 = 32u;
-          rd115 = (t673 >= 64u ? 0ul : rd114 >> t673);
           // 1206: cvt.u32.u64 	%r815, %rd115;
-          uint64_t t674;
-          t674 = uint64_t(rd115);
-          r815 = uint(uint64_t(t674));
+          uint64_t t69 = uint64_t((uint64_t(r166) * uint64_t(0x08421085u)) >> 32u);
+          r815 = uint(uint64_t(t69));
           // 1207: sub.s32 	%r816, %r166, %r815;
-          r816 = uint(int(r166) - int(r815));
           // 1208: shr.u32 	%r817, %r816, 1;
-          uint t675;
-          t675 = 1u;
-          r817 = (t675 >= 32u ? 0u : r816 >> t675);
           // 1209: add.s32 	%r818, %r817, %r815;
-          r818 = uint(int(r817) + int(r815));
           // 1210: shr.u32 	%r819, %r818, 4;
-          uint t676;
-          t676 = 4u;
-          r819 = (t676 >= 32u ? 0u : r818 >> t676);
           // 1211: mul.lo.s32 	%r820, %r819, 31;
-          r820 = uint(int(r819) * 31);
+          r820 = uint(int(uint(int(uint(int(r166) - int(r815)) >> 1u) + int(r815)) >> 4u) * 31);
           // 1212: sub.s32 	%r986, %r166, %r820;
           r986 = uint(int(r166) - int(r820));
           p2g_sv0 = 94;
@@ -4237,390 +2374,193 @@ void main() {
     }
     if (p2g_sv0 == 93) {
       // 1245: mul.wide.u32 	%rd118, %r166, -858993459;
-      rd118 = uint64_t(r166) * uint64_t(0xCCCCCCCDu);
       // 1246: shr.u64 	%rd119, %rd118, 34;
-      uint t677;
-      t677 = 34u;
-      rd119 = (t677 >= 64u ? 0ul : rd118 >> t677);
       // 1247: cvt.u32.u64 	%r828, %rd119;
-      uint64_t t678;
-      t678 = uint64_t(rd119);
-      r828 = uint(uint64_t(t678));
+      uint64_t t70 = uint64_t((uint64_t(r166) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1248: mul.lo.s32 	%r829, %r828, 5;
-      r829 = uint(int(r828) * 5);
       // 1249: sub.s32 	%r830, %r166, %r829;
-      r830 = uint(int(r166) - int(r829));
       // 1250: add.s32 	%r986, %r830, 13;
-      r986 = uint(int(r830) + 13);
+      r986 = uint(int(uint(int(r166) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 13);
       p2g_sv0 = 94;
     }
     if (p2g_sv0 == 94) {
       // 1253: max.s32 	%r831, %r986, 0;
-      r831 = uint(max(int(r986), 0));
       // 1254: shl.b32 	%r832, %r831, 10;
-      uint t679;
-      t679 = 10u;
-      r832 = (t679 >= 32u ? 0u : r831 << t679);
       // 1255: or.b32  	%r833, %r168, %r987;
       r833 = r168 | r987;
       // 1256: or.b32  	%r987, %r833, %r832;
-      r987 = r833 | r832;
+      r987 = r833 | (uint(max(int(r986), 0)) << 10u);
     }
   }
   // 1259: and.b32  	%r840, %r983, 65535;
-  r840 = r983 & 65535u;
   // 1260: prmt.b32 	%r185, %r985, %r840, 4180;
-  r185 = p2g_prmt(r985, r840, 4180u, 0);
+  r185 = p2g_prmt(r985, (r983 & 65535u), 4180u, 0);
   if (p73) {
     // 1265: shl.b32 	%r903, %r87, 6;
-    uint t680;
-    t680 = 6u;
-    r903 = (t680 >= 32u ? 0u : r87 << t680);
     // 1266: add.s32 	%r904, %r165, %r903;
-    r904 = uint(int(r165) + int(r903));
     // 1267: xor.b32  	%r905, %r904, 81;
-    r905 = r904 ^ 81u;
     // 1268: mul.lo.s32 	%r906, %r905, 2146121005;
-    r906 = uint(int(r905) * 2146121005);
+    r906 = uint(int(uint(int(r165) + int(r87 << 6u)) ^ 81u) * 2146121005);
     // 1269: shr.u32 	%r907, %r906, 15;
-    uint t681;
-    t681 = 15u;
-    r907 = (t681 >= 32u ? 0u : r906 >> t681);
     // 1270: xor.b32  	%r908, %r907, %r906;
-    r908 = r907 ^ r906;
     // 1271: mul.lo.s32 	%r909, %r908, -2073254261;
-    r909 = uint(int(r908) * -2073254261);
+    r909 = uint(int((r906 >> 15u) ^ r906) * -2073254261);
     // 1272: shr.u32 	%r910, %r909, 16;
-    uint t682;
-    t682 = 16u;
-    r910 = (t682 >= 32u ? 0u : r909 >> t682);
     // 1273: xor.b32  	%r911, %r909, %r6;
     r911 = r909 ^ r6;
     // 1274: xor.b32  	%r912, %r911, %r910;
-    r912 = r911 ^ r910;
     // 1275: shr.u32 	%r913, %r911, 16;
-    uint t683;
-    t683 = 16u;
-    r913 = (t683 >= 32u ? 0u : r911 >> t683);
     // 1276: xor.b32  	%r914, %r912, %r913;
-    r914 = r912 ^ r913;
     // 1277: mul.lo.s32 	%r915, %r914, 2146121005;
-    r915 = uint(int(r914) * 2146121005);
+    r915 = uint(int((r911 ^ (r909 >> 16u)) ^ (r911 >> 16u)) * 2146121005);
     // 1278: shr.u32 	%r916, %r915, 15;
-    uint t684;
-    t684 = 15u;
-    r916 = (t684 >= 32u ? 0u : r915 >> t684);
     // 1279: xor.b32  	%r917, %r916, %r915;
-    r917 = r916 ^ r915;
     // 1280: mul.lo.s32 	%r918, %r917, -2073254261;
-    r918 = uint(int(r917) * -2073254261);
+    r918 = uint(int((r915 >> 15u) ^ r915) * -2073254261);
     // 1281: shr.u32 	%r919, %r918, 16;
-    uint t685;
-    t685 = 16u;
-    r919 = (t685 >= 32u ? 0u : r918 >> t685);
     // 1282: xor.b32  	%r920, %r919, %r918;
-    r920 = r919 ^ r918;
+    r920 = (r918 >> 16u) ^ r918;
     // 1283: xor.b32  	%r921, %r920, -1515870811;
     r921 = r920 ^ 0xA5A5A5A5u;
     // 1284: shr.u32 	%r922, %r921, 16;
-    uint t686;
-    t686 = 16u;
-    r922 = (t686 >= 32u ? 0u : r921 >> t686);
     // 1285: xor.b32  	%r923, %r922, %r921;
-    r923 = r922 ^ r921;
     // 1286: mul.lo.s32 	%r924, %r923, 2146121005;
-    r924 = uint(int(r923) * 2146121005);
+    r924 = uint(int((r921 >> 16u) ^ r921) * 2146121005);
     // 1287: shr.u32 	%r925, %r924, 15;
-    uint t687;
-    t687 = 15u;
-    r925 = (t687 >= 32u ? 0u : r924 >> t687);
     // 1288: xor.b32  	%r926, %r925, %r924;
-    r926 = r925 ^ r924;
     // 1289: mul.lo.s32 	%r927, %r926, -2073254261;
-    r927 = uint(int(r926) * -2073254261);
+    r927 = uint(int((r924 >> 15u) ^ r924) * -2073254261);
     // 1290: shr.u32 	%r928, %r927, 16;
-    uint t688;
-    t688 = 16u;
-    r928 = (t688 >= 32u ? 0u : r927 >> t688);
     // 1291: xor.b32  	%r929, %r928, %r927;
-    r929 = r928 ^ r927;
+    r929 = (r927 >> 16u) ^ r927;
     // 1292: and.b32  	%r930, %r920, 1;
-    r930 = r920 & 1u;
     // 1293: shr.u32 	%r931, %r920, 1;
-    uint t689;
-    t689 = 1u;
-    r931 = (t689 >= 32u ? 0u : r920 >> t689);
     // 1294: and.b32  	%r932, %r931, 1023;
-    r932 = r931 & 1023u;
     // 1295: mul.wide.u32 	%rd134, %r929, -858993459;
-    rd134 = uint64_t(r929) * uint64_t(0xCCCCCCCDu);
     // 1296: shr.u64 	%rd135, %rd134, 34;
-    uint t690;
-    t690 = 34u;
-    rd135 = (t690 >= 64u ? 0ul : rd134 >> t690);
     // 1297: cvt.u32.u64 	%r933, %rd135;
-    uint64_t t691;
-    t691 = uint64_t(rd135);
-    r933 = uint(uint64_t(t691));
+    uint64_t t71 = uint64_t((uint64_t(r929) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1298: mul.lo.s32 	%r934, %r933, 5;
-    r934 = uint(int(r933) * 5);
     // 1299: sub.s32 	%r935, %r929, %r934;
-    r935 = uint(int(r929) - int(r934));
     // 1300: shl.b32 	%r936, %r935, 10;
-    uint t692;
-    t692 = 10u;
-    r936 = (t692 >= 32u ? 0u : r935 << t692);
     // 1301: add.s32 	%r937, %r936, 13312;
-    r937 = uint(int(r936) + 13312);
+    r937 = uint(int(uint(int(r929) - int(uint(int(uint(uint64_t(t71))) * 5))) << 10u) + 13312);
     // 1302: bfi.b32 	%r938, %r930, %r932, 15, 1;
-    r938 = p2g_bfi_32(r930, r932, 15u, 1u);
     // 1303: or.b32  	%r939, %r938, %r937;
-    r939 = r938 | r937;
     // 1304: shl.b32 	%r940, %r86, 6;
-    uint t693;
-    t693 = 6u;
-    r940 = (t693 >= 32u ? 0u : r86 << t693);
     // 1305: add.s32 	%r941, %r1, %r2;
-    r941 = uint(int(r1) + int(r2));
     // 1306: add.s32 	%r942, %r941, %r940;
-    r942 = uint(int(r941) + int(r940));
     // 1307: add.s32 	%r943, %r942, -343624064;
-    r943 = uint(int(r942) + -343624064);
+    r943 = uint(int(uint(int(uint(int(r1) + int(r2))) + int(r86 << 6u))) + -343624064);
     // 1308: shr.u32 	%r944, %r943, 16;
-    uint t694;
-    t694 = 16u;
-    r944 = (t694 >= 32u ? 0u : r943 >> t694);
     // 1309: xor.b32  	%r945, %r944, %r943;
-    r945 = r944 ^ r943;
     // 1310: mul.lo.s32 	%r946, %r945, 2146121005;
-    r946 = uint(int(r945) * 2146121005);
+    r946 = uint(int((r943 >> 16u) ^ r943) * 2146121005);
     // 1311: shr.u32 	%r947, %r946, 15;
-    uint t695;
-    t695 = 15u;
-    r947 = (t695 >= 32u ? 0u : r946 >> t695);
     // 1312: xor.b32  	%r948, %r947, %r946;
-    r948 = r947 ^ r946;
     // 1313: mul.lo.s32 	%r949, %r948, -2073254261;
-    r949 = uint(int(r948) * -2073254261);
+    r949 = uint(int((r946 >> 15u) ^ r946) * -2073254261);
     // 1314: shr.u32 	%r950, %r949, 16;
-    uint t696;
-    t696 = 16u;
-    r950 = (t696 >= 32u ? 0u : r949 >> t696);
     // 1315: xor.b32  	%r951, %r950, %r949;
-    r951 = r950 ^ r949;
     // 1316: and.b32  	%r952, %r951, 3;
-    r952 = r951 & 3u;
     // 1317: xor.b32  	%r989, %r939, %r952;
-    r989 = r939 ^ r952;
+    r989 = (p2g_bfi_32((r920 & 1u), ((r920 >> 1u) & 1023u), 15u, 1u) | r937) ^ (((r949 >> 16u) ^ r949) & 3u);
   } else {
     // 1321: shl.b32 	%r841, %r86, 6;
-    uint t697;
-    t697 = 6u;
-    r841 = (t697 >= 32u ? 0u : r86 << t697);
     // 1322: add.s32 	%r842, %r165, %r841;
-    r842 = uint(int(r165) + int(r841));
     // 1323: add.s32 	%r843, %r842, -343624064;
-    r843 = uint(int(r842) + -343624064);
     // 1324: xor.b32  	%r844, %r843, 81;
-    r844 = r843 ^ 81u;
     // 1325: mul.lo.s32 	%r845, %r844, 2146121005;
-    r845 = uint(int(r844) * 2146121005);
+    r845 = uint(int(uint(int(uint(int(r165) + int(r86 << 6u))) + -343624064) ^ 81u) * 2146121005);
     // 1326: shr.u32 	%r846, %r845, 15;
-    uint t698;
-    t698 = 15u;
-    r846 = (t698 >= 32u ? 0u : r845 >> t698);
     // 1327: xor.b32  	%r847, %r846, %r845;
-    r847 = r846 ^ r845;
     // 1328: mul.lo.s32 	%r848, %r847, -2073254261;
-    r848 = uint(int(r847) * -2073254261);
+    r848 = uint(int((r845 >> 15u) ^ r845) * -2073254261);
     // 1329: shr.u32 	%r849, %r848, 16;
-    uint t699;
-    t699 = 16u;
-    r849 = (t699 >= 32u ? 0u : r848 >> t699);
     // 1330: xor.b32  	%r850, %r848, %r6;
     r850 = r848 ^ r6;
     // 1331: xor.b32  	%r851, %r850, %r849;
-    r851 = r850 ^ r849;
     // 1332: shr.u32 	%r852, %r850, 16;
-    uint t700;
-    t700 = 16u;
-    r852 = (t700 >= 32u ? 0u : r850 >> t700);
     // 1333: xor.b32  	%r853, %r851, %r852;
-    r853 = r851 ^ r852;
     // 1334: mul.lo.s32 	%r854, %r853, 2146121005;
-    r854 = uint(int(r853) * 2146121005);
+    r854 = uint(int((r850 ^ (r848 >> 16u)) ^ (r850 >> 16u)) * 2146121005);
     // 1335: shr.u32 	%r855, %r854, 15;
-    uint t701;
-    t701 = 15u;
-    r855 = (t701 >= 32u ? 0u : r854 >> t701);
     // 1336: xor.b32  	%r856, %r855, %r854;
-    r856 = r855 ^ r854;
     // 1337: mul.lo.s32 	%r857, %r856, -2073254261;
-    r857 = uint(int(r856) * -2073254261);
+    r857 = uint(int((r854 >> 15u) ^ r854) * -2073254261);
     // 1338: shr.u32 	%r858, %r857, 16;
-    uint t702;
-    t702 = 16u;
-    r858 = (t702 >= 32u ? 0u : r857 >> t702);
     // 1339: xor.b32  	%r859, %r858, %r857;
-    r859 = r858 ^ r857;
+    r859 = (r857 >> 16u) ^ r857;
     // 1340: xor.b32  	%r860, %r859, -1515870811;
     r860 = r859 ^ 0xA5A5A5A5u;
     // 1341: shr.u32 	%r861, %r860, 16;
-    uint t703;
-    t703 = 16u;
-    r861 = (t703 >= 32u ? 0u : r860 >> t703);
     // 1342: xor.b32  	%r862, %r861, %r860;
-    r862 = r861 ^ r860;
     // 1343: mul.lo.s32 	%r863, %r862, 2146121005;
-    r863 = uint(int(r862) * 2146121005);
+    r863 = uint(int((r860 >> 16u) ^ r860) * 2146121005);
     // 1344: shr.u32 	%r864, %r863, 15;
-    uint t704;
-    t704 = 15u;
-    r864 = (t704 >= 32u ? 0u : r863 >> t704);
     // 1345: xor.b32  	%r865, %r864, %r863;
-    r865 = r864 ^ r863;
     // 1346: mul.lo.s32 	%r866, %r865, -2073254261;
-    r866 = uint(int(r865) * -2073254261);
+    r866 = uint(int((r863 >> 15u) ^ r863) * -2073254261);
     // 1347: shr.u32 	%r867, %r866, 16;
-    uint t705;
-    t705 = 16u;
-    r867 = (t705 >= 32u ? 0u : r866 >> t705);
     // 1348: xor.b32  	%r186, %r867, %r866;
-    r186 = r867 ^ r866;
+    r186 = (r866 >> 16u) ^ r866;
     // 1349: shl.b32 	%r868, %r859, 15;
-    uint t706;
-    t706 = 15u;
-    r868 = (t706 >= 32u ? 0u : r859 << t706);
     // 1350: and.b32  	%r989, %r868, 32768;
-    r989 = r868 & 32768u;
+    r989 = (r859 << 15u) & 32768u;
     // 1351: shr.u32 	%r869, %r859, 1;
-    uint t707;
-    t707 = 1u;
-    r869 = (t707 >= 32u ? 0u : r859 >> t707);
     // 1352: and.b32  	%r188, %r869, 1023;
-    r188 = r869 & 1023u;
+    r188 = (r859 >> 1u) & 1023u;
     if (p19) {
       // 1357: setp.eq.s16 	%p150, %rs4, 2;
-      int t708;
-      int t709;
-      t708 = bitfieldExtract(int(rs4), 0, 16); t709 = 2;
-      bool t710;
-      t710 = t708 == t709;
-      p150 = t710;
-      if (p150) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1395: and.b32  	%r989, %r186, 65535;
         r989 = r186 & 65535u;
         p2g_sv0 = 106;
       } else {
         // 1360: setp.eq.s16 	%p151, %rs4, 3;
-        int t711;
-        int t712;
-        t711 = bitfieldExtract(int(rs4), 0, 16); t712 = 3;
-        bool t713;
-        t713 = t711 == t712;
-        p151 = t713;
-        if (p151) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1399: mul.wide.u32 	%rd124, %r186, -858993459;
-          rd124 = uint64_t(r186) * uint64_t(0xCCCCCCCDu);
           // 1400: shr.u64 	%rd125, %rd124, 34;
-          uint t714;
-          t714 = 34u;
-          rd125 = (t714 >= 64u ? 0ul : rd124 >> t714);
           // 1401: cvt.u32.u64 	%r873, %rd125;
-          uint64_t t715;
-          t715 = uint64_t(rd125);
-          r873 = uint(uint64_t(t715));
+          uint64_t t72 = uint64_t((uint64_t(r186) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1402: mul.lo.s32 	%r874, %r873, 5;
-          r874 = uint(int(r873) * 5);
           // 1403: sub.s32 	%r190, %r186, %r874;
-          r190 = uint(int(r186) - int(r874));
+          r190 = uint(int(r186) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1404: setp.eq.s32 	%p155, %r190, 0;
-          int t716;
-          int t717;
-          t716 = int(r190); t717 = 0;
-          bool t718;
-          t718 = t716 == t717;
-          p155 = t718;
-          if (p155) {
+          if (int(r190) == 0) {
             // 1685: shr.u32 	%r875, %r186, 8;
-            uint t719;
-            t719 = 8u;
-            r875 = (t719 >= 32u ? 0u : r186 >> t719);
+            r875 = r186 >> 8u;
             // 1686: mul.wide.u32 	%rd126, %r875, -1431655765;
-            rd126 = uint64_t(r875) * uint64_t(0xAAAAAAABu);
             // 1687: shr.u64 	%rd127, %rd126, 34;
-            uint t720;
-            t720 = 34u;
-            rd127 = (t720 >= 64u ? 0ul : rd126 >> t720);
             // 1688: cvt.u32.u64 	%r876, %rd127;
-            uint64_t t721;
-            t721 = uint64_t(rd127);
-            r876 = uint(uint64_t(t721));
+            uint64_t t73 = uint64_t((uint64_t(r875) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1689: mul.lo.s32 	%r877, %r876, 6;
-            r877 = uint(int(r876) * 6);
             // 1690: sub.s32 	%r878, %r875, %r877;
-            r878 = uint(int(r875) - int(r877));
             // 1691: cvt.u16.u32 	%rs21, %r878;
-            uint64_t t722;
-            t722 = uint64_t(r878);
-            rs21 = (uint(uint64_t(t722)) & 65535u);
+            uint64_t t74 = uint64_t(uint(int(r875) - int(uint(int(uint(uint64_t(t73))) * 6))));
+            rs21 = (uint(uint64_t(t74)) & 65535u);
             // 1692: setp.gt.s16 	%p156, %rs21, 1;
-            int t723;
-            int t724;
-            t723 = bitfieldExtract(int(rs21), 0, 16); t724 = 1;
-            bool t725;
-            t725 = t723 > t724;
-            p156 = t725;
-            if (p156) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 1697: setp.eq.s16 	%p157, %rs21, 2;
-              int t726;
-              int t727;
-              t726 = bitfieldExtract(int(rs21), 0, 16); t727 = 2;
-              bool t728;
-              t728 = t726 == t727;
-              p157 = t728;
-              if (p157) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 1971: shr.u32 	%r880, %r186, 12;
-                uint t729;
-                t729 = 12u;
-                r880 = (t729 >= 32u ? 0u : r186 >> t729);
                 // 1972: and.b32  	%r881, %r880, 1;
-                r881 = r880 & 1u;
                 // 1973: or.b32  	%r882, %r989, %r881;
-                r882 = r989 | r881;
+                r882 = r989 | ((r186 >> 12u) & 1u);
                 // 1974: or.b32  	%r989, %r882, 32256;
                 r989 = r882 | 32256u;
                 p2g_sv0 = 106;
               } else {
                 // 1700: setp.eq.s16 	%p158, %rs21, 3;
-                int t730;
-                int t731;
-                t730 = bitfieldExtract(int(rs21), 0, 16); t731 = 3;
-                bool t732;
-                t732 = t730 == t731;
-                p158 = t732;
-                if (p158) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 1978: setp.eq.s32 	%p162, %r188, 0;
-                  int t733;
-                  int t734;
-                  t733 = int(r188); t734 = 0;
-                  bool t735;
-                  t735 = t733 == t734;
-                  p162 = t735;
                   // 1979: selp.b32 	%r879, 1, %r188, %p162;
-                  r879 = p162 ? 1u : r188;
                   // 1980: or.b32  	%r989, %r879, %r989;
-                  r989 = r879 | r989;
+                  r989 = ((int(r188) == 0) ? 1u : r188) | r989;
                   p2g_sv0 = 106;
                 } else {
                   // 1703: setp.ne.s16 	%p159, %rs21, 4;
-                  int t736;
-                  int t737;
-                  t736 = bitfieldExtract(int(rs21), 0, 16); t737 = 4;
-                  bool t738;
-                  t738 = t736 != t737;
-                  p159 = t738;
-                  if (p159) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 176;
                   } else {
                     // 1706: or.b32  	%r989, %r989, 31743;
@@ -4631,23 +2571,11 @@ void main() {
               }
             } else {
               // 1822: setp.eq.s16 	%p160, %rs21, 0;
-              int t739;
-              int t740;
-              t739 = bitfieldExtract(int(rs21), 0, 16); t740 = 0;
-              bool t741;
-              t741 = t739 == t740;
-              p160 = t741;
-              if (p160) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 1825: setp.eq.s16 	%p161, %rs21, 1;
-                int t742;
-                int t743;
-                t742 = bitfieldExtract(int(rs21), 0, 16); t743 = 1;
-                bool t744;
-                t744 = t742 == t743;
-                p161 = t744;
-                if (p161) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 1830: or.b32  	%r989, %r989, 31744;
                   r989 = r989 | 31744u;
                   p2g_sv0 = 106;
@@ -4670,106 +2598,53 @@ void main() {
           }
         } else {
           // 1363: setp.ne.s16 	%p152, %rs4, 5;
-          int t745;
-          int t746;
-          t745 = bitfieldExtract(int(rs4), 0, 16); t746 = 5;
-          bool t747;
-          t747 = t745 != t746;
-          p152 = t747;
-          if (p152) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
             // 1366: mul.wide.u32 	%rd122, %r186, -858993459;
-            rd122 = uint64_t(r186) * uint64_t(0xCCCCCCCDu);
             // 1367: shr.u64 	%rd123, %rd122, 34;
-            uint t748;
-            t748 = 34u;
-            rd123 = (t748 >= 64u ? 0ul : rd122 >> t748);
             // 1368: cvt.u32.u64 	%r870, %rd123;
-            uint64_t t749;
-            t749 = uint64_t(rd123);
-            r870 = uint(uint64_t(t749));
+            uint64_t t75 = uint64_t((uint64_t(r186) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1369: mul.lo.s32 	%r871, %r870, 5;
-            r871 = uint(int(r870) * 5);
             // 1370: sub.s32 	%r872, %r186, %r871;
-            r872 = uint(int(r186) - int(r871));
             // 1371: add.s32 	%r988, %r872, 13;
-            r988 = uint(int(r872) + 13);
+            r988 = uint(int(uint(int(r186) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
             p2g_sv0 = 105;
           }
         }
       }
     } else {
       // 1375: setp.eq.s16 	%p153, %rs4, 0;
-      int t750;
-      int t751;
-      t750 = bitfieldExtract(int(rs4), 0, 16); t751 = 0;
-      bool t752;
-      t752 = t750 == t751;
-      p153 = t752;
-      if (p153) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1411: mul.wide.u32 	%rd130, %r186, 613566757;
-        rd130 = uint64_t(r186) * uint64_t(0x24924925u);
         // 1412: shr.u64 	%rd131, %rd130, 32;
-        uint t753;
-        t753 = 32u;
-        rd131 = (t753 >= 64u ? 0ul : rd130 >> t753);
         // 1413: cvt.u32.u64 	%r890, %rd131;
-        uint64_t t754;
-        t754 = uint64_t(rd131);
-        r890 = uint(uint64_t(t754));
+        uint64_t t76 = uint64_t((uint64_t(r186) * uint64_t(0x24924925u)) >> 32u);
+        r890 = uint(uint64_t(t76));
         // 1414: sub.s32 	%r891, %r186, %r890;
-        r891 = uint(int(r186) - int(r890));
         // 1415: shr.u32 	%r892, %r891, 1;
-        uint t755;
-        t755 = 1u;
-        r892 = (t755 >= 32u ? 0u : r891 >> t755);
         // 1416: add.s32 	%r893, %r892, %r890;
-        r893 = uint(int(r892) + int(r890));
         // 1417: shr.u32 	%r894, %r893, 2;
-        uint t756;
-        t756 = 2u;
-        r894 = (t756 >= 32u ? 0u : r893 >> t756);
         // 1418: mul.lo.s32 	%r895, %r894, 7;
-        r895 = uint(int(r894) * 7);
+        r895 = uint(int(uint(int(uint(int(r186) - int(r890)) >> 1u) + int(r890)) >> 2u) * 7);
         // 1419: sub.s32 	%r896, %r186, %r895;
-        r896 = uint(int(r186) - int(r895));
         // 1420: add.s32 	%r988, %r896, 12;
-        r988 = uint(int(r896) + 12);
+        r988 = uint(int(uint(int(r186) - int(r895))) + 12);
         p2g_sv0 = 105;
       } else {
         // 1378: setp.eq.s16 	%p154, %rs4, 1;
-        int t757;
-        int t758;
-        t757 = bitfieldExtract(int(rs4), 0, 16); t758 = 1;
-        bool t759;
-        t759 = t757 == t758;
-        p154 = t759;
-        if (p154) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1383: mul.wide.u32 	%rd128, %r186, 138547333;
-          rd128 = uint64_t(r186) * uint64_t(0x08421085u);
           // 1384: shr.u64 	%rd129, %rd128, 32;
-          uint t760;
-          t760 = 32u;
-          rd129 = (t760 >= 64u ? 0ul : rd128 >> t760);
           // 1385: cvt.u32.u64 	%r884, %rd129;
-          uint64_t t761;
-          t761 = uint64_t(rd129);
-          r884 = uint(uint64_t(t761));
+          uint64_t t77 = uint64_t((uint64_t(r186) * uint64_t(0x08421085u)) >> 32u);
+          r884 = uint(uint64_t(t77));
           // 1386: sub.s32 	%r885, %r186, %r884;
-          r885 = uint(int(r186) - int(r884));
           // 1387: shr.u32 	%r886, %r885, 1;
-          uint t762;
-          t762 = 1u;
-          r886 = (t762 >= 32u ? 0u : r885 >> t762);
           // 1388: add.s32 	%r887, %r886, %r884;
-          r887 = uint(int(r886) + int(r884));
           // 1389: shr.u32 	%r888, %r887, 4;
-          uint t763;
-          t763 = 4u;
-          r888 = (t763 >= 32u ? 0u : r887 >> t763);
           // 1390: mul.lo.s32 	%r889, %r888, 31;
-          r889 = uint(int(r888) * 31);
+          r889 = uint(int(uint(int(uint(int(r186) - int(r884)) >> 1u) + int(r884)) >> 4u) * 31);
           // 1391: sub.s32 	%r988, %r186, %r889;
           r988 = uint(int(r186) - int(r889));
           p2g_sv0 = 105;
@@ -4780,94 +2655,66 @@ void main() {
     }
     if (p2g_sv0 == 104) {
       // 1424: mul.wide.u32 	%rd132, %r186, -858993459;
-      rd132 = uint64_t(r186) * uint64_t(0xCCCCCCCDu);
       // 1425: shr.u64 	%rd133, %rd132, 34;
-      uint t764;
-      t764 = 34u;
-      rd133 = (t764 >= 64u ? 0ul : rd132 >> t764);
       // 1426: cvt.u32.u64 	%r897, %rd133;
-      uint64_t t765;
-      t765 = uint64_t(rd133);
-      r897 = uint(uint64_t(t765));
+      uint64_t t78 = uint64_t((uint64_t(r186) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1427: mul.lo.s32 	%r898, %r897, 5;
-      r898 = uint(int(r897) * 5);
       // 1428: sub.s32 	%r899, %r186, %r898;
-      r899 = uint(int(r186) - int(r898));
       // 1429: add.s32 	%r988, %r899, 13;
-      r988 = uint(int(r899) + 13);
+      r988 = uint(int(uint(int(r186) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 13);
       p2g_sv0 = 105;
     }
     if (p2g_sv0 == 105) {
       // 1432: max.s32 	%r900, %r988, 0;
-      r900 = uint(max(int(r988), 0));
       // 1433: shl.b32 	%r901, %r900, 10;
-      uint t766;
-      t766 = 10u;
-      r901 = (t766 >= 32u ? 0u : r900 << t766);
       // 1434: or.b32  	%r902, %r188, %r989;
       r902 = r188 | r989;
       // 1435: or.b32  	%r989, %r902, %r901;
-      r989 = r902 | r901;
+      r989 = r902 | (uint(max(int(r988), 0)) << 10u);
     }
   }
   // 1438: cvta.to.global.u64 	%rd136, %rd1;
   rd136 = rd1;
   // 1439: and.b32  	%r964, %r987, 65535;
-  r964 = r987 & 65535u;
   // 1440: prmt.b32 	%r959, %r989, %r964, 4180;
-  r959 = p2g_prmt(r989, r964, 4180u, 0);
   // 1442: mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r953,%r954,%r955,%r956}, {%r145,%r185}, {%r959}, {%r971,%r973,%r975,%r977};
-  uint t767;
-  t767 = r971;
-  uint t768;
-  t768 = r973;
-  uint t769;
-  t769 = r975;
-  uint t770;
-  t770 = r977;
+  uint t79 = r971;
+  uint t80 = r973;
+  uint t81 = r975;
+  uint t82 = r977;
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r145;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r185;
-  p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r959;
+  p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = p2g_prmt(r989, (r987 & 65535u), 4180u, 0);
   memoryBarrierShared(); barrier();
-  uint t771;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t771 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t767, 3u, false); }
-  uint t772;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t772 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t768, 3u, false); }
-  uint t773;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t773 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t769, 3u, false); }
-  uint t774;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t774 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t770, 3u, false); }
-  r953 = t771;
-  r954 = t772;
-  r955 = t773;
-  r956 = t774;
+  uint t83;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t83 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t79, 3u, false); }
+  uint t84;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t84 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t80, 3u, false); }
+  uint t85;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t85 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t81, 3u, false); }
+  uint t86;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 2u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t86 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 0u, t82, 3u, false); }
+  r953 = t83;
+  r954 = t84;
+  r955 = t85;
+  r956 = t86;
   // 1444: shl.b32 	%r965, %r1, 7;
-  uint t775;
-  t775 = 7u;
-  r965 = (t775 >= 32u ? 0u : r1 << t775);
   // 1445: or.b32  	%r966, %r965, %r5;
-  r966 = r965 | r5;
   // 1446: shl.b32 	%r967, %r2, 3;
-  uint t776;
-  t776 = 3u;
-  r967 = (t776 >= 32u ? 0u : r2 << t776);
   // 1447: or.b32  	%r968, %r966, %r967;
-  r968 = r966 | r967;
+  r968 = ((r1 << 7u) | r5) | (r2 << 3u);
   // 1448: mul.wide.u32 	%rd137, %r968, 4;
-  rd137 = uint64_t(r968) * uint64_t(4u);
   // 1449: add.s64 	%rd138, %rd136, %rd137;
-  rd138 = uint64_t(int64_t(rd136) + int64_t(rd137));
+  rd138 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r968) * uint64_t(4u)));
   // 1450: st.global.u32 	[%rd138], %r953;
   P2GU32(rd138).v = r953;
   // 1451: st.global.u32 	[%rd138+4], %r954;
   P2GU32((rd138 + 4ul)).v = r954;
   // 1452: or.b32  	%r969, %r968, 64;
-  r969 = r968 | 64u;
   // 1453: mul.wide.u32 	%rd139, %r969, 4;
-  rd139 = uint64_t(r969) * uint64_t(4u);
   // 1454: add.s64 	%rd140, %rd136, %rd139;
-  rd140 = uint64_t(int64_t(rd136) + int64_t(rd139));
+  rd140 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r968 | 64u) * uint64_t(4u)));
   // 1455: st.global.u32 	[%rd140], %r955;
   P2GU32(rd140).v = r955;
   // 1456: st.global.u32 	[%rd140+4], %r956;

@@ -291,262 +291,127 @@ void main() {
   // 25: ld.param.u64 	%rd1, [mma_tf32_f32_k8_param_0];
   rd1 = P2GU64((pc.params)).v;
   // 26: mov.u32 	%r200, %ctaid.x;
-  r200 = gl_WorkGroupID.x;
   // 27: mov.u32 	%r201, %ntid.x;
-  r201 = gl_WorkGroupSize.x;
   // 28: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 29: mad.lo.s32 	%r202, %r200, %r201, %r1;
-  r202 = uint(int(r200) * int(r201) + int(r1));
   // 30: shr.u32 	%r2, %r202, 5;
-  uint t1;
-  t1 = 5u;
-  r2 = (t1 >= 32u ? 0u : r202 >> t1);
+  r2 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1)) >> 5u;
   // 31: and.b32  	%r203, %r1, 31;
-  r203 = r1 & 31u;
   // 32: shr.u32 	%r3, %r203, 2;
-  uint t2;
-  t2 = 2u;
-  r3 = (t2 >= 32u ? 0u : r203 >> t2);
+  r3 = (r1 & 31u) >> 2u;
   // 33: and.b32  	%r4, %r1, 3;
   r4 = r1 & 3u;
   // 34: mul.wide.u32 	%rd2, %r2, -1431655765;
-  rd2 = uint64_t(r2) * uint64_t(0xAAAAAAABu);
   // 35: shr.u64 	%rd3, %rd2, 34;
-  uint t3;
-  t3 = 34u;
-  rd3 = (t3 >= 64u ? 0ul : rd2 >> t3);
   // 36: cvt.u32.u64 	%r204, %rd3;
-  uint64_t t4;
-  t4 = uint64_t(rd3);
-  r204 = uint(uint64_t(t4));
+  uint64_t t1 = uint64_t((uint64_t(r2) * uint64_t(0xAAAAAAABu)) >> 34u);
   // 37: mul.lo.s32 	%r205, %r204, 6;
-  r205 = uint(int(r204) * 6);
   // 38: sub.s32 	%r5, %r2, %r205;
-  r5 = uint(int(r2) - int(r205));
+  r5 = uint(int(r2) - int(uint(int(uint(uint64_t(t1))) * 6)));
   // 39: shl.b32 	%r206, %r1, 1;
-  uint t5;
-  t5 = 1u;
-  r206 = (t5 >= 32u ? 0u : r1 << t5);
   // 40: and.b32  	%r6, %r206, 6;
-  r6 = r206 & 6u;
+  r6 = (r1 << 1u) & 6u;
   // 41: mul.lo.s32 	%r7, %r2, -1640531527;
   r7 = uint(int(r2) * -1640531527);
   // 42: shl.b32 	%r8, %r3, 6;
-  uint t6;
-  t6 = 6u;
-  r8 = (t6 >= 32u ? 0u : r3 << t6);
+  r8 = r3 << 6u;
   // 43: or.b32  	%r207, %r6, %r8;
-  r207 = r6 | r8;
   // 44: cvt.u16.u32 	%rs1, %r5;
-  uint64_t t7;
-  t7 = uint64_t(r5);
-  rs1 = (uint(uint64_t(t7)) & 65535u);
+  uint64_t t2 = uint64_t(r5);
+  rs1 = (uint(uint64_t(t2)) & 65535u);
   // 45: add.s32 	%r9, %r207, 5377319;
-  r9 = uint(int(r207) + 5377319);
+  r9 = uint(int(r6 | r8) + 5377319);
   // 46: xor.b32  	%r208, %r9, 82;
-  r208 = r9 ^ 82u;
   // 47: mul.lo.s32 	%r209, %r208, 2146121005;
-  r209 = uint(int(r208) * 2146121005);
+  r209 = uint(int(r9 ^ 82u) * 2146121005);
   // 48: shr.u32 	%r210, %r209, 15;
-  uint t8;
-  t8 = 15u;
-  r210 = (t8 >= 32u ? 0u : r209 >> t8);
   // 49: xor.b32  	%r211, %r210, %r209;
-  r211 = r210 ^ r209;
   // 50: mul.lo.s32 	%r212, %r211, -2073254261;
-  r212 = uint(int(r211) * -2073254261);
+  r212 = uint(int((r209 >> 15u) ^ r209) * -2073254261);
   // 51: shr.u32 	%r213, %r212, 16;
-  uint t9;
-  t9 = 16u;
-  r213 = (t9 >= 32u ? 0u : r212 >> t9);
   // 52: xor.b32  	%r214, %r212, %r7;
   r214 = r212 ^ r7;
   // 53: xor.b32  	%r215, %r214, %r213;
-  r215 = r214 ^ r213;
   // 54: shr.u32 	%r216, %r214, 16;
-  uint t10;
-  t10 = 16u;
-  r216 = (t10 >= 32u ? 0u : r214 >> t10);
   // 55: xor.b32  	%r217, %r215, %r216;
-  r217 = r215 ^ r216;
   // 56: mul.lo.s32 	%r218, %r217, 2146121005;
-  r218 = uint(int(r217) * 2146121005);
+  r218 = uint(int((r214 ^ (r212 >> 16u)) ^ (r214 >> 16u)) * 2146121005);
   // 57: shr.u32 	%r219, %r218, 15;
-  uint t11;
-  t11 = 15u;
-  r219 = (t11 >= 32u ? 0u : r218 >> t11);
   // 58: xor.b32  	%r220, %r219, %r218;
-  r220 = r219 ^ r218;
   // 59: mul.lo.s32 	%r221, %r220, -2073254261;
-  r221 = uint(int(r220) * -2073254261);
+  r221 = uint(int((r218 >> 15u) ^ r218) * -2073254261);
   // 60: shr.u32 	%r222, %r221, 16;
-  uint t12;
-  t12 = 16u;
-  r222 = (t12 >= 32u ? 0u : r221 >> t12);
   // 61: xor.b32  	%r223, %r222, %r221;
-  r223 = r222 ^ r221;
+  r223 = (r221 >> 16u) ^ r221;
   // 62: xor.b32  	%r224, %r223, -1515870811;
   r224 = r223 ^ 0xA5A5A5A5u;
   // 63: shr.u32 	%r225, %r224, 16;
-  uint t13;
-  t13 = 16u;
-  r225 = (t13 >= 32u ? 0u : r224 >> t13);
   // 64: xor.b32  	%r226, %r225, %r224;
-  r226 = r225 ^ r224;
   // 65: mul.lo.s32 	%r227, %r226, 2146121005;
-  r227 = uint(int(r226) * 2146121005);
+  r227 = uint(int((r224 >> 16u) ^ r224) * 2146121005);
   // 66: shr.u32 	%r228, %r227, 15;
-  uint t14;
-  t14 = 15u;
-  r228 = (t14 >= 32u ? 0u : r227 >> t14);
   // 67: xor.b32  	%r229, %r228, %r227;
-  r229 = r228 ^ r227;
   // 68: mul.lo.s32 	%r230, %r229, -2073254261;
-  r230 = uint(int(r229) * -2073254261);
+  r230 = uint(int((r227 >> 15u) ^ r227) * -2073254261);
   // 69: shr.u32 	%r231, %r230, 16;
-  uint t15;
-  t15 = 16u;
-  r231 = (t15 >= 32u ? 0u : r230 >> t15);
   // 70: xor.b32  	%r1043, %r231, %r230;
-  r1043 = r231 ^ r230;
+  r1043 = (r230 >> 16u) ^ r230;
   // 71: shl.b32 	%r11, %r223, 31;
-  uint t16;
-  t16 = 31u;
-  r11 = (t16 >= 32u ? 0u : r223 << t16);
+  r11 = r223 << 31u;
   // 72: shr.u32 	%r232, %r223, 1;
-  uint t17;
-  t17 = 1u;
-  r232 = (t17 >= 32u ? 0u : r223 >> t17);
   // 73: and.b32  	%r12, %r232, 8388607;
-  r12 = r232 & 0x007FFFFFu;
+  r12 = (r223 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
-  int t18;
-  int t19;
-  t18 = bitfieldExtract(int(rs1), 0, 16); t19 = 1;
-  bool t20;
-  t20 = t18 > t19;
-  p1 = t20;
-  if (p1) {
+  if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
-    int t21;
-    int t22;
-    t21 = bitfieldExtract(int(rs1), 0, 16); t22 = 2;
-    bool t23;
-    t23 = t21 == t22;
-    p2 = t23;
-    if (p2) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
-      int t24;
-      int t25;
-      t24 = bitfieldExtract(int(rs1), 0, 16); t25 = 3;
-      bool t26;
-      t26 = t24 == t25;
-      p3 = t26;
-      if (p3) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1043, -858993459;
-        rd6 = uint64_t(r1043) * uint64_t(0xCCCCCCCDu);
         // 125: shr.u64 	%rd7, %rd6, 34;
-        uint t27;
-        t27 = 34u;
-        rd7 = (t27 >= 64u ? 0ul : rd6 >> t27);
         // 126: cvt.u32.u64 	%r238, %rd7;
-        uint64_t t28;
-        t28 = uint64_t(rd7);
-        r238 = uint(uint64_t(t28));
+        uint64_t t3 = uint64_t((uint64_t(r1043) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 127: mul.lo.s32 	%r239, %r238, 5;
-        r239 = uint(int(r238) * 5);
         // 128: sub.s32 	%r16, %r1043, %r239;
-        r16 = uint(int(r1043) - int(r239));
+        r16 = uint(int(r1043) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r16, 0;
-        int t29;
-        int t30;
-        t29 = int(r16); t30 = 0;
-        bool t31;
-        t31 = t29 == t30;
-        p11 = t31;
-        if (p11) {
+        if (int(r16) == 0) {
           // 1523: shr.u32 	%r240, %r1043, 8;
-          uint t32;
-          t32 = 8u;
-          r240 = (t32 >= 32u ? 0u : r1043 >> t32);
+          r240 = r1043 >> 8u;
           // 1524: mul.wide.u32 	%rd8, %r240, -1431655765;
-          rd8 = uint64_t(r240) * uint64_t(0xAAAAAAABu);
           // 1525: shr.u64 	%rd9, %rd8, 34;
-          uint t33;
-          t33 = 34u;
-          rd9 = (t33 >= 64u ? 0ul : rd8 >> t33);
           // 1526: cvt.u32.u64 	%r241, %rd9;
-          uint64_t t34;
-          t34 = uint64_t(rd9);
-          r241 = uint(uint64_t(t34));
+          uint64_t t4 = uint64_t((uint64_t(r240) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1527: mul.lo.s32 	%r242, %r241, 6;
-          r242 = uint(int(r241) * 6);
           // 1528: sub.s32 	%r243, %r240, %r242;
-          r243 = uint(int(r240) - int(r242));
           // 1529: cvt.u16.u32 	%rs3, %r243;
-          uint64_t t35;
-          t35 = uint64_t(r243);
-          rs3 = (uint(uint64_t(t35)) & 65535u);
+          uint64_t t5 = uint64_t(uint(int(r240) - int(uint(int(uint(uint64_t(t4))) * 6))));
+          rs3 = (uint(uint64_t(t5)) & 65535u);
           // 1530: setp.gt.s16 	%p12, %rs3, 1;
-          int t36;
-          int t37;
-          t36 = bitfieldExtract(int(rs3), 0, 16); t37 = 1;
-          bool t38;
-          t38 = t36 > t37;
-          p12 = t38;
-          if (p12) {
+          if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 1535: setp.eq.s16 	%p13, %rs3, 2;
-            int t39;
-            int t40;
-            t39 = bitfieldExtract(int(rs3), 0, 16); t40 = 2;
-            bool t41;
-            t41 = t39 == t40;
-            p13 = t41;
-            if (p13) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 1903: shr.u32 	%r245, %r1043, 12;
-              uint t42;
-              t42 = 12u;
-              r245 = (t42 >= 32u ? 0u : r1043 >> t42);
               // 1904: and.b32  	%r246, %r245, 1;
-              r246 = r245 & 1u;
               // 1905: or.b32  	%r247, %r11, %r246;
-              r247 = r11 | r246;
+              r247 = r11 | ((r1043 >> 12u) & 1u);
               // 1906: or.b32  	%r1043, %r247, 2143289344;
               r1043 = r247 | 0x7FC00000u;
               p2g_sv0 = 10;
             } else {
               // 1538: setp.eq.s16 	%p14, %rs3, 3;
-              int t43;
-              int t44;
-              t43 = bitfieldExtract(int(rs3), 0, 16); t44 = 3;
-              bool t45;
-              t45 = t43 == t44;
-              p14 = t45;
-              if (p14) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 1910: setp.eq.s32 	%p18, %r12, 0;
-                int t46;
-                int t47;
-                t46 = int(r12); t47 = 0;
-                bool t48;
-                t48 = t46 == t47;
-                p18 = t48;
                 // 1911: selp.b32 	%r244, 1, %r12, %p18;
-                r244 = p18 ? 1u : r12;
                 // 1912: or.b32  	%r1043, %r244, %r11;
-                r1043 = r244 | r11;
+                r1043 = ((int(r12) == 0) ? 1u : r12) | r11;
                 p2g_sv0 = 10;
               } else {
                 // 1541: setp.ne.s16 	%p15, %rs3, 4;
-                int t49;
-                int t50;
-                t49 = bitfieldExtract(int(rs3), 0, 16); t50 = 4;
-                bool t51;
-                t51 = t49 != t50;
-                p15 = t51;
-                if (p15) {
+                if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 149;
                 } else {
                   // 1544: or.b32  	%r1043, %r11, 2139095039;
@@ -557,25 +422,13 @@ void main() {
             }
           } else {
             // 1773: setp.eq.s16 	%p16, %rs3, 0;
-            int t52;
-            int t53;
-            t52 = bitfieldExtract(int(rs3), 0, 16); t53 = 0;
-            bool t54;
-            t54 = t52 == t53;
-            p16 = t54;
             // 1774: mov.u32 	%r1043, %r11;
             r1043 = r11;
-            if (p16) {
+            if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 1777: setp.eq.s16 	%p17, %rs3, 1;
-              int t55;
-              int t56;
-              t55 = bitfieldExtract(int(rs3), 0, 16); t56 = 1;
-              bool t57;
-              t57 = t55 == t56;
-              p17 = t57;
-              if (p17) {
+              if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 1782: or.b32  	%r1043, %r11, 2139095040;
                 r1043 = r11 | 0x7F800000u;
                 p2g_sv0 = 10;
@@ -586,9 +439,8 @@ void main() {
           }
           if (p2g_sv0 == 149) {
             // 1955: or.b32  	%r248, %r11, %r12;
-            r248 = r11 | r12;
             // 1956: or.b32  	%r1043, %r248, 8388608;
-            r1043 = r248 | 0x00800000u;
+            r1043 = (r11 | r12) | 0x00800000u;
             p2g_sv0 = 10;
           }
         } else {
@@ -598,53 +450,28 @@ void main() {
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
-        int t58;
-        int t59;
-        t58 = bitfieldExtract(int(rs1), 0, 16); t59 = 5;
-        bool t60;
-        t60 = t58 != t59;
-        p4 = t60;
-        if (p4) {
+        if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
           // 88: and.b32  	%r233, %r1043, 1;
-          r233 = r1043 & 1u;
           // 89: setp.eq.b32 	%p7, %r233, 1;
-          uint t61;
-          uint t62;
-          t61 = r233; t62 = 1u;
-          bool t63;
-          t63 = t61 == t62;
-          p7 = t63;
           // 90: mov.pred 	%p8, 0;
-          p8 = false;
           // 91: xor.pred  	%p9, %p7, %p8;
-          p9 = p7 ^^ p8;
           // 92: not.pred 	%p10, %p9;
-          p10 = !p9;
           // 93: shr.u32 	%r234, %r1043, 1;
-          uint t64;
-          t64 = 1u;
-          r234 = (t64 >= 32u ? 0u : r1043 >> t64);
+          r234 = r1043 >> 1u;
           // 94: mul.wide.u32 	%rd4, %r234, -858993459;
-          rd4 = uint64_t(r234) * uint64_t(0xCCCCCCCDu);
           // 95: shr.u64 	%rd5, %rd4, 36;
-          uint t65;
-          t65 = 36u;
-          rd5 = (t65 >= 64u ? 0ul : rd4 >> t65);
           // 96: cvt.u32.u64 	%r235, %rd5;
-          uint64_t t66;
-          t66 = uint64_t(rd5);
-          r235 = uint(uint64_t(t66));
+          uint64_t t6;
+          t6 = uint64_t((uint64_t(r234) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 97: mul.lo.s32 	%r236, %r235, 20;
-          r236 = uint(int(r235) * 20);
           // 98: sub.s32 	%r13, %r234, %r236;
-          r13 = uint(int(r234) - int(r236));
-          if (p10) {
+          r13 = uint(int(r234) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          if (!(((r1043 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r237, 119;
-            r237 = 119u;
             // 104: sub.s32 	%r1042, %r237, %r13;
-            r1042 = uint(int(r237) - int(r13));
+            r1042 = uint(int(119u) - int(r13));
             p2g_sv0 = 9;
           } else {
             // 158: add.s32 	%r1042, %r13, 131;
@@ -656,65 +483,32 @@ void main() {
     }
   } else {
     // 108: setp.eq.s16 	%p5, %rs1, 0;
-    int t67;
-    int t68;
-    t67 = bitfieldExtract(int(rs1), 0, 16); t68 = 0;
-    bool t69;
-    t69 = t67 == t68;
-    p5 = t69;
-    if (p5) {
+    if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1043, 613566757;
-      rd12 = uint64_t(r1043) * uint64_t(0x24924925u);
       // 137: shr.u64 	%rd13, %rd12, 32;
-      uint t70;
-      t70 = 32u;
-      rd13 = (t70 >= 64u ? 0ul : rd12 >> t70);
       // 138: cvt.u32.u64 	%r251, %rd13;
-      uint64_t t71;
-      t71 = uint64_t(rd13);
-      r251 = uint(uint64_t(t71));
+      uint64_t t7 = uint64_t((uint64_t(r1043) * uint64_t(0x24924925u)) >> 32u);
+      r251 = uint(uint64_t(t7));
       // 139: sub.s32 	%r252, %r1043, %r251;
-      r252 = uint(int(r1043) - int(r251));
       // 140: shr.u32 	%r253, %r252, 1;
-      uint t72;
-      t72 = 1u;
-      r253 = (t72 >= 32u ? 0u : r252 >> t72);
       // 141: add.s32 	%r254, %r253, %r251;
-      r254 = uint(int(r253) + int(r251));
       // 142: shr.u32 	%r255, %r254, 2;
-      uint t73;
-      t73 = 2u;
-      r255 = (t73 >= 32u ? 0u : r254 >> t73);
       // 143: mul.lo.s32 	%r256, %r255, 7;
-      r256 = uint(int(r255) * 7);
+      r256 = uint(int(uint(int(uint(int(r1043) - int(r251)) >> 1u) + int(r251)) >> 2u) * 7);
       // 144: sub.s32 	%r257, %r1043, %r256;
-      r257 = uint(int(r1043) - int(r256));
       // 145: add.s32 	%r1042, %r257, 124;
-      r1042 = uint(int(r257) + 124);
+      r1042 = uint(int(uint(int(r1043) - int(r256))) + 124);
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
-      int t74;
-      int t75;
-      t74 = bitfieldExtract(int(rs1), 0, 16); t75 = 1;
-      bool t76;
-      t76 = t74 == t75;
-      p6 = t76;
-      if (p6) {
+      if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1043, -2139062143;
-        rd10 = uint64_t(r1043) * uint64_t(0x80808081u);
         // 117: shr.u64 	%rd11, %rd10, 39;
-        uint t77;
-        t77 = 39u;
-        rd11 = (t77 >= 64u ? 0ul : rd10 >> t77);
         // 118: cvt.u32.u64 	%r249, %rd11;
-        uint64_t t78;
-        t78 = uint64_t(rd11);
-        r249 = uint(uint64_t(t78));
+        uint64_t t8 = uint64_t((uint64_t(r1043) * uint64_t(0x80808081u)) >> 39u);
         // 119: mul.lo.s32 	%r250, %r249, 255;
-        r250 = uint(int(r249) * 255);
         // 120: sub.s32 	%r1042, %r1043, %r250;
-        r1042 = uint(int(r1043) - int(r250));
+        r1042 = uint(int(r1043) - int(uint(int(uint(uint64_t(t8))) * 255)));
         p2g_sv0 = 9;
       } else {
         p2g_sv0 = 7;
@@ -723,244 +517,118 @@ void main() {
   }
   if (p2g_sv0 == 7) {
     // 149: mul.wide.u32 	%rd14, %r1043, -858993459;
-    rd14 = uint64_t(r1043) * uint64_t(0xCCCCCCCDu);
     // 150: shr.u64 	%rd15, %rd14, 34;
-    uint t79;
-    t79 = 34u;
-    rd15 = (t79 >= 64u ? 0ul : rd14 >> t79);
     // 151: cvt.u32.u64 	%r258, %rd15;
-    uint64_t t80;
-    t80 = uint64_t(rd15);
-    r258 = uint(uint64_t(t80));
+    uint64_t t9 = uint64_t((uint64_t(r1043) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 152: mul.lo.s32 	%r259, %r258, 5;
-    r259 = uint(int(r258) * 5);
     // 153: sub.s32 	%r260, %r1043, %r259;
-    r260 = uint(int(r1043) - int(r259));
     // 154: add.s32 	%r1042, %r260, 125;
-    r1042 = uint(int(r260) + 125);
+    r1042 = uint(int(uint(int(r1043) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
     // 161: max.s32 	%r261, %r1042, 0;
-    r261 = uint(max(int(r1042), 0));
     // 162: shl.b32 	%r262, %r261, 23;
-    uint t81;
-    t81 = 23u;
-    r262 = (t81 >= 32u ? 0u : r261 << t81);
     // 163: or.b32  	%r263, %r12, %r11;
-    r263 = r12 | r11;
     // 164: or.b32  	%r1043, %r263, %r262;
-    r1043 = r263 | r262;
+    r1043 = (r12 | r11) | (uint(max(int(r1042), 0)) << 23u);
   }
   // 167: add.s32 	%r264, %r6, %r8;
   r264 = uint(int(r6) + int(r8));
   // 168: add.s32 	%r265, %r264, 5377320;
-  r265 = uint(int(r264) + 5377320);
   // 169: xor.b32  	%r266, %r265, 82;
-  r266 = r265 ^ 82u;
   // 170: mul.lo.s32 	%r267, %r266, 2146121005;
-  r267 = uint(int(r266) * 2146121005);
+  r267 = uint(int(uint(int(r264) + 5377320) ^ 82u) * 2146121005);
   // 171: shr.u32 	%r268, %r267, 15;
-  uint t82;
-  t82 = 15u;
-  r268 = (t82 >= 32u ? 0u : r267 >> t82);
   // 172: xor.b32  	%r269, %r268, %r267;
-  r269 = r268 ^ r267;
   // 173: mul.lo.s32 	%r270, %r269, -2073254261;
-  r270 = uint(int(r269) * -2073254261);
+  r270 = uint(int((r267 >> 15u) ^ r267) * -2073254261);
   // 174: shr.u32 	%r271, %r270, 16;
-  uint t83;
-  t83 = 16u;
-  r271 = (t83 >= 32u ? 0u : r270 >> t83);
   // 175: xor.b32  	%r272, %r270, %r7;
   r272 = r270 ^ r7;
   // 176: xor.b32  	%r273, %r272, %r271;
-  r273 = r272 ^ r271;
   // 177: shr.u32 	%r274, %r272, 16;
-  uint t84;
-  t84 = 16u;
-  r274 = (t84 >= 32u ? 0u : r272 >> t84);
   // 178: xor.b32  	%r275, %r273, %r274;
-  r275 = r273 ^ r274;
   // 179: mul.lo.s32 	%r276, %r275, 2146121005;
-  r276 = uint(int(r275) * 2146121005);
+  r276 = uint(int((r272 ^ (r270 >> 16u)) ^ (r272 >> 16u)) * 2146121005);
   // 180: shr.u32 	%r277, %r276, 15;
-  uint t85;
-  t85 = 15u;
-  r277 = (t85 >= 32u ? 0u : r276 >> t85);
   // 181: xor.b32  	%r278, %r277, %r276;
-  r278 = r277 ^ r276;
   // 182: mul.lo.s32 	%r279, %r278, -2073254261;
-  r279 = uint(int(r278) * -2073254261);
+  r279 = uint(int((r276 >> 15u) ^ r276) * -2073254261);
   // 183: shr.u32 	%r280, %r279, 16;
-  uint t86;
-  t86 = 16u;
-  r280 = (t86 >= 32u ? 0u : r279 >> t86);
   // 184: xor.b32  	%r281, %r280, %r279;
-  r281 = r280 ^ r279;
+  r281 = (r279 >> 16u) ^ r279;
   // 185: xor.b32  	%r282, %r281, -1515870811;
   r282 = r281 ^ 0xA5A5A5A5u;
   // 186: shr.u32 	%r283, %r282, 16;
-  uint t87;
-  t87 = 16u;
-  r283 = (t87 >= 32u ? 0u : r282 >> t87);
   // 187: xor.b32  	%r284, %r283, %r282;
-  r284 = r283 ^ r282;
   // 188: mul.lo.s32 	%r285, %r284, 2146121005;
-  r285 = uint(int(r284) * 2146121005);
+  r285 = uint(int((r282 >> 16u) ^ r282) * 2146121005);
   // 189: shr.u32 	%r286, %r285, 15;
-  uint t88;
-  t88 = 15u;
-  r286 = (t88 >= 32u ? 0u : r285 >> t88);
   // 190: xor.b32  	%r287, %r286, %r285;
-  r287 = r286 ^ r285;
   // 191: mul.lo.s32 	%r288, %r287, -2073254261;
-  r288 = uint(int(r287) * -2073254261);
+  r288 = uint(int((r285 >> 15u) ^ r285) * -2073254261);
   // 192: shr.u32 	%r289, %r288, 16;
-  uint t89;
-  t89 = 16u;
-  r289 = (t89 >= 32u ? 0u : r288 >> t89);
   // 193: xor.b32  	%r1045, %r289, %r288;
-  r1045 = r289 ^ r288;
+  r1045 = (r288 >> 16u) ^ r288;
   // 194: shl.b32 	%r30, %r281, 31;
-  uint t90;
-  t90 = 31u;
-  r30 = (t90 >= 32u ? 0u : r281 << t90);
+  r30 = r281 << 31u;
   // 195: shr.u32 	%r290, %r281, 1;
-  uint t91;
-  t91 = 1u;
-  r290 = (t91 >= 32u ? 0u : r281 >> t91);
   // 196: and.b32  	%r31, %r290, 8388607;
-  r31 = r290 & 0x007FFFFFu;
+  r31 = (r281 >> 1u) & 0x007FFFFFu;
   // 197: and.b16  	%rs4, %rs1, 255;
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
-  int t92;
-  int t93;
-  t92 = bitfieldExtract(int(rs4), 0, 16); t93 = 1;
-  bool t94;
-  t94 = t92 > t93;
-  p19 = t94;
+  p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
-    int t95;
-    int t96;
-    t95 = bitfieldExtract(int(rs4), 0, 16); t96 = 2;
-    bool t97;
-    t97 = t95 == t96;
-    p20 = t97;
-    if (p20) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
-      int t98;
-      int t99;
-      t98 = bitfieldExtract(int(rs4), 0, 16); t99 = 3;
-      bool t100;
-      t100 = t98 == t99;
-      p21 = t100;
-      if (p21) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1045, -858993459;
-        rd18 = uint64_t(r1045) * uint64_t(0xCCCCCCCDu);
         // 249: shr.u64 	%rd19, %rd18, 34;
-        uint t101;
-        t101 = 34u;
-        rd19 = (t101 >= 64u ? 0ul : rd18 >> t101);
         // 250: cvt.u32.u64 	%r296, %rd19;
-        uint64_t t102;
-        t102 = uint64_t(rd19);
-        r296 = uint(uint64_t(t102));
+        uint64_t t10 = uint64_t((uint64_t(r1045) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 251: mul.lo.s32 	%r297, %r296, 5;
-        r297 = uint(int(r296) * 5);
         // 252: sub.s32 	%r35, %r1045, %r297;
-        r35 = uint(int(r1045) - int(r297));
+        r35 = uint(int(r1045) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r35, 0;
-        int t103;
-        int t104;
-        t103 = int(r35); t104 = 0;
-        bool t105;
-        t105 = t103 == t104;
-        p29 = t105;
-        if (p29) {
+        if (int(r35) == 0) {
           // 1548: shr.u32 	%r298, %r1045, 8;
-          uint t106;
-          t106 = 8u;
-          r298 = (t106 >= 32u ? 0u : r1045 >> t106);
+          r298 = r1045 >> 8u;
           // 1549: mul.wide.u32 	%rd20, %r298, -1431655765;
-          rd20 = uint64_t(r298) * uint64_t(0xAAAAAAABu);
           // 1550: shr.u64 	%rd21, %rd20, 34;
-          uint t107;
-          t107 = 34u;
-          rd21 = (t107 >= 64u ? 0ul : rd20 >> t107);
           // 1551: cvt.u32.u64 	%r299, %rd21;
-          uint64_t t108;
-          t108 = uint64_t(rd21);
-          r299 = uint(uint64_t(t108));
+          uint64_t t11 = uint64_t((uint64_t(r298) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1552: mul.lo.s32 	%r300, %r299, 6;
-          r300 = uint(int(r299) * 6);
           // 1553: sub.s32 	%r301, %r298, %r300;
-          r301 = uint(int(r298) - int(r300));
           // 1554: cvt.u16.u32 	%rs5, %r301;
-          uint64_t t109;
-          t109 = uint64_t(r301);
-          rs5 = (uint(uint64_t(t109)) & 65535u);
+          uint64_t t12 = uint64_t(uint(int(r298) - int(uint(int(uint(uint64_t(t11))) * 6))));
+          rs5 = (uint(uint64_t(t12)) & 65535u);
           // 1555: setp.gt.s16 	%p30, %rs5, 1;
-          int t110;
-          int t111;
-          t110 = bitfieldExtract(int(rs5), 0, 16); t111 = 1;
-          bool t112;
-          t112 = t110 > t111;
-          p30 = t112;
-          if (p30) {
+          if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 1560: setp.eq.s16 	%p31, %rs5, 2;
-            int t113;
-            int t114;
-            t113 = bitfieldExtract(int(rs5), 0, 16); t114 = 2;
-            bool t115;
-            t115 = t113 == t114;
-            p31 = t115;
-            if (p31) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 1916: shr.u32 	%r303, %r1045, 12;
-              uint t116;
-              t116 = 12u;
-              r303 = (t116 >= 32u ? 0u : r1045 >> t116);
               // 1917: and.b32  	%r304, %r303, 1;
-              r304 = r303 & 1u;
               // 1918: or.b32  	%r305, %r30, %r304;
-              r305 = r30 | r304;
+              r305 = r30 | ((r1045 >> 12u) & 1u);
               // 1919: or.b32  	%r1045, %r305, 2143289344;
               r1045 = r305 | 0x7FC00000u;
               p2g_sv0 = 20;
             } else {
               // 1563: setp.eq.s16 	%p32, %rs5, 3;
-              int t117;
-              int t118;
-              t117 = bitfieldExtract(int(rs5), 0, 16); t118 = 3;
-              bool t119;
-              t119 = t117 == t118;
-              p32 = t119;
-              if (p32) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 1923: setp.eq.s32 	%p36, %r31, 0;
-                int t120;
-                int t121;
-                t120 = int(r31); t121 = 0;
-                bool t122;
-                t122 = t120 == t121;
-                p36 = t122;
                 // 1924: selp.b32 	%r302, 1, %r31, %p36;
-                r302 = p36 ? 1u : r31;
                 // 1925: or.b32  	%r1045, %r302, %r30;
-                r1045 = r302 | r30;
+                r1045 = ((int(r31) == 0) ? 1u : r31) | r30;
                 p2g_sv0 = 20;
               } else {
                 // 1566: setp.ne.s16 	%p33, %rs5, 4;
-                int t123;
-                int t124;
-                t123 = bitfieldExtract(int(rs5), 0, 16); t124 = 4;
-                bool t125;
-                t125 = t123 != t124;
-                p33 = t125;
-                if (p33) {
+                if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 150;
                 } else {
                   // 1569: or.b32  	%r1045, %r30, 2139095039;
@@ -971,25 +639,13 @@ void main() {
             }
           } else {
             // 1786: setp.eq.s16 	%p34, %rs5, 0;
-            int t126;
-            int t127;
-            t126 = bitfieldExtract(int(rs5), 0, 16); t127 = 0;
-            bool t128;
-            t128 = t126 == t127;
-            p34 = t128;
             // 1787: mov.u32 	%r1045, %r30;
             r1045 = r30;
-            if (p34) {
+            if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 1790: setp.eq.s16 	%p35, %rs5, 1;
-              int t129;
-              int t130;
-              t129 = bitfieldExtract(int(rs5), 0, 16); t130 = 1;
-              bool t131;
-              t131 = t129 == t130;
-              p35 = t131;
-              if (p35) {
+              if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 1795: or.b32  	%r1045, %r30, 2139095040;
                 r1045 = r30 | 0x7F800000u;
                 p2g_sv0 = 20;
@@ -1000,9 +656,8 @@ void main() {
           }
           if (p2g_sv0 == 150) {
             // 1960: or.b32  	%r306, %r30, %r31;
-            r306 = r30 | r31;
             // 1961: or.b32  	%r1045, %r306, 8388608;
-            r1045 = r306 | 0x00800000u;
+            r1045 = (r30 | r31) | 0x00800000u;
             p2g_sv0 = 20;
           }
         } else {
@@ -1012,53 +667,27 @@ void main() {
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
-        int t132;
-        int t133;
-        t132 = bitfieldExtract(int(rs4), 0, 16); t133 = 5;
-        bool t134;
-        t134 = t132 != t133;
-        p22 = t134;
-        if (p22) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
           // 212: and.b32  	%r291, %r1045, 1;
-          r291 = r1045 & 1u;
           // 213: setp.eq.b32 	%p25, %r291, 1;
-          uint t135;
-          uint t136;
-          t135 = r291; t136 = 1u;
-          bool t137;
-          t137 = t135 == t136;
-          p25 = t137;
           // 214: mov.pred 	%p26, 0;
-          p26 = false;
           // 215: xor.pred  	%p27, %p25, %p26;
-          p27 = p25 ^^ p26;
           // 216: not.pred 	%p28, %p27;
-          p28 = !p27;
           // 217: shr.u32 	%r292, %r1045, 1;
-          uint t138;
-          t138 = 1u;
-          r292 = (t138 >= 32u ? 0u : r1045 >> t138);
+          r292 = r1045 >> 1u;
           // 218: mul.wide.u32 	%rd16, %r292, -858993459;
-          rd16 = uint64_t(r292) * uint64_t(0xCCCCCCCDu);
           // 219: shr.u64 	%rd17, %rd16, 36;
-          uint t139;
-          t139 = 36u;
-          rd17 = (t139 >= 64u ? 0ul : rd16 >> t139);
           // 220: cvt.u32.u64 	%r293, %rd17;
-          uint64_t t140;
-          t140 = uint64_t(rd17);
-          r293 = uint(uint64_t(t140));
+          uint64_t t13 = uint64_t((uint64_t(r292) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 221: mul.lo.s32 	%r294, %r293, 20;
-          r294 = uint(int(r293) * 20);
           // 222: sub.s32 	%r32, %r292, %r294;
-          r32 = uint(int(r292) - int(r294));
-          if (p28) {
+          r32 = uint(int(r292) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          if (!(((r1045 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r295, 119;
-            r295 = 119u;
             // 228: sub.s32 	%r1044, %r295, %r32;
-            r1044 = uint(int(r295) - int(r32));
+            r1044 = uint(int(119u) - int(r32));
             p2g_sv0 = 19;
           } else {
             // 282: add.s32 	%r1044, %r32, 131;
@@ -1070,65 +699,32 @@ void main() {
     }
   } else {
     // 232: setp.eq.s16 	%p23, %rs4, 0;
-    int t141;
-    int t142;
-    t141 = bitfieldExtract(int(rs4), 0, 16); t142 = 0;
-    bool t143;
-    t143 = t141 == t142;
-    p23 = t143;
-    if (p23) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1045, 613566757;
-      rd24 = uint64_t(r1045) * uint64_t(0x24924925u);
       // 261: shr.u64 	%rd25, %rd24, 32;
-      uint t144;
-      t144 = 32u;
-      rd25 = (t144 >= 64u ? 0ul : rd24 >> t144);
       // 262: cvt.u32.u64 	%r309, %rd25;
-      uint64_t t145;
-      t145 = uint64_t(rd25);
-      r309 = uint(uint64_t(t145));
+      uint64_t t14 = uint64_t((uint64_t(r1045) * uint64_t(0x24924925u)) >> 32u);
+      r309 = uint(uint64_t(t14));
       // 263: sub.s32 	%r310, %r1045, %r309;
-      r310 = uint(int(r1045) - int(r309));
       // 264: shr.u32 	%r311, %r310, 1;
-      uint t146;
-      t146 = 1u;
-      r311 = (t146 >= 32u ? 0u : r310 >> t146);
       // 265: add.s32 	%r312, %r311, %r309;
-      r312 = uint(int(r311) + int(r309));
       // 266: shr.u32 	%r313, %r312, 2;
-      uint t147;
-      t147 = 2u;
-      r313 = (t147 >= 32u ? 0u : r312 >> t147);
       // 267: mul.lo.s32 	%r314, %r313, 7;
-      r314 = uint(int(r313) * 7);
+      r314 = uint(int(uint(int(uint(int(r1045) - int(r309)) >> 1u) + int(r309)) >> 2u) * 7);
       // 268: sub.s32 	%r315, %r1045, %r314;
-      r315 = uint(int(r1045) - int(r314));
       // 269: add.s32 	%r1044, %r315, 124;
-      r1044 = uint(int(r315) + 124);
+      r1044 = uint(int(uint(int(r1045) - int(r314))) + 124);
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
-      int t148;
-      int t149;
-      t148 = bitfieldExtract(int(rs4), 0, 16); t149 = 1;
-      bool t150;
-      t150 = t148 == t149;
-      p24 = t150;
-      if (p24) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1045, -2139062143;
-        rd22 = uint64_t(r1045) * uint64_t(0x80808081u);
         // 241: shr.u64 	%rd23, %rd22, 39;
-        uint t151;
-        t151 = 39u;
-        rd23 = (t151 >= 64u ? 0ul : rd22 >> t151);
         // 242: cvt.u32.u64 	%r307, %rd23;
-        uint64_t t152;
-        t152 = uint64_t(rd23);
-        r307 = uint(uint64_t(t152));
+        uint64_t t15 = uint64_t((uint64_t(r1045) * uint64_t(0x80808081u)) >> 39u);
         // 243: mul.lo.s32 	%r308, %r307, 255;
-        r308 = uint(int(r307) * 255);
         // 244: sub.s32 	%r1044, %r1045, %r308;
-        r1044 = uint(int(r1045) - int(r308));
+        r1044 = uint(int(r1045) - int(uint(int(uint(uint64_t(t15))) * 255)));
         p2g_sv0 = 19;
       } else {
         p2g_sv0 = 17;
@@ -1137,233 +733,112 @@ void main() {
   }
   if (p2g_sv0 == 17) {
     // 273: mul.wide.u32 	%rd26, %r1045, -858993459;
-    rd26 = uint64_t(r1045) * uint64_t(0xCCCCCCCDu);
     // 274: shr.u64 	%rd27, %rd26, 34;
-    uint t153;
-    t153 = 34u;
-    rd27 = (t153 >= 64u ? 0ul : rd26 >> t153);
     // 275: cvt.u32.u64 	%r316, %rd27;
-    uint64_t t154;
-    t154 = uint64_t(rd27);
-    r316 = uint(uint64_t(t154));
+    uint64_t t16 = uint64_t((uint64_t(r1045) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 276: mul.lo.s32 	%r317, %r316, 5;
-    r317 = uint(int(r316) * 5);
     // 277: sub.s32 	%r318, %r1045, %r317;
-    r318 = uint(int(r1045) - int(r317));
     // 278: add.s32 	%r1044, %r318, 125;
-    r1044 = uint(int(r318) + 125);
+    r1044 = uint(int(uint(int(r1045) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
     // 285: max.s32 	%r319, %r1044, 0;
-    r319 = uint(max(int(r1044), 0));
     // 286: shl.b32 	%r320, %r319, 23;
-    uint t155;
-    t155 = 23u;
-    r320 = (t155 >= 32u ? 0u : r319 << t155);
     // 287: or.b32  	%r321, %r31, %r30;
-    r321 = r31 | r30;
     // 288: or.b32  	%r1045, %r321, %r320;
-    r1045 = r321 | r320;
+    r1045 = (r31 | r30) | (uint(max(int(r1044), 0)) << 23u);
   }
   // 291: add.s32 	%r322, %r9, 512;
-  r322 = uint(int(r9) + 512);
   // 292: xor.b32  	%r323, %r322, 82;
-  r323 = r322 ^ 82u;
   // 293: mul.lo.s32 	%r324, %r323, 2146121005;
-  r324 = uint(int(r323) * 2146121005);
+  r324 = uint(int(uint(int(r9) + 512) ^ 82u) * 2146121005);
   // 294: shr.u32 	%r325, %r324, 15;
-  uint t156;
-  t156 = 15u;
-  r325 = (t156 >= 32u ? 0u : r324 >> t156);
   // 295: xor.b32  	%r326, %r325, %r324;
-  r326 = r325 ^ r324;
   // 296: mul.lo.s32 	%r327, %r326, -2073254261;
-  r327 = uint(int(r326) * -2073254261);
+  r327 = uint(int((r324 >> 15u) ^ r324) * -2073254261);
   // 297: shr.u32 	%r328, %r327, 16;
-  uint t157;
-  t157 = 16u;
-  r328 = (t157 >= 32u ? 0u : r327 >> t157);
   // 298: xor.b32  	%r329, %r327, %r7;
   r329 = r327 ^ r7;
   // 299: xor.b32  	%r330, %r329, %r328;
-  r330 = r329 ^ r328;
   // 300: shr.u32 	%r331, %r329, 16;
-  uint t158;
-  t158 = 16u;
-  r331 = (t158 >= 32u ? 0u : r329 >> t158);
   // 301: xor.b32  	%r332, %r330, %r331;
-  r332 = r330 ^ r331;
   // 302: mul.lo.s32 	%r333, %r332, 2146121005;
-  r333 = uint(int(r332) * 2146121005);
+  r333 = uint(int((r329 ^ (r327 >> 16u)) ^ (r329 >> 16u)) * 2146121005);
   // 303: shr.u32 	%r334, %r333, 15;
-  uint t159;
-  t159 = 15u;
-  r334 = (t159 >= 32u ? 0u : r333 >> t159);
   // 304: xor.b32  	%r335, %r334, %r333;
-  r335 = r334 ^ r333;
   // 305: mul.lo.s32 	%r336, %r335, -2073254261;
-  r336 = uint(int(r335) * -2073254261);
+  r336 = uint(int((r333 >> 15u) ^ r333) * -2073254261);
   // 306: shr.u32 	%r337, %r336, 16;
-  uint t160;
-  t160 = 16u;
-  r337 = (t160 >= 32u ? 0u : r336 >> t160);
   // 307: xor.b32  	%r338, %r337, %r336;
-  r338 = r337 ^ r336;
+  r338 = (r336 >> 16u) ^ r336;
   // 308: xor.b32  	%r339, %r338, -1515870811;
   r339 = r338 ^ 0xA5A5A5A5u;
   // 309: shr.u32 	%r340, %r339, 16;
-  uint t161;
-  t161 = 16u;
-  r340 = (t161 >= 32u ? 0u : r339 >> t161);
   // 310: xor.b32  	%r341, %r340, %r339;
-  r341 = r340 ^ r339;
   // 311: mul.lo.s32 	%r342, %r341, 2146121005;
-  r342 = uint(int(r341) * 2146121005);
+  r342 = uint(int((r339 >> 16u) ^ r339) * 2146121005);
   // 312: shr.u32 	%r343, %r342, 15;
-  uint t162;
-  t162 = 15u;
-  r343 = (t162 >= 32u ? 0u : r342 >> t162);
   // 313: xor.b32  	%r344, %r343, %r342;
-  r344 = r343 ^ r342;
   // 314: mul.lo.s32 	%r345, %r344, -2073254261;
-  r345 = uint(int(r344) * -2073254261);
+  r345 = uint(int((r342 >> 15u) ^ r342) * -2073254261);
   // 315: shr.u32 	%r346, %r345, 16;
-  uint t163;
-  t163 = 16u;
-  r346 = (t163 >= 32u ? 0u : r345 >> t163);
   // 316: xor.b32  	%r1047, %r346, %r345;
-  r1047 = r346 ^ r345;
+  r1047 = (r345 >> 16u) ^ r345;
   // 317: shl.b32 	%r49, %r338, 31;
-  uint t164;
-  t164 = 31u;
-  r49 = (t164 >= 32u ? 0u : r338 << t164);
+  r49 = r338 << 31u;
   // 318: shr.u32 	%r347, %r338, 1;
-  uint t165;
-  t165 = 1u;
-  r347 = (t165 >= 32u ? 0u : r338 >> t165);
   // 319: and.b32  	%r50, %r347, 8388607;
-  r50 = r347 & 0x007FFFFFu;
+  r50 = (r338 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 324: setp.eq.s16 	%p38, %rs4, 2;
-    int t166;
-    int t167;
-    t166 = bitfieldExtract(int(rs4), 0, 16); t167 = 2;
-    bool t168;
-    t168 = t166 == t167;
-    p38 = t168;
-    if (p38) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 327: setp.eq.s16 	%p39, %rs4, 3;
-      int t169;
-      int t170;
-      t169 = bitfieldExtract(int(rs4), 0, 16); t170 = 3;
-      bool t171;
-      t171 = t169 == t170;
-      p39 = t171;
-      if (p39) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 369: mul.wide.u32 	%rd30, %r1047, -858993459;
-        rd30 = uint64_t(r1047) * uint64_t(0xCCCCCCCDu);
         // 370: shr.u64 	%rd31, %rd30, 34;
-        uint t172;
-        t172 = 34u;
-        rd31 = (t172 >= 64u ? 0ul : rd30 >> t172);
         // 371: cvt.u32.u64 	%r353, %rd31;
-        uint64_t t173;
-        t173 = uint64_t(rd31);
-        r353 = uint(uint64_t(t173));
+        uint64_t t17 = uint64_t((uint64_t(r1047) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 372: mul.lo.s32 	%r354, %r353, 5;
-        r354 = uint(int(r353) * 5);
         // 373: sub.s32 	%r54, %r1047, %r354;
-        r54 = uint(int(r1047) - int(r354));
+        r54 = uint(int(r1047) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 374: setp.eq.s32 	%p47, %r54, 0;
-        int t174;
-        int t175;
-        t174 = int(r54); t175 = 0;
-        bool t176;
-        t176 = t174 == t175;
-        p47 = t176;
-        if (p47) {
+        if (int(r54) == 0) {
           // 1573: shr.u32 	%r355, %r1047, 8;
-          uint t177;
-          t177 = 8u;
-          r355 = (t177 >= 32u ? 0u : r1047 >> t177);
+          r355 = r1047 >> 8u;
           // 1574: mul.wide.u32 	%rd32, %r355, -1431655765;
-          rd32 = uint64_t(r355) * uint64_t(0xAAAAAAABu);
           // 1575: shr.u64 	%rd33, %rd32, 34;
-          uint t178;
-          t178 = 34u;
-          rd33 = (t178 >= 64u ? 0ul : rd32 >> t178);
           // 1576: cvt.u32.u64 	%r356, %rd33;
-          uint64_t t179;
-          t179 = uint64_t(rd33);
-          r356 = uint(uint64_t(t179));
+          uint64_t t18 = uint64_t((uint64_t(r355) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1577: mul.lo.s32 	%r357, %r356, 6;
-          r357 = uint(int(r356) * 6);
           // 1578: sub.s32 	%r358, %r355, %r357;
-          r358 = uint(int(r355) - int(r357));
           // 1579: cvt.u16.u32 	%rs7, %r358;
-          uint64_t t180;
-          t180 = uint64_t(r358);
-          rs7 = (uint(uint64_t(t180)) & 65535u);
+          uint64_t t19 = uint64_t(uint(int(r355) - int(uint(int(uint(uint64_t(t18))) * 6))));
+          rs7 = (uint(uint64_t(t19)) & 65535u);
           // 1580: setp.gt.s16 	%p48, %rs7, 1;
-          int t181;
-          int t182;
-          t181 = bitfieldExtract(int(rs7), 0, 16); t182 = 1;
-          bool t183;
-          t183 = t181 > t182;
-          p48 = t183;
-          if (p48) {
+          if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 1585: setp.eq.s16 	%p49, %rs7, 2;
-            int t184;
-            int t185;
-            t184 = bitfieldExtract(int(rs7), 0, 16); t185 = 2;
-            bool t186;
-            t186 = t184 == t185;
-            p49 = t186;
-            if (p49) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 1929: shr.u32 	%r360, %r1047, 12;
-              uint t187;
-              t187 = 12u;
-              r360 = (t187 >= 32u ? 0u : r1047 >> t187);
               // 1930: and.b32  	%r361, %r360, 1;
-              r361 = r360 & 1u;
               // 1931: or.b32  	%r362, %r49, %r361;
-              r362 = r49 | r361;
+              r362 = r49 | ((r1047 >> 12u) & 1u);
               // 1932: or.b32  	%r1047, %r362, 2143289344;
               r1047 = r362 | 0x7FC00000u;
               p2g_sv0 = 30;
             } else {
               // 1588: setp.eq.s16 	%p50, %rs7, 3;
-              int t188;
-              int t189;
-              t188 = bitfieldExtract(int(rs7), 0, 16); t189 = 3;
-              bool t190;
-              t190 = t188 == t189;
-              p50 = t190;
-              if (p50) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 1936: setp.eq.s32 	%p54, %r50, 0;
-                int t191;
-                int t192;
-                t191 = int(r50); t192 = 0;
-                bool t193;
-                t193 = t191 == t192;
-                p54 = t193;
                 // 1937: selp.b32 	%r359, 1, %r50, %p54;
-                r359 = p54 ? 1u : r50;
                 // 1938: or.b32  	%r1047, %r359, %r49;
-                r1047 = r359 | r49;
+                r1047 = ((int(r50) == 0) ? 1u : r50) | r49;
                 p2g_sv0 = 30;
               } else {
                 // 1591: setp.ne.s16 	%p51, %rs7, 4;
-                int t194;
-                int t195;
-                t194 = bitfieldExtract(int(rs7), 0, 16); t195 = 4;
-                bool t196;
-                t196 = t194 != t195;
-                p51 = t196;
-                if (p51) {
+                if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 151;
                 } else {
                   // 1594: or.b32  	%r1047, %r49, 2139095039;
@@ -1374,25 +849,13 @@ void main() {
             }
           } else {
             // 1799: setp.eq.s16 	%p52, %rs7, 0;
-            int t197;
-            int t198;
-            t197 = bitfieldExtract(int(rs7), 0, 16); t198 = 0;
-            bool t199;
-            t199 = t197 == t198;
-            p52 = t199;
             // 1800: mov.u32 	%r1047, %r49;
             r1047 = r49;
-            if (p52) {
+            if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 1803: setp.eq.s16 	%p53, %rs7, 1;
-              int t200;
-              int t201;
-              t200 = bitfieldExtract(int(rs7), 0, 16); t201 = 1;
-              bool t202;
-              t202 = t200 == t201;
-              p53 = t202;
-              if (p53) {
+              if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 1808: or.b32  	%r1047, %r49, 2139095040;
                 r1047 = r49 | 0x7F800000u;
                 p2g_sv0 = 30;
@@ -1403,9 +866,8 @@ void main() {
           }
           if (p2g_sv0 == 151) {
             // 1965: or.b32  	%r363, %r49, %r50;
-            r363 = r49 | r50;
             // 1966: or.b32  	%r1047, %r363, 8388608;
-            r1047 = r363 | 0x00800000u;
+            r1047 = (r49 | r50) | 0x00800000u;
             p2g_sv0 = 30;
           }
         } else {
@@ -1415,53 +877,27 @@ void main() {
         }
       } else {
         // 330: setp.ne.s16 	%p40, %rs4, 5;
-        int t203;
-        int t204;
-        t203 = bitfieldExtract(int(rs4), 0, 16); t204 = 5;
-        bool t205;
-        t205 = t203 != t204;
-        p40 = t205;
-        if (p40) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
           // 333: and.b32  	%r348, %r1047, 1;
-          r348 = r1047 & 1u;
           // 334: setp.eq.b32 	%p43, %r348, 1;
-          uint t206;
-          uint t207;
-          t206 = r348; t207 = 1u;
-          bool t208;
-          t208 = t206 == t207;
-          p43 = t208;
           // 335: mov.pred 	%p44, 0;
-          p44 = false;
           // 336: xor.pred  	%p45, %p43, %p44;
-          p45 = p43 ^^ p44;
           // 337: not.pred 	%p46, %p45;
-          p46 = !p45;
           // 338: shr.u32 	%r349, %r1047, 1;
-          uint t209;
-          t209 = 1u;
-          r349 = (t209 >= 32u ? 0u : r1047 >> t209);
+          r349 = r1047 >> 1u;
           // 339: mul.wide.u32 	%rd28, %r349, -858993459;
-          rd28 = uint64_t(r349) * uint64_t(0xCCCCCCCDu);
           // 340: shr.u64 	%rd29, %rd28, 36;
-          uint t210;
-          t210 = 36u;
-          rd29 = (t210 >= 64u ? 0ul : rd28 >> t210);
           // 341: cvt.u32.u64 	%r350, %rd29;
-          uint64_t t211;
-          t211 = uint64_t(rd29);
-          r350 = uint(uint64_t(t211));
+          uint64_t t20 = uint64_t((uint64_t(r349) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 342: mul.lo.s32 	%r351, %r350, 20;
-          r351 = uint(int(r350) * 20);
           // 343: sub.s32 	%r51, %r349, %r351;
-          r51 = uint(int(r349) - int(r351));
-          if (p46) {
+          r51 = uint(int(r349) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          if (!(((r1047 & 1u) == 1u) ^^ false)) {
             // 348: mov.u32 	%r352, 119;
-            r352 = 119u;
             // 349: sub.s32 	%r1046, %r352, %r51;
-            r1046 = uint(int(r352) - int(r51));
+            r1046 = uint(int(119u) - int(r51));
             p2g_sv0 = 29;
           } else {
             // 403: add.s32 	%r1046, %r51, 131;
@@ -1473,65 +909,32 @@ void main() {
     }
   } else {
     // 353: setp.eq.s16 	%p41, %rs4, 0;
-    int t212;
-    int t213;
-    t212 = bitfieldExtract(int(rs4), 0, 16); t213 = 0;
-    bool t214;
-    t214 = t212 == t213;
-    p41 = t214;
-    if (p41) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 381: mul.wide.u32 	%rd36, %r1047, 613566757;
-      rd36 = uint64_t(r1047) * uint64_t(0x24924925u);
       // 382: shr.u64 	%rd37, %rd36, 32;
-      uint t215;
-      t215 = 32u;
-      rd37 = (t215 >= 64u ? 0ul : rd36 >> t215);
       // 383: cvt.u32.u64 	%r366, %rd37;
-      uint64_t t216;
-      t216 = uint64_t(rd37);
-      r366 = uint(uint64_t(t216));
+      uint64_t t21 = uint64_t((uint64_t(r1047) * uint64_t(0x24924925u)) >> 32u);
+      r366 = uint(uint64_t(t21));
       // 384: sub.s32 	%r367, %r1047, %r366;
-      r367 = uint(int(r1047) - int(r366));
       // 385: shr.u32 	%r368, %r367, 1;
-      uint t217;
-      t217 = 1u;
-      r368 = (t217 >= 32u ? 0u : r367 >> t217);
       // 386: add.s32 	%r369, %r368, %r366;
-      r369 = uint(int(r368) + int(r366));
       // 387: shr.u32 	%r370, %r369, 2;
-      uint t218;
-      t218 = 2u;
-      r370 = (t218 >= 32u ? 0u : r369 >> t218);
       // 388: mul.lo.s32 	%r371, %r370, 7;
-      r371 = uint(int(r370) * 7);
+      r371 = uint(int(uint(int(uint(int(r1047) - int(r366)) >> 1u) + int(r366)) >> 2u) * 7);
       // 389: sub.s32 	%r372, %r1047, %r371;
-      r372 = uint(int(r1047) - int(r371));
       // 390: add.s32 	%r1046, %r372, 124;
-      r1046 = uint(int(r372) + 124);
+      r1046 = uint(int(uint(int(r1047) - int(r371))) + 124);
       p2g_sv0 = 29;
     } else {
       // 356: setp.eq.s16 	%p42, %rs4, 1;
-      int t219;
-      int t220;
-      t219 = bitfieldExtract(int(rs4), 0, 16); t220 = 1;
-      bool t221;
-      t221 = t219 == t220;
-      p42 = t221;
-      if (p42) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 361: mul.wide.u32 	%rd34, %r1047, -2139062143;
-        rd34 = uint64_t(r1047) * uint64_t(0x80808081u);
         // 362: shr.u64 	%rd35, %rd34, 39;
-        uint t222;
-        t222 = 39u;
-        rd35 = (t222 >= 64u ? 0ul : rd34 >> t222);
         // 363: cvt.u32.u64 	%r364, %rd35;
-        uint64_t t223;
-        t223 = uint64_t(rd35);
-        r364 = uint(uint64_t(t223));
+        uint64_t t22 = uint64_t((uint64_t(r1047) * uint64_t(0x80808081u)) >> 39u);
         // 364: mul.lo.s32 	%r365, %r364, 255;
-        r365 = uint(int(r364) * 255);
         // 365: sub.s32 	%r1046, %r1047, %r365;
-        r1046 = uint(int(r1047) - int(r365));
+        r1046 = uint(int(r1047) - int(uint(int(uint(uint64_t(t22))) * 255)));
         p2g_sv0 = 29;
       } else {
         p2g_sv0 = 27;
@@ -1540,233 +943,112 @@ void main() {
   }
   if (p2g_sv0 == 27) {
     // 394: mul.wide.u32 	%rd38, %r1047, -858993459;
-    rd38 = uint64_t(r1047) * uint64_t(0xCCCCCCCDu);
     // 395: shr.u64 	%rd39, %rd38, 34;
-    uint t224;
-    t224 = 34u;
-    rd39 = (t224 >= 64u ? 0ul : rd38 >> t224);
     // 396: cvt.u32.u64 	%r373, %rd39;
-    uint64_t t225;
-    t225 = uint64_t(rd39);
-    r373 = uint(uint64_t(t225));
+    uint64_t t23 = uint64_t((uint64_t(r1047) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 397: mul.lo.s32 	%r374, %r373, 5;
-    r374 = uint(int(r373) * 5);
     // 398: sub.s32 	%r375, %r1047, %r374;
-    r375 = uint(int(r1047) - int(r374));
     // 399: add.s32 	%r1046, %r375, 125;
-    r1046 = uint(int(r375) + 125);
+    r1046 = uint(int(uint(int(r1047) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
     // 406: max.s32 	%r376, %r1046, 0;
-    r376 = uint(max(int(r1046), 0));
     // 407: shl.b32 	%r377, %r376, 23;
-    uint t226;
-    t226 = 23u;
-    r377 = (t226 >= 32u ? 0u : r376 << t226);
     // 408: or.b32  	%r378, %r50, %r49;
-    r378 = r50 | r49;
     // 409: or.b32  	%r1047, %r378, %r377;
-    r1047 = r378 | r377;
+    r1047 = (r50 | r49) | (uint(max(int(r1046), 0)) << 23u);
   }
   // 412: add.s32 	%r380, %r264, 5377832;
-  r380 = uint(int(r264) + 5377832);
   // 413: xor.b32  	%r381, %r380, 82;
-  r381 = r380 ^ 82u;
   // 414: mul.lo.s32 	%r382, %r381, 2146121005;
-  r382 = uint(int(r381) * 2146121005);
+  r382 = uint(int(uint(int(r264) + 5377832) ^ 82u) * 2146121005);
   // 415: shr.u32 	%r383, %r382, 15;
-  uint t227;
-  t227 = 15u;
-  r383 = (t227 >= 32u ? 0u : r382 >> t227);
   // 416: xor.b32  	%r384, %r383, %r382;
-  r384 = r383 ^ r382;
   // 417: mul.lo.s32 	%r385, %r384, -2073254261;
-  r385 = uint(int(r384) * -2073254261);
+  r385 = uint(int((r382 >> 15u) ^ r382) * -2073254261);
   // 418: shr.u32 	%r386, %r385, 16;
-  uint t228;
-  t228 = 16u;
-  r386 = (t228 >= 32u ? 0u : r385 >> t228);
   // 419: xor.b32  	%r387, %r385, %r7;
   r387 = r385 ^ r7;
   // 420: xor.b32  	%r388, %r387, %r386;
-  r388 = r387 ^ r386;
   // 421: shr.u32 	%r389, %r387, 16;
-  uint t229;
-  t229 = 16u;
-  r389 = (t229 >= 32u ? 0u : r387 >> t229);
   // 422: xor.b32  	%r390, %r388, %r389;
-  r390 = r388 ^ r389;
   // 423: mul.lo.s32 	%r391, %r390, 2146121005;
-  r391 = uint(int(r390) * 2146121005);
+  r391 = uint(int((r387 ^ (r385 >> 16u)) ^ (r387 >> 16u)) * 2146121005);
   // 424: shr.u32 	%r392, %r391, 15;
-  uint t230;
-  t230 = 15u;
-  r392 = (t230 >= 32u ? 0u : r391 >> t230);
   // 425: xor.b32  	%r393, %r392, %r391;
-  r393 = r392 ^ r391;
   // 426: mul.lo.s32 	%r394, %r393, -2073254261;
-  r394 = uint(int(r393) * -2073254261);
+  r394 = uint(int((r391 >> 15u) ^ r391) * -2073254261);
   // 427: shr.u32 	%r395, %r394, 16;
-  uint t231;
-  t231 = 16u;
-  r395 = (t231 >= 32u ? 0u : r394 >> t231);
   // 428: xor.b32  	%r396, %r395, %r394;
-  r396 = r395 ^ r394;
+  r396 = (r394 >> 16u) ^ r394;
   // 429: xor.b32  	%r397, %r396, -1515870811;
   r397 = r396 ^ 0xA5A5A5A5u;
   // 430: shr.u32 	%r398, %r397, 16;
-  uint t232;
-  t232 = 16u;
-  r398 = (t232 >= 32u ? 0u : r397 >> t232);
   // 431: xor.b32  	%r399, %r398, %r397;
-  r399 = r398 ^ r397;
   // 432: mul.lo.s32 	%r400, %r399, 2146121005;
-  r400 = uint(int(r399) * 2146121005);
+  r400 = uint(int((r397 >> 16u) ^ r397) * 2146121005);
   // 433: shr.u32 	%r401, %r400, 15;
-  uint t233;
-  t233 = 15u;
-  r401 = (t233 >= 32u ? 0u : r400 >> t233);
   // 434: xor.b32  	%r402, %r401, %r400;
-  r402 = r401 ^ r400;
   // 435: mul.lo.s32 	%r403, %r402, -2073254261;
-  r403 = uint(int(r402) * -2073254261);
+  r403 = uint(int((r400 >> 15u) ^ r400) * -2073254261);
   // 436: shr.u32 	%r404, %r403, 16;
-  uint t234;
-  t234 = 16u;
-  r404 = (t234 >= 32u ? 0u : r403 >> t234);
   // 437: xor.b32  	%r1049, %r404, %r403;
-  r1049 = r404 ^ r403;
+  r1049 = (r403 >> 16u) ^ r403;
   // 438: shl.b32 	%r68, %r396, 31;
-  uint t235;
-  t235 = 31u;
-  r68 = (t235 >= 32u ? 0u : r396 << t235);
+  r68 = r396 << 31u;
   // 439: shr.u32 	%r405, %r396, 1;
-  uint t236;
-  t236 = 1u;
-  r405 = (t236 >= 32u ? 0u : r396 >> t236);
   // 440: and.b32  	%r69, %r405, 8388607;
-  r69 = r405 & 0x007FFFFFu;
+  r69 = (r396 >> 1u) & 0x007FFFFFu;
   if (p19) {
     // 445: setp.eq.s16 	%p56, %rs4, 2;
-    int t237;
-    int t238;
-    t237 = bitfieldExtract(int(rs4), 0, 16); t238 = 2;
-    bool t239;
-    t239 = t237 == t238;
-    p56 = t239;
-    if (p56) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 448: setp.eq.s16 	%p57, %rs4, 3;
-      int t240;
-      int t241;
-      t240 = bitfieldExtract(int(rs4), 0, 16); t241 = 3;
-      bool t242;
-      t242 = t240 == t241;
-      p57 = t242;
-      if (p57) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 490: mul.wide.u32 	%rd42, %r1049, -858993459;
-        rd42 = uint64_t(r1049) * uint64_t(0xCCCCCCCDu);
         // 491: shr.u64 	%rd43, %rd42, 34;
-        uint t243;
-        t243 = 34u;
-        rd43 = (t243 >= 64u ? 0ul : rd42 >> t243);
         // 492: cvt.u32.u64 	%r411, %rd43;
-        uint64_t t244;
-        t244 = uint64_t(rd43);
-        r411 = uint(uint64_t(t244));
+        uint64_t t24 = uint64_t((uint64_t(r1049) * uint64_t(0xCCCCCCCDu)) >> 34u);
         // 493: mul.lo.s32 	%r412, %r411, 5;
-        r412 = uint(int(r411) * 5);
         // 494: sub.s32 	%r73, %r1049, %r412;
-        r73 = uint(int(r1049) - int(r412));
+        r73 = uint(int(r1049) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 495: setp.eq.s32 	%p65, %r73, 0;
-        int t245;
-        int t246;
-        t245 = int(r73); t246 = 0;
-        bool t247;
-        t247 = t245 == t246;
-        p65 = t247;
-        if (p65) {
+        if (int(r73) == 0) {
           // 1598: shr.u32 	%r413, %r1049, 8;
-          uint t248;
-          t248 = 8u;
-          r413 = (t248 >= 32u ? 0u : r1049 >> t248);
+          r413 = r1049 >> 8u;
           // 1599: mul.wide.u32 	%rd44, %r413, -1431655765;
-          rd44 = uint64_t(r413) * uint64_t(0xAAAAAAABu);
           // 1600: shr.u64 	%rd45, %rd44, 34;
-          uint t249;
-          t249 = 34u;
-          rd45 = (t249 >= 64u ? 0ul : rd44 >> t249);
           // 1601: cvt.u32.u64 	%r414, %rd45;
-          uint64_t t250;
-          t250 = uint64_t(rd45);
-          r414 = uint(uint64_t(t250));
+          uint64_t t25 = uint64_t((uint64_t(r413) * uint64_t(0xAAAAAAABu)) >> 34u);
           // 1602: mul.lo.s32 	%r415, %r414, 6;
-          r415 = uint(int(r414) * 6);
           // 1603: sub.s32 	%r416, %r413, %r415;
-          r416 = uint(int(r413) - int(r415));
           // 1604: cvt.u16.u32 	%rs9, %r416;
-          uint64_t t251;
-          t251 = uint64_t(r416);
-          rs9 = (uint(uint64_t(t251)) & 65535u);
+          uint64_t t26 = uint64_t(uint(int(r413) - int(uint(int(uint(uint64_t(t25))) * 6))));
+          rs9 = (uint(uint64_t(t26)) & 65535u);
           // 1605: setp.gt.s16 	%p66, %rs9, 1;
-          int t252;
-          int t253;
-          t252 = bitfieldExtract(int(rs9), 0, 16); t253 = 1;
-          bool t254;
-          t254 = t252 > t253;
-          p66 = t254;
-          if (p66) {
+          if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 1610: setp.eq.s16 	%p67, %rs9, 2;
-            int t255;
-            int t256;
-            t255 = bitfieldExtract(int(rs9), 0, 16); t256 = 2;
-            bool t257;
-            t257 = t255 == t256;
-            p67 = t257;
-            if (p67) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 1942: shr.u32 	%r418, %r1049, 12;
-              uint t258;
-              t258 = 12u;
-              r418 = (t258 >= 32u ? 0u : r1049 >> t258);
               // 1943: and.b32  	%r419, %r418, 1;
-              r419 = r418 & 1u;
               // 1944: or.b32  	%r420, %r68, %r419;
-              r420 = r68 | r419;
+              r420 = r68 | ((r1049 >> 12u) & 1u);
               // 1945: or.b32  	%r1049, %r420, 2143289344;
               r1049 = r420 | 0x7FC00000u;
               p2g_sv0 = 40;
             } else {
               // 1613: setp.eq.s16 	%p68, %rs9, 3;
-              int t259;
-              int t260;
-              t259 = bitfieldExtract(int(rs9), 0, 16); t260 = 3;
-              bool t261;
-              t261 = t259 == t260;
-              p68 = t261;
-              if (p68) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 1949: setp.eq.s32 	%p72, %r69, 0;
-                int t262;
-                int t263;
-                t262 = int(r69); t263 = 0;
-                bool t264;
-                t264 = t262 == t263;
-                p72 = t264;
                 // 1950: selp.b32 	%r417, 1, %r69, %p72;
-                r417 = p72 ? 1u : r69;
                 // 1951: or.b32  	%r1049, %r417, %r68;
-                r1049 = r417 | r68;
+                r1049 = ((int(r69) == 0) ? 1u : r69) | r68;
                 p2g_sv0 = 40;
               } else {
                 // 1616: setp.ne.s16 	%p69, %rs9, 4;
-                int t265;
-                int t266;
-                t265 = bitfieldExtract(int(rs9), 0, 16); t266 = 4;
-                bool t267;
-                t267 = t265 != t266;
-                p69 = t267;
-                if (p69) {
+                if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 152;
                 } else {
                   // 1619: or.b32  	%r1049, %r68, 2139095039;
@@ -1777,25 +1059,13 @@ void main() {
             }
           } else {
             // 1812: setp.eq.s16 	%p70, %rs9, 0;
-            int t268;
-            int t269;
-            t268 = bitfieldExtract(int(rs9), 0, 16); t269 = 0;
-            bool t270;
-            t270 = t268 == t269;
-            p70 = t270;
             // 1813: mov.u32 	%r1049, %r68;
             r1049 = r68;
-            if (p70) {
+            if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 1816: setp.eq.s16 	%p71, %rs9, 1;
-              int t271;
-              int t272;
-              t271 = bitfieldExtract(int(rs9), 0, 16); t272 = 1;
-              bool t273;
-              t273 = t271 == t272;
-              p71 = t273;
-              if (p71) {
+              if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 1821: or.b32  	%r1049, %r68, 2139095040;
                 r1049 = r68 | 0x7F800000u;
                 p2g_sv0 = 40;
@@ -1806,9 +1076,8 @@ void main() {
           }
           if (p2g_sv0 == 152) {
             // 1970: or.b32  	%r421, %r68, %r69;
-            r421 = r68 | r69;
             // 1971: or.b32  	%r1049, %r421, 8388608;
-            r1049 = r421 | 0x00800000u;
+            r1049 = (r68 | r69) | 0x00800000u;
             p2g_sv0 = 40;
           }
         } else {
@@ -1818,53 +1087,27 @@ void main() {
         }
       } else {
         // 451: setp.ne.s16 	%p58, %rs4, 5;
-        int t274;
-        int t275;
-        t274 = bitfieldExtract(int(rs4), 0, 16); t275 = 5;
-        bool t276;
-        t276 = t274 != t275;
-        p58 = t276;
-        if (p58) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
           // 454: and.b32  	%r406, %r1049, 1;
-          r406 = r1049 & 1u;
           // 455: setp.eq.b32 	%p61, %r406, 1;
-          uint t277;
-          uint t278;
-          t277 = r406; t278 = 1u;
-          bool t279;
-          t279 = t277 == t278;
-          p61 = t279;
           // 456: mov.pred 	%p62, 0;
-          p62 = false;
           // 457: xor.pred  	%p63, %p61, %p62;
-          p63 = p61 ^^ p62;
           // 458: not.pred 	%p64, %p63;
-          p64 = !p63;
           // 459: shr.u32 	%r407, %r1049, 1;
-          uint t280;
-          t280 = 1u;
-          r407 = (t280 >= 32u ? 0u : r1049 >> t280);
+          r407 = r1049 >> 1u;
           // 460: mul.wide.u32 	%rd40, %r407, -858993459;
-          rd40 = uint64_t(r407) * uint64_t(0xCCCCCCCDu);
           // 461: shr.u64 	%rd41, %rd40, 36;
-          uint t281;
-          t281 = 36u;
-          rd41 = (t281 >= 64u ? 0ul : rd40 >> t281);
           // 462: cvt.u32.u64 	%r408, %rd41;
-          uint64_t t282;
-          t282 = uint64_t(rd41);
-          r408 = uint(uint64_t(t282));
+          uint64_t t27 = uint64_t((uint64_t(r407) * uint64_t(0xCCCCCCCDu)) >> 36u);
           // 463: mul.lo.s32 	%r409, %r408, 20;
-          r409 = uint(int(r408) * 20);
           // 464: sub.s32 	%r70, %r407, %r409;
-          r70 = uint(int(r407) - int(r409));
-          if (p64) {
+          r70 = uint(int(r407) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          if (!(((r1049 & 1u) == 1u) ^^ false)) {
             // 469: mov.u32 	%r410, 119;
-            r410 = 119u;
             // 470: sub.s32 	%r1048, %r410, %r70;
-            r1048 = uint(int(r410) - int(r70));
+            r1048 = uint(int(119u) - int(r70));
             p2g_sv0 = 39;
           } else {
             // 524: add.s32 	%r1048, %r70, 131;
@@ -1876,65 +1119,32 @@ void main() {
     }
   } else {
     // 474: setp.eq.s16 	%p59, %rs4, 0;
-    int t283;
-    int t284;
-    t283 = bitfieldExtract(int(rs4), 0, 16); t284 = 0;
-    bool t285;
-    t285 = t283 == t284;
-    p59 = t285;
-    if (p59) {
+    if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 502: mul.wide.u32 	%rd48, %r1049, 613566757;
-      rd48 = uint64_t(r1049) * uint64_t(0x24924925u);
       // 503: shr.u64 	%rd49, %rd48, 32;
-      uint t286;
-      t286 = 32u;
-      rd49 = (t286 >= 64u ? 0ul : rd48 >> t286);
       // 504: cvt.u32.u64 	%r424, %rd49;
-      uint64_t t287;
-      t287 = uint64_t(rd49);
-      r424 = uint(uint64_t(t287));
+      uint64_t t28 = uint64_t((uint64_t(r1049) * uint64_t(0x24924925u)) >> 32u);
+      r424 = uint(uint64_t(t28));
       // 505: sub.s32 	%r425, %r1049, %r424;
-      r425 = uint(int(r1049) - int(r424));
       // 506: shr.u32 	%r426, %r425, 1;
-      uint t288;
-      t288 = 1u;
-      r426 = (t288 >= 32u ? 0u : r425 >> t288);
       // 507: add.s32 	%r427, %r426, %r424;
-      r427 = uint(int(r426) + int(r424));
       // 508: shr.u32 	%r428, %r427, 2;
-      uint t289;
-      t289 = 2u;
-      r428 = (t289 >= 32u ? 0u : r427 >> t289);
       // 509: mul.lo.s32 	%r429, %r428, 7;
-      r429 = uint(int(r428) * 7);
+      r429 = uint(int(uint(int(uint(int(r1049) - int(r424)) >> 1u) + int(r424)) >> 2u) * 7);
       // 510: sub.s32 	%r430, %r1049, %r429;
-      r430 = uint(int(r1049) - int(r429));
       // 511: add.s32 	%r1048, %r430, 124;
-      r1048 = uint(int(r430) + 124);
+      r1048 = uint(int(uint(int(r1049) - int(r429))) + 124);
       p2g_sv0 = 39;
     } else {
       // 477: setp.eq.s16 	%p60, %rs4, 1;
-      int t290;
-      int t291;
-      t290 = bitfieldExtract(int(rs4), 0, 16); t291 = 1;
-      bool t292;
-      t292 = t290 == t291;
-      p60 = t292;
-      if (p60) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 482: mul.wide.u32 	%rd46, %r1049, -2139062143;
-        rd46 = uint64_t(r1049) * uint64_t(0x80808081u);
         // 483: shr.u64 	%rd47, %rd46, 39;
-        uint t293;
-        t293 = 39u;
-        rd47 = (t293 >= 64u ? 0ul : rd46 >> t293);
         // 484: cvt.u32.u64 	%r422, %rd47;
-        uint64_t t294;
-        t294 = uint64_t(rd47);
-        r422 = uint(uint64_t(t294));
+        uint64_t t29 = uint64_t((uint64_t(r1049) * uint64_t(0x80808081u)) >> 39u);
         // 485: mul.lo.s32 	%r423, %r422, 255;
-        r423 = uint(int(r422) * 255);
         // 486: sub.s32 	%r1048, %r1049, %r423;
-        r1048 = uint(int(r1049) - int(r423));
+        r1048 = uint(int(r1049) - int(uint(int(uint(uint64_t(t29))) * 255)));
         p2g_sv0 = 39;
       } else {
         p2g_sv0 = 37;
@@ -1943,348 +1153,170 @@ void main() {
   }
   if (p2g_sv0 == 37) {
     // 515: mul.wide.u32 	%rd50, %r1049, -858993459;
-    rd50 = uint64_t(r1049) * uint64_t(0xCCCCCCCDu);
     // 516: shr.u64 	%rd51, %rd50, 34;
-    uint t295;
-    t295 = 34u;
-    rd51 = (t295 >= 64u ? 0ul : rd50 >> t295);
     // 517: cvt.u32.u64 	%r431, %rd51;
-    uint64_t t296;
-    t296 = uint64_t(rd51);
-    r431 = uint(uint64_t(t296));
+    uint64_t t30 = uint64_t((uint64_t(r1049) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 518: mul.lo.s32 	%r432, %r431, 5;
-    r432 = uint(int(r431) * 5);
     // 519: sub.s32 	%r433, %r1049, %r432;
-    r433 = uint(int(r1049) - int(r432));
     // 520: add.s32 	%r1048, %r433, 125;
-    r1048 = uint(int(r433) + 125);
+    r1048 = uint(int(uint(int(r1049) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
     // 527: max.s32 	%r434, %r1048, 0;
-    r434 = uint(max(int(r1048), 0));
     // 528: shl.b32 	%r435, %r434, 23;
-    uint t297;
-    t297 = 23u;
-    r435 = (t297 >= 32u ? 0u : r434 << t297);
     // 529: or.b32  	%r436, %r69, %r68;
-    r436 = r69 | r68;
     // 530: or.b32  	%r1049, %r436, %r435;
-    r1049 = r436 | r435;
+    r1049 = (r69 | r68) | (uint(max(int(r1048), 0)) << 23u);
   }
   // 533: setp.eq.s32 	%p73, %r5, 4;
-  int t298;
-  int t299;
-  t298 = int(r5); t299 = 4;
-  bool t300;
-  t300 = t298 == t299;
-  p73 = t300;
+  p73 = int(r5) == 4;
   if (p73) {
     // 538: and.b32  	%r493, %r1, 2;
-    r493 = r1 & 2u;
     // 539: add.s32 	%r494, %r8, %r493;
-    r494 = uint(int(r8) + int(r493));
     // 540: add.s32 	%r495, %r494, 5369127;
-    r495 = uint(int(r494) + 5369127);
     // 541: xor.b32  	%r496, %r495, 81;
-    r496 = r495 ^ 81u;
     // 542: mul.lo.s32 	%r497, %r496, 2146121005;
-    r497 = uint(int(r496) * 2146121005);
+    r497 = uint(int(uint(int(uint(int(r8) + int(r1 & 2u))) + 5369127) ^ 81u) * 2146121005);
     // 543: shr.u32 	%r498, %r497, 15;
-    uint t301;
-    t301 = 15u;
-    r498 = (t301 >= 32u ? 0u : r497 >> t301);
     // 544: xor.b32  	%r499, %r498, %r497;
-    r499 = r498 ^ r497;
     // 545: mul.lo.s32 	%r500, %r499, -2073254261;
-    r500 = uint(int(r499) * -2073254261);
+    r500 = uint(int((r497 >> 15u) ^ r497) * -2073254261);
     // 546: shr.u32 	%r501, %r500, 16;
-    uint t302;
-    t302 = 16u;
-    r501 = (t302 >= 32u ? 0u : r500 >> t302);
     // 547: xor.b32  	%r502, %r500, %r7;
     r502 = r500 ^ r7;
     // 548: xor.b32  	%r503, %r502, %r501;
-    r503 = r502 ^ r501;
     // 549: shr.u32 	%r504, %r502, 16;
-    uint t303;
-    t303 = 16u;
-    r504 = (t303 >= 32u ? 0u : r502 >> t303);
     // 550: xor.b32  	%r505, %r503, %r504;
-    r505 = r503 ^ r504;
     // 551: mul.lo.s32 	%r506, %r505, 2146121005;
-    r506 = uint(int(r505) * 2146121005);
+    r506 = uint(int((r502 ^ (r500 >> 16u)) ^ (r502 >> 16u)) * 2146121005);
     // 552: shr.u32 	%r507, %r506, 15;
-    uint t304;
-    t304 = 15u;
-    r507 = (t304 >= 32u ? 0u : r506 >> t304);
     // 553: xor.b32  	%r508, %r507, %r506;
-    r508 = r507 ^ r506;
     // 554: mul.lo.s32 	%r509, %r508, -2073254261;
-    r509 = uint(int(r508) * -2073254261);
+    r509 = uint(int((r506 >> 15u) ^ r506) * -2073254261);
     // 555: shr.u32 	%r510, %r509, 16;
-    uint t305;
-    t305 = 16u;
-    r510 = (t305 >= 32u ? 0u : r509 >> t305);
     // 556: xor.b32  	%r511, %r510, %r509;
-    r511 = r510 ^ r509;
+    r511 = (r509 >> 16u) ^ r509;
     // 557: xor.b32  	%r512, %r511, -1515870811;
     r512 = r511 ^ 0xA5A5A5A5u;
     // 558: shr.u32 	%r513, %r512, 16;
-    uint t306;
-    t306 = 16u;
-    r513 = (t306 >= 32u ? 0u : r512 >> t306);
     // 559: xor.b32  	%r514, %r513, %r512;
-    r514 = r513 ^ r512;
     // 560: mul.lo.s32 	%r515, %r514, 2146121005;
-    r515 = uint(int(r514) * 2146121005);
+    r515 = uint(int((r512 >> 16u) ^ r512) * 2146121005);
     // 561: shr.u32 	%r516, %r515, 15;
-    uint t307;
-    t307 = 15u;
-    r516 = (t307 >= 32u ? 0u : r515 >> t307);
     // 562: xor.b32  	%r517, %r516, %r515;
-    r517 = r516 ^ r515;
     // 563: mul.lo.s32 	%r518, %r517, -2073254261;
-    r518 = uint(int(r517) * -2073254261);
+    r518 = uint(int((r515 >> 15u) ^ r515) * -2073254261);
     // 564: shr.u32 	%r519, %r518, 16;
-    uint t308;
-    t308 = 16u;
-    r519 = (t308 >= 32u ? 0u : r518 >> t308);
     // 565: xor.b32  	%r520, %r519, %r518;
-    r520 = r519 ^ r518;
+    r520 = (r518 >> 16u) ^ r518;
     // 566: mul.wide.u32 	%rd64, %r520, -858993459;
-    rd64 = uint64_t(r520) * uint64_t(0xCCCCCCCDu);
     // 567: shr.u64 	%rd65, %rd64, 34;
-    uint t309;
-    t309 = 34u;
-    rd65 = (t309 >= 64u ? 0ul : rd64 >> t309);
     // 568: cvt.u32.u64 	%r521, %rd65;
-    uint64_t t310;
-    t310 = uint64_t(rd65);
-    r521 = uint(uint64_t(t310));
+    uint64_t t31 = uint64_t((uint64_t(r520) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 569: mul.lo.s32 	%r522, %r521, 5;
-    r522 = uint(int(r521) * 5);
     // 570: sub.s32 	%r523, %r520, %r522;
-    r523 = uint(int(r520) - int(r522));
     // 571: shl.b32 	%r524, %r523, 23;
-    uint t311;
-    t311 = 23u;
-    r524 = (t311 >= 32u ? 0u : r523 << t311);
     // 572: add.s32 	%r525, %r524, 1048576000;
-    r525 = uint(int(r524) + 1048576000);
+    r525 = uint(int(uint(int(r520) - int(uint(int(uint(uint64_t(t31))) * 5))) << 23u) + 1048576000);
     // 573: shf.l.wrap.b32 	%r526, %r511, %r511, 31;
-    r526 = p2g_shf_l(r511, r511, (31u & 31u));
     // 574: and.b32  	%r527, %r526, -2139095041;
-    r527 = r526 & 0x807FFFFFu;
     // 575: or.b32  	%r528, %r527, %r525;
-    r528 = r527 | r525;
     // 576: shl.b32 	%r529, %r1, 31;
-    uint t312;
-    t312 = 31u;
-    r529 = (t312 >= 32u ? 0u : r1 << t312);
     // 577: xor.b32  	%r1051, %r528, %r529;
-    r1051 = r528 ^ r529;
+    r1051 = ((p2g_shf_l(r511, r511, (31u & 31u)) & 0x807FFFFFu) | r525) ^ (r1 << 31u);
   } else {
     // 581: add.s32 	%r437, %r4, %r8;
-    r437 = uint(int(r4) + int(r8));
     // 582: add.s32 	%r438, %r437, 5369127;
-    r438 = uint(int(r437) + 5369127);
     // 583: xor.b32  	%r439, %r438, 81;
-    r439 = r438 ^ 81u;
     // 584: mul.lo.s32 	%r440, %r439, 2146121005;
-    r440 = uint(int(r439) * 2146121005);
+    r440 = uint(int(uint(int(uint(int(r4) + int(r8))) + 5369127) ^ 81u) * 2146121005);
     // 585: shr.u32 	%r441, %r440, 15;
-    uint t313;
-    t313 = 15u;
-    r441 = (t313 >= 32u ? 0u : r440 >> t313);
     // 586: xor.b32  	%r442, %r441, %r440;
-    r442 = r441 ^ r440;
     // 587: mul.lo.s32 	%r443, %r442, -2073254261;
-    r443 = uint(int(r442) * -2073254261);
+    r443 = uint(int((r440 >> 15u) ^ r440) * -2073254261);
     // 588: shr.u32 	%r444, %r443, 16;
-    uint t314;
-    t314 = 16u;
-    r444 = (t314 >= 32u ? 0u : r443 >> t314);
     // 589: xor.b32  	%r445, %r443, %r7;
     r445 = r443 ^ r7;
     // 590: xor.b32  	%r446, %r445, %r444;
-    r446 = r445 ^ r444;
     // 591: shr.u32 	%r447, %r445, 16;
-    uint t315;
-    t315 = 16u;
-    r447 = (t315 >= 32u ? 0u : r445 >> t315);
     // 592: xor.b32  	%r448, %r446, %r447;
-    r448 = r446 ^ r447;
     // 593: mul.lo.s32 	%r449, %r448, 2146121005;
-    r449 = uint(int(r448) * 2146121005);
+    r449 = uint(int((r445 ^ (r443 >> 16u)) ^ (r445 >> 16u)) * 2146121005);
     // 594: shr.u32 	%r450, %r449, 15;
-    uint t316;
-    t316 = 15u;
-    r450 = (t316 >= 32u ? 0u : r449 >> t316);
     // 595: xor.b32  	%r451, %r450, %r449;
-    r451 = r450 ^ r449;
     // 596: mul.lo.s32 	%r452, %r451, -2073254261;
-    r452 = uint(int(r451) * -2073254261);
+    r452 = uint(int((r449 >> 15u) ^ r449) * -2073254261);
     // 597: shr.u32 	%r453, %r452, 16;
-    uint t317;
-    t317 = 16u;
-    r453 = (t317 >= 32u ? 0u : r452 >> t317);
     // 598: xor.b32  	%r454, %r453, %r452;
-    r454 = r453 ^ r452;
+    r454 = (r452 >> 16u) ^ r452;
     // 599: xor.b32  	%r455, %r454, -1515870811;
     r455 = r454 ^ 0xA5A5A5A5u;
     // 600: shr.u32 	%r456, %r455, 16;
-    uint t318;
-    t318 = 16u;
-    r456 = (t318 >= 32u ? 0u : r455 >> t318);
     // 601: xor.b32  	%r457, %r456, %r455;
-    r457 = r456 ^ r455;
     // 602: mul.lo.s32 	%r458, %r457, 2146121005;
-    r458 = uint(int(r457) * 2146121005);
+    r458 = uint(int((r455 >> 16u) ^ r455) * 2146121005);
     // 603: shr.u32 	%r459, %r458, 15;
-    uint t319;
-    t319 = 15u;
-    r459 = (t319 >= 32u ? 0u : r458 >> t319);
     // 604: xor.b32  	%r460, %r459, %r458;
-    r460 = r459 ^ r458;
     // 605: mul.lo.s32 	%r461, %r460, -2073254261;
-    r461 = uint(int(r460) * -2073254261);
+    r461 = uint(int((r458 >> 15u) ^ r458) * -2073254261);
     // 606: shr.u32 	%r462, %r461, 16;
-    uint t320;
-    t320 = 16u;
-    r462 = (t320 >= 32u ? 0u : r461 >> t320);
     // 607: xor.b32  	%r1051, %r462, %r461;
-    r1051 = r462 ^ r461;
+    r1051 = (r461 >> 16u) ^ r461;
     // 608: shl.b32 	%r87, %r454, 31;
-    uint t321;
-    t321 = 31u;
-    r87 = (t321 >= 32u ? 0u : r454 << t321);
+    r87 = r454 << 31u;
     // 609: shr.u32 	%r463, %r454, 1;
-    uint t322;
-    t322 = 1u;
-    r463 = (t322 >= 32u ? 0u : r454 >> t322);
     // 610: and.b32  	%r88, %r463, 8388607;
-    r88 = r463 & 0x007FFFFFu;
+    r88 = (r454 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 615: setp.eq.s16 	%p75, %rs4, 2;
-      int t323;
-      int t324;
-      t323 = bitfieldExtract(int(rs4), 0, 16); t324 = 2;
-      bool t325;
-      t325 = t323 == t324;
-      p75 = t325;
-      if (p75) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 50;
       } else {
         // 618: setp.eq.s16 	%p76, %rs4, 3;
-        int t326;
-        int t327;
-        t326 = bitfieldExtract(int(rs4), 0, 16); t327 = 3;
-        bool t328;
-        t328 = t326 == t327;
-        p76 = t328;
-        if (p76) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 649: mul.wide.u32 	%rd54, %r1051, -858993459;
-          rd54 = uint64_t(r1051) * uint64_t(0xCCCCCCCDu);
           // 650: shr.u64 	%rd55, %rd54, 34;
-          uint t329;
-          t329 = 34u;
-          rd55 = (t329 >= 64u ? 0ul : rd54 >> t329);
           // 651: cvt.u32.u64 	%r467, %rd55;
-          uint64_t t330;
-          t330 = uint64_t(rd55);
-          r467 = uint(uint64_t(t330));
+          uint64_t t32 = uint64_t((uint64_t(r1051) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 652: mul.lo.s32 	%r468, %r467, 5;
-          r468 = uint(int(r467) * 5);
           // 653: sub.s32 	%r90, %r1051, %r468;
-          r90 = uint(int(r1051) - int(r468));
+          r90 = uint(int(r1051) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 654: setp.eq.s32 	%p80, %r90, 0;
-          int t331;
-          int t332;
-          t331 = int(r90); t332 = 0;
-          bool t333;
-          t333 = t331 == t332;
-          p80 = t333;
-          if (p80) {
+          if (int(r90) == 0) {
             // 1623: shr.u32 	%r469, %r1051, 8;
-            uint t334;
-            t334 = 8u;
-            r469 = (t334 >= 32u ? 0u : r1051 >> t334);
+            r469 = r1051 >> 8u;
             // 1624: mul.wide.u32 	%rd56, %r469, -1431655765;
-            rd56 = uint64_t(r469) * uint64_t(0xAAAAAAABu);
             // 1625: shr.u64 	%rd57, %rd56, 34;
-            uint t335;
-            t335 = 34u;
-            rd57 = (t335 >= 64u ? 0ul : rd56 >> t335);
             // 1626: cvt.u32.u64 	%r470, %rd57;
-            uint64_t t336;
-            t336 = uint64_t(rd57);
-            r470 = uint(uint64_t(t336));
+            uint64_t t33 = uint64_t((uint64_t(r469) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1627: mul.lo.s32 	%r471, %r470, 6;
-            r471 = uint(int(r470) * 6);
             // 1628: sub.s32 	%r472, %r469, %r471;
-            r472 = uint(int(r469) - int(r471));
             // 1629: cvt.u16.u32 	%rs11, %r472;
-            uint64_t t337;
-            t337 = uint64_t(r472);
-            rs11 = (uint(uint64_t(t337)) & 65535u);
+            uint64_t t34 = uint64_t(uint(int(r469) - int(uint(int(uint(uint64_t(t33))) * 6))));
+            rs11 = (uint(uint64_t(t34)) & 65535u);
             // 1630: setp.gt.s16 	%p81, %rs11, 1;
-            int t338;
-            int t339;
-            t338 = bitfieldExtract(int(rs11), 0, 16); t339 = 1;
-            bool t340;
-            t340 = t338 > t339;
-            p81 = t340;
-            if (p81) {
+            if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 1635: setp.eq.s16 	%p82, %rs11, 2;
-              int t341;
-              int t342;
-              t341 = bitfieldExtract(int(rs11), 0, 16); t342 = 2;
-              bool t343;
-              t343 = t341 == t342;
-              p82 = t343;
-              if (p82) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 1975: shr.u32 	%r474, %r1051, 12;
-                uint t344;
-                t344 = 12u;
-                r474 = (t344 >= 32u ? 0u : r1051 >> t344);
                 // 1976: and.b32  	%r475, %r474, 1;
-                r475 = r474 & 1u;
                 // 1977: or.b32  	%r476, %r87, %r475;
-                r476 = r87 | r475;
+                r476 = r87 | ((r1051 >> 12u) & 1u);
                 // 1978: or.b32  	%r1051, %r476, 2143289344;
                 r1051 = r476 | 0x7FC00000u;
                 p2g_sv0 = 50;
               } else {
                 // 1638: setp.eq.s16 	%p83, %rs11, 3;
-                int t345;
-                int t346;
-                t345 = bitfieldExtract(int(rs11), 0, 16); t346 = 3;
-                bool t347;
-                t347 = t345 == t346;
-                p83 = t347;
-                if (p83) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 1982: setp.eq.s32 	%p87, %r88, 0;
-                  int t348;
-                  int t349;
-                  t348 = int(r88); t349 = 0;
-                  bool t350;
-                  t350 = t348 == t349;
-                  p87 = t350;
                   // 1983: selp.b32 	%r473, 1, %r88, %p87;
-                  r473 = p87 ? 1u : r88;
                   // 1984: or.b32  	%r1051, %r473, %r87;
-                  r1051 = r473 | r87;
+                  r1051 = ((int(r88) == 0) ? 1u : r88) | r87;
                   p2g_sv0 = 50;
                 } else {
                   // 1641: setp.ne.s16 	%p84, %rs11, 4;
-                  int t351;
-                  int t352;
-                  t351 = bitfieldExtract(int(rs11), 0, 16); t352 = 4;
-                  bool t353;
-                  t353 = t351 != t352;
-                  p84 = t353;
-                  if (p84) {
+                  if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 165;
                   } else {
                     // 1644: or.b32  	%r1051, %r87, 2139095039;
@@ -2295,25 +1327,13 @@ void main() {
               }
             } else {
               // 1825: setp.eq.s16 	%p85, %rs11, 0;
-              int t354;
-              int t355;
-              t354 = bitfieldExtract(int(rs11), 0, 16); t355 = 0;
-              bool t356;
-              t356 = t354 == t355;
-              p85 = t356;
               // 1826: mov.u32 	%r1051, %r87;
               r1051 = r87;
-              if (p85) {
+              if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 50;
               } else {
                 // 1829: setp.eq.s16 	%p86, %rs11, 1;
-                int t357;
-                int t358;
-                t357 = bitfieldExtract(int(rs11), 0, 16); t358 = 1;
-                bool t359;
-                t359 = t357 == t358;
-                p86 = t359;
-                if (p86) {
+                if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 1834: or.b32  	%r1051, %r87, 2139095040;
                   r1051 = r87 | 0x7F800000u;
                   p2g_sv0 = 50;
@@ -2324,9 +1344,8 @@ void main() {
             }
             if (p2g_sv0 == 165) {
               // 2053: or.b32  	%r477, %r87, %r88;
-              r477 = r87 | r88;
               // 2054: or.b32  	%r1051, %r477, 8388608;
-              r1051 = r477 | 0x00800000u;
+              r1051 = (r87 | r88) | 0x00800000u;
               p2g_sv0 = 50;
             }
           } else {
@@ -2336,96 +1355,49 @@ void main() {
           }
         } else {
           // 621: setp.ne.s16 	%p77, %rs4, 5;
-          int t360;
-          int t361;
-          t360 = bitfieldExtract(int(rs4), 0, 16); t361 = 5;
-          bool t362;
-          t362 = t360 != t361;
-          p77 = t362;
-          if (p77) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 48;
           } else {
             // 624: mul.wide.u32 	%rd52, %r1051, -858993459;
-            rd52 = uint64_t(r1051) * uint64_t(0xCCCCCCCDu);
             // 625: shr.u64 	%rd53, %rd52, 34;
-            uint t363;
-            t363 = 34u;
-            rd53 = (t363 >= 64u ? 0ul : rd52 >> t363);
             // 626: cvt.u32.u64 	%r464, %rd53;
-            uint64_t t364;
-            t364 = uint64_t(rd53);
-            r464 = uint(uint64_t(t364));
+            uint64_t t35 = uint64_t((uint64_t(r1051) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 627: mul.lo.s32 	%r465, %r464, 5;
-            r465 = uint(int(r464) * 5);
             // 628: sub.s32 	%r466, %r1051, %r465;
-            r466 = uint(int(r1051) - int(r465));
             // 629: add.s32 	%r1050, %r466, 125;
-            r1050 = uint(int(r466) + 125);
+            r1050 = uint(int(uint(int(r1051) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 125);
             p2g_sv0 = 49;
           }
         }
       }
     } else {
       // 633: setp.eq.s16 	%p78, %rs4, 0;
-      int t365;
-      int t366;
-      t365 = bitfieldExtract(int(rs4), 0, 16); t366 = 0;
-      bool t367;
-      t367 = t365 == t366;
-      p78 = t367;
-      if (p78) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 661: mul.wide.u32 	%rd60, %r1051, 613566757;
-        rd60 = uint64_t(r1051) * uint64_t(0x24924925u);
         // 662: shr.u64 	%rd61, %rd60, 32;
-        uint t368;
-        t368 = 32u;
-        rd61 = (t368 >= 64u ? 0ul : rd60 >> t368);
         // 663: cvt.u32.u64 	%r480, %rd61;
-        uint64_t t369;
-        t369 = uint64_t(rd61);
-        r480 = uint(uint64_t(t369));
+        uint64_t t36 = uint64_t((uint64_t(r1051) * uint64_t(0x24924925u)) >> 32u);
+        r480 = uint(uint64_t(t36));
         // 664: sub.s32 	%r481, %r1051, %r480;
-        r481 = uint(int(r1051) - int(r480));
         // 665: shr.u32 	%r482, %r481, 1;
-        uint t370;
-        t370 = 1u;
-        r482 = (t370 >= 32u ? 0u : r481 >> t370);
         // 666: add.s32 	%r483, %r482, %r480;
-        r483 = uint(int(r482) + int(r480));
         // 667: shr.u32 	%r484, %r483, 2;
-        uint t371;
-        t371 = 2u;
-        r484 = (t371 >= 32u ? 0u : r483 >> t371);
         // 668: mul.lo.s32 	%r485, %r484, 7;
-        r485 = uint(int(r484) * 7);
+        r485 = uint(int(uint(int(uint(int(r1051) - int(r480)) >> 1u) + int(r480)) >> 2u) * 7);
         // 669: sub.s32 	%r486, %r1051, %r485;
-        r486 = uint(int(r1051) - int(r485));
         // 670: add.s32 	%r1050, %r486, 124;
-        r1050 = uint(int(r486) + 124);
+        r1050 = uint(int(uint(int(r1051) - int(r485))) + 124);
         p2g_sv0 = 49;
       } else {
         // 636: setp.eq.s16 	%p79, %rs4, 1;
-        int t372;
-        int t373;
-        t372 = bitfieldExtract(int(rs4), 0, 16); t373 = 1;
-        bool t374;
-        t374 = t372 == t373;
-        p79 = t374;
-        if (p79) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 641: mul.wide.u32 	%rd58, %r1051, -2139062143;
-          rd58 = uint64_t(r1051) * uint64_t(0x80808081u);
           // 642: shr.u64 	%rd59, %rd58, 39;
-          uint t375;
-          t375 = 39u;
-          rd59 = (t375 >= 64u ? 0ul : rd58 >> t375);
           // 643: cvt.u32.u64 	%r478, %rd59;
-          uint64_t t376;
-          t376 = uint64_t(rd59);
-          r478 = uint(uint64_t(t376));
+          uint64_t t37 = uint64_t((uint64_t(r1051) * uint64_t(0x80808081u)) >> 39u);
           // 644: mul.lo.s32 	%r479, %r478, 255;
-          r479 = uint(int(r478) * 255);
           // 645: sub.s32 	%r1050, %r1051, %r479;
-          r1050 = uint(int(r1051) - int(r479));
+          r1050 = uint(int(r1051) - int(uint(int(uint(uint64_t(t37))) * 255)));
           p2g_sv0 = 49;
         } else {
           p2g_sv0 = 48;
@@ -2434,356 +1406,175 @@ void main() {
     }
     if (p2g_sv0 == 48) {
       // 674: mul.wide.u32 	%rd62, %r1051, -858993459;
-      rd62 = uint64_t(r1051) * uint64_t(0xCCCCCCCDu);
       // 675: shr.u64 	%rd63, %rd62, 34;
-      uint t377;
-      t377 = 34u;
-      rd63 = (t377 >= 64u ? 0ul : rd62 >> t377);
       // 676: cvt.u32.u64 	%r487, %rd63;
-      uint64_t t378;
-      t378 = uint64_t(rd63);
-      r487 = uint(uint64_t(t378));
+      uint64_t t38 = uint64_t((uint64_t(r1051) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 677: mul.lo.s32 	%r488, %r487, 5;
-      r488 = uint(int(r487) * 5);
       // 678: sub.s32 	%r489, %r1051, %r488;
-      r489 = uint(int(r1051) - int(r488));
       // 679: add.s32 	%r1050, %r489, 125;
-      r1050 = uint(int(r489) + 125);
+      r1050 = uint(int(uint(int(r1051) - int(uint(int(uint(uint64_t(t38))) * 5)))) + 125);
       p2g_sv0 = 49;
     }
     if (p2g_sv0 == 49) {
       // 682: max.s32 	%r490, %r1050, 0;
-      r490 = uint(max(int(r1050), 0));
       // 683: shl.b32 	%r491, %r490, 23;
-      uint t379;
-      t379 = 23u;
-      r491 = (t379 >= 32u ? 0u : r490 << t379);
       // 684: or.b32  	%r492, %r88, %r87;
-      r492 = r88 | r87;
       // 685: or.b32  	%r1051, %r492, %r491;
-      r1051 = r492 | r491;
+      r1051 = (r88 | r87) | (uint(max(int(r1050), 0)) << 23u);
     }
   }
   // 688: or.b32  	%r104, %r3, 8;
   r104 = r3 | 8u;
   if (p73) {
     // 693: and.b32  	%r587, %r1, 2;
-    r587 = r1 & 2u;
     // 694: shl.b32 	%r588, %r104, 6;
-    uint t380;
-    t380 = 6u;
-    r588 = (t380 >= 32u ? 0u : r104 << t380);
     // 695: or.b32  	%r589, %r588, %r587;
-    r589 = r588 | r587;
     // 696: add.s32 	%r590, %r589, 5369127;
-    r590 = uint(int(r589) + 5369127);
+    r590 = uint(int((r104 << 6u) | (r1 & 2u)) + 5369127);
     // 697: shr.u32 	%r591, %r590, 16;
-    uint t381;
-    t381 = 16u;
-    r591 = (t381 >= 32u ? 0u : r590 >> t381);
     // 698: xor.b32  	%r592, %r591, %r590;
-    r592 = r591 ^ r590;
     // 699: mul.lo.s32 	%r593, %r592, 2146121005;
-    r593 = uint(int(r592) * 2146121005);
+    r593 = uint(int((r590 >> 16u) ^ r590) * 2146121005);
     // 700: shr.u32 	%r594, %r593, 15;
-    uint t382;
-    t382 = 15u;
-    r594 = (t382 >= 32u ? 0u : r593 >> t382);
     // 701: xor.b32  	%r595, %r594, %r593;
-    r595 = r594 ^ r593;
     // 702: mul.lo.s32 	%r596, %r595, -2073254261;
-    r596 = uint(int(r595) * -2073254261);
+    r596 = uint(int((r593 >> 15u) ^ r593) * -2073254261);
     // 703: shr.u32 	%r597, %r596, 16;
-    uint t383;
-    t383 = 16u;
-    r597 = (t383 >= 32u ? 0u : r596 >> t383);
     // 704: xor.b32  	%r598, %r596, %r7;
     r598 = r596 ^ r7;
     // 705: xor.b32  	%r599, %r598, %r597;
-    r599 = r598 ^ r597;
     // 706: shr.u32 	%r600, %r598, 16;
-    uint t384;
-    t384 = 16u;
-    r600 = (t384 >= 32u ? 0u : r598 >> t384);
     // 707: xor.b32  	%r601, %r599, %r600;
-    r601 = r599 ^ r600;
     // 708: mul.lo.s32 	%r602, %r601, 2146121005;
-    r602 = uint(int(r601) * 2146121005);
+    r602 = uint(int((r598 ^ (r596 >> 16u)) ^ (r598 >> 16u)) * 2146121005);
     // 709: shr.u32 	%r603, %r602, 15;
-    uint t385;
-    t385 = 15u;
-    r603 = (t385 >= 32u ? 0u : r602 >> t385);
     // 710: xor.b32  	%r604, %r603, %r602;
-    r604 = r603 ^ r602;
     // 711: mul.lo.s32 	%r605, %r604, -2073254261;
-    r605 = uint(int(r604) * -2073254261);
+    r605 = uint(int((r602 >> 15u) ^ r602) * -2073254261);
     // 712: shr.u32 	%r606, %r605, 16;
-    uint t386;
-    t386 = 16u;
-    r606 = (t386 >= 32u ? 0u : r605 >> t386);
     // 713: xor.b32  	%r607, %r606, %r605;
-    r607 = r606 ^ r605;
+    r607 = (r605 >> 16u) ^ r605;
     // 714: xor.b32  	%r608, %r607, -1515870811;
     r608 = r607 ^ 0xA5A5A5A5u;
     // 715: shr.u32 	%r609, %r608, 16;
-    uint t387;
-    t387 = 16u;
-    r609 = (t387 >= 32u ? 0u : r608 >> t387);
     // 716: xor.b32  	%r610, %r609, %r608;
-    r610 = r609 ^ r608;
     // 717: mul.lo.s32 	%r611, %r610, 2146121005;
-    r611 = uint(int(r610) * 2146121005);
+    r611 = uint(int((r608 >> 16u) ^ r608) * 2146121005);
     // 718: shr.u32 	%r612, %r611, 15;
-    uint t388;
-    t388 = 15u;
-    r612 = (t388 >= 32u ? 0u : r611 >> t388);
     // 719: xor.b32  	%r613, %r612, %r611;
-    r613 = r612 ^ r611;
     // 720: mul.lo.s32 	%r614, %r613, -2073254261;
-    r614 = uint(int(r613) * -2073254261);
+    r614 = uint(int((r611 >> 15u) ^ r611) * -2073254261);
     // 721: shr.u32 	%r615, %r614, 16;
-    uint t389;
-    t389 = 16u;
-    r615 = (t389 >= 32u ? 0u : r614 >> t389);
     // 722: xor.b32  	%r616, %r615, %r614;
-    r616 = r615 ^ r614;
+    r616 = (r614 >> 16u) ^ r614;
     // 723: mul.wide.u32 	%rd78, %r616, -858993459;
-    rd78 = uint64_t(r616) * uint64_t(0xCCCCCCCDu);
     // 724: shr.u64 	%rd79, %rd78, 34;
-    uint t390;
-    t390 = 34u;
-    rd79 = (t390 >= 64u ? 0ul : rd78 >> t390);
     // 725: cvt.u32.u64 	%r617, %rd79;
-    uint64_t t391;
-    t391 = uint64_t(rd79);
-    r617 = uint(uint64_t(t391));
+    uint64_t t39 = uint64_t((uint64_t(r616) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 726: mul.lo.s32 	%r618, %r617, 5;
-    r618 = uint(int(r617) * 5);
     // 727: sub.s32 	%r619, %r616, %r618;
-    r619 = uint(int(r616) - int(r618));
     // 728: shl.b32 	%r620, %r619, 23;
-    uint t392;
-    t392 = 23u;
-    r620 = (t392 >= 32u ? 0u : r619 << t392);
     // 729: add.s32 	%r621, %r620, 1048576000;
-    r621 = uint(int(r620) + 1048576000);
+    r621 = uint(int(uint(int(r616) - int(uint(int(uint(uint64_t(t39))) * 5))) << 23u) + 1048576000);
     // 730: shf.l.wrap.b32 	%r622, %r607, %r607, 31;
-    r622 = p2g_shf_l(r607, r607, (31u & 31u));
     // 731: and.b32  	%r623, %r622, -2139095041;
-    r623 = r622 & 0x807FFFFFu;
     // 732: or.b32  	%r624, %r623, %r621;
-    r624 = r623 | r621;
     // 733: shl.b32 	%r625, %r1, 31;
-    uint t393;
-    t393 = 31u;
-    r625 = (t393 >= 32u ? 0u : r1 << t393);
     // 734: xor.b32  	%r1053, %r624, %r625;
-    r1053 = r624 ^ r625;
+    r1053 = ((p2g_shf_l(r607, r607, (31u & 31u)) & 0x807FFFFFu) | r621) ^ (r1 << 31u);
   } else {
     // 738: shl.b32 	%r530, %r104, 6;
-    uint t394;
-    t394 = 6u;
-    r530 = (t394 >= 32u ? 0u : r104 << t394);
     // 739: or.b32  	%r531, %r4, %r530;
-    r531 = r4 | r530;
     // 740: add.s32 	%r532, %r531, 5369127;
-    r532 = uint(int(r531) + 5369127);
     // 741: xor.b32  	%r533, %r532, 81;
-    r533 = r532 ^ 81u;
     // 742: mul.lo.s32 	%r534, %r533, 2146121005;
-    r534 = uint(int(r533) * 2146121005);
+    r534 = uint(int(uint(int(r4 | (r104 << 6u)) + 5369127) ^ 81u) * 2146121005);
     // 743: shr.u32 	%r535, %r534, 15;
-    uint t395;
-    t395 = 15u;
-    r535 = (t395 >= 32u ? 0u : r534 >> t395);
     // 744: xor.b32  	%r536, %r535, %r534;
-    r536 = r535 ^ r534;
     // 745: mul.lo.s32 	%r537, %r536, -2073254261;
-    r537 = uint(int(r536) * -2073254261);
+    r537 = uint(int((r534 >> 15u) ^ r534) * -2073254261);
     // 746: shr.u32 	%r538, %r537, 16;
-    uint t396;
-    t396 = 16u;
-    r538 = (t396 >= 32u ? 0u : r537 >> t396);
     // 747: xor.b32  	%r539, %r537, %r7;
     r539 = r537 ^ r7;
     // 748: xor.b32  	%r540, %r539, %r538;
-    r540 = r539 ^ r538;
     // 749: shr.u32 	%r541, %r539, 16;
-    uint t397;
-    t397 = 16u;
-    r541 = (t397 >= 32u ? 0u : r539 >> t397);
     // 750: xor.b32  	%r542, %r540, %r541;
-    r542 = r540 ^ r541;
     // 751: mul.lo.s32 	%r543, %r542, 2146121005;
-    r543 = uint(int(r542) * 2146121005);
+    r543 = uint(int((r539 ^ (r537 >> 16u)) ^ (r539 >> 16u)) * 2146121005);
     // 752: shr.u32 	%r544, %r543, 15;
-    uint t398;
-    t398 = 15u;
-    r544 = (t398 >= 32u ? 0u : r543 >> t398);
     // 753: xor.b32  	%r545, %r544, %r543;
-    r545 = r544 ^ r543;
     // 754: mul.lo.s32 	%r546, %r545, -2073254261;
-    r546 = uint(int(r545) * -2073254261);
+    r546 = uint(int((r543 >> 15u) ^ r543) * -2073254261);
     // 755: shr.u32 	%r547, %r546, 16;
-    uint t399;
-    t399 = 16u;
-    r547 = (t399 >= 32u ? 0u : r546 >> t399);
     // 756: xor.b32  	%r548, %r547, %r546;
-    r548 = r547 ^ r546;
+    r548 = (r546 >> 16u) ^ r546;
     // 757: xor.b32  	%r549, %r548, -1515870811;
     r549 = r548 ^ 0xA5A5A5A5u;
     // 758: shr.u32 	%r550, %r549, 16;
-    uint t400;
-    t400 = 16u;
-    r550 = (t400 >= 32u ? 0u : r549 >> t400);
     // 759: xor.b32  	%r551, %r550, %r549;
-    r551 = r550 ^ r549;
     // 760: mul.lo.s32 	%r552, %r551, 2146121005;
-    r552 = uint(int(r551) * 2146121005);
+    r552 = uint(int((r549 >> 16u) ^ r549) * 2146121005);
     // 761: shr.u32 	%r553, %r552, 15;
-    uint t401;
-    t401 = 15u;
-    r553 = (t401 >= 32u ? 0u : r552 >> t401);
     // 762: xor.b32  	%r554, %r553, %r552;
-    r554 = r553 ^ r552;
     // 763: mul.lo.s32 	%r555, %r554, -2073254261;
-    r555 = uint(int(r554) * -2073254261);
+    r555 = uint(int((r552 >> 15u) ^ r552) * -2073254261);
     // 764: shr.u32 	%r556, %r555, 16;
-    uint t402;
-    t402 = 16u;
-    r556 = (t402 >= 32u ? 0u : r555 >> t402);
     // 765: xor.b32  	%r1053, %r556, %r555;
-    r1053 = r556 ^ r555;
+    r1053 = (r555 >> 16u) ^ r555;
     // 766: shl.b32 	%r106, %r548, 31;
-    uint t403;
-    t403 = 31u;
-    r106 = (t403 >= 32u ? 0u : r548 << t403);
+    r106 = r548 << 31u;
     // 767: shr.u32 	%r557, %r548, 1;
-    uint t404;
-    t404 = 1u;
-    r557 = (t404 >= 32u ? 0u : r548 >> t404);
     // 768: and.b32  	%r107, %r557, 8388607;
-    r107 = r557 & 0x007FFFFFu;
+    r107 = (r548 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 773: setp.eq.s16 	%p90, %rs4, 2;
-      int t405;
-      int t406;
-      t405 = bitfieldExtract(int(rs4), 0, 16); t406 = 2;
-      bool t407;
-      t407 = t405 == t406;
-      p90 = t407;
-      if (p90) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 60;
       } else {
         // 776: setp.eq.s16 	%p91, %rs4, 3;
-        int t408;
-        int t409;
-        t408 = bitfieldExtract(int(rs4), 0, 16); t409 = 3;
-        bool t410;
-        t410 = t408 == t409;
-        p91 = t410;
-        if (p91) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 807: mul.wide.u32 	%rd68, %r1053, -858993459;
-          rd68 = uint64_t(r1053) * uint64_t(0xCCCCCCCDu);
           // 808: shr.u64 	%rd69, %rd68, 34;
-          uint t411;
-          t411 = 34u;
-          rd69 = (t411 >= 64u ? 0ul : rd68 >> t411);
           // 809: cvt.u32.u64 	%r561, %rd69;
-          uint64_t t412;
-          t412 = uint64_t(rd69);
-          r561 = uint(uint64_t(t412));
+          uint64_t t40 = uint64_t((uint64_t(r1053) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 810: mul.lo.s32 	%r562, %r561, 5;
-          r562 = uint(int(r561) * 5);
           // 811: sub.s32 	%r109, %r1053, %r562;
-          r109 = uint(int(r1053) - int(r562));
+          r109 = uint(int(r1053) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 812: setp.eq.s32 	%p95, %r109, 0;
-          int t413;
-          int t414;
-          t413 = int(r109); t414 = 0;
-          bool t415;
-          t415 = t413 == t414;
-          p95 = t415;
-          if (p95) {
+          if (int(r109) == 0) {
             // 1648: shr.u32 	%r563, %r1053, 8;
-            uint t416;
-            t416 = 8u;
-            r563 = (t416 >= 32u ? 0u : r1053 >> t416);
+            r563 = r1053 >> 8u;
             // 1649: mul.wide.u32 	%rd70, %r563, -1431655765;
-            rd70 = uint64_t(r563) * uint64_t(0xAAAAAAABu);
             // 1650: shr.u64 	%rd71, %rd70, 34;
-            uint t417;
-            t417 = 34u;
-            rd71 = (t417 >= 64u ? 0ul : rd70 >> t417);
             // 1651: cvt.u32.u64 	%r564, %rd71;
-            uint64_t t418;
-            t418 = uint64_t(rd71);
-            r564 = uint(uint64_t(t418));
+            uint64_t t41 = uint64_t((uint64_t(r563) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1652: mul.lo.s32 	%r565, %r564, 6;
-            r565 = uint(int(r564) * 6);
             // 1653: sub.s32 	%r566, %r563, %r565;
-            r566 = uint(int(r563) - int(r565));
             // 1654: cvt.u16.u32 	%rs13, %r566;
-            uint64_t t419;
-            t419 = uint64_t(r566);
-            rs13 = (uint(uint64_t(t419)) & 65535u);
+            uint64_t t42 = uint64_t(uint(int(r563) - int(uint(int(uint(uint64_t(t41))) * 6))));
+            rs13 = (uint(uint64_t(t42)) & 65535u);
             // 1655: setp.gt.s16 	%p96, %rs13, 1;
-            int t420;
-            int t421;
-            t420 = bitfieldExtract(int(rs13), 0, 16); t421 = 1;
-            bool t422;
-            t422 = t420 > t421;
-            p96 = t422;
-            if (p96) {
+            if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 1660: setp.eq.s16 	%p97, %rs13, 2;
-              int t423;
-              int t424;
-              t423 = bitfieldExtract(int(rs13), 0, 16); t424 = 2;
-              bool t425;
-              t425 = t423 == t424;
-              p97 = t425;
-              if (p97) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 1988: shr.u32 	%r568, %r1053, 12;
-                uint t426;
-                t426 = 12u;
-                r568 = (t426 >= 32u ? 0u : r1053 >> t426);
                 // 1989: and.b32  	%r569, %r568, 1;
-                r569 = r568 & 1u;
                 // 1990: or.b32  	%r570, %r106, %r569;
-                r570 = r106 | r569;
+                r570 = r106 | ((r1053 >> 12u) & 1u);
                 // 1991: or.b32  	%r1053, %r570, 2143289344;
                 r1053 = r570 | 0x7FC00000u;
                 p2g_sv0 = 60;
               } else {
                 // 1663: setp.eq.s16 	%p98, %rs13, 3;
-                int t427;
-                int t428;
-                t427 = bitfieldExtract(int(rs13), 0, 16); t428 = 3;
-                bool t429;
-                t429 = t427 == t428;
-                p98 = t429;
-                if (p98) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 1995: setp.eq.s32 	%p102, %r107, 0;
-                  int t430;
-                  int t431;
-                  t430 = int(r107); t431 = 0;
-                  bool t432;
-                  t432 = t430 == t431;
-                  p102 = t432;
                   // 1996: selp.b32 	%r567, 1, %r107, %p102;
-                  r567 = p102 ? 1u : r107;
                   // 1997: or.b32  	%r1053, %r567, %r106;
-                  r1053 = r567 | r106;
+                  r1053 = ((int(r107) == 0) ? 1u : r107) | r106;
                   p2g_sv0 = 60;
                 } else {
                   // 1666: setp.ne.s16 	%p99, %rs13, 4;
-                  int t433;
-                  int t434;
-                  t433 = bitfieldExtract(int(rs13), 0, 16); t434 = 4;
-                  bool t435;
-                  t435 = t433 != t434;
-                  p99 = t435;
-                  if (p99) {
+                  if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 166;
                   } else {
                     // 1669: or.b32  	%r1053, %r106, 2139095039;
@@ -2794,25 +1585,13 @@ void main() {
               }
             } else {
               // 1838: setp.eq.s16 	%p100, %rs13, 0;
-              int t436;
-              int t437;
-              t436 = bitfieldExtract(int(rs13), 0, 16); t437 = 0;
-              bool t438;
-              t438 = t436 == t437;
-              p100 = t438;
               // 1839: mov.u32 	%r1053, %r106;
               r1053 = r106;
-              if (p100) {
+              if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 60;
               } else {
                 // 1842: setp.eq.s16 	%p101, %rs13, 1;
-                int t439;
-                int t440;
-                t439 = bitfieldExtract(int(rs13), 0, 16); t440 = 1;
-                bool t441;
-                t441 = t439 == t440;
-                p101 = t441;
-                if (p101) {
+                if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 1847: or.b32  	%r1053, %r106, 2139095040;
                   r1053 = r106 | 0x7F800000u;
                   p2g_sv0 = 60;
@@ -2823,9 +1602,8 @@ void main() {
             }
             if (p2g_sv0 == 166) {
               // 2058: or.b32  	%r571, %r106, %r107;
-              r571 = r106 | r107;
               // 2059: or.b32  	%r1053, %r571, 8388608;
-              r1053 = r571 | 0x00800000u;
+              r1053 = (r106 | r107) | 0x00800000u;
               p2g_sv0 = 60;
             }
           } else {
@@ -2835,96 +1613,49 @@ void main() {
           }
         } else {
           // 779: setp.ne.s16 	%p92, %rs4, 5;
-          int t442;
-          int t443;
-          t442 = bitfieldExtract(int(rs4), 0, 16); t443 = 5;
-          bool t444;
-          t444 = t442 != t443;
-          p92 = t444;
-          if (p92) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 58;
           } else {
             // 782: mul.wide.u32 	%rd66, %r1053, -858993459;
-            rd66 = uint64_t(r1053) * uint64_t(0xCCCCCCCDu);
             // 783: shr.u64 	%rd67, %rd66, 34;
-            uint t445;
-            t445 = 34u;
-            rd67 = (t445 >= 64u ? 0ul : rd66 >> t445);
             // 784: cvt.u32.u64 	%r558, %rd67;
-            uint64_t t446;
-            t446 = uint64_t(rd67);
-            r558 = uint(uint64_t(t446));
+            uint64_t t43 = uint64_t((uint64_t(r1053) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 785: mul.lo.s32 	%r559, %r558, 5;
-            r559 = uint(int(r558) * 5);
             // 786: sub.s32 	%r560, %r1053, %r559;
-            r560 = uint(int(r1053) - int(r559));
             // 787: add.s32 	%r1052, %r560, 125;
-            r1052 = uint(int(r560) + 125);
+            r1052 = uint(int(uint(int(r1053) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 125);
             p2g_sv0 = 59;
           }
         }
       }
     } else {
       // 791: setp.eq.s16 	%p93, %rs4, 0;
-      int t447;
-      int t448;
-      t447 = bitfieldExtract(int(rs4), 0, 16); t448 = 0;
-      bool t449;
-      t449 = t447 == t448;
-      p93 = t449;
-      if (p93) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 819: mul.wide.u32 	%rd74, %r1053, 613566757;
-        rd74 = uint64_t(r1053) * uint64_t(0x24924925u);
         // 820: shr.u64 	%rd75, %rd74, 32;
-        uint t450;
-        t450 = 32u;
-        rd75 = (t450 >= 64u ? 0ul : rd74 >> t450);
         // 821: cvt.u32.u64 	%r574, %rd75;
-        uint64_t t451;
-        t451 = uint64_t(rd75);
-        r574 = uint(uint64_t(t451));
+        uint64_t t44 = uint64_t((uint64_t(r1053) * uint64_t(0x24924925u)) >> 32u);
+        r574 = uint(uint64_t(t44));
         // 822: sub.s32 	%r575, %r1053, %r574;
-        r575 = uint(int(r1053) - int(r574));
         // 823: shr.u32 	%r576, %r575, 1;
-        uint t452;
-        t452 = 1u;
-        r576 = (t452 >= 32u ? 0u : r575 >> t452);
         // 824: add.s32 	%r577, %r576, %r574;
-        r577 = uint(int(r576) + int(r574));
         // 825: shr.u32 	%r578, %r577, 2;
-        uint t453;
-        t453 = 2u;
-        r578 = (t453 >= 32u ? 0u : r577 >> t453);
         // 826: mul.lo.s32 	%r579, %r578, 7;
-        r579 = uint(int(r578) * 7);
+        r579 = uint(int(uint(int(uint(int(r1053) - int(r574)) >> 1u) + int(r574)) >> 2u) * 7);
         // 827: sub.s32 	%r580, %r1053, %r579;
-        r580 = uint(int(r1053) - int(r579));
         // 828: add.s32 	%r1052, %r580, 124;
-        r1052 = uint(int(r580) + 124);
+        r1052 = uint(int(uint(int(r1053) - int(r579))) + 124);
         p2g_sv0 = 59;
       } else {
         // 794: setp.eq.s16 	%p94, %rs4, 1;
-        int t454;
-        int t455;
-        t454 = bitfieldExtract(int(rs4), 0, 16); t455 = 1;
-        bool t456;
-        t456 = t454 == t455;
-        p94 = t456;
-        if (p94) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 799: mul.wide.u32 	%rd72, %r1053, -2139062143;
-          rd72 = uint64_t(r1053) * uint64_t(0x80808081u);
           // 800: shr.u64 	%rd73, %rd72, 39;
-          uint t457;
-          t457 = 39u;
-          rd73 = (t457 >= 64u ? 0ul : rd72 >> t457);
           // 801: cvt.u32.u64 	%r572, %rd73;
-          uint64_t t458;
-          t458 = uint64_t(rd73);
-          r572 = uint(uint64_t(t458));
+          uint64_t t45 = uint64_t((uint64_t(r1053) * uint64_t(0x80808081u)) >> 39u);
           // 802: mul.lo.s32 	%r573, %r572, 255;
-          r573 = uint(int(r572) * 255);
           // 803: sub.s32 	%r1052, %r1053, %r573;
-          r1052 = uint(int(r1053) - int(r573));
+          r1052 = uint(int(r1053) - int(uint(int(uint(uint64_t(t45))) * 255)));
           p2g_sv0 = 59;
         } else {
           p2g_sv0 = 58;
@@ -2933,344 +1664,171 @@ void main() {
     }
     if (p2g_sv0 == 58) {
       // 832: mul.wide.u32 	%rd76, %r1053, -858993459;
-      rd76 = uint64_t(r1053) * uint64_t(0xCCCCCCCDu);
       // 833: shr.u64 	%rd77, %rd76, 34;
-      uint t459;
-      t459 = 34u;
-      rd77 = (t459 >= 64u ? 0ul : rd76 >> t459);
       // 834: cvt.u32.u64 	%r581, %rd77;
-      uint64_t t460;
-      t460 = uint64_t(rd77);
-      r581 = uint(uint64_t(t460));
+      uint64_t t46 = uint64_t((uint64_t(r1053) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 835: mul.lo.s32 	%r582, %r581, 5;
-      r582 = uint(int(r581) * 5);
       // 836: sub.s32 	%r583, %r1053, %r582;
-      r583 = uint(int(r1053) - int(r582));
       // 837: add.s32 	%r1052, %r583, 125;
-      r1052 = uint(int(r583) + 125);
+      r1052 = uint(int(uint(int(r1053) - int(uint(int(uint(uint64_t(t46))) * 5)))) + 125);
       p2g_sv0 = 59;
     }
     if (p2g_sv0 == 59) {
       // 840: max.s32 	%r584, %r1052, 0;
-      r584 = uint(max(int(r1052), 0));
       // 841: shl.b32 	%r585, %r584, 23;
-      uint t461;
-      t461 = 23u;
-      r585 = (t461 >= 32u ? 0u : r584 << t461);
       // 842: or.b32  	%r586, %r107, %r106;
-      r586 = r107 | r106;
       // 843: or.b32  	%r1053, %r586, %r585;
-      r1053 = r586 | r585;
+      r1053 = (r107 | r106) | (uint(max(int(r1052), 0)) << 23u);
     }
   }
   // 846: or.b32  	%r123, %r4, 4;
   r123 = r4 | 4u;
   if (p73) {
     // 851: and.b32  	%r682, %r123, 6;
-    r682 = r123 & 6u;
     // 852: add.s32 	%r683, %r8, %r682;
-    r683 = uint(int(r8) + int(r682));
     // 853: add.s32 	%r684, %r683, 5369127;
-    r684 = uint(int(r683) + 5369127);
     // 854: xor.b32  	%r685, %r684, 81;
-    r685 = r684 ^ 81u;
     // 855: mul.lo.s32 	%r686, %r685, 2146121005;
-    r686 = uint(int(r685) * 2146121005);
+    r686 = uint(int(uint(int(uint(int(r8) + int(r123 & 6u))) + 5369127) ^ 81u) * 2146121005);
     // 856: shr.u32 	%r687, %r686, 15;
-    uint t462;
-    t462 = 15u;
-    r687 = (t462 >= 32u ? 0u : r686 >> t462);
     // 857: xor.b32  	%r688, %r687, %r686;
-    r688 = r687 ^ r686;
     // 858: mul.lo.s32 	%r689, %r688, -2073254261;
-    r689 = uint(int(r688) * -2073254261);
+    r689 = uint(int((r686 >> 15u) ^ r686) * -2073254261);
     // 859: shr.u32 	%r690, %r689, 16;
-    uint t463;
-    t463 = 16u;
-    r690 = (t463 >= 32u ? 0u : r689 >> t463);
     // 860: xor.b32  	%r691, %r689, %r7;
     r691 = r689 ^ r7;
     // 861: xor.b32  	%r692, %r691, %r690;
-    r692 = r691 ^ r690;
     // 862: shr.u32 	%r693, %r691, 16;
-    uint t464;
-    t464 = 16u;
-    r693 = (t464 >= 32u ? 0u : r691 >> t464);
     // 863: xor.b32  	%r694, %r692, %r693;
-    r694 = r692 ^ r693;
     // 864: mul.lo.s32 	%r695, %r694, 2146121005;
-    r695 = uint(int(r694) * 2146121005);
+    r695 = uint(int((r691 ^ (r689 >> 16u)) ^ (r691 >> 16u)) * 2146121005);
     // 865: shr.u32 	%r696, %r695, 15;
-    uint t465;
-    t465 = 15u;
-    r696 = (t465 >= 32u ? 0u : r695 >> t465);
     // 866: xor.b32  	%r697, %r696, %r695;
-    r697 = r696 ^ r695;
     // 867: mul.lo.s32 	%r698, %r697, -2073254261;
-    r698 = uint(int(r697) * -2073254261);
+    r698 = uint(int((r695 >> 15u) ^ r695) * -2073254261);
     // 868: shr.u32 	%r699, %r698, 16;
-    uint t466;
-    t466 = 16u;
-    r699 = (t466 >= 32u ? 0u : r698 >> t466);
     // 869: xor.b32  	%r700, %r699, %r698;
-    r700 = r699 ^ r698;
+    r700 = (r698 >> 16u) ^ r698;
     // 870: xor.b32  	%r701, %r700, -1515870811;
     r701 = r700 ^ 0xA5A5A5A5u;
     // 871: shr.u32 	%r702, %r701, 16;
-    uint t467;
-    t467 = 16u;
-    r702 = (t467 >= 32u ? 0u : r701 >> t467);
     // 872: xor.b32  	%r703, %r702, %r701;
-    r703 = r702 ^ r701;
     // 873: mul.lo.s32 	%r704, %r703, 2146121005;
-    r704 = uint(int(r703) * 2146121005);
+    r704 = uint(int((r701 >> 16u) ^ r701) * 2146121005);
     // 874: shr.u32 	%r705, %r704, 15;
-    uint t468;
-    t468 = 15u;
-    r705 = (t468 >= 32u ? 0u : r704 >> t468);
     // 875: xor.b32  	%r706, %r705, %r704;
-    r706 = r705 ^ r704;
     // 876: mul.lo.s32 	%r707, %r706, -2073254261;
-    r707 = uint(int(r706) * -2073254261);
+    r707 = uint(int((r704 >> 15u) ^ r704) * -2073254261);
     // 877: shr.u32 	%r708, %r707, 16;
-    uint t469;
-    t469 = 16u;
-    r708 = (t469 >= 32u ? 0u : r707 >> t469);
     // 878: xor.b32  	%r709, %r708, %r707;
-    r709 = r708 ^ r707;
+    r709 = (r707 >> 16u) ^ r707;
     // 879: mul.wide.u32 	%rd92, %r709, -858993459;
-    rd92 = uint64_t(r709) * uint64_t(0xCCCCCCCDu);
     // 880: shr.u64 	%rd93, %rd92, 34;
-    uint t470;
-    t470 = 34u;
-    rd93 = (t470 >= 64u ? 0ul : rd92 >> t470);
     // 881: cvt.u32.u64 	%r710, %rd93;
-    uint64_t t471;
-    t471 = uint64_t(rd93);
-    r710 = uint(uint64_t(t471));
+    uint64_t t47 = uint64_t((uint64_t(r709) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 882: mul.lo.s32 	%r711, %r710, 5;
-    r711 = uint(int(r710) * 5);
     // 883: sub.s32 	%r712, %r709, %r711;
-    r712 = uint(int(r709) - int(r711));
     // 884: shl.b32 	%r713, %r712, 23;
-    uint t472;
-    t472 = 23u;
-    r713 = (t472 >= 32u ? 0u : r712 << t472);
     // 885: add.s32 	%r714, %r713, 1048576000;
-    r714 = uint(int(r713) + 1048576000);
+    r714 = uint(int(uint(int(r709) - int(uint(int(uint(uint64_t(t47))) * 5))) << 23u) + 1048576000);
     // 886: shf.l.wrap.b32 	%r715, %r700, %r700, 31;
-    r715 = p2g_shf_l(r700, r700, (31u & 31u));
     // 887: and.b32  	%r716, %r715, -2139095041;
-    r716 = r715 & 0x807FFFFFu;
     // 888: or.b32  	%r717, %r716, %r714;
-    r717 = r716 | r714;
     // 889: shl.b32 	%r718, %r123, 31;
-    uint t473;
-    t473 = 31u;
-    r718 = (t473 >= 32u ? 0u : r123 << t473);
     // 890: xor.b32  	%r1055, %r717, %r718;
-    r1055 = r717 ^ r718;
+    r1055 = ((p2g_shf_l(r700, r700, (31u & 31u)) & 0x807FFFFFu) | r714) ^ (r123 << 31u);
   } else {
     // 894: add.s32 	%r626, %r4, %r8;
-    r626 = uint(int(r4) + int(r8));
     // 895: add.s32 	%r627, %r626, 5369131;
-    r627 = uint(int(r626) + 5369131);
     // 896: xor.b32  	%r628, %r627, 81;
-    r628 = r627 ^ 81u;
     // 897: mul.lo.s32 	%r629, %r628, 2146121005;
-    r629 = uint(int(r628) * 2146121005);
+    r629 = uint(int(uint(int(uint(int(r4) + int(r8))) + 5369131) ^ 81u) * 2146121005);
     // 898: shr.u32 	%r630, %r629, 15;
-    uint t474;
-    t474 = 15u;
-    r630 = (t474 >= 32u ? 0u : r629 >> t474);
     // 899: xor.b32  	%r631, %r630, %r629;
-    r631 = r630 ^ r629;
     // 900: mul.lo.s32 	%r632, %r631, -2073254261;
-    r632 = uint(int(r631) * -2073254261);
+    r632 = uint(int((r629 >> 15u) ^ r629) * -2073254261);
     // 901: shr.u32 	%r633, %r632, 16;
-    uint t475;
-    t475 = 16u;
-    r633 = (t475 >= 32u ? 0u : r632 >> t475);
     // 902: xor.b32  	%r634, %r632, %r7;
     r634 = r632 ^ r7;
     // 903: xor.b32  	%r635, %r634, %r633;
-    r635 = r634 ^ r633;
     // 904: shr.u32 	%r636, %r634, 16;
-    uint t476;
-    t476 = 16u;
-    r636 = (t476 >= 32u ? 0u : r634 >> t476);
     // 905: xor.b32  	%r637, %r635, %r636;
-    r637 = r635 ^ r636;
     // 906: mul.lo.s32 	%r638, %r637, 2146121005;
-    r638 = uint(int(r637) * 2146121005);
+    r638 = uint(int((r634 ^ (r632 >> 16u)) ^ (r634 >> 16u)) * 2146121005);
     // 907: shr.u32 	%r639, %r638, 15;
-    uint t477;
-    t477 = 15u;
-    r639 = (t477 >= 32u ? 0u : r638 >> t477);
     // 908: xor.b32  	%r640, %r639, %r638;
-    r640 = r639 ^ r638;
     // 909: mul.lo.s32 	%r641, %r640, -2073254261;
-    r641 = uint(int(r640) * -2073254261);
+    r641 = uint(int((r638 >> 15u) ^ r638) * -2073254261);
     // 910: shr.u32 	%r642, %r641, 16;
-    uint t478;
-    t478 = 16u;
-    r642 = (t478 >= 32u ? 0u : r641 >> t478);
     // 911: xor.b32  	%r643, %r642, %r641;
-    r643 = r642 ^ r641;
+    r643 = (r641 >> 16u) ^ r641;
     // 912: xor.b32  	%r644, %r643, -1515870811;
     r644 = r643 ^ 0xA5A5A5A5u;
     // 913: shr.u32 	%r645, %r644, 16;
-    uint t479;
-    t479 = 16u;
-    r645 = (t479 >= 32u ? 0u : r644 >> t479);
     // 914: xor.b32  	%r646, %r645, %r644;
-    r646 = r645 ^ r644;
     // 915: mul.lo.s32 	%r647, %r646, 2146121005;
-    r647 = uint(int(r646) * 2146121005);
+    r647 = uint(int((r644 >> 16u) ^ r644) * 2146121005);
     // 916: shr.u32 	%r648, %r647, 15;
-    uint t480;
-    t480 = 15u;
-    r648 = (t480 >= 32u ? 0u : r647 >> t480);
     // 917: xor.b32  	%r649, %r648, %r647;
-    r649 = r648 ^ r647;
     // 918: mul.lo.s32 	%r650, %r649, -2073254261;
-    r650 = uint(int(r649) * -2073254261);
+    r650 = uint(int((r647 >> 15u) ^ r647) * -2073254261);
     // 919: shr.u32 	%r651, %r650, 16;
-    uint t481;
-    t481 = 16u;
-    r651 = (t481 >= 32u ? 0u : r650 >> t481);
     // 920: xor.b32  	%r1055, %r651, %r650;
-    r1055 = r651 ^ r650;
+    r1055 = (r650 >> 16u) ^ r650;
     // 921: shl.b32 	%r125, %r643, 31;
-    uint t482;
-    t482 = 31u;
-    r125 = (t482 >= 32u ? 0u : r643 << t482);
+    r125 = r643 << 31u;
     // 922: shr.u32 	%r652, %r643, 1;
-    uint t483;
-    t483 = 1u;
-    r652 = (t483 >= 32u ? 0u : r643 >> t483);
     // 923: and.b32  	%r126, %r652, 8388607;
-    r126 = r652 & 0x007FFFFFu;
+    r126 = (r643 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 928: setp.eq.s16 	%p105, %rs4, 2;
-      int t484;
-      int t485;
-      t484 = bitfieldExtract(int(rs4), 0, 16); t485 = 2;
-      bool t486;
-      t486 = t484 == t485;
-      p105 = t486;
-      if (p105) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 70;
       } else {
         // 931: setp.eq.s16 	%p106, %rs4, 3;
-        int t487;
-        int t488;
-        t487 = bitfieldExtract(int(rs4), 0, 16); t488 = 3;
-        bool t489;
-        t489 = t487 == t488;
-        p106 = t489;
-        if (p106) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 962: mul.wide.u32 	%rd82, %r1055, -858993459;
-          rd82 = uint64_t(r1055) * uint64_t(0xCCCCCCCDu);
           // 963: shr.u64 	%rd83, %rd82, 34;
-          uint t490;
-          t490 = 34u;
-          rd83 = (t490 >= 64u ? 0ul : rd82 >> t490);
           // 964: cvt.u32.u64 	%r656, %rd83;
-          uint64_t t491;
-          t491 = uint64_t(rd83);
-          r656 = uint(uint64_t(t491));
+          uint64_t t48 = uint64_t((uint64_t(r1055) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 965: mul.lo.s32 	%r657, %r656, 5;
-          r657 = uint(int(r656) * 5);
           // 966: sub.s32 	%r128, %r1055, %r657;
-          r128 = uint(int(r1055) - int(r657));
+          r128 = uint(int(r1055) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 967: setp.eq.s32 	%p110, %r128, 0;
-          int t492;
-          int t493;
-          t492 = int(r128); t493 = 0;
-          bool t494;
-          t494 = t492 == t493;
-          p110 = t494;
-          if (p110) {
+          if (int(r128) == 0) {
             // 1673: shr.u32 	%r658, %r1055, 8;
-            uint t495;
-            t495 = 8u;
-            r658 = (t495 >= 32u ? 0u : r1055 >> t495);
+            r658 = r1055 >> 8u;
             // 1674: mul.wide.u32 	%rd84, %r658, -1431655765;
-            rd84 = uint64_t(r658) * uint64_t(0xAAAAAAABu);
             // 1675: shr.u64 	%rd85, %rd84, 34;
-            uint t496;
-            t496 = 34u;
-            rd85 = (t496 >= 64u ? 0ul : rd84 >> t496);
             // 1676: cvt.u32.u64 	%r659, %rd85;
-            uint64_t t497;
-            t497 = uint64_t(rd85);
-            r659 = uint(uint64_t(t497));
+            uint64_t t49 = uint64_t((uint64_t(r658) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1677: mul.lo.s32 	%r660, %r659, 6;
-            r660 = uint(int(r659) * 6);
             // 1678: sub.s32 	%r661, %r658, %r660;
-            r661 = uint(int(r658) - int(r660));
             // 1679: cvt.u16.u32 	%rs15, %r661;
-            uint64_t t498;
-            t498 = uint64_t(r661);
-            rs15 = (uint(uint64_t(t498)) & 65535u);
+            uint64_t t50 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t49))) * 6))));
+            rs15 = (uint(uint64_t(t50)) & 65535u);
             // 1680: setp.gt.s16 	%p111, %rs15, 1;
-            int t499;
-            int t500;
-            t499 = bitfieldExtract(int(rs15), 0, 16); t500 = 1;
-            bool t501;
-            t501 = t499 > t500;
-            p111 = t501;
-            if (p111) {
+            if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 1685: setp.eq.s16 	%p112, %rs15, 2;
-              int t502;
-              int t503;
-              t502 = bitfieldExtract(int(rs15), 0, 16); t503 = 2;
-              bool t504;
-              t504 = t502 == t503;
-              p112 = t504;
-              if (p112) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 2001: shr.u32 	%r663, %r1055, 12;
-                uint t505;
-                t505 = 12u;
-                r663 = (t505 >= 32u ? 0u : r1055 >> t505);
                 // 2002: and.b32  	%r664, %r663, 1;
-                r664 = r663 & 1u;
                 // 2003: or.b32  	%r665, %r125, %r664;
-                r665 = r125 | r664;
+                r665 = r125 | ((r1055 >> 12u) & 1u);
                 // 2004: or.b32  	%r1055, %r665, 2143289344;
                 r1055 = r665 | 0x7FC00000u;
                 p2g_sv0 = 70;
               } else {
                 // 1688: setp.eq.s16 	%p113, %rs15, 3;
-                int t506;
-                int t507;
-                t506 = bitfieldExtract(int(rs15), 0, 16); t507 = 3;
-                bool t508;
-                t508 = t506 == t507;
-                p113 = t508;
-                if (p113) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 2008: setp.eq.s32 	%p117, %r126, 0;
-                  int t509;
-                  int t510;
-                  t509 = int(r126); t510 = 0;
-                  bool t511;
-                  t511 = t509 == t510;
-                  p117 = t511;
                   // 2009: selp.b32 	%r662, 1, %r126, %p117;
-                  r662 = p117 ? 1u : r126;
                   // 2010: or.b32  	%r1055, %r662, %r125;
-                  r1055 = r662 | r125;
+                  r1055 = ((int(r126) == 0) ? 1u : r126) | r125;
                   p2g_sv0 = 70;
                 } else {
                   // 1691: setp.ne.s16 	%p114, %rs15, 4;
-                  int t512;
-                  int t513;
-                  t512 = bitfieldExtract(int(rs15), 0, 16); t513 = 4;
-                  bool t514;
-                  t514 = t512 != t513;
-                  p114 = t514;
-                  if (p114) {
+                  if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 167;
                   } else {
                     // 1694: or.b32  	%r1055, %r125, 2139095039;
@@ -3281,25 +1839,13 @@ void main() {
               }
             } else {
               // 1851: setp.eq.s16 	%p115, %rs15, 0;
-              int t515;
-              int t516;
-              t515 = bitfieldExtract(int(rs15), 0, 16); t516 = 0;
-              bool t517;
-              t517 = t515 == t516;
-              p115 = t517;
               // 1852: mov.u32 	%r1055, %r125;
               r1055 = r125;
-              if (p115) {
+              if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 70;
               } else {
                 // 1855: setp.eq.s16 	%p116, %rs15, 1;
-                int t518;
-                int t519;
-                t518 = bitfieldExtract(int(rs15), 0, 16); t519 = 1;
-                bool t520;
-                t520 = t518 == t519;
-                p116 = t520;
-                if (p116) {
+                if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 1860: or.b32  	%r1055, %r125, 2139095040;
                   r1055 = r125 | 0x7F800000u;
                   p2g_sv0 = 70;
@@ -3310,9 +1856,8 @@ void main() {
             }
             if (p2g_sv0 == 167) {
               // 2063: or.b32  	%r666, %r125, %r126;
-              r666 = r125 | r126;
               // 2064: or.b32  	%r1055, %r666, 8388608;
-              r1055 = r666 | 0x00800000u;
+              r1055 = (r125 | r126) | 0x00800000u;
               p2g_sv0 = 70;
             }
           } else {
@@ -3322,96 +1867,49 @@ void main() {
           }
         } else {
           // 934: setp.ne.s16 	%p107, %rs4, 5;
-          int t521;
-          int t522;
-          t521 = bitfieldExtract(int(rs4), 0, 16); t522 = 5;
-          bool t523;
-          t523 = t521 != t522;
-          p107 = t523;
-          if (p107) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 68;
           } else {
             // 937: mul.wide.u32 	%rd80, %r1055, -858993459;
-            rd80 = uint64_t(r1055) * uint64_t(0xCCCCCCCDu);
             // 938: shr.u64 	%rd81, %rd80, 34;
-            uint t524;
-            t524 = 34u;
-            rd81 = (t524 >= 64u ? 0ul : rd80 >> t524);
             // 939: cvt.u32.u64 	%r653, %rd81;
-            uint64_t t525;
-            t525 = uint64_t(rd81);
-            r653 = uint(uint64_t(t525));
+            uint64_t t51 = uint64_t((uint64_t(r1055) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 940: mul.lo.s32 	%r654, %r653, 5;
-            r654 = uint(int(r653) * 5);
             // 941: sub.s32 	%r655, %r1055, %r654;
-            r655 = uint(int(r1055) - int(r654));
             // 942: add.s32 	%r1054, %r655, 125;
-            r1054 = uint(int(r655) + 125);
+            r1054 = uint(int(uint(int(r1055) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 125);
             p2g_sv0 = 69;
           }
         }
       }
     } else {
       // 946: setp.eq.s16 	%p108, %rs4, 0;
-      int t526;
-      int t527;
-      t526 = bitfieldExtract(int(rs4), 0, 16); t527 = 0;
-      bool t528;
-      t528 = t526 == t527;
-      p108 = t528;
-      if (p108) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 974: mul.wide.u32 	%rd88, %r1055, 613566757;
-        rd88 = uint64_t(r1055) * uint64_t(0x24924925u);
         // 975: shr.u64 	%rd89, %rd88, 32;
-        uint t529;
-        t529 = 32u;
-        rd89 = (t529 >= 64u ? 0ul : rd88 >> t529);
         // 976: cvt.u32.u64 	%r669, %rd89;
-        uint64_t t530;
-        t530 = uint64_t(rd89);
-        r669 = uint(uint64_t(t530));
+        uint64_t t52 = uint64_t((uint64_t(r1055) * uint64_t(0x24924925u)) >> 32u);
+        r669 = uint(uint64_t(t52));
         // 977: sub.s32 	%r670, %r1055, %r669;
-        r670 = uint(int(r1055) - int(r669));
         // 978: shr.u32 	%r671, %r670, 1;
-        uint t531;
-        t531 = 1u;
-        r671 = (t531 >= 32u ? 0u : r670 >> t531);
         // 979: add.s32 	%r672, %r671, %r669;
-        r672 = uint(int(r671) + int(r669));
         // 980: shr.u32 	%r673, %r672, 2;
-        uint t532;
-        t532 = 2u;
-        r673 = (t532 >= 32u ? 0u : r672 >> t532);
         // 981: mul.lo.s32 	%r674, %r673, 7;
-        r674 = uint(int(r673) * 7);
+        r674 = uint(int(uint(int(uint(int(r1055) - int(r669)) >> 1u) + int(r669)) >> 2u) * 7);
         // 982: sub.s32 	%r675, %r1055, %r674;
-        r675 = uint(int(r1055) - int(r674));
         // 983: add.s32 	%r1054, %r675, 124;
-        r1054 = uint(int(r675) + 124);
+        r1054 = uint(int(uint(int(r1055) - int(r674))) + 124);
         p2g_sv0 = 69;
       } else {
         // 949: setp.eq.s16 	%p109, %rs4, 1;
-        int t533;
-        int t534;
-        t533 = bitfieldExtract(int(rs4), 0, 16); t534 = 1;
-        bool t535;
-        t535 = t533 == t534;
-        p109 = t535;
-        if (p109) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 954: mul.wide.u32 	%rd86, %r1055, -2139062143;
-          rd86 = uint64_t(r1055) * uint64_t(0x80808081u);
           // 955: shr.u64 	%rd87, %rd86, 39;
-          uint t536;
-          t536 = 39u;
-          rd87 = (t536 >= 64u ? 0ul : rd86 >> t536);
           // 956: cvt.u32.u64 	%r667, %rd87;
-          uint64_t t537;
-          t537 = uint64_t(rd87);
-          r667 = uint(uint64_t(t537));
+          uint64_t t53 = uint64_t((uint64_t(r1055) * uint64_t(0x80808081u)) >> 39u);
           // 957: mul.lo.s32 	%r668, %r667, 255;
-          r668 = uint(int(r667) * 255);
           // 958: sub.s32 	%r1054, %r1055, %r668;
-          r1054 = uint(int(r1055) - int(r668));
+          r1054 = uint(int(r1055) - int(uint(int(uint(uint64_t(t53))) * 255)));
           p2g_sv0 = 69;
         } else {
           p2g_sv0 = 68;
@@ -3420,354 +1918,173 @@ void main() {
     }
     if (p2g_sv0 == 68) {
       // 987: mul.wide.u32 	%rd90, %r1055, -858993459;
-      rd90 = uint64_t(r1055) * uint64_t(0xCCCCCCCDu);
       // 988: shr.u64 	%rd91, %rd90, 34;
-      uint t538;
-      t538 = 34u;
-      rd91 = (t538 >= 64u ? 0ul : rd90 >> t538);
       // 989: cvt.u32.u64 	%r676, %rd91;
-      uint64_t t539;
-      t539 = uint64_t(rd91);
-      r676 = uint(uint64_t(t539));
+      uint64_t t54 = uint64_t((uint64_t(r1055) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 990: mul.lo.s32 	%r677, %r676, 5;
-      r677 = uint(int(r676) * 5);
       // 991: sub.s32 	%r678, %r1055, %r677;
-      r678 = uint(int(r1055) - int(r677));
       // 992: add.s32 	%r1054, %r678, 125;
-      r1054 = uint(int(r678) + 125);
+      r1054 = uint(int(uint(int(r1055) - int(uint(int(uint(uint64_t(t54))) * 5)))) + 125);
       p2g_sv0 = 69;
     }
     if (p2g_sv0 == 69) {
       // 995: max.s32 	%r679, %r1054, 0;
-      r679 = uint(max(int(r1054), 0));
       // 996: shl.b32 	%r680, %r679, 23;
-      uint t540;
-      t540 = 23u;
-      r680 = (t540 >= 32u ? 0u : r679 << t540);
       // 997: or.b32  	%r681, %r126, %r125;
-      r681 = r126 | r125;
       // 998: or.b32  	%r1055, %r681, %r680;
-      r1055 = r681 | r680;
+      r1055 = (r126 | r125) | (uint(max(int(r1054), 0)) << 23u);
     }
   }
   if (p73) {
     // 1005: and.b32  	%r776, %r123, 6;
-    r776 = r123 & 6u;
     // 1006: shl.b32 	%r777, %r104, 6;
-    uint t541;
-    t541 = 6u;
-    r777 = (t541 >= 32u ? 0u : r104 << t541);
     // 1007: or.b32  	%r778, %r777, %r776;
-    r778 = r777 | r776;
     // 1008: add.s32 	%r779, %r778, 5369127;
-    r779 = uint(int(r778) + 5369127);
+    r779 = uint(int((r104 << 6u) | (r123 & 6u)) + 5369127);
     // 1009: shr.u32 	%r780, %r779, 16;
-    uint t542;
-    t542 = 16u;
-    r780 = (t542 >= 32u ? 0u : r779 >> t542);
     // 1010: xor.b32  	%r781, %r780, %r779;
-    r781 = r780 ^ r779;
     // 1011: mul.lo.s32 	%r782, %r781, 2146121005;
-    r782 = uint(int(r781) * 2146121005);
+    r782 = uint(int((r779 >> 16u) ^ r779) * 2146121005);
     // 1012: shr.u32 	%r783, %r782, 15;
-    uint t543;
-    t543 = 15u;
-    r783 = (t543 >= 32u ? 0u : r782 >> t543);
     // 1013: xor.b32  	%r784, %r783, %r782;
-    r784 = r783 ^ r782;
     // 1014: mul.lo.s32 	%r785, %r784, -2073254261;
-    r785 = uint(int(r784) * -2073254261);
+    r785 = uint(int((r782 >> 15u) ^ r782) * -2073254261);
     // 1015: shr.u32 	%r786, %r785, 16;
-    uint t544;
-    t544 = 16u;
-    r786 = (t544 >= 32u ? 0u : r785 >> t544);
     // 1016: xor.b32  	%r787, %r785, %r7;
     r787 = r785 ^ r7;
     // 1017: xor.b32  	%r788, %r787, %r786;
-    r788 = r787 ^ r786;
     // 1018: shr.u32 	%r789, %r787, 16;
-    uint t545;
-    t545 = 16u;
-    r789 = (t545 >= 32u ? 0u : r787 >> t545);
     // 1019: xor.b32  	%r790, %r788, %r789;
-    r790 = r788 ^ r789;
     // 1020: mul.lo.s32 	%r791, %r790, 2146121005;
-    r791 = uint(int(r790) * 2146121005);
+    r791 = uint(int((r787 ^ (r785 >> 16u)) ^ (r787 >> 16u)) * 2146121005);
     // 1021: shr.u32 	%r792, %r791, 15;
-    uint t546;
-    t546 = 15u;
-    r792 = (t546 >= 32u ? 0u : r791 >> t546);
     // 1022: xor.b32  	%r793, %r792, %r791;
-    r793 = r792 ^ r791;
     // 1023: mul.lo.s32 	%r794, %r793, -2073254261;
-    r794 = uint(int(r793) * -2073254261);
+    r794 = uint(int((r791 >> 15u) ^ r791) * -2073254261);
     // 1024: shr.u32 	%r795, %r794, 16;
-    uint t547;
-    t547 = 16u;
-    r795 = (t547 >= 32u ? 0u : r794 >> t547);
     // 1025: xor.b32  	%r796, %r795, %r794;
-    r796 = r795 ^ r794;
+    r796 = (r794 >> 16u) ^ r794;
     // 1026: xor.b32  	%r797, %r796, -1515870811;
     r797 = r796 ^ 0xA5A5A5A5u;
     // 1027: shr.u32 	%r798, %r797, 16;
-    uint t548;
-    t548 = 16u;
-    r798 = (t548 >= 32u ? 0u : r797 >> t548);
     // 1028: xor.b32  	%r799, %r798, %r797;
-    r799 = r798 ^ r797;
     // 1029: mul.lo.s32 	%r800, %r799, 2146121005;
-    r800 = uint(int(r799) * 2146121005);
+    r800 = uint(int((r797 >> 16u) ^ r797) * 2146121005);
     // 1030: shr.u32 	%r801, %r800, 15;
-    uint t549;
-    t549 = 15u;
-    r801 = (t549 >= 32u ? 0u : r800 >> t549);
     // 1031: xor.b32  	%r802, %r801, %r800;
-    r802 = r801 ^ r800;
     // 1032: mul.lo.s32 	%r803, %r802, -2073254261;
-    r803 = uint(int(r802) * -2073254261);
+    r803 = uint(int((r800 >> 15u) ^ r800) * -2073254261);
     // 1033: shr.u32 	%r804, %r803, 16;
-    uint t550;
-    t550 = 16u;
-    r804 = (t550 >= 32u ? 0u : r803 >> t550);
     // 1034: xor.b32  	%r805, %r804, %r803;
-    r805 = r804 ^ r803;
+    r805 = (r803 >> 16u) ^ r803;
     // 1035: mul.wide.u32 	%rd106, %r805, -858993459;
-    rd106 = uint64_t(r805) * uint64_t(0xCCCCCCCDu);
     // 1036: shr.u64 	%rd107, %rd106, 34;
-    uint t551;
-    t551 = 34u;
-    rd107 = (t551 >= 64u ? 0ul : rd106 >> t551);
     // 1037: cvt.u32.u64 	%r806, %rd107;
-    uint64_t t552;
-    t552 = uint64_t(rd107);
-    r806 = uint(uint64_t(t552));
+    uint64_t t55 = uint64_t((uint64_t(r805) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1038: mul.lo.s32 	%r807, %r806, 5;
-    r807 = uint(int(r806) * 5);
     // 1039: sub.s32 	%r808, %r805, %r807;
-    r808 = uint(int(r805) - int(r807));
     // 1040: shl.b32 	%r809, %r808, 23;
-    uint t553;
-    t553 = 23u;
-    r809 = (t553 >= 32u ? 0u : r808 << t553);
     // 1041: add.s32 	%r810, %r809, 1048576000;
-    r810 = uint(int(r809) + 1048576000);
+    r810 = uint(int(uint(int(r805) - int(uint(int(uint(uint64_t(t55))) * 5))) << 23u) + 1048576000);
     // 1042: shf.l.wrap.b32 	%r811, %r796, %r796, 31;
-    r811 = p2g_shf_l(r796, r796, (31u & 31u));
     // 1043: and.b32  	%r812, %r811, -2139095041;
-    r812 = r811 & 0x807FFFFFu;
     // 1044: or.b32  	%r813, %r812, %r810;
-    r813 = r812 | r810;
     // 1045: shl.b32 	%r814, %r123, 31;
-    uint t554;
-    t554 = 31u;
-    r814 = (t554 >= 32u ? 0u : r123 << t554);
     // 1046: xor.b32  	%r1057, %r813, %r814;
-    r1057 = r813 ^ r814;
+    r1057 = ((p2g_shf_l(r796, r796, (31u & 31u)) & 0x807FFFFFu) | r810) ^ (r123 << 31u);
   } else {
     // 1050: shl.b32 	%r719, %r104, 6;
-    uint t555;
-    t555 = 6u;
-    r719 = (t555 >= 32u ? 0u : r104 << t555);
     // 1051: or.b32  	%r720, %r4, %r719;
-    r720 = r4 | r719;
     // 1052: add.s32 	%r721, %r720, 5369131;
-    r721 = uint(int(r720) + 5369131);
     // 1053: xor.b32  	%r722, %r721, 81;
-    r722 = r721 ^ 81u;
     // 1054: mul.lo.s32 	%r723, %r722, 2146121005;
-    r723 = uint(int(r722) * 2146121005);
+    r723 = uint(int(uint(int(r4 | (r104 << 6u)) + 5369131) ^ 81u) * 2146121005);
     // 1055: shr.u32 	%r724, %r723, 15;
-    uint t556;
-    t556 = 15u;
-    r724 = (t556 >= 32u ? 0u : r723 >> t556);
     // 1056: xor.b32  	%r725, %r724, %r723;
-    r725 = r724 ^ r723;
     // 1057: mul.lo.s32 	%r726, %r725, -2073254261;
-    r726 = uint(int(r725) * -2073254261);
+    r726 = uint(int((r723 >> 15u) ^ r723) * -2073254261);
     // 1058: shr.u32 	%r727, %r726, 16;
-    uint t557;
-    t557 = 16u;
-    r727 = (t557 >= 32u ? 0u : r726 >> t557);
     // 1059: xor.b32  	%r728, %r726, %r7;
     r728 = r726 ^ r7;
     // 1060: xor.b32  	%r729, %r728, %r727;
-    r729 = r728 ^ r727;
     // 1061: shr.u32 	%r730, %r728, 16;
-    uint t558;
-    t558 = 16u;
-    r730 = (t558 >= 32u ? 0u : r728 >> t558);
     // 1062: xor.b32  	%r731, %r729, %r730;
-    r731 = r729 ^ r730;
     // 1063: mul.lo.s32 	%r732, %r731, 2146121005;
-    r732 = uint(int(r731) * 2146121005);
+    r732 = uint(int((r728 ^ (r726 >> 16u)) ^ (r728 >> 16u)) * 2146121005);
     // 1064: shr.u32 	%r733, %r732, 15;
-    uint t559;
-    t559 = 15u;
-    r733 = (t559 >= 32u ? 0u : r732 >> t559);
     // 1065: xor.b32  	%r734, %r733, %r732;
-    r734 = r733 ^ r732;
     // 1066: mul.lo.s32 	%r735, %r734, -2073254261;
-    r735 = uint(int(r734) * -2073254261);
+    r735 = uint(int((r732 >> 15u) ^ r732) * -2073254261);
     // 1067: shr.u32 	%r736, %r735, 16;
-    uint t560;
-    t560 = 16u;
-    r736 = (t560 >= 32u ? 0u : r735 >> t560);
     // 1068: xor.b32  	%r737, %r736, %r735;
-    r737 = r736 ^ r735;
+    r737 = (r735 >> 16u) ^ r735;
     // 1069: xor.b32  	%r738, %r737, -1515870811;
     r738 = r737 ^ 0xA5A5A5A5u;
     // 1070: shr.u32 	%r739, %r738, 16;
-    uint t561;
-    t561 = 16u;
-    r739 = (t561 >= 32u ? 0u : r738 >> t561);
     // 1071: xor.b32  	%r740, %r739, %r738;
-    r740 = r739 ^ r738;
     // 1072: mul.lo.s32 	%r741, %r740, 2146121005;
-    r741 = uint(int(r740) * 2146121005);
+    r741 = uint(int((r738 >> 16u) ^ r738) * 2146121005);
     // 1073: shr.u32 	%r742, %r741, 15;
-    uint t562;
-    t562 = 15u;
-    r742 = (t562 >= 32u ? 0u : r741 >> t562);
     // 1074: xor.b32  	%r743, %r742, %r741;
-    r743 = r742 ^ r741;
     // 1075: mul.lo.s32 	%r744, %r743, -2073254261;
-    r744 = uint(int(r743) * -2073254261);
+    r744 = uint(int((r741 >> 15u) ^ r741) * -2073254261);
     // 1076: shr.u32 	%r745, %r744, 16;
-    uint t563;
-    t563 = 16u;
-    r745 = (t563 >= 32u ? 0u : r744 >> t563);
     // 1077: xor.b32  	%r1057, %r745, %r744;
-    r1057 = r745 ^ r744;
+    r1057 = (r744 >> 16u) ^ r744;
     // 1078: shl.b32 	%r143, %r737, 31;
-    uint t564;
-    t564 = 31u;
-    r143 = (t564 >= 32u ? 0u : r737 << t564);
+    r143 = r737 << 31u;
     // 1079: shr.u32 	%r746, %r737, 1;
-    uint t565;
-    t565 = 1u;
-    r746 = (t565 >= 32u ? 0u : r737 >> t565);
     // 1080: and.b32  	%r144, %r746, 8388607;
-    r144 = r746 & 0x007FFFFFu;
+    r144 = (r737 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 1085: setp.eq.s16 	%p120, %rs4, 2;
-      int t566;
-      int t567;
-      t566 = bitfieldExtract(int(rs4), 0, 16); t567 = 2;
-      bool t568;
-      t568 = t566 == t567;
-      p120 = t568;
-      if (p120) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 80;
       } else {
         // 1088: setp.eq.s16 	%p121, %rs4, 3;
-        int t569;
-        int t570;
-        t569 = bitfieldExtract(int(rs4), 0, 16); t570 = 3;
-        bool t571;
-        t571 = t569 == t570;
-        p121 = t571;
-        if (p121) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1119: mul.wide.u32 	%rd96, %r1057, -858993459;
-          rd96 = uint64_t(r1057) * uint64_t(0xCCCCCCCDu);
           // 1120: shr.u64 	%rd97, %rd96, 34;
-          uint t572;
-          t572 = 34u;
-          rd97 = (t572 >= 64u ? 0ul : rd96 >> t572);
           // 1121: cvt.u32.u64 	%r750, %rd97;
-          uint64_t t573;
-          t573 = uint64_t(rd97);
-          r750 = uint(uint64_t(t573));
+          uint64_t t56 = uint64_t((uint64_t(r1057) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1122: mul.lo.s32 	%r751, %r750, 5;
-          r751 = uint(int(r750) * 5);
           // 1123: sub.s32 	%r146, %r1057, %r751;
-          r146 = uint(int(r1057) - int(r751));
+          r146 = uint(int(r1057) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1124: setp.eq.s32 	%p125, %r146, 0;
-          int t574;
-          int t575;
-          t574 = int(r146); t575 = 0;
-          bool t576;
-          t576 = t574 == t575;
-          p125 = t576;
-          if (p125) {
+          if (int(r146) == 0) {
             // 1698: shr.u32 	%r752, %r1057, 8;
-            uint t577;
-            t577 = 8u;
-            r752 = (t577 >= 32u ? 0u : r1057 >> t577);
+            r752 = r1057 >> 8u;
             // 1699: mul.wide.u32 	%rd98, %r752, -1431655765;
-            rd98 = uint64_t(r752) * uint64_t(0xAAAAAAABu);
             // 1700: shr.u64 	%rd99, %rd98, 34;
-            uint t578;
-            t578 = 34u;
-            rd99 = (t578 >= 64u ? 0ul : rd98 >> t578);
             // 1701: cvt.u32.u64 	%r753, %rd99;
-            uint64_t t579;
-            t579 = uint64_t(rd99);
-            r753 = uint(uint64_t(t579));
+            uint64_t t57 = uint64_t((uint64_t(r752) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1702: mul.lo.s32 	%r754, %r753, 6;
-            r754 = uint(int(r753) * 6);
             // 1703: sub.s32 	%r755, %r752, %r754;
-            r755 = uint(int(r752) - int(r754));
             // 1704: cvt.u16.u32 	%rs17, %r755;
-            uint64_t t580;
-            t580 = uint64_t(r755);
-            rs17 = (uint(uint64_t(t580)) & 65535u);
+            uint64_t t58 = uint64_t(uint(int(r752) - int(uint(int(uint(uint64_t(t57))) * 6))));
+            rs17 = (uint(uint64_t(t58)) & 65535u);
             // 1705: setp.gt.s16 	%p126, %rs17, 1;
-            int t581;
-            int t582;
-            t581 = bitfieldExtract(int(rs17), 0, 16); t582 = 1;
-            bool t583;
-            t583 = t581 > t582;
-            p126 = t583;
-            if (p126) {
+            if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 1710: setp.eq.s16 	%p127, %rs17, 2;
-              int t584;
-              int t585;
-              t584 = bitfieldExtract(int(rs17), 0, 16); t585 = 2;
-              bool t586;
-              t586 = t584 == t585;
-              p127 = t586;
-              if (p127) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 2014: shr.u32 	%r757, %r1057, 12;
-                uint t587;
-                t587 = 12u;
-                r757 = (t587 >= 32u ? 0u : r1057 >> t587);
                 // 2015: and.b32  	%r758, %r757, 1;
-                r758 = r757 & 1u;
                 // 2016: or.b32  	%r759, %r143, %r758;
-                r759 = r143 | r758;
+                r759 = r143 | ((r1057 >> 12u) & 1u);
                 // 2017: or.b32  	%r1057, %r759, 2143289344;
                 r1057 = r759 | 0x7FC00000u;
                 p2g_sv0 = 80;
               } else {
                 // 1713: setp.eq.s16 	%p128, %rs17, 3;
-                int t588;
-                int t589;
-                t588 = bitfieldExtract(int(rs17), 0, 16); t589 = 3;
-                bool t590;
-                t590 = t588 == t589;
-                p128 = t590;
-                if (p128) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 2021: setp.eq.s32 	%p132, %r144, 0;
-                  int t591;
-                  int t592;
-                  t591 = int(r144); t592 = 0;
-                  bool t593;
-                  t593 = t591 == t592;
-                  p132 = t593;
                   // 2022: selp.b32 	%r756, 1, %r144, %p132;
-                  r756 = p132 ? 1u : r144;
                   // 2023: or.b32  	%r1057, %r756, %r143;
-                  r1057 = r756 | r143;
+                  r1057 = ((int(r144) == 0) ? 1u : r144) | r143;
                   p2g_sv0 = 80;
                 } else {
                   // 1716: setp.ne.s16 	%p129, %rs17, 4;
-                  int t594;
-                  int t595;
-                  t594 = bitfieldExtract(int(rs17), 0, 16); t595 = 4;
-                  bool t596;
-                  t596 = t594 != t595;
-                  p129 = t596;
-                  if (p129) {
+                  if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 168;
                   } else {
                     // 1719: or.b32  	%r1057, %r143, 2139095039;
@@ -3778,25 +2095,13 @@ void main() {
               }
             } else {
               // 1864: setp.eq.s16 	%p130, %rs17, 0;
-              int t597;
-              int t598;
-              t597 = bitfieldExtract(int(rs17), 0, 16); t598 = 0;
-              bool t599;
-              t599 = t597 == t598;
-              p130 = t599;
               // 1865: mov.u32 	%r1057, %r143;
               r1057 = r143;
-              if (p130) {
+              if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 80;
               } else {
                 // 1868: setp.eq.s16 	%p131, %rs17, 1;
-                int t600;
-                int t601;
-                t600 = bitfieldExtract(int(rs17), 0, 16); t601 = 1;
-                bool t602;
-                t602 = t600 == t601;
-                p131 = t602;
-                if (p131) {
+                if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 1873: or.b32  	%r1057, %r143, 2139095040;
                   r1057 = r143 | 0x7F800000u;
                   p2g_sv0 = 80;
@@ -3807,9 +2112,8 @@ void main() {
             }
             if (p2g_sv0 == 168) {
               // 2068: or.b32  	%r760, %r143, %r144;
-              r760 = r143 | r144;
               // 2069: or.b32  	%r1057, %r760, 8388608;
-              r1057 = r760 | 0x00800000u;
+              r1057 = (r143 | r144) | 0x00800000u;
               p2g_sv0 = 80;
             }
           } else {
@@ -3819,96 +2123,49 @@ void main() {
           }
         } else {
           // 1091: setp.ne.s16 	%p122, %rs4, 5;
-          int t603;
-          int t604;
-          t603 = bitfieldExtract(int(rs4), 0, 16); t604 = 5;
-          bool t605;
-          t605 = t603 != t604;
-          p122 = t605;
-          if (p122) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 78;
           } else {
             // 1094: mul.wide.u32 	%rd94, %r1057, -858993459;
-            rd94 = uint64_t(r1057) * uint64_t(0xCCCCCCCDu);
             // 1095: shr.u64 	%rd95, %rd94, 34;
-            uint t606;
-            t606 = 34u;
-            rd95 = (t606 >= 64u ? 0ul : rd94 >> t606);
             // 1096: cvt.u32.u64 	%r747, %rd95;
-            uint64_t t607;
-            t607 = uint64_t(rd95);
-            r747 = uint(uint64_t(t607));
+            uint64_t t59 = uint64_t((uint64_t(r1057) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1097: mul.lo.s32 	%r748, %r747, 5;
-            r748 = uint(int(r747) * 5);
             // 1098: sub.s32 	%r749, %r1057, %r748;
-            r749 = uint(int(r1057) - int(r748));
             // 1099: add.s32 	%r1056, %r749, 125;
-            r1056 = uint(int(r749) + 125);
+            r1056 = uint(int(uint(int(r1057) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 125);
             p2g_sv0 = 79;
           }
         }
       }
     } else {
       // 1103: setp.eq.s16 	%p123, %rs4, 0;
-      int t608;
-      int t609;
-      t608 = bitfieldExtract(int(rs4), 0, 16); t609 = 0;
-      bool t610;
-      t610 = t608 == t609;
-      p123 = t610;
-      if (p123) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1131: mul.wide.u32 	%rd102, %r1057, 613566757;
-        rd102 = uint64_t(r1057) * uint64_t(0x24924925u);
         // 1132: shr.u64 	%rd103, %rd102, 32;
-        uint t611;
-        t611 = 32u;
-        rd103 = (t611 >= 64u ? 0ul : rd102 >> t611);
         // 1133: cvt.u32.u64 	%r763, %rd103;
-        uint64_t t612;
-        t612 = uint64_t(rd103);
-        r763 = uint(uint64_t(t612));
+        uint64_t t60 = uint64_t((uint64_t(r1057) * uint64_t(0x24924925u)) >> 32u);
+        r763 = uint(uint64_t(t60));
         // 1134: sub.s32 	%r764, %r1057, %r763;
-        r764 = uint(int(r1057) - int(r763));
         // 1135: shr.u32 	%r765, %r764, 1;
-        uint t613;
-        t613 = 1u;
-        r765 = (t613 >= 32u ? 0u : r764 >> t613);
         // 1136: add.s32 	%r766, %r765, %r763;
-        r766 = uint(int(r765) + int(r763));
         // 1137: shr.u32 	%r767, %r766, 2;
-        uint t614;
-        t614 = 2u;
-        r767 = (t614 >= 32u ? 0u : r766 >> t614);
         // 1138: mul.lo.s32 	%r768, %r767, 7;
-        r768 = uint(int(r767) * 7);
+        r768 = uint(int(uint(int(uint(int(r1057) - int(r763)) >> 1u) + int(r763)) >> 2u) * 7);
         // 1139: sub.s32 	%r769, %r1057, %r768;
-        r769 = uint(int(r1057) - int(r768));
         // 1140: add.s32 	%r1056, %r769, 124;
-        r1056 = uint(int(r769) + 124);
+        r1056 = uint(int(uint(int(r1057) - int(r768))) + 124);
         p2g_sv0 = 79;
       } else {
         // 1106: setp.eq.s16 	%p124, %rs4, 1;
-        int t615;
-        int t616;
-        t615 = bitfieldExtract(int(rs4), 0, 16); t616 = 1;
-        bool t617;
-        t617 = t615 == t616;
-        p124 = t617;
-        if (p124) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1111: mul.wide.u32 	%rd100, %r1057, -2139062143;
-          rd100 = uint64_t(r1057) * uint64_t(0x80808081u);
           // 1112: shr.u64 	%rd101, %rd100, 39;
-          uint t618;
-          t618 = 39u;
-          rd101 = (t618 >= 64u ? 0ul : rd100 >> t618);
           // 1113: cvt.u32.u64 	%r761, %rd101;
-          uint64_t t619;
-          t619 = uint64_t(rd101);
-          r761 = uint(uint64_t(t619));
+          uint64_t t61 = uint64_t((uint64_t(r1057) * uint64_t(0x80808081u)) >> 39u);
           // 1114: mul.lo.s32 	%r762, %r761, 255;
-          r762 = uint(int(r761) * 255);
           // 1115: sub.s32 	%r1056, %r1057, %r762;
-          r1056 = uint(int(r1057) - int(r762));
+          r1056 = uint(int(r1057) - int(uint(int(uint(uint64_t(t61))) * 255)));
           p2g_sv0 = 79;
         } else {
           p2g_sv0 = 78;
@@ -3917,34 +2174,21 @@ void main() {
     }
     if (p2g_sv0 == 78) {
       // 1144: mul.wide.u32 	%rd104, %r1057, -858993459;
-      rd104 = uint64_t(r1057) * uint64_t(0xCCCCCCCDu);
       // 1145: shr.u64 	%rd105, %rd104, 34;
-      uint t620;
-      t620 = 34u;
-      rd105 = (t620 >= 64u ? 0ul : rd104 >> t620);
       // 1146: cvt.u32.u64 	%r770, %rd105;
-      uint64_t t621;
-      t621 = uint64_t(rd105);
-      r770 = uint(uint64_t(t621));
+      uint64_t t62 = uint64_t((uint64_t(r1057) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1147: mul.lo.s32 	%r771, %r770, 5;
-      r771 = uint(int(r770) * 5);
       // 1148: sub.s32 	%r772, %r1057, %r771;
-      r772 = uint(int(r1057) - int(r771));
       // 1149: add.s32 	%r1056, %r772, 125;
-      r1056 = uint(int(r772) + 125);
+      r1056 = uint(int(uint(int(r1057) - int(uint(int(uint(uint64_t(t62))) * 5)))) + 125);
       p2g_sv0 = 79;
     }
     if (p2g_sv0 == 79) {
       // 1152: max.s32 	%r773, %r1056, 0;
-      r773 = uint(max(int(r1056), 0));
       // 1153: shl.b32 	%r774, %r773, 23;
-      uint t622;
-      t622 = 23u;
-      r774 = (t622 >= 32u ? 0u : r773 << t622);
       // 1154: or.b32  	%r775, %r144, %r143;
-      r775 = r144 | r143;
       // 1155: or.b32  	%r1057, %r775, %r774;
-      r1057 = r775 | r774;
+      r1057 = (r144 | r143) | (uint(max(int(r1056), 0)) << 23u);
     }
   }
   // 1158: add.s32 	%r160, %r3, 5373223;
@@ -3953,361 +2197,173 @@ void main() {
   r161 = uint(int(r2) + int(r3));
   if (p73) {
     // 1164: shl.b32 	%r871, %r1, 6;
-    uint t623;
-    t623 = 6u;
-    r871 = (t623 >= 32u ? 0u : r1 << t623);
     // 1165: and.b32  	%r872, %r871, 128;
-    r872 = r871 & 128u;
     // 1166: add.s32 	%r873, %r160, %r872;
-    r873 = uint(int(r160) + int(r872));
     // 1167: xor.b32  	%r874, %r873, 81;
-    r874 = r873 ^ 81u;
     // 1168: mul.lo.s32 	%r875, %r874, 2146121005;
-    r875 = uint(int(r874) * 2146121005);
+    r875 = uint(int(uint(int(r160) + int((r1 << 6u) & 128u)) ^ 81u) * 2146121005);
     // 1169: shr.u32 	%r876, %r875, 15;
-    uint t624;
-    t624 = 15u;
-    r876 = (t624 >= 32u ? 0u : r875 >> t624);
     // 1170: xor.b32  	%r877, %r876, %r875;
-    r877 = r876 ^ r875;
     // 1171: mul.lo.s32 	%r878, %r877, -2073254261;
-    r878 = uint(int(r877) * -2073254261);
+    r878 = uint(int((r875 >> 15u) ^ r875) * -2073254261);
     // 1172: shr.u32 	%r879, %r878, 16;
-    uint t625;
-    t625 = 16u;
-    r879 = (t625 >= 32u ? 0u : r878 >> t625);
     // 1173: xor.b32  	%r880, %r878, %r7;
     r880 = r878 ^ r7;
     // 1174: xor.b32  	%r881, %r880, %r879;
-    r881 = r880 ^ r879;
     // 1175: shr.u32 	%r882, %r880, 16;
-    uint t626;
-    t626 = 16u;
-    r882 = (t626 >= 32u ? 0u : r880 >> t626);
     // 1176: xor.b32  	%r883, %r881, %r882;
-    r883 = r881 ^ r882;
     // 1177: mul.lo.s32 	%r884, %r883, 2146121005;
-    r884 = uint(int(r883) * 2146121005);
+    r884 = uint(int((r880 ^ (r878 >> 16u)) ^ (r880 >> 16u)) * 2146121005);
     // 1178: shr.u32 	%r885, %r884, 15;
-    uint t627;
-    t627 = 15u;
-    r885 = (t627 >= 32u ? 0u : r884 >> t627);
     // 1179: xor.b32  	%r886, %r885, %r884;
-    r886 = r885 ^ r884;
     // 1180: mul.lo.s32 	%r887, %r886, -2073254261;
-    r887 = uint(int(r886) * -2073254261);
+    r887 = uint(int((r884 >> 15u) ^ r884) * -2073254261);
     // 1181: shr.u32 	%r888, %r887, 16;
-    uint t628;
-    t628 = 16u;
-    r888 = (t628 >= 32u ? 0u : r887 >> t628);
     // 1182: xor.b32  	%r889, %r888, %r887;
-    r889 = r888 ^ r887;
+    r889 = (r887 >> 16u) ^ r887;
     // 1183: xor.b32  	%r890, %r889, -1515870811;
     r890 = r889 ^ 0xA5A5A5A5u;
     // 1184: shr.u32 	%r891, %r890, 16;
-    uint t629;
-    t629 = 16u;
-    r891 = (t629 >= 32u ? 0u : r890 >> t629);
     // 1185: xor.b32  	%r892, %r891, %r890;
-    r892 = r891 ^ r890;
     // 1186: mul.lo.s32 	%r893, %r892, 2146121005;
-    r893 = uint(int(r892) * 2146121005);
+    r893 = uint(int((r890 >> 16u) ^ r890) * 2146121005);
     // 1187: shr.u32 	%r894, %r893, 15;
-    uint t630;
-    t630 = 15u;
-    r894 = (t630 >= 32u ? 0u : r893 >> t630);
     // 1188: xor.b32  	%r895, %r894, %r893;
-    r895 = r894 ^ r893;
     // 1189: mul.lo.s32 	%r896, %r895, -2073254261;
-    r896 = uint(int(r895) * -2073254261);
+    r896 = uint(int((r893 >> 15u) ^ r893) * -2073254261);
     // 1190: shr.u32 	%r897, %r896, 16;
-    uint t631;
-    t631 = 16u;
-    r897 = (t631 >= 32u ? 0u : r896 >> t631);
     // 1191: xor.b32  	%r898, %r897, %r896;
-    r898 = r897 ^ r896;
+    r898 = (r896 >> 16u) ^ r896;
     // 1192: mul.wide.u32 	%rd120, %r898, -858993459;
-    rd120 = uint64_t(r898) * uint64_t(0xCCCCCCCDu);
     // 1193: shr.u64 	%rd121, %rd120, 34;
-    uint t632;
-    t632 = 34u;
-    rd121 = (t632 >= 64u ? 0ul : rd120 >> t632);
     // 1194: cvt.u32.u64 	%r899, %rd121;
-    uint64_t t633;
-    t633 = uint64_t(rd121);
-    r899 = uint(uint64_t(t633));
+    uint64_t t63 = uint64_t((uint64_t(r898) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1195: mul.lo.s32 	%r900, %r899, 5;
-    r900 = uint(int(r899) * 5);
     // 1196: sub.s32 	%r901, %r898, %r900;
-    r901 = uint(int(r898) - int(r900));
     // 1197: shl.b32 	%r902, %r901, 23;
-    uint t634;
-    t634 = 23u;
-    r902 = (t634 >= 32u ? 0u : r901 << t634);
     // 1198: add.s32 	%r903, %r902, 1048576000;
-    r903 = uint(int(r902) + 1048576000);
+    r903 = uint(int(uint(int(r898) - int(uint(int(uint(uint64_t(t63))) * 5))) << 23u) + 1048576000);
     // 1199: shf.l.wrap.b32 	%r904, %r889, %r889, 31;
-    r904 = p2g_shf_l(r889, r889, (31u & 31u));
     // 1200: and.b32  	%r905, %r904, -2139095041;
-    r905 = r904 & 0x807FFFFFu;
     // 1201: or.b32  	%r1059, %r905, %r903;
-    r1059 = r905 | r903;
+    r1059 = (p2g_shf_l(r889, r889, (31u & 31u)) & 0x807FFFFFu) | r903;
     // 1202: and.b32  	%r906, %r1, 1;
-    r906 = r1 & 1u;
     // 1203: setp.eq.b32 	%p148, %r906, 1;
-    uint t635;
-    uint t636;
-    t635 = r906; t636 = 1u;
-    bool t637;
-    t637 = t635 == t636;
-    p148 = t637;
     // 1204: mov.pred 	%p149, 0;
-    p149 = false;
     // 1205: xor.pred  	%p150, %p148, %p149;
-    p150 = p148 ^^ p149;
     // 1206: not.pred 	%p151, %p150;
-    p151 = !p150;
-    if (!p151) {
+    if (!(!(((r1 & 1u) == 1u) ^^ false))) {
       // 1209: shl.b32 	%r907, %r4, 6;
-      uint t638;
-      t638 = 6u;
-      r907 = (t638 >= 32u ? 0u : r4 << t638);
       // 1210: add.s32 	%r908, %r161, %r907;
-      r908 = uint(int(r161) + int(r907));
+      r908 = uint(int(r161) + int(r4 << 6u));
       // 1211: shr.u32 	%r909, %r908, 16;
-      uint t639;
-      t639 = 16u;
-      r909 = (t639 >= 32u ? 0u : r908 >> t639);
       // 1212: xor.b32  	%r910, %r909, %r908;
-      r910 = r909 ^ r908;
       // 1213: mul.lo.s32 	%r911, %r910, 2146121005;
-      r911 = uint(int(r910) * 2146121005);
+      r911 = uint(int((r908 >> 16u) ^ r908) * 2146121005);
       // 1214: shr.u32 	%r912, %r911, 15;
-      uint t640;
-      t640 = 15u;
-      r912 = (t640 >= 32u ? 0u : r911 >> t640);
       // 1215: xor.b32  	%r913, %r912, %r911;
-      r913 = r912 ^ r911;
       // 1216: mul.lo.s32 	%r914, %r913, -2073254261;
-      r914 = uint(int(r913) * -2073254261);
+      r914 = uint(int((r911 >> 15u) ^ r911) * -2073254261);
       // 1217: shr.u32 	%r915, %r914, 16;
-      uint t641;
-      t641 = 16u;
-      r915 = (t641 >= 32u ? 0u : r914 >> t641);
       // 1218: xor.b32  	%r916, %r915, %r914;
-      r916 = r915 ^ r914;
       // 1219: shl.b32 	%r917, %r916, 13;
-      uint t642;
-      t642 = 13u;
-      r917 = (t642 >= 32u ? 0u : r916 << t642);
       // 1220: and.b32  	%r918, %r917, 24576;
-      r918 = r917 & 24576u;
       // 1221: xor.b32  	%r1059, %r1059, %r918;
-      r1059 = r1059 ^ r918;
+      r1059 = r1059 ^ ((((r914 >> 16u) ^ r914) << 13u) & 24576u);
     }
   } else {
     // 1225: shl.b32 	%r815, %r4, 6;
-    uint t643;
-    t643 = 6u;
-    r815 = (t643 >= 32u ? 0u : r4 << t643);
     // 1226: add.s32 	%r816, %r160, %r815;
-    r816 = uint(int(r160) + int(r815));
     // 1227: xor.b32  	%r817, %r816, 81;
-    r817 = r816 ^ 81u;
     // 1228: mul.lo.s32 	%r818, %r817, 2146121005;
-    r818 = uint(int(r817) * 2146121005);
+    r818 = uint(int(uint(int(r160) + int(r4 << 6u)) ^ 81u) * 2146121005);
     // 1229: shr.u32 	%r819, %r818, 15;
-    uint t644;
-    t644 = 15u;
-    r819 = (t644 >= 32u ? 0u : r818 >> t644);
     // 1230: xor.b32  	%r820, %r819, %r818;
-    r820 = r819 ^ r818;
     // 1231: mul.lo.s32 	%r821, %r820, -2073254261;
-    r821 = uint(int(r820) * -2073254261);
+    r821 = uint(int((r818 >> 15u) ^ r818) * -2073254261);
     // 1232: shr.u32 	%r822, %r821, 16;
-    uint t645;
-    t645 = 16u;
-    r822 = (t645 >= 32u ? 0u : r821 >> t645);
     // 1233: xor.b32  	%r823, %r821, %r7;
     r823 = r821 ^ r7;
     // 1234: xor.b32  	%r824, %r823, %r822;
-    r824 = r823 ^ r822;
     // 1235: shr.u32 	%r825, %r823, 16;
-    uint t646;
-    t646 = 16u;
-    r825 = (t646 >= 32u ? 0u : r823 >> t646);
     // 1236: xor.b32  	%r826, %r824, %r825;
-    r826 = r824 ^ r825;
     // 1237: mul.lo.s32 	%r827, %r826, 2146121005;
-    r827 = uint(int(r826) * 2146121005);
+    r827 = uint(int((r823 ^ (r821 >> 16u)) ^ (r823 >> 16u)) * 2146121005);
     // 1238: shr.u32 	%r828, %r827, 15;
-    uint t647;
-    t647 = 15u;
-    r828 = (t647 >= 32u ? 0u : r827 >> t647);
     // 1239: xor.b32  	%r829, %r828, %r827;
-    r829 = r828 ^ r827;
     // 1240: mul.lo.s32 	%r830, %r829, -2073254261;
-    r830 = uint(int(r829) * -2073254261);
+    r830 = uint(int((r827 >> 15u) ^ r827) * -2073254261);
     // 1241: shr.u32 	%r831, %r830, 16;
-    uint t648;
-    t648 = 16u;
-    r831 = (t648 >= 32u ? 0u : r830 >> t648);
     // 1242: xor.b32  	%r832, %r831, %r830;
-    r832 = r831 ^ r830;
+    r832 = (r830 >> 16u) ^ r830;
     // 1243: xor.b32  	%r833, %r832, -1515870811;
     r833 = r832 ^ 0xA5A5A5A5u;
     // 1244: shr.u32 	%r834, %r833, 16;
-    uint t649;
-    t649 = 16u;
-    r834 = (t649 >= 32u ? 0u : r833 >> t649);
     // 1245: xor.b32  	%r835, %r834, %r833;
-    r835 = r834 ^ r833;
     // 1246: mul.lo.s32 	%r836, %r835, 2146121005;
-    r836 = uint(int(r835) * 2146121005);
+    r836 = uint(int((r833 >> 16u) ^ r833) * 2146121005);
     // 1247: shr.u32 	%r837, %r836, 15;
-    uint t650;
-    t650 = 15u;
-    r837 = (t650 >= 32u ? 0u : r836 >> t650);
     // 1248: xor.b32  	%r838, %r837, %r836;
-    r838 = r837 ^ r836;
     // 1249: mul.lo.s32 	%r839, %r838, -2073254261;
-    r839 = uint(int(r838) * -2073254261);
+    r839 = uint(int((r836 >> 15u) ^ r836) * -2073254261);
     // 1250: shr.u32 	%r840, %r839, 16;
-    uint t651;
-    t651 = 16u;
-    r840 = (t651 >= 32u ? 0u : r839 >> t651);
     // 1251: xor.b32  	%r1059, %r840, %r839;
-    r1059 = r840 ^ r839;
+    r1059 = (r839 >> 16u) ^ r839;
     // 1252: shl.b32 	%r163, %r832, 31;
-    uint t652;
-    t652 = 31u;
-    r163 = (t652 >= 32u ? 0u : r832 << t652);
+    r163 = r832 << 31u;
     // 1253: shr.u32 	%r841, %r832, 1;
-    uint t653;
-    t653 = 1u;
-    r841 = (t653 >= 32u ? 0u : r832 >> t653);
     // 1254: and.b32  	%r164, %r841, 8388607;
-    r164 = r841 & 0x007FFFFFu;
+    r164 = (r832 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 1259: setp.eq.s16 	%p135, %rs4, 2;
-      int t654;
-      int t655;
-      t654 = bitfieldExtract(int(rs4), 0, 16); t655 = 2;
-      bool t656;
-      t656 = t654 == t655;
-      p135 = t656;
-      if (p135) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 90;
       } else {
         // 1262: setp.eq.s16 	%p136, %rs4, 3;
-        int t657;
-        int t658;
-        t657 = bitfieldExtract(int(rs4), 0, 16); t658 = 3;
-        bool t659;
-        t659 = t657 == t658;
-        p136 = t659;
-        if (p136) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1293: mul.wide.u32 	%rd110, %r1059, -858993459;
-          rd110 = uint64_t(r1059) * uint64_t(0xCCCCCCCDu);
           // 1294: shr.u64 	%rd111, %rd110, 34;
-          uint t660;
-          t660 = 34u;
-          rd111 = (t660 >= 64u ? 0ul : rd110 >> t660);
           // 1295: cvt.u32.u64 	%r845, %rd111;
-          uint64_t t661;
-          t661 = uint64_t(rd111);
-          r845 = uint(uint64_t(t661));
+          uint64_t t64;
+          t64 = uint64_t((uint64_t(r1059) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1296: mul.lo.s32 	%r846, %r845, 5;
-          r846 = uint(int(r845) * 5);
           // 1297: sub.s32 	%r166, %r1059, %r846;
-          r166 = uint(int(r1059) - int(r846));
+          r166 = uint(int(r1059) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1298: setp.eq.s32 	%p140, %r166, 0;
-          int t662;
-          int t663;
-          t662 = int(r166); t663 = 0;
-          bool t664;
-          t664 = t662 == t663;
-          p140 = t664;
-          if (p140) {
+          if (int(r166) == 0) {
             // 1723: shr.u32 	%r847, %r1059, 8;
-            uint t665;
-            t665 = 8u;
-            r847 = (t665 >= 32u ? 0u : r1059 >> t665);
+            r847 = r1059 >> 8u;
             // 1724: mul.wide.u32 	%rd112, %r847, -1431655765;
-            rd112 = uint64_t(r847) * uint64_t(0xAAAAAAABu);
             // 1725: shr.u64 	%rd113, %rd112, 34;
-            uint t666;
-            t666 = 34u;
-            rd113 = (t666 >= 64u ? 0ul : rd112 >> t666);
             // 1726: cvt.u32.u64 	%r848, %rd113;
-            uint64_t t667;
-            t667 = uint64_t(rd113);
-            r848 = uint(uint64_t(t667));
+            uint64_t t65 = uint64_t((uint64_t(r847) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1727: mul.lo.s32 	%r849, %r848, 6;
-            r849 = uint(int(r848) * 6);
             // 1728: sub.s32 	%r850, %r847, %r849;
-            r850 = uint(int(r847) - int(r849));
             // 1729: cvt.u16.u32 	%rs19, %r850;
-            uint64_t t668;
-            t668 = uint64_t(r850);
-            rs19 = (uint(uint64_t(t668)) & 65535u);
+            uint64_t t66 = uint64_t(uint(int(r847) - int(uint(int(uint(uint64_t(t65))) * 6))));
+            rs19 = (uint(uint64_t(t66)) & 65535u);
             // 1730: setp.gt.s16 	%p141, %rs19, 1;
-            int t669;
-            int t670;
-            t669 = bitfieldExtract(int(rs19), 0, 16); t670 = 1;
-            bool t671;
-            t671 = t669 > t670;
-            p141 = t671;
-            if (p141) {
+            if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 1735: setp.eq.s16 	%p142, %rs19, 2;
-              int t672;
-              int t673;
-              t672 = bitfieldExtract(int(rs19), 0, 16); t673 = 2;
-              bool t674;
-              t674 = t672 == t673;
-              p142 = t674;
-              if (p142) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 2027: shr.u32 	%r852, %r1059, 12;
-                uint t675;
-                t675 = 12u;
-                r852 = (t675 >= 32u ? 0u : r1059 >> t675);
                 // 2028: and.b32  	%r853, %r852, 1;
-                r853 = r852 & 1u;
                 // 2029: or.b32  	%r854, %r163, %r853;
-                r854 = r163 | r853;
+                r854 = r163 | ((r1059 >> 12u) & 1u);
                 // 2030: or.b32  	%r1059, %r854, 2143289344;
                 r1059 = r854 | 0x7FC00000u;
                 p2g_sv0 = 90;
               } else {
                 // 1738: setp.eq.s16 	%p143, %rs19, 3;
-                int t676;
-                int t677;
-                t676 = bitfieldExtract(int(rs19), 0, 16); t677 = 3;
-                bool t678;
-                t678 = t676 == t677;
-                p143 = t678;
-                if (p143) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 2034: setp.eq.s32 	%p147, %r164, 0;
-                  int t679;
-                  int t680;
-                  t679 = int(r164); t680 = 0;
-                  bool t681;
-                  t681 = t679 == t680;
-                  p147 = t681;
                   // 2035: selp.b32 	%r851, 1, %r164, %p147;
-                  r851 = p147 ? 1u : r164;
                   // 2036: or.b32  	%r1059, %r851, %r163;
-                  r1059 = r851 | r163;
+                  r1059 = ((int(r164) == 0) ? 1u : r164) | r163;
                   p2g_sv0 = 90;
                 } else {
                   // 1741: setp.ne.s16 	%p144, %rs19, 4;
-                  int t682;
-                  int t683;
-                  t682 = bitfieldExtract(int(rs19), 0, 16); t683 = 4;
-                  bool t684;
-                  t684 = t682 != t683;
-                  p144 = t684;
-                  if (p144) {
+                  if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 169;
                   } else {
                     // 1744: or.b32  	%r1059, %r163, 2139095039;
@@ -4318,25 +2374,13 @@ void main() {
               }
             } else {
               // 1877: setp.eq.s16 	%p145, %rs19, 0;
-              int t685;
-              int t686;
-              t685 = bitfieldExtract(int(rs19), 0, 16); t686 = 0;
-              bool t687;
-              t687 = t685 == t686;
-              p145 = t687;
               // 1878: mov.u32 	%r1059, %r163;
               r1059 = r163;
-              if (p145) {
+              if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 90;
               } else {
                 // 1881: setp.eq.s16 	%p146, %rs19, 1;
-                int t688;
-                int t689;
-                t688 = bitfieldExtract(int(rs19), 0, 16); t689 = 1;
-                bool t690;
-                t690 = t688 == t689;
-                p146 = t690;
-                if (p146) {
+                if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 1886: or.b32  	%r1059, %r163, 2139095040;
                   r1059 = r163 | 0x7F800000u;
                   p2g_sv0 = 90;
@@ -4347,9 +2391,8 @@ void main() {
             }
             if (p2g_sv0 == 169) {
               // 2073: or.b32  	%r855, %r163, %r164;
-              r855 = r163 | r164;
               // 2074: or.b32  	%r1059, %r855, 8388608;
-              r1059 = r855 | 0x00800000u;
+              r1059 = (r163 | r164) | 0x00800000u;
               p2g_sv0 = 90;
             }
           } else {
@@ -4359,96 +2402,49 @@ void main() {
           }
         } else {
           // 1265: setp.ne.s16 	%p137, %rs4, 5;
-          int t691;
-          int t692;
-          t691 = bitfieldExtract(int(rs4), 0, 16); t692 = 5;
-          bool t693;
-          t693 = t691 != t692;
-          p137 = t693;
-          if (p137) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 88;
           } else {
             // 1268: mul.wide.u32 	%rd108, %r1059, -858993459;
-            rd108 = uint64_t(r1059) * uint64_t(0xCCCCCCCDu);
             // 1269: shr.u64 	%rd109, %rd108, 34;
-            uint t694;
-            t694 = 34u;
-            rd109 = (t694 >= 64u ? 0ul : rd108 >> t694);
             // 1270: cvt.u32.u64 	%r842, %rd109;
-            uint64_t t695;
-            t695 = uint64_t(rd109);
-            r842 = uint(uint64_t(t695));
+            uint64_t t67 = uint64_t((uint64_t(r1059) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1271: mul.lo.s32 	%r843, %r842, 5;
-            r843 = uint(int(r842) * 5);
             // 1272: sub.s32 	%r844, %r1059, %r843;
-            r844 = uint(int(r1059) - int(r843));
             // 1273: add.s32 	%r1058, %r844, 125;
-            r1058 = uint(int(r844) + 125);
+            r1058 = uint(int(uint(int(r1059) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 125);
             p2g_sv0 = 89;
           }
         }
       }
     } else {
       // 1277: setp.eq.s16 	%p138, %rs4, 0;
-      int t696;
-      int t697;
-      t696 = bitfieldExtract(int(rs4), 0, 16); t697 = 0;
-      bool t698;
-      t698 = t696 == t697;
-      p138 = t698;
-      if (p138) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1305: mul.wide.u32 	%rd116, %r1059, 613566757;
-        rd116 = uint64_t(r1059) * uint64_t(0x24924925u);
         // 1306: shr.u64 	%rd117, %rd116, 32;
-        uint t699;
-        t699 = 32u;
-        rd117 = (t699 >= 64u ? 0ul : rd116 >> t699);
         // 1307: cvt.u32.u64 	%r858, %rd117;
-        uint64_t t700;
-        t700 = uint64_t(rd117);
-        r858 = uint(uint64_t(t700));
+        uint64_t t68 = uint64_t((uint64_t(r1059) * uint64_t(0x24924925u)) >> 32u);
+        r858 = uint(uint64_t(t68));
         // 1308: sub.s32 	%r859, %r1059, %r858;
-        r859 = uint(int(r1059) - int(r858));
         // 1309: shr.u32 	%r860, %r859, 1;
-        uint t701;
-        t701 = 1u;
-        r860 = (t701 >= 32u ? 0u : r859 >> t701);
         // 1310: add.s32 	%r861, %r860, %r858;
-        r861 = uint(int(r860) + int(r858));
         // 1311: shr.u32 	%r862, %r861, 2;
-        uint t702;
-        t702 = 2u;
-        r862 = (t702 >= 32u ? 0u : r861 >> t702);
         // 1312: mul.lo.s32 	%r863, %r862, 7;
-        r863 = uint(int(r862) * 7);
+        r863 = uint(int(uint(int(uint(int(r1059) - int(r858)) >> 1u) + int(r858)) >> 2u) * 7);
         // 1313: sub.s32 	%r864, %r1059, %r863;
-        r864 = uint(int(r1059) - int(r863));
         // 1314: add.s32 	%r1058, %r864, 124;
-        r1058 = uint(int(r864) + 124);
+        r1058 = uint(int(uint(int(r1059) - int(r863))) + 124);
         p2g_sv0 = 89;
       } else {
         // 1280: setp.eq.s16 	%p139, %rs4, 1;
-        int t703;
-        int t704;
-        t703 = bitfieldExtract(int(rs4), 0, 16); t704 = 1;
-        bool t705;
-        t705 = t703 == t704;
-        p139 = t705;
-        if (p139) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1285: mul.wide.u32 	%rd114, %r1059, -2139062143;
-          rd114 = uint64_t(r1059) * uint64_t(0x80808081u);
           // 1286: shr.u64 	%rd115, %rd114, 39;
-          uint t706;
-          t706 = 39u;
-          rd115 = (t706 >= 64u ? 0ul : rd114 >> t706);
           // 1287: cvt.u32.u64 	%r856, %rd115;
-          uint64_t t707;
-          t707 = uint64_t(rd115);
-          r856 = uint(uint64_t(t707));
+          uint64_t t69 = uint64_t((uint64_t(r1059) * uint64_t(0x80808081u)) >> 39u);
           // 1288: mul.lo.s32 	%r857, %r856, 255;
-          r857 = uint(int(r856) * 255);
           // 1289: sub.s32 	%r1058, %r1059, %r857;
-          r1058 = uint(int(r1059) - int(r857));
+          r1058 = uint(int(r1059) - int(uint(int(uint(uint64_t(t69))) * 255)));
           p2g_sv0 = 89;
         } else {
           p2g_sv0 = 88;
@@ -4457,389 +2453,191 @@ void main() {
     }
     if (p2g_sv0 == 88) {
       // 1318: mul.wide.u32 	%rd118, %r1059, -858993459;
-      rd118 = uint64_t(r1059) * uint64_t(0xCCCCCCCDu);
       // 1319: shr.u64 	%rd119, %rd118, 34;
-      uint t708;
-      t708 = 34u;
-      rd119 = (t708 >= 64u ? 0ul : rd118 >> t708);
       // 1320: cvt.u32.u64 	%r865, %rd119;
-      uint64_t t709;
-      t709 = uint64_t(rd119);
-      r865 = uint(uint64_t(t709));
+      uint64_t t70 = uint64_t((uint64_t(r1059) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1321: mul.lo.s32 	%r866, %r865, 5;
-      r866 = uint(int(r865) * 5);
       // 1322: sub.s32 	%r867, %r1059, %r866;
-      r867 = uint(int(r1059) - int(r866));
       // 1323: add.s32 	%r1058, %r867, 125;
-      r1058 = uint(int(r867) + 125);
+      r1058 = uint(int(uint(int(r1059) - int(uint(int(uint(uint64_t(t70))) * 5)))) + 125);
       p2g_sv0 = 89;
     }
     if (p2g_sv0 == 89) {
       // 1326: max.s32 	%r868, %r1058, 0;
-      r868 = uint(max(int(r1058), 0));
       // 1327: shl.b32 	%r869, %r868, 23;
-      uint t710;
-      t710 = 23u;
-      r869 = (t710 >= 32u ? 0u : r868 << t710);
       // 1328: or.b32  	%r870, %r164, %r163;
-      r870 = r164 | r163;
       // 1329: or.b32  	%r1059, %r870, %r869;
-      r1059 = r870 | r869;
+      r1059 = (r164 | r163) | (uint(max(int(r1058), 0)) << 23u);
     }
   }
   if (p73) {
     // 1336: shl.b32 	%r975, %r123, 6;
-    uint t711;
-    t711 = 6u;
-    r975 = (t711 >= 32u ? 0u : r123 << t711);
+    r975 = r123 << 6u;
     // 1337: and.b32  	%r976, %r975, 384;
-    r976 = r975 & 384u;
     // 1338: add.s32 	%r977, %r160, %r976;
-    r977 = uint(int(r160) + int(r976));
     // 1339: xor.b32  	%r978, %r977, 81;
-    r978 = r977 ^ 81u;
     // 1340: mul.lo.s32 	%r979, %r978, 2146121005;
-    r979 = uint(int(r978) * 2146121005);
+    r979 = uint(int(uint(int(r160) + int(r975 & 384u)) ^ 81u) * 2146121005);
     // 1341: shr.u32 	%r980, %r979, 15;
-    uint t712;
-    t712 = 15u;
-    r980 = (t712 >= 32u ? 0u : r979 >> t712);
     // 1342: xor.b32  	%r981, %r980, %r979;
-    r981 = r980 ^ r979;
     // 1343: mul.lo.s32 	%r982, %r981, -2073254261;
-    r982 = uint(int(r981) * -2073254261);
+    r982 = uint(int((r979 >> 15u) ^ r979) * -2073254261);
     // 1344: shr.u32 	%r983, %r982, 16;
-    uint t713;
-    t713 = 16u;
-    r983 = (t713 >= 32u ? 0u : r982 >> t713);
     // 1345: xor.b32  	%r984, %r982, %r7;
     r984 = r982 ^ r7;
     // 1346: xor.b32  	%r985, %r984, %r983;
-    r985 = r984 ^ r983;
     // 1347: shr.u32 	%r986, %r984, 16;
-    uint t714;
-    t714 = 16u;
-    r986 = (t714 >= 32u ? 0u : r984 >> t714);
     // 1348: xor.b32  	%r987, %r985, %r986;
-    r987 = r985 ^ r986;
     // 1349: mul.lo.s32 	%r988, %r987, 2146121005;
-    r988 = uint(int(r987) * 2146121005);
+    r988 = uint(int((r984 ^ (r982 >> 16u)) ^ (r984 >> 16u)) * 2146121005);
     // 1350: shr.u32 	%r989, %r988, 15;
-    uint t715;
-    t715 = 15u;
-    r989 = (t715 >= 32u ? 0u : r988 >> t715);
     // 1351: xor.b32  	%r990, %r989, %r988;
-    r990 = r989 ^ r988;
     // 1352: mul.lo.s32 	%r991, %r990, -2073254261;
-    r991 = uint(int(r990) * -2073254261);
+    r991 = uint(int((r988 >> 15u) ^ r988) * -2073254261);
     // 1353: shr.u32 	%r992, %r991, 16;
-    uint t716;
-    t716 = 16u;
-    r992 = (t716 >= 32u ? 0u : r991 >> t716);
     // 1354: xor.b32  	%r993, %r992, %r991;
-    r993 = r992 ^ r991;
+    r993 = (r991 >> 16u) ^ r991;
     // 1355: xor.b32  	%r994, %r993, -1515870811;
     r994 = r993 ^ 0xA5A5A5A5u;
     // 1356: shr.u32 	%r995, %r994, 16;
-    uint t717;
-    t717 = 16u;
-    r995 = (t717 >= 32u ? 0u : r994 >> t717);
     // 1357: xor.b32  	%r996, %r995, %r994;
-    r996 = r995 ^ r994;
     // 1358: mul.lo.s32 	%r997, %r996, 2146121005;
-    r997 = uint(int(r996) * 2146121005);
+    r997 = uint(int((r994 >> 16u) ^ r994) * 2146121005);
     // 1359: shr.u32 	%r998, %r997, 15;
-    uint t718;
-    t718 = 15u;
-    r998 = (t718 >= 32u ? 0u : r997 >> t718);
     // 1360: xor.b32  	%r999, %r998, %r997;
-    r999 = r998 ^ r997;
     // 1361: mul.lo.s32 	%r1000, %r999, -2073254261;
-    r1000 = uint(int(r999) * -2073254261);
+    r1000 = uint(int((r997 >> 15u) ^ r997) * -2073254261);
     // 1362: shr.u32 	%r1001, %r1000, 16;
-    uint t719;
-    t719 = 16u;
-    r1001 = (t719 >= 32u ? 0u : r1000 >> t719);
     // 1363: xor.b32  	%r1002, %r1001, %r1000;
-    r1002 = r1001 ^ r1000;
+    r1002 = (r1000 >> 16u) ^ r1000;
     // 1364: mul.wide.u32 	%rd134, %r1002, -858993459;
-    rd134 = uint64_t(r1002) * uint64_t(0xCCCCCCCDu);
     // 1365: shr.u64 	%rd135, %rd134, 34;
-    uint t720;
-    t720 = 34u;
-    rd135 = (t720 >= 64u ? 0ul : rd134 >> t720);
     // 1366: cvt.u32.u64 	%r1003, %rd135;
-    uint64_t t721;
-    t721 = uint64_t(rd135);
-    r1003 = uint(uint64_t(t721));
+    uint64_t t71 = uint64_t((uint64_t(r1002) * uint64_t(0xCCCCCCCDu)) >> 34u);
     // 1367: mul.lo.s32 	%r1004, %r1003, 5;
-    r1004 = uint(int(r1003) * 5);
     // 1368: sub.s32 	%r1005, %r1002, %r1004;
-    r1005 = uint(int(r1002) - int(r1004));
     // 1369: shl.b32 	%r1006, %r1005, 23;
-    uint t722;
-    t722 = 23u;
-    r1006 = (t722 >= 32u ? 0u : r1005 << t722);
     // 1370: add.s32 	%r1007, %r1006, 1048576000;
-    r1007 = uint(int(r1006) + 1048576000);
+    r1007 = uint(int(uint(int(r1002) - int(uint(int(uint(uint64_t(t71))) * 5))) << 23u) + 1048576000);
     // 1371: shf.l.wrap.b32 	%r1008, %r993, %r993, 31;
-    r1008 = p2g_shf_l(r993, r993, (31u & 31u));
     // 1372: and.b32  	%r1009, %r1008, -2139095041;
-    r1009 = r1008 & 0x807FFFFFu;
     // 1373: or.b32  	%r1061, %r1009, %r1007;
-    r1061 = r1009 | r1007;
+    r1061 = (p2g_shf_l(r993, r993, (31u & 31u)) & 0x807FFFFFu) | r1007;
     // 1374: and.b32  	%r1010, %r123, 1;
-    r1010 = r123 & 1u;
     // 1375: setp.eq.b32 	%p167, %r1010, 1;
-    uint t723;
-    uint t724;
-    t723 = r1010; t724 = 1u;
-    bool t725;
-    t725 = t723 == t724;
-    p167 = t725;
     // 1376: mov.pred 	%p168, 0;
-    p168 = false;
     // 1377: xor.pred  	%p169, %p167, %p168;
-    p169 = p167 ^^ p168;
     // 1378: not.pred 	%p170, %p169;
-    p170 = !p169;
-    if (!p170) {
+    if (!(!(((r123 & 1u) == 1u) ^^ false))) {
       // 1381: add.s32 	%r1012, %r161, %r975;
       r1012 = uint(int(r161) + int(r975));
       // 1382: shr.u32 	%r1013, %r1012, 16;
-      uint t726;
-      t726 = 16u;
-      r1013 = (t726 >= 32u ? 0u : r1012 >> t726);
       // 1383: xor.b32  	%r1014, %r1013, %r1012;
-      r1014 = r1013 ^ r1012;
       // 1384: mul.lo.s32 	%r1015, %r1014, 2146121005;
-      r1015 = uint(int(r1014) * 2146121005);
+      r1015 = uint(int((r1012 >> 16u) ^ r1012) * 2146121005);
       // 1385: shr.u32 	%r1016, %r1015, 15;
-      uint t727;
-      t727 = 15u;
-      r1016 = (t727 >= 32u ? 0u : r1015 >> t727);
       // 1386: xor.b32  	%r1017, %r1016, %r1015;
-      r1017 = r1016 ^ r1015;
       // 1387: mul.lo.s32 	%r1018, %r1017, -2073254261;
-      r1018 = uint(int(r1017) * -2073254261);
+      r1018 = uint(int((r1015 >> 15u) ^ r1015) * -2073254261);
       // 1388: shr.u32 	%r1019, %r1018, 16;
-      uint t728;
-      t728 = 16u;
-      r1019 = (t728 >= 32u ? 0u : r1018 >> t728);
       // 1389: xor.b32  	%r1020, %r1019, %r1018;
-      r1020 = r1019 ^ r1018;
       // 1390: shl.b32 	%r1021, %r1020, 13;
-      uint t729;
-      t729 = 13u;
-      r1021 = (t729 >= 32u ? 0u : r1020 << t729);
       // 1391: and.b32  	%r1022, %r1021, 24576;
-      r1022 = r1021 & 24576u;
       // 1392: xor.b32  	%r1061, %r1061, %r1022;
-      r1061 = r1061 ^ r1022;
+      r1061 = r1061 ^ ((((r1018 >> 16u) ^ r1018) << 13u) & 24576u);
     }
   } else {
     // 1396: shl.b32 	%r919, %r123, 6;
-    uint t730;
-    t730 = 6u;
-    r919 = (t730 >= 32u ? 0u : r123 << t730);
     // 1397: add.s32 	%r920, %r160, %r919;
-    r920 = uint(int(r160) + int(r919));
     // 1398: xor.b32  	%r921, %r920, 81;
-    r921 = r920 ^ 81u;
     // 1399: mul.lo.s32 	%r922, %r921, 2146121005;
-    r922 = uint(int(r921) * 2146121005);
+    r922 = uint(int(uint(int(r160) + int(r123 << 6u)) ^ 81u) * 2146121005);
     // 1400: shr.u32 	%r923, %r922, 15;
-    uint t731;
-    t731 = 15u;
-    r923 = (t731 >= 32u ? 0u : r922 >> t731);
     // 1401: xor.b32  	%r924, %r923, %r922;
-    r924 = r923 ^ r922;
     // 1402: mul.lo.s32 	%r925, %r924, -2073254261;
-    r925 = uint(int(r924) * -2073254261);
+    r925 = uint(int((r922 >> 15u) ^ r922) * -2073254261);
     // 1403: shr.u32 	%r926, %r925, 16;
-    uint t732;
-    t732 = 16u;
-    r926 = (t732 >= 32u ? 0u : r925 >> t732);
     // 1404: xor.b32  	%r927, %r925, %r7;
     r927 = r925 ^ r7;
     // 1405: xor.b32  	%r928, %r927, %r926;
-    r928 = r927 ^ r926;
     // 1406: shr.u32 	%r929, %r927, 16;
-    uint t733;
-    t733 = 16u;
-    r929 = (t733 >= 32u ? 0u : r927 >> t733);
     // 1407: xor.b32  	%r930, %r928, %r929;
-    r930 = r928 ^ r929;
     // 1408: mul.lo.s32 	%r931, %r930, 2146121005;
-    r931 = uint(int(r930) * 2146121005);
+    r931 = uint(int((r927 ^ (r925 >> 16u)) ^ (r927 >> 16u)) * 2146121005);
     // 1409: shr.u32 	%r932, %r931, 15;
-    uint t734;
-    t734 = 15u;
-    r932 = (t734 >= 32u ? 0u : r931 >> t734);
     // 1410: xor.b32  	%r933, %r932, %r931;
-    r933 = r932 ^ r931;
     // 1411: mul.lo.s32 	%r934, %r933, -2073254261;
-    r934 = uint(int(r933) * -2073254261);
+    r934 = uint(int((r931 >> 15u) ^ r931) * -2073254261);
     // 1412: shr.u32 	%r935, %r934, 16;
-    uint t735;
-    t735 = 16u;
-    r935 = (t735 >= 32u ? 0u : r934 >> t735);
     // 1413: xor.b32  	%r936, %r935, %r934;
-    r936 = r935 ^ r934;
+    r936 = (r934 >> 16u) ^ r934;
     // 1414: xor.b32  	%r937, %r936, -1515870811;
     r937 = r936 ^ 0xA5A5A5A5u;
     // 1415: shr.u32 	%r938, %r937, 16;
-    uint t736;
-    t736 = 16u;
-    r938 = (t736 >= 32u ? 0u : r937 >> t736);
     // 1416: xor.b32  	%r939, %r938, %r937;
-    r939 = r938 ^ r937;
     // 1417: mul.lo.s32 	%r940, %r939, 2146121005;
-    r940 = uint(int(r939) * 2146121005);
+    r940 = uint(int((r937 >> 16u) ^ r937) * 2146121005);
     // 1418: shr.u32 	%r941, %r940, 15;
-    uint t737;
-    t737 = 15u;
-    r941 = (t737 >= 32u ? 0u : r940 >> t737);
     // 1419: xor.b32  	%r942, %r941, %r940;
-    r942 = r941 ^ r940;
     // 1420: mul.lo.s32 	%r943, %r942, -2073254261;
-    r943 = uint(int(r942) * -2073254261);
+    r943 = uint(int((r940 >> 15u) ^ r940) * -2073254261);
     // 1421: shr.u32 	%r944, %r943, 16;
-    uint t738;
-    t738 = 16u;
-    r944 = (t738 >= 32u ? 0u : r943 >> t738);
     // 1422: xor.b32  	%r1061, %r944, %r943;
-    r1061 = r944 ^ r943;
+    r1061 = (r943 >> 16u) ^ r943;
     // 1423: shl.b32 	%r182, %r936, 31;
-    uint t739;
-    t739 = 31u;
-    r182 = (t739 >= 32u ? 0u : r936 << t739);
+    r182 = r936 << 31u;
     // 1424: shr.u32 	%r945, %r936, 1;
-    uint t740;
-    t740 = 1u;
-    r945 = (t740 >= 32u ? 0u : r936 >> t740);
     // 1425: and.b32  	%r183, %r945, 8388607;
-    r183 = r945 & 0x007FFFFFu;
+    r183 = (r936 >> 1u) & 0x007FFFFFu;
     if (p19) {
       // 1430: setp.eq.s16 	%p154, %rs4, 2;
-      int t741;
-      int t742;
-      t741 = bitfieldExtract(int(rs4), 0, 16); t742 = 2;
-      bool t743;
-      t743 = t741 == t742;
-      p154 = t743;
-      if (p154) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 100;
       } else {
         // 1433: setp.eq.s16 	%p155, %rs4, 3;
-        int t744;
-        int t745;
-        t744 = bitfieldExtract(int(rs4), 0, 16); t745 = 3;
-        bool t746;
-        t746 = t744 == t745;
-        p155 = t746;
-        if (p155) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1464: mul.wide.u32 	%rd124, %r1061, -858993459;
-          rd124 = uint64_t(r1061) * uint64_t(0xCCCCCCCDu);
           // 1465: shr.u64 	%rd125, %rd124, 34;
-          uint t747;
-          t747 = 34u;
-          rd125 = (t747 >= 64u ? 0ul : rd124 >> t747);
           // 1466: cvt.u32.u64 	%r949, %rd125;
-          uint64_t t748;
-          t748 = uint64_t(rd125);
-          r949 = uint(uint64_t(t748));
+          uint64_t t72 = uint64_t((uint64_t(r1061) * uint64_t(0xCCCCCCCDu)) >> 34u);
           // 1467: mul.lo.s32 	%r950, %r949, 5;
-          r950 = uint(int(r949) * 5);
           // 1468: sub.s32 	%r185, %r1061, %r950;
-          r185 = uint(int(r1061) - int(r950));
+          r185 = uint(int(r1061) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1469: setp.eq.s32 	%p159, %r185, 0;
-          int t749;
-          int t750;
-          t749 = int(r185); t750 = 0;
-          bool t751;
-          t751 = t749 == t750;
-          p159 = t751;
-          if (p159) {
+          if (int(r185) == 0) {
             // 1748: shr.u32 	%r951, %r1061, 8;
-            uint t752;
-            t752 = 8u;
-            r951 = (t752 >= 32u ? 0u : r1061 >> t752);
+            r951 = r1061 >> 8u;
             // 1749: mul.wide.u32 	%rd126, %r951, -1431655765;
-            rd126 = uint64_t(r951) * uint64_t(0xAAAAAAABu);
             // 1750: shr.u64 	%rd127, %rd126, 34;
-            uint t753;
-            t753 = 34u;
-            rd127 = (t753 >= 64u ? 0ul : rd126 >> t753);
             // 1751: cvt.u32.u64 	%r952, %rd127;
-            uint64_t t754;
-            t754 = uint64_t(rd127);
-            r952 = uint(uint64_t(t754));
+            uint64_t t73 = uint64_t((uint64_t(r951) * uint64_t(0xAAAAAAABu)) >> 34u);
             // 1752: mul.lo.s32 	%r953, %r952, 6;
-            r953 = uint(int(r952) * 6);
             // 1753: sub.s32 	%r954, %r951, %r953;
-            r954 = uint(int(r951) - int(r953));
             // 1754: cvt.u16.u32 	%rs21, %r954;
-            uint64_t t755;
-            t755 = uint64_t(r954);
-            rs21 = (uint(uint64_t(t755)) & 65535u);
+            uint64_t t74 = uint64_t(uint(int(r951) - int(uint(int(uint(uint64_t(t73))) * 6))));
+            rs21 = (uint(uint64_t(t74)) & 65535u);
             // 1755: setp.gt.s16 	%p160, %rs21, 1;
-            int t756;
-            int t757;
-            t756 = bitfieldExtract(int(rs21), 0, 16); t757 = 1;
-            bool t758;
-            t758 = t756 > t757;
-            p160 = t758;
-            if (p160) {
+            if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 1760: setp.eq.s16 	%p161, %rs21, 2;
-              int t759;
-              int t760;
-              t759 = bitfieldExtract(int(rs21), 0, 16); t760 = 2;
-              bool t761;
-              t761 = t759 == t760;
-              p161 = t761;
-              if (p161) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 2040: shr.u32 	%r956, %r1061, 12;
-                uint t762;
-                t762 = 12u;
-                r956 = (t762 >= 32u ? 0u : r1061 >> t762);
                 // 2041: and.b32  	%r957, %r956, 1;
-                r957 = r956 & 1u;
                 // 2042: or.b32  	%r958, %r182, %r957;
-                r958 = r182 | r957;
+                r958 = r182 | ((r1061 >> 12u) & 1u);
                 // 2043: or.b32  	%r1061, %r958, 2143289344;
                 r1061 = r958 | 0x7FC00000u;
                 p2g_sv0 = 100;
               } else {
                 // 1763: setp.eq.s16 	%p162, %rs21, 3;
-                int t763;
-                int t764;
-                t763 = bitfieldExtract(int(rs21), 0, 16); t764 = 3;
-                bool t765;
-                t765 = t763 == t764;
-                p162 = t765;
-                if (p162) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 2047: setp.eq.s32 	%p166, %r183, 0;
-                  int t766;
-                  int t767;
-                  t766 = int(r183); t767 = 0;
-                  bool t768;
-                  t768 = t766 == t767;
-                  p166 = t768;
                   // 2048: selp.b32 	%r955, 1, %r183, %p166;
-                  r955 = p166 ? 1u : r183;
                   // 2049: or.b32  	%r1061, %r955, %r182;
-                  r1061 = r955 | r182;
+                  r1061 = ((int(r183) == 0) ? 1u : r183) | r182;
                   p2g_sv0 = 100;
                 } else {
                   // 1766: setp.ne.s16 	%p163, %rs21, 4;
-                  int t769;
-                  int t770;
-                  t769 = bitfieldExtract(int(rs21), 0, 16); t770 = 4;
-                  bool t771;
-                  t771 = t769 != t770;
-                  p163 = t771;
-                  if (p163) {
+                  if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 170;
                   } else {
                     // 1769: or.b32  	%r1061, %r182, 2139095039;
@@ -4850,25 +2648,13 @@ void main() {
               }
             } else {
               // 1890: setp.eq.s16 	%p164, %rs21, 0;
-              int t772;
-              int t773;
-              t772 = bitfieldExtract(int(rs21), 0, 16); t773 = 0;
-              bool t774;
-              t774 = t772 == t773;
-              p164 = t774;
               // 1891: mov.u32 	%r1061, %r182;
               r1061 = r182;
-              if (p164) {
+              if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 100;
               } else {
                 // 1894: setp.eq.s16 	%p165, %rs21, 1;
-                int t775;
-                int t776;
-                t775 = bitfieldExtract(int(rs21), 0, 16); t776 = 1;
-                bool t777;
-                t777 = t775 == t776;
-                p165 = t777;
-                if (p165) {
+                if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 1899: or.b32  	%r1061, %r182, 2139095040;
                   r1061 = r182 | 0x7F800000u;
                   p2g_sv0 = 100;
@@ -4879,9 +2665,8 @@ void main() {
             }
             if (p2g_sv0 == 170) {
               // 2078: or.b32  	%r959, %r182, %r183;
-              r959 = r182 | r183;
               // 2079: or.b32  	%r1061, %r959, 8388608;
-              r1061 = r959 | 0x00800000u;
+              r1061 = (r182 | r183) | 0x00800000u;
               p2g_sv0 = 100;
             }
           } else {
@@ -4891,96 +2676,49 @@ void main() {
           }
         } else {
           // 1436: setp.ne.s16 	%p156, %rs4, 5;
-          int t778;
-          int t779;
-          t778 = bitfieldExtract(int(rs4), 0, 16); t779 = 5;
-          bool t780;
-          t780 = t778 != t779;
-          p156 = t780;
-          if (p156) {
+          if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 98;
           } else {
             // 1439: mul.wide.u32 	%rd122, %r1061, -858993459;
-            rd122 = uint64_t(r1061) * uint64_t(0xCCCCCCCDu);
             // 1440: shr.u64 	%rd123, %rd122, 34;
-            uint t781;
-            t781 = 34u;
-            rd123 = (t781 >= 64u ? 0ul : rd122 >> t781);
             // 1441: cvt.u32.u64 	%r946, %rd123;
-            uint64_t t782;
-            t782 = uint64_t(rd123);
-            r946 = uint(uint64_t(t782));
+            uint64_t t75 = uint64_t((uint64_t(r1061) * uint64_t(0xCCCCCCCDu)) >> 34u);
             // 1442: mul.lo.s32 	%r947, %r946, 5;
-            r947 = uint(int(r946) * 5);
             // 1443: sub.s32 	%r948, %r1061, %r947;
-            r948 = uint(int(r1061) - int(r947));
             // 1444: add.s32 	%r1060, %r948, 125;
-            r1060 = uint(int(r948) + 125);
+            r1060 = uint(int(uint(int(r1061) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 125);
             p2g_sv0 = 99;
           }
         }
       }
     } else {
       // 1448: setp.eq.s16 	%p157, %rs4, 0;
-      int t783;
-      int t784;
-      t783 = bitfieldExtract(int(rs4), 0, 16); t784 = 0;
-      bool t785;
-      t785 = t783 == t784;
-      p157 = t785;
-      if (p157) {
+      if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1476: mul.wide.u32 	%rd130, %r1061, 613566757;
-        rd130 = uint64_t(r1061) * uint64_t(0x24924925u);
         // 1477: shr.u64 	%rd131, %rd130, 32;
-        uint t786;
-        t786 = 32u;
-        rd131 = (t786 >= 64u ? 0ul : rd130 >> t786);
         // 1478: cvt.u32.u64 	%r962, %rd131;
-        uint64_t t787;
-        t787 = uint64_t(rd131);
-        r962 = uint(uint64_t(t787));
+        uint64_t t76 = uint64_t((uint64_t(r1061) * uint64_t(0x24924925u)) >> 32u);
+        r962 = uint(uint64_t(t76));
         // 1479: sub.s32 	%r963, %r1061, %r962;
-        r963 = uint(int(r1061) - int(r962));
         // 1480: shr.u32 	%r964, %r963, 1;
-        uint t788;
-        t788 = 1u;
-        r964 = (t788 >= 32u ? 0u : r963 >> t788);
         // 1481: add.s32 	%r965, %r964, %r962;
-        r965 = uint(int(r964) + int(r962));
         // 1482: shr.u32 	%r966, %r965, 2;
-        uint t789;
-        t789 = 2u;
-        r966 = (t789 >= 32u ? 0u : r965 >> t789);
         // 1483: mul.lo.s32 	%r967, %r966, 7;
-        r967 = uint(int(r966) * 7);
+        r967 = uint(int(uint(int(uint(int(r1061) - int(r962)) >> 1u) + int(r962)) >> 2u) * 7);
         // 1484: sub.s32 	%r968, %r1061, %r967;
-        r968 = uint(int(r1061) - int(r967));
         // 1485: add.s32 	%r1060, %r968, 124;
-        r1060 = uint(int(r968) + 124);
+        r1060 = uint(int(uint(int(r1061) - int(r967))) + 124);
         p2g_sv0 = 99;
       } else {
         // 1451: setp.eq.s16 	%p158, %rs4, 1;
-        int t790;
-        int t791;
-        t790 = bitfieldExtract(int(rs4), 0, 16); t791 = 1;
-        bool t792;
-        t792 = t790 == t791;
-        p158 = t792;
-        if (p158) {
+        if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1456: mul.wide.u32 	%rd128, %r1061, -2139062143;
-          rd128 = uint64_t(r1061) * uint64_t(0x80808081u);
           // 1457: shr.u64 	%rd129, %rd128, 39;
-          uint t793;
-          t793 = 39u;
-          rd129 = (t793 >= 64u ? 0ul : rd128 >> t793);
           // 1458: cvt.u32.u64 	%r960, %rd129;
-          uint64_t t794;
-          t794 = uint64_t(rd129);
-          r960 = uint(uint64_t(t794));
+          uint64_t t77 = uint64_t((uint64_t(r1061) * uint64_t(0x80808081u)) >> 39u);
           // 1459: mul.lo.s32 	%r961, %r960, 255;
-          r961 = uint(int(r960) * 255);
           // 1460: sub.s32 	%r1060, %r1061, %r961;
-          r1060 = uint(int(r1061) - int(r961));
+          r1060 = uint(int(r1061) - int(uint(int(uint(uint64_t(t77))) * 255)));
           p2g_sv0 = 99;
         } else {
           p2g_sv0 = 98;
@@ -4989,47 +2727,30 @@ void main() {
     }
     if (p2g_sv0 == 98) {
       // 1489: mul.wide.u32 	%rd132, %r1061, -858993459;
-      rd132 = uint64_t(r1061) * uint64_t(0xCCCCCCCDu);
       // 1490: shr.u64 	%rd133, %rd132, 34;
-      uint t795;
-      t795 = 34u;
-      rd133 = (t795 >= 64u ? 0ul : rd132 >> t795);
       // 1491: cvt.u32.u64 	%r969, %rd133;
-      uint64_t t796;
-      t796 = uint64_t(rd133);
-      r969 = uint(uint64_t(t796));
+      uint64_t t78 = uint64_t((uint64_t(r1061) * uint64_t(0xCCCCCCCDu)) >> 34u);
       // 1492: mul.lo.s32 	%r970, %r969, 5;
-      r970 = uint(int(r969) * 5);
       // 1493: sub.s32 	%r971, %r1061, %r970;
-      r971 = uint(int(r1061) - int(r970));
       // 1494: add.s32 	%r1060, %r971, 125;
-      r1060 = uint(int(r971) + 125);
+      r1060 = uint(int(uint(int(r1061) - int(uint(int(uint(uint64_t(t78))) * 5)))) + 125);
       p2g_sv0 = 99;
     }
     if (p2g_sv0 == 99) {
       // 1497: max.s32 	%r972, %r1060, 0;
-      r972 = uint(max(int(r1060), 0));
       // 1498: shl.b32 	%r973, %r972, 23;
-      uint t797;
-      t797 = 23u;
-      r973 = (t797 >= 32u ? 0u : r972 << t797);
       // 1499: or.b32  	%r974, %r183, %r182;
-      r974 = r183 | r182;
       // 1500: or.b32  	%r1061, %r974, %r973;
-      r1061 = r974 | r973;
+      r1061 = (r183 | r182) | (uint(max(int(r1060), 0)) << 23u);
     }
   }
   // 1503: cvta.to.global.u64 	%rd136, %rd1;
   rd136 = rd1;
   // 1505: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%r1023,%r1024,%r1025,%r1026}, {%r1051,%r1053,%r1055,%r1057}, {%r1059,%r1061}, {%r1043,%r1045,%r1047,%r1049};
-  uint t798;
-  t798 = r1043;
-  uint t799;
-  t799 = r1045;
-  uint t800;
-  t800 = r1047;
-  uint t801;
-  t801 = r1049;
+  uint t79 = r1043;
+  uint t80 = r1045;
+  uint t81 = r1047;
+  uint t82 = r1049;
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1051;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r1053;
@@ -5038,44 +2759,34 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r1059;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r1061;
   memoryBarrierShared(); barrier();
-  uint t802;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t802 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t798, 3u, false); }
-  uint t803;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t803 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t799, 3u, false); }
-  uint t804;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t804 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t800, 3u, false); }
-  uint t805;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t805 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t801, 3u, false); }
-  r1023 = t802;
-  r1024 = t803;
-  r1025 = t804;
-  r1026 = t805;
+  uint t83;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t83 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t79, 3u, false); }
+  uint t84;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t84 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t80, 3u, false); }
+  uint t85;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t85 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t81, 3u, false); }
+  uint t86;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 1u, 8u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t86 = p2g_mma_float(p2g_fa, p2g_fb, 8u, 2u, t82, 3u, false); }
+  r1023 = t83;
+  r1024 = t84;
+  r1025 = t85;
+  r1026 = t86;
   // 1507: shl.b32 	%r1037, %r2, 7;
-  uint t806;
-  t806 = 7u;
-  r1037 = (t806 >= 32u ? 0u : r2 << t806);
   // 1508: or.b32  	%r1038, %r1037, %r6;
-  r1038 = r1037 | r6;
   // 1509: shl.b32 	%r1039, %r3, 3;
-  uint t807;
-  t807 = 3u;
-  r1039 = (t807 >= 32u ? 0u : r3 << t807);
   // 1510: or.b32  	%r1040, %r1038, %r1039;
-  r1040 = r1038 | r1039;
+  r1040 = ((r2 << 7u) | r6) | (r3 << 3u);
   // 1511: mul.wide.u32 	%rd137, %r1040, 4;
-  rd137 = uint64_t(r1040) * uint64_t(4u);
   // 1512: add.s64 	%rd138, %rd136, %rd137;
-  rd138 = uint64_t(int64_t(rd136) + int64_t(rd137));
+  rd138 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r1040) * uint64_t(4u)));
   // 1513: st.global.u32 	[%rd138], %r1023;
   P2GU32(rd138).v = r1023;
   // 1514: st.global.u32 	[%rd138+4], %r1024;
   P2GU32((rd138 + 4ul)).v = r1024;
   // 1515: or.b32  	%r1041, %r1040, 64;
-  r1041 = r1040 | 64u;
   // 1516: mul.wide.u32 	%rd139, %r1041, 4;
-  rd139 = uint64_t(r1041) * uint64_t(4u);
   // 1517: add.s64 	%rd140, %rd136, %rd139;
-  rd140 = uint64_t(int64_t(rd136) + int64_t(rd139));
+  rd140 = uint64_t(int64_t(rd136) + int64_t(uint64_t(r1040 | 64u) * uint64_t(4u)));
   // 1518: st.global.u32 	[%rd140], %r1025;
   P2GU32(rd140).v = r1025;
   // 1519: st.global.u32 	[%rd140+4], %r1026;

@@ -88,13 +88,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_1 = r3_1 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    uint t1;
-    uint t2;
-    t1 = r3_1; t2 = 4u;
-    bool t3;
-    t3 = t1 < t2;
-    v_p_1 = t3;
-    if (!v_p_1) {
+    if (!(r3_1 < 4u)) {
       break;
     }
   }
@@ -124,13 +118,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_2 = r3_2 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    uint t4;
-    uint t5;
-    t4 = r3_2; t5 = 4u;
-    bool t6;
-    t6 = t4 < t5;
-    v_p_2 = t6;
-    if (!v_p_2) {
+    if (!(r3_2 < 4u)) {
       break;
     }
   }
@@ -143,15 +131,13 @@ void main() {
   // 75: st.global.u32 [%rd2+4], %r3;
   P2GU32((rd2 + 4ul)).v = r3;
   // 76: add.u32 %r4, %r1, %r2;
-  r4 = r1 + r2;
   // 77: st.global.u32 [%rd2+8], %r4;
-  P2GU32((rd2 + 8ul)).v = r4;
+  P2GU32((rd2 + 8ul)).v = (r1 + r2);
   // 78: call (temp1), g, (temp2);
   temp1_3 = temp2;
   // 37: add.u32 %r1, temp1, 1000;
-  r1_3 = temp1_3 + 1000u;
   // 38: call (%r2), f, (%r1, temp1);
-  temp1_in_2 = r1_3;
+  temp1_in_2 = (temp1_3 + 1000u);
   temp2_4 = temp1_3;
   // 20: mov.u32 %r1, 0;
   r1_4 = 0u;
@@ -168,13 +154,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_3 = r3_3 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
-    uint t7;
-    uint t8;
-    t7 = r3_3; t8 = 4u;
-    bool t9;
-    t9 = t7 < t8;
-    v_p_3 = t9;
-    if (!v_p_3) {
+    if (!(r3_3 < 4u)) {
       break;
     }
   }
@@ -183,9 +163,8 @@ void main() {
   // 30: mov.u32 temp2, 77;
   temp2_4 = 77u;
   // 38: call (%r2), f, (%r1, temp1);
-  r2_3 = temp1_4;
   // 39: add.u32 temp2, %r2, temp1;
-  temp2_3 = r2_3 + temp1_3;
+  temp2_3 = temp1_4 + temp1_3;
   // 78: call (temp1), g, (temp2);
   temp1 = temp2_3;
   // 79: st.global.u32 [%rd2+12], temp1;
@@ -197,11 +176,10 @@ void main() {
   // 46: ld.param.u32 %r1, [h_param_0];
   r1_5 = p2g_ldl32(0u);
   // 47: ld.param.u32 %r2, [h_param_1];
-  r2_5 = p2g_ldl32(4u);
   // 48: mul.lo.u32 %r3, %r1, 1000;
   r3_4 = r1_5 * 1000u;
   // 49: add.u32 %r3, %r3, %r2;
-  r3_4 = r3_4 + r2_5;
+  r3_4 = r3_4 + p2g_ldl32(4u);
   // 50: st.param.b32 [h_ret], %r3;
   p2g_stl32(8u, r3_4);
   // 88: ld.param.b32 r, [h_ret];
@@ -232,13 +210,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_5 = r3_5 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
-      uint t10;
-      uint t11;
-      t10 = r3_5; t11 = 4u;
-      bool t12;
-      t12 = t10 < t11;
-      v_p_4 = t12;
-      if (!v_p_4) {
+      if (!(r3_5 < 4u)) {
         break;
       }
     }
@@ -253,9 +225,8 @@ void main() {
     // 96: call (%r3), g, (%r6);
     temp1_6 = r6;
     // 37: add.u32 %r1, temp1, 1000;
-    r1_7 = temp1_6 + 1000u;
     // 38: call (%r2), f, (%r1, temp1);
-    temp1_in_4 = r1_7;
+    temp1_in_4 = (temp1_6 + 1000u);
     temp2_7 = temp1_6;
     // 20: mov.u32 %r1, 0;
     r1_8 = 0u;
@@ -272,13 +243,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_6 = r3_6 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
-      uint t13;
-      uint t14;
-      t13 = r3_6; t14 = 4u;
-      bool t15;
-      t15 = t13 < t14;
-      v_p_5 = t15;
-      if (!v_p_5) {
+      if (!(r3_6 < 4u)) {
         break;
       }
     }
@@ -287,9 +252,8 @@ void main() {
     // 30: mov.u32 temp2, 77;
     temp2_7 = 77u;
     // 38: call (%r2), f, (%r1, temp1);
-    r2_7 = temp1_7;
     // 39: add.u32 temp2, %r2, temp1;
-    temp2_6 = r2_7 + temp1_6;
+    temp2_6 = temp1_7 + temp1_6;
     // 96: call (%r3), g, (%r6);
     r3 = temp2_6;
     // 97: xor.b32 %r6, %r6, %r3;
@@ -297,13 +261,7 @@ void main() {
     // 98: add.u32 %r5, %r5, 1;
     r5 = r5 + 1u;
     // 99: setp.lt.u32 %p, %r5, 3;
-    uint t16;
-    uint t17;
-    t16 = r5; t17 = 3u;
-    bool t18;
-    t18 = t16 < t17;
-    v_p = t18;
-    if (!v_p) {
+    if (!(r5 < 3u)) {
       break;
     }
   }

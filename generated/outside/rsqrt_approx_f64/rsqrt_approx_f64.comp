@@ -22,8 +22,67 @@ const uint P2G_SFU_T_RSQRT1 = 1u;
 // ---- SFU models (sfu_prelude.cpp; C++ reference: sfu_models.h; tables: docs/SFU.md) ----
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer P2GSfuW { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer P2GSfuD { uint64_t v[]; };
+int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
+// ---- binary64 round-to-nearest-even arithmetic on bit patterns, in integers (C++ twin: sfu_quad_int.h, checked
+// against the floating-point evaluation for every input of every table by tests/sfu/test_quad_int.cpp). Only what
+// the quadratics meet: operands and results normal or zero (exponents 2^-55 .. 2^24), t = low * 2^-s, low < 2^s, s <= 23.
+// q + (rem / 2^sh) rounded to nearest, ties to even (IEEE 754 roundTiesToEven), 1 <= sh <= 63.
+uint64_t p2g_sfu_rne(uint64_t q, uint64_t rem, int sh) {
+  uint64_t hw = 1ul << uint(sh - 1);  // the halfway point ("half" is a reserved word in GLSL)
+  return (rem > hw || (rem == hw && (q & 1ul) != 0ul)) ? q + 1ul : q;
+}
+// a * (low * 2^-s): the significand times low (at most 76 bits, as hi * 2^32 + lo: two partial products below 2^64)
+// rounded once to 53 bits; a zero factor gives a zero with a's sign. Adding q (in [2^52, 2^53]) to the exponent
+// field minus one lets a rounding carry go into the exponent. (sfu_i_mul_t)
+uint64_t p2g_sfu_dmul_t(uint64_t a, uint low, int s) {
+  uint64_t sign = a & 0x8000000000000000ul;
+  int E = int(uint(a >> 52) & 0x7FFu);
+  if (E == 0 || low == 0u) return sign;
+  uint64_t m = (a & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul;
+  uint64_t pl = (m & 0xFFFFFFFFul) * uint64_t(low);
+  uint64_t H = (m >> 32) * uint64_t(low) + (pl >> 32), L = pl & 0xFFFFFFFFul;
+  int top = H != 0ul ? 32 + p2g_sfu_msb64(H) : p2g_sfu_msb64(L);
+  int sh = top - 52;
+  uint64_t q = sh == 0 ? ((H << 32) | L) : ((H << uint(32 - sh)) | (L >> uint(sh)));
+  if (sh > 0) q = p2g_sfu_rne(q, L & ((1ul << uint(sh)) - 1ul), sh);
+  return sign | ((uint64_t(E - s + sh - 1) << 52) + q);
+}
+// a + b: significands aligned with 10 guard bits, the bits shifted out of the smaller one collapsed into a sticky
+// bit (Goldberg 1991, sec. 1.4: guard and sticky digits make the one rounding exact); an exact zero sum is +0.
+// (sfu_i_add)
+uint64_t p2g_sfu_dadd(uint64_t a, uint64_t b) {
+  if ((a & 0x7FFFFFFFFFFFFFFFul) < (b & 0x7FFFFFFFFFFFFFFFul)) { uint64_t x = a; a = b; b = x; }
+  int Ea = int(uint(a >> 52) & 0x7FFu), Eb = int(uint(b >> 52) & 0x7FFu);
+  if (Eb == 0) return Ea == 0 ? (a & b) : a;
+  uint64_t ma = ((a & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul) << 10;
+  uint64_t mb = ((b & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul) << 10;
+  int d = Ea - Eb;
+  if (d >= 64) mb = 1ul;
+  else if (d > 0) mb = (mb >> uint(d)) | ((mb & ((1ul << uint(d)) - 1ul)) != 0ul ? 1ul : 0ul);
+  uint64_t r = ((a ^ b) >> 63) != 0ul ? ma - mb : ma + mb;
+  if (r == 0ul) return 0ul;
+  int sh = p2g_sfu_msb64(r) - 52;
+  uint64_t q = sh > 0 ? p2g_sfu_rne(r >> uint(sh), r & ((1ul << uint(sh)) - 1ul), sh) : r << uint(-sh);
+  return (a & 0x8000000000000000ul) | ((uint64_t(Ea - 11 + sh) << 52) + q);
+}
+// c0 + t*(c1 + t*c2), t = low * 2^-s (sfu_quad's order and roundings). (sfu_i_quad)
+uint64_t p2g_sfu_dquad(uint64_t c0, uint64_t c1, uint64_t c2, uint low, int s) {
+  return p2g_sfu_dadd(c0, p2g_sfu_dmul_t(p2g_sfu_dadd(c1, p2g_sfu_dmul_t(c2, low, s)), low, s));
+}
+// floor of a binary64 (|value| < 2^63) as int64. (sfu_i_floor)
+int64_t p2g_sfu_dfloor(uint64_t a) {
+  int E = int(uint(a >> 52) & 0x7FFu);
+  bool neg = (a >> 63) != 0ul;
+  if (E < 1023) return (neg && (a << 1) != 0ul) ? -1l : 0l;
+  uint64_t m = (a & 0xFFFFFFFFFFFFFul) | 0x10000000000000ul;
+  int e = E - 1023;
+  uint64_t ip = e >= 52 ? m << uint(e - 52) : m >> uint(52 - e);
+  bool frac = e < 52 && (m & ((1ul << uint(52 - e)) - 1ul)) != 0ul;
+  return neg ? -int64_t(ip) - (frac ? 1l : 0l) : int64_t(ip);
+}
 // Reduced function `tab` at 23-bit input m: floor(c0 + t*(c1 + t*c2)) over the segment of m, t the low bits as a
-// fraction, then the exception list's int8 correction (binary search). `scale`: the result is Y * 2^scale.
+// fraction (binary64 arithmetic in integers, above), then the exception list's int8 correction (binary search).
+// `scale`: the result is Y * 2^scale.
 int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   uint off = P2GSfuW(pc.globals + uint64_t(P2G_SFU_DIR)).v[tab];
   P2GSfuW hd = P2GSfuW(pc.globals + uint64_t(off));
@@ -33,9 +92,7 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   uint segBits = 23u - k;
   uint g = m >> segBits, low = m & ((1u << segBits) - 1u);
   P2GSfuD c = P2GSfuD(pc.globals + uint64_t(off) + 16ul + uint64_t(g) * 24ul);
-  double t = ldexp(double(low), -int(segBits));  // exact
-  precise double P = uint64BitsToDouble(c.v[0]) + t * (uint64BitsToDouble(c.v[1]) + t * uint64BitsToDouble(c.v[2]));
-  int64_t Y = int64_t(floor(P));
+  int64_t Y = p2g_sfu_dfloor(p2g_sfu_dquad(c.v[0], c.v[1], c.v[2], low, int(segBits)));
   P2GSfuW e = P2GSfuW(pc.globals + uint64_t(off) + 16ul + (uint64_t(3u << k) << 3));
   // lower_bound of m among the exception indices, unrolled (no loop: lavapipe ends every loop of an invocation
   // after 65,535 iterations in all, HAZARDS_IMPLEMENTED.md, so a kernel calling this in a long loop would stop).
@@ -63,7 +120,6 @@ int64_t p2g_sfu_core(uint tab, uint m, out int scale) {
   if (lo < nexc && (e.v[lo] >> 8) == m) Y += int64_t(bitfieldExtract(int(e.v[lo]), 0, 8));
   return Y;
 }
-int p2g_sfu_msb64(uint64_t v) { uint h = uint(v >> 32); return h != 0u ? 32 + findMSB(h) : findMSB(uint(v)); }
 // Y * 2^e2 as f32 bits with `sign`: normal results exact; below the normal range flushed (ftz) or rounded to
 // nearest even into a denormal (the non-ftz forms, measured); above, infinity. (sfu_make)
 uint p2g_sfu_make(uint64_t Y, int e2, uint sign, bool ftz) {
@@ -288,41 +344,26 @@ void main() {
   // 28: ld.param.u64 	%rd2, [rsqrt_approx_f64_param_1];
   rd2 = P2GU64((pc.params + 8ul)).v;
   // 29: ld.param.u32 	%r2, [rsqrt_approx_f64_param_2];
-  r2 = P2GU32((pc.params + 16ul)).v;
   // 30: mov.u32 	%r3, %ctaid.x;
-  r3 = gl_WorkGroupID.x;
   // 31: mov.u32 	%r4, %ntid.x;
-  r4 = gl_WorkGroupSize.x;
   // 32: mov.u32 	%r5, %tid.x;
-  r5 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r1, %r3, %r4, %r5;
-  r1 = uint(int(r3) * int(r4) + int(r5));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: setp.ge.s32 	%p1, %r1, %r2;
-  int t1;
-  int t2;
-  t1 = int(r1); t2 = int(r2);
-  bool t3;
-  t3 = t1 >= t2;
-  p1 = t3;
-  if (!p1) {
+  if (!(int(r1) >= int(P2GU32((pc.params + 16ul)).v))) {
     // 37: cvta.to.global.u64 	%rd3, %rd1;
-    rd3 = rd1;
     // 38: mul.wide.s32 	%rd4, %r1, 8;
     rd4 = uint64_t(int64_t(int(r1)) * int64_t(8));
     // 39: add.s64 	%rd5, %rd3, %rd4;
-    rd5 = uint64_t(int64_t(rd3) + int64_t(rd4));
     // 40: ld.global.f64 	%fd2, [%rd5];
-    fd2 = uint64BitsToDouble(P2GU64(rd5).v);
+    fd2 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd1) + int64_t(rd4))).v);
     // 42: rsqrt.approx.f64 %fd1, %fd2;
-    precise double t4;
-    t4 = fd2;
-    fd1 = p2g_rsqrt64(t4);
+    precise double t1 = fd2;
+    fd1 = p2g_rsqrt64(t1);
     // 44: cvta.to.global.u64 	%rd6, %rd2;
-    rd6 = rd2;
     // 45: add.s64 	%rd7, %rd6, %rd4;
-    rd7 = uint64_t(int64_t(rd6) + int64_t(rd4));
     // 46: st.global.f64 	[%rd7], %fd1;
-    P2GU64(rd7).v = doubleBitsToUint64(fd1);
+    P2GU64(uint64_t(int64_t(rd2) + int64_t(rd4))).v = doubleBitsToUint64(fd1);
   }
   return;
 }

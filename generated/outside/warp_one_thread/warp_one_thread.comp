@@ -85,24 +85,21 @@ void main() {
   // 32: ld.global.u32 	%r3, [%rd7];
   r3 = P2GU32(rd7).v;
   // 33: shl.b32 	%r4, %r2, 3;
-  uint t1;
-  t1 = 3u;
-  r4 = (t1 >= 32u ? 0u : r2 << t1);
+  r4 = r2 << 3u;
   // 34: mul.wide.u32 	%rd8, %r4, 4;
   rd8 = uint64_t(r4) * uint64_t(4u);
   // 35: add.s64 	%rd1, %rd4, %rd8;
   rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 37: activemask.b32 %r1;
+  uint t1;
   uint t2;
-  uint t3;
   if (P2G_WARP_EMU) {
-    uvec4 t4;
-    t4 = p2g_warp_x(true, true, 0u);
-    t2 = t4.y; t3 = t4.z;
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
+    t1 = t3.y; t2 = t3.z;
   } else {
-    t2 = p2g_warp_ballot(true); t3 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
   }
-  r1 = t2;
+  r1 = t1;
   // 39: st.global.u32 	[%rd1], %r1;
   P2GU32(rd1).v = r1;
   // 40: mov.u32 	%r5, 1;
@@ -110,91 +107,69 @@ void main() {
   // 41: and.b32  	%r6, %r3, 1;
   r6 = r3 & 1u;
   // 42: setp.eq.b32 	%p1, %r6, 1;
-  uint t5;
-  uint t6;
-  t5 = r6; t6 = 1u;
-  bool t7;
-  t7 = t5 == t6;
-  p1 = t7;
+  p1 = r6 == 1u;
   // 43: mov.u32 	%r7, -1;
   r7 = 0xFFFFFFFFu;
   // 44: vote.sync.ballot.b32 	%r8, %p1, %r7;
-  bool t8;
-  t8 = p1;
-  uint t9;
-  t9 = r7;
-  uint t10;
-  uint t11;
+  bool t4 = p1;
+  uint t5 = r7;
+  uint t6;
+  uint t7;
   if (P2G_WARP_EMU) {
-    uvec4 t12;
-    t12 = p2g_warp_x(true, t8, 0u);
-    t10 = t12.y; t11 = t12.z;
+    uvec4 t8 = p2g_warp_x(true, t4, 0u);
+    t6 = t8.y; t7 = t8.z;
   } else {
-    t10 = p2g_warp_ballot(true); t11 = p2g_warp_ballot(true && t8);
+    t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && t4);
   }
-  r8 = (t11 & t9);
+  r8 = (t7 & t5);
   // 45: st.global.u32 	[%rd1+4], %r8;
   P2GU32((rd1 + 4ul)).v = r8;
   // 46: setp.gt.s32 	%p3, %r3, 0;
-  int t13;
-  int t14;
-  t13 = int(r3); t14 = 0;
-  bool t15;
-  t15 = t13 > t14;
-  p3 = t15;
+  p3 = int(r3) > 0;
   // 47: vote.sync.all.pred 	%p4, %p3, %r7;
-  bool t16;
-  t16 = p3;
-  uint t17;
-  t17 = r7;
-  uint t18;
-  uint t19;
+  bool t9 = p3;
+  uint t10 = r7;
+  uint t11;
+  uint t12;
   if (P2G_WARP_EMU) {
-    uvec4 t20;
-    t20 = p2g_warp_x(true, t16, 0u);
-    t18 = t20.y; t19 = t20.z;
+    uvec4 t13 = p2g_warp_x(true, t9, 0u);
+    t11 = t13.y; t12 = t13.z;
   } else {
-    t18 = p2g_warp_ballot(true); t19 = p2g_warp_ballot(true && t16);
+    t11 = p2g_warp_ballot(true); t12 = p2g_warp_ballot(true && t9);
   }
-  p4 = (t19 & t17) == (t18 & t17);
+  p4 = (t12 & t10) == (t11 & t10);
   // 48: selp.u32 	%r10, 1, 0, %p4;
   r10 = p4 ? 1u : 0u;
   // 49: st.global.u32 	[%rd1+8], %r10;
   P2GU32((rd1 + 8ul)).v = r10;
   // 50: vote.sync.any.pred 	%p5, %p3, %r7;
-  bool t21;
-  t21 = p3;
-  uint t22;
-  t22 = r7;
-  uint t23;
-  uint t24;
+  bool t14 = p3;
+  uint t15 = r7;
+  uint t16;
+  uint t17;
   if (P2G_WARP_EMU) {
-    uvec4 t25;
-    t25 = p2g_warp_x(true, t21, 0u);
-    t23 = t25.y; t24 = t25.z;
+    uvec4 t18 = p2g_warp_x(true, t14, 0u);
+    t16 = t18.y; t17 = t18.z;
   } else {
-    t23 = p2g_warp_ballot(true); t24 = p2g_warp_ballot(true && t21);
+    t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && t14);
   }
-  p5 = (t24 & t22) != 0u;
+  p5 = (t17 & t15) != 0u;
   // 51: selp.u32 	%r12, 1, 0, %p5;
   r12 = p5 ? 1u : 0u;
   // 52: st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
   // 53: vote.sync.uni.pred 	%p6, %p3, %r7;
-  bool t26;
-  t26 = p3;
-  uint t27;
-  t27 = r7;
-  uint t28;
-  uint t29;
+  bool t19 = p3;
+  uint t20 = r7;
+  uint t21;
+  uint t22;
   if (P2G_WARP_EMU) {
-    uvec4 t30;
-    t30 = p2g_warp_x(true, t26, 0u);
-    t28 = t30.y; t29 = t30.z;
+    uvec4 t23 = p2g_warp_x(true, t19, 0u);
+    t21 = t23.y; t22 = t23.z;
   } else {
-    t28 = p2g_warp_ballot(true); t29 = p2g_warp_ballot(true && t26);
+    t21 = p2g_warp_ballot(true); t22 = p2g_warp_ballot(true && t19);
   }
-  p6 = ((t29 & t27) == 0u || (t29 & t27) == (t28 & t27));
+  p6 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
   // 54: selp.u32 	%r14, 1, 0, %p6;
   r14 = p6 ? 1u : 0u;
   // 55: st.global.u32 	[%rd1+16], %r14;
@@ -202,63 +177,51 @@ void main() {
   // 56: mov.pred 	%p7, -1;
   p7 = true;
   // 57: vote.sync.ballot.b32 	%r15, %p7, %r5;
-  bool t31;
-  t31 = p7;
-  uint t32;
-  t32 = r5;
-  uint t33;
-  uint t34;
+  bool t24 = p7;
+  uint t25 = r5;
+  uint t26;
+  uint t27;
   if (P2G_WARP_EMU) {
-    uvec4 t35;
-    t35 = p2g_warp_x(true, t31, 0u);
-    t33 = t35.y; t34 = t35.z;
+    uvec4 t28 = p2g_warp_x(true, t24, 0u);
+    t26 = t28.y; t27 = t28.z;
   } else {
-    t33 = p2g_warp_ballot(true); t34 = p2g_warp_ballot(true && t31);
+    t26 = p2g_warp_ballot(true); t27 = p2g_warp_ballot(true && t24);
   }
-  r15 = (t34 & t32);
+  r15 = (t27 & t25);
   // 58: st.global.u32 	[%rd1+20], %r15;
   P2GU32((rd1 + 20ul)).v = r15;
   // 59: and.b32  	%r16, %r3, 2;
   r16 = r3 & 2u;
   // 60: setp.eq.s32 	%p9, %r16, 0;
-  int t36;
-  int t37;
-  t36 = int(r16); t37 = 0;
-  bool t38;
-  t38 = t36 == t37;
-  p9 = t38;
+  p9 = int(r16) == 0;
   bool p2g_act1 = (p9);
   bool p2g_act2 = !(p9);
   if (P2G_WARP_EMU || p2g_act1) {
     // 66: activemask.b32 %r18;
-    uint t39;
-    uint t40;
+    uint t29;
+    uint t30;
     if (P2G_WARP_EMU) {
-      uvec4 t41;
-      t41 = p2g_warp_x(p2g_act1, true, 0u);
-      t39 = t41.y; t40 = t41.z;
+      uvec4 t31 = p2g_warp_x(p2g_act1, true, 0u);
+      t29 = t31.y; t30 = t31.z;
     } else {
-      t39 = p2g_warp_ballot(p2g_act1); t40 = p2g_warp_ballot(p2g_act1 && true);
+      t29 = p2g_warp_ballot(p2g_act1); t30 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
-      r18 = t39;
+      r18 = t29;
     }
     // 68: vote.sync.ballot.b32 	%r19, %p7, %r18;
-    bool t42;
-    t42 = p7;
-    uint t43;
-    t43 = r18;
-    uint t44;
-    uint t45;
+    bool t32 = p7;
+    uint t33 = r18;
+    uint t34;
+    uint t35;
     if (P2G_WARP_EMU) {
-      uvec4 t46;
-      t46 = p2g_warp_x(p2g_act1, t42, 0u);
-      t44 = t46.y; t45 = t46.z;
+      uvec4 t36 = p2g_warp_x(p2g_act1, t32, 0u);
+      t34 = t36.y; t35 = t36.z;
     } else {
-      t44 = p2g_warp_ballot(p2g_act1); t45 = p2g_warp_ballot(p2g_act1 && t42);
+      t34 = p2g_warp_ballot(p2g_act1); t35 = p2g_warp_ballot(p2g_act1 && t32);
     }
     if (p2g_act1) {
-      r19 = (t45 & t43);
+      r19 = (t35 & t33);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 69: or.b32  	%r20, %r19, 256;
@@ -271,17 +234,16 @@ void main() {
     if (!P2G_WARP_EMU || p2g_act2) {
     }
     // 75: activemask.b32 %r17;
-    uint t47;
-    uint t48;
+    uint t37;
+    uint t38;
     if (P2G_WARP_EMU) {
-      uvec4 t49;
-      t49 = p2g_warp_x(p2g_act2, true, 0u);
-      t47 = t49.y; t48 = t49.z;
+      uvec4 t39 = p2g_warp_x(p2g_act2, true, 0u);
+      t37 = t39.y; t38 = t39.z;
     } else {
-      t47 = p2g_warp_ballot(p2g_act2); t48 = p2g_warp_ballot(p2g_act2 && true);
+      t37 = p2g_warp_ballot(p2g_act2); t38 = p2g_warp_ballot(p2g_act2 && true);
     }
     if (p2g_act2) {
-      r17 = t47;
+      r17 = t37;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 77: st.global.u32 	[%rd1+24], %r17;
@@ -289,8 +251,7 @@ void main() {
     }
   }
   // 81: mov.u32 %r21, %lanemask_lt;
-  r21 = ((1u << (gl_LocalInvocationIndex & 31u)) - 1u);
   // 83: st.global.u32 	[%rd1+28], %r21;
-  P2GU32((rd1 + 28ul)).v = r21;
+  P2GU32((rd1 + 28ul)).v = ((1u << (gl_LocalInvocationIndex & 31u)) - 1u);
   return;
 }

@@ -99,128 +99,93 @@ void main() {
   // 39: ld.global.u32 	%r1, [%rd7];
   r1 = P2GU32(rd7).v;
   // 40: shl.b32 	%r12, %r11, 3;
-  uint t1;
-  t1 = 3u;
-  r12 = (t1 >= 32u ? 0u : r11 << t1);
+  r12 = r11 << 3u;
   // 41: mul.wide.u32 	%rd8, %r12, 4;
   rd8 = uint64_t(r12) * uint64_t(4u);
   // 42: add.s64 	%rd1, %rd4, %rd8;
   rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 44: activemask.b32 %r3;
+  uint t1;
   uint t2;
-  uint t3;
   if (P2G_WARP_EMU) {
-    uvec4 t4;
-    t4 = p2g_warp_x(true, true, 0u);
-    t2 = t4.y; t3 = t4.z;
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
+    t1 = t3.y; t2 = t3.z;
   } else {
-    t2 = p2g_warp_ballot(true); t3 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
   }
-  r3 = t2;
+  r3 = t1;
   // 46: st.global.u32 	[%rd1], %r3;
   P2GU32(rd1).v = r3;
   // 47: and.b32  	%r13, %r1, 1;
   r13 = r1 & 1u;
   // 48: setp.eq.b32 	%p1, %r13, 1;
-  uint t5;
-  uint t6;
-  t5 = r13; t6 = 1u;
-  bool t7;
-  t7 = t5 == t6;
-  p1 = t7;
+  p1 = r13 == 1u;
   // 49: mov.u32 	%r14, -1;
   r14 = 0xFFFFFFFFu;
   // 50: vote.sync.ballot.b32 	%r15, %p1, %r14;
-  bool t8;
-  t8 = p1;
-  uint t9;
-  t9 = r14;
-  uint t10;
-  uint t11;
+  bool t4 = p1;
+  uint t5 = r14;
+  uint t6;
+  uint t7;
   if (P2G_WARP_EMU) {
-    uvec4 t12;
-    t12 = p2g_warp_x(true, t8, 0u);
-    t10 = t12.y; t11 = t12.z;
+    uvec4 t8 = p2g_warp_x(true, t4, 0u);
+    t6 = t8.y; t7 = t8.z;
   } else {
-    t10 = p2g_warp_ballot(true); t11 = p2g_warp_ballot(true && t8);
+    t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && t4);
   }
-  r15 = (t11 & t9);
+  r15 = (t7 & t5);
   // 51: st.global.u32 	[%rd1+4], %r15;
   P2GU32((rd1 + 4ul)).v = r15;
   // 52: setp.gt.s32 	%p3, %r1, -90;
-  int t13;
-  int t14;
-  t13 = int(r1); t14 = -90;
-  bool t15;
-  t15 = t13 > t14;
-  p3 = t15;
+  p3 = int(r1) > -90;
   // 53: vote.sync.all.pred 	%p4, %p3, %r14;
-  bool t16;
-  t16 = p3;
-  uint t17;
-  t17 = r14;
-  uint t18;
-  uint t19;
+  bool t9 = p3;
+  uint t10 = r14;
+  uint t11;
+  uint t12;
   if (P2G_WARP_EMU) {
-    uvec4 t20;
-    t20 = p2g_warp_x(true, t16, 0u);
-    t18 = t20.y; t19 = t20.z;
+    uvec4 t13 = p2g_warp_x(true, t9, 0u);
+    t11 = t13.y; t12 = t13.z;
   } else {
-    t18 = p2g_warp_ballot(true); t19 = p2g_warp_ballot(true && t16);
+    t11 = p2g_warp_ballot(true); t12 = p2g_warp_ballot(true && t9);
   }
-  p4 = (t19 & t17) == (t18 & t17);
+  p4 = (t12 & t10) == (t11 & t10);
   // 54: selp.u32 	%r17, 1, 0, %p4;
   r17 = p4 ? 1u : 0u;
   // 55: st.global.u32 	[%rd1+8], %r17;
   P2GU32((rd1 + 8ul)).v = r17;
   // 56: setp.gt.s32 	%p5, %r1, 95;
-  int t21;
-  int t22;
-  t21 = int(r1); t22 = 95;
-  bool t23;
-  t23 = t21 > t22;
-  p5 = t23;
+  p5 = int(r1) > 95;
   // 57: vote.sync.any.pred 	%p6, %p5, %r14;
-  bool t24;
-  t24 = p5;
-  uint t25;
-  t25 = r14;
-  uint t26;
-  uint t27;
+  bool t14 = p5;
+  uint t15 = r14;
+  uint t16;
+  uint t17;
   if (P2G_WARP_EMU) {
-    uvec4 t28;
-    t28 = p2g_warp_x(true, t24, 0u);
-    t26 = t28.y; t27 = t28.z;
+    uvec4 t18 = p2g_warp_x(true, t14, 0u);
+    t16 = t18.y; t17 = t18.z;
   } else {
-    t26 = p2g_warp_ballot(true); t27 = p2g_warp_ballot(true && t24);
+    t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && t14);
   }
-  p6 = (t27 & t25) != 0u;
+  p6 = (t17 & t15) != 0u;
   // 58: selp.u32 	%r19, 1, 0, %p6;
   r19 = p6 ? 1u : 0u;
   // 59: st.global.u32 	[%rd1+12], %r19;
   P2GU32((rd1 + 12ul)).v = r19;
   // 60: setp.gt.s32 	%p7, %r1, -99;
-  int t29;
-  int t30;
-  t29 = int(r1); t30 = -99;
-  bool t31;
-  t31 = t29 > t30;
-  p7 = t31;
+  p7 = int(r1) > -99;
   // 61: vote.sync.uni.pred 	%p8, %p7, %r14;
-  bool t32;
-  t32 = p7;
-  uint t33;
-  t33 = r14;
-  uint t34;
-  uint t35;
+  bool t19 = p7;
+  uint t20 = r14;
+  uint t21;
+  uint t22;
   if (P2G_WARP_EMU) {
-    uvec4 t36;
-    t36 = p2g_warp_x(true, t32, 0u);
-    t34 = t36.y; t35 = t36.z;
+    uvec4 t23 = p2g_warp_x(true, t19, 0u);
+    t21 = t23.y; t22 = t23.z;
   } else {
-    t34 = p2g_warp_ballot(true); t35 = p2g_warp_ballot(true && t32);
+    t21 = p2g_warp_ballot(true); t22 = p2g_warp_ballot(true && t19);
   }
-  p8 = ((t35 & t33) == 0u || (t35 & t33) == (t34 & t33));
+  p8 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
   // 62: selp.u32 	%r21, 1, 0, %p8;
   r21 = p8 ? 1u : 0u;
   // 63: st.global.u32 	[%rd1+16], %r21;
@@ -228,56 +193,42 @@ void main() {
   // 64: and.b32  	%r2, %r7, 31;
   r2 = r7 & 31u;
   // 65: setp.lt.u32 	%p9, %r2, 8;
-  uint t37;
-  uint t38;
-  t37 = r2; t38 = 8u;
-  bool t39;
-  t39 = t37 < t38;
-  p9 = t39;
+  p9 = r2 < 8u;
   bool p2g_act1 = (!p9);
   if (P2G_WARP_EMU || p2g_act1) {
     // 69: activemask.b32 %r22;
-    uint t40;
-    uint t41;
+    uint t24;
+    uint t25;
     if (P2G_WARP_EMU) {
-      uvec4 t42;
-      t42 = p2g_warp_x(p2g_act1, true, 0u);
-      t40 = t42.y; t41 = t42.z;
+      uvec4 t26 = p2g_warp_x(p2g_act1, true, 0u);
+      t24 = t26.y; t25 = t26.z;
     } else {
-      t40 = p2g_warp_ballot(p2g_act1); t41 = p2g_warp_ballot(p2g_act1 && true);
+      t24 = p2g_warp_ballot(p2g_act1); t25 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
-      r22 = t40;
+      r22 = t24;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 71: st.global.u32 	[%rd1+20], %r22;
       P2GU32((rd1 + 20ul)).v = r22;
       // 72: setp.gt.s32 	%p10, %r1, 0;
-      int t43;
-      int t44;
-      t43 = int(r1); t44 = 0;
-      bool t45;
-      t45 = t43 > t44;
-      p10 = t45;
+      p10 = int(r1) > 0;
       // 73: mov.u32 	%r23, -256;
       r23 = 0xFFFFFF00u;
     }
     // 74: vote.sync.ballot.b32 	%r24, %p10, %r23;
-    bool t46;
-    t46 = p10;
-    uint t47;
-    t47 = r23;
-    uint t48;
-    uint t49;
+    bool t27 = p10;
+    uint t28 = r23;
+    uint t29;
+    uint t30;
     if (P2G_WARP_EMU) {
-      uvec4 t50;
-      t50 = p2g_warp_x(p2g_act1, t46, 0u);
-      t48 = t50.y; t49 = t50.z;
+      uvec4 t31 = p2g_warp_x(p2g_act1, t27, 0u);
+      t29 = t31.y; t30 = t31.z;
     } else {
-      t48 = p2g_warp_ballot(p2g_act1); t49 = p2g_warp_ballot(p2g_act1 && t46);
+      t29 = p2g_warp_ballot(p2g_act1); t30 = p2g_warp_ballot(p2g_act1 && t27);
     }
     if (p2g_act1) {
-      r24 = (t49 & t47);
+      r24 = (t30 & t28);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 75: st.global.u32 	[%rd1+24], %r24;
@@ -285,27 +236,19 @@ void main() {
     }
   }
   // 78: setp.lt.u32 	%p12, %r2, 12;
-  uint t51;
-  uint t52;
-  t51 = r2; t52 = 12u;
-  bool t53;
-  t53 = t51 < t52;
-  p12 = t53;
+  p12 = r2 < 12u;
   // 79: vote.sync.ballot.b32 	%r26, %p12, %r14;
-  bool t54;
-  t54 = p12;
-  uint t55;
-  t55 = r14;
-  uint t56;
-  uint t57;
+  bool t32 = p12;
+  uint t33 = r14;
+  uint t34;
+  uint t35;
   if (P2G_WARP_EMU) {
-    uvec4 t58;
-    t58 = p2g_warp_x(true, t54, 0u);
-    t56 = t58.y; t57 = t58.z;
+    uvec4 t36 = p2g_warp_x(true, t32, 0u);
+    t34 = t36.y; t35 = t36.z;
   } else {
-    t56 = p2g_warp_ballot(true); t57 = p2g_warp_ballot(true && t54);
+    t34 = p2g_warp_ballot(true); t35 = p2g_warp_ballot(true && t32);
   }
-  r26 = (t57 & t55);
+  r26 = (t35 & t33);
   // 80: st.global.u32 	[%rd1+28], %r26;
   P2GU32((rd1 + 28ul)).v = r26;
   return;

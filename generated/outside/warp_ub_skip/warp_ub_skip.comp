@@ -70,82 +70,49 @@ void main() {
   // 25: ld.param.u64 	%rd2, [warp_ub_skip_param_0];
   rd2 = P2GU64((pc.params)).v;
   // 26: ld.param.u64 	%rd3, [warp_ub_skip_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
   // 27: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  rd4 = (P2GU64((pc.params + 8ul)).v);
   // 28: mov.u32 	%r2, %ntid.x;
-  r2 = gl_WorkGroupSize.x;
   // 29: mov.u32 	%r3, %ctaid.x;
-  r3 = gl_WorkGroupID.x;
   // 30: mov.u32 	%r4, %tid.x;
   r4 = gl_LocalInvocationID.x;
   // 31: mad.lo.s32 	%r5, %r3, %r2, %r4;
-  r5 = uint(int(r3) * int(r2) + int(r4));
+  r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r4));
   // 32: and.b32  	%r6, %r4, 31;
-  r6 = r4 & 31u;
   // 33: cvta.to.global.u64 	%rd5, %rd2;
-  rd5 = rd2;
   // 34: mul.wide.u32 	%rd6, %r5, 4;
-  rd6 = uint64_t(r5) * uint64_t(4u);
   // 35: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
   // 36: ld.global.u32 	%r1, [%rd7];
-  r1 = P2GU32(rd7).v;
+  r1 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r5) * uint64_t(4u)))).v;
   // 37: shl.b32 	%r7, %r5, 2;
-  uint t1;
-  t1 = 2u;
-  r7 = (t1 >= 32u ? 0u : r5 << t1);
   // 38: mul.wide.u32 	%rd8, %r7, 4;
-  rd8 = uint64_t(r7) * uint64_t(4u);
   // 39: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
+  rd1 = uint64_t(int64_t(rd4) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
   // 40: setp.eq.s32 	%p1, %r6, 0;
-  int t2;
-  int t3;
-  t2 = int(r6); t3 = 0;
-  bool t4;
-  t4 = t2 == t3;
-  p1 = t4;
   // 41: and.b32  	%r8, %r4, 28;
-  r8 = r4 & 28u;
   // 42: setp.eq.s32 	%p2, %r8, 16;
-  int t5;
-  int t6;
-  t5 = int(r8); t6 = 16;
-  bool t7;
-  t7 = t5 == t6;
-  p2 = t7;
   // 43: or.pred  	%p3, %p2, %p1;
-  p3 = p2 || p1;
-  bool p2g_act1 = (!p3);
+  bool p2g_act1 = (!((int(r4 & 28u) == 16) || (int(r4 & 31u) == 0)));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
       // 46: setp.gt.s32 	%p4, %r1, -1000;
-      int t8;
-      int t9;
-      t8 = int(r1); t9 = -1000;
-      bool t10;
-      t10 = t8 > t9;
-      p4 = t10;
+      p4 = int(r1) > -1000;
       // 47: mov.u32 	%r9, -1;
       r9 = 0xFFFFFFFFu;
     }
     // 48: vote.sync.all.pred 	%p5, %p4, %r9;
-    bool t11;
-    t11 = p4;
-    uint t12;
-    t12 = r9;
-    uint t13;
-    uint t14;
+    bool t1 = p4;
+    uint t2 = r9;
+    uint t3;
+    uint t4;
     if (P2G_WARP_EMU) {
-      uvec4 t15;
-      t15 = p2g_warp_x(p2g_act1, t11, 0u);
-      t13 = t15.y; t14 = t15.z;
+      uvec4 t5 = p2g_warp_x(p2g_act1, t1, 0u);
+      t3 = t5.y; t4 = t5.z;
     } else {
-      t13 = p2g_warp_ballot(p2g_act1); t14 = p2g_warp_ballot(p2g_act1 && t11);
+      t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && t1);
     }
     if (p2g_act1) {
-      p5 = (t14 & t12) == (t13 & t12);
+      p5 = (t4 & t2) == (t3 & t2);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 49: selp.u32 	%r11, 1, 0, %p5;
@@ -155,29 +122,21 @@ void main() {
       // 51: and.b32  	%r12, %r1, 1;
       r12 = r1 & 1u;
       // 52: setp.eq.b32 	%p6, %r12, 1;
-      uint t16;
-      uint t17;
-      t16 = r12; t17 = 1u;
-      bool t18;
-      t18 = t16 == t17;
-      p6 = t18;
+      p6 = r12 == 1u;
     }
     // 53: vote.sync.ballot.b32 	%r13, %p6, %r9;
-    bool t19;
-    t19 = p6;
-    uint t20;
-    t20 = r9;
-    uint t21;
-    uint t22;
+    bool t6 = p6;
+    uint t7 = r9;
+    uint t8;
+    uint t9;
     if (P2G_WARP_EMU) {
-      uvec4 t23;
-      t23 = p2g_warp_x(p2g_act1, t19, 0u);
-      t21 = t23.y; t22 = t23.z;
+      uvec4 t10 = p2g_warp_x(p2g_act1, t6, 0u);
+      t8 = t10.y; t9 = t10.z;
     } else {
-      t21 = p2g_warp_ballot(p2g_act1); t22 = p2g_warp_ballot(p2g_act1 && t19);
+      t8 = p2g_warp_ballot(p2g_act1); t9 = p2g_warp_ballot(p2g_act1 && t6);
     }
     if (p2g_act1) {
-      r13 = (t22 & t20);
+      r13 = (t9 & t7);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 54: st.global.u32 	[%rd1+4], %r13;
@@ -185,48 +144,37 @@ void main() {
     }
   }
   // 57: shr.u32 	%r15, %r1, 1;
-  uint t24;
-  t24 = 1u;
-  r15 = (t24 >= 32u ? 0u : r1 >> t24);
+  r15 = r1 >> 1u;
   // 58: and.b32  	%r16, %r15, 1;
   r16 = r15 & 1u;
   // 59: setp.eq.b32 	%p8, %r16, 1;
-  uint t25;
-  uint t26;
-  t25 = r16; t26 = 1u;
-  bool t27;
-  t27 = t25 == t26;
-  p8 = t27;
+  p8 = r16 == 1u;
   // 60: mov.u32 	%r17, -1;
   r17 = 0xFFFFFFFFu;
   // 61: vote.sync.ballot.b32 	%r18, %p8, %r17;
-  bool t28;
-  t28 = p8;
-  uint t29;
-  t29 = r17;
-  uint t30;
-  uint t31;
+  bool t11 = p8;
+  uint t12 = r17;
+  uint t13;
+  uint t14;
   if (P2G_WARP_EMU) {
-    uvec4 t32;
-    t32 = p2g_warp_x(true, t28, 0u);
-    t30 = t32.y; t31 = t32.z;
+    uvec4 t15 = p2g_warp_x(true, t11, 0u);
+    t13 = t15.y; t14 = t15.z;
   } else {
-    t30 = p2g_warp_ballot(true); t31 = p2g_warp_ballot(true && t28);
+    t13 = p2g_warp_ballot(true); t14 = p2g_warp_ballot(true && t11);
   }
-  r18 = (t31 & t29);
+  r18 = (t14 & t12);
   // 62: st.global.u32 	[%rd1+8], %r18;
   P2GU32((rd1 + 8ul)).v = r18;
   // 64: activemask.b32 %r14;
-  uint t33;
-  uint t34;
+  uint t16;
+  uint t17;
   if (P2G_WARP_EMU) {
-    uvec4 t35;
-    t35 = p2g_warp_x(true, true, 0u);
-    t33 = t35.y; t34 = t35.z;
+    uvec4 t18 = p2g_warp_x(true, true, 0u);
+    t16 = t18.y; t17 = t18.z;
   } else {
-    t33 = p2g_warp_ballot(true); t34 = p2g_warp_ballot(true && true);
+    t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && true);
   }
-  r14 = t33;
+  r14 = t16;
   // 66: st.global.u32 	[%rd1+12], %r14;
   P2GU32((rd1 + 12ul)).v = r14;
   return;

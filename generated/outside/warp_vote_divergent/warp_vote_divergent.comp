@@ -100,71 +100,47 @@ void main() {
   // 26: ld.param.u64 	%rd3, [warp_vote_divergent_param_0];
   rd3 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd4, [warp_vote_divergent_param_1];
-  rd4 = P2GU64((pc.params + 8ul)).v;
   // 28: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = rd4;
+  rd5 = (P2GU64((pc.params + 8ul)).v);
   // 29: mov.u32 	%r25, %ntid.x;
-  r25 = gl_WorkGroupSize.x;
   // 30: mov.u32 	%r26, %ctaid.x;
-  r26 = gl_WorkGroupID.x;
   // 31: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r27, %r26, %r25, %r1;
-  r27 = uint(int(r26) * int(r25) + int(r1));
+  r27 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
   // 33: and.b32  	%r2, %r1, 31;
   r2 = r1 & 31u;
   // 34: cvta.to.global.u64 	%rd6, %rd3;
-  rd6 = rd3;
   // 35: mul.wide.u32 	%rd7, %r27, 4;
-  rd7 = uint64_t(r27) * uint64_t(4u);
   // 36: add.s64 	%rd8, %rd6, %rd7;
-  rd8 = uint64_t(int64_t(rd6) + int64_t(rd7));
   // 37: ld.global.u32 	%r3, [%rd8];
-  r3 = P2GU32(rd8).v;
+  r3 = P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(r27) * uint64_t(4u)))).v;
   // 38: shl.b32 	%r28, %r27, 4;
-  uint t1;
-  t1 = 4u;
-  r28 = (t1 >= 32u ? 0u : r27 << t1);
   // 39: mul.wide.u32 	%rd9, %r28, 4;
-  rd9 = uint64_t(r28) * uint64_t(4u);
   // 40: add.s64 	%rd1, %rd5, %rd9;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(rd9));
+  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
   // 41: setp.eq.s32 	%p4, %r2, 0;
-  int t2;
-  int t3;
-  t2 = int(r2); t3 = 0;
-  bool t4;
-  t4 = t2 == t3;
-  p4 = t4;
-  bool p2g_act1 = (!p4);
+  bool p2g_act1 = (!(int(r2) == 0));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
       // 44: setp.gt.s32 	%p5, %r3, -100000;
-      int t5;
-      int t6;
-      t5 = int(r3); t6 = -100000;
-      bool t7;
-      t7 = t5 > t6;
-      p5 = t7;
+      p5 = int(r3) > -100000;
       // 45: mov.u32 	%r29, -2;
       r29 = 0xFFFFFFFEu;
     }
     // 46: vote.sync.all.pred 	%p6, %p5, %r29;
-    bool t8;
-    t8 = p5;
-    uint t9;
-    t9 = r29;
-    uint t10;
-    uint t11;
+    bool t1 = p5;
+    uint t2 = r29;
+    uint t3;
+    uint t4;
     if (P2G_WARP_EMU) {
-      uvec4 t12;
-      t12 = p2g_warp_x(p2g_act1, t8, 0u);
-      t10 = t12.y; t11 = t12.z;
+      uvec4 t5 = p2g_warp_x(p2g_act1, t1, 0u);
+      t3 = t5.y; t4 = t5.z;
     } else {
-      t10 = p2g_warp_ballot(p2g_act1); t11 = p2g_warp_ballot(p2g_act1 && t8);
+      t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && t1);
     }
     if (p2g_act1) {
-      p6 = (t11 & t9) == (t10 & t9);
+      p6 = (t4 & t2) == (t3 & t2);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 47: selp.u32 	%r31, 1, 0, %p6;
@@ -172,29 +148,21 @@ void main() {
       // 48: st.global.u32 	[%rd1], %r31;
       P2GU32(rd1).v = r31;
       // 49: setp.gt.s32 	%p7, %r3, 900;
-      int t13;
-      int t14;
-      t13 = int(r3); t14 = 900;
-      bool t15;
-      t15 = t13 > t14;
-      p7 = t15;
+      p7 = int(r3) > 900;
     }
     // 50: vote.sync.any.pred 	%p8, %p7, %r29;
-    bool t16;
-    t16 = p7;
-    uint t17;
-    t17 = r29;
-    uint t18;
-    uint t19;
+    bool t6 = p7;
+    uint t7 = r29;
+    uint t8;
+    uint t9;
     if (P2G_WARP_EMU) {
-      uvec4 t20;
-      t20 = p2g_warp_x(p2g_act1, t16, 0u);
-      t18 = t20.y; t19 = t20.z;
+      uvec4 t10 = p2g_warp_x(p2g_act1, t6, 0u);
+      t8 = t10.y; t9 = t10.z;
     } else {
-      t18 = p2g_warp_ballot(p2g_act1); t19 = p2g_warp_ballot(p2g_act1 && t16);
+      t8 = p2g_warp_ballot(p2g_act1); t9 = p2g_warp_ballot(p2g_act1 && t6);
     }
     if (p2g_act1) {
-      p8 = (t19 & t17) != 0u;
+      p8 = (t9 & t7) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 51: selp.u32 	%r33, 1, 0, %p8;
@@ -204,57 +172,41 @@ void main() {
       // 53: and.b32  	%r34, %r3, 1;
       r34 = r3 & 1u;
       // 54: setp.eq.b32 	%p9, %r34, 1;
-      uint t21;
-      uint t22;
-      t21 = r34; t22 = 1u;
-      bool t23;
-      t23 = t21 == t22;
-      p9 = t23;
+      p9 = r34 == 1u;
     }
     // 55: vote.sync.ballot.b32 	%r35, %p9, %r29;
-    bool t24;
-    t24 = p9;
-    uint t25;
-    t25 = r29;
-    uint t26;
-    uint t27;
+    bool t11 = p9;
+    uint t12 = r29;
+    uint t13;
+    uint t14;
     if (P2G_WARP_EMU) {
-      uvec4 t28;
-      t28 = p2g_warp_x(p2g_act1, t24, 0u);
-      t26 = t28.y; t27 = t28.z;
+      uvec4 t15 = p2g_warp_x(p2g_act1, t11, 0u);
+      t13 = t15.y; t14 = t15.z;
     } else {
-      t26 = p2g_warp_ballot(p2g_act1); t27 = p2g_warp_ballot(p2g_act1 && t24);
+      t13 = p2g_warp_ballot(p2g_act1); t14 = p2g_warp_ballot(p2g_act1 && t11);
     }
     if (p2g_act1) {
-      r35 = (t27 & t25);
+      r35 = (t14 & t12);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 56: st.global.u32 	[%rd1+8], %r35;
       P2GU32((rd1 + 8ul)).v = r35;
       // 57: setp.gt.s32 	%p11, %r3, 0;
-      int t29;
-      int t30;
-      t29 = int(r3); t30 = 0;
-      bool t31;
-      t31 = t29 > t30;
-      p11 = t31;
+      p11 = int(r3) > 0;
     }
     // 58: vote.sync.uni.pred 	%p12, %p11, %r29;
-    bool t32;
-    t32 = p11;
-    uint t33;
-    t33 = r29;
-    uint t34;
-    uint t35;
+    bool t16 = p11;
+    uint t17 = r29;
+    uint t18;
+    uint t19;
     if (P2G_WARP_EMU) {
-      uvec4 t36;
-      t36 = p2g_warp_x(p2g_act1, t32, 0u);
-      t34 = t36.y; t35 = t36.z;
+      uvec4 t20 = p2g_warp_x(p2g_act1, t16, 0u);
+      t18 = t20.y; t19 = t20.z;
     } else {
-      t34 = p2g_warp_ballot(p2g_act1); t35 = p2g_warp_ballot(p2g_act1 && t32);
+      t18 = p2g_warp_ballot(p2g_act1); t19 = p2g_warp_ballot(p2g_act1 && t16);
     }
     if (p2g_act1) {
-      p12 = ((t35 & t33) == 0u || (t35 & t33) == (t34 & t33));
+      p12 = ((t19 & t17) == 0u || (t19 & t17) == (t18 & t17));
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 59: selp.u32 	%r37, 1, 0, %p12;
@@ -264,97 +216,70 @@ void main() {
     }
   }
   // 63: and.b32  	%r38, %r3, 2;
-  r38 = r3 & 2u;
   // 64: setp.eq.s32 	%p13, %r38, 0;
-  int t37;
-  int t38;
-  t37 = int(r38); t38 = 0;
-  bool t39;
-  t39 = t37 == t38;
-  p13 = t39;
+  p13 = int(r3 & 2u) == 0;
   bool p2g_act2 = (p13);
   bool p2g_act3 = !(p13);
   if (P2G_WARP_EMU || p2g_act2) {
     // 70: activemask.b32 %r46;
-    uint t40;
-    uint t41;
+    uint t21;
+    uint t22;
     if (P2G_WARP_EMU) {
-      uvec4 t42;
-      t42 = p2g_warp_x(p2g_act2, true, 0u);
-      t40 = t42.y; t41 = t42.z;
+      uvec4 t23 = p2g_warp_x(p2g_act2, true, 0u);
+      t21 = t23.y; t22 = t23.z;
     } else {
-      t40 = p2g_warp_ballot(p2g_act2); t41 = p2g_warp_ballot(p2g_act2 && true);
+      t21 = p2g_warp_ballot(p2g_act2); t22 = p2g_warp_ballot(p2g_act2 && true);
     }
     if (p2g_act2) {
-      r46 = t40;
+      r46 = t21;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 72: st.global.u32 	[%rd1+28], %r46;
       P2GU32((rd1 + 28ul)).v = r46;
       // 73: shr.u32 	%r47, %r3, 2;
-      uint t43;
-      t43 = 2u;
-      r47 = (t43 >= 32u ? 0u : r3 >> t43);
+      r47 = r3 >> 2u;
       // 74: and.b32  	%r48, %r47, 1;
       r48 = r47 & 1u;
       // 75: setp.eq.b32 	%p17, %r48, 1;
-      uint t44;
-      uint t45;
-      t44 = r48; t45 = 1u;
-      bool t46;
-      t46 = t44 == t45;
-      p17 = t46;
+      p17 = r48 == 1u;
     }
     // 76: vote.sync.ballot.b32 	%r49, %p17, %r46;
-    bool t47;
-    t47 = p17;
-    uint t48;
-    t48 = r46;
-    uint t49;
-    uint t50;
+    bool t24 = p17;
+    uint t25 = r46;
+    uint t26;
+    uint t27;
     if (P2G_WARP_EMU) {
-      uvec4 t51;
-      t51 = p2g_warp_x(p2g_act2, t47, 0u);
-      t49 = t51.y; t50 = t51.z;
+      uvec4 t28 = p2g_warp_x(p2g_act2, t24, 0u);
+      t26 = t28.y; t27 = t28.z;
     } else {
-      t49 = p2g_warp_ballot(p2g_act2); t50 = p2g_warp_ballot(p2g_act2 && t47);
+      t26 = p2g_warp_ballot(p2g_act2); t27 = p2g_warp_ballot(p2g_act2 && t24);
     }
     if (p2g_act2) {
-      r49 = (t50 & t48);
+      r49 = (t27 & t25);
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 77: st.global.u32 	[%rd1+32], %r49;
       P2GU32((rd1 + 32ul)).v = r49;
       // 78: shr.u32 	%r50, %r3, 3;
-      uint t52;
-      t52 = 3u;
-      r50 = (t52 >= 32u ? 0u : r3 >> t52);
+      r50 = r3 >> 3u;
       // 79: and.b32  	%r51, %r50, 1;
       r51 = r50 & 1u;
       // 80: setp.eq.b32 	%p19, %r51, 1;
-      uint t53;
-      uint t54;
-      t53 = r51; t54 = 1u;
-      bool t55;
-      t55 = t53 == t54;
-      p19 = t55;
+      p19 = r51 == 1u;
     }
     // 81: vote.sync.any.pred 	%p49, %p19, %r46;
-    bool t56;
-    t56 = p19;
-    uint t57;
-    t57 = r46;
-    uint t58;
-    uint t59;
+    bool t29 = p19;
+    uint t30 = r46;
+    uint t31;
+    uint t32;
     if (P2G_WARP_EMU) {
-      uvec4 t60;
-      t60 = p2g_warp_x(p2g_act2, t56, 0u);
-      t58 = t60.y; t59 = t60.z;
+      uvec4 t33 = p2g_warp_x(p2g_act2, t29, 0u);
+      t31 = t33.y; t32 = t33.z;
     } else {
-      t58 = p2g_warp_ballot(p2g_act2); t59 = p2g_warp_ballot(p2g_act2 && t56);
+      t31 = p2g_warp_ballot(p2g_act2); t32 = p2g_warp_ballot(p2g_act2 && t29);
     }
     if (p2g_act2) {
-      p49 = (t59 & t57) != 0u;
+      p49 = (t32 & t30) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 82: mov.u64 	%rd14, 9;
@@ -365,85 +290,64 @@ void main() {
     if (!P2G_WARP_EMU || p2g_act3) {
     }
     // 87: activemask.b32 %r39;
-    uint t61;
-    uint t62;
+    uint t34;
+    uint t35;
     if (P2G_WARP_EMU) {
-      uvec4 t63;
-      t63 = p2g_warp_x(p2g_act3, true, 0u);
-      t61 = t63.y; t62 = t63.z;
+      uvec4 t36 = p2g_warp_x(p2g_act3, true, 0u);
+      t34 = t36.y; t35 = t36.z;
     } else {
-      t61 = p2g_warp_ballot(p2g_act3); t62 = p2g_warp_ballot(p2g_act3 && true);
+      t34 = p2g_warp_ballot(p2g_act3); t35 = p2g_warp_ballot(p2g_act3 && true);
     }
     if (p2g_act3) {
-      r39 = t61;
+      r39 = t34;
     }
     if (!P2G_WARP_EMU || p2g_act3) {
       // 89: st.global.u32 	[%rd1+16], %r39;
       P2GU32((rd1 + 16ul)).v = r39;
       // 90: shr.u32 	%r40, %r3, 2;
-      uint t64;
-      t64 = 2u;
-      r40 = (t64 >= 32u ? 0u : r3 >> t64);
+      r40 = r3 >> 2u;
       // 91: and.b32  	%r41, %r40, 1;
       r41 = r40 & 1u;
       // 92: setp.eq.b32 	%p14, %r41, 1;
-      uint t65;
-      uint t66;
-      t65 = r41; t66 = 1u;
-      bool t67;
-      t67 = t65 == t66;
-      p14 = t67;
+      p14 = r41 == 1u;
     }
     // 93: vote.sync.ballot.b32 	%r42, %p14, %r39;
-    bool t68;
-    t68 = p14;
-    uint t69;
-    t69 = r39;
-    uint t70;
-    uint t71;
+    bool t37 = p14;
+    uint t38 = r39;
+    uint t39;
+    uint t40;
     if (P2G_WARP_EMU) {
-      uvec4 t72;
-      t72 = p2g_warp_x(p2g_act3, t68, 0u);
-      t70 = t72.y; t71 = t72.z;
+      uvec4 t41 = p2g_warp_x(p2g_act3, t37, 0u);
+      t39 = t41.y; t40 = t41.z;
     } else {
-      t70 = p2g_warp_ballot(p2g_act3); t71 = p2g_warp_ballot(p2g_act3 && t68);
+      t39 = p2g_warp_ballot(p2g_act3); t40 = p2g_warp_ballot(p2g_act3 && t37);
     }
     if (p2g_act3) {
-      r42 = (t71 & t69);
+      r42 = (t40 & t38);
     }
     if (!P2G_WARP_EMU || p2g_act3) {
       // 94: st.global.u32 	[%rd1+20], %r42;
       P2GU32((rd1 + 20ul)).v = r42;
       // 95: shr.u32 	%r43, %r3, 3;
-      uint t73;
-      t73 = 3u;
-      r43 = (t73 >= 32u ? 0u : r3 >> t73);
+      r43 = r3 >> 3u;
       // 96: and.b32  	%r44, %r43, 1;
       r44 = r43 & 1u;
       // 97: setp.eq.b32 	%p16, %r44, 1;
-      uint t74;
-      uint t75;
-      t74 = r44; t75 = 1u;
-      bool t76;
-      t76 = t74 == t75;
-      p16 = t76;
+      p16 = r44 == 1u;
     }
     // 98: vote.sync.all.pred 	%p49, %p16, %r39;
-    bool t77;
-    t77 = p16;
-    uint t78;
-    t78 = r39;
-    uint t79;
-    uint t80;
+    bool t42 = p16;
+    uint t43 = r39;
+    uint t44;
+    uint t45;
     if (P2G_WARP_EMU) {
-      uvec4 t81;
-      t81 = p2g_warp_x(p2g_act3, t77, 0u);
-      t79 = t81.y; t80 = t81.z;
+      uvec4 t46 = p2g_warp_x(p2g_act3, t42, 0u);
+      t44 = t46.y; t45 = t46.z;
     } else {
-      t79 = p2g_warp_ballot(p2g_act3); t80 = p2g_warp_ballot(p2g_act3 && t77);
+      t44 = p2g_warp_ballot(p2g_act3); t45 = p2g_warp_ballot(p2g_act3 && t42);
     }
     if (p2g_act3) {
-      p49 = (t80 & t78) == (t79 & t78);
+      p49 = (t45 & t43) == (t44 & t43);
     }
     if (!P2G_WARP_EMU || p2g_act3) {
       // 99: mov.u64 	%rd14, 6;
@@ -451,53 +355,32 @@ void main() {
     }
   }
   // 102: shl.b64 	%rd12, %rd14, 2;
-  uint t82;
-  t82 = 2u;
-  rd12 = (t82 >= 64u ? 0ul : rd14 << t82);
   // 103: add.s64 	%rd13, %rd1, %rd12;
-  rd13 = uint64_t(int64_t(rd1) + int64_t(rd12));
   // 104: selp.u32 	%r54, 1, 0, %p49;
-  r54 = p49 ? 1u : 0u;
   // 105: st.global.u32 	[%rd13], %r54;
-  P2GU32(rd13).v = r54;
+  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14 << 2u))).v = (p49 ? 1u : 0u);
   // 106: cvt.u16.u32 	%rs1, %r2;
-  uint64_t t83;
-  t83 = uint64_t(r2);
-  rs1 = (uint(uint64_t(t83)) & 65535u);
+  uint64_t t47 = uint64_t(r2);
+  rs1 = (uint(uint64_t(t47)) & 65535u);
   // 107: mul.wide.u16 	%r55, %rs1, -13107;
-  r55 = uint(rs1) * uint(52429u);
   // 108: shr.u32 	%r56, %r55, 18;
-  uint t84;
-  t84 = 18u;
-  r56 = (t84 >= 32u ? 0u : r55 >> t84);
   // 109: cvt.u16.u32 	%rs2, %r56;
-  uint64_t t85;
-  t85 = uint64_t(r56);
-  rs2 = (uint(uint64_t(t85)) & 65535u);
+  uint64_t t48 = uint64_t((uint(rs1) * uint(52429u)) >> 18u);
+  rs2 = (uint(uint64_t(t48)) & 65535u);
   // 110: mul.lo.s16 	%rs3, %rs2, 5;
   rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 5), 0, 16)) & 0x0000FFFFu);
   // 111: sub.s16 	%rs4, %rs1, %rs3;
   rs4 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs3), 0, 16)), 0, 16)) & 0x0000FFFFu);
   // 112: cvt.u32.u16 	%r4, %rs4;
-  uint64_t t86;
-  t86 = uint64_t(rs4);
-  r4 = uint(uint64_t(t86));
+  uint64_t t49 = uint64_t(rs4);
+  r4 = uint(uint64_t(t49));
   // 113: neg.s32 	%r57, %r4;
-  int t87;
-  t87 = int(r4);
-  r57 = uint(-t87);
   // 114: mov.u32 	%r121, 0;
   r121 = 0u;
   // 115: and.b32  	%r5, %r3, 1;
   r5 = r3 & 1u;
   // 116: setp.eq.s32 	%p20, %r5, %r57;
-  int t88;
-  int t89;
-  t88 = int(r5); t89 = int(r57);
-  bool t90;
-  t90 = t88 == t89;
-  p20 = t90;
-  bool p2g_act4 = (!p20);
+  bool p2g_act4 = (!(int(r5) == int(uint(-int(r4)))));
   if (P2G_WARP_EMU || p2g_act4) {
     if (!P2G_WARP_EMU || p2g_act4) {
       // 119: add.s32 	%r61, %r2, %r5;
@@ -507,18 +390,11 @@ void main() {
       // 121: sub.s32 	%r6, %r61, %r62;
       r6 = uint(int(r61) - int(r62));
       // 122: not.b32 	%r63, %r62;
-      r63 = ~r62;
       // 123: add.s32 	%r64, %r61, %r63;
-      r64 = uint(int(r61) + int(r63));
       // 124: and.b32  	%r120, %r6, 3;
       r120 = r6 & 3u;
       // 125: setp.lt.u32 	%p21, %r64, 3;
-      uint t91;
-      uint t92;
-      t91 = r64; t92 = 3u;
-      bool t93;
-      t93 = t91 < t92;
-      p21 = t93;
+      p21 = uint(int(r61) + int(~r62)) < 3u;
       // 126: mov.u32 	%r116, 0;
       r116 = 0u;
       // 127: mov.u32 	%r121, %r116;
@@ -538,17 +414,16 @@ void main() {
         if (P2G_WARP_EMU && !p2g_loop_any(p2g_act6)) break;
         bool p2g_act7 = p2g_act6;  // lanes active in this iteration
         // 135: activemask.b32 %r67;
-        uint t94;
-        uint t95;
+        uint t50;
+        uint t51;
         if (P2G_WARP_EMU) {
-          uvec4 t96;
-          t96 = p2g_warp_x(p2g_act7, true, 0u);
-          t94 = t96.y; t95 = t96.z;
+          uvec4 t52 = p2g_warp_x(p2g_act7, true, 0u);
+          t50 = t52.y; t51 = t52.z;
         } else {
-          t94 = p2g_warp_ballot(p2g_act7); t95 = p2g_warp_ballot(p2g_act7 && true);
+          t50 = p2g_warp_ballot(p2g_act7); t51 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
-          r67 = t94;
+          r67 = t50;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 137: mad.lo.s32 	%r71, %r121, 33, %r67;
@@ -556,52 +431,41 @@ void main() {
           // 138: mov.u32 	%r72, 1;
           r72 = 1u;
           // 139: shl.b32 	%r73, %r72, %r116;
-          uint t97;
-          t97 = r116;
-          r73 = (t97 >= 32u ? 0u : r72 << t97);
+          r73 = (r116 >= 32u ? 0u : r72 << r116);
           // 140: and.b32  	%r74, %r73, %r3;
           r74 = r73 & r3;
           // 141: setp.ne.s32 	%p22, %r74, 0;
-          int t98;
-          int t99;
-          t98 = int(r74); t99 = 0;
-          bool t100;
-          t100 = t98 != t99;
-          p22 = t100;
+          p22 = int(r74) != 0;
         }
         // 142: vote.sync.ballot.b32 	%r75, %p22, %r67;
-        bool t101;
-        t101 = p22;
-        uint t102;
-        t102 = r67;
-        uint t103;
-        uint t104;
+        bool t53 = p22;
+        uint t54 = r67;
+        uint t55;
+        uint t56;
         if (P2G_WARP_EMU) {
-          uvec4 t105;
-          t105 = p2g_warp_x(p2g_act7, t101, 0u);
-          t103 = t105.y; t104 = t105.z;
+          uvec4 t57 = p2g_warp_x(p2g_act7, t53, 0u);
+          t55 = t57.y; t56 = t57.z;
         } else {
-          t103 = p2g_warp_ballot(p2g_act7); t104 = p2g_warp_ballot(p2g_act7 && t101);
+          t55 = p2g_warp_ballot(p2g_act7); t56 = p2g_warp_ballot(p2g_act7 && t53);
         }
         if (p2g_act7) {
-          r75 = (t104 & t102);
+          r75 = (t56 & t54);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 143: add.s32 	%r76, %r71, %r75;
           r76 = uint(int(r71) + int(r75));
         }
         // 145: activemask.b32 %r68;
-        uint t106;
-        uint t107;
+        uint t58;
+        uint t59;
         if (P2G_WARP_EMU) {
-          uvec4 t108;
-          t108 = p2g_warp_x(p2g_act7, true, 0u);
-          t106 = t108.y; t107 = t108.z;
+          uvec4 t60 = p2g_warp_x(p2g_act7, true, 0u);
+          t58 = t60.y; t59 = t60.z;
         } else {
-          t106 = p2g_warp_ballot(p2g_act7); t107 = p2g_warp_ballot(p2g_act7 && true);
+          t58 = p2g_warp_ballot(p2g_act7); t59 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
-          r68 = t106;
+          r68 = t58;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 147: mad.lo.s32 	%r77, %r76, 33, %r68;
@@ -609,52 +473,41 @@ void main() {
           // 148: mov.u32 	%r78, 2;
           r78 = 2u;
           // 149: shl.b32 	%r79, %r78, %r116;
-          uint t109;
-          t109 = r116;
-          r79 = (t109 >= 32u ? 0u : r78 << t109);
+          r79 = (r116 >= 32u ? 0u : r78 << r116);
           // 150: and.b32  	%r80, %r79, %r3;
           r80 = r79 & r3;
           // 151: setp.ne.s32 	%p24, %r80, 0;
-          int t110;
-          int t111;
-          t110 = int(r80); t111 = 0;
-          bool t112;
-          t112 = t110 != t111;
-          p24 = t112;
+          p24 = int(r80) != 0;
         }
         // 152: vote.sync.ballot.b32 	%r81, %p24, %r68;
-        bool t113;
-        t113 = p24;
-        uint t114;
-        t114 = r68;
-        uint t115;
-        uint t116;
+        bool t61 = p24;
+        uint t62 = r68;
+        uint t63;
+        uint t64;
         if (P2G_WARP_EMU) {
-          uvec4 t117;
-          t117 = p2g_warp_x(p2g_act7, t113, 0u);
-          t115 = t117.y; t116 = t117.z;
+          uvec4 t65 = p2g_warp_x(p2g_act7, t61, 0u);
+          t63 = t65.y; t64 = t65.z;
         } else {
-          t115 = p2g_warp_ballot(p2g_act7); t116 = p2g_warp_ballot(p2g_act7 && t113);
+          t63 = p2g_warp_ballot(p2g_act7); t64 = p2g_warp_ballot(p2g_act7 && t61);
         }
         if (p2g_act7) {
-          r81 = (t116 & t114);
+          r81 = (t64 & t62);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 153: add.s32 	%r82, %r77, %r81;
           r82 = uint(int(r77) + int(r81));
         }
         // 155: activemask.b32 %r69;
-        uint t118;
-        uint t119;
+        uint t66;
+        uint t67;
         if (P2G_WARP_EMU) {
-          uvec4 t120;
-          t120 = p2g_warp_x(p2g_act7, true, 0u);
-          t118 = t120.y; t119 = t120.z;
+          uvec4 t68 = p2g_warp_x(p2g_act7, true, 0u);
+          t66 = t68.y; t67 = t68.z;
         } else {
-          t118 = p2g_warp_ballot(p2g_act7); t119 = p2g_warp_ballot(p2g_act7 && true);
+          t66 = p2g_warp_ballot(p2g_act7); t67 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
-          r69 = t118;
+          r69 = t66;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 157: mad.lo.s32 	%r83, %r82, 33, %r69;
@@ -662,52 +515,41 @@ void main() {
           // 158: mov.u32 	%r84, 4;
           r84 = 4u;
           // 159: shl.b32 	%r85, %r84, %r116;
-          uint t121;
-          t121 = r116;
-          r85 = (t121 >= 32u ? 0u : r84 << t121);
+          r85 = (r116 >= 32u ? 0u : r84 << r116);
           // 160: and.b32  	%r86, %r85, %r3;
           r86 = r85 & r3;
           // 161: setp.ne.s32 	%p26, %r86, 0;
-          int t122;
-          int t123;
-          t122 = int(r86); t123 = 0;
-          bool t124;
-          t124 = t122 != t123;
-          p26 = t124;
+          p26 = int(r86) != 0;
         }
         // 162: vote.sync.ballot.b32 	%r87, %p26, %r69;
-        bool t125;
-        t125 = p26;
-        uint t126;
-        t126 = r69;
-        uint t127;
-        uint t128;
+        bool t69 = p26;
+        uint t70 = r69;
+        uint t71;
+        uint t72;
         if (P2G_WARP_EMU) {
-          uvec4 t129;
-          t129 = p2g_warp_x(p2g_act7, t125, 0u);
-          t127 = t129.y; t128 = t129.z;
+          uvec4 t73 = p2g_warp_x(p2g_act7, t69, 0u);
+          t71 = t73.y; t72 = t73.z;
         } else {
-          t127 = p2g_warp_ballot(p2g_act7); t128 = p2g_warp_ballot(p2g_act7 && t125);
+          t71 = p2g_warp_ballot(p2g_act7); t72 = p2g_warp_ballot(p2g_act7 && t69);
         }
         if (p2g_act7) {
-          r87 = (t128 & t126);
+          r87 = (t72 & t70);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 163: add.s32 	%r88, %r83, %r87;
           r88 = uint(int(r83) + int(r87));
         }
         // 165: activemask.b32 %r70;
-        uint t130;
-        uint t131;
+        uint t74;
+        uint t75;
         if (P2G_WARP_EMU) {
-          uvec4 t132;
-          t132 = p2g_warp_x(p2g_act7, true, 0u);
-          t130 = t132.y; t131 = t132.z;
+          uvec4 t76 = p2g_warp_x(p2g_act7, true, 0u);
+          t74 = t76.y; t75 = t76.z;
         } else {
-          t130 = p2g_warp_ballot(p2g_act7); t131 = p2g_warp_ballot(p2g_act7 && true);
+          t74 = p2g_warp_ballot(p2g_act7); t75 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
-          r70 = t130;
+          r70 = t74;
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 167: mad.lo.s32 	%r89, %r88, 33, %r70;
@@ -715,35 +557,25 @@ void main() {
           // 168: mov.u32 	%r90, 8;
           r90 = 8u;
           // 169: shl.b32 	%r91, %r90, %r116;
-          uint t133;
-          t133 = r116;
-          r91 = (t133 >= 32u ? 0u : r90 << t133);
+          r91 = (r116 >= 32u ? 0u : r90 << r116);
           // 170: and.b32  	%r92, %r91, %r3;
           r92 = r91 & r3;
           // 171: setp.ne.s32 	%p28, %r92, 0;
-          int t134;
-          int t135;
-          t134 = int(r92); t135 = 0;
-          bool t136;
-          t136 = t134 != t135;
-          p28 = t136;
+          p28 = int(r92) != 0;
         }
         // 172: vote.sync.ballot.b32 	%r93, %p28, %r70;
-        bool t137;
-        t137 = p28;
-        uint t138;
-        t138 = r70;
-        uint t139;
-        uint t140;
+        bool t77 = p28;
+        uint t78 = r70;
+        uint t79;
+        uint t80;
         if (P2G_WARP_EMU) {
-          uvec4 t141;
-          t141 = p2g_warp_x(p2g_act7, t137, 0u);
-          t139 = t141.y; t140 = t141.z;
+          uvec4 t81 = p2g_warp_x(p2g_act7, t77, 0u);
+          t79 = t81.y; t80 = t81.z;
         } else {
-          t139 = p2g_warp_ballot(p2g_act7); t140 = p2g_warp_ballot(p2g_act7 && t137);
+          t79 = p2g_warp_ballot(p2g_act7); t80 = p2g_warp_ballot(p2g_act7 && t77);
         }
         if (p2g_act7) {
-          r93 = (t140 & t138);
+          r93 = (t80 & t78);
         }
         if (!P2G_WARP_EMU || p2g_act7) {
           // 173: add.s32 	%r121, %r89, %r93;
@@ -753,12 +585,7 @@ void main() {
           // 175: add.s32 	%r114, %r114, -4;
           r114 = uint(int(r114) + -4);
           // 176: setp.ne.s32 	%p30, %r114, 0;
-          int t142;
-          int t143;
-          t142 = int(r114); t143 = 0;
-          bool t144;
-          t144 = t142 != t143;
-          p30 = t144;
+          p30 = int(r114) != 0;
         }
         bool p2g_act8 = p2g_act7 && (!p30);
         if (p2g_act8) {
@@ -774,12 +601,7 @@ void main() {
     }
     if (!P2G_WARP_EMU || p2g_act4) {
       // 180: setp.eq.s32 	%p31, %r120, 0;
-      int t145;
-      int t146;
-      t145 = int(r120); t146 = 0;
-      bool t147;
-      t147 = t145 == t146;
-      p31 = t147;
+      p31 = int(r120) == 0;
     }
     bool p2g_act9 = p2g_act4 && (!p31);
     if (P2G_WARP_EMU || p2g_act9) {
@@ -791,17 +613,16 @@ void main() {
         if (P2G_WARP_EMU && !p2g_loop_any(p2g_act10)) break;
         bool p2g_act11 = p2g_act10;  // lanes active in this iteration
         // 186: activemask.b32 %r94;
-        uint t148;
-        uint t149;
+        uint t82;
+        uint t83;
         if (P2G_WARP_EMU) {
-          uvec4 t150;
-          t150 = p2g_warp_x(p2g_act11, true, 0u);
-          t148 = t150.y; t149 = t150.z;
+          uvec4 t84 = p2g_warp_x(p2g_act11, true, 0u);
+          t82 = t84.y; t83 = t84.z;
         } else {
-          t148 = p2g_warp_ballot(p2g_act11); t149 = p2g_warp_ballot(p2g_act11 && true);
+          t82 = p2g_warp_ballot(p2g_act11); t83 = p2g_warp_ballot(p2g_act11 && true);
         }
         if (p2g_act11) {
-          r94 = t148;
+          r94 = t82;
         }
         if (!P2G_WARP_EMU || p2g_act11) {
           // 188: mad.lo.s32 	%r95, %r121, 33, %r94;
@@ -809,35 +630,25 @@ void main() {
           // 189: mov.u32 	%r96, 1;
           r96 = 1u;
           // 190: shl.b32 	%r97, %r96, %r116;
-          uint t151;
-          t151 = r116;
-          r97 = (t151 >= 32u ? 0u : r96 << t151);
+          r97 = (r116 >= 32u ? 0u : r96 << r116);
           // 191: and.b32  	%r98, %r97, %r3;
           r98 = r97 & r3;
           // 192: setp.ne.s32 	%p32, %r98, 0;
-          int t152;
-          int t153;
-          t152 = int(r98); t153 = 0;
-          bool t154;
-          t154 = t152 != t153;
-          p32 = t154;
+          p32 = int(r98) != 0;
         }
         // 193: vote.sync.ballot.b32 	%r99, %p32, %r94;
-        bool t155;
-        t155 = p32;
-        uint t156;
-        t156 = r94;
-        uint t157;
-        uint t158;
+        bool t85 = p32;
+        uint t86 = r94;
+        uint t87;
+        uint t88;
         if (P2G_WARP_EMU) {
-          uvec4 t159;
-          t159 = p2g_warp_x(p2g_act11, t155, 0u);
-          t157 = t159.y; t158 = t159.z;
+          uvec4 t89 = p2g_warp_x(p2g_act11, t85, 0u);
+          t87 = t89.y; t88 = t89.z;
         } else {
-          t157 = p2g_warp_ballot(p2g_act11); t158 = p2g_warp_ballot(p2g_act11 && t155);
+          t87 = p2g_warp_ballot(p2g_act11); t88 = p2g_warp_ballot(p2g_act11 && t85);
         }
         if (p2g_act11) {
-          r99 = (t158 & t156);
+          r99 = (t88 & t86);
         }
         if (!P2G_WARP_EMU || p2g_act11) {
           // 194: add.s32 	%r121, %r95, %r99;
@@ -847,12 +658,7 @@ void main() {
           // 196: add.s32 	%r120, %r120, -1;
           r120 = uint(int(r120) + -1);
           // 197: setp.ne.s32 	%p34, %r120, 0;
-          int t160;
-          int t161;
-          t160 = int(r120); t161 = 0;
-          bool t162;
-          t162 = t160 != t161;
-          p34 = t162;
+          p34 = int(r120) != 0;
         }
         bool p2g_act12 = p2g_act11 && (!p34);
         if (p2g_act12) {
@@ -870,72 +676,48 @@ void main() {
   // 201: st.global.u32 	[%rd1+40], %r121;
   P2GU32((rd1 + 40ul)).v = r121;
   // 202: setp.gt.u32 	%p35, %r2, 19;
-  uint t163;
-  uint t164;
-  t163 = r2; t164 = 19u;
-  bool t165;
-  t165 = t163 > t164;
-  p35 = t165;
-  bool p2g_act13 = (!p35);
+  bool p2g_act13 = (!(r2 > 19u));
   if (P2G_WARP_EMU || p2g_act13) {
     if (!P2G_WARP_EMU || p2g_act13) {
       // 205: and.b32  	%r100, %r1, 1;
-      r100 = r1 & 1u;
       // 206: setp.eq.b32 	%p36, %r100, 1;
-      uint t166;
-      uint t167;
-      t166 = r100; t167 = 1u;
-      bool t168;
-      t168 = t166 == t167;
-      p36 = t168;
       // 207: mov.pred 	%p37, 0;
-      p37 = false;
       // 208: xor.pred  	%p38, %p36, %p37;
-      p38 = p36 ^^ p37;
       // 209: not.pred 	%p39, %p38;
-      p39 = !p38;
+      p39 = !(((r1 & 1u) == 1u) ^^ false);
     }
     bool p2g_act14 = p2g_act13 && (p39);
     bool p2g_act15 = p2g_act13 && !(p39);
     if (P2G_WARP_EMU || p2g_act14) {
       // 215: activemask.b32 %r102;
-      uint t169;
-      uint t170;
+      uint t90;
+      uint t91;
       if (P2G_WARP_EMU) {
-        uvec4 t171;
-        t171 = p2g_warp_x(p2g_act14, true, 0u);
-        t169 = t171.y; t170 = t171.z;
+        uvec4 t92 = p2g_warp_x(p2g_act14, true, 0u);
+        t90 = t92.y; t91 = t92.z;
       } else {
-        t169 = p2g_warp_ballot(p2g_act14); t170 = p2g_warp_ballot(p2g_act14 && true);
+        t90 = p2g_warp_ballot(p2g_act14); t91 = p2g_warp_ballot(p2g_act14 && true);
       }
       if (p2g_act14) {
-        r102 = t169;
+        r102 = t90;
       }
       if (!P2G_WARP_EMU || p2g_act14) {
         // 217: setp.gt.s32 	%p40, %r3, 0;
-        int t172;
-        int t173;
-        t172 = int(r3); t173 = 0;
-        bool t174;
-        t174 = t172 > t173;
-        p40 = t174;
+        p40 = int(r3) > 0;
       }
       // 218: vote.sync.ballot.b32 	%r103, %p40, %r102;
-      bool t175;
-      t175 = p40;
-      uint t176;
-      t176 = r102;
-      uint t177;
-      uint t178;
+      bool t93 = p40;
+      uint t94 = r102;
+      uint t95;
+      uint t96;
       if (P2G_WARP_EMU) {
-        uvec4 t179;
-        t179 = p2g_warp_x(p2g_act14, t175, 0u);
-        t177 = t179.y; t178 = t179.z;
+        uvec4 t97 = p2g_warp_x(p2g_act14, t93, 0u);
+        t95 = t97.y; t96 = t97.z;
       } else {
-        t177 = p2g_warp_ballot(p2g_act14); t178 = p2g_warp_ballot(p2g_act14 && t175);
+        t95 = p2g_warp_ballot(p2g_act14); t96 = p2g_warp_ballot(p2g_act14 && t93);
       }
       if (p2g_act14) {
-        r103 = (t178 & t176);
+        r103 = (t96 & t94);
       }
       if (!P2G_WARP_EMU || p2g_act14) {
         // 219: xor.b32  	%r104, %r103, -2147483648;
@@ -948,17 +730,16 @@ void main() {
       if (!P2G_WARP_EMU || p2g_act15) {
       }
       // 225: activemask.b32 %r101;
-      uint t180;
-      uint t181;
+      uint t98;
+      uint t99;
       if (P2G_WARP_EMU) {
-        uvec4 t182;
-        t182 = p2g_warp_x(p2g_act15, true, 0u);
-        t180 = t182.y; t181 = t182.z;
+        uvec4 t100 = p2g_warp_x(p2g_act15, true, 0u);
+        t98 = t100.y; t99 = t100.z;
       } else {
-        t180 = p2g_warp_ballot(p2g_act15); t181 = p2g_warp_ballot(p2g_act15 && true);
+        t98 = p2g_warp_ballot(p2g_act15); t99 = p2g_warp_ballot(p2g_act15 && true);
       }
       if (p2g_act15) {
-        r101 = t180;
+        r101 = t98;
       }
       if (!P2G_WARP_EMU || p2g_act15) {
         // 227: st.global.u32 	[%rd1+44], %r101;
@@ -967,56 +748,41 @@ void main() {
     }
   }
   // 230: setp.lt.s32 	%p42, %r3, -500;
-  int t183;
-  int t184;
-  t183 = int(r3); t184 = -500;
-  bool t185;
-  t185 = t183 < t184;
-  p42 = t185;
-  bool p2g_act16 = (!p42);
+  bool p2g_act16 = (!(int(r3) < -500));
   if (P2G_WARP_EMU || p2g_act16) {
     // 234: activemask.b32 %r105;
-    uint t186;
-    uint t187;
+    uint t101;
+    uint t102;
     if (P2G_WARP_EMU) {
-      uvec4 t188;
-      t188 = p2g_warp_x(p2g_act16, true, 0u);
-      t186 = t188.y; t187 = t188.z;
+      uvec4 t103 = p2g_warp_x(p2g_act16, true, 0u);
+      t101 = t103.y; t102 = t103.z;
     } else {
-      t186 = p2g_warp_ballot(p2g_act16); t187 = p2g_warp_ballot(p2g_act16 && true);
+      t101 = p2g_warp_ballot(p2g_act16); t102 = p2g_warp_ballot(p2g_act16 && true);
     }
     if (p2g_act16) {
-      r105 = t186;
+      r105 = t101;
     }
     if (!P2G_WARP_EMU || p2g_act16) {
       // 236: st.global.u32 	[%rd1+48], %r105;
       P2GU32((rd1 + 48ul)).v = r105;
       // 237: setp.lt.s32 	%p43, %r3, 2000;
-      int t189;
-      int t190;
-      t189 = int(r3); t190 = 2000;
-      bool t191;
-      t191 = t189 < t190;
-      p43 = t191;
+      p43 = int(r3) < 2000;
       // 238: mov.u32 	%r106, -1;
       r106 = 0xFFFFFFFFu;
     }
     // 239: vote.sync.all.pred 	%p44, %p43, %r106;
-    bool t192;
-    t192 = p43;
-    uint t193;
-    t193 = r106;
-    uint t194;
-    uint t195;
+    bool t104 = p43;
+    uint t105 = r106;
+    uint t106;
+    uint t107;
     if (P2G_WARP_EMU) {
-      uvec4 t196;
-      t196 = p2g_warp_x(p2g_act16, t192, 0u);
-      t194 = t196.y; t195 = t196.z;
+      uvec4 t108 = p2g_warp_x(p2g_act16, t104, 0u);
+      t106 = t108.y; t107 = t108.z;
     } else {
-      t194 = p2g_warp_ballot(p2g_act16); t195 = p2g_warp_ballot(p2g_act16 && t192);
+      t106 = p2g_warp_ballot(p2g_act16); t107 = p2g_warp_ballot(p2g_act16 && t104);
     }
     if (p2g_act16) {
-      p44 = (t195 & t193) == (t194 & t193);
+      p44 = (t107 & t105) == (t106 & t105);
     }
     if (!P2G_WARP_EMU || p2g_act16) {
       // 240: selp.u32 	%r108, 1, 0, %p44;
@@ -1024,57 +790,41 @@ void main() {
       // 241: st.global.u32 	[%rd1+52], %r108;
       P2GU32((rd1 + 52ul)).v = r108;
       // 242: setp.ne.s32 	%p45, %r5, 0;
-      int t197;
-      int t198;
-      t197 = int(r5); t198 = 0;
-      bool t199;
-      t199 = t197 != t198;
-      p45 = t199;
+      p45 = int(r5) != 0;
     }
     // 243: vote.sync.ballot.b32 	%r109, %p45, %r106;
-    bool t200;
-    t200 = p45;
-    uint t201;
-    t201 = r106;
-    uint t202;
-    uint t203;
+    bool t109 = p45;
+    uint t110 = r106;
+    uint t111;
+    uint t112;
     if (P2G_WARP_EMU) {
-      uvec4 t204;
-      t204 = p2g_warp_x(p2g_act16, t200, 0u);
-      t202 = t204.y; t203 = t204.z;
+      uvec4 t113 = p2g_warp_x(p2g_act16, t109, 0u);
+      t111 = t113.y; t112 = t113.z;
     } else {
-      t202 = p2g_warp_ballot(p2g_act16); t203 = p2g_warp_ballot(p2g_act16 && t200);
+      t111 = p2g_warp_ballot(p2g_act16); t112 = p2g_warp_ballot(p2g_act16 && t109);
     }
     if (p2g_act16) {
-      r109 = (t203 & t201);
+      r109 = (t112 & t110);
     }
     if (!P2G_WARP_EMU || p2g_act16) {
       // 244: st.global.u32 	[%rd1+56], %r109;
       P2GU32((rd1 + 56ul)).v = r109;
       // 245: setp.gt.s32 	%p47, %r3, 990;
-      int t205;
-      int t206;
-      t205 = int(r3); t206 = 990;
-      bool t207;
-      t207 = t205 > t206;
-      p47 = t207;
+      p47 = int(r3) > 990;
     }
     // 246: vote.sync.any.pred 	%p48, %p47, %r106;
-    bool t208;
-    t208 = p47;
-    uint t209;
-    t209 = r106;
-    uint t210;
-    uint t211;
+    bool t114 = p47;
+    uint t115 = r106;
+    uint t116;
+    uint t117;
     if (P2G_WARP_EMU) {
-      uvec4 t212;
-      t212 = p2g_warp_x(p2g_act16, t208, 0u);
-      t210 = t212.y; t211 = t212.z;
+      uvec4 t118 = p2g_warp_x(p2g_act16, t114, 0u);
+      t116 = t118.y; t117 = t118.z;
     } else {
-      t210 = p2g_warp_ballot(p2g_act16); t211 = p2g_warp_ballot(p2g_act16 && t208);
+      t116 = p2g_warp_ballot(p2g_act16); t117 = p2g_warp_ballot(p2g_act16 && t114);
     }
     if (p2g_act16) {
-      p48 = (t211 & t209) != 0u;
+      p48 = (t117 & t115) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act16) {
       // 247: selp.u32 	%r111, 1, 0, %p48;

@@ -170,157 +170,114 @@ void main() {
   // 37: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 38: mul.wide.s32 	%rd6, %r1, 16;
-  rd6 = uint64_t(int64_t(int(r1)) * int64_t(16));
   // 39: add.s64 	%rd4, %rd2, %rd6;
-  rd4 = uint64_t(int64_t(rd2) + int64_t(rd6));
+  rd4 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(16))));
   // 40: shl.b32 	%r27, %r1, 4;
-  uint t1;
-  t1 = 4u;
-  r27 = (t1 >= 32u ? 0u : r1 << t1);
+  r27 = r1 << 4u;
   // 41: mov.u32 	%r28, _ZZ13pipelined_sumPK6float4PKfPfiE3buf;
   r28 = uint(0ul);
   // 42: add.s32 	%r26, %r28, %r27;
   r26 = uint(int(r28) + int(r27));
   // 44: cp.async.cg.shared.global [%r26], [%rd4], 16, 16;
-  uint t2;
-  uint64_t t3;
-  uint t4;
-  t2 = r26; t3 = rd4;
-  t4 = min(16u, 16u);
-  uint t5;
-  t5 = 0u;
-  if (t4 >= 4u) {
-    t5 = P2GU32((t3 + 0ul)).v;
+  uint64_t t2;
+  uint t1 = r26; t2 = rd4;
+  uint t3 = min(16u, 16u);
+  uint t4 = 0u;
+  if (t3 >= 4u) {
+    t4 = P2GU32((t2 + 0ul)).v;
   } else {
-    for (uint p2g_b = 0u; p2g_b < t4; ++p2g_b) {
-      t5 |= uint(P2GU8((t3 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 0u; p2g_b < t3; ++p2g_b) {
+      t4 |= uint(P2GU8((t2 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t2 + 0u), t5);
-  uint t6;
-  t6 = 0u;
-  if (t4 >= 8u) {
-    t6 = P2GU32((t3 + 4ul)).v;
+  p2g_sts32((t1 + 0u), t4);
+  uint t5 = 0u;
+  if (t3 >= 8u) {
+    t5 = P2GU32((t2 + 4ul)).v;
   } else {
-    for (uint p2g_b = 4u; p2g_b < t4; ++p2g_b) {
-      t6 |= uint(P2GU8((t3 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 4u; p2g_b < t3; ++p2g_b) {
+      t5 |= uint(P2GU8((t2 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t2 + 4u), t6);
-  uint t7;
-  t7 = 0u;
-  if (t4 >= 12u) {
-    t7 = P2GU32((t3 + 8ul)).v;
+  p2g_sts32((t1 + 4u), t5);
+  uint t6 = 0u;
+  if (t3 >= 12u) {
+    t6 = P2GU32((t2 + 8ul)).v;
   } else {
-    for (uint p2g_b = 8u; p2g_b < t4; ++p2g_b) {
-      t7 |= uint(P2GU8((t3 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 8u; p2g_b < t3; ++p2g_b) {
+      t6 |= uint(P2GU8((t2 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t2 + 8u), t7);
-  uint t8;
-  t8 = 0u;
-  if (t4 >= 16u) {
-    t8 = P2GU32((t3 + 12ul)).v;
+  p2g_sts32((t1 + 8u), t6);
+  uint t7 = 0u;
+  if (t3 >= 16u) {
+    t7 = P2GU32((t2 + 12ul)).v;
   } else {
-    for (uint p2g_b = 12u; p2g_b < t4; ++p2g_b) {
-      t8 |= uint(P2GU8((t3 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 12u; p2g_b < t3; ++p2g_b) {
+      t7 |= uint(P2GU8((t2 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t2 + 12u), t8);
+  p2g_sts32((t1 + 12u), t7);
   // 46: mul.wide.s32 	%rd7, %r1, 4;
-  rd7 = uint64_t(int64_t(int(r1)) * int64_t(4));
   // 47: add.s64 	%rd1, %rd5, %rd7;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(rd7));
+  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
   // 48: setp.lt.s32 	%p1, %r1, 100;
-  int t9;
-  int t10;
-  t9 = int(r1); t10 = 100;
-  bool t11;
-  t11 = t9 < t10;
-  p1 = t11;
   // 49: shl.b32 	%r29, %r1, 2;
-  uint t12;
-  t12 = 2u;
-  r29 = (t12 >= 32u ? 0u : r1 << t12);
   // 50: mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
-  r30 = uint(4096ul);
   // 51: add.s32 	%r3, %r30, %r29;
-  r3 = uint(int(r30) + int(r29));
-  if (p1) {
+  r3 = uint(int(uint(4096ul)) + int(r1 << 2u));
+  if (int(r1) < 100) {
     // 57: cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
-    uint t13;
-    uint64_t t14;
-    uint t15;
-    t13 = r3; t14 = rd1;
-    t15 = min(4u, 4u);
-    uint t16;
-    t16 = 0u;
-    if (t15 >= 4u) {
-      t16 = P2GU32((t14 + 0ul)).v;
+    uint64_t t9;
+    uint t8 = r3; t9 = rd1;
+    uint t10 = min(4u, 4u);
+    uint t11 = 0u;
+    if (t10 >= 4u) {
+      t11 = P2GU32((t9 + 0ul)).v;
     } else {
-      for (uint p2g_b = 0u; p2g_b < t15; ++p2g_b) {
-        t16 |= uint(P2GU8((t14 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+      for (uint p2g_b = 0u; p2g_b < t10; ++p2g_b) {
+        t11 |= uint(P2GU8((t9 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
       }
     }
-    p2g_sts32((t13 + 0u), t16);
+    p2g_sts32((t8 + 0u), t11);
   } else {
     // 63: cp.async.ca.shared.global [%r3], [%rd1], 4, 0;
-    uint t17;
-    uint64_t t18;
-    uint t19;
-    t17 = r3; t18 = rd1;
-    t19 = min(0u, 4u);
-    uint t20;
-    t20 = 0u;
-    if (t19 >= 4u) {
-      t20 = P2GU32((t18 + 0ul)).v;
+    uint64_t t13;
+    uint t12 = r3; t13 = rd1;
+    uint t14 = min(0u, 4u);
+    uint t15 = 0u;
+    if (t14 >= 4u) {
+      t15 = P2GU32((t13 + 0ul)).v;
     } else {
-      for (uint p2g_b = 0u; p2g_b < t19; ++p2g_b) {
-        t20 |= uint(P2GU8((t18 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+      for (uint p2g_b = 0u; p2g_b < t14; ++p2g_b) {
+        t15 |= uint(P2GU8((t13 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
       }
     }
-    p2g_sts32((t17 + 0u), t20);
+    p2g_sts32((t12 + 0u), t15);
   }
   // 68: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 70: setp.lt.s32 	%p2, %r25, 1;
-  int t21;
-  int t22;
-  t21 = int(r25); t22 = 1;
-  bool t23;
-  t23 = t21 < t22;
-  p2 = t23;
   // 71: mov.f32 	%f76, 0f00000000;
   f76 = 0.0;
-  if (!p2) {
+  if (!(int(r25) < 1)) {
     // 74: add.s32 	%r34, %r1, 1;
-    r34 = uint(int(r1) + 1);
     // 75: and.b32  	%r4, %r34, 127;
-    r4 = r34 & 127u;
+    r4 = uint(int(r1) + 1) & 127u;
     // 76: and.b32  	%r75, %r25, 3;
     r75 = r25 & 3u;
     // 77: add.s32 	%r35, %r25, -1;
-    r35 = uint(int(r25) + -1);
     // 78: setp.lt.u32 	%p3, %r35, 3;
-    uint t24;
-    uint t25;
-    t24 = r35; t25 = 3u;
-    bool t26;
-    t26 = t24 < t25;
-    p3 = t26;
     // 79: mov.f32 	%f76, 0f00000000;
     f76 = 0.0;
     // 80: mov.u32 	%r72, 0;
     r72 = 0u;
-    if (!p3) {
+    if (!(uint(int(r25) + -1) < 3u)) {
       // 83: add.s32 	%r6, %r26, 2048;
       r6 = uint(int(r26) + 2048);
       // 84: shl.b32 	%r40, %r4, 4;
-      uint t27;
-      t27 = 4u;
-      r40 = (t27 >= 32u ? 0u : r4 << t27);
       // 85: add.s32 	%r7, %r28, %r40;
-      r7 = uint(int(r28) + int(r40));
+      r7 = uint(int(r28) + int(r4 << 4u));
       // 86: add.s32 	%r70, %r1, 512;
       r70 = uint(int(r1) + 512);
       // 87: sub.s32 	%r9, %r75, %r25;
@@ -334,67 +291,52 @@ void main() {
       for (;;) {
         p2g_loop_tick();
         // 93: add.s32 	%r41, %r72, 1;
-        r41 = uint(int(r72) + 1);
         // 94: setp.ge.s32 	%p4, %r41, %r25;
-        int t28;
-        int t29;
-        t28 = int(r41); t29 = int(r25);
-        bool t30;
-        t30 = t28 >= t29;
-        p4 = t30;
-        if (!p4) {
+        if (!(int(uint(int(r72) + 1)) >= int(r25))) {
           // 97: add.s32 	%r43, %r69, 128;
-          r43 = uint(int(r69) + 128);
           // 98: mul.wide.s32 	%rd11, %r43, 16;
-          rd11 = uint64_t(int64_t(int(r43)) * int64_t(16));
           // 99: add.s64 	%rd10, %rd2, %rd11;
-          rd10 = uint64_t(int64_t(rd2) + int64_t(rd11));
+          rd10 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 128))) * int64_t(16))));
           // 101: cp.async.cg.shared.global [%r6], [%rd10], 16, 16;
-          uint t31;
-          uint64_t t32;
-          uint t33;
-          t31 = r6; t32 = rd10;
-          t33 = min(16u, 16u);
-          uint t34;
-          t34 = 0u;
-          if (t33 >= 4u) {
-            t34 = P2GU32((t32 + 0ul)).v;
+          uint64_t t17;
+          uint t16 = r6; t17 = rd10;
+          uint t18 = min(16u, 16u);
+          uint t19 = 0u;
+          if (t18 >= 4u) {
+            t19 = P2GU32((t17 + 0ul)).v;
           } else {
-            for (uint p2g_b = 0u; p2g_b < t33; ++p2g_b) {
-              t34 |= uint(P2GU8((t32 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 0u; p2g_b < t18; ++p2g_b) {
+              t19 |= uint(P2GU8((t17 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t31 + 0u), t34);
-          uint t35;
-          t35 = 0u;
-          if (t33 >= 8u) {
-            t35 = P2GU32((t32 + 4ul)).v;
+          p2g_sts32((t16 + 0u), t19);
+          uint t20 = 0u;
+          if (t18 >= 8u) {
+            t20 = P2GU32((t17 + 4ul)).v;
           } else {
-            for (uint p2g_b = 4u; p2g_b < t33; ++p2g_b) {
-              t35 |= uint(P2GU8((t32 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 4u; p2g_b < t18; ++p2g_b) {
+              t20 |= uint(P2GU8((t17 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t31 + 4u), t35);
-          uint t36;
-          t36 = 0u;
-          if (t33 >= 12u) {
-            t36 = P2GU32((t32 + 8ul)).v;
+          p2g_sts32((t16 + 4u), t20);
+          uint t21 = 0u;
+          if (t18 >= 12u) {
+            t21 = P2GU32((t17 + 8ul)).v;
           } else {
-            for (uint p2g_b = 8u; p2g_b < t33; ++p2g_b) {
-              t36 |= uint(P2GU8((t32 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 8u; p2g_b < t18; ++p2g_b) {
+              t21 |= uint(P2GU8((t17 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t31 + 8u), t36);
-          uint t37;
-          t37 = 0u;
-          if (t33 >= 16u) {
-            t37 = P2GU32((t32 + 12ul)).v;
+          p2g_sts32((t16 + 8u), t21);
+          uint t22 = 0u;
+          if (t18 >= 16u) {
+            t22 = P2GU32((t17 + 12ul)).v;
           } else {
-            for (uint p2g_b = 12u; p2g_b < t33; ++p2g_b) {
-              t37 |= uint(P2GU8((t32 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 12u; p2g_b < t18; ++p2g_b) {
+              t22 |= uint(P2GU8((t17 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t31 + 12u), t37);
+          p2g_sts32((t16 + 12u), t22);
         }
         // 106: cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
@@ -403,20 +345,14 @@ void main() {
         // 111: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 112: ld.shared.v4.f32 	{%f15, %f16, %f17, %f18}, [%r7];
-        uint t38;
-        t38 = r7;
-        uint t39;
-        t39 = p2g_lds32(t38);
-        uint t40;
-        t40 = p2g_lds32((t38 + 4u));
-        uint t41;
-        t41 = p2g_lds32((t38 + 8u));
-        uint t42;
-        t42 = p2g_lds32((t38 + 12u));
-        f15 = uintBitsToFloat(t39);
-        f16 = uintBitsToFloat(t40);
-        f17 = uintBitsToFloat(t41);
-        f18 = uintBitsToFloat(t42);
+        uint t23 = p2g_lds32(r7);
+        uint t24 = p2g_lds32((r7 + 4u));
+        uint t25 = p2g_lds32((r7 + 8u));
+        uint t26 = p2g_lds32((r7 + 12u));
+        f15 = uintBitsToFloat(t23);
+        f16 = uintBitsToFloat(t24);
+        f17 = uintBitsToFloat(t25);
+        f18 = uintBitsToFloat(t26);
         // 113: add.f32 	%f23, %f15, %f16;
         f23 = p2g_fadd(f15, f16, false);
         // 114: add.f32 	%f24, %f17, %f23;
@@ -428,67 +364,52 @@ void main() {
         // 117: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 118: add.s32 	%r44, %r72, 2;
-        r44 = uint(int(r72) + 2);
         // 119: setp.ge.s32 	%p5, %r44, %r25;
-        int t43;
-        int t44;
-        t43 = int(r44); t44 = int(r25);
-        bool t45;
-        t45 = t43 >= t44;
-        p5 = t45;
-        if (!p5) {
+        if (!(int(uint(int(r72) + 2)) >= int(r25))) {
           // 122: add.s32 	%r46, %r69, 256;
-          r46 = uint(int(r69) + 256);
           // 123: mul.wide.s32 	%rd13, %r46, 16;
-          rd13 = uint64_t(int64_t(int(r46)) * int64_t(16));
           // 124: add.s64 	%rd12, %rd2, %rd13;
-          rd12 = uint64_t(int64_t(rd2) + int64_t(rd13));
+          rd12 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 256))) * int64_t(16))));
           // 126: cp.async.cg.shared.global [%r26], [%rd12], 16, 16;
-          uint t46;
-          uint64_t t47;
-          uint t48;
-          t46 = r26; t47 = rd12;
-          t48 = min(16u, 16u);
-          uint t49;
-          t49 = 0u;
-          if (t48 >= 4u) {
-            t49 = P2GU32((t47 + 0ul)).v;
+          uint64_t t28;
+          uint t27 = r26; t28 = rd12;
+          uint t29 = min(16u, 16u);
+          uint t30 = 0u;
+          if (t29 >= 4u) {
+            t30 = P2GU32((t28 + 0ul)).v;
           } else {
-            for (uint p2g_b = 0u; p2g_b < t48; ++p2g_b) {
-              t49 |= uint(P2GU8((t47 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 0u; p2g_b < t29; ++p2g_b) {
+              t30 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t46 + 0u), t49);
-          uint t50;
-          t50 = 0u;
-          if (t48 >= 8u) {
-            t50 = P2GU32((t47 + 4ul)).v;
+          p2g_sts32((t27 + 0u), t30);
+          uint t31 = 0u;
+          if (t29 >= 8u) {
+            t31 = P2GU32((t28 + 4ul)).v;
           } else {
-            for (uint p2g_b = 4u; p2g_b < t48; ++p2g_b) {
-              t50 |= uint(P2GU8((t47 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 4u; p2g_b < t29; ++p2g_b) {
+              t31 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t46 + 4u), t50);
-          uint t51;
-          t51 = 0u;
-          if (t48 >= 12u) {
-            t51 = P2GU32((t47 + 8ul)).v;
+          p2g_sts32((t27 + 4u), t31);
+          uint t32 = 0u;
+          if (t29 >= 12u) {
+            t32 = P2GU32((t28 + 8ul)).v;
           } else {
-            for (uint p2g_b = 8u; p2g_b < t48; ++p2g_b) {
-              t51 |= uint(P2GU8((t47 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 8u; p2g_b < t29; ++p2g_b) {
+              t32 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t46 + 8u), t51);
-          uint t52;
-          t52 = 0u;
-          if (t48 >= 16u) {
-            t52 = P2GU32((t47 + 12ul)).v;
+          p2g_sts32((t27 + 8u), t32);
+          uint t33 = 0u;
+          if (t29 >= 16u) {
+            t33 = P2GU32((t28 + 12ul)).v;
           } else {
-            for (uint p2g_b = 12u; p2g_b < t48; ++p2g_b) {
-              t52 |= uint(P2GU8((t47 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 12u; p2g_b < t29; ++p2g_b) {
+              t33 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t46 + 12u), t52);
+          p2g_sts32((t27 + 12u), t33);
         }
         // 131: cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
@@ -497,20 +418,15 @@ void main() {
         // 136: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 137: ld.shared.v4.f32 	{%f26, %f27, %f28, %f29}, [%r7+2048];
-        uint t53;
-        t53 = (r7 + 2048u);
-        uint t54;
-        t54 = p2g_lds32(t53);
-        uint t55;
-        t55 = p2g_lds32((t53 + 4u));
-        uint t56;
-        t56 = p2g_lds32((t53 + 8u));
-        uint t57;
-        t57 = p2g_lds32((t53 + 12u));
-        f26 = uintBitsToFloat(t54);
-        f27 = uintBitsToFloat(t55);
-        f28 = uintBitsToFloat(t56);
-        f29 = uintBitsToFloat(t57);
+        uint t34 = (r7 + 2048u);
+        uint t35 = p2g_lds32(t34);
+        uint t36 = p2g_lds32((t34 + 4u));
+        uint t37 = p2g_lds32((t34 + 8u));
+        uint t38 = p2g_lds32((t34 + 12u));
+        f26 = uintBitsToFloat(t35);
+        f27 = uintBitsToFloat(t36);
+        f28 = uintBitsToFloat(t37);
+        f29 = uintBitsToFloat(t38);
         // 138: add.f32 	%f34, %f26, %f27;
         f34 = p2g_fadd(f26, f27, false);
         // 139: add.f32 	%f35, %f28, %f34;
@@ -522,67 +438,52 @@ void main() {
         // 142: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 143: add.s32 	%r47, %r72, 3;
-        r47 = uint(int(r72) + 3);
         // 144: setp.ge.s32 	%p6, %r47, %r25;
-        int t58;
-        int t59;
-        t58 = int(r47); t59 = int(r25);
-        bool t60;
-        t60 = t58 >= t59;
-        p6 = t60;
-        if (!p6) {
+        if (!(int(uint(int(r72) + 3)) >= int(r25))) {
           // 147: add.s32 	%r49, %r70, -128;
-          r49 = uint(int(r70) + -128);
           // 148: mul.wide.s32 	%rd15, %r49, 16;
-          rd15 = uint64_t(int64_t(int(r49)) * int64_t(16));
           // 149: add.s64 	%rd14, %rd2, %rd15;
-          rd14 = uint64_t(int64_t(rd2) + int64_t(rd15));
+          rd14 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r70) + -128))) * int64_t(16))));
           // 151: cp.async.cg.shared.global [%r6], [%rd14], 16, 16;
-          uint t61;
-          uint64_t t62;
-          uint t63;
-          t61 = r6; t62 = rd14;
-          t63 = min(16u, 16u);
-          uint t64;
-          t64 = 0u;
-          if (t63 >= 4u) {
-            t64 = P2GU32((t62 + 0ul)).v;
+          uint64_t t40;
+          uint t39 = r6; t40 = rd14;
+          uint t41 = min(16u, 16u);
+          uint t42 = 0u;
+          if (t41 >= 4u) {
+            t42 = P2GU32((t40 + 0ul)).v;
           } else {
-            for (uint p2g_b = 0u; p2g_b < t63; ++p2g_b) {
-              t64 |= uint(P2GU8((t62 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 0u; p2g_b < t41; ++p2g_b) {
+              t42 |= uint(P2GU8((t40 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t61 + 0u), t64);
-          uint t65;
-          t65 = 0u;
-          if (t63 >= 8u) {
-            t65 = P2GU32((t62 + 4ul)).v;
+          p2g_sts32((t39 + 0u), t42);
+          uint t43 = 0u;
+          if (t41 >= 8u) {
+            t43 = P2GU32((t40 + 4ul)).v;
           } else {
-            for (uint p2g_b = 4u; p2g_b < t63; ++p2g_b) {
-              t65 |= uint(P2GU8((t62 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 4u; p2g_b < t41; ++p2g_b) {
+              t43 |= uint(P2GU8((t40 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t61 + 4u), t65);
-          uint t66;
-          t66 = 0u;
-          if (t63 >= 12u) {
-            t66 = P2GU32((t62 + 8ul)).v;
+          p2g_sts32((t39 + 4u), t43);
+          uint t44 = 0u;
+          if (t41 >= 12u) {
+            t44 = P2GU32((t40 + 8ul)).v;
           } else {
-            for (uint p2g_b = 8u; p2g_b < t63; ++p2g_b) {
-              t66 |= uint(P2GU8((t62 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 8u; p2g_b < t41; ++p2g_b) {
+              t44 |= uint(P2GU8((t40 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t61 + 8u), t66);
-          uint t67;
-          t67 = 0u;
-          if (t63 >= 16u) {
-            t67 = P2GU32((t62 + 12ul)).v;
+          p2g_sts32((t39 + 8u), t44);
+          uint t45 = 0u;
+          if (t41 >= 16u) {
+            t45 = P2GU32((t40 + 12ul)).v;
           } else {
-            for (uint p2g_b = 12u; p2g_b < t63; ++p2g_b) {
-              t67 |= uint(P2GU8((t62 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 12u; p2g_b < t41; ++p2g_b) {
+              t45 |= uint(P2GU8((t40 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t61 + 12u), t67);
+          p2g_sts32((t39 + 12u), t45);
         }
         // 156: cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
@@ -591,20 +492,14 @@ void main() {
         // 161: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 162: ld.shared.v4.f32 	{%f37, %f38, %f39, %f40}, [%r7];
-        uint t68;
-        t68 = r7;
-        uint t69;
-        t69 = p2g_lds32(t68);
-        uint t70;
-        t70 = p2g_lds32((t68 + 4u));
-        uint t71;
-        t71 = p2g_lds32((t68 + 8u));
-        uint t72;
-        t72 = p2g_lds32((t68 + 12u));
-        f37 = uintBitsToFloat(t69);
-        f38 = uintBitsToFloat(t70);
-        f39 = uintBitsToFloat(t71);
-        f40 = uintBitsToFloat(t72);
+        uint t46 = p2g_lds32(r7);
+        uint t47 = p2g_lds32((r7 + 4u));
+        uint t48 = p2g_lds32((r7 + 8u));
+        uint t49 = p2g_lds32((r7 + 12u));
+        f37 = uintBitsToFloat(t46);
+        f38 = uintBitsToFloat(t47);
+        f39 = uintBitsToFloat(t48);
+        f40 = uintBitsToFloat(t49);
         // 163: add.f32 	%f45, %f37, %f38;
         f45 = p2g_fadd(f37, f38, false);
         // 164: add.f32 	%f46, %f39, %f45;
@@ -618,63 +513,50 @@ void main() {
         // 168: add.s32 	%r72, %r72, 4;
         r72 = uint(int(r72) + 4);
         // 169: setp.ge.s32 	%p7, %r72, %r25;
-        int t73;
-        int t74;
-        t73 = int(r72); t74 = int(r25);
-        bool t75;
-        t75 = t73 >= t74;
-        p7 = t75;
-        if (!p7) {
+        if (!(int(r72) >= int(r25))) {
           // 172: mul.wide.s32 	%rd17, %r70, 16;
-          rd17 = uint64_t(int64_t(int(r70)) * int64_t(16));
           // 173: add.s64 	%rd16, %rd2, %rd17;
-          rd16 = uint64_t(int64_t(rd2) + int64_t(rd17));
+          rd16 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r70)) * int64_t(16))));
           // 175: cp.async.cg.shared.global [%r26], [%rd16], 16, 16;
-          uint t76;
-          uint64_t t77;
-          uint t78;
-          t76 = r26; t77 = rd16;
-          t78 = min(16u, 16u);
-          uint t79;
-          t79 = 0u;
-          if (t78 >= 4u) {
-            t79 = P2GU32((t77 + 0ul)).v;
+          uint64_t t51;
+          uint t50 = r26; t51 = rd16;
+          uint t52 = min(16u, 16u);
+          uint t53 = 0u;
+          if (t52 >= 4u) {
+            t53 = P2GU32((t51 + 0ul)).v;
           } else {
-            for (uint p2g_b = 0u; p2g_b < t78; ++p2g_b) {
-              t79 |= uint(P2GU8((t77 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 0u; p2g_b < t52; ++p2g_b) {
+              t53 |= uint(P2GU8((t51 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t76 + 0u), t79);
-          uint t80;
-          t80 = 0u;
-          if (t78 >= 8u) {
-            t80 = P2GU32((t77 + 4ul)).v;
+          p2g_sts32((t50 + 0u), t53);
+          uint t54 = 0u;
+          if (t52 >= 8u) {
+            t54 = P2GU32((t51 + 4ul)).v;
           } else {
-            for (uint p2g_b = 4u; p2g_b < t78; ++p2g_b) {
-              t80 |= uint(P2GU8((t77 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 4u; p2g_b < t52; ++p2g_b) {
+              t54 |= uint(P2GU8((t51 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t76 + 4u), t80);
-          uint t81;
-          t81 = 0u;
-          if (t78 >= 12u) {
-            t81 = P2GU32((t77 + 8ul)).v;
+          p2g_sts32((t50 + 4u), t54);
+          uint t55 = 0u;
+          if (t52 >= 12u) {
+            t55 = P2GU32((t51 + 8ul)).v;
           } else {
-            for (uint p2g_b = 8u; p2g_b < t78; ++p2g_b) {
-              t81 |= uint(P2GU8((t77 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 8u; p2g_b < t52; ++p2g_b) {
+              t55 |= uint(P2GU8((t51 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t76 + 8u), t81);
-          uint t82;
-          t82 = 0u;
-          if (t78 >= 16u) {
-            t82 = P2GU32((t77 + 12ul)).v;
+          p2g_sts32((t50 + 8u), t55);
+          uint t56 = 0u;
+          if (t52 >= 16u) {
+            t56 = P2GU32((t51 + 12ul)).v;
           } else {
-            for (uint p2g_b = 12u; p2g_b < t78; ++p2g_b) {
-              t82 |= uint(P2GU8((t77 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 12u; p2g_b < t52; ++p2g_b) {
+              t56 |= uint(P2GU8((t51 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t76 + 12u), t82);
+          p2g_sts32((t50 + 12u), t56);
         }
         // 180: cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
@@ -683,20 +565,15 @@ void main() {
         // 185: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 186: ld.shared.v4.f32 	{%f48, %f49, %f50, %f51}, [%r7+2048];
-        uint t83;
-        t83 = (r7 + 2048u);
-        uint t84;
-        t84 = p2g_lds32(t83);
-        uint t85;
-        t85 = p2g_lds32((t83 + 4u));
-        uint t86;
-        t86 = p2g_lds32((t83 + 8u));
-        uint t87;
-        t87 = p2g_lds32((t83 + 12u));
-        f48 = uintBitsToFloat(t84);
-        f49 = uintBitsToFloat(t85);
-        f50 = uintBitsToFloat(t86);
-        f51 = uintBitsToFloat(t87);
+        uint t57 = (r7 + 2048u);
+        uint t58 = p2g_lds32(t57);
+        uint t59 = p2g_lds32((t57 + 4u));
+        uint t60 = p2g_lds32((t57 + 8u));
+        uint t61 = p2g_lds32((t57 + 12u));
+        f48 = uintBitsToFloat(t58);
+        f49 = uintBitsToFloat(t59);
+        f50 = uintBitsToFloat(t60);
+        f51 = uintBitsToFloat(t61);
         // 187: add.f32 	%f56, %f48, %f49;
         f56 = p2g_fadd(f48, f49, false);
         // 188: add.f32 	%f57, %f50, %f56;
@@ -712,107 +589,71 @@ void main() {
         // 193: add.s32 	%r69, %r69, 512;
         r69 = uint(int(r69) + 512);
         // 194: add.s32 	%r51, %r9, %r72;
-        r51 = uint(int(r9) + int(r72));
         // 195: setp.ne.s32 	%p8, %r51, 0;
-        int t88;
-        int t89;
-        t88 = int(r51); t89 = 0;
-        bool t90;
-        t90 = t88 != t89;
-        p8 = t90;
-        if (!p8) {
+        if (!(int(uint(int(r9) + int(r72))) != 0)) {
           break;
         }
       }
     }
     // 199: setp.eq.s32 	%p9, %r75, 0;
-    int t91;
-    int t92;
-    t91 = int(r75); t92 = 0;
-    bool t93;
-    t93 = t91 == t92;
-    p9 = t93;
-    if (!p9) {
+    if (!(int(r75) == 0)) {
       // 202: shl.b32 	%r52, %r72, 7;
-      uint t94;
-      t94 = 7u;
-      r52 = (t94 >= 32u ? 0u : r72 << t94);
       // 203: add.s32 	%r53, %r1, %r52;
-      r53 = uint(int(r1) + int(r52));
       // 204: add.s32 	%r73, %r53, 128;
-      r73 = uint(int(r53) + 128);
+      r73 = uint(int(uint(int(r1) + int(r72 << 7u))) + 128);
       for (;;) {
         p2g_loop_tick();
         // 208: add.s32 	%r22, %r72, 1;
         r22 = uint(int(r72) + 1);
         // 209: setp.ge.s32 	%p10, %r22, %r25;
-        int t95;
-        int t96;
-        t95 = int(r22); t96 = int(r25);
-        bool t97;
-        t97 = t95 >= t96;
-        p10 = t97;
-        if (!p10) {
+        if (!(int(r22) >= int(r25))) {
           // 212: mul.wide.s32 	%rd19, %r73, 16;
-          rd19 = uint64_t(int64_t(int(r73)) * int64_t(16));
           // 213: add.s64 	%rd18, %rd2, %rd19;
-          rd18 = uint64_t(int64_t(rd2) + int64_t(rd19));
+          rd18 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r73)) * int64_t(16))));
           // 214: shl.b32 	%r55, %r22, 11;
-          uint t98;
-          t98 = 11u;
-          r55 = (t98 >= 32u ? 0u : r22 << t98);
           // 215: and.b32  	%r56, %r55, 2048;
-          r56 = r55 & 2048u;
           // 216: add.s32 	%r58, %r28, %r56;
-          r58 = uint(int(r28) + int(r56));
           // 217: add.s32 	%r54, %r58, %r27;
-          r54 = uint(int(r58) + int(r27));
           // 219: cp.async.cg.shared.global [%r54], [%rd18], 16, 16;
-          uint t99;
-          uint64_t t100;
-          uint t101;
-          t99 = r54; t100 = rd18;
-          t101 = min(16u, 16u);
-          uint t102;
-          t102 = 0u;
-          if (t101 >= 4u) {
-            t102 = P2GU32((t100 + 0ul)).v;
+          uint64_t t63;
+          uint t62 = uint(int(uint(int(r28) + int((r22 << 11u) & 2048u))) + int(r27)); t63 = rd18;
+          uint t64 = min(16u, 16u);
+          uint t65 = 0u;
+          if (t64 >= 4u) {
+            t65 = P2GU32((t63 + 0ul)).v;
           } else {
-            for (uint p2g_b = 0u; p2g_b < t101; ++p2g_b) {
-              t102 |= uint(P2GU8((t100 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 0u; p2g_b < t64; ++p2g_b) {
+              t65 |= uint(P2GU8((t63 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t99 + 0u), t102);
-          uint t103;
-          t103 = 0u;
-          if (t101 >= 8u) {
-            t103 = P2GU32((t100 + 4ul)).v;
+          p2g_sts32((t62 + 0u), t65);
+          uint t66 = 0u;
+          if (t64 >= 8u) {
+            t66 = P2GU32((t63 + 4ul)).v;
           } else {
-            for (uint p2g_b = 4u; p2g_b < t101; ++p2g_b) {
-              t103 |= uint(P2GU8((t100 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 4u; p2g_b < t64; ++p2g_b) {
+              t66 |= uint(P2GU8((t63 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t99 + 4u), t103);
-          uint t104;
-          t104 = 0u;
-          if (t101 >= 12u) {
-            t104 = P2GU32((t100 + 8ul)).v;
+          p2g_sts32((t62 + 4u), t66);
+          uint t67 = 0u;
+          if (t64 >= 12u) {
+            t67 = P2GU32((t63 + 8ul)).v;
           } else {
-            for (uint p2g_b = 8u; p2g_b < t101; ++p2g_b) {
-              t104 |= uint(P2GU8((t100 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 8u; p2g_b < t64; ++p2g_b) {
+              t67 |= uint(P2GU8((t63 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t99 + 8u), t104);
-          uint t105;
-          t105 = 0u;
-          if (t101 >= 16u) {
-            t105 = P2GU32((t100 + 12ul)).v;
+          p2g_sts32((t62 + 8u), t67);
+          uint t68 = 0u;
+          if (t64 >= 16u) {
+            t68 = P2GU32((t63 + 12ul)).v;
           } else {
-            for (uint p2g_b = 12u; p2g_b < t101; ++p2g_b) {
-              t105 |= uint(P2GU8((t100 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+            for (uint p2g_b = 12u; p2g_b < t64; ++p2g_b) {
+              t68 |= uint(P2GU8((t63 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
             }
           }
-          p2g_sts32((t99 + 12u), t105);
+          p2g_sts32((t62 + 12u), t68);
         }
         // 224: cp.async.commit_group;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
@@ -821,34 +662,20 @@ void main() {
         // 229: bar.sync 	0;
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 230: shl.b32 	%r60, %r72, 11;
-        uint t106;
-        t106 = 11u;
-        r60 = (t106 >= 32u ? 0u : r72 << t106);
         // 231: and.b32  	%r61, %r60, 2048;
-        r61 = r60 & 2048u;
         // 232: add.s32 	%r63, %r28, %r61;
-        r63 = uint(int(r28) + int(r61));
         // 233: shl.b32 	%r64, %r4, 4;
-        uint t107;
-        t107 = 4u;
-        r64 = (t107 >= 32u ? 0u : r4 << t107);
         // 234: add.s32 	%r65, %r63, %r64;
-        r65 = uint(int(r63) + int(r64));
         // 235: ld.shared.v4.f32 	{%f59, %f60, %f61, %f62}, [%r65];
-        uint t108;
-        t108 = r65;
-        uint t109;
-        t109 = p2g_lds32(t108);
-        uint t110;
-        t110 = p2g_lds32((t108 + 4u));
-        uint t111;
-        t111 = p2g_lds32((t108 + 8u));
-        uint t112;
-        t112 = p2g_lds32((t108 + 12u));
-        f59 = uintBitsToFloat(t109);
-        f60 = uintBitsToFloat(t110);
-        f61 = uintBitsToFloat(t111);
-        f62 = uintBitsToFloat(t112);
+        uint t69 = uint(int(uint(int(r28) + int((r72 << 11u) & 2048u))) + int(r4 << 4u));
+        uint t70 = p2g_lds32(t69);
+        uint t71 = p2g_lds32((t69 + 4u));
+        uint t72 = p2g_lds32((t69 + 8u));
+        uint t73 = p2g_lds32((t69 + 12u));
+        f59 = uintBitsToFloat(t70);
+        f60 = uintBitsToFloat(t71);
+        f61 = uintBitsToFloat(t72);
+        f62 = uintBitsToFloat(t73);
         // 236: add.f32 	%f67, %f59, %f60;
         f67 = p2g_fadd(f59, f60, false);
         // 237: add.f32 	%f68, %f61, %f67;
@@ -864,15 +691,9 @@ void main() {
         // 242: add.s32 	%r75, %r75, -1;
         r75 = uint(int(r75) + -1);
         // 243: setp.ne.s32 	%p11, %r75, 0;
-        int t113;
-        int t114;
-        t113 = int(r75); t114 = 0;
-        bool t115;
-        t115 = t113 != t114;
-        p11 = t115;
         // 244: mov.u32 	%r72, %r22;
         r72 = r22;
-        if (!p11) {
+        if (!(int(r75) != 0)) {
           break;
         }
       }
@@ -885,19 +706,12 @@ void main() {
   // 252: add.f32 	%f71, %f76, %f70;
   f71 = p2g_fadd(f76, f70, false);
   // 253: mov.u32 	%r66, %ctaid.x;
-  r66 = gl_WorkGroupID.x;
   // 254: shl.b32 	%r67, %r66, 7;
-  uint t116;
-  t116 = 7u;
-  r67 = (t116 >= 32u ? 0u : r66 << t116);
   // 255: add.s32 	%r68, %r67, %r1;
-  r68 = uint(int(r67) + int(r1));
   // 256: cvta.to.global.u64 	%rd20, %rd3;
-  rd20 = rd3;
   // 257: mul.wide.u32 	%rd21, %r68, 4;
-  rd21 = uint64_t(r68) * uint64_t(4u);
   // 258: add.s64 	%rd22, %rd20, %rd21;
-  rd22 = uint64_t(int64_t(rd20) + int64_t(rd21));
+  rd22 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(gl_WorkGroupID.x << 7u) + int(r1))) * uint64_t(4u)));
   // 259: st.global.f32 	[%rd22], %f71;
   P2GU32(rd22).v = floatBitsToUint(f71);
   return;

@@ -73,284 +73,205 @@ void main() {
   // 34: mov.u32 	%r6, %tid.x;
   r6 = gl_LocalInvocationID.x;
   // 35: shl.b32 	%r7, %r6, 4;
-  uint t1;
-  t1 = 4u;
-  r7 = (t1 >= 32u ? 0u : r6 << t1);
   // 36: mov.u32 	%r8, _ZZ14cp_async_zfillE4slot;
-  r8 = uint(0ul);
   // 37: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(r8) + int(r7));
+  r2 = uint(int(uint(0ul)) + int(r6 << 4u));
   // 38: mov.u32 	%r9, -1515870811;
   r9 = 0xA5A5A5A5u;
   // 39: st.shared.v4.u32 	[%r2], {%r9, %r9, %r9, %r9};
-  uint t2;
-  t2 = r2;
-  p2g_sts32(t2, r9);
-  p2g_sts32((t2 + 4u), r9);
-  p2g_sts32((t2 + 8u), r9);
-  p2g_sts32((t2 + 12u), r9);
+  p2g_sts32(r2, r9);
+  p2g_sts32((r2 + 4u), r9);
+  p2g_sts32((r2 + 8u), r9);
+  p2g_sts32((r2 + 12u), r9);
   // 40: shl.b32 	%r10, %r6, 3;
-  uint t3;
-  t3 = 3u;
-  r10 = (t3 >= 32u ? 0u : r6 << t3);
   // 41: mov.u32 	%r11, _ZZ14cp_async_zfillE5slot2;
-  r11 = uint(2048ul);
   // 42: add.s32 	%r3, %r11, %r10;
-  r3 = uint(int(r11) + int(r10));
+  r3 = uint(int(uint(2048ul)) + int(r6 << 3u));
   // 43: st.shared.v2.u32 	[%r3], {%r9, %r9};
-  uint t4;
-  t4 = r3;
-  p2g_sts32(t4, r9);
-  p2g_sts32((t4 + 4u), r9);
+  p2g_sts32(r3, r9);
+  p2g_sts32((r3 + 4u), r9);
   // 44: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 45: shl.b32 	%r12, %r6, 2;
-  uint t5;
-  t5 = 2u;
-  r12 = (t5 >= 32u ? 0u : r6 << t5);
+  r12 = r6 << 2u;
   // 46: cvt.s64.s32 	%rd1, %r12;
-  int64_t t6;
-  t6 = int64_t(int(r12));
-  rd1 = uint64_t(int64_t(uint64_t(t6)));
+  int64_t t1 = int64_t(int(r12));
+  rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 47: mul.wide.s32 	%rd6, %r12, 4;
-  rd6 = uint64_t(int64_t(int(r12)) * int64_t(4));
   // 48: add.s64 	%rd2, %rd5, %rd6;
-  rd2 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  rd2 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r12)) * int64_t(4))));
   // 49: and.b32  	%r4, %r6, 3;
   r4 = r6 & 3u;
   // 50: setp.eq.s32 	%p1, %r4, 0;
-  int t7;
-  int t8;
-  t7 = int(r4); t8 = 0;
-  bool t9;
-  t9 = t7 == t8;
-  p1 = t9;
+  p1 = int(r4) == 0;
   // 51: setp.eq.s32 	%p2, %r4, 1;
-  int t10;
-  int t11;
-  t10 = int(r4); t11 = 1;
-  bool t12;
-  t12 = t10 == t11;
-  p2 = t12;
+  p2 = int(r4) == 1;
   // 52: shr.s32 	%r13, %r6, 2;
-  uint t13;
-  t13 = 2u;
-  r13 = uint(int(r6) >> min(t13, 31u));
   // 53: selp.b32 	%r14, 9, 17, %p2;
-  r14 = p2 ? 9u : 17u;
   // 54: selp.b32 	%r15, 5, %r14, %p1;
-  r15 = p1 ? 5u : r14;
   // 55: rem.u32 	%r5, %r13, %r15;
-  r5 = p2g_rem_u32(r13, r15);
+  r5 = p2g_rem_u32(uint(int(r6) >> 2u), (p1 ? 5u : (p2 ? 9u : 17u)));
   if (p1) {
     // 69: cp.async.ca.shared.global [%r2], [%rd2], 4, %r5;
-    uint t14;
-    uint64_t t15;
-    uint t16;
-    t14 = r2; t15 = rd2;
-    t16 = min(r5, 4u);
-    uint t17;
-    t17 = 0u;
-    if (t16 >= 4u) {
-      t17 = P2GU32((t15 + 0ul)).v;
+    uint64_t t3;
+    uint t2 = r2; t3 = rd2;
+    uint t4 = min(r5, 4u);
+    uint t5 = 0u;
+    if (t4 >= 4u) {
+      t5 = P2GU32((t3 + 0ul)).v;
     } else {
-      for (uint p2g_b = 0u; p2g_b < t16; ++p2g_b) {
-        t17 |= uint(P2GU8((t15 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+      for (uint p2g_b = 0u; p2g_b < t4; ++p2g_b) {
+        t5 |= uint(P2GU8((t3 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
       }
     }
-    p2g_sts32((t14 + 0u), t17);
+    p2g_sts32((t2 + 0u), t5);
   } else {
     if (p2) {
       // 63: cp.async.ca.shared.global [%r2], [%rd2], 8, %r5;
-      uint t18;
-      uint64_t t19;
-      uint t20;
-      t18 = r2; t19 = rd2;
-      t20 = min(r5, 8u);
-      uint t21;
-      t21 = 0u;
-      if (t20 >= 4u) {
-        t21 = P2GU32((t19 + 0ul)).v;
+      uint64_t t7;
+      uint t6 = r2; t7 = rd2;
+      uint t8 = min(r5, 8u);
+      uint t9 = 0u;
+      if (t8 >= 4u) {
+        t9 = P2GU32((t7 + 0ul)).v;
       } else {
-        for (uint p2g_b = 0u; p2g_b < t20; ++p2g_b) {
-          t21 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+        for (uint p2g_b = 0u; p2g_b < t8; ++p2g_b) {
+          t9 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
         }
       }
-      p2g_sts32((t18 + 0u), t21);
-      uint t22;
-      t22 = 0u;
-      if (t20 >= 8u) {
-        t22 = P2GU32((t19 + 4ul)).v;
+      p2g_sts32((t6 + 0u), t9);
+      uint t10 = 0u;
+      if (t8 >= 8u) {
+        t10 = P2GU32((t7 + 4ul)).v;
       } else {
-        for (uint p2g_b = 4u; p2g_b < t20; ++p2g_b) {
-          t22 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+        for (uint p2g_b = 4u; p2g_b < t8; ++p2g_b) {
+          t10 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
         }
       }
-      p2g_sts32((t18 + 4u), t22);
+      p2g_sts32((t6 + 4u), t10);
     } else {
       // 74: setp.eq.s32 	%p4, %r4, 2;
-      int t23;
-      int t24;
-      t23 = int(r4); t24 = 2;
-      bool t25;
-      t25 = t23 == t24;
-      p4 = t25;
-      if (p4) {
+      if (int(r4) == 2) {
         // 80: cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
-        uint t26;
-        uint64_t t27;
-        uint t28;
-        t26 = r2; t27 = rd2;
-        t28 = min(r5, 16u);
-        uint t29;
-        t29 = 0u;
-        if (t28 >= 4u) {
-          t29 = P2GU32((t27 + 0ul)).v;
+        uint64_t t12;
+        uint t11 = r2; t12 = rd2;
+        uint t13 = min(r5, 16u);
+        uint t14 = 0u;
+        if (t13 >= 4u) {
+          t14 = P2GU32((t12 + 0ul)).v;
         } else {
-          for (uint p2g_b = 0u; p2g_b < t28; ++p2g_b) {
-            t29 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 0u; p2g_b < t13; ++p2g_b) {
+            t14 |= uint(P2GU8((t12 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t26 + 0u), t29);
-        uint t30;
-        t30 = 0u;
-        if (t28 >= 8u) {
-          t30 = P2GU32((t27 + 4ul)).v;
+        p2g_sts32((t11 + 0u), t14);
+        uint t15 = 0u;
+        if (t13 >= 8u) {
+          t15 = P2GU32((t12 + 4ul)).v;
         } else {
-          for (uint p2g_b = 4u; p2g_b < t28; ++p2g_b) {
-            t30 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 4u; p2g_b < t13; ++p2g_b) {
+            t15 |= uint(P2GU8((t12 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t26 + 4u), t30);
-        uint t31;
-        t31 = 0u;
-        if (t28 >= 12u) {
-          t31 = P2GU32((t27 + 8ul)).v;
+        p2g_sts32((t11 + 4u), t15);
+        uint t16 = 0u;
+        if (t13 >= 12u) {
+          t16 = P2GU32((t12 + 8ul)).v;
         } else {
-          for (uint p2g_b = 8u; p2g_b < t28; ++p2g_b) {
-            t31 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 8u; p2g_b < t13; ++p2g_b) {
+            t16 |= uint(P2GU8((t12 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t26 + 8u), t31);
-        uint t32;
-        t32 = 0u;
-        if (t28 >= 16u) {
-          t32 = P2GU32((t27 + 12ul)).v;
+        p2g_sts32((t11 + 8u), t16);
+        uint t17 = 0u;
+        if (t13 >= 16u) {
+          t17 = P2GU32((t12 + 12ul)).v;
         } else {
-          for (uint p2g_b = 12u; p2g_b < t28; ++p2g_b) {
-            t32 |= uint(P2GU8((t27 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 12u; p2g_b < t13; ++p2g_b) {
+            t17 |= uint(P2GU8((t12 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t26 + 12u), t32);
+        p2g_sts32((t11 + 12u), t17);
       } else {
         // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd2], 16, %r5;
-        uint t33;
-        uint64_t t34;
-        uint t35;
-        t33 = r2; t34 = rd2;
-        t35 = min(r5, 16u);
-        uint t36;
-        t36 = 0u;
-        if (t35 >= 4u) {
-          t36 = P2GU32((t34 + 0ul)).v;
+        uint64_t t19;
+        uint t18 = r2; t19 = rd2;
+        uint t20 = min(r5, 16u);
+        uint t21 = 0u;
+        if (t20 >= 4u) {
+          t21 = P2GU32((t19 + 0ul)).v;
         } else {
-          for (uint p2g_b = 0u; p2g_b < t35; ++p2g_b) {
-            t36 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 0u; p2g_b < t20; ++p2g_b) {
+            t21 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t33 + 0u), t36);
-        uint t37;
-        t37 = 0u;
-        if (t35 >= 8u) {
-          t37 = P2GU32((t34 + 4ul)).v;
+        p2g_sts32((t18 + 0u), t21);
+        uint t22 = 0u;
+        if (t20 >= 8u) {
+          t22 = P2GU32((t19 + 4ul)).v;
         } else {
-          for (uint p2g_b = 4u; p2g_b < t35; ++p2g_b) {
-            t37 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 4u; p2g_b < t20; ++p2g_b) {
+            t22 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t33 + 4u), t37);
-        uint t38;
-        t38 = 0u;
-        if (t35 >= 12u) {
-          t38 = P2GU32((t34 + 8ul)).v;
+        p2g_sts32((t18 + 4u), t22);
+        uint t23 = 0u;
+        if (t20 >= 12u) {
+          t23 = P2GU32((t19 + 8ul)).v;
         } else {
-          for (uint p2g_b = 8u; p2g_b < t35; ++p2g_b) {
-            t38 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 8u; p2g_b < t20; ++p2g_b) {
+            t23 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t33 + 8u), t38);
-        uint t39;
-        t39 = 0u;
-        if (t35 >= 16u) {
-          t39 = P2GU32((t34 + 12ul)).v;
+        p2g_sts32((t18 + 8u), t23);
+        uint t24 = 0u;
+        if (t20 >= 16u) {
+          t24 = P2GU32((t19 + 12ul)).v;
         } else {
-          for (uint p2g_b = 12u; p2g_b < t35; ++p2g_b) {
-            t39 |= uint(P2GU8((t34 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+          for (uint p2g_b = 12u; p2g_b < t20; ++p2g_b) {
+            t24 |= uint(P2GU8((t19 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
           }
         }
-        p2g_sts32((t33 + 12u), t39);
+        p2g_sts32((t18 + 12u), t24);
       }
     }
   }
   // 90: mul.hi.s32 	%r32, %r6, 1431655766;
-  int t40;
-  int t41;
-  imulExtended(int(r6), 1431655766, t40, t41);
-  r32 = uint(t40);
+  int t25;
+  int t26;
+  imulExtended(int(r6), 1431655766, t25, t26);
+  r32 = uint(t25);
   // 91: shr.u32 	%r33, %r32, 31;
-  uint t42;
-  t42 = 31u;
-  r33 = (t42 >= 32u ? 0u : r32 >> t42);
   // 92: add.s32 	%r34, %r32, %r33;
-  r34 = uint(int(r32) + int(r33));
   // 93: mul.lo.s32 	%r35, %r34, 3;
-  r35 = uint(int(r34) * 3);
   // 94: sub.s32 	%r36, %r6, %r35;
-  r36 = uint(int(r6) - int(r35));
   // 95: setp.eq.s32 	%p5, %r36, 0;
-  int t43;
-  int t44;
-  t43 = int(r36); t44 = 0;
-  bool t45;
-  t45 = t43 == t44;
-  p5 = t45;
+  p5 = int(uint(int(r6) - int(uint(int(uint(int(r32) + int(r32 >> 31u))) * 3)))) == 0;
   // 96: selp.u32 	%r28, 1, 0, %p5;
-  r28 = p5 ? 1u : 0u;
   // 97: add.s64 	%rd11, %rd2, 8;
-  rd11 = uint64_t(int64_t(rd2) + 8l);
   // 101: setp.ne.b32 p, %r28, 0;
-  uint t46;
-  uint t47;
-  t46 = r28; t47 = 0u;
-  bool t48;
-  t48 = t46 != t47;
-  v_p = t48;
   // 102: cp.async.ca.shared.global [%r3], [%rd11], 8, p;
-  uint t49;
-  uint64_t t50;
-  uint t51;
-  t49 = r3; t50 = rd11;
-  t51 = v_p ? 0u : 8u;
-  uint t52;
-  t52 = 0u;
-  if (t51 >= 4u) {
-    t52 = P2GU32((t50 + 0ul)).v;
+  uint64_t t28;
+  uint t27 = r3; t28 = uint64_t(int64_t(rd2) + 8l);
+  uint t29 = ((p5 ? 1u : 0u) != 0u) ? 0u : 8u;
+  uint t30 = 0u;
+  if (t29 >= 4u) {
+    t30 = P2GU32((t28 + 0ul)).v;
   } else {
-    for (uint p2g_b = 0u; p2g_b < t51; ++p2g_b) {
-      t52 |= uint(P2GU8((t50 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 0u; p2g_b < t29; ++p2g_b) {
+      t30 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t49 + 0u), t52);
-  uint t53;
-  t53 = 0u;
-  if (t51 >= 8u) {
-    t53 = P2GU32((t50 + 4ul)).v;
+  p2g_sts32((t27 + 0u), t30);
+  uint t31 = 0u;
+  if (t29 >= 8u) {
+    t31 = P2GU32((t28 + 4ul)).v;
   } else {
-    for (uint p2g_b = 4u; p2g_b < t51; ++p2g_b) {
-      t53 |= uint(P2GU8((t50 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 4u; p2g_b < t29; ++p2g_b) {
+      t31 |= uint(P2GU8((t28 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t49 + 4u), t53);
+  p2g_sts32((t27 + 4u), t31);
   // 106: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 109: cp.async.wait_all;
@@ -358,28 +279,18 @@ void main() {
   // 111: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 112: ld.shared.v4.u32 	{%r37, %r38, %r39, %r40}, [%r2];
-  uint t54;
-  t54 = r2;
-  uint t55;
-  t55 = p2g_lds32(t54);
-  uint t56;
-  t56 = p2g_lds32((t54 + 4u));
-  uint t57;
-  t57 = p2g_lds32((t54 + 8u));
-  uint t58;
-  t58 = p2g_lds32((t54 + 12u));
-  r37 = t55;
-  r38 = t56;
-  r39 = t57;
-  r40 = t58;
+  uint t32 = p2g_lds32(r2);
+  uint t33 = p2g_lds32((r2 + 4u));
+  uint t34 = p2g_lds32((r2 + 8u));
+  uint t35 = p2g_lds32((r2 + 12u));
+  r37 = t32;
+  r38 = t33;
+  r39 = t34;
+  r40 = t35;
   // 113: cvta.to.global.u64 	%rd12, %rd3;
-  rd12 = rd3;
   // 114: shl.b64 	%rd13, %rd1, 2;
-  uint t59;
-  t59 = 2u;
-  rd13 = (t59 >= 64u ? 0ul : rd1 << t59);
   // 115: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd12) + int64_t(rd13));
+  rd14 = uint64_t(int64_t(rd3) + int64_t(rd1 << 2u));
   // 116: st.global.u32 	[%rd14], %r37;
   P2GU32(rd14).v = r37;
   // 117: st.global.u32 	[%rd14+4], %r38;
@@ -389,24 +300,15 @@ void main() {
   // 119: st.global.u32 	[%rd14+12], %r40;
   P2GU32((rd14 + 12ul)).v = r40;
   // 120: ld.shared.v2.u32 	{%r45, %r46}, [%r3];
-  uint t60;
-  t60 = r3;
-  uint t61;
-  t61 = p2g_lds32(t60);
-  uint t62;
-  t62 = p2g_lds32((t60 + 4u));
-  r45 = t61;
-  r46 = t62;
+  uint t36 = p2g_lds32(r3);
+  uint t37 = p2g_lds32((r3 + 4u));
+  r45 = t36;
+  r46 = t37;
   // 121: shl.b32 	%r49, %r6, 1;
-  uint t63;
-  t63 = 1u;
-  r49 = (t63 >= 32u ? 0u : r6 << t63);
   // 122: cvta.to.global.u64 	%rd15, %rd4;
-  rd15 = rd4;
   // 123: mul.wide.s32 	%rd16, %r49, 4;
-  rd16 = uint64_t(int64_t(int(r49)) * int64_t(4));
   // 124: add.s64 	%rd17, %rd15, %rd16;
-  rd17 = uint64_t(int64_t(rd15) + int64_t(rd16));
+  rd17 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r6 << 1u)) * int64_t(4))));
   // 125: st.global.u32 	[%rd17], %r45;
   P2GU32(rd17).v = r45;
   // 126: st.global.u32 	[%rd17+4], %r46;

@@ -37,87 +37,66 @@ void main() {
   // 26: ld.param.u64 	%rd2, [ldmatrix_cp_async_param_0];
   rd2 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd3, [ldmatrix_cp_async_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
   // 28: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  rd4 = (P2GU64((pc.params + 8ul)).v);
   // 29: mov.u32 	%r22, %tid.x;
   r22 = gl_LocalInvocationID.x;
   // 30: shl.b32 	%r23, %r22, 4;
-  uint t1;
-  t1 = 4u;
-  r23 = (t1 >= 32u ? 0u : r22 << t1);
+  r23 = r22 << 4u;
   // 31: mov.u32 	%r24, _ZZ17ldmatrix_cp_asyncE4tile;
   r24 = uint(0ul);
   // 32: add.s32 	%r1, %r24, %r23;
-  r1 = uint(int(r24) + int(r23));
   // 33: mov.u32 	%r25, %ctaid.x;
-  r25 = gl_WorkGroupID.x;
   // 34: shl.b32 	%r26, %r25, 6;
-  uint t2;
-  t2 = 6u;
-  r26 = (t2 >= 32u ? 0u : r25 << t2);
+  r26 = gl_WorkGroupID.x << 6u;
   // 35: cvt.u64.u32 	%rd5, %r26;
-  uint64_t t3;
-  t3 = uint64_t(r26);
-  rd5 = uint64_t(t3);
+  uint64_t t1 = uint64_t(r26);
   // 36: cvt.s64.s32 	%rd6, %r22;
-  int64_t t4;
-  t4 = int64_t(int(r22));
-  rd6 = uint64_t(int64_t(uint64_t(t4)));
+  int64_t t2 = int64_t(int(r22));
   // 37: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  rd7 = uint64_t(int64_t(uint64_t(t1)) + int64_t(uint64_t(int64_t(uint64_t(t2)))));
   // 38: shl.b64 	%rd8, %rd7, 4;
-  uint t5;
-  t5 = 4u;
-  rd8 = (t5 >= 64u ? 0ul : rd7 << t5);
   // 39: add.s64 	%rd1, %rd2, %rd8;
-  rd1 = uint64_t(int64_t(rd2) + int64_t(rd8));
   // 41: cp.async.cg.shared.global [%r1], [%rd1], 16;
-  uint t6;
-  uint64_t t7;
-  uint t8;
-  t6 = r1; t7 = rd1;
-  t8 = 16u;
-  uint t9;
-  t9 = 0u;
-  if (t8 >= 4u) {
-    t9 = P2GU32((t7 + 0ul)).v;
+  uint64_t t4;
+  uint t3 = uint(int(r24) + int(r23)); t4 = uint64_t(int64_t(rd2) + int64_t(rd7 << 4u));
+  uint t5 = 16u;
+  uint t6 = 0u;
+  if (t5 >= 4u) {
+    t6 = P2GU32((t4 + 0ul)).v;
   } else {
-    for (uint p2g_b = 0u; p2g_b < t8; ++p2g_b) {
-      t9 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 0u; p2g_b < t5; ++p2g_b) {
+      t6 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t6 + 0u), t9);
-  uint t10;
-  t10 = 0u;
-  if (t8 >= 8u) {
-    t10 = P2GU32((t7 + 4ul)).v;
+  p2g_sts32((t3 + 0u), t6);
+  uint t7 = 0u;
+  if (t5 >= 8u) {
+    t7 = P2GU32((t4 + 4ul)).v;
   } else {
-    for (uint p2g_b = 4u; p2g_b < t8; ++p2g_b) {
-      t10 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 4u; p2g_b < t5; ++p2g_b) {
+      t7 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t6 + 4u), t10);
-  uint t11;
-  t11 = 0u;
-  if (t8 >= 12u) {
-    t11 = P2GU32((t7 + 8ul)).v;
+  p2g_sts32((t3 + 4u), t7);
+  uint t8 = 0u;
+  if (t5 >= 12u) {
+    t8 = P2GU32((t4 + 8ul)).v;
   } else {
-    for (uint p2g_b = 8u; p2g_b < t8; ++p2g_b) {
-      t11 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 8u; p2g_b < t5; ++p2g_b) {
+      t8 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t6 + 8u), t11);
-  uint t12;
-  t12 = 0u;
-  if (t8 >= 16u) {
-    t12 = P2GU32((t7 + 12ul)).v;
+  p2g_sts32((t3 + 8u), t8);
+  uint t9 = 0u;
+  if (t5 >= 16u) {
+    t9 = P2GU32((t4 + 12ul)).v;
   } else {
-    for (uint p2g_b = 12u; p2g_b < t8; ++p2g_b) {
-      t12 |= uint(P2GU8((t7 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 12u; p2g_b < t5; ++p2g_b) {
+      t9 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t6 + 12u), t12);
+  p2g_sts32((t3 + 12u), t9);
   // 44: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 47: cp.async.wait_group 0;
@@ -125,103 +104,74 @@ void main() {
   // 49: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 50: and.b32  	%r27, %r23, -512;
-  r27 = r23 & 0xFFFFFE00u;
   // 51: add.s32 	%r28, %r24, %r27;
-  r28 = uint(int(r24) + int(r27));
   // 52: mad.lo.s32 	%r29, %r22, 80, 48;
-  r29 = uint(int(r22) * 80 + 48);
   // 53: and.b32  	%r30, %r29, 496;
-  r30 = r29 & 496u;
   // 54: add.s32 	%r21, %r28, %r30;
-  r21 = uint(int(r28) + int(r30));
+  r21 = uint(int(uint(int(r24) + int(r23 & 0xFFFFFE00u))) + int(uint(int(r22) * 80 + 48) & 496u));
   // 56: ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r21];
-  uint t13;
-  t13 = r21;
+  uint t10 = r21;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t13;
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t10;
   memoryBarrierShared(); barrier();
-  uint t14;
-  t14 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
-  r2 = t14;
+  uint t11 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
+  r2 = t11;
   // 59: ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r4, %r5}, [%r21];
-  uint t15;
-  t15 = r21;
+  uint t12 = r21;
+  memoryBarrierShared(); barrier();
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t12;
+  memoryBarrierShared(); barrier();
+  uint t13 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
+  uint t14 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
+  r4 = t13;
+  r5 = t14;
+  // 62: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r7, %r8, %r9, %r10}, [%r21];
+  uint t15 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t15;
   memoryBarrierShared(); barrier();
-  uint t16;
-  t16 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
-  uint t17;
-  t17 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
-  r4 = t16;
-  r5 = t17;
-  // 62: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r7, %r8, %r9, %r10}, [%r21];
-  uint t18;
-  t18 = r21;
-  memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t18;
-  memoryBarrierShared(); barrier();
-  uint t19;
-  t19 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
-  uint t20;
-  t20 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
-  uint t21;
-  t21 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
-  uint t22;
-  t22 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
-  r7 = t19;
-  r8 = t20;
-  r9 = t21;
-  r10 = t22;
+  uint t16 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
+  uint t17 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
+  uint t18 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
+  uint t19 = p2g_lds32((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) % 4u) * 4u));
+  r7 = t16;
+  r8 = t17;
+  r9 = t18;
+  r10 = t19;
   // 65: ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r12}, [%r21];
-  uint t23;
-  t23 = r21;
+  uint t20 = r21;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t23;
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t20;
   memoryBarrierShared(); barrier();
-  uint t24;
-  t24 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
-  r12 = t24;
+  uint t21 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
+  r12 = t21;
   // 68: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r14, %r15}, [%r21];
-  uint t25;
-  t25 = r21;
+  uint t22 = r21;
+  memoryBarrierShared(); barrier();
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t22;
+  memoryBarrierShared(); barrier();
+  uint t23 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
+  uint t24 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
+  r14 = t23;
+  r15 = t24;
+  // 71: ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r17, %r18, %r19, %r20}, [%r21];
+  uint t25 = r21;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t25;
   memoryBarrierShared(); barrier();
-  uint t26;
-  t26 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
-  uint t27;
-  t27 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
-  r14 = t26;
-  r15 = t27;
-  // 71: ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 {%r17, %r18, %r19, %r20}, [%r21];
-  uint t28;
-  t28 = r21;
-  memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = t28;
-  memoryBarrierShared(); barrier();
-  uint t29;
-  t29 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
-  uint t30;
-  t30 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
-  uint t31;
-  t31 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (17u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
-  uint t32;
-  t32 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (25u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
-  r17 = t29;
-  r18 = t30;
-  r19 = t31;
-  r20 = t32;
+  uint t26 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
+  uint t27 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
+  uint t28 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (17u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
+  uint t29 = p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) | (p2g_lds16((p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (25u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u] + ((gl_LocalInvocationIndex & 31u) >> 2) * 2u)) << 16);
+  r17 = t26;
+  r18 = t27;
+  r19 = t28;
+  r20 = t29;
   // 73: add.s32 	%r31, %r26, %r22;
-  r31 = uint(int(r26) + int(r22));
   // 74: shl.b32 	%r32, %r31, 4;
-  uint t33;
-  t33 = 4u;
-  r32 = (t33 >= 32u ? 0u : r31 << t33);
   // 75: mul.wide.u32 	%rd9, %r32, 4;
-  rd9 = uint64_t(r32) * uint64_t(4u);
   // 76: add.s64 	%rd10, %rd4, %rd9;
-  rd10 = uint64_t(int64_t(rd4) + int64_t(rd9));
+  rd10 = uint64_t(int64_t(rd4) + int64_t(uint64_t(uint(int(r26) + int(r22)) << 4u) * uint64_t(4u)));
   // 77: st.global.u32 	[%rd10], %r2;
   P2GU32(rd10).v = r2;
   // 78: st.global.u32 	[%rd10+4], %r4;

@@ -66,91 +66,66 @@ void main() {
   // 26: ld.param.u64 	%rd8, [ldmatrix_generic_param_0];
   rd8 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd9, [ldmatrix_generic_param_1];
-  rd9 = P2GU64((pc.params + 8ul)).v;
   // 28: cvta.to.global.u64 	%rd10, %rd9;
-  rd10 = rd9;
+  rd10 = (P2GU64((pc.params + 8ul)).v);
   // 29: mov.u32 	%r16, %tid.x;
   r16 = gl_LocalInvocationID.x;
   // 30: shr.s32 	%r17, %r16, 5;
-  uint t1;
-  t1 = 5u;
-  r17 = uint(int(r16) >> min(t1, 31u));
   // 31: shl.b32 	%r18, %r16, 4;
-  uint t2;
-  t2 = 4u;
-  r18 = (t2 >= 32u ? 0u : r16 << t2);
   // 32: mov.u32 	%r19, _ZZ16ldmatrix_genericE4tile;
   r19 = uint(0ul);
   // 33: add.s32 	%r1, %r19, %r18;
-  r1 = uint(int(r19) + int(r18));
   // 34: mov.u32 	%r20, %ctaid.x;
-  r20 = gl_WorkGroupID.x;
   // 35: shl.b32 	%r21, %r20, 6;
-  uint t3;
-  t3 = 6u;
-  r21 = (t3 >= 32u ? 0u : r20 << t3);
+  r21 = gl_WorkGroupID.x << 6u;
   // 36: cvt.u64.u32 	%rd11, %r21;
-  uint64_t t4;
-  t4 = uint64_t(r21);
-  rd11 = uint64_t(t4);
+  uint64_t t1 = uint64_t(r21);
   // 37: cvt.s64.s32 	%rd12, %r16;
-  int64_t t5;
-  t5 = int64_t(int(r16));
-  rd12 = uint64_t(int64_t(uint64_t(t5)));
+  int64_t t2 = int64_t(int(r16));
   // 38: add.s64 	%rd13, %rd11, %rd12;
-  rd13 = uint64_t(int64_t(rd11) + int64_t(rd12));
+  rd13 = uint64_t(int64_t(uint64_t(t1)) + int64_t(uint64_t(int64_t(uint64_t(t2)))));
   // 39: shl.b64 	%rd14, %rd13, 4;
-  uint t6;
-  t6 = 4u;
-  rd14 = (t6 >= 64u ? 0ul : rd13 << t6);
   // 40: add.s64 	%rd1, %rd8, %rd14;
-  rd1 = uint64_t(int64_t(rd8) + int64_t(rd14));
   // 42: cp.async.cg.shared.global [%r1], [%rd1], 16;
-  uint t7;
-  uint64_t t8;
-  uint t9;
-  t7 = r1; t8 = rd1;
-  t9 = 16u;
-  uint t10;
-  t10 = 0u;
-  if (t9 >= 4u) {
-    t10 = P2GU32((t8 + 0ul)).v;
+  uint64_t t4;
+  uint t3 = uint(int(r19) + int(r16 << 4u)); t4 = uint64_t(int64_t(rd8) + int64_t(rd13 << 4u));
+  uint t5 = 16u;
+  uint t6 = 0u;
+  if (t5 >= 4u) {
+    t6 = P2GU32((t4 + 0ul)).v;
   } else {
-    for (uint p2g_b = 0u; p2g_b < t9; ++p2g_b) {
-      t10 |= uint(P2GU8((t8 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 0u; p2g_b < t5; ++p2g_b) {
+      t6 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t7 + 0u), t10);
-  uint t11;
-  t11 = 0u;
-  if (t9 >= 8u) {
-    t11 = P2GU32((t8 + 4ul)).v;
+  p2g_sts32((t3 + 0u), t6);
+  uint t7 = 0u;
+  if (t5 >= 8u) {
+    t7 = P2GU32((t4 + 4ul)).v;
   } else {
-    for (uint p2g_b = 4u; p2g_b < t9; ++p2g_b) {
-      t11 |= uint(P2GU8((t8 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 4u; p2g_b < t5; ++p2g_b) {
+      t7 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t7 + 4u), t11);
-  uint t12;
-  t12 = 0u;
-  if (t9 >= 12u) {
-    t12 = P2GU32((t8 + 8ul)).v;
+  p2g_sts32((t3 + 4u), t7);
+  uint t8 = 0u;
+  if (t5 >= 12u) {
+    t8 = P2GU32((t4 + 8ul)).v;
   } else {
-    for (uint p2g_b = 8u; p2g_b < t9; ++p2g_b) {
-      t12 |= uint(P2GU8((t8 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 8u; p2g_b < t5; ++p2g_b) {
+      t8 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t7 + 8u), t12);
-  uint t13;
-  t13 = 0u;
-  if (t9 >= 16u) {
-    t13 = P2GU32((t8 + 12ul)).v;
+  p2g_sts32((t3 + 8u), t8);
+  uint t9 = 0u;
+  if (t5 >= 16u) {
+    t9 = P2GU32((t4 + 12ul)).v;
   } else {
-    for (uint p2g_b = 12u; p2g_b < t9; ++p2g_b) {
-      t13 |= uint(P2GU8((t8 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
+    for (uint p2g_b = 12u; p2g_b < t5; ++p2g_b) {
+      t9 |= uint(P2GU8((t4 + uint64_t(p2g_b))).v) << ((p2g_b & 3u) * 8u);
     }
   }
-  p2g_sts32((t7 + 12u), t13);
+  p2g_sts32((t3 + 12u), t9);
   // 45: cp.async.commit_group;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 48: cp.async.wait_group 0;
@@ -158,119 +133,87 @@ void main() {
   // 50: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 52: cvt.u64.u32 	%tmp, %r19;
-  uint64_t t14;
-  t14 = uint64_t(r19);
-  tmp = uint64_t(t14);
+  uint64_t t10 = uint64_t(r19);
   // 53: cvta.shared.u64 	%rd15, %tmp; }
-  rd15 = (tmp | 0xFF01000000000000ul);
   // 54: mul.wide.s32 	%rd16, %r17, 512;
-  rd16 = uint64_t(int64_t(int(r17)) * int64_t(512));
+  rd16 = uint64_t(int64_t(int(uint(int(r16) >> 5u))) * int64_t(512));
   // 55: add.s64 	%rd17, %rd15, %rd16;
-  rd17 = uint64_t(int64_t(rd15) + int64_t(rd16));
+  rd17 = uint64_t(int64_t(uint64_t(t10) | 0xFF01000000000000ul) + int64_t(rd16));
   // 56: mad.lo.s32 	%r22, %r16, 80, 48;
-  r22 = uint(int(r16) * 80 + 48);
   // 57: cvt.u64.u32 	%rd18, %r22;
-  uint64_t t15;
-  t15 = uint64_t(r22);
-  rd18 = uint64_t(t15);
+  uint64_t t11 = uint64_t(uint(int(r16) * 80 + 48));
   // 58: and.b64  	%rd19, %rd18, 496;
-  rd19 = packUint2x32(unpackUint2x32(rd18) & unpackUint2x32(496ul));
   // 59: add.s64 	%rd7, %rd17, %rd19;
-  rd7 = uint64_t(int64_t(rd17) + int64_t(rd19));
+  rd7 = uint64_t(int64_t(rd17) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t11)) & unpackUint2x32(496ul))));
   // 61: ldmatrix.sync.aligned.m8n8.x1.b16 {%r2}, [%rd7];
-  uint64_t t16;
-  t16 = rd7;
+  uint64_t t12 = rd7;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t16);
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t16 >> 32);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t12);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t12 >> 32);
   memoryBarrierShared(); barrier();
-  uint t17;
-  t17 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
-  r2 = t17;
+  uint t13 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
+  r2 = t13;
   // 64: ldmatrix.sync.aligned.m8n8.x2.b16 {%r3, %r4}, [%rd7];
-  uint64_t t18;
-  t18 = rd7;
+  uint64_t t14 = rd7;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t18);
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t18 >> 32);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t14);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t14 >> 32);
   memoryBarrierShared(); barrier();
-  uint t19;
-  t19 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
-  uint t20;
-  t20 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
-  r3 = t19;
-  r4 = t20;
+  uint t15 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
+  uint t16 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
+  r3 = t15;
+  r4 = t16;
   // 67: ldmatrix.sync.aligned.m8n8.x4.b16 {%r5, %r6, %r7, %r8}, [%rd7];
-  uint64_t t21;
-  t21 = rd7;
+  uint64_t t17 = rd7;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t21);
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t21 >> 32);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t17);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t17 >> 32);
   memoryBarrierShared(); barrier();
-  uint t22;
-  t22 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
-  uint t23;
-  t23 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
-  uint t24;
-  t24 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
-  uint t25;
-  t25 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
-  r5 = t22;
-  r6 = t23;
-  r7 = t24;
-  r8 = t25;
+  uint t18 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
+  uint t19 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
+  uint t20 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
+  uint t21 = p2g_gen_ld32(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) >> 2))) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) % 4u) * 4u)));
+  r5 = t18;
+  r6 = t19;
+  r7 = t20;
+  r8 = t21;
   // 70: ldmatrix.sync.aligned.m8n8.x1.trans.b16 {%r9}, [%rd7];
-  uint64_t t26;
-  t26 = rd7;
+  uint64_t t22 = rd7;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t26);
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t26 >> 32);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t22);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t22 >> 32);
   memoryBarrierShared(); barrier();
-  uint t27;
-  t27 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
-  r9 = t27;
+  uint t23 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
+  r9 = t23;
   // 73: ldmatrix.sync.aligned.m8n8.x2.trans.b16 {%r10, %r11}, [%rd7];
-  uint64_t t28;
-  t28 = rd7;
+  uint64_t t24 = rd7;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t28);
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t28 >> 32);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t24);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t24 >> 32);
   memoryBarrierShared(); barrier();
-  uint t29;
-  t29 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
-  uint t30;
-  t30 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
-  r10 = t29;
-  r11 = t30;
+  uint t25 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
+  uint t26 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
+  r10 = t25;
+  r11 = t26;
   // 76: ldmatrix.sync.aligned.m8n8.x4.trans.b16 {%r12, %r13, %r14, %r15}, [%rd7];
-  uint64_t t31;
-  t31 = rd7;
+  uint64_t t27 = rd7;
   memoryBarrierShared(); barrier();
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t31);
-  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t31 >> 32);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = uint(t27);
+  p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = uint(t27 >> 32);
   memoryBarrierShared(); barrier();
-  uint t32;
-  t32 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
-  uint t33;
-  t33 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
-  uint t34;
-  t34 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (17u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (17u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
-  uint t35;
-  t35 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (25u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (25u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
-  r12 = t32;
-  r13 = t33;
-  r14 = t34;
-  r15 = t35;
+  uint t28 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (1u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
+  uint t29 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (9u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
+  uint t30 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (17u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (17u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
+  uint t31 = p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) | (p2g_gen_ld16(((uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (25u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 1u]) << 32 | uint64_t(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (25u + ((gl_LocalInvocationIndex & 31u) % 4u) * 2u)) * 8u + 0u])) + uint64_t(((gl_LocalInvocationIndex & 31u) >> 2) * 2u))) << 16);
+  r12 = t28;
+  r13 = t29;
+  r14 = t30;
+  r15 = t31;
   // 78: add.s32 	%r23, %r21, %r16;
-  r23 = uint(int(r21) + int(r16));
   // 79: shl.b32 	%r24, %r23, 4;
-  uint t36;
-  t36 = 4u;
-  r24 = (t36 >= 32u ? 0u : r23 << t36);
   // 80: mul.wide.u32 	%rd20, %r24, 4;
-  rd20 = uint64_t(r24) * uint64_t(4u);
   // 81: add.s64 	%rd21, %rd10, %rd20;
-  rd21 = uint64_t(int64_t(rd10) + int64_t(rd20));
+  rd21 = uint64_t(int64_t(rd10) + int64_t(uint64_t(uint(int(r21) + int(r16)) << 4u) * uint64_t(4u)));
   // 82: st.global.u32 	[%rd21], %r2;
   P2GU32(rd21).v = r2;
   // 83: st.global.u32 	[%rd21+4], %r3;

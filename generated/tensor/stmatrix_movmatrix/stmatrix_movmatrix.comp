@@ -63,53 +63,31 @@ void main() {
   // 32: mov.u32 	%r97, %tid.x;
   r97 = gl_LocalInvocationID.x;
   // 33: setp.gt.s32 	%p1, %r97, 1535;
-  int t1;
-  int t2;
-  t1 = int(r97); t2 = 1535;
-  bool t3;
-  t3 = t1 > t2;
-  p1 = t3;
+  p1 = int(r97) > 1535;
   if (!p1) {
     // 36: max.s32 	%r34, %r97, 1472;
-    r34 = uint(max(int(r97), 1472));
     // 37: add.s32 	%r35, %r34, 63;
-    r35 = uint(int(r34) + 63);
     // 38: sub.s32 	%r2, %r35, %r97;
-    r2 = uint(int(r35) - int(r97));
+    r2 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
     // 39: shr.u32 	%r36, %r2, 6;
-    uint t4;
-    t4 = 6u;
-    r36 = (t4 >= 32u ? 0u : r2 >> t4);
     // 40: add.s32 	%r37, %r36, 1;
-    r37 = uint(int(r36) + 1);
     // 41: and.b32  	%r90, %r37, 3;
-    r90 = r37 & 3u;
+    r90 = uint(int(r2 >> 6u) + 1) & 3u;
     // 42: setp.eq.s32 	%p2, %r90, 0;
-    int t5;
-    int t6;
-    t5 = int(r90); t6 = 0;
-    bool t7;
-    t7 = t5 == t6;
-    p2 = t7;
     // 43: mov.u32 	%r91, %r97;
     r91 = r97;
-    if (!p2) {
+    if (!(int(r90) == 0)) {
       // 46: shl.b32 	%r38, %r97, 2;
-      uint t8;
-      t8 = 2u;
-      r38 = (t8 >= 32u ? 0u : r97 << t8);
       // 47: mov.u32 	%r39, _ZZ18stmatrix_movmatrixE6region;
-      r39 = uint(0ul);
       // 48: add.s32 	%r88, %r39, %r38;
-      r88 = uint(int(r39) + int(r38));
+      r88 = uint(int(uint(0ul)) + int(r97 << 2u));
       // 49: mov.u32 	%r91, %r97;
       r91 = r97;
       for (;;) {
         p2g_loop_tick();
         // 53: mov.u32 	%r40, 0;
-        r40 = 0u;
         // 54: st.shared.u32 	[%r88], %r40;
-        p2g_sts32(r88, r40);
+        p2g_sts32(r88, 0u);
         // 55: add.s32 	%r91, %r91, 64;
         r91 = uint(int(r91) + 64);
         // 56: add.s32 	%r88, %r88, 256;
@@ -117,37 +95,20 @@ void main() {
         // 57: add.s32 	%r90, %r90, -1;
         r90 = uint(int(r90) + -1);
         // 58: setp.ne.s32 	%p3, %r90, 0;
-        int t9;
-        int t10;
-        t9 = int(r90); t10 = 0;
-        bool t11;
-        t11 = t9 != t10;
-        p3 = t11;
-        if (!p3) {
+        if (!(int(r90) != 0)) {
           break;
         }
       }
     }
     // 62: setp.lt.u32 	%p4, %r2, 192;
-    uint t12;
-    uint t13;
-    t12 = r2; t13 = 192u;
-    bool t14;
-    t14 = t12 < t13;
-    p4 = t14;
-    if (!p4) {
+    if (!(r2 < 192u)) {
       // 65: add.s32 	%r93, %r91, -256;
       r93 = uint(int(r91) + -256);
       // 66: shl.b32 	%r41, %r91, 2;
-      uint t15;
-      t15 = 2u;
-      r41 = (t15 >= 32u ? 0u : r91 << t15);
       // 67: mov.u32 	%r42, _ZZ18stmatrix_movmatrixE6region;
-      r42 = uint(0ul);
       // 68: add.s32 	%r43, %r42, %r41;
-      r43 = uint(int(r42) + int(r41));
       // 69: add.s32 	%r92, %r43, 512;
-      r92 = uint(int(r43) + 512);
+      r92 = uint(int(uint(int(uint(0ul)) + int(r91 << 2u))) + 512);
       for (;;) {
         p2g_loop_tick();
         // 72: mov.u32 	%r44, 0;
@@ -165,13 +126,7 @@ void main() {
         // 78: add.s32 	%r93, %r93, 256;
         r93 = uint(int(r93) + 256);
         // 79: setp.lt.s32 	%p5, %r93, 1280;
-        int t16;
-        int t17;
-        t16 = int(r93); t17 = 1280;
-        bool t18;
-        t18 = t16 < t17;
-        p5 = t18;
-        if (!p5) {
+        if (!(int(r93) < 1280)) {
           break;
         }
       }
@@ -180,15 +135,11 @@ void main() {
   // 83: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 84: shl.b32 	%r67, %r97, 2;
-  uint t19;
-  t19 = 2u;
-  r67 = (t19 >= 32u ? 0u : r97 << t19);
+  r67 = r97 << 2u;
   // 85: cvta.to.global.u64 	%rd12, %rd9;
-  rd12 = rd9;
   // 86: mul.wide.s32 	%rd13, %r67, 4;
-  rd13 = uint64_t(int64_t(int(r67)) * int64_t(4));
   // 87: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd12) + int64_t(rd13));
+  rd14 = uint64_t(int64_t(rd9) + int64_t(uint64_t(int64_t(int(r67)) * int64_t(4))));
   // 88: ld.global.nc.u32 	%r46, [%rd14];
   r46 = P2GU32(rd14).v;
   // 89: ld.global.nc.u32 	%r49, [%rd14+4];
@@ -198,59 +149,45 @@ void main() {
   // 91: ld.global.nc.u32 	%r54, [%rd14+12];
   r54 = P2GU32((rd14 + 12ul)).v;
   // 92: shl.b32 	%r68, %r97, 4;
-  uint t20;
-  t20 = 4u;
-  r68 = (t20 >= 32u ? 0u : r97 << t20);
   // 93: and.b32  	%r69, %r68, -512;
-  r69 = r68 & 0xFFFFFE00u;
   // 94: mov.u32 	%r70, _ZZ18stmatrix_movmatrixE6region;
   r70 = uint(0ul);
   // 95: add.s32 	%r71, %r70, %r69;
-  r71 = uint(int(r70) + int(r69));
   // 96: mad.lo.s32 	%r72, %r97, 48, 16;
-  r72 = uint(int(r97) * 48 + 16);
   // 97: and.b32  	%r73, %r72, 496;
-  r73 = r72 & 496u;
   // 98: add.s32 	%r45, %r71, %r73;
-  r45 = uint(int(r71) + int(r73));
+  r45 = uint(int(uint(int(r70) + int((r97 << 4u) & 0xFFFFFE00u))) + int(uint(int(r97) * 48 + 16) & 496u));
   // 100: stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r45], {%r46};
-  uint t21;
-  t21 = r45;
+  uint t1 = r45;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   memoryBarrierShared(); barrier();
   if ((gl_LocalInvocationIndex & 31u) < 8u) {
-    uint t22;
-    uint t23;
-    t22 = (gl_LocalInvocationIndex & 31u) >> 3; t23 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t21 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t23 * 4u + 0u)) * 8u + t22]);
-    p2g_sts32((t21 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t23 * 4u + 1u)) * 8u + t22]);
-    p2g_sts32((t21 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t23 * 4u + 2u)) * 8u + t22]);
-    p2g_sts32((t21 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t23 * 4u + 3u)) * 8u + t22]);
+    uint t3;
+    uint t2 = (gl_LocalInvocationIndex & 31u) >> 3; t3 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t1 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 0u)) * 8u + t2]);
+    p2g_sts32((t1 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 1u)) * 8u + t2]);
+    p2g_sts32((t1 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 2u)) * 8u + t2]);
+    p2g_sts32((t1 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 3u)) * 8u + t2]);
   }
   // 102: add.s32 	%r47, %r45, 1024;
-  r47 = uint(int(r45) + 1024);
   // 104: stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r47], {%r46, %r49};
-  uint t24;
-  t24 = r47;
+  uint t4 = uint(int(r45) + 1024);
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
   memoryBarrierShared(); barrier();
   if ((gl_LocalInvocationIndex & 31u) < 16u) {
-    uint t25;
-    uint t26;
-    t25 = (gl_LocalInvocationIndex & 31u) >> 3; t26 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t24 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t26 * 4u + 0u)) * 8u + t25]);
-    p2g_sts32((t24 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t26 * 4u + 1u)) * 8u + t25]);
-    p2g_sts32((t24 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t26 * 4u + 2u)) * 8u + t25]);
-    p2g_sts32((t24 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t26 * 4u + 3u)) * 8u + t25]);
+    uint t6;
+    uint t5 = (gl_LocalInvocationIndex & 31u) >> 3; t6 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t4 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 0u)) * 8u + t5]);
+    p2g_sts32((t4 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 1u)) * 8u + t5]);
+    p2g_sts32((t4 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 2u)) * 8u + t5]);
+    p2g_sts32((t4 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 3u)) * 8u + t5]);
   }
   // 106: add.s32 	%r50, %r45, 2048;
-  r50 = uint(int(r45) + 2048);
   // 108: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r50], {%r46, %r49, %r53, %r54};
-  uint t27;
-  t27 = r50;
+  uint t7 = uint(int(r45) + 2048);
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
@@ -258,54 +195,45 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 3u] = r54;
   memoryBarrierShared(); barrier();
   if ((gl_LocalInvocationIndex & 31u) < 32u) {
-    uint t28;
-    uint t29;
-    t28 = (gl_LocalInvocationIndex & 31u) >> 3; t29 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t27 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t29 * 4u + 0u)) * 8u + t28]);
-    p2g_sts32((t27 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t29 * 4u + 1u)) * 8u + t28]);
-    p2g_sts32((t27 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t29 * 4u + 2u)) * 8u + t28]);
-    p2g_sts32((t27 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t29 * 4u + 3u)) * 8u + t28]);
+    uint t9;
+    uint t8 = (gl_LocalInvocationIndex & 31u) >> 3; t9 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t7 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 0u)) * 8u + t8]);
+    p2g_sts32((t7 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 1u)) * 8u + t8]);
+    p2g_sts32((t7 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 2u)) * 8u + t8]);
+    p2g_sts32((t7 + 12u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 3u)) * 8u + t8]);
   }
   // 110: add.s32 	%r55, %r45, 3072;
-  r55 = uint(int(r45) + 3072);
   // 112: stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r55], {%r46};
-  uint t30;
-  t30 = r55;
+  uint t10 = uint(int(r45) + 3072);
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   memoryBarrierShared(); barrier();
   if ((gl_LocalInvocationIndex & 31u) < 8u) {
-    uint t31;
-    uint t32;
-    t31 = (gl_LocalInvocationIndex & 31u) >> 3; t32 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t30 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t30 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t30 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t30 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t32 >> 1))) * 8u + t31], int(t32 & 1u) * 16, 16) << 16)));
+    uint t12;
+    uint t11 = (gl_LocalInvocationIndex & 31u) >> 3; t12 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t10 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t10 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t10 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t10 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
   }
   // 114: add.s32 	%r57, %r45, 4096;
-  r57 = uint(int(r45) + 4096);
   // 116: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r57], {%r46, %r49};
-  uint t33;
-  t33 = r57;
+  uint t13 = uint(int(r45) + 4096);
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
   memoryBarrierShared(); barrier();
   if ((gl_LocalInvocationIndex & 31u) < 16u) {
-    uint t34;
-    uint t35;
-    t34 = (gl_LocalInvocationIndex & 31u) >> 3; t35 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t33 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t33 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t33 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t33 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t35 >> 1))) * 8u + t34], int(t35 & 1u) * 16, 16) << 16)));
+    uint t15;
+    uint t14 = (gl_LocalInvocationIndex & 31u) >> 3; t15 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t13 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t13 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t13 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t13 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
   }
   // 118: add.s32 	%r60, %r45, 5120;
-  r60 = uint(int(r45) + 5120);
   // 120: stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [%r60], {%r46, %r49, %r53, %r54};
-  uint t36;
-  t36 = r60;
+  uint t16 = uint(int(r45) + 5120);
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
@@ -313,64 +241,44 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 3u] = r54;
   memoryBarrierShared(); barrier();
   if ((gl_LocalInvocationIndex & 31u) < 32u) {
-    uint t37;
-    uint t38;
-    t37 = (gl_LocalInvocationIndex & 31u) >> 3; t38 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t36 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t36 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t36 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t36 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t38 >> 1))) * 8u + t37], int(t38 & 1u) * 16, 16) << 16)));
+    uint t18;
+    uint t17 = (gl_LocalInvocationIndex & 31u) >> 3; t18 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t16 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t16 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t16 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t16 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
   }
   // 123: movmatrix.sync.aligned.m8n8.trans.b16 %r65, %r46;
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   memoryBarrierShared(); barrier();
-  uint t39;
-  t39 = bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3))) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3) + 4u)) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) << 16);
-  r65 = t39;
+  uint t19 = bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3))) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3) + 4u)) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) << 16);
+  r65 = t19;
   // 125: cvt.s64.s32 	%rd2, %r97;
-  int64_t t40;
-  t40 = int64_t(int(r97));
-  rd2 = uint64_t(int64_t(uint64_t(t40)));
+  int64_t t20 = int64_t(int(r97));
+  rd2 = uint64_t(int64_t(uint64_t(t20)));
   // 126: cvta.to.global.u64 	%rd15, %rd10;
-  rd15 = rd10;
   // 127: mul.wide.s32 	%rd16, %r97, 4;
-  rd16 = uint64_t(int64_t(int(r97)) * int64_t(4));
   // 128: add.s64 	%rd17, %rd15, %rd16;
-  rd17 = uint64_t(int64_t(rd15) + int64_t(rd16));
+  rd17 = uint64_t(int64_t(rd10) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
   // 129: st.global.u32 	[%rd17], %r65;
   P2GU32(rd17).v = r65;
   // 130: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   if (!p1) {
     // 133: max.s32 	%r74, %r97, 1472;
-    r74 = uint(max(int(r97), 1472));
     // 134: add.s32 	%r75, %r74, 63;
-    r75 = uint(int(r74) + 63);
     // 135: sub.s32 	%r18, %r75, %r97;
-    r18 = uint(int(r75) - int(r97));
+    r18 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
     // 136: shr.u32 	%r76, %r18, 6;
-    uint t41;
-    t41 = 6u;
-    r76 = (t41 >= 32u ? 0u : r18 >> t41);
     // 137: add.s32 	%r77, %r76, 1;
-    r77 = uint(int(r76) + 1);
     // 138: and.b32  	%r96, %r77, 3;
-    r96 = r77 & 3u;
+    r96 = uint(int(r18 >> 6u) + 1) & 3u;
     // 139: setp.eq.s32 	%p7, %r96, 0;
-    int t42;
-    int t43;
-    t42 = int(r96); t43 = 0;
-    bool t44;
-    t44 = t42 == t43;
-    p7 = t44;
-    if (!p7) {
+    if (!(int(r96) == 0)) {
       // 142: shl.b64 	%rd18, %rd2, 2;
-      uint t45;
-      t45 = 2u;
-      rd18 = (t45 >= 64u ? 0ul : rd2 << t45);
       // 143: add.s64 	%rd21, %rd1, %rd18;
-      rd21 = uint64_t(int64_t(rd1) + int64_t(rd18));
+      rd21 = uint64_t(int64_t(rd1) + int64_t(rd2 << 2u));
       // 144: add.s32 	%r94, %r70, %r67;
       r94 = uint(int(r70) + int(r67));
       for (;;) {
@@ -388,39 +296,22 @@ void main() {
         // 153: add.s32 	%r96, %r96, -1;
         r96 = uint(int(r96) + -1);
         // 154: setp.ne.s32 	%p8, %r96, 0;
-        int t46;
-        int t47;
-        t46 = int(r96); t47 = 0;
-        bool t48;
-        t48 = t46 != t47;
-        p8 = t48;
-        if (!p8) {
+        if (!(int(r96) != 0)) {
           break;
         }
       }
     }
     // 158: setp.lt.u32 	%p9, %r18, 192;
-    uint t49;
-    uint t50;
-    t49 = r18; t50 = 192u;
-    bool t51;
-    t51 = t49 < t50;
-    p9 = t51;
-    if (!p9) {
+    if (!(r18 < 192u)) {
       // 161: add.s32 	%r99, %r97, -256;
       r99 = uint(int(r97) + -256);
       // 162: shl.b32 	%r81, %r97, 2;
-      uint t52;
-      t52 = 2u;
-      r81 = (t52 >= 32u ? 0u : r97 << t52);
       // 163: add.s32 	%r83, %r70, %r81;
-      r83 = uint(int(r70) + int(r81));
       // 164: add.s32 	%r98, %r83, 512;
-      r98 = uint(int(r83) + 512);
+      r98 = uint(int(uint(int(r70) + int(r97 << 2u))) + 512);
       // 165: mul.wide.s32 	%rd19, %r97, 4;
-      rd19 = uint64_t(int64_t(int(r97)) * int64_t(4));
       // 166: add.s64 	%rd20, %rd1, %rd19;
-      rd20 = uint64_t(int64_t(rd1) + int64_t(rd19));
+      rd20 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
       // 167: add.s64 	%rd22, %rd20, 512;
       rd22 = uint64_t(int64_t(rd20) + 512l);
       for (;;) {
@@ -448,13 +339,7 @@ void main() {
         // 180: add.s32 	%r99, %r99, 256;
         r99 = uint(int(r99) + 256);
         // 181: setp.lt.s32 	%p10, %r99, 1280;
-        int t53;
-        int t54;
-        t53 = int(r99); t54 = 1280;
-        bool t55;
-        t55 = t53 < t54;
-        p10 = t55;
-        if (!p10) {
+        if (!(int(r99) < 1280)) {
           break;
         }
       }

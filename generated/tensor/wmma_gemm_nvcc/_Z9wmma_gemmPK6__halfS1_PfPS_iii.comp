@@ -315,17 +315,12 @@ void main() {
   // 37: cvta.to.global.u64 	%rd1, %rd14;
   rd1 = rd14;
   // 38: mov.u32 	%r77, %ntid.x;
-  r77 = gl_WorkGroupSize.x;
   // 39: mov.u32 	%r78, %ctaid.x;
-  r78 = gl_WorkGroupID.x;
   // 40: mov.u32 	%r79, %tid.x;
-  r79 = gl_LocalInvocationID.x;
   // 41: mad.lo.s32 	%r80, %r78, %r77, %r79;
-  r80 = uint(int(r78) * int(r77) + int(r79));
+  r80 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 42: shr.u32 	%r1, %r80, 5;
-  uint t1;
-  t1 = 5u;
-  r1 = (t1 >= 32u ? 0u : r80 >> t1);
+  r1 = r80 >> 5u;
   // 43: cvta.to.global.u64 	%rd2, %rd13;
   rd2 = rd13;
   // 44: mov.u32 	%r2, %ctaid.y;
@@ -337,66 +332,31 @@ void main() {
   // 50: mov.b32 	%r199, {%rs1, %rs1};
   r199 = (rs1 << 0u) | (rs1 << 16u);
   // 51: setp.gt.s32 	%p2, %r76, 0;
-  int t2;
-  int t3;
-  t2 = int(r76); t3 = 0;
-  bool t4;
-  t4 = t2 > t3;
-  p2 = t4;
-  if (p2) {
+  if (int(r76) > 0) {
     // 56: shl.b32 	%r83, %r1, 4;
-    uint t5;
-    t5 = 4u;
-    r83 = (t5 >= 32u ? 0u : r1 << t5);
+    r83 = r1 << 4u;
     // 57: setp.lt.s32 	%p3, %r83, %r74;
-    int t6;
-    int t7;
-    t6 = int(r83); t7 = int(r74);
-    bool t8;
-    t8 = t6 < t7;
-    p3 = t8;
     // 58: shl.b32 	%r84, %r2, 4;
-    uint t9;
-    t9 = 4u;
-    r84 = (t9 >= 32u ? 0u : r2 << t9);
+    r84 = r2 << 4u;
     // 59: setp.lt.s32 	%p4, %r84, %r75;
-    int t10;
-    int t11;
-    t10 = int(r84); t11 = int(r75);
-    bool t12;
-    t12 = t10 < t11;
-    p4 = t12;
     // 60: and.pred  	%p1, %p3, %p4;
-    p1 = p3 && p4;
+    p1 = (int(r83) < int(r74)) && (int(r84) < int(r75));
     // 61: mul.lo.s32 	%r85, %r83, %r76;
-    r85 = uint(int(r83) * int(r76));
     // 62: cvt.s64.s32 	%rd3, %r85;
-    int64_t t13;
-    t13 = int64_t(int(r85));
-    rd3 = uint64_t(int64_t(uint64_t(t13)));
+    int64_t t1 = int64_t(int(uint(int(r83) * int(r76))));
+    rd3 = uint64_t(int64_t(uint64_t(t1)));
     // 63: mul.lo.s32 	%r86, %r84, %r76;
-    r86 = uint(int(r84) * int(r76));
     // 64: cvt.s64.s32 	%rd4, %r86;
-    int64_t t14;
-    t14 = int64_t(int(r86));
-    rd4 = uint64_t(int64_t(uint64_t(t14)));
+    int64_t t2 = int64_t(int(uint(int(r84) * int(r76))));
+    rd4 = uint64_t(int64_t(uint64_t(t2)));
     // 65: add.s32 	%r87, %r76, -1;
     r87 = uint(int(r76) + -1);
     // 66: shr.u32 	%r88, %r87, 4;
-    uint t15;
-    t15 = 4u;
-    r88 = (t15 >= 32u ? 0u : r87 >> t15);
     // 67: add.s32 	%r4, %r88, 1;
-    r4 = uint(int(r88) + 1);
+    r4 = uint(int(r87 >> 4u) + 1);
     // 68: and.b32  	%r5, %r4, 3;
     r5 = r4 & 3u;
     // 69: setp.lt.u32 	%p5, %r87, 48;
-    uint t16;
-    uint t17;
-    t16 = r87; t17 = 48u;
-    bool t18;
-    t18 = t16 < t17;
-    p5 = t18;
     // 70: mov.u32 	%r223, 0;
     r223 = 0u;
     // 71: mov.u32 	%r200, %r199;
@@ -419,7 +379,7 @@ void main() {
     f169 = f163;
     // 80: mov.f32 	%f170, %f163;
     f170 = f163;
-    if (!p5) {
+    if (!(r87 < 48u)) {
       // 83: sub.s32 	%r198, %r4, %r5;
       r198 = uint(int(r4) - int(r5));
       // 84: mov.u32 	%r223, 0;
@@ -452,84 +412,56 @@ void main() {
         p2g_loop_tick();
         if (!p6) {
           // 101: cvt.s64.s32 	%rd15, %r223;
-          int64_t t19;
-          t19 = int64_t(int(r223));
-          rd15 = uint64_t(int64_t(uint64_t(t19)));
+          int64_t t3 = int64_t(int(r223));
+          rd15 = uint64_t(int64_t(uint64_t(t3)));
           // 102: add.s64 	%rd16, %rd15, %rd3;
-          rd16 = uint64_t(int64_t(rd15) + int64_t(rd3));
           // 103: shl.b64 	%rd17, %rd16, 1;
-          uint t20;
-          t20 = 1u;
-          rd17 = (t20 >= 64u ? 0ul : rd16 << t20);
           // 104: add.s64 	%rd18, %rd2, %rd17;
-          rd18 = uint64_t(int64_t(rd2) + int64_t(rd17));
+          rd18 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd15) + int64_t(rd3)) << 1u));
           // 105: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r90, %r91, %r92, %r93, %r94, %r95, %r96, %r97}, [%rd18], %r76;
-          uint64_t t21;
-          uint t22;
-          t21 = rd18;
-          t22 = r76;
-          uint t23;
-          t23 = (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t24;
-          t24 = (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t25;
-          t25 = (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t26;
-          t26 = (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t21 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t22 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r90 = t23;
-          r91 = t24;
-          r92 = t25;
-          r93 = t26;
-          r94 = t23;
-          r95 = t24;
-          r96 = t25;
-          r97 = t26;
+          uint64_t t4 = rd18;
+          uint t5 = r76;
+          uint t6;
+          t6 = (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t7 = (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t8 = (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t9 = (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t4 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t5 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r90 = t6;
+          r91 = t7;
+          r92 = t8;
+          r93 = t9;
+          r94 = t6;
+          r95 = t7;
+          r96 = t8;
+          r97 = t9;
           // 106: add.s64 	%rd19, %rd15, %rd4;
-          rd19 = uint64_t(int64_t(rd15) + int64_t(rd4));
           // 107: shl.b64 	%rd20, %rd19, 1;
-          uint t27;
-          t27 = 1u;
-          rd20 = (t27 >= 64u ? 0ul : rd19 << t27);
           // 108: add.s64 	%rd21, %rd1, %rd20;
-          rd21 = uint64_t(int64_t(rd1) + int64_t(rd20));
+          rd21 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd15) + int64_t(rd4)) << 1u));
           // 109: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r98, %r99, %r100, %r101, %r102, %r103, %r104, %r105}, [%rd21], %r76;
-          uint64_t t28;
-          uint t29;
-          t28 = rd21;
-          t29 = r76;
-          uint t30;
-          t30 = (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t31;
-          t31 = (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t32;
-          t32 = (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t33;
-          t33 = (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t28 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t29 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r98 = t30;
-          r99 = t31;
-          r100 = t32;
-          r101 = t33;
-          r102 = t30;
-          r103 = t31;
-          r104 = t32;
-          r105 = t33;
+          uint64_t t10 = rd21;
+          uint t11 = r76;
+          uint t12 = (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t13 = (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t14 = (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t15 = (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t10 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t11 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r98 = t12;
+          r99 = t13;
+          r100 = t14;
+          r101 = t15;
+          r102 = t12;
+          r103 = t13;
+          r104 = t14;
+          r105 = t15;
           // 110: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r90, %r91, %r92, %r93, %r94, %r95, %r96, %r97}, {%r98, %r99, %r100, %r101, %r102, %r103, %r104, %r105}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t34;
-          t34 = floatBitsToUint(f170);
-          uint t35;
-          t35 = floatBitsToUint(f169);
-          uint t36;
-          t36 = floatBitsToUint(f168);
-          uint t37;
-          t37 = floatBitsToUint(f167);
-          uint t38;
-          t38 = floatBitsToUint(f166);
-          uint t39;
-          t39 = floatBitsToUint(f165);
-          uint t40;
-          t40 = floatBitsToUint(f164);
-          uint t41;
-          t41 = floatBitsToUint(f163);
+          uint t16 = floatBitsToUint(f170);
+          uint t17 = floatBitsToUint(f169);
+          uint t18 = floatBitsToUint(f168);
+          uint t19 = floatBitsToUint(f167);
+          uint t20 = floatBitsToUint(f166);
+          uint t21 = floatBitsToUint(f165);
+          uint t22 = floatBitsToUint(f164);
+          uint t23 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r90;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r91;
@@ -540,39 +472,35 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r100;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r101;
           memoryBarrierShared(); barrier();
-          uint t42;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t42 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t34, 3u, false); }
-          uint t43;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t43 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t35, 3u, false); }
-          uint t44;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t44 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t36, 3u, false); }
-          uint t45;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t45 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t37, 3u, false); }
-          uint t46;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t46 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t38, 3u, false); }
-          uint t47;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t47 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t39, 3u, false); }
-          uint t48;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t48 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t40, 3u, false); }
-          uint t49;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t49 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t41, 3u, false); }
-          f170 = uintBitsToFloat(t42);
-          f169 = uintBitsToFloat(t43);
-          f168 = uintBitsToFloat(t44);
-          f167 = uintBitsToFloat(t45);
-          f166 = uintBitsToFloat(t46);
-          f165 = uintBitsToFloat(t47);
-          f164 = uintBitsToFloat(t48);
-          f163 = uintBitsToFloat(t49);
+          uint t24;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t24 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t16, 3u, false); }
+          uint t25;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t25 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t17, 3u, false); }
+          uint t26;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t26 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t18, 3u, false); }
+          uint t27;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t27 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t19, 3u, false); }
+          uint t28;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t28 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t20, 3u, false); }
+          uint t29;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t29 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t21, 3u, false); }
+          uint t30;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t30 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t22, 3u, false); }
+          uint t31;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t31 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t23, 3u, false); }
+          f170 = uintBitsToFloat(t24);
+          f169 = uintBitsToFloat(t25);
+          f168 = uintBitsToFloat(t26);
+          f167 = uintBitsToFloat(t27);
+          f166 = uintBitsToFloat(t28);
+          f165 = uintBitsToFloat(t29);
+          f164 = uintBitsToFloat(t30);
+          f163 = uintBitsToFloat(t31);
           // 111: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r90, %r91, %r92, %r93, %r94, %r95, %r96, %r97}, {%r98, %r99, %r100, %r101, %r102, %r103, %r104, %r105}, {%r202, %r201, %r200, %r199};
-          uint t50;
-          t50 = r202;
-          uint t51;
-          t51 = r201;
-          uint t52;
-          t52 = r200;
-          uint t53;
-          t53 = r199;
+          uint t32 = r202;
+          uint t33 = r201;
+          uint t34 = r200;
+          uint t35 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r90;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r91;
@@ -583,109 +511,79 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r100;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r101;
           memoryBarrierShared(); barrier();
-          uint t54;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t50, 0, 16), 0u, true); }
-          uint t55;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t50, 16, 16), 0u, true); }
-          uint t56;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t51, 0, 16), 0u, true); }
-          uint t57;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t57 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t51, 16, 16), 0u, true); }
-          uint t58;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t58 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t52, 0, 16), 0u, true); }
-          uint t59;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t59 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t52, 16, 16), 0u, true); }
-          uint t60;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t60 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t53, 0, 16), 0u, true); }
-          uint t61;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t61 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t53, 16, 16), 0u, true); }
-          r202 = (t54 | (t55 << 16));
-          r201 = (t56 | (t57 << 16));
-          r200 = (t58 | (t59 << 16));
-          r199 = (t60 | (t61 << 16));
+          uint t36;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t32, 0, 16), 0u, true); }
+          uint t37;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t32, 16, 16), 0u, true); }
+          uint t38;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t33, 0, 16), 0u, true); }
+          uint t39;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t39 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t33, 16, 16), 0u, true); }
+          uint t40;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t40 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t34, 0, 16), 0u, true); }
+          uint t41;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t41 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t34, 16, 16), 0u, true); }
+          uint t42;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t42 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t35, 0, 16), 0u, true); }
+          uint t43;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t43 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t35, 16, 16), 0u, true); }
+          r202 = (t36 | (t37 << 16));
+          r201 = (t38 | (t39 << 16));
+          r200 = (t40 | (t41 << 16));
+          r199 = (t42 | (t43 << 16));
         }
         if (!p6) {
           // 116: add.s32 	%r106, %r223, 16;
-          r106 = uint(int(r223) + 16);
           // 117: cvt.s64.s32 	%rd22, %r106;
-          int64_t t62;
-          t62 = int64_t(int(r106));
-          rd22 = uint64_t(int64_t(uint64_t(t62)));
+          int64_t t44 = int64_t(int(uint(int(r223) + 16)));
+          rd22 = uint64_t(int64_t(uint64_t(t44)));
           // 118: add.s64 	%rd23, %rd22, %rd3;
-          rd23 = uint64_t(int64_t(rd22) + int64_t(rd3));
           // 119: shl.b64 	%rd24, %rd23, 1;
-          uint t63;
-          t63 = 1u;
-          rd24 = (t63 >= 64u ? 0ul : rd23 << t63);
           // 120: add.s64 	%rd25, %rd2, %rd24;
-          rd25 = uint64_t(int64_t(rd2) + int64_t(rd24));
+          rd25 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd22) + int64_t(rd3)) << 1u));
           // 121: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r107, %r108, %r109, %r110, %r111, %r112, %r113, %r114}, [%rd25], %r76;
-          uint64_t t64;
-          uint t65;
-          t64 = rd25;
-          t65 = r76;
-          uint t66;
-          t66 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t67;
-          t67 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t68;
-          t68 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t69;
-          t69 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r107 = t66;
-          r108 = t67;
-          r109 = t68;
-          r110 = t69;
-          r111 = t66;
-          r112 = t67;
-          r113 = t68;
-          r114 = t69;
+          uint64_t t45 = rd25;
+          uint t46 = r76;
+          uint t47 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t48 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t49 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t50 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r107 = t47;
+          r108 = t48;
+          r109 = t49;
+          r110 = t50;
+          r111 = t47;
+          r112 = t48;
+          r113 = t49;
+          r114 = t50;
           // 122: add.s64 	%rd26, %rd22, %rd4;
-          rd26 = uint64_t(int64_t(rd22) + int64_t(rd4));
           // 123: shl.b64 	%rd27, %rd26, 1;
-          uint t70;
-          t70 = 1u;
-          rd27 = (t70 >= 64u ? 0ul : rd26 << t70);
           // 124: add.s64 	%rd28, %rd1, %rd27;
-          rd28 = uint64_t(int64_t(rd1) + int64_t(rd27));
+          rd28 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd22) + int64_t(rd4)) << 1u));
           // 125: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r115, %r116, %r117, %r118, %r119, %r120, %r121, %r122}, [%rd28], %r76;
-          uint64_t t71;
-          uint t72;
-          t71 = rd28;
-          t72 = r76;
-          uint t73;
-          t73 = (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t74;
-          t74 = (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t75;
-          t75 = (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t76;
-          t76 = (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t71 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t72 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r115 = t73;
-          r116 = t74;
-          r117 = t75;
-          r118 = t76;
-          r119 = t73;
-          r120 = t74;
-          r121 = t75;
-          r122 = t76;
+          uint64_t t51 = rd28;
+          uint t52 = r76;
+          uint t53 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t54 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t55 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t56 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r115 = t53;
+          r116 = t54;
+          r117 = t55;
+          r118 = t56;
+          r119 = t53;
+          r120 = t54;
+          r121 = t55;
+          r122 = t56;
           // 126: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r107, %r108, %r109, %r110, %r111, %r112, %r113, %r114}, {%r115, %r116, %r117, %r118, %r119, %r120, %r121, %r122}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t77;
-          t77 = floatBitsToUint(f170);
-          uint t78;
-          t78 = floatBitsToUint(f169);
-          uint t79;
-          t79 = floatBitsToUint(f168);
-          uint t80;
-          t80 = floatBitsToUint(f167);
-          uint t81;
-          t81 = floatBitsToUint(f166);
-          uint t82;
-          t82 = floatBitsToUint(f165);
-          uint t83;
-          t83 = floatBitsToUint(f164);
-          uint t84;
-          t84 = floatBitsToUint(f163);
+          uint t57 = floatBitsToUint(f170);
+          uint t58 = floatBitsToUint(f169);
+          uint t59 = floatBitsToUint(f168);
+          uint t60 = floatBitsToUint(f167);
+          uint t61 = floatBitsToUint(f166);
+          uint t62 = floatBitsToUint(f165);
+          uint t63 = floatBitsToUint(f164);
+          uint t64 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r107;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r108;
@@ -696,39 +594,35 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r117;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r118;
           memoryBarrierShared(); barrier();
-          uint t85;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t85 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t77, 3u, false); }
-          uint t86;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t86 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t78, 3u, false); }
-          uint t87;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t87 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t79, 3u, false); }
-          uint t88;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t88 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t80, 3u, false); }
-          uint t89;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t89 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t81, 3u, false); }
-          uint t90;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t90 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t82, 3u, false); }
-          uint t91;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t91 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t83, 3u, false); }
-          uint t92;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t92 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t84, 3u, false); }
-          f170 = uintBitsToFloat(t85);
-          f169 = uintBitsToFloat(t86);
-          f168 = uintBitsToFloat(t87);
-          f167 = uintBitsToFloat(t88);
-          f166 = uintBitsToFloat(t89);
-          f165 = uintBitsToFloat(t90);
-          f164 = uintBitsToFloat(t91);
-          f163 = uintBitsToFloat(t92);
+          uint t65;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t65 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t57, 3u, false); }
+          uint t66;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t66 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t58, 3u, false); }
+          uint t67;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t67 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t59, 3u, false); }
+          uint t68;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t68 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t60, 3u, false); }
+          uint t69;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t69 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t61, 3u, false); }
+          uint t70;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t70 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t62, 3u, false); }
+          uint t71;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t71 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t63, 3u, false); }
+          uint t72;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t72 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t64, 3u, false); }
+          f170 = uintBitsToFloat(t65);
+          f169 = uintBitsToFloat(t66);
+          f168 = uintBitsToFloat(t67);
+          f167 = uintBitsToFloat(t68);
+          f166 = uintBitsToFloat(t69);
+          f165 = uintBitsToFloat(t70);
+          f164 = uintBitsToFloat(t71);
+          f163 = uintBitsToFloat(t72);
           // 127: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r107, %r108, %r109, %r110, %r111, %r112, %r113, %r114}, {%r115, %r116, %r117, %r118, %r119, %r120, %r121, %r122}, {%r202, %r201, %r200, %r199};
-          uint t93;
-          t93 = r202;
-          uint t94;
-          t94 = r201;
-          uint t95;
-          t95 = r200;
-          uint t96;
-          t96 = r199;
+          uint t73 = r202;
+          uint t74 = r201;
+          uint t75 = r200;
+          uint t76 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r107;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r108;
@@ -739,109 +633,79 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r117;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r118;
           memoryBarrierShared(); barrier();
-          uint t97;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t97 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t93, 0, 16), 0u, true); }
-          uint t98;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t98 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t93, 16, 16), 0u, true); }
-          uint t99;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t99 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t94, 0, 16), 0u, true); }
-          uint t100;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t100 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t94, 16, 16), 0u, true); }
-          uint t101;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t101 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t95, 0, 16), 0u, true); }
-          uint t102;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t102 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t95, 16, 16), 0u, true); }
-          uint t103;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t103 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t96, 0, 16), 0u, true); }
-          uint t104;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t104 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t96, 16, 16), 0u, true); }
-          r202 = (t97 | (t98 << 16));
-          r201 = (t99 | (t100 << 16));
-          r200 = (t101 | (t102 << 16));
-          r199 = (t103 | (t104 << 16));
+          uint t77;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t77 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t73, 0, 16), 0u, true); }
+          uint t78;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t78 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t73, 16, 16), 0u, true); }
+          uint t79;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t79 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t74, 0, 16), 0u, true); }
+          uint t80;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t80 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t74, 16, 16), 0u, true); }
+          uint t81;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t81 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t75, 0, 16), 0u, true); }
+          uint t82;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t82 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t75, 16, 16), 0u, true); }
+          uint t83;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t83 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t76, 0, 16), 0u, true); }
+          uint t84;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t84 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t76, 16, 16), 0u, true); }
+          r202 = (t77 | (t78 << 16));
+          r201 = (t79 | (t80 << 16));
+          r200 = (t81 | (t82 << 16));
+          r199 = (t83 | (t84 << 16));
         }
         if (!p6) {
           // 132: add.s32 	%r123, %r223, 32;
-          r123 = uint(int(r223) + 32);
           // 133: cvt.s64.s32 	%rd29, %r123;
-          int64_t t105;
-          t105 = int64_t(int(r123));
-          rd29 = uint64_t(int64_t(uint64_t(t105)));
+          int64_t t85 = int64_t(int(uint(int(r223) + 32)));
+          rd29 = uint64_t(int64_t(uint64_t(t85)));
           // 134: add.s64 	%rd30, %rd29, %rd3;
-          rd30 = uint64_t(int64_t(rd29) + int64_t(rd3));
           // 135: shl.b64 	%rd31, %rd30, 1;
-          uint t106;
-          t106 = 1u;
-          rd31 = (t106 >= 64u ? 0ul : rd30 << t106);
           // 136: add.s64 	%rd32, %rd2, %rd31;
-          rd32 = uint64_t(int64_t(rd2) + int64_t(rd31));
+          rd32 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd29) + int64_t(rd3)) << 1u));
           // 137: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r124, %r125, %r126, %r127, %r128, %r129, %r130, %r131}, [%rd32], %r76;
-          uint64_t t107;
-          uint t108;
-          t107 = rd32;
-          t108 = r76;
-          uint t109;
-          t109 = (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t110;
-          t110 = (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t111;
-          t111 = (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t112;
-          t112 = (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t107 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t108 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r124 = t109;
-          r125 = t110;
-          r126 = t111;
-          r127 = t112;
-          r128 = t109;
-          r129 = t110;
-          r130 = t111;
-          r131 = t112;
+          uint64_t t86 = rd32;
+          uint t87 = r76;
+          uint t88 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t89 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t90 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t91 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r124 = t88;
+          r125 = t89;
+          r126 = t90;
+          r127 = t91;
+          r128 = t88;
+          r129 = t89;
+          r130 = t90;
+          r131 = t91;
           // 138: add.s64 	%rd33, %rd29, %rd4;
-          rd33 = uint64_t(int64_t(rd29) + int64_t(rd4));
           // 139: shl.b64 	%rd34, %rd33, 1;
-          uint t113;
-          t113 = 1u;
-          rd34 = (t113 >= 64u ? 0ul : rd33 << t113);
           // 140: add.s64 	%rd35, %rd1, %rd34;
-          rd35 = uint64_t(int64_t(rd1) + int64_t(rd34));
+          rd35 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd29) + int64_t(rd4)) << 1u));
           // 141: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r132, %r133, %r134, %r135, %r136, %r137, %r138, %r139}, [%rd35], %r76;
-          uint64_t t114;
-          uint t115;
-          t114 = rd35;
-          t115 = r76;
-          uint t116;
-          t116 = (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t117;
-          t117 = (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t118;
-          t118 = (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t119;
-          t119 = (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t114 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t115 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r132 = t116;
-          r133 = t117;
-          r134 = t118;
-          r135 = t119;
-          r136 = t116;
-          r137 = t117;
-          r138 = t118;
-          r139 = t119;
+          uint64_t t92 = rd35;
+          uint t93 = r76;
+          uint t94 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t95 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t96 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t97 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r132 = t94;
+          r133 = t95;
+          r134 = t96;
+          r135 = t97;
+          r136 = t94;
+          r137 = t95;
+          r138 = t96;
+          r139 = t97;
           // 142: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r124, %r125, %r126, %r127, %r128, %r129, %r130, %r131}, {%r132, %r133, %r134, %r135, %r136, %r137, %r138, %r139}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t120;
-          t120 = floatBitsToUint(f170);
-          uint t121;
-          t121 = floatBitsToUint(f169);
-          uint t122;
-          t122 = floatBitsToUint(f168);
-          uint t123;
-          t123 = floatBitsToUint(f167);
-          uint t124;
-          t124 = floatBitsToUint(f166);
-          uint t125;
-          t125 = floatBitsToUint(f165);
-          uint t126;
-          t126 = floatBitsToUint(f164);
-          uint t127;
-          t127 = floatBitsToUint(f163);
+          uint t98 = floatBitsToUint(f170);
+          uint t99 = floatBitsToUint(f169);
+          uint t100 = floatBitsToUint(f168);
+          uint t101 = floatBitsToUint(f167);
+          uint t102 = floatBitsToUint(f166);
+          uint t103 = floatBitsToUint(f165);
+          uint t104 = floatBitsToUint(f164);
+          uint t105 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r124;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r125;
@@ -852,39 +716,35 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r134;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r135;
           memoryBarrierShared(); barrier();
-          uint t128;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t128 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t120, 3u, false); }
-          uint t129;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t129 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t121, 3u, false); }
-          uint t130;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t130 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t122, 3u, false); }
-          uint t131;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t131 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t123, 3u, false); }
-          uint t132;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t132 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t124, 3u, false); }
-          uint t133;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t133 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t125, 3u, false); }
-          uint t134;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t134 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t126, 3u, false); }
-          uint t135;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t135 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t127, 3u, false); }
-          f170 = uintBitsToFloat(t128);
-          f169 = uintBitsToFloat(t129);
-          f168 = uintBitsToFloat(t130);
-          f167 = uintBitsToFloat(t131);
-          f166 = uintBitsToFloat(t132);
-          f165 = uintBitsToFloat(t133);
-          f164 = uintBitsToFloat(t134);
-          f163 = uintBitsToFloat(t135);
+          uint t106;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t106 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t98, 3u, false); }
+          uint t107;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t107 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t99, 3u, false); }
+          uint t108;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t108 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t100, 3u, false); }
+          uint t109;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t109 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t101, 3u, false); }
+          uint t110;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t110 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t102, 3u, false); }
+          uint t111;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t111 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t103, 3u, false); }
+          uint t112;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t112 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t104, 3u, false); }
+          uint t113;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t113 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t105, 3u, false); }
+          f170 = uintBitsToFloat(t106);
+          f169 = uintBitsToFloat(t107);
+          f168 = uintBitsToFloat(t108);
+          f167 = uintBitsToFloat(t109);
+          f166 = uintBitsToFloat(t110);
+          f165 = uintBitsToFloat(t111);
+          f164 = uintBitsToFloat(t112);
+          f163 = uintBitsToFloat(t113);
           // 143: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r124, %r125, %r126, %r127, %r128, %r129, %r130, %r131}, {%r132, %r133, %r134, %r135, %r136, %r137, %r138, %r139}, {%r202, %r201, %r200, %r199};
-          uint t136;
-          t136 = r202;
-          uint t137;
-          t137 = r201;
-          uint t138;
-          t138 = r200;
-          uint t139;
-          t139 = r199;
+          uint t114 = r202;
+          uint t115 = r201;
+          uint t116 = r200;
+          uint t117 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r124;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r125;
@@ -895,109 +755,79 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r134;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r135;
           memoryBarrierShared(); barrier();
-          uint t140;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t140 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t136, 0, 16), 0u, true); }
-          uint t141;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t141 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t136, 16, 16), 0u, true); }
-          uint t142;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t142 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t137, 0, 16), 0u, true); }
-          uint t143;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t143 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t137, 16, 16), 0u, true); }
-          uint t144;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t144 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t138, 0, 16), 0u, true); }
-          uint t145;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t145 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t138, 16, 16), 0u, true); }
-          uint t146;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t146 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t139, 0, 16), 0u, true); }
-          uint t147;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t147 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t139, 16, 16), 0u, true); }
-          r202 = (t140 | (t141 << 16));
-          r201 = (t142 | (t143 << 16));
-          r200 = (t144 | (t145 << 16));
-          r199 = (t146 | (t147 << 16));
+          uint t118;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t118 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t114, 0, 16), 0u, true); }
+          uint t119;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t119 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t114, 16, 16), 0u, true); }
+          uint t120;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t120 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t115, 0, 16), 0u, true); }
+          uint t121;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t121 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t115, 16, 16), 0u, true); }
+          uint t122;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t122 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t116, 0, 16), 0u, true); }
+          uint t123;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t123 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t116, 16, 16), 0u, true); }
+          uint t124;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t124 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t117, 0, 16), 0u, true); }
+          uint t125;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t125 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t117, 16, 16), 0u, true); }
+          r202 = (t118 | (t119 << 16));
+          r201 = (t120 | (t121 << 16));
+          r200 = (t122 | (t123 << 16));
+          r199 = (t124 | (t125 << 16));
         }
         if (!p6) {
           // 148: add.s32 	%r140, %r223, 48;
-          r140 = uint(int(r223) + 48);
           // 149: cvt.s64.s32 	%rd36, %r140;
-          int64_t t148;
-          t148 = int64_t(int(r140));
-          rd36 = uint64_t(int64_t(uint64_t(t148)));
+          int64_t t126 = int64_t(int(uint(int(r223) + 48)));
+          rd36 = uint64_t(int64_t(uint64_t(t126)));
           // 150: add.s64 	%rd37, %rd36, %rd3;
-          rd37 = uint64_t(int64_t(rd36) + int64_t(rd3));
           // 151: shl.b64 	%rd38, %rd37, 1;
-          uint t149;
-          t149 = 1u;
-          rd38 = (t149 >= 64u ? 0ul : rd37 << t149);
           // 152: add.s64 	%rd39, %rd2, %rd38;
-          rd39 = uint64_t(int64_t(rd2) + int64_t(rd38));
+          rd39 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd36) + int64_t(rd3)) << 1u));
           // 153: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r141, %r142, %r143, %r144, %r145, %r146, %r147, %r148}, [%rd39], %r76;
-          uint64_t t150;
-          uint t151;
-          t150 = rd39;
-          t151 = r76;
-          uint t152;
-          t152 = (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t153;
-          t153 = (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t154;
-          t154 = (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t155;
-          t155 = (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t150 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t151 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r141 = t152;
-          r142 = t153;
-          r143 = t154;
-          r144 = t155;
-          r145 = t152;
-          r146 = t153;
-          r147 = t154;
-          r148 = t155;
+          uint64_t t127 = rd39;
+          uint t128 = r76;
+          uint t129 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t130 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t131 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t132 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r141 = t129;
+          r142 = t130;
+          r143 = t131;
+          r144 = t132;
+          r145 = t129;
+          r146 = t130;
+          r147 = t131;
+          r148 = t132;
           // 154: add.s64 	%rd40, %rd36, %rd4;
-          rd40 = uint64_t(int64_t(rd36) + int64_t(rd4));
           // 155: shl.b64 	%rd41, %rd40, 1;
-          uint t156;
-          t156 = 1u;
-          rd41 = (t156 >= 64u ? 0ul : rd40 << t156);
           // 156: add.s64 	%rd42, %rd1, %rd41;
-          rd42 = uint64_t(int64_t(rd1) + int64_t(rd41));
+          rd42 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd36) + int64_t(rd4)) << 1u));
           // 157: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r149, %r150, %r151, %r152, %r153, %r154, %r155, %r156}, [%rd42], %r76;
-          uint64_t t157;
-          uint t158;
-          t157 = rd42;
-          t158 = r76;
-          uint t159;
-          t159 = (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t160;
-          t160 = (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t161;
-          t161 = (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t162;
-          t162 = (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t157 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t158 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r149 = t159;
-          r150 = t160;
-          r151 = t161;
-          r152 = t162;
-          r153 = t159;
-          r154 = t160;
-          r155 = t161;
-          r156 = t162;
+          uint64_t t133 = rd42;
+          uint t134 = r76;
+          uint t135 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t136 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t137 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t138 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r149 = t135;
+          r150 = t136;
+          r151 = t137;
+          r152 = t138;
+          r153 = t135;
+          r154 = t136;
+          r155 = t137;
+          r156 = t138;
           // 158: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r141, %r142, %r143, %r144, %r145, %r146, %r147, %r148}, {%r149, %r150, %r151, %r152, %r153, %r154, %r155, %r156}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t163;
-          t163 = floatBitsToUint(f170);
-          uint t164;
-          t164 = floatBitsToUint(f169);
-          uint t165;
-          t165 = floatBitsToUint(f168);
-          uint t166;
-          t166 = floatBitsToUint(f167);
-          uint t167;
-          t167 = floatBitsToUint(f166);
-          uint t168;
-          t168 = floatBitsToUint(f165);
-          uint t169;
-          t169 = floatBitsToUint(f164);
-          uint t170;
-          t170 = floatBitsToUint(f163);
+          uint t139 = floatBitsToUint(f170);
+          uint t140 = floatBitsToUint(f169);
+          uint t141 = floatBitsToUint(f168);
+          uint t142 = floatBitsToUint(f167);
+          uint t143 = floatBitsToUint(f166);
+          uint t144 = floatBitsToUint(f165);
+          uint t145 = floatBitsToUint(f164);
+          uint t146 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r141;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r142;
@@ -1008,39 +838,35 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r151;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r152;
           memoryBarrierShared(); barrier();
-          uint t171;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t171 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t163, 3u, false); }
-          uint t172;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t172 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t164, 3u, false); }
-          uint t173;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t173 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t165, 3u, false); }
-          uint t174;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t174 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t166, 3u, false); }
-          uint t175;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t175 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t167, 3u, false); }
-          uint t176;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t176 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t168, 3u, false); }
-          uint t177;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t177 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t169, 3u, false); }
-          uint t178;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t178 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t170, 3u, false); }
-          f170 = uintBitsToFloat(t171);
-          f169 = uintBitsToFloat(t172);
-          f168 = uintBitsToFloat(t173);
-          f167 = uintBitsToFloat(t174);
-          f166 = uintBitsToFloat(t175);
-          f165 = uintBitsToFloat(t176);
-          f164 = uintBitsToFloat(t177);
-          f163 = uintBitsToFloat(t178);
+          uint t147;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t147 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t139, 3u, false); }
+          uint t148;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t148 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t140, 3u, false); }
+          uint t149;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t149 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t141, 3u, false); }
+          uint t150;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t150 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t142, 3u, false); }
+          uint t151;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t151 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t143, 3u, false); }
+          uint t152;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t152 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t144, 3u, false); }
+          uint t153;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t153 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t145, 3u, false); }
+          uint t154;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t154 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t146, 3u, false); }
+          f170 = uintBitsToFloat(t147);
+          f169 = uintBitsToFloat(t148);
+          f168 = uintBitsToFloat(t149);
+          f167 = uintBitsToFloat(t150);
+          f166 = uintBitsToFloat(t151);
+          f165 = uintBitsToFloat(t152);
+          f164 = uintBitsToFloat(t153);
+          f163 = uintBitsToFloat(t154);
           // 159: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r141, %r142, %r143, %r144, %r145, %r146, %r147, %r148}, {%r149, %r150, %r151, %r152, %r153, %r154, %r155, %r156}, {%r202, %r201, %r200, %r199};
-          uint t179;
-          t179 = r202;
-          uint t180;
-          t180 = r201;
-          uint t181;
-          t181 = r200;
-          uint t182;
-          t182 = r199;
+          uint t155 = r202;
+          uint t156 = r201;
+          uint t157 = r200;
+          uint t158 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r141;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r142;
@@ -1051,155 +877,103 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r151;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r152;
           memoryBarrierShared(); barrier();
-          uint t183;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t183 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t179, 0, 16), 0u, true); }
-          uint t184;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t184 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t179, 16, 16), 0u, true); }
-          uint t185;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t185 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t180, 0, 16), 0u, true); }
-          uint t186;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t186 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t180, 16, 16), 0u, true); }
-          uint t187;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t187 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t181, 0, 16), 0u, true); }
-          uint t188;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t188 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t181, 16, 16), 0u, true); }
-          uint t189;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t189 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t182, 0, 16), 0u, true); }
-          uint t190;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t190 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t182, 16, 16), 0u, true); }
-          r202 = (t183 | (t184 << 16));
-          r201 = (t185 | (t186 << 16));
-          r200 = (t187 | (t188 << 16));
-          r199 = (t189 | (t190 << 16));
+          uint t159;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t159 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t155, 0, 16), 0u, true); }
+          uint t160;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t160 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t155, 16, 16), 0u, true); }
+          uint t161;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t161 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t156, 0, 16), 0u, true); }
+          uint t162;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t162 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t156, 16, 16), 0u, true); }
+          uint t163;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t163 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t157, 0, 16), 0u, true); }
+          uint t164;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t164 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t157, 16, 16), 0u, true); }
+          uint t165;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t165 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t158, 0, 16), 0u, true); }
+          uint t166;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t166 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t158, 16, 16), 0u, true); }
+          r202 = (t159 | (t160 << 16));
+          r201 = (t161 | (t162 << 16));
+          r200 = (t163 | (t164 << 16));
+          r199 = (t165 | (t166 << 16));
         }
         // 162: add.s32 	%r223, %r223, 64;
         r223 = uint(int(r223) + 64);
         // 163: add.s32 	%r198, %r198, -4;
         r198 = uint(int(r198) + -4);
         // 164: setp.ne.s32 	%p10, %r198, 0;
-        int t191;
-        int t192;
-        t191 = int(r198); t192 = 0;
-        bool t193;
-        t193 = t191 != t192;
-        p10 = t193;
-        if (!p10) {
+        if (!(int(r198) != 0)) {
           break;
         }
       }
     }
     // 168: add.s32 	%r188, %r76, -1;
-    r188 = uint(int(r76) + -1);
     // 169: shr.u32 	%r187, %r188, 4;
-    uint t194;
-    t194 = 4u;
-    r187 = (t194 >= 32u ? 0u : r188 >> t194);
     // 170: add.s32 	%r186, %r187, 1;
-    r186 = uint(int(r187) + 1);
     // 171: and.b32  	%r185, %r186, 3;
-    r185 = r186 & 3u;
     // 172: setp.eq.s32 	%p11, %r185, 0;
-    int t195;
-    int t196;
-    t195 = int(r185); t196 = 0;
-    bool t197;
-    t197 = t195 == t196;
-    p11 = t197;
-    if (!p11) {
+    if (!(int(uint(int(uint(int(r76) + -1) >> 4u) + 1) & 3u) == 0)) {
       // 175: add.s32 	%r192, %r76, -1;
-      r192 = uint(int(r76) + -1);
       // 176: shr.u32 	%r191, %r192, 4;
-      uint t198;
-      t198 = 4u;
-      r191 = (t198 >= 32u ? 0u : r192 >> t198);
       // 177: add.s32 	%r190, %r191, 1;
-      r190 = uint(int(r191) + 1);
       // 178: and.b32  	%r228, %r190, 3;
-      r228 = r190 & 3u;
+      r228 = uint(int(uint(int(r76) + -1) >> 4u) + 1) & 3u;
       // 179: cvt.s64.s32 	%rd43, %r223;
-      int64_t t199;
-      t199 = int64_t(int(r223));
-      rd43 = uint64_t(int64_t(uint64_t(t199)));
+      int64_t t167 = int64_t(int(r223));
+      rd43 = uint64_t(int64_t(uint64_t(t167)));
       // 180: add.s64 	%rd44, %rd43, %rd4;
-      rd44 = uint64_t(int64_t(rd43) + int64_t(rd4));
       // 181: shl.b64 	%rd45, %rd44, 1;
-      uint t200;
-      t200 = 1u;
-      rd45 = (t200 >= 64u ? 0ul : rd44 << t200);
       // 182: add.s64 	%rd63, %rd1, %rd45;
-      rd63 = uint64_t(int64_t(rd1) + int64_t(rd45));
+      rd63 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd43) + int64_t(rd4)) << 1u));
       // 183: add.s64 	%rd46, %rd43, %rd3;
-      rd46 = uint64_t(int64_t(rd43) + int64_t(rd3));
       // 184: shl.b64 	%rd47, %rd46, 1;
-      uint t201;
-      t201 = 1u;
-      rd47 = (t201 >= 64u ? 0ul : rd46 << t201);
       // 185: add.s64 	%rd62, %rd2, %rd47;
-      rd62 = uint64_t(int64_t(rd2) + int64_t(rd47));
+      rd62 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd43) + int64_t(rd3)) << 1u));
       // 186: not.pred 	%p12, %p1;
       p12 = !p1;
       for (;;) {
         p2g_loop_tick();
         if (!p12) {
           // 192: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r157, %r158, %r159, %r160, %r161, %r162, %r163, %r164}, [%rd62], %r76;
-          uint64_t t202;
-          uint t203;
-          t202 = rd62;
-          t203 = r76;
-          uint t204;
-          t204 = (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t205;
-          t205 = (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t206;
-          t206 = (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t207;
-          t207 = (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t202 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t203 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r157 = t204;
-          r158 = t205;
-          r159 = t206;
-          r160 = t207;
-          r161 = t204;
-          r162 = t205;
-          r163 = t206;
-          r164 = t207;
+          uint64_t t168 = rd62;
+          uint t169 = r76;
+          uint t170 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t171 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t172 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t173 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r157 = t170;
+          r158 = t171;
+          r159 = t172;
+          r160 = t173;
+          r161 = t170;
+          r162 = t171;
+          r163 = t172;
+          r164 = t173;
           // 193: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r165, %r166, %r167, %r168, %r169, %r170, %r171, %r172}, [%rd63], %r76;
-          uint64_t t208;
-          uint t209;
-          t208 = rd63;
-          t209 = r76;
-          uint t210;
-          t210 = (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t211;
-          t211 = (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t212;
-          t212 = (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t213;
-          t213 = (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t208 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t209 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r165 = t210;
-          r166 = t211;
-          r167 = t212;
-          r168 = t213;
-          r169 = t210;
-          r170 = t211;
-          r171 = t212;
-          r172 = t213;
+          uint64_t t174 = rd63;
+          uint t175 = r76;
+          uint t176 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t177 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t178 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t179 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r165 = t176;
+          r166 = t177;
+          r167 = t178;
+          r168 = t179;
+          r169 = t176;
+          r170 = t177;
+          r171 = t178;
+          r172 = t179;
           // 194: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r157, %r158, %r159, %r160, %r161, %r162, %r163, %r164}, {%r165, %r166, %r167, %r168, %r169, %r170, %r171, %r172}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t214;
-          t214 = floatBitsToUint(f170);
-          uint t215;
-          t215 = floatBitsToUint(f169);
-          uint t216;
-          t216 = floatBitsToUint(f168);
-          uint t217;
-          t217 = floatBitsToUint(f167);
-          uint t218;
-          t218 = floatBitsToUint(f166);
-          uint t219;
-          t219 = floatBitsToUint(f165);
-          uint t220;
-          t220 = floatBitsToUint(f164);
-          uint t221;
-          t221 = floatBitsToUint(f163);
+          uint t180 = floatBitsToUint(f170);
+          uint t181 = floatBitsToUint(f169);
+          uint t182 = floatBitsToUint(f168);
+          uint t183 = floatBitsToUint(f167);
+          uint t184 = floatBitsToUint(f166);
+          uint t185 = floatBitsToUint(f165);
+          uint t186 = floatBitsToUint(f164);
+          uint t187 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r157;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r158;
@@ -1210,39 +984,35 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r167;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r168;
           memoryBarrierShared(); barrier();
-          uint t222;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t222 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t214, 3u, false); }
-          uint t223;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t223 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t215, 3u, false); }
-          uint t224;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t224 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t216, 3u, false); }
-          uint t225;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t225 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t217, 3u, false); }
-          uint t226;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t226 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t218, 3u, false); }
-          uint t227;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t227 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t219, 3u, false); }
-          uint t228;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t228 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t220, 3u, false); }
-          uint t229;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t229 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t221, 3u, false); }
-          f170 = uintBitsToFloat(t222);
-          f169 = uintBitsToFloat(t223);
-          f168 = uintBitsToFloat(t224);
-          f167 = uintBitsToFloat(t225);
-          f166 = uintBitsToFloat(t226);
-          f165 = uintBitsToFloat(t227);
-          f164 = uintBitsToFloat(t228);
-          f163 = uintBitsToFloat(t229);
+          uint t188;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t188 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t180, 3u, false); }
+          uint t189;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t189 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t181, 3u, false); }
+          uint t190;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t190 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t182, 3u, false); }
+          uint t191;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t191 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t183, 3u, false); }
+          uint t192;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t192 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t184, 3u, false); }
+          uint t193;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t193 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t185, 3u, false); }
+          uint t194;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t194 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t186, 3u, false); }
+          uint t195;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t195 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t187, 3u, false); }
+          f170 = uintBitsToFloat(t188);
+          f169 = uintBitsToFloat(t189);
+          f168 = uintBitsToFloat(t190);
+          f167 = uintBitsToFloat(t191);
+          f166 = uintBitsToFloat(t192);
+          f165 = uintBitsToFloat(t193);
+          f164 = uintBitsToFloat(t194);
+          f163 = uintBitsToFloat(t195);
           // 195: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r157, %r158, %r159, %r160, %r161, %r162, %r163, %r164}, {%r165, %r166, %r167, %r168, %r169, %r170, %r171, %r172}, {%r202, %r201, %r200, %r199};
-          uint t230;
-          t230 = r202;
-          uint t231;
-          t231 = r201;
-          uint t232;
-          t232 = r200;
-          uint t233;
-          t233 = r199;
+          uint t196 = r202;
+          uint t197 = r201;
+          uint t198 = r200;
+          uint t199 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r157;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r158;
@@ -1253,26 +1023,26 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r167;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r168;
           memoryBarrierShared(); barrier();
-          uint t234;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t234 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t230, 0, 16), 0u, true); }
-          uint t235;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t235 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t230, 16, 16), 0u, true); }
-          uint t236;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t236 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t231, 0, 16), 0u, true); }
-          uint t237;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t237 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t231, 16, 16), 0u, true); }
-          uint t238;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t238 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t232, 0, 16), 0u, true); }
-          uint t239;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t239 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t232, 16, 16), 0u, true); }
-          uint t240;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t240 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t233, 0, 16), 0u, true); }
-          uint t241;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t241 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t233, 16, 16), 0u, true); }
-          r202 = (t234 | (t235 << 16));
-          r201 = (t236 | (t237 << 16));
-          r200 = (t238 | (t239 << 16));
-          r199 = (t240 | (t241 << 16));
+          uint t200;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t200 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t196, 0, 16), 0u, true); }
+          uint t201;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t201 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t196, 16, 16), 0u, true); }
+          uint t202;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t202 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t197, 0, 16), 0u, true); }
+          uint t203;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t203 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t197, 16, 16), 0u, true); }
+          uint t204;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t204 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t198, 0, 16), 0u, true); }
+          uint t205;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t205 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t198, 16, 16), 0u, true); }
+          uint t206;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t206 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t199, 0, 16), 0u, true); }
+          uint t207;
+          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t207 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t199, 16, 16), 0u, true); }
+          r202 = (t200 | (t201 << 16));
+          r201 = (t202 | (t203 << 16));
+          r200 = (t204 | (t205 << 16));
+          r199 = (t206 | (t207 << 16));
         }
         // 198: add.s64 	%rd63, %rd63, 32;
         rd63 = uint64_t(int64_t(rd63) + 32l);
@@ -1281,13 +1051,7 @@ void main() {
         // 200: add.s32 	%r228, %r228, -1;
         r228 = uint(int(r228) + -1);
         // 201: setp.ne.s32 	%p13, %r228, 0;
-        int t242;
-        int t243;
-        t242 = int(r228); t243 = 0;
-        bool t244;
-        t244 = t242 != t243;
-        p13 = t244;
-        if (!p13) {
+        if (!(int(r228) != 0)) {
           break;
         }
       }
@@ -1323,49 +1087,28 @@ void main() {
   // 221: ld.param.u32 	%r184, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_5];
   r184 = P2GU32((pc.params + 36ul)).v;
   // 222: mov.u32 	%r183, %ctaid.y;
-  r183 = gl_WorkGroupID.y;
   // 223: ld.param.u32 	%r182, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_4];
   r182 = P2GU32((pc.params + 32ul)).v;
   // 224: mov.u32 	%r181, %tid.x;
-  r181 = gl_LocalInvocationID.x;
   // 225: mov.u32 	%r180, %ntid.x;
-  r180 = gl_WorkGroupSize.x;
   // 226: mov.u32 	%r179, %ctaid.x;
-  r179 = gl_WorkGroupID.x;
   // 227: mad.lo.s32 	%r178, %r179, %r180, %r181;
-  r178 = uint(int(r179) * int(r180) + int(r181));
+  r178 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 228: shr.u32 	%r177, %r178, 5;
-  uint t245;
-  t245 = 5u;
-  r177 = (t245 >= 32u ? 0u : r178 >> t245);
   // 229: shl.b32 	%r173, %r177, 4;
-  uint t246;
-  t246 = 4u;
-  r173 = (t246 >= 32u ? 0u : r177 << t246);
+  r173 = (r178 >> 5u) << 4u;
   // 230: mul.lo.s32 	%r174, %r173, %r184;
-  r174 = uint(int(r173) * int(r184));
   // 231: cvt.s64.s32 	%rd48, %r174;
-  int64_t t247;
-  t247 = int64_t(int(r174));
-  rd48 = uint64_t(int64_t(uint64_t(t247)));
+  int64_t t208 = int64_t(int(uint(int(r173) * int(r184))));
   // 232: shl.b32 	%r175, %r183, 4;
-  uint t248;
-  t248 = 4u;
-  r175 = (t248 >= 32u ? 0u : r183 << t248);
+  r175 = gl_WorkGroupID.y << 4u;
   // 233: cvt.s64.s32 	%rd49, %r175;
-  int64_t t249;
-  t249 = int64_t(int(r175));
-  rd49 = uint64_t(int64_t(uint64_t(t249)));
+  int64_t t209 = int64_t(int(r175));
   // 234: add.s64 	%rd50, %rd48, %rd49;
-  rd50 = uint64_t(int64_t(rd48) + int64_t(rd49));
+  rd50 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t208)))) + int64_t(uint64_t(int64_t(uint64_t(t209)))));
   // 235: cvta.to.global.u64 	%rd51, %rd60;
-  rd51 = rd60;
   // 236: shl.b64 	%rd52, %rd50, 2;
-  uint t250;
-  t250 = 2u;
-  rd52 = (t250 >= 64u ? 0ul : rd50 << t250);
   // 237: add.s64 	%rd53, %rd51, %rd52;
-  rd53 = uint64_t(int64_t(rd51) + int64_t(rd52));
   // 238: mul.f32 	%f147, %f163, 0f3F000000;
   f147 = p2g_fmul(f163, 0.5, false);
   // 239: mul.f32 	%f148, %f164, 0f3F000000;
@@ -1383,74 +1126,48 @@ void main() {
   // 245: mul.f32 	%f154, %f170, 0f3F000000;
   f154 = p2g_fmul(f170, 0.5, false);
   // 246: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd53], {%f154, %f153, %f152, %f151, %f150, %f149, %f148, %f147}, %r184;
-  uint64_t t251;
-  uint t252;
-  t251 = rd53;
-  t252 = r184;
-  uint t253;
-  t253 = floatBitsToUint(f154);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t253;
-  uint t254;
-  t254 = floatBitsToUint(f153);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t254;
-  uint t255;
-  t255 = floatBitsToUint(f152);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t255;
-  uint t256;
-  t256 = floatBitsToUint(f151);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t256;
-  uint t257;
-  t257 = floatBitsToUint(f150);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t257;
-  uint t258;
-  t258 = floatBitsToUint(f149);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t258;
-  uint t259;
-  t259 = floatBitsToUint(f148);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t259;
-  uint t260;
-  t260 = floatBitsToUint(f147);
-  P2GU32((t251 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t252 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t260;
+  uint64_t t210 = uint64_t(int64_t(rd60) + int64_t(rd50 << 2u));
+  uint t211 = r184;
+  uint t212 = floatBitsToUint(f154);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t212;
+  uint t213 = floatBitsToUint(f153);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t213;
+  uint t214 = floatBitsToUint(f152);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t214;
+  uint t215 = floatBitsToUint(f151);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t215;
+  uint t216 = floatBitsToUint(f150);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t216;
+  uint t217 = floatBitsToUint(f149);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t217;
+  uint t218 = floatBitsToUint(f148);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t218;
+  uint t219 = floatBitsToUint(f147);
+  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t219;
   // 247: mul.lo.s32 	%r176, %r175, %r182;
-  r176 = uint(int(r175) * int(r182));
   // 248: cvt.s64.s32 	%rd54, %r176;
-  int64_t t261;
-  t261 = int64_t(int(r176));
-  rd54 = uint64_t(int64_t(uint64_t(t261)));
+  int64_t t220 = int64_t(int(uint(int(r175) * int(r182))));
   // 249: cvt.u64.u32 	%rd55, %r173;
-  uint64_t t262;
-  t262 = uint64_t(r173);
-  rd55 = uint64_t(t262);
+  uint64_t t221 = uint64_t(r173);
   // 250: add.s64 	%rd56, %rd54, %rd55;
-  rd56 = uint64_t(int64_t(rd54) + int64_t(rd55));
+  rd56 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t220)))) + int64_t(uint64_t(t221)));
   // 251: cvta.to.global.u64 	%rd57, %rd61;
-  rd57 = rd61;
   // 252: shl.b64 	%rd58, %rd56, 1;
-  uint t263;
-  t263 = 1u;
-  rd58 = (t263 >= 64u ? 0ul : rd56 << t263);
   // 253: add.s64 	%rd59, %rd57, %rd58;
-  rd59 = uint64_t(int64_t(rd57) + int64_t(rd58));
   // 254: wmma.store.d.sync.aligned.col.m16n16k16.global.f16 	[%rd59], {%r202, %r201, %r200, %r199}, %r182;
-  uint64_t t264;
-  uint t265;
-  t264 = rd59;
-  t265 = r182;
-  uint t266;
-  t266 = r202;
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t266 & 0xFFFFu));
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t266 >> 16));
-  uint t267;
-  t267 = r201;
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t267 & 0xFFFFu));
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t267 >> 16));
-  uint t268;
-  t268 = r200;
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t268 & 0xFFFFu));
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t268 >> 16));
-  uint t269;
-  t269 = r199;
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t269 & 0xFFFFu));
-  P2GU16((t264 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t265 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t269 >> 16));
+  uint64_t t222 = uint64_t(int64_t(rd61) + int64_t(rd56 << 1u));
+  uint t223 = r182;
+  uint t224 = r202;
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t224 & 0xFFFFu));
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t224 >> 16));
+  uint t225 = r201;
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t225 & 0xFFFFu));
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t225 >> 16));
+  uint t226 = r200;
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t226 & 0xFFFFu));
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t226 >> 16));
+  uint t227 = r199;
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t227 & 0xFFFFu));
+  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t227 >> 16));
   return;
 }

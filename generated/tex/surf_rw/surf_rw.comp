@@ -228,12 +228,9 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0;
   // 26: ld.param.v2.u32 	{%r9, %r10}, [surf_rw_param_0+64];
-  uint64_t t1;
-  t1 = (pc.params + 64ul);
-  uint t2;
-  t2 = P2GU32(t1).v;
-  uint t3;
-  t3 = P2GU32((t1 + 4ul)).v;
+  uint64_t t1 = (pc.params + 64ul);
+  uint t2 = P2GU32(t1).v;
+  uint t3 = P2GU32((t1 + 4ul)).v;
   r9 = t2;
   r10 = t3;
   // 27: ld.param.f32 	%f1, [surf_rw_param_0+72];
@@ -255,221 +252,138 @@ void main() {
   // 35: ld.param.u64 	%rd2, [surf_rw_param_0];
   rd2 = P2GU64((pc.params)).v;
   // 36: mov.u32 	%r11, %ntid.x;
-  r11 = gl_WorkGroupSize.x;
   // 37: mov.u32 	%r12, %ctaid.x;
-  r12 = gl_WorkGroupID.x;
   // 38: mov.u32 	%r13, %tid.x;
-  r13 = gl_LocalInvocationID.x;
   // 39: mad.lo.s32 	%r1, %r12, %r11, %r13;
-  r1 = uint(int(r12) * int(r11) + int(r13));
+  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: mov.u32 	%r14, %ntid.y;
-  r14 = gl_WorkGroupSize.y;
   // 41: mov.u32 	%r15, %ctaid.y;
-  r15 = gl_WorkGroupID.y;
   // 42: mov.u32 	%r16, %tid.y;
-  r16 = gl_LocalInvocationID.y;
   // 43: mad.lo.s32 	%r2, %r15, %r14, %r16;
-  r2 = uint(int(r15) * int(r14) + int(r16));
+  r2 = uint(int(gl_WorkGroupID.y) * int(gl_WorkGroupSize.y) + int(gl_LocalInvocationID.y));
   // 44: setp.ge.s32 	%p1, %r1, %r9;
-  int t4;
-  int t5;
-  t4 = int(r1); t5 = int(r9);
-  bool t6;
-  t6 = t4 >= t5;
-  p1 = t6;
   // 45: setp.ge.s32 	%p2, %r2, %r10;
-  int t7;
-  int t8;
-  t7 = int(r2); t8 = int(r10);
-  bool t9;
-  t9 = t7 >= t8;
-  p2 = t9;
   // 46: or.pred  	%p3, %p2, %p1;
-  p3 = p2 || p1;
-  if (!p3) {
+  if (!((int(r2) >= int(r10)) || (int(r1) >= int(r9)))) {
     // 49: shl.b32 	%r4, %r1, 3;
-    uint t10;
-    t10 = 3u;
-    r4 = (t10 >= 32u ? 0u : r1 << t10);
+    r4 = r1 << 3u;
     // 50: add.s32 	%r17, %r4, -16;
-    r17 = uint(int(r4) + -16);
     // 51: add.s32 	%r18, %r2, -1;
-    r18 = uint(int(r2) + -1);
     // 52: suld.b.2d.v4.b16.zero {%rs1, %rs10, %rs11, %rs12}, [%rd2, {%r17, %r18}];
-    uint t11;
-    bool t12;
-    t12 = p2g_surf_off(rd2, ivec3(int(r17), int(r18), 0), 0, 2u, 2u, 4u, 2u, t11);
-    rs1 = (t12 ? p2g_surf_ld(rd2, t11 + 0u, 2u) : 0u);
-    rs10 = (t12 ? p2g_surf_ld(rd2, t11 + 2u, 2u) : 0u);
-    rs11 = (t12 ? p2g_surf_ld(rd2, t11 + 4u, 2u) : 0u);
-    rs12 = (t12 ? p2g_surf_ld(rd2, t11 + 6u, 2u) : 0u);
+    uint t4;
+    bool t5 = p2g_surf_off(rd2, ivec3(int(uint(int(r4) + -16)), int(uint(int(r2) + -1)), 0), 0, 2u, 2u, 4u, 2u, t4);
+    rs1 = (t5 ? p2g_surf_ld(rd2, t4 + 0u, 2u) : 0u);
+    rs10 = (t5 ? p2g_surf_ld(rd2, t4 + 2u, 2u) : 0u);
+    rs11 = (t5 ? p2g_surf_ld(rd2, t4 + 4u, 2u) : 0u);
+    rs12 = (t5 ? p2g_surf_ld(rd2, t4 + 6u, 2u) : 0u);
     // 53: sust.b.2d.v4.b16.trap 	[%rd3, {%r4, %r2}], {%rs1, %rs10, %rs11, %rs12};
-    uint t13;
-    bool t14;
-    t14 = p2g_surf_off(rd3, ivec3(int(r4), int(r2), 0), 0, 2u, 2u, 4u, 0u, t13);
-    if (t14) {
-      p2g_surf_st(rd3, t13 + 0u, 2u, rs1);
-      p2g_surf_st(rd3, t13 + 2u, 2u, rs10);
-      p2g_surf_st(rd3, t13 + 4u, 2u, rs11);
-      p2g_surf_st(rd3, t13 + 6u, 2u, rs12);
+    uint t6;
+    bool t7 = p2g_surf_off(rd3, ivec3(int(r4), int(r2), 0), 0, 2u, 2u, 4u, 0u, t6);
+    if (t7) {
+      p2g_surf_st(rd3, t6 + 0u, 2u, rs1);
+      p2g_surf_st(rd3, t6 + 2u, 2u, rs10);
+      p2g_surf_st(rd3, t6 + 4u, 2u, rs11);
+      p2g_surf_st(rd3, t6 + 6u, 2u, rs12);
     }
     // 54: shl.b32 	%r5, %r1, 2;
-    uint t15;
-    t15 = 2u;
-    r5 = (t15 >= 32u ? 0u : r1 << t15);
+    r5 = r1 << 2u;
     // 55: add.s32 	%r19, %r5, -12;
-    r19 = uint(int(r5) + -12);
     // 56: add.s32 	%r20, %r2, 2;
-    r20 = uint(int(r2) + 2);
     // 57: suld.b.2d.b32.clamp {%r6}, [%rd4, {%r19, %r20}];
-    uint t16;
-    bool t17;
-    t17 = p2g_surf_off(rd4, ivec3(int(r19), int(r20), 0), 0, 2u, 4u, 1u, 1u, t16);
-    r6 = (t17 ? p2g_surf_ld(rd4, t16 + 0u, 4u) : 0u);
+    uint t8;
+    bool t9 = p2g_surf_off(rd4, ivec3(int(uint(int(r5) + -12)), int(uint(int(r2) + 2)), 0), 0, 2u, 4u, 1u, 1u, t8);
+    r6 = (t9 ? p2g_surf_ld(rd4, t8 + 0u, 4u) : 0u);
     // 58: mov.b32 	%f2, %r6;
     f2 = uintBitsToFloat(r6);
     // 59: mul.f32 	%f3, %f1, %f2;
     f3 = p2g_fmul(f1, f2, false);
     // 60: mov.b32 	%r21, %f3;
-    r21 = floatBitsToUint(f3);
     // 61: sust.b.2d.b32.trap 	[%rd5, {%r5, %r2}], {%r21};
-    uint t18;
-    bool t19;
-    t19 = p2g_surf_off(rd5, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 1u, 0u, t18);
-    if (t19) {
-      p2g_surf_st(rd5, t18 + 0u, 4u, r21);
+    uint t10;
+    bool t11 = p2g_surf_off(rd5, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 1u, 0u, t10);
+    if (t11) {
+      p2g_surf_st(rd5, t10 + 0u, 4u, floatBitsToUint(f3));
     }
     // 62: setp.eq.s32 	%p4, %r1, 0;
-    int t20;
-    int t21;
-    t20 = int(r1); t21 = 0;
-    bool t22;
-    t22 = t20 == t21;
-    p4 = t22;
-    if (p4) {
+    if (int(r1) == 0) {
       // 77: mov.u32 	%r27, -20;
-      r27 = 0xFFFFFFECu;
       // 78: sust.b.2d.b32.clamp 	[%rd6, {%r27, %r2}], {%r6};
-      uint t23;
-      bool t24;
-      t24 = p2g_surf_off(rd6, ivec3(int(r27), int(r2), 0), 0, 2u, 4u, 1u, 1u, t23);
-      if (t24) {
-        p2g_surf_st(rd6, t23 + 0u, 4u, r6);
+      uint t12;
+      bool t13 = p2g_surf_off(rd6, ivec3(int(0xFFFFFFECu), int(r2), 0), 0, 2u, 4u, 1u, 1u, t12);
+      if (t13) {
+        p2g_surf_st(rd6, t12 + 0u, 4u, r6);
       }
     } else {
       // 65: add.s32 	%r22, %r9, -1;
-      r22 = uint(int(r9) + -1);
       // 66: setp.eq.s32 	%p5, %r1, %r22;
-      int t25;
-      int t26;
-      t25 = int(r1); t26 = int(r22);
-      bool t27;
-      t27 = t25 == t26;
-      p5 = t27;
-      if (p5) {
+      if (int(r1) == int(uint(int(r9) + -1))) {
         // 71: shl.b32 	%r25, %r9, 2;
-        uint t28;
-        t28 = 2u;
-        r25 = (t28 >= 32u ? 0u : r9 << t28);
         // 72: add.s32 	%r26, %r25, 12;
-        r26 = uint(int(r25) + 12);
         // 73: sust.b.2d.b32.clamp 	[%rd6, {%r26, %r2}], {%r6};
-        uint t29;
-        bool t30;
-        t30 = p2g_surf_off(rd6, ivec3(int(r26), int(r2), 0), 0, 2u, 4u, 1u, 1u, t29);
-        if (t30) {
-          p2g_surf_st(rd6, t29 + 0u, 4u, r6);
+        uint t14;
+        bool t15 = p2g_surf_off(rd6, ivec3(int(uint(int(r9 << 2u) + 12)), int(r2), 0), 0, 2u, 4u, 1u, 1u, t14);
+        if (t15) {
+          p2g_surf_st(rd6, t14 + 0u, 4u, r6);
         }
       } else {
         // 82: mad.lo.s32 	%r23, %r1, 100, %r2;
-        r23 = uint(int(r1) * 100 + int(r2));
         // 83: cvt.rn.f32.s32 	%f4, %r23;
-        uint t31;
-        t31 = p2g_s2f32(int(int(r23)), 0);
-        f4 = uintBitsToFloat((t31 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t31);
+        uint t16 = p2g_s2f32(int(int(uint(int(r1) * 100 + int(r2)))), 0);
+        f4 = uintBitsToFloat((t16 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t16);
         // 84: mov.b32 	%r24, %f4;
-        r24 = floatBitsToUint(f4);
         // 85: sust.b.2d.b32.trap 	[%rd6, {%r5, %r2}], {%r24};
-        uint t32;
-        bool t33;
-        t33 = p2g_surf_off(rd6, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 1u, 0u, t32);
-        if (t33) {
-          p2g_surf_st(rd6, t32 + 0u, 4u, r24);
+        uint t17;
+        bool t18 = p2g_surf_off(rd6, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 1u, 0u, t17);
+        if (t18) {
+          p2g_surf_st(rd6, t17 + 0u, 4u, floatBitsToUint(f4));
         }
       }
     }
     // 88: add.s32 	%r28, %r9, %r1;
-    r28 = uint(int(r9) + int(r1));
     // 89: shl.b32 	%r29, %r28, 2;
-    uint t34;
-    t34 = 2u;
-    r29 = (t34 >= 32u ? 0u : r28 << t34);
     // 90: mov.u32 	%r30, -1082130432;
-    r30 = 0xBF800000u;
     // 91: sust.b.2d.b32.zero 	[%rd6, {%r29, %r2}], {%r30};
-    uint t35;
-    bool t36;
-    t36 = p2g_surf_off(rd6, ivec3(int(r29), int(r2), 0), 0, 2u, 4u, 1u, 2u, t35);
-    if (t36) {
-      p2g_surf_st(rd6, t35 + 0u, 4u, r30);
+    uint t19;
+    bool t20 = p2g_surf_off(rd6, ivec3(int(uint(int(r9) + int(r1)) << 2u), int(r2), 0), 0, 2u, 4u, 1u, 2u, t19);
+    if (t20) {
+      p2g_surf_st(rd6, t19 + 0u, 4u, 0xBF800000u);
     }
     // 92: cvt.u16.u32 	%rs13, %r1;
-    uint64_t t37;
-    t37 = uint64_t(r1);
-    rs13 = (uint(uint64_t(t37)) & 65535u);
+    uint64_t t21 = uint64_t(r1);
     // 93: xor.b16  	%rs14, %rs1, %rs13;
-    rs14 = rs1 ^ rs13;
     // 94: shl.b32 	%r31, %r1, 1;
-    uint t38;
-    t38 = 1u;
-    r31 = (t38 >= 32u ? 0u : r1 << t38);
     // 95: sust.b.2d.b16.trap 	[%rd7, {%r31, %r2}], {%rs14};
-    uint t39;
-    bool t40;
-    t40 = p2g_surf_off(rd7, ivec3(int(r31), int(r2), 0), 0, 2u, 2u, 1u, 0u, t39);
-    if (t40) {
-      p2g_surf_st(rd7, t39 + 0u, 2u, rs14);
+    uint t22;
+    bool t23 = p2g_surf_off(rd7, ivec3(int(r1 << 1u), int(r2), 0), 0, 2u, 2u, 1u, 0u, t22);
+    if (t23) {
+      p2g_surf_st(rd7, t22 + 0u, 2u, (rs1 ^ (uint(uint64_t(t21)) & 65535u)));
     }
     // 96: mul.lo.s32 	%r32, %r2, 13;
-    r32 = uint(int(r2) * 13);
     // 97: mad.lo.s32 	%r33, %r1, 7, %r32;
-    r33 = uint(int(r1) * 7 + int(r32));
     // 98: cvt.u16.u32 	%rs15, %r33;
-    uint64_t t41;
-    t41 = uint64_t(r33);
-    rs15 = (uint(uint64_t(t41)) & 65535u);
+    uint64_t t24 = uint64_t(uint(int(r1) * 7 + int(uint(int(r2) * 13))));
     // 99: and.b16  	%rs16, %rs15, 255;
-    rs16 = rs15 & 255u;
     // 100: sust.b.2d.b8.trap 	[%rd8, {%r1, %r2}], {%rs16};
-    uint t42;
-    bool t43;
-    t43 = p2g_surf_off(rd8, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 1u, 0u, t42);
-    if (t43) {
-      p2g_surf_st(rd8, t42 + 0u, 1u, rs16);
+    uint t25;
+    bool t26 = p2g_surf_off(rd8, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 1u, 0u, t25);
+    if (t26) {
+      p2g_surf_st(rd8, t25 + 0u, 1u, ((uint(uint64_t(t24)) & 65535u) & 255u));
     }
     // 101: suld.b.2d.b64.trap {%rd10}, [%rd9, {%r4, %r2}];
-    uint t44;
-    bool t45;
-    t45 = p2g_surf_off(rd9, ivec3(int(r4), int(r2), 0), 0, 2u, 8u, 1u, 0u, t44);
-    rd10 = (t45 ? p2g_surf_ld64(rd9, t44 + 0u) : 0ul);
+    uint t27;
+    bool t28 = p2g_surf_off(rd9, ivec3(int(r4), int(r2), 0), 0, 2u, 8u, 1u, 0u, t27);
+    rd10 = (t28 ? p2g_surf_ld64(rd9, t27 + 0u) : 0ul);
     // 102: add.s32 	%r34, %r1, 1;
-    r34 = uint(int(r1) + 1);
     // 103: cvt.u64.u32 	%rd11, %r34;
-    uint64_t t46;
-    t46 = uint64_t(r34);
-    rd11 = uint64_t(t46);
+    uint64_t t29 = uint64_t(uint(int(r1) + 1));
     // 104: shl.b64 	%rd12, %rd11, 40;
-    uint t47;
-    t47 = 40u;
-    rd12 = (t47 >= 64u ? 0ul : rd11 << t47);
     // 105: xor.b64  	%rd13, %rd10, %rd12;
-    rd13 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(rd12));
+    rd13 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(uint64_t(t29) << 40u));
     // 106: sust.b.2d.b64.trap 	[%rd9, {%r4, %r2}], {%rd13};
-    uint t48;
-    bool t49;
-    t49 = p2g_surf_off(rd9, ivec3(int(r4), int(r2), 0), 0, 2u, 8u, 1u, 0u, t48);
-    if (t49) {
-      p2g_surf_st64(rd9, t48 + 0u, rd13);
+    uint t30;
+    bool t31 = p2g_surf_off(rd9, ivec3(int(r4), int(r2), 0), 0, 2u, 8u, 1u, 0u, t30);
+    if (t31) {
+      p2g_surf_st64(rd9, t30 + 0u, rd13);
     }
   }
   return;

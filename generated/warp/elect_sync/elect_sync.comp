@@ -91,46 +91,38 @@ void main() {
   // 35: ld.global.u32 	%r9, [%rd7];
   r9 = P2GU32(rd7).v;
   // 36: shl.b32 	%r10, %r8, 2;
-  uint t1;
-  t1 = 2u;
-  r10 = (t1 >= 32u ? 0u : r8 << t1);
+  r10 = r8 << 2u;
   // 37: mul.wide.u32 	%rd8, %r10, 4;
   rd8 = uint64_t(r10) * uint64_t(4u);
   // 38: add.s64 	%rd1, %rd4, %rd8;
   rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 40: activemask.b32 %r2;
+  uint t1;
   uint t2;
-  uint t3;
   if (P2G_WARP_EMU) {
-    uvec4 t4;
-    t4 = p2g_warp_x(true, true, 0u);
-    t2 = t4.y; t3 = t4.z;
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
+    t1 = t3.y; t2 = t3.z;
   } else {
-    t2 = p2g_warp_ballot(true); t3 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
   }
-  r2 = t2;
+  r2 = t1;
   // 45: elect.sync %r3|P, %r2;
+  uint t4 = r2;
   uint t5;
-  t5 = r2;
   uint t6;
-  uint t7;
   if (P2G_WARP_EMU) {
-    uvec4 t8;
-    t8 = p2g_warp_x(true, true, 0u);
-    t6 = t8.y; t7 = t8.z;
+    uvec4 t7 = p2g_warp_x(true, true, 0u);
+    t5 = t7.y; t6 = t7.z;
   } else {
-    t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && true);
+    t5 = p2g_warp_ballot(true); t6 = p2g_warp_ballot(true && true);
   }
-  uint t9;
-  t9 = uint(findLSB(t6 & t5));
-  r3 = t9;
-  P = (gl_LocalInvocationIndex & 31u) == t9;
+  uint t8 = uint(findLSB(t5 & t4));
+  r3 = t8;
+  P = (gl_LocalInvocationIndex & 31u) == t8;
   // 46: selp.u32 %r4, 1, 0, P;
   r4 = P ? 1u : 0u;
   // 49: shl.b32 	%r11, %r4, 8;
-  uint t10;
-  t10 = 8u;
-  r11 = (t10 >= 32u ? 0u : r4 << t10);
+  r11 = r4 << 8u;
   // 50: or.b32  	%r12, %r11, %r3;
   r12 = r11 | r3;
   // 51: st.global.u32 	[%rd1], %r12;
@@ -138,12 +130,7 @@ void main() {
   // 52: and.b32  	%r13, %r9, 1;
   r13 = r9 & 1u;
   // 53: setp.eq.b32 	%p1, %r13, 1;
-  uint t11;
-  uint t12;
-  t11 = r13; t12 = 1u;
-  bool t13;
-  t13 = t11 == t12;
-  p1 = t13;
+  p1 = r13 == 1u;
   // 54: mov.pred 	%p2, 0;
   p2 = false;
   // 55: xor.pred  	%p3, %p1, %p2;
@@ -153,45 +140,39 @@ void main() {
   bool p2g_act1 = (!p4);
   if (P2G_WARP_EMU || p2g_act1) {
     // 60: activemask.b32 %r14;
-    uint t14;
-    uint t15;
+    uint t9;
+    uint t10;
     if (P2G_WARP_EMU) {
-      uvec4 t16;
-      t16 = p2g_warp_x(p2g_act1, true, 0u);
-      t14 = t16.y; t15 = t16.z;
+      uvec4 t11 = p2g_warp_x(p2g_act1, true, 0u);
+      t9 = t11.y; t10 = t11.z;
     } else {
-      t14 = p2g_warp_ballot(p2g_act1); t15 = p2g_warp_ballot(p2g_act1 && true);
+      t9 = p2g_warp_ballot(p2g_act1); t10 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
-      r14 = t14;
+      r14 = t9;
     }
     // 65: elect.sync %r15|P, %r14;
-    uint t17;
-    t17 = r14;
-    uint t18;
-    uint t19;
+    uint t12 = r14;
+    uint t13;
+    uint t14;
     if (P2G_WARP_EMU) {
-      uvec4 t20;
-      t20 = p2g_warp_x(p2g_act1, true, 0u);
-      t18 = t20.y; t19 = t20.z;
+      uvec4 t15 = p2g_warp_x(p2g_act1, true, 0u);
+      t13 = t15.y; t14 = t15.z;
     } else {
-      t18 = p2g_warp_ballot(p2g_act1); t19 = p2g_warp_ballot(p2g_act1 && true);
+      t13 = p2g_warp_ballot(p2g_act1); t14 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t21;
-    t21 = uint(findLSB(t18 & t17));
+    uint t16 = uint(findLSB(t13 & t12));
     if (p2g_act1) {
-      r15 = t21;
+      r15 = t16;
     }
     if (p2g_act1) {
-      P_1 = (gl_LocalInvocationIndex & 31u) == t21;
+      P_1 = (gl_LocalInvocationIndex & 31u) == t16;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 66: selp.u32 %r16, 1, 0, P;
       r16 = P_1 ? 1u : 0u;
       // 69: shl.b32 	%r18, %r16, 8;
-      uint t22;
-      t22 = 8u;
-      r18 = (t22 >= 32u ? 0u : r16 << t22);
+      r18 = r16 << 8u;
       // 70: or.b32  	%r19, %r18, %r15;
       r19 = r18 | r15;
       // 71: st.global.u32 	[%rd1+4], %r19;
@@ -199,49 +180,36 @@ void main() {
     }
   }
   // 74: and.b32  	%r20, %r1, 31;
-  r20 = r1 & 31u;
   // 75: add.s32 	%r21, %r20, -4;
-  r21 = uint(int(r20) + -4);
   // 76: setp.gt.u32 	%p5, %r21, 7;
-  uint t23;
-  uint t24;
-  t23 = r21; t24 = 7u;
-  bool t25;
-  t25 = t23 > t24;
-  p5 = t25;
-  bool p2g_act2 = (!p5);
+  bool p2g_act2 = (!(uint(int(r1 & 31u) + -4) > 7u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
       // 79: mov.u32 	%r24, 4080;
       r24 = 4080u;
     }
     // 83: elect.sync %r22|P, %r24;
-    uint t26;
-    t26 = r24;
-    uint t27;
-    uint t28;
+    uint t17 = r24;
+    uint t18;
+    uint t19;
     if (P2G_WARP_EMU) {
-      uvec4 t29;
-      t29 = p2g_warp_x(p2g_act2, true, 0u);
-      t27 = t29.y; t28 = t29.z;
+      uvec4 t20 = p2g_warp_x(p2g_act2, true, 0u);
+      t18 = t20.y; t19 = t20.z;
     } else {
-      t27 = p2g_warp_ballot(p2g_act2); t28 = p2g_warp_ballot(p2g_act2 && true);
+      t18 = p2g_warp_ballot(p2g_act2); t19 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t30;
-    t30 = uint(findLSB(t27 & t26));
+    uint t21 = uint(findLSB(t18 & t17));
     if (p2g_act2) {
-      r22 = t30;
+      r22 = t21;
     }
     if (p2g_act2) {
-      P_2 = (gl_LocalInvocationIndex & 31u) == t30;
+      P_2 = (gl_LocalInvocationIndex & 31u) == t21;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 84: selp.u32 %r23, 1, 0, P;
       r23 = P_2 ? 1u : 0u;
       // 87: shl.b32 	%r25, %r23, 8;
-      uint t31;
-      t31 = 8u;
-      r25 = (t31 >= 32u ? 0u : r23 << t31);
+      r25 = r23 << 8u;
       // 88: or.b32  	%r26, %r25, %r22;
       r26 = r25 | r22;
       // 89: st.global.u32 	[%rd1+8], %r26;

@@ -109,296 +109,254 @@ void main() {
   // 36: ld.global.u32 	%r2, [%rd7];
   r2 = P2GU32(rd7).v;
   // 37: shl.b32 	%r8, %r7, 4;
-  uint t1;
-  t1 = 4u;
-  r8 = (t1 >= 32u ? 0u : r7 << t1);
+  r8 = r7 << 4u;
   // 38: mul.wide.u32 	%rd8, %r8, 4;
   rd8 = uint64_t(r8) * uint64_t(4u);
   // 39: add.s64 	%rd1, %rd4, %rd8;
   rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 41: activemask.b32 %r3;
+  uint t1;
   uint t2;
-  uint t3;
   if (P2G_WARP_EMU) {
-    uvec4 t4;
-    t4 = p2g_warp_x(true, true, 0u);
-    t2 = t4.y; t3 = t4.z;
+    uvec4 t3 = p2g_warp_x(true, true, 0u);
+    t1 = t3.y; t2 = t3.z;
   } else {
-    t2 = p2g_warp_ballot(true); t3 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
   }
-  r3 = t2;
+  r3 = t1;
   // 43: redux.sync.add.u32 %r9, %r2, %r3;
   uint t5;
+  uint t4 = r2; t5 = r3;
   uint t6;
-  t5 = r2; t6 = r3;
   uint t7;
-  uint t8;
   if (P2G_WARP_EMU) {
-    uvec4 t9;
-    t9 = p2g_warp_x(true, true, t5);
-    t7 = t9.y; t8 = t9.z;
+    uvec4 t8 = p2g_warp_x(true, true, t4);
+    t6 = t8.y; t7 = t8.z;
   } else {
-    t7 = p2g_warp_ballot(true); t8 = p2g_warp_ballot(true && true);
+    t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && true);
   }
   uint t10;
   uint t11;
-  uint t12;
-  t10 = t7 & t6; t11 = 0u;
+  uint t9 = t6 & t5; t10 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t12 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t12 = subgroupShuffle(t5, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t10 >> p2g_i) & 1u) == 0u) continue;
-    t11 = t11 + t12;
+    if (P2G_WARP_EMU) t11 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t11 = subgroupShuffle(t4, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t9 >> p2g_i) & 1u) == 0u) continue;
+    t10 = t10 + t11;
   }
-  r9 = t11;
+  r9 = t10;
   // 44: st.global.u32 	[%rd1], %r9;
   P2GU32(rd1).v = r9;
   // 45: redux.sync.min.s32 %r10, %r2, %r3;
   uint t13;
+  uint t12 = r2; t13 = r3;
   uint t14;
-  t13 = r2; t14 = r3;
   uint t15;
-  uint t16;
   if (P2G_WARP_EMU) {
-    uvec4 t17;
-    t17 = p2g_warp_x(true, true, t13);
-    t15 = t17.y; t16 = t17.z;
+    uvec4 t16 = p2g_warp_x(true, true, t12);
+    t14 = t16.y; t15 = t16.z;
   } else {
-    t15 = p2g_warp_ballot(true); t16 = p2g_warp_ballot(true && true);
+    t14 = p2g_warp_ballot(true); t15 = p2g_warp_ballot(true && true);
   }
   uint t18;
   uint t19;
-  uint t20;
-  t18 = t15 & t14; t19 = 0x7FFFFFFFu;
+  uint t17 = t14 & t13; t18 = 0x7FFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t20 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t20 = subgroupShuffle(t13, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t18 >> p2g_i) & 1u) == 0u) continue;
-    t19 = uint(min(int(t19), int(t20)));
+    if (P2G_WARP_EMU) t19 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t19 = subgroupShuffle(t12, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t17 >> p2g_i) & 1u) == 0u) continue;
+    t18 = uint(min(int(t18), int(t19)));
   }
-  r10 = t19;
+  r10 = t18;
   // 46: st.global.u32 	[%rd1+4], %r10;
   P2GU32((rd1 + 4ul)).v = r10;
   // 47: redux.sync.max.s32 %r11, %r2, %r3;
   uint t21;
+  uint t20 = r2; t21 = r3;
   uint t22;
-  t21 = r2; t22 = r3;
   uint t23;
-  uint t24;
   if (P2G_WARP_EMU) {
-    uvec4 t25;
-    t25 = p2g_warp_x(true, true, t21);
-    t23 = t25.y; t24 = t25.z;
+    uvec4 t24 = p2g_warp_x(true, true, t20);
+    t22 = t24.y; t23 = t24.z;
   } else {
-    t23 = p2g_warp_ballot(true); t24 = p2g_warp_ballot(true && true);
+    t22 = p2g_warp_ballot(true); t23 = p2g_warp_ballot(true && true);
   }
   uint t26;
   uint t27;
-  uint t28;
-  t26 = t23 & t22; t27 = 0x80000000u;
+  uint t25 = t22 & t21; t26 = 0x80000000u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t28 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t28 = subgroupShuffle(t21, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t26 >> p2g_i) & 1u) == 0u) continue;
-    t27 = uint(max(int(t27), int(t28)));
+    if (P2G_WARP_EMU) t27 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t27 = subgroupShuffle(t20, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t25 >> p2g_i) & 1u) == 0u) continue;
+    t26 = uint(max(int(t26), int(t27)));
   }
-  r11 = t27;
+  r11 = t26;
   // 48: st.global.u32 	[%rd1+8], %r11;
   P2GU32((rd1 + 8ul)).v = r11;
   // 49: redux.sync.min.u32 %r12, %r2, %r3;
   uint t29;
+  uint t28 = r2; t29 = r3;
   uint t30;
-  t29 = r2; t30 = r3;
   uint t31;
-  uint t32;
   if (P2G_WARP_EMU) {
-    uvec4 t33;
-    t33 = p2g_warp_x(true, true, t29);
-    t31 = t33.y; t32 = t33.z;
+    uvec4 t32 = p2g_warp_x(true, true, t28);
+    t30 = t32.y; t31 = t32.z;
   } else {
-    t31 = p2g_warp_ballot(true); t32 = p2g_warp_ballot(true && true);
+    t30 = p2g_warp_ballot(true); t31 = p2g_warp_ballot(true && true);
   }
   uint t34;
   uint t35;
-  uint t36;
-  t34 = t31 & t30; t35 = 0xFFFFFFFFu;
+  uint t33 = t30 & t29; t34 = 0xFFFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t36 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t36 = subgroupShuffle(t29, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t34 >> p2g_i) & 1u) == 0u) continue;
-    t35 = min(t35, t36);
+    if (P2G_WARP_EMU) t35 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t35 = subgroupShuffle(t28, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t33 >> p2g_i) & 1u) == 0u) continue;
+    t34 = min(t34, t35);
   }
-  r12 = t35;
+  r12 = t34;
   // 50: st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
   // 51: redux.sync.max.u32 %r13, %r2, %r3;
   uint t37;
+  uint t36 = r2; t37 = r3;
   uint t38;
-  t37 = r2; t38 = r3;
   uint t39;
-  uint t40;
   if (P2G_WARP_EMU) {
-    uvec4 t41;
-    t41 = p2g_warp_x(true, true, t37);
-    t39 = t41.y; t40 = t41.z;
+    uvec4 t40 = p2g_warp_x(true, true, t36);
+    t38 = t40.y; t39 = t40.z;
   } else {
-    t39 = p2g_warp_ballot(true); t40 = p2g_warp_ballot(true && true);
+    t38 = p2g_warp_ballot(true); t39 = p2g_warp_ballot(true && true);
   }
   uint t42;
   uint t43;
-  uint t44;
-  t42 = t39 & t38; t43 = 0u;
+  uint t41 = t38 & t37; t42 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t44 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t44 = subgroupShuffle(t37, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t42 >> p2g_i) & 1u) == 0u) continue;
-    t43 = max(t43, t44);
+    if (P2G_WARP_EMU) t43 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t43 = subgroupShuffle(t36, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t41 >> p2g_i) & 1u) == 0u) continue;
+    t42 = max(t42, t43);
   }
-  r13 = t43;
+  r13 = t42;
   // 52: st.global.u32 	[%rd1+16], %r13;
   P2GU32((rd1 + 16ul)).v = r13;
   // 53: or.b32  	%r14, %r2, 268435456;
   r14 = r2 | 0x10000000u;
   // 54: redux.sync.and.b32 %r15, %r14, %r3;
   uint t45;
+  uint t44 = r14; t45 = r3;
   uint t46;
-  t45 = r14; t46 = r3;
   uint t47;
-  uint t48;
   if (P2G_WARP_EMU) {
-    uvec4 t49;
-    t49 = p2g_warp_x(true, true, t45);
-    t47 = t49.y; t48 = t49.z;
+    uvec4 t48 = p2g_warp_x(true, true, t44);
+    t46 = t48.y; t47 = t48.z;
   } else {
-    t47 = p2g_warp_ballot(true); t48 = p2g_warp_ballot(true && true);
+    t46 = p2g_warp_ballot(true); t47 = p2g_warp_ballot(true && true);
   }
   uint t50;
   uint t51;
-  uint t52;
-  t50 = t47 & t46; t51 = 0xFFFFFFFFu;
+  uint t49 = t46 & t45; t50 = 0xFFFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t52 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t52 = subgroupShuffle(t45, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t50 >> p2g_i) & 1u) == 0u) continue;
-    t51 = t51 & t52;
+    if (P2G_WARP_EMU) t51 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t51 = subgroupShuffle(t44, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t49 >> p2g_i) & 1u) == 0u) continue;
+    t50 = t50 & t51;
   }
-  r15 = t51;
+  r15 = t50;
   // 55: st.global.u32 	[%rd1+20], %r15;
   P2GU32((rd1 + 20ul)).v = r15;
   // 56: and.b32  	%r16, %r2, 61680;
   r16 = r2 & 61680u;
   // 57: redux.sync.or.b32 %r17, %r16, %r3;
   uint t53;
+  uint t52 = r16; t53 = r3;
   uint t54;
-  t53 = r16; t54 = r3;
   uint t55;
-  uint t56;
   if (P2G_WARP_EMU) {
-    uvec4 t57;
-    t57 = p2g_warp_x(true, true, t53);
-    t55 = t57.y; t56 = t57.z;
+    uvec4 t56 = p2g_warp_x(true, true, t52);
+    t54 = t56.y; t55 = t56.z;
   } else {
-    t55 = p2g_warp_ballot(true); t56 = p2g_warp_ballot(true && true);
+    t54 = p2g_warp_ballot(true); t55 = p2g_warp_ballot(true && true);
   }
   uint t58;
   uint t59;
-  uint t60;
-  t58 = t55 & t54; t59 = 0u;
+  uint t57 = t54 & t53; t58 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t60 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t60 = subgroupShuffle(t53, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t58 >> p2g_i) & 1u) == 0u) continue;
-    t59 = t59 | t60;
+    if (P2G_WARP_EMU) t59 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t59 = subgroupShuffle(t52, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t57 >> p2g_i) & 1u) == 0u) continue;
+    t58 = t58 | t59;
   }
-  r17 = t59;
+  r17 = t58;
   // 58: st.global.u32 	[%rd1+24], %r17;
   P2GU32((rd1 + 24ul)).v = r17;
   // 59: redux.sync.xor.b32 %r18, %r2, %r3;
   uint t61;
+  uint t60 = r2; t61 = r3;
   uint t62;
-  t61 = r2; t62 = r3;
   uint t63;
-  uint t64;
   if (P2G_WARP_EMU) {
-    uvec4 t65;
-    t65 = p2g_warp_x(true, true, t61);
-    t63 = t65.y; t64 = t65.z;
+    uvec4 t64 = p2g_warp_x(true, true, t60);
+    t62 = t64.y; t63 = t64.z;
   } else {
-    t63 = p2g_warp_ballot(true); t64 = p2g_warp_ballot(true && true);
+    t62 = p2g_warp_ballot(true); t63 = p2g_warp_ballot(true && true);
   }
   uint t66;
   uint t67;
-  uint t68;
-  t66 = t63 & t62; t67 = 0u;
+  uint t65 = t62 & t61; t66 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t68 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t68 = subgroupShuffle(t61, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (((t66 >> p2g_i) & 1u) == 0u) continue;
-    t67 = t67 ^ t68;
+    if (P2G_WARP_EMU) t67 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t67 = subgroupShuffle(t60, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (((t65 >> p2g_i) & 1u) == 0u) continue;
+    t66 = t66 ^ t67;
   }
-  r18 = t67;
+  r18 = t66;
   // 60: st.global.u32 	[%rd1+28], %r18;
   P2GU32((rd1 + 28ul)).v = r18;
   // 61: and.b32  	%r19, %r2, 7;
   r19 = r2 & 7u;
   // 62: match.any.sync.b32 	%r20, %r19, %r3;
   uint t69;
-  uint t70;
-  uint t71;
-  t69 = r3; t70 = 0xFFFFFFFFu;
+  uint t68 = r3; t69 = 0xFFFFFFFFu;
+  uint t71 = r19;
   uint t72;
-  t72 = r19;
   uint t73;
-  uint t74;
   if (P2G_WARP_EMU) {
-    uvec4 t75;
-    t75 = p2g_warp_x(true, true, t72);
-    t73 = t75.y; t74 = t75.z;
+    uvec4 t74 = p2g_warp_x(true, true, t71);
+    t72 = t74.y; t73 = t74.z;
   } else {
-    t73 = p2g_warp_ballot(true); t74 = p2g_warp_ballot(true && true);
+    t72 = p2g_warp_ballot(true); t73 = p2g_warp_ballot(true && true);
   }
+  uint t75;
   uint t76;
-  uint t77;
-  t71 = t73 & t69; t76 = 0u;
+  uint t70 = t72 & t68; t75 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t77 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t77 = subgroupShuffle(t72, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (t77 == t72) t76 |= 1u << p2g_i;
+    if (P2G_WARP_EMU) t76 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t76 = subgroupShuffle(t71, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (t76 == t71) t75 |= 1u << p2g_i;
   }
-  t70 &= t76;
-  uint t78;
-  t78 = t70 & t71;
-  r20 = t78;
+  t69 &= t75;
+  uint t77 = t69 & t70;
+  r20 = t77;
   // 63: st.global.u32 	[%rd1+32], %r20;
   P2GU32((rd1 + 32ul)).v = r20;
   // 64: setp.gt.s32 	%p1, %r2, 900;
-  int t79;
-  int t80;
-  t79 = int(r2); t80 = 900;
-  bool t81;
-  t81 = t79 > t80;
-  p1 = t81;
+  p1 = int(r2) > 900;
   // 65: selp.u32 	%r21, 1, 0, %p1;
   r21 = p1 ? 1u : 0u;
   // 66: match.all.sync.b32 	%r22|%p2, %r21, %r3;
+  uint t79;
+  uint t78 = r3; t79 = 0xFFFFFFFFu;
+  uint t81 = r21;
   uint t82;
   uint t83;
-  uint t84;
-  t82 = r3; t83 = 0xFFFFFFFFu;
-  uint t85;
-  t85 = r21;
-  uint t86;
-  uint t87;
   if (P2G_WARP_EMU) {
-    uvec4 t88;
-    t88 = p2g_warp_x(true, true, t85);
-    t86 = t88.y; t87 = t88.z;
+    uvec4 t84 = p2g_warp_x(true, true, t81);
+    t82 = t84.y; t83 = t84.z;
   } else {
-    t86 = p2g_warp_ballot(true); t87 = p2g_warp_ballot(true && true);
+    t82 = p2g_warp_ballot(true); t83 = p2g_warp_ballot(true && true);
   }
-  uint t89;
-  uint t90;
-  t84 = t86 & t82; t89 = 0u;
+  uint t85;
+  uint t86;
+  uint t80 = t82 & t78; t85 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t90 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t90 = subgroupShuffle(t85, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-    if (t90 == t85) t89 |= 1u << p2g_i;
+    if (P2G_WARP_EMU) t86 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t86 = subgroupShuffle(t81, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (t86 == t81) t85 |= 1u << p2g_i;
   }
-  t83 &= t89;
-  uint t91;
-  t91 = ((t83 & t84) == t84 ? t84 : 0u);
-  r22 = t91;
-  p2 = t91 != 0u;
+  t79 &= t85;
+  uint t87 = ((t79 & t80) == t80 ? t80 : 0u);
+  r22 = t87;
+  p2 = t87 != 0u;
   // 67: selp.u32 	%r23, 1, 0, %p2;
   r23 = p2 ? 1u : 0u;
   // 68: st.global.u32 	[%rd1+36], %r22;
@@ -408,12 +366,7 @@ void main() {
   // 70: and.b32  	%r24, %r2, 1;
   r24 = r2 & 1u;
   // 71: setp.eq.b32 	%p3, %r24, 1;
-  uint t92;
-  uint t93;
-  t92 = r24; t93 = 1u;
-  bool t94;
-  t94 = t92 == t93;
-  p3 = t94;
+  p3 = r24 == 1u;
   // 72: mov.pred 	%p4, 0;
   p4 = false;
   // 73: xor.pred  	%p5, %p3, %p4;
@@ -423,42 +376,38 @@ void main() {
   bool p2g_act1 = (!p6);
   if (P2G_WARP_EMU || p2g_act1) {
     // 78: activemask.b32 %r25;
-    uint t95;
-    uint t96;
+    uint t88;
+    uint t89;
     if (P2G_WARP_EMU) {
-      uvec4 t97;
-      t97 = p2g_warp_x(p2g_act1, true, 0u);
-      t95 = t97.y; t96 = t97.z;
+      uvec4 t90 = p2g_warp_x(p2g_act1, true, 0u);
+      t88 = t90.y; t89 = t90.z;
     } else {
-      t95 = p2g_warp_ballot(p2g_act1); t96 = p2g_warp_ballot(p2g_act1 && true);
+      t88 = p2g_warp_ballot(p2g_act1); t89 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
-      r25 = t95;
+      r25 = t88;
     }
     // 80: redux.sync.add.u32 %r26, %r2, %r25;
-    uint t98;
-    uint t99;
-    t98 = r2; t99 = r25;
-    uint t100;
-    uint t101;
+    uint t92;
+    uint t91 = r2; t92 = r25;
+    uint t93;
+    uint t94;
     if (P2G_WARP_EMU) {
-      uvec4 t102;
-      t102 = p2g_warp_x(p2g_act1, true, t98);
-      t100 = t102.y; t101 = t102.z;
+      uvec4 t95 = p2g_warp_x(p2g_act1, true, t91);
+      t93 = t95.y; t94 = t95.z;
     } else {
-      t100 = p2g_warp_ballot(p2g_act1); t101 = p2g_warp_ballot(p2g_act1 && true);
+      t93 = p2g_warp_ballot(p2g_act1); t94 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t103;
-    uint t104;
-    uint t105;
-    t103 = t100 & t99; t104 = 0u;
+    uint t97;
+    uint t98;
+    uint t96 = t93 & t92; t97 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t105 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t105 = subgroupShuffle(t98, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (((t103 >> p2g_i) & 1u) == 0u) continue;
-      t104 = t104 + t105;
+      if (P2G_WARP_EMU) t98 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t98 = subgroupShuffle(t91, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (((t96 >> p2g_i) & 1u) == 0u) continue;
+      t97 = t97 + t98;
     }
     if (p2g_act1) {
-      r26 = t104;
+      r26 = t97;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 81: st.global.u32 	[%rd1+44], %r26;
@@ -466,65 +415,55 @@ void main() {
       // 82: and.b32  	%r27, %r2, 3;
       r27 = r2 & 3u;
       // 83: cvt.u64.u32 	%rd9, %r27;
-      uint64_t t106;
-      t106 = uint64_t(r27);
-      rd9 = uint64_t(t106);
+      uint64_t t99 = uint64_t(r27);
+      rd9 = uint64_t(t99);
       // 84: shr.u32 	%r28, %r1, 3;
-      uint t107;
-      t107 = 3u;
-      r28 = (t107 >= 32u ? 0u : r1 >> t107);
+      r28 = r1 >> 3u;
       // 85: cvt.u64.u32 	%rd10, %r28;
-      uint64_t t108;
-      t108 = uint64_t(r28);
-      rd10 = uint64_t(t108);
+      uint64_t t100 = uint64_t(r28);
+      rd10 = uint64_t(t100);
       // 86: bfi.b64 	%rd11, %rd9, %rd10, 40, 24;
       rd11 = p2g_bfi_64(rd9, rd10, 40u, 24u);
     }
     // 87: match.any.sync.b64 	%r29, %rd11, %r25;
+    uint t102;
+    uint t101 = r25; t102 = 0xFFFFFFFFu;
+    uvec2 t104 = unpackUint2x32(rd11);
+    uint t105;
+    uint t106;
+    if (P2G_WARP_EMU) {
+      uvec4 t107 = p2g_warp_x(p2g_act1, true, t104.x);
+      t105 = t107.y; t106 = t107.z;
+    } else {
+      t105 = p2g_warp_ballot(p2g_act1); t106 = p2g_warp_ballot(p2g_act1 && true);
+    }
+    uint t108;
     uint t109;
+    uint t103 = t105 & t101; t108 = 0u;
+    for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
+      if (P2G_WARP_EMU) t109 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t109 = subgroupShuffle(t104.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (t109 == t104.x) t108 |= 1u << p2g_i;
+    }
+    t102 &= t108;
     uint t110;
     uint t111;
-    t109 = r25; t110 = 0xFFFFFFFFu;
-    uvec2 t112;
-    t112 = unpackUint2x32(rd11);
+    if (P2G_WARP_EMU) {
+      uvec4 t112 = p2g_warp_x(p2g_act1, true, t104.y);
+      t110 = t112.y; t111 = t112.z;
+    } else {
+      t110 = p2g_warp_ballot(p2g_act1); t111 = p2g_warp_ballot(p2g_act1 && true);
+    }
     uint t113;
     uint t114;
-    if (P2G_WARP_EMU) {
-      uvec4 t115;
-      t115 = p2g_warp_x(p2g_act1, true, t112.x);
-      t113 = t115.y; t114 = t115.z;
-    } else {
-      t113 = p2g_warp_ballot(p2g_act1); t114 = p2g_warp_ballot(p2g_act1 && true);
-    }
-    uint t116;
-    uint t117;
-    t111 = t113 & t109; t116 = 0u;
+    t103 = t110 & t101; t113 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t117 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t117 = subgroupShuffle(t112.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (t117 == t112.x) t116 |= 1u << p2g_i;
+      if (P2G_WARP_EMU) t114 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t114 = subgroupShuffle(t104.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (t114 == t104.y) t113 |= 1u << p2g_i;
     }
-    t110 &= t116;
-    uint t118;
-    uint t119;
-    if (P2G_WARP_EMU) {
-      uvec4 t120;
-      t120 = p2g_warp_x(p2g_act1, true, t112.y);
-      t118 = t120.y; t119 = t120.z;
-    } else {
-      t118 = p2g_warp_ballot(p2g_act1); t119 = p2g_warp_ballot(p2g_act1 && true);
-    }
-    uint t121;
-    uint t122;
-    t111 = t118 & t109; t121 = 0u;
-    for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t122 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t122 = subgroupShuffle(t112.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (t122 == t112.y) t121 |= 1u << p2g_i;
-    }
-    t110 &= t121;
-    uint t123;
-    t123 = t110 & t111;
+    t102 &= t113;
+    uint t115 = t102 & t103;
     if (p2g_act1) {
-      r29 = t123;
+      r29 = t115;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 88: st.global.u32 	[%rd1+48], %r29;
@@ -532,108 +471,86 @@ void main() {
     }
   }
   // 91: setp.gt.u32 	%p7, %r1, 15;
-  uint t124;
-  uint t125;
-  t124 = r1; t125 = 15u;
-  bool t126;
-  t126 = t124 > t125;
-  p7 = t126;
-  bool p2g_act2 = (!p7);
+  bool p2g_act2 = (!(r1 > 15u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
       // 94: mov.u32 	%r30, 65535;
       r30 = 65535u;
     }
     // 95: redux.sync.max.s32 %r31, %r2, %r30;
-    uint t127;
-    uint t128;
-    t127 = r2; t128 = r30;
-    uint t129;
-    uint t130;
+    uint t117;
+    uint t116 = r2; t117 = r30;
+    uint t118;
+    uint t119;
     if (P2G_WARP_EMU) {
-      uvec4 t131;
-      t131 = p2g_warp_x(p2g_act2, true, t127);
-      t129 = t131.y; t130 = t131.z;
+      uvec4 t120 = p2g_warp_x(p2g_act2, true, t116);
+      t118 = t120.y; t119 = t120.z;
     } else {
-      t129 = p2g_warp_ballot(p2g_act2); t130 = p2g_warp_ballot(p2g_act2 && true);
+      t118 = p2g_warp_ballot(p2g_act2); t119 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t132;
-    uint t133;
-    uint t134;
-    t132 = t129 & t128; t133 = 0x80000000u;
+    uint t122;
+    uint t123;
+    uint t121 = t118 & t117; t122 = 0x80000000u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t134 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t134 = subgroupShuffle(t127, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (((t132 >> p2g_i) & 1u) == 0u) continue;
-      t133 = uint(max(int(t133), int(t134)));
+      if (P2G_WARP_EMU) t123 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t123 = subgroupShuffle(t116, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (((t121 >> p2g_i) & 1u) == 0u) continue;
+      t122 = uint(max(int(t122), int(t123)));
     }
     if (p2g_act2) {
-      r31 = t133;
+      r31 = t122;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 96: st.global.u32 	[%rd1+52], %r31;
       P2GU32((rd1 + 52ul)).v = r31;
       // 97: setp.lt.s32 	%p8, %r2, 990;
-      int t135;
-      int t136;
-      t135 = int(r2); t136 = 990;
-      bool t137;
-      t137 = t135 < t136;
-      p8 = t137;
+      p8 = int(r2) < 990;
       // 98: selp.u64 	%rd12, 1, 0, %p8;
       rd12 = p8 ? 1ul : 0ul;
       // 99: shl.b64 	%rd13, %rd12, 33;
-      uint t138;
-      t138 = 33u;
-      rd13 = (t138 >= 64u ? 0ul : rd12 << t138);
+      rd13 = rd12 << 33u;
     }
     // 100: match.all.sync.b64 	%r32|%p9, %rd13, %r30;
-    uint t139;
-    uint t140;
-    uint t141;
-    t139 = r30; t140 = 0xFFFFFFFFu;
-    uvec2 t142;
-    t142 = unpackUint2x32(rd13);
-    uint t143;
-    uint t144;
+    uint t125;
+    uint t124 = r30; t125 = 0xFFFFFFFFu;
+    uvec2 t127 = unpackUint2x32(rd13);
+    uint t128;
+    uint t129;
     if (P2G_WARP_EMU) {
-      uvec4 t145;
-      t145 = p2g_warp_x(p2g_act2, true, t142.x);
-      t143 = t145.y; t144 = t145.z;
+      uvec4 t130 = p2g_warp_x(p2g_act2, true, t127.x);
+      t128 = t130.y; t129 = t130.z;
     } else {
-      t143 = p2g_warp_ballot(p2g_act2); t144 = p2g_warp_ballot(p2g_act2 && true);
+      t128 = p2g_warp_ballot(p2g_act2); t129 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t146;
-    uint t147;
-    t141 = t143 & t139; t146 = 0u;
+    uint t131;
+    uint t132;
+    uint t126 = t128 & t124; t131 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t147 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t147 = subgroupShuffle(t142.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (t147 == t142.x) t146 |= 1u << p2g_i;
+      if (P2G_WARP_EMU) t132 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t132 = subgroupShuffle(t127.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (t132 == t127.x) t131 |= 1u << p2g_i;
     }
-    t140 &= t146;
-    uint t148;
-    uint t149;
+    t125 &= t131;
+    uint t133;
+    uint t134;
     if (P2G_WARP_EMU) {
-      uvec4 t150;
-      t150 = p2g_warp_x(p2g_act2, true, t142.y);
-      t148 = t150.y; t149 = t150.z;
+      uvec4 t135 = p2g_warp_x(p2g_act2, true, t127.y);
+      t133 = t135.y; t134 = t135.z;
     } else {
-      t148 = p2g_warp_ballot(p2g_act2); t149 = p2g_warp_ballot(p2g_act2 && true);
+      t133 = p2g_warp_ballot(p2g_act2); t134 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t151;
-    uint t152;
-    t141 = t148 & t139; t151 = 0u;
+    uint t136;
+    uint t137;
+    t126 = t133 & t124; t136 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t152 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t152 = subgroupShuffle(t142.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (t152 == t142.y) t151 |= 1u << p2g_i;
+      if (P2G_WARP_EMU) t137 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t137 = subgroupShuffle(t127.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (t137 == t127.y) t136 |= 1u << p2g_i;
     }
-    t140 &= t151;
-    uint t153;
-    t153 = ((t140 & t141) == t141 ? t141 : 0u);
+    t125 &= t136;
+    uint t138 = ((t125 & t126) == t126 ? t126 : 0u);
     if (p2g_act2) {
-      r32 = t153;
+      r32 = t138;
     }
     if (p2g_act2) {
-      p9 = t153 != 0u;
+      p9 = t138 != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 101: selp.u32 	%r33, 1, 0, %p9;

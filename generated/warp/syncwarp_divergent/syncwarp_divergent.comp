@@ -76,50 +76,32 @@ void main() {
   // 27: ld.param.u64 	%rd3, [syncwarp_divergent_param_0];
   rd3 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd4, [syncwarp_divergent_param_1];
-  rd4 = P2GU64((pc.params + 8ul)).v;
   // 29: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = rd4;
+  rd5 = (P2GU64((pc.params + 8ul)).v);
   // 30: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 31: and.b32  	%r6, %r1, 16;
-  r6 = r1 & 16u;
   // 32: mov.u32 	%r7, %ntid.x;
-  r7 = gl_WorkGroupSize.x;
   // 33: mov.u32 	%r8, %ctaid.x;
-  r8 = gl_WorkGroupID.x;
   // 34: mad.lo.s32 	%r9, %r8, %r7, %r1;
-  r9 = uint(int(r8) * int(r7) + int(r1));
+  r9 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
   // 35: cvta.to.global.u64 	%rd6, %rd3;
-  rd6 = rd3;
   // 36: mul.wide.u32 	%rd7, %r9, 4;
-  rd7 = uint64_t(r9) * uint64_t(4u);
   // 37: add.s64 	%rd8, %rd6, %rd7;
-  rd8 = uint64_t(int64_t(rd6) + int64_t(rd7));
   // 38: ld.global.u32 	%r2, [%rd8];
-  r2 = P2GU32(rd8).v;
+  r2 = P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(r9) * uint64_t(4u)))).v;
   // 39: shl.b32 	%r10, %r9, 2;
-  uint t1;
-  t1 = 2u;
-  r10 = (t1 >= 32u ? 0u : r9 << t1);
   // 40: mul.wide.u32 	%rd9, %r10, 4;
-  rd9 = uint64_t(r10) * uint64_t(4u);
   // 41: add.s64 	%rd1, %rd5, %rd9;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(rd9));
+  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r9 << 2u) * uint64_t(4u)));
   // 42: setp.eq.s32 	%p1, %r6, 0;
-  int t2;
-  int t3;
-  t2 = int(r6); t3 = 0;
-  bool t4;
-  t4 = t2 == t3;
-  p1 = t4;
+  p1 = int(r1 & 16u) == 0;
   bool p2g_act1 = (p1);
   bool p2g_act2 = !(p1);
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
       // 47: shl.b32 	%r11, %r1, 2;
-      uint t5;
-      t5 = 2u;
-      r11 = (t5 >= 32u ? 0u : r1 << t5);
+      r11 = r1 << 2u;
       // 48: mov.u32 	%r12, _ZZ18syncwarp_divergentE1s;
       r12 = uint(0ul);
       // 49: add.s32 	%r13, %r12, %r11;
@@ -173,9 +155,7 @@ void main() {
       // 64: or.b32  	%r22, %r20, %r21;
       r22 = r20 | r21;
       // 65: shl.b32 	%r23, %r22, 2;
-      uint t6;
-      t6 = 2u;
-      r23 = (t6 >= 32u ? 0u : r22 << t6);
+      r23 = r22 << 2u;
       // 66: add.s32 	%r24, %r12, %r23;
       r24 = uint(int(r12) + int(r23));
       // 67: ld.shared.u32 	%r25, [%r24];
@@ -184,29 +164,26 @@ void main() {
       P2GU32((rd1 + 4ul)).v = r25;
     }
     // 69: redux.sync.add.u32 %r26, %r2, %r14;
+    uint t2;
+    uint t1 = r2; t2 = r14;
+    uint t3;
+    uint t4;
+    if (P2G_WARP_EMU) {
+      uvec4 t5 = p2g_warp_x(p2g_act1, true, t1);
+      t3 = t5.y; t4 = t5.z;
+    } else {
+      t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && true);
+    }
     uint t7;
     uint t8;
-    t7 = r2; t8 = r14;
-    uint t9;
-    uint t10;
-    if (P2G_WARP_EMU) {
-      uvec4 t11;
-      t11 = p2g_warp_x(p2g_act1, true, t7);
-      t9 = t11.y; t10 = t11.z;
-    } else {
-      t9 = p2g_warp_ballot(p2g_act1); t10 = p2g_warp_ballot(p2g_act1 && true);
-    }
-    uint t12;
-    uint t13;
-    uint t14;
-    t12 = t9 & t8; t13 = 0u;
+    uint t6 = t3 & t2; t7 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t14 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t14 = subgroupShuffle(t7, (gl_SubgroupInvocationID & ~31u) | p2g_i);
-      if (((t12 >> p2g_i) & 1u) == 0u) continue;
-      t13 = t13 + t14;
+      if (P2G_WARP_EMU) t8 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t8 = subgroupShuffle(t1, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (((t6 >> p2g_i) & 1u) == 0u) continue;
+      t7 = t7 + t8;
     }
     if (p2g_act1) {
-      r26 = t13;
+      r26 = t7;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 70: mov.u64 	%rd14, 3;
@@ -220,12 +197,8 @@ void main() {
     rd14 = 2ul;
   }
   // 78: shl.b64 	%rd12, %rd14, 2;
-  uint t15;
-  t15 = 2u;
-  rd12 = (t15 >= 64u ? 0ul : rd14 << t15);
   // 79: add.s64 	%rd13, %rd1, %rd12;
-  rd13 = uint64_t(int64_t(rd1) + int64_t(rd12));
   // 80: st.global.u32 	[%rd13], %r26;
-  P2GU32(rd13).v = r26;
+  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14 << 2u))).v = r26;
   return;
 }

@@ -1,0 +1,158 @@
+#include "fold.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace p2g {
+
+namespace {
+
+using ir::Opnd;
+
+// Integer, bit, predicate and move work: the value depends only on the sources (and, for these opcodes, on no
+// hidden state; add.cc and friends read and write the carry flag and are left out by their modifier).
+bool pureOp(std::string_view op) {
+  static const std::string_view ops[] = {"add", "sub", "mul", "mad", "mul24", "mad24", "sad", "div", "rem", "abs",
+                                         "neg", "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr",
+                                         "popc", "clz", "brev", "bfind", "bfe", "bfi", "prmt", "shf", "lop3", "bmsk",
+                                         "selp", "setp", "mov", "cvt", "cvta"};
+  return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+}
+
+// Instructions that neither touch memory nor synchronise (a load may move across them).
+bool noMemory(const ir::Inst& in) {
+  static const std::string_view more[] = {"fma", "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh",
+                                          "copysign", "testp", "set", "slct"};
+  return pureOp(in.op) || std::find(std::begin(more), std::end(more), in.op) != std::end(more);
+}
+
+bool isIntOrPredType(std::string_view m) {
+  if (m == "pred") return true;
+  if (m.size() < 2 || (m[0] != 'b' && m[0] != 'u' && m[0] != 's')) return false;
+  return m == "b8" || m == "b16" || m == "b32" || m == "b64" || m == "u8" || m == "u16" || m == "u32" ||
+         m == "u64" || m == "s8" || m == "s16" || m == "s32" || m == "s64";
+}
+
+bool isFloatType(std::string_view m) {
+  return m == "f16" || m == "f16x2" || m == "bf16" || m == "bf16x2" || m == "f32" || m == "f64" || m == "tf32" ||
+         m == "e4m3x2" || m == "e5m2x2";
+}
+
+// A definition whose value may be written into its use.
+bool foldableDef(const ir::Function& f, const ir::Inst& in) {
+  if (in.guardReg >= 0 || in.ops.empty() || in.ops[0].kind != Opnd::Kind::Reg) return false;
+  ir::VType vt = f.regs[in.ops[0].reg].vt;
+  if (vt == ir::VType::F32 || vt == ir::VType::F64) return false;
+  if (in.hasMod("cc")) return false;
+  if (in.op == "ld") {
+    // ordered, volatile and wider-scope loads stay where PTX put them
+    for (auto m : in.mods)
+      if (m == "volatile" || m == "relaxed" || m == "acquire" || m == "mmio" || m == "sys" || m == "gpu" ||
+          m == "cta" || m == "cluster" || m.substr(0, 2) == "v2" || m.substr(0, 2) == "v4" || m == "v8")
+        return false;
+    return true;
+  }
+  if (!pureOp(in.op)) return false;
+  bool typed = false;
+  for (auto m : in.mods) {
+    if (isFloatType(m)) {
+      // a comparison of floats is exact and its result a predicate; any other float work stays assigned
+      if (in.op != "setp") return false;
+    } else if (isIntOrPredType(m)) {
+      typed = true;
+    }
+  }
+  return typed || in.op == "setp";
+}
+
+void regsOf(const Opnd& o, std::vector<int>& out) {
+  if ((o.kind == Opnd::Kind::Reg || o.kind == Opnd::Kind::RegAddr) && o.reg >= 0) out.push_back(o.reg);
+  for (auto& e : o.elems) regsOf(e, out);
+}
+
+// Registers an instruction may write: every register of its first operand (destinations come first in PTX; for
+// stores and the like this over-approximates, which only folds less).
+std::vector<int> writes(const ir::Inst& in) {
+  std::vector<int> w;
+  if (!in.ops.empty() && in.ops[0].kind != Opnd::Kind::RegAddr) regsOf(in.ops[0], w);
+  return w;
+}
+
+// Registers an instruction reads: every other operand, an address in the first operand, the guard. A register in
+// the first operand of an instruction that has no destination there (st, red, bar...) is read as well: counted
+// as both, which only folds less.
+std::vector<int> reads(const ir::Inst& in) {
+  std::vector<int> r;
+  for (size_t i = 0; i < in.ops.size(); ++i) {
+    if (i == 0 && in.ops[0].kind != Opnd::Kind::RegAddr) {
+      if (!pureOp(in.op) && in.op != "ld" && !noMemory(in)) regsOf(in.ops[0], r);
+      continue;
+    }
+    regsOf(in.ops[i], r);
+  }
+  if (in.guardReg >= 0) r.push_back(in.guardReg);
+  return r;
+}
+
+bool intersects(const std::vector<int>& a, const std::vector<int>& b) {
+  for (int x : a)
+    if (std::find(b.begin(), b.end(), x) != b.end()) return true;
+  return false;
+}
+
+const size_t kMaxReads = 32, kMaxDistance = 1024;
+
+}  // namespace
+
+std::vector<uint8_t> planFolds(const ir::Function& f) {
+  size_t n = f.regs.size();
+  std::vector<int> defs(n, 0), uses(n, 0);
+  for (auto& b : f.blocks) {
+    for (auto& in : b.insts) {
+      for (int r : writes(in)) defs[size_t(r)]++;
+      for (int r : reads(in)) uses[size_t(r)]++;
+    }
+    if (b.term.condReg >= 0) uses[size_t(b.term.condReg)]++;
+  }
+  std::vector<uint8_t> plan(n, 0);
+  // what a folded value reads, following the values folded into it, and whether it reads memory
+  std::vector<std::vector<int>> deepReads(n);
+  std::vector<uint8_t> readsMemory(n, 0);
+  for (auto& b : f.blocks) {
+    for (size_t i = 0; i < b.insts.size(); ++i) {
+      const ir::Inst& d = b.insts[i];
+      if (!foldableDef(f, d)) continue;
+      int r = d.ops[0].reg;
+      if (defs[size_t(r)] != 1 || uses[size_t(r)] != 1) continue;
+      std::vector<int> rd = reads(d);
+      bool mem = d.op == "ld";
+      for (int s : std::vector<int>(rd)) {
+        if (!plan[size_t(s)]) continue;  // a value folded into this one (its use is here: single use)
+        rd.insert(rd.end(), deepReads[size_t(s)].begin(), deepReads[size_t(s)].end());
+        mem = mem || readsMemory[size_t(s)];
+      }
+      // a value reading more registers than any statement could show stays assigned; the bound also keeps
+      // long chains of copies linear (a 100,000-mov chain: tests/frontend/check.sh movchain)
+      std::sort(rd.begin(), rd.end());
+      rd.erase(std::unique(rd.begin(), rd.end()), rd.end());
+      if (rd.size() > kMaxReads) continue;
+      bool ok = true;
+      size_t j = i + 1;
+      for (; j < b.insts.size() && j - i <= kMaxDistance; ++j) {
+        const ir::Inst& x = b.insts[j];
+        std::vector<int> xr = reads(x);
+        bool isUse = std::find(xr.begin(), xr.end(), r) != xr.end();
+        if (intersects(writes(x), rd) || (mem && !noMemory(x))) ok = false;
+        if (isUse || !ok) break;
+      }
+      if (!ok || j - i > kMaxDistance) continue;  // a use this far away is not worth the scan
+      if (j == b.insts.size() && b.term.condReg != r) continue;  // used in another block
+      plan[size_t(r)] = 1;
+      deepReads[size_t(r)] = std::move(rd);
+      readsMemory[size_t(r)] = mem;
+    }
+  }
+  return plan;
+}
+
+}  // namespace p2g
