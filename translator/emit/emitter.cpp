@@ -463,29 +463,27 @@ void Emitter::settleTmps(const std::string& statement) {
       ++i;
       continue;
     }
-    std::string d = std::string(size_t(p.indent) * 2, ' ') + p.decl + "\n";
-    size_t at = p.at;
-    body_.insert(at, d);
-    pendingTmps_.erase(pendingTmps_.begin() + long(i));
-    for (auto& q : pendingTmps_)
-      if (q.at >= at) q.at += d.size();
-    if (afterBlockAt_ >= at) afterBlockAt_ += d.size();
+    declarePending(i);
   }
+}
+
+// Writes pending temporary i's declaration line where it was asked for, and moves the body positions after it.
+void Emitter::declarePending(size_t i) {
+  const PendingTmp& p = pendingTmps_[i];
+  std::string d = std::string(size_t(p.indent) * 2, ' ') + p.decl + "\n";
+  size_t at = p.at;
+  body_.insert(at, d);
+  pendingTmps_.erase(pendingTmps_.begin() + long(i));
+  for (auto& q : pendingTmps_)
+    if (q.at >= at) q.at += d.size();
+  if (afterBlockAt_ >= at) afterBlockAt_ += d.size();
 }
 
 // Temporaries still pending when their scope closes or their instruction ends were never named: declared where
 // they were asked for, as before.
 void Emitter::dropPendingTmps(int fromIndent) {
   for (size_t i = pendingTmps_.size(); i-- > 0;) {
-    if (pendingTmps_[i].indent < fromIndent) continue;
-    const PendingTmp& p = pendingTmps_[i];
-    std::string d = std::string(size_t(p.indent) * 2, ' ') + p.decl + "\n";
-    size_t at = p.at;
-    body_.insert(at, d);
-    pendingTmps_.erase(pendingTmps_.begin() + long(i));
-    for (auto& q : pendingTmps_)
-      if (q.at >= at) q.at += d.size();
-    if (afterBlockAt_ >= at) afterBlockAt_ += d.size();
+    if (pendingTmps_[i].indent >= fromIndent) declarePending(i);
   }
 }
 void Emitter::open(const std::string& s) {

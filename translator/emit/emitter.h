@@ -145,6 +145,7 @@ class Emitter {
   std::vector<PendingTmp> pendingTmps_;
   void settleTmps(const std::string& statement);
   void dropPendingTmps(int fromIndent);
+  void declarePending(size_t i);
   // Expression folding (fold.h): a register defined once and used once in the same block is not assigned; its
   // value is written into its use. store() of such a register keeps the expression (folds_) and leaves a marker
   // line in body_; its use reads a marker that stands for the expression. When emission is done, a marker read
