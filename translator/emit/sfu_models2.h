@@ -27,6 +27,7 @@
 // evaluator, so the tables are exact by construction on the data they were built from.
 #pragma once
 #include "sfu_models.h"
+#include "sfu_quad_int.h"  // sfu_i_d_to_f32: the conversion on the bit pattern
 
 #define SFU_MODELS2 1   // ptx_corpus/sfu/sfu_probe.cu verifies both table sets when it sees this header
 
@@ -157,18 +158,7 @@ SFU_HD double sfu_f32bits_to_d(uint32_t f) {
 }
 // |d| -> f32 bits with the sign of d, rounded toward zero (rz) or to nearest even. Results in the normal f32 range
 // only (the tables and reductions here never produce others; smaller magnitudes give a signed zero, larger inf).
-SFU_HD uint32_t sfu_d2f32bits(double d, bool rz) {
-  uint64_t b = sfu_d2bits(d);
-  uint32_t sign = (uint32_t)(b >> 63) << 31;
-  int e = (int)((b >> 52) & 0x7ff) - 1023;
-  if (e < -126) return sign;
-  if (e > 127) return sign | 0x7f800000u;
-  uint64_t m = b & ((1ull << 52) - 1);
-  uint32_t r = ((uint32_t)(e + 127) << 23) | (uint32_t)(m >> 29);
-  uint64_t rem = m & ((1ull << 29) - 1);
-  if (!rz && (rem > (1ull << 28) || (rem == (1ull << 28) && (r & 1)))) r++;   // carry into the exponent is right
-  return sign | r;
-}
+SFU_HD uint32_t sfu_d2f32bits(double d, bool rz) { return sfu_i_d_to_f32(sfu_d2bits(d), rz); }
 
 // The interpolator's squarer (measured on sin, lg2; docs/SFU.md): the partial products of x * x -- b_i b_j 2^(i+j),
 // the cross terms (i < j) counted twice -- of weight >= 2^col only, summed, shifted right by col. Lower partial
