@@ -9,6 +9,9 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled) {
   // ptxas lowers to the same instructions; the Vulkan driver flushes f32 subnormals unless the module asks for
   // DenormPreserve, which needs shaderDenormPreserveFloat32.
   f.f32Ieee = isNvidia(d) && d.floatControls.shaderDenormPreserveFloat32;
+  // NVIDIA: GLSL fma() is FFMA (one rounding; FTZ without DenormPreserve). Not lavapipe: its fma() measured not
+  // single-rounded (docs/DEVICE_FACTS.md). By driver, not vendor: NVK (Mesa's NVIDIA driver) was never measured.
+  f.fmaFused = d.driver.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   return f;
 }
 
@@ -44,6 +47,11 @@ std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& in, const DeviceFa
   return out;
 }
 
-std::string describeFacts(const DeviceFacts& f) { return f.f32Ieee ? "f32-ieee" : "none"; }
+std::string describeFacts(const DeviceFacts& f) {
+  std::string s;
+  if (f.f32Ieee) s += "f32-ieee";
+  if (f.fmaFused) s += std::string(s.empty() ? "" : ",") + "fma-fused";
+  return s.empty() ? "none" : s;
+}
 
 }  // namespace p2g::vk

@@ -12,12 +12,17 @@ namespace p2g::vk {
 
 // Specialization constant ids of the facts (the translator declares them: translator/emit/f32_prelude.cpp).
 constexpr uint32_t kSpecF32Ieee = 6;
+constexpr uint32_t kSpecFmaFused = 7;
 
 struct DeviceFacts {
   // The device's f32 add, sub, mul and fma (round to nearest even) give PTX's add/sub/mul/fma.rn.f32 bit for bit:
   // subnormal operands and results kept (the module runs with DenormPreserve 32), a NaN result is 0x7FFFFFFF, fma
   // rounds once. Measured on NVIDIA's proprietary driver (H200, driver 580): docs/DEVICE_FACTS.md.
   bool f32Ieee = false;
+  // The device's fma() on f32 rounds once to nearest even wherever no operand and not the result is subnormal
+  // (flushed subnormals allowed): fma.rn.f32 (.ftz too) takes it there. NVIDIA's proprietary driver (the op sweeps
+  // on the H200); not lavapipe, whose fma() differs from one rounding (docs/DEVICE_FACTS.md).
+  bool fmaFused = false;
 };
 
 // The facts that hold on `d` (none when `enabled` is false: `ptx2glsl run --no-device-facts`).
@@ -25,7 +30,7 @@ DeviceFacts deviceFacts(const DeviceInfo& d, bool enabled);
 // `spirv` with what the facts need from the module: OpCapability DenormPreserve and OpExecutionMode
 // DenormPreserve 32 on the entry point when f32Ieee. Unchanged when no fact holds.
 std::vector<uint32_t> applyFacts(const std::vector<uint32_t>& spirv, const DeviceFacts& f);
-// "f32-ieee" or "none": what `ptx2glsl run` prints.
+// The facts that hold, comma-separated ("f32-ieee,fma-fused"), or "none": what `ptx2glsl run` prints.
 std::string describeFacts(const DeviceFacts& f);
 
 }  // namespace p2g::vk

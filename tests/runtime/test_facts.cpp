@@ -61,6 +61,22 @@ TEST_CASE("the f32 fact holds only on NVIDIA's driver with DenormPreserve for f3
   CHECK(describeFacts(DeviceFacts{}) == "none");
 }
 
+TEST_CASE("the fused-fma fact holds on NVIDIA's proprietary driver only (lavapipe's fma() is not one rounding)") {
+  CHECK(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), true).fmaFused);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_NVIDIA_PROPRIETARY, 0x10DE, false), false).fmaFused);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_LLVMPIPE, 0x10005, false), true).fmaFused);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_RADV, 0x1002, true), true).fmaFused);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA, 0x8086, true), true).fmaFused);
+  CHECK_FALSE(deviceFacts(fake(VK_DRIVER_ID_MESA_NVK, 0x10DE, true), true).fmaFused);  // NVK: never measured
+  DeviceFacts both;
+  both.f32Ieee = both.fmaFused = true;
+  CHECK(describeFacts(both) == "f32-ieee,fma-fused");
+  DeviceFacts fma;
+  fma.fmaFused = true;
+  CHECK(describeFacts(fma) == "fma-fused");
+  CHECK(applyFacts(probeModule(), fma) == probeModule());  // no module patch: the fact needs no execution mode
+}
+
 TEST_CASE("applyFacts adds DenormPreserve 32 once, and the module stays valid") {
   std::vector<uint32_t> m = probeModule();
   REQUIRE(m.size() > 5);

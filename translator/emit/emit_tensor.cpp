@@ -358,29 +358,30 @@ void emitWmmaMma(Emitter& E, const ir::Inst& in) {
   for (unsigned i = 0; i < 4; ++i) xchgPut(E, 4 + i, E.src(in.ops[2].elems[i], kU32));
   xchgEnd(E);
   bool c16 = cty == "f16", d16 = dty == "f16";
-  if (d16 && !c16) E.use("p2g_wmma_f32_to_f16");
   std::vector<std::string> d;
-  for (unsigned e = 0; e < 8; ++e) {
+  if (!tf32) {
+    // One helper call per instruction: the 8 elements are a loop in p2g_wmma_mma, not 8 inlined copies of the sum
+    // (8 copies per wmma.mma made NVIDIA's pipeline creation fail with VkResult -13 on tensor/wmma_gemm_nvcc).
+    E.use("p2g_wmma_mma");
+    std::string cs;
+    for (unsigned e = 0; e < 8; ++e)
+      cs += (e ? ", " : "") + (c16 ? "bitfieldExtract(" + c[e >> 1] + ", " + std::to_string(16 * (e & 1)) + ", 16)" : c[e]);
+    std::string name = E.tmpArray(kU32, 8);
+    E.line(std::string("p2g_wmma_mma(uint[8](") + cs + "), " + (bf16 ? "1u" : "0u") + ", " + (c16 ? "0u" : "3u") +
+           ", " + (d16 && c16 ? "true" : "false") + ", " + (d16 && !c16 ? "true" : "false") + ", " + name + ");");
+    for (unsigned e = 0; e < 8; ++e) d.push_back(name + "[" + std::to_string(e) + "]");
+  }
+  for (unsigned e = 0; tf32 && e < 8; ++e) {
     std::string row, col;
     fragCoord(Frag::C, e, row, col);
-    std::string ce = c16 ? "bitfieldExtract(" + c[e >> 1] + ", " + std::to_string(16 * (e & 1)) + ", 16)" : c[e];
-    std::string kt = bf16 ? "16u, 1u" : "16u, 0u";  // K, element type of A and B
-    std::string call = "p2g_mma_float(p2g_fa, p2g_fb, " + kt + ", " + ce + ", " + (c16 ? "0u" : "3u") + ", " +
-                       (d16 && c16 ? "true" : "false") + ")";
-    if (d16 && !c16) call = "p2g_wmma_f32_to_f16(" + call + ")";
     d.push_back(E.tmp(kU32));
-    if (tf32) {
-      // wmma m16n16k8 tf32 is two tensor-core sums of K = 4, the first rounded to f32 and taken as the second's c
-      // (measured on the H200: ptx_corpus/tensor/wmma_tf32 d 0/2048 differ this way, 519/2048 as one sum of K = 8,
-      // 492/2048 as four of K = 2; mma.sync.m16n8k8.tf32 is one sum of K = 8: ptx_corpus/mma/tf32_f32_k8).
-      E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(" + row + ", " + col + ", p2g_fa, p2g_fb); uint p2g_h = "
-             "p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, " + ce + ", 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = "
-             "p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } " + d.back() + " = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, "
-             "p2g_h, 3u, false); }");
-      continue;
-    }
-    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(" + row + ", " + col + ", p2g_fa, p2g_fb); " + d.back() +
-           " = " + call + "; }");
+    // wmma m16n16k8 tf32 is two tensor-core sums of K = 4, the first rounded to f32 and taken as the second's c
+    // (measured on the H200: ptx_corpus/tensor/wmma_tf32 d 0/2048 differ this way, 519/2048 as one sum of K = 8,
+    // 492/2048 as four of K = 2; mma.sync.m16n8k8.tf32 is one sum of K = 8: ptx_corpus/mma/tf32_f32_k8).
+    E.line("{ uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(" + row + ", " + col + ", p2g_fa, p2g_fb); uint p2g_h = "
+           "p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, " + c[e] + ", 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = "
+           "p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } " + d.back() + " = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, "
+           "p2g_h, 3u, false); }");
   }
   if (d16)
     for (unsigned r = 0; r < 4; ++r)
@@ -416,6 +417,19 @@ void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
     uint lb = (col & 7u) * 4u + ((k & 7u) >> 1), rb = (k >> 3) + 2u * (col >> 3);
     a[k] = bitfieldExtract(p2g_tc_x[(wb + la) * 8u + ra], int(k & 1u) * 16, 16);
     b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
+  }
+}
+)"});
+  h.push_back({"p2g_wmma_mma", {"p2g_mma_float", "p2g_wmma_frag", "p2g_wmma_f32_to_f16"}, {}, R"(// The 8 D elements this thread holds of a wmma.mma m16n16k16 with f16 (etype 0) or bf16 (1) A and B: element e
+// is row (lane >> 2) + 8 * ((e >> 1) & 1), column (lane % 4) * 2 + (e & 1) + 8 * (e >> 2) (emit_tensor.cpp fragCoord);
+// cfmt 0 = f16 C, 3 = f32 C; d16: f16 C and D; cvt16: f32 C, f16 D (the f32 sum rounded to nearest even).
+void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out uint d[8]) {
+  uint lane = gl_LocalInvocationIndex & 31u;
+  for (uint e = 0u; e < 8u; ++e) {
+    uint a[32], b[32];
+    p2g_wmma_frag((lane >> 2) + 8u * ((e >> 1) & 1u), lane % 4u * 2u + (e & 1u) + 8u * (e >> 2), a, b);
+    uint v = p2g_mma_float(a, b, 16u, etype, c[e], cfmt, d16);
+    d[e] = cvt16 ? p2g_wmma_f32_to_f16(v) : v;
   }
 }
 )"});

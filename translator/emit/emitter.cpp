@@ -508,6 +508,11 @@ std::string Emitter::tmpOf(const std::string& g) {
   return n;
 }
 std::string Emitter::tmp(Ty t) { return tmpOf(glslOf(t)); }
+std::string Emitter::tmpArray(Ty t, unsigned n) {
+  std::string name = "t" + std::to_string(++tmpCount_);
+  pendingTmps_.push_back({name, glslOf(t) + " " + name + "[" + std::to_string(n) + "];", indent_, body_.size()});
+  return name;
+}
 
 bool Emitter::writesInCurrent(const std::string& name) const {
   if (!cur_ || cur_->ops.empty()) return false;

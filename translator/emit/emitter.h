@@ -59,6 +59,7 @@ class Emitter {
   // statement assigns it at the declaration's scope, the two become one (`uint t3 = ...;`).
   std::string tmp(Ty t);
   std::string tmpOf(const std::string& glslType);
+  std::string tmpArray(Ty t, unsigned n);                   // a fresh local array of n elements of t's type
   // A value the handler reads more than once or after writing a destination: `expr` itself when it is a literal or
   // a register (or one conversion of one) that the current instruction does not write, else a fresh local
   // initialised with it. Saves the operand copies (`t1 = 9u; ... t1 ...`) that only move a value.

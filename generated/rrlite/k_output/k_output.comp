@@ -424,6 +424,9 @@ bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // 
 // the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
 // 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
 layout(constant_id = 6) const bool P2G_F32_IEEE = false;
+// Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
+// not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
+layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // add.rn.f32 / sub.rn.f32: the device's sum where it is IEEE's whatever the device's subnormal handling (no subnormal
 // operand, a normal or infinite result, or the exact zero of x + -x), p2g_sf32 for the rest.
 float p2g_fadd(float a, float b, bool ftz) {
@@ -469,6 +472,14 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   if (P2G_F32_IEEE && mode == 0 && !ftz) {
     precise float f = fma(a, b, c);
     return f;
+  }
+  if (P2G_FMA_FUSED && mode == 0) {
+    // no subnormal operand and a normal or infinite result: what a fused fma gives, flushing or not (.ftz too)
+    precise float f = fma(a, b, c);
+    uint uf = floatBitsToUint(f) & 0x7FFFFFFFu;
+    if (uf > 0x00800000u && uf <= 0x7F800000u && !p2g_dn32(floatBitsToUint(a)) && !p2g_dn32(floatBitsToUint(b)) &&
+        !p2g_dn32(floatBitsToUint(c)))
+      return f;
   }
   uint ua = floatBitsToUint(a) & 0x7FFFFFFFu, ub = floatBitsToUint(b) & 0x7FFFFFFFu, uc = floatBitsToUint(c) & 0x7FFFFFFFu;
   if (mode == 0 && ua >= 0x21800000u && ua <= 0x5D800000u && ub >= 0x21800000u && ub <= 0x5D800000u &&

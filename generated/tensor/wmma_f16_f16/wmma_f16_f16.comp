@@ -114,6 +114,28 @@ void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
     b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
   }
 }
+// f32 bits to f16 bits rounded to nearest even, in integer code (cvt.rn.f16.f32: NaN gives 0x7FFF, overflow infinity).
+uint p2g_wmma_f32_to_f16(uint x) {
+  uint s = x & 0x80000000u, E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+  if (E == 0xFFu) return m != 0u ? 0x7FFFu : (s >> 16) | 0x7C00u;
+  if (E == 0u && m == 0u) return s >> 16;
+  int64_t S = int64_t(E != 0u ? (m | 0x800000u) : m);
+  int q = (E != 0u ? int(E) : 1) - 150;
+  uint r = p2g_mma_round(s != 0u ? -S : S, q, true, true);
+  return r == 0u ? s >> 16 : r;
+}
+// The 8 D elements this thread holds of a wmma.mma m16n16k16 with f16 (etype 0) or bf16 (1) A and B: element e
+// is row (lane >> 2) + 8 * ((e >> 1) & 1), column (lane % 4) * 2 + (e & 1) + 8 * (e >> 2) (emit_tensor.cpp fragCoord);
+// cfmt 0 = f16 C, 3 = f32 C; d16: f16 C and D; cvt16: f32 C, f16 D (the f32 sum rounded to nearest even).
+void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out uint d[8]) {
+  uint lane = gl_LocalInvocationIndex & 31u;
+  for (uint e = 0u; e < 8u; ++e) {
+    uint a[32], b[32];
+    p2g_wmma_frag((lane >> 2) + 8u * ((e >> 1) & 1u), lane % 4u * 2u + (e & 1u) + 8u * (e >> 2), a, b);
+    uint v = p2g_mma_float(a, b, 16u, etype, c[e], cfmt, d16);
+    d[e] = cvt16 ? p2g_wmma_f32_to_f16(v) : v;
+  }
+}
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -317,42 +339,28 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r38;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r39;
   memoryBarrierShared(); barrier();
-  uint t23;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t23 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t19, 0, 16), 0u, true); }
-  uint t24;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t24 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t19, 16, 16), 0u, true); }
-  uint t25;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t25 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t20, 0, 16), 0u, true); }
-  uint t26;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t26 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t20, 16, 16), 0u, true); }
-  uint t27;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t27 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t21, 0, 16), 0u, true); }
-  uint t28;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t28 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t21, 16, 16), 0u, true); }
-  uint t29;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t29 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t22, 0, 16), 0u, true); }
-  uint t30;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t30 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t22, 16, 16), 0u, true); }
-  r51 = (t23 | (t24 << 16));
-  r52 = (t25 | (t26 << 16));
-  r53 = (t27 | (t28 << 16));
-  r54 = (t29 | (t30 << 16));
+  uint t23[8];
+  p2g_wmma_mma(uint[8](bitfieldExtract(t19, 0, 16), bitfieldExtract(t19, 16, 16), bitfieldExtract(t20, 0, 16), bitfieldExtract(t20, 16, 16), bitfieldExtract(t21, 0, 16), bitfieldExtract(t21, 16, 16), bitfieldExtract(t22, 0, 16), bitfieldExtract(t22, 16, 16)), 0u, 0u, true, false, t23);
+  r51 = (t23[0] | (t23[1] << 16));
+  r52 = (t23[2] | (t23[3] << 16));
+  r53 = (t23[4] | (t23[5] << 16));
+  r54 = (t23[6] | (t23[7] << 16));
   // 105: mul.wide.u32 	%rd19, %r4, 2;
   // 106: add.s64 	%rd20, %rd3, %rd19;
   // 107: wmma.store.d.sync.aligned.col.m16n16k16.global.f16 	[%rd20], {%r51, %r52, %r53, %r54}, %r35;
-  uint64_t t31 = uint64_t(int64_t(rd3) + int64_t(uint64_t(r4) * uint64_t(2u)));
-  uint t32 = r35;
-  uint t33 = r51;
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t33 & 0xFFFFu));
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t33 >> 16));
-  uint t34 = r52;
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t34 & 0xFFFFu));
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t34 >> 16));
-  uint t35 = r53;
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t35 & 0xFFFFu));
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t35 >> 16));
-  uint t36 = r54;
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t36 & 0xFFFFu));
-  P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t32 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t36 >> 16));
+  uint64_t t24 = uint64_t(int64_t(rd3) + int64_t(uint64_t(r4) * uint64_t(2u)));
+  uint t25 = r35;
+  uint t26 = r51;
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t26 & 0xFFFFu));
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t26 >> 16));
+  uint t27 = r52;
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t27 & 0xFFFFu));
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t27 >> 16));
+  uint t28 = r53;
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t28 & 0xFFFFu));
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t28 >> 16));
+  uint t29 = r54;
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t29 & 0xFFFFu));
+  P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t29 >> 16));
   return;
 }

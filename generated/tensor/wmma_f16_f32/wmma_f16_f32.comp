@@ -109,6 +109,28 @@ void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
     b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
   }
 }
+// f32 bits to f16 bits rounded to nearest even, in integer code (cvt.rn.f16.f32: NaN gives 0x7FFF, overflow infinity).
+uint p2g_wmma_f32_to_f16(uint x) {
+  uint s = x & 0x80000000u, E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+  if (E == 0xFFu) return m != 0u ? 0x7FFFu : (s >> 16) | 0x7C00u;
+  if (E == 0u && m == 0u) return s >> 16;
+  int64_t S = int64_t(E != 0u ? (m | 0x800000u) : m);
+  int q = (E != 0u ? int(E) : 1) - 150;
+  uint r = p2g_mma_round(s != 0u ? -S : S, q, true, true);
+  return r == 0u ? s >> 16 : r;
+}
+// The 8 D elements this thread holds of a wmma.mma m16n16k16 with f16 (etype 0) or bf16 (1) A and B: element e
+// is row (lane >> 2) + 8 * ((e >> 1) & 1), column (lane % 4) * 2 + (e & 1) + 8 * (e >> 2) (emit_tensor.cpp fragCoord);
+// cfmt 0 = f16 C, 3 = f32 C; d16: f16 C and D; cvt16: f32 C, f16 D (the f32 sum rounded to nearest even).
+void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out uint d[8]) {
+  uint lane = gl_LocalInvocationIndex & 31u;
+  for (uint e = 0u; e < 8u; ++e) {
+    uint a[32], b[32];
+    p2g_wmma_frag((lane >> 2) + 8u * ((e >> 1) & 1u), lane % 4u * 2u + (e & 1u) + 8u * (e >> 2), a, b);
+    uint v = p2g_mma_float(a, b, 16u, etype, c[e], cfmt, d16);
+    d[e] = cvt16 ? p2g_wmma_f32_to_f16(v) : v;
+  }
+}
 
 void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
@@ -284,50 +306,36 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r21;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r22;
   memoryBarrierShared(); barrier();
-  uint t31;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t31 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t23, 3u, false); }
-  uint t32;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t32 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t24, 3u, false); }
-  uint t33;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t33 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t25, 3u, false); }
-  uint t34;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t34 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t26, 3u, false); }
-  uint t35;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t35 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t27, 3u, false); }
-  uint t36;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t28, 3u, false); }
-  uint t37;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t29, 3u, false); }
-  uint t38;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t30, 3u, false); }
-  f9 = uintBitsToFloat(t31);
-  f10 = uintBitsToFloat(t32);
-  f11 = uintBitsToFloat(t33);
-  f12 = uintBitsToFloat(t34);
-  f13 = uintBitsToFloat(t35);
-  f14 = uintBitsToFloat(t36);
-  f15 = uintBitsToFloat(t37);
-  f16 = uintBitsToFloat(t38);
+  uint t31[8];
+  p2g_wmma_mma(uint[8](t23, t24, t25, t26, t27, t28, t29, t30), 0u, 3u, false, false, t31);
+  f9 = uintBitsToFloat(t31[0]);
+  f10 = uintBitsToFloat(t31[1]);
+  f11 = uintBitsToFloat(t31[2]);
+  f12 = uintBitsToFloat(t31[3]);
+  f13 = uintBitsToFloat(t31[4]);
+  f14 = uintBitsToFloat(t31[5]);
+  f15 = uintBitsToFloat(t31[6]);
+  f16 = uintBitsToFloat(t31[7]);
   // 89: mul.wide.u32 	%rd19, %r17, 4;
   // 90: add.s64 	%rd20, %rd18, %rd19;
   // 91: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd20], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r18;
-  uint64_t t39 = uint64_t(int64_t(rd4) + int64_t(uint64_t(r17) * uint64_t(4u)));
-  uint t40 = r18;
-  uint t41 = floatBitsToUint(f9);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t41;
-  uint t42 = floatBitsToUint(f10);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t42;
-  uint t43 = floatBitsToUint(f11);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t43;
-  uint t44 = floatBitsToUint(f12);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t44;
-  uint t45 = floatBitsToUint(f13);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t45;
-  uint t46 = floatBitsToUint(f14);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t46;
-  uint t47 = floatBitsToUint(f15);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t47;
-  uint t48 = floatBitsToUint(f16);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t48;
+  uint64_t t32 = uint64_t(int64_t(rd4) + int64_t(uint64_t(r17) * uint64_t(4u)));
+  uint t33 = r18;
+  uint t34 = floatBitsToUint(f9);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t34;
+  uint t35 = floatBitsToUint(f10);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t35;
+  uint t36 = floatBitsToUint(f11);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t36;
+  uint t37 = floatBitsToUint(f12);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t37;
+  uint t38 = floatBitsToUint(f13);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t38;
+  uint t39 = floatBitsToUint(f14);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t39;
+  uint t40 = floatBitsToUint(f15);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t40;
+  uint t41 = floatBitsToUint(f16);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t41;
   return;
 }

@@ -118,6 +118,9 @@ bool p2g_dn32(uint u) { return (u & 0x7F800000u) == 0u && (u << 9) != 0u; }  // 
 // the device's f32 add/sub/mul/fma in round to nearest were measured to give PTX's bytes (subnormals kept, NaN
 // 0x7FFFFFFF, fma fused). The guarded paths below then reduce to the device's operation; elsewhere it stays false.
 layout(constant_id = 6) const bool P2G_F32_IEEE = false;
+// Device fact (specialization constant 7): the device's fma() rounds once, to nearest even, wherever no operand and
+// not the result is subnormal (subnormals may be flushed); p2g_ffma then takes it for those inputs.
+layout(constant_id = 7) const bool P2G_FMA_FUSED = false;
 // mul.rn.f32: the device's product where it is IEEE's (no subnormal operand and a normal or infinite result, or a
 // zero operand), p2g_sf32 for the rest (adding a zero of the product's sign, which leaves every product alone).
 float p2g_fmul(float a, float b, bool ftz) {
@@ -219,6 +222,28 @@ void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
     uint lb = (col & 7u) * 4u + ((k & 7u) >> 1), rb = (k >> 3) + 2u * (col >> 3);
     a[k] = bitfieldExtract(p2g_tc_x[(wb + la) * 8u + ra], int(k & 1u) * 16, 16);
     b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
+  }
+}
+// f32 bits to f16 bits rounded to nearest even, in integer code (cvt.rn.f16.f32: NaN gives 0x7FFF, overflow infinity).
+uint p2g_wmma_f32_to_f16(uint x) {
+  uint s = x & 0x80000000u, E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+  if (E == 0xFFu) return m != 0u ? 0x7FFFu : (s >> 16) | 0x7C00u;
+  if (E == 0u && m == 0u) return s >> 16;
+  int64_t S = int64_t(E != 0u ? (m | 0x800000u) : m);
+  int q = (E != 0u ? int(E) : 1) - 150;
+  uint r = p2g_mma_round(s != 0u ? -S : S, q, true, true);
+  return r == 0u ? s >> 16 : r;
+}
+// The 8 D elements this thread holds of a wmma.mma m16n16k16 with f16 (etype 0) or bf16 (1) A and B: element e
+// is row (lane >> 2) + 8 * ((e >> 1) & 1), column (lane % 4) * 2 + (e & 1) + 8 * (e >> 2) (emit_tensor.cpp fragCoord);
+// cfmt 0 = f16 C, 3 = f32 C; d16: f16 C and D; cvt16: f32 C, f16 D (the f32 sum rounded to nearest even).
+void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out uint d[8]) {
+  uint lane = gl_LocalInvocationIndex & 31u;
+  for (uint e = 0u; e < 8u; ++e) {
+    uint a[32], b[32];
+    p2g_wmma_frag((lane >> 2) + 8u * ((e >> 1) & 1u), lane % 4u * 2u + (e & 1u) + 8u * (e >> 2), a, b);
+    uint v = p2g_mma_float(a, b, 16u, etype, c[e], cfmt, d16);
+    d[e] = cvt16 ? p2g_wmma_f32_to_f16(v) : v;
   }
 }
 
@@ -472,35 +497,21 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r100;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r101;
           memoryBarrierShared(); barrier();
-          uint t24;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t24 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t16, 3u, false); }
-          uint t25;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t25 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t17, 3u, false); }
-          uint t26;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t26 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t18, 3u, false); }
-          uint t27;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t27 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t19, 3u, false); }
-          uint t28;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t28 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t20, 3u, false); }
-          uint t29;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t29 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t21, 3u, false); }
-          uint t30;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t30 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t22, 3u, false); }
-          uint t31;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t31 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t23, 3u, false); }
-          f170 = uintBitsToFloat(t24);
-          f169 = uintBitsToFloat(t25);
-          f168 = uintBitsToFloat(t26);
-          f167 = uintBitsToFloat(t27);
-          f166 = uintBitsToFloat(t28);
-          f165 = uintBitsToFloat(t29);
-          f164 = uintBitsToFloat(t30);
-          f163 = uintBitsToFloat(t31);
+          uint t24[8];
+          p2g_wmma_mma(uint[8](t16, t17, t18, t19, t20, t21, t22, t23), 0u, 3u, false, false, t24);
+          f170 = uintBitsToFloat(t24[0]);
+          f169 = uintBitsToFloat(t24[1]);
+          f168 = uintBitsToFloat(t24[2]);
+          f167 = uintBitsToFloat(t24[3]);
+          f166 = uintBitsToFloat(t24[4]);
+          f165 = uintBitsToFloat(t24[5]);
+          f164 = uintBitsToFloat(t24[6]);
+          f163 = uintBitsToFloat(t24[7]);
           // 111: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r90, %r91, %r92, %r93, %r94, %r95, %r96, %r97}, {%r98, %r99, %r100, %r101, %r102, %r103, %r104, %r105}, {%r202, %r201, %r200, %r199};
-          uint t32 = r202;
-          uint t33 = r201;
-          uint t34 = r200;
-          uint t35 = r199;
+          uint t25 = r202;
+          uint t26 = r201;
+          uint t27 = r200;
+          uint t28 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r90;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r91;
@@ -511,79 +522,65 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r100;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r101;
           memoryBarrierShared(); barrier();
-          uint t36;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t32, 0, 16), 0u, true); }
-          uint t37;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t32, 16, 16), 0u, true); }
-          uint t38;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t33, 0, 16), 0u, true); }
-          uint t39;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t39 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t33, 16, 16), 0u, true); }
-          uint t40;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t40 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t34, 0, 16), 0u, true); }
-          uint t41;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t41 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t34, 16, 16), 0u, true); }
-          uint t42;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t42 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t35, 0, 16), 0u, true); }
-          uint t43;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t43 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t35, 16, 16), 0u, true); }
-          r202 = (t36 | (t37 << 16));
-          r201 = (t38 | (t39 << 16));
-          r200 = (t40 | (t41 << 16));
-          r199 = (t42 | (t43 << 16));
+          uint t29[8];
+          p2g_wmma_mma(uint[8](bitfieldExtract(t25, 0, 16), bitfieldExtract(t25, 16, 16), bitfieldExtract(t26, 0, 16), bitfieldExtract(t26, 16, 16), bitfieldExtract(t27, 0, 16), bitfieldExtract(t27, 16, 16), bitfieldExtract(t28, 0, 16), bitfieldExtract(t28, 16, 16)), 0u, 0u, true, false, t29);
+          r202 = (t29[0] | (t29[1] << 16));
+          r201 = (t29[2] | (t29[3] << 16));
+          r200 = (t29[4] | (t29[5] << 16));
+          r199 = (t29[6] | (t29[7] << 16));
         }
         if (!p6) {
           // 116: add.s32 	%r106, %r223, 16;
           // 117: cvt.s64.s32 	%rd22, %r106;
-          int64_t t44 = int64_t(int(uint(int(r223) + 16)));
-          rd22 = uint64_t(int64_t(uint64_t(t44)));
+          int64_t t30 = int64_t(int(uint(int(r223) + 16)));
+          rd22 = uint64_t(int64_t(uint64_t(t30)));
           // 118: add.s64 	%rd23, %rd22, %rd3;
           // 119: shl.b64 	%rd24, %rd23, 1;
           // 120: add.s64 	%rd25, %rd2, %rd24;
           rd25 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd22) + int64_t(rd3)) << 1u));
           // 121: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r107, %r108, %r109, %r110, %r111, %r112, %r113, %r114}, [%rd25], %r76;
-          uint64_t t45 = rd25;
-          uint t46 = r76;
-          uint t47 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t48 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t49 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t50 = (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r107 = t47;
-          r108 = t48;
-          r109 = t49;
-          r110 = t50;
-          r111 = t47;
-          r112 = t48;
-          r113 = t49;
-          r114 = t50;
+          uint64_t t31 = rd25;
+          uint t32 = r76;
+          uint t33 = (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t34 = (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t35 = (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t36 = (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t31 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t32 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r107 = t33;
+          r108 = t34;
+          r109 = t35;
+          r110 = t36;
+          r111 = t33;
+          r112 = t34;
+          r113 = t35;
+          r114 = t36;
           // 122: add.s64 	%rd26, %rd22, %rd4;
           // 123: shl.b64 	%rd27, %rd26, 1;
           // 124: add.s64 	%rd28, %rd1, %rd27;
           rd28 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd22) + int64_t(rd4)) << 1u));
           // 125: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r115, %r116, %r117, %r118, %r119, %r120, %r121, %r122}, [%rd28], %r76;
-          uint64_t t51 = rd28;
-          uint t52 = r76;
-          uint t53 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t54 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t55 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t56 = (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r115 = t53;
-          r116 = t54;
-          r117 = t55;
-          r118 = t56;
-          r119 = t53;
-          r120 = t54;
-          r121 = t55;
-          r122 = t56;
+          uint64_t t37 = rd28;
+          uint t38 = r76;
+          uint t39 = (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t40 = (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t41 = (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t42 = (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t37 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t38 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r115 = t39;
+          r116 = t40;
+          r117 = t41;
+          r118 = t42;
+          r119 = t39;
+          r120 = t40;
+          r121 = t41;
+          r122 = t42;
           // 126: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r107, %r108, %r109, %r110, %r111, %r112, %r113, %r114}, {%r115, %r116, %r117, %r118, %r119, %r120, %r121, %r122}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t57 = floatBitsToUint(f170);
-          uint t58 = floatBitsToUint(f169);
-          uint t59 = floatBitsToUint(f168);
-          uint t60 = floatBitsToUint(f167);
-          uint t61 = floatBitsToUint(f166);
-          uint t62 = floatBitsToUint(f165);
-          uint t63 = floatBitsToUint(f164);
-          uint t64 = floatBitsToUint(f163);
+          uint t43 = floatBitsToUint(f170);
+          uint t44 = floatBitsToUint(f169);
+          uint t45 = floatBitsToUint(f168);
+          uint t46 = floatBitsToUint(f167);
+          uint t47 = floatBitsToUint(f166);
+          uint t48 = floatBitsToUint(f165);
+          uint t49 = floatBitsToUint(f164);
+          uint t50 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r107;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r108;
@@ -594,35 +591,21 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r117;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r118;
           memoryBarrierShared(); barrier();
-          uint t65;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t65 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t57, 3u, false); }
-          uint t66;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t66 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t58, 3u, false); }
-          uint t67;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t67 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t59, 3u, false); }
-          uint t68;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t68 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t60, 3u, false); }
-          uint t69;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t69 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t61, 3u, false); }
-          uint t70;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t70 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t62, 3u, false); }
-          uint t71;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t71 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t63, 3u, false); }
-          uint t72;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t72 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t64, 3u, false); }
-          f170 = uintBitsToFloat(t65);
-          f169 = uintBitsToFloat(t66);
-          f168 = uintBitsToFloat(t67);
-          f167 = uintBitsToFloat(t68);
-          f166 = uintBitsToFloat(t69);
-          f165 = uintBitsToFloat(t70);
-          f164 = uintBitsToFloat(t71);
-          f163 = uintBitsToFloat(t72);
+          uint t51[8];
+          p2g_wmma_mma(uint[8](t43, t44, t45, t46, t47, t48, t49, t50), 0u, 3u, false, false, t51);
+          f170 = uintBitsToFloat(t51[0]);
+          f169 = uintBitsToFloat(t51[1]);
+          f168 = uintBitsToFloat(t51[2]);
+          f167 = uintBitsToFloat(t51[3]);
+          f166 = uintBitsToFloat(t51[4]);
+          f165 = uintBitsToFloat(t51[5]);
+          f164 = uintBitsToFloat(t51[6]);
+          f163 = uintBitsToFloat(t51[7]);
           // 127: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r107, %r108, %r109, %r110, %r111, %r112, %r113, %r114}, {%r115, %r116, %r117, %r118, %r119, %r120, %r121, %r122}, {%r202, %r201, %r200, %r199};
-          uint t73 = r202;
-          uint t74 = r201;
-          uint t75 = r200;
-          uint t76 = r199;
+          uint t52 = r202;
+          uint t53 = r201;
+          uint t54 = r200;
+          uint t55 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r107;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r108;
@@ -633,79 +616,65 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r117;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r118;
           memoryBarrierShared(); barrier();
-          uint t77;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t77 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t73, 0, 16), 0u, true); }
-          uint t78;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t78 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t73, 16, 16), 0u, true); }
-          uint t79;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t79 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t74, 0, 16), 0u, true); }
-          uint t80;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t80 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t74, 16, 16), 0u, true); }
-          uint t81;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t81 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t75, 0, 16), 0u, true); }
-          uint t82;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t82 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t75, 16, 16), 0u, true); }
-          uint t83;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t83 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t76, 0, 16), 0u, true); }
-          uint t84;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t84 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t76, 16, 16), 0u, true); }
-          r202 = (t77 | (t78 << 16));
-          r201 = (t79 | (t80 << 16));
-          r200 = (t81 | (t82 << 16));
-          r199 = (t83 | (t84 << 16));
+          uint t56[8];
+          p2g_wmma_mma(uint[8](bitfieldExtract(t52, 0, 16), bitfieldExtract(t52, 16, 16), bitfieldExtract(t53, 0, 16), bitfieldExtract(t53, 16, 16), bitfieldExtract(t54, 0, 16), bitfieldExtract(t54, 16, 16), bitfieldExtract(t55, 0, 16), bitfieldExtract(t55, 16, 16)), 0u, 0u, true, false, t56);
+          r202 = (t56[0] | (t56[1] << 16));
+          r201 = (t56[2] | (t56[3] << 16));
+          r200 = (t56[4] | (t56[5] << 16));
+          r199 = (t56[6] | (t56[7] << 16));
         }
         if (!p6) {
           // 132: add.s32 	%r123, %r223, 32;
           // 133: cvt.s64.s32 	%rd29, %r123;
-          int64_t t85 = int64_t(int(uint(int(r223) + 32)));
-          rd29 = uint64_t(int64_t(uint64_t(t85)));
+          int64_t t57 = int64_t(int(uint(int(r223) + 32)));
+          rd29 = uint64_t(int64_t(uint64_t(t57)));
           // 134: add.s64 	%rd30, %rd29, %rd3;
           // 135: shl.b64 	%rd31, %rd30, 1;
           // 136: add.s64 	%rd32, %rd2, %rd31;
           rd32 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd29) + int64_t(rd3)) << 1u));
           // 137: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r124, %r125, %r126, %r127, %r128, %r129, %r130, %r131}, [%rd32], %r76;
-          uint64_t t86 = rd32;
-          uint t87 = r76;
-          uint t88 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t89 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t90 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t91 = (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t86 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t87 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r124 = t88;
-          r125 = t89;
-          r126 = t90;
-          r127 = t91;
-          r128 = t88;
-          r129 = t89;
-          r130 = t90;
-          r131 = t91;
+          uint64_t t58 = rd32;
+          uint t59 = r76;
+          uint t60 = (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t61 = (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t62 = (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t63 = (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t58 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t59 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r124 = t60;
+          r125 = t61;
+          r126 = t62;
+          r127 = t63;
+          r128 = t60;
+          r129 = t61;
+          r130 = t62;
+          r131 = t63;
           // 138: add.s64 	%rd33, %rd29, %rd4;
           // 139: shl.b64 	%rd34, %rd33, 1;
           // 140: add.s64 	%rd35, %rd1, %rd34;
           rd35 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd29) + int64_t(rd4)) << 1u));
           // 141: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r132, %r133, %r134, %r135, %r136, %r137, %r138, %r139}, [%rd35], %r76;
-          uint64_t t92 = rd35;
-          uint t93 = r76;
-          uint t94 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t95 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t96 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t97 = (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t92 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t93 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r132 = t94;
-          r133 = t95;
-          r134 = t96;
-          r135 = t97;
-          r136 = t94;
-          r137 = t95;
-          r138 = t96;
-          r139 = t97;
+          uint64_t t64 = rd35;
+          uint t65 = r76;
+          uint t66 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t67 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t68 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t69 = (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t64 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t65 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r132 = t66;
+          r133 = t67;
+          r134 = t68;
+          r135 = t69;
+          r136 = t66;
+          r137 = t67;
+          r138 = t68;
+          r139 = t69;
           // 142: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r124, %r125, %r126, %r127, %r128, %r129, %r130, %r131}, {%r132, %r133, %r134, %r135, %r136, %r137, %r138, %r139}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t98 = floatBitsToUint(f170);
-          uint t99 = floatBitsToUint(f169);
-          uint t100 = floatBitsToUint(f168);
-          uint t101 = floatBitsToUint(f167);
-          uint t102 = floatBitsToUint(f166);
-          uint t103 = floatBitsToUint(f165);
-          uint t104 = floatBitsToUint(f164);
-          uint t105 = floatBitsToUint(f163);
+          uint t70 = floatBitsToUint(f170);
+          uint t71 = floatBitsToUint(f169);
+          uint t72 = floatBitsToUint(f168);
+          uint t73 = floatBitsToUint(f167);
+          uint t74 = floatBitsToUint(f166);
+          uint t75 = floatBitsToUint(f165);
+          uint t76 = floatBitsToUint(f164);
+          uint t77 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r124;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r125;
@@ -716,35 +685,21 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r134;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r135;
           memoryBarrierShared(); barrier();
-          uint t106;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t106 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t98, 3u, false); }
-          uint t107;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t107 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t99, 3u, false); }
-          uint t108;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t108 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t100, 3u, false); }
-          uint t109;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t109 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t101, 3u, false); }
-          uint t110;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t110 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t102, 3u, false); }
-          uint t111;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t111 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t103, 3u, false); }
-          uint t112;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t112 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t104, 3u, false); }
-          uint t113;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t113 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t105, 3u, false); }
-          f170 = uintBitsToFloat(t106);
-          f169 = uintBitsToFloat(t107);
-          f168 = uintBitsToFloat(t108);
-          f167 = uintBitsToFloat(t109);
-          f166 = uintBitsToFloat(t110);
-          f165 = uintBitsToFloat(t111);
-          f164 = uintBitsToFloat(t112);
-          f163 = uintBitsToFloat(t113);
+          uint t78[8];
+          p2g_wmma_mma(uint[8](t70, t71, t72, t73, t74, t75, t76, t77), 0u, 3u, false, false, t78);
+          f170 = uintBitsToFloat(t78[0]);
+          f169 = uintBitsToFloat(t78[1]);
+          f168 = uintBitsToFloat(t78[2]);
+          f167 = uintBitsToFloat(t78[3]);
+          f166 = uintBitsToFloat(t78[4]);
+          f165 = uintBitsToFloat(t78[5]);
+          f164 = uintBitsToFloat(t78[6]);
+          f163 = uintBitsToFloat(t78[7]);
           // 143: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r124, %r125, %r126, %r127, %r128, %r129, %r130, %r131}, {%r132, %r133, %r134, %r135, %r136, %r137, %r138, %r139}, {%r202, %r201, %r200, %r199};
-          uint t114 = r202;
-          uint t115 = r201;
-          uint t116 = r200;
-          uint t117 = r199;
+          uint t79 = r202;
+          uint t80 = r201;
+          uint t81 = r200;
+          uint t82 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r124;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r125;
@@ -755,79 +710,65 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r134;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r135;
           memoryBarrierShared(); barrier();
-          uint t118;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t118 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t114, 0, 16), 0u, true); }
-          uint t119;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t119 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t114, 16, 16), 0u, true); }
-          uint t120;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t120 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t115, 0, 16), 0u, true); }
-          uint t121;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t121 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t115, 16, 16), 0u, true); }
-          uint t122;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t122 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t116, 0, 16), 0u, true); }
-          uint t123;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t123 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t116, 16, 16), 0u, true); }
-          uint t124;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t124 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t117, 0, 16), 0u, true); }
-          uint t125;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t125 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t117, 16, 16), 0u, true); }
-          r202 = (t118 | (t119 << 16));
-          r201 = (t120 | (t121 << 16));
-          r200 = (t122 | (t123 << 16));
-          r199 = (t124 | (t125 << 16));
+          uint t83[8];
+          p2g_wmma_mma(uint[8](bitfieldExtract(t79, 0, 16), bitfieldExtract(t79, 16, 16), bitfieldExtract(t80, 0, 16), bitfieldExtract(t80, 16, 16), bitfieldExtract(t81, 0, 16), bitfieldExtract(t81, 16, 16), bitfieldExtract(t82, 0, 16), bitfieldExtract(t82, 16, 16)), 0u, 0u, true, false, t83);
+          r202 = (t83[0] | (t83[1] << 16));
+          r201 = (t83[2] | (t83[3] << 16));
+          r200 = (t83[4] | (t83[5] << 16));
+          r199 = (t83[6] | (t83[7] << 16));
         }
         if (!p6) {
           // 148: add.s32 	%r140, %r223, 48;
           // 149: cvt.s64.s32 	%rd36, %r140;
-          int64_t t126 = int64_t(int(uint(int(r223) + 48)));
-          rd36 = uint64_t(int64_t(uint64_t(t126)));
+          int64_t t84 = int64_t(int(uint(int(r223) + 48)));
+          rd36 = uint64_t(int64_t(uint64_t(t84)));
           // 150: add.s64 	%rd37, %rd36, %rd3;
           // 151: shl.b64 	%rd38, %rd37, 1;
           // 152: add.s64 	%rd39, %rd2, %rd38;
           rd39 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(rd36) + int64_t(rd3)) << 1u));
           // 153: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r141, %r142, %r143, %r144, %r145, %r146, %r147, %r148}, [%rd39], %r76;
-          uint64_t t127 = rd39;
-          uint t128 = r76;
-          uint t129 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t130 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t131 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t132 = (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t127 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t128 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r141 = t129;
-          r142 = t130;
-          r143 = t131;
-          r144 = t132;
-          r145 = t129;
-          r146 = t130;
-          r147 = t131;
-          r148 = t132;
+          uint64_t t85 = rd39;
+          uint t86 = r76;
+          uint t87 = (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t88 = (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t89 = (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t90 = (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t85 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t86 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r141 = t87;
+          r142 = t88;
+          r143 = t89;
+          r144 = t90;
+          r145 = t87;
+          r146 = t88;
+          r147 = t89;
+          r148 = t90;
           // 154: add.s64 	%rd40, %rd36, %rd4;
           // 155: shl.b64 	%rd41, %rd40, 1;
           // 156: add.s64 	%rd42, %rd1, %rd41;
           rd42 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(rd36) + int64_t(rd4)) << 1u));
           // 157: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r149, %r150, %r151, %r152, %r153, %r154, %r155, %r156}, [%rd42], %r76;
-          uint64_t t133 = rd42;
-          uint t134 = r76;
-          uint t135 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t136 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t137 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t138 = (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t133 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t134 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r149 = t135;
-          r150 = t136;
-          r151 = t137;
-          r152 = t138;
-          r153 = t135;
-          r154 = t136;
-          r155 = t137;
-          r156 = t138;
+          uint64_t t91 = rd42;
+          uint t92 = r76;
+          uint t93 = (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t94 = (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t95 = (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t96 = (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t91 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t92 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r149 = t93;
+          r150 = t94;
+          r151 = t95;
+          r152 = t96;
+          r153 = t93;
+          r154 = t94;
+          r155 = t95;
+          r156 = t96;
           // 158: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r141, %r142, %r143, %r144, %r145, %r146, %r147, %r148}, {%r149, %r150, %r151, %r152, %r153, %r154, %r155, %r156}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t139 = floatBitsToUint(f170);
-          uint t140 = floatBitsToUint(f169);
-          uint t141 = floatBitsToUint(f168);
-          uint t142 = floatBitsToUint(f167);
-          uint t143 = floatBitsToUint(f166);
-          uint t144 = floatBitsToUint(f165);
-          uint t145 = floatBitsToUint(f164);
-          uint t146 = floatBitsToUint(f163);
+          uint t97 = floatBitsToUint(f170);
+          uint t98 = floatBitsToUint(f169);
+          uint t99 = floatBitsToUint(f168);
+          uint t100 = floatBitsToUint(f167);
+          uint t101 = floatBitsToUint(f166);
+          uint t102 = floatBitsToUint(f165);
+          uint t103 = floatBitsToUint(f164);
+          uint t104 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r141;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r142;
@@ -838,35 +779,21 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r151;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r152;
           memoryBarrierShared(); barrier();
-          uint t147;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t147 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t139, 3u, false); }
-          uint t148;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t148 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t140, 3u, false); }
-          uint t149;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t149 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t141, 3u, false); }
-          uint t150;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t150 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t142, 3u, false); }
-          uint t151;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t151 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t143, 3u, false); }
-          uint t152;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t152 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t144, 3u, false); }
-          uint t153;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t153 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t145, 3u, false); }
-          uint t154;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t154 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t146, 3u, false); }
-          f170 = uintBitsToFloat(t147);
-          f169 = uintBitsToFloat(t148);
-          f168 = uintBitsToFloat(t149);
-          f167 = uintBitsToFloat(t150);
-          f166 = uintBitsToFloat(t151);
-          f165 = uintBitsToFloat(t152);
-          f164 = uintBitsToFloat(t153);
-          f163 = uintBitsToFloat(t154);
+          uint t105[8];
+          p2g_wmma_mma(uint[8](t97, t98, t99, t100, t101, t102, t103, t104), 0u, 3u, false, false, t105);
+          f170 = uintBitsToFloat(t105[0]);
+          f169 = uintBitsToFloat(t105[1]);
+          f168 = uintBitsToFloat(t105[2]);
+          f167 = uintBitsToFloat(t105[3]);
+          f166 = uintBitsToFloat(t105[4]);
+          f165 = uintBitsToFloat(t105[5]);
+          f164 = uintBitsToFloat(t105[6]);
+          f163 = uintBitsToFloat(t105[7]);
           // 159: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r141, %r142, %r143, %r144, %r145, %r146, %r147, %r148}, {%r149, %r150, %r151, %r152, %r153, %r154, %r155, %r156}, {%r202, %r201, %r200, %r199};
-          uint t155 = r202;
-          uint t156 = r201;
-          uint t157 = r200;
-          uint t158 = r199;
+          uint t106 = r202;
+          uint t107 = r201;
+          uint t108 = r200;
+          uint t109 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r141;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r142;
@@ -877,26 +804,12 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r151;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r152;
           memoryBarrierShared(); barrier();
-          uint t159;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t159 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t155, 0, 16), 0u, true); }
-          uint t160;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t160 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t155, 16, 16), 0u, true); }
-          uint t161;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t161 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t156, 0, 16), 0u, true); }
-          uint t162;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t162 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t156, 16, 16), 0u, true); }
-          uint t163;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t163 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t157, 0, 16), 0u, true); }
-          uint t164;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t164 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t157, 16, 16), 0u, true); }
-          uint t165;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t165 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t158, 0, 16), 0u, true); }
-          uint t166;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t166 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t158, 16, 16), 0u, true); }
-          r202 = (t159 | (t160 << 16));
-          r201 = (t161 | (t162 << 16));
-          r200 = (t163 | (t164 << 16));
-          r199 = (t165 | (t166 << 16));
+          uint t110[8];
+          p2g_wmma_mma(uint[8](bitfieldExtract(t106, 0, 16), bitfieldExtract(t106, 16, 16), bitfieldExtract(t107, 0, 16), bitfieldExtract(t107, 16, 16), bitfieldExtract(t108, 0, 16), bitfieldExtract(t108, 16, 16), bitfieldExtract(t109, 0, 16), bitfieldExtract(t109, 16, 16)), 0u, 0u, true, false, t110);
+          r202 = (t110[0] | (t110[1] << 16));
+          r201 = (t110[2] | (t110[3] << 16));
+          r200 = (t110[4] | (t110[5] << 16));
+          r199 = (t110[6] | (t110[7] << 16));
         }
         // 162: add.s32 	%r223, %r223, 64;
         r223 = uint(int(r223) + 64);
@@ -920,8 +833,8 @@ void main() {
       // 178: and.b32  	%r228, %r190, 3;
       r228 = uint(int(uint(int(r76) + -1) >> 4u) + 1) & 3u;
       // 179: cvt.s64.s32 	%rd43, %r223;
-      int64_t t167 = int64_t(int(r223));
-      rd43 = uint64_t(int64_t(uint64_t(t167)));
+      int64_t t111 = int64_t(int(r223));
+      rd43 = uint64_t(int64_t(uint64_t(t111)));
       // 180: add.s64 	%rd44, %rd43, %rd4;
       // 181: shl.b64 	%rd45, %rd44, 1;
       // 182: add.s64 	%rd63, %rd1, %rd45;
@@ -936,44 +849,44 @@ void main() {
         p2g_loop_tick();
         if (!p12) {
           // 192: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r157, %r158, %r159, %r160, %r161, %r162, %r163, %r164}, [%rd62], %r76;
-          uint64_t t168 = rd62;
-          uint t169 = r76;
-          uint t170 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t171 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t172 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t173 = (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t168 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t169 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r157 = t170;
-          r158 = t171;
-          r159 = t172;
-          r160 = t173;
-          r161 = t170;
-          r162 = t171;
-          r163 = t172;
-          r164 = t173;
+          uint64_t t112 = rd62;
+          uint t113 = r76;
+          uint t114 = (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t115 = (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t116 = (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t117 = (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t112 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t113 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r157 = t114;
+          r158 = t115;
+          r159 = t116;
+          r160 = t117;
+          r161 = t114;
+          r162 = t115;
+          r163 = t116;
+          r164 = t117;
           // 193: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r165, %r166, %r167, %r168, %r169, %r170, %r171, %r172}, [%rd63], %r76;
-          uint64_t t174 = rd63;
-          uint t175 = r76;
-          uint t176 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t177 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          uint t178 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
-          uint t179 = (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t174 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t175 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-          r165 = t176;
-          r166 = t177;
-          r167 = t178;
-          r168 = t179;
-          r169 = t176;
-          r170 = t177;
-          r171 = t178;
-          r172 = t179;
+          uint64_t t118 = rd63;
+          uint t119 = r76;
+          uint t120 = (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t121 = (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          uint t122 = (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
+          uint t123 = (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t118 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t119 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
+          r165 = t120;
+          r166 = t121;
+          r167 = t122;
+          r168 = t123;
+          r169 = t120;
+          r170 = t121;
+          r171 = t122;
+          r172 = t123;
           // 194: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163}, {%r157, %r158, %r159, %r160, %r161, %r162, %r163, %r164}, {%r165, %r166, %r167, %r168, %r169, %r170, %r171, %r172}, {%f170, %f169, %f168, %f167, %f166, %f165, %f164, %f163};
-          uint t180 = floatBitsToUint(f170);
-          uint t181 = floatBitsToUint(f169);
-          uint t182 = floatBitsToUint(f168);
-          uint t183 = floatBitsToUint(f167);
-          uint t184 = floatBitsToUint(f166);
-          uint t185 = floatBitsToUint(f165);
-          uint t186 = floatBitsToUint(f164);
-          uint t187 = floatBitsToUint(f163);
+          uint t124 = floatBitsToUint(f170);
+          uint t125 = floatBitsToUint(f169);
+          uint t126 = floatBitsToUint(f168);
+          uint t127 = floatBitsToUint(f167);
+          uint t128 = floatBitsToUint(f166);
+          uint t129 = floatBitsToUint(f165);
+          uint t130 = floatBitsToUint(f164);
+          uint t131 = floatBitsToUint(f163);
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r157;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r158;
@@ -984,35 +897,21 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r167;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r168;
           memoryBarrierShared(); barrier();
-          uint t188;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t188 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t180, 3u, false); }
-          uint t189;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t189 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t181, 3u, false); }
-          uint t190;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t190 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t182, 3u, false); }
-          uint t191;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t191 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t183, 3u, false); }
-          uint t192;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t192 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t184, 3u, false); }
-          uint t193;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t193 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t185, 3u, false); }
-          uint t194;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t194 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t186, 3u, false); }
-          uint t195;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t195 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t187, 3u, false); }
-          f170 = uintBitsToFloat(t188);
-          f169 = uintBitsToFloat(t189);
-          f168 = uintBitsToFloat(t190);
-          f167 = uintBitsToFloat(t191);
-          f166 = uintBitsToFloat(t192);
-          f165 = uintBitsToFloat(t193);
-          f164 = uintBitsToFloat(t194);
-          f163 = uintBitsToFloat(t195);
+          uint t132[8];
+          p2g_wmma_mma(uint[8](t124, t125, t126, t127, t128, t129, t130, t131), 0u, 3u, false, false, t132);
+          f170 = uintBitsToFloat(t132[0]);
+          f169 = uintBitsToFloat(t132[1]);
+          f168 = uintBitsToFloat(t132[2]);
+          f167 = uintBitsToFloat(t132[3]);
+          f166 = uintBitsToFloat(t132[4]);
+          f165 = uintBitsToFloat(t132[5]);
+          f164 = uintBitsToFloat(t132[6]);
+          f163 = uintBitsToFloat(t132[7]);
           // 195: wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16 {%r202, %r201, %r200, %r199}, {%r157, %r158, %r159, %r160, %r161, %r162, %r163, %r164}, {%r165, %r166, %r167, %r168, %r169, %r170, %r171, %r172}, {%r202, %r201, %r200, %r199};
-          uint t196 = r202;
-          uint t197 = r201;
-          uint t198 = r200;
-          uint t199 = r199;
+          uint t133 = r202;
+          uint t134 = r201;
+          uint t135 = r200;
+          uint t136 = r199;
           memoryBarrierShared(); barrier();
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r157;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r158;
@@ -1023,26 +922,12 @@ void main() {
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r167;
           p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r168;
           memoryBarrierShared(); barrier();
-          uint t200;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t200 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t196, 0, 16), 0u, true); }
-          uint t201;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t201 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t196, 16, 16), 0u, true); }
-          uint t202;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t202 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t197, 0, 16), 0u, true); }
-          uint t203;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t203 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t197, 16, 16), 0u, true); }
-          uint t204;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t204 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t198, 0, 16), 0u, true); }
-          uint t205;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t205 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t198, 16, 16), 0u, true); }
-          uint t206;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t206 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t199, 0, 16), 0u, true); }
-          uint t207;
-          { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t207 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t199, 16, 16), 0u, true); }
-          r202 = (t200 | (t201 << 16));
-          r201 = (t202 | (t203 << 16));
-          r200 = (t204 | (t205 << 16));
-          r199 = (t206 | (t207 << 16));
+          uint t137[8];
+          p2g_wmma_mma(uint[8](bitfieldExtract(t133, 0, 16), bitfieldExtract(t133, 16, 16), bitfieldExtract(t134, 0, 16), bitfieldExtract(t134, 16, 16), bitfieldExtract(t135, 0, 16), bitfieldExtract(t135, 16, 16), bitfieldExtract(t136, 0, 16), bitfieldExtract(t136, 16, 16)), 0u, 0u, true, false, t137);
+          r202 = (t137[0] | (t137[1] << 16));
+          r201 = (t137[2] | (t137[3] << 16));
+          r200 = (t137[4] | (t137[5] << 16));
+          r199 = (t137[6] | (t137[7] << 16));
         }
         // 198: add.s64 	%rd63, %rd63, 32;
         rd63 = uint64_t(int64_t(rd63) + 32l);
@@ -1099,13 +984,13 @@ void main() {
   r173 = (r178 >> 5u) << 4u;
   // 230: mul.lo.s32 	%r174, %r173, %r184;
   // 231: cvt.s64.s32 	%rd48, %r174;
-  int64_t t208 = int64_t(int(uint(int(r173) * int(r184))));
+  int64_t t138 = int64_t(int(uint(int(r173) * int(r184))));
   // 232: shl.b32 	%r175, %r183, 4;
   r175 = gl_WorkGroupID.y << 4u;
   // 233: cvt.s64.s32 	%rd49, %r175;
-  int64_t t209 = int64_t(int(r175));
+  int64_t t139 = int64_t(int(r175));
   // 234: add.s64 	%rd50, %rd48, %rd49;
-  rd50 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t208)))) + int64_t(uint64_t(int64_t(uint64_t(t209)))));
+  rd50 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t138)))) + int64_t(uint64_t(int64_t(uint64_t(t139)))));
   // 235: cvta.to.global.u64 	%rd51, %rd60;
   // 236: shl.b64 	%rd52, %rd50, 2;
   // 237: add.s64 	%rd53, %rd51, %rd52;
@@ -1126,48 +1011,48 @@ void main() {
   // 245: mul.f32 	%f154, %f170, 0f3F000000;
   f154 = p2g_fmul(f170, 0.5, false);
   // 246: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd53], {%f154, %f153, %f152, %f151, %f150, %f149, %f148, %f147}, %r184;
-  uint64_t t210 = uint64_t(int64_t(rd60) + int64_t(rd50 << 2u));
-  uint t211 = r184;
-  uint t212 = floatBitsToUint(f154);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t212;
-  uint t213 = floatBitsToUint(f153);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t213;
-  uint t214 = floatBitsToUint(f152);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t214;
-  uint t215 = floatBitsToUint(f151);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t215;
-  uint t216 = floatBitsToUint(f150);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t216;
-  uint t217 = floatBitsToUint(f149);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t217;
-  uint t218 = floatBitsToUint(f148);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t218;
-  uint t219 = floatBitsToUint(f147);
-  P2GU32((t210 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t211 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t219;
+  uint64_t t140 = uint64_t(int64_t(rd60) + int64_t(rd50 << 2u));
+  uint t141 = r184;
+  uint t142 = floatBitsToUint(f154);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t142;
+  uint t143 = floatBitsToUint(f153);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t143;
+  uint t144 = floatBitsToUint(f152);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t144;
+  uint t145 = floatBitsToUint(f151);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t145;
+  uint t146 = floatBitsToUint(f150);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t146;
+  uint t147 = floatBitsToUint(f149);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t147;
+  uint t148 = floatBitsToUint(f148);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t148;
+  uint t149 = floatBitsToUint(f147);
+  P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t149;
   // 247: mul.lo.s32 	%r176, %r175, %r182;
   // 248: cvt.s64.s32 	%rd54, %r176;
-  int64_t t220 = int64_t(int(uint(int(r175) * int(r182))));
+  int64_t t150 = int64_t(int(uint(int(r175) * int(r182))));
   // 249: cvt.u64.u32 	%rd55, %r173;
-  uint64_t t221 = uint64_t(r173);
+  uint64_t t151 = uint64_t(r173);
   // 250: add.s64 	%rd56, %rd54, %rd55;
-  rd56 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t220)))) + int64_t(uint64_t(t221)));
+  rd56 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t150)))) + int64_t(uint64_t(t151)));
   // 251: cvta.to.global.u64 	%rd57, %rd61;
   // 252: shl.b64 	%rd58, %rd56, 1;
   // 253: add.s64 	%rd59, %rd57, %rd58;
   // 254: wmma.store.d.sync.aligned.col.m16n16k16.global.f16 	[%rd59], {%r202, %r201, %r200, %r199}, %r182;
-  uint64_t t222 = uint64_t(int64_t(rd61) + int64_t(rd56 << 1u));
-  uint t223 = r182;
-  uint t224 = r202;
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t224 & 0xFFFFu));
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t224 >> 16));
-  uint t225 = r201;
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t225 & 0xFFFFu));
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t225 >> 16));
-  uint t226 = r200;
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t226 & 0xFFFFu));
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t226 >> 16));
-  uint t227 = r199;
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t227 & 0xFFFFu));
-  P2GU16((t222 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t223 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t227 >> 16));
+  uint64_t t152 = uint64_t(int64_t(rd61) + int64_t(rd56 << 1u));
+  uint t153 = r182;
+  uint t154 = r202;
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t154 & 0xFFFFu));
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t154 >> 16));
+  uint t155 = r201;
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t155 & 0xFFFFu));
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t155 >> 16));
+  uint t156 = r200;
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t156 & 0xFFFFu));
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t156 >> 16));
+  uint t157 = r199;
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t157 & 0xFFFFu));
+  P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t157 >> 16));
   return;
 }

@@ -98,6 +98,17 @@ uint p2g_mma_float(uint a[32], uint b[32], uint K, uint tab, uint c, uint tc, bo
   }
   return p2g_mma_round(S, emax - 25, outF16, outF16);
 }
+// Row `row` of A and column `col` of B (16 elements each) of a wmma.m16n16k16 of the warp, from the fragments every
+// thread wrote to p2g_tc_x (A registers 0..3, then B registers 0..3; layout: emit_tensor.cpp, docs/TENSOR.md).
+void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
+  uint wb = gl_LocalInvocationIndex & ~31u;
+  for (uint k = 0u; k < 16u; ++k) {
+    uint la = (row & 7u) * 4u + ((k & 7u) >> 1), ra = (row >> 3) + 2u * (k >> 3);
+    uint lb = (col & 7u) * 4u + ((k & 7u) >> 1), rb = (k >> 3) + 2u * (col >> 3);
+    a[k] = bitfieldExtract(p2g_tc_x[(wb + la) * 8u + ra], int(k & 1u) * 16, 16);
+    b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
+  }
+}
 // f32 bits to f16 bits rounded to nearest even, in integer code (cvt.rn.f16.f32: NaN gives 0x7FFF, overflow infinity).
 uint p2g_wmma_f32_to_f16(uint x) {
   uint s = x & 0x80000000u, E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
@@ -108,15 +119,16 @@ uint p2g_wmma_f32_to_f16(uint x) {
   uint r = p2g_mma_round(s != 0u ? -S : S, q, true, true);
   return r == 0u ? s >> 16 : r;
 }
-// Row `row` of A and column `col` of B (16 elements each) of a wmma.m16n16k16 of the warp, from the fragments every
-// thread wrote to p2g_tc_x (A registers 0..3, then B registers 0..3; layout: emit_tensor.cpp, docs/TENSOR.md).
-void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
-  uint wb = gl_LocalInvocationIndex & ~31u;
-  for (uint k = 0u; k < 16u; ++k) {
-    uint la = (row & 7u) * 4u + ((k & 7u) >> 1), ra = (row >> 3) + 2u * (k >> 3);
-    uint lb = (col & 7u) * 4u + ((k & 7u) >> 1), rb = (k >> 3) + 2u * (col >> 3);
-    a[k] = bitfieldExtract(p2g_tc_x[(wb + la) * 8u + ra], int(k & 1u) * 16, 16);
-    b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
+// The 8 D elements this thread holds of a wmma.mma m16n16k16 with f16 (etype 0) or bf16 (1) A and B: element e
+// is row (lane >> 2) + 8 * ((e >> 1) & 1), column (lane % 4) * 2 + (e & 1) + 8 * (e >> 2) (emit_tensor.cpp fragCoord);
+// cfmt 0 = f16 C, 3 = f32 C; d16: f16 C and D; cvt16: f32 C, f16 D (the f32 sum rounded to nearest even).
+void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out uint d[8]) {
+  uint lane = gl_LocalInvocationIndex & 31u;
+  for (uint e = 0u; e < 8u; ++e) {
+    uint a[32], b[32];
+    p2g_wmma_frag((lane >> 2) + 8u * ((e >> 1) & 1u), lane % 4u * 2u + (e & 1u) + 8u * (e >> 2), a, b);
+    uint v = p2g_mma_float(a, b, 16u, etype, c[e], cfmt, d16);
+    d[e] = cvt16 ? p2g_wmma_f32_to_f16(v) : v;
   }
 }
 
@@ -242,39 +254,25 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r18;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r19;
   memoryBarrierShared(); barrier();
-  uint t33;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t33 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t29, 0, 16), 0u, false); }
-  uint t34;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t34 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t29, 16, 16), 0u, false); }
-  uint t35;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t35 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t30, 0, 16), 0u, false); }
-  uint t36;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t30, 16, 16), 0u, false); }
-  uint t37;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t31, 0, 16), 0u, false); }
-  uint t38;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t31, 16, 16), 0u, false); }
-  uint t39;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t39 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t32, 0, 16), 0u, false); }
-  uint t40;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t40 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, bitfieldExtract(t32, 16, 16), 0u, false); }
-  f9 = uintBitsToFloat(t33);
-  f10 = uintBitsToFloat(t34);
-  f11 = uintBitsToFloat(t35);
-  f12 = uintBitsToFloat(t36);
-  f13 = uintBitsToFloat(t37);
-  f14 = uintBitsToFloat(t38);
-  f15 = uintBitsToFloat(t39);
-  f16 = uintBitsToFloat(t40);
+  uint t33[8];
+  p2g_wmma_mma(uint[8](bitfieldExtract(t29, 0, 16), bitfieldExtract(t29, 16, 16), bitfieldExtract(t30, 0, 16), bitfieldExtract(t30, 16, 16), bitfieldExtract(t31, 0, 16), bitfieldExtract(t31, 16, 16), bitfieldExtract(t32, 0, 16), bitfieldExtract(t32, 16, 16)), 0u, 0u, false, false, t33);
+  f9 = uintBitsToFloat(t33[0]);
+  f10 = uintBitsToFloat(t33[1]);
+  f11 = uintBitsToFloat(t33[2]);
+  f12 = uintBitsToFloat(t33[3]);
+  f13 = uintBitsToFloat(t33[4]);
+  f14 = uintBitsToFloat(t33[5]);
+  f15 = uintBitsToFloat(t33[6]);
+  f16 = uintBitsToFloat(t33[7]);
   // 59: wmma.mma.sync.aligned.row.row.m16n16k16.f16.f32 {%r28, %r29, %r30, %r31}, {%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, {%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
-  uint t41 = floatBitsToUint(f1);
-  uint t42 = floatBitsToUint(f2);
-  uint t43 = floatBitsToUint(f3);
-  uint t44 = floatBitsToUint(f4);
-  uint t45 = floatBitsToUint(f5);
-  uint t46 = floatBitsToUint(f6);
-  uint t47 = floatBitsToUint(f7);
-  uint t48 = floatBitsToUint(f8);
+  uint t34 = floatBitsToUint(f1);
+  uint t35 = floatBitsToUint(f2);
+  uint t36 = floatBitsToUint(f3);
+  uint t37 = floatBitsToUint(f4);
+  uint t38 = floatBitsToUint(f5);
+  uint t39 = floatBitsToUint(f6);
+  uint t40 = floatBitsToUint(f7);
+  uint t41 = floatBitsToUint(f8);
   memoryBarrierShared(); barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r8;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r9;
@@ -285,61 +283,47 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r18;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r19;
   memoryBarrierShared(); barrier();
-  uint t49;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t49 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t41, 3u, false)); }
-  uint t50;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t50 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t42, 3u, false)); }
-  uint t51;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t51 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t43, 3u, false)); }
-  uint t52;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t52 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t44, 3u, false)); }
-  uint t53;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t53 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t45, 3u, false)); }
-  uint t54;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t54 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t46, 3u, false)); }
-  uint t55;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t55 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t47, 3u, false)); }
-  uint t56;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t56 = p2g_wmma_f32_to_f16(p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t48, 3u, false)); }
-  r28 = (t49 | (t50 << 16));
-  r29 = (t51 | (t52 << 16));
-  r30 = (t53 | (t54 << 16));
-  r31 = (t55 | (t56 << 16));
+  uint t42[8];
+  p2g_wmma_mma(uint[8](t34, t35, t36, t37, t38, t39, t40, t41), 0u, 3u, false, true, t42);
+  r28 = (t42[0] | (t42[1] << 16));
+  r29 = (t42[2] | (t42[3] << 16));
+  r30 = (t42[4] | (t42[5] << 16));
+  r31 = (t42[6] | (t42[7] << 16));
   // 60: add.s64 	%rd19, %rd8, %rd17;
   // 61: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd19], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r7;
-  uint64_t t57 = uint64_t(int64_t(rd5) + int64_t(rd17));
-  uint t58 = r7;
-  uint t59 = floatBitsToUint(f9);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t59;
-  uint t60 = floatBitsToUint(f10);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t60;
-  uint t61 = floatBitsToUint(f11);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t61;
-  uint t62 = floatBitsToUint(f12);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t62;
-  uint t63 = floatBitsToUint(f13);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t63;
-  uint t64 = floatBitsToUint(f14);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t64;
-  uint t65 = floatBitsToUint(f15);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t65;
-  uint t66 = floatBitsToUint(f16);
-  P2GU32((t57 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t58 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t66;
+  uint64_t t43 = uint64_t(int64_t(rd5) + int64_t(rd17));
+  uint t44 = r7;
+  uint t45 = floatBitsToUint(f9);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t45;
+  uint t46 = floatBitsToUint(f10);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t46;
+  uint t47 = floatBitsToUint(f11);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t47;
+  uint t48 = floatBitsToUint(f12);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t48;
+  uint t49 = floatBitsToUint(f13);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t49;
+  uint t50 = floatBitsToUint(f14);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t50;
+  uint t51 = floatBitsToUint(f15);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t51;
+  uint t52 = floatBitsToUint(f16);
+  P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t52;
   // 62: add.s64 	%rd20, %rd7, %rd13;
   // 63: wmma.store.d.sync.aligned.row.m16n16k16.global.f16 	[%rd20], {%r28, %r29, %r30, %r31}, %r7;
-  uint64_t t67 = uint64_t(int64_t(rd7) + int64_t(rd13));
-  uint t68 = r7;
-  uint t69 = r28;
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v = uint16_t((t69 & 0xFFFFu));
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v = uint16_t((t69 >> 16));
-  uint t70 = r29;
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v = uint16_t((t70 & 0xFFFFu));
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v = uint16_t((t70 >> 16));
-  uint t71 = r30;
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v = uint16_t((t71 & 0xFFFFu));
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v = uint16_t((t71 >> 16));
-  uint t72 = r31;
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v = uint16_t((t72 & 0xFFFFu));
-  P2GU16((t67 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t68 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v = uint16_t((t72 >> 16));
+  uint64_t t53 = uint64_t(int64_t(rd7) + int64_t(rd13));
+  uint t54 = r7;
+  uint t55 = r28;
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v = uint16_t((t55 & 0xFFFFu));
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v = uint16_t((t55 >> 16));
+  uint t56 = r29;
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v = uint16_t((t56 & 0xFFFFu));
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v = uint16_t((t56 >> 16));
+  uint t57 = r30;
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v = uint16_t((t57 & 0xFFFFu));
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v = uint16_t((t57 >> 16));
+  uint t58 = r31;
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v = uint16_t((t58 & 0xFFFFu));
+  P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v = uint16_t((t58 >> 16));
   return;
 }

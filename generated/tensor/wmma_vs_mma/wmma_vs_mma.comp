@@ -135,6 +135,28 @@ void p2g_wmma_frag(uint row, uint col, out uint a[32], out uint b[32]) {
     b[k] = bitfieldExtract(p2g_tc_x[(wb + lb) * 8u + 4u + rb], int(k & 1u) * 16, 16);
   }
 }
+// f32 bits to f16 bits rounded to nearest even, in integer code (cvt.rn.f16.f32: NaN gives 0x7FFF, overflow infinity).
+uint p2g_wmma_f32_to_f16(uint x) {
+  uint s = x & 0x80000000u, E = (x >> 23) & 0xFFu, m = x & 0x7FFFFFu;
+  if (E == 0xFFu) return m != 0u ? 0x7FFFu : (s >> 16) | 0x7C00u;
+  if (E == 0u && m == 0u) return s >> 16;
+  int64_t S = int64_t(E != 0u ? (m | 0x800000u) : m);
+  int q = (E != 0u ? int(E) : 1) - 150;
+  uint r = p2g_mma_round(s != 0u ? -S : S, q, true, true);
+  return r == 0u ? s >> 16 : r;
+}
+// The 8 D elements this thread holds of a wmma.mma m16n16k16 with f16 (etype 0) or bf16 (1) A and B: element e
+// is row (lane >> 2) + 8 * ((e >> 1) & 1), column (lane % 4) * 2 + (e & 1) + 8 * (e >> 2) (emit_tensor.cpp fragCoord);
+// cfmt 0 = f16 C, 3 = f32 C; d16: f16 C and D; cvt16: f32 C, f16 D (the f32 sum rounded to nearest even).
+void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out uint d[8]) {
+  uint lane = gl_LocalInvocationIndex & 31u;
+  for (uint e = 0u; e < 8u; ++e) {
+    uint a[32], b[32];
+    p2g_wmma_frag((lane >> 2) + 8u * ((e >> 1) & 1u), lane % 4u * 2u + (e & 1u) + 8u * (e >> 2), a, b);
+    uint v = p2g_mma_float(a, b, 16u, etype, c[e], cfmt, d16);
+    d[e] = cvt16 ? p2g_wmma_f32_to_f16(v) : v;
+  }
+}
 
 void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
@@ -248,55 +270,41 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r11;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r12;
   memoryBarrierShared(); barrier();
-  uint t31;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t31 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t23, 3u, false); }
-  uint t32;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t32 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t24, 3u, false); }
-  uint t33;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); t33 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t25, 3u, false); }
-  uint t34;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); t34 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t26, 3u, false); }
-  uint t35;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t35 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t27, 3u, false); }
-  uint t36;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t36 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t28, 3u, false); }
-  uint t37;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); t37 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t29, 3u, false); }
-  uint t38;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); t38 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t30, 3u, false); }
-  f17 = uintBitsToFloat(t31);
-  f18 = uintBitsToFloat(t32);
-  f19 = uintBitsToFloat(t33);
-  f20 = uintBitsToFloat(t34);
-  f21 = uintBitsToFloat(t35);
-  f22 = uintBitsToFloat(t36);
-  f23 = uintBitsToFloat(t37);
-  f24 = uintBitsToFloat(t38);
+  uint t31[8];
+  p2g_wmma_mma(uint[8](t23, t24, t25, t26, t27, t28, t29, t30), 0u, 3u, false, false, t31);
+  f17 = uintBitsToFloat(t31[0]);
+  f18 = uintBitsToFloat(t31[1]);
+  f19 = uintBitsToFloat(t31[2]);
+  f20 = uintBitsToFloat(t31[3]);
+  f21 = uintBitsToFloat(t31[4]);
+  f22 = uintBitsToFloat(t31[5]);
+  f23 = uintBitsToFloat(t31[6]);
+  f24 = uintBitsToFloat(t31[7]);
   // 54: add.s64 	%rd16, %rd7, %rd14;
   // 55: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd16], {%f17, %f18, %f19, %f20, %f21, %f22, %f23, %f24}, %r19;
-  uint64_t t39 = uint64_t(int64_t(rd4) + int64_t(rd14));
-  uint t40 = r19;
-  uint t41 = floatBitsToUint(f17);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t41;
-  uint t42 = floatBitsToUint(f18);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t42;
-  uint t43 = floatBitsToUint(f19);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t43;
-  uint t44 = floatBitsToUint(f20);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t44;
-  uint t45 = floatBitsToUint(f21);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t45;
-  uint t46 = floatBitsToUint(f22);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t46;
-  uint t47 = floatBitsToUint(f23);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t47;
-  uint t48 = floatBitsToUint(f24);
-  P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t48;
+  uint64_t t32 = uint64_t(int64_t(rd4) + int64_t(rd14));
+  uint t33 = r19;
+  uint t34 = floatBitsToUint(f17);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t34;
+  uint t35 = floatBitsToUint(f18);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t35;
+  uint t36 = floatBitsToUint(f19);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t36;
+  uint t37 = floatBitsToUint(f20);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v = t37;
+  uint t38 = floatBitsToUint(f21);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t38;
+  uint t39 = floatBitsToUint(f22);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t39;
+  uint t40 = floatBitsToUint(f23);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t40;
+  uint t41 = floatBitsToUint(f24);
+  P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t41;
   // 57: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};
-  uint t49 = floatBitsToUint(f5);
-  uint t50 = floatBitsToUint(f6);
-  uint t51 = floatBitsToUint(f7);
-  uint t52 = floatBitsToUint(f8);
+  uint t42 = floatBitsToUint(f5);
+  uint t43 = floatBitsToUint(f6);
+  uint t44 = floatBitsToUint(f7);
+  uint t45 = floatBitsToUint(f8);
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r2;
@@ -305,23 +313,23 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r5;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r6;
   memoryBarrierShared(); barrier();
-  uint t53;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t53 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t49, 3u, false); }
-  uint t54;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
-  uint t55;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
-  uint t56;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
-  f1 = uintBitsToFloat(t53);
-  f2 = uintBitsToFloat(t54);
-  f3 = uintBitsToFloat(t55);
-  f4 = uintBitsToFloat(t56);
+  uint t46;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t46 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t42, 3u, false); }
+  uint t47;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t47 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t43, 3u, false); }
+  uint t48;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t48 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t44, 3u, false); }
+  uint t49;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t49 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t45, 3u, false); }
+  f1 = uintBitsToFloat(t46);
+  f2 = uintBitsToFloat(t47);
+  f3 = uintBitsToFloat(t48);
+  f4 = uintBitsToFloat(t49);
   // 60: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f9,%f10,%f11,%f12}, {%r1,%r2,%r3,%r4}, {%r11,%r12}, {%f13,%f14,%f15,%f16};
-  uint t57 = floatBitsToUint(f13);
-  uint t58 = floatBitsToUint(f14);
-  uint t59 = floatBitsToUint(f15);
-  uint t60 = floatBitsToUint(f16);
+  uint t50 = floatBitsToUint(f13);
+  uint t51 = floatBitsToUint(f14);
+  uint t52 = floatBitsToUint(f15);
+  uint t53 = floatBitsToUint(f16);
   memoryBarrierShared(); barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r2;
@@ -330,18 +338,18 @@ void main() {
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r11;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r12;
   memoryBarrierShared(); barrier();
-  uint t61;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t61 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t57, 3u, false); }
-  uint t62;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t62 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t58, 3u, false); }
-  uint t63;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t63 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t59, 3u, false); }
-  uint t64;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t64 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t60, 3u, false); }
-  f9 = uintBitsToFloat(t61);
-  f10 = uintBitsToFloat(t62);
-  f11 = uintBitsToFloat(t63);
-  f12 = uintBitsToFloat(t64);
+  uint t54;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
+  uint t55;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
+  uint t56;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
+  uint t57;
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t57 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t53, 3u, false); }
+  f9 = uintBitsToFloat(t54);
+  f10 = uintBitsToFloat(t55);
+  f11 = uintBitsToFloat(t56);
+  f12 = uintBitsToFloat(t57);
   // 62: shl.b32 	%r28, %r15, 1;
   // 63: and.b32  	%r29, %r28, 6;
   // 64: or.b32  	%r30, %r18, %r29;
