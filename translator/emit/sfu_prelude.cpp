@@ -225,12 +225,9 @@ uint p2g_sfu_ex2_core(uint x, bool ftz) {
   uint X = E <= 127u ? M >> (127u - E) : M << (E - 127u);        // trunc(|x| * 2^23)
   int n = int(X >> 23), scale;
   uint F = X & 0x7FFFFFu;
-  if (sign == 0u) {
-    int64_t Y = p2g_sfu_core(P2G_SFU_T_EX2P, F, scale);
-    return p2g_sfu_make(uint64_t(Y), scale + n - 1, 0u, ftz);
-  }
-  int64_t Y = p2g_sfu_core(P2G_SFU_T_EX2N, F, scale);
-  return p2g_sfu_make(uint64_t(Y), scale - n + 1, 0u, ftz);
+  // one p2g_sfu_core call site (the table chosen at run time): every call site inlines a lookup and a quadratic
+  int64_t Y = p2g_sfu_core(sign == 0u ? P2G_SFU_T_EX2P : P2G_SFU_T_EX2N, F, scale);
+  return p2g_sfu_make(uint64_t(Y), sign == 0u ? scale + n - 1 : scale - n + 1, 0u, ftz);
 }
 // RN-even of Y * 2^e2 (Y < 2^63, one rounding, also into the denormal range): an f32 multiply's result. (sfu_round)
 uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
@@ -249,14 +246,13 @@ uint p2g_sfu_round(uint64_t Y, int e2, uint sign) {
   return sign | uint(r);
 }
 uint p2g_sfu_ex2(uint x, bool ftz) {
-  if (!ftz && (x & 0x80000000u) != 0u && (x & 0x7FFFFFFFu) > 0x42FC0000u && (x & 0x7FFFFFFFu) <= 0x7F800000u) {
-    uint h = p2g_sfu_ex2_core(x - 0x00800000u, true);
-    if (h == 0u) return 0u;
-    uint64_t Mh = uint64_t((h & 0x7FFFFFu) | 0x800000u);
-    int eh = int(h >> 23) - 150;
-    return p2g_sfu_round(Mh * Mh, 2 * eh, 0u);
-  }
-  return p2g_sfu_ex2_core(x, ftz);
+  // one p2g_sfu_ex2_core call site: the non-ftz x < -126 path evaluates ex2(x / 2) flushing, then squares it
+  bool sq = !ftz && (x & 0x80000000u) != 0u && (x & 0x7FFFFFFFu) > 0x42FC0000u && (x & 0x7FFFFFFFu) <= 0x7F800000u;
+  uint h = p2g_sfu_ex2_core(sq ? x - 0x00800000u : x, ftz || sq);
+  if (!sq || h == 0u) return h;
+  uint64_t Mh = uint64_t((h & 0x7FFFFFu) | 0x800000u);
+  int eh = int(h >> 23) - 150;
+  return p2g_sfu_round(Mh * Mh, 2 * eh, 0u);
 }
 )"});
   h.push_back({"p2g_sfu_half", {}, {}, R"(// f16 <-> f32 bits for the 16-bit SFU forms: widening (exact), narrowing toward zero (sfu_f16_to_f32,
