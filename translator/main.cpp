@@ -46,6 +46,7 @@ const char* kUsage =
     "  batch INPUT... -o DIR       translate every kernel of binaries, folders and PTX files in parallel\n"
     "  card FILE.ptx               the parameter-block card of each kernel (markdown, or --json)\n"
     "  diff-build OLD NEW          the kernels two builds added, removed, changed, and how\n"
+    "  view FILE.ptx -o DIR        an HTML page per kernel: the PTX beside its GLSL, lines linked both ways\n"
     "  --version                   versions of ptx2glsl, glslang, SPIRV-Tools and the Vulkan loader\n"
     "\n"
     "Run 'ptx2glsl <command> --help' for a command's options.\n";
@@ -682,6 +683,7 @@ int main(int argc, char** argv) {
   if (cmd == "batch") return cli::cmdBatch(n, rest);
   if (cmd == "card") return cli::cmdCard(n, rest);
   if (cmd == "diff-build") return cli::cmdDiffBuild(n, rest);
+  if (cmd == "view") return cli::cmdView(n, rest);
   fprintf(stderr, "ptx2glsl: unknown command '%s'\n%s", cmd.c_str(), kUsage);
   return 2;
 }

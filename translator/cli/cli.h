@@ -8,5 +8,6 @@ int cmdExtract(int argc, char** argv);     // extract FILE... -o DIR | --list
 int cmdBatch(int argc, char** argv);       // batch INPUT... -o DIR [-j N]
 int cmdCard(int argc, char** argv);        // card FILE.ptx [--entry NAME] [--json]
 int cmdDiffBuild(int argc, char** argv);   // diff-build OLD NEW [-o DIR]
+int cmdView(int argc, char** argv);        // view FILE.ptx -o DIR [--entry NAME] [--native]
 
 }  // namespace p2g::cli
