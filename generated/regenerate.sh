@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates generated/: the annotated GLSL (and manifest, and a SHA-256 of the SPIR-V) of every corpus kernel.
+# Regenerates generated/: the annotated GLSL (and manifest, a SHA-256 of the SPIR-V, and the `ptx2glsl view` page)
+# of every corpus kernel.
 #   generated/regenerate.sh [PTX2GLSL]          rewrite the snapshot
 #   generated/regenerate.sh --check [PTX2GLSL]  exit 1 when the committed snapshot is stale (CI runs this)
 set -eu
@@ -19,6 +20,9 @@ for dir in ptx_corpus/*/*/; do
   if ! "$bin" translate "$dir/$ptx" -o "$tmp/$rel" >"$tmp/$rel.log" 2>&1; then
     # an untranslatable kernel is part of the snapshot too: its diagnostics
     cp "$tmp/$rel.log" "$tmp/$rel/DIAGNOSTICS.txt"
+  else
+    # the side-by-side page of each entry (ptx2glsl view): <entry>.html
+    "$bin" view "$dir/$ptx" -o "$tmp/$rel" >/dev/null 2>"$tmp/$rel.log" || { cat "$tmp/$rel.log" >&2; exit 1; }
   fi
   rm -f "$tmp/$rel.log"
   for spv in "$tmp/$rel"/*.spv; do
