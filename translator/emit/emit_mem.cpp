@@ -236,7 +236,6 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
   if (wideForm(E, in, t, in.ops[0], false) == WideForm::Refused) return;
   ptx::Space sp = effectiveSpace(E, E.spaceOf(in), in.ops[1]);
   unsigned n = vecWidth(in);
-  std::string a = E.addressOf(in.ops[1], sp);
   Ty bits{Ty::K::B, t.bits < 8 ? 8 : t.bits};
   unsigned memBits = bits.bits;
   // a kernel parameter at a constant offset: its named value (names.cpp), read once at the top of main()
@@ -256,6 +255,7 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
       return;
     }
   }
+  std::string a = E.addressOf(in.ops[1], sp);
   if (n == 1) {
     std::string wide = sp == ptx::Space::Shared ? E.wideSharedElem(in, a) : "";
     E.store(in.ops[0], t, fromBits(t, wide.empty() ? E.load(sp, a, memBits) : wide));
