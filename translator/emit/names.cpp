@@ -287,6 +287,7 @@ std::string Emitter::paramLabel(uint64_t offset) {
 }
 
 std::string Emitter::sharedName(int var) {
+  if (!sharedNames_.count(var)) planNames();  // a handler run outside emit() (ptx2glsl ops --histogram)
   sharedUsed_.insert(var);
   return sharedNames_.at(var);
 }
