@@ -118,6 +118,33 @@ expect_names names_twice "\"a\" already names offset 0" \
   '{"0": {"name": "a", "type": "f32"}, "40": {"name": "a", "type": "u32"}}'
 expect_names names_register "the name 'f4' (offset 0) is already a register or variable of 'scalar_params'" \
   '{"0": {"name": "f4", "type": "f32"}}'
+# loads of different types over the same bytes keep the raw read; one through an address register is named
+cat >"$tmp/overlap.ptx" <<'PTX'
+.version 8.7
+.target sm_90
+.address_size 64
+.visible .entry overlap(.param .align 8 .b8 s[16], .param .u64 out)
+{
+	.reg .b32 %r<4>; .reg .b64 %rd<6>;
+	ld.param.u32 %r1, [s];
+	ld.param.u64 %rd1, [s];
+	mov.b64 %rd4, s;
+	add.s64 %rd5, %rd4, 8;
+	ld.param.u32 %r2, [%rd5+4];
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd3, %rd2;
+	st.global.u32 [%rd3], %r1;
+	st.global.u64 [%rd3+8], %rd1;
+	st.global.u32 [%rd3+16], %r2;
+	ret;
+}
+PTX
+expect names_overlap 0 "" "$bin" translate "$tmp/overlap.ptx" -o "$tmp/ov"
+c=$tmp/ov/overlap.comp
+grep -q "P2GU32((pc.params)).v" "$c" && grep -q "P2GU64((pc.params)).v" "$c" && ! grep -q "p0_u32\|p0_u64" "$c" ||
+  fail names_overlap "overlapping loads of offset 0 were named"
+grep -q "const uint p12_u32 = P2GU32((pc.params + 12ul)).v;" "$c" && grep -q "const uint64_t p16_u64 = " "$c" ||
+  fail names_overlap "offsets 12 (through %rd5) and 16 are not named"
 expect names_missing 1 "names file '$tmp/nope.json': cannot be read" "$bin" translate "$sp" -o "$tmp/nbad" --names "$tmp/nope.json"
 expect names_no_value 2 "--names needs a value" "$bin" translate "$sp" -o "$tmp/nbad" --names
 grep -q -- "--names FILE" <("$bin" translate --help) || fail names_help "translate --help does not describe --names"

@@ -242,14 +242,14 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
   uint64_t at = 0;
   if (sp == ptx::Space::Param && E.paramLoadOffset(in, at)) {
     const Opnd& d = in.ops[0];
-    std::vector<std::string> names;
-    for (unsigned i = 0; i < n; ++i) {
-      bool sink = n > 1 && (d.kind != Opnd::Kind::Vec || d.elems.size() != n || d.elems[i].kind == Opnd::Kind::Sink);
-      uint64_t off = at + i * (memBits / 8);
-      names.push_back(sink ? "" : E.namedParam(off, t));
-      if (!sink && names.back().empty()) break;
+    std::vector<std::string> names;  // "" for a sink
+    bool all = n == 1 || (d.kind == Opnd::Kind::Vec && d.elems.size() == n);
+    for (unsigned i = 0; i < n && all; ++i) {
+      bool sink = n > 1 && d.elems[i].kind == Opnd::Kind::Sink;
+      names.push_back(sink ? "" : E.namedParam(at + i * (memBits / 8), t));
+      all = sink || !names.back().empty();
     }
-    if (names.size() == n && (n == 1 || (d.kind == Opnd::Kind::Vec && d.elems.size() == n))) {
+    if (all) {
       for (unsigned i = 0; i < n; ++i)
         if (!names[i].empty()) E.store(n == 1 ? d : d.elems[i], t, names[i]);
       return;
