@@ -62,7 +62,12 @@ const char* kTranslateHelp =
     "  --validate-each-pass   validate the IR after every pass; name the pass that broke it\n"
     "  --dump-ir              write the IR after the passes to DIR/<entry>.ir\n"
     "  --disable-pass NAME    leave a pass out of the pipeline (debugging; breaks exactness)\n"
-    "  --spirv-asm            also write DIR/<entry>.spvasm (disassembly)\n";
+    "  --spirv-asm            also write DIR/<entry>.spvasm (disassembly)\n"
+    "  --names FILE           names for kernel parameters in the GLSL: a JSON object mapping a parameter-block byte\n"
+    "                         offset to {\"name\": GLSL identifier, \"type\": PTX type of the load}, e.g.\n"
+    "                         {\"168\": {\"name\": \"exposure_scale\", \"type\": \"f32\"}} (docs/READABLE_GLSL.md);\n"
+    "                         a bad file (not JSON, an offset outside the parameters or read as another type, a\n"
+    "                         name that is no identifier or is taken) is an error: exit 1, nothing written\n";
 
 const char* kRunHelp =
     "usage: ptx2glsl run CASE... [options]\n"
@@ -221,6 +226,7 @@ int cmdTranslate(int argc, char** argv) {
     else if (a == "--dump-ir") opt.dumpIr = true;
     else if (a == "--disable-pass") opt.pipeline.disabled.push_back(next());
     else if (a == "--spirv-asm") asmOut = true;
+    else if (a == "--names") opt.emit.namesFile = next();
     else if (!a.empty() && a[0] == '-') {
       fprintf(stderr, "ptx2glsl translate: unknown option '%s'\n%s", a.c_str(), kTranslateHelp);
       return 2;
@@ -237,6 +243,13 @@ int cmdTranslate(int argc, char** argv) {
   }
   for (auto& d : opt.pipeline.disabled)
     if (!checkPassName("translate", d)) return 2;
+  if (!opt.emit.namesFile.empty()) {
+    std::string nerr;
+    if (!readNamesFile(opt.emit.namesFile, opt.emit.paramNames, nerr)) {
+      fprintf(stderr, "ptx2glsl: error: %s; nothing written\n", nerr.c_str());
+      return 1;
+    }
+  }
   ptx::SourceManager sm;
   std::string err;
   int buf = sm.addFile(in, err);

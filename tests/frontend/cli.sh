@@ -81,5 +81,73 @@ expect output_ok 0 "" "$bin" translate "$ptx" -o "$tmp/out4" --spirv-asm
 [ "$(cd "$tmp/out4" && ls -A | sort | tr '\n' ' ')" = "bit_ops.comp bit_ops.json bit_ops.spv bit_ops.spvasm " ] ||
   fail output_ok "folder holds: $(ls -A "$tmp/out4" | tr '\n' ' ')"
 
+# ---- translate --names FILE (docs/READABLE_GLSL.md): a good file names the loads; a bad one is an error naming
+# the file, exit 1, and the output folder is not created
+sp=$here/../../ptx_corpus/basic/scalar_params/kernel.ptx  # f32 at 0, u64 at 8..39, u32 at 40, u8 44, u16 46, f64 48
+names() { printf '%s' "$1" >"$tmp/names.json"; }
+names '{"0": {"name": "scale", "type": "f32"}, "40": {"name": "count", "type": "u32"}}'
+expect names_ok 0 "" "$bin" translate "$sp" -o "$tmp/n0" --names "$tmp/names.json"
+grep -q "^  const float scale = uintBitsToFloat(P2GU32((pc.params)).v);" "$tmp/n0/scalar_params.comp" ||
+  fail names_ok "no 'const float scale' read from offset 0"
+grep -q "= scale;" "$tmp/n0/scalar_params.comp" || fail names_ok "the load of offset 0 does not read 'scale'"
+grep -q "const uint count = P2GU32((pc.params + 40ul)).v;" "$tmp/n0/scalar_params.comp" || fail names_ok "no 'count'"
+grep -q "const double p48_f64 = " "$tmp/n0/scalar_params.comp" || fail names_ok "offset 48 lost its default name"
+! grep -q "pc.params" <(grep -v "^  const " "$tmp/n0/scalar_params.comp") || fail names_ok "a raw parameter read is left"
+# expect_names NAME TEXT FILE-CONTENT: exit 1, the message names the file and says TEXT, nothing written
+expect_names() {
+  names "$3"
+  expect "$1" 1 "$2" "$bin" translate "$sp" -o "$tmp/nbad" --names "$tmp/names.json"
+  grep -qF "names file '$tmp/names.json'" "$tmp/err" || fail "$1" "the message does not name the file"
+  [ ! -e "$tmp/nbad" ] || { fail "$1" "'$tmp/nbad' was created"; rm -rf "$tmp/nbad"; }
+}
+expect_names names_not_json "not JSON" '{"0": '
+expect_names names_not_object "expected an object" '[1, 2]'
+expect_names names_bad_offset "'x8' is not a parameter offset" '{"x8": {"name": "a", "type": "u64"}}'
+expect_names names_unknown_offset "offset 64 is not in the parameter block of 'scalar_params' (64 bytes)" \
+  '{"64": {"name": "a", "type": "u32"}}'
+expect_names names_type "offset 0 is read as .f32 by 'scalar_params', not as .u32" '{"0": {"name": "a", "type": "u32"}}'
+expect_names names_not_type "\"f33\" is not a PTX type" '{"0": {"name": "a", "type": "f33"}}'
+expect_names names_no_name "\"name\" (a string) is missing" '{"0": {"type": "f32"}}'
+expect_names names_extra "unknown member \"nmae\"" '{"0": {"name": "a", "type": "f32", "nmae": "b"}}'
+expect_names names_not_ident "\"2x\" is not a GLSL identifier" '{"0": {"name": "2x", "type": "f32"}}'
+expect_names names_keyword "\"uniform\" is a GLSL keyword" '{"0": {"name": "uniform", "type": "f32"}}'
+expect_names names_builtin "\"sqrt\" is a GLSL keyword, built-in" '{"0": {"name": "sqrt", "type": "f32"}}'
+expect_names names_reserved "\"gl_scale\" is a GLSL keyword, built-in or reserved" '{"0": {"name": "gl_scale", "type": "f32"}}'
+expect_names names_temp "\"t3\" is a GLSL keyword, built-in or reserved" '{"0": {"name": "t3", "type": "f32"}}'
+expect_names names_twice "\"a\" already names offset 0" \
+  '{"0": {"name": "a", "type": "f32"}, "40": {"name": "a", "type": "u32"}}'
+expect_names names_register "the name 'f4' (offset 0) is already a register or variable of 'scalar_params'" \
+  '{"0": {"name": "f4", "type": "f32"}}'
+# loads of different types over the same bytes keep the raw read; one through an address register is named
+cat >"$tmp/overlap.ptx" <<'PTX'
+.version 8.7
+.target sm_90
+.address_size 64
+.visible .entry overlap(.param .align 8 .b8 s[16], .param .u64 out)
+{
+	.reg .b32 %r<4>; .reg .b64 %rd<6>;
+	ld.param.u32 %r1, [s];
+	ld.param.u64 %rd1, [s];
+	mov.b64 %rd4, s;
+	add.s64 %rd5, %rd4, 8;
+	ld.param.u32 %r2, [%rd5+4];
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd3, %rd2;
+	st.global.u32 [%rd3], %r1;
+	st.global.u64 [%rd3+8], %rd1;
+	st.global.u32 [%rd3+16], %r2;
+	ret;
+}
+PTX
+expect names_overlap 0 "" "$bin" translate "$tmp/overlap.ptx" -o "$tmp/ov"
+c=$tmp/ov/overlap.comp
+grep -q "P2GU32((pc.params)).v" "$c" && grep -q "P2GU64((pc.params)).v" "$c" && ! grep -q "p0_u32\|p0_u64" "$c" ||
+  fail names_overlap "overlapping loads of offset 0 were named"
+grep -q "const uint p12_u32 = P2GU32((pc.params + 12ul)).v;" "$c" && grep -q "const uint64_t p16_u64 = " "$c" ||
+  fail names_overlap "offsets 12 (through %rd5) and 16 are not named"
+expect names_missing 1 "names file '$tmp/nope.json': cannot be read" "$bin" translate "$sp" -o "$tmp/nbad" --names "$tmp/nope.json"
+expect names_no_value 2 "--names needs a value" "$bin" translate "$sp" -o "$tmp/nbad" --names
+grep -q -- "--names FILE" <("$bin" translate --help) || fail names_help "translate --help does not describe --names"
+
 echo "frontend/cli.sh: $passed passed, $fails failed"
 [ $fails -eq 0 ]

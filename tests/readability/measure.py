@@ -3,8 +3,11 @@
 
 Per kernel (.comp): total lines, body lines (non-blank, non-comment lines of main(), declarations included),
 standalone temporary declarations (`uint t12;`), temporaries declared in all (`uint t12;` or `uint t12 = ...;`),
-the longest body line, the PTX instructions of the entry and body lines per PTX instruction. Then, over all
-kernels, the median and maximum of body lines per PTX instruction.
+the longest body line, the PTX instructions of the entry and body lines per PTX instruction, raw parameter reads
+(`pc.params` in body statements other than the named parameters' `const` declarations, docs/READABLE_GLSL.md
+"Names") and raw window offsets (`uint(4608ul)`, `p2g_lds32(4608u...`: an address literal where a .shared
+variable's named offset could stand). Then, over all kernels, the median and maximum of body lines per PTX
+instruction and the totals of the last two.
 
   tests/readability/measure.py [--root DIR] [--all] [KERNEL.comp ...]
 
@@ -21,6 +24,8 @@ import sys
 
 TMP_DECL = re.compile(r"^\s*(?:precise\s+)?[A-Za-z_][A-Za-z0-9_]*\s+t\d+;\s*$")
 TMP_ANY = re.compile(r"^\s*(?:precise\s+)?[A-Za-z_][A-Za-z0-9_]*\s+t\d+\s*[;=]")
+PARAM_DECL = re.compile(r"^\s*const\s+\w+\s+\w+\s*=.*pc\.params")  # a named parameter, read once
+RAW_OFFSET = re.compile(r"uint\(\d+ul\)|p2g_(?:ld|st)s\d+\(\d+u")
 
 
 def main_body(lines):
@@ -75,6 +80,8 @@ def measure(comp_path, root):
         "temps": sum(1 for l in body if TMP_ANY.match(l)),
         "longest": max((len(l) for l in body), default=0),
         "ptx": 0,
+        "rawparam": sum(l.count("pc.params") for l in body if not PARAM_DECL.match(l)),
+        "rawoff": sum(len(RAW_OFFSET.findall(l)) for l in body),
     }
     # generated/<suite>/<case>/<entry>.comp -> ptx_corpus/<suite>/<case>/<case.json "ptx">
     rel = os.path.relpath(os.path.dirname(comp_path), os.path.join(root, "generated"))
@@ -92,7 +99,8 @@ def measure(comp_path, root):
 def row(name, f):
     per = f"{f['body'] / f['ptx']:.2f}" if f["ptx"] else "-"
     return (f"{name:60s} total {f['total']:6d}  body {f['body']:6d}  tN-decl {f['tdecl']:5d}  temps {f['temps']:5d}  "
-            f"longest {f['longest']:4d}  ptx {f['ptx']:5d}  body/ptx {per}")
+            f"longest {f['longest']:4d}  ptx {f['ptx']:5d}  body/ptx {per}  raw-param {f['rawparam']:4d}  "
+            f"raw-offset {f['rawoff']:4d}")
 
 
 def main():
@@ -109,8 +117,11 @@ def main():
             comps += [os.path.join(d, f) for f in files if f.endswith(".comp")]
     comps.sort()
     ratios = []
+    rawparam = rawoff = 0
     for c in comps:
         f = measure(os.path.abspath(c), root)
+        rawparam += f["rawparam"]
+        rawoff += f["rawoff"]
         name = os.path.relpath(os.path.abspath(c), os.path.join(root, "generated"))
         if a.all or named or name.startswith("rrlite/k_output/"):
             print(row(name, f))
@@ -121,6 +132,7 @@ def main():
         mx = max(ratios)
         print(f"{len(ratios)} kernels: body lines per PTX instruction median {statistics.median(r):.2f}, "
               f"max {mx[0]:.2f} ({mx[1]})")
+    print(f"{len(comps)} kernels: raw parameter reads {rawparam}, raw window offsets {rawoff}")
     return 0
 
 

@@ -48,6 +48,11 @@ std::string Emitter::addressOf(const Opnd& o, ptx::Space space) {
       case ptx::Space::Param:
         if (space == ptx::Space::Param) return "(pc.params" + off64(int64_t(off)) + ")";
         return wide ? std::to_string(off) + "ul" : std::to_string(off) + "u";
+      case ptx::Space::Shared: {  // the variable's named offset (names.cpp), the same value as `off`
+        std::string n = sharedName(o.var);
+        if (wide) return o.imm ? "(uint64_t(" + n + ")" + off64(o.imm) + ")" : "uint64_t(" + n + ")";
+        return o.imm ? "(" + n + off32(o.imm) + ")" : n;
+      }
       default:
         return wide ? std::to_string(off) + "ul" : std::to_string(off) + "u";
     }
@@ -151,6 +156,17 @@ static std::string fromBits(Ty t, const std::string& raw) {
   return raw;
 }
 
+std::string Emitter::namedParam(uint64_t offset, Ty t) {
+  auto it = params_.find(offset);
+  if (it == params_.end() || !it->second.ok || !(it->second.t == t)) return "";
+  ParamSlot& s = it->second;
+  if (!s.used) {
+    s.used = true;
+    s.init = fromBits(t, load(ptx::Space::Param, "(pc.params" + off64(int64_t(offset)) + ")", t.bits < 8 ? 8 : t.bits));
+  }
+  return s.name;
+}
+
 // .param variables declared in a function body (call arguments and return values of inlined calls) live in
 // the private .local window, not in the kernel's parameter block.
 ptx::Space effectiveSpace(Emitter& E, ptx::Space sp, const Opnd& addr) {
@@ -220,9 +236,26 @@ static void emitLd(Emitter& E, const ir::Inst& in) {
   if (wideForm(E, in, t, in.ops[0], false) == WideForm::Refused) return;
   ptx::Space sp = effectiveSpace(E, E.spaceOf(in), in.ops[1]);
   unsigned n = vecWidth(in);
-  std::string a = E.addressOf(in.ops[1], sp);
   Ty bits{Ty::K::B, t.bits < 8 ? 8 : t.bits};
   unsigned memBits = bits.bits;
+  // a kernel parameter at a constant offset: its named value (names.cpp), read once at the top of main()
+  uint64_t at = 0;
+  if (sp == ptx::Space::Param && E.paramLoadOffset(in, at)) {
+    const Opnd& d = in.ops[0];
+    std::vector<std::string> names;  // "" for a sink
+    bool all = n == 1 || (d.kind == Opnd::Kind::Vec && d.elems.size() == n);
+    for (unsigned i = 0; i < n && all; ++i) {
+      bool sink = n > 1 && d.elems[i].kind == Opnd::Kind::Sink;
+      names.push_back(sink ? "" : E.namedParam(at + i * (memBits / 8), t));
+      all = sink || !names.back().empty();
+    }
+    if (all) {
+      for (unsigned i = 0; i < n; ++i)
+        if (!names[i].empty()) E.store(n == 1 ? d : d.elems[i], t, names[i]);
+      return;
+    }
+  }
+  std::string a = E.addressOf(in.ops[1], sp);
   if (n == 1) {
     std::string wide = sp == ptx::Space::Shared ? E.wideSharedElem(in, a) : "";
     E.store(in.ops[0], t, fromBits(t, wide.empty() ? E.load(sp, a, memBits) : wide));

@@ -59,7 +59,13 @@ std::string handleOf(Emitter& E, const ir::Inst& in, int h) {
   Opnd r;
   r.kind = Opnd::Kind::Reg;
   r.reg = in.ops[h].reg;
-  return E.src(r, Ty{Ty::K::U, 64});
+  std::string v = E.src(r, Ty{Ty::K::U, 64});
+  // the image's name: the parameter (or .texref) the handle comes from (handles.h), when there is one
+  std::vector<HandleSource> from;
+  std::string why;
+  if (!traceHandle(E.F, r.reg, from, why) || from.size() != 1) return v;
+  std::string label = from[0].isTexref ? from[0].texref : E.paramLabel(from[0].offset);
+  return label == E.foldedValue(v) ? v : v + " /* " + label + " */";
 }
 
 // Destinations of a vector result (`{%f1, %f2, %f3, %f4}`) or a single register.

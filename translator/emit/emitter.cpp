@@ -251,6 +251,11 @@ std::string Emitter::src(const Opnd& o, Ty t) {
     }
     case Opnd::Kind::VarAddr:
     case Opnd::Kind::Label: {
+      // a .shared variable's address as a 32-bit value: its named offset as is (addressOf's window form)
+      if (o.kind == Opnd::Kind::VarAddr && F.vars[o.var].space == ptx::Space::Shared && t.bits != 64) {
+        std::string a = addressOf(o, ptx::Space::Shared);
+        return t.k == Ty::K::S ? "int(" + a + ")" : a;
+      }
       std::string a = addressOf(o, ptx::Space::None);
       if (t.bits == 64) return t.k == Ty::K::S ? "int64_t(" + a + ")" : "uint64_t(" + a + ")";
       return t.k == Ty::K::S ? "int(" + a + ")" : "uint(" + a + ")";
@@ -735,6 +740,7 @@ std::string Emitter::wideSharedElem(const ir::Inst& in, const std::string& addr)
 
 void Emitter::scan() {
   s64_ = planShared64(F);
+  planNames();
   for (auto& b : F.blocks)
     for (auto& in : b.insts) {
       if (in.op == "cvta" && !in.hasMod("to") &&
@@ -974,6 +980,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
       out += "// .shared variables used only as 64-bit values (64-bit atomics need 64-bit storage; shared64.h)\n"
              "shared uint64_t smem64[" + std::to_string(s64_.words) + "];\n";
   }
+  out += sharedDeclarations();
   bool tcx = features_.count("tcxchg") > 0;
   if (features_.count("mmaxchg") && !tcx)
     out += "// mma fragments (emit_mma.cpp): six words per thread of the block (A registers, then B registers)\n"
@@ -1047,6 +1054,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
            "    if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;\n"
            "  }\n";
   out += declarations();
+  out += paramDeclarations();
   for (auto& v : F.vars) {
     if (v.space != ptx::Space::Const) continue;
     for (auto& r : v.relocs) {

@@ -36,7 +36,19 @@ struct EmitOptions {
   bool annotate = true;   // PTX source lines as comments
   bool native = false;    // use device operations where measured identical (not the exact lowering)
   bool checkBounds = false;  // check every memory access in the shader (check_bounds.h; `ptx2glsl run --check-bounds`)
+  // `ptx2glsl translate --names FILE` (docs/READABLE_GLSL.md): parameter-block offset -> the user's name for the
+  // value read there and its PTX type ("f32", "u64", ...). Names only: the bytes read do not change.
+  struct ParamName {
+    std::string name, type;
+  };
+  std::map<uint64_t, ParamName> paramNames;
+  std::string namesFile;  // for messages
 };
+// Reads a --names file (docs/READABLE_GLSL.md) into `out`; on error returns false with `err` naming the file.
+bool readNamesFile(const std::string& path, std::map<uint64_t, EmitOptions::ParamName>& out, std::string& err);
+// True when `s` can name a GLSL variable: an identifier that is no GLSL keyword, reserved word or built-in
+// function name, and has no reserved prefix (gl_, p2g_, P2G, two underscores).
+bool isFreeGlslName(const std::string& s);
 
 class Emitter {
  public:
@@ -82,6 +94,21 @@ class Emitter {
   const EmitOptions& options() const { return opt_; }
   // 64-bit shared layout (shared64.h): the smem64 element for a shared access whose variable moved there, or "".
   std::string wideSharedElem(const ir::Inst& in, const std::string& addr);
+  // Names (docs/READABLE_GLSL.md). namedParam: the name of the kernel parameter value of type t at byte `offset`
+  // of the parameter block (a const local that main() reads once), or "" when loads of other types overlap it
+  // (then the access stays a raw read of pc.params). paramLabel: how a comment names the parameter at `offset`.
+  // sharedName: the const that holds a .shared variable's byte offset.
+  std::string namedParam(uint64_t offset, Ty t);
+  bool paramLoadOffset(const ir::Inst& in, uint64_t& offset) const {
+    auto it = paramLoads_.find(&in);
+    if (it == paramLoads_.end()) return false;
+    offset = it->second;
+    return true;
+  }
+  std::string paramLabel(uint64_t offset);
+  std::string sharedName(int var);
+  // What src() returned for a register: its folded value when it is a fold's marker, else `v` itself.
+  std::string foldedValue(const std::string& v) const;
   // SFU model tables the shader reads (sfu_prelude.cpp), in directory-slot order, and the byte offset of the
   // directory in the module-globals buffer (after the .global variables). Valid after emit().
   const std::vector<std::string>& sfuTables() const { return sfuTables_; }
@@ -119,6 +146,21 @@ class Emitter {
   bool hasLoops_ = false;
   int64_t loopGuardAt_ = -1;
   uint32_t blockThreads_ = 0;  // the thread count barriers name (0: none)
+  // names (names.cpp)
+  struct ParamSlot {
+    Ty t;
+    bool ok = true;       // no load of another type overlaps it
+    int var = -1;         // the PTX parameter
+    std::string name, init;
+    bool used = false;
+  };
+  std::map<uint64_t, ParamSlot> params_;
+  std::map<const ir::Inst*, uint64_t> paramLoads_;  // ld.param at a constant offset -> that offset in the block
+  std::map<int, std::string> sharedNames_;  // .shared variable -> the const holding its offset
+  std::set<int> sharedUsed_;
+  void planNames();
+  std::string paramDeclarations() const;
+  std::string sharedDeclarations() const;
   // warp model (warp_flow.cpp)
   struct WarpLoop {
     std::string actL, actI;   // lanes still looping; lanes active in this iteration

@@ -125,7 +125,9 @@ std::vector<uint8_t> planFolds(const ir::Function& f) {
       int r = d.ops[0].reg;
       if (defs[size_t(r)] != 1 || uses[size_t(r)] != 1) continue;
       std::vector<int> rd = reads(d);
-      bool mem = d.op == "ld";
+      // a kernel parameter (ld.param of an entry parameter) is read-only: its load moves like a pure value
+      bool mem = d.op == "ld" && !(d.ops.size() == 2 && d.hasMod("param") && d.ops[1].kind == Opnd::Kind::VarAddr &&
+                                   f.vars[d.ops[1].var].space == ptx::Space::Param);
       for (int s : std::vector<int>(rd)) {
         if (!plan[size_t(s)]) continue;  // a value folded into this one (its use is here: single use)
         rd.insert(rd.end(), deepReads[size_t(s)].begin(), deepReads[size_t(s)].end());

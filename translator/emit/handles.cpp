@@ -202,6 +202,20 @@ void geometry(const ir::Inst& in, uint32_t& dims, bool& layered) {
 
 }  // namespace
 
+std::map<const ir::Inst*, std::pair<int, int64_t>> constantParamLoads(const ir::Function& f) {
+  std::map<const ir::Inst*, std::pair<int, int64_t>> out;
+  Tracer t(f);
+  for (auto& b : f.blocks)
+    for (auto& in : b.insts) {
+      int var = -1;
+      int64_t off = 0;
+      if ((in.op == "ld" || in.op == "ldu") && in.hasMod("param") && in.ops.size() == 2 &&
+          t.paramAddress(in.ops[1], var, off))
+        out[&in] = {var, off};
+    }
+  return out;
+}
+
 bool traceHandle(const ir::Function& f, int reg, std::vector<HandleSource>& out, std::string& why) {
   Tracer t(f);
   return t.value(reg, out, why);

@@ -41,6 +41,11 @@ struct HandleSource {
 // that stops the trace.
 bool traceHandle(const ir::Function& f, int reg, std::vector<HandleSource>& out, std::string& why);
 
+// Every ld/ldu.param that reads a kernel parameter at a constant offset, named directly (`[p+8]`) or through a
+// register holding the parameter's address plus constants (mov/cvta/add/sub, as traceHandle follows them): the
+// instruction -> the parameter variable and the byte offset in it (element 0 of a vector load).
+std::map<const ir::Inst*, std::pair<int, int64_t>> constantParamLoads(const ir::Function& f);
+
 // Resolves every image instruction of `f` into the manifest map (sorted by offset, slots numbered). An
 // unresolvable handle is an error at its instruction. Returns false when any error was reported.
 bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vector<ManifestImage>& out);

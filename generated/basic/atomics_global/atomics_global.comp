@@ -49,13 +49,15 @@ void main() {
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
   uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
   uint64_t rd49 = 0ul, rd50 = 0ul, rd51 = 0ul, lhs = 0ul, rhs = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // atomics_global_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // atomics_global_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // atomics_global_param_2
   // 26: ld.param.u64 	%rd8, [atomics_global_param_0];
-  rd8 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd9, [atomics_global_param_1];
-  rd9 = P2GU64((pc.params + 8ul)).v;
   // 28: ld.param.u64 	%rd10, [atomics_global_param_2];
   // 29: cvta.to.global.u64 	%rd1, %rd10;
-  rd1 = (P2GU64((pc.params + 16ul)).v);
+  rd1 = p16_u64;
   // 30: mov.u32 	%r8, %ntid.x;
   // 31: mov.u32 	%r9, %ctaid.x;
   // 32: mov.u32 	%r10, %tid.x;
@@ -67,14 +69,14 @@ void main() {
   // 36: mul.wide.u32 	%rd13, %r1, 4;
   // 37: add.s64 	%rd14, %rd12, %rd13;
   // 38: ld.global.u32 	%r2, [%rd14];
-  r2 = P2GU32(uint64_t(int64_t(rd8) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
+  r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
   // 39: mul.wide.u32 	%rd15, %r2, 536870912;
   // 40: mul.lo.s64 	%rd16, %rd11, -7046029254386353131;
   rd16 = uint64_t(int64_t(uint64_t(t1)) * -7046029254386353131l);
   // 41: xor.b64  	%rd2, %rd15, %rd16;
   rd2 = packUint2x32(unpackUint2x32(uint64_t(r2) * uint64_t(0x20000000u)) ^ unpackUint2x32(rd16));
   // 42: cvta.to.global.u64 	%rd3, %rd9;
-  rd3 = rd9;
+  rd3 = p8_u64;
   // 43: atom.global.add.u32 	%r11, [%rd3], %r2;
   r11 = atomicAdd(P2GU32(rd3).v, r2);
   // 44: add.s64 	%rd17, %rd3, 4;

@@ -20,6 +20,10 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 shared uint smem[88u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // .shared variables used only as 64-bit values (64-bit atomics need 64-bit storage; shared64.h)
 shared uint64_t smem64[6];
+// byte offsets of the .shared variables in smem
+const uint sh_hist = 0u;  // _ZZ14atomics_sharedE4hist, 256 bytes
+const uint sh_acc32 = 256u;  // _ZZ14atomics_sharedE5acc32, 48 bytes
+const uint sh_acc64 = 304u;  // _ZZ14atomics_sharedE5acc64, 48 bytes
 
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -56,14 +60,19 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // atomics_shared_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // atomics_shared_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // atomics_shared_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // atomics_shared_param_3
   // 35: ld.param.u64 	%rd5, [atomics_shared_param_0];
-  rd5 = P2GU64((pc.params)).v;
+  rd5 = p0_u64;
   // 36: ld.param.u64 	%rd6, [atomics_shared_param_1];
-  rd6 = P2GU64((pc.params + 8ul)).v;
+  rd6 = p8_u64;
   // 37: ld.param.u64 	%rd7, [atomics_shared_param_2];
-  rd7 = P2GU64((pc.params + 16ul)).v;
+  rd7 = p16_u64;
   // 38: ld.param.u64 	%rd8, [atomics_shared_param_3];
-  rd8 = P2GU64((pc.params + 24ul)).v;
+  rd8 = p24_u64;
   // 39: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 40: setp.gt.u32 	%p1, %r1, 63;
@@ -71,7 +80,7 @@ void main() {
   // 41: shl.b32 	%r10, %r1, 2;
   r10 = r1 << 2u;
   // 42: mov.u32 	%r11, _ZZ14atomics_sharedE4hist;
-  r11 = uint(0ul);
+  r11 = sh_hist;
   // 43: add.s32 	%r2, %r11, %r10;
   r2 = uint(int(r11) + int(r10));
   if (!p1) {
@@ -84,51 +93,51 @@ void main() {
     // 55: mov.u32 	%r13, 0;
     r13 = 0u;
     // 56: st.shared.u32 	[_ZZ14atomics_sharedE5acc32], %r13;
-    p2g_sts32(256u, r13);
+    p2g_sts32(sh_acc32, r13);
     // 57: mov.u32 	%r14, 1000000;
     // 58: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+4], %r14;
-    p2g_sts32(260u, 0x000F4240u);
+    p2g_sts32((sh_acc32 + 4u), 0x000F4240u);
     // 59: mov.u32 	%r15, 2147483647;
     // 60: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+8], %r15;
-    p2g_sts32(264u, 0x7FFFFFFFu);
+    p2g_sts32((sh_acc32 + 8u), 0x7FFFFFFFu);
     // 61: mov.u32 	%r16, -2147483648;
     // 62: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+12], %r16;
-    p2g_sts32(268u, 0x80000000u);
+    p2g_sts32((sh_acc32 + 12u), 0x80000000u);
     // 63: mov.u32 	%r17, -1;
     r17 = 0xFFFFFFFFu;
     // 64: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+16], %r17;
-    p2g_sts32(272u, r17);
+    p2g_sts32((sh_acc32 + 16u), r17);
     // 65: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+20], %r13;
-    p2g_sts32(276u, r13);
+    p2g_sts32((sh_acc32 + 20u), r13);
     // 66: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+24], %r17;
-    p2g_sts32(280u, r17);
+    p2g_sts32((sh_acc32 + 24u), r17);
     // 67: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+28], %r13;
-    p2g_sts32(284u, r13);
+    p2g_sts32((sh_acc32 + 28u), r13);
     // 68: mov.u32 	%r18, %ctaid.x;
     // 69: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+32], %r18;
-    p2g_sts32(288u, gl_WorkGroupID.x);
+    p2g_sts32((sh_acc32 + 32u), gl_WorkGroupID.x);
     // 70: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+36], %r13;
-    p2g_sts32(292u, r13);
+    p2g_sts32((sh_acc32 + 36u), r13);
     // 71: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+40], %r13;
-    p2g_sts32(296u, r13);
+    p2g_sts32((sh_acc32 + 40u), r13);
     // 72: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+44], %r13;
-    p2g_sts32(300u, r13);
+    p2g_sts32((sh_acc32 + 44u), r13);
     // 73: mov.u64 	%rd9, 0;
     rd9 = 0ul;
     // 74: st.shared.u64 	[_ZZ14atomics_sharedE5acc64], %rd9;
-    smem64[0u + ((304u) - 304u) / 8u] = rd9;
+    smem64[0u + ((sh_acc64) - 304u) / 8u] = rd9;
     // 75: mov.u64 	%rd10, -1;
     // 76: st.shared.u64 	[_ZZ14atomics_sharedE5acc64+8], %rd10;
-    smem64[0u + ((312u) - 304u) / 8u] = 0xFFFFFFFFFFFFFFFFul;
+    smem64[0u + (((sh_acc64 + 8u)) - 304u) / 8u] = 0xFFFFFFFFFFFFFFFFul;
     // 77: st.shared.u64 	[_ZZ14atomics_sharedE5acc64+16], %rd9;
-    smem64[0u + ((320u) - 304u) / 8u] = rd9;
+    smem64[0u + (((sh_acc64 + 16u)) - 304u) / 8u] = rd9;
     // 78: mov.u64 	%rd11, 9223372036854775807;
     // 79: st.shared.u64 	[_ZZ14atomics_sharedE5acc64+24], %rd11;
-    smem64[0u + ((328u) - 304u) / 8u] = 0x7FFFFFFFFFFFFFFFul;
+    smem64[0u + (((sh_acc64 + 24u)) - 304u) / 8u] = 0x7FFFFFFFFFFFFFFFul;
     // 80: st.shared.u64 	[_ZZ14atomics_sharedE5acc64+32], %rd9;
-    smem64[0u + ((336u) - 304u) / 8u] = rd9;
+    smem64[0u + (((sh_acc64 + 32u)) - 304u) / 8u] = rd9;
     // 81: st.shared.u64 	[_ZZ14atomics_sharedE5acc64+40], %rd9;
-    smem64[0u + ((344u) - 304u) / 8u] = rd9;
+    smem64[0u + (((sh_acc64 + 40u)) - 304u) / 8u] = rd9;
   } else {
   }
   // 84: mov.u32 	%r3, %ctaid.x;
@@ -150,7 +159,7 @@ void main() {
   r24 = atomicAdd(smem[(uint(int(r11) + int((r5 << 2u) & 252u))) >> 2], 1u);
   // 96: shr.u32 	%r25, %r5, 4;
   // 97: mov.u32 	%r26, _ZZ14atomics_sharedE5acc32;
-  r26 = uint(256ul);
+  r26 = sh_acc32;
   // 98: atom.shared.add.u32 	%r27, [%r26], %r25;
   r27 = atomicAdd(smem[(r26) >> 2], (r5 >> 4u));
   // 99: and.b32  	%r28, %r5, 255;
@@ -245,7 +254,7 @@ void main() {
   // 142: xor.b32  	%r6, %r62, %r5;
   r6 = uint(int(r5) >> 31u) ^ r5;
   // 143: ld.shared.u32 	%r84, [_ZZ14atomics_sharedE5acc32+44];
-  r84 = p2g_lds32(300u);
+  r84 = p2g_lds32((sh_acc32 + 44u));
   // 144: cvta.to.global.u64 	%rd2, %rd8;
   rd2 = rd8;
   // 145: cvta.to.global.u64 	%rd3, %rd7;
@@ -271,7 +280,7 @@ void main() {
     break;
   }
   // 159: mov.u32 	%r65, _ZZ14atomics_sharedE5acc64;
-  r65 = uint(304ul);
+  r65 = sh_acc64;
   // 160: atom.shared.add.u64 	%rd15, [%r65], %rd1;
   rd15 = atomicAdd(smem64[0u + ((r65) - 304u) / 8u], rd1);
   // 161: add.s32 	%r66, %r65, 8;

@@ -74,11 +74,12 @@ void main() {
   uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bit_ops_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bit_ops_param_1
   // 24: ld.param.u64 	%rd1, [bit_ops_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 25: ld.param.u64 	%rd2, [bit_ops_param_1];
   // 26: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = (P2GU64((pc.params + 8ul)).v);
   // 27: cvta.to.global.u64 	%rd4, %rd1;
   // 28: mov.u32 	%r17, %ctaid.x;
   // 29: mov.u32 	%r18, %ntid.x;
@@ -88,7 +89,7 @@ void main() {
   // 32: shl.b32 	%r21, %r20, 1;
   // 33: mul.wide.u32 	%rd5, %r21, 4;
   // 34: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r20 << 1u) * uint64_t(4u)));
+  rd6 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r20 << 1u) * uint64_t(4u)));
   // 35: ld.global.u32 	%r2, [%rd6];
   r2 = P2GU32(rd6).v;
   // 36: ld.global.u32 	%r3, [%rd6+4];
@@ -102,7 +103,7 @@ void main() {
   // 40: mul.lo.s32 	%r22, %r20, 24;
   // 41: mul.wide.u32 	%rd10, %r22, 4;
   // 42: add.s64 	%rd11, %rd3, %rd10;
-  rd11 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(r20) * 24)) * uint64_t(4u)));
+  rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r20) * 24)) * uint64_t(4u)));
   // 43: popc.b32 	%r23, %r2;
   // 44: st.global.u32 	[%rd11], %r23;
   P2GU32(rd11).v = uint(bitCount(r2));

@@ -16,6 +16,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[64u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_slice = 0u;  // _ZZ13block3d_indexE5slice, 256 bytes
 
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -28,11 +30,12 @@ void main() {
   uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
   uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // block3d_index_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // block3d_index_param_1
   // 26: ld.param.u64 	%rd1, [block3d_index_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd2, [block3d_index_param_1];
   // 28: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = (P2GU64((pc.params + 8ul)).v);
   // 29: cvta.to.global.u64 	%rd4, %rd1;
   // 30: mov.u32 	%r1, %ctaid.z;
   r1 = gl_WorkGroupID.z;
@@ -68,10 +71,10 @@ void main() {
   // 48: mul.wide.u32 	%rd5, %r18, 4;
   // 49: add.s64 	%rd6, %rd4, %rd5;
   // 50: ld.global.u32 	%r19, [%rd6];
-  r19 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r18) * uint64_t(4u)))).v;
+  r19 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r18) * uint64_t(4u)))).v;
   // 51: shl.b32 	%r20, %r8, 7;
   // 52: mov.u32 	%r21, _ZZ13block3d_indexE5slice;
-  r21 = uint(0ul);
+  r21 = sh_slice;
   // 53: add.s32 	%r22, %r21, %r20;
   // 54: shl.b32 	%r23, %r10, 5;
   // 55: add.s32 	%r24, %r22, %r23;
@@ -118,7 +121,7 @@ void main() {
   // 90: shl.b32 	%r57, %r18, 1;
   // 91: mul.wide.u32 	%rd7, %r57, 4;
   // 92: add.s64 	%rd8, %rd3, %rd7;
-  rd8 = uint64_t(int64_t(rd3) + int64_t(uint64_t(r18 << 1u) * uint64_t(4u)));
+  rd8 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r18 << 1u) * uint64_t(4u)));
   // 93: st.global.u32 	[%rd8], %r56;
   P2GU32(rd8).v = (((r49 | (r5 << 24u)) | (r2 << 28u)) ^ (gl_NumWorkGroups.z << 30u));
   // 94: mad.lo.s32 	%r58, %r19, %r14, %r39;

@@ -162,11 +162,13 @@ void main() {
   uint64_t rd57 = 0ul, rd58 = 0ul, rd59 = 0ul, rd60 = 0ul, rd61 = 0ul, rd62 = 0ul, rd63 = 0ul, rd64 = 0ul;
   uint64_t rd65 = 0ul, rd66 = 0ul, rd67 = 0ul, rd68 = 0ul, rd69 = 0ul, rd70 = 0ul, rd71 = 0ul, rd72 = 0ul;
   uint64_t rd73 = 0ul, rd74 = 0ul, lhs = 0ul, rhs = 0ul, lhs_1 = 0ul, rhs_1 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // clang_int64_bits_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // clang_int64_bits_param_1
   // 20: ld.param.u64 	%rd21, [clang_int64_bits_param_0];
-  rd21 = P2GU64((pc.params)).v;
   // 21: ld.param.u64 	%rd22, [clang_int64_bits_param_1];
   // 22: cvta.to.global.u64 	%rd1, %rd22;
-  rd1 = (P2GU64((pc.params + 8ul)).v);
+  rd1 = p8_u64;
   // 23: cvta.to.global.u64 	%rd23, %rd21;
   // 24: mov.u32 	%r2, %ctaid.x;
   // 25: mov.u32 	%r3, %ntid.x;
@@ -176,7 +178,7 @@ void main() {
   // 28: shl.b32 	%r5, %r1, 1;
   // 29: mul.wide.u32 	%rd24, %r5, 8;
   // 30: add.s64 	%rd25, %rd23, %rd24;
-  rd25 = uint64_t(int64_t(rd21) + int64_t(uint64_t(r1 << 1u) * uint64_t(8u)));
+  rd25 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1 << 1u) * uint64_t(8u)));
   // 31: ld.global.u64 	%rd2, [%rd25];
   rd2 = P2GU64(rd25).v;
   // 32: ld.global.u64 	%rd3, [%rd25+8];

@@ -55,6 +55,10 @@ void main() {
   uint r99 = 0u, r100 = 0u, r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // clang_loops_switch_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // clang_loops_switch_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // clang_loops_switch_param_2
   int p2g_sv0 = 0;
   // 22: ld.param.u32 	%r54, [clang_loops_switch_param_2];
   // 23: mov.u32 	%r55, %ctaid.x;
@@ -63,20 +67,19 @@ void main() {
   // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
   r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 27: setp.ge.u32 	%p1, %r5, %r54;
-  if (!(r5 >= (P2GU32((pc.params + 16ul)).v))) {
+  if (!(r5 >= p16_u32)) {
     // 29: ld.param.u64 	%rd5, [clang_loops_switch_param_0];
-    rd5 = P2GU64((pc.params)).v;
     // 30: ld.param.u64 	%rd6, [clang_loops_switch_param_1];
     // 31: cvta.to.global.u64 	%rd1, %rd6;
     // 32: cvta.to.global.u64 	%rd2, %rd5;
     // 33: shl.b32 	%r60, %r5, 2;
     // 34: mul.wide.u32 	%rd7, %r60, 4;
     // 35: add.s64 	%rd3, %rd2, %rd7;
-    rd3 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
+    rd3 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
     // 36: shl.b32 	%r61, %r5, 1;
     // 37: mul.wide.u32 	%rd8, %r61, 4;
     // 38: add.s64 	%rd4, %rd1, %rd8;
-    rd4 = uint64_t(int64_t(P2GU64((pc.params + 8ul)).v) + int64_t(uint64_t(r5 << 1u) * uint64_t(4u)));
+    rd4 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 1u) * uint64_t(4u)));
     // 39: mov.u32 	%r93, 0;
     r93 = 0u;
     // 40: mov.u32 	%r98, 1;

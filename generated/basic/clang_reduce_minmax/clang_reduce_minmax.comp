@@ -16,6 +16,10 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[384u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_smin = 0u;  // _ZZ19clang_reduce_minmaxE4smin, 512 bytes
+const uint sh_smax = 512u;  // _ZZ19clang_reduce_minmaxE4smax, 512 bytes
+const uint sh_ssum = 1024u;  // _ZZ19clang_reduce_minmaxE4ssum, 512 bytes
 
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -36,6 +40,11 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // clang_reduce_minmax_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // clang_reduce_minmax_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // clang_reduce_minmax_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // clang_reduce_minmax_param_3
   // 30: ld.param.u64 	%rd7, [clang_reduce_minmax_param_0];
   // 31: cvta.to.global.u64 	%rd11, %rd7;
   // 32: mov.u32 	%r1, %tid.x;
@@ -48,7 +57,7 @@ void main() {
   // 36: shl.b32 	%r19, %r18, 2;
   // 37: mul.wide.u32 	%rd12, %r19, 4;
   // 38: add.s64 	%rd13, %rd11, %rd12;
-  rd13 = uint64_t(int64_t(P2GU64((pc.params)).v) + int64_t(uint64_t(uint(int(r2) * int(r17)) << 2u) * uint64_t(4u)));
+  rd13 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(uint(int(r2) * int(r17)) << 2u) * uint64_t(4u)));
   // 39: mul.wide.u32 	%rd14, %r1, 4;
   rd14 = uint64_t(r1) * uint64_t(4u);
   // 40: add.s64 	%rd15, %rd13, %rd14;
@@ -85,17 +94,17 @@ void main() {
   // 62: add.s32 	%r35, %r32, %r30;
   // 63: mov.u64 	%rd22, _ZZ19clang_reduce_minmaxE4smin;
   // 64: add.s64 	%rd4, %rd22, %rd14;
-  rd4 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd14));
+  rd4 = uint64_t(int64_t(uint64_t(uint64_t(sh_smin))) + int64_t(rd14));
   // 65: st.shared.u32 	[%rd4], %r33;
   p2g_sts32(uint(rd4), r33);
   // 66: mov.u64 	%rd23, _ZZ19clang_reduce_minmaxE4smax;
   // 67: add.s64 	%rd5, %rd23, %rd14;
-  rd5 = uint64_t(int64_t(uint64_t(512ul)) + int64_t(rd14));
+  rd5 = uint64_t(int64_t(uint64_t(uint64_t(sh_smax))) + int64_t(rd14));
   // 68: st.shared.u32 	[%rd5], %r34;
   p2g_sts32(uint(rd5), r34);
   // 69: mov.u64 	%rd24, _ZZ19clang_reduce_minmaxE4ssum;
   // 70: add.s64 	%rd6, %rd24, %rd14;
-  rd6 = uint64_t(int64_t(uint64_t(1024ul)) + int64_t(rd14));
+  rd6 = uint64_t(int64_t(uint64_t(uint64_t(sh_ssum))) + int64_t(rd14));
   // 71: st.shared.u32 	[%rd6], %r35;
   p2g_sts32(uint(rd6), uint(int(r32) + int(uint(int(r27) + int(uint(int(r22) + int(r20)))))));
   // 72: bar.sync 	0;
@@ -272,9 +281,9 @@ void main() {
   p19 = int(r1) != 0;
   if (!p19) {
     // 195: ld.shared.u32 	%r15, [_ZZ19clang_reduce_minmaxE4smin+4];
-    r15 = p2g_lds32(4u);
+    r15 = p2g_lds32((sh_smin + 4u));
     // 196: ld.shared.u32 	%r16, [_ZZ19clang_reduce_minmaxE4smax+4];
-    r16 = p2g_lds32(516u);
+    r16 = p2g_lds32((sh_smax + 4u));
     // 197: ld.shared.u32 	%r66, [%rd4];
     // 198: setp.ge.s32 	%p20, %r15, %r66;
     if (!(int(r15) >= int(p2g_lds32(uint(rd4))))) {
@@ -288,7 +297,7 @@ void main() {
       p2g_sts32(uint(rd5), r16);
     }
     // 207: ld.shared.u32 	%r68, [_ZZ19clang_reduce_minmaxE4ssum+4];
-    r68 = p2g_lds32(1028u);
+    r68 = p2g_lds32((sh_ssum + 4u));
     // 208: ld.shared.u32 	%r69, [%rd6];
     // 209: add.s32 	%r70, %r69, %r68;
     r70 = uint(int(p2g_lds32(uint(rd6))) + int(r68));
@@ -299,31 +308,28 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   if (!p19) {
     // 214: ld.param.u64 	%rd8, [clang_reduce_minmax_param_3];
-    rd8 = P2GU64((pc.params + 24ul)).v;
     // 215: ld.param.u64 	%rd9, [clang_reduce_minmax_param_1];
-    rd9 = P2GU64((pc.params + 8ul)).v;
     // 216: ld.param.u64 	%rd10, [clang_reduce_minmax_param_2];
     // 217: cvta.to.global.u64 	%rd1, %rd8;
     // 218: cvta.to.global.u64 	%rd2, %rd10;
-    rd2 = (P2GU64((pc.params + 16ul)).v);
     // 219: cvta.to.global.u64 	%rd3, %rd9;
     // 220: ld.shared.u32 	%r71, [_ZZ19clang_reduce_minmaxE4smin];
-    r71 = p2g_lds32(0u);
+    r71 = p2g_lds32(sh_smin);
     // 221: mul.wide.u32 	%rd25, %r2, 4;
     rd25 = uint64_t(r2) * uint64_t(4u);
     // 222: add.s64 	%rd26, %rd3, %rd25;
     // 223: st.global.u32 	[%rd26], %r71;
-    P2GU32(uint64_t(int64_t(rd9) + int64_t(rd25))).v = r71;
+    P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd25))).v = r71;
     // 224: ld.shared.u32 	%r72, [_ZZ19clang_reduce_minmaxE4smax];
-    r72 = p2g_lds32(512u);
+    r72 = p2g_lds32(sh_smax);
     // 225: add.s64 	%rd27, %rd2, %rd25;
     // 226: st.global.u32 	[%rd27], %r72;
-    P2GU32(uint64_t(int64_t(rd2) + int64_t(rd25))).v = r72;
+    P2GU32(uint64_t(int64_t(p16_u64) + int64_t(rd25))).v = r72;
     // 227: ld.shared.u32 	%r73, [_ZZ19clang_reduce_minmaxE4ssum];
-    r73 = p2g_lds32(1024u);
+    r73 = p2g_lds32(sh_ssum);
     // 228: add.s64 	%rd28, %rd1, %rd25;
     // 229: st.global.u32 	[%rd28], %r73;
-    P2GU32(uint64_t(int64_t(rd8) + int64_t(rd25))).v = r73;
+    P2GU32(uint64_t(int64_t(p24_u64) + int64_t(rd25))).v = r73;
   }
   return;
 }

@@ -260,16 +260,21 @@ void main() {
   precise float f5_2 = 0.0, f6_2 = 0.0, f7_1 = 0.0, f8_1 = 0.0, f9_1 = 0.0, f10_1 = 0.0, f11_1 = 0.0;
   precise float f12_1 = 0.0, f13_1 = 0.0, f14_1 = 0.0, f15_1 = 0.0, f16_1 = 0.0, f17_1 = 0.0, f18_1 = 0.0;
   precise float f19_1 = 0.0, f20_1 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // device_call_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // device_call_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // device_call_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // device_call_param_3
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // device_call_param_4
   // 204: ld.param.u64 	%rd4, [device_call_param_0];
-  rd4 = P2GU64((pc.params)).v;
   // 205: ld.param.u64 	%rd2, [device_call_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 206: ld.param.u64 	%rd5, [device_call_param_2];
-  rd5 = P2GU64((pc.params + 16ul)).v;
+  rd5 = p16_u64;
   // 207: ld.param.u64 	%rd3, [device_call_param_3];
-  rd3 = P2GU64((pc.params + 24ul)).v;
+  rd3 = p24_u64;
   // 208: ld.param.u32 	%r2, [device_call_param_4];
-  r2 = P2GU32((pc.params + 32ul)).v;
+  r2 = p32_u32;
   // 209: cvta.to.global.u64 	%rd6, %rd4;
   // 210: mov.u32 	%r3, %ntid.x;
   // 211: mov.u32 	%r4, %ctaid.x;
@@ -283,7 +288,7 @@ void main() {
   rd7 = uint64_t(int64_t(int(r6)) * int64_t(4));
   // 216: add.s64 	%rd8, %rd6, %rd7;
   // 217: ld.global.u32 	%r1, [%rd8];
-  r1 = P2GU32(uint64_t(int64_t(rd4) + int64_t(rd7))).v;
+  r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd7))).v;
   // 221: st.param.b32 	[param0+0], %r1;
   p2g_stl32(0u, r1);
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];

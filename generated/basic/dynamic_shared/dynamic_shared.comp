@@ -17,6 +17,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[0u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_dyn_smem = 0u;  // dyn_smem (extern, dynamic)
 
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
@@ -201,17 +203,20 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // dynamic_shared_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // dynamic_shared_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // dynamic_shared_param_2
   // 28: ld.param.u64 	%rd4, [dynamic_shared_param_0];
-  rd4 = P2GU64((pc.params)).v;
   // 29: ld.param.u64 	%rd2, [dynamic_shared_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 30: ld.param.u64 	%rd3, [dynamic_shared_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 31: mov.u32 	%r1, %ntid.x;
   r1 = gl_WorkGroupSize.x;
   // 32: shl.b32 	%r15, %r1, 3;
   // 33: mov.u32 	%r16, dyn_smem;
-  r16 = uint(0ul);
+  r16 = sh_dyn_smem;
   // 34: add.s32 	%r44, %r16, %r15;
   r44 = uint(int(r16) + int(r1 << 3u));
   // 35: mov.u32 	%r17, %ctaid.x;
@@ -226,7 +231,7 @@ void main() {
   // 40: mul.wide.u32 	%rd6, %r19, 4;
   // 41: add.s64 	%rd7, %rd5, %rd6;
   // 42: ld.global.f32 	%f3, [%rd7];
-  f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(uint64_t(r19) * uint64_t(4u)))).v);
+  f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r19) * uint64_t(4u)))).v);
   // 43: shl.b32 	%r20, %r18, 2;
   r20 = r18 << 2u;
   // 44: add.s32 	%r21, %r16, %r20;

@@ -38,11 +38,15 @@ void main() {
   uint r137 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // early_return_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // early_return_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // early_return_param_2
   int p2g_sv0 = 0;
   // 26: ld.param.u64 	%rd3, [early_return_param_0];
-  rd3 = P2GU64((pc.params)).v;
+  rd3 = p0_u64;
   // 27: ld.param.u64 	%rd4, [early_return_param_1];
-  rd4 = P2GU64((pc.params + 8ul)).v;
+  rd4 = p8_u64;
   // 28: ld.param.u32 	%r34, [early_return_param_2];
   // 29: mov.u32 	%r35, %ntid.x;
   // 30: mov.u32 	%r36, %ctaid.x;
@@ -50,7 +54,7 @@ void main() {
   // 32: mad.lo.s32 	%r1, %r36, %r35, %r37;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.s32 	%p1, %r1, %r34;
-  if (!(int(r1) >= int(P2GU32((pc.params + 16ul)).v))) {
+  if (!(int(r1) >= int(p16_u32))) {
     // 36: cvta.to.global.u64 	%rd5, %rd3;
     // 37: cvt.s64.s32 	%rd1, %r1;
     int64_t t1 = int64_t(int(r1));

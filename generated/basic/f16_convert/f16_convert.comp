@@ -207,16 +207,17 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_convert_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_convert_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f16_convert_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f16_convert_param_3
   // 29: ld.param.u64 	%rd1, [f16_convert_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 30: ld.param.u64 	%rd2, [f16_convert_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 31: ld.param.u64 	%rd3, [f16_convert_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 32: ld.param.u64 	%rd4, [f16_convert_param_3];
   // 33: cvta.to.global.u64 	%rd5, %rd3;
   // 34: cvta.to.global.u64 	%rd6, %rd4;
-  rd6 = (P2GU64((pc.params + 24ul)).v);
   // 35: cvta.to.global.u64 	%rd7, %rd2;
   // 36: cvta.to.global.u64 	%rd8, %rd1;
   // 37: mov.u32 	%r4, %ctaid.x;
@@ -226,7 +227,7 @@ void main() {
   r7 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: mul.wide.u32 	%rd9, %r7, 4;
   // 42: add.s64 	%rd10, %rd8, %rd9;
-  rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r7) * uint64_t(4u)));
+  rd10 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r7) * uint64_t(4u)));
   // 43: ld.global.f32 	%f11, [%rd10];
   f11 = uintBitsToFloat(P2GU32(rd10).v);
   // 44: and.b32  	%r8, %r7, 1;
@@ -244,7 +245,7 @@ void main() {
   // 53: shl.b32 	%r14, %r7, 1;
   // 54: mul.wide.u32 	%rd11, %r14, 4;
   // 55: add.s64 	%rd12, %rd7, %rd11;
-  rd12 = uint64_t(int64_t(rd2) + int64_t(uint64_t(r7 << 1u) * uint64_t(4u)));
+  rd12 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r7 << 1u) * uint64_t(4u)));
   // 56: ld.global.f32 	%f3, [%rd12];
   f3 = uintBitsToFloat(P2GU32(rd12).v);
   // 57: ld.global.f32 	%f4, [%rd12+4];
@@ -264,7 +265,7 @@ void main() {
   // 78: shl.b32 	%r15, %r7, 3;
   // 79: mul.wide.u32 	%rd13, %r15, 2;
   // 80: add.s64 	%rd14, %rd6, %rd13;
-  rd14 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r7 << 3u) * uint64_t(2u)));
+  rd14 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(r7 << 3u) * uint64_t(2u)));
   // 81: st.global.u16 	[%rd14], %rs1;
   P2GU16(rd14).v = uint16_t(rs1);
   // 82: st.global.u16 	[%rd14+2], %rs2;
@@ -302,7 +303,7 @@ void main() {
   // 119: shl.b32 	%r16, %r7, 2;
   // 120: mul.wide.u32 	%rd15, %r16, 4;
   // 121: add.s64 	%rd16, %rd5, %rd15;
-  rd16 = uint64_t(int64_t(rd3) + int64_t(uint64_t(r7 << 2u) * uint64_t(4u)));
+  rd16 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r7 << 2u) * uint64_t(4u)));
   // 123: {  cvt.f32.f16 %f7, %rs1;}
   uint t4 = floatBitsToUint(p2g_h2f(rs1));
   f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);

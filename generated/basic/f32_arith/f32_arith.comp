@@ -311,15 +311,16 @@ void main() {
   precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
   precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0, f48 = 0.0;
   precise float f49 = 0.0, f50 = 0.0, f51 = 0.0, f52 = 0.0, f53 = 0.0, neg75 = 0.0, neg76 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_arith_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_arith_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f32_arith_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f32_arith_param_3
   // 27: ld.param.u64 	%rd1, [f32_arith_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd2, [f32_arith_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 29: ld.param.u64 	%rd3, [f32_arith_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 30: ld.param.u64 	%rd4, [f32_arith_param_3];
   // 31: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = (P2GU64((pc.params + 24ul)).v);
   // 32: cvta.to.global.u64 	%rd6, %rd3;
   // 33: cvta.to.global.u64 	%rd7, %rd2;
   // 34: cvta.to.global.u64 	%rd8, %rd1;
@@ -332,17 +333,17 @@ void main() {
   rd9 = uint64_t(r4) * uint64_t(4u);
   // 40: add.s64 	%rd10, %rd8, %rd9;
   // 41: ld.global.f32 	%f1, [%rd10];
-  f1 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd9))).v);
+  f1 = uintBitsToFloat(P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd9))).v);
   // 42: add.s64 	%rd11, %rd7, %rd9;
   // 43: ld.global.f32 	%f2, [%rd11];
-  f2 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd9))).v);
+  f2 = uintBitsToFloat(P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd9))).v);
   // 44: add.s64 	%rd12, %rd6, %rd9;
   // 45: ld.global.f32 	%f3, [%rd12];
-  f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd3) + int64_t(rd9))).v);
+  f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(p16_u64) + int64_t(rd9))).v);
   // 46: mul.lo.s32 	%r5, %r4, 20;
   // 47: mul.wide.u32 	%rd13, %r5, 4;
   // 48: add.s64 	%rd14, %rd5, %rd13;
-  rd14 = uint64_t(int64_t(rd5) + int64_t(uint64_t(uint(int(r4) * 20)) * uint64_t(4u)));
+  rd14 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(uint(int(r4) * 20)) * uint64_t(4u)));
   // 49: mul.f32 	%f4, %f1, %f2;
   f4 = p2g_fmul(f1, f2, false);
   // 50: add.f32 	%f5, %f4, %f3;

@@ -351,11 +351,12 @@ void main() {
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_bits_convert_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_bits_convert_param_1
   // 27: ld.param.u64 	%rd1, [f32_bits_convert_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd2, [f32_bits_convert_param_1];
   // 29: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = (P2GU64((pc.params + 8ul)).v);
   // 30: cvta.to.global.u64 	%rd4, %rd1;
   // 31: mov.u32 	%r1, %ctaid.x;
   // 32: mov.u32 	%r2, %ntid.x;
@@ -365,7 +366,7 @@ void main() {
   // 35: shl.b32 	%r5, %r4, 1;
   // 36: mul.wide.u32 	%rd5, %r5, 4;
   // 37: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r4 << 1u) * uint64_t(4u)));
+  rd6 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r4 << 1u) * uint64_t(4u)));
   // 38: ld.global.u32 	%r6, [%rd6];
   r6 = P2GU32(rd6).v;
   // 39: ld.global.u32 	%r7, [%rd6+4];
@@ -387,7 +388,7 @@ void main() {
   // 50: mul.lo.s32 	%r13, %r4, 24;
   // 51: mul.wide.u32 	%rd7, %r13, 4;
   // 52: add.s64 	%rd8, %rd3, %rd7;
-  rd8 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(r4) * 24)) * uint64_t(4u)));
+  rd8 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r4) * 24)) * uint64_t(4u)));
   // 53: cvt.rzi.s32.f32 	%r14, %f4;
   r14 = uint(int(p2g_f2i32(floatBitsToUint(f4), 1, true, 32)));
   // 54: st.global.u32 	[%rd8], %r14;

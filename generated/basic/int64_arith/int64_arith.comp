@@ -102,10 +102,12 @@ void main() {
   uint64_t rd49 = 0ul, rd50 = 0ul, rd51 = 0ul, rd52 = 0ul, rd53 = 0ul, rd54 = 0ul, rd55 = 0ul, rd56 = 0ul;
   uint64_t rd57 = 0ul, rd58 = 0ul, rd59 = 0ul, rd60 = 0ul, rd61 = 0ul, rd62 = 0ul, rd63 = 0ul, rd64 = 0ul;
   uint64_t rd65 = 0ul, rd66 = 0ul, rd67 = 0ul, rd68 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int64_arith_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int64_arith_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // int64_arith_param_2
   // 26: ld.param.u64 	%rd23, [int64_arith_param_0];
-  rd23 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd24, [int64_arith_param_1];
-  rd24 = P2GU64((pc.params + 8ul)).v;
   // 28: ld.param.u64 	%rd25, [int64_arith_param_2];
   // 29: cvta.to.global.u64 	%rd26, %rd25;
   // 30: mov.u32 	%r1, %ntid.x;
@@ -122,11 +124,11 @@ void main() {
   // 39: mul.lo.s32 	%r5, %r4, 12;
   // 40: mul.wide.u32 	%rd32, %r5, 8;
   // 41: add.s64 	%rd1, %rd26, %rd32;
-  rd1 = uint64_t(int64_t(P2GU64((pc.params + 16ul)).v) + int64_t(uint64_t(uint(int(r4) * 12)) * uint64_t(8u)));
+  rd1 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(uint(int(r4) * 12)) * uint64_t(8u)));
   // 42: ld.global.u64 	%rd2, [%rd31];
-  rd2 = P2GU64(uint64_t(int64_t(rd24) + int64_t(rd28))).v;
+  rd2 = P2GU64(uint64_t(int64_t(p8_u64) + int64_t(rd28))).v;
   // 43: ld.global.u64 	%rd3, [%rd29];
-  rd3 = P2GU64(uint64_t(int64_t(rd23) + int64_t(rd28))).v;
+  rd3 = P2GU64(uint64_t(int64_t(p0_u64) + int64_t(rd28))).v;
   // 44: mul.lo.s64 	%rd33, %rd2, %rd3;
   // 45: st.global.u64 	[%rd1], %rd33;
   P2GU64(rd1).v = uint64_t(int64_t(rd2) * int64_t(rd3));

@@ -59,11 +59,12 @@ void main() {
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
   uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int_divzero_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int_divzero_param_1
   // 25: ld.param.u64 	%rd18, [int_divzero_param_0];
-  rd18 = P2GU64((pc.params)).v;
   // 26: ld.param.u64 	%rd19, [int_divzero_param_1];
   // 27: cvta.to.global.u64 	%rd20, %rd19;
-  rd20 = (P2GU64((pc.params + 8ul)).v);
   // 28: mov.u32 	%r1, %ntid.x;
   // 29: mov.u32 	%r2, %ctaid.x;
   // 30: mov.u32 	%r3, %tid.x;
@@ -76,7 +77,7 @@ void main() {
   // 36: setp.lt.u32 	%p2, %r4, 14;
   // 37: setp.lt.u32 	%p3, %r4, 21;
   // 38: ld.global.u64 	%rd24, [%rd23];
-  rd24 = P2GU64(uint64_t(int64_t(rd18) + int64_t(uint64_t(r4) * uint64_t(8u)))).v;
+  rd24 = P2GU64(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r4) * uint64_t(8u)))).v;
   // 39: selp.b64 	%rd25, 0, %rd24, %p3;
   // 40: selp.b64 	%rd26, -1, %rd25, %p2;
   // 41: selp.b64 	%rd1, -9223372034707292160, %rd26, %p1;
@@ -126,7 +127,7 @@ void main() {
   // 68: shl.b32 	%r21, %r4, 3;
   // 69: mul.wide.u32 	%rd35, %r21, 8;
   // 70: add.s64 	%rd4, %rd20, %rd35;
-  rd4 = uint64_t(int64_t(rd20) + int64_t(uint64_t(r4 << 3u) * uint64_t(8u)));
+  rd4 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r4 << 3u) * uint64_t(8u)));
   // 71: div.s32 	%r22, %r19, %r12;
   r22 = uint(p2g_div_s32(int(r19), int(r12)));
   // 72: cvt.u64.u32 	%rd36, %r22;

@@ -214,15 +214,17 @@ void main() {
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // local_array_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // local_array_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // local_array_param_2
   // 30: mov.u64 	%SPL, __local_depot0;
   SPL = uint64_t(0ul);
   // 31: ld.param.u64 	%rd7, [local_array_param_0];
-  rd7 = P2GU64((pc.params)).v;
   // 32: ld.param.u64 	%rd8, [local_array_param_1];
-  rd8 = P2GU64((pc.params + 8ul)).v;
   // 33: ld.param.u64 	%rd9, [local_array_param_2];
   // 34: cvta.to.global.u64 	%rd1, %rd9;
-  rd1 = (P2GU64((pc.params + 16ul)).v);
+  rd1 = p16_u64;
   // 35: add.u64 	%rd2, %SPL, 0;
   rd2 = SPL + 0ul;
   // 36: mov.u32 	%r9, %ntid.x;
@@ -234,7 +236,7 @@ void main() {
   // 41: mul.wide.u32 	%rd12, %r1, 4;
   // 42: add.s64 	%rd13, %rd11, %rd12;
   // 43: ld.global.u32 	%r2, [%rd13];
-  r2 = P2GU32(uint64_t(int64_t(rd7) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
+  r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
   // 44: mov.u32 	%r81, 0;
   r81 = 0u;
   // 45: xor.b32  	%r12, %r2, 50529027;
@@ -316,7 +318,7 @@ void main() {
   p2g_stl32((t7 + 8u), (r2 ^ 0x1E1E1E1Eu));
   p2g_stl32((t7 + 12u), (r2 ^ 0x1F1F1F1Fu));
   // 84: cvta.to.global.u64 	%rd3, %rd8;
-  rd3 = rd8;
+  rd3 = p8_u64;
   // 85: add.u64 	%rd4, %SPL, 128;
   rd4 = SPL + 128ul;
   // 86: mov.f32 	%f1, 0f00000000;

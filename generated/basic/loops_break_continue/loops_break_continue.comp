@@ -49,11 +49,15 @@ void main() {
   uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // loops_break_continue_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // loops_break_continue_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // loops_break_continue_param_2
   int p2g_sv0 = 0;
   // 26: ld.param.u64 	%rd2, [loops_break_continue_param_0];
-  rd2 = P2GU64((pc.params)).v;
+  rd2 = p0_u64;
   // 27: ld.param.u64 	%rd3, [loops_break_continue_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
+  rd3 = p8_u64;
   // 28: ld.param.u32 	%r40, [loops_break_continue_param_2];
   // 29: mov.u32 	%r41, %ntid.x;
   // 30: mov.u32 	%r42, %ctaid.x;
@@ -61,7 +65,7 @@ void main() {
   // 32: mad.lo.s32 	%r1, %r42, %r41, %r43;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.u32 	%p1, %r1, %r40;
-  if (!(r1 >= (P2GU32((pc.params + 16ul)).v))) {
+  if (!(r1 >= p16_u32)) {
     // 36: cvta.to.global.u64 	%rd4, %rd2;
     // 37: mul.wide.u32 	%rd5, %r1, 4;
     // 38: add.s64 	%rd6, %rd4, %rd5;

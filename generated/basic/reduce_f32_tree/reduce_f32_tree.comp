@@ -16,6 +16,10 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[384u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_ssum = 0u;  // _ZZ15reduce_f32_treeE4ssum, 512 bytes
+const uint sh_smin = 512u;  // _ZZ15reduce_f32_treeE4smin, 512 bytes
+const uint sh_smax = 1024u;  // _ZZ15reduce_f32_treeE4smax, 512 bytes
 
 // NVIDIA's float units return the canonical NaN 0x7FFFFFFF whatever the input payloads (HAZARDS.md #14).
 float p2g_canon(float x) { return isnan(x) ? uintBitsToFloat(0x7FFFFFFFu) : x; }
@@ -162,14 +166,18 @@ void main() {
   precise float f65 = 0.0, f66 = 0.0, f67 = 0.0, f68 = 0.0, f69 = 0.0, f70 = 0.0, f71 = 0.0, f72 = 0.0;
   precise float f73 = 0.0, f74 = 0.0, f75 = 0.0, f76 = 0.0, f77 = 0.0, f78 = 0.0, f79 = 0.0, f80 = 0.0;
   precise float f81 = 0.0, f82 = 0.0, f83 = 0.0, f84 = 0.0, f85 = 0.0, f86 = 0.0, f87 = 0.0, f88 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // reduce_f32_tree_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // reduce_f32_tree_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // reduce_f32_tree_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // reduce_f32_tree_param_3
   // 36: ld.param.u64 	%rd4, [reduce_f32_tree_param_0];
-  rd4 = P2GU64((pc.params)).v;
   // 37: ld.param.u64 	%rd1, [reduce_f32_tree_param_1];
-  rd1 = P2GU64((pc.params + 8ul)).v;
+  rd1 = p8_u64;
   // 38: ld.param.u64 	%rd2, [reduce_f32_tree_param_2];
-  rd2 = P2GU64((pc.params + 16ul)).v;
+  rd2 = p16_u64;
   // 39: ld.param.u64 	%rd3, [reduce_f32_tree_param_3];
-  rd3 = P2GU64((pc.params + 24ul)).v;
+  rd3 = p24_u64;
   // 40: cvta.to.global.u64 	%rd5, %rd4;
   // 41: mov.u32 	%r5, %ctaid.x;
   r5 = gl_WorkGroupID.x;
@@ -183,7 +191,7 @@ void main() {
   // 46: add.s64 	%rd8, %rd7, %rd6;
   // 47: shl.b64 	%rd9, %rd8, 2;
   // 48: add.s64 	%rd10, %rd5, %rd9;
-  rd10 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(uint64_t(t2)) + int64_t(uint64_t(t1))) << 2u));
+  rd10 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(int64_t(uint64_t(t2)) + int64_t(uint64_t(t1))) << 2u));
   // 49: ld.global.f32 	%f1, [%rd10];
   f1 = uintBitsToFloat(P2GU32(rd10).v);
   // 50: add.f32 	%f2, %f1, 0f00000000;
@@ -232,17 +240,17 @@ void main() {
   r7 = r1 << 2u;
   // 72: mov.u32 	%r8, _ZZ15reduce_f32_treeE4ssum;
   // 73: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(uint(0ul)) + int(r7));
+  r2 = uint(int(sh_ssum) + int(r7));
   // 74: st.shared.f32 	[%r2], %f19;
   p2g_sts32(r2, floatBitsToUint(f19));
   // 75: mov.u32 	%r9, _ZZ15reduce_f32_treeE4smin;
   // 76: add.s32 	%r3, %r9, %r7;
-  r3 = uint(int(uint(512ul)) + int(r7));
+  r3 = uint(int(sh_smin) + int(r7));
   // 77: st.shared.f32 	[%r3], %f20;
   p2g_sts32(r3, floatBitsToUint(f20));
   // 78: mov.u32 	%r10, _ZZ15reduce_f32_treeE4smax;
   // 79: add.s32 	%r4, %r10, %r7;
-  r4 = uint(int(uint(1024ul)) + int(r7));
+  r4 = uint(int(sh_smax) + int(r7));
   // 80: st.shared.f32 	[%r4], %f22;
   p2g_sts32(r4, floatBitsToUint(f22));
   // 81: bar.sync 	0;
@@ -427,13 +435,13 @@ void main() {
     // 193: ld.shared.f32 	%f77, [%r2];
     f77 = uintBitsToFloat(p2g_lds32(r2));
     // 194: ld.shared.f32 	%f78, [_ZZ15reduce_f32_treeE4ssum+4];
-    f78 = uintBitsToFloat(p2g_lds32(4u));
+    f78 = uintBitsToFloat(p2g_lds32((sh_ssum + 4u)));
     // 195: add.f32 	%f79, %f77, %f78;
     f79 = p2g_fadd(f77, f78, false);
     // 196: st.shared.f32 	[%r2], %f79;
     p2g_sts32(r2, floatBitsToUint(f79));
     // 197: ld.shared.f32 	%f80, [_ZZ15reduce_f32_treeE4smin+4];
-    f80 = uintBitsToFloat(p2g_lds32(516u));
+    f80 = uintBitsToFloat(p2g_lds32((sh_smin + 4u)));
     // 198: ld.shared.f32 	%f81, [%r3];
     f81 = uintBitsToFloat(p2g_lds32(r3));
     // 199: min.f32 	%f82, %f81, %f80;
@@ -441,7 +449,7 @@ void main() {
     // 200: st.shared.f32 	[%r3], %f82;
     p2g_sts32(r3, floatBitsToUint(f82));
     // 201: ld.shared.f32 	%f83, [_ZZ15reduce_f32_treeE4smax+4];
-    f83 = uintBitsToFloat(p2g_lds32(1028u));
+    f83 = uintBitsToFloat(p2g_lds32((sh_smax + 4u)));
     // 202: ld.shared.f32 	%f84, [%r4];
     f84 = uintBitsToFloat(p2g_lds32(r4));
     // 203: max.f32 	%f85, %f84, %f83;
@@ -453,7 +461,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   if (!p7) {
     // 210: ld.shared.f32 	%f86, [_ZZ15reduce_f32_treeE4ssum];
-    f86 = uintBitsToFloat(p2g_lds32(0u));
+    f86 = uintBitsToFloat(p2g_lds32(sh_ssum));
     // 211: cvta.to.global.u64 	%rd11, %rd1;
     // 212: mul.wide.u32 	%rd12, %r5, 4;
     rd12 = uint64_t(r5) * uint64_t(4u);
@@ -461,13 +469,13 @@ void main() {
     // 214: st.global.f32 	[%rd13], %f86;
     P2GU32(uint64_t(int64_t(rd1) + int64_t(rd12))).v = floatBitsToUint(f86);
     // 215: ld.shared.f32 	%f87, [_ZZ15reduce_f32_treeE4smin];
-    f87 = uintBitsToFloat(p2g_lds32(512u));
+    f87 = uintBitsToFloat(p2g_lds32(sh_smin));
     // 216: cvta.to.global.u64 	%rd14, %rd2;
     // 217: add.s64 	%rd15, %rd14, %rd12;
     // 218: st.global.f32 	[%rd15], %f87;
     P2GU32(uint64_t(int64_t(rd2) + int64_t(rd12))).v = floatBitsToUint(f87);
     // 219: ld.shared.f32 	%f88, [_ZZ15reduce_f32_treeE4smax];
-    f88 = uintBitsToFloat(p2g_lds32(1024u));
+    f88 = uintBitsToFloat(p2g_lds32(sh_smax));
     // 220: cvta.to.global.u64 	%rd16, %rd3;
     // 221: add.s64 	%rd17, %rd16, %rd12;
     // 222: st.global.f32 	[%rd17], %f88;

@@ -16,6 +16,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[256u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_s = 0u;  // _ZZ14reduce_sum_u32E1s, 1024 bytes
 
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -30,14 +32,17 @@ void main() {
   uint r41 = 0u, r42 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // reduce_sum_u32_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // reduce_sum_u32_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // reduce_sum_u32_param_2
   // 28: ld.param.u64 	%rd3, [reduce_sum_u32_param_0];
-  rd3 = P2GU64((pc.params)).v;
   // 29: ld.param.u64 	%rd2, [reduce_sum_u32_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 30: ld.param.u32 	%r10, [reduce_sum_u32_param_2];
-  r10 = P2GU32((pc.params + 16ul)).v;
+  r10 = p16_u32;
   // 31: cvta.to.global.u64 	%rd1, %rd3;
-  rd1 = rd3;
+  rd1 = p0_u64;
   // 32: mov.u32 	%r1, %ctaid.x;
   r1 = gl_WorkGroupID.x;
   // 33: shl.b32 	%r12, %r1, 9;
@@ -68,7 +73,7 @@ void main() {
   // 55: shl.b32 	%r14, %r2, 2;
   // 56: mov.u32 	%r15, _ZZ14reduce_sum_u32E1s;
   // 57: add.s32 	%r9, %r15, %r14;
-  r9 = uint(int(uint(0ul)) + int(r2 << 2u));
+  r9 = uint(int(sh_s) + int(r2 << 2u));
   // 58: st.shared.u32 	[%r9], %r42;
   p2g_sts32(r9, r42);
   // 59: bar.sync 	0;
@@ -161,7 +166,7 @@ void main() {
   p10 = int(r2) != 0;
   if (!p10) {
     // 133: ld.shared.u32 	%r37, [_ZZ14reduce_sum_u32E1s+4];
-    r37 = p2g_lds32(4u);
+    r37 = p2g_lds32((sh_s + 4u));
     // 134: ld.shared.u32 	%r38, [%r9];
     // 135: add.s32 	%r39, %r38, %r37;
     r39 = uint(int(p2g_lds32(r9)) + int(r37));
@@ -172,7 +177,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   if (!p10) {
     // 142: ld.shared.u32 	%r40, [_ZZ14reduce_sum_u32E1s];
-    r40 = p2g_lds32(0u);
+    r40 = p2g_lds32(sh_s);
     // 143: cvta.to.global.u64 	%rd8, %rd2;
     // 144: mul.wide.u32 	%rd9, %r1, 4;
     // 145: add.s64 	%rd10, %rd8, %rd9;

@@ -290,26 +290,36 @@ void main() {
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0;
   precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // scalar_params_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // scalar_params_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // scalar_params_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // scalar_params_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // scalar_params_param_4
+  const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // scalar_params_param_5
+  const uint p44_u8 = uint(P2GU8((pc.params + 44ul)).v);  // scalar_params_param_6
+  const uint p46_u16 = uint(P2GU16((pc.params + 46ul)).v);  // scalar_params_param_7
+  const double p48_f64 = uint64BitsToDouble(P2GU64((pc.params + 48ul)).v);  // scalar_params_param_8
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // scalar_params_param_9
   // 36: ld.param.u8 	%rs1, [scalar_params_param_6];
-  rs1 = (uint(P2GU8((pc.params + 44ul)).v) & 0x0000FFFFu);
+  rs1 = (p44_u8 & 0x0000FFFFu);
   // 37: ld.param.f32 	%f4, [scalar_params_param_0];
-  f4 = uintBitsToFloat(P2GU32((pc.params)).v);
+  f4 = p0_f32;
   // 38: ld.param.u64 	%rd3, [scalar_params_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
+  rd3 = p8_u64;
   // 39: ld.param.u64 	%rd4, [scalar_params_param_2];
-  rd4 = P2GU64((pc.params + 16ul)).v;
+  rd4 = p16_u64;
   // 40: ld.param.u64 	%rd7, [scalar_params_param_3];
-  rd7 = P2GU64((pc.params + 24ul)).v;
   // 41: ld.param.u64 	%rd5, [scalar_params_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 42: ld.param.u32 	%r1, [scalar_params_param_5];
-  r1 = P2GU32((pc.params + 40ul)).v;
+  r1 = p40_u32;
   // 43: ld.param.u16 	%rs2, [scalar_params_param_7];
-  rs2 = uint(P2GU16((pc.params + 46ul)).v);
+  rs2 = p46_u16;
   // 44: ld.param.f64 	%fd1, [scalar_params_param_8];
-  fd1 = uint64BitsToDouble(P2GU64((pc.params + 48ul)).v);
+  fd1 = p48_f64;
   // 45: ld.param.u64 	%rd6, [scalar_params_param_9];
-  rd6 = P2GU64((pc.params + 56ul)).v;
+  rd6 = p56_u64;
   // 46: mov.u32 	%r2, %ctaid.x;
   // 47: mov.u32 	%r3, %ntid.x;
   // 48: mul.wide.u32 	%rd8, %r2, %r3;
@@ -319,7 +329,7 @@ void main() {
   // 51: add.s64 	%rd1, %rd8, %rd9;
   rd1 = uint64_t(int64_t(uint64_t(gl_WorkGroupID.x) * uint64_t(gl_WorkGroupSize.x)) + int64_t(uint64_t(t1)));
   // 52: setp.ge.u64 	%p1, %rd1, %rd7;
-  if (!(rd1 >= rd7)) {
+  if (!(rd1 >= p24_u64)) {
     // 55: cvta.to.global.u64 	%rd10, %rd4;
     // 56: cvta.to.global.u64 	%rd11, %rd3;
     // 57: shl.b64 	%rd12, %rd1, 2;

@@ -16,6 +16,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[512u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_s = 0u;  // _ZZ23scan_exclusive_blellochE1s, 2048 bytes
 
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -43,12 +45,15 @@ void main() {
   uint r155 = 0u, r156 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // scan_exclusive_blelloch_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // scan_exclusive_blelloch_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // scan_exclusive_blelloch_param_2
   // 28: ld.param.u64 	%rd4, [scan_exclusive_blelloch_param_0];
-  rd4 = P2GU64((pc.params)).v;
   // 29: ld.param.u64 	%rd2, [scan_exclusive_blelloch_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 30: ld.param.u64 	%rd3, [scan_exclusive_blelloch_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 31: mov.u32 	%r1, %ctaid.x;
   r1 = gl_WorkGroupID.x;
   // 32: shl.b32 	%r13, %r1, 9;
@@ -65,12 +70,12 @@ void main() {
   // 39: shl.b64 	%rd8, %rd1, 2;
   rd8 = uint64_t(int64_t(uint64_t(t1)) + int64_t(uint64_t(t2))) << 2u;
   // 40: add.s64 	%rd9, %rd7, %rd8;
-  rd9 = uint64_t(int64_t(rd4) + int64_t(rd8));
+  rd9 = uint64_t(int64_t(p0_u64) + int64_t(rd8));
   // 41: ld.global.u32 	%r15, [%rd9];
   r15 = P2GU32(rd9).v;
   // 42: shl.b32 	%r16, %r2, 3;
   // 43: mov.u32 	%r17, _ZZ23scan_exclusive_blellochE1s;
-  r17 = uint(0ul);
+  r17 = sh_s;
   // 44: add.s32 	%r3, %r17, %r16;
   r3 = uint(int(r17) + int(r2 << 3u));
   // 45: st.shared.u32 	[%r3], %r15;
@@ -247,14 +252,14 @@ void main() {
     // 177: st.shared.u32 	[%r124+1024], %r70;
     p2g_sts32((uint(int(r66) + -4) + 1024u), r70);
     // 178: ld.shared.u32 	%r71, [_ZZ23scan_exclusive_blellochE1s+2044];
-    r71 = p2g_lds32(2044u);
+    r71 = p2g_lds32((sh_s + 2044u));
     // 179: cvta.to.global.u64 	%rd10, %rd3;
     // 180: mul.wide.u32 	%rd11, %r1, 4;
     // 181: add.s64 	%rd12, %rd10, %rd11;
     // 182: st.global.u32 	[%rd12], %r71;
     P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(r1) * uint64_t(4u)))).v = r71;
     // 183: st.shared.u32 	[_ZZ23scan_exclusive_blellochE1s+2044], %r68;
-    p2g_sts32(2044u, 0u);
+    p2g_sts32((sh_s + 2044u), 0u);
   }
   // 186: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();

@@ -16,6 +16,9 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1024u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_buf = 0u;  // _ZZ17scan_inclusive_hsE3buf, 2048 bytes
+const uint sh_cnt = 2048u;  // _ZZ17scan_inclusive_hsE3cnt, 2048 bytes
 
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
@@ -148,12 +151,15 @@ void main() {
   precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
   precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
   precise float f41 = 0.0, f42 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // scan_inclusive_hs_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // scan_inclusive_hs_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // scan_inclusive_hs_param_2
   // 32: ld.param.u64 	%rd4, [scan_inclusive_hs_param_0];
-  rd4 = P2GU64((pc.params)).v;
   // 33: ld.param.u64 	%rd2, [scan_inclusive_hs_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 34: ld.param.u64 	%rd3, [scan_inclusive_hs_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 35: mov.u32 	%r30, %ctaid.x;
   // 36: shl.b32 	%r31, %r30, 8;
   // 37: mov.u32 	%r1, %tid.x;
@@ -167,12 +173,12 @@ void main() {
   // 41: mul.wide.u32 	%rd6, %r32, 4;
   // 42: add.s64 	%rd7, %rd5, %rd6;
   // 43: ld.global.f32 	%f25, [%rd7];
-  f25 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd4) + int64_t(uint64_t(r32) * uint64_t(4u)))).v);
+  f25 = uintBitsToFloat(P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r32) * uint64_t(4u)))).v);
   // 44: shl.b32 	%r33, %r1, 2;
   r33 = r1 << 2u;
   // 45: mov.u32 	%r34, _ZZ17scan_inclusive_hsE3buf;
   // 46: add.s32 	%r2, %r34, %r33;
-  r2 = uint(int(uint(0ul)) + int(r33));
+  r2 = uint(int(sh_buf) + int(r33));
   // 47: st.shared.f32 	[%r2], %f25;
   p2g_sts32(r2, floatBitsToUint(f25));
   // 48: setp.gt.f32 	%p1, %f25, 0f00000000;
@@ -180,7 +186,7 @@ void main() {
   // 49: selp.u32 	%r35, 1, 0, %p1;
   // 50: mov.u32 	%r36, _ZZ17scan_inclusive_hsE3cnt;
   // 51: add.s32 	%r3, %r36, %r33;
-  r3 = uint(int(uint(2048ul)) + int(r33));
+  r3 = uint(int(sh_cnt) + int(r33));
   // 52: st.shared.u32 	[%r3], %r35;
   p2g_sts32(r3, ((t2 == 1) ? 1u : 0u));
   // 53: bar.sync 	0;

@@ -256,28 +256,36 @@ void main() {
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0;
   precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // struct_param_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // struct_param_param_0+8
+  const float p16_f32 = uintBitsToFloat(P2GU32((pc.params + 16ul)).v);  // struct_param_param_0+16
+  const float p20_f32 = uintBitsToFloat(P2GU32((pc.params + 20ul)).v);  // struct_param_param_0+20
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // struct_param_param_0+24
+  const uint p28_u8 = uint(P2GU8((pc.params + 28ul)).v);  // struct_param_param_0+28
+  const uint p30_u16 = uint(P2GU16((pc.params + 30ul)).v);  // struct_param_param_0+30
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // struct_param_param_0+32
+  const double p40_f64 = uint64BitsToDouble(P2GU64((pc.params + 40ul)).v);  // struct_param_param_0+40
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // struct_param_param_1
   // 28: ld.param.v2.f32 	{%f3, %f4}, [struct_param_param_0+16];
-  uint64_t t1 = (pc.params + 16ul);
-  uint t2 = P2GU32(t1).v;
-  uint t3 = P2GU32((t1 + 4ul)).v;
-  f3 = uintBitsToFloat(t2);
-  f4 = uintBitsToFloat(t3);
+  f3 = p16_f32;
+  f4 = p20_f32;
   // 29: ld.param.u64 	%rd4, [struct_param_param_1];
-  rd4 = P2GU64((pc.params + 48ul)).v;
+  rd4 = p48_u64;
   // 30: ld.param.f64 	%fd1, [struct_param_param_0+40];
-  fd1 = uint64BitsToDouble(P2GU64((pc.params + 40ul)).v);
+  fd1 = p40_f64;
   // 31: ld.param.u64 	%rd3, [struct_param_param_0+32];
-  rd3 = P2GU64((pc.params + 32ul)).v;
+  rd3 = p32_u64;
   // 32: ld.param.u16 	%rs2, [struct_param_param_0+30];
-  rs2 = uint(P2GU16((pc.params + 30ul)).v);
+  rs2 = p30_u16;
   // 33: ld.param.u8 	%rs1, [struct_param_param_0+28];
-  rs1 = (uint(P2GU8((pc.params + 28ul)).v) & 0x0000FFFFu);
+  rs1 = (p28_u8 & 0x0000FFFFu);
   // 34: ld.param.u32 	%r4, [struct_param_param_0+24];
-  r4 = P2GU32((pc.params + 24ul)).v;
+  r4 = p24_u32;
   // 35: ld.param.u64 	%rd2, [struct_param_param_0+8];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 36: ld.param.u64 	%rd1, [struct_param_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 37: mov.u32 	%r5, %ntid.x;
   // 38: mov.u32 	%r6, %ctaid.x;
   // 39: mov.u32 	%r7, %tid.x;
@@ -300,17 +308,17 @@ void main() {
     // 52: selp.f32 	%f8, %f6, %f7, %p2;
     f8 = ((bitfieldExtract(int(rs1), 0, 16)) == 0) ? f6 : f7;
     // 53: cvt.u32.u16 	%r3, %rs2;
-    uint64_t t4 = uint64_t(rs2);
-    r3 = uint(uint64_t(t4));
+    uint64_t t1 = uint64_t(rs2);
+    r3 = uint(uint64_t(t1));
     // 54: shr.u32 	%r8, %r1, %r3;
     // 55: cvt.rn.f64.u32 	%fd2, %r8;
-    precise double t5 = double(r3 >= 32u ? 0u : r1 >> r3);
-    fd2 = (isnan(t5) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t5);
+    precise double t2 = double(r3 >= 32u ? 0u : r1 >> r3);
+    fd2 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
     // 56: mul.f64 	%fd3, %fd1, %fd2;
-    precise double t6 = fd1;
-    precise double t7 = fd2;
-    precise double t8 = t6 * t7;
-    fd3 = p2g_dnan2(t8, t6, t7);
+    precise double t3 = fd1;
+    precise double t4 = fd2;
+    precise double t5 = t3 * t4;
+    fd3 = p2g_dnan2(t5, t3, t4);
     // 57: cvt.rn.f32.f64 	%f9, %fd3;
     f9 = p2g_d2f(fd3, 0);
     // 58: add.f32 	%f10, %f8, %f9;

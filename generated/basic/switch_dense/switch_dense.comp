@@ -32,11 +32,13 @@ void main() {
   uint r2_2 = 0u, r3_2 = 0u, r4_2 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // switch_dense_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // switch_dense_param_1
   int p2g_sv0 = 0;
   // 41: ld.param.u64 	%rd2, [switch_dense_param_0];
-  rd2 = P2GU64((pc.params)).v;
   // 42: ld.param.u64 	%rd1, [switch_dense_param_1];
-  rd1 = P2GU64((pc.params + 8ul)).v;
+  rd1 = p8_u64;
   // 43: mov.u32 	%r20, %ntid.x;
   // 44: mov.u32 	%r21, %ctaid.x;
   // 45: mov.u32 	%r22, %tid.x;
@@ -46,7 +48,7 @@ void main() {
   // 48: mul.wide.u32 	%rd4, %r1, 4;
   // 49: add.s64 	%rd5, %rd3, %rd4;
   // 50: ld.global.u32 	%r2, [%rd5];
-  r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
+  r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
   // 51: mul.wide.u32 	%rd6, %r2, 1321528399;
   // 52: shr.u64 	%rd7, %rd6, 34;
   // 53: cvt.u32.u64 	%r23, %rd7;

@@ -16,6 +16,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[272u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_tile = 0u;  // _ZZ12transpose_2dE4tile, 1088 bytes
 
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
@@ -148,14 +150,19 @@ void main() {
   uint r21 = 0u, r22 = 0u, r23 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // transpose_2d_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // transpose_2d_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // transpose_2d_param_2
+  const uint p20_u32 = P2GU32((pc.params + 20ul)).v;  // transpose_2d_param_3
   // 30: ld.param.u64 	%rd1, [transpose_2d_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 31: ld.param.u64 	%rd2, [transpose_2d_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 32: ld.param.u32 	%r9, [transpose_2d_param_2];
-  r9 = P2GU32((pc.params + 16ul)).v;
+  r9 = p16_u32;
   // 33: ld.param.u32 	%r10, [transpose_2d_param_3];
-  r10 = P2GU32((pc.params + 20ul)).v;
+  r10 = p20_u32;
   // 34: mov.u32 	%r11, %ctaid.x;
   // 35: shl.b32 	%r1, %r11, 4;
   r1 = gl_WorkGroupID.x << 4u;
@@ -192,7 +199,7 @@ void main() {
     // 57: shl.b32 	%r17, %r2, 2;
     // 58: add.s32 	%r18, %r16, %r17;
     // 59: st.shared.f32 	[%r18], %f3;
-    p2g_sts32(uint(int(uint(int(r5) * 68 + int(uint(0ul)))) + int(r2 << 2u)), floatBitsToUint(f3));
+    p2g_sts32(uint(int(uint(int(r5) * 68 + int(sh_tile))) + int(r2 << 2u)), floatBitsToUint(f3));
   }
   // 62: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
@@ -209,7 +216,7 @@ void main() {
     // 72: shl.b32 	%r21, %r5, 2;
     // 73: add.s32 	%r22, %r20, %r21;
     // 74: ld.shared.f32 	%f4, [%r22];
-    f4 = uintBitsToFloat(p2g_lds32(uint(int(uint(int(r2) * 68 + int(uint(0ul)))) + int(r5 << 2u))));
+    f4 = uintBitsToFloat(p2g_lds32(uint(int(uint(int(r2) * 68 + int(sh_tile))) + int(r5 << 2u))));
     // 75: mad.lo.s32 	%r23, %r8, %r10, %r7;
     // 76: cvta.to.global.u64 	%rd6, %rd2;
     // 77: mul.wide.s32 	%rd7, %r23, 4;

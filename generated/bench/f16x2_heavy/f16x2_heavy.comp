@@ -268,17 +268,20 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16x2_heavy_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16x2_heavy_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // f16x2_heavy_param_2
   // 27: ld.param.u64 	%rd3, [f16x2_heavy_param_0];
-  rd3 = P2GU64((pc.params)).v;
   // 28: ld.param.u32 	%r44, [f16x2_heavy_param_2];
-  r44 = P2GU32((pc.params + 16ul)).v;
+  r44 = p16_u32;
   // 29: mov.u32 	%r55, %ntid.x;
   // 30: mov.u32 	%r56, %ctaid.x;
   // 31: mov.u32 	%r57, %tid.x;
   // 32: mad.lo.s32 	%r58, %r56, %r55, %r57;
   r58 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  rd4 = p0_u64;
   // 34: mul.wide.s32 	%rd5, %r58, 4;
   rd5 = uint64_t(int64_t(int(r58)) * int64_t(4));
   // 35: add.s64 	%rd6, %rd4, %rd5;
@@ -1316,10 +1319,10 @@ void main() {
     // 1517: ld.param.u32 	%r1515, [f16x2_heavy_param_2];
     // 1518: and.b32  	%r1514, %r1515, 3;
     // 1519: setp.eq.s32 	%p4, %r1514, 0;
-    if (!(int((P2GU32((pc.params + 16ul)).v) & 3u) == 0)) {
+    if (!(int(p16_u32 & 3u) == 0)) {
       // 1522: ld.param.u32 	%r1517, [f16x2_heavy_param_2];
       // 1523: and.b32  	%r1535, %r1517, 3;
-      r1535 = (P2GU32((pc.params + 16ul)).v) & 3u;
+      r1535 = p16_u32 & 3u;
       for (;;) {
         p2g_loop_tick();
         // 1528: {mul.f16x2 %r1213,%r1539,%r1538;
@@ -1591,7 +1594,7 @@ void main() {
   // 1902: cvta.to.global.u64 	%rd9, %rd12;
   // 1903: shl.b64 	%rd10, %rd13, 2;
   // 1904: add.s64 	%rd11, %rd9, %rd10;
-  rd11 = uint64_t(int64_t(P2GU64((pc.params + 8ul)).v) + int64_t(uint64_t(int64_t(uint64_t(t403))) << 2u));
+  rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(uint64_t(t403))) << 2u));
   // 1905: st.global.u32 	[%rd11], %r1507;
   P2GU32(rd11).v = r1507;
   return;

@@ -241,12 +241,15 @@ void main() {
   precise float f105 = 0.0, f106 = 0.0, f107 = 0.0, f108 = 0.0, f109 = 0.0, f110 = 0.0, f111 = 0.0, f112 = 0.0;
   precise float f113 = 0.0, f114 = 0.0, f115 = 0.0, f116 = 0.0, f117 = 0.0, neg143 = 0.0, neg144 = 0.0;
   precise float neg145 = 0.0, neg146 = 0.0, neg147 = 0.0, neg148 = 0.0, neg149 = 0.0, neg150 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_heavy_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_heavy_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // f32_heavy_param_2
   // 27: ld.param.u64 	%rd3, [f32_heavy_param_0];
-  rd3 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd2, [f32_heavy_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 29: ld.param.u32 	%r3, [f32_heavy_param_2];
-  r3 = P2GU32((pc.params + 16ul)).v;
+  r3 = p16_u32;
   // 30: mov.u32 	%r4, %ntid.x;
   // 31: mov.u32 	%r5, %ctaid.x;
   // 32: mov.u32 	%r6, %tid.x;
@@ -256,7 +259,7 @@ void main() {
   int64_t t1 = int64_t(int(r7));
   rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 35: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  rd4 = p0_u64;
   // 36: mul.wide.s32 	%rd5, %r7, 4;
   rd5 = uint64_t(int64_t(int(r7)) * int64_t(4));
   // 37: add.s64 	%rd6, %rd4, %rd5;

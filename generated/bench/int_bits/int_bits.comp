@@ -89,17 +89,19 @@ void main() {
   uint r254 = 0u, r255 = 0u, r256 = 0u, r257 = 0u, r258 = 0u, r259 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int_bits_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int_bits_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // int_bits_param_2
   // 26: ld.param.u64 	%rd3, [int_bits_param_0];
-  rd3 = P2GU64((pc.params)).v;
   // 27: ld.param.u32 	%r18, [int_bits_param_2];
-  r18 = P2GU32((pc.params + 16ul)).v;
   // 28: mov.u32 	%r20, %ntid.x;
   // 29: mov.u32 	%r21, %ctaid.x;
   // 30: mov.u32 	%r22, %tid.x;
   // 31: mad.lo.s32 	%r23, %r21, %r20, %r22;
   r23 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 32: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  rd4 = p0_u64;
   // 33: mul.wide.s32 	%rd5, %r23, 4;
   rd5 = uint64_t(int64_t(int(r23)) * int64_t(4));
   // 34: add.s64 	%rd6, %rd4, %rd5;
@@ -116,7 +118,7 @@ void main() {
   // 41: setp.lt.s32 	%p1, %r18, 1;
   // 42: mov.u32 	%r259, 0;
   r259 = 0u;
-  if (!(int(r18) < 1)) {
+  if (!(int(p16_u32) < 1)) {
     // 45: mov.u32 	%r251, 0;
     r251 = 0u;
     // 46: mov.u32 	%r259, %r251;
@@ -434,7 +436,7 @@ void main() {
       // 284: add.s32 	%r251, %r251, 1;
       r251 = uint(int(r251) + 1);
       // 285: setp.lt.s32 	%p2, %r251, %r246;
-      if (!(int(r251) < int(P2GU32((pc.params + 16ul)).v))) {
+      if (!(int(r251) < int(p16_u32))) {
         break;
       }
     }
@@ -453,7 +455,7 @@ void main() {
   // 298: cvta.to.global.u64 	%rd9, %rd12;
   // 299: shl.b64 	%rd10, %rd13, 2;
   // 300: add.s64 	%rd11, %rd9, %rd10;
-  rd11 = uint64_t(int64_t(P2GU64((pc.params + 8ul)).v) + int64_t(uint64_t(int64_t(uint64_t(t17))) << 2u));
+  rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(uint64_t(t17))) << 2u));
   // 301: st.global.u32 	[%rd11], %r245;
   P2GU32(rd11).v = uint(int(r259 ^ r258) + int(r257 ^ r256));
   return;

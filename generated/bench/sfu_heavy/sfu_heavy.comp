@@ -751,12 +751,15 @@ void main() {
   precise float f233 = 0.0, f234 = 0.0, f235 = 0.0, f236 = 0.0, f237 = 0.0, f238 = 0.0, f239 = 0.0, f240 = 0.0;
   precise float f241 = 0.0, f242 = 0.0, f243 = 0.0, f244 = 0.0, f245 = 0.0, f246 = 0.0, f247 = 0.0, f248 = 0.0;
   precise float f249 = 0.0, f250 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // sfu_heavy_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // sfu_heavy_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // sfu_heavy_param_2
   // 27: ld.param.u64 	%rd3, [sfu_heavy_param_0];
-  rd3 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd2, [sfu_heavy_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 29: ld.param.u32 	%r5, [sfu_heavy_param_2];
-  r5 = P2GU32((pc.params + 16ul)).v;
+  r5 = p16_u32;
   // 30: mov.u32 	%r6, %ntid.x;
   // 31: mov.u32 	%r7, %ctaid.x;
   // 32: mov.u32 	%r8, %tid.x;
@@ -768,7 +771,7 @@ void main() {
   // 35: cvta.to.global.u64 	%rd4, %rd3;
   // 36: mul.wide.s32 	%rd5, %r9, 4;
   // 37: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r9)) * int64_t(4))));
+  rd6 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(int64_t(int(r9)) * int64_t(4))));
   // 38: ld.global.nc.f32 	%f245, [%rd6];
   f245 = uintBitsToFloat(P2GU32(rd6).v);
   // 39: setp.lt.s32 	%p1, %r5, 1;

@@ -17,6 +17,9 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[580u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_tile = 0u;  // _ZZ12smem_barrierE4tile, 1296 bytes
+const uint sh_sum = 1296u;  // _ZZ12smem_barrierE3sum, 1024 bytes
 
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
@@ -245,14 +248,16 @@ void main() {
   precise float f65 = 0.0, f66 = 0.0, f67 = 0.0, f68 = 0.0, f69 = 0.0, f70 = 0.0, f71 = 0.0, f72 = 0.0;
   precise float f73 = 0.0, f74 = 0.0, f75 = 0.0, f76 = 0.0, f77 = 0.0, f78 = 0.0, f79 = 0.0, f80 = 0.0;
   precise float f81 = 0.0, f82 = 0.0, f83 = 0.0, f84 = 0.0, f85 = 0.0, f86 = 0.0, f87 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // smem_barrier_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // smem_barrier_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // smem_barrier_param_2
   // 32: ld.param.u64 	%rd2, [smem_barrier_param_0];
-  rd2 = P2GU64((pc.params)).v;
   // 33: ld.param.u64 	%rd3, [smem_barrier_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
   // 34: ld.param.u32 	%r20, [smem_barrier_param_2];
-  r20 = P2GU32((pc.params + 16ul)).v;
+  r20 = p16_u32;
   // 35: cvta.to.global.u64 	%rd1, %rd3;
-  rd1 = rd3;
+  rd1 = p8_u64;
   // 36: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 37: and.b32  	%r2, %r1, 15;
@@ -266,12 +271,12 @@ void main() {
   // 42: cvta.to.global.u64 	%rd4, %rd2;
   // 43: mul.wide.s32 	%rd5, %r22, 4;
   // 44: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r4 << 8u) + int(r1)))) * int64_t(4))));
+  rd6 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(int64_t(int(uint(int(r4 << 8u) + int(r1)))) * int64_t(4))));
   // 45: ld.global.nc.f32 	%f1, [%rd6];
   f1 = uintBitsToFloat(P2GU32(rd6).v);
   // 46: setp.ne.s32 	%p1, %r2, 0;
   // 47: mov.u32 	%r23, _ZZ12smem_barrierE4tile;
-  r23 = uint(0ul);
+  r23 = sh_tile;
   // 48: mad.lo.s32 	%r5, %r3, 72, %r23;
   r5 = uint(int(r3) * 72 + int(r23));
   if (!(int(r2) != 0)) {
@@ -307,13 +312,13 @@ void main() {
     // 81: mov.u32 	%r30, 0;
     r30 = 0u;
     // 82: st.shared.u32 	[_ZZ12smem_barrierE4tile+1292], %r30;
-    p2g_sts32(1292u, r30);
+    p2g_sts32((sh_tile + 1292u), r30);
     // 83: st.shared.u32 	[_ZZ12smem_barrierE4tile+1224], %r30;
-    p2g_sts32(1224u, r30);
+    p2g_sts32((sh_tile + 1224u), r30);
     // 84: st.shared.u32 	[_ZZ12smem_barrierE4tile+68], %r30;
-    p2g_sts32(68u, r30);
+    p2g_sts32((sh_tile + 68u), r30);
     // 85: st.shared.u32 	[_ZZ12smem_barrierE4tile], %r30;
-    p2g_sts32(0u, r30);
+    p2g_sts32(sh_tile, r30);
   }
   // 88: add.s32 	%r7, %r5, %r26;
   r7 = uint(int(r5) + int(r26));
@@ -539,7 +544,7 @@ void main() {
   // 215: shl.b32 	%r47, %r1, 2;
   // 216: mov.u32 	%r48, _ZZ12smem_barrierE3sum;
   // 217: add.s32 	%r19, %r48, %r47;
-  r19 = uint(int(uint(1296ul)) + int(r1 << 2u));
+  r19 = uint(int(sh_sum) + int(r1 << 2u));
   // 218: st.shared.f32 	[%r19], %f2;
   p2g_sts32(r19, floatBitsToUint(f2));
   // 219: bar.sync 	0;
@@ -637,7 +642,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   if (!p5) {
     // 292: ld.shared.f32 	%f84, [_ZZ12smem_barrierE3sum+4];
-    f84 = uintBitsToFloat(p2g_lds32(1300u));
+    f84 = uintBitsToFloat(p2g_lds32((sh_sum + 4u)));
     // 293: ld.shared.f32 	%f85, [%r19];
     f85 = uintBitsToFloat(p2g_lds32(r19));
     // 294: add.f32 	%f86, %f84, %f85;
@@ -649,7 +654,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   if (!p5) {
     // 301: ld.shared.f32 	%f87, [_ZZ12smem_barrierE3sum];
-    f87 = uintBitsToFloat(p2g_lds32(1296u));
+    f87 = uintBitsToFloat(p2g_lds32(sh_sum));
     // 302: mov.u32 	%r49, %nctaid.x;
     // 303: shl.b32 	%r50, %r49, 4;
     // 304: add.s32 	%r51, %r50, %r4;

@@ -670,18 +670,25 @@ void main() {
   precise float f217 = 0.0, f218 = 0.0, f219 = 0.0, f220 = 0.0, f221 = 0.0, f222 = 0.0, f223 = 0.0, f224 = 0.0;
   precise float f225 = 0.0, f226 = 0.0, f227 = 0.0, f228 = 0.0, f229 = 0.0, f230 = 0.0, f231 = 0.0, f232 = 0.0;
   precise float f233 = 0.0, f234 = 0.0, f235 = 0.0, f236 = 0.0, f237 = 0.0, f238 = 0.0, f239 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex_heavy_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex_heavy_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tex_heavy_param_2
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // tex_heavy_param_3
+  const uint p28_u32 = P2GU32((pc.params + 28ul)).v;  // tex_heavy_param_4
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // tex_heavy_param_5
   // 30: ld.param.u64 	%rd1, [tex_heavy_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 31: ld.param.u64 	%rd2, [tex_heavy_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 32: ld.param.u64 	%rd3, [tex_heavy_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 33: ld.param.u32 	%r28, [tex_heavy_param_3];
-  r28 = P2GU32((pc.params + 24ul)).v;
+  r28 = p24_u32;
   // 34: ld.param.u32 	%r29, [tex_heavy_param_4];
-  r29 = P2GU32((pc.params + 28ul)).v;
+  r29 = p28_u32;
   // 35: ld.param.u32 	%r30, [tex_heavy_param_5];
-  r30 = P2GU32((pc.params + 32ul)).v;
+  r30 = p32_u32;
   // 36: mov.u32 	%r31, %ntid.x;
   // 37: mov.u32 	%r32, %ctaid.x;
   // 38: mul.lo.s32 	%r1, %r32, %r31;
@@ -778,7 +785,7 @@ void main() {
           // 92: add.f32 	%f57, %f4, %f55;
           f57 = p2g_fadd(f4, f55, false);
           // 93: tex.2d.v4.f32.f32 	{%f58, %f59, %f60, %f61}, [%rd1, {%f56, %f57}];
-          uvec4 t7 = p2g_tex(rd1, vec3(f56, f57, 0.0), 0, 2u);
+          uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(f56, f57, 0.0), 0, 2u);
           f58 = uintBitsToFloat(t7.x);
           f59 = uintBitsToFloat(t7.y);
           f60 = uintBitsToFloat(t7.z);
@@ -788,7 +795,7 @@ void main() {
           // 95: add.f32 	%f63, %f4, %f52;
           f63 = p2g_fadd(f4, f52, false);
           // 96: tex.2d.v4.f32.f32 	{%f64, %f65, %f66, %f67}, [%rd1, {%f62, %f63}];
-          uvec4 t8 = p2g_tex(rd1, vec3(f62, f63, 0.0), 0, 2u);
+          uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, vec3(f62, f63, 0.0), 0, 2u);
           f64 = uintBitsToFloat(t8.x);
           f65 = uintBitsToFloat(t8.y);
           f66 = uintBitsToFloat(t8.z);
@@ -805,7 +812,7 @@ void main() {
           uint t10 = p2g_s2f32(int(int(r45 & 255u)), 0);
           f69 = uintBitsToFloat((t10 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t10);
           // 103: tex.2d.v4.f32.f32 	{%f70, %f71, %f72, %f73}, [%rd2, {%f68, %f69}];
-          uvec4 t11 = p2g_tex(rd2, vec3(f68, f69, 0.0), 0, 2u);
+          uvec4 t11 = p2g_tex(rd2 /* p8_u64 */, vec3(f68, f69, 0.0), 0, 2u);
           f70 = uintBitsToFloat(t11.x);
           f71 = uintBitsToFloat(t11.y);
           f72 = uintBitsToFloat(t11.z);
@@ -858,7 +865,7 @@ void main() {
           // 127: add.f32 	%f92, %f4, %f90;
           f92 = p2g_fadd(f4, f90, false);
           // 128: tex.2d.v4.f32.f32 	{%f93, %f94, %f95, %f96}, [%rd1, {%f91, %f92}];
-          uvec4 t14 = p2g_tex(rd1, vec3(f91, f92, 0.0), 0, 2u);
+          uvec4 t14 = p2g_tex(rd1 /* p0_u64 */, vec3(f91, f92, 0.0), 0, 2u);
           f93 = uintBitsToFloat(t14.x);
           f94 = uintBitsToFloat(t14.y);
           f95 = uintBitsToFloat(t14.z);
@@ -868,7 +875,7 @@ void main() {
           // 130: add.f32 	%f98, %f4, %f87;
           f98 = p2g_fadd(f4, f87, false);
           // 131: tex.2d.v4.f32.f32 	{%f99, %f100, %f101, %f102}, [%rd1, {%f97, %f98}];
-          uvec4 t15 = p2g_tex(rd1, vec3(f97, f98, 0.0), 0, 2u);
+          uvec4 t15 = p2g_tex(rd1 /* p0_u64 */, vec3(f97, f98, 0.0), 0, 2u);
           f99 = uintBitsToFloat(t15.x);
           f100 = uintBitsToFloat(t15.y);
           f101 = uintBitsToFloat(t15.z);
@@ -884,7 +891,7 @@ void main() {
           uint t17 = p2g_s2f32(int(int(uint(int(r45) + 3) & 255u)), 0);
           f104 = uintBitsToFloat((t17 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t17);
           // 138: tex.2d.v4.f32.f32 	{%f105, %f106, %f107, %f108}, [%rd2, {%f103, %f104}];
-          uvec4 t18 = p2g_tex(rd2, vec3(f103, f104, 0.0), 0, 2u);
+          uvec4 t18 = p2g_tex(rd2 /* p8_u64 */, vec3(f103, f104, 0.0), 0, 2u);
           f105 = uintBitsToFloat(t18.x);
           f106 = uintBitsToFloat(t18.y);
           f107 = uintBitsToFloat(t18.z);
@@ -937,7 +944,7 @@ void main() {
           // 162: add.f32 	%f127, %f4, %f125;
           f127 = p2g_fadd(f4, f125, false);
           // 163: tex.2d.v4.f32.f32 	{%f128, %f129, %f130, %f131}, [%rd1, {%f126, %f127}];
-          uvec4 t21 = p2g_tex(rd1, vec3(f126, f127, 0.0), 0, 2u);
+          uvec4 t21 = p2g_tex(rd1 /* p0_u64 */, vec3(f126, f127, 0.0), 0, 2u);
           f128 = uintBitsToFloat(t21.x);
           f129 = uintBitsToFloat(t21.y);
           f130 = uintBitsToFloat(t21.z);
@@ -947,7 +954,7 @@ void main() {
           // 165: add.f32 	%f133, %f4, %f122;
           f133 = p2g_fadd(f4, f122, false);
           // 166: tex.2d.v4.f32.f32 	{%f134, %f135, %f136, %f137}, [%rd1, {%f132, %f133}];
-          uvec4 t22 = p2g_tex(rd1, vec3(f132, f133, 0.0), 0, 2u);
+          uvec4 t22 = p2g_tex(rd1 /* p0_u64 */, vec3(f132, f133, 0.0), 0, 2u);
           f134 = uintBitsToFloat(t22.x);
           f135 = uintBitsToFloat(t22.y);
           f136 = uintBitsToFloat(t22.z);
@@ -963,7 +970,7 @@ void main() {
           uint t24 = p2g_s2f32(int(int(uint(int(r45) + 6) & 255u)), 0);
           f139 = uintBitsToFloat((t24 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t24);
           // 173: tex.2d.v4.f32.f32 	{%f140, %f141, %f142, %f143}, [%rd2, {%f138, %f139}];
-          uvec4 t25 = p2g_tex(rd2, vec3(f138, f139, 0.0), 0, 2u);
+          uvec4 t25 = p2g_tex(rd2 /* p8_u64 */, vec3(f138, f139, 0.0), 0, 2u);
           f140 = uintBitsToFloat(t25.x);
           f141 = uintBitsToFloat(t25.y);
           f142 = uintBitsToFloat(t25.z);
@@ -1016,7 +1023,7 @@ void main() {
           // 197: add.f32 	%f162, %f4, %f160;
           f162 = p2g_fadd(f4, f160, false);
           // 198: tex.2d.v4.f32.f32 	{%f163, %f164, %f165, %f166}, [%rd1, {%f161, %f162}];
-          uvec4 t28 = p2g_tex(rd1, vec3(f161, f162, 0.0), 0, 2u);
+          uvec4 t28 = p2g_tex(rd1 /* p0_u64 */, vec3(f161, f162, 0.0), 0, 2u);
           f163 = uintBitsToFloat(t28.x);
           f164 = uintBitsToFloat(t28.y);
           f165 = uintBitsToFloat(t28.z);
@@ -1026,7 +1033,7 @@ void main() {
           // 200: add.f32 	%f168, %f4, %f157;
           f168 = p2g_fadd(f4, f157, false);
           // 201: tex.2d.v4.f32.f32 	{%f169, %f170, %f171, %f172}, [%rd1, {%f167, %f168}];
-          uvec4 t29 = p2g_tex(rd1, vec3(f167, f168, 0.0), 0, 2u);
+          uvec4 t29 = p2g_tex(rd1 /* p0_u64 */, vec3(f167, f168, 0.0), 0, 2u);
           f169 = uintBitsToFloat(t29.x);
           f170 = uintBitsToFloat(t29.y);
           f171 = uintBitsToFloat(t29.z);
@@ -1042,7 +1049,7 @@ void main() {
           uint t31 = p2g_s2f32(int(int(uint(int(r45) + 9) & 255u)), 0);
           f174 = uintBitsToFloat((t31 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t31);
           // 208: tex.2d.v4.f32.f32 	{%f175, %f176, %f177, %f178}, [%rd2, {%f173, %f174}];
-          uvec4 t32 = p2g_tex(rd2, vec3(f173, f174, 0.0), 0, 2u);
+          uvec4 t32 = p2g_tex(rd2 /* p8_u64 */, vec3(f173, f174, 0.0), 0, 2u);
           f175 = uintBitsToFloat(t32.x);
           f176 = uintBitsToFloat(t32.y);
           f177 = uintBitsToFloat(t32.z);
@@ -1115,7 +1122,7 @@ void main() {
           // 247: add.f32 	%f193, %f4, %f191;
           f193 = p2g_fadd(f4, f191, false);
           // 248: tex.2d.v4.f32.f32 	{%f194, %f195, %f196, %f197}, [%rd1, {%f192, %f193}];
-          uvec4 t35 = p2g_tex(rd1, vec3(f192, f193, 0.0), 0, 2u);
+          uvec4 t35 = p2g_tex(rd1 /* p0_u64 */, vec3(f192, f193, 0.0), 0, 2u);
           f194 = uintBitsToFloat(t35.x);
           f195 = uintBitsToFloat(t35.y);
           f196 = uintBitsToFloat(t35.z);
@@ -1125,7 +1132,7 @@ void main() {
           // 250: add.f32 	%f199, %f4, %f188;
           f199 = p2g_fadd(f4, f188, false);
           // 251: tex.2d.v4.f32.f32 	{%f200, %f201, %f202, %f203}, [%rd1, {%f198, %f199}];
-          uvec4 t36 = p2g_tex(rd1, vec3(f198, f199, 0.0), 0, 2u);
+          uvec4 t36 = p2g_tex(rd1 /* p0_u64 */, vec3(f198, f199, 0.0), 0, 2u);
           f200 = uintBitsToFloat(t36.x);
           f201 = uintBitsToFloat(t36.y);
           f202 = uintBitsToFloat(t36.z);
@@ -1139,7 +1146,7 @@ void main() {
           uint t38 = p2g_s2f32(int(int(r87 & 255u)), 0);
           f205 = uintBitsToFloat((t38 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t38);
           // 256: tex.2d.v4.f32.f32 	{%f206, %f207, %f208, %f209}, [%rd2, {%f204, %f205}];
-          uvec4 t39 = p2g_tex(rd2, vec3(f204, f205, 0.0), 0, 2u);
+          uvec4 t39 = p2g_tex(rd2 /* p8_u64 */, vec3(f204, f205, 0.0), 0, 2u);
           f206 = uintBitsToFloat(t39.x);
           f207 = uintBitsToFloat(t39.y);
           f208 = uintBitsToFloat(t39.z);

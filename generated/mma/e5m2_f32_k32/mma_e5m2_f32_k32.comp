@@ -437,11 +437,13 @@ void main() {
   uint64_t rd159 = 0ul, rd160 = 0ul, rd161 = 0ul, rd162 = 0ul, rd163 = 0ul, rd164 = 0ul, rd165 = 0ul;
   uint64_t rd166 = 0ul, rd167 = 0ul, rd168 = 0ul, rd169 = 0ul, rd170 = 0ul, rd171 = 0ul, rd172 = 0ul;
   uint64_t rd173 = 0ul, rd174 = 0ul, rd175 = 0ul, rd176 = 0ul, rd177 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_e5m2_f32_k32_param_0
   int p2g_sv0 = 0;
   // 28: mov.u64 	%SPL, __local_depot0;
   SPL = uint64_t(0ul);
   // 29: ld.param.u64 	%rd6, [mma_e5m2_f32_k32_param_0];
-  rd6 = P2GU64((pc.params)).v;
+  rd6 = p0_u64;
   // 30: mov.u32 	%r251, %ntid.x;
   // 31: mov.u32 	%r252, %ctaid.x;
   // 32: mov.u32 	%r253, %tid.x;

@@ -417,9 +417,11 @@ void main() {
   uint64_t rd210 = 0ul, rd211 = 0ul, rd212 = 0ul, rd213 = 0ul, rd214 = 0ul, rd215 = 0ul, rd216 = 0ul;
   uint64_t rd217 = 0ul, rd218 = 0ul, rd219 = 0ul, rd220 = 0ul, rd221 = 0ul, rd222 = 0ul, rd223 = 0ul;
   uint64_t rd224 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_f16_f32_k16_param_0
   int p2g_sv0 = 0;
   // 25: ld.param.u64 	%rd1, [mma_f16_f32_k16_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 26: mov.u32 	%r327, %ctaid.x;
   // 27: mov.u32 	%r328, %ntid.x;
   // 28: mov.u32 	%r329, %tid.x;

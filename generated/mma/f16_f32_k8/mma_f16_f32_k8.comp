@@ -312,9 +312,11 @@ void main() {
   uint64_t rd126 = 0ul, rd127 = 0ul, rd128 = 0ul, rd129 = 0ul, rd130 = 0ul, rd131 = 0ul, rd132 = 0ul;
   uint64_t rd133 = 0ul, rd134 = 0ul, rd135 = 0ul, rd136 = 0ul, rd137 = 0ul, rd138 = 0ul, rd139 = 0ul;
   uint64_t rd140 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_f16_f32_k8_param_0
   int p2g_sv0 = 0;
   // 25: ld.param.u64 	%rd1, [mma_f16_f32_k8_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 26: mov.u32 	%r205, %ctaid.x;
   // 27: mov.u32 	%r206, %ntid.x;
   // 28: mov.u32 	%r207, %tid.x;

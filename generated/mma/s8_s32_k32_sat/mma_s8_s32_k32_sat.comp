@@ -203,9 +203,11 @@ void main() {
   uint64_t rd103 = 0ul, rd104 = 0ul, rd105 = 0ul, rd106 = 0ul, rd107 = 0ul, rd108 = 0ul, rd109 = 0ul;
   uint64_t rd110 = 0ul, rd111 = 0ul, rd112 = 0ul, rd113 = 0ul, rd114 = 0ul, rd115 = 0ul, rd116 = 0ul;
   uint64_t rd117 = 0ul, rd118 = 0ul, rd119 = 0ul, rd120 = 0ul, rd121 = 0ul, rd122 = 0ul, rd123 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mma_s8_s32_k32_sat_param_0
   // 27: mov.u64 	%SPL, __local_depot0;
   // 28: ld.param.u64 	%rd4, [mma_s8_s32_k32_sat_param_0];
-  rd4 = P2GU64((pc.params)).v;
+  rd4 = p0_u64;
   // 29: mov.u32 	%r113, %ntid.x;
   // 30: mov.u32 	%r114, %ctaid.x;
   // 31: mov.u32 	%r115, %tid.x;

@@ -135,18 +135,25 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bf16_arith_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bf16_arith_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // bf16_arith_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // bf16_arith_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // bf16_arith_param_4
+  const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // bf16_arith_param_5
   // 34: ld.param.u64 	%rd1, [bf16_arith_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 35: ld.param.u64 	%rd2, [bf16_arith_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 36: ld.param.u64 	%rd3, [bf16_arith_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 37: ld.param.u64 	%rd4, [bf16_arith_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 38: ld.param.u64 	%rd5, [bf16_arith_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 39: ld.param.u32 	%r32, [bf16_arith_param_5];
-  r32 = P2GU32((pc.params + 40ul)).v;
+  r32 = p40_u32;
   // 40: mov.u32 	%r33, %ntid.x;
   // 41: mov.u32 	%r34, %ctaid.x;
   // 42: mov.u32 	%r35, %tid.x;

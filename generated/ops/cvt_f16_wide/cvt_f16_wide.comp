@@ -31,11 +31,12 @@ void main() {
   uint rs0 = 0u, rs1 = 0u, rs2 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f16_wide_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f16_wide_param_1
   // 31: ld.param.u64 	%rd1, [cvt_f16_wide_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 32: ld.param.u64 	%rd2, [cvt_f16_wide_param_1];
   // 33: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = (P2GU64((pc.params + 8ul)).v);
   // 34: cvta.to.global.u64 	%rd4, %rd1;
   // 35: mov.u32 	%r1, %ctaid.x;
   // 36: mov.u32 	%r2, %ntid.x;
@@ -52,11 +53,11 @@ void main() {
   rd5 = uint64_t(r4) * uint64_t(4u);
   // 44: add.s64 	%rd6, %rd4, %rd5;
   // 45: st.global.f32 	[%rd6], %f1;
-  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd5))).v = floatBitsToUint(f1);
+  P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd5))).v = floatBitsToUint(f1);
   // 47: cvt.f32.bf16 %f2, %rs2;
   f2 = uintBitsToFloat((rs2 & 0xFFFFu) << 16);
   // 49: add.s64 	%rd7, %rd3, %rd5;
   // 50: st.global.f32 	[%rd7], %f2;
-  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd5))).v = floatBitsToUint(f2);
+  P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd5))).v = floatBitsToUint(f2);
   return;
 }

@@ -80,22 +80,31 @@ void main() {
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f32_bf16_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f32_bf16_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cvt_f32_bf16_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // cvt_f32_bf16_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // cvt_f32_bf16_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // cvt_f32_bf16_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // cvt_f32_bf16_param_6
+  const uint p56_u32 = P2GU32((pc.params + 56ul)).v;  // cvt_f32_bf16_param_7
   // 37: ld.param.u64 	%rd3, [cvt_f32_bf16_param_0];
-  rd3 = P2GU64((pc.params)).v;
+  rd3 = p0_u64;
   // 38: ld.param.u64 	%rd4, [cvt_f32_bf16_param_1];
-  rd4 = P2GU64((pc.params + 8ul)).v;
+  rd4 = p8_u64;
   // 39: ld.param.u64 	%rd5, [cvt_f32_bf16_param_2];
-  rd5 = P2GU64((pc.params + 16ul)).v;
+  rd5 = p16_u64;
   // 40: ld.param.u64 	%rd6, [cvt_f32_bf16_param_3];
-  rd6 = P2GU64((pc.params + 24ul)).v;
+  rd6 = p24_u64;
   // 41: ld.param.u64 	%rd7, [cvt_f32_bf16_param_4];
-  rd7 = P2GU64((pc.params + 32ul)).v;
+  rd7 = p32_u64;
   // 42: ld.param.u64 	%rd8, [cvt_f32_bf16_param_5];
-  rd8 = P2GU64((pc.params + 40ul)).v;
+  rd8 = p40_u64;
   // 43: ld.param.u64 	%rd9, [cvt_f32_bf16_param_6];
-  rd9 = P2GU64((pc.params + 48ul)).v;
+  rd9 = p48_u64;
   // 44: ld.param.u32 	%r22, [cvt_f32_bf16_param_7];
-  r22 = P2GU32((pc.params + 56ul)).v;
+  r22 = p56_u32;
   // 45: mov.u32 	%r23, %ntid.x;
   // 46: mov.u32 	%r24, %ctaid.x;
   // 47: mov.u32 	%r25, %tid.x;

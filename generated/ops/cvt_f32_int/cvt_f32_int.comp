@@ -91,22 +91,32 @@ void main() {
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f32_int_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f32_int_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cvt_f32_int_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // cvt_f32_int_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // cvt_f32_int_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // cvt_f32_int_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // cvt_f32_int_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // cvt_f32_int_param_7
+  const uint p64_u32 = P2GU32((pc.params + 64ul)).v;  // cvt_f32_int_param_8
   // 38: ld.param.u64 	%rd2, [cvt_f32_int_param_0];
-  rd2 = P2GU64((pc.params)).v;
+  rd2 = p0_u64;
   // 39: ld.param.u64 	%rd3, [cvt_f32_int_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
+  rd3 = p8_u64;
   // 40: ld.param.u64 	%rd4, [cvt_f32_int_param_2];
-  rd4 = P2GU64((pc.params + 16ul)).v;
+  rd4 = p16_u64;
   // 41: ld.param.u64 	%rd5, [cvt_f32_int_param_3];
-  rd5 = P2GU64((pc.params + 24ul)).v;
+  rd5 = p24_u64;
   // 42: ld.param.u64 	%rd6, [cvt_f32_int_param_4];
-  rd6 = P2GU64((pc.params + 32ul)).v;
+  rd6 = p32_u64;
   // 43: ld.param.u64 	%rd7, [cvt_f32_int_param_5];
-  rd7 = P2GU64((pc.params + 40ul)).v;
+  rd7 = p40_u64;
   // 44: ld.param.u64 	%rd8, [cvt_f32_int_param_6];
-  rd8 = P2GU64((pc.params + 48ul)).v;
+  rd8 = p48_u64;
   // 45: ld.param.u64 	%rd9, [cvt_f32_int_param_7];
-  rd9 = P2GU64((pc.params + 56ul)).v;
+  rd9 = p56_u64;
   // 46: ld.param.u32 	%r9, [cvt_f32_int_param_8];
   // 47: mov.u32 	%r10, %ntid.x;
   // 48: mov.u32 	%r11, %ctaid.x;
@@ -114,7 +124,7 @@ void main() {
   // 50: mad.lo.s32 	%r1, %r11, %r10, %r12;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 51: mad.lo.s32 	%r13, %r1, -1640531527, %r9;
-  r13 = uint(int(r1) * -1640531527 + int(P2GU32((pc.params + 64ul)).v));
+  r13 = uint(int(r1) * -1640531527 + int(p64_u32));
   // 52: shr.u32 	%r14, %r13, 16;
   // 53: xor.b32  	%r15, %r14, %r13;
   // 54: mul.lo.s32 	%r16, %r15, 2146121005;

@@ -107,16 +107,22 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_fp8_from_f32_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_fp8_from_f32_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cvt_fp8_from_f32_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // cvt_fp8_from_f32_param_3
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // cvt_fp8_from_f32_param_4
   // 34: ld.param.u64 	%rd3, [cvt_fp8_from_f32_param_0];
-  rd3 = P2GU64((pc.params)).v;
+  rd3 = p0_u64;
   // 35: ld.param.u64 	%rd4, [cvt_fp8_from_f32_param_1];
-  rd4 = P2GU64((pc.params + 8ul)).v;
+  rd4 = p8_u64;
   // 36: ld.param.u64 	%rd5, [cvt_fp8_from_f32_param_2];
-  rd5 = P2GU64((pc.params + 16ul)).v;
+  rd5 = p16_u64;
   // 37: ld.param.u64 	%rd6, [cvt_fp8_from_f32_param_3];
-  rd6 = P2GU64((pc.params + 24ul)).v;
+  rd6 = p24_u64;
   // 38: ld.param.u32 	%r22, [cvt_fp8_from_f32_param_4];
-  r22 = P2GU32((pc.params + 32ul)).v;
+  r22 = p32_u32;
   // 39: mov.u32 	%r23, %ntid.x;
   // 40: mov.u32 	%r24, %ctaid.x;
   // 41: mov.u32 	%r25, %tid.x;

@@ -92,20 +92,28 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_addsub_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_addsub_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f16_addsub_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f16_addsub_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f16_addsub_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f16_addsub_param_5
+  const uint p48_u32 = P2GU32((pc.params + 48ul)).v;  // f16_addsub_param_6
   // 35: ld.param.u64 	%rd1, [f16_addsub_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 36: ld.param.u64 	%rd2, [f16_addsub_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 37: ld.param.u64 	%rd3, [f16_addsub_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 38: ld.param.u64 	%rd4, [f16_addsub_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 39: ld.param.u64 	%rd5, [f16_addsub_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 40: ld.param.u64 	%rd6, [f16_addsub_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 41: ld.param.u32 	%r24, [f16_addsub_param_6];
-  r24 = P2GU32((pc.params + 48ul)).v;
+  r24 = p48_u32;
   // 42: mov.u32 	%r25, %ntid.x;
   // 43: mov.u32 	%r26, %ctaid.x;
   // 44: mov.u32 	%r27, %tid.x;

@@ -108,26 +108,37 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_cmp_x2_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_cmp_x2_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f16_cmp_x2_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f16_cmp_x2_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f16_cmp_x2_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f16_cmp_x2_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // f16_cmp_x2_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // f16_cmp_x2_param_7
+  const uint64_t p64_u64 = P2GU64((pc.params + 64ul)).v;  // f16_cmp_x2_param_8
+  const uint p72_u32 = P2GU32((pc.params + 72ul)).v;  // f16_cmp_x2_param_9
   // 37: ld.param.u64 	%rd1, [f16_cmp_x2_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 38: ld.param.u64 	%rd2, [f16_cmp_x2_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 39: ld.param.u64 	%rd3, [f16_cmp_x2_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 40: ld.param.u64 	%rd4, [f16_cmp_x2_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 41: ld.param.u64 	%rd5, [f16_cmp_x2_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 42: ld.param.u64 	%rd6, [f16_cmp_x2_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 43: ld.param.u64 	%rd7, [f16_cmp_x2_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 44: ld.param.u64 	%rd8, [f16_cmp_x2_param_7];
-  rd8 = P2GU64((pc.params + 56ul)).v;
+  rd8 = p56_u64;
   // 45: ld.param.u64 	%rd9, [f16_cmp_x2_param_8];
-  rd9 = P2GU64((pc.params + 64ul)).v;
+  rd9 = p64_u64;
   // 46: ld.param.u32 	%r31, [f16_cmp_x2_param_9];
-  r31 = P2GU32((pc.params + 72ul)).v;
+  r31 = p72_u32;
   // 47: mov.u32 	%r32, %ntid.x;
   // 48: mov.u32 	%r33, %ctaid.x;
   // 49: mov.u32 	%r34, %tid.x;

@@ -104,20 +104,28 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16x2_arith_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16x2_arith_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f16x2_arith_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f16x2_arith_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f16x2_arith_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f16x2_arith_param_5
+  const uint p48_u32 = P2GU32((pc.params + 48ul)).v;  // f16x2_arith_param_6
   // 34: ld.param.u64 	%rd1, [f16x2_arith_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 35: ld.param.u64 	%rd2, [f16x2_arith_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 36: ld.param.u64 	%rd3, [f16x2_arith_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 37: ld.param.u64 	%rd4, [f16x2_arith_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 38: ld.param.u64 	%rd5, [f16x2_arith_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 39: ld.param.u64 	%rd6, [f16x2_arith_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 40: ld.param.u32 	%r50, [f16x2_arith_param_6];
-  r50 = P2GU32((pc.params + 48ul)).v;
+  r50 = p48_u32;
   // 41: mov.u32 	%r51, %ntid.x;
   // 42: mov.u32 	%r52, %ctaid.x;
   // 43: mov.u32 	%r53, %tid.x;

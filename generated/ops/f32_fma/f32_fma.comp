@@ -215,24 +215,34 @@ void main() {
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
   precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_fma_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_fma_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f32_fma_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f32_fma_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f32_fma_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f32_fma_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // f32_fma_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // f32_fma_param_7
+  const uint p64_u32 = P2GU32((pc.params + 64ul)).v;  // f32_fma_param_8
   // 37: ld.param.u64 	%rd6, [f32_fma_param_0];
-  rd6 = P2GU64((pc.params)).v;
+  rd6 = p0_u64;
   // 38: ld.param.u64 	%rd7, [f32_fma_param_1];
-  rd7 = P2GU64((pc.params + 8ul)).v;
+  rd7 = p8_u64;
   // 39: ld.param.u64 	%rd8, [f32_fma_param_2];
-  rd8 = P2GU64((pc.params + 16ul)).v;
+  rd8 = p16_u64;
   // 40: ld.param.u64 	%rd9, [f32_fma_param_3];
-  rd9 = P2GU64((pc.params + 24ul)).v;
+  rd9 = p24_u64;
   // 41: ld.param.u64 	%rd10, [f32_fma_param_4];
-  rd10 = P2GU64((pc.params + 32ul)).v;
+  rd10 = p32_u64;
   // 42: ld.param.u64 	%rd11, [f32_fma_param_5];
-  rd11 = P2GU64((pc.params + 40ul)).v;
+  rd11 = p40_u64;
   // 43: ld.param.u64 	%rd12, [f32_fma_param_6];
-  rd12 = P2GU64((pc.params + 48ul)).v;
+  rd12 = p48_u64;
   // 44: ld.param.u64 	%rd13, [f32_fma_param_7];
-  rd13 = P2GU64((pc.params + 56ul)).v;
+  rd13 = p56_u64;
   // 45: ld.param.u32 	%r46, [f32_fma_param_8];
-  r46 = P2GU32((pc.params + 64ul)).v;
+  r46 = p64_u32;
   // 46: mov.u32 	%r47, %ntid.x;
   // 47: mov.u32 	%r48, %ctaid.x;
   // 48: mov.u32 	%r49, %tid.x;

@@ -264,36 +264,52 @@ void main() {
   precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
   precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
   precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_ftz_boundary_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_ftz_boundary_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f32_ftz_boundary_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f32_ftz_boundary_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f32_ftz_boundary_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f32_ftz_boundary_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // f32_ftz_boundary_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // f32_ftz_boundary_param_7
+  const uint64_t p64_u64 = P2GU64((pc.params + 64ul)).v;  // f32_ftz_boundary_param_8
+  const uint64_t p72_u64 = P2GU64((pc.params + 72ul)).v;  // f32_ftz_boundary_param_9
+  const uint64_t p80_u64 = P2GU64((pc.params + 80ul)).v;  // f32_ftz_boundary_param_10
+  const uint64_t p88_u64 = P2GU64((pc.params + 88ul)).v;  // f32_ftz_boundary_param_11
+  const uint64_t p96_u64 = P2GU64((pc.params + 96ul)).v;  // f32_ftz_boundary_param_12
+  const uint64_t p104_u64 = P2GU64((pc.params + 104ul)).v;  // f32_ftz_boundary_param_13
+  const uint p112_u32 = P2GU32((pc.params + 112ul)).v;  // f32_ftz_boundary_param_14
   // 44: ld.param.u64 	%rd7, [f32_ftz_boundary_param_0];
-  rd7 = P2GU64((pc.params)).v;
+  rd7 = p0_u64;
   // 45: ld.param.u64 	%rd8, [f32_ftz_boundary_param_1];
-  rd8 = P2GU64((pc.params + 8ul)).v;
+  rd8 = p8_u64;
   // 46: ld.param.u64 	%rd9, [f32_ftz_boundary_param_2];
-  rd9 = P2GU64((pc.params + 16ul)).v;
+  rd9 = p16_u64;
   // 47: ld.param.u64 	%rd10, [f32_ftz_boundary_param_3];
-  rd10 = P2GU64((pc.params + 24ul)).v;
+  rd10 = p24_u64;
   // 48: ld.param.u64 	%rd11, [f32_ftz_boundary_param_4];
-  rd11 = P2GU64((pc.params + 32ul)).v;
+  rd11 = p32_u64;
   // 49: ld.param.u64 	%rd12, [f32_ftz_boundary_param_5];
-  rd12 = P2GU64((pc.params + 40ul)).v;
+  rd12 = p40_u64;
   // 50: ld.param.u64 	%rd13, [f32_ftz_boundary_param_6];
-  rd13 = P2GU64((pc.params + 48ul)).v;
+  rd13 = p48_u64;
   // 51: ld.param.u64 	%rd14, [f32_ftz_boundary_param_7];
-  rd14 = P2GU64((pc.params + 56ul)).v;
+  rd14 = p56_u64;
   // 52: ld.param.u64 	%rd15, [f32_ftz_boundary_param_8];
-  rd15 = P2GU64((pc.params + 64ul)).v;
+  rd15 = p64_u64;
   // 53: ld.param.u64 	%rd16, [f32_ftz_boundary_param_9];
-  rd16 = P2GU64((pc.params + 72ul)).v;
+  rd16 = p72_u64;
   // 54: ld.param.u64 	%rd17, [f32_ftz_boundary_param_10];
-  rd17 = P2GU64((pc.params + 80ul)).v;
+  rd17 = p80_u64;
   // 55: ld.param.u64 	%rd18, [f32_ftz_boundary_param_11];
-  rd18 = P2GU64((pc.params + 88ul)).v;
+  rd18 = p88_u64;
   // 56: ld.param.u64 	%rd19, [f32_ftz_boundary_param_12];
-  rd19 = P2GU64((pc.params + 96ul)).v;
+  rd19 = p96_u64;
   // 57: ld.param.u64 	%rd20, [f32_ftz_boundary_param_13];
-  rd20 = P2GU64((pc.params + 104ul)).v;
+  rd20 = p104_u64;
   // 58: ld.param.u32 	%r36, [f32_ftz_boundary_param_14];
-  r36 = P2GU32((pc.params + 112ul)).v;
+  r36 = p112_u32;
   // 59: mov.u32 	%r37, %ntid.x;
   // 60: mov.u32 	%r38, %ctaid.x;
   // 61: mov.u32 	%r39, %tid.x;

@@ -73,16 +73,22 @@ void main() {
   precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0, f48 = 0.0;
   precise float f49 = 0.0, f50 = 0.0, f51 = 0.0, f52 = 0.0, f53 = 0.0, f54 = 0.0, f55 = 0.0, f56 = 0.0;
   precise float f57 = 0.0, f58 = 0.0, f59 = 0.0, f60 = 0.0, f61 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_setp_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_setp_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f32_setp_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f32_setp_param_3
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // f32_setp_param_4
   // 33: ld.param.u64 	%rd3, [f32_setp_param_0];
-  rd3 = P2GU64((pc.params)).v;
+  rd3 = p0_u64;
   // 34: ld.param.u64 	%rd4, [f32_setp_param_1];
-  rd4 = P2GU64((pc.params + 8ul)).v;
+  rd4 = p8_u64;
   // 35: ld.param.u64 	%rd5, [f32_setp_param_2];
-  rd5 = P2GU64((pc.params + 16ul)).v;
+  rd5 = p16_u64;
   // 36: ld.param.u64 	%rd6, [f32_setp_param_3];
-  rd6 = P2GU64((pc.params + 24ul)).v;
+  rd6 = p24_u64;
   // 37: ld.param.u32 	%r22, [f32_setp_param_4];
-  r22 = P2GU32((pc.params + 32ul)).v;
+  r22 = p32_u32;
   // 38: mov.u32 	%r23, %ntid.x;
   // 39: mov.u32 	%r24, %ctaid.x;
   // 40: mov.u32 	%r25, %tid.x;

@@ -113,16 +113,23 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_sqrt_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_sqrt_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f32_sqrt_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f32_sqrt_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f32_sqrt_param_4
+  const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // f32_sqrt_param_5
   // 34: ld.param.u64 	%rd2, [f32_sqrt_param_0];
-  rd2 = P2GU64((pc.params)).v;
+  rd2 = p0_u64;
   // 35: ld.param.u64 	%rd3, [f32_sqrt_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
+  rd3 = p8_u64;
   // 36: ld.param.u64 	%rd4, [f32_sqrt_param_2];
-  rd4 = P2GU64((pc.params + 16ul)).v;
+  rd4 = p16_u64;
   // 37: ld.param.u64 	%rd5, [f32_sqrt_param_3];
-  rd5 = P2GU64((pc.params + 24ul)).v;
+  rd5 = p24_u64;
   // 38: ld.param.u64 	%rd6, [f32_sqrt_param_4];
-  rd6 = P2GU64((pc.params + 32ul)).v;
+  rd6 = p32_u64;
   // 39: ld.param.u32 	%r9, [f32_sqrt_param_5];
   // 40: mov.u32 	%r10, %ntid.x;
   // 41: mov.u32 	%r11, %ctaid.x;
@@ -130,7 +137,7 @@ void main() {
   // 43: mad.lo.s32 	%r1, %r11, %r10, %r12;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 44: mad.lo.s32 	%r13, %r1, -1640531527, %r9;
-  r13 = uint(int(r1) * -1640531527 + int(P2GU32((pc.params + 40ul)).v));
+  r13 = uint(int(r1) * -1640531527 + int(p40_u32));
   // 45: shr.u32 	%r14, %r13, 16;
   // 46: xor.b32  	%r15, %r14, %r13;
   // 47: mul.lo.s32 	%r16, %r15, 2146121005;

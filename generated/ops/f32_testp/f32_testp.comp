@@ -63,10 +63,14 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0;
   precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf, fd4 = 0.0lf, fd5 = 0.0lf, fd6 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_testp_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_testp_param_1
+  const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // f32_testp_param_2
   // 32: ld.param.u64 	%rd2, [f32_testp_param_0];
-  rd2 = P2GU64((pc.params)).v;
+  rd2 = p0_u64;
   // 33: ld.param.u64 	%rd3, [f32_testp_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
+  rd3 = p8_u64;
   // 34: ld.param.u32 	%r6, [f32_testp_param_2];
   // 35: mov.u32 	%r7, %ctaid.x;
   // 36: mov.u32 	%r8, %ntid.x;
@@ -74,7 +78,7 @@ void main() {
   // 38: mad.lo.s32 	%r10, %r7, %r8, %r9;
   r10 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: mad.lo.s32 	%r11, %r10, -1640531527, %r6;
-  r11 = uint(int(r10) * -1640531527 + int(P2GU32((pc.params + 16ul)).v));
+  r11 = uint(int(r10) * -1640531527 + int(p16_u32));
   // 40: shr.u32 	%r12, %r11, 16;
   // 41: xor.b32  	%r13, %r12, %r11;
   // 42: mul.lo.s32 	%r14, %r13, 2146121005;

@@ -308,24 +308,34 @@ void main() {
   precise double fd7 = 0.0lf, fd8 = 0.0lf, fd9 = 0.0lf, fd10 = 0.0lf, fd11 = 0.0lf, fd12 = 0.0lf, fd13 = 0.0lf;
   precise double fd14 = 0.0lf, fd15 = 0.0lf, fd16 = 0.0lf, fd17 = 0.0lf, fd18 = 0.0lf, fd19 = 0.0lf;
   precise double fd20 = 0.0lf, fd21 = 0.0lf, fd22 = 0.0lf, fd23 = 0.0lf, fd24 = 0.0lf, fd25 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f64_arith_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f64_arith_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f64_arith_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f64_arith_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f64_arith_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f64_arith_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // f64_arith_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // f64_arith_param_7
+  const uint p64_u32 = P2GU32((pc.params + 64ul)).v;  // f64_arith_param_8
   // 37: ld.param.u64 	%rd9, [f64_arith_param_0];
-  rd9 = P2GU64((pc.params)).v;
+  rd9 = p0_u64;
   // 38: ld.param.u64 	%rd10, [f64_arith_param_1];
-  rd10 = P2GU64((pc.params + 8ul)).v;
+  rd10 = p8_u64;
   // 39: ld.param.u64 	%rd11, [f64_arith_param_2];
-  rd11 = P2GU64((pc.params + 16ul)).v;
+  rd11 = p16_u64;
   // 40: ld.param.u64 	%rd12, [f64_arith_param_3];
-  rd12 = P2GU64((pc.params + 24ul)).v;
+  rd12 = p24_u64;
   // 41: ld.param.u64 	%rd13, [f64_arith_param_4];
-  rd13 = P2GU64((pc.params + 32ul)).v;
+  rd13 = p32_u64;
   // 42: ld.param.u64 	%rd14, [f64_arith_param_5];
-  rd14 = P2GU64((pc.params + 40ul)).v;
+  rd14 = p40_u64;
   // 43: ld.param.u64 	%rd15, [f64_arith_param_6];
-  rd15 = P2GU64((pc.params + 48ul)).v;
+  rd15 = p48_u64;
   // 44: ld.param.u64 	%rd16, [f64_arith_param_7];
-  rd16 = P2GU64((pc.params + 56ul)).v;
+  rd16 = p56_u64;
   // 45: ld.param.u32 	%r46, [f64_arith_param_8];
-  r46 = P2GU32((pc.params + 64ul)).v;
+  r46 = p64_u32;
   // 46: mov.u32 	%r47, %ntid.x;
   // 47: mov.u32 	%r48, %ctaid.x;
   // 48: mov.u32 	%r49, %tid.x;

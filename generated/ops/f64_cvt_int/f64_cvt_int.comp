@@ -93,22 +93,32 @@ void main() {
   uint64_t rd41 = 0ul;
   precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf, fd4 = 0.0lf, fd5 = 0.0lf, fd6 = 0.0lf;
   precise double fd7 = 0.0lf, fd8 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f64_cvt_int_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f64_cvt_int_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f64_cvt_int_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f64_cvt_int_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f64_cvt_int_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f64_cvt_int_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // f64_cvt_int_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // f64_cvt_int_param_7
+  const uint p64_u32 = P2GU32((pc.params + 64ul)).v;  // f64_cvt_int_param_8
   // 37: ld.param.u64 	%rd1, [f64_cvt_int_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 38: ld.param.u64 	%rd2, [f64_cvt_int_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 39: ld.param.u64 	%rd3, [f64_cvt_int_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 40: ld.param.u64 	%rd4, [f64_cvt_int_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 41: ld.param.u64 	%rd5, [f64_cvt_int_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 42: ld.param.u64 	%rd6, [f64_cvt_int_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 43: ld.param.u64 	%rd7, [f64_cvt_int_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 44: ld.param.u64 	%rd8, [f64_cvt_int_param_7];
-  rd8 = P2GU64((pc.params + 56ul)).v;
+  rd8 = p56_u64;
   // 45: ld.param.u32 	%r9, [f64_cvt_int_param_8];
   // 46: mov.u32 	%r10, %ntid.x;
   // 47: mov.u32 	%r11, %ctaid.x;
@@ -116,7 +126,7 @@ void main() {
   // 49: mad.lo.s32 	%r1, %r11, %r10, %r12;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 50: mad.lo.s32 	%r13, %r1, -1640531527, %r9;
-  r13 = uint(int(r1) * -1640531527 + int(P2GU32((pc.params + 64ul)).v));
+  r13 = uint(int(r1) * -1640531527 + int(p64_u32));
   // 51: shr.u32 	%r14, %r13, 16;
   // 52: xor.b32  	%r15, %r14, %r13;
   // 53: mul.lo.s32 	%r16, %r15, 2146121005;

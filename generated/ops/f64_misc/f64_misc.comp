@@ -202,24 +202,34 @@ void main() {
   precise double fd26 = 0.0lf, fd27 = 0.0lf, fd28 = 0.0lf, fd29 = 0.0lf, fd30 = 0.0lf, fd31 = 0.0lf;
   precise double fd32 = 0.0lf, fd33 = 0.0lf, fd34 = 0.0lf, fd35 = 0.0lf, fd36 = 0.0lf, fd37 = 0.0lf;
   precise double fd38 = 0.0lf, fd39 = 0.0lf, fd40 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f64_misc_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f64_misc_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // f64_misc_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f64_misc_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f64_misc_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f64_misc_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // f64_misc_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // f64_misc_param_7
+  const uint p64_u32 = P2GU32((pc.params + 64ul)).v;  // f64_misc_param_8
   // 38: ld.param.u64 	%rd6, [f64_misc_param_0];
-  rd6 = P2GU64((pc.params)).v;
+  rd6 = p0_u64;
   // 39: ld.param.u64 	%rd7, [f64_misc_param_1];
-  rd7 = P2GU64((pc.params + 8ul)).v;
+  rd7 = p8_u64;
   // 40: ld.param.u64 	%rd8, [f64_misc_param_2];
-  rd8 = P2GU64((pc.params + 16ul)).v;
+  rd8 = p16_u64;
   // 41: ld.param.u64 	%rd9, [f64_misc_param_3];
-  rd9 = P2GU64((pc.params + 24ul)).v;
+  rd9 = p24_u64;
   // 42: ld.param.u64 	%rd10, [f64_misc_param_4];
-  rd10 = P2GU64((pc.params + 32ul)).v;
+  rd10 = p32_u64;
   // 43: ld.param.u64 	%rd11, [f64_misc_param_5];
-  rd11 = P2GU64((pc.params + 40ul)).v;
+  rd11 = p40_u64;
   // 44: ld.param.u64 	%rd12, [f64_misc_param_6];
-  rd12 = P2GU64((pc.params + 48ul)).v;
+  rd12 = p48_u64;
   // 45: ld.param.u64 	%rd13, [f64_misc_param_7];
-  rd13 = P2GU64((pc.params + 56ul)).v;
+  rd13 = p56_u64;
   // 46: ld.param.u32 	%r22, [f64_misc_param_8];
-  r22 = P2GU32((pc.params + 64ul)).v;
+  r22 = p64_u32;
   // 47: mov.u32 	%r23, %ntid.x;
   // 48: mov.u32 	%r24, %ctaid.x;
   // 49: mov.u32 	%r25, %tid.x;

@@ -51,20 +51,29 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int_cvt_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int_cvt_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // int_cvt_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // int_cvt_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // int_cvt_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // int_cvt_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // int_cvt_param_6
+  const uint p56_u32 = P2GU32((pc.params + 56ul)).v;  // int_cvt_param_7
   // 36: ld.param.u64 	%rd1, [int_cvt_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 37: ld.param.u64 	%rd2, [int_cvt_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 38: ld.param.u64 	%rd3, [int_cvt_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 39: ld.param.u64 	%rd4, [int_cvt_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 40: ld.param.u64 	%rd5, [int_cvt_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 41: ld.param.u64 	%rd6, [int_cvt_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 42: ld.param.u64 	%rd7, [int_cvt_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 43: ld.param.u32 	%r9, [int_cvt_param_7];
   // 44: mov.u32 	%r10, %ntid.x;
   // 45: mov.u32 	%r11, %ctaid.x;
@@ -72,7 +81,7 @@ void main() {
   // 47: mad.lo.s32 	%r1, %r11, %r10, %r12;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 48: mad.lo.s32 	%r13, %r1, -1640531527, %r9;
-  r13 = uint(int(r1) * -1640531527 + int(P2GU32((pc.params + 56ul)).v));
+  r13 = uint(int(r1) * -1640531527 + int(p56_u32));
   // 49: shr.u32 	%r14, %r13, 16;
   // 50: xor.b32  	%r15, %r14, %r13;
   // 51: mul.lo.s32 	%r16, %r15, 2146121005;

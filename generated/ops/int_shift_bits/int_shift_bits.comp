@@ -100,24 +100,34 @@ void main() {
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
   uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int_shift_bits_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int_shift_bits_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // int_shift_bits_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // int_shift_bits_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // int_shift_bits_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // int_shift_bits_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // int_shift_bits_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // int_shift_bits_param_7
+  const uint p64_u32 = P2GU32((pc.params + 64ul)).v;  // int_shift_bits_param_8
   // 36: ld.param.u64 	%rd1, [int_shift_bits_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 37: ld.param.u64 	%rd2, [int_shift_bits_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 38: ld.param.u64 	%rd3, [int_shift_bits_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 39: ld.param.u64 	%rd4, [int_shift_bits_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 40: ld.param.u64 	%rd5, [int_shift_bits_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 41: ld.param.u64 	%rd6, [int_shift_bits_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 42: ld.param.u64 	%rd7, [int_shift_bits_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 43: ld.param.u64 	%rd8, [int_shift_bits_param_7];
-  rd8 = P2GU64((pc.params + 56ul)).v;
+  rd8 = p56_u64;
   // 44: ld.param.u32 	%r24, [int_shift_bits_param_8];
-  r24 = P2GU32((pc.params + 64ul)).v;
+  r24 = p64_u32;
   // 45: mov.u32 	%r25, %ntid.x;
   // 46: mov.u32 	%r26, %ctaid.x;
   // 47: mov.u32 	%r27, %tid.x;

@@ -349,18 +349,25 @@ void main() {
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
   precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // new_user_check_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // new_user_check_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // new_user_check_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // new_user_check_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // new_user_check_param_4
+  const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // new_user_check_param_5
   // 31: ld.param.u64 	%rd1, [new_user_check_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 32: ld.param.u64 	%rd2, [new_user_check_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 33: ld.param.u64 	%rd3, [new_user_check_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 34: ld.param.u64 	%rd4, [new_user_check_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 35: ld.param.u64 	%rd5, [new_user_check_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 36: ld.param.u32 	%r2, [new_user_check_param_5];
-  r2 = P2GU32((pc.params + 40ul)).v;
+  r2 = p40_u32;
   // 37: mov.u32 	%r3, %ntid.x;
   // 38: mov.u32 	%r4, %ctaid.x;
   // 39: mov.u32 	%r5, %tid.x;

@@ -649,36 +649,53 @@ void main() {
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
   precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
   precise float f33 = 0.0, f34 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // sfu_user_check_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // sfu_user_check_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // sfu_user_check_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // sfu_user_check_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // sfu_user_check_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // sfu_user_check_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // sfu_user_check_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // sfu_user_check_param_7
+  const uint64_t p64_u64 = P2GU64((pc.params + 64ul)).v;  // sfu_user_check_param_8
+  const uint64_t p72_u64 = P2GU64((pc.params + 72ul)).v;  // sfu_user_check_param_9
+  const uint64_t p80_u64 = P2GU64((pc.params + 80ul)).v;  // sfu_user_check_param_10
+  const uint64_t p88_u64 = P2GU64((pc.params + 88ul)).v;  // sfu_user_check_param_11
+  const uint64_t p96_u64 = P2GU64((pc.params + 96ul)).v;  // sfu_user_check_param_12
+  const uint64_t p104_u64 = P2GU64((pc.params + 104ul)).v;  // sfu_user_check_param_13
+  const uint64_t p112_u64 = P2GU64((pc.params + 112ul)).v;  // sfu_user_check_param_14
+  const uint p120_u32 = P2GU32((pc.params + 120ul)).v;  // sfu_user_check_param_15
   // 42: ld.param.u64 	%rd1, [sfu_user_check_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 43: ld.param.u64 	%rd2, [sfu_user_check_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 44: ld.param.u64 	%rd3, [sfu_user_check_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 45: ld.param.u64 	%rd4, [sfu_user_check_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 46: ld.param.u64 	%rd5, [sfu_user_check_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 47: ld.param.u64 	%rd6, [sfu_user_check_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 48: ld.param.u64 	%rd7, [sfu_user_check_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 49: ld.param.u64 	%rd8, [sfu_user_check_param_7];
-  rd8 = P2GU64((pc.params + 56ul)).v;
+  rd8 = p56_u64;
   // 50: ld.param.u64 	%rd9, [sfu_user_check_param_8];
-  rd9 = P2GU64((pc.params + 64ul)).v;
+  rd9 = p64_u64;
   // 51: ld.param.u64 	%rd10, [sfu_user_check_param_9];
-  rd10 = P2GU64((pc.params + 72ul)).v;
+  rd10 = p72_u64;
   // 52: ld.param.u64 	%rd11, [sfu_user_check_param_10];
-  rd11 = P2GU64((pc.params + 80ul)).v;
+  rd11 = p80_u64;
   // 53: ld.param.u64 	%rd12, [sfu_user_check_param_11];
-  rd12 = P2GU64((pc.params + 88ul)).v;
+  rd12 = p88_u64;
   // 54: ld.param.u64 	%rd13, [sfu_user_check_param_12];
-  rd13 = P2GU64((pc.params + 96ul)).v;
+  rd13 = p96_u64;
   // 55: ld.param.u64 	%rd14, [sfu_user_check_param_13];
-  rd14 = P2GU64((pc.params + 104ul)).v;
+  rd14 = p104_u64;
   // 56: ld.param.u64 	%rd15, [sfu_user_check_param_14];
-  rd15 = P2GU64((pc.params + 112ul)).v;
+  rd15 = p112_u64;
   // 57: ld.param.u32 	%r9, [sfu_user_check_param_15];
   // 58: mov.u32 	%r10, %ctaid.x;
   // 59: mov.u32 	%r11, %ntid.x;
@@ -686,7 +703,7 @@ void main() {
   // 61: mad.lo.s32 	%r1, %r10, %r11, %r12;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 62: setp.ge.u32 	%p1, %r1, %r9;
-  if (!(r1 >= (P2GU32((pc.params + 120ul)).v))) {
+  if (!(r1 >= p120_u32)) {
     // 65: setp.lt.u32 	%p2, %r1, 64;
     if (r1 < 64u) {
       // 70: mul.wide.u32 	%rd20, %r1, 4;

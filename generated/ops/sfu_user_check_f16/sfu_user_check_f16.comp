@@ -424,30 +424,44 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // sfu_user_check_f16_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // sfu_user_check_f16_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // sfu_user_check_f16_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // sfu_user_check_f16_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // sfu_user_check_f16_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // sfu_user_check_f16_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // sfu_user_check_f16_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // sfu_user_check_f16_param_7
+  const uint64_t p64_u64 = P2GU64((pc.params + 64ul)).v;  // sfu_user_check_f16_param_8
+  const uint64_t p72_u64 = P2GU64((pc.params + 72ul)).v;  // sfu_user_check_f16_param_9
+  const uint64_t p80_u64 = P2GU64((pc.params + 80ul)).v;  // sfu_user_check_f16_param_10
+  const uint64_t p88_u64 = P2GU64((pc.params + 88ul)).v;  // sfu_user_check_f16_param_11
+  const uint p96_u32 = P2GU32((pc.params + 96ul)).v;  // sfu_user_check_f16_param_12
   // 37: ld.param.u64 	%rd1, [sfu_user_check_f16_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 38: ld.param.u64 	%rd2, [sfu_user_check_f16_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 39: ld.param.u64 	%rd3, [sfu_user_check_f16_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 40: ld.param.u64 	%rd4, [sfu_user_check_f16_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 41: ld.param.u64 	%rd5, [sfu_user_check_f16_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 42: ld.param.u64 	%rd6, [sfu_user_check_f16_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 43: ld.param.u64 	%rd7, [sfu_user_check_f16_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 44: ld.param.u64 	%rd8, [sfu_user_check_f16_param_7];
-  rd8 = P2GU64((pc.params + 56ul)).v;
+  rd8 = p56_u64;
   // 45: ld.param.u64 	%rd9, [sfu_user_check_f16_param_8];
-  rd9 = P2GU64((pc.params + 64ul)).v;
+  rd9 = p64_u64;
   // 46: ld.param.u64 	%rd10, [sfu_user_check_f16_param_9];
-  rd10 = P2GU64((pc.params + 72ul)).v;
+  rd10 = p72_u64;
   // 47: ld.param.u64 	%rd11, [sfu_user_check_f16_param_10];
-  rd11 = P2GU64((pc.params + 80ul)).v;
+  rd11 = p80_u64;
   // 48: ld.param.u64 	%rd12, [sfu_user_check_f16_param_11];
-  rd12 = P2GU64((pc.params + 88ul)).v;
+  rd12 = p88_u64;
   // 49: ld.param.u32 	%r2, [sfu_user_check_f16_param_12];
   // 50: mov.u32 	%r3, %ctaid.x;
   // 51: mov.u32 	%r4, %ntid.x;
@@ -455,7 +469,7 @@ void main() {
   // 53: mad.lo.s32 	%r1, %r3, %r4, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 54: setp.ge.u32 	%p1, %r1, %r2;
-  if (!(r1 >= (P2GU32((pc.params + 96ul)).v))) {
+  if (!(r1 >= p96_u32)) {
     // 57: cvta.to.global.u64 	%rd13, %rd1;
     // 58: xor.b32  	%r22, %r1, -1515870811;
     r22 = r1 ^ 0xA5A5A5A5u;

@@ -44,10 +44,13 @@ void main() {
   uint r1_7 = 0u, r2_7 = 0u, temp1_in_4 = 0u, temp2_7 = 0u, temp1_7 = 0u, r0_8 = 0u, r1_8 = 0u, r2_8 = 0u;
   uint r3_6 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // in_p
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // out_p
   // 59: ld.param.u64 %rd1, [in_p];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 60: ld.param.u64 %rd2, [out_p];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 61: cvta.to.global.u64 %rd1, %rd1;
   rd1 = rd1;
   // 62: cvta.to.global.u64 %rd2, %rd2;

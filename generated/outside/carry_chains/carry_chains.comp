@@ -103,17 +103,24 @@ void main() {
   uint64_t rd238 = 0ul, rd239 = 0ul, rd240 = 0ul, rd241 = 0ul, rd242 = 0ul, rd243 = 0ul, rd244 = 0ul;
   uint64_t rd245 = 0ul, rd246 = 0ul, rd247 = 0ul, rd248 = 0ul, rd249 = 0ul, rd250 = 0ul, rd251 = 0ul;
   uint64_t rd252 = 0ul, rd253 = 0ul, rd254 = 0ul, rd255 = 0ul, rd256 = 0ul, rd257 = 0ul, rd258 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // carry_chains_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // carry_chains_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // carry_chains_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // carry_chains_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // carry_chains_param_4
+  const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // carry_chains_param_5
   uint p2g_cc = 0u;  // the carry flag of add.cc/addc/sub.cc/subc
   // 29: ld.param.u64 	%rd1, [carry_chains_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 30: ld.param.u64 	%rd2, [carry_chains_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 31: ld.param.u64 	%rd3, [carry_chains_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 32: ld.param.u64 	%rd4, [carry_chains_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 33: ld.param.u64 	%rd5, [carry_chains_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 34: ld.param.u32 	%r2, [carry_chains_param_5];
   // 35: mov.u32 	%r3, %ntid.x;
   // 36: mov.u32 	%r4, %ctaid.x;
@@ -121,7 +128,7 @@ void main() {
   // 38: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: setp.ge.s32 	%p1, %r1, %r2;
-  if (!(int(r1) >= int(P2GU32((pc.params + 40ul)).v))) {
+  if (!(int(r1) >= int(p40_u32))) {
     // 42: cvta.to.global.u64 	%rd246, %rd1;
     // 43: mul.wide.s32 	%rd247, %r1, 8;
     rd247 = uint64_t(int64_t(int(r1)) * int64_t(8));

@@ -146,12 +146,17 @@ void main() {
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf, fd4 = 0.0lf, fd5 = 0.0lf, fd6 = 0.0lf;
   precise double fd7 = 0.0lf, fd8 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f64_nan_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f64_nan_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cvt_f64_nan_param_2
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // cvt_f64_nan_param_3
   // 29: ld.param.u64 	%rd1, [cvt_f64_nan_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 30: ld.param.u64 	%rd2, [cvt_f64_nan_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 31: ld.param.u64 	%rd3, [cvt_f64_nan_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 32: ld.param.u32 	%r2, [cvt_f64_nan_param_3];
   // 33: mov.u32 	%r3, %ntid.x;
   // 34: mov.u32 	%r4, %ctaid.x;
@@ -159,7 +164,7 @@ void main() {
   // 36: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 37: setp.ge.s32 	%p1, %r1, %r2;
-  if (!(int(r1) >= int(P2GU32((pc.params + 24ul)).v))) {
+  if (!(int(r1) >= int(p24_u32))) {
     // 40: cvta.to.global.u64 	%rd4, %rd1;
     // 41: mul.wide.s32 	%rd5, %r1, 4;
     // 42: add.s64 	%rd6, %rd4, %rd5;

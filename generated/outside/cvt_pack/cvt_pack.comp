@@ -23,14 +23,20 @@ void main() {
   uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_pack_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_pack_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cvt_pack_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // cvt_pack_param_3
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // cvt_pack_param_4
   // 28: ld.param.u64 	%rd1, [cvt_pack_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 29: ld.param.u64 	%rd2, [cvt_pack_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 30: ld.param.u64 	%rd3, [cvt_pack_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 31: ld.param.u64 	%rd4, [cvt_pack_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 32: ld.param.u32 	%r2, [cvt_pack_param_4];
   // 33: mov.u32 	%r3, %ntid.x;
   // 34: mov.u32 	%r4, %ctaid.x;
@@ -38,7 +44,7 @@ void main() {
   // 36: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 37: setp.ge.s32 	%p1, %r1, %r2;
-  if (!(int(r1) >= int(P2GU32((pc.params + 32ul)).v))) {
+  if (!(int(r1) >= int(p32_u32))) {
     // 40: cvta.to.global.u64 	%rd5, %rd1;
     // 41: mul.wide.s32 	%rd6, %r1, 4;
     rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));

@@ -193,12 +193,17 @@ void main() {
   uint64_t rd73 = 0ul, rd74 = 0ul, rd75 = 0ul, rd76 = 0ul, rd77 = 0ul, rd78 = 0ul, rd79 = 0ul, rd80 = 0ul;
   uint64_t rd81 = 0ul, rd82 = 0ul, rd83 = 0ul, rd84 = 0ul, rd85 = 0ul, rd86 = 0ul, rd87 = 0ul;
   precise double fd0 = 0.0lf, fd1 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int64_sext_ops_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int64_sext_ops_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // int64_sext_ops_param_2
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // int64_sext_ops_param_3
   // 28: ld.param.u64 	%rd1, [int64_sext_ops_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 29: ld.param.u64 	%rd2, [int64_sext_ops_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 30: ld.param.u64 	%rd3, [int64_sext_ops_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 31: ld.param.u32 	%r2, [int64_sext_ops_param_3];
   // 32: mov.u32 	%r3, %ntid.x;
   // 33: mov.u32 	%r4, %ctaid.x;
@@ -206,7 +211,7 @@ void main() {
   // 35: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 36: setp.ge.s32 	%p1, %r1, %r2;
-  if (!(int(r1) >= int(P2GU32((pc.params + 24ul)).v))) {
+  if (!(int(r1) >= int(p24_u32))) {
     // 39: cvta.to.global.u64 	%rd78, %rd1;
     // 40: mul.wide.s32 	%rd79, %r1, 4;
     rd79 = uint64_t(int64_t(int(r1)) * int64_t(4));

@@ -256,10 +256,13 @@ void main() {
   uint64_t s_21 = 0ul, x_257 = 0ul;
   precise float x_24 = 0.0, x_50 = 0.0, x_67 = 0.0, x_145 = 0.0, x_222 = 0.0;
   precise double x_28 = 0.0lf, x_54 = 0.0lf, x_71 = 0.0lf, x_80 = 0.0lf, x_157 = 0.0lf, x_234 = 0.0lf;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // in_p
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // out_p
   // 11: ld.param.u64 %base, [in_p];
-  base = P2GU64((pc.params)).v;
+  base = p0_u64;
   // 12: ld.param.u64 %obase, [out_p];
-  obase = P2GU64((pc.params + 8ul)).v;
+  obase = p8_u64;
   // 13: cvta.to.global.u64 %base, %base;
   base = base;
   // 14: cvta.to.global.u64 %obase, %obase;

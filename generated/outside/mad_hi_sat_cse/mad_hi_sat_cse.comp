@@ -21,16 +21,23 @@ void main() {
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mad_hi_sat_cse_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // mad_hi_sat_cse_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // mad_hi_sat_cse_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // mad_hi_sat_cse_param_3
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // mad_hi_sat_cse_param_4
+  const uint p36_u32 = P2GU32((pc.params + 36ul)).v;  // mad_hi_sat_cse_param_5
   // 29: ld.param.u64 	%rd1, [mad_hi_sat_cse_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 30: ld.param.u64 	%rd2, [mad_hi_sat_cse_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 31: ld.param.u64 	%rd3, [mad_hi_sat_cse_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 32: ld.param.u64 	%rd4, [mad_hi_sat_cse_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 33: ld.param.u32 	%r2, [mad_hi_sat_cse_param_4];
-  r2 = P2GU32((pc.params + 32ul)).v;
+  r2 = p32_u32;
   // 34: ld.param.u32 	%r3, [mad_hi_sat_cse_param_5];
   // 35: mov.u32 	%r4, %ntid.x;
   // 36: mov.u32 	%r5, %ctaid.x;
@@ -38,7 +45,7 @@ void main() {
   // 38: mad.lo.s32 	%r1, %r5, %r4, %r6;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: setp.ge.s32 	%p1, %r1, %r3;
-  if (!(int(r1) >= int(P2GU32((pc.params + 36ul)).v))) {
+  if (!(int(r1) >= int(p36_u32))) {
     // 42: cvta.to.global.u64 	%rd5, %rd1;
     // 43: mul.wide.s32 	%rd6, %r1, 4;
     rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));

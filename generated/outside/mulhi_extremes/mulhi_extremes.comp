@@ -58,14 +58,20 @@ void main() {
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
   uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
   uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mulhi_extremes_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // mulhi_extremes_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // mulhi_extremes_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // mulhi_extremes_param_3
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // mulhi_extremes_param_4
   // 29: ld.param.u64 	%rd1, [mulhi_extremes_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 30: ld.param.u64 	%rd2, [mulhi_extremes_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 31: ld.param.u64 	%rd3, [mulhi_extremes_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 32: ld.param.u64 	%rd4, [mulhi_extremes_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 33: ld.param.u32 	%r2, [mulhi_extremes_param_4];
   // 34: mov.u32 	%r3, %ntid.x;
   // 35: mov.u32 	%r4, %ctaid.x;
@@ -73,7 +79,7 @@ void main() {
   // 37: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 38: setp.ge.s32 	%p1, %r1, %r2;
-  if (!(int(r1) >= int(P2GU32((pc.params + 32ul)).v))) {
+  if (!(int(r1) >= int(p32_u32))) {
     // 41: cvta.to.global.u64 	%rd28, %rd1;
     // 42: mul.wide.s32 	%rd29, %r1, 8;
     rd29 = uint64_t(int64_t(int(r1)) * int64_t(8));

@@ -414,36 +414,52 @@ void main() {
   precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
   precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0, f48 = 0.0;
   precise float f49 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex_coord_1d_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex_coord_1d_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tex_coord_1d_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // tex_coord_1d_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // tex_coord_1d_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // tex_coord_1d_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // tex_coord_1d_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // tex_coord_1d_param_7
+  const uint64_t p64_u64 = P2GU64((pc.params + 64ul)).v;  // tex_coord_1d_param_8
+  const uint64_t p72_u64 = P2GU64((pc.params + 72ul)).v;  // tex_coord_1d_param_9
+  const uint64_t p80_u64 = P2GU64((pc.params + 80ul)).v;  // tex_coord_1d_param_10
+  const uint64_t p88_u64 = P2GU64((pc.params + 88ul)).v;  // tex_coord_1d_param_11
+  const uint64_t p96_u64 = P2GU64((pc.params + 96ul)).v;  // tex_coord_1d_param_12
+  const uint64_t p104_u64 = P2GU64((pc.params + 104ul)).v;  // tex_coord_1d_param_13
+  const uint p112_u32 = P2GU32((pc.params + 112ul)).v;  // tex_coord_1d_param_14
   // 39: ld.param.u64 	%rd1, [tex_coord_1d_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 40: ld.param.u64 	%rd2, [tex_coord_1d_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 41: ld.param.u64 	%rd3, [tex_coord_1d_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 42: ld.param.u64 	%rd4, [tex_coord_1d_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 43: ld.param.u64 	%rd5, [tex_coord_1d_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 44: ld.param.u64 	%rd6, [tex_coord_1d_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 45: ld.param.u64 	%rd7, [tex_coord_1d_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 46: ld.param.u64 	%rd8, [tex_coord_1d_param_7];
-  rd8 = P2GU64((pc.params + 56ul)).v;
+  rd8 = p56_u64;
   // 47: ld.param.u64 	%rd9, [tex_coord_1d_param_8];
-  rd9 = P2GU64((pc.params + 64ul)).v;
+  rd9 = p64_u64;
   // 48: ld.param.u64 	%rd10, [tex_coord_1d_param_9];
-  rd10 = P2GU64((pc.params + 72ul)).v;
+  rd10 = p72_u64;
   // 49: ld.param.u64 	%rd11, [tex_coord_1d_param_10];
-  rd11 = P2GU64((pc.params + 80ul)).v;
+  rd11 = p80_u64;
   // 50: ld.param.u64 	%rd12, [tex_coord_1d_param_11];
-  rd12 = P2GU64((pc.params + 88ul)).v;
+  rd12 = p88_u64;
   // 51: ld.param.u64 	%rd13, [tex_coord_1d_param_12];
-  rd13 = P2GU64((pc.params + 96ul)).v;
+  rd13 = p96_u64;
   // 52: ld.param.u64 	%rd14, [tex_coord_1d_param_13];
-  rd14 = P2GU64((pc.params + 104ul)).v;
+  rd14 = p104_u64;
   // 53: ld.param.u32 	%r2, [tex_coord_1d_param_14];
-  r2 = P2GU32((pc.params + 112ul)).v;
+  r2 = p112_u32;
   // 54: mov.u32 	%r3, %ntid.x;
   // 55: mov.u32 	%r4, %ctaid.x;
   // 56: mov.u32 	%r5, %tid.x;
@@ -460,7 +476,7 @@ void main() {
     // 65: ld.global.nc.f32 	%f1, [%rd18];
     f1 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd13) + int64_t(rd17))).v);
     // 66: tex.1d.v4.f32.f32 	{%f2, %f3, %f4, %f5}, [%rd1, {%f1}];
-    uvec4 t1 = p2g_tex(rd1, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t1 = p2g_tex(rd1 /* p0_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f2 = uintBitsToFloat(t1.x);
     f3 = uintBitsToFloat(t1.y);
     f4 = uintBitsToFloat(t1.z);
@@ -470,7 +486,7 @@ void main() {
     // 68: st.global.f32 	[%rd19], %f2;
     P2GU32(rd19).v = floatBitsToUint(f2);
     // 69: tex.1d.v4.f32.f32 	{%f6, %f7, %f8, %f9}, [%rd2, {%f1}];
-    uvec4 t2 = p2g_tex(rd2, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t2 = p2g_tex(rd2 /* p8_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f6 = uintBitsToFloat(t2.x);
     f7 = uintBitsToFloat(t2.y);
     f8 = uintBitsToFloat(t2.z);
@@ -481,7 +497,7 @@ void main() {
     // 72: st.global.f32 	[%rd21], %f6;
     P2GU32(uint64_t(int64_t(rd19) + int64_t(rd20))).v = floatBitsToUint(f6);
     // 73: tex.1d.v4.f32.f32 	{%f10, %f11, %f12, %f13}, [%rd3, {%f1}];
-    uvec4 t3 = p2g_tex(rd3, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t3 = p2g_tex(rd3 /* p16_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f10 = uintBitsToFloat(t3.x);
     f11 = uintBitsToFloat(t3.y);
     f12 = uintBitsToFloat(t3.z);
@@ -495,7 +511,7 @@ void main() {
     // 78: st.global.f32 	[%rd23], %f10;
     P2GU32(rd23).v = floatBitsToUint(f10);
     // 79: tex.1d.v4.f32.f32 	{%f14, %f15, %f16, %f17}, [%rd4, {%f1}];
-    uvec4 t4 = p2g_tex(rd4, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t4 = p2g_tex(rd4 /* p24_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f14 = uintBitsToFloat(t4.x);
     f15 = uintBitsToFloat(t4.y);
     f16 = uintBitsToFloat(t4.z);
@@ -505,7 +521,7 @@ void main() {
     // 81: st.global.f32 	[%rd24], %f14;
     P2GU32(rd24).v = floatBitsToUint(f14);
     // 82: tex.1d.v4.f32.f32 	{%f18, %f19, %f20, %f21}, [%rd5, {%f1}];
-    uvec4 t5 = p2g_tex(rd5, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t5 = p2g_tex(rd5 /* p32_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f18 = uintBitsToFloat(t5.x);
     f19 = uintBitsToFloat(t5.y);
     f20 = uintBitsToFloat(t5.z);
@@ -515,7 +531,7 @@ void main() {
     // 84: st.global.f32 	[%rd25], %f18;
     P2GU32(rd25).v = floatBitsToUint(f18);
     // 85: tex.1d.v4.f32.f32 	{%f22, %f23, %f24, %f25}, [%rd6, {%f1}];
-    uvec4 t6 = p2g_tex(rd6, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t6 = p2g_tex(rd6 /* p40_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f22 = uintBitsToFloat(t6.x);
     f23 = uintBitsToFloat(t6.y);
     f24 = uintBitsToFloat(t6.z);
@@ -525,7 +541,7 @@ void main() {
     // 87: st.global.f32 	[%rd26], %f22;
     P2GU32(rd26).v = floatBitsToUint(f22);
     // 88: tex.1d.v4.f32.f32 	{%f26, %f27, %f28, %f29}, [%rd7, {%f1}];
-    uvec4 t7 = p2g_tex(rd7, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t7 = p2g_tex(rd7 /* p48_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f26 = uintBitsToFloat(t7.x);
     f27 = uintBitsToFloat(t7.y);
     f28 = uintBitsToFloat(t7.z);
@@ -535,7 +551,7 @@ void main() {
     // 90: st.global.f32 	[%rd27], %f26;
     P2GU32(rd27).v = floatBitsToUint(f26);
     // 91: tex.1d.v4.f32.f32 	{%f30, %f31, %f32, %f33}, [%rd8, {%f1}];
-    uvec4 t8 = p2g_tex(rd8, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t8 = p2g_tex(rd8 /* p56_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f30 = uintBitsToFloat(t8.x);
     f31 = uintBitsToFloat(t8.y);
     f32 = uintBitsToFloat(t8.z);
@@ -545,7 +561,7 @@ void main() {
     // 93: st.global.f32 	[%rd28], %f30;
     P2GU32(rd28).v = floatBitsToUint(f30);
     // 94: tex.1d.v4.f32.f32 	{%f34, %f35, %f36, %f37}, [%rd9, {%f1}];
-    uvec4 t9 = p2g_tex(rd9, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t9 = p2g_tex(rd9 /* p64_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f34 = uintBitsToFloat(t9.x);
     f35 = uintBitsToFloat(t9.y);
     f36 = uintBitsToFloat(t9.z);
@@ -555,7 +571,7 @@ void main() {
     // 96: st.global.f32 	[%rd29], %f34;
     P2GU32(rd29).v = floatBitsToUint(f34);
     // 97: tex.1d.v4.f32.f32 	{%f38, %f39, %f40, %f41}, [%rd10, {%f1}];
-    uvec4 t10 = p2g_tex(rd10, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t10 = p2g_tex(rd10 /* p72_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f38 = uintBitsToFloat(t10.x);
     f39 = uintBitsToFloat(t10.y);
     f40 = uintBitsToFloat(t10.z);
@@ -565,7 +581,7 @@ void main() {
     // 99: st.global.f32 	[%rd30], %f38;
     P2GU32(rd30).v = floatBitsToUint(f38);
     // 100: tex.1d.v4.f32.f32 	{%f42, %f43, %f44, %f45}, [%rd11, {%f1}];
-    uvec4 t11 = p2g_tex(rd11, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t11 = p2g_tex(rd11 /* p80_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f42 = uintBitsToFloat(t11.x);
     f43 = uintBitsToFloat(t11.y);
     f44 = uintBitsToFloat(t11.z);
@@ -575,7 +591,7 @@ void main() {
     // 102: st.global.f32 	[%rd31], %f42;
     P2GU32(rd31).v = floatBitsToUint(f42);
     // 103: tex.1d.v4.f32.f32 	{%f46, %f47, %f48, %f49}, [%rd12, {%f1}];
-    uvec4 t12 = p2g_tex(rd12, vec3(f1, 0.0, 0.0), 0, 1u);
+    uvec4 t12 = p2g_tex(rd12 /* p88_u64 */, vec3(f1, 0.0, 0.0), 0, 1u);
     f46 = uintBitsToFloat(t12.x);
     f47 = uintBitsToFloat(t12.y);
     f48 = uintBitsToFloat(t12.z);

@@ -420,38 +420,55 @@ void main() {
   precise float f65 = 0.0, f66 = 0.0, f67 = 0.0, f68 = 0.0, f69 = 0.0, f70 = 0.0, f71 = 0.0, f72 = 0.0;
   precise float f73 = 0.0, f74 = 0.0, f75 = 0.0, f76 = 0.0, f77 = 0.0, f78 = 0.0, f79 = 0.0, f80 = 0.0;
   precise float f81 = 0.0, f82 = 0.0, f83 = 0.0, f84 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex_coord_2d_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex_coord_2d_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tex_coord_2d_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // tex_coord_2d_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // tex_coord_2d_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // tex_coord_2d_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // tex_coord_2d_param_6
+  const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // tex_coord_2d_param_7
+  const uint64_t p64_u64 = P2GU64((pc.params + 64ul)).v;  // tex_coord_2d_param_8
+  const uint64_t p72_u64 = P2GU64((pc.params + 72ul)).v;  // tex_coord_2d_param_9
+  const uint64_t p80_u64 = P2GU64((pc.params + 80ul)).v;  // tex_coord_2d_param_10
+  const uint64_t p88_u64 = P2GU64((pc.params + 88ul)).v;  // tex_coord_2d_param_11
+  const uint64_t p96_u64 = P2GU64((pc.params + 96ul)).v;  // tex_coord_2d_param_12
+  const uint64_t p104_u64 = P2GU64((pc.params + 104ul)).v;  // tex_coord_2d_param_13
+  const uint64_t p112_u64 = P2GU64((pc.params + 112ul)).v;  // tex_coord_2d_param_14
+  const uint p120_u32 = P2GU32((pc.params + 120ul)).v;  // tex_coord_2d_param_15
   // 40: ld.param.u64 	%rd1, [tex_coord_2d_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 41: ld.param.u64 	%rd2, [tex_coord_2d_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 42: ld.param.u64 	%rd3, [tex_coord_2d_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 43: ld.param.u64 	%rd4, [tex_coord_2d_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 44: ld.param.u64 	%rd5, [tex_coord_2d_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 45: ld.param.u64 	%rd6, [tex_coord_2d_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 46: ld.param.u64 	%rd7, [tex_coord_2d_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 47: ld.param.u64 	%rd8, [tex_coord_2d_param_7];
-  rd8 = P2GU64((pc.params + 56ul)).v;
+  rd8 = p56_u64;
   // 48: ld.param.u64 	%rd9, [tex_coord_2d_param_8];
-  rd9 = P2GU64((pc.params + 64ul)).v;
+  rd9 = p64_u64;
   // 49: ld.param.u64 	%rd10, [tex_coord_2d_param_9];
-  rd10 = P2GU64((pc.params + 72ul)).v;
+  rd10 = p72_u64;
   // 50: ld.param.u64 	%rd11, [tex_coord_2d_param_10];
-  rd11 = P2GU64((pc.params + 80ul)).v;
+  rd11 = p80_u64;
   // 51: ld.param.u64 	%rd12, [tex_coord_2d_param_11];
-  rd12 = P2GU64((pc.params + 88ul)).v;
+  rd12 = p88_u64;
   // 52: ld.param.u64 	%rd13, [tex_coord_2d_param_12];
-  rd13 = P2GU64((pc.params + 96ul)).v;
+  rd13 = p96_u64;
   // 53: ld.param.u64 	%rd14, [tex_coord_2d_param_13];
-  rd14 = P2GU64((pc.params + 104ul)).v;
+  rd14 = p104_u64;
   // 54: ld.param.u64 	%rd15, [tex_coord_2d_param_14];
-  rd15 = P2GU64((pc.params + 112ul)).v;
+  rd15 = p112_u64;
   // 55: ld.param.u32 	%r2, [tex_coord_2d_param_15];
-  r2 = P2GU32((pc.params + 120ul)).v;
+  r2 = p120_u32;
   // 56: mov.u32 	%r3, %ntid.x;
   // 57: mov.u32 	%r4, %ctaid.x;
   // 58: mov.u32 	%r5, %tid.x;
@@ -475,7 +492,7 @@ void main() {
     // 69: add.s64 	%rd21, %rd16, %rd20;
     rd21 = uint64_t(int64_t(rd16) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(16))));
     // 70: tex.2d.v4.f32.f32 	{%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2}];
-    uvec4 t4 = p2g_tex(rd1, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t4 = p2g_tex(rd1 /* p0_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f5 = uintBitsToFloat(t4.x);
     f6 = uintBitsToFloat(t4.y);
     f7 = uintBitsToFloat(t4.z);
@@ -489,7 +506,7 @@ void main() {
     rd22 = uint64_t(int64_t(int(r2)) * int64_t(16));
     // 73: add.s64 	%rd23, %rd21, %rd22;
     // 74: tex.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd2, {%f1, %f2}];
-    uvec4 t5 = p2g_tex(rd2, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t5 = p2g_tex(rd2 /* p8_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f9 = uintBitsToFloat(t5.x);
     f10 = uintBitsToFloat(t5.y);
     f11 = uintBitsToFloat(t5.z);
@@ -507,7 +524,7 @@ void main() {
     // 79: add.s64 	%rd25, %rd16, %rd24;
     rd25 = uint64_t(int64_t(rd16) + int64_t(rd24));
     // 80: tex.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd3, {%f1, %f2}];
-    uvec4 t7 = p2g_tex(rd3, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t7 = p2g_tex(rd3 /* p16_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f13 = uintBitsToFloat(t7.x);
     f14 = uintBitsToFloat(t7.y);
     f15 = uintBitsToFloat(t7.z);
@@ -518,7 +535,7 @@ void main() {
     P2GU32((rd25 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((rd25 + 12ul)).v = floatBitsToUint(f16);
     // 82: tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd4, {%f1, %f2}];
-    uvec4 t8 = p2g_tex(rd4, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t8 = p2g_tex(rd4 /* p24_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f17 = uintBitsToFloat(t8.x);
     f18 = uintBitsToFloat(t8.y);
     f19 = uintBitsToFloat(t8.z);
@@ -531,7 +548,7 @@ void main() {
     P2GU32((rd26 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((rd26 + 12ul)).v = floatBitsToUint(f20);
     // 85: tex.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd5, {%f1, %f2}];
-    uvec4 t9 = p2g_tex(rd5, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t9 = p2g_tex(rd5 /* p32_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f21 = uintBitsToFloat(t9.x);
     f22 = uintBitsToFloat(t9.y);
     f23 = uintBitsToFloat(t9.z);
@@ -544,7 +561,7 @@ void main() {
     P2GU32((rd27 + 8ul)).v = floatBitsToUint(f23);
     P2GU32((rd27 + 12ul)).v = floatBitsToUint(f24);
     // 88: tex.2d.v4.f32.f32 	{%f25, %f26, %f27, %f28}, [%rd6, {%f1, %f2}];
-    uvec4 t10 = p2g_tex(rd6, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t10 = p2g_tex(rd6 /* p40_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f25 = uintBitsToFloat(t10.x);
     f26 = uintBitsToFloat(t10.y);
     f27 = uintBitsToFloat(t10.z);
@@ -557,7 +574,7 @@ void main() {
     P2GU32((rd28 + 8ul)).v = floatBitsToUint(f27);
     P2GU32((rd28 + 12ul)).v = floatBitsToUint(f28);
     // 91: tex.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd7, {%f1, %f2}];
-    uvec4 t11 = p2g_tex(rd7, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t11 = p2g_tex(rd7 /* p48_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f29 = uintBitsToFloat(t11.x);
     f30 = uintBitsToFloat(t11.y);
     f31 = uintBitsToFloat(t11.z);
@@ -570,7 +587,7 @@ void main() {
     P2GU32((rd29 + 8ul)).v = floatBitsToUint(f31);
     P2GU32((rd29 + 12ul)).v = floatBitsToUint(f32);
     // 94: tex.2d.v4.f32.f32 	{%f33, %f34, %f35, %f36}, [%rd8, {%f1, %f2}];
-    uvec4 t12 = p2g_tex(rd8, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t12 = p2g_tex(rd8 /* p56_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f33 = uintBitsToFloat(t12.x);
     f34 = uintBitsToFloat(t12.y);
     f35 = uintBitsToFloat(t12.z);
@@ -583,7 +600,7 @@ void main() {
     P2GU32((rd30 + 8ul)).v = floatBitsToUint(f35);
     P2GU32((rd30 + 12ul)).v = floatBitsToUint(f36);
     // 97: tex.2d.v4.f32.f32 	{%f37, %f38, %f39, %f40}, [%rd9, {%f1, %f2}];
-    uvec4 t13 = p2g_tex(rd9, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t13 = p2g_tex(rd9 /* p64_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f37 = uintBitsToFloat(t13.x);
     f38 = uintBitsToFloat(t13.y);
     f39 = uintBitsToFloat(t13.z);
@@ -596,7 +613,7 @@ void main() {
     P2GU32((rd31 + 8ul)).v = floatBitsToUint(f39);
     P2GU32((rd31 + 12ul)).v = floatBitsToUint(f40);
     // 100: tex.2d.v4.f32.f32 	{%f41, %f42, %f43, %f44}, [%rd10, {%f1, %f2}];
-    uvec4 t14 = p2g_tex(rd10, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t14 = p2g_tex(rd10 /* p72_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f41 = uintBitsToFloat(t14.x);
     f42 = uintBitsToFloat(t14.y);
     f43 = uintBitsToFloat(t14.z);
@@ -609,7 +626,7 @@ void main() {
     P2GU32((rd32 + 8ul)).v = floatBitsToUint(f43);
     P2GU32((rd32 + 12ul)).v = floatBitsToUint(f44);
     // 103: tex.2d.v4.f32.f32 	{%f45, %f46, %f47, %f48}, [%rd11, {%f1, %f2}];
-    uvec4 t15 = p2g_tex(rd11, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t15 = p2g_tex(rd11 /* p80_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f45 = uintBitsToFloat(t15.x);
     f46 = uintBitsToFloat(t15.y);
     f47 = uintBitsToFloat(t15.z);
@@ -622,7 +639,7 @@ void main() {
     P2GU32((rd33 + 8ul)).v = floatBitsToUint(f47);
     P2GU32((rd33 + 12ul)).v = floatBitsToUint(f48);
     // 106: tex.2d.v4.f32.f32 	{%f49, %f50, %f51, %f52}, [%rd12, {%f1, %f2}];
-    uvec4 t16 = p2g_tex(rd12, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t16 = p2g_tex(rd12 /* p88_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f49 = uintBitsToFloat(t16.x);
     f50 = uintBitsToFloat(t16.y);
     f51 = uintBitsToFloat(t16.z);
@@ -635,7 +652,7 @@ void main() {
     P2GU32((rd34 + 8ul)).v = floatBitsToUint(f51);
     P2GU32((rd34 + 12ul)).v = floatBitsToUint(f52);
     // 109: tex.2d.v4.f32.f32 	{%f53, %f54, %f55, %f56}, [%rd13, {%f1, %f2}];
-    uvec4 t17 = p2g_tex(rd13, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t17 = p2g_tex(rd13 /* p96_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f53 = uintBitsToFloat(t17.x);
     f54 = uintBitsToFloat(t17.y);
     f55 = uintBitsToFloat(t17.z);
@@ -648,7 +665,7 @@ void main() {
     P2GU32((rd35 + 8ul)).v = floatBitsToUint(f55);
     P2GU32((rd35 + 12ul)).v = floatBitsToUint(f56);
     // 112: tld4.r.2d.v4.f32.f32 	{%f57, %f58, %f59, %f60}, [%rd1, {%f1, %f2}];
-    uvec4 t18 = p2g_tld4(rd1, vec2(f1, f2), 0, 0u);
+    uvec4 t18 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 0u);
     f57 = uintBitsToFloat(t18.x);
     f58 = uintBitsToFloat(t18.y);
     f59 = uintBitsToFloat(t18.z);
@@ -661,7 +678,7 @@ void main() {
     P2GU32((rd36 + 8ul)).v = floatBitsToUint(f59);
     P2GU32((rd36 + 12ul)).v = floatBitsToUint(f60);
     // 115: tld4.r.2d.v4.f32.f32 	{%f61, %f62, %f63, %f64}, [%rd3, {%f1, %f2}];
-    uvec4 t19 = p2g_tld4(rd3, vec2(f1, f2), 0, 0u);
+    uvec4 t19 = p2g_tld4(rd3 /* p16_u64 */, vec2(f1, f2), 0, 0u);
     f61 = uintBitsToFloat(t19.x);
     f62 = uintBitsToFloat(t19.y);
     f63 = uintBitsToFloat(t19.z);
@@ -674,7 +691,7 @@ void main() {
     P2GU32((rd37 + 8ul)).v = floatBitsToUint(f63);
     P2GU32((rd37 + 12ul)).v = floatBitsToUint(f64);
     // 118: tld4.r.2d.v4.f32.f32 	{%f65, %f66, %f67, %f68}, [%rd5, {%f1, %f2}];
-    uvec4 t20 = p2g_tld4(rd5, vec2(f1, f2), 0, 0u);
+    uvec4 t20 = p2g_tld4(rd5 /* p32_u64 */, vec2(f1, f2), 0, 0u);
     f65 = uintBitsToFloat(t20.x);
     f66 = uintBitsToFloat(t20.y);
     f67 = uintBitsToFloat(t20.z);
@@ -687,7 +704,7 @@ void main() {
     P2GU32((rd38 + 8ul)).v = floatBitsToUint(f67);
     P2GU32((rd38 + 12ul)).v = floatBitsToUint(f68);
     // 121: tld4.r.2d.v4.f32.f32 	{%f69, %f70, %f71, %f72}, [%rd7, {%f1, %f2}];
-    uvec4 t21 = p2g_tld4(rd7, vec2(f1, f2), 0, 0u);
+    uvec4 t21 = p2g_tld4(rd7 /* p48_u64 */, vec2(f1, f2), 0, 0u);
     f69 = uintBitsToFloat(t21.x);
     f70 = uintBitsToFloat(t21.y);
     f71 = uintBitsToFloat(t21.z);
@@ -700,7 +717,7 @@ void main() {
     P2GU32((rd39 + 8ul)).v = floatBitsToUint(f71);
     P2GU32((rd39 + 12ul)).v = floatBitsToUint(f72);
     // 124: tld4.r.2d.v4.f32.f32 	{%f73, %f74, %f75, %f76}, [%rd9, {%f1, %f2}];
-    uvec4 t22 = p2g_tld4(rd9, vec2(f1, f2), 0, 0u);
+    uvec4 t22 = p2g_tld4(rd9 /* p64_u64 */, vec2(f1, f2), 0, 0u);
     f73 = uintBitsToFloat(t22.x);
     f74 = uintBitsToFloat(t22.y);
     f75 = uintBitsToFloat(t22.z);
@@ -713,7 +730,7 @@ void main() {
     P2GU32((rd40 + 8ul)).v = floatBitsToUint(f75);
     P2GU32((rd40 + 12ul)).v = floatBitsToUint(f76);
     // 127: tld4.r.2d.v4.f32.f32 	{%f77, %f78, %f79, %f80}, [%rd11, {%f1, %f2}];
-    uvec4 t23 = p2g_tld4(rd11, vec2(f1, f2), 0, 0u);
+    uvec4 t23 = p2g_tld4(rd11 /* p80_u64 */, vec2(f1, f2), 0, 0u);
     f77 = uintBitsToFloat(t23.x);
     f78 = uintBitsToFloat(t23.y);
     f79 = uintBitsToFloat(t23.z);
@@ -726,7 +743,7 @@ void main() {
     P2GU32((rd41 + 8ul)).v = floatBitsToUint(f79);
     P2GU32((rd41 + 12ul)).v = floatBitsToUint(f80);
     // 130: tld4.r.2d.v4.f32.f32 	{%f81, %f82, %f83, %f84}, [%rd13, {%f1, %f2}];
-    uvec4 t24 = p2g_tld4(rd13, vec2(f1, f2), 0, 0u);
+    uvec4 t24 = p2g_tld4(rd13 /* p96_u64 */, vec2(f1, f2), 0, 0u);
     f81 = uintBitsToFloat(t24.x);
     f82 = uintBitsToFloat(t24.y);
     f83 = uintBitsToFloat(t24.z);

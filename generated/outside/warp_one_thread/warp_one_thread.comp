@@ -68,10 +68,13 @@ void main() {
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
   uint r21 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_one_thread_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_one_thread_param_1
   // 25: ld.param.u64 	%rd2, [warp_one_thread_param_0];
-  rd2 = P2GU64((pc.params)).v;
+  rd2 = p0_u64;
   // 26: ld.param.u64 	%rd3, [warp_one_thread_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
+  rd3 = p8_u64;
   // 27: cvta.to.global.u64 	%rd4, %rd3;
   rd4 = rd3;
   // 28: mov.u32 	%r2, %ctaid.x;

@@ -67,10 +67,13 @@ void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_ub_outside_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_ub_outside_param_1
   // 25: ld.param.u64 	%rd1, [warp_ub_outside_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 26: ld.param.u64 	%rd2, [warp_ub_outside_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 27: cvta.to.global.u64 	%rd3, %rd2;
   rd3 = rd2;
   // 28: cvta.to.global.u64 	%rd4, %rd1;

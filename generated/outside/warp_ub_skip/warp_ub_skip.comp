@@ -67,11 +67,12 @@ void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_ub_skip_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_ub_skip_param_1
   // 25: ld.param.u64 	%rd2, [warp_ub_skip_param_0];
-  rd2 = P2GU64((pc.params)).v;
   // 26: ld.param.u64 	%rd3, [warp_ub_skip_param_1];
   // 27: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = (P2GU64((pc.params + 8ul)).v);
   // 28: mov.u32 	%r2, %ntid.x;
   // 29: mov.u32 	%r3, %ctaid.x;
   // 30: mov.u32 	%r4, %tid.x;
@@ -83,11 +84,11 @@ void main() {
   // 34: mul.wide.u32 	%rd6, %r5, 4;
   // 35: add.s64 	%rd7, %rd5, %rd6;
   // 36: ld.global.u32 	%r1, [%rd7];
-  r1 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r5) * uint64_t(4u)))).v;
+  r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5) * uint64_t(4u)))).v;
   // 37: shl.b32 	%r7, %r5, 2;
   // 38: mul.wide.u32 	%rd8, %r7, 4;
   // 39: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(rd4) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
+  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
   // 40: setp.eq.s32 	%p1, %r6, 0;
   // 41: and.b32  	%r8, %r4, 28;
   // 42: setp.eq.s32 	%p2, %r8, 16;

@@ -97,11 +97,12 @@ void main() {
   uint r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u, r119 = 0u, r120 = 0u, r121 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_vote_divergent_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_vote_divergent_param_1
   // 26: ld.param.u64 	%rd3, [warp_vote_divergent_param_0];
-  rd3 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd4, [warp_vote_divergent_param_1];
   // 28: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = (P2GU64((pc.params + 8ul)).v);
   // 29: mov.u32 	%r25, %ntid.x;
   // 30: mov.u32 	%r26, %ctaid.x;
   // 31: mov.u32 	%r1, %tid.x;
@@ -114,11 +115,11 @@ void main() {
   // 35: mul.wide.u32 	%rd7, %r27, 4;
   // 36: add.s64 	%rd8, %rd6, %rd7;
   // 37: ld.global.u32 	%r3, [%rd8];
-  r3 = P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(r27) * uint64_t(4u)))).v;
+  r3 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r27) * uint64_t(4u)))).v;
   // 38: shl.b32 	%r28, %r27, 4;
   // 39: mul.wide.u32 	%rd9, %r28, 4;
   // 40: add.s64 	%rd1, %rd5, %rd9;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
+  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
   // 41: setp.eq.s32 	%p4, %r2, 0;
   bool p2g_act1 = (!(int(r2) == 0));
   if (P2G_WARP_EMU || p2g_act1) {

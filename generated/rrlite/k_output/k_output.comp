@@ -25,6 +25,9 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1728u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_sColor = 0u;  // _ZZ8k_outputE6sColor, 4608 bytes
+const uint sh_sDepth = 4608u;  // _ZZ8k_outputE6sDepth, 2304 bytes
 // SFU model tables: a directory of byte offsets at P2G_SFU_DIR in the globals buffer, one slot a table
 const uint P2G_SFU_DIR = 0u;
 const uint P2G_SFU_T_EX2N = 0u;
@@ -1830,23 +1833,86 @@ void main() {
   precise float f1105 = 0.0, f1106 = 0.0, f1107 = 0.0, f1108 = 0.0, f1109 = 0.0, f1110 = 0.0, f1111 = 0.0;
   precise float neg5769 = 0.0, neg5770 = 0.0, neg5771 = 0.0, neg5772 = 0.0, neg5773 = 0.0, neg5774 = 0.0;
   precise float neg5775 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
+  const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
+  const float p8_f32 = uintBitsToFloat(P2GU32((pc.params + 8ul)).v);  // k_output_param_0+8
+  const float p12_f32 = uintBitsToFloat(P2GU32((pc.params + 12ul)).v);  // k_output_param_0+12
+  const float p16_f32 = uintBitsToFloat(P2GU32((pc.params + 16ul)).v);  // k_output_param_0+16
+  const float p20_f32 = uintBitsToFloat(P2GU32((pc.params + 20ul)).v);  // k_output_param_0+20
+  const uint p32_u8 = uint(P2GU8((pc.params + 32ul)).v);  // k_output_param_0+32
+  const float p40_f32 = uintBitsToFloat(P2GU32((pc.params + 40ul)).v);  // k_output_param_0+40
+  const float p44_f32 = uintBitsToFloat(P2GU32((pc.params + 44ul)).v);  // k_output_param_0+44
+  const float p48_f32 = uintBitsToFloat(P2GU32((pc.params + 48ul)).v);  // k_output_param_0+48
+  const float p52_f32 = uintBitsToFloat(P2GU32((pc.params + 52ul)).v);  // k_output_param_0+52
+  const float p56_f32 = uintBitsToFloat(P2GU32((pc.params + 56ul)).v);  // k_output_param_0+56
+  const float p60_f32 = uintBitsToFloat(P2GU32((pc.params + 60ul)).v);  // k_output_param_0+60
+  const float p64_f32 = uintBitsToFloat(P2GU32((pc.params + 64ul)).v);  // k_output_param_0+64
+  const float p68_f32 = uintBitsToFloat(P2GU32((pc.params + 68ul)).v);  // k_output_param_0+68
+  const uint p80_u32 = P2GU32((pc.params + 80ul)).v;  // k_output_param_0+80
+  const uint p84_u32 = P2GU32((pc.params + 84ul)).v;  // k_output_param_0+84
+  const uint p89_u8 = uint(P2GU8((pc.params + 89ul)).v);  // k_output_param_0+89
+  const uint p90_u8 = uint(P2GU8((pc.params + 90ul)).v);  // k_output_param_0+90
+  const uint p91_u8 = uint(P2GU8((pc.params + 91ul)).v);  // k_output_param_0+91
+  const uint p96_u32 = P2GU32((pc.params + 96ul)).v;  // k_output_param_0+96
+  const uint p100_u32 = P2GU32((pc.params + 100ul)).v;  // k_output_param_0+100
+  const uint p104_u32 = P2GU32((pc.params + 104ul)).v;  // k_output_param_0+104
+  const uint p108_u32 = P2GU32((pc.params + 108ul)).v;  // k_output_param_0+108
+  const uint p112_u32 = P2GU32((pc.params + 112ul)).v;  // k_output_param_0+112
+  const uint p116_u32 = P2GU32((pc.params + 116ul)).v;  // k_output_param_0+116
+  const uint p120_u32 = P2GU32((pc.params + 120ul)).v;  // k_output_param_0+120
+  const uint p124_u32 = P2GU32((pc.params + 124ul)).v;  // k_output_param_0+124
+  const uint p128_u32 = P2GU32((pc.params + 128ul)).v;  // k_output_param_0+128
+  const uint p132_u32 = P2GU32((pc.params + 132ul)).v;  // k_output_param_0+132
+  const uint p136_u32 = P2GU32((pc.params + 136ul)).v;  // k_output_param_0+136
+  const uint p140_u32 = P2GU32((pc.params + 140ul)).v;  // k_output_param_0+140
+  const float p144_f32 = uintBitsToFloat(P2GU32((pc.params + 144ul)).v);  // k_output_param_0+144
+  const float p148_f32 = uintBitsToFloat(P2GU32((pc.params + 148ul)).v);  // k_output_param_0+148
+  const float p152_f32 = uintBitsToFloat(P2GU32((pc.params + 152ul)).v);  // k_output_param_0+152
+  const float p156_f32 = uintBitsToFloat(P2GU32((pc.params + 156ul)).v);  // k_output_param_0+156
+  const float p160_f32 = uintBitsToFloat(P2GU32((pc.params + 160ul)).v);  // k_output_param_0+160
+  const float p164_f32 = uintBitsToFloat(P2GU32((pc.params + 164ul)).v);  // k_output_param_0+164
+  const float p168_f32 = uintBitsToFloat(P2GU32((pc.params + 168ul)).v);  // k_output_param_0+168
+  const float p172_f32 = uintBitsToFloat(P2GU32((pc.params + 172ul)).v);  // k_output_param_0+172
+  const float p176_f32 = uintBitsToFloat(P2GU32((pc.params + 176ul)).v);  // k_output_param_0+176
+  const float p180_f32 = uintBitsToFloat(P2GU32((pc.params + 180ul)).v);  // k_output_param_0+180
+  const uint p184_u16 = uint(P2GU16((pc.params + 184ul)).v);  // k_output_param_0+184
+  const uint p186_u16 = uint(P2GU16((pc.params + 186ul)).v);  // k_output_param_0+186
+  const uint p188_u16 = uint(P2GU16((pc.params + 188ul)).v);  // k_output_param_0+188
+  const uint p190_u16 = uint(P2GU16((pc.params + 190ul)).v);  // k_output_param_0+190
+  const uint p192_u16 = uint(P2GU16((pc.params + 192ul)).v);  // k_output_param_0+192
+  const uint64_t p200_u64 = P2GU64((pc.params + 200ul)).v;  // k_output_param_0+200
+  const uint p208_u32 = P2GU32((pc.params + 208ul)).v;  // k_output_param_0+208
+  const uint p212_u32 = P2GU32((pc.params + 212ul)).v;  // k_output_param_0+212
+  const uint p216_u32 = P2GU32((pc.params + 216ul)).v;  // k_output_param_0+216
+  const uint p220_u32 = P2GU32((pc.params + 220ul)).v;  // k_output_param_0+220
+  const uint64_t p224_u64 = P2GU64((pc.params + 224ul)).v;  // k_output_param_0+224
+  const uint64_t p232_u64 = P2GU64((pc.params + 232ul)).v;  // k_output_param_0+232
+  const uint64_t p240_u64 = P2GU64((pc.params + 240ul)).v;  // k_output_param_0+240
+  const uint64_t p248_u64 = P2GU64((pc.params + 248ul)).v;  // k_output_param_0+248
+  const uint64_t p256_u64 = P2GU64((pc.params + 256ul)).v;  // k_output_param_0+256
+  const uint64_t p264_u64 = P2GU64((pc.params + 264ul)).v;  // k_output_param_0+264
+  const uint64_t p272_u64 = P2GU64((pc.params + 272ul)).v;  // k_output_param_0+272
+  const uint64_t p280_u64 = P2GU64((pc.params + 280ul)).v;  // k_output_param_0+280
+  const uint64_t p288_u64 = P2GU64((pc.params + 288ul)).v;  // k_output_param_0+288
+  const uint64_t p296_u64 = P2GU64((pc.params + 296ul)).v;  // k_output_param_0+296
+  const uint64_t p304_u64 = P2GU64((pc.params + 304ul)).v;  // k_output_param_0+304
+  const uint64_t p312_u64 = P2GU64((pc.params + 312ul)).v;  // k_output_param_0+312
   // 32: mov.b64 	%rd5, k_output_param_0;
   // 33: add.s64 	%rd1, %rd5, 264;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
   // 34: ld.param.u64 	%rd7, [k_output_param_0+264];
-  rd7 = P2GU64((pc.params + 264ul)).v;
   // 35: mov.f32 	%f148, 0f3F000000;
   f148 = 0.5;
   // 36: tex.2d.v4.f32.f32 	{%f149, %f150, %f151, %f152}, [%rd7, {%f148, %f148}];
-  uvec4 t1 = p2g_tex(rd7, vec3(f148, f148, 0.0), 0, 2u);
+  uvec4 t1 = p2g_tex(p264_u64, vec3(f148, f148, 0.0), 0, 2u);
   f149 = uintBitsToFloat(t1.x);
   f150 = uintBitsToFloat(t1.y);
   f151 = uintBitsToFloat(t1.z);
   f152 = uintBitsToFloat(t1.w);
   // 37: ld.param.u64 	%rd8, [k_output_param_0+256];
-  rd8 = P2GU64((pc.params + 256ul)).v;
   // 38: tex.2d.v4.f32.f32 	{%f153, %f154, %f155, %f156}, [%rd8, {%f148, %f148}];
-  uvec4 t2 = p2g_tex(rd8, vec3(f148, f148, 0.0), 0, 2u);
+  uvec4 t2 = p2g_tex(p256_u64, vec3(f148, f148, 0.0), 0, 2u);
   f153 = uintBitsToFloat(t2.x);
   f154 = uintBitsToFloat(t2.y);
   f155 = uintBitsToFloat(t2.z);
@@ -1860,23 +1926,20 @@ void main() {
   // 42: selp.f32 	%f158, 0f3F800000, %f153, %p4;
   f158 = (t4 == 0) ? 1.0 : f153;
   // 44: ld.param.v2.f32 	{%f159, %f160}, [k_output_param_0+160];
-  uint64_t t5 = (pc.params + 160ul);
-  uint t6 = P2GU32(t5).v;
-  uint t7 = P2GU32((t5 + 4ul)).v;
-  f159 = uintBitsToFloat(t6);
-  f160 = uintBitsToFloat(t7);
+  f159 = p160_f32;
+  f160 = p164_f32;
   // 45: mul.f32 	%f162, %f159, %f157;
   f162 = p2g_fmul(f159, f157, false);
   // 46: mul.f32 	%f163, %f159, %f158;
   f163 = p2g_fmul(f159, f158, false);
   // 47: ld.param.f32 	%f164, [k_output_param_0+168];
-  f164 = uintBitsToFloat(P2GU32((pc.params + 168ul)).v);
+  f164 = p168_f32;
   // 48: mul.f32 	%f165, %f164, %f163;
   f165 = p2g_fmul(f164, f163, false);
   // 49: setp.eq.f32 	%p5, %f165, 0f00000000;
-  int t8 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
+  int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
   // 50: selp.f32 	%f1, 0f3F800000, %f165, %p5;
-  f1 = (t8 == 0) ? 1.0 : f165;
+  f1 = (t5 == 0) ? 1.0 : f165;
   // 51: div.rn.f32 	%f2, %f163, %f162;
   f2 = p2g_div32(f163, f162, 0, false);
   // 52: mov.u32 	%r217, %ctaid.x;
@@ -1888,22 +1951,16 @@ void main() {
   // 56: shl.b32 	%r2, %r219, 4;
   r2 = gl_WorkGroupID.y << 4u;
   // 57: cvt.rn.f32.s32 	%f166, %r1;
-  uint t9 = p2g_s2f32(int(int(r1)), 0);
-  f166 = uintBitsToFloat((t9 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t9);
+  uint t6 = p2g_s2f32(int(int(r1)), 0);
+  f166 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
   // 58: add.f32 	%f167, %f166, 0f3F000000;
   f167 = p2g_fadd(f166, 0.5, false);
   // 59: ld.param.v2.f32 	{%f168, %f169}, [k_output_param_0+40];
-  uint64_t t10 = (pc.params + 40ul);
-  uint t11 = P2GU32(t10).v;
-  uint t12 = P2GU32((t10 + 4ul)).v;
-  f168 = uintBitsToFloat(t11);
-  f169 = uintBitsToFloat(t12);
+  f168 = p40_f32;
+  f169 = p44_f32;
   // 60: ld.param.v2.f32 	{%f172, %f173}, [k_output_param_0+16];
-  uint64_t t13 = (pc.params + 16ul);
-  uint t14 = P2GU32(t13).v;
-  uint t15 = P2GU32((t13 + 4ul)).v;
-  f172 = uintBitsToFloat(t14);
-  f173 = uintBitsToFloat(t15);
+  f172 = p16_f32;
+  f173 = p20_f32;
   // 61: fma.rn.f32 	%f176, %f167, %f168, %f172;
   f176 = p2g_ffma(f167, f168, f172, 0, false);
   // 62: copysign.f32 	%f177, %f176, %f148;
@@ -1911,15 +1968,15 @@ void main() {
   // 63: add.rz.f32 	%f178, %f176, %f177;
   f178 = p2g_ffma(f176, 1.0, f177, 1, false);
   // 64: cvt.rzi.f32.f32 	%f179, %f178;
-  uint t16 = p2g_frint32(floatBitsToUint(f178), 1);
-  f179 = uintBitsToFloat((t16 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t16);
+  uint t7 = p2g_frint32(floatBitsToUint(f178), 1);
+  f179 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
   // 65: cvt.rzi.s32.f32 	%r220, %f179;
   r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
   // 66: add.s32 	%r3, %r220, -4;
   r3 = uint(int(r220) + -4);
   // 67: cvt.rn.f32.s32 	%f180, %r2;
-  uint t17 = p2g_s2f32(int(int(r2)), 0);
-  f180 = uintBitsToFloat((t17 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t17);
+  uint t8 = p2g_s2f32(int(int(r2)), 0);
+  f180 = uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8);
   // 68: add.f32 	%f181, %f180, 0f3F000000;
   f181 = p2g_fadd(f180, 0.5, false);
   // 69: fma.rn.f32 	%f182, %f181, %f169, %f173;
@@ -1929,8 +1986,8 @@ void main() {
   // 71: add.rz.f32 	%f184, %f182, %f183;
   f184 = p2g_ffma(f182, 1.0, f183, 1, false);
   // 72: cvt.rzi.f32.f32 	%f185, %f184;
-  uint t18 = p2g_frint32(floatBitsToUint(f184), 1);
-  f185 = uintBitsToFloat((t18 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t18);
+  uint t9 = p2g_frint32(floatBitsToUint(f184), 1);
+  f185 = uintBitsToFloat((t9 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t9);
   // 73: cvt.rzi.s32.f32 	%r221, %f185;
   r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
   // 74: add.s32 	%r4, %r221, -4;
@@ -1944,8 +2001,8 @@ void main() {
   // 78: add.rz.f32 	%f189, %f187, %f188;
   f189 = p2g_ffma(f187, 1.0, f188, 1, false);
   // 79: cvt.rzi.f32.f32 	%f190, %f189;
-  uint t19 = p2g_frint32(floatBitsToUint(f189), 1);
-  f190 = uintBitsToFloat((t19 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t19);
+  uint t10 = p2g_frint32(floatBitsToUint(f189), 1);
+  f190 = uintBitsToFloat((t10 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t10);
   // 80: cvt.rzi.s32.f32 	%r222, %f190;
   r222 = uint(int(p2g_f2i32(floatBitsToUint(f190), 1, true, 32)));
   // 81: add.f32 	%f191, %f180, 0f41780000;
@@ -1957,8 +2014,8 @@ void main() {
   // 84: add.rz.f32 	%f194, %f192, %f193;
   f194 = p2g_ffma(f192, 1.0, f193, 1, false);
   // 85: cvt.rzi.f32.f32 	%f195, %f194;
-  uint t20 = p2g_frint32(floatBitsToUint(f194), 1);
-  f195 = uintBitsToFloat((t20 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t20);
+  uint t11 = p2g_frint32(floatBitsToUint(f194), 1);
+  f195 = uintBitsToFloat((t11 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t11);
   // 86: cvt.rzi.s32.f32 	%r223, %f195;
   r223 = uint(int(p2g_f2i32(floatBitsToUint(f195), 1, true, 32)));
   // 87: sub.s32 	%r224, %r218, %r220;
@@ -1990,33 +2047,21 @@ void main() {
       // 105: setp.ge.s32 	%p9, %r1846, %r11;
       if (!(int(r1846) >= int(r11))) {
         // 108: ld.param.u64 	%rd2, [%rd1+-64];
-        rd2 = P2GU64((pc.params + rd1 - 64ul)).v;
+        rd2 = p200_u64;
         // 109: ld.param.v2.u32 	{%r230, %r231}, [%rd1+-56];
-        uint64_t t21 = (pc.params + rd1 - 56ul);
-        uint t22 = P2GU32(t21).v;
-        uint t23 = P2GU32((t21 + 4ul)).v;
-        r230 = t22;
-        r231 = t23;
+        r230 = p208_u32;
+        r231 = p212_u32;
         // 110: ld.param.v2.u32 	{%r232, %r233}, [%rd1+-48];
-        uint64_t t24 = (pc.params + rd1 - 48ul);
-        uint t25 = P2GU32(t24).v;
-        uint t26 = P2GU32((t24 + 4ul)).v;
-        r232 = t25;
-        r233 = t26;
+        r232 = p216_u32;
+        r233 = p220_u32;
         // 111: ld.param.u64 	%rd3, [%rd1+-16];
-        rd3 = P2GU64((pc.params + rd1 - 16ul)).v;
+        rd3 = p248_u64;
         // 112: ld.param.v2.u32 	{%r234, %r235}, [%rd1+-168];
-        uint64_t t27 = (pc.params + rd1 - 168ul);
-        uint t28 = P2GU32(t27).v;
-        uint t29 = P2GU32((t27 + 4ul)).v;
-        r234 = t28;
-        r235 = t29;
+        r234 = p96_u32;
+        r235 = p100_u32;
         // 113: ld.param.v2.u32 	{%r236, %r237}, [%rd1+-160];
-        uint64_t t30 = (pc.params + rd1 - 160ul);
-        uint t31 = P2GU32(t30).v;
-        uint t32 = P2GU32((t30 + 4ul)).v;
-        r236 = t31;
-        r237 = t32;
+        r236 = p104_u32;
+        r237 = p108_u32;
         for (;;) {
           p2g_loop_tick();
           // 116: div.s32 	%r23, %r1846, %r10;
@@ -2041,11 +2086,11 @@ void main() {
           // 128: selp.b32 	%r239, %r244, %r231, %p11;
           r239 = p11 ? min(uint(int(r231) + int(r24)), r233) : r231;
           // 130: tex.2d.v4.f32.s32 {%f196, %f197, %f198, %f199}, [%rd2, {%r238, %r239}];
-          uvec4 t33 = p2g_texi(rd2, ivec3(int(r238), int(r239), 0), 0, 2u);
-          f196 = uintBitsToFloat(t33.x);
-          f197 = uintBitsToFloat(t33.y);
-          f198 = uintBitsToFloat(t33.z);
-          f199 = uintBitsToFloat(t33.w);
+          uvec4 t12 = p2g_texi(rd2 /* p200_u64 */, ivec3(int(r238), int(r239), 0), 0, 2u);
+          f196 = uintBitsToFloat(t12.x);
+          f197 = uintBitsToFloat(t12.y);
+          f198 = uintBitsToFloat(t12.z);
+          f199 = uintBitsToFloat(t12.w);
           // 132: mov.f32 	%f200, 0f00000000;
           f200 = 0.0;
           // 133: max.f32 	%f201, %f196, %f200;
@@ -2076,8 +2121,8 @@ void main() {
           // 146: mul.f32 	%f6, %f1, %f208;
           f6 = p2g_fmul(f1, f208, false);
           // 147: setp.lt.f32 	%p12, %f6, 0f447A0000;
-          int t34 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
-          if (t34 == -1) {
+          int t13 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
+          if (t13 == -1) {
             // 152: add.f32 	%f248, %f6, 0f3F800000;
             f248 = p2g_fadd(f6, 1.0, false);
             // 153: rcp.rn.f32 	%f1095, %f248;
@@ -2086,8 +2131,8 @@ void main() {
             // 157: fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
             f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
             // 158: setp.lt.f32 	%p13, %f212, 0f00800000;
-            int t35 = p2g_fcmp(floatBitsToUint(f212), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-            p13 = t35 == -1;
+            int t14 = p2g_fcmp(floatBitsToUint(f212), floatBitsToUint(uintBitsToFloat(0x00800000u)));
+            p13 = t14 == -1;
             // 159: mul.f32 	%f213, %f212, 0f4B000000;
             f213 = p2g_fmul(f212, 8388608.0, false);
             // 160: selp.f32 	%f7, %f213, %f212, %p13;
@@ -2103,8 +2148,8 @@ void main() {
             // 166: mov.b32 	%f215, %r248;
             f215 = uintBitsToFloat(uint(int(r245) - int(r247)));
             // 167: cvt.rn.f32.s32 	%f216, %r247;
-            uint t36 = p2g_s2f32(int(int(r247)), 0);
-            f216 = uintBitsToFloat((t36 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t36);
+            uint t15 = p2g_s2f32(int(int(r247)), 0);
+            f216 = uintBitsToFloat((t15 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t15);
             // 168: mov.f32 	%f217, 0f34000000;
             f217 = uintBitsToFloat(0x34000000u);
             // 169: fma.rn.f32 	%f218, %f216, %f217, %f214;
@@ -2173,9 +2218,9 @@ void main() {
             // 204: add.f32 	%f246, %f245, 0fBC4FAEFF;
             f246 = p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
             // 205: setp.eq.f32 	%p15, %f7, 0f00000000;
-            int t37 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
+            int t16 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
             // 206: selp.f32 	%f247, 0fFF800000, %f246, %p15;
-            f247 = (t37 == 0) ? uintBitsToFloat(0xFF800000u) : f246;
+            f247 = (t16 == 0) ? uintBitsToFloat(0xFF800000u) : f246;
             // 207: div.rn.f32 	%f1095, %f247, %f6;
             f1095 = p2g_div32(f247, f6, 0, false);
           }
@@ -2195,17 +2240,17 @@ void main() {
           // 217: mov.u32 	%r255, _ZZ8k_outputE6sColor;
           // 218: add.s32 	%r256, %r255, %r254;
           // 220: { cvt.rn.f16x2.f32 %r249, %f250, %f249; }
-          uint t38 = p2g_f2h_rn(floatBitsToUint(f250));
-          uint t39 = p2g_f2h_rn(floatBitsToUint(f249));
-          r249 = (t38 << 16) | t39;
+          uint t17 = p2g_f2h_rn(floatBitsToUint(f250));
+          uint t18 = p2g_f2h_rn(floatBitsToUint(f249));
+          r249 = (t17 << 16) | t18;
           // 224: { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
-          uint t40 = p2g_f2h_rn(floatBitsToUint(f199));
-          uint t41 = p2g_f2h_rn(floatBitsToUint(f251));
-          r250 = (t40 << 16) | t41;
+          uint t19 = p2g_f2h_rn(floatBitsToUint(f199));
+          uint t20 = p2g_f2h_rn(floatBitsToUint(f251));
+          r250 = (t19 << 16) | t20;
           // 227: st.shared.v2.u32 	[%r256], {%r249, %r250};
-          uint t42 = uint(int(uint(0ul)) + int(r253 << 3u));
-          p2g_sts32(t42, r249);
-          p2g_sts32((t42 + 4u), r250);
+          uint t21 = uint(int(sh_sColor) + int(r253 << 3u));
+          p2g_sts32(t21, r249);
+          p2g_sts32((t21 + 4u), r250);
           // 228: add.s32 	%r257, %r234, %r22;
           // 229: min.u32 	%r258, %r257, %r236;
           // 230: selp.b32 	%r251, %r258, %r234, %p10;
@@ -2215,16 +2260,16 @@ void main() {
           // 233: selp.b32 	%r252, %r260, %r235, %p11;
           r252 = p11 ? min(uint(int(r235) + int(r24)), r237) : r235;
           // 235: tex.2d.v4.f32.s32 {%f253, %f254, %f255, %f256}, [%rd3, {%r251, %r252}];
-          uvec4 t43 = p2g_texi(rd3, ivec3(int(r251), int(r252), 0), 0, 2u);
-          f253 = uintBitsToFloat(t43.x);
-          f254 = uintBitsToFloat(t43.y);
-          f255 = uintBitsToFloat(t43.z);
-          f256 = uintBitsToFloat(t43.w);
+          uvec4 t22 = p2g_texi(rd3 /* p248_u64 */, ivec3(int(r251), int(r252), 0), 0, 2u);
+          f253 = uintBitsToFloat(t22.x);
+          f254 = uintBitsToFloat(t22.y);
+          f255 = uintBitsToFloat(t22.z);
+          f256 = uintBitsToFloat(t22.w);
           // 237: shl.b32 	%r261, %r253, 2;
           // 238: mov.u32 	%r262, _ZZ8k_outputE6sDepth;
           // 239: add.s32 	%r263, %r262, %r261;
           // 240: st.shared.f32 	[%r263], %f253;
-          p2g_sts32(uint(int(uint(4608ul)) + int(r253 << 2u)), floatBitsToUint(f253));
+          p2g_sts32(uint(int(sh_sDepth) + int(r253 << 2u)), floatBitsToUint(f253));
           // 241: add.s32 	%r1846, %r1846, 256;
           r1846 = uint(int(r1846) + 256);
           // 242: setp.lt.s32 	%p18, %r1846, %r11;
@@ -2238,14 +2283,11 @@ void main() {
       // 247: add.s32 	%r26, %r1, %r8;
       r26 = uint(int(r1) + int(r8));
       // 248: cvt.rn.f32.s32 	%f14, %r26;
-      uint t44 = p2g_s2f32(int(int(r26)), 0);
-      f14 = uintBitsToFloat((t44 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t44);
+      uint t23 = p2g_s2f32(int(int(r26)), 0);
+      f14 = uintBitsToFloat((t23 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t23);
       // 249: ld.param.v2.f32 	{%f261, %f262}, [%rd1+-200];
-      uint64_t t45 = (pc.params + rd1 - 200ul);
-      uint t46 = P2GU32(t45).v;
-      uint t47 = P2GU32((t45 + 4ul)).v;
-      f261 = uintBitsToFloat(t46);
-      f262 = uintBitsToFloat(t47);
+      f261 = p64_f32;
+      f262 = p68_f32;
       // 250: mul.f32 	%f265, %f261, %f14;
       f265 = p2g_fmul(f261, f14, false);
       // 251: cvt.rzi.s32.f32 	%r264, %f265;
@@ -2253,12 +2295,11 @@ void main() {
       // 252: shr.u32 	%r265, %r264, 31;
       // 253: add.s32 	%r266, %r264, %r265;
       // 254: shr.s32 	%r267, %r266, 1;
-      r267 = uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u);
       // 255: add.s32 	%r27, %r2, %r7;
       r27 = uint(int(r2) + int(r7));
       // 256: cvt.rn.f32.s32 	%f15, %r27;
-      uint t48 = p2g_s2f32(int(int(r27)), 0);
-      f15 = uintBitsToFloat((t48 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t48);
+      uint t24 = p2g_s2f32(int(int(r27)), 0);
+      f15 = uintBitsToFloat((t24 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t24);
       // 257: mul.f32 	%f266, %f262, %f15;
       f266 = p2g_fmul(f262, f15, false);
       // 258: cvt.rzi.s32.f32 	%r268, %f266;
@@ -2280,35 +2321,35 @@ void main() {
       // 268: bfi.b32 	%r276, %r273, %r275, 1, 1;
       // 269: ld.param.u64 	%rd11, [%rd1+8];
       // 270: cvta.to.global.u64 	%rd12, %rd11;
-      rd12 = (P2GU64((pc.params + rd1 + 8ul)).v);
+      rd12 = p272_u64;
       // 271: ld.param.u32 	%r277, [%rd1+-184];
       // 272: mad.lo.s32 	%r278, %r277, %r271, %r267;
-      r278 = uint(int(P2GU32((pc.params + rd1 - 184ul)).v) * int(r271) + int(r267));
+      r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
       // 273: mul.wide.u32 	%rd13, %r278, 40;
       // 274: mul.lo.s32 	%r279, %r276, 10;
       // 275: cvt.u64.u32 	%rd14, %r279;
-      uint64_t t49 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
+      uint64_t t25 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
       // 276: add.s64 	%rd15, %rd13, %rd14;
-      rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t49)));
+      rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t25)));
       // 277: shl.b64 	%rd16, %rd15, 1;
       // 278: add.s64 	%rd4, %rd12, %rd16;
       rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
       // 279: ld.global.u16 	%rs410, [%rd4+18];
       // 281: {  cvt.f32.f16 %f259, %rs410;}
-      uint t50 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)));
-      f259 = uintBitsToFloat((t50 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t50);
+      uint t26 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)));
+      f259 = uintBitsToFloat((t26 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t26);
       // 284: mul.f32 	%f16, %f259, 0f3F000000;
       f16 = p2g_fmul(f259, 0.5, false);
       // 285: setp.lt.f32 	%p19, %f16, 0fC0400000;
-      int t51 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
+      int t27 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
       // 286: mov.f32 	%f1096, 0f00000000;
       f1096 = 0.0;
-      if (!(t51 == -1)) {
+      if (!(t27 == -1)) {
         // 289: setp.gt.f32 	%p20, %f16, 0f40400000;
-        int t52 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(3.0));
+        int t28 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(3.0));
         // 290: mov.f32 	%f1096, 0f3F800000;
         f1096 = 1.0;
-        if (!(t52 == 1)) {
+        if (!(t28 == 1)) {
           // 293: mul.f32 	%f270, %f16, 0f3F000000;
           f270 = p2g_fmul(f16, 0.5, false);
           // 294: fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
@@ -2326,11 +2367,8 @@ void main() {
         }
       }
       // 302: ld.param.v2.f32 	{%f276, %f277}, [%rd1+-208];
-      uint64_t t53 = (pc.params + rd1 - 208ul);
-      uint t54 = P2GU32(t53).v;
-      uint t55 = P2GU32((t53 + 4ul)).v;
-      f276 = uintBitsToFloat(t54);
-      f277 = uintBitsToFloat(t55);
+      f276 = p56_f32;
+      f277 = p60_f32;
       // 303: mov.u32 	%r1847, 0;
       r1847 = 0u;
       // 304: add.f32 	%f19, %f14, 0f3F000000;
@@ -2338,11 +2376,8 @@ void main() {
       // 305: mov.f32 	%f280, 0f3F000000;
       f280 = 0.5;
       // 306: ld.param.v2.f32 	{%f281, %f282}, [%rd1+-248];
-      uint64_t t56 = (pc.params + rd1 - 248ul);
-      uint t57 = P2GU32(t56).v;
-      uint t58 = P2GU32((t56 + 4ul)).v;
-      f281 = uintBitsToFloat(t57);
-      f282 = uintBitsToFloat(t58);
+      f281 = p16_f32;
+      f282 = p20_f32;
       // 307: fma.rn.f32 	%f285, %f19, %f276, %f281;
       f285 = p2g_ffma(f19, f276, f281, 0, false);
       // 308: copysign.f32 	%f286, %f285, %f280;
@@ -2350,8 +2385,8 @@ void main() {
       // 309: add.rz.f32 	%f287, %f285, %f286;
       f287 = p2g_ffma(f285, 1.0, f286, 1, false);
       // 310: cvt.rzi.f32.f32 	%f288, %f287;
-      uint t59 = p2g_frint32(floatBitsToUint(f287), 1);
-      f288 = uintBitsToFloat((t59 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t59);
+      uint t29 = p2g_frint32(floatBitsToUint(f287), 1);
+      f288 = uintBitsToFloat((t29 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t29);
       // 311: cvt.rzi.s32.f32 	%r28, %f288;
       r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
       // 312: add.f32 	%f20, %f15, 0f3F000000;
@@ -2363,8 +2398,8 @@ void main() {
       // 315: add.rz.f32 	%f291, %f289, %f290;
       f291 = p2g_ffma(f289, 1.0, f290, 1, false);
       // 316: cvt.rzi.f32.f32 	%f292, %f291;
-      uint t60 = p2g_frint32(floatBitsToUint(f291), 1);
-      f292 = uintBitsToFloat((t60 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t60);
+      uint t30 = p2g_frint32(floatBitsToUint(f291), 1);
+      f292 = uintBitsToFloat((t30 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t30);
       // 317: cvt.rzi.s32.f32 	%r29, %f292;
       r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
       // 318: sub.s32 	%r282, %r29, %r4;
@@ -2374,7 +2409,7 @@ void main() {
       r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
       // 322: mov.u32 	%r286, _ZZ8k_outputE6sDepth;
       // 323: add.s32 	%r287, %r286, %r285;
-      r287 = uint(int(uint(4608ul)) + int(r285));
+      r287 = uint(int(sh_sDepth) + int(r285));
       // 324: ld.shared.f32 	%f21, [%r287+100];
       f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
       // 325: ld.shared.f32 	%f22, [%r287+-100];
@@ -2389,7 +2424,7 @@ void main() {
       neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
       f296 = p2g_ffma(f293, 0.5, neg5770, 0, false);
       // 331: setp.geu.f32 	%p21, %f23, %f296;
-      int t61 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
+      int t31 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
       // 332: ld.shared.f32 	%f24, [%r287+92];
       f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
       // 333: ld.shared.f32 	%f25, [%r287+-92];
@@ -2400,34 +2435,34 @@ void main() {
       neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
       f299 = p2g_ffma(f297, 0.5, neg5771, 0, false);
       // 337: setp.geu.f32 	%p22, %f23, %f299;
-      int t62 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
+      int t32 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
       // 338: and.pred  	%p23, %p22, %p21;
       // 339: mov.u32 	%r1848, %r1847;
       r1848 = r1847;
-      if (!((t62 >= 0) && (t61 >= 0))) {
+      if (!((t32 >= 0) && (t31 >= 0))) {
         // 342: setp.gt.f32 	%p24, %f22, %f23;
-        int t63 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
-        p24 = t63 == 1;
+        int t33 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
+        p24 = t33 == 1;
         // 343: selp.b32 	%r288, -1, 0, %p24;
         // 344: selp.f32 	%f300, %f22, %f23, %p24;
         f300 = p24 ? f22 : f23;
         // 345: setp.gt.f32 	%p25, %f25, %f300;
-        int t64 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(f300));
-        p25 = t64 == 1;
+        int t34 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(f300));
+        p25 = t34 == 1;
         // 346: selp.b32 	%r289, 1, %r288, %p25;
         // 347: or.pred  	%p26, %p24, %p25;
         // 348: selp.s32 	%r290, -1, 0, %p26;
         // 349: selp.f32 	%f301, %f25, %f300, %p25;
         f301 = p25 ? f25 : f300;
         // 350: setp.gt.f32 	%p27, %f24, %f301;
-        int t65 = p2g_fcmp(floatBitsToUint(f24), floatBitsToUint(f301));
-        p27 = t65 == 1;
+        int t35 = p2g_fcmp(floatBitsToUint(f24), floatBitsToUint(f301));
+        p27 = t35 == 1;
         // 351: selp.b32 	%r291, -1, %r289, %p27;
         // 352: selp.f32 	%f302, %f24, %f301, %p27;
         f302 = p27 ? f24 : f301;
         // 353: setp.gt.f32 	%p28, %f21, %f302;
-        int t66 = p2g_fcmp(floatBitsToUint(f21), floatBitsToUint(f302));
-        p28 = t66 == 1;
+        int t36 = p2g_fcmp(floatBitsToUint(f21), floatBitsToUint(f302));
+        p28 = t36 == 1;
         // 354: selp.b32 	%r1847, 1, %r291, %p28;
         r1847 = p28 ? 1u : (p27 ? 0xFFFFFFFFu : (p25 ? 1u : (p24 ? 0xFFFFFFFFu : 0u)));
         // 355: or.pred  	%p29, %p27, %p28;
@@ -2435,19 +2470,13 @@ void main() {
         r1848 = (p27 || p28) ? 1u : uint((p24 || p25) ? -1 : 0);
       }
       // 359: ld.param.u64 	%rd17, [%rd1+-24];
-      rd17 = P2GU64((pc.params + rd1 - 24ul)).v;
+      rd17 = p240_u64;
       // 360: ld.param.v2.u32 	{%r294, %r295}, [%rd1+-152];
-      uint64_t t67 = (pc.params + rd1 - 152ul);
-      uint t68 = P2GU32(t67).v;
-      uint t69 = P2GU32((t67 + 4ul)).v;
-      r294 = t68;
-      r295 = t69;
+      r294 = p112_u32;
+      r295 = p116_u32;
       // 361: ld.param.v2.u32 	{%r298, %r299}, [%rd1+-144];
-      uint64_t t70 = (pc.params + rd1 - 144ul);
-      uint t71 = P2GU32(t70).v;
-      uint t72 = P2GU32((t70 + 4ul)).v;
-      r298 = t71;
-      r299 = t72;
+      r298 = p120_u32;
+      r299 = p124_u32;
       // 362: add.s32 	%r302, %r1847, %r28;
       r302 = uint(int(r1847) + int(r28));
       // 363: setp.gt.s32 	%p30, %r302, 0;
@@ -2463,23 +2492,17 @@ void main() {
       // 371: selp.b32 	%r293, %r307, %r295, %p31;
       r293 = (int(r305) > 0) ? min(uint(int(r295) + int(r305)), r299) : r295;
       // 373: tex.2d.v4.f32.s32 {%f303, %f304, %f305, %f306}, [%rd17, {%r292, %r293}];
-      uvec4 t73 = p2g_texi(rd17, ivec3(int(r292), int(r293), 0), 0, 2u);
-      f303 = uintBitsToFloat(t73.x);
-      f304 = uintBitsToFloat(t73.y);
-      f305 = uintBitsToFloat(t73.z);
-      f306 = uintBitsToFloat(t73.w);
+      uvec4 t37 = p2g_texi(rd17 /* p240_u64 */, ivec3(int(r292), int(r293), 0), 0, 2u);
+      f303 = uintBitsToFloat(t37.x);
+      f304 = uintBitsToFloat(t37.y);
+      f305 = uintBitsToFloat(t37.z);
+      f306 = uintBitsToFloat(t37.w);
       // 375: ld.param.v2.f32 	{%f307, %f308}, [%rd1+-264];
-      uint64_t t74 = (pc.params + rd1 - 264ul);
-      uint t75 = P2GU32(t74).v;
-      uint t76 = P2GU32((t74 + 4ul)).v;
-      f307 = uintBitsToFloat(t75);
-      f308 = uintBitsToFloat(t76);
+      f307 = p0_f32;
+      f308 = p4_f32;
       // 376: ld.param.v2.f32 	{%f311, %f312}, [%rd1+-256];
-      uint64_t t77 = (pc.params + rd1 - 256ul);
-      uint t78 = P2GU32(t77).v;
-      uint t79 = P2GU32((t77 + 4ul)).v;
-      f311 = uintBitsToFloat(t78);
-      f312 = uintBitsToFloat(t79);
+      f311 = p8_f32;
+      f312 = p12_f32;
       // 377: add.f32 	%f315, %f303, %f311;
       f315 = p2g_fadd(f303, f311, false);
       // 378: fma.rn.f32 	%f26, %f307, %f315, %f19;
@@ -2489,13 +2512,10 @@ void main() {
       // 380: fma.rn.f32 	%f27, %f308, %f316, %f20;
       f27 = p2g_ffma(f308, f316, f20, 0, false);
       // 381: ld.param.u64 	%rd18, [%rd1+-40];
-      rd18 = P2GU64((pc.params + rd1 - 40ul)).v;
+      rd18 = p224_u64;
       // 382: ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
-      uint64_t t80 = (pc.params + rd1 - 120ul);
-      uint t81 = P2GU32(t80).v;
-      uint t82 = P2GU32((t80 + 4ul)).v;
-      f317 = uintBitsToFloat(t81);
-      f318 = uintBitsToFloat(t82);
+      f317 = p144_f32;
+      f318 = p148_f32;
       // 383: mul.f32 	%f321, %f26, %f317;
       f321 = p2g_fmul(f26, f317, false);
       // 384: mul.f32 	%f322, %f27, %f318;
@@ -2503,11 +2523,11 @@ void main() {
       // 385: mov.f32 	%f323, 0f00000000;
       f323 = 0.0;
       // 386: tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
-      uvec4 t83 = p2g_tex(rd18, vec3(f321, f322, 0.0), 0, 2u);
-      f28 = uintBitsToFloat(t83.x);
-      f29 = uintBitsToFloat(t83.y);
-      f30 = uintBitsToFloat(t83.z);
-      f31 = uintBitsToFloat(t83.w);
+      uvec4 t38 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, f322, 0.0), 0, 2u);
+      f28 = uintBitsToFloat(t38.x);
+      f29 = uintBitsToFloat(t38.y);
+      f30 = uintBitsToFloat(t38.z);
+      f31 = uintBitsToFloat(t38.w);
       // 387: add.f32 	%f324, %f26, 0fBF000000;
       f324 = p2g_fadd(f26, -0.5, false);
       // 388: fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
@@ -2519,22 +2539,22 @@ void main() {
       // 391: add.f32 	%f328, %f325, 0fBF000000;
       f328 = p2g_fadd(f325, -0.5, false);
       // 392: cvt.rmi.f32.f32 	%f329, %f328;
-      uint t84 = p2g_frint32(floatBitsToUint(f328), 2);
-      f329 = uintBitsToFloat((t84 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t84);
+      uint t39 = p2g_frint32(floatBitsToUint(f328), 2);
+      f329 = uintBitsToFloat((t39 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t39);
       // 393: add.f32 	%f330, %f329, 0f3F000000;
       f330 = p2g_fadd(f329, 0.5, false);
       // 394: add.f32 	%f331, %f327, 0fBF000000;
       f331 = p2g_fadd(f327, -0.5, false);
       // 395: cvt.rmi.f32.f32 	%f332, %f331;
-      uint t85 = p2g_frint32(floatBitsToUint(f331), 2);
-      f332 = uintBitsToFloat((t85 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t85);
+      uint t40 = p2g_frint32(floatBitsToUint(f331), 2);
+      f332 = uintBitsToFloat((t40 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t40);
       // 396: add.f32 	%f333, %f332, 0f3F000000;
       f333 = p2g_fadd(f332, 0.5, false);
       // 397: sub.f32 	%f334, %f325, %f330;
       f334 = p2g_fsub(f325, f330, false);
       // 398: cvt.sat.f32.f32 	%f335, %f334;
-      uint t86 = floatBitsToUint(f334);
-      f335 = p2g_sat(uintBitsToFloat((t86 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t86));
+      uint t41 = floatBitsToUint(f334);
+      f335 = p2g_sat(uintBitsToFloat((t41 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t41));
       // 399: mul.f32 	%f336, %f335, %f335;
       f336 = p2g_fmul(f335, f335, false);
       // 400: mul.f32 	%f337, %f335, %f336;
@@ -2566,8 +2586,8 @@ void main() {
       // 414: sub.f32 	%f351, %f327, %f333;
       f351 = p2g_fsub(f327, f333, false);
       // 415: cvt.sat.f32.f32 	%f352, %f351;
-      uint t87 = floatBitsToUint(f351);
-      f352 = p2g_sat(uintBitsToFloat((t87 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t87));
+      uint t42 = floatBitsToUint(f351);
+      f352 = p2g_sat(uintBitsToFloat((t42 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t42));
       // 416: mul.f32 	%f353, %f352, %f352;
       f353 = p2g_fmul(f352, f352, false);
       // 417: mul.f32 	%f354, %f352, %f353;
@@ -2597,7 +2617,7 @@ void main() {
       // 430: mul.f32 	%f367, %f318, 0f3F000000;
       f367 = p2g_fmul(f318, 0.5, false);
       // 431: ld.param.u64 	%rd19, [%rd1+-32];
-      rd19 = P2GU64((pc.params + rd1 - 32ul)).v;
+      rd19 = p232_u64;
       // 432: add.f32 	%f368, %f330, 0fBF000000;
       f368 = p2g_fadd(f330, -0.5, false);
       // 433: mul.f32 	%f369, %f366, %f368;
@@ -2607,281 +2627,278 @@ void main() {
       // 435: mul.f32 	%f371, %f367, %f370;
       f371 = p2g_fmul(f367, f370, false);
       // 436: tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
-      uvec4 t88 = p2g_tld4(rd19, vec2(f369, f371), 0, 0u);
-      f372 = uintBitsToFloat(t88.x);
-      f373 = uintBitsToFloat(t88.y);
-      f374 = uintBitsToFloat(t88.z);
-      f375 = uintBitsToFloat(t88.w);
+      uvec4 t43 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f371), 0, 0u);
+      f372 = uintBitsToFloat(t43.x);
+      f373 = uintBitsToFloat(t43.y);
+      f374 = uintBitsToFloat(t43.z);
+      f375 = uintBitsToFloat(t43.w);
       // 437: setp.lt.f32 	%p32, %f375, 0f3F7D70A4;
-      int t89 = p2g_fcmp(floatBitsToUint(f375), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t44 = p2g_fcmp(floatBitsToUint(f375), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 438: add.f32 	%f376, %f375, 0fBF7D70A4;
       f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
       // 439: fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
       f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 440: selp.f32 	%f378, %f375, %f377, %p32;
-      f378 = (t89 == -1) ? f375 : f377;
+      f378 = (t44 == -1) ? f375 : f377;
       // 441: setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
-      int t90 = p2g_fcmp(floatBitsToUint(f374), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t45 = p2g_fcmp(floatBitsToUint(f374), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 442: add.f32 	%f379, %f374, 0fBF7D70A4;
       f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
       // 443: fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
       f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 444: selp.f32 	%f381, %f374, %f380, %p33;
-      f381 = (t90 == -1) ? f374 : f380;
+      f381 = (t45 == -1) ? f374 : f380;
       // 445: setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
-      int t91 = p2g_fcmp(floatBitsToUint(f372), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t46 = p2g_fcmp(floatBitsToUint(f372), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 446: add.f32 	%f382, %f372, 0fBF7D70A4;
       f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
       // 447: fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
       f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 448: selp.f32 	%f384, %f372, %f383, %p34;
-      f384 = (t91 == -1) ? f372 : f383;
+      f384 = (t46 == -1) ? f372 : f383;
       // 449: setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
-      int t92 = p2g_fcmp(floatBitsToUint(f373), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t47 = p2g_fcmp(floatBitsToUint(f373), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 450: add.f32 	%f385, %f373, 0fBF7D70A4;
       f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
       // 451: fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
       f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 452: selp.f32 	%f387, %f373, %f386, %p35;
-      f387 = (t92 == -1) ? f373 : f386;
+      f387 = (t47 == -1) ? f373 : f386;
       // 453: add.f32 	%f388, %f330, 0f3FC00000;
       f388 = p2g_fadd(f330, 1.5, false);
       // 454: mul.f32 	%f389, %f366, %f388;
       f389 = p2g_fmul(f366, f388, false);
       // 455: tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
-      uvec4 t93 = p2g_tld4(rd19, vec2(f389, f371), 0, 0u);
-      f390 = uintBitsToFloat(t93.x);
-      f391 = uintBitsToFloat(t93.y);
-      f392 = uintBitsToFloat(t93.z);
-      f393 = uintBitsToFloat(t93.w);
+      uvec4 t48 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f371), 0, 0u);
+      f390 = uintBitsToFloat(t48.x);
+      f391 = uintBitsToFloat(t48.y);
+      f392 = uintBitsToFloat(t48.z);
+      f393 = uintBitsToFloat(t48.w);
       // 456: setp.lt.f32 	%p36, %f393, 0f3F7D70A4;
-      int t94 = p2g_fcmp(floatBitsToUint(f393), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t49 = p2g_fcmp(floatBitsToUint(f393), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 457: add.f32 	%f394, %f393, 0fBF7D70A4;
       f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
       // 458: fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
       f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 459: selp.f32 	%f396, %f393, %f395, %p36;
-      f396 = (t94 == -1) ? f393 : f395;
+      f396 = (t49 == -1) ? f393 : f395;
       // 460: setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
-      int t95 = p2g_fcmp(floatBitsToUint(f392), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t50 = p2g_fcmp(floatBitsToUint(f392), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 461: add.f32 	%f397, %f392, 0fBF7D70A4;
       f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
       // 462: fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
       f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 463: selp.f32 	%f399, %f392, %f398, %p37;
-      f399 = (t95 == -1) ? f392 : f398;
+      f399 = (t50 == -1) ? f392 : f398;
       // 464: setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
-      int t96 = p2g_fcmp(floatBitsToUint(f390), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t51 = p2g_fcmp(floatBitsToUint(f390), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 465: add.f32 	%f400, %f390, 0fBF7D70A4;
       f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
       // 466: fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
       f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 467: selp.f32 	%f402, %f390, %f401, %p38;
-      f402 = (t96 == -1) ? f390 : f401;
+      f402 = (t51 == -1) ? f390 : f401;
       // 468: setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
-      int t97 = p2g_fcmp(floatBitsToUint(f391), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t52 = p2g_fcmp(floatBitsToUint(f391), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 469: add.f32 	%f403, %f391, 0fBF7D70A4;
       f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
       // 470: fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
       f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 471: selp.f32 	%f405, %f391, %f404, %p39;
-      f405 = (t97 == -1) ? f391 : f404;
+      f405 = (t52 == -1) ? f391 : f404;
       // 472: add.f32 	%f406, %f330, 0f40600000;
       f406 = p2g_fadd(f330, 3.5, false);
       // 473: mul.f32 	%f407, %f366, %f406;
       f407 = p2g_fmul(f366, f406, false);
       // 474: tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
-      uvec4 t98 = p2g_tld4(rd19, vec2(f407, f371), 0, 0u);
-      f408 = uintBitsToFloat(t98.x);
-      f409 = uintBitsToFloat(t98.y);
-      f410 = uintBitsToFloat(t98.z);
-      f411 = uintBitsToFloat(t98.w);
+      uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f371), 0, 0u);
+      f408 = uintBitsToFloat(t53.x);
+      f409 = uintBitsToFloat(t53.y);
+      f410 = uintBitsToFloat(t53.z);
+      f411 = uintBitsToFloat(t53.w);
       // 475: setp.lt.f32 	%p40, %f411, 0f3F7D70A4;
-      int t99 = p2g_fcmp(floatBitsToUint(f411), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t54 = p2g_fcmp(floatBitsToUint(f411), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 476: add.f32 	%f412, %f411, 0fBF7D70A4;
       f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
       // 477: fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
       f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 478: selp.f32 	%f414, %f411, %f413, %p40;
-      f414 = (t99 == -1) ? f411 : f413;
+      f414 = (t54 == -1) ? f411 : f413;
       // 479: setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
-      int t100 = p2g_fcmp(floatBitsToUint(f408), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t55 = p2g_fcmp(floatBitsToUint(f408), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 480: add.f32 	%f415, %f408, 0fBF7D70A4;
       f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
       // 481: fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
       f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 482: selp.f32 	%f417, %f408, %f416, %p41;
-      f417 = (t100 == -1) ? f408 : f416;
+      f417 = (t55 == -1) ? f408 : f416;
       // 483: add.f32 	%f418, %f333, 0f3FC00000;
       f418 = p2g_fadd(f333, 1.5, false);
       // 484: mul.f32 	%f419, %f367, %f418;
       f419 = p2g_fmul(f367, f418, false);
       // 485: tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
-      uvec4 t101 = p2g_tld4(rd19, vec2(f369, f419), 0, 0u);
-      f420 = uintBitsToFloat(t101.x);
-      f421 = uintBitsToFloat(t101.y);
-      f422 = uintBitsToFloat(t101.z);
-      f423 = uintBitsToFloat(t101.w);
+      uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f419), 0, 0u);
+      f420 = uintBitsToFloat(t56.x);
+      f421 = uintBitsToFloat(t56.y);
+      f422 = uintBitsToFloat(t56.z);
+      f423 = uintBitsToFloat(t56.w);
       // 486: setp.lt.f32 	%p42, %f423, 0f3F7D70A4;
-      int t102 = p2g_fcmp(floatBitsToUint(f423), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t57 = p2g_fcmp(floatBitsToUint(f423), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 487: add.f32 	%f424, %f423, 0fBF7D70A4;
       f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
       // 488: fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
       f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 489: selp.f32 	%f426, %f423, %f425, %p42;
-      f426 = (t102 == -1) ? f423 : f425;
+      f426 = (t57 == -1) ? f423 : f425;
       // 490: setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
-      int t103 = p2g_fcmp(floatBitsToUint(f422), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t58 = p2g_fcmp(floatBitsToUint(f422), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 491: add.f32 	%f427, %f422, 0fBF7D70A4;
       f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
       // 492: fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
       f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 493: selp.f32 	%f429, %f422, %f428, %p43;
-      f429 = (t103 == -1) ? f422 : f428;
+      f429 = (t58 == -1) ? f422 : f428;
       // 494: setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
-      int t104 = p2g_fcmp(floatBitsToUint(f420), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t59 = p2g_fcmp(floatBitsToUint(f420), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 495: add.f32 	%f430, %f420, 0fBF7D70A4;
       f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
       // 496: fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
       f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 497: selp.f32 	%f432, %f420, %f431, %p44;
-      f432 = (t104 == -1) ? f420 : f431;
+      f432 = (t59 == -1) ? f420 : f431;
       // 498: setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
-      int t105 = p2g_fcmp(floatBitsToUint(f421), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t60 = p2g_fcmp(floatBitsToUint(f421), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 499: add.f32 	%f433, %f421, 0fBF7D70A4;
       f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
       // 500: fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
       f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 501: selp.f32 	%f435, %f421, %f434, %p45;
-      f435 = (t105 == -1) ? f421 : f434;
+      f435 = (t60 == -1) ? f421 : f434;
       // 502: tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
-      uvec4 t106 = p2g_tld4(rd19, vec2(f389, f419), 0, 0u);
-      f436 = uintBitsToFloat(t106.x);
-      f437 = uintBitsToFloat(t106.y);
-      f438 = uintBitsToFloat(t106.z);
-      f439 = uintBitsToFloat(t106.w);
+      uvec4 t61 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f419), 0, 0u);
+      f436 = uintBitsToFloat(t61.x);
+      f437 = uintBitsToFloat(t61.y);
+      f438 = uintBitsToFloat(t61.z);
+      f439 = uintBitsToFloat(t61.w);
       // 503: setp.lt.f32 	%p46, %f439, 0f3F7D70A4;
-      int t107 = p2g_fcmp(floatBitsToUint(f439), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t62 = p2g_fcmp(floatBitsToUint(f439), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 504: add.f32 	%f440, %f439, 0fBF7D70A4;
       f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
       // 505: fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
       f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 506: selp.f32 	%f442, %f439, %f441, %p46;
-      f442 = (t107 == -1) ? f439 : f441;
+      f442 = (t62 == -1) ? f439 : f441;
       // 507: setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
-      int t108 = p2g_fcmp(floatBitsToUint(f438), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t63 = p2g_fcmp(floatBitsToUint(f438), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 508: add.f32 	%f443, %f438, 0fBF7D70A4;
       f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
       // 509: fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
       f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 510: selp.f32 	%f445, %f438, %f444, %p47;
-      f445 = (t108 == -1) ? f438 : f444;
+      f445 = (t63 == -1) ? f438 : f444;
       // 511: setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
-      int t109 = p2g_fcmp(floatBitsToUint(f436), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t64 = p2g_fcmp(floatBitsToUint(f436), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 512: add.f32 	%f446, %f436, 0fBF7D70A4;
       f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
       // 513: fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
       f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 514: selp.f32 	%f448, %f436, %f447, %p48;
-      f448 = (t109 == -1) ? f436 : f447;
+      f448 = (t64 == -1) ? f436 : f447;
       // 515: setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
-      int t110 = p2g_fcmp(floatBitsToUint(f437), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t65 = p2g_fcmp(floatBitsToUint(f437), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 516: add.f32 	%f449, %f437, 0fBF7D70A4;
       f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
       // 517: fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
       f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 518: selp.f32 	%f451, %f437, %f450, %p49;
-      f451 = (t110 == -1) ? f437 : f450;
+      f451 = (t65 == -1) ? f437 : f450;
       // 519: tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
-      uvec4 t111 = p2g_tld4(rd19, vec2(f407, f419), 0, 0u);
-      f452 = uintBitsToFloat(t111.x);
-      f453 = uintBitsToFloat(t111.y);
-      f454 = uintBitsToFloat(t111.z);
-      f455 = uintBitsToFloat(t111.w);
+      uvec4 t66 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f419), 0, 0u);
+      f452 = uintBitsToFloat(t66.x);
+      f453 = uintBitsToFloat(t66.y);
+      f454 = uintBitsToFloat(t66.z);
+      f455 = uintBitsToFloat(t66.w);
       // 520: setp.lt.f32 	%p50, %f455, 0f3F7D70A4;
-      int t112 = p2g_fcmp(floatBitsToUint(f455), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t67 = p2g_fcmp(floatBitsToUint(f455), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 521: add.f32 	%f456, %f455, 0fBF7D70A4;
       f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
       // 522: fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
       f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 523: selp.f32 	%f458, %f455, %f457, %p50;
-      f458 = (t112 == -1) ? f455 : f457;
+      f458 = (t67 == -1) ? f455 : f457;
       // 524: setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
-      int t113 = p2g_fcmp(floatBitsToUint(f452), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t68 = p2g_fcmp(floatBitsToUint(f452), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 525: add.f32 	%f459, %f452, 0fBF7D70A4;
       f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
       // 526: fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
       f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 527: selp.f32 	%f461, %f452, %f460, %p51;
-      f461 = (t113 == -1) ? f452 : f460;
+      f461 = (t68 == -1) ? f452 : f460;
       // 528: add.f32 	%f462, %f333, 0f40600000;
       f462 = p2g_fadd(f333, 3.5, false);
       // 529: mul.f32 	%f463, %f367, %f462;
       f463 = p2g_fmul(f367, f462, false);
       // 530: tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
-      uvec4 t114 = p2g_tld4(rd19, vec2(f369, f463), 0, 0u);
-      f464 = uintBitsToFloat(t114.x);
-      f465 = uintBitsToFloat(t114.y);
-      f466 = uintBitsToFloat(t114.z);
-      f467 = uintBitsToFloat(t114.w);
+      uvec4 t69 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f463), 0, 0u);
+      f464 = uintBitsToFloat(t69.x);
+      f465 = uintBitsToFloat(t69.y);
+      f466 = uintBitsToFloat(t69.z);
+      f467 = uintBitsToFloat(t69.w);
       // 531: setp.lt.f32 	%p52, %f467, 0f3F7D70A4;
-      int t115 = p2g_fcmp(floatBitsToUint(f467), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t70 = p2g_fcmp(floatBitsToUint(f467), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 532: add.f32 	%f468, %f467, 0fBF7D70A4;
       f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
       // 533: fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
       f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 534: selp.f32 	%f470, %f467, %f469, %p52;
-      f470 = (t115 == -1) ? f467 : f469;
+      f470 = (t70 == -1) ? f467 : f469;
       // 535: setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
-      int t116 = p2g_fcmp(floatBitsToUint(f466), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t71 = p2g_fcmp(floatBitsToUint(f466), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 536: add.f32 	%f471, %f466, 0fBF7D70A4;
       f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
       // 537: fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
       f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 538: selp.f32 	%f473, %f466, %f472, %p53;
-      f473 = (t116 == -1) ? f466 : f472;
+      f473 = (t71 == -1) ? f466 : f472;
       // 539: tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
-      uvec4 t117 = p2g_tld4(rd19, vec2(f389, f463), 0, 0u);
-      f474 = uintBitsToFloat(t117.x);
-      f475 = uintBitsToFloat(t117.y);
-      f476 = uintBitsToFloat(t117.z);
-      f477 = uintBitsToFloat(t117.w);
+      uvec4 t72 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f463), 0, 0u);
+      f474 = uintBitsToFloat(t72.x);
+      f475 = uintBitsToFloat(t72.y);
+      f476 = uintBitsToFloat(t72.z);
+      f477 = uintBitsToFloat(t72.w);
       // 540: setp.lt.f32 	%p54, %f477, 0f3F7D70A4;
-      int t118 = p2g_fcmp(floatBitsToUint(f477), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t73 = p2g_fcmp(floatBitsToUint(f477), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 541: add.f32 	%f478, %f477, 0fBF7D70A4;
       f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
       // 542: fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
       f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 543: selp.f32 	%f480, %f477, %f479, %p54;
-      f480 = (t118 == -1) ? f477 : f479;
+      f480 = (t73 == -1) ? f477 : f479;
       // 544: setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
-      int t119 = p2g_fcmp(floatBitsToUint(f476), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t74 = p2g_fcmp(floatBitsToUint(f476), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 545: add.f32 	%f481, %f476, 0fBF7D70A4;
       f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
       // 546: fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
       f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 547: selp.f32 	%f483, %f476, %f482, %p55;
-      f483 = (t119 == -1) ? f476 : f482;
+      f483 = (t74 == -1) ? f476 : f482;
       // 548: tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
-      uvec4 t120 = p2g_tld4(rd19, vec2(f407, f463), 0, 0u);
-      f484 = uintBitsToFloat(t120.x);
-      f485 = uintBitsToFloat(t120.y);
-      f486 = uintBitsToFloat(t120.z);
-      f487 = uintBitsToFloat(t120.w);
+      uvec4 t75 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f463), 0, 0u);
+      f484 = uintBitsToFloat(t75.x);
+      f485 = uintBitsToFloat(t75.y);
+      f486 = uintBitsToFloat(t75.z);
+      f487 = uintBitsToFloat(t75.w);
       // 549: ld.param.v2.f32 	{%f488, %f489}, [%rd1+-112];
-      uint64_t t121 = (pc.params + rd1 - 112ul);
-      uint t122 = P2GU32(t121).v;
-      uint t123 = P2GU32((t121 + 4ul)).v;
-      f488 = uintBitsToFloat(t122);
-      f489 = uintBitsToFloat(t123);
+      f488 = p152_f32;
+      f489 = p156_f32;
       // 550: setp.lt.f32 	%p56, %f487, 0f3F7D70A4;
-      int t124 = p2g_fcmp(floatBitsToUint(f487), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t76 = p2g_fcmp(floatBitsToUint(f487), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 551: add.f32 	%f490, %f487, 0fBF7D70A4;
       f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
       // 552: fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
       f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 553: selp.f32 	%f492, %f487, %f491, %p56;
-      f492 = (t124 == -1) ? f487 : f491;
+      f492 = (t76 == -1) ? f487 : f491;
       // 554: sub.f32 	%f493, %f365, %f363;
       f493 = p2g_fsub(f365, f363, false);
       // 555: add.f32 	%f494, %f344, %f350;
@@ -2901,23 +2918,23 @@ void main() {
       // 562: sub.f32 	%f501, %f350, %f496;
       f501 = p2g_fsub(f350, f496, false);
       // 563: cvt.sat.f32.f32 	%f502, %f378;
-      uint t125 = floatBitsToUint(f378);
-      f502 = p2g_sat(uintBitsToFloat((t125 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t125));
+      uint t77 = floatBitsToUint(f378);
+      f502 = p2g_sat(uintBitsToFloat((t77 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t77));
       // 564: cvt.sat.f32.f32 	%f503, %f381;
-      uint t126 = floatBitsToUint(f381);
-      f503 = p2g_sat(uintBitsToFloat((t126 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t126));
+      uint t78 = floatBitsToUint(f381);
+      f503 = p2g_sat(uintBitsToFloat((t78 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t78));
       // 565: mul.f32 	%f504, %f500, %f503;
       f504 = p2g_fmul(f500, f503, false);
       // 566: fma.rn.f32 	%f505, %f340, %f502, %f504;
       f505 = p2g_ffma(f340, f502, f504, 0, false);
       // 567: cvt.sat.f32.f32 	%f506, %f396;
-      uint t127 = floatBitsToUint(f396);
-      f506 = p2g_sat(uintBitsToFloat((t127 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t127));
+      uint t79 = floatBitsToUint(f396);
+      f506 = p2g_sat(uintBitsToFloat((t79 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t79));
       // 568: fma.rn.f32 	%f507, %f501, %f506, %f505;
       f507 = p2g_ffma(f501, f506, f505, 0, false);
       // 569: cvt.sat.f32.f32 	%f508, %f399;
-      uint t128 = floatBitsToUint(f399);
-      f508 = p2g_sat(uintBitsToFloat((t128 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t128));
+      uint t80 = floatBitsToUint(f399);
+      f508 = p2g_sat(uintBitsToFloat((t80 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t80));
       // 570: fma.rn.f32 	%f509, %f347, %f508, %f507;
       f509 = p2g_ffma(f347, f508, f507, 0, false);
       // 571: mul.f32 	%f510, %f496, %f396;
@@ -2925,27 +2942,27 @@ void main() {
       // 572: fma.rn.f32 	%f511, %f495, %f381, %f510;
       f511 = p2g_ffma(f495, f381, f510, 0, false);
       // 573: ld.param.f32 	%f512, [%rd1+-92];
-      f512 = uintBitsToFloat(P2GU32((pc.params + rd1 - 92ul)).v);
+      f512 = p172_f32;
       // 574: fma.rn.f32 	%f513, %f512, %f509, %f511;
       f513 = p2g_ffma(f512, f509, f511, 0, false);
       // 575: cvt.sat.f32.f32 	%f514, %f384;
-      uint t129 = floatBitsToUint(f384);
-      f514 = p2g_sat(uintBitsToFloat((t129 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t129));
+      uint t81 = floatBitsToUint(f384);
+      f514 = p2g_sat(uintBitsToFloat((t81 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t81));
       // 576: cvt.sat.f32.f32 	%f515, %f387;
-      uint t130 = floatBitsToUint(f387);
-      f515 = p2g_sat(uintBitsToFloat((t130 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t130));
+      uint t82 = floatBitsToUint(f387);
+      f515 = p2g_sat(uintBitsToFloat((t82 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t82));
       // 577: mul.f32 	%f516, %f500, %f515;
       f516 = p2g_fmul(f500, f515, false);
       // 578: fma.rn.f32 	%f517, %f340, %f514, %f516;
       f517 = p2g_ffma(f340, f514, f516, 0, false);
       // 579: cvt.sat.f32.f32 	%f518, %f402;
-      uint t131 = floatBitsToUint(f402);
-      f518 = p2g_sat(uintBitsToFloat((t131 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t131));
+      uint t83 = floatBitsToUint(f402);
+      f518 = p2g_sat(uintBitsToFloat((t83 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t83));
       // 580: fma.rn.f32 	%f519, %f501, %f518, %f517;
       f519 = p2g_ffma(f501, f518, f517, 0, false);
       // 581: cvt.sat.f32.f32 	%f520, %f405;
-      uint t132 = floatBitsToUint(f405);
-      f520 = p2g_sat(uintBitsToFloat((t132 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t132));
+      uint t84 = floatBitsToUint(f405);
+      f520 = p2g_sat(uintBitsToFloat((t84 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t84));
       // 582: fma.rn.f32 	%f521, %f347, %f520, %f519;
       f521 = p2g_ffma(f347, f520, f519, 0, false);
       // 583: mul.f32 	%f522, %f496, %f402;
@@ -2955,23 +2972,23 @@ void main() {
       // 585: fma.rn.f32 	%f524, %f512, %f521, %f523;
       f524 = p2g_ffma(f512, f521, f523, 0, false);
       // 586: cvt.sat.f32.f32 	%f525, %f426;
-      uint t133 = floatBitsToUint(f426);
-      f525 = p2g_sat(uintBitsToFloat((t133 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t133));
+      uint t85 = floatBitsToUint(f426);
+      f525 = p2g_sat(uintBitsToFloat((t85 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t85));
       // 587: cvt.sat.f32.f32 	%f526, %f429;
-      uint t134 = floatBitsToUint(f429);
-      f526 = p2g_sat(uintBitsToFloat((t134 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t134));
+      uint t86 = floatBitsToUint(f429);
+      f526 = p2g_sat(uintBitsToFloat((t86 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t86));
       // 588: mul.f32 	%f527, %f500, %f526;
       f527 = p2g_fmul(f500, f526, false);
       // 589: fma.rn.f32 	%f528, %f340, %f525, %f527;
       f528 = p2g_ffma(f340, f525, f527, 0, false);
       // 590: cvt.sat.f32.f32 	%f529, %f442;
-      uint t135 = floatBitsToUint(f442);
-      f529 = p2g_sat(uintBitsToFloat((t135 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t135));
+      uint t87 = floatBitsToUint(f442);
+      f529 = p2g_sat(uintBitsToFloat((t87 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t87));
       // 591: fma.rn.f32 	%f530, %f501, %f529, %f528;
       f530 = p2g_ffma(f501, f529, f528, 0, false);
       // 592: cvt.sat.f32.f32 	%f531, %f445;
-      uint t136 = floatBitsToUint(f445);
-      f531 = p2g_sat(uintBitsToFloat((t136 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t136));
+      uint t88 = floatBitsToUint(f445);
+      f531 = p2g_sat(uintBitsToFloat((t88 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t88));
       // 593: fma.rn.f32 	%f532, %f347, %f531, %f530;
       f532 = p2g_ffma(f347, f531, f530, 0, false);
       // 594: mul.f32 	%f533, %f496, %f442;
@@ -2981,23 +2998,23 @@ void main() {
       // 596: fma.rn.f32 	%f535, %f512, %f532, %f534;
       f535 = p2g_ffma(f512, f532, f534, 0, false);
       // 597: cvt.sat.f32.f32 	%f536, %f432;
-      uint t137 = floatBitsToUint(f432);
-      f536 = p2g_sat(uintBitsToFloat((t137 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t137));
+      uint t89 = floatBitsToUint(f432);
+      f536 = p2g_sat(uintBitsToFloat((t89 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t89));
       // 598: cvt.sat.f32.f32 	%f537, %f435;
-      uint t138 = floatBitsToUint(f435);
-      f537 = p2g_sat(uintBitsToFloat((t138 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t138));
+      uint t90 = floatBitsToUint(f435);
+      f537 = p2g_sat(uintBitsToFloat((t90 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t90));
       // 599: mul.f32 	%f538, %f500, %f537;
       f538 = p2g_fmul(f500, f537, false);
       // 600: fma.rn.f32 	%f539, %f340, %f536, %f538;
       f539 = p2g_ffma(f340, f536, f538, 0, false);
       // 601: cvt.sat.f32.f32 	%f540, %f448;
-      uint t139 = floatBitsToUint(f448);
-      f540 = p2g_sat(uintBitsToFloat((t139 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t139));
+      uint t91 = floatBitsToUint(f448);
+      f540 = p2g_sat(uintBitsToFloat((t91 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t91));
       // 602: fma.rn.f32 	%f541, %f501, %f540, %f539;
       f541 = p2g_ffma(f501, f540, f539, 0, false);
       // 603: cvt.sat.f32.f32 	%f542, %f451;
-      uint t140 = floatBitsToUint(f451);
-      f542 = p2g_sat(uintBitsToFloat((t140 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t140));
+      uint t92 = floatBitsToUint(f451);
+      f542 = p2g_sat(uintBitsToFloat((t92 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t92));
       // 604: fma.rn.f32 	%f543, %f347, %f542, %f541;
       f543 = p2g_ffma(f347, f542, f541, 0, false);
       // 605: mul.f32 	%f544, %f496, %f448;
@@ -3007,23 +3024,23 @@ void main() {
       // 607: fma.rn.f32 	%f546, %f512, %f543, %f545;
       f546 = p2g_ffma(f512, f543, f545, 0, false);
       // 608: cvt.sat.f32.f32 	%f547, %f470;
-      uint t141 = floatBitsToUint(f470);
-      f547 = p2g_sat(uintBitsToFloat((t141 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t141));
+      uint t93 = floatBitsToUint(f470);
+      f547 = p2g_sat(uintBitsToFloat((t93 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t93));
       // 609: cvt.sat.f32.f32 	%f548, %f473;
-      uint t142 = floatBitsToUint(f473);
-      f548 = p2g_sat(uintBitsToFloat((t142 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t142));
+      uint t94 = floatBitsToUint(f473);
+      f548 = p2g_sat(uintBitsToFloat((t94 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t94));
       // 610: mul.f32 	%f549, %f500, %f548;
       f549 = p2g_fmul(f500, f548, false);
       // 611: fma.rn.f32 	%f550, %f340, %f547, %f549;
       f550 = p2g_ffma(f340, f547, f549, 0, false);
       // 612: cvt.sat.f32.f32 	%f551, %f480;
-      uint t143 = floatBitsToUint(f480);
-      f551 = p2g_sat(uintBitsToFloat((t143 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t143));
+      uint t95 = floatBitsToUint(f480);
+      f551 = p2g_sat(uintBitsToFloat((t95 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t95));
       // 613: fma.rn.f32 	%f552, %f501, %f551, %f550;
       f552 = p2g_ffma(f501, f551, f550, 0, false);
       // 614: cvt.sat.f32.f32 	%f553, %f483;
-      uint t144 = floatBitsToUint(f483);
-      f553 = p2g_sat(uintBitsToFloat((t144 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t144));
+      uint t96 = floatBitsToUint(f483);
+      f553 = p2g_sat(uintBitsToFloat((t96 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t96));
       // 615: fma.rn.f32 	%f554, %f347, %f553, %f552;
       f554 = p2g_ffma(f347, f553, f552, 0, false);
       // 616: mul.f32 	%f555, %f496, %f480;
@@ -3039,8 +3056,8 @@ void main() {
       // 621: fma.rn.f32 	%f560, %f501, %f508, %f559;
       f560 = p2g_ffma(f501, f508, f559, 0, false);
       // 622: cvt.sat.f32.f32 	%f561, %f414;
-      uint t145 = floatBitsToUint(f414);
-      f561 = p2g_sat(uintBitsToFloat((t145 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t145));
+      uint t97 = floatBitsToUint(f414);
+      f561 = p2g_sat(uintBitsToFloat((t97 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t97));
       // 623: fma.rn.f32 	%f562, %f347, %f561, %f560;
       f562 = p2g_ffma(f347, f561, f560, 0, false);
       // 624: mul.f32 	%f563, %f496, %f399;
@@ -3056,8 +3073,8 @@ void main() {
       // 629: fma.rn.f32 	%f568, %f501, %f520, %f567;
       f568 = p2g_ffma(f501, f520, f567, 0, false);
       // 630: cvt.sat.f32.f32 	%f569, %f417;
-      uint t146 = floatBitsToUint(f417);
-      f569 = p2g_sat(uintBitsToFloat((t146 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t146));
+      uint t98 = floatBitsToUint(f417);
+      f569 = p2g_sat(uintBitsToFloat((t98 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t98));
       // 631: fma.rn.f32 	%f570, %f347, %f569, %f568;
       f570 = p2g_ffma(f347, f569, f568, 0, false);
       // 632: mul.f32 	%f571, %f496, %f405;
@@ -3073,8 +3090,8 @@ void main() {
       // 637: fma.rn.f32 	%f576, %f501, %f531, %f575;
       f576 = p2g_ffma(f501, f531, f575, 0, false);
       // 638: cvt.sat.f32.f32 	%f577, %f458;
-      uint t147 = floatBitsToUint(f458);
-      f577 = p2g_sat(uintBitsToFloat((t147 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t147));
+      uint t99 = floatBitsToUint(f458);
+      f577 = p2g_sat(uintBitsToFloat((t99 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t99));
       // 639: fma.rn.f32 	%f578, %f347, %f577, %f576;
       f578 = p2g_ffma(f347, f577, f576, 0, false);
       // 640: mul.f32 	%f579, %f496, %f445;
@@ -3090,8 +3107,8 @@ void main() {
       // 645: fma.rn.f32 	%f584, %f501, %f542, %f583;
       f584 = p2g_ffma(f501, f542, f583, 0, false);
       // 646: cvt.sat.f32.f32 	%f585, %f461;
-      uint t148 = floatBitsToUint(f461);
-      f585 = p2g_sat(uintBitsToFloat((t148 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t148));
+      uint t100 = floatBitsToUint(f461);
+      f585 = p2g_sat(uintBitsToFloat((t100 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t100));
       // 647: fma.rn.f32 	%f586, %f347, %f585, %f584;
       f586 = p2g_ffma(f347, f585, f584, 0, false);
       // 648: mul.f32 	%f587, %f496, %f451;
@@ -3107,8 +3124,8 @@ void main() {
       // 653: fma.rn.f32 	%f592, %f501, %f553, %f591;
       f592 = p2g_ffma(f501, f553, f591, 0, false);
       // 654: cvt.sat.f32.f32 	%f593, %f492;
-      uint t149 = floatBitsToUint(f492);
-      f593 = p2g_sat(uintBitsToFloat((t149 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t149));
+      uint t101 = floatBitsToUint(f492);
+      f593 = p2g_sat(uintBitsToFloat((t101 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t101));
       // 655: fma.rn.f32 	%f594, %f347, %f593, %f592;
       f594 = p2g_ffma(f347, f593, f592, 0, false);
       // 656: mul.f32 	%f595, %f496, %f483;
@@ -3122,23 +3139,23 @@ void main() {
       // 660: sub.f32 	%f599, %f493, %f499;
       f599 = p2g_fsub(f493, f499, false);
       // 661: cvt.sat.f32.f32 	%f600, %f513;
-      uint t150 = floatBitsToUint(f513);
-      f600 = p2g_sat(uintBitsToFloat((t150 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t150));
+      uint t102 = floatBitsToUint(f513);
+      f600 = p2g_sat(uintBitsToFloat((t102 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t102));
       // 662: cvt.sat.f32.f32 	%f601, %f524;
-      uint t151 = floatBitsToUint(f524);
-      f601 = p2g_sat(uintBitsToFloat((t151 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t151));
+      uint t103 = floatBitsToUint(f524);
+      f601 = p2g_sat(uintBitsToFloat((t103 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t103));
       // 663: mul.f32 	%f602, %f598, %f601;
       f602 = p2g_fmul(f598, f601, false);
       // 664: fma.rn.f32 	%f603, %f357, %f600, %f602;
       f603 = p2g_ffma(f357, f600, f602, 0, false);
       // 665: cvt.sat.f32.f32 	%f604, %f535;
-      uint t152 = floatBitsToUint(f535);
-      f604 = p2g_sat(uintBitsToFloat((t152 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t152));
+      uint t104 = floatBitsToUint(f535);
+      f604 = p2g_sat(uintBitsToFloat((t104 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t104));
       // 666: fma.rn.f32 	%f605, %f599, %f604, %f603;
       f605 = p2g_ffma(f599, f604, f603, 0, false);
       // 667: cvt.sat.f32.f32 	%f606, %f546;
-      uint t153 = floatBitsToUint(f546);
-      f606 = p2g_sat(uintBitsToFloat((t153 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t153));
+      uint t105 = floatBitsToUint(f546);
+      f606 = p2g_sat(uintBitsToFloat((t105 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t105));
       // 668: fma.rn.f32 	%f607, %f363, %f606, %f605;
       f607 = p2g_ffma(f363, f606, f605, 0, false);
       // 669: mul.f32 	%f608, %f499, %f535;
@@ -3170,8 +3187,8 @@ void main() {
       // 682: fma.rn.f32 	%f620, %f599, %f606, %f619;
       f620 = p2g_ffma(f599, f606, f619, 0, false);
       // 683: cvt.sat.f32.f32 	%f621, %f557;
-      uint t154 = floatBitsToUint(f557);
-      f621 = p2g_sat(uintBitsToFloat((t154 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t154));
+      uint t106 = floatBitsToUint(f557);
+      f621 = p2g_sat(uintBitsToFloat((t106 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t106));
       // 684: fma.rn.f32 	%f622, %f363, %f621, %f620;
       f622 = p2g_ffma(f363, f621, f620, 0, false);
       // 685: mul.f32 	%f623, %f499, %f546;
@@ -3193,23 +3210,23 @@ void main() {
       // 693: min.f32 	%f35, %f630, %f629;
       f35 = p2g_fmin(f630, f629);
       // 694: cvt.sat.f32.f32 	%f631, %f565;
-      uint t155 = floatBitsToUint(f565);
-      f631 = p2g_sat(uintBitsToFloat((t155 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t155));
+      uint t107 = floatBitsToUint(f565);
+      f631 = p2g_sat(uintBitsToFloat((t107 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t107));
       // 695: cvt.sat.f32.f32 	%f632, %f573;
-      uint t156 = floatBitsToUint(f573);
-      f632 = p2g_sat(uintBitsToFloat((t156 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t156));
+      uint t108 = floatBitsToUint(f573);
+      f632 = p2g_sat(uintBitsToFloat((t108 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t108));
       // 696: mul.f32 	%f633, %f598, %f632;
       f633 = p2g_fmul(f598, f632, false);
       // 697: fma.rn.f32 	%f634, %f357, %f631, %f633;
       f634 = p2g_ffma(f357, f631, f633, 0, false);
       // 698: cvt.sat.f32.f32 	%f635, %f581;
-      uint t157 = floatBitsToUint(f581);
-      f635 = p2g_sat(uintBitsToFloat((t157 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t157));
+      uint t109 = floatBitsToUint(f581);
+      f635 = p2g_sat(uintBitsToFloat((t109 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t109));
       // 699: fma.rn.f32 	%f636, %f599, %f635, %f634;
       f636 = p2g_ffma(f599, f635, f634, 0, false);
       // 700: cvt.sat.f32.f32 	%f637, %f589;
-      uint t158 = floatBitsToUint(f589);
-      f637 = p2g_sat(uintBitsToFloat((t158 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t158));
+      uint t110 = floatBitsToUint(f589);
+      f637 = p2g_sat(uintBitsToFloat((t110 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t110));
       // 701: fma.rn.f32 	%f638, %f363, %f637, %f636;
       f638 = p2g_ffma(f363, f637, f636, 0, false);
       // 702: mul.f32 	%f639, %f499, %f581;
@@ -3241,8 +3258,8 @@ void main() {
       // 715: fma.rn.f32 	%f651, %f599, %f637, %f650;
       f651 = p2g_ffma(f599, f637, f650, 0, false);
       // 716: cvt.sat.f32.f32 	%f652, %f597;
-      uint t159 = floatBitsToUint(f597);
-      f652 = p2g_sat(uintBitsToFloat((t159 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t159));
+      uint t111 = floatBitsToUint(f597);
+      f652 = p2g_sat(uintBitsToFloat((t111 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t111));
       // 717: fma.rn.f32 	%f653, %f363, %f652, %f651;
       f653 = p2g_ffma(f363, f652, f651, 0, false);
       // 718: mul.f32 	%f654, %f499, %f589;
@@ -3264,8 +3281,8 @@ void main() {
       // 726: min.f32 	%f37, %f661, %f660;
       f37 = p2g_fmin(f661, f660);
       // 727: setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
-      int t160 = p2g_fcmp(floatBitsToUint(f34), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-      if (t160 == -1) {
+      int t112 = p2g_fcmp(floatBitsToUint(f34), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+      if (t112 == -1) {
         // 732: sub.f32 	%f668, %f345, %f34;
         f668 = p2g_fsub(f345, f34, false);
         // 733: div.approx.f32 	%f1097, %f34, %f668;
@@ -3291,8 +3308,8 @@ void main() {
       // 747: mul.f32 	%f43, %f2, %f1097;
       f43 = p2g_fmul(f2, f1097, false);
       // 748: setp.lt.f32 	%p58, %f43, 0f447A0000;
-      int t161 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
-      if (t161 == -1) {
+      int t113 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
+      if (t113 == -1) {
         // 753: add.f32 	%f705, %f43, 0f3F800000;
         f705 = p2g_fadd(f43, 1.0, false);
         // 754: rcp.rn.f32 	%f1099, %f705;
@@ -3301,8 +3318,8 @@ void main() {
         // 758: fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
         f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
         // 759: setp.lt.f32 	%p59, %f669, 0f00800000;
-        int t162 = p2g_fcmp(floatBitsToUint(f669), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p59 = t162 == -1;
+        int t114 = p2g_fcmp(floatBitsToUint(f669), floatBitsToUint(uintBitsToFloat(0x00800000u)));
+        p59 = t114 == -1;
         // 760: mul.f32 	%f670, %f669, 0f4B000000;
         f670 = p2g_fmul(f669, 8388608.0, false);
         // 761: selp.f32 	%f44, %f670, %f669, %p59;
@@ -3318,8 +3335,8 @@ void main() {
         // 767: mov.b32 	%f672, %r311;
         f672 = uintBitsToFloat(uint(int(r308) - int(r310)));
         // 768: cvt.rn.f32.s32 	%f673, %r310;
-        uint t163 = p2g_s2f32(int(int(r310)), 0);
-        f673 = uintBitsToFloat((t163 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t163);
+        uint t115 = p2g_s2f32(int(int(r310)), 0);
+        f673 = uintBitsToFloat((t115 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t115);
         // 769: mov.f32 	%f674, 0f34000000;
         f674 = uintBitsToFloat(0x34000000u);
         // 770: fma.rn.f32 	%f675, %f673, %f674, %f671;
@@ -3388,29 +3405,30 @@ void main() {
         // 805: add.f32 	%f703, %f702, 0fBC4FAEFF;
         f703 = p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
         // 806: setp.eq.f32 	%p61, %f44, 0f00000000;
-        int t164 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
+        int t116 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
         // 807: selp.f32 	%f704, 0fFF800000, %f703, %p61;
-        f704 = (t164 == 0) ? uintBitsToFloat(0xFF800000u) : f703;
+        f704 = (t116 == 0) ? uintBitsToFloat(0xFF800000u) : f703;
         // 808: div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
       }
       // 811: mov.b64 	%rd50, k_output_param_0;
       // 812: add.s64 	%rd49, %rd50, 264;
+      rd49 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
       // 813: ld.param.u8 	%rs1587, [%rd49+-232];
-      rs1587 = (uint(P2GU8((pc.params + uint64_t(int64_t(uint64_t(0ul)) + 264l) - 232ul)).v) & 0x0000FFFFu);
       // 814: mul.f32 	%f51, %f43, %f1099;
       f51 = p2g_fmul(f43, f1099, false);
       // 815: setp.lt.f32 	%p62, %f35, 0f3F7FBE77;
-      int t165 = p2g_fcmp(floatBitsToUint(f35), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+      int t117 = p2g_fcmp(floatBitsToUint(f35), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
       // 816: setp.ne.s16 	%p63, %rs1587, 0;
       // 817: setp.lt.f32 	%p64, %f41, 0f00000000;
-      int t166 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(0.0));
+      int t118 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(0.0));
       // 818: or.pred  	%p65, %p64, %p63;
+      p65 = (t118 == -1) || ((bitfieldExtract(int(p32_u8 & 0x0000FFFFu), 0, 16)) != 0);
       // 819: setp.gt.f32 	%p66, %f41, 0f3F800000;
-      int t167 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
+      int t119 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
       // 820: or.pred  	%p1, %p66, %p65;
-      p1 = (t167 == 1) || ((t166 == -1) || ((bitfieldExtract(int(rs1587), 0, 16)) != 0));
-      if (t165 == -1) {
+      p1 = (t119 == 1) || p65;
+      if (t117 == -1) {
         // 825: mov.f32 	%f711, 0f3F800000;
         f711 = 1.0;
         // 826: sub.f32 	%f712, %f711, %f35;
@@ -3434,8 +3452,8 @@ void main() {
       // 839: mul.f32 	%f55, %f2, %f1100;
       f55 = p2g_fmul(f2, f1100, false);
       // 840: setp.lt.f32 	%p67, %f55, 0f447A0000;
-      int t168 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
-      if (t168 == -1) {
+      int t120 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
+      if (t120 == -1) {
         // 845: add.f32 	%f749, %f55, 0f3F800000;
         f749 = p2g_fadd(f55, 1.0, false);
         // 846: rcp.rn.f32 	%f1102, %f749;
@@ -3444,8 +3462,8 @@ void main() {
         // 850: fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
         f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
         // 851: setp.lt.f32 	%p68, %f713, 0f00800000;
-        int t169 = p2g_fcmp(floatBitsToUint(f713), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p68 = t169 == -1;
+        int t121 = p2g_fcmp(floatBitsToUint(f713), floatBitsToUint(uintBitsToFloat(0x00800000u)));
+        p68 = t121 == -1;
         // 852: mul.f32 	%f714, %f713, 0f4B000000;
         f714 = p2g_fmul(f713, 8388608.0, false);
         // 853: selp.f32 	%f56, %f714, %f713, %p68;
@@ -3461,8 +3479,8 @@ void main() {
         // 859: mov.b32 	%f716, %r315;
         f716 = uintBitsToFloat(uint(int(r312) - int(r314)));
         // 860: cvt.rn.f32.s32 	%f717, %r314;
-        uint t170 = p2g_s2f32(int(int(r314)), 0);
-        f717 = uintBitsToFloat((t170 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t170);
+        uint t122 = p2g_s2f32(int(int(r314)), 0);
+        f717 = uintBitsToFloat((t122 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t122);
         // 861: mov.f32 	%f718, 0f34000000;
         f718 = uintBitsToFloat(0x34000000u);
         // 862: fma.rn.f32 	%f719, %f717, %f718, %f715;
@@ -3531,17 +3549,17 @@ void main() {
         // 897: add.f32 	%f747, %f746, 0fBC4FAEFF;
         f747 = p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
         // 898: setp.eq.f32 	%p70, %f56, 0f00000000;
-        int t171 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
+        int t123 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
         // 899: selp.f32 	%f748, 0fFF800000, %f747, %p70;
-        f748 = (t171 == 0) ? uintBitsToFloat(0xFF800000u) : f747;
+        f748 = (t123 == 0) ? uintBitsToFloat(0xFF800000u) : f747;
         // 900: div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
       }
       // 903: mul.f32 	%f63, %f55, %f1102;
       f63 = p2g_fmul(f55, f1102, false);
       // 904: setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
-      int t172 = p2g_fcmp(floatBitsToUint(f36), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-      if (t172 == -1) {
+      int t124 = p2g_fcmp(floatBitsToUint(f36), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+      if (t124 == -1) {
         // 909: mov.f32 	%f755, 0f3F800000;
         f755 = 1.0;
         // 910: sub.f32 	%f756, %f755, %f36;
@@ -3565,8 +3583,8 @@ void main() {
       // 923: mul.f32 	%f67, %f2, %f1103;
       f67 = p2g_fmul(f2, f1103, false);
       // 924: setp.lt.f32 	%p72, %f67, 0f447A0000;
-      int t173 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
-      if (t173 == -1) {
+      int t125 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
+      if (t125 == -1) {
         // 929: add.f32 	%f793, %f67, 0f3F800000;
         f793 = p2g_fadd(f67, 1.0, false);
         // 930: rcp.rn.f32 	%f1105, %f793;
@@ -3575,8 +3593,8 @@ void main() {
         // 934: fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
         f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
         // 935: setp.lt.f32 	%p73, %f757, 0f00800000;
-        int t174 = p2g_fcmp(floatBitsToUint(f757), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p73 = t174 == -1;
+        int t126 = p2g_fcmp(floatBitsToUint(f757), floatBitsToUint(uintBitsToFloat(0x00800000u)));
+        p73 = t126 == -1;
         // 936: mul.f32 	%f758, %f757, 0f4B000000;
         f758 = p2g_fmul(f757, 8388608.0, false);
         // 937: selp.f32 	%f68, %f758, %f757, %p73;
@@ -3592,8 +3610,8 @@ void main() {
         // 943: mov.b32 	%f760, %r319;
         f760 = uintBitsToFloat(uint(int(r316) - int(r318)));
         // 944: cvt.rn.f32.s32 	%f761, %r318;
-        uint t175 = p2g_s2f32(int(int(r318)), 0);
-        f761 = uintBitsToFloat((t175 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t175);
+        uint t127 = p2g_s2f32(int(int(r318)), 0);
+        f761 = uintBitsToFloat((t127 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t127);
         // 945: mov.f32 	%f762, 0f34000000;
         f762 = uintBitsToFloat(0x34000000u);
         // 946: fma.rn.f32 	%f763, %f761, %f762, %f759;
@@ -3662,17 +3680,17 @@ void main() {
         // 981: add.f32 	%f791, %f790, 0fBC4FAEFF;
         f791 = p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
         // 982: setp.eq.f32 	%p75, %f68, 0f00000000;
-        int t176 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
+        int t128 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
         // 983: selp.f32 	%f792, 0fFF800000, %f791, %p75;
-        f792 = (t176 == 0) ? uintBitsToFloat(0xFF800000u) : f791;
+        f792 = (t128 == 0) ? uintBitsToFloat(0xFF800000u) : f791;
         // 984: div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
       }
       // 987: mul.f32 	%f75, %f67, %f1105;
       f75 = p2g_fmul(f67, f1105, false);
       // 988: setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
-      int t177 = p2g_fcmp(floatBitsToUint(f37), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-      if (t177 == -1) {
+      int t129 = p2g_fcmp(floatBitsToUint(f37), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+      if (t129 == -1) {
         // 993: mov.f32 	%f799, 0f3F800000;
         f799 = 1.0;
         // 994: sub.f32 	%f800, %f799, %f37;
@@ -3696,8 +3714,8 @@ void main() {
       // 1007: mul.f32 	%f79, %f2, %f1106;
       f79 = p2g_fmul(f2, f1106, false);
       // 1008: setp.lt.f32 	%p77, %f79, 0f447A0000;
-      int t178 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
-      if (t178 == -1) {
+      int t130 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
+      if (t130 == -1) {
         // 1013: add.f32 	%f837, %f79, 0f3F800000;
         f837 = p2g_fadd(f79, 1.0, false);
         // 1014: rcp.rn.f32 	%f1108, %f837;
@@ -3706,8 +3724,8 @@ void main() {
         // 1018: fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
         f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
         // 1019: setp.lt.f32 	%p78, %f801, 0f00800000;
-        int t179 = p2g_fcmp(floatBitsToUint(f801), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p78 = t179 == -1;
+        int t131 = p2g_fcmp(floatBitsToUint(f801), floatBitsToUint(uintBitsToFloat(0x00800000u)));
+        p78 = t131 == -1;
         // 1020: mul.f32 	%f802, %f801, 0f4B000000;
         f802 = p2g_fmul(f801, 8388608.0, false);
         // 1021: selp.f32 	%f80, %f802, %f801, %p78;
@@ -3723,8 +3741,8 @@ void main() {
         // 1027: mov.b32 	%f804, %r323;
         f804 = uintBitsToFloat(uint(int(r320) - int(r322)));
         // 1028: cvt.rn.f32.s32 	%f805, %r322;
-        uint t180 = p2g_s2f32(int(int(r322)), 0);
-        f805 = uintBitsToFloat((t180 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t180);
+        uint t132 = p2g_s2f32(int(int(r322)), 0);
+        f805 = uintBitsToFloat((t132 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t132);
         // 1029: mov.f32 	%f806, 0f34000000;
         f806 = uintBitsToFloat(0x34000000u);
         // 1030: fma.rn.f32 	%f807, %f805, %f806, %f803;
@@ -3793,9 +3811,9 @@ void main() {
         // 1065: add.f32 	%f835, %f834, 0fBC4FAEFF;
         f835 = p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
         // 1066: setp.eq.f32 	%p80, %f80, 0f00000000;
-        int t181 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
+        int t133 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
         // 1067: selp.f32 	%f836, 0fFF800000, %f835, %p80;
-        f836 = (t181 == 0) ? uintBitsToFloat(0xFF800000u) : f835;
+        f836 = (t133 == 0) ? uintBitsToFloat(0xFF800000u) : f835;
         // 1068: div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
       }
@@ -3806,13 +3824,13 @@ void main() {
       // 1072: add.s64 	%rd51, %rd52, 264;
       rd51 = uint64_t(int64_t(rd52) + 264l);
       // 1073: setp.lt.f32 	%p81, %f42, 0f00000000;
-      int t182 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(0.0));
-      p81 = t182 == -1;
+      int t134 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(0.0));
+      p81 = t134 == -1;
       // 1074: or.pred  	%p82, %p81, %p1;
       p82 = p81 || p1;
       // 1075: setp.gt.f32 	%p83, %f42, 0f3F800000;
-      int t183 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(1.0));
-      p83 = t183 == 1;
+      int t135 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(1.0));
+      p83 = t135 == 1;
       // 1076: mov.f32 	%f841, 0f3F800000;
       f841 = 1.0;
       // 1077: or.pred  	%p84, %p83, %p82;
@@ -3826,15 +3844,15 @@ void main() {
       // 1081: fma.rn.f32 	%f850, %f28, %f29, %f849;
       f850 = p2g_ffma(f28, f29, f849, 0, false);
       // 1082: cvt.sat.f32.f32 	%f91, %f1096;
-      uint t184 = floatBitsToUint(f1096);
-      f91 = p2g_sat(uintBitsToFloat((t184 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t184));
+      uint t136 = floatBitsToUint(f1096);
+      f91 = p2g_sat(uintBitsToFloat((t136 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t136));
       // 1083: fma.rn.f32 	%f851, %f30, %f91, %f850;
       f851 = p2g_ffma(f30, f91, f850, 0, false);
       // 1084: abs.f32 	%f92, %f851;
       f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
       // 1085: setp.geu.f32 	%p85, %f92, 0f7F800000;
-      int t185 = p2g_fcmp(floatBitsToUint(f92), floatBitsToUint(uintBitsToFloat(0x7F800000u)));
-      p85 = t185 >= 0;
+      int t137 = p2g_fcmp(floatBitsToUint(f92), floatBitsToUint(uintBitsToFloat(0x7F800000u)));
+      p85 = t137 >= 0;
       // 1086: or.pred  	%p2, %p84, %p85;
       p2 = p84 || p85;
       // 1087: selp.f32 	%f852, 0f3F800000, %f91, %p2;
@@ -3854,27 +3872,27 @@ void main() {
       // 1095: {  cvt.rn.f16.f32 %rs412, %f841;}
       rs412 = p2g_f2h_rn(floatBitsToUint(f841));
       // 1098: ld.param.f32 	%f857, [%rd51+-224];
-      f857 = uintBitsToFloat(P2GU32((pc.params + rd51 - 224ul)).v);
+      f857 = p40_f32;
       // 1099: ld.param.f32 	%f858, [%rd51+-248];
-      f858 = uintBitsToFloat(P2GU32((pc.params + rd51 - 248ul)).v);
+      f858 = p16_f32;
       // 1100: fma.rn.f32 	%f859, %f19, %f857, %f858;
       f859 = p2g_ffma(f19, f857, f858, 0, false);
       // 1101: cvt.rn.f32.s32 	%f95, %r3;
-      uint t186 = p2g_s2f32(int(int(r3)), 0);
-      f95 = uintBitsToFloat((t186 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t186);
+      uint t138 = p2g_s2f32(int(int(r3)), 0);
+      f95 = uintBitsToFloat((t138 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t138);
       // 1102: sub.f32 	%f839, %f859, %f95;
       f839 = p2g_fsub(f859, f95, false);
       // 1104: {  cvt.rn.f16.f32 %rs413, %f839;}
       rs413 = p2g_f2h_rn(floatBitsToUint(f839));
       // 1107: ld.param.f32 	%f860, [%rd51+-220];
-      f860 = uintBitsToFloat(P2GU32((pc.params + rd51 - 220ul)).v);
+      f860 = p44_f32;
       // 1108: ld.param.f32 	%f861, [%rd51+-244];
-      f861 = uintBitsToFloat(P2GU32((pc.params + rd51 - 244ul)).v);
+      f861 = p20_f32;
       // 1109: fma.rn.f32 	%f862, %f20, %f860, %f861;
       f862 = p2g_ffma(f20, f860, f861, 0, false);
       // 1110: cvt.rn.f32.s32 	%f96, %r4;
-      uint t187 = p2g_s2f32(int(int(r4)), 0);
-      f96 = uintBitsToFloat((t187 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t187);
+      uint t139 = p2g_s2f32(int(int(r4)), 0);
+      f96 = uintBitsToFloat((t139 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t139);
       // 1111: sub.f32 	%f840, %f862, %f96;
       f840 = p2g_fsub(f862, f96, false);
       // 1113: {  cvt.rn.f16.f32 %rs414, %f840;}
@@ -3886,11 +3904,11 @@ void main() {
       // 1124: cvt.rmi.f16.f16 %rs418, %rs414;
       rs418 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs414)), 2));
       // 1127: {sub.sat.f16 %rs420,%rs413,%rs416;
-      uint t188 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs413 & 0xFFFFu)), p2g_h2f(((rs416 & 0xFFFFu) ^ 0x8000u))));
-      rs420 = (t188 > 0x7C00u ? 0u : (t188 >= 0x3C00u ? 0x3C00u : t188));
+      uint t140 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs413 & 0xFFFFu)), p2g_h2f(((rs416 & 0xFFFFu) ^ 0x8000u))));
+      rs420 = (t140 > 0x7C00u ? 0u : (t140 >= 0x3C00u ? 0x3C00u : t140));
       // 1131: {sub.sat.f16 %rs423,%rs414,%rs418;
-      uint t189 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs414 & 0xFFFFu)), p2g_h2f(((rs418 & 0xFFFFu) ^ 0x8000u))));
-      rs423 = (t189 > 0x7C00u ? 0u : (t189 >= 0x3C00u ? 0x3C00u : t189));
+      uint t141 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs414 & 0xFFFFu)), p2g_h2f(((rs418 & 0xFFFFu) ^ 0x8000u))));
+      rs423 = (t141 > 0x7C00u ? 0u : (t141 >= 0x3C00u ? 0x3C00u : t141));
       // 1135: cvt.rzi.s32.f16 %r324, %rs418;
       r324 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs418)), 1, true, 32)));
       // 1138: cvt.rzi.s32.f16 %r325, %rs416;
@@ -3920,49 +3938,49 @@ void main() {
       // 1181: shl.b32 	%r362, %r361, 3;
       r362 = r361 << 3u;
       // 1182: mov.u32 	%r363, _ZZ8k_outputE6sColor;
-      r363 = uint(0ul);
+      r363 = sh_sColor;
       // 1183: add.s32 	%r364, %r363, %r362;
       r364 = uint(int(r363) + int(r362));
       // 1184: ld.shared.u32 	%r331, [%r364];
       r331 = p2g_lds32(r364);
       // 1186: {mul.f16x2 %r330,%r331,%r326;
-      uint t190 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r331 & 0xFFFFu)), p2g_h2f((r326 & 0xFFFFu)))));
-      r330 = (t190 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r331 >> 16)), p2g_h2f((r326 >> 16)))))) << 16));
+      uint t142 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r331 & 0xFFFFu)), p2g_h2f((r326 & 0xFFFFu)))));
+      r330 = (t142 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r331 >> 16)), p2g_h2f((r326 >> 16)))))) << 16));
       // 1189: ld.shared.u32 	%r334, [%r364+4];
       r334 = p2g_lds32((r364 + 4u));
       // 1191: {mul.f16x2 %r333,%r334,%r326;
-      uint t191 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r334 & 0xFFFFu)), p2g_h2f((r326 & 0xFFFFu)))));
-      r333 = (t191 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r334 >> 16)), p2g_h2f((r326 >> 16)))))) << 16));
+      uint t143 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r334 & 0xFFFFu)), p2g_h2f((r326 & 0xFFFFu)))));
+      r333 = (t143 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r334 >> 16)), p2g_h2f((r326 >> 16)))))) << 16));
       // 1194: ld.shared.u32 	%r337, [%r364+8];
       r337 = p2g_lds32((r364 + 8u));
       // 1196: {fma.rn.f16x2 %r336,%r337,%r327,%r330;
-      uint t192 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r337 & 0xFFFFu)), p2g_h2f((r327 & 0xFFFFu))), p2g_h2f((r330 & 0xFFFFu))));
-      r336 = (t192 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r337 >> 16)), p2g_h2f((r327 >> 16))), p2g_h2f((r330 >> 16))))) << 16));
+      uint t144 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r337 & 0xFFFFu)), p2g_h2f((r327 & 0xFFFFu))), p2g_h2f((r330 & 0xFFFFu))));
+      r336 = (t144 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r337 >> 16)), p2g_h2f((r327 >> 16))), p2g_h2f((r330 >> 16))))) << 16));
       // 1199: ld.shared.u32 	%r341, [%r364+12];
       r341 = p2g_lds32((r364 + 12u));
       // 1201: {fma.rn.f16x2 %r340,%r341,%r327,%r333;
-      uint t193 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r341 & 0xFFFFu)), p2g_h2f((r327 & 0xFFFFu))), p2g_h2f((r333 & 0xFFFFu))));
-      r340 = (t193 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r341 >> 16)), p2g_h2f((r327 >> 16))), p2g_h2f((r333 >> 16))))) << 16));
+      uint t145 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r341 & 0xFFFFu)), p2g_h2f((r327 & 0xFFFFu))), p2g_h2f((r333 & 0xFFFFu))));
+      r340 = (t145 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r341 >> 16)), p2g_h2f((r327 >> 16))), p2g_h2f((r333 >> 16))))) << 16));
       // 1204: ld.shared.u32 	%r345, [%r364+192];
       r345 = p2g_lds32((r364 + 192u));
       // 1206: {fma.rn.f16x2 %r344,%r345,%r328,%r336;
-      uint t194 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r345 & 0xFFFFu)), p2g_h2f((r328 & 0xFFFFu))), p2g_h2f((r336 & 0xFFFFu))));
-      r344 = (t194 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r345 >> 16)), p2g_h2f((r328 >> 16))), p2g_h2f((r336 >> 16))))) << 16));
+      uint t146 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r345 & 0xFFFFu)), p2g_h2f((r328 & 0xFFFFu))), p2g_h2f((r336 & 0xFFFFu))));
+      r344 = (t146 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r345 >> 16)), p2g_h2f((r328 >> 16))), p2g_h2f((r336 >> 16))))) << 16));
       // 1209: ld.shared.u32 	%r349, [%r364+196];
       r349 = p2g_lds32((r364 + 196u));
       // 1211: {fma.rn.f16x2 %r348,%r349,%r328,%r340;
-      uint t195 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r349 & 0xFFFFu)), p2g_h2f((r328 & 0xFFFFu))), p2g_h2f((r340 & 0xFFFFu))));
-      r348 = (t195 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r349 >> 16)), p2g_h2f((r328 >> 16))), p2g_h2f((r340 >> 16))))) << 16));
+      uint t147 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r349 & 0xFFFFu)), p2g_h2f((r328 & 0xFFFFu))), p2g_h2f((r340 & 0xFFFFu))));
+      r348 = (t147 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r349 >> 16)), p2g_h2f((r328 >> 16))), p2g_h2f((r340 >> 16))))) << 16));
       // 1214: ld.shared.u32 	%r353, [%r364+200];
       r353 = p2g_lds32((r364 + 200u));
       // 1216: {fma.rn.f16x2 %r352,%r353,%r329,%r344;
-      uint t196 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r353 & 0xFFFFu)), p2g_h2f((r329 & 0xFFFFu))), p2g_h2f((r344 & 0xFFFFu))));
-      r352 = (t196 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r353 >> 16)), p2g_h2f((r329 >> 16))), p2g_h2f((r344 >> 16))))) << 16));
+      uint t148 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r353 & 0xFFFFu)), p2g_h2f((r329 & 0xFFFFu))), p2g_h2f((r344 & 0xFFFFu))));
+      r352 = (t148 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r353 >> 16)), p2g_h2f((r329 >> 16))), p2g_h2f((r344 >> 16))))) << 16));
       // 1219: ld.shared.u32 	%r357, [%r364+204];
       r357 = p2g_lds32((r364 + 204u));
       // 1221: {fma.rn.f16x2 %r356,%r357,%r329,%r348;
-      uint t197 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r357 & 0xFFFFu)), p2g_h2f((r329 & 0xFFFFu))), p2g_h2f((r348 & 0xFFFFu))));
-      r356 = (t197 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r357 >> 16)), p2g_h2f((r329 >> 16))), p2g_h2f((r348 >> 16))))) << 16));
+      uint t149 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r357 & 0xFFFFu)), p2g_h2f((r329 & 0xFFFFu))), p2g_h2f((r348 & 0xFFFFu))));
+      r356 = (t149 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r357 >> 16)), p2g_h2f((r329 >> 16))), p2g_h2f((r348 >> 16))))) << 16));
       // 1226: mov.b32 {low,high}, %r352;
       low = ((r352 >> 0u) & 0xFFFFu);
       high = ((r352 >> 16u) & 0xFFFFu);
@@ -3973,8 +3991,8 @@ void main() {
       // 1231: {  cvt.rn.f16.f32 %rs451, %f842;}
       rs451 = p2g_f2h_rn(floatBitsToUint(f842));
       // 1236: setp.gt.f16  __$temp3, %rs450, %rs451;
-      int t198 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
-      temp3 = t198 == 1;
+      int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
+      temp3 = t150 == 1;
       // 1237: selp.u16 %rs452, 1, 0, __$temp3;}
       rs452 = temp3 ? 1u : 0u;
       // 1239: setp.ne.s16 	%p86, %rs452, 0;
@@ -3989,27 +4007,27 @@ void main() {
       r368 = 0xFFFFFFFFu;
     }
     // 1244: shfl.sync.bfly.b32 	%r369|%p87, %r365, %r367, %r366, %r368;
-    uint t200;
-    uint t201;
-    uint t199 = r365; t200 = r367 & 31u; t201 = r366;
-    uint t203;
-    uint t202 = gl_LocalInvocationIndex & 31u; t203 = (t201 >> 8) & 31u;
-    uint t204 = (t202 & t203) | ((t201 & 31u) & ~t203);
-    uint t205 = t202 ^ t200;
-    bool t206 = t205 <= t204;
-    if (!t206) t205 = t202;
-    uint t207;
+    uint t152;
+    uint t153;
+    uint t151 = r365; t152 = r367 & 31u; t153 = r366;
+    uint t155;
+    uint t154 = gl_LocalInvocationIndex & 31u; t155 = (t153 >> 8) & 31u;
+    uint t156 = (t154 & t155) | ((t153 & 31u) & ~t155);
+    uint t157 = t154 ^ t152;
+    bool t158 = t157 <= t156;
+    if (!t158) t157 = t154;
+    uint t159;
     if (P2G_WARP_EMU) {
-      p2g_warp_x(p2g_act1, true, t199);
-      t207 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | t205];
+      p2g_warp_x(p2g_act1, true, t151);
+      t159 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | t157];
     } else {
-      t207 = subgroupShuffle(t199, (gl_SubgroupInvocationID & ~31u) | t205);
+      t159 = subgroupShuffle(t151, (gl_SubgroupInvocationID & ~31u) | t157);
     }
     if (p2g_act1) {
-      r369 = t207;
+      r369 = t159;
     }
     if (p2g_act1) {
-      p87 = t206;
+      p87 = t158;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 1245: or.b32  	%r370, %r369, %r365;
@@ -4018,27 +4036,27 @@ void main() {
       r371 = 1u;
     }
     // 1247: shfl.sync.bfly.b32 	%r372|%p88, %r370, %r371, %r366, %r368;
-    uint t209;
-    uint t210;
-    uint t208 = r370; t209 = r371 & 31u; t210 = r366;
-    uint t212;
-    uint t211 = gl_LocalInvocationIndex & 31u; t212 = (t210 >> 8) & 31u;
-    uint t213 = (t211 & t212) | ((t210 & 31u) & ~t212);
-    uint t214 = t211 ^ t209;
-    bool t215 = t214 <= t213;
-    if (!t215) t214 = t211;
-    uint t216;
+    uint t161;
+    uint t162;
+    uint t160 = r370; t161 = r371 & 31u; t162 = r366;
+    uint t164;
+    uint t163 = gl_LocalInvocationIndex & 31u; t164 = (t162 >> 8) & 31u;
+    uint t165 = (t163 & t164) | ((t162 & 31u) & ~t164);
+    uint t166 = t163 ^ t161;
+    bool t167 = t166 <= t165;
+    if (!t167) t166 = t163;
+    uint t168;
     if (P2G_WARP_EMU) {
-      p2g_warp_x(p2g_act1, true, t208);
-      t216 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | t214];
+      p2g_warp_x(p2g_act1, true, t160);
+      t168 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | t166];
     } else {
-      t216 = subgroupShuffle(t208, (gl_SubgroupInvocationID & ~31u) | t214);
+      t168 = subgroupShuffle(t160, (gl_SubgroupInvocationID & ~31u) | t166);
     }
     if (p2g_act1) {
-      r372 = t216;
+      r372 = t168;
     }
     if (p2g_act1) {
-      p88 = t215;
+      p88 = t167;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 1248: or.b32  	%r36, %r370, %r372;
@@ -4046,16 +4064,16 @@ void main() {
       // 1249: ld.global.u16 	%rs456, [%rd4];
       rs456 = uint(P2GU16(rd4).v);
       // 1251: {abs.f16 %rs455,%rs456;
-      uint t217 = (rs456 & 0xFFFFu);
-      rs455 = ((t217 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t217 & 0x7FFFu));
+      uint t169 = (rs456 & 0xFFFFu);
+      rs455 = ((t169 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t169 & 0x7FFFu));
       // 1255: {add.f16 %rs457,%rs412,%rs455;
       rs457 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs412 & 0xFFFFu)), p2g_h2f((rs455 & 0xFFFFu))));
       // 1259: {  cvt.f32.f16 %f843, %rs456;}
-      uint t218 = floatBitsToUint(p2g_h2f(rs456));
-      f843 = uintBitsToFloat((t218 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t218);
+      uint t170 = floatBitsToUint(p2g_h2f(rs456));
+      f843 = uintBitsToFloat((t170 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t170);
       // 1263: {  cvt.f32.f16 %f844, %rs457;}
-      uint t219 = floatBitsToUint(p2g_h2f(rs457));
-      f844 = uintBitsToFloat((t219 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t219);
+      uint t171 = floatBitsToUint(p2g_h2f(rs457));
+      f844 = uintBitsToFloat((t171 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t171);
       // 1267: {rcp.approx.ftz.f32 %f845, %f844;
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
       // 1270: mul.f32 	%f847, %f843, %f845;
@@ -4063,13 +4081,13 @@ void main() {
       // 1272: {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
       // 1276: {abs.f16 %rs463,%rs1588;
-      uint t220 = (rs1588 & 0xFFFFu);
-      rs463 = ((t220 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t220 & 0x7FFFu));
+      uint t172 = (rs1588 & 0xFFFFu);
+      rs463 = ((t172 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t172 & 0x7FFFu));
       // 1279: mov.u16 	%rs467, 143;
       rs467 = 143u;
       // 1282: setp.lt.f16  __$temp3, %rs463, %rs467;
-      int t221 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
-      temp3_1 = t221 == -1;
+      int t173 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
+      temp3_1 = t173 == -1;
       // 1283: selp.u16 %rs465, 1, 0, __$temp3;}
       rs465 = temp3_1 ? 1u : 0u;
       // 1285: setp.eq.s16 	%p89, %rs465, 0;
@@ -4082,10 +4100,10 @@ void main() {
         // 1290: {  cvt.rn.f16.f32 %rs468, %f863;}
         rs468 = p2g_f2h_rn(floatBitsToUint(f863));
         // 1295: setp.lt.f16  __$temp3, %rs468, %rs463;
-        int t222 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
+        int t174 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
         // 1296: selp.u16 %rs469, 1, 0, __$temp3;}
         // 1298: setp.eq.s16 	%p90, %rs469, 0;
-        if (!((bitfieldExtract(int((t222 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t174 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1301: neg.f32 	%f865, %f844;
           f865 = p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u));
           // 1302: fma.rn.f32 	%f866, %f865, %f847, %f843;
@@ -4099,16 +4117,16 @@ void main() {
       // 1310: ld.global.u16 	%rs474, [%rd4+2];
       rs474 = uint(P2GU16((rd4 + 2ul)).v);
       // 1312: {abs.f16 %rs473,%rs474;
-      uint t223 = (rs474 & 0xFFFFu);
-      rs473 = ((t223 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t223 & 0x7FFFu));
+      uint t175 = (rs474 & 0xFFFFu);
+      rs473 = ((t175 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t175 & 0x7FFFu));
       // 1316: {add.f16 %rs475,%rs412,%rs473;
       rs475 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs412 & 0xFFFFu)), p2g_h2f((rs473 & 0xFFFFu))));
       // 1320: {  cvt.f32.f16 %f867, %rs474;}
-      uint t224 = floatBitsToUint(p2g_h2f(rs474));
-      f867 = uintBitsToFloat((t224 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t224);
+      uint t176 = floatBitsToUint(p2g_h2f(rs474));
+      f867 = uintBitsToFloat((t176 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t176);
       // 1324: {  cvt.f32.f16 %f868, %rs475;}
-      uint t225 = floatBitsToUint(p2g_h2f(rs475));
-      f868 = uintBitsToFloat((t225 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t225);
+      uint t177 = floatBitsToUint(p2g_h2f(rs475));
+      f868 = uintBitsToFloat((t177 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t177);
       // 1328: {rcp.approx.ftz.f32 %f869, %f868;
       f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
       // 1331: mul.f32 	%f871, %f867, %f869;
@@ -4116,22 +4134,22 @@ void main() {
       // 1333: {  cvt.rn.f16.f32 %rs1589, %f871;}
       rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
       // 1337: {abs.f16 %rs481,%rs1589;
-      uint t226 = (rs1589 & 0xFFFFu);
-      rs481 = ((t226 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t226 & 0x7FFFu));
+      uint t178 = (rs1589 & 0xFFFFu);
+      rs481 = ((t178 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t178 & 0x7FFFu));
       // 1342: setp.lt.f16  __$temp3, %rs481, %rs467;
-      int t227 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
+      int t179 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
       // 1343: selp.u16 %rs483, 1, 0, __$temp3;}
       // 1345: setp.eq.s16 	%p91, %rs483, 0;
-      if (!((bitfieldExtract(int((t227 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t179 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 1348: mov.f32 	%f872, 0f00000000;
         f872 = 0.0;
         // 1350: {  cvt.rn.f16.f32 %rs486, %f872;}
         rs486 = p2g_f2h_rn(floatBitsToUint(f872));
         // 1355: setp.lt.f16  __$temp3, %rs486, %rs481;
-        int t228 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
+        int t180 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
         // 1356: selp.u16 %rs487, 1, 0, __$temp3;}
         // 1358: setp.eq.s16 	%p92, %rs487, 0;
-        if (!((bitfieldExtract(int((t228 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t180 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1361: neg.f32 	%f874, %f868;
           f874 = p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u));
           // 1362: fma.rn.f32 	%f875, %f874, %f871, %f867;
@@ -4168,11 +4186,11 @@ void main() {
       // 1382: div.rn.f32 	%f884, %f94, %f883;
       f884 = p2g_div32(f94, f883, 0, false);
       // 1383: ld.param.f32 	%f885, [%rd53+-88];
-      f885 = uintBitsToFloat(P2GU32((pc.params + rd53 - 88ul)).v);
+      f885 = p176_f32;
       // 1384: max.f32 	%f112, %f884, %f885;
       f112 = p2g_fmax(f884, f885);
       // 1385: ld.param.u16 	%rs493, [%rd53+-76];
-      rs493 = uint(P2GU16((pc.params + rd53 - 76ul)).v);
+      rs493 = p188_u16;
       // 1387: {mul.f16 %rs491,%rs1588,%rs493;
       rs491 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1588 & 0xFFFFu)), p2g_h2f((rs493 & 0xFFFFu)))));
       // 1391: cvt.rni.s32.f16 %r373, %rs491;
@@ -4190,20 +4208,20 @@ void main() {
       // 1405: max.s32 	%r437, %r436, 0;
       // 1406: min.s32 	%r438, %r437, 15;
       // 1407: setp.lt.f32 	%p93, %f93, 0f3E800000;
-      int t229 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+      int t181 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
       // 1408: setp.lt.f32 	%p94, %f91, 0f3E800000;
-      int t230 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+      int t182 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
       // 1409: and.pred  	%p95, %p94, %p93;
       // 1410: ld.param.f32 	%f886, [%rd53+-84];
-      f886 = uintBitsToFloat(P2GU32((pc.params + rd53 - 84ul)).v);
+      f886 = p180_f32;
       // 1411: setp.gt.f32 	%p96, %f886, %f93;
-      int t231 = p2g_fcmp(floatBitsToUint(f886), floatBitsToUint(f93));
+      int t183 = p2g_fcmp(floatBitsToUint(f886), floatBitsToUint(f93));
       // 1412: selp.u32 	%r439, 1, 0, %p96;
       // 1413: selp.u16 	%rs562, 1, 0, %p95;
       // 1414: mul.wide.u16 	%r440, %rs562, 2;
       // 1415: shl.b32 	%r441, %r36, 2;
       // 1416: or.b32  	%r442, %r441, %r440;
-      r442 = (r36 << 2u) | (uint(((t230 == -1) && (t229 == -1)) ? 1u : 0u) * uint(2u));
+      r442 = (r36 << 2u) | (uint(((t182 == -1) && (t181 == -1)) ? 1u : 0u) * uint(2u));
       // 1417: or.b32  	%r443, %r442, %r439;
       // 1418: shl.b32 	%r444, %r443, 8;
       // 1419: shl.b32 	%r445, %r435, 4;
@@ -4214,43 +4232,37 @@ void main() {
       // 1422: ld.param.u64 	%rd20, [%rd53+16];
       // 1423: cvta.to.global.u64 	%rd21, %rd20;
       // 1424: mul.wide.u32 	%rd22, %r447, 16;
-      rd22 = uint64_t(r446 | ((r442 | ((t231 == 1) ? 1u : 0u)) << 8u)) * uint64_t(16u);
+      rd22 = uint64_t(r446 | ((r442 | ((t183 == 1) ? 1u : 0u)) << 8u)) * uint64_t(16u);
       // 1425: add.s64 	%rd23, %rd21, %rd22;
-      rd23 = uint64_t(int64_t(P2GU64((pc.params + rd53 + 16ul)).v) + int64_t(rd22));
+      rd23 = uint64_t(int64_t(p280_u64) + int64_t(rd22));
       // 1426: ld.global.v4.u32 	{%r448, %r449, %r450, %r451}, [%rd23];
-      uint t232 = P2GU32(rd23).v;
-      uint t233 = P2GU32((rd23 + 4ul)).v;
-      uint t234 = P2GU32((rd23 + 8ul)).v;
-      uint t235 = P2GU32((rd23 + 12ul)).v;
-      r448 = t232;
-      r449 = t233;
-      r450 = t234;
-      r451 = t235;
+      uint t184 = P2GU32(rd23).v;
+      uint t185 = P2GU32((rd23 + 4ul)).v;
+      uint t186 = P2GU32((rd23 + 8ul)).v;
+      uint t187 = P2GU32((rd23 + 12ul)).v;
+      r448 = t184;
+      r449 = t185;
+      r450 = t186;
+      r451 = t187;
       // 1427: cvt.u16.u32 	%rs563, %r450;
-      uint64_t t236 = uint64_t(r450);
+      uint64_t t188 = uint64_t(r450);
       // 1428: setp.eq.s16 	%p97, %rs563, 0;
-      p97 = (bitfieldExtract(int(uint(uint64_t(t236)) & 65535u), 0, 16)) == 0;
+      p97 = (bitfieldExtract(int(uint(uint64_t(t188)) & 65535u), 0, 16)) == 0;
       // 1429: shr.u32 	%r452, %r449, 16;
       // 1430: cvt.u16.u32 	%rs536, %r452;
-      uint64_t t237 = uint64_t(r449 >> 16u);
-      rs536 = (uint(uint64_t(t237)) & 65535u);
+      uint64_t t189 = uint64_t(r449 >> 16u);
+      rs536 = (uint(uint64_t(t189)) & 65535u);
       // 1431: ld.param.v2.f32 	{%f887, %f888}, [%rd53+-216];
-      uint64_t t238 = (pc.params + rd53 - 216ul);
-      uint t239 = P2GU32(t238).v;
-      uint t240 = P2GU32((t238 + 4ul)).v;
-      f887 = uintBitsToFloat(t239);
-      f888 = uintBitsToFloat(t240);
+      f887 = p48_f32;
+      f888 = p52_f32;
       // 1432: ld.param.v2.f32 	{%f891, %f892}, [%rd53+-248];
-      uint64_t t241 = (pc.params + rd53 - 248ul);
-      uint t242 = P2GU32(t241).v;
-      uint t243 = P2GU32((t241 + 4ul)).v;
-      f891 = uintBitsToFloat(t242);
-      f892 = uintBitsToFloat(t243);
+      f891 = p16_f32;
+      f892 = p20_f32;
       // 1433: shl.b32 	%r453, %r26, 1;
       r453 = r26 << 1u;
       // 1434: cvt.rn.f32.s32 	%f895, %r453;
-      uint t244 = p2g_s2f32(int(int(r453)), 0);
-      f895 = uintBitsToFloat((t244 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t244);
+      uint t190 = p2g_s2f32(int(int(r453)), 0);
+      f895 = uintBitsToFloat((t190 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t190);
       // 1435: add.f32 	%f896, %f895, 0f3F000000;
       f896 = p2g_fadd(f895, 0.5, false);
       // 1436: fma.rn.f32 	%f897, %f896, %f887, %f891;
@@ -4262,8 +4274,8 @@ void main() {
       // 1442: shl.b32 	%r454, %r27, 1;
       r454 = r27 << 1u;
       // 1443: cvt.rn.f32.s32 	%f898, %r454;
-      uint t245 = p2g_s2f32(int(int(r454)), 0);
-      f898 = uintBitsToFloat((t245 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t245);
+      uint t191 = p2g_s2f32(int(int(r454)), 0);
+      f898 = uintBitsToFloat((t191 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t191);
       // 1444: add.f32 	%f899, %f898, 0f3F000000;
       f899 = p2g_fadd(f898, 0.5, false);
       // 1445: fma.rn.f32 	%f900, %f899, %f888, %f892;
@@ -4274,8 +4286,8 @@ void main() {
       rs500 = p2g_f2h_rn(floatBitsToUint(f877));
       // 1451: or.b32  	%r455, %r453, 1;
       // 1452: cvt.rn.f32.s32 	%f901, %r455;
-      uint t246 = p2g_s2f32(int(int(r453 | 1u)), 0);
-      f901 = uintBitsToFloat((t246 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t246);
+      uint t192 = p2g_s2f32(int(int(r453 | 1u)), 0);
+      f901 = uintBitsToFloat((t192 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t192);
       // 1453: add.f32 	%f902, %f901, 0f3F000000;
       f902 = p2g_fadd(f901, 0.5, false);
       // 1454: fma.rn.f32 	%f903, %f902, %f887, %f891;
@@ -4286,8 +4298,8 @@ void main() {
       rs501 = p2g_f2h_rn(floatBitsToUint(f878));
       // 1460: or.b32  	%r456, %r454, 1;
       // 1461: cvt.rn.f32.s32 	%f904, %r456;
-      uint t247 = p2g_s2f32(int(int(r454 | 1u)), 0);
-      f904 = uintBitsToFloat((t247 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t247);
+      uint t193 = p2g_s2f32(int(int(r454 | 1u)), 0);
+      f904 = uintBitsToFloat((t193 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t193);
       // 1462: add.f32 	%f905, %f904, 0f3F000000;
       f905 = p2g_fadd(f904, 0.5, false);
       // 1463: fma.rn.f32 	%f906, %f905, %f888, %f892;
@@ -4316,19 +4328,19 @@ void main() {
       rs524 = p97 ? rs414 : rs413;
       // 1478: selp.b16 	%rs528, %rs413, %rs414, %p97;
       // 1479: cvt.u16.u32 	%rs503, %r448;
-      uint64_t t248 = uint64_t(r448);
-      rs503 = (uint(uint64_t(t248)) & 65535u);
+      uint64_t t194 = uint64_t(r448);
+      rs503 = (uint(uint64_t(t194)) & 65535u);
       // 1481: {  mov.b32 %r375, {%rs503,%rs503};}
       r375 = (rs503 << 0u) | (rs503 << 16u);
       // 1484: shr.u32 	%r457, %r448, 16;
       // 1485: cvt.u16.u32 	%rs504, %r457;
-      uint64_t t249 = uint64_t(r448 >> 16u);
-      rs504 = (uint(uint64_t(t249)) & 65535u);
+      uint64_t t195 = uint64_t(r448 >> 16u);
+      rs504 = (uint(uint64_t(t195)) & 65535u);
       // 1487: {  mov.b32 %r376, {%rs504,%rs504};}
       r376 = (rs504 << 0u) | (rs504 << 16u);
       // 1490: cvt.u16.u32 	%rs505, %r449;
-      uint64_t t250 = uint64_t(r449);
-      rs505 = (uint(uint64_t(t250)) & 65535u);
+      uint64_t t196 = uint64_t(r449);
+      rs505 = (uint(uint64_t(t196)) & 65535u);
       // 1492: {  mov.b32 %r377, {%rs505,%rs505};}
       r377 = (rs505 << 0u) | (rs505 << 16u);
       // 1496: {  cvt.rn.f16.f32 %rs506, %f880;}
@@ -4362,8 +4374,8 @@ void main() {
       // 1544: {sub.f16 %rs522,%rs519,%rs524;
       rs522 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs519 & 0xFFFFu)), p2g_h2f(((rs524 & 0xFFFFu) ^ 0x8000u))));
       // 1548: {fma.rn.f16 %rs525,%rs522,%rs536,%rs528;
-      uint t251 = (p97 ? rs413 : rs414);
-      rs525 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs522 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((t251 & 0xFFFFu))));
+      uint t197 = (p97 ? rs413 : rs414);
+      rs525 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs522 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((t197 & 0xFFFFu))));
       // 1552: cvt.rn.f16.s32 %rs529, %r390;
       rs529 = p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4));
       // 1555: {add.f16 %rs530,%rs519,%rs529;
@@ -4399,38 +4411,38 @@ void main() {
       // 1600: {  mov.b32 %r393, {%rs546,%rs546};}
       r393 = (rs546 << 0u) | (rs546 << 16u);
       // 1604: {sub.f16x2 %r394,%r392,%r378;
-      uint t252 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r394 = (t252 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t198 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r394 = (t198 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 1608: {sub.f16x2 %r397,%r393,%r380;
-      uint t253 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r397 = (t253 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t199 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r397 = (t199 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 1612: {mul.f16x2 %r400,%r394,%r394;
-      uint t254 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r394 & 0xFFFFu)), p2g_h2f((r394 & 0xFFFFu)))));
-      r400 = (t254 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r394 >> 16)), p2g_h2f((r394 >> 16)))))) << 16));
+      uint t200 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r394 & 0xFFFFu)), p2g_h2f((r394 & 0xFFFFu)))));
+      r400 = (t200 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r394 >> 16)), p2g_h2f((r394 >> 16)))))) << 16));
       // 1616: {mul.f16x2 %r403,%r375,%r400;
-      uint t255 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r400 & 0xFFFFu)))));
-      r403 = (t255 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r400 >> 16)))))) << 16));
+      uint t201 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r400 & 0xFFFFu)))));
+      r403 = (t201 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r400 >> 16)))))) << 16));
       // 1620: {mul.f16x2 %r406,%r377,%r394;
-      uint t256 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r394 & 0xFFFFu)))));
-      r406 = (t256 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r394 >> 16)))))) << 16));
+      uint t202 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r394 & 0xFFFFu)))));
+      r406 = (t202 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r394 >> 16)))))) << 16));
       // 1624: {fma.rn.f16x2 %r409,%r406,%r397,%r403;
-      uint t257 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r406 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu))), p2g_h2f((r403 & 0xFFFFu))));
-      r409 = (t257 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r406 >> 16)), p2g_h2f((r397 >> 16))), p2g_h2f((r403 >> 16))))) << 16));
+      uint t203 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r406 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu))), p2g_h2f((r403 & 0xFFFFu))));
+      r409 = (t203 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r406 >> 16)), p2g_h2f((r397 >> 16))), p2g_h2f((r403 >> 16))))) << 16));
       // 1628: {mul.f16x2 %r413,%r376,%r397;
-      uint t258 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu)))));
-      r413 = (t258 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r397 >> 16)))))) << 16));
+      uint t204 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu)))));
+      r413 = (t204 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r397 >> 16)))))) << 16));
       // 1632: {fma.rn.f16x2 %r416,%r413,%r397,%r409;
-      uint t259 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r413 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu))), p2g_h2f((r409 & 0xFFFFu))));
-      r416 = (t259 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r413 >> 16)), p2g_h2f((r397 >> 16))), p2g_h2f((r409 >> 16))))) << 16));
+      uint t205 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r413 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu))), p2g_h2f((r409 & 0xFFFFu))));
+      r416 = (t205 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r413 >> 16)), p2g_h2f((r397 >> 16))), p2g_h2f((r409 >> 16))))) << 16));
       // 1638: mov.b32         {hl, hu}, %r416;   
       hl = ((r416 >> 0u) & 0xFFFFu);
       hu = ((r416 >> 16u) & 0xFFFFu);
       // 1639: cvt.f32.f16     fl, hl;         
-      uint t260 = floatBitsToUint(p2g_h2f(hl));
-      fl = floatBitsToUint(uintBitsToFloat((t260 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t260));
+      uint t206 = floatBitsToUint(p2g_h2f(hl));
+      fl = floatBitsToUint(uintBitsToFloat((t206 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t206));
       // 1640: cvt.f32.f16     fu, hu;         
-      uint t261 = floatBitsToUint(p2g_h2f(hu));
-      fu = floatBitsToUint(uintBitsToFloat((t261 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t261));
+      uint t207 = floatBitsToUint(p2g_h2f(hu));
+      fu = floatBitsToUint(uintBitsToFloat((t207 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t207));
       // 1641: ex2.approx.ftz.f32  fl, fl;     
       fl = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl)), true)));
       // 1642: ex2.approx.ftz.f32  fu, fu;     
@@ -4448,11 +4460,11 @@ void main() {
       // 1648: mov.b32         %r420, {hl, hu};   
       r420 = (hl << 0u) | (hu << 16u);
       // 1652: {fma.rn.f16x2 %r422,%r420,%r391,%r382;
-      uint t262 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r420 & 0xFFFFu)), p2g_h2f((r391 & 0xFFFFu))), p2g_h2f((r382 & 0xFFFFu))));
-      r422 = (t262 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r420 >> 16)), p2g_h2f((r391 >> 16))), p2g_h2f((r382 >> 16))))) << 16));
+      uint t208 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r420 & 0xFFFFu)), p2g_h2f((r391 & 0xFFFFu))), p2g_h2f((r382 & 0xFFFFu))));
+      r422 = (t208 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r420 >> 16)), p2g_h2f((r391 >> 16))), p2g_h2f((r382 >> 16))))) << 16));
       // 1656: {add.f16x2 %r426,%r382,%r420;
-      uint t263 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r382 & 0xFFFFu)), p2g_h2f((r420 & 0xFFFFu))));
-      r426 = (t263 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r382 >> 16)), p2g_h2f((r420 >> 16))))) << 16));
+      uint t209 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r382 & 0xFFFFu)), p2g_h2f((r420 & 0xFFFFu))));
+      r426 = (t209 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r382 >> 16)), p2g_h2f((r420 >> 16))))) << 16));
       // 1661: mov.b32 {low,high}, %r416;
       low_3 = ((r416 >> 0u) & 0xFFFFu);
       high_1 = ((r416 >> 16u) & 0xFFFFu);
@@ -4462,10 +4474,10 @@ void main() {
       high_2 = ((r383 >> 16u) & 0xFFFFu);
       // 1667: mov.b16 %rs553, low;}
       // 1671: setp.gt.f16  __$temp3, %rs552, %rs553;
-      int t264 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_3)), floatBitsToUint(p2g_h2f(low_4)));
+      int t210 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_3)), floatBitsToUint(p2g_h2f(low_4)));
       // 1672: selp.u16 %rs554, 1, 0, __$temp3;}
       // 1674: setp.ne.s16 	%p98, %rs554, 0;
-      p98 = (bitfieldExtract(int((t264 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p98 = (bitfieldExtract(int((t210 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 1677: mov.b32 {low,high}, %r416;
       low_5 = ((r416 >> 0u) & 0xFFFFu);
       high_3 = ((r416 >> 16u) & 0xFFFFu);
@@ -4475,9 +4487,9 @@ void main() {
       high_4 = ((r383 >> 16u) & 0xFFFFu);
       // 1683: mov.b16 %rs558, high;}
       // 1687: setp.gt.f16  __$temp3, %rs557, %rs558;
-      int t265 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_3)), floatBitsToUint(p2g_h2f(high_4)));
+      int t211 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_3)), floatBitsToUint(p2g_h2f(high_4)));
       // 1688: selp.u16 %rs559, 1, 0, __$temp3;}
-      rs559 = (t265 == 1) ? 1u : 0u;
+      rs559 = (t211 == 1) ? 1u : 0u;
       if (p98) {
         // 1696: mov.b32 {low,high}, %r416;
         low_7 = ((r416 >> 0u) & 0xFFFFu);
@@ -4537,38 +4549,38 @@ void main() {
       // 1772: {  mov.b32 %r473, {%rs1592,%rs1593};}
       r473 = (rs1592 << 0u) | (rs1593 << 16u);
       // 1776: {sub.f16x2 %r474,%r392,%r379;
-      uint t266 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r474 = (t266 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t212 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r474 = (t212 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 1780: {sub.f16x2 %r477,%r393,%r381;
-      uint t267 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r477 = (t267 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t213 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r477 = (t213 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 1784: {mul.f16x2 %r480,%r474,%r474;
-      uint t268 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r474 & 0xFFFFu)), p2g_h2f((r474 & 0xFFFFu)))));
-      r480 = (t268 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r474 >> 16)), p2g_h2f((r474 >> 16)))))) << 16));
+      uint t214 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r474 & 0xFFFFu)), p2g_h2f((r474 & 0xFFFFu)))));
+      r480 = (t214 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r474 >> 16)), p2g_h2f((r474 >> 16)))))) << 16));
       // 1788: {mul.f16x2 %r483,%r375,%r480;
-      uint t269 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r480 & 0xFFFFu)))));
-      r483 = (t269 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r480 >> 16)))))) << 16));
+      uint t215 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r480 & 0xFFFFu)))));
+      r483 = (t215 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r480 >> 16)))))) << 16));
       // 1792: {mul.f16x2 %r486,%r377,%r474;
-      uint t270 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r474 & 0xFFFFu)))));
-      r486 = (t270 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r474 >> 16)))))) << 16));
+      uint t216 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r474 & 0xFFFFu)))));
+      r486 = (t216 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r474 >> 16)))))) << 16));
       // 1796: {fma.rn.f16x2 %r489,%r486,%r477,%r483;
-      uint t271 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r486 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu))), p2g_h2f((r483 & 0xFFFFu))));
-      r489 = (t271 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r486 >> 16)), p2g_h2f((r477 >> 16))), p2g_h2f((r483 >> 16))))) << 16));
+      uint t217 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r486 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu))), p2g_h2f((r483 & 0xFFFFu))));
+      r489 = (t217 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r486 >> 16)), p2g_h2f((r477 >> 16))), p2g_h2f((r483 >> 16))))) << 16));
       // 1800: {mul.f16x2 %r493,%r376,%r477;
-      uint t272 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu)))));
-      r493 = (t272 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r477 >> 16)))))) << 16));
+      uint t218 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu)))));
+      r493 = (t218 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r477 >> 16)))))) << 16));
       // 1804: {fma.rn.f16x2 %r496,%r493,%r477,%r489;
-      uint t273 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r493 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu))), p2g_h2f((r489 & 0xFFFFu))));
-      r496 = (t273 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r493 >> 16)), p2g_h2f((r477 >> 16))), p2g_h2f((r489 >> 16))))) << 16));
+      uint t219 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r493 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu))), p2g_h2f((r489 & 0xFFFFu))));
+      r496 = (t219 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r493 >> 16)), p2g_h2f((r477 >> 16))), p2g_h2f((r489 >> 16))))) << 16));
       // 1810: mov.b32         {hl, hu}, %r496;   
       hl_1 = ((r496 >> 0u) & 0xFFFFu);
       hu_1 = ((r496 >> 16u) & 0xFFFFu);
       // 1811: cvt.f32.f16     fl, hl;         
-      uint t274 = floatBitsToUint(p2g_h2f(hl_1));
-      fl_1 = floatBitsToUint(uintBitsToFloat((t274 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t274));
+      uint t220 = floatBitsToUint(p2g_h2f(hl_1));
+      fl_1 = floatBitsToUint(uintBitsToFloat((t220 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t220));
       // 1812: cvt.f32.f16     fu, hu;         
-      uint t275 = floatBitsToUint(p2g_h2f(hu_1));
-      fu_1 = floatBitsToUint(uintBitsToFloat((t275 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t275));
+      uint t221 = floatBitsToUint(p2g_h2f(hu_1));
+      fu_1 = floatBitsToUint(uintBitsToFloat((t221 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t221));
       // 1813: ex2.approx.ftz.f32  fl, fl;     
       fl_1 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_1)), true)));
       // 1814: ex2.approx.ftz.f32  fu, fu;     
@@ -4586,11 +4598,11 @@ void main() {
       // 1820: mov.b32         %r500, {hl, hu};   
       r500 = (hl_1 << 0u) | (hu_1 << 16u);
       // 1824: {fma.rn.f16x2 %r502,%r500,%r391,%r384;
-      uint t276 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r500 & 0xFFFFu)), p2g_h2f((r391 & 0xFFFFu))), p2g_h2f((r384 & 0xFFFFu))));
-      r502 = (t276 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r500 >> 16)), p2g_h2f((r391 >> 16))), p2g_h2f((r384 >> 16))))) << 16));
+      uint t222 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r500 & 0xFFFFu)), p2g_h2f((r391 & 0xFFFFu))), p2g_h2f((r384 & 0xFFFFu))));
+      r502 = (t222 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r500 >> 16)), p2g_h2f((r391 >> 16))), p2g_h2f((r384 >> 16))))) << 16));
       // 1828: {add.f16x2 %r506,%r384,%r500;
-      uint t277 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r384 & 0xFFFFu)), p2g_h2f((r500 & 0xFFFFu))));
-      r506 = (t277 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r384 >> 16)), p2g_h2f((r500 >> 16))))) << 16));
+      uint t223 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r384 & 0xFFFFu)), p2g_h2f((r500 & 0xFFFFu))));
+      r506 = (t223 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r384 >> 16)), p2g_h2f((r500 >> 16))))) << 16));
       // 1833: mov.b32 {low,high}, %r496;
       low_15 = ((r496 >> 0u) & 0xFFFFu);
       high_13 = ((r496 >> 16u) & 0xFFFFu);
@@ -4600,10 +4612,10 @@ void main() {
       high_14 = ((r385 >> 16u) & 0xFFFFu);
       // 1839: mov.b16 %rs577, low;}
       // 1843: setp.gt.f16  __$temp3, %rs576, %rs577;
-      int t278 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_15)), floatBitsToUint(p2g_h2f(low_16)));
+      int t224 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_15)), floatBitsToUint(p2g_h2f(low_16)));
       // 1844: selp.u16 %rs578, 1, 0, __$temp3;}
       // 1846: setp.ne.s16 	%p102, %rs578, 0;
-      p102 = (bitfieldExtract(int((t278 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p102 = (bitfieldExtract(int((t224 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 1849: mov.b32 {low,high}, %r496;
       low_17 = ((r496 >> 0u) & 0xFFFFu);
       high_15 = ((r496 >> 16u) & 0xFFFFu);
@@ -4613,9 +4625,9 @@ void main() {
       high_16 = ((r385 >> 16u) & 0xFFFFu);
       // 1855: mov.b16 %rs582, high;}
       // 1859: setp.gt.f16  __$temp3, %rs581, %rs582;
-      int t279 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_15)), floatBitsToUint(p2g_h2f(high_16)));
+      int t225 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_15)), floatBitsToUint(p2g_h2f(high_16)));
       // 1860: selp.u16 %rs583, 1, 0, __$temp3;}
-      rs583 = (t279 == 1) ? 1u : 0u;
+      rs583 = (t225 == 1) ? 1u : 0u;
       if (p102) {
         // 1868: mov.b32 {low,high}, %r496;
         low_19 = ((r496 >> 0u) & 0xFFFFu);
@@ -4687,7 +4699,7 @@ void main() {
       // 1959: mad.lo.s32 	%r569, %r567, 24, %r568;
       // 1960: shl.b32 	%r570, %r569, 3;
       // 1961: add.s32 	%r572, %r1843, %r570;
-      r572 = uint(int(uint(0ul)) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
+      r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
       // 1962: ld.shared.u16 	%rs602, [%r572];
       rs602 = p2g_lds16(r572);
       // 1964: {  mov.b32 %r524, {%rs602,%rs602};}
@@ -4697,38 +4709,38 @@ void main() {
       // 1972: {  mov.b32 %r526, {%rs599,%rs599};}
       r526 = (rs599 << 0u) | (rs599 << 16u);
       // 1976: {sub.f16x2 %r527,%r525,%r378;
-      uint t280 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r527 = (t280 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t226 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r527 = (t226 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 1980: {sub.f16x2 %r530,%r526,%r380;
-      uint t281 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r530 = (t281 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t227 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r530 = (t227 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 1984: {mul.f16x2 %r533,%r527,%r527;
-      uint t282 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r527 & 0xFFFFu)), p2g_h2f((r527 & 0xFFFFu)))));
-      r533 = (t282 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r527 >> 16)), p2g_h2f((r527 >> 16)))))) << 16));
+      uint t228 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r527 & 0xFFFFu)), p2g_h2f((r527 & 0xFFFFu)))));
+      r533 = (t228 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r527 >> 16)), p2g_h2f((r527 >> 16)))))) << 16));
       // 1988: {mul.f16x2 %r536,%r375,%r533;
-      uint t283 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r533 & 0xFFFFu)))));
-      r536 = (t283 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r533 >> 16)))))) << 16));
+      uint t229 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r533 & 0xFFFFu)))));
+      r536 = (t229 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r533 >> 16)))))) << 16));
       // 1992: {mul.f16x2 %r539,%r377,%r527;
-      uint t284 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r527 & 0xFFFFu)))));
-      r539 = (t284 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r527 >> 16)))))) << 16));
+      uint t230 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r527 & 0xFFFFu)))));
+      r539 = (t230 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r527 >> 16)))))) << 16));
       // 1996: {fma.rn.f16x2 %r542,%r539,%r530,%r536;
-      uint t285 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r539 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu))), p2g_h2f((r536 & 0xFFFFu))));
-      r542 = (t285 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r539 >> 16)), p2g_h2f((r530 >> 16))), p2g_h2f((r536 >> 16))))) << 16));
+      uint t231 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r539 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu))), p2g_h2f((r536 & 0xFFFFu))));
+      r542 = (t231 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r539 >> 16)), p2g_h2f((r530 >> 16))), p2g_h2f((r536 >> 16))))) << 16));
       // 2000: {mul.f16x2 %r546,%r376,%r530;
-      uint t286 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu)))));
-      r546 = (t286 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r530 >> 16)))))) << 16));
+      uint t232 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu)))));
+      r546 = (t232 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r530 >> 16)))))) << 16));
       // 2004: {fma.rn.f16x2 %r549,%r546,%r530,%r542;
-      uint t287 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r546 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu))), p2g_h2f((r542 & 0xFFFFu))));
-      r549 = (t287 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r546 >> 16)), p2g_h2f((r530 >> 16))), p2g_h2f((r542 >> 16))))) << 16));
+      uint t233 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r546 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu))), p2g_h2f((r542 & 0xFFFFu))));
+      r549 = (t233 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r546 >> 16)), p2g_h2f((r530 >> 16))), p2g_h2f((r542 >> 16))))) << 16));
       // 2010: mov.b32         {hl, hu}, %r549;   
       hl_2 = ((r549 >> 0u) & 0xFFFFu);
       hu_2 = ((r549 >> 16u) & 0xFFFFu);
       // 2011: cvt.f32.f16     fl, hl;         
-      uint t288 = floatBitsToUint(p2g_h2f(hl_2));
-      fl_2 = floatBitsToUint(uintBitsToFloat((t288 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t288));
+      uint t234 = floatBitsToUint(p2g_h2f(hl_2));
+      fl_2 = floatBitsToUint(uintBitsToFloat((t234 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t234));
       // 2012: cvt.f32.f16     fu, hu;         
-      uint t289 = floatBitsToUint(p2g_h2f(hu_2));
-      fu_2 = floatBitsToUint(uintBitsToFloat((t289 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t289));
+      uint t235 = floatBitsToUint(p2g_h2f(hu_2));
+      fu_2 = floatBitsToUint(uintBitsToFloat((t235 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t235));
       // 2013: ex2.approx.ftz.f32  fl, fl;     
       fl_2 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_2)), true)));
       // 2014: ex2.approx.ftz.f32  fu, fu;     
@@ -4746,11 +4758,11 @@ void main() {
       // 2020: mov.b32         %r553, {hl, hu};   
       r553 = (hl_2 << 0u) | (hu_2 << 16u);
       // 2024: {fma.rn.f16x2 %r555,%r553,%r524,%r422;
-      uint t290 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r553 & 0xFFFFu)), p2g_h2f((r524 & 0xFFFFu))), p2g_h2f((r422 & 0xFFFFu))));
-      r555 = (t290 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r553 >> 16)), p2g_h2f((r524 >> 16))), p2g_h2f((r422 >> 16))))) << 16));
+      uint t236 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r553 & 0xFFFFu)), p2g_h2f((r524 & 0xFFFFu))), p2g_h2f((r422 & 0xFFFFu))));
+      r555 = (t236 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r553 >> 16)), p2g_h2f((r524 >> 16))), p2g_h2f((r422 >> 16))))) << 16));
       // 2028: {add.f16x2 %r559,%r426,%r553;
-      uint t291 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r426 & 0xFFFFu)), p2g_h2f((r553 & 0xFFFFu))));
-      r559 = (t291 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r426 >> 16)), p2g_h2f((r553 >> 16))))) << 16));
+      uint t237 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r426 & 0xFFFFu)), p2g_h2f((r553 & 0xFFFFu))));
+      r559 = (t237 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r426 >> 16)), p2g_h2f((r553 >> 16))))) << 16));
       // 2033: mov.b32 {low,high}, %r549;
       low_27 = ((r549 >> 0u) & 0xFFFFu);
       high_25 = ((r549 >> 16u) & 0xFFFFu);
@@ -4760,10 +4772,10 @@ void main() {
       high_26 = ((r468 >> 16u) & 0xFFFFu);
       // 2039: mov.b16 %rs606, low;}
       // 2043: setp.gt.f16  __$temp3, %rs605, %rs606;
-      int t292 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_27)), floatBitsToUint(p2g_h2f(low_28)));
+      int t238 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_27)), floatBitsToUint(p2g_h2f(low_28)));
       // 2044: selp.u16 %rs607, 1, 0, __$temp3;}
       // 2046: setp.ne.s16 	%p107, %rs607, 0;
-      p107 = (bitfieldExtract(int((t292 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p107 = (bitfieldExtract(int((t238 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2049: mov.b32 {low,high}, %r549;
       low_29 = ((r549 >> 0u) & 0xFFFFu);
       high_27 = ((r549 >> 16u) & 0xFFFFu);
@@ -4773,9 +4785,9 @@ void main() {
       high_28 = ((r468 >> 16u) & 0xFFFFu);
       // 2055: mov.b16 %rs611, high;}
       // 2059: setp.gt.f16  __$temp3, %rs610, %rs611;
-      int t293 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_27)), floatBitsToUint(p2g_h2f(high_28)));
+      int t239 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_27)), floatBitsToUint(p2g_h2f(high_28)));
       // 2060: selp.u16 %rs612, 1, 0, __$temp3;}
-      rs612 = (t293 == 1) ? 1u : 0u;
+      rs612 = (t239 == 1) ? 1u : 0u;
       if (p107) {
         // 2068: mov.b32 {low,high}, %r549;
         low_31 = ((r549 >> 0u) & 0xFFFFu);
@@ -4835,38 +4847,38 @@ void main() {
       // 2144: {  mov.b32 %r582, {%rs1600,%rs1601};}
       r582 = (rs1600 << 0u) | (rs1601 << 16u);
       // 2148: {sub.f16x2 %r583,%r525,%r379;
-      uint t294 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r583 = (t294 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t240 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r583 = (t240 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 2152: {sub.f16x2 %r586,%r526,%r381;
-      uint t295 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r586 = (t295 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t241 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r586 = (t241 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 2156: {mul.f16x2 %r589,%r583,%r583;
-      uint t296 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r583 & 0xFFFFu)), p2g_h2f((r583 & 0xFFFFu)))));
-      r589 = (t296 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r583 >> 16)), p2g_h2f((r583 >> 16)))))) << 16));
+      uint t242 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r583 & 0xFFFFu)), p2g_h2f((r583 & 0xFFFFu)))));
+      r589 = (t242 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r583 >> 16)), p2g_h2f((r583 >> 16)))))) << 16));
       // 2160: {mul.f16x2 %r592,%r375,%r589;
-      uint t297 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r589 & 0xFFFFu)))));
-      r592 = (t297 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r589 >> 16)))))) << 16));
+      uint t243 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r589 & 0xFFFFu)))));
+      r592 = (t243 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r589 >> 16)))))) << 16));
       // 2164: {mul.f16x2 %r595,%r377,%r583;
-      uint t298 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r583 & 0xFFFFu)))));
-      r595 = (t298 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r583 >> 16)))))) << 16));
+      uint t244 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r583 & 0xFFFFu)))));
+      r595 = (t244 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r583 >> 16)))))) << 16));
       // 2168: {fma.rn.f16x2 %r598,%r595,%r586,%r592;
-      uint t299 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r595 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu))), p2g_h2f((r592 & 0xFFFFu))));
-      r598 = (t299 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r595 >> 16)), p2g_h2f((r586 >> 16))), p2g_h2f((r592 >> 16))))) << 16));
+      uint t245 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r595 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu))), p2g_h2f((r592 & 0xFFFFu))));
+      r598 = (t245 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r595 >> 16)), p2g_h2f((r586 >> 16))), p2g_h2f((r592 >> 16))))) << 16));
       // 2172: {mul.f16x2 %r602,%r376,%r586;
-      uint t300 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu)))));
-      r602 = (t300 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r586 >> 16)))))) << 16));
+      uint t246 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu)))));
+      r602 = (t246 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r586 >> 16)))))) << 16));
       // 2176: {fma.rn.f16x2 %r605,%r602,%r586,%r598;
-      uint t301 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r602 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu))), p2g_h2f((r598 & 0xFFFFu))));
-      r605 = (t301 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r602 >> 16)), p2g_h2f((r586 >> 16))), p2g_h2f((r598 >> 16))))) << 16));
+      uint t247 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r602 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu))), p2g_h2f((r598 & 0xFFFFu))));
+      r605 = (t247 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r602 >> 16)), p2g_h2f((r586 >> 16))), p2g_h2f((r598 >> 16))))) << 16));
       // 2182: mov.b32         {hl, hu}, %r605;   
       hl_3 = ((r605 >> 0u) & 0xFFFFu);
       hu_3 = ((r605 >> 16u) & 0xFFFFu);
       // 2183: cvt.f32.f16     fl, hl;         
-      uint t302 = floatBitsToUint(p2g_h2f(hl_3));
-      fl_3 = floatBitsToUint(uintBitsToFloat((t302 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t302));
+      uint t248 = floatBitsToUint(p2g_h2f(hl_3));
+      fl_3 = floatBitsToUint(uintBitsToFloat((t248 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t248));
       // 2184: cvt.f32.f16     fu, hu;         
-      uint t303 = floatBitsToUint(p2g_h2f(hu_3));
-      fu_3 = floatBitsToUint(uintBitsToFloat((t303 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t303));
+      uint t249 = floatBitsToUint(p2g_h2f(hu_3));
+      fu_3 = floatBitsToUint(uintBitsToFloat((t249 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t249));
       // 2185: ex2.approx.ftz.f32  fl, fl;     
       fl_3 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_3)), true)));
       // 2186: ex2.approx.ftz.f32  fu, fu;     
@@ -4884,11 +4896,11 @@ void main() {
       // 2192: mov.b32         %r609, {hl, hu};   
       r609 = (hl_3 << 0u) | (hu_3 << 16u);
       // 2196: {fma.rn.f16x2 %r611,%r609,%r524,%r502;
-      uint t304 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r609 & 0xFFFFu)), p2g_h2f((r524 & 0xFFFFu))), p2g_h2f((r502 & 0xFFFFu))));
-      r611 = (t304 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r609 >> 16)), p2g_h2f((r524 >> 16))), p2g_h2f((r502 >> 16))))) << 16));
+      uint t250 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r609 & 0xFFFFu)), p2g_h2f((r524 & 0xFFFFu))), p2g_h2f((r502 & 0xFFFFu))));
+      r611 = (t250 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r609 >> 16)), p2g_h2f((r524 >> 16))), p2g_h2f((r502 >> 16))))) << 16));
       // 2200: {add.f16x2 %r615,%r506,%r609;
-      uint t305 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r506 & 0xFFFFu)), p2g_h2f((r609 & 0xFFFFu))));
-      r615 = (t305 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r506 >> 16)), p2g_h2f((r609 >> 16))))) << 16));
+      uint t251 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r506 & 0xFFFFu)), p2g_h2f((r609 & 0xFFFFu))));
+      r615 = (t251 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r506 >> 16)), p2g_h2f((r609 >> 16))))) << 16));
       // 2205: mov.b32 {low,high}, %r605;
       low_39 = ((r605 >> 0u) & 0xFFFFu);
       high_37 = ((r605 >> 16u) & 0xFFFFu);
@@ -4898,10 +4910,10 @@ void main() {
       high_38 = ((r517 >> 16u) & 0xFFFFu);
       // 2211: mov.b16 %rs629, low;}
       // 2215: setp.gt.f16  __$temp3, %rs628, %rs629;
-      int t306 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_39)), floatBitsToUint(p2g_h2f(low_40)));
+      int t252 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_39)), floatBitsToUint(p2g_h2f(low_40)));
       // 2216: selp.u16 %rs630, 1, 0, __$temp3;}
       // 2218: setp.ne.s16 	%p111, %rs630, 0;
-      p111 = (bitfieldExtract(int((t306 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p111 = (bitfieldExtract(int((t252 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2221: mov.b32 {low,high}, %r605;
       low_41 = ((r605 >> 0u) & 0xFFFFu);
       high_39 = ((r605 >> 16u) & 0xFFFFu);
@@ -4911,9 +4923,9 @@ void main() {
       high_40 = ((r517 >> 16u) & 0xFFFFu);
       // 2227: mov.b16 %rs634, high;}
       // 2231: setp.gt.f16  __$temp3, %rs633, %rs634;
-      int t307 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_39)), floatBitsToUint(p2g_h2f(high_40)));
+      int t253 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_39)), floatBitsToUint(p2g_h2f(high_40)));
       // 2232: selp.u16 %rs635, 1, 0, __$temp3;}
-      rs635 = (t307 == 1) ? 1u : 0u;
+      rs635 = (t253 == 1) ? 1u : 0u;
       if (p111) {
         // 2240: mov.b32 {low,high}, %r605;
         low_43 = ((r605 >> 0u) & 0xFFFFu);
@@ -4985,7 +4997,7 @@ void main() {
       // 2331: mad.lo.s32 	%r678, %r676, 24, %r677;
       // 2332: shl.b32 	%r679, %r678, 3;
       // 2333: add.s32 	%r681, %r1844, %r679;
-      r681 = uint(int(uint(0ul)) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
+      r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
       // 2334: ld.shared.u16 	%rs654, [%r681];
       rs654 = p2g_lds16(r681);
       // 2336: {  mov.b32 %r633, {%rs654,%rs654};}
@@ -4995,38 +5007,38 @@ void main() {
       // 2344: {  mov.b32 %r635, {%rs651,%rs651};}
       r635 = (rs651 << 0u) | (rs651 << 16u);
       // 2348: {sub.f16x2 %r636,%r634,%r378;
-      uint t308 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r636 = (t308 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t254 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r636 = (t254 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 2352: {sub.f16x2 %r639,%r635,%r380;
-      uint t309 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r639 = (t309 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t255 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r639 = (t255 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 2356: {mul.f16x2 %r642,%r636,%r636;
-      uint t310 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r636 & 0xFFFFu)), p2g_h2f((r636 & 0xFFFFu)))));
-      r642 = (t310 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r636 >> 16)), p2g_h2f((r636 >> 16)))))) << 16));
+      uint t256 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r636 & 0xFFFFu)), p2g_h2f((r636 & 0xFFFFu)))));
+      r642 = (t256 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r636 >> 16)), p2g_h2f((r636 >> 16)))))) << 16));
       // 2360: {mul.f16x2 %r645,%r375,%r642;
-      uint t311 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r642 & 0xFFFFu)))));
-      r645 = (t311 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r642 >> 16)))))) << 16));
+      uint t257 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r642 & 0xFFFFu)))));
+      r645 = (t257 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r642 >> 16)))))) << 16));
       // 2364: {mul.f16x2 %r648,%r377,%r636;
-      uint t312 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r636 & 0xFFFFu)))));
-      r648 = (t312 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r636 >> 16)))))) << 16));
+      uint t258 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r636 & 0xFFFFu)))));
+      r648 = (t258 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r636 >> 16)))))) << 16));
       // 2368: {fma.rn.f16x2 %r651,%r648,%r639,%r645;
-      uint t313 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r648 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu))), p2g_h2f((r645 & 0xFFFFu))));
-      r651 = (t313 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r648 >> 16)), p2g_h2f((r639 >> 16))), p2g_h2f((r645 >> 16))))) << 16));
+      uint t259 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r648 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu))), p2g_h2f((r645 & 0xFFFFu))));
+      r651 = (t259 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r648 >> 16)), p2g_h2f((r639 >> 16))), p2g_h2f((r645 >> 16))))) << 16));
       // 2372: {mul.f16x2 %r655,%r376,%r639;
-      uint t314 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu)))));
-      r655 = (t314 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r639 >> 16)))))) << 16));
+      uint t260 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu)))));
+      r655 = (t260 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r639 >> 16)))))) << 16));
       // 2376: {fma.rn.f16x2 %r658,%r655,%r639,%r651;
-      uint t315 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r655 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu))), p2g_h2f((r651 & 0xFFFFu))));
-      r658 = (t315 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r655 >> 16)), p2g_h2f((r639 >> 16))), p2g_h2f((r651 >> 16))))) << 16));
+      uint t261 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r655 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu))), p2g_h2f((r651 & 0xFFFFu))));
+      r658 = (t261 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r655 >> 16)), p2g_h2f((r639 >> 16))), p2g_h2f((r651 >> 16))))) << 16));
       // 2382: mov.b32         {hl, hu}, %r658;   
       hl_4 = ((r658 >> 0u) & 0xFFFFu);
       hu_4 = ((r658 >> 16u) & 0xFFFFu);
       // 2383: cvt.f32.f16     fl, hl;         
-      uint t316 = floatBitsToUint(p2g_h2f(hl_4));
-      fl_4 = floatBitsToUint(uintBitsToFloat((t316 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t316));
+      uint t262 = floatBitsToUint(p2g_h2f(hl_4));
+      fl_4 = floatBitsToUint(uintBitsToFloat((t262 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t262));
       // 2384: cvt.f32.f16     fu, hu;         
-      uint t317 = floatBitsToUint(p2g_h2f(hu_4));
-      fu_4 = floatBitsToUint(uintBitsToFloat((t317 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t317));
+      uint t263 = floatBitsToUint(p2g_h2f(hu_4));
+      fu_4 = floatBitsToUint(uintBitsToFloat((t263 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t263));
       // 2385: ex2.approx.ftz.f32  fl, fl;     
       fl_4 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_4)), true)));
       // 2386: ex2.approx.ftz.f32  fu, fu;     
@@ -5044,11 +5056,11 @@ void main() {
       // 2392: mov.b32         %r662, {hl, hu};   
       r662 = (hl_4 << 0u) | (hu_4 << 16u);
       // 2396: {fma.rn.f16x2 %r664,%r662,%r633,%r555;
-      uint t318 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r662 & 0xFFFFu)), p2g_h2f((r633 & 0xFFFFu))), p2g_h2f((r555 & 0xFFFFu))));
-      r664 = (t318 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r662 >> 16)), p2g_h2f((r633 >> 16))), p2g_h2f((r555 >> 16))))) << 16));
+      uint t264 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r662 & 0xFFFFu)), p2g_h2f((r633 & 0xFFFFu))), p2g_h2f((r555 & 0xFFFFu))));
+      r664 = (t264 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r662 >> 16)), p2g_h2f((r633 >> 16))), p2g_h2f((r555 >> 16))))) << 16));
       // 2400: {add.f16x2 %r668,%r559,%r662;
-      uint t319 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r559 & 0xFFFFu)), p2g_h2f((r662 & 0xFFFFu))));
-      r668 = (t319 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r559 >> 16)), p2g_h2f((r662 >> 16))))) << 16));
+      uint t265 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r559 & 0xFFFFu)), p2g_h2f((r662 & 0xFFFFu))));
+      r668 = (t265 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r559 >> 16)), p2g_h2f((r662 >> 16))))) << 16));
       // 2405: mov.b32 {low,high}, %r658;
       low_51 = ((r658 >> 0u) & 0xFFFFu);
       high_49 = ((r658 >> 16u) & 0xFFFFu);
@@ -5058,10 +5070,10 @@ void main() {
       high_50 = ((r577 >> 16u) & 0xFFFFu);
       // 2411: mov.b16 %rs658, low;}
       // 2415: setp.gt.f16  __$temp3, %rs657, %rs658;
-      int t320 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_51)), floatBitsToUint(p2g_h2f(low_52)));
+      int t266 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_51)), floatBitsToUint(p2g_h2f(low_52)));
       // 2416: selp.u16 %rs659, 1, 0, __$temp3;}
       // 2418: setp.ne.s16 	%p116, %rs659, 0;
-      p116 = (bitfieldExtract(int((t320 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p116 = (bitfieldExtract(int((t266 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2421: mov.b32 {low,high}, %r658;
       low_53 = ((r658 >> 0u) & 0xFFFFu);
       high_51 = ((r658 >> 16u) & 0xFFFFu);
@@ -5071,9 +5083,9 @@ void main() {
       high_52 = ((r577 >> 16u) & 0xFFFFu);
       // 2427: mov.b16 %rs663, high;}
       // 2431: setp.gt.f16  __$temp3, %rs662, %rs663;
-      int t321 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_51)), floatBitsToUint(p2g_h2f(high_52)));
+      int t267 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_51)), floatBitsToUint(p2g_h2f(high_52)));
       // 2432: selp.u16 %rs664, 1, 0, __$temp3;}
-      rs664 = (t321 == 1) ? 1u : 0u;
+      rs664 = (t267 == 1) ? 1u : 0u;
       if (p116) {
         // 2440: mov.b32 {low,high}, %r658;
         low_55 = ((r658 >> 0u) & 0xFFFFu);
@@ -5133,38 +5145,38 @@ void main() {
       // 2516: {  mov.b32 %r691, {%rs1608,%rs1609};}
       r691 = (rs1608 << 0u) | (rs1609 << 16u);
       // 2520: {sub.f16x2 %r692,%r634,%r379;
-      uint t322 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r692 = (t322 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t268 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r692 = (t268 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 2524: {sub.f16x2 %r695,%r635,%r381;
-      uint t323 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r695 = (t323 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t269 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r695 = (t269 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 2528: {mul.f16x2 %r698,%r692,%r692;
-      uint t324 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r692 & 0xFFFFu)), p2g_h2f((r692 & 0xFFFFu)))));
-      r698 = (t324 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r692 >> 16)), p2g_h2f((r692 >> 16)))))) << 16));
+      uint t270 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r692 & 0xFFFFu)), p2g_h2f((r692 & 0xFFFFu)))));
+      r698 = (t270 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r692 >> 16)), p2g_h2f((r692 >> 16)))))) << 16));
       // 2532: {mul.f16x2 %r701,%r375,%r698;
-      uint t325 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r698 & 0xFFFFu)))));
-      r701 = (t325 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r698 >> 16)))))) << 16));
+      uint t271 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r698 & 0xFFFFu)))));
+      r701 = (t271 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r698 >> 16)))))) << 16));
       // 2536: {mul.f16x2 %r704,%r377,%r692;
-      uint t326 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r692 & 0xFFFFu)))));
-      r704 = (t326 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r692 >> 16)))))) << 16));
+      uint t272 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r692 & 0xFFFFu)))));
+      r704 = (t272 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r692 >> 16)))))) << 16));
       // 2540: {fma.rn.f16x2 %r707,%r704,%r695,%r701;
-      uint t327 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r704 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu))), p2g_h2f((r701 & 0xFFFFu))));
-      r707 = (t327 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r704 >> 16)), p2g_h2f((r695 >> 16))), p2g_h2f((r701 >> 16))))) << 16));
+      uint t273 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r704 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu))), p2g_h2f((r701 & 0xFFFFu))));
+      r707 = (t273 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r704 >> 16)), p2g_h2f((r695 >> 16))), p2g_h2f((r701 >> 16))))) << 16));
       // 2544: {mul.f16x2 %r711,%r376,%r695;
-      uint t328 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu)))));
-      r711 = (t328 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r695 >> 16)))))) << 16));
+      uint t274 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu)))));
+      r711 = (t274 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r695 >> 16)))))) << 16));
       // 2548: {fma.rn.f16x2 %r714,%r711,%r695,%r707;
-      uint t329 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r711 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu))), p2g_h2f((r707 & 0xFFFFu))));
-      r714 = (t329 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r711 >> 16)), p2g_h2f((r695 >> 16))), p2g_h2f((r707 >> 16))))) << 16));
+      uint t275 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r711 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu))), p2g_h2f((r707 & 0xFFFFu))));
+      r714 = (t275 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r711 >> 16)), p2g_h2f((r695 >> 16))), p2g_h2f((r707 >> 16))))) << 16));
       // 2554: mov.b32         {hl, hu}, %r714;   
       hl_5 = ((r714 >> 0u) & 0xFFFFu);
       hu_5 = ((r714 >> 16u) & 0xFFFFu);
       // 2555: cvt.f32.f16     fl, hl;         
-      uint t330 = floatBitsToUint(p2g_h2f(hl_5));
-      fl_5 = floatBitsToUint(uintBitsToFloat((t330 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t330));
+      uint t276 = floatBitsToUint(p2g_h2f(hl_5));
+      fl_5 = floatBitsToUint(uintBitsToFloat((t276 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t276));
       // 2556: cvt.f32.f16     fu, hu;         
-      uint t331 = floatBitsToUint(p2g_h2f(hu_5));
-      fu_5 = floatBitsToUint(uintBitsToFloat((t331 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t331));
+      uint t277 = floatBitsToUint(p2g_h2f(hu_5));
+      fu_5 = floatBitsToUint(uintBitsToFloat((t277 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t277));
       // 2557: ex2.approx.ftz.f32  fl, fl;     
       fl_5 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_5)), true)));
       // 2558: ex2.approx.ftz.f32  fu, fu;     
@@ -5182,11 +5194,11 @@ void main() {
       // 2564: mov.b32         %r718, {hl, hu};   
       r718 = (hl_5 << 0u) | (hu_5 << 16u);
       // 2568: {fma.rn.f16x2 %r720,%r718,%r633,%r611;
-      uint t332 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r718 & 0xFFFFu)), p2g_h2f((r633 & 0xFFFFu))), p2g_h2f((r611 & 0xFFFFu))));
-      r720 = (t332 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r718 >> 16)), p2g_h2f((r633 >> 16))), p2g_h2f((r611 >> 16))))) << 16));
+      uint t278 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r718 & 0xFFFFu)), p2g_h2f((r633 & 0xFFFFu))), p2g_h2f((r611 & 0xFFFFu))));
+      r720 = (t278 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r718 >> 16)), p2g_h2f((r633 >> 16))), p2g_h2f((r611 >> 16))))) << 16));
       // 2572: {add.f16x2 %r724,%r615,%r718;
-      uint t333 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r615 & 0xFFFFu)), p2g_h2f((r718 & 0xFFFFu))));
-      r724 = (t333 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r615 >> 16)), p2g_h2f((r718 >> 16))))) << 16));
+      uint t279 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r615 & 0xFFFFu)), p2g_h2f((r718 & 0xFFFFu))));
+      r724 = (t279 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r615 >> 16)), p2g_h2f((r718 >> 16))))) << 16));
       // 2577: mov.b32 {low,high}, %r714;
       low_63 = ((r714 >> 0u) & 0xFFFFu);
       high_61 = ((r714 >> 16u) & 0xFFFFu);
@@ -5196,10 +5208,10 @@ void main() {
       high_62 = ((r626 >> 16u) & 0xFFFFu);
       // 2583: mov.b16 %rs681, low;}
       // 2587: setp.gt.f16  __$temp3, %rs680, %rs681;
-      int t334 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_63)), floatBitsToUint(p2g_h2f(low_64)));
+      int t280 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_63)), floatBitsToUint(p2g_h2f(low_64)));
       // 2588: selp.u16 %rs682, 1, 0, __$temp3;}
       // 2590: setp.ne.s16 	%p120, %rs682, 0;
-      p120 = (bitfieldExtract(int((t334 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p120 = (bitfieldExtract(int((t280 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2593: mov.b32 {low,high}, %r714;
       low_65 = ((r714 >> 0u) & 0xFFFFu);
       high_63 = ((r714 >> 16u) & 0xFFFFu);
@@ -5209,9 +5221,9 @@ void main() {
       high_64 = ((r626 >> 16u) & 0xFFFFu);
       // 2599: mov.b16 %rs686, high;}
       // 2603: setp.gt.f16  __$temp3, %rs685, %rs686;
-      int t335 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_63)), floatBitsToUint(p2g_h2f(high_64)));
+      int t281 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_63)), floatBitsToUint(p2g_h2f(high_64)));
       // 2604: selp.u16 %rs687, 1, 0, __$temp3;}
-      rs687 = (t335 == 1) ? 1u : 0u;
+      rs687 = (t281 == 1) ? 1u : 0u;
       if (p120) {
         // 2612: mov.b32 {low,high}, %r714;
         low_67 = ((r714 >> 0u) & 0xFFFFu);
@@ -5299,7 +5311,7 @@ void main() {
       // 2730: mad.lo.s32 	%r791, %r789, 24, %r790;
       // 2731: shl.b32 	%r792, %r791, 3;
       // 2732: add.s32 	%r794, %r1845, %r792;
-      r794 = uint(int(uint(0ul)) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
+      r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
       // 2733: ld.shared.u16 	%rs722, [%r794];
       rs722 = p2g_lds16(r794);
       // 2735: {  mov.b32 %r746, {%rs722,%rs722};}
@@ -5309,38 +5321,38 @@ void main() {
       // 2743: {  mov.b32 %r748, {%rs719,%rs719};}
       r748 = (rs719 << 0u) | (rs719 << 16u);
       // 2747: {sub.f16x2 %r749,%r747,%r378;
-      uint t336 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r749 = (t336 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t282 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r749 = (t282 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 2751: {sub.f16x2 %r752,%r748,%r380;
-      uint t337 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r752 = (t337 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t283 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r752 = (t283 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 2755: {mul.f16x2 %r755,%r749,%r749;
-      uint t338 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r749 & 0xFFFFu)), p2g_h2f((r749 & 0xFFFFu)))));
-      r755 = (t338 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r749 >> 16)), p2g_h2f((r749 >> 16)))))) << 16));
+      uint t284 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r749 & 0xFFFFu)), p2g_h2f((r749 & 0xFFFFu)))));
+      r755 = (t284 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r749 >> 16)), p2g_h2f((r749 >> 16)))))) << 16));
       // 2759: {mul.f16x2 %r758,%r375,%r755;
-      uint t339 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r755 & 0xFFFFu)))));
-      r758 = (t339 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r755 >> 16)))))) << 16));
+      uint t285 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r755 & 0xFFFFu)))));
+      r758 = (t285 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r755 >> 16)))))) << 16));
       // 2763: {mul.f16x2 %r761,%r377,%r749;
-      uint t340 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r749 & 0xFFFFu)))));
-      r761 = (t340 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r749 >> 16)))))) << 16));
+      uint t286 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r749 & 0xFFFFu)))));
+      r761 = (t286 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r749 >> 16)))))) << 16));
       // 2767: {fma.rn.f16x2 %r764,%r761,%r752,%r758;
-      uint t341 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r761 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu))), p2g_h2f((r758 & 0xFFFFu))));
-      r764 = (t341 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r761 >> 16)), p2g_h2f((r752 >> 16))), p2g_h2f((r758 >> 16))))) << 16));
+      uint t287 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r761 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu))), p2g_h2f((r758 & 0xFFFFu))));
+      r764 = (t287 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r761 >> 16)), p2g_h2f((r752 >> 16))), p2g_h2f((r758 >> 16))))) << 16));
       // 2771: {mul.f16x2 %r768,%r376,%r752;
-      uint t342 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu)))));
-      r768 = (t342 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r752 >> 16)))))) << 16));
+      uint t288 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu)))));
+      r768 = (t288 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r752 >> 16)))))) << 16));
       // 2775: {fma.rn.f16x2 %r771,%r768,%r752,%r764;
-      uint t343 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r768 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu))), p2g_h2f((r764 & 0xFFFFu))));
-      r771 = (t343 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r768 >> 16)), p2g_h2f((r752 >> 16))), p2g_h2f((r764 >> 16))))) << 16));
+      uint t289 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r768 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu))), p2g_h2f((r764 & 0xFFFFu))));
+      r771 = (t289 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r768 >> 16)), p2g_h2f((r752 >> 16))), p2g_h2f((r764 >> 16))))) << 16));
       // 2781: mov.b32         {hl, hu}, %r771;   
       hl_6 = ((r771 >> 0u) & 0xFFFFu);
       hu_6 = ((r771 >> 16u) & 0xFFFFu);
       // 2782: cvt.f32.f16     fl, hl;         
-      uint t344 = floatBitsToUint(p2g_h2f(hl_6));
-      fl_6 = floatBitsToUint(uintBitsToFloat((t344 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t344));
+      uint t290 = floatBitsToUint(p2g_h2f(hl_6));
+      fl_6 = floatBitsToUint(uintBitsToFloat((t290 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t290));
       // 2783: cvt.f32.f16     fu, hu;         
-      uint t345 = floatBitsToUint(p2g_h2f(hu_6));
-      fu_6 = floatBitsToUint(uintBitsToFloat((t345 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t345));
+      uint t291 = floatBitsToUint(p2g_h2f(hu_6));
+      fu_6 = floatBitsToUint(uintBitsToFloat((t291 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t291));
       // 2784: ex2.approx.ftz.f32  fl, fl;     
       fl_6 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_6)), true)));
       // 2785: ex2.approx.ftz.f32  fu, fu;     
@@ -5358,11 +5370,11 @@ void main() {
       // 2791: mov.b32         %r775, {hl, hu};   
       r775 = (hl_6 << 0u) | (hu_6 << 16u);
       // 2795: {fma.rn.f16x2 %r777,%r775,%r746,%r664;
-      uint t346 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r775 & 0xFFFFu)), p2g_h2f((r746 & 0xFFFFu))), p2g_h2f((r664 & 0xFFFFu))));
-      r777 = (t346 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r775 >> 16)), p2g_h2f((r746 >> 16))), p2g_h2f((r664 >> 16))))) << 16));
+      uint t292 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r775 & 0xFFFFu)), p2g_h2f((r746 & 0xFFFFu))), p2g_h2f((r664 & 0xFFFFu))));
+      r777 = (t292 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r775 >> 16)), p2g_h2f((r746 >> 16))), p2g_h2f((r664 >> 16))))) << 16));
       // 2799: {add.f16x2 %r781,%r668,%r775;
-      uint t347 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r668 & 0xFFFFu)), p2g_h2f((r775 & 0xFFFFu))));
-      r781 = (t347 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r668 >> 16)), p2g_h2f((r775 >> 16))))) << 16));
+      uint t293 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r668 & 0xFFFFu)), p2g_h2f((r775 & 0xFFFFu))));
+      r781 = (t293 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r668 >> 16)), p2g_h2f((r775 >> 16))))) << 16));
       // 2804: mov.b32 {low,high}, %r771;
       low_75 = ((r771 >> 0u) & 0xFFFFu);
       high_73 = ((r771 >> 16u) & 0xFFFFu);
@@ -5372,10 +5384,10 @@ void main() {
       high_74 = ((r686 >> 16u) & 0xFFFFu);
       // 2810: mov.b16 %rs726, low;}
       // 2814: setp.gt.f16  __$temp3, %rs725, %rs726;
-      int t348 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_75)), floatBitsToUint(p2g_h2f(low_76)));
+      int t294 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_75)), floatBitsToUint(p2g_h2f(low_76)));
       // 2815: selp.u16 %rs727, 1, 0, __$temp3;}
       // 2817: setp.ne.s16 	%p125, %rs727, 0;
-      p125 = (bitfieldExtract(int((t348 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p125 = (bitfieldExtract(int((t294 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2820: mov.b32 {low,high}, %r771;
       low_77 = ((r771 >> 0u) & 0xFFFFu);
       high_75 = ((r771 >> 16u) & 0xFFFFu);
@@ -5385,9 +5397,9 @@ void main() {
       high_76 = ((r686 >> 16u) & 0xFFFFu);
       // 2826: mov.b16 %rs731, high;}
       // 2830: setp.gt.f16  __$temp3, %rs730, %rs731;
-      int t349 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_75)), floatBitsToUint(p2g_h2f(high_76)));
+      int t295 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_75)), floatBitsToUint(p2g_h2f(high_76)));
       // 2831: selp.u16 %rs732, 1, 0, __$temp3;}
-      rs732 = (t349 == 1) ? 1u : 0u;
+      rs732 = (t295 == 1) ? 1u : 0u;
       if (p125) {
         // 2839: mov.b32 {low,high}, %r771;
         low_79 = ((r771 >> 0u) & 0xFFFFu);
@@ -5447,38 +5459,38 @@ void main() {
       // 2915: {  mov.b32 %r804, {%rs1616,%rs1617};}
       r804 = (rs1616 << 0u) | (rs1617 << 16u);
       // 2919: {sub.f16x2 %r805,%r747,%r379;
-      uint t350 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r805 = (t350 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t296 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r805 = (t296 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 2923: {sub.f16x2 %r808,%r748,%r381;
-      uint t351 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r808 = (t351 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t297 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r808 = (t297 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 2927: {mul.f16x2 %r811,%r805,%r805;
-      uint t352 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r805 & 0xFFFFu)), p2g_h2f((r805 & 0xFFFFu)))));
-      r811 = (t352 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r805 >> 16)), p2g_h2f((r805 >> 16)))))) << 16));
+      uint t298 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r805 & 0xFFFFu)), p2g_h2f((r805 & 0xFFFFu)))));
+      r811 = (t298 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r805 >> 16)), p2g_h2f((r805 >> 16)))))) << 16));
       // 2931: {mul.f16x2 %r814,%r375,%r811;
-      uint t353 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r811 & 0xFFFFu)))));
-      r814 = (t353 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r811 >> 16)))))) << 16));
+      uint t299 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r811 & 0xFFFFu)))));
+      r814 = (t299 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r811 >> 16)))))) << 16));
       // 2935: {mul.f16x2 %r817,%r377,%r805;
-      uint t354 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r805 & 0xFFFFu)))));
-      r817 = (t354 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r805 >> 16)))))) << 16));
+      uint t300 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r805 & 0xFFFFu)))));
+      r817 = (t300 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r805 >> 16)))))) << 16));
       // 2939: {fma.rn.f16x2 %r820,%r817,%r808,%r814;
-      uint t355 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r817 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu))), p2g_h2f((r814 & 0xFFFFu))));
-      r820 = (t355 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r817 >> 16)), p2g_h2f((r808 >> 16))), p2g_h2f((r814 >> 16))))) << 16));
+      uint t301 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r817 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu))), p2g_h2f((r814 & 0xFFFFu))));
+      r820 = (t301 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r817 >> 16)), p2g_h2f((r808 >> 16))), p2g_h2f((r814 >> 16))))) << 16));
       // 2943: {mul.f16x2 %r824,%r376,%r808;
-      uint t356 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu)))));
-      r824 = (t356 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r808 >> 16)))))) << 16));
+      uint t302 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu)))));
+      r824 = (t302 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r808 >> 16)))))) << 16));
       // 2947: {fma.rn.f16x2 %r827,%r824,%r808,%r820;
-      uint t357 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r824 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu))), p2g_h2f((r820 & 0xFFFFu))));
-      r827 = (t357 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r824 >> 16)), p2g_h2f((r808 >> 16))), p2g_h2f((r820 >> 16))))) << 16));
+      uint t303 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r824 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu))), p2g_h2f((r820 & 0xFFFFu))));
+      r827 = (t303 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r824 >> 16)), p2g_h2f((r808 >> 16))), p2g_h2f((r820 >> 16))))) << 16));
       // 2953: mov.b32         {hl, hu}, %r827;   
       hl_7 = ((r827 >> 0u) & 0xFFFFu);
       hu_7 = ((r827 >> 16u) & 0xFFFFu);
       // 2954: cvt.f32.f16     fl, hl;         
-      uint t358 = floatBitsToUint(p2g_h2f(hl_7));
-      fl_7 = floatBitsToUint(uintBitsToFloat((t358 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t358));
+      uint t304 = floatBitsToUint(p2g_h2f(hl_7));
+      fl_7 = floatBitsToUint(uintBitsToFloat((t304 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t304));
       // 2955: cvt.f32.f16     fu, hu;         
-      uint t359 = floatBitsToUint(p2g_h2f(hu_7));
-      fu_7 = floatBitsToUint(uintBitsToFloat((t359 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t359));
+      uint t305 = floatBitsToUint(p2g_h2f(hu_7));
+      fu_7 = floatBitsToUint(uintBitsToFloat((t305 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t305));
       // 2956: ex2.approx.ftz.f32  fl, fl;     
       fl_7 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_7)), true)));
       // 2957: ex2.approx.ftz.f32  fu, fu;     
@@ -5496,11 +5508,11 @@ void main() {
       // 2963: mov.b32         %r831, {hl, hu};   
       r831 = (hl_7 << 0u) | (hu_7 << 16u);
       // 2967: {fma.rn.f16x2 %r833,%r831,%r746,%r720;
-      uint t360 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r831 & 0xFFFFu)), p2g_h2f((r746 & 0xFFFFu))), p2g_h2f((r720 & 0xFFFFu))));
-      r833 = (t360 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r831 >> 16)), p2g_h2f((r746 >> 16))), p2g_h2f((r720 >> 16))))) << 16));
+      uint t306 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r831 & 0xFFFFu)), p2g_h2f((r746 & 0xFFFFu))), p2g_h2f((r720 & 0xFFFFu))));
+      r833 = (t306 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r831 >> 16)), p2g_h2f((r746 >> 16))), p2g_h2f((r720 >> 16))))) << 16));
       // 2971: {add.f16x2 %r837,%r724,%r831;
-      uint t361 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r724 & 0xFFFFu)), p2g_h2f((r831 & 0xFFFFu))));
-      r837 = (t361 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r724 >> 16)), p2g_h2f((r831 >> 16))))) << 16));
+      uint t307 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r724 & 0xFFFFu)), p2g_h2f((r831 & 0xFFFFu))));
+      r837 = (t307 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r724 >> 16)), p2g_h2f((r831 >> 16))))) << 16));
       // 2976: mov.b32 {low,high}, %r827;
       low_87 = ((r827 >> 0u) & 0xFFFFu);
       high_85 = ((r827 >> 16u) & 0xFFFFu);
@@ -5510,10 +5522,10 @@ void main() {
       high_86 = ((r735 >> 16u) & 0xFFFFu);
       // 2982: mov.b16 %rs749, low;}
       // 2986: setp.gt.f16  __$temp3, %rs748, %rs749;
-      int t362 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_87)), floatBitsToUint(p2g_h2f(low_88)));
+      int t308 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_87)), floatBitsToUint(p2g_h2f(low_88)));
       // 2987: selp.u16 %rs750, 1, 0, __$temp3;}
       // 2989: setp.ne.s16 	%p129, %rs750, 0;
-      p129 = (bitfieldExtract(int((t362 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p129 = (bitfieldExtract(int((t308 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2992: mov.b32 {low,high}, %r827;
       low_89 = ((r827 >> 0u) & 0xFFFFu);
       high_87 = ((r827 >> 16u) & 0xFFFFu);
@@ -5523,9 +5535,9 @@ void main() {
       high_88 = ((r735 >> 16u) & 0xFFFFu);
       // 2998: mov.b16 %rs754, high;}
       // 3002: setp.gt.f16  __$temp3, %rs753, %rs754;
-      int t363 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_87)), floatBitsToUint(p2g_h2f(high_88)));
+      int t309 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_87)), floatBitsToUint(p2g_h2f(high_88)));
       // 3003: selp.u16 %rs755, 1, 0, __$temp3;}
-      rs755 = (t363 == 1) ? 1u : 0u;
+      rs755 = (t309 == 1) ? 1u : 0u;
       if (p129) {
         // 3011: mov.b32 {low,high}, %r827;
         low_91 = ((r827 >> 0u) & 0xFFFFu);
@@ -5597,7 +5609,7 @@ void main() {
       // 3102: mad.lo.s32 	%r900, %r898, 24, %r899;
       // 3103: shl.b32 	%r901, %r900, 3;
       // 3104: add.s32 	%r903, %r1835, %r901;
-      r903 = uint(int(uint(0ul)) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
+      r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
       // 3105: ld.shared.u16 	%rs774, [%r903];
       rs774 = p2g_lds16(r903);
       // 3107: {  mov.b32 %r855, {%rs774,%rs774};}
@@ -5607,38 +5619,38 @@ void main() {
       // 3115: {  mov.b32 %r857, {%rs771,%rs771};}
       r857 = (rs771 << 0u) | (rs771 << 16u);
       // 3119: {sub.f16x2 %r858,%r856,%r378;
-      uint t364 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r858 = (t364 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t310 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r858 = (t310 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 3123: {sub.f16x2 %r861,%r857,%r380;
-      uint t365 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r861 = (t365 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t311 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r861 = (t311 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 3127: {mul.f16x2 %r864,%r858,%r858;
-      uint t366 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r858 & 0xFFFFu)), p2g_h2f((r858 & 0xFFFFu)))));
-      r864 = (t366 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r858 >> 16)), p2g_h2f((r858 >> 16)))))) << 16));
+      uint t312 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r858 & 0xFFFFu)), p2g_h2f((r858 & 0xFFFFu)))));
+      r864 = (t312 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r858 >> 16)), p2g_h2f((r858 >> 16)))))) << 16));
       // 3131: {mul.f16x2 %r867,%r375,%r864;
-      uint t367 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r864 & 0xFFFFu)))));
-      r867 = (t367 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r864 >> 16)))))) << 16));
+      uint t313 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r864 & 0xFFFFu)))));
+      r867 = (t313 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r864 >> 16)))))) << 16));
       // 3135: {mul.f16x2 %r870,%r377,%r858;
-      uint t368 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r858 & 0xFFFFu)))));
-      r870 = (t368 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r858 >> 16)))))) << 16));
+      uint t314 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r858 & 0xFFFFu)))));
+      r870 = (t314 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r858 >> 16)))))) << 16));
       // 3139: {fma.rn.f16x2 %r873,%r870,%r861,%r867;
-      uint t369 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r870 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu))), p2g_h2f((r867 & 0xFFFFu))));
-      r873 = (t369 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r870 >> 16)), p2g_h2f((r861 >> 16))), p2g_h2f((r867 >> 16))))) << 16));
+      uint t315 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r870 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu))), p2g_h2f((r867 & 0xFFFFu))));
+      r873 = (t315 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r870 >> 16)), p2g_h2f((r861 >> 16))), p2g_h2f((r867 >> 16))))) << 16));
       // 3143: {mul.f16x2 %r877,%r376,%r861;
-      uint t370 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu)))));
-      r877 = (t370 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r861 >> 16)))))) << 16));
+      uint t316 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu)))));
+      r877 = (t316 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r861 >> 16)))))) << 16));
       // 3147: {fma.rn.f16x2 %r880,%r877,%r861,%r873;
-      uint t371 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r877 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu))), p2g_h2f((r873 & 0xFFFFu))));
-      r880 = (t371 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r877 >> 16)), p2g_h2f((r861 >> 16))), p2g_h2f((r873 >> 16))))) << 16));
+      uint t317 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r877 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu))), p2g_h2f((r873 & 0xFFFFu))));
+      r880 = (t317 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r877 >> 16)), p2g_h2f((r861 >> 16))), p2g_h2f((r873 >> 16))))) << 16));
       // 3153: mov.b32         {hl, hu}, %r880;   
       hl_8 = ((r880 >> 0u) & 0xFFFFu);
       hu_8 = ((r880 >> 16u) & 0xFFFFu);
       // 3154: cvt.f32.f16     fl, hl;         
-      uint t372 = floatBitsToUint(p2g_h2f(hl_8));
-      fl_8 = floatBitsToUint(uintBitsToFloat((t372 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t372));
+      uint t318 = floatBitsToUint(p2g_h2f(hl_8));
+      fl_8 = floatBitsToUint(uintBitsToFloat((t318 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t318));
       // 3155: cvt.f32.f16     fu, hu;         
-      uint t373 = floatBitsToUint(p2g_h2f(hu_8));
-      fu_8 = floatBitsToUint(uintBitsToFloat((t373 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t373));
+      uint t319 = floatBitsToUint(p2g_h2f(hu_8));
+      fu_8 = floatBitsToUint(uintBitsToFloat((t319 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t319));
       // 3156: ex2.approx.ftz.f32  fl, fl;     
       fl_8 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_8)), true)));
       // 3157: ex2.approx.ftz.f32  fu, fu;     
@@ -5656,11 +5668,11 @@ void main() {
       // 3163: mov.b32         %r884, {hl, hu};   
       r884 = (hl_8 << 0u) | (hu_8 << 16u);
       // 3167: {fma.rn.f16x2 %r886,%r884,%r855,%r777;
-      uint t374 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r884 & 0xFFFFu)), p2g_h2f((r855 & 0xFFFFu))), p2g_h2f((r777 & 0xFFFFu))));
-      r886 = (t374 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r884 >> 16)), p2g_h2f((r855 >> 16))), p2g_h2f((r777 >> 16))))) << 16));
+      uint t320 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r884 & 0xFFFFu)), p2g_h2f((r855 & 0xFFFFu))), p2g_h2f((r777 & 0xFFFFu))));
+      r886 = (t320 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r884 >> 16)), p2g_h2f((r855 >> 16))), p2g_h2f((r777 >> 16))))) << 16));
       // 3171: {add.f16x2 %r890,%r781,%r884;
-      uint t375 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 & 0xFFFFu)), p2g_h2f((r884 & 0xFFFFu))));
-      r890 = (t375 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 >> 16)), p2g_h2f((r884 >> 16))))) << 16));
+      uint t321 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 & 0xFFFFu)), p2g_h2f((r884 & 0xFFFFu))));
+      r890 = (t321 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 >> 16)), p2g_h2f((r884 >> 16))))) << 16));
       // 3176: mov.b32 {low,high}, %r880;
       low_99 = ((r880 >> 0u) & 0xFFFFu);
       high_97 = ((r880 >> 16u) & 0xFFFFu);
@@ -5670,10 +5682,10 @@ void main() {
       high_98 = ((r799 >> 16u) & 0xFFFFu);
       // 3182: mov.b16 %rs778, low;}
       // 3186: setp.gt.f16  __$temp3, %rs777, %rs778;
-      int t376 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_99)), floatBitsToUint(p2g_h2f(low_100)));
+      int t322 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_99)), floatBitsToUint(p2g_h2f(low_100)));
       // 3187: selp.u16 %rs779, 1, 0, __$temp3;}
       // 3189: setp.ne.s16 	%p134, %rs779, 0;
-      p134 = (bitfieldExtract(int((t376 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p134 = (bitfieldExtract(int((t322 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3192: mov.b32 {low,high}, %r880;
       low_101 = ((r880 >> 0u) & 0xFFFFu);
       high_99 = ((r880 >> 16u) & 0xFFFFu);
@@ -5683,9 +5695,9 @@ void main() {
       high_100 = ((r799 >> 16u) & 0xFFFFu);
       // 3198: mov.b16 %rs783, high;}
       // 3202: setp.gt.f16  __$temp3, %rs782, %rs783;
-      int t377 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_99)), floatBitsToUint(p2g_h2f(high_100)));
+      int t323 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_99)), floatBitsToUint(p2g_h2f(high_100)));
       // 3203: selp.u16 %rs784, 1, 0, __$temp3;}
-      rs784 = (t377 == 1) ? 1u : 0u;
+      rs784 = (t323 == 1) ? 1u : 0u;
       if (p134) {
         // 3211: mov.b32 {low,high}, %r880;
         low_103 = ((r880 >> 0u) & 0xFFFFu);
@@ -5745,38 +5757,38 @@ void main() {
       // 3287: {  mov.b32 %r913, {%rs1624,%rs1625};}
       r913 = (rs1624 << 0u) | (rs1625 << 16u);
       // 3291: {sub.f16x2 %r914,%r856,%r379;
-      uint t378 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r914 = (t378 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t324 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r914 = (t324 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 3295: {sub.f16x2 %r917,%r857,%r381;
-      uint t379 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r917 = (t379 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t325 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r917 = (t325 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 3299: {mul.f16x2 %r920,%r914,%r914;
-      uint t380 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r914 & 0xFFFFu)), p2g_h2f((r914 & 0xFFFFu)))));
-      r920 = (t380 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r914 >> 16)), p2g_h2f((r914 >> 16)))))) << 16));
+      uint t326 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r914 & 0xFFFFu)), p2g_h2f((r914 & 0xFFFFu)))));
+      r920 = (t326 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r914 >> 16)), p2g_h2f((r914 >> 16)))))) << 16));
       // 3303: {mul.f16x2 %r923,%r375,%r920;
-      uint t381 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r920 & 0xFFFFu)))));
-      r923 = (t381 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r920 >> 16)))))) << 16));
+      uint t327 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r920 & 0xFFFFu)))));
+      r923 = (t327 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r920 >> 16)))))) << 16));
       // 3307: {mul.f16x2 %r926,%r377,%r914;
-      uint t382 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r914 & 0xFFFFu)))));
-      r926 = (t382 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r914 >> 16)))))) << 16));
+      uint t328 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r914 & 0xFFFFu)))));
+      r926 = (t328 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r914 >> 16)))))) << 16));
       // 3311: {fma.rn.f16x2 %r929,%r926,%r917,%r923;
-      uint t383 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r926 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu))), p2g_h2f((r923 & 0xFFFFu))));
-      r929 = (t383 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r926 >> 16)), p2g_h2f((r917 >> 16))), p2g_h2f((r923 >> 16))))) << 16));
+      uint t329 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r926 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu))), p2g_h2f((r923 & 0xFFFFu))));
+      r929 = (t329 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r926 >> 16)), p2g_h2f((r917 >> 16))), p2g_h2f((r923 >> 16))))) << 16));
       // 3315: {mul.f16x2 %r933,%r376,%r917;
-      uint t384 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu)))));
-      r933 = (t384 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r917 >> 16)))))) << 16));
+      uint t330 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu)))));
+      r933 = (t330 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r917 >> 16)))))) << 16));
       // 3319: {fma.rn.f16x2 %r936,%r933,%r917,%r929;
-      uint t385 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r933 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu))), p2g_h2f((r929 & 0xFFFFu))));
-      r936 = (t385 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r933 >> 16)), p2g_h2f((r917 >> 16))), p2g_h2f((r929 >> 16))))) << 16));
+      uint t331 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r933 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu))), p2g_h2f((r929 & 0xFFFFu))));
+      r936 = (t331 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r933 >> 16)), p2g_h2f((r917 >> 16))), p2g_h2f((r929 >> 16))))) << 16));
       // 3325: mov.b32         {hl, hu}, %r936;   
       hl_9 = ((r936 >> 0u) & 0xFFFFu);
       hu_9 = ((r936 >> 16u) & 0xFFFFu);
       // 3326: cvt.f32.f16     fl, hl;         
-      uint t386 = floatBitsToUint(p2g_h2f(hl_9));
-      fl_9 = floatBitsToUint(uintBitsToFloat((t386 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t386));
+      uint t332 = floatBitsToUint(p2g_h2f(hl_9));
+      fl_9 = floatBitsToUint(uintBitsToFloat((t332 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t332));
       // 3327: cvt.f32.f16     fu, hu;         
-      uint t387 = floatBitsToUint(p2g_h2f(hu_9));
-      fu_9 = floatBitsToUint(uintBitsToFloat((t387 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t387));
+      uint t333 = floatBitsToUint(p2g_h2f(hu_9));
+      fu_9 = floatBitsToUint(uintBitsToFloat((t333 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t333));
       // 3328: ex2.approx.ftz.f32  fl, fl;     
       fl_9 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_9)), true)));
       // 3329: ex2.approx.ftz.f32  fu, fu;     
@@ -5794,11 +5806,11 @@ void main() {
       // 3335: mov.b32         %r940, {hl, hu};   
       r940 = (hl_9 << 0u) | (hu_9 << 16u);
       // 3339: {fma.rn.f16x2 %r942,%r940,%r855,%r833;
-      uint t388 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r940 & 0xFFFFu)), p2g_h2f((r855 & 0xFFFFu))), p2g_h2f((r833 & 0xFFFFu))));
-      r942 = (t388 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r940 >> 16)), p2g_h2f((r855 >> 16))), p2g_h2f((r833 >> 16))))) << 16));
+      uint t334 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r940 & 0xFFFFu)), p2g_h2f((r855 & 0xFFFFu))), p2g_h2f((r833 & 0xFFFFu))));
+      r942 = (t334 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r940 >> 16)), p2g_h2f((r855 >> 16))), p2g_h2f((r833 >> 16))))) << 16));
       // 3343: {add.f16x2 %r946,%r837,%r940;
-      uint t389 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r837 & 0xFFFFu)), p2g_h2f((r940 & 0xFFFFu))));
-      r946 = (t389 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r837 >> 16)), p2g_h2f((r940 >> 16))))) << 16));
+      uint t335 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r837 & 0xFFFFu)), p2g_h2f((r940 & 0xFFFFu))));
+      r946 = (t335 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r837 >> 16)), p2g_h2f((r940 >> 16))))) << 16));
       // 3348: mov.b32 {low,high}, %r936;
       low_111 = ((r936 >> 0u) & 0xFFFFu);
       high_109 = ((r936 >> 16u) & 0xFFFFu);
@@ -5808,10 +5820,10 @@ void main() {
       high_110 = ((r848 >> 16u) & 0xFFFFu);
       // 3354: mov.b16 %rs801, low;}
       // 3358: setp.gt.f16  __$temp3, %rs800, %rs801;
-      int t390 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_111)), floatBitsToUint(p2g_h2f(low_112)));
+      int t336 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_111)), floatBitsToUint(p2g_h2f(low_112)));
       // 3359: selp.u16 %rs802, 1, 0, __$temp3;}
       // 3361: setp.ne.s16 	%p138, %rs802, 0;
-      p138 = (bitfieldExtract(int((t390 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p138 = (bitfieldExtract(int((t336 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3364: mov.b32 {low,high}, %r936;
       low_113 = ((r936 >> 0u) & 0xFFFFu);
       high_111 = ((r936 >> 16u) & 0xFFFFu);
@@ -5821,9 +5833,9 @@ void main() {
       high_112 = ((r848 >> 16u) & 0xFFFFu);
       // 3370: mov.b16 %rs806, high;}
       // 3374: setp.gt.f16  __$temp3, %rs805, %rs806;
-      int t391 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_111)), floatBitsToUint(p2g_h2f(high_112)));
+      int t337 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_111)), floatBitsToUint(p2g_h2f(high_112)));
       // 3375: selp.u16 %rs807, 1, 0, __$temp3;}
-      rs807 = (t391 == 1) ? 1u : 0u;
+      rs807 = (t337 == 1) ? 1u : 0u;
       if (p138) {
         // 3383: mov.b32 {low,high}, %r936;
         low_115 = ((r936 >> 0u) & 0xFFFFu);
@@ -5895,7 +5907,7 @@ void main() {
       // 3474: mad.lo.s32 	%r1009, %r1007, 24, %r1008;
       // 3475: shl.b32 	%r1010, %r1009, 3;
       // 3476: add.s32 	%r1012, %r1836, %r1010;
-      r1012 = uint(int(uint(0ul)) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
+      r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
       // 3477: ld.shared.u16 	%rs826, [%r1012];
       rs826 = p2g_lds16(r1012);
       // 3479: {  mov.b32 %r964, {%rs826,%rs826};}
@@ -5905,38 +5917,38 @@ void main() {
       // 3487: {  mov.b32 %r966, {%rs823,%rs823};}
       r966 = (rs823 << 0u) | (rs823 << 16u);
       // 3491: {sub.f16x2 %r967,%r965,%r378;
-      uint t392 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r967 = (t392 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t338 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r967 = (t338 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 3495: {sub.f16x2 %r970,%r966,%r380;
-      uint t393 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r970 = (t393 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t339 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r970 = (t339 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 3499: {mul.f16x2 %r973,%r967,%r967;
-      uint t394 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r967 & 0xFFFFu)), p2g_h2f((r967 & 0xFFFFu)))));
-      r973 = (t394 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r967 >> 16)), p2g_h2f((r967 >> 16)))))) << 16));
+      uint t340 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r967 & 0xFFFFu)), p2g_h2f((r967 & 0xFFFFu)))));
+      r973 = (t340 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r967 >> 16)), p2g_h2f((r967 >> 16)))))) << 16));
       // 3503: {mul.f16x2 %r976,%r375,%r973;
-      uint t395 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r973 & 0xFFFFu)))));
-      r976 = (t395 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r973 >> 16)))))) << 16));
+      uint t341 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r973 & 0xFFFFu)))));
+      r976 = (t341 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r973 >> 16)))))) << 16));
       // 3507: {mul.f16x2 %r979,%r377,%r967;
-      uint t396 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r967 & 0xFFFFu)))));
-      r979 = (t396 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r967 >> 16)))))) << 16));
+      uint t342 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r967 & 0xFFFFu)))));
+      r979 = (t342 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r967 >> 16)))))) << 16));
       // 3511: {fma.rn.f16x2 %r982,%r979,%r970,%r976;
-      uint t397 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r979 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu))), p2g_h2f((r976 & 0xFFFFu))));
-      r982 = (t397 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r979 >> 16)), p2g_h2f((r970 >> 16))), p2g_h2f((r976 >> 16))))) << 16));
+      uint t343 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r979 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu))), p2g_h2f((r976 & 0xFFFFu))));
+      r982 = (t343 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r979 >> 16)), p2g_h2f((r970 >> 16))), p2g_h2f((r976 >> 16))))) << 16));
       // 3515: {mul.f16x2 %r986,%r376,%r970;
-      uint t398 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu)))));
-      r986 = (t398 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r970 >> 16)))))) << 16));
+      uint t344 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu)))));
+      r986 = (t344 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r970 >> 16)))))) << 16));
       // 3519: {fma.rn.f16x2 %r989,%r986,%r970,%r982;
-      uint t399 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r986 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu))), p2g_h2f((r982 & 0xFFFFu))));
-      r989 = (t399 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r986 >> 16)), p2g_h2f((r970 >> 16))), p2g_h2f((r982 >> 16))))) << 16));
+      uint t345 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r986 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu))), p2g_h2f((r982 & 0xFFFFu))));
+      r989 = (t345 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r986 >> 16)), p2g_h2f((r970 >> 16))), p2g_h2f((r982 >> 16))))) << 16));
       // 3525: mov.b32         {hl, hu}, %r989;   
       hl_10 = ((r989 >> 0u) & 0xFFFFu);
       hu_10 = ((r989 >> 16u) & 0xFFFFu);
       // 3526: cvt.f32.f16     fl, hl;         
-      uint t400 = floatBitsToUint(p2g_h2f(hl_10));
-      fl_10 = floatBitsToUint(uintBitsToFloat((t400 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t400));
+      uint t346 = floatBitsToUint(p2g_h2f(hl_10));
+      fl_10 = floatBitsToUint(uintBitsToFloat((t346 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t346));
       // 3527: cvt.f32.f16     fu, hu;         
-      uint t401 = floatBitsToUint(p2g_h2f(hu_10));
-      fu_10 = floatBitsToUint(uintBitsToFloat((t401 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t401));
+      uint t347 = floatBitsToUint(p2g_h2f(hu_10));
+      fu_10 = floatBitsToUint(uintBitsToFloat((t347 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t347));
       // 3528: ex2.approx.ftz.f32  fl, fl;     
       fl_10 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_10)), true)));
       // 3529: ex2.approx.ftz.f32  fu, fu;     
@@ -5954,11 +5966,11 @@ void main() {
       // 3535: mov.b32         %r993, {hl, hu};   
       r993 = (hl_10 << 0u) | (hu_10 << 16u);
       // 3539: {fma.rn.f16x2 %r995,%r993,%r964,%r886;
-      uint t402 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r993 & 0xFFFFu)), p2g_h2f((r964 & 0xFFFFu))), p2g_h2f((r886 & 0xFFFFu))));
-      r995 = (t402 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r993 >> 16)), p2g_h2f((r964 >> 16))), p2g_h2f((r886 >> 16))))) << 16));
+      uint t348 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r993 & 0xFFFFu)), p2g_h2f((r964 & 0xFFFFu))), p2g_h2f((r886 & 0xFFFFu))));
+      r995 = (t348 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r993 >> 16)), p2g_h2f((r964 >> 16))), p2g_h2f((r886 >> 16))))) << 16));
       // 3543: {add.f16x2 %r999,%r890,%r993;
-      uint t403 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r890 & 0xFFFFu)), p2g_h2f((r993 & 0xFFFFu))));
-      r999 = (t403 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r890 >> 16)), p2g_h2f((r993 >> 16))))) << 16));
+      uint t349 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r890 & 0xFFFFu)), p2g_h2f((r993 & 0xFFFFu))));
+      r999 = (t349 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r890 >> 16)), p2g_h2f((r993 >> 16))))) << 16));
       // 3548: mov.b32 {low,high}, %r989;
       low_123 = ((r989 >> 0u) & 0xFFFFu);
       high_121 = ((r989 >> 16u) & 0xFFFFu);
@@ -5968,10 +5980,10 @@ void main() {
       high_122 = ((r908 >> 16u) & 0xFFFFu);
       // 3554: mov.b16 %rs830, low;}
       // 3558: setp.gt.f16  __$temp3, %rs829, %rs830;
-      int t404 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_123)), floatBitsToUint(p2g_h2f(low_124)));
+      int t350 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_123)), floatBitsToUint(p2g_h2f(low_124)));
       // 3559: selp.u16 %rs831, 1, 0, __$temp3;}
       // 3561: setp.ne.s16 	%p143, %rs831, 0;
-      p143 = (bitfieldExtract(int((t404 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p143 = (bitfieldExtract(int((t350 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3564: mov.b32 {low,high}, %r989;
       low_125 = ((r989 >> 0u) & 0xFFFFu);
       high_123 = ((r989 >> 16u) & 0xFFFFu);
@@ -5981,9 +5993,9 @@ void main() {
       high_124 = ((r908 >> 16u) & 0xFFFFu);
       // 3570: mov.b16 %rs835, high;}
       // 3574: setp.gt.f16  __$temp3, %rs834, %rs835;
-      int t405 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_123)), floatBitsToUint(p2g_h2f(high_124)));
+      int t351 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_123)), floatBitsToUint(p2g_h2f(high_124)));
       // 3575: selp.u16 %rs836, 1, 0, __$temp3;}
-      rs836 = (t405 == 1) ? 1u : 0u;
+      rs836 = (t351 == 1) ? 1u : 0u;
       if (p143) {
         // 3583: mov.b32 {low,high}, %r989;
         low_127 = ((r989 >> 0u) & 0xFFFFu);
@@ -6043,38 +6055,38 @@ void main() {
       // 3659: {  mov.b32 %r1022, {%rs1632,%rs1633};}
       r1022 = (rs1632 << 0u) | (rs1633 << 16u);
       // 3663: {sub.f16x2 %r1023,%r965,%r379;
-      uint t406 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1023 = (t406 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t352 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r1023 = (t352 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 3667: {sub.f16x2 %r1026,%r966,%r381;
-      uint t407 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1026 = (t407 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t353 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r1026 = (t353 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 3671: {mul.f16x2 %r1029,%r1023,%r1023;
-      uint t408 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1023 & 0xFFFFu)), p2g_h2f((r1023 & 0xFFFFu)))));
-      r1029 = (t408 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1023 >> 16)), p2g_h2f((r1023 >> 16)))))) << 16));
+      uint t354 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1023 & 0xFFFFu)), p2g_h2f((r1023 & 0xFFFFu)))));
+      r1029 = (t354 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1023 >> 16)), p2g_h2f((r1023 >> 16)))))) << 16));
       // 3675: {mul.f16x2 %r1032,%r375,%r1029;
-      uint t409 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1029 & 0xFFFFu)))));
-      r1032 = (t409 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1029 >> 16)))))) << 16));
+      uint t355 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1029 & 0xFFFFu)))));
+      r1032 = (t355 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1029 >> 16)))))) << 16));
       // 3679: {mul.f16x2 %r1035,%r377,%r1023;
-      uint t410 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1023 & 0xFFFFu)))));
-      r1035 = (t410 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1023 >> 16)))))) << 16));
+      uint t356 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1023 & 0xFFFFu)))));
+      r1035 = (t356 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1023 >> 16)))))) << 16));
       // 3683: {fma.rn.f16x2 %r1038,%r1035,%r1026,%r1032;
-      uint t411 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1035 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu))), p2g_h2f((r1032 & 0xFFFFu))));
-      r1038 = (t411 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1035 >> 16)), p2g_h2f((r1026 >> 16))), p2g_h2f((r1032 >> 16))))) << 16));
+      uint t357 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1035 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu))), p2g_h2f((r1032 & 0xFFFFu))));
+      r1038 = (t357 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1035 >> 16)), p2g_h2f((r1026 >> 16))), p2g_h2f((r1032 >> 16))))) << 16));
       // 3687: {mul.f16x2 %r1042,%r376,%r1026;
-      uint t412 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu)))));
-      r1042 = (t412 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1026 >> 16)))))) << 16));
+      uint t358 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu)))));
+      r1042 = (t358 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1026 >> 16)))))) << 16));
       // 3691: {fma.rn.f16x2 %r1045,%r1042,%r1026,%r1038;
-      uint t413 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1042 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu))), p2g_h2f((r1038 & 0xFFFFu))));
-      r1045 = (t413 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1042 >> 16)), p2g_h2f((r1026 >> 16))), p2g_h2f((r1038 >> 16))))) << 16));
+      uint t359 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1042 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu))), p2g_h2f((r1038 & 0xFFFFu))));
+      r1045 = (t359 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1042 >> 16)), p2g_h2f((r1026 >> 16))), p2g_h2f((r1038 >> 16))))) << 16));
       // 3697: mov.b32         {hl, hu}, %r1045;   
       hl_11 = ((r1045 >> 0u) & 0xFFFFu);
       hu_11 = ((r1045 >> 16u) & 0xFFFFu);
       // 3698: cvt.f32.f16     fl, hl;         
-      uint t414 = floatBitsToUint(p2g_h2f(hl_11));
-      fl_11 = floatBitsToUint(uintBitsToFloat((t414 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t414));
+      uint t360 = floatBitsToUint(p2g_h2f(hl_11));
+      fl_11 = floatBitsToUint(uintBitsToFloat((t360 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t360));
       // 3699: cvt.f32.f16     fu, hu;         
-      uint t415 = floatBitsToUint(p2g_h2f(hu_11));
-      fu_11 = floatBitsToUint(uintBitsToFloat((t415 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t415));
+      uint t361 = floatBitsToUint(p2g_h2f(hu_11));
+      fu_11 = floatBitsToUint(uintBitsToFloat((t361 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t361));
       // 3700: ex2.approx.ftz.f32  fl, fl;     
       fl_11 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_11)), true)));
       // 3701: ex2.approx.ftz.f32  fu, fu;     
@@ -6092,11 +6104,11 @@ void main() {
       // 3707: mov.b32         %r1049, {hl, hu};   
       r1049 = (hl_11 << 0u) | (hu_11 << 16u);
       // 3711: {fma.rn.f16x2 %r1051,%r1049,%r964,%r942;
-      uint t416 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1049 & 0xFFFFu)), p2g_h2f((r964 & 0xFFFFu))), p2g_h2f((r942 & 0xFFFFu))));
-      r1051 = (t416 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1049 >> 16)), p2g_h2f((r964 >> 16))), p2g_h2f((r942 >> 16))))) << 16));
+      uint t362 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1049 & 0xFFFFu)), p2g_h2f((r964 & 0xFFFFu))), p2g_h2f((r942 & 0xFFFFu))));
+      r1051 = (t362 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1049 >> 16)), p2g_h2f((r964 >> 16))), p2g_h2f((r942 >> 16))))) << 16));
       // 3715: {add.f16x2 %r1055,%r946,%r1049;
-      uint t417 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r946 & 0xFFFFu)), p2g_h2f((r1049 & 0xFFFFu))));
-      r1055 = (t417 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r946 >> 16)), p2g_h2f((r1049 >> 16))))) << 16));
+      uint t363 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r946 & 0xFFFFu)), p2g_h2f((r1049 & 0xFFFFu))));
+      r1055 = (t363 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r946 >> 16)), p2g_h2f((r1049 >> 16))))) << 16));
       // 3720: mov.b32 {low,high}, %r1045;
       low_135 = ((r1045 >> 0u) & 0xFFFFu);
       high_133 = ((r1045 >> 16u) & 0xFFFFu);
@@ -6106,10 +6118,10 @@ void main() {
       high_134 = ((r957 >> 16u) & 0xFFFFu);
       // 3726: mov.b16 %rs853, low;}
       // 3730: setp.gt.f16  __$temp3, %rs852, %rs853;
-      int t418 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_135)), floatBitsToUint(p2g_h2f(low_136)));
+      int t364 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_135)), floatBitsToUint(p2g_h2f(low_136)));
       // 3731: selp.u16 %rs854, 1, 0, __$temp3;}
       // 3733: setp.ne.s16 	%p147, %rs854, 0;
-      p147 = (bitfieldExtract(int((t418 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p147 = (bitfieldExtract(int((t364 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3736: mov.b32 {low,high}, %r1045;
       low_137 = ((r1045 >> 0u) & 0xFFFFu);
       high_135 = ((r1045 >> 16u) & 0xFFFFu);
@@ -6119,9 +6131,9 @@ void main() {
       high_136 = ((r957 >> 16u) & 0xFFFFu);
       // 3742: mov.b16 %rs858, high;}
       // 3746: setp.gt.f16  __$temp3, %rs857, %rs858;
-      int t419 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_135)), floatBitsToUint(p2g_h2f(high_136)));
+      int t365 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_135)), floatBitsToUint(p2g_h2f(high_136)));
       // 3747: selp.u16 %rs859, 1, 0, __$temp3;}
-      rs859 = (t419 == 1) ? 1u : 0u;
+      rs859 = (t365 == 1) ? 1u : 0u;
       if (p147) {
         // 3755: mov.b32 {low,high}, %r1045;
         low_139 = ((r1045 >> 0u) & 0xFFFFu);
@@ -6209,7 +6221,7 @@ void main() {
       // 3873: mad.lo.s32 	%r1122, %r1120, 24, %r1121;
       // 3874: shl.b32 	%r1123, %r1122, 3;
       // 3875: add.s32 	%r1125, %r1837, %r1123;
-      r1125 = uint(int(uint(0ul)) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
+      r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
       // 3876: ld.shared.u16 	%rs894, [%r1125];
       rs894 = p2g_lds16(r1125);
       // 3878: {  mov.b32 %r1077, {%rs894,%rs894};}
@@ -6219,38 +6231,38 @@ void main() {
       // 3886: {  mov.b32 %r1079, {%rs891,%rs891};}
       r1079 = (rs891 << 0u) | (rs891 << 16u);
       // 3890: {sub.f16x2 %r1080,%r1078,%r378;
-      uint t420 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1080 = (t420 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t366 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r1080 = (t366 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 3894: {sub.f16x2 %r1083,%r1079,%r380;
-      uint t421 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1083 = (t421 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t367 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r1083 = (t367 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 3898: {mul.f16x2 %r1086,%r1080,%r1080;
-      uint t422 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1080 & 0xFFFFu)), p2g_h2f((r1080 & 0xFFFFu)))));
-      r1086 = (t422 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1080 >> 16)), p2g_h2f((r1080 >> 16)))))) << 16));
+      uint t368 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1080 & 0xFFFFu)), p2g_h2f((r1080 & 0xFFFFu)))));
+      r1086 = (t368 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1080 >> 16)), p2g_h2f((r1080 >> 16)))))) << 16));
       // 3902: {mul.f16x2 %r1089,%r375,%r1086;
-      uint t423 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1086 & 0xFFFFu)))));
-      r1089 = (t423 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1086 >> 16)))))) << 16));
+      uint t369 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1086 & 0xFFFFu)))));
+      r1089 = (t369 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1086 >> 16)))))) << 16));
       // 3906: {mul.f16x2 %r1092,%r377,%r1080;
-      uint t424 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1080 & 0xFFFFu)))));
-      r1092 = (t424 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1080 >> 16)))))) << 16));
+      uint t370 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1080 & 0xFFFFu)))));
+      r1092 = (t370 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1080 >> 16)))))) << 16));
       // 3910: {fma.rn.f16x2 %r1095,%r1092,%r1083,%r1089;
-      uint t425 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1092 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu))), p2g_h2f((r1089 & 0xFFFFu))));
-      r1095 = (t425 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1092 >> 16)), p2g_h2f((r1083 >> 16))), p2g_h2f((r1089 >> 16))))) << 16));
+      uint t371 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1092 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu))), p2g_h2f((r1089 & 0xFFFFu))));
+      r1095 = (t371 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1092 >> 16)), p2g_h2f((r1083 >> 16))), p2g_h2f((r1089 >> 16))))) << 16));
       // 3914: {mul.f16x2 %r1099,%r376,%r1083;
-      uint t426 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu)))));
-      r1099 = (t426 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1083 >> 16)))))) << 16));
+      uint t372 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu)))));
+      r1099 = (t372 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1083 >> 16)))))) << 16));
       // 3918: {fma.rn.f16x2 %r1102,%r1099,%r1083,%r1095;
-      uint t427 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1099 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu))), p2g_h2f((r1095 & 0xFFFFu))));
-      r1102 = (t427 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1099 >> 16)), p2g_h2f((r1083 >> 16))), p2g_h2f((r1095 >> 16))))) << 16));
+      uint t373 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1099 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu))), p2g_h2f((r1095 & 0xFFFFu))));
+      r1102 = (t373 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1099 >> 16)), p2g_h2f((r1083 >> 16))), p2g_h2f((r1095 >> 16))))) << 16));
       // 3924: mov.b32         {hl, hu}, %r1102;   
       hl_12 = ((r1102 >> 0u) & 0xFFFFu);
       hu_12 = ((r1102 >> 16u) & 0xFFFFu);
       // 3925: cvt.f32.f16     fl, hl;         
-      uint t428 = floatBitsToUint(p2g_h2f(hl_12));
-      fl_12 = floatBitsToUint(uintBitsToFloat((t428 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t428));
+      uint t374 = floatBitsToUint(p2g_h2f(hl_12));
+      fl_12 = floatBitsToUint(uintBitsToFloat((t374 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t374));
       // 3926: cvt.f32.f16     fu, hu;         
-      uint t429 = floatBitsToUint(p2g_h2f(hu_12));
-      fu_12 = floatBitsToUint(uintBitsToFloat((t429 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t429));
+      uint t375 = floatBitsToUint(p2g_h2f(hu_12));
+      fu_12 = floatBitsToUint(uintBitsToFloat((t375 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t375));
       // 3927: ex2.approx.ftz.f32  fl, fl;     
       fl_12 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_12)), true)));
       // 3928: ex2.approx.ftz.f32  fu, fu;     
@@ -6268,11 +6280,11 @@ void main() {
       // 3934: mov.b32         %r1106, {hl, hu};   
       r1106 = (hl_12 << 0u) | (hu_12 << 16u);
       // 3938: {fma.rn.f16x2 %r1108,%r1106,%r1077,%r995;
-      uint t430 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1106 & 0xFFFFu)), p2g_h2f((r1077 & 0xFFFFu))), p2g_h2f((r995 & 0xFFFFu))));
-      r1108 = (t430 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1106 >> 16)), p2g_h2f((r1077 >> 16))), p2g_h2f((r995 >> 16))))) << 16));
+      uint t376 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1106 & 0xFFFFu)), p2g_h2f((r1077 & 0xFFFFu))), p2g_h2f((r995 & 0xFFFFu))));
+      r1108 = (t376 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1106 >> 16)), p2g_h2f((r1077 >> 16))), p2g_h2f((r995 >> 16))))) << 16));
       // 3942: {add.f16x2 %r1112,%r999,%r1106;
-      uint t431 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r999 & 0xFFFFu)), p2g_h2f((r1106 & 0xFFFFu))));
-      r1112 = (t431 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r999 >> 16)), p2g_h2f((r1106 >> 16))))) << 16));
+      uint t377 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r999 & 0xFFFFu)), p2g_h2f((r1106 & 0xFFFFu))));
+      r1112 = (t377 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r999 >> 16)), p2g_h2f((r1106 >> 16))))) << 16));
       // 3947: mov.b32 {low,high}, %r1102;
       low_147 = ((r1102 >> 0u) & 0xFFFFu);
       high_145 = ((r1102 >> 16u) & 0xFFFFu);
@@ -6282,10 +6294,10 @@ void main() {
       high_146 = ((r1017 >> 16u) & 0xFFFFu);
       // 3953: mov.b16 %rs898, low;}
       // 3957: setp.gt.f16  __$temp3, %rs897, %rs898;
-      int t432 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_147)), floatBitsToUint(p2g_h2f(low_148)));
+      int t378 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_147)), floatBitsToUint(p2g_h2f(low_148)));
       // 3958: selp.u16 %rs899, 1, 0, __$temp3;}
       // 3960: setp.ne.s16 	%p152, %rs899, 0;
-      p152 = (bitfieldExtract(int((t432 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p152 = (bitfieldExtract(int((t378 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3963: mov.b32 {low,high}, %r1102;
       low_149 = ((r1102 >> 0u) & 0xFFFFu);
       high_147 = ((r1102 >> 16u) & 0xFFFFu);
@@ -6295,9 +6307,9 @@ void main() {
       high_148 = ((r1017 >> 16u) & 0xFFFFu);
       // 3969: mov.b16 %rs903, high;}
       // 3973: setp.gt.f16  __$temp3, %rs902, %rs903;
-      int t433 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_147)), floatBitsToUint(p2g_h2f(high_148)));
+      int t379 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_147)), floatBitsToUint(p2g_h2f(high_148)));
       // 3974: selp.u16 %rs904, 1, 0, __$temp3;}
-      rs904 = (t433 == 1) ? 1u : 0u;
+      rs904 = (t379 == 1) ? 1u : 0u;
       if (p152) {
         // 3982: mov.b32 {low,high}, %r1102;
         low_151 = ((r1102 >> 0u) & 0xFFFFu);
@@ -6357,38 +6369,38 @@ void main() {
       // 4058: {  mov.b32 %r1135, {%rs1640,%rs1641};}
       r1135 = (rs1640 << 0u) | (rs1641 << 16u);
       // 4062: {sub.f16x2 %r1136,%r1078,%r379;
-      uint t434 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1136 = (t434 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t380 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r1136 = (t380 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 4066: {sub.f16x2 %r1139,%r1079,%r381;
-      uint t435 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1139 = (t435 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t381 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r1139 = (t381 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 4070: {mul.f16x2 %r1142,%r1136,%r1136;
-      uint t436 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1136 & 0xFFFFu)), p2g_h2f((r1136 & 0xFFFFu)))));
-      r1142 = (t436 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1136 >> 16)), p2g_h2f((r1136 >> 16)))))) << 16));
+      uint t382 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1136 & 0xFFFFu)), p2g_h2f((r1136 & 0xFFFFu)))));
+      r1142 = (t382 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1136 >> 16)), p2g_h2f((r1136 >> 16)))))) << 16));
       // 4074: {mul.f16x2 %r1145,%r375,%r1142;
-      uint t437 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1142 & 0xFFFFu)))));
-      r1145 = (t437 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1142 >> 16)))))) << 16));
+      uint t383 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1142 & 0xFFFFu)))));
+      r1145 = (t383 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1142 >> 16)))))) << 16));
       // 4078: {mul.f16x2 %r1148,%r377,%r1136;
-      uint t438 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1136 & 0xFFFFu)))));
-      r1148 = (t438 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1136 >> 16)))))) << 16));
+      uint t384 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1136 & 0xFFFFu)))));
+      r1148 = (t384 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1136 >> 16)))))) << 16));
       // 4082: {fma.rn.f16x2 %r1151,%r1148,%r1139,%r1145;
-      uint t439 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1148 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu))), p2g_h2f((r1145 & 0xFFFFu))));
-      r1151 = (t439 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1148 >> 16)), p2g_h2f((r1139 >> 16))), p2g_h2f((r1145 >> 16))))) << 16));
+      uint t385 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1148 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu))), p2g_h2f((r1145 & 0xFFFFu))));
+      r1151 = (t385 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1148 >> 16)), p2g_h2f((r1139 >> 16))), p2g_h2f((r1145 >> 16))))) << 16));
       // 4086: {mul.f16x2 %r1155,%r376,%r1139;
-      uint t440 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu)))));
-      r1155 = (t440 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1139 >> 16)))))) << 16));
+      uint t386 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu)))));
+      r1155 = (t386 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1139 >> 16)))))) << 16));
       // 4090: {fma.rn.f16x2 %r1158,%r1155,%r1139,%r1151;
-      uint t441 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1155 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu))), p2g_h2f((r1151 & 0xFFFFu))));
-      r1158 = (t441 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1155 >> 16)), p2g_h2f((r1139 >> 16))), p2g_h2f((r1151 >> 16))))) << 16));
+      uint t387 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1155 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu))), p2g_h2f((r1151 & 0xFFFFu))));
+      r1158 = (t387 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1155 >> 16)), p2g_h2f((r1139 >> 16))), p2g_h2f((r1151 >> 16))))) << 16));
       // 4096: mov.b32         {hl, hu}, %r1158;   
       hl_13 = ((r1158 >> 0u) & 0xFFFFu);
       hu_13 = ((r1158 >> 16u) & 0xFFFFu);
       // 4097: cvt.f32.f16     fl, hl;         
-      uint t442 = floatBitsToUint(p2g_h2f(hl_13));
-      fl_13 = floatBitsToUint(uintBitsToFloat((t442 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t442));
+      uint t388 = floatBitsToUint(p2g_h2f(hl_13));
+      fl_13 = floatBitsToUint(uintBitsToFloat((t388 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t388));
       // 4098: cvt.f32.f16     fu, hu;         
-      uint t443 = floatBitsToUint(p2g_h2f(hu_13));
-      fu_13 = floatBitsToUint(uintBitsToFloat((t443 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t443));
+      uint t389 = floatBitsToUint(p2g_h2f(hu_13));
+      fu_13 = floatBitsToUint(uintBitsToFloat((t389 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t389));
       // 4099: ex2.approx.ftz.f32  fl, fl;     
       fl_13 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_13)), true)));
       // 4100: ex2.approx.ftz.f32  fu, fu;     
@@ -6406,11 +6418,11 @@ void main() {
       // 4106: mov.b32         %r1162, {hl, hu};   
       r1162 = (hl_13 << 0u) | (hu_13 << 16u);
       // 4110: {fma.rn.f16x2 %r1164,%r1162,%r1077,%r1051;
-      uint t444 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1162 & 0xFFFFu)), p2g_h2f((r1077 & 0xFFFFu))), p2g_h2f((r1051 & 0xFFFFu))));
-      r1164 = (t444 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1162 >> 16)), p2g_h2f((r1077 >> 16))), p2g_h2f((r1051 >> 16))))) << 16));
+      uint t390 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1162 & 0xFFFFu)), p2g_h2f((r1077 & 0xFFFFu))), p2g_h2f((r1051 & 0xFFFFu))));
+      r1164 = (t390 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1162 >> 16)), p2g_h2f((r1077 >> 16))), p2g_h2f((r1051 >> 16))))) << 16));
       // 4114: {add.f16x2 %r1168,%r1055,%r1162;
-      uint t445 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1055 & 0xFFFFu)), p2g_h2f((r1162 & 0xFFFFu))));
-      r1168 = (t445 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1055 >> 16)), p2g_h2f((r1162 >> 16))))) << 16));
+      uint t391 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1055 & 0xFFFFu)), p2g_h2f((r1162 & 0xFFFFu))));
+      r1168 = (t391 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1055 >> 16)), p2g_h2f((r1162 >> 16))))) << 16));
       // 4119: mov.b32 {low,high}, %r1158;
       low_159 = ((r1158 >> 0u) & 0xFFFFu);
       high_157 = ((r1158 >> 16u) & 0xFFFFu);
@@ -6420,10 +6432,10 @@ void main() {
       high_158 = ((r1066 >> 16u) & 0xFFFFu);
       // 4125: mov.b16 %rs921, low;}
       // 4129: setp.gt.f16  __$temp3, %rs920, %rs921;
-      int t446 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_159)), floatBitsToUint(p2g_h2f(low_160)));
+      int t392 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_159)), floatBitsToUint(p2g_h2f(low_160)));
       // 4130: selp.u16 %rs922, 1, 0, __$temp3;}
       // 4132: setp.ne.s16 	%p156, %rs922, 0;
-      p156 = (bitfieldExtract(int((t446 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p156 = (bitfieldExtract(int((t392 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4135: mov.b32 {low,high}, %r1158;
       low_161 = ((r1158 >> 0u) & 0xFFFFu);
       high_159 = ((r1158 >> 16u) & 0xFFFFu);
@@ -6433,9 +6445,9 @@ void main() {
       high_160 = ((r1066 >> 16u) & 0xFFFFu);
       // 4141: mov.b16 %rs926, high;}
       // 4145: setp.gt.f16  __$temp3, %rs925, %rs926;
-      int t447 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_159)), floatBitsToUint(p2g_h2f(high_160)));
+      int t393 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_159)), floatBitsToUint(p2g_h2f(high_160)));
       // 4146: selp.u16 %rs927, 1, 0, __$temp3;}
-      rs927 = (t447 == 1) ? 1u : 0u;
+      rs927 = (t393 == 1) ? 1u : 0u;
       if (p156) {
         // 4154: mov.b32 {low,high}, %r1158;
         low_163 = ((r1158 >> 0u) & 0xFFFFu);
@@ -6507,7 +6519,7 @@ void main() {
       // 4245: mad.lo.s32 	%r1231, %r1229, 24, %r1230;
       // 4246: shl.b32 	%r1232, %r1231, 3;
       // 4247: add.s32 	%r1234, %r1838, %r1232;
-      r1234 = uint(int(uint(0ul)) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
+      r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
       // 4248: ld.shared.u16 	%rs946, [%r1234];
       rs946 = p2g_lds16(r1234);
       // 4250: {  mov.b32 %r1186, {%rs946,%rs946};}
@@ -6517,38 +6529,38 @@ void main() {
       // 4258: {  mov.b32 %r1188, {%rs943,%rs943};}
       r1188 = (rs943 << 0u) | (rs943 << 16u);
       // 4262: {sub.f16x2 %r1189,%r1187,%r378;
-      uint t448 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1189 = (t448 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t394 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r1189 = (t394 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 4266: {sub.f16x2 %r1192,%r1188,%r380;
-      uint t449 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1192 = (t449 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t395 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r1192 = (t395 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 4270: {mul.f16x2 %r1195,%r1189,%r1189;
-      uint t450 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1189 & 0xFFFFu)), p2g_h2f((r1189 & 0xFFFFu)))));
-      r1195 = (t450 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1189 >> 16)), p2g_h2f((r1189 >> 16)))))) << 16));
+      uint t396 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1189 & 0xFFFFu)), p2g_h2f((r1189 & 0xFFFFu)))));
+      r1195 = (t396 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1189 >> 16)), p2g_h2f((r1189 >> 16)))))) << 16));
       // 4274: {mul.f16x2 %r1198,%r375,%r1195;
-      uint t451 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1195 & 0xFFFFu)))));
-      r1198 = (t451 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1195 >> 16)))))) << 16));
+      uint t397 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1195 & 0xFFFFu)))));
+      r1198 = (t397 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1195 >> 16)))))) << 16));
       // 4278: {mul.f16x2 %r1201,%r377,%r1189;
-      uint t452 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1189 & 0xFFFFu)))));
-      r1201 = (t452 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1189 >> 16)))))) << 16));
+      uint t398 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1189 & 0xFFFFu)))));
+      r1201 = (t398 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1189 >> 16)))))) << 16));
       // 4282: {fma.rn.f16x2 %r1204,%r1201,%r1192,%r1198;
-      uint t453 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1201 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu))), p2g_h2f((r1198 & 0xFFFFu))));
-      r1204 = (t453 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1201 >> 16)), p2g_h2f((r1192 >> 16))), p2g_h2f((r1198 >> 16))))) << 16));
+      uint t399 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1201 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu))), p2g_h2f((r1198 & 0xFFFFu))));
+      r1204 = (t399 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1201 >> 16)), p2g_h2f((r1192 >> 16))), p2g_h2f((r1198 >> 16))))) << 16));
       // 4286: {mul.f16x2 %r1208,%r376,%r1192;
-      uint t454 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu)))));
-      r1208 = (t454 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1192 >> 16)))))) << 16));
+      uint t400 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu)))));
+      r1208 = (t400 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1192 >> 16)))))) << 16));
       // 4290: {fma.rn.f16x2 %r1211,%r1208,%r1192,%r1204;
-      uint t455 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1208 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu))), p2g_h2f((r1204 & 0xFFFFu))));
-      r1211 = (t455 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1208 >> 16)), p2g_h2f((r1192 >> 16))), p2g_h2f((r1204 >> 16))))) << 16));
+      uint t401 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1208 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu))), p2g_h2f((r1204 & 0xFFFFu))));
+      r1211 = (t401 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1208 >> 16)), p2g_h2f((r1192 >> 16))), p2g_h2f((r1204 >> 16))))) << 16));
       // 4296: mov.b32         {hl, hu}, %r1211;   
       hl_14 = ((r1211 >> 0u) & 0xFFFFu);
       hu_14 = ((r1211 >> 16u) & 0xFFFFu);
       // 4297: cvt.f32.f16     fl, hl;         
-      uint t456 = floatBitsToUint(p2g_h2f(hl_14));
-      fl_14 = floatBitsToUint(uintBitsToFloat((t456 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t456));
+      uint t402 = floatBitsToUint(p2g_h2f(hl_14));
+      fl_14 = floatBitsToUint(uintBitsToFloat((t402 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t402));
       // 4298: cvt.f32.f16     fu, hu;         
-      uint t457 = floatBitsToUint(p2g_h2f(hu_14));
-      fu_14 = floatBitsToUint(uintBitsToFloat((t457 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t457));
+      uint t403 = floatBitsToUint(p2g_h2f(hu_14));
+      fu_14 = floatBitsToUint(uintBitsToFloat((t403 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t403));
       // 4299: ex2.approx.ftz.f32  fl, fl;     
       fl_14 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_14)), true)));
       // 4300: ex2.approx.ftz.f32  fu, fu;     
@@ -6566,11 +6578,11 @@ void main() {
       // 4306: mov.b32         %r1215, {hl, hu};   
       r1215 = (hl_14 << 0u) | (hu_14 << 16u);
       // 4310: {fma.rn.f16x2 %r1217,%r1215,%r1186,%r1108;
-      uint t458 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1215 & 0xFFFFu)), p2g_h2f((r1186 & 0xFFFFu))), p2g_h2f((r1108 & 0xFFFFu))));
-      r1217 = (t458 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1215 >> 16)), p2g_h2f((r1186 >> 16))), p2g_h2f((r1108 >> 16))))) << 16));
+      uint t404 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1215 & 0xFFFFu)), p2g_h2f((r1186 & 0xFFFFu))), p2g_h2f((r1108 & 0xFFFFu))));
+      r1217 = (t404 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1215 >> 16)), p2g_h2f((r1186 >> 16))), p2g_h2f((r1108 >> 16))))) << 16));
       // 4314: {add.f16x2 %r1221,%r1112,%r1215;
-      uint t459 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1112 & 0xFFFFu)), p2g_h2f((r1215 & 0xFFFFu))));
-      r1221 = (t459 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1112 >> 16)), p2g_h2f((r1215 >> 16))))) << 16));
+      uint t405 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1112 & 0xFFFFu)), p2g_h2f((r1215 & 0xFFFFu))));
+      r1221 = (t405 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1112 >> 16)), p2g_h2f((r1215 >> 16))))) << 16));
       // 4319: mov.b32 {low,high}, %r1211;
       low_171 = ((r1211 >> 0u) & 0xFFFFu);
       high_169 = ((r1211 >> 16u) & 0xFFFFu);
@@ -6580,10 +6592,10 @@ void main() {
       high_170 = ((r1130 >> 16u) & 0xFFFFu);
       // 4325: mov.b16 %rs950, low;}
       // 4329: setp.gt.f16  __$temp3, %rs949, %rs950;
-      int t460 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_171)), floatBitsToUint(p2g_h2f(low_172)));
+      int t406 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_171)), floatBitsToUint(p2g_h2f(low_172)));
       // 4330: selp.u16 %rs951, 1, 0, __$temp3;}
       // 4332: setp.ne.s16 	%p161, %rs951, 0;
-      p161 = (bitfieldExtract(int((t460 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p161 = (bitfieldExtract(int((t406 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4335: mov.b32 {low,high}, %r1211;
       low_173 = ((r1211 >> 0u) & 0xFFFFu);
       high_171 = ((r1211 >> 16u) & 0xFFFFu);
@@ -6593,9 +6605,9 @@ void main() {
       high_172 = ((r1130 >> 16u) & 0xFFFFu);
       // 4341: mov.b16 %rs955, high;}
       // 4345: setp.gt.f16  __$temp3, %rs954, %rs955;
-      int t461 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_171)), floatBitsToUint(p2g_h2f(high_172)));
+      int t407 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_171)), floatBitsToUint(p2g_h2f(high_172)));
       // 4346: selp.u16 %rs956, 1, 0, __$temp3;}
-      rs956 = (t461 == 1) ? 1u : 0u;
+      rs956 = (t407 == 1) ? 1u : 0u;
       if (p161) {
         // 4354: mov.b32 {low,high}, %r1211;
         low_175 = ((r1211 >> 0u) & 0xFFFFu);
@@ -6655,38 +6667,38 @@ void main() {
       // 4430: {  mov.b32 %r1244, {%rs1648,%rs1649};}
       r1244 = (rs1648 << 0u) | (rs1649 << 16u);
       // 4434: {sub.f16x2 %r1245,%r1187,%r379;
-      uint t462 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1245 = (t462 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t408 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r1245 = (t408 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 4438: {sub.f16x2 %r1248,%r1188,%r381;
-      uint t463 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1248 = (t463 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t409 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r1248 = (t409 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 4442: {mul.f16x2 %r1251,%r1245,%r1245;
-      uint t464 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1245 & 0xFFFFu)), p2g_h2f((r1245 & 0xFFFFu)))));
-      r1251 = (t464 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1245 >> 16)), p2g_h2f((r1245 >> 16)))))) << 16));
+      uint t410 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1245 & 0xFFFFu)), p2g_h2f((r1245 & 0xFFFFu)))));
+      r1251 = (t410 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1245 >> 16)), p2g_h2f((r1245 >> 16)))))) << 16));
       // 4446: {mul.f16x2 %r1254,%r375,%r1251;
-      uint t465 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1251 & 0xFFFFu)))));
-      r1254 = (t465 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1251 >> 16)))))) << 16));
+      uint t411 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1251 & 0xFFFFu)))));
+      r1254 = (t411 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1251 >> 16)))))) << 16));
       // 4450: {mul.f16x2 %r1257,%r377,%r1245;
-      uint t466 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1245 & 0xFFFFu)))));
-      r1257 = (t466 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1245 >> 16)))))) << 16));
+      uint t412 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1245 & 0xFFFFu)))));
+      r1257 = (t412 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1245 >> 16)))))) << 16));
       // 4454: {fma.rn.f16x2 %r1260,%r1257,%r1248,%r1254;
-      uint t467 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1257 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu))), p2g_h2f((r1254 & 0xFFFFu))));
-      r1260 = (t467 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1257 >> 16)), p2g_h2f((r1248 >> 16))), p2g_h2f((r1254 >> 16))))) << 16));
+      uint t413 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1257 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu))), p2g_h2f((r1254 & 0xFFFFu))));
+      r1260 = (t413 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1257 >> 16)), p2g_h2f((r1248 >> 16))), p2g_h2f((r1254 >> 16))))) << 16));
       // 4458: {mul.f16x2 %r1264,%r376,%r1248;
-      uint t468 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu)))));
-      r1264 = (t468 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1248 >> 16)))))) << 16));
+      uint t414 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu)))));
+      r1264 = (t414 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1248 >> 16)))))) << 16));
       // 4462: {fma.rn.f16x2 %r1267,%r1264,%r1248,%r1260;
-      uint t469 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1264 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu))), p2g_h2f((r1260 & 0xFFFFu))));
-      r1267 = (t469 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1264 >> 16)), p2g_h2f((r1248 >> 16))), p2g_h2f((r1260 >> 16))))) << 16));
+      uint t415 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1264 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu))), p2g_h2f((r1260 & 0xFFFFu))));
+      r1267 = (t415 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1264 >> 16)), p2g_h2f((r1248 >> 16))), p2g_h2f((r1260 >> 16))))) << 16));
       // 4468: mov.b32         {hl, hu}, %r1267;   
       hl_15 = ((r1267 >> 0u) & 0xFFFFu);
       hu_15 = ((r1267 >> 16u) & 0xFFFFu);
       // 4469: cvt.f32.f16     fl, hl;         
-      uint t470 = floatBitsToUint(p2g_h2f(hl_15));
-      fl_15 = floatBitsToUint(uintBitsToFloat((t470 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t470));
+      uint t416 = floatBitsToUint(p2g_h2f(hl_15));
+      fl_15 = floatBitsToUint(uintBitsToFloat((t416 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t416));
       // 4470: cvt.f32.f16     fu, hu;         
-      uint t471 = floatBitsToUint(p2g_h2f(hu_15));
-      fu_15 = floatBitsToUint(uintBitsToFloat((t471 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t471));
+      uint t417 = floatBitsToUint(p2g_h2f(hu_15));
+      fu_15 = floatBitsToUint(uintBitsToFloat((t417 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t417));
       // 4471: ex2.approx.ftz.f32  fl, fl;     
       fl_15 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_15)), true)));
       // 4472: ex2.approx.ftz.f32  fu, fu;     
@@ -6704,11 +6716,11 @@ void main() {
       // 4478: mov.b32         %r1271, {hl, hu};   
       r1271 = (hl_15 << 0u) | (hu_15 << 16u);
       // 4482: {fma.rn.f16x2 %r1273,%r1271,%r1186,%r1164;
-      uint t472 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1271 & 0xFFFFu)), p2g_h2f((r1186 & 0xFFFFu))), p2g_h2f((r1164 & 0xFFFFu))));
-      r1273 = (t472 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1271 >> 16)), p2g_h2f((r1186 >> 16))), p2g_h2f((r1164 >> 16))))) << 16));
+      uint t418 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1271 & 0xFFFFu)), p2g_h2f((r1186 & 0xFFFFu))), p2g_h2f((r1164 & 0xFFFFu))));
+      r1273 = (t418 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1271 >> 16)), p2g_h2f((r1186 >> 16))), p2g_h2f((r1164 >> 16))))) << 16));
       // 4486: {add.f16x2 %r1277,%r1168,%r1271;
-      uint t473 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1168 & 0xFFFFu)), p2g_h2f((r1271 & 0xFFFFu))));
-      r1277 = (t473 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1168 >> 16)), p2g_h2f((r1271 >> 16))))) << 16));
+      uint t419 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1168 & 0xFFFFu)), p2g_h2f((r1271 & 0xFFFFu))));
+      r1277 = (t419 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1168 >> 16)), p2g_h2f((r1271 >> 16))))) << 16));
       // 4491: mov.b32 {low,high}, %r1267;
       low_183 = ((r1267 >> 0u) & 0xFFFFu);
       high_181 = ((r1267 >> 16u) & 0xFFFFu);
@@ -6718,10 +6730,10 @@ void main() {
       high_182 = ((r1179 >> 16u) & 0xFFFFu);
       // 4497: mov.b16 %rs973, low;}
       // 4501: setp.gt.f16  __$temp3, %rs972, %rs973;
-      int t474 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_183)), floatBitsToUint(p2g_h2f(low_184)));
+      int t420 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_183)), floatBitsToUint(p2g_h2f(low_184)));
       // 4502: selp.u16 %rs974, 1, 0, __$temp3;}
       // 4504: setp.ne.s16 	%p165, %rs974, 0;
-      p165 = (bitfieldExtract(int((t474 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p165 = (bitfieldExtract(int((t420 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4507: mov.b32 {low,high}, %r1267;
       low_185 = ((r1267 >> 0u) & 0xFFFFu);
       high_183 = ((r1267 >> 16u) & 0xFFFFu);
@@ -6731,9 +6743,9 @@ void main() {
       high_184 = ((r1179 >> 16u) & 0xFFFFu);
       // 4513: mov.b16 %rs978, high;}
       // 4517: setp.gt.f16  __$temp3, %rs977, %rs978;
-      int t475 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_183)), floatBitsToUint(p2g_h2f(high_184)));
+      int t421 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_183)), floatBitsToUint(p2g_h2f(high_184)));
       // 4518: selp.u16 %rs979, 1, 0, __$temp3;}
-      rs979 = (t475 == 1) ? 1u : 0u;
+      rs979 = (t421 == 1) ? 1u : 0u;
       if (p165) {
         // 4526: mov.b32 {low,high}, %r1267;
         low_187 = ((r1267 >> 0u) & 0xFFFFu);
@@ -6805,7 +6817,7 @@ void main() {
       // 4617: mad.lo.s32 	%r1340, %r1338, 24, %r1339;
       // 4618: shl.b32 	%r1341, %r1340, 3;
       // 4619: add.s32 	%r1343, %r1839, %r1341;
-      r1343 = uint(int(uint(0ul)) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
+      r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
       // 4620: ld.shared.u16 	%rs998, [%r1343];
       rs998 = p2g_lds16(r1343);
       // 4622: {  mov.b32 %r1295, {%rs998,%rs998};}
@@ -6815,38 +6827,38 @@ void main() {
       // 4630: {  mov.b32 %r1297, {%rs995,%rs995};}
       r1297 = (rs995 << 0u) | (rs995 << 16u);
       // 4634: {sub.f16x2 %r1298,%r1296,%r378;
-      uint t476 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1298 = (t476 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t422 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r1298 = (t422 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 4638: {sub.f16x2 %r1301,%r1297,%r380;
-      uint t477 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1301 = (t477 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t423 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r1301 = (t423 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 4642: {mul.f16x2 %r1304,%r1298,%r1298;
-      uint t478 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1298 & 0xFFFFu)), p2g_h2f((r1298 & 0xFFFFu)))));
-      r1304 = (t478 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1298 >> 16)), p2g_h2f((r1298 >> 16)))))) << 16));
+      uint t424 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1298 & 0xFFFFu)), p2g_h2f((r1298 & 0xFFFFu)))));
+      r1304 = (t424 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1298 >> 16)), p2g_h2f((r1298 >> 16)))))) << 16));
       // 4646: {mul.f16x2 %r1307,%r375,%r1304;
-      uint t479 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1304 & 0xFFFFu)))));
-      r1307 = (t479 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1304 >> 16)))))) << 16));
+      uint t425 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1304 & 0xFFFFu)))));
+      r1307 = (t425 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1304 >> 16)))))) << 16));
       // 4650: {mul.f16x2 %r1310,%r377,%r1298;
-      uint t480 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1298 & 0xFFFFu)))));
-      r1310 = (t480 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1298 >> 16)))))) << 16));
+      uint t426 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1298 & 0xFFFFu)))));
+      r1310 = (t426 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1298 >> 16)))))) << 16));
       // 4654: {fma.rn.f16x2 %r1313,%r1310,%r1301,%r1307;
-      uint t481 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1310 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu))), p2g_h2f((r1307 & 0xFFFFu))));
-      r1313 = (t481 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1310 >> 16)), p2g_h2f((r1301 >> 16))), p2g_h2f((r1307 >> 16))))) << 16));
+      uint t427 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1310 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu))), p2g_h2f((r1307 & 0xFFFFu))));
+      r1313 = (t427 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1310 >> 16)), p2g_h2f((r1301 >> 16))), p2g_h2f((r1307 >> 16))))) << 16));
       // 4658: {mul.f16x2 %r1317,%r376,%r1301;
-      uint t482 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu)))));
-      r1317 = (t482 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1301 >> 16)))))) << 16));
+      uint t428 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu)))));
+      r1317 = (t428 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1301 >> 16)))))) << 16));
       // 4662: {fma.rn.f16x2 %r1320,%r1317,%r1301,%r1313;
-      uint t483 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1317 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu))), p2g_h2f((r1313 & 0xFFFFu))));
-      r1320 = (t483 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1317 >> 16)), p2g_h2f((r1301 >> 16))), p2g_h2f((r1313 >> 16))))) << 16));
+      uint t429 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1317 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu))), p2g_h2f((r1313 & 0xFFFFu))));
+      r1320 = (t429 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1317 >> 16)), p2g_h2f((r1301 >> 16))), p2g_h2f((r1313 >> 16))))) << 16));
       // 4668: mov.b32         {hl, hu}, %r1320;   
       hl_16 = ((r1320 >> 0u) & 0xFFFFu);
       hu_16 = ((r1320 >> 16u) & 0xFFFFu);
       // 4669: cvt.f32.f16     fl, hl;         
-      uint t484 = floatBitsToUint(p2g_h2f(hl_16));
-      fl_16 = floatBitsToUint(uintBitsToFloat((t484 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t484));
+      uint t430 = floatBitsToUint(p2g_h2f(hl_16));
+      fl_16 = floatBitsToUint(uintBitsToFloat((t430 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t430));
       // 4670: cvt.f32.f16     fu, hu;         
-      uint t485 = floatBitsToUint(p2g_h2f(hu_16));
-      fu_16 = floatBitsToUint(uintBitsToFloat((t485 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t485));
+      uint t431 = floatBitsToUint(p2g_h2f(hu_16));
+      fu_16 = floatBitsToUint(uintBitsToFloat((t431 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t431));
       // 4671: ex2.approx.ftz.f32  fl, fl;     
       fl_16 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_16)), true)));
       // 4672: ex2.approx.ftz.f32  fu, fu;     
@@ -6864,11 +6876,11 @@ void main() {
       // 4678: mov.b32         %r1324, {hl, hu};   
       r1324 = (hl_16 << 0u) | (hu_16 << 16u);
       // 4682: {fma.rn.f16x2 %r1326,%r1324,%r1295,%r1217;
-      uint t486 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1324 & 0xFFFFu)), p2g_h2f((r1295 & 0xFFFFu))), p2g_h2f((r1217 & 0xFFFFu))));
-      r1326 = (t486 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1324 >> 16)), p2g_h2f((r1295 >> 16))), p2g_h2f((r1217 >> 16))))) << 16));
+      uint t432 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1324 & 0xFFFFu)), p2g_h2f((r1295 & 0xFFFFu))), p2g_h2f((r1217 & 0xFFFFu))));
+      r1326 = (t432 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1324 >> 16)), p2g_h2f((r1295 >> 16))), p2g_h2f((r1217 >> 16))))) << 16));
       // 4686: {add.f16x2 %r1330,%r1221,%r1324;
-      uint t487 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1221 & 0xFFFFu)), p2g_h2f((r1324 & 0xFFFFu))));
-      r1330 = (t487 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1221 >> 16)), p2g_h2f((r1324 >> 16))))) << 16));
+      uint t433 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1221 & 0xFFFFu)), p2g_h2f((r1324 & 0xFFFFu))));
+      r1330 = (t433 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1221 >> 16)), p2g_h2f((r1324 >> 16))))) << 16));
       // 4691: mov.b32 {low,high}, %r1320;
       low_195 = ((r1320 >> 0u) & 0xFFFFu);
       high_193 = ((r1320 >> 16u) & 0xFFFFu);
@@ -6878,10 +6890,10 @@ void main() {
       high_194 = ((r1239 >> 16u) & 0xFFFFu);
       // 4697: mov.b16 %rs1002, low;}
       // 4701: setp.gt.f16  __$temp3, %rs1001, %rs1002;
-      int t488 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_195)), floatBitsToUint(p2g_h2f(low_196)));
+      int t434 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_195)), floatBitsToUint(p2g_h2f(low_196)));
       // 4702: selp.u16 %rs1003, 1, 0, __$temp3;}
       // 4704: setp.ne.s16 	%p170, %rs1003, 0;
-      p170 = (bitfieldExtract(int((t488 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p170 = (bitfieldExtract(int((t434 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4707: mov.b32 {low,high}, %r1320;
       low_197 = ((r1320 >> 0u) & 0xFFFFu);
       high_195 = ((r1320 >> 16u) & 0xFFFFu);
@@ -6891,9 +6903,9 @@ void main() {
       high_196 = ((r1239 >> 16u) & 0xFFFFu);
       // 4713: mov.b16 %rs1007, high;}
       // 4717: setp.gt.f16  __$temp3, %rs1006, %rs1007;
-      int t489 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_195)), floatBitsToUint(p2g_h2f(high_196)));
+      int t435 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_195)), floatBitsToUint(p2g_h2f(high_196)));
       // 4718: selp.u16 %rs1008, 1, 0, __$temp3;}
-      rs1008 = (t489 == 1) ? 1u : 0u;
+      rs1008 = (t435 == 1) ? 1u : 0u;
       if (p170) {
         // 4726: mov.b32 {low,high}, %r1320;
         low_199 = ((r1320 >> 0u) & 0xFFFFu);
@@ -6953,38 +6965,38 @@ void main() {
       // 4802: {  mov.b32 %r1353, {%rs1656,%rs1657};}
       r1353 = (rs1656 << 0u) | (rs1657 << 16u);
       // 4806: {sub.f16x2 %r1354,%r1296,%r379;
-      uint t490 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1354 = (t490 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t436 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r1354 = (t436 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 4810: {sub.f16x2 %r1357,%r1297,%r381;
-      uint t491 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1357 = (t491 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t437 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r1357 = (t437 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 4814: {mul.f16x2 %r1360,%r1354,%r1354;
-      uint t492 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1354 & 0xFFFFu)), p2g_h2f((r1354 & 0xFFFFu)))));
-      r1360 = (t492 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1354 >> 16)), p2g_h2f((r1354 >> 16)))))) << 16));
+      uint t438 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1354 & 0xFFFFu)), p2g_h2f((r1354 & 0xFFFFu)))));
+      r1360 = (t438 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1354 >> 16)), p2g_h2f((r1354 >> 16)))))) << 16));
       // 4818: {mul.f16x2 %r1363,%r375,%r1360;
-      uint t493 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1360 & 0xFFFFu)))));
-      r1363 = (t493 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1360 >> 16)))))) << 16));
+      uint t439 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1360 & 0xFFFFu)))));
+      r1363 = (t439 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1360 >> 16)))))) << 16));
       // 4822: {mul.f16x2 %r1366,%r377,%r1354;
-      uint t494 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1354 & 0xFFFFu)))));
-      r1366 = (t494 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1354 >> 16)))))) << 16));
+      uint t440 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1354 & 0xFFFFu)))));
+      r1366 = (t440 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1354 >> 16)))))) << 16));
       // 4826: {fma.rn.f16x2 %r1369,%r1366,%r1357,%r1363;
-      uint t495 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1366 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu))), p2g_h2f((r1363 & 0xFFFFu))));
-      r1369 = (t495 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1366 >> 16)), p2g_h2f((r1357 >> 16))), p2g_h2f((r1363 >> 16))))) << 16));
+      uint t441 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1366 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu))), p2g_h2f((r1363 & 0xFFFFu))));
+      r1369 = (t441 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1366 >> 16)), p2g_h2f((r1357 >> 16))), p2g_h2f((r1363 >> 16))))) << 16));
       // 4830: {mul.f16x2 %r1373,%r376,%r1357;
-      uint t496 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu)))));
-      r1373 = (t496 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1357 >> 16)))))) << 16));
+      uint t442 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu)))));
+      r1373 = (t442 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1357 >> 16)))))) << 16));
       // 4834: {fma.rn.f16x2 %r1376,%r1373,%r1357,%r1369;
-      uint t497 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1373 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu))), p2g_h2f((r1369 & 0xFFFFu))));
-      r1376 = (t497 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1373 >> 16)), p2g_h2f((r1357 >> 16))), p2g_h2f((r1369 >> 16))))) << 16));
+      uint t443 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1373 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu))), p2g_h2f((r1369 & 0xFFFFu))));
+      r1376 = (t443 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1373 >> 16)), p2g_h2f((r1357 >> 16))), p2g_h2f((r1369 >> 16))))) << 16));
       // 4840: mov.b32         {hl, hu}, %r1376;   
       hl_17 = ((r1376 >> 0u) & 0xFFFFu);
       hu_17 = ((r1376 >> 16u) & 0xFFFFu);
       // 4841: cvt.f32.f16     fl, hl;         
-      uint t498 = floatBitsToUint(p2g_h2f(hl_17));
-      fl_17 = floatBitsToUint(uintBitsToFloat((t498 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t498));
+      uint t444 = floatBitsToUint(p2g_h2f(hl_17));
+      fl_17 = floatBitsToUint(uintBitsToFloat((t444 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t444));
       // 4842: cvt.f32.f16     fu, hu;         
-      uint t499 = floatBitsToUint(p2g_h2f(hu_17));
-      fu_17 = floatBitsToUint(uintBitsToFloat((t499 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t499));
+      uint t445 = floatBitsToUint(p2g_h2f(hu_17));
+      fu_17 = floatBitsToUint(uintBitsToFloat((t445 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t445));
       // 4843: ex2.approx.ftz.f32  fl, fl;     
       fl_17 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_17)), true)));
       // 4844: ex2.approx.ftz.f32  fu, fu;     
@@ -7002,11 +7014,11 @@ void main() {
       // 4850: mov.b32         %r1380, {hl, hu};   
       r1380 = (hl_17 << 0u) | (hu_17 << 16u);
       // 4854: {fma.rn.f16x2 %r1382,%r1380,%r1295,%r1273;
-      uint t500 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1380 & 0xFFFFu)), p2g_h2f((r1295 & 0xFFFFu))), p2g_h2f((r1273 & 0xFFFFu))));
-      r1382 = (t500 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1380 >> 16)), p2g_h2f((r1295 >> 16))), p2g_h2f((r1273 >> 16))))) << 16));
+      uint t446 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1380 & 0xFFFFu)), p2g_h2f((r1295 & 0xFFFFu))), p2g_h2f((r1273 & 0xFFFFu))));
+      r1382 = (t446 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1380 >> 16)), p2g_h2f((r1295 >> 16))), p2g_h2f((r1273 >> 16))))) << 16));
       // 4858: {add.f16x2 %r1386,%r1277,%r1380;
-      uint t501 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1277 & 0xFFFFu)), p2g_h2f((r1380 & 0xFFFFu))));
-      r1386 = (t501 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1277 >> 16)), p2g_h2f((r1380 >> 16))))) << 16));
+      uint t447 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1277 & 0xFFFFu)), p2g_h2f((r1380 & 0xFFFFu))));
+      r1386 = (t447 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1277 >> 16)), p2g_h2f((r1380 >> 16))))) << 16));
       // 4863: mov.b32 {low,high}, %r1376;
       low_207 = ((r1376 >> 0u) & 0xFFFFu);
       high_205 = ((r1376 >> 16u) & 0xFFFFu);
@@ -7016,10 +7028,10 @@ void main() {
       high_206 = ((r1288 >> 16u) & 0xFFFFu);
       // 4869: mov.b16 %rs1025, low;}
       // 4873: setp.gt.f16  __$temp3, %rs1024, %rs1025;
-      int t502 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_207)), floatBitsToUint(p2g_h2f(low_208)));
+      int t448 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_207)), floatBitsToUint(p2g_h2f(low_208)));
       // 4874: selp.u16 %rs1026, 1, 0, __$temp3;}
       // 4876: setp.ne.s16 	%p174, %rs1026, 0;
-      p174 = (bitfieldExtract(int((t502 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p174 = (bitfieldExtract(int((t448 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4879: mov.b32 {low,high}, %r1376;
       low_209 = ((r1376 >> 0u) & 0xFFFFu);
       high_207 = ((r1376 >> 16u) & 0xFFFFu);
@@ -7029,9 +7041,9 @@ void main() {
       high_208 = ((r1288 >> 16u) & 0xFFFFu);
       // 4885: mov.b16 %rs1030, high;}
       // 4889: setp.gt.f16  __$temp3, %rs1029, %rs1030;
-      int t503 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_207)), floatBitsToUint(p2g_h2f(high_208)));
+      int t449 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_207)), floatBitsToUint(p2g_h2f(high_208)));
       // 4890: selp.u16 %rs1031, 1, 0, __$temp3;}
-      rs1031 = (t503 == 1) ? 1u : 0u;
+      rs1031 = (t449 == 1) ? 1u : 0u;
       if (p174) {
         // 4898: mov.b32 {low,high}, %r1376;
         low_211 = ((r1376 >> 0u) & 0xFFFFu);
@@ -7119,7 +7131,7 @@ void main() {
       // 5016: mad.lo.s32 	%r1453, %r1451, 24, %r1452;
       // 5017: shl.b32 	%r1454, %r1453, 3;
       // 5018: add.s32 	%r1456, %r1840, %r1454;
-      r1456 = uint(int(uint(0ul)) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
+      r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
       // 5019: ld.shared.u16 	%rs1066, [%r1456];
       rs1066 = p2g_lds16(r1456);
       // 5021: {  mov.b32 %r1408, {%rs1066,%rs1066};}
@@ -7129,38 +7141,38 @@ void main() {
       // 5029: {  mov.b32 %r1410, {%rs1063,%rs1063};}
       r1410 = (rs1063 << 0u) | (rs1063 << 16u);
       // 5033: {sub.f16x2 %r1411,%r1409,%r378;
-      uint t504 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1411 = (t504 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t450 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r1411 = (t450 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 5037: {sub.f16x2 %r1414,%r1410,%r380;
-      uint t505 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1414 = (t505 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t451 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r1414 = (t451 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 5041: {mul.f16x2 %r1417,%r1411,%r1411;
-      uint t506 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1411 & 0xFFFFu)), p2g_h2f((r1411 & 0xFFFFu)))));
-      r1417 = (t506 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1411 >> 16)), p2g_h2f((r1411 >> 16)))))) << 16));
+      uint t452 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1411 & 0xFFFFu)), p2g_h2f((r1411 & 0xFFFFu)))));
+      r1417 = (t452 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1411 >> 16)), p2g_h2f((r1411 >> 16)))))) << 16));
       // 5045: {mul.f16x2 %r1420,%r375,%r1417;
-      uint t507 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1417 & 0xFFFFu)))));
-      r1420 = (t507 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1417 >> 16)))))) << 16));
+      uint t453 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1417 & 0xFFFFu)))));
+      r1420 = (t453 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1417 >> 16)))))) << 16));
       // 5049: {mul.f16x2 %r1423,%r377,%r1411;
-      uint t508 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1411 & 0xFFFFu)))));
-      r1423 = (t508 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1411 >> 16)))))) << 16));
+      uint t454 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1411 & 0xFFFFu)))));
+      r1423 = (t454 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1411 >> 16)))))) << 16));
       // 5053: {fma.rn.f16x2 %r1426,%r1423,%r1414,%r1420;
-      uint t509 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1423 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu))), p2g_h2f((r1420 & 0xFFFFu))));
-      r1426 = (t509 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1423 >> 16)), p2g_h2f((r1414 >> 16))), p2g_h2f((r1420 >> 16))))) << 16));
+      uint t455 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1423 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu))), p2g_h2f((r1420 & 0xFFFFu))));
+      r1426 = (t455 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1423 >> 16)), p2g_h2f((r1414 >> 16))), p2g_h2f((r1420 >> 16))))) << 16));
       // 5057: {mul.f16x2 %r1430,%r376,%r1414;
-      uint t510 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu)))));
-      r1430 = (t510 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1414 >> 16)))))) << 16));
+      uint t456 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu)))));
+      r1430 = (t456 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1414 >> 16)))))) << 16));
       // 5061: {fma.rn.f16x2 %r1433,%r1430,%r1414,%r1426;
-      uint t511 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1430 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu))), p2g_h2f((r1426 & 0xFFFFu))));
-      r1433 = (t511 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1430 >> 16)), p2g_h2f((r1414 >> 16))), p2g_h2f((r1426 >> 16))))) << 16));
+      uint t457 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1430 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu))), p2g_h2f((r1426 & 0xFFFFu))));
+      r1433 = (t457 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1430 >> 16)), p2g_h2f((r1414 >> 16))), p2g_h2f((r1426 >> 16))))) << 16));
       // 5067: mov.b32         {hl, hu}, %r1433;   
       hl_18 = ((r1433 >> 0u) & 0xFFFFu);
       hu_18 = ((r1433 >> 16u) & 0xFFFFu);
       // 5068: cvt.f32.f16     fl, hl;         
-      uint t512 = floatBitsToUint(p2g_h2f(hl_18));
-      fl_18 = floatBitsToUint(uintBitsToFloat((t512 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t512));
+      uint t458 = floatBitsToUint(p2g_h2f(hl_18));
+      fl_18 = floatBitsToUint(uintBitsToFloat((t458 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t458));
       // 5069: cvt.f32.f16     fu, hu;         
-      uint t513 = floatBitsToUint(p2g_h2f(hu_18));
-      fu_18 = floatBitsToUint(uintBitsToFloat((t513 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t513));
+      uint t459 = floatBitsToUint(p2g_h2f(hu_18));
+      fu_18 = floatBitsToUint(uintBitsToFloat((t459 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t459));
       // 5070: ex2.approx.ftz.f32  fl, fl;     
       fl_18 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_18)), true)));
       // 5071: ex2.approx.ftz.f32  fu, fu;     
@@ -7178,11 +7190,11 @@ void main() {
       // 5077: mov.b32         %r1437, {hl, hu};   
       r1437 = (hl_18 << 0u) | (hu_18 << 16u);
       // 5081: {fma.rn.f16x2 %r1439,%r1437,%r1408,%r1326;
-      uint t514 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1437 & 0xFFFFu)), p2g_h2f((r1408 & 0xFFFFu))), p2g_h2f((r1326 & 0xFFFFu))));
-      r1439 = (t514 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1437 >> 16)), p2g_h2f((r1408 >> 16))), p2g_h2f((r1326 >> 16))))) << 16));
+      uint t460 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1437 & 0xFFFFu)), p2g_h2f((r1408 & 0xFFFFu))), p2g_h2f((r1326 & 0xFFFFu))));
+      r1439 = (t460 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1437 >> 16)), p2g_h2f((r1408 >> 16))), p2g_h2f((r1326 >> 16))))) << 16));
       // 5085: {add.f16x2 %r1443,%r1330,%r1437;
-      uint t515 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1330 & 0xFFFFu)), p2g_h2f((r1437 & 0xFFFFu))));
-      r1443 = (t515 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1330 >> 16)), p2g_h2f((r1437 >> 16))))) << 16));
+      uint t461 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1330 & 0xFFFFu)), p2g_h2f((r1437 & 0xFFFFu))));
+      r1443 = (t461 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1330 >> 16)), p2g_h2f((r1437 >> 16))))) << 16));
       // 5090: mov.b32 {low,high}, %r1433;
       low_219 = ((r1433 >> 0u) & 0xFFFFu);
       high_217 = ((r1433 >> 16u) & 0xFFFFu);
@@ -7192,10 +7204,10 @@ void main() {
       high_218 = ((r1348 >> 16u) & 0xFFFFu);
       // 5096: mov.b16 %rs1070, low;}
       // 5100: setp.gt.f16  __$temp3, %rs1069, %rs1070;
-      int t516 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_219)), floatBitsToUint(p2g_h2f(low_220)));
+      int t462 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_219)), floatBitsToUint(p2g_h2f(low_220)));
       // 5101: selp.u16 %rs1071, 1, 0, __$temp3;}
       // 5103: setp.ne.s16 	%p179, %rs1071, 0;
-      p179 = (bitfieldExtract(int((t516 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p179 = (bitfieldExtract(int((t462 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5106: mov.b32 {low,high}, %r1433;
       low_221 = ((r1433 >> 0u) & 0xFFFFu);
       high_219 = ((r1433 >> 16u) & 0xFFFFu);
@@ -7205,9 +7217,9 @@ void main() {
       high_220 = ((r1348 >> 16u) & 0xFFFFu);
       // 5112: mov.b16 %rs1075, high;}
       // 5116: setp.gt.f16  __$temp3, %rs1074, %rs1075;
-      int t517 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_219)), floatBitsToUint(p2g_h2f(high_220)));
+      int t463 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_219)), floatBitsToUint(p2g_h2f(high_220)));
       // 5117: selp.u16 %rs1076, 1, 0, __$temp3;}
-      rs1076 = (t517 == 1) ? 1u : 0u;
+      rs1076 = (t463 == 1) ? 1u : 0u;
       if (p179) {
         // 5125: mov.b32 {low,high}, %r1433;
         low_223 = ((r1433 >> 0u) & 0xFFFFu);
@@ -7267,38 +7279,38 @@ void main() {
       // 5201: {  mov.b32 %r1466, {%rs1664,%rs1665};}
       r1466 = (rs1664 << 0u) | (rs1665 << 16u);
       // 5205: {sub.f16x2 %r1467,%r1409,%r379;
-      uint t518 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1467 = (t518 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t464 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r1467 = (t464 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 5209: {sub.f16x2 %r1470,%r1410,%r381;
-      uint t519 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1470 = (t519 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t465 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r1470 = (t465 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 5213: {mul.f16x2 %r1473,%r1467,%r1467;
-      uint t520 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1467 & 0xFFFFu)), p2g_h2f((r1467 & 0xFFFFu)))));
-      r1473 = (t520 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1467 >> 16)), p2g_h2f((r1467 >> 16)))))) << 16));
+      uint t466 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1467 & 0xFFFFu)), p2g_h2f((r1467 & 0xFFFFu)))));
+      r1473 = (t466 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1467 >> 16)), p2g_h2f((r1467 >> 16)))))) << 16));
       // 5217: {mul.f16x2 %r1476,%r375,%r1473;
-      uint t521 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1473 & 0xFFFFu)))));
-      r1476 = (t521 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1473 >> 16)))))) << 16));
+      uint t467 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1473 & 0xFFFFu)))));
+      r1476 = (t467 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1473 >> 16)))))) << 16));
       // 5221: {mul.f16x2 %r1479,%r377,%r1467;
-      uint t522 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1467 & 0xFFFFu)))));
-      r1479 = (t522 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1467 >> 16)))))) << 16));
+      uint t468 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1467 & 0xFFFFu)))));
+      r1479 = (t468 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1467 >> 16)))))) << 16));
       // 5225: {fma.rn.f16x2 %r1482,%r1479,%r1470,%r1476;
-      uint t523 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1479 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu))), p2g_h2f((r1476 & 0xFFFFu))));
-      r1482 = (t523 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1479 >> 16)), p2g_h2f((r1470 >> 16))), p2g_h2f((r1476 >> 16))))) << 16));
+      uint t469 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1479 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu))), p2g_h2f((r1476 & 0xFFFFu))));
+      r1482 = (t469 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1479 >> 16)), p2g_h2f((r1470 >> 16))), p2g_h2f((r1476 >> 16))))) << 16));
       // 5229: {mul.f16x2 %r1486,%r376,%r1470;
-      uint t524 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu)))));
-      r1486 = (t524 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1470 >> 16)))))) << 16));
+      uint t470 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu)))));
+      r1486 = (t470 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1470 >> 16)))))) << 16));
       // 5233: {fma.rn.f16x2 %r1489,%r1486,%r1470,%r1482;
-      uint t525 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1486 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu))), p2g_h2f((r1482 & 0xFFFFu))));
-      r1489 = (t525 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1486 >> 16)), p2g_h2f((r1470 >> 16))), p2g_h2f((r1482 >> 16))))) << 16));
+      uint t471 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1486 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu))), p2g_h2f((r1482 & 0xFFFFu))));
+      r1489 = (t471 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1486 >> 16)), p2g_h2f((r1470 >> 16))), p2g_h2f((r1482 >> 16))))) << 16));
       // 5239: mov.b32         {hl, hu}, %r1489;   
       hl_19 = ((r1489 >> 0u) & 0xFFFFu);
       hu_19 = ((r1489 >> 16u) & 0xFFFFu);
       // 5240: cvt.f32.f16     fl, hl;         
-      uint t526 = floatBitsToUint(p2g_h2f(hl_19));
-      fl_19 = floatBitsToUint(uintBitsToFloat((t526 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t526));
+      uint t472 = floatBitsToUint(p2g_h2f(hl_19));
+      fl_19 = floatBitsToUint(uintBitsToFloat((t472 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t472));
       // 5241: cvt.f32.f16     fu, hu;         
-      uint t527 = floatBitsToUint(p2g_h2f(hu_19));
-      fu_19 = floatBitsToUint(uintBitsToFloat((t527 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t527));
+      uint t473 = floatBitsToUint(p2g_h2f(hu_19));
+      fu_19 = floatBitsToUint(uintBitsToFloat((t473 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t473));
       // 5242: ex2.approx.ftz.f32  fl, fl;     
       fl_19 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_19)), true)));
       // 5243: ex2.approx.ftz.f32  fu, fu;     
@@ -7316,11 +7328,11 @@ void main() {
       // 5249: mov.b32         %r1493, {hl, hu};   
       r1493 = (hl_19 << 0u) | (hu_19 << 16u);
       // 5253: {fma.rn.f16x2 %r1495,%r1493,%r1408,%r1382;
-      uint t528 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1493 & 0xFFFFu)), p2g_h2f((r1408 & 0xFFFFu))), p2g_h2f((r1382 & 0xFFFFu))));
-      r1495 = (t528 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1493 >> 16)), p2g_h2f((r1408 >> 16))), p2g_h2f((r1382 >> 16))))) << 16));
+      uint t474 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1493 & 0xFFFFu)), p2g_h2f((r1408 & 0xFFFFu))), p2g_h2f((r1382 & 0xFFFFu))));
+      r1495 = (t474 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1493 >> 16)), p2g_h2f((r1408 >> 16))), p2g_h2f((r1382 >> 16))))) << 16));
       // 5257: {add.f16x2 %r1499,%r1386,%r1493;
-      uint t529 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1386 & 0xFFFFu)), p2g_h2f((r1493 & 0xFFFFu))));
-      r1499 = (t529 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1386 >> 16)), p2g_h2f((r1493 >> 16))))) << 16));
+      uint t475 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1386 & 0xFFFFu)), p2g_h2f((r1493 & 0xFFFFu))));
+      r1499 = (t475 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1386 >> 16)), p2g_h2f((r1493 >> 16))))) << 16));
       // 5262: mov.b32 {low,high}, %r1489;
       low_231 = ((r1489 >> 0u) & 0xFFFFu);
       high_229 = ((r1489 >> 16u) & 0xFFFFu);
@@ -7330,10 +7342,10 @@ void main() {
       high_230 = ((r1397 >> 16u) & 0xFFFFu);
       // 5268: mov.b16 %rs1093, low;}
       // 5272: setp.gt.f16  __$temp3, %rs1092, %rs1093;
-      int t530 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_231)), floatBitsToUint(p2g_h2f(low_232)));
+      int t476 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_231)), floatBitsToUint(p2g_h2f(low_232)));
       // 5273: selp.u16 %rs1094, 1, 0, __$temp3;}
       // 5275: setp.ne.s16 	%p183, %rs1094, 0;
-      p183 = (bitfieldExtract(int((t530 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p183 = (bitfieldExtract(int((t476 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5278: mov.b32 {low,high}, %r1489;
       low_233 = ((r1489 >> 0u) & 0xFFFFu);
       high_231 = ((r1489 >> 16u) & 0xFFFFu);
@@ -7343,9 +7355,9 @@ void main() {
       high_232 = ((r1397 >> 16u) & 0xFFFFu);
       // 5284: mov.b16 %rs1098, high;}
       // 5288: setp.gt.f16  __$temp3, %rs1097, %rs1098;
-      int t531 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_231)), floatBitsToUint(p2g_h2f(high_232)));
+      int t477 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_231)), floatBitsToUint(p2g_h2f(high_232)));
       // 5289: selp.u16 %rs1099, 1, 0, __$temp3;}
-      rs1099 = (t531 == 1) ? 1u : 0u;
+      rs1099 = (t477 == 1) ? 1u : 0u;
       if (p183) {
         // 5297: mov.b32 {low,high}, %r1489;
         low_235 = ((r1489 >> 0u) & 0xFFFFu);
@@ -7417,7 +7429,7 @@ void main() {
       // 5388: mad.lo.s32 	%r1562, %r1560, 24, %r1561;
       // 5389: shl.b32 	%r1563, %r1562, 3;
       // 5390: add.s32 	%r1565, %r1841, %r1563;
-      r1565 = uint(int(uint(0ul)) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
+      r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
       // 5391: ld.shared.u16 	%rs1118, [%r1565];
       rs1118 = p2g_lds16(r1565);
       // 5393: {  mov.b32 %r1517, {%rs1118,%rs1118};}
@@ -7427,38 +7439,38 @@ void main() {
       // 5401: {  mov.b32 %r1519, {%rs1115,%rs1115};}
       r1519 = (rs1115 << 0u) | (rs1115 << 16u);
       // 5405: {sub.f16x2 %r1520,%r1518,%r378;
-      uint t532 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1520 = (t532 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t478 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r1520 = (t478 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 5409: {sub.f16x2 %r1523,%r1519,%r380;
-      uint t533 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1523 = (t533 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t479 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r1523 = (t479 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 5413: {mul.f16x2 %r1526,%r1520,%r1520;
-      uint t534 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1520 & 0xFFFFu)), p2g_h2f((r1520 & 0xFFFFu)))));
-      r1526 = (t534 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1520 >> 16)), p2g_h2f((r1520 >> 16)))))) << 16));
+      uint t480 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1520 & 0xFFFFu)), p2g_h2f((r1520 & 0xFFFFu)))));
+      r1526 = (t480 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1520 >> 16)), p2g_h2f((r1520 >> 16)))))) << 16));
       // 5417: {mul.f16x2 %r1529,%r375,%r1526;
-      uint t535 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1526 & 0xFFFFu)))));
-      r1529 = (t535 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1526 >> 16)))))) << 16));
+      uint t481 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1526 & 0xFFFFu)))));
+      r1529 = (t481 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1526 >> 16)))))) << 16));
       // 5421: {mul.f16x2 %r1532,%r377,%r1520;
-      uint t536 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1520 & 0xFFFFu)))));
-      r1532 = (t536 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1520 >> 16)))))) << 16));
+      uint t482 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1520 & 0xFFFFu)))));
+      r1532 = (t482 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1520 >> 16)))))) << 16));
       // 5425: {fma.rn.f16x2 %r1535,%r1532,%r1523,%r1529;
-      uint t537 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1532 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu))), p2g_h2f((r1529 & 0xFFFFu))));
-      r1535 = (t537 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1532 >> 16)), p2g_h2f((r1523 >> 16))), p2g_h2f((r1529 >> 16))))) << 16));
+      uint t483 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1532 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu))), p2g_h2f((r1529 & 0xFFFFu))));
+      r1535 = (t483 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1532 >> 16)), p2g_h2f((r1523 >> 16))), p2g_h2f((r1529 >> 16))))) << 16));
       // 5429: {mul.f16x2 %r1539,%r376,%r1523;
-      uint t538 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu)))));
-      r1539 = (t538 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1523 >> 16)))))) << 16));
+      uint t484 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu)))));
+      r1539 = (t484 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1523 >> 16)))))) << 16));
       // 5433: {fma.rn.f16x2 %r1542,%r1539,%r1523,%r1535;
-      uint t539 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1539 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu))), p2g_h2f((r1535 & 0xFFFFu))));
-      r1542 = (t539 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1539 >> 16)), p2g_h2f((r1523 >> 16))), p2g_h2f((r1535 >> 16))))) << 16));
+      uint t485 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1539 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu))), p2g_h2f((r1535 & 0xFFFFu))));
+      r1542 = (t485 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1539 >> 16)), p2g_h2f((r1523 >> 16))), p2g_h2f((r1535 >> 16))))) << 16));
       // 5439: mov.b32         {hl, hu}, %r1542;   
       hl_20 = ((r1542 >> 0u) & 0xFFFFu);
       hu_20 = ((r1542 >> 16u) & 0xFFFFu);
       // 5440: cvt.f32.f16     fl, hl;         
-      uint t540 = floatBitsToUint(p2g_h2f(hl_20));
-      fl_20 = floatBitsToUint(uintBitsToFloat((t540 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t540));
+      uint t486 = floatBitsToUint(p2g_h2f(hl_20));
+      fl_20 = floatBitsToUint(uintBitsToFloat((t486 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t486));
       // 5441: cvt.f32.f16     fu, hu;         
-      uint t541 = floatBitsToUint(p2g_h2f(hu_20));
-      fu_20 = floatBitsToUint(uintBitsToFloat((t541 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t541));
+      uint t487 = floatBitsToUint(p2g_h2f(hu_20));
+      fu_20 = floatBitsToUint(uintBitsToFloat((t487 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t487));
       // 5442: ex2.approx.ftz.f32  fl, fl;     
       fl_20 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_20)), true)));
       // 5443: ex2.approx.ftz.f32  fu, fu;     
@@ -7476,11 +7488,11 @@ void main() {
       // 5449: mov.b32         %r1546, {hl, hu};   
       r1546 = (hl_20 << 0u) | (hu_20 << 16u);
       // 5453: {fma.rn.f16x2 %r1548,%r1546,%r1517,%r1439;
-      uint t542 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1546 & 0xFFFFu)), p2g_h2f((r1517 & 0xFFFFu))), p2g_h2f((r1439 & 0xFFFFu))));
-      r1548 = (t542 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1546 >> 16)), p2g_h2f((r1517 >> 16))), p2g_h2f((r1439 >> 16))))) << 16));
+      uint t488 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1546 & 0xFFFFu)), p2g_h2f((r1517 & 0xFFFFu))), p2g_h2f((r1439 & 0xFFFFu))));
+      r1548 = (t488 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1546 >> 16)), p2g_h2f((r1517 >> 16))), p2g_h2f((r1439 >> 16))))) << 16));
       // 5457: {add.f16x2 %r1552,%r1443,%r1546;
-      uint t543 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1443 & 0xFFFFu)), p2g_h2f((r1546 & 0xFFFFu))));
-      r1552 = (t543 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1443 >> 16)), p2g_h2f((r1546 >> 16))))) << 16));
+      uint t489 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1443 & 0xFFFFu)), p2g_h2f((r1546 & 0xFFFFu))));
+      r1552 = (t489 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1443 >> 16)), p2g_h2f((r1546 >> 16))))) << 16));
       // 5462: mov.b32 {low,high}, %r1542;
       low_243 = ((r1542 >> 0u) & 0xFFFFu);
       high_241 = ((r1542 >> 16u) & 0xFFFFu);
@@ -7490,10 +7502,10 @@ void main() {
       high_242 = ((r1461 >> 16u) & 0xFFFFu);
       // 5468: mov.b16 %rs1122, low;}
       // 5472: setp.gt.f16  __$temp3, %rs1121, %rs1122;
-      int t544 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_243)), floatBitsToUint(p2g_h2f(low_244)));
+      int t490 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_243)), floatBitsToUint(p2g_h2f(low_244)));
       // 5473: selp.u16 %rs1123, 1, 0, __$temp3;}
       // 5475: setp.ne.s16 	%p188, %rs1123, 0;
-      p188 = (bitfieldExtract(int((t544 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p188 = (bitfieldExtract(int((t490 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5478: mov.b32 {low,high}, %r1542;
       low_245 = ((r1542 >> 0u) & 0xFFFFu);
       high_243 = ((r1542 >> 16u) & 0xFFFFu);
@@ -7503,9 +7515,9 @@ void main() {
       high_244 = ((r1461 >> 16u) & 0xFFFFu);
       // 5484: mov.b16 %rs1127, high;}
       // 5488: setp.gt.f16  __$temp3, %rs1126, %rs1127;
-      int t545 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_243)), floatBitsToUint(p2g_h2f(high_244)));
+      int t491 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_243)), floatBitsToUint(p2g_h2f(high_244)));
       // 5489: selp.u16 %rs1128, 1, 0, __$temp3;}
-      rs1128 = (t545 == 1) ? 1u : 0u;
+      rs1128 = (t491 == 1) ? 1u : 0u;
       if (p188) {
         // 5497: mov.b32 {low,high}, %r1542;
         low_247 = ((r1542 >> 0u) & 0xFFFFu);
@@ -7565,38 +7577,38 @@ void main() {
       // 5573: {  mov.b32 %r1575, {%rs1672,%rs1673};}
       r1575 = (rs1672 << 0u) | (rs1673 << 16u);
       // 5577: {sub.f16x2 %r1576,%r1518,%r379;
-      uint t546 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1576 = (t546 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t492 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r1576 = (t492 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 5581: {sub.f16x2 %r1579,%r1519,%r381;
-      uint t547 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1579 = (t547 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t493 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r1579 = (t493 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 5585: {mul.f16x2 %r1582,%r1576,%r1576;
-      uint t548 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1576 & 0xFFFFu)), p2g_h2f((r1576 & 0xFFFFu)))));
-      r1582 = (t548 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1576 >> 16)), p2g_h2f((r1576 >> 16)))))) << 16));
+      uint t494 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1576 & 0xFFFFu)), p2g_h2f((r1576 & 0xFFFFu)))));
+      r1582 = (t494 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1576 >> 16)), p2g_h2f((r1576 >> 16)))))) << 16));
       // 5589: {mul.f16x2 %r1585,%r375,%r1582;
-      uint t549 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1582 & 0xFFFFu)))));
-      r1585 = (t549 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1582 >> 16)))))) << 16));
+      uint t495 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1582 & 0xFFFFu)))));
+      r1585 = (t495 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1582 >> 16)))))) << 16));
       // 5593: {mul.f16x2 %r1588,%r377,%r1576;
-      uint t550 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1576 & 0xFFFFu)))));
-      r1588 = (t550 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1576 >> 16)))))) << 16));
+      uint t496 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1576 & 0xFFFFu)))));
+      r1588 = (t496 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1576 >> 16)))))) << 16));
       // 5597: {fma.rn.f16x2 %r1591,%r1588,%r1579,%r1585;
-      uint t551 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1588 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu))), p2g_h2f((r1585 & 0xFFFFu))));
-      r1591 = (t551 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1588 >> 16)), p2g_h2f((r1579 >> 16))), p2g_h2f((r1585 >> 16))))) << 16));
+      uint t497 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1588 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu))), p2g_h2f((r1585 & 0xFFFFu))));
+      r1591 = (t497 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1588 >> 16)), p2g_h2f((r1579 >> 16))), p2g_h2f((r1585 >> 16))))) << 16));
       // 5601: {mul.f16x2 %r1595,%r376,%r1579;
-      uint t552 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu)))));
-      r1595 = (t552 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1579 >> 16)))))) << 16));
+      uint t498 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu)))));
+      r1595 = (t498 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1579 >> 16)))))) << 16));
       // 5605: {fma.rn.f16x2 %r1598,%r1595,%r1579,%r1591;
-      uint t553 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1595 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu))), p2g_h2f((r1591 & 0xFFFFu))));
-      r1598 = (t553 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1595 >> 16)), p2g_h2f((r1579 >> 16))), p2g_h2f((r1591 >> 16))))) << 16));
+      uint t499 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1595 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu))), p2g_h2f((r1591 & 0xFFFFu))));
+      r1598 = (t499 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1595 >> 16)), p2g_h2f((r1579 >> 16))), p2g_h2f((r1591 >> 16))))) << 16));
       // 5611: mov.b32         {hl, hu}, %r1598;   
       hl_21 = ((r1598 >> 0u) & 0xFFFFu);
       hu_21 = ((r1598 >> 16u) & 0xFFFFu);
       // 5612: cvt.f32.f16     fl, hl;         
-      uint t554 = floatBitsToUint(p2g_h2f(hl_21));
-      fl_21 = floatBitsToUint(uintBitsToFloat((t554 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t554));
+      uint t500 = floatBitsToUint(p2g_h2f(hl_21));
+      fl_21 = floatBitsToUint(uintBitsToFloat((t500 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t500));
       // 5613: cvt.f32.f16     fu, hu;         
-      uint t555 = floatBitsToUint(p2g_h2f(hu_21));
-      fu_21 = floatBitsToUint(uintBitsToFloat((t555 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t555));
+      uint t501 = floatBitsToUint(p2g_h2f(hu_21));
+      fu_21 = floatBitsToUint(uintBitsToFloat((t501 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t501));
       // 5614: ex2.approx.ftz.f32  fl, fl;     
       fl_21 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_21)), true)));
       // 5615: ex2.approx.ftz.f32  fu, fu;     
@@ -7614,11 +7626,11 @@ void main() {
       // 5621: mov.b32         %r1602, {hl, hu};   
       r1602 = (hl_21 << 0u) | (hu_21 << 16u);
       // 5625: {fma.rn.f16x2 %r1604,%r1602,%r1517,%r1495;
-      uint t556 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1602 & 0xFFFFu)), p2g_h2f((r1517 & 0xFFFFu))), p2g_h2f((r1495 & 0xFFFFu))));
-      r1604 = (t556 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1602 >> 16)), p2g_h2f((r1517 >> 16))), p2g_h2f((r1495 >> 16))))) << 16));
+      uint t502 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1602 & 0xFFFFu)), p2g_h2f((r1517 & 0xFFFFu))), p2g_h2f((r1495 & 0xFFFFu))));
+      r1604 = (t502 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1602 >> 16)), p2g_h2f((r1517 >> 16))), p2g_h2f((r1495 >> 16))))) << 16));
       // 5629: {add.f16x2 %r1608,%r1499,%r1602;
-      uint t557 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1499 & 0xFFFFu)), p2g_h2f((r1602 & 0xFFFFu))));
-      r1608 = (t557 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1499 >> 16)), p2g_h2f((r1602 >> 16))))) << 16));
+      uint t503 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1499 & 0xFFFFu)), p2g_h2f((r1602 & 0xFFFFu))));
+      r1608 = (t503 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1499 >> 16)), p2g_h2f((r1602 >> 16))))) << 16));
       // 5634: mov.b32 {low,high}, %r1598;
       low_255 = ((r1598 >> 0u) & 0xFFFFu);
       high_253 = ((r1598 >> 16u) & 0xFFFFu);
@@ -7628,10 +7640,10 @@ void main() {
       high_254 = ((r1510 >> 16u) & 0xFFFFu);
       // 5640: mov.b16 %rs1145, low;}
       // 5644: setp.gt.f16  __$temp3, %rs1144, %rs1145;
-      int t558 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_255)), floatBitsToUint(p2g_h2f(low_256)));
+      int t504 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_255)), floatBitsToUint(p2g_h2f(low_256)));
       // 5645: selp.u16 %rs1146, 1, 0, __$temp3;}
       // 5647: setp.ne.s16 	%p192, %rs1146, 0;
-      p192 = (bitfieldExtract(int((t558 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p192 = (bitfieldExtract(int((t504 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5650: mov.b32 {low,high}, %r1598;
       low_257 = ((r1598 >> 0u) & 0xFFFFu);
       high_255 = ((r1598 >> 16u) & 0xFFFFu);
@@ -7641,9 +7653,9 @@ void main() {
       high_256 = ((r1510 >> 16u) & 0xFFFFu);
       // 5656: mov.b16 %rs1150, high;}
       // 5660: setp.gt.f16  __$temp3, %rs1149, %rs1150;
-      int t559 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_255)), floatBitsToUint(p2g_h2f(high_256)));
+      int t505 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_255)), floatBitsToUint(p2g_h2f(high_256)));
       // 5661: selp.u16 %rs1151, 1, 0, __$temp3;}
-      rs1151 = (t559 == 1) ? 1u : 0u;
+      rs1151 = (t505 == 1) ? 1u : 0u;
       if (p192) {
         // 5669: mov.b32 {low,high}, %r1598;
         low_259 = ((r1598 >> 0u) & 0xFFFFu);
@@ -7715,7 +7727,7 @@ void main() {
       // 5760: mad.lo.s32 	%r1671, %r1669, 24, %r1670;
       // 5761: shl.b32 	%r1672, %r1671, 3;
       // 5762: add.s32 	%r1674, %r1842, %r1672;
-      r1674 = uint(int(uint(0ul)) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
+      r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
       // 5763: ld.shared.u16 	%rs1170, [%r1674];
       rs1170 = p2g_lds16(r1674);
       // 5765: {  mov.b32 %r1626, {%rs1170,%rs1170};}
@@ -7725,38 +7737,38 @@ void main() {
       // 5773: {  mov.b32 %r1628, {%rs1167,%rs1167};}
       r1628 = (rs1167 << 0u) | (rs1167 << 16u);
       // 5777: {sub.f16x2 %r1629,%r1627,%r378;
-      uint t560 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1629 = (t560 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint t506 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
+      r1629 = (t506 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
       // 5781: {sub.f16x2 %r1632,%r1628,%r380;
-      uint t561 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1632 = (t561 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint t507 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
+      r1632 = (t507 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
       // 5785: {mul.f16x2 %r1635,%r1629,%r1629;
-      uint t562 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1629 & 0xFFFFu)), p2g_h2f((r1629 & 0xFFFFu)))));
-      r1635 = (t562 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1629 >> 16)), p2g_h2f((r1629 >> 16)))))) << 16));
+      uint t508 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1629 & 0xFFFFu)), p2g_h2f((r1629 & 0xFFFFu)))));
+      r1635 = (t508 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1629 >> 16)), p2g_h2f((r1629 >> 16)))))) << 16));
       // 5789: {mul.f16x2 %r1638,%r375,%r1635;
-      uint t563 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1635 & 0xFFFFu)))));
-      r1638 = (t563 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1635 >> 16)))))) << 16));
+      uint t509 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1635 & 0xFFFFu)))));
+      r1638 = (t509 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1635 >> 16)))))) << 16));
       // 5793: {mul.f16x2 %r1641,%r377,%r1629;
-      uint t564 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1629 & 0xFFFFu)))));
-      r1641 = (t564 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1629 >> 16)))))) << 16));
+      uint t510 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1629 & 0xFFFFu)))));
+      r1641 = (t510 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1629 >> 16)))))) << 16));
       // 5797: {fma.rn.f16x2 %r1644,%r1641,%r1632,%r1638;
-      uint t565 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1641 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu))), p2g_h2f((r1638 & 0xFFFFu))));
-      r1644 = (t565 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1641 >> 16)), p2g_h2f((r1632 >> 16))), p2g_h2f((r1638 >> 16))))) << 16));
+      uint t511 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1641 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu))), p2g_h2f((r1638 & 0xFFFFu))));
+      r1644 = (t511 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1641 >> 16)), p2g_h2f((r1632 >> 16))), p2g_h2f((r1638 >> 16))))) << 16));
       // 5801: {mul.f16x2 %r1648,%r376,%r1632;
-      uint t566 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu)))));
-      r1648 = (t566 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1632 >> 16)))))) << 16));
+      uint t512 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu)))));
+      r1648 = (t512 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1632 >> 16)))))) << 16));
       // 5805: {fma.rn.f16x2 %r1651,%r1648,%r1632,%r1644;
-      uint t567 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1648 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu))), p2g_h2f((r1644 & 0xFFFFu))));
-      r1651 = (t567 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1648 >> 16)), p2g_h2f((r1632 >> 16))), p2g_h2f((r1644 >> 16))))) << 16));
+      uint t513 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1648 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu))), p2g_h2f((r1644 & 0xFFFFu))));
+      r1651 = (t513 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1648 >> 16)), p2g_h2f((r1632 >> 16))), p2g_h2f((r1644 >> 16))))) << 16));
       // 5811: mov.b32         {hl, hu}, %r1651;   
       hl_22 = ((r1651 >> 0u) & 0xFFFFu);
       hu_22 = ((r1651 >> 16u) & 0xFFFFu);
       // 5812: cvt.f32.f16     fl, hl;         
-      uint t568 = floatBitsToUint(p2g_h2f(hl_22));
-      fl_22 = floatBitsToUint(uintBitsToFloat((t568 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t568));
+      uint t514 = floatBitsToUint(p2g_h2f(hl_22));
+      fl_22 = floatBitsToUint(uintBitsToFloat((t514 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t514));
       // 5813: cvt.f32.f16     fu, hu;         
-      uint t569 = floatBitsToUint(p2g_h2f(hu_22));
-      fu_22 = floatBitsToUint(uintBitsToFloat((t569 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t569));
+      uint t515 = floatBitsToUint(p2g_h2f(hu_22));
+      fu_22 = floatBitsToUint(uintBitsToFloat((t515 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t515));
       // 5814: ex2.approx.ftz.f32  fl, fl;     
       fl_22 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_22)), true)));
       // 5815: ex2.approx.ftz.f32  fu, fu;     
@@ -7774,11 +7786,11 @@ void main() {
       // 5821: mov.b32         %r1655, {hl, hu};   
       r1655 = (hl_22 << 0u) | (hu_22 << 16u);
       // 5825: {fma.rn.f16x2 %r1657,%r1655,%r1626,%r1548;
-      uint t570 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1655 & 0xFFFFu)), p2g_h2f((r1626 & 0xFFFFu))), p2g_h2f((r1548 & 0xFFFFu))));
-      r1657 = (t570 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1655 >> 16)), p2g_h2f((r1626 >> 16))), p2g_h2f((r1548 >> 16))))) << 16));
+      uint t516 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1655 & 0xFFFFu)), p2g_h2f((r1626 & 0xFFFFu))), p2g_h2f((r1548 & 0xFFFFu))));
+      r1657 = (t516 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1655 >> 16)), p2g_h2f((r1626 >> 16))), p2g_h2f((r1548 >> 16))))) << 16));
       // 5829: {add.f16x2 %r1661,%r1552,%r1655;
-      uint t571 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1552 & 0xFFFFu)), p2g_h2f((r1655 & 0xFFFFu))));
-      r1661 = (t571 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1552 >> 16)), p2g_h2f((r1655 >> 16))))) << 16));
+      uint t517 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1552 & 0xFFFFu)), p2g_h2f((r1655 & 0xFFFFu))));
+      r1661 = (t517 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1552 >> 16)), p2g_h2f((r1655 >> 16))))) << 16));
       // 5834: mov.b32 {low,high}, %r1651;
       low_267 = ((r1651 >> 0u) & 0xFFFFu);
       high_265 = ((r1651 >> 16u) & 0xFFFFu);
@@ -7788,10 +7800,10 @@ void main() {
       high_266 = ((r1570 >> 16u) & 0xFFFFu);
       // 5840: mov.b16 %rs1174, low;}
       // 5844: setp.gt.f16  __$temp3, %rs1173, %rs1174;
-      int t572 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_267)), floatBitsToUint(p2g_h2f(low_268)));
+      int t518 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_267)), floatBitsToUint(p2g_h2f(low_268)));
       // 5845: selp.u16 %rs1175, 1, 0, __$temp3;}
       // 5847: setp.ne.s16 	%p197, %rs1175, 0;
-      p197 = (bitfieldExtract(int((t572 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p197 = (bitfieldExtract(int((t518 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5850: mov.b32 {low,high}, %r1651;
       low_269 = ((r1651 >> 0u) & 0xFFFFu);
       high_267 = ((r1651 >> 16u) & 0xFFFFu);
@@ -7801,9 +7813,9 @@ void main() {
       high_268 = ((r1570 >> 16u) & 0xFFFFu);
       // 5856: mov.b16 %rs1179, high;}
       // 5860: setp.gt.f16  __$temp3, %rs1178, %rs1179;
-      int t573 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_267)), floatBitsToUint(p2g_h2f(high_268)));
+      int t519 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_267)), floatBitsToUint(p2g_h2f(high_268)));
       // 5861: selp.u16 %rs1180, 1, 0, __$temp3;}
-      rs1180 = (t573 == 1) ? 1u : 0u;
+      rs1180 = (t519 == 1) ? 1u : 0u;
       if (p197) {
         // 5869: mov.b32 {low,high}, %r1651;
         low_271 = ((r1651 >> 0u) & 0xFFFFu);
@@ -7863,38 +7875,38 @@ void main() {
       // 5945: {  mov.b32 %r1684, {%rs1680,%rs1681};}
       r1684 = (rs1680 << 0u) | (rs1681 << 16u);
       // 5949: {sub.f16x2 %r1685,%r1627,%r379;
-      uint t574 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1685 = (t574 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint t520 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
+      r1685 = (t520 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
       // 5953: {sub.f16x2 %r1688,%r1628,%r381;
-      uint t575 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1688 = (t575 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint t521 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
+      r1688 = (t521 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
       // 5957: {mul.f16x2 %r1691,%r1685,%r1685;
-      uint t576 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1685 & 0xFFFFu)), p2g_h2f((r1685 & 0xFFFFu)))));
-      r1691 = (t576 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1685 >> 16)), p2g_h2f((r1685 >> 16)))))) << 16));
+      uint t522 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1685 & 0xFFFFu)), p2g_h2f((r1685 & 0xFFFFu)))));
+      r1691 = (t522 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1685 >> 16)), p2g_h2f((r1685 >> 16)))))) << 16));
       // 5961: {mul.f16x2 %r1694,%r375,%r1691;
-      uint t577 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1691 & 0xFFFFu)))));
-      r1694 = (t577 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1691 >> 16)))))) << 16));
+      uint t523 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1691 & 0xFFFFu)))));
+      r1694 = (t523 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1691 >> 16)))))) << 16));
       // 5965: {mul.f16x2 %r1697,%r377,%r1685;
-      uint t578 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1685 & 0xFFFFu)))));
-      r1697 = (t578 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1685 >> 16)))))) << 16));
+      uint t524 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1685 & 0xFFFFu)))));
+      r1697 = (t524 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1685 >> 16)))))) << 16));
       // 5969: {fma.rn.f16x2 %r1700,%r1697,%r1688,%r1694;
-      uint t579 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1697 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu))), p2g_h2f((r1694 & 0xFFFFu))));
-      r1700 = (t579 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1697 >> 16)), p2g_h2f((r1688 >> 16))), p2g_h2f((r1694 >> 16))))) << 16));
+      uint t525 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1697 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu))), p2g_h2f((r1694 & 0xFFFFu))));
+      r1700 = (t525 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1697 >> 16)), p2g_h2f((r1688 >> 16))), p2g_h2f((r1694 >> 16))))) << 16));
       // 5973: {mul.f16x2 %r1704,%r376,%r1688;
-      uint t580 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu)))));
-      r1704 = (t580 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1688 >> 16)))))) << 16));
+      uint t526 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu)))));
+      r1704 = (t526 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1688 >> 16)))))) << 16));
       // 5977: {fma.rn.f16x2 %r1707,%r1704,%r1688,%r1700;
-      uint t581 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1704 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu))), p2g_h2f((r1700 & 0xFFFFu))));
-      r1707 = (t581 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1704 >> 16)), p2g_h2f((r1688 >> 16))), p2g_h2f((r1700 >> 16))))) << 16));
+      uint t527 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1704 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu))), p2g_h2f((r1700 & 0xFFFFu))));
+      r1707 = (t527 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1704 >> 16)), p2g_h2f((r1688 >> 16))), p2g_h2f((r1700 >> 16))))) << 16));
       // 5983: mov.b32         {hl, hu}, %r1707;   
       hl_23 = ((r1707 >> 0u) & 0xFFFFu);
       hu_23 = ((r1707 >> 16u) & 0xFFFFu);
       // 5984: cvt.f32.f16     fl, hl;         
-      uint t582 = floatBitsToUint(p2g_h2f(hl_23));
-      fl_23 = floatBitsToUint(uintBitsToFloat((t582 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t582));
+      uint t528 = floatBitsToUint(p2g_h2f(hl_23));
+      fl_23 = floatBitsToUint(uintBitsToFloat((t528 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t528));
       // 5985: cvt.f32.f16     fu, hu;         
-      uint t583 = floatBitsToUint(p2g_h2f(hu_23));
-      fu_23 = floatBitsToUint(uintBitsToFloat((t583 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t583));
+      uint t529 = floatBitsToUint(p2g_h2f(hu_23));
+      fu_23 = floatBitsToUint(uintBitsToFloat((t529 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t529));
       // 5986: ex2.approx.ftz.f32  fl, fl;     
       fl_23 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_23)), true)));
       // 5987: ex2.approx.ftz.f32  fu, fu;     
@@ -7912,11 +7924,11 @@ void main() {
       // 5993: mov.b32         %r1711, {hl, hu};   
       r1711 = (hl_23 << 0u) | (hu_23 << 16u);
       // 5997: {fma.rn.f16x2 %r1713,%r1711,%r1626,%r1604;
-      uint t584 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1711 & 0xFFFFu)), p2g_h2f((r1626 & 0xFFFFu))), p2g_h2f((r1604 & 0xFFFFu))));
-      r1713 = (t584 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1711 >> 16)), p2g_h2f((r1626 >> 16))), p2g_h2f((r1604 >> 16))))) << 16));
+      uint t530 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1711 & 0xFFFFu)), p2g_h2f((r1626 & 0xFFFFu))), p2g_h2f((r1604 & 0xFFFFu))));
+      r1713 = (t530 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1711 >> 16)), p2g_h2f((r1626 >> 16))), p2g_h2f((r1604 >> 16))))) << 16));
       // 6001: {add.f16x2 %r1717,%r1608,%r1711;
-      uint t585 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1608 & 0xFFFFu)), p2g_h2f((r1711 & 0xFFFFu))));
-      r1717 = (t585 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1608 >> 16)), p2g_h2f((r1711 >> 16))))) << 16));
+      uint t531 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1608 & 0xFFFFu)), p2g_h2f((r1711 & 0xFFFFu))));
+      r1717 = (t531 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1608 >> 16)), p2g_h2f((r1711 >> 16))))) << 16));
       // 6006: mov.b32 {low,high}, %r1707;
       low_279 = ((r1707 >> 0u) & 0xFFFFu);
       high_277 = ((r1707 >> 16u) & 0xFFFFu);
@@ -7926,10 +7938,10 @@ void main() {
       high_278 = ((r1619 >> 16u) & 0xFFFFu);
       // 6012: mov.b16 %rs1197, low;}
       // 6016: setp.gt.f16  __$temp3, %rs1196, %rs1197;
-      int t586 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_279)), floatBitsToUint(p2g_h2f(low_280)));
+      int t532 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_279)), floatBitsToUint(p2g_h2f(low_280)));
       // 6017: selp.u16 %rs1198, 1, 0, __$temp3;}
       // 6019: setp.ne.s16 	%p201, %rs1198, 0;
-      p201 = (bitfieldExtract(int((t586 == 1) ? 1u : 0u), 0, 16)) != 0;
+      p201 = (bitfieldExtract(int((t532 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 6022: mov.b32 {low,high}, %r1707;
       low_281 = ((r1707 >> 0u) & 0xFFFFu);
       high_279 = ((r1707 >> 16u) & 0xFFFFu);
@@ -7939,9 +7951,9 @@ void main() {
       high_280 = ((r1619 >> 16u) & 0xFFFFu);
       // 6028: mov.b16 %rs1202, high;}
       // 6032: setp.gt.f16  __$temp3, %rs1201, %rs1202;
-      int t587 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_279)), floatBitsToUint(p2g_h2f(high_280)));
+      int t533 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_279)), floatBitsToUint(p2g_h2f(high_280)));
       // 6033: selp.u16 %rs1203, 1, 0, __$temp3;}
-      rs1203 = (t587 == 1) ? 1u : 0u;
+      rs1203 = (t533 == 1) ? 1u : 0u;
       if (p201) {
         // 6041: mov.b32 {low,high}, %r1707;
         low_283 = ((r1707 >> 0u) & 0xFFFFu);
@@ -8009,11 +8021,11 @@ void main() {
       high_290 = ((r1661 >> 16u) & 0xFFFFu);
       // 6128: mov.b16 %rs1219, low;}
       // 6131: {  cvt.f32.f16 %f907, %rs1218;}
-      uint t588 = floatBitsToUint(p2g_h2f(low_291));
-      f907 = uintBitsToFloat((t588 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t588);
+      uint t534 = floatBitsToUint(p2g_h2f(low_291));
+      f907 = uintBitsToFloat((t534 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t534);
       // 6135: {  cvt.f32.f16 %f908, %rs1219;}
-      uint t589 = floatBitsToUint(p2g_h2f(low_292));
-      f908 = uintBitsToFloat((t589 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t589);
+      uint t535 = floatBitsToUint(p2g_h2f(low_292));
+      f908 = uintBitsToFloat((t535 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t535);
       // 6139: {rcp.approx.ftz.f32 %f909, %f908;
       f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // 6142: mul.f32 	%f911, %f907, %f909;
@@ -8021,24 +8033,24 @@ void main() {
       // 6144: {  cvt.rn.f16.f32 %rs1686, %f911;}
       rs1686 = p2g_f2h_rn(floatBitsToUint(f911));
       // 6148: {abs.f16 %rs1223,%rs1686;
-      uint t590 = (rs1686 & 0xFFFFu);
-      rs1223 = ((t590 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t590 & 0x7FFFu));
+      uint t536 = (rs1686 & 0xFFFFu);
+      rs1223 = ((t536 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t536 & 0x7FFFu));
       // 6151: mov.u16 	%rs1227, 143;
       rs1227 = 143u;
       // 6154: setp.lt.f16  __$temp3, %rs1223, %rs1227;
-      int t591 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
+      int t537 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6155: selp.u16 %rs1225, 1, 0, __$temp3;}
       // 6157: setp.eq.s16 	%p205, %rs1225, 0;
-      if (!((bitfieldExtract(int((t591 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t537 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6160: mov.f32 	%f912, 0f00000000;
         f912 = 0.0;
         // 6162: {  cvt.rn.f16.f32 %rs1228, %f912;}
         rs1228 = p2g_f2h_rn(floatBitsToUint(f912));
         // 6167: setp.lt.f16  __$temp3, %rs1228, %rs1223;
-        int t592 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
+        int t538 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
         // 6168: selp.u16 %rs1229, 1, 0, __$temp3;}
         // 6170: setp.eq.s16 	%p206, %rs1229, 0;
-        if (!((bitfieldExtract(int((t592 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t538 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6173: neg.f32 	%f914, %f908;
           f914 = p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u));
           // 6174: fma.rn.f32 	%f915, %f914, %f911, %f907;
@@ -8058,11 +8070,11 @@ void main() {
       high_292 = ((r1661 >> 16u) & 0xFFFFu);
       // 6190: mov.b16 %rs1234, high;}
       // 6193: {  cvt.f32.f16 %f916, %rs1233;}
-      uint t593 = floatBitsToUint(p2g_h2f(high_291));
-      f916 = uintBitsToFloat((t593 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t593);
+      uint t539 = floatBitsToUint(p2g_h2f(high_291));
+      f916 = uintBitsToFloat((t539 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t539);
       // 6197: {  cvt.f32.f16 %f917, %rs1234;}
-      uint t594 = floatBitsToUint(p2g_h2f(high_292));
-      f917 = uintBitsToFloat((t594 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t594);
+      uint t540 = floatBitsToUint(p2g_h2f(high_292));
+      f917 = uintBitsToFloat((t540 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t540);
       // 6201: {rcp.approx.ftz.f32 %f918, %f917;
       f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
       // 6204: mul.f32 	%f920, %f916, %f918;
@@ -8070,22 +8082,22 @@ void main() {
       // 6206: {  cvt.rn.f16.f32 %rs1687, %f920;}
       rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
       // 6210: {abs.f16 %rs1238,%rs1687;
-      uint t595 = (rs1687 & 0xFFFFu);
-      rs1238 = ((t595 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t595 & 0x7FFFu));
+      uint t541 = (rs1687 & 0xFFFFu);
+      rs1238 = ((t541 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t541 & 0x7FFFu));
       // 6215: setp.lt.f16  __$temp3, %rs1238, %rs1227;
-      int t596 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
+      int t542 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6216: selp.u16 %rs1240, 1, 0, __$temp3;}
       // 6218: setp.eq.s16 	%p207, %rs1240, 0;
-      if (!((bitfieldExtract(int((t596 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t542 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6221: mov.f32 	%f921, 0f00000000;
         f921 = 0.0;
         // 6223: {  cvt.rn.f16.f32 %rs1243, %f921;}
         rs1243 = p2g_f2h_rn(floatBitsToUint(f921));
         // 6228: setp.lt.f16  __$temp3, %rs1243, %rs1238;
-        int t597 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
+        int t543 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
         // 6229: selp.u16 %rs1244, 1, 0, __$temp3;}
         // 6231: setp.eq.s16 	%p208, %rs1244, 0;
-        if (!((bitfieldExtract(int((t597 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t543 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6234: neg.f32 	%f923, %f917;
           f923 = p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u));
           // 6235: fma.rn.f32 	%f924, %f923, %f920, %f916;
@@ -8107,11 +8119,11 @@ void main() {
       high_294 = ((r1717 >> 16u) & 0xFFFFu);
       // 6255: mov.b16 %rs1251, low;}
       // 6258: {  cvt.f32.f16 %f925, %rs1250;}
-      uint t598 = floatBitsToUint(p2g_h2f(low_295));
-      f925 = uintBitsToFloat((t598 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t598);
+      uint t544 = floatBitsToUint(p2g_h2f(low_295));
+      f925 = uintBitsToFloat((t544 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t544);
       // 6262: {  cvt.f32.f16 %f926, %rs1251;}
-      uint t599 = floatBitsToUint(p2g_h2f(low_296));
-      f926 = uintBitsToFloat((t599 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t599);
+      uint t545 = floatBitsToUint(p2g_h2f(low_296));
+      f926 = uintBitsToFloat((t545 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t545);
       // 6266: {rcp.approx.ftz.f32 %f927, %f926;
       f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
       // 6269: mul.f32 	%f929, %f925, %f927;
@@ -8119,24 +8131,24 @@ void main() {
       // 6271: {  cvt.rn.f16.f32 %rs1688, %f929;}
       rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
       // 6275: {abs.f16 %rs1255,%rs1688;
-      uint t600 = (rs1688 & 0xFFFFu);
-      rs1255 = ((t600 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t600 & 0x7FFFu));
+      uint t546 = (rs1688 & 0xFFFFu);
+      rs1255 = ((t546 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t546 & 0x7FFFu));
       // 6278: mov.u16 	%rs1259, 143;
       rs1259 = 143u;
       // 6281: setp.lt.f16  __$temp3, %rs1255, %rs1259;
-      int t601 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
+      int t547 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6282: selp.u16 %rs1257, 1, 0, __$temp3;}
       // 6284: setp.eq.s16 	%p209, %rs1257, 0;
-      if (!((bitfieldExtract(int((t601 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t547 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6287: mov.f32 	%f930, 0f00000000;
         f930 = 0.0;
         // 6289: {  cvt.rn.f16.f32 %rs1260, %f930;}
         rs1260 = p2g_f2h_rn(floatBitsToUint(f930));
         // 6294: setp.lt.f16  __$temp3, %rs1260, %rs1255;
-        int t602 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
+        int t548 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
         // 6295: selp.u16 %rs1261, 1, 0, __$temp3;}
         // 6297: setp.eq.s16 	%p210, %rs1261, 0;
-        if (!((bitfieldExtract(int((t602 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t548 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6300: neg.f32 	%f932, %f926;
           f932 = p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u));
           // 6301: fma.rn.f32 	%f933, %f932, %f929, %f925;
@@ -8156,11 +8168,11 @@ void main() {
       high_296 = ((r1717 >> 16u) & 0xFFFFu);
       // 6317: mov.b16 %rs1266, high;}
       // 6320: {  cvt.f32.f16 %f934, %rs1265;}
-      uint t603 = floatBitsToUint(p2g_h2f(high_295));
-      f934 = uintBitsToFloat((t603 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t603);
+      uint t549 = floatBitsToUint(p2g_h2f(high_295));
+      f934 = uintBitsToFloat((t549 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t549);
       // 6324: {  cvt.f32.f16 %f935, %rs1266;}
-      uint t604 = floatBitsToUint(p2g_h2f(high_296));
-      f935 = uintBitsToFloat((t604 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t604);
+      uint t550 = floatBitsToUint(p2g_h2f(high_296));
+      f935 = uintBitsToFloat((t550 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t550);
       // 6328: {rcp.approx.ftz.f32 %f936, %f935;
       f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
       // 6331: mul.f32 	%f938, %f934, %f936;
@@ -8168,22 +8180,22 @@ void main() {
       // 6333: {  cvt.rn.f16.f32 %rs1689, %f938;}
       rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
       // 6337: {abs.f16 %rs1270,%rs1689;
-      uint t605 = (rs1689 & 0xFFFFu);
-      rs1270 = ((t605 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t605 & 0x7FFFu));
+      uint t551 = (rs1689 & 0xFFFFu);
+      rs1270 = ((t551 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t551 & 0x7FFFu));
       // 6342: setp.lt.f16  __$temp3, %rs1270, %rs1259;
-      int t606 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
+      int t552 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6343: selp.u16 %rs1272, 1, 0, __$temp3;}
       // 6345: setp.eq.s16 	%p211, %rs1272, 0;
-      if (!((bitfieldExtract(int((t606 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t552 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6348: mov.f32 	%f939, 0f00000000;
         f939 = 0.0;
         // 6350: {  cvt.rn.f16.f32 %rs1275, %f939;}
         rs1275 = p2g_f2h_rn(floatBitsToUint(f939));
         // 6355: setp.lt.f16  __$temp3, %rs1275, %rs1270;
-        int t607 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
+        int t553 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
         // 6356: selp.u16 %rs1276, 1, 0, __$temp3;}
         // 6358: setp.eq.s16 	%p212, %rs1276, 0;
-        if (!((bitfieldExtract(int((t607 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t553 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6361: neg.f32 	%f941, %f935;
           f941 = p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u));
           // 6362: fma.rn.f32 	%f942, %f941, %f938, %f934;
@@ -8215,11 +8227,11 @@ void main() {
       // 6392: {  cvt.rn.f16.f32 %rs1285, %f946;}
       rs1285 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6397: setp.lt.f16  __$temp3, %rs1283, %rs1285;
-      int t608 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_300)), floatBitsToUint(p2g_h2f(rs1285)));
+      int t554 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_300)), floatBitsToUint(p2g_h2f(rs1285)));
       // 6398: selp.u16 %rs1286, 1, 0, __$temp3;}
       // 6400: setp.eq.s16 	%p214, %rs1286, 0;
       // 6401: selp.b16 	%rs1693, %rs1282, %rs1284, %p214;
-      rs1693 = ((bitfieldExtract(int((t608 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_299 : low_301;
+      rs1693 = ((bitfieldExtract(int((t554 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_299 : low_301;
       // 6404: mov.b32 {low,high}, %r1738;
       low_302 = ((r1738 >> 0u) & 0xFFFFu);
       high_300 = ((r1738 >> 16u) & 0xFFFFu);
@@ -8235,11 +8247,11 @@ void main() {
       // 6418: {  cvt.rn.f16.f32 %rs1292, %f946;}
       rs1292 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6423: setp.lt.f16  __$temp3, %rs1290, %rs1292;
-      int t609 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_301)), floatBitsToUint(p2g_h2f(rs1292)));
+      int t555 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_301)), floatBitsToUint(p2g_h2f(rs1292)));
       // 6424: selp.u16 %rs1293, 1, 0, __$temp3;}
       // 6426: setp.eq.s16 	%p215, %rs1293, 0;
       // 6427: selp.b16 	%rs1692, %rs1289, %rs1291, %p215;
-      rs1692 = ((bitfieldExtract(int((t609 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_300 : high_302;
+      rs1692 = ((bitfieldExtract(int((t555 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_300 : high_302;
       // 6430: mov.b32 {low,high}, %r1743;
       low_305 = ((r1743 >> 0u) & 0xFFFFu);
       high_303 = ((r1743 >> 16u) & 0xFFFFu);
@@ -8255,11 +8267,11 @@ void main() {
       // 6444: {  cvt.rn.f16.f32 %rs1299, %f946;}
       rs1299 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6449: setp.lt.f16  __$temp3, %rs1297, %rs1299;
-      int t610 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_306)), floatBitsToUint(p2g_h2f(rs1299)));
+      int t556 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_306)), floatBitsToUint(p2g_h2f(rs1299)));
       // 6450: selp.u16 %rs1300, 1, 0, __$temp3;}
       // 6452: setp.eq.s16 	%p216, %rs1300, 0;
       // 6453: selp.b16 	%rs1691, %rs1296, %rs1298, %p216;
-      rs1691 = ((bitfieldExtract(int((t610 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_305 : low_307;
+      rs1691 = ((bitfieldExtract(int((t556 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_305 : low_307;
       // 6456: mov.b32 {low,high}, %r1743;
       low_308 = ((r1743 >> 0u) & 0xFFFFu);
       high_306 = ((r1743 >> 16u) & 0xFFFFu);
@@ -8275,15 +8287,15 @@ void main() {
       // 6470: {  cvt.rn.f16.f32 %rs1306, %f946;}
       rs1306 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6475: setp.lt.f16  __$temp3, %rs1304, %rs1306;
-      int t611 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_307)), floatBitsToUint(p2g_h2f(rs1306)));
+      int t557 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_307)), floatBitsToUint(p2g_h2f(rs1306)));
       // 6476: selp.u16 %rs1307, 1, 0, __$temp3;}
       // 6478: setp.eq.s16 	%p217, %rs1307, 0;
       // 6479: selp.b16 	%rs1690, %rs1303, %rs1305, %p217;
-      rs1690 = ((bitfieldExtract(int((t611 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_306 : high_308;
+      rs1690 = ((bitfieldExtract(int((t557 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_306 : high_308;
       // 6480: ld.param.u16 	%rs1508, [%rd41+192];
-      rs1508 = uint(P2GU16((pc.params + rd41 + 192ul)).v);
+      rs1508 = p192_u16;
       // 6481: ld.param.u16 	%rs1509, [%rd41+190];
-      rs1509 = uint(P2GU16((pc.params + rd41 + 190ul)).v);
+      rs1509 = p190_u16;
       // 6482: selp.b16 	%rs1444, %rs1508, %rs1509, %p97;
       rs1444 = p97 ? rs1508 : rs1509;
       // 6483: selp.b16 	%rs1438, %rs1509, %rs1508, %p97;
@@ -8307,24 +8319,24 @@ void main() {
       // 6509: {sub.f16 %rs1323,%rs1321,%rs1317;
       rs1323 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1321 & 0xFFFFu)), p2g_h2f(((rs1317 & 0xFFFFu) ^ 0x8000u))));
       // 6513: {abs.f16 %rs1326,%rs1323;
-      uint t612 = (rs1323 & 0xFFFFu);
-      rs1326 = ((t612 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t612 & 0x7FFFu));
+      uint t558 = (rs1323 & 0xFFFFu);
+      rs1326 = ((t558 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t558 & 0x7FFFu));
       // 6517: {fma.rn.sat.f16 %rs1328,%rs1326,%rs1438,%rs1310;
-      uint t613 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1326 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1328 = (t613 > 0x7C00u ? 0u : (t613 >= 0x3C00u ? 0x3C00u : t613));
+      uint t559 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1326 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1328 = (t559 > 0x7C00u ? 0u : (t559 >= 0x3C00u ? 0x3C00u : t559));
       // 6521: {abs.f16 %rs1332,%rs1314;
-      uint t614 = (rs1314 & 0xFFFFu);
-      rs1332 = ((t614 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t614 & 0x7FFFu));
+      uint t560 = (rs1314 & 0xFFFFu);
+      rs1332 = ((t560 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t560 & 0x7FFFu));
       // 6525: {fma.rn.sat.f16 %rs1334,%rs1332,%rs1444,%rs1310;
-      uint t615 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1332 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1334 = (t615 > 0x7C00u ? 0u : (t615 >= 0x3C00u ? 0x3C00u : t615));
+      uint t561 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1332 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1334 = (t561 > 0x7C00u ? 0u : (t561 >= 0x3C00u ? 0x3C00u : t561));
       // 6528: shr.u32 	%r1761, %r450, 16;
       // 6529: cvt.u16.u32 	%rs1448, %r1761;
-      uint64_t t616 = uint64_t(r450 >> 16u);
-      rs1448 = (uint(uint64_t(t616)) & 65535u);
+      uint64_t t562 = uint64_t(r450 >> 16u);
+      rs1448 = (uint(uint64_t(t562)) & 65535u);
       // 6530: cvt.u16.u32 	%rs1449, %r451;
-      uint64_t t617 = uint64_t(r451);
-      rs1449 = (uint(uint64_t(t617)) & 65535u);
+      uint64_t t563 = uint64_t(r451);
+      rs1449 = (uint(uint64_t(t563)) & 65535u);
       // 6532: {fma.rn.f16 %rs1338,%rs1334,%rs1448,%rs1449;
       rs1338 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1334 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
       // 6536: {mul.f16 %rs1342,%rs1338,%rs1328;
@@ -8342,17 +8354,17 @@ void main() {
       // 6558: {sub.f16 %rs1359,%rs1357,%rs1353;
       rs1359 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1357 & 0xFFFFu)), p2g_h2f(((rs1353 & 0xFFFFu) ^ 0x8000u))));
       // 6562: {abs.f16 %rs1362,%rs1359;
-      uint t618 = (rs1359 & 0xFFFFu);
-      rs1362 = ((t618 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t618 & 0x7FFFu));
+      uint t564 = (rs1359 & 0xFFFFu);
+      rs1362 = ((t564 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t564 & 0x7FFFu));
       // 6566: {fma.rn.sat.f16 %rs1364,%rs1362,%rs1438,%rs1310;
-      uint t619 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1362 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1364 = (t619 > 0x7C00u ? 0u : (t619 >= 0x3C00u ? 0x3C00u : t619));
+      uint t565 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1362 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1364 = (t565 > 0x7C00u ? 0u : (t565 >= 0x3C00u ? 0x3C00u : t565));
       // 6570: {abs.f16 %rs1368,%rs1350;
-      uint t620 = (rs1350 & 0xFFFFu);
-      rs1368 = ((t620 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t620 & 0x7FFFu));
+      uint t566 = (rs1350 & 0xFFFFu);
+      rs1368 = ((t566 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t566 & 0x7FFFu));
       // 6574: {fma.rn.sat.f16 %rs1370,%rs1368,%rs1444,%rs1310;
-      uint t621 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1368 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1370 = (t621 > 0x7C00u ? 0u : (t621 >= 0x3C00u ? 0x3C00u : t621));
+      uint t567 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1368 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1370 = (t567 > 0x7C00u ? 0u : (t567 >= 0x3C00u ? 0x3C00u : t567));
       // 6578: {fma.rn.f16 %rs1374,%rs1370,%rs1448,%rs1449;
       rs1374 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1370 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
       // 6582: {mul.f16 %rs1378,%rs1374,%rs1364;
@@ -8370,17 +8382,17 @@ void main() {
       // 6604: {sub.f16 %rs1395,%rs1393,%rs1389;
       rs1395 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1393 & 0xFFFFu)), p2g_h2f(((rs1389 & 0xFFFFu) ^ 0x8000u))));
       // 6608: {abs.f16 %rs1398,%rs1395;
-      uint t622 = (rs1395 & 0xFFFFu);
-      rs1398 = ((t622 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t622 & 0x7FFFu));
+      uint t568 = (rs1395 & 0xFFFFu);
+      rs1398 = ((t568 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t568 & 0x7FFFu));
       // 6612: {fma.rn.sat.f16 %rs1400,%rs1398,%rs1438,%rs1310;
-      uint t623 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1398 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1400 = (t623 > 0x7C00u ? 0u : (t623 >= 0x3C00u ? 0x3C00u : t623));
+      uint t569 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1398 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1400 = (t569 > 0x7C00u ? 0u : (t569 >= 0x3C00u ? 0x3C00u : t569));
       // 6616: {abs.f16 %rs1404,%rs1386;
-      uint t624 = (rs1386 & 0xFFFFu);
-      rs1404 = ((t624 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t624 & 0x7FFFu));
+      uint t570 = (rs1386 & 0xFFFFu);
+      rs1404 = ((t570 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t570 & 0x7FFFu));
       // 6620: {fma.rn.sat.f16 %rs1406,%rs1404,%rs1444,%rs1310;
-      uint t625 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1404 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1406 = (t625 > 0x7C00u ? 0u : (t625 >= 0x3C00u ? 0x3C00u : t625));
+      uint t571 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1404 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1406 = (t571 > 0x7C00u ? 0u : (t571 >= 0x3C00u ? 0x3C00u : t571));
       // 6624: {fma.rn.f16 %rs1410,%rs1406,%rs1448,%rs1449;
       rs1410 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1406 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
       // 6628: {mul.f16 %rs1414,%rs1410,%rs1400;
@@ -8398,17 +8410,17 @@ void main() {
       // 6650: {sub.f16 %rs1431,%rs1429,%rs1425;
       rs1431 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1429 & 0xFFFFu)), p2g_h2f(((rs1425 & 0xFFFFu) ^ 0x8000u))));
       // 6654: {abs.f16 %rs1434,%rs1431;
-      uint t626 = (rs1431 & 0xFFFFu);
-      rs1434 = ((t626 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t626 & 0x7FFFu));
+      uint t572 = (rs1431 & 0xFFFFu);
+      rs1434 = ((t572 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t572 & 0x7FFFu));
       // 6658: {fma.rn.sat.f16 %rs1436,%rs1434,%rs1438,%rs1310;
-      uint t627 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1434 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1436 = (t627 > 0x7C00u ? 0u : (t627 >= 0x3C00u ? 0x3C00u : t627));
+      uint t573 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1434 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1436 = (t573 > 0x7C00u ? 0u : (t573 >= 0x3C00u ? 0x3C00u : t573));
       // 6662: {abs.f16 %rs1440,%rs1422;
-      uint t628 = (rs1422 & 0xFFFFu);
-      rs1440 = ((t628 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t628 & 0x7FFFu));
+      uint t574 = (rs1422 & 0xFFFFu);
+      rs1440 = ((t574 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t574 & 0x7FFFu));
       // 6666: {fma.rn.sat.f16 %rs1442,%rs1440,%rs1444,%rs1310;
-      uint t629 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1440 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1442 = (t629 > 0x7C00u ? 0u : (t629 >= 0x3C00u ? 0x3C00u : t629));
+      uint t575 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1440 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
+      rs1442 = (t575 > 0x7C00u ? 0u : (t575 >= 0x3C00u ? 0x3C00u : t575));
       // 6670: {fma.rn.f16 %rs1446,%rs1442,%rs1448,%rs1449;
       rs1446 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1442 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
       // 6674: {mul.f16 %rs1450,%rs1446,%rs1436;
@@ -8434,11 +8446,11 @@ void main() {
       // 6705: {fma.rn.f16 %rs1463,%rs1461,%rs1460,%rs1462;
       rs1463 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1461 & 0xFFFFu)), p2g_h2f((rs1460 & 0xFFFFu))), p2g_h2f((rs1462 & 0xFFFFu))));
       // 6708: ld.param.u16 	%rs1469, [%rd41+184];
-      rs1469 = uint(P2GU16((pc.params + rd41 + 184ul)).v);
+      rs1469 = p184_u16;
       // 6710: {sub.f16 %rs1467,%rs1460,%rs1469;
       rs1467 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1469 & 0xFFFFu) ^ 0x8000u))));
       // 6713: ld.param.u16 	%rs1472, [%rd41+186];
-      rs1472 = uint(P2GU16((pc.params + rd41 + 186ul)).v);
+      rs1472 = p186_u16;
       // 6715: {mul.f16 %rs1470,%rs1467,%rs1472;
       rs1470 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1467 & 0xFFFFu)), p2g_h2f((rs1472 & 0xFFFFu)))));
       // 6719: {sub.f16 %rs1473,%rs1463,%rs1469;
@@ -8448,8 +8460,8 @@ void main() {
       // 6727: {sub.f16 %rs1479,%rs1463,%rs1476;
       rs1479 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1463 & 0xFFFFu)), p2g_h2f(((rs1476 & 0xFFFFu) ^ 0x8000u))));
       // 6731: {fma.rn.sat.f16 %rs1482,%rs1457,%rs1479,%rs1476;
-      uint t630 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1457 & 0xFFFFu)), p2g_h2f((rs1479 & 0xFFFFu))), p2g_h2f((rs1476 & 0xFFFFu))));
-      rs1482 = (t630 > 0x7C00u ? 0u : (t630 >= 0x3C00u ? 0x3C00u : t630));
+      uint t576 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1457 & 0xFFFFu)), p2g_h2f((rs1479 & 0xFFFFu))), p2g_h2f((rs1476 & 0xFFFFu))));
+      rs1482 = (t576 > 0x7C00u ? 0u : (t576 >= 0x3C00u ? 0x3C00u : t576));
       // 6736: mov.b32 {low,high}, %r352;
       low_311 = ((r352 >> 0u) & 0xFFFFu);
       high_309 = ((r352 >> 16u) & 0xFFFFu);
@@ -8479,13 +8491,13 @@ void main() {
       // 6767: {mul.f16 %rs1499,%rs1496,%rs1690;
       rs1499 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1496 & 0xFFFFu)), p2g_h2f((rs1690 & 0xFFFFu)))));
       // 6771: {abs.f16 %rs1502,%rs1499;
-      uint t631 = (rs1499 & 0xFFFFu);
-      rs1502 = ((t631 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t631 & 0x7FFFu));
+      uint t577 = (rs1499 & 0xFFFFu);
+      rs1502 = ((t577 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t577 & 0x7FFFu));
       // 6774: mov.u16 	%rs1506, 31744;
       // 6777: setp.lt.f16  __$temp3, %rs1502, %rs1506;
-      int t632 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1502)), floatBitsToUint(p2g_h2f(31744u)));
+      int t578 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1502)), floatBitsToUint(p2g_h2f(31744u)));
       // 6778: selp.u16 %rs1504, 1, 0, __$temp3;}
-      rs1504 = (t632 == -1) ? 1u : 0u;
+      rs1504 = (t578 == -1) ? 1u : 0u;
       // 6780: setp.ne.s16 	%p218, %rs1504, 0;
       if (!((bitfieldExtract(int(rs1504), 0, 16)) != 0)) {
         // 6784: {  cvt.rn.f16.f32 %rs1690, %f948;}
@@ -8516,141 +8528,141 @@ void main() {
       // 6802: mov.b64 	%rd42, k_output_param_0;
       rd42 = uint64_t(0ul);
       // 6803: ld.param.u64 	%rd26, [%rd42+296];
-      rd26 = P2GU64((pc.params + rd42 + 296ul)).v;
+      rd26 = p296_u64;
       // 6804: shl.b32 	%r1766, %r26, 2;
       r1766 = r26 << 2u;
       // 6806: {sub.f16 %rs1511,%rs1460,%rs1470;
       rs1511 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
       // 6810: {fma.rn.sat.f16 %rs1514,%rs1342,%rs1511,%rs1470;
-      uint t633 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1342 & 0xFFFFu)), p2g_h2f((rs1511 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1514 = (t633 > 0x7C00u ? 0u : (t633 >= 0x3C00u ? 0x3C00u : t633));
+      uint t579 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1342 & 0xFFFFu)), p2g_h2f((rs1511 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
+      rs1514 = (t579 > 0x7C00u ? 0u : (t579 >= 0x3C00u ? 0x3C00u : t579));
       // 6814: {  cvt.f32.f16 %f954, %rs1514;}
-      uint t634 = floatBitsToUint(p2g_h2f(rs1514));
-      f954 = uintBitsToFloat((t634 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t634);
+      uint t580 = floatBitsToUint(p2g_h2f(rs1514));
+      f954 = uintBitsToFloat((t580 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t580);
       // 6818: {  cvt.f32.f16 %f955, %rs1693;}
-      uint t635 = floatBitsToUint(p2g_h2f(rs1693));
-      f955 = uintBitsToFloat((t635 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t635);
+      uint t581 = floatBitsToUint(p2g_h2f(rs1693));
+      f955 = uintBitsToFloat((t581 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t581);
       // 6821: sub.f32 	%f970, %f955, %f105;
       f970 = p2g_fsub(f955, f105, false);
       // 6822: fma.rn.f32 	%f971, %f954, %f970, %f105;
       f971 = p2g_ffma(f954, f970, f105, 0, false);
       // 6823: setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
-      int t636 = p2g_fcmp(floatBitsToUint(f971), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t582 = p2g_fcmp(floatBitsToUint(f971), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6824: add.f32 	%f972, %f971, 0fBF7D70A4;
       f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
       // 6825: fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
       f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6826: selp.f32 	%f956, %f971, %f973, %p219;
-      f956 = (t636 == -1) ? f971 : f973;
+      f956 = (t582 == -1) ? f971 : f973;
       // 6828: {  cvt.rn.f16.f32 %rs1520, %f956;}
       rs1520 = p2g_f2h_rn(floatBitsToUint(f956));
       // 6831: sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1830}], {%rs1520};
-      uint t637;
-      bool t638 = p2g_surf_off(rd26, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 1u, 2u, t637);
-      if (t638) {
-        p2g_surf_st(rd26, t637 + 0u, 2u, rs1520);
+      uint t583;
+      bool t584 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 1u, 2u, t583);
+      if (t584) {
+        p2g_surf_st(rd26 /* p296_u64 */, t583 + 0u, 2u, rs1520);
       }
       // 6833: {sub.f16 %rs1521,%rs1460,%rs1470;
       rs1521 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
       // 6837: {fma.rn.sat.f16 %rs1524,%rs1378,%rs1521,%rs1470;
-      uint t639 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1378 & 0xFFFFu)), p2g_h2f((rs1521 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1524 = (t639 > 0x7C00u ? 0u : (t639 >= 0x3C00u ? 0x3C00u : t639));
+      uint t585 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1378 & 0xFFFFu)), p2g_h2f((rs1521 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
+      rs1524 = (t585 > 0x7C00u ? 0u : (t585 >= 0x3C00u ? 0x3C00u : t585));
       // 6841: {  cvt.f32.f16 %f957, %rs1524;}
-      uint t640 = floatBitsToUint(p2g_h2f(rs1524));
-      f957 = uintBitsToFloat((t640 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t640);
+      uint t586 = floatBitsToUint(p2g_h2f(rs1524));
+      f957 = uintBitsToFloat((t586 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t586);
       // 6845: {  cvt.f32.f16 %f958, %rs1692;}
-      uint t641 = floatBitsToUint(p2g_h2f(rs1692));
-      f958 = uintBitsToFloat((t641 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t641);
+      uint t587 = floatBitsToUint(p2g_h2f(rs1692));
+      f958 = uintBitsToFloat((t587 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t587);
       // 6848: sub.f32 	%f974, %f958, %f106;
       f974 = p2g_fsub(f958, f106, false);
       // 6849: fma.rn.f32 	%f975, %f957, %f974, %f106;
       f975 = p2g_ffma(f957, f974, f106, 0, false);
       // 6850: setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
-      int t642 = p2g_fcmp(floatBitsToUint(f975), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t588 = p2g_fcmp(floatBitsToUint(f975), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6851: add.f32 	%f976, %f975, 0fBF7D70A4;
       f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
       // 6852: fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
       f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6853: selp.f32 	%f959, %f975, %f977, %p220;
-      f959 = (t642 == -1) ? f975 : f977;
+      f959 = (t588 == -1) ? f975 : f977;
       // 6855: {  cvt.rn.f16.f32 %rs1530, %f959;}
       rs1530 = p2g_f2h_rn(floatBitsToUint(f959));
       // 6858: or.b32  	%r1772, %r1766, 2;
       r1772 = r1766 | 2u;
       // 6859: sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1830}], {%rs1530};
-      uint t643;
-      bool t644 = p2g_surf_off(rd26, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 1u, 2u, t643);
-      if (t644) {
-        p2g_surf_st(rd26, t643 + 0u, 2u, rs1530);
+      uint t589;
+      bool t590 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 1u, 2u, t589);
+      if (t590) {
+        p2g_surf_st(rd26 /* p296_u64 */, t589 + 0u, 2u, rs1530);
       }
       // 6861: {sub.f16 %rs1531,%rs1460,%rs1470;
       rs1531 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
       // 6865: {fma.rn.sat.f16 %rs1534,%rs1414,%rs1531,%rs1470;
-      uint t645 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1414 & 0xFFFFu)), p2g_h2f((rs1531 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1534 = (t645 > 0x7C00u ? 0u : (t645 >= 0x3C00u ? 0x3C00u : t645));
+      uint t591 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1414 & 0xFFFFu)), p2g_h2f((rs1531 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
+      rs1534 = (t591 > 0x7C00u ? 0u : (t591 >= 0x3C00u ? 0x3C00u : t591));
       // 6869: {  cvt.f32.f16 %f960, %rs1534;}
-      uint t646 = floatBitsToUint(p2g_h2f(rs1534));
-      f960 = uintBitsToFloat((t646 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t646);
+      uint t592 = floatBitsToUint(p2g_h2f(rs1534));
+      f960 = uintBitsToFloat((t592 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t592);
       // 6873: {  cvt.f32.f16 %f961, %rs1691;}
-      uint t647 = floatBitsToUint(p2g_h2f(rs1691));
-      f961 = uintBitsToFloat((t647 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t647);
+      uint t593 = floatBitsToUint(p2g_h2f(rs1691));
+      f961 = uintBitsToFloat((t593 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t593);
       // 6876: sub.f32 	%f978, %f961, %f107;
       f978 = p2g_fsub(f961, f107, false);
       // 6877: fma.rn.f32 	%f979, %f960, %f978, %f107;
       f979 = p2g_ffma(f960, f978, f107, 0, false);
       // 6878: setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
-      int t648 = p2g_fcmp(floatBitsToUint(f979), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t594 = p2g_fcmp(floatBitsToUint(f979), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6879: add.f32 	%f980, %f979, 0fBF7D70A4;
       f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
       // 6880: fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
       f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6881: selp.f32 	%f962, %f979, %f981, %p221;
-      f962 = (t648 == -1) ? f979 : f981;
+      f962 = (t594 == -1) ? f979 : f981;
       // 6883: {  cvt.rn.f16.f32 %rs1540, %f962;}
       rs1540 = p2g_f2h_rn(floatBitsToUint(f962));
       // 6886: sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1829}], {%rs1540};
-      uint t649;
-      bool t650 = p2g_surf_off(rd26, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 1u, 2u, t649);
-      if (t650) {
-        p2g_surf_st(rd26, t649 + 0u, 2u, rs1540);
+      uint t595;
+      bool t596 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 1u, 2u, t595);
+      if (t596) {
+        p2g_surf_st(rd26 /* p296_u64 */, t595 + 0u, 2u, rs1540);
       }
       // 6888: {sub.f16 %rs1541,%rs1460,%rs1470;
       rs1541 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
       // 6892: {fma.rn.sat.f16 %rs1544,%rs1450,%rs1541,%rs1470;
-      uint t651 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1450 & 0xFFFFu)), p2g_h2f((rs1541 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1544 = (t651 > 0x7C00u ? 0u : (t651 >= 0x3C00u ? 0x3C00u : t651));
+      uint t597 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1450 & 0xFFFFu)), p2g_h2f((rs1541 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
+      rs1544 = (t597 > 0x7C00u ? 0u : (t597 >= 0x3C00u ? 0x3C00u : t597));
       // 6896: {  cvt.f32.f16 %f963, %rs1544;}
-      uint t652 = floatBitsToUint(p2g_h2f(rs1544));
-      f963 = uintBitsToFloat((t652 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t652);
+      uint t598 = floatBitsToUint(p2g_h2f(rs1544));
+      f963 = uintBitsToFloat((t598 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t598);
       // 6900: {  cvt.f32.f16 %f964, %rs1690;}
-      uint t653 = floatBitsToUint(p2g_h2f(rs1690));
-      f964 = uintBitsToFloat((t653 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t653);
+      uint t599 = floatBitsToUint(p2g_h2f(rs1690));
+      f964 = uintBitsToFloat((t599 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t599);
       // 6903: sub.f32 	%f982, %f964, %f108;
       f982 = p2g_fsub(f964, f108, false);
       // 6904: fma.rn.f32 	%f983, %f963, %f982, %f108;
       f983 = p2g_ffma(f963, f982, f108, 0, false);
       // 6905: setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
-      int t654 = p2g_fcmp(floatBitsToUint(f983), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t600 = p2g_fcmp(floatBitsToUint(f983), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6906: add.f32 	%f984, %f983, 0fBF7D70A4;
       f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
       // 6907: fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
       f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6908: selp.f32 	%f965, %f983, %f985, %p222;
-      f965 = (t654 == -1) ? f983 : f985;
+      f965 = (t600 == -1) ? f983 : f985;
       // 6910: {  cvt.rn.f16.f32 %rs1550, %f965;}
       rs1550 = p2g_f2h_rn(floatBitsToUint(f965));
       // 6913: sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1829}], {%rs1550};
-      uint t655;
-      bool t656 = p2g_surf_off(rd26, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 1u, 2u, t655);
-      if (t656) {
-        p2g_surf_st(rd26, t655 + 0u, 2u, rs1550);
+      uint t601;
+      bool t602 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 1u, 2u, t601);
+      if (t602) {
+        p2g_surf_st(rd26 /* p296_u64 */, t601 + 0u, 2u, rs1550);
       }
       // 6915: {  cvt.f32.f16 %f966, %rs1482;}
-      uint t657 = floatBitsToUint(p2g_h2f(rs1482));
-      f966 = uintBitsToFloat((t657 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t657);
+      uint t603 = floatBitsToUint(p2g_h2f(rs1482));
+      f966 = uintBitsToFloat((t603 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t603);
       // 6919: {  cvt.f32.f16 %f967, %rs1694;}
-      uint t658 = floatBitsToUint(p2g_h2f(rs1694));
-      f967 = uintBitsToFloat((t658 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t658);
+      uint t604 = floatBitsToUint(p2g_h2f(rs1694));
+      f967 = uintBitsToFloat((t604 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t604);
       // 6922: mov.f32 	%f1109, 0f3F800000;
       f1109 = 1.0;
       // 6923: sub.f32 	%f987, %f1109, %f966;
@@ -8660,15 +8672,15 @@ void main() {
       // 6925: fma.rn.f32 	%f989, %f966, %f967, %f988;
       f989 = p2g_ffma(f966, f967, f988, 0, false);
       // 6927: {  cvt.f32.f16 %f968, %rs1695;}
-      uint t659 = floatBitsToUint(p2g_h2f(rs1695));
-      f968 = uintBitsToFloat((t659 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t659);
+      uint t605 = floatBitsToUint(p2g_h2f(rs1695));
+      f968 = uintBitsToFloat((t605 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t605);
       // 6930: mul.f32 	%f990, %f966, %f968;
       f990 = p2g_fmul(f966, f968, false);
       // 6931: fma.rn.f32 	%f991, %f110, %f987, %f990;
       f991 = p2g_ffma(f110, f987, f990, 0, false);
       // 6933: {  cvt.f32.f16 %f969, %rs1696;}
-      uint t660 = floatBitsToUint(p2g_h2f(rs1696));
-      f969 = uintBitsToFloat((t660 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t660);
+      uint t606 = floatBitsToUint(p2g_h2f(rs1696));
+      f969 = uintBitsToFloat((t606 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t606);
       // 6936: mul.f32 	%f992, %f966, %f969;
       f992 = p2g_fmul(f966, f969, false);
       // 6937: fma.rn.f32 	%f993, %f111, %f987, %f992;
@@ -8693,12 +8705,12 @@ void main() {
       f131 = p2g_div32(f993, f998, 0, false);
       // 6947: ld.param.u8 	%rs1555, [%rd42+90];
       // 6948: setp.ne.s16 	%p223, %rs1555, 0;
-      p223 = (bitfieldExtract(int(uint(P2GU8((pc.params + rd42 + 90ul)).v) & 0x0000FFFFu), 0, 16)) != 0;
-      if (!p223) {
+      if (!((bitfieldExtract(int(p90_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
         // 6951: mov.b64 	%rd43, k_output_param_0;
+        rd43 = uint64_t(0ul);
         // 6952: ld.param.u8 	%rs1557, [%rd43+89];
         // 6953: setp.ne.s16 	%p225, %rs1557, 0;
-        p225 = (bitfieldExtract(int(uint(P2GU8((pc.params + uint64_t(0ul) + 89ul)).v) & 0x0000FFFFu), 0, 16)) != 0;
+        p225 = (bitfieldExtract(int(p89_u8 & 0x0000FFFFu), 0, 16)) != 0;
         // 6954: setp.eq.s16 	%p226, %rs1504, 0;
         // 6955: or.pred  	%p227, %p85, %p226;
         // 6956: and.pred  	%p228, %p227, %p225;
@@ -8712,8 +8724,8 @@ void main() {
         // 6960: selp.f32 	%f134, 0fBE800000, %f1002, %p228;
         f134 = p228 ? -0.25 : f1002;
         // 6962: {  cvt.f32.f16 %f1000, %rs1697;}
-        uint t661 = floatBitsToUint(p2g_h2f(rs1697));
-        f1000 = uintBitsToFloat((t661 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t661);
+        uint t607 = floatBitsToUint(p2g_h2f(rs1697));
+        f1000 = uintBitsToFloat((t607 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t607);
         // 6965: add.f32 	%f1003, %f134, 0fB727C5AC;
         f1003 = p2g_fadd(f134, uintBitsToFloat(0xB727C5ACu), false);
         // 6966: mov.f32 	%f1004, 0f00000000;
@@ -8723,11 +8735,11 @@ void main() {
         // 6968: neg.f32 	%f1005, %f136;
         f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
         // 6969: setp.lt.f32 	%p229, %f1003, %f1005;
-        int t662 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+        int t608 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
         // 6970: sub.f32 	%f1007, %f997, %f134;
         f1007 = p2g_fsub(f997, f134, false);
         // 6971: selp.f32 	%f1008, %f1007, %f136, %p229;
-        f1008 = (t662 == -1) ? f1007 : f136;
+        f1008 = (t608 == -1) ? f1007 : f136;
         // 6972: sub.f32 	%f1009, %f133, %f134;
         f1009 = p2g_fsub(f133, f134, false);
         // 6973: add.f32 	%f1010, %f1009, 0fB727C5AC;
@@ -8735,13 +8747,13 @@ void main() {
         // 6974: neg.f32 	%f1011, %f1008;
         f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // 6975: setp.lt.f32 	%p230, %f1010, %f1011;
-        int t663 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+        int t609 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
         // 6976: sub.f32 	%f1012, %f134, %f133;
         f1012 = p2g_fsub(f134, f133, false);
         // 6977: add.f32 	%f1013, %f1012, 0f3727C5AC;
         f1013 = p2g_fadd(f1012, uintBitsToFloat(0x3727C5ACu), false);
         // 6978: selp.f32 	%f1014, %f1013, %f1008, %p230;
-        f1014 = (t663 == -1) ? f1013 : f1008;
+        f1014 = (t609 == -1) ? f1013 : f1008;
         // 6979: neg.f32 	%f1015, %f133;
         f1015 = p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u));
         // 6980: sub.f32 	%f1016, %f1015, %f134;
@@ -8751,23 +8763,23 @@ void main() {
         // 6982: neg.f32 	%f1018, %f1014;
         f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
         // 6983: setp.lt.f32 	%p231, %f1017, %f1018;
-        int t664 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+        int t610 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
         // 6984: add.f32 	%f1019, %f133, %f134;
         f1019 = p2g_fadd(f133, f134, false);
         // 6985: add.f32 	%f1020, %f1019, 0f3727C5AC;
         f1020 = p2g_fadd(f1019, uintBitsToFloat(0x3727C5ACu), false);
         // 6986: selp.f32 	%f137, %f1020, %f1014, %p231;
-        f137 = (t664 == -1) ? f1020 : f1014;
+        f137 = (t610 == -1) ? f1020 : f1014;
         // 6987: setp.le.f32 	%p232, %f137, %f136;
-        int t665 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
-        if (!(t665 == -1 || t665 == 0)) {
+        int t611 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
+        if (!(t611 == -1 || t611 == 0)) {
           // 6990: div.rn.f32 	%f1109, %f136, %f137;
           f1109 = p2g_div32(f136, f137, 0, false);
         }
         // 6993: mov.b64 	%rd44, k_output_param_0;
         rd44 = uint64_t(0ul);
         // 6994: ld.param.u64 	%rd29, [%rd44+288];
-        rd29 = P2GU64((pc.params + rd44 + 288ul)).v;
+        rd29 = p288_u64;
         // 6996: {  cvt.rn.f16.f32 %rs1558, %f136;}
         rs1558 = p2g_f2h_rn(floatBitsToUint(f136));
         // 6999: mul.f32 	%f1022, %f133, %f1109;
@@ -8779,26 +8791,23 @@ void main() {
         // 7006: {  cvt.rn.f16.f32 %rs1560, %f1023;}
         rs1560 = p2g_f2h_rn(floatBitsToUint(f1023));
         // 7009: cvt.sat.f32.f32 	%f1024, %f112;
-        uint t666 = floatBitsToUint(f112);
-        f1024 = p2g_sat(uintBitsToFloat((t666 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t666));
+        uint t612 = floatBitsToUint(f112);
+        f1024 = p2g_sat(uintBitsToFloat((t612 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t612));
         // 7011: {  cvt.rn.f16.f32 %rs1561, %f1024;}
         rs1561 = p2g_f2h_rn(floatBitsToUint(f1024));
         // 7014: shl.b32 	%r1778, %r26, 3;
         // 7015: sust.b.2d.v4.b16.zero 	[%rd29, {%r1778, %r27}], {%rs1558, %rs1559, %rs1560, %rs1561};
-        uint t667;
-        bool t668 = p2g_surf_off(rd29, ivec3(int(r26 << 3u), int(r27), 0), 0, 2u, 2u, 4u, 2u, t667);
-        if (t668) {
-          p2g_surf_st(rd29, t667 + 0u, 2u, rs1558);
-          p2g_surf_st(rd29, t667 + 2u, 2u, rs1559);
-          p2g_surf_st(rd29, t667 + 4u, 2u, rs1560);
-          p2g_surf_st(rd29, t667 + 6u, 2u, rs1561);
+        uint t613;
+        bool t614 = p2g_surf_off(rd29 /* p288_u64 */, ivec3(int(r26 << 3u), int(r27), 0), 0, 2u, 2u, 4u, 2u, t613);
+        if (t614) {
+          p2g_surf_st(rd29 /* p288_u64 */, t613 + 0u, 2u, rs1558);
+          p2g_surf_st(rd29 /* p288_u64 */, t613 + 2u, 2u, rs1559);
+          p2g_surf_st(rd29 /* p288_u64 */, t613 + 4u, 2u, rs1560);
+          p2g_surf_st(rd29 /* p288_u64 */, t613 + 6u, 2u, rs1561);
         }
         // 7016: ld.param.v2.u32 	{%r1783, %r1784}, [%rd44+80];
-        uint64_t t669 = (pc.params + rd44 + 80ul);
-        uint t670 = P2GU32(t669).v;
-        uint t671 = P2GU32((t669 + 4ul)).v;
-        r1783 = t670;
-        r1784 = t671;
+        r1783 = p80_u32;
+        r1784 = p84_u32;
         // 7017: setp.le.u32 	%p233, %r1783, %r26;
         // 7018: setp.le.u32 	%p234, %r1784, %r27;
         // 7019: or.pred  	%p235, %p233, %p234;
@@ -8807,42 +8816,42 @@ void main() {
           rd48 = uint64_t(0ul);
           // 7023: ld.param.u64 	%rd31, [%rd48+272];
           // 7024: cvta.to.global.u64 	%rd32, %rd31;
-          rd32 = (P2GU64((pc.params + rd48 + 272ul)).v);
+          rd32 = p272_u64;
           // 7025: ld.param.u32 	%r1791, [%rd48+80];
           // 7026: mad.lo.s32 	%r1796, %r1791, %r27, %r26;
           // 7027: mul.wide.u32 	%rd33, %r1796, 40;
-          rd33 = uint64_t(uint(int(P2GU32((pc.params + rd48 + 80ul)).v) * int(r27) + int(r26))) * uint64_t(40u);
           // 7028: shl.b64 	%rd34, %rd33, 1;
+          rd34 = (uint64_t(uint(int(p80_u32) * int(r27) + int(r26))) * uint64_t(40u)) << 1u;
           // 7029: add.s64 	%rd35, %rd32, %rd34;
-          rd35 = uint64_t(int64_t(rd32) + int64_t(rd33 << 1u));
+          rd35 = uint64_t(int64_t(rd32) + int64_t(rd34));
           // 7030: ld.global.u16 	%rs1562, [%rd35+6];
           // 7032: {  cvt.f32.f16 %f1025, %rs1562;}
-          uint t672 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)));
-          f1025 = uintBitsToFloat((t672 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t672);
+          uint t615 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)));
+          f1025 = uintBitsToFloat((t615 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t615);
           // 7035: add.f32 	%f1045, %f1025, 0f00000000;
           f1045 = p2g_fadd(f1025, 0.0, false);
           // 7036: ld.global.u16 	%rs1563, [%rd35+8];
           // 7038: {  cvt.f32.f16 %f1026, %rs1563;}
-          uint t673 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)));
-          f1026 = uintBitsToFloat((t673 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t673);
+          uint t616 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)));
+          f1026 = uintBitsToFloat((t616 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t616);
           // 7041: add.f32 	%f1046, %f1045, %f1026;
           f1046 = p2g_fadd(f1045, f1026, false);
           // 7042: ld.global.u16 	%rs1564, [%rd35+10];
           // 7044: {  cvt.f32.f16 %f1027, %rs1564;}
-          uint t674 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)));
-          f1027 = uintBitsToFloat((t674 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t674);
+          uint t617 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)));
+          f1027 = uintBitsToFloat((t617 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t617);
           // 7047: add.f32 	%f1047, %f1046, %f1027;
           f1047 = p2g_fadd(f1046, f1027, false);
           // 7048: ld.global.u16 	%rs1565, [%rd35+12];
           // 7050: {  cvt.f32.f16 %f1028, %rs1565;}
-          uint t675 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)));
-          f1028 = uintBitsToFloat((t675 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t675);
+          uint t618 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)));
+          f1028 = uintBitsToFloat((t618 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t618);
           // 7053: add.f32 	%f1048, %f1047, %f1028;
           f1048 = p2g_fadd(f1047, f1028, false);
           // 7054: ld.global.u16 	%rs1566, [%rd35+14];
           // 7056: {  cvt.f32.f16 %f1029, %rs1566;}
-          uint t676 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)));
-          f1029 = uintBitsToFloat((t676 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t676);
+          uint t619 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)));
+          f1029 = uintBitsToFloat((t619 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t619);
           // 7059: add.f32 	%f1049, %f1048, %f1029;
           f1049 = p2g_fadd(f1048, f1029, false);
           // 7060: mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
@@ -8851,32 +8860,32 @@ void main() {
           f1051 = p2g_ffma(f1050, f1050, 0.0, 0, false);
           // 7062: ld.global.u16 	%rs1567, [%rd35+26];
           // 7064: {  cvt.f32.f16 %f1030, %rs1567;}
-          uint t677 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v)));
-          f1030 = uintBitsToFloat((t677 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t677);
+          uint t620 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v)));
+          f1030 = uintBitsToFloat((t620 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t620);
           // 7067: add.f32 	%f1052, %f1030, 0f00000000;
           f1052 = p2g_fadd(f1030, 0.0, false);
           // 7068: ld.global.u16 	%rs1568, [%rd35+28];
           // 7070: {  cvt.f32.f16 %f1031, %rs1568;}
-          uint t678 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)));
-          f1031 = uintBitsToFloat((t678 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t678);
+          uint t621 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)));
+          f1031 = uintBitsToFloat((t621 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t621);
           // 7073: add.f32 	%f1053, %f1052, %f1031;
           f1053 = p2g_fadd(f1052, f1031, false);
           // 7074: ld.global.u16 	%rs1569, [%rd35+30];
           // 7076: {  cvt.f32.f16 %f1032, %rs1569;}
-          uint t679 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)));
-          f1032 = uintBitsToFloat((t679 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t679);
+          uint t622 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)));
+          f1032 = uintBitsToFloat((t622 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t622);
           // 7079: add.f32 	%f1054, %f1053, %f1032;
           f1054 = p2g_fadd(f1053, f1032, false);
           // 7080: ld.global.u16 	%rs1570, [%rd35+32];
           // 7082: {  cvt.f32.f16 %f1033, %rs1570;}
-          uint t680 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)));
-          f1033 = uintBitsToFloat((t680 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t680);
+          uint t623 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)));
+          f1033 = uintBitsToFloat((t623 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t623);
           // 7085: add.f32 	%f1055, %f1054, %f1033;
           f1055 = p2g_fadd(f1054, f1033, false);
           // 7086: ld.global.u16 	%rs1571, [%rd35+34];
           // 7088: {  cvt.f32.f16 %f1034, %rs1571;}
-          uint t681 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)));
-          f1034 = uintBitsToFloat((t681 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t681);
+          uint t624 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)));
+          f1034 = uintBitsToFloat((t624 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t624);
           // 7091: add.f32 	%f1056, %f1055, %f1034;
           f1056 = p2g_fadd(f1055, f1034, false);
           // 7092: mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
@@ -8885,32 +8894,32 @@ void main() {
           f1058 = p2g_ffma(f1057, f1057, f1051, 0, false);
           // 7094: ld.global.u16 	%rs1572, [%rd35+46];
           // 7096: {  cvt.f32.f16 %f1035, %rs1572;}
-          uint t682 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v)));
-          f1035 = uintBitsToFloat((t682 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t682);
+          uint t625 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v)));
+          f1035 = uintBitsToFloat((t625 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t625);
           // 7099: add.f32 	%f1059, %f1035, 0f00000000;
           f1059 = p2g_fadd(f1035, 0.0, false);
           // 7100: ld.global.u16 	%rs1573, [%rd35+48];
           // 7102: {  cvt.f32.f16 %f1036, %rs1573;}
-          uint t683 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)));
-          f1036 = uintBitsToFloat((t683 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t683);
+          uint t626 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)));
+          f1036 = uintBitsToFloat((t626 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t626);
           // 7105: add.f32 	%f1060, %f1059, %f1036;
           f1060 = p2g_fadd(f1059, f1036, false);
           // 7106: ld.global.u16 	%rs1574, [%rd35+50];
           // 7108: {  cvt.f32.f16 %f1037, %rs1574;}
-          uint t684 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)));
-          f1037 = uintBitsToFloat((t684 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t684);
+          uint t627 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)));
+          f1037 = uintBitsToFloat((t627 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t627);
           // 7111: add.f32 	%f1061, %f1060, %f1037;
           f1061 = p2g_fadd(f1060, f1037, false);
           // 7112: ld.global.u16 	%rs1575, [%rd35+52];
           // 7114: {  cvt.f32.f16 %f1038, %rs1575;}
-          uint t685 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)));
-          f1038 = uintBitsToFloat((t685 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t685);
+          uint t628 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)));
+          f1038 = uintBitsToFloat((t628 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t628);
           // 7117: add.f32 	%f1062, %f1061, %f1038;
           f1062 = p2g_fadd(f1061, f1038, false);
           // 7118: ld.global.u16 	%rs1576, [%rd35+54];
           // 7120: {  cvt.f32.f16 %f1039, %rs1576;}
-          uint t686 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)));
-          f1039 = uintBitsToFloat((t686 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t686);
+          uint t629 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)));
+          f1039 = uintBitsToFloat((t629 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t629);
           // 7123: add.f32 	%f1063, %f1062, %f1039;
           f1063 = p2g_fadd(f1062, f1039, false);
           // 7124: mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
@@ -8919,32 +8928,32 @@ void main() {
           f1065 = p2g_ffma(f1064, f1064, f1058, 0, false);
           // 7126: ld.global.u16 	%rs1577, [%rd35+66];
           // 7128: {  cvt.f32.f16 %f1040, %rs1577;}
-          uint t687 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v)));
-          f1040 = uintBitsToFloat((t687 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t687);
+          uint t630 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v)));
+          f1040 = uintBitsToFloat((t630 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t630);
           // 7131: add.f32 	%f1066, %f1040, 0f00000000;
           f1066 = p2g_fadd(f1040, 0.0, false);
           // 7132: ld.global.u16 	%rs1578, [%rd35+68];
           // 7134: {  cvt.f32.f16 %f1041, %rs1578;}
-          uint t688 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)));
-          f1041 = uintBitsToFloat((t688 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t688);
+          uint t631 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)));
+          f1041 = uintBitsToFloat((t631 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t631);
           // 7137: add.f32 	%f1067, %f1066, %f1041;
           f1067 = p2g_fadd(f1066, f1041, false);
           // 7138: ld.global.u16 	%rs1579, [%rd35+70];
           // 7140: {  cvt.f32.f16 %f1042, %rs1579;}
-          uint t689 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)));
-          f1042 = uintBitsToFloat((t689 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t689);
+          uint t632 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)));
+          f1042 = uintBitsToFloat((t632 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t632);
           // 7143: add.f32 	%f1068, %f1067, %f1042;
           f1068 = p2g_fadd(f1067, f1042, false);
           // 7144: ld.global.u16 	%rs1580, [%rd35+72];
           // 7146: {  cvt.f32.f16 %f1043, %rs1580;}
-          uint t690 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)));
-          f1043 = uintBitsToFloat((t690 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t690);
+          uint t633 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)));
+          f1043 = uintBitsToFloat((t633 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t633);
           // 7149: add.f32 	%f1069, %f1068, %f1043;
           f1069 = p2g_fadd(f1068, f1043, false);
           // 7150: ld.global.u16 	%rs1581, [%rd35+74];
           // 7152: {  cvt.f32.f16 %f1044, %rs1581;}
-          uint t691 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)));
-          f1044 = uintBitsToFloat((t691 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t691);
+          uint t634 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)));
+          f1044 = uintBitsToFloat((t634 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t634);
           // 7155: add.f32 	%f1070, %f1069, %f1044;
           f1070 = p2g_fadd(f1069, f1044, false);
           // 7156: mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
@@ -8964,32 +8973,32 @@ void main() {
           // 7163: mul.f32 	%f1078, %f1074, %f1071;
           f1078 = p2g_fmul(f1074, f1071, false);
           // 7164: ld.param.u64 	%rd36, [%rd48+304];
-          rd36 = P2GU64((pc.params + rd48 + 304ul)).v;
+          rd36 = p304_u64;
           // 7165: shl.b32 	%r1797, %r26, 4;
           // 7166: mov.b32 	%r1798, %f1075;
           // 7167: mov.b32 	%r1799, %f1076;
           // 7168: mov.b32 	%r1800, %f1077;
           // 7169: mov.b32 	%r1801, %f1078;
           // 7170: sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
-          uint t692;
-          bool t693 = p2g_surf_off(rd36, ivec3(int(r26 << 4u), int(r27), 0), 0, 2u, 4u, 4u, 0u, t692);
-          if (t693) {
-            p2g_surf_st(rd36, t692 + 0u, 4u, floatBitsToUint(f1075));
-            p2g_surf_st(rd36, t692 + 4u, 4u, floatBitsToUint(f1076));
-            p2g_surf_st(rd36, t692 + 8u, 4u, floatBitsToUint(f1077));
-            p2g_surf_st(rd36, t692 + 12u, 4u, floatBitsToUint(f1078));
+          uint t635;
+          bool t636 = p2g_surf_off(rd36 /* p304_u64 */, ivec3(int(r26 << 4u), int(r27), 0), 0, 2u, 4u, 4u, 0u, t635);
+          if (t636) {
+            p2g_surf_st(rd36 /* p304_u64 */, t635 + 0u, 4u, floatBitsToUint(f1075));
+            p2g_surf_st(rd36 /* p304_u64 */, t635 + 4u, 4u, floatBitsToUint(f1076));
+            p2g_surf_st(rd36 /* p304_u64 */, t635 + 8u, 4u, floatBitsToUint(f1077));
+            p2g_surf_st(rd36 /* p304_u64 */, t635 + 12u, 4u, floatBitsToUint(f1078));
           }
         }
         // 7173: mov.b64 	%rd45, k_output_param_0;
+        rd45 = uint64_t(0ul);
         // 7174: ld.param.u8 	%rs1582, [%rd45+91];
         // 7175: setp.ne.s16 	%p236, %rs1582, 0;
-        p236 = (bitfieldExtract(int(uint(P2GU8((pc.params + uint64_t(0ul) + 91ul)).v) & 0x0000FFFFu), 0, 16)) != 0;
         // 7176: mov.f32 	%f1111, 0f3F800000;
         f1111 = 1.0;
-        if (!p236) {
+        if (!((bitfieldExtract(int(p91_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
           // 7179: setp.lt.f32 	%p237, %f132, 0f3F7FBE77;
-          int t694 = p2g_fcmp(floatBitsToUint(f132), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
-          if (t694 == -1) {
+          int t637 = p2g_fcmp(floatBitsToUint(f132), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+          if (t637 == -1) {
             // 7184: mov.f32 	%f1086, 0f3F800000;
             f1086 = 1.0;
             // 7185: sub.f32 	%f1087, %f1086, %f132;
@@ -9016,6 +9025,7 @@ void main() {
           f1111 = p2g_div32(f1110, f1, 0, false);
         }
         // 7202: mov.b64 	%rd46, k_output_param_0;
+        rd46 = uint64_t(0ul);
         // 7203: mul.f32 	%f145, %f132, %f1111;
         f145 = p2g_fmul(f132, f1111, false);
         // 7204: mul.f32 	%f146, %f133, %f1111;
@@ -9023,11 +9033,8 @@ void main() {
         // 7205: mul.f32 	%f147, %f134, %f1111;
         f147 = p2g_fmul(f134, f1111, false);
         // 7206: ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
-        uint64_t t695 = (pc.params + uint64_t(0ul) + 136ul);
-        uint t696 = P2GU32(t695).v;
-        uint t697 = P2GU32((t695 + 4ul)).v;
-        r1802 = t696;
-        r1803 = t697;
+        r1802 = p136_u32;
+        r1803 = p140_u32;
         // 7207: setp.le.u32 	%p238, %r1802, %r26;
         // 7208: setp.le.u32 	%p239, %r1803, %r27;
         // 7209: or.pred  	%p240, %p238, %p239;
@@ -9035,13 +9042,10 @@ void main() {
           // 7212: mov.b64 	%rd47, k_output_param_0;
           rd47 = uint64_t(0ul);
           // 7213: ld.param.u64 	%rd40, [%rd47+312];
-          rd40 = P2GU64((pc.params + rd47 + 312ul)).v;
+          rd40 = p312_u64;
           // 7214: ld.param.v2.u32 	{%r1814, %r1815}, [%rd47+128];
-          uint64_t t698 = (pc.params + rd47 + 128ul);
-          uint t699 = P2GU32(t698).v;
-          uint t700 = P2GU32((t698 + 4ul)).v;
-          r1814 = t699;
-          r1815 = t700;
+          r1814 = p128_u32;
+          r1815 = p132_u32;
           // 7215: add.s32 	%r1822, %r1814, %r26;
           // 7216: add.s32 	%r1827, %r1815, %r27;
           r1827 = uint(int(r1815) + int(r27));
@@ -9066,13 +9070,13 @@ void main() {
           // 7238: shl.b32 	%r1828, %r1822, 3;
           r1828 = uint(int(r1814) + int(r26)) << 3u;
           // 7239: sust.b.2d.v4.b16.trap 	[%rd40, {%r1828, %r1827}], {%rs1583, %rs1584, %rs1585, %rs1586};
-          uint t701;
-          bool t702 = p2g_surf_off(rd40, ivec3(int(r1828), int(r1827), 0), 0, 2u, 2u, 4u, 0u, t701);
-          if (t702) {
-            p2g_surf_st(rd40, t701 + 0u, 2u, rs1583);
-            p2g_surf_st(rd40, t701 + 2u, 2u, rs1584);
-            p2g_surf_st(rd40, t701 + 4u, 2u, rs1585);
-            p2g_surf_st(rd40, t701 + 6u, 2u, rs1586);
+          uint t638;
+          bool t639 = p2g_surf_off(rd40 /* p312_u64 */, ivec3(int(r1828), int(r1827), 0), 0, 2u, 2u, 4u, 0u, t638);
+          if (t639) {
+            p2g_surf_st(rd40 /* p312_u64 */, t638 + 0u, 2u, rs1583);
+            p2g_surf_st(rd40 /* p312_u64 */, t638 + 2u, 2u, rs1584);
+            p2g_surf_st(rd40 /* p312_u64 */, t638 + 4u, 2u, rs1585);
+            p2g_surf_st(rd40 /* p312_u64 */, t638 + 6u, 2u, rs1586);
           }
         }
       }

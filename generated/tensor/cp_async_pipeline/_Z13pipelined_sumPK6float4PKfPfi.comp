@@ -20,6 +20,9 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1152u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_buf = 0u;  // _ZZ13pipelined_sumPK6float4PKfPfiE3buf, 4096 bytes
+const uint sh_small = 4096u;  // _ZZ13pipelined_sumPK6float4PKfPfiE5small, 512 bytes
 
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
@@ -162,14 +165,18 @@ void main() {
   precise float f57 = 0.0, f58 = 0.0, f59 = 0.0, f60 = 0.0, f61 = 0.0, f62 = 0.0, f63 = 0.0, f64 = 0.0;
   precise float f65 = 0.0, f66 = 0.0, f67 = 0.0, f68 = 0.0, f69 = 0.0, f70 = 0.0, f71 = 0.0, f72 = 0.0;
   precise float f73 = 0.0, f74 = 0.0, f75 = 0.0, f76 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_2
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_3
   // 33: ld.param.u64 	%rd2, [_Z13pipelined_sumPK6float4PKfPfi_param_0];
-  rd2 = P2GU64((pc.params)).v;
+  rd2 = p0_u64;
   // 34: ld.param.u64 	%rd5, [_Z13pipelined_sumPK6float4PKfPfi_param_1];
-  rd5 = P2GU64((pc.params + 8ul)).v;
   // 35: ld.param.u64 	%rd3, [_Z13pipelined_sumPK6float4PKfPfi_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 36: ld.param.u32 	%r25, [_Z13pipelined_sumPK6float4PKfPfi_param_3];
-  r25 = P2GU32((pc.params + 24ul)).v;
+  r25 = p24_u32;
   // 37: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 38: mul.wide.s32 	%rd6, %r1, 16;
@@ -178,7 +185,7 @@ void main() {
   // 40: shl.b32 	%r27, %r1, 4;
   r27 = r1 << 4u;
   // 41: mov.u32 	%r28, _ZZ13pipelined_sumPK6float4PKfPfiE3buf;
-  r28 = uint(0ul);
+  r28 = sh_buf;
   // 42: add.s32 	%r26, %r28, %r27;
   r26 = uint(int(r28) + int(r27));
   // 44: cp.async.cg.shared.global [%r26], [%rd4], 16, 16;
@@ -223,12 +230,12 @@ void main() {
   p2g_sts32((t1 + 12u), t7);
   // 46: mul.wide.s32 	%rd7, %r1, 4;
   // 47: add.s64 	%rd1, %rd5, %rd7;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
+  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
   // 48: setp.lt.s32 	%p1, %r1, 100;
   // 49: shl.b32 	%r29, %r1, 2;
   // 50: mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
   // 51: add.s32 	%r3, %r30, %r29;
-  r3 = uint(int(uint(4096ul)) + int(r1 << 2u));
+  r3 = uint(int(sh_small) + int(r1 << 2u));
   if (int(r1) < 100) {
     // 57: cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
     uint64_t t9;

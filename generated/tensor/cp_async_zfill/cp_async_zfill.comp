@@ -19,6 +19,9 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[768u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_slot = 0u;  // _ZZ14cp_async_zfillE4slot, 2048 bytes
+const uint sh_slot2 = 2048u;  // _ZZ14cp_async_zfillE5slot2, 1024 bytes
 
 // Division by zero is undefined in PTX; these give what NVIDIA's code does (measured: docs/HAZARDS.md).
 uint p2g_div_u32(uint a, uint b) { return b == 0u ? 0xFFFFFFFFu : a / b; }
@@ -64,18 +67,21 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cp_async_zfill_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cp_async_zfill_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cp_async_zfill_param_2
   // 31: ld.param.u64 	%rd5, [cp_async_zfill_param_0];
-  rd5 = P2GU64((pc.params)).v;
   // 32: ld.param.u64 	%rd3, [cp_async_zfill_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
+  rd3 = p8_u64;
   // 33: ld.param.u64 	%rd4, [cp_async_zfill_param_2];
-  rd4 = P2GU64((pc.params + 16ul)).v;
+  rd4 = p16_u64;
   // 34: mov.u32 	%r6, %tid.x;
   r6 = gl_LocalInvocationID.x;
   // 35: shl.b32 	%r7, %r6, 4;
   // 36: mov.u32 	%r8, _ZZ14cp_async_zfillE4slot;
   // 37: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(uint(0ul)) + int(r6 << 4u));
+  r2 = uint(int(sh_slot) + int(r6 << 4u));
   // 38: mov.u32 	%r9, -1515870811;
   r9 = 0xA5A5A5A5u;
   // 39: st.shared.v4.u32 	[%r2], {%r9, %r9, %r9, %r9};
@@ -86,7 +92,7 @@ void main() {
   // 40: shl.b32 	%r10, %r6, 3;
   // 41: mov.u32 	%r11, _ZZ14cp_async_zfillE5slot2;
   // 42: add.s32 	%r3, %r11, %r10;
-  r3 = uint(int(uint(2048ul)) + int(r6 << 3u));
+  r3 = uint(int(sh_slot2) + int(r6 << 3u));
   // 43: st.shared.v2.u32 	[%r3], {%r9, %r9};
   p2g_sts32(r3, r9);
   p2g_sts32((r3 + 4u), r9);
@@ -99,7 +105,7 @@ void main() {
   rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 47: mul.wide.s32 	%rd6, %r12, 4;
   // 48: add.s64 	%rd2, %rd5, %rd6;
-  rd2 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r12)) * int64_t(4))));
+  rd2 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(int64_t(int(r12)) * int64_t(4))));
   // 49: and.b32  	%r4, %r6, 3;
   r4 = r6 & 3u;
   // 50: setp.eq.s32 	%p1, %r4, 0;

@@ -19,6 +19,8 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[256u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_tile = 0u;  // _ZZ17ldmatrix_cp_asyncE4tile, 1024 bytes
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
@@ -34,17 +36,18 @@ void main() {
   uint r31 = 0u, r32 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // ldmatrix_cp_async_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // ldmatrix_cp_async_param_1
   // 26: ld.param.u64 	%rd2, [ldmatrix_cp_async_param_0];
-  rd2 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd3, [ldmatrix_cp_async_param_1];
   // 28: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = (P2GU64((pc.params + 8ul)).v);
   // 29: mov.u32 	%r22, %tid.x;
   r22 = gl_LocalInvocationID.x;
   // 30: shl.b32 	%r23, %r22, 4;
   r23 = r22 << 4u;
   // 31: mov.u32 	%r24, _ZZ17ldmatrix_cp_asyncE4tile;
-  r24 = uint(0ul);
+  r24 = sh_tile;
   // 32: add.s32 	%r1, %r24, %r23;
   // 33: mov.u32 	%r25, %ctaid.x;
   // 34: shl.b32 	%r26, %r25, 6;
@@ -59,7 +62,7 @@ void main() {
   // 39: add.s64 	%rd1, %rd2, %rd8;
   // 41: cp.async.cg.shared.global [%r1], [%rd1], 16;
   uint64_t t4;
-  uint t3 = uint(int(r24) + int(r23)); t4 = uint64_t(int64_t(rd2) + int64_t(rd7 << 4u));
+  uint t3 = uint(int(r24) + int(r23)); t4 = uint64_t(int64_t(p0_u64) + int64_t(rd7 << 4u));
   uint t5 = 16u;
   uint t6 = 0u;
   if (t5 >= 4u) {
@@ -171,7 +174,7 @@ void main() {
   // 74: shl.b32 	%r32, %r31, 4;
   // 75: mul.wide.u32 	%rd9, %r32, 4;
   // 76: add.s64 	%rd10, %rd4, %rd9;
-  rd10 = uint64_t(int64_t(rd4) + int64_t(uint64_t(uint(int(r26) + int(r22)) << 4u) * uint64_t(4u)));
+  rd10 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r26) + int(r22)) << 4u) * uint64_t(4u)));
   // 77: st.global.u32 	[%rd10], %r2;
   P2GU32(rd10).v = r2;
   // 78: st.global.u32 	[%rd10+4], %r4;

@@ -22,6 +22,8 @@ layout(buffer_reference, std430, buffer_reference_align = 1) buffer P2GU8 { uint
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[256u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_tile = 0u;  // _ZZ16ldmatrix_genericE4tile, 1024 bytes
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 uint lmem[1];  // .local and call scratch, per thread
@@ -63,17 +65,18 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, tmp = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // ldmatrix_generic_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // ldmatrix_generic_param_1
   // 26: ld.param.u64 	%rd8, [ldmatrix_generic_param_0];
-  rd8 = P2GU64((pc.params)).v;
   // 27: ld.param.u64 	%rd9, [ldmatrix_generic_param_1];
   // 28: cvta.to.global.u64 	%rd10, %rd9;
-  rd10 = (P2GU64((pc.params + 8ul)).v);
   // 29: mov.u32 	%r16, %tid.x;
   r16 = gl_LocalInvocationID.x;
   // 30: shr.s32 	%r17, %r16, 5;
   // 31: shl.b32 	%r18, %r16, 4;
   // 32: mov.u32 	%r19, _ZZ16ldmatrix_genericE4tile;
-  r19 = uint(0ul);
+  r19 = sh_tile;
   // 33: add.s32 	%r1, %r19, %r18;
   // 34: mov.u32 	%r20, %ctaid.x;
   // 35: shl.b32 	%r21, %r20, 6;
@@ -88,7 +91,7 @@ void main() {
   // 40: add.s64 	%rd1, %rd8, %rd14;
   // 42: cp.async.cg.shared.global [%r1], [%rd1], 16;
   uint64_t t4;
-  uint t3 = uint(int(r19) + int(r16 << 4u)); t4 = uint64_t(int64_t(rd8) + int64_t(rd13 << 4u));
+  uint t3 = uint(int(r19) + int(r16 << 4u)); t4 = uint64_t(int64_t(p0_u64) + int64_t(rd13 << 4u));
   uint t5 = 16u;
   uint t6 = 0u;
   if (t5 >= 4u) {
@@ -213,7 +216,7 @@ void main() {
   // 79: shl.b32 	%r24, %r23, 4;
   // 80: mul.wide.u32 	%rd20, %r24, 4;
   // 81: add.s64 	%rd21, %rd10, %rd20;
-  rd21 = uint64_t(int64_t(rd10) + int64_t(uint64_t(uint(int(r21) + int(r16)) << 4u) * uint64_t(4u)));
+  rd21 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r21) + int(r16)) << 4u) * uint64_t(4u)));
   // 82: st.global.u32 	[%rd21], %r2;
   P2GU32(rd21).v = r2;
   // 83: st.global.u32 	[%rd21+4], %r3;

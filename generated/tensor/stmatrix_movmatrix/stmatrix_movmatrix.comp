@@ -17,6 +17,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[1536u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_region = 0u;  // _ZZ18stmatrix_movmatrixE6region, 6144 bytes
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
@@ -52,14 +54,17 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // stmatrix_movmatrix_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // stmatrix_movmatrix_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // stmatrix_movmatrix_param_2
   // 28: ld.param.u64 	%rd9, [stmatrix_movmatrix_param_0];
-  rd9 = P2GU64((pc.params)).v;
+  rd9 = p0_u64;
   // 29: ld.param.u64 	%rd11, [stmatrix_movmatrix_param_1];
-  rd11 = P2GU64((pc.params + 8ul)).v;
   // 30: ld.param.u64 	%rd10, [stmatrix_movmatrix_param_2];
-  rd10 = P2GU64((pc.params + 16ul)).v;
+  rd10 = p16_u64;
   // 31: cvta.to.global.u64 	%rd1, %rd11;
-  rd1 = rd11;
+  rd1 = p8_u64;
   // 32: mov.u32 	%r97, %tid.x;
   r97 = gl_LocalInvocationID.x;
   // 33: setp.gt.s32 	%p1, %r97, 1535;
@@ -80,7 +85,7 @@ void main() {
       // 46: shl.b32 	%r38, %r97, 2;
       // 47: mov.u32 	%r39, _ZZ18stmatrix_movmatrixE6region;
       // 48: add.s32 	%r88, %r39, %r38;
-      r88 = uint(int(uint(0ul)) + int(r97 << 2u));
+      r88 = uint(int(sh_region) + int(r97 << 2u));
       // 49: mov.u32 	%r91, %r97;
       r91 = r97;
       for (;;) {
@@ -108,7 +113,7 @@ void main() {
       // 67: mov.u32 	%r42, _ZZ18stmatrix_movmatrixE6region;
       // 68: add.s32 	%r43, %r42, %r41;
       // 69: add.s32 	%r92, %r43, 512;
-      r92 = uint(int(uint(int(uint(0ul)) + int(r91 << 2u))) + 512);
+      r92 = uint(int(uint(int(sh_region) + int(r91 << 2u))) + 512);
       for (;;) {
         p2g_loop_tick();
         // 72: mov.u32 	%r44, 0;
@@ -151,7 +156,7 @@ void main() {
   // 92: shl.b32 	%r68, %r97, 4;
   // 93: and.b32  	%r69, %r68, -512;
   // 94: mov.u32 	%r70, _ZZ18stmatrix_movmatrixE6region;
-  r70 = uint(0ul);
+  r70 = sh_region;
   // 95: add.s32 	%r71, %r70, %r69;
   // 96: mad.lo.s32 	%r72, %r97, 48, 16;
   // 97: and.b32  	%r73, %r72, 496;

@@ -141,17 +141,18 @@ void main() {
   uint64_t rd17 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_bf16_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_bf16_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // wmma_bf16_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_bf16_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_bf16_param_4
   // 28: ld.param.u64 	%rd1, [wmma_bf16_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 29: ld.param.u64 	%rd2, [wmma_bf16_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 30: ld.param.u64 	%rd3, [wmma_bf16_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 31: ld.param.u64 	%rd4, [wmma_bf16_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
   // 32: ld.param.u64 	%rd5, [wmma_bf16_param_4];
   // 33: cvta.to.global.u64 	%rd6, %rd5;
-  rd6 = (P2GU64((pc.params + 32ul)).v);
   // 34: cvta.to.global.u64 	%rd7, %rd3;
   // 35: mov.u32 	%r1, %ctaid.x;
   // 36: mov.u32 	%r2, %ntid.x;
@@ -169,7 +170,7 @@ void main() {
   // 44: mov.u32 	%r8, 16;
   r8 = 16u;
   // 45: wmma.load.a.sync.aligned.row.m16n16k16.bf16 	{%r9, %r10, %r11, %r12}, [%rd9], %r8;
-  uint64_t t1 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r7) * uint64_t(2u)));
+  uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r7) * uint64_t(2u)));
   uint t2 = r8;
   uint t3 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t4 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -183,7 +184,7 @@ void main() {
   // 46: mul.lo.s32 	%r13, %r5, 384;
   // 47: mul.wide.u32 	%rd10, %r13, 2;
   // 48: add.s64 	%rd11, %rd2, %rd10;
-  rd11 = uint64_t(int64_t(rd2) + int64_t(uint64_t(uint(int(r5) * 384)) * uint64_t(2u)));
+  rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r5) * 384)) * uint64_t(2u)));
   // 49: mov.u32 	%r14, 24;
   // 50: wmma.load.b.sync.aligned.col.m16n16k16.bf16 	{%r15, %r16, %r17, %r18}, [%rd11], %r14;
   uint64_t t7 = rd11;
@@ -204,9 +205,9 @@ void main() {
   // 55: shl.b32 	%r21, %r20, 4;
   // 56: mul.wide.u32 	%rd14, %r21, 4;
   // 57: add.s64 	%rd15, %rd6, %rd14;
-  rd15 = uint64_t(int64_t(rd6) + int64_t(uint64_t(((r4 & 0x0FFFFFE0u) | (r3 & 31u)) << 4u) * uint64_t(4u)));
+  rd15 = uint64_t(int64_t(p32_u64) + int64_t(uint64_t(((r4 & 0x0FFFFFE0u) | (r3 & 31u)) << 4u) * uint64_t(4u)));
   // 58: wmma.load.c.sync.aligned.col.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd13], %r8;
-  uint64_t t13 = uint64_t(int64_t(rd3) + int64_t(rd12));
+  uint64_t t13 = uint64_t(int64_t(p16_u64) + int64_t(rd12));
   uint t14 = r8;
   uint t15 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 4u))).v << 0u);
   uint t16 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t14 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 4u))).v << 0u);
@@ -288,7 +289,7 @@ void main() {
   f15 = uintBitsToFloat(t31[6]);
   f16 = uintBitsToFloat(t31[7]);
   // 78: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd17], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r8;
-  uint64_t t32 = uint64_t(int64_t(rd4) + int64_t(rd12));
+  uint64_t t32 = uint64_t(int64_t(p24_u64) + int64_t(rd12));
   uint t33 = r8;
   uint t34 = floatBitsToUint(f9);
   P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t34;

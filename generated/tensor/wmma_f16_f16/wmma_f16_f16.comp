@@ -20,6 +20,8 @@ layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uin
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[768u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_sb = 0u;  // _ZZ12wmma_f16_f16E2sb, 3072 bytes
 // ldmatrix/stmatrix/movmatrix/wmma exchange (emit_tensor.cpp): eight words per thread, for whole warps
 shared uint p2g_tc_x[((gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z + 31u) & ~31u) * 8u];
 
@@ -161,25 +163,27 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_f16_f16_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_f16_f16_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // wmma_f16_f16_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_f16_f16_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_f16_f16_param_4
   // 31: ld.param.u64 	%rd6, [wmma_f16_f16_param_0];
-  rd6 = P2GU64((pc.params)).v;
   // 32: ld.param.u64 	%rd7, [wmma_f16_f16_param_1];
-  rd7 = P2GU64((pc.params + 8ul)).v;
   // 33: ld.param.u64 	%rd8, [wmma_f16_f16_param_2];
-  rd8 = P2GU64((pc.params + 16ul)).v;
   // 34: ld.param.u64 	%rd9, [wmma_f16_f16_param_3];
-  rd9 = P2GU64((pc.params + 24ul)).v;
   // 35: ld.param.u64 	%rd10, [wmma_f16_f16_param_4];
   // 36: cvta.to.global.u64 	%rd1, %rd7;
-  rd1 = rd7;
+  rd1 = p8_u64;
   // 37: cvta.to.global.u64 	%rd2, %rd10;
-  rd2 = (P2GU64((pc.params + 32ul)).v);
+  rd2 = p32_u64;
   // 38: cvta.to.global.u64 	%rd3, %rd9;
-  rd3 = rd9;
+  rd3 = p24_u64;
   // 39: cvta.to.global.u64 	%rd4, %rd8;
-  rd4 = rd8;
+  rd4 = p16_u64;
   // 40: cvta.to.global.u64 	%rd5, %rd6;
-  rd5 = rd6;
+  rd5 = p0_u64;
   // 41: mov.u32 	%r14, %tid.x;
   r14 = gl_LocalInvocationID.x;
   // 42: shr.u32 	%r1, %r14, 5;
@@ -197,7 +201,7 @@ void main() {
   r57 = r3 | 0xFFFFFFE0u;
   // 49: mov.u32 	%r17, _ZZ12wmma_f16_f16E2sb;
   // 50: mad.lo.s32 	%r18, %r1, 768, %r17;
-  r18 = uint(int(r1) * 768 + int(uint(0ul)));
+  r18 = uint(int(r1) * 768 + int(sh_sb));
   // 51: shl.b32 	%r19, %r14, 1;
   // 52: and.b32  	%r20, %r19, 62;
   // 53: add.s32 	%r56, %r18, %r20;

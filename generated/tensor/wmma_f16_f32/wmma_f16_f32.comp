@@ -142,17 +142,18 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_f16_f32_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_f16_f32_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // wmma_f16_f32_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_f16_f32_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_f16_f32_param_4
   // 28: ld.param.u64 	%rd1, [wmma_f16_f32_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 29: ld.param.u64 	%rd2, [wmma_f16_f32_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 30: ld.param.u64 	%rd3, [wmma_f16_f32_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 31: ld.param.u64 	%rd4, [wmma_f16_f32_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
   // 32: ld.param.u64 	%rd5, [wmma_f16_f32_param_4];
   // 33: cvta.to.global.u64 	%rd6, %rd5;
-  rd6 = (P2GU64((pc.params + 32ul)).v);
   // 34: cvta.to.global.u64 	%rd7, %rd3;
   // 35: cvta.to.global.u64 	%rd8, %rd2;
   // 36: cvta.to.global.u64 	%rd9, %rd1;
@@ -168,7 +169,7 @@ void main() {
   // 43: mul.lo.s32 	%r7, %r5, 384;
   // 44: mul.wide.u32 	%rd10, %r7, 2;
   // 45: add.s64 	%rd11, %rd9, %rd10;
-  rd11 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r5) * 384)) * uint64_t(2u)));
+  rd11 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(uint(int(r5) * 384)) * uint64_t(2u)));
   // 46: mov.u32 	%r8, 24;
   // 47: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r9, %r10, %r11, %r12, %r13, %r14, %r15, %r16}, [%rd11], %r8;
   uint64_t t1 = rd11;
@@ -193,7 +194,7 @@ void main() {
   // 51: mov.u32 	%r18, 16;
   r18 = 16u;
   // 52: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r19, %r20, %r21, %r22, %r23, %r24, %r25, %r26}, [%rd13], %r18;
-  uint64_t t7 = uint64_t(int64_t(rd2) + int64_t(uint64_t(r17) * uint64_t(2u)));
+  uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r17) * uint64_t(2u)));
   uint t8 = r18;
   uint t9 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t10 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
@@ -210,7 +211,7 @@ void main() {
   // 53: mul.lo.s32 	%r27, %r5, 320;
   // 54: mul.wide.u32 	%rd14, %r27, 4;
   // 55: add.s64 	%rd15, %rd7, %rd14;
-  rd15 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(r5) * 320)) * uint64_t(4u)));
+  rd15 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(uint(int(r5) * 320)) * uint64_t(4u)));
   // 56: mov.u32 	%r28, 20;
   // 57: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd15], %r28;
   uint64_t t13 = rd15;
@@ -237,7 +238,7 @@ void main() {
   // 61: mul.wide.u32 	%rd16, %r31, 4;
   rd16 = uint64_t(uint(int((r4 & 0xFFFFFFE0u) | (r3 & 31u)) * 24)) * uint64_t(4u);
   // 62: add.s64 	%rd17, %rd6, %rd16;
-  rd17 = uint64_t(int64_t(rd6) + int64_t(rd16));
+  rd17 = uint64_t(int64_t(p32_u64) + int64_t(rd16));
   // 63: st.global.u32 	[%rd17], %r9;
   P2GU32(rd17).v = r9;
   // 64: st.global.u32 	[%rd17+32], %r19;
@@ -319,7 +320,7 @@ void main() {
   // 89: mul.wide.u32 	%rd19, %r17, 4;
   // 90: add.s64 	%rd20, %rd18, %rd19;
   // 91: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd20], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r18;
-  uint64_t t32 = uint64_t(int64_t(rd4) + int64_t(uint64_t(r17) * uint64_t(4u)));
+  uint64_t t32 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(r17) * uint64_t(4u)));
   uint t33 = r18;
   uint t34 = floatBitsToUint(f9);
   P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t34;

@@ -327,18 +327,24 @@ void main() {
   precise float f217 = 0.0, f218 = 0.0, f219 = 0.0, f220 = 0.0, f221 = 0.0, f222 = 0.0, f223 = 0.0, f224 = 0.0;
   precise float f225 = 0.0, f226 = 0.0, f227 = 0.0, f228 = 0.0, f229 = 0.0, f230 = 0.0, f231 = 0.0, f232 = 0.0;
   precise float f233 = 0.0, f234 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z9wmma_gemmPK6__halfS1_PfPS_iii_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z9wmma_gemmPK6__halfS1_PfPS_iii_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z9wmma_gemmPK6__halfS1_PfPS_iii_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // _Z9wmma_gemmPK6__halfS1_PfPS_iii_param_3
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // _Z9wmma_gemmPK6__halfS1_PfPS_iii_param_4
+  const uint p36_u32 = P2GU32((pc.params + 36ul)).v;  // _Z9wmma_gemmPK6__halfS1_PfPS_iii_param_5
+  const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // _Z9wmma_gemmPK6__halfS1_PfPS_iii_param_6
   // 32: ld.param.u64 	%rd13, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_0];
-  rd13 = P2GU64((pc.params)).v;
   // 33: ld.param.u64 	%rd14, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_1];
-  rd14 = P2GU64((pc.params + 8ul)).v;
   // 34: ld.param.u32 	%r74, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_4];
-  r74 = P2GU32((pc.params + 32ul)).v;
+  r74 = p32_u32;
   // 35: ld.param.u32 	%r75, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_5];
-  r75 = P2GU32((pc.params + 36ul)).v;
+  r75 = p36_u32;
   // 36: ld.param.u32 	%r76, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_6];
-  r76 = P2GU32((pc.params + 40ul)).v;
+  r76 = p40_u32;
   // 37: cvta.to.global.u64 	%rd1, %rd14;
-  rd1 = rd14;
+  rd1 = p8_u64;
   // 38: mov.u32 	%r77, %ntid.x;
   // 39: mov.u32 	%r78, %ctaid.x;
   // 40: mov.u32 	%r79, %tid.x;
@@ -347,7 +353,7 @@ void main() {
   // 42: shr.u32 	%r1, %r80, 5;
   r1 = r80 >> 5u;
   // 43: cvta.to.global.u64 	%rd2, %rd13;
-  rd2 = rd13;
+  rd2 = p0_u64;
   // 44: mov.u32 	%r2, %ctaid.y;
   r2 = gl_WorkGroupID.y;
   // 45: mov.f32 	%f163, 0f00000000;
@@ -966,14 +972,12 @@ void main() {
     r202 = r199;
   }
   // 219: ld.param.u64 	%rd61, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_3];
-  rd61 = P2GU64((pc.params + 24ul)).v;
   // 220: ld.param.u64 	%rd60, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_2];
-  rd60 = P2GU64((pc.params + 16ul)).v;
   // 221: ld.param.u32 	%r184, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_5];
-  r184 = P2GU32((pc.params + 36ul)).v;
+  r184 = p36_u32;
   // 222: mov.u32 	%r183, %ctaid.y;
   // 223: ld.param.u32 	%r182, [_Z9wmma_gemmPK6__halfS1_PfPS_iii_param_4];
-  r182 = P2GU32((pc.params + 32ul)).v;
+  r182 = p32_u32;
   // 224: mov.u32 	%r181, %tid.x;
   // 225: mov.u32 	%r180, %ntid.x;
   // 226: mov.u32 	%r179, %ctaid.x;
@@ -1011,7 +1015,7 @@ void main() {
   // 245: mul.f32 	%f154, %f170, 0f3F000000;
   f154 = p2g_fmul(f170, 0.5, false);
   // 246: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd53], {%f154, %f153, %f152, %f151, %f150, %f149, %f148, %f147}, %r184;
-  uint64_t t140 = uint64_t(int64_t(rd60) + int64_t(rd50 << 2u));
+  uint64_t t140 = uint64_t(int64_t(p16_u64) + int64_t(rd50 << 2u));
   uint t141 = r184;
   uint t142 = floatBitsToUint(f154);
   P2GU32((t140 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t141 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t142;
@@ -1040,7 +1044,7 @@ void main() {
   // 252: shl.b64 	%rd58, %rd56, 1;
   // 253: add.s64 	%rd59, %rd57, %rd58;
   // 254: wmma.store.d.sync.aligned.col.m16n16k16.global.f16 	[%rd59], {%r202, %r201, %r200, %r199}, %r182;
-  uint64_t t152 = uint64_t(int64_t(rd61) + int64_t(rd56 << 1u));
+  uint64_t t152 = uint64_t(int64_t(p24_u64) + int64_t(rd56 << 1u));
   uint t153 = r182;
   uint t154 = r202;
   P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v = uint16_t((t154 & 0xFFFFu));

@@ -142,19 +142,20 @@ void main() {
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_mixed_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_mixed_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // wmma_mixed_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_mixed_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_mixed_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // wmma_mixed_param_5
   // 29: ld.param.u64 	%rd1, [wmma_mixed_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 30: ld.param.u64 	%rd2, [wmma_mixed_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 31: ld.param.u64 	%rd3, [wmma_mixed_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 32: ld.param.u64 	%rd4, [wmma_mixed_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
   // 33: ld.param.u64 	%rd5, [wmma_mixed_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
   // 34: ld.param.u64 	%rd6, [wmma_mixed_param_5];
   // 35: cvta.to.global.u64 	%rd7, %rd6;
-  rd7 = (P2GU64((pc.params + 40ul)).v);
   // 36: cvta.to.global.u64 	%rd8, %rd5;
   // 37: cvta.to.global.u64 	%rd9, %rd4;
   // 38: cvta.to.global.u64 	%rd10, %rd3;
@@ -174,7 +175,7 @@ void main() {
   // 49: mov.u32 	%r7, 16;
   r7 = 16u;
   // 50: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r8, %r9, %r10, %r11, %r12, %r13, %r14, %r15}, [%rd14], %r7;
-  uint64_t t1 = uint64_t(int64_t(rd1) + int64_t(rd13));
+  uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(rd13));
   uint t2 = r7;
   uint t3 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t4 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -191,7 +192,7 @@ void main() {
   r15 = t6;
   // 51: add.s64 	%rd15, %rd11, %rd13;
   // 52: wmma.load.b.sync.aligned.row.m16n16k16.global.f16 	{%r16, %r17, %r18, %r19, %r20, %r21, %r22, %r23}, [%rd15], %r7;
-  uint64_t t7 = uint64_t(int64_t(rd2) + int64_t(rd13));
+  uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(rd13));
   uint t8 = r7;
   uint t9 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t8 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 16u);
   uint t10 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t8 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 16u);
@@ -207,7 +208,7 @@ void main() {
   r23 = t12;
   // 53: add.s64 	%rd16, %rd10, %rd13;
   // 54: wmma.load.c.sync.aligned.row.m16n16k16.global.f16 	{%r24, %r25, %r26, %r27}, [%rd16], %r7;
-  uint64_t t13 = uint64_t(int64_t(rd3) + int64_t(rd13));
+  uint64_t t13 = uint64_t(int64_t(p16_u64) + int64_t(rd13));
   uint t14 = r7;
   uint t15 = (uint(P2GU16((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t16 = (uint(P2GU16((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -221,7 +222,7 @@ void main() {
   rd17 = uint64_t(r6) * uint64_t(4u);
   // 56: add.s64 	%rd18, %rd9, %rd17;
   // 57: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd18], %r7;
-  uint64_t t19 = uint64_t(int64_t(rd4) + int64_t(rd17));
+  uint64_t t19 = uint64_t(int64_t(p24_u64) + int64_t(rd17));
   uint t20 = r7;
   uint t21 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
   uint t22 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
@@ -291,7 +292,7 @@ void main() {
   r31 = (t42[6] | (t42[7] << 16));
   // 60: add.s64 	%rd19, %rd8, %rd17;
   // 61: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd19], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r7;
-  uint64_t t43 = uint64_t(int64_t(rd5) + int64_t(rd17));
+  uint64_t t43 = uint64_t(int64_t(p32_u64) + int64_t(rd17));
   uint t44 = r7;
   uint t45 = floatBitsToUint(f9);
   P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t45;
@@ -311,7 +312,7 @@ void main() {
   P2GU32((t43 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t44 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t52;
   // 62: add.s64 	%rd20, %rd7, %rd13;
   // 63: wmma.store.d.sync.aligned.row.m16n16k16.global.f16 	[%rd20], {%r28, %r29, %r30, %r31}, %r7;
-  uint64_t t53 = uint64_t(int64_t(rd7) + int64_t(rd13));
+  uint64_t t53 = uint64_t(int64_t(p40_u64) + int64_t(rd13));
   uint t54 = r7;
   uint t55 = r28;
   P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v = uint16_t((t55 & 0xFFFFu));

@@ -50,21 +50,23 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
   uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_s8_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_s8_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // wmma_s8_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_s8_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_s8_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // wmma_s8_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // wmma_s8_param_6
   // 30: ld.param.u64 	%rd2, [wmma_s8_param_0];
-  rd2 = P2GU64((pc.params)).v;
   // 31: ld.param.u64 	%rd3, [wmma_s8_param_1];
-  rd3 = P2GU64((pc.params + 8ul)).v;
   // 32: ld.param.u64 	%rd4, [wmma_s8_param_2];
-  rd4 = P2GU64((pc.params + 16ul)).v;
   // 33: ld.param.u64 	%rd5, [wmma_s8_param_3];
-  rd5 = P2GU64((pc.params + 24ul)).v;
   // 34: ld.param.u64 	%rd6, [wmma_s8_param_4];
-  rd6 = P2GU64((pc.params + 32ul)).v;
   // 35: ld.param.u64 	%rd1, [wmma_s8_param_5];
-  rd1 = P2GU64((pc.params + 40ul)).v;
+  rd1 = p40_u64;
   // 36: ld.param.u64 	%rd7, [wmma_s8_param_6];
   // 37: cvta.to.global.u64 	%rd8, %rd7;
-  rd8 = (P2GU64((pc.params + 48ul)).v);
   // 38: mov.u32 	%r34, %ntid.x;
   // 39: mov.u32 	%r35, %ctaid.x;
   // 40: mov.u32 	%r36, %tid.x;
@@ -84,7 +86,7 @@ void main() {
   // 48: mov.u32 	%r40, 16;
   r40 = 16u;
   // 49: wmma.load.a.sync.aligned.row.m16n16k16.global.s8 	{%r2, %r3}, [%rd11], %r40;
-  uint64_t t2 = uint64_t(int64_t(rd2) + int64_t(rd9));
+  uint64_t t2 = uint64_t(int64_t(p0_u64) + int64_t(rd9));
   uint t3 = r40;
   uint t4 = (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
   uint t5 = (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
@@ -98,7 +100,7 @@ void main() {
   // 53: add.s64 	%rd14, %rd13, %rd12;
   // 54: mov.u32 	%r42, 32;
   // 55: wmma.load.b.sync.aligned.col.m16n16k16.global.s8 	{%r4, %r5}, [%rd14], %r42;
-  uint64_t t7 = uint64_t(int64_t(rd3) + int64_t(uint64_t(t6)));
+  uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(t6)));
   uint t8 = 32u;
   uint t9 = (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
   uint t10 = (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
@@ -107,7 +109,7 @@ void main() {
   // 56: cvta.to.global.u64 	%rd15, %rd4;
   // 57: add.s64 	%rd16, %rd15, %rd9;
   // 58: wmma.load.a.sync.aligned.row.m16n16k16.global.u8 	{%r6, %r7}, [%rd16], %r40;
-  uint64_t t11 = uint64_t(int64_t(rd4) + int64_t(rd9));
+  uint64_t t11 = uint64_t(int64_t(p16_u64) + int64_t(rd9));
   uint t12 = r40;
   uint t13 = (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
   uint t14 = (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
@@ -116,7 +118,7 @@ void main() {
   // 59: cvta.to.global.u64 	%rd17, %rd5;
   // 60: add.s64 	%rd18, %rd17, %rd9;
   // 61: wmma.load.b.sync.aligned.row.m16n16k16.global.u8 	{%r8, %r9}, [%rd18], %r40;
-  uint64_t t15 = uint64_t(int64_t(rd5) + int64_t(rd9));
+  uint64_t t15 = uint64_t(int64_t(p24_u64) + int64_t(rd9));
   uint t16 = r40;
   uint t17 = (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 8u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 16u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 24u);
   uint t18 = (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 0u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 8u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 16u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 24u);
@@ -126,7 +128,7 @@ void main() {
   // 63: mul.wide.u32 	%rd20, %r39, 4;
   // 64: add.s64 	%rd21, %rd19, %rd20;
   // 65: wmma.load.c.sync.aligned.row.m16n16k16.global.s32 	{%r80, %r79, %r78, %r77, %r76, %r75, %r74, %r73}, [%rd21], %r40;
-  uint64_t t19 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r39) * uint64_t(4u)));
+  uint64_t t19 = uint64_t(int64_t(p32_u64) + int64_t(uint64_t(r39) * uint64_t(4u)));
   uint t20 = r40;
   uint t21 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
   uint t22 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
@@ -150,7 +152,7 @@ void main() {
   // 69: mul.wide.u32 	%rd22, %r45, 4;
   rd22 = uint64_t(uint(int((r37 & 0xFFFFFFE0u) | (r36 & 31u)) * 12)) * uint64_t(4u);
   // 70: add.s64 	%rd23, %rd8, %rd22;
-  rd23 = uint64_t(int64_t(rd8) + int64_t(rd22));
+  rd23 = uint64_t(int64_t(p48_u64) + int64_t(rd22));
   // 71: st.global.u32 	[%rd23], %r2;
   P2GU32(rd23).v = r2;
   // 72: st.global.u32 	[%rd23+8], %r4;

@@ -113,17 +113,18 @@ void main() {
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_tf32_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_tf32_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // wmma_tf32_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_tf32_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_tf32_param_4
   // 28: ld.param.u64 	%rd1, [wmma_tf32_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 29: ld.param.u64 	%rd2, [wmma_tf32_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 30: ld.param.u64 	%rd3, [wmma_tf32_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 31: ld.param.u64 	%rd4, [wmma_tf32_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
   // 32: ld.param.u64 	%rd5, [wmma_tf32_param_4];
   // 33: cvta.to.global.u64 	%rd6, %rd5;
-  rd6 = (P2GU64((pc.params + 32ul)).v);
   // 34: mov.u32 	%r1, %ctaid.x;
   // 35: mov.u32 	%r2, %ntid.x;
   // 36: mov.u32 	%r3, %tid.x;
@@ -140,7 +141,7 @@ void main() {
   // 43: mov.u32 	%r8, 8;
   r8 = 8u;
   // 44: wmma.load.a.sync.aligned.row.m16n16k8.tf32 	{%r9, %r10, %r11, %r12}, [%rd8], %r8;
-  uint64_t t1 = uint64_t(int64_t(rd1) + int64_t(rd7));
+  uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(rd7));
   uint t2 = r8;
   uint t3 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
   uint t4 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
@@ -153,7 +154,7 @@ void main() {
   r12 = t6;
   // 45: add.s64 	%rd9, %rd2, %rd7;
   // 46: wmma.load.b.sync.aligned.col.m16n16k8.tf32 	{%r13, %r14, %r15, %r16}, [%rd9], %r8;
-  uint64_t t7 = uint64_t(int64_t(rd2) + int64_t(rd7));
+  uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(rd7));
   uint t8 = r8;
   uint t9 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
   uint t10 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
@@ -174,9 +175,9 @@ void main() {
   // 53: shl.b32 	%r21, %r20, 4;
   // 54: mul.wide.u32 	%rd12, %r21, 4;
   // 55: add.s64 	%rd13, %rd6, %rd12;
-  rd13 = uint64_t(int64_t(rd6) + int64_t(uint64_t(((r4 & 0x0FFFFFE0u) | (r3 & 31u)) << 4u) * uint64_t(4u)));
+  rd13 = uint64_t(int64_t(p32_u64) + int64_t(uint64_t(((r4 & 0x0FFFFFE0u) | (r3 & 31u)) << 4u) * uint64_t(4u)));
   // 56: wmma.load.c.sync.aligned.row.m16n16k8.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd11], %r18;
-  uint64_t t13 = uint64_t(int64_t(rd3) + int64_t(rd10));
+  uint64_t t13 = uint64_t(int64_t(p16_u64) + int64_t(rd10));
   uint t14 = r18;
   uint t15 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
   uint t16 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
@@ -271,7 +272,7 @@ void main() {
   f16 = uintBitsToFloat(t38);
   // 74: add.s64 	%rd14, %rd4, %rd10;
   // 75: wmma.store.d.sync.aligned.col.m16n16k8.f32 	[%rd14], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r18;
-  uint64_t t39 = uint64_t(int64_t(rd4) + int64_t(rd10));
+  uint64_t t39 = uint64_t(int64_t(p24_u64) + int64_t(rd10));
   uint t40 = r18;
   uint t41 = floatBitsToUint(f9);
   P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t40 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 4u))).v = t41;

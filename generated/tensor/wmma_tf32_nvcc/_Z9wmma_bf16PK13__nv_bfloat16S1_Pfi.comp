@@ -137,16 +137,18 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_2
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_3
   // 27: ld.param.u64 	%rd1, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd2, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 29: ld.param.u64 	%rd3, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 30: ld.param.u32 	%r1, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_3];
-  r1 = P2GU32((pc.params + 24ul)).v;
+  r1 = p24_u32;
   // 31: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  rd4 = p16_u64;
   // 32: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd4], %r1;
   uint64_t t1 = rd4;
   uint t2 = r1;
@@ -168,7 +170,7 @@ void main() {
   f7 = uintBitsToFloat(t9);
   f8 = uintBitsToFloat(t10);
   // 33: wmma.load.a.sync.aligned.row.m16n16k16.bf16 	{%r2, %r3, %r4, %r5}, [%rd1], %r1;
-  uint64_t t11 = rd1;
+  uint64_t t11 = p0_u64;
   uint t12 = r1;
   uint t13 = (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t14 = (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -179,7 +181,7 @@ void main() {
   r4 = t15;
   r5 = t16;
   // 34: wmma.load.b.sync.aligned.row.m16n16k16.bf16 	{%r6, %r7, %r8, %r9}, [%rd2], %r1;
-  uint64_t t17 = rd2;
+  uint64_t t17 = p8_u64;
   uint t18 = r1;
   uint t19 = (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 16u);
   uint t20 = (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 16u);

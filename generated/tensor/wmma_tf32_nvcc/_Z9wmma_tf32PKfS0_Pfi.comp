@@ -153,14 +153,19 @@ void main() {
   precise float f145 = 0.0, f146 = 0.0, f147 = 0.0, f148 = 0.0, f149 = 0.0, f150 = 0.0, f151 = 0.0, f152 = 0.0;
   precise float f153 = 0.0, f154 = 0.0, f155 = 0.0, f156 = 0.0, f157 = 0.0, f158 = 0.0, f159 = 0.0, f160 = 0.0;
   precise float f161 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_2
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_3
   // 54: ld.param.u64 	%rd7, [_Z9wmma_tf32PKfS0_Pfi_param_0];
-  rd7 = P2GU64((pc.params)).v;
+  rd7 = p0_u64;
   // 55: ld.param.u64 	%rd8, [_Z9wmma_tf32PKfS0_Pfi_param_1];
-  rd8 = P2GU64((pc.params + 8ul)).v;
+  rd8 = p8_u64;
   // 56: ld.param.u64 	%rd9, [_Z9wmma_tf32PKfS0_Pfi_param_2];
-  rd9 = P2GU64((pc.params + 16ul)).v;
+  rd9 = p16_u64;
   // 57: ld.param.u32 	%r8, [_Z9wmma_tf32PKfS0_Pfi_param_3];
-  r8 = P2GU32((pc.params + 24ul)).v;
+  r8 = p24_u32;
   // 58: setp.lt.s32 	%p1, %r8, 1;
   // 59: mov.f32 	%f154, 0f00000000;
   f154 = 0.0;

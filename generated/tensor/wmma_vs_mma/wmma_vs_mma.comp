@@ -169,17 +169,19 @@ void main() {
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_vs_mma_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_vs_mma_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // wmma_vs_mma_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // wmma_vs_mma_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // wmma_vs_mma_param_4
   // 28: ld.param.u64 	%rd1, [wmma_vs_mma_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 29: ld.param.u64 	%rd2, [wmma_vs_mma_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 30: ld.param.u64 	%rd3, [wmma_vs_mma_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 31: ld.param.u64 	%rd4, [wmma_vs_mma_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
   // 32: ld.param.u64 	%rd5, [wmma_vs_mma_param_4];
   // 33: cvta.to.global.u64 	%rd6, %rd5;
-  rd6 = (P2GU64((pc.params + 32ul)).v);
+  rd6 = p32_u64;
   // 34: cvta.to.global.u64 	%rd7, %rd4;
   // 35: cvta.to.global.u64 	%rd8, %rd3;
   // 36: cvta.to.global.u64 	%rd9, %rd2;
@@ -198,7 +200,7 @@ void main() {
   // 46: mov.u32 	%r19, 16;
   r19 = 16u;
   // 47: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r1, %r2, %r3, %r4, %r20, %r21, %r22, %r23}, [%rd12], %r19;
-  uint64_t t1 = uint64_t(int64_t(rd1) + int64_t(rd11));
+  uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(rd11));
   uint t2 = r19;
   uint t3 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t4 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
@@ -215,7 +217,7 @@ void main() {
   r23 = t6;
   // 48: add.s64 	%rd13, %rd9, %rd11;
   // 49: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r5, %r6, %r11, %r12, %r24, %r25, %r26, %r27}, [%rd13], %r19;
-  uint64_t t7 = uint64_t(int64_t(rd2) + int64_t(rd11));
+  uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(rd11));
   uint t8 = r19;
   uint t9 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t10 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
@@ -233,7 +235,7 @@ void main() {
   rd14 = uint64_t(r18) * uint64_t(4u);
   // 51: add.s64 	%rd15, %rd8, %rd14;
   // 52: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f5, %f6, %f7, %f8, %f13, %f14, %f15, %f16}, [%rd15], %r19;
-  uint64_t t13 = uint64_t(int64_t(rd3) + int64_t(rd14));
+  uint64_t t13 = uint64_t(int64_t(p16_u64) + int64_t(rd14));
   uint t14 = r19;
   uint t15 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v << 0u);
   uint t16 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 4u))).v << 0u);
@@ -282,7 +284,7 @@ void main() {
   f24 = uintBitsToFloat(t31[7]);
   // 54: add.s64 	%rd16, %rd7, %rd14;
   // 55: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd16], {%f17, %f18, %f19, %f20, %f21, %f22, %f23, %f24}, %r19;
-  uint64_t t32 = uint64_t(int64_t(rd4) + int64_t(rd14));
+  uint64_t t32 = uint64_t(int64_t(p24_u64) + int64_t(rd14));
   uint t33 = r19;
   uint t34 = floatBitsToUint(f17);
   P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 4u))).v = t34;

@@ -406,12 +406,14 @@ void main() {
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul;
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex2d_intcoord_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex2d_intcoord_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tex2d_intcoord_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // tex2d_intcoord_param_3
   // 27: ld.param.u64 	%rd1, [tex2d_intcoord_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd2, [tex2d_intcoord_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
   // 29: ld.param.u64 	%rd3, [tex2d_intcoord_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
   // 30: ld.param.u64 	%rd4, [tex2d_intcoord_param_3];
   // 31: cvta.to.global.u64 	%rd5, %rd4;
   // 32: mov.u32 	%r7, %tid.x;
@@ -428,9 +430,9 @@ void main() {
   // 39: mul.wide.s32 	%rd6, %r11, 16;
   rd6 = uint64_t(int64_t(int(uint(int(uint(int(r8) * int(gl_WorkGroupSize.x) + int(r7))) * 3))) * int64_t(16));
   // 40: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(P2GU64((pc.params + 24ul)).v) + int64_t(rd6));
+  rd7 = uint64_t(int64_t(p24_u64) + int64_t(rd6));
   // 42: tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %r6}];
-  uvec4 t1 = p2g_texi(rd1, ivec3(int(r5), int(r6), 0), 0, 2u);
+  uvec4 t1 = p2g_texi(p0_u64, ivec3(int(r5), int(r6), 0), 0, 2u);
   f1 = uintBitsToFloat(t1.x);
   f2 = uintBitsToFloat(t1.y);
   f3 = uintBitsToFloat(t1.z);
@@ -441,7 +443,7 @@ void main() {
   P2GU32((rd7 + 8ul)).v = floatBitsToUint(f3);
   P2GU32((rd7 + 12ul)).v = floatBitsToUint(f4);
   // 46: tex.2d.v4.f32.s32 {%f5, %f6, %f7, %f8}, [%rd2, {%r5, %r6}];
-  uvec4 t2 = p2g_texi(rd2, ivec3(int(r5), int(r6), 0), 0, 2u);
+  uvec4 t2 = p2g_texi(p8_u64, ivec3(int(r5), int(r6), 0), 0, 2u);
   f5 = uintBitsToFloat(t2.x);
   f6 = uintBitsToFloat(t2.y);
   f7 = uintBitsToFloat(t2.z);
@@ -453,7 +455,7 @@ void main() {
   P2GU32((t3 + 8ul)).v = floatBitsToUint(f7);
   P2GU32((t3 + 12ul)).v = floatBitsToUint(f8);
   // 50: tex.2d.v4.f32.s32 {%f9, %f10, %f11, %f12}, [%rd3, {%r5, %r6}];
-  uvec4 t4 = p2g_texi(rd3, ivec3(int(r5), int(r6), 0), 0, 2u);
+  uvec4 t4 = p2g_texi(p16_u64, ivec3(int(r5), int(r6), 0), 0, 2u);
   f9 = uintBitsToFloat(t4.x);
   f10 = uintBitsToFloat(t4.y);
   f11 = uintBitsToFloat(t4.z);

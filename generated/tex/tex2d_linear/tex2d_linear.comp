@@ -408,20 +408,29 @@ void main() {
   precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex2d_linear_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex2d_linear_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tex2d_linear_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // tex2d_linear_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // tex2d_linear_param_4
+  const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // tex2d_linear_param_5
+  const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // tex2d_linear_param_6
+  const uint p56_u32 = P2GU32((pc.params + 56ul)).v;  // tex2d_linear_param_7
   // 32: ld.param.u64 	%rd1, [tex2d_linear_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 33: ld.param.u64 	%rd2, [tex2d_linear_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 34: ld.param.u64 	%rd3, [tex2d_linear_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 35: ld.param.u64 	%rd4, [tex2d_linear_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 36: ld.param.u64 	%rd5, [tex2d_linear_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 37: ld.param.u64 	%rd6, [tex2d_linear_param_5];
-  rd6 = P2GU64((pc.params + 40ul)).v;
+  rd6 = p40_u64;
   // 38: ld.param.u64 	%rd7, [tex2d_linear_param_6];
-  rd7 = P2GU64((pc.params + 48ul)).v;
+  rd7 = p48_u64;
   // 39: ld.param.u32 	%r2, [tex2d_linear_param_7];
   // 40: mov.u32 	%r3, %ntid.x;
   // 41: mov.u32 	%r4, %ctaid.x;
@@ -429,7 +438,7 @@ void main() {
   // 43: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 44: setp.ge.s32 	%p1, %r1, %r2;
-  if (!(int(r1) >= int(P2GU32((pc.params + 56ul)).v))) {
+  if (!(int(r1) >= int(p56_u32))) {
     // 47: cvta.to.global.u64 	%rd8, %rd5;
     // 48: mul.wide.s32 	%rd9, %r1, 8;
     rd9 = uint64_t(int64_t(int(r1)) * int64_t(8));
@@ -454,7 +463,7 @@ void main() {
     // 57: add.s64 	%rd15, %rd13, %rd14;
     rd15 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r1 << 2u)) * int64_t(16))));
     // 58: tex.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f5, %f6}];
-    uvec4 t7 = p2g_tex(rd1, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(f5, f6, 0.0), 0, 2u);
     f9 = uintBitsToFloat(t7.x);
     f10 = uintBitsToFloat(t7.y);
     f11 = uintBitsToFloat(t7.z);
@@ -465,7 +474,7 @@ void main() {
     P2GU32((rd15 + 8ul)).v = floatBitsToUint(f11);
     P2GU32((rd15 + 12ul)).v = floatBitsToUint(f12);
     // 60: tex.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd2, {%f1, %f2}];
-    uvec4 t8 = p2g_tex(rd2, vec3(f1, f2, 0.0), 0, 2u);
+    uvec4 t8 = p2g_tex(rd2 /* p8_u64 */, vec3(f1, f2, 0.0), 0, 2u);
     f13 = uintBitsToFloat(t8.x);
     f14 = uintBitsToFloat(t8.y);
     f15 = uintBitsToFloat(t8.z);
@@ -477,7 +486,7 @@ void main() {
     P2GU32((t9 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // 62: tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd3, {%f5, %f6}];
-    uvec4 t10 = p2g_tex(rd3, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t10 = p2g_tex(rd3 /* p16_u64 */, vec3(f5, f6, 0.0), 0, 2u);
     f17 = uintBitsToFloat(t10.x);
     f18 = uintBitsToFloat(t10.y);
     f19 = uintBitsToFloat(t10.z);
@@ -489,7 +498,7 @@ void main() {
     P2GU32((t11 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // 64: tex.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd4, {%f5, %f6}];
-    uvec4 t12 = p2g_tex(rd4, vec3(f5, f6, 0.0), 0, 2u);
+    uvec4 t12 = p2g_tex(rd4 /* p24_u64 */, vec3(f5, f6, 0.0), 0, 2u);
     f21 = uintBitsToFloat(t12.x);
     f22 = uintBitsToFloat(t12.y);
     f23 = uintBitsToFloat(t12.z);

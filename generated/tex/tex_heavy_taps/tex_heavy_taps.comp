@@ -571,18 +571,25 @@ void main() {
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
   precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex_heavy_taps_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex_heavy_taps_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tex_heavy_taps_param_2
+  const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // tex_heavy_taps_param_3
+  const uint p28_u32 = P2GU32((pc.params + 28ul)).v;  // tex_heavy_taps_param_4
+  const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // tex_heavy_taps_param_5
   // 30: ld.param.u64 	%rd1, [tex_heavy_taps_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 31: ld.param.u64 	%rd2, [tex_heavy_taps_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 32: ld.param.u64 	%rd3, [tex_heavy_taps_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 33: ld.param.u32 	%r2, [tex_heavy_taps_param_3];
-  r2 = P2GU32((pc.params + 24ul)).v;
+  r2 = p24_u32;
   // 34: ld.param.u32 	%r3, [tex_heavy_taps_param_4];
-  r3 = P2GU32((pc.params + 28ul)).v;
+  r3 = p28_u32;
   // 35: ld.param.u32 	%r4, [tex_heavy_taps_param_5];
-  r4 = P2GU32((pc.params + 32ul)).v;
+  r4 = p32_u32;
   // 36: mov.u32 	%r5, %ntid.x;
   // 37: mov.u32 	%r6, %ctaid.x;
   // 38: mov.u32 	%r7, %tid.x;
@@ -645,7 +652,7 @@ void main() {
     // 70: add.f32 	%f16, %f8, %f14;
     f16 = p2g_fadd(f8, f14, false);
     // 71: tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f15, %f16}];
-    uvec4 t7 = p2g_tex(rd1, vec3(f15, f16, 0.0), 0, 2u);
+    uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(f15, f16, 0.0), 0, 2u);
     f17 = uintBitsToFloat(t7.x);
     f18 = uintBitsToFloat(t7.y);
     f19 = uintBitsToFloat(t7.z);
@@ -655,7 +662,7 @@ void main() {
     // 73: add.f32 	%f22, %f11, %f8;
     f22 = p2g_fadd(f11, f8, false);
     // 74: tex.2d.v4.f32.f32 	{%f23, %f24, %f25, %f26}, [%rd1, {%f21, %f22}];
-    uvec4 t8 = p2g_tex(rd1, vec3(f21, f22, 0.0), 0, 2u);
+    uvec4 t8 = p2g_tex(rd1 /* p0_u64 */, vec3(f21, f22, 0.0), 0, 2u);
     f23 = uintBitsToFloat(t8.x);
     f24 = uintBitsToFloat(t8.y);
     f25 = uintBitsToFloat(t8.z);
@@ -671,7 +678,7 @@ void main() {
     uint t10 = p2g_s2f32(int(int(uint(int(r1) * 3 + int(r12)) & 255u)), 0);
     f28 = uintBitsToFloat((t10 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t10);
     // 81: tex.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd2, {%f27, %f28}];
-    uvec4 t11 = p2g_tex(rd2, vec3(f27, f28, 0.0), 0, 2u);
+    uvec4 t11 = p2g_tex(rd2 /* p8_u64 */, vec3(f27, f28, 0.0), 0, 2u);
     f29 = uintBitsToFloat(t11.x);
     f30 = uintBitsToFloat(t11.y);
     f31 = uintBitsToFloat(t11.z);

@@ -409,16 +409,23 @@ void main() {
   precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
   precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tld4_gather_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tld4_gather_param_1
+  const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // tld4_gather_param_2
+  const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // tld4_gather_param_3
+  const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // tld4_gather_param_4
+  const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // tld4_gather_param_5
   // 30: ld.param.u64 	%rd1, [tld4_gather_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 31: ld.param.u64 	%rd2, [tld4_gather_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 32: ld.param.u64 	%rd3, [tld4_gather_param_2];
-  rd3 = P2GU64((pc.params + 16ul)).v;
+  rd3 = p16_u64;
   // 33: ld.param.u64 	%rd4, [tld4_gather_param_3];
-  rd4 = P2GU64((pc.params + 24ul)).v;
+  rd4 = p24_u64;
   // 34: ld.param.u64 	%rd5, [tld4_gather_param_4];
-  rd5 = P2GU64((pc.params + 32ul)).v;
+  rd5 = p32_u64;
   // 35: ld.param.u32 	%r2, [tld4_gather_param_5];
   // 36: mov.u32 	%r3, %ntid.x;
   // 37: mov.u32 	%r4, %ctaid.x;
@@ -426,7 +433,7 @@ void main() {
   // 39: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: setp.ge.s32 	%p1, %r1, %r2;
-  if (!(int(r1) >= int(P2GU32((pc.params + 40ul)).v))) {
+  if (!(int(r1) >= int(p40_u32))) {
     // 43: cvta.to.global.u64 	%rd6, %rd3;
     // 44: mul.wide.s32 	%rd7, %r1, 8;
     rd7 = uint64_t(int64_t(int(r1)) * int64_t(8));
@@ -451,7 +458,7 @@ void main() {
     // 53: add.s64 	%rd13, %rd11, %rd12;
     rd13 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(16))));
     // 54: tld4.r.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f1, %f2}];
-    uvec4 t7 = p2g_tld4(rd1, vec2(f1, f2), 0, 0u);
+    uvec4 t7 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 0u);
     f9 = uintBitsToFloat(t7.x);
     f10 = uintBitsToFloat(t7.y);
     f11 = uintBitsToFloat(t7.z);
@@ -462,7 +469,7 @@ void main() {
     P2GU32((rd13 + 8ul)).v = floatBitsToUint(f11);
     P2GU32((rd13 + 12ul)).v = floatBitsToUint(f12);
     // 56: tld4.g.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd1, {%f1, %f2}];
-    uvec4 t8 = p2g_tld4(rd1, vec2(f1, f2), 0, 1u);
+    uvec4 t8 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 1u);
     f13 = uintBitsToFloat(t8.x);
     f14 = uintBitsToFloat(t8.y);
     f15 = uintBitsToFloat(t8.z);
@@ -474,7 +481,7 @@ void main() {
     P2GU32((t9 + 8ul)).v = floatBitsToUint(f15);
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // 58: tld4.b.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f1, %f2}];
-    uvec4 t10 = p2g_tld4(rd1, vec2(f1, f2), 0, 2u);
+    uvec4 t10 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 2u);
     f17 = uintBitsToFloat(t10.x);
     f18 = uintBitsToFloat(t10.y);
     f19 = uintBitsToFloat(t10.z);
@@ -486,7 +493,7 @@ void main() {
     P2GU32((t11 + 8ul)).v = floatBitsToUint(f19);
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // 60: tld4.a.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd1, {%f1, %f2}];
-    uvec4 t12 = p2g_tld4(rd1, vec2(f1, f2), 0, 3u);
+    uvec4 t12 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 3u);
     f21 = uintBitsToFloat(t12.x);
     f22 = uintBitsToFloat(t12.y);
     f23 = uintBitsToFloat(t12.z);
@@ -498,7 +505,7 @@ void main() {
     P2GU32((t13 + 8ul)).v = floatBitsToUint(f23);
     P2GU32((t13 + 12ul)).v = floatBitsToUint(f24);
     // 62: tld4.r.2d.v4.f32.f32 	{%f25, %f26, %f27, %f28}, [%rd2, {%f5, %f6}];
-    uvec4 t14 = p2g_tld4(rd2, vec2(f5, f6), 0, 0u);
+    uvec4 t14 = p2g_tld4(rd2 /* p8_u64 */, vec2(f5, f6), 0, 0u);
     f25 = uintBitsToFloat(t14.x);
     f26 = uintBitsToFloat(t14.y);
     f27 = uintBitsToFloat(t14.z);
@@ -510,7 +517,7 @@ void main() {
     P2GU32((t15 + 8ul)).v = floatBitsToUint(f27);
     P2GU32((t15 + 12ul)).v = floatBitsToUint(f28);
     // 64: tld4.g.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd2, {%f5, %f6}];
-    uvec4 t16 = p2g_tld4(rd2, vec2(f5, f6), 0, 1u);
+    uvec4 t16 = p2g_tld4(rd2 /* p8_u64 */, vec2(f5, f6), 0, 1u);
     f29 = uintBitsToFloat(t16.x);
     f30 = uintBitsToFloat(t16.y);
     f31 = uintBitsToFloat(t16.z);

@@ -16,6 +16,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[64u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_hand = 0u;  // _ZZ10bar_arriveE4hand, 256 bytes
 
 uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
@@ -25,8 +27,11 @@ void main() {
   uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
   uint r11 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bar_arrive_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bar_arrive_param_1
   // 27: ld.param.u64 	%rd2, [bar_arrive_param_0];
-  rd2 = P2GU64((pc.params)).v;
+  rd2 = p0_u64;
   // 28: ld.param.u64 	%rd3, [bar_arrive_param_1];
   // 29: cvta.to.global.u64 	%rd4, %rd3;
   // 30: mov.u32 	%r3, %ntid.x;
@@ -38,12 +43,12 @@ void main() {
   // 34: shl.b32 	%r6, %r1, 1;
   // 35: mul.wide.u32 	%rd5, %r6, 4;
   // 36: add.s64 	%rd1, %rd4, %rd5;
-  rd1 = uint64_t(int64_t(P2GU64((pc.params + 8ul)).v) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
+  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
   // 37: setp.lt.u32 	%p1, %r5, 64;
   // 38: shl.b32 	%r7, %r5, 2;
   // 39: mov.u32 	%r8, _ZZ10bar_arriveE4hand;
   // 40: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(uint(0ul)) + int(r5 << 2u));
+  r2 = uint(int(sh_hand) + int(r5 << 2u));
   if (r5 < 64u) {
     // 45: cvta.to.global.u64 	%rd6, %rd2;
     // 46: mul.wide.u32 	%rd7, %r1, 4;

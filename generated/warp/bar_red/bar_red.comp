@@ -19,6 +19,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[96u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_s = 0u;  // _ZZ7bar_redE1s, 384 bytes
 
 // ---- The warp model (docs/WARP.md, translator/emit/warp_flow.cpp) ----
 // A PTX warp is 32 lanes, lane = gl_LocalInvocationIndex & 31. P2G_WARP_NATIVE (specialization constant 5) is set
@@ -89,10 +91,13 @@ void main() {
   uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
   uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bar_red_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bar_red_param_1
   // 27: ld.param.u64 	%rd1, [bar_red_param_0];
-  rd1 = P2GU64((pc.params)).v;
+  rd1 = p0_u64;
   // 28: ld.param.u64 	%rd2, [bar_red_param_1];
-  rd2 = P2GU64((pc.params + 8ul)).v;
+  rd2 = p8_u64;
   // 29: cvta.to.global.u64 	%rd3, %rd2;
   rd3 = rd2;
   // 30: cvta.to.global.u64 	%rd4, %rd1;
@@ -162,7 +167,7 @@ void main() {
   // 73: shl.b32 	%r17, %r1, 2;
   r17 = r1 << 2u;
   // 74: mov.u32 	%r18, _ZZ7bar_redE1s;
-  r18 = uint(0ul);
+  r18 = sh_s;
   // 75: add.s32 	%r19, %r18, %r17;
   r19 = uint(int(r18) + int(r17));
   // 76: st.shared.u32 	[%r19], %r5;

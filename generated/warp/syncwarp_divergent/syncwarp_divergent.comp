@@ -19,6 +19,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 // .shared: static variables at fixed offsets, then the extern (dynamic) array.
 shared uint smem[128u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
+// byte offsets of the .shared variables in smem
+const uint sh_s = 0u;  // _ZZ18syncwarp_divergentE1s, 512 bytes
 
 // ---- The warp model (docs/WARP.md, translator/emit/warp_flow.cpp) ----
 // A PTX warp is 32 lanes, lane = gl_LocalInvocationIndex & 31. P2G_WARP_NATIVE (specialization constant 5) is set
@@ -73,11 +75,12 @@ void main() {
   uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // syncwarp_divergent_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // syncwarp_divergent_param_1
   // 27: ld.param.u64 	%rd3, [syncwarp_divergent_param_0];
-  rd3 = P2GU64((pc.params)).v;
   // 28: ld.param.u64 	%rd4, [syncwarp_divergent_param_1];
   // 29: cvta.to.global.u64 	%rd5, %rd4;
-  rd5 = (P2GU64((pc.params + 8ul)).v);
   // 30: mov.u32 	%r1, %tid.x;
   r1 = gl_LocalInvocationID.x;
   // 31: and.b32  	%r6, %r1, 16;
@@ -89,11 +92,11 @@ void main() {
   // 36: mul.wide.u32 	%rd7, %r9, 4;
   // 37: add.s64 	%rd8, %rd6, %rd7;
   // 38: ld.global.u32 	%r2, [%rd8];
-  r2 = P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(r9) * uint64_t(4u)))).v;
+  r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r9) * uint64_t(4u)))).v;
   // 39: shl.b32 	%r10, %r9, 2;
   // 40: mul.wide.u32 	%rd9, %r10, 4;
   // 41: add.s64 	%rd1, %rd5, %rd9;
-  rd1 = uint64_t(int64_t(rd5) + int64_t(uint64_t(r9 << 2u) * uint64_t(4u)));
+  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r9 << 2u) * uint64_t(4u)));
   // 42: setp.eq.s32 	%p1, %r6, 0;
   p1 = int(r1 & 16u) == 0;
   bool p2g_act1 = (p1);
@@ -103,7 +106,7 @@ void main() {
       // 47: shl.b32 	%r11, %r1, 2;
       r11 = r1 << 2u;
       // 48: mov.u32 	%r12, _ZZ18syncwarp_divergentE1s;
-      r12 = uint(0ul);
+      r12 = sh_s;
       // 49: add.s32 	%r13, %r12, %r11;
       r13 = uint(int(r12) + int(r11));
       // 50: st.shared.u32 	[%r13], %r2;

@@ -20,10 +20,12 @@ void main() {
   uint r11 = 0u, r12 = 0u, v_x = 0u, v_y = 0u, v_z = 0u, v_w = 0u, h_x = 0u, h_y = 0u, q_x = 0u, q_y = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // vector_regs_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // vector_regs_param_1
   // 24: ld.param.u64 	%rd4, [vector_regs_param_0];
-  rd4 = P2GU64((pc.params)).v;
   // 25: ld.param.u64 	%rd5, [vector_regs_param_1];
-  rd5 = P2GU64((pc.params + 8ul)).v;
+  rd5 = p8_u64;
   // 26: cvta.to.global.u64 	%rd6, %rd5;
   // 27: mov.u32 	%r7, %ctaid.x;
   // 28: mov.u32 	%r8, %ntid.x;
@@ -39,7 +41,7 @@ void main() {
   // 36: add.s64 	%rd9, %rd6, %rd8;
   rd9 = uint64_t(int64_t(rd5) + int64_t(rd8));
   // 41: ld.global.v4.u32 v, [%rd2];
-  uint64_t t1 = uint64_t(int64_t(rd4) + int64_t(uint64_t(r10 << 2u) * uint64_t(4u)));
+  uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r10 << 2u) * uint64_t(4u)));
   uint t2 = P2GU32(t1).v;
   uint t3 = P2GU32((t1 + 4ul)).v;
   uint t4 = P2GU32((t1 + 8ul)).v;

@@ -25,13 +25,14 @@ void main() {
   uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u;
   uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul;
+  // kernel parameters read at constant offsets (read-only: read once here)
+  const uint64_t p0_u64 = P2GU64((pc.params)).v;  // video_dp_param_0
+  const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // video_dp_param_1
   // 24: ld.param.u64 	%rd1, [video_dp_param_0];
-  rd1 = P2GU64((pc.params)).v;
   // 25: ld.param.u64 	%rd2, [video_dp_param_1];
   // 26: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = (P2GU64((pc.params + 8ul)).v);
   // 27: cvta.to.global.u64 	%rd4, %rd1;
-  rd4 = rd1;
+  rd4 = p0_u64;
   // 28: mov.u32 	%r61, %ctaid.x;
   // 29: mov.u32 	%r62, %ntid.x;
   // 30: mov.u32 	%r63, %tid.x;
@@ -58,7 +59,7 @@ void main() {
   // 44: shl.b32 	%r68, %r64, 4;
   // 45: mul.wide.u32 	%rd11, %r68, 4;
   // 46: add.s64 	%rd12, %rd3, %rd11;
-  rd12 = uint64_t(int64_t(rd3) + int64_t(uint64_t(r64 << 4u) * uint64_t(4u)));
+  rd12 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r64 << 4u) * uint64_t(4u)));
   // 48: dp4a.s32.s32 %r1, %r2, %r3, %r4;
   uint t2;
   uint t1 = r2; t2 = r3;
