@@ -215,22 +215,15 @@ int cmdCard(int argc, char** argv) {
     fputs(kCardHelp, stderr);
     return 2;
   }
-  fatbin::BinaryListing bin;
+  std::vector<std::pair<std::string, std::string>> texts;
   std::string err;
-  if (!fatbin::readBinary(file, bin, err)) {
+  if (!ptxTexts(file, texts, err)) {
     fprintf(stderr, "%s\n", err.c_str());
     return 1;
   }
   std::vector<std::string> md, js;
   bool failed = false, found = false;
-  for (size_t i = 0; i < bin.entries.size(); ++i) {
-    if (bin.entries[i].entry.kind != fatbin::Kind::Ptx) continue;
-    std::string text;
-    if (!fatbin::entryPayload(bin, i, text, err)) {
-      fprintf(stderr, "%s\n", err.c_str());
-      return 1;
-    }
-    std::string name = bin.wholeFileIsPayload ? file : file + "#" + bin.entries[i].name;
+  for (auto& [name, text] : texts) {
     ptx::SourceManager sm;
     int buf = sm.add(name, std::move(text));
     ptx::DiagEngine diags(sm);

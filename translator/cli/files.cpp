@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "binary.h"
+
 namespace fs = std::filesystem;
 
 namespace p2g::cli {
@@ -133,6 +135,19 @@ std::string mdCell(const std::string& s) {
     else o += c;
   }
   return o;
+}
+
+bool ptxTexts(const std::string& file, std::vector<std::pair<std::string, std::string>>& out, std::string& err) {
+  out.clear();
+  fatbin::BinaryListing bin;
+  if (!fatbin::readBinary(file, bin, err)) return false;
+  for (size_t i = 0; i < bin.entries.size(); ++i) {
+    if (bin.entries[i].entry.kind != fatbin::Kind::Ptx) continue;
+    std::string text;
+    if (!fatbin::entryPayload(bin, i, text, err)) return false;
+    out.emplace_back(bin.wholeFileIsPayload ? file : file + "#" + bin.entries[i].name, std::move(text));
+  }
+  return true;
 }
 
 }  // namespace p2g::cli

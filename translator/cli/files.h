@@ -30,6 +30,10 @@ bool swapFolder(const std::string& tmp, const std::string& dir, std::string& err
 // Writes one file (creating its folders); safe from several threads for different files.
 bool writeFileAt(const std::string& path, const std::string& data, std::string& err);
 
+// The PTX texts in `file` (a PTX file, or the PTX entries of a CUDA binary), each with the name its diagnostics
+// use: the file's path, or `path#entry` for an entry of a binary. False with `err` when the file cannot be read.
+bool ptxTexts(const std::string& file, std::vector<std::pair<std::string, std::string>>& out, std::string& err);
+
 // FNV-1a 64, as 16 hex digits (identity of a text, for reports and diffs).
 std::string fnv1a64(const std::string& s);
 

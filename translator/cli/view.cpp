@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "binary.h"
 #include "cli.h"
 #include "files.h"
 #include "exact_marks.h"
@@ -173,22 +172,15 @@ int cmdView(int argc, char** argv) {
     fprintf(stderr, "ptx2glsl view: %s\n%s", file.empty() ? "no input file" : "no output folder (-o DIR)", kViewHelp);
     return 2;
   }
-  fatbin::BinaryListing bin;
+  std::vector<std::pair<std::string, std::string>> texts;
   std::string err;
-  if (!fatbin::readBinary(file, bin, err)) {
+  if (!ptxTexts(file, texts, err)) {
     fprintf(stderr, "%s\n", err.c_str());
     return 1;
   }
   Staged out;
   bool failed = false, found = false;
-  for (size_t i = 0; i < bin.entries.size(); ++i) {
-    if (bin.entries[i].entry.kind != fatbin::Kind::Ptx) continue;
-    std::string text;
-    if (!fatbin::entryPayload(bin, i, text, err)) {
-      fprintf(stderr, "%s\n", err.c_str());
-      return 1;
-    }
-    std::string name = bin.wholeFileIsPayload ? file : file + "#" + bin.entries[i].name;
+  for (auto& [name, text] : texts) {
     ptx::SourceManager sm;
     int buf = sm.add(name, text);
     ptx::DiagEngine diags(sm);
