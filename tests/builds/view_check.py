@@ -84,6 +84,17 @@ for c in cases:
                for a in pages)
     check(p2.returncode == 0 and same, f"{c}: the same bytes twice")
 
+# A binary's PTX entries: one page per kernel and architecture (kernels of one name in several PTX entries).
+libk = os.path.join(root, "tests", "fatbin", "data", "libk.so")
+if os.path.exists(libk):
+    p = run("view", libk, "-o", os.path.join(tmp, "libk"))
+    pages = sorted(os.listdir(os.path.join(tmp, "libk"))) if p.returncode == 0 else []
+    card = run("card", libk, "--json")
+    import json
+    kernels = len(json.loads(card.stdout)["cards"]) if card.returncode == 0 else -1
+    print(f"libk.so: {len(pages)} pages, {kernels} kernels carded")
+    check(p.returncode == 0 and len(pages) == kernels and len(set(pages)) == len(pages), "libk.so: a page per kernel")
+
 # Text from the PTX cannot open a tag.
 hostile = os.path.join(tmp, "hostile.ptx")
 src = open(os.path.join(root, "ptx_corpus", "basic", "f32_arith", "kernel.ptx")).read()

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "binary.h"
@@ -37,6 +38,12 @@ bool writeOne(const fs::path& p, const std::string& data, std::string& err) {
 bool Staged::commit(const std::string& dir, std::string& err) const {
   std::vector<fs::path> tmps;
   std::string suffix = ".tmp-" + std::to_string(getpid());
+  std::set<std::string> seen;
+  for (auto& f : files_)
+    if (!seen.insert(f.first).second) {  // two outputs of one name: the second would replace the first
+      err = "two outputs would be written to '" + (fs::path(dir) / f.first).string() + "'";
+      return false;
+    }
   bool ok = true;
   for (auto& [rel, data] : files_) {
     fs::path t = fs::path(dir) / (rel + suffix);

@@ -18,7 +18,8 @@ namespace {
 
 const char* kViewHelp =
     "usage: ptx2glsl view FILE.ptx -o DIR [--entry NAME] [--native]\n"
-    "  Writes DIR/<entry>.html for each .entry of FILE (or only NAME): the PTX and its GLSL side by side, each GLSL\n"
+    "  Writes DIR/<entry>.html for each .entry of FILE (or only NAME; from a binary's PTX entries\n"
+    "  DIR/<ptx entry>.<entry>.html): the PTX and its GLSL side by side, each GLSL\n"
     "  statement linked to the PTX lines it implements (click a line to see its counterparts). The page is\n"
     "  self-contained (no scripts or styles from elsewhere). FILE may also be a CUDA binary holding PTX (as for\n"
     "  `ptx2glsl card`). Nothing is written unless every entry translates.\n"
@@ -199,7 +200,10 @@ int cmdView(int argc, char** argv) {
     }
     for (auto& r : res) {
       found = true;
-      out.add(r.name + ".html", viewPage(r.name + " (" + name + ")", text, r.glsl));
+      // a binary's PTX entries may hold kernels of the same name (one per architecture): prefix the entry's name
+      std::string page = r.name + ".html";
+      if (texts.size() > 1) page = name.substr(name.rfind('#') + 1) + "." + page;
+      out.add(page, viewPage(r.name + " (" + name + ")", text, r.glsl));
     }
   }
   if (failed) {
