@@ -132,6 +132,7 @@ PassResult runContract(ir::Function& f, std::string& error) {
       fma.guardNeg = add.guardNeg;
       fma.ops = {add.ops[0], a, bb, c};
       fma.span = add.span;
+      fma.fusedSpan = mul.span;
       fma.contracted = true;
       b.insts[j] = fma;
       b.insts.insert(b.insts.begin() + long(j), pre.begin(), pre.end());

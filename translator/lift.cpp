@@ -786,7 +786,14 @@ void Lifter::liftCall(const ptx::Instr& in, Frame& fr) {
   int retBlock = inner.retBlock;
   callStack_.push_back(name);
   prescan(callee->body, inner);
+  int entryBlock = cur_;
+  size_t entryAt = cur_ >= 0 ? F_.blocks[cur_].insts.size() : 0;
   liftBlock(callee->body, inner);
+  // the call's own line is annotated with the first instruction of the inlined body (ptx2glsl view's links)
+  if (entryBlock >= 0 && entryAt < F_.blocks[entryBlock].insts.size()) {
+    ir::Inst& first = F_.blocks[entryBlock].insts[entryAt];
+    if (!first.fusedSpan.begin) first.fusedSpan = in.span;
+  }
   callStack_.pop_back();
   if (cur_ >= 0 && open_[cur_]) {
     ir::Term t;

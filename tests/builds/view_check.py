@@ -84,6 +84,29 @@ for c in cases:
                for a in pages)
     check(p2.returncode == 0 and same, f"{c}: the same bytes twice")
 
+# generated/ holds a page per corpus kernel (generated/regenerate.sh): every PTX instruction line of every corpus
+# kernel is linked from the page of some entry of its file (a multi-entry file's page shows the other entries too).
+pages = sorted(glob.glob(os.path.join(root, "generated", "*", "*", "*.html")))
+comps = glob.glob(os.path.join(root, "generated", "*", "*", "*.comp"))
+check(len(pages) == len(comps) and len(pages) >= 100, f"generated/: a page per kernel ({len(pages)} pages, {len(comps)} .comp)")
+by_file = {}
+for page in pages:
+    lines = by_file.setdefault(os.path.dirname(page), {})
+    for k, n, _, t in SPAN.findall(open(page).read()):
+        t = html.unescape(t)
+        if k == "p" and INSTR.match(t) and not t.strip().startswith("."):
+            lines.setdefault(int(n), [False, t.strip()])
+    for k, n, d, t in SPAN.findall(open(page).read()):
+        for l in d.split():
+            if int(l) in lines:
+                lines[int(l)][0] = True
+total = sum(len(v) for v in by_file.values())
+unlinked = [(os.path.relpath(f, root), n, v[1]) for f, m in by_file.items() for n, v in sorted(m.items()) if not v[0]]
+print(f"generated/: {len(by_file)} kernel folders, {total} PTX instruction lines, {total - len(unlinked)} linked")
+for u in unlinked[:10]:
+    print("  not linked:", *u)
+check(not unlinked, f"generated/: every PTX instruction line linked ({len(unlinked)} are not)")
+
 # A binary's PTX entries: one page per kernel and architecture (kernels of one name in several PTX entries).
 libk = os.path.join(root, "tests", "fatbin", "data", "libk.so")
 if os.path.exists(libk):

@@ -643,16 +643,21 @@ static std::string commentText(std::string_view t) {
   return out;
 }
 
-void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
-  if ((opt_.annotate || opt_.checkBounds) && in.span.begin) {
-    auto lc = sm_.resolve(in.span.begin);
-    if (opt_.annotate && lc.line && lc.line != lastLine_) {
-      std::string_view t = lc.lineText;
-      while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-      line("// " + std::to_string(lc.line) + ": " + commentText(t));
-      lastLine_ = lc.line;
-    }
+// `// N: <PTX line N>`: the annotation that links the statements after it to PTX line N (ptx2glsl view).
+void Emitter::annotate(const ptx::Span& span) {
+  if (!opt_.annotate || !span.begin) return;
+  auto lc = sm_.resolve(span.begin);
+  if (lc.line && lc.line != lastLine_) {
+    std::string_view t = lc.lineText;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    line("// " + std::to_string(lc.line) + ": " + commentText(t));
+    lastLine_ = lc.line;
   }
+}
+
+void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
+  annotate(in.fusedSpan);
+  annotate(in.span);
   Handler h = findHandler(in.op);
   if (!h) {
     error(in, "unsupported instruction '" + sourceOpName(in) + "'");
@@ -683,6 +688,9 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
 void Emitter::emitBlock(int b) {
   foldHere_ = true;
   for (auto& in : F.blocks[b].insts) emitInst(in);
+  // the block's branch, return or exit: what the structured code after it implements (the `if` a conditional
+  // branch became, the `return`), or nothing when the branch goes where the code continues anyway
+  annotate(F.blocks[b].term.span);
   foldHere_ = false;
   afterBlock_ = b;
   afterBlockAt_ = body_.size();

@@ -217,6 +217,7 @@ class Emitter {
   static std::string loopGuardText(uint32_t flagAt);
   void emitBlock(int b);
   void emitInst(const ir::Inst& in, bool warpOp = false);
+  void annotate(const ptx::Span& span);
   std::string condExpr(const SCond& c);
   std::string regAs(int r, Ty t);
   std::string header();

@@ -209,6 +209,7 @@ void Emitter::emitWarpBlock(int b) {
     emitInst(in);
   }
   if (guarded) close();
+  annotate(F.blocks[b].term.span);  // the branch the path flags after this block implement (as in emitBlock)
 }
 
 // Declarations and helpers of the warp model, placed before the prelude of a function with warp instructions.

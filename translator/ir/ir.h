@@ -87,6 +87,8 @@ struct Inst {
   ptx::Span span;
   uint32_t line = 0;       // PTX source line (annotation)
   bool contracted = false; // fma made by passes/contract
+  ptx::Span fusedSpan;     // another PTX instruction this one also stands for, annotated with it: the mul of a
+                           // contracted fma, the call whose inlined body starts here
   bool hasMod(std::string_view m) const {
     for (auto x : mods)
       if (x == m) return true;

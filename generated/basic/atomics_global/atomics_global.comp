@@ -99,6 +99,7 @@ void main() {
   r18 = atomicMax(P2GU32(uint64_t(int64_t(rd3) + 20l)).v, r2);
   // 56: and.b32  	%r19, %r1, 511;
   // 57: setp.ne.s32 	%p1, %r19, 0;
+  // 58: @%p1 bra 	$L__BB0_2;
   if (!(int(r1 & 511u) != 0)) {
     // 60: add.s64 	%rd22, %rd3, 24;
     // 61: and.b32  	%r20, %r2, 31;
@@ -111,6 +112,7 @@ void main() {
   // 67: and.b32  	%r3, %r1, 255;
   // 68: setp.ne.s32 	%p2, %r3, 0;
   p2 = int(r1 & 255u) != 0;
+  // 69: @%p2 bra 	$L__BB0_4;
   if (!p2) {
     // 71: add.s64 	%rd23, %rd3, 28;
     // 72: and.b32  	%r24, %r2, 31;
@@ -149,6 +151,7 @@ void main() {
   r30 = t11;
   // 84: and.b32  	%r31, %r1, 15;
   // 85: setp.ne.s32 	%p3, %r31, 0;
+  // 86: @%p3 bra 	$L__BB0_7;
   if (!(int(r1 & 15u) != 0)) {
     // 88: or.b32  	%r4, %r2, 1;
     r4 = r2 | 1u;
@@ -165,6 +168,7 @@ void main() {
       p4 = int(r7) != int(r40);
       // 96: mov.u32 	%r40, %r7;
       r40 = r7;
+      // 97: @%p4 bra 	$L__BB0_6;
       if (!p4) {
         break;
       }
@@ -191,6 +195,7 @@ void main() {
   // 112: add.s64 	%rd37, %rd1, 32;
   // 113: atom.global.max.u64 	%rd38, [%rd37], %rd2;
   rd38 = atomicMax(P2GU64(uint64_t(int64_t(rd1) + 32l)).v, rd2);
+  // 114: @%p2 bra 	$L__BB0_9;
   if (!p2) {
     // 116: add.s64 	%rd39, %rd1, 40;
     // 117: and.b32  	%r36, %r2, 63;
@@ -208,6 +213,7 @@ void main() {
   }
   // 131: and.b32  	%r37, %r1, 127;
   // 132: setp.ne.s32 	%p6, %r37, 0;
+  // 133: @%p6 bra 	$L__BB0_11;
   if (!(int(r1 & 127u) != 0)) {
     // 135: add.s64 	%rd43, %rd1, 48;
     // 136: and.b32  	%r38, %r2, 63;
@@ -222,6 +228,7 @@ void main() {
   rd48 = atomicXor(P2GU64(uint64_t(int64_t(rd1) + 56l)).v, rd2);
   // 144: and.b32  	%r39, %r1, 31;
   // 145: setp.ne.s32 	%p7, %r39, 0;
+  // 146: @%p7 bra 	$L__BB0_14;
   if (!(int(r1 & 31u) != 0)) {
     // 148: or.b64  	%rd4, %rd2, 1;
     rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
@@ -237,10 +244,12 @@ void main() {
       p8 = int64_t(rd7) != int64_t(rd51);
       // 156: mov.u64 	%rd51, %rd7;
       rd51 = rd7;
+      // 157: @%p8 bra 	$L__BB0_13;
       if (!p8) {
         break;
       }
     }
   }
+  // 160: ret;
   return;
 }

@@ -83,12 +83,14 @@ void main() {
   r11 = sh_hist;
   // 43: add.s32 	%r2, %r11, %r10;
   r2 = uint(int(r11) + int(r10));
+  // 44: @%p1 bra 	$L__BB0_2;
   if (!p1) {
     // 46: mov.u32 	%r12, 0;
     // 47: st.shared.u32 	[%r2], %r12;
     p2g_sts32(r2, 0u);
   }
   // 50: setp.eq.s32 	%p2, %r1, 0;
+  // 51: @%p2 bra 	$L__BB0_3;
   if (int(r1) == 0) {
     // 55: mov.u32 	%r13, 0;
     r13 = 0u;
@@ -139,6 +141,7 @@ void main() {
     // 81: st.shared.u64 	[_ZZ14atomics_sharedE5acc64+40], %rd9;
     smem64[0u + (((sh_acc64 + 40u)) - 304u) / 8u] = rd9;
   } else {
+    // 52: bra.uni 	$L__BB0_4;
   }
   // 84: mov.u32 	%r3, %ctaid.x;
   r3 = gl_WorkGroupID.x;
@@ -200,6 +203,7 @@ void main() {
   r39 = atomicMax(smem[(uint(int(r26) + 20)) >> 2], r5);
   // 111: and.b32  	%r40, %r1, 63;
   // 112: setp.ne.s32 	%p3, %r40, 0;
+  // 113: @%p3 bra 	$L__BB0_6;
   if (!(int(r1 & 63u) != 0)) {
     // 115: and.b32  	%r41, %r5, 31;
     // 116: mov.u32 	%r42, -2;
@@ -211,6 +215,7 @@ void main() {
   }
   // 122: and.b32  	%r47, %r1, 31;
   // 123: setp.ne.s32 	%p4, %r47, 0;
+  // 124: @%p4 bra 	$L__BB0_8;
   if (!(int(r1 & 31u) != 0)) {
     // 126: and.b32  	%r48, %r5, 31;
     // 127: mov.u32 	%r49, 1;
@@ -264,6 +269,7 @@ void main() {
   for (;;) {
     p2g_loop_tick();
     // 149: setp.ge.s32 	%p5, %r84, %r6;
+    // 150: @%p5 bra 	$L__BB0_11;
     if (int(r84) >= int(r6)) {
       break;
     }
@@ -274,6 +280,7 @@ void main() {
     p6 = int(r9) != int(r84);
     // 155: mov.u32 	%r84, %r9;
     r84 = r9;
+    // 156: @%p6 bra 	$L__BB0_9;
     if (p6) {
       continue;
     }
@@ -316,6 +323,7 @@ void main() {
   rd24 = atomicOr(smem64[0u + ((uint(int(r65) + 40)) - 304u) / 8u], rd23);
   // 176: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 177: @%p1 bra 	$L__BB0_13;
   if (!p1) {
     // 179: ld.shared.u32 	%r73, [%r2];
     r73 = p2g_lds32(r2);
@@ -327,6 +335,7 @@ void main() {
     P2GU32(rd26).v = r73;
   }
   // 186: setp.gt.u32 	%p8, %r1, 11;
+  // 187: @%p8 bra 	$L__BB0_15;
   if (!(r1 > 11u)) {
     // 189: add.s32 	%r77, %r26, %r10;
     // 190: ld.shared.u32 	%r78, [%r77];
@@ -339,6 +348,7 @@ void main() {
     P2GU32(rd28).v = r78;
   }
   // 197: setp.gt.u32 	%p9, %r1, 5;
+  // 198: @%p9 bra 	$L__BB0_17;
   if (!(r1 > 5u)) {
     // 200: shl.b32 	%r80, %r1, 3;
     // 201: add.s32 	%r82, %r65, %r80;
@@ -351,5 +361,6 @@ void main() {
     // 206: st.global.u64 	[%rd31], %rd29;
     P2GU64(rd31).v = rd29;
   }
+  // 209: ret;
   return;
 }

@@ -234,5 +234,6 @@ void main() {
   // 140: add.s32 	%r78, %r77, 1;
   // 141: st.global.u32 	[%rd11+92], %r78;
   P2GU32((rd11 + 92ul)).v = uint(int(uint(int(uint(int(r2) + -1) | r2) + int((r2 >> 1u) ^ r2))) + 1);
+  // 142: ret;
   return;
 }

@@ -127,5 +127,6 @@ void main() {
   // 94: mad.lo.s32 	%r58, %r19, %r14, %r39;
   // 95: st.global.u32 	[%rd8+4], %r58;
   P2GU32((rd8 + 4ul)).v = uint(int(r19) * int(r14) + int(r39));
+  // 96: ret;
   return;
 }

@@ -186,6 +186,7 @@ void main() {
   // 33: setp.eq.s64 	%p1, %rd3, 0;
   // 34: mov.u64 	%rd71, 4194304;
   rd71 = 0x0000000000400000ul;
+  // 35: @%p1 bra 	$L__BB0_2;
   if (!(int64_t(rd3) == 0l)) {
     // 36: add.s64 	%rd26, %rd3, -1;
     // 37: not.b64 	%rd27, %rd3;
@@ -292,10 +293,13 @@ void main() {
   // 108: and.b64  	%rd57, %rd56, -4294967296;
   rd57 = packUint2x32(unpackUint2x32(rd56) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 109: setp.ne.s64 	%p2, %rd57, 0;
+  // 110: @%p2 bra 	$L__BB0_4;
   if (int64_t(rd57) != 0l) {
     // 113: div.u64 	%rd72, %rd2, %rd7;
     rd72 = p2g_div_u64(rd2, rd7);
+    // 114: bra.uni 	$L__BB0_5;
   } else {
+    // 111: bra.uni 	$L__BB0_3;
     // 116: cvt.u32.u64 	%r19, %rd7;
     uint64_t t15 = uint64_t(rd7);
     // 117: div.u32 	%r21, %r10, %r19;
@@ -312,10 +316,13 @@ void main() {
   // 123: and.b64  	%rd59, %rd58, -4294967296;
   rd59 = packUint2x32(unpackUint2x32(rd58) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 124: setp.ne.s64 	%p3, %rd59, 0;
+  // 125: @%p3 bra 	$L__BB0_7;
   if (int64_t(rd59) != 0l) {
     // 128: rem.u64 	%rd73, %rd2, %rd11;
     rd73 = p2g_rem_u64(rd2, rd11);
+    // 129: bra.uni 	$L__BB0_8;
   } else {
+    // 126: bra.uni 	$L__BB0_6;
     // 131: cvt.u32.u64 	%r22, %rd11;
     uint64_t t17 = uint64_t(rd11);
     // 132: rem.u32 	%r24, %r10, %r22;
@@ -337,10 +344,13 @@ void main() {
   // 142: and.b64  	%rd64, %rd63, -4294967296;
   rd64 = packUint2x32(unpackUint2x32(rd63) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 143: setp.ne.s64 	%p6, %rd64, 0;
+  // 144: @%p6 bra 	$L__BB0_10;
   if (int64_t(rd64) != 0l) {
     // 147: div.s64 	%rd74, %rd2, %rd62;
     rd74 = uint64_t(p2g_div_s64(int64_t(rd2), int64_t(rd62)));
+    // 148: bra.uni 	$L__BB0_11;
   } else {
+    // 145: bra.uni 	$L__BB0_9;
     // 150: cvt.u32.u64 	%r25, %rd62;
     uint64_t t19 = uint64_t(rd62);
     // 151: div.u32 	%r27, %r10, %r25;
@@ -364,5 +374,6 @@ void main() {
   // 162: add.s64 	%rd70, %rd69, %rd66;
   // 163: st.global.u64 	[%rd6+88], %rd70;
   P2GU64((rd6 + 88ul)).v = uint64_t(int64_t(rd69) + int64_t(rd66));
+  // 164: ret;
   return;
 }

@@ -67,6 +67,7 @@ void main() {
   // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
   r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 27: setp.ge.u32 	%p1, %r5, %r54;
+  // 28: @%p1 bra 	$L__BB0_58;
   if (!(r5 >= p16_u32)) {
     // 29: ld.param.u64 	%rd5, [clang_loops_switch_param_0];
     // 30: ld.param.u64 	%rd6, [clang_loops_switch_param_1];
@@ -88,6 +89,7 @@ void main() {
     r62 = 5u;
     // 42: mov.u32 	%r4, %r93;
     r4 = r93;
+    // 43: bra.uni 	$L__BB0_2;
     for (;;) {
       p2g_loop_tick();
       // 53: and.b32  	%r64, %r4, -4;
@@ -129,26 +131,34 @@ void main() {
       // 74: and.b32  	%r63, %r68, 255;
       r63 = uint(uint64_t(t4)) & 255u;
       // 75: setp.gt.s32 	%p2, %r63, 4;
+      // 76: @%p2 bra 	$L__BB0_11;
       if (int(r63) > 4) {
         // 94: setp.gt.s32 	%p3, %r63, 6;
+        // 95: @%p3 bra 	$L__BB0_15;
         if (int(r63) > 6) {
           // 98: setp.eq.s32 	%p4, %r63, 7;
+          // 99: @%p4 bra 	$L__BB0_23;
           if (int(r63) == 7) {
             // 146: sub.s32 	%r5, %r5, %r98;
             r5 = uint(int(r5) - int(r98));
+            // 147: bra.uni 	$L__BB0_26;
             p2g_sv0 = 18;
           } else {
             // 100: setp.eq.s32 	%p5, %r63, 8;
+            // 101: @%p5 bra 	$L__BB0_24;
             if (int(r63) == 8) {
               // 149: mul.lo.s32 	%r98, %r98, 5;
               r98 = uint(int(r98) * 5);
+              // 150: bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
               // 102: setp.eq.s32 	%p6, %r63, 9;
               // 103: mov.u32 	%r102, %r62;
               r102 = r62;
+              // 104: @%p6 bra 	$L__BB0_18;
               if (int(r63) == 9) {
                 // 107: setp.lt.u32 	%p15, %r98, 1001;
+                // 108: @%p15 bra 	$L__BB0_26;
                 if (r98 < 1001u) {
                   p2g_sv0 = 18;
                 } else {
@@ -159,15 +169,19 @@ void main() {
                   P2GU32((rd4 + 4ul)).v = (r7 | 0xFFFF0000u);
                   // 112: mov.u32 	%r102, 1;
                   r102 = 1u;
+                  // 113: bra.uni 	$L__BB0_27;
                   p2g_sv0 = 19;
                 }
               } else {
+                // 105: bra.uni 	$L__BB0_27;
                 p2g_sv0 = 19;
               }
             }
           }
         } else {
+          // 96: bra.uni 	$L__BB0_12;
           // 125: setp.eq.s32 	%p7, %r63, 5;
+          // 126: @%p7 bra 	$L__BB0_22;
           if (int(r63) == 5) {
             // 156: shf.l.wrap.b32 	%r5, %r5, %r5, 3;
             r5 = p2g_shf_l(r5, r5, (3u & 31u));
@@ -176,66 +190,83 @@ void main() {
             // 127: setp.eq.s32 	%p8, %r63, 6;
             // 128: mov.u32 	%r102, %r62;
             r102 = r62;
+            // 129: @%p8 bra 	$L__BB0_14;
             if (int(r63) == 6) {
               // 132: and.b32  	%r71, %r5, 1;
               // 133: setp.eq.b32 	%p16, %r71, 1;
               // 134: add.s32 	%r72, %r4, 3;
               // 135: selp.b32 	%r97, %r72, %r97, %p16;
               r97 = ((r5 & 1u) == 1u) ? uint(int(r4) + 3) : r97;
+              // 136: bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
+              // 130: bra.uni 	$L__BB0_27;
               p2g_sv0 = 19;
             }
           }
         }
       } else {
         // 77: setp.gt.s32 	%p9, %r63, 1;
+        // 78: @%p9 bra 	$L__BB0_7;
         if (int(r63) > 1) {
           // 81: setp.eq.s32 	%p10, %r63, 2;
+          // 82: @%p10 bra 	$L__BB0_20;
           if (int(r63) == 2) {
             // 138: shr.u32 	%r75, %r5, 7;
             r75 = r5 >> 7u;
             // 139: xor.b32  	%r5, %r75, %r5;
             r5 = r75 ^ r5;
+            // 140: bra.uni 	$L__BB0_26;
             p2g_sv0 = 18;
           } else {
             // 83: setp.eq.s32 	%p11, %r63, 3;
+            // 84: @%p11 bra 	$L__BB0_21;
             if (int(r63) == 3) {
               // 142: and.b32  	%r74, %r5, 15;
               // 143: add.s32 	%r98, %r98, %r74;
               r98 = uint(int(r98) + int(r5 & 15u));
+              // 144: bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
               // 85: setp.eq.s32 	%p12, %r63, 4;
               // 86: mov.u32 	%r102, %r62;
               r102 = r62;
+              // 87: @%p12 bra 	$L__BB0_10;
               if (int(r63) == 4) {
                 // 90: add.s32 	%r97, %r4, 2;
                 r97 = uint(int(r4) + 2);
                 // 91: mov.u32 	%r102, 2;
                 r102 = 2u;
+                // 92: bra.uni 	$L__BB0_27;
                 p2g_sv0 = 19;
               } else {
+                // 88: bra.uni 	$L__BB0_27;
                 p2g_sv0 = 19;
               }
             }
           }
         } else {
+          // 79: bra.uni 	$L__BB0_4;
           // 115: setp.eq.s32 	%p13, %r63, 0;
+          // 116: @%p13 bra 	$L__BB0_25;
           if (int(r63) == 0) {
             // 152: and.b32  	%r76, %r6, 255;
             // 153: add.s32 	%r5, %r76, %r5;
             r5 = uint(int(r6 & 255u) + int(r5));
+            // 154: bra.uni 	$L__BB0_26;
             p2g_sv0 = 18;
           } else {
             // 117: setp.eq.s32 	%p14, %r63, 1;
             // 118: mov.u32 	%r102, %r62;
             r102 = r62;
+            // 119: @%p14 bra 	$L__BB0_6;
             if (int(r63) == 1) {
               // 122: mul.lo.s32 	%r5, %r5, 3;
               r5 = uint(int(r5) * 3);
+              // 123: bra.uni 	$L__BB0_26;
               p2g_sv0 = 18;
             } else {
+              // 120: bra.uni 	$L__BB0_27;
               p2g_sv0 = 19;
             }
           }
@@ -248,14 +279,18 @@ void main() {
         r102 = 0u;
       }
       // 161: setp.eq.s32 	%p17, %r102, 0;
+      // 162: @%p17 bra 	$L__BB0_30;
       if (!(int(r102) == 0)) {
         // 163: setp.eq.s32 	%p18, %r102, 2;
+        // 164: @%p18 bra 	$L__BB0_30;
         if (!(int(r102) == 2)) {
           // 165: setp.eq.s32 	%p19, %r102, 5;
+          // 166: @%p19 bra 	$L__BB0_31;
           if (int(r102) == 5) {
             p2g_sv0 = 20;
             break;
           }
+          // 167: bra.uni 	$L__BB0_58;
           p2g_sv0 = 26;
           break;
         }
@@ -268,9 +303,11 @@ void main() {
       r93 = r7;
       // 49: mov.u32 	%r4, %r97;
       r4 = r97;
+      // 50: @%p22 bra 	$L__BB0_2;
       if (p22) {
         continue;
       }
+      // 51: bra.uni 	$L__BB0_31;
       p2g_sv0 = 20;
       break;
     }
@@ -286,22 +323,27 @@ void main() {
       // 175: setp.eq.s32 	%p24, %r80, 0;
       // 176: mov.u32 	%r103, %r27;
       r103 = r27;
+      // 177: @%p24 bra 	$L__BB0_37;
       if (!(int(r27 & 2u) == 0)) {
         // 178: add.s32 	%r103, %r27, 16;
         r103 = uint(int(r27) + 16);
         // 179: setp.eq.s32 	%p25, %r26, 0;
+        // 180: @%p25 bra 	$L__BB0_37;
         if (!(int(r26) == 0)) {
           // 181: add.s32 	%r103, %r27, 33;
           r103 = uint(int(r27) + 33);
           // 182: setp.eq.s32 	%p26, %r26, 1;
+          // 183: @%p26 bra 	$L__BB0_37;
           if (!(int(r26) == 1)) {
             // 184: add.s32 	%r103, %r27, 51;
             r103 = uint(int(r27) + 51);
             // 185: setp.lt.u32 	%p27, %r26, 3;
+            // 186: @%p27 bra 	$L__BB0_37;
             if (!(r26 < 3u)) {
               // 187: add.s32 	%r103, %r27, 70;
               r103 = uint(int(r27) + 70);
               // 188: setp.eq.s32 	%p28, %r26, 3;
+              // 189: @%p28 bra 	$L__BB0_37;
               if (!(int(r26) == 3)) {
                 // 190: setp.lt.u32 	%p29, %r26, 5;
                 // 191: selp.b32 	%r81, 90, 111, %p29;
@@ -316,22 +358,27 @@ void main() {
       // 195: setp.eq.s32 	%p30, %r82, 0;
       // 196: mov.u32 	%r104, %r103;
       r104 = r103;
+      // 197: @%p30 bra 	$L__BB0_43;
       if (!(int(r103 & 4u) == 0)) {
         // 198: add.s32 	%r104, %r103, 32;
         r104 = uint(int(r103) + 32);
         // 199: setp.lt.u32 	%p31, %r26, 2;
+        // 200: @%p31 bra 	$L__BB0_43;
         if (!(r26 < 2u)) {
           // 201: add.s32 	%r104, %r103, 65;
           r104 = uint(int(r103) + 65);
           // 202: setp.lt.u32 	%p32, %r26, 4;
+          // 203: @%p32 bra 	$L__BB0_43;
           if (!(r26 < 4u)) {
             // 204: add.s32 	%r104, %r103, 99;
             r104 = uint(int(r103) + 99);
             // 205: setp.lt.u32 	%p33, %r26, 6;
+            // 206: @%p33 bra 	$L__BB0_43;
             if (!(r26 < 6u)) {
               // 207: add.s32 	%r104, %r103, 134;
               r104 = uint(int(r103) + 134);
               // 208: setp.lt.u32 	%p34, %r26, 8;
+              // 209: @%p34 bra 	$L__BB0_43;
               if (!(r26 < 8u)) {
                 // 210: setp.lt.u32 	%p35, %r26, 10;
                 // 211: selp.b32 	%r83, 170, 207, %p35;
@@ -346,22 +393,27 @@ void main() {
       // 215: setp.eq.s32 	%p36, %r84, 0;
       // 216: mov.u32 	%r105, %r104;
       r105 = r104;
+      // 217: @%p36 bra 	$L__BB0_49;
       if (!(int(r104 & 8u) == 0)) {
         // 218: add.s32 	%r105, %r104, 48;
         r105 = uint(int(r104) + 48);
         // 219: setp.lt.u32 	%p37, %r26, 3;
+        // 220: @%p37 bra 	$L__BB0_49;
         if (!(r26 < 3u)) {
           // 221: add.s32 	%r105, %r104, 97;
           r105 = uint(int(r104) + 97);
           // 222: setp.lt.u32 	%p38, %r26, 6;
+          // 223: @%p38 bra 	$L__BB0_49;
           if (!(r26 < 6u)) {
             // 224: add.s32 	%r105, %r104, 147;
             r105 = uint(int(r104) + 147);
             // 225: setp.lt.u32 	%p39, %r26, 9;
+            // 226: @%p39 bra 	$L__BB0_49;
             if (!(r26 < 9u)) {
               // 227: add.s32 	%r105, %r104, 198;
               r105 = uint(int(r104) + 198);
               // 228: setp.lt.u32 	%p40, %r26, 12;
+              // 229: @%p40 bra 	$L__BB0_49;
               if (!(r26 < 12u)) {
                 // 230: setp.eq.s32 	%p41, %r26, 15;
                 // 231: selp.b32 	%r85, 303, 250, %p41;
@@ -376,14 +428,17 @@ void main() {
       // 235: setp.eq.s32 	%p42, %r86, 0;
       // 236: mov.u32 	%r106, %r105;
       r106 = r105;
+      // 237: @%p42 bra 	$L__BB0_53;
       if (!(int(r105 & 16u) == 0)) {
         // 238: add.s32 	%r106, %r105, 64;
         r106 = uint(int(r105) + 64);
         // 239: setp.lt.u32 	%p43, %r26, 4;
+        // 240: @%p43 bra 	$L__BB0_53;
         if (!(r26 < 4u)) {
           // 241: add.s32 	%r106, %r105, 129;
           r106 = uint(int(r105) + 129);
           // 242: setp.lt.u32 	%p44, %r26, 8;
+          // 243: @%p44 bra 	$L__BB0_53;
           if (!(r26 < 8u)) {
             // 244: setp.lt.u32 	%p45, %r26, 12;
             // 245: selp.b32 	%r87, 195, 262, %p45;
@@ -396,14 +451,17 @@ void main() {
       // 249: setp.eq.s32 	%p46, %r88, 0;
       // 250: mov.u32 	%r107, %r106;
       r107 = r106;
+      // 251: @%p46 bra 	$L__BB0_57;
       if (!(int(r106 & 32u) == 0)) {
         // 252: add.s32 	%r107, %r106, 80;
         r107 = uint(int(r106) + 80);
         // 253: setp.lt.u32 	%p47, %r26, 5;
+        // 254: @%p47 bra 	$L__BB0_57;
         if (!(r26 < 5u)) {
           // 255: add.s32 	%r107, %r106, 161;
           r107 = uint(int(r106) + 161);
           // 256: setp.lt.u32 	%p48, %r26, 10;
+          // 257: @%p48 bra 	$L__BB0_57;
           if (!(r26 < 10u)) {
             // 258: setp.eq.s32 	%p49, %r26, 15;
             // 259: selp.b32 	%r89, 326, 243, %p49;
@@ -420,5 +478,6 @@ void main() {
       P2GU32((rd4 + 4ul)).v = (r7 | (r97 << 8u));
     }
   }
+  // 267: ret;
   return;
 }

@@ -110,6 +110,7 @@ void main() {
   // 72: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 73: setp.gt.u32 	%p1, %r1, 63;
+  // 74: @%p1 bra 	$L__BB0_6;
   if (!(r1 > 63u)) {
     // 75: ld.shared.u32 	%r3, [%rd4+256];
     r3 = p2g_lds32((uint(rd4) + 256u));
@@ -117,12 +118,14 @@ void main() {
     r4 = p2g_lds32((uint(rd5) + 256u));
     // 77: ld.shared.u32 	%r36, [%rd4];
     // 78: setp.ge.s32 	%p2, %r3, %r36;
+    // 79: @%p2 bra 	$L__BB0_3;
     if (!(int(r3) >= int(p2g_lds32(uint(rd4))))) {
       // 80: st.shared.u32 	[%rd4], %r3;
       p2g_sts32(uint(rd4), r3);
     }
     // 82: ld.shared.u32 	%r37, [%rd5];
     // 83: setp.le.s32 	%p3, %r4, %r37;
+    // 84: @%p3 bra 	$L__BB0_5;
     if (!(int(r4) <= int(p2g_lds32(uint(rd5))))) {
       // 85: st.shared.u32 	[%rd5], %r4;
       p2g_sts32(uint(rd5), r4);
@@ -138,6 +141,7 @@ void main() {
   // 92: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 93: setp.gt.u32 	%p4, %r1, 31;
+  // 94: @%p4 bra 	$L__BB0_12;
   if (!(r1 > 31u)) {
     // 95: ld.shared.u32 	%r5, [%rd4+128];
     r5 = p2g_lds32((uint(rd4) + 128u));
@@ -145,12 +149,14 @@ void main() {
     r6 = p2g_lds32((uint(rd5) + 128u));
     // 97: ld.shared.u32 	%r41, [%rd4];
     // 98: setp.ge.s32 	%p5, %r5, %r41;
+    // 99: @%p5 bra 	$L__BB0_9;
     if (!(int(r5) >= int(p2g_lds32(uint(rd4))))) {
       // 100: st.shared.u32 	[%rd4], %r5;
       p2g_sts32(uint(rd4), r5);
     }
     // 102: ld.shared.u32 	%r42, [%rd5];
     // 103: setp.le.s32 	%p6, %r6, %r42;
+    // 104: @%p6 bra 	$L__BB0_11;
     if (!(int(r6) <= int(p2g_lds32(uint(rd5))))) {
       // 105: st.shared.u32 	[%rd5], %r6;
       p2g_sts32(uint(rd5), r6);
@@ -166,6 +172,7 @@ void main() {
   // 112: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 113: setp.gt.u32 	%p7, %r1, 15;
+  // 114: @%p7 bra 	$L__BB0_18;
   if (!(r1 > 15u)) {
     // 115: ld.shared.u32 	%r7, [%rd4+64];
     r7 = p2g_lds32((uint(rd4) + 64u));
@@ -173,12 +180,14 @@ void main() {
     r8 = p2g_lds32((uint(rd5) + 64u));
     // 117: ld.shared.u32 	%r46, [%rd4];
     // 118: setp.ge.s32 	%p8, %r7, %r46;
+    // 119: @%p8 bra 	$L__BB0_15;
     if (!(int(r7) >= int(p2g_lds32(uint(rd4))))) {
       // 120: st.shared.u32 	[%rd4], %r7;
       p2g_sts32(uint(rd4), r7);
     }
     // 122: ld.shared.u32 	%r47, [%rd5];
     // 123: setp.le.s32 	%p9, %r8, %r47;
+    // 124: @%p9 bra 	$L__BB0_17;
     if (!(int(r8) <= int(p2g_lds32(uint(rd5))))) {
       // 125: st.shared.u32 	[%rd5], %r8;
       p2g_sts32(uint(rd5), r8);
@@ -194,6 +203,7 @@ void main() {
   // 132: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 133: setp.gt.u32 	%p10, %r1, 7;
+  // 134: @%p10 bra 	$L__BB0_24;
   if (!(r1 > 7u)) {
     // 135: ld.shared.u32 	%r9, [%rd4+32];
     r9 = p2g_lds32((uint(rd4) + 32u));
@@ -201,12 +211,14 @@ void main() {
     r10 = p2g_lds32((uint(rd5) + 32u));
     // 137: ld.shared.u32 	%r51, [%rd4];
     // 138: setp.ge.s32 	%p11, %r9, %r51;
+    // 139: @%p11 bra 	$L__BB0_21;
     if (!(int(r9) >= int(p2g_lds32(uint(rd4))))) {
       // 140: st.shared.u32 	[%rd4], %r9;
       p2g_sts32(uint(rd4), r9);
     }
     // 142: ld.shared.u32 	%r52, [%rd5];
     // 143: setp.le.s32 	%p12, %r10, %r52;
+    // 144: @%p12 bra 	$L__BB0_23;
     if (!(int(r10) <= int(p2g_lds32(uint(rd5))))) {
       // 145: st.shared.u32 	[%rd5], %r10;
       p2g_sts32(uint(rd5), r10);
@@ -222,6 +234,7 @@ void main() {
   // 152: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 153: setp.gt.u32 	%p13, %r1, 3;
+  // 154: @%p13 bra 	$L__BB0_30;
   if (!(r1 > 3u)) {
     // 155: ld.shared.u32 	%r11, [%rd4+16];
     r11 = p2g_lds32((uint(rd4) + 16u));
@@ -229,12 +242,14 @@ void main() {
     r12 = p2g_lds32((uint(rd5) + 16u));
     // 157: ld.shared.u32 	%r56, [%rd4];
     // 158: setp.ge.s32 	%p14, %r11, %r56;
+    // 159: @%p14 bra 	$L__BB0_27;
     if (!(int(r11) >= int(p2g_lds32(uint(rd4))))) {
       // 160: st.shared.u32 	[%rd4], %r11;
       p2g_sts32(uint(rd4), r11);
     }
     // 162: ld.shared.u32 	%r57, [%rd5];
     // 163: setp.le.s32 	%p15, %r12, %r57;
+    // 164: @%p15 bra 	$L__BB0_29;
     if (!(int(r12) <= int(p2g_lds32(uint(rd5))))) {
       // 165: st.shared.u32 	[%rd5], %r12;
       p2g_sts32(uint(rd5), r12);
@@ -250,6 +265,7 @@ void main() {
   // 172: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 173: setp.gt.u32 	%p16, %r1, 1;
+  // 174: @%p16 bra 	$L__BB0_36;
   if (!(r1 > 1u)) {
     // 175: ld.shared.u32 	%r13, [%rd4+8];
     r13 = p2g_lds32((uint(rd4) + 8u));
@@ -257,12 +273,14 @@ void main() {
     r14 = p2g_lds32((uint(rd5) + 8u));
     // 177: ld.shared.u32 	%r61, [%rd4];
     // 178: setp.ge.s32 	%p17, %r13, %r61;
+    // 179: @%p17 bra 	$L__BB0_33;
     if (!(int(r13) >= int(p2g_lds32(uint(rd4))))) {
       // 180: st.shared.u32 	[%rd4], %r13;
       p2g_sts32(uint(rd4), r13);
     }
     // 182: ld.shared.u32 	%r62, [%rd5];
     // 183: setp.le.s32 	%p18, %r14, %r62;
+    // 184: @%p18 bra 	$L__BB0_35;
     if (!(int(r14) <= int(p2g_lds32(uint(rd5))))) {
       // 185: st.shared.u32 	[%rd5], %r14;
       p2g_sts32(uint(rd5), r14);
@@ -279,6 +297,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 193: setp.ne.s32 	%p19, %r1, 0;
   p19 = int(r1) != 0;
+  // 194: @%p19 bra 	$L__BB0_42;
   if (!p19) {
     // 195: ld.shared.u32 	%r15, [_ZZ19clang_reduce_minmaxE4smin+4];
     r15 = p2g_lds32((sh_smin + 4u));
@@ -286,12 +305,14 @@ void main() {
     r16 = p2g_lds32((sh_smax + 4u));
     // 197: ld.shared.u32 	%r66, [%rd4];
     // 198: setp.ge.s32 	%p20, %r15, %r66;
+    // 199: @%p20 bra 	$L__BB0_39;
     if (!(int(r15) >= int(p2g_lds32(uint(rd4))))) {
       // 200: st.shared.u32 	[%rd4], %r15;
       p2g_sts32(uint(rd4), r15);
     }
     // 202: ld.shared.u32 	%r67, [%rd5];
     // 203: setp.le.s32 	%p21, %r16, %r67;
+    // 204: @%p21 bra 	$L__BB0_41;
     if (!(int(r16) <= int(p2g_lds32(uint(rd5))))) {
       // 205: st.shared.u32 	[%rd5], %r16;
       p2g_sts32(uint(rd5), r16);
@@ -306,6 +327,7 @@ void main() {
   }
   // 212: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 213: @%p19 bra 	$L__BB0_44;
   if (!p19) {
     // 214: ld.param.u64 	%rd8, [clang_reduce_minmax_param_3];
     // 215: ld.param.u64 	%rd9, [clang_reduce_minmax_param_1];
@@ -331,5 +353,6 @@ void main() {
     // 229: st.global.u32 	[%rd28], %r73;
     P2GU32(uint64_t(int64_t(p24_u64) + int64_t(rd25))).v = r73;
   }
+  // 231: ret;
   return;
 }

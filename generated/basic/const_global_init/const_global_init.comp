@@ -349,5 +349,6 @@ void main() {
   rd50 = uint64_t(int64_t(rd33) + int64_t(uint64_t(uint(int(r46) + 2)) * uint64_t(4u)));
   // 148: st.global.u32 	[%rd50], %r50;
   P2GU32(rd50).v = r50;
+  // 149: ret;
   return;
 }

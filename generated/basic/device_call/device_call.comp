@@ -291,6 +291,7 @@ void main() {
   r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd7))).v;
   // 221: st.param.b32 	[param0+0], %r1;
   p2g_stl32(0u, r1);
+  // 223: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_1 = p2g_ldl32(0u);
   // 22: shr.u32 	%r2, %r1, 16;
@@ -301,11 +302,13 @@ void main() {
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(4u, ((r4_1 >> 15u) ^ r4_1));
+  // 28: ret;
   // 228: ld.param.b32 	%r7, [retval0+0];
   // 230: add.s32 	%r8, %r7, 1;
   r8 = uint(int(p2g_ldl32(4u)) + 1);
   // 234: st.param.b32 	[param0+0], %r8;
   p2g_stl32(8u, r8);
+  // 236: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_2 = p2g_ldl32(8u);
   // 22: shr.u32 	%r2, %r1, 16;
@@ -316,11 +319,13 @@ void main() {
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(12u, ((r4_2 >> 15u) ^ r4_2));
+  // 28: ret;
   // 241: ld.param.b32 	%r9, [retval0+0];
   // 243: add.s32 	%r10, %r9, 2;
   r10 = uint(int(p2g_ldl32(12u)) + 2);
   // 247: st.param.b32 	[param0+0], %r10;
   p2g_stl32(16u, r10);
+  // 249: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_3 = p2g_ldl32(16u);
   // 22: shr.u32 	%r2, %r1, 16;
@@ -331,18 +336,21 @@ void main() {
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(20u, ((r4_3 >> 15u) ^ r4_3));
+  // 28: ret;
   // 254: ld.param.b32 	%r11, [retval0+0];
   r11 = p2g_ldl32(20u);
   // 259: st.param.b32 	[param0+0], %r11;
   p2g_stl32(24u, r11);
   // 261: st.param.b32 	[param1+0], %r1;
   p2g_stl32(28u, r1);
+  // 263: call.uni (retval0), 
   // 90: ld.param.u32 	%r1, [_Z5widenjj_param_0];
   r1_4 = p2g_ldl32(24u);
   // 91: ld.param.u32 	%r2, [_Z5widenjj_param_1];
   r2_4 = p2g_ldl32(28u);
   // 95: st.param.b32 	[param0+0], %r1;
   p2g_stl32(40u, r1_4);
+  // 97: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_5 = p2g_ldl32(40u);
   // 22: shr.u32 	%r2, %r1, 16;
@@ -353,12 +361,14 @@ void main() {
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(44u, ((r4_5 >> 15u) ^ r4_5));
+  // 28: ret;
   // 102: ld.param.b32 	%r3, [retval0+0];
   // 104: cvt.u64.u32 	%rd1, %r3;
   uint64_t t2 = uint64_t(p2g_ldl32(44u));
   rd1_1 = uint64_t(t2);
   // 108: st.param.b32 	[param0+0], %r2;
   p2g_stl32(48u, r2_4);
+  // 110: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
   r1_6 = p2g_ldl32(48u);
   // 22: shr.u32 	%r2, %r1, 16;
@@ -369,6 +379,7 @@ void main() {
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(52u, ((r4_6 >> 15u) ^ r4_6));
+  // 28: ret;
   // 115: ld.param.b32 	%r4, [retval0+0];
   // 117: cvt.u64.u32 	%rd2, %r4;
   uint64_t t3 = uint64_t(p2g_ldl32(52u));
@@ -376,6 +387,7 @@ void main() {
   rd3_1 = p2g_bfi_64(rd1_1, uint64_t(t3), 32u, 32u);
   // 119: st.param.b64 	[func_retval0+0], %rd3;
   p2g_stl64(32u, rd3_1);
+  // 120: ret;
   // 269: ld.param.b64 	%rd9, [retval0+0];
   rd9 = p2g_ldl64(32u);
   // 271: cvta.to.global.u64 	%rd10, %rd5;
@@ -393,6 +405,7 @@ void main() {
   p2g_stl32(56u, floatBitsToUint(f4));
   // 284: st.param.b32 	[param1+0], %r12;
   p2g_stl32(60u, (r1 & 7u));
+  // 286: call.uni (retval0), 
   // 41: ld.param.f32 	%f8, [_Z4polyfi_param_0];
   f8 = uintBitsToFloat(p2g_ldl32(56u));
   // 42: ld.param.u32 	%r7, [_Z4polyfi_param_1];
@@ -400,6 +413,7 @@ void main() {
   // 43: setp.lt.s32 	%p1, %r7, 1;
   // 44: mov.f32 	%f20, 0f3F800000;
   f20 = 1.0;
+  // 45: @%p1 bra 	$L__BB1_6;
   if (!(int(r7_1) < 1)) {
     // 47: add.s32 	%r8, %r7, -1;
     // 48: and.b32  	%r10, %r7, 3;
@@ -407,6 +421,7 @@ void main() {
     // 49: setp.lt.u32 	%p2, %r8, 3;
     // 50: mov.f32 	%f20, 0f3F800000;
     f20 = 1.0;
+    // 51: @%p2 bra 	$L__BB1_4;
     if (!(uint(int(r7_1) + -1) < 3u)) {
       // 53: sub.s32 	%r9, %r7, %r10;
       r9_1 = uint(int(r7_1) - int(r10_1));
@@ -425,12 +440,14 @@ void main() {
         // 61: add.s32 	%r9, %r9, -4;
         r9_1 = uint(int(r9_1) + -4);
         // 62: setp.ne.s32 	%p3, %r9, 0;
+        // 63: @%p3 bra 	$L__BB1_3;
         if (!(int(r9_1) != 0)) {
           break;
         }
       }
     }
     // 66: setp.eq.s32 	%p4, %r10, 0;
+    // 67: @%p4 bra 	$L__BB1_6;
     if (!(int(r10_1) == 0)) {
       for (;;) {
         p2g_loop_tick();
@@ -439,6 +456,7 @@ void main() {
         // 72: add.s32 	%r10, %r10, -1;
         r10_1 = uint(int(r10_1) + -1);
         // 73: setp.ne.s32 	%p5, %r10, 0;
+        // 74: @%p5 bra 	$L__BB1_5;
         if (!(int(r10_1) != 0)) {
           break;
         }
@@ -447,10 +465,12 @@ void main() {
   }
   // 77: st.param.f32 	[func_retval0+0], %f20;
   p2g_stl32(64u, floatBitsToUint(f20));
+  // 78: ret;
   // 292: ld.param.f32 	%f6, [retval0+0];
   f6 = uintBitsToFloat(p2g_ldl32(64u));
   // 294: and.b32  	%r13, %r1, 256;
   // 295: setp.eq.s32 	%p1, %r13, 0;
+  // 296: @%p1 bra 	$L__BB4_2;
   if (!(int(r1 & 256u) == 0)) {
     // 298: cvt.u32.u64 	%r14, %rd1;
     uint64_t t4 = uint64_t(rd1);
@@ -466,6 +486,7 @@ void main() {
     p2g_stl64(72u, uint64_t(int64_t(rd2) + int64_t(rd15)));
     // 311: st.param.b32 	[param1+0], %r19;
     p2g_stl32(80u, uint(int((r1 >> 9u) & 3u) + 1));
+    // 313: call.uni (retval0), 
     // 134: ld.param.u64 	%rd7, [_Z10sum_windowPKfi_param_0];
     rd7_1 = p2g_ldl64(72u);
     // 135: ld.param.u32 	%r10, [_Z10sum_windowPKfi_param_1];
@@ -475,6 +496,7 @@ void main() {
     // 137: setp.lt.s32 	%p1, %r10, 1;
     // 138: mov.f32 	%f24, 0f00000000;
     f24 = 0.0;
+    // 139: @%p1 bra 	$L__BB3_7;
     if (!(int(r10_2) < 1)) {
       // 141: add.s32 	%r12, %r10, -1;
       // 142: and.b32  	%r17, %r10, 3;
@@ -484,6 +506,7 @@ void main() {
       f24 = 0.0;
       // 145: mov.u32 	%r16, 0;
       r16_1 = 0u;
+      // 146: @%p2 bra 	$L__BB3_4;
       if (!(uint(int(r10_2) + -1) < 3u)) {
         // 148: sub.s32 	%r15, %r10, %r17;
         r15_1 = uint(int(r10_2) - int(r17_1));
@@ -518,12 +541,14 @@ void main() {
           // 164: add.s32 	%r15, %r15, -4;
           r15_1 = uint(int(r15_1) + -4);
           // 165: setp.ne.s32 	%p3, %r15, 0;
+          // 166: @%p3 bra 	$L__BB3_3;
           if (!(int(r15_1) != 0)) {
             break;
           }
         }
       }
       // 169: setp.eq.s32 	%p4, %r17, 0;
+      // 170: @%p4 bra 	$L__BB3_7;
       if (!(int(r17_1) == 0)) {
         // 172: mul.wide.s32 	%rd8, %r16, 4;
         // 173: add.s64 	%rd10, %rd1, %rd8;
@@ -539,6 +564,7 @@ void main() {
           // 180: add.s32 	%r17, %r17, -1;
           r17_1 = uint(int(r17_1) + -1);
           // 181: setp.ne.s32 	%p5, %r17, 0;
+          // 182: @%p5 bra 	$L__BB3_6;
           if (!(int(r17_1) != 0)) {
             break;
           }
@@ -547,6 +573,7 @@ void main() {
     }
     // 185: st.param.f32 	[func_retval0+0], %f24;
     p2g_stl32(84u, floatBitsToUint(f24));
+    // 186: ret;
     // 319: ld.param.f32 	%f5, [retval0+0];
     f5 = uintBitsToFloat(p2g_ldl32(84u));
     // 321: add.f32 	%f6, %f6, %f5;
@@ -557,5 +584,6 @@ void main() {
   // 326: add.s64 	%rd19, %rd17, %rd18;
   // 327: st.global.f32 	[%rd19], %f6;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd1 << 2u))).v = floatBitsToUint(f6);
+  // 328: ret;
   return;
 }

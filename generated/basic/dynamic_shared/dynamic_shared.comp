@@ -279,6 +279,7 @@ void main() {
   // 73: ld.shared.f32 	%f2, [%r39];
   f2 = uintBitsToFloat(p2g_lds32(r39));
   // 74: setp.eq.s32 	%p1, %r1, 0;
+  // 75: @%p1 bra 	$L__BB0_3;
   if (!(int(r1) == 0)) {
     // 77: ld.shared.u32 	%r5, [%r3];
     r5 = p2g_lds32(r3);
@@ -298,6 +299,7 @@ void main() {
       // 87: add.s32 	%r45, %r45, 7;
       r45 = uint(int(r45) + 7);
       // 88: setp.lt.u32 	%p3, %r45, %r1;
+      // 89: @%p3 bra 	$L__BB0_2;
       if (!(r45 < r1)) {
         break;
       }
@@ -321,5 +323,6 @@ void main() {
   // 101: add.s64 	%rd12, %rd11, %rd9;
   // 102: st.global.u32 	[%rd12], %r47;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd9))).v = r47;
+  // 103: ret;
   return;
 }

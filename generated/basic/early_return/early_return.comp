@@ -54,6 +54,7 @@ void main() {
   // 32: mad.lo.s32 	%r1, %r36, %r35, %r37;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.s32 	%p1, %r1, %r34;
+  // 34: @%p1 bra 	$L__BB0_36;
   if (!(int(r1) >= int(p16_u32))) {
     // 36: cvta.to.global.u64 	%rd5, %rd3;
     // 37: cvt.s64.s32 	%rd1, %r1;
@@ -65,6 +66,7 @@ void main() {
     // 40: ld.global.u32 	%r2, [%rd7];
     r2 = P2GU32(rd7).v;
     // 41: setp.lt.s32 	%p2, %r2, -900;
+    // 42: @%p2 bra 	$L__BB0_36;
     if (!(int(r2) < -900)) {
       // 44: and.b32  	%r38, %r2, 3;
       // 45: setp.eq.s32 	%p3, %r38, 0;
@@ -72,6 +74,7 @@ void main() {
       // 47: shl.b64 	%rd9, %rd1, 2;
       // 48: add.s64 	%rd2, %rd8, %rd9;
       rd2 = uint64_t(int64_t(rd4) + int64_t(rd1 << 2u));
+      // 49: @%p3 bra 	$L__BB0_35;
       if (int(r2 & 3u) == 0) {
         // 270: shr.s32 	%r133, %r2, 31;
         // 271: shr.u32 	%r134, %r133, 30;
@@ -91,6 +94,7 @@ void main() {
         // 58: setp.eq.s32 	%p4, %r3, 7;
         // 59: mov.u32 	%r137, 1002;
         r137 = 1002u;
+        // 60: @%p4 bra 	$L__BB0_34;
         if (int(r3) == 7) {
           p2g_sv0 = 1;
         } else {
@@ -101,6 +105,7 @@ void main() {
           // 65: setp.gt.u32 	%p5, %r4, 6;
           // 66: mov.u32 	%r137, 1003;
           r137 = 1003u;
+          // 67: @%p5 bra 	$L__BB0_34;
           if (r4 > 6u) {
             p2g_sv0 = 1;
           } else {
@@ -111,6 +116,7 @@ void main() {
             // 72: setp.gt.u32 	%p6, %r5, 6;
             // 73: mov.u32 	%r137, 1004;
             r137 = 1004u;
+            // 74: @%p6 bra 	$L__BB0_34;
             if (r5 > 6u) {
               p2g_sv0 = 1;
             } else {
@@ -121,6 +127,7 @@ void main() {
               // 79: setp.gt.u32 	%p7, %r6, 6;
               // 80: mov.u32 	%r137, 1005;
               r137 = 1005u;
+              // 81: @%p7 bra 	$L__BB0_34;
               if (r6 > 6u) {
                 p2g_sv0 = 1;
               } else {
@@ -131,6 +138,7 @@ void main() {
                 // 86: setp.gt.u32 	%p8, %r7, 6;
                 // 87: mov.u32 	%r137, 1006;
                 r137 = 1006u;
+                // 88: @%p8 bra 	$L__BB0_34;
                 if (r7 > 6u) {
                   p2g_sv0 = 1;
                 } else {
@@ -141,6 +149,7 @@ void main() {
                   // 93: setp.gt.u32 	%p9, %r8, 6;
                   // 94: mov.u32 	%r137, 1007;
                   r137 = 1007u;
+                  // 95: @%p9 bra 	$L__BB0_34;
                   if (r8 > 6u) {
                     p2g_sv0 = 1;
                   } else {
@@ -151,6 +160,7 @@ void main() {
                     // 100: setp.gt.u32 	%p10, %r9, 6;
                     // 101: mov.u32 	%r137, 1008;
                     r137 = 1008u;
+                    // 102: @%p10 bra 	$L__BB0_34;
                     if (r9 > 6u) {
                       p2g_sv0 = 1;
                     } else {
@@ -161,6 +171,7 @@ void main() {
                       // 107: setp.gt.u32 	%p11, %r10, 6;
                       // 108: mov.u32 	%r137, 1009;
                       r137 = 1009u;
+                      // 109: @%p11 bra 	$L__BB0_34;
                       if (r10 > 6u) {
                         p2g_sv0 = 1;
                       } else {
@@ -171,6 +182,7 @@ void main() {
                         // 114: setp.gt.u32 	%p12, %r11, 6;
                         // 115: mov.u32 	%r137, 1010;
                         r137 = 1010u;
+                        // 116: @%p12 bra 	$L__BB0_34;
                         if (r11 > 6u) {
                           p2g_sv0 = 1;
                         } else {
@@ -181,6 +193,7 @@ void main() {
                           // 121: setp.gt.u32 	%p13, %r12, 6;
                           // 122: mov.u32 	%r137, 1011;
                           r137 = 1011u;
+                          // 123: @%p13 bra 	$L__BB0_34;
                           if (r12 > 6u) {
                             p2g_sv0 = 1;
                           } else {
@@ -191,6 +204,7 @@ void main() {
                             // 128: setp.gt.u32 	%p14, %r13, 6;
                             // 129: mov.u32 	%r137, 1012;
                             r137 = 1012u;
+                            // 130: @%p14 bra 	$L__BB0_34;
                             if (r13 > 6u) {
                               p2g_sv0 = 1;
                             } else {
@@ -201,6 +215,7 @@ void main() {
                               // 135: setp.gt.u32 	%p15, %r14, 6;
                               // 136: mov.u32 	%r137, 1013;
                               r137 = 1013u;
+                              // 137: @%p15 bra 	$L__BB0_34;
                               if (r14 > 6u) {
                                 p2g_sv0 = 1;
                               } else {
@@ -211,6 +226,7 @@ void main() {
                                 // 142: setp.gt.u32 	%p16, %r15, 6;
                                 // 143: mov.u32 	%r137, 1014;
                                 r137 = 1014u;
+                                // 144: @%p16 bra 	$L__BB0_34;
                                 if (r15 > 6u) {
                                   p2g_sv0 = 1;
                                 } else {
@@ -221,6 +237,7 @@ void main() {
                                   // 149: setp.gt.u32 	%p17, %r16, 6;
                                   // 150: mov.u32 	%r137, 1015;
                                   r137 = 1015u;
+                                  // 151: @%p17 bra 	$L__BB0_34;
                                   if (r16 > 6u) {
                                     p2g_sv0 = 1;
                                   } else {
@@ -231,6 +248,7 @@ void main() {
                                     // 156: setp.gt.u32 	%p18, %r17, 6;
                                     // 157: mov.u32 	%r137, 1016;
                                     r137 = 1016u;
+                                    // 158: @%p18 bra 	$L__BB0_34;
                                     if (r17 > 6u) {
                                       p2g_sv0 = 1;
                                     } else {
@@ -241,6 +259,7 @@ void main() {
                                       // 163: setp.gt.u32 	%p19, %r18, 6;
                                       // 164: mov.u32 	%r137, 1017;
                                       r137 = 1017u;
+                                      // 165: @%p19 bra 	$L__BB0_34;
                                       if (r18 > 6u) {
                                         p2g_sv0 = 1;
                                       } else {
@@ -251,6 +270,7 @@ void main() {
                                         // 170: setp.gt.u32 	%p20, %r19, 6;
                                         // 171: mov.u32 	%r137, 1018;
                                         r137 = 1018u;
+                                        // 172: @%p20 bra 	$L__BB0_34;
                                         if (r19 > 6u) {
                                           p2g_sv0 = 1;
                                         } else {
@@ -261,6 +281,7 @@ void main() {
                                           // 177: setp.gt.u32 	%p21, %r20, 6;
                                           // 178: mov.u32 	%r137, 1019;
                                           r137 = 1019u;
+                                          // 179: @%p21 bra 	$L__BB0_34;
                                           if (r20 > 6u) {
                                             p2g_sv0 = 1;
                                           } else {
@@ -271,6 +292,7 @@ void main() {
                                             // 184: setp.gt.u32 	%p22, %r21, 6;
                                             // 185: mov.u32 	%r137, 1020;
                                             r137 = 1020u;
+                                            // 186: @%p22 bra 	$L__BB0_34;
                                             if (r21 > 6u) {
                                               p2g_sv0 = 1;
                                             } else {
@@ -281,6 +303,7 @@ void main() {
                                               // 191: setp.gt.u32 	%p23, %r22, 6;
                                               // 192: mov.u32 	%r137, 1021;
                                               r137 = 1021u;
+                                              // 193: @%p23 bra 	$L__BB0_34;
                                               if (r22 > 6u) {
                                                 p2g_sv0 = 1;
                                               } else {
@@ -291,6 +314,7 @@ void main() {
                                                 // 198: setp.gt.u32 	%p24, %r23, 6;
                                                 // 199: mov.u32 	%r137, 1022;
                                                 r137 = 1022u;
+                                                // 200: @%p24 bra 	$L__BB0_34;
                                                 if (r23 > 6u) {
                                                   p2g_sv0 = 1;
                                                 } else {
@@ -301,6 +325,7 @@ void main() {
                                                   // 205: setp.gt.u32 	%p25, %r24, 6;
                                                   // 206: mov.u32 	%r137, 1023;
                                                   r137 = 1023u;
+                                                  // 207: @%p25 bra 	$L__BB0_34;
                                                   if (r24 > 6u) {
                                                     p2g_sv0 = 1;
                                                   } else {
@@ -311,6 +336,7 @@ void main() {
                                                     // 212: setp.gt.u32 	%p26, %r25, 6;
                                                     // 213: mov.u32 	%r137, 1024;
                                                     r137 = 1024u;
+                                                    // 214: @%p26 bra 	$L__BB0_34;
                                                     if (r25 > 6u) {
                                                       p2g_sv0 = 1;
                                                     } else {
@@ -321,6 +347,7 @@ void main() {
                                                       // 219: setp.gt.u32 	%p27, %r26, 6;
                                                       // 220: mov.u32 	%r137, 1025;
                                                       r137 = 1025u;
+                                                      // 221: @%p27 bra 	$L__BB0_34;
                                                       if (r26 > 6u) {
                                                         p2g_sv0 = 1;
                                                       } else {
@@ -331,6 +358,7 @@ void main() {
                                                         // 226: setp.gt.u32 	%p28, %r27, 6;
                                                         // 227: mov.u32 	%r137, 1026;
                                                         r137 = 1026u;
+                                                        // 228: @%p28 bra 	$L__BB0_34;
                                                         if (r27 > 6u) {
                                                           p2g_sv0 = 1;
                                                         } else {
@@ -341,6 +369,7 @@ void main() {
                                                           // 233: setp.gt.u32 	%p29, %r28, 6;
                                                           // 234: mov.u32 	%r137, 1027;
                                                           r137 = 1027u;
+                                                          // 235: @%p29 bra 	$L__BB0_34;
                                                           if (r28 > 6u) {
                                                             p2g_sv0 = 1;
                                                           } else {
@@ -351,6 +380,7 @@ void main() {
                                                             // 240: setp.gt.u32 	%p30, %r29, 6;
                                                             // 241: mov.u32 	%r137, 1028;
                                                             r137 = 1028u;
+                                                            // 242: @%p30 bra 	$L__BB0_34;
                                                             if (r29 > 6u) {
                                                               p2g_sv0 = 1;
                                                             } else {
@@ -361,6 +391,7 @@ void main() {
                                                               // 247: setp.gt.u32 	%p31, %r30, 6;
                                                               // 248: mov.u32 	%r137, 1029;
                                                               r137 = 1029u;
+                                                              // 249: @%p31 bra 	$L__BB0_34;
                                                               if (r30 > 6u) {
                                                                 p2g_sv0 = 1;
                                                               } else {
@@ -371,6 +402,7 @@ void main() {
                                                                 // 254: setp.gt.u32 	%p32, %r31, 6;
                                                                 // 255: mov.u32 	%r137, 1030;
                                                                 r137 = 1030u;
+                                                                // 256: @%p32 bra 	$L__BB0_34;
                                                                 if (r31 > 6u) {
                                                                   p2g_sv0 = 1;
                                                                 } else {
@@ -380,12 +412,15 @@ void main() {
                                                                   // 260: setp.gt.u32 	%p33, %r32, 6;
                                                                   // 261: mov.u32 	%r137, 1031;
                                                                   r137 = 1031u;
+                                                                  // 262: @%p33 bra 	$L__BB0_34;
                                                                   if (r32 > 6u) {
                                                                     p2g_sv0 = 1;
                                                                   } else {
+                                                                    // 263: bra.uni 	$L__BB0_33;
                                                                     // 280: neg.s32 	%r132, %r32;
                                                                     // 281: st.global.u32 	[%rd2], %r132;
                                                                     P2GU32(rd2).v = uint(-int(r32));
+                                                                    // 282: bra.uni 	$L__BB0_36;
                                                                     p2g_sv0 = 3;
                                                                   }
                                                                 }
@@ -420,9 +455,11 @@ void main() {
         if (p2g_sv0 == 1) {
           // 266: st.global.u32 	[%rd2], %r137;
           P2GU32(rd2).v = r137;
+          // 267: bra.uni 	$L__BB0_36;
         }
       }
     }
   }
+  // 277: ret;
   return;
 }

@@ -285,6 +285,8 @@ void main() {
   // 103: {sub.f16 %rs18,%rs15,%rs4;
   uint t3 = (rs4 & 0xFFFFu);
   neg86 = ((t3 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t3 ^ 0x8000u));
+  // 99: {mul.f16 %rs15,%rs3,%rs3;
+  // 103: {sub.f16 %rs18,%rs15,%rs4;
   rs18 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs3 & 0xFFFFu)), p2g_h2f((rs3 & 0xFFFFu))), p2g_h2f((neg86 & 0xFFFFu))));
   // 106: st.global.u16 	[%rd14+10], %rs18;
   P2GU16((rd14 + 10ul)).v = uint16_t(rs18);
@@ -333,5 +335,6 @@ void main() {
   f10 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
   // 149: st.global.f32 	[%rd16+12], %f10;
   P2GU32((rd16 + 12ul)).v = floatBitsToUint(f10);
+  // 150: ret;
   return;
 }

@@ -354,11 +354,15 @@ void main() {
   P2GU32((rd14 + 4ul)).v = floatBitsToUint(f5);
   // 54: sub.f32 	%f7, %f4, %f6;
   neg75 = p2g_canon(uintBitsToFloat(floatBitsToUint(f3) ^ 0x80000000u));
+  // 53: mul.f32 	%f6, %f3, 0f3F000000;
+  // 54: sub.f32 	%f7, %f4, %f6;
   f7 = p2g_ffma(neg75, 0.5, f4, 0, false);
   // 55: st.global.f32 	[%rd14+8], %f7;
   P2GU32((rd14 + 8ul)).v = floatBitsToUint(f7);
   // 57: sub.f32 	%f9, %f4, %f8;
   neg76 = p2g_canon(uintBitsToFloat(floatBitsToUint(f2) ^ 0x80000000u));
+  // 56: mul.f32 	%f8, %f2, %f3;
+  // 57: sub.f32 	%f9, %f4, %f8;
   f9 = p2g_ffma(neg76, f3, f4, 0, false);
   // 58: st.global.f32 	[%rd14+12], %f9;
   P2GU32((rd14 + 12ul)).v = floatBitsToUint(f9);
@@ -487,5 +491,6 @@ void main() {
   f53 = p2g_ffma(f1, f51, f52, 0, false);
   // 118: st.global.f32 	[%rd14+76], %f53;
   P2GU32((rd14 + 76ul)).v = floatBitsToUint(f53);
+  // 119: ret;
   return;
 }

@@ -531,5 +531,6 @@ void main() {
   f22 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1) ^ 0x80000000u));
   // 126: st.global.f32 	[%rd8+92], %f22;
   P2GU32((rd8 + 92ul)).v = floatBitsToUint(f22);
+  // 127: ret;
   return;
 }

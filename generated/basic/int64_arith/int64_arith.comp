@@ -177,6 +177,7 @@ void main() {
   // 71: and.b64  	%rd48, %rd47, -4294967296;
   rd48 = packUint2x32(unpackUint2x32(rd47) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 72: setp.eq.s64 	%p1, %rd48, 0;
+  // 73: @%p1 bra 	$L__BB0_2;
   if (int64_t(rd48) == 0l) {
     // 81: cvt.u32.u64 	%r9, %rd4;
     uint64_t t4 = uint64_t(rd4);
@@ -201,10 +202,12 @@ void main() {
     // 76: mul.lo.s64 	%rd49, %rd64, %rd4;
     // 77: sub.s64 	%rd65, %rd3, %rd49;
     rd65 = uint64_t(int64_t(rd3) - int64_t(uint64_t(int64_t(rd64) * int64_t(rd4))));
+    // 78: bra.uni 	$L__BB0_3;
   }
   // 90: and.b64  	%rd50, %rd3, -4294967296;
   // 91: setp.eq.s64 	%p2, %rd50, 0;
   p2 = int64_t(packUint2x32(unpackUint2x32(rd3) & unpackUint2x32(0xFFFFFFFF00000000ul))) == 0l;
+  // 92: @%p2 bra 	$L__BB0_5;
   if (p2) {
     // 98: cvt.u32.u64 	%r14, %rd5;
     uint64_t t8 = uint64_t(rd5);
@@ -217,6 +220,7 @@ void main() {
   } else {
     // 94: rem.u64 	%rd66, %rd3, %rd5;
     rd66 = p2g_rem_u64(rd3, rd5);
+    // 95: bra.uni 	$L__BB0_6;
   }
   // 104: add.s64 	%rd51, %rd66, %rd64;
   // 105: st.global.u64 	[%rd1+56], %rd51;
@@ -235,6 +239,7 @@ void main() {
   // 113: and.b64  	%rd56, %rd55, -4294967296;
   rd56 = packUint2x32(unpackUint2x32(rd55) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 114: setp.eq.s64 	%p4, %rd56, 0;
+  // 115: @%p4 bra 	$L__BB0_8;
   if (int64_t(rd56) == 0l) {
     // 123: cvt.u32.u64 	%r17, %rd16;
     uint64_t t11 = uint64_t(rd16);
@@ -258,6 +263,7 @@ void main() {
     // 118: mul.lo.s64 	%rd57, %rd67, %rd16;
     // 119: sub.s64 	%rd68, %rd3, %rd57;
     rd68 = uint64_t(int64_t(rd3) - int64_t(uint64_t(int64_t(rd67) * int64_t(rd16))));
+    // 120: bra.uni 	$L__BB0_9;
   }
   // 132: st.global.u64 	[%rd1+72], %rd67;
   P2GU64((rd1 + 72ul)).v = rd67;
@@ -278,5 +284,6 @@ void main() {
   rd63 = packUint2x32(unpackUint2x32(rd61) | unpackUint2x32(uint64_t((rd3 < rd2) ? 1u : 0u) * uint64_t(4u)));
   // 144: st.global.u64 	[%rd1+88], %rd63;
   P2GU64((rd1 + 88ul)).v = rd63;
+  // 145: ret;
   return;
 }

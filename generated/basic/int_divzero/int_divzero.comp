@@ -157,6 +157,7 @@ void main() {
   // 86: and.b64  	%rd41, %rd40, -4294967296;
   rd41 = packUint2x32(unpackUint2x32(rd40) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 87: setp.eq.s64 	%p4, %rd41, 0;
+  // 88: @%p4 bra 	$L__BB0_2;
   if (int64_t(rd41) == 0l) {
     // 96: cvt.u32.u64 	%r28, %rd2;
     uint64_t t12 = uint64_t(rd2);
@@ -177,6 +178,7 @@ void main() {
     // 91: mul.lo.s64 	%rd42, %rd45, %rd2;
     // 92: sub.s64 	%rd46, %rd1, %rd42;
     rd46 = uint64_t(int64_t(rd1) - int64_t(uint64_t(int64_t(rd45) * int64_t(rd2))));
+    // 93: bra.uni 	$L__BB0_3;
   }
   // 104: st.global.u64 	[%rd4+32], %rd45;
   P2GU64((rd4 + 32ul)).v = rd45;
@@ -185,6 +187,7 @@ void main() {
   // 106: and.b64  	%rd43, %rd1, -4294967296;
   // 107: setp.eq.s64 	%p5, %rd43, 0;
   p5 = int64_t(packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(0xFFFFFFFF00000000ul))) == 0l;
+  // 108: @%p5 bra 	$L__BB0_5;
   if (p5) {
     // 116: cvt.u32.u64 	%r33, %rd3;
     uint64_t t15 = uint64_t(rd3);
@@ -205,10 +208,12 @@ void main() {
     // 111: mul.lo.s64 	%rd44, %rd47, %rd3;
     // 112: sub.s64 	%rd48, %rd1, %rd44;
     rd48 = uint64_t(int64_t(rd1) - int64_t(uint64_t(int64_t(rd47) * int64_t(rd3))));
+    // 113: bra.uni 	$L__BB0_6;
   }
   // 124: st.global.u64 	[%rd4+48], %rd47;
   P2GU64((rd4 + 48ul)).v = rd47;
   // 125: st.global.u64 	[%rd4+56], %rd48;
   P2GU64((rd4 + 56ul)).v = rd48;
+  // 126: ret;
   return;
 }

@@ -387,6 +387,7 @@ void main() {
     // 121: add.s32 	%r81, %r81, 1;
     r81 = uint(int(r81) + 1);
     // 122: setp.ne.s32 	%p1, %r81, 48;
+    // 123: @%p1 bra 	$L__BB0_1;
     if (!(int(r81) != 48)) {
       break;
     }
@@ -509,5 +510,6 @@ void main() {
   P2GU32((rd49 + 24ul)).v = floatBitsToUint(f15);
   // 189: st.global.f32 	[%rd49+28], %f16;
   P2GU32((rd49 + 28ul)).v = floatBitsToUint(f16);
+  // 190: ret;
   return;
 }

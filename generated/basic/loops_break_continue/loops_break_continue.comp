@@ -65,6 +65,7 @@ void main() {
   // 32: mad.lo.s32 	%r1, %r42, %r41, %r43;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.u32 	%p1, %r1, %r40;
+  // 34: @%p1 bra 	$L__BB0_27;
   if (!(r1 >= p16_u32)) {
     // 36: cvta.to.global.u64 	%rd4, %rd2;
     // 37: mul.wide.u32 	%rd5, %r1, 4;
@@ -76,6 +77,7 @@ void main() {
     // 41: setp.eq.s32 	%p2, %r3, 15;
     // 42: mov.u32 	%r90, 0;
     r90 = 0u;
+    // 43: @%p2 bra 	$L__BB0_10;
     if (!(int(r3) == 15)) {
       // 45: and.b32  	%r45, %r2, 1;
       // 46: setp.eq.b32 	%p3, %r45, 1;
@@ -88,6 +90,7 @@ void main() {
       // 52: and.b32  	%r5, %r46, 15;
       r5 = (r2 >> 4u) & 15u;
       // 53: setp.eq.s32 	%p7, %r5, 15;
+      // 54: @%p7 bra 	$L__BB0_10;
       if (!(int(r5) == 15)) {
         // 56: and.b32  	%r47, %r2, 16;
         // 57: setp.eq.s32 	%p8, %r47, 0;
@@ -101,6 +104,7 @@ void main() {
         // 64: and.b32  	%r7, %r50, 15;
         r7 = (r2 >> 8u) & 15u;
         // 65: setp.eq.s32 	%p11, %r7, 15;
+        // 66: @%p11 bra 	$L__BB0_10;
         if (!(int(r7) == 15)) {
           // 68: and.b32  	%r51, %r2, 256;
           // 69: setp.eq.s32 	%p12, %r51, 0;
@@ -114,6 +118,7 @@ void main() {
           // 75: and.b32  	%r9, %r53, 15;
           r9 = (r2 >> 12u) & 15u;
           // 76: setp.eq.s32 	%p15, %r9, 15;
+          // 77: @%p15 bra 	$L__BB0_10;
           if (!(int(r9) == 15)) {
             // 79: and.b32  	%r54, %r2, 4096;
             // 80: setp.eq.s32 	%p16, %r54, 0;
@@ -127,6 +132,7 @@ void main() {
             // 87: and.b32  	%r11, %r57, 15;
             r11 = (r2 >> 16u) & 15u;
             // 88: setp.eq.s32 	%p19, %r11, 15;
+            // 89: @%p19 bra 	$L__BB0_10;
             if (!(int(r11) == 15)) {
               // 91: and.b32  	%r58, %r2, 65536;
               // 92: setp.eq.s32 	%p20, %r58, 0;
@@ -140,6 +146,7 @@ void main() {
               // 98: and.b32  	%r13, %r60, 15;
               r13 = (r2 >> 20u) & 15u;
               // 99: setp.eq.s32 	%p23, %r13, 15;
+              // 100: @%p23 bra 	$L__BB0_10;
               if (!(int(r13) == 15)) {
                 // 102: and.b32  	%r61, %r2, 1048576;
                 // 103: setp.eq.s32 	%p24, %r61, 0;
@@ -153,6 +160,7 @@ void main() {
                 // 109: and.b32  	%r15, %r63, 15;
                 r15 = (r2 >> 24u) & 15u;
                 // 110: setp.eq.s32 	%p27, %r15, 15;
+                // 111: @%p27 bra 	$L__BB0_10;
                 if (!(int(r15) == 15)) {
                   // 113: and.b32  	%r64, %r2, 16777216;
                   // 114: setp.eq.s32 	%p28, %r64, 0;
@@ -165,6 +173,7 @@ void main() {
                   // 119: shr.u32 	%r17, %r2, 28;
                   r17 = r2 >> 28u;
                   // 120: setp.eq.s32 	%p31, %r17, 15;
+                  // 121: @%p31 bra 	$L__BB0_10;
                   if (!(int(r17) == 15)) {
                     // 123: and.b32  	%r66, %r2, 268435456;
                     // 124: setp.eq.s32 	%p32, %r66, 0;
@@ -191,6 +200,7 @@ void main() {
     for (;;) {
       p2g_loop_tick();
       // 138: setp.gt.u32 	%p35, %r91, 63;
+      // 139: @%p35 bra 	$L__BB0_16;
       if (r91 > 63u) {
         p2g_sv0 = 4;
       } else {
@@ -201,11 +211,13 @@ void main() {
           // 145: mul.lo.s32 	%r23, %r92, %r91;
           r23 = uint(int(r92) * int(r91));
           // 146: setp.gt.u32 	%p36, %r23, %r20;
+          // 147: @%p36 bra 	$L__BB0_16;
           if (r23 > r20) {
             p2g_sv0 = 4;
             break;
           }
           // 149: setp.eq.s32 	%p37, %r23, %r20;
+          // 150: @%p37 bra 	$L__BB0_28;
           if (int(r23) == int(r20)) {
             // 164: shl.b32 	%r70, %r91, 8;
             // 165: or.b32  	%r93, %r92, %r70;
@@ -216,6 +228,7 @@ void main() {
           // 152: add.s32 	%r92, %r92, 1;
           r92 = uint(int(r92) + 1);
           // 153: setp.lt.u32 	%p38, %r92, 64;
+          // 154: @%p38 bra 	$L__BB0_13;
           if (r92 < 64u) {
             continue;
           }
@@ -232,9 +245,11 @@ void main() {
         // 158: setp.lt.u32 	%p39, %r91, 16;
         // 159: mov.u32 	%r93, -1;
         r93 = 0xFFFFFFFFu;
+        // 160: @%p39 bra 	$L__BB0_11;
         if (r91 < 16u) {
           continue;
         }
+        // 161: bra.uni 	$L__BB0_17;
         break;
       }
       break;
@@ -249,6 +264,7 @@ void main() {
       // 173: setp.eq.s32 	%p40, %r94, 1;
       // 174: mov.u32 	%r96, %r30;
       r96 = r30;
+      // 175: @%p40 bra 	$L__BB0_26;
       if (int(r94) == 1) {
         break;
       }
@@ -259,9 +275,11 @@ void main() {
       // 181: selp.b32 	%r31, %r75, %r76, %p41;
       r31 = ((r94 & 1u) == 1u) ? uint(int(r94) * 3 + 1) : (r94 >> 1u);
       // 182: setp.eq.s32 	%p42, %r31, 1;
+      // 183: @%p42 bra 	$L__BB0_25;
       if (int(r31) == 1) {
         // 213: add.s32 	%r96, %r30, 1;
         r96 = uint(int(r30) + 1);
+        // 214: bra.uni 	$L__BB0_26;
         break;
       }
       // 185: and.b32  	%r77, %r31, 1;
@@ -271,9 +289,11 @@ void main() {
       // 189: selp.b32 	%r32, %r78, %r79, %p43;
       r32 = ((r31 & 1u) == 1u) ? uint(int(r31) * 3 + 1) : (r31 >> 1u);
       // 190: setp.eq.s32 	%p44, %r32, 1;
+      // 191: @%p44 bra 	$L__BB0_24;
       if (int(r32) == 1) {
         // 217: add.s32 	%r96, %r30, 2;
         r96 = uint(int(r30) + 2);
+        // 218: bra.uni 	$L__BB0_26;
         break;
       }
       // 193: and.b32  	%r80, %r32, 1;
@@ -283,6 +303,7 @@ void main() {
       // 197: selp.b32 	%r33, %r81, %r82, %p45;
       r33 = ((r32 & 1u) == 1u) ? uint(int(r32) * 3 + 1) : (r32 >> 1u);
       // 198: setp.eq.s32 	%p46, %r33, 1;
+      // 199: @%p46 bra 	$L__BB0_23;
       if (int(r33) == 1) {
         // 221: add.s32 	%r96, %r30, 3;
         r96 = uint(int(r30) + 3);
@@ -299,9 +320,11 @@ void main() {
       // 207: setp.lt.u32 	%p48, %r30, 500;
       // 208: mov.u32 	%r96, 500;
       r96 = 500u;
+      // 209: @%p48 bra 	$L__BB0_18;
       if (r30 < 500u) {
         continue;
       }
+      // 210: bra.uni 	$L__BB0_26;
       break;
     }
     // 224: mul.lo.s32 	%r87, %r1, 3;
@@ -323,5 +346,6 @@ void main() {
     // 235: st.global.u32 	[%rd12], %r96;
     P2GU32(rd12).v = r96;
   }
+  // 238: ret;
   return;
 }

@@ -256,6 +256,7 @@ void main() {
   // 81: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 82: setp.gt.u32 	%p1, %r1, 63;
+  // 83: @%p1 bra 	$L__BB0_2;
   if (!(r1 > 63u)) {
     // 85: ld.shared.f32 	%f23, [%r2];
     f23 = uintBitsToFloat(p2g_lds32(r2));
@@ -285,6 +286,7 @@ void main() {
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p2, %r1, 31;
+  // 101: @%p2 bra 	$L__BB0_4;
   if (!(r1 > 31u)) {
     // 103: ld.shared.f32 	%f32, [%r2];
     f32 = uintBitsToFloat(p2g_lds32(r2));
@@ -314,6 +316,7 @@ void main() {
   // 117: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 118: setp.gt.u32 	%p3, %r1, 15;
+  // 119: @%p3 bra 	$L__BB0_6;
   if (!(r1 > 15u)) {
     // 121: ld.shared.f32 	%f41, [%r2];
     f41 = uintBitsToFloat(p2g_lds32(r2));
@@ -343,6 +346,7 @@ void main() {
   // 135: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 136: setp.gt.u32 	%p4, %r1, 7;
+  // 137: @%p4 bra 	$L__BB0_8;
   if (!(r1 > 7u)) {
     // 139: ld.shared.f32 	%f50, [%r2];
     f50 = uintBitsToFloat(p2g_lds32(r2));
@@ -372,6 +376,7 @@ void main() {
   // 153: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 154: setp.gt.u32 	%p5, %r1, 3;
+  // 155: @%p5 bra 	$L__BB0_10;
   if (!(r1 > 3u)) {
     // 157: ld.shared.f32 	%f59, [%r2];
     f59 = uintBitsToFloat(p2g_lds32(r2));
@@ -401,6 +406,7 @@ void main() {
   // 171: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 172: setp.gt.u32 	%p6, %r1, 1;
+  // 173: @%p6 bra 	$L__BB0_12;
   if (!(r1 > 1u)) {
     // 175: ld.shared.f32 	%f68, [%r2];
     f68 = uintBitsToFloat(p2g_lds32(r2));
@@ -431,6 +437,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 190: setp.ne.s32 	%p7, %r1, 0;
   p7 = int(r1) != 0;
+  // 191: @%p7 bra 	$L__BB0_14;
   if (!p7) {
     // 193: ld.shared.f32 	%f77, [%r2];
     f77 = uintBitsToFloat(p2g_lds32(r2));
@@ -459,6 +466,7 @@ void main() {
   }
   // 207: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 208: @%p7 bra 	$L__BB0_16;
   if (!p7) {
     // 210: ld.shared.f32 	%f86, [_ZZ15reduce_f32_treeE4ssum];
     f86 = uintBitsToFloat(p2g_lds32(sh_ssum));
@@ -481,5 +489,6 @@ void main() {
     // 222: st.global.f32 	[%rd17], %f88;
     P2GU32(uint64_t(int64_t(rd3) + int64_t(rd12))).v = floatBitsToUint(f88);
   }
+  // 225: ret;
   return;
 }

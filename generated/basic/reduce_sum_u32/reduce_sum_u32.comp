@@ -53,6 +53,7 @@ void main() {
   // 36: setp.ge.u32 	%p1, %r3, %r10;
   // 37: mov.u32 	%r42, 0;
   r42 = 0u;
+  // 38: @%p1 bra 	$L__BB0_2;
   if (!(r3 >= r10)) {
     // 40: mul.wide.u32 	%rd4, %r3, 4;
     // 41: add.s64 	%rd5, %rd1, %rd4;
@@ -62,6 +63,7 @@ void main() {
   // 45: add.s32 	%r6, %r3, 256;
   r6 = uint(int(r3) + 256);
   // 46: setp.ge.u32 	%p2, %r6, %r10;
+  // 47: @%p2 bra 	$L__BB0_4;
   if (!(r6 >= r10)) {
     // 49: mul.wide.u32 	%rd6, %r6, 4;
     // 50: add.s64 	%rd7, %rd1, %rd6;
@@ -79,6 +81,7 @@ void main() {
   // 59: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 60: setp.gt.u32 	%p3, %r2, 127;
+  // 61: @%p3 bra 	$L__BB0_6;
   if (!(r2 > 127u)) {
     // 63: ld.shared.u32 	%r16, [%r9];
     r16 = p2g_lds32(r9);
@@ -91,6 +94,7 @@ void main() {
   // 69: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 70: setp.gt.u32 	%p4, %r2, 63;
+  // 71: @%p4 bra 	$L__BB0_8;
   if (!(r2 > 63u)) {
     // 73: ld.shared.u32 	%r19, [%r9];
     r19 = p2g_lds32(r9);
@@ -103,6 +107,7 @@ void main() {
   // 79: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 80: setp.gt.u32 	%p5, %r2, 31;
+  // 81: @%p5 bra 	$L__BB0_10;
   if (!(r2 > 31u)) {
     // 83: ld.shared.u32 	%r22, [%r9];
     r22 = p2g_lds32(r9);
@@ -115,6 +120,7 @@ void main() {
   // 89: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 90: setp.gt.u32 	%p6, %r2, 15;
+  // 91: @%p6 bra 	$L__BB0_12;
   if (!(r2 > 15u)) {
     // 93: ld.shared.u32 	%r25, [%r9];
     r25 = p2g_lds32(r9);
@@ -127,6 +133,7 @@ void main() {
   // 99: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 100: setp.gt.u32 	%p7, %r2, 7;
+  // 101: @%p7 bra 	$L__BB0_14;
   if (!(r2 > 7u)) {
     // 103: ld.shared.u32 	%r28, [%r9];
     r28 = p2g_lds32(r9);
@@ -139,6 +146,7 @@ void main() {
   // 109: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 110: setp.gt.u32 	%p8, %r2, 3;
+  // 111: @%p8 bra 	$L__BB0_16;
   if (!(r2 > 3u)) {
     // 113: ld.shared.u32 	%r31, [%r9];
     r31 = p2g_lds32(r9);
@@ -151,6 +159,7 @@ void main() {
   // 119: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 120: setp.gt.u32 	%p9, %r2, 1;
+  // 121: @%p9 bra 	$L__BB0_18;
   if (!(r2 > 1u)) {
     // 123: ld.shared.u32 	%r34, [%r9];
     r34 = p2g_lds32(r9);
@@ -164,6 +173,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 130: setp.ne.s32 	%p10, %r2, 0;
   p10 = int(r2) != 0;
+  // 131: @%p10 bra 	$L__BB0_20;
   if (!p10) {
     // 133: ld.shared.u32 	%r37, [_ZZ14reduce_sum_u32E1s+4];
     r37 = p2g_lds32((sh_s + 4u));
@@ -175,6 +185,7 @@ void main() {
   }
   // 139: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 140: @%p10 bra 	$L__BB0_22;
   if (!p10) {
     // 142: ld.shared.u32 	%r40, [_ZZ14reduce_sum_u32E1s];
     r40 = p2g_lds32(sh_s);
@@ -184,5 +195,6 @@ void main() {
     // 146: st.global.u32 	[%rd10], %r40;
     P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v = r40;
   }
+  // 149: ret;
   return;
 }

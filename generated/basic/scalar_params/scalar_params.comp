@@ -329,6 +329,7 @@ void main() {
   // 51: add.s64 	%rd1, %rd8, %rd9;
   rd1 = uint64_t(int64_t(uint64_t(gl_WorkGroupID.x) * uint64_t(gl_WorkGroupSize.x)) + int64_t(uint64_t(t1)));
   // 52: setp.ge.u64 	%p1, %rd1, %rd7;
+  // 53: @%p1 bra 	$L__BB0_4;
   if (!(rd1 >= p24_u64)) {
     // 55: cvta.to.global.u64 	%rd10, %rd4;
     // 56: cvta.to.global.u64 	%rd11, %rd3;
@@ -348,6 +349,7 @@ void main() {
     // 65: mov.pred 	%p3, 0;
     // 66: xor.pred  	%p4, %p2, %p3;
     // 67: not.pred 	%p5, %p4;
+    // 68: @%p5 bra 	$L__BB0_3;
     if (!(!(((rs1 & 1u) == 1u) ^^ false))) {
       // 70: cvt.s32.s16 	%r5, %rs2;
       int64_t t2 = int64_t(bitfieldExtract(int(rs2), 0, 16));
@@ -398,5 +400,6 @@ void main() {
     // 97: st.global.u64 	[%rd25], %rd22;
     P2GU64(uint64_t(int64_t(rd6) + int64_t(rd1 << 3u))).v = rd22;
   }
+  // 100: ret;
   return;
 }

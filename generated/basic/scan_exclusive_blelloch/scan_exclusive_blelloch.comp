@@ -90,6 +90,7 @@ void main() {
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 50: setp.gt.u32 	%p1, %r2, 255;
   p1 = r2 > 255u;
+  // 51: @%p1 bra 	$L__BB0_2;
   if (!p1) {
     // 53: ld.shared.u32 	%r19, [%r3];
     r19 = p2g_lds32(r3);
@@ -106,6 +107,7 @@ void main() {
   r24 = uint(int(r17) + int(r4 << 3u));
   // 62: setp.gt.u32 	%p2, %r2, 127;
   p2 = r2 > 127u;
+  // 63: @%p2 bra 	$L__BB0_4;
   if (!p2) {
     // 65: add.s32 	%r101, %r24, -4;
     // 66: ld.shared.u32 	%r25, [%r101];
@@ -125,6 +127,7 @@ void main() {
   r30 = uint(int(r17) + int(r4 << 4u));
   // 77: setp.gt.u32 	%p3, %r2, 63;
   p3 = r2 > 63u;
+  // 78: @%p3 bra 	$L__BB0_6;
   if (!p3) {
     // 80: add.s32 	%r104, %r30, -4;
     // 81: ld.shared.u32 	%r31, [%r104];
@@ -144,6 +147,7 @@ void main() {
   r36 = uint(int(r17) + int(r4 << 5u));
   // 92: setp.gt.u32 	%p4, %r2, 31;
   p4 = r2 > 31u;
+  // 93: @%p4 bra 	$L__BB0_8;
   if (!p4) {
     // 95: add.s32 	%r107, %r36, -4;
     // 96: ld.shared.u32 	%r37, [%r107];
@@ -163,6 +167,7 @@ void main() {
   r42 = uint(int(r17) + int(r4 << 6u));
   // 107: setp.gt.u32 	%p5, %r2, 15;
   p5 = r2 > 15u;
+  // 108: @%p5 bra 	$L__BB0_10;
   if (!p5) {
     // 110: add.s32 	%r110, %r42, -4;
     // 111: ld.shared.u32 	%r43, [%r110];
@@ -182,6 +187,7 @@ void main() {
   r48 = uint(int(r17) + int(r4 << 7u));
   // 122: setp.gt.u32 	%p6, %r2, 7;
   p6 = r2 > 7u;
+  // 123: @%p6 bra 	$L__BB0_12;
   if (!p6) {
     // 125: add.s32 	%r113, %r48, -4;
     // 126: ld.shared.u32 	%r49, [%r113];
@@ -201,6 +207,7 @@ void main() {
   r54 = uint(int(r17) + int(r4 << 8u));
   // 137: setp.gt.u32 	%p7, %r2, 3;
   p7 = r2 > 3u;
+  // 138: @%p7 bra 	$L__BB0_14;
   if (!p7) {
     // 140: add.s32 	%r116, %r54, -4;
     // 141: ld.shared.u32 	%r55, [%r116];
@@ -220,6 +227,7 @@ void main() {
   r60 = uint(int(r17) + int(r4 << 9u));
   // 152: setp.gt.u32 	%p8, %r2, 1;
   p8 = r2 > 1u;
+  // 153: @%p8 bra 	$L__BB0_16;
   if (!p8) {
     // 155: add.s32 	%r119, %r60, -4;
     // 156: ld.shared.u32 	%r61, [%r119];
@@ -239,6 +247,7 @@ void main() {
   r66 = uint(int(r17) + int(r4 << 10u));
   // 167: setp.ne.s32 	%p9, %r2, 0;
   p9 = int(r2) != 0;
+  // 168: @%p9 bra 	$L__BB0_18;
   if (!p9) {
     // 170: add.s32 	%r122, %r66, -4;
     // 171: ld.shared.u32 	%r67, [%r122];
@@ -263,6 +272,7 @@ void main() {
   }
   // 186: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 187: @%p9 bra 	$L__BB0_20;
   if (!p9) {
     // 189: add.s32 	%r125, %r66, -4;
     // 190: ld.shared.u32 	%r72, [%r125];
@@ -280,6 +290,7 @@ void main() {
   }
   // 200: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 201: @%p8 bra 	$L__BB0_22;
   if (!p8) {
     // 203: add.s32 	%r129, %r60, -4;
     // 204: ld.shared.u32 	%r75, [%r129];
@@ -297,6 +308,7 @@ void main() {
   }
   // 214: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 215: @%p7 bra 	$L__BB0_24;
   if (!p7) {
     // 217: add.s32 	%r133, %r54, -4;
     // 218: ld.shared.u32 	%r78, [%r133];
@@ -314,6 +326,7 @@ void main() {
   }
   // 228: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 229: @%p6 bra 	$L__BB0_26;
   if (!p6) {
     // 231: add.s32 	%r137, %r48, -4;
     // 232: ld.shared.u32 	%r81, [%r137];
@@ -331,6 +344,7 @@ void main() {
   }
   // 242: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 243: @%p5 bra 	$L__BB0_28;
   if (!p5) {
     // 245: add.s32 	%r141, %r42, -4;
     // 246: ld.shared.u32 	%r84, [%r141];
@@ -348,6 +362,7 @@ void main() {
   }
   // 256: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 257: @%p4 bra 	$L__BB0_30;
   if (!p4) {
     // 259: add.s32 	%r145, %r36, -4;
     // 260: ld.shared.u32 	%r87, [%r145];
@@ -365,6 +380,7 @@ void main() {
   }
   // 270: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 271: @%p3 bra 	$L__BB0_32;
   if (!p3) {
     // 273: add.s32 	%r149, %r30, -4;
     // 274: ld.shared.u32 	%r90, [%r149];
@@ -382,6 +398,7 @@ void main() {
   }
   // 284: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 285: @%p2 bra 	$L__BB0_34;
   if (!p2) {
     // 287: add.s32 	%r153, %r24, -4;
     // 288: ld.shared.u32 	%r93, [%r153];
@@ -399,6 +416,7 @@ void main() {
   }
   // 298: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 299: @%p1 bra 	$L__BB0_36;
   if (!p1) {
     // 301: ld.shared.u32 	%r96, [%r3];
     r96 = p2g_lds32(r3);
@@ -423,5 +441,6 @@ void main() {
   r100 = p2g_lds32((r3 + 4u));
   // 314: st.global.u32 	[%rd15+4], %r100;
   P2GU32((rd15 + 4ul)).v = r100;
+  // 315: ret;
   return;
 }

@@ -196,6 +196,7 @@ void main() {
   // 55: ld.shared.u32 	%r46, [%r3];
   r46 = p2g_lds32(r3);
   // 56: setp.eq.s32 	%p2, %r1, 0;
+  // 57: @%p2 bra 	$L__BB0_2;
   if (!(int(r1) == 0)) {
     // 59: ld.shared.f32 	%f26, [%r2+-4];
     f26 = uintBitsToFloat(p2g_lds32((r2 - 4u)));
@@ -216,6 +217,7 @@ void main() {
   // 69: ld.shared.u32 	%r47, [%r3+1024];
   r47 = p2g_lds32((r3 + 1024u));
   // 70: setp.lt.u32 	%p3, %r1, 2;
+  // 71: @%p3 bra 	$L__BB0_4;
   if (!(r1 < 2u)) {
     // 73: ld.shared.f32 	%f27, [%r2+1016];
     f27 = uintBitsToFloat(p2g_lds32((r2 + 1016u)));
@@ -236,6 +238,7 @@ void main() {
   // 83: ld.shared.u32 	%r48, [%r3];
   r48 = p2g_lds32(r3);
   // 84: setp.lt.u32 	%p4, %r1, 4;
+  // 85: @%p4 bra 	$L__BB0_6;
   if (!(r1 < 4u)) {
     // 87: ld.shared.f32 	%f28, [%r2+-16];
     f28 = uintBitsToFloat(p2g_lds32((r2 - 16u)));
@@ -256,6 +259,7 @@ void main() {
   // 97: ld.shared.u32 	%r49, [%r3+1024];
   r49 = p2g_lds32((r3 + 1024u));
   // 98: setp.lt.u32 	%p5, %r1, 8;
+  // 99: @%p5 bra 	$L__BB0_8;
   if (!(r1 < 8u)) {
     // 101: ld.shared.f32 	%f29, [%r2+992];
     f29 = uintBitsToFloat(p2g_lds32((r2 + 992u)));
@@ -276,6 +280,7 @@ void main() {
   // 111: ld.shared.u32 	%r50, [%r3];
   r50 = p2g_lds32(r3);
   // 112: setp.lt.u32 	%p6, %r1, 16;
+  // 113: @%p6 bra 	$L__BB0_10;
   if (!(r1 < 16u)) {
     // 115: ld.shared.f32 	%f30, [%r2+-64];
     f30 = uintBitsToFloat(p2g_lds32((r2 - 64u)));
@@ -296,6 +301,7 @@ void main() {
   // 125: ld.shared.u32 	%r51, [%r3+1024];
   r51 = p2g_lds32((r3 + 1024u));
   // 126: setp.lt.u32 	%p7, %r1, 32;
+  // 127: @%p7 bra 	$L__BB0_12;
   if (!(r1 < 32u)) {
     // 129: ld.shared.f32 	%f31, [%r2+896];
     f31 = uintBitsToFloat(p2g_lds32((r2 + 896u)));
@@ -316,6 +322,7 @@ void main() {
   // 139: ld.shared.u32 	%r52, [%r3];
   r52 = p2g_lds32(r3);
   // 140: setp.lt.u32 	%p8, %r1, 64;
+  // 141: @%p8 bra 	$L__BB0_14;
   if (!(r1 < 64u)) {
     // 143: ld.shared.f32 	%f32, [%r2+-256];
     f32 = uintBitsToFloat(p2g_lds32((r2 - 256u)));
@@ -336,6 +343,7 @@ void main() {
   // 153: ld.shared.u32 	%r53, [%r3+1024];
   r53 = p2g_lds32((r3 + 1024u));
   // 154: setp.lt.u32 	%p9, %r1, 128;
+  // 155: @%p9 bra 	$L__BB0_16;
   if (!(r1 < 128u)) {
     // 157: ld.shared.f32 	%f33, [%r2+512];
     f33 = uintBitsToFloat(p2g_lds32((r2 + 512u)));
@@ -365,5 +373,6 @@ void main() {
   // 173: add.s64 	%rd12, %rd11, %rd9;
   // 174: st.global.u32 	[%rd12], %r45;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd9))).v = r45;
+  // 175: ret;
   return;
 }

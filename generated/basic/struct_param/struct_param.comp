@@ -292,6 +292,7 @@ void main() {
   // 40: mad.lo.s32 	%r1, %r6, %r5, %r7;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: setp.ge.u32 	%p1, %r1, %r4;
+  // 42: @%p1 bra 	$L__BB0_3;
   if (!(r1 >= r4)) {
     // 44: cvta.to.global.u64 	%rd5, %rd2;
     // 45: cvta.to.global.u64 	%rd6, %rd1;
@@ -327,6 +328,7 @@ void main() {
     // 60: st.global.f32 	[%rd9], %f10;
     P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v = floatBitsToUint(f10);
     // 61: setp.ne.s32 	%p3, %r1, 0;
+    // 62: @%p3 bra 	$L__BB0_3;
     if (!(int(r1) != 0)) {
       // 64: cvta.to.global.u64 	%rd10, %rd4;
       rd10 = rd4;
@@ -341,5 +343,6 @@ void main() {
       P2GU32((rd10 + 12ul)).v = r3;
     }
   }
+  // 72: ret;
   return;
 }

@@ -61,14 +61,18 @@ void main() {
   // 57: mov.u32 	%r44, -559038737;
   r44 = 0xDEADBEEFu;
   // 58: setp.gt.s16 	%p1, %rs1, 5;
+  // 59: @%p1 bra 	$L__BB1_10;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 5) {
     // 79: setp.gt.s16 	%p2, %rs1, 8;
+    // 80: @%p2 bra 	$L__BB1_15;
     if ((bitfieldExtract(int(rs1), 0, 16)) > 8) {
       // 114: setp.eq.s16 	%p3, %rs1, 9;
+      // 115: @%p3 bra 	$L__BB1_20;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 9) {
         // 169: add.s32 	%r28, %r2, 1;
         // 173: st.param.b32 	[param0+0], %r28;
         p2g_stl32(8u, uint(int(r2) + 1));
+        // 175: call.uni (retval0), 
         // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
         r1_2 = p2g_ldl32(8u);
         // 22: mul.lo.s32 	%r2, %r1, -1640531527;
@@ -76,11 +80,14 @@ void main() {
         // 24: xor.b32  	%r4, %r2, %r3;
         // 25: st.param.b32 	[func_retval0+0], %r4;
         p2g_stl32(12u, (uint(int(r1_2) * -1640531527) ^ (r1_2 >> 15u)));
+        // 26: ret;
         // 180: ld.param.b32 	%r29, [retval0+0];
         // 182: add.s32 	%r44, %r29, 9;
         r44 = uint(int(p2g_ldl32(12u)) + 9);
+        // 183: bra.uni 	$L__BB1_27;
       } else {
         // 117: setp.eq.s16 	%p4, %rs1, 10;
+        // 118: @%p4 bra 	$L__BB1_19;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 10) {
           // 186: mul.wide.u32 	%rd8, %r2, 274877907;
           // 187: shr.u64 	%rd9, %rd8, 38;
@@ -91,20 +98,25 @@ void main() {
           r44 = uint(int(r2) - int(uint(int(uint(uint64_t(t3))) * 1000)));
         } else {
           // 120: setp.ne.s16 	%p5, %rs1, 11;
+          // 121: @%p5 bra 	$L__BB1_27;
           if (!((bitfieldExtract(int(rs1), 0, 16)) != 11)) {
             // 123: not.b32 	%r44, %r2;
             r44 = ~r2;
+            // 124: bra.uni 	$L__BB1_27;
           }
         }
       }
     } else {
       // 82: setp.eq.s16 	%p6, %rs1, 6;
+      // 83: @%p6 bra 	$L__BB1_22;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 6) {
         // 135: popc.b32 	%r36, %r2;
         // 136: mul.lo.s32 	%r44, %r36, 1000;
         r44 = uint(int(uint(bitCount(r2))) * 1000);
+        // 137: bra.uni 	$L__BB1_27;
       } else {
         // 85: setp.eq.s16 	%p7, %rs1, 7;
+        // 86: @%p7 bra 	$L__BB1_21;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 7) {
           // 140: mul.wide.u32 	%rd10, %r2, 613566757;
           // 141: shr.u64 	%rd11, %rd10, 32;
@@ -116,30 +128,39 @@ void main() {
           // 145: add.s32 	%r35, %r34, %r32;
           // 146: shr.u32 	%r44, %r35, 2;
           r44 = uint(int(uint(int(r2) - int(r32)) >> 1u) + int(r32)) >> 2u;
+          // 147: bra.uni 	$L__BB1_27;
         } else {
           // 88: setp.eq.s16 	%p8, %rs1, 8;
+          // 89: @%p8 bra 	$L__BB1_14;
           if ((bitfieldExtract(int(rs1), 0, 16)) == 8) {
             // 93: clz.b32 	%r30, %r2;
             // 94: shl.b32 	%r31, %r2, 5;
             // 95: add.s32 	%r44, %r30, %r31;
             r44 = uint(int(uint(31 - findMSB(r2))) + int(r2 << 5u));
+            // 96: bra.uni 	$L__BB1_27;
           } else {
+            // 90: bra.uni 	$L__BB1_27;
           }
         }
       }
     }
   } else {
     // 61: setp.gt.s16 	%p9, %rs1, 2;
+    // 62: @%p9 bra 	$L__BB1_6;
     if ((bitfieldExtract(int(rs1), 0, 16)) > 2) {
       // 99: setp.eq.s16 	%p10, %rs1, 3;
+      // 100: @%p10 bra 	$L__BB1_24;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 150: brev.b32 	%r44, %r2;
         r44 = bitfieldReverse(r2);
+        // 151: bra.uni 	$L__BB1_27;
       } else {
         // 102: setp.eq.s16 	%p11, %rs1, 4;
+        // 103: @%p11 bra 	$L__BB1_23;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 4) {
           // 157: st.param.b32 	[param0+0], %r2;
           p2g_stl32(0u, r2);
+          // 159: call.uni (retval0), 
           // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
           r1_1 = p2g_ldl32(0u);
           // 22: mul.lo.s32 	%r2, %r1, -1640531527;
@@ -147,33 +168,45 @@ void main() {
           // 24: xor.b32  	%r4, %r2, %r3;
           // 25: st.param.b32 	[func_retval0+0], %r4;
           p2g_stl32(4u, (uint(int(r1_1) * -1640531527) ^ (r1_1 >> 15u)));
+          // 26: ret;
           // 164: ld.param.b32 	%r44, [retval0+0];
           r44 = p2g_ldl32(4u);
+          // 166: bra.uni 	$L__BB1_27;
         } else {
           // 105: setp.eq.s16 	%p12, %rs1, 5;
+          // 106: @%p12 bra 	$L__BB1_9;
           if ((bitfieldExtract(int(rs1), 0, 16)) == 5) {
             // 110: shr.u32 	%r44, %r2, 3;
             r44 = r2 >> 3u;
+            // 111: bra.uni 	$L__BB1_27;
           } else {
+            // 107: bra.uni 	$L__BB1_27;
           }
         }
       }
     } else {
       // 64: setp.eq.s16 	%p13, %rs1, 0;
+      // 65: @%p13 bra 	$L__BB1_26;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
         // 127: add.s32 	%r44, %r2, 17;
         r44 = uint(int(r2) + 17);
+        // 128: bra.uni 	$L__BB1_27;
       } else {
         // 67: setp.eq.s16 	%p14, %rs1, 1;
+        // 68: @%p14 bra 	$L__BB1_25;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
           // 131: mul.lo.s32 	%r44, %r2, 3;
           r44 = uint(int(r2) * 3);
+          // 132: bra.uni 	$L__BB1_27;
         } else {
           // 70: setp.eq.s16 	%p15, %rs1, 2;
+          // 71: @%p15 bra 	$L__BB1_5;
           if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
             // 75: xor.b32  	%r44, %r2, -1515870811;
             r44 = r2 ^ 0xA5A5A5A5u;
+            // 76: bra.uni 	$L__BB1_27;
           } else {
+            // 72: bra.uni 	$L__BB1_27;
           }
         }
       }
@@ -187,46 +220,59 @@ void main() {
   // 195: mov.u32 	%r45, 1;
   r45 = 1u;
   // 196: setp.gt.s16 	%p16, %rs2, 149;
+  // 197: @%p16 bra 	$L__BB1_32;
   if ((bitfieldExtract(int(rs2), 0, 16)) > 149) {
     // 214: setp.eq.s16 	%p17, %rs2, 150;
+    // 215: @%p17 bra 	$L__BB1_37;
     if ((bitfieldExtract(int(rs2), 0, 16)) == 150) {
       // 231: mov.u32 	%r45, 4;
       r45 = 4u;
+      // 232: bra.uni 	$L__BB1_40;
       p2g_sv0 = 22;
     } else {
       // 217: setp.eq.s16 	%p18, %rs2, 201;
+      // 218: @%p18 bra 	$L__BB1_36;
       if ((bitfieldExtract(int(rs2), 0, 16)) == 201) {
         // 235: mov.u32 	%r45, 5;
         r45 = 5u;
+        // 236: bra.uni 	$L__BB1_40;
         p2g_sv0 = 22;
       } else {
         // 220: setp.ne.s16 	%p19, %rs2, 255;
+        // 221: @%p19 bra 	$L__BB1_39;
         if ((bitfieldExtract(int(rs2), 0, 16)) != 255) {
           p2g_sv0 = 21;
         } else {
           // 223: mov.u32 	%r45, 6;
           r45 = 6u;
+          // 224: bra.uni 	$L__BB1_40;
           p2g_sv0 = 22;
         }
       }
     }
   } else {
     // 199: setp.eq.s16 	%p20, %rs2, 3;
+    // 200: @%p20 bra 	$L__BB1_40;
     if ((bitfieldExtract(int(rs2), 0, 16)) == 3) {
       p2g_sv0 = 22;
     } else {
       // 202: setp.eq.s16 	%p21, %rs2, 40;
+      // 203: @%p21 bra 	$L__BB1_38;
       if ((bitfieldExtract(int(rs2), 0, 16)) == 40) {
         // 227: mov.u32 	%r45, 2;
         r45 = 2u;
+        // 228: bra.uni 	$L__BB1_40;
         p2g_sv0 = 22;
       } else {
         // 205: setp.eq.s16 	%p22, %rs2, 77;
+        // 206: @%p22 bra 	$L__BB1_31;
         if ((bitfieldExtract(int(rs2), 0, 16)) == 77) {
           // 210: mov.u32 	%r45, 3;
           r45 = 3u;
+          // 211: bra.uni 	$L__BB1_40;
           p2g_sv0 = 22;
         } else {
+          // 207: bra.uni 	$L__BB1_39;
           p2g_sv0 = 21;
         }
       }
@@ -245,5 +291,6 @@ void main() {
   P2GU32(rd14).v = r44;
   // 247: st.global.u32 	[%rd14+4], %r45;
   P2GU32((rd14 + 4ul)).v = r45;
+  // 248: ret;
   return;
 }

@@ -180,6 +180,7 @@ void main() {
   // 42: setp.ge.s32 	%p1, %r3, %r9;
   // 43: setp.ge.s32 	%p2, %r6, %r10;
   // 44: or.pred  	%p3, %p1, %p2;
+  // 45: @%p3 bra 	$L__BB0_2;
   if (!((int(r3) >= int(r9)) || (int(r6) >= int(r10)))) {
     // 47: cvta.to.global.u64 	%rd3, %rd1;
     // 48: mad.lo.s32 	%r13, %r6, %r9, %r3;
@@ -210,6 +211,7 @@ void main() {
   r8 = uint(int(r1) + int(r5));
   // 66: setp.ge.s32 	%p5, %r8, %r9;
   // 67: or.pred  	%p6, %p5, %p4;
+  // 68: @%p6 bra 	$L__BB0_4;
   if (!((int(r8) >= int(r9)) || (int(r7) >= int(r10)))) {
     // 70: mov.u32 	%r19, _ZZ12transpose_2dE4tile;
     // 71: mad.lo.s32 	%r20, %r2, 68, %r19;
@@ -225,5 +227,6 @@ void main() {
     // 79: st.global.f32 	[%rd8], %f4;
     P2GU32(rd8).v = floatBitsToUint(f4);
   }
+  // 82: ret;
   return;
 }

@@ -338,11 +338,13 @@ void main() {
   // 90: mov.b32 %r54, {low,low};}
   r54 = (low_6 << 0u) | (low_6 << 16u);
   // 93: setp.lt.s32 	%p1, %r44, 1;
+  // 94: @%p1 bra 	$L__BB0_7;
   if (!(int(r44) < 1)) {
     // 96: add.s32 	%r60, %r44, -1;
     // 97: and.b32  	%r10, %r44, 3;
     r10 = r44 & 3u;
     // 98: setp.lt.u32 	%p2, %r60, 3;
+    // 99: @%p2 bra 	$L__BB0_4;
     if (!(uint(int(r44) + -1) < 3u)) {
       // 101: sub.s32 	%r1522, %r44, %r10;
       r1522 = uint(int(r44) - int(r10));
@@ -369,6 +371,7 @@ void main() {
         // 133: {sub.f16x2 %r84,%r61,%r1536;
         uint t9 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r61 & 0xFFFFu)), p2g_h2f(((r1536 & 0xFFFFu) ^ 0x8000u))));
         r84 = (t9 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r61 >> 16)), p2g_h2f(((r1536 >> 16) ^ 0x8000u))))) << 16));
+        // 129: {mul.f16x2 %r81,%r1537,%r54;
         // 137: {add.f16x2 %r87,%r81,%r84;
         uint t10 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1537 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r84 & 0xFFFFu))));
         r87 = (t10 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1537 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r84 >> 16))))) << 16));
@@ -399,6 +402,7 @@ void main() {
         // 177: {sub.f16x2 %r120,%r97,%r93;
         uint t19 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r97 & 0xFFFFu)), p2g_h2f(((r93 & 0xFFFFu) ^ 0x8000u))));
         r120 = (t19 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r97 >> 16)), p2g_h2f(((r93 >> 16) ^ 0x8000u))))) << 16));
+        // 173: {mul.f16x2 %r117,%r87,%r54;
         // 181: {add.f16x2 %r123,%r117,%r120;
         uint t20 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r87 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r120 & 0xFFFFu))));
         r123 = (t20 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r87 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r120 >> 16))))) << 16));
@@ -429,6 +433,7 @@ void main() {
         // 221: {sub.f16x2 %r156,%r133,%r129;
         uint t29 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r133 & 0xFFFFu)), p2g_h2f(((r129 & 0xFFFFu) ^ 0x8000u))));
         r156 = (t29 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r133 >> 16)), p2g_h2f(((r129 >> 16) ^ 0x8000u))))) << 16));
+        // 217: {mul.f16x2 %r153,%r123,%r54;
         // 225: {add.f16x2 %r159,%r153,%r156;
         uint t30 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r123 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r156 & 0xFFFFu))));
         r159 = (t30 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r123 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r156 >> 16))))) << 16));
@@ -459,6 +464,7 @@ void main() {
         // 265: {sub.f16x2 %r192,%r169,%r165;
         uint t39 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r169 & 0xFFFFu)), p2g_h2f(((r165 & 0xFFFFu) ^ 0x8000u))));
         r192 = (t39 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r169 >> 16)), p2g_h2f(((r165 >> 16) ^ 0x8000u))))) << 16));
+        // 261: {mul.f16x2 %r189,%r159,%r54;
         // 269: {add.f16x2 %r195,%r189,%r192;
         uint t40 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r159 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r192 & 0xFFFFu))));
         r195 = (t40 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r159 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r192 >> 16))))) << 16));
@@ -489,6 +495,7 @@ void main() {
         // 309: {sub.f16x2 %r228,%r205,%r201;
         uint t49 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r205 & 0xFFFFu)), p2g_h2f(((r201 & 0xFFFFu) ^ 0x8000u))));
         r228 = (t49 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r205 >> 16)), p2g_h2f(((r201 >> 16) ^ 0x8000u))))) << 16));
+        // 305: {mul.f16x2 %r225,%r195,%r54;
         // 313: {add.f16x2 %r231,%r225,%r228;
         uint t50 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r195 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r228 & 0xFFFFu))));
         r231 = (t50 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r195 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r228 >> 16))))) << 16));
@@ -519,6 +526,7 @@ void main() {
         // 353: {sub.f16x2 %r264,%r241,%r237;
         uint t59 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r241 & 0xFFFFu)), p2g_h2f(((r237 & 0xFFFFu) ^ 0x8000u))));
         r264 = (t59 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r241 >> 16)), p2g_h2f(((r237 >> 16) ^ 0x8000u))))) << 16));
+        // 349: {mul.f16x2 %r261,%r231,%r54;
         // 357: {add.f16x2 %r267,%r261,%r264;
         uint t60 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r231 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r264 & 0xFFFFu))));
         r267 = (t60 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r231 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r264 >> 16))))) << 16));
@@ -549,6 +557,7 @@ void main() {
         // 397: {sub.f16x2 %r300,%r277,%r273;
         uint t69 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r277 & 0xFFFFu)), p2g_h2f(((r273 & 0xFFFFu) ^ 0x8000u))));
         r300 = (t69 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r277 >> 16)), p2g_h2f(((r273 >> 16) ^ 0x8000u))))) << 16));
+        // 393: {mul.f16x2 %r297,%r267,%r54;
         // 401: {add.f16x2 %r303,%r297,%r300;
         uint t70 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r267 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r300 & 0xFFFFu))));
         r303 = (t70 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r267 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r300 >> 16))))) << 16));
@@ -579,6 +588,7 @@ void main() {
         // 441: {sub.f16x2 %r336,%r313,%r309;
         uint t79 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r313 & 0xFFFFu)), p2g_h2f(((r309 & 0xFFFFu) ^ 0x8000u))));
         r336 = (t79 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r313 >> 16)), p2g_h2f(((r309 >> 16) ^ 0x8000u))))) << 16));
+        // 437: {mul.f16x2 %r333,%r303,%r54;
         // 445: {add.f16x2 %r339,%r333,%r336;
         uint t80 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r303 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r336 & 0xFFFFu))));
         r339 = (t80 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r303 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r336 >> 16))))) << 16));
@@ -609,6 +619,7 @@ void main() {
         // 485: {sub.f16x2 %r372,%r349,%r345;
         uint t89 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r349 & 0xFFFFu)), p2g_h2f(((r345 & 0xFFFFu) ^ 0x8000u))));
         r372 = (t89 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r349 >> 16)), p2g_h2f(((r345 >> 16) ^ 0x8000u))))) << 16));
+        // 481: {mul.f16x2 %r369,%r339,%r54;
         // 489: {add.f16x2 %r375,%r369,%r372;
         uint t90 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r339 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r372 & 0xFFFFu))));
         r375 = (t90 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r339 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r372 >> 16))))) << 16));
@@ -639,6 +650,7 @@ void main() {
         // 529: {sub.f16x2 %r408,%r385,%r381;
         uint t99 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r385 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
         r408 = (t99 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r385 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+        // 525: {mul.f16x2 %r405,%r375,%r54;
         // 533: {add.f16x2 %r411,%r405,%r408;
         uint t100 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r408 & 0xFFFFu))));
         r411 = (t100 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r408 >> 16))))) << 16));
@@ -669,6 +681,7 @@ void main() {
         // 573: {sub.f16x2 %r444,%r421,%r417;
         uint t109 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r421 & 0xFFFFu)), p2g_h2f(((r417 & 0xFFFFu) ^ 0x8000u))));
         r444 = (t109 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r421 >> 16)), p2g_h2f(((r417 >> 16) ^ 0x8000u))))) << 16));
+        // 569: {mul.f16x2 %r441,%r411,%r54;
         // 577: {add.f16x2 %r447,%r441,%r444;
         uint t110 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r411 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r444 & 0xFFFFu))));
         r447 = (t110 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r411 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r444 >> 16))))) << 16));
@@ -699,6 +712,7 @@ void main() {
         // 617: {sub.f16x2 %r480,%r457,%r453;
         uint t119 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r457 & 0xFFFFu)), p2g_h2f(((r453 & 0xFFFFu) ^ 0x8000u))));
         r480 = (t119 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r457 >> 16)), p2g_h2f(((r453 >> 16) ^ 0x8000u))))) << 16));
+        // 613: {mul.f16x2 %r477,%r447,%r54;
         // 621: {add.f16x2 %r483,%r477,%r480;
         uint t120 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r447 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r480 & 0xFFFFu))));
         r483 = (t120 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r447 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r480 >> 16))))) << 16));
@@ -729,6 +743,7 @@ void main() {
         // 661: {sub.f16x2 %r516,%r493,%r489;
         uint t129 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r493 & 0xFFFFu)), p2g_h2f(((r489 & 0xFFFFu) ^ 0x8000u))));
         r516 = (t129 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r493 >> 16)), p2g_h2f(((r489 >> 16) ^ 0x8000u))))) << 16));
+        // 657: {mul.f16x2 %r513,%r483,%r54;
         // 665: {add.f16x2 %r519,%r513,%r516;
         uint t130 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r483 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r516 & 0xFFFFu))));
         r519 = (t130 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r483 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r516 >> 16))))) << 16));
@@ -759,6 +774,7 @@ void main() {
         // 705: {sub.f16x2 %r552,%r529,%r525;
         uint t139 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r529 & 0xFFFFu)), p2g_h2f(((r525 & 0xFFFFu) ^ 0x8000u))));
         r552 = (t139 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r529 >> 16)), p2g_h2f(((r525 >> 16) ^ 0x8000u))))) << 16));
+        // 701: {mul.f16x2 %r549,%r519,%r54;
         // 709: {add.f16x2 %r555,%r549,%r552;
         uint t140 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r519 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r552 & 0xFFFFu))));
         r555 = (t140 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r519 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r552 >> 16))))) << 16));
@@ -789,6 +805,7 @@ void main() {
         // 749: {sub.f16x2 %r588,%r565,%r561;
         uint t149 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r565 & 0xFFFFu)), p2g_h2f(((r561 & 0xFFFFu) ^ 0x8000u))));
         r588 = (t149 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r565 >> 16)), p2g_h2f(((r561 >> 16) ^ 0x8000u))))) << 16));
+        // 745: {mul.f16x2 %r585,%r555,%r54;
         // 753: {add.f16x2 %r591,%r585,%r588;
         uint t150 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r555 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r588 & 0xFFFFu))));
         r591 = (t150 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r555 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r588 >> 16))))) << 16));
@@ -819,6 +836,7 @@ void main() {
         // 793: {sub.f16x2 %r624,%r601,%r597;
         uint t159 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r601 & 0xFFFFu)), p2g_h2f(((r597 & 0xFFFFu) ^ 0x8000u))));
         r624 = (t159 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r601 >> 16)), p2g_h2f(((r597 >> 16) ^ 0x8000u))))) << 16));
+        // 789: {mul.f16x2 %r621,%r591,%r54;
         // 797: {add.f16x2 %r627,%r621,%r624;
         uint t160 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r591 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r624 & 0xFFFFu))));
         r627 = (t160 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r591 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r624 >> 16))))) << 16));
@@ -849,6 +867,7 @@ void main() {
         // 837: {sub.f16x2 %r660,%r637,%r633;
         uint t169 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r637 & 0xFFFFu)), p2g_h2f(((r633 & 0xFFFFu) ^ 0x8000u))));
         r660 = (t169 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r637 >> 16)), p2g_h2f(((r633 >> 16) ^ 0x8000u))))) << 16));
+        // 833: {mul.f16x2 %r657,%r627,%r54;
         // 841: {add.f16x2 %r663,%r657,%r660;
         uint t170 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r627 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r660 & 0xFFFFu))));
         r663 = (t170 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r627 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r660 >> 16))))) << 16));
@@ -879,6 +898,7 @@ void main() {
         // 881: {sub.f16x2 %r696,%r673,%r669;
         uint t179 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r673 & 0xFFFFu)), p2g_h2f(((r669 & 0xFFFFu) ^ 0x8000u))));
         r696 = (t179 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r673 >> 16)), p2g_h2f(((r669 >> 16) ^ 0x8000u))))) << 16));
+        // 877: {mul.f16x2 %r693,%r663,%r54;
         // 885: {add.f16x2 %r699,%r693,%r696;
         uint t180 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r663 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r696 & 0xFFFFu))));
         r699 = (t180 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r663 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r696 >> 16))))) << 16));
@@ -909,6 +929,7 @@ void main() {
         // 925: {sub.f16x2 %r732,%r709,%r705;
         uint t189 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r709 & 0xFFFFu)), p2g_h2f(((r705 & 0xFFFFu) ^ 0x8000u))));
         r732 = (t189 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r709 >> 16)), p2g_h2f(((r705 >> 16) ^ 0x8000u))))) << 16));
+        // 921: {mul.f16x2 %r729,%r699,%r54;
         // 929: {add.f16x2 %r735,%r729,%r732;
         uint t190 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r699 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r732 & 0xFFFFu))));
         r735 = (t190 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r699 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r732 >> 16))))) << 16));
@@ -939,6 +960,7 @@ void main() {
         // 969: {sub.f16x2 %r768,%r745,%r741;
         uint t199 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r745 & 0xFFFFu)), p2g_h2f(((r741 & 0xFFFFu) ^ 0x8000u))));
         r768 = (t199 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r745 >> 16)), p2g_h2f(((r741 >> 16) ^ 0x8000u))))) << 16));
+        // 965: {mul.f16x2 %r765,%r735,%r54;
         // 973: {add.f16x2 %r771,%r765,%r768;
         uint t200 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r735 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r768 & 0xFFFFu))));
         r771 = (t200 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r735 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r768 >> 16))))) << 16));
@@ -969,6 +991,7 @@ void main() {
         // 1013: {sub.f16x2 %r804,%r781,%r777;
         uint t209 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 & 0xFFFFu)), p2g_h2f(((r777 & 0xFFFFu) ^ 0x8000u))));
         r804 = (t209 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 >> 16)), p2g_h2f(((r777 >> 16) ^ 0x8000u))))) << 16));
+        // 1009: {mul.f16x2 %r801,%r771,%r54;
         // 1017: {add.f16x2 %r807,%r801,%r804;
         uint t210 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r771 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r804 & 0xFFFFu))));
         r807 = (t210 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r771 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r804 >> 16))))) << 16));
@@ -999,6 +1022,7 @@ void main() {
         // 1057: {sub.f16x2 %r840,%r817,%r813;
         uint t219 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r817 & 0xFFFFu)), p2g_h2f(((r813 & 0xFFFFu) ^ 0x8000u))));
         r840 = (t219 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r817 >> 16)), p2g_h2f(((r813 >> 16) ^ 0x8000u))))) << 16));
+        // 1053: {mul.f16x2 %r837,%r807,%r54;
         // 1061: {add.f16x2 %r843,%r837,%r840;
         uint t220 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r807 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r840 & 0xFFFFu))));
         r843 = (t220 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r807 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r840 >> 16))))) << 16));
@@ -1029,6 +1053,7 @@ void main() {
         // 1101: {sub.f16x2 %r876,%r853,%r849;
         uint t229 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r853 & 0xFFFFu)), p2g_h2f(((r849 & 0xFFFFu) ^ 0x8000u))));
         r876 = (t229 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r853 >> 16)), p2g_h2f(((r849 >> 16) ^ 0x8000u))))) << 16));
+        // 1097: {mul.f16x2 %r873,%r843,%r54;
         // 1105: {add.f16x2 %r879,%r873,%r876;
         uint t230 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r843 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r876 & 0xFFFFu))));
         r879 = (t230 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r843 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r876 >> 16))))) << 16));
@@ -1059,6 +1084,7 @@ void main() {
         // 1145: {sub.f16x2 %r912,%r889,%r885;
         uint t239 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r889 & 0xFFFFu)), p2g_h2f(((r885 & 0xFFFFu) ^ 0x8000u))));
         r912 = (t239 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r889 >> 16)), p2g_h2f(((r885 >> 16) ^ 0x8000u))))) << 16));
+        // 1141: {mul.f16x2 %r909,%r879,%r54;
         // 1149: {add.f16x2 %r915,%r909,%r912;
         uint t240 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r879 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r912 & 0xFFFFu))));
         r915 = (t240 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r879 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r912 >> 16))))) << 16));
@@ -1089,6 +1115,7 @@ void main() {
         // 1189: {sub.f16x2 %r948,%r925,%r921;
         uint t249 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r925 & 0xFFFFu)), p2g_h2f(((r921 & 0xFFFFu) ^ 0x8000u))));
         r948 = (t249 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r925 >> 16)), p2g_h2f(((r921 >> 16) ^ 0x8000u))))) << 16));
+        // 1185: {mul.f16x2 %r945,%r915,%r54;
         // 1193: {add.f16x2 %r951,%r945,%r948;
         uint t250 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r915 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r948 & 0xFFFFu))));
         r951 = (t250 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r915 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r948 >> 16))))) << 16));
@@ -1119,6 +1146,7 @@ void main() {
         // 1233: {sub.f16x2 %r984,%r961,%r957;
         uint t259 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r961 & 0xFFFFu)), p2g_h2f(((r957 & 0xFFFFu) ^ 0x8000u))));
         r984 = (t259 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r961 >> 16)), p2g_h2f(((r957 >> 16) ^ 0x8000u))))) << 16));
+        // 1229: {mul.f16x2 %r981,%r951,%r54;
         // 1237: {add.f16x2 %r987,%r981,%r984;
         uint t260 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r951 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r984 & 0xFFFFu))));
         r987 = (t260 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r951 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r984 >> 16))))) << 16));
@@ -1149,6 +1177,7 @@ void main() {
         // 1277: {sub.f16x2 %r1020,%r997,%r993;
         uint t269 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r997 & 0xFFFFu)), p2g_h2f(((r993 & 0xFFFFu) ^ 0x8000u))));
         r1020 = (t269 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r997 >> 16)), p2g_h2f(((r993 >> 16) ^ 0x8000u))))) << 16));
+        // 1273: {mul.f16x2 %r1017,%r987,%r54;
         // 1281: {add.f16x2 %r1023,%r1017,%r1020;
         uint t270 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r987 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1020 & 0xFFFFu))));
         r1023 = (t270 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r987 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1020 >> 16))))) << 16));
@@ -1179,6 +1208,7 @@ void main() {
         // 1321: {sub.f16x2 %r1056,%r1033,%r1029;
         uint t279 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1033 & 0xFFFFu)), p2g_h2f(((r1029 & 0xFFFFu) ^ 0x8000u))));
         r1056 = (t279 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1033 >> 16)), p2g_h2f(((r1029 >> 16) ^ 0x8000u))))) << 16));
+        // 1317: {mul.f16x2 %r1053,%r1023,%r54;
         // 1325: {add.f16x2 %r1059,%r1053,%r1056;
         uint t280 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1023 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1056 & 0xFFFFu))));
         r1059 = (t280 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1023 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1056 >> 16))))) << 16));
@@ -1209,6 +1239,7 @@ void main() {
         // 1365: {sub.f16x2 %r1092,%r1069,%r1065;
         uint t289 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1069 & 0xFFFFu)), p2g_h2f(((r1065 & 0xFFFFu) ^ 0x8000u))));
         r1092 = (t289 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1069 >> 16)), p2g_h2f(((r1065 >> 16) ^ 0x8000u))))) << 16));
+        // 1361: {mul.f16x2 %r1089,%r1059,%r54;
         // 1369: {add.f16x2 %r1095,%r1089,%r1092;
         uint t290 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1059 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1092 & 0xFFFFu))));
         r1095 = (t290 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1059 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1092 >> 16))))) << 16));
@@ -1239,6 +1270,7 @@ void main() {
         // 1409: {sub.f16x2 %r1128,%r1105,%r1101;
         uint t299 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1105 & 0xFFFFu)), p2g_h2f(((r1101 & 0xFFFFu) ^ 0x8000u))));
         r1128 = (t299 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1105 >> 16)), p2g_h2f(((r1101 >> 16) ^ 0x8000u))))) << 16));
+        // 1405: {mul.f16x2 %r1125,%r1095,%r54;
         // 1413: {add.f16x2 %r1131,%r1125,%r1128;
         uint t300 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1095 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1128 & 0xFFFFu))));
         r1131 = (t300 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1095 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1128 >> 16))))) << 16));
@@ -1269,6 +1301,7 @@ void main() {
         // 1453: {sub.f16x2 %r1164,%r1141,%r1137;
         uint t309 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1141 & 0xFFFFu)), p2g_h2f(((r1137 & 0xFFFFu) ^ 0x8000u))));
         r1164 = (t309 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1141 >> 16)), p2g_h2f(((r1137 >> 16) ^ 0x8000u))))) << 16));
+        // 1449: {mul.f16x2 %r1161,%r1131,%r54;
         // 1457: {add.f16x2 %r1167,%r1161,%r1164;
         uint t310 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1131 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1164 & 0xFFFFu))));
         r1167 = (t310 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1131 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1164 >> 16))))) << 16));
@@ -1299,6 +1332,7 @@ void main() {
         // 1497: {sub.f16x2 %r1200,%r1177,%r1173;
         uint t319 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1177 & 0xFFFFu)), p2g_h2f(((r1173 & 0xFFFFu) ^ 0x8000u))));
         r1200 = (t319 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1177 >> 16)), p2g_h2f(((r1173 >> 16) ^ 0x8000u))))) << 16));
+        // 1493: {mul.f16x2 %r1197,%r1167,%r54;
         // 1501: {add.f16x2 %r1537,%r1197,%r1200;
         uint t320 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1167 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1200 & 0xFFFFu))));
         r1537 = (t320 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1167 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1200 >> 16))))) << 16));
@@ -1311,6 +1345,7 @@ void main() {
         // 1512: add.s32 	%r1522, %r1522, -4;
         r1522 = uint(int(r1522) + -4);
         // 1513: setp.ne.s32 	%p3, %r1522, 0;
+        // 1514: @%p3 bra 	$L__BB0_3;
         if (!(int(r1522) != 0)) {
           break;
         }
@@ -1319,6 +1354,7 @@ void main() {
     // 1517: ld.param.u32 	%r1515, [f16x2_heavy_param_2];
     // 1518: and.b32  	%r1514, %r1515, 3;
     // 1519: setp.eq.s32 	%p4, %r1514, 0;
+    // 1520: @%p4 bra 	$L__BB0_7;
     if (!(int(p16_u32 & 3u) == 0)) {
       // 1522: ld.param.u32 	%r1517, [f16x2_heavy_param_2];
       // 1523: and.b32  	%r1535, %r1517, 3;
@@ -1346,6 +1382,7 @@ void main() {
         // 1556: {sub.f16x2 %r1236,%r1213,%r1536;
         uint t329 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1213 & 0xFFFFu)), p2g_h2f(((r1536 & 0xFFFFu) ^ 0x8000u))));
         r1236 = (t329 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1213 >> 16)), p2g_h2f(((r1536 >> 16) ^ 0x8000u))))) << 16));
+        // 1552: {mul.f16x2 %r1233,%r1537,%r54;
         // 1560: {add.f16x2 %r1239,%r1233,%r1236;
         uint t330 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1537 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1236 & 0xFFFFu))));
         r1239 = (t330 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1537 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1236 >> 16))))) << 16));
@@ -1376,6 +1413,7 @@ void main() {
         // 1600: {sub.f16x2 %r1272,%r1249,%r1245;
         uint t339 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1249 & 0xFFFFu)), p2g_h2f(((r1245 & 0xFFFFu) ^ 0x8000u))));
         r1272 = (t339 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1249 >> 16)), p2g_h2f(((r1245 >> 16) ^ 0x8000u))))) << 16));
+        // 1596: {mul.f16x2 %r1269,%r1239,%r54;
         // 1604: {add.f16x2 %r1275,%r1269,%r1272;
         uint t340 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1239 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1272 & 0xFFFFu))));
         r1275 = (t340 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1239 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1272 >> 16))))) << 16));
@@ -1406,6 +1444,7 @@ void main() {
         // 1644: {sub.f16x2 %r1308,%r1285,%r1281;
         uint t349 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1285 & 0xFFFFu)), p2g_h2f(((r1281 & 0xFFFFu) ^ 0x8000u))));
         r1308 = (t349 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1285 >> 16)), p2g_h2f(((r1281 >> 16) ^ 0x8000u))))) << 16));
+        // 1640: {mul.f16x2 %r1305,%r1275,%r54;
         // 1648: {add.f16x2 %r1311,%r1305,%r1308;
         uint t350 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1275 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1308 & 0xFFFFu))));
         r1311 = (t350 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1275 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1308 >> 16))))) << 16));
@@ -1436,6 +1475,7 @@ void main() {
         // 1688: {sub.f16x2 %r1344,%r1321,%r1317;
         uint t359 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1321 & 0xFFFFu)), p2g_h2f(((r1317 & 0xFFFFu) ^ 0x8000u))));
         r1344 = (t359 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1321 >> 16)), p2g_h2f(((r1317 >> 16) ^ 0x8000u))))) << 16));
+        // 1684: {mul.f16x2 %r1341,%r1311,%r54;
         // 1692: {add.f16x2 %r1347,%r1341,%r1344;
         uint t360 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1311 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1344 & 0xFFFFu))));
         r1347 = (t360 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1311 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1344 >> 16))))) << 16));
@@ -1466,6 +1506,7 @@ void main() {
         // 1732: {sub.f16x2 %r1380,%r1357,%r1353;
         uint t369 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1357 & 0xFFFFu)), p2g_h2f(((r1353 & 0xFFFFu) ^ 0x8000u))));
         r1380 = (t369 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1357 >> 16)), p2g_h2f(((r1353 >> 16) ^ 0x8000u))))) << 16));
+        // 1728: {mul.f16x2 %r1377,%r1347,%r54;
         // 1736: {add.f16x2 %r1383,%r1377,%r1380;
         uint t370 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1347 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1380 & 0xFFFFu))));
         r1383 = (t370 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1347 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1380 >> 16))))) << 16));
@@ -1496,6 +1537,7 @@ void main() {
         // 1776: {sub.f16x2 %r1416,%r1393,%r1389;
         uint t379 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1393 & 0xFFFFu)), p2g_h2f(((r1389 & 0xFFFFu) ^ 0x8000u))));
         r1416 = (t379 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1393 >> 16)), p2g_h2f(((r1389 >> 16) ^ 0x8000u))))) << 16));
+        // 1772: {mul.f16x2 %r1413,%r1383,%r54;
         // 1780: {add.f16x2 %r1419,%r1413,%r1416;
         uint t380 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1383 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1416 & 0xFFFFu))));
         r1419 = (t380 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1383 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1416 >> 16))))) << 16));
@@ -1526,6 +1568,7 @@ void main() {
         // 1820: {sub.f16x2 %r1452,%r1429,%r1425;
         uint t389 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1429 & 0xFFFFu)), p2g_h2f(((r1425 & 0xFFFFu) ^ 0x8000u))));
         r1452 = (t389 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1429 >> 16)), p2g_h2f(((r1425 >> 16) ^ 0x8000u))))) << 16));
+        // 1816: {mul.f16x2 %r1449,%r1419,%r54;
         // 1824: {add.f16x2 %r1455,%r1449,%r1452;
         uint t390 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1419 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1452 & 0xFFFFu))));
         r1455 = (t390 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1419 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1452 >> 16))))) << 16));
@@ -1556,6 +1599,7 @@ void main() {
         // 1864: {sub.f16x2 %r1488,%r1465,%r1461;
         uint t399 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1465 & 0xFFFFu)), p2g_h2f(((r1461 & 0xFFFFu) ^ 0x8000u))));
         r1488 = (t399 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1465 >> 16)), p2g_h2f(((r1461 >> 16) ^ 0x8000u))))) << 16));
+        // 1860: {mul.f16x2 %r1485,%r1455,%r54;
         // 1868: {add.f16x2 %r1537,%r1485,%r1488;
         uint t400 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1455 & 0xFFFFu)), p2g_h2f((r54 & 0xFFFFu))), p2g_h2f((r1488 & 0xFFFFu))));
         r1537 = (t400 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1455 >> 16)), p2g_h2f((r54 >> 16))), p2g_h2f((r1488 >> 16))))) << 16));
@@ -1568,6 +1612,7 @@ void main() {
         // 1879: add.s32 	%r1535, %r1535, -1;
         r1535 = uint(int(r1535) + -1);
         // 1880: setp.ne.s32 	%p5, %r1535, 0;
+        // 1881: @%p5 bra 	$L__BB0_6;
         if (!(int(r1535) != 0)) {
           break;
         }
@@ -1597,5 +1642,6 @@ void main() {
   rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(uint64_t(t403))) << 2u));
   // 1905: st.global.u32 	[%rd11], %r1507;
   P2GU32(rd11).v = r1507;
+  // 1906: ret;
   return;
 }

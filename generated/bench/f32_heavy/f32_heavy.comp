@@ -279,6 +279,7 @@ void main() {
   // 45: sub.f32 	%f117, %f18, %f114;
   f117 = p2g_fsub(f18, f114, false);
   // 46: setp.lt.s32 	%p1, %r3, 1;
+  // 47: @%p1 bra 	$L__BB0_3;
   if (!(int(r3) < 1)) {
     // 49: mov.u32 	%r9, 0;
     r9 = 0u;
@@ -298,6 +299,8 @@ void main() {
       f24 = p2g_ffma(f114, f23, f22, 0, false);
       // 59: sub.f32 	%f26, %f24, %f25;
       neg143 = p2g_canon(uintBitsToFloat(floatBitsToUint(f19) ^ 0x80000000u));
+      // 58: mul.f32 	%f25, %f19, 0f3A800000;
+      // 59: sub.f32 	%f26, %f24, %f25;
       f26 = p2g_ffma(neg143, 0.0009765625, f24, 0, false);
       // 60: fma.rn.f32 	%f27, %f116, 0f3F600000, %f21;
       f27 = p2g_ffma(f116, 0.875, f21, 0, false);
@@ -323,6 +326,8 @@ void main() {
       f37 = p2g_ffma(f26, f23, f36, 0, false);
       // 72: sub.f32 	%f39, %f37, %f38;
       neg144 = p2g_canon(uintBitsToFloat(floatBitsToUint(f33) ^ 0x80000000u));
+      // 71: mul.f32 	%f38, %f33, 0f3A800000;
+      // 72: sub.f32 	%f39, %f37, %f38;
       f39 = p2g_ffma(neg144, 0.0009765625, f37, 0, false);
       // 73: fma.rn.f32 	%f40, %f31, 0f3F600000, %f35;
       f40 = p2g_ffma(f31, 0.875, f35, 0, false);
@@ -344,6 +349,8 @@ void main() {
       f48 = p2g_ffma(f39, f23, f47, 0, false);
       // 83: sub.f32 	%f50, %f48, %f49;
       neg145 = p2g_canon(uintBitsToFloat(floatBitsToUint(f44) ^ 0x80000000u));
+      // 82: mul.f32 	%f49, %f44, 0f3A800000;
+      // 83: sub.f32 	%f50, %f48, %f49;
       f50 = p2g_ffma(neg145, 0.0009765625, f48, 0, false);
       // 84: fma.rn.f32 	%f51, %f42, 0f3F600000, %f46;
       f51 = p2g_ffma(f42, 0.875, f46, 0, false);
@@ -365,6 +372,8 @@ void main() {
       f59 = p2g_ffma(f50, f23, f58, 0, false);
       // 94: sub.f32 	%f61, %f59, %f60;
       neg146 = p2g_canon(uintBitsToFloat(floatBitsToUint(f55) ^ 0x80000000u));
+      // 93: mul.f32 	%f60, %f55, 0f3A800000;
+      // 94: sub.f32 	%f61, %f59, %f60;
       f61 = p2g_ffma(neg146, 0.0009765625, f59, 0, false);
       // 95: fma.rn.f32 	%f62, %f53, 0f3F600000, %f57;
       f62 = p2g_ffma(f53, 0.875, f57, 0, false);
@@ -386,6 +395,8 @@ void main() {
       f70 = p2g_ffma(f61, f23, f69, 0, false);
       // 105: sub.f32 	%f72, %f70, %f71;
       neg147 = p2g_canon(uintBitsToFloat(floatBitsToUint(f66) ^ 0x80000000u));
+      // 104: mul.f32 	%f71, %f66, 0f3A800000;
+      // 105: sub.f32 	%f72, %f70, %f71;
       f72 = p2g_ffma(neg147, 0.0009765625, f70, 0, false);
       // 106: fma.rn.f32 	%f73, %f64, 0f3F600000, %f68;
       f73 = p2g_ffma(f64, 0.875, f68, 0, false);
@@ -407,6 +418,8 @@ void main() {
       f81 = p2g_ffma(f72, f23, f80, 0, false);
       // 116: sub.f32 	%f83, %f81, %f82;
       neg148 = p2g_canon(uintBitsToFloat(floatBitsToUint(f77) ^ 0x80000000u));
+      // 115: mul.f32 	%f82, %f77, 0f3A800000;
+      // 116: sub.f32 	%f83, %f81, %f82;
       f83 = p2g_ffma(neg148, 0.0009765625, f81, 0, false);
       // 117: fma.rn.f32 	%f84, %f75, 0f3F600000, %f79;
       f84 = p2g_ffma(f75, 0.875, f79, 0, false);
@@ -428,6 +441,8 @@ void main() {
       f92 = p2g_ffma(f83, f23, f91, 0, false);
       // 127: sub.f32 	%f94, %f92, %f93;
       neg149 = p2g_canon(uintBitsToFloat(floatBitsToUint(f88) ^ 0x80000000u));
+      // 126: mul.f32 	%f93, %f88, 0f3A800000;
+      // 127: sub.f32 	%f94, %f92, %f93;
       f94 = p2g_ffma(neg149, 0.0009765625, f92, 0, false);
       // 128: fma.rn.f32 	%f95, %f86, 0f3F600000, %f90;
       f95 = p2g_ffma(f86, 0.875, f90, 0, false);
@@ -449,6 +464,8 @@ void main() {
       f103 = p2g_ffma(f94, f23, f102, 0, false);
       // 138: sub.f32 	%f114, %f103, %f104;
       neg150 = p2g_canon(uintBitsToFloat(floatBitsToUint(f99) ^ 0x80000000u));
+      // 137: mul.f32 	%f104, %f99, 0f3A800000;
+      // 138: sub.f32 	%f114, %f103, %f104;
       f114 = p2g_ffma(neg150, 0.0009765625, f103, 0, false);
       // 139: fma.rn.f32 	%f105, %f97, 0f3F600000, %f101;
       f105 = p2g_ffma(f97, 0.875, f101, 0, false);
@@ -463,6 +480,7 @@ void main() {
       // 144: add.s32 	%r9, %r9, 1;
       r9 = uint(int(r9) + 1);
       // 145: setp.lt.s32 	%p2, %r9, %r3;
+      // 146: @%p2 bra 	$L__BB0_2;
       if (!(int(r9) < int(r3))) {
         break;
       }
@@ -479,5 +497,6 @@ void main() {
   // 154: add.s64 	%rd11, %rd9, %rd10;
   // 155: st.global.f32 	[%rd11], %f109;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd1 << 2u))).v = floatBitsToUint(f109);
+  // 156: ret;
   return;
 }

@@ -118,6 +118,7 @@ void main() {
   // 41: setp.lt.s32 	%p1, %r18, 1;
   // 42: mov.u32 	%r259, 0;
   r259 = 0u;
+  // 43: @%p1 bra 	$L__BB0_3;
   if (!(int(p16_u32) < 1)) {
     // 45: mov.u32 	%r251, 0;
     r251 = 0u;
@@ -436,6 +437,7 @@ void main() {
       // 284: add.s32 	%r251, %r251, 1;
       r251 = uint(int(r251) + 1);
       // 285: setp.lt.s32 	%p2, %r251, %r246;
+      // 286: @%p2 bra 	$L__BB0_2;
       if (!(int(r251) < int(p16_u32))) {
         break;
       }
@@ -458,5 +460,6 @@ void main() {
   rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(uint64_t(t17))) << 2u));
   // 301: st.global.u32 	[%rd11], %r245;
   P2GU32(rd11).v = uint(int(r259 ^ r258) + int(r257 ^ r256));
+  // 302: ret;
   return;
 }

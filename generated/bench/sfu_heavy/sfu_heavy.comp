@@ -777,12 +777,14 @@ void main() {
   // 39: setp.lt.s32 	%p1, %r5, 1;
   // 40: mov.f32 	%f246, 0f3F000000;
   f246 = 0.5;
+  // 41: @%p1 bra 	$L__BB0_6;
   if (!(int(r5) < 1)) {
     // 43: and.b32  	%r1, %r5, 1;
     r1 = r5 & 1u;
     // 44: setp.eq.s32 	%p2, %r5, 1;
     // 45: mov.f32 	%f246, 0f3F000000;
     f246 = 0.5;
+    // 46: @%p2 bra 	$L__BB0_4;
     if (!(int(r5) == 1)) {
       // 48: sub.s32 	%r10, %r5, %r1;
       r10 = uint(int(r5) - int(r1));
@@ -1097,12 +1099,14 @@ void main() {
         // 220: add.s32 	%r10, %r10, -2;
         r10 = uint(int(r10) + -2);
         // 221: setp.ne.s32 	%p3, %r10, 0;
+        // 222: @%p3 bra 	$L__BB0_3;
         if (!(int(r10) != 0)) {
           break;
         }
       }
     }
     // 225: setp.eq.s32 	%p4, %r1, 0;
+    // 226: @%p4 bra 	$L__BB0_6;
     if (!(int(r1) == 0)) {
       // 228: mul.f32 	%f176, %f245, 0f3F000000;
       f176 = p2g_fmul(f245, 0.5, false);
@@ -1265,5 +1269,6 @@ void main() {
   f242 = p2g_fadd(f245, f246, false);
   // 318: st.global.f32 	[%rd9], %f242;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd1 << 2u))).v = floatBitsToUint(f242);
+  // 319: ret;
   return;
 }

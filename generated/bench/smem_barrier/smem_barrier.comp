@@ -279,12 +279,14 @@ void main() {
   r23 = sh_tile;
   // 48: mad.lo.s32 	%r5, %r3, 72, %r23;
   r5 = uint(int(r3) * 72 + int(r23));
+  // 49: @%p1 bra 	$L__BB0_2;
   if (!(int(r2) != 0)) {
     // 51: mov.u32 	%r24, 0;
     // 52: st.shared.u32 	[%r5+72], %r24;
     p2g_sts32((r5 + 72u), 0u);
   }
   // 55: setp.ne.s32 	%p2, %r2, 15;
+  // 56: @%p2 bra 	$L__BB0_4;
   if (!(int(r2) != 15)) {
     // 58: mov.u32 	%r25, 0;
     // 59: st.shared.u32 	[%r5+140], %r25;
@@ -295,12 +297,14 @@ void main() {
   r26 = r2 << 2u;
   // 64: add.s32 	%r6, %r23, %r26;
   r6 = uint(int(r23) + int(r26));
+  // 65: @%p3 bra 	$L__BB0_6;
   if (!(int(r3) != 0)) {
     // 67: mov.u32 	%r28, 0;
     // 68: st.shared.u32 	[%r6+4], %r28;
     p2g_sts32((r6 + 4u), 0u);
   }
   // 71: setp.ne.s32 	%p4, %r3, 15;
+  // 72: @%p4 bra 	$L__BB0_8;
   if (!(int(r3) != 15)) {
     // 74: mov.u32 	%r29, 0;
     // 75: st.shared.u32 	[%r6+1228], %r29;
@@ -308,6 +312,7 @@ void main() {
   }
   // 78: setp.ne.s32 	%p5, %r1, 0;
   p5 = int(r1) != 0;
+  // 79: @%p5 bra 	$L__BB0_10;
   if (!p5) {
     // 81: mov.u32 	%r30, 0;
     r30 = 0u;
@@ -327,6 +332,7 @@ void main() {
   // 90: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 91: setp.lt.s32 	%p6, %r20, 1;
+  // 92: @%p6 bra 	$L__BB0_16;
   if (!(int(r20) < 1)) {
     // 94: add.s32 	%r35, %r20, -1;
     // 95: and.b32  	%r56, %r20, 3;
@@ -334,6 +340,7 @@ void main() {
     // 96: setp.lt.u32 	%p7, %r35, 3;
     // 97: mov.u32 	%r54, 0;
     r54 = 0u;
+    // 98: @%p7 bra 	$L__BB0_14;
     if (!(uint(int(r20) + -1) < 3u)) {
       // 100: sub.s32 	%r53, %r20, %r56;
       r53 = uint(int(r20) - int(r56));
@@ -477,12 +484,14 @@ void main() {
         // 172: add.s32 	%r53, %r53, -4;
         r53 = uint(int(r53) + -4);
         // 173: setp.ne.s32 	%p8, %r53, 0;
+        // 174: @%p8 bra 	$L__BB0_13;
         if (!(int(r53) != 0)) {
           break;
         }
       }
     }
     // 177: setp.eq.s32 	%p9, %r56, 0;
+    // 178: @%p9 bra 	$L__BB0_16;
     if (!(int(r56) == 0)) {
       for (;;) {
         p2g_loop_tick();
@@ -523,6 +532,7 @@ void main() {
         // 199: add.s32 	%r56, %r56, -1;
         r56 = uint(int(r56) + -1);
         // 200: setp.ne.s32 	%p10, %r56, 0;
+        // 201: @%p10 bra 	$L__BB0_15;
         if (!(int(r56) != 0)) {
           break;
         }
@@ -532,6 +542,7 @@ void main() {
   // 204: ld.shared.f32 	%f2, [%r7+76];
   f2 = uintBitsToFloat(p2g_lds32((r7 + 76u)));
   // 205: setp.ne.s32 	%p11, %r2, %r3;
+  // 206: @%p11 bra 	$L__BB0_18;
   if (!(int(r2) != int(r3))) {
     // 208: shl.b32 	%r45, %r4, 4;
     // 209: or.b32  	%r46, %r45, %r2;
@@ -550,6 +561,7 @@ void main() {
   // 219: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 220: setp.gt.u32 	%p12, %r1, 127;
+  // 221: @%p12 bra 	$L__BB0_20;
   if (!(r1 > 127u)) {
     // 223: ld.shared.f32 	%f63, [%r19];
     f63 = uintBitsToFloat(p2g_lds32(r19));
@@ -563,6 +575,7 @@ void main() {
   // 229: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 230: setp.gt.u32 	%p13, %r1, 63;
+  // 231: @%p13 bra 	$L__BB0_22;
   if (!(r1 > 63u)) {
     // 233: ld.shared.f32 	%f66, [%r19];
     f66 = uintBitsToFloat(p2g_lds32(r19));
@@ -576,6 +589,7 @@ void main() {
   // 239: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 240: setp.gt.u32 	%p14, %r1, 31;
+  // 241: @%p14 bra 	$L__BB0_24;
   if (!(r1 > 31u)) {
     // 243: ld.shared.f32 	%f69, [%r19];
     f69 = uintBitsToFloat(p2g_lds32(r19));
@@ -589,6 +603,7 @@ void main() {
   // 249: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 250: setp.gt.u32 	%p15, %r1, 15;
+  // 251: @%p15 bra 	$L__BB0_26;
   if (!(r1 > 15u)) {
     // 253: ld.shared.f32 	%f72, [%r19];
     f72 = uintBitsToFloat(p2g_lds32(r19));
@@ -602,6 +617,7 @@ void main() {
   // 259: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 260: setp.gt.u32 	%p16, %r1, 7;
+  // 261: @%p16 bra 	$L__BB0_28;
   if (!(r1 > 7u)) {
     // 263: ld.shared.f32 	%f75, [%r19];
     f75 = uintBitsToFloat(p2g_lds32(r19));
@@ -615,6 +631,7 @@ void main() {
   // 269: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 270: setp.gt.u32 	%p17, %r1, 3;
+  // 271: @%p17 bra 	$L__BB0_30;
   if (!(r1 > 3u)) {
     // 273: ld.shared.f32 	%f78, [%r19];
     f78 = uintBitsToFloat(p2g_lds32(r19));
@@ -628,6 +645,7 @@ void main() {
   // 279: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
   // 280: setp.gt.u32 	%p18, %r1, 1;
+  // 281: @%p18 bra 	$L__BB0_32;
   if (!(r1 > 1u)) {
     // 283: ld.shared.f32 	%f81, [%r19];
     f81 = uintBitsToFloat(p2g_lds32(r19));
@@ -640,6 +658,7 @@ void main() {
   }
   // 289: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 290: @%p5 bra 	$L__BB0_34;
   if (!p5) {
     // 292: ld.shared.f32 	%f84, [_ZZ12smem_barrierE3sum+4];
     f84 = uintBitsToFloat(p2g_lds32((sh_sum + 4u)));
@@ -652,6 +671,7 @@ void main() {
   }
   // 298: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 299: @%p5 bra 	$L__BB0_36;
   if (!p5) {
     // 301: ld.shared.f32 	%f87, [_ZZ12smem_barrierE3sum];
     f87 = uintBitsToFloat(p2g_lds32(sh_sum));
@@ -664,5 +684,6 @@ void main() {
     // 307: st.global.f32 	[%rd10], %f87;
     P2GU32(rd10).v = floatBitsToUint(f87);
   }
+  // 310: ret;
   return;
 }

@@ -705,6 +705,7 @@ void main() {
   // 45: setp.ge.s32 	%p1, %r3, %r28;
   // 46: setp.ge.s32 	%p2, %r4, %r29;
   // 47: or.pred  	%p3, %p1, %p2;
+  // 48: @%p3 bra 	$L__BB0_9;
   if (!((int(r3) >= int(r28)) || (int(r4) >= int(r29)))) {
     // 50: cvt.rn.f32.s32 	%f37, %r3;
     uint t1 = p2g_s2f32(int(int(r3)), 0);
@@ -735,6 +736,7 @@ void main() {
     f238 = f236;
     // 62: mov.f32 	%f239, %f236;
     f239 = f236;
+    // 63: @%p4 bra 	$L__BB0_8;
     if (!(int(r30) < 1)) {
       // 65: shr.u32 	%r5, %r30, 1;
       r5 = r30 >> 1u;
@@ -752,6 +754,7 @@ void main() {
       f237 = f239;
       // 73: mov.f32 	%f236, %f239;
       f236 = f239;
+      // 74: @%p5 bra 	$L__BB0_5;
       if (!(uint(int(r30) + -1) < 3u)) {
         // 76: sub.s32 	%r81, %r30, %r6;
         r81 = uint(int(r30) - int(r6));
@@ -1081,12 +1084,14 @@ void main() {
           // 221: add.s32 	%r81, %r81, -4;
           r81 = uint(int(r81) + -4);
           // 222: setp.ne.s32 	%p6, %r81, 0;
+          // 223: @%p6 bra 	$L__BB0_4;
           if (!(int(r81) != 0)) {
             break;
           }
         }
       }
       // 226: setp.eq.s32 	%p7, %r6, 0;
+      // 227: @%p7 bra 	$L__BB0_8;
       if (!(int(r6) == 0)) {
         // 229: mad.lo.s32 	%r87, %r82, 3, %r4;
         r87 = uint(int(r82) * 3 + int(r4));
@@ -1184,6 +1189,7 @@ void main() {
           // 272: add.s32 	%r83, %r83, 1;
           r83 = uint(int(r83) + 1);
           // 273: setp.ne.s32 	%p8, %r83, 0;
+          // 274: @%p8 bra 	$L__BB0_7;
           if (!(int(r83) != 0)) {
             break;
           }
@@ -1204,5 +1210,6 @@ void main() {
     // 284: st.global.f32 	[%rd6], %f219;
     P2GU32(rd6).v = floatBitsToUint(f219);
   }
+  // 287: ret;
   return;
 }

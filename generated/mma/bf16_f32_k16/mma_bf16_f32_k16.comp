@@ -489,12 +489,15 @@ void main() {
   // 73: and.b32  	%r11, %r360, 8388607;
   r11 = (r351 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
+  // 75: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
+    // 80: @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
+      // 83: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1549, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
@@ -504,6 +507,7 @@ void main() {
         // 128: sub.s32 	%r15, %r1549, %r367;
         r15 = uint(int(r1549) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
+        // 130: @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
           // 2313: shr.u32 	%r368, %r1549, 8;
           r368 = r1549 >> 8u;
@@ -517,8 +521,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2320: setp.gt.s16 	%p12, %rs3, 1;
+          // 2321: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2325: setp.eq.s16 	%p13, %rs3, 2;
+            // 2326: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2909: shr.u32 	%r373, %r1549, 12;
               // 2910: and.b32  	%r374, %r373, 1;
@@ -526,39 +532,49 @@ void main() {
               r375 = r10 | ((r1549 >> 12u) & 1u);
               // 2912: or.b32  	%r1549, %r375, 2143289344;
               r1549 = r375 | 0x7FC00000u;
+              // 2913: bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
               // 2328: setp.eq.s16 	%p14, %rs3, 3;
+              // 2329: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2916: setp.eq.s32 	%p18, %r11, 0;
                 // 2917: selp.b32 	%r372, 1, %r11, %p18;
                 // 2918: or.b32  	%r1549, %r372, %r10;
                 r1549 = ((int(r11) == 0) ? 1u : r11) | r10;
+                // 2919: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
                 // 2331: setp.ne.s16 	%p15, %rs3, 4;
+                // 2332: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
                   // 2334: or.b32  	%r1549, %r10, 2139095039;
                   r1549 = r10 | 0x7F7FFFFFu;
+                  // 2335: bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
+            // 2322: bra.uni 	$L__BB0_13;
             // 2713: setp.eq.s16 	%p16, %rs3, 0;
             // 2714: mov.u32 	%r1549, %r10;
             r1549 = r10;
+            // 2715: @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2717: setp.eq.s16 	%p17, %rs3, 1;
+              // 2718: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2722: or.b32  	%r1549, %r10, 2139095040;
                 r1549 = r10 | 0x7F800000u;
+                // 2723: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
+                // 2719: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 245;
               }
             }
@@ -567,15 +583,18 @@ void main() {
             // 2961: or.b32  	%r376, %r10, %r11;
             // 2962: or.b32  	%r1549, %r376, 8388608;
             r1549 = (r10 | r11) | 0x00800000u;
+            // 2963: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
           // 132: add.s32 	%r1548, %r15, 125;
           r1548 = uint(int(r15) + 125);
+          // 133: bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
+        // 86: @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
@@ -594,12 +613,15 @@ void main() {
           // 97: mul.lo.s32 	%r364, %r363, 20;
           // 98: sub.s32 	%r12, %r362, %r364;
           r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 99: @%p10 bra 	$L__BB0_9;
           if (!(((r1549 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r365, 119;
             // 104: sub.s32 	%r1548, %r365, %r12;
             r1548 = uint(int(119u) - int(r12));
+            // 105: bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
+            // 100: bra.uni 	$L__BB0_8;
             // 158: add.s32 	%r1548, %r12, 131;
             r1548 = uint(int(r12) + 131);
             p2g_sv0 = 9;
@@ -608,7 +630,9 @@ void main() {
       }
     }
   } else {
+    // 76: bra.uni 	$L__BB0_1;
     // 108: setp.eq.s16 	%p5, %rs1, 0;
+    // 109: @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1549, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
@@ -624,9 +648,11 @@ void main() {
       // 144: sub.s32 	%r385, %r1549, %r384;
       // 145: add.s32 	%r1548, %r385, 124;
       r1548 = uint(int(uint(int(r1549) - int(r384))) + 124);
+      // 146: bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
+      // 112: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1549, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
@@ -635,8 +661,10 @@ void main() {
         // 119: mul.lo.s32 	%r378, %r377, 255;
         // 120: sub.s32 	%r1548, %r1549, %r378;
         r1548 = uint(int(r1549) - int(uint(int(uint(uint64_t(t8))) * 255)));
+        // 121: bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
+        // 113: bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
@@ -650,6 +678,7 @@ void main() {
     // 153: sub.s32 	%r388, %r1549, %r387;
     // 154: add.s32 	%r1548, %r388, 125;
     r1548 = uint(int(uint(int(r1549) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
+    // 155: bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
@@ -706,12 +735,15 @@ void main() {
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 199: @%p19 bra 	$L__BB0_30;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
+    // 204: @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
+      // 207: @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1551, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
@@ -721,6 +753,7 @@ void main() {
         // 252: sub.s32 	%r34, %r1551, %r425;
         r34 = uint(int(r1551) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
+        // 254: @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
           // 2338: shr.u32 	%r426, %r1551, 8;
           r426 = r1551 >> 8u;
@@ -734,8 +767,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2345: setp.gt.s16 	%p30, %rs5, 1;
+          // 2346: @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2350: setp.eq.s16 	%p31, %rs5, 2;
+            // 2351: @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2922: shr.u32 	%r431, %r1551, 12;
               // 2923: and.b32  	%r432, %r431, 1;
@@ -743,39 +778,49 @@ void main() {
               r433 = r29 | ((r1551 >> 12u) & 1u);
               // 2925: or.b32  	%r1551, %r433, 2143289344;
               r1551 = r433 | 0x7FC00000u;
+              // 2926: bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
               // 2353: setp.eq.s16 	%p32, %rs5, 3;
+              // 2354: @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2929: setp.eq.s32 	%p36, %r30, 0;
                 // 2930: selp.b32 	%r430, 1, %r30, %p36;
                 // 2931: or.b32  	%r1551, %r430, %r29;
                 r1551 = ((int(r30) == 0) ? 1u : r30) | r29;
+                // 2932: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
                 // 2356: setp.ne.s16 	%p33, %rs5, 4;
+                // 2357: @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
                   // 2359: or.b32  	%r1551, %r29, 2139095039;
                   r1551 = r29 | 0x7F7FFFFFu;
+                  // 2360: bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
+            // 2347: bra.uni 	$L__BB0_39;
             // 2726: setp.eq.s16 	%p34, %rs5, 0;
             // 2727: mov.u32 	%r1551, %r29;
             r1551 = r29;
+            // 2728: @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2730: setp.eq.s16 	%p35, %rs5, 1;
+              // 2731: @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2735: or.b32  	%r1551, %r29, 2139095040;
                 r1551 = r29 | 0x7F800000u;
+                // 2736: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
+                // 2732: bra.uni 	$L__BB0_48;
                 p2g_sv0 = 246;
               }
             }
@@ -784,15 +829,18 @@ void main() {
             // 2966: or.b32  	%r434, %r29, %r30;
             // 2967: or.b32  	%r1551, %r434, 8388608;
             r1551 = (r29 | r30) | 0x00800000u;
+            // 2968: bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
           // 256: add.s32 	%r1550, %r34, 125;
           r1550 = uint(int(r34) + 125);
+          // 257: bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
+        // 210: @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
@@ -810,12 +858,15 @@ void main() {
           // 221: mul.lo.s32 	%r422, %r421, 20;
           // 222: sub.s32 	%r31, %r420, %r422;
           r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 223: @%p28 bra 	$L__BB0_35;
           if (!(((r1551 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r423, 119;
             // 228: sub.s32 	%r1550, %r423, %r31;
             r1550 = uint(int(119u) - int(r31));
+            // 229: bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
+            // 224: bra.uni 	$L__BB0_34;
             // 282: add.s32 	%r1550, %r31, 131;
             r1550 = uint(int(r31) + 131);
             p2g_sv0 = 19;
@@ -824,7 +875,9 @@ void main() {
       }
     }
   } else {
+    // 200: bra.uni 	$L__BB0_27;
     // 232: setp.eq.s16 	%p23, %rs4, 0;
+    // 233: @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1551, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
@@ -840,9 +893,11 @@ void main() {
       // 268: sub.s32 	%r443, %r1551, %r442;
       // 269: add.s32 	%r1550, %r443, 124;
       r1550 = uint(int(uint(int(r1551) - int(r442))) + 124);
+      // 270: bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
+      // 236: @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1551, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
@@ -851,8 +906,10 @@ void main() {
         // 243: mul.lo.s32 	%r436, %r435, 255;
         // 244: sub.s32 	%r1550, %r1551, %r436;
         r1550 = uint(int(r1551) - int(uint(int(uint(uint64_t(t15))) * 255)));
+        // 245: bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
+        // 237: bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
@@ -866,6 +923,7 @@ void main() {
     // 277: sub.s32 	%r446, %r1551, %r445;
     // 278: add.s32 	%r1550, %r446, 125;
     r1550 = uint(int(uint(int(r1551) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
+    // 279: bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
@@ -918,12 +976,15 @@ void main() {
   // 319: shr.u32 	%r475, %r466, 1;
   // 320: and.b32  	%r50, %r475, 8388607;
   r50 = (r466 >> 1u) & 0x007FFFFFu;
+  // 321: @%p19 bra 	$L__BB0_56;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
+    // 326: @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
+      // 329: @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r1553, -858993459;
         // 371: shr.u64 	%rd31, %rd30, 34;
@@ -933,6 +994,7 @@ void main() {
         // 374: sub.s32 	%r54, %r1553, %r482;
         r54 = uint(int(r1553) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
+        // 376: @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
           // 2363: shr.u32 	%r483, %r1553, 8;
           r483 = r1553 >> 8u;
@@ -946,8 +1008,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2370: setp.gt.s16 	%p48, %rs7, 1;
+          // 2371: @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2375: setp.eq.s16 	%p49, %rs7, 2;
+            // 2376: @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2935: shr.u32 	%r488, %r1553, 12;
               // 2936: and.b32  	%r489, %r488, 1;
@@ -955,39 +1019,49 @@ void main() {
               r490 = r49 | ((r1553 >> 12u) & 1u);
               // 2938: or.b32  	%r1553, %r490, 2143289344;
               r1553 = r490 | 0x7FC00000u;
+              // 2939: bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
               // 2378: setp.eq.s16 	%p50, %rs7, 3;
+              // 2379: @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2942: setp.eq.s32 	%p54, %r50, 0;
                 // 2943: selp.b32 	%r487, 1, %r50, %p54;
                 // 2944: or.b32  	%r1553, %r487, %r49;
                 r1553 = ((int(r50) == 0) ? 1u : r50) | r49;
+                // 2945: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
                 // 2381: setp.ne.s16 	%p51, %rs7, 4;
+                // 2382: @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
                   // 2384: or.b32  	%r1553, %r49, 2139095039;
                   r1553 = r49 | 0x7F7FFFFFu;
+                  // 2385: bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
+            // 2372: bra.uni 	$L__BB0_65;
             // 2739: setp.eq.s16 	%p52, %rs7, 0;
             // 2740: mov.u32 	%r1553, %r49;
             r1553 = r49;
+            // 2741: @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2743: setp.eq.s16 	%p53, %rs7, 1;
+              // 2744: @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2748: or.b32  	%r1553, %r49, 2139095040;
                 r1553 = r49 | 0x7F800000u;
+                // 2749: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
+                // 2745: bra.uni 	$L__BB0_74;
                 p2g_sv0 = 247;
               }
             }
@@ -996,15 +1070,18 @@ void main() {
             // 2971: or.b32  	%r491, %r49, %r50;
             // 2972: or.b32  	%r1553, %r491, 8388608;
             r1553 = (r49 | r50) | 0x00800000u;
+            // 2973: bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
           // 378: add.s32 	%r1552, %r54, 125;
           r1552 = uint(int(r54) + 125);
+          // 379: bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
+        // 332: @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
@@ -1022,12 +1099,15 @@ void main() {
           // 343: mul.lo.s32 	%r479, %r478, 20;
           // 344: sub.s32 	%r51, %r477, %r479;
           r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 345: @%p46 bra 	$L__BB0_61;
           if (!(((r1553 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r480, 119;
             // 350: sub.s32 	%r1552, %r480, %r51;
             r1552 = uint(int(119u) - int(r51));
+            // 351: bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
+            // 346: bra.uni 	$L__BB0_60;
             // 404: add.s32 	%r1552, %r51, 131;
             r1552 = uint(int(r51) + 131);
             p2g_sv0 = 29;
@@ -1036,7 +1116,9 @@ void main() {
       }
     }
   } else {
+    // 322: bra.uni 	$L__BB0_53;
     // 354: setp.eq.s16 	%p41, %rs4, 0;
+    // 355: @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r1553, 613566757;
       // 383: shr.u64 	%rd37, %rd36, 32;
@@ -1052,9 +1134,11 @@ void main() {
       // 390: sub.s32 	%r500, %r1553, %r499;
       // 391: add.s32 	%r1552, %r500, 124;
       r1552 = uint(int(uint(int(r1553) - int(r499))) + 124);
+      // 392: bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
+      // 358: @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r1553, -2139062143;
         // 363: shr.u64 	%rd35, %rd34, 39;
@@ -1063,8 +1147,10 @@ void main() {
         // 365: mul.lo.s32 	%r493, %r492, 255;
         // 366: sub.s32 	%r1552, %r1553, %r493;
         r1552 = uint(int(r1553) - int(uint(int(uint(uint64_t(t22))) * 255)));
+        // 367: bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
+        // 359: bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
@@ -1078,6 +1164,7 @@ void main() {
     // 399: sub.s32 	%r503, %r1553, %r502;
     // 400: add.s32 	%r1552, %r503, 125;
     r1552 = uint(int(uint(int(r1553) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
+    // 401: bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
@@ -1128,12 +1215,15 @@ void main() {
   // 440: shr.u32 	%r532, %r523, 1;
   // 441: and.b32  	%r70, %r532, 8388607;
   r70 = (r523 >> 1u) & 0x007FFFFFu;
+  // 442: @%p19 bra 	$L__BB0_82;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
+    // 447: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
+      // 450: @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r1555, -858993459;
         // 492: shr.u64 	%rd43, %rd42, 34;
@@ -1143,6 +1233,7 @@ void main() {
         // 495: sub.s32 	%r74, %r1555, %r539;
         r74 = uint(int(r1555) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r74, 0;
+        // 497: @%p65 bra 	$L__BB0_90;
         if (int(r74) == 0) {
           // 2388: shr.u32 	%r540, %r1555, 8;
           r540 = r1555 >> 8u;
@@ -1156,8 +1247,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2395: setp.gt.s16 	%p66, %rs9, 1;
+          // 2396: @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2400: setp.eq.s16 	%p67, %rs9, 2;
+            // 2401: @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2948: shr.u32 	%r545, %r1555, 12;
               // 2949: and.b32  	%r546, %r545, 1;
@@ -1165,39 +1258,49 @@ void main() {
               r547 = r69 | ((r1555 >> 12u) & 1u);
               // 2951: or.b32  	%r1555, %r547, 2143289344;
               r1555 = r547 | 0x7FC00000u;
+              // 2952: bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
               // 2403: setp.eq.s16 	%p68, %rs9, 3;
+              // 2404: @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2955: setp.eq.s32 	%p72, %r70, 0;
                 // 2956: selp.b32 	%r544, 1, %r70, %p72;
                 // 2957: or.b32  	%r1555, %r544, %r69;
                 r1555 = ((int(r70) == 0) ? 1u : r70) | r69;
+                // 2958: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
                 // 2406: setp.ne.s16 	%p69, %rs9, 4;
+                // 2407: @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
                   // 2409: or.b32  	%r1555, %r69, 2139095039;
                   r1555 = r69 | 0x7F7FFFFFu;
+                  // 2410: bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
+            // 2397: bra.uni 	$L__BB0_91;
             // 2752: setp.eq.s16 	%p70, %rs9, 0;
             // 2753: mov.u32 	%r1555, %r69;
             r1555 = r69;
+            // 2754: @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2756: setp.eq.s16 	%p71, %rs9, 1;
+              // 2757: @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2761: or.b32  	%r1555, %r69, 2139095040;
                 r1555 = r69 | 0x7F800000u;
+                // 2762: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
+                // 2758: bra.uni 	$L__BB0_100;
                 p2g_sv0 = 248;
               }
             }
@@ -1206,15 +1309,18 @@ void main() {
             // 2976: or.b32  	%r548, %r69, %r70;
             // 2977: or.b32  	%r1555, %r548, 8388608;
             r1555 = (r69 | r70) | 0x00800000u;
+            // 2978: bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
           // 499: add.s32 	%r1554, %r74, 125;
           r1554 = uint(int(r74) + 125);
+          // 500: bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
+        // 453: @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
@@ -1232,12 +1338,15 @@ void main() {
           // 464: mul.lo.s32 	%r536, %r535, 20;
           // 465: sub.s32 	%r71, %r534, %r536;
           r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 466: @%p64 bra 	$L__BB0_87;
           if (!(((r1555 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r537, 119;
             // 471: sub.s32 	%r1554, %r537, %r71;
             r1554 = uint(int(119u) - int(r71));
+            // 472: bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
+            // 467: bra.uni 	$L__BB0_86;
             // 525: add.s32 	%r1554, %r71, 131;
             r1554 = uint(int(r71) + 131);
             p2g_sv0 = 39;
@@ -1246,7 +1355,9 @@ void main() {
       }
     }
   } else {
+    // 443: bra.uni 	$L__BB0_79;
     // 475: setp.eq.s16 	%p59, %rs4, 0;
+    // 476: @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r1555, 613566757;
       // 504: shr.u64 	%rd49, %rd48, 32;
@@ -1262,9 +1373,11 @@ void main() {
       // 511: sub.s32 	%r557, %r1555, %r556;
       // 512: add.s32 	%r1554, %r557, 124;
       r1554 = uint(int(uint(int(r1555) - int(r556))) + 124);
+      // 513: bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
+      // 479: @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r1555, -2139062143;
         // 484: shr.u64 	%rd47, %rd46, 39;
@@ -1273,8 +1386,10 @@ void main() {
         // 486: mul.lo.s32 	%r550, %r549, 255;
         // 487: sub.s32 	%r1554, %r1555, %r550;
         r1554 = uint(int(r1555) - int(uint(int(uint(uint64_t(t29))) * 255)));
+        // 488: bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
+        // 480: bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
@@ -1288,6 +1403,7 @@ void main() {
     // 520: sub.s32 	%r560, %r1555, %r559;
     // 521: add.s32 	%r1554, %r560, 125;
     r1554 = uint(int(uint(int(r1555) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
+    // 522: bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
@@ -1343,6 +1459,7 @@ void main() {
   r90 = (r580 >> 1u) & 127u;
   // 565: setp.eq.s32 	%p73, %r4, 4;
   p73 = int(r4) == 4;
+  // 566: @%p73 bra 	$L__BB0_130;
   if (p73) {
     // 570: mul.wide.u32 	%rd64, %r88, -858993459;
     // 571: shr.u64 	%rd65, %rd64, 34;
@@ -1357,15 +1474,21 @@ void main() {
     r625 = r90 | r1557;
     // 578: or.b32  	%r1557, %r625, %r624;
     r1557 = r625 | r624;
+    // 579: bra.uni 	$L__BB0_131;
   } else {
+    // 567: bra.uni 	$L__BB0_105;
+    // 582: @%p19 bra 	$L__BB0_109;
     if (p19) {
       // 586: setp.eq.s16 	%p75, %rs4, 2;
+      // 587: @%p75 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 620: and.b32  	%r1557, %r88, 65535;
         r1557 = r88 & 65535u;
+        // 621: bra.uni 	$L__BB0_131;
         p2g_sv0 = 51;
       } else {
         // 589: setp.eq.s16 	%p76, %rs4, 3;
+        // 590: @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 624: mul.wide.u32 	%rd54, %r88, -858993459;
           // 625: shr.u64 	%rd55, %rd54, 34;
@@ -1375,6 +1498,7 @@ void main() {
           // 628: sub.s32 	%r92, %r88, %r595;
           r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 629: setp.eq.s32 	%p80, %r92, 0;
+          // 630: @%p80 bra 	$L__BB0_115;
           if (int(r92) == 0) {
             // 2413: shr.u32 	%r596, %r88, 8;
             r596 = r88 >> 8u;
@@ -1388,8 +1512,10 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2420: setp.gt.s16 	%p81, %rs11, 1;
+            // 2421: @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2425: setp.eq.s16 	%p82, %rs11, 2;
+              // 2426: @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 2981: shr.u32 	%r601, %r88, 12;
                 // 2982: and.b32  	%r602, %r601, 1;
@@ -1397,37 +1523,47 @@ void main() {
                 r603 = r1557 | ((r88 >> 12u) & 1u);
                 // 2984: or.b32  	%r1557, %r603, 32704;
                 r1557 = r603 | 32704u;
+                // 2985: bra.uni 	$L__BB0_131;
                 p2g_sv0 = 51;
               } else {
                 // 2428: setp.eq.s16 	%p83, %rs11, 3;
+                // 2429: @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 2988: setp.eq.s32 	%p87, %r90, 0;
                   // 2989: selp.b32 	%r600, 1, %r90, %p87;
                   // 2990: or.b32  	%r1557, %r600, %r1557;
                   r1557 = ((int(r90) == 0) ? 1u : r90) | r1557;
+                  // 2991: bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
                   // 2431: setp.ne.s16 	%p84, %rs11, 4;
+                  // 2432: @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
                     // 2434: or.b32  	%r1557, %r1557, 32639;
                     r1557 = r1557 | 32639u;
+                    // 2435: bra.uni 	$L__BB0_131;
                     p2g_sv0 = 51;
                   }
                 }
               }
             } else {
+              // 2422: bra.uni 	$L__BB0_116;
               // 2765: setp.eq.s16 	%p85, %rs11, 0;
+              // 2766: @%p85 bra 	$L__BB0_131;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 2768: setp.eq.s16 	%p86, %rs11, 1;
+                // 2769: @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2773: or.b32  	%r1557, %r1557, 32640;
                   r1557 = r1557 | 32640u;
+                  // 2774: bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
+                  // 2770: bra.uni 	$L__BB0_125;
                   p2g_sv0 = 273;
                 }
               }
@@ -1437,15 +1573,18 @@ void main() {
               r604 = r1557 | r90;
               // 3138: or.b32  	%r1557, %r604, 128;
               r1557 = r604 | 128u;
+              // 3139: bra.uni 	$L__BB0_131;
               p2g_sv0 = 51;
             }
           } else {
             // 632: add.s32 	%r1556, %r92, 125;
             r1556 = uint(int(r92) + 125);
+            // 633: bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         } else {
           // 592: setp.ne.s16 	%p77, %rs4, 5;
+          // 593: @%p77 bra 	$L__BB0_128;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
@@ -1457,12 +1596,15 @@ void main() {
             // 599: sub.s32 	%r593, %r88, %r592;
             // 600: add.s32 	%r1556, %r593, 125;
             r1556 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 125);
+            // 601: bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         }
       }
     } else {
+      // 583: bra.uni 	$L__BB0_106;
       // 604: setp.eq.s16 	%p78, %rs4, 0;
+      // 605: @%p78 bra 	$L__BB0_127;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 636: mul.wide.u32 	%rd60, %r88, 613566757;
         // 637: shr.u64 	%rd61, %rd60, 32;
@@ -1478,9 +1620,11 @@ void main() {
         // 644: sub.s32 	%r613, %r88, %r612;
         // 645: add.s32 	%r1556, %r613, 124;
         r1556 = uint(int(uint(int(r88) - int(r612))) + 124);
+        // 646: bra.uni 	$L__BB0_129;
         p2g_sv0 = 50;
       } else {
         // 607: setp.eq.s16 	%p79, %rs4, 1;
+        // 608: @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 612: mul.wide.u32 	%rd58, %r88, -2139062143;
           // 613: shr.u64 	%rd59, %rd58, 39;
@@ -1489,8 +1633,10 @@ void main() {
           // 615: mul.lo.s32 	%r606, %r605, 255;
           // 616: sub.s32 	%r1556, %r88, %r606;
           r1556 = uint(int(r88) - int(uint(int(uint(uint64_t(t37))) * 255)));
+          // 617: bra.uni 	$L__BB0_129;
           p2g_sv0 = 50;
         } else {
+          // 609: bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         }
       }
@@ -1517,6 +1663,7 @@ void main() {
   }
   // 663: add.s32 	%r107, %r5, 1;
   r107 = uint(int(r5) + 1);
+  // 664: @%p73 bra 	$L__BB0_157;
   if (p73) {
     // 668: and.b32  	%r682, %r107, 6;
     // 669: add.s32 	%r683, %r87, %r682;
@@ -1571,7 +1718,9 @@ void main() {
     // 706: or.b32  	%r718, %r717, %r716;
     // 707: xor.b32  	%r1559, %r718, 32768;
     r1559 = (p2g_bfi_32((r699 & 1u), ((r699 >> 1u) & 127u), 15u, 1u) | r716) ^ 32768u;
+    // 708: bra.uni 	$L__BB0_158;
   } else {
+    // 665: bra.uni 	$L__BB0_132;
     // 711: add.s32 	%r626, %r87, %r107;
     // 712: xor.b32  	%r627, %r626, 81;
     // 713: mul.lo.s32 	%r628, %r627, 2146121005;
@@ -1614,14 +1763,18 @@ void main() {
     // 739: shr.u32 	%r652, %r642, 1;
     // 740: and.b32  	%r110, %r652, 127;
     r110 = (r642 >> 1u) & 127u;
+    // 741: @%p19 bra 	$L__BB0_136;
     if (p19) {
       // 745: setp.eq.s16 	%p90, %rs4, 2;
+      // 746: @%p90 bra 	$L__BB0_153;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 779: and.b32  	%r1559, %r108, 65535;
         r1559 = r108 & 65535u;
+        // 780: bra.uni 	$L__BB0_158;
         p2g_sv0 = 62;
       } else {
         // 748: setp.eq.s16 	%p91, %rs4, 3;
+        // 749: @%p91 bra 	$L__BB0_140;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 783: mul.wide.u32 	%rd68, %r108, -858993459;
           // 784: shr.u64 	%rd69, %rd68, 34;
@@ -1631,6 +1784,7 @@ void main() {
           // 787: sub.s32 	%r112, %r108, %r657;
           r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 788: setp.eq.s32 	%p95, %r112, 0;
+          // 789: @%p95 bra 	$L__BB0_142;
           if (int(r112) == 0) {
             // 2438: shr.u32 	%r658, %r108, 8;
             r658 = r108 >> 8u;
@@ -1644,8 +1798,10 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2445: setp.gt.s16 	%p96, %rs13, 1;
+            // 2446: @%p96 bra 	$L__BB0_146;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2450: setp.eq.s16 	%p97, %rs13, 2;
+              // 2451: @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 2994: shr.u32 	%r663, %r108, 12;
                 // 2995: and.b32  	%r664, %r663, 1;
@@ -1653,37 +1809,47 @@ void main() {
                 r665 = r1559 | ((r108 >> 12u) & 1u);
                 // 2997: or.b32  	%r1559, %r665, 32704;
                 r1559 = r665 | 32704u;
+                // 2998: bra.uni 	$L__BB0_158;
                 p2g_sv0 = 62;
               } else {
                 // 2453: setp.eq.s16 	%p98, %rs13, 3;
+                // 2454: @%p98 bra 	$L__BB0_150;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3001: setp.eq.s32 	%p102, %r110, 0;
                   // 3002: selp.b32 	%r662, 1, %r110, %p102;
                   // 3003: or.b32  	%r1559, %r662, %r1559;
                   r1559 = ((int(r110) == 0) ? 1u : r110) | r1559;
+                  // 3004: bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
                   // 2456: setp.ne.s16 	%p99, %rs13, 4;
+                  // 2457: @%p99 bra 	$L__BB0_152;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
                     // 2459: or.b32  	%r1559, %r1559, 32639;
                     r1559 = r1559 | 32639u;
+                    // 2460: bra.uni 	$L__BB0_158;
                     p2g_sv0 = 62;
                   }
                 }
               }
             } else {
+              // 2447: bra.uni 	$L__BB0_143;
               // 2777: setp.eq.s16 	%p100, %rs13, 0;
+              // 2778: @%p100 bra 	$L__BB0_158;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 2780: setp.eq.s16 	%p101, %rs13, 1;
+                // 2781: @%p101 bra 	$L__BB0_145;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2785: or.b32  	%r1559, %r1559, 32640;
                   r1559 = r1559 | 32640u;
+                  // 2786: bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
+                  // 2782: bra.uni 	$L__BB0_152;
                   p2g_sv0 = 274;
                 }
               }
@@ -1693,15 +1859,18 @@ void main() {
               r666 = r1559 | r110;
               // 3143: or.b32  	%r1559, %r666, 128;
               r1559 = r666 | 128u;
+              // 3144: bra.uni 	$L__BB0_158;
               p2g_sv0 = 62;
             }
           } else {
             // 791: add.s32 	%r1558, %r112, 125;
             r1558 = uint(int(r112) + 125);
+            // 792: bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         } else {
           // 751: setp.ne.s16 	%p92, %rs4, 5;
+          // 752: @%p92 bra 	$L__BB0_155;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
@@ -1713,12 +1882,15 @@ void main() {
             // 758: sub.s32 	%r655, %r108, %r654;
             // 759: add.s32 	%r1558, %r655, 125;
             r1558 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 125);
+            // 760: bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         }
       }
     } else {
+      // 742: bra.uni 	$L__BB0_133;
       // 763: setp.eq.s16 	%p93, %rs4, 0;
+      // 764: @%p93 bra 	$L__BB0_154;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 795: mul.wide.u32 	%rd74, %r108, 613566757;
         // 796: shr.u64 	%rd75, %rd74, 32;
@@ -1734,9 +1906,11 @@ void main() {
         // 803: sub.s32 	%r675, %r108, %r674;
         // 804: add.s32 	%r1558, %r675, 124;
         r1558 = uint(int(uint(int(r108) - int(r674))) + 124);
+        // 805: bra.uni 	$L__BB0_156;
         p2g_sv0 = 61;
       } else {
         // 766: setp.eq.s16 	%p94, %rs4, 1;
+        // 767: @%p94 bra 	$L__BB0_135;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 771: mul.wide.u32 	%rd72, %r108, -2139062143;
           // 772: shr.u64 	%rd73, %rd72, 39;
@@ -1745,8 +1919,10 @@ void main() {
           // 774: mul.lo.s32 	%r668, %r667, 255;
           // 775: sub.s32 	%r1558, %r108, %r668;
           r1558 = uint(int(r108) - int(uint(int(uint(uint64_t(t45))) * 255)));
+          // 776: bra.uni 	$L__BB0_156;
           p2g_sv0 = 61;
         } else {
+          // 768: bra.uni 	$L__BB0_155;
           p2g_sv0 = 60;
         }
       }
@@ -1815,6 +1991,7 @@ void main() {
   // 851: shr.u32 	%r745, %r735, 1;
   // 852: and.b32  	%r130, %r745, 127;
   r130 = (r735 >> 1u) & 127u;
+  // 853: @%p73 bra 	$L__BB0_184;
   if (p73) {
     // 857: mul.wide.u32 	%rd92, %r128, -858993459;
     // 858: shr.u64 	%rd93, %rd92, 34;
@@ -1829,15 +2006,21 @@ void main() {
     r780 = r130 | r1561;
     // 865: or.b32  	%r1561, %r780, %r779;
     r1561 = r780 | r779;
+    // 866: bra.uni 	$L__BB0_185;
   } else {
+    // 854: bra.uni 	$L__BB0_159;
+    // 869: @%p19 bra 	$L__BB0_163;
     if (p19) {
       // 873: setp.eq.s16 	%p105, %rs4, 2;
+      // 874: @%p105 bra 	$L__BB0_180;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 907: and.b32  	%r1561, %r128, 65535;
         r1561 = r128 & 65535u;
+        // 908: bra.uni 	$L__BB0_185;
         p2g_sv0 = 73;
       } else {
         // 876: setp.eq.s16 	%p106, %rs4, 3;
+        // 877: @%p106 bra 	$L__BB0_167;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 911: mul.wide.u32 	%rd82, %r128, -858993459;
           // 912: shr.u64 	%rd83, %rd82, 34;
@@ -1847,6 +2030,7 @@ void main() {
           // 915: sub.s32 	%r132, %r128, %r750;
           r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 916: setp.eq.s32 	%p110, %r132, 0;
+          // 917: @%p110 bra 	$L__BB0_169;
           if (int(r132) == 0) {
             // 2463: shr.u32 	%r751, %r128, 8;
             r751 = r128 >> 8u;
@@ -1860,8 +2044,10 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r751) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2470: setp.gt.s16 	%p111, %rs15, 1;
+            // 2471: @%p111 bra 	$L__BB0_173;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2475: setp.eq.s16 	%p112, %rs15, 2;
+              // 2476: @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3007: shr.u32 	%r756, %r128, 12;
                 // 3008: and.b32  	%r757, %r756, 1;
@@ -1869,37 +2055,47 @@ void main() {
                 r758 = r1561 | ((r128 >> 12u) & 1u);
                 // 3010: or.b32  	%r1561, %r758, 32704;
                 r1561 = r758 | 32704u;
+                // 3011: bra.uni 	$L__BB0_185;
                 p2g_sv0 = 73;
               } else {
                 // 2478: setp.eq.s16 	%p113, %rs15, 3;
+                // 2479: @%p113 bra 	$L__BB0_177;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3014: setp.eq.s32 	%p117, %r130, 0;
                   // 3015: selp.b32 	%r755, 1, %r130, %p117;
                   // 3016: or.b32  	%r1561, %r755, %r1561;
                   r1561 = ((int(r130) == 0) ? 1u : r130) | r1561;
+                  // 3017: bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
                   // 2481: setp.ne.s16 	%p114, %rs15, 4;
+                  // 2482: @%p114 bra 	$L__BB0_179;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
                     // 2484: or.b32  	%r1561, %r1561, 32639;
                     r1561 = r1561 | 32639u;
+                    // 2485: bra.uni 	$L__BB0_185;
                     p2g_sv0 = 73;
                   }
                 }
               }
             } else {
+              // 2472: bra.uni 	$L__BB0_170;
               // 2789: setp.eq.s16 	%p115, %rs15, 0;
+              // 2790: @%p115 bra 	$L__BB0_185;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 2792: setp.eq.s16 	%p116, %rs15, 1;
+                // 2793: @%p116 bra 	$L__BB0_172;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2797: or.b32  	%r1561, %r1561, 32640;
                   r1561 = r1561 | 32640u;
+                  // 2798: bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
+                  // 2794: bra.uni 	$L__BB0_179;
                   p2g_sv0 = 275;
                 }
               }
@@ -1909,15 +2105,18 @@ void main() {
               r759 = r1561 | r130;
               // 3148: or.b32  	%r1561, %r759, 128;
               r1561 = r759 | 128u;
+              // 3149: bra.uni 	$L__BB0_185;
               p2g_sv0 = 73;
             }
           } else {
             // 919: add.s32 	%r1560, %r132, 125;
             r1560 = uint(int(r132) + 125);
+            // 920: bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         } else {
           // 879: setp.ne.s16 	%p107, %rs4, 5;
+          // 880: @%p107 bra 	$L__BB0_182;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
@@ -1929,12 +2128,15 @@ void main() {
             // 886: sub.s32 	%r748, %r128, %r747;
             // 887: add.s32 	%r1560, %r748, 125;
             r1560 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 125);
+            // 888: bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         }
       }
     } else {
+      // 870: bra.uni 	$L__BB0_160;
       // 891: setp.eq.s16 	%p108, %rs4, 0;
+      // 892: @%p108 bra 	$L__BB0_181;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 923: mul.wide.u32 	%rd88, %r128, 613566757;
         // 924: shr.u64 	%rd89, %rd88, 32;
@@ -1950,9 +2152,11 @@ void main() {
         // 931: sub.s32 	%r768, %r128, %r767;
         // 932: add.s32 	%r1560, %r768, 124;
         r1560 = uint(int(uint(int(r128) - int(r767))) + 124);
+        // 933: bra.uni 	$L__BB0_183;
         p2g_sv0 = 72;
       } else {
         // 894: setp.eq.s16 	%p109, %rs4, 1;
+        // 895: @%p109 bra 	$L__BB0_162;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 899: mul.wide.u32 	%rd86, %r128, -2139062143;
           // 900: shr.u64 	%rd87, %rd86, 39;
@@ -1961,8 +2165,10 @@ void main() {
           // 902: mul.lo.s32 	%r761, %r760, 255;
           // 903: sub.s32 	%r1560, %r128, %r761;
           r1560 = uint(int(r128) - int(uint(int(uint(uint64_t(t53))) * 255)));
+          // 904: bra.uni 	$L__BB0_183;
           p2g_sv0 = 72;
         } else {
+          // 896: bra.uni 	$L__BB0_182;
           p2g_sv0 = 71;
         }
       }
@@ -1990,6 +2196,7 @@ void main() {
   // 950: and.b32  	%r781, %r1557, 65535;
   // 951: prmt.b32 	%r147, %r1559, %r781, 4180;
   r147 = p2g_prmt(r1559, (r1557 & 65535u), 4180u, 0);
+  // 952: @%p73 bra 	$L__BB0_211;
   if (p73) {
     // 956: and.b32  	%r838, %r107, 6;
     // 957: add.s32 	%r839, %r127, %r838;
@@ -2044,7 +2251,9 @@ void main() {
     // 994: or.b32  	%r874, %r873, %r872;
     // 995: xor.b32  	%r1563, %r874, 32768;
     r1563 = (p2g_bfi_32((r855 & 1u), ((r855 >> 1u) & 127u), 15u, 1u) | r872) ^ 32768u;
+    // 996: bra.uni 	$L__BB0_212;
   } else {
+    // 953: bra.uni 	$L__BB0_186;
     // 999: add.s32 	%r782, %r127, %r107;
     // 1000: xor.b32  	%r783, %r782, 81;
     // 1001: mul.lo.s32 	%r784, %r783, 2146121005;
@@ -2087,14 +2296,18 @@ void main() {
     // 1027: shr.u32 	%r808, %r798, 1;
     // 1028: and.b32  	%r150, %r808, 127;
     r150 = (r798 >> 1u) & 127u;
+    // 1029: @%p19 bra 	$L__BB0_190;
     if (p19) {
       // 1033: setp.eq.s16 	%p120, %rs4, 2;
+      // 1034: @%p120 bra 	$L__BB0_207;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1067: and.b32  	%r1563, %r148, 65535;
         r1563 = r148 & 65535u;
+        // 1068: bra.uni 	$L__BB0_212;
         p2g_sv0 = 84;
       } else {
         // 1036: setp.eq.s16 	%p121, %rs4, 3;
+        // 1037: @%p121 bra 	$L__BB0_194;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1071: mul.wide.u32 	%rd96, %r148, -858993459;
           // 1072: shr.u64 	%rd97, %rd96, 34;
@@ -2104,6 +2317,7 @@ void main() {
           // 1075: sub.s32 	%r152, %r148, %r813;
           r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1076: setp.eq.s32 	%p125, %r152, 0;
+          // 1077: @%p125 bra 	$L__BB0_196;
           if (int(r152) == 0) {
             // 2488: shr.u32 	%r814, %r148, 8;
             r814 = r148 >> 8u;
@@ -2117,8 +2331,10 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r814) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2495: setp.gt.s16 	%p126, %rs17, 1;
+            // 2496: @%p126 bra 	$L__BB0_200;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2500: setp.eq.s16 	%p127, %rs17, 2;
+              // 2501: @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3020: shr.u32 	%r819, %r148, 12;
                 // 3021: and.b32  	%r820, %r819, 1;
@@ -2126,37 +2342,47 @@ void main() {
                 r821 = r1563 | ((r148 >> 12u) & 1u);
                 // 3023: or.b32  	%r1563, %r821, 32704;
                 r1563 = r821 | 32704u;
+                // 3024: bra.uni 	$L__BB0_212;
                 p2g_sv0 = 84;
               } else {
                 // 2503: setp.eq.s16 	%p128, %rs17, 3;
+                // 2504: @%p128 bra 	$L__BB0_204;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3027: setp.eq.s32 	%p132, %r150, 0;
                   // 3028: selp.b32 	%r818, 1, %r150, %p132;
                   // 3029: or.b32  	%r1563, %r818, %r1563;
                   r1563 = ((int(r150) == 0) ? 1u : r150) | r1563;
+                  // 3030: bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
                   // 2506: setp.ne.s16 	%p129, %rs17, 4;
+                  // 2507: @%p129 bra 	$L__BB0_206;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
                     // 2509: or.b32  	%r1563, %r1563, 32639;
                     r1563 = r1563 | 32639u;
+                    // 2510: bra.uni 	$L__BB0_212;
                     p2g_sv0 = 84;
                   }
                 }
               }
             } else {
+              // 2497: bra.uni 	$L__BB0_197;
               // 2801: setp.eq.s16 	%p130, %rs17, 0;
+              // 2802: @%p130 bra 	$L__BB0_212;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 2804: setp.eq.s16 	%p131, %rs17, 1;
+                // 2805: @%p131 bra 	$L__BB0_199;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2809: or.b32  	%r1563, %r1563, 32640;
                   r1563 = r1563 | 32640u;
+                  // 2810: bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
+                  // 2806: bra.uni 	$L__BB0_206;
                   p2g_sv0 = 276;
                 }
               }
@@ -2166,15 +2392,18 @@ void main() {
               r822 = r1563 | r150;
               // 3153: or.b32  	%r1563, %r822, 128;
               r1563 = r822 | 128u;
+              // 3154: bra.uni 	$L__BB0_212;
               p2g_sv0 = 84;
             }
           } else {
             // 1079: add.s32 	%r1562, %r152, 125;
             r1562 = uint(int(r152) + 125);
+            // 1080: bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         } else {
           // 1039: setp.ne.s16 	%p122, %rs4, 5;
+          // 1040: @%p122 bra 	$L__BB0_209;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
@@ -2186,12 +2415,15 @@ void main() {
             // 1046: sub.s32 	%r811, %r148, %r810;
             // 1047: add.s32 	%r1562, %r811, 125;
             r1562 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 125);
+            // 1048: bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         }
       }
     } else {
+      // 1030: bra.uni 	$L__BB0_187;
       // 1051: setp.eq.s16 	%p123, %rs4, 0;
+      // 1052: @%p123 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1083: mul.wide.u32 	%rd102, %r148, 613566757;
         // 1084: shr.u64 	%rd103, %rd102, 32;
@@ -2207,9 +2439,11 @@ void main() {
         // 1091: sub.s32 	%r831, %r148, %r830;
         // 1092: add.s32 	%r1562, %r831, 124;
         r1562 = uint(int(uint(int(r148) - int(r830))) + 124);
+        // 1093: bra.uni 	$L__BB0_210;
         p2g_sv0 = 83;
       } else {
         // 1054: setp.eq.s16 	%p124, %rs4, 1;
+        // 1055: @%p124 bra 	$L__BB0_189;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1059: mul.wide.u32 	%rd100, %r148, -2139062143;
           // 1060: shr.u64 	%rd101, %rd100, 39;
@@ -2218,8 +2452,10 @@ void main() {
           // 1062: mul.lo.s32 	%r824, %r823, 255;
           // 1063: sub.s32 	%r1562, %r148, %r824;
           r1562 = uint(int(r148) - int(uint(int(uint(uint64_t(t61))) * 255)));
+          // 1064: bra.uni 	$L__BB0_210;
           p2g_sv0 = 83;
         } else {
+          // 1056: bra.uni 	$L__BB0_209;
           p2g_sv0 = 82;
         }
       }
@@ -2286,6 +2522,7 @@ void main() {
   // 1138: shr.u32 	%r901, %r891, 1;
   // 1139: and.b32  	%r169, %r901, 127;
   r169 = (r891 >> 1u) & 127u;
+  // 1140: @%p73 bra 	$L__BB0_238;
   if (p73) {
     // 1144: mul.wide.u32 	%rd120, %r167, -858993459;
     // 1145: shr.u64 	%rd121, %rd120, 34;
@@ -2300,15 +2537,21 @@ void main() {
     r936 = r169 | r1565;
     // 1152: or.b32  	%r1565, %r936, %r935;
     r1565 = r936 | r935;
+    // 1153: bra.uni 	$L__BB0_239;
   } else {
+    // 1141: bra.uni 	$L__BB0_213;
+    // 1156: @%p19 bra 	$L__BB0_217;
     if (p19) {
       // 1160: setp.eq.s16 	%p135, %rs4, 2;
+      // 1161: @%p135 bra 	$L__BB0_234;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1194: and.b32  	%r1565, %r167, 65535;
         r1565 = r167 & 65535u;
+        // 1195: bra.uni 	$L__BB0_239;
         p2g_sv0 = 95;
       } else {
         // 1163: setp.eq.s16 	%p136, %rs4, 3;
+        // 1164: @%p136 bra 	$L__BB0_221;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1198: mul.wide.u32 	%rd110, %r167, -858993459;
           // 1199: shr.u64 	%rd111, %rd110, 34;
@@ -2319,6 +2562,7 @@ void main() {
           // 1202: sub.s32 	%r171, %r167, %r906;
           r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1203: setp.eq.s32 	%p140, %r171, 0;
+          // 1204: @%p140 bra 	$L__BB0_223;
           if (int(r171) == 0) {
             // 2513: shr.u32 	%r907, %r167, 8;
             r907 = r167 >> 8u;
@@ -2332,8 +2576,10 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r907) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2520: setp.gt.s16 	%p141, %rs19, 1;
+            // 2521: @%p141 bra 	$L__BB0_227;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2525: setp.eq.s16 	%p142, %rs19, 2;
+              // 2526: @%p142 bra 	$L__BB0_232;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3033: shr.u32 	%r912, %r167, 12;
                 // 3034: and.b32  	%r913, %r912, 1;
@@ -2341,37 +2587,47 @@ void main() {
                 r914 = r1565 | ((r167 >> 12u) & 1u);
                 // 3036: or.b32  	%r1565, %r914, 32704;
                 r1565 = r914 | 32704u;
+                // 3037: bra.uni 	$L__BB0_239;
                 p2g_sv0 = 95;
               } else {
                 // 2528: setp.eq.s16 	%p143, %rs19, 3;
+                // 2529: @%p143 bra 	$L__BB0_231;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3040: setp.eq.s32 	%p147, %r169, 0;
                   // 3041: selp.b32 	%r911, 1, %r169, %p147;
                   // 3042: or.b32  	%r1565, %r911, %r1565;
                   r1565 = ((int(r169) == 0) ? 1u : r169) | r1565;
+                  // 3043: bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
                   // 2531: setp.ne.s16 	%p144, %rs19, 4;
+                  // 2532: @%p144 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2534: or.b32  	%r1565, %r1565, 32639;
                     r1565 = r1565 | 32639u;
+                    // 2535: bra.uni 	$L__BB0_239;
                     p2g_sv0 = 95;
                   }
                 }
               }
             } else {
+              // 2522: bra.uni 	$L__BB0_224;
               // 2813: setp.eq.s16 	%p145, %rs19, 0;
+              // 2814: @%p145 bra 	$L__BB0_239;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 2816: setp.eq.s16 	%p146, %rs19, 1;
+                // 2817: @%p146 bra 	$L__BB0_226;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2821: or.b32  	%r1565, %r1565, 32640;
                   r1565 = r1565 | 32640u;
+                  // 2822: bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
+                  // 2818: bra.uni 	$L__BB0_233;
                   p2g_sv0 = 277;
                 }
               }
@@ -2381,15 +2637,18 @@ void main() {
               r915 = r1565 | r169;
               // 3158: or.b32  	%r1565, %r915, 128;
               r1565 = r915 | 128u;
+              // 3159: bra.uni 	$L__BB0_239;
               p2g_sv0 = 95;
             }
           } else {
             // 1206: add.s32 	%r1564, %r171, 125;
             r1564 = uint(int(r171) + 125);
+            // 1207: bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         } else {
           // 1166: setp.ne.s16 	%p137, %rs4, 5;
+          // 1167: @%p137 bra 	$L__BB0_236;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
@@ -2401,12 +2660,15 @@ void main() {
             // 1173: sub.s32 	%r904, %r167, %r903;
             // 1174: add.s32 	%r1564, %r904, 125;
             r1564 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 125);
+            // 1175: bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         }
       }
     } else {
+      // 1157: bra.uni 	$L__BB0_214;
       // 1178: setp.eq.s16 	%p138, %rs4, 0;
+      // 1179: @%p138 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1210: mul.wide.u32 	%rd116, %r167, 613566757;
         // 1211: shr.u64 	%rd117, %rd116, 32;
@@ -2422,9 +2684,11 @@ void main() {
         // 1218: sub.s32 	%r924, %r167, %r923;
         // 1219: add.s32 	%r1564, %r924, 124;
         r1564 = uint(int(uint(int(r167) - int(r923))) + 124);
+        // 1220: bra.uni 	$L__BB0_237;
         p2g_sv0 = 94;
       } else {
         // 1181: setp.eq.s16 	%p139, %rs4, 1;
+        // 1182: @%p139 bra 	$L__BB0_216;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1186: mul.wide.u32 	%rd114, %r167, -2139062143;
           // 1187: shr.u64 	%rd115, %rd114, 39;
@@ -2433,8 +2697,10 @@ void main() {
           // 1189: mul.lo.s32 	%r917, %r916, 255;
           // 1190: sub.s32 	%r1564, %r167, %r917;
           r1564 = uint(int(r167) - int(uint(int(uint(uint64_t(t69))) * 255)));
+          // 1191: bra.uni 	$L__BB0_237;
           p2g_sv0 = 94;
         } else {
+          // 1183: bra.uni 	$L__BB0_236;
           p2g_sv0 = 93;
         }
       }
@@ -2464,6 +2730,7 @@ void main() {
   // 1238: and.b32  	%r937, %r1561, 65535;
   // 1239: prmt.b32 	%r187, %r1563, %r937, 4180;
   r187 = p2g_prmt(r1563, (r1561 & 65535u), 4180u, 0);
+  // 1240: @%p73 bra 	$L__BB0_265;
   if (p73) {
     // 1244: and.b32  	%r994, %r186, 14;
     // 1245: add.s32 	%r995, %r87, %r994;
@@ -2518,7 +2785,9 @@ void main() {
     // 1282: or.b32  	%r1030, %r1029, %r1028;
     // 1283: xor.b32  	%r1567, %r1030, 32768;
     r1567 = (p2g_bfi_32((r1011 & 1u), ((r1011 >> 1u) & 127u), 15u, 1u) | r1028) ^ 32768u;
+    // 1284: bra.uni 	$L__BB0_266;
   } else {
+    // 1241: bra.uni 	$L__BB0_240;
     // 1287: add.s32 	%r938, %r87, %r186;
     // 1288: xor.b32  	%r939, %r938, 81;
     // 1289: mul.lo.s32 	%r940, %r939, 2146121005;
@@ -2561,14 +2830,18 @@ void main() {
     // 1315: shr.u32 	%r964, %r954, 1;
     // 1316: and.b32  	%r190, %r964, 127;
     r190 = (r954 >> 1u) & 127u;
+    // 1317: @%p19 bra 	$L__BB0_244;
     if (p19) {
       // 1321: setp.eq.s16 	%p150, %rs4, 2;
+      // 1322: @%p150 bra 	$L__BB0_261;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1355: and.b32  	%r1567, %r188, 65535;
         r1567 = r188 & 65535u;
+        // 1356: bra.uni 	$L__BB0_266;
         p2g_sv0 = 106;
       } else {
         // 1324: setp.eq.s16 	%p151, %rs4, 3;
+        // 1325: @%p151 bra 	$L__BB0_248;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1359: mul.wide.u32 	%rd124, %r188, -858993459;
           // 1360: shr.u64 	%rd125, %rd124, 34;
@@ -2578,6 +2851,7 @@ void main() {
           // 1363: sub.s32 	%r192, %r188, %r969;
           r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1364: setp.eq.s32 	%p155, %r192, 0;
+          // 1365: @%p155 bra 	$L__BB0_250;
           if (int(r192) == 0) {
             // 2538: shr.u32 	%r970, %r188, 8;
             r970 = r188 >> 8u;
@@ -2591,8 +2865,10 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r970) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2545: setp.gt.s16 	%p156, %rs21, 1;
+            // 2546: @%p156 bra 	$L__BB0_254;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2550: setp.eq.s16 	%p157, %rs21, 2;
+              // 2551: @%p157 bra 	$L__BB0_259;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3046: shr.u32 	%r975, %r188, 12;
                 // 3047: and.b32  	%r976, %r975, 1;
@@ -2600,37 +2876,47 @@ void main() {
                 r977 = r1567 | ((r188 >> 12u) & 1u);
                 // 3049: or.b32  	%r1567, %r977, 32704;
                 r1567 = r977 | 32704u;
+                // 3050: bra.uni 	$L__BB0_266;
                 p2g_sv0 = 106;
               } else {
                 // 2553: setp.eq.s16 	%p158, %rs21, 3;
+                // 2554: @%p158 bra 	$L__BB0_258;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3053: setp.eq.s32 	%p162, %r190, 0;
                   // 3054: selp.b32 	%r974, 1, %r190, %p162;
                   // 3055: or.b32  	%r1567, %r974, %r1567;
                   r1567 = ((int(r190) == 0) ? 1u : r190) | r1567;
+                  // 3056: bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
                   // 2556: setp.ne.s16 	%p159, %rs21, 4;
+                  // 2557: @%p159 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2559: or.b32  	%r1567, %r1567, 32639;
                     r1567 = r1567 | 32639u;
+                    // 2560: bra.uni 	$L__BB0_266;
                     p2g_sv0 = 106;
                   }
                 }
               }
             } else {
+              // 2547: bra.uni 	$L__BB0_251;
               // 2825: setp.eq.s16 	%p160, %rs21, 0;
+              // 2826: @%p160 bra 	$L__BB0_266;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 2828: setp.eq.s16 	%p161, %rs21, 1;
+                // 2829: @%p161 bra 	$L__BB0_253;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2833: or.b32  	%r1567, %r1567, 32640;
                   r1567 = r1567 | 32640u;
+                  // 2834: bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
+                  // 2830: bra.uni 	$L__BB0_260;
                   p2g_sv0 = 278;
                 }
               }
@@ -2640,15 +2926,18 @@ void main() {
               r978 = r1567 | r190;
               // 3163: or.b32  	%r1567, %r978, 128;
               r1567 = r978 | 128u;
+              // 3164: bra.uni 	$L__BB0_266;
               p2g_sv0 = 106;
             }
           } else {
             // 1367: add.s32 	%r1566, %r192, 125;
             r1566 = uint(int(r192) + 125);
+            // 1368: bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         } else {
           // 1327: setp.ne.s16 	%p152, %rs4, 5;
+          // 1328: @%p152 bra 	$L__BB0_263;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
@@ -2660,12 +2949,15 @@ void main() {
             // 1334: sub.s32 	%r967, %r188, %r966;
             // 1335: add.s32 	%r1566, %r967, 125;
             r1566 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 125);
+            // 1336: bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         }
       }
     } else {
+      // 1318: bra.uni 	$L__BB0_241;
       // 1339: setp.eq.s16 	%p153, %rs4, 0;
+      // 1340: @%p153 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1371: mul.wide.u32 	%rd130, %r188, 613566757;
         // 1372: shr.u64 	%rd131, %rd130, 32;
@@ -2681,9 +2973,11 @@ void main() {
         // 1379: sub.s32 	%r987, %r188, %r986;
         // 1380: add.s32 	%r1566, %r987, 124;
         r1566 = uint(int(uint(int(r188) - int(r986))) + 124);
+        // 1381: bra.uni 	$L__BB0_264;
         p2g_sv0 = 105;
       } else {
         // 1342: setp.eq.s16 	%p154, %rs4, 1;
+        // 1343: @%p154 bra 	$L__BB0_243;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1347: mul.wide.u32 	%rd128, %r188, -2139062143;
           // 1348: shr.u64 	%rd129, %rd128, 39;
@@ -2692,8 +2986,10 @@ void main() {
           // 1350: mul.lo.s32 	%r980, %r979, 255;
           // 1351: sub.s32 	%r1566, %r188, %r980;
           r1566 = uint(int(r188) - int(uint(int(uint(uint64_t(t77))) * 255)));
+          // 1352: bra.uni 	$L__BB0_264;
           p2g_sv0 = 105;
         } else {
+          // 1344: bra.uni 	$L__BB0_263;
           p2g_sv0 = 104;
         }
       }
@@ -2763,6 +3059,7 @@ void main() {
   // 1428: shr.u32 	%r1059, %r1049, 1;
   // 1429: and.b32  	%r209, %r1059, 127;
   r209 = (r1049 >> 1u) & 127u;
+  // 1430: @%p73 bra 	$L__BB0_292;
   if (p73) {
     // 1434: mul.wide.u32 	%rd148, %r207, -858993459;
     // 1435: shr.u64 	%rd149, %rd148, 34;
@@ -2777,15 +3074,21 @@ void main() {
     r1094 = r209 | r1569;
     // 1442: or.b32  	%r1569, %r1094, %r1093;
     r1569 = r1094 | r1093;
+    // 1443: bra.uni 	$L__BB0_293;
   } else {
+    // 1431: bra.uni 	$L__BB0_267;
+    // 1446: @%p19 bra 	$L__BB0_271;
     if (p19) {
       // 1450: setp.eq.s16 	%p165, %rs4, 2;
+      // 1451: @%p165 bra 	$L__BB0_288;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1484: and.b32  	%r1569, %r207, 65535;
         r1569 = r207 & 65535u;
+        // 1485: bra.uni 	$L__BB0_293;
         p2g_sv0 = 117;
       } else {
         // 1453: setp.eq.s16 	%p166, %rs4, 3;
+        // 1454: @%p166 bra 	$L__BB0_275;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1488: mul.wide.u32 	%rd138, %r207, -858993459;
           // 1489: shr.u64 	%rd139, %rd138, 34;
@@ -2795,6 +3098,7 @@ void main() {
           // 1492: sub.s32 	%r211, %r207, %r1064;
           r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1493: setp.eq.s32 	%p170, %r211, 0;
+          // 1494: @%p170 bra 	$L__BB0_277;
           if (int(r211) == 0) {
             // 2563: shr.u32 	%r1065, %r207, 8;
             r1065 = r207 >> 8u;
@@ -2808,8 +3112,10 @@ void main() {
             uint64_t t82 = uint64_t(uint(int(r1065) - int(uint(int(uint(uint64_t(t81))) * 6))));
             rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2570: setp.gt.s16 	%p171, %rs23, 1;
+            // 2571: @%p171 bra 	$L__BB0_281;
             if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2575: setp.eq.s16 	%p172, %rs23, 2;
+              // 2576: @%p172 bra 	$L__BB0_286;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3059: shr.u32 	%r1070, %r207, 12;
                 // 3060: and.b32  	%r1071, %r1070, 1;
@@ -2817,37 +3123,47 @@ void main() {
                 r1072 = r1569 | ((r207 >> 12u) & 1u);
                 // 3062: or.b32  	%r1569, %r1072, 32704;
                 r1569 = r1072 | 32704u;
+                // 3063: bra.uni 	$L__BB0_293;
                 p2g_sv0 = 117;
               } else {
                 // 2578: setp.eq.s16 	%p173, %rs23, 3;
+                // 2579: @%p173 bra 	$L__BB0_285;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3066: setp.eq.s32 	%p177, %r209, 0;
                   // 3067: selp.b32 	%r1069, 1, %r209, %p177;
                   // 3068: or.b32  	%r1569, %r1069, %r1569;
                   r1569 = ((int(r209) == 0) ? 1u : r209) | r1569;
+                  // 3069: bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
                   // 2581: setp.ne.s16 	%p174, %rs23, 4;
+                  // 2582: @%p174 bra 	$L__BB0_287;
                   if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2584: or.b32  	%r1569, %r1569, 32639;
                     r1569 = r1569 | 32639u;
+                    // 2585: bra.uni 	$L__BB0_293;
                     p2g_sv0 = 117;
                   }
                 }
               }
             } else {
+              // 2572: bra.uni 	$L__BB0_278;
               // 2837: setp.eq.s16 	%p175, %rs23, 0;
+              // 2838: @%p175 bra 	$L__BB0_293;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
                 // 2840: setp.eq.s16 	%p176, %rs23, 1;
+                // 2841: @%p176 bra 	$L__BB0_280;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2845: or.b32  	%r1569, %r1569, 32640;
                   r1569 = r1569 | 32640u;
+                  // 2846: bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
+                  // 2842: bra.uni 	$L__BB0_287;
                   p2g_sv0 = 279;
                 }
               }
@@ -2857,15 +3173,18 @@ void main() {
               r1073 = r1569 | r209;
               // 3168: or.b32  	%r1569, %r1073, 128;
               r1569 = r1073 | 128u;
+              // 3169: bra.uni 	$L__BB0_293;
               p2g_sv0 = 117;
             }
           } else {
             // 1496: add.s32 	%r1568, %r211, 125;
             r1568 = uint(int(r211) + 125);
+            // 1497: bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         } else {
           // 1456: setp.ne.s16 	%p167, %rs4, 5;
+          // 1457: @%p167 bra 	$L__BB0_290;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
@@ -2877,12 +3196,15 @@ void main() {
             // 1463: sub.s32 	%r1062, %r207, %r1061;
             // 1464: add.s32 	%r1568, %r1062, 125;
             r1568 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 125);
+            // 1465: bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         }
       }
     } else {
+      // 1447: bra.uni 	$L__BB0_268;
       // 1468: setp.eq.s16 	%p168, %rs4, 0;
+      // 1469: @%p168 bra 	$L__BB0_289;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1500: mul.wide.u32 	%rd144, %r207, 613566757;
         // 1501: shr.u64 	%rd145, %rd144, 32;
@@ -2898,9 +3220,11 @@ void main() {
         // 1508: sub.s32 	%r1082, %r207, %r1081;
         // 1509: add.s32 	%r1568, %r1082, 124;
         r1568 = uint(int(uint(int(r207) - int(r1081))) + 124);
+        // 1510: bra.uni 	$L__BB0_291;
         p2g_sv0 = 116;
       } else {
         // 1471: setp.eq.s16 	%p169, %rs4, 1;
+        // 1472: @%p169 bra 	$L__BB0_270;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1476: mul.wide.u32 	%rd142, %r207, -2139062143;
           // 1477: shr.u64 	%rd143, %rd142, 39;
@@ -2909,8 +3233,10 @@ void main() {
           // 1479: mul.lo.s32 	%r1075, %r1074, 255;
           // 1480: sub.s32 	%r1568, %r207, %r1075;
           r1568 = uint(int(r207) - int(uint(int(uint(uint64_t(t85))) * 255)));
+          // 1481: bra.uni 	$L__BB0_291;
           p2g_sv0 = 116;
         } else {
+          // 1473: bra.uni 	$L__BB0_290;
           p2g_sv0 = 115;
         }
       }
@@ -2938,6 +3264,7 @@ void main() {
   // 1527: and.b32  	%r1095, %r1565, 65535;
   // 1528: prmt.b32 	%r226, %r1567, %r1095, 4180;
   r226 = p2g_prmt(r1567, (r1565 & 65535u), 4180u, 0);
+  // 1529: @%p73 bra 	$L__BB0_319;
   if (p73) {
     // 1533: and.b32  	%r1152, %r186, 14;
     // 1534: add.s32 	%r1153, %r127, %r1152;
@@ -2992,7 +3319,9 @@ void main() {
     // 1571: or.b32  	%r1188, %r1187, %r1186;
     // 1572: xor.b32  	%r1571, %r1188, 32768;
     r1571 = (p2g_bfi_32((r1169 & 1u), ((r1169 >> 1u) & 127u), 15u, 1u) | r1186) ^ 32768u;
+    // 1573: bra.uni 	$L__BB0_320;
   } else {
+    // 1530: bra.uni 	$L__BB0_294;
     // 1576: add.s32 	%r1096, %r127, %r186;
     // 1577: xor.b32  	%r1097, %r1096, 81;
     // 1578: mul.lo.s32 	%r1098, %r1097, 2146121005;
@@ -3035,14 +3364,18 @@ void main() {
     // 1604: shr.u32 	%r1122, %r1112, 1;
     // 1605: and.b32  	%r229, %r1122, 127;
     r229 = (r1112 >> 1u) & 127u;
+    // 1606: @%p19 bra 	$L__BB0_298;
     if (p19) {
       // 1610: setp.eq.s16 	%p180, %rs4, 2;
+      // 1611: @%p180 bra 	$L__BB0_315;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1644: and.b32  	%r1571, %r227, 65535;
         r1571 = r227 & 65535u;
+        // 1645: bra.uni 	$L__BB0_320;
         p2g_sv0 = 128;
       } else {
         // 1613: setp.eq.s16 	%p181, %rs4, 3;
+        // 1614: @%p181 bra 	$L__BB0_302;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1648: mul.wide.u32 	%rd152, %r227, -858993459;
           // 1649: shr.u64 	%rd153, %rd152, 34;
@@ -3052,6 +3385,7 @@ void main() {
           // 1652: sub.s32 	%r231, %r227, %r1127;
           r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1653: setp.eq.s32 	%p185, %r231, 0;
+          // 1654: @%p185 bra 	$L__BB0_304;
           if (int(r231) == 0) {
             // 2588: shr.u32 	%r1128, %r227, 8;
             r1128 = r227 >> 8u;
@@ -3065,8 +3399,10 @@ void main() {
             uint64_t t90 = uint64_t(uint(int(r1128) - int(uint(int(uint(uint64_t(t89))) * 6))));
             rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2595: setp.gt.s16 	%p186, %rs25, 1;
+            // 2596: @%p186 bra 	$L__BB0_308;
             if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2600: setp.eq.s16 	%p187, %rs25, 2;
+              // 2601: @%p187 bra 	$L__BB0_313;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3072: shr.u32 	%r1133, %r227, 12;
                 // 3073: and.b32  	%r1134, %r1133, 1;
@@ -3074,37 +3410,47 @@ void main() {
                 r1135 = r1571 | ((r227 >> 12u) & 1u);
                 // 3075: or.b32  	%r1571, %r1135, 32704;
                 r1571 = r1135 | 32704u;
+                // 3076: bra.uni 	$L__BB0_320;
                 p2g_sv0 = 128;
               } else {
                 // 2603: setp.eq.s16 	%p188, %rs25, 3;
+                // 2604: @%p188 bra 	$L__BB0_312;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3079: setp.eq.s32 	%p192, %r229, 0;
                   // 3080: selp.b32 	%r1132, 1, %r229, %p192;
                   // 3081: or.b32  	%r1571, %r1132, %r1571;
                   r1571 = ((int(r229) == 0) ? 1u : r229) | r1571;
+                  // 3082: bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
                   // 2606: setp.ne.s16 	%p189, %rs25, 4;
+                  // 2607: @%p189 bra 	$L__BB0_314;
                   if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2609: or.b32  	%r1571, %r1571, 32639;
                     r1571 = r1571 | 32639u;
+                    // 2610: bra.uni 	$L__BB0_320;
                     p2g_sv0 = 128;
                   }
                 }
               }
             } else {
+              // 2597: bra.uni 	$L__BB0_305;
               // 2849: setp.eq.s16 	%p190, %rs25, 0;
+              // 2850: @%p190 bra 	$L__BB0_320;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
                 // 2852: setp.eq.s16 	%p191, %rs25, 1;
+                // 2853: @%p191 bra 	$L__BB0_307;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2857: or.b32  	%r1571, %r1571, 32640;
                   r1571 = r1571 | 32640u;
+                  // 2858: bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
+                  // 2854: bra.uni 	$L__BB0_314;
                   p2g_sv0 = 280;
                 }
               }
@@ -3114,15 +3460,18 @@ void main() {
               r1136 = r1571 | r229;
               // 3173: or.b32  	%r1571, %r1136, 128;
               r1571 = r1136 | 128u;
+              // 3174: bra.uni 	$L__BB0_320;
               p2g_sv0 = 128;
             }
           } else {
             // 1656: add.s32 	%r1570, %r231, 125;
             r1570 = uint(int(r231) + 125);
+            // 1657: bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         } else {
           // 1616: setp.ne.s16 	%p182, %rs4, 5;
+          // 1617: @%p182 bra 	$L__BB0_317;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
@@ -3134,12 +3483,15 @@ void main() {
             // 1623: sub.s32 	%r1125, %r227, %r1124;
             // 1624: add.s32 	%r1570, %r1125, 125;
             r1570 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 125);
+            // 1625: bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         }
       }
     } else {
+      // 1607: bra.uni 	$L__BB0_295;
       // 1628: setp.eq.s16 	%p183, %rs4, 0;
+      // 1629: @%p183 bra 	$L__BB0_316;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1660: mul.wide.u32 	%rd158, %r227, 613566757;
         // 1661: shr.u64 	%rd159, %rd158, 32;
@@ -3155,9 +3507,11 @@ void main() {
         // 1668: sub.s32 	%r1145, %r227, %r1144;
         // 1669: add.s32 	%r1570, %r1145, 124;
         r1570 = uint(int(uint(int(r227) - int(r1144))) + 124);
+        // 1670: bra.uni 	$L__BB0_318;
         p2g_sv0 = 127;
       } else {
         // 1631: setp.eq.s16 	%p184, %rs4, 1;
+        // 1632: @%p184 bra 	$L__BB0_297;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1636: mul.wide.u32 	%rd156, %r227, -2139062143;
           // 1637: shr.u64 	%rd157, %rd156, 39;
@@ -3166,8 +3520,10 @@ void main() {
           // 1639: mul.lo.s32 	%r1138, %r1137, 255;
           // 1640: sub.s32 	%r1570, %r227, %r1138;
           r1570 = uint(int(r227) - int(uint(int(uint(uint64_t(t93))) * 255)));
+          // 1641: bra.uni 	$L__BB0_318;
           p2g_sv0 = 127;
         } else {
+          // 1633: bra.uni 	$L__BB0_317;
           p2g_sv0 = 126;
         }
       }
@@ -3240,6 +3596,7 @@ void main() {
   // 1718: shr.u32 	%r1215, %r1205, 1;
   // 1719: and.b32  	%r251, %r1215, 127;
   r251 = (r1205 >> 1u) & 127u;
+  // 1720: @%p73 bra 	$L__BB0_346;
   if (p73) {
     // 1724: mul.wide.u32 	%rd176, %r249, -858993459;
     // 1725: shr.u64 	%rd177, %rd176, 34;
@@ -3254,15 +3611,21 @@ void main() {
     r1250 = r251 | r1573;
     // 1732: or.b32  	%r1573, %r1250, %r1249;
     r1573 = r1250 | r1249;
+    // 1733: bra.uni 	$L__BB0_347;
   } else {
+    // 1721: bra.uni 	$L__BB0_321;
+    // 1736: @%p19 bra 	$L__BB0_325;
     if (p19) {
       // 1740: setp.eq.s16 	%p195, %rs4, 2;
+      // 1741: @%p195 bra 	$L__BB0_342;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1774: and.b32  	%r1573, %r249, 65535;
         r1573 = r249 & 65535u;
+        // 1775: bra.uni 	$L__BB0_347;
         p2g_sv0 = 139;
       } else {
         // 1743: setp.eq.s16 	%p196, %rs4, 3;
+        // 1744: @%p196 bra 	$L__BB0_329;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1778: mul.wide.u32 	%rd166, %r249, -858993459;
           // 1779: shr.u64 	%rd167, %rd166, 34;
@@ -3272,6 +3635,7 @@ void main() {
           // 1782: sub.s32 	%r253, %r249, %r1220;
           r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1783: setp.eq.s32 	%p200, %r253, 0;
+          // 1784: @%p200 bra 	$L__BB0_331;
           if (int(r253) == 0) {
             // 2613: shr.u32 	%r1221, %r249, 8;
             r1221 = r249 >> 8u;
@@ -3285,8 +3649,10 @@ void main() {
             uint64_t t98 = uint64_t(uint(int(r1221) - int(uint(int(uint(uint64_t(t97))) * 6))));
             rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2620: setp.gt.s16 	%p201, %rs27, 1;
+            // 2621: @%p201 bra 	$L__BB0_335;
             if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2625: setp.eq.s16 	%p202, %rs27, 2;
+              // 2626: @%p202 bra 	$L__BB0_340;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3085: shr.u32 	%r1226, %r249, 12;
                 // 3086: and.b32  	%r1227, %r1226, 1;
@@ -3294,37 +3660,47 @@ void main() {
                 r1228 = r1573 | ((r249 >> 12u) & 1u);
                 // 3088: or.b32  	%r1573, %r1228, 32704;
                 r1573 = r1228 | 32704u;
+                // 3089: bra.uni 	$L__BB0_347;
                 p2g_sv0 = 139;
               } else {
                 // 2628: setp.eq.s16 	%p203, %rs27, 3;
+                // 2629: @%p203 bra 	$L__BB0_339;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3092: setp.eq.s32 	%p207, %r251, 0;
                   // 3093: selp.b32 	%r1225, 1, %r251, %p207;
                   // 3094: or.b32  	%r1573, %r1225, %r1573;
                   r1573 = ((int(r251) == 0) ? 1u : r251) | r1573;
+                  // 3095: bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
                   // 2631: setp.ne.s16 	%p204, %rs27, 4;
+                  // 2632: @%p204 bra 	$L__BB0_341;
                   if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2634: or.b32  	%r1573, %r1573, 32639;
                     r1573 = r1573 | 32639u;
+                    // 2635: bra.uni 	$L__BB0_347;
                     p2g_sv0 = 139;
                   }
                 }
               }
             } else {
+              // 2622: bra.uni 	$L__BB0_332;
               // 2861: setp.eq.s16 	%p205, %rs27, 0;
+              // 2862: @%p205 bra 	$L__BB0_347;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
                 // 2864: setp.eq.s16 	%p206, %rs27, 1;
+                // 2865: @%p206 bra 	$L__BB0_334;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2869: or.b32  	%r1573, %r1573, 32640;
                   r1573 = r1573 | 32640u;
+                  // 2870: bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
+                  // 2866: bra.uni 	$L__BB0_341;
                   p2g_sv0 = 281;
                 }
               }
@@ -3334,15 +3710,18 @@ void main() {
               r1229 = r1573 | r251;
               // 3178: or.b32  	%r1573, %r1229, 128;
               r1573 = r1229 | 128u;
+              // 3179: bra.uni 	$L__BB0_347;
               p2g_sv0 = 139;
             }
           } else {
             // 1786: add.s32 	%r1572, %r253, 125;
             r1572 = uint(int(r253) + 125);
+            // 1787: bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         } else {
           // 1746: setp.ne.s16 	%p197, %rs4, 5;
+          // 1747: @%p197 bra 	$L__BB0_344;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
@@ -3354,12 +3733,15 @@ void main() {
             // 1753: sub.s32 	%r1218, %r249, %r1217;
             // 1754: add.s32 	%r1572, %r1218, 125;
             r1572 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 125);
+            // 1755: bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         }
       }
     } else {
+      // 1737: bra.uni 	$L__BB0_322;
       // 1758: setp.eq.s16 	%p198, %rs4, 0;
+      // 1759: @%p198 bra 	$L__BB0_343;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1790: mul.wide.u32 	%rd172, %r249, 613566757;
         // 1791: shr.u64 	%rd173, %rd172, 32;
@@ -3375,9 +3757,11 @@ void main() {
         // 1798: sub.s32 	%r1238, %r249, %r1237;
         // 1799: add.s32 	%r1572, %r1238, 124;
         r1572 = uint(int(uint(int(r249) - int(r1237))) + 124);
+        // 1800: bra.uni 	$L__BB0_345;
         p2g_sv0 = 138;
       } else {
         // 1761: setp.eq.s16 	%p199, %rs4, 1;
+        // 1762: @%p199 bra 	$L__BB0_324;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1766: mul.wide.u32 	%rd170, %r249, -2139062143;
           // 1767: shr.u64 	%rd171, %rd170, 39;
@@ -3386,8 +3770,10 @@ void main() {
           // 1769: mul.lo.s32 	%r1231, %r1230, 255;
           // 1770: sub.s32 	%r1572, %r249, %r1231;
           r1572 = uint(int(r249) - int(uint(int(uint(uint64_t(t101))) * 255)));
+          // 1771: bra.uni 	$L__BB0_345;
           p2g_sv0 = 138;
         } else {
+          // 1763: bra.uni 	$L__BB0_344;
           p2g_sv0 = 137;
         }
       }
@@ -3415,6 +3801,7 @@ void main() {
   // 1817: and.b32  	%r1251, %r1569, 65535;
   // 1818: prmt.b32 	%r268, %r1571, %r1251, 4180;
   r268 = p2g_prmt(r1571, (r1569 & 65535u), 4180u, 0);
+  // 1819: @%p73 bra 	$L__BB0_373;
   if (p73) {
     // 1823: shl.b32 	%r1309, %r107, 6;
     r1309 = r107 << 6u;
@@ -3484,7 +3871,9 @@ void main() {
     // 1872: and.b32  	%r1356, %r1355, 3;
     // 1873: xor.b32  	%r1575, %r1346, %r1356;
     r1575 = (p2g_bfi_32((r1327 & 1u), ((r1327 >> 1u) & 127u), 15u, 1u) | r1344) ^ (((r1353 >> 16u) ^ r1353) & 3u);
+    // 1874: bra.uni 	$L__BB0_374;
   } else {
+    // 1820: bra.uni 	$L__BB0_348;
     // 1877: shl.b32 	%r1252, %r107, 6;
     // 1878: add.s32 	%r1253, %r247, %r1252;
     // 1879: xor.b32  	%r1254, %r1253, 81;
@@ -3528,14 +3917,18 @@ void main() {
     // 1906: shr.u32 	%r1279, %r1269, 1;
     // 1907: and.b32  	%r271, %r1279, 127;
     r271 = (r1269 >> 1u) & 127u;
+    // 1908: @%p19 bra 	$L__BB0_352;
     if (p19) {
       // 1912: setp.eq.s16 	%p210, %rs4, 2;
+      // 1913: @%p210 bra 	$L__BB0_369;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1946: and.b32  	%r1575, %r269, 65535;
         r1575 = r269 & 65535u;
+        // 1947: bra.uni 	$L__BB0_374;
         p2g_sv0 = 150;
       } else {
         // 1915: setp.eq.s16 	%p211, %rs4, 3;
+        // 1916: @%p211 bra 	$L__BB0_356;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1950: mul.wide.u32 	%rd180, %r269, -858993459;
           // 1951: shr.u64 	%rd181, %rd180, 34;
@@ -3545,6 +3938,7 @@ void main() {
           // 1954: sub.s32 	%r273, %r269, %r1284;
           r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 1955: setp.eq.s32 	%p215, %r273, 0;
+          // 1956: @%p215 bra 	$L__BB0_358;
           if (int(r273) == 0) {
             // 2638: shr.u32 	%r1285, %r269, 8;
             r1285 = r269 >> 8u;
@@ -3558,8 +3952,10 @@ void main() {
             uint64_t t106 = uint64_t(uint(int(r1285) - int(uint(int(uint(uint64_t(t105))) * 6))));
             rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2645: setp.gt.s16 	%p216, %rs29, 1;
+            // 2646: @%p216 bra 	$L__BB0_362;
             if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2650: setp.eq.s16 	%p217, %rs29, 2;
+              // 2651: @%p217 bra 	$L__BB0_367;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3098: shr.u32 	%r1290, %r269, 12;
                 // 3099: and.b32  	%r1291, %r1290, 1;
@@ -3567,37 +3963,47 @@ void main() {
                 r1292 = r1575 | ((r269 >> 12u) & 1u);
                 // 3101: or.b32  	%r1575, %r1292, 32704;
                 r1575 = r1292 | 32704u;
+                // 3102: bra.uni 	$L__BB0_374;
                 p2g_sv0 = 150;
               } else {
                 // 2653: setp.eq.s16 	%p218, %rs29, 3;
+                // 2654: @%p218 bra 	$L__BB0_366;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3105: setp.eq.s32 	%p222, %r271, 0;
                   // 3106: selp.b32 	%r1289, 1, %r271, %p222;
                   // 3107: or.b32  	%r1575, %r1289, %r1575;
                   r1575 = ((int(r271) == 0) ? 1u : r271) | r1575;
+                  // 3108: bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
                   // 2656: setp.ne.s16 	%p219, %rs29, 4;
+                  // 2657: @%p219 bra 	$L__BB0_368;
                   if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2659: or.b32  	%r1575, %r1575, 32639;
                     r1575 = r1575 | 32639u;
+                    // 2660: bra.uni 	$L__BB0_374;
                     p2g_sv0 = 150;
                   }
                 }
               }
             } else {
+              // 2647: bra.uni 	$L__BB0_359;
               // 2873: setp.eq.s16 	%p220, %rs29, 0;
+              // 2874: @%p220 bra 	$L__BB0_374;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
                 // 2876: setp.eq.s16 	%p221, %rs29, 1;
+                // 2877: @%p221 bra 	$L__BB0_361;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2881: or.b32  	%r1575, %r1575, 32640;
                   r1575 = r1575 | 32640u;
+                  // 2882: bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
+                  // 2878: bra.uni 	$L__BB0_368;
                   p2g_sv0 = 282;
                 }
               }
@@ -3607,15 +4013,18 @@ void main() {
               r1293 = r1575 | r271;
               // 3183: or.b32  	%r1575, %r1293, 128;
               r1575 = r1293 | 128u;
+              // 3184: bra.uni 	$L__BB0_374;
               p2g_sv0 = 150;
             }
           } else {
             // 1958: add.s32 	%r1574, %r273, 125;
             r1574 = uint(int(r273) + 125);
+            // 1959: bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         } else {
           // 1918: setp.ne.s16 	%p212, %rs4, 5;
+          // 1919: @%p212 bra 	$L__BB0_371;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
@@ -3627,12 +4036,15 @@ void main() {
             // 1925: sub.s32 	%r1282, %r269, %r1281;
             // 1926: add.s32 	%r1574, %r1282, 125;
             r1574 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 125);
+            // 1927: bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         }
       }
     } else {
+      // 1909: bra.uni 	$L__BB0_349;
       // 1930: setp.eq.s16 	%p213, %rs4, 0;
+      // 1931: @%p213 bra 	$L__BB0_370;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1962: mul.wide.u32 	%rd186, %r269, 613566757;
         // 1963: shr.u64 	%rd187, %rd186, 32;
@@ -3648,9 +4060,11 @@ void main() {
         // 1970: sub.s32 	%r1302, %r269, %r1301;
         // 1971: add.s32 	%r1574, %r1302, 124;
         r1574 = uint(int(uint(int(r269) - int(r1301))) + 124);
+        // 1972: bra.uni 	$L__BB0_372;
         p2g_sv0 = 149;
       } else {
         // 1933: setp.eq.s16 	%p214, %rs4, 1;
+        // 1934: @%p214 bra 	$L__BB0_351;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1938: mul.wide.u32 	%rd184, %r269, -2139062143;
           // 1939: shr.u64 	%rd185, %rd184, 39;
@@ -3659,8 +4073,10 @@ void main() {
           // 1941: mul.lo.s32 	%r1295, %r1294, 255;
           // 1942: sub.s32 	%r1574, %r269, %r1295;
           r1574 = uint(int(r269) - int(uint(int(uint(uint64_t(t109))) * 255)));
+          // 1943: bra.uni 	$L__BB0_372;
           p2g_sv0 = 149;
         } else {
+          // 1935: bra.uni 	$L__BB0_371;
           p2g_sv0 = 148;
         }
       }
@@ -3729,6 +4145,7 @@ void main() {
   // 2018: shr.u32 	%r1384, %r1374, 1;
   // 2019: and.b32  	%r290, %r1384, 127;
   r290 = (r1374 >> 1u) & 127u;
+  // 2020: @%p73 bra 	$L__BB0_400;
   if (p73) {
     // 2024: mul.wide.u32 	%rd204, %r288, -858993459;
     // 2025: shr.u64 	%rd205, %rd204, 34;
@@ -3743,15 +4160,21 @@ void main() {
     r1419 = r290 | r1577;
     // 2032: or.b32  	%r1577, %r1419, %r1418;
     r1577 = r1419 | r1418;
+    // 2033: bra.uni 	$L__BB0_401;
   } else {
+    // 2021: bra.uni 	$L__BB0_375;
+    // 2036: @%p19 bra 	$L__BB0_379;
     if (p19) {
       // 2040: setp.eq.s16 	%p225, %rs4, 2;
+      // 2041: @%p225 bra 	$L__BB0_396;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2074: and.b32  	%r1577, %r288, 65535;
         r1577 = r288 & 65535u;
+        // 2075: bra.uni 	$L__BB0_401;
         p2g_sv0 = 161;
       } else {
         // 2043: setp.eq.s16 	%p226, %rs4, 3;
+        // 2044: @%p226 bra 	$L__BB0_383;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2078: mul.wide.u32 	%rd194, %r288, -858993459;
           // 2079: shr.u64 	%rd195, %rd194, 34;
@@ -3761,6 +4184,7 @@ void main() {
           // 2082: sub.s32 	%r292, %r288, %r1389;
           r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2083: setp.eq.s32 	%p230, %r292, 0;
+          // 2084: @%p230 bra 	$L__BB0_385;
           if (int(r292) == 0) {
             // 2663: shr.u32 	%r1390, %r288, 8;
             r1390 = r288 >> 8u;
@@ -3774,8 +4198,10 @@ void main() {
             uint64_t t114 = uint64_t(uint(int(r1390) - int(uint(int(uint(uint64_t(t113))) * 6))));
             rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2670: setp.gt.s16 	%p231, %rs31, 1;
+            // 2671: @%p231 bra 	$L__BB0_389;
             if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2675: setp.eq.s16 	%p232, %rs31, 2;
+              // 2676: @%p232 bra 	$L__BB0_394;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3111: shr.u32 	%r1395, %r288, 12;
                 // 3112: and.b32  	%r1396, %r1395, 1;
@@ -3783,37 +4209,47 @@ void main() {
                 r1397 = r1577 | ((r288 >> 12u) & 1u);
                 // 3114: or.b32  	%r1577, %r1397, 32704;
                 r1577 = r1397 | 32704u;
+                // 3115: bra.uni 	$L__BB0_401;
                 p2g_sv0 = 161;
               } else {
                 // 2678: setp.eq.s16 	%p233, %rs31, 3;
+                // 2679: @%p233 bra 	$L__BB0_393;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3118: setp.eq.s32 	%p237, %r290, 0;
                   // 3119: selp.b32 	%r1394, 1, %r290, %p237;
                   // 3120: or.b32  	%r1577, %r1394, %r1577;
                   r1577 = ((int(r290) == 0) ? 1u : r290) | r1577;
+                  // 3121: bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
                   // 2681: setp.ne.s16 	%p234, %rs31, 4;
+                  // 2682: @%p234 bra 	$L__BB0_395;
                   if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2684: or.b32  	%r1577, %r1577, 32639;
                     r1577 = r1577 | 32639u;
+                    // 2685: bra.uni 	$L__BB0_401;
                     p2g_sv0 = 161;
                   }
                 }
               }
             } else {
+              // 2672: bra.uni 	$L__BB0_386;
               // 2885: setp.eq.s16 	%p235, %rs31, 0;
+              // 2886: @%p235 bra 	$L__BB0_401;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
                 // 2888: setp.eq.s16 	%p236, %rs31, 1;
+                // 2889: @%p236 bra 	$L__BB0_388;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2893: or.b32  	%r1577, %r1577, 32640;
                   r1577 = r1577 | 32640u;
+                  // 2894: bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
+                  // 2890: bra.uni 	$L__BB0_395;
                   p2g_sv0 = 283;
                 }
               }
@@ -3823,15 +4259,18 @@ void main() {
               r1398 = r1577 | r290;
               // 3188: or.b32  	%r1577, %r1398, 128;
               r1577 = r1398 | 128u;
+              // 3189: bra.uni 	$L__BB0_401;
               p2g_sv0 = 161;
             }
           } else {
             // 2086: add.s32 	%r1576, %r292, 125;
             r1576 = uint(int(r292) + 125);
+            // 2087: bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         } else {
           // 2046: setp.ne.s16 	%p227, %rs4, 5;
+          // 2047: @%p227 bra 	$L__BB0_398;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
@@ -3843,12 +4282,15 @@ void main() {
             // 2053: sub.s32 	%r1387, %r288, %r1386;
             // 2054: add.s32 	%r1576, %r1387, 125;
             r1576 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 125);
+            // 2055: bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         }
       }
     } else {
+      // 2037: bra.uni 	$L__BB0_376;
       // 2058: setp.eq.s16 	%p228, %rs4, 0;
+      // 2059: @%p228 bra 	$L__BB0_397;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2090: mul.wide.u32 	%rd200, %r288, 613566757;
         // 2091: shr.u64 	%rd201, %rd200, 32;
@@ -3864,9 +4306,11 @@ void main() {
         // 2098: sub.s32 	%r1407, %r288, %r1406;
         // 2099: add.s32 	%r1576, %r1407, 124;
         r1576 = uint(int(uint(int(r288) - int(r1406))) + 124);
+        // 2100: bra.uni 	$L__BB0_399;
         p2g_sv0 = 160;
       } else {
         // 2061: setp.eq.s16 	%p229, %rs4, 1;
+        // 2062: @%p229 bra 	$L__BB0_378;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2066: mul.wide.u32 	%rd198, %r288, -2139062143;
           // 2067: shr.u64 	%rd199, %rd198, 39;
@@ -3875,8 +4319,10 @@ void main() {
           // 2069: mul.lo.s32 	%r1400, %r1399, 255;
           // 2070: sub.s32 	%r1576, %r288, %r1400;
           r1576 = uint(int(r288) - int(uint(int(uint(uint64_t(t117))) * 255)));
+          // 2071: bra.uni 	$L__BB0_399;
           p2g_sv0 = 160;
         } else {
+          // 2063: bra.uni 	$L__BB0_398;
           p2g_sv0 = 159;
         }
       }
@@ -3904,6 +4350,7 @@ void main() {
   // 2117: and.b32  	%r1420, %r1573, 65535;
   // 2118: prmt.b32 	%r307, %r1575, %r1420, 4180;
   r307 = p2g_prmt(r1575, (r1573 & 65535u), 4180u, 0);
+  // 2119: @%p73 bra 	$L__BB0_427;
   if (p73) {
     // 2123: shl.b32 	%r1479, %r186, 6;
     r1479 = r186 << 6u;
@@ -3975,7 +4422,9 @@ void main() {
     // 2173: and.b32  	%r1527, %r1526, 3;
     // 2174: xor.b32  	%r1579, %r1517, %r1527;
     r1579 = (p2g_bfi_32((r1498 & 1u), ((r1498 >> 1u) & 127u), 15u, 1u) | r1515) ^ (((r1524 >> 16u) ^ r1524) & 3u);
+    // 2175: bra.uni 	$L__BB0_428;
   } else {
+    // 2120: bra.uni 	$L__BB0_402;
     // 2178: shl.b32 	%r1421, %r186, 6;
     // 2179: add.s32 	%r1422, %r247, %r1421;
     r1422 = uint(int(r247) + int(r186 << 6u));
@@ -4021,14 +4470,18 @@ void main() {
     // 2208: shr.u32 	%r1449, %r1439, 1;
     // 2209: and.b32  	%r310, %r1449, 127;
     r310 = (r1439 >> 1u) & 127u;
+    // 2210: @%p19 bra 	$L__BB0_406;
     if (p19) {
       // 2214: setp.eq.s16 	%p240, %rs4, 2;
+      // 2215: @%p240 bra 	$L__BB0_423;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2248: and.b32  	%r1579, %r308, 65535;
         r1579 = r308 & 65535u;
+        // 2249: bra.uni 	$L__BB0_428;
         p2g_sv0 = 172;
       } else {
         // 2217: setp.eq.s16 	%p241, %rs4, 3;
+        // 2218: @%p241 bra 	$L__BB0_410;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2252: mul.wide.u32 	%rd208, %r308, -858993459;
           // 2253: shr.u64 	%rd209, %rd208, 34;
@@ -4038,6 +4491,7 @@ void main() {
           // 2256: sub.s32 	%r312, %r308, %r1454;
           r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2257: setp.eq.s32 	%p245, %r312, 0;
+          // 2258: @%p245 bra 	$L__BB0_412;
           if (int(r312) == 0) {
             // 2688: shr.u32 	%r1455, %r308, 8;
             r1455 = r308 >> 8u;
@@ -4051,8 +4505,10 @@ void main() {
             uint64_t t122 = uint64_t(uint(int(r1455) - int(uint(int(uint(uint64_t(t121))) * 6))));
             rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2695: setp.gt.s16 	%p246, %rs33, 1;
+            // 2696: @%p246 bra 	$L__BB0_416;
             if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2700: setp.eq.s16 	%p247, %rs33, 2;
+              // 2701: @%p247 bra 	$L__BB0_421;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3124: shr.u32 	%r1460, %r308, 12;
                 // 3125: and.b32  	%r1461, %r1460, 1;
@@ -4060,37 +4516,47 @@ void main() {
                 r1462 = r1579 | ((r308 >> 12u) & 1u);
                 // 3127: or.b32  	%r1579, %r1462, 32704;
                 r1579 = r1462 | 32704u;
+                // 3128: bra.uni 	$L__BB0_428;
                 p2g_sv0 = 172;
               } else {
                 // 2703: setp.eq.s16 	%p248, %rs33, 3;
+                // 2704: @%p248 bra 	$L__BB0_420;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3131: setp.eq.s32 	%p252, %r310, 0;
                   // 3132: selp.b32 	%r1459, 1, %r310, %p252;
                   // 3133: or.b32  	%r1579, %r1459, %r1579;
                   r1579 = ((int(r310) == 0) ? 1u : r310) | r1579;
+                  // 3134: bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
                   // 2706: setp.ne.s16 	%p249, %rs33, 4;
+                  // 2707: @%p249 bra 	$L__BB0_422;
                   if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2709: or.b32  	%r1579, %r1579, 32639;
                     r1579 = r1579 | 32639u;
+                    // 2710: bra.uni 	$L__BB0_428;
                     p2g_sv0 = 172;
                   }
                 }
               }
             } else {
+              // 2697: bra.uni 	$L__BB0_413;
               // 2897: setp.eq.s16 	%p250, %rs33, 0;
+              // 2898: @%p250 bra 	$L__BB0_428;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
                 // 2900: setp.eq.s16 	%p251, %rs33, 1;
+                // 2901: @%p251 bra 	$L__BB0_415;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2905: or.b32  	%r1579, %r1579, 32640;
                   r1579 = r1579 | 32640u;
+                  // 2906: bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
+                  // 2902: bra.uni 	$L__BB0_422;
                   p2g_sv0 = 284;
                 }
               }
@@ -4100,15 +4566,18 @@ void main() {
               r1463 = r1579 | r310;
               // 3193: or.b32  	%r1579, %r1463, 128;
               r1579 = r1463 | 128u;
+              // 3194: bra.uni 	$L__BB0_428;
               p2g_sv0 = 172;
             }
           } else {
             // 2260: add.s32 	%r1578, %r312, 125;
             r1578 = uint(int(r312) + 125);
+            // 2261: bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         } else {
           // 2220: setp.ne.s16 	%p242, %rs4, 5;
+          // 2221: @%p242 bra 	$L__BB0_425;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
@@ -4120,12 +4589,15 @@ void main() {
             // 2227: sub.s32 	%r1452, %r308, %r1451;
             // 2228: add.s32 	%r1578, %r1452, 125;
             r1578 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 125);
+            // 2229: bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         }
       }
     } else {
+      // 2211: bra.uni 	$L__BB0_403;
       // 2232: setp.eq.s16 	%p243, %rs4, 0;
+      // 2233: @%p243 bra 	$L__BB0_424;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2264: mul.wide.u32 	%rd214, %r308, 613566757;
         // 2265: shr.u64 	%rd215, %rd214, 32;
@@ -4141,9 +4613,11 @@ void main() {
         // 2272: sub.s32 	%r1472, %r308, %r1471;
         // 2273: add.s32 	%r1578, %r1472, 124;
         r1578 = uint(int(uint(int(r308) - int(r1471))) + 124);
+        // 2274: bra.uni 	$L__BB0_426;
         p2g_sv0 = 171;
       } else {
         // 2235: setp.eq.s16 	%p244, %rs4, 1;
+        // 2236: @%p244 bra 	$L__BB0_405;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2240: mul.wide.u32 	%rd212, %r308, -2139062143;
           // 2241: shr.u64 	%rd213, %rd212, 39;
@@ -4152,8 +4626,10 @@ void main() {
           // 2243: mul.lo.s32 	%r1465, %r1464, 255;
           // 2244: sub.s32 	%r1578, %r308, %r1465;
           r1578 = uint(int(r308) - int(uint(int(uint(uint64_t(t125))) * 255)));
+          // 2245: bra.uni 	$L__BB0_426;
           p2g_sv0 = 171;
         } else {
+          // 2237: bra.uni 	$L__BB0_425;
           p2g_sv0 = 170;
         }
       }
@@ -4227,5 +4703,6 @@ void main() {
   P2GU32(rd224).v = r1530;
   // 2309: st.global.u32 	[%rd224+4], %r1531;
   P2GU32((rd224 + 4ul)).v = r1531;
+  // 2310: ret;
   return;
 }

@@ -520,14 +520,18 @@ void main() {
   // 78: and.b32  	%r11, %r289, 1023;
   r11 = (r279 >> 1u) & 1023u;
   // 79: setp.gt.s16 	%p1, %rs1, 1;
+  // 80: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 84: setp.eq.s16 	%p2, %rs1, 2;
+    // 85: @%p2 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       // 133: and.b32  	%r1224, %r9, 65535;
       r1224 = r9 & 65535u;
+      // 134: bra.uni 	$L__BB0_27;
       p2g_sv0 = 11;
     } else {
       // 87: setp.eq.s16 	%p3, %rs1, 3;
+      // 88: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 137: mul.wide.u32 	%rd11, %r9, -858993459;
         // 138: shr.u64 	%rd12, %rd11, 34;
@@ -537,6 +541,7 @@ void main() {
         // 141: sub.s32 	%r15, %r9, %r296;
         r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 142: setp.eq.s32 	%p11, %r15, 0;
+        // 143: @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
           // 2280: shr.u32 	%r297, %r9, 8;
           r297 = r9 >> 8u;
@@ -550,8 +555,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r297) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2287: setp.gt.s16 	%p12, %rs3, 1;
+          // 2288: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2292: setp.eq.s16 	%p13, %rs3, 2;
+            // 2293: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2428: shr.u32 	%r302, %r9, 12;
               // 2429: and.b32  	%r303, %r302, 1;
@@ -559,37 +566,47 @@ void main() {
               r304 = r1224 | ((r9 >> 12u) & 1u);
               // 2431: or.b32  	%r1224, %r304, 32256;
               r1224 = r304 | 32256u;
+              // 2432: bra.uni 	$L__BB0_27;
               p2g_sv0 = 11;
             } else {
               // 2295: setp.eq.s16 	%p14, %rs3, 3;
+              // 2296: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2435: setp.eq.s32 	%p18, %r11, 0;
                 // 2436: selp.b32 	%r301, 1, %r11, %p18;
                 // 2437: or.b32  	%r1224, %r301, %r1224;
                 r1224 = ((int(r11) == 0) ? 1u : r11) | r1224;
+                // 2438: bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
                 // 2298: setp.ne.s16 	%p15, %rs3, 4;
+                // 2299: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 215;
                 } else {
                   // 2301: or.b32  	%r1224, %r1224, 31743;
                   r1224 = r1224 | 31743u;
+                  // 2302: bra.uni 	$L__BB0_27;
                   p2g_sv0 = 11;
                 }
               }
             }
           } else {
+            // 2289: bra.uni 	$L__BB0_13;
             // 2380: setp.eq.s16 	%p16, %rs3, 0;
+            // 2381: @%p16 bra 	$L__BB0_27;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
               // 2383: setp.eq.s16 	%p17, %rs3, 1;
+              // 2384: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2388: or.b32  	%r1224, %r1224, 31744;
                 r1224 = r1224 | 31744u;
+                // 2389: bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
+                // 2385: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 215;
               }
             }
@@ -599,15 +616,18 @@ void main() {
             r305 = r1224 | r11;
             // 2481: or.b32  	%r1224, %r305, 1024;
             r1224 = r305 | 1024u;
+            // 2482: bra.uni 	$L__BB0_27;
             p2g_sv0 = 11;
           }
         } else {
           // 145: add.s32 	%r1223, %r15, 13;
           r1223 = uint(int(r15) + 13);
+          // 146: bra.uni 	$L__BB0_26;
           p2g_sv0 = 10;
         }
       } else {
         // 90: setp.ne.s16 	%p4, %rs1, 5;
+        // 91: @%p4 bra 	$L__BB0_25;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
@@ -626,12 +646,15 @@ void main() {
           // 102: mul.lo.s32 	%r293, %r292, 20;
           // 103: sub.s32 	%r12, %r291, %r293;
           r12 = uint(int(r291) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 104: @%p10 bra 	$L__BB0_9;
           if (!(((r9 & 1u) == 1u) ^^ false)) {
             // 108: mov.u32 	%r294, 7;
             // 109: sub.s32 	%r1223, %r294, %r12;
             r1223 = uint(int(7u) - int(r12));
+            // 110: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           } else {
+            // 105: bra.uni 	$L__BB0_8;
             // 171: add.s32 	%r1223, %r12, 19;
             r1223 = uint(int(r12) + 19);
             p2g_sv0 = 10;
@@ -640,7 +663,9 @@ void main() {
       }
     }
   } else {
+    // 81: bra.uni 	$L__BB0_1;
     // 113: setp.eq.s16 	%p5, %rs1, 0;
+    // 114: @%p5 bra 	$L__BB0_24;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 149: mul.wide.u32 	%rd17, %r9, 613566757;
       // 150: shr.u64 	%rd18, %rd17, 32;
@@ -656,9 +681,11 @@ void main() {
       // 157: sub.s32 	%r318, %r9, %r317;
       // 158: add.s32 	%r1223, %r318, 12;
       r1223 = uint(int(uint(int(r9) - int(r317))) + 12);
+      // 159: bra.uni 	$L__BB0_26;
       p2g_sv0 = 10;
     } else {
       // 116: setp.eq.s16 	%p6, %rs1, 1;
+      // 117: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 121: mul.wide.u32 	%rd15, %r9, 138547333;
         // 122: shr.u64 	%rd16, %rd15, 32;
@@ -673,8 +700,10 @@ void main() {
         r311 = uint(int(uint(int(uint(int(r9) - int(r306)) >> 1u) + int(r306)) >> 4u) * 31);
         // 129: sub.s32 	%r1223, %r9, %r311;
         r1223 = uint(int(r9) - int(r311));
+        // 130: bra.uni 	$L__BB0_26;
         p2g_sv0 = 10;
       } else {
+        // 118: bra.uni 	$L__BB0_25;
         p2g_sv0 = 8;
       }
     }
@@ -688,6 +717,7 @@ void main() {
     // 166: sub.s32 	%r321, %r9, %r320;
     // 167: add.s32 	%r1223, %r321, 13;
     r1223 = uint(int(uint(int(r9) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 13);
+    // 168: bra.uni 	$L__BB0_26;
     p2g_sv0 = 10;
   }
   if (p2g_sv0 == 10) {
@@ -746,14 +776,18 @@ void main() {
   rs4 = rs1 & 255u;
   // 212: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 213: @%p19 bra 	$L__BB0_31;
   if (p19) {
     // 217: setp.eq.s16 	%p20, %rs4, 2;
+    // 218: @%p20 bra 	$L__BB0_50;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 266: and.b32  	%r1226, %r29, 65535;
       r1226 = r29 & 65535u;
+      // 267: bra.uni 	$L__BB0_54;
       p2g_sv0 = 22;
     } else {
       // 220: setp.eq.s16 	%p21, %rs4, 3;
+      // 221: @%p21 bra 	$L__BB0_37;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 270: mul.wide.u32 	%rd23, %r29, -858993459;
         // 271: shr.u64 	%rd24, %rd23, 34;
@@ -763,6 +797,7 @@ void main() {
         // 274: sub.s32 	%r35, %r29, %r359;
         r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 275: setp.eq.s32 	%p29, %r35, 0;
+        // 276: @%p29 bra 	$L__BB0_39;
         if (int(r35) == 0) {
           // 2305: shr.u32 	%r360, %r29, 8;
           r360 = r29 >> 8u;
@@ -776,8 +811,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r360) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2312: setp.gt.s16 	%p30, %rs5, 1;
+          // 2313: @%p30 bra 	$L__BB0_43;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2317: setp.eq.s16 	%p31, %rs5, 2;
+            // 2318: @%p31 bra 	$L__BB0_48;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2441: shr.u32 	%r365, %r29, 12;
               // 2442: and.b32  	%r366, %r365, 1;
@@ -785,37 +822,47 @@ void main() {
               r367 = r1226 | ((r29 >> 12u) & 1u);
               // 2444: or.b32  	%r1226, %r367, 32256;
               r1226 = r367 | 32256u;
+              // 2445: bra.uni 	$L__BB0_54;
               p2g_sv0 = 22;
             } else {
               // 2320: setp.eq.s16 	%p32, %rs5, 3;
+              // 2321: @%p32 bra 	$L__BB0_47;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2448: setp.eq.s32 	%p36, %r31, 0;
                 // 2449: selp.b32 	%r364, 1, %r31, %p36;
                 // 2450: or.b32  	%r1226, %r364, %r1226;
                 r1226 = ((int(r31) == 0) ? 1u : r31) | r1226;
+                // 2451: bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
                 // 2323: setp.ne.s16 	%p33, %rs5, 4;
+                // 2324: @%p33 bra 	$L__BB0_49;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 216;
                 } else {
                   // 2326: or.b32  	%r1226, %r1226, 31743;
                   r1226 = r1226 | 31743u;
+                  // 2327: bra.uni 	$L__BB0_54;
                   p2g_sv0 = 22;
                 }
               }
             }
           } else {
+            // 2314: bra.uni 	$L__BB0_40;
             // 2392: setp.eq.s16 	%p34, %rs5, 0;
+            // 2393: @%p34 bra 	$L__BB0_54;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
               // 2395: setp.eq.s16 	%p35, %rs5, 1;
+              // 2396: @%p35 bra 	$L__BB0_42;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2400: or.b32  	%r1226, %r1226, 31744;
                 r1226 = r1226 | 31744u;
+                // 2401: bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
+                // 2397: bra.uni 	$L__BB0_49;
                 p2g_sv0 = 216;
               }
             }
@@ -825,15 +872,18 @@ void main() {
             r368 = r1226 | r31;
             // 2486: or.b32  	%r1226, %r368, 1024;
             r1226 = r368 | 1024u;
+            // 2487: bra.uni 	$L__BB0_54;
             p2g_sv0 = 22;
           }
         } else {
           // 278: add.s32 	%r1225, %r35, 13;
           r1225 = uint(int(r35) + 13);
+          // 279: bra.uni 	$L__BB0_53;
           p2g_sv0 = 21;
         }
       } else {
         // 223: setp.ne.s16 	%p22, %rs4, 5;
+        // 224: @%p22 bra 	$L__BB0_52;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
@@ -851,12 +901,15 @@ void main() {
           // 235: mul.lo.s32 	%r356, %r355, 20;
           // 236: sub.s32 	%r32, %r354, %r356;
           r32 = uint(int(r354) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 237: @%p28 bra 	$L__BB0_36;
           if (!(((r29 & 1u) == 1u) ^^ false)) {
             // 241: mov.u32 	%r357, 7;
             // 242: sub.s32 	%r1225, %r357, %r32;
             r1225 = uint(int(7u) - int(r32));
+            // 243: bra.uni 	$L__BB0_53;
             p2g_sv0 = 21;
           } else {
+            // 238: bra.uni 	$L__BB0_35;
             // 304: add.s32 	%r1225, %r32, 19;
             r1225 = uint(int(r32) + 19);
             p2g_sv0 = 21;
@@ -865,7 +918,9 @@ void main() {
       }
     }
   } else {
+    // 214: bra.uni 	$L__BB0_28;
     // 246: setp.eq.s16 	%p23, %rs4, 0;
+    // 247: @%p23 bra 	$L__BB0_51;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 282: mul.wide.u32 	%rd29, %r29, 613566757;
       // 283: shr.u64 	%rd30, %rd29, 32;
@@ -881,9 +936,11 @@ void main() {
       // 290: sub.s32 	%r381, %r29, %r380;
       // 291: add.s32 	%r1225, %r381, 12;
       r1225 = uint(int(uint(int(r29) - int(r380))) + 12);
+      // 292: bra.uni 	$L__BB0_53;
       p2g_sv0 = 21;
     } else {
       // 249: setp.eq.s16 	%p24, %rs4, 1;
+      // 250: @%p24 bra 	$L__BB0_30;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 254: mul.wide.u32 	%rd27, %r29, 138547333;
         // 255: shr.u64 	%rd28, %rd27, 32;
@@ -898,8 +955,10 @@ void main() {
         r374 = uint(int(uint(int(uint(int(r29) - int(r369)) >> 1u) + int(r369)) >> 4u) * 31);
         // 262: sub.s32 	%r1225, %r29, %r374;
         r1225 = uint(int(r29) - int(r374));
+        // 263: bra.uni 	$L__BB0_53;
         p2g_sv0 = 21;
       } else {
+        // 251: bra.uni 	$L__BB0_52;
         p2g_sv0 = 19;
       }
     }
@@ -913,6 +972,7 @@ void main() {
     // 299: sub.s32 	%r384, %r29, %r383;
     // 300: add.s32 	%r1225, %r384, 13;
     r1225 = uint(int(uint(int(r29) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 13);
+    // 301: bra.uni 	$L__BB0_53;
     p2g_sv0 = 21;
   }
   if (p2g_sv0 == 21) {
@@ -965,14 +1025,18 @@ void main() {
   // 341: shr.u32 	%r414, %r404, 1;
   // 342: and.b32  	%r51, %r414, 1023;
   r51 = (r404 >> 1u) & 1023u;
+  // 343: @%p19 bra 	$L__BB0_58;
   if (p19) {
     // 347: setp.eq.s16 	%p38, %rs4, 2;
+    // 348: @%p38 bra 	$L__BB0_77;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 396: and.b32  	%r1228, %r49, 65535;
       r1228 = r49 & 65535u;
+      // 397: bra.uni 	$L__BB0_81;
       p2g_sv0 = 33;
     } else {
       // 350: setp.eq.s16 	%p39, %rs4, 3;
+      // 351: @%p39 bra 	$L__BB0_64;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 400: mul.wide.u32 	%rd35, %r49, -858993459;
         // 401: shr.u64 	%rd36, %rd35, 34;
@@ -982,6 +1046,7 @@ void main() {
         // 404: sub.s32 	%r55, %r49, %r421;
         r55 = uint(int(r49) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 405: setp.eq.s32 	%p47, %r55, 0;
+        // 406: @%p47 bra 	$L__BB0_66;
         if (int(r55) == 0) {
           // 2330: shr.u32 	%r422, %r49, 8;
           r422 = r49 >> 8u;
@@ -995,8 +1060,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r422) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2337: setp.gt.s16 	%p48, %rs7, 1;
+          // 2338: @%p48 bra 	$L__BB0_70;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2342: setp.eq.s16 	%p49, %rs7, 2;
+            // 2343: @%p49 bra 	$L__BB0_75;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2454: shr.u32 	%r427, %r49, 12;
               // 2455: and.b32  	%r428, %r427, 1;
@@ -1004,37 +1071,47 @@ void main() {
               r429 = r1228 | ((r49 >> 12u) & 1u);
               // 2457: or.b32  	%r1228, %r429, 32256;
               r1228 = r429 | 32256u;
+              // 2458: bra.uni 	$L__BB0_81;
               p2g_sv0 = 33;
             } else {
               // 2345: setp.eq.s16 	%p50, %rs7, 3;
+              // 2346: @%p50 bra 	$L__BB0_74;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2461: setp.eq.s32 	%p54, %r51, 0;
                 // 2462: selp.b32 	%r426, 1, %r51, %p54;
                 // 2463: or.b32  	%r1228, %r426, %r1228;
                 r1228 = ((int(r51) == 0) ? 1u : r51) | r1228;
+                // 2464: bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
                 // 2348: setp.ne.s16 	%p51, %rs7, 4;
+                // 2349: @%p51 bra 	$L__BB0_76;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 217;
                 } else {
                   // 2351: or.b32  	%r1228, %r1228, 31743;
                   r1228 = r1228 | 31743u;
+                  // 2352: bra.uni 	$L__BB0_81;
                   p2g_sv0 = 33;
                 }
               }
             }
           } else {
+            // 2339: bra.uni 	$L__BB0_67;
             // 2404: setp.eq.s16 	%p52, %rs7, 0;
+            // 2405: @%p52 bra 	$L__BB0_81;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
               // 2407: setp.eq.s16 	%p53, %rs7, 1;
+              // 2408: @%p53 bra 	$L__BB0_69;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2412: or.b32  	%r1228, %r1228, 31744;
                 r1228 = r1228 | 31744u;
+                // 2413: bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
+                // 2409: bra.uni 	$L__BB0_76;
                 p2g_sv0 = 217;
               }
             }
@@ -1044,15 +1121,18 @@ void main() {
             r430 = r1228 | r51;
             // 2491: or.b32  	%r1228, %r430, 1024;
             r1228 = r430 | 1024u;
+            // 2492: bra.uni 	$L__BB0_81;
             p2g_sv0 = 33;
           }
         } else {
           // 408: add.s32 	%r1227, %r55, 13;
           r1227 = uint(int(r55) + 13);
+          // 409: bra.uni 	$L__BB0_80;
           p2g_sv0 = 32;
         }
       } else {
         // 353: setp.ne.s16 	%p40, %rs4, 5;
+        // 354: @%p40 bra 	$L__BB0_79;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
@@ -1070,12 +1150,15 @@ void main() {
           // 365: mul.lo.s32 	%r418, %r417, 20;
           // 366: sub.s32 	%r52, %r416, %r418;
           r52 = uint(int(r416) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 367: @%p46 bra 	$L__BB0_63;
           if (!(((r49 & 1u) == 1u) ^^ false)) {
             // 371: mov.u32 	%r419, 7;
             // 372: sub.s32 	%r1227, %r419, %r52;
             r1227 = uint(int(7u) - int(r52));
+            // 373: bra.uni 	$L__BB0_80;
             p2g_sv0 = 32;
           } else {
+            // 368: bra.uni 	$L__BB0_62;
             // 434: add.s32 	%r1227, %r52, 19;
             r1227 = uint(int(r52) + 19);
             p2g_sv0 = 32;
@@ -1084,7 +1167,9 @@ void main() {
       }
     }
   } else {
+    // 344: bra.uni 	$L__BB0_55;
     // 376: setp.eq.s16 	%p41, %rs4, 0;
+    // 377: @%p41 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 412: mul.wide.u32 	%rd41, %r49, 613566757;
       // 413: shr.u64 	%rd42, %rd41, 32;
@@ -1100,9 +1185,11 @@ void main() {
       // 420: sub.s32 	%r443, %r49, %r442;
       // 421: add.s32 	%r1227, %r443, 12;
       r1227 = uint(int(uint(int(r49) - int(r442))) + 12);
+      // 422: bra.uni 	$L__BB0_80;
       p2g_sv0 = 32;
     } else {
       // 379: setp.eq.s16 	%p42, %rs4, 1;
+      // 380: @%p42 bra 	$L__BB0_57;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 384: mul.wide.u32 	%rd39, %r49, 138547333;
         // 385: shr.u64 	%rd40, %rd39, 32;
@@ -1117,8 +1204,10 @@ void main() {
         r436 = uint(int(uint(int(uint(int(r49) - int(r431)) >> 1u) + int(r431)) >> 4u) * 31);
         // 392: sub.s32 	%r1227, %r49, %r436;
         r1227 = uint(int(r49) - int(r436));
+        // 393: bra.uni 	$L__BB0_80;
         p2g_sv0 = 32;
       } else {
+        // 381: bra.uni 	$L__BB0_79;
         p2g_sv0 = 30;
       }
     }
@@ -1132,6 +1221,7 @@ void main() {
     // 429: sub.s32 	%r446, %r49, %r445;
     // 430: add.s32 	%r1227, %r446, 13;
     r1227 = uint(int(uint(int(r49) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 13);
+    // 431: bra.uni 	$L__BB0_80;
     p2g_sv0 = 32;
   }
   if (p2g_sv0 == 32) {
@@ -1184,14 +1274,18 @@ void main() {
   // 471: shr.u32 	%r477, %r467, 1;
   // 472: and.b32  	%r71, %r477, 1023;
   r71 = (r467 >> 1u) & 1023u;
+  // 473: @%p19 bra 	$L__BB0_85;
   if (p19) {
     // 477: setp.eq.s16 	%p56, %rs4, 2;
+    // 478: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 526: and.b32  	%r1230, %r69, 65535;
       r1230 = r69 & 65535u;
+      // 527: bra.uni 	$L__BB0_108;
       p2g_sv0 = 44;
     } else {
       // 480: setp.eq.s16 	%p57, %rs4, 3;
+      // 481: @%p57 bra 	$L__BB0_91;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 530: mul.wide.u32 	%rd47, %r69, -858993459;
         // 531: shr.u64 	%rd48, %rd47, 34;
@@ -1201,6 +1295,7 @@ void main() {
         // 534: sub.s32 	%r75, %r69, %r484;
         r75 = uint(int(r69) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 535: setp.eq.s32 	%p65, %r75, 0;
+        // 536: @%p65 bra 	$L__BB0_93;
         if (int(r75) == 0) {
           // 2355: shr.u32 	%r485, %r69, 8;
           r485 = r69 >> 8u;
@@ -1214,8 +1309,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r485) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2362: setp.gt.s16 	%p66, %rs9, 1;
+          // 2363: @%p66 bra 	$L__BB0_97;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2367: setp.eq.s16 	%p67, %rs9, 2;
+            // 2368: @%p67 bra 	$L__BB0_102;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2467: shr.u32 	%r490, %r69, 12;
               // 2468: and.b32  	%r491, %r490, 1;
@@ -1223,37 +1320,47 @@ void main() {
               r492 = r1230 | ((r69 >> 12u) & 1u);
               // 2470: or.b32  	%r1230, %r492, 32256;
               r1230 = r492 | 32256u;
+              // 2471: bra.uni 	$L__BB0_108;
               p2g_sv0 = 44;
             } else {
               // 2370: setp.eq.s16 	%p68, %rs9, 3;
+              // 2371: @%p68 bra 	$L__BB0_101;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2474: setp.eq.s32 	%p72, %r71, 0;
                 // 2475: selp.b32 	%r489, 1, %r71, %p72;
                 // 2476: or.b32  	%r1230, %r489, %r1230;
                 r1230 = ((int(r71) == 0) ? 1u : r71) | r1230;
+                // 2477: bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
                 // 2373: setp.ne.s16 	%p69, %rs9, 4;
+                // 2374: @%p69 bra 	$L__BB0_103;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 218;
                 } else {
                   // 2376: or.b32  	%r1230, %r1230, 31743;
                   r1230 = r1230 | 31743u;
+                  // 2377: bra.uni 	$L__BB0_108;
                   p2g_sv0 = 44;
                 }
               }
             }
           } else {
+            // 2364: bra.uni 	$L__BB0_94;
             // 2416: setp.eq.s16 	%p70, %rs9, 0;
+            // 2417: @%p70 bra 	$L__BB0_108;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
               // 2419: setp.eq.s16 	%p71, %rs9, 1;
+              // 2420: @%p71 bra 	$L__BB0_96;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2424: or.b32  	%r1230, %r1230, 31744;
                 r1230 = r1230 | 31744u;
+                // 2425: bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
+                // 2421: bra.uni 	$L__BB0_103;
                 p2g_sv0 = 218;
               }
             }
@@ -1263,15 +1370,18 @@ void main() {
             r493 = r1230 | r71;
             // 2496: or.b32  	%r1230, %r493, 1024;
             r1230 = r493 | 1024u;
+            // 2497: bra.uni 	$L__BB0_108;
             p2g_sv0 = 44;
           }
         } else {
           // 538: add.s32 	%r1229, %r75, 13;
           r1229 = uint(int(r75) + 13);
+          // 539: bra.uni 	$L__BB0_107;
           p2g_sv0 = 43;
         }
       } else {
         // 483: setp.ne.s16 	%p58, %rs4, 5;
+        // 484: @%p58 bra 	$L__BB0_106;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
@@ -1289,12 +1399,15 @@ void main() {
           // 495: mul.lo.s32 	%r481, %r480, 20;
           // 496: sub.s32 	%r72, %r479, %r481;
           r72 = uint(int(r479) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 497: @%p64 bra 	$L__BB0_90;
           if (!(((r69 & 1u) == 1u) ^^ false)) {
             // 501: mov.u32 	%r482, 7;
             // 502: sub.s32 	%r1229, %r482, %r72;
             r1229 = uint(int(7u) - int(r72));
+            // 503: bra.uni 	$L__BB0_107;
             p2g_sv0 = 43;
           } else {
+            // 498: bra.uni 	$L__BB0_89;
             // 564: add.s32 	%r1229, %r72, 19;
             r1229 = uint(int(r72) + 19);
             p2g_sv0 = 43;
@@ -1303,7 +1416,9 @@ void main() {
       }
     }
   } else {
+    // 474: bra.uni 	$L__BB0_82;
     // 506: setp.eq.s16 	%p59, %rs4, 0;
+    // 507: @%p59 bra 	$L__BB0_105;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 542: mul.wide.u32 	%rd53, %r69, 613566757;
       // 543: shr.u64 	%rd54, %rd53, 32;
@@ -1319,9 +1434,11 @@ void main() {
       // 550: sub.s32 	%r506, %r69, %r505;
       // 551: add.s32 	%r1229, %r506, 12;
       r1229 = uint(int(uint(int(r69) - int(r505))) + 12);
+      // 552: bra.uni 	$L__BB0_107;
       p2g_sv0 = 43;
     } else {
       // 509: setp.eq.s16 	%p60, %rs4, 1;
+      // 510: @%p60 bra 	$L__BB0_84;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 514: mul.wide.u32 	%rd51, %r69, 138547333;
         // 515: shr.u64 	%rd52, %rd51, 32;
@@ -1336,8 +1453,10 @@ void main() {
         r499 = uint(int(uint(int(uint(int(r69) - int(r494)) >> 1u) + int(r494)) >> 4u) * 31);
         // 522: sub.s32 	%r1229, %r69, %r499;
         r1229 = uint(int(r69) - int(r499));
+        // 523: bra.uni 	$L__BB0_107;
         p2g_sv0 = 43;
       } else {
+        // 511: bra.uni 	$L__BB0_106;
         p2g_sv0 = 41;
       }
     }
@@ -1351,6 +1470,7 @@ void main() {
     // 559: sub.s32 	%r509, %r69, %r508;
     // 560: add.s32 	%r1229, %r509, 13;
     r1229 = uint(int(uint(int(r69) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 13);
+    // 561: bra.uni 	$L__BB0_107;
     p2g_sv0 = 43;
   }
   if (p2g_sv0 == 43) {
@@ -1373,6 +1493,7 @@ void main() {
   r1231 = 0u;
   // 578: mov.u64 	%rd177, %rd2;
   rd177 = rd2;
+  // 579: bra.uni 	$L__BB0_109;
   for (;;) {
     p2g_loop_tick();
     // 802: shl.b32 	%r514, %r1231, 3;
@@ -1432,6 +1553,7 @@ void main() {
     r95 = (r537 >> 1u) & 7u;
     // 842: setp.eq.s32 	%p74, %r4, 4;
     p74 = int(r4) == 4;
+    // 843: @%p74 bra 	$L__BB0_135;
     if (p74) {
       // 847: mul.wide.u32 	%rd71, %r93, -858993459;
       // 848: shr.u64 	%rd72, %rd71, 34;
@@ -1446,15 +1568,21 @@ void main() {
       r582 = r95 | r1233;
       // 855: or.b32  	%r1233, %r582, %r581;
       r1233 = r582 | r581;
+      // 856: bra.uni 	$L__BB0_136;
     } else {
+      // 844: bra.uni 	$L__BB0_110;
+      // 859: @%p19 bra 	$L__BB0_114;
       if (p19) {
         // 863: setp.eq.s16 	%p76, %rs4, 2;
+        // 864: @%p76 bra 	$L__BB0_131;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 897: and.b32  	%r1233, %r93, 255;
           r1233 = r93 & 255u;
+          // 898: bra.uni 	$L__BB0_136;
           p2g_sv0 = 84;
         } else {
           // 866: setp.eq.s16 	%p77, %rs4, 3;
+          // 867: @%p77 bra 	$L__BB0_118;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 901: mul.wide.u32 	%rd61, %r93, -858993459;
             // 902: shr.u64 	%rd62, %rd61, 34;
@@ -1464,6 +1592,7 @@ void main() {
             // 905: sub.s32 	%r97, %r93, %r552;
             r97 = uint(int(r93) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 906: setp.eq.s32 	%p81, %r97, 0;
+            // 907: @%p81 bra 	$L__BB0_120;
             if (int(r97) == 0) {
               // 582: shr.u32 	%r553, %r93, 8;
               r553 = r93 >> 8u;
@@ -1477,8 +1606,10 @@ void main() {
               uint64_t t34 = uint64_t(uint(int(r553) - int(uint(int(uint(uint64_t(t33))) * 6))));
               rs11 = (uint(uint64_t(t34)) & 65535u);
               // 589: setp.gt.s16 	%p82, %rs11, 1;
+              // 590: @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 594: setp.eq.s16 	%p83, %rs11, 2;
+                // 595: @%p83 bra 	$L__BB0_129;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 730: shr.u32 	%r558, %r93, 12;
                   // 731: and.b32  	%r559, %r558, 1;
@@ -1486,37 +1617,47 @@ void main() {
                   r560 = r1233 | ((r93 >> 12u) & 1u);
                   // 733: or.b32  	%r1233, %r560, 124;
                   r1233 = r560 | 124u;
+                  // 734: bra.uni 	$L__BB0_136;
                   p2g_sv0 = 84;
                 } else {
                   // 597: setp.eq.s16 	%p84, %rs11, 3;
+                  // 598: @%p84 bra 	$L__BB0_128;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 737: setp.eq.s32 	%p88, %r95, 0;
                     // 738: selp.b32 	%r557, 1, %r95, %p88;
                     // 739: or.b32  	%r1233, %r557, %r1233;
                     r1233 = ((int(r95) == 0) ? 1u : r95) | r1233;
+                    // 740: bra.uni 	$L__BB0_136;
                     p2g_sv0 = 84;
                   } else {
                     // 600: setp.ne.s16 	%p85, %rs11, 4;
+                    // 601: @%p85 bra 	$L__BB0_130;
                     if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 69;
                     } else {
                       // 603: or.b32  	%r1233, %r1233, 119;
                       r1233 = r1233 | 119u;
+                      // 604: bra.uni 	$L__BB0_136;
                       p2g_sv0 = 84;
                     }
                   }
                 }
               } else {
+                // 591: bra.uni 	$L__BB0_121;
                 // 682: setp.eq.s16 	%p86, %rs11, 0;
+                // 683: @%p86 bra 	$L__BB0_136;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 84;
                 } else {
                   // 685: setp.eq.s16 	%p87, %rs11, 1;
+                  // 686: @%p87 bra 	$L__BB0_123;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 690: or.b32  	%r1233, %r1233, 120;
                     r1233 = r1233 | 120u;
+                    // 691: bra.uni 	$L__BB0_136;
                     p2g_sv0 = 84;
                   } else {
+                    // 687: bra.uni 	$L__BB0_130;
                     p2g_sv0 = 69;
                   }
                 }
@@ -1526,15 +1667,18 @@ void main() {
                 r561 = r1233 | r95;
                 // 783: or.b32  	%r1233, %r561, 8;
                 r1233 = r561 | 8u;
+                // 784: bra.uni 	$L__BB0_136;
                 p2g_sv0 = 84;
               }
             } else {
               // 909: add.s32 	%r1232, %r97, 5;
               r1232 = uint(int(r97) + 5);
+              // 910: bra.uni 	$L__BB0_134;
               p2g_sv0 = 83;
             }
           } else {
             // 869: setp.ne.s16 	%p78, %rs4, 5;
+            // 870: @%p78 bra 	$L__BB0_133;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 82;
             } else {
@@ -1546,12 +1690,15 @@ void main() {
               // 876: sub.s32 	%r550, %r93, %r549;
               // 877: add.s32 	%r1232, %r550, 5;
               r1232 = uint(int(uint(int(r93) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 5);
+              // 878: bra.uni 	$L__BB0_134;
               p2g_sv0 = 83;
             }
           }
         }
       } else {
+        // 860: bra.uni 	$L__BB0_111;
         // 881: setp.eq.s16 	%p79, %rs4, 0;
+        // 882: @%p79 bra 	$L__BB0_132;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 913: mul.wide.u32 	%rd67, %r93, 613566757;
           // 914: shr.u64 	%rd68, %rd67, 32;
@@ -1567,9 +1714,11 @@ void main() {
           // 921: sub.s32 	%r570, %r93, %r569;
           // 922: add.s32 	%r1232, %r570, 4;
           r1232 = uint(int(uint(int(r93) - int(r569))) + 4);
+          // 923: bra.uni 	$L__BB0_134;
           p2g_sv0 = 83;
         } else {
           // 884: setp.eq.s16 	%p80, %rs4, 1;
+          // 885: @%p80 bra 	$L__BB0_113;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 889: mul.wide.u32 	%rd65, %r93, -2004318071;
             // 890: shr.u64 	%rd66, %rd65, 35;
@@ -1578,8 +1727,10 @@ void main() {
             // 892: mul.lo.s32 	%r563, %r562, 15;
             // 893: sub.s32 	%r1232, %r93, %r563;
             r1232 = uint(int(r93) - int(uint(int(uint(uint64_t(t37))) * 15)));
+            // 894: bra.uni 	$L__BB0_134;
             p2g_sv0 = 83;
           } else {
+            // 886: bra.uni 	$L__BB0_133;
             p2g_sv0 = 82;
           }
         }
@@ -1606,6 +1757,7 @@ void main() {
     }
     // 940: add.s32 	%r112, %r91, 1;
     r112 = uint(int(r91) + 1);
+    // 941: @%p74 bra 	$L__BB0_162;
     if (p74) {
       // 945: and.b32  	%r641, %r112, 28;
       // 946: add.s32 	%r642, %r92, %r641;
@@ -1663,7 +1815,9 @@ void main() {
       // 985: or.b32  	%r679, %r678, %r677;
       // 986: xor.b32  	%r1235, %r679, 128;
       r1235 = (p2g_bfi_32((r660 & 1u), ((r660 >> 1u) & 7u), 7u, 1u) | r677) ^ 128u;
+      // 987: bra.uni 	$L__BB0_163;
     } else {
+      // 942: bra.uni 	$L__BB0_137;
       // 990: add.s32 	%r583, %r92, %r112;
       // 991: add.s32 	%r584, %r583, 5369127;
       r584 = uint(int(uint(int(r92) + int(r112))) + 5369127);
@@ -1709,14 +1863,18 @@ void main() {
       // 1020: shr.u32 	%r611, %r601, 1;
       // 1021: and.b32  	%r115, %r611, 7;
       r115 = (r601 >> 1u) & 7u;
+      // 1022: @%p19 bra 	$L__BB0_141;
       if (p19) {
         // 1026: setp.eq.s16 	%p91, %rs4, 2;
+        // 1027: @%p91 bra 	$L__BB0_158;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1060: and.b32  	%r1235, %r113, 255;
           r1235 = r113 & 255u;
+          // 1061: bra.uni 	$L__BB0_163;
           p2g_sv0 = 95;
         } else {
           // 1029: setp.eq.s16 	%p92, %rs4, 3;
+          // 1030: @%p92 bra 	$L__BB0_145;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1064: mul.wide.u32 	%rd75, %r113, -858993459;
             // 1065: shr.u64 	%rd76, %rd75, 34;
@@ -1726,6 +1884,7 @@ void main() {
             // 1068: sub.s32 	%r117, %r113, %r616;
             r117 = uint(int(r113) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1069: setp.eq.s32 	%p96, %r117, 0;
+            // 1070: @%p96 bra 	$L__BB0_147;
             if (int(r117) == 0) {
               // 607: shr.u32 	%r617, %r113, 8;
               r617 = r113 >> 8u;
@@ -1739,8 +1898,10 @@ void main() {
               uint64_t t42 = uint64_t(uint(int(r617) - int(uint(int(uint(uint64_t(t41))) * 6))));
               rs13 = (uint(uint64_t(t42)) & 65535u);
               // 614: setp.gt.s16 	%p97, %rs13, 1;
+              // 615: @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 619: setp.eq.s16 	%p98, %rs13, 2;
+                // 620: @%p98 bra 	$L__BB0_156;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 743: shr.u32 	%r622, %r113, 12;
                   // 744: and.b32  	%r623, %r622, 1;
@@ -1748,37 +1909,47 @@ void main() {
                   r624 = r1235 | ((r113 >> 12u) & 1u);
                   // 746: or.b32  	%r1235, %r624, 124;
                   r1235 = r624 | 124u;
+                  // 747: bra.uni 	$L__BB0_163;
                   p2g_sv0 = 95;
                 } else {
                   // 622: setp.eq.s16 	%p99, %rs13, 3;
+                  // 623: @%p99 bra 	$L__BB0_155;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 750: setp.eq.s32 	%p103, %r115, 0;
                     // 751: selp.b32 	%r621, 1, %r115, %p103;
                     // 752: or.b32  	%r1235, %r621, %r1235;
                     r1235 = ((int(r115) == 0) ? 1u : r115) | r1235;
+                    // 753: bra.uni 	$L__BB0_163;
                     p2g_sv0 = 95;
                   } else {
                     // 625: setp.ne.s16 	%p100, %rs13, 4;
+                    // 626: @%p100 bra 	$L__BB0_157;
                     if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 70;
                     } else {
                       // 628: or.b32  	%r1235, %r1235, 119;
                       r1235 = r1235 | 119u;
+                      // 629: bra.uni 	$L__BB0_163;
                       p2g_sv0 = 95;
                     }
                   }
                 }
               } else {
+                // 616: bra.uni 	$L__BB0_148;
                 // 694: setp.eq.s16 	%p101, %rs13, 0;
+                // 695: @%p101 bra 	$L__BB0_163;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 95;
                 } else {
                   // 697: setp.eq.s16 	%p102, %rs13, 1;
+                  // 698: @%p102 bra 	$L__BB0_150;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 702: or.b32  	%r1235, %r1235, 120;
                     r1235 = r1235 | 120u;
+                    // 703: bra.uni 	$L__BB0_163;
                     p2g_sv0 = 95;
                   } else {
+                    // 699: bra.uni 	$L__BB0_157;
                     p2g_sv0 = 70;
                   }
                 }
@@ -1788,15 +1959,18 @@ void main() {
                 r625 = r1235 | r115;
                 // 788: or.b32  	%r1235, %r625, 8;
                 r1235 = r625 | 8u;
+                // 789: bra.uni 	$L__BB0_163;
                 p2g_sv0 = 95;
               }
             } else {
               // 1072: add.s32 	%r1234, %r117, 5;
               r1234 = uint(int(r117) + 5);
+              // 1073: bra.uni 	$L__BB0_161;
               p2g_sv0 = 94;
             }
           } else {
             // 1032: setp.ne.s16 	%p93, %rs4, 5;
+            // 1033: @%p93 bra 	$L__BB0_160;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 93;
             } else {
@@ -1808,12 +1982,15 @@ void main() {
               // 1039: sub.s32 	%r614, %r113, %r613;
               // 1040: add.s32 	%r1234, %r614, 5;
               r1234 = uint(int(uint(int(r113) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 5);
+              // 1041: bra.uni 	$L__BB0_161;
               p2g_sv0 = 94;
             }
           }
         }
       } else {
+        // 1023: bra.uni 	$L__BB0_138;
         // 1044: setp.eq.s16 	%p94, %rs4, 0;
+        // 1045: @%p94 bra 	$L__BB0_159;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1076: mul.wide.u32 	%rd81, %r113, 613566757;
           // 1077: shr.u64 	%rd82, %rd81, 32;
@@ -1829,9 +2006,11 @@ void main() {
           // 1084: sub.s32 	%r634, %r113, %r633;
           // 1085: add.s32 	%r1234, %r634, 4;
           r1234 = uint(int(uint(int(r113) - int(r633))) + 4);
+          // 1086: bra.uni 	$L__BB0_161;
           p2g_sv0 = 94;
         } else {
           // 1047: setp.eq.s16 	%p95, %rs4, 1;
+          // 1048: @%p95 bra 	$L__BB0_140;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1052: mul.wide.u32 	%rd79, %r113, -2004318071;
             // 1053: shr.u64 	%rd80, %rd79, 35;
@@ -1840,8 +2019,10 @@ void main() {
             // 1055: mul.lo.s32 	%r627, %r626, 15;
             // 1056: sub.s32 	%r1234, %r113, %r627;
             r1234 = uint(int(r113) - int(uint(int(uint(uint64_t(t45))) * 15)));
+            // 1057: bra.uni 	$L__BB0_161;
             p2g_sv0 = 94;
           } else {
+            // 1049: bra.uni 	$L__BB0_160;
             p2g_sv0 = 93;
           }
         }
@@ -1911,6 +2092,7 @@ void main() {
     // 1133: shr.u32 	%r708, %r698, 1;
     // 1134: and.b32  	%r134, %r708, 7;
     r134 = (r698 >> 1u) & 7u;
+    // 1135: @%p74 bra 	$L__BB0_189;
     if (p74) {
       // 1139: mul.wide.u32 	%rd99, %r132, -858993459;
       // 1140: shr.u64 	%rd100, %rd99, 34;
@@ -1925,15 +2107,21 @@ void main() {
       r743 = r134 | r1237;
       // 1147: or.b32  	%r1237, %r743, %r742;
       r1237 = r743 | r742;
+      // 1148: bra.uni 	$L__BB0_190;
     } else {
+      // 1136: bra.uni 	$L__BB0_164;
+      // 1151: @%p19 bra 	$L__BB0_168;
       if (p19) {
         // 1155: setp.eq.s16 	%p106, %rs4, 2;
+        // 1156: @%p106 bra 	$L__BB0_185;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1189: and.b32  	%r1237, %r132, 255;
           r1237 = r132 & 255u;
+          // 1190: bra.uni 	$L__BB0_190;
           p2g_sv0 = 106;
         } else {
           // 1158: setp.eq.s16 	%p107, %rs4, 3;
+          // 1159: @%p107 bra 	$L__BB0_172;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1193: mul.wide.u32 	%rd89, %r132, -858993459;
             // 1194: shr.u64 	%rd90, %rd89, 34;
@@ -1943,6 +2131,7 @@ void main() {
             // 1197: sub.s32 	%r136, %r132, %r713;
             r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1198: setp.eq.s32 	%p111, %r136, 0;
+            // 1199: @%p111 bra 	$L__BB0_174;
             if (int(r136) == 0) {
               // 632: shr.u32 	%r714, %r132, 8;
               r714 = r132 >> 8u;
@@ -1956,8 +2145,10 @@ void main() {
               uint64_t t50 = uint64_t(uint(int(r714) - int(uint(int(uint(uint64_t(t49))) * 6))));
               rs15 = (uint(uint64_t(t50)) & 65535u);
               // 639: setp.gt.s16 	%p112, %rs15, 1;
+              // 640: @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 644: setp.eq.s16 	%p113, %rs15, 2;
+                // 645: @%p113 bra 	$L__BB0_183;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 756: shr.u32 	%r719, %r132, 12;
                   // 757: and.b32  	%r720, %r719, 1;
@@ -1965,37 +2156,47 @@ void main() {
                   r721 = r1237 | ((r132 >> 12u) & 1u);
                   // 759: or.b32  	%r1237, %r721, 124;
                   r1237 = r721 | 124u;
+                  // 760: bra.uni 	$L__BB0_190;
                   p2g_sv0 = 106;
                 } else {
                   // 647: setp.eq.s16 	%p114, %rs15, 3;
+                  // 648: @%p114 bra 	$L__BB0_182;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 763: setp.eq.s32 	%p118, %r134, 0;
                     // 764: selp.b32 	%r718, 1, %r134, %p118;
                     // 765: or.b32  	%r1237, %r718, %r1237;
                     r1237 = ((int(r134) == 0) ? 1u : r134) | r1237;
+                    // 766: bra.uni 	$L__BB0_190;
                     p2g_sv0 = 106;
                   } else {
                     // 650: setp.ne.s16 	%p115, %rs15, 4;
+                    // 651: @%p115 bra 	$L__BB0_184;
                     if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 71;
                     } else {
                       // 653: or.b32  	%r1237, %r1237, 119;
                       r1237 = r1237 | 119u;
+                      // 654: bra.uni 	$L__BB0_190;
                       p2g_sv0 = 106;
                     }
                   }
                 }
               } else {
+                // 641: bra.uni 	$L__BB0_175;
                 // 706: setp.eq.s16 	%p116, %rs15, 0;
+                // 707: @%p116 bra 	$L__BB0_190;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 106;
                 } else {
                   // 709: setp.eq.s16 	%p117, %rs15, 1;
+                  // 710: @%p117 bra 	$L__BB0_177;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 714: or.b32  	%r1237, %r1237, 120;
                     r1237 = r1237 | 120u;
+                    // 715: bra.uni 	$L__BB0_190;
                     p2g_sv0 = 106;
                   } else {
+                    // 711: bra.uni 	$L__BB0_184;
                     p2g_sv0 = 71;
                   }
                 }
@@ -2005,15 +2206,18 @@ void main() {
                 r722 = r1237 | r134;
                 // 793: or.b32  	%r1237, %r722, 8;
                 r1237 = r722 | 8u;
+                // 794: bra.uni 	$L__BB0_190;
                 p2g_sv0 = 106;
               }
             } else {
               // 1201: add.s32 	%r1236, %r136, 5;
               r1236 = uint(int(r136) + 5);
+              // 1202: bra.uni 	$L__BB0_188;
               p2g_sv0 = 105;
             }
           } else {
             // 1161: setp.ne.s16 	%p108, %rs4, 5;
+            // 1162: @%p108 bra 	$L__BB0_187;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 104;
             } else {
@@ -2025,12 +2229,15 @@ void main() {
               // 1168: sub.s32 	%r711, %r132, %r710;
               // 1169: add.s32 	%r1236, %r711, 5;
               r1236 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 5);
+              // 1170: bra.uni 	$L__BB0_188;
               p2g_sv0 = 105;
             }
           }
         }
       } else {
+        // 1152: bra.uni 	$L__BB0_165;
         // 1173: setp.eq.s16 	%p109, %rs4, 0;
+        // 1174: @%p109 bra 	$L__BB0_186;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1205: mul.wide.u32 	%rd95, %r132, 613566757;
           // 1206: shr.u64 	%rd96, %rd95, 32;
@@ -2046,9 +2253,11 @@ void main() {
           // 1213: sub.s32 	%r731, %r132, %r730;
           // 1214: add.s32 	%r1236, %r731, 4;
           r1236 = uint(int(uint(int(r132) - int(r730))) + 4);
+          // 1215: bra.uni 	$L__BB0_188;
           p2g_sv0 = 105;
         } else {
           // 1176: setp.eq.s16 	%p110, %rs4, 1;
+          // 1177: @%p110 bra 	$L__BB0_167;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1181: mul.wide.u32 	%rd93, %r132, -2004318071;
             // 1182: shr.u64 	%rd94, %rd93, 35;
@@ -2057,8 +2266,10 @@ void main() {
             // 1184: mul.lo.s32 	%r724, %r723, 15;
             // 1185: sub.s32 	%r1236, %r132, %r724;
             r1236 = uint(int(r132) - int(uint(int(uint(uint64_t(t53))) * 15)));
+            // 1186: bra.uni 	$L__BB0_188;
             p2g_sv0 = 105;
           } else {
+            // 1178: bra.uni 	$L__BB0_187;
             p2g_sv0 = 104;
           }
         }
@@ -2085,6 +2296,7 @@ void main() {
     }
     // 1232: add.s32 	%r151, %r91, 3;
     r151 = uint(int(r91) + 3);
+    // 1233: @%p74 bra 	$L__BB0_216;
     if (p74) {
       // 1237: and.b32  	%r802, %r151, 30;
       // 1238: add.s32 	%r803, %r92, %r802;
@@ -2142,7 +2354,9 @@ void main() {
       // 1277: or.b32  	%r840, %r839, %r838;
       // 1278: xor.b32  	%r1239, %r840, 128;
       r1239 = (p2g_bfi_32((r821 & 1u), ((r821 >> 1u) & 7u), 7u, 1u) | r838) ^ 128u;
+      // 1279: bra.uni 	$L__BB0_217;
     } else {
+      // 1234: bra.uni 	$L__BB0_191;
       // 1282: add.s32 	%r744, %r92, %r151;
       // 1283: add.s32 	%r745, %r744, 5369127;
       r745 = uint(int(uint(int(r92) + int(r151))) + 5369127);
@@ -2188,14 +2402,18 @@ void main() {
       // 1312: shr.u32 	%r772, %r762, 1;
       // 1313: and.b32  	%r154, %r772, 7;
       r154 = (r762 >> 1u) & 7u;
+      // 1314: @%p19 bra 	$L__BB0_195;
       if (p19) {
         // 1318: setp.eq.s16 	%p121, %rs4, 2;
+        // 1319: @%p121 bra 	$L__BB0_212;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1352: and.b32  	%r1239, %r152, 255;
           r1239 = r152 & 255u;
+          // 1353: bra.uni 	$L__BB0_217;
           p2g_sv0 = 117;
         } else {
           // 1321: setp.eq.s16 	%p122, %rs4, 3;
+          // 1322: @%p122 bra 	$L__BB0_199;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1356: mul.wide.u32 	%rd103, %r152, -858993459;
             // 1357: shr.u64 	%rd104, %rd103, 34;
@@ -2205,6 +2423,7 @@ void main() {
             // 1360: sub.s32 	%r156, %r152, %r777;
             r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1361: setp.eq.s32 	%p126, %r156, 0;
+            // 1362: @%p126 bra 	$L__BB0_201;
             if (int(r156) == 0) {
               // 657: shr.u32 	%r778, %r152, 8;
               r778 = r152 >> 8u;
@@ -2218,8 +2437,10 @@ void main() {
               uint64_t t58 = uint64_t(uint(int(r778) - int(uint(int(uint(uint64_t(t57))) * 6))));
               rs17 = (uint(uint64_t(t58)) & 65535u);
               // 664: setp.gt.s16 	%p127, %rs17, 1;
+              // 665: @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 669: setp.eq.s16 	%p128, %rs17, 2;
+                // 670: @%p128 bra 	$L__BB0_210;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 769: shr.u32 	%r783, %r152, 12;
                   // 770: and.b32  	%r784, %r783, 1;
@@ -2227,37 +2448,47 @@ void main() {
                   r785 = r1239 | ((r152 >> 12u) & 1u);
                   // 772: or.b32  	%r1239, %r785, 124;
                   r1239 = r785 | 124u;
+                  // 773: bra.uni 	$L__BB0_217;
                   p2g_sv0 = 117;
                 } else {
                   // 672: setp.eq.s16 	%p129, %rs17, 3;
+                  // 673: @%p129 bra 	$L__BB0_209;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 776: setp.eq.s32 	%p133, %r154, 0;
                     // 777: selp.b32 	%r782, 1, %r154, %p133;
                     // 778: or.b32  	%r1239, %r782, %r1239;
                     r1239 = ((int(r154) == 0) ? 1u : r154) | r1239;
+                    // 779: bra.uni 	$L__BB0_217;
                     p2g_sv0 = 117;
                   } else {
                     // 675: setp.ne.s16 	%p130, %rs17, 4;
+                    // 676: @%p130 bra 	$L__BB0_211;
                     if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 72;
                     } else {
                       // 678: or.b32  	%r1239, %r1239, 119;
                       r1239 = r1239 | 119u;
+                      // 679: bra.uni 	$L__BB0_217;
                       p2g_sv0 = 117;
                     }
                   }
                 }
               } else {
+                // 666: bra.uni 	$L__BB0_202;
                 // 718: setp.eq.s16 	%p131, %rs17, 0;
+                // 719: @%p131 bra 	$L__BB0_217;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 117;
                 } else {
                   // 721: setp.eq.s16 	%p132, %rs17, 1;
+                  // 722: @%p132 bra 	$L__BB0_204;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 726: or.b32  	%r1239, %r1239, 120;
                     r1239 = r1239 | 120u;
+                    // 727: bra.uni 	$L__BB0_217;
                     p2g_sv0 = 117;
                   } else {
+                    // 723: bra.uni 	$L__BB0_211;
                     p2g_sv0 = 72;
                   }
                 }
@@ -2267,15 +2498,18 @@ void main() {
                 r786 = r1239 | r154;
                 // 798: or.b32  	%r1239, %r786, 8;
                 r1239 = r786 | 8u;
+                // 799: bra.uni 	$L__BB0_217;
                 p2g_sv0 = 117;
               }
             } else {
               // 1364: add.s32 	%r1238, %r156, 5;
               r1238 = uint(int(r156) + 5);
+              // 1365: bra.uni 	$L__BB0_215;
               p2g_sv0 = 116;
             }
           } else {
             // 1324: setp.ne.s16 	%p123, %rs4, 5;
+            // 1325: @%p123 bra 	$L__BB0_214;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 115;
             } else {
@@ -2287,12 +2521,15 @@ void main() {
               // 1331: sub.s32 	%r775, %r152, %r774;
               // 1332: add.s32 	%r1238, %r775, 5;
               r1238 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 5);
+              // 1333: bra.uni 	$L__BB0_215;
               p2g_sv0 = 116;
             }
           }
         }
       } else {
+        // 1315: bra.uni 	$L__BB0_192;
         // 1336: setp.eq.s16 	%p124, %rs4, 0;
+        // 1337: @%p124 bra 	$L__BB0_213;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1368: mul.wide.u32 	%rd109, %r152, 613566757;
           // 1369: shr.u64 	%rd110, %rd109, 32;
@@ -2308,9 +2545,11 @@ void main() {
           // 1376: sub.s32 	%r795, %r152, %r794;
           // 1377: add.s32 	%r1238, %r795, 4;
           r1238 = uint(int(uint(int(r152) - int(r794))) + 4);
+          // 1378: bra.uni 	$L__BB0_215;
           p2g_sv0 = 116;
         } else {
           // 1339: setp.eq.s16 	%p125, %rs4, 1;
+          // 1340: @%p125 bra 	$L__BB0_194;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1344: mul.wide.u32 	%rd107, %r152, -2004318071;
             // 1345: shr.u64 	%rd108, %rd107, 35;
@@ -2319,8 +2558,10 @@ void main() {
             // 1347: mul.lo.s32 	%r788, %r787, 15;
             // 1348: sub.s32 	%r1238, %r152, %r788;
             r1238 = uint(int(r152) - int(uint(int(uint(uint64_t(t61))) * 15)));
+            // 1349: bra.uni 	$L__BB0_215;
             p2g_sv0 = 116;
           } else {
+            // 1341: bra.uni 	$L__BB0_214;
             p2g_sv0 = 115;
           }
         }
@@ -2359,6 +2600,7 @@ void main() {
     // 1403: add.s32 	%r1231, %r1231, 1;
     r1231 = uint(int(r1231) + 1);
     // 1404: setp.ne.s32 	%p134, %r1231, 4;
+    // 1405: @%p134 bra 	$L__BB0_109;
     if (!(int(r1231) != 4)) {
       break;
     }
@@ -2369,6 +2611,7 @@ void main() {
   r173 = uint(int(r1) + int(r2));
   // 1409: mov.u32 	%r1240, 0;
   r1240 = 0u;
+  // 1410: bra.uni 	$L__BB0_219;
   for (;;) {
     p2g_loop_tick();
     // 1633: shl.b32 	%r848, %r1240, 4;
@@ -2420,6 +2663,7 @@ void main() {
     // 1665: shr.u32 	%r876, %r866, 1;
     // 1666: and.b32  	%r179, %r876, 7;
     r179 = (r866 >> 1u) & 7u;
+    // 1667: @%p74 bra 	$L__BB0_245;
     if (p74) {
       // 1671: mul.wide.u32 	%rd127, %r177, -858993459;
       // 1672: shr.u64 	%rd128, %rd127, 34;
@@ -2434,15 +2678,21 @@ void main() {
       r911 = r179 | r1242;
       // 1679: or.b32  	%r1242, %r911, %r910;
       r1242 = r911 | r910;
+      // 1680: bra.uni 	$L__BB0_246;
     } else {
+      // 1668: bra.uni 	$L__BB0_220;
+      // 1683: @%p19 bra 	$L__BB0_224;
       if (p19) {
         // 1687: setp.eq.s16 	%p137, %rs4, 2;
+        // 1688: @%p137 bra 	$L__BB0_241;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1721: and.b32  	%r1242, %r177, 255;
           r1242 = r177 & 255u;
+          // 1722: bra.uni 	$L__BB0_246;
           p2g_sv0 = 157;
         } else {
           // 1690: setp.eq.s16 	%p138, %rs4, 3;
+          // 1691: @%p138 bra 	$L__BB0_228;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1725: mul.wide.u32 	%rd117, %r177, -858993459;
             // 1726: shr.u64 	%rd118, %rd117, 34;
@@ -2453,6 +2703,7 @@ void main() {
             // 1729: sub.s32 	%r181, %r177, %r881;
             r181 = uint(int(r177) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1730: setp.eq.s32 	%p142, %r181, 0;
+            // 1731: @%p142 bra 	$L__BB0_230;
             if (int(r181) == 0) {
               // 1413: shr.u32 	%r882, %r177, 8;
               r882 = r177 >> 8u;
@@ -2466,8 +2717,10 @@ void main() {
               uint64_t t66 = uint64_t(uint(int(r882) - int(uint(int(uint(uint64_t(t65))) * 6))));
               rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1420: setp.gt.s16 	%p143, %rs19, 1;
+              // 1421: @%p143 bra 	$L__BB0_234;
               if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1425: setp.eq.s16 	%p144, %rs19, 2;
+                // 1426: @%p144 bra 	$L__BB0_239;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1561: shr.u32 	%r887, %r177, 12;
                   // 1562: and.b32  	%r888, %r887, 1;
@@ -2475,37 +2728,47 @@ void main() {
                   r889 = r1242 | ((r177 >> 12u) & 1u);
                   // 1564: or.b32  	%r1242, %r889, 124;
                   r1242 = r889 | 124u;
+                  // 1565: bra.uni 	$L__BB0_246;
                   p2g_sv0 = 157;
                 } else {
                   // 1428: setp.eq.s16 	%p145, %rs19, 3;
+                  // 1429: @%p145 bra 	$L__BB0_238;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1568: setp.eq.s32 	%p149, %r179, 0;
                     // 1569: selp.b32 	%r886, 1, %r179, %p149;
                     // 1570: or.b32  	%r1242, %r886, %r1242;
                     r1242 = ((int(r179) == 0) ? 1u : r179) | r1242;
+                    // 1571: bra.uni 	$L__BB0_246;
                     p2g_sv0 = 157;
                   } else {
                     // 1431: setp.ne.s16 	%p146, %rs19, 4;
+                    // 1432: @%p146 bra 	$L__BB0_240;
                     if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 142;
                     } else {
                       // 1434: or.b32  	%r1242, %r1242, 119;
                       r1242 = r1242 | 119u;
+                      // 1435: bra.uni 	$L__BB0_246;
                       p2g_sv0 = 157;
                     }
                   }
                 }
               } else {
+                // 1422: bra.uni 	$L__BB0_231;
                 // 1513: setp.eq.s16 	%p147, %rs19, 0;
+                // 1514: @%p147 bra 	$L__BB0_246;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 157;
                 } else {
                   // 1516: setp.eq.s16 	%p148, %rs19, 1;
+                  // 1517: @%p148 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1521: or.b32  	%r1242, %r1242, 120;
                     r1242 = r1242 | 120u;
+                    // 1522: bra.uni 	$L__BB0_246;
                     p2g_sv0 = 157;
                   } else {
+                    // 1518: bra.uni 	$L__BB0_240;
                     p2g_sv0 = 142;
                   }
                 }
@@ -2515,15 +2778,18 @@ void main() {
                 r890 = r1242 | r179;
                 // 1614: or.b32  	%r1242, %r890, 8;
                 r1242 = r890 | 8u;
+                // 1615: bra.uni 	$L__BB0_246;
                 p2g_sv0 = 157;
               }
             } else {
               // 1733: add.s32 	%r1241, %r181, 5;
               r1241 = uint(int(r181) + 5);
+              // 1734: bra.uni 	$L__BB0_244;
               p2g_sv0 = 156;
             }
           } else {
             // 1693: setp.ne.s16 	%p139, %rs4, 5;
+            // 1694: @%p139 bra 	$L__BB0_243;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 155;
             } else {
@@ -2535,12 +2801,15 @@ void main() {
               // 1700: sub.s32 	%r879, %r177, %r878;
               // 1701: add.s32 	%r1241, %r879, 5;
               r1241 = uint(int(uint(int(r177) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 5);
+              // 1702: bra.uni 	$L__BB0_244;
               p2g_sv0 = 156;
             }
           }
         }
       } else {
+        // 1684: bra.uni 	$L__BB0_221;
         // 1705: setp.eq.s16 	%p140, %rs4, 0;
+        // 1706: @%p140 bra 	$L__BB0_242;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1737: mul.wide.u32 	%rd123, %r177, 613566757;
           // 1738: shr.u64 	%rd124, %rd123, 32;
@@ -2556,9 +2825,11 @@ void main() {
           // 1745: sub.s32 	%r899, %r177, %r898;
           // 1746: add.s32 	%r1241, %r899, 4;
           r1241 = uint(int(uint(int(r177) - int(r898))) + 4);
+          // 1747: bra.uni 	$L__BB0_244;
           p2g_sv0 = 156;
         } else {
           // 1708: setp.eq.s16 	%p141, %rs4, 1;
+          // 1709: @%p141 bra 	$L__BB0_223;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1713: mul.wide.u32 	%rd121, %r177, -2004318071;
             // 1714: shr.u64 	%rd122, %rd121, 35;
@@ -2567,8 +2838,10 @@ void main() {
             // 1716: mul.lo.s32 	%r892, %r891, 15;
             // 1717: sub.s32 	%r1241, %r177, %r892;
             r1241 = uint(int(r177) - int(uint(int(uint(uint64_t(t69))) * 15)));
+            // 1718: bra.uni 	$L__BB0_244;
             p2g_sv0 = 156;
           } else {
+            // 1710: bra.uni 	$L__BB0_243;
             p2g_sv0 = 155;
           }
         }
@@ -2595,6 +2868,7 @@ void main() {
     }
     // 1764: add.s32 	%r196, %r175, 1;
     r196 = uint(int(r175) + 1);
+    // 1765: @%p74 bra 	$L__BB0_272;
     if (p74) {
       // 1769: shl.b32 	%r970, %r196, 6;
       r970 = r196 << 6u;
@@ -2666,7 +2940,9 @@ void main() {
       // 1819: and.b32  	%r1018, %r1017, 3;
       // 1820: xor.b32  	%r1244, %r1008, %r1018;
       r1244 = (p2g_bfi_32((r989 & 1u), ((r989 >> 1u) & 7u), 7u, 1u) | r1006) ^ (((r1015 >> 16u) ^ r1015) & 3u);
+      // 1821: bra.uni 	$L__BB0_273;
     } else {
+      // 1766: bra.uni 	$L__BB0_247;
       // 1824: shl.b32 	%r912, %r196, 6;
       // 1825: add.s32 	%r913, %r172, %r912;
       r913 = uint(int(r172) + int(r196 << 6u));
@@ -2712,14 +2988,18 @@ void main() {
       // 1854: shr.u32 	%r940, %r930, 1;
       // 1855: and.b32  	%r199, %r940, 7;
       r199 = (r930 >> 1u) & 7u;
+      // 1856: @%p19 bra 	$L__BB0_251;
       if (p19) {
         // 1860: setp.eq.s16 	%p152, %rs4, 2;
+        // 1861: @%p152 bra 	$L__BB0_268;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1894: and.b32  	%r1244, %r197, 255;
           r1244 = r197 & 255u;
+          // 1895: bra.uni 	$L__BB0_273;
           p2g_sv0 = 168;
         } else {
           // 1863: setp.eq.s16 	%p153, %rs4, 3;
+          // 1864: @%p153 bra 	$L__BB0_255;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1898: mul.wide.u32 	%rd131, %r197, -858993459;
             // 1899: shr.u64 	%rd132, %rd131, 34;
@@ -2729,6 +3009,7 @@ void main() {
             // 1902: sub.s32 	%r201, %r197, %r945;
             r201 = uint(int(r197) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1903: setp.eq.s32 	%p157, %r201, 0;
+            // 1904: @%p157 bra 	$L__BB0_257;
             if (int(r201) == 0) {
               // 1438: shr.u32 	%r946, %r197, 8;
               r946 = r197 >> 8u;
@@ -2742,8 +3023,10 @@ void main() {
               uint64_t t74 = uint64_t(uint(int(r946) - int(uint(int(uint(uint64_t(t73))) * 6))));
               rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1445: setp.gt.s16 	%p158, %rs21, 1;
+              // 1446: @%p158 bra 	$L__BB0_261;
               if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1450: setp.eq.s16 	%p159, %rs21, 2;
+                // 1451: @%p159 bra 	$L__BB0_266;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1574: shr.u32 	%r951, %r197, 12;
                   // 1575: and.b32  	%r952, %r951, 1;
@@ -2751,37 +3034,47 @@ void main() {
                   r953 = r1244 | ((r197 >> 12u) & 1u);
                   // 1577: or.b32  	%r1244, %r953, 124;
                   r1244 = r953 | 124u;
+                  // 1578: bra.uni 	$L__BB0_273;
                   p2g_sv0 = 168;
                 } else {
                   // 1453: setp.eq.s16 	%p160, %rs21, 3;
+                  // 1454: @%p160 bra 	$L__BB0_265;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1581: setp.eq.s32 	%p164, %r199, 0;
                     // 1582: selp.b32 	%r950, 1, %r199, %p164;
                     // 1583: or.b32  	%r1244, %r950, %r1244;
                     r1244 = ((int(r199) == 0) ? 1u : r199) | r1244;
+                    // 1584: bra.uni 	$L__BB0_273;
                     p2g_sv0 = 168;
                   } else {
                     // 1456: setp.ne.s16 	%p161, %rs21, 4;
+                    // 1457: @%p161 bra 	$L__BB0_267;
                     if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 143;
                     } else {
                       // 1459: or.b32  	%r1244, %r1244, 119;
                       r1244 = r1244 | 119u;
+                      // 1460: bra.uni 	$L__BB0_273;
                       p2g_sv0 = 168;
                     }
                   }
                 }
               } else {
+                // 1447: bra.uni 	$L__BB0_258;
                 // 1525: setp.eq.s16 	%p162, %rs21, 0;
+                // 1526: @%p162 bra 	$L__BB0_273;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 168;
                 } else {
                   // 1528: setp.eq.s16 	%p163, %rs21, 1;
+                  // 1529: @%p163 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1533: or.b32  	%r1244, %r1244, 120;
                     r1244 = r1244 | 120u;
+                    // 1534: bra.uni 	$L__BB0_273;
                     p2g_sv0 = 168;
                   } else {
+                    // 1530: bra.uni 	$L__BB0_267;
                     p2g_sv0 = 143;
                   }
                 }
@@ -2791,15 +3084,18 @@ void main() {
                 r954 = r1244 | r199;
                 // 1619: or.b32  	%r1244, %r954, 8;
                 r1244 = r954 | 8u;
+                // 1620: bra.uni 	$L__BB0_273;
                 p2g_sv0 = 168;
               }
             } else {
               // 1906: add.s32 	%r1243, %r201, 5;
               r1243 = uint(int(r201) + 5);
+              // 1907: bra.uni 	$L__BB0_271;
               p2g_sv0 = 167;
             }
           } else {
             // 1866: setp.ne.s16 	%p154, %rs4, 5;
+            // 1867: @%p154 bra 	$L__BB0_270;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 166;
             } else {
@@ -2811,12 +3107,15 @@ void main() {
               // 1873: sub.s32 	%r943, %r197, %r942;
               // 1874: add.s32 	%r1243, %r943, 5;
               r1243 = uint(int(uint(int(r197) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 5);
+              // 1875: bra.uni 	$L__BB0_271;
               p2g_sv0 = 167;
             }
           }
         }
       } else {
+        // 1857: bra.uni 	$L__BB0_248;
         // 1878: setp.eq.s16 	%p155, %rs4, 0;
+        // 1879: @%p155 bra 	$L__BB0_269;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1910: mul.wide.u32 	%rd137, %r197, 613566757;
           // 1911: shr.u64 	%rd138, %rd137, 32;
@@ -2832,9 +3131,11 @@ void main() {
           // 1918: sub.s32 	%r963, %r197, %r962;
           // 1919: add.s32 	%r1243, %r963, 4;
           r1243 = uint(int(uint(int(r197) - int(r962))) + 4);
+          // 1920: bra.uni 	$L__BB0_271;
           p2g_sv0 = 167;
         } else {
           // 1881: setp.eq.s16 	%p156, %rs4, 1;
+          // 1882: @%p156 bra 	$L__BB0_250;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1886: mul.wide.u32 	%rd135, %r197, -2004318071;
             // 1887: shr.u64 	%rd136, %rd135, 35;
@@ -2843,8 +3144,10 @@ void main() {
             // 1889: mul.lo.s32 	%r956, %r955, 15;
             // 1890: sub.s32 	%r1243, %r197, %r956;
             r1243 = uint(int(r197) - int(uint(int(uint(uint64_t(t77))) * 15)));
+            // 1891: bra.uni 	$L__BB0_271;
             p2g_sv0 = 167;
           } else {
+            // 1883: bra.uni 	$L__BB0_270;
             p2g_sv0 = 166;
           }
         }
@@ -2914,6 +3217,7 @@ void main() {
     // 1967: shr.u32 	%r1047, %r1037, 1;
     // 1968: and.b32  	%r218, %r1047, 7;
     r218 = (r1037 >> 1u) & 7u;
+    // 1969: @%p74 bra 	$L__BB0_299;
     if (p74) {
       // 1973: mul.wide.u32 	%rd155, %r216, -858993459;
       // 1974: shr.u64 	%rd156, %rd155, 34;
@@ -2928,15 +3232,21 @@ void main() {
       r1082 = r218 | r1246;
       // 1981: or.b32  	%r1246, %r1082, %r1081;
       r1246 = r1082 | r1081;
+      // 1982: bra.uni 	$L__BB0_300;
     } else {
+      // 1970: bra.uni 	$L__BB0_274;
+      // 1985: @%p19 bra 	$L__BB0_278;
       if (p19) {
         // 1989: setp.eq.s16 	%p167, %rs4, 2;
+        // 1990: @%p167 bra 	$L__BB0_295;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2023: and.b32  	%r1246, %r216, 255;
           r1246 = r216 & 255u;
+          // 2024: bra.uni 	$L__BB0_300;
           p2g_sv0 = 179;
         } else {
           // 1992: setp.eq.s16 	%p168, %rs4, 3;
+          // 1993: @%p168 bra 	$L__BB0_282;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2027: mul.wide.u32 	%rd145, %r216, -858993459;
             // 2028: shr.u64 	%rd146, %rd145, 34;
@@ -2946,6 +3256,7 @@ void main() {
             // 2031: sub.s32 	%r220, %r216, %r1052;
             r220 = uint(int(r216) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2032: setp.eq.s32 	%p172, %r220, 0;
+            // 2033: @%p172 bra 	$L__BB0_284;
             if (int(r220) == 0) {
               // 1463: shr.u32 	%r1053, %r216, 8;
               r1053 = r216 >> 8u;
@@ -2959,8 +3270,10 @@ void main() {
               uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
               rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1470: setp.gt.s16 	%p173, %rs23, 1;
+              // 1471: @%p173 bra 	$L__BB0_288;
               if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1475: setp.eq.s16 	%p174, %rs23, 2;
+                // 1476: @%p174 bra 	$L__BB0_293;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1587: shr.u32 	%r1058, %r216, 12;
                   // 1588: and.b32  	%r1059, %r1058, 1;
@@ -2968,37 +3281,47 @@ void main() {
                   r1060 = r1246 | ((r216 >> 12u) & 1u);
                   // 1590: or.b32  	%r1246, %r1060, 124;
                   r1246 = r1060 | 124u;
+                  // 1591: bra.uni 	$L__BB0_300;
                   p2g_sv0 = 179;
                 } else {
                   // 1478: setp.eq.s16 	%p175, %rs23, 3;
+                  // 1479: @%p175 bra 	$L__BB0_292;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1594: setp.eq.s32 	%p179, %r218, 0;
                     // 1595: selp.b32 	%r1057, 1, %r218, %p179;
                     // 1596: or.b32  	%r1246, %r1057, %r1246;
                     r1246 = ((int(r218) == 0) ? 1u : r218) | r1246;
+                    // 1597: bra.uni 	$L__BB0_300;
                     p2g_sv0 = 179;
                   } else {
                     // 1481: setp.ne.s16 	%p176, %rs23, 4;
+                    // 1482: @%p176 bra 	$L__BB0_294;
                     if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 144;
                     } else {
                       // 1484: or.b32  	%r1246, %r1246, 119;
                       r1246 = r1246 | 119u;
+                      // 1485: bra.uni 	$L__BB0_300;
                       p2g_sv0 = 179;
                     }
                   }
                 }
               } else {
+                // 1472: bra.uni 	$L__BB0_285;
                 // 1537: setp.eq.s16 	%p177, %rs23, 0;
+                // 1538: @%p177 bra 	$L__BB0_300;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 179;
                 } else {
                   // 1540: setp.eq.s16 	%p178, %rs23, 1;
+                  // 1541: @%p178 bra 	$L__BB0_287;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1545: or.b32  	%r1246, %r1246, 120;
                     r1246 = r1246 | 120u;
+                    // 1546: bra.uni 	$L__BB0_300;
                     p2g_sv0 = 179;
                   } else {
+                    // 1542: bra.uni 	$L__BB0_294;
                     p2g_sv0 = 144;
                   }
                 }
@@ -3008,15 +3331,18 @@ void main() {
                 r1061 = r1246 | r218;
                 // 1624: or.b32  	%r1246, %r1061, 8;
                 r1246 = r1061 | 8u;
+                // 1625: bra.uni 	$L__BB0_300;
                 p2g_sv0 = 179;
               }
             } else {
               // 2035: add.s32 	%r1245, %r220, 5;
               r1245 = uint(int(r220) + 5);
+              // 2036: bra.uni 	$L__BB0_298;
               p2g_sv0 = 178;
             }
           } else {
             // 1995: setp.ne.s16 	%p169, %rs4, 5;
+            // 1996: @%p169 bra 	$L__BB0_297;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 177;
             } else {
@@ -3028,12 +3354,15 @@ void main() {
               // 2002: sub.s32 	%r1050, %r216, %r1049;
               // 2003: add.s32 	%r1245, %r1050, 5;
               r1245 = uint(int(uint(int(r216) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 5);
+              // 2004: bra.uni 	$L__BB0_298;
               p2g_sv0 = 178;
             }
           }
         }
       } else {
+        // 1986: bra.uni 	$L__BB0_275;
         // 2007: setp.eq.s16 	%p170, %rs4, 0;
+        // 2008: @%p170 bra 	$L__BB0_296;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2039: mul.wide.u32 	%rd151, %r216, 613566757;
           // 2040: shr.u64 	%rd152, %rd151, 32;
@@ -3049,9 +3378,11 @@ void main() {
           // 2047: sub.s32 	%r1070, %r216, %r1069;
           // 2048: add.s32 	%r1245, %r1070, 4;
           r1245 = uint(int(uint(int(r216) - int(r1069))) + 4);
+          // 2049: bra.uni 	$L__BB0_298;
           p2g_sv0 = 178;
         } else {
           // 2010: setp.eq.s16 	%p171, %rs4, 1;
+          // 2011: @%p171 bra 	$L__BB0_277;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2015: mul.wide.u32 	%rd149, %r216, -2004318071;
             // 2016: shr.u64 	%rd150, %rd149, 35;
@@ -3060,8 +3391,10 @@ void main() {
             // 2018: mul.lo.s32 	%r1063, %r1062, 15;
             // 2019: sub.s32 	%r1245, %r216, %r1063;
             r1245 = uint(int(r216) - int(uint(int(uint(uint64_t(t85))) * 15)));
+            // 2020: bra.uni 	$L__BB0_298;
             p2g_sv0 = 178;
           } else {
+            // 2012: bra.uni 	$L__BB0_297;
             p2g_sv0 = 177;
           }
         }
@@ -3088,6 +3421,7 @@ void main() {
     }
     // 2066: add.s32 	%r235, %r175, 3;
     r235 = uint(int(r175) + 3);
+    // 2067: @%p74 bra 	$L__BB0_326;
     if (p74) {
       // 2071: shl.b32 	%r1141, %r235, 6;
       r1141 = r235 << 6u;
@@ -3159,7 +3493,9 @@ void main() {
       // 2121: and.b32  	%r1189, %r1188, 3;
       // 2122: xor.b32  	%r1248, %r1179, %r1189;
       r1248 = (p2g_bfi_32((r1160 & 1u), ((r1160 >> 1u) & 7u), 7u, 1u) | r1177) ^ (((r1186 >> 16u) ^ r1186) & 3u);
+      // 2123: bra.uni 	$L__BB0_327;
     } else {
+      // 2068: bra.uni 	$L__BB0_301;
       // 2126: shl.b32 	%r1083, %r235, 6;
       // 2127: add.s32 	%r1084, %r172, %r1083;
       r1084 = uint(int(r172) + int(r235 << 6u));
@@ -3205,14 +3541,18 @@ void main() {
       // 2156: shr.u32 	%r1111, %r1101, 1;
       // 2157: and.b32  	%r238, %r1111, 7;
       r238 = (r1101 >> 1u) & 7u;
+      // 2158: @%p19 bra 	$L__BB0_305;
       if (p19) {
         // 2162: setp.eq.s16 	%p182, %rs4, 2;
+        // 2163: @%p182 bra 	$L__BB0_322;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2196: and.b32  	%r1248, %r236, 255;
           r1248 = r236 & 255u;
+          // 2197: bra.uni 	$L__BB0_327;
           p2g_sv0 = 190;
         } else {
           // 2165: setp.eq.s16 	%p183, %rs4, 3;
+          // 2166: @%p183 bra 	$L__BB0_309;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2200: mul.wide.u32 	%rd159, %r236, -858993459;
             // 2201: shr.u64 	%rd160, %rd159, 34;
@@ -3222,6 +3562,7 @@ void main() {
             // 2204: sub.s32 	%r240, %r236, %r1116;
             r240 = uint(int(r236) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2205: setp.eq.s32 	%p187, %r240, 0;
+            // 2206: @%p187 bra 	$L__BB0_311;
             if (int(r240) == 0) {
               // 1488: shr.u32 	%r1117, %r236, 8;
               r1117 = r236 >> 8u;
@@ -3235,8 +3576,10 @@ void main() {
               uint64_t t90 = uint64_t(uint(int(r1117) - int(uint(int(uint(uint64_t(t89))) * 6))));
               rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1495: setp.gt.s16 	%p188, %rs25, 1;
+              // 1496: @%p188 bra 	$L__BB0_315;
               if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1500: setp.eq.s16 	%p189, %rs25, 2;
+                // 1501: @%p189 bra 	$L__BB0_320;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1600: shr.u32 	%r1122, %r236, 12;
                   // 1601: and.b32  	%r1123, %r1122, 1;
@@ -3244,37 +3587,47 @@ void main() {
                   r1124 = r1248 | ((r236 >> 12u) & 1u);
                   // 1603: or.b32  	%r1248, %r1124, 124;
                   r1248 = r1124 | 124u;
+                  // 1604: bra.uni 	$L__BB0_327;
                   p2g_sv0 = 190;
                 } else {
                   // 1503: setp.eq.s16 	%p190, %rs25, 3;
+                  // 1504: @%p190 bra 	$L__BB0_319;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1607: setp.eq.s32 	%p194, %r238, 0;
                     // 1608: selp.b32 	%r1121, 1, %r238, %p194;
                     // 1609: or.b32  	%r1248, %r1121, %r1248;
                     r1248 = ((int(r238) == 0) ? 1u : r238) | r1248;
+                    // 1610: bra.uni 	$L__BB0_327;
                     p2g_sv0 = 190;
                   } else {
                     // 1506: setp.ne.s16 	%p191, %rs25, 4;
+                    // 1507: @%p191 bra 	$L__BB0_321;
                     if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 145;
                     } else {
                       // 1509: or.b32  	%r1248, %r1248, 119;
                       r1248 = r1248 | 119u;
+                      // 1510: bra.uni 	$L__BB0_327;
                       p2g_sv0 = 190;
                     }
                   }
                 }
               } else {
+                // 1497: bra.uni 	$L__BB0_312;
                 // 1549: setp.eq.s16 	%p192, %rs25, 0;
+                // 1550: @%p192 bra 	$L__BB0_327;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 190;
                 } else {
                   // 1552: setp.eq.s16 	%p193, %rs25, 1;
+                  // 1553: @%p193 bra 	$L__BB0_314;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1557: or.b32  	%r1248, %r1248, 120;
                     r1248 = r1248 | 120u;
+                    // 1558: bra.uni 	$L__BB0_327;
                     p2g_sv0 = 190;
                   } else {
+                    // 1554: bra.uni 	$L__BB0_321;
                     p2g_sv0 = 145;
                   }
                 }
@@ -3284,15 +3637,18 @@ void main() {
                 r1125 = r1248 | r238;
                 // 1629: or.b32  	%r1248, %r1125, 8;
                 r1248 = r1125 | 8u;
+                // 1630: bra.uni 	$L__BB0_327;
                 p2g_sv0 = 190;
               }
             } else {
               // 2208: add.s32 	%r1247, %r240, 5;
               r1247 = uint(int(r240) + 5);
+              // 2209: bra.uni 	$L__BB0_325;
               p2g_sv0 = 189;
             }
           } else {
             // 2168: setp.ne.s16 	%p184, %rs4, 5;
+            // 2169: @%p184 bra 	$L__BB0_324;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 188;
             } else {
@@ -3304,12 +3660,15 @@ void main() {
               // 2175: sub.s32 	%r1114, %r236, %r1113;
               // 2176: add.s32 	%r1247, %r1114, 5;
               r1247 = uint(int(uint(int(r236) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 5);
+              // 2177: bra.uni 	$L__BB0_325;
               p2g_sv0 = 189;
             }
           }
         }
       } else {
+        // 2159: bra.uni 	$L__BB0_302;
         // 2180: setp.eq.s16 	%p185, %rs4, 0;
+        // 2181: @%p185 bra 	$L__BB0_323;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2212: mul.wide.u32 	%rd165, %r236, 613566757;
           // 2213: shr.u64 	%rd166, %rd165, 32;
@@ -3325,9 +3684,11 @@ void main() {
           // 2220: sub.s32 	%r1134, %r236, %r1133;
           // 2221: add.s32 	%r1247, %r1134, 4;
           r1247 = uint(int(uint(int(r236) - int(r1133))) + 4);
+          // 2222: bra.uni 	$L__BB0_325;
           p2g_sv0 = 189;
         } else {
           // 2183: setp.eq.s16 	%p186, %rs4, 1;
+          // 2184: @%p186 bra 	$L__BB0_304;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2188: mul.wide.u32 	%rd163, %r236, -2004318071;
             // 2189: shr.u64 	%rd164, %rd163, 35;
@@ -3336,8 +3697,10 @@ void main() {
             // 2191: mul.lo.s32 	%r1127, %r1126, 15;
             // 2192: sub.s32 	%r1247, %r236, %r1127;
             r1247 = uint(int(r236) - int(uint(int(uint(uint64_t(t93))) * 15)));
+            // 2193: bra.uni 	$L__BB0_325;
             p2g_sv0 = 189;
           } else {
+            // 2185: bra.uni 	$L__BB0_324;
             p2g_sv0 = 188;
           }
         }
@@ -3379,6 +3742,7 @@ void main() {
     // 2249: mov.u32 	%r1240, 1;
     r1240 = 1u;
     // 2250: setp.lt.u32 	%p195, %r1197, 2;
+    // 2251: @%p195 bra 	$L__BB0_219;
     if (!(r1197 < 2u)) {
       break;
     }
@@ -3444,5 +3808,6 @@ void main() {
   P2GU16(rd176).v = uint16_t((r1199 & 0x0000FFFFu));
   // 2276: st.global.u16 	[%rd176+2], %r1217;
   P2GU16((rd176 + 2ul)).v = uint16_t(((r1199 >> 16u) & 0x0000FFFFu));
+  // 2277: ret;
   return;
 }

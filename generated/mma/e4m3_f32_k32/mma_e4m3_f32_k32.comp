@@ -513,12 +513,15 @@ void main() {
   // 77: and.b32  	%r11, %r284, 8388607;
   r11 = (r275 >> 1u) & 0x007FFFFFu;
   // 78: setp.gt.s16 	%p1, %rs1, 1;
+  // 79: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 83: setp.eq.s16 	%p2, %rs1, 2;
+    // 84: @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 86: setp.eq.s16 	%p3, %rs1, 3;
+      // 87: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 128: mul.wide.u32 	%rd11, %r1200, -858993459;
         // 129: shr.u64 	%rd12, %rd11, 34;
@@ -528,6 +531,7 @@ void main() {
         // 132: sub.s32 	%r15, %r1200, %r291;
         r15 = uint(int(r1200) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 133: setp.eq.s32 	%p11, %r15, 0;
+        // 134: @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
           // 2238: shr.u32 	%r292, %r1200, 8;
           r292 = r1200 >> 8u;
@@ -541,8 +545,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2245: setp.gt.s16 	%p12, %rs3, 1;
+          // 2246: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2250: setp.eq.s16 	%p13, %rs3, 2;
+            // 2251: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2390: shr.u32 	%r297, %r1200, 12;
               // 2391: and.b32  	%r298, %r297, 1;
@@ -550,39 +556,49 @@ void main() {
               r299 = r10 | ((r1200 >> 12u) & 1u);
               // 2393: or.b32  	%r1200, %r299, 2143289344;
               r1200 = r299 | 0x7FC00000u;
+              // 2394: bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
               // 2253: setp.eq.s16 	%p14, %rs3, 3;
+              // 2254: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2397: setp.eq.s32 	%p18, %r11, 0;
                 // 2398: selp.b32 	%r296, 1, %r11, %p18;
                 // 2399: or.b32  	%r1200, %r296, %r10;
                 r1200 = ((int(r11) == 0) ? 1u : r11) | r10;
+                // 2400: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
                 // 2256: setp.ne.s16 	%p15, %rs3, 4;
+                // 2257: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
                   // 2259: or.b32  	%r1200, %r10, 2139095039;
                   r1200 = r10 | 0x7F7FFFFFu;
+                  // 2260: bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
+            // 2247: bra.uni 	$L__BB0_13;
             // 2338: setp.eq.s16 	%p16, %rs3, 0;
             // 2339: mov.u32 	%r1200, %r10;
             r1200 = r10;
+            // 2340: @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2342: setp.eq.s16 	%p17, %rs3, 1;
+              // 2343: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2347: or.b32  	%r1200, %r10, 2139095040;
                 r1200 = r10 | 0x7F800000u;
+                // 2348: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
+                // 2344: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 211;
               }
             }
@@ -591,15 +607,18 @@ void main() {
             // 2442: or.b32  	%r300, %r10, %r11;
             // 2443: or.b32  	%r1200, %r300, 8388608;
             r1200 = (r10 | r11) | 0x00800000u;
+            // 2444: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
           // 136: add.s32 	%r1199, %r15, 125;
           r1199 = uint(int(r15) + 125);
+          // 137: bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
         // 89: setp.ne.s16 	%p4, %rs1, 5;
+        // 90: @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
@@ -618,12 +637,15 @@ void main() {
           // 101: mul.lo.s32 	%r288, %r287, 20;
           // 102: sub.s32 	%r12, %r286, %r288;
           r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 103: @%p10 bra 	$L__BB0_9;
           if (!(((r1200 & 1u) == 1u) ^^ false)) {
             // 107: mov.u32 	%r289, 119;
             // 108: sub.s32 	%r1199, %r289, %r12;
             r1199 = uint(int(119u) - int(r12));
+            // 109: bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
+            // 104: bra.uni 	$L__BB0_8;
             // 162: add.s32 	%r1199, %r12, 131;
             r1199 = uint(int(r12) + 131);
             p2g_sv0 = 9;
@@ -632,7 +654,9 @@ void main() {
       }
     }
   } else {
+    // 80: bra.uni 	$L__BB0_1;
     // 112: setp.eq.s16 	%p5, %rs1, 0;
+    // 113: @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 140: mul.wide.u32 	%rd17, %r1200, 613566757;
       // 141: shr.u64 	%rd18, %rd17, 32;
@@ -648,9 +672,11 @@ void main() {
       // 148: sub.s32 	%r309, %r1200, %r308;
       // 149: add.s32 	%r1199, %r309, 124;
       r1199 = uint(int(uint(int(r1200) - int(r308))) + 124);
+      // 150: bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
       // 115: setp.eq.s16 	%p6, %rs1, 1;
+      // 116: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 120: mul.wide.u32 	%rd15, %r1200, -2139062143;
         // 121: shr.u64 	%rd16, %rd15, 39;
@@ -659,8 +685,10 @@ void main() {
         // 123: mul.lo.s32 	%r302, %r301, 255;
         // 124: sub.s32 	%r1199, %r1200, %r302;
         r1199 = uint(int(r1200) - int(uint(int(uint(uint64_t(t8))) * 255)));
+        // 125: bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
+        // 117: bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
@@ -674,6 +702,7 @@ void main() {
     // 157: sub.s32 	%r312, %r1200, %r311;
     // 158: add.s32 	%r1199, %r312, 125;
     r1199 = uint(int(uint(int(r1200) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
+    // 159: bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
@@ -730,12 +759,15 @@ void main() {
   rs4 = rs1 & 255u;
   // 202: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 203: @%p19 bra 	$L__BB0_30;
   if (p19) {
     // 207: setp.eq.s16 	%p20, %rs4, 2;
+    // 208: @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 210: setp.eq.s16 	%p21, %rs4, 3;
+      // 211: @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 252: mul.wide.u32 	%rd23, %r1202, -858993459;
         // 253: shr.u64 	%rd24, %rd23, 34;
@@ -745,6 +777,7 @@ void main() {
         // 256: sub.s32 	%r34, %r1202, %r349;
         r34 = uint(int(r1202) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 257: setp.eq.s32 	%p29, %r34, 0;
+        // 258: @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
           // 2263: shr.u32 	%r350, %r1202, 8;
           r350 = r1202 >> 8u;
@@ -758,8 +791,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2270: setp.gt.s16 	%p30, %rs5, 1;
+          // 2271: @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2275: setp.eq.s16 	%p31, %rs5, 2;
+            // 2276: @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2403: shr.u32 	%r355, %r1202, 12;
               // 2404: and.b32  	%r356, %r355, 1;
@@ -767,39 +802,49 @@ void main() {
               r357 = r29 | ((r1202 >> 12u) & 1u);
               // 2406: or.b32  	%r1202, %r357, 2143289344;
               r1202 = r357 | 0x7FC00000u;
+              // 2407: bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
               // 2278: setp.eq.s16 	%p32, %rs5, 3;
+              // 2279: @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2410: setp.eq.s32 	%p36, %r30, 0;
                 // 2411: selp.b32 	%r354, 1, %r30, %p36;
                 // 2412: or.b32  	%r1202, %r354, %r29;
                 r1202 = ((int(r30) == 0) ? 1u : r30) | r29;
+                // 2413: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
                 // 2281: setp.ne.s16 	%p33, %rs5, 4;
+                // 2282: @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
                   // 2284: or.b32  	%r1202, %r29, 2139095039;
                   r1202 = r29 | 0x7F7FFFFFu;
+                  // 2285: bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
+            // 2272: bra.uni 	$L__BB0_39;
             // 2351: setp.eq.s16 	%p34, %rs5, 0;
             // 2352: mov.u32 	%r1202, %r29;
             r1202 = r29;
+            // 2353: @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2355: setp.eq.s16 	%p35, %rs5, 1;
+              // 2356: @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2360: or.b32  	%r1202, %r29, 2139095040;
                 r1202 = r29 | 0x7F800000u;
+                // 2361: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
+                // 2357: bra.uni 	$L__BB0_48;
                 p2g_sv0 = 212;
               }
             }
@@ -808,15 +853,18 @@ void main() {
             // 2447: or.b32  	%r358, %r29, %r30;
             // 2448: or.b32  	%r1202, %r358, 8388608;
             r1202 = (r29 | r30) | 0x00800000u;
+            // 2449: bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
           // 260: add.s32 	%r1201, %r34, 125;
           r1201 = uint(int(r34) + 125);
+          // 261: bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
         // 213: setp.ne.s16 	%p22, %rs4, 5;
+        // 214: @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
@@ -834,12 +882,15 @@ void main() {
           // 225: mul.lo.s32 	%r346, %r345, 20;
           // 226: sub.s32 	%r31, %r344, %r346;
           r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 227: @%p28 bra 	$L__BB0_35;
           if (!(((r1202 & 1u) == 1u) ^^ false)) {
             // 231: mov.u32 	%r347, 119;
             // 232: sub.s32 	%r1201, %r347, %r31;
             r1201 = uint(int(119u) - int(r31));
+            // 233: bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
+            // 228: bra.uni 	$L__BB0_34;
             // 286: add.s32 	%r1201, %r31, 131;
             r1201 = uint(int(r31) + 131);
             p2g_sv0 = 19;
@@ -848,7 +899,9 @@ void main() {
       }
     }
   } else {
+    // 204: bra.uni 	$L__BB0_27;
     // 236: setp.eq.s16 	%p23, %rs4, 0;
+    // 237: @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 264: mul.wide.u32 	%rd29, %r1202, 613566757;
       // 265: shr.u64 	%rd30, %rd29, 32;
@@ -864,9 +917,11 @@ void main() {
       // 272: sub.s32 	%r367, %r1202, %r366;
       // 273: add.s32 	%r1201, %r367, 124;
       r1201 = uint(int(uint(int(r1202) - int(r366))) + 124);
+      // 274: bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
       // 239: setp.eq.s16 	%p24, %rs4, 1;
+      // 240: @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 244: mul.wide.u32 	%rd27, %r1202, -2139062143;
         // 245: shr.u64 	%rd28, %rd27, 39;
@@ -875,8 +930,10 @@ void main() {
         // 247: mul.lo.s32 	%r360, %r359, 255;
         // 248: sub.s32 	%r1201, %r1202, %r360;
         r1201 = uint(int(r1202) - int(uint(int(uint(uint64_t(t15))) * 255)));
+        // 249: bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
+        // 241: bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
@@ -890,6 +947,7 @@ void main() {
     // 281: sub.s32 	%r370, %r1202, %r369;
     // 282: add.s32 	%r1201, %r370, 125;
     r1201 = uint(int(uint(int(r1202) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
+    // 283: bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
@@ -940,12 +998,15 @@ void main() {
   // 322: shr.u32 	%r399, %r390, 1;
   // 323: and.b32  	%r49, %r399, 8388607;
   r49 = (r390 >> 1u) & 0x007FFFFFu;
+  // 324: @%p19 bra 	$L__BB0_56;
   if (p19) {
     // 328: setp.eq.s16 	%p38, %rs4, 2;
+    // 329: @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 331: setp.eq.s16 	%p39, %rs4, 3;
+      // 332: @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 373: mul.wide.u32 	%rd35, %r1204, -858993459;
         // 374: shr.u64 	%rd36, %rd35, 34;
@@ -955,6 +1016,7 @@ void main() {
         // 377: sub.s32 	%r53, %r1204, %r406;
         r53 = uint(int(r1204) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 378: setp.eq.s32 	%p47, %r53, 0;
+        // 379: @%p47 bra 	$L__BB0_64;
         if (int(r53) == 0) {
           // 2288: shr.u32 	%r407, %r1204, 8;
           r407 = r1204 >> 8u;
@@ -968,8 +1030,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2295: setp.gt.s16 	%p48, %rs7, 1;
+          // 2296: @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2300: setp.eq.s16 	%p49, %rs7, 2;
+            // 2301: @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2416: shr.u32 	%r412, %r1204, 12;
               // 2417: and.b32  	%r413, %r412, 1;
@@ -977,39 +1041,49 @@ void main() {
               r414 = r48 | ((r1204 >> 12u) & 1u);
               // 2419: or.b32  	%r1204, %r414, 2143289344;
               r1204 = r414 | 0x7FC00000u;
+              // 2420: bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
               // 2303: setp.eq.s16 	%p50, %rs7, 3;
+              // 2304: @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2423: setp.eq.s32 	%p54, %r49, 0;
                 // 2424: selp.b32 	%r411, 1, %r49, %p54;
                 // 2425: or.b32  	%r1204, %r411, %r48;
                 r1204 = ((int(r49) == 0) ? 1u : r49) | r48;
+                // 2426: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
                 // 2306: setp.ne.s16 	%p51, %rs7, 4;
+                // 2307: @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
                   // 2309: or.b32  	%r1204, %r48, 2139095039;
                   r1204 = r48 | 0x7F7FFFFFu;
+                  // 2310: bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
+            // 2297: bra.uni 	$L__BB0_65;
             // 2364: setp.eq.s16 	%p52, %rs7, 0;
             // 2365: mov.u32 	%r1204, %r48;
             r1204 = r48;
+            // 2366: @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2368: setp.eq.s16 	%p53, %rs7, 1;
+              // 2369: @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2373: or.b32  	%r1204, %r48, 2139095040;
                 r1204 = r48 | 0x7F800000u;
+                // 2374: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
+                // 2370: bra.uni 	$L__BB0_74;
                 p2g_sv0 = 213;
               }
             }
@@ -1018,15 +1092,18 @@ void main() {
             // 2452: or.b32  	%r415, %r48, %r49;
             // 2453: or.b32  	%r1204, %r415, 8388608;
             r1204 = (r48 | r49) | 0x00800000u;
+            // 2454: bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
           // 381: add.s32 	%r1203, %r53, 125;
           r1203 = uint(int(r53) + 125);
+          // 382: bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
         // 334: setp.ne.s16 	%p40, %rs4, 5;
+        // 335: @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
@@ -1044,12 +1121,15 @@ void main() {
           // 346: mul.lo.s32 	%r403, %r402, 20;
           // 347: sub.s32 	%r50, %r401, %r403;
           r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 348: @%p46 bra 	$L__BB0_61;
           if (!(((r1204 & 1u) == 1u) ^^ false)) {
             // 352: mov.u32 	%r404, 119;
             // 353: sub.s32 	%r1203, %r404, %r50;
             r1203 = uint(int(119u) - int(r50));
+            // 354: bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
+            // 349: bra.uni 	$L__BB0_60;
             // 407: add.s32 	%r1203, %r50, 131;
             r1203 = uint(int(r50) + 131);
             p2g_sv0 = 29;
@@ -1058,7 +1138,9 @@ void main() {
       }
     }
   } else {
+    // 325: bra.uni 	$L__BB0_53;
     // 357: setp.eq.s16 	%p41, %rs4, 0;
+    // 358: @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 385: mul.wide.u32 	%rd41, %r1204, 613566757;
       // 386: shr.u64 	%rd42, %rd41, 32;
@@ -1074,9 +1156,11 @@ void main() {
       // 393: sub.s32 	%r424, %r1204, %r423;
       // 394: add.s32 	%r1203, %r424, 124;
       r1203 = uint(int(uint(int(r1204) - int(r423))) + 124);
+      // 395: bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
       // 360: setp.eq.s16 	%p42, %rs4, 1;
+      // 361: @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 365: mul.wide.u32 	%rd39, %r1204, -2139062143;
         // 366: shr.u64 	%rd40, %rd39, 39;
@@ -1085,8 +1169,10 @@ void main() {
         // 368: mul.lo.s32 	%r417, %r416, 255;
         // 369: sub.s32 	%r1203, %r1204, %r417;
         r1203 = uint(int(r1204) - int(uint(int(uint(uint64_t(t22))) * 255)));
+        // 370: bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
+        // 362: bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
@@ -1100,6 +1186,7 @@ void main() {
     // 402: sub.s32 	%r427, %r1204, %r426;
     // 403: add.s32 	%r1203, %r427, 125;
     r1203 = uint(int(uint(int(r1204) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
+    // 404: bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
@@ -1150,12 +1237,15 @@ void main() {
   // 443: shr.u32 	%r457, %r448, 1;
   // 444: and.b32  	%r68, %r457, 8388607;
   r68 = (r448 >> 1u) & 0x007FFFFFu;
+  // 445: @%p19 bra 	$L__BB0_82;
   if (p19) {
     // 449: setp.eq.s16 	%p56, %rs4, 2;
+    // 450: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 452: setp.eq.s16 	%p57, %rs4, 3;
+      // 453: @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 494: mul.wide.u32 	%rd47, %r1206, -858993459;
         // 495: shr.u64 	%rd48, %rd47, 34;
@@ -1165,6 +1255,7 @@ void main() {
         // 498: sub.s32 	%r72, %r1206, %r464;
         r72 = uint(int(r1206) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 499: setp.eq.s32 	%p65, %r72, 0;
+        // 500: @%p65 bra 	$L__BB0_90;
         if (int(r72) == 0) {
           // 2313: shr.u32 	%r465, %r1206, 8;
           r465 = r1206 >> 8u;
@@ -1178,8 +1269,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2320: setp.gt.s16 	%p66, %rs9, 1;
+          // 2321: @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2325: setp.eq.s16 	%p67, %rs9, 2;
+            // 2326: @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2429: shr.u32 	%r470, %r1206, 12;
               // 2430: and.b32  	%r471, %r470, 1;
@@ -1187,39 +1280,49 @@ void main() {
               r472 = r67 | ((r1206 >> 12u) & 1u);
               // 2432: or.b32  	%r1206, %r472, 2143289344;
               r1206 = r472 | 0x7FC00000u;
+              // 2433: bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
               // 2328: setp.eq.s16 	%p68, %rs9, 3;
+              // 2329: @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2436: setp.eq.s32 	%p72, %r68, 0;
                 // 2437: selp.b32 	%r469, 1, %r68, %p72;
                 // 2438: or.b32  	%r1206, %r469, %r67;
                 r1206 = ((int(r68) == 0) ? 1u : r68) | r67;
+                // 2439: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
                 // 2331: setp.ne.s16 	%p69, %rs9, 4;
+                // 2332: @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
                   // 2334: or.b32  	%r1206, %r67, 2139095039;
                   r1206 = r67 | 0x7F7FFFFFu;
+                  // 2335: bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
+            // 2322: bra.uni 	$L__BB0_91;
             // 2377: setp.eq.s16 	%p70, %rs9, 0;
             // 2378: mov.u32 	%r1206, %r67;
             r1206 = r67;
+            // 2379: @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2381: setp.eq.s16 	%p71, %rs9, 1;
+              // 2382: @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2386: or.b32  	%r1206, %r67, 2139095040;
                 r1206 = r67 | 0x7F800000u;
+                // 2387: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
+                // 2383: bra.uni 	$L__BB0_100;
                 p2g_sv0 = 214;
               }
             }
@@ -1228,15 +1331,18 @@ void main() {
             // 2457: or.b32  	%r473, %r67, %r68;
             // 2458: or.b32  	%r1206, %r473, 8388608;
             r1206 = (r67 | r68) | 0x00800000u;
+            // 2459: bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
           // 502: add.s32 	%r1205, %r72, 125;
           r1205 = uint(int(r72) + 125);
+          // 503: bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
         // 455: setp.ne.s16 	%p58, %rs4, 5;
+        // 456: @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
@@ -1254,12 +1360,15 @@ void main() {
           // 467: mul.lo.s32 	%r461, %r460, 20;
           // 468: sub.s32 	%r69, %r459, %r461;
           r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 469: @%p64 bra 	$L__BB0_87;
           if (!(((r1206 & 1u) == 1u) ^^ false)) {
             // 473: mov.u32 	%r462, 119;
             // 474: sub.s32 	%r1205, %r462, %r69;
             r1205 = uint(int(119u) - int(r69));
+            // 475: bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
+            // 470: bra.uni 	$L__BB0_86;
             // 528: add.s32 	%r1205, %r69, 131;
             r1205 = uint(int(r69) + 131);
             p2g_sv0 = 39;
@@ -1268,7 +1377,9 @@ void main() {
       }
     }
   } else {
+    // 446: bra.uni 	$L__BB0_79;
     // 478: setp.eq.s16 	%p59, %rs4, 0;
+    // 479: @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 506: mul.wide.u32 	%rd53, %r1206, 613566757;
       // 507: shr.u64 	%rd54, %rd53, 32;
@@ -1284,9 +1395,11 @@ void main() {
       // 514: sub.s32 	%r482, %r1206, %r481;
       // 515: add.s32 	%r1205, %r482, 124;
       r1205 = uint(int(uint(int(r1206) - int(r481))) + 124);
+      // 516: bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
       // 481: setp.eq.s16 	%p60, %rs4, 1;
+      // 482: @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 486: mul.wide.u32 	%rd51, %r1206, -2139062143;
         // 487: shr.u64 	%rd52, %rd51, 39;
@@ -1295,8 +1408,10 @@ void main() {
         // 489: mul.lo.s32 	%r475, %r474, 255;
         // 490: sub.s32 	%r1205, %r1206, %r475;
         r1205 = uint(int(r1206) - int(uint(int(uint(uint64_t(t29))) * 255)));
+        // 491: bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
+        // 483: bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
@@ -1310,6 +1425,7 @@ void main() {
     // 523: sub.s32 	%r485, %r1206, %r484;
     // 524: add.s32 	%r1205, %r485, 125;
     r1205 = uint(int(uint(int(r1206) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
+    // 525: bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
@@ -1331,6 +1447,7 @@ void main() {
   r1207 = 0u;
   // 542: mov.u64 	%rd177, %rd2;
   rd177 = rd2;
+  // 543: bra.uni 	$L__BB0_105;
   for (;;) {
     p2g_loop_tick();
     // 766: shl.b32 	%r490, %r1207, 3;
@@ -1390,6 +1507,7 @@ void main() {
     r91 = (r513 >> 1u) & 7u;
     // 806: setp.eq.s32 	%p74, %r4, 4;
     p74 = int(r4) == 4;
+    // 807: @%p74 bra 	$L__BB0_131;
     if (p74) {
       // 811: mul.wide.u32 	%rd71, %r89, -858993459;
       // 812: shr.u64 	%rd72, %rd71, 34;
@@ -1404,15 +1522,21 @@ void main() {
       r558 = r91 | r1209;
       // 819: or.b32  	%r1209, %r558, %r557;
       r1209 = r558 | r557;
+      // 820: bra.uni 	$L__BB0_132;
     } else {
+      // 808: bra.uni 	$L__BB0_106;
+      // 823: @%p19 bra 	$L__BB0_110;
       if (p19) {
         // 827: setp.eq.s16 	%p76, %rs4, 2;
+        // 828: @%p76 bra 	$L__BB0_127;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 861: and.b32  	%r1209, %r89, 255;
           r1209 = r89 & 255u;
+          // 862: bra.uni 	$L__BB0_132;
           p2g_sv0 = 80;
         } else {
           // 830: setp.eq.s16 	%p77, %rs4, 3;
+          // 831: @%p77 bra 	$L__BB0_114;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 865: mul.wide.u32 	%rd61, %r89, -858993459;
             // 866: shr.u64 	%rd62, %rd61, 34;
@@ -1422,6 +1546,7 @@ void main() {
             // 869: sub.s32 	%r93, %r89, %r528;
             r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 870: setp.eq.s32 	%p81, %r93, 0;
+            // 871: @%p81 bra 	$L__BB0_116;
             if (int(r93) == 0) {
               // 546: shr.u32 	%r529, %r89, 8;
               r529 = r89 >> 8u;
@@ -1435,8 +1560,10 @@ void main() {
               uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
               rs11 = (uint(uint64_t(t34)) & 65535u);
               // 553: setp.gt.s16 	%p82, %rs11, 1;
+              // 554: @%p82 bra 	$L__BB0_120;
               if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 558: setp.eq.s16 	%p83, %rs11, 2;
+                // 559: @%p83 bra 	$L__BB0_125;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 694: shr.u32 	%r534, %r89, 12;
                   // 695: and.b32  	%r535, %r534, 1;
@@ -1444,37 +1571,47 @@ void main() {
                   r536 = r1209 | ((r89 >> 12u) & 1u);
                   // 697: or.b32  	%r1209, %r536, 124;
                   r1209 = r536 | 124u;
+                  // 698: bra.uni 	$L__BB0_132;
                   p2g_sv0 = 80;
                 } else {
                   // 561: setp.eq.s16 	%p84, %rs11, 3;
+                  // 562: @%p84 bra 	$L__BB0_124;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 701: setp.eq.s32 	%p88, %r91, 0;
                     // 702: selp.b32 	%r533, 1, %r91, %p88;
                     // 703: or.b32  	%r1209, %r533, %r1209;
                     r1209 = ((int(r91) == 0) ? 1u : r91) | r1209;
+                    // 704: bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
                     // 564: setp.ne.s16 	%p85, %rs11, 4;
+                    // 565: @%p85 bra 	$L__BB0_126;
                     if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
                       // 567: or.b32  	%r1209, %r1209, 119;
                       r1209 = r1209 | 119u;
+                      // 568: bra.uni 	$L__BB0_132;
                       p2g_sv0 = 80;
                     }
                   }
                 }
               } else {
+                // 555: bra.uni 	$L__BB0_117;
                 // 646: setp.eq.s16 	%p86, %rs11, 0;
+                // 647: @%p86 bra 	$L__BB0_132;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
                   // 649: setp.eq.s16 	%p87, %rs11, 1;
+                  // 650: @%p87 bra 	$L__BB0_119;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 654: or.b32  	%r1209, %r1209, 120;
                     r1209 = r1209 | 120u;
+                    // 655: bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
+                    // 651: bra.uni 	$L__BB0_126;
                     p2g_sv0 = 65;
                   }
                 }
@@ -1484,15 +1621,18 @@ void main() {
                 r537 = r1209 | r91;
                 // 747: or.b32  	%r1209, %r537, 8;
                 r1209 = r537 | 8u;
+                // 748: bra.uni 	$L__BB0_132;
                 p2g_sv0 = 80;
               }
             } else {
               // 873: add.s32 	%r1208, %r93, 5;
               r1208 = uint(int(r93) + 5);
+              // 874: bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           } else {
             // 833: setp.ne.s16 	%p78, %rs4, 5;
+            // 834: @%p78 bra 	$L__BB0_129;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
@@ -1504,12 +1644,15 @@ void main() {
               // 840: sub.s32 	%r526, %r89, %r525;
               // 841: add.s32 	%r1208, %r526, 5;
               r1208 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 5);
+              // 842: bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           }
         }
       } else {
+        // 824: bra.uni 	$L__BB0_107;
         // 845: setp.eq.s16 	%p79, %rs4, 0;
+        // 846: @%p79 bra 	$L__BB0_128;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 877: mul.wide.u32 	%rd67, %r89, 613566757;
           // 878: shr.u64 	%rd68, %rd67, 32;
@@ -1525,9 +1668,11 @@ void main() {
           // 885: sub.s32 	%r546, %r89, %r545;
           // 886: add.s32 	%r1208, %r546, 4;
           r1208 = uint(int(uint(int(r89) - int(r545))) + 4);
+          // 887: bra.uni 	$L__BB0_130;
           p2g_sv0 = 79;
         } else {
           // 848: setp.eq.s16 	%p80, %rs4, 1;
+          // 849: @%p80 bra 	$L__BB0_109;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 853: mul.wide.u32 	%rd65, %r89, -2004318071;
             // 854: shr.u64 	%rd66, %rd65, 35;
@@ -1536,8 +1681,10 @@ void main() {
             // 856: mul.lo.s32 	%r539, %r538, 15;
             // 857: sub.s32 	%r1208, %r89, %r539;
             r1208 = uint(int(r89) - int(uint(int(uint(uint64_t(t37))) * 15)));
+            // 858: bra.uni 	$L__BB0_130;
             p2g_sv0 = 79;
           } else {
+            // 850: bra.uni 	$L__BB0_129;
             p2g_sv0 = 78;
           }
         }
@@ -1564,6 +1711,7 @@ void main() {
     }
     // 904: add.s32 	%r108, %r87, 1;
     r108 = uint(int(r87) + 1);
+    // 905: @%p74 bra 	$L__BB0_158;
     if (p74) {
       // 909: and.b32  	%r617, %r108, 28;
       // 910: add.s32 	%r618, %r88, %r617;
@@ -1621,7 +1769,9 @@ void main() {
       // 949: or.b32  	%r655, %r654, %r653;
       // 950: xor.b32  	%r1211, %r655, 128;
       r1211 = (p2g_bfi_32((r636 & 1u), ((r636 >> 1u) & 7u), 7u, 1u) | r653) ^ 128u;
+      // 951: bra.uni 	$L__BB0_159;
     } else {
+      // 906: bra.uni 	$L__BB0_133;
       // 954: add.s32 	%r559, %r88, %r108;
       // 955: add.s32 	%r560, %r559, 5369127;
       r560 = uint(int(uint(int(r88) + int(r108))) + 5369127);
@@ -1667,14 +1817,18 @@ void main() {
       // 984: shr.u32 	%r587, %r577, 1;
       // 985: and.b32  	%r111, %r587, 7;
       r111 = (r577 >> 1u) & 7u;
+      // 986: @%p19 bra 	$L__BB0_137;
       if (p19) {
         // 990: setp.eq.s16 	%p91, %rs4, 2;
+        // 991: @%p91 bra 	$L__BB0_154;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1024: and.b32  	%r1211, %r109, 255;
           r1211 = r109 & 255u;
+          // 1025: bra.uni 	$L__BB0_159;
           p2g_sv0 = 91;
         } else {
           // 993: setp.eq.s16 	%p92, %rs4, 3;
+          // 994: @%p92 bra 	$L__BB0_141;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1028: mul.wide.u32 	%rd75, %r109, -858993459;
             // 1029: shr.u64 	%rd76, %rd75, 34;
@@ -1684,6 +1838,7 @@ void main() {
             // 1032: sub.s32 	%r113, %r109, %r592;
             r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1033: setp.eq.s32 	%p96, %r113, 0;
+            // 1034: @%p96 bra 	$L__BB0_143;
             if (int(r113) == 0) {
               // 571: shr.u32 	%r593, %r109, 8;
               r593 = r109 >> 8u;
@@ -1697,8 +1852,10 @@ void main() {
               uint64_t t42 = uint64_t(uint(int(r593) - int(uint(int(uint(uint64_t(t41))) * 6))));
               rs13 = (uint(uint64_t(t42)) & 65535u);
               // 578: setp.gt.s16 	%p97, %rs13, 1;
+              // 579: @%p97 bra 	$L__BB0_147;
               if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 583: setp.eq.s16 	%p98, %rs13, 2;
+                // 584: @%p98 bra 	$L__BB0_152;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 707: shr.u32 	%r598, %r109, 12;
                   // 708: and.b32  	%r599, %r598, 1;
@@ -1706,37 +1863,47 @@ void main() {
                   r600 = r1211 | ((r109 >> 12u) & 1u);
                   // 710: or.b32  	%r1211, %r600, 124;
                   r1211 = r600 | 124u;
+                  // 711: bra.uni 	$L__BB0_159;
                   p2g_sv0 = 91;
                 } else {
                   // 586: setp.eq.s16 	%p99, %rs13, 3;
+                  // 587: @%p99 bra 	$L__BB0_151;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 714: setp.eq.s32 	%p103, %r111, 0;
                     // 715: selp.b32 	%r597, 1, %r111, %p103;
                     // 716: or.b32  	%r1211, %r597, %r1211;
                     r1211 = ((int(r111) == 0) ? 1u : r111) | r1211;
+                    // 717: bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
                     // 589: setp.ne.s16 	%p100, %rs13, 4;
+                    // 590: @%p100 bra 	$L__BB0_153;
                     if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
                       // 592: or.b32  	%r1211, %r1211, 119;
                       r1211 = r1211 | 119u;
+                      // 593: bra.uni 	$L__BB0_159;
                       p2g_sv0 = 91;
                     }
                   }
                 }
               } else {
+                // 580: bra.uni 	$L__BB0_144;
                 // 658: setp.eq.s16 	%p101, %rs13, 0;
+                // 659: @%p101 bra 	$L__BB0_159;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
                   // 661: setp.eq.s16 	%p102, %rs13, 1;
+                  // 662: @%p102 bra 	$L__BB0_146;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 666: or.b32  	%r1211, %r1211, 120;
                     r1211 = r1211 | 120u;
+                    // 667: bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
+                    // 663: bra.uni 	$L__BB0_153;
                     p2g_sv0 = 66;
                   }
                 }
@@ -1746,15 +1913,18 @@ void main() {
                 r601 = r1211 | r111;
                 // 752: or.b32  	%r1211, %r601, 8;
                 r1211 = r601 | 8u;
+                // 753: bra.uni 	$L__BB0_159;
                 p2g_sv0 = 91;
               }
             } else {
               // 1036: add.s32 	%r1210, %r113, 5;
               r1210 = uint(int(r113) + 5);
+              // 1037: bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           } else {
             // 996: setp.ne.s16 	%p93, %rs4, 5;
+            // 997: @%p93 bra 	$L__BB0_156;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
@@ -1766,12 +1936,15 @@ void main() {
               // 1003: sub.s32 	%r590, %r109, %r589;
               // 1004: add.s32 	%r1210, %r590, 5;
               r1210 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 5);
+              // 1005: bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           }
         }
       } else {
+        // 987: bra.uni 	$L__BB0_134;
         // 1008: setp.eq.s16 	%p94, %rs4, 0;
+        // 1009: @%p94 bra 	$L__BB0_155;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1040: mul.wide.u32 	%rd81, %r109, 613566757;
           // 1041: shr.u64 	%rd82, %rd81, 32;
@@ -1787,9 +1960,11 @@ void main() {
           // 1048: sub.s32 	%r610, %r109, %r609;
           // 1049: add.s32 	%r1210, %r610, 4;
           r1210 = uint(int(uint(int(r109) - int(r609))) + 4);
+          // 1050: bra.uni 	$L__BB0_157;
           p2g_sv0 = 90;
         } else {
           // 1011: setp.eq.s16 	%p95, %rs4, 1;
+          // 1012: @%p95 bra 	$L__BB0_136;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1016: mul.wide.u32 	%rd79, %r109, -2004318071;
             // 1017: shr.u64 	%rd80, %rd79, 35;
@@ -1798,8 +1973,10 @@ void main() {
             // 1019: mul.lo.s32 	%r603, %r602, 15;
             // 1020: sub.s32 	%r1210, %r109, %r603;
             r1210 = uint(int(r109) - int(uint(int(uint(uint64_t(t45))) * 15)));
+            // 1021: bra.uni 	$L__BB0_157;
             p2g_sv0 = 90;
           } else {
+            // 1013: bra.uni 	$L__BB0_156;
             p2g_sv0 = 89;
           }
         }
@@ -1869,6 +2046,7 @@ void main() {
     // 1097: shr.u32 	%r684, %r674, 1;
     // 1098: and.b32  	%r130, %r684, 7;
     r130 = (r674 >> 1u) & 7u;
+    // 1099: @%p74 bra 	$L__BB0_185;
     if (p74) {
       // 1103: mul.wide.u32 	%rd99, %r128, -858993459;
       // 1104: shr.u64 	%rd100, %rd99, 34;
@@ -1883,15 +2061,21 @@ void main() {
       r719 = r130 | r1213;
       // 1111: or.b32  	%r1213, %r719, %r718;
       r1213 = r719 | r718;
+      // 1112: bra.uni 	$L__BB0_186;
     } else {
+      // 1100: bra.uni 	$L__BB0_160;
+      // 1115: @%p19 bra 	$L__BB0_164;
       if (p19) {
         // 1119: setp.eq.s16 	%p106, %rs4, 2;
+        // 1120: @%p106 bra 	$L__BB0_181;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1153: and.b32  	%r1213, %r128, 255;
           r1213 = r128 & 255u;
+          // 1154: bra.uni 	$L__BB0_186;
           p2g_sv0 = 102;
         } else {
           // 1122: setp.eq.s16 	%p107, %rs4, 3;
+          // 1123: @%p107 bra 	$L__BB0_168;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1157: mul.wide.u32 	%rd89, %r128, -858993459;
             // 1158: shr.u64 	%rd90, %rd89, 34;
@@ -1901,6 +2085,7 @@ void main() {
             // 1161: sub.s32 	%r132, %r128, %r689;
             r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1162: setp.eq.s32 	%p111, %r132, 0;
+            // 1163: @%p111 bra 	$L__BB0_170;
             if (int(r132) == 0) {
               // 596: shr.u32 	%r690, %r128, 8;
               r690 = r128 >> 8u;
@@ -1914,8 +2099,10 @@ void main() {
               uint64_t t50 = uint64_t(uint(int(r690) - int(uint(int(uint(uint64_t(t49))) * 6))));
               rs15 = (uint(uint64_t(t50)) & 65535u);
               // 603: setp.gt.s16 	%p112, %rs15, 1;
+              // 604: @%p112 bra 	$L__BB0_174;
               if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 608: setp.eq.s16 	%p113, %rs15, 2;
+                // 609: @%p113 bra 	$L__BB0_179;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 720: shr.u32 	%r695, %r128, 12;
                   // 721: and.b32  	%r696, %r695, 1;
@@ -1923,37 +2110,47 @@ void main() {
                   r697 = r1213 | ((r128 >> 12u) & 1u);
                   // 723: or.b32  	%r1213, %r697, 124;
                   r1213 = r697 | 124u;
+                  // 724: bra.uni 	$L__BB0_186;
                   p2g_sv0 = 102;
                 } else {
                   // 611: setp.eq.s16 	%p114, %rs15, 3;
+                  // 612: @%p114 bra 	$L__BB0_178;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 727: setp.eq.s32 	%p118, %r130, 0;
                     // 728: selp.b32 	%r694, 1, %r130, %p118;
                     // 729: or.b32  	%r1213, %r694, %r1213;
                     r1213 = ((int(r130) == 0) ? 1u : r130) | r1213;
+                    // 730: bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
                     // 614: setp.ne.s16 	%p115, %rs15, 4;
+                    // 615: @%p115 bra 	$L__BB0_180;
                     if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
                       // 617: or.b32  	%r1213, %r1213, 119;
                       r1213 = r1213 | 119u;
+                      // 618: bra.uni 	$L__BB0_186;
                       p2g_sv0 = 102;
                     }
                   }
                 }
               } else {
+                // 605: bra.uni 	$L__BB0_171;
                 // 670: setp.eq.s16 	%p116, %rs15, 0;
+                // 671: @%p116 bra 	$L__BB0_186;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
                   // 673: setp.eq.s16 	%p117, %rs15, 1;
+                  // 674: @%p117 bra 	$L__BB0_173;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 678: or.b32  	%r1213, %r1213, 120;
                     r1213 = r1213 | 120u;
+                    // 679: bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
+                    // 675: bra.uni 	$L__BB0_180;
                     p2g_sv0 = 67;
                   }
                 }
@@ -1963,15 +2160,18 @@ void main() {
                 r698 = r1213 | r130;
                 // 757: or.b32  	%r1213, %r698, 8;
                 r1213 = r698 | 8u;
+                // 758: bra.uni 	$L__BB0_186;
                 p2g_sv0 = 102;
               }
             } else {
               // 1165: add.s32 	%r1212, %r132, 5;
               r1212 = uint(int(r132) + 5);
+              // 1166: bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           } else {
             // 1125: setp.ne.s16 	%p108, %rs4, 5;
+            // 1126: @%p108 bra 	$L__BB0_183;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
@@ -1983,12 +2183,15 @@ void main() {
               // 1132: sub.s32 	%r687, %r128, %r686;
               // 1133: add.s32 	%r1212, %r687, 5;
               r1212 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 5);
+              // 1134: bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           }
         }
       } else {
+        // 1116: bra.uni 	$L__BB0_161;
         // 1137: setp.eq.s16 	%p109, %rs4, 0;
+        // 1138: @%p109 bra 	$L__BB0_182;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1169: mul.wide.u32 	%rd95, %r128, 613566757;
           // 1170: shr.u64 	%rd96, %rd95, 32;
@@ -2004,9 +2207,11 @@ void main() {
           // 1177: sub.s32 	%r707, %r128, %r706;
           // 1178: add.s32 	%r1212, %r707, 4;
           r1212 = uint(int(uint(int(r128) - int(r706))) + 4);
+          // 1179: bra.uni 	$L__BB0_184;
           p2g_sv0 = 101;
         } else {
           // 1140: setp.eq.s16 	%p110, %rs4, 1;
+          // 1141: @%p110 bra 	$L__BB0_163;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1145: mul.wide.u32 	%rd93, %r128, -2004318071;
             // 1146: shr.u64 	%rd94, %rd93, 35;
@@ -2015,8 +2220,10 @@ void main() {
             // 1148: mul.lo.s32 	%r700, %r699, 15;
             // 1149: sub.s32 	%r1212, %r128, %r700;
             r1212 = uint(int(r128) - int(uint(int(uint(uint64_t(t53))) * 15)));
+            // 1150: bra.uni 	$L__BB0_184;
             p2g_sv0 = 101;
           } else {
+            // 1142: bra.uni 	$L__BB0_183;
             p2g_sv0 = 100;
           }
         }
@@ -2043,6 +2250,7 @@ void main() {
     }
     // 1196: add.s32 	%r147, %r87, 3;
     r147 = uint(int(r87) + 3);
+    // 1197: @%p74 bra 	$L__BB0_212;
     if (p74) {
       // 1201: and.b32  	%r778, %r147, 30;
       // 1202: add.s32 	%r779, %r88, %r778;
@@ -2100,7 +2308,9 @@ void main() {
       // 1241: or.b32  	%r816, %r815, %r814;
       // 1242: xor.b32  	%r1215, %r816, 128;
       r1215 = (p2g_bfi_32((r797 & 1u), ((r797 >> 1u) & 7u), 7u, 1u) | r814) ^ 128u;
+      // 1243: bra.uni 	$L__BB0_213;
     } else {
+      // 1198: bra.uni 	$L__BB0_187;
       // 1246: add.s32 	%r720, %r88, %r147;
       // 1247: add.s32 	%r721, %r720, 5369127;
       r721 = uint(int(uint(int(r88) + int(r147))) + 5369127);
@@ -2146,14 +2356,18 @@ void main() {
       // 1276: shr.u32 	%r748, %r738, 1;
       // 1277: and.b32  	%r150, %r748, 7;
       r150 = (r738 >> 1u) & 7u;
+      // 1278: @%p19 bra 	$L__BB0_191;
       if (p19) {
         // 1282: setp.eq.s16 	%p121, %rs4, 2;
+        // 1283: @%p121 bra 	$L__BB0_208;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1316: and.b32  	%r1215, %r148, 255;
           r1215 = r148 & 255u;
+          // 1317: bra.uni 	$L__BB0_213;
           p2g_sv0 = 113;
         } else {
           // 1285: setp.eq.s16 	%p122, %rs4, 3;
+          // 1286: @%p122 bra 	$L__BB0_195;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1320: mul.wide.u32 	%rd103, %r148, -858993459;
             // 1321: shr.u64 	%rd104, %rd103, 34;
@@ -2163,6 +2377,7 @@ void main() {
             // 1324: sub.s32 	%r152, %r148, %r753;
             r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1325: setp.eq.s32 	%p126, %r152, 0;
+            // 1326: @%p126 bra 	$L__BB0_197;
             if (int(r152) == 0) {
               // 621: shr.u32 	%r754, %r148, 8;
               r754 = r148 >> 8u;
@@ -2176,8 +2391,10 @@ void main() {
               uint64_t t58 = uint64_t(uint(int(r754) - int(uint(int(uint(uint64_t(t57))) * 6))));
               rs17 = (uint(uint64_t(t58)) & 65535u);
               // 628: setp.gt.s16 	%p127, %rs17, 1;
+              // 629: @%p127 bra 	$L__BB0_201;
               if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 633: setp.eq.s16 	%p128, %rs17, 2;
+                // 634: @%p128 bra 	$L__BB0_206;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 733: shr.u32 	%r759, %r148, 12;
                   // 734: and.b32  	%r760, %r759, 1;
@@ -2185,37 +2402,47 @@ void main() {
                   r761 = r1215 | ((r148 >> 12u) & 1u);
                   // 736: or.b32  	%r1215, %r761, 124;
                   r1215 = r761 | 124u;
+                  // 737: bra.uni 	$L__BB0_213;
                   p2g_sv0 = 113;
                 } else {
                   // 636: setp.eq.s16 	%p129, %rs17, 3;
+                  // 637: @%p129 bra 	$L__BB0_205;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 740: setp.eq.s32 	%p133, %r150, 0;
                     // 741: selp.b32 	%r758, 1, %r150, %p133;
                     // 742: or.b32  	%r1215, %r758, %r1215;
                     r1215 = ((int(r150) == 0) ? 1u : r150) | r1215;
+                    // 743: bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
                     // 639: setp.ne.s16 	%p130, %rs17, 4;
+                    // 640: @%p130 bra 	$L__BB0_207;
                     if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
                       // 642: or.b32  	%r1215, %r1215, 119;
                       r1215 = r1215 | 119u;
+                      // 643: bra.uni 	$L__BB0_213;
                       p2g_sv0 = 113;
                     }
                   }
                 }
               } else {
+                // 630: bra.uni 	$L__BB0_198;
                 // 682: setp.eq.s16 	%p131, %rs17, 0;
+                // 683: @%p131 bra 	$L__BB0_213;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
                   // 685: setp.eq.s16 	%p132, %rs17, 1;
+                  // 686: @%p132 bra 	$L__BB0_200;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 690: or.b32  	%r1215, %r1215, 120;
                     r1215 = r1215 | 120u;
+                    // 691: bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
+                    // 687: bra.uni 	$L__BB0_207;
                     p2g_sv0 = 68;
                   }
                 }
@@ -2225,15 +2452,18 @@ void main() {
                 r762 = r1215 | r150;
                 // 762: or.b32  	%r1215, %r762, 8;
                 r1215 = r762 | 8u;
+                // 763: bra.uni 	$L__BB0_213;
                 p2g_sv0 = 113;
               }
             } else {
               // 1328: add.s32 	%r1214, %r152, 5;
               r1214 = uint(int(r152) + 5);
+              // 1329: bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           } else {
             // 1288: setp.ne.s16 	%p123, %rs4, 5;
+            // 1289: @%p123 bra 	$L__BB0_210;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
@@ -2245,12 +2475,15 @@ void main() {
               // 1295: sub.s32 	%r751, %r148, %r750;
               // 1296: add.s32 	%r1214, %r751, 5;
               r1214 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 5);
+              // 1297: bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           }
         }
       } else {
+        // 1279: bra.uni 	$L__BB0_188;
         // 1300: setp.eq.s16 	%p124, %rs4, 0;
+        // 1301: @%p124 bra 	$L__BB0_209;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1332: mul.wide.u32 	%rd109, %r148, 613566757;
           // 1333: shr.u64 	%rd110, %rd109, 32;
@@ -2266,9 +2499,11 @@ void main() {
           // 1340: sub.s32 	%r771, %r148, %r770;
           // 1341: add.s32 	%r1214, %r771, 4;
           r1214 = uint(int(uint(int(r148) - int(r770))) + 4);
+          // 1342: bra.uni 	$L__BB0_211;
           p2g_sv0 = 112;
         } else {
           // 1303: setp.eq.s16 	%p125, %rs4, 1;
+          // 1304: @%p125 bra 	$L__BB0_190;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1308: mul.wide.u32 	%rd107, %r148, -2004318071;
             // 1309: shr.u64 	%rd108, %rd107, 35;
@@ -2277,8 +2512,10 @@ void main() {
             // 1311: mul.lo.s32 	%r764, %r763, 15;
             // 1312: sub.s32 	%r1214, %r148, %r764;
             r1214 = uint(int(r148) - int(uint(int(uint(uint64_t(t61))) * 15)));
+            // 1313: bra.uni 	$L__BB0_211;
             p2g_sv0 = 112;
           } else {
+            // 1305: bra.uni 	$L__BB0_210;
             p2g_sv0 = 111;
           }
         }
@@ -2317,6 +2554,7 @@ void main() {
     // 1367: add.s32 	%r1207, %r1207, 1;
     r1207 = uint(int(r1207) + 1);
     // 1368: setp.ne.s32 	%p134, %r1207, 4;
+    // 1369: @%p134 bra 	$L__BB0_105;
     if (!(int(r1207) != 4)) {
       break;
     }
@@ -2327,6 +2565,7 @@ void main() {
   r169 = uint(int(r1) + int(r2));
   // 1373: mov.u32 	%r1216, 0;
   r1216 = 0u;
+  // 1374: bra.uni 	$L__BB0_215;
   for (;;) {
     p2g_loop_tick();
     // 1597: shl.b32 	%r824, %r1216, 4;
@@ -2378,6 +2617,7 @@ void main() {
     // 1629: shr.u32 	%r852, %r842, 1;
     // 1630: and.b32  	%r175, %r852, 7;
     r175 = (r842 >> 1u) & 7u;
+    // 1631: @%p74 bra 	$L__BB0_241;
     if (p74) {
       // 1635: mul.wide.u32 	%rd127, %r173, -858993459;
       // 1636: shr.u64 	%rd128, %rd127, 34;
@@ -2392,15 +2632,21 @@ void main() {
       r887 = r175 | r1218;
       // 1643: or.b32  	%r1218, %r887, %r886;
       r1218 = r887 | r886;
+      // 1644: bra.uni 	$L__BB0_242;
     } else {
+      // 1632: bra.uni 	$L__BB0_216;
+      // 1647: @%p19 bra 	$L__BB0_220;
       if (p19) {
         // 1651: setp.eq.s16 	%p137, %rs4, 2;
+        // 1652: @%p137 bra 	$L__BB0_237;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1685: and.b32  	%r1218, %r173, 255;
           r1218 = r173 & 255u;
+          // 1686: bra.uni 	$L__BB0_242;
           p2g_sv0 = 153;
         } else {
           // 1654: setp.eq.s16 	%p138, %rs4, 3;
+          // 1655: @%p138 bra 	$L__BB0_224;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1689: mul.wide.u32 	%rd117, %r173, -858993459;
             // 1690: shr.u64 	%rd118, %rd117, 34;
@@ -2411,6 +2657,7 @@ void main() {
             // 1693: sub.s32 	%r177, %r173, %r857;
             r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1694: setp.eq.s32 	%p142, %r177, 0;
+            // 1695: @%p142 bra 	$L__BB0_226;
             if (int(r177) == 0) {
               // 1377: shr.u32 	%r858, %r173, 8;
               r858 = r173 >> 8u;
@@ -2424,8 +2671,10 @@ void main() {
               uint64_t t66 = uint64_t(uint(int(r858) - int(uint(int(uint(uint64_t(t65))) * 6))));
               rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1384: setp.gt.s16 	%p143, %rs19, 1;
+              // 1385: @%p143 bra 	$L__BB0_230;
               if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1389: setp.eq.s16 	%p144, %rs19, 2;
+                // 1390: @%p144 bra 	$L__BB0_235;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1525: shr.u32 	%r863, %r173, 12;
                   // 1526: and.b32  	%r864, %r863, 1;
@@ -2433,37 +2682,47 @@ void main() {
                   r865 = r1218 | ((r173 >> 12u) & 1u);
                   // 1528: or.b32  	%r1218, %r865, 124;
                   r1218 = r865 | 124u;
+                  // 1529: bra.uni 	$L__BB0_242;
                   p2g_sv0 = 153;
                 } else {
                   // 1392: setp.eq.s16 	%p145, %rs19, 3;
+                  // 1393: @%p145 bra 	$L__BB0_234;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1532: setp.eq.s32 	%p149, %r175, 0;
                     // 1533: selp.b32 	%r862, 1, %r175, %p149;
                     // 1534: or.b32  	%r1218, %r862, %r1218;
                     r1218 = ((int(r175) == 0) ? 1u : r175) | r1218;
+                    // 1535: bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
                     // 1395: setp.ne.s16 	%p146, %rs19, 4;
+                    // 1396: @%p146 bra 	$L__BB0_236;
                     if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
                       // 1398: or.b32  	%r1218, %r1218, 119;
                       r1218 = r1218 | 119u;
+                      // 1399: bra.uni 	$L__BB0_242;
                       p2g_sv0 = 153;
                     }
                   }
                 }
               } else {
+                // 1386: bra.uni 	$L__BB0_227;
                 // 1477: setp.eq.s16 	%p147, %rs19, 0;
+                // 1478: @%p147 bra 	$L__BB0_242;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
                   // 1480: setp.eq.s16 	%p148, %rs19, 1;
+                  // 1481: @%p148 bra 	$L__BB0_229;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1485: or.b32  	%r1218, %r1218, 120;
                     r1218 = r1218 | 120u;
+                    // 1486: bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
+                    // 1482: bra.uni 	$L__BB0_236;
                     p2g_sv0 = 138;
                   }
                 }
@@ -2473,15 +2732,18 @@ void main() {
                 r866 = r1218 | r175;
                 // 1578: or.b32  	%r1218, %r866, 8;
                 r1218 = r866 | 8u;
+                // 1579: bra.uni 	$L__BB0_242;
                 p2g_sv0 = 153;
               }
             } else {
               // 1697: add.s32 	%r1217, %r177, 5;
               r1217 = uint(int(r177) + 5);
+              // 1698: bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           } else {
             // 1657: setp.ne.s16 	%p139, %rs4, 5;
+            // 1658: @%p139 bra 	$L__BB0_239;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
@@ -2493,12 +2755,15 @@ void main() {
               // 1664: sub.s32 	%r855, %r173, %r854;
               // 1665: add.s32 	%r1217, %r855, 5;
               r1217 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 5);
+              // 1666: bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           }
         }
       } else {
+        // 1648: bra.uni 	$L__BB0_217;
         // 1669: setp.eq.s16 	%p140, %rs4, 0;
+        // 1670: @%p140 bra 	$L__BB0_238;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1701: mul.wide.u32 	%rd123, %r173, 613566757;
           // 1702: shr.u64 	%rd124, %rd123, 32;
@@ -2514,9 +2779,11 @@ void main() {
           // 1709: sub.s32 	%r875, %r173, %r874;
           // 1710: add.s32 	%r1217, %r875, 4;
           r1217 = uint(int(uint(int(r173) - int(r874))) + 4);
+          // 1711: bra.uni 	$L__BB0_240;
           p2g_sv0 = 152;
         } else {
           // 1672: setp.eq.s16 	%p141, %rs4, 1;
+          // 1673: @%p141 bra 	$L__BB0_219;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1677: mul.wide.u32 	%rd121, %r173, -2004318071;
             // 1678: shr.u64 	%rd122, %rd121, 35;
@@ -2525,8 +2792,10 @@ void main() {
             // 1680: mul.lo.s32 	%r868, %r867, 15;
             // 1681: sub.s32 	%r1217, %r173, %r868;
             r1217 = uint(int(r173) - int(uint(int(uint(uint64_t(t69))) * 15)));
+            // 1682: bra.uni 	$L__BB0_240;
             p2g_sv0 = 152;
           } else {
+            // 1674: bra.uni 	$L__BB0_239;
             p2g_sv0 = 151;
           }
         }
@@ -2553,6 +2822,7 @@ void main() {
     }
     // 1728: add.s32 	%r192, %r171, 1;
     r192 = uint(int(r171) + 1);
+    // 1729: @%p74 bra 	$L__BB0_268;
     if (p74) {
       // 1733: shl.b32 	%r946, %r192, 6;
       r946 = r192 << 6u;
@@ -2624,7 +2894,9 @@ void main() {
       // 1783: and.b32  	%r994, %r993, 3;
       // 1784: xor.b32  	%r1220, %r984, %r994;
       r1220 = (p2g_bfi_32((r965 & 1u), ((r965 >> 1u) & 7u), 7u, 1u) | r982) ^ (((r991 >> 16u) ^ r991) & 3u);
+      // 1785: bra.uni 	$L__BB0_269;
     } else {
+      // 1730: bra.uni 	$L__BB0_243;
       // 1788: shl.b32 	%r888, %r192, 6;
       // 1789: add.s32 	%r889, %r168, %r888;
       r889 = uint(int(r168) + int(r192 << 6u));
@@ -2670,14 +2942,18 @@ void main() {
       // 1818: shr.u32 	%r916, %r906, 1;
       // 1819: and.b32  	%r195, %r916, 7;
       r195 = (r906 >> 1u) & 7u;
+      // 1820: @%p19 bra 	$L__BB0_247;
       if (p19) {
         // 1824: setp.eq.s16 	%p152, %rs4, 2;
+        // 1825: @%p152 bra 	$L__BB0_264;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1858: and.b32  	%r1220, %r193, 255;
           r1220 = r193 & 255u;
+          // 1859: bra.uni 	$L__BB0_269;
           p2g_sv0 = 164;
         } else {
           // 1827: setp.eq.s16 	%p153, %rs4, 3;
+          // 1828: @%p153 bra 	$L__BB0_251;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1862: mul.wide.u32 	%rd131, %r193, -858993459;
             // 1863: shr.u64 	%rd132, %rd131, 34;
@@ -2687,6 +2963,7 @@ void main() {
             // 1866: sub.s32 	%r197, %r193, %r921;
             r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1867: setp.eq.s32 	%p157, %r197, 0;
+            // 1868: @%p157 bra 	$L__BB0_253;
             if (int(r197) == 0) {
               // 1402: shr.u32 	%r922, %r193, 8;
               r922 = r193 >> 8u;
@@ -2700,8 +2977,10 @@ void main() {
               uint64_t t74 = uint64_t(uint(int(r922) - int(uint(int(uint(uint64_t(t73))) * 6))));
               rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1409: setp.gt.s16 	%p158, %rs21, 1;
+              // 1410: @%p158 bra 	$L__BB0_257;
               if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1414: setp.eq.s16 	%p159, %rs21, 2;
+                // 1415: @%p159 bra 	$L__BB0_262;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1538: shr.u32 	%r927, %r193, 12;
                   // 1539: and.b32  	%r928, %r927, 1;
@@ -2709,37 +2988,47 @@ void main() {
                   r929 = r1220 | ((r193 >> 12u) & 1u);
                   // 1541: or.b32  	%r1220, %r929, 124;
                   r1220 = r929 | 124u;
+                  // 1542: bra.uni 	$L__BB0_269;
                   p2g_sv0 = 164;
                 } else {
                   // 1417: setp.eq.s16 	%p160, %rs21, 3;
+                  // 1418: @%p160 bra 	$L__BB0_261;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1545: setp.eq.s32 	%p164, %r195, 0;
                     // 1546: selp.b32 	%r926, 1, %r195, %p164;
                     // 1547: or.b32  	%r1220, %r926, %r1220;
                     r1220 = ((int(r195) == 0) ? 1u : r195) | r1220;
+                    // 1548: bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
                     // 1420: setp.ne.s16 	%p161, %rs21, 4;
+                    // 1421: @%p161 bra 	$L__BB0_263;
                     if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
                       // 1423: or.b32  	%r1220, %r1220, 119;
                       r1220 = r1220 | 119u;
+                      // 1424: bra.uni 	$L__BB0_269;
                       p2g_sv0 = 164;
                     }
                   }
                 }
               } else {
+                // 1411: bra.uni 	$L__BB0_254;
                 // 1489: setp.eq.s16 	%p162, %rs21, 0;
+                // 1490: @%p162 bra 	$L__BB0_269;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
                   // 1492: setp.eq.s16 	%p163, %rs21, 1;
+                  // 1493: @%p163 bra 	$L__BB0_256;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1497: or.b32  	%r1220, %r1220, 120;
                     r1220 = r1220 | 120u;
+                    // 1498: bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
+                    // 1494: bra.uni 	$L__BB0_263;
                     p2g_sv0 = 139;
                   }
                 }
@@ -2749,15 +3038,18 @@ void main() {
                 r930 = r1220 | r195;
                 // 1583: or.b32  	%r1220, %r930, 8;
                 r1220 = r930 | 8u;
+                // 1584: bra.uni 	$L__BB0_269;
                 p2g_sv0 = 164;
               }
             } else {
               // 1870: add.s32 	%r1219, %r197, 5;
               r1219 = uint(int(r197) + 5);
+              // 1871: bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           } else {
             // 1830: setp.ne.s16 	%p154, %rs4, 5;
+            // 1831: @%p154 bra 	$L__BB0_266;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
@@ -2769,12 +3061,15 @@ void main() {
               // 1837: sub.s32 	%r919, %r193, %r918;
               // 1838: add.s32 	%r1219, %r919, 5;
               r1219 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 5);
+              // 1839: bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           }
         }
       } else {
+        // 1821: bra.uni 	$L__BB0_244;
         // 1842: setp.eq.s16 	%p155, %rs4, 0;
+        // 1843: @%p155 bra 	$L__BB0_265;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1874: mul.wide.u32 	%rd137, %r193, 613566757;
           // 1875: shr.u64 	%rd138, %rd137, 32;
@@ -2790,9 +3085,11 @@ void main() {
           // 1882: sub.s32 	%r939, %r193, %r938;
           // 1883: add.s32 	%r1219, %r939, 4;
           r1219 = uint(int(uint(int(r193) - int(r938))) + 4);
+          // 1884: bra.uni 	$L__BB0_267;
           p2g_sv0 = 163;
         } else {
           // 1845: setp.eq.s16 	%p156, %rs4, 1;
+          // 1846: @%p156 bra 	$L__BB0_246;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1850: mul.wide.u32 	%rd135, %r193, -2004318071;
             // 1851: shr.u64 	%rd136, %rd135, 35;
@@ -2801,8 +3098,10 @@ void main() {
             // 1853: mul.lo.s32 	%r932, %r931, 15;
             // 1854: sub.s32 	%r1219, %r193, %r932;
             r1219 = uint(int(r193) - int(uint(int(uint(uint64_t(t77))) * 15)));
+            // 1855: bra.uni 	$L__BB0_267;
             p2g_sv0 = 163;
           } else {
+            // 1847: bra.uni 	$L__BB0_266;
             p2g_sv0 = 162;
           }
         }
@@ -2872,6 +3171,7 @@ void main() {
     // 1931: shr.u32 	%r1023, %r1013, 1;
     // 1932: and.b32  	%r214, %r1023, 7;
     r214 = (r1013 >> 1u) & 7u;
+    // 1933: @%p74 bra 	$L__BB0_295;
     if (p74) {
       // 1937: mul.wide.u32 	%rd155, %r212, -858993459;
       // 1938: shr.u64 	%rd156, %rd155, 34;
@@ -2886,15 +3186,21 @@ void main() {
       r1058 = r214 | r1222;
       // 1945: or.b32  	%r1222, %r1058, %r1057;
       r1222 = r1058 | r1057;
+      // 1946: bra.uni 	$L__BB0_296;
     } else {
+      // 1934: bra.uni 	$L__BB0_270;
+      // 1949: @%p19 bra 	$L__BB0_274;
       if (p19) {
         // 1953: setp.eq.s16 	%p167, %rs4, 2;
+        // 1954: @%p167 bra 	$L__BB0_291;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1987: and.b32  	%r1222, %r212, 255;
           r1222 = r212 & 255u;
+          // 1988: bra.uni 	$L__BB0_296;
           p2g_sv0 = 175;
         } else {
           // 1956: setp.eq.s16 	%p168, %rs4, 3;
+          // 1957: @%p168 bra 	$L__BB0_278;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1991: mul.wide.u32 	%rd145, %r212, -858993459;
             // 1992: shr.u64 	%rd146, %rd145, 34;
@@ -2904,6 +3210,7 @@ void main() {
             // 1995: sub.s32 	%r216, %r212, %r1028;
             r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 1996: setp.eq.s32 	%p172, %r216, 0;
+            // 1997: @%p172 bra 	$L__BB0_280;
             if (int(r216) == 0) {
               // 1427: shr.u32 	%r1029, %r212, 8;
               r1029 = r212 >> 8u;
@@ -2917,8 +3224,10 @@ void main() {
               uint64_t t82 = uint64_t(uint(int(r1029) - int(uint(int(uint(uint64_t(t81))) * 6))));
               rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1434: setp.gt.s16 	%p173, %rs23, 1;
+              // 1435: @%p173 bra 	$L__BB0_284;
               if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1439: setp.eq.s16 	%p174, %rs23, 2;
+                // 1440: @%p174 bra 	$L__BB0_289;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1551: shr.u32 	%r1034, %r212, 12;
                   // 1552: and.b32  	%r1035, %r1034, 1;
@@ -2926,37 +3235,47 @@ void main() {
                   r1036 = r1222 | ((r212 >> 12u) & 1u);
                   // 1554: or.b32  	%r1222, %r1036, 124;
                   r1222 = r1036 | 124u;
+                  // 1555: bra.uni 	$L__BB0_296;
                   p2g_sv0 = 175;
                 } else {
                   // 1442: setp.eq.s16 	%p175, %rs23, 3;
+                  // 1443: @%p175 bra 	$L__BB0_288;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1558: setp.eq.s32 	%p179, %r214, 0;
                     // 1559: selp.b32 	%r1033, 1, %r214, %p179;
                     // 1560: or.b32  	%r1222, %r1033, %r1222;
                     r1222 = ((int(r214) == 0) ? 1u : r214) | r1222;
+                    // 1561: bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
                     // 1445: setp.ne.s16 	%p176, %rs23, 4;
+                    // 1446: @%p176 bra 	$L__BB0_290;
                     if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
                       // 1448: or.b32  	%r1222, %r1222, 119;
                       r1222 = r1222 | 119u;
+                      // 1449: bra.uni 	$L__BB0_296;
                       p2g_sv0 = 175;
                     }
                   }
                 }
               } else {
+                // 1436: bra.uni 	$L__BB0_281;
                 // 1501: setp.eq.s16 	%p177, %rs23, 0;
+                // 1502: @%p177 bra 	$L__BB0_296;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
                   // 1504: setp.eq.s16 	%p178, %rs23, 1;
+                  // 1505: @%p178 bra 	$L__BB0_283;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1509: or.b32  	%r1222, %r1222, 120;
                     r1222 = r1222 | 120u;
+                    // 1510: bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
+                    // 1506: bra.uni 	$L__BB0_290;
                     p2g_sv0 = 140;
                   }
                 }
@@ -2966,15 +3285,18 @@ void main() {
                 r1037 = r1222 | r214;
                 // 1588: or.b32  	%r1222, %r1037, 8;
                 r1222 = r1037 | 8u;
+                // 1589: bra.uni 	$L__BB0_296;
                 p2g_sv0 = 175;
               }
             } else {
               // 1999: add.s32 	%r1221, %r216, 5;
               r1221 = uint(int(r216) + 5);
+              // 2000: bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           } else {
             // 1959: setp.ne.s16 	%p169, %rs4, 5;
+            // 1960: @%p169 bra 	$L__BB0_293;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
@@ -2986,12 +3308,15 @@ void main() {
               // 1966: sub.s32 	%r1026, %r212, %r1025;
               // 1967: add.s32 	%r1221, %r1026, 5;
               r1221 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 5);
+              // 1968: bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           }
         }
       } else {
+        // 1950: bra.uni 	$L__BB0_271;
         // 1971: setp.eq.s16 	%p170, %rs4, 0;
+        // 1972: @%p170 bra 	$L__BB0_292;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2003: mul.wide.u32 	%rd151, %r212, 613566757;
           // 2004: shr.u64 	%rd152, %rd151, 32;
@@ -3007,9 +3332,11 @@ void main() {
           // 2011: sub.s32 	%r1046, %r212, %r1045;
           // 2012: add.s32 	%r1221, %r1046, 4;
           r1221 = uint(int(uint(int(r212) - int(r1045))) + 4);
+          // 2013: bra.uni 	$L__BB0_294;
           p2g_sv0 = 174;
         } else {
           // 1974: setp.eq.s16 	%p171, %rs4, 1;
+          // 1975: @%p171 bra 	$L__BB0_273;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1979: mul.wide.u32 	%rd149, %r212, -2004318071;
             // 1980: shr.u64 	%rd150, %rd149, 35;
@@ -3018,8 +3345,10 @@ void main() {
             // 1982: mul.lo.s32 	%r1039, %r1038, 15;
             // 1983: sub.s32 	%r1221, %r212, %r1039;
             r1221 = uint(int(r212) - int(uint(int(uint(uint64_t(t85))) * 15)));
+            // 1984: bra.uni 	$L__BB0_294;
             p2g_sv0 = 174;
           } else {
+            // 1976: bra.uni 	$L__BB0_293;
             p2g_sv0 = 173;
           }
         }
@@ -3046,6 +3375,7 @@ void main() {
     }
     // 2030: add.s32 	%r231, %r171, 3;
     r231 = uint(int(r171) + 3);
+    // 2031: @%p74 bra 	$L__BB0_322;
     if (p74) {
       // 2035: shl.b32 	%r1117, %r231, 6;
       r1117 = r231 << 6u;
@@ -3117,7 +3447,9 @@ void main() {
       // 2085: and.b32  	%r1165, %r1164, 3;
       // 2086: xor.b32  	%r1224, %r1155, %r1165;
       r1224 = (p2g_bfi_32((r1136 & 1u), ((r1136 >> 1u) & 7u), 7u, 1u) | r1153) ^ (((r1162 >> 16u) ^ r1162) & 3u);
+      // 2087: bra.uni 	$L__BB0_323;
     } else {
+      // 2032: bra.uni 	$L__BB0_297;
       // 2090: shl.b32 	%r1059, %r231, 6;
       // 2091: add.s32 	%r1060, %r168, %r1059;
       r1060 = uint(int(r168) + int(r231 << 6u));
@@ -3163,14 +3495,18 @@ void main() {
       // 2120: shr.u32 	%r1087, %r1077, 1;
       // 2121: and.b32  	%r234, %r1087, 7;
       r234 = (r1077 >> 1u) & 7u;
+      // 2122: @%p19 bra 	$L__BB0_301;
       if (p19) {
         // 2126: setp.eq.s16 	%p182, %rs4, 2;
+        // 2127: @%p182 bra 	$L__BB0_318;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2160: and.b32  	%r1224, %r232, 255;
           r1224 = r232 & 255u;
+          // 2161: bra.uni 	$L__BB0_323;
           p2g_sv0 = 186;
         } else {
           // 2129: setp.eq.s16 	%p183, %rs4, 3;
+          // 2130: @%p183 bra 	$L__BB0_305;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2164: mul.wide.u32 	%rd159, %r232, -858993459;
             // 2165: shr.u64 	%rd160, %rd159, 34;
@@ -3180,6 +3516,7 @@ void main() {
             // 2168: sub.s32 	%r236, %r232, %r1092;
             r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2169: setp.eq.s32 	%p187, %r236, 0;
+            // 2170: @%p187 bra 	$L__BB0_307;
             if (int(r236) == 0) {
               // 1452: shr.u32 	%r1093, %r232, 8;
               r1093 = r232 >> 8u;
@@ -3193,8 +3530,10 @@ void main() {
               uint64_t t90 = uint64_t(uint(int(r1093) - int(uint(int(uint(uint64_t(t89))) * 6))));
               rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1459: setp.gt.s16 	%p188, %rs25, 1;
+              // 1460: @%p188 bra 	$L__BB0_311;
               if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1464: setp.eq.s16 	%p189, %rs25, 2;
+                // 1465: @%p189 bra 	$L__BB0_316;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1564: shr.u32 	%r1098, %r232, 12;
                   // 1565: and.b32  	%r1099, %r1098, 1;
@@ -3202,37 +3541,47 @@ void main() {
                   r1100 = r1224 | ((r232 >> 12u) & 1u);
                   // 1567: or.b32  	%r1224, %r1100, 124;
                   r1224 = r1100 | 124u;
+                  // 1568: bra.uni 	$L__BB0_323;
                   p2g_sv0 = 186;
                 } else {
                   // 1467: setp.eq.s16 	%p190, %rs25, 3;
+                  // 1468: @%p190 bra 	$L__BB0_315;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1571: setp.eq.s32 	%p194, %r234, 0;
                     // 1572: selp.b32 	%r1097, 1, %r234, %p194;
                     // 1573: or.b32  	%r1224, %r1097, %r1224;
                     r1224 = ((int(r234) == 0) ? 1u : r234) | r1224;
+                    // 1574: bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
                     // 1470: setp.ne.s16 	%p191, %rs25, 4;
+                    // 1471: @%p191 bra 	$L__BB0_317;
                     if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
                       // 1473: or.b32  	%r1224, %r1224, 119;
                       r1224 = r1224 | 119u;
+                      // 1474: bra.uni 	$L__BB0_323;
                       p2g_sv0 = 186;
                     }
                   }
                 }
               } else {
+                // 1461: bra.uni 	$L__BB0_308;
                 // 1513: setp.eq.s16 	%p192, %rs25, 0;
+                // 1514: @%p192 bra 	$L__BB0_323;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
                   // 1516: setp.eq.s16 	%p193, %rs25, 1;
+                  // 1517: @%p193 bra 	$L__BB0_310;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1521: or.b32  	%r1224, %r1224, 120;
                     r1224 = r1224 | 120u;
+                    // 1522: bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
+                    // 1518: bra.uni 	$L__BB0_317;
                     p2g_sv0 = 141;
                   }
                 }
@@ -3242,15 +3591,18 @@ void main() {
                 r1101 = r1224 | r234;
                 // 1593: or.b32  	%r1224, %r1101, 8;
                 r1224 = r1101 | 8u;
+                // 1594: bra.uni 	$L__BB0_323;
                 p2g_sv0 = 186;
               }
             } else {
               // 2172: add.s32 	%r1223, %r236, 5;
               r1223 = uint(int(r236) + 5);
+              // 2173: bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           } else {
             // 2132: setp.ne.s16 	%p184, %rs4, 5;
+            // 2133: @%p184 bra 	$L__BB0_320;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
@@ -3262,12 +3614,15 @@ void main() {
               // 2139: sub.s32 	%r1090, %r232, %r1089;
               // 2140: add.s32 	%r1223, %r1090, 5;
               r1223 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 5);
+              // 2141: bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           }
         }
       } else {
+        // 2123: bra.uni 	$L__BB0_298;
         // 2144: setp.eq.s16 	%p185, %rs4, 0;
+        // 2145: @%p185 bra 	$L__BB0_319;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2176: mul.wide.u32 	%rd165, %r232, 613566757;
           // 2177: shr.u64 	%rd166, %rd165, 32;
@@ -3283,9 +3638,11 @@ void main() {
           // 2184: sub.s32 	%r1110, %r232, %r1109;
           // 2185: add.s32 	%r1223, %r1110, 4;
           r1223 = uint(int(uint(int(r232) - int(r1109))) + 4);
+          // 2186: bra.uni 	$L__BB0_321;
           p2g_sv0 = 185;
         } else {
           // 2147: setp.eq.s16 	%p186, %rs4, 1;
+          // 2148: @%p186 bra 	$L__BB0_300;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2152: mul.wide.u32 	%rd163, %r232, -2004318071;
             // 2153: shr.u64 	%rd164, %rd163, 35;
@@ -3294,8 +3651,10 @@ void main() {
             // 2155: mul.lo.s32 	%r1103, %r1102, 15;
             // 2156: sub.s32 	%r1223, %r232, %r1103;
             r1223 = uint(int(r232) - int(uint(int(uint(uint64_t(t93))) * 15)));
+            // 2157: bra.uni 	$L__BB0_321;
             p2g_sv0 = 185;
           } else {
+            // 2149: bra.uni 	$L__BB0_320;
             p2g_sv0 = 184;
           }
         }
@@ -3337,6 +3696,7 @@ void main() {
     // 2213: mov.u32 	%r1216, 1;
     r1216 = 1u;
     // 2214: setp.lt.u32 	%p195, %r1173, 2;
+    // 2215: @%p195 bra 	$L__BB0_215;
     if (!(r1173 < 2u)) {
       break;
     }
@@ -3400,5 +3760,6 @@ void main() {
   P2GU32(rd176).v = r1176;
   // 2234: st.global.u32 	[%rd176+4], %r1177;
   P2GU32((rd176 + 4ul)).v = r1177;
+  // 2235: ret;
   return;
 }

@@ -517,12 +517,15 @@ void main() {
   // 77: and.b32  	%r11, %r284, 8388607;
   r11 = (r275 >> 1u) & 0x007FFFFFu;
   // 78: setp.gt.s16 	%p1, %rs1, 1;
+  // 79: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 83: setp.eq.s16 	%p2, %rs1, 2;
+    // 84: @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 86: setp.eq.s16 	%p3, %rs1, 3;
+      // 87: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 128: mul.wide.u32 	%rd11, %r1232, -858993459;
         // 129: shr.u64 	%rd12, %rd11, 34;
@@ -532,6 +535,7 @@ void main() {
         // 132: sub.s32 	%r15, %r1232, %r291;
         r15 = uint(int(r1232) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 133: setp.eq.s32 	%p11, %r15, 0;
+        // 134: @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
           // 2270: shr.u32 	%r292, %r1232, 8;
           r292 = r1232 >> 8u;
@@ -545,8 +549,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r292) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2277: setp.gt.s16 	%p12, %rs3, 1;
+          // 2278: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2282: setp.eq.s16 	%p13, %rs3, 2;
+            // 2283: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2422: shr.u32 	%r297, %r1232, 12;
               // 2423: and.b32  	%r298, %r297, 1;
@@ -554,39 +560,49 @@ void main() {
               r299 = r10 | ((r1232 >> 12u) & 1u);
               // 2425: or.b32  	%r1232, %r299, 2143289344;
               r1232 = r299 | 0x7FC00000u;
+              // 2426: bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
               // 2285: setp.eq.s16 	%p14, %rs3, 3;
+              // 2286: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2429: setp.eq.s32 	%p18, %r11, 0;
                 // 2430: selp.b32 	%r296, 1, %r11, %p18;
                 // 2431: or.b32  	%r1232, %r296, %r10;
                 r1232 = ((int(r11) == 0) ? 1u : r11) | r10;
+                // 2432: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
                 // 2288: setp.ne.s16 	%p15, %rs3, 4;
+                // 2289: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 211;
                 } else {
                   // 2291: or.b32  	%r1232, %r10, 2139095039;
                   r1232 = r10 | 0x7F7FFFFFu;
+                  // 2292: bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
+            // 2279: bra.uni 	$L__BB0_13;
             // 2370: setp.eq.s16 	%p16, %rs3, 0;
             // 2371: mov.u32 	%r1232, %r10;
             r1232 = r10;
+            // 2372: @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2374: setp.eq.s16 	%p17, %rs3, 1;
+              // 2375: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2379: or.b32  	%r1232, %r10, 2139095040;
                 r1232 = r10 | 0x7F800000u;
+                // 2380: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
+                // 2376: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 211;
               }
             }
@@ -595,15 +611,18 @@ void main() {
             // 2474: or.b32  	%r300, %r10, %r11;
             // 2475: or.b32  	%r1232, %r300, 8388608;
             r1232 = (r10 | r11) | 0x00800000u;
+            // 2476: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
           // 136: add.s32 	%r1231, %r15, 125;
           r1231 = uint(int(r15) + 125);
+          // 137: bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
         // 89: setp.ne.s16 	%p4, %rs1, 5;
+        // 90: @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
@@ -622,12 +641,15 @@ void main() {
           // 101: mul.lo.s32 	%r288, %r287, 20;
           // 102: sub.s32 	%r12, %r286, %r288;
           r12 = uint(int(r286) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 103: @%p10 bra 	$L__BB0_9;
           if (!(((r1232 & 1u) == 1u) ^^ false)) {
             // 107: mov.u32 	%r289, 119;
             // 108: sub.s32 	%r1231, %r289, %r12;
             r1231 = uint(int(119u) - int(r12));
+            // 109: bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
+            // 104: bra.uni 	$L__BB0_8;
             // 162: add.s32 	%r1231, %r12, 131;
             r1231 = uint(int(r12) + 131);
             p2g_sv0 = 9;
@@ -636,7 +658,9 @@ void main() {
       }
     }
   } else {
+    // 80: bra.uni 	$L__BB0_1;
     // 112: setp.eq.s16 	%p5, %rs1, 0;
+    // 113: @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 140: mul.wide.u32 	%rd17, %r1232, 613566757;
       // 141: shr.u64 	%rd18, %rd17, 32;
@@ -652,9 +676,11 @@ void main() {
       // 148: sub.s32 	%r309, %r1232, %r308;
       // 149: add.s32 	%r1231, %r309, 124;
       r1231 = uint(int(uint(int(r1232) - int(r308))) + 124);
+      // 150: bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
       // 115: setp.eq.s16 	%p6, %rs1, 1;
+      // 116: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 120: mul.wide.u32 	%rd15, %r1232, -2139062143;
         // 121: shr.u64 	%rd16, %rd15, 39;
@@ -663,8 +689,10 @@ void main() {
         // 123: mul.lo.s32 	%r302, %r301, 255;
         // 124: sub.s32 	%r1231, %r1232, %r302;
         r1231 = uint(int(r1232) - int(uint(int(uint(uint64_t(t8))) * 255)));
+        // 125: bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
+        // 117: bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
@@ -678,6 +706,7 @@ void main() {
     // 157: sub.s32 	%r312, %r1232, %r311;
     // 158: add.s32 	%r1231, %r312, 125;
     r1231 = uint(int(uint(int(r1232) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
+    // 159: bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
@@ -734,12 +763,15 @@ void main() {
   rs4 = rs1 & 255u;
   // 202: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 203: @%p19 bra 	$L__BB0_30;
   if (p19) {
     // 207: setp.eq.s16 	%p20, %rs4, 2;
+    // 208: @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 210: setp.eq.s16 	%p21, %rs4, 3;
+      // 211: @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 252: mul.wide.u32 	%rd23, %r1234, -858993459;
         // 253: shr.u64 	%rd24, %rd23, 34;
@@ -749,6 +781,7 @@ void main() {
         // 256: sub.s32 	%r34, %r1234, %r349;
         r34 = uint(int(r1234) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 257: setp.eq.s32 	%p29, %r34, 0;
+        // 258: @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
           // 2295: shr.u32 	%r350, %r1234, 8;
           r350 = r1234 >> 8u;
@@ -762,8 +795,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r350) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2302: setp.gt.s16 	%p30, %rs5, 1;
+          // 2303: @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2307: setp.eq.s16 	%p31, %rs5, 2;
+            // 2308: @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2435: shr.u32 	%r355, %r1234, 12;
               // 2436: and.b32  	%r356, %r355, 1;
@@ -771,39 +806,49 @@ void main() {
               r357 = r29 | ((r1234 >> 12u) & 1u);
               // 2438: or.b32  	%r1234, %r357, 2143289344;
               r1234 = r357 | 0x7FC00000u;
+              // 2439: bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
               // 2310: setp.eq.s16 	%p32, %rs5, 3;
+              // 2311: @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2442: setp.eq.s32 	%p36, %r30, 0;
                 // 2443: selp.b32 	%r354, 1, %r30, %p36;
                 // 2444: or.b32  	%r1234, %r354, %r29;
                 r1234 = ((int(r30) == 0) ? 1u : r30) | r29;
+                // 2445: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
                 // 2313: setp.ne.s16 	%p33, %rs5, 4;
+                // 2314: @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 212;
                 } else {
                   // 2316: or.b32  	%r1234, %r29, 2139095039;
                   r1234 = r29 | 0x7F7FFFFFu;
+                  // 2317: bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
+            // 2304: bra.uni 	$L__BB0_39;
             // 2383: setp.eq.s16 	%p34, %rs5, 0;
             // 2384: mov.u32 	%r1234, %r29;
             r1234 = r29;
+            // 2385: @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2387: setp.eq.s16 	%p35, %rs5, 1;
+              // 2388: @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2392: or.b32  	%r1234, %r29, 2139095040;
                 r1234 = r29 | 0x7F800000u;
+                // 2393: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
+                // 2389: bra.uni 	$L__BB0_48;
                 p2g_sv0 = 212;
               }
             }
@@ -812,15 +857,18 @@ void main() {
             // 2479: or.b32  	%r358, %r29, %r30;
             // 2480: or.b32  	%r1234, %r358, 8388608;
             r1234 = (r29 | r30) | 0x00800000u;
+            // 2481: bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
           // 260: add.s32 	%r1233, %r34, 125;
           r1233 = uint(int(r34) + 125);
+          // 261: bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
         // 213: setp.ne.s16 	%p22, %rs4, 5;
+        // 214: @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
@@ -838,12 +886,15 @@ void main() {
           // 225: mul.lo.s32 	%r346, %r345, 20;
           // 226: sub.s32 	%r31, %r344, %r346;
           r31 = uint(int(r344) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 227: @%p28 bra 	$L__BB0_35;
           if (!(((r1234 & 1u) == 1u) ^^ false)) {
             // 231: mov.u32 	%r347, 119;
             // 232: sub.s32 	%r1233, %r347, %r31;
             r1233 = uint(int(119u) - int(r31));
+            // 233: bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
+            // 228: bra.uni 	$L__BB0_34;
             // 286: add.s32 	%r1233, %r31, 131;
             r1233 = uint(int(r31) + 131);
             p2g_sv0 = 19;
@@ -852,7 +903,9 @@ void main() {
       }
     }
   } else {
+    // 204: bra.uni 	$L__BB0_27;
     // 236: setp.eq.s16 	%p23, %rs4, 0;
+    // 237: @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 264: mul.wide.u32 	%rd29, %r1234, 613566757;
       // 265: shr.u64 	%rd30, %rd29, 32;
@@ -868,9 +921,11 @@ void main() {
       // 272: sub.s32 	%r367, %r1234, %r366;
       // 273: add.s32 	%r1233, %r367, 124;
       r1233 = uint(int(uint(int(r1234) - int(r366))) + 124);
+      // 274: bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
       // 239: setp.eq.s16 	%p24, %rs4, 1;
+      // 240: @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 244: mul.wide.u32 	%rd27, %r1234, -2139062143;
         // 245: shr.u64 	%rd28, %rd27, 39;
@@ -879,8 +934,10 @@ void main() {
         // 247: mul.lo.s32 	%r360, %r359, 255;
         // 248: sub.s32 	%r1233, %r1234, %r360;
         r1233 = uint(int(r1234) - int(uint(int(uint(uint64_t(t15))) * 255)));
+        // 249: bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
+        // 241: bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
@@ -894,6 +951,7 @@ void main() {
     // 281: sub.s32 	%r370, %r1234, %r369;
     // 282: add.s32 	%r1233, %r370, 125;
     r1233 = uint(int(uint(int(r1234) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
+    // 283: bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
@@ -944,12 +1002,15 @@ void main() {
   // 322: shr.u32 	%r399, %r390, 1;
   // 323: and.b32  	%r49, %r399, 8388607;
   r49 = (r390 >> 1u) & 0x007FFFFFu;
+  // 324: @%p19 bra 	$L__BB0_56;
   if (p19) {
     // 328: setp.eq.s16 	%p38, %rs4, 2;
+    // 329: @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 331: setp.eq.s16 	%p39, %rs4, 3;
+      // 332: @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 373: mul.wide.u32 	%rd35, %r1236, -858993459;
         // 374: shr.u64 	%rd36, %rd35, 34;
@@ -959,6 +1020,7 @@ void main() {
         // 377: sub.s32 	%r53, %r1236, %r406;
         r53 = uint(int(r1236) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 378: setp.eq.s32 	%p47, %r53, 0;
+        // 379: @%p47 bra 	$L__BB0_64;
         if (int(r53) == 0) {
           // 2320: shr.u32 	%r407, %r1236, 8;
           r407 = r1236 >> 8u;
@@ -972,8 +1034,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r407) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2327: setp.gt.s16 	%p48, %rs7, 1;
+          // 2328: @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2332: setp.eq.s16 	%p49, %rs7, 2;
+            // 2333: @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2448: shr.u32 	%r412, %r1236, 12;
               // 2449: and.b32  	%r413, %r412, 1;
@@ -981,39 +1045,49 @@ void main() {
               r414 = r48 | ((r1236 >> 12u) & 1u);
               // 2451: or.b32  	%r1236, %r414, 2143289344;
               r1236 = r414 | 0x7FC00000u;
+              // 2452: bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
               // 2335: setp.eq.s16 	%p50, %rs7, 3;
+              // 2336: @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2455: setp.eq.s32 	%p54, %r49, 0;
                 // 2456: selp.b32 	%r411, 1, %r49, %p54;
                 // 2457: or.b32  	%r1236, %r411, %r48;
                 r1236 = ((int(r49) == 0) ? 1u : r49) | r48;
+                // 2458: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
                 // 2338: setp.ne.s16 	%p51, %rs7, 4;
+                // 2339: @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 213;
                 } else {
                   // 2341: or.b32  	%r1236, %r48, 2139095039;
                   r1236 = r48 | 0x7F7FFFFFu;
+                  // 2342: bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
+            // 2329: bra.uni 	$L__BB0_65;
             // 2396: setp.eq.s16 	%p52, %rs7, 0;
             // 2397: mov.u32 	%r1236, %r48;
             r1236 = r48;
+            // 2398: @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2400: setp.eq.s16 	%p53, %rs7, 1;
+              // 2401: @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2405: or.b32  	%r1236, %r48, 2139095040;
                 r1236 = r48 | 0x7F800000u;
+                // 2406: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
+                // 2402: bra.uni 	$L__BB0_74;
                 p2g_sv0 = 213;
               }
             }
@@ -1022,15 +1096,18 @@ void main() {
             // 2484: or.b32  	%r415, %r48, %r49;
             // 2485: or.b32  	%r1236, %r415, 8388608;
             r1236 = (r48 | r49) | 0x00800000u;
+            // 2486: bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
           // 381: add.s32 	%r1235, %r53, 125;
           r1235 = uint(int(r53) + 125);
+          // 382: bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
         // 334: setp.ne.s16 	%p40, %rs4, 5;
+        // 335: @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
@@ -1048,12 +1125,15 @@ void main() {
           // 346: mul.lo.s32 	%r403, %r402, 20;
           // 347: sub.s32 	%r50, %r401, %r403;
           r50 = uint(int(r401) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 348: @%p46 bra 	$L__BB0_61;
           if (!(((r1236 & 1u) == 1u) ^^ false)) {
             // 352: mov.u32 	%r404, 119;
             // 353: sub.s32 	%r1235, %r404, %r50;
             r1235 = uint(int(119u) - int(r50));
+            // 354: bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
+            // 349: bra.uni 	$L__BB0_60;
             // 407: add.s32 	%r1235, %r50, 131;
             r1235 = uint(int(r50) + 131);
             p2g_sv0 = 29;
@@ -1062,7 +1142,9 @@ void main() {
       }
     }
   } else {
+    // 325: bra.uni 	$L__BB0_53;
     // 357: setp.eq.s16 	%p41, %rs4, 0;
+    // 358: @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 385: mul.wide.u32 	%rd41, %r1236, 613566757;
       // 386: shr.u64 	%rd42, %rd41, 32;
@@ -1078,9 +1160,11 @@ void main() {
       // 393: sub.s32 	%r424, %r1236, %r423;
       // 394: add.s32 	%r1235, %r424, 124;
       r1235 = uint(int(uint(int(r1236) - int(r423))) + 124);
+      // 395: bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
       // 360: setp.eq.s16 	%p42, %rs4, 1;
+      // 361: @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 365: mul.wide.u32 	%rd39, %r1236, -2139062143;
         // 366: shr.u64 	%rd40, %rd39, 39;
@@ -1089,8 +1173,10 @@ void main() {
         // 368: mul.lo.s32 	%r417, %r416, 255;
         // 369: sub.s32 	%r1235, %r1236, %r417;
         r1235 = uint(int(r1236) - int(uint(int(uint(uint64_t(t22))) * 255)));
+        // 370: bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
+        // 362: bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
@@ -1104,6 +1190,7 @@ void main() {
     // 402: sub.s32 	%r427, %r1236, %r426;
     // 403: add.s32 	%r1235, %r427, 125;
     r1235 = uint(int(uint(int(r1236) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
+    // 404: bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
@@ -1154,12 +1241,15 @@ void main() {
   // 443: shr.u32 	%r457, %r448, 1;
   // 444: and.b32  	%r68, %r457, 8388607;
   r68 = (r448 >> 1u) & 0x007FFFFFu;
+  // 445: @%p19 bra 	$L__BB0_82;
   if (p19) {
     // 449: setp.eq.s16 	%p56, %rs4, 2;
+    // 450: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 452: setp.eq.s16 	%p57, %rs4, 3;
+      // 453: @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 494: mul.wide.u32 	%rd47, %r1238, -858993459;
         // 495: shr.u64 	%rd48, %rd47, 34;
@@ -1169,6 +1259,7 @@ void main() {
         // 498: sub.s32 	%r72, %r1238, %r464;
         r72 = uint(int(r1238) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 499: setp.eq.s32 	%p65, %r72, 0;
+        // 500: @%p65 bra 	$L__BB0_90;
         if (int(r72) == 0) {
           // 2345: shr.u32 	%r465, %r1238, 8;
           r465 = r1238 >> 8u;
@@ -1182,8 +1273,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r465) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2352: setp.gt.s16 	%p66, %rs9, 1;
+          // 2353: @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2357: setp.eq.s16 	%p67, %rs9, 2;
+            // 2358: @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2461: shr.u32 	%r470, %r1238, 12;
               // 2462: and.b32  	%r471, %r470, 1;
@@ -1191,39 +1284,49 @@ void main() {
               r472 = r67 | ((r1238 >> 12u) & 1u);
               // 2464: or.b32  	%r1238, %r472, 2143289344;
               r1238 = r472 | 0x7FC00000u;
+              // 2465: bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
               // 2360: setp.eq.s16 	%p68, %rs9, 3;
+              // 2361: @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 2468: setp.eq.s32 	%p72, %r68, 0;
                 // 2469: selp.b32 	%r469, 1, %r68, %p72;
                 // 2470: or.b32  	%r1238, %r469, %r67;
                 r1238 = ((int(r68) == 0) ? 1u : r68) | r67;
+                // 2471: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
                 // 2363: setp.ne.s16 	%p69, %rs9, 4;
+                // 2364: @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 214;
                 } else {
                   // 2366: or.b32  	%r1238, %r67, 2139095039;
                   r1238 = r67 | 0x7F7FFFFFu;
+                  // 2367: bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
+            // 2354: bra.uni 	$L__BB0_91;
             // 2409: setp.eq.s16 	%p70, %rs9, 0;
             // 2410: mov.u32 	%r1238, %r67;
             r1238 = r67;
+            // 2411: @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2413: setp.eq.s16 	%p71, %rs9, 1;
+              // 2414: @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2418: or.b32  	%r1238, %r67, 2139095040;
                 r1238 = r67 | 0x7F800000u;
+                // 2419: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
+                // 2415: bra.uni 	$L__BB0_100;
                 p2g_sv0 = 214;
               }
             }
@@ -1232,15 +1335,18 @@ void main() {
             // 2489: or.b32  	%r473, %r67, %r68;
             // 2490: or.b32  	%r1238, %r473, 8388608;
             r1238 = (r67 | r68) | 0x00800000u;
+            // 2491: bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
           // 502: add.s32 	%r1237, %r72, 125;
           r1237 = uint(int(r72) + 125);
+          // 503: bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
         // 455: setp.ne.s16 	%p58, %rs4, 5;
+        // 456: @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
@@ -1258,12 +1364,15 @@ void main() {
           // 467: mul.lo.s32 	%r461, %r460, 20;
           // 468: sub.s32 	%r69, %r459, %r461;
           r69 = uint(int(r459) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 469: @%p64 bra 	$L__BB0_87;
           if (!(((r1238 & 1u) == 1u) ^^ false)) {
             // 473: mov.u32 	%r462, 119;
             // 474: sub.s32 	%r1237, %r462, %r69;
             r1237 = uint(int(119u) - int(r69));
+            // 475: bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
+            // 470: bra.uni 	$L__BB0_86;
             // 528: add.s32 	%r1237, %r69, 131;
             r1237 = uint(int(r69) + 131);
             p2g_sv0 = 39;
@@ -1272,7 +1381,9 @@ void main() {
       }
     }
   } else {
+    // 446: bra.uni 	$L__BB0_79;
     // 478: setp.eq.s16 	%p59, %rs4, 0;
+    // 479: @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 506: mul.wide.u32 	%rd53, %r1238, 613566757;
       // 507: shr.u64 	%rd54, %rd53, 32;
@@ -1288,9 +1399,11 @@ void main() {
       // 514: sub.s32 	%r482, %r1238, %r481;
       // 515: add.s32 	%r1237, %r482, 124;
       r1237 = uint(int(uint(int(r1238) - int(r481))) + 124);
+      // 516: bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
       // 481: setp.eq.s16 	%p60, %rs4, 1;
+      // 482: @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 486: mul.wide.u32 	%rd51, %r1238, -2139062143;
         // 487: shr.u64 	%rd52, %rd51, 39;
@@ -1299,8 +1412,10 @@ void main() {
         // 489: mul.lo.s32 	%r475, %r474, 255;
         // 490: sub.s32 	%r1237, %r1238, %r475;
         r1237 = uint(int(r1238) - int(uint(int(uint(uint64_t(t29))) * 255)));
+        // 491: bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
+        // 483: bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
@@ -1314,6 +1429,7 @@ void main() {
     // 523: sub.s32 	%r485, %r1238, %r484;
     // 524: add.s32 	%r1237, %r485, 125;
     r1237 = uint(int(uint(int(r1238) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
+    // 525: bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
@@ -1335,6 +1451,7 @@ void main() {
   r1239 = 0u;
   // 542: mov.u64 	%rd177, %rd2;
   rd177 = rd2;
+  // 543: bra.uni 	$L__BB0_105;
   for (;;) {
     p2g_loop_tick();
     // 766: shl.b32 	%r490, %r1239, 3;
@@ -1394,6 +1511,7 @@ void main() {
     r91 = (r513 >> 1u) & 3u;
     // 806: setp.eq.s32 	%p74, %r4, 4;
     p74 = int(r4) == 4;
+    // 807: @%p74 bra 	$L__BB0_131;
     if (p74) {
       // 811: mul.wide.u32 	%rd71, %r89, -858993459;
       // 812: shr.u64 	%rd72, %rd71, 34;
@@ -1408,15 +1526,21 @@ void main() {
       r562 = r91 | r1241;
       // 819: or.b32  	%r1241, %r562, %r561;
       r1241 = r562 | r561;
+      // 820: bra.uni 	$L__BB0_132;
     } else {
+      // 808: bra.uni 	$L__BB0_106;
+      // 823: @%p19 bra 	$L__BB0_110;
       if (p19) {
         // 827: setp.eq.s16 	%p76, %rs4, 2;
+        // 828: @%p76 bra 	$L__BB0_127;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 865: and.b32  	%r1241, %r89, 255;
           r1241 = r89 & 255u;
+          // 866: bra.uni 	$L__BB0_132;
           p2g_sv0 = 80;
         } else {
           // 830: setp.eq.s16 	%p77, %rs4, 3;
+          // 831: @%p77 bra 	$L__BB0_114;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 869: mul.wide.u32 	%rd61, %r89, -858993459;
             // 870: shr.u64 	%rd62, %rd61, 34;
@@ -1426,6 +1550,7 @@ void main() {
             // 873: sub.s32 	%r93, %r89, %r528;
             r93 = uint(int(r89) - int(uint(int(uint(uint64_t(t32))) * 5)));
             // 874: setp.eq.s32 	%p81, %r93, 0;
+            // 875: @%p81 bra 	$L__BB0_116;
             if (int(r93) == 0) {
               // 546: shr.u32 	%r529, %r89, 8;
               r529 = r89 >> 8u;
@@ -1439,8 +1564,10 @@ void main() {
               uint64_t t34 = uint64_t(uint(int(r529) - int(uint(int(uint(uint64_t(t33))) * 6))));
               rs11 = (uint(uint64_t(t34)) & 65535u);
               // 553: setp.gt.s16 	%p82, %rs11, 1;
+              // 554: @%p82 bra 	$L__BB0_120;
               if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
                 // 558: setp.eq.s16 	%p83, %rs11, 2;
+                // 559: @%p83 bra 	$L__BB0_125;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                   // 694: shr.u32 	%r534, %r89, 12;
                   // 695: and.b32  	%r535, %r534, 1;
@@ -1448,37 +1575,47 @@ void main() {
                   r536 = r1241 | ((r89 >> 12u) & 1u);
                   // 697: or.b32  	%r1241, %r536, 126;
                   r1241 = r536 | 126u;
+                  // 698: bra.uni 	$L__BB0_132;
                   p2g_sv0 = 80;
                 } else {
                   // 561: setp.eq.s16 	%p84, %rs11, 3;
+                  // 562: @%p84 bra 	$L__BB0_124;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                     // 701: setp.eq.s32 	%p88, %r91, 0;
                     // 702: selp.b32 	%r533, 1, %r91, %p88;
                     // 703: or.b32  	%r1241, %r533, %r1241;
                     r1241 = ((int(r91) == 0) ? 1u : r91) | r1241;
+                    // 704: bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
                     // 564: setp.ne.s16 	%p85, %rs11, 4;
+                    // 565: @%p85 bra 	$L__BB0_126;
                     if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                       p2g_sv0 = 65;
                     } else {
                       // 567: or.b32  	%r1241, %r1241, 123;
                       r1241 = r1241 | 123u;
+                      // 568: bra.uni 	$L__BB0_132;
                       p2g_sv0 = 80;
                     }
                   }
                 }
               } else {
+                // 555: bra.uni 	$L__BB0_117;
                 // 646: setp.eq.s16 	%p86, %rs11, 0;
+                // 647: @%p86 bra 	$L__BB0_132;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                   p2g_sv0 = 80;
                 } else {
                   // 649: setp.eq.s16 	%p87, %rs11, 1;
+                  // 650: @%p87 bra 	$L__BB0_119;
                   if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                     // 654: or.b32  	%r1241, %r1241, 124;
                     r1241 = r1241 | 124u;
+                    // 655: bra.uni 	$L__BB0_132;
                     p2g_sv0 = 80;
                   } else {
+                    // 651: bra.uni 	$L__BB0_126;
                     p2g_sv0 = 65;
                   }
                 }
@@ -1488,15 +1625,18 @@ void main() {
                 r537 = r1241 | r91;
                 // 747: or.b32  	%r1241, %r537, 4;
                 r1241 = r537 | 4u;
+                // 748: bra.uni 	$L__BB0_132;
                 p2g_sv0 = 80;
               }
             } else {
               // 877: add.s32 	%r1240, %r93, 13;
               r1240 = uint(int(r93) + 13);
+              // 878: bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           } else {
             // 833: setp.ne.s16 	%p78, %rs4, 5;
+            // 834: @%p78 bra 	$L__BB0_129;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 78;
             } else {
@@ -1508,12 +1648,15 @@ void main() {
               // 840: sub.s32 	%r526, %r89, %r525;
               // 841: add.s32 	%r1240, %r526, 13;
               r1240 = uint(int(uint(int(r89) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
+              // 842: bra.uni 	$L__BB0_130;
               p2g_sv0 = 79;
             }
           }
         }
       } else {
+        // 824: bra.uni 	$L__BB0_107;
         // 845: setp.eq.s16 	%p79, %rs4, 0;
+        // 846: @%p79 bra 	$L__BB0_128;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 881: mul.wide.u32 	%rd67, %r89, 613566757;
           // 882: shr.u64 	%rd68, %rd67, 32;
@@ -1529,9 +1672,11 @@ void main() {
           // 889: sub.s32 	%r550, %r89, %r549;
           // 890: add.s32 	%r1240, %r550, 12;
           r1240 = uint(int(uint(int(r89) - int(r549))) + 12);
+          // 891: bra.uni 	$L__BB0_130;
           p2g_sv0 = 79;
         } else {
           // 848: setp.eq.s16 	%p80, %rs4, 1;
+          // 849: @%p80 bra 	$L__BB0_109;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 853: mul.wide.u32 	%rd65, %r89, 138547333;
             // 854: shr.u64 	%rd66, %rd65, 32;
@@ -1546,8 +1691,10 @@ void main() {
             r543 = uint(int(uint(int(uint(int(r89) - int(r538)) >> 1u) + int(r538)) >> 4u) * 31);
             // 861: sub.s32 	%r1240, %r89, %r543;
             r1240 = uint(int(r89) - int(r543));
+            // 862: bra.uni 	$L__BB0_130;
             p2g_sv0 = 79;
           } else {
+            // 850: bra.uni 	$L__BB0_129;
             p2g_sv0 = 78;
           }
         }
@@ -1574,6 +1721,7 @@ void main() {
     }
     // 908: add.s32 	%r108, %r87, 1;
     r108 = uint(int(r87) + 1);
+    // 909: @%p74 bra 	$L__BB0_158;
     if (p74) {
       // 913: and.b32  	%r625, %r108, 28;
       // 914: add.s32 	%r626, %r88, %r625;
@@ -1631,7 +1779,9 @@ void main() {
       // 953: or.b32  	%r663, %r662, %r661;
       // 954: xor.b32  	%r1243, %r663, 128;
       r1243 = (p2g_bfi_32((r644 & 1u), ((r644 >> 1u) & 3u), 7u, 1u) | r661) ^ 128u;
+      // 955: bra.uni 	$L__BB0_159;
     } else {
+      // 910: bra.uni 	$L__BB0_133;
       // 958: add.s32 	%r563, %r88, %r108;
       // 959: add.s32 	%r564, %r563, 5369127;
       r564 = uint(int(uint(int(r88) + int(r108))) + 5369127);
@@ -1677,14 +1827,18 @@ void main() {
       // 988: shr.u32 	%r591, %r581, 1;
       // 989: and.b32  	%r111, %r591, 3;
       r111 = (r581 >> 1u) & 3u;
+      // 990: @%p19 bra 	$L__BB0_137;
       if (p19) {
         // 994: setp.eq.s16 	%p91, %rs4, 2;
+        // 995: @%p91 bra 	$L__BB0_154;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1032: and.b32  	%r1243, %r109, 255;
           r1243 = r109 & 255u;
+          // 1033: bra.uni 	$L__BB0_159;
           p2g_sv0 = 91;
         } else {
           // 997: setp.eq.s16 	%p92, %rs4, 3;
+          // 998: @%p92 bra 	$L__BB0_141;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1036: mul.wide.u32 	%rd75, %r109, -858993459;
             // 1037: shr.u64 	%rd76, %rd75, 34;
@@ -1694,6 +1848,7 @@ void main() {
             // 1040: sub.s32 	%r113, %r109, %r596;
             r113 = uint(int(r109) - int(uint(int(uint(uint64_t(t40))) * 5)));
             // 1041: setp.eq.s32 	%p96, %r113, 0;
+            // 1042: @%p96 bra 	$L__BB0_143;
             if (int(r113) == 0) {
               // 571: shr.u32 	%r597, %r109, 8;
               r597 = r109 >> 8u;
@@ -1707,8 +1862,10 @@ void main() {
               uint64_t t42 = uint64_t(uint(int(r597) - int(uint(int(uint(uint64_t(t41))) * 6))));
               rs13 = (uint(uint64_t(t42)) & 65535u);
               // 578: setp.gt.s16 	%p97, %rs13, 1;
+              // 579: @%p97 bra 	$L__BB0_147;
               if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
                 // 583: setp.eq.s16 	%p98, %rs13, 2;
+                // 584: @%p98 bra 	$L__BB0_152;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                   // 707: shr.u32 	%r602, %r109, 12;
                   // 708: and.b32  	%r603, %r602, 1;
@@ -1716,37 +1873,47 @@ void main() {
                   r604 = r1243 | ((r109 >> 12u) & 1u);
                   // 710: or.b32  	%r1243, %r604, 126;
                   r1243 = r604 | 126u;
+                  // 711: bra.uni 	$L__BB0_159;
                   p2g_sv0 = 91;
                 } else {
                   // 586: setp.eq.s16 	%p99, %rs13, 3;
+                  // 587: @%p99 bra 	$L__BB0_151;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                     // 714: setp.eq.s32 	%p103, %r111, 0;
                     // 715: selp.b32 	%r601, 1, %r111, %p103;
                     // 716: or.b32  	%r1243, %r601, %r1243;
                     r1243 = ((int(r111) == 0) ? 1u : r111) | r1243;
+                    // 717: bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
                     // 589: setp.ne.s16 	%p100, %rs13, 4;
+                    // 590: @%p100 bra 	$L__BB0_153;
                     if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                       p2g_sv0 = 66;
                     } else {
                       // 592: or.b32  	%r1243, %r1243, 123;
                       r1243 = r1243 | 123u;
+                      // 593: bra.uni 	$L__BB0_159;
                       p2g_sv0 = 91;
                     }
                   }
                 }
               } else {
+                // 580: bra.uni 	$L__BB0_144;
                 // 658: setp.eq.s16 	%p101, %rs13, 0;
+                // 659: @%p101 bra 	$L__BB0_159;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                   p2g_sv0 = 91;
                 } else {
                   // 661: setp.eq.s16 	%p102, %rs13, 1;
+                  // 662: @%p102 bra 	$L__BB0_146;
                   if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                     // 666: or.b32  	%r1243, %r1243, 124;
                     r1243 = r1243 | 124u;
+                    // 667: bra.uni 	$L__BB0_159;
                     p2g_sv0 = 91;
                   } else {
+                    // 663: bra.uni 	$L__BB0_153;
                     p2g_sv0 = 66;
                   }
                 }
@@ -1756,15 +1923,18 @@ void main() {
                 r605 = r1243 | r111;
                 // 752: or.b32  	%r1243, %r605, 4;
                 r1243 = r605 | 4u;
+                // 753: bra.uni 	$L__BB0_159;
                 p2g_sv0 = 91;
               }
             } else {
               // 1044: add.s32 	%r1242, %r113, 13;
               r1242 = uint(int(r113) + 13);
+              // 1045: bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           } else {
             // 1000: setp.ne.s16 	%p93, %rs4, 5;
+            // 1001: @%p93 bra 	$L__BB0_156;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 89;
             } else {
@@ -1776,12 +1946,15 @@ void main() {
               // 1007: sub.s32 	%r594, %r109, %r593;
               // 1008: add.s32 	%r1242, %r594, 13;
               r1242 = uint(int(uint(int(r109) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
+              // 1009: bra.uni 	$L__BB0_157;
               p2g_sv0 = 90;
             }
           }
         }
       } else {
+        // 991: bra.uni 	$L__BB0_134;
         // 1012: setp.eq.s16 	%p94, %rs4, 0;
+        // 1013: @%p94 bra 	$L__BB0_155;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1048: mul.wide.u32 	%rd81, %r109, 613566757;
           // 1049: shr.u64 	%rd82, %rd81, 32;
@@ -1797,9 +1970,11 @@ void main() {
           // 1056: sub.s32 	%r618, %r109, %r617;
           // 1057: add.s32 	%r1242, %r618, 12;
           r1242 = uint(int(uint(int(r109) - int(r617))) + 12);
+          // 1058: bra.uni 	$L__BB0_157;
           p2g_sv0 = 90;
         } else {
           // 1015: setp.eq.s16 	%p95, %rs4, 1;
+          // 1016: @%p95 bra 	$L__BB0_136;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1020: mul.wide.u32 	%rd79, %r109, 138547333;
             // 1021: shr.u64 	%rd80, %rd79, 32;
@@ -1814,8 +1989,10 @@ void main() {
             r611 = uint(int(uint(int(uint(int(r109) - int(r606)) >> 1u) + int(r606)) >> 4u) * 31);
             // 1028: sub.s32 	%r1242, %r109, %r611;
             r1242 = uint(int(r109) - int(r611));
+            // 1029: bra.uni 	$L__BB0_157;
             p2g_sv0 = 90;
           } else {
+            // 1017: bra.uni 	$L__BB0_156;
             p2g_sv0 = 89;
           }
         }
@@ -1885,6 +2062,7 @@ void main() {
     // 1105: shr.u32 	%r692, %r682, 1;
     // 1106: and.b32  	%r130, %r692, 3;
     r130 = (r682 >> 1u) & 3u;
+    // 1107: @%p74 bra 	$L__BB0_185;
     if (p74) {
       // 1111: mul.wide.u32 	%rd99, %r128, -858993459;
       // 1112: shr.u64 	%rd100, %rd99, 34;
@@ -1899,15 +2077,21 @@ void main() {
       r731 = r130 | r1245;
       // 1119: or.b32  	%r1245, %r731, %r730;
       r1245 = r731 | r730;
+      // 1120: bra.uni 	$L__BB0_186;
     } else {
+      // 1108: bra.uni 	$L__BB0_160;
+      // 1123: @%p19 bra 	$L__BB0_164;
       if (p19) {
         // 1127: setp.eq.s16 	%p106, %rs4, 2;
+        // 1128: @%p106 bra 	$L__BB0_181;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1165: and.b32  	%r1245, %r128, 255;
           r1245 = r128 & 255u;
+          // 1166: bra.uni 	$L__BB0_186;
           p2g_sv0 = 102;
         } else {
           // 1130: setp.eq.s16 	%p107, %rs4, 3;
+          // 1131: @%p107 bra 	$L__BB0_168;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1169: mul.wide.u32 	%rd89, %r128, -858993459;
             // 1170: shr.u64 	%rd90, %rd89, 34;
@@ -1917,6 +2101,7 @@ void main() {
             // 1173: sub.s32 	%r132, %r128, %r697;
             r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
             // 1174: setp.eq.s32 	%p111, %r132, 0;
+            // 1175: @%p111 bra 	$L__BB0_170;
             if (int(r132) == 0) {
               // 596: shr.u32 	%r698, %r128, 8;
               r698 = r128 >> 8u;
@@ -1930,8 +2115,10 @@ void main() {
               uint64_t t50 = uint64_t(uint(int(r698) - int(uint(int(uint(uint64_t(t49))) * 6))));
               rs15 = (uint(uint64_t(t50)) & 65535u);
               // 603: setp.gt.s16 	%p112, %rs15, 1;
+              // 604: @%p112 bra 	$L__BB0_174;
               if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
                 // 608: setp.eq.s16 	%p113, %rs15, 2;
+                // 609: @%p113 bra 	$L__BB0_179;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                   // 720: shr.u32 	%r703, %r128, 12;
                   // 721: and.b32  	%r704, %r703, 1;
@@ -1939,37 +2126,47 @@ void main() {
                   r705 = r1245 | ((r128 >> 12u) & 1u);
                   // 723: or.b32  	%r1245, %r705, 126;
                   r1245 = r705 | 126u;
+                  // 724: bra.uni 	$L__BB0_186;
                   p2g_sv0 = 102;
                 } else {
                   // 611: setp.eq.s16 	%p114, %rs15, 3;
+                  // 612: @%p114 bra 	$L__BB0_178;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                     // 727: setp.eq.s32 	%p118, %r130, 0;
                     // 728: selp.b32 	%r702, 1, %r130, %p118;
                     // 729: or.b32  	%r1245, %r702, %r1245;
                     r1245 = ((int(r130) == 0) ? 1u : r130) | r1245;
+                    // 730: bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
                     // 614: setp.ne.s16 	%p115, %rs15, 4;
+                    // 615: @%p115 bra 	$L__BB0_180;
                     if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                       p2g_sv0 = 67;
                     } else {
                       // 617: or.b32  	%r1245, %r1245, 123;
                       r1245 = r1245 | 123u;
+                      // 618: bra.uni 	$L__BB0_186;
                       p2g_sv0 = 102;
                     }
                   }
                 }
               } else {
+                // 605: bra.uni 	$L__BB0_171;
                 // 670: setp.eq.s16 	%p116, %rs15, 0;
+                // 671: @%p116 bra 	$L__BB0_186;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                   p2g_sv0 = 102;
                 } else {
                   // 673: setp.eq.s16 	%p117, %rs15, 1;
+                  // 674: @%p117 bra 	$L__BB0_173;
                   if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                     // 678: or.b32  	%r1245, %r1245, 124;
                     r1245 = r1245 | 124u;
+                    // 679: bra.uni 	$L__BB0_186;
                     p2g_sv0 = 102;
                   } else {
+                    // 675: bra.uni 	$L__BB0_180;
                     p2g_sv0 = 67;
                   }
                 }
@@ -1979,15 +2176,18 @@ void main() {
                 r706 = r1245 | r130;
                 // 757: or.b32  	%r1245, %r706, 4;
                 r1245 = r706 | 4u;
+                // 758: bra.uni 	$L__BB0_186;
                 p2g_sv0 = 102;
               }
             } else {
               // 1177: add.s32 	%r1244, %r132, 13;
               r1244 = uint(int(r132) + 13);
+              // 1178: bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           } else {
             // 1133: setp.ne.s16 	%p108, %rs4, 5;
+            // 1134: @%p108 bra 	$L__BB0_183;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 100;
             } else {
@@ -1999,12 +2199,15 @@ void main() {
               // 1140: sub.s32 	%r695, %r128, %r694;
               // 1141: add.s32 	%r1244, %r695, 13;
               r1244 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
+              // 1142: bra.uni 	$L__BB0_184;
               p2g_sv0 = 101;
             }
           }
         }
       } else {
+        // 1124: bra.uni 	$L__BB0_161;
         // 1145: setp.eq.s16 	%p109, %rs4, 0;
+        // 1146: @%p109 bra 	$L__BB0_182;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1181: mul.wide.u32 	%rd95, %r128, 613566757;
           // 1182: shr.u64 	%rd96, %rd95, 32;
@@ -2020,9 +2223,11 @@ void main() {
           // 1189: sub.s32 	%r719, %r128, %r718;
           // 1190: add.s32 	%r1244, %r719, 12;
           r1244 = uint(int(uint(int(r128) - int(r718))) + 12);
+          // 1191: bra.uni 	$L__BB0_184;
           p2g_sv0 = 101;
         } else {
           // 1148: setp.eq.s16 	%p110, %rs4, 1;
+          // 1149: @%p110 bra 	$L__BB0_163;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1153: mul.wide.u32 	%rd93, %r128, 138547333;
             // 1154: shr.u64 	%rd94, %rd93, 32;
@@ -2037,8 +2242,10 @@ void main() {
             r712 = uint(int(uint(int(uint(int(r128) - int(r707)) >> 1u) + int(r707)) >> 4u) * 31);
             // 1161: sub.s32 	%r1244, %r128, %r712;
             r1244 = uint(int(r128) - int(r712));
+            // 1162: bra.uni 	$L__BB0_184;
             p2g_sv0 = 101;
           } else {
+            // 1150: bra.uni 	$L__BB0_183;
             p2g_sv0 = 100;
           }
         }
@@ -2065,6 +2272,7 @@ void main() {
     }
     // 1208: add.s32 	%r147, %r87, 3;
     r147 = uint(int(r87) + 3);
+    // 1209: @%p74 bra 	$L__BB0_212;
     if (p74) {
       // 1213: and.b32  	%r794, %r147, 30;
       // 1214: add.s32 	%r795, %r88, %r794;
@@ -2122,7 +2330,9 @@ void main() {
       // 1253: or.b32  	%r832, %r831, %r830;
       // 1254: xor.b32  	%r1247, %r832, 128;
       r1247 = (p2g_bfi_32((r813 & 1u), ((r813 >> 1u) & 3u), 7u, 1u) | r830) ^ 128u;
+      // 1255: bra.uni 	$L__BB0_213;
     } else {
+      // 1210: bra.uni 	$L__BB0_187;
       // 1258: add.s32 	%r732, %r88, %r147;
       // 1259: add.s32 	%r733, %r732, 5369127;
       r733 = uint(int(uint(int(r88) + int(r147))) + 5369127);
@@ -2168,14 +2378,18 @@ void main() {
       // 1288: shr.u32 	%r760, %r750, 1;
       // 1289: and.b32  	%r150, %r760, 3;
       r150 = (r750 >> 1u) & 3u;
+      // 1290: @%p19 bra 	$L__BB0_191;
       if (p19) {
         // 1294: setp.eq.s16 	%p121, %rs4, 2;
+        // 1295: @%p121 bra 	$L__BB0_208;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1332: and.b32  	%r1247, %r148, 255;
           r1247 = r148 & 255u;
+          // 1333: bra.uni 	$L__BB0_213;
           p2g_sv0 = 113;
         } else {
           // 1297: setp.eq.s16 	%p122, %rs4, 3;
+          // 1298: @%p122 bra 	$L__BB0_195;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1336: mul.wide.u32 	%rd103, %r148, -858993459;
             // 1337: shr.u64 	%rd104, %rd103, 34;
@@ -2185,6 +2399,7 @@ void main() {
             // 1340: sub.s32 	%r152, %r148, %r765;
             r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
             // 1341: setp.eq.s32 	%p126, %r152, 0;
+            // 1342: @%p126 bra 	$L__BB0_197;
             if (int(r152) == 0) {
               // 621: shr.u32 	%r766, %r148, 8;
               r766 = r148 >> 8u;
@@ -2198,8 +2413,10 @@ void main() {
               uint64_t t58 = uint64_t(uint(int(r766) - int(uint(int(uint(uint64_t(t57))) * 6))));
               rs17 = (uint(uint64_t(t58)) & 65535u);
               // 628: setp.gt.s16 	%p127, %rs17, 1;
+              // 629: @%p127 bra 	$L__BB0_201;
               if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
                 // 633: setp.eq.s16 	%p128, %rs17, 2;
+                // 634: @%p128 bra 	$L__BB0_206;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                   // 733: shr.u32 	%r771, %r148, 12;
                   // 734: and.b32  	%r772, %r771, 1;
@@ -2207,37 +2424,47 @@ void main() {
                   r773 = r1247 | ((r148 >> 12u) & 1u);
                   // 736: or.b32  	%r1247, %r773, 126;
                   r1247 = r773 | 126u;
+                  // 737: bra.uni 	$L__BB0_213;
                   p2g_sv0 = 113;
                 } else {
                   // 636: setp.eq.s16 	%p129, %rs17, 3;
+                  // 637: @%p129 bra 	$L__BB0_205;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                     // 740: setp.eq.s32 	%p133, %r150, 0;
                     // 741: selp.b32 	%r770, 1, %r150, %p133;
                     // 742: or.b32  	%r1247, %r770, %r1247;
                     r1247 = ((int(r150) == 0) ? 1u : r150) | r1247;
+                    // 743: bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
                     // 639: setp.ne.s16 	%p130, %rs17, 4;
+                    // 640: @%p130 bra 	$L__BB0_207;
                     if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                       p2g_sv0 = 68;
                     } else {
                       // 642: or.b32  	%r1247, %r1247, 123;
                       r1247 = r1247 | 123u;
+                      // 643: bra.uni 	$L__BB0_213;
                       p2g_sv0 = 113;
                     }
                   }
                 }
               } else {
+                // 630: bra.uni 	$L__BB0_198;
                 // 682: setp.eq.s16 	%p131, %rs17, 0;
+                // 683: @%p131 bra 	$L__BB0_213;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                   p2g_sv0 = 113;
                 } else {
                   // 685: setp.eq.s16 	%p132, %rs17, 1;
+                  // 686: @%p132 bra 	$L__BB0_200;
                   if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                     // 690: or.b32  	%r1247, %r1247, 124;
                     r1247 = r1247 | 124u;
+                    // 691: bra.uni 	$L__BB0_213;
                     p2g_sv0 = 113;
                   } else {
+                    // 687: bra.uni 	$L__BB0_207;
                     p2g_sv0 = 68;
                   }
                 }
@@ -2247,15 +2474,18 @@ void main() {
                 r774 = r1247 | r150;
                 // 762: or.b32  	%r1247, %r774, 4;
                 r1247 = r774 | 4u;
+                // 763: bra.uni 	$L__BB0_213;
                 p2g_sv0 = 113;
               }
             } else {
               // 1344: add.s32 	%r1246, %r152, 13;
               r1246 = uint(int(r152) + 13);
+              // 1345: bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           } else {
             // 1300: setp.ne.s16 	%p123, %rs4, 5;
+            // 1301: @%p123 bra 	$L__BB0_210;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 111;
             } else {
@@ -2267,12 +2497,15 @@ void main() {
               // 1307: sub.s32 	%r763, %r148, %r762;
               // 1308: add.s32 	%r1246, %r763, 13;
               r1246 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
+              // 1309: bra.uni 	$L__BB0_211;
               p2g_sv0 = 112;
             }
           }
         }
       } else {
+        // 1291: bra.uni 	$L__BB0_188;
         // 1312: setp.eq.s16 	%p124, %rs4, 0;
+        // 1313: @%p124 bra 	$L__BB0_209;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1348: mul.wide.u32 	%rd109, %r148, 613566757;
           // 1349: shr.u64 	%rd110, %rd109, 32;
@@ -2288,9 +2521,11 @@ void main() {
           // 1356: sub.s32 	%r787, %r148, %r786;
           // 1357: add.s32 	%r1246, %r787, 12;
           r1246 = uint(int(uint(int(r148) - int(r786))) + 12);
+          // 1358: bra.uni 	$L__BB0_211;
           p2g_sv0 = 112;
         } else {
           // 1315: setp.eq.s16 	%p125, %rs4, 1;
+          // 1316: @%p125 bra 	$L__BB0_190;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1320: mul.wide.u32 	%rd107, %r148, 138547333;
             // 1321: shr.u64 	%rd108, %rd107, 32;
@@ -2305,8 +2540,10 @@ void main() {
             r780 = uint(int(uint(int(uint(int(r148) - int(r775)) >> 1u) + int(r775)) >> 4u) * 31);
             // 1328: sub.s32 	%r1246, %r148, %r780;
             r1246 = uint(int(r148) - int(r780));
+            // 1329: bra.uni 	$L__BB0_211;
             p2g_sv0 = 112;
           } else {
+            // 1317: bra.uni 	$L__BB0_210;
             p2g_sv0 = 111;
           }
         }
@@ -2345,6 +2582,7 @@ void main() {
     // 1383: add.s32 	%r1239, %r1239, 1;
     r1239 = uint(int(r1239) + 1);
     // 1384: setp.ne.s32 	%p134, %r1239, 4;
+    // 1385: @%p134 bra 	$L__BB0_105;
     if (!(int(r1239) != 4)) {
       break;
     }
@@ -2355,6 +2593,7 @@ void main() {
   r169 = uint(int(r1) + int(r2));
   // 1389: mov.u32 	%r1248, 0;
   r1248 = 0u;
+  // 1390: bra.uni 	$L__BB0_215;
   for (;;) {
     p2g_loop_tick();
     // 1613: shl.b32 	%r840, %r1248, 4;
@@ -2406,6 +2645,7 @@ void main() {
     // 1645: shr.u32 	%r868, %r858, 1;
     // 1646: and.b32  	%r175, %r868, 3;
     r175 = (r858 >> 1u) & 3u;
+    // 1647: @%p74 bra 	$L__BB0_241;
     if (p74) {
       // 1651: mul.wide.u32 	%rd127, %r173, -858993459;
       // 1652: shr.u64 	%rd128, %rd127, 34;
@@ -2420,15 +2660,21 @@ void main() {
       r907 = r175 | r1250;
       // 1659: or.b32  	%r1250, %r907, %r906;
       r1250 = r907 | r906;
+      // 1660: bra.uni 	$L__BB0_242;
     } else {
+      // 1648: bra.uni 	$L__BB0_216;
+      // 1663: @%p19 bra 	$L__BB0_220;
       if (p19) {
         // 1667: setp.eq.s16 	%p137, %rs4, 2;
+        // 1668: @%p137 bra 	$L__BB0_237;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1705: and.b32  	%r1250, %r173, 255;
           r1250 = r173 & 255u;
+          // 1706: bra.uni 	$L__BB0_242;
           p2g_sv0 = 153;
         } else {
           // 1670: setp.eq.s16 	%p138, %rs4, 3;
+          // 1671: @%p138 bra 	$L__BB0_224;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1709: mul.wide.u32 	%rd117, %r173, -858993459;
             // 1710: shr.u64 	%rd118, %rd117, 34;
@@ -2439,6 +2685,7 @@ void main() {
             // 1713: sub.s32 	%r177, %r173, %r873;
             r177 = uint(int(r173) - int(uint(int(uint(uint64_t(t64))) * 5)));
             // 1714: setp.eq.s32 	%p142, %r177, 0;
+            // 1715: @%p142 bra 	$L__BB0_226;
             if (int(r177) == 0) {
               // 1393: shr.u32 	%r874, %r173, 8;
               r874 = r173 >> 8u;
@@ -2452,8 +2699,10 @@ void main() {
               uint64_t t66 = uint64_t(uint(int(r874) - int(uint(int(uint(uint64_t(t65))) * 6))));
               rs19 = (uint(uint64_t(t66)) & 65535u);
               // 1400: setp.gt.s16 	%p143, %rs19, 1;
+              // 1401: @%p143 bra 	$L__BB0_230;
               if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
                 // 1405: setp.eq.s16 	%p144, %rs19, 2;
+                // 1406: @%p144 bra 	$L__BB0_235;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                   // 1541: shr.u32 	%r879, %r173, 12;
                   // 1542: and.b32  	%r880, %r879, 1;
@@ -2461,37 +2710,47 @@ void main() {
                   r881 = r1250 | ((r173 >> 12u) & 1u);
                   // 1544: or.b32  	%r1250, %r881, 126;
                   r1250 = r881 | 126u;
+                  // 1545: bra.uni 	$L__BB0_242;
                   p2g_sv0 = 153;
                 } else {
                   // 1408: setp.eq.s16 	%p145, %rs19, 3;
+                  // 1409: @%p145 bra 	$L__BB0_234;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                     // 1548: setp.eq.s32 	%p149, %r175, 0;
                     // 1549: selp.b32 	%r878, 1, %r175, %p149;
                     // 1550: or.b32  	%r1250, %r878, %r1250;
                     r1250 = ((int(r175) == 0) ? 1u : r175) | r1250;
+                    // 1551: bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
                     // 1411: setp.ne.s16 	%p146, %rs19, 4;
+                    // 1412: @%p146 bra 	$L__BB0_236;
                     if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                       p2g_sv0 = 138;
                     } else {
                       // 1414: or.b32  	%r1250, %r1250, 123;
                       r1250 = r1250 | 123u;
+                      // 1415: bra.uni 	$L__BB0_242;
                       p2g_sv0 = 153;
                     }
                   }
                 }
               } else {
+                // 1402: bra.uni 	$L__BB0_227;
                 // 1493: setp.eq.s16 	%p147, %rs19, 0;
+                // 1494: @%p147 bra 	$L__BB0_242;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                   p2g_sv0 = 153;
                 } else {
                   // 1496: setp.eq.s16 	%p148, %rs19, 1;
+                  // 1497: @%p148 bra 	$L__BB0_229;
                   if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                     // 1501: or.b32  	%r1250, %r1250, 124;
                     r1250 = r1250 | 124u;
+                    // 1502: bra.uni 	$L__BB0_242;
                     p2g_sv0 = 153;
                   } else {
+                    // 1498: bra.uni 	$L__BB0_236;
                     p2g_sv0 = 138;
                   }
                 }
@@ -2501,15 +2760,18 @@ void main() {
                 r882 = r1250 | r175;
                 // 1594: or.b32  	%r1250, %r882, 4;
                 r1250 = r882 | 4u;
+                // 1595: bra.uni 	$L__BB0_242;
                 p2g_sv0 = 153;
               }
             } else {
               // 1717: add.s32 	%r1249, %r177, 13;
               r1249 = uint(int(r177) + 13);
+              // 1718: bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           } else {
             // 1673: setp.ne.s16 	%p139, %rs4, 5;
+            // 1674: @%p139 bra 	$L__BB0_239;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 151;
             } else {
@@ -2521,12 +2783,15 @@ void main() {
               // 1680: sub.s32 	%r871, %r173, %r870;
               // 1681: add.s32 	%r1249, %r871, 13;
               r1249 = uint(int(uint(int(r173) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
+              // 1682: bra.uni 	$L__BB0_240;
               p2g_sv0 = 152;
             }
           }
         }
       } else {
+        // 1664: bra.uni 	$L__BB0_217;
         // 1685: setp.eq.s16 	%p140, %rs4, 0;
+        // 1686: @%p140 bra 	$L__BB0_238;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1721: mul.wide.u32 	%rd123, %r173, 613566757;
           // 1722: shr.u64 	%rd124, %rd123, 32;
@@ -2542,9 +2807,11 @@ void main() {
           // 1729: sub.s32 	%r895, %r173, %r894;
           // 1730: add.s32 	%r1249, %r895, 12;
           r1249 = uint(int(uint(int(r173) - int(r894))) + 12);
+          // 1731: bra.uni 	$L__BB0_240;
           p2g_sv0 = 152;
         } else {
           // 1688: setp.eq.s16 	%p141, %rs4, 1;
+          // 1689: @%p141 bra 	$L__BB0_219;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1693: mul.wide.u32 	%rd121, %r173, 138547333;
             // 1694: shr.u64 	%rd122, %rd121, 32;
@@ -2559,8 +2826,10 @@ void main() {
             r888 = uint(int(uint(int(uint(int(r173) - int(r883)) >> 1u) + int(r883)) >> 4u) * 31);
             // 1701: sub.s32 	%r1249, %r173, %r888;
             r1249 = uint(int(r173) - int(r888));
+            // 1702: bra.uni 	$L__BB0_240;
             p2g_sv0 = 152;
           } else {
+            // 1690: bra.uni 	$L__BB0_239;
             p2g_sv0 = 151;
           }
         }
@@ -2587,6 +2856,7 @@ void main() {
     }
     // 1748: add.s32 	%r192, %r171, 1;
     r192 = uint(int(r171) + 1);
+    // 1749: @%p74 bra 	$L__BB0_268;
     if (p74) {
       // 1753: shl.b32 	%r970, %r192, 6;
       r970 = r192 << 6u;
@@ -2658,7 +2928,9 @@ void main() {
       // 1803: and.b32  	%r1018, %r1017, 3;
       // 1804: xor.b32  	%r1252, %r1008, %r1018;
       r1252 = (p2g_bfi_32((r989 & 1u), ((r989 >> 1u) & 3u), 7u, 1u) | r1006) ^ (((r1015 >> 16u) ^ r1015) & 3u);
+      // 1805: bra.uni 	$L__BB0_269;
     } else {
+      // 1750: bra.uni 	$L__BB0_243;
       // 1808: shl.b32 	%r908, %r192, 6;
       // 1809: add.s32 	%r909, %r168, %r908;
       r909 = uint(int(r168) + int(r192 << 6u));
@@ -2704,14 +2976,18 @@ void main() {
       // 1838: shr.u32 	%r936, %r926, 1;
       // 1839: and.b32  	%r195, %r936, 3;
       r195 = (r926 >> 1u) & 3u;
+      // 1840: @%p19 bra 	$L__BB0_247;
       if (p19) {
         // 1844: setp.eq.s16 	%p152, %rs4, 2;
+        // 1845: @%p152 bra 	$L__BB0_264;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 1882: and.b32  	%r1252, %r193, 255;
           r1252 = r193 & 255u;
+          // 1883: bra.uni 	$L__BB0_269;
           p2g_sv0 = 164;
         } else {
           // 1847: setp.eq.s16 	%p153, %rs4, 3;
+          // 1848: @%p153 bra 	$L__BB0_251;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 1886: mul.wide.u32 	%rd131, %r193, -858993459;
             // 1887: shr.u64 	%rd132, %rd131, 34;
@@ -2721,6 +2997,7 @@ void main() {
             // 1890: sub.s32 	%r197, %r193, %r941;
             r197 = uint(int(r193) - int(uint(int(uint(uint64_t(t72))) * 5)));
             // 1891: setp.eq.s32 	%p157, %r197, 0;
+            // 1892: @%p157 bra 	$L__BB0_253;
             if (int(r197) == 0) {
               // 1418: shr.u32 	%r942, %r193, 8;
               r942 = r193 >> 8u;
@@ -2734,8 +3011,10 @@ void main() {
               uint64_t t74 = uint64_t(uint(int(r942) - int(uint(int(uint(uint64_t(t73))) * 6))));
               rs21 = (uint(uint64_t(t74)) & 65535u);
               // 1425: setp.gt.s16 	%p158, %rs21, 1;
+              // 1426: @%p158 bra 	$L__BB0_257;
               if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
                 // 1430: setp.eq.s16 	%p159, %rs21, 2;
+                // 1431: @%p159 bra 	$L__BB0_262;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                   // 1554: shr.u32 	%r947, %r193, 12;
                   // 1555: and.b32  	%r948, %r947, 1;
@@ -2743,37 +3022,47 @@ void main() {
                   r949 = r1252 | ((r193 >> 12u) & 1u);
                   // 1557: or.b32  	%r1252, %r949, 126;
                   r1252 = r949 | 126u;
+                  // 1558: bra.uni 	$L__BB0_269;
                   p2g_sv0 = 164;
                 } else {
                   // 1433: setp.eq.s16 	%p160, %rs21, 3;
+                  // 1434: @%p160 bra 	$L__BB0_261;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                     // 1561: setp.eq.s32 	%p164, %r195, 0;
                     // 1562: selp.b32 	%r946, 1, %r195, %p164;
                     // 1563: or.b32  	%r1252, %r946, %r1252;
                     r1252 = ((int(r195) == 0) ? 1u : r195) | r1252;
+                    // 1564: bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
                     // 1436: setp.ne.s16 	%p161, %rs21, 4;
+                    // 1437: @%p161 bra 	$L__BB0_263;
                     if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                       p2g_sv0 = 139;
                     } else {
                       // 1439: or.b32  	%r1252, %r1252, 123;
                       r1252 = r1252 | 123u;
+                      // 1440: bra.uni 	$L__BB0_269;
                       p2g_sv0 = 164;
                     }
                   }
                 }
               } else {
+                // 1427: bra.uni 	$L__BB0_254;
                 // 1505: setp.eq.s16 	%p162, %rs21, 0;
+                // 1506: @%p162 bra 	$L__BB0_269;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                   p2g_sv0 = 164;
                 } else {
                   // 1508: setp.eq.s16 	%p163, %rs21, 1;
+                  // 1509: @%p163 bra 	$L__BB0_256;
                   if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                     // 1513: or.b32  	%r1252, %r1252, 124;
                     r1252 = r1252 | 124u;
+                    // 1514: bra.uni 	$L__BB0_269;
                     p2g_sv0 = 164;
                   } else {
+                    // 1510: bra.uni 	$L__BB0_263;
                     p2g_sv0 = 139;
                   }
                 }
@@ -2783,15 +3072,18 @@ void main() {
                 r950 = r1252 | r195;
                 // 1599: or.b32  	%r1252, %r950, 4;
                 r1252 = r950 | 4u;
+                // 1600: bra.uni 	$L__BB0_269;
                 p2g_sv0 = 164;
               }
             } else {
               // 1894: add.s32 	%r1251, %r197, 13;
               r1251 = uint(int(r197) + 13);
+              // 1895: bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           } else {
             // 1850: setp.ne.s16 	%p154, %rs4, 5;
+            // 1851: @%p154 bra 	$L__BB0_266;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 162;
             } else {
@@ -2803,12 +3095,15 @@ void main() {
               // 1857: sub.s32 	%r939, %r193, %r938;
               // 1858: add.s32 	%r1251, %r939, 13;
               r1251 = uint(int(uint(int(r193) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
+              // 1859: bra.uni 	$L__BB0_267;
               p2g_sv0 = 163;
             }
           }
         }
       } else {
+        // 1841: bra.uni 	$L__BB0_244;
         // 1862: setp.eq.s16 	%p155, %rs4, 0;
+        // 1863: @%p155 bra 	$L__BB0_265;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 1898: mul.wide.u32 	%rd137, %r193, 613566757;
           // 1899: shr.u64 	%rd138, %rd137, 32;
@@ -2824,9 +3119,11 @@ void main() {
           // 1906: sub.s32 	%r963, %r193, %r962;
           // 1907: add.s32 	%r1251, %r963, 12;
           r1251 = uint(int(uint(int(r193) - int(r962))) + 12);
+          // 1908: bra.uni 	$L__BB0_267;
           p2g_sv0 = 163;
         } else {
           // 1865: setp.eq.s16 	%p156, %rs4, 1;
+          // 1866: @%p156 bra 	$L__BB0_246;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 1870: mul.wide.u32 	%rd135, %r193, 138547333;
             // 1871: shr.u64 	%rd136, %rd135, 32;
@@ -2841,8 +3138,10 @@ void main() {
             r956 = uint(int(uint(int(uint(int(r193) - int(r951)) >> 1u) + int(r951)) >> 4u) * 31);
             // 1878: sub.s32 	%r1251, %r193, %r956;
             r1251 = uint(int(r193) - int(r956));
+            // 1879: bra.uni 	$L__BB0_267;
             p2g_sv0 = 163;
           } else {
+            // 1867: bra.uni 	$L__BB0_266;
             p2g_sv0 = 162;
           }
         }
@@ -2912,6 +3211,7 @@ void main() {
     // 1955: shr.u32 	%r1047, %r1037, 1;
     // 1956: and.b32  	%r214, %r1047, 3;
     r214 = (r1037 >> 1u) & 3u;
+    // 1957: @%p74 bra 	$L__BB0_295;
     if (p74) {
       // 1961: mul.wide.u32 	%rd155, %r212, -858993459;
       // 1962: shr.u64 	%rd156, %rd155, 34;
@@ -2926,15 +3226,21 @@ void main() {
       r1086 = r214 | r1254;
       // 1969: or.b32  	%r1254, %r1086, %r1085;
       r1254 = r1086 | r1085;
+      // 1970: bra.uni 	$L__BB0_296;
     } else {
+      // 1958: bra.uni 	$L__BB0_270;
+      // 1973: @%p19 bra 	$L__BB0_274;
       if (p19) {
         // 1977: setp.eq.s16 	%p167, %rs4, 2;
+        // 1978: @%p167 bra 	$L__BB0_291;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2015: and.b32  	%r1254, %r212, 255;
           r1254 = r212 & 255u;
+          // 2016: bra.uni 	$L__BB0_296;
           p2g_sv0 = 175;
         } else {
           // 1980: setp.eq.s16 	%p168, %rs4, 3;
+          // 1981: @%p168 bra 	$L__BB0_278;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2019: mul.wide.u32 	%rd145, %r212, -858993459;
             // 2020: shr.u64 	%rd146, %rd145, 34;
@@ -2944,6 +3250,7 @@ void main() {
             // 2023: sub.s32 	%r216, %r212, %r1052;
             r216 = uint(int(r212) - int(uint(int(uint(uint64_t(t80))) * 5)));
             // 2024: setp.eq.s32 	%p172, %r216, 0;
+            // 2025: @%p172 bra 	$L__BB0_280;
             if (int(r216) == 0) {
               // 1443: shr.u32 	%r1053, %r212, 8;
               r1053 = r212 >> 8u;
@@ -2957,8 +3264,10 @@ void main() {
               uint64_t t82 = uint64_t(uint(int(r1053) - int(uint(int(uint(uint64_t(t81))) * 6))));
               rs23 = (uint(uint64_t(t82)) & 65535u);
               // 1450: setp.gt.s16 	%p173, %rs23, 1;
+              // 1451: @%p173 bra 	$L__BB0_284;
               if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
                 // 1455: setp.eq.s16 	%p174, %rs23, 2;
+                // 1456: @%p174 bra 	$L__BB0_289;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                   // 1567: shr.u32 	%r1058, %r212, 12;
                   // 1568: and.b32  	%r1059, %r1058, 1;
@@ -2966,37 +3275,47 @@ void main() {
                   r1060 = r1254 | ((r212 >> 12u) & 1u);
                   // 1570: or.b32  	%r1254, %r1060, 126;
                   r1254 = r1060 | 126u;
+                  // 1571: bra.uni 	$L__BB0_296;
                   p2g_sv0 = 175;
                 } else {
                   // 1458: setp.eq.s16 	%p175, %rs23, 3;
+                  // 1459: @%p175 bra 	$L__BB0_288;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                     // 1574: setp.eq.s32 	%p179, %r214, 0;
                     // 1575: selp.b32 	%r1057, 1, %r214, %p179;
                     // 1576: or.b32  	%r1254, %r1057, %r1254;
                     r1254 = ((int(r214) == 0) ? 1u : r214) | r1254;
+                    // 1577: bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
                     // 1461: setp.ne.s16 	%p176, %rs23, 4;
+                    // 1462: @%p176 bra 	$L__BB0_290;
                     if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                       p2g_sv0 = 140;
                     } else {
                       // 1464: or.b32  	%r1254, %r1254, 123;
                       r1254 = r1254 | 123u;
+                      // 1465: bra.uni 	$L__BB0_296;
                       p2g_sv0 = 175;
                     }
                   }
                 }
               } else {
+                // 1452: bra.uni 	$L__BB0_281;
                 // 1517: setp.eq.s16 	%p177, %rs23, 0;
+                // 1518: @%p177 bra 	$L__BB0_296;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                   p2g_sv0 = 175;
                 } else {
                   // 1520: setp.eq.s16 	%p178, %rs23, 1;
+                  // 1521: @%p178 bra 	$L__BB0_283;
                   if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                     // 1525: or.b32  	%r1254, %r1254, 124;
                     r1254 = r1254 | 124u;
+                    // 1526: bra.uni 	$L__BB0_296;
                     p2g_sv0 = 175;
                   } else {
+                    // 1522: bra.uni 	$L__BB0_290;
                     p2g_sv0 = 140;
                   }
                 }
@@ -3006,15 +3325,18 @@ void main() {
                 r1061 = r1254 | r214;
                 // 1604: or.b32  	%r1254, %r1061, 4;
                 r1254 = r1061 | 4u;
+                // 1605: bra.uni 	$L__BB0_296;
                 p2g_sv0 = 175;
               }
             } else {
               // 2027: add.s32 	%r1253, %r216, 13;
               r1253 = uint(int(r216) + 13);
+              // 2028: bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           } else {
             // 1983: setp.ne.s16 	%p169, %rs4, 5;
+            // 1984: @%p169 bra 	$L__BB0_293;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 173;
             } else {
@@ -3026,12 +3348,15 @@ void main() {
               // 1990: sub.s32 	%r1050, %r212, %r1049;
               // 1991: add.s32 	%r1253, %r1050, 13;
               r1253 = uint(int(uint(int(r212) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
+              // 1992: bra.uni 	$L__BB0_294;
               p2g_sv0 = 174;
             }
           }
         }
       } else {
+        // 1974: bra.uni 	$L__BB0_271;
         // 1995: setp.eq.s16 	%p170, %rs4, 0;
+        // 1996: @%p170 bra 	$L__BB0_292;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2031: mul.wide.u32 	%rd151, %r212, 613566757;
           // 2032: shr.u64 	%rd152, %rd151, 32;
@@ -3047,9 +3372,11 @@ void main() {
           // 2039: sub.s32 	%r1074, %r212, %r1073;
           // 2040: add.s32 	%r1253, %r1074, 12;
           r1253 = uint(int(uint(int(r212) - int(r1073))) + 12);
+          // 2041: bra.uni 	$L__BB0_294;
           p2g_sv0 = 174;
         } else {
           // 1998: setp.eq.s16 	%p171, %rs4, 1;
+          // 1999: @%p171 bra 	$L__BB0_273;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2003: mul.wide.u32 	%rd149, %r212, 138547333;
             // 2004: shr.u64 	%rd150, %rd149, 32;
@@ -3064,8 +3391,10 @@ void main() {
             r1067 = uint(int(uint(int(uint(int(r212) - int(r1062)) >> 1u) + int(r1062)) >> 4u) * 31);
             // 2011: sub.s32 	%r1253, %r212, %r1067;
             r1253 = uint(int(r212) - int(r1067));
+            // 2012: bra.uni 	$L__BB0_294;
             p2g_sv0 = 174;
           } else {
+            // 2000: bra.uni 	$L__BB0_293;
             p2g_sv0 = 173;
           }
         }
@@ -3092,6 +3421,7 @@ void main() {
     }
     // 2058: add.s32 	%r231, %r171, 3;
     r231 = uint(int(r171) + 3);
+    // 2059: @%p74 bra 	$L__BB0_322;
     if (p74) {
       // 2063: shl.b32 	%r1149, %r231, 6;
       r1149 = r231 << 6u;
@@ -3163,7 +3493,9 @@ void main() {
       // 2113: and.b32  	%r1197, %r1196, 3;
       // 2114: xor.b32  	%r1256, %r1187, %r1197;
       r1256 = (p2g_bfi_32((r1168 & 1u), ((r1168 >> 1u) & 3u), 7u, 1u) | r1185) ^ (((r1194 >> 16u) ^ r1194) & 3u);
+      // 2115: bra.uni 	$L__BB0_323;
     } else {
+      // 2060: bra.uni 	$L__BB0_297;
       // 2118: shl.b32 	%r1087, %r231, 6;
       // 2119: add.s32 	%r1088, %r168, %r1087;
       r1088 = uint(int(r168) + int(r231 << 6u));
@@ -3209,14 +3541,18 @@ void main() {
       // 2148: shr.u32 	%r1115, %r1105, 1;
       // 2149: and.b32  	%r234, %r1115, 3;
       r234 = (r1105 >> 1u) & 3u;
+      // 2150: @%p19 bra 	$L__BB0_301;
       if (p19) {
         // 2154: setp.eq.s16 	%p182, %rs4, 2;
+        // 2155: @%p182 bra 	$L__BB0_318;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
           // 2192: and.b32  	%r1256, %r232, 255;
           r1256 = r232 & 255u;
+          // 2193: bra.uni 	$L__BB0_323;
           p2g_sv0 = 186;
         } else {
           // 2157: setp.eq.s16 	%p183, %rs4, 3;
+          // 2158: @%p183 bra 	$L__BB0_305;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
             // 2196: mul.wide.u32 	%rd159, %r232, -858993459;
             // 2197: shr.u64 	%rd160, %rd159, 34;
@@ -3226,6 +3562,7 @@ void main() {
             // 2200: sub.s32 	%r236, %r232, %r1120;
             r236 = uint(int(r232) - int(uint(int(uint(uint64_t(t88))) * 5)));
             // 2201: setp.eq.s32 	%p187, %r236, 0;
+            // 2202: @%p187 bra 	$L__BB0_307;
             if (int(r236) == 0) {
               // 1468: shr.u32 	%r1121, %r232, 8;
               r1121 = r232 >> 8u;
@@ -3239,8 +3576,10 @@ void main() {
               uint64_t t90 = uint64_t(uint(int(r1121) - int(uint(int(uint(uint64_t(t89))) * 6))));
               rs25 = (uint(uint64_t(t90)) & 65535u);
               // 1475: setp.gt.s16 	%p188, %rs25, 1;
+              // 1476: @%p188 bra 	$L__BB0_311;
               if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
                 // 1480: setp.eq.s16 	%p189, %rs25, 2;
+                // 1481: @%p189 bra 	$L__BB0_316;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                   // 1580: shr.u32 	%r1126, %r232, 12;
                   // 1581: and.b32  	%r1127, %r1126, 1;
@@ -3248,37 +3587,47 @@ void main() {
                   r1128 = r1256 | ((r232 >> 12u) & 1u);
                   // 1583: or.b32  	%r1256, %r1128, 126;
                   r1256 = r1128 | 126u;
+                  // 1584: bra.uni 	$L__BB0_323;
                   p2g_sv0 = 186;
                 } else {
                   // 1483: setp.eq.s16 	%p190, %rs25, 3;
+                  // 1484: @%p190 bra 	$L__BB0_315;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                     // 1587: setp.eq.s32 	%p194, %r234, 0;
                     // 1588: selp.b32 	%r1125, 1, %r234, %p194;
                     // 1589: or.b32  	%r1256, %r1125, %r1256;
                     r1256 = ((int(r234) == 0) ? 1u : r234) | r1256;
+                    // 1590: bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
                     // 1486: setp.ne.s16 	%p191, %rs25, 4;
+                    // 1487: @%p191 bra 	$L__BB0_317;
                     if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                       p2g_sv0 = 141;
                     } else {
                       // 1489: or.b32  	%r1256, %r1256, 123;
                       r1256 = r1256 | 123u;
+                      // 1490: bra.uni 	$L__BB0_323;
                       p2g_sv0 = 186;
                     }
                   }
                 }
               } else {
+                // 1477: bra.uni 	$L__BB0_308;
                 // 1529: setp.eq.s16 	%p192, %rs25, 0;
+                // 1530: @%p192 bra 	$L__BB0_323;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                   p2g_sv0 = 186;
                 } else {
                   // 1532: setp.eq.s16 	%p193, %rs25, 1;
+                  // 1533: @%p193 bra 	$L__BB0_310;
                   if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                     // 1537: or.b32  	%r1256, %r1256, 124;
                     r1256 = r1256 | 124u;
+                    // 1538: bra.uni 	$L__BB0_323;
                     p2g_sv0 = 186;
                   } else {
+                    // 1534: bra.uni 	$L__BB0_317;
                     p2g_sv0 = 141;
                   }
                 }
@@ -3288,15 +3637,18 @@ void main() {
                 r1129 = r1256 | r234;
                 // 1609: or.b32  	%r1256, %r1129, 4;
                 r1256 = r1129 | 4u;
+                // 1610: bra.uni 	$L__BB0_323;
                 p2g_sv0 = 186;
               }
             } else {
               // 2204: add.s32 	%r1255, %r236, 13;
               r1255 = uint(int(r236) + 13);
+              // 2205: bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           } else {
             // 2160: setp.ne.s16 	%p184, %rs4, 5;
+            // 2161: @%p184 bra 	$L__BB0_320;
             if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
               p2g_sv0 = 184;
             } else {
@@ -3308,12 +3660,15 @@ void main() {
               // 2167: sub.s32 	%r1118, %r232, %r1117;
               // 2168: add.s32 	%r1255, %r1118, 13;
               r1255 = uint(int(uint(int(r232) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
+              // 2169: bra.uni 	$L__BB0_321;
               p2g_sv0 = 185;
             }
           }
         }
       } else {
+        // 2151: bra.uni 	$L__BB0_298;
         // 2172: setp.eq.s16 	%p185, %rs4, 0;
+        // 2173: @%p185 bra 	$L__BB0_319;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
           // 2208: mul.wide.u32 	%rd165, %r232, 613566757;
           // 2209: shr.u64 	%rd166, %rd165, 32;
@@ -3329,9 +3684,11 @@ void main() {
           // 2216: sub.s32 	%r1142, %r232, %r1141;
           // 2217: add.s32 	%r1255, %r1142, 12;
           r1255 = uint(int(uint(int(r232) - int(r1141))) + 12);
+          // 2218: bra.uni 	$L__BB0_321;
           p2g_sv0 = 185;
         } else {
           // 2175: setp.eq.s16 	%p186, %rs4, 1;
+          // 2176: @%p186 bra 	$L__BB0_300;
           if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
             // 2180: mul.wide.u32 	%rd163, %r232, 138547333;
             // 2181: shr.u64 	%rd164, %rd163, 32;
@@ -3346,8 +3703,10 @@ void main() {
             r1135 = uint(int(uint(int(uint(int(r232) - int(r1130)) >> 1u) + int(r1130)) >> 4u) * 31);
             // 2188: sub.s32 	%r1255, %r232, %r1135;
             r1255 = uint(int(r232) - int(r1135));
+            // 2189: bra.uni 	$L__BB0_321;
             p2g_sv0 = 185;
           } else {
+            // 2177: bra.uni 	$L__BB0_320;
             p2g_sv0 = 184;
           }
         }
@@ -3389,6 +3748,7 @@ void main() {
     // 2245: mov.u32 	%r1248, 1;
     r1248 = 1u;
     // 2246: setp.lt.u32 	%p195, %r1205, 2;
+    // 2247: @%p195 bra 	$L__BB0_215;
     if (!(r1205 < 2u)) {
       break;
     }
@@ -3452,5 +3812,6 @@ void main() {
   P2GU32(rd176).v = r1208;
   // 2266: st.global.u32 	[%rd176+4], %r1209;
   P2GU32((rd176 + 4ul)).v = r1209;
+  // 2267: ret;
   return;
 }

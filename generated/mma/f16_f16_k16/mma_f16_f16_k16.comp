@@ -502,14 +502,18 @@ void main() {
   // 74: and.b32  	%r11, %r365, 1023;
   r11 = (r355 >> 1u) & 1023u;
   // 75: setp.gt.s16 	%p1, %rs1, 1;
+  // 76: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 80: setp.eq.s16 	%p2, %rs1, 2;
+    // 81: @%p2 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       // 129: and.b32  	%r1621, %r9, 65535;
       r1621 = r9 & 65535u;
+      // 130: bra.uni 	$L__BB0_27;
       p2g_sv0 = 11;
     } else {
       // 83: setp.eq.s16 	%p3, %rs1, 3;
+      // 84: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 133: mul.wide.u32 	%rd6, %r9, -858993459;
         // 134: shr.u64 	%rd7, %rd6, 34;
@@ -519,6 +523,7 @@ void main() {
         // 137: sub.s32 	%r15, %r9, %r372;
         r15 = uint(int(r9) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 138: setp.eq.s32 	%p11, %r15, 0;
+        // 139: @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
           // 2403: shr.u32 	%r373, %r9, 8;
           r373 = r9 >> 8u;
@@ -532,8 +537,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r373) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2410: setp.gt.s16 	%p12, %rs3, 1;
+          // 2411: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2415: setp.eq.s16 	%p13, %rs3, 2;
+            // 2416: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2995: shr.u32 	%r378, %r9, 12;
               // 2996: and.b32  	%r379, %r378, 1;
@@ -541,37 +548,47 @@ void main() {
               r380 = r1621 | ((r9 >> 12u) & 1u);
               // 2998: or.b32  	%r1621, %r380, 32256;
               r1621 = r380 | 32256u;
+              // 2999: bra.uni 	$L__BB0_27;
               p2g_sv0 = 11;
             } else {
               // 2418: setp.eq.s16 	%p14, %rs3, 3;
+              // 2419: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 3002: setp.eq.s32 	%p18, %r11, 0;
                 // 3003: selp.b32 	%r377, 1, %r11, %p18;
                 // 3004: or.b32  	%r1621, %r377, %r1621;
                 r1621 = ((int(r11) == 0) ? 1u : r11) | r1621;
+                // 3005: bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
                 // 2421: setp.ne.s16 	%p15, %rs3, 4;
+                // 2422: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 249;
                 } else {
                   // 2424: or.b32  	%r1621, %r1621, 31743;
                   r1621 = r1621 | 31743u;
+                  // 2425: bra.uni 	$L__BB0_27;
                   p2g_sv0 = 11;
                 }
               }
             }
           } else {
+            // 2412: bra.uni 	$L__BB0_13;
             // 2803: setp.eq.s16 	%p16, %rs3, 0;
+            // 2804: @%p16 bra 	$L__BB0_27;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 11;
             } else {
               // 2806: setp.eq.s16 	%p17, %rs3, 1;
+              // 2807: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2811: or.b32  	%r1621, %r1621, 31744;
                 r1621 = r1621 | 31744u;
+                // 2812: bra.uni 	$L__BB0_27;
                 p2g_sv0 = 11;
               } else {
+                // 2808: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 249;
               }
             }
@@ -581,15 +598,18 @@ void main() {
             r381 = r1621 | r11;
             // 3048: or.b32  	%r1621, %r381, 1024;
             r1621 = r381 | 1024u;
+            // 3049: bra.uni 	$L__BB0_27;
             p2g_sv0 = 11;
           }
         } else {
           // 141: add.s32 	%r1620, %r15, 13;
           r1620 = uint(int(r15) + 13);
+          // 142: bra.uni 	$L__BB0_26;
           p2g_sv0 = 10;
         }
       } else {
         // 86: setp.ne.s16 	%p4, %rs1, 5;
+        // 87: @%p4 bra 	$L__BB0_25;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 8;
         } else {
@@ -608,12 +628,15 @@ void main() {
           // 98: mul.lo.s32 	%r369, %r368, 20;
           // 99: sub.s32 	%r12, %r367, %r369;
           r12 = uint(int(r367) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 100: @%p10 bra 	$L__BB0_9;
           if (!(((r9 & 1u) == 1u) ^^ false)) {
             // 104: mov.u32 	%r370, 7;
             // 105: sub.s32 	%r1620, %r370, %r12;
             r1620 = uint(int(7u) - int(r12));
+            // 106: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           } else {
+            // 101: bra.uni 	$L__BB0_8;
             // 167: add.s32 	%r1620, %r12, 19;
             r1620 = uint(int(r12) + 19);
             p2g_sv0 = 10;
@@ -622,7 +645,9 @@ void main() {
       }
     }
   } else {
+    // 77: bra.uni 	$L__BB0_1;
     // 109: setp.eq.s16 	%p5, %rs1, 0;
+    // 110: @%p5 bra 	$L__BB0_24;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 145: mul.wide.u32 	%rd12, %r9, 613566757;
       // 146: shr.u64 	%rd13, %rd12, 32;
@@ -638,9 +663,11 @@ void main() {
       // 153: sub.s32 	%r394, %r9, %r393;
       // 154: add.s32 	%r1620, %r394, 12;
       r1620 = uint(int(uint(int(r9) - int(r393))) + 12);
+      // 155: bra.uni 	$L__BB0_26;
       p2g_sv0 = 10;
     } else {
       // 112: setp.eq.s16 	%p6, %rs1, 1;
+      // 113: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 117: mul.wide.u32 	%rd10, %r9, 138547333;
         // 118: shr.u64 	%rd11, %rd10, 32;
@@ -655,8 +682,10 @@ void main() {
         r387 = uint(int(uint(int(uint(int(r9) - int(r382)) >> 1u) + int(r382)) >> 4u) * 31);
         // 125: sub.s32 	%r1620, %r9, %r387;
         r1620 = uint(int(r9) - int(r387));
+        // 126: bra.uni 	$L__BB0_26;
         p2g_sv0 = 10;
       } else {
+        // 114: bra.uni 	$L__BB0_25;
         p2g_sv0 = 8;
       }
     }
@@ -670,6 +699,7 @@ void main() {
     // 162: sub.s32 	%r397, %r9, %r396;
     // 163: add.s32 	%r1620, %r397, 13;
     r1620 = uint(int(uint(int(r9) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 13);
+    // 164: bra.uni 	$L__BB0_26;
     p2g_sv0 = 10;
   }
   if (p2g_sv0 == 10) {
@@ -728,14 +758,18 @@ void main() {
   rs4 = rs1 & 255u;
   // 208: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 209: @%p19 bra 	$L__BB0_31;
   if (p19) {
     // 213: setp.eq.s16 	%p20, %rs4, 2;
+    // 214: @%p20 bra 	$L__BB0_50;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 262: and.b32  	%r1623, %r29, 65535;
       r1623 = r29 & 65535u;
+      // 263: bra.uni 	$L__BB0_54;
       p2g_sv0 = 22;
     } else {
       // 216: setp.eq.s16 	%p21, %rs4, 3;
+      // 217: @%p21 bra 	$L__BB0_37;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 266: mul.wide.u32 	%rd18, %r29, -858993459;
         // 267: shr.u64 	%rd19, %rd18, 34;
@@ -745,6 +779,7 @@ void main() {
         // 270: sub.s32 	%r35, %r29, %r435;
         r35 = uint(int(r29) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 271: setp.eq.s32 	%p29, %r35, 0;
+        // 272: @%p29 bra 	$L__BB0_39;
         if (int(r35) == 0) {
           // 2428: shr.u32 	%r436, %r29, 8;
           r436 = r29 >> 8u;
@@ -758,8 +793,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r436) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2435: setp.gt.s16 	%p30, %rs5, 1;
+          // 2436: @%p30 bra 	$L__BB0_43;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2440: setp.eq.s16 	%p31, %rs5, 2;
+            // 2441: @%p31 bra 	$L__BB0_48;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 3008: shr.u32 	%r441, %r29, 12;
               // 3009: and.b32  	%r442, %r441, 1;
@@ -767,37 +804,47 @@ void main() {
               r443 = r1623 | ((r29 >> 12u) & 1u);
               // 3011: or.b32  	%r1623, %r443, 32256;
               r1623 = r443 | 32256u;
+              // 3012: bra.uni 	$L__BB0_54;
               p2g_sv0 = 22;
             } else {
               // 2443: setp.eq.s16 	%p32, %rs5, 3;
+              // 2444: @%p32 bra 	$L__BB0_47;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 3015: setp.eq.s32 	%p36, %r31, 0;
                 // 3016: selp.b32 	%r440, 1, %r31, %p36;
                 // 3017: or.b32  	%r1623, %r440, %r1623;
                 r1623 = ((int(r31) == 0) ? 1u : r31) | r1623;
+                // 3018: bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
                 // 2446: setp.ne.s16 	%p33, %rs5, 4;
+                // 2447: @%p33 bra 	$L__BB0_49;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 250;
                 } else {
                   // 2449: or.b32  	%r1623, %r1623, 31743;
                   r1623 = r1623 | 31743u;
+                  // 2450: bra.uni 	$L__BB0_54;
                   p2g_sv0 = 22;
                 }
               }
             }
           } else {
+            // 2437: bra.uni 	$L__BB0_40;
             // 2815: setp.eq.s16 	%p34, %rs5, 0;
+            // 2816: @%p34 bra 	$L__BB0_54;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 22;
             } else {
               // 2818: setp.eq.s16 	%p35, %rs5, 1;
+              // 2819: @%p35 bra 	$L__BB0_42;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2823: or.b32  	%r1623, %r1623, 31744;
                 r1623 = r1623 | 31744u;
+                // 2824: bra.uni 	$L__BB0_54;
                 p2g_sv0 = 22;
               } else {
+                // 2820: bra.uni 	$L__BB0_49;
                 p2g_sv0 = 250;
               }
             }
@@ -807,15 +854,18 @@ void main() {
             r444 = r1623 | r31;
             // 3053: or.b32  	%r1623, %r444, 1024;
             r1623 = r444 | 1024u;
+            // 3054: bra.uni 	$L__BB0_54;
             p2g_sv0 = 22;
           }
         } else {
           // 274: add.s32 	%r1622, %r35, 13;
           r1622 = uint(int(r35) + 13);
+          // 275: bra.uni 	$L__BB0_53;
           p2g_sv0 = 21;
         }
       } else {
         // 219: setp.ne.s16 	%p22, %rs4, 5;
+        // 220: @%p22 bra 	$L__BB0_52;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 19;
         } else {
@@ -833,12 +883,15 @@ void main() {
           // 231: mul.lo.s32 	%r432, %r431, 20;
           // 232: sub.s32 	%r32, %r430, %r432;
           r32 = uint(int(r430) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 233: @%p28 bra 	$L__BB0_36;
           if (!(((r29 & 1u) == 1u) ^^ false)) {
             // 237: mov.u32 	%r433, 7;
             // 238: sub.s32 	%r1622, %r433, %r32;
             r1622 = uint(int(7u) - int(r32));
+            // 239: bra.uni 	$L__BB0_53;
             p2g_sv0 = 21;
           } else {
+            // 234: bra.uni 	$L__BB0_35;
             // 300: add.s32 	%r1622, %r32, 19;
             r1622 = uint(int(r32) + 19);
             p2g_sv0 = 21;
@@ -847,7 +900,9 @@ void main() {
       }
     }
   } else {
+    // 210: bra.uni 	$L__BB0_28;
     // 242: setp.eq.s16 	%p23, %rs4, 0;
+    // 243: @%p23 bra 	$L__BB0_51;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 278: mul.wide.u32 	%rd24, %r29, 613566757;
       // 279: shr.u64 	%rd25, %rd24, 32;
@@ -863,9 +918,11 @@ void main() {
       // 286: sub.s32 	%r457, %r29, %r456;
       // 287: add.s32 	%r1622, %r457, 12;
       r1622 = uint(int(uint(int(r29) - int(r456))) + 12);
+      // 288: bra.uni 	$L__BB0_53;
       p2g_sv0 = 21;
     } else {
       // 245: setp.eq.s16 	%p24, %rs4, 1;
+      // 246: @%p24 bra 	$L__BB0_30;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 250: mul.wide.u32 	%rd22, %r29, 138547333;
         // 251: shr.u64 	%rd23, %rd22, 32;
@@ -880,8 +937,10 @@ void main() {
         r450 = uint(int(uint(int(uint(int(r29) - int(r445)) >> 1u) + int(r445)) >> 4u) * 31);
         // 258: sub.s32 	%r1622, %r29, %r450;
         r1622 = uint(int(r29) - int(r450));
+        // 259: bra.uni 	$L__BB0_53;
         p2g_sv0 = 21;
       } else {
+        // 247: bra.uni 	$L__BB0_52;
         p2g_sv0 = 19;
       }
     }
@@ -895,6 +954,7 @@ void main() {
     // 295: sub.s32 	%r460, %r29, %r459;
     // 296: add.s32 	%r1622, %r460, 13;
     r1622 = uint(int(uint(int(r29) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 13);
+    // 297: bra.uni 	$L__BB0_53;
     p2g_sv0 = 21;
   }
   if (p2g_sv0 == 21) {
@@ -949,14 +1009,18 @@ void main() {
   // 338: shr.u32 	%r490, %r480, 1;
   // 339: and.b32  	%r52, %r490, 1023;
   r52 = (r480 >> 1u) & 1023u;
+  // 340: @%p19 bra 	$L__BB0_58;
   if (p19) {
     // 344: setp.eq.s16 	%p38, %rs4, 2;
+    // 345: @%p38 bra 	$L__BB0_77;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 393: and.b32  	%r1625, %r50, 65535;
       r1625 = r50 & 65535u;
+      // 394: bra.uni 	$L__BB0_81;
       p2g_sv0 = 33;
     } else {
       // 347: setp.eq.s16 	%p39, %rs4, 3;
+      // 348: @%p39 bra 	$L__BB0_64;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 397: mul.wide.u32 	%rd30, %r50, -858993459;
         // 398: shr.u64 	%rd31, %rd30, 34;
@@ -966,6 +1030,7 @@ void main() {
         // 401: sub.s32 	%r56, %r50, %r497;
         r56 = uint(int(r50) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 402: setp.eq.s32 	%p47, %r56, 0;
+        // 403: @%p47 bra 	$L__BB0_66;
         if (int(r56) == 0) {
           // 2453: shr.u32 	%r498, %r50, 8;
           r498 = r50 >> 8u;
@@ -979,8 +1044,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r498) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2460: setp.gt.s16 	%p48, %rs7, 1;
+          // 2461: @%p48 bra 	$L__BB0_70;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2465: setp.eq.s16 	%p49, %rs7, 2;
+            // 2466: @%p49 bra 	$L__BB0_75;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 3021: shr.u32 	%r503, %r50, 12;
               // 3022: and.b32  	%r504, %r503, 1;
@@ -988,37 +1055,47 @@ void main() {
               r505 = r1625 | ((r50 >> 12u) & 1u);
               // 3024: or.b32  	%r1625, %r505, 32256;
               r1625 = r505 | 32256u;
+              // 3025: bra.uni 	$L__BB0_81;
               p2g_sv0 = 33;
             } else {
               // 2468: setp.eq.s16 	%p50, %rs7, 3;
+              // 2469: @%p50 bra 	$L__BB0_74;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 3028: setp.eq.s32 	%p54, %r52, 0;
                 // 3029: selp.b32 	%r502, 1, %r52, %p54;
                 // 3030: or.b32  	%r1625, %r502, %r1625;
                 r1625 = ((int(r52) == 0) ? 1u : r52) | r1625;
+                // 3031: bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
                 // 2471: setp.ne.s16 	%p51, %rs7, 4;
+                // 2472: @%p51 bra 	$L__BB0_76;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 251;
                 } else {
                   // 2474: or.b32  	%r1625, %r1625, 31743;
                   r1625 = r1625 | 31743u;
+                  // 2475: bra.uni 	$L__BB0_81;
                   p2g_sv0 = 33;
                 }
               }
             }
           } else {
+            // 2462: bra.uni 	$L__BB0_67;
             // 2827: setp.eq.s16 	%p52, %rs7, 0;
+            // 2828: @%p52 bra 	$L__BB0_81;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 33;
             } else {
               // 2830: setp.eq.s16 	%p53, %rs7, 1;
+              // 2831: @%p53 bra 	$L__BB0_69;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2835: or.b32  	%r1625, %r1625, 31744;
                 r1625 = r1625 | 31744u;
+                // 2836: bra.uni 	$L__BB0_81;
                 p2g_sv0 = 33;
               } else {
+                // 2832: bra.uni 	$L__BB0_76;
                 p2g_sv0 = 251;
               }
             }
@@ -1028,15 +1105,18 @@ void main() {
             r506 = r1625 | r52;
             // 3058: or.b32  	%r1625, %r506, 1024;
             r1625 = r506 | 1024u;
+            // 3059: bra.uni 	$L__BB0_81;
             p2g_sv0 = 33;
           }
         } else {
           // 405: add.s32 	%r1624, %r56, 13;
           r1624 = uint(int(r56) + 13);
+          // 406: bra.uni 	$L__BB0_80;
           p2g_sv0 = 32;
         }
       } else {
         // 350: setp.ne.s16 	%p40, %rs4, 5;
+        // 351: @%p40 bra 	$L__BB0_79;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 30;
         } else {
@@ -1054,12 +1134,15 @@ void main() {
           // 362: mul.lo.s32 	%r494, %r493, 20;
           // 363: sub.s32 	%r53, %r492, %r494;
           r53 = uint(int(r492) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 364: @%p46 bra 	$L__BB0_63;
           if (!(((r50 & 1u) == 1u) ^^ false)) {
             // 368: mov.u32 	%r495, 7;
             // 369: sub.s32 	%r1624, %r495, %r53;
             r1624 = uint(int(7u) - int(r53));
+            // 370: bra.uni 	$L__BB0_80;
             p2g_sv0 = 32;
           } else {
+            // 365: bra.uni 	$L__BB0_62;
             // 431: add.s32 	%r1624, %r53, 19;
             r1624 = uint(int(r53) + 19);
             p2g_sv0 = 32;
@@ -1068,7 +1151,9 @@ void main() {
       }
     }
   } else {
+    // 341: bra.uni 	$L__BB0_55;
     // 373: setp.eq.s16 	%p41, %rs4, 0;
+    // 374: @%p41 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 409: mul.wide.u32 	%rd36, %r50, 613566757;
       // 410: shr.u64 	%rd37, %rd36, 32;
@@ -1084,9 +1169,11 @@ void main() {
       // 417: sub.s32 	%r519, %r50, %r518;
       // 418: add.s32 	%r1624, %r519, 12;
       r1624 = uint(int(uint(int(r50) - int(r518))) + 12);
+      // 419: bra.uni 	$L__BB0_80;
       p2g_sv0 = 32;
     } else {
       // 376: setp.eq.s16 	%p42, %rs4, 1;
+      // 377: @%p42 bra 	$L__BB0_57;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 381: mul.wide.u32 	%rd34, %r50, 138547333;
         // 382: shr.u64 	%rd35, %rd34, 32;
@@ -1101,8 +1188,10 @@ void main() {
         r512 = uint(int(uint(int(uint(int(r50) - int(r507)) >> 1u) + int(r507)) >> 4u) * 31);
         // 389: sub.s32 	%r1624, %r50, %r512;
         r1624 = uint(int(r50) - int(r512));
+        // 390: bra.uni 	$L__BB0_80;
         p2g_sv0 = 32;
       } else {
+        // 378: bra.uni 	$L__BB0_79;
         p2g_sv0 = 30;
       }
     }
@@ -1116,6 +1205,7 @@ void main() {
     // 426: sub.s32 	%r522, %r50, %r521;
     // 427: add.s32 	%r1624, %r522, 13;
     r1624 = uint(int(uint(int(r50) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 13);
+    // 428: bra.uni 	$L__BB0_80;
     p2g_sv0 = 32;
   }
   if (p2g_sv0 == 32) {
@@ -1168,14 +1258,18 @@ void main() {
   // 468: shr.u32 	%r552, %r542, 1;
   // 469: and.b32  	%r73, %r552, 1023;
   r73 = (r542 >> 1u) & 1023u;
+  // 470: @%p19 bra 	$L__BB0_85;
   if (p19) {
     // 474: setp.eq.s16 	%p56, %rs4, 2;
+    // 475: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       // 523: and.b32  	%r1627, %r71, 65535;
       r1627 = r71 & 65535u;
+      // 524: bra.uni 	$L__BB0_108;
       p2g_sv0 = 44;
     } else {
       // 477: setp.eq.s16 	%p57, %rs4, 3;
+      // 478: @%p57 bra 	$L__BB0_91;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 527: mul.wide.u32 	%rd42, %r71, -858993459;
         // 528: shr.u64 	%rd43, %rd42, 34;
@@ -1185,6 +1279,7 @@ void main() {
         // 531: sub.s32 	%r77, %r71, %r559;
         r77 = uint(int(r71) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 532: setp.eq.s32 	%p65, %r77, 0;
+        // 533: @%p65 bra 	$L__BB0_93;
         if (int(r77) == 0) {
           // 2478: shr.u32 	%r560, %r71, 8;
           r560 = r71 >> 8u;
@@ -1198,8 +1293,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r560) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2485: setp.gt.s16 	%p66, %rs9, 1;
+          // 2486: @%p66 bra 	$L__BB0_97;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2490: setp.eq.s16 	%p67, %rs9, 2;
+            // 2491: @%p67 bra 	$L__BB0_102;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 3034: shr.u32 	%r565, %r71, 12;
               // 3035: and.b32  	%r566, %r565, 1;
@@ -1207,37 +1304,47 @@ void main() {
               r567 = r1627 | ((r71 >> 12u) & 1u);
               // 3037: or.b32  	%r1627, %r567, 32256;
               r1627 = r567 | 32256u;
+              // 3038: bra.uni 	$L__BB0_108;
               p2g_sv0 = 44;
             } else {
               // 2493: setp.eq.s16 	%p68, %rs9, 3;
+              // 2494: @%p68 bra 	$L__BB0_101;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 3041: setp.eq.s32 	%p72, %r73, 0;
                 // 3042: selp.b32 	%r564, 1, %r73, %p72;
                 // 3043: or.b32  	%r1627, %r564, %r1627;
                 r1627 = ((int(r73) == 0) ? 1u : r73) | r1627;
+                // 3044: bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
                 // 2496: setp.ne.s16 	%p69, %rs9, 4;
+                // 2497: @%p69 bra 	$L__BB0_103;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 252;
                 } else {
                   // 2499: or.b32  	%r1627, %r1627, 31743;
                   r1627 = r1627 | 31743u;
+                  // 2500: bra.uni 	$L__BB0_108;
                   p2g_sv0 = 44;
                 }
               }
             }
           } else {
+            // 2487: bra.uni 	$L__BB0_94;
             // 2839: setp.eq.s16 	%p70, %rs9, 0;
+            // 2840: @%p70 bra 	$L__BB0_108;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 44;
             } else {
               // 2842: setp.eq.s16 	%p71, %rs9, 1;
+              // 2843: @%p71 bra 	$L__BB0_96;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2847: or.b32  	%r1627, %r1627, 31744;
                 r1627 = r1627 | 31744u;
+                // 2848: bra.uni 	$L__BB0_108;
                 p2g_sv0 = 44;
               } else {
+                // 2844: bra.uni 	$L__BB0_103;
                 p2g_sv0 = 252;
               }
             }
@@ -1247,15 +1354,18 @@ void main() {
             r568 = r1627 | r73;
             // 3063: or.b32  	%r1627, %r568, 1024;
             r1627 = r568 | 1024u;
+            // 3064: bra.uni 	$L__BB0_108;
             p2g_sv0 = 44;
           }
         } else {
           // 535: add.s32 	%r1626, %r77, 13;
           r1626 = uint(int(r77) + 13);
+          // 536: bra.uni 	$L__BB0_107;
           p2g_sv0 = 43;
         }
       } else {
         // 480: setp.ne.s16 	%p58, %rs4, 5;
+        // 481: @%p58 bra 	$L__BB0_106;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 41;
         } else {
@@ -1273,12 +1383,15 @@ void main() {
           // 492: mul.lo.s32 	%r556, %r555, 20;
           // 493: sub.s32 	%r74, %r554, %r556;
           r74 = uint(int(r554) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 494: @%p64 bra 	$L__BB0_90;
           if (!(((r71 & 1u) == 1u) ^^ false)) {
             // 498: mov.u32 	%r557, 7;
             // 499: sub.s32 	%r1626, %r557, %r74;
             r1626 = uint(int(7u) - int(r74));
+            // 500: bra.uni 	$L__BB0_107;
             p2g_sv0 = 43;
           } else {
+            // 495: bra.uni 	$L__BB0_89;
             // 561: add.s32 	%r1626, %r74, 19;
             r1626 = uint(int(r74) + 19);
             p2g_sv0 = 43;
@@ -1287,7 +1400,9 @@ void main() {
       }
     }
   } else {
+    // 471: bra.uni 	$L__BB0_82;
     // 503: setp.eq.s16 	%p59, %rs4, 0;
+    // 504: @%p59 bra 	$L__BB0_105;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 539: mul.wide.u32 	%rd48, %r71, 613566757;
       // 540: shr.u64 	%rd49, %rd48, 32;
@@ -1303,9 +1418,11 @@ void main() {
       // 547: sub.s32 	%r581, %r71, %r580;
       // 548: add.s32 	%r1626, %r581, 12;
       r1626 = uint(int(uint(int(r71) - int(r580))) + 12);
+      // 549: bra.uni 	$L__BB0_107;
       p2g_sv0 = 43;
     } else {
       // 506: setp.eq.s16 	%p60, %rs4, 1;
+      // 507: @%p60 bra 	$L__BB0_84;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 511: mul.wide.u32 	%rd46, %r71, 138547333;
         // 512: shr.u64 	%rd47, %rd46, 32;
@@ -1320,8 +1437,10 @@ void main() {
         r574 = uint(int(uint(int(uint(int(r71) - int(r569)) >> 1u) + int(r569)) >> 4u) * 31);
         // 519: sub.s32 	%r1626, %r71, %r574;
         r1626 = uint(int(r71) - int(r574));
+        // 520: bra.uni 	$L__BB0_107;
         p2g_sv0 = 43;
       } else {
+        // 508: bra.uni 	$L__BB0_106;
         p2g_sv0 = 41;
       }
     }
@@ -1335,6 +1454,7 @@ void main() {
     // 556: sub.s32 	%r584, %r71, %r583;
     // 557: add.s32 	%r1626, %r584, 13;
     r1626 = uint(int(uint(int(r71) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 13);
+    // 558: bra.uni 	$L__BB0_107;
     p2g_sv0 = 43;
   }
   if (p2g_sv0 == 43) {
@@ -1391,6 +1511,7 @@ void main() {
   r94 = (r604 >> 1u) & 1023u;
   // 601: setp.eq.s32 	%p73, %r4, 4;
   p73 = int(r4) == 4;
+  // 602: @%p73 bra 	$L__BB0_134;
   if (p73) {
     // 606: mul.wide.u32 	%rd64, %r92, -858993459;
     // 607: shr.u64 	%rd65, %rd64, 34;
@@ -1405,15 +1526,21 @@ void main() {
     r653 = r94 | r1629;
     // 614: or.b32  	%r1629, %r653, %r652;
     r1629 = r653 | r652;
+    // 615: bra.uni 	$L__BB0_135;
   } else {
+    // 603: bra.uni 	$L__BB0_109;
+    // 618: @%p19 bra 	$L__BB0_113;
     if (p19) {
       // 622: setp.eq.s16 	%p75, %rs4, 2;
+      // 623: @%p75 bra 	$L__BB0_130;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 660: and.b32  	%r1629, %r92, 65535;
         r1629 = r92 & 65535u;
+        // 661: bra.uni 	$L__BB0_135;
         p2g_sv0 = 55;
       } else {
         // 625: setp.eq.s16 	%p76, %rs4, 3;
+        // 626: @%p76 bra 	$L__BB0_117;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 664: mul.wide.u32 	%rd54, %r92, -858993459;
           // 665: shr.u64 	%rd55, %rd54, 34;
@@ -1423,6 +1550,7 @@ void main() {
           // 668: sub.s32 	%r96, %r92, %r619;
           r96 = uint(int(r92) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 669: setp.eq.s32 	%p80, %r96, 0;
+          // 670: @%p80 bra 	$L__BB0_119;
           if (int(r96) == 0) {
             // 2503: shr.u32 	%r620, %r92, 8;
             r620 = r92 >> 8u;
@@ -1436,8 +1564,10 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r620) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2510: setp.gt.s16 	%p81, %rs11, 1;
+            // 2511: @%p81 bra 	$L__BB0_123;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2515: setp.eq.s16 	%p82, %rs11, 2;
+              // 2516: @%p82 bra 	$L__BB0_128;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 3067: shr.u32 	%r625, %r92, 12;
                 // 3068: and.b32  	%r626, %r625, 1;
@@ -1445,37 +1575,47 @@ void main() {
                 r627 = r1629 | ((r92 >> 12u) & 1u);
                 // 3070: or.b32  	%r1629, %r627, 32256;
                 r1629 = r627 | 32256u;
+                // 3071: bra.uni 	$L__BB0_135;
                 p2g_sv0 = 55;
               } else {
                 // 2518: setp.eq.s16 	%p83, %rs11, 3;
+                // 2519: @%p83 bra 	$L__BB0_127;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 3074: setp.eq.s32 	%p87, %r94, 0;
                   // 3075: selp.b32 	%r624, 1, %r94, %p87;
                   // 3076: or.b32  	%r1629, %r624, %r1629;
                   r1629 = ((int(r94) == 0) ? 1u : r94) | r1629;
+                  // 3077: bra.uni 	$L__BB0_135;
                   p2g_sv0 = 55;
                 } else {
                   // 2521: setp.ne.s16 	%p84, %rs11, 4;
+                  // 2522: @%p84 bra 	$L__BB0_129;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2524: or.b32  	%r1629, %r1629, 31743;
                     r1629 = r1629 | 31743u;
+                    // 2525: bra.uni 	$L__BB0_135;
                     p2g_sv0 = 55;
                   }
                 }
               }
             } else {
+              // 2512: bra.uni 	$L__BB0_120;
               // 2851: setp.eq.s16 	%p85, %rs11, 0;
+              // 2852: @%p85 bra 	$L__BB0_135;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 55;
               } else {
                 // 2854: setp.eq.s16 	%p86, %rs11, 1;
+                // 2855: @%p86 bra 	$L__BB0_122;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2859: or.b32  	%r1629, %r1629, 31744;
                   r1629 = r1629 | 31744u;
+                  // 2860: bra.uni 	$L__BB0_135;
                   p2g_sv0 = 55;
                 } else {
+                  // 2856: bra.uni 	$L__BB0_129;
                   p2g_sv0 = 277;
                 }
               }
@@ -1485,15 +1625,18 @@ void main() {
               r628 = r1629 | r94;
               // 3224: or.b32  	%r1629, %r628, 1024;
               r1629 = r628 | 1024u;
+              // 3225: bra.uni 	$L__BB0_135;
               p2g_sv0 = 55;
             }
           } else {
             // 672: add.s32 	%r1628, %r96, 13;
             r1628 = uint(int(r96) + 13);
+            // 673: bra.uni 	$L__BB0_133;
             p2g_sv0 = 54;
           }
         } else {
           // 628: setp.ne.s16 	%p77, %rs4, 5;
+          // 629: @%p77 bra 	$L__BB0_132;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 53;
           } else {
@@ -1505,12 +1648,15 @@ void main() {
             // 635: sub.s32 	%r617, %r92, %r616;
             // 636: add.s32 	%r1628, %r617, 13;
             r1628 = uint(int(uint(int(r92) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
+            // 637: bra.uni 	$L__BB0_133;
             p2g_sv0 = 54;
           }
         }
       }
     } else {
+      // 619: bra.uni 	$L__BB0_110;
       // 640: setp.eq.s16 	%p78, %rs4, 0;
+      // 641: @%p78 bra 	$L__BB0_131;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 676: mul.wide.u32 	%rd60, %r92, 613566757;
         // 677: shr.u64 	%rd61, %rd60, 32;
@@ -1526,9 +1672,11 @@ void main() {
         // 684: sub.s32 	%r641, %r92, %r640;
         // 685: add.s32 	%r1628, %r641, 12;
         r1628 = uint(int(uint(int(r92) - int(r640))) + 12);
+        // 686: bra.uni 	$L__BB0_133;
         p2g_sv0 = 54;
       } else {
         // 643: setp.eq.s16 	%p79, %rs4, 1;
+        // 644: @%p79 bra 	$L__BB0_112;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 648: mul.wide.u32 	%rd58, %r92, 138547333;
           // 649: shr.u64 	%rd59, %rd58, 32;
@@ -1543,8 +1691,10 @@ void main() {
           r634 = uint(int(uint(int(uint(int(r92) - int(r629)) >> 1u) + int(r629)) >> 4u) * 31);
           // 656: sub.s32 	%r1628, %r92, %r634;
           r1628 = uint(int(r92) - int(r634));
+          // 657: bra.uni 	$L__BB0_133;
           p2g_sv0 = 54;
         } else {
+          // 645: bra.uni 	$L__BB0_132;
           p2g_sv0 = 53;
         }
       }
@@ -1571,6 +1721,7 @@ void main() {
   }
   // 703: add.s32 	%r111, %r5, 1;
   r111 = uint(int(r5) + 1);
+  // 704: @%p73 bra 	$L__BB0_161;
   if (p73) {
     // 708: and.b32  	%r714, %r111, 6;
     // 709: add.s32 	%r715, %r91, %r714;
@@ -1625,7 +1776,9 @@ void main() {
     // 746: or.b32  	%r750, %r749, %r748;
     // 747: xor.b32  	%r1631, %r750, 32768;
     r1631 = (p2g_bfi_32((r731 & 1u), ((r731 >> 1u) & 1023u), 15u, 1u) | r748) ^ 32768u;
+    // 748: bra.uni 	$L__BB0_162;
   } else {
+    // 705: bra.uni 	$L__BB0_136;
     // 751: add.s32 	%r654, %r91, %r111;
     // 752: xor.b32  	%r655, %r654, 81;
     // 753: mul.lo.s32 	%r656, %r655, 2146121005;
@@ -1668,14 +1821,18 @@ void main() {
     // 779: shr.u32 	%r680, %r670, 1;
     // 780: and.b32  	%r114, %r680, 1023;
     r114 = (r670 >> 1u) & 1023u;
+    // 781: @%p19 bra 	$L__BB0_140;
     if (p19) {
       // 785: setp.eq.s16 	%p90, %rs4, 2;
+      // 786: @%p90 bra 	$L__BB0_157;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 823: and.b32  	%r1631, %r112, 65535;
         r1631 = r112 & 65535u;
+        // 824: bra.uni 	$L__BB0_162;
         p2g_sv0 = 66;
       } else {
         // 788: setp.eq.s16 	%p91, %rs4, 3;
+        // 789: @%p91 bra 	$L__BB0_144;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 827: mul.wide.u32 	%rd68, %r112, -858993459;
           // 828: shr.u64 	%rd69, %rd68, 34;
@@ -1685,6 +1842,7 @@ void main() {
           // 831: sub.s32 	%r116, %r112, %r685;
           r116 = uint(int(r112) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 832: setp.eq.s32 	%p95, %r116, 0;
+          // 833: @%p95 bra 	$L__BB0_146;
           if (int(r116) == 0) {
             // 2528: shr.u32 	%r686, %r112, 8;
             r686 = r112 >> 8u;
@@ -1698,8 +1856,10 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r686) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2535: setp.gt.s16 	%p96, %rs13, 1;
+            // 2536: @%p96 bra 	$L__BB0_150;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2540: setp.eq.s16 	%p97, %rs13, 2;
+              // 2541: @%p97 bra 	$L__BB0_155;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 3080: shr.u32 	%r691, %r112, 12;
                 // 3081: and.b32  	%r692, %r691, 1;
@@ -1707,37 +1867,47 @@ void main() {
                 r693 = r1631 | ((r112 >> 12u) & 1u);
                 // 3083: or.b32  	%r1631, %r693, 32256;
                 r1631 = r693 | 32256u;
+                // 3084: bra.uni 	$L__BB0_162;
                 p2g_sv0 = 66;
               } else {
                 // 2543: setp.eq.s16 	%p98, %rs13, 3;
+                // 2544: @%p98 bra 	$L__BB0_154;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3087: setp.eq.s32 	%p102, %r114, 0;
                   // 3088: selp.b32 	%r690, 1, %r114, %p102;
                   // 3089: or.b32  	%r1631, %r690, %r1631;
                   r1631 = ((int(r114) == 0) ? 1u : r114) | r1631;
+                  // 3090: bra.uni 	$L__BB0_162;
                   p2g_sv0 = 66;
                 } else {
                   // 2546: setp.ne.s16 	%p99, %rs13, 4;
+                  // 2547: @%p99 bra 	$L__BB0_156;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2549: or.b32  	%r1631, %r1631, 31743;
                     r1631 = r1631 | 31743u;
+                    // 2550: bra.uni 	$L__BB0_162;
                     p2g_sv0 = 66;
                   }
                 }
               }
             } else {
+              // 2537: bra.uni 	$L__BB0_147;
               // 2863: setp.eq.s16 	%p100, %rs13, 0;
+              // 2864: @%p100 bra 	$L__BB0_162;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 66;
               } else {
                 // 2866: setp.eq.s16 	%p101, %rs13, 1;
+                // 2867: @%p101 bra 	$L__BB0_149;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2871: or.b32  	%r1631, %r1631, 31744;
                   r1631 = r1631 | 31744u;
+                  // 2872: bra.uni 	$L__BB0_162;
                   p2g_sv0 = 66;
                 } else {
+                  // 2868: bra.uni 	$L__BB0_156;
                   p2g_sv0 = 278;
                 }
               }
@@ -1747,15 +1917,18 @@ void main() {
               r694 = r1631 | r114;
               // 3229: or.b32  	%r1631, %r694, 1024;
               r1631 = r694 | 1024u;
+              // 3230: bra.uni 	$L__BB0_162;
               p2g_sv0 = 66;
             }
           } else {
             // 835: add.s32 	%r1630, %r116, 13;
             r1630 = uint(int(r116) + 13);
+            // 836: bra.uni 	$L__BB0_160;
             p2g_sv0 = 65;
           }
         } else {
           // 791: setp.ne.s16 	%p92, %rs4, 5;
+          // 792: @%p92 bra 	$L__BB0_159;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 64;
           } else {
@@ -1767,12 +1940,15 @@ void main() {
             // 798: sub.s32 	%r683, %r112, %r682;
             // 799: add.s32 	%r1630, %r683, 13;
             r1630 = uint(int(uint(int(r112) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
+            // 800: bra.uni 	$L__BB0_160;
             p2g_sv0 = 65;
           }
         }
       }
     } else {
+      // 782: bra.uni 	$L__BB0_137;
       // 803: setp.eq.s16 	%p93, %rs4, 0;
+      // 804: @%p93 bra 	$L__BB0_158;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 839: mul.wide.u32 	%rd74, %r112, 613566757;
         // 840: shr.u64 	%rd75, %rd74, 32;
@@ -1788,9 +1964,11 @@ void main() {
         // 847: sub.s32 	%r707, %r112, %r706;
         // 848: add.s32 	%r1630, %r707, 12;
         r1630 = uint(int(uint(int(r112) - int(r706))) + 12);
+        // 849: bra.uni 	$L__BB0_160;
         p2g_sv0 = 65;
       } else {
         // 806: setp.eq.s16 	%p94, %rs4, 1;
+        // 807: @%p94 bra 	$L__BB0_139;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 811: mul.wide.u32 	%rd72, %r112, 138547333;
           // 812: shr.u64 	%rd73, %rd72, 32;
@@ -1805,8 +1983,10 @@ void main() {
           r700 = uint(int(uint(int(uint(int(r112) - int(r695)) >> 1u) + int(r695)) >> 4u) * 31);
           // 819: sub.s32 	%r1630, %r112, %r700;
           r1630 = uint(int(r112) - int(r700));
+          // 820: bra.uni 	$L__BB0_160;
           p2g_sv0 = 65;
         } else {
+          // 808: bra.uni 	$L__BB0_159;
           p2g_sv0 = 64;
         }
       }
@@ -1875,6 +2055,7 @@ void main() {
   // 895: shr.u32 	%r777, %r767, 1;
   // 896: and.b32  	%r134, %r777, 1023;
   r134 = (r767 >> 1u) & 1023u;
+  // 897: @%p73 bra 	$L__BB0_188;
   if (p73) {
     // 901: mul.wide.u32 	%rd92, %r132, -858993459;
     // 902: shr.u64 	%rd93, %rd92, 34;
@@ -1889,15 +2070,21 @@ void main() {
     r816 = r134 | r1633;
     // 909: or.b32  	%r1633, %r816, %r815;
     r1633 = r816 | r815;
+    // 910: bra.uni 	$L__BB0_189;
   } else {
+    // 898: bra.uni 	$L__BB0_163;
+    // 913: @%p19 bra 	$L__BB0_167;
     if (p19) {
       // 917: setp.eq.s16 	%p105, %rs4, 2;
+      // 918: @%p105 bra 	$L__BB0_184;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 955: and.b32  	%r1633, %r132, 65535;
         r1633 = r132 & 65535u;
+        // 956: bra.uni 	$L__BB0_189;
         p2g_sv0 = 77;
       } else {
         // 920: setp.eq.s16 	%p106, %rs4, 3;
+        // 921: @%p106 bra 	$L__BB0_171;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 959: mul.wide.u32 	%rd82, %r132, -858993459;
           // 960: shr.u64 	%rd83, %rd82, 34;
@@ -1907,6 +2094,7 @@ void main() {
           // 963: sub.s32 	%r136, %r132, %r782;
           r136 = uint(int(r132) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 964: setp.eq.s32 	%p110, %r136, 0;
+          // 965: @%p110 bra 	$L__BB0_173;
           if (int(r136) == 0) {
             // 2553: shr.u32 	%r783, %r132, 8;
             r783 = r132 >> 8u;
@@ -1920,8 +2108,10 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r783) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2560: setp.gt.s16 	%p111, %rs15, 1;
+            // 2561: @%p111 bra 	$L__BB0_177;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2565: setp.eq.s16 	%p112, %rs15, 2;
+              // 2566: @%p112 bra 	$L__BB0_182;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3093: shr.u32 	%r788, %r132, 12;
                 // 3094: and.b32  	%r789, %r788, 1;
@@ -1929,37 +2119,47 @@ void main() {
                 r790 = r1633 | ((r132 >> 12u) & 1u);
                 // 3096: or.b32  	%r1633, %r790, 32256;
                 r1633 = r790 | 32256u;
+                // 3097: bra.uni 	$L__BB0_189;
                 p2g_sv0 = 77;
               } else {
                 // 2568: setp.eq.s16 	%p113, %rs15, 3;
+                // 2569: @%p113 bra 	$L__BB0_181;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3100: setp.eq.s32 	%p117, %r134, 0;
                   // 3101: selp.b32 	%r787, 1, %r134, %p117;
                   // 3102: or.b32  	%r1633, %r787, %r1633;
                   r1633 = ((int(r134) == 0) ? 1u : r134) | r1633;
+                  // 3103: bra.uni 	$L__BB0_189;
                   p2g_sv0 = 77;
                 } else {
                   // 2571: setp.ne.s16 	%p114, %rs15, 4;
+                  // 2572: @%p114 bra 	$L__BB0_183;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2574: or.b32  	%r1633, %r1633, 31743;
                     r1633 = r1633 | 31743u;
+                    // 2575: bra.uni 	$L__BB0_189;
                     p2g_sv0 = 77;
                   }
                 }
               }
             } else {
+              // 2562: bra.uni 	$L__BB0_174;
               // 2875: setp.eq.s16 	%p115, %rs15, 0;
+              // 2876: @%p115 bra 	$L__BB0_189;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 77;
               } else {
                 // 2878: setp.eq.s16 	%p116, %rs15, 1;
+                // 2879: @%p116 bra 	$L__BB0_176;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2883: or.b32  	%r1633, %r1633, 31744;
                   r1633 = r1633 | 31744u;
+                  // 2884: bra.uni 	$L__BB0_189;
                   p2g_sv0 = 77;
                 } else {
+                  // 2880: bra.uni 	$L__BB0_183;
                   p2g_sv0 = 279;
                 }
               }
@@ -1969,15 +2169,18 @@ void main() {
               r791 = r1633 | r134;
               // 3234: or.b32  	%r1633, %r791, 1024;
               r1633 = r791 | 1024u;
+              // 3235: bra.uni 	$L__BB0_189;
               p2g_sv0 = 77;
             }
           } else {
             // 967: add.s32 	%r1632, %r136, 13;
             r1632 = uint(int(r136) + 13);
+            // 968: bra.uni 	$L__BB0_187;
             p2g_sv0 = 76;
           }
         } else {
           // 923: setp.ne.s16 	%p107, %rs4, 5;
+          // 924: @%p107 bra 	$L__BB0_186;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 75;
           } else {
@@ -1989,12 +2192,15 @@ void main() {
             // 930: sub.s32 	%r780, %r132, %r779;
             // 931: add.s32 	%r1632, %r780, 13;
             r1632 = uint(int(uint(int(r132) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
+            // 932: bra.uni 	$L__BB0_187;
             p2g_sv0 = 76;
           }
         }
       }
     } else {
+      // 914: bra.uni 	$L__BB0_164;
       // 935: setp.eq.s16 	%p108, %rs4, 0;
+      // 936: @%p108 bra 	$L__BB0_185;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 971: mul.wide.u32 	%rd88, %r132, 613566757;
         // 972: shr.u64 	%rd89, %rd88, 32;
@@ -2010,9 +2216,11 @@ void main() {
         // 979: sub.s32 	%r804, %r132, %r803;
         // 980: add.s32 	%r1632, %r804, 12;
         r1632 = uint(int(uint(int(r132) - int(r803))) + 12);
+        // 981: bra.uni 	$L__BB0_187;
         p2g_sv0 = 76;
       } else {
         // 938: setp.eq.s16 	%p109, %rs4, 1;
+        // 939: @%p109 bra 	$L__BB0_166;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 943: mul.wide.u32 	%rd86, %r132, 138547333;
           // 944: shr.u64 	%rd87, %rd86, 32;
@@ -2027,8 +2235,10 @@ void main() {
           r797 = uint(int(uint(int(uint(int(r132) - int(r792)) >> 1u) + int(r792)) >> 4u) * 31);
           // 951: sub.s32 	%r1632, %r132, %r797;
           r1632 = uint(int(r132) - int(r797));
+          // 952: bra.uni 	$L__BB0_187;
           p2g_sv0 = 76;
         } else {
+          // 940: bra.uni 	$L__BB0_186;
           p2g_sv0 = 75;
         }
       }
@@ -2056,6 +2266,7 @@ void main() {
   // 998: and.b32  	%r817, %r1629, 65535;
   // 999: prmt.b32 	%r151, %r1631, %r817, 4180;
   r151 = p2g_prmt(r1631, (r1629 & 65535u), 4180u, 0);
+  // 1000: @%p73 bra 	$L__BB0_215;
   if (p73) {
     // 1004: and.b32  	%r878, %r111, 6;
     // 1005: add.s32 	%r879, %r131, %r878;
@@ -2110,7 +2321,9 @@ void main() {
     // 1042: or.b32  	%r914, %r913, %r912;
     // 1043: xor.b32  	%r1635, %r914, 32768;
     r1635 = (p2g_bfi_32((r895 & 1u), ((r895 >> 1u) & 1023u), 15u, 1u) | r912) ^ 32768u;
+    // 1044: bra.uni 	$L__BB0_216;
   } else {
+    // 1001: bra.uni 	$L__BB0_190;
     // 1047: add.s32 	%r818, %r131, %r111;
     // 1048: xor.b32  	%r819, %r818, 81;
     // 1049: mul.lo.s32 	%r820, %r819, 2146121005;
@@ -2153,14 +2366,18 @@ void main() {
     // 1075: shr.u32 	%r844, %r834, 1;
     // 1076: and.b32  	%r154, %r844, 1023;
     r154 = (r834 >> 1u) & 1023u;
+    // 1077: @%p19 bra 	$L__BB0_194;
     if (p19) {
       // 1081: setp.eq.s16 	%p120, %rs4, 2;
+      // 1082: @%p120 bra 	$L__BB0_211;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1119: and.b32  	%r1635, %r152, 65535;
         r1635 = r152 & 65535u;
+        // 1120: bra.uni 	$L__BB0_216;
         p2g_sv0 = 88;
       } else {
         // 1084: setp.eq.s16 	%p121, %rs4, 3;
+        // 1085: @%p121 bra 	$L__BB0_198;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1123: mul.wide.u32 	%rd96, %r152, -858993459;
           // 1124: shr.u64 	%rd97, %rd96, 34;
@@ -2170,6 +2387,7 @@ void main() {
           // 1127: sub.s32 	%r156, %r152, %r849;
           r156 = uint(int(r152) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1128: setp.eq.s32 	%p125, %r156, 0;
+          // 1129: @%p125 bra 	$L__BB0_200;
           if (int(r156) == 0) {
             // 2578: shr.u32 	%r850, %r152, 8;
             r850 = r152 >> 8u;
@@ -2183,8 +2401,10 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r850) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2585: setp.gt.s16 	%p126, %rs17, 1;
+            // 2586: @%p126 bra 	$L__BB0_204;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2590: setp.eq.s16 	%p127, %rs17, 2;
+              // 2591: @%p127 bra 	$L__BB0_209;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3106: shr.u32 	%r855, %r152, 12;
                 // 3107: and.b32  	%r856, %r855, 1;
@@ -2192,37 +2412,47 @@ void main() {
                 r857 = r1635 | ((r152 >> 12u) & 1u);
                 // 3109: or.b32  	%r1635, %r857, 32256;
                 r1635 = r857 | 32256u;
+                // 3110: bra.uni 	$L__BB0_216;
                 p2g_sv0 = 88;
               } else {
                 // 2593: setp.eq.s16 	%p128, %rs17, 3;
+                // 2594: @%p128 bra 	$L__BB0_208;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3113: setp.eq.s32 	%p132, %r154, 0;
                   // 3114: selp.b32 	%r854, 1, %r154, %p132;
                   // 3115: or.b32  	%r1635, %r854, %r1635;
                   r1635 = ((int(r154) == 0) ? 1u : r154) | r1635;
+                  // 3116: bra.uni 	$L__BB0_216;
                   p2g_sv0 = 88;
                 } else {
                   // 2596: setp.ne.s16 	%p129, %rs17, 4;
+                  // 2597: @%p129 bra 	$L__BB0_210;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2599: or.b32  	%r1635, %r1635, 31743;
                     r1635 = r1635 | 31743u;
+                    // 2600: bra.uni 	$L__BB0_216;
                     p2g_sv0 = 88;
                   }
                 }
               }
             } else {
+              // 2587: bra.uni 	$L__BB0_201;
               // 2887: setp.eq.s16 	%p130, %rs17, 0;
+              // 2888: @%p130 bra 	$L__BB0_216;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 88;
               } else {
                 // 2890: setp.eq.s16 	%p131, %rs17, 1;
+                // 2891: @%p131 bra 	$L__BB0_203;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2895: or.b32  	%r1635, %r1635, 31744;
                   r1635 = r1635 | 31744u;
+                  // 2896: bra.uni 	$L__BB0_216;
                   p2g_sv0 = 88;
                 } else {
+                  // 2892: bra.uni 	$L__BB0_210;
                   p2g_sv0 = 280;
                 }
               }
@@ -2232,15 +2462,18 @@ void main() {
               r858 = r1635 | r154;
               // 3239: or.b32  	%r1635, %r858, 1024;
               r1635 = r858 | 1024u;
+              // 3240: bra.uni 	$L__BB0_216;
               p2g_sv0 = 88;
             }
           } else {
             // 1131: add.s32 	%r1634, %r156, 13;
             r1634 = uint(int(r156) + 13);
+            // 1132: bra.uni 	$L__BB0_214;
             p2g_sv0 = 87;
           }
         } else {
           // 1087: setp.ne.s16 	%p122, %rs4, 5;
+          // 1088: @%p122 bra 	$L__BB0_213;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 86;
           } else {
@@ -2252,12 +2485,15 @@ void main() {
             // 1094: sub.s32 	%r847, %r152, %r846;
             // 1095: add.s32 	%r1634, %r847, 13;
             r1634 = uint(int(uint(int(r152) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
+            // 1096: bra.uni 	$L__BB0_214;
             p2g_sv0 = 87;
           }
         }
       }
     } else {
+      // 1078: bra.uni 	$L__BB0_191;
       // 1099: setp.eq.s16 	%p123, %rs4, 0;
+      // 1100: @%p123 bra 	$L__BB0_212;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1135: mul.wide.u32 	%rd102, %r152, 613566757;
         // 1136: shr.u64 	%rd103, %rd102, 32;
@@ -2273,9 +2509,11 @@ void main() {
         // 1143: sub.s32 	%r871, %r152, %r870;
         // 1144: add.s32 	%r1634, %r871, 12;
         r1634 = uint(int(uint(int(r152) - int(r870))) + 12);
+        // 1145: bra.uni 	$L__BB0_214;
         p2g_sv0 = 87;
       } else {
         // 1102: setp.eq.s16 	%p124, %rs4, 1;
+        // 1103: @%p124 bra 	$L__BB0_193;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1107: mul.wide.u32 	%rd100, %r152, 138547333;
           // 1108: shr.u64 	%rd101, %rd100, 32;
@@ -2290,8 +2528,10 @@ void main() {
           r864 = uint(int(uint(int(uint(int(r152) - int(r859)) >> 1u) + int(r859)) >> 4u) * 31);
           // 1115: sub.s32 	%r1634, %r152, %r864;
           r1634 = uint(int(r152) - int(r864));
+          // 1116: bra.uni 	$L__BB0_214;
           p2g_sv0 = 87;
         } else {
+          // 1104: bra.uni 	$L__BB0_213;
           p2g_sv0 = 86;
         }
       }
@@ -2358,6 +2598,7 @@ void main() {
   // 1190: shr.u32 	%r941, %r931, 1;
   // 1191: and.b32  	%r173, %r941, 1023;
   r173 = (r931 >> 1u) & 1023u;
+  // 1192: @%p73 bra 	$L__BB0_242;
   if (p73) {
     // 1196: mul.wide.u32 	%rd120, %r171, -858993459;
     // 1197: shr.u64 	%rd121, %rd120, 34;
@@ -2372,15 +2613,21 @@ void main() {
     r980 = r173 | r1637;
     // 1204: or.b32  	%r1637, %r980, %r979;
     r1637 = r980 | r979;
+    // 1205: bra.uni 	$L__BB0_243;
   } else {
+    // 1193: bra.uni 	$L__BB0_217;
+    // 1208: @%p19 bra 	$L__BB0_221;
     if (p19) {
       // 1212: setp.eq.s16 	%p135, %rs4, 2;
+      // 1213: @%p135 bra 	$L__BB0_238;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1250: and.b32  	%r1637, %r171, 65535;
         r1637 = r171 & 65535u;
+        // 1251: bra.uni 	$L__BB0_243;
         p2g_sv0 = 99;
       } else {
         // 1215: setp.eq.s16 	%p136, %rs4, 3;
+        // 1216: @%p136 bra 	$L__BB0_225;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1254: mul.wide.u32 	%rd110, %r171, -858993459;
           // 1255: shr.u64 	%rd111, %rd110, 34;
@@ -2391,6 +2638,7 @@ void main() {
           // 1258: sub.s32 	%r175, %r171, %r946;
           r175 = uint(int(r171) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1259: setp.eq.s32 	%p140, %r175, 0;
+          // 1260: @%p140 bra 	$L__BB0_227;
           if (int(r175) == 0) {
             // 2603: shr.u32 	%r947, %r171, 8;
             r947 = r171 >> 8u;
@@ -2404,8 +2652,10 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r947) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2610: setp.gt.s16 	%p141, %rs19, 1;
+            // 2611: @%p141 bra 	$L__BB0_231;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2615: setp.eq.s16 	%p142, %rs19, 2;
+              // 2616: @%p142 bra 	$L__BB0_236;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3119: shr.u32 	%r952, %r171, 12;
                 // 3120: and.b32  	%r953, %r952, 1;
@@ -2413,37 +2663,47 @@ void main() {
                 r954 = r1637 | ((r171 >> 12u) & 1u);
                 // 3122: or.b32  	%r1637, %r954, 32256;
                 r1637 = r954 | 32256u;
+                // 3123: bra.uni 	$L__BB0_243;
                 p2g_sv0 = 99;
               } else {
                 // 2618: setp.eq.s16 	%p143, %rs19, 3;
+                // 2619: @%p143 bra 	$L__BB0_235;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3126: setp.eq.s32 	%p147, %r173, 0;
                   // 3127: selp.b32 	%r951, 1, %r173, %p147;
                   // 3128: or.b32  	%r1637, %r951, %r1637;
                   r1637 = ((int(r173) == 0) ? 1u : r173) | r1637;
+                  // 3129: bra.uni 	$L__BB0_243;
                   p2g_sv0 = 99;
                 } else {
                   // 2621: setp.ne.s16 	%p144, %rs19, 4;
+                  // 2622: @%p144 bra 	$L__BB0_237;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2624: or.b32  	%r1637, %r1637, 31743;
                     r1637 = r1637 | 31743u;
+                    // 2625: bra.uni 	$L__BB0_243;
                     p2g_sv0 = 99;
                   }
                 }
               }
             } else {
+              // 2612: bra.uni 	$L__BB0_228;
               // 2899: setp.eq.s16 	%p145, %rs19, 0;
+              // 2900: @%p145 bra 	$L__BB0_243;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 99;
               } else {
                 // 2902: setp.eq.s16 	%p146, %rs19, 1;
+                // 2903: @%p146 bra 	$L__BB0_230;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2907: or.b32  	%r1637, %r1637, 31744;
                   r1637 = r1637 | 31744u;
+                  // 2908: bra.uni 	$L__BB0_243;
                   p2g_sv0 = 99;
                 } else {
+                  // 2904: bra.uni 	$L__BB0_237;
                   p2g_sv0 = 281;
                 }
               }
@@ -2453,15 +2713,18 @@ void main() {
               r955 = r1637 | r173;
               // 3244: or.b32  	%r1637, %r955, 1024;
               r1637 = r955 | 1024u;
+              // 3245: bra.uni 	$L__BB0_243;
               p2g_sv0 = 99;
             }
           } else {
             // 1262: add.s32 	%r1636, %r175, 13;
             r1636 = uint(int(r175) + 13);
+            // 1263: bra.uni 	$L__BB0_241;
             p2g_sv0 = 98;
           }
         } else {
           // 1218: setp.ne.s16 	%p137, %rs4, 5;
+          // 1219: @%p137 bra 	$L__BB0_240;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 97;
           } else {
@@ -2473,12 +2736,15 @@ void main() {
             // 1225: sub.s32 	%r944, %r171, %r943;
             // 1226: add.s32 	%r1636, %r944, 13;
             r1636 = uint(int(uint(int(r171) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
+            // 1227: bra.uni 	$L__BB0_241;
             p2g_sv0 = 98;
           }
         }
       }
     } else {
+      // 1209: bra.uni 	$L__BB0_218;
       // 1230: setp.eq.s16 	%p138, %rs4, 0;
+      // 1231: @%p138 bra 	$L__BB0_239;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1266: mul.wide.u32 	%rd116, %r171, 613566757;
         // 1267: shr.u64 	%rd117, %rd116, 32;
@@ -2494,9 +2760,11 @@ void main() {
         // 1274: sub.s32 	%r968, %r171, %r967;
         // 1275: add.s32 	%r1636, %r968, 12;
         r1636 = uint(int(uint(int(r171) - int(r967))) + 12);
+        // 1276: bra.uni 	$L__BB0_241;
         p2g_sv0 = 98;
       } else {
         // 1233: setp.eq.s16 	%p139, %rs4, 1;
+        // 1234: @%p139 bra 	$L__BB0_220;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1238: mul.wide.u32 	%rd114, %r171, 138547333;
           // 1239: shr.u64 	%rd115, %rd114, 32;
@@ -2511,8 +2779,10 @@ void main() {
           r961 = uint(int(uint(int(uint(int(r171) - int(r956)) >> 1u) + int(r956)) >> 4u) * 31);
           // 1246: sub.s32 	%r1636, %r171, %r961;
           r1636 = uint(int(r171) - int(r961));
+          // 1247: bra.uni 	$L__BB0_241;
           p2g_sv0 = 98;
         } else {
+          // 1235: bra.uni 	$L__BB0_240;
           p2g_sv0 = 97;
         }
       }
@@ -2542,6 +2812,7 @@ void main() {
   // 1294: and.b32  	%r981, %r1633, 65535;
   // 1295: prmt.b32 	%r191, %r1635, %r981, 4180;
   r191 = p2g_prmt(r1635, (r1633 & 65535u), 4180u, 0);
+  // 1296: @%p73 bra 	$L__BB0_269;
   if (p73) {
     // 1300: and.b32  	%r1042, %r190, 14;
     // 1301: add.s32 	%r1043, %r91, %r1042;
@@ -2596,7 +2867,9 @@ void main() {
     // 1338: or.b32  	%r1078, %r1077, %r1076;
     // 1339: xor.b32  	%r1639, %r1078, 32768;
     r1639 = (p2g_bfi_32((r1059 & 1u), ((r1059 >> 1u) & 1023u), 15u, 1u) | r1076) ^ 32768u;
+    // 1340: bra.uni 	$L__BB0_270;
   } else {
+    // 1297: bra.uni 	$L__BB0_244;
     // 1343: add.s32 	%r982, %r91, %r190;
     // 1344: xor.b32  	%r983, %r982, 81;
     // 1345: mul.lo.s32 	%r984, %r983, 2146121005;
@@ -2639,14 +2912,18 @@ void main() {
     // 1371: shr.u32 	%r1008, %r998, 1;
     // 1372: and.b32  	%r194, %r1008, 1023;
     r194 = (r998 >> 1u) & 1023u;
+    // 1373: @%p19 bra 	$L__BB0_248;
     if (p19) {
       // 1377: setp.eq.s16 	%p150, %rs4, 2;
+      // 1378: @%p150 bra 	$L__BB0_265;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1415: and.b32  	%r1639, %r192, 65535;
         r1639 = r192 & 65535u;
+        // 1416: bra.uni 	$L__BB0_270;
         p2g_sv0 = 110;
       } else {
         // 1380: setp.eq.s16 	%p151, %rs4, 3;
+        // 1381: @%p151 bra 	$L__BB0_252;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1419: mul.wide.u32 	%rd124, %r192, -858993459;
           // 1420: shr.u64 	%rd125, %rd124, 34;
@@ -2656,6 +2933,7 @@ void main() {
           // 1423: sub.s32 	%r196, %r192, %r1013;
           r196 = uint(int(r192) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1424: setp.eq.s32 	%p155, %r196, 0;
+          // 1425: @%p155 bra 	$L__BB0_254;
           if (int(r196) == 0) {
             // 2628: shr.u32 	%r1014, %r192, 8;
             r1014 = r192 >> 8u;
@@ -2669,8 +2947,10 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r1014) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2635: setp.gt.s16 	%p156, %rs21, 1;
+            // 2636: @%p156 bra 	$L__BB0_258;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2640: setp.eq.s16 	%p157, %rs21, 2;
+              // 2641: @%p157 bra 	$L__BB0_263;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3132: shr.u32 	%r1019, %r192, 12;
                 // 3133: and.b32  	%r1020, %r1019, 1;
@@ -2678,37 +2958,47 @@ void main() {
                 r1021 = r1639 | ((r192 >> 12u) & 1u);
                 // 3135: or.b32  	%r1639, %r1021, 32256;
                 r1639 = r1021 | 32256u;
+                // 3136: bra.uni 	$L__BB0_270;
                 p2g_sv0 = 110;
               } else {
                 // 2643: setp.eq.s16 	%p158, %rs21, 3;
+                // 2644: @%p158 bra 	$L__BB0_262;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3139: setp.eq.s32 	%p162, %r194, 0;
                   // 3140: selp.b32 	%r1018, 1, %r194, %p162;
                   // 3141: or.b32  	%r1639, %r1018, %r1639;
                   r1639 = ((int(r194) == 0) ? 1u : r194) | r1639;
+                  // 3142: bra.uni 	$L__BB0_270;
                   p2g_sv0 = 110;
                 } else {
                   // 2646: setp.ne.s16 	%p159, %rs21, 4;
+                  // 2647: @%p159 bra 	$L__BB0_264;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2649: or.b32  	%r1639, %r1639, 31743;
                     r1639 = r1639 | 31743u;
+                    // 2650: bra.uni 	$L__BB0_270;
                     p2g_sv0 = 110;
                   }
                 }
               }
             } else {
+              // 2637: bra.uni 	$L__BB0_255;
               // 2911: setp.eq.s16 	%p160, %rs21, 0;
+              // 2912: @%p160 bra 	$L__BB0_270;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 110;
               } else {
                 // 2914: setp.eq.s16 	%p161, %rs21, 1;
+                // 2915: @%p161 bra 	$L__BB0_257;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2919: or.b32  	%r1639, %r1639, 31744;
                   r1639 = r1639 | 31744u;
+                  // 2920: bra.uni 	$L__BB0_270;
                   p2g_sv0 = 110;
                 } else {
+                  // 2916: bra.uni 	$L__BB0_264;
                   p2g_sv0 = 282;
                 }
               }
@@ -2718,15 +3008,18 @@ void main() {
               r1022 = r1639 | r194;
               // 3249: or.b32  	%r1639, %r1022, 1024;
               r1639 = r1022 | 1024u;
+              // 3250: bra.uni 	$L__BB0_270;
               p2g_sv0 = 110;
             }
           } else {
             // 1427: add.s32 	%r1638, %r196, 13;
             r1638 = uint(int(r196) + 13);
+            // 1428: bra.uni 	$L__BB0_268;
             p2g_sv0 = 109;
           }
         } else {
           // 1383: setp.ne.s16 	%p152, %rs4, 5;
+          // 1384: @%p152 bra 	$L__BB0_267;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 108;
           } else {
@@ -2738,12 +3031,15 @@ void main() {
             // 1390: sub.s32 	%r1011, %r192, %r1010;
             // 1391: add.s32 	%r1638, %r1011, 13;
             r1638 = uint(int(uint(int(r192) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
+            // 1392: bra.uni 	$L__BB0_268;
             p2g_sv0 = 109;
           }
         }
       }
     } else {
+      // 1374: bra.uni 	$L__BB0_245;
       // 1395: setp.eq.s16 	%p153, %rs4, 0;
+      // 1396: @%p153 bra 	$L__BB0_266;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1431: mul.wide.u32 	%rd130, %r192, 613566757;
         // 1432: shr.u64 	%rd131, %rd130, 32;
@@ -2759,9 +3055,11 @@ void main() {
         // 1439: sub.s32 	%r1035, %r192, %r1034;
         // 1440: add.s32 	%r1638, %r1035, 12;
         r1638 = uint(int(uint(int(r192) - int(r1034))) + 12);
+        // 1441: bra.uni 	$L__BB0_268;
         p2g_sv0 = 109;
       } else {
         // 1398: setp.eq.s16 	%p154, %rs4, 1;
+        // 1399: @%p154 bra 	$L__BB0_247;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1403: mul.wide.u32 	%rd128, %r192, 138547333;
           // 1404: shr.u64 	%rd129, %rd128, 32;
@@ -2776,8 +3074,10 @@ void main() {
           r1028 = uint(int(uint(int(uint(int(r192) - int(r1023)) >> 1u) + int(r1023)) >> 4u) * 31);
           // 1411: sub.s32 	%r1638, %r192, %r1028;
           r1638 = uint(int(r192) - int(r1028));
+          // 1412: bra.uni 	$L__BB0_268;
           p2g_sv0 = 109;
         } else {
+          // 1400: bra.uni 	$L__BB0_267;
           p2g_sv0 = 108;
         }
       }
@@ -2847,6 +3147,7 @@ void main() {
   // 1488: shr.u32 	%r1107, %r1097, 1;
   // 1489: and.b32  	%r213, %r1107, 1023;
   r213 = (r1097 >> 1u) & 1023u;
+  // 1490: @%p73 bra 	$L__BB0_296;
   if (p73) {
     // 1494: mul.wide.u32 	%rd148, %r211, -858993459;
     // 1495: shr.u64 	%rd149, %rd148, 34;
@@ -2861,15 +3162,21 @@ void main() {
     r1146 = r213 | r1641;
     // 1502: or.b32  	%r1641, %r1146, %r1145;
     r1641 = r1146 | r1145;
+    // 1503: bra.uni 	$L__BB0_297;
   } else {
+    // 1491: bra.uni 	$L__BB0_271;
+    // 1506: @%p19 bra 	$L__BB0_275;
     if (p19) {
       // 1510: setp.eq.s16 	%p165, %rs4, 2;
+      // 1511: @%p165 bra 	$L__BB0_292;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1548: and.b32  	%r1641, %r211, 65535;
         r1641 = r211 & 65535u;
+        // 1549: bra.uni 	$L__BB0_297;
         p2g_sv0 = 121;
       } else {
         // 1513: setp.eq.s16 	%p166, %rs4, 3;
+        // 1514: @%p166 bra 	$L__BB0_279;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1552: mul.wide.u32 	%rd138, %r211, -858993459;
           // 1553: shr.u64 	%rd139, %rd138, 34;
@@ -2879,6 +3186,7 @@ void main() {
           // 1556: sub.s32 	%r215, %r211, %r1112;
           r215 = uint(int(r211) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1557: setp.eq.s32 	%p170, %r215, 0;
+          // 1558: @%p170 bra 	$L__BB0_281;
           if (int(r215) == 0) {
             // 2653: shr.u32 	%r1113, %r211, 8;
             r1113 = r211 >> 8u;
@@ -2892,8 +3200,10 @@ void main() {
             uint64_t t82 = uint64_t(uint(int(r1113) - int(uint(int(uint(uint64_t(t81))) * 6))));
             rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2660: setp.gt.s16 	%p171, %rs23, 1;
+            // 2661: @%p171 bra 	$L__BB0_285;
             if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2665: setp.eq.s16 	%p172, %rs23, 2;
+              // 2666: @%p172 bra 	$L__BB0_290;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3145: shr.u32 	%r1118, %r211, 12;
                 // 3146: and.b32  	%r1119, %r1118, 1;
@@ -2901,37 +3211,47 @@ void main() {
                 r1120 = r1641 | ((r211 >> 12u) & 1u);
                 // 3148: or.b32  	%r1641, %r1120, 32256;
                 r1641 = r1120 | 32256u;
+                // 3149: bra.uni 	$L__BB0_297;
                 p2g_sv0 = 121;
               } else {
                 // 2668: setp.eq.s16 	%p173, %rs23, 3;
+                // 2669: @%p173 bra 	$L__BB0_289;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3152: setp.eq.s32 	%p177, %r213, 0;
                   // 3153: selp.b32 	%r1117, 1, %r213, %p177;
                   // 3154: or.b32  	%r1641, %r1117, %r1641;
                   r1641 = ((int(r213) == 0) ? 1u : r213) | r1641;
+                  // 3155: bra.uni 	$L__BB0_297;
                   p2g_sv0 = 121;
                 } else {
                   // 2671: setp.ne.s16 	%p174, %rs23, 4;
+                  // 2672: @%p174 bra 	$L__BB0_291;
                   if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2674: or.b32  	%r1641, %r1641, 31743;
                     r1641 = r1641 | 31743u;
+                    // 2675: bra.uni 	$L__BB0_297;
                     p2g_sv0 = 121;
                   }
                 }
               }
             } else {
+              // 2662: bra.uni 	$L__BB0_282;
               // 2923: setp.eq.s16 	%p175, %rs23, 0;
+              // 2924: @%p175 bra 	$L__BB0_297;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 121;
               } else {
                 // 2926: setp.eq.s16 	%p176, %rs23, 1;
+                // 2927: @%p176 bra 	$L__BB0_284;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2931: or.b32  	%r1641, %r1641, 31744;
                   r1641 = r1641 | 31744u;
+                  // 2932: bra.uni 	$L__BB0_297;
                   p2g_sv0 = 121;
                 } else {
+                  // 2928: bra.uni 	$L__BB0_291;
                   p2g_sv0 = 283;
                 }
               }
@@ -2941,15 +3261,18 @@ void main() {
               r1121 = r1641 | r213;
               // 3254: or.b32  	%r1641, %r1121, 1024;
               r1641 = r1121 | 1024u;
+              // 3255: bra.uni 	$L__BB0_297;
               p2g_sv0 = 121;
             }
           } else {
             // 1560: add.s32 	%r1640, %r215, 13;
             r1640 = uint(int(r215) + 13);
+            // 1561: bra.uni 	$L__BB0_295;
             p2g_sv0 = 120;
           }
         } else {
           // 1516: setp.ne.s16 	%p167, %rs4, 5;
+          // 1517: @%p167 bra 	$L__BB0_294;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 119;
           } else {
@@ -2961,12 +3284,15 @@ void main() {
             // 1523: sub.s32 	%r1110, %r211, %r1109;
             // 1524: add.s32 	%r1640, %r1110, 13;
             r1640 = uint(int(uint(int(r211) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
+            // 1525: bra.uni 	$L__BB0_295;
             p2g_sv0 = 120;
           }
         }
       }
     } else {
+      // 1507: bra.uni 	$L__BB0_272;
       // 1528: setp.eq.s16 	%p168, %rs4, 0;
+      // 1529: @%p168 bra 	$L__BB0_293;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1564: mul.wide.u32 	%rd144, %r211, 613566757;
         // 1565: shr.u64 	%rd145, %rd144, 32;
@@ -2982,9 +3308,11 @@ void main() {
         // 1572: sub.s32 	%r1134, %r211, %r1133;
         // 1573: add.s32 	%r1640, %r1134, 12;
         r1640 = uint(int(uint(int(r211) - int(r1133))) + 12);
+        // 1574: bra.uni 	$L__BB0_295;
         p2g_sv0 = 120;
       } else {
         // 1531: setp.eq.s16 	%p169, %rs4, 1;
+        // 1532: @%p169 bra 	$L__BB0_274;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1536: mul.wide.u32 	%rd142, %r211, 138547333;
           // 1537: shr.u64 	%rd143, %rd142, 32;
@@ -2999,8 +3327,10 @@ void main() {
           r1127 = uint(int(uint(int(uint(int(r211) - int(r1122)) >> 1u) + int(r1122)) >> 4u) * 31);
           // 1544: sub.s32 	%r1640, %r211, %r1127;
           r1640 = uint(int(r211) - int(r1127));
+          // 1545: bra.uni 	$L__BB0_295;
           p2g_sv0 = 120;
         } else {
+          // 1533: bra.uni 	$L__BB0_294;
           p2g_sv0 = 119;
         }
       }
@@ -3028,6 +3358,7 @@ void main() {
   // 1591: and.b32  	%r1147, %r1637, 65535;
   // 1592: prmt.b32 	%r230, %r1639, %r1147, 4180;
   r230 = p2g_prmt(r1639, (r1637 & 65535u), 4180u, 0);
+  // 1593: @%p73 bra 	$L__BB0_323;
   if (p73) {
     // 1597: and.b32  	%r1208, %r190, 14;
     // 1598: add.s32 	%r1209, %r131, %r1208;
@@ -3082,7 +3413,9 @@ void main() {
     // 1635: or.b32  	%r1244, %r1243, %r1242;
     // 1636: xor.b32  	%r1643, %r1244, 32768;
     r1643 = (p2g_bfi_32((r1225 & 1u), ((r1225 >> 1u) & 1023u), 15u, 1u) | r1242) ^ 32768u;
+    // 1637: bra.uni 	$L__BB0_324;
   } else {
+    // 1594: bra.uni 	$L__BB0_298;
     // 1640: add.s32 	%r1148, %r131, %r190;
     // 1641: xor.b32  	%r1149, %r1148, 81;
     // 1642: mul.lo.s32 	%r1150, %r1149, 2146121005;
@@ -3125,14 +3458,18 @@ void main() {
     // 1668: shr.u32 	%r1174, %r1164, 1;
     // 1669: and.b32  	%r233, %r1174, 1023;
     r233 = (r1164 >> 1u) & 1023u;
+    // 1670: @%p19 bra 	$L__BB0_302;
     if (p19) {
       // 1674: setp.eq.s16 	%p180, %rs4, 2;
+      // 1675: @%p180 bra 	$L__BB0_319;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1712: and.b32  	%r1643, %r231, 65535;
         r1643 = r231 & 65535u;
+        // 1713: bra.uni 	$L__BB0_324;
         p2g_sv0 = 132;
       } else {
         // 1677: setp.eq.s16 	%p181, %rs4, 3;
+        // 1678: @%p181 bra 	$L__BB0_306;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1716: mul.wide.u32 	%rd152, %r231, -858993459;
           // 1717: shr.u64 	%rd153, %rd152, 34;
@@ -3142,6 +3479,7 @@ void main() {
           // 1720: sub.s32 	%r235, %r231, %r1179;
           r235 = uint(int(r231) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1721: setp.eq.s32 	%p185, %r235, 0;
+          // 1722: @%p185 bra 	$L__BB0_308;
           if (int(r235) == 0) {
             // 2678: shr.u32 	%r1180, %r231, 8;
             r1180 = r231 >> 8u;
@@ -3155,8 +3493,10 @@ void main() {
             uint64_t t90 = uint64_t(uint(int(r1180) - int(uint(int(uint(uint64_t(t89))) * 6))));
             rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2685: setp.gt.s16 	%p186, %rs25, 1;
+            // 2686: @%p186 bra 	$L__BB0_312;
             if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2690: setp.eq.s16 	%p187, %rs25, 2;
+              // 2691: @%p187 bra 	$L__BB0_317;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3158: shr.u32 	%r1185, %r231, 12;
                 // 3159: and.b32  	%r1186, %r1185, 1;
@@ -3164,37 +3504,47 @@ void main() {
                 r1187 = r1643 | ((r231 >> 12u) & 1u);
                 // 3161: or.b32  	%r1643, %r1187, 32256;
                 r1643 = r1187 | 32256u;
+                // 3162: bra.uni 	$L__BB0_324;
                 p2g_sv0 = 132;
               } else {
                 // 2693: setp.eq.s16 	%p188, %rs25, 3;
+                // 2694: @%p188 bra 	$L__BB0_316;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3165: setp.eq.s32 	%p192, %r233, 0;
                   // 3166: selp.b32 	%r1184, 1, %r233, %p192;
                   // 3167: or.b32  	%r1643, %r1184, %r1643;
                   r1643 = ((int(r233) == 0) ? 1u : r233) | r1643;
+                  // 3168: bra.uni 	$L__BB0_324;
                   p2g_sv0 = 132;
                 } else {
                   // 2696: setp.ne.s16 	%p189, %rs25, 4;
+                  // 2697: @%p189 bra 	$L__BB0_318;
                   if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2699: or.b32  	%r1643, %r1643, 31743;
                     r1643 = r1643 | 31743u;
+                    // 2700: bra.uni 	$L__BB0_324;
                     p2g_sv0 = 132;
                   }
                 }
               }
             } else {
+              // 2687: bra.uni 	$L__BB0_309;
               // 2935: setp.eq.s16 	%p190, %rs25, 0;
+              // 2936: @%p190 bra 	$L__BB0_324;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 132;
               } else {
                 // 2938: setp.eq.s16 	%p191, %rs25, 1;
+                // 2939: @%p191 bra 	$L__BB0_311;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2943: or.b32  	%r1643, %r1643, 31744;
                   r1643 = r1643 | 31744u;
+                  // 2944: bra.uni 	$L__BB0_324;
                   p2g_sv0 = 132;
                 } else {
+                  // 2940: bra.uni 	$L__BB0_318;
                   p2g_sv0 = 284;
                 }
               }
@@ -3204,15 +3554,18 @@ void main() {
               r1188 = r1643 | r233;
               // 3259: or.b32  	%r1643, %r1188, 1024;
               r1643 = r1188 | 1024u;
+              // 3260: bra.uni 	$L__BB0_324;
               p2g_sv0 = 132;
             }
           } else {
             // 1724: add.s32 	%r1642, %r235, 13;
             r1642 = uint(int(r235) + 13);
+            // 1725: bra.uni 	$L__BB0_322;
             p2g_sv0 = 131;
           }
         } else {
           // 1680: setp.ne.s16 	%p182, %rs4, 5;
+          // 1681: @%p182 bra 	$L__BB0_321;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 130;
           } else {
@@ -3224,12 +3577,15 @@ void main() {
             // 1687: sub.s32 	%r1177, %r231, %r1176;
             // 1688: add.s32 	%r1642, %r1177, 13;
             r1642 = uint(int(uint(int(r231) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
+            // 1689: bra.uni 	$L__BB0_322;
             p2g_sv0 = 131;
           }
         }
       }
     } else {
+      // 1671: bra.uni 	$L__BB0_299;
       // 1692: setp.eq.s16 	%p183, %rs4, 0;
+      // 1693: @%p183 bra 	$L__BB0_320;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1728: mul.wide.u32 	%rd158, %r231, 613566757;
         // 1729: shr.u64 	%rd159, %rd158, 32;
@@ -3245,9 +3601,11 @@ void main() {
         // 1736: sub.s32 	%r1201, %r231, %r1200;
         // 1737: add.s32 	%r1642, %r1201, 12;
         r1642 = uint(int(uint(int(r231) - int(r1200))) + 12);
+        // 1738: bra.uni 	$L__BB0_322;
         p2g_sv0 = 131;
       } else {
         // 1695: setp.eq.s16 	%p184, %rs4, 1;
+        // 1696: @%p184 bra 	$L__BB0_301;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1700: mul.wide.u32 	%rd156, %r231, 138547333;
           // 1701: shr.u64 	%rd157, %rd156, 32;
@@ -3262,8 +3620,10 @@ void main() {
           r1194 = uint(int(uint(int(uint(int(r231) - int(r1189)) >> 1u) + int(r1189)) >> 4u) * 31);
           // 1708: sub.s32 	%r1642, %r231, %r1194;
           r1642 = uint(int(r231) - int(r1194));
+          // 1709: bra.uni 	$L__BB0_322;
           p2g_sv0 = 131;
         } else {
+          // 1697: bra.uni 	$L__BB0_321;
           p2g_sv0 = 130;
         }
       }
@@ -3336,6 +3696,7 @@ void main() {
   // 1786: shr.u32 	%r1271, %r1261, 1;
   // 1787: and.b32  	%r255, %r1271, 1023;
   r255 = (r1261 >> 1u) & 1023u;
+  // 1788: @%p73 bra 	$L__BB0_350;
   if (p73) {
     // 1792: mul.wide.u32 	%rd176, %r253, -858993459;
     // 1793: shr.u64 	%rd177, %rd176, 34;
@@ -3350,15 +3711,21 @@ void main() {
     r1310 = r255 | r1645;
     // 1800: or.b32  	%r1645, %r1310, %r1309;
     r1645 = r1310 | r1309;
+    // 1801: bra.uni 	$L__BB0_351;
   } else {
+    // 1789: bra.uni 	$L__BB0_325;
+    // 1804: @%p19 bra 	$L__BB0_329;
     if (p19) {
       // 1808: setp.eq.s16 	%p195, %rs4, 2;
+      // 1809: @%p195 bra 	$L__BB0_346;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1846: and.b32  	%r1645, %r253, 65535;
         r1645 = r253 & 65535u;
+        // 1847: bra.uni 	$L__BB0_351;
         p2g_sv0 = 143;
       } else {
         // 1811: setp.eq.s16 	%p196, %rs4, 3;
+        // 1812: @%p196 bra 	$L__BB0_333;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1850: mul.wide.u32 	%rd166, %r253, -858993459;
           // 1851: shr.u64 	%rd167, %rd166, 34;
@@ -3368,6 +3735,7 @@ void main() {
           // 1854: sub.s32 	%r257, %r253, %r1276;
           r257 = uint(int(r253) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1855: setp.eq.s32 	%p200, %r257, 0;
+          // 1856: @%p200 bra 	$L__BB0_335;
           if (int(r257) == 0) {
             // 2703: shr.u32 	%r1277, %r253, 8;
             r1277 = r253 >> 8u;
@@ -3381,8 +3749,10 @@ void main() {
             uint64_t t98 = uint64_t(uint(int(r1277) - int(uint(int(uint(uint64_t(t97))) * 6))));
             rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2710: setp.gt.s16 	%p201, %rs27, 1;
+            // 2711: @%p201 bra 	$L__BB0_339;
             if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2715: setp.eq.s16 	%p202, %rs27, 2;
+              // 2716: @%p202 bra 	$L__BB0_344;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3171: shr.u32 	%r1282, %r253, 12;
                 // 3172: and.b32  	%r1283, %r1282, 1;
@@ -3390,37 +3760,47 @@ void main() {
                 r1284 = r1645 | ((r253 >> 12u) & 1u);
                 // 3174: or.b32  	%r1645, %r1284, 32256;
                 r1645 = r1284 | 32256u;
+                // 3175: bra.uni 	$L__BB0_351;
                 p2g_sv0 = 143;
               } else {
                 // 2718: setp.eq.s16 	%p203, %rs27, 3;
+                // 2719: @%p203 bra 	$L__BB0_343;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3178: setp.eq.s32 	%p207, %r255, 0;
                   // 3179: selp.b32 	%r1281, 1, %r255, %p207;
                   // 3180: or.b32  	%r1645, %r1281, %r1645;
                   r1645 = ((int(r255) == 0) ? 1u : r255) | r1645;
+                  // 3181: bra.uni 	$L__BB0_351;
                   p2g_sv0 = 143;
                 } else {
                   // 2721: setp.ne.s16 	%p204, %rs27, 4;
+                  // 2722: @%p204 bra 	$L__BB0_345;
                   if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 285;
                   } else {
                     // 2724: or.b32  	%r1645, %r1645, 31743;
                     r1645 = r1645 | 31743u;
+                    // 2725: bra.uni 	$L__BB0_351;
                     p2g_sv0 = 143;
                   }
                 }
               }
             } else {
+              // 2712: bra.uni 	$L__BB0_336;
               // 2947: setp.eq.s16 	%p205, %rs27, 0;
+              // 2948: @%p205 bra 	$L__BB0_351;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 143;
               } else {
                 // 2950: setp.eq.s16 	%p206, %rs27, 1;
+                // 2951: @%p206 bra 	$L__BB0_338;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2955: or.b32  	%r1645, %r1645, 31744;
                   r1645 = r1645 | 31744u;
+                  // 2956: bra.uni 	$L__BB0_351;
                   p2g_sv0 = 143;
                 } else {
+                  // 2952: bra.uni 	$L__BB0_345;
                   p2g_sv0 = 285;
                 }
               }
@@ -3430,15 +3810,18 @@ void main() {
               r1285 = r1645 | r255;
               // 3264: or.b32  	%r1645, %r1285, 1024;
               r1645 = r1285 | 1024u;
+              // 3265: bra.uni 	$L__BB0_351;
               p2g_sv0 = 143;
             }
           } else {
             // 1858: add.s32 	%r1644, %r257, 13;
             r1644 = uint(int(r257) + 13);
+            // 1859: bra.uni 	$L__BB0_349;
             p2g_sv0 = 142;
           }
         } else {
           // 1814: setp.ne.s16 	%p197, %rs4, 5;
+          // 1815: @%p197 bra 	$L__BB0_348;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 141;
           } else {
@@ -3450,12 +3833,15 @@ void main() {
             // 1821: sub.s32 	%r1274, %r253, %r1273;
             // 1822: add.s32 	%r1644, %r1274, 13;
             r1644 = uint(int(uint(int(r253) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 13);
+            // 1823: bra.uni 	$L__BB0_349;
             p2g_sv0 = 142;
           }
         }
       }
     } else {
+      // 1805: bra.uni 	$L__BB0_326;
       // 1826: setp.eq.s16 	%p198, %rs4, 0;
+      // 1827: @%p198 bra 	$L__BB0_347;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1862: mul.wide.u32 	%rd172, %r253, 613566757;
         // 1863: shr.u64 	%rd173, %rd172, 32;
@@ -3471,9 +3857,11 @@ void main() {
         // 1870: sub.s32 	%r1298, %r253, %r1297;
         // 1871: add.s32 	%r1644, %r1298, 12;
         r1644 = uint(int(uint(int(r253) - int(r1297))) + 12);
+        // 1872: bra.uni 	$L__BB0_349;
         p2g_sv0 = 142;
       } else {
         // 1829: setp.eq.s16 	%p199, %rs4, 1;
+        // 1830: @%p199 bra 	$L__BB0_328;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1834: mul.wide.u32 	%rd170, %r253, 138547333;
           // 1835: shr.u64 	%rd171, %rd170, 32;
@@ -3488,8 +3876,10 @@ void main() {
           r1291 = uint(int(uint(int(uint(int(r253) - int(r1286)) >> 1u) + int(r1286)) >> 4u) * 31);
           // 1842: sub.s32 	%r1644, %r253, %r1291;
           r1644 = uint(int(r253) - int(r1291));
+          // 1843: bra.uni 	$L__BB0_349;
           p2g_sv0 = 142;
         } else {
+          // 1831: bra.uni 	$L__BB0_348;
           p2g_sv0 = 141;
         }
       }
@@ -3517,6 +3907,7 @@ void main() {
   // 1889: and.b32  	%r1311, %r1641, 65535;
   // 1890: prmt.b32 	%r272, %r1643, %r1311, 4180;
   r272 = p2g_prmt(r1643, (r1641 & 65535u), 4180u, 0);
+  // 1891: @%p73 bra 	$L__BB0_377;
   if (p73) {
     // 1895: shl.b32 	%r1373, %r111, 6;
     r1373 = r111 << 6u;
@@ -3586,7 +3977,9 @@ void main() {
     // 1944: and.b32  	%r1420, %r1419, 3;
     // 1945: xor.b32  	%r1647, %r1410, %r1420;
     r1647 = (p2g_bfi_32((r1391 & 1u), ((r1391 >> 1u) & 1023u), 15u, 1u) | r1408) ^ (((r1417 >> 16u) ^ r1417) & 3u);
+    // 1946: bra.uni 	$L__BB0_378;
   } else {
+    // 1892: bra.uni 	$L__BB0_352;
     // 1949: shl.b32 	%r1312, %r111, 6;
     // 1950: add.s32 	%r1313, %r251, %r1312;
     // 1951: xor.b32  	%r1314, %r1313, 81;
@@ -3630,14 +4023,18 @@ void main() {
     // 1978: shr.u32 	%r1339, %r1329, 1;
     // 1979: and.b32  	%r275, %r1339, 1023;
     r275 = (r1329 >> 1u) & 1023u;
+    // 1980: @%p19 bra 	$L__BB0_356;
     if (p19) {
       // 1984: setp.eq.s16 	%p210, %rs4, 2;
+      // 1985: @%p210 bra 	$L__BB0_373;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2022: and.b32  	%r1647, %r273, 65535;
         r1647 = r273 & 65535u;
+        // 2023: bra.uni 	$L__BB0_378;
         p2g_sv0 = 154;
       } else {
         // 1987: setp.eq.s16 	%p211, %rs4, 3;
+        // 1988: @%p211 bra 	$L__BB0_360;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2026: mul.wide.u32 	%rd180, %r273, -858993459;
           // 2027: shr.u64 	%rd181, %rd180, 34;
@@ -3647,6 +4044,7 @@ void main() {
           // 2030: sub.s32 	%r277, %r273, %r1344;
           r277 = uint(int(r273) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 2031: setp.eq.s32 	%p215, %r277, 0;
+          // 2032: @%p215 bra 	$L__BB0_362;
           if (int(r277) == 0) {
             // 2728: shr.u32 	%r1345, %r273, 8;
             r1345 = r273 >> 8u;
@@ -3660,8 +4058,10 @@ void main() {
             uint64_t t106 = uint64_t(uint(int(r1345) - int(uint(int(uint(uint64_t(t105))) * 6))));
             rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2735: setp.gt.s16 	%p216, %rs29, 1;
+            // 2736: @%p216 bra 	$L__BB0_366;
             if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2740: setp.eq.s16 	%p217, %rs29, 2;
+              // 2741: @%p217 bra 	$L__BB0_371;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3184: shr.u32 	%r1350, %r273, 12;
                 // 3185: and.b32  	%r1351, %r1350, 1;
@@ -3669,37 +4069,47 @@ void main() {
                 r1352 = r1647 | ((r273 >> 12u) & 1u);
                 // 3187: or.b32  	%r1647, %r1352, 32256;
                 r1647 = r1352 | 32256u;
+                // 3188: bra.uni 	$L__BB0_378;
                 p2g_sv0 = 154;
               } else {
                 // 2743: setp.eq.s16 	%p218, %rs29, 3;
+                // 2744: @%p218 bra 	$L__BB0_370;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3191: setp.eq.s32 	%p222, %r275, 0;
                   // 3192: selp.b32 	%r1349, 1, %r275, %p222;
                   // 3193: or.b32  	%r1647, %r1349, %r1647;
                   r1647 = ((int(r275) == 0) ? 1u : r275) | r1647;
+                  // 3194: bra.uni 	$L__BB0_378;
                   p2g_sv0 = 154;
                 } else {
                   // 2746: setp.ne.s16 	%p219, %rs29, 4;
+                  // 2747: @%p219 bra 	$L__BB0_372;
                   if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 286;
                   } else {
                     // 2749: or.b32  	%r1647, %r1647, 31743;
                     r1647 = r1647 | 31743u;
+                    // 2750: bra.uni 	$L__BB0_378;
                     p2g_sv0 = 154;
                   }
                 }
               }
             } else {
+              // 2737: bra.uni 	$L__BB0_363;
               // 2959: setp.eq.s16 	%p220, %rs29, 0;
+              // 2960: @%p220 bra 	$L__BB0_378;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 154;
               } else {
                 // 2962: setp.eq.s16 	%p221, %rs29, 1;
+                // 2963: @%p221 bra 	$L__BB0_365;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2967: or.b32  	%r1647, %r1647, 31744;
                   r1647 = r1647 | 31744u;
+                  // 2968: bra.uni 	$L__BB0_378;
                   p2g_sv0 = 154;
                 } else {
+                  // 2964: bra.uni 	$L__BB0_372;
                   p2g_sv0 = 286;
                 }
               }
@@ -3709,15 +4119,18 @@ void main() {
               r1353 = r1647 | r275;
               // 3269: or.b32  	%r1647, %r1353, 1024;
               r1647 = r1353 | 1024u;
+              // 3270: bra.uni 	$L__BB0_378;
               p2g_sv0 = 154;
             }
           } else {
             // 2034: add.s32 	%r1646, %r277, 13;
             r1646 = uint(int(r277) + 13);
+            // 2035: bra.uni 	$L__BB0_376;
             p2g_sv0 = 153;
           }
         } else {
           // 1990: setp.ne.s16 	%p212, %rs4, 5;
+          // 1991: @%p212 bra 	$L__BB0_375;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 152;
           } else {
@@ -3729,12 +4142,15 @@ void main() {
             // 1997: sub.s32 	%r1342, %r273, %r1341;
             // 1998: add.s32 	%r1646, %r1342, 13;
             r1646 = uint(int(uint(int(r273) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 13);
+            // 1999: bra.uni 	$L__BB0_376;
             p2g_sv0 = 153;
           }
         }
       }
     } else {
+      // 1981: bra.uni 	$L__BB0_353;
       // 2002: setp.eq.s16 	%p213, %rs4, 0;
+      // 2003: @%p213 bra 	$L__BB0_374;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2038: mul.wide.u32 	%rd186, %r273, 613566757;
         // 2039: shr.u64 	%rd187, %rd186, 32;
@@ -3750,9 +4166,11 @@ void main() {
         // 2046: sub.s32 	%r1366, %r273, %r1365;
         // 2047: add.s32 	%r1646, %r1366, 12;
         r1646 = uint(int(uint(int(r273) - int(r1365))) + 12);
+        // 2048: bra.uni 	$L__BB0_376;
         p2g_sv0 = 153;
       } else {
         // 2005: setp.eq.s16 	%p214, %rs4, 1;
+        // 2006: @%p214 bra 	$L__BB0_355;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2010: mul.wide.u32 	%rd184, %r273, 138547333;
           // 2011: shr.u64 	%rd185, %rd184, 32;
@@ -3767,8 +4185,10 @@ void main() {
           r1359 = uint(int(uint(int(uint(int(r273) - int(r1354)) >> 1u) + int(r1354)) >> 4u) * 31);
           // 2018: sub.s32 	%r1646, %r273, %r1359;
           r1646 = uint(int(r273) - int(r1359));
+          // 2019: bra.uni 	$L__BB0_376;
           p2g_sv0 = 153;
         } else {
+          // 2007: bra.uni 	$L__BB0_375;
           p2g_sv0 = 152;
         }
       }
@@ -3837,6 +4257,7 @@ void main() {
   // 2094: shr.u32 	%r1448, %r1438, 1;
   // 2095: and.b32  	%r294, %r1448, 1023;
   r294 = (r1438 >> 1u) & 1023u;
+  // 2096: @%p73 bra 	$L__BB0_404;
   if (p73) {
     // 2100: mul.wide.u32 	%rd204, %r292, -858993459;
     // 2101: shr.u64 	%rd205, %rd204, 34;
@@ -3851,15 +4272,21 @@ void main() {
     r1487 = r294 | r1649;
     // 2108: or.b32  	%r1649, %r1487, %r1486;
     r1649 = r1487 | r1486;
+    // 2109: bra.uni 	$L__BB0_405;
   } else {
+    // 2097: bra.uni 	$L__BB0_379;
+    // 2112: @%p19 bra 	$L__BB0_383;
     if (p19) {
       // 2116: setp.eq.s16 	%p225, %rs4, 2;
+      // 2117: @%p225 bra 	$L__BB0_400;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2154: and.b32  	%r1649, %r292, 65535;
         r1649 = r292 & 65535u;
+        // 2155: bra.uni 	$L__BB0_405;
         p2g_sv0 = 165;
       } else {
         // 2119: setp.eq.s16 	%p226, %rs4, 3;
+        // 2120: @%p226 bra 	$L__BB0_387;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2158: mul.wide.u32 	%rd194, %r292, -858993459;
           // 2159: shr.u64 	%rd195, %rd194, 34;
@@ -3869,6 +4296,7 @@ void main() {
           // 2162: sub.s32 	%r296, %r292, %r1453;
           r296 = uint(int(r292) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2163: setp.eq.s32 	%p230, %r296, 0;
+          // 2164: @%p230 bra 	$L__BB0_389;
           if (int(r296) == 0) {
             // 2753: shr.u32 	%r1454, %r292, 8;
             r1454 = r292 >> 8u;
@@ -3882,8 +4310,10 @@ void main() {
             uint64_t t114 = uint64_t(uint(int(r1454) - int(uint(int(uint(uint64_t(t113))) * 6))));
             rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2760: setp.gt.s16 	%p231, %rs31, 1;
+            // 2761: @%p231 bra 	$L__BB0_393;
             if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2765: setp.eq.s16 	%p232, %rs31, 2;
+              // 2766: @%p232 bra 	$L__BB0_398;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3197: shr.u32 	%r1459, %r292, 12;
                 // 3198: and.b32  	%r1460, %r1459, 1;
@@ -3891,37 +4321,47 @@ void main() {
                 r1461 = r1649 | ((r292 >> 12u) & 1u);
                 // 3200: or.b32  	%r1649, %r1461, 32256;
                 r1649 = r1461 | 32256u;
+                // 3201: bra.uni 	$L__BB0_405;
                 p2g_sv0 = 165;
               } else {
                 // 2768: setp.eq.s16 	%p233, %rs31, 3;
+                // 2769: @%p233 bra 	$L__BB0_397;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3204: setp.eq.s32 	%p237, %r294, 0;
                   // 3205: selp.b32 	%r1458, 1, %r294, %p237;
                   // 3206: or.b32  	%r1649, %r1458, %r1649;
                   r1649 = ((int(r294) == 0) ? 1u : r294) | r1649;
+                  // 3207: bra.uni 	$L__BB0_405;
                   p2g_sv0 = 165;
                 } else {
                   // 2771: setp.ne.s16 	%p234, %rs31, 4;
+                  // 2772: @%p234 bra 	$L__BB0_399;
                   if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 287;
                   } else {
                     // 2774: or.b32  	%r1649, %r1649, 31743;
                     r1649 = r1649 | 31743u;
+                    // 2775: bra.uni 	$L__BB0_405;
                     p2g_sv0 = 165;
                   }
                 }
               }
             } else {
+              // 2762: bra.uni 	$L__BB0_390;
               // 2971: setp.eq.s16 	%p235, %rs31, 0;
+              // 2972: @%p235 bra 	$L__BB0_405;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 165;
               } else {
                 // 2974: setp.eq.s16 	%p236, %rs31, 1;
+                // 2975: @%p236 bra 	$L__BB0_392;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2979: or.b32  	%r1649, %r1649, 31744;
                   r1649 = r1649 | 31744u;
+                  // 2980: bra.uni 	$L__BB0_405;
                   p2g_sv0 = 165;
                 } else {
+                  // 2976: bra.uni 	$L__BB0_399;
                   p2g_sv0 = 287;
                 }
               }
@@ -3931,15 +4371,18 @@ void main() {
               r1462 = r1649 | r294;
               // 3274: or.b32  	%r1649, %r1462, 1024;
               r1649 = r1462 | 1024u;
+              // 3275: bra.uni 	$L__BB0_405;
               p2g_sv0 = 165;
             }
           } else {
             // 2166: add.s32 	%r1648, %r296, 13;
             r1648 = uint(int(r296) + 13);
+            // 2167: bra.uni 	$L__BB0_403;
             p2g_sv0 = 164;
           }
         } else {
           // 2122: setp.ne.s16 	%p227, %rs4, 5;
+          // 2123: @%p227 bra 	$L__BB0_402;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 163;
           } else {
@@ -3951,12 +4394,15 @@ void main() {
             // 2129: sub.s32 	%r1451, %r292, %r1450;
             // 2130: add.s32 	%r1648, %r1451, 13;
             r1648 = uint(int(uint(int(r292) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 13);
+            // 2131: bra.uni 	$L__BB0_403;
             p2g_sv0 = 164;
           }
         }
       }
     } else {
+      // 2113: bra.uni 	$L__BB0_380;
       // 2134: setp.eq.s16 	%p228, %rs4, 0;
+      // 2135: @%p228 bra 	$L__BB0_401;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2170: mul.wide.u32 	%rd200, %r292, 613566757;
         // 2171: shr.u64 	%rd201, %rd200, 32;
@@ -3972,9 +4418,11 @@ void main() {
         // 2178: sub.s32 	%r1475, %r292, %r1474;
         // 2179: add.s32 	%r1648, %r1475, 12;
         r1648 = uint(int(uint(int(r292) - int(r1474))) + 12);
+        // 2180: bra.uni 	$L__BB0_403;
         p2g_sv0 = 164;
       } else {
         // 2137: setp.eq.s16 	%p229, %rs4, 1;
+        // 2138: @%p229 bra 	$L__BB0_382;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2142: mul.wide.u32 	%rd198, %r292, 138547333;
           // 2143: shr.u64 	%rd199, %rd198, 32;
@@ -3989,8 +4437,10 @@ void main() {
           r1468 = uint(int(uint(int(uint(int(r292) - int(r1463)) >> 1u) + int(r1463)) >> 4u) * 31);
           // 2150: sub.s32 	%r1648, %r292, %r1468;
           r1648 = uint(int(r292) - int(r1468));
+          // 2151: bra.uni 	$L__BB0_403;
           p2g_sv0 = 164;
         } else {
+          // 2139: bra.uni 	$L__BB0_402;
           p2g_sv0 = 163;
         }
       }
@@ -4018,6 +4468,7 @@ void main() {
   // 2197: and.b32  	%r1488, %r1645, 65535;
   // 2198: prmt.b32 	%r311, %r1647, %r1488, 4180;
   r311 = p2g_prmt(r1647, (r1645 & 65535u), 4180u, 0);
+  // 2199: @%p73 bra 	$L__BB0_431;
   if (p73) {
     // 2203: shl.b32 	%r1551, %r190, 6;
     r1551 = r190 << 6u;
@@ -4089,7 +4540,9 @@ void main() {
     // 2253: and.b32  	%r1599, %r1598, 3;
     // 2254: xor.b32  	%r1651, %r1589, %r1599;
     r1651 = (p2g_bfi_32((r1570 & 1u), ((r1570 >> 1u) & 1023u), 15u, 1u) | r1587) ^ (((r1596 >> 16u) ^ r1596) & 3u);
+    // 2255: bra.uni 	$L__BB0_432;
   } else {
+    // 2200: bra.uni 	$L__BB0_406;
     // 2258: shl.b32 	%r1489, %r190, 6;
     // 2259: add.s32 	%r1490, %r251, %r1489;
     r1490 = uint(int(r251) + int(r190 << 6u));
@@ -4135,14 +4588,18 @@ void main() {
     // 2288: shr.u32 	%r1517, %r1507, 1;
     // 2289: and.b32  	%r314, %r1517, 1023;
     r314 = (r1507 >> 1u) & 1023u;
+    // 2290: @%p19 bra 	$L__BB0_410;
     if (p19) {
       // 2294: setp.eq.s16 	%p240, %rs4, 2;
+      // 2295: @%p240 bra 	$L__BB0_427;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2332: and.b32  	%r1651, %r312, 65535;
         r1651 = r312 & 65535u;
+        // 2333: bra.uni 	$L__BB0_432;
         p2g_sv0 = 176;
       } else {
         // 2297: setp.eq.s16 	%p241, %rs4, 3;
+        // 2298: @%p241 bra 	$L__BB0_414;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2336: mul.wide.u32 	%rd208, %r312, -858993459;
           // 2337: shr.u64 	%rd209, %rd208, 34;
@@ -4152,6 +4609,7 @@ void main() {
           // 2340: sub.s32 	%r316, %r312, %r1522;
           r316 = uint(int(r312) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2341: setp.eq.s32 	%p245, %r316, 0;
+          // 2342: @%p245 bra 	$L__BB0_416;
           if (int(r316) == 0) {
             // 2778: shr.u32 	%r1523, %r312, 8;
             r1523 = r312 >> 8u;
@@ -4165,8 +4623,10 @@ void main() {
             uint64_t t122 = uint64_t(uint(int(r1523) - int(uint(int(uint(uint64_t(t121))) * 6))));
             rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2785: setp.gt.s16 	%p246, %rs33, 1;
+            // 2786: @%p246 bra 	$L__BB0_420;
             if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2790: setp.eq.s16 	%p247, %rs33, 2;
+              // 2791: @%p247 bra 	$L__BB0_425;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3210: shr.u32 	%r1528, %r312, 12;
                 // 3211: and.b32  	%r1529, %r1528, 1;
@@ -4174,37 +4634,47 @@ void main() {
                 r1530 = r1651 | ((r312 >> 12u) & 1u);
                 // 3213: or.b32  	%r1651, %r1530, 32256;
                 r1651 = r1530 | 32256u;
+                // 3214: bra.uni 	$L__BB0_432;
                 p2g_sv0 = 176;
               } else {
                 // 2793: setp.eq.s16 	%p248, %rs33, 3;
+                // 2794: @%p248 bra 	$L__BB0_424;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3217: setp.eq.s32 	%p252, %r314, 0;
                   // 3218: selp.b32 	%r1527, 1, %r314, %p252;
                   // 3219: or.b32  	%r1651, %r1527, %r1651;
                   r1651 = ((int(r314) == 0) ? 1u : r314) | r1651;
+                  // 3220: bra.uni 	$L__BB0_432;
                   p2g_sv0 = 176;
                 } else {
                   // 2796: setp.ne.s16 	%p249, %rs33, 4;
+                  // 2797: @%p249 bra 	$L__BB0_426;
                   if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 288;
                   } else {
                     // 2799: or.b32  	%r1651, %r1651, 31743;
                     r1651 = r1651 | 31743u;
+                    // 2800: bra.uni 	$L__BB0_432;
                     p2g_sv0 = 176;
                   }
                 }
               }
             } else {
+              // 2787: bra.uni 	$L__BB0_417;
               // 2983: setp.eq.s16 	%p250, %rs33, 0;
+              // 2984: @%p250 bra 	$L__BB0_432;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 176;
               } else {
                 // 2986: setp.eq.s16 	%p251, %rs33, 1;
+                // 2987: @%p251 bra 	$L__BB0_419;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2991: or.b32  	%r1651, %r1651, 31744;
                   r1651 = r1651 | 31744u;
+                  // 2992: bra.uni 	$L__BB0_432;
                   p2g_sv0 = 176;
                 } else {
+                  // 2988: bra.uni 	$L__BB0_426;
                   p2g_sv0 = 288;
                 }
               }
@@ -4214,15 +4684,18 @@ void main() {
               r1531 = r1651 | r314;
               // 3279: or.b32  	%r1651, %r1531, 1024;
               r1651 = r1531 | 1024u;
+              // 3280: bra.uni 	$L__BB0_432;
               p2g_sv0 = 176;
             }
           } else {
             // 2344: add.s32 	%r1650, %r316, 13;
             r1650 = uint(int(r316) + 13);
+            // 2345: bra.uni 	$L__BB0_430;
             p2g_sv0 = 175;
           }
         } else {
           // 2300: setp.ne.s16 	%p242, %rs4, 5;
+          // 2301: @%p242 bra 	$L__BB0_429;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 174;
           } else {
@@ -4234,12 +4707,15 @@ void main() {
             // 2307: sub.s32 	%r1520, %r312, %r1519;
             // 2308: add.s32 	%r1650, %r1520, 13;
             r1650 = uint(int(uint(int(r312) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 13);
+            // 2309: bra.uni 	$L__BB0_430;
             p2g_sv0 = 175;
           }
         }
       }
     } else {
+      // 2291: bra.uni 	$L__BB0_407;
       // 2312: setp.eq.s16 	%p243, %rs4, 0;
+      // 2313: @%p243 bra 	$L__BB0_428;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2348: mul.wide.u32 	%rd214, %r312, 613566757;
         // 2349: shr.u64 	%rd215, %rd214, 32;
@@ -4255,9 +4731,11 @@ void main() {
         // 2356: sub.s32 	%r1544, %r312, %r1543;
         // 2357: add.s32 	%r1650, %r1544, 12;
         r1650 = uint(int(uint(int(r312) - int(r1543))) + 12);
+        // 2358: bra.uni 	$L__BB0_430;
         p2g_sv0 = 175;
       } else {
         // 2315: setp.eq.s16 	%p244, %rs4, 1;
+        // 2316: @%p244 bra 	$L__BB0_409;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2320: mul.wide.u32 	%rd212, %r312, 138547333;
           // 2321: shr.u64 	%rd213, %rd212, 32;
@@ -4272,8 +4750,10 @@ void main() {
           r1537 = uint(int(uint(int(uint(int(r312) - int(r1532)) >> 1u) + int(r1532)) >> 4u) * 31);
           // 2328: sub.s32 	%r1650, %r312, %r1537;
           r1650 = uint(int(r312) - int(r1537));
+          // 2329: bra.uni 	$L__BB0_430;
           p2g_sv0 = 175;
         } else {
+          // 2317: bra.uni 	$L__BB0_429;
           p2g_sv0 = 174;
         }
       }
@@ -4349,5 +4829,6 @@ void main() {
   P2GU16(rd224).v = uint16_t((r1601 & 0x0000FFFFu));
   // 2399: st.global.u16 	[%rd224+2], %r1614;
   P2GU16((rd224 + 2ul)).v = uint16_t(((r1601 >> 16u) & 0x0000FFFFu));
+  // 2400: ret;
   return;
 }

@@ -495,12 +495,15 @@ void main() {
   // 73: and.b32  	%r11, %r360, 8388607;
   r11 = (r351 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
+  // 75: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
+    // 80: @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
+      // 83: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1597, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
@@ -510,6 +513,7 @@ void main() {
         // 128: sub.s32 	%r15, %r1597, %r367;
         r15 = uint(int(r1597) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
+        // 130: @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
           // 2361: shr.u32 	%r368, %r1597, 8;
           r368 = r1597 >> 8u;
@@ -523,8 +527,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r368) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 2368: setp.gt.s16 	%p12, %rs3, 1;
+          // 2369: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 2373: setp.eq.s16 	%p13, %rs3, 2;
+            // 2374: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 2957: shr.u32 	%r373, %r1597, 12;
               // 2958: and.b32  	%r374, %r373, 1;
@@ -532,39 +538,49 @@ void main() {
               r375 = r10 | ((r1597 >> 12u) & 1u);
               // 2960: or.b32  	%r1597, %r375, 2143289344;
               r1597 = r375 | 0x7FC00000u;
+              // 2961: bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
               // 2376: setp.eq.s16 	%p14, %rs3, 3;
+              // 2377: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 2964: setp.eq.s32 	%p18, %r11, 0;
                 // 2965: selp.b32 	%r372, 1, %r11, %p18;
                 // 2966: or.b32  	%r1597, %r372, %r10;
                 r1597 = ((int(r11) == 0) ? 1u : r11) | r10;
+                // 2967: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
                 // 2379: setp.ne.s16 	%p15, %rs3, 4;
+                // 2380: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 245;
                 } else {
                   // 2382: or.b32  	%r1597, %r10, 2139095039;
                   r1597 = r10 | 0x7F7FFFFFu;
+                  // 2383: bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
+            // 2370: bra.uni 	$L__BB0_13;
             // 2761: setp.eq.s16 	%p16, %rs3, 0;
             // 2762: mov.u32 	%r1597, %r10;
             r1597 = r10;
+            // 2763: @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 2765: setp.eq.s16 	%p17, %rs3, 1;
+              // 2766: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 2770: or.b32  	%r1597, %r10, 2139095040;
                 r1597 = r10 | 0x7F800000u;
+                // 2771: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
+                // 2767: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 245;
               }
             }
@@ -573,15 +589,18 @@ void main() {
             // 3009: or.b32  	%r376, %r10, %r11;
             // 3010: or.b32  	%r1597, %r376, 8388608;
             r1597 = (r10 | r11) | 0x00800000u;
+            // 3011: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
           // 132: add.s32 	%r1596, %r15, 125;
           r1596 = uint(int(r15) + 125);
+          // 133: bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
+        // 86: @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
@@ -600,12 +619,15 @@ void main() {
           // 97: mul.lo.s32 	%r364, %r363, 20;
           // 98: sub.s32 	%r12, %r362, %r364;
           r12 = uint(int(r362) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 99: @%p10 bra 	$L__BB0_9;
           if (!(((r1597 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r365, 119;
             // 104: sub.s32 	%r1596, %r365, %r12;
             r1596 = uint(int(119u) - int(r12));
+            // 105: bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
+            // 100: bra.uni 	$L__BB0_8;
             // 158: add.s32 	%r1596, %r12, 131;
             r1596 = uint(int(r12) + 131);
             p2g_sv0 = 9;
@@ -614,7 +636,9 @@ void main() {
       }
     }
   } else {
+    // 76: bra.uni 	$L__BB0_1;
     // 108: setp.eq.s16 	%p5, %rs1, 0;
+    // 109: @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1597, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
@@ -630,9 +654,11 @@ void main() {
       // 144: sub.s32 	%r385, %r1597, %r384;
       // 145: add.s32 	%r1596, %r385, 124;
       r1596 = uint(int(uint(int(r1597) - int(r384))) + 124);
+      // 146: bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
+      // 112: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1597, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
@@ -641,8 +667,10 @@ void main() {
         // 119: mul.lo.s32 	%r378, %r377, 255;
         // 120: sub.s32 	%r1596, %r1597, %r378;
         r1596 = uint(int(r1597) - int(uint(int(uint(uint64_t(t8))) * 255)));
+        // 121: bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
+        // 113: bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
@@ -656,6 +684,7 @@ void main() {
     // 153: sub.s32 	%r388, %r1597, %r387;
     // 154: add.s32 	%r1596, %r388, 125;
     r1596 = uint(int(uint(int(r1597) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
+    // 155: bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
@@ -712,12 +741,15 @@ void main() {
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 199: @%p19 bra 	$L__BB0_30;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
+    // 204: @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
+      // 207: @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1599, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
@@ -727,6 +759,7 @@ void main() {
         // 252: sub.s32 	%r34, %r1599, %r425;
         r34 = uint(int(r1599) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
+        // 254: @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
           // 2386: shr.u32 	%r426, %r1599, 8;
           r426 = r1599 >> 8u;
@@ -740,8 +773,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r426) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 2393: setp.gt.s16 	%p30, %rs5, 1;
+          // 2394: @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 2398: setp.eq.s16 	%p31, %rs5, 2;
+            // 2399: @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 2970: shr.u32 	%r431, %r1599, 12;
               // 2971: and.b32  	%r432, %r431, 1;
@@ -749,39 +784,49 @@ void main() {
               r433 = r29 | ((r1599 >> 12u) & 1u);
               // 2973: or.b32  	%r1599, %r433, 2143289344;
               r1599 = r433 | 0x7FC00000u;
+              // 2974: bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
               // 2401: setp.eq.s16 	%p32, %rs5, 3;
+              // 2402: @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 2977: setp.eq.s32 	%p36, %r30, 0;
                 // 2978: selp.b32 	%r430, 1, %r30, %p36;
                 // 2979: or.b32  	%r1599, %r430, %r29;
                 r1599 = ((int(r30) == 0) ? 1u : r30) | r29;
+                // 2980: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
                 // 2404: setp.ne.s16 	%p33, %rs5, 4;
+                // 2405: @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 246;
                 } else {
                   // 2407: or.b32  	%r1599, %r29, 2139095039;
                   r1599 = r29 | 0x7F7FFFFFu;
+                  // 2408: bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
+            // 2395: bra.uni 	$L__BB0_39;
             // 2774: setp.eq.s16 	%p34, %rs5, 0;
             // 2775: mov.u32 	%r1599, %r29;
             r1599 = r29;
+            // 2776: @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 2778: setp.eq.s16 	%p35, %rs5, 1;
+              // 2779: @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 2783: or.b32  	%r1599, %r29, 2139095040;
                 r1599 = r29 | 0x7F800000u;
+                // 2784: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
+                // 2780: bra.uni 	$L__BB0_48;
                 p2g_sv0 = 246;
               }
             }
@@ -790,15 +835,18 @@ void main() {
             // 3014: or.b32  	%r434, %r29, %r30;
             // 3015: or.b32  	%r1599, %r434, 8388608;
             r1599 = (r29 | r30) | 0x00800000u;
+            // 3016: bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
           // 256: add.s32 	%r1598, %r34, 125;
           r1598 = uint(int(r34) + 125);
+          // 257: bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
+        // 210: @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
@@ -816,12 +864,15 @@ void main() {
           // 221: mul.lo.s32 	%r422, %r421, 20;
           // 222: sub.s32 	%r31, %r420, %r422;
           r31 = uint(int(r420) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 223: @%p28 bra 	$L__BB0_35;
           if (!(((r1599 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r423, 119;
             // 228: sub.s32 	%r1598, %r423, %r31;
             r1598 = uint(int(119u) - int(r31));
+            // 229: bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
+            // 224: bra.uni 	$L__BB0_34;
             // 282: add.s32 	%r1598, %r31, 131;
             r1598 = uint(int(r31) + 131);
             p2g_sv0 = 19;
@@ -830,7 +881,9 @@ void main() {
       }
     }
   } else {
+    // 200: bra.uni 	$L__BB0_27;
     // 232: setp.eq.s16 	%p23, %rs4, 0;
+    // 233: @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1599, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
@@ -846,9 +899,11 @@ void main() {
       // 268: sub.s32 	%r443, %r1599, %r442;
       // 269: add.s32 	%r1598, %r443, 124;
       r1598 = uint(int(uint(int(r1599) - int(r442))) + 124);
+      // 270: bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
+      // 236: @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1599, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
@@ -857,8 +912,10 @@ void main() {
         // 243: mul.lo.s32 	%r436, %r435, 255;
         // 244: sub.s32 	%r1598, %r1599, %r436;
         r1598 = uint(int(r1599) - int(uint(int(uint(uint64_t(t15))) * 255)));
+        // 245: bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
+        // 237: bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
@@ -872,6 +929,7 @@ void main() {
     // 277: sub.s32 	%r446, %r1599, %r445;
     // 278: add.s32 	%r1598, %r446, 125;
     r1598 = uint(int(uint(int(r1599) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
+    // 279: bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
@@ -924,12 +982,15 @@ void main() {
   // 319: shr.u32 	%r475, %r466, 1;
   // 320: and.b32  	%r50, %r475, 8388607;
   r50 = (r466 >> 1u) & 0x007FFFFFu;
+  // 321: @%p19 bra 	$L__BB0_56;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
+    // 326: @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
+      // 329: @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r1601, -858993459;
         // 371: shr.u64 	%rd31, %rd30, 34;
@@ -939,6 +1000,7 @@ void main() {
         // 374: sub.s32 	%r54, %r1601, %r482;
         r54 = uint(int(r1601) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
+        // 376: @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
           // 2411: shr.u32 	%r483, %r1601, 8;
           r483 = r1601 >> 8u;
@@ -952,8 +1014,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r483) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 2418: setp.gt.s16 	%p48, %rs7, 1;
+          // 2419: @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 2423: setp.eq.s16 	%p49, %rs7, 2;
+            // 2424: @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 2983: shr.u32 	%r488, %r1601, 12;
               // 2984: and.b32  	%r489, %r488, 1;
@@ -961,39 +1025,49 @@ void main() {
               r490 = r49 | ((r1601 >> 12u) & 1u);
               // 2986: or.b32  	%r1601, %r490, 2143289344;
               r1601 = r490 | 0x7FC00000u;
+              // 2987: bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
               // 2426: setp.eq.s16 	%p50, %rs7, 3;
+              // 2427: @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 2990: setp.eq.s32 	%p54, %r50, 0;
                 // 2991: selp.b32 	%r487, 1, %r50, %p54;
                 // 2992: or.b32  	%r1601, %r487, %r49;
                 r1601 = ((int(r50) == 0) ? 1u : r50) | r49;
+                // 2993: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
                 // 2429: setp.ne.s16 	%p51, %rs7, 4;
+                // 2430: @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 247;
                 } else {
                   // 2432: or.b32  	%r1601, %r49, 2139095039;
                   r1601 = r49 | 0x7F7FFFFFu;
+                  // 2433: bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
+            // 2420: bra.uni 	$L__BB0_65;
             // 2787: setp.eq.s16 	%p52, %rs7, 0;
             // 2788: mov.u32 	%r1601, %r49;
             r1601 = r49;
+            // 2789: @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 2791: setp.eq.s16 	%p53, %rs7, 1;
+              // 2792: @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 2796: or.b32  	%r1601, %r49, 2139095040;
                 r1601 = r49 | 0x7F800000u;
+                // 2797: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
+                // 2793: bra.uni 	$L__BB0_74;
                 p2g_sv0 = 247;
               }
             }
@@ -1002,15 +1076,18 @@ void main() {
             // 3019: or.b32  	%r491, %r49, %r50;
             // 3020: or.b32  	%r1601, %r491, 8388608;
             r1601 = (r49 | r50) | 0x00800000u;
+            // 3021: bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
           // 378: add.s32 	%r1600, %r54, 125;
           r1600 = uint(int(r54) + 125);
+          // 379: bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
+        // 332: @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
@@ -1028,12 +1105,15 @@ void main() {
           // 343: mul.lo.s32 	%r479, %r478, 20;
           // 344: sub.s32 	%r51, %r477, %r479;
           r51 = uint(int(r477) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 345: @%p46 bra 	$L__BB0_61;
           if (!(((r1601 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r480, 119;
             // 350: sub.s32 	%r1600, %r480, %r51;
             r1600 = uint(int(119u) - int(r51));
+            // 351: bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
+            // 346: bra.uni 	$L__BB0_60;
             // 404: add.s32 	%r1600, %r51, 131;
             r1600 = uint(int(r51) + 131);
             p2g_sv0 = 29;
@@ -1042,7 +1122,9 @@ void main() {
       }
     }
   } else {
+    // 322: bra.uni 	$L__BB0_53;
     // 354: setp.eq.s16 	%p41, %rs4, 0;
+    // 355: @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r1601, 613566757;
       // 383: shr.u64 	%rd37, %rd36, 32;
@@ -1058,9 +1140,11 @@ void main() {
       // 390: sub.s32 	%r500, %r1601, %r499;
       // 391: add.s32 	%r1600, %r500, 124;
       r1600 = uint(int(uint(int(r1601) - int(r499))) + 124);
+      // 392: bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
+      // 358: @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r1601, -2139062143;
         // 363: shr.u64 	%rd35, %rd34, 39;
@@ -1069,8 +1153,10 @@ void main() {
         // 365: mul.lo.s32 	%r493, %r492, 255;
         // 366: sub.s32 	%r1600, %r1601, %r493;
         r1600 = uint(int(r1601) - int(uint(int(uint(uint64_t(t22))) * 255)));
+        // 367: bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
+        // 359: bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
@@ -1084,6 +1170,7 @@ void main() {
     // 399: sub.s32 	%r503, %r1601, %r502;
     // 400: add.s32 	%r1600, %r503, 125;
     r1600 = uint(int(uint(int(r1601) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
+    // 401: bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
@@ -1134,12 +1221,15 @@ void main() {
   // 440: shr.u32 	%r532, %r523, 1;
   // 441: and.b32  	%r70, %r532, 8388607;
   r70 = (r523 >> 1u) & 0x007FFFFFu;
+  // 442: @%p19 bra 	$L__BB0_82;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
+    // 447: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
+      // 450: @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r1603, -858993459;
         // 492: shr.u64 	%rd43, %rd42, 34;
@@ -1149,6 +1239,7 @@ void main() {
         // 495: sub.s32 	%r74, %r1603, %r539;
         r74 = uint(int(r1603) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r74, 0;
+        // 497: @%p65 bra 	$L__BB0_90;
         if (int(r74) == 0) {
           // 2436: shr.u32 	%r540, %r1603, 8;
           r540 = r1603 >> 8u;
@@ -1162,8 +1253,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r540) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 2443: setp.gt.s16 	%p66, %rs9, 1;
+          // 2444: @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 2448: setp.eq.s16 	%p67, %rs9, 2;
+            // 2449: @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 2996: shr.u32 	%r545, %r1603, 12;
               // 2997: and.b32  	%r546, %r545, 1;
@@ -1171,39 +1264,49 @@ void main() {
               r547 = r69 | ((r1603 >> 12u) & 1u);
               // 2999: or.b32  	%r1603, %r547, 2143289344;
               r1603 = r547 | 0x7FC00000u;
+              // 3000: bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
               // 2451: setp.eq.s16 	%p68, %rs9, 3;
+              // 2452: @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 3003: setp.eq.s32 	%p72, %r70, 0;
                 // 3004: selp.b32 	%r544, 1, %r70, %p72;
                 // 3005: or.b32  	%r1603, %r544, %r69;
                 r1603 = ((int(r70) == 0) ? 1u : r70) | r69;
+                // 3006: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
                 // 2454: setp.ne.s16 	%p69, %rs9, 4;
+                // 2455: @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 248;
                 } else {
                   // 2457: or.b32  	%r1603, %r69, 2139095039;
                   r1603 = r69 | 0x7F7FFFFFu;
+                  // 2458: bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
+            // 2445: bra.uni 	$L__BB0_91;
             // 2800: setp.eq.s16 	%p70, %rs9, 0;
             // 2801: mov.u32 	%r1603, %r69;
             r1603 = r69;
+            // 2802: @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 2804: setp.eq.s16 	%p71, %rs9, 1;
+              // 2805: @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 2809: or.b32  	%r1603, %r69, 2139095040;
                 r1603 = r69 | 0x7F800000u;
+                // 2810: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
+                // 2806: bra.uni 	$L__BB0_100;
                 p2g_sv0 = 248;
               }
             }
@@ -1212,15 +1315,18 @@ void main() {
             // 3024: or.b32  	%r548, %r69, %r70;
             // 3025: or.b32  	%r1603, %r548, 8388608;
             r1603 = (r69 | r70) | 0x00800000u;
+            // 3026: bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
           // 499: add.s32 	%r1602, %r74, 125;
           r1602 = uint(int(r74) + 125);
+          // 500: bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
+        // 453: @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
@@ -1238,12 +1344,15 @@ void main() {
           // 464: mul.lo.s32 	%r536, %r535, 20;
           // 465: sub.s32 	%r71, %r534, %r536;
           r71 = uint(int(r534) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 466: @%p64 bra 	$L__BB0_87;
           if (!(((r1603 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r537, 119;
             // 471: sub.s32 	%r1602, %r537, %r71;
             r1602 = uint(int(119u) - int(r71));
+            // 472: bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
+            // 467: bra.uni 	$L__BB0_86;
             // 525: add.s32 	%r1602, %r71, 131;
             r1602 = uint(int(r71) + 131);
             p2g_sv0 = 39;
@@ -1252,7 +1361,9 @@ void main() {
       }
     }
   } else {
+    // 443: bra.uni 	$L__BB0_79;
     // 475: setp.eq.s16 	%p59, %rs4, 0;
+    // 476: @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r1603, 613566757;
       // 504: shr.u64 	%rd49, %rd48, 32;
@@ -1268,9 +1379,11 @@ void main() {
       // 511: sub.s32 	%r557, %r1603, %r556;
       // 512: add.s32 	%r1602, %r557, 124;
       r1602 = uint(int(uint(int(r1603) - int(r556))) + 124);
+      // 513: bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
+      // 479: @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r1603, -2139062143;
         // 484: shr.u64 	%rd47, %rd46, 39;
@@ -1279,8 +1392,10 @@ void main() {
         // 486: mul.lo.s32 	%r550, %r549, 255;
         // 487: sub.s32 	%r1602, %r1603, %r550;
         r1602 = uint(int(r1603) - int(uint(int(uint(uint64_t(t29))) * 255)));
+        // 488: bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
+        // 480: bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
@@ -1294,6 +1409,7 @@ void main() {
     // 520: sub.s32 	%r560, %r1603, %r559;
     // 521: add.s32 	%r1602, %r560, 125;
     r1602 = uint(int(uint(int(r1603) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
+    // 522: bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
@@ -1349,6 +1465,7 @@ void main() {
   r90 = (r580 >> 1u) & 1023u;
   // 565: setp.eq.s32 	%p73, %r4, 4;
   p73 = int(r4) == 4;
+  // 566: @%p73 bra 	$L__BB0_130;
   if (p73) {
     // 570: mul.wide.u32 	%rd64, %r88, -858993459;
     // 571: shr.u64 	%rd65, %rd64, 34;
@@ -1363,15 +1480,21 @@ void main() {
     r629 = r90 | r1605;
     // 578: or.b32  	%r1605, %r629, %r628;
     r1605 = r629 | r628;
+    // 579: bra.uni 	$L__BB0_131;
   } else {
+    // 567: bra.uni 	$L__BB0_105;
+    // 582: @%p19 bra 	$L__BB0_109;
     if (p19) {
       // 586: setp.eq.s16 	%p75, %rs4, 2;
+      // 587: @%p75 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 624: and.b32  	%r1605, %r88, 65535;
         r1605 = r88 & 65535u;
+        // 625: bra.uni 	$L__BB0_131;
         p2g_sv0 = 51;
       } else {
         // 589: setp.eq.s16 	%p76, %rs4, 3;
+        // 590: @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 628: mul.wide.u32 	%rd54, %r88, -858993459;
           // 629: shr.u64 	%rd55, %rd54, 34;
@@ -1381,6 +1504,7 @@ void main() {
           // 632: sub.s32 	%r92, %r88, %r595;
           r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 633: setp.eq.s32 	%p80, %r92, 0;
+          // 634: @%p80 bra 	$L__BB0_115;
           if (int(r92) == 0) {
             // 2461: shr.u32 	%r596, %r88, 8;
             r596 = r88 >> 8u;
@@ -1394,8 +1518,10 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r596) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 2468: setp.gt.s16 	%p81, %rs11, 1;
+            // 2469: @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 2473: setp.eq.s16 	%p82, %rs11, 2;
+              // 2474: @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 3029: shr.u32 	%r601, %r88, 12;
                 // 3030: and.b32  	%r602, %r601, 1;
@@ -1403,37 +1529,47 @@ void main() {
                 r603 = r1605 | ((r88 >> 12u) & 1u);
                 // 3032: or.b32  	%r1605, %r603, 32256;
                 r1605 = r603 | 32256u;
+                // 3033: bra.uni 	$L__BB0_131;
                 p2g_sv0 = 51;
               } else {
                 // 2476: setp.eq.s16 	%p83, %rs11, 3;
+                // 2477: @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 3036: setp.eq.s32 	%p87, %r90, 0;
                   // 3037: selp.b32 	%r600, 1, %r90, %p87;
                   // 3038: or.b32  	%r1605, %r600, %r1605;
                   r1605 = ((int(r90) == 0) ? 1u : r90) | r1605;
+                  // 3039: bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
                   // 2479: setp.ne.s16 	%p84, %rs11, 4;
+                  // 2480: @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 273;
                   } else {
                     // 2482: or.b32  	%r1605, %r1605, 31743;
                     r1605 = r1605 | 31743u;
+                    // 2483: bra.uni 	$L__BB0_131;
                     p2g_sv0 = 51;
                   }
                 }
               }
             } else {
+              // 2470: bra.uni 	$L__BB0_116;
               // 2813: setp.eq.s16 	%p85, %rs11, 0;
+              // 2814: @%p85 bra 	$L__BB0_131;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 2816: setp.eq.s16 	%p86, %rs11, 1;
+                // 2817: @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 2821: or.b32  	%r1605, %r1605, 31744;
                   r1605 = r1605 | 31744u;
+                  // 2822: bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
+                  // 2818: bra.uni 	$L__BB0_125;
                   p2g_sv0 = 273;
                 }
               }
@@ -1443,15 +1579,18 @@ void main() {
               r604 = r1605 | r90;
               // 3186: or.b32  	%r1605, %r604, 1024;
               r1605 = r604 | 1024u;
+              // 3187: bra.uni 	$L__BB0_131;
               p2g_sv0 = 51;
             }
           } else {
             // 636: add.s32 	%r1604, %r92, 13;
             r1604 = uint(int(r92) + 13);
+            // 637: bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         } else {
           // 592: setp.ne.s16 	%p77, %rs4, 5;
+          // 593: @%p77 bra 	$L__BB0_128;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
@@ -1463,12 +1602,15 @@ void main() {
             // 599: sub.s32 	%r593, %r88, %r592;
             // 600: add.s32 	%r1604, %r593, 13;
             r1604 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
+            // 601: bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         }
       }
     } else {
+      // 583: bra.uni 	$L__BB0_106;
       // 604: setp.eq.s16 	%p78, %rs4, 0;
+      // 605: @%p78 bra 	$L__BB0_127;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 640: mul.wide.u32 	%rd60, %r88, 613566757;
         // 641: shr.u64 	%rd61, %rd60, 32;
@@ -1484,9 +1626,11 @@ void main() {
         // 648: sub.s32 	%r617, %r88, %r616;
         // 649: add.s32 	%r1604, %r617, 12;
         r1604 = uint(int(uint(int(r88) - int(r616))) + 12);
+        // 650: bra.uni 	$L__BB0_129;
         p2g_sv0 = 50;
       } else {
         // 607: setp.eq.s16 	%p79, %rs4, 1;
+        // 608: @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 612: mul.wide.u32 	%rd58, %r88, 138547333;
           // 613: shr.u64 	%rd59, %rd58, 32;
@@ -1501,8 +1645,10 @@ void main() {
           r610 = uint(int(uint(int(uint(int(r88) - int(r605)) >> 1u) + int(r605)) >> 4u) * 31);
           // 620: sub.s32 	%r1604, %r88, %r610;
           r1604 = uint(int(r88) - int(r610));
+          // 621: bra.uni 	$L__BB0_129;
           p2g_sv0 = 50;
         } else {
+          // 609: bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         }
       }
@@ -1529,6 +1675,7 @@ void main() {
   }
   // 667: add.s32 	%r107, %r5, 1;
   r107 = uint(int(r5) + 1);
+  // 668: @%p73 bra 	$L__BB0_157;
   if (p73) {
     // 672: and.b32  	%r690, %r107, 6;
     // 673: add.s32 	%r691, %r87, %r690;
@@ -1583,7 +1730,9 @@ void main() {
     // 710: or.b32  	%r726, %r725, %r724;
     // 711: xor.b32  	%r1607, %r726, 32768;
     r1607 = (p2g_bfi_32((r707 & 1u), ((r707 >> 1u) & 1023u), 15u, 1u) | r724) ^ 32768u;
+    // 712: bra.uni 	$L__BB0_158;
   } else {
+    // 669: bra.uni 	$L__BB0_132;
     // 715: add.s32 	%r630, %r87, %r107;
     // 716: xor.b32  	%r631, %r630, 81;
     // 717: mul.lo.s32 	%r632, %r631, 2146121005;
@@ -1626,14 +1775,18 @@ void main() {
     // 743: shr.u32 	%r656, %r646, 1;
     // 744: and.b32  	%r110, %r656, 1023;
     r110 = (r646 >> 1u) & 1023u;
+    // 745: @%p19 bra 	$L__BB0_136;
     if (p19) {
       // 749: setp.eq.s16 	%p90, %rs4, 2;
+      // 750: @%p90 bra 	$L__BB0_153;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 787: and.b32  	%r1607, %r108, 65535;
         r1607 = r108 & 65535u;
+        // 788: bra.uni 	$L__BB0_158;
         p2g_sv0 = 62;
       } else {
         // 752: setp.eq.s16 	%p91, %rs4, 3;
+        // 753: @%p91 bra 	$L__BB0_140;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 791: mul.wide.u32 	%rd68, %r108, -858993459;
           // 792: shr.u64 	%rd69, %rd68, 34;
@@ -1643,6 +1796,7 @@ void main() {
           // 795: sub.s32 	%r112, %r108, %r661;
           r112 = uint(int(r108) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 796: setp.eq.s32 	%p95, %r112, 0;
+          // 797: @%p95 bra 	$L__BB0_142;
           if (int(r112) == 0) {
             // 2486: shr.u32 	%r662, %r108, 8;
             r662 = r108 >> 8u;
@@ -1656,8 +1810,10 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r662) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 2493: setp.gt.s16 	%p96, %rs13, 1;
+            // 2494: @%p96 bra 	$L__BB0_146;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 2498: setp.eq.s16 	%p97, %rs13, 2;
+              // 2499: @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 3042: shr.u32 	%r667, %r108, 12;
                 // 3043: and.b32  	%r668, %r667, 1;
@@ -1665,37 +1821,47 @@ void main() {
                 r669 = r1607 | ((r108 >> 12u) & 1u);
                 // 3045: or.b32  	%r1607, %r669, 32256;
                 r1607 = r669 | 32256u;
+                // 3046: bra.uni 	$L__BB0_158;
                 p2g_sv0 = 62;
               } else {
                 // 2501: setp.eq.s16 	%p98, %rs13, 3;
+                // 2502: @%p98 bra 	$L__BB0_150;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 3049: setp.eq.s32 	%p102, %r110, 0;
                   // 3050: selp.b32 	%r666, 1, %r110, %p102;
                   // 3051: or.b32  	%r1607, %r666, %r1607;
                   r1607 = ((int(r110) == 0) ? 1u : r110) | r1607;
+                  // 3052: bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
                   // 2504: setp.ne.s16 	%p99, %rs13, 4;
+                  // 2505: @%p99 bra 	$L__BB0_152;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 274;
                   } else {
                     // 2507: or.b32  	%r1607, %r1607, 31743;
                     r1607 = r1607 | 31743u;
+                    // 2508: bra.uni 	$L__BB0_158;
                     p2g_sv0 = 62;
                   }
                 }
               }
             } else {
+              // 2495: bra.uni 	$L__BB0_143;
               // 2825: setp.eq.s16 	%p100, %rs13, 0;
+              // 2826: @%p100 bra 	$L__BB0_158;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 2828: setp.eq.s16 	%p101, %rs13, 1;
+                // 2829: @%p101 bra 	$L__BB0_145;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 2833: or.b32  	%r1607, %r1607, 31744;
                   r1607 = r1607 | 31744u;
+                  // 2834: bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
+                  // 2830: bra.uni 	$L__BB0_152;
                   p2g_sv0 = 274;
                 }
               }
@@ -1705,15 +1871,18 @@ void main() {
               r670 = r1607 | r110;
               // 3191: or.b32  	%r1607, %r670, 1024;
               r1607 = r670 | 1024u;
+              // 3192: bra.uni 	$L__BB0_158;
               p2g_sv0 = 62;
             }
           } else {
             // 799: add.s32 	%r1606, %r112, 13;
             r1606 = uint(int(r112) + 13);
+            // 800: bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         } else {
           // 755: setp.ne.s16 	%p92, %rs4, 5;
+          // 756: @%p92 bra 	$L__BB0_155;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
@@ -1725,12 +1894,15 @@ void main() {
             // 762: sub.s32 	%r659, %r108, %r658;
             // 763: add.s32 	%r1606, %r659, 13;
             r1606 = uint(int(uint(int(r108) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
+            // 764: bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         }
       }
     } else {
+      // 746: bra.uni 	$L__BB0_133;
       // 767: setp.eq.s16 	%p93, %rs4, 0;
+      // 768: @%p93 bra 	$L__BB0_154;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 803: mul.wide.u32 	%rd74, %r108, 613566757;
         // 804: shr.u64 	%rd75, %rd74, 32;
@@ -1746,9 +1918,11 @@ void main() {
         // 811: sub.s32 	%r683, %r108, %r682;
         // 812: add.s32 	%r1606, %r683, 12;
         r1606 = uint(int(uint(int(r108) - int(r682))) + 12);
+        // 813: bra.uni 	$L__BB0_156;
         p2g_sv0 = 61;
       } else {
         // 770: setp.eq.s16 	%p94, %rs4, 1;
+        // 771: @%p94 bra 	$L__BB0_135;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 775: mul.wide.u32 	%rd72, %r108, 138547333;
           // 776: shr.u64 	%rd73, %rd72, 32;
@@ -1763,8 +1937,10 @@ void main() {
           r676 = uint(int(uint(int(uint(int(r108) - int(r671)) >> 1u) + int(r671)) >> 4u) * 31);
           // 783: sub.s32 	%r1606, %r108, %r676;
           r1606 = uint(int(r108) - int(r676));
+          // 784: bra.uni 	$L__BB0_156;
           p2g_sv0 = 61;
         } else {
+          // 772: bra.uni 	$L__BB0_155;
           p2g_sv0 = 60;
         }
       }
@@ -1833,6 +2009,7 @@ void main() {
   // 859: shr.u32 	%r753, %r743, 1;
   // 860: and.b32  	%r130, %r753, 1023;
   r130 = (r743 >> 1u) & 1023u;
+  // 861: @%p73 bra 	$L__BB0_184;
   if (p73) {
     // 865: mul.wide.u32 	%rd92, %r128, -858993459;
     // 866: shr.u64 	%rd93, %rd92, 34;
@@ -1847,15 +2024,21 @@ void main() {
     r792 = r130 | r1609;
     // 873: or.b32  	%r1609, %r792, %r791;
     r1609 = r792 | r791;
+    // 874: bra.uni 	$L__BB0_185;
   } else {
+    // 862: bra.uni 	$L__BB0_159;
+    // 877: @%p19 bra 	$L__BB0_163;
     if (p19) {
       // 881: setp.eq.s16 	%p105, %rs4, 2;
+      // 882: @%p105 bra 	$L__BB0_180;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 919: and.b32  	%r1609, %r128, 65535;
         r1609 = r128 & 65535u;
+        // 920: bra.uni 	$L__BB0_185;
         p2g_sv0 = 73;
       } else {
         // 884: setp.eq.s16 	%p106, %rs4, 3;
+        // 885: @%p106 bra 	$L__BB0_167;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 923: mul.wide.u32 	%rd82, %r128, -858993459;
           // 924: shr.u64 	%rd83, %rd82, 34;
@@ -1865,6 +2048,7 @@ void main() {
           // 927: sub.s32 	%r132, %r128, %r758;
           r132 = uint(int(r128) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 928: setp.eq.s32 	%p110, %r132, 0;
+          // 929: @%p110 bra 	$L__BB0_169;
           if (int(r132) == 0) {
             // 2511: shr.u32 	%r759, %r128, 8;
             r759 = r128 >> 8u;
@@ -1878,8 +2062,10 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r759) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 2518: setp.gt.s16 	%p111, %rs15, 1;
+            // 2519: @%p111 bra 	$L__BB0_173;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 2523: setp.eq.s16 	%p112, %rs15, 2;
+              // 2524: @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 3055: shr.u32 	%r764, %r128, 12;
                 // 3056: and.b32  	%r765, %r764, 1;
@@ -1887,37 +2073,47 @@ void main() {
                 r766 = r1609 | ((r128 >> 12u) & 1u);
                 // 3058: or.b32  	%r1609, %r766, 32256;
                 r1609 = r766 | 32256u;
+                // 3059: bra.uni 	$L__BB0_185;
                 p2g_sv0 = 73;
               } else {
                 // 2526: setp.eq.s16 	%p113, %rs15, 3;
+                // 2527: @%p113 bra 	$L__BB0_177;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 3062: setp.eq.s32 	%p117, %r130, 0;
                   // 3063: selp.b32 	%r763, 1, %r130, %p117;
                   // 3064: or.b32  	%r1609, %r763, %r1609;
                   r1609 = ((int(r130) == 0) ? 1u : r130) | r1609;
+                  // 3065: bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
                   // 2529: setp.ne.s16 	%p114, %rs15, 4;
+                  // 2530: @%p114 bra 	$L__BB0_179;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 275;
                   } else {
                     // 2532: or.b32  	%r1609, %r1609, 31743;
                     r1609 = r1609 | 31743u;
+                    // 2533: bra.uni 	$L__BB0_185;
                     p2g_sv0 = 73;
                   }
                 }
               }
             } else {
+              // 2520: bra.uni 	$L__BB0_170;
               // 2837: setp.eq.s16 	%p115, %rs15, 0;
+              // 2838: @%p115 bra 	$L__BB0_185;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 2840: setp.eq.s16 	%p116, %rs15, 1;
+                // 2841: @%p116 bra 	$L__BB0_172;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 2845: or.b32  	%r1609, %r1609, 31744;
                   r1609 = r1609 | 31744u;
+                  // 2846: bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
+                  // 2842: bra.uni 	$L__BB0_179;
                   p2g_sv0 = 275;
                 }
               }
@@ -1927,15 +2123,18 @@ void main() {
               r767 = r1609 | r130;
               // 3196: or.b32  	%r1609, %r767, 1024;
               r1609 = r767 | 1024u;
+              // 3197: bra.uni 	$L__BB0_185;
               p2g_sv0 = 73;
             }
           } else {
             // 931: add.s32 	%r1608, %r132, 13;
             r1608 = uint(int(r132) + 13);
+            // 932: bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         } else {
           // 887: setp.ne.s16 	%p107, %rs4, 5;
+          // 888: @%p107 bra 	$L__BB0_182;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
@@ -1947,12 +2146,15 @@ void main() {
             // 894: sub.s32 	%r756, %r128, %r755;
             // 895: add.s32 	%r1608, %r756, 13;
             r1608 = uint(int(uint(int(r128) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
+            // 896: bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         }
       }
     } else {
+      // 878: bra.uni 	$L__BB0_160;
       // 899: setp.eq.s16 	%p108, %rs4, 0;
+      // 900: @%p108 bra 	$L__BB0_181;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 935: mul.wide.u32 	%rd88, %r128, 613566757;
         // 936: shr.u64 	%rd89, %rd88, 32;
@@ -1968,9 +2170,11 @@ void main() {
         // 943: sub.s32 	%r780, %r128, %r779;
         // 944: add.s32 	%r1608, %r780, 12;
         r1608 = uint(int(uint(int(r128) - int(r779))) + 12);
+        // 945: bra.uni 	$L__BB0_183;
         p2g_sv0 = 72;
       } else {
         // 902: setp.eq.s16 	%p109, %rs4, 1;
+        // 903: @%p109 bra 	$L__BB0_162;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 907: mul.wide.u32 	%rd86, %r128, 138547333;
           // 908: shr.u64 	%rd87, %rd86, 32;
@@ -1985,8 +2189,10 @@ void main() {
           r773 = uint(int(uint(int(uint(int(r128) - int(r768)) >> 1u) + int(r768)) >> 4u) * 31);
           // 915: sub.s32 	%r1608, %r128, %r773;
           r1608 = uint(int(r128) - int(r773));
+          // 916: bra.uni 	$L__BB0_183;
           p2g_sv0 = 72;
         } else {
+          // 904: bra.uni 	$L__BB0_182;
           p2g_sv0 = 71;
         }
       }
@@ -2014,6 +2220,7 @@ void main() {
   // 962: and.b32  	%r793, %r1605, 65535;
   // 963: prmt.b32 	%r147, %r1607, %r793, 4180;
   r147 = p2g_prmt(r1607, (r1605 & 65535u), 4180u, 0);
+  // 964: @%p73 bra 	$L__BB0_211;
   if (p73) {
     // 968: and.b32  	%r854, %r107, 6;
     // 969: add.s32 	%r855, %r127, %r854;
@@ -2068,7 +2275,9 @@ void main() {
     // 1006: or.b32  	%r890, %r889, %r888;
     // 1007: xor.b32  	%r1611, %r890, 32768;
     r1611 = (p2g_bfi_32((r871 & 1u), ((r871 >> 1u) & 1023u), 15u, 1u) | r888) ^ 32768u;
+    // 1008: bra.uni 	$L__BB0_212;
   } else {
+    // 965: bra.uni 	$L__BB0_186;
     // 1011: add.s32 	%r794, %r127, %r107;
     // 1012: xor.b32  	%r795, %r794, 81;
     // 1013: mul.lo.s32 	%r796, %r795, 2146121005;
@@ -2111,14 +2320,18 @@ void main() {
     // 1039: shr.u32 	%r820, %r810, 1;
     // 1040: and.b32  	%r150, %r820, 1023;
     r150 = (r810 >> 1u) & 1023u;
+    // 1041: @%p19 bra 	$L__BB0_190;
     if (p19) {
       // 1045: setp.eq.s16 	%p120, %rs4, 2;
+      // 1046: @%p120 bra 	$L__BB0_207;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1083: and.b32  	%r1611, %r148, 65535;
         r1611 = r148 & 65535u;
+        // 1084: bra.uni 	$L__BB0_212;
         p2g_sv0 = 84;
       } else {
         // 1048: setp.eq.s16 	%p121, %rs4, 3;
+        // 1049: @%p121 bra 	$L__BB0_194;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1087: mul.wide.u32 	%rd96, %r148, -858993459;
           // 1088: shr.u64 	%rd97, %rd96, 34;
@@ -2128,6 +2341,7 @@ void main() {
           // 1091: sub.s32 	%r152, %r148, %r825;
           r152 = uint(int(r148) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1092: setp.eq.s32 	%p125, %r152, 0;
+          // 1093: @%p125 bra 	$L__BB0_196;
           if (int(r152) == 0) {
             // 2536: shr.u32 	%r826, %r148, 8;
             r826 = r148 >> 8u;
@@ -2141,8 +2355,10 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r826) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 2543: setp.gt.s16 	%p126, %rs17, 1;
+            // 2544: @%p126 bra 	$L__BB0_200;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 2548: setp.eq.s16 	%p127, %rs17, 2;
+              // 2549: @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 3068: shr.u32 	%r831, %r148, 12;
                 // 3069: and.b32  	%r832, %r831, 1;
@@ -2150,37 +2366,47 @@ void main() {
                 r833 = r1611 | ((r148 >> 12u) & 1u);
                 // 3071: or.b32  	%r1611, %r833, 32256;
                 r1611 = r833 | 32256u;
+                // 3072: bra.uni 	$L__BB0_212;
                 p2g_sv0 = 84;
               } else {
                 // 2551: setp.eq.s16 	%p128, %rs17, 3;
+                // 2552: @%p128 bra 	$L__BB0_204;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 3075: setp.eq.s32 	%p132, %r150, 0;
                   // 3076: selp.b32 	%r830, 1, %r150, %p132;
                   // 3077: or.b32  	%r1611, %r830, %r1611;
                   r1611 = ((int(r150) == 0) ? 1u : r150) | r1611;
+                  // 3078: bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
                   // 2554: setp.ne.s16 	%p129, %rs17, 4;
+                  // 2555: @%p129 bra 	$L__BB0_206;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 276;
                   } else {
                     // 2557: or.b32  	%r1611, %r1611, 31743;
                     r1611 = r1611 | 31743u;
+                    // 2558: bra.uni 	$L__BB0_212;
                     p2g_sv0 = 84;
                   }
                 }
               }
             } else {
+              // 2545: bra.uni 	$L__BB0_197;
               // 2849: setp.eq.s16 	%p130, %rs17, 0;
+              // 2850: @%p130 bra 	$L__BB0_212;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 2852: setp.eq.s16 	%p131, %rs17, 1;
+                // 2853: @%p131 bra 	$L__BB0_199;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 2857: or.b32  	%r1611, %r1611, 31744;
                   r1611 = r1611 | 31744u;
+                  // 2858: bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
+                  // 2854: bra.uni 	$L__BB0_206;
                   p2g_sv0 = 276;
                 }
               }
@@ -2190,15 +2416,18 @@ void main() {
               r834 = r1611 | r150;
               // 3201: or.b32  	%r1611, %r834, 1024;
               r1611 = r834 | 1024u;
+              // 3202: bra.uni 	$L__BB0_212;
               p2g_sv0 = 84;
             }
           } else {
             // 1095: add.s32 	%r1610, %r152, 13;
             r1610 = uint(int(r152) + 13);
+            // 1096: bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         } else {
           // 1051: setp.ne.s16 	%p122, %rs4, 5;
+          // 1052: @%p122 bra 	$L__BB0_209;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
@@ -2210,12 +2439,15 @@ void main() {
             // 1058: sub.s32 	%r823, %r148, %r822;
             // 1059: add.s32 	%r1610, %r823, 13;
             r1610 = uint(int(uint(int(r148) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
+            // 1060: bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         }
       }
     } else {
+      // 1042: bra.uni 	$L__BB0_187;
       // 1063: setp.eq.s16 	%p123, %rs4, 0;
+      // 1064: @%p123 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1099: mul.wide.u32 	%rd102, %r148, 613566757;
         // 1100: shr.u64 	%rd103, %rd102, 32;
@@ -2231,9 +2463,11 @@ void main() {
         // 1107: sub.s32 	%r847, %r148, %r846;
         // 1108: add.s32 	%r1610, %r847, 12;
         r1610 = uint(int(uint(int(r148) - int(r846))) + 12);
+        // 1109: bra.uni 	$L__BB0_210;
         p2g_sv0 = 83;
       } else {
         // 1066: setp.eq.s16 	%p124, %rs4, 1;
+        // 1067: @%p124 bra 	$L__BB0_189;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1071: mul.wide.u32 	%rd100, %r148, 138547333;
           // 1072: shr.u64 	%rd101, %rd100, 32;
@@ -2248,8 +2482,10 @@ void main() {
           r840 = uint(int(uint(int(uint(int(r148) - int(r835)) >> 1u) + int(r835)) >> 4u) * 31);
           // 1079: sub.s32 	%r1610, %r148, %r840;
           r1610 = uint(int(r148) - int(r840));
+          // 1080: bra.uni 	$L__BB0_210;
           p2g_sv0 = 83;
         } else {
+          // 1068: bra.uni 	$L__BB0_209;
           p2g_sv0 = 82;
         }
       }
@@ -2316,6 +2552,7 @@ void main() {
   // 1154: shr.u32 	%r917, %r907, 1;
   // 1155: and.b32  	%r169, %r917, 1023;
   r169 = (r907 >> 1u) & 1023u;
+  // 1156: @%p73 bra 	$L__BB0_238;
   if (p73) {
     // 1160: mul.wide.u32 	%rd120, %r167, -858993459;
     // 1161: shr.u64 	%rd121, %rd120, 34;
@@ -2330,15 +2567,21 @@ void main() {
     r956 = r169 | r1613;
     // 1168: or.b32  	%r1613, %r956, %r955;
     r1613 = r956 | r955;
+    // 1169: bra.uni 	$L__BB0_239;
   } else {
+    // 1157: bra.uni 	$L__BB0_213;
+    // 1172: @%p19 bra 	$L__BB0_217;
     if (p19) {
       // 1176: setp.eq.s16 	%p135, %rs4, 2;
+      // 1177: @%p135 bra 	$L__BB0_234;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1214: and.b32  	%r1613, %r167, 65535;
         r1613 = r167 & 65535u;
+        // 1215: bra.uni 	$L__BB0_239;
         p2g_sv0 = 95;
       } else {
         // 1179: setp.eq.s16 	%p136, %rs4, 3;
+        // 1180: @%p136 bra 	$L__BB0_221;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1218: mul.wide.u32 	%rd110, %r167, -858993459;
           // 1219: shr.u64 	%rd111, %rd110, 34;
@@ -2349,6 +2592,7 @@ void main() {
           // 1222: sub.s32 	%r171, %r167, %r922;
           r171 = uint(int(r167) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1223: setp.eq.s32 	%p140, %r171, 0;
+          // 1224: @%p140 bra 	$L__BB0_223;
           if (int(r171) == 0) {
             // 2561: shr.u32 	%r923, %r167, 8;
             r923 = r167 >> 8u;
@@ -2362,8 +2606,10 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r923) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 2568: setp.gt.s16 	%p141, %rs19, 1;
+            // 2569: @%p141 bra 	$L__BB0_227;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 2573: setp.eq.s16 	%p142, %rs19, 2;
+              // 2574: @%p142 bra 	$L__BB0_232;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 3081: shr.u32 	%r928, %r167, 12;
                 // 3082: and.b32  	%r929, %r928, 1;
@@ -2371,37 +2617,47 @@ void main() {
                 r930 = r1613 | ((r167 >> 12u) & 1u);
                 // 3084: or.b32  	%r1613, %r930, 32256;
                 r1613 = r930 | 32256u;
+                // 3085: bra.uni 	$L__BB0_239;
                 p2g_sv0 = 95;
               } else {
                 // 2576: setp.eq.s16 	%p143, %rs19, 3;
+                // 2577: @%p143 bra 	$L__BB0_231;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 3088: setp.eq.s32 	%p147, %r169, 0;
                   // 3089: selp.b32 	%r927, 1, %r169, %p147;
                   // 3090: or.b32  	%r1613, %r927, %r1613;
                   r1613 = ((int(r169) == 0) ? 1u : r169) | r1613;
+                  // 3091: bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
                   // 2579: setp.ne.s16 	%p144, %rs19, 4;
+                  // 2580: @%p144 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 277;
                   } else {
                     // 2582: or.b32  	%r1613, %r1613, 31743;
                     r1613 = r1613 | 31743u;
+                    // 2583: bra.uni 	$L__BB0_239;
                     p2g_sv0 = 95;
                   }
                 }
               }
             } else {
+              // 2570: bra.uni 	$L__BB0_224;
               // 2861: setp.eq.s16 	%p145, %rs19, 0;
+              // 2862: @%p145 bra 	$L__BB0_239;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 2864: setp.eq.s16 	%p146, %rs19, 1;
+                // 2865: @%p146 bra 	$L__BB0_226;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 2869: or.b32  	%r1613, %r1613, 31744;
                   r1613 = r1613 | 31744u;
+                  // 2870: bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
+                  // 2866: bra.uni 	$L__BB0_233;
                   p2g_sv0 = 277;
                 }
               }
@@ -2411,15 +2667,18 @@ void main() {
               r931 = r1613 | r169;
               // 3206: or.b32  	%r1613, %r931, 1024;
               r1613 = r931 | 1024u;
+              // 3207: bra.uni 	$L__BB0_239;
               p2g_sv0 = 95;
             }
           } else {
             // 1226: add.s32 	%r1612, %r171, 13;
             r1612 = uint(int(r171) + 13);
+            // 1227: bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         } else {
           // 1182: setp.ne.s16 	%p137, %rs4, 5;
+          // 1183: @%p137 bra 	$L__BB0_236;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
@@ -2431,12 +2690,15 @@ void main() {
             // 1189: sub.s32 	%r920, %r167, %r919;
             // 1190: add.s32 	%r1612, %r920, 13;
             r1612 = uint(int(uint(int(r167) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
+            // 1191: bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         }
       }
     } else {
+      // 1173: bra.uni 	$L__BB0_214;
       // 1194: setp.eq.s16 	%p138, %rs4, 0;
+      // 1195: @%p138 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1230: mul.wide.u32 	%rd116, %r167, 613566757;
         // 1231: shr.u64 	%rd117, %rd116, 32;
@@ -2452,9 +2714,11 @@ void main() {
         // 1238: sub.s32 	%r944, %r167, %r943;
         // 1239: add.s32 	%r1612, %r944, 12;
         r1612 = uint(int(uint(int(r167) - int(r943))) + 12);
+        // 1240: bra.uni 	$L__BB0_237;
         p2g_sv0 = 94;
       } else {
         // 1197: setp.eq.s16 	%p139, %rs4, 1;
+        // 1198: @%p139 bra 	$L__BB0_216;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1202: mul.wide.u32 	%rd114, %r167, 138547333;
           // 1203: shr.u64 	%rd115, %rd114, 32;
@@ -2469,8 +2733,10 @@ void main() {
           r937 = uint(int(uint(int(uint(int(r167) - int(r932)) >> 1u) + int(r932)) >> 4u) * 31);
           // 1210: sub.s32 	%r1612, %r167, %r937;
           r1612 = uint(int(r167) - int(r937));
+          // 1211: bra.uni 	$L__BB0_237;
           p2g_sv0 = 94;
         } else {
+          // 1199: bra.uni 	$L__BB0_236;
           p2g_sv0 = 93;
         }
       }
@@ -2500,6 +2766,7 @@ void main() {
   // 1258: and.b32  	%r957, %r1609, 65535;
   // 1259: prmt.b32 	%r187, %r1611, %r957, 4180;
   r187 = p2g_prmt(r1611, (r1609 & 65535u), 4180u, 0);
+  // 1260: @%p73 bra 	$L__BB0_265;
   if (p73) {
     // 1264: and.b32  	%r1018, %r186, 14;
     // 1265: add.s32 	%r1019, %r87, %r1018;
@@ -2554,7 +2821,9 @@ void main() {
     // 1302: or.b32  	%r1054, %r1053, %r1052;
     // 1303: xor.b32  	%r1615, %r1054, 32768;
     r1615 = (p2g_bfi_32((r1035 & 1u), ((r1035 >> 1u) & 1023u), 15u, 1u) | r1052) ^ 32768u;
+    // 1304: bra.uni 	$L__BB0_266;
   } else {
+    // 1261: bra.uni 	$L__BB0_240;
     // 1307: add.s32 	%r958, %r87, %r186;
     // 1308: xor.b32  	%r959, %r958, 81;
     // 1309: mul.lo.s32 	%r960, %r959, 2146121005;
@@ -2597,14 +2866,18 @@ void main() {
     // 1335: shr.u32 	%r984, %r974, 1;
     // 1336: and.b32  	%r190, %r984, 1023;
     r190 = (r974 >> 1u) & 1023u;
+    // 1337: @%p19 bra 	$L__BB0_244;
     if (p19) {
       // 1341: setp.eq.s16 	%p150, %rs4, 2;
+      // 1342: @%p150 bra 	$L__BB0_261;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1379: and.b32  	%r1615, %r188, 65535;
         r1615 = r188 & 65535u;
+        // 1380: bra.uni 	$L__BB0_266;
         p2g_sv0 = 106;
       } else {
         // 1344: setp.eq.s16 	%p151, %rs4, 3;
+        // 1345: @%p151 bra 	$L__BB0_248;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1383: mul.wide.u32 	%rd124, %r188, -858993459;
           // 1384: shr.u64 	%rd125, %rd124, 34;
@@ -2614,6 +2887,7 @@ void main() {
           // 1387: sub.s32 	%r192, %r188, %r989;
           r192 = uint(int(r188) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1388: setp.eq.s32 	%p155, %r192, 0;
+          // 1389: @%p155 bra 	$L__BB0_250;
           if (int(r192) == 0) {
             // 2586: shr.u32 	%r990, %r188, 8;
             r990 = r188 >> 8u;
@@ -2627,8 +2901,10 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r990) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 2593: setp.gt.s16 	%p156, %rs21, 1;
+            // 2594: @%p156 bra 	$L__BB0_254;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 2598: setp.eq.s16 	%p157, %rs21, 2;
+              // 2599: @%p157 bra 	$L__BB0_259;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 3094: shr.u32 	%r995, %r188, 12;
                 // 3095: and.b32  	%r996, %r995, 1;
@@ -2636,37 +2912,47 @@ void main() {
                 r997 = r1615 | ((r188 >> 12u) & 1u);
                 // 3097: or.b32  	%r1615, %r997, 32256;
                 r1615 = r997 | 32256u;
+                // 3098: bra.uni 	$L__BB0_266;
                 p2g_sv0 = 106;
               } else {
                 // 2601: setp.eq.s16 	%p158, %rs21, 3;
+                // 2602: @%p158 bra 	$L__BB0_258;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 3101: setp.eq.s32 	%p162, %r190, 0;
                   // 3102: selp.b32 	%r994, 1, %r190, %p162;
                   // 3103: or.b32  	%r1615, %r994, %r1615;
                   r1615 = ((int(r190) == 0) ? 1u : r190) | r1615;
+                  // 3104: bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
                   // 2604: setp.ne.s16 	%p159, %rs21, 4;
+                  // 2605: @%p159 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 278;
                   } else {
                     // 2607: or.b32  	%r1615, %r1615, 31743;
                     r1615 = r1615 | 31743u;
+                    // 2608: bra.uni 	$L__BB0_266;
                     p2g_sv0 = 106;
                   }
                 }
               }
             } else {
+              // 2595: bra.uni 	$L__BB0_251;
               // 2873: setp.eq.s16 	%p160, %rs21, 0;
+              // 2874: @%p160 bra 	$L__BB0_266;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 2876: setp.eq.s16 	%p161, %rs21, 1;
+                // 2877: @%p161 bra 	$L__BB0_253;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 2881: or.b32  	%r1615, %r1615, 31744;
                   r1615 = r1615 | 31744u;
+                  // 2882: bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
+                  // 2878: bra.uni 	$L__BB0_260;
                   p2g_sv0 = 278;
                 }
               }
@@ -2676,15 +2962,18 @@ void main() {
               r998 = r1615 | r190;
               // 3211: or.b32  	%r1615, %r998, 1024;
               r1615 = r998 | 1024u;
+              // 3212: bra.uni 	$L__BB0_266;
               p2g_sv0 = 106;
             }
           } else {
             // 1391: add.s32 	%r1614, %r192, 13;
             r1614 = uint(int(r192) + 13);
+            // 1392: bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         } else {
           // 1347: setp.ne.s16 	%p152, %rs4, 5;
+          // 1348: @%p152 bra 	$L__BB0_263;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
@@ -2696,12 +2985,15 @@ void main() {
             // 1354: sub.s32 	%r987, %r188, %r986;
             // 1355: add.s32 	%r1614, %r987, 13;
             r1614 = uint(int(uint(int(r188) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
+            // 1356: bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         }
       }
     } else {
+      // 1338: bra.uni 	$L__BB0_241;
       // 1359: setp.eq.s16 	%p153, %rs4, 0;
+      // 1360: @%p153 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1395: mul.wide.u32 	%rd130, %r188, 613566757;
         // 1396: shr.u64 	%rd131, %rd130, 32;
@@ -2717,9 +3009,11 @@ void main() {
         // 1403: sub.s32 	%r1011, %r188, %r1010;
         // 1404: add.s32 	%r1614, %r1011, 12;
         r1614 = uint(int(uint(int(r188) - int(r1010))) + 12);
+        // 1405: bra.uni 	$L__BB0_264;
         p2g_sv0 = 105;
       } else {
         // 1362: setp.eq.s16 	%p154, %rs4, 1;
+        // 1363: @%p154 bra 	$L__BB0_243;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1367: mul.wide.u32 	%rd128, %r188, 138547333;
           // 1368: shr.u64 	%rd129, %rd128, 32;
@@ -2734,8 +3028,10 @@ void main() {
           r1004 = uint(int(uint(int(uint(int(r188) - int(r999)) >> 1u) + int(r999)) >> 4u) * 31);
           // 1375: sub.s32 	%r1614, %r188, %r1004;
           r1614 = uint(int(r188) - int(r1004));
+          // 1376: bra.uni 	$L__BB0_264;
           p2g_sv0 = 105;
         } else {
+          // 1364: bra.uni 	$L__BB0_263;
           p2g_sv0 = 104;
         }
       }
@@ -2805,6 +3101,7 @@ void main() {
   // 1452: shr.u32 	%r1083, %r1073, 1;
   // 1453: and.b32  	%r209, %r1083, 1023;
   r209 = (r1073 >> 1u) & 1023u;
+  // 1454: @%p73 bra 	$L__BB0_292;
   if (p73) {
     // 1458: mul.wide.u32 	%rd148, %r207, -858993459;
     // 1459: shr.u64 	%rd149, %rd148, 34;
@@ -2819,15 +3116,21 @@ void main() {
     r1122 = r209 | r1617;
     // 1466: or.b32  	%r1617, %r1122, %r1121;
     r1617 = r1122 | r1121;
+    // 1467: bra.uni 	$L__BB0_293;
   } else {
+    // 1455: bra.uni 	$L__BB0_267;
+    // 1470: @%p19 bra 	$L__BB0_271;
     if (p19) {
       // 1474: setp.eq.s16 	%p165, %rs4, 2;
+      // 1475: @%p165 bra 	$L__BB0_288;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1512: and.b32  	%r1617, %r207, 65535;
         r1617 = r207 & 65535u;
+        // 1513: bra.uni 	$L__BB0_293;
         p2g_sv0 = 117;
       } else {
         // 1477: setp.eq.s16 	%p166, %rs4, 3;
+        // 1478: @%p166 bra 	$L__BB0_275;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1516: mul.wide.u32 	%rd138, %r207, -858993459;
           // 1517: shr.u64 	%rd139, %rd138, 34;
@@ -2837,6 +3140,7 @@ void main() {
           // 1520: sub.s32 	%r211, %r207, %r1088;
           r211 = uint(int(r207) - int(uint(int(uint(uint64_t(t80))) * 5)));
           // 1521: setp.eq.s32 	%p170, %r211, 0;
+          // 1522: @%p170 bra 	$L__BB0_277;
           if (int(r211) == 0) {
             // 2611: shr.u32 	%r1089, %r207, 8;
             r1089 = r207 >> 8u;
@@ -2850,8 +3154,10 @@ void main() {
             uint64_t t82 = uint64_t(uint(int(r1089) - int(uint(int(uint(uint64_t(t81))) * 6))));
             rs23 = (uint(uint64_t(t82)) & 65535u);
             // 2618: setp.gt.s16 	%p171, %rs23, 1;
+            // 2619: @%p171 bra 	$L__BB0_281;
             if ((bitfieldExtract(int(rs23), 0, 16)) > 1) {
               // 2623: setp.eq.s16 	%p172, %rs23, 2;
+              // 2624: @%p172 bra 	$L__BB0_286;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 2) {
                 // 3107: shr.u32 	%r1094, %r207, 12;
                 // 3108: and.b32  	%r1095, %r1094, 1;
@@ -2859,37 +3165,47 @@ void main() {
                 r1096 = r1617 | ((r207 >> 12u) & 1u);
                 // 3110: or.b32  	%r1617, %r1096, 32256;
                 r1617 = r1096 | 32256u;
+                // 3111: bra.uni 	$L__BB0_293;
                 p2g_sv0 = 117;
               } else {
                 // 2626: setp.eq.s16 	%p173, %rs23, 3;
+                // 2627: @%p173 bra 	$L__BB0_285;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 3) {
                   // 3114: setp.eq.s32 	%p177, %r209, 0;
                   // 3115: selp.b32 	%r1093, 1, %r209, %p177;
                   // 3116: or.b32  	%r1617, %r1093, %r1617;
                   r1617 = ((int(r209) == 0) ? 1u : r209) | r1617;
+                  // 3117: bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
                   // 2629: setp.ne.s16 	%p174, %rs23, 4;
+                  // 2630: @%p174 bra 	$L__BB0_287;
                   if ((bitfieldExtract(int(rs23), 0, 16)) != 4) {
                     p2g_sv0 = 279;
                   } else {
                     // 2632: or.b32  	%r1617, %r1617, 31743;
                     r1617 = r1617 | 31743u;
+                    // 2633: bra.uni 	$L__BB0_293;
                     p2g_sv0 = 117;
                   }
                 }
               }
             } else {
+              // 2620: bra.uni 	$L__BB0_278;
               // 2885: setp.eq.s16 	%p175, %rs23, 0;
+              // 2886: @%p175 bra 	$L__BB0_293;
               if ((bitfieldExtract(int(rs23), 0, 16)) == 0) {
                 p2g_sv0 = 117;
               } else {
                 // 2888: setp.eq.s16 	%p176, %rs23, 1;
+                // 2889: @%p176 bra 	$L__BB0_280;
                 if ((bitfieldExtract(int(rs23), 0, 16)) == 1) {
                   // 2893: or.b32  	%r1617, %r1617, 31744;
                   r1617 = r1617 | 31744u;
+                  // 2894: bra.uni 	$L__BB0_293;
                   p2g_sv0 = 117;
                 } else {
+                  // 2890: bra.uni 	$L__BB0_287;
                   p2g_sv0 = 279;
                 }
               }
@@ -2899,15 +3215,18 @@ void main() {
               r1097 = r1617 | r209;
               // 3216: or.b32  	%r1617, %r1097, 1024;
               r1617 = r1097 | 1024u;
+              // 3217: bra.uni 	$L__BB0_293;
               p2g_sv0 = 117;
             }
           } else {
             // 1524: add.s32 	%r1616, %r211, 13;
             r1616 = uint(int(r211) + 13);
+            // 1525: bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         } else {
           // 1480: setp.ne.s16 	%p167, %rs4, 5;
+          // 1481: @%p167 bra 	$L__BB0_290;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 115;
           } else {
@@ -2919,12 +3238,15 @@ void main() {
             // 1487: sub.s32 	%r1086, %r207, %r1085;
             // 1488: add.s32 	%r1616, %r1086, 13;
             r1616 = uint(int(uint(int(r207) - int(uint(int(uint(uint64_t(t83))) * 5)))) + 13);
+            // 1489: bra.uni 	$L__BB0_291;
             p2g_sv0 = 116;
           }
         }
       }
     } else {
+      // 1471: bra.uni 	$L__BB0_268;
       // 1492: setp.eq.s16 	%p168, %rs4, 0;
+      // 1493: @%p168 bra 	$L__BB0_289;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1528: mul.wide.u32 	%rd144, %r207, 613566757;
         // 1529: shr.u64 	%rd145, %rd144, 32;
@@ -2940,9 +3262,11 @@ void main() {
         // 1536: sub.s32 	%r1110, %r207, %r1109;
         // 1537: add.s32 	%r1616, %r1110, 12;
         r1616 = uint(int(uint(int(r207) - int(r1109))) + 12);
+        // 1538: bra.uni 	$L__BB0_291;
         p2g_sv0 = 116;
       } else {
         // 1495: setp.eq.s16 	%p169, %rs4, 1;
+        // 1496: @%p169 bra 	$L__BB0_270;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1500: mul.wide.u32 	%rd142, %r207, 138547333;
           // 1501: shr.u64 	%rd143, %rd142, 32;
@@ -2957,8 +3281,10 @@ void main() {
           r1103 = uint(int(uint(int(uint(int(r207) - int(r1098)) >> 1u) + int(r1098)) >> 4u) * 31);
           // 1508: sub.s32 	%r1616, %r207, %r1103;
           r1616 = uint(int(r207) - int(r1103));
+          // 1509: bra.uni 	$L__BB0_291;
           p2g_sv0 = 116;
         } else {
+          // 1497: bra.uni 	$L__BB0_290;
           p2g_sv0 = 115;
         }
       }
@@ -2986,6 +3312,7 @@ void main() {
   // 1555: and.b32  	%r1123, %r1613, 65535;
   // 1556: prmt.b32 	%r226, %r1615, %r1123, 4180;
   r226 = p2g_prmt(r1615, (r1613 & 65535u), 4180u, 0);
+  // 1557: @%p73 bra 	$L__BB0_319;
   if (p73) {
     // 1561: and.b32  	%r1184, %r186, 14;
     // 1562: add.s32 	%r1185, %r127, %r1184;
@@ -3040,7 +3367,9 @@ void main() {
     // 1599: or.b32  	%r1220, %r1219, %r1218;
     // 1600: xor.b32  	%r1619, %r1220, 32768;
     r1619 = (p2g_bfi_32((r1201 & 1u), ((r1201 >> 1u) & 1023u), 15u, 1u) | r1218) ^ 32768u;
+    // 1601: bra.uni 	$L__BB0_320;
   } else {
+    // 1558: bra.uni 	$L__BB0_294;
     // 1604: add.s32 	%r1124, %r127, %r186;
     // 1605: xor.b32  	%r1125, %r1124, 81;
     // 1606: mul.lo.s32 	%r1126, %r1125, 2146121005;
@@ -3083,14 +3412,18 @@ void main() {
     // 1632: shr.u32 	%r1150, %r1140, 1;
     // 1633: and.b32  	%r229, %r1150, 1023;
     r229 = (r1140 >> 1u) & 1023u;
+    // 1634: @%p19 bra 	$L__BB0_298;
     if (p19) {
       // 1638: setp.eq.s16 	%p180, %rs4, 2;
+      // 1639: @%p180 bra 	$L__BB0_315;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1676: and.b32  	%r1619, %r227, 65535;
         r1619 = r227 & 65535u;
+        // 1677: bra.uni 	$L__BB0_320;
         p2g_sv0 = 128;
       } else {
         // 1641: setp.eq.s16 	%p181, %rs4, 3;
+        // 1642: @%p181 bra 	$L__BB0_302;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1680: mul.wide.u32 	%rd152, %r227, -858993459;
           // 1681: shr.u64 	%rd153, %rd152, 34;
@@ -3100,6 +3433,7 @@ void main() {
           // 1684: sub.s32 	%r231, %r227, %r1155;
           r231 = uint(int(r227) - int(uint(int(uint(uint64_t(t88))) * 5)));
           // 1685: setp.eq.s32 	%p185, %r231, 0;
+          // 1686: @%p185 bra 	$L__BB0_304;
           if (int(r231) == 0) {
             // 2636: shr.u32 	%r1156, %r227, 8;
             r1156 = r227 >> 8u;
@@ -3113,8 +3447,10 @@ void main() {
             uint64_t t90 = uint64_t(uint(int(r1156) - int(uint(int(uint(uint64_t(t89))) * 6))));
             rs25 = (uint(uint64_t(t90)) & 65535u);
             // 2643: setp.gt.s16 	%p186, %rs25, 1;
+            // 2644: @%p186 bra 	$L__BB0_308;
             if ((bitfieldExtract(int(rs25), 0, 16)) > 1) {
               // 2648: setp.eq.s16 	%p187, %rs25, 2;
+              // 2649: @%p187 bra 	$L__BB0_313;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 2) {
                 // 3120: shr.u32 	%r1161, %r227, 12;
                 // 3121: and.b32  	%r1162, %r1161, 1;
@@ -3122,37 +3458,47 @@ void main() {
                 r1163 = r1619 | ((r227 >> 12u) & 1u);
                 // 3123: or.b32  	%r1619, %r1163, 32256;
                 r1619 = r1163 | 32256u;
+                // 3124: bra.uni 	$L__BB0_320;
                 p2g_sv0 = 128;
               } else {
                 // 2651: setp.eq.s16 	%p188, %rs25, 3;
+                // 2652: @%p188 bra 	$L__BB0_312;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 3) {
                   // 3127: setp.eq.s32 	%p192, %r229, 0;
                   // 3128: selp.b32 	%r1160, 1, %r229, %p192;
                   // 3129: or.b32  	%r1619, %r1160, %r1619;
                   r1619 = ((int(r229) == 0) ? 1u : r229) | r1619;
+                  // 3130: bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
                   // 2654: setp.ne.s16 	%p189, %rs25, 4;
+                  // 2655: @%p189 bra 	$L__BB0_314;
                   if ((bitfieldExtract(int(rs25), 0, 16)) != 4) {
                     p2g_sv0 = 280;
                   } else {
                     // 2657: or.b32  	%r1619, %r1619, 31743;
                     r1619 = r1619 | 31743u;
+                    // 2658: bra.uni 	$L__BB0_320;
                     p2g_sv0 = 128;
                   }
                 }
               }
             } else {
+              // 2645: bra.uni 	$L__BB0_305;
               // 2897: setp.eq.s16 	%p190, %rs25, 0;
+              // 2898: @%p190 bra 	$L__BB0_320;
               if ((bitfieldExtract(int(rs25), 0, 16)) == 0) {
                 p2g_sv0 = 128;
               } else {
                 // 2900: setp.eq.s16 	%p191, %rs25, 1;
+                // 2901: @%p191 bra 	$L__BB0_307;
                 if ((bitfieldExtract(int(rs25), 0, 16)) == 1) {
                   // 2905: or.b32  	%r1619, %r1619, 31744;
                   r1619 = r1619 | 31744u;
+                  // 2906: bra.uni 	$L__BB0_320;
                   p2g_sv0 = 128;
                 } else {
+                  // 2902: bra.uni 	$L__BB0_314;
                   p2g_sv0 = 280;
                 }
               }
@@ -3162,15 +3508,18 @@ void main() {
               r1164 = r1619 | r229;
               // 3221: or.b32  	%r1619, %r1164, 1024;
               r1619 = r1164 | 1024u;
+              // 3222: bra.uni 	$L__BB0_320;
               p2g_sv0 = 128;
             }
           } else {
             // 1688: add.s32 	%r1618, %r231, 13;
             r1618 = uint(int(r231) + 13);
+            // 1689: bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         } else {
           // 1644: setp.ne.s16 	%p182, %rs4, 5;
+          // 1645: @%p182 bra 	$L__BB0_317;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 126;
           } else {
@@ -3182,12 +3531,15 @@ void main() {
             // 1651: sub.s32 	%r1153, %r227, %r1152;
             // 1652: add.s32 	%r1618, %r1153, 13;
             r1618 = uint(int(uint(int(r227) - int(uint(int(uint(uint64_t(t91))) * 5)))) + 13);
+            // 1653: bra.uni 	$L__BB0_318;
             p2g_sv0 = 127;
           }
         }
       }
     } else {
+      // 1635: bra.uni 	$L__BB0_295;
       // 1656: setp.eq.s16 	%p183, %rs4, 0;
+      // 1657: @%p183 bra 	$L__BB0_316;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1692: mul.wide.u32 	%rd158, %r227, 613566757;
         // 1693: shr.u64 	%rd159, %rd158, 32;
@@ -3203,9 +3555,11 @@ void main() {
         // 1700: sub.s32 	%r1177, %r227, %r1176;
         // 1701: add.s32 	%r1618, %r1177, 12;
         r1618 = uint(int(uint(int(r227) - int(r1176))) + 12);
+        // 1702: bra.uni 	$L__BB0_318;
         p2g_sv0 = 127;
       } else {
         // 1659: setp.eq.s16 	%p184, %rs4, 1;
+        // 1660: @%p184 bra 	$L__BB0_297;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1664: mul.wide.u32 	%rd156, %r227, 138547333;
           // 1665: shr.u64 	%rd157, %rd156, 32;
@@ -3220,8 +3574,10 @@ void main() {
           r1170 = uint(int(uint(int(uint(int(r227) - int(r1165)) >> 1u) + int(r1165)) >> 4u) * 31);
           // 1672: sub.s32 	%r1618, %r227, %r1170;
           r1618 = uint(int(r227) - int(r1170));
+          // 1673: bra.uni 	$L__BB0_318;
           p2g_sv0 = 127;
         } else {
+          // 1661: bra.uni 	$L__BB0_317;
           p2g_sv0 = 126;
         }
       }
@@ -3294,6 +3650,7 @@ void main() {
   // 1750: shr.u32 	%r1247, %r1237, 1;
   // 1751: and.b32  	%r251, %r1247, 1023;
   r251 = (r1237 >> 1u) & 1023u;
+  // 1752: @%p73 bra 	$L__BB0_346;
   if (p73) {
     // 1756: mul.wide.u32 	%rd176, %r249, -858993459;
     // 1757: shr.u64 	%rd177, %rd176, 34;
@@ -3308,15 +3665,21 @@ void main() {
     r1286 = r251 | r1621;
     // 1764: or.b32  	%r1621, %r1286, %r1285;
     r1621 = r1286 | r1285;
+    // 1765: bra.uni 	$L__BB0_347;
   } else {
+    // 1753: bra.uni 	$L__BB0_321;
+    // 1768: @%p19 bra 	$L__BB0_325;
     if (p19) {
       // 1772: setp.eq.s16 	%p195, %rs4, 2;
+      // 1773: @%p195 bra 	$L__BB0_342;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1810: and.b32  	%r1621, %r249, 65535;
         r1621 = r249 & 65535u;
+        // 1811: bra.uni 	$L__BB0_347;
         p2g_sv0 = 139;
       } else {
         // 1775: setp.eq.s16 	%p196, %rs4, 3;
+        // 1776: @%p196 bra 	$L__BB0_329;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1814: mul.wide.u32 	%rd166, %r249, -858993459;
           // 1815: shr.u64 	%rd167, %rd166, 34;
@@ -3326,6 +3689,7 @@ void main() {
           // 1818: sub.s32 	%r253, %r249, %r1252;
           r253 = uint(int(r249) - int(uint(int(uint(uint64_t(t96))) * 5)));
           // 1819: setp.eq.s32 	%p200, %r253, 0;
+          // 1820: @%p200 bra 	$L__BB0_331;
           if (int(r253) == 0) {
             // 2661: shr.u32 	%r1253, %r249, 8;
             r1253 = r249 >> 8u;
@@ -3339,8 +3703,10 @@ void main() {
             uint64_t t98 = uint64_t(uint(int(r1253) - int(uint(int(uint(uint64_t(t97))) * 6))));
             rs27 = (uint(uint64_t(t98)) & 65535u);
             // 2668: setp.gt.s16 	%p201, %rs27, 1;
+            // 2669: @%p201 bra 	$L__BB0_335;
             if ((bitfieldExtract(int(rs27), 0, 16)) > 1) {
               // 2673: setp.eq.s16 	%p202, %rs27, 2;
+              // 2674: @%p202 bra 	$L__BB0_340;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 2) {
                 // 3133: shr.u32 	%r1258, %r249, 12;
                 // 3134: and.b32  	%r1259, %r1258, 1;
@@ -3348,37 +3714,47 @@ void main() {
                 r1260 = r1621 | ((r249 >> 12u) & 1u);
                 // 3136: or.b32  	%r1621, %r1260, 32256;
                 r1621 = r1260 | 32256u;
+                // 3137: bra.uni 	$L__BB0_347;
                 p2g_sv0 = 139;
               } else {
                 // 2676: setp.eq.s16 	%p203, %rs27, 3;
+                // 2677: @%p203 bra 	$L__BB0_339;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 3) {
                   // 3140: setp.eq.s32 	%p207, %r251, 0;
                   // 3141: selp.b32 	%r1257, 1, %r251, %p207;
                   // 3142: or.b32  	%r1621, %r1257, %r1621;
                   r1621 = ((int(r251) == 0) ? 1u : r251) | r1621;
+                  // 3143: bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
                   // 2679: setp.ne.s16 	%p204, %rs27, 4;
+                  // 2680: @%p204 bra 	$L__BB0_341;
                   if ((bitfieldExtract(int(rs27), 0, 16)) != 4) {
                     p2g_sv0 = 281;
                   } else {
                     // 2682: or.b32  	%r1621, %r1621, 31743;
                     r1621 = r1621 | 31743u;
+                    // 2683: bra.uni 	$L__BB0_347;
                     p2g_sv0 = 139;
                   }
                 }
               }
             } else {
+              // 2670: bra.uni 	$L__BB0_332;
               // 2909: setp.eq.s16 	%p205, %rs27, 0;
+              // 2910: @%p205 bra 	$L__BB0_347;
               if ((bitfieldExtract(int(rs27), 0, 16)) == 0) {
                 p2g_sv0 = 139;
               } else {
                 // 2912: setp.eq.s16 	%p206, %rs27, 1;
+                // 2913: @%p206 bra 	$L__BB0_334;
                 if ((bitfieldExtract(int(rs27), 0, 16)) == 1) {
                   // 2917: or.b32  	%r1621, %r1621, 31744;
                   r1621 = r1621 | 31744u;
+                  // 2918: bra.uni 	$L__BB0_347;
                   p2g_sv0 = 139;
                 } else {
+                  // 2914: bra.uni 	$L__BB0_341;
                   p2g_sv0 = 281;
                 }
               }
@@ -3388,15 +3764,18 @@ void main() {
               r1261 = r1621 | r251;
               // 3226: or.b32  	%r1621, %r1261, 1024;
               r1621 = r1261 | 1024u;
+              // 3227: bra.uni 	$L__BB0_347;
               p2g_sv0 = 139;
             }
           } else {
             // 1822: add.s32 	%r1620, %r253, 13;
             r1620 = uint(int(r253) + 13);
+            // 1823: bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         } else {
           // 1778: setp.ne.s16 	%p197, %rs4, 5;
+          // 1779: @%p197 bra 	$L__BB0_344;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 137;
           } else {
@@ -3408,12 +3787,15 @@ void main() {
             // 1785: sub.s32 	%r1250, %r249, %r1249;
             // 1786: add.s32 	%r1620, %r1250, 13;
             r1620 = uint(int(uint(int(r249) - int(uint(int(uint(uint64_t(t99))) * 5)))) + 13);
+            // 1787: bra.uni 	$L__BB0_345;
             p2g_sv0 = 138;
           }
         }
       }
     } else {
+      // 1769: bra.uni 	$L__BB0_322;
       // 1790: setp.eq.s16 	%p198, %rs4, 0;
+      // 1791: @%p198 bra 	$L__BB0_343;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1826: mul.wide.u32 	%rd172, %r249, 613566757;
         // 1827: shr.u64 	%rd173, %rd172, 32;
@@ -3429,9 +3811,11 @@ void main() {
         // 1834: sub.s32 	%r1274, %r249, %r1273;
         // 1835: add.s32 	%r1620, %r1274, 12;
         r1620 = uint(int(uint(int(r249) - int(r1273))) + 12);
+        // 1836: bra.uni 	$L__BB0_345;
         p2g_sv0 = 138;
       } else {
         // 1793: setp.eq.s16 	%p199, %rs4, 1;
+        // 1794: @%p199 bra 	$L__BB0_324;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1798: mul.wide.u32 	%rd170, %r249, 138547333;
           // 1799: shr.u64 	%rd171, %rd170, 32;
@@ -3446,8 +3830,10 @@ void main() {
           r1267 = uint(int(uint(int(uint(int(r249) - int(r1262)) >> 1u) + int(r1262)) >> 4u) * 31);
           // 1806: sub.s32 	%r1620, %r249, %r1267;
           r1620 = uint(int(r249) - int(r1267));
+          // 1807: bra.uni 	$L__BB0_345;
           p2g_sv0 = 138;
         } else {
+          // 1795: bra.uni 	$L__BB0_344;
           p2g_sv0 = 137;
         }
       }
@@ -3475,6 +3861,7 @@ void main() {
   // 1853: and.b32  	%r1287, %r1617, 65535;
   // 1854: prmt.b32 	%r268, %r1619, %r1287, 4180;
   r268 = p2g_prmt(r1619, (r1617 & 65535u), 4180u, 0);
+  // 1855: @%p73 bra 	$L__BB0_373;
   if (p73) {
     // 1859: shl.b32 	%r1349, %r107, 6;
     r1349 = r107 << 6u;
@@ -3544,7 +3931,9 @@ void main() {
     // 1908: and.b32  	%r1396, %r1395, 3;
     // 1909: xor.b32  	%r1623, %r1386, %r1396;
     r1623 = (p2g_bfi_32((r1367 & 1u), ((r1367 >> 1u) & 1023u), 15u, 1u) | r1384) ^ (((r1393 >> 16u) ^ r1393) & 3u);
+    // 1910: bra.uni 	$L__BB0_374;
   } else {
+    // 1856: bra.uni 	$L__BB0_348;
     // 1913: shl.b32 	%r1288, %r107, 6;
     // 1914: add.s32 	%r1289, %r247, %r1288;
     // 1915: xor.b32  	%r1290, %r1289, 81;
@@ -3588,14 +3977,18 @@ void main() {
     // 1942: shr.u32 	%r1315, %r1305, 1;
     // 1943: and.b32  	%r271, %r1315, 1023;
     r271 = (r1305 >> 1u) & 1023u;
+    // 1944: @%p19 bra 	$L__BB0_352;
     if (p19) {
       // 1948: setp.eq.s16 	%p210, %rs4, 2;
+      // 1949: @%p210 bra 	$L__BB0_369;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1986: and.b32  	%r1623, %r269, 65535;
         r1623 = r269 & 65535u;
+        // 1987: bra.uni 	$L__BB0_374;
         p2g_sv0 = 150;
       } else {
         // 1951: setp.eq.s16 	%p211, %rs4, 3;
+        // 1952: @%p211 bra 	$L__BB0_356;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1990: mul.wide.u32 	%rd180, %r269, -858993459;
           // 1991: shr.u64 	%rd181, %rd180, 34;
@@ -3605,6 +3998,7 @@ void main() {
           // 1994: sub.s32 	%r273, %r269, %r1320;
           r273 = uint(int(r269) - int(uint(int(uint(uint64_t(t104))) * 5)));
           // 1995: setp.eq.s32 	%p215, %r273, 0;
+          // 1996: @%p215 bra 	$L__BB0_358;
           if (int(r273) == 0) {
             // 2686: shr.u32 	%r1321, %r269, 8;
             r1321 = r269 >> 8u;
@@ -3618,8 +4012,10 @@ void main() {
             uint64_t t106 = uint64_t(uint(int(r1321) - int(uint(int(uint(uint64_t(t105))) * 6))));
             rs29 = (uint(uint64_t(t106)) & 65535u);
             // 2693: setp.gt.s16 	%p216, %rs29, 1;
+            // 2694: @%p216 bra 	$L__BB0_362;
             if ((bitfieldExtract(int(rs29), 0, 16)) > 1) {
               // 2698: setp.eq.s16 	%p217, %rs29, 2;
+              // 2699: @%p217 bra 	$L__BB0_367;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 2) {
                 // 3146: shr.u32 	%r1326, %r269, 12;
                 // 3147: and.b32  	%r1327, %r1326, 1;
@@ -3627,37 +4023,47 @@ void main() {
                 r1328 = r1623 | ((r269 >> 12u) & 1u);
                 // 3149: or.b32  	%r1623, %r1328, 32256;
                 r1623 = r1328 | 32256u;
+                // 3150: bra.uni 	$L__BB0_374;
                 p2g_sv0 = 150;
               } else {
                 // 2701: setp.eq.s16 	%p218, %rs29, 3;
+                // 2702: @%p218 bra 	$L__BB0_366;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 3) {
                   // 3153: setp.eq.s32 	%p222, %r271, 0;
                   // 3154: selp.b32 	%r1325, 1, %r271, %p222;
                   // 3155: or.b32  	%r1623, %r1325, %r1623;
                   r1623 = ((int(r271) == 0) ? 1u : r271) | r1623;
+                  // 3156: bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
                   // 2704: setp.ne.s16 	%p219, %rs29, 4;
+                  // 2705: @%p219 bra 	$L__BB0_368;
                   if ((bitfieldExtract(int(rs29), 0, 16)) != 4) {
                     p2g_sv0 = 282;
                   } else {
                     // 2707: or.b32  	%r1623, %r1623, 31743;
                     r1623 = r1623 | 31743u;
+                    // 2708: bra.uni 	$L__BB0_374;
                     p2g_sv0 = 150;
                   }
                 }
               }
             } else {
+              // 2695: bra.uni 	$L__BB0_359;
               // 2921: setp.eq.s16 	%p220, %rs29, 0;
+              // 2922: @%p220 bra 	$L__BB0_374;
               if ((bitfieldExtract(int(rs29), 0, 16)) == 0) {
                 p2g_sv0 = 150;
               } else {
                 // 2924: setp.eq.s16 	%p221, %rs29, 1;
+                // 2925: @%p221 bra 	$L__BB0_361;
                 if ((bitfieldExtract(int(rs29), 0, 16)) == 1) {
                   // 2929: or.b32  	%r1623, %r1623, 31744;
                   r1623 = r1623 | 31744u;
+                  // 2930: bra.uni 	$L__BB0_374;
                   p2g_sv0 = 150;
                 } else {
+                  // 2926: bra.uni 	$L__BB0_368;
                   p2g_sv0 = 282;
                 }
               }
@@ -3667,15 +4073,18 @@ void main() {
               r1329 = r1623 | r271;
               // 3231: or.b32  	%r1623, %r1329, 1024;
               r1623 = r1329 | 1024u;
+              // 3232: bra.uni 	$L__BB0_374;
               p2g_sv0 = 150;
             }
           } else {
             // 1998: add.s32 	%r1622, %r273, 13;
             r1622 = uint(int(r273) + 13);
+            // 1999: bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         } else {
           // 1954: setp.ne.s16 	%p212, %rs4, 5;
+          // 1955: @%p212 bra 	$L__BB0_371;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 148;
           } else {
@@ -3687,12 +4096,15 @@ void main() {
             // 1961: sub.s32 	%r1318, %r269, %r1317;
             // 1962: add.s32 	%r1622, %r1318, 13;
             r1622 = uint(int(uint(int(r269) - int(uint(int(uint(uint64_t(t107))) * 5)))) + 13);
+            // 1963: bra.uni 	$L__BB0_372;
             p2g_sv0 = 149;
           }
         }
       }
     } else {
+      // 1945: bra.uni 	$L__BB0_349;
       // 1966: setp.eq.s16 	%p213, %rs4, 0;
+      // 1967: @%p213 bra 	$L__BB0_370;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2002: mul.wide.u32 	%rd186, %r269, 613566757;
         // 2003: shr.u64 	%rd187, %rd186, 32;
@@ -3708,9 +4120,11 @@ void main() {
         // 2010: sub.s32 	%r1342, %r269, %r1341;
         // 2011: add.s32 	%r1622, %r1342, 12;
         r1622 = uint(int(uint(int(r269) - int(r1341))) + 12);
+        // 2012: bra.uni 	$L__BB0_372;
         p2g_sv0 = 149;
       } else {
         // 1969: setp.eq.s16 	%p214, %rs4, 1;
+        // 1970: @%p214 bra 	$L__BB0_351;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1974: mul.wide.u32 	%rd184, %r269, 138547333;
           // 1975: shr.u64 	%rd185, %rd184, 32;
@@ -3725,8 +4139,10 @@ void main() {
           r1335 = uint(int(uint(int(uint(int(r269) - int(r1330)) >> 1u) + int(r1330)) >> 4u) * 31);
           // 1982: sub.s32 	%r1622, %r269, %r1335;
           r1622 = uint(int(r269) - int(r1335));
+          // 1983: bra.uni 	$L__BB0_372;
           p2g_sv0 = 149;
         } else {
+          // 1971: bra.uni 	$L__BB0_371;
           p2g_sv0 = 148;
         }
       }
@@ -3795,6 +4211,7 @@ void main() {
   // 2058: shr.u32 	%r1424, %r1414, 1;
   // 2059: and.b32  	%r290, %r1424, 1023;
   r290 = (r1414 >> 1u) & 1023u;
+  // 2060: @%p73 bra 	$L__BB0_400;
   if (p73) {
     // 2064: mul.wide.u32 	%rd204, %r288, -858993459;
     // 2065: shr.u64 	%rd205, %rd204, 34;
@@ -3809,15 +4226,21 @@ void main() {
     r1463 = r290 | r1625;
     // 2072: or.b32  	%r1625, %r1463, %r1462;
     r1625 = r1463 | r1462;
+    // 2073: bra.uni 	$L__BB0_401;
   } else {
+    // 2061: bra.uni 	$L__BB0_375;
+    // 2076: @%p19 bra 	$L__BB0_379;
     if (p19) {
       // 2080: setp.eq.s16 	%p225, %rs4, 2;
+      // 2081: @%p225 bra 	$L__BB0_396;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2118: and.b32  	%r1625, %r288, 65535;
         r1625 = r288 & 65535u;
+        // 2119: bra.uni 	$L__BB0_401;
         p2g_sv0 = 161;
       } else {
         // 2083: setp.eq.s16 	%p226, %rs4, 3;
+        // 2084: @%p226 bra 	$L__BB0_383;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2122: mul.wide.u32 	%rd194, %r288, -858993459;
           // 2123: shr.u64 	%rd195, %rd194, 34;
@@ -3827,6 +4250,7 @@ void main() {
           // 2126: sub.s32 	%r292, %r288, %r1429;
           r292 = uint(int(r288) - int(uint(int(uint(uint64_t(t112))) * 5)));
           // 2127: setp.eq.s32 	%p230, %r292, 0;
+          // 2128: @%p230 bra 	$L__BB0_385;
           if (int(r292) == 0) {
             // 2711: shr.u32 	%r1430, %r288, 8;
             r1430 = r288 >> 8u;
@@ -3840,8 +4264,10 @@ void main() {
             uint64_t t114 = uint64_t(uint(int(r1430) - int(uint(int(uint(uint64_t(t113))) * 6))));
             rs31 = (uint(uint64_t(t114)) & 65535u);
             // 2718: setp.gt.s16 	%p231, %rs31, 1;
+            // 2719: @%p231 bra 	$L__BB0_389;
             if ((bitfieldExtract(int(rs31), 0, 16)) > 1) {
               // 2723: setp.eq.s16 	%p232, %rs31, 2;
+              // 2724: @%p232 bra 	$L__BB0_394;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 2) {
                 // 3159: shr.u32 	%r1435, %r288, 12;
                 // 3160: and.b32  	%r1436, %r1435, 1;
@@ -3849,37 +4275,47 @@ void main() {
                 r1437 = r1625 | ((r288 >> 12u) & 1u);
                 // 3162: or.b32  	%r1625, %r1437, 32256;
                 r1625 = r1437 | 32256u;
+                // 3163: bra.uni 	$L__BB0_401;
                 p2g_sv0 = 161;
               } else {
                 // 2726: setp.eq.s16 	%p233, %rs31, 3;
+                // 2727: @%p233 bra 	$L__BB0_393;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 3) {
                   // 3166: setp.eq.s32 	%p237, %r290, 0;
                   // 3167: selp.b32 	%r1434, 1, %r290, %p237;
                   // 3168: or.b32  	%r1625, %r1434, %r1625;
                   r1625 = ((int(r290) == 0) ? 1u : r290) | r1625;
+                  // 3169: bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
                   // 2729: setp.ne.s16 	%p234, %rs31, 4;
+                  // 2730: @%p234 bra 	$L__BB0_395;
                   if ((bitfieldExtract(int(rs31), 0, 16)) != 4) {
                     p2g_sv0 = 283;
                   } else {
                     // 2732: or.b32  	%r1625, %r1625, 31743;
                     r1625 = r1625 | 31743u;
+                    // 2733: bra.uni 	$L__BB0_401;
                     p2g_sv0 = 161;
                   }
                 }
               }
             } else {
+              // 2720: bra.uni 	$L__BB0_386;
               // 2933: setp.eq.s16 	%p235, %rs31, 0;
+              // 2934: @%p235 bra 	$L__BB0_401;
               if ((bitfieldExtract(int(rs31), 0, 16)) == 0) {
                 p2g_sv0 = 161;
               } else {
                 // 2936: setp.eq.s16 	%p236, %rs31, 1;
+                // 2937: @%p236 bra 	$L__BB0_388;
                 if ((bitfieldExtract(int(rs31), 0, 16)) == 1) {
                   // 2941: or.b32  	%r1625, %r1625, 31744;
                   r1625 = r1625 | 31744u;
+                  // 2942: bra.uni 	$L__BB0_401;
                   p2g_sv0 = 161;
                 } else {
+                  // 2938: bra.uni 	$L__BB0_395;
                   p2g_sv0 = 283;
                 }
               }
@@ -3889,15 +4325,18 @@ void main() {
               r1438 = r1625 | r290;
               // 3236: or.b32  	%r1625, %r1438, 1024;
               r1625 = r1438 | 1024u;
+              // 3237: bra.uni 	$L__BB0_401;
               p2g_sv0 = 161;
             }
           } else {
             // 2130: add.s32 	%r1624, %r292, 13;
             r1624 = uint(int(r292) + 13);
+            // 2131: bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         } else {
           // 2086: setp.ne.s16 	%p227, %rs4, 5;
+          // 2087: @%p227 bra 	$L__BB0_398;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 159;
           } else {
@@ -3909,12 +4348,15 @@ void main() {
             // 2093: sub.s32 	%r1427, %r288, %r1426;
             // 2094: add.s32 	%r1624, %r1427, 13;
             r1624 = uint(int(uint(int(r288) - int(uint(int(uint(uint64_t(t115))) * 5)))) + 13);
+            // 2095: bra.uni 	$L__BB0_399;
             p2g_sv0 = 160;
           }
         }
       }
     } else {
+      // 2077: bra.uni 	$L__BB0_376;
       // 2098: setp.eq.s16 	%p228, %rs4, 0;
+      // 2099: @%p228 bra 	$L__BB0_397;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2134: mul.wide.u32 	%rd200, %r288, 613566757;
         // 2135: shr.u64 	%rd201, %rd200, 32;
@@ -3930,9 +4372,11 @@ void main() {
         // 2142: sub.s32 	%r1451, %r288, %r1450;
         // 2143: add.s32 	%r1624, %r1451, 12;
         r1624 = uint(int(uint(int(r288) - int(r1450))) + 12);
+        // 2144: bra.uni 	$L__BB0_399;
         p2g_sv0 = 160;
       } else {
         // 2101: setp.eq.s16 	%p229, %rs4, 1;
+        // 2102: @%p229 bra 	$L__BB0_378;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2106: mul.wide.u32 	%rd198, %r288, 138547333;
           // 2107: shr.u64 	%rd199, %rd198, 32;
@@ -3947,8 +4391,10 @@ void main() {
           r1444 = uint(int(uint(int(uint(int(r288) - int(r1439)) >> 1u) + int(r1439)) >> 4u) * 31);
           // 2114: sub.s32 	%r1624, %r288, %r1444;
           r1624 = uint(int(r288) - int(r1444));
+          // 2115: bra.uni 	$L__BB0_399;
           p2g_sv0 = 160;
         } else {
+          // 2103: bra.uni 	$L__BB0_398;
           p2g_sv0 = 159;
         }
       }
@@ -3976,6 +4422,7 @@ void main() {
   // 2161: and.b32  	%r1464, %r1621, 65535;
   // 2162: prmt.b32 	%r307, %r1623, %r1464, 4180;
   r307 = p2g_prmt(r1623, (r1621 & 65535u), 4180u, 0);
+  // 2163: @%p73 bra 	$L__BB0_427;
   if (p73) {
     // 2167: shl.b32 	%r1527, %r186, 6;
     r1527 = r186 << 6u;
@@ -4047,7 +4494,9 @@ void main() {
     // 2217: and.b32  	%r1575, %r1574, 3;
     // 2218: xor.b32  	%r1627, %r1565, %r1575;
     r1627 = (p2g_bfi_32((r1546 & 1u), ((r1546 >> 1u) & 1023u), 15u, 1u) | r1563) ^ (((r1572 >> 16u) ^ r1572) & 3u);
+    // 2219: bra.uni 	$L__BB0_428;
   } else {
+    // 2164: bra.uni 	$L__BB0_402;
     // 2222: shl.b32 	%r1465, %r186, 6;
     // 2223: add.s32 	%r1466, %r247, %r1465;
     r1466 = uint(int(r247) + int(r186 << 6u));
@@ -4093,14 +4542,18 @@ void main() {
     // 2252: shr.u32 	%r1493, %r1483, 1;
     // 2253: and.b32  	%r310, %r1493, 1023;
     r310 = (r1483 >> 1u) & 1023u;
+    // 2254: @%p19 bra 	$L__BB0_406;
     if (p19) {
       // 2258: setp.eq.s16 	%p240, %rs4, 2;
+      // 2259: @%p240 bra 	$L__BB0_423;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 2296: and.b32  	%r1627, %r308, 65535;
         r1627 = r308 & 65535u;
+        // 2297: bra.uni 	$L__BB0_428;
         p2g_sv0 = 172;
       } else {
         // 2261: setp.eq.s16 	%p241, %rs4, 3;
+        // 2262: @%p241 bra 	$L__BB0_410;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 2300: mul.wide.u32 	%rd208, %r308, -858993459;
           // 2301: shr.u64 	%rd209, %rd208, 34;
@@ -4110,6 +4563,7 @@ void main() {
           // 2304: sub.s32 	%r312, %r308, %r1498;
           r312 = uint(int(r308) - int(uint(int(uint(uint64_t(t120))) * 5)));
           // 2305: setp.eq.s32 	%p245, %r312, 0;
+          // 2306: @%p245 bra 	$L__BB0_412;
           if (int(r312) == 0) {
             // 2736: shr.u32 	%r1499, %r308, 8;
             r1499 = r308 >> 8u;
@@ -4123,8 +4577,10 @@ void main() {
             uint64_t t122 = uint64_t(uint(int(r1499) - int(uint(int(uint(uint64_t(t121))) * 6))));
             rs33 = (uint(uint64_t(t122)) & 65535u);
             // 2743: setp.gt.s16 	%p246, %rs33, 1;
+            // 2744: @%p246 bra 	$L__BB0_416;
             if ((bitfieldExtract(int(rs33), 0, 16)) > 1) {
               // 2748: setp.eq.s16 	%p247, %rs33, 2;
+              // 2749: @%p247 bra 	$L__BB0_421;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 2) {
                 // 3172: shr.u32 	%r1504, %r308, 12;
                 // 3173: and.b32  	%r1505, %r1504, 1;
@@ -4132,37 +4588,47 @@ void main() {
                 r1506 = r1627 | ((r308 >> 12u) & 1u);
                 // 3175: or.b32  	%r1627, %r1506, 32256;
                 r1627 = r1506 | 32256u;
+                // 3176: bra.uni 	$L__BB0_428;
                 p2g_sv0 = 172;
               } else {
                 // 2751: setp.eq.s16 	%p248, %rs33, 3;
+                // 2752: @%p248 bra 	$L__BB0_420;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 3) {
                   // 3179: setp.eq.s32 	%p252, %r310, 0;
                   // 3180: selp.b32 	%r1503, 1, %r310, %p252;
                   // 3181: or.b32  	%r1627, %r1503, %r1627;
                   r1627 = ((int(r310) == 0) ? 1u : r310) | r1627;
+                  // 3182: bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
                   // 2754: setp.ne.s16 	%p249, %rs33, 4;
+                  // 2755: @%p249 bra 	$L__BB0_422;
                   if ((bitfieldExtract(int(rs33), 0, 16)) != 4) {
                     p2g_sv0 = 284;
                   } else {
                     // 2757: or.b32  	%r1627, %r1627, 31743;
                     r1627 = r1627 | 31743u;
+                    // 2758: bra.uni 	$L__BB0_428;
                     p2g_sv0 = 172;
                   }
                 }
               }
             } else {
+              // 2745: bra.uni 	$L__BB0_413;
               // 2945: setp.eq.s16 	%p250, %rs33, 0;
+              // 2946: @%p250 bra 	$L__BB0_428;
               if ((bitfieldExtract(int(rs33), 0, 16)) == 0) {
                 p2g_sv0 = 172;
               } else {
                 // 2948: setp.eq.s16 	%p251, %rs33, 1;
+                // 2949: @%p251 bra 	$L__BB0_415;
                 if ((bitfieldExtract(int(rs33), 0, 16)) == 1) {
                   // 2953: or.b32  	%r1627, %r1627, 31744;
                   r1627 = r1627 | 31744u;
+                  // 2954: bra.uni 	$L__BB0_428;
                   p2g_sv0 = 172;
                 } else {
+                  // 2950: bra.uni 	$L__BB0_422;
                   p2g_sv0 = 284;
                 }
               }
@@ -4172,15 +4638,18 @@ void main() {
               r1507 = r1627 | r310;
               // 3241: or.b32  	%r1627, %r1507, 1024;
               r1627 = r1507 | 1024u;
+              // 3242: bra.uni 	$L__BB0_428;
               p2g_sv0 = 172;
             }
           } else {
             // 2308: add.s32 	%r1626, %r312, 13;
             r1626 = uint(int(r312) + 13);
+            // 2309: bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         } else {
           // 2264: setp.ne.s16 	%p242, %rs4, 5;
+          // 2265: @%p242 bra 	$L__BB0_425;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 170;
           } else {
@@ -4192,12 +4661,15 @@ void main() {
             // 2271: sub.s32 	%r1496, %r308, %r1495;
             // 2272: add.s32 	%r1626, %r1496, 13;
             r1626 = uint(int(uint(int(r308) - int(uint(int(uint(uint64_t(t123))) * 5)))) + 13);
+            // 2273: bra.uni 	$L__BB0_426;
             p2g_sv0 = 171;
           }
         }
       }
     } else {
+      // 2255: bra.uni 	$L__BB0_403;
       // 2276: setp.eq.s16 	%p243, %rs4, 0;
+      // 2277: @%p243 bra 	$L__BB0_424;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 2312: mul.wide.u32 	%rd214, %r308, 613566757;
         // 2313: shr.u64 	%rd215, %rd214, 32;
@@ -4213,9 +4685,11 @@ void main() {
         // 2320: sub.s32 	%r1520, %r308, %r1519;
         // 2321: add.s32 	%r1626, %r1520, 12;
         r1626 = uint(int(uint(int(r308) - int(r1519))) + 12);
+        // 2322: bra.uni 	$L__BB0_426;
         p2g_sv0 = 171;
       } else {
         // 2279: setp.eq.s16 	%p244, %rs4, 1;
+        // 2280: @%p244 bra 	$L__BB0_405;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 2284: mul.wide.u32 	%rd212, %r308, 138547333;
           // 2285: shr.u64 	%rd213, %rd212, 32;
@@ -4230,8 +4704,10 @@ void main() {
           r1513 = uint(int(uint(int(uint(int(r308) - int(r1508)) >> 1u) + int(r1508)) >> 4u) * 31);
           // 2292: sub.s32 	%r1626, %r308, %r1513;
           r1626 = uint(int(r308) - int(r1513));
+          // 2293: bra.uni 	$L__BB0_426;
           p2g_sv0 = 171;
         } else {
+          // 2281: bra.uni 	$L__BB0_425;
           p2g_sv0 = 170;
         }
       }
@@ -4305,5 +4781,6 @@ void main() {
   P2GU32(rd224).v = r1578;
   // 2357: st.global.u32 	[%rd224+4], %r1579;
   P2GU32((rd224 + 4ul)).v = r1579;
+  // 2358: ret;
   return;
 }

@@ -390,12 +390,15 @@ void main() {
   // 73: and.b32  	%r11, %r238, 8388607;
   r11 = (r229 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
+  // 75: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
+    // 80: @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
+      // 83: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r971, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
@@ -405,6 +408,7 @@ void main() {
         // 128: sub.s32 	%r15, %r971, %r245;
         r15 = uint(int(r971) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r15, 0;
+        // 130: @%p11 bra 	$L__BB0_12;
         if (int(r15) == 0) {
           // 1460: shr.u32 	%r246, %r971, 8;
           r246 = r971 >> 8u;
@@ -418,8 +422,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r246) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 1467: setp.gt.s16 	%p12, %rs3, 1;
+          // 1468: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 1472: setp.eq.s16 	%p13, %rs3, 2;
+            // 1473: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 1834: shr.u32 	%r251, %r971, 12;
               // 1835: and.b32  	%r252, %r251, 1;
@@ -427,39 +433,49 @@ void main() {
               r253 = r10 | ((r971 >> 12u) & 1u);
               // 1837: or.b32  	%r971, %r253, 2143289344;
               r971 = r253 | 0x7FC00000u;
+              // 1838: bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
               // 1475: setp.eq.s16 	%p14, %rs3, 3;
+              // 1476: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 1841: setp.eq.s32 	%p18, %r11, 0;
                 // 1842: selp.b32 	%r250, 1, %r11, %p18;
                 // 1843: or.b32  	%r971, %r250, %r10;
                 r971 = ((int(r11) == 0) ? 1u : r11) | r10;
+                // 1844: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
                 // 1478: setp.ne.s16 	%p15, %rs3, 4;
+                // 1479: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 155;
                 } else {
                   // 1481: or.b32  	%r971, %r10, 2139095039;
                   r971 = r10 | 0x7F7FFFFFu;
+                  // 1482: bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
+            // 1469: bra.uni 	$L__BB0_13;
             // 1710: setp.eq.s16 	%p16, %rs3, 0;
             // 1711: mov.u32 	%r971, %r10;
             r971 = r10;
+            // 1712: @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 1714: setp.eq.s16 	%p17, %rs3, 1;
+              // 1715: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 1719: or.b32  	%r971, %r10, 2139095040;
                 r971 = r10 | 0x7F800000u;
+                // 1720: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
+                // 1716: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 155;
               }
             }
@@ -468,15 +484,18 @@ void main() {
             // 1886: or.b32  	%r254, %r10, %r11;
             // 1887: or.b32  	%r971, %r254, 8388608;
             r971 = (r10 | r11) | 0x00800000u;
+            // 1888: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
           // 132: add.s32 	%r970, %r15, 125;
           r970 = uint(int(r15) + 125);
+          // 133: bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
+        // 86: @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
@@ -495,12 +514,15 @@ void main() {
           // 97: mul.lo.s32 	%r242, %r241, 20;
           // 98: sub.s32 	%r12, %r240, %r242;
           r12 = uint(int(r240) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 99: @%p10 bra 	$L__BB0_9;
           if (!(((r971 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r243, 119;
             // 104: sub.s32 	%r970, %r243, %r12;
             r970 = uint(int(119u) - int(r12));
+            // 105: bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
+            // 100: bra.uni 	$L__BB0_8;
             // 158: add.s32 	%r970, %r12, 131;
             r970 = uint(int(r12) + 131);
             p2g_sv0 = 9;
@@ -509,7 +531,9 @@ void main() {
       }
     }
   } else {
+    // 76: bra.uni 	$L__BB0_1;
     // 108: setp.eq.s16 	%p5, %rs1, 0;
+    // 109: @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r971, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
@@ -525,9 +549,11 @@ void main() {
       // 144: sub.s32 	%r263, %r971, %r262;
       // 145: add.s32 	%r970, %r263, 124;
       r970 = uint(int(uint(int(r971) - int(r262))) + 124);
+      // 146: bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
+      // 112: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r971, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
@@ -536,8 +562,10 @@ void main() {
         // 119: mul.lo.s32 	%r256, %r255, 255;
         // 120: sub.s32 	%r970, %r971, %r256;
         r970 = uint(int(r971) - int(uint(int(uint(uint64_t(t8))) * 255)));
+        // 121: bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
+        // 113: bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
@@ -551,6 +579,7 @@ void main() {
     // 153: sub.s32 	%r266, %r971, %r265;
     // 154: add.s32 	%r970, %r266, 125;
     r970 = uint(int(uint(int(r971) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
+    // 155: bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
@@ -607,12 +636,15 @@ void main() {
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 199: @%p19 bra 	$L__BB0_30;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
+    // 204: @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
+      // 207: @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r973, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
@@ -622,6 +654,7 @@ void main() {
         // 252: sub.s32 	%r34, %r973, %r303;
         r34 = uint(int(r973) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r34, 0;
+        // 254: @%p29 bra 	$L__BB0_38;
         if (int(r34) == 0) {
           // 1485: shr.u32 	%r304, %r973, 8;
           r304 = r973 >> 8u;
@@ -635,8 +668,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r304) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 1492: setp.gt.s16 	%p30, %rs5, 1;
+          // 1493: @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 1497: setp.eq.s16 	%p31, %rs5, 2;
+            // 1498: @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 1847: shr.u32 	%r309, %r973, 12;
               // 1848: and.b32  	%r310, %r309, 1;
@@ -644,39 +679,49 @@ void main() {
               r311 = r29 | ((r973 >> 12u) & 1u);
               // 1850: or.b32  	%r973, %r311, 2143289344;
               r973 = r311 | 0x7FC00000u;
+              // 1851: bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
               // 1500: setp.eq.s16 	%p32, %rs5, 3;
+              // 1501: @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 1854: setp.eq.s32 	%p36, %r30, 0;
                 // 1855: selp.b32 	%r308, 1, %r30, %p36;
                 // 1856: or.b32  	%r973, %r308, %r29;
                 r973 = ((int(r30) == 0) ? 1u : r30) | r29;
+                // 1857: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
                 // 1503: setp.ne.s16 	%p33, %rs5, 4;
+                // 1504: @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 156;
                 } else {
                   // 1506: or.b32  	%r973, %r29, 2139095039;
                   r973 = r29 | 0x7F7FFFFFu;
+                  // 1507: bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
+            // 1494: bra.uni 	$L__BB0_39;
             // 1723: setp.eq.s16 	%p34, %rs5, 0;
             // 1724: mov.u32 	%r973, %r29;
             r973 = r29;
+            // 1725: @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 1727: setp.eq.s16 	%p35, %rs5, 1;
+              // 1728: @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 1732: or.b32  	%r973, %r29, 2139095040;
                 r973 = r29 | 0x7F800000u;
+                // 1733: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
+                // 1729: bra.uni 	$L__BB0_48;
                 p2g_sv0 = 156;
               }
             }
@@ -685,15 +730,18 @@ void main() {
             // 1891: or.b32  	%r312, %r29, %r30;
             // 1892: or.b32  	%r973, %r312, 8388608;
             r973 = (r29 | r30) | 0x00800000u;
+            // 1893: bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
           // 256: add.s32 	%r972, %r34, 125;
           r972 = uint(int(r34) + 125);
+          // 257: bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
+        // 210: @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
@@ -711,12 +759,15 @@ void main() {
           // 221: mul.lo.s32 	%r300, %r299, 20;
           // 222: sub.s32 	%r31, %r298, %r300;
           r31 = uint(int(r298) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 223: @%p28 bra 	$L__BB0_35;
           if (!(((r973 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r301, 119;
             // 228: sub.s32 	%r972, %r301, %r31;
             r972 = uint(int(119u) - int(r31));
+            // 229: bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
+            // 224: bra.uni 	$L__BB0_34;
             // 282: add.s32 	%r972, %r31, 131;
             r972 = uint(int(r31) + 131);
             p2g_sv0 = 19;
@@ -725,7 +776,9 @@ void main() {
       }
     }
   } else {
+    // 200: bra.uni 	$L__BB0_27;
     // 232: setp.eq.s16 	%p23, %rs4, 0;
+    // 233: @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r973, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
@@ -741,9 +794,11 @@ void main() {
       // 268: sub.s32 	%r321, %r973, %r320;
       // 269: add.s32 	%r972, %r321, 124;
       r972 = uint(int(uint(int(r973) - int(r320))) + 124);
+      // 270: bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
+      // 236: @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r973, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
@@ -752,8 +807,10 @@ void main() {
         // 243: mul.lo.s32 	%r314, %r313, 255;
         // 244: sub.s32 	%r972, %r973, %r314;
         r972 = uint(int(r973) - int(uint(int(uint(uint64_t(t15))) * 255)));
+        // 245: bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
+        // 237: bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
@@ -767,6 +824,7 @@ void main() {
     // 277: sub.s32 	%r324, %r973, %r323;
     // 278: add.s32 	%r972, %r324, 125;
     r972 = uint(int(uint(int(r973) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
+    // 279: bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
@@ -819,12 +877,15 @@ void main() {
   // 319: shr.u32 	%r353, %r344, 1;
   // 320: and.b32  	%r50, %r353, 8388607;
   r50 = (r344 >> 1u) & 0x007FFFFFu;
+  // 321: @%p19 bra 	$L__BB0_56;
   if (p19) {
     // 325: setp.eq.s16 	%p38, %rs4, 2;
+    // 326: @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 328: setp.eq.s16 	%p39, %rs4, 3;
+      // 329: @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 370: mul.wide.u32 	%rd30, %r975, -858993459;
         // 371: shr.u64 	%rd31, %rd30, 34;
@@ -834,6 +895,7 @@ void main() {
         // 374: sub.s32 	%r54, %r975, %r360;
         r54 = uint(int(r975) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 375: setp.eq.s32 	%p47, %r54, 0;
+        // 376: @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
           // 1510: shr.u32 	%r361, %r975, 8;
           r361 = r975 >> 8u;
@@ -847,8 +909,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r361) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 1517: setp.gt.s16 	%p48, %rs7, 1;
+          // 1518: @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 1522: setp.eq.s16 	%p49, %rs7, 2;
+            // 1523: @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 1860: shr.u32 	%r366, %r975, 12;
               // 1861: and.b32  	%r367, %r366, 1;
@@ -856,39 +920,49 @@ void main() {
               r368 = r49 | ((r975 >> 12u) & 1u);
               // 1863: or.b32  	%r975, %r368, 2143289344;
               r975 = r368 | 0x7FC00000u;
+              // 1864: bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
               // 1525: setp.eq.s16 	%p50, %rs7, 3;
+              // 1526: @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 1867: setp.eq.s32 	%p54, %r50, 0;
                 // 1868: selp.b32 	%r365, 1, %r50, %p54;
                 // 1869: or.b32  	%r975, %r365, %r49;
                 r975 = ((int(r50) == 0) ? 1u : r50) | r49;
+                // 1870: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
                 // 1528: setp.ne.s16 	%p51, %rs7, 4;
+                // 1529: @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 157;
                 } else {
                   // 1531: or.b32  	%r975, %r49, 2139095039;
                   r975 = r49 | 0x7F7FFFFFu;
+                  // 1532: bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
+            // 1519: bra.uni 	$L__BB0_65;
             // 1736: setp.eq.s16 	%p52, %rs7, 0;
             // 1737: mov.u32 	%r975, %r49;
             r975 = r49;
+            // 1738: @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 1740: setp.eq.s16 	%p53, %rs7, 1;
+              // 1741: @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 1745: or.b32  	%r975, %r49, 2139095040;
                 r975 = r49 | 0x7F800000u;
+                // 1746: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
+                // 1742: bra.uni 	$L__BB0_74;
                 p2g_sv0 = 157;
               }
             }
@@ -897,15 +971,18 @@ void main() {
             // 1896: or.b32  	%r369, %r49, %r50;
             // 1897: or.b32  	%r975, %r369, 8388608;
             r975 = (r49 | r50) | 0x00800000u;
+            // 1898: bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
           // 378: add.s32 	%r974, %r54, 125;
           r974 = uint(int(r54) + 125);
+          // 379: bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
         // 331: setp.ne.s16 	%p40, %rs4, 5;
+        // 332: @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
@@ -923,12 +1000,15 @@ void main() {
           // 343: mul.lo.s32 	%r357, %r356, 20;
           // 344: sub.s32 	%r51, %r355, %r357;
           r51 = uint(int(r355) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 345: @%p46 bra 	$L__BB0_61;
           if (!(((r975 & 1u) == 1u) ^^ false)) {
             // 349: mov.u32 	%r358, 119;
             // 350: sub.s32 	%r974, %r358, %r51;
             r974 = uint(int(119u) - int(r51));
+            // 351: bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
+            // 346: bra.uni 	$L__BB0_60;
             // 404: add.s32 	%r974, %r51, 131;
             r974 = uint(int(r51) + 131);
             p2g_sv0 = 29;
@@ -937,7 +1017,9 @@ void main() {
       }
     }
   } else {
+    // 322: bra.uni 	$L__BB0_53;
     // 354: setp.eq.s16 	%p41, %rs4, 0;
+    // 355: @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 382: mul.wide.u32 	%rd36, %r975, 613566757;
       // 383: shr.u64 	%rd37, %rd36, 32;
@@ -953,9 +1035,11 @@ void main() {
       // 390: sub.s32 	%r378, %r975, %r377;
       // 391: add.s32 	%r974, %r378, 124;
       r974 = uint(int(uint(int(r975) - int(r377))) + 124);
+      // 392: bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
       // 357: setp.eq.s16 	%p42, %rs4, 1;
+      // 358: @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 362: mul.wide.u32 	%rd34, %r975, -2139062143;
         // 363: shr.u64 	%rd35, %rd34, 39;
@@ -964,8 +1048,10 @@ void main() {
         // 365: mul.lo.s32 	%r371, %r370, 255;
         // 366: sub.s32 	%r974, %r975, %r371;
         r974 = uint(int(r975) - int(uint(int(uint(uint64_t(t22))) * 255)));
+        // 367: bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
+        // 359: bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
@@ -979,6 +1065,7 @@ void main() {
     // 399: sub.s32 	%r381, %r975, %r380;
     // 400: add.s32 	%r974, %r381, 125;
     r974 = uint(int(uint(int(r975) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
+    // 401: bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
@@ -1029,12 +1116,15 @@ void main() {
   // 440: shr.u32 	%r411, %r402, 1;
   // 441: and.b32  	%r69, %r411, 8388607;
   r69 = (r402 >> 1u) & 0x007FFFFFu;
+  // 442: @%p19 bra 	$L__BB0_82;
   if (p19) {
     // 446: setp.eq.s16 	%p56, %rs4, 2;
+    // 447: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 449: setp.eq.s16 	%p57, %rs4, 3;
+      // 450: @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 491: mul.wide.u32 	%rd42, %r977, -858993459;
         // 492: shr.u64 	%rd43, %rd42, 34;
@@ -1044,6 +1134,7 @@ void main() {
         // 495: sub.s32 	%r73, %r977, %r418;
         r73 = uint(int(r977) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 496: setp.eq.s32 	%p65, %r73, 0;
+        // 497: @%p65 bra 	$L__BB0_90;
         if (int(r73) == 0) {
           // 1535: shr.u32 	%r419, %r977, 8;
           r419 = r977 >> 8u;
@@ -1057,8 +1148,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r419) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 1542: setp.gt.s16 	%p66, %rs9, 1;
+          // 1543: @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 1547: setp.eq.s16 	%p67, %rs9, 2;
+            // 1548: @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 1873: shr.u32 	%r424, %r977, 12;
               // 1874: and.b32  	%r425, %r424, 1;
@@ -1066,39 +1159,49 @@ void main() {
               r426 = r68 | ((r977 >> 12u) & 1u);
               // 1876: or.b32  	%r977, %r426, 2143289344;
               r977 = r426 | 0x7FC00000u;
+              // 1877: bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
               // 1550: setp.eq.s16 	%p68, %rs9, 3;
+              // 1551: @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 1880: setp.eq.s32 	%p72, %r69, 0;
                 // 1881: selp.b32 	%r423, 1, %r69, %p72;
                 // 1882: or.b32  	%r977, %r423, %r68;
                 r977 = ((int(r69) == 0) ? 1u : r69) | r68;
+                // 1883: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
                 // 1553: setp.ne.s16 	%p69, %rs9, 4;
+                // 1554: @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 158;
                 } else {
                   // 1556: or.b32  	%r977, %r68, 2139095039;
                   r977 = r68 | 0x7F7FFFFFu;
+                  // 1557: bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
+            // 1544: bra.uni 	$L__BB0_91;
             // 1749: setp.eq.s16 	%p70, %rs9, 0;
             // 1750: mov.u32 	%r977, %r68;
             r977 = r68;
+            // 1751: @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 1753: setp.eq.s16 	%p71, %rs9, 1;
+              // 1754: @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 1758: or.b32  	%r977, %r68, 2139095040;
                 r977 = r68 | 0x7F800000u;
+                // 1759: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
+                // 1755: bra.uni 	$L__BB0_100;
                 p2g_sv0 = 158;
               }
             }
@@ -1107,15 +1210,18 @@ void main() {
             // 1901: or.b32  	%r427, %r68, %r69;
             // 1902: or.b32  	%r977, %r427, 8388608;
             r977 = (r68 | r69) | 0x00800000u;
+            // 1903: bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
           // 499: add.s32 	%r976, %r73, 125;
           r976 = uint(int(r73) + 125);
+          // 500: bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
         // 452: setp.ne.s16 	%p58, %rs4, 5;
+        // 453: @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
@@ -1133,12 +1239,15 @@ void main() {
           // 464: mul.lo.s32 	%r415, %r414, 20;
           // 465: sub.s32 	%r70, %r413, %r415;
           r70 = uint(int(r413) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 466: @%p64 bra 	$L__BB0_87;
           if (!(((r977 & 1u) == 1u) ^^ false)) {
             // 470: mov.u32 	%r416, 119;
             // 471: sub.s32 	%r976, %r416, %r70;
             r976 = uint(int(119u) - int(r70));
+            // 472: bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
+            // 467: bra.uni 	$L__BB0_86;
             // 525: add.s32 	%r976, %r70, 131;
             r976 = uint(int(r70) + 131);
             p2g_sv0 = 39;
@@ -1147,7 +1256,9 @@ void main() {
       }
     }
   } else {
+    // 443: bra.uni 	$L__BB0_79;
     // 475: setp.eq.s16 	%p59, %rs4, 0;
+    // 476: @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 503: mul.wide.u32 	%rd48, %r977, 613566757;
       // 504: shr.u64 	%rd49, %rd48, 32;
@@ -1163,9 +1274,11 @@ void main() {
       // 511: sub.s32 	%r436, %r977, %r435;
       // 512: add.s32 	%r976, %r436, 124;
       r976 = uint(int(uint(int(r977) - int(r435))) + 124);
+      // 513: bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
       // 478: setp.eq.s16 	%p60, %rs4, 1;
+      // 479: @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 483: mul.wide.u32 	%rd46, %r977, -2139062143;
         // 484: shr.u64 	%rd47, %rd46, 39;
@@ -1174,8 +1287,10 @@ void main() {
         // 486: mul.lo.s32 	%r429, %r428, 255;
         // 487: sub.s32 	%r976, %r977, %r429;
         r976 = uint(int(r977) - int(uint(int(uint(uint64_t(t29))) * 255)));
+        // 488: bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
+        // 480: bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
@@ -1189,6 +1304,7 @@ void main() {
     // 520: sub.s32 	%r439, %r977, %r438;
     // 521: add.s32 	%r976, %r439, 125;
     r976 = uint(int(uint(int(r977) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
+    // 522: bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
@@ -1248,6 +1364,7 @@ void main() {
   r90 = (r460 >> 1u) & 1023u;
   // 567: setp.eq.s32 	%p73, %r4, 4;
   p73 = int(r4) == 4;
+  // 568: @%p73 bra 	$L__BB0_130;
   if (p73) {
     // 572: mul.wide.u32 	%rd64, %r88, -858993459;
     // 573: shr.u64 	%rd65, %rd64, 34;
@@ -1262,15 +1379,21 @@ void main() {
     r509 = r90 | r979;
     // 580: or.b32  	%r979, %r509, %r508;
     r979 = r509 | r508;
+    // 581: bra.uni 	$L__BB0_131;
   } else {
+    // 569: bra.uni 	$L__BB0_105;
+    // 584: @%p19 bra 	$L__BB0_109;
     if (p19) {
       // 588: setp.eq.s16 	%p75, %rs4, 2;
+      // 589: @%p75 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 626: and.b32  	%r979, %r88, 65535;
         r979 = r88 & 65535u;
+        // 627: bra.uni 	$L__BB0_131;
         p2g_sv0 = 51;
       } else {
         // 591: setp.eq.s16 	%p76, %rs4, 3;
+        // 592: @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 630: mul.wide.u32 	%rd54, %r88, -858993459;
           // 631: shr.u64 	%rd55, %rd54, 34;
@@ -1280,6 +1403,7 @@ void main() {
           // 634: sub.s32 	%r92, %r88, %r475;
           r92 = uint(int(r88) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 635: setp.eq.s32 	%p80, %r92, 0;
+          // 636: @%p80 bra 	$L__BB0_115;
           if (int(r92) == 0) {
             // 1560: shr.u32 	%r476, %r88, 8;
             r476 = r88 >> 8u;
@@ -1293,8 +1417,10 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r476) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 1567: setp.gt.s16 	%p81, %rs11, 1;
+            // 1568: @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 1572: setp.eq.s16 	%p82, %rs11, 2;
+              // 1573: @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 1906: shr.u32 	%r481, %r88, 12;
                 // 1907: and.b32  	%r482, %r481, 1;
@@ -1302,37 +1428,47 @@ void main() {
                 r483 = r979 | ((r88 >> 12u) & 1u);
                 // 1909: or.b32  	%r979, %r483, 32256;
                 r979 = r483 | 32256u;
+                // 1910: bra.uni 	$L__BB0_131;
                 p2g_sv0 = 51;
               } else {
                 // 1575: setp.eq.s16 	%p83, %rs11, 3;
+                // 1576: @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 1913: setp.eq.s32 	%p87, %r90, 0;
                   // 1914: selp.b32 	%r480, 1, %r90, %p87;
                   // 1915: or.b32  	%r979, %r480, %r979;
                   r979 = ((int(r90) == 0) ? 1u : r90) | r979;
+                  // 1916: bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
                   // 1578: setp.ne.s16 	%p84, %rs11, 4;
+                  // 1579: @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 171;
                   } else {
                     // 1581: or.b32  	%r979, %r979, 31743;
                     r979 = r979 | 31743u;
+                    // 1582: bra.uni 	$L__BB0_131;
                     p2g_sv0 = 51;
                   }
                 }
               }
             } else {
+              // 1569: bra.uni 	$L__BB0_116;
               // 1762: setp.eq.s16 	%p85, %rs11, 0;
+              // 1763: @%p85 bra 	$L__BB0_131;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 51;
               } else {
                 // 1765: setp.eq.s16 	%p86, %rs11, 1;
+                // 1766: @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 1770: or.b32  	%r979, %r979, 31744;
                   r979 = r979 | 31744u;
+                  // 1771: bra.uni 	$L__BB0_131;
                   p2g_sv0 = 51;
                 } else {
+                  // 1767: bra.uni 	$L__BB0_125;
                   p2g_sv0 = 171;
                 }
               }
@@ -1342,15 +1478,18 @@ void main() {
               r484 = r979 | r90;
               // 1985: or.b32  	%r979, %r484, 1024;
               r979 = r484 | 1024u;
+              // 1986: bra.uni 	$L__BB0_131;
               p2g_sv0 = 51;
             }
           } else {
             // 638: add.s32 	%r978, %r92, 13;
             r978 = uint(int(r92) + 13);
+            // 639: bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         } else {
           // 594: setp.ne.s16 	%p77, %rs4, 5;
+          // 595: @%p77 bra 	$L__BB0_128;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 49;
           } else {
@@ -1362,12 +1501,15 @@ void main() {
             // 601: sub.s32 	%r473, %r88, %r472;
             // 602: add.s32 	%r978, %r473, 13;
             r978 = uint(int(uint(int(r88) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 13);
+            // 603: bra.uni 	$L__BB0_129;
             p2g_sv0 = 50;
           }
         }
       }
     } else {
+      // 585: bra.uni 	$L__BB0_106;
       // 606: setp.eq.s16 	%p78, %rs4, 0;
+      // 607: @%p78 bra 	$L__BB0_127;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 642: mul.wide.u32 	%rd60, %r88, 613566757;
         // 643: shr.u64 	%rd61, %rd60, 32;
@@ -1383,9 +1525,11 @@ void main() {
         // 650: sub.s32 	%r497, %r88, %r496;
         // 651: add.s32 	%r978, %r497, 12;
         r978 = uint(int(uint(int(r88) - int(r496))) + 12);
+        // 652: bra.uni 	$L__BB0_129;
         p2g_sv0 = 50;
       } else {
         // 609: setp.eq.s16 	%p79, %rs4, 1;
+        // 610: @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 614: mul.wide.u32 	%rd58, %r88, 138547333;
           // 615: shr.u64 	%rd59, %rd58, 32;
@@ -1400,8 +1544,10 @@ void main() {
           r490 = uint(int(uint(int(uint(int(r88) - int(r485)) >> 1u) + int(r485)) >> 4u) * 31);
           // 622: sub.s32 	%r978, %r88, %r490;
           r978 = uint(int(r88) - int(r490));
+          // 623: bra.uni 	$L__BB0_129;
           p2g_sv0 = 50;
         } else {
+          // 611: bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         }
       }
@@ -1426,6 +1572,7 @@ void main() {
       r979 = r503 | (uint(max(int(r978), 0)) << 10u);
     }
   }
+  // 669: @%p73 bra 	$L__BB0_157;
   if (p73) {
     // 673: add.s32 	%r571, %r87, %r8;
     // 674: add.s32 	%r572, %r571, 5369127;
@@ -1480,7 +1627,9 @@ void main() {
     // 711: or.b32  	%r607, %r606, %r605;
     // 712: xor.b32  	%r981, %r607, 32768;
     r981 = (p2g_bfi_32((r588 & 1u), ((r588 >> 1u) & 1023u), 15u, 1u) | r605) ^ 32768u;
+    // 713: bra.uni 	$L__BB0_158;
   } else {
+    // 670: bra.uni 	$L__BB0_132;
     // 716: add.s32 	%r511, %r444, 1;
     // 717: xor.b32  	%r512, %r511, 81;
     // 718: mul.lo.s32 	%r513, %r512, 2146121005;
@@ -1523,14 +1672,18 @@ void main() {
     // 744: shr.u32 	%r537, %r527, 1;
     // 745: and.b32  	%r109, %r537, 1023;
     r109 = (r527 >> 1u) & 1023u;
+    // 746: @%p19 bra 	$L__BB0_136;
     if (p19) {
       // 750: setp.eq.s16 	%p90, %rs4, 2;
+      // 751: @%p90 bra 	$L__BB0_153;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 788: and.b32  	%r981, %r107, 65535;
         r981 = r107 & 65535u;
+        // 789: bra.uni 	$L__BB0_158;
         p2g_sv0 = 62;
       } else {
         // 753: setp.eq.s16 	%p91, %rs4, 3;
+        // 754: @%p91 bra 	$L__BB0_140;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 792: mul.wide.u32 	%rd68, %r107, -858993459;
           // 793: shr.u64 	%rd69, %rd68, 34;
@@ -1540,6 +1693,7 @@ void main() {
           // 796: sub.s32 	%r111, %r107, %r542;
           r111 = uint(int(r107) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 797: setp.eq.s32 	%p95, %r111, 0;
+          // 798: @%p95 bra 	$L__BB0_142;
           if (int(r111) == 0) {
             // 1585: shr.u32 	%r543, %r107, 8;
             r543 = r107 >> 8u;
@@ -1553,8 +1707,10 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r543) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 1592: setp.gt.s16 	%p96, %rs13, 1;
+            // 1593: @%p96 bra 	$L__BB0_146;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 1597: setp.eq.s16 	%p97, %rs13, 2;
+              // 1598: @%p97 bra 	$L__BB0_151;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 1919: shr.u32 	%r548, %r107, 12;
                 // 1920: and.b32  	%r549, %r548, 1;
@@ -1562,37 +1718,47 @@ void main() {
                 r550 = r981 | ((r107 >> 12u) & 1u);
                 // 1922: or.b32  	%r981, %r550, 32256;
                 r981 = r550 | 32256u;
+                // 1923: bra.uni 	$L__BB0_158;
                 p2g_sv0 = 62;
               } else {
                 // 1600: setp.eq.s16 	%p98, %rs13, 3;
+                // 1601: @%p98 bra 	$L__BB0_150;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 1926: setp.eq.s32 	%p102, %r109, 0;
                   // 1927: selp.b32 	%r547, 1, %r109, %p102;
                   // 1928: or.b32  	%r981, %r547, %r981;
                   r981 = ((int(r109) == 0) ? 1u : r109) | r981;
+                  // 1929: bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
                   // 1603: setp.ne.s16 	%p99, %rs13, 4;
+                  // 1604: @%p99 bra 	$L__BB0_152;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 172;
                   } else {
                     // 1606: or.b32  	%r981, %r981, 31743;
                     r981 = r981 | 31743u;
+                    // 1607: bra.uni 	$L__BB0_158;
                     p2g_sv0 = 62;
                   }
                 }
               }
             } else {
+              // 1594: bra.uni 	$L__BB0_143;
               // 1774: setp.eq.s16 	%p100, %rs13, 0;
+              // 1775: @%p100 bra 	$L__BB0_158;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 62;
               } else {
                 // 1777: setp.eq.s16 	%p101, %rs13, 1;
+                // 1778: @%p101 bra 	$L__BB0_145;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 1782: or.b32  	%r981, %r981, 31744;
                   r981 = r981 | 31744u;
+                  // 1783: bra.uni 	$L__BB0_158;
                   p2g_sv0 = 62;
                 } else {
+                  // 1779: bra.uni 	$L__BB0_152;
                   p2g_sv0 = 172;
                 }
               }
@@ -1602,15 +1768,18 @@ void main() {
               r551 = r981 | r109;
               // 1990: or.b32  	%r981, %r551, 1024;
               r981 = r551 | 1024u;
+              // 1991: bra.uni 	$L__BB0_158;
               p2g_sv0 = 62;
             }
           } else {
             // 800: add.s32 	%r980, %r111, 13;
             r980 = uint(int(r111) + 13);
+            // 801: bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         } else {
           // 756: setp.ne.s16 	%p92, %rs4, 5;
+          // 757: @%p92 bra 	$L__BB0_155;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 60;
           } else {
@@ -1622,12 +1791,15 @@ void main() {
             // 763: sub.s32 	%r540, %r107, %r539;
             // 764: add.s32 	%r980, %r540, 13;
             r980 = uint(int(uint(int(r107) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 13);
+            // 765: bra.uni 	$L__BB0_156;
             p2g_sv0 = 61;
           }
         }
       }
     } else {
+      // 747: bra.uni 	$L__BB0_133;
       // 768: setp.eq.s16 	%p93, %rs4, 0;
+      // 769: @%p93 bra 	$L__BB0_154;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 804: mul.wide.u32 	%rd74, %r107, 613566757;
         // 805: shr.u64 	%rd75, %rd74, 32;
@@ -1643,9 +1815,11 @@ void main() {
         // 812: sub.s32 	%r564, %r107, %r563;
         // 813: add.s32 	%r980, %r564, 12;
         r980 = uint(int(uint(int(r107) - int(r563))) + 12);
+        // 814: bra.uni 	$L__BB0_156;
         p2g_sv0 = 61;
       } else {
         // 771: setp.eq.s16 	%p94, %rs4, 1;
+        // 772: @%p94 bra 	$L__BB0_135;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 776: mul.wide.u32 	%rd72, %r107, 138547333;
           // 777: shr.u64 	%rd73, %rd72, 32;
@@ -1660,8 +1834,10 @@ void main() {
           r557 = uint(int(uint(int(uint(int(r107) - int(r552)) >> 1u) + int(r552)) >> 4u) * 31);
           // 784: sub.s32 	%r980, %r107, %r557;
           r980 = uint(int(r107) - int(r557));
+          // 785: bra.uni 	$L__BB0_156;
           p2g_sv0 = 61;
         } else {
+          // 773: bra.uni 	$L__BB0_155;
           p2g_sv0 = 60;
         }
       }
@@ -1729,6 +1905,7 @@ void main() {
   // 859: shr.u32 	%r634, %r624, 1;
   // 860: and.b32  	%r128, %r634, 1023;
   r128 = (r624 >> 1u) & 1023u;
+  // 861: @%p73 bra 	$L__BB0_184;
   if (p73) {
     // 865: mul.wide.u32 	%rd92, %r126, -858993459;
     // 866: shr.u64 	%rd93, %rd92, 34;
@@ -1743,15 +1920,21 @@ void main() {
     r673 = r128 | r983;
     // 873: or.b32  	%r983, %r673, %r672;
     r983 = r673 | r672;
+    // 874: bra.uni 	$L__BB0_185;
   } else {
+    // 862: bra.uni 	$L__BB0_159;
+    // 877: @%p19 bra 	$L__BB0_163;
     if (p19) {
       // 881: setp.eq.s16 	%p105, %rs4, 2;
+      // 882: @%p105 bra 	$L__BB0_180;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 919: and.b32  	%r983, %r126, 65535;
         r983 = r126 & 65535u;
+        // 920: bra.uni 	$L__BB0_185;
         p2g_sv0 = 73;
       } else {
         // 884: setp.eq.s16 	%p106, %rs4, 3;
+        // 885: @%p106 bra 	$L__BB0_167;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 923: mul.wide.u32 	%rd82, %r126, -858993459;
           // 924: shr.u64 	%rd83, %rd82, 34;
@@ -1761,6 +1944,7 @@ void main() {
           // 927: sub.s32 	%r130, %r126, %r639;
           r130 = uint(int(r126) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 928: setp.eq.s32 	%p110, %r130, 0;
+          // 929: @%p110 bra 	$L__BB0_169;
           if (int(r130) == 0) {
             // 1610: shr.u32 	%r640, %r126, 8;
             r640 = r126 >> 8u;
@@ -1774,8 +1958,10 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r640) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 1617: setp.gt.s16 	%p111, %rs15, 1;
+            // 1618: @%p111 bra 	$L__BB0_173;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 1622: setp.eq.s16 	%p112, %rs15, 2;
+              // 1623: @%p112 bra 	$L__BB0_178;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 1932: shr.u32 	%r645, %r126, 12;
                 // 1933: and.b32  	%r646, %r645, 1;
@@ -1783,37 +1969,47 @@ void main() {
                 r647 = r983 | ((r126 >> 12u) & 1u);
                 // 1935: or.b32  	%r983, %r647, 32256;
                 r983 = r647 | 32256u;
+                // 1936: bra.uni 	$L__BB0_185;
                 p2g_sv0 = 73;
               } else {
                 // 1625: setp.eq.s16 	%p113, %rs15, 3;
+                // 1626: @%p113 bra 	$L__BB0_177;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 1939: setp.eq.s32 	%p117, %r128, 0;
                   // 1940: selp.b32 	%r644, 1, %r128, %p117;
                   // 1941: or.b32  	%r983, %r644, %r983;
                   r983 = ((int(r128) == 0) ? 1u : r128) | r983;
+                  // 1942: bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
                   // 1628: setp.ne.s16 	%p114, %rs15, 4;
+                  // 1629: @%p114 bra 	$L__BB0_179;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 173;
                   } else {
                     // 1631: or.b32  	%r983, %r983, 31743;
                     r983 = r983 | 31743u;
+                    // 1632: bra.uni 	$L__BB0_185;
                     p2g_sv0 = 73;
                   }
                 }
               }
             } else {
+              // 1619: bra.uni 	$L__BB0_170;
               // 1786: setp.eq.s16 	%p115, %rs15, 0;
+              // 1787: @%p115 bra 	$L__BB0_185;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 73;
               } else {
                 // 1789: setp.eq.s16 	%p116, %rs15, 1;
+                // 1790: @%p116 bra 	$L__BB0_172;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 1794: or.b32  	%r983, %r983, 31744;
                   r983 = r983 | 31744u;
+                  // 1795: bra.uni 	$L__BB0_185;
                   p2g_sv0 = 73;
                 } else {
+                  // 1791: bra.uni 	$L__BB0_179;
                   p2g_sv0 = 173;
                 }
               }
@@ -1823,15 +2019,18 @@ void main() {
               r648 = r983 | r128;
               // 1995: or.b32  	%r983, %r648, 1024;
               r983 = r648 | 1024u;
+              // 1996: bra.uni 	$L__BB0_185;
               p2g_sv0 = 73;
             }
           } else {
             // 931: add.s32 	%r982, %r130, 13;
             r982 = uint(int(r130) + 13);
+            // 932: bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         } else {
           // 887: setp.ne.s16 	%p107, %rs4, 5;
+          // 888: @%p107 bra 	$L__BB0_182;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 71;
           } else {
@@ -1843,12 +2042,15 @@ void main() {
             // 894: sub.s32 	%r637, %r126, %r636;
             // 895: add.s32 	%r982, %r637, 13;
             r982 = uint(int(uint(int(r126) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 13);
+            // 896: bra.uni 	$L__BB0_183;
             p2g_sv0 = 72;
           }
         }
       }
     } else {
+      // 878: bra.uni 	$L__BB0_160;
       // 899: setp.eq.s16 	%p108, %rs4, 0;
+      // 900: @%p108 bra 	$L__BB0_181;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 935: mul.wide.u32 	%rd88, %r126, 613566757;
         // 936: shr.u64 	%rd89, %rd88, 32;
@@ -1864,9 +2066,11 @@ void main() {
         // 943: sub.s32 	%r661, %r126, %r660;
         // 944: add.s32 	%r982, %r661, 12;
         r982 = uint(int(uint(int(r126) - int(r660))) + 12);
+        // 945: bra.uni 	$L__BB0_183;
         p2g_sv0 = 72;
       } else {
         // 902: setp.eq.s16 	%p109, %rs4, 1;
+        // 903: @%p109 bra 	$L__BB0_162;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 907: mul.wide.u32 	%rd86, %r126, 138547333;
           // 908: shr.u64 	%rd87, %rd86, 32;
@@ -1881,8 +2085,10 @@ void main() {
           r654 = uint(int(uint(int(uint(int(r126) - int(r649)) >> 1u) + int(r649)) >> 4u) * 31);
           // 915: sub.s32 	%r982, %r126, %r654;
           r982 = uint(int(r126) - int(r654));
+          // 916: bra.uni 	$L__BB0_183;
           p2g_sv0 = 72;
         } else {
+          // 904: bra.uni 	$L__BB0_182;
           p2g_sv0 = 71;
         }
       }
@@ -1910,6 +2116,7 @@ void main() {
   // 962: and.b32  	%r674, %r979, 65535;
   // 963: prmt.b32 	%r145, %r981, %r674, 4180;
   r145 = p2g_prmt(r981, (r979 & 65535u), 4180u, 0);
+  // 964: @%p73 bra 	$L__BB0_211;
   if (p73) {
     // 968: add.s32 	%r736, %r87, %r47;
     // 969: add.s32 	%r737, %r736, 5369127;
@@ -1964,7 +2171,9 @@ void main() {
     // 1006: or.b32  	%r772, %r771, %r770;
     // 1007: xor.b32  	%r985, %r772, 32768;
     r985 = (p2g_bfi_32((r753 & 1u), ((r753 >> 1u) & 1023u), 15u, 1u) | r770) ^ 32768u;
+    // 1008: bra.uni 	$L__BB0_212;
   } else {
+    // 965: bra.uni 	$L__BB0_186;
     // 1011: add.s32 	%r676, %r608, 1;
     // 1012: xor.b32  	%r677, %r676, 81;
     // 1013: mul.lo.s32 	%r678, %r677, 2146121005;
@@ -2007,14 +2216,18 @@ void main() {
     // 1039: shr.u32 	%r702, %r692, 1;
     // 1040: and.b32  	%r148, %r702, 1023;
     r148 = (r692 >> 1u) & 1023u;
+    // 1041: @%p19 bra 	$L__BB0_190;
     if (p19) {
       // 1045: setp.eq.s16 	%p120, %rs4, 2;
+      // 1046: @%p120 bra 	$L__BB0_207;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1083: and.b32  	%r985, %r146, 65535;
         r985 = r146 & 65535u;
+        // 1084: bra.uni 	$L__BB0_212;
         p2g_sv0 = 84;
       } else {
         // 1048: setp.eq.s16 	%p121, %rs4, 3;
+        // 1049: @%p121 bra 	$L__BB0_194;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1087: mul.wide.u32 	%rd96, %r146, -858993459;
           // 1088: shr.u64 	%rd97, %rd96, 34;
@@ -2024,6 +2237,7 @@ void main() {
           // 1091: sub.s32 	%r150, %r146, %r707;
           r150 = uint(int(r146) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1092: setp.eq.s32 	%p125, %r150, 0;
+          // 1093: @%p125 bra 	$L__BB0_196;
           if (int(r150) == 0) {
             // 1635: shr.u32 	%r708, %r146, 8;
             r708 = r146 >> 8u;
@@ -2037,8 +2251,10 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r708) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 1642: setp.gt.s16 	%p126, %rs17, 1;
+            // 1643: @%p126 bra 	$L__BB0_200;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 1647: setp.eq.s16 	%p127, %rs17, 2;
+              // 1648: @%p127 bra 	$L__BB0_205;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 1945: shr.u32 	%r713, %r146, 12;
                 // 1946: and.b32  	%r714, %r713, 1;
@@ -2046,37 +2262,47 @@ void main() {
                 r715 = r985 | ((r146 >> 12u) & 1u);
                 // 1948: or.b32  	%r985, %r715, 32256;
                 r985 = r715 | 32256u;
+                // 1949: bra.uni 	$L__BB0_212;
                 p2g_sv0 = 84;
               } else {
                 // 1650: setp.eq.s16 	%p128, %rs17, 3;
+                // 1651: @%p128 bra 	$L__BB0_204;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 1952: setp.eq.s32 	%p132, %r148, 0;
                   // 1953: selp.b32 	%r712, 1, %r148, %p132;
                   // 1954: or.b32  	%r985, %r712, %r985;
                   r985 = ((int(r148) == 0) ? 1u : r148) | r985;
+                  // 1955: bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
                   // 1653: setp.ne.s16 	%p129, %rs17, 4;
+                  // 1654: @%p129 bra 	$L__BB0_206;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 174;
                   } else {
                     // 1656: or.b32  	%r985, %r985, 31743;
                     r985 = r985 | 31743u;
+                    // 1657: bra.uni 	$L__BB0_212;
                     p2g_sv0 = 84;
                   }
                 }
               }
             } else {
+              // 1644: bra.uni 	$L__BB0_197;
               // 1798: setp.eq.s16 	%p130, %rs17, 0;
+              // 1799: @%p130 bra 	$L__BB0_212;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 84;
               } else {
                 // 1801: setp.eq.s16 	%p131, %rs17, 1;
+                // 1802: @%p131 bra 	$L__BB0_199;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 1806: or.b32  	%r985, %r985, 31744;
                   r985 = r985 | 31744u;
+                  // 1807: bra.uni 	$L__BB0_212;
                   p2g_sv0 = 84;
                 } else {
+                  // 1803: bra.uni 	$L__BB0_206;
                   p2g_sv0 = 174;
                 }
               }
@@ -2086,15 +2312,18 @@ void main() {
               r716 = r985 | r148;
               // 2000: or.b32  	%r985, %r716, 1024;
               r985 = r716 | 1024u;
+              // 2001: bra.uni 	$L__BB0_212;
               p2g_sv0 = 84;
             }
           } else {
             // 1095: add.s32 	%r984, %r150, 13;
             r984 = uint(int(r150) + 13);
+            // 1096: bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         } else {
           // 1051: setp.ne.s16 	%p122, %rs4, 5;
+          // 1052: @%p122 bra 	$L__BB0_209;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 82;
           } else {
@@ -2106,12 +2335,15 @@ void main() {
             // 1058: sub.s32 	%r705, %r146, %r704;
             // 1059: add.s32 	%r984, %r705, 13;
             r984 = uint(int(uint(int(r146) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 13);
+            // 1060: bra.uni 	$L__BB0_210;
             p2g_sv0 = 83;
           }
         }
       }
     } else {
+      // 1042: bra.uni 	$L__BB0_187;
       // 1063: setp.eq.s16 	%p123, %rs4, 0;
+      // 1064: @%p123 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1099: mul.wide.u32 	%rd102, %r146, 613566757;
         // 1100: shr.u64 	%rd103, %rd102, 32;
@@ -2127,9 +2359,11 @@ void main() {
         // 1107: sub.s32 	%r729, %r146, %r728;
         // 1108: add.s32 	%r984, %r729, 12;
         r984 = uint(int(uint(int(r146) - int(r728))) + 12);
+        // 1109: bra.uni 	$L__BB0_210;
         p2g_sv0 = 83;
       } else {
         // 1066: setp.eq.s16 	%p124, %rs4, 1;
+        // 1067: @%p124 bra 	$L__BB0_189;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1071: mul.wide.u32 	%rd100, %r146, 138547333;
           // 1072: shr.u64 	%rd101, %rd100, 32;
@@ -2144,8 +2378,10 @@ void main() {
           r722 = uint(int(uint(int(uint(int(r146) - int(r717)) >> 1u) + int(r717)) >> 4u) * 31);
           // 1079: sub.s32 	%r984, %r146, %r722;
           r984 = uint(int(r146) - int(r722));
+          // 1080: bra.uni 	$L__BB0_210;
           p2g_sv0 = 83;
         } else {
+          // 1068: bra.uni 	$L__BB0_209;
           p2g_sv0 = 82;
         }
       }
@@ -2215,6 +2451,7 @@ void main() {
   // 1156: shr.u32 	%r800, %r790, 1;
   // 1157: and.b32  	%r168, %r800, 1023;
   r168 = (r790 >> 1u) & 1023u;
+  // 1158: @%p73 bra 	$L__BB0_238;
   if (p73) {
     // 1162: mul.wide.u32 	%rd120, %r166, -858993459;
     // 1163: shr.u64 	%rd121, %rd120, 34;
@@ -2229,15 +2466,21 @@ void main() {
     r839 = r168 | r987;
     // 1170: or.b32  	%r987, %r839, %r838;
     r987 = r839 | r838;
+    // 1171: bra.uni 	$L__BB0_239;
   } else {
+    // 1159: bra.uni 	$L__BB0_213;
+    // 1174: @%p19 bra 	$L__BB0_217;
     if (p19) {
       // 1178: setp.eq.s16 	%p135, %rs4, 2;
+      // 1179: @%p135 bra 	$L__BB0_234;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1216: and.b32  	%r987, %r166, 65535;
         r987 = r166 & 65535u;
+        // 1217: bra.uni 	$L__BB0_239;
         p2g_sv0 = 95;
       } else {
         // 1181: setp.eq.s16 	%p136, %rs4, 3;
+        // 1182: @%p136 bra 	$L__BB0_221;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1220: mul.wide.u32 	%rd110, %r166, -858993459;
           // 1221: shr.u64 	%rd111, %rd110, 34;
@@ -2248,6 +2491,7 @@ void main() {
           // 1224: sub.s32 	%r170, %r166, %r805;
           r170 = uint(int(r166) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1225: setp.eq.s32 	%p140, %r170, 0;
+          // 1226: @%p140 bra 	$L__BB0_223;
           if (int(r170) == 0) {
             // 1660: shr.u32 	%r806, %r166, 8;
             r806 = r166 >> 8u;
@@ -2261,8 +2505,10 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r806) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 1667: setp.gt.s16 	%p141, %rs19, 1;
+            // 1668: @%p141 bra 	$L__BB0_227;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 1672: setp.eq.s16 	%p142, %rs19, 2;
+              // 1673: @%p142 bra 	$L__BB0_232;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 1958: shr.u32 	%r811, %r166, 12;
                 // 1959: and.b32  	%r812, %r811, 1;
@@ -2270,37 +2516,47 @@ void main() {
                 r813 = r987 | ((r166 >> 12u) & 1u);
                 // 1961: or.b32  	%r987, %r813, 32256;
                 r987 = r813 | 32256u;
+                // 1962: bra.uni 	$L__BB0_239;
                 p2g_sv0 = 95;
               } else {
                 // 1675: setp.eq.s16 	%p143, %rs19, 3;
+                // 1676: @%p143 bra 	$L__BB0_231;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 1965: setp.eq.s32 	%p147, %r168, 0;
                   // 1966: selp.b32 	%r810, 1, %r168, %p147;
                   // 1967: or.b32  	%r987, %r810, %r987;
                   r987 = ((int(r168) == 0) ? 1u : r168) | r987;
+                  // 1968: bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
                   // 1678: setp.ne.s16 	%p144, %rs19, 4;
+                  // 1679: @%p144 bra 	$L__BB0_233;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 175;
                   } else {
                     // 1681: or.b32  	%r987, %r987, 31743;
                     r987 = r987 | 31743u;
+                    // 1682: bra.uni 	$L__BB0_239;
                     p2g_sv0 = 95;
                   }
                 }
               }
             } else {
+              // 1669: bra.uni 	$L__BB0_224;
               // 1810: setp.eq.s16 	%p145, %rs19, 0;
+              // 1811: @%p145 bra 	$L__BB0_239;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 95;
               } else {
                 // 1813: setp.eq.s16 	%p146, %rs19, 1;
+                // 1814: @%p146 bra 	$L__BB0_226;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 1818: or.b32  	%r987, %r987, 31744;
                   r987 = r987 | 31744u;
+                  // 1819: bra.uni 	$L__BB0_239;
                   p2g_sv0 = 95;
                 } else {
+                  // 1815: bra.uni 	$L__BB0_233;
                   p2g_sv0 = 175;
                 }
               }
@@ -2310,15 +2566,18 @@ void main() {
               r814 = r987 | r168;
               // 2005: or.b32  	%r987, %r814, 1024;
               r987 = r814 | 1024u;
+              // 2006: bra.uni 	$L__BB0_239;
               p2g_sv0 = 95;
             }
           } else {
             // 1228: add.s32 	%r986, %r170, 13;
             r986 = uint(int(r170) + 13);
+            // 1229: bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         } else {
           // 1184: setp.ne.s16 	%p137, %rs4, 5;
+          // 1185: @%p137 bra 	$L__BB0_236;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 93;
           } else {
@@ -2330,12 +2589,15 @@ void main() {
             // 1191: sub.s32 	%r803, %r166, %r802;
             // 1192: add.s32 	%r986, %r803, 13;
             r986 = uint(int(uint(int(r166) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 13);
+            // 1193: bra.uni 	$L__BB0_237;
             p2g_sv0 = 94;
           }
         }
       }
     } else {
+      // 1175: bra.uni 	$L__BB0_214;
       // 1196: setp.eq.s16 	%p138, %rs4, 0;
+      // 1197: @%p138 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1232: mul.wide.u32 	%rd116, %r166, 613566757;
         // 1233: shr.u64 	%rd117, %rd116, 32;
@@ -2351,9 +2613,11 @@ void main() {
         // 1240: sub.s32 	%r827, %r166, %r826;
         // 1241: add.s32 	%r986, %r827, 12;
         r986 = uint(int(uint(int(r166) - int(r826))) + 12);
+        // 1242: bra.uni 	$L__BB0_237;
         p2g_sv0 = 94;
       } else {
         // 1199: setp.eq.s16 	%p139, %rs4, 1;
+        // 1200: @%p139 bra 	$L__BB0_216;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1204: mul.wide.u32 	%rd114, %r166, 138547333;
           // 1205: shr.u64 	%rd115, %rd114, 32;
@@ -2368,8 +2632,10 @@ void main() {
           r820 = uint(int(uint(int(uint(int(r166) - int(r815)) >> 1u) + int(r815)) >> 4u) * 31);
           // 1212: sub.s32 	%r986, %r166, %r820;
           r986 = uint(int(r166) - int(r820));
+          // 1213: bra.uni 	$L__BB0_237;
           p2g_sv0 = 94;
         } else {
+          // 1201: bra.uni 	$L__BB0_236;
           p2g_sv0 = 93;
         }
       }
@@ -2397,6 +2663,7 @@ void main() {
   // 1259: and.b32  	%r840, %r983, 65535;
   // 1260: prmt.b32 	%r185, %r985, %r840, 4180;
   r185 = p2g_prmt(r985, (r983 & 65535u), 4180u, 0);
+  // 1261: @%p73 bra 	$L__BB0_265;
   if (p73) {
     // 1265: shl.b32 	%r903, %r87, 6;
     // 1266: add.s32 	%r904, %r165, %r903;
@@ -2467,7 +2734,9 @@ void main() {
     // 1316: and.b32  	%r952, %r951, 3;
     // 1317: xor.b32  	%r989, %r939, %r952;
     r989 = (p2g_bfi_32((r920 & 1u), ((r920 >> 1u) & 1023u), 15u, 1u) | r937) ^ (((r949 >> 16u) ^ r949) & 3u);
+    // 1318: bra.uni 	$L__BB0_266;
   } else {
+    // 1262: bra.uni 	$L__BB0_240;
     // 1321: shl.b32 	%r841, %r86, 6;
     // 1322: add.s32 	%r842, %r165, %r841;
     // 1323: add.s32 	%r843, %r842, -343624064;
@@ -2512,14 +2781,18 @@ void main() {
     // 1351: shr.u32 	%r869, %r859, 1;
     // 1352: and.b32  	%r188, %r869, 1023;
     r188 = (r859 >> 1u) & 1023u;
+    // 1353: @%p19 bra 	$L__BB0_244;
     if (p19) {
       // 1357: setp.eq.s16 	%p150, %rs4, 2;
+      // 1358: @%p150 bra 	$L__BB0_261;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         // 1395: and.b32  	%r989, %r186, 65535;
         r989 = r186 & 65535u;
+        // 1396: bra.uni 	$L__BB0_266;
         p2g_sv0 = 106;
       } else {
         // 1360: setp.eq.s16 	%p151, %rs4, 3;
+        // 1361: @%p151 bra 	$L__BB0_248;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1399: mul.wide.u32 	%rd124, %r186, -858993459;
           // 1400: shr.u64 	%rd125, %rd124, 34;
@@ -2529,6 +2802,7 @@ void main() {
           // 1403: sub.s32 	%r190, %r186, %r874;
           r190 = uint(int(r186) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1404: setp.eq.s32 	%p155, %r190, 0;
+          // 1405: @%p155 bra 	$L__BB0_250;
           if (int(r190) == 0) {
             // 1685: shr.u32 	%r875, %r186, 8;
             r875 = r186 >> 8u;
@@ -2542,8 +2816,10 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r875) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 1692: setp.gt.s16 	%p156, %rs21, 1;
+            // 1693: @%p156 bra 	$L__BB0_254;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 1697: setp.eq.s16 	%p157, %rs21, 2;
+              // 1698: @%p157 bra 	$L__BB0_259;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 1971: shr.u32 	%r880, %r186, 12;
                 // 1972: and.b32  	%r881, %r880, 1;
@@ -2551,37 +2827,47 @@ void main() {
                 r882 = r989 | ((r186 >> 12u) & 1u);
                 // 1974: or.b32  	%r989, %r882, 32256;
                 r989 = r882 | 32256u;
+                // 1975: bra.uni 	$L__BB0_266;
                 p2g_sv0 = 106;
               } else {
                 // 1700: setp.eq.s16 	%p158, %rs21, 3;
+                // 1701: @%p158 bra 	$L__BB0_258;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 1978: setp.eq.s32 	%p162, %r188, 0;
                   // 1979: selp.b32 	%r879, 1, %r188, %p162;
                   // 1980: or.b32  	%r989, %r879, %r989;
                   r989 = ((int(r188) == 0) ? 1u : r188) | r989;
+                  // 1981: bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
                   // 1703: setp.ne.s16 	%p159, %rs21, 4;
+                  // 1704: @%p159 bra 	$L__BB0_260;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 176;
                   } else {
                     // 1706: or.b32  	%r989, %r989, 31743;
                     r989 = r989 | 31743u;
+                    // 1707: bra.uni 	$L__BB0_266;
                     p2g_sv0 = 106;
                   }
                 }
               }
             } else {
+              // 1694: bra.uni 	$L__BB0_251;
               // 1822: setp.eq.s16 	%p160, %rs21, 0;
+              // 1823: @%p160 bra 	$L__BB0_266;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 106;
               } else {
                 // 1825: setp.eq.s16 	%p161, %rs21, 1;
+                // 1826: @%p161 bra 	$L__BB0_253;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 1830: or.b32  	%r989, %r989, 31744;
                   r989 = r989 | 31744u;
+                  // 1831: bra.uni 	$L__BB0_266;
                   p2g_sv0 = 106;
                 } else {
+                  // 1827: bra.uni 	$L__BB0_260;
                   p2g_sv0 = 176;
                 }
               }
@@ -2591,15 +2877,18 @@ void main() {
               r883 = r989 | r188;
               // 2010: or.b32  	%r989, %r883, 1024;
               r989 = r883 | 1024u;
+              // 2011: bra.uni 	$L__BB0_266;
               p2g_sv0 = 106;
             }
           } else {
             // 1407: add.s32 	%r988, %r190, 13;
             r988 = uint(int(r190) + 13);
+            // 1408: bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         } else {
           // 1363: setp.ne.s16 	%p152, %rs4, 5;
+          // 1364: @%p152 bra 	$L__BB0_263;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 104;
           } else {
@@ -2611,12 +2900,15 @@ void main() {
             // 1370: sub.s32 	%r872, %r186, %r871;
             // 1371: add.s32 	%r988, %r872, 13;
             r988 = uint(int(uint(int(r186) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 13);
+            // 1372: bra.uni 	$L__BB0_264;
             p2g_sv0 = 105;
           }
         }
       }
     } else {
+      // 1354: bra.uni 	$L__BB0_241;
       // 1375: setp.eq.s16 	%p153, %rs4, 0;
+      // 1376: @%p153 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1411: mul.wide.u32 	%rd130, %r186, 613566757;
         // 1412: shr.u64 	%rd131, %rd130, 32;
@@ -2632,9 +2924,11 @@ void main() {
         // 1419: sub.s32 	%r896, %r186, %r895;
         // 1420: add.s32 	%r988, %r896, 12;
         r988 = uint(int(uint(int(r186) - int(r895))) + 12);
+        // 1421: bra.uni 	$L__BB0_264;
         p2g_sv0 = 105;
       } else {
         // 1378: setp.eq.s16 	%p154, %rs4, 1;
+        // 1379: @%p154 bra 	$L__BB0_243;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1383: mul.wide.u32 	%rd128, %r186, 138547333;
           // 1384: shr.u64 	%rd129, %rd128, 32;
@@ -2649,8 +2943,10 @@ void main() {
           r889 = uint(int(uint(int(uint(int(r186) - int(r884)) >> 1u) + int(r884)) >> 4u) * 31);
           // 1391: sub.s32 	%r988, %r186, %r889;
           r988 = uint(int(r186) - int(r889));
+          // 1392: bra.uni 	$L__BB0_264;
           p2g_sv0 = 105;
         } else {
+          // 1380: bra.uni 	$L__BB0_263;
           p2g_sv0 = 104;
         }
       }
@@ -2721,5 +3017,6 @@ void main() {
   P2GU32(rd140).v = r955;
   // 1456: st.global.u32 	[%rd140+4], %r956;
   P2GU32((rd140 + 4ul)).v = r956;
+  // 1457: ret;
   return;
 }

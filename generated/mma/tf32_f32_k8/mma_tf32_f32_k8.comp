@@ -365,12 +365,15 @@ void main() {
   // 73: and.b32  	%r12, %r232, 8388607;
   r12 = (r223 >> 1u) & 0x007FFFFFu;
   // 74: setp.gt.s16 	%p1, %rs1, 1;
+  // 75: @%p1 bra 	$L__BB0_4;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 1) {
     // 79: setp.eq.s16 	%p2, %rs1, 2;
+    // 80: @%p2 bra 	$L__BB0_26;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 2) {
       p2g_sv0 = 10;
     } else {
       // 82: setp.eq.s16 	%p3, %rs1, 3;
+      // 83: @%p3 bra 	$L__BB0_10;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 3) {
         // 124: mul.wide.u32 	%rd6, %r1043, -858993459;
         // 125: shr.u64 	%rd7, %rd6, 34;
@@ -380,6 +383,7 @@ void main() {
         // 128: sub.s32 	%r16, %r1043, %r239;
         r16 = uint(int(r1043) - int(uint(int(uint(uint64_t(t3))) * 5)));
         // 129: setp.eq.s32 	%p11, %r16, 0;
+        // 130: @%p11 bra 	$L__BB0_12;
         if (int(r16) == 0) {
           // 1523: shr.u32 	%r240, %r1043, 8;
           r240 = r1043 >> 8u;
@@ -393,8 +397,10 @@ void main() {
           uint64_t t5 = uint64_t(uint(int(r240) - int(uint(int(uint(uint64_t(t4))) * 6))));
           rs3 = (uint(uint64_t(t5)) & 65535u);
           // 1530: setp.gt.s16 	%p12, %rs3, 1;
+          // 1531: @%p12 bra 	$L__BB0_16;
           if ((bitfieldExtract(int(rs3), 0, 16)) > 1) {
             // 1535: setp.eq.s16 	%p13, %rs3, 2;
+            // 1536: @%p13 bra 	$L__BB0_21;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 2) {
               // 1903: shr.u32 	%r245, %r1043, 12;
               // 1904: and.b32  	%r246, %r245, 1;
@@ -402,39 +408,49 @@ void main() {
               r247 = r11 | ((r1043 >> 12u) & 1u);
               // 1906: or.b32  	%r1043, %r247, 2143289344;
               r1043 = r247 | 0x7FC00000u;
+              // 1907: bra.uni 	$L__BB0_26;
               p2g_sv0 = 10;
             } else {
               // 1538: setp.eq.s16 	%p14, %rs3, 3;
+              // 1539: @%p14 bra 	$L__BB0_20;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 3) {
                 // 1910: setp.eq.s32 	%p18, %r12, 0;
                 // 1911: selp.b32 	%r244, 1, %r12, %p18;
                 // 1912: or.b32  	%r1043, %r244, %r11;
                 r1043 = ((int(r12) == 0) ? 1u : r12) | r11;
+                // 1913: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
                 // 1541: setp.ne.s16 	%p15, %rs3, 4;
+                // 1542: @%p15 bra 	$L__BB0_22;
                 if ((bitfieldExtract(int(rs3), 0, 16)) != 4) {
                   p2g_sv0 = 149;
                 } else {
                   // 1544: or.b32  	%r1043, %r11, 2139095039;
                   r1043 = r11 | 0x7F7FFFFFu;
+                  // 1545: bra.uni 	$L__BB0_26;
                   p2g_sv0 = 10;
                 }
               }
             }
           } else {
+            // 1532: bra.uni 	$L__BB0_13;
             // 1773: setp.eq.s16 	%p16, %rs3, 0;
             // 1774: mov.u32 	%r1043, %r11;
             r1043 = r11;
+            // 1775: @%p16 bra 	$L__BB0_26;
             if ((bitfieldExtract(int(rs3), 0, 16)) == 0) {
               p2g_sv0 = 10;
             } else {
               // 1777: setp.eq.s16 	%p17, %rs3, 1;
+              // 1778: @%p17 bra 	$L__BB0_15;
               if ((bitfieldExtract(int(rs3), 0, 16)) == 1) {
                 // 1782: or.b32  	%r1043, %r11, 2139095040;
                 r1043 = r11 | 0x7F800000u;
+                // 1783: bra.uni 	$L__BB0_26;
                 p2g_sv0 = 10;
               } else {
+                // 1779: bra.uni 	$L__BB0_22;
                 p2g_sv0 = 149;
               }
             }
@@ -443,15 +459,18 @@ void main() {
             // 1955: or.b32  	%r248, %r11, %r12;
             // 1956: or.b32  	%r1043, %r248, 8388608;
             r1043 = (r11 | r12) | 0x00800000u;
+            // 1957: bra.uni 	$L__BB0_26;
             p2g_sv0 = 10;
           }
         } else {
           // 132: add.s32 	%r1042, %r16, 125;
           r1042 = uint(int(r16) + 125);
+          // 133: bra.uni 	$L__BB0_25;
           p2g_sv0 = 9;
         }
       } else {
         // 85: setp.ne.s16 	%p4, %rs1, 5;
+        // 86: @%p4 bra 	$L__BB0_24;
         if ((bitfieldExtract(int(rs1), 0, 16)) != 5) {
           p2g_sv0 = 7;
         } else {
@@ -470,12 +489,15 @@ void main() {
           // 97: mul.lo.s32 	%r236, %r235, 20;
           // 98: sub.s32 	%r13, %r234, %r236;
           r13 = uint(int(r234) - int(uint(int(uint(uint64_t(t6))) * 20)));
+          // 99: @%p10 bra 	$L__BB0_9;
           if (!(((r1043 & 1u) == 1u) ^^ false)) {
             // 103: mov.u32 	%r237, 119;
             // 104: sub.s32 	%r1042, %r237, %r13;
             r1042 = uint(int(119u) - int(r13));
+            // 105: bra.uni 	$L__BB0_25;
             p2g_sv0 = 9;
           } else {
+            // 100: bra.uni 	$L__BB0_8;
             // 158: add.s32 	%r1042, %r13, 131;
             r1042 = uint(int(r13) + 131);
             p2g_sv0 = 9;
@@ -484,7 +506,9 @@ void main() {
       }
     }
   } else {
+    // 76: bra.uni 	$L__BB0_1;
     // 108: setp.eq.s16 	%p5, %rs1, 0;
+    // 109: @%p5 bra 	$L__BB0_23;
     if ((bitfieldExtract(int(rs1), 0, 16)) == 0) {
       // 136: mul.wide.u32 	%rd12, %r1043, 613566757;
       // 137: shr.u64 	%rd13, %rd12, 32;
@@ -500,9 +524,11 @@ void main() {
       // 144: sub.s32 	%r257, %r1043, %r256;
       // 145: add.s32 	%r1042, %r257, 124;
       r1042 = uint(int(uint(int(r1043) - int(r256))) + 124);
+      // 146: bra.uni 	$L__BB0_25;
       p2g_sv0 = 9;
     } else {
       // 111: setp.eq.s16 	%p6, %rs1, 1;
+      // 112: @%p6 bra 	$L__BB0_3;
       if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
         // 116: mul.wide.u32 	%rd10, %r1043, -2139062143;
         // 117: shr.u64 	%rd11, %rd10, 39;
@@ -511,8 +537,10 @@ void main() {
         // 119: mul.lo.s32 	%r250, %r249, 255;
         // 120: sub.s32 	%r1042, %r1043, %r250;
         r1042 = uint(int(r1043) - int(uint(int(uint(uint64_t(t8))) * 255)));
+        // 121: bra.uni 	$L__BB0_25;
         p2g_sv0 = 9;
       } else {
+        // 113: bra.uni 	$L__BB0_24;
         p2g_sv0 = 7;
       }
     }
@@ -526,6 +554,7 @@ void main() {
     // 153: sub.s32 	%r260, %r1043, %r259;
     // 154: add.s32 	%r1042, %r260, 125;
     r1042 = uint(int(uint(int(r1043) - int(uint(int(uint(uint64_t(t9))) * 5)))) + 125);
+    // 155: bra.uni 	$L__BB0_25;
     p2g_sv0 = 9;
   }
   if (p2g_sv0 == 9) {
@@ -582,12 +611,15 @@ void main() {
   rs4 = rs1 & 255u;
   // 198: setp.gt.s16 	%p19, %rs4, 1;
   p19 = (bitfieldExtract(int(rs4), 0, 16)) > 1;
+  // 199: @%p19 bra 	$L__BB0_30;
   if (p19) {
     // 203: setp.eq.s16 	%p20, %rs4, 2;
+    // 204: @%p20 bra 	$L__BB0_52;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 20;
     } else {
       // 206: setp.eq.s16 	%p21, %rs4, 3;
+      // 207: @%p21 bra 	$L__BB0_36;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 248: mul.wide.u32 	%rd18, %r1045, -858993459;
         // 249: shr.u64 	%rd19, %rd18, 34;
@@ -597,6 +629,7 @@ void main() {
         // 252: sub.s32 	%r35, %r1045, %r297;
         r35 = uint(int(r1045) - int(uint(int(uint(uint64_t(t10))) * 5)));
         // 253: setp.eq.s32 	%p29, %r35, 0;
+        // 254: @%p29 bra 	$L__BB0_38;
         if (int(r35) == 0) {
           // 1548: shr.u32 	%r298, %r1045, 8;
           r298 = r1045 >> 8u;
@@ -610,8 +643,10 @@ void main() {
           uint64_t t12 = uint64_t(uint(int(r298) - int(uint(int(uint(uint64_t(t11))) * 6))));
           rs5 = (uint(uint64_t(t12)) & 65535u);
           // 1555: setp.gt.s16 	%p30, %rs5, 1;
+          // 1556: @%p30 bra 	$L__BB0_42;
           if ((bitfieldExtract(int(rs5), 0, 16)) > 1) {
             // 1560: setp.eq.s16 	%p31, %rs5, 2;
+            // 1561: @%p31 bra 	$L__BB0_47;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 2) {
               // 1916: shr.u32 	%r303, %r1045, 12;
               // 1917: and.b32  	%r304, %r303, 1;
@@ -619,39 +654,49 @@ void main() {
               r305 = r30 | ((r1045 >> 12u) & 1u);
               // 1919: or.b32  	%r1045, %r305, 2143289344;
               r1045 = r305 | 0x7FC00000u;
+              // 1920: bra.uni 	$L__BB0_52;
               p2g_sv0 = 20;
             } else {
               // 1563: setp.eq.s16 	%p32, %rs5, 3;
+              // 1564: @%p32 bra 	$L__BB0_46;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 3) {
                 // 1923: setp.eq.s32 	%p36, %r31, 0;
                 // 1924: selp.b32 	%r302, 1, %r31, %p36;
                 // 1925: or.b32  	%r1045, %r302, %r30;
                 r1045 = ((int(r31) == 0) ? 1u : r31) | r30;
+                // 1926: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
                 // 1566: setp.ne.s16 	%p33, %rs5, 4;
+                // 1567: @%p33 bra 	$L__BB0_48;
                 if ((bitfieldExtract(int(rs5), 0, 16)) != 4) {
                   p2g_sv0 = 150;
                 } else {
                   // 1569: or.b32  	%r1045, %r30, 2139095039;
                   r1045 = r30 | 0x7F7FFFFFu;
+                  // 1570: bra.uni 	$L__BB0_52;
                   p2g_sv0 = 20;
                 }
               }
             }
           } else {
+            // 1557: bra.uni 	$L__BB0_39;
             // 1786: setp.eq.s16 	%p34, %rs5, 0;
             // 1787: mov.u32 	%r1045, %r30;
             r1045 = r30;
+            // 1788: @%p34 bra 	$L__BB0_52;
             if ((bitfieldExtract(int(rs5), 0, 16)) == 0) {
               p2g_sv0 = 20;
             } else {
               // 1790: setp.eq.s16 	%p35, %rs5, 1;
+              // 1791: @%p35 bra 	$L__BB0_41;
               if ((bitfieldExtract(int(rs5), 0, 16)) == 1) {
                 // 1795: or.b32  	%r1045, %r30, 2139095040;
                 r1045 = r30 | 0x7F800000u;
+                // 1796: bra.uni 	$L__BB0_52;
                 p2g_sv0 = 20;
               } else {
+                // 1792: bra.uni 	$L__BB0_48;
                 p2g_sv0 = 150;
               }
             }
@@ -660,15 +705,18 @@ void main() {
             // 1960: or.b32  	%r306, %r30, %r31;
             // 1961: or.b32  	%r1045, %r306, 8388608;
             r1045 = (r30 | r31) | 0x00800000u;
+            // 1962: bra.uni 	$L__BB0_52;
             p2g_sv0 = 20;
           }
         } else {
           // 256: add.s32 	%r1044, %r35, 125;
           r1044 = uint(int(r35) + 125);
+          // 257: bra.uni 	$L__BB0_51;
           p2g_sv0 = 19;
         }
       } else {
         // 209: setp.ne.s16 	%p22, %rs4, 5;
+        // 210: @%p22 bra 	$L__BB0_50;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 17;
         } else {
@@ -686,12 +734,15 @@ void main() {
           // 221: mul.lo.s32 	%r294, %r293, 20;
           // 222: sub.s32 	%r32, %r292, %r294;
           r32 = uint(int(r292) - int(uint(int(uint(uint64_t(t13))) * 20)));
+          // 223: @%p28 bra 	$L__BB0_35;
           if (!(((r1045 & 1u) == 1u) ^^ false)) {
             // 227: mov.u32 	%r295, 119;
             // 228: sub.s32 	%r1044, %r295, %r32;
             r1044 = uint(int(119u) - int(r32));
+            // 229: bra.uni 	$L__BB0_51;
             p2g_sv0 = 19;
           } else {
+            // 224: bra.uni 	$L__BB0_34;
             // 282: add.s32 	%r1044, %r32, 131;
             r1044 = uint(int(r32) + 131);
             p2g_sv0 = 19;
@@ -700,7 +751,9 @@ void main() {
       }
     }
   } else {
+    // 200: bra.uni 	$L__BB0_27;
     // 232: setp.eq.s16 	%p23, %rs4, 0;
+    // 233: @%p23 bra 	$L__BB0_49;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 260: mul.wide.u32 	%rd24, %r1045, 613566757;
       // 261: shr.u64 	%rd25, %rd24, 32;
@@ -716,9 +769,11 @@ void main() {
       // 268: sub.s32 	%r315, %r1045, %r314;
       // 269: add.s32 	%r1044, %r315, 124;
       r1044 = uint(int(uint(int(r1045) - int(r314))) + 124);
+      // 270: bra.uni 	$L__BB0_51;
       p2g_sv0 = 19;
     } else {
       // 235: setp.eq.s16 	%p24, %rs4, 1;
+      // 236: @%p24 bra 	$L__BB0_29;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 240: mul.wide.u32 	%rd22, %r1045, -2139062143;
         // 241: shr.u64 	%rd23, %rd22, 39;
@@ -727,8 +782,10 @@ void main() {
         // 243: mul.lo.s32 	%r308, %r307, 255;
         // 244: sub.s32 	%r1044, %r1045, %r308;
         r1044 = uint(int(r1045) - int(uint(int(uint(uint64_t(t15))) * 255)));
+        // 245: bra.uni 	$L__BB0_51;
         p2g_sv0 = 19;
       } else {
+        // 237: bra.uni 	$L__BB0_50;
         p2g_sv0 = 17;
       }
     }
@@ -742,6 +799,7 @@ void main() {
     // 277: sub.s32 	%r318, %r1045, %r317;
     // 278: add.s32 	%r1044, %r318, 125;
     r1044 = uint(int(uint(int(r1045) - int(uint(int(uint(uint64_t(t16))) * 5)))) + 125);
+    // 279: bra.uni 	$L__BB0_51;
     p2g_sv0 = 19;
   }
   if (p2g_sv0 == 19) {
@@ -792,12 +850,15 @@ void main() {
   // 318: shr.u32 	%r347, %r338, 1;
   // 319: and.b32  	%r50, %r347, 8388607;
   r50 = (r338 >> 1u) & 0x007FFFFFu;
+  // 320: @%p19 bra 	$L__BB0_56;
   if (p19) {
     // 324: setp.eq.s16 	%p38, %rs4, 2;
+    // 325: @%p38 bra 	$L__BB0_78;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 30;
     } else {
       // 327: setp.eq.s16 	%p39, %rs4, 3;
+      // 328: @%p39 bra 	$L__BB0_62;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 369: mul.wide.u32 	%rd30, %r1047, -858993459;
         // 370: shr.u64 	%rd31, %rd30, 34;
@@ -807,6 +868,7 @@ void main() {
         // 373: sub.s32 	%r54, %r1047, %r354;
         r54 = uint(int(r1047) - int(uint(int(uint(uint64_t(t17))) * 5)));
         // 374: setp.eq.s32 	%p47, %r54, 0;
+        // 375: @%p47 bra 	$L__BB0_64;
         if (int(r54) == 0) {
           // 1573: shr.u32 	%r355, %r1047, 8;
           r355 = r1047 >> 8u;
@@ -820,8 +882,10 @@ void main() {
           uint64_t t19 = uint64_t(uint(int(r355) - int(uint(int(uint(uint64_t(t18))) * 6))));
           rs7 = (uint(uint64_t(t19)) & 65535u);
           // 1580: setp.gt.s16 	%p48, %rs7, 1;
+          // 1581: @%p48 bra 	$L__BB0_68;
           if ((bitfieldExtract(int(rs7), 0, 16)) > 1) {
             // 1585: setp.eq.s16 	%p49, %rs7, 2;
+            // 1586: @%p49 bra 	$L__BB0_73;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 2) {
               // 1929: shr.u32 	%r360, %r1047, 12;
               // 1930: and.b32  	%r361, %r360, 1;
@@ -829,39 +893,49 @@ void main() {
               r362 = r49 | ((r1047 >> 12u) & 1u);
               // 1932: or.b32  	%r1047, %r362, 2143289344;
               r1047 = r362 | 0x7FC00000u;
+              // 1933: bra.uni 	$L__BB0_78;
               p2g_sv0 = 30;
             } else {
               // 1588: setp.eq.s16 	%p50, %rs7, 3;
+              // 1589: @%p50 bra 	$L__BB0_72;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 3) {
                 // 1936: setp.eq.s32 	%p54, %r50, 0;
                 // 1937: selp.b32 	%r359, 1, %r50, %p54;
                 // 1938: or.b32  	%r1047, %r359, %r49;
                 r1047 = ((int(r50) == 0) ? 1u : r50) | r49;
+                // 1939: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
                 // 1591: setp.ne.s16 	%p51, %rs7, 4;
+                // 1592: @%p51 bra 	$L__BB0_74;
                 if ((bitfieldExtract(int(rs7), 0, 16)) != 4) {
                   p2g_sv0 = 151;
                 } else {
                   // 1594: or.b32  	%r1047, %r49, 2139095039;
                   r1047 = r49 | 0x7F7FFFFFu;
+                  // 1595: bra.uni 	$L__BB0_78;
                   p2g_sv0 = 30;
                 }
               }
             }
           } else {
+            // 1582: bra.uni 	$L__BB0_65;
             // 1799: setp.eq.s16 	%p52, %rs7, 0;
             // 1800: mov.u32 	%r1047, %r49;
             r1047 = r49;
+            // 1801: @%p52 bra 	$L__BB0_78;
             if ((bitfieldExtract(int(rs7), 0, 16)) == 0) {
               p2g_sv0 = 30;
             } else {
               // 1803: setp.eq.s16 	%p53, %rs7, 1;
+              // 1804: @%p53 bra 	$L__BB0_67;
               if ((bitfieldExtract(int(rs7), 0, 16)) == 1) {
                 // 1808: or.b32  	%r1047, %r49, 2139095040;
                 r1047 = r49 | 0x7F800000u;
+                // 1809: bra.uni 	$L__BB0_78;
                 p2g_sv0 = 30;
               } else {
+                // 1805: bra.uni 	$L__BB0_74;
                 p2g_sv0 = 151;
               }
             }
@@ -870,15 +944,18 @@ void main() {
             // 1965: or.b32  	%r363, %r49, %r50;
             // 1966: or.b32  	%r1047, %r363, 8388608;
             r1047 = (r49 | r50) | 0x00800000u;
+            // 1967: bra.uni 	$L__BB0_78;
             p2g_sv0 = 30;
           }
         } else {
           // 377: add.s32 	%r1046, %r54, 125;
           r1046 = uint(int(r54) + 125);
+          // 378: bra.uni 	$L__BB0_77;
           p2g_sv0 = 29;
         }
       } else {
         // 330: setp.ne.s16 	%p40, %rs4, 5;
+        // 331: @%p40 bra 	$L__BB0_76;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 27;
         } else {
@@ -896,12 +973,15 @@ void main() {
           // 342: mul.lo.s32 	%r351, %r350, 20;
           // 343: sub.s32 	%r51, %r349, %r351;
           r51 = uint(int(r349) - int(uint(int(uint(uint64_t(t20))) * 20)));
+          // 344: @%p46 bra 	$L__BB0_61;
           if (!(((r1047 & 1u) == 1u) ^^ false)) {
             // 348: mov.u32 	%r352, 119;
             // 349: sub.s32 	%r1046, %r352, %r51;
             r1046 = uint(int(119u) - int(r51));
+            // 350: bra.uni 	$L__BB0_77;
             p2g_sv0 = 29;
           } else {
+            // 345: bra.uni 	$L__BB0_60;
             // 403: add.s32 	%r1046, %r51, 131;
             r1046 = uint(int(r51) + 131);
             p2g_sv0 = 29;
@@ -910,7 +990,9 @@ void main() {
       }
     }
   } else {
+    // 321: bra.uni 	$L__BB0_53;
     // 353: setp.eq.s16 	%p41, %rs4, 0;
+    // 354: @%p41 bra 	$L__BB0_75;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 381: mul.wide.u32 	%rd36, %r1047, 613566757;
       // 382: shr.u64 	%rd37, %rd36, 32;
@@ -926,9 +1008,11 @@ void main() {
       // 389: sub.s32 	%r372, %r1047, %r371;
       // 390: add.s32 	%r1046, %r372, 124;
       r1046 = uint(int(uint(int(r1047) - int(r371))) + 124);
+      // 391: bra.uni 	$L__BB0_77;
       p2g_sv0 = 29;
     } else {
       // 356: setp.eq.s16 	%p42, %rs4, 1;
+      // 357: @%p42 bra 	$L__BB0_55;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 361: mul.wide.u32 	%rd34, %r1047, -2139062143;
         // 362: shr.u64 	%rd35, %rd34, 39;
@@ -937,8 +1021,10 @@ void main() {
         // 364: mul.lo.s32 	%r365, %r364, 255;
         // 365: sub.s32 	%r1046, %r1047, %r365;
         r1046 = uint(int(r1047) - int(uint(int(uint(uint64_t(t22))) * 255)));
+        // 366: bra.uni 	$L__BB0_77;
         p2g_sv0 = 29;
       } else {
+        // 358: bra.uni 	$L__BB0_76;
         p2g_sv0 = 27;
       }
     }
@@ -952,6 +1038,7 @@ void main() {
     // 398: sub.s32 	%r375, %r1047, %r374;
     // 399: add.s32 	%r1046, %r375, 125;
     r1046 = uint(int(uint(int(r1047) - int(uint(int(uint(uint64_t(t23))) * 5)))) + 125);
+    // 400: bra.uni 	$L__BB0_77;
     p2g_sv0 = 29;
   }
   if (p2g_sv0 == 29) {
@@ -1002,12 +1089,15 @@ void main() {
   // 439: shr.u32 	%r405, %r396, 1;
   // 440: and.b32  	%r69, %r405, 8388607;
   r69 = (r396 >> 1u) & 0x007FFFFFu;
+  // 441: @%p19 bra 	$L__BB0_82;
   if (p19) {
     // 445: setp.eq.s16 	%p56, %rs4, 2;
+    // 446: @%p56 bra 	$L__BB0_104;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
       p2g_sv0 = 40;
     } else {
       // 448: setp.eq.s16 	%p57, %rs4, 3;
+      // 449: @%p57 bra 	$L__BB0_88;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
         // 490: mul.wide.u32 	%rd42, %r1049, -858993459;
         // 491: shr.u64 	%rd43, %rd42, 34;
@@ -1017,6 +1107,7 @@ void main() {
         // 494: sub.s32 	%r73, %r1049, %r412;
         r73 = uint(int(r1049) - int(uint(int(uint(uint64_t(t24))) * 5)));
         // 495: setp.eq.s32 	%p65, %r73, 0;
+        // 496: @%p65 bra 	$L__BB0_90;
         if (int(r73) == 0) {
           // 1598: shr.u32 	%r413, %r1049, 8;
           r413 = r1049 >> 8u;
@@ -1030,8 +1121,10 @@ void main() {
           uint64_t t26 = uint64_t(uint(int(r413) - int(uint(int(uint(uint64_t(t25))) * 6))));
           rs9 = (uint(uint64_t(t26)) & 65535u);
           // 1605: setp.gt.s16 	%p66, %rs9, 1;
+          // 1606: @%p66 bra 	$L__BB0_94;
           if ((bitfieldExtract(int(rs9), 0, 16)) > 1) {
             // 1610: setp.eq.s16 	%p67, %rs9, 2;
+            // 1611: @%p67 bra 	$L__BB0_99;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 2) {
               // 1942: shr.u32 	%r418, %r1049, 12;
               // 1943: and.b32  	%r419, %r418, 1;
@@ -1039,39 +1132,49 @@ void main() {
               r420 = r68 | ((r1049 >> 12u) & 1u);
               // 1945: or.b32  	%r1049, %r420, 2143289344;
               r1049 = r420 | 0x7FC00000u;
+              // 1946: bra.uni 	$L__BB0_104;
               p2g_sv0 = 40;
             } else {
               // 1613: setp.eq.s16 	%p68, %rs9, 3;
+              // 1614: @%p68 bra 	$L__BB0_98;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 3) {
                 // 1949: setp.eq.s32 	%p72, %r69, 0;
                 // 1950: selp.b32 	%r417, 1, %r69, %p72;
                 // 1951: or.b32  	%r1049, %r417, %r68;
                 r1049 = ((int(r69) == 0) ? 1u : r69) | r68;
+                // 1952: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
                 // 1616: setp.ne.s16 	%p69, %rs9, 4;
+                // 1617: @%p69 bra 	$L__BB0_100;
                 if ((bitfieldExtract(int(rs9), 0, 16)) != 4) {
                   p2g_sv0 = 152;
                 } else {
                   // 1619: or.b32  	%r1049, %r68, 2139095039;
                   r1049 = r68 | 0x7F7FFFFFu;
+                  // 1620: bra.uni 	$L__BB0_104;
                   p2g_sv0 = 40;
                 }
               }
             }
           } else {
+            // 1607: bra.uni 	$L__BB0_91;
             // 1812: setp.eq.s16 	%p70, %rs9, 0;
             // 1813: mov.u32 	%r1049, %r68;
             r1049 = r68;
+            // 1814: @%p70 bra 	$L__BB0_104;
             if ((bitfieldExtract(int(rs9), 0, 16)) == 0) {
               p2g_sv0 = 40;
             } else {
               // 1816: setp.eq.s16 	%p71, %rs9, 1;
+              // 1817: @%p71 bra 	$L__BB0_93;
               if ((bitfieldExtract(int(rs9), 0, 16)) == 1) {
                 // 1821: or.b32  	%r1049, %r68, 2139095040;
                 r1049 = r68 | 0x7F800000u;
+                // 1822: bra.uni 	$L__BB0_104;
                 p2g_sv0 = 40;
               } else {
+                // 1818: bra.uni 	$L__BB0_100;
                 p2g_sv0 = 152;
               }
             }
@@ -1080,15 +1183,18 @@ void main() {
             // 1970: or.b32  	%r421, %r68, %r69;
             // 1971: or.b32  	%r1049, %r421, 8388608;
             r1049 = (r68 | r69) | 0x00800000u;
+            // 1972: bra.uni 	$L__BB0_104;
             p2g_sv0 = 40;
           }
         } else {
           // 498: add.s32 	%r1048, %r73, 125;
           r1048 = uint(int(r73) + 125);
+          // 499: bra.uni 	$L__BB0_103;
           p2g_sv0 = 39;
         }
       } else {
         // 451: setp.ne.s16 	%p58, %rs4, 5;
+        // 452: @%p58 bra 	$L__BB0_102;
         if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
           p2g_sv0 = 37;
         } else {
@@ -1106,12 +1212,15 @@ void main() {
           // 463: mul.lo.s32 	%r409, %r408, 20;
           // 464: sub.s32 	%r70, %r407, %r409;
           r70 = uint(int(r407) - int(uint(int(uint(uint64_t(t27))) * 20)));
+          // 465: @%p64 bra 	$L__BB0_87;
           if (!(((r1049 & 1u) == 1u) ^^ false)) {
             // 469: mov.u32 	%r410, 119;
             // 470: sub.s32 	%r1048, %r410, %r70;
             r1048 = uint(int(119u) - int(r70));
+            // 471: bra.uni 	$L__BB0_103;
             p2g_sv0 = 39;
           } else {
+            // 466: bra.uni 	$L__BB0_86;
             // 524: add.s32 	%r1048, %r70, 131;
             r1048 = uint(int(r70) + 131);
             p2g_sv0 = 39;
@@ -1120,7 +1229,9 @@ void main() {
       }
     }
   } else {
+    // 442: bra.uni 	$L__BB0_79;
     // 474: setp.eq.s16 	%p59, %rs4, 0;
+    // 475: @%p59 bra 	$L__BB0_101;
     if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
       // 502: mul.wide.u32 	%rd48, %r1049, 613566757;
       // 503: shr.u64 	%rd49, %rd48, 32;
@@ -1136,9 +1247,11 @@ void main() {
       // 510: sub.s32 	%r430, %r1049, %r429;
       // 511: add.s32 	%r1048, %r430, 124;
       r1048 = uint(int(uint(int(r1049) - int(r429))) + 124);
+      // 512: bra.uni 	$L__BB0_103;
       p2g_sv0 = 39;
     } else {
       // 477: setp.eq.s16 	%p60, %rs4, 1;
+      // 478: @%p60 bra 	$L__BB0_81;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
         // 482: mul.wide.u32 	%rd46, %r1049, -2139062143;
         // 483: shr.u64 	%rd47, %rd46, 39;
@@ -1147,8 +1260,10 @@ void main() {
         // 485: mul.lo.s32 	%r423, %r422, 255;
         // 486: sub.s32 	%r1048, %r1049, %r423;
         r1048 = uint(int(r1049) - int(uint(int(uint(uint64_t(t29))) * 255)));
+        // 487: bra.uni 	$L__BB0_103;
         p2g_sv0 = 39;
       } else {
+        // 479: bra.uni 	$L__BB0_102;
         p2g_sv0 = 37;
       }
     }
@@ -1162,6 +1277,7 @@ void main() {
     // 519: sub.s32 	%r433, %r1049, %r432;
     // 520: add.s32 	%r1048, %r433, 125;
     r1048 = uint(int(uint(int(r1049) - int(uint(int(uint(uint64_t(t30))) * 5)))) + 125);
+    // 521: bra.uni 	$L__BB0_103;
     p2g_sv0 = 39;
   }
   if (p2g_sv0 == 39) {
@@ -1173,6 +1289,7 @@ void main() {
   }
   // 533: setp.eq.s32 	%p73, %r5, 4;
   p73 = int(r5) == 4;
+  // 534: @%p73 bra 	$L__BB0_129;
   if (p73) {
     // 538: and.b32  	%r493, %r1, 2;
     // 539: add.s32 	%r494, %r8, %r493;
@@ -1227,7 +1344,9 @@ void main() {
     // 576: shl.b32 	%r529, %r1, 31;
     // 577: xor.b32  	%r1051, %r528, %r529;
     r1051 = ((p2g_shf_l(r511, r511, (31u & 31u)) & 0x807FFFFFu) | r525) ^ (r1 << 31u);
+    // 578: bra.uni 	$L__BB0_130;
   } else {
+    // 535: bra.uni 	$L__BB0_105;
     // 581: add.s32 	%r437, %r4, %r8;
     // 582: add.s32 	%r438, %r437, 5369127;
     // 583: xor.b32  	%r439, %r438, 81;
@@ -1270,12 +1389,15 @@ void main() {
     // 609: shr.u32 	%r463, %r454, 1;
     // 610: and.b32  	%r88, %r463, 8388607;
     r88 = (r454 >> 1u) & 0x007FFFFFu;
+    // 611: @%p19 bra 	$L__BB0_109;
     if (p19) {
       // 615: setp.eq.s16 	%p75, %rs4, 2;
+      // 616: @%p75 bra 	$L__BB0_130;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 50;
       } else {
         // 618: setp.eq.s16 	%p76, %rs4, 3;
+        // 619: @%p76 bra 	$L__BB0_113;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 649: mul.wide.u32 	%rd54, %r1051, -858993459;
           // 650: shr.u64 	%rd55, %rd54, 34;
@@ -1285,6 +1407,7 @@ void main() {
           // 653: sub.s32 	%r90, %r1051, %r468;
           r90 = uint(int(r1051) - int(uint(int(uint(uint64_t(t32))) * 5)));
           // 654: setp.eq.s32 	%p80, %r90, 0;
+          // 655: @%p80 bra 	$L__BB0_115;
           if (int(r90) == 0) {
             // 1623: shr.u32 	%r469, %r1051, 8;
             r469 = r1051 >> 8u;
@@ -1298,8 +1421,10 @@ void main() {
             uint64_t t34 = uint64_t(uint(int(r469) - int(uint(int(uint(uint64_t(t33))) * 6))));
             rs11 = (uint(uint64_t(t34)) & 65535u);
             // 1630: setp.gt.s16 	%p81, %rs11, 1;
+            // 1631: @%p81 bra 	$L__BB0_119;
             if ((bitfieldExtract(int(rs11), 0, 16)) > 1) {
               // 1635: setp.eq.s16 	%p82, %rs11, 2;
+              // 1636: @%p82 bra 	$L__BB0_124;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 2) {
                 // 1975: shr.u32 	%r474, %r1051, 12;
                 // 1976: and.b32  	%r475, %r474, 1;
@@ -1307,39 +1432,49 @@ void main() {
                 r476 = r87 | ((r1051 >> 12u) & 1u);
                 // 1978: or.b32  	%r1051, %r476, 2143289344;
                 r1051 = r476 | 0x7FC00000u;
+                // 1979: bra.uni 	$L__BB0_130;
                 p2g_sv0 = 50;
               } else {
                 // 1638: setp.eq.s16 	%p83, %rs11, 3;
+                // 1639: @%p83 bra 	$L__BB0_123;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 3) {
                   // 1982: setp.eq.s32 	%p87, %r88, 0;
                   // 1983: selp.b32 	%r473, 1, %r88, %p87;
                   // 1984: or.b32  	%r1051, %r473, %r87;
                   r1051 = ((int(r88) == 0) ? 1u : r88) | r87;
+                  // 1985: bra.uni 	$L__BB0_130;
                   p2g_sv0 = 50;
                 } else {
                   // 1641: setp.ne.s16 	%p84, %rs11, 4;
+                  // 1642: @%p84 bra 	$L__BB0_125;
                   if ((bitfieldExtract(int(rs11), 0, 16)) != 4) {
                     p2g_sv0 = 165;
                   } else {
                     // 1644: or.b32  	%r1051, %r87, 2139095039;
                     r1051 = r87 | 0x7F7FFFFFu;
+                    // 1645: bra.uni 	$L__BB0_130;
                     p2g_sv0 = 50;
                   }
                 }
               }
             } else {
+              // 1632: bra.uni 	$L__BB0_116;
               // 1825: setp.eq.s16 	%p85, %rs11, 0;
               // 1826: mov.u32 	%r1051, %r87;
               r1051 = r87;
+              // 1827: @%p85 bra 	$L__BB0_130;
               if ((bitfieldExtract(int(rs11), 0, 16)) == 0) {
                 p2g_sv0 = 50;
               } else {
                 // 1829: setp.eq.s16 	%p86, %rs11, 1;
+                // 1830: @%p86 bra 	$L__BB0_118;
                 if ((bitfieldExtract(int(rs11), 0, 16)) == 1) {
                   // 1834: or.b32  	%r1051, %r87, 2139095040;
                   r1051 = r87 | 0x7F800000u;
+                  // 1835: bra.uni 	$L__BB0_130;
                   p2g_sv0 = 50;
                 } else {
+                  // 1831: bra.uni 	$L__BB0_125;
                   p2g_sv0 = 165;
                 }
               }
@@ -1348,15 +1483,18 @@ void main() {
               // 2053: or.b32  	%r477, %r87, %r88;
               // 2054: or.b32  	%r1051, %r477, 8388608;
               r1051 = (r87 | r88) | 0x00800000u;
+              // 2055: bra.uni 	$L__BB0_130;
               p2g_sv0 = 50;
             }
           } else {
             // 657: add.s32 	%r1050, %r90, 125;
             r1050 = uint(int(r90) + 125);
+            // 658: bra.uni 	$L__BB0_128;
             p2g_sv0 = 49;
           }
         } else {
           // 621: setp.ne.s16 	%p77, %rs4, 5;
+          // 622: @%p77 bra 	$L__BB0_127;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 48;
           } else {
@@ -1368,12 +1506,15 @@ void main() {
             // 628: sub.s32 	%r466, %r1051, %r465;
             // 629: add.s32 	%r1050, %r466, 125;
             r1050 = uint(int(uint(int(r1051) - int(uint(int(uint(uint64_t(t35))) * 5)))) + 125);
+            // 630: bra.uni 	$L__BB0_128;
             p2g_sv0 = 49;
           }
         }
       }
     } else {
+      // 612: bra.uni 	$L__BB0_106;
       // 633: setp.eq.s16 	%p78, %rs4, 0;
+      // 634: @%p78 bra 	$L__BB0_126;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 661: mul.wide.u32 	%rd60, %r1051, 613566757;
         // 662: shr.u64 	%rd61, %rd60, 32;
@@ -1389,9 +1530,11 @@ void main() {
         // 669: sub.s32 	%r486, %r1051, %r485;
         // 670: add.s32 	%r1050, %r486, 124;
         r1050 = uint(int(uint(int(r1051) - int(r485))) + 124);
+        // 671: bra.uni 	$L__BB0_128;
         p2g_sv0 = 49;
       } else {
         // 636: setp.eq.s16 	%p79, %rs4, 1;
+        // 637: @%p79 bra 	$L__BB0_108;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 641: mul.wide.u32 	%rd58, %r1051, -2139062143;
           // 642: shr.u64 	%rd59, %rd58, 39;
@@ -1400,8 +1543,10 @@ void main() {
           // 644: mul.lo.s32 	%r479, %r478, 255;
           // 645: sub.s32 	%r1050, %r1051, %r479;
           r1050 = uint(int(r1051) - int(uint(int(uint(uint64_t(t37))) * 255)));
+          // 646: bra.uni 	$L__BB0_128;
           p2g_sv0 = 49;
         } else {
+          // 638: bra.uni 	$L__BB0_127;
           p2g_sv0 = 48;
         }
       }
@@ -1427,6 +1572,7 @@ void main() {
   }
   // 688: or.b32  	%r104, %r3, 8;
   r104 = r3 | 8u;
+  // 689: @%p73 bra 	$L__BB0_155;
   if (p73) {
     // 693: and.b32  	%r587, %r1, 2;
     // 694: shl.b32 	%r588, %r104, 6;
@@ -1484,7 +1630,9 @@ void main() {
     // 733: shl.b32 	%r625, %r1, 31;
     // 734: xor.b32  	%r1053, %r624, %r625;
     r1053 = ((p2g_shf_l(r607, r607, (31u & 31u)) & 0x807FFFFFu) | r621) ^ (r1 << 31u);
+    // 735: bra.uni 	$L__BB0_156;
   } else {
+    // 690: bra.uni 	$L__BB0_131;
     // 738: shl.b32 	%r530, %r104, 6;
     // 739: or.b32  	%r531, %r4, %r530;
     // 740: add.s32 	%r532, %r531, 5369127;
@@ -1528,12 +1676,15 @@ void main() {
     // 767: shr.u32 	%r557, %r548, 1;
     // 768: and.b32  	%r107, %r557, 8388607;
     r107 = (r548 >> 1u) & 0x007FFFFFu;
+    // 769: @%p19 bra 	$L__BB0_135;
     if (p19) {
       // 773: setp.eq.s16 	%p90, %rs4, 2;
+      // 774: @%p90 bra 	$L__BB0_156;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 60;
       } else {
         // 776: setp.eq.s16 	%p91, %rs4, 3;
+        // 777: @%p91 bra 	$L__BB0_139;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 807: mul.wide.u32 	%rd68, %r1053, -858993459;
           // 808: shr.u64 	%rd69, %rd68, 34;
@@ -1543,6 +1694,7 @@ void main() {
           // 811: sub.s32 	%r109, %r1053, %r562;
           r109 = uint(int(r1053) - int(uint(int(uint(uint64_t(t40))) * 5)));
           // 812: setp.eq.s32 	%p95, %r109, 0;
+          // 813: @%p95 bra 	$L__BB0_141;
           if (int(r109) == 0) {
             // 1648: shr.u32 	%r563, %r1053, 8;
             r563 = r1053 >> 8u;
@@ -1556,8 +1708,10 @@ void main() {
             uint64_t t42 = uint64_t(uint(int(r563) - int(uint(int(uint(uint64_t(t41))) * 6))));
             rs13 = (uint(uint64_t(t42)) & 65535u);
             // 1655: setp.gt.s16 	%p96, %rs13, 1;
+            // 1656: @%p96 bra 	$L__BB0_145;
             if ((bitfieldExtract(int(rs13), 0, 16)) > 1) {
               // 1660: setp.eq.s16 	%p97, %rs13, 2;
+              // 1661: @%p97 bra 	$L__BB0_150;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 2) {
                 // 1988: shr.u32 	%r568, %r1053, 12;
                 // 1989: and.b32  	%r569, %r568, 1;
@@ -1565,39 +1719,49 @@ void main() {
                 r570 = r106 | ((r1053 >> 12u) & 1u);
                 // 1991: or.b32  	%r1053, %r570, 2143289344;
                 r1053 = r570 | 0x7FC00000u;
+                // 1992: bra.uni 	$L__BB0_156;
                 p2g_sv0 = 60;
               } else {
                 // 1663: setp.eq.s16 	%p98, %rs13, 3;
+                // 1664: @%p98 bra 	$L__BB0_149;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 3) {
                   // 1995: setp.eq.s32 	%p102, %r107, 0;
                   // 1996: selp.b32 	%r567, 1, %r107, %p102;
                   // 1997: or.b32  	%r1053, %r567, %r106;
                   r1053 = ((int(r107) == 0) ? 1u : r107) | r106;
+                  // 1998: bra.uni 	$L__BB0_156;
                   p2g_sv0 = 60;
                 } else {
                   // 1666: setp.ne.s16 	%p99, %rs13, 4;
+                  // 1667: @%p99 bra 	$L__BB0_151;
                   if ((bitfieldExtract(int(rs13), 0, 16)) != 4) {
                     p2g_sv0 = 166;
                   } else {
                     // 1669: or.b32  	%r1053, %r106, 2139095039;
                     r1053 = r106 | 0x7F7FFFFFu;
+                    // 1670: bra.uni 	$L__BB0_156;
                     p2g_sv0 = 60;
                   }
                 }
               }
             } else {
+              // 1657: bra.uni 	$L__BB0_142;
               // 1838: setp.eq.s16 	%p100, %rs13, 0;
               // 1839: mov.u32 	%r1053, %r106;
               r1053 = r106;
+              // 1840: @%p100 bra 	$L__BB0_156;
               if ((bitfieldExtract(int(rs13), 0, 16)) == 0) {
                 p2g_sv0 = 60;
               } else {
                 // 1842: setp.eq.s16 	%p101, %rs13, 1;
+                // 1843: @%p101 bra 	$L__BB0_144;
                 if ((bitfieldExtract(int(rs13), 0, 16)) == 1) {
                   // 1847: or.b32  	%r1053, %r106, 2139095040;
                   r1053 = r106 | 0x7F800000u;
+                  // 1848: bra.uni 	$L__BB0_156;
                   p2g_sv0 = 60;
                 } else {
+                  // 1844: bra.uni 	$L__BB0_151;
                   p2g_sv0 = 166;
                 }
               }
@@ -1606,15 +1770,18 @@ void main() {
               // 2058: or.b32  	%r571, %r106, %r107;
               // 2059: or.b32  	%r1053, %r571, 8388608;
               r1053 = (r106 | r107) | 0x00800000u;
+              // 2060: bra.uni 	$L__BB0_156;
               p2g_sv0 = 60;
             }
           } else {
             // 815: add.s32 	%r1052, %r109, 125;
             r1052 = uint(int(r109) + 125);
+            // 816: bra.uni 	$L__BB0_154;
             p2g_sv0 = 59;
           }
         } else {
           // 779: setp.ne.s16 	%p92, %rs4, 5;
+          // 780: @%p92 bra 	$L__BB0_153;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 58;
           } else {
@@ -1626,12 +1793,15 @@ void main() {
             // 786: sub.s32 	%r560, %r1053, %r559;
             // 787: add.s32 	%r1052, %r560, 125;
             r1052 = uint(int(uint(int(r1053) - int(uint(int(uint(uint64_t(t43))) * 5)))) + 125);
+            // 788: bra.uni 	$L__BB0_154;
             p2g_sv0 = 59;
           }
         }
       }
     } else {
+      // 770: bra.uni 	$L__BB0_132;
       // 791: setp.eq.s16 	%p93, %rs4, 0;
+      // 792: @%p93 bra 	$L__BB0_152;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 819: mul.wide.u32 	%rd74, %r1053, 613566757;
         // 820: shr.u64 	%rd75, %rd74, 32;
@@ -1647,9 +1817,11 @@ void main() {
         // 827: sub.s32 	%r580, %r1053, %r579;
         // 828: add.s32 	%r1052, %r580, 124;
         r1052 = uint(int(uint(int(r1053) - int(r579))) + 124);
+        // 829: bra.uni 	$L__BB0_154;
         p2g_sv0 = 59;
       } else {
         // 794: setp.eq.s16 	%p94, %rs4, 1;
+        // 795: @%p94 bra 	$L__BB0_134;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 799: mul.wide.u32 	%rd72, %r1053, -2139062143;
           // 800: shr.u64 	%rd73, %rd72, 39;
@@ -1658,8 +1830,10 @@ void main() {
           // 802: mul.lo.s32 	%r573, %r572, 255;
           // 803: sub.s32 	%r1052, %r1053, %r573;
           r1052 = uint(int(r1053) - int(uint(int(uint(uint64_t(t45))) * 255)));
+          // 804: bra.uni 	$L__BB0_154;
           p2g_sv0 = 59;
         } else {
+          // 796: bra.uni 	$L__BB0_153;
           p2g_sv0 = 58;
         }
       }
@@ -1685,6 +1859,7 @@ void main() {
   }
   // 846: or.b32  	%r123, %r4, 4;
   r123 = r4 | 4u;
+  // 847: @%p73 bra 	$L__BB0_181;
   if (p73) {
     // 851: and.b32  	%r682, %r123, 6;
     // 852: add.s32 	%r683, %r8, %r682;
@@ -1739,7 +1914,9 @@ void main() {
     // 889: shl.b32 	%r718, %r123, 31;
     // 890: xor.b32  	%r1055, %r717, %r718;
     r1055 = ((p2g_shf_l(r700, r700, (31u & 31u)) & 0x807FFFFFu) | r714) ^ (r123 << 31u);
+    // 891: bra.uni 	$L__BB0_182;
   } else {
+    // 848: bra.uni 	$L__BB0_157;
     // 894: add.s32 	%r626, %r4, %r8;
     // 895: add.s32 	%r627, %r626, 5369131;
     // 896: xor.b32  	%r628, %r627, 81;
@@ -1782,12 +1959,15 @@ void main() {
     // 922: shr.u32 	%r652, %r643, 1;
     // 923: and.b32  	%r126, %r652, 8388607;
     r126 = (r643 >> 1u) & 0x007FFFFFu;
+    // 924: @%p19 bra 	$L__BB0_161;
     if (p19) {
       // 928: setp.eq.s16 	%p105, %rs4, 2;
+      // 929: @%p105 bra 	$L__BB0_182;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 70;
       } else {
         // 931: setp.eq.s16 	%p106, %rs4, 3;
+        // 932: @%p106 bra 	$L__BB0_165;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 962: mul.wide.u32 	%rd82, %r1055, -858993459;
           // 963: shr.u64 	%rd83, %rd82, 34;
@@ -1797,6 +1977,7 @@ void main() {
           // 966: sub.s32 	%r128, %r1055, %r657;
           r128 = uint(int(r1055) - int(uint(int(uint(uint64_t(t48))) * 5)));
           // 967: setp.eq.s32 	%p110, %r128, 0;
+          // 968: @%p110 bra 	$L__BB0_167;
           if (int(r128) == 0) {
             // 1673: shr.u32 	%r658, %r1055, 8;
             r658 = r1055 >> 8u;
@@ -1810,8 +1991,10 @@ void main() {
             uint64_t t50 = uint64_t(uint(int(r658) - int(uint(int(uint(uint64_t(t49))) * 6))));
             rs15 = (uint(uint64_t(t50)) & 65535u);
             // 1680: setp.gt.s16 	%p111, %rs15, 1;
+            // 1681: @%p111 bra 	$L__BB0_171;
             if ((bitfieldExtract(int(rs15), 0, 16)) > 1) {
               // 1685: setp.eq.s16 	%p112, %rs15, 2;
+              // 1686: @%p112 bra 	$L__BB0_176;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 2) {
                 // 2001: shr.u32 	%r663, %r1055, 12;
                 // 2002: and.b32  	%r664, %r663, 1;
@@ -1819,39 +2002,49 @@ void main() {
                 r665 = r125 | ((r1055 >> 12u) & 1u);
                 // 2004: or.b32  	%r1055, %r665, 2143289344;
                 r1055 = r665 | 0x7FC00000u;
+                // 2005: bra.uni 	$L__BB0_182;
                 p2g_sv0 = 70;
               } else {
                 // 1688: setp.eq.s16 	%p113, %rs15, 3;
+                // 1689: @%p113 bra 	$L__BB0_175;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 3) {
                   // 2008: setp.eq.s32 	%p117, %r126, 0;
                   // 2009: selp.b32 	%r662, 1, %r126, %p117;
                   // 2010: or.b32  	%r1055, %r662, %r125;
                   r1055 = ((int(r126) == 0) ? 1u : r126) | r125;
+                  // 2011: bra.uni 	$L__BB0_182;
                   p2g_sv0 = 70;
                 } else {
                   // 1691: setp.ne.s16 	%p114, %rs15, 4;
+                  // 1692: @%p114 bra 	$L__BB0_177;
                   if ((bitfieldExtract(int(rs15), 0, 16)) != 4) {
                     p2g_sv0 = 167;
                   } else {
                     // 1694: or.b32  	%r1055, %r125, 2139095039;
                     r1055 = r125 | 0x7F7FFFFFu;
+                    // 1695: bra.uni 	$L__BB0_182;
                     p2g_sv0 = 70;
                   }
                 }
               }
             } else {
+              // 1682: bra.uni 	$L__BB0_168;
               // 1851: setp.eq.s16 	%p115, %rs15, 0;
               // 1852: mov.u32 	%r1055, %r125;
               r1055 = r125;
+              // 1853: @%p115 bra 	$L__BB0_182;
               if ((bitfieldExtract(int(rs15), 0, 16)) == 0) {
                 p2g_sv0 = 70;
               } else {
                 // 1855: setp.eq.s16 	%p116, %rs15, 1;
+                // 1856: @%p116 bra 	$L__BB0_170;
                 if ((bitfieldExtract(int(rs15), 0, 16)) == 1) {
                   // 1860: or.b32  	%r1055, %r125, 2139095040;
                   r1055 = r125 | 0x7F800000u;
+                  // 1861: bra.uni 	$L__BB0_182;
                   p2g_sv0 = 70;
                 } else {
+                  // 1857: bra.uni 	$L__BB0_177;
                   p2g_sv0 = 167;
                 }
               }
@@ -1860,15 +2053,18 @@ void main() {
               // 2063: or.b32  	%r666, %r125, %r126;
               // 2064: or.b32  	%r1055, %r666, 8388608;
               r1055 = (r125 | r126) | 0x00800000u;
+              // 2065: bra.uni 	$L__BB0_182;
               p2g_sv0 = 70;
             }
           } else {
             // 970: add.s32 	%r1054, %r128, 125;
             r1054 = uint(int(r128) + 125);
+            // 971: bra.uni 	$L__BB0_180;
             p2g_sv0 = 69;
           }
         } else {
           // 934: setp.ne.s16 	%p107, %rs4, 5;
+          // 935: @%p107 bra 	$L__BB0_179;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 68;
           } else {
@@ -1880,12 +2076,15 @@ void main() {
             // 941: sub.s32 	%r655, %r1055, %r654;
             // 942: add.s32 	%r1054, %r655, 125;
             r1054 = uint(int(uint(int(r1055) - int(uint(int(uint(uint64_t(t51))) * 5)))) + 125);
+            // 943: bra.uni 	$L__BB0_180;
             p2g_sv0 = 69;
           }
         }
       }
     } else {
+      // 925: bra.uni 	$L__BB0_158;
       // 946: setp.eq.s16 	%p108, %rs4, 0;
+      // 947: @%p108 bra 	$L__BB0_178;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 974: mul.wide.u32 	%rd88, %r1055, 613566757;
         // 975: shr.u64 	%rd89, %rd88, 32;
@@ -1901,9 +2100,11 @@ void main() {
         // 982: sub.s32 	%r675, %r1055, %r674;
         // 983: add.s32 	%r1054, %r675, 124;
         r1054 = uint(int(uint(int(r1055) - int(r674))) + 124);
+        // 984: bra.uni 	$L__BB0_180;
         p2g_sv0 = 69;
       } else {
         // 949: setp.eq.s16 	%p109, %rs4, 1;
+        // 950: @%p109 bra 	$L__BB0_160;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 954: mul.wide.u32 	%rd86, %r1055, -2139062143;
           // 955: shr.u64 	%rd87, %rd86, 39;
@@ -1912,8 +2113,10 @@ void main() {
           // 957: mul.lo.s32 	%r668, %r667, 255;
           // 958: sub.s32 	%r1054, %r1055, %r668;
           r1054 = uint(int(r1055) - int(uint(int(uint(uint64_t(t53))) * 255)));
+          // 959: bra.uni 	$L__BB0_180;
           p2g_sv0 = 69;
         } else {
+          // 951: bra.uni 	$L__BB0_179;
           p2g_sv0 = 68;
         }
       }
@@ -1937,6 +2140,7 @@ void main() {
       r1055 = (r126 | r125) | (uint(max(int(r1054), 0)) << 23u);
     }
   }
+  // 1001: @%p73 bra 	$L__BB0_207;
   if (p73) {
     // 1005: and.b32  	%r776, %r123, 6;
     // 1006: shl.b32 	%r777, %r104, 6;
@@ -1994,7 +2198,9 @@ void main() {
     // 1045: shl.b32 	%r814, %r123, 31;
     // 1046: xor.b32  	%r1057, %r813, %r814;
     r1057 = ((p2g_shf_l(r796, r796, (31u & 31u)) & 0x807FFFFFu) | r810) ^ (r123 << 31u);
+    // 1047: bra.uni 	$L__BB0_208;
   } else {
+    // 1002: bra.uni 	$L__BB0_183;
     // 1050: shl.b32 	%r719, %r104, 6;
     // 1051: or.b32  	%r720, %r4, %r719;
     // 1052: add.s32 	%r721, %r720, 5369131;
@@ -2038,12 +2244,15 @@ void main() {
     // 1079: shr.u32 	%r746, %r737, 1;
     // 1080: and.b32  	%r144, %r746, 8388607;
     r144 = (r737 >> 1u) & 0x007FFFFFu;
+    // 1081: @%p19 bra 	$L__BB0_187;
     if (p19) {
       // 1085: setp.eq.s16 	%p120, %rs4, 2;
+      // 1086: @%p120 bra 	$L__BB0_208;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 80;
       } else {
         // 1088: setp.eq.s16 	%p121, %rs4, 3;
+        // 1089: @%p121 bra 	$L__BB0_191;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1119: mul.wide.u32 	%rd96, %r1057, -858993459;
           // 1120: shr.u64 	%rd97, %rd96, 34;
@@ -2053,6 +2262,7 @@ void main() {
           // 1123: sub.s32 	%r146, %r1057, %r751;
           r146 = uint(int(r1057) - int(uint(int(uint(uint64_t(t56))) * 5)));
           // 1124: setp.eq.s32 	%p125, %r146, 0;
+          // 1125: @%p125 bra 	$L__BB0_193;
           if (int(r146) == 0) {
             // 1698: shr.u32 	%r752, %r1057, 8;
             r752 = r1057 >> 8u;
@@ -2066,8 +2276,10 @@ void main() {
             uint64_t t58 = uint64_t(uint(int(r752) - int(uint(int(uint(uint64_t(t57))) * 6))));
             rs17 = (uint(uint64_t(t58)) & 65535u);
             // 1705: setp.gt.s16 	%p126, %rs17, 1;
+            // 1706: @%p126 bra 	$L__BB0_197;
             if ((bitfieldExtract(int(rs17), 0, 16)) > 1) {
               // 1710: setp.eq.s16 	%p127, %rs17, 2;
+              // 1711: @%p127 bra 	$L__BB0_202;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 2) {
                 // 2014: shr.u32 	%r757, %r1057, 12;
                 // 2015: and.b32  	%r758, %r757, 1;
@@ -2075,39 +2287,49 @@ void main() {
                 r759 = r143 | ((r1057 >> 12u) & 1u);
                 // 2017: or.b32  	%r1057, %r759, 2143289344;
                 r1057 = r759 | 0x7FC00000u;
+                // 2018: bra.uni 	$L__BB0_208;
                 p2g_sv0 = 80;
               } else {
                 // 1713: setp.eq.s16 	%p128, %rs17, 3;
+                // 1714: @%p128 bra 	$L__BB0_201;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 3) {
                   // 2021: setp.eq.s32 	%p132, %r144, 0;
                   // 2022: selp.b32 	%r756, 1, %r144, %p132;
                   // 2023: or.b32  	%r1057, %r756, %r143;
                   r1057 = ((int(r144) == 0) ? 1u : r144) | r143;
+                  // 2024: bra.uni 	$L__BB0_208;
                   p2g_sv0 = 80;
                 } else {
                   // 1716: setp.ne.s16 	%p129, %rs17, 4;
+                  // 1717: @%p129 bra 	$L__BB0_203;
                   if ((bitfieldExtract(int(rs17), 0, 16)) != 4) {
                     p2g_sv0 = 168;
                   } else {
                     // 1719: or.b32  	%r1057, %r143, 2139095039;
                     r1057 = r143 | 0x7F7FFFFFu;
+                    // 1720: bra.uni 	$L__BB0_208;
                     p2g_sv0 = 80;
                   }
                 }
               }
             } else {
+              // 1707: bra.uni 	$L__BB0_194;
               // 1864: setp.eq.s16 	%p130, %rs17, 0;
               // 1865: mov.u32 	%r1057, %r143;
               r1057 = r143;
+              // 1866: @%p130 bra 	$L__BB0_208;
               if ((bitfieldExtract(int(rs17), 0, 16)) == 0) {
                 p2g_sv0 = 80;
               } else {
                 // 1868: setp.eq.s16 	%p131, %rs17, 1;
+                // 1869: @%p131 bra 	$L__BB0_196;
                 if ((bitfieldExtract(int(rs17), 0, 16)) == 1) {
                   // 1873: or.b32  	%r1057, %r143, 2139095040;
                   r1057 = r143 | 0x7F800000u;
+                  // 1874: bra.uni 	$L__BB0_208;
                   p2g_sv0 = 80;
                 } else {
+                  // 1870: bra.uni 	$L__BB0_203;
                   p2g_sv0 = 168;
                 }
               }
@@ -2116,15 +2338,18 @@ void main() {
               // 2068: or.b32  	%r760, %r143, %r144;
               // 2069: or.b32  	%r1057, %r760, 8388608;
               r1057 = (r143 | r144) | 0x00800000u;
+              // 2070: bra.uni 	$L__BB0_208;
               p2g_sv0 = 80;
             }
           } else {
             // 1127: add.s32 	%r1056, %r146, 125;
             r1056 = uint(int(r146) + 125);
+            // 1128: bra.uni 	$L__BB0_206;
             p2g_sv0 = 79;
           }
         } else {
           // 1091: setp.ne.s16 	%p122, %rs4, 5;
+          // 1092: @%p122 bra 	$L__BB0_205;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 78;
           } else {
@@ -2136,12 +2361,15 @@ void main() {
             // 1098: sub.s32 	%r749, %r1057, %r748;
             // 1099: add.s32 	%r1056, %r749, 125;
             r1056 = uint(int(uint(int(r1057) - int(uint(int(uint(uint64_t(t59))) * 5)))) + 125);
+            // 1100: bra.uni 	$L__BB0_206;
             p2g_sv0 = 79;
           }
         }
       }
     } else {
+      // 1082: bra.uni 	$L__BB0_184;
       // 1103: setp.eq.s16 	%p123, %rs4, 0;
+      // 1104: @%p123 bra 	$L__BB0_204;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1131: mul.wide.u32 	%rd102, %r1057, 613566757;
         // 1132: shr.u64 	%rd103, %rd102, 32;
@@ -2157,9 +2385,11 @@ void main() {
         // 1139: sub.s32 	%r769, %r1057, %r768;
         // 1140: add.s32 	%r1056, %r769, 124;
         r1056 = uint(int(uint(int(r1057) - int(r768))) + 124);
+        // 1141: bra.uni 	$L__BB0_206;
         p2g_sv0 = 79;
       } else {
         // 1106: setp.eq.s16 	%p124, %rs4, 1;
+        // 1107: @%p124 bra 	$L__BB0_186;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1111: mul.wide.u32 	%rd100, %r1057, -2139062143;
           // 1112: shr.u64 	%rd101, %rd100, 39;
@@ -2168,8 +2398,10 @@ void main() {
           // 1114: mul.lo.s32 	%r762, %r761, 255;
           // 1115: sub.s32 	%r1056, %r1057, %r762;
           r1056 = uint(int(r1057) - int(uint(int(uint(uint64_t(t61))) * 255)));
+          // 1116: bra.uni 	$L__BB0_206;
           p2g_sv0 = 79;
         } else {
+          // 1108: bra.uni 	$L__BB0_205;
           p2g_sv0 = 78;
         }
       }
@@ -2197,6 +2429,7 @@ void main() {
   r160 = uint(int(r3) + 5373223);
   // 1159: add.s32 	%r161, %r2, %r3;
   r161 = uint(int(r2) + int(r3));
+  // 1160: @%p73 bra 	$L__BB0_233;
   if (p73) {
     // 1164: shl.b32 	%r871, %r1, 6;
     // 1165: and.b32  	%r872, %r871, 128;
@@ -2254,6 +2487,7 @@ void main() {
     // 1204: mov.pred 	%p149, 0;
     // 1205: xor.pred  	%p150, %p148, %p149;
     // 1206: not.pred 	%p151, %p150;
+    // 1207: @%p151 bra 	$L__BB0_235;
     if (!(!(((r1 & 1u) == 1u) ^^ false))) {
       // 1209: shl.b32 	%r907, %r4, 6;
       // 1210: add.s32 	%r908, %r161, %r907;
@@ -2272,8 +2506,10 @@ void main() {
       // 1220: and.b32  	%r918, %r917, 24576;
       // 1221: xor.b32  	%r1059, %r1059, %r918;
       r1059 = r1059 ^ ((((r914 >> 16u) ^ r914) << 13u) & 24576u);
+      // 1222: bra.uni 	$L__BB0_235;
     }
   } else {
+    // 1161: bra.uni 	$L__BB0_209;
     // 1225: shl.b32 	%r815, %r4, 6;
     // 1226: add.s32 	%r816, %r160, %r815;
     // 1227: xor.b32  	%r817, %r816, 81;
@@ -2316,12 +2552,15 @@ void main() {
     // 1253: shr.u32 	%r841, %r832, 1;
     // 1254: and.b32  	%r164, %r841, 8388607;
     r164 = (r832 >> 1u) & 0x007FFFFFu;
+    // 1255: @%p19 bra 	$L__BB0_213;
     if (p19) {
       // 1259: setp.eq.s16 	%p135, %rs4, 2;
+      // 1260: @%p135 bra 	$L__BB0_235;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 90;
       } else {
         // 1262: setp.eq.s16 	%p136, %rs4, 3;
+        // 1263: @%p136 bra 	$L__BB0_217;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1293: mul.wide.u32 	%rd110, %r1059, -858993459;
           // 1294: shr.u64 	%rd111, %rd110, 34;
@@ -2332,6 +2571,7 @@ void main() {
           // 1297: sub.s32 	%r166, %r1059, %r846;
           r166 = uint(int(r1059) - int(uint(int(uint(uint64_t(t64))) * 5)));
           // 1298: setp.eq.s32 	%p140, %r166, 0;
+          // 1299: @%p140 bra 	$L__BB0_219;
           if (int(r166) == 0) {
             // 1723: shr.u32 	%r847, %r1059, 8;
             r847 = r1059 >> 8u;
@@ -2345,8 +2585,10 @@ void main() {
             uint64_t t66 = uint64_t(uint(int(r847) - int(uint(int(uint(uint64_t(t65))) * 6))));
             rs19 = (uint(uint64_t(t66)) & 65535u);
             // 1730: setp.gt.s16 	%p141, %rs19, 1;
+            // 1731: @%p141 bra 	$L__BB0_223;
             if ((bitfieldExtract(int(rs19), 0, 16)) > 1) {
               // 1735: setp.eq.s16 	%p142, %rs19, 2;
+              // 1736: @%p142 bra 	$L__BB0_228;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 2) {
                 // 2027: shr.u32 	%r852, %r1059, 12;
                 // 2028: and.b32  	%r853, %r852, 1;
@@ -2354,39 +2596,49 @@ void main() {
                 r854 = r163 | ((r1059 >> 12u) & 1u);
                 // 2030: or.b32  	%r1059, %r854, 2143289344;
                 r1059 = r854 | 0x7FC00000u;
+                // 2031: bra.uni 	$L__BB0_235;
                 p2g_sv0 = 90;
               } else {
                 // 1738: setp.eq.s16 	%p143, %rs19, 3;
+                // 1739: @%p143 bra 	$L__BB0_227;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 3) {
                   // 2034: setp.eq.s32 	%p147, %r164, 0;
                   // 2035: selp.b32 	%r851, 1, %r164, %p147;
                   // 2036: or.b32  	%r1059, %r851, %r163;
                   r1059 = ((int(r164) == 0) ? 1u : r164) | r163;
+                  // 2037: bra.uni 	$L__BB0_235;
                   p2g_sv0 = 90;
                 } else {
                   // 1741: setp.ne.s16 	%p144, %rs19, 4;
+                  // 1742: @%p144 bra 	$L__BB0_229;
                   if ((bitfieldExtract(int(rs19), 0, 16)) != 4) {
                     p2g_sv0 = 169;
                   } else {
                     // 1744: or.b32  	%r1059, %r163, 2139095039;
                     r1059 = r163 | 0x7F7FFFFFu;
+                    // 1745: bra.uni 	$L__BB0_235;
                     p2g_sv0 = 90;
                   }
                 }
               }
             } else {
+              // 1732: bra.uni 	$L__BB0_220;
               // 1877: setp.eq.s16 	%p145, %rs19, 0;
               // 1878: mov.u32 	%r1059, %r163;
               r1059 = r163;
+              // 1879: @%p145 bra 	$L__BB0_235;
               if ((bitfieldExtract(int(rs19), 0, 16)) == 0) {
                 p2g_sv0 = 90;
               } else {
                 // 1881: setp.eq.s16 	%p146, %rs19, 1;
+                // 1882: @%p146 bra 	$L__BB0_222;
                 if ((bitfieldExtract(int(rs19), 0, 16)) == 1) {
                   // 1886: or.b32  	%r1059, %r163, 2139095040;
                   r1059 = r163 | 0x7F800000u;
+                  // 1887: bra.uni 	$L__BB0_235;
                   p2g_sv0 = 90;
                 } else {
+                  // 1883: bra.uni 	$L__BB0_229;
                   p2g_sv0 = 169;
                 }
               }
@@ -2395,15 +2647,18 @@ void main() {
               // 2073: or.b32  	%r855, %r163, %r164;
               // 2074: or.b32  	%r1059, %r855, 8388608;
               r1059 = (r163 | r164) | 0x00800000u;
+              // 2075: bra.uni 	$L__BB0_235;
               p2g_sv0 = 90;
             }
           } else {
             // 1301: add.s32 	%r1058, %r166, 125;
             r1058 = uint(int(r166) + 125);
+            // 1302: bra.uni 	$L__BB0_232;
             p2g_sv0 = 89;
           }
         } else {
           // 1265: setp.ne.s16 	%p137, %rs4, 5;
+          // 1266: @%p137 bra 	$L__BB0_231;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 88;
           } else {
@@ -2415,12 +2670,15 @@ void main() {
             // 1272: sub.s32 	%r844, %r1059, %r843;
             // 1273: add.s32 	%r1058, %r844, 125;
             r1058 = uint(int(uint(int(r1059) - int(uint(int(uint(uint64_t(t67))) * 5)))) + 125);
+            // 1274: bra.uni 	$L__BB0_232;
             p2g_sv0 = 89;
           }
         }
       }
     } else {
+      // 1256: bra.uni 	$L__BB0_210;
       // 1277: setp.eq.s16 	%p138, %rs4, 0;
+      // 1278: @%p138 bra 	$L__BB0_230;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1305: mul.wide.u32 	%rd116, %r1059, 613566757;
         // 1306: shr.u64 	%rd117, %rd116, 32;
@@ -2436,9 +2694,11 @@ void main() {
         // 1313: sub.s32 	%r864, %r1059, %r863;
         // 1314: add.s32 	%r1058, %r864, 124;
         r1058 = uint(int(uint(int(r1059) - int(r863))) + 124);
+        // 1315: bra.uni 	$L__BB0_232;
         p2g_sv0 = 89;
       } else {
         // 1280: setp.eq.s16 	%p139, %rs4, 1;
+        // 1281: @%p139 bra 	$L__BB0_212;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1285: mul.wide.u32 	%rd114, %r1059, -2139062143;
           // 1286: shr.u64 	%rd115, %rd114, 39;
@@ -2447,8 +2707,10 @@ void main() {
           // 1288: mul.lo.s32 	%r857, %r856, 255;
           // 1289: sub.s32 	%r1058, %r1059, %r857;
           r1058 = uint(int(r1059) - int(uint(int(uint(uint64_t(t69))) * 255)));
+          // 1290: bra.uni 	$L__BB0_232;
           p2g_sv0 = 89;
         } else {
+          // 1282: bra.uni 	$L__BB0_231;
           p2g_sv0 = 88;
         }
       }
@@ -2472,6 +2734,7 @@ void main() {
       r1059 = (r164 | r163) | (uint(max(int(r1058), 0)) << 23u);
     }
   }
+  // 1332: @%p73 bra 	$L__BB0_260;
   if (p73) {
     // 1336: shl.b32 	%r975, %r123, 6;
     r975 = r123 << 6u;
@@ -2530,6 +2793,7 @@ void main() {
     // 1376: mov.pred 	%p168, 0;
     // 1377: xor.pred  	%p169, %p167, %p168;
     // 1378: not.pred 	%p170, %p169;
+    // 1379: @%p170 bra 	$L__BB0_262;
     if (!(!(((r123 & 1u) == 1u) ^^ false))) {
       // 1381: add.s32 	%r1012, %r161, %r975;
       r1012 = uint(int(r161) + int(r975));
@@ -2547,8 +2811,10 @@ void main() {
       // 1391: and.b32  	%r1022, %r1021, 24576;
       // 1392: xor.b32  	%r1061, %r1061, %r1022;
       r1061 = r1061 ^ ((((r1018 >> 16u) ^ r1018) << 13u) & 24576u);
+      // 1393: bra.uni 	$L__BB0_262;
     }
   } else {
+    // 1333: bra.uni 	$L__BB0_236;
     // 1396: shl.b32 	%r919, %r123, 6;
     // 1397: add.s32 	%r920, %r160, %r919;
     // 1398: xor.b32  	%r921, %r920, 81;
@@ -2591,12 +2857,15 @@ void main() {
     // 1424: shr.u32 	%r945, %r936, 1;
     // 1425: and.b32  	%r183, %r945, 8388607;
     r183 = (r936 >> 1u) & 0x007FFFFFu;
+    // 1426: @%p19 bra 	$L__BB0_240;
     if (p19) {
       // 1430: setp.eq.s16 	%p154, %rs4, 2;
+      // 1431: @%p154 bra 	$L__BB0_262;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 2) {
         p2g_sv0 = 100;
       } else {
         // 1433: setp.eq.s16 	%p155, %rs4, 3;
+        // 1434: @%p155 bra 	$L__BB0_244;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 3) {
           // 1464: mul.wide.u32 	%rd124, %r1061, -858993459;
           // 1465: shr.u64 	%rd125, %rd124, 34;
@@ -2606,6 +2875,7 @@ void main() {
           // 1468: sub.s32 	%r185, %r1061, %r950;
           r185 = uint(int(r1061) - int(uint(int(uint(uint64_t(t72))) * 5)));
           // 1469: setp.eq.s32 	%p159, %r185, 0;
+          // 1470: @%p159 bra 	$L__BB0_246;
           if (int(r185) == 0) {
             // 1748: shr.u32 	%r951, %r1061, 8;
             r951 = r1061 >> 8u;
@@ -2619,8 +2889,10 @@ void main() {
             uint64_t t74 = uint64_t(uint(int(r951) - int(uint(int(uint(uint64_t(t73))) * 6))));
             rs21 = (uint(uint64_t(t74)) & 65535u);
             // 1755: setp.gt.s16 	%p160, %rs21, 1;
+            // 1756: @%p160 bra 	$L__BB0_250;
             if ((bitfieldExtract(int(rs21), 0, 16)) > 1) {
               // 1760: setp.eq.s16 	%p161, %rs21, 2;
+              // 1761: @%p161 bra 	$L__BB0_255;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 2) {
                 // 2040: shr.u32 	%r956, %r1061, 12;
                 // 2041: and.b32  	%r957, %r956, 1;
@@ -2628,39 +2900,49 @@ void main() {
                 r958 = r182 | ((r1061 >> 12u) & 1u);
                 // 2043: or.b32  	%r1061, %r958, 2143289344;
                 r1061 = r958 | 0x7FC00000u;
+                // 2044: bra.uni 	$L__BB0_262;
                 p2g_sv0 = 100;
               } else {
                 // 1763: setp.eq.s16 	%p162, %rs21, 3;
+                // 1764: @%p162 bra 	$L__BB0_254;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 3) {
                   // 2047: setp.eq.s32 	%p166, %r183, 0;
                   // 2048: selp.b32 	%r955, 1, %r183, %p166;
                   // 2049: or.b32  	%r1061, %r955, %r182;
                   r1061 = ((int(r183) == 0) ? 1u : r183) | r182;
+                  // 2050: bra.uni 	$L__BB0_262;
                   p2g_sv0 = 100;
                 } else {
                   // 1766: setp.ne.s16 	%p163, %rs21, 4;
+                  // 1767: @%p163 bra 	$L__BB0_256;
                   if ((bitfieldExtract(int(rs21), 0, 16)) != 4) {
                     p2g_sv0 = 170;
                   } else {
                     // 1769: or.b32  	%r1061, %r182, 2139095039;
                     r1061 = r182 | 0x7F7FFFFFu;
+                    // 1770: bra.uni 	$L__BB0_262;
                     p2g_sv0 = 100;
                   }
                 }
               }
             } else {
+              // 1757: bra.uni 	$L__BB0_247;
               // 1890: setp.eq.s16 	%p164, %rs21, 0;
               // 1891: mov.u32 	%r1061, %r182;
               r1061 = r182;
+              // 1892: @%p164 bra 	$L__BB0_262;
               if ((bitfieldExtract(int(rs21), 0, 16)) == 0) {
                 p2g_sv0 = 100;
               } else {
                 // 1894: setp.eq.s16 	%p165, %rs21, 1;
+                // 1895: @%p165 bra 	$L__BB0_249;
                 if ((bitfieldExtract(int(rs21), 0, 16)) == 1) {
                   // 1899: or.b32  	%r1061, %r182, 2139095040;
                   r1061 = r182 | 0x7F800000u;
+                  // 1900: bra.uni 	$L__BB0_262;
                   p2g_sv0 = 100;
                 } else {
+                  // 1896: bra.uni 	$L__BB0_256;
                   p2g_sv0 = 170;
                 }
               }
@@ -2669,15 +2951,18 @@ void main() {
               // 2078: or.b32  	%r959, %r182, %r183;
               // 2079: or.b32  	%r1061, %r959, 8388608;
               r1061 = (r182 | r183) | 0x00800000u;
+              // 2080: bra.uni 	$L__BB0_262;
               p2g_sv0 = 100;
             }
           } else {
             // 1472: add.s32 	%r1060, %r185, 125;
             r1060 = uint(int(r185) + 125);
+            // 1473: bra.uni 	$L__BB0_259;
             p2g_sv0 = 99;
           }
         } else {
           // 1436: setp.ne.s16 	%p156, %rs4, 5;
+          // 1437: @%p156 bra 	$L__BB0_258;
           if ((bitfieldExtract(int(rs4), 0, 16)) != 5) {
             p2g_sv0 = 98;
           } else {
@@ -2689,12 +2974,15 @@ void main() {
             // 1443: sub.s32 	%r948, %r1061, %r947;
             // 1444: add.s32 	%r1060, %r948, 125;
             r1060 = uint(int(uint(int(r1061) - int(uint(int(uint(uint64_t(t75))) * 5)))) + 125);
+            // 1445: bra.uni 	$L__BB0_259;
             p2g_sv0 = 99;
           }
         }
       }
     } else {
+      // 1427: bra.uni 	$L__BB0_237;
       // 1448: setp.eq.s16 	%p157, %rs4, 0;
+      // 1449: @%p157 bra 	$L__BB0_257;
       if ((bitfieldExtract(int(rs4), 0, 16)) == 0) {
         // 1476: mul.wide.u32 	%rd130, %r1061, 613566757;
         // 1477: shr.u64 	%rd131, %rd130, 32;
@@ -2710,9 +2998,11 @@ void main() {
         // 1484: sub.s32 	%r968, %r1061, %r967;
         // 1485: add.s32 	%r1060, %r968, 124;
         r1060 = uint(int(uint(int(r1061) - int(r967))) + 124);
+        // 1486: bra.uni 	$L__BB0_259;
         p2g_sv0 = 99;
       } else {
         // 1451: setp.eq.s16 	%p158, %rs4, 1;
+        // 1452: @%p158 bra 	$L__BB0_239;
         if ((bitfieldExtract(int(rs4), 0, 16)) == 1) {
           // 1456: mul.wide.u32 	%rd128, %r1061, -2139062143;
           // 1457: shr.u64 	%rd129, %rd128, 39;
@@ -2721,8 +3011,10 @@ void main() {
           // 1459: mul.lo.s32 	%r961, %r960, 255;
           // 1460: sub.s32 	%r1060, %r1061, %r961;
           r1060 = uint(int(r1061) - int(uint(int(uint(uint64_t(t77))) * 255)));
+          // 1461: bra.uni 	$L__BB0_259;
           p2g_sv0 = 99;
         } else {
+          // 1453: bra.uni 	$L__BB0_258;
           p2g_sv0 = 98;
         }
       }
@@ -2793,5 +3085,6 @@ void main() {
   P2GU32(rd140).v = r1025;
   // 1519: st.global.u32 	[%rd140+4], %r1026;
   P2GU32((rd140 + 4ul)).v = r1026;
+  // 1520: ret;
   return;
 }

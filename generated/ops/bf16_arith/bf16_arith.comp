@@ -200,23 +200,33 @@ void main() {
   // 69: ld.const.u32 	%r126, [%rd9];
   r126 = p2g_ldc32(uint(rd9));
   // 70: setp.lt.u32 	%p1, %r4, 2;
+  // 71: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 73: setp.eq.s32 	%p2, %r4, 2;
+    // 74: @%p2 bra 	$L__BB0_7;
     if (int(r4) == 2) {
       // 78: and.b32  	%r126, %r3, 32895;
       r126 = r3 & 32895u;
+      // 79: bra.uni 	$L__BB0_8;
     } else {
+      // 75: bra.uni 	$L__BB0_2;
       // 82: setp.eq.s32 	%p3, %r4, 3;
+      // 83: @%p3 bra 	$L__BB0_6;
       if (int(r4) == 3) {
         // 87: and.b32  	%r54, %r3, 3;
         // 88: xor.b32  	%r126, %r126, %r54;
         r126 = r126 ^ (r3 & 3u);
+        // 89: bra.uni 	$L__BB0_8;
       } else {
+        // 84: bra.uni 	$L__BB0_3;
         // 92: setp.eq.s32 	%p4, %r4, 4;
+        // 93: @%p4 bra 	$L__BB0_5;
         if (int(r4) == 4) {
           // 97: and.b32  	%r126, %r3, 65528;
           r126 = r3 & 65528u;
+          // 98: bra.uni 	$L__BB0_8;
         } else {
+          // 94: bra.uni 	$L__BB0_4;
           // 101: and.b32  	%r126, %r3, 65535;
           r126 = r3 & 65535u;
         }
@@ -253,20 +263,26 @@ void main() {
   // 123: and.b32  	%r12, %r64, 3;
   r12 = r64 & 3u;
   // 124: setp.eq.s32 	%p5, %r12, 0;
+  // 125: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
     // 138: and.b32  	%r104, %r126, 32640;
     // 139: and.b32  	%r105, %r11, 32895;
     // 140: or.b32  	%r127, %r104, %r105;
     r127 = (r126 & 32640u) | (r11 & 32895u);
+    // 141: bra.uni 	$L__BB0_22;
   } else {
     // 127: setp.eq.s32 	%p6, %r12, 1;
+    // 128: @%p6 bra 	$L__BB0_20;
     if (int(r12) == 1) {
       // 132: and.b32  	%r102, %r11, 32775;
       // 133: and.b32  	%r103, %r126, 65535;
       // 134: xor.b32  	%r127, %r103, %r102;
       r127 = (r126 & 65535u) ^ (r11 & 32775u);
+      // 135: bra.uni 	$L__BB0_22;
     } else {
+      // 129: bra.uni 	$L__BB0_10;
       // 144: setp.eq.s32 	%p7, %r12, 2;
+      // 145: @%p7 bra 	$L__BB0_19;
       if (int(r12) == 2) {
         // 149: and.b32  	%r93, %r126, 32640;
         // 150: shr.u32 	%r94, %r93, 7;
@@ -281,7 +297,9 @@ void main() {
         // 158: and.b32  	%r101, %r11, 32895;
         // 159: or.b32  	%r127, %r100, %r101;
         r127 = ((r96 < 8u) ? 0u : (uint(min(int(uint(int(r96) + -8)), 254)) << 7u)) | (r11 & 32895u);
+        // 160: bra.uni 	$L__BB0_22;
       } else {
+        // 146: bra.uni 	$L__BB0_11;
         // 163: xor.b32  	%r73, %r32, 1797956352;
         // 164: add.s32 	%r74, %r73, %r2;
         r74 = uint(int(r32 ^ 0x6B2AA300u) + int(r2));
@@ -320,23 +338,33 @@ void main() {
         // 187: ld.const.u32 	%r127, [%rd13];
         r127 = p2g_ldc32(uint(rd13));
         // 188: setp.lt.u32 	%p8, %r14, 2;
+        // 189: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 191: setp.eq.s32 	%p9, %r14, 2;
+          // 192: @%p9 bra 	$L__BB0_18;
           if (int(r14) == 2) {
             // 196: and.b32  	%r127, %r13, 32895;
             r127 = r13 & 32895u;
+            // 197: bra.uni 	$L__BB0_22;
           } else {
+            // 193: bra.uni 	$L__BB0_13;
             // 200: setp.eq.s32 	%p10, %r14, 3;
+            // 201: @%p10 bra 	$L__BB0_17;
             if (int(r14) == 3) {
               // 205: and.b32  	%r92, %r13, 3;
               // 206: xor.b32  	%r127, %r127, %r92;
               r127 = r127 ^ (r13 & 3u);
+              // 207: bra.uni 	$L__BB0_22;
             } else {
+              // 202: bra.uni 	$L__BB0_14;
               // 210: setp.eq.s32 	%p11, %r14, 4;
+              // 211: @%p11 bra 	$L__BB0_16;
               if (int(r14) == 4) {
                 // 215: and.b32  	%r127, %r13, 65528;
                 r127 = r13 & 65528u;
+                // 216: bra.uni 	$L__BB0_22;
               } else {
+                // 212: bra.uni 	$L__BB0_15;
                 // 219: and.b32  	%r127, %r13, 65535;
                 r127 = r13 & 65535u;
               }
@@ -384,23 +412,33 @@ void main() {
   // 246: ld.const.u32 	%r128, [%rd17];
   r128 = p2g_ldc32(uint(rd17));
   // 247: setp.lt.u32 	%p13, %r25, 2;
+  // 248: @%p13 bra 	$L__BB0_30;
   if (!(r25 < 2u)) {
     // 250: setp.eq.s32 	%p14, %r25, 2;
+    // 251: @%p14 bra 	$L__BB0_29;
     if (int(r25) == 2) {
       // 255: and.b32  	%r128, %r24, 32895;
       r128 = r24 & 32895u;
+      // 256: bra.uni 	$L__BB0_30;
     } else {
+      // 252: bra.uni 	$L__BB0_24;
       // 259: setp.eq.s32 	%p15, %r25, 3;
+      // 260: @%p15 bra 	$L__BB0_28;
       if (int(r25) == 3) {
         // 264: and.b32  	%r125, %r24, 3;
         // 265: xor.b32  	%r128, %r128, %r125;
         r128 = r128 ^ (r24 & 3u);
+        // 266: bra.uni 	$L__BB0_30;
       } else {
+        // 261: bra.uni 	$L__BB0_25;
         // 269: setp.eq.s32 	%p16, %r25, 4;
+        // 270: @%p16 bra 	$L__BB0_27;
         if (int(r25) == 4) {
           // 274: and.b32  	%r128, %r24, 65528;
           r128 = r24 & 65528u;
+          // 275: bra.uni 	$L__BB0_30;
         } else {
+          // 271: bra.uni 	$L__BB0_26;
           // 278: and.b32  	%r128, %r24, 65535;
           r128 = r24 & 65535u;
         }
@@ -450,5 +488,6 @@ void main() {
   // 313: add.s64 	%rd28, %rd27, %rd19;
   // 314: st.global.u16 	[%rd28], %rs14;
   P2GU16(uint64_t(int64_t(rd5) + int64_t(rd19))).v = uint16_t(rs14);
+  // 315: ret;
   return;
 }

@@ -120,5 +120,6 @@ void main() {
   // 57: add.s64 	%rd11, %rd4, %rd10;
   // 58: st.global.u32 	[%rd11], %r1;
   P2GU32(uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r5) * uint64_t(4u)))).v = r1;
+  // 59: ret;
   return;
 }

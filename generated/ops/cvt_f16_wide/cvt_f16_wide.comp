@@ -59,5 +59,6 @@ void main() {
   // 49: add.s64 	%rd7, %rd3, %rd5;
   // 50: st.global.f32 	[%rd7], %f2;
   P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd5))).v = floatBitsToUint(f2);
+  // 51: ret;
   return;
 }

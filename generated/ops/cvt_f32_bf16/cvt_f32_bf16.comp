@@ -149,22 +149,31 @@ void main() {
   rd12 = uint64_t(0ul);
   // 74: add.s64 	%rd1, %rd12, %rd11;
   rd1 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 75: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 79: ld.const.u32 	%r101, [%rd1];
     r101 = p2g_ldc32(uint(rd1));
+    // 80: bra.uni 	$L__BB0_7;
   } else {
+    // 76: bra.uni 	$L__BB0_1;
     // 83: setp.eq.s32 	%p2, %r4, 2;
+    // 84: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 88: and.b32  	%r101, %r3, -2139095041;
       r101 = r3 & 0x807FFFFFu;
+      // 89: bra.uni 	$L__BB0_7;
     } else {
+      // 85: bra.uni 	$L__BB0_2;
       // 92: setp.eq.s32 	%p3, %r4, 3;
+      // 93: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 97: ld.const.u32 	%r45, [%rd1];
         // 98: and.b32  	%r46, %r3, 7;
         // 99: xor.b32  	%r101, %r45, %r46;
         r101 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 100: bra.uni 	$L__BB0_7;
       } else {
+        // 94: bra.uni 	$L__BB0_3;
         // 103: setp.eq.s32 	%p4, %r4, 4;
         // 104: and.b32  	%r44, %r3, -4096;
         // 105: selp.b32 	%r101, %r44, %r3, %p4;
@@ -202,19 +211,25 @@ void main() {
   // 127: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 128: setp.eq.s32 	%p5, %r11, 0;
+  // 129: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 141: and.b32  	%r97, %r101, 2139095040;
     // 142: and.b32  	%r98, %r10, -2139095041;
     // 143: or.b32  	%r102, %r97, %r98;
     r102 = (r101 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 144: bra.uni 	$L__BB0_20;
   } else {
     // 131: setp.eq.s32 	%p6, %r11, 1;
+    // 132: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 136: and.b32  	%r96, %r10, -2147483585;
       // 137: xor.b32  	%r102, %r101, %r96;
       r102 = r101 ^ (r10 & 0x8000003Fu);
+      // 138: bra.uni 	$L__BB0_20;
     } else {
+      // 133: bra.uni 	$L__BB0_9;
       // 147: setp.eq.s32 	%p7, %r11, 2;
+      // 148: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 152: shr.u32 	%r87, %r101, 23;
         // 153: and.b32  	%r88, %r87, 255;
@@ -228,7 +243,9 @@ void main() {
         // 160: and.b32  	%r95, %r10, -2139095041;
         // 161: or.b32  	%r102, %r94, %r95;
         r102 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 162: bra.uni 	$L__BB0_20;
       } else {
+        // 149: bra.uni 	$L__BB0_10;
         // 165: xor.b32  	%r65, %r22, 1797956352;
         // 166: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -265,22 +282,31 @@ void main() {
         // 188: and.b64  	%rd14, %rd13, 124;
         // 189: add.s64 	%rd2, %rd12, %rd14;
         rd2 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 190: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 194: ld.const.u32 	%r102, [%rd2];
           r102 = p2g_ldc32(uint(rd2));
+          // 195: bra.uni 	$L__BB0_20;
         } else {
+          // 191: bra.uni 	$L__BB0_11;
           // 198: setp.eq.s32 	%p9, %r13, 2;
+          // 199: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 203: and.b32  	%r102, %r12, -2139095041;
             r102 = r12 & 0x807FFFFFu;
+            // 204: bra.uni 	$L__BB0_20;
           } else {
+            // 200: bra.uni 	$L__BB0_12;
             // 207: setp.eq.s32 	%p10, %r13, 3;
+            // 208: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 212: ld.const.u32 	%r85, [%rd2];
               // 213: and.b32  	%r86, %r12, 7;
               // 214: xor.b32  	%r102, %r85, %r86;
               r102 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 215: bra.uni 	$L__BB0_20;
             } else {
+              // 209: bra.uni 	$L__BB0_13;
               // 218: setp.eq.s32 	%p11, %r13, 4;
               // 219: and.b32  	%r84, %r12, -4096;
               // 220: selp.b32 	%r102, %r84, %r12, %p11;
@@ -348,5 +374,6 @@ void main() {
   // 267: add.s64 	%rd31, %rd30, %rd28;
   // 268: st.global.u32 	[%rd31], %r100;
   P2GU32(uint64_t(int64_t(rd9) + int64_t(rd28))).v = r100;
+  // 269: ret;
   return;
 }

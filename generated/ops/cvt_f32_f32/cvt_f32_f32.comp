@@ -162,22 +162,31 @@ void main() {
   // 73: mov.u64 	%rd12, kEdge32;
   // 74: add.s64 	%rd1, %rd12, %rd11;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 75: @%p1 bra 	$L__BB0_6;
   if (r3 < 2u) {
     // 79: ld.const.u32 	%r34, [%rd1];
     r34 = p2g_ldc32(uint(rd1));
+    // 80: bra.uni 	$L__BB0_7;
   } else {
+    // 76: bra.uni 	$L__BB0_1;
     // 83: setp.eq.s32 	%p2, %r3, 2;
+    // 84: @%p2 bra 	$L__BB0_5;
     if (int(r3) == 2) {
       // 88: and.b32  	%r34, %r2, -2139095041;
       r34 = r2 & 0x807FFFFFu;
+      // 89: bra.uni 	$L__BB0_7;
     } else {
+      // 85: bra.uni 	$L__BB0_2;
       // 92: setp.eq.s32 	%p3, %r3, 3;
+      // 93: @%p3 bra 	$L__BB0_4;
       if (int(r3) == 3) {
         // 97: ld.const.u32 	%r32, [%rd1];
         // 98: and.b32  	%r33, %r2, 7;
         // 99: xor.b32  	%r34, %r32, %r33;
         r34 = p2g_ldc32(uint(rd1)) ^ (r2 & 7u);
+        // 100: bra.uni 	$L__BB0_7;
       } else {
+        // 94: bra.uni 	$L__BB0_3;
         // 103: setp.eq.s32 	%p4, %r3, 4;
         // 104: and.b32  	%r31, %r2, -4096;
         // 105: selp.b32 	%r34, %r31, %r2, %p4;
@@ -246,5 +255,6 @@ void main() {
   // 156: add.s64 	%rd29, %rd28, %rd14;
   // 157: st.global.f32 	[%rd29], %f15;
   P2GU32(uint64_t(int64_t(rd9) + int64_t(rd14))).v = floatBitsToUint(f15);
+  // 158: ret;
   return;
 }

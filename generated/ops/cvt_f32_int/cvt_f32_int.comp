@@ -159,22 +159,31 @@ void main() {
   // 74: mov.u64 	%rd12, kEdge32;
   // 75: add.s64 	%rd1, %rd12, %rd11;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 76: @%p1 bra 	$L__BB0_6;
   if (r3 < 2u) {
     // 80: ld.const.u32 	%r38, [%rd1];
     r38 = p2g_ldc32(uint(rd1));
+    // 81: bra.uni 	$L__BB0_7;
   } else {
+    // 77: bra.uni 	$L__BB0_1;
     // 84: setp.eq.s32 	%p2, %r3, 2;
+    // 85: @%p2 bra 	$L__BB0_5;
     if (int(r3) == 2) {
       // 89: and.b32  	%r38, %r2, -2139095041;
       r38 = r2 & 0x807FFFFFu;
+      // 90: bra.uni 	$L__BB0_7;
     } else {
+      // 86: bra.uni 	$L__BB0_2;
       // 93: setp.eq.s32 	%p3, %r3, 3;
+      // 94: @%p3 bra 	$L__BB0_4;
       if (int(r3) == 3) {
         // 98: ld.const.u32 	%r32, [%rd1];
         // 99: and.b32  	%r33, %r2, 7;
         // 100: xor.b32  	%r38, %r32, %r33;
         r38 = p2g_ldc32(uint(rd1)) ^ (r2 & 7u);
+        // 101: bra.uni 	$L__BB0_7;
       } else {
+        // 95: bra.uni 	$L__BB0_3;
         // 104: setp.eq.s32 	%p4, %r3, 4;
         // 105: and.b32  	%r31, %r2, -4096;
         // 106: selp.b32 	%r38, %r31, %r2, %p4;
@@ -238,5 +247,6 @@ void main() {
   // 159: add.s64 	%rd33, %rd32, %rd30;
   // 160: st.global.u16 	[%rd33], %rs2;
   P2GU16(uint64_t(int64_t(rd9) + int64_t(rd30))).v = uint16_t(rs2);
+  // 161: ret;
   return;
 }

@@ -169,5 +169,6 @@ void main() {
   // 66: add.s64 	%rd13, %rd5, %rd9;
   // 67: st.global.u16 	[%rd13], %rs4;
   P2GU16(uint64_t(int64_t(p24_u64) + int64_t(rd9))).v = uint16_t(rs4);
+  // 68: ret;
   return;
 }

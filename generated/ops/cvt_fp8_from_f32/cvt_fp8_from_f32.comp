@@ -167,22 +167,31 @@ void main() {
   rd9 = uint64_t(0ul);
   // 68: add.s64 	%rd1, %rd9, %rd8;
   rd1 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 69: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 73: ld.const.u32 	%r99, [%rd1];
     r99 = p2g_ldc32(uint(rd1));
+    // 74: bra.uni 	$L__BB0_7;
   } else {
+    // 70: bra.uni 	$L__BB0_1;
     // 77: setp.eq.s32 	%p2, %r4, 2;
+    // 78: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 82: and.b32  	%r99, %r3, -2139095041;
       r99 = r3 & 0x807FFFFFu;
+      // 83: bra.uni 	$L__BB0_7;
     } else {
+      // 79: bra.uni 	$L__BB0_2;
       // 86: setp.eq.s32 	%p3, %r4, 3;
+      // 87: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 91: ld.const.u32 	%r45, [%rd1];
         // 92: and.b32  	%r46, %r3, 7;
         // 93: xor.b32  	%r99, %r45, %r46;
         r99 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 94: bra.uni 	$L__BB0_7;
       } else {
+        // 88: bra.uni 	$L__BB0_3;
         // 97: setp.eq.s32 	%p4, %r4, 4;
         // 98: and.b32  	%r44, %r3, -4096;
         // 99: selp.b32 	%r99, %r44, %r3, %p4;
@@ -220,19 +229,25 @@ void main() {
   // 121: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 122: setp.eq.s32 	%p5, %r11, 0;
+  // 123: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 135: and.b32  	%r97, %r99, 2139095040;
     // 136: and.b32  	%r98, %r10, -2139095041;
     // 137: or.b32  	%r100, %r97, %r98;
     r100 = (r99 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 138: bra.uni 	$L__BB0_20;
   } else {
     // 125: setp.eq.s32 	%p6, %r11, 1;
+    // 126: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 130: and.b32  	%r96, %r10, -2147483585;
       // 131: xor.b32  	%r100, %r99, %r96;
       r100 = r99 ^ (r10 & 0x8000003Fu);
+      // 132: bra.uni 	$L__BB0_20;
     } else {
+      // 127: bra.uni 	$L__BB0_9;
       // 141: setp.eq.s32 	%p7, %r11, 2;
+      // 142: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 146: shr.u32 	%r87, %r99, 23;
         // 147: and.b32  	%r88, %r87, 255;
@@ -246,7 +261,9 @@ void main() {
         // 154: and.b32  	%r95, %r10, -2139095041;
         // 155: or.b32  	%r100, %r94, %r95;
         r100 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 156: bra.uni 	$L__BB0_20;
       } else {
+        // 143: bra.uni 	$L__BB0_10;
         // 159: xor.b32  	%r65, %r22, 1797956352;
         // 160: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -283,22 +300,31 @@ void main() {
         // 182: and.b64  	%rd11, %rd10, 124;
         // 183: add.s64 	%rd2, %rd9, %rd11;
         rd2 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 184: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 188: ld.const.u32 	%r100, [%rd2];
           r100 = p2g_ldc32(uint(rd2));
+          // 189: bra.uni 	$L__BB0_20;
         } else {
+          // 185: bra.uni 	$L__BB0_11;
           // 192: setp.eq.s32 	%p9, %r13, 2;
+          // 193: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 197: and.b32  	%r100, %r12, -2139095041;
             r100 = r12 & 0x807FFFFFu;
+            // 198: bra.uni 	$L__BB0_20;
           } else {
+            // 194: bra.uni 	$L__BB0_12;
             // 201: setp.eq.s32 	%p10, %r13, 3;
+            // 202: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 206: ld.const.u32 	%r85, [%rd2];
               // 207: and.b32  	%r86, %r12, 7;
               // 208: xor.b32  	%r100, %r85, %r86;
               r100 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 209: bra.uni 	$L__BB0_20;
             } else {
+              // 203: bra.uni 	$L__BB0_13;
               // 212: setp.eq.s32 	%p11, %r13, 4;
               // 213: and.b32  	%r84, %r12, -4096;
               // 214: selp.b32 	%r100, %r84, %r12, %p11;
@@ -339,5 +365,6 @@ void main() {
   // 242: add.s64 	%rd21, %rd20, %rd14;
   // 243: st.global.u16 	[%rd21], %rs4;
   P2GU16(uint64_t(int64_t(rd6) + int64_t(rd14))).v = uint16_t(rs4);
+  // 244: ret;
   return;
 }

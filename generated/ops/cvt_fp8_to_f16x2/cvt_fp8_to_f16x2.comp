@@ -110,5 +110,6 @@ void main() {
   // 48: add.s64 	%rd7, %rd3, %rd5;
   // 49: st.global.u32 	[%rd7], %r2;
   P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd5))).v = r2;
+  // 50: ret;
   return;
 }

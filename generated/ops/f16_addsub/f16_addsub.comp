@@ -160,23 +160,33 @@ void main() {
   // 71: ld.const.u32 	%r98, [%rd10];
   r98 = p2g_ldc32(uint(rd10));
   // 72: setp.lt.u32 	%p1, %r4, 2;
+  // 73: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 75: setp.eq.s32 	%p2, %r4, 2;
+    // 76: @%p2 bra 	$L__BB0_7;
     if (int(r4) == 2) {
       // 80: and.b32  	%r98, %r3, 33791;
       r98 = r3 & 33791u;
+      // 81: bra.uni 	$L__BB0_8;
     } else {
+      // 77: bra.uni 	$L__BB0_2;
       // 84: setp.eq.s32 	%p3, %r4, 3;
+      // 85: @%p3 bra 	$L__BB0_6;
       if (int(r4) == 3) {
         // 89: and.b32  	%r46, %r3, 3;
         // 90: xor.b32  	%r98, %r98, %r46;
         r98 = r98 ^ (r3 & 3u);
+        // 91: bra.uni 	$L__BB0_8;
       } else {
+        // 86: bra.uni 	$L__BB0_3;
         // 94: setp.eq.s32 	%p4, %r4, 4;
+        // 95: @%p4 bra 	$L__BB0_5;
         if (int(r4) == 4) {
           // 99: and.b32  	%r98, %r3, 65504;
           r98 = r3 & 65504u;
+          // 100: bra.uni 	$L__BB0_8;
         } else {
+          // 96: bra.uni 	$L__BB0_4;
           // 103: and.b32  	%r98, %r3, 65535;
           r98 = r3 & 65535u;
         }
@@ -213,20 +223,26 @@ void main() {
   // 125: and.b32  	%r12, %r56, 3;
   r12 = r56 & 3u;
   // 126: setp.eq.s32 	%p5, %r12, 0;
+  // 127: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
     // 140: and.b32  	%r96, %r98, 31744;
     // 141: and.b32  	%r97, %r11, 33791;
     // 142: or.b32  	%r99, %r96, %r97;
     r99 = (r98 & 31744u) | (r11 & 33791u);
+    // 143: bra.uni 	$L__BB0_22;
   } else {
     // 129: setp.eq.s32 	%p6, %r12, 1;
+    // 130: @%p6 bra 	$L__BB0_20;
     if (int(r12) == 1) {
       // 134: and.b32  	%r94, %r11, 32775;
       // 135: and.b32  	%r95, %r98, 65535;
       // 136: xor.b32  	%r99, %r95, %r94;
       r99 = (r98 & 65535u) ^ (r11 & 32775u);
+      // 137: bra.uni 	$L__BB0_22;
     } else {
+      // 131: bra.uni 	$L__BB0_10;
       // 146: setp.eq.s32 	%p7, %r12, 2;
+      // 147: @%p7 bra 	$L__BB0_19;
       if (int(r12) == 2) {
         // 151: and.b32  	%r85, %r98, 31744;
         // 152: shr.u32 	%r86, %r85, 10;
@@ -241,7 +257,9 @@ void main() {
         // 160: and.b32  	%r93, %r11, 33791;
         // 161: or.b32  	%r99, %r92, %r93;
         r99 = ((r88 < 8u) ? 0u : (uint(min(int(uint(int(r88) + -8)), 30)) << 10u)) | (r11 & 33791u);
+        // 162: bra.uni 	$L__BB0_22;
       } else {
+        // 148: bra.uni 	$L__BB0_11;
         // 165: xor.b32  	%r65, %r24, 1797956352;
         // 166: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
@@ -280,23 +298,33 @@ void main() {
         // 189: ld.const.u32 	%r99, [%rd14];
         r99 = p2g_ldc32(uint(rd14));
         // 190: setp.lt.u32 	%p8, %r14, 2;
+        // 191: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 193: setp.eq.s32 	%p9, %r14, 2;
+          // 194: @%p9 bra 	$L__BB0_18;
           if (int(r14) == 2) {
             // 198: and.b32  	%r99, %r13, 33791;
             r99 = r13 & 33791u;
+            // 199: bra.uni 	$L__BB0_22;
           } else {
+            // 195: bra.uni 	$L__BB0_13;
             // 202: setp.eq.s32 	%p10, %r14, 3;
+            // 203: @%p10 bra 	$L__BB0_17;
             if (int(r14) == 3) {
               // 207: and.b32  	%r84, %r13, 3;
               // 208: xor.b32  	%r99, %r99, %r84;
               r99 = r99 ^ (r13 & 3u);
+              // 209: bra.uni 	$L__BB0_22;
             } else {
+              // 204: bra.uni 	$L__BB0_14;
               // 212: setp.eq.s32 	%p11, %r14, 4;
+              // 213: @%p11 bra 	$L__BB0_16;
               if (int(r14) == 4) {
                 // 217: and.b32  	%r99, %r13, 65504;
                 r99 = r13 & 65504u;
+                // 218: bra.uni 	$L__BB0_22;
               } else {
+                // 214: bra.uni 	$L__BB0_15;
                 // 221: and.b32  	%r99, %r13, 65535;
                 r99 = r13 & 65535u;
               }
@@ -354,5 +382,6 @@ void main() {
   // 261: add.s64 	%rd27, %rd26, %rd16;
   // 262: st.global.u16 	[%rd27], %rs16;
   P2GU16(uint64_t(int64_t(rd6) + int64_t(rd16))).v = uint16_t(rs16);
+  // 263: ret;
   return;
 }

@@ -176,23 +176,33 @@ void main() {
   // 77: ld.const.u32 	%r104, [%rd13];
   r104 = p2g_ldc32(uint(rd13));
   // 78: setp.lt.u32 	%p1, %r4, 2;
+  // 79: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 81: setp.eq.s32 	%p2, %r4, 2;
+    // 82: @%p2 bra 	$L__BB0_7;
     if (int(r4) == 2) {
       // 86: and.b32  	%r104, %r3, 33791;
       r104 = r3 & 33791u;
+      // 87: bra.uni 	$L__BB0_8;
     } else {
+      // 83: bra.uni 	$L__BB0_2;
       // 90: setp.eq.s32 	%p3, %r4, 3;
+      // 91: @%p3 bra 	$L__BB0_6;
       if (int(r4) == 3) {
         // 95: and.b32  	%r46, %r3, 3;
         // 96: xor.b32  	%r104, %r104, %r46;
         r104 = r104 ^ (r3 & 3u);
+        // 97: bra.uni 	$L__BB0_8;
       } else {
+        // 92: bra.uni 	$L__BB0_3;
         // 100: setp.eq.s32 	%p4, %r4, 4;
+        // 101: @%p4 bra 	$L__BB0_5;
         if (int(r4) == 4) {
           // 105: and.b32  	%r104, %r3, 65504;
           r104 = r3 & 65504u;
+          // 106: bra.uni 	$L__BB0_8;
         } else {
+          // 102: bra.uni 	$L__BB0_4;
           // 109: and.b32  	%r104, %r3, 65535;
           r104 = r3 & 65535u;
         }
@@ -229,20 +239,26 @@ void main() {
   // 131: and.b32  	%r12, %r56, 3;
   r12 = r56 & 3u;
   // 132: setp.eq.s32 	%p5, %r12, 0;
+  // 133: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
     // 146: and.b32  	%r96, %r104, 31744;
     // 147: and.b32  	%r97, %r11, 33791;
     // 148: or.b32  	%r105, %r96, %r97;
     r105 = (r104 & 31744u) | (r11 & 33791u);
+    // 149: bra.uni 	$L__BB0_22;
   } else {
     // 135: setp.eq.s32 	%p6, %r12, 1;
+    // 136: @%p6 bra 	$L__BB0_20;
     if (int(r12) == 1) {
       // 140: and.b32  	%r94, %r11, 32775;
       // 141: and.b32  	%r95, %r104, 65535;
       // 142: xor.b32  	%r105, %r95, %r94;
       r105 = (r104 & 65535u) ^ (r11 & 32775u);
+      // 143: bra.uni 	$L__BB0_22;
     } else {
+      // 137: bra.uni 	$L__BB0_10;
       // 152: setp.eq.s32 	%p7, %r12, 2;
+      // 153: @%p7 bra 	$L__BB0_19;
       if (int(r12) == 2) {
         // 157: and.b32  	%r85, %r104, 31744;
         // 158: shr.u32 	%r86, %r85, 10;
@@ -257,7 +273,9 @@ void main() {
         // 166: and.b32  	%r93, %r11, 33791;
         // 167: or.b32  	%r105, %r92, %r93;
         r105 = ((r88 < 8u) ? 0u : (uint(min(int(uint(int(r88) + -8)), 30)) << 10u)) | (r11 & 33791u);
+        // 168: bra.uni 	$L__BB0_22;
       } else {
+        // 154: bra.uni 	$L__BB0_11;
         // 171: xor.b32  	%r65, %r24, 1797956352;
         // 172: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
@@ -296,23 +314,33 @@ void main() {
         // 195: ld.const.u32 	%r105, [%rd17];
         r105 = p2g_ldc32(uint(rd17));
         // 196: setp.lt.u32 	%p8, %r14, 2;
+        // 197: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 199: setp.eq.s32 	%p9, %r14, 2;
+          // 200: @%p9 bra 	$L__BB0_18;
           if (int(r14) == 2) {
             // 204: and.b32  	%r105, %r13, 33791;
             r105 = r13 & 33791u;
+            // 205: bra.uni 	$L__BB0_22;
           } else {
+            // 201: bra.uni 	$L__BB0_13;
             // 208: setp.eq.s32 	%p10, %r14, 3;
+            // 209: @%p10 bra 	$L__BB0_17;
             if (int(r14) == 3) {
               // 213: and.b32  	%r84, %r13, 3;
               // 214: xor.b32  	%r105, %r105, %r84;
               r105 = r105 ^ (r13 & 3u);
+              // 215: bra.uni 	$L__BB0_22;
             } else {
+              // 210: bra.uni 	$L__BB0_14;
               // 218: setp.eq.s32 	%p11, %r14, 4;
+              // 219: @%p11 bra 	$L__BB0_16;
               if (int(r14) == 4) {
                 // 223: and.b32  	%r105, %r13, 65504;
                 r105 = r13 & 65504u;
+                // 224: bra.uni 	$L__BB0_22;
               } else {
+                // 220: bra.uni 	$L__BB0_15;
                 // 227: and.b32  	%r105, %r13, 65535;
                 r105 = r13 & 65535u;
               }
@@ -392,5 +420,6 @@ void main() {
   // 287: add.s64 	%rd37, %rd36, %rd34;
   // 288: st.global.u32 	[%rd37], %r101;
   P2GU32(uint64_t(int64_t(rd9) + int64_t(rd34))).v = r101;
+  // 289: ret;
   return;
 }

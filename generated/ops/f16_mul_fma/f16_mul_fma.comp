@@ -169,23 +169,33 @@ void main() {
   // 73: ld.const.u32 	%r126, [%rd11];
   r126 = p2g_ldc32(uint(rd11));
   // 74: setp.lt.u32 	%p1, %r4, 2;
+  // 75: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 77: setp.eq.s32 	%p2, %r4, 2;
+    // 78: @%p2 bra 	$L__BB0_7;
     if (int(r4) == 2) {
       // 82: and.b32  	%r126, %r3, 33791;
       r126 = r3 & 33791u;
+      // 83: bra.uni 	$L__BB0_8;
     } else {
+      // 79: bra.uni 	$L__BB0_2;
       // 86: setp.eq.s32 	%p3, %r4, 3;
+      // 87: @%p3 bra 	$L__BB0_6;
       if (int(r4) == 3) {
         // 91: and.b32  	%r54, %r3, 3;
         // 92: xor.b32  	%r126, %r126, %r54;
         r126 = r126 ^ (r3 & 3u);
+        // 93: bra.uni 	$L__BB0_8;
       } else {
+        // 88: bra.uni 	$L__BB0_3;
         // 96: setp.eq.s32 	%p4, %r4, 4;
+        // 97: @%p4 bra 	$L__BB0_5;
         if (int(r4) == 4) {
           // 101: and.b32  	%r126, %r3, 65504;
           r126 = r3 & 65504u;
+          // 102: bra.uni 	$L__BB0_8;
         } else {
+          // 98: bra.uni 	$L__BB0_4;
           // 105: and.b32  	%r126, %r3, 65535;
           r126 = r3 & 65535u;
         }
@@ -222,20 +232,26 @@ void main() {
   // 127: and.b32  	%r12, %r64, 3;
   r12 = r64 & 3u;
   // 128: setp.eq.s32 	%p5, %r12, 0;
+  // 129: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
     // 142: and.b32  	%r104, %r126, 31744;
     // 143: and.b32  	%r105, %r11, 33791;
     // 144: or.b32  	%r127, %r104, %r105;
     r127 = (r126 & 31744u) | (r11 & 33791u);
+    // 145: bra.uni 	$L__BB0_22;
   } else {
     // 131: setp.eq.s32 	%p6, %r12, 1;
+    // 132: @%p6 bra 	$L__BB0_20;
     if (int(r12) == 1) {
       // 136: and.b32  	%r102, %r11, 32775;
       // 137: and.b32  	%r103, %r126, 65535;
       // 138: xor.b32  	%r127, %r103, %r102;
       r127 = (r126 & 65535u) ^ (r11 & 32775u);
+      // 139: bra.uni 	$L__BB0_22;
     } else {
+      // 133: bra.uni 	$L__BB0_10;
       // 148: setp.eq.s32 	%p7, %r12, 2;
+      // 149: @%p7 bra 	$L__BB0_19;
       if (int(r12) == 2) {
         // 153: and.b32  	%r93, %r126, 31744;
         // 154: shr.u32 	%r94, %r93, 10;
@@ -250,7 +266,9 @@ void main() {
         // 162: and.b32  	%r101, %r11, 33791;
         // 163: or.b32  	%r127, %r100, %r101;
         r127 = ((r96 < 8u) ? 0u : (uint(min(int(uint(int(r96) + -8)), 30)) << 10u)) | (r11 & 33791u);
+        // 164: bra.uni 	$L__BB0_22;
       } else {
+        // 150: bra.uni 	$L__BB0_11;
         // 167: xor.b32  	%r73, %r32, 1797956352;
         // 168: add.s32 	%r74, %r73, %r2;
         r74 = uint(int(r32 ^ 0x6B2AA300u) + int(r2));
@@ -289,23 +307,33 @@ void main() {
         // 191: ld.const.u32 	%r127, [%rd15];
         r127 = p2g_ldc32(uint(rd15));
         // 192: setp.lt.u32 	%p8, %r14, 2;
+        // 193: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 195: setp.eq.s32 	%p9, %r14, 2;
+          // 196: @%p9 bra 	$L__BB0_18;
           if (int(r14) == 2) {
             // 200: and.b32  	%r127, %r13, 33791;
             r127 = r13 & 33791u;
+            // 201: bra.uni 	$L__BB0_22;
           } else {
+            // 197: bra.uni 	$L__BB0_13;
             // 204: setp.eq.s32 	%p10, %r14, 3;
+            // 205: @%p10 bra 	$L__BB0_17;
             if (int(r14) == 3) {
               // 209: and.b32  	%r92, %r13, 3;
               // 210: xor.b32  	%r127, %r127, %r92;
               r127 = r127 ^ (r13 & 3u);
+              // 211: bra.uni 	$L__BB0_22;
             } else {
+              // 206: bra.uni 	$L__BB0_14;
               // 214: setp.eq.s32 	%p11, %r14, 4;
+              // 215: @%p11 bra 	$L__BB0_16;
               if (int(r14) == 4) {
                 // 219: and.b32  	%r127, %r13, 65504;
                 r127 = r13 & 65504u;
+                // 220: bra.uni 	$L__BB0_22;
               } else {
+                // 216: bra.uni 	$L__BB0_15;
                 // 223: and.b32  	%r127, %r13, 65535;
                 r127 = r13 & 65535u;
               }
@@ -353,23 +381,33 @@ void main() {
   // 250: ld.const.u32 	%r128, [%rd19];
   r128 = p2g_ldc32(uint(rd19));
   // 251: setp.lt.u32 	%p13, %r25, 2;
+  // 252: @%p13 bra 	$L__BB0_30;
   if (!(r25 < 2u)) {
     // 254: setp.eq.s32 	%p14, %r25, 2;
+    // 255: @%p14 bra 	$L__BB0_29;
     if (int(r25) == 2) {
       // 259: and.b32  	%r128, %r24, 33791;
       r128 = r24 & 33791u;
+      // 260: bra.uni 	$L__BB0_30;
     } else {
+      // 256: bra.uni 	$L__BB0_24;
       // 263: setp.eq.s32 	%p15, %r25, 3;
+      // 264: @%p15 bra 	$L__BB0_28;
       if (int(r25) == 3) {
         // 268: and.b32  	%r125, %r24, 3;
         // 269: xor.b32  	%r128, %r128, %r125;
         r128 = r128 ^ (r24 & 3u);
+        // 270: bra.uni 	$L__BB0_30;
       } else {
+        // 265: bra.uni 	$L__BB0_25;
         // 273: setp.eq.s32 	%p16, %r25, 4;
+        // 274: @%p16 bra 	$L__BB0_27;
         if (int(r25) == 4) {
           // 278: and.b32  	%r128, %r24, 65504;
           r128 = r24 & 65504u;
+          // 279: bra.uni 	$L__BB0_30;
         } else {
+          // 275: bra.uni 	$L__BB0_26;
           // 282: and.b32  	%r128, %r24, 65535;
           r128 = r24 & 65535u;
         }
@@ -434,5 +472,6 @@ void main() {
   // 329: add.s64 	%rd34, %rd33, %rd21;
   // 330: st.global.u16 	[%rd34], %rs22;
   P2GU16(uint64_t(int64_t(rd7) + int64_t(rd21))).v = uint16_t(rs22);
+  // 331: ret;
   return;
 }

@@ -175,23 +175,33 @@ void main() {
   // 73: ld.const.u32 	%r99, [%rd11];
   r99 = p2g_ldc32(uint(rd11));
   // 74: setp.lt.u32 	%p1, %r4, 2;
+  // 75: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 77: setp.eq.s32 	%p2, %r4, 2;
+    // 78: @%p2 bra 	$L__BB0_7;
     if (int(r4) == 2) {
       // 82: and.b32  	%r99, %r3, 33791;
       r99 = r3 & 33791u;
+      // 83: bra.uni 	$L__BB0_8;
     } else {
+      // 79: bra.uni 	$L__BB0_2;
       // 86: setp.eq.s32 	%p3, %r4, 3;
+      // 87: @%p3 bra 	$L__BB0_6;
       if (int(r4) == 3) {
         // 91: and.b32  	%r46, %r3, 3;
         // 92: xor.b32  	%r99, %r99, %r46;
         r99 = r99 ^ (r3 & 3u);
+        // 93: bra.uni 	$L__BB0_8;
       } else {
+        // 88: bra.uni 	$L__BB0_3;
         // 96: setp.eq.s32 	%p4, %r4, 4;
+        // 97: @%p4 bra 	$L__BB0_5;
         if (int(r4) == 4) {
           // 101: and.b32  	%r99, %r3, 65504;
           r99 = r3 & 65504u;
+          // 102: bra.uni 	$L__BB0_8;
         } else {
+          // 98: bra.uni 	$L__BB0_4;
           // 105: and.b32  	%r99, %r3, 65535;
           r99 = r3 & 65535u;
         }
@@ -228,20 +238,26 @@ void main() {
   // 127: and.b32  	%r12, %r56, 3;
   r12 = r56 & 3u;
   // 128: setp.eq.s32 	%p5, %r12, 0;
+  // 129: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
     // 142: and.b32  	%r96, %r99, 31744;
     // 143: and.b32  	%r97, %r11, 33791;
     // 144: or.b32  	%r100, %r96, %r97;
     r100 = (r99 & 31744u) | (r11 & 33791u);
+    // 145: bra.uni 	$L__BB0_22;
   } else {
     // 131: setp.eq.s32 	%p6, %r12, 1;
+    // 132: @%p6 bra 	$L__BB0_20;
     if (int(r12) == 1) {
       // 136: and.b32  	%r94, %r11, 32775;
       // 137: and.b32  	%r95, %r99, 65535;
       // 138: xor.b32  	%r100, %r95, %r94;
       r100 = (r99 & 65535u) ^ (r11 & 32775u);
+      // 139: bra.uni 	$L__BB0_22;
     } else {
+      // 133: bra.uni 	$L__BB0_10;
       // 148: setp.eq.s32 	%p7, %r12, 2;
+      // 149: @%p7 bra 	$L__BB0_19;
       if (int(r12) == 2) {
         // 153: and.b32  	%r85, %r99, 31744;
         // 154: shr.u32 	%r86, %r85, 10;
@@ -256,7 +272,9 @@ void main() {
         // 162: and.b32  	%r93, %r11, 33791;
         // 163: or.b32  	%r100, %r92, %r93;
         r100 = ((r88 < 8u) ? 0u : (uint(min(int(uint(int(r88) + -8)), 30)) << 10u)) | (r11 & 33791u);
+        // 164: bra.uni 	$L__BB0_22;
       } else {
+        // 150: bra.uni 	$L__BB0_11;
         // 167: xor.b32  	%r65, %r24, 1797956352;
         // 168: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
@@ -295,23 +313,33 @@ void main() {
         // 191: ld.const.u32 	%r100, [%rd15];
         r100 = p2g_ldc32(uint(rd15));
         // 192: setp.lt.u32 	%p8, %r14, 2;
+        // 193: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 195: setp.eq.s32 	%p9, %r14, 2;
+          // 196: @%p9 bra 	$L__BB0_18;
           if (int(r14) == 2) {
             // 200: and.b32  	%r100, %r13, 33791;
             r100 = r13 & 33791u;
+            // 201: bra.uni 	$L__BB0_22;
           } else {
+            // 197: bra.uni 	$L__BB0_13;
             // 204: setp.eq.s32 	%p10, %r14, 3;
+            // 205: @%p10 bra 	$L__BB0_17;
             if (int(r14) == 3) {
               // 209: and.b32  	%r84, %r13, 3;
               // 210: xor.b32  	%r100, %r100, %r84;
               r100 = r100 ^ (r13 & 3u);
+              // 211: bra.uni 	$L__BB0_22;
             } else {
+              // 206: bra.uni 	$L__BB0_14;
               // 214: setp.eq.s32 	%p11, %r14, 4;
+              // 215: @%p11 bra 	$L__BB0_16;
               if (int(r14) == 4) {
                 // 219: and.b32  	%r100, %r13, 65504;
                 r100 = r13 & 65504u;
+                // 220: bra.uni 	$L__BB0_22;
               } else {
+                // 216: bra.uni 	$L__BB0_15;
                 // 223: and.b32  	%r100, %r13, 65535;
                 r100 = r13 & 65535u;
               }
@@ -386,5 +414,6 @@ void main() {
   // 270: add.s64 	%rd31, %rd30, %rd17;
   // 271: st.global.u16 	[%rd31], %rs18;
   P2GU16(uint64_t(int64_t(rd7) + int64_t(rd17))).v = uint16_t(rs18);
+  // 272: ret;
   return;
 }

@@ -154,23 +154,33 @@ void main() {
   // 67: ld.const.u32 	%r221, [%rd8];
   r221 = p2g_ldc32(uint(rd8));
   // 68: setp.lt.u32 	%p1, %r4, 2;
+  // 69: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 71: setp.eq.s32 	%p2, %r4, 2;
+    // 72: @%p2 bra 	$L__BB0_7;
     if (int(r4) == 2) {
       // 76: and.b32  	%r221, %r3, 33791;
       r221 = r3 & 33791u;
+      // 77: bra.uni 	$L__BB0_8;
     } else {
+      // 73: bra.uni 	$L__BB0_2;
       // 80: setp.eq.s32 	%p3, %r4, 3;
+      // 81: @%p3 bra 	$L__BB0_6;
       if (int(r4) == 3) {
         // 85: and.b32  	%r46, %r3, 3;
         // 86: xor.b32  	%r221, %r221, %r46;
         r221 = r221 ^ (r3 & 3u);
+        // 87: bra.uni 	$L__BB0_8;
       } else {
+        // 82: bra.uni 	$L__BB0_3;
         // 90: setp.eq.s32 	%p4, %r4, 4;
+        // 91: @%p4 bra 	$L__BB0_5;
         if (int(r4) == 4) {
           // 95: and.b32  	%r221, %r3, 65504;
           r221 = r3 & 65504u;
+          // 96: bra.uni 	$L__BB0_8;
         } else {
+          // 92: bra.uni 	$L__BB0_4;
           // 99: and.b32  	%r221, %r3, 65535;
           r221 = r3 & 65535u;
         }
@@ -207,20 +217,26 @@ void main() {
   // 121: and.b32  	%r12, %r56, 3;
   r12 = r56 & 3u;
   // 122: setp.eq.s32 	%p5, %r12, 0;
+  // 123: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
     // 136: and.b32  	%r96, %r221, 31744;
     // 137: and.b32  	%r97, %r11, 33791;
     // 138: or.b32  	%r222, %r96, %r97;
     r222 = (r221 & 31744u) | (r11 & 33791u);
+    // 139: bra.uni 	$L__BB0_22;
   } else {
     // 125: setp.eq.s32 	%p6, %r12, 1;
+    // 126: @%p6 bra 	$L__BB0_20;
     if (int(r12) == 1) {
       // 130: and.b32  	%r94, %r11, 32775;
       // 131: and.b32  	%r95, %r221, 65535;
       // 132: xor.b32  	%r222, %r95, %r94;
       r222 = (r221 & 65535u) ^ (r11 & 32775u);
+      // 133: bra.uni 	$L__BB0_22;
     } else {
+      // 127: bra.uni 	$L__BB0_10;
       // 142: setp.eq.s32 	%p7, %r12, 2;
+      // 143: @%p7 bra 	$L__BB0_19;
       if (int(r12) == 2) {
         // 147: and.b32  	%r85, %r221, 31744;
         // 148: shr.u32 	%r86, %r85, 10;
@@ -235,7 +251,9 @@ void main() {
         // 156: and.b32  	%r93, %r11, 33791;
         // 157: or.b32  	%r222, %r92, %r93;
         r222 = ((r88 < 8u) ? 0u : (uint(min(int(uint(int(r88) + -8)), 30)) << 10u)) | (r11 & 33791u);
+        // 158: bra.uni 	$L__BB0_22;
       } else {
+        // 144: bra.uni 	$L__BB0_11;
         // 161: xor.b32  	%r65, %r24, 1797956352;
         // 162: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
@@ -274,23 +292,33 @@ void main() {
         // 185: ld.const.u32 	%r222, [%rd12];
         r222 = p2g_ldc32(uint(rd12));
         // 186: setp.lt.u32 	%p8, %r14, 2;
+        // 187: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 189: setp.eq.s32 	%p9, %r14, 2;
+          // 190: @%p9 bra 	$L__BB0_18;
           if (int(r14) == 2) {
             // 194: and.b32  	%r222, %r13, 33791;
             r222 = r13 & 33791u;
+            // 195: bra.uni 	$L__BB0_22;
           } else {
+            // 191: bra.uni 	$L__BB0_13;
             // 198: setp.eq.s32 	%p10, %r14, 3;
+            // 199: @%p10 bra 	$L__BB0_17;
             if (int(r14) == 3) {
               // 203: and.b32  	%r84, %r13, 3;
               // 204: xor.b32  	%r222, %r222, %r84;
               r222 = r222 ^ (r13 & 3u);
+              // 205: bra.uni 	$L__BB0_22;
             } else {
+              // 200: bra.uni 	$L__BB0_14;
               // 208: setp.eq.s32 	%p11, %r14, 4;
+              // 209: @%p11 bra 	$L__BB0_16;
               if (int(r14) == 4) {
                 // 213: and.b32  	%r222, %r13, 65504;
                 r222 = r13 & 65504u;
+                // 214: bra.uni 	$L__BB0_22;
               } else {
+                // 210: bra.uni 	$L__BB0_15;
                 // 217: and.b32  	%r222, %r13, 65535;
                 r222 = r13 & 65535u;
               }
@@ -513,5 +541,6 @@ void main() {
   // 441: add.s64 	%rd21, %rd20, %rd14;
   // 442: st.global.u32 	[%rd21], %r140;
   P2GU32(uint64_t(int64_t(rd4) + int64_t(rd14))).v = r140;
+  // 443: ret;
   return;
 }

@@ -91,5 +91,6 @@ void main() {
   // 80: add.s64 	%rd19, %rd7, %rd13;
   // 81: st.global.u16 	[%rd19], %rs11;
   P2GU16(uint64_t(int64_t(p40_u64) + int64_t(rd13))).v = uint16_t(rs11);
+  // 82: ret;
   return;
 }

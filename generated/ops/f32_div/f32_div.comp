@@ -380,22 +380,31 @@ void main() {
   rd14 = uint64_t(0ul);
   // 77: add.s64 	%rd1, %rd14, %rd13;
   rd1 = uint64_t(int64_t(rd14) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 78: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 82: ld.const.u32 	%r99, [%rd1];
     r99 = p2g_ldc32(uint(rd1));
+    // 83: bra.uni 	$L__BB0_7;
   } else {
+    // 79: bra.uni 	$L__BB0_1;
     // 86: setp.eq.s32 	%p2, %r4, 2;
+    // 87: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 91: and.b32  	%r99, %r3, -2139095041;
       r99 = r3 & 0x807FFFFFu;
+      // 92: bra.uni 	$L__BB0_7;
     } else {
+      // 88: bra.uni 	$L__BB0_2;
       // 95: setp.eq.s32 	%p3, %r4, 3;
+      // 96: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 100: ld.const.u32 	%r45, [%rd1];
         // 101: and.b32  	%r46, %r3, 7;
         // 102: xor.b32  	%r99, %r45, %r46;
         r99 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 103: bra.uni 	$L__BB0_7;
       } else {
+        // 97: bra.uni 	$L__BB0_3;
         // 106: setp.eq.s32 	%p4, %r4, 4;
         // 107: and.b32  	%r44, %r3, -4096;
         // 108: selp.b32 	%r99, %r44, %r3, %p4;
@@ -433,19 +442,25 @@ void main() {
   // 130: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 131: setp.eq.s32 	%p5, %r11, 0;
+  // 132: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 144: and.b32  	%r97, %r99, 2139095040;
     // 145: and.b32  	%r98, %r10, -2139095041;
     // 146: or.b32  	%r100, %r97, %r98;
     r100 = (r99 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 147: bra.uni 	$L__BB0_20;
   } else {
     // 134: setp.eq.s32 	%p6, %r11, 1;
+    // 135: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 139: and.b32  	%r96, %r10, -2147483585;
       // 140: xor.b32  	%r100, %r99, %r96;
       r100 = r99 ^ (r10 & 0x8000003Fu);
+      // 141: bra.uni 	$L__BB0_20;
     } else {
+      // 136: bra.uni 	$L__BB0_9;
       // 150: setp.eq.s32 	%p7, %r11, 2;
+      // 151: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 155: shr.u32 	%r87, %r99, 23;
         // 156: and.b32  	%r88, %r87, 255;
@@ -459,7 +474,9 @@ void main() {
         // 163: and.b32  	%r95, %r10, -2139095041;
         // 164: or.b32  	%r100, %r94, %r95;
         r100 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 165: bra.uni 	$L__BB0_20;
       } else {
+        // 152: bra.uni 	$L__BB0_10;
         // 168: xor.b32  	%r65, %r22, 1797956352;
         // 169: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -496,22 +513,31 @@ void main() {
         // 191: and.b64  	%rd16, %rd15, 124;
         // 192: add.s64 	%rd2, %rd14, %rd16;
         rd2 = uint64_t(int64_t(rd14) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 193: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 197: ld.const.u32 	%r100, [%rd2];
           r100 = p2g_ldc32(uint(rd2));
+          // 198: bra.uni 	$L__BB0_20;
         } else {
+          // 194: bra.uni 	$L__BB0_11;
           // 201: setp.eq.s32 	%p9, %r13, 2;
+          // 202: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 206: and.b32  	%r100, %r12, -2139095041;
             r100 = r12 & 0x807FFFFFu;
+            // 207: bra.uni 	$L__BB0_20;
           } else {
+            // 203: bra.uni 	$L__BB0_12;
             // 210: setp.eq.s32 	%p10, %r13, 3;
+            // 211: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 215: ld.const.u32 	%r85, [%rd2];
               // 216: and.b32  	%r86, %r12, 7;
               // 217: xor.b32  	%r100, %r85, %r86;
               r100 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 218: bra.uni 	$L__BB0_20;
             } else {
+              // 212: bra.uni 	$L__BB0_13;
               // 221: setp.eq.s32 	%p11, %r13, 4;
               // 222: and.b32  	%r84, %r12, -4096;
               // 223: selp.b32 	%r100, %r84, %r12, %p11;
@@ -582,5 +608,6 @@ void main() {
   // 281: add.s64 	%rd36, %rd35, %rd19;
   // 282: st.global.f32 	[%rd36], %f25;
   P2GU32(uint64_t(int64_t(rd11) + int64_t(rd19))).v = floatBitsToUint(f25);
+  // 283: ret;
   return;
 }

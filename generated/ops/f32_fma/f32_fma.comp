@@ -287,22 +287,31 @@ void main() {
   rd16 = uint64_t(0ul);
   // 75: add.s64 	%rd1, %rd16, %rd15;
   rd1 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 76: @%p2 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 80: ld.const.u32 	%r237, [%rd1];
     r237 = p2g_ldc32(uint(rd1));
+    // 81: bra.uni 	$L__BB0_7;
   } else {
+    // 77: bra.uni 	$L__BB0_1;
     // 84: setp.eq.s32 	%p3, %r4, 2;
+    // 85: @%p3 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 89: and.b32  	%r237, %r3, -2139095041;
       r237 = r3 & 0x807FFFFFu;
+      // 90: bra.uni 	$L__BB0_7;
     } else {
+      // 86: bra.uni 	$L__BB0_2;
       // 93: setp.eq.s32 	%p4, %r4, 3;
+      // 94: @%p4 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 98: ld.const.u32 	%r69, [%rd1];
         // 99: and.b32  	%r70, %r3, 7;
         // 100: xor.b32  	%r237, %r69, %r70;
         r237 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 101: bra.uni 	$L__BB0_7;
       } else {
+        // 95: bra.uni 	$L__BB0_3;
         // 104: setp.eq.s32 	%p5, %r4, 4;
         // 105: and.b32  	%r68, %r3, -4096;
         // 106: selp.b32 	%r237, %r68, %r3, %p5;
@@ -342,19 +351,25 @@ void main() {
   // 129: and.b32  	%r12, %r80, 3;
   r12 = r80 & 3u;
   // 130: setp.eq.s32 	%p6, %r12, 0;
+  // 131: @%p6 bra 	$L__BB0_19;
   if (int(r12) == 0) {
     // 143: and.b32  	%r121, %r237, 2139095040;
     // 144: and.b32  	%r122, %r11, -2139095041;
     // 145: or.b32  	%r238, %r121, %r122;
     r238 = (r237 & 0x7F800000u) | (r11 & 0x807FFFFFu);
+    // 146: bra.uni 	$L__BB0_20;
   } else {
     // 133: setp.eq.s32 	%p7, %r12, 1;
+    // 134: @%p7 bra 	$L__BB0_18;
     if (int(r12) == 1) {
       // 138: and.b32  	%r120, %r11, -2147483585;
       // 139: xor.b32  	%r238, %r237, %r120;
       r238 = r237 ^ (r11 & 0x8000003Fu);
+      // 140: bra.uni 	$L__BB0_20;
     } else {
+      // 135: bra.uni 	$L__BB0_9;
       // 149: setp.eq.s32 	%p8, %r12, 2;
+      // 150: @%p8 bra 	$L__BB0_17;
       if (int(r12) == 2) {
         // 154: shr.u32 	%r111, %r237, 23;
         // 155: and.b32  	%r112, %r111, 255;
@@ -368,7 +383,9 @@ void main() {
         // 162: and.b32  	%r119, %r11, -2139095041;
         // 163: or.b32  	%r238, %r118, %r119;
         r238 = (uint(max(int(r116), 0)) << 23u) | (r11 & 0x807FFFFFu);
+        // 164: bra.uni 	$L__BB0_20;
       } else {
+        // 151: bra.uni 	$L__BB0_10;
         // 167: xor.b32  	%r89, %r46, 1797956352;
         // 168: add.s32 	%r90, %r89, %r2;
         r90 = uint(int(r46 ^ 0x6B2AA300u) + int(r2));
@@ -405,22 +422,31 @@ void main() {
         // 190: and.b64  	%rd18, %rd17, 124;
         // 191: add.s64 	%rd2, %rd16, %rd18;
         rd2 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 192: @%p9 bra 	$L__BB0_16;
         if (r14 < 2u) {
           // 196: ld.const.u32 	%r238, [%rd2];
           r238 = p2g_ldc32(uint(rd2));
+          // 197: bra.uni 	$L__BB0_20;
         } else {
+          // 193: bra.uni 	$L__BB0_11;
           // 200: setp.eq.s32 	%p10, %r14, 2;
+          // 201: @%p10 bra 	$L__BB0_15;
           if (int(r14) == 2) {
             // 205: and.b32  	%r238, %r13, -2139095041;
             r238 = r13 & 0x807FFFFFu;
+            // 206: bra.uni 	$L__BB0_20;
           } else {
+            // 202: bra.uni 	$L__BB0_12;
             // 209: setp.eq.s32 	%p11, %r14, 3;
+            // 210: @%p11 bra 	$L__BB0_14;
             if (int(r14) == 3) {
               // 214: ld.const.u32 	%r109, [%rd2];
               // 215: and.b32  	%r110, %r13, 7;
               // 216: xor.b32  	%r238, %r109, %r110;
               r238 = p2g_ldc32(uint(rd2)) ^ (r13 & 7u);
+              // 217: bra.uni 	$L__BB0_20;
             } else {
+              // 211: bra.uni 	$L__BB0_13;
               // 220: setp.eq.s32 	%p12, %r14, 4;
               // 221: and.b32  	%r108, %r13, -4096;
               // 222: selp.b32 	%r238, %r108, %r13, %p12;
@@ -462,6 +488,7 @@ void main() {
   p19 = (int(r24) == 255) || ((((r23 & 1u) == 1u) || (int(r24) == 0)) || (int(r25) == 0));
   // 247: setp.eq.s32 	%p20, %r25, 255;
   // 248: or.pred  	%p21, %p20, %p19;
+  // 249: @%p21 bra 	$L__BB0_30;
   if ((int(r25) == 255) || p19) {
     // 253: xor.b32  	%r187, %r46, -1140658780;
     // 254: add.s32 	%r188, %r187, %r10;
@@ -493,19 +520,25 @@ void main() {
     // 272: and.b32  	%r35, %r196, 3;
     r35 = r196 & 3u;
     // 273: setp.eq.s32 	%p27, %r35, 0;
+    // 274: @%p27 bra 	$L__BB0_42;
     if (int(r35) == 0) {
       // 365: and.b32  	%r235, %r237, 2139095040;
       // 366: and.b32  	%r236, %r34, -2139095041;
       // 367: or.b32  	%r239, %r235, %r236;
       r239 = (r237 & 0x7F800000u) | (r34 & 0x807FFFFFu);
+      // 368: bra.uni 	$L__BB0_43;
     } else {
       // 276: setp.eq.s32 	%p28, %r35, 1;
+      // 277: @%p28 bra 	$L__BB0_41;
       if (int(r35) == 1) {
         // 281: and.b32  	%r234, %r34, -2147483585;
         // 282: xor.b32  	%r239, %r237, %r234;
         r239 = r237 ^ (r34 & 0x8000003Fu);
+        // 283: bra.uni 	$L__BB0_43;
       } else {
+        // 278: bra.uni 	$L__BB0_32;
         // 371: setp.eq.s32 	%p29, %r35, 2;
+        // 372: @%p29 bra 	$L__BB0_40;
         if (int(r35) == 2) {
           // 376: and.b32  	%r227, %r34, 63;
           // 377: add.s32 	%r228, %r227, %r24;
@@ -517,7 +550,9 @@ void main() {
           // 382: and.b32  	%r233, %r34, -2139095041;
           // 383: or.b32  	%r239, %r232, %r233;
           r239 = (r231 << 23u) | (r34 & 0x807FFFFFu);
+          // 384: bra.uni 	$L__BB0_43;
         } else {
+          // 373: bra.uni 	$L__BB0_33;
           // 396: xor.b32  	%r205, %r46, -703919165;
           // 397: add.s32 	%r206, %r205, %r2;
           r206 = uint(int(r46 ^ 0xD60B0BC3u) + int(r2));
@@ -554,22 +589,31 @@ void main() {
           // 419: and.b64  	%rd28, %rd27, 124;
           // 420: add.s64 	%rd5, %rd16, %rd28;
           rd5 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
+          // 421: @%p30 bra 	$L__BB0_39;
           if (r37 < 2u) {
             // 425: ld.const.u32 	%r239, [%rd5];
             r239 = p2g_ldc32(uint(rd5));
+            // 426: bra.uni 	$L__BB0_43;
           } else {
+            // 422: bra.uni 	$L__BB0_34;
             // 440: setp.eq.s32 	%p31, %r37, 2;
+            // 441: @%p31 bra 	$L__BB0_38;
             if (int(r37) == 2) {
               // 445: and.b32  	%r239, %r36, -2139095041;
               r239 = r36 & 0x807FFFFFu;
+              // 446: bra.uni 	$L__BB0_43;
             } else {
+              // 442: bra.uni 	$L__BB0_35;
               // 455: setp.eq.s32 	%p32, %r37, 3;
+              // 456: @%p32 bra 	$L__BB0_37;
               if (int(r37) == 3) {
                 // 460: ld.const.u32 	%r225, [%rd5];
                 // 461: and.b32  	%r226, %r36, 7;
                 // 462: xor.b32  	%r239, %r225, %r226;
                 r239 = p2g_ldc32(uint(rd5)) ^ (r36 & 7u);
+                // 463: bra.uni 	$L__BB0_43;
               } else {
+                // 457: bra.uni 	$L__BB0_36;
                 // 466: setp.eq.s32 	%p33, %r37, 4;
                 // 467: and.b32  	%r224, %r36, -4096;
                 // 468: selp.b32 	%r239, %r224, %r36, %p33;
@@ -581,6 +625,7 @@ void main() {
       }
     }
   } else {
+    // 250: bra.uni 	$L__BB0_21;
     // 286: and.b32  	%r135, %r237, 8388607;
     // 287: or.b32  	%r136, %r135, 8388608;
     // 288: and.b32  	%r137, %r238, 8388607;
@@ -597,6 +642,7 @@ void main() {
     r26 = uint(int(uint(int(r25) + int(r24))) + int(p1 ? 0xFFFFFF82u : 0xFFFFFF81u));
     // 297: add.s32 	%r141, %r26, -1;
     // 298: setp.gt.u32 	%p22, %r141, 253;
+    // 299: @%p22 bra 	$L__BB0_23;
     if (uint(int(r26) + -1) > 253u) {
       // 303: xor.b32  	%r165, %r46, 990621779;
       // 304: add.s32 	%r166, %r165, %r2;
@@ -634,30 +680,41 @@ void main() {
       // 326: and.b64  	%rd25, %rd24, 124;
       // 327: add.s64 	%rd4, %rd16, %rd25;
       rd4 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t4)) & unpackUint2x32(124ul))));
+      // 328: @%p23 bra 	$L__BB0_29;
       if (r29 < 2u) {
         // 332: ld.const.u32 	%r239, [%rd4];
         r239 = p2g_ldc32(uint(rd4));
+        // 333: bra.uni 	$L__BB0_43;
       } else {
+        // 329: bra.uni 	$L__BB0_24;
         // 387: setp.eq.s32 	%p24, %r29, 2;
+        // 388: @%p24 bra 	$L__BB0_28;
         if (int(r29) == 2) {
           // 392: and.b32  	%r239, %r28, -2139095041;
           r239 = r28 & 0x807FFFFFu;
+          // 393: bra.uni 	$L__BB0_43;
         } else {
+          // 389: bra.uni 	$L__BB0_25;
           // 429: setp.eq.s32 	%p25, %r29, 3;
+          // 430: @%p25 bra 	$L__BB0_27;
           if (int(r29) == 3) {
             // 434: ld.const.u32 	%r185, [%rd4];
             // 435: and.b32  	%r186, %r28, 7;
             // 436: xor.b32  	%r239, %r185, %r186;
             r239 = p2g_ldc32(uint(rd4)) ^ (r28 & 7u);
+            // 437: bra.uni 	$L__BB0_43;
           } else {
+            // 431: bra.uni 	$L__BB0_26;
             // 449: setp.eq.s32 	%p26, %r29, 4;
             // 450: and.b32  	%r184, %r28, -4096;
             // 451: selp.b32 	%r239, %r184, %r28, %p26;
             r239 = (int(r29) == 4) ? (r28 & 0xFFFFF000u) : r28;
+            // 452: bra.uni 	$L__BB0_43;
           }
         }
       }
     } else {
+      // 300: bra.uni 	$L__BB0_22;
       // 336: add.s32 	%r142, %r23, 374761393;
       r142 = uint(int(r23) + 374761393);
       // 337: shr.u32 	%r143, %r142, 16;
@@ -692,6 +749,7 @@ void main() {
       // 360: or.b32  	%r164, %r163, %r162;
       // 361: or.b32  	%r239, %r164, %r158;
       r239 = ((r26 << 23u) | (((r238 ^ r237) ^ (r23 << 29u)) & 0x80000000u)) | r158;
+      // 362: bra.uni 	$L__BB0_43;
     }
   }
   // 471: mov.b32 	%f32, %r239;
@@ -750,5 +808,6 @@ void main() {
   // 521: add.s64 	%rd46, %rd45, %rd31;
   // 522: st.global.f32 	[%rd46], %f29;
   P2GU32(uint64_t(int64_t(rd13) + int64_t(rd31))).v = floatBitsToUint(f29);
+  // 523: ret;
   return;
 }

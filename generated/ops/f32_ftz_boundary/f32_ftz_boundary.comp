@@ -362,6 +362,7 @@ void main() {
   // 92: and.b32  	%r9, %r45, -2147483648;
   r9 = r45 & 0x80000000u;
   // 93: setp.eq.s32 	%p1, %r8, 3;
+  // 94: @%p1 bra 	$L__BB0_9;
   if (int(r8) == 3) {
     // 98: shr.u32 	%r99, %r4, 8;
     r99 = r4 >> 8u;
@@ -380,13 +381,16 @@ void main() {
     r21 = (r5 & 0x007FFFFFu) | uint(int(r20) + 8388608);
     // 108: and.b32  	%r104, %r4, 256;
     // 109: setp.eq.s32 	%p5, %r104, 0;
+    // 110: @%p5 bra 	$L__BB0_11;
     if (int(r4 & 256u) == 0) {
       // 114: setp.eq.s32 	%p6, %r19, 0;
       // 115: selp.b32 	%r107, 8388608, %r20, %p6;
       // 116: shr.u32 	%r108, %r7, 9;
       // 117: or.b32  	%r134, %r108, %r107;
       r134 = (r7 >> 9u) | ((int(r19) == 0) ? 0x00800000u : r20);
+      // 118: bra.uni 	$L__BB0_12;
     } else {
+      // 111: bra.uni 	$L__BB0_10;
       // 149: and.b32  	%r105, %r7, 15;
       // 150: add.s32 	%r106, %r21, %r105;
       // 151: add.s32 	%r134, %r106, -8;
@@ -436,22 +440,31 @@ void main() {
     // 182: mov.u64 	%rd34, kEdge32;
     // 183: add.s64 	%rd6, %rd34, %rd33;
     rd6 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd33));
+    // 184: @%p7 bra 	$L__BB0_18;
     if (r28 < 2u) {
       // 188: ld.const.u32 	%r137, [%rd6];
       r137 = p2g_ldc32(uint(rd6));
+      // 189: bra.uni 	$L__BB0_19;
     } else {
+      // 185: bra.uni 	$L__BB0_13;
       // 192: setp.eq.s32 	%p8, %r28, 2;
+      // 193: @%p8 bra 	$L__BB0_17;
       if (int(r28) == 2) {
         // 197: and.b32  	%r137, %r27, -2139095041;
         r137 = r27 & 0x807FFFFFu;
+        // 198: bra.uni 	$L__BB0_19;
       } else {
+        // 194: bra.uni 	$L__BB0_14;
         // 253: setp.eq.s32 	%p9, %r28, 3;
+        // 254: @%p9 bra 	$L__BB0_16;
         if (int(r28) == 3) {
           // 258: ld.const.u32 	%r131, [%rd6];
           // 259: and.b32  	%r132, %r27, 7;
           // 260: xor.b32  	%r137, %r131, %r132;
           r137 = p2g_ldc32(uint(rd6)) ^ (r27 & 7u);
+          // 261: bra.uni 	$L__BB0_19;
         } else {
+          // 255: bra.uni 	$L__BB0_15;
           // 264: setp.eq.s32 	%p10, %r28, 4;
           // 265: and.b32  	%r130, %r27, -4096;
           // 266: selp.b32 	%r137, %r130, %r27, %p10;
@@ -460,9 +473,11 @@ void main() {
       }
     }
   } else {
+    // 95: bra.uni 	$L__BB0_1;
     // 121: setp.eq.s32 	%p2, %r8, 0;
     // 122: mov.u32 	%r133, 0;
     r133 = 0u;
+    // 123: @%p2 bra 	$L__BB0_3;
     if (!(int(r8) == 0)) {
       // 125: shr.u32 	%r63, %r4, 8;
       r63 = r4 >> 8u;
@@ -490,6 +505,7 @@ void main() {
     // 141: and.b64  	%rd24, %rd1, 281470681743360;
     // 142: setp.eq.s64 	%p3, %rd24, 0;
     p3 = int64_t(packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(0x0000FFFF00000000ul))) == 0l;
+    // 143: @%p3 bra 	$L__BB0_5;
     if (p3) {
       // 201: cvt.u32.u64 	%r70, %rd2;
       uint64_t t6;
@@ -503,6 +519,7 @@ void main() {
     } else {
       // 145: div.u64 	%rd64, %rd1, %rd2;
       rd64 = p2g_div_u64(rd1, rd2);
+      // 146: bra.uni 	$L__BB0_6;
     }
     // 207: shr.u32 	%r73, %r7, 6;
     r73 = r7 >> 6u;
@@ -541,9 +558,11 @@ void main() {
     // 233: or.b32  	%r135, %r93, %r15;
     r135 = (max(min(uint(int(r78) + -1), 0x00FFFFFFu), 0x00800000u) & 0x007FFFFFu) | r15;
     // 234: setp.eq.s32 	%p4, %r133, 0;
+    // 235: @%p4 bra 	$L__BB0_8;
     if (int(r133) == 0) {
       // 249: and.b32  	%r137, %r6, -2147483648;
       r137 = r6 & 0x80000000u;
+      // 250: bra.uni 	$L__BB0_19;
     } else {
       // 237: xor.b32  	%r94, %r15, %r13;
       // 238: not.b32 	%r95, %r94;
@@ -556,6 +575,7 @@ void main() {
       // 244: ld.const.u32 	%r98, [%rd29];
       // 245: or.b32  	%r137, %r98, %r96;
       r137 = p2g_ldc32(uint(rd29)) | ((~(r15 ^ r13)) & 0x80000000u);
+      // 246: bra.uni 	$L__BB0_19;
     }
   }
   // 269: mov.b32 	%f46, %r135;
@@ -650,5 +670,6 @@ void main() {
   // 355: add.s64 	%rd63, %rd62, %rd36;
   // 356: st.global.f32 	[%rd63], %f44;
   P2GU32(uint64_t(int64_t(rd20) + int64_t(rd36))).v = floatBitsToUint(f44);
+  // 357: ret;
   return;
 }

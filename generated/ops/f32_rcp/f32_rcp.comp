@@ -152,22 +152,31 @@ void main() {
   // 67: mov.u64 	%rd9, kEdge32;
   // 68: add.s64 	%rd1, %rd9, %rd8;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 69: @%p1 bra 	$L__BB0_6;
   if (r3 < 2u) {
     // 73: ld.const.u32 	%r34, [%rd1];
     r34 = p2g_ldc32(uint(rd1));
+    // 74: bra.uni 	$L__BB0_7;
   } else {
+    // 70: bra.uni 	$L__BB0_1;
     // 77: setp.eq.s32 	%p2, %r3, 2;
+    // 78: @%p2 bra 	$L__BB0_5;
     if (int(r3) == 2) {
       // 82: and.b32  	%r34, %r2, -2139095041;
       r34 = r2 & 0x807FFFFFu;
+      // 83: bra.uni 	$L__BB0_7;
     } else {
+      // 79: bra.uni 	$L__BB0_2;
       // 86: setp.eq.s32 	%p3, %r3, 3;
+      // 87: @%p3 bra 	$L__BB0_4;
       if (int(r3) == 3) {
         // 91: ld.const.u32 	%r32, [%rd1];
         // 92: and.b32  	%r33, %r2, 7;
         // 93: xor.b32  	%r34, %r32, %r33;
         r34 = p2g_ldc32(uint(rd1)) ^ (r2 & 7u);
+        // 94: bra.uni 	$L__BB0_7;
       } else {
+        // 88: bra.uni 	$L__BB0_3;
         // 97: setp.eq.s32 	%p4, %r3, 4;
         // 98: and.b32  	%r31, %r2, -4096;
         // 99: selp.b32 	%r34, %r31, %r2, %p4;
@@ -209,5 +218,6 @@ void main() {
   // 132: add.s64 	%rd20, %rd19, %rd11;
   // 133: st.global.f32 	[%rd20], %f9;
   P2GU32(uint64_t(int64_t(rd6) + int64_t(rd11))).v = floatBitsToUint(f9);
+  // 134: ret;
   return;
 }

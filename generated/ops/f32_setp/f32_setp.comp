@@ -133,22 +133,31 @@ void main() {
   rd9 = uint64_t(0ul);
   // 67: add.s64 	%rd1, %rd9, %rd8;
   rd1 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 68: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 72: ld.const.u32 	%r180, [%rd1];
     r180 = p2g_ldc32(uint(rd1));
+    // 73: bra.uni 	$L__BB0_7;
   } else {
+    // 69: bra.uni 	$L__BB0_1;
     // 76: setp.eq.s32 	%p2, %r4, 2;
+    // 77: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 81: and.b32  	%r180, %r3, -2139095041;
       r180 = r3 & 0x807FFFFFu;
+      // 82: bra.uni 	$L__BB0_7;
     } else {
+      // 78: bra.uni 	$L__BB0_2;
       // 85: setp.eq.s32 	%p3, %r4, 3;
+      // 86: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 90: ld.const.u32 	%r45, [%rd1];
         // 91: and.b32  	%r46, %r3, 7;
         // 92: xor.b32  	%r180, %r45, %r46;
         r180 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 93: bra.uni 	$L__BB0_7;
       } else {
+        // 87: bra.uni 	$L__BB0_3;
         // 96: setp.eq.s32 	%p4, %r4, 4;
         // 97: and.b32  	%r44, %r3, -4096;
         // 98: selp.b32 	%r180, %r44, %r3, %p4;
@@ -186,19 +195,25 @@ void main() {
   // 120: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 121: setp.eq.s32 	%p5, %r11, 0;
+  // 122: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 134: and.b32  	%r97, %r180, 2139095040;
     // 135: and.b32  	%r98, %r10, -2139095041;
     // 136: or.b32  	%r181, %r97, %r98;
     r181 = (r180 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 137: bra.uni 	$L__BB0_20;
   } else {
     // 124: setp.eq.s32 	%p6, %r11, 1;
+    // 125: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 129: and.b32  	%r96, %r10, -2147483585;
       // 130: xor.b32  	%r181, %r180, %r96;
       r181 = r180 ^ (r10 & 0x8000003Fu);
+      // 131: bra.uni 	$L__BB0_20;
     } else {
+      // 126: bra.uni 	$L__BB0_9;
       // 140: setp.eq.s32 	%p7, %r11, 2;
+      // 141: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 145: shr.u32 	%r87, %r180, 23;
         // 146: and.b32  	%r88, %r87, 255;
@@ -212,7 +227,9 @@ void main() {
         // 153: and.b32  	%r95, %r10, -2139095041;
         // 154: or.b32  	%r181, %r94, %r95;
         r181 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 155: bra.uni 	$L__BB0_20;
       } else {
+        // 142: bra.uni 	$L__BB0_10;
         // 158: xor.b32  	%r65, %r22, 1797956352;
         // 159: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -249,22 +266,31 @@ void main() {
         // 181: and.b64  	%rd11, %rd10, 124;
         // 182: add.s64 	%rd2, %rd9, %rd11;
         rd2 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 183: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 187: ld.const.u32 	%r181, [%rd2];
           r181 = p2g_ldc32(uint(rd2));
+          // 188: bra.uni 	$L__BB0_20;
         } else {
+          // 184: bra.uni 	$L__BB0_11;
           // 191: setp.eq.s32 	%p9, %r13, 2;
+          // 192: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 196: and.b32  	%r181, %r12, -2139095041;
             r181 = r12 & 0x807FFFFFu;
+            // 197: bra.uni 	$L__BB0_20;
           } else {
+            // 193: bra.uni 	$L__BB0_12;
             // 200: setp.eq.s32 	%p10, %r13, 3;
+            // 201: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 205: ld.const.u32 	%r85, [%rd2];
               // 206: and.b32  	%r86, %r12, 7;
               // 207: xor.b32  	%r181, %r85, %r86;
               r181 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 208: bra.uni 	$L__BB0_20;
             } else {
+              // 202: bra.uni 	$L__BB0_13;
               // 211: setp.eq.s32 	%p11, %r13, 4;
               // 212: and.b32  	%r84, %r12, -4096;
               // 213: selp.b32 	%r181, %r84, %r12, %p11;
@@ -425,5 +451,6 @@ void main() {
   // 371: add.s64 	%rd21, %rd20, %rd14;
   // 372: st.global.f32 	[%rd21], %f59;
   P2GU32(uint64_t(int64_t(rd6) + int64_t(rd14))).v = floatBitsToUint(f59);
+  // 373: ret;
   return;
 }

@@ -109,22 +109,31 @@ void main() {
   rd10 = uint64_t(0ul);
   // 69: add.s64 	%rd1, %rd10, %rd9;
   rd1 = uint64_t(int64_t(rd10) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 70: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 74: ld.const.u32 	%r99, [%rd1];
     r99 = p2g_ldc32(uint(rd1));
+    // 75: bra.uni 	$L__BB0_7;
   } else {
+    // 71: bra.uni 	$L__BB0_1;
     // 78: setp.eq.s32 	%p2, %r4, 2;
+    // 79: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 83: and.b32  	%r99, %r3, -2139095041;
       r99 = r3 & 0x807FFFFFu;
+      // 84: bra.uni 	$L__BB0_7;
     } else {
+      // 80: bra.uni 	$L__BB0_2;
       // 87: setp.eq.s32 	%p3, %r4, 3;
+      // 88: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 92: ld.const.u32 	%r45, [%rd1];
         // 93: and.b32  	%r46, %r3, 7;
         // 94: xor.b32  	%r99, %r45, %r46;
         r99 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 95: bra.uni 	$L__BB0_7;
       } else {
+        // 89: bra.uni 	$L__BB0_3;
         // 98: setp.eq.s32 	%p4, %r4, 4;
         // 99: and.b32  	%r44, %r3, -4096;
         // 100: selp.b32 	%r99, %r44, %r3, %p4;
@@ -162,19 +171,25 @@ void main() {
   // 122: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 123: setp.eq.s32 	%p5, %r11, 0;
+  // 124: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 136: and.b32  	%r97, %r99, 2139095040;
     // 137: and.b32  	%r98, %r10, -2139095041;
     // 138: or.b32  	%r100, %r97, %r98;
     r100 = (r99 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 139: bra.uni 	$L__BB0_20;
   } else {
     // 126: setp.eq.s32 	%p6, %r11, 1;
+    // 127: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 131: and.b32  	%r96, %r10, -2147483585;
       // 132: xor.b32  	%r100, %r99, %r96;
       r100 = r99 ^ (r10 & 0x8000003Fu);
+      // 133: bra.uni 	$L__BB0_20;
     } else {
+      // 128: bra.uni 	$L__BB0_9;
       // 142: setp.eq.s32 	%p7, %r11, 2;
+      // 143: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 147: shr.u32 	%r87, %r99, 23;
         // 148: and.b32  	%r88, %r87, 255;
@@ -188,7 +203,9 @@ void main() {
         // 155: and.b32  	%r95, %r10, -2139095041;
         // 156: or.b32  	%r100, %r94, %r95;
         r100 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 157: bra.uni 	$L__BB0_20;
       } else {
+        // 144: bra.uni 	$L__BB0_10;
         // 160: xor.b32  	%r65, %r22, 1797956352;
         // 161: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -225,22 +242,31 @@ void main() {
         // 183: and.b64  	%rd12, %rd11, 124;
         // 184: add.s64 	%rd2, %rd10, %rd12;
         rd2 = uint64_t(int64_t(rd10) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 185: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 189: ld.const.u32 	%r100, [%rd2];
           r100 = p2g_ldc32(uint(rd2));
+          // 190: bra.uni 	$L__BB0_20;
         } else {
+          // 186: bra.uni 	$L__BB0_11;
           // 193: setp.eq.s32 	%p9, %r13, 2;
+          // 194: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 198: and.b32  	%r100, %r12, -2139095041;
             r100 = r12 & 0x807FFFFFu;
+            // 199: bra.uni 	$L__BB0_20;
           } else {
+            // 195: bra.uni 	$L__BB0_12;
             // 202: setp.eq.s32 	%p10, %r13, 3;
+            // 203: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 207: ld.const.u32 	%r85, [%rd2];
               // 208: and.b32  	%r86, %r12, 7;
               // 209: xor.b32  	%r100, %r85, %r86;
               r100 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 210: bra.uni 	$L__BB0_20;
             } else {
+              // 204: bra.uni 	$L__BB0_13;
               // 213: setp.eq.s32 	%p11, %r13, 4;
               // 214: and.b32  	%r84, %r12, -4096;
               // 215: selp.b32 	%r100, %r84, %r12, %p11;
@@ -287,5 +313,6 @@ void main() {
   // 249: add.s64 	%rd24, %rd23, %rd15;
   // 250: st.global.f32 	[%rd24], %f9;
   P2GU32(uint64_t(int64_t(rd7) + int64_t(rd15))).v = floatBitsToUint(f9);
+  // 251: ret;
   return;
 }

@@ -276,22 +276,31 @@ void main() {
   rd12 = uint64_t(0ul);
   // 73: add.s64 	%rd1, %rd12, %rd11;
   rd1 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 74: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 78: ld.const.u32 	%r99, [%rd1];
     r99 = p2g_ldc32(uint(rd1));
+    // 79: bra.uni 	$L__BB0_7;
   } else {
+    // 75: bra.uni 	$L__BB0_1;
     // 82: setp.eq.s32 	%p2, %r4, 2;
+    // 83: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 87: and.b32  	%r99, %r3, -2139095041;
       r99 = r3 & 0x807FFFFFu;
+      // 88: bra.uni 	$L__BB0_7;
     } else {
+      // 84: bra.uni 	$L__BB0_2;
       // 91: setp.eq.s32 	%p3, %r4, 3;
+      // 92: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 96: ld.const.u32 	%r45, [%rd1];
         // 97: and.b32  	%r46, %r3, 7;
         // 98: xor.b32  	%r99, %r45, %r46;
         r99 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 99: bra.uni 	$L__BB0_7;
       } else {
+        // 93: bra.uni 	$L__BB0_3;
         // 102: setp.eq.s32 	%p4, %r4, 4;
         // 103: and.b32  	%r44, %r3, -4096;
         // 104: selp.b32 	%r99, %r44, %r3, %p4;
@@ -329,19 +338,25 @@ void main() {
   // 126: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 127: setp.eq.s32 	%p5, %r11, 0;
+  // 128: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 140: and.b32  	%r97, %r99, 2139095040;
     // 141: and.b32  	%r98, %r10, -2139095041;
     // 142: or.b32  	%r100, %r97, %r98;
     r100 = (r99 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 143: bra.uni 	$L__BB0_20;
   } else {
     // 130: setp.eq.s32 	%p6, %r11, 1;
+    // 131: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 135: and.b32  	%r96, %r10, -2147483585;
       // 136: xor.b32  	%r100, %r99, %r96;
       r100 = r99 ^ (r10 & 0x8000003Fu);
+      // 137: bra.uni 	$L__BB0_20;
     } else {
+      // 132: bra.uni 	$L__BB0_9;
       // 146: setp.eq.s32 	%p7, %r11, 2;
+      // 147: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 151: shr.u32 	%r87, %r99, 23;
         // 152: and.b32  	%r88, %r87, 255;
@@ -355,7 +370,9 @@ void main() {
         // 159: and.b32  	%r95, %r10, -2139095041;
         // 160: or.b32  	%r100, %r94, %r95;
         r100 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 161: bra.uni 	$L__BB0_20;
       } else {
+        // 148: bra.uni 	$L__BB0_10;
         // 164: xor.b32  	%r65, %r22, 1797956352;
         // 165: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -392,22 +409,31 @@ void main() {
         // 187: and.b64  	%rd14, %rd13, 124;
         // 188: add.s64 	%rd2, %rd12, %rd14;
         rd2 = uint64_t(int64_t(rd12) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 189: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 193: ld.const.u32 	%r100, [%rd2];
           r100 = p2g_ldc32(uint(rd2));
+          // 194: bra.uni 	$L__BB0_20;
         } else {
+          // 190: bra.uni 	$L__BB0_11;
           // 197: setp.eq.s32 	%p9, %r13, 2;
+          // 198: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 202: and.b32  	%r100, %r12, -2139095041;
             r100 = r12 & 0x807FFFFFu;
+            // 203: bra.uni 	$L__BB0_20;
           } else {
+            // 199: bra.uni 	$L__BB0_12;
             // 206: setp.eq.s32 	%p10, %r13, 3;
+            // 207: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 211: ld.const.u32 	%r85, [%rd2];
               // 212: and.b32  	%r86, %r12, 7;
               // 213: xor.b32  	%r100, %r85, %r86;
               r100 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 214: bra.uni 	$L__BB0_20;
             } else {
+              // 208: bra.uni 	$L__BB0_13;
               // 217: setp.eq.s32 	%p11, %r13, 4;
               // 218: and.b32  	%r84, %r12, -4096;
               // 219: selp.b32 	%r100, %r84, %r12, %p11;
@@ -466,5 +492,6 @@ void main() {
   // 265: add.s64 	%rd30, %rd29, %rd17;
   // 266: st.global.f32 	[%rd30], %f19;
   P2GU32(uint64_t(int64_t(rd9) + int64_t(rd17))).v = floatBitsToUint(f19);
+  // 267: ret;
   return;
 }

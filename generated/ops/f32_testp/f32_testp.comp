@@ -100,11 +100,15 @@ void main() {
   // 53: mov.u64 	%rd6, kEdge32;
   // 54: add.s64 	%rd1, %rd6, %rd5;
   rd1 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 55: @%p1 bra 	$L__BB0_6;
   if (r20 < 2u) {
     // 59: ld.const.u32 	%r166, [%rd1];
     r166 = p2g_ldc32(uint(rd1));
+    // 60: bra.uni 	$L__BB0_7;
   } else {
+    // 56: bra.uni 	$L__BB0_1;
     // 63: setp.eq.s32 	%p2, %r20, 2;
+    // 64: @%p2 bra 	$L__BB0_5;
     if (int(r20) == 2) {
       // 68: xor.b32  	%r111, %r19, 1540483477;
       r111 = r19 ^ 0x5BD1E995u;
@@ -120,8 +124,11 @@ void main() {
       // 76: xor.b32  	%r119, %r118, %r117;
       // 77: and.b32  	%r166, %r119, -2139095041;
       r166 = ((r117 >> 16u) ^ r117) & 0x807FFFFFu;
+      // 78: bra.uni 	$L__BB0_7;
     } else {
+      // 65: bra.uni 	$L__BB0_2;
       // 81: setp.eq.s32 	%p3, %r20, 3;
+      // 82: @%p3 bra 	$L__BB0_4;
       if (int(r20) == 3) {
         // 86: ld.const.u32 	%r74, [%rd1];
         // 87: xor.b32  	%r88, %r19, 1540483477;
@@ -139,7 +146,9 @@ void main() {
         // 96: and.b32  	%r97, %r96, 7;
         // 97: xor.b32  	%r166, %r74, %r97;
         r166 = p2g_ldc32(uint(rd1)) ^ (((r94 >> 16u) ^ r94) & 7u);
+        // 98: bra.uni 	$L__BB0_7;
       } else {
+        // 83: bra.uni 	$L__BB0_3;
         // 101: setp.eq.s32 	%p4, %r20, 4;
         // 102: xor.b32  	%r64, %r19, 1540483477;
         r64 = r19 ^ 0x5BD1E995u;
@@ -245,5 +254,6 @@ void main() {
   // 194: add.s64 	%rd16, %rd15, %rd13;
   // 195: st.global.u32 	[%rd16], %r165;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd13))).v = r165;
+  // 196: ret;
   return;
 }

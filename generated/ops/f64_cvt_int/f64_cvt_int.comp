@@ -154,6 +154,7 @@ void main() {
   // 68: and.b32  	%r4, %r2, 3;
   r4 = r2 & 3u;
   // 69: setp.eq.s32 	%p1, %r4, 0;
+  // 70: @%p1 bra 	$L__BB0_5;
   if (int(r4) == 0) {
     // 81: cvt.u64.u32 	%rd9, %r2;
     uint64_t t1 = uint64_t(r2);
@@ -164,13 +165,18 @@ void main() {
     rd12 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd10));
     // 85: ld.const.u32 	%r42, [%rd12];
     r42 = p2g_ldc32(uint(rd12));
+    // 86: bra.uni 	$L__BB0_6;
   } else {
     // 72: setp.eq.s32 	%p2, %r4, 1;
+    // 73: @%p2 bra 	$L__BB0_4;
     if (int(r4) == 1) {
       // 77: and.b32  	%r42, %r42, 127;
       r42 = r42 & 127u;
+      // 78: bra.uni 	$L__BB0_6;
     } else {
+      // 74: bra.uni 	$L__BB0_2;
       // 89: setp.ne.s32 	%p3, %r4, 2;
+      // 90: @%p3 bra 	$L__BB0_6;
       if (!(int(r4) != 2)) {
         // 92: and.b32  	%r29, %r2, 4;
         // 93: setp.eq.s32 	%p4, %r29, 0;
@@ -263,5 +269,6 @@ void main() {
   // 162: add.s64 	%rd41, %rd40, %rd26;
   // 163: st.global.f64 	[%rd41], %fd8;
   P2GU64(uint64_t(int64_t(rd8) + int64_t(rd26))).v = doubleBitsToUint64(fd8);
+  // 164: ret;
   return;
 }

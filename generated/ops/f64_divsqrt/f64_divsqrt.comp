@@ -230,22 +230,31 @@ void main() {
   rd16 = uint64_t(0ul);
   // 75: add.s64 	%rd1, %rd16, %rd15;
   rd1 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 76: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 80: ld.const.u32 	%r141, [%rd1];
     r141 = p2g_ldc32(uint(rd1));
+    // 81: bra.uni 	$L__BB0_7;
   } else {
+    // 77: bra.uni 	$L__BB0_1;
     // 84: setp.eq.s32 	%p2, %r4, 2;
+    // 85: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 89: and.b32  	%r141, %r3, -2139095041;
       r141 = r3 & 0x807FFFFFu;
+      // 90: bra.uni 	$L__BB0_7;
     } else {
+      // 86: bra.uni 	$L__BB0_2;
       // 93: setp.eq.s32 	%p3, %r4, 3;
+      // 94: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 98: ld.const.u32 	%r45, [%rd1];
         // 99: and.b32  	%r46, %r3, 7;
         // 100: xor.b32  	%r141, %r45, %r46;
         r141 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 101: bra.uni 	$L__BB0_7;
       } else {
+        // 95: bra.uni 	$L__BB0_3;
         // 104: setp.eq.s32 	%p4, %r4, 4;
         // 105: and.b32  	%r44, %r3, -4096;
         // 106: selp.b32 	%r141, %r44, %r3, %p4;
@@ -283,19 +292,25 @@ void main() {
   // 128: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 129: setp.eq.s32 	%p5, %r11, 0;
+  // 130: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 142: and.b32  	%r97, %r141, 2139095040;
     // 143: and.b32  	%r98, %r10, -2139095041;
     // 144: or.b32  	%r142, %r97, %r98;
     r142 = (r141 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 145: bra.uni 	$L__BB0_20;
   } else {
     // 132: setp.eq.s32 	%p6, %r11, 1;
+    // 133: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 137: and.b32  	%r96, %r10, -2147483585;
       // 138: xor.b32  	%r142, %r141, %r96;
       r142 = r141 ^ (r10 & 0x8000003Fu);
+      // 139: bra.uni 	$L__BB0_20;
     } else {
+      // 134: bra.uni 	$L__BB0_9;
       // 148: setp.eq.s32 	%p7, %r11, 2;
+      // 149: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 153: shr.u32 	%r87, %r141, 23;
         // 154: and.b32  	%r88, %r87, 255;
@@ -309,7 +324,9 @@ void main() {
         // 161: and.b32  	%r95, %r10, -2139095041;
         // 162: or.b32  	%r142, %r94, %r95;
         r142 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 163: bra.uni 	$L__BB0_20;
       } else {
+        // 150: bra.uni 	$L__BB0_10;
         // 166: xor.b32  	%r65, %r22, 1797956352;
         // 167: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -346,22 +363,31 @@ void main() {
         // 189: and.b64  	%rd18, %rd17, 124;
         // 190: add.s64 	%rd2, %rd16, %rd18;
         rd2 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 191: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 195: ld.const.u32 	%r142, [%rd2];
           r142 = p2g_ldc32(uint(rd2));
+          // 196: bra.uni 	$L__BB0_20;
         } else {
+          // 192: bra.uni 	$L__BB0_11;
           // 199: setp.eq.s32 	%p9, %r13, 2;
+          // 200: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 204: and.b32  	%r142, %r12, -2139095041;
             r142 = r12 & 0x807FFFFFu;
+            // 205: bra.uni 	$L__BB0_20;
           } else {
+            // 201: bra.uni 	$L__BB0_12;
             // 208: setp.eq.s32 	%p10, %r13, 3;
+            // 209: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 213: ld.const.u32 	%r85, [%rd2];
               // 214: and.b32  	%r86, %r12, 7;
               // 215: xor.b32  	%r142, %r85, %r86;
               r142 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 216: bra.uni 	$L__BB0_20;
             } else {
+              // 210: bra.uni 	$L__BB0_13;
               // 219: setp.eq.s32 	%p11, %r13, 4;
               // 220: and.b32  	%r84, %r12, -4096;
               // 221: selp.b32 	%r142, %r84, %r12, %p11;
@@ -409,6 +435,7 @@ void main() {
   // 248: xor.b32  	%r119, %r118, %r117;
   // 249: and.b32  	%r120, %r119, 7;
   // 250: setp.ne.s32 	%p13, %r120, 0;
+  // 251: @%p13 bra 	$L__BB0_22;
   if (!(int(((r117 >> 16u) ^ r117) & 7u) != 0)) {
     // 253: and.b64  	%rd22, %rd46, -9218868437227405313;
     rd22 = packUint2x32(unpackUint2x32(rd46) & unpackUint2x32(0x800FFFFFFFFFFFFFul));
@@ -523,5 +550,6 @@ void main() {
   // 332: add.s64 	%rd45, %rd44, %rd30;
   // 333: st.global.f64 	[%rd45], %fd17;
   P2GU64(uint64_t(int64_t(rd13) + int64_t(rd30))).v = doubleBitsToUint64(fd17);
+  // 334: ret;
   return;
 }

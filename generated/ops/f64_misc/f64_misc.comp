@@ -274,22 +274,31 @@ void main() {
   rd16 = uint64_t(0ul);
   // 76: add.s64 	%rd1, %rd16, %rd15;
   rd1 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  // 77: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 81: ld.const.u32 	%r181, [%rd1];
     r181 = p2g_ldc32(uint(rd1));
+    // 82: bra.uni 	$L__BB0_7;
   } else {
+    // 78: bra.uni 	$L__BB0_1;
     // 85: setp.eq.s32 	%p2, %r4, 2;
+    // 86: @%p2 bra 	$L__BB0_5;
     if (int(r4) == 2) {
       // 90: and.b32  	%r181, %r3, -2139095041;
       r181 = r3 & 0x807FFFFFu;
+      // 91: bra.uni 	$L__BB0_7;
     } else {
+      // 87: bra.uni 	$L__BB0_2;
       // 94: setp.eq.s32 	%p3, %r4, 3;
+      // 95: @%p3 bra 	$L__BB0_4;
       if (int(r4) == 3) {
         // 99: ld.const.u32 	%r45, [%rd1];
         // 100: and.b32  	%r46, %r3, 7;
         // 101: xor.b32  	%r181, %r45, %r46;
         r181 = p2g_ldc32(uint(rd1)) ^ (r3 & 7u);
+        // 102: bra.uni 	$L__BB0_7;
       } else {
+        // 96: bra.uni 	$L__BB0_3;
         // 105: setp.eq.s32 	%p4, %r4, 4;
         // 106: and.b32  	%r44, %r3, -4096;
         // 107: selp.b32 	%r181, %r44, %r3, %p4;
@@ -327,19 +336,25 @@ void main() {
   // 129: and.b32  	%r11, %r56, 3;
   r11 = r56 & 3u;
   // 130: setp.eq.s32 	%p5, %r11, 0;
+  // 131: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
     // 143: and.b32  	%r97, %r181, 2139095040;
     // 144: and.b32  	%r98, %r10, -2139095041;
     // 145: or.b32  	%r182, %r97, %r98;
     r182 = (r181 & 0x7F800000u) | (r10 & 0x807FFFFFu);
+    // 146: bra.uni 	$L__BB0_20;
   } else {
     // 133: setp.eq.s32 	%p6, %r11, 1;
+    // 134: @%p6 bra 	$L__BB0_18;
     if (int(r11) == 1) {
       // 138: and.b32  	%r96, %r10, -2147483585;
       // 139: xor.b32  	%r182, %r181, %r96;
       r182 = r181 ^ (r10 & 0x8000003Fu);
+      // 140: bra.uni 	$L__BB0_20;
     } else {
+      // 135: bra.uni 	$L__BB0_9;
       // 149: setp.eq.s32 	%p7, %r11, 2;
+      // 150: @%p7 bra 	$L__BB0_17;
       if (int(r11) == 2) {
         // 154: shr.u32 	%r87, %r181, 23;
         // 155: and.b32  	%r88, %r87, 255;
@@ -353,7 +368,9 @@ void main() {
         // 162: and.b32  	%r95, %r10, -2139095041;
         // 163: or.b32  	%r182, %r94, %r95;
         r182 = (uint(max(int(r92), 0)) << 23u) | (r10 & 0x807FFFFFu);
+        // 164: bra.uni 	$L__BB0_20;
       } else {
+        // 151: bra.uni 	$L__BB0_10;
         // 167: xor.b32  	%r65, %r22, 1797956352;
         // 168: add.s32 	%r66, %r65, %r2;
         r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
@@ -390,22 +407,31 @@ void main() {
         // 190: and.b64  	%rd18, %rd17, 124;
         // 191: add.s64 	%rd2, %rd16, %rd18;
         rd2 = uint64_t(int64_t(rd16) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul))));
+        // 192: @%p8 bra 	$L__BB0_16;
         if (r13 < 2u) {
           // 196: ld.const.u32 	%r182, [%rd2];
           r182 = p2g_ldc32(uint(rd2));
+          // 197: bra.uni 	$L__BB0_20;
         } else {
+          // 193: bra.uni 	$L__BB0_11;
           // 200: setp.eq.s32 	%p9, %r13, 2;
+          // 201: @%p9 bra 	$L__BB0_15;
           if (int(r13) == 2) {
             // 205: and.b32  	%r182, %r12, -2139095041;
             r182 = r12 & 0x807FFFFFu;
+            // 206: bra.uni 	$L__BB0_20;
           } else {
+            // 202: bra.uni 	$L__BB0_12;
             // 209: setp.eq.s32 	%p10, %r13, 3;
+            // 210: @%p10 bra 	$L__BB0_14;
             if (int(r13) == 3) {
               // 214: ld.const.u32 	%r85, [%rd2];
               // 215: and.b32  	%r86, %r12, 7;
               // 216: xor.b32  	%r182, %r85, %r86;
               r182 = p2g_ldc32(uint(rd2)) ^ (r12 & 7u);
+              // 217: bra.uni 	$L__BB0_20;
             } else {
+              // 211: bra.uni 	$L__BB0_13;
               // 220: setp.eq.s32 	%p11, %r13, 4;
               // 221: and.b32  	%r84, %r12, -4096;
               // 222: selp.b32 	%r182, %r84, %r12, %p11;
@@ -453,6 +479,7 @@ void main() {
   // 249: xor.b32  	%r119, %r118, %r117;
   // 250: and.b32  	%r120, %r119, 7;
   // 251: setp.ne.s32 	%p13, %r120, 0;
+  // 252: @%p13 bra 	$L__BB0_22;
   if (!(int(((r117 >> 16u) ^ r117) & 7u) != 0)) {
     // 254: and.b64  	%rd22, %rd49, -9218868437227405313;
     rd22 = packUint2x32(unpackUint2x32(rd49) & unpackUint2x32(0x800FFFFFFFFFFFFFul));
@@ -603,5 +630,6 @@ void main() {
   // 399: add.s64 	%rd48, %rd47, %rd32;
   // 400: st.global.f64 	[%rd48], %fd40;
   P2GU64(uint64_t(int64_t(rd13) + int64_t(rd32))).v = doubleBitsToUint64(fd40);
+  // 401: ret;
   return;
 }

@@ -109,6 +109,7 @@ void main() {
   // 66: and.b32  	%r4, %r2, 3;
   r4 = r2 & 3u;
   // 67: setp.eq.s32 	%p1, %r4, 0;
+  // 68: @%p1 bra 	$L__BB0_5;
   if (int(r4) == 0) {
     // 79: cvt.u64.u32 	%rd8, %r2;
     uint64_t t1 = uint64_t(r2);
@@ -119,13 +120,18 @@ void main() {
     rd11 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd9));
     // 83: ld.const.u32 	%r48, [%rd11];
     r48 = p2g_ldc32(uint(rd11));
+    // 84: bra.uni 	$L__BB0_6;
   } else {
     // 70: setp.eq.s32 	%p2, %r4, 1;
+    // 71: @%p2 bra 	$L__BB0_4;
     if (int(r4) == 1) {
       // 75: and.b32  	%r48, %r48, 127;
       r48 = r48 & 127u;
+      // 76: bra.uni 	$L__BB0_6;
     } else {
+      // 72: bra.uni 	$L__BB0_2;
       // 87: setp.ne.s32 	%p3, %r4, 2;
+      // 88: @%p3 bra 	$L__BB0_6;
       if (!(int(r4) != 2)) {
         // 90: and.b32  	%r29, %r2, 4;
         // 91: setp.eq.s32 	%p4, %r29, 0;
@@ -214,5 +220,6 @@ void main() {
   // 157: add.s64 	%rd35, %rd34, %rd20;
   // 158: st.global.u16 	[%rd35], %rs5;
   P2GU16(uint64_t(int64_t(rd7) + int64_t(rd20))).v = uint16_t(rs5);
+  // 159: ret;
   return;
 }

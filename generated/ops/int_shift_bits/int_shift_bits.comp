@@ -164,6 +164,7 @@ void main() {
   // 68: and.b32  	%r5, %r3, 3;
   r5 = r3 & 3u;
   // 69: setp.eq.s32 	%p1, %r5, 0;
+  // 70: @%p1 bra 	$L__BB0_5;
   if (int(r5) == 0) {
     // 81: cvt.u64.u32 	%rd9, %r3;
     uint64_t t1 = uint64_t(r3);
@@ -174,13 +175,18 @@ void main() {
     rd12 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd10));
     // 85: ld.const.u32 	%r120, [%rd12];
     r120 = p2g_ldc32(uint(rd12));
+    // 86: bra.uni 	$L__BB0_6;
   } else {
     // 72: setp.eq.s32 	%p2, %r5, 1;
+    // 73: @%p2 bra 	$L__BB0_4;
     if (int(r5) == 1) {
       // 77: and.b32  	%r120, %r120, 127;
       r120 = r120 & 127u;
+      // 78: bra.uni 	$L__BB0_6;
     } else {
+      // 74: bra.uni 	$L__BB0_2;
       // 89: setp.ne.s32 	%p3, %r5, 2;
+      // 90: @%p3 bra 	$L__BB0_6;
       if (!(int(r5) != 2)) {
         // 92: and.b32  	%r44, %r3, 4;
         // 93: setp.eq.s32 	%p4, %r44, 0;
@@ -222,6 +228,7 @@ void main() {
   // 118: and.b32  	%r12, %r10, 3;
   r12 = r10 & 3u;
   // 119: setp.eq.s32 	%p5, %r12, 0;
+  // 120: @%p5 bra 	$L__BB0_11;
   if (int(r12) == 0) {
     // 131: cvt.u64.u32 	%rd13, %r10;
     uint64_t t2 = uint64_t(r10);
@@ -232,13 +239,18 @@ void main() {
     rd16 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd14));
     // 135: ld.const.u32 	%r121, [%rd16];
     r121 = p2g_ldc32(uint(rd16));
+    // 136: bra.uni 	$L__BB0_12;
   } else {
     // 122: setp.eq.s32 	%p6, %r12, 1;
+    // 123: @%p6 bra 	$L__BB0_10;
     if (int(r12) == 1) {
       // 127: and.b32  	%r121, %r121, 127;
       r121 = r121 & 127u;
+      // 128: bra.uni 	$L__BB0_12;
     } else {
+      // 124: bra.uni 	$L__BB0_8;
       // 139: setp.ne.s32 	%p7, %r12, 2;
+      // 140: @%p7 bra 	$L__BB0_12;
       if (!(int(r12) != 2)) {
         // 142: and.b32  	%r64, %r10, 4;
         // 143: setp.eq.s32 	%p8, %r64, 0;
@@ -280,6 +292,7 @@ void main() {
   // 168: and.b32  	%r19, %r17, 3;
   r19 = r17 & 3u;
   // 169: setp.eq.s32 	%p9, %r19, 0;
+  // 170: @%p9 bra 	$L__BB0_17;
   if (int(r19) == 0) {
     // 181: cvt.u64.u32 	%rd17, %r17;
     uint64_t t3 = uint64_t(r17);
@@ -290,13 +303,18 @@ void main() {
     rd20 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd18));
     // 185: ld.const.u32 	%r122, [%rd20];
     r122 = p2g_ldc32(uint(rd20));
+    // 186: bra.uni 	$L__BB0_18;
   } else {
     // 172: setp.eq.s32 	%p10, %r19, 1;
+    // 173: @%p10 bra 	$L__BB0_16;
     if (int(r19) == 1) {
       // 177: and.b32  	%r122, %r122, 127;
       r122 = r122 & 127u;
+      // 178: bra.uni 	$L__BB0_18;
     } else {
+      // 174: bra.uni 	$L__BB0_14;
       // 189: setp.ne.s32 	%p11, %r19, 2;
+      // 190: @%p11 bra 	$L__BB0_18;
       if (!(int(r19) != 2)) {
         // 192: and.b32  	%r84, %r17, 4;
         // 193: setp.eq.s32 	%p12, %r84, 0;
@@ -377,5 +395,6 @@ void main() {
   // 263: add.s64 	%rd46, %rd45, %rd30;
   // 264: st.global.u32 	[%rd46], %r108;
   P2GU32(uint64_t(int64_t(rd8) + int64_t(rd30))).v = (t7 == 0xFFFFFFFFu ? 0xFFFFFFFFu : 31u - t7);
+  // 265: ret;
   return;
 }

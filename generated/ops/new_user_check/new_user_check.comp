@@ -374,6 +374,7 @@ void main() {
   // 40: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: setp.ge.s32 	%p1, %r1, %r2;
+  // 42: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(r2))) {
     // 44: cvta.to.global.u64 	%rd6, %rd5;
     rd6 = rd5;
@@ -481,6 +482,7 @@ void main() {
     // 108: cvt.u16.u32 	%rs23, %r32;
     uint64_t t1 = uint64_t(floatBitsToUint(f3));
     rs23 = (uint(uint64_t(t1)) & 65535u);
+    // 110: {mul.f16 %rs3,%rs1,%rs2;
     // 114: {add.sat.f16 %rs6,%rs3,%rs23;
     uint t2 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs2 & 0xFFFFu))), p2g_h2f((rs23 & 0xFFFFu))));
     rs6 = (t2 > 0x7C00u ? 0u : (t2 >= 0x3C00u ? 0x3C00u : t2));
@@ -506,6 +508,7 @@ void main() {
     uint t6 = ((low << 0u) | (low << 16u));
     uint t7 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r6 & 0xFFFFu)), p2g_h2f((r7 & 0xFFFFu))), p2g_h2f((t6 & 0xFFFFu))));
     r9 = (t7 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r6 >> 16)), p2g_h2f((r7 >> 16))), p2g_h2f((t6 >> 16))))) << 16));
+    // 149: {mul.f16x2 %r13,%r6,%r6;
     // 153: {add.sat.f16x2 %r16,%r13,%r7;
     uint t8 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r6 & 0xFFFFu)), p2g_h2f((r6 & 0xFFFFu))), p2g_h2f((r7 & 0xFFFFu))));
     uint t9 = (t8 > 0x7C00u ? 0u : (t8 >= 0x3C00u ? 0x3C00u : t8));
@@ -562,5 +565,6 @@ void main() {
     // 199: st.global.f32 	[%rd24+16], %f32;
     P2GU32((rd24 + 16ul)).v = floatBitsToUint(f32);
   }
+  // 202: ret;
   return;
 }

@@ -703,15 +703,19 @@ void main() {
   // 61: mad.lo.s32 	%r1, %r10, %r11, %r12;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 62: setp.ge.u32 	%p1, %r1, %r9;
+  // 63: @%p1 bra 	$L__BB0_10;
   if (!(r1 >= p120_u32)) {
     // 65: setp.lt.u32 	%p2, %r1, 64;
+    // 66: @%p2 bra 	$L__BB0_8;
     if (r1 < 64u) {
       // 70: mul.wide.u32 	%rd20, %r1, 4;
       // 71: mov.u64 	%rd21, kSpecial;
       // 72: add.s64 	%rd22, %rd21, %rd20;
       // 73: ld.const.u32 	%r35, [%rd22];
       r35 = p2g_ldc32(uint(uint64_t(int64_t(uint64_t(0ul)) + int64_t(uint64_t(r1) * uint64_t(4u)))));
+      // 74: bra.uni 	$L__BB0_9;
     } else {
+      // 67: bra.uni 	$L__BB0_2;
       // 77: mad.lo.s32 	%r13, %r1, -1640531527, 1521;
       r13 = uint(int(r1) * -1640531527 + 1521);
       // 78: shr.u32 	%r14, %r13, 16;
@@ -730,8 +734,10 @@ void main() {
       // 87: and.b16  	%rs1, %rs2, 3;
       rs1 = (uint(uint64_t(t1)) & 65535u) & 3u;
       // 88: setp.eq.s16 	%p3, %rs1, 0;
+      // 89: @%p3 bra 	$L__BB0_9;
       if (!((bitfieldExtract(int(rs1), 0, 16)) == 0)) {
         // 91: setp.eq.s16 	%p4, %rs1, 1;
+        // 92: @%p4 bra 	$L__BB0_6;
         if ((bitfieldExtract(int(rs1), 0, 16)) == 1) {
           // 116: mul.wide.u32 	%rd16, %r35, -858993541;
           // 117: shr.u64 	%rd17, %rd16, 57;
@@ -748,8 +754,10 @@ void main() {
           f2 = p2g_fmul(f1, uintBitsToFloat(0x35800000u), false);
           // 124: mov.b32 	%r35, %f2;
           r35 = floatBitsToUint(f2);
+          // 125: bra.uni 	$L__BB0_9;
         } else {
           // 94: setp.ne.s16 	%p5, %rs1, 2;
+          // 95: @%p5 bra 	$L__BB0_7;
           if ((bitfieldExtract(int(rs1), 0, 16)) != 2) {
             // 128: mul.wide.u32 	%rd18, %r35, -858993623;
             // 129: shr.u64 	%rd19, %rd18, 56;
@@ -796,6 +804,7 @@ void main() {
             r26 = r35 & 0x007FFFFFu;
             // 112: or.b32  	%r35, %r25, %r26;
             r35 = uint(int(uint(uint64_t(t8)) << 23u) + 981467136) | r26;
+            // 113: bra.uni 	$L__BB0_9;
           }
         }
       }
@@ -895,5 +904,6 @@ void main() {
     // 230: st.global.f32 	[%rd53], %f33;
     P2GU32(uint64_t(int64_t(rd15) + int64_t(rd24))).v = floatBitsToUint(f33);
   }
+  // 233: ret;
   return;
 }

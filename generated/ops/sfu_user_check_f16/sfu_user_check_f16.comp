@@ -469,6 +469,7 @@ void main() {
   // 53: mad.lo.s32 	%r1, %r3, %r4, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 54: setp.ge.u32 	%p1, %r1, %r2;
+  // 55: @%p1 bra 	$L__BB0_2;
   if (!(r1 >= p96_u32)) {
     // 57: cvta.to.global.u64 	%rd13, %rd1;
     // 58: xor.b32  	%r22, %r1, -1515870811;
@@ -591,5 +592,6 @@ void main() {
     // 155: st.global.u32 	[%rd38], %r20;
     P2GU32(uint64_t(int64_t(rd12) + int64_t(rd17))).v = r20;
   }
+  // 158: ret;
   return;
 }

@@ -91,6 +91,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_1 = r3_1 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
+    // 28: @%p bra $Lf_loop;
     if (!(r3_1 < 4u)) {
       break;
     }
@@ -99,6 +100,7 @@ void main() {
   temp1_1 = r1_1 ^ 23130u;
   // 30: mov.u32 temp2, 77;
   temp2_1 = 77u;
+  // 31: ret;
   // 72: call (temp2), f, (temp1, temp2);
   temp2 = temp1_1;
   // 73: st.global.u32 [%rd2], temp2;
@@ -121,6 +123,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_2 = r3_2 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
+    // 28: @%p bra $Lf_loop;
     if (!(r3_2 < 4u)) {
       break;
     }
@@ -129,6 +132,7 @@ void main() {
   temp1_2 = r1_2 ^ 23130u;
   // 30: mov.u32 temp2, 77;
   temp2_2 = 77u;
+  // 31: ret;
   // 74: call (%r3), f, (temp2, temp1);
   r3 = temp1_2;
   // 75: st.global.u32 [%rd2+4], %r3;
@@ -157,6 +161,7 @@ void main() {
     // 26: add.u32 %r3, %r3, 1;
     r3_3 = r3_3 + 1u;
     // 27: setp.lt.u32 %p, %r3, 4;
+    // 28: @%p bra $Lf_loop;
     if (!(r3_3 < 4u)) {
       break;
     }
@@ -165,9 +170,11 @@ void main() {
   temp1_4 = r1_4 ^ 23130u;
   // 30: mov.u32 temp2, 77;
   temp2_4 = 77u;
+  // 31: ret;
   // 38: call (%r2), f, (%r1, temp1);
   // 39: add.u32 temp2, %r2, temp1;
   temp2_3 = temp1_4 + temp1_3;
+  // 40: ret;
   // 78: call (temp1), g, (temp2);
   temp1 = temp2_3;
   // 79: st.global.u32 [%rd2+12], temp1;
@@ -176,6 +183,7 @@ void main() {
   p2g_stl32(0u, temp1);
   // 86: st.param.b32 [h_param_0], %r7;
   p2g_stl32(4u, r7);
+  // 87: call.uni (h_ret), h, (h_param_1, h_param_0);
   // 46: ld.param.u32 %r1, [h_param_0];
   r1_5 = p2g_ldl32(0u);
   // 47: ld.param.u32 %r2, [h_param_1];
@@ -185,6 +193,7 @@ void main() {
   r3_4 = r3_4 + p2g_ldl32(4u);
   // 50: st.param.b32 [h_ret], %r3;
   p2g_stl32(8u, r3_4);
+  // 51: ret;
   // 88: ld.param.b32 r, [h_ret];
   r = p2g_ldl32(8u);
   // 89: st.global.u32 [%rd2+16], r;
@@ -213,6 +222,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_5 = r3_5 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
+      // 28: @%p bra $Lf_loop;
       if (!(r3_5 < 4u)) {
         break;
       }
@@ -221,6 +231,7 @@ void main() {
     temp1_5 = r1_6 ^ 23130u;
     // 30: mov.u32 temp2, 77;
     temp2_5 = 77u;
+    // 31: ret;
     // 94: call (%r3), f, (%r5, %r7);
     r3 = temp1_5;
     // 95: add.u32 %r6, %r6, %r3;
@@ -246,6 +257,7 @@ void main() {
       // 26: add.u32 %r3, %r3, 1;
       r3_6 = r3_6 + 1u;
       // 27: setp.lt.u32 %p, %r3, 4;
+      // 28: @%p bra $Lf_loop;
       if (!(r3_6 < 4u)) {
         break;
       }
@@ -254,9 +266,11 @@ void main() {
     temp1_7 = r1_8 ^ 23130u;
     // 30: mov.u32 temp2, 77;
     temp2_7 = 77u;
+    // 31: ret;
     // 38: call (%r2), f, (%r1, temp1);
     // 39: add.u32 temp2, %r2, temp1;
     temp2_6 = temp1_7 + temp1_6;
+    // 40: ret;
     // 96: call (%r3), g, (%r6);
     r3 = temp2_6;
     // 97: xor.b32 %r6, %r6, %r3;
@@ -264,11 +278,13 @@ void main() {
     // 98: add.u32 %r5, %r5, 1;
     r5 = r5 + 1u;
     // 99: setp.lt.u32 %p, %r5, 3;
+    // 100: @%p bra $Lf_loop;
     if (!(r5 < 3u)) {
       break;
     }
   }
   // 101: st.global.u32 [%rd2+20], %r6;
   P2GU32((rd2 + 20ul)).v = r6;
+  // 102: ret;
   return;
 }

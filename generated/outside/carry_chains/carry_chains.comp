@@ -128,6 +128,7 @@ void main() {
   // 38: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: setp.ge.s32 	%p1, %r1, %r2;
+  // 40: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p40_u32))) {
     // 42: cvta.to.global.u64 	%rd246, %rd1;
     // 43: mul.wide.s32 	%rd247, %r1, 8;
@@ -1950,5 +1951,6 @@ void main() {
     // 852: st.global.u64 	[%rd258+760], %rd242;
     P2GU64((rd258 + 760ul)).v = rd242;
   }
+  // 855: ret;
   return;
 }

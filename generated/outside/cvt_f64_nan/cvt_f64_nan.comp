@@ -164,6 +164,7 @@ void main() {
   // 36: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 37: setp.ge.s32 	%p1, %r1, %r2;
+  // 38: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p24_u32))) {
     // 40: cvta.to.global.u64 	%rd4, %rd1;
     // 41: mul.wide.s32 	%rd5, %r1, 4;
@@ -233,5 +234,6 @@ void main() {
     // 88: st.global.f64 	[%rd12+56], %fd8;
     P2GU64((rd12 + 56ul)).v = doubleBitsToUint64(fd8);
   }
+  // 91: ret;
   return;
 }

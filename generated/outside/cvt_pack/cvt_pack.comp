@@ -44,6 +44,7 @@ void main() {
   // 36: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 37: setp.ge.s32 	%p1, %r1, %r2;
+  // 38: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p32_u32))) {
     // 40: cvta.to.global.u64 	%rd5, %rd1;
     // 41: mul.wide.s32 	%rd6, %r1, 4;
@@ -105,5 +106,6 @@ void main() {
     // 85: st.global.u32 	[%rd15+28], %r32;
     P2GU32((rd15 + 28ul)).v = ((r15 << 4u) | ((uint(t15) & 3u) << 2u) | (uint(t16) & 3u));
   }
+  // 88: ret;
   return;
 }

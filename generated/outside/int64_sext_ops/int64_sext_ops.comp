@@ -211,6 +211,7 @@ void main() {
   // 35: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 36: setp.ge.s32 	%p1, %r1, %r2;
+  // 37: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p24_u32))) {
     // 39: cvta.to.global.u64 	%rd78, %rd1;
     // 40: mul.wide.s32 	%rd79, %r1, 4;
@@ -330,5 +331,6 @@ void main() {
     // 161: st.global.u64 	[%rd86+200], %rd76;
     P2GU64((rd86 + 200ul)).v = uint64_t(-int64_t(rd77));
   }
+  // 164: ret;
   return;
 }

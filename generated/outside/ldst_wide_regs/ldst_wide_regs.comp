@@ -1864,5 +1864,6 @@ void main() {
   x_257 = doubleBitsToUint64((isnan(t16) ? uint64BitsToDouble(doubleBitsToUint64(t16) | 0x0008000000000000ul) : t16));
   // 1610: st.global.b64 [%o], %x;
   P2GU64(o).v = x_257;
+  // 1612: ret;
   return;
 }

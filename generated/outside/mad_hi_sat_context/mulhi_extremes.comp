@@ -79,6 +79,7 @@ void main() {
   // 37: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 38: setp.ge.s32 	%p1, %r1, %r2;
+  // 39: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p32_u32))) {
     // 41: cvta.to.global.u64 	%rd28, %rd1;
     // 42: mul.wide.s32 	%rd29, %r1, 8;
@@ -220,5 +221,6 @@ void main() {
     // 150: st.global.u64 	[%rd37+152], %rd48;
     P2GU64((rd37 + 152ul)).v = uint64_t(t27);
   }
+  // 153: ret;
   return;
 }

@@ -45,6 +45,7 @@ void main() {
   // 38: mad.lo.s32 	%r1, %r5, %r4, %r6;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: setp.ge.s32 	%p1, %r1, %r3;
+  // 40: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p36_u32))) {
     // 42: cvta.to.global.u64 	%rd5, %rd1;
     // 43: mul.wide.s32 	%rd6, %r1, 4;
@@ -88,5 +89,6 @@ void main() {
     // 68: st.global.u32 	[%rd14+8], %r15;
     P2GU32((rd14 + 8ul)).v = r15;
   }
+  // 71: ret;
   return;
 }

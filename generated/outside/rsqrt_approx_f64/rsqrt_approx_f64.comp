@@ -354,6 +354,7 @@ void main() {
   // 33: mad.lo.s32 	%r1, %r3, %r4, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: setp.ge.s32 	%p1, %r1, %r2;
+  // 35: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p16_u32))) {
     // 37: cvta.to.global.u64 	%rd3, %rd1;
     // 38: mul.wide.s32 	%rd4, %r1, 8;
@@ -369,5 +370,6 @@ void main() {
     // 46: st.global.f64 	[%rd7], %fd1;
     P2GU64(uint64_t(int64_t(rd2) + int64_t(rd4))).v = doubleBitsToUint64(fd1);
   }
+  // 49: ret;
   return;
 }

@@ -466,6 +466,7 @@ void main() {
   // 57: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 58: setp.ge.s32 	%p1, %r1, %r2;
+  // 59: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(r2))) {
     // 61: cvta.to.global.u64 	%rd15, %rd14;
     rd15 = rd14;
@@ -600,5 +601,6 @@ void main() {
     // 105: st.global.f32 	[%rd32], %f46;
     P2GU32(uint64_t(int64_t(rd31) + int64_t(rd20))).v = floatBitsToUint(f46);
   }
+  // 108: ret;
   return;
 }

@@ -475,6 +475,7 @@ void main() {
   // 59: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 60: setp.ge.s32 	%p1, %r1, %r2;
+  // 61: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(r2))) {
     // 63: cvta.to.global.u64 	%rd16, %rd15;
     rd16 = rd15;
@@ -756,5 +757,6 @@ void main() {
     P2GU32((t25 + 8ul)).v = floatBitsToUint(f83);
     P2GU32((t25 + 12ul)).v = floatBitsToUint(f84);
   }
+  // 135: ret;
   return;
 }

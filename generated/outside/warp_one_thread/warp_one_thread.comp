@@ -197,6 +197,7 @@ void main() {
   r16 = r3 & 2u;
   // 60: setp.eq.s32 	%p9, %r16, 0;
   p9 = int(r16) == 0;
+  // 61: @%p9 bra 	$L__BB0_2;
   bool p2g_act1 = (p9);
   bool p2g_act2 = !(p9);
   if (P2G_WARP_EMU || p2g_act1) {
@@ -232,9 +233,11 @@ void main() {
       // 70: st.global.u32 	[%rd1+24], %r20;
       P2GU32((rd1 + 24ul)).v = r20;
     }
+    // 71: bra.uni 	$L__BB0_3;
   }
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
+      // 62: bra.uni 	$L__BB0_1;
     }
     // 75: activemask.b32 %r17;
     uint t37;
@@ -256,5 +259,6 @@ void main() {
   // 81: mov.u32 %r21, %lanemask_lt;
   // 83: st.global.u32 	[%rd1+28], %r21;
   P2GU32((rd1 + 28ul)).v = ((1u << (gl_LocalInvocationIndex & 31u)) - 1u);
+  // 84: ret;
   return;
 }

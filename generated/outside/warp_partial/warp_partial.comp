@@ -197,6 +197,7 @@ void main() {
   r2 = r7 & 31u;
   // 65: setp.lt.u32 	%p9, %r2, 8;
   p9 = r2 < 8u;
+  // 66: @%p9 bra 	$L__BB0_2;
   bool p2g_act1 = (!p9);
   if (P2G_WARP_EMU || p2g_act1) {
     // 69: activemask.b32 %r22;
@@ -254,5 +255,6 @@ void main() {
   r26 = (t35 & t33);
   // 80: st.global.u32 	[%rd1+28], %r26;
   P2GU32((rd1 + 28ul)).v = r26;
+  // 81: ret;
   return;
 }

@@ -172,5 +172,6 @@ void main() {
   r15 = (t19 & t17);
   // 55: st.global.u32 	[%rd8+12], %r15;
   P2GU32((rd8 + 12ul)).v = r15;
+  // 56: ret;
   return;
 }

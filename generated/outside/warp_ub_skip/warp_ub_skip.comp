@@ -93,6 +93,7 @@ void main() {
   // 41: and.b32  	%r8, %r4, 28;
   // 42: setp.eq.s32 	%p2, %r8, 16;
   // 43: or.pred  	%p3, %p2, %p1;
+  // 44: @%p3 bra 	$L__BB0_2;
   bool p2g_act1 = (!((int(r4 & 28u) == 16) || (int(r4 & 31u) == 0)));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
@@ -178,5 +179,6 @@ void main() {
   r14 = t16;
   // 66: st.global.u32 	[%rd1+12], %r14;
   P2GU32((rd1 + 12ul)).v = r14;
+  // 67: ret;
   return;
 }

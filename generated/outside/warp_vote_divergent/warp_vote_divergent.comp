@@ -121,6 +121,7 @@ void main() {
   // 40: add.s64 	%rd1, %rd5, %rd9;
   rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
   // 41: setp.eq.s32 	%p4, %r2, 0;
+  // 42: @%p4 bra 	$L__BB0_2;
   bool p2g_act1 = (!(int(r2) == 0));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
@@ -219,6 +220,7 @@ void main() {
   // 63: and.b32  	%r38, %r3, 2;
   // 64: setp.eq.s32 	%p13, %r38, 0;
   p13 = int(r3 & 2u) == 0;
+  // 65: @%p13 bra 	$L__BB0_4;
   bool p2g_act2 = (p13);
   bool p2g_act3 = !(p13);
   if (P2G_WARP_EMU || p2g_act2) {
@@ -286,9 +288,11 @@ void main() {
       // 82: mov.u64 	%rd14, 9;
       rd14 = 9ul;
     }
+    // 83: bra.uni 	$L__BB0_5;
   }
   if (P2G_WARP_EMU || p2g_act3) {
     if (!P2G_WARP_EMU || p2g_act3) {
+      // 66: bra.uni 	$L__BB0_3;
     }
     // 87: activemask.b32 %r39;
     uint t34;
@@ -381,6 +385,7 @@ void main() {
   // 115: and.b32  	%r5, %r3, 1;
   r5 = r3 & 1u;
   // 116: setp.eq.s32 	%p20, %r5, %r57;
+  // 117: @%p20 bra 	$L__BB0_11;
   bool p2g_act4 = (!(int(r5) == int(uint(-int(r4)))));
   if (P2G_WARP_EMU || p2g_act4) {
     if (!P2G_WARP_EMU || p2g_act4) {
@@ -400,6 +405,7 @@ void main() {
       r116 = 0u;
       // 127: mov.u32 	%r121, %r116;
       r121 = r116;
+      // 128: @%p21 bra 	$L__BB0_9;
     }
     bool p2g_act5 = p2g_act4 && (!p21);
     if (P2G_WARP_EMU || p2g_act5) {
@@ -588,6 +594,7 @@ void main() {
           // 176: setp.ne.s32 	%p30, %r114, 0;
           p30 = int(r114) != 0;
         }
+        // 177: @%p30 bra 	$L__BB0_8;
         bool p2g_act8 = p2g_act7 && (!p30);
         if (p2g_act8) {
           if (P2G_WARP_EMU) {
@@ -603,6 +610,7 @@ void main() {
     if (!P2G_WARP_EMU || p2g_act4) {
       // 180: setp.eq.s32 	%p31, %r120, 0;
       p31 = int(r120) == 0;
+      // 181: @%p31 bra 	$L__BB0_11;
     }
     bool p2g_act9 = p2g_act4 && (!p31);
     if (P2G_WARP_EMU || p2g_act9) {
@@ -661,6 +669,7 @@ void main() {
           // 197: setp.ne.s32 	%p34, %r120, 0;
           p34 = int(r120) != 0;
         }
+        // 198: @%p34 bra 	$L__BB0_10;
         bool p2g_act12 = p2g_act11 && (!p34);
         if (p2g_act12) {
           if (P2G_WARP_EMU) {
@@ -677,6 +686,7 @@ void main() {
   // 201: st.global.u32 	[%rd1+40], %r121;
   P2GU32((rd1 + 40ul)).v = r121;
   // 202: setp.gt.u32 	%p35, %r2, 19;
+  // 203: @%p35 bra 	$L__BB0_15;
   bool p2g_act13 = (!(r2 > 19u));
   if (P2G_WARP_EMU || p2g_act13) {
     if (!P2G_WARP_EMU || p2g_act13) {
@@ -686,6 +696,7 @@ void main() {
       // 208: xor.pred  	%p38, %p36, %p37;
       // 209: not.pred 	%p39, %p38;
       p39 = !(((r1 & 1u) == 1u) ^^ false);
+      // 210: @%p39 bra 	$L__BB0_14;
     }
     bool p2g_act14 = p2g_act13 && (p39);
     bool p2g_act15 = p2g_act13 && !(p39);
@@ -726,9 +737,11 @@ void main() {
         // 220: st.global.u32 	[%rd1+44], %r104;
         P2GU32((rd1 + 44ul)).v = r104;
       }
+      // 221: bra.uni 	$L__BB0_15;
     }
     if (P2G_WARP_EMU || p2g_act15) {
       if (!P2G_WARP_EMU || p2g_act15) {
+        // 211: bra.uni 	$L__BB0_13;
       }
       // 225: activemask.b32 %r101;
       uint t98;
@@ -749,6 +762,7 @@ void main() {
     }
   }
   // 230: setp.lt.s32 	%p42, %r3, -500;
+  // 231: @%p42 bra 	$L__BB0_17;
   bool p2g_act16 = (!(int(r3) < -500));
   if (P2G_WARP_EMU || p2g_act16) {
     // 234: activemask.b32 %r105;
@@ -834,5 +848,6 @@ void main() {
       P2GU32((rd1 + 60ul)).v = r111;
     }
   }
+  // 251: ret;
   return;
 }

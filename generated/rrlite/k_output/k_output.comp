@@ -2029,6 +2029,7 @@ void main() {
   // 93: setp.gt.s32 	%p6, %r5, 23;
   // 94: setp.gt.s32 	%p7, %r6, 23;
   // 95: or.pred  	%p8, %p6, %p7;
+  // 96: @%p8 bra 	$L__BB0_366;
   bool p2g_act1 = (!((int(r5) > 23) || (int(r6) > 23)));
   if (P2G_WARP_EMU || p2g_act1) {
     if (!P2G_WARP_EMU || p2g_act1) {
@@ -2045,6 +2046,7 @@ void main() {
       // 104: mul.lo.s32 	%r11, %r228, %r10;
       r11 = uint(int(uint(int(r6) + 1)) * int(r10));
       // 105: setp.ge.s32 	%p9, %r1846, %r11;
+      // 106: @%p9 bra 	$L__BB0_9;
       if (!(int(r1846) >= int(r11))) {
         // 108: ld.param.u64 	%rd2, [%rd1+-64];
         rd2 = p200_u64;
@@ -2113,6 +2115,8 @@ void main() {
           f210 = p2g_fmul(f203, 0.5, false);
           // 143: sub.f32 	%f4, %f209, %f210;
           neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(f210) ^ 0x80000000u));
+          // 141: mul.f32 	%f209, %f201, 0f3F000000;
+          // 143: sub.f32 	%f4, %f209, %f210;
           f4 = p2g_ffma(f201, 0.5, neg5769, 0, false);
           // 144: sub.f32 	%f211, %f205, %f204;
           f211 = p2g_fsub(f205, f204, false);
@@ -2122,12 +2126,15 @@ void main() {
           f6 = p2g_fmul(f1, f208, false);
           // 147: setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t13 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
+          // 148: @%p12 bra 	$L__BB0_7;
           if (t13 == -1) {
             // 152: add.f32 	%f248, %f6, 0f3F800000;
             f248 = p2g_fadd(f6, 1.0, false);
             // 153: rcp.rn.f32 	%f1095, %f248;
             f1095 = p2g_div32(1.0, f248, 0, false);
+            // 154: bra.uni 	$L__BB0_8;
           } else {
+            // 149: bra.uni 	$L__BB0_4;
             // 157: fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
             f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
             // 158: setp.lt.f32 	%p13, %f212, 0f00800000;
@@ -2205,6 +2212,7 @@ void main() {
             // 194: add.f32 	%f1094, %f218, %f242;
             f1094 = p2g_fadd(f218, f242, false);
             // 195: setp.lt.u32 	%p14, %r245, 2139095040;
+            // 196: @%p14 bra 	$L__BB0_6;
             if (!(r245 < 0x7F800000u)) {
               // 198: mov.f32 	%f243, 0f7F800000;
               f243 = uintBitsToFloat(0x7F800000u);
@@ -2273,6 +2281,7 @@ void main() {
           // 241: add.s32 	%r1846, %r1846, 256;
           r1846 = uint(int(r1846) + 256);
           // 242: setp.lt.s32 	%p18, %r1846, %r11;
+          // 243: @%p18 bra 	$L__BB0_3;
           if (!(int(r1846) < int(r11))) {
             break;
           }
@@ -2344,11 +2353,13 @@ void main() {
       int t27 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
       // 286: mov.f32 	%f1096, 0f00000000;
       f1096 = 0.0;
+      // 287: @%p19 bra 	$L__BB0_12;
       if (!(t27 == -1)) {
         // 289: setp.gt.f32 	%p20, %f16, 0f40400000;
         int t28 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(3.0));
         // 290: mov.f32 	%f1096, 0f3F800000;
         f1096 = 1.0;
+        // 291: @%p20 bra 	$L__BB0_12;
         if (!(t28 == 1)) {
           // 293: mul.f32 	%f270, %f16, 0f3F000000;
           f270 = p2g_fmul(f16, 0.5, false);
@@ -2422,6 +2433,8 @@ void main() {
       f295 = p2g_fmul(f23, uintBitsToFloat(0x3A83126Fu), false);
       // 330: sub.f32 	%f296, %f294, %f295;
       neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+      // 327: mul.f32 	%f294, %f293, 0f3F000000;
+      // 330: sub.f32 	%f296, %f294, %f295;
       f296 = p2g_ffma(f293, 0.5, neg5770, 0, false);
       // 331: setp.geu.f32 	%p21, %f23, %f296;
       int t31 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
@@ -2433,12 +2446,15 @@ void main() {
       f297 = p2g_fadd(f25, f24, false);
       // 336: sub.f32 	%f299, %f298, %f295;
       neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+      // 335: mul.f32 	%f298, %f297, 0f3F000000;
+      // 336: sub.f32 	%f299, %f298, %f295;
       f299 = p2g_ffma(f297, 0.5, neg5771, 0, false);
       // 337: setp.geu.f32 	%p22, %f23, %f299;
       int t32 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
       // 338: and.pred  	%p23, %p22, %p21;
       // 339: mov.u32 	%r1848, %r1847;
       r1848 = r1847;
+      // 340: @%p23 bra 	$L__BB0_14;
       if (!((t32 >= 0) && (t31 >= 0))) {
         // 342: setp.gt.f32 	%p24, %f22, %f23;
         int t33 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
@@ -2563,11 +2579,15 @@ void main() {
       f338 = p2g_fadd(f335, f337, false);
       // 403: sub.f32 	%f340, %f336, %f339;
       neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(f338) ^ 0x80000000u));
+      // 402: mul.f32 	%f339, %f338, 0f3F000000;
+      // 403: sub.f32 	%f340, %f336, %f339;
       f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
       // 405: mul.f32 	%f342, %f336, 0f40200000;
       f342 = p2g_fmul(f336, 2.5, false);
       // 406: sub.f32 	%f343, %f341, %f342;
       neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(f342) ^ 0x80000000u));
+      // 404: mul.f32 	%f341, %f337, 0f3FC00000;
+      // 406: sub.f32 	%f343, %f341, %f342;
       f343 = p2g_ffma(f337, 1.5, neg5773, 0, false);
       // 407: add.f32 	%f344, %f343, 0f3F800000;
       f344 = p2g_fadd(f343, 1.0, false);
@@ -2596,11 +2616,15 @@ void main() {
       f355 = p2g_fadd(f352, f354, false);
       // 420: sub.f32 	%f357, %f353, %f356;
       neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(f355) ^ 0x80000000u));
+      // 419: mul.f32 	%f356, %f355, 0f3F000000;
+      // 420: sub.f32 	%f357, %f353, %f356;
       f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
       // 422: mul.f32 	%f359, %f353, 0f40200000;
       f359 = p2g_fmul(f353, 2.5, false);
       // 423: sub.f32 	%f360, %f358, %f359;
       neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(f359) ^ 0x80000000u));
+      // 421: mul.f32 	%f358, %f354, 0f3FC00000;
+      // 423: sub.f32 	%f360, %f358, %f359;
       f360 = p2g_ffma(f354, 1.5, neg5775, 0, false);
       // 424: add.f32 	%f361, %f360, 0f3F800000;
       f361 = p2g_fadd(f360, 1.0, false);
@@ -3282,12 +3306,15 @@ void main() {
       f37 = p2g_fmin(f661, f660);
       // 727: setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
       int t112 = p2g_fcmp(floatBitsToUint(f34), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+      // 728: @%p57 bra 	$L__BB0_16;
       if (t112 == -1) {
         // 732: sub.f32 	%f668, %f345, %f34;
         f668 = p2g_fsub(f345, f34, false);
         // 733: div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
+        // 734: bra.uni 	$L__BB0_17;
       } else {
+        // 729: bra.uni 	$L__BB0_15;
         // 737: add.f32 	%f662, %f34, 0f3C4FAEFF;
         f662 = p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false);
         // 738: mul.f32 	%f663, %f662, 0f41100000;
@@ -3309,12 +3336,15 @@ void main() {
       f43 = p2g_fmul(f2, f1097, false);
       // 748: setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t113 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
+      // 749: @%p58 bra 	$L__BB0_21;
       if (t113 == -1) {
         // 753: add.f32 	%f705, %f43, 0f3F800000;
         f705 = p2g_fadd(f43, 1.0, false);
         // 754: rcp.rn.f32 	%f1099, %f705;
         f1099 = p2g_div32(1.0, f705, 0, false);
+        // 755: bra.uni 	$L__BB0_22;
       } else {
+        // 750: bra.uni 	$L__BB0_18;
         // 758: fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
         f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
         // 759: setp.lt.f32 	%p59, %f669, 0f00800000;
@@ -3392,6 +3422,7 @@ void main() {
         // 795: add.f32 	%f1098, %f675, %f699;
         f1098 = p2g_fadd(f675, f699, false);
         // 796: setp.lt.u32 	%p60, %r308, 2139095040;
+        // 797: @%p60 bra 	$L__BB0_20;
         if (!(r308 < 0x7F800000u)) {
           // 799: mov.f32 	%f700, 0f7F800000;
           f700 = uintBitsToFloat(0x7F800000u);
@@ -3428,6 +3459,7 @@ void main() {
       int t119 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
       // 820: or.pred  	%p1, %p66, %p65;
       p1 = (t119 == 1) || p65;
+      // 821: @%p62 bra 	$L__BB0_24;
       if (t117 == -1) {
         // 825: mov.f32 	%f711, 0f3F800000;
         f711 = 1.0;
@@ -3435,7 +3467,9 @@ void main() {
         f712 = p2g_fsub(f711, f35, false);
         // 827: div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
+        // 828: bra.uni 	$L__BB0_25;
       } else {
+        // 822: bra.uni 	$L__BB0_23;
         // 831: add.f32 	%f706, %f35, 0f3C4FAEFF;
         f706 = p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false);
         // 832: mul.f32 	%f707, %f706, 0f41100000;
@@ -3453,12 +3487,15 @@ void main() {
       f55 = p2g_fmul(f2, f1100, false);
       // 840: setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t120 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
+      // 841: @%p67 bra 	$L__BB0_29;
       if (t120 == -1) {
         // 845: add.f32 	%f749, %f55, 0f3F800000;
         f749 = p2g_fadd(f55, 1.0, false);
         // 846: rcp.rn.f32 	%f1102, %f749;
         f1102 = p2g_div32(1.0, f749, 0, false);
+        // 847: bra.uni 	$L__BB0_30;
       } else {
+        // 842: bra.uni 	$L__BB0_26;
         // 850: fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
         f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
         // 851: setp.lt.f32 	%p68, %f713, 0f00800000;
@@ -3536,6 +3573,7 @@ void main() {
         // 887: add.f32 	%f1101, %f719, %f743;
         f1101 = p2g_fadd(f719, f743, false);
         // 888: setp.lt.u32 	%p69, %r312, 2139095040;
+        // 889: @%p69 bra 	$L__BB0_28;
         if (!(r312 < 0x7F800000u)) {
           // 891: mov.f32 	%f744, 0f7F800000;
           f744 = uintBitsToFloat(0x7F800000u);
@@ -3559,6 +3597,7 @@ void main() {
       f63 = p2g_fmul(f55, f1102, false);
       // 904: setp.lt.f32 	%p71, %f36, 0f3F7FBE77;
       int t124 = p2g_fcmp(floatBitsToUint(f36), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+      // 905: @%p71 bra 	$L__BB0_32;
       if (t124 == -1) {
         // 909: mov.f32 	%f755, 0f3F800000;
         f755 = 1.0;
@@ -3566,7 +3605,9 @@ void main() {
         f756 = p2g_fsub(f755, f36, false);
         // 911: div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
+        // 912: bra.uni 	$L__BB0_33;
       } else {
+        // 906: bra.uni 	$L__BB0_31;
         // 915: add.f32 	%f750, %f36, 0f3C4FAEFF;
         f750 = p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false);
         // 916: mul.f32 	%f751, %f750, 0f41100000;
@@ -3584,12 +3625,15 @@ void main() {
       f67 = p2g_fmul(f2, f1103, false);
       // 924: setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t125 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
+      // 925: @%p72 bra 	$L__BB0_37;
       if (t125 == -1) {
         // 929: add.f32 	%f793, %f67, 0f3F800000;
         f793 = p2g_fadd(f67, 1.0, false);
         // 930: rcp.rn.f32 	%f1105, %f793;
         f1105 = p2g_div32(1.0, f793, 0, false);
+        // 931: bra.uni 	$L__BB0_38;
       } else {
+        // 926: bra.uni 	$L__BB0_34;
         // 934: fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
         f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
         // 935: setp.lt.f32 	%p73, %f757, 0f00800000;
@@ -3667,6 +3711,7 @@ void main() {
         // 971: add.f32 	%f1104, %f763, %f787;
         f1104 = p2g_fadd(f763, f787, false);
         // 972: setp.lt.u32 	%p74, %r316, 2139095040;
+        // 973: @%p74 bra 	$L__BB0_36;
         if (!(r316 < 0x7F800000u)) {
           // 975: mov.f32 	%f788, 0f7F800000;
           f788 = uintBitsToFloat(0x7F800000u);
@@ -3690,6 +3735,7 @@ void main() {
       f75 = p2g_fmul(f67, f1105, false);
       // 988: setp.lt.f32 	%p76, %f37, 0f3F7FBE77;
       int t129 = p2g_fcmp(floatBitsToUint(f37), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+      // 989: @%p76 bra 	$L__BB0_40;
       if (t129 == -1) {
         // 993: mov.f32 	%f799, 0f3F800000;
         f799 = 1.0;
@@ -3697,7 +3743,9 @@ void main() {
         f800 = p2g_fsub(f799, f37, false);
         // 995: div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
+        // 996: bra.uni 	$L__BB0_41;
       } else {
+        // 990: bra.uni 	$L__BB0_39;
         // 999: add.f32 	%f794, %f37, 0f3C4FAEFF;
         f794 = p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false);
         // 1000: mul.f32 	%f795, %f794, 0f41100000;
@@ -3715,12 +3763,15 @@ void main() {
       f79 = p2g_fmul(f2, f1106, false);
       // 1008: setp.lt.f32 	%p77, %f79, 0f447A0000;
       int t130 = p2g_fcmp(floatBitsToUint(f79), floatBitsToUint(1000.0));
+      // 1009: @%p77 bra 	$L__BB0_45;
       if (t130 == -1) {
         // 1013: add.f32 	%f837, %f79, 0f3F800000;
         f837 = p2g_fadd(f79, 1.0, false);
         // 1014: rcp.rn.f32 	%f1108, %f837;
         f1108 = p2g_div32(1.0, f837, 0, false);
+        // 1015: bra.uni 	$L__BB0_46;
       } else {
+        // 1010: bra.uni 	$L__BB0_42;
         // 1018: fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
         f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
         // 1019: setp.lt.f32 	%p78, %f801, 0f00800000;
@@ -3798,6 +3849,7 @@ void main() {
         // 1055: add.f32 	%f1107, %f807, %f831;
         f1107 = p2g_fadd(f807, f831, false);
         // 1056: setp.lt.u32 	%p79, %r320, 2139095040;
+        // 1057: @%p79 bra 	$L__BB0_44;
         if (!(r320 < 0x7F800000u)) {
           // 1059: mov.f32 	%f832, 0f7F800000;
           f832 = uintBitsToFloat(0x7F800000u);
@@ -4093,6 +4145,7 @@ void main() {
       // 1285: setp.eq.s16 	%p89, %rs465, 0;
       p89 = (bitfieldExtract(int(rs465), 0, 16)) == 0;
     }
+    // 1286: @%p89 bra 	$L__BB0_49;
     if (!P2G_WARP_EMU || p2g_act1) {
       if (!p89) {
         // 1288: mov.f32 	%f863, 0f00000000;
@@ -4103,6 +4156,7 @@ void main() {
         int t174 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
         // 1296: selp.u16 %rs469, 1, 0, __$temp3;}
         // 1298: setp.eq.s16 	%p90, %rs469, 0;
+        // 1299: @%p90 bra 	$L__BB0_49;
         if (!((bitfieldExtract(int((t174 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1301: neg.f32 	%f865, %f844;
           f865 = p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u));
@@ -4140,6 +4194,7 @@ void main() {
       int t179 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
       // 1343: selp.u16 %rs483, 1, 0, __$temp3;}
       // 1345: setp.eq.s16 	%p91, %rs483, 0;
+      // 1346: @%p91 bra 	$L__BB0_52;
       if (!((bitfieldExtract(int((t179 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 1348: mov.f32 	%f872, 0f00000000;
         f872 = 0.0;
@@ -4149,6 +4204,7 @@ void main() {
         int t180 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
         // 1356: selp.u16 %rs487, 1, 0, __$temp3;}
         // 1358: setp.eq.s16 	%p92, %rs487, 0;
+        // 1359: @%p92 bra 	$L__BB0_52;
         if (!((bitfieldExtract(int((t180 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1361: neg.f32 	%f874, %f868;
           f874 = p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u));
@@ -4490,13 +4546,16 @@ void main() {
       int t211 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_3)), floatBitsToUint(p2g_h2f(high_4)));
       // 1688: selp.u16 %rs559, 1, 0, __$temp3;}
       rs559 = (t211 == 1) ? 1u : 0u;
+      // 1690: @%p98 bra 	$L__BB0_54;
       if (p98) {
         // 1696: mov.b32 {low,high}, %r416;
         low_7 = ((r416 >> 0u) & 0xFFFFu);
         high_5 = ((r416 >> 16u) & 0xFFFFu);
         // 1697: mov.b16 %rs1590, low;}
         rs1590 = low_7;
+        // 1699: bra.uni 	$L__BB0_55;
       } else {
+        // 1691: bra.uni 	$L__BB0_53;
         // 1704: mov.b32 {low,high}, %r383;
         low_8 = ((r383 >> 0u) & 0xFFFFu);
         high_6 = ((r383 >> 16u) & 0xFFFFu);
@@ -4505,13 +4564,16 @@ void main() {
       }
       // 1709: setp.ne.s16 	%p99, %rs559, 0;
       p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
+      // 1710: @%p99 bra 	$L__BB0_57;
       if (p99) {
         // 1716: mov.b32 {low,high}, %r416;
         low_9 = ((r416 >> 0u) & 0xFFFFu);
         high_7 = ((r416 >> 16u) & 0xFFFFu);
         // 1717: mov.b16 %rs1591, high;}
         rs1591 = high_7;
+        // 1719: bra.uni 	$L__BB0_58;
       } else {
+        // 1711: bra.uni 	$L__BB0_56;
         // 1724: mov.b32 {low,high}, %r383;
         low_10 = ((r383 >> 0u) & 0xFFFFu);
         high_8 = ((r383 >> 16u) & 0xFFFFu);
@@ -4520,26 +4582,32 @@ void main() {
       }
       // 1730: {  mov.b32 %r468, {%rs1590,%rs1591};}
       r468 = (rs1590 << 0u) | (rs1591 << 16u);
+      // 1733: @%p98 bra 	$L__BB0_60;
       if (p98) {
         // 1739: mov.b32 {low,high}, %r391;
         low_11 = ((r391 >> 0u) & 0xFFFFu);
         high_9 = ((r391 >> 16u) & 0xFFFFu);
         // 1740: mov.b16 %rs1592, low;}
         rs1592 = low_11;
+        // 1742: bra.uni 	$L__BB0_61;
       } else {
+        // 1734: bra.uni 	$L__BB0_59;
         // 1747: mov.b32 {low,high}, %r382;
         low_12 = ((r382 >> 0u) & 0xFFFFu);
         high_10 = ((r382 >> 16u) & 0xFFFFu);
         // 1748: mov.b16 %rs1592, low;}
         rs1592 = low_12;
       }
+      // 1752: @%p99 bra 	$L__BB0_63;
       if (p99) {
         // 1758: mov.b32 {low,high}, %r391;
         low_13 = ((r391 >> 0u) & 0xFFFFu);
         high_11 = ((r391 >> 16u) & 0xFFFFu);
         // 1759: mov.b16 %rs1593, high;}
         rs1593 = high_11;
+        // 1761: bra.uni 	$L__BB0_64;
       } else {
+        // 1753: bra.uni 	$L__BB0_62;
         // 1766: mov.b32 {low,high}, %r382;
         low_14 = ((r382 >> 0u) & 0xFFFFu);
         high_12 = ((r382 >> 16u) & 0xFFFFu);
@@ -4628,13 +4696,16 @@ void main() {
       int t225 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_15)), floatBitsToUint(p2g_h2f(high_16)));
       // 1860: selp.u16 %rs583, 1, 0, __$temp3;}
       rs583 = (t225 == 1) ? 1u : 0u;
+      // 1862: @%p102 bra 	$L__BB0_66;
       if (p102) {
         // 1868: mov.b32 {low,high}, %r496;
         low_19 = ((r496 >> 0u) & 0xFFFFu);
         high_17 = ((r496 >> 16u) & 0xFFFFu);
         // 1869: mov.b16 %rs1594, low;}
         rs1594 = low_19;
+        // 1871: bra.uni 	$L__BB0_67;
       } else {
+        // 1863: bra.uni 	$L__BB0_65;
         // 1876: mov.b32 {low,high}, %r385;
         low_20 = ((r385 >> 0u) & 0xFFFFu);
         high_18 = ((r385 >> 16u) & 0xFFFFu);
@@ -4643,13 +4714,16 @@ void main() {
       }
       // 1881: setp.ne.s16 	%p103, %rs583, 0;
       p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
+      // 1882: @%p103 bra 	$L__BB0_69;
       if (p103) {
         // 1888: mov.b32 {low,high}, %r496;
         low_21 = ((r496 >> 0u) & 0xFFFFu);
         high_19 = ((r496 >> 16u) & 0xFFFFu);
         // 1889: mov.b16 %rs1595, high;}
         rs1595 = high_19;
+        // 1891: bra.uni 	$L__BB0_70;
       } else {
+        // 1883: bra.uni 	$L__BB0_68;
         // 1896: mov.b32 {low,high}, %r385;
         low_22 = ((r385 >> 0u) & 0xFFFFu);
         high_20 = ((r385 >> 16u) & 0xFFFFu);
@@ -4658,26 +4732,32 @@ void main() {
       }
       // 1902: {  mov.b32 %r517, {%rs1594,%rs1595};}
       r517 = (rs1594 << 0u) | (rs1595 << 16u);
+      // 1905: @%p102 bra 	$L__BB0_72;
       if (p102) {
         // 1911: mov.b32 {low,high}, %r391;
         low_23 = ((r391 >> 0u) & 0xFFFFu);
         high_21 = ((r391 >> 16u) & 0xFFFFu);
         // 1912: mov.b16 %rs1596, low;}
         rs1596 = low_23;
+        // 1914: bra.uni 	$L__BB0_73;
       } else {
+        // 1906: bra.uni 	$L__BB0_71;
         // 1919: mov.b32 {low,high}, %r384;
         low_24 = ((r384 >> 0u) & 0xFFFFu);
         high_22 = ((r384 >> 16u) & 0xFFFFu);
         // 1920: mov.b16 %rs1596, low;}
         rs1596 = low_24;
       }
+      // 1924: @%p103 bra 	$L__BB0_75;
       if (p103) {
         // 1930: mov.b32 {low,high}, %r391;
         low_25 = ((r391 >> 0u) & 0xFFFFu);
         high_23 = ((r391 >> 16u) & 0xFFFFu);
         // 1931: mov.b16 %rs1597, high;}
         rs1597 = high_23;
+        // 1933: bra.uni 	$L__BB0_76;
       } else {
+        // 1925: bra.uni 	$L__BB0_74;
         // 1938: mov.b32 {low,high}, %r384;
         low_26 = ((r384 >> 0u) & 0xFFFFu);
         high_24 = ((r384 >> 16u) & 0xFFFFu);
@@ -4788,13 +4868,16 @@ void main() {
       int t239 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_27)), floatBitsToUint(p2g_h2f(high_28)));
       // 2060: selp.u16 %rs612, 1, 0, __$temp3;}
       rs612 = (t239 == 1) ? 1u : 0u;
+      // 2062: @%p107 bra 	$L__BB0_78;
       if (p107) {
         // 2068: mov.b32 {low,high}, %r549;
         low_31 = ((r549 >> 0u) & 0xFFFFu);
         high_29 = ((r549 >> 16u) & 0xFFFFu);
         // 2069: mov.b16 %rs1598, low;}
         rs1598 = low_31;
+        // 2071: bra.uni 	$L__BB0_79;
       } else {
+        // 2063: bra.uni 	$L__BB0_77;
         // 2076: mov.b32 {low,high}, %r468;
         low_32 = ((r468 >> 0u) & 0xFFFFu);
         high_30 = ((r468 >> 16u) & 0xFFFFu);
@@ -4803,13 +4886,16 @@ void main() {
       }
       // 2081: setp.ne.s16 	%p108, %rs612, 0;
       p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
+      // 2082: @%p108 bra 	$L__BB0_81;
       if (p108) {
         // 2088: mov.b32 {low,high}, %r549;
         low_33 = ((r549 >> 0u) & 0xFFFFu);
         high_31 = ((r549 >> 16u) & 0xFFFFu);
         // 2089: mov.b16 %rs1599, high;}
         rs1599 = high_31;
+        // 2091: bra.uni 	$L__BB0_82;
       } else {
+        // 2083: bra.uni 	$L__BB0_80;
         // 2096: mov.b32 {low,high}, %r468;
         low_34 = ((r468 >> 0u) & 0xFFFFu);
         high_32 = ((r468 >> 16u) & 0xFFFFu);
@@ -4818,26 +4904,32 @@ void main() {
       }
       // 2102: {  mov.b32 %r577, {%rs1598,%rs1599};}
       r577 = (rs1598 << 0u) | (rs1599 << 16u);
+      // 2105: @%p107 bra 	$L__BB0_84;
       if (p107) {
         // 2111: mov.b32 {low,high}, %r524;
         low_35 = ((r524 >> 0u) & 0xFFFFu);
         high_33 = ((r524 >> 16u) & 0xFFFFu);
         // 2112: mov.b16 %rs1600, low;}
         rs1600 = low_35;
+        // 2114: bra.uni 	$L__BB0_85;
       } else {
+        // 2106: bra.uni 	$L__BB0_83;
         // 2119: mov.b32 {low,high}, %r473;
         low_36 = ((r473 >> 0u) & 0xFFFFu);
         high_34 = ((r473 >> 16u) & 0xFFFFu);
         // 2120: mov.b16 %rs1600, low;}
         rs1600 = low_36;
       }
+      // 2124: @%p108 bra 	$L__BB0_87;
       if (p108) {
         // 2130: mov.b32 {low,high}, %r524;
         low_37 = ((r524 >> 0u) & 0xFFFFu);
         high_35 = ((r524 >> 16u) & 0xFFFFu);
         // 2131: mov.b16 %rs1601, high;}
         rs1601 = high_35;
+        // 2133: bra.uni 	$L__BB0_88;
       } else {
+        // 2125: bra.uni 	$L__BB0_86;
         // 2138: mov.b32 {low,high}, %r473;
         low_38 = ((r473 >> 0u) & 0xFFFFu);
         high_36 = ((r473 >> 16u) & 0xFFFFu);
@@ -4926,13 +5018,16 @@ void main() {
       int t253 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_39)), floatBitsToUint(p2g_h2f(high_40)));
       // 2232: selp.u16 %rs635, 1, 0, __$temp3;}
       rs635 = (t253 == 1) ? 1u : 0u;
+      // 2234: @%p111 bra 	$L__BB0_90;
       if (p111) {
         // 2240: mov.b32 {low,high}, %r605;
         low_43 = ((r605 >> 0u) & 0xFFFFu);
         high_41 = ((r605 >> 16u) & 0xFFFFu);
         // 2241: mov.b16 %rs1602, low;}
         rs1602 = low_43;
+        // 2243: bra.uni 	$L__BB0_91;
       } else {
+        // 2235: bra.uni 	$L__BB0_89;
         // 2248: mov.b32 {low,high}, %r517;
         low_44 = ((r517 >> 0u) & 0xFFFFu);
         high_42 = ((r517 >> 16u) & 0xFFFFu);
@@ -4941,13 +5036,16 @@ void main() {
       }
       // 2253: setp.ne.s16 	%p112, %rs635, 0;
       p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
+      // 2254: @%p112 bra 	$L__BB0_93;
       if (p112) {
         // 2260: mov.b32 {low,high}, %r605;
         low_45 = ((r605 >> 0u) & 0xFFFFu);
         high_43 = ((r605 >> 16u) & 0xFFFFu);
         // 2261: mov.b16 %rs1603, high;}
         rs1603 = high_43;
+        // 2263: bra.uni 	$L__BB0_94;
       } else {
+        // 2255: bra.uni 	$L__BB0_92;
         // 2268: mov.b32 {low,high}, %r517;
         low_46 = ((r517 >> 0u) & 0xFFFFu);
         high_44 = ((r517 >> 16u) & 0xFFFFu);
@@ -4956,26 +5054,32 @@ void main() {
       }
       // 2274: {  mov.b32 %r626, {%rs1602,%rs1603};}
       r626 = (rs1602 << 0u) | (rs1603 << 16u);
+      // 2277: @%p111 bra 	$L__BB0_96;
       if (p111) {
         // 2283: mov.b32 {low,high}, %r524;
         low_47 = ((r524 >> 0u) & 0xFFFFu);
         high_45 = ((r524 >> 16u) & 0xFFFFu);
         // 2284: mov.b16 %rs1604, low;}
         rs1604 = low_47;
+        // 2286: bra.uni 	$L__BB0_97;
       } else {
+        // 2278: bra.uni 	$L__BB0_95;
         // 2291: mov.b32 {low,high}, %r522;
         low_48 = ((r522 >> 0u) & 0xFFFFu);
         high_46 = ((r522 >> 16u) & 0xFFFFu);
         // 2292: mov.b16 %rs1604, low;}
         rs1604 = low_48;
       }
+      // 2296: @%p112 bra 	$L__BB0_99;
       if (p112) {
         // 2302: mov.b32 {low,high}, %r524;
         low_49 = ((r524 >> 0u) & 0xFFFFu);
         high_47 = ((r524 >> 16u) & 0xFFFFu);
         // 2303: mov.b16 %rs1605, high;}
         rs1605 = high_47;
+        // 2305: bra.uni 	$L__BB0_100;
       } else {
+        // 2297: bra.uni 	$L__BB0_98;
         // 2310: mov.b32 {low,high}, %r522;
         low_50 = ((r522 >> 0u) & 0xFFFFu);
         high_48 = ((r522 >> 16u) & 0xFFFFu);
@@ -5086,13 +5190,16 @@ void main() {
       int t267 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_51)), floatBitsToUint(p2g_h2f(high_52)));
       // 2432: selp.u16 %rs664, 1, 0, __$temp3;}
       rs664 = (t267 == 1) ? 1u : 0u;
+      // 2434: @%p116 bra 	$L__BB0_102;
       if (p116) {
         // 2440: mov.b32 {low,high}, %r658;
         low_55 = ((r658 >> 0u) & 0xFFFFu);
         high_53 = ((r658 >> 16u) & 0xFFFFu);
         // 2441: mov.b16 %rs1606, low;}
         rs1606 = low_55;
+        // 2443: bra.uni 	$L__BB0_103;
       } else {
+        // 2435: bra.uni 	$L__BB0_101;
         // 2448: mov.b32 {low,high}, %r577;
         low_56 = ((r577 >> 0u) & 0xFFFFu);
         high_54 = ((r577 >> 16u) & 0xFFFFu);
@@ -5101,13 +5208,16 @@ void main() {
       }
       // 2453: setp.ne.s16 	%p117, %rs664, 0;
       p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
+      // 2454: @%p117 bra 	$L__BB0_105;
       if (p117) {
         // 2460: mov.b32 {low,high}, %r658;
         low_57 = ((r658 >> 0u) & 0xFFFFu);
         high_55 = ((r658 >> 16u) & 0xFFFFu);
         // 2461: mov.b16 %rs1607, high;}
         rs1607 = high_55;
+        // 2463: bra.uni 	$L__BB0_106;
       } else {
+        // 2455: bra.uni 	$L__BB0_104;
         // 2468: mov.b32 {low,high}, %r577;
         low_58 = ((r577 >> 0u) & 0xFFFFu);
         high_56 = ((r577 >> 16u) & 0xFFFFu);
@@ -5116,26 +5226,32 @@ void main() {
       }
       // 2474: {  mov.b32 %r686, {%rs1606,%rs1607};}
       r686 = (rs1606 << 0u) | (rs1607 << 16u);
+      // 2477: @%p116 bra 	$L__BB0_108;
       if (p116) {
         // 2483: mov.b32 {low,high}, %r633;
         low_59 = ((r633 >> 0u) & 0xFFFFu);
         high_57 = ((r633 >> 16u) & 0xFFFFu);
         // 2484: mov.b16 %rs1608, low;}
         rs1608 = low_59;
+        // 2486: bra.uni 	$L__BB0_109;
       } else {
+        // 2478: bra.uni 	$L__BB0_107;
         // 2491: mov.b32 {low,high}, %r582;
         low_60 = ((r582 >> 0u) & 0xFFFFu);
         high_58 = ((r582 >> 16u) & 0xFFFFu);
         // 2492: mov.b16 %rs1608, low;}
         rs1608 = low_60;
       }
+      // 2496: @%p117 bra 	$L__BB0_111;
       if (p117) {
         // 2502: mov.b32 {low,high}, %r633;
         low_61 = ((r633 >> 0u) & 0xFFFFu);
         high_59 = ((r633 >> 16u) & 0xFFFFu);
         // 2503: mov.b16 %rs1609, high;}
         rs1609 = high_59;
+        // 2505: bra.uni 	$L__BB0_112;
       } else {
+        // 2497: bra.uni 	$L__BB0_110;
         // 2510: mov.b32 {low,high}, %r582;
         low_62 = ((r582 >> 0u) & 0xFFFFu);
         high_60 = ((r582 >> 16u) & 0xFFFFu);
@@ -5224,13 +5340,16 @@ void main() {
       int t281 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_63)), floatBitsToUint(p2g_h2f(high_64)));
       // 2604: selp.u16 %rs687, 1, 0, __$temp3;}
       rs687 = (t281 == 1) ? 1u : 0u;
+      // 2606: @%p120 bra 	$L__BB0_114;
       if (p120) {
         // 2612: mov.b32 {low,high}, %r714;
         low_67 = ((r714 >> 0u) & 0xFFFFu);
         high_65 = ((r714 >> 16u) & 0xFFFFu);
         // 2613: mov.b16 %rs1610, low;}
         rs1610 = low_67;
+        // 2615: bra.uni 	$L__BB0_115;
       } else {
+        // 2607: bra.uni 	$L__BB0_113;
         // 2620: mov.b32 {low,high}, %r626;
         low_68 = ((r626 >> 0u) & 0xFFFFu);
         high_66 = ((r626 >> 16u) & 0xFFFFu);
@@ -5239,13 +5358,16 @@ void main() {
       }
       // 2625: setp.ne.s16 	%p121, %rs687, 0;
       p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
+      // 2626: @%p121 bra 	$L__BB0_117;
       if (p121) {
         // 2632: mov.b32 {low,high}, %r714;
         low_69 = ((r714 >> 0u) & 0xFFFFu);
         high_67 = ((r714 >> 16u) & 0xFFFFu);
         // 2633: mov.b16 %rs1611, high;}
         rs1611 = high_67;
+        // 2635: bra.uni 	$L__BB0_118;
       } else {
+        // 2627: bra.uni 	$L__BB0_116;
         // 2640: mov.b32 {low,high}, %r626;
         low_70 = ((r626 >> 0u) & 0xFFFFu);
         high_68 = ((r626 >> 16u) & 0xFFFFu);
@@ -5254,26 +5376,32 @@ void main() {
       }
       // 2646: {  mov.b32 %r735, {%rs1610,%rs1611};}
       r735 = (rs1610 << 0u) | (rs1611 << 16u);
+      // 2649: @%p120 bra 	$L__BB0_120;
       if (p120) {
         // 2655: mov.b32 {low,high}, %r633;
         low_71 = ((r633 >> 0u) & 0xFFFFu);
         high_69 = ((r633 >> 16u) & 0xFFFFu);
         // 2656: mov.b16 %rs1612, low;}
         rs1612 = low_71;
+        // 2658: bra.uni 	$L__BB0_121;
       } else {
+        // 2650: bra.uni 	$L__BB0_119;
         // 2663: mov.b32 {low,high}, %r631;
         low_72 = ((r631 >> 0u) & 0xFFFFu);
         high_70 = ((r631 >> 16u) & 0xFFFFu);
         // 2664: mov.b16 %rs1612, low;}
         rs1612 = low_72;
       }
+      // 2668: @%p121 bra 	$L__BB0_123;
       if (p121) {
         // 2674: mov.b32 {low,high}, %r633;
         low_73 = ((r633 >> 0u) & 0xFFFFu);
         high_71 = ((r633 >> 16u) & 0xFFFFu);
         // 2675: mov.b16 %rs1613, high;}
         rs1613 = high_71;
+        // 2677: bra.uni 	$L__BB0_124;
       } else {
+        // 2669: bra.uni 	$L__BB0_122;
         // 2682: mov.b32 {low,high}, %r631;
         low_74 = ((r631 >> 0u) & 0xFFFFu);
         high_72 = ((r631 >> 16u) & 0xFFFFu);
@@ -5400,13 +5528,16 @@ void main() {
       int t295 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_75)), floatBitsToUint(p2g_h2f(high_76)));
       // 2831: selp.u16 %rs732, 1, 0, __$temp3;}
       rs732 = (t295 == 1) ? 1u : 0u;
+      // 2833: @%p125 bra 	$L__BB0_126;
       if (p125) {
         // 2839: mov.b32 {low,high}, %r771;
         low_79 = ((r771 >> 0u) & 0xFFFFu);
         high_77 = ((r771 >> 16u) & 0xFFFFu);
         // 2840: mov.b16 %rs1614, low;}
         rs1614 = low_79;
+        // 2842: bra.uni 	$L__BB0_127;
       } else {
+        // 2834: bra.uni 	$L__BB0_125;
         // 2847: mov.b32 {low,high}, %r686;
         low_80 = ((r686 >> 0u) & 0xFFFFu);
         high_78 = ((r686 >> 16u) & 0xFFFFu);
@@ -5415,13 +5546,16 @@ void main() {
       }
       // 2852: setp.ne.s16 	%p126, %rs732, 0;
       p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
+      // 2853: @%p126 bra 	$L__BB0_129;
       if (p126) {
         // 2859: mov.b32 {low,high}, %r771;
         low_81 = ((r771 >> 0u) & 0xFFFFu);
         high_79 = ((r771 >> 16u) & 0xFFFFu);
         // 2860: mov.b16 %rs1615, high;}
         rs1615 = high_79;
+        // 2862: bra.uni 	$L__BB0_130;
       } else {
+        // 2854: bra.uni 	$L__BB0_128;
         // 2867: mov.b32 {low,high}, %r686;
         low_82 = ((r686 >> 0u) & 0xFFFFu);
         high_80 = ((r686 >> 16u) & 0xFFFFu);
@@ -5430,26 +5564,32 @@ void main() {
       }
       // 2873: {  mov.b32 %r799, {%rs1614,%rs1615};}
       r799 = (rs1614 << 0u) | (rs1615 << 16u);
+      // 2876: @%p125 bra 	$L__BB0_132;
       if (p125) {
         // 2882: mov.b32 {low,high}, %r746;
         low_83 = ((r746 >> 0u) & 0xFFFFu);
         high_81 = ((r746 >> 16u) & 0xFFFFu);
         // 2883: mov.b16 %rs1616, low;}
         rs1616 = low_83;
+        // 2885: bra.uni 	$L__BB0_133;
       } else {
+        // 2877: bra.uni 	$L__BB0_131;
         // 2890: mov.b32 {low,high}, %r691;
         low_84 = ((r691 >> 0u) & 0xFFFFu);
         high_82 = ((r691 >> 16u) & 0xFFFFu);
         // 2891: mov.b16 %rs1616, low;}
         rs1616 = low_84;
       }
+      // 2895: @%p126 bra 	$L__BB0_135;
       if (p126) {
         // 2901: mov.b32 {low,high}, %r746;
         low_85 = ((r746 >> 0u) & 0xFFFFu);
         high_83 = ((r746 >> 16u) & 0xFFFFu);
         // 2902: mov.b16 %rs1617, high;}
         rs1617 = high_83;
+        // 2904: bra.uni 	$L__BB0_136;
       } else {
+        // 2896: bra.uni 	$L__BB0_134;
         // 2909: mov.b32 {low,high}, %r691;
         low_86 = ((r691 >> 0u) & 0xFFFFu);
         high_84 = ((r691 >> 16u) & 0xFFFFu);
@@ -5538,13 +5678,16 @@ void main() {
       int t309 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_87)), floatBitsToUint(p2g_h2f(high_88)));
       // 3003: selp.u16 %rs755, 1, 0, __$temp3;}
       rs755 = (t309 == 1) ? 1u : 0u;
+      // 3005: @%p129 bra 	$L__BB0_138;
       if (p129) {
         // 3011: mov.b32 {low,high}, %r827;
         low_91 = ((r827 >> 0u) & 0xFFFFu);
         high_89 = ((r827 >> 16u) & 0xFFFFu);
         // 3012: mov.b16 %rs1618, low;}
         rs1618 = low_91;
+        // 3014: bra.uni 	$L__BB0_139;
       } else {
+        // 3006: bra.uni 	$L__BB0_137;
         // 3019: mov.b32 {low,high}, %r735;
         low_92 = ((r735 >> 0u) & 0xFFFFu);
         high_90 = ((r735 >> 16u) & 0xFFFFu);
@@ -5553,13 +5696,16 @@ void main() {
       }
       // 3024: setp.ne.s16 	%p130, %rs755, 0;
       p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
+      // 3025: @%p130 bra 	$L__BB0_141;
       if (p130) {
         // 3031: mov.b32 {low,high}, %r827;
         low_93 = ((r827 >> 0u) & 0xFFFFu);
         high_91 = ((r827 >> 16u) & 0xFFFFu);
         // 3032: mov.b16 %rs1619, high;}
         rs1619 = high_91;
+        // 3034: bra.uni 	$L__BB0_142;
       } else {
+        // 3026: bra.uni 	$L__BB0_140;
         // 3039: mov.b32 {low,high}, %r735;
         low_94 = ((r735 >> 0u) & 0xFFFFu);
         high_92 = ((r735 >> 16u) & 0xFFFFu);
@@ -5568,26 +5714,32 @@ void main() {
       }
       // 3045: {  mov.b32 %r848, {%rs1618,%rs1619};}
       r848 = (rs1618 << 0u) | (rs1619 << 16u);
+      // 3048: @%p129 bra 	$L__BB0_144;
       if (p129) {
         // 3054: mov.b32 {low,high}, %r746;
         low_95 = ((r746 >> 0u) & 0xFFFFu);
         high_93 = ((r746 >> 16u) & 0xFFFFu);
         // 3055: mov.b16 %rs1620, low;}
         rs1620 = low_95;
+        // 3057: bra.uni 	$L__BB0_145;
       } else {
+        // 3049: bra.uni 	$L__BB0_143;
         // 3062: mov.b32 {low,high}, %r740;
         low_96 = ((r740 >> 0u) & 0xFFFFu);
         high_94 = ((r740 >> 16u) & 0xFFFFu);
         // 3063: mov.b16 %rs1620, low;}
         rs1620 = low_96;
       }
+      // 3067: @%p130 bra 	$L__BB0_147;
       if (p130) {
         // 3073: mov.b32 {low,high}, %r746;
         low_97 = ((r746 >> 0u) & 0xFFFFu);
         high_95 = ((r746 >> 16u) & 0xFFFFu);
         // 3074: mov.b16 %rs1621, high;}
         rs1621 = high_95;
+        // 3076: bra.uni 	$L__BB0_148;
       } else {
+        // 3068: bra.uni 	$L__BB0_146;
         // 3081: mov.b32 {low,high}, %r740;
         low_98 = ((r740 >> 0u) & 0xFFFFu);
         high_96 = ((r740 >> 16u) & 0xFFFFu);
@@ -5698,13 +5850,16 @@ void main() {
       int t323 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_99)), floatBitsToUint(p2g_h2f(high_100)));
       // 3203: selp.u16 %rs784, 1, 0, __$temp3;}
       rs784 = (t323 == 1) ? 1u : 0u;
+      // 3205: @%p134 bra 	$L__BB0_150;
       if (p134) {
         // 3211: mov.b32 {low,high}, %r880;
         low_103 = ((r880 >> 0u) & 0xFFFFu);
         high_101 = ((r880 >> 16u) & 0xFFFFu);
         // 3212: mov.b16 %rs1622, low;}
         rs1622 = low_103;
+        // 3214: bra.uni 	$L__BB0_151;
       } else {
+        // 3206: bra.uni 	$L__BB0_149;
         // 3219: mov.b32 {low,high}, %r799;
         low_104 = ((r799 >> 0u) & 0xFFFFu);
         high_102 = ((r799 >> 16u) & 0xFFFFu);
@@ -5713,13 +5868,16 @@ void main() {
       }
       // 3224: setp.ne.s16 	%p135, %rs784, 0;
       p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
+      // 3225: @%p135 bra 	$L__BB0_153;
       if (p135) {
         // 3231: mov.b32 {low,high}, %r880;
         low_105 = ((r880 >> 0u) & 0xFFFFu);
         high_103 = ((r880 >> 16u) & 0xFFFFu);
         // 3232: mov.b16 %rs1623, high;}
         rs1623 = high_103;
+        // 3234: bra.uni 	$L__BB0_154;
       } else {
+        // 3226: bra.uni 	$L__BB0_152;
         // 3239: mov.b32 {low,high}, %r799;
         low_106 = ((r799 >> 0u) & 0xFFFFu);
         high_104 = ((r799 >> 16u) & 0xFFFFu);
@@ -5728,26 +5886,32 @@ void main() {
       }
       // 3245: {  mov.b32 %r908, {%rs1622,%rs1623};}
       r908 = (rs1622 << 0u) | (rs1623 << 16u);
+      // 3248: @%p134 bra 	$L__BB0_156;
       if (p134) {
         // 3254: mov.b32 {low,high}, %r855;
         low_107 = ((r855 >> 0u) & 0xFFFFu);
         high_105 = ((r855 >> 16u) & 0xFFFFu);
         // 3255: mov.b16 %rs1624, low;}
         rs1624 = low_107;
+        // 3257: bra.uni 	$L__BB0_157;
       } else {
+        // 3249: bra.uni 	$L__BB0_155;
         // 3262: mov.b32 {low,high}, %r804;
         low_108 = ((r804 >> 0u) & 0xFFFFu);
         high_106 = ((r804 >> 16u) & 0xFFFFu);
         // 3263: mov.b16 %rs1624, low;}
         rs1624 = low_108;
       }
+      // 3267: @%p135 bra 	$L__BB0_159;
       if (p135) {
         // 3273: mov.b32 {low,high}, %r855;
         low_109 = ((r855 >> 0u) & 0xFFFFu);
         high_107 = ((r855 >> 16u) & 0xFFFFu);
         // 3274: mov.b16 %rs1625, high;}
         rs1625 = high_107;
+        // 3276: bra.uni 	$L__BB0_160;
       } else {
+        // 3268: bra.uni 	$L__BB0_158;
         // 3281: mov.b32 {low,high}, %r804;
         low_110 = ((r804 >> 0u) & 0xFFFFu);
         high_108 = ((r804 >> 16u) & 0xFFFFu);
@@ -5836,13 +6000,16 @@ void main() {
       int t337 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_111)), floatBitsToUint(p2g_h2f(high_112)));
       // 3375: selp.u16 %rs807, 1, 0, __$temp3;}
       rs807 = (t337 == 1) ? 1u : 0u;
+      // 3377: @%p138 bra 	$L__BB0_162;
       if (p138) {
         // 3383: mov.b32 {low,high}, %r936;
         low_115 = ((r936 >> 0u) & 0xFFFFu);
         high_113 = ((r936 >> 16u) & 0xFFFFu);
         // 3384: mov.b16 %rs1626, low;}
         rs1626 = low_115;
+        // 3386: bra.uni 	$L__BB0_163;
       } else {
+        // 3378: bra.uni 	$L__BB0_161;
         // 3391: mov.b32 {low,high}, %r848;
         low_116 = ((r848 >> 0u) & 0xFFFFu);
         high_114 = ((r848 >> 16u) & 0xFFFFu);
@@ -5851,13 +6018,16 @@ void main() {
       }
       // 3396: setp.ne.s16 	%p139, %rs807, 0;
       p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
+      // 3397: @%p139 bra 	$L__BB0_165;
       if (p139) {
         // 3403: mov.b32 {low,high}, %r936;
         low_117 = ((r936 >> 0u) & 0xFFFFu);
         high_115 = ((r936 >> 16u) & 0xFFFFu);
         // 3404: mov.b16 %rs1627, high;}
         rs1627 = high_115;
+        // 3406: bra.uni 	$L__BB0_166;
       } else {
+        // 3398: bra.uni 	$L__BB0_164;
         // 3411: mov.b32 {low,high}, %r848;
         low_118 = ((r848 >> 0u) & 0xFFFFu);
         high_116 = ((r848 >> 16u) & 0xFFFFu);
@@ -5866,26 +6036,32 @@ void main() {
       }
       // 3417: {  mov.b32 %r957, {%rs1626,%rs1627};}
       r957 = (rs1626 << 0u) | (rs1627 << 16u);
+      // 3420: @%p138 bra 	$L__BB0_168;
       if (p138) {
         // 3426: mov.b32 {low,high}, %r855;
         low_119 = ((r855 >> 0u) & 0xFFFFu);
         high_117 = ((r855 >> 16u) & 0xFFFFu);
         // 3427: mov.b16 %rs1628, low;}
         rs1628 = low_119;
+        // 3429: bra.uni 	$L__BB0_169;
       } else {
+        // 3421: bra.uni 	$L__BB0_167;
         // 3434: mov.b32 {low,high}, %r853;
         low_120 = ((r853 >> 0u) & 0xFFFFu);
         high_118 = ((r853 >> 16u) & 0xFFFFu);
         // 3435: mov.b16 %rs1628, low;}
         rs1628 = low_120;
       }
+      // 3439: @%p139 bra 	$L__BB0_171;
       if (p139) {
         // 3445: mov.b32 {low,high}, %r855;
         low_121 = ((r855 >> 0u) & 0xFFFFu);
         high_119 = ((r855 >> 16u) & 0xFFFFu);
         // 3446: mov.b16 %rs1629, high;}
         rs1629 = high_119;
+        // 3448: bra.uni 	$L__BB0_172;
       } else {
+        // 3440: bra.uni 	$L__BB0_170;
         // 3453: mov.b32 {low,high}, %r853;
         low_122 = ((r853 >> 0u) & 0xFFFFu);
         high_120 = ((r853 >> 16u) & 0xFFFFu);
@@ -5996,13 +6172,16 @@ void main() {
       int t351 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_123)), floatBitsToUint(p2g_h2f(high_124)));
       // 3575: selp.u16 %rs836, 1, 0, __$temp3;}
       rs836 = (t351 == 1) ? 1u : 0u;
+      // 3577: @%p143 bra 	$L__BB0_174;
       if (p143) {
         // 3583: mov.b32 {low,high}, %r989;
         low_127 = ((r989 >> 0u) & 0xFFFFu);
         high_125 = ((r989 >> 16u) & 0xFFFFu);
         // 3584: mov.b16 %rs1630, low;}
         rs1630 = low_127;
+        // 3586: bra.uni 	$L__BB0_175;
       } else {
+        // 3578: bra.uni 	$L__BB0_173;
         // 3591: mov.b32 {low,high}, %r908;
         low_128 = ((r908 >> 0u) & 0xFFFFu);
         high_126 = ((r908 >> 16u) & 0xFFFFu);
@@ -6011,13 +6190,16 @@ void main() {
       }
       // 3596: setp.ne.s16 	%p144, %rs836, 0;
       p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
+      // 3597: @%p144 bra 	$L__BB0_177;
       if (p144) {
         // 3603: mov.b32 {low,high}, %r989;
         low_129 = ((r989 >> 0u) & 0xFFFFu);
         high_127 = ((r989 >> 16u) & 0xFFFFu);
         // 3604: mov.b16 %rs1631, high;}
         rs1631 = high_127;
+        // 3606: bra.uni 	$L__BB0_178;
       } else {
+        // 3598: bra.uni 	$L__BB0_176;
         // 3611: mov.b32 {low,high}, %r908;
         low_130 = ((r908 >> 0u) & 0xFFFFu);
         high_128 = ((r908 >> 16u) & 0xFFFFu);
@@ -6026,26 +6208,32 @@ void main() {
       }
       // 3617: {  mov.b32 %r1017, {%rs1630,%rs1631};}
       r1017 = (rs1630 << 0u) | (rs1631 << 16u);
+      // 3620: @%p143 bra 	$L__BB0_180;
       if (p143) {
         // 3626: mov.b32 {low,high}, %r964;
         low_131 = ((r964 >> 0u) & 0xFFFFu);
         high_129 = ((r964 >> 16u) & 0xFFFFu);
         // 3627: mov.b16 %rs1632, low;}
         rs1632 = low_131;
+        // 3629: bra.uni 	$L__BB0_181;
       } else {
+        // 3621: bra.uni 	$L__BB0_179;
         // 3634: mov.b32 {low,high}, %r913;
         low_132 = ((r913 >> 0u) & 0xFFFFu);
         high_130 = ((r913 >> 16u) & 0xFFFFu);
         // 3635: mov.b16 %rs1632, low;}
         rs1632 = low_132;
       }
+      // 3639: @%p144 bra 	$L__BB0_183;
       if (p144) {
         // 3645: mov.b32 {low,high}, %r964;
         low_133 = ((r964 >> 0u) & 0xFFFFu);
         high_131 = ((r964 >> 16u) & 0xFFFFu);
         // 3646: mov.b16 %rs1633, high;}
         rs1633 = high_131;
+        // 3648: bra.uni 	$L__BB0_184;
       } else {
+        // 3640: bra.uni 	$L__BB0_182;
         // 3653: mov.b32 {low,high}, %r913;
         low_134 = ((r913 >> 0u) & 0xFFFFu);
         high_132 = ((r913 >> 16u) & 0xFFFFu);
@@ -6134,13 +6322,16 @@ void main() {
       int t365 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_135)), floatBitsToUint(p2g_h2f(high_136)));
       // 3747: selp.u16 %rs859, 1, 0, __$temp3;}
       rs859 = (t365 == 1) ? 1u : 0u;
+      // 3749: @%p147 bra 	$L__BB0_186;
       if (p147) {
         // 3755: mov.b32 {low,high}, %r1045;
         low_139 = ((r1045 >> 0u) & 0xFFFFu);
         high_137 = ((r1045 >> 16u) & 0xFFFFu);
         // 3756: mov.b16 %rs1634, low;}
         rs1634 = low_139;
+        // 3758: bra.uni 	$L__BB0_187;
       } else {
+        // 3750: bra.uni 	$L__BB0_185;
         // 3763: mov.b32 {low,high}, %r957;
         low_140 = ((r957 >> 0u) & 0xFFFFu);
         high_138 = ((r957 >> 16u) & 0xFFFFu);
@@ -6149,13 +6340,16 @@ void main() {
       }
       // 3768: setp.ne.s16 	%p148, %rs859, 0;
       p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
+      // 3769: @%p148 bra 	$L__BB0_189;
       if (p148) {
         // 3775: mov.b32 {low,high}, %r1045;
         low_141 = ((r1045 >> 0u) & 0xFFFFu);
         high_139 = ((r1045 >> 16u) & 0xFFFFu);
         // 3776: mov.b16 %rs1635, high;}
         rs1635 = high_139;
+        // 3778: bra.uni 	$L__BB0_190;
       } else {
+        // 3770: bra.uni 	$L__BB0_188;
         // 3783: mov.b32 {low,high}, %r957;
         low_142 = ((r957 >> 0u) & 0xFFFFu);
         high_140 = ((r957 >> 16u) & 0xFFFFu);
@@ -6164,26 +6358,32 @@ void main() {
       }
       // 3789: {  mov.b32 %r1066, {%rs1634,%rs1635};}
       r1066 = (rs1634 << 0u) | (rs1635 << 16u);
+      // 3792: @%p147 bra 	$L__BB0_192;
       if (p147) {
         // 3798: mov.b32 {low,high}, %r964;
         low_143 = ((r964 >> 0u) & 0xFFFFu);
         high_141 = ((r964 >> 16u) & 0xFFFFu);
         // 3799: mov.b16 %rs1636, low;}
         rs1636 = low_143;
+        // 3801: bra.uni 	$L__BB0_193;
       } else {
+        // 3793: bra.uni 	$L__BB0_191;
         // 3806: mov.b32 {low,high}, %r962;
         low_144 = ((r962 >> 0u) & 0xFFFFu);
         high_142 = ((r962 >> 16u) & 0xFFFFu);
         // 3807: mov.b16 %rs1636, low;}
         rs1636 = low_144;
       }
+      // 3811: @%p148 bra 	$L__BB0_195;
       if (p148) {
         // 3817: mov.b32 {low,high}, %r964;
         low_145 = ((r964 >> 0u) & 0xFFFFu);
         high_143 = ((r964 >> 16u) & 0xFFFFu);
         // 3818: mov.b16 %rs1637, high;}
         rs1637 = high_143;
+        // 3820: bra.uni 	$L__BB0_196;
       } else {
+        // 3812: bra.uni 	$L__BB0_194;
         // 3825: mov.b32 {low,high}, %r962;
         low_146 = ((r962 >> 0u) & 0xFFFFu);
         high_144 = ((r962 >> 16u) & 0xFFFFu);
@@ -6310,13 +6510,16 @@ void main() {
       int t379 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_147)), floatBitsToUint(p2g_h2f(high_148)));
       // 3974: selp.u16 %rs904, 1, 0, __$temp3;}
       rs904 = (t379 == 1) ? 1u : 0u;
+      // 3976: @%p152 bra 	$L__BB0_198;
       if (p152) {
         // 3982: mov.b32 {low,high}, %r1102;
         low_151 = ((r1102 >> 0u) & 0xFFFFu);
         high_149 = ((r1102 >> 16u) & 0xFFFFu);
         // 3983: mov.b16 %rs1638, low;}
         rs1638 = low_151;
+        // 3985: bra.uni 	$L__BB0_199;
       } else {
+        // 3977: bra.uni 	$L__BB0_197;
         // 3990: mov.b32 {low,high}, %r1017;
         low_152 = ((r1017 >> 0u) & 0xFFFFu);
         high_150 = ((r1017 >> 16u) & 0xFFFFu);
@@ -6325,13 +6528,16 @@ void main() {
       }
       // 3995: setp.ne.s16 	%p153, %rs904, 0;
       p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
+      // 3996: @%p153 bra 	$L__BB0_201;
       if (p153) {
         // 4002: mov.b32 {low,high}, %r1102;
         low_153 = ((r1102 >> 0u) & 0xFFFFu);
         high_151 = ((r1102 >> 16u) & 0xFFFFu);
         // 4003: mov.b16 %rs1639, high;}
         rs1639 = high_151;
+        // 4005: bra.uni 	$L__BB0_202;
       } else {
+        // 3997: bra.uni 	$L__BB0_200;
         // 4010: mov.b32 {low,high}, %r1017;
         low_154 = ((r1017 >> 0u) & 0xFFFFu);
         high_152 = ((r1017 >> 16u) & 0xFFFFu);
@@ -6340,26 +6546,32 @@ void main() {
       }
       // 4016: {  mov.b32 %r1130, {%rs1638,%rs1639};}
       r1130 = (rs1638 << 0u) | (rs1639 << 16u);
+      // 4019: @%p152 bra 	$L__BB0_204;
       if (p152) {
         // 4025: mov.b32 {low,high}, %r1077;
         low_155 = ((r1077 >> 0u) & 0xFFFFu);
         high_153 = ((r1077 >> 16u) & 0xFFFFu);
         // 4026: mov.b16 %rs1640, low;}
         rs1640 = low_155;
+        // 4028: bra.uni 	$L__BB0_205;
       } else {
+        // 4020: bra.uni 	$L__BB0_203;
         // 4033: mov.b32 {low,high}, %r1022;
         low_156 = ((r1022 >> 0u) & 0xFFFFu);
         high_154 = ((r1022 >> 16u) & 0xFFFFu);
         // 4034: mov.b16 %rs1640, low;}
         rs1640 = low_156;
       }
+      // 4038: @%p153 bra 	$L__BB0_207;
       if (p153) {
         // 4044: mov.b32 {low,high}, %r1077;
         low_157 = ((r1077 >> 0u) & 0xFFFFu);
         high_155 = ((r1077 >> 16u) & 0xFFFFu);
         // 4045: mov.b16 %rs1641, high;}
         rs1641 = high_155;
+        // 4047: bra.uni 	$L__BB0_208;
       } else {
+        // 4039: bra.uni 	$L__BB0_206;
         // 4052: mov.b32 {low,high}, %r1022;
         low_158 = ((r1022 >> 0u) & 0xFFFFu);
         high_156 = ((r1022 >> 16u) & 0xFFFFu);
@@ -6448,13 +6660,16 @@ void main() {
       int t393 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_159)), floatBitsToUint(p2g_h2f(high_160)));
       // 4146: selp.u16 %rs927, 1, 0, __$temp3;}
       rs927 = (t393 == 1) ? 1u : 0u;
+      // 4148: @%p156 bra 	$L__BB0_210;
       if (p156) {
         // 4154: mov.b32 {low,high}, %r1158;
         low_163 = ((r1158 >> 0u) & 0xFFFFu);
         high_161 = ((r1158 >> 16u) & 0xFFFFu);
         // 4155: mov.b16 %rs1642, low;}
         rs1642 = low_163;
+        // 4157: bra.uni 	$L__BB0_211;
       } else {
+        // 4149: bra.uni 	$L__BB0_209;
         // 4162: mov.b32 {low,high}, %r1066;
         low_164 = ((r1066 >> 0u) & 0xFFFFu);
         high_162 = ((r1066 >> 16u) & 0xFFFFu);
@@ -6463,13 +6678,16 @@ void main() {
       }
       // 4167: setp.ne.s16 	%p157, %rs927, 0;
       p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
+      // 4168: @%p157 bra 	$L__BB0_213;
       if (p157) {
         // 4174: mov.b32 {low,high}, %r1158;
         low_165 = ((r1158 >> 0u) & 0xFFFFu);
         high_163 = ((r1158 >> 16u) & 0xFFFFu);
         // 4175: mov.b16 %rs1643, high;}
         rs1643 = high_163;
+        // 4177: bra.uni 	$L__BB0_214;
       } else {
+        // 4169: bra.uni 	$L__BB0_212;
         // 4182: mov.b32 {low,high}, %r1066;
         low_166 = ((r1066 >> 0u) & 0xFFFFu);
         high_164 = ((r1066 >> 16u) & 0xFFFFu);
@@ -6478,26 +6696,32 @@ void main() {
       }
       // 4188: {  mov.b32 %r1179, {%rs1642,%rs1643};}
       r1179 = (rs1642 << 0u) | (rs1643 << 16u);
+      // 4191: @%p156 bra 	$L__BB0_216;
       if (p156) {
         // 4197: mov.b32 {low,high}, %r1077;
         low_167 = ((r1077 >> 0u) & 0xFFFFu);
         high_165 = ((r1077 >> 16u) & 0xFFFFu);
         // 4198: mov.b16 %rs1644, low;}
         rs1644 = low_167;
+        // 4200: bra.uni 	$L__BB0_217;
       } else {
+        // 4192: bra.uni 	$L__BB0_215;
         // 4205: mov.b32 {low,high}, %r1071;
         low_168 = ((r1071 >> 0u) & 0xFFFFu);
         high_166 = ((r1071 >> 16u) & 0xFFFFu);
         // 4206: mov.b16 %rs1644, low;}
         rs1644 = low_168;
       }
+      // 4210: @%p157 bra 	$L__BB0_219;
       if (p157) {
         // 4216: mov.b32 {low,high}, %r1077;
         low_169 = ((r1077 >> 0u) & 0xFFFFu);
         high_167 = ((r1077 >> 16u) & 0xFFFFu);
         // 4217: mov.b16 %rs1645, high;}
         rs1645 = high_167;
+        // 4219: bra.uni 	$L__BB0_220;
       } else {
+        // 4211: bra.uni 	$L__BB0_218;
         // 4224: mov.b32 {low,high}, %r1071;
         low_170 = ((r1071 >> 0u) & 0xFFFFu);
         high_168 = ((r1071 >> 16u) & 0xFFFFu);
@@ -6608,13 +6832,16 @@ void main() {
       int t407 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_171)), floatBitsToUint(p2g_h2f(high_172)));
       // 4346: selp.u16 %rs956, 1, 0, __$temp3;}
       rs956 = (t407 == 1) ? 1u : 0u;
+      // 4348: @%p161 bra 	$L__BB0_222;
       if (p161) {
         // 4354: mov.b32 {low,high}, %r1211;
         low_175 = ((r1211 >> 0u) & 0xFFFFu);
         high_173 = ((r1211 >> 16u) & 0xFFFFu);
         // 4355: mov.b16 %rs1646, low;}
         rs1646 = low_175;
+        // 4357: bra.uni 	$L__BB0_223;
       } else {
+        // 4349: bra.uni 	$L__BB0_221;
         // 4362: mov.b32 {low,high}, %r1130;
         low_176 = ((r1130 >> 0u) & 0xFFFFu);
         high_174 = ((r1130 >> 16u) & 0xFFFFu);
@@ -6623,13 +6850,16 @@ void main() {
       }
       // 4367: setp.ne.s16 	%p162, %rs956, 0;
       p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
+      // 4368: @%p162 bra 	$L__BB0_225;
       if (p162) {
         // 4374: mov.b32 {low,high}, %r1211;
         low_177 = ((r1211 >> 0u) & 0xFFFFu);
         high_175 = ((r1211 >> 16u) & 0xFFFFu);
         // 4375: mov.b16 %rs1647, high;}
         rs1647 = high_175;
+        // 4377: bra.uni 	$L__BB0_226;
       } else {
+        // 4369: bra.uni 	$L__BB0_224;
         // 4382: mov.b32 {low,high}, %r1130;
         low_178 = ((r1130 >> 0u) & 0xFFFFu);
         high_176 = ((r1130 >> 16u) & 0xFFFFu);
@@ -6638,26 +6868,32 @@ void main() {
       }
       // 4388: {  mov.b32 %r1239, {%rs1646,%rs1647};}
       r1239 = (rs1646 << 0u) | (rs1647 << 16u);
+      // 4391: @%p161 bra 	$L__BB0_228;
       if (p161) {
         // 4397: mov.b32 {low,high}, %r1186;
         low_179 = ((r1186 >> 0u) & 0xFFFFu);
         high_177 = ((r1186 >> 16u) & 0xFFFFu);
         // 4398: mov.b16 %rs1648, low;}
         rs1648 = low_179;
+        // 4400: bra.uni 	$L__BB0_229;
       } else {
+        // 4392: bra.uni 	$L__BB0_227;
         // 4405: mov.b32 {low,high}, %r1135;
         low_180 = ((r1135 >> 0u) & 0xFFFFu);
         high_178 = ((r1135 >> 16u) & 0xFFFFu);
         // 4406: mov.b16 %rs1648, low;}
         rs1648 = low_180;
       }
+      // 4410: @%p162 bra 	$L__BB0_231;
       if (p162) {
         // 4416: mov.b32 {low,high}, %r1186;
         low_181 = ((r1186 >> 0u) & 0xFFFFu);
         high_179 = ((r1186 >> 16u) & 0xFFFFu);
         // 4417: mov.b16 %rs1649, high;}
         rs1649 = high_179;
+        // 4419: bra.uni 	$L__BB0_232;
       } else {
+        // 4411: bra.uni 	$L__BB0_230;
         // 4424: mov.b32 {low,high}, %r1135;
         low_182 = ((r1135 >> 0u) & 0xFFFFu);
         high_180 = ((r1135 >> 16u) & 0xFFFFu);
@@ -6746,13 +6982,16 @@ void main() {
       int t421 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_183)), floatBitsToUint(p2g_h2f(high_184)));
       // 4518: selp.u16 %rs979, 1, 0, __$temp3;}
       rs979 = (t421 == 1) ? 1u : 0u;
+      // 4520: @%p165 bra 	$L__BB0_234;
       if (p165) {
         // 4526: mov.b32 {low,high}, %r1267;
         low_187 = ((r1267 >> 0u) & 0xFFFFu);
         high_185 = ((r1267 >> 16u) & 0xFFFFu);
         // 4527: mov.b16 %rs1650, low;}
         rs1650 = low_187;
+        // 4529: bra.uni 	$L__BB0_235;
       } else {
+        // 4521: bra.uni 	$L__BB0_233;
         // 4534: mov.b32 {low,high}, %r1179;
         low_188 = ((r1179 >> 0u) & 0xFFFFu);
         high_186 = ((r1179 >> 16u) & 0xFFFFu);
@@ -6761,13 +7000,16 @@ void main() {
       }
       // 4539: setp.ne.s16 	%p166, %rs979, 0;
       p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
+      // 4540: @%p166 bra 	$L__BB0_237;
       if (p166) {
         // 4546: mov.b32 {low,high}, %r1267;
         low_189 = ((r1267 >> 0u) & 0xFFFFu);
         high_187 = ((r1267 >> 16u) & 0xFFFFu);
         // 4547: mov.b16 %rs1651, high;}
         rs1651 = high_187;
+        // 4549: bra.uni 	$L__BB0_238;
       } else {
+        // 4541: bra.uni 	$L__BB0_236;
         // 4554: mov.b32 {low,high}, %r1179;
         low_190 = ((r1179 >> 0u) & 0xFFFFu);
         high_188 = ((r1179 >> 16u) & 0xFFFFu);
@@ -6776,26 +7018,32 @@ void main() {
       }
       // 4560: {  mov.b32 %r1288, {%rs1650,%rs1651};}
       r1288 = (rs1650 << 0u) | (rs1651 << 16u);
+      // 4563: @%p165 bra 	$L__BB0_240;
       if (p165) {
         // 4569: mov.b32 {low,high}, %r1186;
         low_191 = ((r1186 >> 0u) & 0xFFFFu);
         high_189 = ((r1186 >> 16u) & 0xFFFFu);
         // 4570: mov.b16 %rs1652, low;}
         rs1652 = low_191;
+        // 4572: bra.uni 	$L__BB0_241;
       } else {
+        // 4564: bra.uni 	$L__BB0_239;
         // 4577: mov.b32 {low,high}, %r1184;
         low_192 = ((r1184 >> 0u) & 0xFFFFu);
         high_190 = ((r1184 >> 16u) & 0xFFFFu);
         // 4578: mov.b16 %rs1652, low;}
         rs1652 = low_192;
       }
+      // 4582: @%p166 bra 	$L__BB0_243;
       if (p166) {
         // 4588: mov.b32 {low,high}, %r1186;
         low_193 = ((r1186 >> 0u) & 0xFFFFu);
         high_191 = ((r1186 >> 16u) & 0xFFFFu);
         // 4589: mov.b16 %rs1653, high;}
         rs1653 = high_191;
+        // 4591: bra.uni 	$L__BB0_244;
       } else {
+        // 4583: bra.uni 	$L__BB0_242;
         // 4596: mov.b32 {low,high}, %r1184;
         low_194 = ((r1184 >> 0u) & 0xFFFFu);
         high_192 = ((r1184 >> 16u) & 0xFFFFu);
@@ -6906,13 +7154,16 @@ void main() {
       int t435 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_195)), floatBitsToUint(p2g_h2f(high_196)));
       // 4718: selp.u16 %rs1008, 1, 0, __$temp3;}
       rs1008 = (t435 == 1) ? 1u : 0u;
+      // 4720: @%p170 bra 	$L__BB0_246;
       if (p170) {
         // 4726: mov.b32 {low,high}, %r1320;
         low_199 = ((r1320 >> 0u) & 0xFFFFu);
         high_197 = ((r1320 >> 16u) & 0xFFFFu);
         // 4727: mov.b16 %rs1654, low;}
         rs1654 = low_199;
+        // 4729: bra.uni 	$L__BB0_247;
       } else {
+        // 4721: bra.uni 	$L__BB0_245;
         // 4734: mov.b32 {low,high}, %r1239;
         low_200 = ((r1239 >> 0u) & 0xFFFFu);
         high_198 = ((r1239 >> 16u) & 0xFFFFu);
@@ -6921,13 +7172,16 @@ void main() {
       }
       // 4739: setp.ne.s16 	%p171, %rs1008, 0;
       p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
+      // 4740: @%p171 bra 	$L__BB0_249;
       if (p171) {
         // 4746: mov.b32 {low,high}, %r1320;
         low_201 = ((r1320 >> 0u) & 0xFFFFu);
         high_199 = ((r1320 >> 16u) & 0xFFFFu);
         // 4747: mov.b16 %rs1655, high;}
         rs1655 = high_199;
+        // 4749: bra.uni 	$L__BB0_250;
       } else {
+        // 4741: bra.uni 	$L__BB0_248;
         // 4754: mov.b32 {low,high}, %r1239;
         low_202 = ((r1239 >> 0u) & 0xFFFFu);
         high_200 = ((r1239 >> 16u) & 0xFFFFu);
@@ -6936,26 +7190,32 @@ void main() {
       }
       // 4760: {  mov.b32 %r1348, {%rs1654,%rs1655};}
       r1348 = (rs1654 << 0u) | (rs1655 << 16u);
+      // 4763: @%p170 bra 	$L__BB0_252;
       if (p170) {
         // 4769: mov.b32 {low,high}, %r1295;
         low_203 = ((r1295 >> 0u) & 0xFFFFu);
         high_201 = ((r1295 >> 16u) & 0xFFFFu);
         // 4770: mov.b16 %rs1656, low;}
         rs1656 = low_203;
+        // 4772: bra.uni 	$L__BB0_253;
       } else {
+        // 4764: bra.uni 	$L__BB0_251;
         // 4777: mov.b32 {low,high}, %r1244;
         low_204 = ((r1244 >> 0u) & 0xFFFFu);
         high_202 = ((r1244 >> 16u) & 0xFFFFu);
         // 4778: mov.b16 %rs1656, low;}
         rs1656 = low_204;
       }
+      // 4782: @%p171 bra 	$L__BB0_255;
       if (p171) {
         // 4788: mov.b32 {low,high}, %r1295;
         low_205 = ((r1295 >> 0u) & 0xFFFFu);
         high_203 = ((r1295 >> 16u) & 0xFFFFu);
         // 4789: mov.b16 %rs1657, high;}
         rs1657 = high_203;
+        // 4791: bra.uni 	$L__BB0_256;
       } else {
+        // 4783: bra.uni 	$L__BB0_254;
         // 4796: mov.b32 {low,high}, %r1244;
         low_206 = ((r1244 >> 0u) & 0xFFFFu);
         high_204 = ((r1244 >> 16u) & 0xFFFFu);
@@ -7044,13 +7304,16 @@ void main() {
       int t449 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_207)), floatBitsToUint(p2g_h2f(high_208)));
       // 4890: selp.u16 %rs1031, 1, 0, __$temp3;}
       rs1031 = (t449 == 1) ? 1u : 0u;
+      // 4892: @%p174 bra 	$L__BB0_258;
       if (p174) {
         // 4898: mov.b32 {low,high}, %r1376;
         low_211 = ((r1376 >> 0u) & 0xFFFFu);
         high_209 = ((r1376 >> 16u) & 0xFFFFu);
         // 4899: mov.b16 %rs1658, low;}
         rs1658 = low_211;
+        // 4901: bra.uni 	$L__BB0_259;
       } else {
+        // 4893: bra.uni 	$L__BB0_257;
         // 4906: mov.b32 {low,high}, %r1288;
         low_212 = ((r1288 >> 0u) & 0xFFFFu);
         high_210 = ((r1288 >> 16u) & 0xFFFFu);
@@ -7059,13 +7322,16 @@ void main() {
       }
       // 4911: setp.ne.s16 	%p175, %rs1031, 0;
       p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
+      // 4912: @%p175 bra 	$L__BB0_261;
       if (p175) {
         // 4918: mov.b32 {low,high}, %r1376;
         low_213 = ((r1376 >> 0u) & 0xFFFFu);
         high_211 = ((r1376 >> 16u) & 0xFFFFu);
         // 4919: mov.b16 %rs1659, high;}
         rs1659 = high_211;
+        // 4921: bra.uni 	$L__BB0_262;
       } else {
+        // 4913: bra.uni 	$L__BB0_260;
         // 4926: mov.b32 {low,high}, %r1288;
         low_214 = ((r1288 >> 0u) & 0xFFFFu);
         high_212 = ((r1288 >> 16u) & 0xFFFFu);
@@ -7074,26 +7340,32 @@ void main() {
       }
       // 4932: {  mov.b32 %r1397, {%rs1658,%rs1659};}
       r1397 = (rs1658 << 0u) | (rs1659 << 16u);
+      // 4935: @%p174 bra 	$L__BB0_264;
       if (p174) {
         // 4941: mov.b32 {low,high}, %r1295;
         low_215 = ((r1295 >> 0u) & 0xFFFFu);
         high_213 = ((r1295 >> 16u) & 0xFFFFu);
         // 4942: mov.b16 %rs1660, low;}
         rs1660 = low_215;
+        // 4944: bra.uni 	$L__BB0_265;
       } else {
+        // 4936: bra.uni 	$L__BB0_263;
         // 4949: mov.b32 {low,high}, %r1293;
         low_216 = ((r1293 >> 0u) & 0xFFFFu);
         high_214 = ((r1293 >> 16u) & 0xFFFFu);
         // 4950: mov.b16 %rs1660, low;}
         rs1660 = low_216;
       }
+      // 4954: @%p175 bra 	$L__BB0_267;
       if (p175) {
         // 4960: mov.b32 {low,high}, %r1295;
         low_217 = ((r1295 >> 0u) & 0xFFFFu);
         high_215 = ((r1295 >> 16u) & 0xFFFFu);
         // 4961: mov.b16 %rs1661, high;}
         rs1661 = high_215;
+        // 4963: bra.uni 	$L__BB0_268;
       } else {
+        // 4955: bra.uni 	$L__BB0_266;
         // 4968: mov.b32 {low,high}, %r1293;
         low_218 = ((r1293 >> 0u) & 0xFFFFu);
         high_216 = ((r1293 >> 16u) & 0xFFFFu);
@@ -7220,13 +7492,16 @@ void main() {
       int t463 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_219)), floatBitsToUint(p2g_h2f(high_220)));
       // 5117: selp.u16 %rs1076, 1, 0, __$temp3;}
       rs1076 = (t463 == 1) ? 1u : 0u;
+      // 5119: @%p179 bra 	$L__BB0_270;
       if (p179) {
         // 5125: mov.b32 {low,high}, %r1433;
         low_223 = ((r1433 >> 0u) & 0xFFFFu);
         high_221 = ((r1433 >> 16u) & 0xFFFFu);
         // 5126: mov.b16 %rs1662, low;}
         rs1662 = low_223;
+        // 5128: bra.uni 	$L__BB0_271;
       } else {
+        // 5120: bra.uni 	$L__BB0_269;
         // 5133: mov.b32 {low,high}, %r1348;
         low_224 = ((r1348 >> 0u) & 0xFFFFu);
         high_222 = ((r1348 >> 16u) & 0xFFFFu);
@@ -7235,13 +7510,16 @@ void main() {
       }
       // 5138: setp.ne.s16 	%p180, %rs1076, 0;
       p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
+      // 5139: @%p180 bra 	$L__BB0_273;
       if (p180) {
         // 5145: mov.b32 {low,high}, %r1433;
         low_225 = ((r1433 >> 0u) & 0xFFFFu);
         high_223 = ((r1433 >> 16u) & 0xFFFFu);
         // 5146: mov.b16 %rs1663, high;}
         rs1663 = high_223;
+        // 5148: bra.uni 	$L__BB0_274;
       } else {
+        // 5140: bra.uni 	$L__BB0_272;
         // 5153: mov.b32 {low,high}, %r1348;
         low_226 = ((r1348 >> 0u) & 0xFFFFu);
         high_224 = ((r1348 >> 16u) & 0xFFFFu);
@@ -7250,26 +7528,32 @@ void main() {
       }
       // 5159: {  mov.b32 %r1461, {%rs1662,%rs1663};}
       r1461 = (rs1662 << 0u) | (rs1663 << 16u);
+      // 5162: @%p179 bra 	$L__BB0_276;
       if (p179) {
         // 5168: mov.b32 {low,high}, %r1408;
         low_227 = ((r1408 >> 0u) & 0xFFFFu);
         high_225 = ((r1408 >> 16u) & 0xFFFFu);
         // 5169: mov.b16 %rs1664, low;}
         rs1664 = low_227;
+        // 5171: bra.uni 	$L__BB0_277;
       } else {
+        // 5163: bra.uni 	$L__BB0_275;
         // 5176: mov.b32 {low,high}, %r1353;
         low_228 = ((r1353 >> 0u) & 0xFFFFu);
         high_226 = ((r1353 >> 16u) & 0xFFFFu);
         // 5177: mov.b16 %rs1664, low;}
         rs1664 = low_228;
       }
+      // 5181: @%p180 bra 	$L__BB0_279;
       if (p180) {
         // 5187: mov.b32 {low,high}, %r1408;
         low_229 = ((r1408 >> 0u) & 0xFFFFu);
         high_227 = ((r1408 >> 16u) & 0xFFFFu);
         // 5188: mov.b16 %rs1665, high;}
         rs1665 = high_227;
+        // 5190: bra.uni 	$L__BB0_280;
       } else {
+        // 5182: bra.uni 	$L__BB0_278;
         // 5195: mov.b32 {low,high}, %r1353;
         low_230 = ((r1353 >> 0u) & 0xFFFFu);
         high_228 = ((r1353 >> 16u) & 0xFFFFu);
@@ -7358,13 +7642,16 @@ void main() {
       int t477 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_231)), floatBitsToUint(p2g_h2f(high_232)));
       // 5289: selp.u16 %rs1099, 1, 0, __$temp3;}
       rs1099 = (t477 == 1) ? 1u : 0u;
+      // 5291: @%p183 bra 	$L__BB0_282;
       if (p183) {
         // 5297: mov.b32 {low,high}, %r1489;
         low_235 = ((r1489 >> 0u) & 0xFFFFu);
         high_233 = ((r1489 >> 16u) & 0xFFFFu);
         // 5298: mov.b16 %rs1666, low;}
         rs1666 = low_235;
+        // 5300: bra.uni 	$L__BB0_283;
       } else {
+        // 5292: bra.uni 	$L__BB0_281;
         // 5305: mov.b32 {low,high}, %r1397;
         low_236 = ((r1397 >> 0u) & 0xFFFFu);
         high_234 = ((r1397 >> 16u) & 0xFFFFu);
@@ -7373,13 +7660,16 @@ void main() {
       }
       // 5310: setp.ne.s16 	%p184, %rs1099, 0;
       p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
+      // 5311: @%p184 bra 	$L__BB0_285;
       if (p184) {
         // 5317: mov.b32 {low,high}, %r1489;
         low_237 = ((r1489 >> 0u) & 0xFFFFu);
         high_235 = ((r1489 >> 16u) & 0xFFFFu);
         // 5318: mov.b16 %rs1667, high;}
         rs1667 = high_235;
+        // 5320: bra.uni 	$L__BB0_286;
       } else {
+        // 5312: bra.uni 	$L__BB0_284;
         // 5325: mov.b32 {low,high}, %r1397;
         low_238 = ((r1397 >> 0u) & 0xFFFFu);
         high_236 = ((r1397 >> 16u) & 0xFFFFu);
@@ -7388,26 +7678,32 @@ void main() {
       }
       // 5331: {  mov.b32 %r1510, {%rs1666,%rs1667};}
       r1510 = (rs1666 << 0u) | (rs1667 << 16u);
+      // 5334: @%p183 bra 	$L__BB0_288;
       if (p183) {
         // 5340: mov.b32 {low,high}, %r1408;
         low_239 = ((r1408 >> 0u) & 0xFFFFu);
         high_237 = ((r1408 >> 16u) & 0xFFFFu);
         // 5341: mov.b16 %rs1668, low;}
         rs1668 = low_239;
+        // 5343: bra.uni 	$L__BB0_289;
       } else {
+        // 5335: bra.uni 	$L__BB0_287;
         // 5348: mov.b32 {low,high}, %r1402;
         low_240 = ((r1402 >> 0u) & 0xFFFFu);
         high_238 = ((r1402 >> 16u) & 0xFFFFu);
         // 5349: mov.b16 %rs1668, low;}
         rs1668 = low_240;
       }
+      // 5353: @%p184 bra 	$L__BB0_291;
       if (p184) {
         // 5359: mov.b32 {low,high}, %r1408;
         low_241 = ((r1408 >> 0u) & 0xFFFFu);
         high_239 = ((r1408 >> 16u) & 0xFFFFu);
         // 5360: mov.b16 %rs1669, high;}
         rs1669 = high_239;
+        // 5362: bra.uni 	$L__BB0_292;
       } else {
+        // 5354: bra.uni 	$L__BB0_290;
         // 5367: mov.b32 {low,high}, %r1402;
         low_242 = ((r1402 >> 0u) & 0xFFFFu);
         high_240 = ((r1402 >> 16u) & 0xFFFFu);
@@ -7518,13 +7814,16 @@ void main() {
       int t491 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_243)), floatBitsToUint(p2g_h2f(high_244)));
       // 5489: selp.u16 %rs1128, 1, 0, __$temp3;}
       rs1128 = (t491 == 1) ? 1u : 0u;
+      // 5491: @%p188 bra 	$L__BB0_294;
       if (p188) {
         // 5497: mov.b32 {low,high}, %r1542;
         low_247 = ((r1542 >> 0u) & 0xFFFFu);
         high_245 = ((r1542 >> 16u) & 0xFFFFu);
         // 5498: mov.b16 %rs1670, low;}
         rs1670 = low_247;
+        // 5500: bra.uni 	$L__BB0_295;
       } else {
+        // 5492: bra.uni 	$L__BB0_293;
         // 5505: mov.b32 {low,high}, %r1461;
         low_248 = ((r1461 >> 0u) & 0xFFFFu);
         high_246 = ((r1461 >> 16u) & 0xFFFFu);
@@ -7533,13 +7832,16 @@ void main() {
       }
       // 5510: setp.ne.s16 	%p189, %rs1128, 0;
       p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
+      // 5511: @%p189 bra 	$L__BB0_297;
       if (p189) {
         // 5517: mov.b32 {low,high}, %r1542;
         low_249 = ((r1542 >> 0u) & 0xFFFFu);
         high_247 = ((r1542 >> 16u) & 0xFFFFu);
         // 5518: mov.b16 %rs1671, high;}
         rs1671 = high_247;
+        // 5520: bra.uni 	$L__BB0_298;
       } else {
+        // 5512: bra.uni 	$L__BB0_296;
         // 5525: mov.b32 {low,high}, %r1461;
         low_250 = ((r1461 >> 0u) & 0xFFFFu);
         high_248 = ((r1461 >> 16u) & 0xFFFFu);
@@ -7548,26 +7850,32 @@ void main() {
       }
       // 5531: {  mov.b32 %r1570, {%rs1670,%rs1671};}
       r1570 = (rs1670 << 0u) | (rs1671 << 16u);
+      // 5534: @%p188 bra 	$L__BB0_300;
       if (p188) {
         // 5540: mov.b32 {low,high}, %r1517;
         low_251 = ((r1517 >> 0u) & 0xFFFFu);
         high_249 = ((r1517 >> 16u) & 0xFFFFu);
         // 5541: mov.b16 %rs1672, low;}
         rs1672 = low_251;
+        // 5543: bra.uni 	$L__BB0_301;
       } else {
+        // 5535: bra.uni 	$L__BB0_299;
         // 5548: mov.b32 {low,high}, %r1466;
         low_252 = ((r1466 >> 0u) & 0xFFFFu);
         high_250 = ((r1466 >> 16u) & 0xFFFFu);
         // 5549: mov.b16 %rs1672, low;}
         rs1672 = low_252;
       }
+      // 5553: @%p189 bra 	$L__BB0_303;
       if (p189) {
         // 5559: mov.b32 {low,high}, %r1517;
         low_253 = ((r1517 >> 0u) & 0xFFFFu);
         high_251 = ((r1517 >> 16u) & 0xFFFFu);
         // 5560: mov.b16 %rs1673, high;}
         rs1673 = high_251;
+        // 5562: bra.uni 	$L__BB0_304;
       } else {
+        // 5554: bra.uni 	$L__BB0_302;
         // 5567: mov.b32 {low,high}, %r1466;
         low_254 = ((r1466 >> 0u) & 0xFFFFu);
         high_252 = ((r1466 >> 16u) & 0xFFFFu);
@@ -7656,13 +7964,16 @@ void main() {
       int t505 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_255)), floatBitsToUint(p2g_h2f(high_256)));
       // 5661: selp.u16 %rs1151, 1, 0, __$temp3;}
       rs1151 = (t505 == 1) ? 1u : 0u;
+      // 5663: @%p192 bra 	$L__BB0_306;
       if (p192) {
         // 5669: mov.b32 {low,high}, %r1598;
         low_259 = ((r1598 >> 0u) & 0xFFFFu);
         high_257 = ((r1598 >> 16u) & 0xFFFFu);
         // 5670: mov.b16 %rs1674, low;}
         rs1674 = low_259;
+        // 5672: bra.uni 	$L__BB0_307;
       } else {
+        // 5664: bra.uni 	$L__BB0_305;
         // 5677: mov.b32 {low,high}, %r1510;
         low_260 = ((r1510 >> 0u) & 0xFFFFu);
         high_258 = ((r1510 >> 16u) & 0xFFFFu);
@@ -7671,13 +7982,16 @@ void main() {
       }
       // 5682: setp.ne.s16 	%p193, %rs1151, 0;
       p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
+      // 5683: @%p193 bra 	$L__BB0_309;
       if (p193) {
         // 5689: mov.b32 {low,high}, %r1598;
         low_261 = ((r1598 >> 0u) & 0xFFFFu);
         high_259 = ((r1598 >> 16u) & 0xFFFFu);
         // 5690: mov.b16 %rs1675, high;}
         rs1675 = high_259;
+        // 5692: bra.uni 	$L__BB0_310;
       } else {
+        // 5684: bra.uni 	$L__BB0_308;
         // 5697: mov.b32 {low,high}, %r1510;
         low_262 = ((r1510 >> 0u) & 0xFFFFu);
         high_260 = ((r1510 >> 16u) & 0xFFFFu);
@@ -7686,26 +8000,32 @@ void main() {
       }
       // 5703: {  mov.b32 %r1619, {%rs1674,%rs1675};}
       r1619 = (rs1674 << 0u) | (rs1675 << 16u);
+      // 5706: @%p192 bra 	$L__BB0_312;
       if (p192) {
         // 5712: mov.b32 {low,high}, %r1517;
         low_263 = ((r1517 >> 0u) & 0xFFFFu);
         high_261 = ((r1517 >> 16u) & 0xFFFFu);
         // 5713: mov.b16 %rs1676, low;}
         rs1676 = low_263;
+        // 5715: bra.uni 	$L__BB0_313;
       } else {
+        // 5707: bra.uni 	$L__BB0_311;
         // 5720: mov.b32 {low,high}, %r1515;
         low_264 = ((r1515 >> 0u) & 0xFFFFu);
         high_262 = ((r1515 >> 16u) & 0xFFFFu);
         // 5721: mov.b16 %rs1676, low;}
         rs1676 = low_264;
       }
+      // 5725: @%p193 bra 	$L__BB0_315;
       if (p193) {
         // 5731: mov.b32 {low,high}, %r1517;
         low_265 = ((r1517 >> 0u) & 0xFFFFu);
         high_263 = ((r1517 >> 16u) & 0xFFFFu);
         // 5732: mov.b16 %rs1677, high;}
         rs1677 = high_263;
+        // 5734: bra.uni 	$L__BB0_316;
       } else {
+        // 5726: bra.uni 	$L__BB0_314;
         // 5739: mov.b32 {low,high}, %r1515;
         low_266 = ((r1515 >> 0u) & 0xFFFFu);
         high_264 = ((r1515 >> 16u) & 0xFFFFu);
@@ -7816,13 +8136,16 @@ void main() {
       int t519 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_267)), floatBitsToUint(p2g_h2f(high_268)));
       // 5861: selp.u16 %rs1180, 1, 0, __$temp3;}
       rs1180 = (t519 == 1) ? 1u : 0u;
+      // 5863: @%p197 bra 	$L__BB0_318;
       if (p197) {
         // 5869: mov.b32 {low,high}, %r1651;
         low_271 = ((r1651 >> 0u) & 0xFFFFu);
         high_269 = ((r1651 >> 16u) & 0xFFFFu);
         // 5870: mov.b16 %rs1678, low;}
         rs1678 = low_271;
+        // 5872: bra.uni 	$L__BB0_319;
       } else {
+        // 5864: bra.uni 	$L__BB0_317;
         // 5877: mov.b32 {low,high}, %r1570;
         low_272 = ((r1570 >> 0u) & 0xFFFFu);
         high_270 = ((r1570 >> 16u) & 0xFFFFu);
@@ -7831,13 +8154,16 @@ void main() {
       }
       // 5882: setp.ne.s16 	%p198, %rs1180, 0;
       p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
+      // 5883: @%p198 bra 	$L__BB0_321;
       if (p198) {
         // 5889: mov.b32 {low,high}, %r1651;
         low_273 = ((r1651 >> 0u) & 0xFFFFu);
         high_271 = ((r1651 >> 16u) & 0xFFFFu);
         // 5890: mov.b16 %rs1679, high;}
         rs1679 = high_271;
+        // 5892: bra.uni 	$L__BB0_322;
       } else {
+        // 5884: bra.uni 	$L__BB0_320;
         // 5897: mov.b32 {low,high}, %r1570;
         low_274 = ((r1570 >> 0u) & 0xFFFFu);
         high_272 = ((r1570 >> 16u) & 0xFFFFu);
@@ -7846,26 +8172,32 @@ void main() {
       }
       // 5903: {  mov.b32 %r1679, {%rs1678,%rs1679};}
       r1679 = (rs1678 << 0u) | (rs1679 << 16u);
+      // 5906: @%p197 bra 	$L__BB0_324;
       if (p197) {
         // 5912: mov.b32 {low,high}, %r1626;
         low_275 = ((r1626 >> 0u) & 0xFFFFu);
         high_273 = ((r1626 >> 16u) & 0xFFFFu);
         // 5913: mov.b16 %rs1680, low;}
         rs1680 = low_275;
+        // 5915: bra.uni 	$L__BB0_325;
       } else {
+        // 5907: bra.uni 	$L__BB0_323;
         // 5920: mov.b32 {low,high}, %r1575;
         low_276 = ((r1575 >> 0u) & 0xFFFFu);
         high_274 = ((r1575 >> 16u) & 0xFFFFu);
         // 5921: mov.b16 %rs1680, low;}
         rs1680 = low_276;
       }
+      // 5925: @%p198 bra 	$L__BB0_327;
       if (p198) {
         // 5931: mov.b32 {low,high}, %r1626;
         low_277 = ((r1626 >> 0u) & 0xFFFFu);
         high_275 = ((r1626 >> 16u) & 0xFFFFu);
         // 5932: mov.b16 %rs1681, high;}
         rs1681 = high_275;
+        // 5934: bra.uni 	$L__BB0_328;
       } else {
+        // 5926: bra.uni 	$L__BB0_326;
         // 5939: mov.b32 {low,high}, %r1575;
         low_278 = ((r1575 >> 0u) & 0xFFFFu);
         high_276 = ((r1575 >> 16u) & 0xFFFFu);
@@ -7954,13 +8286,16 @@ void main() {
       int t533 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_279)), floatBitsToUint(p2g_h2f(high_280)));
       // 6033: selp.u16 %rs1203, 1, 0, __$temp3;}
       rs1203 = (t533 == 1) ? 1u : 0u;
+      // 6035: @%p201 bra 	$L__BB0_330;
       if (p201) {
         // 6041: mov.b32 {low,high}, %r1707;
         low_283 = ((r1707 >> 0u) & 0xFFFFu);
         high_281 = ((r1707 >> 16u) & 0xFFFFu);
         // 6042: mov.b16 %rs1682, low;}
         rs1682 = low_283;
+        // 6044: bra.uni 	$L__BB0_331;
       } else {
+        // 6036: bra.uni 	$L__BB0_329;
         // 6049: mov.b32 {low,high}, %r1619;
         low_284 = ((r1619 >> 0u) & 0xFFFFu);
         high_282 = ((r1619 >> 16u) & 0xFFFFu);
@@ -7969,13 +8304,16 @@ void main() {
       }
       // 6054: setp.ne.s16 	%p202, %rs1203, 0;
       p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
+      // 6055: @%p202 bra 	$L__BB0_333;
       if (p202) {
         // 6061: mov.b32 {low,high}, %r1707;
         low_285 = ((r1707 >> 0u) & 0xFFFFu);
         high_283 = ((r1707 >> 16u) & 0xFFFFu);
         // 6062: mov.b16 %rs1683, high;}
         rs1683 = high_283;
+        // 6064: bra.uni 	$L__BB0_334;
       } else {
+        // 6056: bra.uni 	$L__BB0_332;
         // 6069: mov.b32 {low,high}, %r1619;
         low_286 = ((r1619 >> 0u) & 0xFFFFu);
         high_284 = ((r1619 >> 16u) & 0xFFFFu);
@@ -7984,26 +8322,32 @@ void main() {
       }
       // 6075: {  mov.b32 %r1728, {%rs1682,%rs1683};}
       r1728 = (rs1682 << 0u) | (rs1683 << 16u);
+      // 6078: @%p201 bra 	$L__BB0_336;
       if (p201) {
         // 6084: mov.b32 {low,high}, %r1626;
         low_287 = ((r1626 >> 0u) & 0xFFFFu);
         high_285 = ((r1626 >> 16u) & 0xFFFFu);
         // 6085: mov.b16 %rs1684, low;}
         rs1684 = low_287;
+        // 6087: bra.uni 	$L__BB0_337;
       } else {
+        // 6079: bra.uni 	$L__BB0_335;
         // 6092: mov.b32 {low,high}, %r1624;
         low_288 = ((r1624 >> 0u) & 0xFFFFu);
         high_286 = ((r1624 >> 16u) & 0xFFFFu);
         // 6093: mov.b16 %rs1684, low;}
         rs1684 = low_288;
       }
+      // 6097: @%p202 bra 	$L__BB0_339;
       if (p202) {
         // 6103: mov.b32 {low,high}, %r1626;
         low_289 = ((r1626 >> 0u) & 0xFFFFu);
         high_287 = ((r1626 >> 16u) & 0xFFFFu);
         // 6104: mov.b16 %rs1685, high;}
         rs1685 = high_287;
+        // 6106: bra.uni 	$L__BB0_340;
       } else {
+        // 6098: bra.uni 	$L__BB0_338;
         // 6111: mov.b32 {low,high}, %r1624;
         low_290 = ((r1624 >> 0u) & 0xFFFFu);
         high_288 = ((r1624 >> 16u) & 0xFFFFu);
@@ -8041,6 +8385,7 @@ void main() {
       int t537 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6155: selp.u16 %rs1225, 1, 0, __$temp3;}
       // 6157: setp.eq.s16 	%p205, %rs1225, 0;
+      // 6158: @%p205 bra 	$L__BB0_343;
       if (!((bitfieldExtract(int((t537 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6160: mov.f32 	%f912, 0f00000000;
         f912 = 0.0;
@@ -8050,6 +8395,7 @@ void main() {
         int t538 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
         // 6168: selp.u16 %rs1229, 1, 0, __$temp3;}
         // 6170: setp.eq.s16 	%p206, %rs1229, 0;
+        // 6171: @%p206 bra 	$L__BB0_343;
         if (!((bitfieldExtract(int((t538 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6173: neg.f32 	%f914, %f908;
           f914 = p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u));
@@ -8088,6 +8434,7 @@ void main() {
       int t542 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6216: selp.u16 %rs1240, 1, 0, __$temp3;}
       // 6218: setp.eq.s16 	%p207, %rs1240, 0;
+      // 6219: @%p207 bra 	$L__BB0_346;
       if (!((bitfieldExtract(int((t542 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6221: mov.f32 	%f921, 0f00000000;
         f921 = 0.0;
@@ -8097,6 +8444,7 @@ void main() {
         int t543 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
         // 6229: selp.u16 %rs1244, 1, 0, __$temp3;}
         // 6231: setp.eq.s16 	%p208, %rs1244, 0;
+        // 6232: @%p208 bra 	$L__BB0_346;
         if (!((bitfieldExtract(int((t543 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6234: neg.f32 	%f923, %f917;
           f923 = p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u));
@@ -8139,6 +8487,7 @@ void main() {
       int t547 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6282: selp.u16 %rs1257, 1, 0, __$temp3;}
       // 6284: setp.eq.s16 	%p209, %rs1257, 0;
+      // 6285: @%p209 bra 	$L__BB0_349;
       if (!((bitfieldExtract(int((t547 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6287: mov.f32 	%f930, 0f00000000;
         f930 = 0.0;
@@ -8148,6 +8497,7 @@ void main() {
         int t548 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
         // 6295: selp.u16 %rs1261, 1, 0, __$temp3;}
         // 6297: setp.eq.s16 	%p210, %rs1261, 0;
+        // 6298: @%p210 bra 	$L__BB0_349;
         if (!((bitfieldExtract(int((t548 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6300: neg.f32 	%f932, %f926;
           f932 = p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u));
@@ -8186,6 +8536,7 @@ void main() {
       int t552 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6343: selp.u16 %rs1272, 1, 0, __$temp3;}
       // 6345: setp.eq.s16 	%p211, %rs1272, 0;
+      // 6346: @%p211 bra 	$L__BB0_352;
       if (!((bitfieldExtract(int((t552 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6348: mov.f32 	%f939, 0f00000000;
         f939 = 0.0;
@@ -8195,6 +8546,7 @@ void main() {
         int t553 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
         // 6356: selp.u16 %rs1276, 1, 0, __$temp3;}
         // 6358: setp.eq.s16 	%p212, %rs1276, 0;
+        // 6359: @%p212 bra 	$L__BB0_352;
         if (!((bitfieldExtract(int((t553 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6361: neg.f32 	%f941, %f935;
           f941 = p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u));
@@ -8499,6 +8851,7 @@ void main() {
       // 6778: selp.u16 %rs1504, 1, 0, __$temp3;}
       rs1504 = (t578 == -1) ? 1u : 0u;
       // 6780: setp.ne.s16 	%p218, %rs1504, 0;
+      // 6781: @%p218 bra 	$L__BB0_354;
       if (!((bitfieldExtract(int(rs1504), 0, 16)) != 0)) {
         // 6784: {  cvt.rn.f16.f32 %rs1690, %f948;}
         rs1690 = p2g_f2h_rn(floatBitsToUint(f948));
@@ -8705,6 +9058,7 @@ void main() {
       f131 = p2g_div32(f993, f998, 0, false);
       // 6947: ld.param.u8 	%rs1555, [%rd42+90];
       // 6948: setp.ne.s16 	%p223, %rs1555, 0;
+      // 6949: @%p223 bra 	$L__BB0_366;
       if (!((bitfieldExtract(int(p90_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
         // 6951: mov.b64 	%rd43, k_output_param_0;
         rd43 = uint64_t(0ul);
@@ -8772,6 +9126,7 @@ void main() {
         f137 = (t610 == -1) ? f1020 : f1014;
         // 6987: setp.le.f32 	%p232, %f137, %f136;
         int t611 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
+        // 6988: @%p232 bra 	$L__BB0_357;
         if (!(t611 == -1 || t611 == 0)) {
           // 6990: div.rn.f32 	%f1109, %f136, %f137;
           f1109 = p2g_div32(f136, f137, 0, false);
@@ -8811,6 +9166,7 @@ void main() {
         // 7017: setp.le.u32 	%p233, %r1783, %r26;
         // 7018: setp.le.u32 	%p234, %r1784, %r27;
         // 7019: or.pred  	%p235, %p233, %p234;
+        // 7020: @%p235 bra 	$L__BB0_359;
         if (!((r1783 <= r26) || (r1784 <= r27))) {
           // 7022: mov.b64 	%rd48, k_output_param_0;
           rd48 = uint64_t(0ul);
@@ -8995,9 +9351,11 @@ void main() {
         // 7175: setp.ne.s16 	%p236, %rs1582, 0;
         // 7176: mov.f32 	%f1111, 0f3F800000;
         f1111 = 1.0;
+        // 7177: @%p236 bra 	$L__BB0_364;
         if (!((bitfieldExtract(int(p91_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
           // 7179: setp.lt.f32 	%p237, %f132, 0f3F7FBE77;
           int t637 = p2g_fcmp(floatBitsToUint(f132), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+          // 7180: @%p237 bra 	$L__BB0_362;
           if (t637 == -1) {
             // 7184: mov.f32 	%f1086, 0f3F800000;
             f1086 = 1.0;
@@ -9005,7 +9363,9 @@ void main() {
             f1087 = p2g_fsub(f1086, f132, false);
             // 7186: rcp.rn.f32 	%f1110, %f1087;
             f1110 = p2g_div32(1.0, f1087, 0, false);
+            // 7187: bra.uni 	$L__BB0_363;
           } else {
+            // 7181: bra.uni 	$L__BB0_361;
             // 7190: add.f32 	%f1080, %f132, 0f3C4FAEFF;
             f1080 = p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false);
             // 7191: mul.f32 	%f1081, %f1080, 0f41100000;
@@ -9038,6 +9398,7 @@ void main() {
         // 7207: setp.le.u32 	%p238, %r1802, %r26;
         // 7208: setp.le.u32 	%p239, %r1803, %r27;
         // 7209: or.pred  	%p240, %p238, %p239;
+        // 7210: @%p240 bra 	$L__BB0_366;
         if (!((r1802 <= r26) || (r1803 <= r27))) {
           // 7212: mov.b64 	%rd47, k_output_param_0;
           rd47 = uint64_t(0ul);
@@ -9082,5 +9443,6 @@ void main() {
       }
     }
   }
+  // 7242: ret;
   return;
 }

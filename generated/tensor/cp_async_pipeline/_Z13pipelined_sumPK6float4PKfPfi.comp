@@ -236,6 +236,7 @@ void main() {
   // 50: mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
   // 51: add.s32 	%r3, %r30, %r29;
   r3 = uint(int(sh_small) + int(r1 << 2u));
+  // 52: @%p1 bra 	$L__BB0_2;
   if (int(r1) < 100) {
     // 57: cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
     uint64_t t9;
@@ -250,7 +251,9 @@ void main() {
       }
     }
     p2g_sts32((t8 + 0u), t11);
+    // 59: bra.uni 	$L__BB0_3;
   } else {
+    // 53: bra.uni 	$L__BB0_1;
     // 63: cp.async.ca.shared.global [%r3], [%rd1], 4, 0;
     uint64_t t13;
     uint t12 = r3; t13 = rd1;
@@ -270,6 +273,7 @@ void main() {
   // 70: setp.lt.s32 	%p2, %r25, 1;
   // 71: mov.f32 	%f76, 0f00000000;
   f76 = 0.0;
+  // 72: @%p2 bra 	$L__BB0_20;
   if (!(int(r25) < 1)) {
     // 74: add.s32 	%r34, %r1, 1;
     // 75: and.b32  	%r4, %r34, 127;
@@ -282,6 +286,7 @@ void main() {
     f76 = 0.0;
     // 80: mov.u32 	%r72, 0;
     r72 = 0u;
+    // 81: @%p3 bra 	$L__BB0_15;
     if (!(uint(int(r25) + -1) < 3u)) {
       // 83: add.s32 	%r6, %r26, 2048;
       r6 = uint(int(r26) + 2048);
@@ -302,6 +307,7 @@ void main() {
         p2g_loop_tick();
         // 93: add.s32 	%r41, %r72, 1;
         // 94: setp.ge.s32 	%p4, %r41, %r25;
+        // 95: @%p4 bra 	$L__BB0_8;
         if (!(int(uint(int(r72) + 1)) >= int(r25))) {
           // 97: add.s32 	%r43, %r69, 128;
           // 98: mul.wide.s32 	%rd11, %r43, 16;
@@ -375,6 +381,7 @@ void main() {
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 118: add.s32 	%r44, %r72, 2;
         // 119: setp.ge.s32 	%p5, %r44, %r25;
+        // 120: @%p5 bra 	$L__BB0_10;
         if (!(int(uint(int(r72) + 2)) >= int(r25))) {
           // 122: add.s32 	%r46, %r69, 256;
           // 123: mul.wide.s32 	%rd13, %r46, 16;
@@ -449,6 +456,7 @@ void main() {
         memoryBarrierShared(); memoryBarrierBuffer(); barrier();
         // 143: add.s32 	%r47, %r72, 3;
         // 144: setp.ge.s32 	%p6, %r47, %r25;
+        // 145: @%p6 bra 	$L__BB0_12;
         if (!(int(uint(int(r72) + 3)) >= int(r25))) {
           // 147: add.s32 	%r49, %r70, -128;
           // 148: mul.wide.s32 	%rd15, %r49, 16;
@@ -523,6 +531,7 @@ void main() {
         // 168: add.s32 	%r72, %r72, 4;
         r72 = uint(int(r72) + 4);
         // 169: setp.ge.s32 	%p7, %r72, %r25;
+        // 170: @%p7 bra 	$L__BB0_14;
         if (!(int(r72) >= int(r25))) {
           // 172: mul.wide.s32 	%rd17, %r70, 16;
           // 173: add.s64 	%rd16, %rd2, %rd17;
@@ -600,12 +609,14 @@ void main() {
         r69 = uint(int(r69) + 512);
         // 194: add.s32 	%r51, %r9, %r72;
         // 195: setp.ne.s32 	%p8, %r51, 0;
+        // 196: @%p8 bra 	$L__BB0_6;
         if (!(int(uint(int(r9) + int(r72))) != 0)) {
           break;
         }
       }
     }
     // 199: setp.eq.s32 	%p9, %r75, 0;
+    // 200: @%p9 bra 	$L__BB0_20;
     if (!(int(r75) == 0)) {
       // 202: shl.b32 	%r52, %r72, 7;
       // 203: add.s32 	%r53, %r1, %r52;
@@ -616,6 +627,7 @@ void main() {
         // 208: add.s32 	%r22, %r72, 1;
         r22 = uint(int(r72) + 1);
         // 209: setp.ge.s32 	%p10, %r22, %r25;
+        // 210: @%p10 bra 	$L__BB0_19;
         if (!(int(r22) >= int(r25))) {
           // 212: mul.wide.s32 	%rd19, %r73, 16;
           // 213: add.s64 	%rd18, %rd2, %rd19;
@@ -703,6 +715,7 @@ void main() {
         // 243: setp.ne.s32 	%p11, %r75, 0;
         // 244: mov.u32 	%r72, %r22;
         r72 = r22;
+        // 245: @%p11 bra 	$L__BB0_17;
         if (!(int(r75) != 0)) {
           break;
         }
@@ -724,5 +737,6 @@ void main() {
   rd22 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(gl_WorkGroupID.x << 7u) + int(r1))) * uint64_t(4u)));
   // 259: st.global.f32 	[%rd22], %f71;
   P2GU32(rd22).v = floatBitsToUint(f71);
+  // 260: ret;
   return;
 }

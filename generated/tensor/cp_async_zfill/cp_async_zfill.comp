@@ -117,6 +117,7 @@ void main() {
   // 54: selp.b32 	%r15, 5, %r14, %p1;
   // 55: rem.u32 	%r5, %r13, %r15;
   r5 = p2g_rem_u32(uint(int(r6) >> 2u), (p1 ? 5u : (p2 ? 9u : 17u)));
+  // 56: @%p1 bra 	$L__BB0_6;
   if (p1) {
     // 69: cp.async.ca.shared.global [%r2], [%rd2], 4, %r5;
     uint64_t t3;
@@ -131,7 +132,9 @@ void main() {
       }
     }
     p2g_sts32((t2 + 0u), t5);
+    // 71: bra.uni 	$L__BB0_7;
   } else {
+    // 58: @%p2 bra 	$L__BB0_5;
     if (p2) {
       // 63: cp.async.ca.shared.global [%r2], [%rd2], 8, %r5;
       uint64_t t7;
@@ -155,8 +158,11 @@ void main() {
         }
       }
       p2g_sts32((t6 + 4u), t10);
+      // 65: bra.uni 	$L__BB0_7;
     } else {
+      // 59: bra.uni 	$L__BB0_2;
       // 74: setp.eq.s32 	%p4, %r4, 2;
+      // 75: @%p4 bra 	$L__BB0_4;
       if (int(r4) == 2) {
         // 80: cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
         uint64_t t12;
@@ -198,7 +204,9 @@ void main() {
           }
         }
         p2g_sts32((t11 + 12u), t17);
+        // 82: bra.uni 	$L__BB0_7;
       } else {
+        // 76: bra.uni 	$L__BB0_3;
         // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd2], 16, %r5;
         uint64_t t19;
         uint t18 = r2; t19 = rd2;
@@ -319,5 +327,6 @@ void main() {
   P2GU32(rd17).v = r45;
   // 126: st.global.u32 	[%rd17+4], %r46;
   P2GU32((rd17 + 4ul)).v = r46;
+  // 127: ret;
   return;
 }

@@ -203,5 +203,6 @@ void main() {
   P2GU32((rd10 + 48ul)).v = r19;
   // 90: st.global.u32 	[%rd10+52], %r20;
   P2GU32((rd10 + 52ul)).v = r20;
+  // 91: ret;
   return;
 }

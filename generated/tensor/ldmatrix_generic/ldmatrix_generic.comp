@@ -245,5 +245,6 @@ void main() {
   P2GU32((rd21 + 48ul)).v = r14;
   // 95: st.global.u32 	[%rd21+52], %r15;
   P2GU32((rd21 + 52ul)).v = r15;
+  // 96: ret;
   return;
 }

@@ -69,6 +69,7 @@ void main() {
   r97 = gl_LocalInvocationID.x;
   // 33: setp.gt.s32 	%p1, %r97, 1535;
   p1 = int(r97) > 1535;
+  // 34: @%p1 bra 	$L__BB0_7;
   if (!p1) {
     // 36: max.s32 	%r34, %r97, 1472;
     // 37: add.s32 	%r35, %r34, 63;
@@ -81,6 +82,7 @@ void main() {
     // 42: setp.eq.s32 	%p2, %r90, 0;
     // 43: mov.u32 	%r91, %r97;
     r91 = r97;
+    // 44: @%p2 bra 	$L__BB0_4;
     if (!(int(r90) == 0)) {
       // 46: shl.b32 	%r38, %r97, 2;
       // 47: mov.u32 	%r39, _ZZ18stmatrix_movmatrixE6region;
@@ -100,12 +102,14 @@ void main() {
         // 57: add.s32 	%r90, %r90, -1;
         r90 = uint(int(r90) + -1);
         // 58: setp.ne.s32 	%p3, %r90, 0;
+        // 59: @%p3 bra 	$L__BB0_3;
         if (!(int(r90) != 0)) {
           break;
         }
       }
     }
     // 62: setp.lt.u32 	%p4, %r2, 192;
+    // 63: @%p4 bra 	$L__BB0_7;
     if (!(r2 < 192u)) {
       // 65: add.s32 	%r93, %r91, -256;
       r93 = uint(int(r91) + -256);
@@ -131,6 +135,7 @@ void main() {
         // 78: add.s32 	%r93, %r93, 256;
         r93 = uint(int(r93) + 256);
         // 79: setp.lt.s32 	%p5, %r93, 1280;
+        // 80: @%p5 bra 	$L__BB0_6;
         if (!(int(r93) < 1280)) {
           break;
         }
@@ -270,6 +275,7 @@ void main() {
   P2GU32(rd17).v = r65;
   // 130: bar.sync 	0;
   memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  // 131: @%p1 bra 	$L__BB0_14;
   if (!p1) {
     // 133: max.s32 	%r74, %r97, 1472;
     // 134: add.s32 	%r75, %r74, 63;
@@ -280,6 +286,7 @@ void main() {
     // 138: and.b32  	%r96, %r77, 3;
     r96 = uint(int(r18 >> 6u) + 1) & 3u;
     // 139: setp.eq.s32 	%p7, %r96, 0;
+    // 140: @%p7 bra 	$L__BB0_11;
     if (!(int(r96) == 0)) {
       // 142: shl.b64 	%rd18, %rd2, 2;
       // 143: add.s64 	%rd21, %rd1, %rd18;
@@ -301,12 +308,14 @@ void main() {
         // 153: add.s32 	%r96, %r96, -1;
         r96 = uint(int(r96) + -1);
         // 154: setp.ne.s32 	%p8, %r96, 0;
+        // 155: @%p8 bra 	$L__BB0_10;
         if (!(int(r96) != 0)) {
           break;
         }
       }
     }
     // 158: setp.lt.u32 	%p9, %r18, 192;
+    // 159: @%p9 bra 	$L__BB0_14;
     if (!(r18 < 192u)) {
       // 161: add.s32 	%r99, %r97, -256;
       r99 = uint(int(r97) + -256);
@@ -344,11 +353,13 @@ void main() {
         // 180: add.s32 	%r99, %r99, 256;
         r99 = uint(int(r99) + 256);
         // 181: setp.lt.s32 	%p10, %r99, 1280;
+        // 182: @%p10 bra 	$L__BB0_13;
         if (!(int(r99) < 1280)) {
           break;
         }
       }
     }
   }
+  // 185: ret;
   return;
 }

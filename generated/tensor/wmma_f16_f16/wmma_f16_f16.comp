@@ -225,6 +225,7 @@ void main() {
     // 65: add.s32 	%r57, %r57, 32;
     r57 = uint(int(r57) + 32);
     // 66: setp.lt.s32 	%p1, %r57, 352;
+    // 67: @%p1 bra 	$L__BB0_1;
     if (!(int(r57) < 352)) {
       break;
     }
@@ -366,5 +367,6 @@ void main() {
   uint t29 = r54;
   P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t29 & 0xFFFFu));
   P2GU16((t24 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t25 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t29 >> 16));
+  // 108: ret;
   return;
 }

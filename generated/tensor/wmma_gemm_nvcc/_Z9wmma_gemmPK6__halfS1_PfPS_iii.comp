@@ -363,6 +363,7 @@ void main() {
   // 50: mov.b32 	%r199, {%rs1, %rs1};
   r199 = (rs1 << 0u) | (rs1 << 16u);
   // 51: setp.gt.s32 	%p2, %r76, 0;
+  // 52: @%p2 bra 	$L__BB0_2;
   if (int(r76) > 0) {
     // 56: shl.b32 	%r83, %r1, 4;
     r83 = r1 << 4u;
@@ -410,6 +411,7 @@ void main() {
     f169 = f163;
     // 80: mov.f32 	%f170, %f163;
     f170 = f163;
+    // 81: @%p5 bra 	$L__BB0_13;
     if (!(r87 < 48u)) {
       // 83: sub.s32 	%r198, %r4, %r5;
       r198 = uint(int(r4) - int(r5));
@@ -441,6 +443,7 @@ void main() {
       f170 = f163;
       for (;;) {
         p2g_loop_tick();
+        // 99: @%p6 bra 	$L__BB0_6;
         if (!p6) {
           // 101: cvt.s64.s32 	%rd15, %r223;
           int64_t t3 = int64_t(int(r223));
@@ -535,6 +538,7 @@ void main() {
           r200 = (t29[4] | (t29[5] << 16));
           r199 = (t29[6] | (t29[7] << 16));
         }
+        // 114: @%p6 bra 	$L__BB0_8;
         if (!p6) {
           // 116: add.s32 	%r106, %r223, 16;
           // 117: cvt.s64.s32 	%rd22, %r106;
@@ -629,6 +633,7 @@ void main() {
           r200 = (t56[4] | (t56[5] << 16));
           r199 = (t56[6] | (t56[7] << 16));
         }
+        // 130: @%p6 bra 	$L__BB0_10;
         if (!p6) {
           // 132: add.s32 	%r123, %r223, 32;
           // 133: cvt.s64.s32 	%rd29, %r123;
@@ -723,6 +728,7 @@ void main() {
           r200 = (t83[4] | (t83[5] << 16));
           r199 = (t83[6] | (t83[7] << 16));
         }
+        // 146: @%p6 bra 	$L__BB0_12;
         if (!p6) {
           // 148: add.s32 	%r140, %r223, 48;
           // 149: cvt.s64.s32 	%rd36, %r140;
@@ -822,6 +828,7 @@ void main() {
         // 163: add.s32 	%r198, %r198, -4;
         r198 = uint(int(r198) + -4);
         // 164: setp.ne.s32 	%p10, %r198, 0;
+        // 165: @%p10 bra 	$L__BB0_4;
         if (!(int(r198) != 0)) {
           break;
         }
@@ -832,6 +839,7 @@ void main() {
     // 170: add.s32 	%r186, %r187, 1;
     // 171: and.b32  	%r185, %r186, 3;
     // 172: setp.eq.s32 	%p11, %r185, 0;
+    // 173: @%p11 bra 	$L__BB0_18;
     if (!(int(uint(int(uint(int(r76) + -1) >> 4u) + 1) & 3u) == 0)) {
       // 175: add.s32 	%r192, %r76, -1;
       // 176: shr.u32 	%r191, %r192, 4;
@@ -853,6 +861,7 @@ void main() {
       p12 = !p1;
       for (;;) {
         p2g_loop_tick();
+        // 190: @%p12 bra 	$L__BB0_17;
         if (!p12) {
           // 192: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r157, %r158, %r159, %r160, %r161, %r162, %r163, %r164}, [%rd62], %r76;
           uint64_t t112 = rd62;
@@ -942,12 +951,15 @@ void main() {
         // 200: add.s32 	%r228, %r228, -1;
         r228 = uint(int(r228) + -1);
         // 201: setp.ne.s32 	%p13, %r228, 0;
+        // 202: @%p13 bra 	$L__BB0_15;
         if (!(int(r228) != 0)) {
           break;
         }
       }
+      // 203: bra.uni 	$L__BB0_18;
     }
   } else {
+    // 53: bra.uni 	$L__BB0_1;
     // 206: mov.f32 	%f163, 0f00000000;
     f163 = 0.0;
     // 207: mov.f32 	%f164, %f163;
@@ -1058,5 +1070,6 @@ void main() {
   uint t157 = r199;
   P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t157 & 0xFFFFu));
   P2GU16((t152 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t153 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v = uint16_t((t157 >> 16));
+  // 255: ret;
   return;
 }

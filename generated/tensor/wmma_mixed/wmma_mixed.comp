@@ -326,5 +326,6 @@ void main() {
   uint t58 = r31;
   P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v = uint16_t((t58 & 0xFFFFu));
   P2GU16((t53 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t54 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v = uint16_t((t58 >> 16));
+  // 64: ret;
   return;
 }

@@ -179,6 +179,7 @@ void main() {
   P2GU32((rd23 + 44ul)).v = r73;
   // 83: and.b32  	%r46, %r37, 32;
   // 84: setp.eq.s32 	%p1, %r46, 0;
+  // 85: @%p1 bra 	$L__BB0_2;
   if (!(int(r37 & 32u) == 0)) {
     // 87: not.b32 	%r80, %r80;
     r80 = ~r80;
@@ -354,5 +355,6 @@ void main() {
   P2GU32((t97 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t98 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v = t105;
   uint t106 = r72;
   P2GU32((t97 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t98 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v = t106;
+  // 109: ret;
   return;
 }

@@ -290,5 +290,6 @@ void main() {
   P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t40 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v = t47;
   uint t48 = floatBitsToUint(f16);
   P2GU32((t39 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t40 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v = t48;
+  // 76: ret;
   return;
 }

@@ -239,5 +239,6 @@ void main() {
   P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v = t40;
   uint t41 = floatBitsToUint(f16);
   P2GU32((t32 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t33 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v = t41;
+  // 37: ret;
   return;
 }

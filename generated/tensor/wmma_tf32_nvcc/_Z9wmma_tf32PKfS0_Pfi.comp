@@ -183,6 +183,7 @@ void main() {
   f160 = f154;
   // 66: mov.f32 	%f161, %f154;
   f161 = f154;
+  // 67: @%p1 bra 	$L__BB1_7;
   if (!(int(r8) < 1)) {
     // 69: add.s32 	%r9, %r8, -1;
     // 70: shr.u32 	%r1, %r9, 3;
@@ -195,6 +196,7 @@ void main() {
     rd16 = 0ul;
     // 75: mov.f32 	%f154, 0f00000000;
     f154 = 0.0;
+    // 76: @%p2 bra 	$L__BB1_5;
     if (!(int(r1) == 0)) {
       // 78: sub.s32 	%r60, %r1, %r2;
       r60 = uint(int(r1) - int(r2));
@@ -506,6 +508,7 @@ void main() {
         // 261: add.s32 	%r60, %r60, -2;
         r60 = uint(int(r60) + -2);
         // 262: setp.ne.s32 	%p3, %r60, -1;
+        // 263: @%p3 bra 	$L__BB1_3;
         if (!(int(r60) != -1)) {
           break;
         }
@@ -515,6 +518,7 @@ void main() {
       rd16 = uint64_t(int64_t(uint64_t(t89)));
     }
     // 268: setp.eq.s32 	%p4, %r2, 0;
+    // 269: @%p4 bra 	$L__BB1_7;
     if (!(int(r2) == 0)) {
       // 271: shl.b64 	%rd11, %rd16, 2;
       rd11 = rd16 << 2u;
@@ -678,5 +682,6 @@ void main() {
   P2GU32((t134 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t135 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v = t142;
   uint t143 = floatBitsToUint(f154);
   P2GU32((t134 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t135 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v = t143;
+  // 360: ret;
   return;
 }

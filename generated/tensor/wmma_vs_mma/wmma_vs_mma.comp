@@ -390,5 +390,6 @@ void main() {
   P2GU32(rd24).v = floatBitsToUint(f11);
   // 86: st.global.f32 	[%rd24+4], %f12;
   P2GU32((rd24 + 4ul)).v = floatBitsToUint(f12);
+  // 87: ret;
   return;
 }

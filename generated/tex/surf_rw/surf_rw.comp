@@ -276,6 +276,7 @@ void main() {
   // 44: setp.ge.s32 	%p1, %r1, %r9;
   // 45: setp.ge.s32 	%p2, %r2, %r10;
   // 46: or.pred  	%p3, %p2, %p1;
+  // 47: @%p3 bra 	$L__BB0_7;
   if (!((int(r2) >= int(r10)) || (int(r1) >= int(r9)))) {
     // 49: shl.b32 	%r4, %r1, 3;
     r4 = r1 << 3u;
@@ -319,6 +320,7 @@ void main() {
       p2g_surf_st(rd5 /* p24_u64 */, t7 + 0u, 4u, floatBitsToUint(f3));
     }
     // 62: setp.eq.s32 	%p4, %r1, 0;
+    // 63: @%p4 bra 	$L__BB0_5;
     if (int(r1) == 0) {
       // 77: mov.u32 	%r27, -20;
       // 78: sust.b.2d.b32.clamp 	[%rd6, {%r27, %r2}], {%r6};
@@ -327,9 +329,11 @@ void main() {
       if (t10) {
         p2g_surf_st(rd6 /* p32_u64 */, t9 + 0u, 4u, r6);
       }
+      // 79: bra.uni 	$L__BB0_6;
     } else {
       // 65: add.s32 	%r22, %r9, -1;
       // 66: setp.eq.s32 	%p5, %r1, %r22;
+      // 67: @%p5 bra 	$L__BB0_4;
       if (int(r1) == int(uint(int(r9) + -1))) {
         // 71: shl.b32 	%r25, %r9, 2;
         // 72: add.s32 	%r26, %r25, 12;
@@ -340,7 +344,9 @@ void main() {
         if (t12) {
           p2g_surf_st(rd6 /* p32_u64 */, t11 + 0u, 4u, r6);
         }
+        // 74: bra.uni 	$L__BB0_6;
       } else {
+        // 68: bra.uni 	$L__BB0_3;
         // 82: mad.lo.s32 	%r23, %r1, 100, %r2;
         // 83: cvt.rn.f32.s32 	%f4, %r23;
         uint t13 = p2g_s2f32(int(int(uint(int(r1) * 100 + int(r2)))), 0);
@@ -402,5 +408,6 @@ void main() {
       p2g_surf_st64(rd9 /* p56_u64 */, t27 + 0u, rd13);
     }
   }
+  // 109: ret;
   return;
 }

@@ -466,5 +466,6 @@ void main() {
   P2GU32((t5 + 4ul)).v = floatBitsToUint(f10);
   P2GU32((t5 + 8ul)).v = floatBitsToUint(f11);
   P2GU32((t5 + 12ul)).v = floatBitsToUint(f12);
+  // 53: ret;
   return;
 }

@@ -438,6 +438,7 @@ void main() {
   // 43: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 44: setp.ge.s32 	%p1, %r1, %r2;
+  // 45: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p56_u32))) {
     // 47: cvta.to.global.u64 	%rd8, %rd5;
     // 48: mul.wide.s32 	%rd9, %r1, 8;
@@ -510,5 +511,6 @@ void main() {
     P2GU32((t13 + 8ul)).v = floatBitsToUint(f23);
     P2GU32((t13 + 12ul)).v = floatBitsToUint(f24);
   }
+  // 68: ret;
   return;
 }

@@ -443,6 +443,7 @@ void main() {
   // 45: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 46: setp.ge.s32 	%p1, %r1, %r2;
+  // 47: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p64_u32))) {
     // 49: cvta.to.global.u64 	%rd9, %rd6;
     // 50: mul.wide.s32 	%rd10, %r1, 8;
@@ -533,5 +534,6 @@ void main() {
     P2GU32((t17 + 8ul)).v = floatBitsToUint(f31);
     P2GU32((t17 + 12ul)).v = floatBitsToUint(f32);
   }
+  // 73: ret;
   return;
 }

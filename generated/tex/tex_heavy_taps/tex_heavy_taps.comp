@@ -596,6 +596,7 @@ void main() {
   // 39: mad.lo.s32 	%r1, %r6, %r5, %r7;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: setp.ge.s32 	%p1, %r1, %r4;
+  // 41: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(r4))) {
     // 43: mov.u32 	%r8, %ctaid.y;
     r8 = gl_WorkGroupID.y;
@@ -717,5 +718,6 @@ void main() {
     // 99: st.global.f32 	[%rd9+44], %f32;
     P2GU32((rd9 + 44ul)).v = floatBitsToUint(f32);
   }
+  // 102: ret;
   return;
 }

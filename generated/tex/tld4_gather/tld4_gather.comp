@@ -433,6 +433,7 @@ void main() {
   // 39: mad.lo.s32 	%r1, %r4, %r3, %r5;
   r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: setp.ge.s32 	%p1, %r1, %r2;
+  // 41: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p40_u32))) {
     // 43: cvta.to.global.u64 	%rd6, %rd3;
     // 44: mul.wide.s32 	%rd7, %r1, 8;
@@ -529,5 +530,6 @@ void main() {
     P2GU32((t17 + 8ul)).v = floatBitsToUint(f31);
     P2GU32((t17 + 12ul)).v = floatBitsToUint(f32);
   }
+  // 68: ret;
   return;
 }

@@ -568,5 +568,6 @@ void main() {
   P2GU32((rd20 + 88ul)).v = r18;
   // 111: st.global.u32 	[%rd20+92], %r20;
   P2GU32((rd20 + 92ul)).v = r20;
+  // 112: ret;
   return;
 }

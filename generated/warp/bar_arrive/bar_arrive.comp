@@ -49,6 +49,7 @@ void main() {
   // 39: mov.u32 	%r8, _ZZ10bar_arriveE4hand;
   // 40: add.s32 	%r2, %r8, %r7;
   r2 = uint(int(sh_hand) + int(r5 << 2u));
+  // 41: @%p1 bra 	$L__BB0_2;
   if (r5 < 64u) {
     // 45: cvta.to.global.u64 	%rd6, %rd2;
     // 46: mul.wide.u32 	%rd7, %r1, 4;
@@ -62,7 +63,9 @@ void main() {
     memoryBarrierShared(); memoryBarrierBuffer(); barrier();
     // 54: st.global.u32 	[%rd1], %r10;
     P2GU32(rd1).v = r10;
+    // 55: bra.uni 	$L__BB0_3;
   } else {
+    // 42: bra.uni 	$L__BB0_1;
     // 59: bar.sync 0, 128;
     memoryBarrierShared(); memoryBarrierBuffer(); barrier();
     // 61: ld.shared.u32 	%r9, [%r2+-256];
@@ -70,5 +73,6 @@ void main() {
     // 62: st.global.u32 	[%rd1+4], %r9;
     P2GU32((rd1 + 4ul)).v = r9;
   }
+  // 65: ret;
   return;
 }

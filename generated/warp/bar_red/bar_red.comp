@@ -260,5 +260,6 @@ void main() {
   r39 = p2_3 ? 1u : 0u;
   // 125: st.global.u32 	[%rd8+28], %r39;
   P2GU32((rd8 + 28ul)).v = r39;
+  // 126: ret;
   return;
 }

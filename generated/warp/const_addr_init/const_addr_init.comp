@@ -92,5 +92,6 @@ void main() {
   f2 = uintBitsToFloat(P2GU32((rd24 + 4ul)).v);
   // 69: st.global.f32 	[%rd18+4], %f2;
   P2GU32((rd18 + 4ul)).v = floatBitsToUint(f2);
+  // 70: ret;
   return;
 }

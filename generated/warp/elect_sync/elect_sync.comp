@@ -140,6 +140,7 @@ void main() {
   p3 = p1 ^^ p2;
   // 56: not.pred 	%p4, %p3;
   p4 = !p3;
+  // 57: @%p4 bra 	$L__BB0_2;
   bool p2g_act1 = (!p4);
   if (P2G_WARP_EMU || p2g_act1) {
     // 60: activemask.b32 %r14;
@@ -185,6 +186,7 @@ void main() {
   // 74: and.b32  	%r20, %r1, 31;
   // 75: add.s32 	%r21, %r20, -4;
   // 76: setp.gt.u32 	%p5, %r21, 7;
+  // 77: @%p5 bra 	$L__BB0_4;
   bool p2g_act2 = (!(uint(int(r1 & 31u) + -4) > 7u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
@@ -219,5 +221,6 @@ void main() {
       P2GU32((rd1 + 8ul)).v = r26;
     }
   }
+  // 92: ret;
   return;
 }

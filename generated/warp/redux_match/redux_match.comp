@@ -376,6 +376,7 @@ void main() {
   p5 = p3 ^^ p4;
   // 74: not.pred 	%p6, %p5;
   p6 = !p5;
+  // 75: @%p6 bra 	$L__BB0_2;
   bool p2g_act1 = (!p6);
   if (P2G_WARP_EMU || p2g_act1) {
     // 78: activemask.b32 %r25;
@@ -474,6 +475,7 @@ void main() {
     }
   }
   // 91: setp.gt.u32 	%p7, %r1, 15;
+  // 92: @%p7 bra 	$L__BB0_4;
   bool p2g_act2 = (!(r1 > 15u));
   if (P2G_WARP_EMU || p2g_act2) {
     if (!P2G_WARP_EMU || p2g_act2) {
@@ -564,5 +566,6 @@ void main() {
       P2GU32((rd1 + 60ul)).v = r33;
     }
   }
+  // 106: ret;
   return;
 }

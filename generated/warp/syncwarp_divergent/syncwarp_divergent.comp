@@ -99,6 +99,7 @@ void main() {
   rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r9 << 2u) * uint64_t(4u)));
   // 42: setp.eq.s32 	%p1, %r6, 0;
   p1 = int(r1 & 16u) == 0;
+  // 43: @%p1 bra 	$L__BB0_2;
   bool p2g_act1 = (p1);
   bool p2g_act2 = !(p1);
   if (P2G_WARP_EMU || p2g_act1) {
@@ -192,8 +193,10 @@ void main() {
       // 70: mov.u64 	%rd14, 3;
       rd14 = 3ul;
     }
+    // 71: bra.uni 	$L__BB0_3;
   }
   if (p2g_act2) {
+    // 44: bra.uni 	$L__BB0_1;
     // 74: mul.lo.s32 	%r26, %r2, 7;
     r26 = uint(int(r2) * 7);
     // 75: mov.u64 	%rd14, 2;
@@ -203,5 +206,6 @@ void main() {
   // 79: add.s64 	%rd13, %rd1, %rd12;
   // 80: st.global.u32 	[%rd13], %r26;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14 << 2u))).v = r26;
+  // 81: ret;
   return;
 }

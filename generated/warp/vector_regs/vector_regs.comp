@@ -98,5 +98,6 @@ void main() {
   uint64_t t10 = uint64_t(int64_t(uint64_t(int64_t(rd5) + int64_t(rd8))) + 24l);
   P2GU32(t10).v = q_x;
   P2GU32((t10 + 4ul)).v = q_y;
+  // 70: ret;
   return;
 }

@@ -206,5 +206,6 @@ void main() {
   r57 = uint(t66 + int64_t(t67));
   // 117: st.global.u32 	[%rd12+60], %r57;
   P2GU32((rd12 + 60ul)).v = r57;
+  // 118: ret;
   return;
 }
