@@ -86,7 +86,8 @@ bool createPipeline(Resources& R, const CaseSpec& c, const TranslatedKernel& k, 
   // Specialization constants 0..2 = block size, 3 = dynamic shared bytes, 4 = the loop budget guard (a VkBool32,
   // on for lavapipe only: manifest.h loopGuard), 5 = P2G_WARP_NATIVE (a VkBool32: the device's subgroups hold whole
   // warps of 32, so warp instructions are subgroup operations; translator/emit/warp_flow.cpp, docs/WARP.md);
-  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED (facts.h); with --check-bounds the 64-bit bounds table from kBoundsSpecId on (manifest.h).
+  // 6 = P2G_F32_IEEE, 7 = P2G_FMA_FUSED (facts.h); with --check-bounds the 64-bit bounds table from kBoundsSpecId
+  // on (manifest.h).
   uint32_t sg = R.ctx.info.subgroupSize;
   uint32_t spec[8] = {c.block[0], c.block[1], c.block[2], c.dynamicSharedBytes,
                       k.manifest.loopGuard && isLavapipe(R.ctx.info) ? 1u : 0u, sg >= 32 && sg % 32 == 0 ? 1u : 0u,
