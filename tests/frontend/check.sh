@@ -77,6 +77,11 @@ for n in paren call brack; do
   run "nested_$n" 1 "$bin" translate "$tmp/$n.ptx" -o "$tmp/o" && has "nested_$n" "operand nested too deeply (limit 8" && ok
 done
 
+# ld.const through an address register in a kernel that names no .const variable: valid; the .const window's
+# array must still be declared (tests/fuzz/fuzz_spirv, 2026-12-02: "'cmem' : undeclared identifier", internal error)
+printf '%s\tcvt.u32.u64 %%r2, %%rd1;\n\tand.b32 %%r2, %%r2, 8;\n\tcvt.u64.u32 %%rd2, %%r2;\n\tld.const.u64 %%rd3, [%%rd2];\n\tcvt.u32.u64 %%r1, %%rd3;\n%s' "$hdr" "$tail_" >"$tmp/ldc_reg.ptx"
+run ldc_reg 0 "$bin" translate "$tmp/ldc_reg.ptx" -o "$tmp/o" && ok
+
 # 6,000 consecutive `bra` to the next label: valid, translates (GLSL and SPIR-V)
 python3 - "$tmp" "$hdr" "$tail_" <<'EOF'
 import sys

@@ -934,10 +934,11 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   emitNode(tree.root, tree);
   if (!ok_) return false;
   resolveFolds();
-  // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), so `cmem` must
-  // exist even in a kernel without .const variables (found by tests/fuzz/fuzz_spirv: glslang rejected it).
+  // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), and the .const
+  // window's own loads (p2g_ldc*) read `cmem`, so it must exist even in a kernel that names no .const variable
+  // (found by tests/fuzz/fuzz_spirv: glslang rejected it; the second: ld.const through a register, tests/frontend).
   for (auto& h : helpers_)
-    if (h.rfind("p2g_gen_ld", 0) == 0) usesConst_ = true;
+    if (h.rfind("p2g_gen_ld", 0) == 0 || h.rfind("p2g_ldc", 0) == 0) usesConst_ = true;
 
   std::string out;
   out += "#version 460\n";
