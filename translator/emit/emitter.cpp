@@ -514,8 +514,9 @@ std::string Emitter::tmpOf(const std::string& g) {
 }
 std::string Emitter::tmp(Ty t) { return tmpOf(glslOf(t)); }
 std::string Emitter::tmpArray(Ty t, unsigned n) {
-  std::string name = "t" + std::to_string(++tmpCount_);
-  pendingTmps_.push_back({name, glslOf(t) + " " + name + "[" + std::to_string(n) + "];", indent_, body_.size()});
+  std::string name = tmpOf(glslOf(t));
+  std::string& decl = pendingTmps_.back().decl;  // "uint tN;" -> "uint tN[n];"
+  decl.insert(decl.size() - 1, "[" + std::to_string(n) + "]");
   return name;
 }
 
