@@ -1,5 +1,6 @@
 // Module, function, statement and instruction parsing. See parser_impl.h for the grammar notes.
 #include <cstring>
+#include <unordered_set>
 
 #include "parser_impl.h"
 
@@ -139,6 +140,21 @@ void Parser::run() {
     }
   }
   if (m_.version.empty() && !stopped()) diags_.error({bufBegin_, 0}, "missing .version directive");
+  if (!stopped()) checkInitSymbols();
+}
+
+// A symbol in an initializer must name a variable or function of the module. The lifter checks what it can use
+// (an address of a .global variable, in a .const variable) when a kernel refers to the variable; this check also
+// covers the variables no kernel refers to, which would otherwise be accepted whatever they name.
+void Parser::checkInitSymbols() {
+  std::unordered_set<std::string_view> names;
+  for (auto& g : m_.globals) names.insert(g.name);
+  for (auto& f : m_.functions) names.insert(f.name);
+  for (auto& g : m_.globals)
+    for (auto& e : g.init)
+      if (e.isSymbol && !names.count(e.symbol))
+        diags_.error(e.span, "'" + clip(e.symbol) + "' in the initializer of '" + clip(g.name) +
+                                 "' is not a variable or function of the module");
 }
 
 void Parser::parseVersion() {

@@ -30,6 +30,7 @@ class Parser {
  public:
   Parser(const SourceManager& sm, int buf, DiagEngine& d, Module& m, const ParseOptions& opt);
   void run();
+  void checkInitSymbols();
 
  private:
   // --- tokens and recovery (parser.cpp)
