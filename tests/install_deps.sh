@@ -18,8 +18,10 @@ set -eu
 # python3                    generated/regenerate.sh, ptx_corpus scripts
 # liblz4-dev libzstd-dev     the fatbin reader's decompression (translator/fatbin); gcc-mingw-w64-x86-64 is needed
 #                            only to regenerate the test DLL (tests/fatbin/make_data.sh), not to build or test
+# chromium                   headless, loads `ptx2glsl view` pages (ctest builds.view_browser) and takes the
+#                            screenshot in docs/ (tests/builds/view_screenshot.sh)
 pkgs="cmake ninja-build g++ python3 glslang-dev glslang-tools spirv-tools libvulkan-dev mesa-vulkan-drivers doctest-dev
-      vulkan-validationlayers liblzma-dev liblz4-dev libzstd-dev"
+      vulkan-validationlayers liblzma-dev liblz4-dev libzstd-dev chromium"
 for a in "$@"; do
   case $a in
     --sanitize) pkgs="$pkgs clang-16 libclang-rt-16-dev llvm-16" ;;

@@ -84,8 +84,10 @@ std::string viewPage(const std::string& title, const std::string& ptx, const std
     size_t k = G[i].find_first_not_of(' ');
     bool code = k != std::string::npos && G[i].compare(k, 2, "//") != 0 && G[i][k] != '}';
     if (code) gl[i] = cur;
-    if (G[i].find_first_not_of(' ') == std::string::npos || (k != std::string::npos && G[i][k] == '}' && G[i].size() - k == 1))
-      cur.clear();  // a blank line or a lone closing brace ends the group
+    // a blank line ends the group (main() ends with its closing brace); a statement after a closing brace belongs
+    // to the instruction whose statements came before it (a lowering with a loop or an if in it) until the next
+    // annotation
+    if (k == std::string::npos || (k == 0 && G[i] == "}")) cur.clear();
   }
   for (auto& v : gl)
     for (unsigned l : v)
@@ -132,14 +134,21 @@ std::string viewPage(const std::string& title, const std::string& ptx, const std
        "document.querySelectorAll('#glsl .l[data-p]').forEach(function(g){g.dataset.p.split(' ').forEach(function(n){\n"
        "  (byP[n]=byP[n]||[]).push(g);});});\n"
        "var marked=[];\n"
-       "function mark(els,scrollTo){marked.forEach(function(e){e.classList.remove('sel');});marked=els;\n"
+       // the first marked line of each pane is scrolled to the middle of the pane, unless the click was in it
+       "function mark(els,from){marked.forEach(function(e){e.classList.remove('sel');});marked=els;\n"
        "  els.forEach(function(e){e.classList.add('sel');});\n"
-       "  if(scrollTo&&scrollTo.length)scrollTo[0].scrollIntoView({block:'center'});}\n"
+       "  ['p','g'].forEach(function(k){if(k===from)return;var f=els.filter(function(e){return e.id[0]===k;})[0];\n"
+       "    if(f)f.scrollIntoView({block:'center'});});}\n"
        "document.getElementById('ptx').addEventListener('click',function(ev){var l=ev.target.closest('.l');if(!l)return;\n"
-       "  var g=byP[l.id.slice(1)]||[];mark([l].concat(g),g);});\n"
+       "  var g=byP[l.id.slice(1)]||[];mark([l].concat(g),ev.isTrusted?'p':'');});\n"
        "document.getElementById('glsl').addEventListener('click',function(ev){var l=ev.target.closest('.l');\n"
        "  if(!l||!l.dataset.p)return;var p=l.dataset.p.split(' ').map(function(n){return document.getElementById('p'+n);})\n"
-       "  .filter(Boolean);var g=[];p.forEach(function(x){g=g.concat(byP[x.id.slice(1)]||[]);});mark(p.concat(g),p);});\n"
+       "  .filter(Boolean);var g=[];p.forEach(function(x){g=g.concat(byP[x.id.slice(1)]||[]);});\n"
+       "  mark(p.concat(g),ev.isTrusted?'g':'');});\n"
+       // a page opened at #pN or #gN (a PTX or GLSL line number) starts with that line selected
+       "function fromHash(){var l=location.hash&&document.getElementById(location.hash.slice(1));if(l)l.click();}\n"
+       "window.addEventListener('hashchange',fromHash);\n"
+       "if(document.readyState==='complete')fromHash();else window.addEventListener('load',fromHash);\n"
        "})();\n</script>\n</body></html>\n";
   return o;
 }

@@ -387,6 +387,11 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
       if (a.k == Ty::K::S && a.bits == 64) w = "p2g_s2f(" + E.src(in.ops[1], a) + ", " + im + ")";
       else if (a.k == Ty::K::S) w = "p2g_s2f32(int(" + E.src(in.ops[1], a) + "), " + im + ")";
       else w = "p2g_i2f(uint64_t(" + E.src(in.ops[1], Ty{Ty::K::U, a.bits}) + "), false, " + im + ")";
+    } else if (intRound && a.k == Ty::K::F16 && d.k == Ty::K::F16 && !ftz) {
+      // cvt.rXi.f16.f16: one call (the integer is an f16 value, so the narrowing is exact)
+      E.use("p2g_hrint");
+      storeHalf(E, in, false, "p2g_hrint(" + E.src(in.ops[1], Ty{Ty::K::B, 16}) + ", " + std::to_string(m) + ")", sat, relu);
+      return;
     } else {
       w = f32Bits(E, in, in.ops[1], a);
       if (intRound) {

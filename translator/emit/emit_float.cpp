@@ -292,6 +292,21 @@ static void emitHalf(Emitter& E, const ir::Inst& in, Ty t) {
     return;
   }
   size_t n = in.ops.size();
+  // Without .ftz: one helper call named after the instruction, .sat and .relu as a call around it
+  // (f32_prelude.cpp, the half "arith" helpers)
+  bool arith = (op == "add" || op == "sub" || op == "mul" || op == "fma") && n == (op == "fma" ? 4u : 3u);
+  bool sign = (op == "neg" || op == "abs") && n == 2;
+  if (!ftz && (arith || sign)) {
+    E.use(bf ? "p2g_bfarith" : "p2g_harith");
+    std::string p = bf ? "p2g_bf" : "p2g_h", two = x2 ? "2(" : "(";
+    std::string e = p + op + two;
+    for (size_t i = 1; i < n; ++i) e += (i > 1 ? ", " : "") + E.src(in.ops[i], Ty{Ty::K::B, x2 ? 32u : 16u});
+    e += ")";
+    if (sat) e = p + "sat" + two + e + ")";
+    if (relu) e = p + "relu" + two + e + ")";
+    E.store(in.ops[0], Ty{Ty::K::B, x2 ? 32u : 16u}, e);
+    return;
+  }
   if (ftz) E.use("p2g_h_ftz");
   std::vector<std::string> srcs;
   for (size_t i = 1; i < n; ++i) {

@@ -236,11 +236,35 @@ void emitSurface(Emitter& E, const ir::Inst& in) {
   if (vals.size() != f.n) return E.error(in, "expected " + std::to_string(f.n) + " data operands");
   unsigned cb = f.bits / 8;
   std::string hv = handleOf(E, in, h);
+  Ty ty{Ty::K::B, f.bits};
+  if (f.n == 1) {  // one component: one call (tex_prelude.cpp p2g_suld/p2g_sust)
+    bool w = f.bits == 64;
+    std::string args = hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims) +
+                       (w ? "" : ", " + str(cb)) + ", " + str(f.mode);
+    if (load) return E.store(*vals[0], ty, (w ? "p2g_suld64(" : "p2g_suld(") + args + ")");
+    E.line((w ? "p2g_sust64(" : "p2g_sust(") + args + ", " + E.src(*vals[0], w ? ty : Ty{Ty::K::B, 32}) + ");");
+    return;
+  }
+  if (f.bits <= 32 && (f.n == 2 || f.n == 4)) {  // a vector of 2 or 4: one call (p2g_suldv/p2g_sustv)
+    std::string args = hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims) +
+                       ", " + str(cb) + ", " + str(f.n) + ", " + str(f.mode);
+    const char* comp[] = {".x", ".y", ".z", ".w"};
+    if (load) {
+      std::string v = E.tmpOf("uvec4");
+      E.line(v + " = p2g_suldv(" + args + ");");
+      for (unsigned k = 0; k < f.n; ++k) E.store(*vals[k], ty, v + comp[k]);
+      return;
+    }
+    std::string v = "uvec4(";
+    for (unsigned k = 0; k < 4; ++k)
+      v += (k ? ", " : "") + (k < f.n ? E.src(*vals[k], Ty{Ty::K::B, 32}) : std::string("0u"));
+    E.line("p2g_sustv(" + args + ", " + v + "));");
+    return;
+  }
   std::string off = E.tmpOf("uint");
   std::string okv = E.tmpOf("bool");
   E.line(okv + " = p2g_surf_off(" + hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " +
          str(f.g.dims) + ", " + str(cb) + ", " + str(f.n) + ", " + str(f.mode) + ", " + off + ");");
-  Ty ty{Ty::K::B, f.bits};
   if (load) {
     // Out-of-range .zero (and .trap, which cannot trap here) reads give 0.
     for (unsigned k = 0; k < f.n; ++k) {

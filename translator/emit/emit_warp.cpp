@@ -68,32 +68,14 @@ void emitShfl(Emitter& E, const ir::Inst& in) {
     dpred = &d.elems[1];
   }
   Ty u{Ty::K::U, 32};
-  std::string a = E.tmp(u), b = E.tmp(u), c = E.tmp(u);
-  E.line(a + " = " + E.src(in.ops[1], u) + "; " + b + " = " + E.src(in.ops[2], u) + " & 31u; " + c + " = " +
-         E.src(in.ops[3], u) + ";");
-  std::string lane = E.tmp(u), seg = E.tmp(u), maxL = E.tmp(u), j = E.tmp(u);
-  E.line(lane + " = gl_LocalInvocationIndex & 31u; " + seg + " = (" + c + " >> 8) & 31u;");
-  E.line(maxL + " = (" + lane + " & " + seg + ") | ((" + c + " & 31u) & ~" + seg + ");");
-  std::string valid = E.tmpOf("bool");
-  if (mode == "up") {
-    E.line(j + " = " + lane + " - " + b + ";");
-    E.line(valid + " = int(" + j + ") >= int(" + maxL + ");");
-  } else {
-    if (mode == "down") E.line(j + " = " + lane + " + " + b + ";");
-    else if (mode == "bfly") E.line(j + " = " + lane + " ^ " + b + ";");
-    else E.line(j + " = (" + lane + " & " + seg + ") | (" + b + " & ~" + seg + ");");
-    E.line(valid + " = " + j + " <= " + maxL + ";");
-  }
-  E.line("if (!" + valid + ") " + j + " = " + lane + ";");
-  std::string r = E.tmp(u);
-  E.open("if (P2G_WARP_EMU)");
-  E.line("p2g_warp_x(" + act + ", true, " + a + ");");
-  E.line(r + " = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | " + j + "];");
-  E.orElse();
-  E.line(r + " = subgroupShuffle(" + a + ", (gl_SubgroupInvocationID & ~31u) | " + j + ");");
-  E.close();
+  std::string a = E.src(in.ops[1], u), b = E.src(in.ops[2], u), c = E.src(in.ops[3], u);
+  if (dpred) b = E.letOf("uint", b), c = E.letOf("uint", c);
+  // every lane of the warp calls the helper (it exchanges); only the active lanes keep what it returns
+  E.use("p2g_shfl");
+  std::string r = E.tmpOf("uint");
+  E.line(r + " = p2g_shfl_" + mode + "(" + act + ", " + a + ", " + b + ", " + c + ");");
   storeActive(E, act, *dval, u, r);
-  if (dpred) storeActive(E, act, *dpred, Ty{Ty::K::Pred, 1}, valid);
+  if (dpred) storeActive(E, act, *dpred, Ty{Ty::K::Pred, 1}, "p2g_shfl_" + mode + "_ok(" + b + ", " + c + ")");
 }
 
 void emitVote(Emitter& E, const ir::Inst& in) {
@@ -145,14 +127,16 @@ void emitRedux(Emitter& E, const ir::Inst& in) {
   bool sgn = t.k == Ty::K::S;
   Ty u{Ty::K::U, 32};
   std::string a = E.tmp(u), m = E.tmp(u);
-  E.line(a + " = " + E.src(in.ops[1], u) + "; " + m + " = " + E.src(in.ops[2], u) + ";");
+  E.line(a + " = " + E.src(in.ops[1], u) + ";");
+  E.line(m + " = " + E.src(in.ops[2], u) + ";");
   WarpMasks w = warpMasks(E, act, "true", a);
   std::string sel = E.tmp(u), r = E.tmp(u), v = E.tmp(u);
   std::string op = in.hasMod("add") ? "add" : in.hasMod("min") ? "min" : in.hasMod("max") ? "max" :
                    in.hasMod("and") ? "and" : in.hasMod("or") ? "or" : "xor";
   std::string init = op == "and" ? "0xFFFFFFFFu" : op == "min" ? (sgn ? "0x7FFFFFFFu" : "0xFFFFFFFFu")
                      : op == "max" ? (sgn ? "0x80000000u" : "0u") : "0u";
-  E.line(sel + " = " + w.active + " & " + m + "; " + r + " = " + init + ";");
+  E.line(sel + " = " + w.active + " & " + m + ";");
+  E.line(r + " = " + init + ";");
   E.open("for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i)");
   laneValue(E, v, a, "p2g_i");
   E.line("if (((" + sel + " >> p2g_i) & 1u) == 0u) continue;");
@@ -184,7 +168,8 @@ void emitMatch(Emitter& E, const ir::Inst& in) {
   }
   Ty u{Ty::K::U, 32};
   std::string m = E.tmp(u), eq = E.tmp(u), sel = E.tmp(u);
-  E.line(m + " = " + E.src(in.ops[2], u) + "; " + eq + " = 0xFFFFFFFFu;");
+  E.line(m + " = " + E.src(in.ops[2], u) + ";");
+  E.line(eq + " = 0xFFFFFFFFu;");
   std::vector<std::string> halves;
   if (wide) {
     std::string x = E.tmpOf("uvec2");
@@ -198,7 +183,8 @@ void emitMatch(Emitter& E, const ir::Inst& in) {
   for (auto& h : halves) {
     WarpMasks w = warpMasks(E, act, "true", h);
     std::string same = E.tmp(u), v = E.tmp(u);
-    E.line(sel + " = " + w.active + " & " + m + "; " + same + " = 0u;");
+    E.line(sel + " = " + w.active + " & " + m + ";");
+    E.line(same + " = 0u;");
     E.open("for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i)");
     laneValue(E, v, h, "p2g_i");
     E.line("if (" + v + " == " + h + ") " + same + " |= 1u << p2g_i;");
@@ -263,6 +249,43 @@ void emitWarp(Emitter& E, const ir::Inst& in) {
     return storeActive(E, E.warpActive(), in.ops[0], Ty{Ty::K::U, 32}, w.active);
   }
   E.error(in, "unsupported warp instruction '" + op + "'");
+}
+
+// shfl.sync's helpers (emitShfl): the source lane, and the exchange. The mode is a constant argument that the
+// named wrappers pass (0 up, 1 down, 2 bfly, 3 idx), so the driver folds the choice away.
+std::vector<PreludeHelper> warpHelpers() {
+  std::string t = R"(// shfl.sync's source lane j for this lane (PTX ISA "shfl.sync"): lane = laneid, segmask = c[12:8],
+// maxLane = (lane & segmask) | (c[4:0] & ~segmask); up: j = lane - b, valid if j >= maxLane (signed); down:
+// j = lane + b; bfly: j = lane ^ b; idx: j = (lane & segmask) | (b & ~segmask); valid if j <= maxLane. An
+// invalid j reads the lane's own value. Returns whether j is valid; j is the lane read.
+bool p2g_shfl_lane(int mode, uint b, uint c, out uint j) {
+  uint lane = gl_LocalInvocationIndex & 31u, seg = (c >> 8) & 31u, maxL = (lane & seg) | ((c & 31u) & ~seg);
+  b &= 31u;
+  j = mode == 0 ? lane - b : mode == 1 ? lane + b : mode == 2 ? (lane ^ b) : ((lane & seg) | (b & ~seg));
+  bool valid = mode == 0 ? int(j) >= int(maxL) : j <= maxL;
+  if (!valid) j = lane;
+  return valid;
+}
+// The value of `a` in lane j. A source lane that does not execute the shfl gives the value its register holds at
+// the exchange (emulation) or the subgroup's undefined value (native): not measured yet, like the member mask,
+// which is not read. Under the emulation every lane of the warp must call it (p2g_warp_x exchanges).
+uint p2g_shfl(int mode, bool act, uint a, uint b, uint c) {
+  uint j;
+  p2g_shfl_lane(mode, b, c, j);
+  if (P2G_WARP_EMU) {
+    p2g_warp_x(act, true, a);
+    return p2g_xchg[(gl_LocalInvocationIndex & ~31u) | j];
+  }
+  return subgroupShuffle(a, (gl_SubgroupInvocationID & ~31u) | j);
+}
+)";
+  const char* modes[] = {"up", "down", "bfly", "idx"};
+  for (int m = 0; m < 4; ++m) {
+    std::string n = std::string("p2g_shfl_") + modes[m], k = std::to_string(m);
+    t += "uint " + n + "(bool act, uint a, uint b, uint c) { return p2g_shfl(" + k + ", act, a, b, c); }\n";
+    t += "bool " + n + "_ok(uint b, uint c) { uint j; return p2g_shfl_lane(" + k + ", b, c, j); }\n";
+  }
+  return {{"p2g_shfl", {}, {}, t}};
 }
 
 }  // namespace p2g

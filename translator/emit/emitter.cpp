@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <unordered_map>
 
 #include "check_bounds.h"
 #include "fold.h"
@@ -420,6 +421,22 @@ std::string Emitter::readName(int r) {
 }
 
 void Emitter::line(const std::string& statement) {
+  // one statement a line: `a = x; b = y;` is written as two lines (so each temporary is declared where it is
+  // assigned); a `for (;;)` header or a braced block is kept whole
+  if (statement.find('{') == std::string::npos) {
+    int depth = 0;
+    for (size_t i = 0; i + 2 < statement.size(); ++i) {
+      char c = statement[i];
+      if (c == '(' || c == '[') ++depth;
+      else if (c == ')' || c == ']') --depth;
+      else if (c == '/' && statement[i + 1] == '/') break;
+      else if (c == ';' && depth == 0 && statement[i + 1] == ' ' && statement[i + 2] != '/') {
+        line(statement.substr(0, i + 1));
+        line(statement.substr(i + 2));
+        return;
+      }
+    }
+  }
   // a statement after the store() that kept a fold: the value may depend on what follows, so it is assigned
   if (heldFold_ >= 0) {
     folds_[size_t(heldFold_)].forced = true;
@@ -771,12 +788,165 @@ void Emitter::scan() {
   if (usesWindowCvta_) usesShared_ = usesLocal_ = true;
 }
 
+// A statement longer than 120 characters is continued on the next line, indented 4 more, after the last ", "
+// inside parentheses that keeps the line within 120 (a line that has none stays long). Comments are not broken.
+static void wrapLine(const std::string& l, std::string& out) {
+  static const size_t kWidth = 120;
+  size_t b = l.find_first_not_of(' ');
+  if (l.size() <= kWidth || b == std::string::npos || l.compare(b, 2, "//") == 0) {
+    out += l;
+    return;
+  }
+  std::string cont(b + 4, ' ');
+  std::string rest = l;
+  while (rest.size() > kWidth) {
+    size_t code = rest.find("//");
+    size_t cut = std::string::npos;
+    int depth = 0;
+    for (size_t i = 0; i + 1 < std::min(rest.size(), code); ++i) {
+      char c = rest[i];
+      if (c == '(' || c == '[') ++depth;
+      else if (c == ')' || c == ']') --depth;
+      else if (c == ',' && rest[i + 1] == ' ' && depth > 0 && i + 1 <= kWidth) cut = i;
+    }
+    if (cut == std::string::npos || cut + 2 >= rest.size()) break;
+    out += rest.substr(0, cut + 1);
+    out += '\n';
+    rest = cont + rest.substr(cut + 2);
+  }
+  out += rest;
+}
+
+// Declarations where a reader looks for them (issue "Readable GLSL", item 4). After folding, a register that main()
+// never names is not declared at all, and one whose first mention is an assignment `r = value;` standing directly
+// in the innermost scope that holds all its mentions is declared by that assignment (`uint r = value;`). That
+// scope is entered only at its top (the emitter's scopes are if/else/loop bodies; a switch body, entered at its
+// case labels, is never taken), and the statement comes before every other mention in it, so each mention reads
+// the value of that assignment or a later one, as it did from the zero-initialised declaration at the top; so the
+// SPIR-V computes the same values. Registers not placed keep their declaration at the top of main. Comments are
+// not mentions. A placed line must stay within 120 characters.
+void Emitter::placeDeclarations() {
+  regPlace_.assign(F.regs.size(), 0);
+  std::unordered_map<std::string_view, int> byName;
+  for (size_t r = 0; r < F.regs.size(); ++r) byName.emplace(F.regs[r].name, int(r));
+  std::vector<std::pair<size_t, size_t>> lines;  // [begin, end) of each body line
+  for (size_t i = 0; i < body_.size();) {
+    size_t e = body_.find('\n', i);
+    if (e == std::string::npos) e = body_.size();
+    lines.push_back({i, e});
+    i = e + 1;
+  }
+  // the scope tree: node 0 is main's body; each line ending in '{' opens a child, each starting with '}' closes one
+  std::vector<int> parent{-1}, depth{0};
+  std::vector<uint8_t> isSwitch{0};
+  std::vector<int> lineScope(lines.size());
+  std::vector<int> first(F.regs.size(), -1), common(F.regs.size(), -1);
+  auto lca = [&](int a, int b) {
+    while (depth[size_t(a)] > depth[size_t(b)]) a = parent[size_t(a)];
+    while (depth[size_t(b)] > depth[size_t(a)]) b = parent[size_t(b)];
+    while (a != b) a = parent[size_t(a)], b = parent[size_t(b)];
+    return a;
+  };
+  int cur = 0;
+  for (size_t li = 0; li < lines.size(); ++li) {
+    std::string_view l(body_.data() + lines[li].first, lines[li].second - lines[li].first);
+    size_t cut = l.find("//");
+    std::string_view code = l.substr(0, cut);
+    size_t b = code.find_first_not_of(' ');
+    size_t e = code.find_last_not_of(' ');
+    code = b == std::string_view::npos ? std::string_view() : code.substr(b, e - b + 1);
+    if (!code.empty() && code.front() == '}' && parent[size_t(cur)] >= 0) cur = parent[size_t(cur)];
+    lineScope[li] = cur;
+    for (size_t i = 0; i < code.size();) {
+      if (!(isalpha((unsigned char)code[i]) || code[i] == '_')) {
+        // a number's suffix or exponent is not an identifier
+        if (isdigit((unsigned char)code[i]))
+          while (i < code.size() && identChar(code[i])) ++i;
+        else
+          ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < code.size() && identChar(code[j])) ++j;
+      auto it = byName.find(code.substr(i, j - i));
+      if (it != byName.end()) {
+        size_t r = size_t(it->second);
+        if (first[r] < 0) first[r] = int(li), common[r] = cur;
+        else common[r] = lca(common[r], cur);
+      }
+      i = j;
+    }
+    if (!code.empty() && code.back() == '{') {
+      parent.push_back(cur);
+      depth.push_back(depth[size_t(cur)] + 1);
+      isSwitch.push_back(code.compare(0, 7, "switch ") == 0 || code.compare(0, 7, "switch(") == 0);
+      cur = int(parent.size()) - 1;
+    }
+  }
+  // the type each placed line gains, by line
+  std::vector<int> placeAt(lines.size(), -1);
+  for (size_t r = 0; r < F.regs.size(); ++r) {
+    if (first[r] < 0) {
+      regPlace_[r] = 2;
+      continue;
+    }
+    size_t li = size_t(first[r]);
+    if (lineScope[li] != common[r] || isSwitch[size_t(common[r])] || placeAt[li] >= 0) continue;
+    std::string_view l(body_.data() + lines[li].first, lines[li].second - lines[li].first);
+    size_t b = l.find_first_not_of(' ');
+    const std::string& name = F.regs[r].name;
+    if (b == std::string_view::npos || l.compare(b, name.size() + 3, name + " = ") != 0) continue;
+    std::string_view rest = l.substr(b + name.size() + 3);
+    std::string_view code = rest.substr(0, rest.find("//"));
+    if (code.find('{') != std::string_view::npos || code.find('}') != std::string_view::npos) continue;
+    if (mentions(std::string(code), name)) continue;
+    // the statement starts on this line: the code line before it ends one (or opens or closes a scope)
+    bool starts = true;
+    for (size_t k = li; k-- > 0;) {
+      std::string_view p(body_.data() + lines[k].first, lines[k].second - lines[k].first);
+      p = p.substr(0, p.find("//"));
+      size_t pe = p.find_last_not_of(' ');
+      if (pe == std::string_view::npos) continue;
+      starts = p[pe] == ';' || p[pe] == '{' || p[pe] == '}';
+      break;
+    }
+    bool fl = F.regs[r].vt == ir::VType::F32 || F.regs[r].vt == ir::VType::F64;
+    size_t add = (fl ? 8 : 0) + strlen(ir::glslTypeName(F.regs[r].vt)) + 1;
+    if (!starts || l.size() + add > 120) continue;
+    regPlace_[r] = 1;
+    placeAt[li] = int(r);
+  }
+  std::string out;
+  out.reserve(body_.size() + 16 * F.regs.size());
+  for (size_t li = 0; li < lines.size(); ++li) {
+    std::string_view l(body_.data() + lines[li].first, lines[li].second - lines[li].first);
+    std::string t;
+    if (placeAt[li] >= 0) {
+      const ir::Reg& R = F.regs[size_t(placeAt[li])];
+      size_t b = l.find_first_not_of(' ');
+      t.append(l.substr(0, b));
+      if (R.vt == ir::VType::F32 || R.vt == ir::VType::F64) t += "precise ";
+      t += ir::glslTypeName(R.vt);
+      t += ' ';
+      t.append(l.substr(b));
+    } else {
+      t.assign(l);
+    }
+    wrapLine(t, out);
+    out += '\n';
+  }
+  if (!body_.empty() && body_.back() != '\n') out.pop_back();
+  body_ = std::move(out);
+}
+
 std::string Emitter::declarations() {
   std::string d;
   // Registers, grouped by GLSL type for reading. Float registers are `precise`: PTX arithmetic is never
   // contracted or reassociated behind our back (HAZARDS.md #4: only the contraction pass decides fusion).
+  // Those placed at their first assignment or never named (placeDeclarations) are left out.
   std::map<std::string, std::vector<std::string>> groups;
-  for (auto& r : F.regs) groups[ir::glslTypeName(r.vt)].push_back(r.name);
+  for (size_t r = 0; r < F.regs.size(); ++r)
+    if (regPlace_.empty() || regPlace_[r] == 0) groups[ir::glslTypeName(F.regs[r].vt)].push_back(F.regs[r].name);
   static const char* order[] = {"bool", "int", "uint", "int64_t", "uint64_t", "float", "double"};
   for (auto* ty : order) {
     auto it = groups.find(ty);
@@ -935,6 +1105,7 @@ bool Emitter::emit(const StructurizeResult& tree, std::string& glsl, std::vector
   emitNode(tree.root, tree);
   if (!ok_) return false;
   resolveFolds();
+  placeDeclarations();
   // The generic-load helpers read every window, .const included (prelude.cpp genericHelper), and the .const
   // window's own loads (p2g_ldc*) read `cmem`, so it must exist even in a kernel that names no .const variable
   // (found by tests/fuzz/fuzz_spirv: glslang rejected it; the second: ld.const through a register, tests/frontend).

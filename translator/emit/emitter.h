@@ -209,6 +209,8 @@ class Emitter {
   int afterBlock_ = -1;             // the block whose last instruction body_ ends with (setp + branch)
   size_t afterBlockAt_ = 0;
   void resolveFolds();
+  void placeDeclarations();
+  std::vector<uint8_t> regPlace_;   // per register: 0 declared at the top of main, 1 at its first assignment, 2 unused
   void assignReg(int r, const std::string& value);
   std::string readName(int r);      // a register read by its name, outside src(): its fold goes back to a statement
   bool writesInCurrent(const std::string& name) const;

@@ -12,6 +12,7 @@ std::vector<PreludeHelper> divHelpers();   // div_prelude.cpp: div.approx/div.fu
 std::vector<PreludeHelper> mmaHelpers();   // mma_prelude.cpp: the tensor-core model (docs/MMA.md)
 std::vector<PreludeHelper> f32Helpers();   // f32_prelude.cpp: exact f32 add/sub/mul/fma in integer code
 std::vector<PreludeHelper> tensorHelpers();  // emit_tensor.cpp: wmma fragments (docs/TENSOR.md)
+std::vector<PreludeHelper> warpHelpers();    // emit_warp.cpp: shfl.sync
 
 namespace {
 
@@ -707,6 +708,7 @@ uint p2g_bfind_s64(int64_t a) {  // the sign tested in 32 bits: see p2g_rem_s64
     for (auto& h : mmaHelpers()) m[h.name] = {h.deps, h.features, h.text};
     for (auto& h : f32Helpers()) m[h.name] = {h.deps, h.features, h.text};
     for (auto& h : tensorHelpers()) m[h.name] = {h.deps, h.features, h.text};
+    for (auto& h : warpHelpers()) m[h.name] = {h.deps, h.features, h.text};
     return m;
   }();
   return t;

@@ -426,6 +426,44 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
   P2GU32(a).v = p.x;
   P2GU32(a + 4ul).v = p.y;
 }
+
+// suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
+uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  return p2g_surf_ld(h, off, cb);
+}
+uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  return p2g_surf_ld64(h, off);
+}
+void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+}
+// ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
+uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
+  if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
+  return v;
+}
+void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  p2g_surf_st(h, off, cb, v.x);
+  p2g_surf_st(h, off + cb, cb, v.y);
+  if (n > 2u) {
+    p2g_surf_st(h, off + 2u * cb, cb, v.z);
+    p2g_surf_st(h, off + 3u * cb, cb, v.w);
+  }
+}
+void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+}
 )";
 
 }  // namespace

@@ -35,20 +35,7 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint amt2 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
-  uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
-  uint64_t rd49 = 0ul, rd50 = 0ul, rd51 = 0ul, lhs = 0ul, rhs = 0ul;
+  uint64_t rd7 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // atomics_global_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // atomics_global_param_1
@@ -57,46 +44,46 @@ void main() {
   // 27: ld.param.u64 	%rd9, [atomics_global_param_1];
   // 28: ld.param.u64 	%rd10, [atomics_global_param_2];
   // 29: cvta.to.global.u64 	%rd1, %rd10;
-  rd1 = p16_u64;
+  uint64_t rd1 = p16_u64;
   // 30: mov.u32 	%r8, %ntid.x;
   // 31: mov.u32 	%r9, %ctaid.x;
   // 32: mov.u32 	%r10, %tid.x;
   // 33: mad.lo.s32 	%r1, %r9, %r8, %r10;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: cvt.u64.u32 	%rd11, %r1;
   uint64_t t1 = uint64_t(r1);
   // 35: cvta.to.global.u64 	%rd12, %rd8;
   // 36: mul.wide.u32 	%rd13, %r1, 4;
   // 37: add.s64 	%rd14, %rd12, %rd13;
   // 38: ld.global.u32 	%r2, [%rd14];
-  r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
+  uint r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
   // 39: mul.wide.u32 	%rd15, %r2, 536870912;
   // 40: mul.lo.s64 	%rd16, %rd11, -7046029254386353131;
-  rd16 = uint64_t(int64_t(uint64_t(t1)) * -7046029254386353131l);
+  uint64_t rd16 = uint64_t(int64_t(uint64_t(t1)) * -7046029254386353131l);
   // 41: xor.b64  	%rd2, %rd15, %rd16;
-  rd2 = packUint2x32(unpackUint2x32(uint64_t(r2) * uint64_t(0x20000000u)) ^ unpackUint2x32(rd16));
+  uint64_t rd2 = packUint2x32(unpackUint2x32(uint64_t(r2) * uint64_t(0x20000000u)) ^ unpackUint2x32(rd16));
   // 42: cvta.to.global.u64 	%rd3, %rd9;
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 43: atom.global.add.u32 	%r11, [%rd3], %r2;
-  r11 = atomicAdd(P2GU32(rd3).v, r2);
+  uint r11 = atomicAdd(P2GU32(rd3).v, r2);
   // 44: add.s64 	%rd17, %rd3, 4;
   // 45: shr.u32 	%r12, %r2, 3;
   // 46: neg.s32 	%r13, %r12;
   int t2 = int(r2 >> 3u);
   // 47: atom.global.add.u32 	%r14, [%rd17], %r13;
-  r14 = atomicAdd(P2GU32(uint64_t(int64_t(rd3) + 4l)).v, uint(-t2));
+  uint r14 = atomicAdd(P2GU32(uint64_t(int64_t(rd3) + 4l)).v, uint(-t2));
   // 48: add.s64 	%rd18, %rd3, 8;
   // 49: atom.global.min.s32 	%r15, [%rd18], %r2;
-  r15 = uint(atomicMin(P2GI32(uint64_t(int64_t(rd3) + 8l)).v, int(r2)));
+  uint r15 = uint(atomicMin(P2GI32(uint64_t(int64_t(rd3) + 8l)).v, int(r2)));
   // 50: add.s64 	%rd19, %rd3, 12;
   // 51: atom.global.max.s32 	%r16, [%rd19], %r2;
-  r16 = uint(atomicMax(P2GI32(uint64_t(int64_t(rd3) + 12l)).v, int(r2)));
+  uint r16 = uint(atomicMax(P2GI32(uint64_t(int64_t(rd3) + 12l)).v, int(r2)));
   // 52: add.s64 	%rd20, %rd3, 16;
   // 53: atom.global.min.u32 	%r17, [%rd20], %r2;
-  r17 = atomicMin(P2GU32(uint64_t(int64_t(rd3) + 16l)).v, r2);
+  uint r17 = atomicMin(P2GU32(uint64_t(int64_t(rd3) + 16l)).v, r2);
   // 54: add.s64 	%rd21, %rd3, 20;
   // 55: atom.global.max.u32 	%r18, [%rd21], %r2;
-  r18 = atomicMax(P2GU32(uint64_t(int64_t(rd3) + 20l)).v, r2);
+  uint r18 = atomicMax(P2GU32(uint64_t(int64_t(rd3) + 20l)).v, r2);
   // 56: and.b32  	%r19, %r1, 511;
   // 57: setp.ne.s32 	%p1, %r19, 0;
   // 58: @%p1 bra 	$L__BB0_2;
@@ -104,14 +91,14 @@ void main() {
     // 60: add.s64 	%rd22, %rd3, 24;
     // 61: and.b32  	%r20, %r2, 31;
     // 62: mov.u32 	%r21, -2;
-    r21 = 0xFFFFFFFEu;
+    uint r21 = 0xFFFFFFFEu;
     // 63: shf.l.wrap.b32 	%r22, %r21, %r21, %r20;
     // 64: atom.global.and.b32 	%r23, [%rd22], %r22;
-    r23 = atomicAnd(P2GU32(uint64_t(int64_t(rd3) + 24l)).v, p2g_shf_l(r21, r21, ((r2 & 31u) & 31u)));
+    uint r23 = atomicAnd(P2GU32(uint64_t(int64_t(rd3) + 24l)).v, p2g_shf_l(r21, r21, ((r2 & 31u) & 31u)));
   }
   // 67: and.b32  	%r3, %r1, 255;
   // 68: setp.ne.s32 	%p2, %r3, 0;
-  p2 = int(r1 & 255u) != 0;
+  bool p2 = int(r1 & 255u) != 0;
   // 69: @%p2 bra 	$L__BB0_4;
   if (!p2) {
     // 71: add.s64 	%rd23, %rd3, 28;
@@ -120,11 +107,11 @@ void main() {
     // 74: shl.b32 	%r26, %r25, %r24;
     uint t3 = (r2 & 31u);
     // 75: atom.global.or.b32 	%r27, [%rd23], %r26;
-    r27 = atomicOr(P2GU32(uint64_t(int64_t(rd3) + 28l)).v, (t3 >= 32u ? 0u : 1u << t3));
+    uint r27 = atomicOr(P2GU32(uint64_t(int64_t(rd3) + 28l)).v, (t3 >= 32u ? 0u : 1u << t3));
   }
   // 78: add.s64 	%rd24, %rd3, 32;
   // 79: atom.global.xor.b32 	%r28, [%rd24], %r2;
-  r28 = atomicXor(P2GU32(uint64_t(int64_t(rd3) + 32l)).v, r2);
+  uint r28 = atomicXor(P2GU32(uint64_t(int64_t(rd3) + 32l)).v, r2);
   // 80: add.s64 	%rd25, %rd3, 36;
   // 81: atom.global.inc.u32 	%r29, [%rd25], 17;
   uint64_t t4 = uint64_t(int64_t(rd3) + 36l);
@@ -136,7 +123,7 @@ void main() {
     if (t8 == t6) break;
     t6 = t8;
   }
-  r29 = t6;
+  uint r29 = t6;
   // 82: add.s64 	%rd26, %rd3, 40;
   // 83: atom.global.dec.u32 	%r30, [%rd26], 23;
   uint64_t t9 = uint64_t(int64_t(rd3) + 40l);
@@ -148,24 +135,24 @@ void main() {
     if (t13 == t11) break;
     t11 = t13;
   }
-  r30 = t11;
+  uint r30 = t11;
   // 84: and.b32  	%r31, %r1, 15;
   // 85: setp.ne.s32 	%p3, %r31, 0;
   // 86: @%p3 bra 	$L__BB0_7;
   if (!(int(r1 & 15u) != 0)) {
     // 88: or.b32  	%r4, %r2, 1;
-    r4 = r2 | 1u;
+    uint r4 = r2 | 1u;
     // 89: ld.global.u32 	%r40, [%rd3+44];
-    r40 = P2GU32((rd3 + 44ul)).v;
+    uint r40 = P2GU32((rd3 + 44ul)).v;
     // 90: add.s64 	%rd27, %rd3, 44;
-    rd27 = uint64_t(int64_t(rd3) + 44l);
+    uint64_t rd27 = uint64_t(int64_t(rd3) + 44l);
     for (;;) {
       p2g_loop_tick();
       // 93: mul.lo.s32 	%r32, %r40, %r4;
       // 94: atom.global.cas.b32 	%r7, [%rd27], %r40, %r32;
-      r7 = atomicCompSwap(P2GU32(rd27).v, r40, uint(int(r40) * int(r4)));
+      uint r7 = atomicCompSwap(P2GU32(rd27).v, r40, uint(int(r40) * int(r4)));
       // 95: setp.ne.s32 	%p4, %r7, %r40;
-      p4 = int(r7) != int(r40);
+      bool p4 = int(r7) != int(r40);
       // 96: mov.u32 	%r40, %r7;
       r40 = r7;
       // 97: @%p4 bra 	$L__BB0_6;
@@ -178,38 +165,38 @@ void main() {
   // 101: add.s32 	%r34, %r33, 16;
   // 102: mul.wide.u32 	%rd28, %r34, 4;
   // 103: add.s64 	%rd29, %rd3, %rd28;
-  rd29 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(r2 >> 27u) + 16)) * uint64_t(4u)));
+  uint64_t rd29 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(r2 >> 27u) + 16)) * uint64_t(4u)));
   // 104: atom.global.add.u32 	%r35, [%rd29], 1;
-  r35 = atomicAdd(P2GU32(rd29).v, 1u);
+  uint r35 = atomicAdd(P2GU32(rd29).v, 1u);
   // 105: atom.global.add.u64 	%rd30, [%rd1], %rd2;
-  rd30 = atomicAdd(P2GU64(rd1).v, rd2);
+  uint64_t rd30 = atomicAdd(P2GU64(rd1).v, rd2);
   // 106: add.s64 	%rd31, %rd1, 8;
   // 107: atom.global.min.s64 	%rd32, [%rd31], %rd2;
-  rd32 = uint64_t(atomicMin(P2GI64(uint64_t(int64_t(rd1) + 8l)).v, int64_t(rd2)));
+  uint64_t rd32 = uint64_t(atomicMin(P2GI64(uint64_t(int64_t(rd1) + 8l)).v, int64_t(rd2)));
   // 108: add.s64 	%rd33, %rd1, 16;
   // 109: atom.global.max.s64 	%rd34, [%rd33], %rd2;
-  rd34 = uint64_t(atomicMax(P2GI64(uint64_t(int64_t(rd1) + 16l)).v, int64_t(rd2)));
+  uint64_t rd34 = uint64_t(atomicMax(P2GI64(uint64_t(int64_t(rd1) + 16l)).v, int64_t(rd2)));
   // 110: add.s64 	%rd35, %rd1, 24;
   // 111: atom.global.min.u64 	%rd36, [%rd35], %rd2;
-  rd36 = atomicMin(P2GU64(uint64_t(int64_t(rd1) + 24l)).v, rd2);
+  uint64_t rd36 = atomicMin(P2GU64(uint64_t(int64_t(rd1) + 24l)).v, rd2);
   // 112: add.s64 	%rd37, %rd1, 32;
   // 113: atom.global.max.u64 	%rd38, [%rd37], %rd2;
-  rd38 = atomicMax(P2GU64(uint64_t(int64_t(rd1) + 32l)).v, rd2);
+  uint64_t rd38 = atomicMax(P2GU64(uint64_t(int64_t(rd1) + 32l)).v, rd2);
   // 114: @%p2 bra 	$L__BB0_9;
   if (!p2) {
     // 116: add.s64 	%rd39, %rd1, 40;
     // 117: and.b32  	%r36, %r2, 63;
-    r36 = r2 & 63u;
+    uint r36 = r2 & 63u;
     // 118: mov.u64 	%rd40, -2;
-    rd40 = 0xFFFFFFFFFFFFFFFEul;
+    uint64_t rd40 = 0xFFFFFFFFFFFFFFFEul;
     // 123: shl.b64 	%lhs, %rd40, %r36;
     // 124: sub.u32 	%amt2, 64, %r36;
     // 125: shr.b64 	%rhs, %rd40, %amt2;
     uint t14 = (64u - r36);
     // 126: add.u64 	%rd41, %lhs, %rhs;
-    rd41 = (r36 >= 64u ? 0ul : rd40 << r36) + (t14 >= 64u ? 0ul : rd40 >> t14);
+    uint64_t rd41 = (r36 >= 64u ? 0ul : rd40 << r36) + (t14 >= 64u ? 0ul : rd40 >> t14);
     // 128: atom.global.and.b64 	%rd42, [%rd39], %rd41;
-    rd42 = atomicAnd(P2GU64(uint64_t(int64_t(rd1) + 40l)).v, rd41);
+    uint64_t rd42 = atomicAnd(P2GU64(uint64_t(int64_t(rd1) + 40l)).v, rd41);
   }
   // 131: and.b32  	%r37, %r1, 127;
   // 132: setp.ne.s32 	%p6, %r37, 0;
@@ -221,19 +208,19 @@ void main() {
     // 138: shl.b64 	%rd45, %rd44, %r38;
     uint t15 = (r2 & 63u);
     // 139: atom.global.or.b64 	%rd46, [%rd43], %rd45;
-    rd46 = atomicOr(P2GU64(uint64_t(int64_t(rd1) + 48l)).v, (t15 >= 64u ? 0ul : 1ul << t15));
+    uint64_t rd46 = atomicOr(P2GU64(uint64_t(int64_t(rd1) + 48l)).v, (t15 >= 64u ? 0ul : 1ul << t15));
   }
   // 142: add.s64 	%rd47, %rd1, 56;
   // 143: atom.global.xor.b64 	%rd48, [%rd47], %rd2;
-  rd48 = atomicXor(P2GU64(uint64_t(int64_t(rd1) + 56l)).v, rd2);
+  uint64_t rd48 = atomicXor(P2GU64(uint64_t(int64_t(rd1) + 56l)).v, rd2);
   // 144: and.b32  	%r39, %r1, 31;
   // 145: setp.ne.s32 	%p7, %r39, 0;
   // 146: @%p7 bra 	$L__BB0_14;
   if (!(int(r1 & 31u) != 0)) {
     // 148: or.b64  	%rd4, %rd2, 1;
-    rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
+    uint64_t rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
     // 149: ld.global.u64 	%rd51, [%rd1+64];
-    rd51 = P2GU64((rd1 + 64ul)).v;
+    uint64_t rd51 = P2GU64((rd1 + 64ul)).v;
     for (;;) {
       p2g_loop_tick();
       // 152: add.s64 	%rd49, %rd1, 64;
@@ -241,7 +228,7 @@ void main() {
       // 154: atom.global.cas.b64 	%rd7, [%rd49], %rd51, %rd50;
       rd7 = atomicCompSwap(P2GU64(uint64_t(int64_t(rd1) + 64l)).v, rd51, uint64_t(int64_t(rd51) * int64_t(rd4)));
       // 155: setp.ne.s64 	%p8, %rd7, %rd51;
-      p8 = int64_t(rd7) != int64_t(rd51);
+      bool p8 = int64_t(rd7) != int64_t(rd51);
       // 156: mov.u64 	%rd51, %rd7;
       rd51 = rd7;
       // 157: @%p8 bra 	$L__BB0_13;

@@ -45,44 +45,29 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // atomics_shared_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // atomics_shared_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // atomics_shared_param_2
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // atomics_shared_param_3
   // 35: ld.param.u64 	%rd5, [atomics_shared_param_0];
-  rd5 = p0_u64;
+  uint64_t rd5 = p0_u64;
   // 36: ld.param.u64 	%rd6, [atomics_shared_param_1];
-  rd6 = p8_u64;
+  uint64_t rd6 = p8_u64;
   // 37: ld.param.u64 	%rd7, [atomics_shared_param_2];
-  rd7 = p16_u64;
+  uint64_t rd7 = p16_u64;
   // 38: ld.param.u64 	%rd8, [atomics_shared_param_3];
-  rd8 = p24_u64;
+  uint64_t rd8 = p24_u64;
   // 39: mov.u32 	%r1, %tid.x;
-  r1 = gl_LocalInvocationID.x;
+  uint r1 = gl_LocalInvocationID.x;
   // 40: setp.gt.u32 	%p1, %r1, 63;
-  p1 = r1 > 63u;
+  bool p1 = r1 > 63u;
   // 41: shl.b32 	%r10, %r1, 2;
-  r10 = r1 << 2u;
+  uint r10 = r1 << 2u;
   // 42: mov.u32 	%r11, _ZZ14atomics_sharedE4hist;
-  r11 = sh_hist;
+  uint r11 = sh_hist;
   // 43: add.s32 	%r2, %r11, %r10;
-  r2 = uint(int(r11) + int(r10));
+  uint r2 = uint(int(r11) + int(r10));
   // 44: @%p1 bra 	$L__BB0_2;
   if (!p1) {
     // 46: mov.u32 	%r12, 0;
@@ -93,7 +78,7 @@ void main() {
   // 51: @%p2 bra 	$L__BB0_3;
   if (int(r1) == 0) {
     // 55: mov.u32 	%r13, 0;
-    r13 = 0u;
+    uint r13 = 0u;
     // 56: st.shared.u32 	[_ZZ14atomics_sharedE5acc32], %r13;
     p2g_sts32(sh_acc32, r13);
     // 57: mov.u32 	%r14, 1000000;
@@ -106,7 +91,7 @@ void main() {
     // 62: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+12], %r16;
     p2g_sts32((sh_acc32 + 12u), 0x80000000u);
     // 63: mov.u32 	%r17, -1;
-    r17 = 0xFFFFFFFFu;
+    uint r17 = 0xFFFFFFFFu;
     // 64: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+16], %r17;
     p2g_sts32((sh_acc32 + 16u), r17);
     // 65: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+20], %r13;
@@ -125,7 +110,7 @@ void main() {
     // 72: st.shared.u32 	[_ZZ14atomics_sharedE5acc32+44], %r13;
     p2g_sts32((sh_acc32 + 44u), r13);
     // 73: mov.u64 	%rd9, 0;
-    rd9 = 0ul;
+    uint64_t rd9 = 0ul;
     // 74: st.shared.u64 	[_ZZ14atomics_sharedE5acc64], %rd9;
     smem64[0u + ((sh_acc64) - 304u) / 8u] = rd9;
     // 75: mov.u64 	%rd10, -1;
@@ -144,33 +129,35 @@ void main() {
     // 52: bra.uni 	$L__BB0_4;
   }
   // 84: mov.u32 	%r3, %ctaid.x;
-  r3 = gl_WorkGroupID.x;
+  uint r3 = gl_WorkGroupID.x;
   // 85: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 86: shl.b32 	%r19, %r3, 8;
   // 87: add.s32 	%r4, %r19, %r1;
-  r4 = uint(int(r3 << 8u) + int(r1));
+  uint r4 = uint(int(r3 << 8u) + int(r1));
   // 88: cvta.to.global.u64 	%rd12, %rd5;
   // 89: mul.wide.u32 	%rd13, %r4, 4;
   // 90: add.s64 	%rd14, %rd12, %rd13;
   // 91: ld.global.u32 	%r5, [%rd14];
-  r5 = P2GU32(uint64_t(int64_t(rd5) + int64_t(uint64_t(r4) * uint64_t(4u)))).v;
+  uint r5 = P2GU32(uint64_t(int64_t(rd5) + int64_t(uint64_t(r4) * uint64_t(4u)))).v;
   // 92: shl.b32 	%r20, %r5, 2;
   // 93: and.b32  	%r21, %r20, 252;
   // 94: add.s32 	%r23, %r11, %r21;
   // 95: atom.shared.add.u32 	%r24, [%r23], 1;
-  r24 = atomicAdd(smem[(uint(int(r11) + int((r5 << 2u) & 252u))) >> 2], 1u);
+  uint r24 = atomicAdd(smem[(uint(int(r11) + int((r5 << 2u) & 252u))) >> 2], 1u);
   // 96: shr.u32 	%r25, %r5, 4;
   // 97: mov.u32 	%r26, _ZZ14atomics_sharedE5acc32;
-  r26 = sh_acc32;
+  uint r26 = sh_acc32;
   // 98: atom.shared.add.u32 	%r27, [%r26], %r25;
-  r27 = atomicAdd(smem[(r26) >> 2], (r5 >> 4u));
+  uint r27 = atomicAdd(smem[(r26) >> 2], (r5 >> 4u));
   // 99: and.b32  	%r28, %r5, 255;
   // 100: neg.s32 	%r29, %r28;
   int t1 = int(r5 & 255u);
   // 101: add.s32 	%r30, %r26, 4;
   // 102: atom.shared.add.u32 	%r31, [%r30], %r29;
-  r31 = atomicAdd(smem[(uint(int(r26) + 4)) >> 2], uint(-t1));
+  uint r31 = atomicAdd(smem[(uint(int(r26) + 4)) >> 2], uint(-t1));
   // 103: add.s32 	%r32, %r26, 8;
   // 104: atom.shared.min.s32 	%r33, [%r32], %r5;
   uint t2 = uint(int(r26) + 8);
@@ -182,7 +169,7 @@ void main() {
     if (t6 == t4) break;
     t4 = t6;
   }
-  r33 = t4;
+  uint r33 = t4;
   // 105: add.s32 	%r34, %r26, 12;
   // 106: atom.shared.max.s32 	%r35, [%r34], %r5;
   uint t7 = uint(int(r26) + 12);
@@ -194,24 +181,24 @@ void main() {
     if (t11 == t9) break;
     t9 = t11;
   }
-  r35 = t9;
+  uint r35 = t9;
   // 107: add.s32 	%r36, %r26, 16;
   // 108: atom.shared.min.u32 	%r37, [%r36], %r5;
-  r37 = atomicMin(smem[(uint(int(r26) + 16)) >> 2], r5);
+  uint r37 = atomicMin(smem[(uint(int(r26) + 16)) >> 2], r5);
   // 109: add.s32 	%r38, %r26, 20;
   // 110: atom.shared.max.u32 	%r39, [%r38], %r5;
-  r39 = atomicMax(smem[(uint(int(r26) + 20)) >> 2], r5);
+  uint r39 = atomicMax(smem[(uint(int(r26) + 20)) >> 2], r5);
   // 111: and.b32  	%r40, %r1, 63;
   // 112: setp.ne.s32 	%p3, %r40, 0;
   // 113: @%p3 bra 	$L__BB0_6;
   if (!(int(r1 & 63u) != 0)) {
     // 115: and.b32  	%r41, %r5, 31;
     // 116: mov.u32 	%r42, -2;
-    r42 = 0xFFFFFFFEu;
+    uint r42 = 0xFFFFFFFEu;
     // 117: shf.l.wrap.b32 	%r43, %r42, %r42, %r41;
     // 118: add.s32 	%r45, %r26, 24;
     // 119: atom.shared.and.b32 	%r46, [%r45], %r43;
-    r46 = atomicAnd(smem[(uint(int(r26) + 24)) >> 2], p2g_shf_l(r42, r42, ((r5 & 31u) & 31u)));
+    uint r46 = atomicAnd(smem[(uint(int(r26) + 24)) >> 2], p2g_shf_l(r42, r42, ((r5 & 31u) & 31u)));
   }
   // 122: and.b32  	%r47, %r1, 31;
   // 123: setp.ne.s32 	%p4, %r47, 0;
@@ -223,14 +210,14 @@ void main() {
     uint t12 = (r5 & 31u);
     // 129: add.s32 	%r52, %r26, 28;
     // 130: atom.shared.or.b32 	%r53, [%r52], %r50;
-    r53 = atomicOr(smem[(uint(int(r26) + 28)) >> 2], (t12 >= 32u ? 0u : 1u << t12));
+    uint r53 = atomicOr(smem[(uint(int(r26) + 28)) >> 2], (t12 >= 32u ? 0u : 1u << t12));
   }
   // 133: xor.b32  	%r54, %r5, 1540483477;
   // 134: mul.wide.u32 	%rd1, %r54, %r5;
-  rd1 = uint64_t(r5 ^ 0x5BD1E995u) * uint64_t(r5);
+  uint64_t rd1 = uint64_t(r5 ^ 0x5BD1E995u) * uint64_t(r5);
   // 135: add.s32 	%r56, %r26, 32;
   // 136: atom.shared.xor.b32 	%r57, [%r56], %r5;
-  r57 = atomicXor(smem[(uint(int(r26) + 32)) >> 2], r5);
+  uint r57 = atomicXor(smem[(uint(int(r26) + 32)) >> 2], r5);
   // 137: add.s32 	%r58, %r26, 36;
   // 138: atom.shared.inc.u32 	%r59, [%r58], 100;
   uint t13 = uint(int(r26) + 36);
@@ -242,7 +229,7 @@ void main() {
     if (t17 == t15) break;
     t15 = t17;
   }
-  r59 = t15;
+  uint r59 = t15;
   // 139: add.s32 	%r60, %r26, 40;
   // 140: atom.shared.dec.u32 	%r61, [%r60], 9;
   uint t18 = uint(int(r26) + 40);
@@ -254,18 +241,18 @@ void main() {
     if (t22 == t20) break;
     t20 = t22;
   }
-  r61 = t20;
+  uint r61 = t20;
   // 141: shr.s32 	%r62, %r5, 31;
   // 142: xor.b32  	%r6, %r62, %r5;
-  r6 = uint(int(r5) >> 31u) ^ r5;
+  uint r6 = uint(int(r5) >> 31u) ^ r5;
   // 143: ld.shared.u32 	%r84, [_ZZ14atomics_sharedE5acc32+44];
-  r84 = p2g_lds32((sh_acc32 + 44u));
+  uint r84 = p2g_lds32((sh_acc32 + 44u));
   // 144: cvta.to.global.u64 	%rd2, %rd8;
-  rd2 = rd8;
+  uint64_t rd2 = rd8;
   // 145: cvta.to.global.u64 	%rd3, %rd7;
-  rd3 = rd7;
+  uint64_t rd3 = rd7;
   // 146: cvta.to.global.u64 	%rd4, %rd6;
-  rd4 = rd6;
+  uint64_t rd4 = rd6;
   for (;;) {
     p2g_loop_tick();
     // 149: setp.ge.s32 	%p5, %r84, %r6;
@@ -275,9 +262,9 @@ void main() {
     }
     // 152: add.s32 	%r64, %r26, 44;
     // 153: atom.shared.cas.b32 	%r9, [%r64], %r84, %r6;
-    r9 = atomicCompSwap(smem[(uint(int(r26) + 44)) >> 2], r84, r6);
+    uint r9 = atomicCompSwap(smem[(uint(int(r26) + 44)) >> 2], r84, r6);
     // 154: setp.ne.s32 	%p6, %r9, %r84;
-    p6 = int(r9) != int(r84);
+    bool p6 = int(r9) != int(r84);
     // 155: mov.u32 	%r84, %r9;
     r84 = r9;
     // 156: @%p6 bra 	$L__BB0_9;
@@ -287,15 +274,15 @@ void main() {
     break;
   }
   // 159: mov.u32 	%r65, _ZZ14atomics_sharedE5acc64;
-  r65 = sh_acc64;
+  uint r65 = sh_acc64;
   // 160: atom.shared.add.u64 	%rd15, [%r65], %rd1;
-  rd15 = atomicAdd(smem64[0u + ((r65) - 304u) / 8u], rd1);
+  uint64_t rd15 = atomicAdd(smem64[0u + ((r65) - 304u) / 8u], rd1);
   // 161: add.s32 	%r66, %r65, 8;
   // 162: atom.shared.min.u64 	%rd16, [%r66], %rd1;
-  rd16 = atomicMin(smem64[0u + ((uint(int(r65) + 8)) - 304u) / 8u], rd1);
+  uint64_t rd16 = atomicMin(smem64[0u + ((uint(int(r65) + 8)) - 304u) / 8u], rd1);
   // 163: add.s32 	%r67, %r65, 16;
   // 164: atom.shared.max.u64 	%rd17, [%r67], %rd1;
-  rd17 = atomicMax(smem64[0u + ((uint(int(r65) + 16)) - 304u) / 8u], rd1);
+  uint64_t rd17 = atomicMax(smem64[0u + ((uint(int(r65) + 16)) - 304u) / 8u], rd1);
   // 165: add.s64 	%rd18, %rd1, -4611686018427387904;
   // 166: add.s32 	%r68, %r65, 24;
   // 167: atom.shared.min.s64 	%rd19, [%r68], %rd18;
@@ -308,29 +295,31 @@ void main() {
     if (t27 == t25) break;
     t25 = t27;
   }
-  rd19 = t25;
+  uint64_t rd19 = t25;
   // 168: add.s32 	%r69, %r65, 32;
   // 169: atom.shared.xor.b64 	%rd20, [%r69], %rd1;
-  rd20 = atomicXor(smem64[0u + ((uint(int(r65) + 32)) - 304u) / 8u], rd1);
+  uint64_t rd20 = atomicXor(smem64[0u + ((uint(int(r65) + 32)) - 304u) / 8u], rd1);
   // 170: and.b32  	%r71, %r10, 60;
   // 171: mov.u64 	%rd21, 15;
   // 172: shl.b64 	%rd22, %rd21, %r71;
   uint t28 = (r10 & 60u);
   // 173: and.b64  	%rd23, %rd1, %rd22;
-  rd23 = packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(t28 >= 64u ? 0ul : 15ul << t28));
+  uint64_t rd23 = packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(t28 >= 64u ? 0ul : 15ul << t28));
   // 174: add.s32 	%r72, %r65, 40;
   // 175: atom.shared.or.b64 	%rd24, [%r72], %rd23;
-  rd24 = atomicOr(smem64[0u + ((uint(int(r65) + 40)) - 304u) / 8u], rd23);
+  uint64_t rd24 = atomicOr(smem64[0u + ((uint(int(r65) + 40)) - 304u) / 8u], rd23);
   // 176: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 177: @%p1 bra 	$L__BB0_13;
   if (!p1) {
     // 179: ld.shared.u32 	%r73, [%r2];
-    r73 = p2g_lds32(r2);
+    uint r73 = p2g_lds32(r2);
     // 180: mad.lo.s32 	%r74, %r3, -192, %r4;
     // 181: mul.wide.u32 	%rd25, %r74, 4;
     // 182: add.s64 	%rd26, %rd4, %rd25;
-    rd26 = uint64_t(int64_t(rd4) + int64_t(uint64_t(uint(int(r3) * -192 + int(r4))) * uint64_t(4u)));
+    uint64_t rd26 = uint64_t(int64_t(rd4) + int64_t(uint64_t(uint(int(r3) * -192 + int(r4))) * uint64_t(4u)));
     // 183: st.global.u32 	[%rd26], %r73;
     P2GU32(rd26).v = r73;
   }
@@ -339,11 +328,11 @@ void main() {
   if (!(r1 > 11u)) {
     // 189: add.s32 	%r77, %r26, %r10;
     // 190: ld.shared.u32 	%r78, [%r77];
-    r78 = p2g_lds32(uint(int(r26) + int(r10)));
+    uint r78 = p2g_lds32(uint(int(r26) + int(r10)));
     // 191: mad.lo.s32 	%r79, %r3, -244, %r4;
     // 192: mul.wide.u32 	%rd27, %r79, 4;
     // 193: add.s64 	%rd28, %rd3, %rd27;
-    rd28 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(r3) * -244 + int(r4))) * uint64_t(4u)));
+    uint64_t rd28 = uint64_t(int64_t(rd3) + int64_t(uint64_t(uint(int(r3) * -244 + int(r4))) * uint64_t(4u)));
     // 194: st.global.u32 	[%rd28], %r78;
     P2GU32(rd28).v = r78;
   }
@@ -353,11 +342,11 @@ void main() {
     // 200: shl.b32 	%r80, %r1, 3;
     // 201: add.s32 	%r82, %r65, %r80;
     // 202: ld.shared.u64 	%rd29, [%r82];
-    rd29 = smem64[0u + ((uint(int(r65) + int(r1 << 3u))) - 304u) / 8u];
+    uint64_t rd29 = smem64[0u + ((uint(int(r65) + int(r1 << 3u))) - 304u) / 8u];
     // 203: mad.lo.s32 	%r83, %r3, -250, %r4;
     // 204: mul.wide.u32 	%rd30, %r83, 8;
     // 205: add.s64 	%rd31, %rd2, %rd30;
-    rd31 = uint64_t(int64_t(rd2) + int64_t(uint64_t(uint(int(r3) * -250 + int(r4))) * uint64_t(8u)));
+    uint64_t rd31 = uint64_t(int64_t(rd2) + int64_t(uint64_t(uint(int(r3) * -250 + int(r4))) * uint64_t(8u)));
     // 206: st.global.u64 	[%rd31], %rd29;
     P2GU64(rd31).v = rd29;
   }

@@ -64,16 +64,6 @@ uint p2g_shf_l(uint a, uint b, uint n) { return n == 0u ? b : n >= 32u ? a : (b 
 uint p2g_shf_r(uint a, uint b, uint n) { return n == 0u ? a : n >= 32u ? b : (a >> n) | (b << (32u - n)); }
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bit_ops_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bit_ops_param_1
@@ -85,25 +75,25 @@ void main() {
   // 29: mov.u32 	%r18, %ntid.x;
   // 30: mov.u32 	%r19, %tid.x;
   // 31: mad.lo.s32 	%r20, %r17, %r18, %r19;
-  r20 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r20 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 32: shl.b32 	%r21, %r20, 1;
   // 33: mul.wide.u32 	%rd5, %r21, 4;
   // 34: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r20 << 1u) * uint64_t(4u)));
+  uint64_t rd6 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r20 << 1u) * uint64_t(4u)));
   // 35: ld.global.u32 	%r2, [%rd6];
-  r2 = P2GU32(rd6).v;
+  uint r2 = P2GU32(rd6).v;
   // 36: ld.global.u32 	%r3, [%rd6+4];
-  r3 = P2GU32((rd6 + 4ul)).v;
+  uint r3 = P2GU32((rd6 + 4ul)).v;
   // 37: cvt.u64.u32 	%rd7, %r2;
   uint64_t t1 = uint64_t(r2);
   // 38: cvt.u64.u32 	%rd8, %r3;
   uint64_t t2 = uint64_t(r3);
   // 39: bfi.b64 	%rd9, %rd7, %rd8, 32, 32;
-  rd9 = p2g_bfi_64(uint64_t(t1), uint64_t(t2), 32u, 32u);
+  uint64_t rd9 = p2g_bfi_64(uint64_t(t1), uint64_t(t2), 32u, 32u);
   // 40: mul.lo.s32 	%r22, %r20, 24;
   // 41: mul.wide.u32 	%rd10, %r22, 4;
   // 42: add.s64 	%rd11, %rd3, %rd10;
-  rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r20) * 24)) * uint64_t(4u)));
+  uint64_t rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r20) * 24)) * uint64_t(4u)));
   // 43: popc.b32 	%r23, %r2;
   // 44: st.global.u32 	[%rd11], %r23;
   P2GU32(rd11).v = uint(bitCount(r2));
@@ -111,7 +101,7 @@ void main() {
   // 46: st.global.u32 	[%rd11+4], %r24;
   P2GU32((rd11 + 4ul)).v = uint(31 - findMSB(r2));
   // 47: brev.b32 	%r25, %r2;
-  r25 = bitfieldReverse(r2);
+  uint r25 = bitfieldReverse(r2);
   // 48: st.global.u32 	[%rd11+8], %r25;
   P2GU32((rd11 + 8ul)).v = r25;
   // 49: bfind.shiftamt.u32 	%r26, %r25;
@@ -125,17 +115,17 @@ void main() {
   // 55: or.b32  	%r31, %r30, %r28;
   // 56: neg.s64 	%rd12, %rd9;
   // 57: and.b64  	%rd13, %rd9, %rd12;
-  rd13 = packUint2x32(unpackUint2x32(rd9) & unpackUint2x32(uint64_t(-int64_t(rd9))));
+  uint64_t rd13 = packUint2x32(unpackUint2x32(rd9) & unpackUint2x32(uint64_t(-int64_t(rd9))));
   // 58: clz.b64 	%r32, %rd13;
   // 59: shl.b32 	%r33, %r32, 16;
   // 60: mov.u32 	%r34, 4194304;
   // 61: sub.s32 	%r35, %r34, %r33;
   // 62: or.b32  	%r36, %r31, %r35;
-  r36 = ((p2g_clz64(rd9) << 8u) | p2g_popc64(rd9)) | uint(int(0x00400000u) - int(p2g_clz64(rd13) << 16u));
+  uint r36 = ((p2g_clz64(rd9) << 8u) | p2g_popc64(rd9)) | uint(int(0x00400000u) - int(p2g_clz64(rd13) << 16u));
   // 63: st.global.u32 	[%rd11+16], %r36;
   P2GU32((rd11 + 16ul)).v = r36;
   // 64: brev.b64 	%rd14, %rd9;
-  rd14 = p2g_brev64(rd9);
+  uint64_t rd14 = p2g_brev64(rd9);
   // 65: shr.u64 	%rd15, %rd14, 32;
   // 66: xor.b64  	%rd16, %rd15, %rd14;
   // 67: st.global.u32 	[%rd11+20], %rd16;
@@ -145,7 +135,7 @@ void main() {
   // 70: st.global.u32 	[%rd11+24], %r38;
   P2GU32((rd11 + 24ul)).v = ((r2 >> 7u) & 1023u);
   // 71: and.b32  	%r4, %r3, 31;
-  r4 = r3 & 31u;
+  uint r4 = r3 & 31u;
   // 72: shr.u32 	%r39, %r3, 5;
   // 73: mov.u32 	%r40, 5;
   // 74: and.b32  	%r41, %r39, 31;
@@ -180,7 +170,7 @@ void main() {
   // 99: st.global.u32 	[%rd11+48], %r1;
   P2GU32((rd11 + 48ul)).v = p2g_shf_l(r2, r3, (r4 & 31u));
   // 100: shr.u32 	%r16, %r3, 8;
-  r16 = r3 >> 8u;
+  uint r16 = r3 >> 8u;
   // 102: shf.r.wrap.b32 %r5, %r2, %r3, %r16;
   // 104: st.global.u32 	[%rd11+52], %r5;
   P2GU32((rd11 + 52ul)).v = p2g_shf_r(r2, r3, (r16 & 31u));
@@ -203,7 +193,7 @@ void main() {
   // 122: st.global.u32 	[%rd11+68], %r65;
   P2GU32((rd11 + 68ul)).v = uint(int(r3 & 0x00FFFFFFu) * int(r2 & 0x00FFFFFFu));
   // 123: sad.s32 	%r66, %r2, %r3, %r40;
-  r66 = (int(r2) > int(r3) ? uint(int(r2) - int(r3)) : uint(int(r3) - int(r2))) + 5u;
+  uint r66 = (int(r2) > int(r3) ? uint(int(r2) - int(r3)) : uint(int(r3) - int(r2))) + 5u;
   // 124: st.global.u32 	[%rd11+72], %r66;
   P2GU32((rd11 + 72ul)).v = r66;
   // 125: shr.u32 	%r67, %r2, 3;

@@ -34,27 +34,7 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
-  bool p24 = false, p25 = false, p26 = false, p27 = false, p28 = false, p29 = false, p30 = false, p31 = false;
-  bool p32 = false, p33 = false, p34 = false, p35 = false, p36 = false, p37 = false, p38 = false, p39 = false;
-  bool p40 = false, p41 = false, p42 = false, p43 = false, p44 = false, p45 = false, p46 = false, p47 = false;
-  bool p48 = false, p49 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u;
-  uint r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u;
-  uint r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u;
-  uint r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u;
-  uint r39 = 0u, r40 = 0u, r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u;
-  uint r49 = 0u, r50 = 0u, r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u;
-  uint r59 = 0u, r60 = 0u, r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u;
-  uint r69 = 0u, r70 = 0u, r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u;
-  uint r79 = 0u, r80 = 0u, r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u;
-  uint r89 = 0u, r90 = 0u, r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u;
-  uint r99 = 0u, r100 = 0u, r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul;
+  uint rs5 = 0u, rs8 = 0u, rs11 = 0u, r7 = 0u, r97 = 0u, r102 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // clang_loops_switch_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // clang_loops_switch_param_1
@@ -65,7 +45,7 @@ void main() {
   // 24: mov.u32 	%r56, %ntid.x;
   // 25: mov.u32 	%r57, %tid.x;
   // 26: mad.lo.s32 	%r5, %r55, %r56, %r57;
-  r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 27: setp.ge.u32 	%p1, %r5, %r54;
   // 28: @%p1 bra 	$L__BB0_58;
   if (!(r5 >= p16_u32)) {
@@ -76,19 +56,19 @@ void main() {
     // 33: shl.b32 	%r60, %r5, 2;
     // 34: mul.wide.u32 	%rd7, %r60, 4;
     // 35: add.s64 	%rd3, %rd2, %rd7;
-    rd3 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
+    uint64_t rd3 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
     // 36: shl.b32 	%r61, %r5, 1;
     // 37: mul.wide.u32 	%rd8, %r61, 4;
     // 38: add.s64 	%rd4, %rd1, %rd8;
-    rd4 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 1u) * uint64_t(4u)));
+    uint64_t rd4 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 1u) * uint64_t(4u)));
     // 39: mov.u32 	%r93, 0;
-    r93 = 0u;
+    uint r93 = 0u;
     // 40: mov.u32 	%r98, 1;
-    r98 = 1u;
+    uint r98 = 1u;
     // 41: mov.u32 	%r62, 5;
-    r62 = 5u;
+    uint r62 = 5u;
     // 42: mov.u32 	%r4, %r93;
-    r4 = r93;
+    uint r4 = r93;
     // 43: bra.uni 	$L__BB0_2;
     for (;;) {
       p2g_loop_tick();
@@ -101,35 +81,38 @@ void main() {
       // 58: and.b32  	%r67, %r66, 24;
       // 59: shr.u32 	%r6, %r65, %r67;
       uint t2 = ((r4 << 3u) & 24u);
-      r6 = (t2 >= 32u ? 0u : (P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(t1)))).v) >> t2);
+      uint r6 = (t2 >= 32u ? 0u : (P2GU32(uint64_t(int64_t(rd3) + int64_t(uint64_t(t1)))).v) >> t2);
       // 60: add.s32 	%r7, %r93, 1;
       r7 = uint(int(r93) + 1);
       // 61: add.s32 	%r97, %r4, 1;
       r97 = uint(int(r4) + 1);
       // 62: cvt.u16.u32 	%rs1, %r6;
       uint64_t t3 = uint64_t(r6);
-      rs1 = (uint(uint64_t(t3)) & 65535u);
+      uint rs1 = (uint(uint64_t(t3)) & 65535u);
       // 63: and.b16  	%rs2, %rs1, 255;
       // 64: mul.lo.s16 	%rs3, %rs2, 117;
-      rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1 & 255u), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
+      uint rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1 & 255u), 0, 16) * 117), 0, 16)) & 0x0000FFFFu);
       // 65: shr.u16 	%rs4, %rs3, 8;
-      rs4 = rs3 >> 8u;
+      uint rs4 = rs3 >> 8u;
       // 66: sub.s16 	%rs5, %rs1, %rs4;
-      rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
+      rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0,
+          16)) & 0x0000FFFFu);
       // 67: and.b16  	%rs6, %rs5, 254;
       // 68: shr.u16 	%rs7, %rs6, 1;
-      rs7 = (rs5 & 254u) >> 1u;
+      uint rs7 = (rs5 & 254u) >> 1u;
       // 69: add.s16 	%rs8, %rs7, %rs4;
-      rs8 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs7), 0, 16) + bitfieldExtract(int(rs4), 0, 16)), 0, 16)) & 0x0000FFFFu);
+      rs8 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs7), 0, 16) + bitfieldExtract(int(rs4), 0, 16)), 0,
+          16)) & 0x0000FFFFu);
       // 70: shr.u16 	%rs9, %rs8, 3;
       // 71: mul.lo.s16 	%rs10, %rs9, 11;
-      rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs8 >> 3u), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
+      uint rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs8 >> 3u), 0, 16) * 11), 0, 16)) & 0x0000FFFFu);
       // 72: sub.s16 	%rs11, %rs1, %rs10;
-      rs11 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs10), 0, 16)), 0, 16)) & 0x0000FFFFu);
+      rs11 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs10), 0, 16)), 0,
+          16)) & 0x0000FFFFu);
       // 73: cvt.u32.u16 	%r68, %rs11;
       uint64_t t4 = uint64_t(rs11);
       // 74: and.b32  	%r63, %r68, 255;
-      r63 = uint(uint64_t(t4)) & 255u;
+      uint r63 = uint(uint64_t(t4)) & 255u;
       // 75: setp.gt.s32 	%p2, %r63, 4;
       // 76: @%p2 bra 	$L__BB0_11;
       if (int(r63) > 4) {
@@ -213,7 +196,7 @@ void main() {
           // 82: @%p10 bra 	$L__BB0_20;
           if (int(r63) == 2) {
             // 138: shr.u32 	%r75, %r5, 7;
-            r75 = r5 >> 7u;
+            uint r75 = r5 >> 7u;
             // 139: xor.b32  	%r5, %r75, %r5;
             r5 = r75 ^ r5;
             // 140: bra.uni 	$L__BB0_26;
@@ -298,7 +281,7 @@ void main() {
       // 45: setp.lt.u32 	%p20, %r97, 16;
       // 46: setp.lt.u32 	%p21, %r93, 63;
       // 47: and.pred  	%p22, %p20, %p21;
-      p22 = (r97 < 16u) && (r93 < 63u);
+      bool p22 = (r97 < 16u) && (r93 < 63u);
       // 48: mov.u32 	%r93, %r7;
       r93 = r7;
       // 49: mov.u32 	%r4, %r97;
@@ -313,16 +296,16 @@ void main() {
     }
     if (p2g_sv0 == 20) {
       // 169: and.b32  	%r26, %r98, 15;
-      r26 = r98 & 15u;
+      uint r26 = r98 & 15u;
       // 170: and.b32  	%r78, %r5, 1;
       // 171: setp.eq.b32 	%p23, %r78, 1;
       // 172: add.s32 	%r79, %r5, 15;
       // 173: selp.b32 	%r27, %r79, %r5, %p23;
-      r27 = ((r5 & 1u) == 1u) ? uint(int(r5) + 15) : r5;
+      uint r27 = ((r5 & 1u) == 1u) ? uint(int(r5) + 15) : r5;
       // 174: and.b32  	%r80, %r27, 2;
       // 175: setp.eq.s32 	%p24, %r80, 0;
       // 176: mov.u32 	%r103, %r27;
-      r103 = r27;
+      uint r103 = r27;
       // 177: @%p24 bra 	$L__BB0_37;
       if (!(int(r27 & 2u) == 0)) {
         // 178: add.s32 	%r103, %r27, 16;
@@ -357,7 +340,7 @@ void main() {
       // 194: and.b32  	%r82, %r103, 4;
       // 195: setp.eq.s32 	%p30, %r82, 0;
       // 196: mov.u32 	%r104, %r103;
-      r104 = r103;
+      uint r104 = r103;
       // 197: @%p30 bra 	$L__BB0_43;
       if (!(int(r103 & 4u) == 0)) {
         // 198: add.s32 	%r104, %r103, 32;
@@ -392,7 +375,7 @@ void main() {
       // 214: and.b32  	%r84, %r104, 8;
       // 215: setp.eq.s32 	%p36, %r84, 0;
       // 216: mov.u32 	%r105, %r104;
-      r105 = r104;
+      uint r105 = r104;
       // 217: @%p36 bra 	$L__BB0_49;
       if (!(int(r104 & 8u) == 0)) {
         // 218: add.s32 	%r105, %r104, 48;
@@ -427,7 +410,7 @@ void main() {
       // 234: and.b32  	%r86, %r105, 16;
       // 235: setp.eq.s32 	%p42, %r86, 0;
       // 236: mov.u32 	%r106, %r105;
-      r106 = r105;
+      uint r106 = r105;
       // 237: @%p42 bra 	$L__BB0_53;
       if (!(int(r105 & 16u) == 0)) {
         // 238: add.s32 	%r106, %r105, 64;
@@ -450,7 +433,7 @@ void main() {
       // 248: and.b32  	%r88, %r106, 32;
       // 249: setp.eq.s32 	%p46, %r88, 0;
       // 250: mov.u32 	%r107, %r106;
-      r107 = r106;
+      uint r107 = r106;
       // 251: @%p46 bra 	$L__BB0_57;
       if (!(int(r106 & 32u) == 0)) {
         // 252: add.s32 	%r107, %r106, 80;

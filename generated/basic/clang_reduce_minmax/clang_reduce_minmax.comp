@@ -25,21 +25,6 @@ uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // clang_reduce_minmax_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // clang_reduce_minmax_param_1
@@ -48,74 +33,76 @@ void main() {
   // 30: ld.param.u64 	%rd7, [clang_reduce_minmax_param_0];
   // 31: cvta.to.global.u64 	%rd11, %rd7;
   // 32: mov.u32 	%r1, %tid.x;
-  r1 = gl_LocalInvocationID.x;
+  uint r1 = gl_LocalInvocationID.x;
   // 33: mov.u32 	%r2, %ctaid.x;
-  r2 = gl_WorkGroupID.x;
+  uint r2 = gl_WorkGroupID.x;
   // 34: mov.u32 	%r17, %ntid.x;
-  r17 = gl_WorkGroupSize.x;
+  uint r17 = gl_WorkGroupSize.x;
   // 35: mul.lo.s32 	%r18, %r2, %r17;
   // 36: shl.b32 	%r19, %r18, 2;
   // 37: mul.wide.u32 	%rd12, %r19, 4;
   // 38: add.s64 	%rd13, %rd11, %rd12;
-  rd13 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(uint(int(r2) * int(r17)) << 2u) * uint64_t(4u)));
+  uint64_t rd13 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(uint(int(r2) * int(r17)) << 2u) * uint64_t(4u)));
   // 39: mul.wide.u32 	%rd14, %r1, 4;
-  rd14 = uint64_t(r1) * uint64_t(4u);
+  uint64_t rd14 = uint64_t(r1) * uint64_t(4u);
   // 40: add.s64 	%rd15, %rd13, %rd14;
   // 41: ld.global.u32 	%r20, [%rd15];
-  r20 = P2GU32(uint64_t(int64_t(rd13) + int64_t(rd14))).v;
+  uint r20 = P2GU32(uint64_t(int64_t(rd13) + int64_t(rd14))).v;
   // 42: add.s32 	%r21, %r17, %r1;
-  r21 = uint(int(r17) + int(r1));
+  uint r21 = uint(int(r17) + int(r1));
   // 43: mul.wide.u32 	%rd16, %r21, 4;
   // 44: add.s64 	%rd17, %rd13, %rd16;
   // 45: ld.global.u32 	%r22, [%rd17];
-  r22 = P2GU32(uint64_t(int64_t(rd13) + int64_t(uint64_t(r21) * uint64_t(4u)))).v;
+  uint r22 = P2GU32(uint64_t(int64_t(rd13) + int64_t(uint64_t(r21) * uint64_t(4u)))).v;
   // 46: min.s32 	%r23, %r22, %r20;
   // 47: max.s32 	%r24, %r22, %r20;
   // 48: add.s32 	%r25, %r22, %r20;
   // 49: add.s32 	%r26, %r21, %r17;
-  r26 = uint(int(r21) + int(r17));
+  uint r26 = uint(int(r21) + int(r17));
   // 50: mul.wide.u32 	%rd18, %r26, 4;
   // 51: add.s64 	%rd19, %rd13, %rd18;
   // 52: ld.global.u32 	%r27, [%rd19];
-  r27 = P2GU32(uint64_t(int64_t(rd13) + int64_t(uint64_t(r26) * uint64_t(4u)))).v;
+  uint r27 = P2GU32(uint64_t(int64_t(rd13) + int64_t(uint64_t(r26) * uint64_t(4u)))).v;
   // 53: min.s32 	%r28, %r27, %r23;
   // 54: max.s32 	%r29, %r27, %r24;
   // 55: add.s32 	%r30, %r27, %r25;
   // 56: add.s32 	%r31, %r26, %r17;
   // 57: mul.wide.u32 	%rd20, %r31, 4;
   // 58: add.s64 	%rd21, %rd13, %rd20;
-  rd21 = uint64_t(int64_t(rd13) + int64_t(uint64_t(uint(int(r26) + int(r17))) * uint64_t(4u)));
+  uint64_t rd21 = uint64_t(int64_t(rd13) + int64_t(uint64_t(uint(int(r26) + int(r17))) * uint64_t(4u)));
   // 59: ld.global.u32 	%r32, [%rd21];
-  r32 = P2GU32(rd21).v;
+  uint r32 = P2GU32(rd21).v;
   // 60: min.s32 	%r33, %r32, %r28;
-  r33 = uint(min(int(r32), int(uint(min(int(r27), int(uint(min(int(r22), int(r20)))))))));
+  uint r33 = uint(min(int(r32), int(uint(min(int(r27), int(uint(min(int(r22), int(r20)))))))));
   // 61: max.s32 	%r34, %r32, %r29;
-  r34 = uint(max(int(r32), int(uint(max(int(r27), int(uint(max(int(r22), int(r20)))))))));
+  uint r34 = uint(max(int(r32), int(uint(max(int(r27), int(uint(max(int(r22), int(r20)))))))));
   // 62: add.s32 	%r35, %r32, %r30;
   // 63: mov.u64 	%rd22, _ZZ19clang_reduce_minmaxE4smin;
   // 64: add.s64 	%rd4, %rd22, %rd14;
-  rd4 = uint64_t(int64_t(uint64_t(uint64_t(sh_smin))) + int64_t(rd14));
+  uint64_t rd4 = uint64_t(int64_t(uint64_t(uint64_t(sh_smin))) + int64_t(rd14));
   // 65: st.shared.u32 	[%rd4], %r33;
   p2g_sts32(uint(rd4), r33);
   // 66: mov.u64 	%rd23, _ZZ19clang_reduce_minmaxE4smax;
   // 67: add.s64 	%rd5, %rd23, %rd14;
-  rd5 = uint64_t(int64_t(uint64_t(uint64_t(sh_smax))) + int64_t(rd14));
+  uint64_t rd5 = uint64_t(int64_t(uint64_t(uint64_t(sh_smax))) + int64_t(rd14));
   // 68: st.shared.u32 	[%rd5], %r34;
   p2g_sts32(uint(rd5), r34);
   // 69: mov.u64 	%rd24, _ZZ19clang_reduce_minmaxE4ssum;
   // 70: add.s64 	%rd6, %rd24, %rd14;
-  rd6 = uint64_t(int64_t(uint64_t(uint64_t(sh_ssum))) + int64_t(rd14));
+  uint64_t rd6 = uint64_t(int64_t(uint64_t(uint64_t(sh_ssum))) + int64_t(rd14));
   // 71: st.shared.u32 	[%rd6], %r35;
   p2g_sts32(uint(rd6), uint(int(r32) + int(uint(int(r27) + int(uint(int(r22) + int(r20)))))));
   // 72: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 73: setp.gt.u32 	%p1, %r1, 63;
   // 74: @%p1 bra 	$L__BB0_6;
   if (!(r1 > 63u)) {
     // 75: ld.shared.u32 	%r3, [%rd4+256];
-    r3 = p2g_lds32((uint(rd4) + 256u));
+    uint r3 = p2g_lds32((uint(rd4) + 256u));
     // 76: ld.shared.u32 	%r4, [%rd5+256];
-    r4 = p2g_lds32((uint(rd5) + 256u));
+    uint r4 = p2g_lds32((uint(rd5) + 256u));
     // 77: ld.shared.u32 	%r36, [%rd4];
     // 78: setp.ge.s32 	%p2, %r3, %r36;
     // 79: @%p2 bra 	$L__BB0_3;
@@ -131,22 +118,24 @@ void main() {
       p2g_sts32(uint(rd5), r4);
     }
     // 87: ld.shared.u32 	%r38, [%rd6+256];
-    r38 = p2g_lds32((uint(rd6) + 256u));
+    uint r38 = p2g_lds32((uint(rd6) + 256u));
     // 88: ld.shared.u32 	%r39, [%rd6];
     // 89: add.s32 	%r40, %r39, %r38;
-    r40 = uint(int(p2g_lds32(uint(rd6))) + int(r38));
+    uint r40 = uint(int(p2g_lds32(uint(rd6))) + int(r38));
     // 90: st.shared.u32 	[%rd6], %r40;
     p2g_sts32(uint(rd6), r40);
   }
   // 92: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 93: setp.gt.u32 	%p4, %r1, 31;
   // 94: @%p4 bra 	$L__BB0_12;
   if (!(r1 > 31u)) {
     // 95: ld.shared.u32 	%r5, [%rd4+128];
-    r5 = p2g_lds32((uint(rd4) + 128u));
+    uint r5 = p2g_lds32((uint(rd4) + 128u));
     // 96: ld.shared.u32 	%r6, [%rd5+128];
-    r6 = p2g_lds32((uint(rd5) + 128u));
+    uint r6 = p2g_lds32((uint(rd5) + 128u));
     // 97: ld.shared.u32 	%r41, [%rd4];
     // 98: setp.ge.s32 	%p5, %r5, %r41;
     // 99: @%p5 bra 	$L__BB0_9;
@@ -162,22 +151,24 @@ void main() {
       p2g_sts32(uint(rd5), r6);
     }
     // 107: ld.shared.u32 	%r43, [%rd6+128];
-    r43 = p2g_lds32((uint(rd6) + 128u));
+    uint r43 = p2g_lds32((uint(rd6) + 128u));
     // 108: ld.shared.u32 	%r44, [%rd6];
     // 109: add.s32 	%r45, %r44, %r43;
-    r45 = uint(int(p2g_lds32(uint(rd6))) + int(r43));
+    uint r45 = uint(int(p2g_lds32(uint(rd6))) + int(r43));
     // 110: st.shared.u32 	[%rd6], %r45;
     p2g_sts32(uint(rd6), r45);
   }
   // 112: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 113: setp.gt.u32 	%p7, %r1, 15;
   // 114: @%p7 bra 	$L__BB0_18;
   if (!(r1 > 15u)) {
     // 115: ld.shared.u32 	%r7, [%rd4+64];
-    r7 = p2g_lds32((uint(rd4) + 64u));
+    uint r7 = p2g_lds32((uint(rd4) + 64u));
     // 116: ld.shared.u32 	%r8, [%rd5+64];
-    r8 = p2g_lds32((uint(rd5) + 64u));
+    uint r8 = p2g_lds32((uint(rd5) + 64u));
     // 117: ld.shared.u32 	%r46, [%rd4];
     // 118: setp.ge.s32 	%p8, %r7, %r46;
     // 119: @%p8 bra 	$L__BB0_15;
@@ -193,22 +184,24 @@ void main() {
       p2g_sts32(uint(rd5), r8);
     }
     // 127: ld.shared.u32 	%r48, [%rd6+64];
-    r48 = p2g_lds32((uint(rd6) + 64u));
+    uint r48 = p2g_lds32((uint(rd6) + 64u));
     // 128: ld.shared.u32 	%r49, [%rd6];
     // 129: add.s32 	%r50, %r49, %r48;
-    r50 = uint(int(p2g_lds32(uint(rd6))) + int(r48));
+    uint r50 = uint(int(p2g_lds32(uint(rd6))) + int(r48));
     // 130: st.shared.u32 	[%rd6], %r50;
     p2g_sts32(uint(rd6), r50);
   }
   // 132: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 133: setp.gt.u32 	%p10, %r1, 7;
   // 134: @%p10 bra 	$L__BB0_24;
   if (!(r1 > 7u)) {
     // 135: ld.shared.u32 	%r9, [%rd4+32];
-    r9 = p2g_lds32((uint(rd4) + 32u));
+    uint r9 = p2g_lds32((uint(rd4) + 32u));
     // 136: ld.shared.u32 	%r10, [%rd5+32];
-    r10 = p2g_lds32((uint(rd5) + 32u));
+    uint r10 = p2g_lds32((uint(rd5) + 32u));
     // 137: ld.shared.u32 	%r51, [%rd4];
     // 138: setp.ge.s32 	%p11, %r9, %r51;
     // 139: @%p11 bra 	$L__BB0_21;
@@ -224,22 +217,24 @@ void main() {
       p2g_sts32(uint(rd5), r10);
     }
     // 147: ld.shared.u32 	%r53, [%rd6+32];
-    r53 = p2g_lds32((uint(rd6) + 32u));
+    uint r53 = p2g_lds32((uint(rd6) + 32u));
     // 148: ld.shared.u32 	%r54, [%rd6];
     // 149: add.s32 	%r55, %r54, %r53;
-    r55 = uint(int(p2g_lds32(uint(rd6))) + int(r53));
+    uint r55 = uint(int(p2g_lds32(uint(rd6))) + int(r53));
     // 150: st.shared.u32 	[%rd6], %r55;
     p2g_sts32(uint(rd6), r55);
   }
   // 152: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 153: setp.gt.u32 	%p13, %r1, 3;
   // 154: @%p13 bra 	$L__BB0_30;
   if (!(r1 > 3u)) {
     // 155: ld.shared.u32 	%r11, [%rd4+16];
-    r11 = p2g_lds32((uint(rd4) + 16u));
+    uint r11 = p2g_lds32((uint(rd4) + 16u));
     // 156: ld.shared.u32 	%r12, [%rd5+16];
-    r12 = p2g_lds32((uint(rd5) + 16u));
+    uint r12 = p2g_lds32((uint(rd5) + 16u));
     // 157: ld.shared.u32 	%r56, [%rd4];
     // 158: setp.ge.s32 	%p14, %r11, %r56;
     // 159: @%p14 bra 	$L__BB0_27;
@@ -255,22 +250,24 @@ void main() {
       p2g_sts32(uint(rd5), r12);
     }
     // 167: ld.shared.u32 	%r58, [%rd6+16];
-    r58 = p2g_lds32((uint(rd6) + 16u));
+    uint r58 = p2g_lds32((uint(rd6) + 16u));
     // 168: ld.shared.u32 	%r59, [%rd6];
     // 169: add.s32 	%r60, %r59, %r58;
-    r60 = uint(int(p2g_lds32(uint(rd6))) + int(r58));
+    uint r60 = uint(int(p2g_lds32(uint(rd6))) + int(r58));
     // 170: st.shared.u32 	[%rd6], %r60;
     p2g_sts32(uint(rd6), r60);
   }
   // 172: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 173: setp.gt.u32 	%p16, %r1, 1;
   // 174: @%p16 bra 	$L__BB0_36;
   if (!(r1 > 1u)) {
     // 175: ld.shared.u32 	%r13, [%rd4+8];
-    r13 = p2g_lds32((uint(rd4) + 8u));
+    uint r13 = p2g_lds32((uint(rd4) + 8u));
     // 176: ld.shared.u32 	%r14, [%rd5+8];
-    r14 = p2g_lds32((uint(rd5) + 8u));
+    uint r14 = p2g_lds32((uint(rd5) + 8u));
     // 177: ld.shared.u32 	%r61, [%rd4];
     // 178: setp.ge.s32 	%p17, %r13, %r61;
     // 179: @%p17 bra 	$L__BB0_33;
@@ -286,23 +283,25 @@ void main() {
       p2g_sts32(uint(rd5), r14);
     }
     // 187: ld.shared.u32 	%r63, [%rd6+8];
-    r63 = p2g_lds32((uint(rd6) + 8u));
+    uint r63 = p2g_lds32((uint(rd6) + 8u));
     // 188: ld.shared.u32 	%r64, [%rd6];
     // 189: add.s32 	%r65, %r64, %r63;
-    r65 = uint(int(p2g_lds32(uint(rd6))) + int(r63));
+    uint r65 = uint(int(p2g_lds32(uint(rd6))) + int(r63));
     // 190: st.shared.u32 	[%rd6], %r65;
     p2g_sts32(uint(rd6), r65);
   }
   // 192: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 193: setp.ne.s32 	%p19, %r1, 0;
-  p19 = int(r1) != 0;
+  bool p19 = int(r1) != 0;
   // 194: @%p19 bra 	$L__BB0_42;
   if (!p19) {
     // 195: ld.shared.u32 	%r15, [_ZZ19clang_reduce_minmaxE4smin+4];
-    r15 = p2g_lds32((sh_smin + 4u));
+    uint r15 = p2g_lds32((sh_smin + 4u));
     // 196: ld.shared.u32 	%r16, [_ZZ19clang_reduce_minmaxE4smax+4];
-    r16 = p2g_lds32((sh_smax + 4u));
+    uint r16 = p2g_lds32((sh_smax + 4u));
     // 197: ld.shared.u32 	%r66, [%rd4];
     // 198: setp.ge.s32 	%p20, %r15, %r66;
     // 199: @%p20 bra 	$L__BB0_39;
@@ -318,15 +317,17 @@ void main() {
       p2g_sts32(uint(rd5), r16);
     }
     // 207: ld.shared.u32 	%r68, [_ZZ19clang_reduce_minmaxE4ssum+4];
-    r68 = p2g_lds32((sh_ssum + 4u));
+    uint r68 = p2g_lds32((sh_ssum + 4u));
     // 208: ld.shared.u32 	%r69, [%rd6];
     // 209: add.s32 	%r70, %r69, %r68;
-    r70 = uint(int(p2g_lds32(uint(rd6))) + int(r68));
+    uint r70 = uint(int(p2g_lds32(uint(rd6))) + int(r68));
     // 210: st.shared.u32 	[%rd6], %r70;
     p2g_sts32(uint(rd6), r70);
   }
   // 212: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 213: @%p19 bra 	$L__BB0_44;
   if (!p19) {
     // 214: ld.param.u64 	%rd8, [clang_reduce_minmax_param_3];
@@ -336,19 +337,19 @@ void main() {
     // 218: cvta.to.global.u64 	%rd2, %rd10;
     // 219: cvta.to.global.u64 	%rd3, %rd9;
     // 220: ld.shared.u32 	%r71, [_ZZ19clang_reduce_minmaxE4smin];
-    r71 = p2g_lds32(sh_smin);
+    uint r71 = p2g_lds32(sh_smin);
     // 221: mul.wide.u32 	%rd25, %r2, 4;
-    rd25 = uint64_t(r2) * uint64_t(4u);
+    uint64_t rd25 = uint64_t(r2) * uint64_t(4u);
     // 222: add.s64 	%rd26, %rd3, %rd25;
     // 223: st.global.u32 	[%rd26], %r71;
     P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd25))).v = r71;
     // 224: ld.shared.u32 	%r72, [_ZZ19clang_reduce_minmaxE4smax];
-    r72 = p2g_lds32(sh_smax);
+    uint r72 = p2g_lds32(sh_smax);
     // 225: add.s64 	%rd27, %rd2, %rd25;
     // 226: st.global.u32 	[%rd27], %r72;
     P2GU32(uint64_t(int64_t(p16_u64) + int64_t(rd25))).v = r72;
     // 227: ld.shared.u32 	%r73, [_ZZ19clang_reduce_minmaxE4ssum];
-    r73 = p2g_lds32(sh_ssum);
+    uint r73 = p2g_lds32(sh_ssum);
     // 228: add.s64 	%rd28, %rd1, %rd25;
     // 229: st.global.u32 	[%rd28], %r73;
     P2GU32(uint64_t(int64_t(p24_u64) + int64_t(rd25))).v = r73;

@@ -234,32 +234,7 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p0_1 = false, p1_1 = false, p2 = false, p3 = false, p4 = false, p5 = false;
-  bool p0_2 = false, p1_2 = false, p2_1 = false, p3_1 = false, p4_1 = false, p5_1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u;
-  uint temp_param_reg = 0u, r0_1 = 0u, r1_1 = 0u, r2_1 = 0u, r3_1 = 0u, r4_1 = 0u, r5_1 = 0u, r6_1 = 0u;
-  uint temp_param_reg_1 = 0u, r0_2 = 0u, r1_2 = 0u, r2_2 = 0u, r3_2 = 0u, r4_2 = 0u, r5_2 = 0u, r6_2 = 0u;
-  uint temp_param_reg_2 = 0u, r0_3 = 0u, r1_3 = 0u, r2_3 = 0u, r3_3 = 0u, r4_3 = 0u, r5_3 = 0u, r6_3 = 0u;
-  uint temp_param_reg_3 = 0u, r0_4 = 0u, r1_4 = 0u, r2_4 = 0u, r3_4 = 0u, r4_4 = 0u, temp_param_reg_4 = 0u;
-  uint r0_5 = 0u, r1_5 = 0u, r2_5 = 0u, r3_5 = 0u, r4_5 = 0u, r5_4 = 0u, r6_4 = 0u, temp_param_reg_5 = 0u;
-  uint r0_6 = 0u, r1_6 = 0u, r2_6 = 0u, r3_6 = 0u, r4_6 = 0u, r5_5 = 0u, r6_5 = 0u, temp_param_reg_6 = 0u;
-  uint r0_7 = 0u, r1_7 = 0u, r2_7 = 0u, r3_7 = 0u, r4_7 = 0u, r5_6 = 0u, r6_6 = 0u, r7_1 = 0u, r8_1 = 0u;
-  uint r9_1 = 0u, r10_1 = 0u, temp_param_reg_7 = 0u, r0_8 = 0u, r1_8 = 0u, r2_8 = 0u, r3_8 = 0u, r4_8 = 0u;
-  uint r5_7 = 0u, r6_7 = 0u, r7_2 = 0u, r8_2 = 0u, r9_2 = 0u, r10_2 = 0u, r11_1 = 0u, r12_1 = 0u, r13_1 = 0u;
-  uint r14_1 = 0u, r15_1 = 0u, r16_1 = 0u, r17_1 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd0_1 = 0ul, rd1_1 = 0ul, rd2_1 = 0ul, rd3_1 = 0ul, rd0_2 = 0ul;
-  uint64_t rd1_2 = 0ul, rd2_2 = 0ul, rd3_2 = 0ul, rd4_1 = 0ul, rd5_1 = 0ul, rd6_1 = 0ul, rd7_1 = 0ul;
-  uint64_t rd8_1 = 0ul, rd9_1 = 0ul, rd10_1 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f0_1 = 0.0, f1_1 = 0.0;
-  precise float f2_1 = 0.0, f3_1 = 0.0, f4_1 = 0.0, f5_1 = 0.0, f6_1 = 0.0, f7 = 0.0, f8 = 0.0, f9 = 0.0;
-  precise float f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0, f17 = 0.0;
-  precise float f18 = 0.0, f19 = 0.0, f20 = 0.0, f0_2 = 0.0, f1_2 = 0.0, f2_2 = 0.0, f3_2 = 0.0, f4_2 = 0.0;
-  precise float f5_2 = 0.0, f6_2 = 0.0, f7_1 = 0.0, f8_1 = 0.0, f9_1 = 0.0, f10_1 = 0.0, f11_1 = 0.0;
-  precise float f12_1 = 0.0, f13_1 = 0.0, f14_1 = 0.0, f15_1 = 0.0, f16_1 = 0.0, f17_1 = 0.0, f18_1 = 0.0;
-  precise float f19_1 = 0.0, f20_1 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
+  uint64_t rd15 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // device_call_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // device_call_param_1
@@ -268,36 +243,36 @@ void main() {
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // device_call_param_4
   // 204: ld.param.u64 	%rd4, [device_call_param_0];
   // 205: ld.param.u64 	%rd2, [device_call_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 206: ld.param.u64 	%rd5, [device_call_param_2];
-  rd5 = p16_u64;
+  uint64_t rd5 = p16_u64;
   // 207: ld.param.u64 	%rd3, [device_call_param_3];
-  rd3 = p24_u64;
+  uint64_t rd3 = p24_u64;
   // 208: ld.param.u32 	%r2, [device_call_param_4];
-  r2 = p32_u32;
+  uint r2 = p32_u32;
   // 209: cvta.to.global.u64 	%rd6, %rd4;
   // 210: mov.u32 	%r3, %ntid.x;
   // 211: mov.u32 	%r4, %ctaid.x;
   // 212: mov.u32 	%r5, %tid.x;
   // 213: mad.lo.s32 	%r6, %r4, %r3, %r5;
-  r6 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r6 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 214: cvt.s64.s32 	%rd1, %r6;
   int64_t t1 = int64_t(int(r6));
-  rd1 = uint64_t(int64_t(uint64_t(t1)));
+  uint64_t rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 215: mul.wide.s32 	%rd7, %r6, 4;
-  rd7 = uint64_t(int64_t(int(r6)) * int64_t(4));
+  uint64_t rd7 = uint64_t(int64_t(int(r6)) * int64_t(4));
   // 216: add.s64 	%rd8, %rd6, %rd7;
   // 217: ld.global.u32 	%r1, [%rd8];
-  r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd7))).v;
+  uint r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd7))).v;
   // 221: st.param.b32 	[param0+0], %r1;
   p2g_stl32(0u, r1);
   // 223: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
-  r1_1 = p2g_ldl32(0u);
+  uint r1_1 = p2g_ldl32(0u);
   // 22: shr.u32 	%r2, %r1, 16;
   // 23: xor.b32  	%r3, %r2, %r1;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_1 = uint(int((r1_1 >> 16u) ^ r1_1) * 2146121005);
+  uint r4_1 = uint(int((r1_1 >> 16u) ^ r1_1) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -305,16 +280,16 @@ void main() {
   // 28: ret;
   // 228: ld.param.b32 	%r7, [retval0+0];
   // 230: add.s32 	%r8, %r7, 1;
-  r8 = uint(int(p2g_ldl32(4u)) + 1);
+  uint r8 = uint(int(p2g_ldl32(4u)) + 1);
   // 234: st.param.b32 	[param0+0], %r8;
   p2g_stl32(8u, r8);
   // 236: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
-  r1_2 = p2g_ldl32(8u);
+  uint r1_2 = p2g_ldl32(8u);
   // 22: shr.u32 	%r2, %r1, 16;
   // 23: xor.b32  	%r3, %r2, %r1;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_2 = uint(int((r1_2 >> 16u) ^ r1_2) * 2146121005);
+  uint r4_2 = uint(int((r1_2 >> 16u) ^ r1_2) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -322,41 +297,41 @@ void main() {
   // 28: ret;
   // 241: ld.param.b32 	%r9, [retval0+0];
   // 243: add.s32 	%r10, %r9, 2;
-  r10 = uint(int(p2g_ldl32(12u)) + 2);
+  uint r10 = uint(int(p2g_ldl32(12u)) + 2);
   // 247: st.param.b32 	[param0+0], %r10;
   p2g_stl32(16u, r10);
   // 249: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
-  r1_3 = p2g_ldl32(16u);
+  uint r1_3 = p2g_ldl32(16u);
   // 22: shr.u32 	%r2, %r1, 16;
   // 23: xor.b32  	%r3, %r2, %r1;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_3 = uint(int((r1_3 >> 16u) ^ r1_3) * 2146121005);
+  uint r4_3 = uint(int((r1_3 >> 16u) ^ r1_3) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
   p2g_stl32(20u, ((r4_3 >> 15u) ^ r4_3));
   // 28: ret;
   // 254: ld.param.b32 	%r11, [retval0+0];
-  r11 = p2g_ldl32(20u);
+  uint r11 = p2g_ldl32(20u);
   // 259: st.param.b32 	[param0+0], %r11;
   p2g_stl32(24u, r11);
   // 261: st.param.b32 	[param1+0], %r1;
   p2g_stl32(28u, r1);
   // 263: call.uni (retval0), 
   // 90: ld.param.u32 	%r1, [_Z5widenjj_param_0];
-  r1_4 = p2g_ldl32(24u);
+  uint r1_4 = p2g_ldl32(24u);
   // 91: ld.param.u32 	%r2, [_Z5widenjj_param_1];
-  r2_4 = p2g_ldl32(28u);
+  uint r2_4 = p2g_ldl32(28u);
   // 95: st.param.b32 	[param0+0], %r1;
   p2g_stl32(40u, r1_4);
   // 97: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
-  r1_5 = p2g_ldl32(40u);
+  uint r1_5 = p2g_ldl32(40u);
   // 22: shr.u32 	%r2, %r1, 16;
   // 23: xor.b32  	%r3, %r2, %r1;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_5 = uint(int((r1_5 >> 16u) ^ r1_5) * 2146121005);
+  uint r4_5 = uint(int((r1_5 >> 16u) ^ r1_5) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -365,16 +340,16 @@ void main() {
   // 102: ld.param.b32 	%r3, [retval0+0];
   // 104: cvt.u64.u32 	%rd1, %r3;
   uint64_t t2 = uint64_t(p2g_ldl32(44u));
-  rd1_1 = uint64_t(t2);
+  uint64_t rd1_1 = uint64_t(t2);
   // 108: st.param.b32 	[param0+0], %r2;
   p2g_stl32(48u, r2_4);
   // 110: call.uni (retval0), 
   // 21: ld.param.u32 	%r1, [_Z5mix32j_param_0];
-  r1_6 = p2g_ldl32(48u);
+  uint r1_6 = p2g_ldl32(48u);
   // 22: shr.u32 	%r2, %r1, 16;
   // 23: xor.b32  	%r3, %r2, %r1;
   // 24: mul.lo.s32 	%r4, %r3, 2146121005;
-  r4_6 = uint(int((r1_6 >> 16u) ^ r1_6) * 2146121005);
+  uint r4_6 = uint(int((r1_6 >> 16u) ^ r1_6) * 2146121005);
   // 25: shr.u32 	%r5, %r4, 15;
   // 26: xor.b32  	%r6, %r5, %r4;
   // 27: st.param.b32 	[func_retval0+0], %r6;
@@ -384,57 +359,57 @@ void main() {
   // 117: cvt.u64.u32 	%rd2, %r4;
   uint64_t t3 = uint64_t(p2g_ldl32(52u));
   // 118: bfi.b64 	%rd3, %rd1, %rd2, 32, 32;
-  rd3_1 = p2g_bfi_64(rd1_1, uint64_t(t3), 32u, 32u);
+  uint64_t rd3_1 = p2g_bfi_64(rd1_1, uint64_t(t3), 32u, 32u);
   // 119: st.param.b64 	[func_retval0+0], %rd3;
   p2g_stl64(32u, rd3_1);
   // 120: ret;
   // 269: ld.param.b64 	%rd9, [retval0+0];
-  rd9 = p2g_ldl64(32u);
+  uint64_t rd9 = p2g_ldl64(32u);
   // 271: cvta.to.global.u64 	%rd10, %rd5;
   // 272: mul.wide.s32 	%rd11, %r6, 8;
   // 273: add.s64 	%rd12, %rd10, %rd11;
-  rd12 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r6)) * int64_t(8))));
+  uint64_t rd12 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(r6)) * int64_t(8))));
   // 274: st.global.u64 	[%rd12], %rd9;
   P2GU64(rd12).v = rd9;
   // 275: cvta.to.global.u64 	%rd13, %rd2;
   // 276: add.s64 	%rd14, %rd13, %rd7;
   // 277: and.b32  	%r12, %r1, 7;
   // 278: ld.global.f32 	%f4, [%rd14];
-  f4 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v);
+  precise float f4 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v);
   // 282: st.param.f32 	[param0+0], %f4;
   p2g_stl32(56u, floatBitsToUint(f4));
   // 284: st.param.b32 	[param1+0], %r12;
   p2g_stl32(60u, (r1 & 7u));
   // 286: call.uni (retval0), 
   // 41: ld.param.f32 	%f8, [_Z4polyfi_param_0];
-  f8 = uintBitsToFloat(p2g_ldl32(56u));
+  precise float f8 = uintBitsToFloat(p2g_ldl32(56u));
   // 42: ld.param.u32 	%r7, [_Z4polyfi_param_1];
-  r7_1 = p2g_ldl32(60u);
+  uint r7_1 = p2g_ldl32(60u);
   // 43: setp.lt.s32 	%p1, %r7, 1;
   // 44: mov.f32 	%f20, 0f3F800000;
-  f20 = 1.0;
+  precise float f20 = 1.0;
   // 45: @%p1 bra 	$L__BB1_6;
   if (!(int(r7_1) < 1)) {
     // 47: add.s32 	%r8, %r7, -1;
     // 48: and.b32  	%r10, %r7, 3;
-    r10_1 = r7_1 & 3u;
+    uint r10_1 = r7_1 & 3u;
     // 49: setp.lt.u32 	%p2, %r8, 3;
     // 50: mov.f32 	%f20, 0f3F800000;
     f20 = 1.0;
     // 51: @%p2 bra 	$L__BB1_4;
     if (!(uint(int(r7_1) + -1) < 3u)) {
       // 53: sub.s32 	%r9, %r7, %r10;
-      r9_1 = uint(int(r7_1) - int(r10_1));
+      uint r9_1 = uint(int(r7_1) - int(r10_1));
       // 54: mov.f32 	%f20, 0f3F800000;
       f20 = 1.0;
       for (;;) {
         p2g_loop_tick();
         // 57: fma.rn.f32 	%f13, %f20, %f8, 0f3F000000;
-        f13 = p2g_ffma(f20, f8, 0.5, 0, false);
+        precise float f13 = p2g_ffma(f20, f8, 0.5, 0, false);
         // 58: fma.rn.f32 	%f14, %f13, %f8, 0f3F000000;
-        f14 = p2g_ffma(f13, f8, 0.5, 0, false);
+        precise float f14 = p2g_ffma(f13, f8, 0.5, 0, false);
         // 59: fma.rn.f32 	%f15, %f14, %f8, 0f3F000000;
-        f15 = p2g_ffma(f14, f8, 0.5, 0, false);
+        precise float f15 = p2g_ffma(f14, f8, 0.5, 0, false);
         // 60: fma.rn.f32 	%f20, %f15, %f8, 0f3F000000;
         f20 = p2g_ffma(f15, f8, 0.5, 0, false);
         // 61: add.s32 	%r9, %r9, -4;
@@ -467,7 +442,7 @@ void main() {
   p2g_stl32(64u, floatBitsToUint(f20));
   // 78: ret;
   // 292: ld.param.f32 	%f6, [retval0+0];
-  f6 = uintBitsToFloat(p2g_ldl32(64u));
+  precise float f6 = uintBitsToFloat(p2g_ldl32(64u));
   // 294: and.b32  	%r13, %r1, 256;
   // 295: setp.eq.s32 	%p1, %r13, 0;
   // 296: @%p1 bra 	$L__BB4_2;
@@ -488,50 +463,50 @@ void main() {
     p2g_stl32(80u, uint(int((r1 >> 9u) & 3u) + 1));
     // 313: call.uni (retval0), 
     // 134: ld.param.u64 	%rd7, [_Z10sum_windowPKfi_param_0];
-    rd7_1 = p2g_ldl64(72u);
+    uint64_t rd7_1 = p2g_ldl64(72u);
     // 135: ld.param.u32 	%r10, [_Z10sum_windowPKfi_param_1];
-    r10_2 = p2g_ldl32(80u);
+    uint r10_2 = p2g_ldl32(80u);
     // 136: cvta.to.global.u64 	%rd1, %rd7;
-    rd1_2 = rd7_1;
+    uint64_t rd1_2 = rd7_1;
     // 137: setp.lt.s32 	%p1, %r10, 1;
     // 138: mov.f32 	%f24, 0f00000000;
-    f24 = 0.0;
+    precise float f24 = 0.0;
     // 139: @%p1 bra 	$L__BB3_7;
     if (!(int(r10_2) < 1)) {
       // 141: add.s32 	%r12, %r10, -1;
       // 142: and.b32  	%r17, %r10, 3;
-      r17_1 = r10_2 & 3u;
+      uint r17_1 = r10_2 & 3u;
       // 143: setp.lt.u32 	%p2, %r12, 3;
       // 144: mov.f32 	%f24, 0f00000000;
       f24 = 0.0;
       // 145: mov.u32 	%r16, 0;
-      r16_1 = 0u;
+      uint r16_1 = 0u;
       // 146: @%p2 bra 	$L__BB3_4;
       if (!(uint(int(r10_2) + -1) < 3u)) {
         // 148: sub.s32 	%r15, %r10, %r17;
-        r15_1 = uint(int(r10_2) - int(r17_1));
+        uint r15_1 = uint(int(r10_2) - int(r17_1));
         // 149: mov.f32 	%f24, 0f00000000;
         f24 = 0.0;
         // 150: mov.u32 	%r16, 0;
         r16_1 = 0u;
         // 151: mov.u64 	%rd9, %rd1;
-        rd9_1 = rd1_2;
+        uint64_t rd9_1 = rd1_2;
         for (;;) {
           p2g_loop_tick();
           // 154: ld.global.f32 	%f12, [%rd9];
-          f12_1 = uintBitsToFloat(P2GU32(rd9_1).v);
+          precise float f12_1 = uintBitsToFloat(P2GU32(rd9_1).v);
           // 155: add.f32 	%f13, %f24, %f12;
-          f13_1 = p2g_fadd(f24, f12_1, false);
+          precise float f13_1 = p2g_fadd(f24, f12_1, false);
           // 156: ld.global.f32 	%f14, [%rd9+4];
-          f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
+          precise float f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
           // 157: add.f32 	%f15, %f13, %f14;
-          f15_1 = p2g_fadd(f13_1, f14_1, false);
+          precise float f15_1 = p2g_fadd(f13_1, f14_1, false);
           // 158: ld.global.f32 	%f16, [%rd9+8];
-          f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
+          precise float f16_1 = uintBitsToFloat(P2GU32((rd9_1 + 8ul)).v);
           // 159: add.f32 	%f17, %f15, %f16;
-          f17_1 = p2g_fadd(f15_1, f16_1, false);
+          precise float f17_1 = p2g_fadd(f15_1, f16_1, false);
           // 160: ld.global.f32 	%f18, [%rd9+12];
-          f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
+          precise float f18_1 = uintBitsToFloat(P2GU32((rd9_1 + 12ul)).v);
           // 161: add.f32 	%f24, %f17, %f18;
           f24 = p2g_fadd(f17_1, f18_1, false);
           // 162: add.s32 	%r16, %r16, 4;
@@ -552,11 +527,11 @@ void main() {
       if (!(int(r17_1) == 0)) {
         // 172: mul.wide.s32 	%rd8, %r16, 4;
         // 173: add.s64 	%rd10, %rd1, %rd8;
-        rd10_1 = uint64_t(int64_t(rd1_2) + int64_t(uint64_t(int64_t(int(r16_1)) * int64_t(4))));
+        uint64_t rd10_1 = uint64_t(int64_t(rd1_2) + int64_t(uint64_t(int64_t(int(r16_1)) * int64_t(4))));
         for (;;) {
           p2g_loop_tick();
           // 177: ld.global.f32 	%f19, [%rd10];
-          f19_1 = uintBitsToFloat(P2GU32(rd10_1).v);
+          precise float f19_1 = uintBitsToFloat(P2GU32(rd10_1).v);
           // 178: add.f32 	%f24, %f24, %f19;
           f24 = p2g_fadd(f24, f19_1, false);
           // 179: add.s64 	%rd10, %rd10, 4;
@@ -575,7 +550,7 @@ void main() {
     p2g_stl32(84u, floatBitsToUint(f24));
     // 186: ret;
     // 319: ld.param.f32 	%f5, [retval0+0];
-    f5 = uintBitsToFloat(p2g_ldl32(84u));
+    precise float f5 = uintBitsToFloat(p2g_ldl32(84u));
     // 321: add.f32 	%f6, %f6, %f5;
     f6 = p2g_fadd(f6, f5, false);
   }

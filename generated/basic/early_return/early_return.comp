@@ -16,55 +16,33 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
-  bool p24 = false, p25 = false, p26 = false, p27 = false, p28 = false, p29 = false, p30 = false, p31 = false;
-  bool p32 = false, p33 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u;
-  uint r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u;
-  uint r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u;
-  uint r119 = 0u, r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u;
-  uint r128 = 0u, r129 = 0u, r130 = 0u, r131 = 0u, r132 = 0u, r133 = 0u, r134 = 0u, r135 = 0u, r136 = 0u;
-  uint r137 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // early_return_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // early_return_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // early_return_param_2
   int p2g_sv0 = 0;
   // 26: ld.param.u64 	%rd3, [early_return_param_0];
-  rd3 = p0_u64;
+  uint64_t rd3 = p0_u64;
   // 27: ld.param.u64 	%rd4, [early_return_param_1];
-  rd4 = p8_u64;
+  uint64_t rd4 = p8_u64;
   // 28: ld.param.u32 	%r34, [early_return_param_2];
   // 29: mov.u32 	%r35, %ntid.x;
   // 30: mov.u32 	%r36, %ctaid.x;
   // 31: mov.u32 	%r37, %tid.x;
   // 32: mad.lo.s32 	%r1, %r36, %r35, %r37;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.s32 	%p1, %r1, %r34;
   // 34: @%p1 bra 	$L__BB0_36;
   if (!(int(r1) >= int(p16_u32))) {
     // 36: cvta.to.global.u64 	%rd5, %rd3;
     // 37: cvt.s64.s32 	%rd1, %r1;
     int64_t t1 = int64_t(int(r1));
-    rd1 = uint64_t(int64_t(uint64_t(t1)));
+    uint64_t rd1 = uint64_t(int64_t(uint64_t(t1)));
     // 38: mul.wide.s32 	%rd6, %r1, 4;
     // 39: add.s64 	%rd7, %rd5, %rd6;
-    rd7 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
+    uint64_t rd7 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
     // 40: ld.global.u32 	%r2, [%rd7];
-    r2 = P2GU32(rd7).v;
+    uint r2 = P2GU32(rd7).v;
     // 41: setp.lt.s32 	%p2, %r2, -900;
     // 42: @%p2 bra 	$L__BB0_36;
     if (!(int(r2) < -900)) {
@@ -73,7 +51,7 @@ void main() {
       // 46: cvta.to.global.u64 	%rd8, %rd4;
       // 47: shl.b64 	%rd9, %rd1, 2;
       // 48: add.s64 	%rd2, %rd8, %rd9;
-      rd2 = uint64_t(int64_t(rd4) + int64_t(rd1 << 2u));
+      uint64_t rd2 = uint64_t(int64_t(rd4) + int64_t(rd1 << 2u));
       // 49: @%p3 bra 	$L__BB0_35;
       if (int(r2 & 3u) == 0) {
         // 270: shr.s32 	%r133, %r2, 31;
@@ -90,10 +68,10 @@ void main() {
         // 55: shr.u32 	%r44, %r2, 2;
         // 56: and.b32  	%r45, %r44, 1;
         // 57: add.s32 	%r3, %r45, %r43;
-        r3 = uint(int((r2 >> 2u) & 1u) + int(uint(int((r2 >> 1u) & 1u) + int(r2 & 1u))));
+        uint r3 = uint(int((r2 >> 2u) & 1u) + int(uint(int((r2 >> 1u) & 1u) + int(r2 & 1u))));
         // 58: setp.eq.s32 	%p4, %r3, 7;
         // 59: mov.u32 	%r137, 1002;
-        r137 = 1002u;
+        uint r137 = 1002u;
         // 60: @%p4 bra 	$L__BB0_34;
         if (int(r3) == 7) {
           p2g_sv0 = 1;
@@ -101,7 +79,7 @@ void main() {
           // 62: shr.u32 	%r47, %r2, 3;
           // 63: and.b32  	%r48, %r47, 1;
           // 64: add.s32 	%r4, %r48, %r3;
-          r4 = uint(int((r2 >> 3u) & 1u) + int(r3));
+          uint r4 = uint(int((r2 >> 3u) & 1u) + int(r3));
           // 65: setp.gt.u32 	%p5, %r4, 6;
           // 66: mov.u32 	%r137, 1003;
           r137 = 1003u;
@@ -112,7 +90,7 @@ void main() {
             // 69: shr.u32 	%r50, %r2, 4;
             // 70: and.b32  	%r51, %r50, 1;
             // 71: add.s32 	%r5, %r51, %r4;
-            r5 = uint(int((r2 >> 4u) & 1u) + int(r4));
+            uint r5 = uint(int((r2 >> 4u) & 1u) + int(r4));
             // 72: setp.gt.u32 	%p6, %r5, 6;
             // 73: mov.u32 	%r137, 1004;
             r137 = 1004u;
@@ -123,7 +101,7 @@ void main() {
               // 76: shr.u32 	%r53, %r2, 5;
               // 77: and.b32  	%r54, %r53, 1;
               // 78: add.s32 	%r6, %r54, %r5;
-              r6 = uint(int((r2 >> 5u) & 1u) + int(r5));
+              uint r6 = uint(int((r2 >> 5u) & 1u) + int(r5));
               // 79: setp.gt.u32 	%p7, %r6, 6;
               // 80: mov.u32 	%r137, 1005;
               r137 = 1005u;
@@ -134,7 +112,7 @@ void main() {
                 // 83: shr.u32 	%r56, %r2, 6;
                 // 84: and.b32  	%r57, %r56, 1;
                 // 85: add.s32 	%r7, %r57, %r6;
-                r7 = uint(int((r2 >> 6u) & 1u) + int(r6));
+                uint r7 = uint(int((r2 >> 6u) & 1u) + int(r6));
                 // 86: setp.gt.u32 	%p8, %r7, 6;
                 // 87: mov.u32 	%r137, 1006;
                 r137 = 1006u;
@@ -145,7 +123,7 @@ void main() {
                   // 90: shr.u32 	%r59, %r2, 7;
                   // 91: and.b32  	%r60, %r59, 1;
                   // 92: add.s32 	%r8, %r60, %r7;
-                  r8 = uint(int((r2 >> 7u) & 1u) + int(r7));
+                  uint r8 = uint(int((r2 >> 7u) & 1u) + int(r7));
                   // 93: setp.gt.u32 	%p9, %r8, 6;
                   // 94: mov.u32 	%r137, 1007;
                   r137 = 1007u;
@@ -156,7 +134,7 @@ void main() {
                     // 97: shr.u32 	%r62, %r2, 8;
                     // 98: and.b32  	%r63, %r62, 1;
                     // 99: add.s32 	%r9, %r63, %r8;
-                    r9 = uint(int((r2 >> 8u) & 1u) + int(r8));
+                    uint r9 = uint(int((r2 >> 8u) & 1u) + int(r8));
                     // 100: setp.gt.u32 	%p10, %r9, 6;
                     // 101: mov.u32 	%r137, 1008;
                     r137 = 1008u;
@@ -167,7 +145,7 @@ void main() {
                       // 104: shr.u32 	%r65, %r2, 9;
                       // 105: and.b32  	%r66, %r65, 1;
                       // 106: add.s32 	%r10, %r66, %r9;
-                      r10 = uint(int((r2 >> 9u) & 1u) + int(r9));
+                      uint r10 = uint(int((r2 >> 9u) & 1u) + int(r9));
                       // 107: setp.gt.u32 	%p11, %r10, 6;
                       // 108: mov.u32 	%r137, 1009;
                       r137 = 1009u;
@@ -178,7 +156,7 @@ void main() {
                         // 111: shr.u32 	%r68, %r2, 10;
                         // 112: and.b32  	%r69, %r68, 1;
                         // 113: add.s32 	%r11, %r69, %r10;
-                        r11 = uint(int((r2 >> 10u) & 1u) + int(r10));
+                        uint r11 = uint(int((r2 >> 10u) & 1u) + int(r10));
                         // 114: setp.gt.u32 	%p12, %r11, 6;
                         // 115: mov.u32 	%r137, 1010;
                         r137 = 1010u;
@@ -189,7 +167,7 @@ void main() {
                           // 118: shr.u32 	%r71, %r2, 11;
                           // 119: and.b32  	%r72, %r71, 1;
                           // 120: add.s32 	%r12, %r72, %r11;
-                          r12 = uint(int((r2 >> 11u) & 1u) + int(r11));
+                          uint r12 = uint(int((r2 >> 11u) & 1u) + int(r11));
                           // 121: setp.gt.u32 	%p13, %r12, 6;
                           // 122: mov.u32 	%r137, 1011;
                           r137 = 1011u;
@@ -200,7 +178,7 @@ void main() {
                             // 125: shr.u32 	%r74, %r2, 12;
                             // 126: and.b32  	%r75, %r74, 1;
                             // 127: add.s32 	%r13, %r75, %r12;
-                            r13 = uint(int((r2 >> 12u) & 1u) + int(r12));
+                            uint r13 = uint(int((r2 >> 12u) & 1u) + int(r12));
                             // 128: setp.gt.u32 	%p14, %r13, 6;
                             // 129: mov.u32 	%r137, 1012;
                             r137 = 1012u;
@@ -211,7 +189,7 @@ void main() {
                               // 132: shr.u32 	%r77, %r2, 13;
                               // 133: and.b32  	%r78, %r77, 1;
                               // 134: add.s32 	%r14, %r78, %r13;
-                              r14 = uint(int((r2 >> 13u) & 1u) + int(r13));
+                              uint r14 = uint(int((r2 >> 13u) & 1u) + int(r13));
                               // 135: setp.gt.u32 	%p15, %r14, 6;
                               // 136: mov.u32 	%r137, 1013;
                               r137 = 1013u;
@@ -222,7 +200,7 @@ void main() {
                                 // 139: shr.u32 	%r80, %r2, 14;
                                 // 140: and.b32  	%r81, %r80, 1;
                                 // 141: add.s32 	%r15, %r81, %r14;
-                                r15 = uint(int((r2 >> 14u) & 1u) + int(r14));
+                                uint r15 = uint(int((r2 >> 14u) & 1u) + int(r14));
                                 // 142: setp.gt.u32 	%p16, %r15, 6;
                                 // 143: mov.u32 	%r137, 1014;
                                 r137 = 1014u;
@@ -233,7 +211,7 @@ void main() {
                                   // 146: shr.u32 	%r83, %r2, 15;
                                   // 147: and.b32  	%r84, %r83, 1;
                                   // 148: add.s32 	%r16, %r84, %r15;
-                                  r16 = uint(int((r2 >> 15u) & 1u) + int(r15));
+                                  uint r16 = uint(int((r2 >> 15u) & 1u) + int(r15));
                                   // 149: setp.gt.u32 	%p17, %r16, 6;
                                   // 150: mov.u32 	%r137, 1015;
                                   r137 = 1015u;
@@ -244,7 +222,7 @@ void main() {
                                     // 153: shr.u32 	%r86, %r2, 16;
                                     // 154: and.b32  	%r87, %r86, 1;
                                     // 155: add.s32 	%r17, %r87, %r16;
-                                    r17 = uint(int((r2 >> 16u) & 1u) + int(r16));
+                                    uint r17 = uint(int((r2 >> 16u) & 1u) + int(r16));
                                     // 156: setp.gt.u32 	%p18, %r17, 6;
                                     // 157: mov.u32 	%r137, 1016;
                                     r137 = 1016u;
@@ -255,7 +233,7 @@ void main() {
                                       // 160: shr.u32 	%r89, %r2, 17;
                                       // 161: and.b32  	%r90, %r89, 1;
                                       // 162: add.s32 	%r18, %r90, %r17;
-                                      r18 = uint(int((r2 >> 17u) & 1u) + int(r17));
+                                      uint r18 = uint(int((r2 >> 17u) & 1u) + int(r17));
                                       // 163: setp.gt.u32 	%p19, %r18, 6;
                                       // 164: mov.u32 	%r137, 1017;
                                       r137 = 1017u;
@@ -266,7 +244,7 @@ void main() {
                                         // 167: shr.u32 	%r92, %r2, 18;
                                         // 168: and.b32  	%r93, %r92, 1;
                                         // 169: add.s32 	%r19, %r93, %r18;
-                                        r19 = uint(int((r2 >> 18u) & 1u) + int(r18));
+                                        uint r19 = uint(int((r2 >> 18u) & 1u) + int(r18));
                                         // 170: setp.gt.u32 	%p20, %r19, 6;
                                         // 171: mov.u32 	%r137, 1018;
                                         r137 = 1018u;
@@ -277,7 +255,7 @@ void main() {
                                           // 174: shr.u32 	%r95, %r2, 19;
                                           // 175: and.b32  	%r96, %r95, 1;
                                           // 176: add.s32 	%r20, %r96, %r19;
-                                          r20 = uint(int((r2 >> 19u) & 1u) + int(r19));
+                                          uint r20 = uint(int((r2 >> 19u) & 1u) + int(r19));
                                           // 177: setp.gt.u32 	%p21, %r20, 6;
                                           // 178: mov.u32 	%r137, 1019;
                                           r137 = 1019u;
@@ -288,7 +266,7 @@ void main() {
                                             // 181: shr.u32 	%r98, %r2, 20;
                                             // 182: and.b32  	%r99, %r98, 1;
                                             // 183: add.s32 	%r21, %r99, %r20;
-                                            r21 = uint(int((r2 >> 20u) & 1u) + int(r20));
+                                            uint r21 = uint(int((r2 >> 20u) & 1u) + int(r20));
                                             // 184: setp.gt.u32 	%p22, %r21, 6;
                                             // 185: mov.u32 	%r137, 1020;
                                             r137 = 1020u;
@@ -299,7 +277,7 @@ void main() {
                                               // 188: shr.u32 	%r101, %r2, 21;
                                               // 189: and.b32  	%r102, %r101, 1;
                                               // 190: add.s32 	%r22, %r102, %r21;
-                                              r22 = uint(int((r2 >> 21u) & 1u) + int(r21));
+                                              uint r22 = uint(int((r2 >> 21u) & 1u) + int(r21));
                                               // 191: setp.gt.u32 	%p23, %r22, 6;
                                               // 192: mov.u32 	%r137, 1021;
                                               r137 = 1021u;
@@ -310,7 +288,7 @@ void main() {
                                                 // 195: shr.u32 	%r104, %r2, 22;
                                                 // 196: and.b32  	%r105, %r104, 1;
                                                 // 197: add.s32 	%r23, %r105, %r22;
-                                                r23 = uint(int((r2 >> 22u) & 1u) + int(r22));
+                                                uint r23 = uint(int((r2 >> 22u) & 1u) + int(r22));
                                                 // 198: setp.gt.u32 	%p24, %r23, 6;
                                                 // 199: mov.u32 	%r137, 1022;
                                                 r137 = 1022u;
@@ -321,7 +299,7 @@ void main() {
                                                   // 202: shr.u32 	%r107, %r2, 23;
                                                   // 203: and.b32  	%r108, %r107, 1;
                                                   // 204: add.s32 	%r24, %r108, %r23;
-                                                  r24 = uint(int((r2 >> 23u) & 1u) + int(r23));
+                                                  uint r24 = uint(int((r2 >> 23u) & 1u) + int(r23));
                                                   // 205: setp.gt.u32 	%p25, %r24, 6;
                                                   // 206: mov.u32 	%r137, 1023;
                                                   r137 = 1023u;
@@ -332,7 +310,7 @@ void main() {
                                                     // 209: shr.u32 	%r110, %r2, 24;
                                                     // 210: and.b32  	%r111, %r110, 1;
                                                     // 211: add.s32 	%r25, %r111, %r24;
-                                                    r25 = uint(int((r2 >> 24u) & 1u) + int(r24));
+                                                    uint r25 = uint(int((r2 >> 24u) & 1u) + int(r24));
                                                     // 212: setp.gt.u32 	%p26, %r25, 6;
                                                     // 213: mov.u32 	%r137, 1024;
                                                     r137 = 1024u;
@@ -343,7 +321,7 @@ void main() {
                                                       // 216: shr.u32 	%r113, %r2, 25;
                                                       // 217: and.b32  	%r114, %r113, 1;
                                                       // 218: add.s32 	%r26, %r114, %r25;
-                                                      r26 = uint(int((r2 >> 25u) & 1u) + int(r25));
+                                                      uint r26 = uint(int((r2 >> 25u) & 1u) + int(r25));
                                                       // 219: setp.gt.u32 	%p27, %r26, 6;
                                                       // 220: mov.u32 	%r137, 1025;
                                                       r137 = 1025u;
@@ -354,7 +332,7 @@ void main() {
                                                         // 223: shr.u32 	%r116, %r2, 26;
                                                         // 224: and.b32  	%r117, %r116, 1;
                                                         // 225: add.s32 	%r27, %r117, %r26;
-                                                        r27 = uint(int((r2 >> 26u) & 1u) + int(r26));
+                                                        uint r27 = uint(int((r2 >> 26u) & 1u) + int(r26));
                                                         // 226: setp.gt.u32 	%p28, %r27, 6;
                                                         // 227: mov.u32 	%r137, 1026;
                                                         r137 = 1026u;
@@ -365,7 +343,7 @@ void main() {
                                                           // 230: shr.u32 	%r119, %r2, 27;
                                                           // 231: and.b32  	%r120, %r119, 1;
                                                           // 232: add.s32 	%r28, %r120, %r27;
-                                                          r28 = uint(int((r2 >> 27u) & 1u) + int(r27));
+                                                          uint r28 = uint(int((r2 >> 27u) & 1u) + int(r27));
                                                           // 233: setp.gt.u32 	%p29, %r28, 6;
                                                           // 234: mov.u32 	%r137, 1027;
                                                           r137 = 1027u;
@@ -376,7 +354,7 @@ void main() {
                                                             // 237: shr.u32 	%r122, %r2, 28;
                                                             // 238: and.b32  	%r123, %r122, 1;
                                                             // 239: add.s32 	%r29, %r123, %r28;
-                                                            r29 = uint(int((r2 >> 28u) & 1u) + int(r28));
+                                                            uint r29 = uint(int((r2 >> 28u) & 1u) + int(r28));
                                                             // 240: setp.gt.u32 	%p30, %r29, 6;
                                                             // 241: mov.u32 	%r137, 1028;
                                                             r137 = 1028u;
@@ -387,7 +365,7 @@ void main() {
                                                               // 244: shr.u32 	%r125, %r2, 29;
                                                               // 245: and.b32  	%r126, %r125, 1;
                                                               // 246: add.s32 	%r30, %r126, %r29;
-                                                              r30 = uint(int((r2 >> 29u) & 1u) + int(r29));
+                                                              uint r30 = uint(int((r2 >> 29u) & 1u) + int(r29));
                                                               // 247: setp.gt.u32 	%p31, %r30, 6;
                                                               // 248: mov.u32 	%r137, 1029;
                                                               r137 = 1029u;
@@ -398,7 +376,7 @@ void main() {
                                                                 // 251: shr.u32 	%r128, %r2, 30;
                                                                 // 252: and.b32  	%r129, %r128, 1;
                                                                 // 253: add.s32 	%r31, %r129, %r30;
-                                                                r31 = uint(int((r2 >> 30u) & 1u) + int(r30));
+                                                                uint r31 = uint(int((r2 >> 30u) & 1u) + int(r30));
                                                                 // 254: setp.gt.u32 	%p32, %r31, 6;
                                                                 // 255: mov.u32 	%r137, 1030;
                                                                 r137 = 1030u;
@@ -408,7 +386,7 @@ void main() {
                                                                 } else {
                                                                   // 258: shr.u32 	%r131, %r2, 31;
                                                                   // 259: add.s32 	%r32, %r131, %r31;
-                                                                  r32 = uint(int(r2 >> 31u) + int(r31));
+                                                                  uint r32 = uint(int(r2 >> 31u) + int(r31));
                                                                   // 260: setp.gt.u32 	%p33, %r32, 6;
                                                                   // 261: mov.u32 	%r137, 1031;
                                                                   r137 = 1031u;

@@ -157,6 +157,38 @@ float p2g_h2f(uint h) {
   }
   return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
+uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
 // f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
 // narrow format's bits (sign at bit m + eb).
@@ -184,29 +216,8 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
   }
   return signOut | r;
 }
-// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
-float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
-uint p2g_odd_sumf(float a, float b) {
-  precise float s = a + b;
-  precise float bb = s - a;
-  precise float e = (a - (s - bb)) + (b - bb);
-  uint w = floatBitsToUint(s);
-  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
-  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
-}
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, rs17 = 0u, rs18 = 0u;
-  uint rs19 = 0u, rs20 = 0u, rs21 = 0u, rs22 = 0u, rs23 = 0u, rs24 = 0u, rs25 = 0u, rs26 = 0u, rs27 = 0u;
-  uint rs28 = 0u, rs29 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u;
-  uint r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, low = 0u, high = 0u;
-  uint low_1 = 0u, high_1 = 0u, neg86 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_convert_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_convert_param_1
@@ -224,115 +235,114 @@ void main() {
   // 38: mov.u32 	%r5, %ntid.x;
   // 39: mov.u32 	%r6, %tid.x;
   // 40: mad.lo.s32 	%r7, %r4, %r5, %r6;
-  r7 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r7 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: mul.wide.u32 	%rd9, %r7, 4;
   // 42: add.s64 	%rd10, %rd8, %rd9;
-  rd10 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r7) * uint64_t(4u)));
+  uint64_t rd10 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r7) * uint64_t(4u)));
   // 43: ld.global.f32 	%f11, [%rd10];
-  f11 = uintBitsToFloat(P2GU32(rd10).v);
+  precise float f11 = uintBitsToFloat(P2GU32(rd10).v);
   // 44: and.b32  	%r8, %r7, 1;
   // 45: setp.eq.b32 	%p1, %r8, 1;
   // 46: mov.b32 	%r9, %f11;
-  r9 = floatBitsToUint(f11);
+  uint r9 = floatBitsToUint(f11);
   // 47: and.b32  	%r10, %r9, -2139095041;
   // 48: and.b32  	%r11, %r9, 260046848;
   // 49: add.s32 	%r12, %r11, 872415232;
   // 50: or.b32  	%r13, %r12, %r10;
   // 51: mov.b32 	%f12, %r13;
-  f12 = uintBitsToFloat(uint(int(r9 & 0x0F800000u) + 872415232) | (r9 & 0x807FFFFFu));
+  precise float f12 = uintBitsToFloat(uint(int(r9 & 0x0F800000u) + 872415232) | (r9 & 0x807FFFFFu));
   // 52: selp.f32 	%f1, %f12, %f11, %p1;
-  f1 = ((r7 & 1u) == 1u) ? f12 : f11;
+  precise float f1 = ((r7 & 1u) == 1u) ? f12 : f11;
   // 53: shl.b32 	%r14, %r7, 1;
   // 54: mul.wide.u32 	%rd11, %r14, 4;
   // 55: add.s64 	%rd12, %rd7, %rd11;
-  rd12 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r7 << 1u) * uint64_t(4u)));
+  uint64_t rd12 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r7 << 1u) * uint64_t(4u)));
   // 56: ld.global.f32 	%f3, [%rd12];
-  f3 = uintBitsToFloat(P2GU32(rd12).v);
+  precise float f3 = uintBitsToFloat(P2GU32(rd12).v);
   // 57: ld.global.f32 	%f4, [%rd12+4];
-  f4 = uintBitsToFloat(P2GU32((rd12 + 4ul)).v);
+  precise float f4 = uintBitsToFloat(P2GU32((rd12 + 4ul)).v);
   // 59: {  cvt.rn.f16.f32 %rs1, %f1;}
-  rs1 = p2g_f2h_rn(floatBitsToUint(f1));
+  uint rs1 = p2g_f2h_rn(floatBitsToUint(f1));
   // 63: {  cvt.rz.f16.f32 %rs2, %f1;}
-  rs2 = p2g_narrow32(floatBitsToUint(f1), 10, 15, 5, 1, 0x7FFFu);
+  uint rs2 = p2g_narrow32(floatBitsToUint(f1), 10, 15, 5, 1, 0x7FFFu);
   // 67: {  cvt.rn.f16.f32 %rs3, %f3;}
-  rs3 = p2g_f2h_rn(floatBitsToUint(f3));
+  uint rs3 = p2g_f2h_rn(floatBitsToUint(f3));
   // 71: {  cvt.rn.f16.f32 %rs4, %f4;}
-  rs4 = p2g_f2h_rn(floatBitsToUint(f4));
+  uint rs4 = p2g_f2h_rn(floatBitsToUint(f4));
   // 75: { cvt.rn.f16x2.f32 %r1, %f1, %f3; }
   uint t1 = p2g_f2h_rn(floatBitsToUint(f1));
   uint t2 = p2g_f2h_rn(floatBitsToUint(f3));
-  r1 = (t1 << 16) | t2;
+  uint r1 = (t1 << 16) | t2;
   // 78: shl.b32 	%r15, %r7, 3;
   // 79: mul.wide.u32 	%rd13, %r15, 2;
   // 80: add.s64 	%rd14, %rd6, %rd13;
-  rd14 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(r7 << 3u) * uint64_t(2u)));
+  uint64_t rd14 = uint64_t(int64_t(p24_u64) + int64_t(uint64_t(r7 << 3u) * uint64_t(2u)));
   // 81: st.global.u16 	[%rd14], %rs1;
   P2GU16(rd14).v = uint16_t(rs1);
   // 82: st.global.u16 	[%rd14+2], %rs2;
   P2GU16((rd14 + 2ul)).v = uint16_t(rs2);
   // 84: {add.f16 %rs5,%rs3,%rs4;
-  rs5 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs3 & 0xFFFFu)), p2g_h2f((rs4 & 0xFFFFu))));
+  uint rs5 = p2g_hadd(rs3, rs4);
   // 87: st.global.u16 	[%rd14+4], %rs5;
   P2GU16((rd14 + 4ul)).v = uint16_t(rs5);
   // 89: {mul.f16 %rs8,%rs3,%rs4;
-  rs8 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs3 & 0xFFFFu)), p2g_h2f((rs4 & 0xFFFFu)))));
+  uint rs8 = p2g_hmul(rs3, rs4);
   // 92: st.global.u16 	[%rd14+6], %rs8;
   P2GU16((rd14 + 6ul)).v = uint16_t(rs8);
   // 94: {fma.rn.f16 %rs11,%rs3,%rs4,%rs1;
-  rs11 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs3 & 0xFFFFu)), p2g_h2f((rs4 & 0xFFFFu))), p2g_h2f((rs1 & 0xFFFFu))));
+  uint rs11 = p2g_hfma(rs3, rs4, rs1);
   // 97: st.global.u16 	[%rd14+8], %rs11;
   P2GU16((rd14 + 8ul)).v = uint16_t(rs11);
   // 103: {sub.f16 %rs18,%rs15,%rs4;
-  uint t3 = (rs4 & 0xFFFFu);
-  neg86 = ((t3 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t3 ^ 0x8000u));
+  uint neg86 = p2g_hneg(rs4);
   // 99: {mul.f16 %rs15,%rs3,%rs3;
   // 103: {sub.f16 %rs18,%rs15,%rs4;
-  rs18 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs3 & 0xFFFFu)), p2g_h2f((rs3 & 0xFFFFu))), p2g_h2f((neg86 & 0xFFFFu))));
+  uint rs18 = p2g_hfma(rs3, rs3, neg86);
   // 106: st.global.u16 	[%rd14+10], %rs18;
   P2GU16((rd14 + 10ul)).v = uint16_t(rs18);
   // 109: mov.b32 {low,high}, %r1;
-  low = ((r1 >> 0u) & 0xFFFFu);
-  high = ((r1 >> 16u) & 0xFFFFu);
+  uint low = ((r1 >> 0u) & 0xFFFFu);
+  uint high = ((r1 >> 16u) & 0xFFFFu);
   // 110: mov.b16 %rs21, low;}
   // 112: st.global.u16 	[%rd14+12], %rs21;
   P2GU16((rd14 + 12ul)).v = uint16_t(low);
   // 115: mov.b32 {low,high}, %r1;
-  low_1 = ((r1 >> 0u) & 0xFFFFu);
-  high_1 = ((r1 >> 16u) & 0xFFFFu);
+  uint low_1 = ((r1 >> 0u) & 0xFFFFu);
+  uint high_1 = ((r1 >> 16u) & 0xFFFFu);
   // 116: mov.b16 %rs22, high;}
   // 118: st.global.u16 	[%rd14+14], %rs22;
   P2GU16((rd14 + 14ul)).v = uint16_t(high_1);
   // 119: shl.b32 	%r16, %r7, 2;
   // 120: mul.wide.u32 	%rd15, %r16, 4;
   // 121: add.s64 	%rd16, %rd5, %rd15;
-  rd16 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r7 << 2u) * uint64_t(4u)));
+  uint64_t rd16 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r7 << 2u) * uint64_t(4u)));
   // 123: {  cvt.f32.f16 %f7, %rs1;}
-  uint t4 = floatBitsToUint(p2g_h2f(rs1));
-  f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
+  uint t3 = floatBitsToUint(p2g_h2f(rs1));
+  precise float f7 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
   // 126: st.global.f32 	[%rd16], %f7;
   P2GU32(rd16).v = floatBitsToUint(f7);
   // 128: {  cvt.f32.f16 %f8, %rs2;}
-  uint t5 = floatBitsToUint(p2g_h2f(rs2));
-  f8 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
+  uint t4 = floatBitsToUint(p2g_h2f(rs2));
+  precise float f8 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
   // 131: mul.f32 	%f13, %f8, 0f40400000;
-  f13 = p2g_fmul(f8, 3.0, false);
+  precise float f13 = p2g_fmul(f8, 3.0, false);
   // 132: st.global.f32 	[%rd16+4], %f13;
   P2GU32((rd16 + 4ul)).v = floatBitsToUint(f13);
   // 134: {add.f16 %rs25,%rs3,%rs4;
-  rs25 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs3 & 0xFFFFu)), p2g_h2f((rs4 & 0xFFFFu))));
+  uint rs25 = p2g_hadd(rs3, rs4);
   // 138: {  cvt.f32.f16 %f9, %rs25;}
-  uint t6 = floatBitsToUint(p2g_h2f(rs25));
-  f9 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
+  uint t5 = floatBitsToUint(p2g_h2f(rs25));
+  precise float f9 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
   // 141: add.f32 	%f14, %f3, %f4;
-  f14 = p2g_fadd(f3, f4, false);
+  precise float f14 = p2g_fadd(f3, f4, false);
   // 142: sub.f32 	%f15, %f9, %f14;
-  f15 = p2g_fsub(f9, f14, false);
+  precise float f15 = p2g_fsub(f9, f14, false);
   // 143: st.global.f32 	[%rd16+8], %f15;
   P2GU32((rd16 + 8ul)).v = floatBitsToUint(f15);
   // 144: ld.global.u16 	%rs29, [%rd10];
   // 146: {  cvt.f32.f16 %f10, %rs29;}
-  uint t7 = floatBitsToUint(p2g_h2f(uint(P2GU16(rd10).v)));
-  f10 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
+  uint t6 = floatBitsToUint(p2g_h2f(uint(P2GU16(rd10).v)));
+  precise float f10 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
   // 149: st.global.f32 	[%rd16+12], %f10;
   P2GU32((rd16 + 12ul)).v = floatBitsToUint(f10);
   // 150: ret;

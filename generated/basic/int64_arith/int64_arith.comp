@@ -89,19 +89,7 @@ int64_t p2g_imulhi64(int64_t a, int64_t b) {
 }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
-  uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
-  uint64_t rd49 = 0ul, rd50 = 0ul, rd51 = 0ul, rd52 = 0ul, rd53 = 0ul, rd54 = 0ul, rd55 = 0ul, rd56 = 0ul;
-  uint64_t rd57 = 0ul, rd58 = 0ul, rd59 = 0ul, rd60 = 0ul, rd61 = 0ul, rd62 = 0ul, rd63 = 0ul, rd64 = 0ul;
-  uint64_t rd65 = 0ul, rd66 = 0ul, rd67 = 0ul, rd68 = 0ul;
+  uint64_t rd44 = 0ul, rd64 = 0ul, rd65 = 0ul, rd66 = 0ul, rd67 = 0ul, rd68 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int64_arith_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int64_arith_param_1
@@ -114,21 +102,21 @@ void main() {
   // 31: mov.u32 	%r2, %ctaid.x;
   // 32: mov.u32 	%r3, %tid.x;
   // 33: mad.lo.s32 	%r4, %r2, %r1, %r3;
-  r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: cvta.to.global.u64 	%rd27, %rd23;
   // 35: mul.wide.u32 	%rd28, %r4, 8;
-  rd28 = uint64_t(r4) * uint64_t(8u);
+  uint64_t rd28 = uint64_t(r4) * uint64_t(8u);
   // 36: add.s64 	%rd29, %rd27, %rd28;
   // 37: cvta.to.global.u64 	%rd30, %rd24;
   // 38: add.s64 	%rd31, %rd30, %rd28;
   // 39: mul.lo.s32 	%r5, %r4, 12;
   // 40: mul.wide.u32 	%rd32, %r5, 8;
   // 41: add.s64 	%rd1, %rd26, %rd32;
-  rd1 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(uint(int(r4) * 12)) * uint64_t(8u)));
+  uint64_t rd1 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(uint(int(r4) * 12)) * uint64_t(8u)));
   // 42: ld.global.u64 	%rd2, [%rd31];
-  rd2 = P2GU64(uint64_t(int64_t(p8_u64) + int64_t(rd28))).v;
+  uint64_t rd2 = P2GU64(uint64_t(int64_t(p8_u64) + int64_t(rd28))).v;
   // 43: ld.global.u64 	%rd3, [%rd29];
-  rd3 = P2GU64(uint64_t(int64_t(p0_u64) + int64_t(rd28))).v;
+  uint64_t rd3 = P2GU64(uint64_t(int64_t(p0_u64) + int64_t(rd28))).v;
   // 44: mul.lo.s64 	%rd33, %rd2, %rd3;
   // 45: st.global.u64 	[%rd1], %rd33;
   P2GU64(rd1).v = uint64_t(int64_t(rd2) * int64_t(rd3));
@@ -139,23 +127,23 @@ void main() {
   // 49: st.global.u64 	[%rd1+16], %rd35;
   P2GU64((rd1 + 16ul)).v = uint64_t(p2g_imulhi64(int64_t(rd3), int64_t(rd2)));
   // 50: and.b64  	%rd36, %rd3, 4294967295;
-  rd36 = packUint2x32(unpackUint2x32(rd3) & unpackUint2x32(0x00000000FFFFFFFFul));
+  uint64_t rd36 = packUint2x32(unpackUint2x32(rd3) & unpackUint2x32(0x00000000FFFFFFFFul));
   // 51: shr.u64 	%rd37, %rd2, 32;
   // 52: mul.lo.s64 	%rd38, %rd37, %rd36;
-  rd38 = uint64_t(int64_t(rd2 >> 32u) * int64_t(rd36));
+  uint64_t rd38 = uint64_t(int64_t(rd2 >> 32u) * int64_t(rd36));
   // 53: st.global.u64 	[%rd1+24], %rd38;
   P2GU64((rd1 + 24ul)).v = rd38;
   // 54: cvt.s64.s32 	%rd39, %rd3;
   int64_t t1 = int64_t(int(uint(rd3)));
   // 55: shr.s64 	%rd40, %rd2, 32;
   // 56: mul.lo.s64 	%rd41, %rd39, %rd40;
-  rd41 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t1)))) * int64_t(uint64_t(int64_t(rd2) >> 32u)));
+  uint64_t rd41 = uint64_t(int64_t(uint64_t(int64_t(uint64_t(t1)))) * int64_t(uint64_t(int64_t(rd2) >> 32u)));
   // 57: st.global.u64 	[%rd1+32], %rd41;
   P2GU64((rd1 + 32ul)).v = rd41;
   // 58: cvt.u32.u64 	%r6, %rd2;
   uint64_t t2 = uint64_t(rd2);
   // 59: and.b32  	%r7, %r6, 63;
-  r7 = uint(uint64_t(t2)) & 63u;
+  uint r7 = uint(uint64_t(t2)) & 63u;
   // 60: shl.b64 	%rd42, %rd3, %r7;
   // 61: xor.b32  	%r8, %r7, 63;
   // 62: shr.u64 	%rd43, %rd3, %r8;
@@ -168,25 +156,25 @@ void main() {
   // 66: st.global.u64 	[%rd1+48], %rd45;
   P2GU64((rd1 + 48ul)).v = uint64_t(int64_t(rd3) >> min(r7, 63u));
   // 67: or.b64  	%rd4, %rd2, 1;
-  rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
+  uint64_t rd4 = packUint2x32(unpackUint2x32(rd2) | unpackUint2x32(1ul));
   // 68: shr.u64 	%rd46, %rd2, 40;
   // 69: add.s64 	%rd5, %rd46, 3;
-  rd5 = uint64_t(int64_t(rd2 >> 40u) + 3l);
+  uint64_t rd5 = uint64_t(int64_t(rd2 >> 40u) + 3l);
   // 70: or.b64  	%rd47, %rd3, %rd4;
-  rd47 = packUint2x32(unpackUint2x32(rd3) | unpackUint2x32(rd4));
+  uint64_t rd47 = packUint2x32(unpackUint2x32(rd3) | unpackUint2x32(rd4));
   // 71: and.b64  	%rd48, %rd47, -4294967296;
-  rd48 = packUint2x32(unpackUint2x32(rd47) & unpackUint2x32(0xFFFFFFFF00000000ul));
+  uint64_t rd48 = packUint2x32(unpackUint2x32(rd47) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 72: setp.eq.s64 	%p1, %rd48, 0;
   // 73: @%p1 bra 	$L__BB0_2;
   if (int64_t(rd48) == 0l) {
     // 81: cvt.u32.u64 	%r9, %rd4;
     uint64_t t4 = uint64_t(rd4);
-    r9 = uint(uint64_t(t4));
+    uint r9 = uint(uint64_t(t4));
     // 82: cvt.u32.u64 	%r10, %rd3;
     uint64_t t5 = uint64_t(rd3);
-    r10 = uint(uint64_t(t5));
+    uint r10 = uint(uint64_t(t5));
     // 83: div.u32 	%r11, %r10, %r9;
-    r11 = p2g_div_u32(r10, r9);
+    uint r11 = p2g_div_u32(r10, r9);
     // 84: mul.lo.s32 	%r12, %r11, %r9;
     // 85: sub.s32 	%r13, %r10, %r12;
     // 86: cvt.u64.u32 	%rd64, %r11;
@@ -206,7 +194,7 @@ void main() {
   }
   // 90: and.b64  	%rd50, %rd3, -4294967296;
   // 91: setp.eq.s64 	%p2, %rd50, 0;
-  p2 = int64_t(packUint2x32(unpackUint2x32(rd3) & unpackUint2x32(0xFFFFFFFF00000000ul))) == 0l;
+  bool p2 = int64_t(packUint2x32(unpackUint2x32(rd3) & unpackUint2x32(0xFFFFFFFF00000000ul))) == 0l;
   // 92: @%p2 bra 	$L__BB0_5;
   if (p2) {
     // 98: cvt.u32.u64 	%r14, %rd5;
@@ -228,27 +216,27 @@ void main() {
   // 106: st.global.u64 	[%rd1+64], %rd65;
   P2GU64((rd1 + 64ul)).v = rd65;
   // 107: shr.u64 	%rd52, %rd2, 20;
-  rd52 = rd2 >> 20u;
+  uint64_t rd52 = rd2 >> 20u;
   // 108: add.s64 	%rd53, %rd52, -8796093022208;
   // 109: add.s64 	%rd54, %rd52, -8796093022207;
   // 110: setp.lt.u64 	%p3, %rd54, 2;
   // 111: selp.b64 	%rd16, 5, %rd53, %p3;
-  rd16 = (uint64_t(int64_t(rd52) + -8796093022207l) < 2ul) ? 5ul : uint64_t(int64_t(rd52) + -8796093022208l);
+  uint64_t rd16 = (uint64_t(int64_t(rd52) + -8796093022207l) < 2ul) ? 5ul : uint64_t(int64_t(rd52) + -8796093022208l);
   // 112: or.b64  	%rd55, %rd3, %rd16;
-  rd55 = packUint2x32(unpackUint2x32(rd3) | unpackUint2x32(rd16));
+  uint64_t rd55 = packUint2x32(unpackUint2x32(rd3) | unpackUint2x32(rd16));
   // 113: and.b64  	%rd56, %rd55, -4294967296;
-  rd56 = packUint2x32(unpackUint2x32(rd55) & unpackUint2x32(0xFFFFFFFF00000000ul));
+  uint64_t rd56 = packUint2x32(unpackUint2x32(rd55) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 114: setp.eq.s64 	%p4, %rd56, 0;
   // 115: @%p4 bra 	$L__BB0_8;
   if (int64_t(rd56) == 0l) {
     // 123: cvt.u32.u64 	%r17, %rd16;
     uint64_t t11 = uint64_t(rd16);
-    r17 = uint(uint64_t(t11));
+    uint r17 = uint(uint64_t(t11));
     // 124: cvt.u32.u64 	%r18, %rd3;
     uint64_t t12 = uint64_t(rd3);
-    r18 = uint(uint64_t(t12));
+    uint r18 = uint(uint64_t(t12));
     // 125: div.u32 	%r19, %r18, %r17;
-    r19 = p2g_div_u32(r18, r17);
+    uint r19 = p2g_div_u32(r18, r17);
     // 126: mul.lo.s32 	%r20, %r19, %r17;
     // 127: sub.s32 	%r21, %r18, %r20;
     // 128: cvt.u64.u32 	%rd67, %r19;
@@ -274,14 +262,14 @@ void main() {
   // 136: selp.u64 	%rd59, 1, 0, %p5;
   // 137: setp.lt.s64 	%p6, %rd3, %rd2;
   // 138: selp.u64 	%rd60, -1, 0, %p6;
-  rd60 = (int64_t(rd3) < int64_t(rd2)) ? 0xFFFFFFFFFFFFFFFFul : 0ul;
+  uint64_t rd60 = (int64_t(rd3) < int64_t(rd2)) ? 0xFFFFFFFFFFFFFFFFul : 0ul;
   // 139: bfi.b64 	%rd61, %rd60, %rd59, 1, 1;
-  rd61 = p2g_bfi_64(rd60, ((uint64_t(int64_t(rd2) + int64_t(rd3)) < rd2) ? 1ul : 0ul), 1u, 1u);
+  uint64_t rd61 = p2g_bfi_64(rd60, ((uint64_t(int64_t(rd2) + int64_t(rd3)) < rd2) ? 1ul : 0ul), 1u, 1u);
   // 140: setp.lt.u64 	%p7, %rd3, %rd2;
   // 141: selp.u32 	%r22, 1, 0, %p7;
   // 142: mul.wide.u32 	%rd62, %r22, 4;
   // 143: or.b64  	%rd63, %rd61, %rd62;
-  rd63 = packUint2x32(unpackUint2x32(rd61) | unpackUint2x32(uint64_t((rd3 < rd2) ? 1u : 0u) * uint64_t(4u)));
+  uint64_t rd63 = packUint2x32(unpackUint2x32(rd61) | unpackUint2x32(uint64_t((rd3 < rd2) ? 1u : 0u) * uint64_t(4u)));
   // 144: st.global.u64 	[%rd1+88], %rd63;
   P2GU64((rd1 + 88ul)).v = rd63;
   // 145: ret;

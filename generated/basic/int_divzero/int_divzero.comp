@@ -48,17 +48,7 @@ int64_t p2g_rem_s64(int64_t a, int64_t b) {
 }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
-  uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
+  uint64_t rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int_divzero_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int_divzero_param_1
@@ -69,7 +59,7 @@ void main() {
   // 29: mov.u32 	%r2, %ctaid.x;
   // 30: mov.u32 	%r3, %tid.x;
   // 31: mad.lo.s32 	%r4, %r2, %r1, %r3;
-  r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 32: cvta.to.global.u64 	%rd21, %rd18;
   // 33: mul.wide.u32 	%rd22, %r4, 8;
   // 34: add.s64 	%rd23, %rd21, %rd22;
@@ -77,36 +67,36 @@ void main() {
   // 36: setp.lt.u32 	%p2, %r4, 14;
   // 37: setp.lt.u32 	%p3, %r4, 21;
   // 38: ld.global.u64 	%rd24, [%rd23];
-  rd24 = P2GU64(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r4) * uint64_t(8u)))).v;
+  uint64_t rd24 = P2GU64(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r4) * uint64_t(8u)))).v;
   // 39: selp.b64 	%rd25, 0, %rd24, %p3;
   // 40: selp.b64 	%rd26, -1, %rd25, %p2;
   // 41: selp.b64 	%rd1, -9223372034707292160, %rd26, %p1;
-  rd1 = (r4 < 7u) ? 0x8000000080000000ul : ((r4 < 14u) ? 0xFFFFFFFFFFFFFFFFul : ((r4 < 21u) ? 0ul : rd24));
+  uint64_t rd1 = (r4 < 7u) ? 0x8000000080000000ul : ((r4 < 14u) ? 0xFFFFFFFFFFFFFFFFul : ((r4 < 21u) ? 0ul : rd24));
   // 42: mul.wide.u32 	%rd27, %r4, 613566757;
   // 43: shr.u64 	%rd28, %rd27, 32;
   // 44: cvt.u32.u64 	%r5, %rd28;
   uint64_t t1 = uint64_t((uint64_t(r4) * uint64_t(0x24924925u)) >> 32u);
-  r5 = uint(uint64_t(t1));
+  uint r5 = uint(uint64_t(t1));
   // 45: sub.s32 	%r6, %r4, %r5;
   // 46: shr.u32 	%r7, %r6, 1;
   // 47: add.s32 	%r8, %r7, %r5;
   // 48: shr.u32 	%r9, %r8, 2;
   // 49: mul.lo.s32 	%r10, %r9, 7;
   // 50: sub.s32 	%r11, %r4, %r10;
-  r11 = uint(int(r4) - int(uint(int(uint(int(uint(int(r4) - int(r5)) >> 1u) + int(r5)) >> 2u) * 7)));
+  uint r11 = uint(int(r4) - int(uint(int(uint(int(uint(int(r4) - int(r5)) >> 1u) + int(r5)) >> 2u) * 7)));
   // 51: add.s32 	%r12, %r11, -3;
-  r12 = uint(int(r11) + -3);
+  uint r12 = uint(int(r11) + -3);
   // 52: mul.wide.u32 	%rd29, %r4, -858993459;
   // 53: shr.u64 	%rd30, %rd29, 34;
   // 54: cvt.u32.u64 	%r13, %rd30;
   uint64_t t2 = uint64_t((uint64_t(r4) * uint64_t(0xCCCCCCCDu)) >> 34u);
   // 55: mul.lo.s32 	%r14, %r13, 5;
   // 56: sub.s32 	%r15, %r4, %r14;
-  r15 = uint(int(r4) - int(uint(int(uint(uint64_t(t2))) * 5)));
+  uint r15 = uint(int(r4) - int(uint(int(uint(uint64_t(t2))) * 5)));
   // 57: cvt.u64.u32 	%rd31, %r11;
   uint64_t t3 = uint64_t(r11);
   // 58: add.s64 	%rd2, %rd31, -3;
-  rd2 = uint64_t(int64_t(uint64_t(t3)) + -3l);
+  uint64_t rd2 = uint64_t(int64_t(uint64_t(t3)) + -3l);
   // 59: mul.wide.u32 	%rd32, %r4, -1431655765;
   // 60: shr.u64 	%rd33, %rd32, 33;
   // 61: cvt.u32.u64 	%r16, %rd33;
@@ -115,21 +105,21 @@ void main() {
   // 63: sub.s32 	%r18, %r4, %r17;
   // 64: cvt.u64.u32 	%rd3, %r18;
   uint64_t t5 = uint64_t(uint(int(r4) - int(uint(int(uint(uint64_t(t4))) * 3))));
-  rd3 = uint64_t(t5);
+  uint64_t rd3 = uint64_t(t5);
   // 65: cvt.u32.u64 	%r19, %rd1;
   uint64_t t6;
   t6 = uint64_t(rd1);
-  r19 = uint(uint64_t(t6));
+  uint r19 = uint(uint64_t(t6));
   // 66: shr.u64 	%rd34, %rd1, 32;
   // 67: cvt.u32.u64 	%r20, %rd34;
   uint64_t t7 = uint64_t(rd1 >> 32u);
-  r20 = uint(uint64_t(t7));
+  uint r20 = uint(uint64_t(t7));
   // 68: shl.b32 	%r21, %r4, 3;
   // 69: mul.wide.u32 	%rd35, %r21, 8;
   // 70: add.s64 	%rd4, %rd20, %rd35;
-  rd4 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r4 << 3u) * uint64_t(8u)));
+  uint64_t rd4 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r4 << 3u) * uint64_t(8u)));
   // 71: div.s32 	%r22, %r19, %r12;
-  r22 = uint(p2g_div_s32(int(r19), int(r12)));
+  uint r22 = uint(p2g_div_s32(int(r19), int(r12)));
   // 72: cvt.u64.u32 	%rd36, %r22;
   uint64_t t8 = uint64_t(r22);
   // 73: st.global.u64 	[%rd4], %rd36;
@@ -141,7 +131,7 @@ void main() {
   // 77: st.global.u64 	[%rd4+8], %rd37;
   P2GU64((rd4 + 8ul)).v = uint64_t(t9);
   // 78: div.u32 	%r25, %r20, %r15;
-  r25 = p2g_div_u32(r20, r15);
+  uint r25 = p2g_div_u32(r20, r15);
   // 79: cvt.u64.u32 	%rd38, %r25;
   uint64_t t10 = uint64_t(r25);
   // 80: st.global.u64 	[%rd4+16], %rd38;
@@ -153,17 +143,17 @@ void main() {
   // 84: st.global.u64 	[%rd4+24], %rd39;
   P2GU64((rd4 + 24ul)).v = uint64_t(t11);
   // 85: or.b64  	%rd40, %rd1, %rd2;
-  rd40 = packUint2x32(unpackUint2x32(rd1) | unpackUint2x32(rd2));
+  uint64_t rd40 = packUint2x32(unpackUint2x32(rd1) | unpackUint2x32(rd2));
   // 86: and.b64  	%rd41, %rd40, -4294967296;
-  rd41 = packUint2x32(unpackUint2x32(rd40) & unpackUint2x32(0xFFFFFFFF00000000ul));
+  uint64_t rd41 = packUint2x32(unpackUint2x32(rd40) & unpackUint2x32(0xFFFFFFFF00000000ul));
   // 87: setp.eq.s64 	%p4, %rd41, 0;
   // 88: @%p4 bra 	$L__BB0_2;
   if (int64_t(rd41) == 0l) {
     // 96: cvt.u32.u64 	%r28, %rd2;
     uint64_t t12 = uint64_t(rd2);
-    r28 = uint(uint64_t(t12));
+    uint r28 = uint(uint64_t(t12));
     // 97: div.u32 	%r30, %r19, %r28;
-    r30 = p2g_div_u32(r19, r28);
+    uint r30 = p2g_div_u32(r19, r28);
     // 98: mul.lo.s32 	%r31, %r30, %r28;
     // 99: sub.s32 	%r32, %r19, %r31;
     // 100: cvt.u64.u32 	%rd45, %r30;
@@ -186,14 +176,14 @@ void main() {
   P2GU64((rd4 + 40ul)).v = rd46;
   // 106: and.b64  	%rd43, %rd1, -4294967296;
   // 107: setp.eq.s64 	%p5, %rd43, 0;
-  p5 = int64_t(packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(0xFFFFFFFF00000000ul))) == 0l;
+  bool p5 = int64_t(packUint2x32(unpackUint2x32(rd1) & unpackUint2x32(0xFFFFFFFF00000000ul))) == 0l;
   // 108: @%p5 bra 	$L__BB0_5;
   if (p5) {
     // 116: cvt.u32.u64 	%r33, %rd3;
     uint64_t t15 = uint64_t(rd3);
-    r33 = uint(uint64_t(t15));
+    uint r33 = uint(uint64_t(t15));
     // 117: div.u32 	%r35, %r19, %r33;
-    r35 = p2g_div_u32(r19, r33);
+    uint r35 = p2g_div_u32(r19, r33);
     // 118: mul.lo.s32 	%r36, %r35, %r33;
     // 119: sub.s32 	%r37, %r19, %r36;
     // 120: cvt.u64.u32 	%rd47, %r35;

@@ -30,40 +30,22 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
-  bool p24 = false, p25 = false, p26 = false, p27 = false, p28 = false, p29 = false, p30 = false, p31 = false;
-  bool p32 = false, p33 = false, p34 = false, p35 = false, p36 = false, p37 = false, p38 = false, p39 = false;
-  bool p40 = false, p41 = false, p42 = false, p43 = false, p44 = false, p45 = false, p46 = false, p47 = false;
-  bool p48 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul;
+  uint r93 = 0u, r96 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // loops_break_continue_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // loops_break_continue_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // loops_break_continue_param_2
   int p2g_sv0 = 0;
   // 26: ld.param.u64 	%rd2, [loops_break_continue_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 27: ld.param.u64 	%rd3, [loops_break_continue_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 28: ld.param.u32 	%r40, [loops_break_continue_param_2];
   // 29: mov.u32 	%r41, %ntid.x;
   // 30: mov.u32 	%r42, %ctaid.x;
   // 31: mov.u32 	%r43, %tid.x;
   // 32: mad.lo.s32 	%r1, %r42, %r41, %r43;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 33: setp.ge.u32 	%p1, %r1, %r40;
   // 34: @%p1 bra 	$L__BB0_27;
   if (!(r1 >= p16_u32)) {
@@ -71,12 +53,12 @@ void main() {
     // 37: mul.wide.u32 	%rd5, %r1, 4;
     // 38: add.s64 	%rd6, %rd4, %rd5;
     // 39: ld.global.u32 	%r2, [%rd6];
-    r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
+    uint r2 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
     // 40: and.b32  	%r3, %r2, 15;
-    r3 = r2 & 15u;
+    uint r3 = r2 & 15u;
     // 41: setp.eq.s32 	%p2, %r3, 15;
     // 42: mov.u32 	%r90, 0;
-    r90 = 0u;
+    uint r90 = 0u;
     // 43: @%p2 bra 	$L__BB0_10;
     if (!(int(r3) == 15)) {
       // 45: and.b32  	%r45, %r2, 1;
@@ -88,7 +70,7 @@ void main() {
       r90 = ((!((r2 & 1u) == 1u)) || (int(r3) == 7)) ? 0u : r3;
       // 51: shr.u32 	%r46, %r2, 4;
       // 52: and.b32  	%r5, %r46, 15;
-      r5 = (r2 >> 4u) & 15u;
+      uint r5 = (r2 >> 4u) & 15u;
       // 53: setp.eq.s32 	%p7, %r5, 15;
       // 54: @%p7 bra 	$L__BB0_10;
       if (!(int(r5) == 15)) {
@@ -102,7 +84,7 @@ void main() {
         r90 = uint(int(r90) + int(((int(r2 & 16u) == 0) || (int(r5) == 7)) ? 0u : (r5 << 1u)));
         // 63: shr.u32 	%r50, %r2, 8;
         // 64: and.b32  	%r7, %r50, 15;
-        r7 = (r2 >> 8u) & 15u;
+        uint r7 = (r2 >> 8u) & 15u;
         // 65: setp.eq.s32 	%p11, %r7, 15;
         // 66: @%p11 bra 	$L__BB0_10;
         if (!(int(r7) == 15)) {
@@ -111,12 +93,12 @@ void main() {
           // 70: setp.eq.s32 	%p13, %r7, 7;
           // 71: or.pred  	%p14, %p12, %p13;
           // 72: mad.lo.s32 	%r52, %r7, 3, %r90;
-          r52 = uint(int(r7) * 3 + int(r90));
+          uint r52 = uint(int(r7) * 3 + int(r90));
           // 73: selp.b32 	%r90, %r90, %r52, %p14;
           r90 = ((int(r2 & 256u) == 0) || (int(r7) == 7)) ? r90 : r52;
           // 74: shr.u32 	%r53, %r2, 12;
           // 75: and.b32  	%r9, %r53, 15;
-          r9 = (r2 >> 12u) & 15u;
+          uint r9 = (r2 >> 12u) & 15u;
           // 76: setp.eq.s32 	%p15, %r9, 15;
           // 77: @%p15 bra 	$L__BB0_10;
           if (!(int(r9) == 15)) {
@@ -130,7 +112,7 @@ void main() {
             r90 = uint(int(r90) + int(((int(r2 & 4096u) == 0) || (int(r9) == 7)) ? 0u : (r9 << 2u)));
             // 86: shr.u32 	%r57, %r2, 16;
             // 87: and.b32  	%r11, %r57, 15;
-            r11 = (r2 >> 16u) & 15u;
+            uint r11 = (r2 >> 16u) & 15u;
             // 88: setp.eq.s32 	%p19, %r11, 15;
             // 89: @%p19 bra 	$L__BB0_10;
             if (!(int(r11) == 15)) {
@@ -139,12 +121,12 @@ void main() {
               // 93: setp.eq.s32 	%p21, %r11, 7;
               // 94: or.pred  	%p22, %p20, %p21;
               // 95: mad.lo.s32 	%r59, %r11, 5, %r90;
-              r59 = uint(int(r11) * 5 + int(r90));
+              uint r59 = uint(int(r11) * 5 + int(r90));
               // 96: selp.b32 	%r90, %r90, %r59, %p22;
               r90 = ((int(r2 & 0x00010000u) == 0) || (int(r11) == 7)) ? r90 : r59;
               // 97: shr.u32 	%r60, %r2, 20;
               // 98: and.b32  	%r13, %r60, 15;
-              r13 = (r2 >> 20u) & 15u;
+              uint r13 = (r2 >> 20u) & 15u;
               // 99: setp.eq.s32 	%p23, %r13, 15;
               // 100: @%p23 bra 	$L__BB0_10;
               if (!(int(r13) == 15)) {
@@ -153,12 +135,12 @@ void main() {
                 // 104: setp.eq.s32 	%p25, %r13, 7;
                 // 105: or.pred  	%p26, %p24, %p25;
                 // 106: mad.lo.s32 	%r62, %r13, 6, %r90;
-                r62 = uint(int(r13) * 6 + int(r90));
+                uint r62 = uint(int(r13) * 6 + int(r90));
                 // 107: selp.b32 	%r90, %r90, %r62, %p26;
                 r90 = ((int(r2 & 0x00100000u) == 0) || (int(r13) == 7)) ? r90 : r62;
                 // 108: shr.u32 	%r63, %r2, 24;
                 // 109: and.b32  	%r15, %r63, 15;
-                r15 = (r2 >> 24u) & 15u;
+                uint r15 = (r2 >> 24u) & 15u;
                 // 110: setp.eq.s32 	%p27, %r15, 15;
                 // 111: @%p27 bra 	$L__BB0_10;
                 if (!(int(r15) == 15)) {
@@ -167,11 +149,11 @@ void main() {
                   // 115: setp.eq.s32 	%p29, %r15, 7;
                   // 116: or.pred  	%p30, %p28, %p29;
                   // 117: mad.lo.s32 	%r65, %r15, 7, %r90;
-                  r65 = uint(int(r15) * 7 + int(r90));
+                  uint r65 = uint(int(r15) * 7 + int(r90));
                   // 118: selp.b32 	%r90, %r90, %r65, %p30;
                   r90 = ((int(r2 & 0x01000000u) == 0) || (int(r15) == 7)) ? r90 : r65;
                   // 119: shr.u32 	%r17, %r2, 28;
-                  r17 = r2 >> 28u;
+                  uint r17 = r2 >> 28u;
                   // 120: setp.eq.s32 	%p31, %r17, 15;
                   // 121: @%p31 bra 	$L__BB0_10;
                   if (!(int(r17) == 15)) {
@@ -192,11 +174,11 @@ void main() {
       }
     }
     // 132: cvta.to.global.u64 	%rd1, %rd3;
-    rd1 = rd3;
+    uint64_t rd1 = rd3;
     // 133: and.b32  	%r20, %r2, 255;
-    r20 = r2 & 255u;
+    uint r20 = r2 & 255u;
     // 134: mov.u32 	%r91, 2;
-    r91 = 2u;
+    uint r91 = 2u;
     for (;;) {
       p2g_loop_tick();
       // 138: setp.gt.u32 	%p35, %r91, 63;
@@ -205,11 +187,11 @@ void main() {
         p2g_sv0 = 4;
       } else {
         // 141: mov.u32 	%r92, %r91;
-        r92 = r91;
+        uint r92 = r91;
         for (;;) {
           p2g_loop_tick();
           // 145: mul.lo.s32 	%r23, %r92, %r91;
-          r23 = uint(int(r92) * int(r91));
+          uint r23 = uint(int(r92) * int(r91));
           // 146: setp.gt.u32 	%p36, %r23, %r20;
           // 147: @%p36 bra 	$L__BB0_16;
           if (r23 > r20) {
@@ -256,9 +238,9 @@ void main() {
     }
     // 168: shr.u32 	%r73, %r2, 16;
     // 169: add.s32 	%r94, %r73, 1;
-    r94 = uint(int(r2 >> 16u) + 1);
+    uint r94 = uint(int(r2 >> 16u) + 1);
     // 170: mov.u32 	%r30, 0;
-    r30 = 0u;
+    uint r30 = 0u;
     for (;;) {
       p2g_loop_tick();
       // 173: setp.eq.s32 	%p40, %r94, 1;
@@ -273,7 +255,7 @@ void main() {
       // 179: mad.lo.s32 	%r75, %r94, 3, 1;
       // 180: shr.u32 	%r76, %r94, 1;
       // 181: selp.b32 	%r31, %r75, %r76, %p41;
-      r31 = ((r94 & 1u) == 1u) ? uint(int(r94) * 3 + 1) : (r94 >> 1u);
+      uint r31 = ((r94 & 1u) == 1u) ? uint(int(r94) * 3 + 1) : (r94 >> 1u);
       // 182: setp.eq.s32 	%p42, %r31, 1;
       // 183: @%p42 bra 	$L__BB0_25;
       if (int(r31) == 1) {
@@ -287,7 +269,7 @@ void main() {
       // 187: mad.lo.s32 	%r78, %r31, 3, 1;
       // 188: shr.u32 	%r79, %r31, 1;
       // 189: selp.b32 	%r32, %r78, %r79, %p43;
-      r32 = ((r31 & 1u) == 1u) ? uint(int(r31) * 3 + 1) : (r31 >> 1u);
+      uint r32 = ((r31 & 1u) == 1u) ? uint(int(r31) * 3 + 1) : (r31 >> 1u);
       // 190: setp.eq.s32 	%p44, %r32, 1;
       // 191: @%p44 bra 	$L__BB0_24;
       if (int(r32) == 1) {
@@ -301,7 +283,7 @@ void main() {
       // 195: mad.lo.s32 	%r81, %r32, 3, 1;
       // 196: shr.u32 	%r82, %r32, 1;
       // 197: selp.b32 	%r33, %r81, %r82, %p45;
-      r33 = ((r32 & 1u) == 1u) ? uint(int(r32) * 3 + 1) : (r32 >> 1u);
+      uint r33 = ((r32 & 1u) == 1u) ? uint(int(r32) * 3 + 1) : (r32 >> 1u);
       // 198: setp.eq.s32 	%p46, %r33, 1;
       // 199: @%p46 bra 	$L__BB0_23;
       if (int(r33) == 1) {
@@ -328,7 +310,7 @@ void main() {
       break;
     }
     // 224: mul.lo.s32 	%r87, %r1, 3;
-    r87 = uint(int(r1) * 3);
+    uint r87 = uint(int(r1) * 3);
     // 225: mul.wide.u32 	%rd7, %r87, 4;
     // 226: add.s64 	%rd8, %rd1, %rd7;
     // 227: st.global.u32 	[%rd8], %r90;
@@ -336,13 +318,13 @@ void main() {
     // 228: add.s32 	%r88, %r87, 1;
     // 229: mul.wide.u32 	%rd9, %r88, 4;
     // 230: add.s64 	%rd10, %rd1, %rd9;
-    rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 1)) * uint64_t(4u)));
+    uint64_t rd10 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 1)) * uint64_t(4u)));
     // 231: st.global.u32 	[%rd10], %r93;
     P2GU32(rd10).v = r93;
     // 232: add.s32 	%r89, %r87, 2;
     // 233: mul.wide.u32 	%rd11, %r89, 4;
     // 234: add.s64 	%rd12, %rd1, %rd11;
-    rd12 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 2)) * uint64_t(4u)));
+    uint64_t rd12 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r87) + 2)) * uint64_t(4u)));
     // 235: st.global.u32 	[%rd12], %r96;
     P2GU32(rd12).v = r96;
   }

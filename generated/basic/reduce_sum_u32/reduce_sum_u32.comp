@@ -23,36 +23,27 @@ uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // reduce_sum_u32_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // reduce_sum_u32_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // reduce_sum_u32_param_2
   // 28: ld.param.u64 	%rd3, [reduce_sum_u32_param_0];
   // 29: ld.param.u64 	%rd2, [reduce_sum_u32_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 30: ld.param.u32 	%r10, [reduce_sum_u32_param_2];
-  r10 = p16_u32;
+  uint r10 = p16_u32;
   // 31: cvta.to.global.u64 	%rd1, %rd3;
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 32: mov.u32 	%r1, %ctaid.x;
-  r1 = gl_WorkGroupID.x;
+  uint r1 = gl_WorkGroupID.x;
   // 33: shl.b32 	%r12, %r1, 9;
   // 34: mov.u32 	%r2, %tid.x;
-  r2 = gl_LocalInvocationID.x;
+  uint r2 = gl_LocalInvocationID.x;
   // 35: add.s32 	%r3, %r12, %r2;
-  r3 = uint(int(r1 << 9u) + int(r2));
+  uint r3 = uint(int(r1 << 9u) + int(r2));
   // 36: setp.ge.u32 	%p1, %r3, %r10;
   // 37: mov.u32 	%r42, 0;
-  r42 = 0u;
+  uint r42 = 0u;
   // 38: @%p1 bra 	$L__BB0_2;
   if (!(r3 >= r10)) {
     // 40: mul.wide.u32 	%rd4, %r3, 4;
@@ -61,134 +52,152 @@ void main() {
     r42 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r3) * uint64_t(4u)))).v;
   }
   // 45: add.s32 	%r6, %r3, 256;
-  r6 = uint(int(r3) + 256);
+  uint r6 = uint(int(r3) + 256);
   // 46: setp.ge.u32 	%p2, %r6, %r10;
   // 47: @%p2 bra 	$L__BB0_4;
   if (!(r6 >= r10)) {
     // 49: mul.wide.u32 	%rd6, %r6, 4;
     // 50: add.s64 	%rd7, %rd1, %rd6;
     // 51: ld.global.u32 	%r13, [%rd7];
-    r13 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r6) * uint64_t(4u)))).v;
+    uint r13 = P2GU32(uint64_t(int64_t(rd1) + int64_t(uint64_t(r6) * uint64_t(4u)))).v;
     // 52: add.s32 	%r42, %r13, %r42;
     r42 = uint(int(r13) + int(r42));
   }
   // 55: shl.b32 	%r14, %r2, 2;
   // 56: mov.u32 	%r15, _ZZ14reduce_sum_u32E1s;
   // 57: add.s32 	%r9, %r15, %r14;
-  r9 = uint(int(sh_s) + int(r2 << 2u));
+  uint r9 = uint(int(sh_s) + int(r2 << 2u));
   // 58: st.shared.u32 	[%r9], %r42;
   p2g_sts32(r9, r42);
   // 59: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 60: setp.gt.u32 	%p3, %r2, 127;
   // 61: @%p3 bra 	$L__BB0_6;
   if (!(r2 > 127u)) {
     // 63: ld.shared.u32 	%r16, [%r9];
-    r16 = p2g_lds32(r9);
+    uint r16 = p2g_lds32(r9);
     // 64: ld.shared.u32 	%r17, [%r9+512];
     // 65: add.s32 	%r18, %r16, %r17;
-    r18 = uint(int(r16) + int(p2g_lds32((r9 + 512u))));
+    uint r18 = uint(int(r16) + int(p2g_lds32((r9 + 512u))));
     // 66: st.shared.u32 	[%r9], %r18;
     p2g_sts32(r9, r18);
   }
   // 69: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 70: setp.gt.u32 	%p4, %r2, 63;
   // 71: @%p4 bra 	$L__BB0_8;
   if (!(r2 > 63u)) {
     // 73: ld.shared.u32 	%r19, [%r9];
-    r19 = p2g_lds32(r9);
+    uint r19 = p2g_lds32(r9);
     // 74: ld.shared.u32 	%r20, [%r9+256];
     // 75: add.s32 	%r21, %r19, %r20;
-    r21 = uint(int(r19) + int(p2g_lds32((r9 + 256u))));
+    uint r21 = uint(int(r19) + int(p2g_lds32((r9 + 256u))));
     // 76: st.shared.u32 	[%r9], %r21;
     p2g_sts32(r9, r21);
   }
   // 79: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 80: setp.gt.u32 	%p5, %r2, 31;
   // 81: @%p5 bra 	$L__BB0_10;
   if (!(r2 > 31u)) {
     // 83: ld.shared.u32 	%r22, [%r9];
-    r22 = p2g_lds32(r9);
+    uint r22 = p2g_lds32(r9);
     // 84: ld.shared.u32 	%r23, [%r9+128];
     // 85: add.s32 	%r24, %r22, %r23;
-    r24 = uint(int(r22) + int(p2g_lds32((r9 + 128u))));
+    uint r24 = uint(int(r22) + int(p2g_lds32((r9 + 128u))));
     // 86: st.shared.u32 	[%r9], %r24;
     p2g_sts32(r9, r24);
   }
   // 89: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 90: setp.gt.u32 	%p6, %r2, 15;
   // 91: @%p6 bra 	$L__BB0_12;
   if (!(r2 > 15u)) {
     // 93: ld.shared.u32 	%r25, [%r9];
-    r25 = p2g_lds32(r9);
+    uint r25 = p2g_lds32(r9);
     // 94: ld.shared.u32 	%r26, [%r9+64];
     // 95: add.s32 	%r27, %r25, %r26;
-    r27 = uint(int(r25) + int(p2g_lds32((r9 + 64u))));
+    uint r27 = uint(int(r25) + int(p2g_lds32((r9 + 64u))));
     // 96: st.shared.u32 	[%r9], %r27;
     p2g_sts32(r9, r27);
   }
   // 99: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 100: setp.gt.u32 	%p7, %r2, 7;
   // 101: @%p7 bra 	$L__BB0_14;
   if (!(r2 > 7u)) {
     // 103: ld.shared.u32 	%r28, [%r9];
-    r28 = p2g_lds32(r9);
+    uint r28 = p2g_lds32(r9);
     // 104: ld.shared.u32 	%r29, [%r9+32];
     // 105: add.s32 	%r30, %r28, %r29;
-    r30 = uint(int(r28) + int(p2g_lds32((r9 + 32u))));
+    uint r30 = uint(int(r28) + int(p2g_lds32((r9 + 32u))));
     // 106: st.shared.u32 	[%r9], %r30;
     p2g_sts32(r9, r30);
   }
   // 109: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 110: setp.gt.u32 	%p8, %r2, 3;
   // 111: @%p8 bra 	$L__BB0_16;
   if (!(r2 > 3u)) {
     // 113: ld.shared.u32 	%r31, [%r9];
-    r31 = p2g_lds32(r9);
+    uint r31 = p2g_lds32(r9);
     // 114: ld.shared.u32 	%r32, [%r9+16];
     // 115: add.s32 	%r33, %r31, %r32;
-    r33 = uint(int(r31) + int(p2g_lds32((r9 + 16u))));
+    uint r33 = uint(int(r31) + int(p2g_lds32((r9 + 16u))));
     // 116: st.shared.u32 	[%r9], %r33;
     p2g_sts32(r9, r33);
   }
   // 119: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 120: setp.gt.u32 	%p9, %r2, 1;
   // 121: @%p9 bra 	$L__BB0_18;
   if (!(r2 > 1u)) {
     // 123: ld.shared.u32 	%r34, [%r9];
-    r34 = p2g_lds32(r9);
+    uint r34 = p2g_lds32(r9);
     // 124: ld.shared.u32 	%r35, [%r9+8];
     // 125: add.s32 	%r36, %r34, %r35;
-    r36 = uint(int(r34) + int(p2g_lds32((r9 + 8u))));
+    uint r36 = uint(int(r34) + int(p2g_lds32((r9 + 8u))));
     // 126: st.shared.u32 	[%r9], %r36;
     p2g_sts32(r9, r36);
   }
   // 129: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 130: setp.ne.s32 	%p10, %r2, 0;
-  p10 = int(r2) != 0;
+  bool p10 = int(r2) != 0;
   // 131: @%p10 bra 	$L__BB0_20;
   if (!p10) {
     // 133: ld.shared.u32 	%r37, [_ZZ14reduce_sum_u32E1s+4];
-    r37 = p2g_lds32((sh_s + 4u));
+    uint r37 = p2g_lds32((sh_s + 4u));
     // 134: ld.shared.u32 	%r38, [%r9];
     // 135: add.s32 	%r39, %r38, %r37;
-    r39 = uint(int(p2g_lds32(r9)) + int(r37));
+    uint r39 = uint(int(p2g_lds32(r9)) + int(r37));
     // 136: st.shared.u32 	[%r9], %r39;
     p2g_sts32(r9, r39);
   }
   // 139: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 140: @%p10 bra 	$L__BB0_22;
   if (!p10) {
     // 142: ld.shared.u32 	%r40, [_ZZ14reduce_sum_u32E1s];
-    r40 = p2g_lds32(sh_s);
+    uint r40 = p2g_lds32(sh_s);
     // 143: cvta.to.global.u64 	%rd8, %rd2;
     // 144: mul.wide.u32 	%rd9, %r1, 4;
     // 145: add.s64 	%rd10, %rd8, %rd9;

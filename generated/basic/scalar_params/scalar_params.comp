@@ -280,16 +280,7 @@ uint p2g_s2f(int64_t v, int mode) { return p2g_i2f(v < 0l ? uint64_t(-v) : uint6
 uint p2g_s2f32(int v, int mode) { return p2g_i2f(uint64_t(v < 0 ? 0u - uint(v) : uint(v)), v < 0, mode); }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u;
-  uint r6 = 0u, r7 = 0u, r8 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0;
-  precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf;
+  uint64_t rd18 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // scalar_params_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // scalar_params_param_1
@@ -302,24 +293,24 @@ void main() {
   const double p48_f64 = uint64BitsToDouble(P2GU64((pc.params + 48ul)).v);  // scalar_params_param_8
   const uint64_t p56_u64 = P2GU64((pc.params + 56ul)).v;  // scalar_params_param_9
   // 36: ld.param.u8 	%rs1, [scalar_params_param_6];
-  rs1 = (p44_u8 & 0x0000FFFFu);
+  uint rs1 = (p44_u8 & 0x0000FFFFu);
   // 37: ld.param.f32 	%f4, [scalar_params_param_0];
-  f4 = p0_f32;
+  precise float f4 = p0_f32;
   // 38: ld.param.u64 	%rd3, [scalar_params_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 39: ld.param.u64 	%rd4, [scalar_params_param_2];
-  rd4 = p16_u64;
+  uint64_t rd4 = p16_u64;
   // 40: ld.param.u64 	%rd7, [scalar_params_param_3];
   // 41: ld.param.u64 	%rd5, [scalar_params_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 42: ld.param.u32 	%r1, [scalar_params_param_5];
-  r1 = p40_u32;
+  uint r1 = p40_u32;
   // 43: ld.param.u16 	%rs2, [scalar_params_param_7];
-  rs2 = p46_u16;
+  uint rs2 = p46_u16;
   // 44: ld.param.f64 	%fd1, [scalar_params_param_8];
-  fd1 = p48_f64;
+  precise double fd1 = p48_f64;
   // 45: ld.param.u64 	%rd6, [scalar_params_param_9];
-  rd6 = p56_u64;
+  uint64_t rd6 = p56_u64;
   // 46: mov.u32 	%r2, %ctaid.x;
   // 47: mov.u32 	%r3, %ntid.x;
   // 48: mul.wide.u32 	%rd8, %r2, %r3;
@@ -327,23 +318,23 @@ void main() {
   // 50: cvt.u64.u32 	%rd9, %r4;
   uint64_t t1 = uint64_t(gl_LocalInvocationID.x);
   // 51: add.s64 	%rd1, %rd8, %rd9;
-  rd1 = uint64_t(int64_t(uint64_t(gl_WorkGroupID.x) * uint64_t(gl_WorkGroupSize.x)) + int64_t(uint64_t(t1)));
+  uint64_t rd1 = uint64_t(int64_t(uint64_t(gl_WorkGroupID.x) * uint64_t(gl_WorkGroupSize.x)) + int64_t(uint64_t(t1)));
   // 52: setp.ge.u64 	%p1, %rd1, %rd7;
   // 53: @%p1 bra 	$L__BB0_4;
   if (!(rd1 >= p24_u64)) {
     // 55: cvta.to.global.u64 	%rd10, %rd4;
     // 56: cvta.to.global.u64 	%rd11, %rd3;
     // 57: shl.b64 	%rd12, %rd1, 2;
-    rd12 = rd1 << 2u;
+    uint64_t rd12 = rd1 << 2u;
     // 58: add.s64 	%rd13, %rd11, %rd12;
     // 59: ld.global.f32 	%f5, [%rd13];
-    f5 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd3) + int64_t(rd12))).v);
+    precise float f5 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd3) + int64_t(rd12))).v);
     // 60: add.s64 	%rd2, %rd10, %rd12;
-    rd2 = uint64_t(int64_t(rd4) + int64_t(rd12));
+    uint64_t rd2 = uint64_t(int64_t(rd4) + int64_t(rd12));
     // 61: ld.global.f32 	%f6, [%rd2];
-    f6 = uintBitsToFloat(P2GU32(rd2).v);
+    precise float f6 = uintBitsToFloat(P2GU32(rd2).v);
     // 62: fma.rn.f32 	%f10, %f5, %f4, %f6;
-    f10 = p2g_ffma(f5, f4, f6, 0, false);
+    precise float f10 = p2g_ffma(f5, f4, f6, 0, false);
     // 63: and.b16  	%rs3, %rs1, 1;
     // 64: setp.eq.b16 	%p2, %rs3, 1;
     // 65: mov.pred 	%p3, 0;
@@ -357,10 +348,10 @@ void main() {
       uint64_t t3 = uint64_t(rd1);
       // 72: and.b32  	%r7, %r6, 7;
       // 73: mad.lo.s32 	%r8, %r7, %r5, %r1;
-      r8 = uint(int(uint(uint64_t(t3)) & 7u) * int(uint(int(uint(uint64_t(t2))))) + int(r1));
+      uint r8 = uint(int(uint(uint64_t(t3)) & 7u) * int(uint(int(uint(uint64_t(t2))))) + int(r1));
       // 74: cvt.rn.f32.s32 	%f7, %r8;
       uint t4 = p2g_s2f32(int(int(r8)), 0);
-      f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
+      precise float f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
       // 75: add.f32 	%f10, %f10, %f7;
       f10 = p2g_fadd(f10, f7, false);
     }
@@ -368,32 +359,32 @@ void main() {
     // 79: setp.eq.s16 	%p6, %rs4, 0;
     // 80: cvt.f64.f32 	%fd2, %f10;
     precise double t5 = p2g_f2d(f10);
-    fd2 = (isnan(t5) ? uint64BitsToDouble(doubleBitsToUint64(t5) | 0x0008000000000000ul) : t5);
+    precise double fd2 = (isnan(t5) ? uint64BitsToDouble(doubleBitsToUint64(t5) | 0x0008000000000000ul) : t5);
     // 81: mul.f64 	%fd3, %fd2, %fd1;
     precise double t6 = fd2;
     precise double t7 = fd1;
     precise double t8 = t6 * t7;
-    fd3 = p2g_dnan2(t8, t6, t7);
+    precise double fd3 = p2g_dnan2(t8, t6, t7);
     // 82: cvt.rn.f32.f64 	%f8, %fd3;
-    f8 = p2g_d2f(fd3, 0);
+    precise float f8 = p2g_d2f(fd3, 0);
     // 83: selp.f32 	%f9, %f10, %f8, %p6;
-    f9 = ((bitfieldExtract(int(rs1 & 2u), 0, 16)) == 0) ? f10 : f8;
+    precise float f9 = ((bitfieldExtract(int(rs1 & 2u), 0, 16)) == 0) ? f10 : f8;
     // 84: st.global.f32 	[%rd2], %f9;
     P2GU32(rd2).v = floatBitsToUint(f9);
     // 85: mul.lo.s64 	%rd14, %rd1, -7046029254386353131;
     // 86: xor.b64  	%rd15, %rd14, %rd5;
-    rd15 = packUint2x32(unpackUint2x32(uint64_t(int64_t(rd1) * -7046029254386353131l)) ^ unpackUint2x32(rd5));
+    uint64_t rd15 = packUint2x32(unpackUint2x32(uint64_t(int64_t(rd1) * -7046029254386353131l)) ^ unpackUint2x32(rd5));
     // 87: shr.u64 	%rd16, %rd15, 33;
     // 88: xor.b64  	%rd17, %rd16, %rd15;
     // 89: mul.lo.s64 	%rd18, %rd17, -49064778989728563;
     rd18 = uint64_t(int64_t(packUint2x32(unpackUint2x32(rd15 >> 33u) ^ unpackUint2x32(rd15))) * -49064778989728563l);
     // 90: shr.u64 	%rd19, %rd18, 29;
     // 91: xor.b64  	%rd20, %rd19, %rd18;
-    rd20 = packUint2x32(unpackUint2x32(rd18 >> 29u) ^ unpackUint2x32(rd18));
+    uint64_t rd20 = packUint2x32(unpackUint2x32(rd18 >> 29u) ^ unpackUint2x32(rd18));
     // 92: cvt.s64.s32 	%rd21, %r1;
     int64_t t9 = int64_t(int(r1));
     // 93: add.s64 	%rd22, %rd20, %rd21;
-    rd22 = uint64_t(int64_t(rd20) + int64_t(uint64_t(int64_t(uint64_t(t9)))));
+    uint64_t rd22 = uint64_t(int64_t(rd20) + int64_t(uint64_t(int64_t(uint64_t(t9)))));
     // 94: cvta.to.global.u64 	%rd23, %rd6;
     // 95: shl.b64 	%rd24, %rd1, 3;
     // 96: add.s64 	%rd25, %rd23, %rd24;

@@ -23,245 +23,241 @@ uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u;
-  uint r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u;
-  uint r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u;
-  uint r119 = 0u, r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u;
-  uint r128 = 0u, r129 = 0u, r130 = 0u, r131 = 0u, r132 = 0u, r133 = 0u, r134 = 0u, r135 = 0u, r136 = 0u;
-  uint r137 = 0u, r138 = 0u, r139 = 0u, r140 = 0u, r141 = 0u, r142 = 0u, r143 = 0u, r144 = 0u, r145 = 0u;
-  uint r146 = 0u, r147 = 0u, r148 = 0u, r149 = 0u, r150 = 0u, r151 = 0u, r152 = 0u, r153 = 0u, r154 = 0u;
-  uint r155 = 0u, r156 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // scan_exclusive_blelloch_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // scan_exclusive_blelloch_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // scan_exclusive_blelloch_param_2
   // 28: ld.param.u64 	%rd4, [scan_exclusive_blelloch_param_0];
   // 29: ld.param.u64 	%rd2, [scan_exclusive_blelloch_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 30: ld.param.u64 	%rd3, [scan_exclusive_blelloch_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 31: mov.u32 	%r1, %ctaid.x;
-  r1 = gl_WorkGroupID.x;
+  uint r1 = gl_WorkGroupID.x;
   // 32: shl.b32 	%r13, %r1, 9;
   // 33: cvt.u64.u32 	%rd5, %r13;
   uint64_t t1 = uint64_t(r1 << 9u);
   // 34: mov.u32 	%r2, %tid.x;
-  r2 = gl_LocalInvocationID.x;
+  uint r2 = gl_LocalInvocationID.x;
   // 35: shl.b32 	%r14, %r2, 1;
-  r14 = r2 << 1u;
+  uint r14 = r2 << 1u;
   // 36: cvt.u64.u32 	%rd6, %r14;
   uint64_t t2 = uint64_t(r14);
   // 37: add.s64 	%rd1, %rd5, %rd6;
   // 38: cvta.to.global.u64 	%rd7, %rd4;
   // 39: shl.b64 	%rd8, %rd1, 2;
-  rd8 = uint64_t(int64_t(uint64_t(t1)) + int64_t(uint64_t(t2))) << 2u;
+  uint64_t rd8 = uint64_t(int64_t(uint64_t(t1)) + int64_t(uint64_t(t2))) << 2u;
   // 40: add.s64 	%rd9, %rd7, %rd8;
-  rd9 = uint64_t(int64_t(p0_u64) + int64_t(rd8));
+  uint64_t rd9 = uint64_t(int64_t(p0_u64) + int64_t(rd8));
   // 41: ld.global.u32 	%r15, [%rd9];
-  r15 = P2GU32(rd9).v;
+  uint r15 = P2GU32(rd9).v;
   // 42: shl.b32 	%r16, %r2, 3;
   // 43: mov.u32 	%r17, _ZZ23scan_exclusive_blellochE1s;
-  r17 = sh_s;
+  uint r17 = sh_s;
   // 44: add.s32 	%r3, %r17, %r16;
-  r3 = uint(int(r17) + int(r2 << 3u));
+  uint r3 = uint(int(r17) + int(r2 << 3u));
   // 45: st.shared.u32 	[%r3], %r15;
   p2g_sts32(r3, r15);
   // 46: or.b32  	%r4, %r14, 1;
-  r4 = r14 | 1u;
+  uint r4 = r14 | 1u;
   // 47: ld.global.u32 	%r18, [%rd9+4];
-  r18 = P2GU32((rd9 + 4ul)).v;
+  uint r18 = P2GU32((rd9 + 4ul)).v;
   // 48: st.shared.u32 	[%r3+4], %r18;
   p2g_sts32((r3 + 4u), r18);
   // 49: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 50: setp.gt.u32 	%p1, %r2, 255;
-  p1 = r2 > 255u;
+  bool p1 = r2 > 255u;
   // 51: @%p1 bra 	$L__BB0_2;
   if (!p1) {
     // 53: ld.shared.u32 	%r19, [%r3];
-    r19 = p2g_lds32(r3);
+    uint r19 = p2g_lds32(r3);
     // 54: ld.shared.u32 	%r20, [%r3+4];
     // 55: add.s32 	%r21, %r20, %r19;
-    r21 = uint(int(p2g_lds32((r3 + 4u))) + int(r19));
+    uint r21 = uint(int(p2g_lds32((r3 + 4u))) + int(r19));
     // 56: st.shared.u32 	[%r3+4], %r21;
     p2g_sts32((r3 + 4u), r21);
   }
   // 59: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 60: shl.b32 	%r22, %r4, 3;
   // 61: add.s32 	%r24, %r17, %r22;
-  r24 = uint(int(r17) + int(r4 << 3u));
+  uint r24 = uint(int(r17) + int(r4 << 3u));
   // 62: setp.gt.u32 	%p2, %r2, 127;
-  p2 = r2 > 127u;
+  bool p2 = r2 > 127u;
   // 63: @%p2 bra 	$L__BB0_4;
   if (!p2) {
     // 65: add.s32 	%r101, %r24, -4;
     // 66: ld.shared.u32 	%r25, [%r101];
-    r25 = p2g_lds32(uint(int(r24) + -4));
+    uint r25 = p2g_lds32(uint(int(r24) + -4));
     // 67: add.s32 	%r102, %r24, -4;
     // 68: ld.shared.u32 	%r26, [%r102+8];
     // 69: add.s32 	%r27, %r26, %r25;
-    r27 = uint(int(p2g_lds32((uint(int(r24) + -4) + 8u))) + int(r25));
+    uint r27 = uint(int(p2g_lds32((uint(int(r24) + -4) + 8u))) + int(r25));
     // 70: add.s32 	%r103, %r24, -4;
     // 71: st.shared.u32 	[%r103+8], %r27;
     p2g_sts32((uint(int(r24) + -4) + 8u), r27);
   }
   // 74: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 75: shl.b32 	%r28, %r4, 4;
   // 76: add.s32 	%r30, %r17, %r28;
-  r30 = uint(int(r17) + int(r4 << 4u));
+  uint r30 = uint(int(r17) + int(r4 << 4u));
   // 77: setp.gt.u32 	%p3, %r2, 63;
-  p3 = r2 > 63u;
+  bool p3 = r2 > 63u;
   // 78: @%p3 bra 	$L__BB0_6;
   if (!p3) {
     // 80: add.s32 	%r104, %r30, -4;
     // 81: ld.shared.u32 	%r31, [%r104];
-    r31 = p2g_lds32(uint(int(r30) + -4));
+    uint r31 = p2g_lds32(uint(int(r30) + -4));
     // 82: add.s32 	%r105, %r30, -4;
     // 83: ld.shared.u32 	%r32, [%r105+16];
     // 84: add.s32 	%r33, %r32, %r31;
-    r33 = uint(int(p2g_lds32((uint(int(r30) + -4) + 16u))) + int(r31));
+    uint r33 = uint(int(p2g_lds32((uint(int(r30) + -4) + 16u))) + int(r31));
     // 85: add.s32 	%r106, %r30, -4;
     // 86: st.shared.u32 	[%r106+16], %r33;
     p2g_sts32((uint(int(r30) + -4) + 16u), r33);
   }
   // 89: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 90: shl.b32 	%r34, %r4, 5;
   // 91: add.s32 	%r36, %r17, %r34;
-  r36 = uint(int(r17) + int(r4 << 5u));
+  uint r36 = uint(int(r17) + int(r4 << 5u));
   // 92: setp.gt.u32 	%p4, %r2, 31;
-  p4 = r2 > 31u;
+  bool p4 = r2 > 31u;
   // 93: @%p4 bra 	$L__BB0_8;
   if (!p4) {
     // 95: add.s32 	%r107, %r36, -4;
     // 96: ld.shared.u32 	%r37, [%r107];
-    r37 = p2g_lds32(uint(int(r36) + -4));
+    uint r37 = p2g_lds32(uint(int(r36) + -4));
     // 97: add.s32 	%r108, %r36, -4;
     // 98: ld.shared.u32 	%r38, [%r108+32];
     // 99: add.s32 	%r39, %r38, %r37;
-    r39 = uint(int(p2g_lds32((uint(int(r36) + -4) + 32u))) + int(r37));
+    uint r39 = uint(int(p2g_lds32((uint(int(r36) + -4) + 32u))) + int(r37));
     // 100: add.s32 	%r109, %r36, -4;
     // 101: st.shared.u32 	[%r109+32], %r39;
     p2g_sts32((uint(int(r36) + -4) + 32u), r39);
   }
   // 104: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 105: shl.b32 	%r40, %r4, 6;
   // 106: add.s32 	%r42, %r17, %r40;
-  r42 = uint(int(r17) + int(r4 << 6u));
+  uint r42 = uint(int(r17) + int(r4 << 6u));
   // 107: setp.gt.u32 	%p5, %r2, 15;
-  p5 = r2 > 15u;
+  bool p5 = r2 > 15u;
   // 108: @%p5 bra 	$L__BB0_10;
   if (!p5) {
     // 110: add.s32 	%r110, %r42, -4;
     // 111: ld.shared.u32 	%r43, [%r110];
-    r43 = p2g_lds32(uint(int(r42) + -4));
+    uint r43 = p2g_lds32(uint(int(r42) + -4));
     // 112: add.s32 	%r111, %r42, -4;
     // 113: ld.shared.u32 	%r44, [%r111+64];
     // 114: add.s32 	%r45, %r44, %r43;
-    r45 = uint(int(p2g_lds32((uint(int(r42) + -4) + 64u))) + int(r43));
+    uint r45 = uint(int(p2g_lds32((uint(int(r42) + -4) + 64u))) + int(r43));
     // 115: add.s32 	%r112, %r42, -4;
     // 116: st.shared.u32 	[%r112+64], %r45;
     p2g_sts32((uint(int(r42) + -4) + 64u), r45);
   }
   // 119: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 120: shl.b32 	%r46, %r4, 7;
   // 121: add.s32 	%r48, %r17, %r46;
-  r48 = uint(int(r17) + int(r4 << 7u));
+  uint r48 = uint(int(r17) + int(r4 << 7u));
   // 122: setp.gt.u32 	%p6, %r2, 7;
-  p6 = r2 > 7u;
+  bool p6 = r2 > 7u;
   // 123: @%p6 bra 	$L__BB0_12;
   if (!p6) {
     // 125: add.s32 	%r113, %r48, -4;
     // 126: ld.shared.u32 	%r49, [%r113];
-    r49 = p2g_lds32(uint(int(r48) + -4));
+    uint r49 = p2g_lds32(uint(int(r48) + -4));
     // 127: add.s32 	%r114, %r48, -4;
     // 128: ld.shared.u32 	%r50, [%r114+128];
     // 129: add.s32 	%r51, %r50, %r49;
-    r51 = uint(int(p2g_lds32((uint(int(r48) + -4) + 128u))) + int(r49));
+    uint r51 = uint(int(p2g_lds32((uint(int(r48) + -4) + 128u))) + int(r49));
     // 130: add.s32 	%r115, %r48, -4;
     // 131: st.shared.u32 	[%r115+128], %r51;
     p2g_sts32((uint(int(r48) + -4) + 128u), r51);
   }
   // 134: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 135: shl.b32 	%r52, %r4, 8;
   // 136: add.s32 	%r54, %r17, %r52;
-  r54 = uint(int(r17) + int(r4 << 8u));
+  uint r54 = uint(int(r17) + int(r4 << 8u));
   // 137: setp.gt.u32 	%p7, %r2, 3;
-  p7 = r2 > 3u;
+  bool p7 = r2 > 3u;
   // 138: @%p7 bra 	$L__BB0_14;
   if (!p7) {
     // 140: add.s32 	%r116, %r54, -4;
     // 141: ld.shared.u32 	%r55, [%r116];
-    r55 = p2g_lds32(uint(int(r54) + -4));
+    uint r55 = p2g_lds32(uint(int(r54) + -4));
     // 142: add.s32 	%r117, %r54, -4;
     // 143: ld.shared.u32 	%r56, [%r117+256];
     // 144: add.s32 	%r57, %r56, %r55;
-    r57 = uint(int(p2g_lds32((uint(int(r54) + -4) + 256u))) + int(r55));
+    uint r57 = uint(int(p2g_lds32((uint(int(r54) + -4) + 256u))) + int(r55));
     // 145: add.s32 	%r118, %r54, -4;
     // 146: st.shared.u32 	[%r118+256], %r57;
     p2g_sts32((uint(int(r54) + -4) + 256u), r57);
   }
   // 149: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 150: shl.b32 	%r58, %r4, 9;
   // 151: add.s32 	%r60, %r17, %r58;
-  r60 = uint(int(r17) + int(r4 << 9u));
+  uint r60 = uint(int(r17) + int(r4 << 9u));
   // 152: setp.gt.u32 	%p8, %r2, 1;
-  p8 = r2 > 1u;
+  bool p8 = r2 > 1u;
   // 153: @%p8 bra 	$L__BB0_16;
   if (!p8) {
     // 155: add.s32 	%r119, %r60, -4;
     // 156: ld.shared.u32 	%r61, [%r119];
-    r61 = p2g_lds32(uint(int(r60) + -4));
+    uint r61 = p2g_lds32(uint(int(r60) + -4));
     // 157: add.s32 	%r120, %r60, -4;
     // 158: ld.shared.u32 	%r62, [%r120+512];
     // 159: add.s32 	%r63, %r62, %r61;
-    r63 = uint(int(p2g_lds32((uint(int(r60) + -4) + 512u))) + int(r61));
+    uint r63 = uint(int(p2g_lds32((uint(int(r60) + -4) + 512u))) + int(r61));
     // 160: add.s32 	%r121, %r60, -4;
     // 161: st.shared.u32 	[%r121+512], %r63;
     p2g_sts32((uint(int(r60) + -4) + 512u), r63);
   }
   // 164: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 165: shl.b32 	%r64, %r4, 10;
   // 166: add.s32 	%r66, %r17, %r64;
-  r66 = uint(int(r17) + int(r4 << 10u));
+  uint r66 = uint(int(r17) + int(r4 << 10u));
   // 167: setp.ne.s32 	%p9, %r2, 0;
-  p9 = int(r2) != 0;
+  bool p9 = int(r2) != 0;
   // 168: @%p9 bra 	$L__BB0_18;
   if (!p9) {
     // 170: add.s32 	%r122, %r66, -4;
     // 171: ld.shared.u32 	%r67, [%r122];
-    r67 = p2g_lds32(uint(int(r66) + -4));
+    uint r67 = p2g_lds32(uint(int(r66) + -4));
     // 172: mov.u32 	%r68, 0;
     // 173: add.s32 	%r123, %r66, -4;
     // 174: ld.shared.u32 	%r69, [%r123+1024];
     // 175: add.s32 	%r70, %r69, %r67;
-    r70 = uint(int(p2g_lds32((uint(int(r66) + -4) + 1024u))) + int(r67));
+    uint r70 = uint(int(p2g_lds32((uint(int(r66) + -4) + 1024u))) + int(r67));
     // 176: add.s32 	%r124, %r66, -4;
     // 177: st.shared.u32 	[%r124+1024], %r70;
     p2g_sts32((uint(int(r66) + -4) + 1024u), r70);
     // 178: ld.shared.u32 	%r71, [_ZZ23scan_exclusive_blellochE1s+2044];
-    r71 = p2g_lds32((sh_s + 2044u));
+    uint r71 = p2g_lds32((sh_s + 2044u));
     // 179: cvta.to.global.u64 	%rd10, %rd3;
     // 180: mul.wide.u32 	%rd11, %r1, 4;
     // 181: add.s64 	%rd12, %rd10, %rd11;
@@ -271,15 +267,17 @@ void main() {
     p2g_sts32((sh_s + 2044u), 0u);
   }
   // 186: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 187: @%p9 bra 	$L__BB0_20;
   if (!p9) {
     // 189: add.s32 	%r125, %r66, -4;
     // 190: ld.shared.u32 	%r72, [%r125];
-    r72 = p2g_lds32(uint(int(r66) + -4));
+    uint r72 = p2g_lds32(uint(int(r66) + -4));
     // 191: add.s32 	%r126, %r66, -4;
     // 192: ld.shared.u32 	%r73, [%r126+1024];
-    r73 = p2g_lds32((uint(int(r66) + -4) + 1024u));
+    uint r73 = p2g_lds32((uint(int(r66) + -4) + 1024u));
     // 193: add.s32 	%r127, %r66, -4;
     // 194: st.shared.u32 	[%r127], %r73;
     p2g_sts32(uint(int(r66) + -4), r73);
@@ -289,15 +287,17 @@ void main() {
     p2g_sts32((uint(int(r66) + -4) + 1024u), uint(int(r73) + int(r72)));
   }
   // 200: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 201: @%p8 bra 	$L__BB0_22;
   if (!p8) {
     // 203: add.s32 	%r129, %r60, -4;
     // 204: ld.shared.u32 	%r75, [%r129];
-    r75 = p2g_lds32(uint(int(r60) + -4));
+    uint r75 = p2g_lds32(uint(int(r60) + -4));
     // 205: add.s32 	%r130, %r60, -4;
     // 206: ld.shared.u32 	%r76, [%r130+512];
-    r76 = p2g_lds32((uint(int(r60) + -4) + 512u));
+    uint r76 = p2g_lds32((uint(int(r60) + -4) + 512u));
     // 207: add.s32 	%r131, %r60, -4;
     // 208: st.shared.u32 	[%r131], %r76;
     p2g_sts32(uint(int(r60) + -4), r76);
@@ -307,15 +307,17 @@ void main() {
     p2g_sts32((uint(int(r60) + -4) + 512u), uint(int(r76) + int(r75)));
   }
   // 214: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 215: @%p7 bra 	$L__BB0_24;
   if (!p7) {
     // 217: add.s32 	%r133, %r54, -4;
     // 218: ld.shared.u32 	%r78, [%r133];
-    r78 = p2g_lds32(uint(int(r54) + -4));
+    uint r78 = p2g_lds32(uint(int(r54) + -4));
     // 219: add.s32 	%r134, %r54, -4;
     // 220: ld.shared.u32 	%r79, [%r134+256];
-    r79 = p2g_lds32((uint(int(r54) + -4) + 256u));
+    uint r79 = p2g_lds32((uint(int(r54) + -4) + 256u));
     // 221: add.s32 	%r135, %r54, -4;
     // 222: st.shared.u32 	[%r135], %r79;
     p2g_sts32(uint(int(r54) + -4), r79);
@@ -325,15 +327,17 @@ void main() {
     p2g_sts32((uint(int(r54) + -4) + 256u), uint(int(r79) + int(r78)));
   }
   // 228: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 229: @%p6 bra 	$L__BB0_26;
   if (!p6) {
     // 231: add.s32 	%r137, %r48, -4;
     // 232: ld.shared.u32 	%r81, [%r137];
-    r81 = p2g_lds32(uint(int(r48) + -4));
+    uint r81 = p2g_lds32(uint(int(r48) + -4));
     // 233: add.s32 	%r138, %r48, -4;
     // 234: ld.shared.u32 	%r82, [%r138+128];
-    r82 = p2g_lds32((uint(int(r48) + -4) + 128u));
+    uint r82 = p2g_lds32((uint(int(r48) + -4) + 128u));
     // 235: add.s32 	%r139, %r48, -4;
     // 236: st.shared.u32 	[%r139], %r82;
     p2g_sts32(uint(int(r48) + -4), r82);
@@ -343,15 +347,17 @@ void main() {
     p2g_sts32((uint(int(r48) + -4) + 128u), uint(int(r82) + int(r81)));
   }
   // 242: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 243: @%p5 bra 	$L__BB0_28;
   if (!p5) {
     // 245: add.s32 	%r141, %r42, -4;
     // 246: ld.shared.u32 	%r84, [%r141];
-    r84 = p2g_lds32(uint(int(r42) + -4));
+    uint r84 = p2g_lds32(uint(int(r42) + -4));
     // 247: add.s32 	%r142, %r42, -4;
     // 248: ld.shared.u32 	%r85, [%r142+64];
-    r85 = p2g_lds32((uint(int(r42) + -4) + 64u));
+    uint r85 = p2g_lds32((uint(int(r42) + -4) + 64u));
     // 249: add.s32 	%r143, %r42, -4;
     // 250: st.shared.u32 	[%r143], %r85;
     p2g_sts32(uint(int(r42) + -4), r85);
@@ -361,15 +367,17 @@ void main() {
     p2g_sts32((uint(int(r42) + -4) + 64u), uint(int(r85) + int(r84)));
   }
   // 256: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 257: @%p4 bra 	$L__BB0_30;
   if (!p4) {
     // 259: add.s32 	%r145, %r36, -4;
     // 260: ld.shared.u32 	%r87, [%r145];
-    r87 = p2g_lds32(uint(int(r36) + -4));
+    uint r87 = p2g_lds32(uint(int(r36) + -4));
     // 261: add.s32 	%r146, %r36, -4;
     // 262: ld.shared.u32 	%r88, [%r146+32];
-    r88 = p2g_lds32((uint(int(r36) + -4) + 32u));
+    uint r88 = p2g_lds32((uint(int(r36) + -4) + 32u));
     // 263: add.s32 	%r147, %r36, -4;
     // 264: st.shared.u32 	[%r147], %r88;
     p2g_sts32(uint(int(r36) + -4), r88);
@@ -379,15 +387,17 @@ void main() {
     p2g_sts32((uint(int(r36) + -4) + 32u), uint(int(r88) + int(r87)));
   }
   // 270: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 271: @%p3 bra 	$L__BB0_32;
   if (!p3) {
     // 273: add.s32 	%r149, %r30, -4;
     // 274: ld.shared.u32 	%r90, [%r149];
-    r90 = p2g_lds32(uint(int(r30) + -4));
+    uint r90 = p2g_lds32(uint(int(r30) + -4));
     // 275: add.s32 	%r150, %r30, -4;
     // 276: ld.shared.u32 	%r91, [%r150+16];
-    r91 = p2g_lds32((uint(int(r30) + -4) + 16u));
+    uint r91 = p2g_lds32((uint(int(r30) + -4) + 16u));
     // 277: add.s32 	%r151, %r30, -4;
     // 278: st.shared.u32 	[%r151], %r91;
     p2g_sts32(uint(int(r30) + -4), r91);
@@ -397,15 +407,17 @@ void main() {
     p2g_sts32((uint(int(r30) + -4) + 16u), uint(int(r91) + int(r90)));
   }
   // 284: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 285: @%p2 bra 	$L__BB0_34;
   if (!p2) {
     // 287: add.s32 	%r153, %r24, -4;
     // 288: ld.shared.u32 	%r93, [%r153];
-    r93 = p2g_lds32(uint(int(r24) + -4));
+    uint r93 = p2g_lds32(uint(int(r24) + -4));
     // 289: add.s32 	%r154, %r24, -4;
     // 290: ld.shared.u32 	%r94, [%r154+8];
-    r94 = p2g_lds32((uint(int(r24) + -4) + 8u));
+    uint r94 = p2g_lds32((uint(int(r24) + -4) + 8u));
     // 291: add.s32 	%r155, %r24, -4;
     // 292: st.shared.u32 	[%r155], %r94;
     p2g_sts32(uint(int(r24) + -4), r94);
@@ -415,13 +427,15 @@ void main() {
     p2g_sts32((uint(int(r24) + -4) + 8u), uint(int(r94) + int(r93)));
   }
   // 298: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 299: @%p1 bra 	$L__BB0_36;
   if (!p1) {
     // 301: ld.shared.u32 	%r96, [%r3];
-    r96 = p2g_lds32(r3);
+    uint r96 = p2g_lds32(r3);
     // 302: ld.shared.u32 	%r97, [%r3+4];
-    r97 = p2g_lds32((r3 + 4u));
+    uint r97 = p2g_lds32((r3 + 4u));
     // 303: st.shared.u32 	[%r3], %r97;
     p2g_sts32(r3, r97);
     // 304: add.s32 	%r98, %r97, %r96;
@@ -429,16 +443,18 @@ void main() {
     p2g_sts32((r3 + 4u), uint(int(r97) + int(r96)));
   }
   // 308: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 309: ld.shared.u32 	%r99, [%r3];
-  r99 = p2g_lds32(r3);
+  uint r99 = p2g_lds32(r3);
   // 310: cvta.to.global.u64 	%rd13, %rd2;
   // 311: add.s64 	%rd15, %rd13, %rd8;
-  rd15 = uint64_t(int64_t(rd2) + int64_t(rd8));
+  uint64_t rd15 = uint64_t(int64_t(rd2) + int64_t(rd8));
   // 312: st.global.u32 	[%rd15], %r99;
   P2GU32(rd15).v = r99;
   // 313: ld.shared.u32 	%r100, [%r3+4];
-  r100 = p2g_lds32((r3 + 4u));
+  uint r100 = p2g_lds32((r3 + 4u));
   // 314: st.global.u32 	[%rd15+4], %r100;
   P2GU32((rd15 + 4ul)).v = r100;
   // 315: ret;

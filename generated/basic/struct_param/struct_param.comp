@@ -248,14 +248,6 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u;
-  uint r7 = 0u, r8 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0;
-  precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // struct_param_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // struct_param_param_0+8
@@ -268,62 +260,62 @@ void main() {
   const double p40_f64 = uint64BitsToDouble(P2GU64((pc.params + 40ul)).v);  // struct_param_param_0+40
   const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // struct_param_param_1
   // 28: ld.param.v2.f32 	{%f3, %f4}, [struct_param_param_0+16];
-  f3 = p16_f32;
-  f4 = p20_f32;
+  precise float f3 = p16_f32;
+  precise float f4 = p20_f32;
   // 29: ld.param.u64 	%rd4, [struct_param_param_1];
-  rd4 = p48_u64;
+  uint64_t rd4 = p48_u64;
   // 30: ld.param.f64 	%fd1, [struct_param_param_0+40];
-  fd1 = p40_f64;
+  precise double fd1 = p40_f64;
   // 31: ld.param.u64 	%rd3, [struct_param_param_0+32];
-  rd3 = p32_u64;
+  uint64_t rd3 = p32_u64;
   // 32: ld.param.u16 	%rs2, [struct_param_param_0+30];
-  rs2 = p30_u16;
+  uint rs2 = p30_u16;
   // 33: ld.param.u8 	%rs1, [struct_param_param_0+28];
-  rs1 = (p28_u8 & 0x0000FFFFu);
+  uint rs1 = (p28_u8 & 0x0000FFFFu);
   // 34: ld.param.u32 	%r4, [struct_param_param_0+24];
-  r4 = p24_u32;
+  uint r4 = p24_u32;
   // 35: ld.param.u64 	%rd2, [struct_param_param_0+8];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 36: ld.param.u64 	%rd1, [struct_param_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 37: mov.u32 	%r5, %ntid.x;
   // 38: mov.u32 	%r6, %ctaid.x;
   // 39: mov.u32 	%r7, %tid.x;
   // 40: mad.lo.s32 	%r1, %r6, %r5, %r7;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: setp.ge.u32 	%p1, %r1, %r4;
   // 42: @%p1 bra 	$L__BB0_3;
   if (!(r1 >= r4)) {
     // 44: cvta.to.global.u64 	%rd5, %rd2;
     // 45: cvta.to.global.u64 	%rd6, %rd1;
     // 46: mul.wide.u32 	%rd7, %r1, 4;
-    rd7 = uint64_t(r1) * uint64_t(4u);
+    uint64_t rd7 = uint64_t(r1) * uint64_t(4u);
     // 47: add.s64 	%rd8, %rd6, %rd7;
     // 48: ld.global.f32 	%f5, [%rd8];
-    f5 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v);
+    precise float f5 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v);
     // 49: fma.rn.f32 	%f6, %f3, %f5, %f4;
-    f6 = p2g_ffma(f3, f5, f4, 0, false);
+    precise float f6 = p2g_ffma(f3, f5, f4, 0, false);
     // 50: setp.eq.s16 	%p2, %rs1, 0;
     // 51: neg.f32 	%f7, %f6;
-    f7 = p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));
+    precise float f7 = p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));
     // 52: selp.f32 	%f8, %f6, %f7, %p2;
-    f8 = ((bitfieldExtract(int(rs1), 0, 16)) == 0) ? f6 : f7;
+    precise float f8 = ((bitfieldExtract(int(rs1), 0, 16)) == 0) ? f6 : f7;
     // 53: cvt.u32.u16 	%r3, %rs2;
     uint64_t t1 = uint64_t(rs2);
-    r3 = uint(uint64_t(t1));
+    uint r3 = uint(uint64_t(t1));
     // 54: shr.u32 	%r8, %r1, %r3;
     // 55: cvt.rn.f64.u32 	%fd2, %r8;
     precise double t2 = double(r3 >= 32u ? 0u : r1 >> r3);
-    fd2 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
+    precise double fd2 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
     // 56: mul.f64 	%fd3, %fd1, %fd2;
     precise double t3 = fd1;
     precise double t4 = fd2;
     precise double t5 = t3 * t4;
-    fd3 = p2g_dnan2(t5, t3, t4);
+    precise double fd3 = p2g_dnan2(t5, t3, t4);
     // 57: cvt.rn.f32.f64 	%f9, %fd3;
-    f9 = p2g_d2f(fd3, 0);
+    precise float f9 = p2g_d2f(fd3, 0);
     // 58: add.f32 	%f10, %f8, %f9;
-    f10 = p2g_fadd(f8, f9, false);
+    precise float f10 = p2g_fadd(f8, f9, false);
     // 59: add.s64 	%rd9, %rd5, %rd7;
     // 60: st.global.f32 	[%rd9], %f10;
     P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v = floatBitsToUint(f10);
@@ -331,7 +323,7 @@ void main() {
     // 62: @%p3 bra 	$L__BB0_3;
     if (!(int(r1) != 0)) {
       // 64: cvta.to.global.u64 	%rd10, %rd4;
-      rd10 = rd4;
+      uint64_t rd10 = rd4;
       // 65: st.global.u32 	[%rd10], %rd3;
       P2GU32(rd10).v = uint(rd3);
       // 66: shr.u64 	%rd11, %rd3, 32;

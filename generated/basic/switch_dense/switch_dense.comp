@@ -20,35 +20,23 @@ uint p2g_ldl32(uint a) { return lmem[a >> 2]; }
 void p2g_stl32(uint a, uint v) { lmem[a >> 2] = v; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u;
-  uint r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u;
-  uint r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u;
-  uint r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u;
-  uint r38 = 0u, r39 = 0u, r40 = 0u, r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, temp_param_reg = 0u;
-  uint r0_1 = 0u, r1_1 = 0u, r2_1 = 0u, r3_1 = 0u, r4_1 = 0u, temp_param_reg_1 = 0u, r0_2 = 0u, r1_2 = 0u;
-  uint r2_2 = 0u, r3_2 = 0u, r4_2 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // switch_dense_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // switch_dense_param_1
   int p2g_sv0 = 0;
   // 41: ld.param.u64 	%rd2, [switch_dense_param_0];
   // 42: ld.param.u64 	%rd1, [switch_dense_param_1];
-  rd1 = p8_u64;
+  uint64_t rd1 = p8_u64;
   // 43: mov.u32 	%r20, %ntid.x;
   // 44: mov.u32 	%r21, %ctaid.x;
   // 45: mov.u32 	%r22, %tid.x;
   // 46: mad.lo.s32 	%r1, %r21, %r20, %r22;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 47: cvta.to.global.u64 	%rd3, %rd2;
   // 48: mul.wide.u32 	%rd4, %r1, 4;
   // 49: add.s64 	%rd5, %rd3, %rd4;
   // 50: ld.global.u32 	%r2, [%rd5];
-  r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
+  uint r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
   // 51: mul.wide.u32 	%rd6, %r2, 1321528399;
   // 52: shr.u64 	%rd7, %rd6, 34;
   // 53: cvt.u32.u64 	%r23, %rd7;
@@ -57,9 +45,9 @@ void main() {
   // 55: sub.s32 	%r25, %r2, %r24;
   // 56: cvt.u16.u32 	%rs1, %r25;
   uint64_t t2 = uint64_t(uint(int(r2) - int(uint(int(uint(uint64_t(t1))) * 13))));
-  rs1 = (uint(uint64_t(t2)) & 65535u);
+  uint rs1 = (uint(uint64_t(t2)) & 65535u);
   // 57: mov.u32 	%r44, -559038737;
-  r44 = 0xDEADBEEFu;
+  uint r44 = 0xDEADBEEFu;
   // 58: setp.gt.s16 	%p1, %rs1, 5;
   // 59: @%p1 bra 	$L__BB1_10;
   if ((bitfieldExtract(int(rs1), 0, 16)) > 5) {
@@ -74,7 +62,7 @@ void main() {
         p2g_stl32(8u, uint(int(r2) + 1));
         // 175: call.uni (retval0), 
         // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
-        r1_2 = p2g_ldl32(8u);
+        uint r1_2 = p2g_ldl32(8u);
         // 22: mul.lo.s32 	%r2, %r1, -1640531527;
         // 23: shr.u32 	%r3, %r1, 15;
         // 24: xor.b32  	%r4, %r2, %r3;
@@ -122,7 +110,7 @@ void main() {
           // 141: shr.u64 	%rd11, %rd10, 32;
           // 142: cvt.u32.u64 	%r32, %rd11;
           uint64_t t4 = uint64_t((uint64_t(r2) * uint64_t(0x24924925u)) >> 32u);
-          r32 = uint(uint64_t(t4));
+          uint r32 = uint(uint64_t(t4));
           // 143: sub.s32 	%r33, %r2, %r32;
           // 144: shr.u32 	%r34, %r33, 1;
           // 145: add.s32 	%r35, %r34, %r32;
@@ -162,7 +150,7 @@ void main() {
           p2g_stl32(0u, r2);
           // 159: call.uni (retval0), 
           // 21: ld.param.u32 	%r1, [_Z17never_inlined_mixj_param_0];
-          r1_1 = p2g_ldl32(0u);
+          uint r1_1 = p2g_ldl32(0u);
           // 22: mul.lo.s32 	%r2, %r1, -1640531527;
           // 23: shr.u32 	%r3, %r1, 15;
           // 24: xor.b32  	%r4, %r2, %r3;
@@ -213,12 +201,12 @@ void main() {
     }
   }
   // 193: shr.u32 	%r16, %r2, 24;
-  r16 = r2 >> 24u;
+  uint r16 = r2 >> 24u;
   // 194: cvt.u16.u32 	%rs2, %r16;
   uint64_t t5 = uint64_t(r16);
-  rs2 = (uint(uint64_t(t5)) & 65535u);
+  uint rs2 = (uint(uint64_t(t5)) & 65535u);
   // 195: mov.u32 	%r45, 1;
-  r45 = 1u;
+  uint r45 = 1u;
   // 196: setp.gt.s16 	%p16, %rs2, 149;
   // 197: @%p16 bra 	$L__BB1_32;
   if ((bitfieldExtract(int(rs2), 0, 16)) > 149) {
@@ -286,7 +274,7 @@ void main() {
   // 243: cvta.to.global.u64 	%rd12, %rd1;
   // 244: mul.wide.u32 	%rd13, %r43, 4;
   // 245: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
+  uint64_t rd14 = uint64_t(int64_t(rd1) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
   // 246: st.global.u32 	[%rd14], %r44;
   P2GU32(rd14).v = r44;
   // 247: st.global.u32 	[%rd14+4], %r45;

@@ -144,39 +144,34 @@ uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0;
+  uint64_t rd5 = 0ul, rd8 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // transpose_2d_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // transpose_2d_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // transpose_2d_param_2
   const uint p20_u32 = P2GU32((pc.params + 20ul)).v;  // transpose_2d_param_3
   // 30: ld.param.u64 	%rd1, [transpose_2d_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 31: ld.param.u64 	%rd2, [transpose_2d_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 32: ld.param.u32 	%r9, [transpose_2d_param_2];
-  r9 = p16_u32;
+  uint r9 = p16_u32;
   // 33: ld.param.u32 	%r10, [transpose_2d_param_3];
-  r10 = p20_u32;
+  uint r10 = p20_u32;
   // 34: mov.u32 	%r11, %ctaid.x;
   // 35: shl.b32 	%r1, %r11, 4;
-  r1 = gl_WorkGroupID.x << 4u;
+  uint r1 = gl_WorkGroupID.x << 4u;
   // 36: mov.u32 	%r2, %tid.x;
-  r2 = gl_LocalInvocationID.x;
+  uint r2 = gl_LocalInvocationID.x;
   // 37: add.s32 	%r3, %r1, %r2;
-  r3 = uint(int(r1) + int(r2));
+  uint r3 = uint(int(r1) + int(r2));
   // 38: mov.u32 	%r12, %ctaid.y;
   // 39: shl.b32 	%r4, %r12, 4;
-  r4 = gl_WorkGroupID.y << 4u;
+  uint r4 = gl_WorkGroupID.y << 4u;
   // 40: mov.u32 	%r5, %tid.y;
-  r5 = gl_LocalInvocationID.y;
+  uint r5 = gl_LocalInvocationID.y;
   // 41: add.s32 	%r6, %r4, %r5;
-  r6 = uint(int(r4) + int(r5));
+  uint r6 = uint(int(r4) + int(r5));
   // 42: setp.ge.s32 	%p1, %r3, %r9;
   // 43: setp.ge.s32 	%p2, %r6, %r10;
   // 44: or.pred  	%p3, %p1, %p2;
@@ -190,11 +185,11 @@ void main() {
     // 51: add.s32 	%r14, %r6, 1;
     // 52: cvt.rn.f32.s32 	%f1, %r14;
     uint t1 = p2g_s2f32(int(int(uint(int(r6) + 1))), 0);
-    f1 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
+    precise float f1 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
     // 53: ld.global.f32 	%f2, [%rd5];
-    f2 = uintBitsToFloat(P2GU32(rd5).v);
+    precise float f2 = uintBitsToFloat(P2GU32(rd5).v);
     // 54: mul.f32 	%f3, %f2, %f1;
-    f3 = p2g_fmul(f2, f1, false);
+    precise float f3 = p2g_fmul(f2, f1, false);
     // 55: mov.u32 	%r15, _ZZ12transpose_2dE4tile;
     // 56: mad.lo.s32 	%r16, %r5, 68, %r15;
     // 57: shl.b32 	%r17, %r2, 2;
@@ -203,12 +198,14 @@ void main() {
     p2g_sts32(uint(int(uint(int(r5) * 68 + int(sh_tile))) + int(r2 << 2u)), floatBitsToUint(f3));
   }
   // 62: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 63: add.s32 	%r7, %r4, %r2;
-  r7 = uint(int(r4) + int(r2));
+  uint r7 = uint(int(r4) + int(r2));
   // 64: setp.ge.s32 	%p4, %r7, %r10;
   // 65: add.s32 	%r8, %r1, %r5;
-  r8 = uint(int(r1) + int(r5));
+  uint r8 = uint(int(r1) + int(r5));
   // 66: setp.ge.s32 	%p5, %r8, %r9;
   // 67: or.pred  	%p6, %p5, %p4;
   // 68: @%p6 bra 	$L__BB0_4;
@@ -218,7 +215,7 @@ void main() {
     // 72: shl.b32 	%r21, %r5, 2;
     // 73: add.s32 	%r22, %r20, %r21;
     // 74: ld.shared.f32 	%f4, [%r22];
-    f4 = uintBitsToFloat(p2g_lds32(uint(int(uint(int(r2) * 68 + int(sh_tile))) + int(r5 << 2u))));
+    precise float f4 = uintBitsToFloat(p2g_lds32(uint(int(uint(int(r2) * 68 + int(sh_tile))) + int(r5 << 2u))));
     // 75: mad.lo.s32 	%r23, %r8, %r10, %r7;
     // 76: cvta.to.global.u64 	%rd6, %rd2;
     // 77: mul.wide.s32 	%rd7, %r23, 4;

@@ -25,13 +25,6 @@ const uint cmem[33] = uint[](
   0x00004040u, 0x00004B00u, 0x00004B80u, 0x00003380u, 0x00000040u, 0x00003EFFu, 0x00007F7Eu, 0x00003EABu, 
   0x00000000u);
 
-// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
-// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-uint p2g_f2bf_rn(uint b) {
-  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
-  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
-}
-uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -111,30 +104,40 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
   return p2g_rnd32(s, r, x1, mode, ftz);
 }
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
+}
+// bf16 a + b, a - b, a * b, a * b + c rounded once to nearest (p2g_sf32 rounds to odd in f32 first)
+uint p2g_bfadd(uint a, uint b) { return p2g_f2bf_rn(p2g_sf32(((a & 0xFFFFu) << 16), 0x3F800000u, ((b & 0xFFFFu) << 16), 4, false)); }
+uint p2g_bfmul(uint a, uint b) {
+  uint x = ((a & 0xFFFFu) << 16), y = ((b & 0xFFFFu) << 16);
+  return p2g_f2bf_rn(p2g_sf32(x, y, (x ^ y) & 0x80000000u, 4, false));
+}
+uint p2g_bffma(uint a, uint b, uint c) { return p2g_f2bf_rn(p2g_sf32(((a & 0xFFFFu) << 16), ((b & 0xFFFFu) << 16), ((c & 0xFFFFu) << 16), 4, false)); }
+uint p2g_bfsub(uint a, uint b) { return p2g_bfadd(a, b ^ 0x8000u); }
+uint p2g_bfsat(uint v) { v &= 0xFFFFu; return v > 0x7F80u ? 0u : (v >= 0x3F80u ? 0x3F80u : v); }
+uint p2g_bfrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_bfneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7F80u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_bfabs(uint v) { v &= 0x7FFFu; return v > 0x7F80u ? 0x7FFFu : v; }
+uint p2g_bfsat2(uint v) { return p2g_bfsat(v) | (p2g_bfsat(v >> 16) << 16); }
+uint p2g_bfrelu2(uint v) { return p2g_bfrelu(v) | (p2g_bfrelu(v >> 16) << 16); }
+uint p2g_bfneg2(uint v) { return p2g_bfneg(v) | (p2g_bfneg(v >> 16) << 16); }
+uint p2g_bfabs2(uint v) { return p2g_bfabs(v) | (p2g_bfabs(v >> 16) << 16); }
+uint p2g_bfadd2(uint a, uint b) { return p2g_bfadd(a, b) | (p2g_bfadd(a >> 16, b >> 16) << 16); }
+uint p2g_bfsub2(uint a, uint b) { return p2g_bfsub(a, b) | (p2g_bfsub(a >> 16, b >> 16) << 16); }
+uint p2g_bfmul2(uint a, uint b) { return p2g_bfmul(a, b) | (p2g_bfmul(a >> 16, b >> 16) << 16); }
+uint p2g_bffma2(uint a, uint b, uint c) { return p2g_bffma(a, b, c) | (p2g_bffma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, rs17 = 0u, r0 = 0u;
-  uint r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u;
-  uint r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u;
-  uint r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u;
-  uint r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u, r41 = 0u;
-  uint r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u, r51 = 0u;
-  uint r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u, r61 = 0u;
-  uint r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u, r71 = 0u;
-  uint r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u, r81 = 0u;
-  uint r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u, r91 = 0u;
-  uint r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u, r101 = 0u;
-  uint r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u, r110 = 0u;
-  uint r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u, r119 = 0u;
-  uint r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u, r128 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul;
+  uint r127 = 0u;
+  uint64_t rd13 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bf16_arith_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bf16_arith_param_1
@@ -143,62 +146,62 @@ void main() {
   const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // bf16_arith_param_4
   const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // bf16_arith_param_5
   // 34: ld.param.u64 	%rd1, [bf16_arith_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 35: ld.param.u64 	%rd2, [bf16_arith_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 36: ld.param.u64 	%rd3, [bf16_arith_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 37: ld.param.u64 	%rd4, [bf16_arith_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 38: ld.param.u64 	%rd5, [bf16_arith_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 39: ld.param.u32 	%r32, [bf16_arith_param_5];
-  r32 = p40_u32;
+  uint r32 = p40_u32;
   // 40: mov.u32 	%r33, %ntid.x;
   // 41: mov.u32 	%r34, %ctaid.x;
   // 42: mov.u32 	%r35, %tid.x;
   // 43: mad.lo.s32 	%r1, %r34, %r33, %r35;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 44: mul.lo.s32 	%r2, %r1, -1640531527;
-  r2 = uint(int(r1) * -1640531527);
+  uint r2 = uint(int(r1) * -1640531527);
   // 45: add.s32 	%r36, %r2, %r32;
-  r36 = uint(int(r2) + int(r32));
+  uint r36 = uint(int(r2) + int(r32));
   // 46: shr.u32 	%r37, %r36, 16;
   // 47: xor.b32  	%r38, %r37, %r36;
   // 48: mul.lo.s32 	%r39, %r38, 2146121005;
-  r39 = uint(int((r36 >> 16u) ^ r36) * 2146121005);
+  uint r39 = uint(int((r36 >> 16u) ^ r36) * 2146121005);
   // 49: shr.u32 	%r40, %r39, 15;
   // 50: xor.b32  	%r41, %r40, %r39;
   // 51: mul.lo.s32 	%r42, %r41, -2073254261;
-  r42 = uint(int((r39 >> 15u) ^ r39) * -2073254261);
+  uint r42 = uint(int((r39 >> 15u) ^ r39) * -2073254261);
   // 52: shr.u32 	%r43, %r42, 16;
   // 53: xor.b32  	%r44, %r43, %r42;
-  r44 = (r42 >> 16u) ^ r42;
+  uint r44 = (r42 >> 16u) ^ r42;
   // 54: xor.b32  	%r45, %r44, 1540483477;
-  r45 = r44 ^ 0x5BD1E995u;
+  uint r45 = r44 ^ 0x5BD1E995u;
   // 55: shr.u32 	%r46, %r45, 16;
   // 56: xor.b32  	%r47, %r46, %r45;
   // 57: mul.lo.s32 	%r48, %r47, 2146121005;
-  r48 = uint(int((r45 >> 16u) ^ r45) * 2146121005);
+  uint r48 = uint(int((r45 >> 16u) ^ r45) * 2146121005);
   // 58: shr.u32 	%r49, %r48, 15;
   // 59: xor.b32  	%r50, %r49, %r48;
   // 60: mul.lo.s32 	%r51, %r50, -2073254261;
-  r51 = uint(int((r48 >> 15u) ^ r48) * -2073254261);
+  uint r51 = uint(int((r48 >> 15u) ^ r48) * -2073254261);
   // 61: shr.u32 	%r52, %r51, 16;
   // 62: xor.b32  	%r3, %r52, %r51;
-  r3 = (r51 >> 16u) ^ r51;
+  uint r3 = (r51 >> 16u) ^ r51;
   // 63: and.b32  	%r4, %r44, 7;
-  r4 = r44 & 7u;
+  uint r4 = r44 & 7u;
   // 64: shr.u32 	%r53, %r44, 1;
   // 65: cvt.u64.u32 	%rd6, %r53;
   uint64_t t1 = uint64_t(r44 >> 1u);
   // 66: and.b64  	%rd7, %rd6, 124;
   // 67: mov.u64 	%rd8, kEdgeBf;
-  rd8 = uint64_t(0ul);
+  uint64_t rd8 = uint64_t(0ul);
   // 68: add.s64 	%rd9, %rd8, %rd7;
-  rd9 = uint64_t(int64_t(rd8) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  uint64_t rd9 = uint64_t(int64_t(rd8) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
   // 69: ld.const.u32 	%r126, [%rd9];
-  r126 = p2g_ldc32(uint(rd9));
+  uint r126 = p2g_ldc32(uint(rd9));
   // 70: setp.lt.u32 	%p1, %r4, 2;
   // 71: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
@@ -235,33 +238,33 @@ void main() {
   }
   // 104: xor.b32  	%r55, %r32, 19088743;
   // 105: mad.lo.s32 	%r56, %r1, -2048144789, %r55;
-  r56 = uint(int(r1) * -2048144789 + int(r32 ^ 0x01234567u));
+  uint r56 = uint(int(r1) * -2048144789 + int(r32 ^ 0x01234567u));
   // 106: shr.u32 	%r57, %r56, 16;
   // 107: xor.b32  	%r58, %r57, %r56;
   // 108: mul.lo.s32 	%r59, %r58, 2146121005;
-  r59 = uint(int((r56 >> 16u) ^ r56) * 2146121005);
+  uint r59 = uint(int((r56 >> 16u) ^ r56) * 2146121005);
   // 109: shr.u32 	%r60, %r59, 15;
   // 110: xor.b32  	%r61, %r60, %r59;
   // 111: mul.lo.s32 	%r62, %r61, -2073254261;
-  r62 = uint(int((r59 >> 15u) ^ r59) * -2073254261);
+  uint r62 = uint(int((r59 >> 15u) ^ r59) * -2073254261);
   // 112: shr.u32 	%r63, %r62, 16;
   // 113: xor.b32  	%r64, %r63, %r62;
-  r64 = (r62 >> 16u) ^ r62;
+  uint r64 = (r62 >> 16u) ^ r62;
   // 114: add.s32 	%r65, %r64, 668265263;
-  r65 = uint(int(r64) + 668265263);
+  uint r65 = uint(int(r64) + 668265263);
   // 115: shr.u32 	%r66, %r65, 16;
   // 116: xor.b32  	%r67, %r66, %r65;
   // 117: mul.lo.s32 	%r68, %r67, 2146121005;
-  r68 = uint(int((r65 >> 16u) ^ r65) * 2146121005);
+  uint r68 = uint(int((r65 >> 16u) ^ r65) * 2146121005);
   // 118: shr.u32 	%r69, %r68, 15;
   // 119: xor.b32  	%r70, %r69, %r68;
   // 120: mul.lo.s32 	%r71, %r70, -2073254261;
-  r71 = uint(int((r68 >> 15u) ^ r68) * -2073254261);
+  uint r71 = uint(int((r68 >> 15u) ^ r68) * -2073254261);
   // 121: shr.u32 	%r72, %r71, 16;
   // 122: xor.b32  	%r11, %r72, %r71;
-  r11 = (r71 >> 16u) ^ r71;
+  uint r11 = (r71 >> 16u) ^ r71;
   // 123: and.b32  	%r12, %r64, 3;
-  r12 = r64 & 3u;
+  uint r12 = r64 & 3u;
   // 124: setp.eq.s32 	%p5, %r12, 0;
   // 125: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
@@ -288,7 +291,7 @@ void main() {
         // 150: shr.u32 	%r94, %r93, 7;
         // 151: and.b32  	%r95, %r11, 15;
         // 152: add.s32 	%r96, %r94, %r95;
-        r96 = uint(int((r126 & 32640u) >> 7u) + int(r11 & 15u));
+        uint r96 = uint(int((r126 & 32640u) >> 7u) + int(r11 & 15u));
         // 153: add.s32 	%r97, %r96, -8;
         // 154: setp.lt.u32 	%p12, %r96, 8;
         // 155: min.s32 	%r98, %r97, 254;
@@ -302,33 +305,33 @@ void main() {
         // 146: bra.uni 	$L__BB0_11;
         // 163: xor.b32  	%r73, %r32, 1797956352;
         // 164: add.s32 	%r74, %r73, %r2;
-        r74 = uint(int(r32 ^ 0x6B2AA300u) + int(r2));
+        uint r74 = uint(int(r32 ^ 0x6B2AA300u) + int(r2));
         // 165: shr.u32 	%r75, %r74, 16;
         // 166: xor.b32  	%r76, %r75, %r74;
         // 167: mul.lo.s32 	%r77, %r76, 2146121005;
-        r77 = uint(int((r74 >> 16u) ^ r74) * 2146121005);
+        uint r77 = uint(int((r74 >> 16u) ^ r74) * 2146121005);
         // 168: shr.u32 	%r78, %r77, 15;
         // 169: xor.b32  	%r79, %r78, %r77;
         // 170: mul.lo.s32 	%r80, %r79, -2073254261;
-        r80 = uint(int((r77 >> 15u) ^ r77) * -2073254261);
+        uint r80 = uint(int((r77 >> 15u) ^ r77) * -2073254261);
         // 171: shr.u32 	%r81, %r80, 16;
         // 172: xor.b32  	%r82, %r81, %r80;
-        r82 = (r80 >> 16u) ^ r80;
+        uint r82 = (r80 >> 16u) ^ r80;
         // 173: xor.b32  	%r83, %r82, 1540483477;
-        r83 = r82 ^ 0x5BD1E995u;
+        uint r83 = r82 ^ 0x5BD1E995u;
         // 174: shr.u32 	%r84, %r83, 16;
         // 175: xor.b32  	%r85, %r84, %r83;
         // 176: mul.lo.s32 	%r86, %r85, 2146121005;
-        r86 = uint(int((r83 >> 16u) ^ r83) * 2146121005);
+        uint r86 = uint(int((r83 >> 16u) ^ r83) * 2146121005);
         // 177: shr.u32 	%r87, %r86, 15;
         // 178: xor.b32  	%r88, %r87, %r86;
         // 179: mul.lo.s32 	%r89, %r88, -2073254261;
-        r89 = uint(int((r86 >> 15u) ^ r86) * -2073254261);
+        uint r89 = uint(int((r86 >> 15u) ^ r86) * -2073254261);
         // 180: shr.u32 	%r90, %r89, 16;
         // 181: xor.b32  	%r13, %r90, %r89;
-        r13 = (r89 >> 16u) ^ r89;
+        uint r13 = (r89 >> 16u) ^ r89;
         // 182: and.b32  	%r14, %r82, 7;
-        r14 = r82 & 7u;
+        uint r14 = r82 & 7u;
         // 183: shr.u32 	%r91, %r82, 1;
         // 184: cvt.u64.u32 	%rd10, %r91;
         uint64_t t2 = uint64_t(r82 >> 1u);
@@ -376,41 +379,41 @@ void main() {
   }
   // 222: xor.b32  	%r106, %r32, 124076833;
   // 223: add.s32 	%r107, %r106, %r2;
-  r107 = uint(int(r32 ^ 0x07654321u) + int(r2));
+  uint r107 = uint(int(r32 ^ 0x07654321u) + int(r2));
   // 224: shr.u32 	%r108, %r107, 16;
   // 225: xor.b32  	%r109, %r108, %r107;
   // 226: mul.lo.s32 	%r110, %r109, 2146121005;
-  r110 = uint(int((r107 >> 16u) ^ r107) * 2146121005);
+  uint r110 = uint(int((r107 >> 16u) ^ r107) * 2146121005);
   // 227: shr.u32 	%r111, %r110, 15;
   // 228: xor.b32  	%r112, %r111, %r110;
   // 229: mul.lo.s32 	%r113, %r112, -2073254261;
-  r113 = uint(int((r110 >> 15u) ^ r110) * -2073254261);
+  uint r113 = uint(int((r110 >> 15u) ^ r110) * -2073254261);
   // 230: shr.u32 	%r114, %r113, 16;
   // 231: xor.b32  	%r115, %r114, %r113;
-  r115 = (r113 >> 16u) ^ r113;
+  uint r115 = (r113 >> 16u) ^ r113;
   // 232: xor.b32  	%r116, %r115, 1540483477;
-  r116 = r115 ^ 0x5BD1E995u;
+  uint r116 = r115 ^ 0x5BD1E995u;
   // 233: shr.u32 	%r117, %r116, 16;
   // 234: xor.b32  	%r118, %r117, %r116;
   // 235: mul.lo.s32 	%r119, %r118, 2146121005;
-  r119 = uint(int((r116 >> 16u) ^ r116) * 2146121005);
+  uint r119 = uint(int((r116 >> 16u) ^ r116) * 2146121005);
   // 236: shr.u32 	%r120, %r119, 15;
   // 237: xor.b32  	%r121, %r120, %r119;
   // 238: mul.lo.s32 	%r122, %r121, -2073254261;
-  r122 = uint(int((r119 >> 15u) ^ r119) * -2073254261);
+  uint r122 = uint(int((r119 >> 15u) ^ r119) * -2073254261);
   // 239: shr.u32 	%r123, %r122, 16;
   // 240: xor.b32  	%r24, %r123, %r122;
-  r24 = (r122 >> 16u) ^ r122;
+  uint r24 = (r122 >> 16u) ^ r122;
   // 241: and.b32  	%r25, %r115, 7;
-  r25 = r115 & 7u;
+  uint r25 = r115 & 7u;
   // 242: shr.u32 	%r124, %r115, 1;
   // 243: cvt.u64.u32 	%rd14, %r124;
   uint64_t t3 = uint64_t(r115 >> 1u);
   // 244: and.b64  	%rd15, %rd14, 124;
   // 245: add.s64 	%rd17, %rd8, %rd15;
-  rd17 = uint64_t(int64_t(rd8) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
+  uint64_t rd17 = uint64_t(int64_t(rd8) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
   // 246: ld.const.u32 	%r128, [%rd17];
-  r128 = p2g_ldc32(uint(rd17));
+  uint r128 = p2g_ldc32(uint(rd17));
   // 247: setp.lt.u32 	%p13, %r25, 2;
   // 248: @%p13 bra 	$L__BB0_30;
   if (!(r25 < 2u)) {
@@ -447,26 +450,26 @@ void main() {
   }
   // 281: cvt.u16.u32 	%rs16, %r127;
   uint64_t t4 = uint64_t(r127);
-  rs16 = (uint(uint64_t(t4)) & 65535u);
+  uint rs16 = (uint(uint64_t(t4)) & 65535u);
   // 282: cvt.u16.u32 	%rs15, %r1;
   uint64_t t5 = uint64_t(r1);
-  rs15 = (uint(uint64_t(t5)) & 65535u);
+  uint rs15 = (uint(uint64_t(t5)) & 65535u);
   // 284: add.rn.bf16 %rs1, %rs15, %rs16;
-  rs1 = p2g_f2bf_rn(p2g_sf32(((rs15 & 0xFFFFu) << 16), 0x3F800000u, ((rs16 & 0xFFFFu) << 16), 4, false));
+  uint rs1 = p2g_bfadd(rs15, rs16);
   // 286: cvta.to.global.u64 	%rd18, %rd1;
   // 287: mul.wide.u32 	%rd19, %r1, 2;
-  rd19 = uint64_t(r1) * uint64_t(2u);
+  uint64_t rd19 = uint64_t(r1) * uint64_t(2u);
   // 288: add.s64 	%rd20, %rd18, %rd19;
   // 289: st.global.u16 	[%rd20], %rs1;
   P2GU16(uint64_t(int64_t(rd1) + int64_t(rd19))).v = uint16_t(rs1);
   // 291: sub.rn.bf16 %rs4, %rs15, %rs16;
-  rs4 = p2g_f2bf_rn(p2g_sf32(((rs15 & 0xFFFFu) << 16), 0x3F800000u, (((rs16 & 0xFFFFu) ^ 0x8000u) << 16), 4, false));
+  uint rs4 = p2g_bfsub(rs15, rs16);
   // 293: cvta.to.global.u64 	%rd21, %rd2;
   // 294: add.s64 	%rd22, %rd21, %rd19;
   // 295: st.global.u16 	[%rd22], %rs4;
   P2GU16(uint64_t(int64_t(rd2) + int64_t(rd19))).v = uint16_t(rs4);
   // 297: mul.rn.bf16 %rs7, %rs15, %rs16;
-  rs7 = p2g_f2bf_rn(p2g_sf32(((rs15 & 0xFFFFu) << 16), ((rs16 & 0xFFFFu) << 16), (((rs15 & 0xFFFFu) << 16) ^ ((rs16 & 0xFFFFu) << 16)) & 0x80000000u, 4, false));
+  uint rs7 = p2g_bfmul(rs15, rs16);
   // 299: cvta.to.global.u64 	%rd23, %rd3;
   // 300: add.s64 	%rd24, %rd23, %rd19;
   // 301: st.global.u16 	[%rd24], %rs7;
@@ -474,16 +477,15 @@ void main() {
   // 302: cvt.u16.u32 	%rs17, %r128;
   uint64_t t6;
   t6 = uint64_t(r128);
-  rs17 = (uint(uint64_t(t6)) & 65535u);
+  uint rs17 = (uint(uint64_t(t6)) & 65535u);
   // 304: fma.rn.bf16 %rs10, %rs15, %rs16, %rs17;
-  rs10 = p2g_f2bf_rn(p2g_sf32(((rs15 & 0xFFFFu) << 16), ((rs16 & 0xFFFFu) << 16), ((rs17 & 0xFFFFu) << 16), 4, false));
+  uint rs10 = p2g_bffma(rs15, rs16, rs17);
   // 306: cvta.to.global.u64 	%rd25, %rd4;
   // 307: add.s64 	%rd26, %rd25, %rd19;
   // 308: st.global.u16 	[%rd26], %rs10;
   P2GU16(uint64_t(int64_t(rd4) + int64_t(rd19))).v = uint16_t(rs10);
   // 310: fma.rn.relu.bf16 %rs14, %rs15, %rs16, %rs17;
-  uint t7 = p2g_f2bf_rn(p2g_sf32(((rs15 & 0xFFFFu) << 16), ((rs16 & 0xFFFFu) << 16), ((rs17 & 0xFFFFu) << 16), 4, false));
-  rs14 = ((t7 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((t7 & 0x8000u) != 0u ? 0u : t7));
+  uint rs14 = p2g_bfrelu(p2g_bffma(rs15, rs16, rs17));
   // 312: cvta.to.global.u64 	%rd27, %rd5;
   // 313: add.s64 	%rd28, %rd27, %rd19;
   // 314: st.global.u16 	[%rd28], %rs14;

@@ -22,13 +22,6 @@ const uint cmem[33] = uint[](
   0x00004040u, 0x00004B00u, 0x00004B80u, 0x00003380u, 0x00000040u, 0x00003EFFu, 0x00007F7Eu, 0x00003EABu, 
   0x00000000u);
 
-// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
-// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
-uint p2g_f2bf_rn(uint b) {
-  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
-  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
-}
-uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -108,39 +101,39 @@ uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
   if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
   return p2g_rnd32(s, r, x1, mode, ftz);
 }
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
+}
+// bf16 a + b, a - b, a * b, a * b + c rounded once to nearest (p2g_sf32 rounds to odd in f32 first)
+uint p2g_bfadd(uint a, uint b) { return p2g_f2bf_rn(p2g_sf32(((a & 0xFFFFu) << 16), 0x3F800000u, ((b & 0xFFFFu) << 16), 4, false)); }
+uint p2g_bfmul(uint a, uint b) {
+  uint x = ((a & 0xFFFFu) << 16), y = ((b & 0xFFFFu) << 16);
+  return p2g_f2bf_rn(p2g_sf32(x, y, (x ^ y) & 0x80000000u, 4, false));
+}
+uint p2g_bffma(uint a, uint b, uint c) { return p2g_f2bf_rn(p2g_sf32(((a & 0xFFFFu) << 16), ((b & 0xFFFFu) << 16), ((c & 0xFFFFu) << 16), 4, false)); }
+uint p2g_bfsub(uint a, uint b) { return p2g_bfadd(a, b ^ 0x8000u); }
+uint p2g_bfsat(uint v) { v &= 0xFFFFu; return v > 0x7F80u ? 0u : (v >= 0x3F80u ? 0x3F80u : v); }
+uint p2g_bfrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_bfneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7F80u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_bfabs(uint v) { v &= 0x7FFFu; return v > 0x7F80u ? 0x7FFFu : v; }
+uint p2g_bfsat2(uint v) { return p2g_bfsat(v) | (p2g_bfsat(v >> 16) << 16); }
+uint p2g_bfrelu2(uint v) { return p2g_bfrelu(v) | (p2g_bfrelu(v >> 16) << 16); }
+uint p2g_bfneg2(uint v) { return p2g_bfneg(v) | (p2g_bfneg(v >> 16) << 16); }
+uint p2g_bfabs2(uint v) { return p2g_bfabs(v) | (p2g_bfabs(v >> 16) << 16); }
+uint p2g_bfadd2(uint a, uint b) { return p2g_bfadd(a, b) | (p2g_bfadd(a >> 16, b >> 16) << 16); }
+uint p2g_bfsub2(uint a, uint b) { return p2g_bfsub(a, b) | (p2g_bfsub(a >> 16, b >> 16) << 16); }
+uint p2g_bfmul2(uint a, uint b) { return p2g_bfmul(a, b) | (p2g_bfmul(a >> 16, b >> 16) << 16); }
+uint p2g_bffma2(uint a, uint b, uint c) { return p2g_bffma(a, b, c) | (p2g_bffma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
-  bool p24 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u;
-  uint r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u;
-  uint r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u;
-  uint r119 = 0u, r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u;
-  uint r128 = 0u, r129 = 0u, r130 = 0u, r131 = 0u, r132 = 0u, r133 = 0u, r134 = 0u, r135 = 0u, r136 = 0u;
-  uint r137 = 0u, r138 = 0u, r139 = 0u, r140 = 0u, r141 = 0u, r142 = 0u, r143 = 0u, r144 = 0u, r145 = 0u;
-  uint r146 = 0u, r147 = 0u, r148 = 0u, r149 = 0u, r150 = 0u, r151 = 0u, r152 = 0u, r153 = 0u, r154 = 0u;
-  uint r155 = 0u, r156 = 0u, r157 = 0u, r158 = 0u, r159 = 0u, r160 = 0u, r161 = 0u, r162 = 0u, r163 = 0u;
-  uint r164 = 0u, r165 = 0u, r166 = 0u, r167 = 0u, r168 = 0u, r169 = 0u, r170 = 0u, r171 = 0u, r172 = 0u;
-  uint r173 = 0u, r174 = 0u, r175 = 0u, r176 = 0u, r177 = 0u, r178 = 0u, r179 = 0u, r180 = 0u, r181 = 0u;
-  uint r182 = 0u, r183 = 0u, r184 = 0u, r185 = 0u, r186 = 0u, r187 = 0u, r188 = 0u, r189 = 0u, r190 = 0u;
-  uint r191 = 0u, r192 = 0u, r193 = 0u, r194 = 0u, r195 = 0u, r196 = 0u, r197 = 0u, r198 = 0u, r199 = 0u;
-  uint r200 = 0u, r201 = 0u, r202 = 0u, r203 = 0u, r204 = 0u, r205 = 0u, r206 = 0u, r207 = 0u, r208 = 0u;
-  uint r209 = 0u, r210 = 0u, r211 = 0u, r212 = 0u, r213 = 0u, r214 = 0u, r215 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul;
+  uint r212 = 0u, r213 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bf16x2_arith_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bf16x2_arith_param_1
@@ -148,55 +141,55 @@ void main() {
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // bf16x2_arith_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // bf16x2_arith_param_4
   // 32: ld.param.u64 	%rd1, [bf16x2_arith_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 33: ld.param.u64 	%rd2, [bf16x2_arith_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 34: ld.param.u64 	%rd3, [bf16x2_arith_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 35: ld.param.u64 	%rd4, [bf16x2_arith_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 36: ld.param.u32 	%r50, [bf16x2_arith_param_4];
-  r50 = p32_u32;
+  uint r50 = p32_u32;
   // 37: mov.u32 	%r51, %ntid.x;
   // 38: mov.u32 	%r52, %ctaid.x;
   // 39: mov.u32 	%r53, %tid.x;
   // 40: mad.lo.s32 	%r1, %r52, %r51, %r53;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: and.b32  	%r2, %r1, 32767;
-  r2 = r1 & 32767u;
+  uint r2 = r1 & 32767u;
   // 42: add.s32 	%r3, %r1, 32768;
-  r3 = uint(int(r1) + 32768);
+  uint r3 = uint(int(r1) + 32768);
   // 43: mul.lo.s32 	%r4, %r1, -2048144789;
-  r4 = uint(int(r1) * -2048144789);
+  uint r4 = uint(int(r1) * -2048144789);
   // 44: xor.b32  	%r54, %r50, 19088743;
   // 45: add.s32 	%r55, %r54, %r4;
-  r55 = uint(int(r50 ^ 0x01234567u) + int(r4));
+  uint r55 = uint(int(r50 ^ 0x01234567u) + int(r4));
   // 46: shr.u32 	%r56, %r55, 16;
   // 47: xor.b32  	%r57, %r56, %r55;
   // 48: mul.lo.s32 	%r58, %r57, 2146121005;
-  r58 = uint(int((r55 >> 16u) ^ r55) * 2146121005);
+  uint r58 = uint(int((r55 >> 16u) ^ r55) * 2146121005);
   // 49: shr.u32 	%r59, %r58, 15;
   // 50: xor.b32  	%r60, %r59, %r58;
   // 51: mul.lo.s32 	%r61, %r60, -2073254261;
-  r61 = uint(int((r58 >> 15u) ^ r58) * -2073254261);
+  uint r61 = uint(int((r58 >> 15u) ^ r58) * -2073254261);
   // 52: shr.u32 	%r62, %r61, 16;
   // 53: xor.b32  	%r63, %r62, %r61;
-  r63 = (r61 >> 16u) ^ r61;
+  uint r63 = (r61 >> 16u) ^ r61;
   // 54: add.s32 	%r64, %r63, 668265263;
-  r64 = uint(int(r63) + 668265263);
+  uint r64 = uint(int(r63) + 668265263);
   // 55: shr.u32 	%r65, %r64, 16;
   // 56: xor.b32  	%r66, %r65, %r64;
   // 57: mul.lo.s32 	%r67, %r66, 2146121005;
-  r67 = uint(int((r64 >> 16u) ^ r64) * 2146121005);
+  uint r67 = uint(int((r64 >> 16u) ^ r64) * 2146121005);
   // 58: shr.u32 	%r68, %r67, 15;
   // 59: xor.b32  	%r69, %r68, %r67;
   // 60: mul.lo.s32 	%r70, %r69, -2073254261;
-  r70 = uint(int((r67 >> 15u) ^ r67) * -2073254261);
+  uint r70 = uint(int((r67 >> 15u) ^ r67) * -2073254261);
   // 61: shr.u32 	%r71, %r70, 16;
   // 62: xor.b32  	%r5, %r71, %r70;
-  r5 = (r70 >> 16u) ^ r70;
+  uint r5 = (r70 >> 16u) ^ r70;
   // 63: and.b32  	%r6, %r63, 3;
-  r6 = r63 & 3u;
+  uint r6 = r63 & 3u;
   // 64: setp.eq.s32 	%p1, %r6, 0;
   // 65: @%p1 bra 	$L__BB0_13;
   if (int(r6) == 0) {
@@ -222,7 +215,7 @@ void main() {
         // 89: shr.u32 	%r93, %r92, 7;
         // 90: and.b32  	%r94, %r5, 15;
         // 91: add.s32 	%r95, %r94, %r93;
-        r95 = uint(int(r5 & 15u) + int((r1 & 32640u) >> 7u));
+        uint r95 = uint(int(r5 & 15u) + int((r1 & 32640u) >> 7u));
         // 92: add.s32 	%r96, %r95, -8;
         // 93: setp.lt.u32 	%p8, %r95, 8;
         // 94: min.s32 	%r97, %r96, 254;
@@ -236,41 +229,41 @@ void main() {
         // 85: bra.uni 	$L__BB0_3;
         // 102: xor.b32  	%r72, %r50, 1797956352;
         // 103: mad.lo.s32 	%r73, %r1, -1640531527, %r72;
-        r73 = uint(int(r1) * -1640531527 + int(r50 ^ 0x6B2AA300u));
+        uint r73 = uint(int(r1) * -1640531527 + int(r50 ^ 0x6B2AA300u));
         // 104: shr.u32 	%r74, %r73, 16;
         // 105: xor.b32  	%r75, %r74, %r73;
         // 106: mul.lo.s32 	%r76, %r75, 2146121005;
-        r76 = uint(int((r73 >> 16u) ^ r73) * 2146121005);
+        uint r76 = uint(int((r73 >> 16u) ^ r73) * 2146121005);
         // 107: shr.u32 	%r77, %r76, 15;
         // 108: xor.b32  	%r78, %r77, %r76;
         // 109: mul.lo.s32 	%r79, %r78, -2073254261;
-        r79 = uint(int((r76 >> 15u) ^ r76) * -2073254261);
+        uint r79 = uint(int((r76 >> 15u) ^ r76) * -2073254261);
         // 110: shr.u32 	%r80, %r79, 16;
         // 111: xor.b32  	%r81, %r80, %r79;
-        r81 = (r79 >> 16u) ^ r79;
+        uint r81 = (r79 >> 16u) ^ r79;
         // 112: xor.b32  	%r82, %r81, 1540483477;
-        r82 = r81 ^ 0x5BD1E995u;
+        uint r82 = r81 ^ 0x5BD1E995u;
         // 113: shr.u32 	%r83, %r82, 16;
         // 114: xor.b32  	%r84, %r83, %r82;
         // 115: mul.lo.s32 	%r85, %r84, 2146121005;
-        r85 = uint(int((r82 >> 16u) ^ r82) * 2146121005);
+        uint r85 = uint(int((r82 >> 16u) ^ r82) * 2146121005);
         // 116: shr.u32 	%r86, %r85, 15;
         // 117: xor.b32  	%r87, %r86, %r85;
         // 118: mul.lo.s32 	%r88, %r87, -2073254261;
-        r88 = uint(int((r85 >> 15u) ^ r85) * -2073254261);
+        uint r88 = uint(int((r85 >> 15u) ^ r85) * -2073254261);
         // 119: shr.u32 	%r89, %r88, 16;
         // 120: xor.b32  	%r7, %r89, %r88;
-        r7 = (r88 >> 16u) ^ r88;
+        uint r7 = (r88 >> 16u) ^ r88;
         // 121: and.b32  	%r8, %r81, 7;
-        r8 = r81 & 7u;
+        uint r8 = r81 & 7u;
         // 122: shr.u32 	%r90, %r81, 1;
         // 123: cvt.u64.u32 	%rd5, %r90;
         uint64_t t1 = uint64_t(r81 >> 1u);
         // 124: and.b64  	%rd6, %rd5, 124;
-        rd6 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul));
+        uint64_t rd6 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul));
         // 125: mov.u64 	%rd7, kEdgeBf;
         // 126: add.s64 	%rd8, %rd7, %rd6;
-        rd8 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd6));
+        uint64_t rd8 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd6));
         // 127: ld.const.u32 	%r212, [%rd8];
         r212 = p2g_ldc32(uint(rd8));
         // 128: setp.lt.u32 	%p4, %r8, 2;
@@ -312,33 +305,33 @@ void main() {
   }
   // 162: xor.b32  	%r104, %r50, 36984440;
   // 163: add.s32 	%r105, %r104, %r4;
-  r105 = uint(int(r50 ^ 0x02345678u) + int(r4));
+  uint r105 = uint(int(r50 ^ 0x02345678u) + int(r4));
   // 164: shr.u32 	%r106, %r105, 16;
   // 165: xor.b32  	%r107, %r106, %r105;
   // 166: mul.lo.s32 	%r108, %r107, 2146121005;
-  r108 = uint(int((r105 >> 16u) ^ r105) * 2146121005);
+  uint r108 = uint(int((r105 >> 16u) ^ r105) * 2146121005);
   // 167: shr.u32 	%r109, %r108, 15;
   // 168: xor.b32  	%r110, %r109, %r108;
   // 169: mul.lo.s32 	%r111, %r110, -2073254261;
-  r111 = uint(int((r108 >> 15u) ^ r108) * -2073254261);
+  uint r111 = uint(int((r108 >> 15u) ^ r108) * -2073254261);
   // 170: shr.u32 	%r112, %r111, 16;
   // 171: xor.b32  	%r113, %r112, %r111;
-  r113 = (r111 >> 16u) ^ r111;
+  uint r113 = (r111 >> 16u) ^ r111;
   // 172: add.s32 	%r114, %r113, 668265263;
-  r114 = uint(int(r113) + 668265263);
+  uint r114 = uint(int(r113) + 668265263);
   // 173: shr.u32 	%r115, %r114, 16;
   // 174: xor.b32  	%r116, %r115, %r114;
   // 175: mul.lo.s32 	%r117, %r116, 2146121005;
-  r117 = uint(int((r114 >> 16u) ^ r114) * 2146121005);
+  uint r117 = uint(int((r114 >> 16u) ^ r114) * 2146121005);
   // 176: shr.u32 	%r118, %r117, 15;
   // 177: xor.b32  	%r119, %r118, %r117;
   // 178: mul.lo.s32 	%r120, %r119, -2073254261;
-  r120 = uint(int((r117 >> 15u) ^ r117) * -2073254261);
+  uint r120 = uint(int((r117 >> 15u) ^ r117) * -2073254261);
   // 179: shr.u32 	%r121, %r120, 16;
   // 180: xor.b32  	%r18, %r121, %r120;
-  r18 = (r120 >> 16u) ^ r120;
+  uint r18 = (r120 >> 16u) ^ r120;
   // 181: and.b32  	%r19, %r113, 3;
-  r19 = r113 & 3u;
+  uint r19 = r113 & 3u;
   // 182: setp.eq.s32 	%p9, %r19, 0;
   // 183: @%p9 bra 	$L__BB0_27;
   if (int(r19) == 0) {
@@ -365,7 +358,7 @@ void main() {
         // 208: shr.u32 	%r143, %r142, 7;
         // 209: and.b32  	%r144, %r18, 15;
         // 210: add.s32 	%r145, %r144, %r143;
-        r145 = uint(int(r18 & 15u) + int((r3 & 32640u) >> 7u));
+        uint r145 = uint(int(r18 & 15u) + int((r3 & 32640u) >> 7u));
         // 211: add.s32 	%r146, %r145, -8;
         // 212: setp.lt.u32 	%p16, %r145, 8;
         // 213: min.s32 	%r147, %r146, 254;
@@ -379,41 +372,41 @@ void main() {
         // 204: bra.uni 	$L__BB0_17;
         // 221: xor.b32  	%r122, %r50, 1748873247;
         // 222: mad.lo.s32 	%r123, %r1, -1640531527, %r122;
-        r123 = uint(int(r1) * -1640531527 + int(r50 ^ 0x683DB01Fu));
+        uint r123 = uint(int(r1) * -1640531527 + int(r50 ^ 0x683DB01Fu));
         // 223: shr.u32 	%r124, %r123, 16;
         // 224: xor.b32  	%r125, %r124, %r123;
         // 225: mul.lo.s32 	%r126, %r125, 2146121005;
-        r126 = uint(int((r123 >> 16u) ^ r123) * 2146121005);
+        uint r126 = uint(int((r123 >> 16u) ^ r123) * 2146121005);
         // 226: shr.u32 	%r127, %r126, 15;
         // 227: xor.b32  	%r128, %r127, %r126;
         // 228: mul.lo.s32 	%r129, %r128, -2073254261;
-        r129 = uint(int((r126 >> 15u) ^ r126) * -2073254261);
+        uint r129 = uint(int((r126 >> 15u) ^ r126) * -2073254261);
         // 229: shr.u32 	%r130, %r129, 16;
         // 230: xor.b32  	%r131, %r130, %r129;
-        r131 = (r129 >> 16u) ^ r129;
+        uint r131 = (r129 >> 16u) ^ r129;
         // 231: xor.b32  	%r132, %r131, 1540483477;
-        r132 = r131 ^ 0x5BD1E995u;
+        uint r132 = r131 ^ 0x5BD1E995u;
         // 232: shr.u32 	%r133, %r132, 16;
         // 233: xor.b32  	%r134, %r133, %r132;
         // 234: mul.lo.s32 	%r135, %r134, 2146121005;
-        r135 = uint(int((r132 >> 16u) ^ r132) * 2146121005);
+        uint r135 = uint(int((r132 >> 16u) ^ r132) * 2146121005);
         // 235: shr.u32 	%r136, %r135, 15;
         // 236: xor.b32  	%r137, %r136, %r135;
         // 237: mul.lo.s32 	%r138, %r137, -2073254261;
-        r138 = uint(int((r135 >> 15u) ^ r135) * -2073254261);
+        uint r138 = uint(int((r135 >> 15u) ^ r135) * -2073254261);
         // 238: shr.u32 	%r139, %r138, 16;
         // 239: xor.b32  	%r20, %r139, %r138;
-        r20 = (r138 >> 16u) ^ r138;
+        uint r20 = (r138 >> 16u) ^ r138;
         // 240: and.b32  	%r21, %r131, 7;
-        r21 = r131 & 7u;
+        uint r21 = r131 & 7u;
         // 241: shr.u32 	%r140, %r131, 1;
         // 242: cvt.u64.u32 	%rd9, %r140;
         uint64_t t2 = uint64_t(r131 >> 1u);
         // 243: and.b64  	%rd10, %rd9, 124;
-        rd10 = packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul));
+        uint64_t rd10 = packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul));
         // 244: mov.u64 	%rd11, kEdgeBf;
         // 245: add.s64 	%rd12, %rd11, %rd10;
-        rd12 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd10));
+        uint64_t rd12 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd10));
         // 246: ld.const.u32 	%r213, [%rd12];
         r213 = p2g_ldc32(uint(rd12));
         // 247: setp.lt.u32 	%p12, %r21, 2;
@@ -455,51 +448,51 @@ void main() {
   }
   // 281: shl.b32 	%r155, %r3, 16;
   // 282: or.b32  	%r31, %r155, %r2;
-  r31 = (r3 << 16u) | r2;
+  uint r31 = (r3 << 16u) | r2;
   // 283: shl.b32 	%r156, %r213, 16;
   // 284: or.b32  	%r32, %r156, %r212;
-  r32 = (r213 << 16u) | r212;
+  uint r32 = (r213 << 16u) | r212;
   // 285: mul.lo.s32 	%r33, %r1, -1640531527;
-  r33 = uint(int(r1) * -1640531527);
+  uint r33 = uint(int(r1) * -1640531527);
   // 286: xor.b32  	%r157, %r50, 124076833;
   // 287: add.s32 	%r158, %r157, %r33;
-  r158 = uint(int(r50 ^ 0x07654321u) + int(r33));
+  uint r158 = uint(int(r50 ^ 0x07654321u) + int(r33));
   // 288: shr.u32 	%r159, %r158, 16;
   // 289: xor.b32  	%r160, %r159, %r158;
   // 290: mul.lo.s32 	%r161, %r160, 2146121005;
-  r161 = uint(int((r158 >> 16u) ^ r158) * 2146121005);
+  uint r161 = uint(int((r158 >> 16u) ^ r158) * 2146121005);
   // 291: shr.u32 	%r162, %r161, 15;
   // 292: xor.b32  	%r163, %r162, %r161;
   // 293: mul.lo.s32 	%r164, %r163, -2073254261;
-  r164 = uint(int((r161 >> 15u) ^ r161) * -2073254261);
+  uint r164 = uint(int((r161 >> 15u) ^ r161) * -2073254261);
   // 294: shr.u32 	%r165, %r164, 16;
   // 295: xor.b32  	%r166, %r165, %r164;
-  r166 = (r164 >> 16u) ^ r164;
+  uint r166 = (r164 >> 16u) ^ r164;
   // 296: xor.b32  	%r167, %r166, 1540483477;
-  r167 = r166 ^ 0x5BD1E995u;
+  uint r167 = r166 ^ 0x5BD1E995u;
   // 297: shr.u32 	%r168, %r167, 16;
   // 298: xor.b32  	%r169, %r168, %r167;
   // 299: mul.lo.s32 	%r170, %r169, 2146121005;
-  r170 = uint(int((r167 >> 16u) ^ r167) * 2146121005);
+  uint r170 = uint(int((r167 >> 16u) ^ r167) * 2146121005);
   // 300: shr.u32 	%r171, %r170, 15;
   // 301: xor.b32  	%r172, %r171, %r170;
   // 302: mul.lo.s32 	%r173, %r172, -2073254261;
-  r173 = uint(int((r170 >> 15u) ^ r170) * -2073254261);
+  uint r173 = uint(int((r170 >> 15u) ^ r170) * -2073254261);
   // 303: shr.u32 	%r174, %r173, 16;
   // 304: xor.b32  	%r34, %r174, %r173;
-  r34 = (r173 >> 16u) ^ r173;
+  uint r34 = (r173 >> 16u) ^ r173;
   // 305: and.b32  	%r35, %r166, 7;
-  r35 = r166 & 7u;
+  uint r35 = r166 & 7u;
   // 306: shr.u32 	%r175, %r166, 1;
   // 307: cvt.u64.u32 	%rd13, %r175;
   uint64_t t3 = uint64_t(r166 >> 1u);
   // 308: and.b64  	%rd14, %rd13, 124;
   // 309: mov.u64 	%rd15, kEdgeBf;
-  rd15 = uint64_t(0ul);
+  uint64_t rd15 = uint64_t(0ul);
   // 310: add.s64 	%rd16, %rd15, %rd14;
-  rd16 = uint64_t(int64_t(rd15) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
+  uint64_t rd16 = uint64_t(int64_t(rd15) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
   // 311: ld.const.u32 	%r214, [%rd16];
-  r214 = p2g_ldc32(uint(rd16));
+  uint r214 = p2g_ldc32(uint(rd16));
   // 312: setp.lt.u32 	%p17, %r35, 2;
   // 313: @%p17 bra 	$L__BB0_36;
   if (!(r35 < 2u)) {
@@ -536,41 +529,41 @@ void main() {
   }
   // 346: xor.b32  	%r177, %r50, 141972530;
   // 347: add.s32 	%r178, %r177, %r33;
-  r178 = uint(int(r50 ^ 0x08765432u) + int(r33));
+  uint r178 = uint(int(r50 ^ 0x08765432u) + int(r33));
   // 348: shr.u32 	%r179, %r178, 16;
   // 349: xor.b32  	%r180, %r179, %r178;
   // 350: mul.lo.s32 	%r181, %r180, 2146121005;
-  r181 = uint(int((r178 >> 16u) ^ r178) * 2146121005);
+  uint r181 = uint(int((r178 >> 16u) ^ r178) * 2146121005);
   // 351: shr.u32 	%r182, %r181, 15;
   // 352: xor.b32  	%r183, %r182, %r181;
   // 353: mul.lo.s32 	%r184, %r183, -2073254261;
-  r184 = uint(int((r181 >> 15u) ^ r181) * -2073254261);
+  uint r184 = uint(int((r181 >> 15u) ^ r181) * -2073254261);
   // 354: shr.u32 	%r185, %r184, 16;
   // 355: xor.b32  	%r186, %r185, %r184;
-  r186 = (r184 >> 16u) ^ r184;
+  uint r186 = (r184 >> 16u) ^ r184;
   // 356: xor.b32  	%r187, %r186, 1540483477;
-  r187 = r186 ^ 0x5BD1E995u;
+  uint r187 = r186 ^ 0x5BD1E995u;
   // 357: shr.u32 	%r188, %r187, 16;
   // 358: xor.b32  	%r189, %r188, %r187;
   // 359: mul.lo.s32 	%r190, %r189, 2146121005;
-  r190 = uint(int((r187 >> 16u) ^ r187) * 2146121005);
+  uint r190 = uint(int((r187 >> 16u) ^ r187) * 2146121005);
   // 360: shr.u32 	%r191, %r190, 15;
   // 361: xor.b32  	%r192, %r191, %r190;
   // 362: mul.lo.s32 	%r193, %r192, -2073254261;
-  r193 = uint(int((r190 >> 15u) ^ r190) * -2073254261);
+  uint r193 = uint(int((r190 >> 15u) ^ r190) * -2073254261);
   // 363: shr.u32 	%r194, %r193, 16;
   // 364: xor.b32  	%r42, %r194, %r193;
-  r42 = (r193 >> 16u) ^ r193;
+  uint r42 = (r193 >> 16u) ^ r193;
   // 365: and.b32  	%r43, %r186, 7;
-  r43 = r186 & 7u;
+  uint r43 = r186 & 7u;
   // 366: shr.u32 	%r195, %r186, 1;
   // 367: cvt.u64.u32 	%rd17, %r195;
   uint64_t t4 = uint64_t(r186 >> 1u);
   // 368: and.b64  	%rd18, %rd17, 124;
   // 369: add.s64 	%rd20, %rd15, %rd18;
-  rd20 = uint64_t(int64_t(rd15) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t4)) & unpackUint2x32(124ul))));
+  uint64_t rd20 = uint64_t(int64_t(rd15) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t4)) & unpackUint2x32(124ul))));
   // 370: ld.const.u32 	%r215, [%rd20];
-  r215 = p2g_ldc32(uint(rd20));
+  uint r215 = p2g_ldc32(uint(rd20));
   // 371: setp.lt.u32 	%p21, %r43, 2;
   // 372: @%p21 bra 	$L__BB0_44;
   if (!(r43 < 2u)) {
@@ -607,35 +600,29 @@ void main() {
   }
   // 405: shl.b32 	%r211, %r215, 16;
   // 406: or.b32  	%r210, %r211, %r214;
-  r210 = (r215 << 16u) | r214;
+  uint r210 = (r215 << 16u) | r214;
   // 408: add.rn.bf16x2 %r197, %r31, %r32;
-  uint t5 = p2g_f2bf_rn(p2g_sf32(((r31 & 0xFFFFu) << 16), 0x3F800000u, ((r32 & 0xFFFFu) << 16), 4, false));
-  r197 = (t5 | ((p2g_f2bf_rn(p2g_sf32(((r31 >> 16) << 16), 0x3F800000u, ((r32 >> 16) << 16), 4, false))) << 16));
+  uint r197 = p2g_bfadd2(r31, r32);
   // 410: cvta.to.global.u64 	%rd21, %rd1;
   // 411: mul.wide.u32 	%rd22, %r1, 4;
-  rd22 = uint64_t(r1) * uint64_t(4u);
+  uint64_t rd22 = uint64_t(r1) * uint64_t(4u);
   // 412: add.s64 	%rd23, %rd21, %rd22;
   // 413: st.global.u32 	[%rd23], %r197;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd22))).v = r197;
   // 415: mul.rn.bf16x2 %r200, %r31, %r32;
-  uint t6 = p2g_f2bf_rn(p2g_sf32(((r31 & 0xFFFFu) << 16), ((r32 & 0xFFFFu) << 16), (((r31 & 0xFFFFu) << 16) ^ ((r32 & 0xFFFFu) << 16)) & 0x80000000u, 4, false));
-  r200 = (t6 | ((p2g_f2bf_rn(p2g_sf32(((r31 >> 16) << 16), ((r32 >> 16) << 16), (((r31 >> 16) << 16) ^ ((r32 >> 16) << 16)) & 0x80000000u, 4, false))) << 16));
+  uint r200 = p2g_bfmul2(r31, r32);
   // 417: cvta.to.global.u64 	%rd24, %rd2;
   // 418: add.s64 	%rd25, %rd24, %rd22;
   // 419: st.global.u32 	[%rd25], %r200;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd22))).v = r200;
   // 421: fma.rn.bf16x2 %r203, %r31, %r32, %r210;
-  uint t7 = p2g_f2bf_rn(p2g_sf32(((r31 & 0xFFFFu) << 16), ((r32 & 0xFFFFu) << 16), ((r210 & 0xFFFFu) << 16), 4, false));
-  r203 = (t7 | ((p2g_f2bf_rn(p2g_sf32(((r31 >> 16) << 16), ((r32 >> 16) << 16), ((r210 >> 16) << 16), 4, false))) << 16));
+  uint r203 = p2g_bffma2(r31, r32, r210);
   // 423: cvta.to.global.u64 	%rd26, %rd3;
   // 424: add.s64 	%rd27, %rd26, %rd22;
   // 425: st.global.u32 	[%rd27], %r203;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd22))).v = r203;
   // 427: fma.rn.relu.bf16x2 %r207, %r31, %r32, %r210;
-  uint t8 = p2g_f2bf_rn(p2g_sf32(((r31 & 0xFFFFu) << 16), ((r32 & 0xFFFFu) << 16), ((r210 & 0xFFFFu) << 16), 4, false));
-  uint t9 = ((t8 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((t8 & 0x8000u) != 0u ? 0u : t8));
-  uint t10 = p2g_f2bf_rn(p2g_sf32(((r31 >> 16) << 16), ((r32 >> 16) << 16), ((r210 >> 16) << 16), 4, false));
-  r207 = (t9 | ((((t10 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((t10 & 0x8000u) != 0u ? 0u : t10))) << 16));
+  uint r207 = p2g_bfrelu2(p2g_bffma2(r31, r32, r210));
   // 429: cvta.to.global.u64 	%rd28, %rd4;
   // 430: add.s64 	%rd29, %rd28, %rd22;
   // 431: st.global.u32 	[%rd29], %r207;

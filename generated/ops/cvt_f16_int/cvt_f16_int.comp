@@ -80,10 +80,6 @@ float p2g_h2f(uint h) {
 }
 
 void main() {
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u;
-  uint r5 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f16_int_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f16_int_param_1
@@ -98,24 +94,24 @@ void main() {
   // 38: mov.u32 	%r3, %ntid.x;
   // 39: mov.u32 	%r4, %tid.x;
   // 40: mad.lo.s32 	%r5, %r2, %r3, %r4;
-  r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: cvt.u16.u32 	%rs5, %r5;
   uint64_t t1 = uint64_t(r5);
-  rs5 = (uint(uint64_t(t1)) & 65535u);
+  uint rs5 = (uint(uint64_t(t1)) & 65535u);
   // 43: cvt.rni.s16.f16 %rs1, %rs5;
-  rs1 = (uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 0, true, 16))) & 0x0000FFFFu);
+  uint rs1 = (uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 0, true, 16))) & 0x0000FFFFu);
   // 45: mul.wide.u32 	%rd7, %r5, 2;
-  rd7 = uint64_t(r5) * uint64_t(2u);
+  uint64_t rd7 = uint64_t(r5) * uint64_t(2u);
   // 46: add.s64 	%rd8, %rd6, %rd7;
   // 47: st.global.u16 	[%rd8], %rs1;
   P2GU16(uint64_t(int64_t(p0_u64) + int64_t(rd7))).v = uint16_t(rs1);
   // 49: cvt.rzi.u16.f16 %rs3, %rs5;
-  rs3 = p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 1, false, 16);
+  uint rs3 = p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 1, false, 16);
   // 51: add.s64 	%rd9, %rd5, %rd7;
   // 52: st.global.u16 	[%rd9], %rs3;
   P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd7))).v = uint16_t(rs3);
   // 54: cvt.rmi.s32.f16 %r1, %rs5;
-  r1 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 2, true, 32)));
+  uint r1 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 2, true, 32)));
   // 56: mul.wide.u32 	%rd10, %r5, 4;
   // 57: add.s64 	%rd11, %rd4, %rd10;
   // 58: st.global.u32 	[%rd11], %r1;

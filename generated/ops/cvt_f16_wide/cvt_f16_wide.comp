@@ -28,9 +28,6 @@ float p2g_h2f(uint h) {
 }
 
 void main() {
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f16_wide_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f16_wide_param_1
@@ -42,20 +39,20 @@ void main() {
   // 36: mov.u32 	%r2, %ntid.x;
   // 37: mov.u32 	%r3, %tid.x;
   // 38: mad.lo.s32 	%r4, %r1, %r2, %r3;
-  r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: cvt.u16.u32 	%rs2, %r4;
   uint64_t t1 = uint64_t(r4);
-  rs2 = (uint(uint64_t(t1)) & 65535u);
+  uint rs2 = (uint(uint64_t(t1)) & 65535u);
   // 41: cvt.f32.f16 %f1, %rs2;
   uint t2 = floatBitsToUint(p2g_h2f(rs2));
-  f1 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
+  precise float f1 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
   // 43: mul.wide.u32 	%rd5, %r4, 4;
-  rd5 = uint64_t(r4) * uint64_t(4u);
+  uint64_t rd5 = uint64_t(r4) * uint64_t(4u);
   // 44: add.s64 	%rd6, %rd4, %rd5;
   // 45: st.global.f32 	[%rd6], %f1;
   P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd5))).v = floatBitsToUint(f1);
   // 47: cvt.f32.bf16 %f2, %rs2;
-  f2 = uintBitsToFloat((rs2 & 0xFFFFu) << 16);
+  precise float f2 = uintBitsToFloat((rs2 & 0xFFFFu) << 16);
   // 49: add.s64 	%rd7, %rd3, %rd5;
   // 50: st.global.f32 	[%rd7], %f2;
   P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd5))).v = floatBitsToUint(f2);

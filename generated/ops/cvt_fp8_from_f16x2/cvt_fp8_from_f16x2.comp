@@ -117,10 +117,7 @@ uint p2g_prmt(uint a, uint b, uint c, int mode) {
 }
 
 void main() {
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u;
-  uint r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
+  uint rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_fp8_from_f16x2_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_fp8_from_f16x2_param_1
@@ -138,34 +135,38 @@ void main() {
   // 41: mov.u32 	%r6, %ntid.x;
   // 42: mov.u32 	%r7, %tid.x;
   // 43: mad.lo.s32 	%r8, %r5, %r6, %r7;
-  r8 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r8 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 44: and.b32  	%r9, %r8, 32767;
   // 45: prmt.b32 	%r10, %r8, %r9, 4180;
   // 46: xor.b32  	%r4, %r10, -2147483648;
-  r4 = p2g_prmt(r8, (r8 & 32767u), 4180u, 0) ^ 0x80000000u;
+  uint r4 = p2g_prmt(r8, (r8 & 32767u), 4180u, 0) ^ 0x80000000u;
   // 48: cvt.rn.satfinite.e4m3x2.f16x2 %rs1, %r4;
   uint t1 = r4;
-  rs1 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 >> 16)), false) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 & 0xFFFFu)), false);
+  rs1 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 >> 16)),
+      false) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t1 & 0xFFFFu)), false);
   // 50: mul.wide.u32 	%rd9, %r8, 2;
-  rd9 = uint64_t(r8) * uint64_t(2u);
+  uint64_t rd9 = uint64_t(r8) * uint64_t(2u);
   // 51: add.s64 	%rd10, %rd8, %rd9;
   // 52: st.global.u16 	[%rd10], %rs1;
   P2GU16(uint64_t(int64_t(p0_u64) + int64_t(rd9))).v = uint16_t(rs1);
   // 54: cvt.rn.satfinite.relu.e4m3x2.f16x2 %rs2, %r4;
   uint t2 = r4;
-  rs2 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 >> 16)), true) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 & 0xFFFFu)), true);
+  rs2 = (p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 >> 16)),
+      true) << 8) | p2g_to_e4m3(floatBitsToUint(p2g_h2f(t2 & 0xFFFFu)), true);
   // 56: add.s64 	%rd11, %rd7, %rd9;
   // 57: st.global.u16 	[%rd11], %rs2;
   P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd9))).v = uint16_t(rs2);
   // 59: cvt.rn.satfinite.e5m2x2.f16x2 %rs3, %r4;
   uint t3 = r4;
-  rs3 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 >> 16)), false) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 & 0xFFFFu)), false);
+  rs3 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 >> 16)),
+      false) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t3 & 0xFFFFu)), false);
   // 61: add.s64 	%rd12, %rd6, %rd9;
   // 62: st.global.u16 	[%rd12], %rs3;
   P2GU16(uint64_t(int64_t(p16_u64) + int64_t(rd9))).v = uint16_t(rs3);
   // 64: cvt.rn.satfinite.relu.e5m2x2.f16x2 %rs4, %r4;
   uint t4 = r4;
-  rs4 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 >> 16)), true) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 & 0xFFFFu)), true);
+  rs4 = (p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 >> 16)),
+      true) << 8) | p2g_to_e5m2(floatBitsToUint(p2g_h2f(t4 & 0xFFFFu)), true);
   // 66: add.s64 	%rd13, %rd5, %rd9;
   // 67: st.global.u16 	[%rd13], %rs4;
   P2GU16(uint64_t(int64_t(p24_u64) + int64_t(rd9))).v = uint16_t(rs4);

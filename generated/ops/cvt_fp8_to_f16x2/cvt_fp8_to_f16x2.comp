@@ -79,8 +79,6 @@ uint p2g_e5m2_to_h(uint b, bool relu) {
 }
 
 void main() {
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_fp8_to_f16x2_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_fp8_to_f16x2_param_1
@@ -92,21 +90,21 @@ void main() {
   // 35: mov.u32 	%r4, %ntid.x;
   // 36: mov.u32 	%r5, %tid.x;
   // 37: mad.lo.s32 	%r6, %r3, %r4, %r5;
-  r6 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r6 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 38: cvt.u16.u32 	%rs2, %r6;
   uint64_t t1 = uint64_t(r6);
-  rs2 = (uint(uint64_t(t1)) & 65535u);
+  uint rs2 = (uint(uint64_t(t1)) & 65535u);
   // 40: cvt.rn.f16x2.e4m3x2 %r1, %rs2;
   uint t2 = rs2;
-  r1 = p2g_e4m3_to_h(t2 & 0xFFu, false) | (p2g_e4m3_to_h(t2 >> 8, false) << 16);
+  uint r1 = p2g_e4m3_to_h(t2 & 0xFFu, false) | (p2g_e4m3_to_h(t2 >> 8, false) << 16);
   // 42: mul.wide.u32 	%rd5, %r6, 4;
-  rd5 = uint64_t(r6) * uint64_t(4u);
+  uint64_t rd5 = uint64_t(r6) * uint64_t(4u);
   // 43: add.s64 	%rd6, %rd4, %rd5;
   // 44: st.global.u32 	[%rd6], %r1;
   P2GU32(uint64_t(int64_t(p0_u64) + int64_t(rd5))).v = r1;
   // 46: cvt.rn.relu.f16x2.e5m2x2 %r2, %rs2;
   uint t3 = rs2;
-  r2 = p2g_e5m2_to_h(t3 & 0xFFu, true) | (p2g_e5m2_to_h(t3 >> 8, true) << 16);
+  uint r2 = p2g_e5m2_to_h(t3 & 0xFFu, true) | (p2g_e5m2_to_h(t3 >> 8, true) << 16);
   // 48: add.s64 	%rd7, %rd3, %rd5;
   // 49: st.global.u32 	[%rd7], %r2;
   P2GU32(uint64_t(int64_t(p8_u64) + int64_t(rd5))).v = r2;

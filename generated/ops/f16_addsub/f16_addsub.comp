@@ -61,7 +61,6 @@ bool p2g_h_tiny32(uint w, int mode) {
   if (mode == 1 || (mode == 2) == !neg) return a < 0x38800000u;   // toward zero: 2^-14
   return a <= 0x387FE000u;                                        // away: 2^-14 - 2^-25
 }
-uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
 uint p2g_odd_sumf(float a, float b) {
@@ -72,26 +71,33 @@ uint p2g_odd_sumf(float a, float b) {
   if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
   return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
 }
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
+uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, rs17 = 0u, rs18 = 0u;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul;
+  uint r99 = 0u;
+  uint64_t rd14 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_addsub_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_addsub_param_1
@@ -101,64 +107,64 @@ void main() {
   const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f16_addsub_param_5
   const uint p48_u32 = P2GU32((pc.params + 48ul)).v;  // f16_addsub_param_6
   // 35: ld.param.u64 	%rd1, [f16_addsub_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 36: ld.param.u64 	%rd2, [f16_addsub_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 37: ld.param.u64 	%rd3, [f16_addsub_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 38: ld.param.u64 	%rd4, [f16_addsub_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 39: ld.param.u64 	%rd5, [f16_addsub_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 40: ld.param.u64 	%rd6, [f16_addsub_param_5];
-  rd6 = p40_u64;
+  uint64_t rd6 = p40_u64;
   // 41: ld.param.u32 	%r24, [f16_addsub_param_6];
-  r24 = p48_u32;
+  uint r24 = p48_u32;
   // 42: mov.u32 	%r25, %ntid.x;
   // 43: mov.u32 	%r26, %ctaid.x;
   // 44: mov.u32 	%r27, %tid.x;
   // 45: mad.lo.s32 	%r1, %r26, %r25, %r27;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 46: mul.lo.s32 	%r2, %r1, -1640531527;
-  r2 = uint(int(r1) * -1640531527);
+  uint r2 = uint(int(r1) * -1640531527);
   // 47: add.s32 	%r28, %r2, %r24;
-  r28 = uint(int(r2) + int(r24));
+  uint r28 = uint(int(r2) + int(r24));
   // 48: shr.u32 	%r29, %r28, 16;
   // 49: xor.b32  	%r30, %r29, %r28;
   // 50: mul.lo.s32 	%r31, %r30, 2146121005;
-  r31 = uint(int((r28 >> 16u) ^ r28) * 2146121005);
+  uint r31 = uint(int((r28 >> 16u) ^ r28) * 2146121005);
   // 51: shr.u32 	%r32, %r31, 15;
   // 52: xor.b32  	%r33, %r32, %r31;
   // 53: mul.lo.s32 	%r34, %r33, -2073254261;
-  r34 = uint(int((r31 >> 15u) ^ r31) * -2073254261);
+  uint r34 = uint(int((r31 >> 15u) ^ r31) * -2073254261);
   // 54: shr.u32 	%r35, %r34, 16;
   // 55: xor.b32  	%r36, %r35, %r34;
-  r36 = (r34 >> 16u) ^ r34;
+  uint r36 = (r34 >> 16u) ^ r34;
   // 56: xor.b32  	%r37, %r36, 1540483477;
-  r37 = r36 ^ 0x5BD1E995u;
+  uint r37 = r36 ^ 0x5BD1E995u;
   // 57: shr.u32 	%r38, %r37, 16;
   // 58: xor.b32  	%r39, %r38, %r37;
   // 59: mul.lo.s32 	%r40, %r39, 2146121005;
-  r40 = uint(int((r37 >> 16u) ^ r37) * 2146121005);
+  uint r40 = uint(int((r37 >> 16u) ^ r37) * 2146121005);
   // 60: shr.u32 	%r41, %r40, 15;
   // 61: xor.b32  	%r42, %r41, %r40;
   // 62: mul.lo.s32 	%r43, %r42, -2073254261;
-  r43 = uint(int((r40 >> 15u) ^ r40) * -2073254261);
+  uint r43 = uint(int((r40 >> 15u) ^ r40) * -2073254261);
   // 63: shr.u32 	%r44, %r43, 16;
   // 64: xor.b32  	%r3, %r44, %r43;
-  r3 = (r43 >> 16u) ^ r43;
+  uint r3 = (r43 >> 16u) ^ r43;
   // 65: and.b32  	%r4, %r36, 7;
-  r4 = r36 & 7u;
+  uint r4 = r36 & 7u;
   // 66: shr.u32 	%r45, %r36, 1;
   // 67: cvt.u64.u32 	%rd7, %r45;
   uint64_t t1 = uint64_t(r36 >> 1u);
   // 68: and.b64  	%rd8, %rd7, 124;
   // 69: mov.u64 	%rd9, kEdge16;
-  rd9 = uint64_t(0ul);
+  uint64_t rd9 = uint64_t(0ul);
   // 70: add.s64 	%rd10, %rd9, %rd8;
-  rd10 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  uint64_t rd10 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
   // 71: ld.const.u32 	%r98, [%rd10];
-  r98 = p2g_ldc32(uint(rd10));
+  uint r98 = p2g_ldc32(uint(rd10));
   // 72: setp.lt.u32 	%p1, %r4, 2;
   // 73: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
@@ -195,33 +201,33 @@ void main() {
   }
   // 106: xor.b32  	%r47, %r24, 19088743;
   // 107: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
-  r48 = uint(int(r1) * -2048144789 + int(r24 ^ 0x01234567u));
+  uint r48 = uint(int(r1) * -2048144789 + int(r24 ^ 0x01234567u));
   // 108: shr.u32 	%r49, %r48, 16;
   // 109: xor.b32  	%r50, %r49, %r48;
   // 110: mul.lo.s32 	%r51, %r50, 2146121005;
-  r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
+  uint r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
   // 111: shr.u32 	%r52, %r51, 15;
   // 112: xor.b32  	%r53, %r52, %r51;
   // 113: mul.lo.s32 	%r54, %r53, -2073254261;
-  r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
+  uint r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
   // 114: shr.u32 	%r55, %r54, 16;
   // 115: xor.b32  	%r56, %r55, %r54;
-  r56 = (r54 >> 16u) ^ r54;
+  uint r56 = (r54 >> 16u) ^ r54;
   // 116: add.s32 	%r57, %r56, 668265263;
-  r57 = uint(int(r56) + 668265263);
+  uint r57 = uint(int(r56) + 668265263);
   // 117: shr.u32 	%r58, %r57, 16;
   // 118: xor.b32  	%r59, %r58, %r57;
   // 119: mul.lo.s32 	%r60, %r59, 2146121005;
-  r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
+  uint r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
   // 120: shr.u32 	%r61, %r60, 15;
   // 121: xor.b32  	%r62, %r61, %r60;
   // 122: mul.lo.s32 	%r63, %r62, -2073254261;
-  r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
+  uint r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
   // 123: shr.u32 	%r64, %r63, 16;
   // 124: xor.b32  	%r11, %r64, %r63;
-  r11 = (r63 >> 16u) ^ r63;
+  uint r11 = (r63 >> 16u) ^ r63;
   // 125: and.b32  	%r12, %r56, 3;
-  r12 = r56 & 3u;
+  uint r12 = r56 & 3u;
   // 126: setp.eq.s32 	%p5, %r12, 0;
   // 127: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
@@ -248,7 +254,7 @@ void main() {
         // 152: shr.u32 	%r86, %r85, 10;
         // 153: and.b32  	%r87, %r11, 15;
         // 154: add.s32 	%r88, %r86, %r87;
-        r88 = uint(int((r98 & 31744u) >> 10u) + int(r11 & 15u));
+        uint r88 = uint(int((r98 & 31744u) >> 10u) + int(r11 & 15u));
         // 155: add.s32 	%r89, %r88, -8;
         // 156: setp.lt.u32 	%p12, %r88, 8;
         // 157: min.s32 	%r90, %r89, 30;
@@ -262,33 +268,33 @@ void main() {
         // 148: bra.uni 	$L__BB0_11;
         // 165: xor.b32  	%r65, %r24, 1797956352;
         // 166: add.s32 	%r66, %r65, %r2;
-        r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
+        uint r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
         // 167: shr.u32 	%r67, %r66, 16;
         // 168: xor.b32  	%r68, %r67, %r66;
         // 169: mul.lo.s32 	%r69, %r68, 2146121005;
-        r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
+        uint r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
         // 170: shr.u32 	%r70, %r69, 15;
         // 171: xor.b32  	%r71, %r70, %r69;
         // 172: mul.lo.s32 	%r72, %r71, -2073254261;
-        r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
+        uint r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
         // 173: shr.u32 	%r73, %r72, 16;
         // 174: xor.b32  	%r74, %r73, %r72;
-        r74 = (r72 >> 16u) ^ r72;
+        uint r74 = (r72 >> 16u) ^ r72;
         // 175: xor.b32  	%r75, %r74, 1540483477;
-        r75 = r74 ^ 0x5BD1E995u;
+        uint r75 = r74 ^ 0x5BD1E995u;
         // 176: shr.u32 	%r76, %r75, 16;
         // 177: xor.b32  	%r77, %r76, %r75;
         // 178: mul.lo.s32 	%r78, %r77, 2146121005;
-        r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
+        uint r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
         // 179: shr.u32 	%r79, %r78, 15;
         // 180: xor.b32  	%r80, %r79, %r78;
         // 181: mul.lo.s32 	%r81, %r80, -2073254261;
-        r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
+        uint r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
         // 182: shr.u32 	%r82, %r81, 16;
         // 183: xor.b32  	%r13, %r82, %r81;
-        r13 = (r81 >> 16u) ^ r81;
+        uint r13 = (r81 >> 16u) ^ r81;
         // 184: and.b32  	%r14, %r74, 7;
-        r14 = r74 & 7u;
+        uint r14 = r74 & 7u;
         // 185: shr.u32 	%r83, %r74, 1;
         // 186: cvt.u64.u32 	%rd11, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
@@ -336,48 +342,47 @@ void main() {
   }
   // 224: cvt.u16.u32 	%rs18, %r99;
   uint64_t t3 = uint64_t(r99);
-  rs18 = (uint(uint64_t(t3)) & 65535u);
+  uint rs18 = (uint(uint64_t(t3)) & 65535u);
   // 225: cvt.u16.u32 	%rs17, %r1;
   uint64_t t4 = uint64_t(r1);
-  rs17 = (uint(uint64_t(t4)) & 65535u);
+  uint rs17 = (uint(uint64_t(t4)) & 65535u);
   // 227: add.f16 %rs1, %rs17, %rs18;
-  rs1 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs17 & 0xFFFFu)), p2g_h2f((rs18 & 0xFFFFu))));
+  uint rs1 = p2g_hadd(rs17, rs18);
   // 229: cvta.to.global.u64 	%rd15, %rd1;
   // 230: mul.wide.u32 	%rd16, %r1, 2;
-  rd16 = uint64_t(r1) * uint64_t(2u);
+  uint64_t rd16 = uint64_t(r1) * uint64_t(2u);
   // 231: add.s64 	%rd17, %rd15, %rd16;
   // 232: st.global.u16 	[%rd17], %rs1;
   P2GU16(uint64_t(int64_t(rd1) + int64_t(rd16))).v = uint16_t(rs1);
   // 234: add.rn.f16 %rs4, %rs17, %rs18;
-  rs4 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs17 & 0xFFFFu)), p2g_h2f((rs18 & 0xFFFFu))));
+  uint rs4 = p2g_hadd(rs17, rs18);
   // 236: cvta.to.global.u64 	%rd18, %rd2;
   // 237: add.s64 	%rd19, %rd18, %rd16;
   // 238: st.global.u16 	[%rd19], %rs4;
   P2GU16(uint64_t(int64_t(rd2) + int64_t(rd16))).v = uint16_t(rs4);
   // 240: add.sat.f16 %rs7, %rs17, %rs18;
-  uint t5 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs17 & 0xFFFFu)), p2g_h2f((rs18 & 0xFFFFu))));
-  rs7 = (t5 > 0x7C00u ? 0u : (t5 >= 0x3C00u ? 0x3C00u : t5));
+  uint rs7 = p2g_hsat(p2g_hadd(rs17, rs18));
   // 242: cvta.to.global.u64 	%rd20, %rd3;
   // 243: add.s64 	%rd21, %rd20, %rd16;
   // 244: st.global.u16 	[%rd21], %rs7;
   P2GU16(uint64_t(int64_t(rd3) + int64_t(rd16))).v = uint16_t(rs7);
   // 246: add.ftz.f16 %rs10, %rs17, %rs18;
-  uint t6 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((rs17 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs18 & 0xFFFFu))));
-  rs10 = (p2g_h_tiny32(t6, 0) ? ((t6 >> 16) & 0x8000u) : p2g_f2h_rn(t6));
+  uint t5 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((rs17 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs18 & 0xFFFFu))));
+  uint rs10 = (p2g_h_tiny32(t5, 0) ? ((t5 >> 16) & 0x8000u) : p2g_f2h_rn(t5));
   // 248: cvta.to.global.u64 	%rd22, %rd4;
   // 249: add.s64 	%rd23, %rd22, %rd16;
   // 250: st.global.u16 	[%rd23], %rs10;
   P2GU16(uint64_t(int64_t(rd4) + int64_t(rd16))).v = uint16_t(rs10);
   // 252: sub.rn.f16 %rs13, %rs17, %rs18;
-  rs13 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs17 & 0xFFFFu)), p2g_h2f(((rs18 & 0xFFFFu) ^ 0x8000u))));
+  uint rs13 = p2g_hsub(rs17, rs18);
   // 254: cvta.to.global.u64 	%rd24, %rd5;
   // 255: add.s64 	%rd25, %rd24, %rd16;
   // 256: st.global.u16 	[%rd25], %rs13;
   P2GU16(uint64_t(int64_t(rd5) + int64_t(rd16))).v = uint16_t(rs13);
   // 258: sub.rn.ftz.sat.f16 %rs16, %rs17, %rs18;
-  uint t7 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((rs17 & 0xFFFFu))), p2g_h2f((p2g_h_ftz((rs18 & 0xFFFFu)) ^ 0x8000u)));
-  uint t8 = (p2g_h_tiny32(t7, 0) ? ((t7 >> 16) & 0x8000u) : p2g_f2h_rn(t7));
-  rs16 = (t8 > 0x7C00u ? 0u : (t8 >= 0x3C00u ? 0x3C00u : t8));
+  uint t6 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((rs17 & 0xFFFFu))), p2g_h2f((p2g_h_ftz((rs18 & 0xFFFFu)) ^ 0x8000u)));
+  uint t7 = (p2g_h_tiny32(t6, 0) ? ((t6 >> 16) & 0x8000u) : p2g_f2h_rn(t6));
+  uint rs16 = (t7 > 0x7C00u ? 0u : (t7 >= 0x3C00u ? 0x3C00u : t7));
   // 260: cvta.to.global.u64 	%rd26, %rd6;
   // 261: add.s64 	%rd27, %rd26, %rd16;
   // 262: st.global.u16 	[%rd27], %rs16;

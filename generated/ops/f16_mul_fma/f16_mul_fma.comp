@@ -61,7 +61,6 @@ bool p2g_h_tiny32(uint w, int mode) {
   if (mode == 1 || (mode == 2) == !neg) return a < 0x38800000u;   // toward zero: 2^-14
   return a <= 0x387FE000u;                                        // away: 2^-14 - 2^-25
 }
-uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
 uint p2g_odd_sumf(float a, float b) {
@@ -72,32 +71,33 @@ uint p2g_odd_sumf(float a, float b) {
   if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
   return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
 }
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
+uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, rs17 = 0u, rs18 = 0u;
-  uint rs19 = 0u, rs20 = 0u, rs21 = 0u, rs22 = 0u, rs23 = 0u, rs24 = 0u, rs25 = 0u, r0 = 0u, r1 = 0u, r2 = 0u;
-  uint r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u;
-  uint r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u;
-  uint r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u;
-  uint r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u, r41 = 0u, r42 = 0u, r43 = 0u;
-  uint r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u, r51 = 0u, r52 = 0u, r53 = 0u;
-  uint r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u, r61 = 0u, r62 = 0u, r63 = 0u;
-  uint r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u, r71 = 0u, r72 = 0u, r73 = 0u;
-  uint r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u, r81 = 0u, r82 = 0u, r83 = 0u;
-  uint r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u, r91 = 0u, r92 = 0u, r93 = 0u;
-  uint r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u, r101 = 0u, r102 = 0u, r103 = 0u;
-  uint r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u, r110 = 0u, r111 = 0u, r112 = 0u;
-  uint r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u, r119 = 0u, r120 = 0u, r121 = 0u;
-  uint r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u, r128 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul;
+  uint r127 = 0u;
+  uint64_t rd15 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_mul_fma_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_mul_fma_param_1
@@ -108,66 +108,66 @@ void main() {
   const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // f16_mul_fma_param_6
   const uint p56_u32 = P2GU32((pc.params + 56ul)).v;  // f16_mul_fma_param_7
   // 36: ld.param.u64 	%rd1, [f16_mul_fma_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 37: ld.param.u64 	%rd2, [f16_mul_fma_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 38: ld.param.u64 	%rd3, [f16_mul_fma_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 39: ld.param.u64 	%rd4, [f16_mul_fma_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 40: ld.param.u64 	%rd5, [f16_mul_fma_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 41: ld.param.u64 	%rd6, [f16_mul_fma_param_5];
-  rd6 = p40_u64;
+  uint64_t rd6 = p40_u64;
   // 42: ld.param.u64 	%rd7, [f16_mul_fma_param_6];
-  rd7 = p48_u64;
+  uint64_t rd7 = p48_u64;
   // 43: ld.param.u32 	%r32, [f16_mul_fma_param_7];
-  r32 = p56_u32;
+  uint r32 = p56_u32;
   // 44: mov.u32 	%r33, %ntid.x;
   // 45: mov.u32 	%r34, %ctaid.x;
   // 46: mov.u32 	%r35, %tid.x;
   // 47: mad.lo.s32 	%r1, %r34, %r33, %r35;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 48: mul.lo.s32 	%r2, %r1, -1640531527;
-  r2 = uint(int(r1) * -1640531527);
+  uint r2 = uint(int(r1) * -1640531527);
   // 49: add.s32 	%r36, %r2, %r32;
-  r36 = uint(int(r2) + int(r32));
+  uint r36 = uint(int(r2) + int(r32));
   // 50: shr.u32 	%r37, %r36, 16;
   // 51: xor.b32  	%r38, %r37, %r36;
   // 52: mul.lo.s32 	%r39, %r38, 2146121005;
-  r39 = uint(int((r36 >> 16u) ^ r36) * 2146121005);
+  uint r39 = uint(int((r36 >> 16u) ^ r36) * 2146121005);
   // 53: shr.u32 	%r40, %r39, 15;
   // 54: xor.b32  	%r41, %r40, %r39;
   // 55: mul.lo.s32 	%r42, %r41, -2073254261;
-  r42 = uint(int((r39 >> 15u) ^ r39) * -2073254261);
+  uint r42 = uint(int((r39 >> 15u) ^ r39) * -2073254261);
   // 56: shr.u32 	%r43, %r42, 16;
   // 57: xor.b32  	%r44, %r43, %r42;
-  r44 = (r42 >> 16u) ^ r42;
+  uint r44 = (r42 >> 16u) ^ r42;
   // 58: xor.b32  	%r45, %r44, 1540483477;
-  r45 = r44 ^ 0x5BD1E995u;
+  uint r45 = r44 ^ 0x5BD1E995u;
   // 59: shr.u32 	%r46, %r45, 16;
   // 60: xor.b32  	%r47, %r46, %r45;
   // 61: mul.lo.s32 	%r48, %r47, 2146121005;
-  r48 = uint(int((r45 >> 16u) ^ r45) * 2146121005);
+  uint r48 = uint(int((r45 >> 16u) ^ r45) * 2146121005);
   // 62: shr.u32 	%r49, %r48, 15;
   // 63: xor.b32  	%r50, %r49, %r48;
   // 64: mul.lo.s32 	%r51, %r50, -2073254261;
-  r51 = uint(int((r48 >> 15u) ^ r48) * -2073254261);
+  uint r51 = uint(int((r48 >> 15u) ^ r48) * -2073254261);
   // 65: shr.u32 	%r52, %r51, 16;
   // 66: xor.b32  	%r3, %r52, %r51;
-  r3 = (r51 >> 16u) ^ r51;
+  uint r3 = (r51 >> 16u) ^ r51;
   // 67: and.b32  	%r4, %r44, 7;
-  r4 = r44 & 7u;
+  uint r4 = r44 & 7u;
   // 68: shr.u32 	%r53, %r44, 1;
   // 69: cvt.u64.u32 	%rd8, %r53;
   uint64_t t1 = uint64_t(r44 >> 1u);
   // 70: and.b64  	%rd9, %rd8, 124;
   // 71: mov.u64 	%rd10, kEdge16;
-  rd10 = uint64_t(0ul);
+  uint64_t rd10 = uint64_t(0ul);
   // 72: add.s64 	%rd11, %rd10, %rd9;
-  rd11 = uint64_t(int64_t(rd10) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  uint64_t rd11 = uint64_t(int64_t(rd10) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
   // 73: ld.const.u32 	%r126, [%rd11];
-  r126 = p2g_ldc32(uint(rd11));
+  uint r126 = p2g_ldc32(uint(rd11));
   // 74: setp.lt.u32 	%p1, %r4, 2;
   // 75: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
@@ -204,33 +204,33 @@ void main() {
   }
   // 108: xor.b32  	%r55, %r32, 19088743;
   // 109: mad.lo.s32 	%r56, %r1, -2048144789, %r55;
-  r56 = uint(int(r1) * -2048144789 + int(r32 ^ 0x01234567u));
+  uint r56 = uint(int(r1) * -2048144789 + int(r32 ^ 0x01234567u));
   // 110: shr.u32 	%r57, %r56, 16;
   // 111: xor.b32  	%r58, %r57, %r56;
   // 112: mul.lo.s32 	%r59, %r58, 2146121005;
-  r59 = uint(int((r56 >> 16u) ^ r56) * 2146121005);
+  uint r59 = uint(int((r56 >> 16u) ^ r56) * 2146121005);
   // 113: shr.u32 	%r60, %r59, 15;
   // 114: xor.b32  	%r61, %r60, %r59;
   // 115: mul.lo.s32 	%r62, %r61, -2073254261;
-  r62 = uint(int((r59 >> 15u) ^ r59) * -2073254261);
+  uint r62 = uint(int((r59 >> 15u) ^ r59) * -2073254261);
   // 116: shr.u32 	%r63, %r62, 16;
   // 117: xor.b32  	%r64, %r63, %r62;
-  r64 = (r62 >> 16u) ^ r62;
+  uint r64 = (r62 >> 16u) ^ r62;
   // 118: add.s32 	%r65, %r64, 668265263;
-  r65 = uint(int(r64) + 668265263);
+  uint r65 = uint(int(r64) + 668265263);
   // 119: shr.u32 	%r66, %r65, 16;
   // 120: xor.b32  	%r67, %r66, %r65;
   // 121: mul.lo.s32 	%r68, %r67, 2146121005;
-  r68 = uint(int((r65 >> 16u) ^ r65) * 2146121005);
+  uint r68 = uint(int((r65 >> 16u) ^ r65) * 2146121005);
   // 122: shr.u32 	%r69, %r68, 15;
   // 123: xor.b32  	%r70, %r69, %r68;
   // 124: mul.lo.s32 	%r71, %r70, -2073254261;
-  r71 = uint(int((r68 >> 15u) ^ r68) * -2073254261);
+  uint r71 = uint(int((r68 >> 15u) ^ r68) * -2073254261);
   // 125: shr.u32 	%r72, %r71, 16;
   // 126: xor.b32  	%r11, %r72, %r71;
-  r11 = (r71 >> 16u) ^ r71;
+  uint r11 = (r71 >> 16u) ^ r71;
   // 127: and.b32  	%r12, %r64, 3;
-  r12 = r64 & 3u;
+  uint r12 = r64 & 3u;
   // 128: setp.eq.s32 	%p5, %r12, 0;
   // 129: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
@@ -257,7 +257,7 @@ void main() {
         // 154: shr.u32 	%r94, %r93, 10;
         // 155: and.b32  	%r95, %r11, 15;
         // 156: add.s32 	%r96, %r94, %r95;
-        r96 = uint(int((r126 & 31744u) >> 10u) + int(r11 & 15u));
+        uint r96 = uint(int((r126 & 31744u) >> 10u) + int(r11 & 15u));
         // 157: add.s32 	%r97, %r96, -8;
         // 158: setp.lt.u32 	%p12, %r96, 8;
         // 159: min.s32 	%r98, %r97, 30;
@@ -271,33 +271,33 @@ void main() {
         // 150: bra.uni 	$L__BB0_11;
         // 167: xor.b32  	%r73, %r32, 1797956352;
         // 168: add.s32 	%r74, %r73, %r2;
-        r74 = uint(int(r32 ^ 0x6B2AA300u) + int(r2));
+        uint r74 = uint(int(r32 ^ 0x6B2AA300u) + int(r2));
         // 169: shr.u32 	%r75, %r74, 16;
         // 170: xor.b32  	%r76, %r75, %r74;
         // 171: mul.lo.s32 	%r77, %r76, 2146121005;
-        r77 = uint(int((r74 >> 16u) ^ r74) * 2146121005);
+        uint r77 = uint(int((r74 >> 16u) ^ r74) * 2146121005);
         // 172: shr.u32 	%r78, %r77, 15;
         // 173: xor.b32  	%r79, %r78, %r77;
         // 174: mul.lo.s32 	%r80, %r79, -2073254261;
-        r80 = uint(int((r77 >> 15u) ^ r77) * -2073254261);
+        uint r80 = uint(int((r77 >> 15u) ^ r77) * -2073254261);
         // 175: shr.u32 	%r81, %r80, 16;
         // 176: xor.b32  	%r82, %r81, %r80;
-        r82 = (r80 >> 16u) ^ r80;
+        uint r82 = (r80 >> 16u) ^ r80;
         // 177: xor.b32  	%r83, %r82, 1540483477;
-        r83 = r82 ^ 0x5BD1E995u;
+        uint r83 = r82 ^ 0x5BD1E995u;
         // 178: shr.u32 	%r84, %r83, 16;
         // 179: xor.b32  	%r85, %r84, %r83;
         // 180: mul.lo.s32 	%r86, %r85, 2146121005;
-        r86 = uint(int((r83 >> 16u) ^ r83) * 2146121005);
+        uint r86 = uint(int((r83 >> 16u) ^ r83) * 2146121005);
         // 181: shr.u32 	%r87, %r86, 15;
         // 182: xor.b32  	%r88, %r87, %r86;
         // 183: mul.lo.s32 	%r89, %r88, -2073254261;
-        r89 = uint(int((r86 >> 15u) ^ r86) * -2073254261);
+        uint r89 = uint(int((r86 >> 15u) ^ r86) * -2073254261);
         // 184: shr.u32 	%r90, %r89, 16;
         // 185: xor.b32  	%r13, %r90, %r89;
-        r13 = (r89 >> 16u) ^ r89;
+        uint r13 = (r89 >> 16u) ^ r89;
         // 186: and.b32  	%r14, %r82, 7;
-        r14 = r82 & 7u;
+        uint r14 = r82 & 7u;
         // 187: shr.u32 	%r91, %r82, 1;
         // 188: cvt.u64.u32 	%rd12, %r91;
         uint64_t t2 = uint64_t(r82 >> 1u);
@@ -345,41 +345,41 @@ void main() {
   }
   // 226: xor.b32  	%r106, %r32, 124076833;
   // 227: add.s32 	%r107, %r106, %r2;
-  r107 = uint(int(r32 ^ 0x07654321u) + int(r2));
+  uint r107 = uint(int(r32 ^ 0x07654321u) + int(r2));
   // 228: shr.u32 	%r108, %r107, 16;
   // 229: xor.b32  	%r109, %r108, %r107;
   // 230: mul.lo.s32 	%r110, %r109, 2146121005;
-  r110 = uint(int((r107 >> 16u) ^ r107) * 2146121005);
+  uint r110 = uint(int((r107 >> 16u) ^ r107) * 2146121005);
   // 231: shr.u32 	%r111, %r110, 15;
   // 232: xor.b32  	%r112, %r111, %r110;
   // 233: mul.lo.s32 	%r113, %r112, -2073254261;
-  r113 = uint(int((r110 >> 15u) ^ r110) * -2073254261);
+  uint r113 = uint(int((r110 >> 15u) ^ r110) * -2073254261);
   // 234: shr.u32 	%r114, %r113, 16;
   // 235: xor.b32  	%r115, %r114, %r113;
-  r115 = (r113 >> 16u) ^ r113;
+  uint r115 = (r113 >> 16u) ^ r113;
   // 236: xor.b32  	%r116, %r115, 1540483477;
-  r116 = r115 ^ 0x5BD1E995u;
+  uint r116 = r115 ^ 0x5BD1E995u;
   // 237: shr.u32 	%r117, %r116, 16;
   // 238: xor.b32  	%r118, %r117, %r116;
   // 239: mul.lo.s32 	%r119, %r118, 2146121005;
-  r119 = uint(int((r116 >> 16u) ^ r116) * 2146121005);
+  uint r119 = uint(int((r116 >> 16u) ^ r116) * 2146121005);
   // 240: shr.u32 	%r120, %r119, 15;
   // 241: xor.b32  	%r121, %r120, %r119;
   // 242: mul.lo.s32 	%r122, %r121, -2073254261;
-  r122 = uint(int((r119 >> 15u) ^ r119) * -2073254261);
+  uint r122 = uint(int((r119 >> 15u) ^ r119) * -2073254261);
   // 243: shr.u32 	%r123, %r122, 16;
   // 244: xor.b32  	%r24, %r123, %r122;
-  r24 = (r122 >> 16u) ^ r122;
+  uint r24 = (r122 >> 16u) ^ r122;
   // 245: and.b32  	%r25, %r115, 7;
-  r25 = r115 & 7u;
+  uint r25 = r115 & 7u;
   // 246: shr.u32 	%r124, %r115, 1;
   // 247: cvt.u64.u32 	%rd16, %r124;
   uint64_t t3 = uint64_t(r115 >> 1u);
   // 248: and.b64  	%rd17, %rd16, 124;
   // 249: add.s64 	%rd19, %rd10, %rd17;
-  rd19 = uint64_t(int64_t(rd10) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
+  uint64_t rd19 = uint64_t(int64_t(rd10) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
   // 250: ld.const.u32 	%r128, [%rd19];
-  r128 = p2g_ldc32(uint(rd19));
+  uint r128 = p2g_ldc32(uint(rd19));
   // 251: setp.lt.u32 	%p13, %r25, 2;
   // 252: @%p13 bra 	$L__BB0_30;
   if (!(r25 < 2u)) {
@@ -416,58 +416,56 @@ void main() {
   }
   // 285: cvt.u16.u32 	%rs24, %r127;
   uint64_t t4 = uint64_t(r127);
-  rs24 = (uint(uint64_t(t4)) & 65535u);
+  uint rs24 = (uint(uint64_t(t4)) & 65535u);
   // 286: cvt.u16.u32 	%rs23, %r1;
   uint64_t t5 = uint64_t(r1);
-  rs23 = (uint(uint64_t(t5)) & 65535u);
+  uint rs23 = (uint(uint64_t(t5)) & 65535u);
   // 288: mul.rn.f16 %rs1, %rs23, %rs24;
-  rs1 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs23 & 0xFFFFu)), p2g_h2f((rs24 & 0xFFFFu)))));
+  uint rs1 = p2g_hmul(rs23, rs24);
   // 290: cvta.to.global.u64 	%rd20, %rd1;
   // 291: mul.wide.u32 	%rd21, %r1, 2;
-  rd21 = uint64_t(r1) * uint64_t(2u);
+  uint64_t rd21 = uint64_t(r1) * uint64_t(2u);
   // 292: add.s64 	%rd22, %rd20, %rd21;
   // 293: st.global.u16 	[%rd22], %rs1;
   P2GU16(uint64_t(int64_t(rd1) + int64_t(rd21))).v = uint16_t(rs1);
   // 295: mul.sat.f16 %rs4, %rs23, %rs24;
-  uint t6 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs23 & 0xFFFFu)), p2g_h2f((rs24 & 0xFFFFu)))));
-  rs4 = (t6 > 0x7C00u ? 0u : (t6 >= 0x3C00u ? 0x3C00u : t6));
+  uint rs4 = p2g_hsat(p2g_hmul(rs23, rs24));
   // 297: cvta.to.global.u64 	%rd23, %rd2;
   // 298: add.s64 	%rd24, %rd23, %rd21;
   // 299: st.global.u16 	[%rd24], %rs4;
   P2GU16(uint64_t(int64_t(rd2) + int64_t(rd21))).v = uint16_t(rs4);
   // 301: mul.ftz.f16 %rs7, %rs23, %rs24;
-  uint t7 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((rs23 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs24 & 0xFFFFu)))));
-  rs7 = (p2g_h_tiny32(t7, 0) ? ((t7 >> 16) & 0x8000u) : p2g_f2h_rn(t7));
+  uint t6 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((rs23 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs24 & 0xFFFFu)))));
+  uint rs7 = (p2g_h_tiny32(t6, 0) ? ((t6 >> 16) & 0x8000u) : p2g_f2h_rn(t6));
   // 303: cvta.to.global.u64 	%rd25, %rd3;
   // 304: add.s64 	%rd26, %rd25, %rd21;
   // 305: st.global.u16 	[%rd26], %rs7;
   P2GU16(uint64_t(int64_t(rd3) + int64_t(rd21))).v = uint16_t(rs7);
   // 306: cvt.u16.u32 	%rs25, %r128;
-  uint64_t t8 = uint64_t(r128);
-  rs25 = (uint(uint64_t(t8)) & 65535u);
+  uint64_t t7 = uint64_t(r128);
+  uint rs25 = (uint(uint64_t(t7)) & 65535u);
   // 308: fma.rn.f16 %rs10, %rs23, %rs24, %rs25;
-  rs10 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs23 & 0xFFFFu)), p2g_h2f((rs24 & 0xFFFFu))), p2g_h2f((rs25 & 0xFFFFu))));
+  uint rs10 = p2g_hfma(rs23, rs24, rs25);
   // 310: cvta.to.global.u64 	%rd27, %rd4;
   // 311: add.s64 	%rd28, %rd27, %rd21;
   // 312: st.global.u16 	[%rd28], %rs10;
   P2GU16(uint64_t(int64_t(rd4) + int64_t(rd21))).v = uint16_t(rs10);
   // 314: fma.rn.sat.f16 %rs14, %rs23, %rs24, %rs25;
-  uint t9 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs23 & 0xFFFFu)), p2g_h2f((rs24 & 0xFFFFu))), p2g_h2f((rs25 & 0xFFFFu))));
-  rs14 = (t9 > 0x7C00u ? 0u : (t9 >= 0x3C00u ? 0x3C00u : t9));
+  uint rs14 = p2g_hsat(p2g_hfma(rs23, rs24, rs25));
   // 316: cvta.to.global.u64 	%rd29, %rd5;
   // 317: add.s64 	%rd30, %rd29, %rd21;
   // 318: st.global.u16 	[%rd30], %rs14;
   P2GU16(uint64_t(int64_t(rd5) + int64_t(rd21))).v = uint16_t(rs14);
   // 320: fma.rn.ftz.f16 %rs18, %rs23, %rs24, %rs25;
-  uint t10 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((rs23 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs24 & 0xFFFFu)))), p2g_h2f(p2g_h_ftz((rs25 & 0xFFFFu))));
-  rs18 = (p2g_h_tiny32(t10, 0) ? ((t10 >> 16) & 0x8000u) : p2g_f2h_rn(t10));
+  uint t8 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((rs23 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs24 & 0xFFFFu)))),
+      p2g_h2f(p2g_h_ftz((rs25 & 0xFFFFu))));
+  uint rs18 = (p2g_h_tiny32(t8, 0) ? ((t8 >> 16) & 0x8000u) : p2g_f2h_rn(t8));
   // 322: cvta.to.global.u64 	%rd31, %rd6;
   // 323: add.s64 	%rd32, %rd31, %rd21;
   // 324: st.global.u16 	[%rd32], %rs18;
   P2GU16(uint64_t(int64_t(rd6) + int64_t(rd21))).v = uint16_t(rs18);
   // 326: fma.rn.relu.f16 %rs22, %rs23, %rs24, %rs25;
-  uint t11 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs23 & 0xFFFFu)), p2g_h2f((rs24 & 0xFFFFu))), p2g_h2f((rs25 & 0xFFFFu))));
-  rs22 = ((t11 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((t11 & 0x8000u) != 0u ? 0u : t11));
+  uint rs22 = p2g_hrelu(p2g_hfma(rs23, rs24, rs25));
   // 328: cvta.to.global.u64 	%rd33, %rd7;
   // 329: add.s64 	%rd34, %rd33, %rd21;
   // 330: st.global.u16 	[%rd34], %rs22;

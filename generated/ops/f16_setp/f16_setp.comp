@@ -47,51 +47,8 @@ uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, v_p = false, v_p_1 = false;
-  bool v_p_2 = false, v_p_3 = false, v_p_4 = false, v_p_5 = false, v_p_6 = false, v_p_7 = false, v_p_8 = false;
-  bool v_p_9 = false, v_p_10 = false, v_p_11 = false, v_p_12 = false, v_p_13 = false, v_p_14 = false;
-  bool v_p_15 = false, v_p_16 = false, v_p_17 = false, v_p_18 = false, v_p_19 = false, v_p_20 = false;
-  bool v_p_21 = false, v_p_22 = false, v_p_23 = false, v_p_24 = false, v_p_25 = false, v_p_26 = false;
-  bool v_p_27 = false, v_p_28 = false, v_p_29 = false, v_p_30 = false, v_p_31 = false, v_p_32 = false;
-  bool v_p_33 = false, v_p_34 = false, v_p_35 = false, v_p_36 = false, v_p_37 = false, v_p_38 = false;
-  bool v_p_39 = false, v_p_40 = false, v_p_41 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, rs17 = 0u, rs18 = 0u;
-  uint rs19 = 0u, rs20 = 0u, rs21 = 0u, rs22 = 0u, rs23 = 0u, rs24 = 0u, rs25 = 0u, rs26 = 0u, rs27 = 0u;
-  uint rs28 = 0u, rs29 = 0u, rs30 = 0u, rs31 = 0u, rs32 = 0u, rs33 = 0u, rs34 = 0u, rs35 = 0u, rs36 = 0u;
-  uint rs37 = 0u, rs38 = 0u, rs39 = 0u, rs40 = 0u, rs41 = 0u, rs42 = 0u, rs43 = 0u, rs44 = 0u, rs45 = 0u;
-  uint rs46 = 0u, rs47 = 0u, rs48 = 0u, rs49 = 0u, rs50 = 0u, rs51 = 0u, rs52 = 0u, rs53 = 0u, rs54 = 0u;
-  uint rs55 = 0u, rs56 = 0u, rs57 = 0u, rs58 = 0u, rs59 = 0u, rs60 = 0u, rs61 = 0u, rs62 = 0u, rs63 = 0u;
-  uint rs64 = 0u, rs65 = 0u, rs66 = 0u, rs67 = 0u, rs68 = 0u, rs69 = 0u, rs70 = 0u, rs71 = 0u, rs72 = 0u;
-  uint rs73 = 0u, rs74 = 0u, rs75 = 0u, rs76 = 0u, rs77 = 0u, rs78 = 0u, rs79 = 0u, rs80 = 0u, rs81 = 0u;
-  uint rs82 = 0u, rs83 = 0u, rs84 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u;
-  uint r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u;
-  uint r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u;
-  uint r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u;
-  uint r38 = 0u, r39 = 0u, r40 = 0u, r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u;
-  uint r48 = 0u, r49 = 0u, r50 = 0u, r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u;
-  uint r58 = 0u, r59 = 0u, r60 = 0u, r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u;
-  uint r68 = 0u, r69 = 0u, r70 = 0u, r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u;
-  uint r78 = 0u, r79 = 0u, r80 = 0u, r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u;
-  uint r88 = 0u, r89 = 0u, r90 = 0u, r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u;
-  uint r98 = 0u, r99 = 0u, r100 = 0u, r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u;
-  uint r107 = 0u, r108 = 0u, r109 = 0u, r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u;
-  uint r116 = 0u, r117 = 0u, r118 = 0u, r119 = 0u, r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u;
-  uint r125 = 0u, r126 = 0u, r127 = 0u, r128 = 0u, r129 = 0u, r130 = 0u, r131 = 0u, r132 = 0u, r133 = 0u;
-  uint r134 = 0u, r135 = 0u, r136 = 0u, r137 = 0u, r138 = 0u, r139 = 0u, r140 = 0u, r141 = 0u, r142 = 0u;
-  uint r143 = 0u, r144 = 0u, r145 = 0u, r146 = 0u, r147 = 0u, r148 = 0u, r149 = 0u, r150 = 0u, r151 = 0u;
-  uint r152 = 0u, r153 = 0u, r154 = 0u, r155 = 0u, r156 = 0u, r157 = 0u, r158 = 0u, r159 = 0u, r160 = 0u;
-  uint r161 = 0u, r162 = 0u, r163 = 0u, r164 = 0u, r165 = 0u, r166 = 0u, r167 = 0u, r168 = 0u, r169 = 0u;
-  uint r170 = 0u, r171 = 0u, r172 = 0u, r173 = 0u, r174 = 0u, r175 = 0u, r176 = 0u, r177 = 0u, r178 = 0u;
-  uint r179 = 0u, r180 = 0u, r181 = 0u, r182 = 0u, r183 = 0u, r184 = 0u, r185 = 0u, r186 = 0u, r187 = 0u;
-  uint r188 = 0u, r189 = 0u, r190 = 0u, r191 = 0u, r192 = 0u, r193 = 0u, r194 = 0u, r195 = 0u, r196 = 0u;
-  uint r197 = 0u, r198 = 0u, r199 = 0u, r200 = 0u, r201 = 0u, r202 = 0u, r203 = 0u, r204 = 0u, r205 = 0u;
-  uint r206 = 0u, r207 = 0u, r208 = 0u, r209 = 0u, r210 = 0u, r211 = 0u, r212 = 0u, r213 = 0u, r214 = 0u;
-  uint r215 = 0u, r216 = 0u, r217 = 0u, r218 = 0u, r219 = 0u, r220 = 0u, r221 = 0u, r222 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul;
+  uint r222 = 0u;
+  uint64_t rd12 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_setp_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_setp_param_1
@@ -99,60 +56,60 @@ void main() {
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f16_setp_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // f16_setp_param_4
   // 33: ld.param.u64 	%rd1, [f16_setp_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 34: ld.param.u64 	%rd2, [f16_setp_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 35: ld.param.u64 	%rd3, [f16_setp_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 36: ld.param.u64 	%rd4, [f16_setp_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 37: ld.param.u32 	%r24, [f16_setp_param_4];
-  r24 = p32_u32;
+  uint r24 = p32_u32;
   // 38: mov.u32 	%r25, %ntid.x;
   // 39: mov.u32 	%r26, %ctaid.x;
   // 40: mov.u32 	%r27, %tid.x;
   // 41: mad.lo.s32 	%r1, %r26, %r25, %r27;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 42: mul.lo.s32 	%r2, %r1, -1640531527;
-  r2 = uint(int(r1) * -1640531527);
+  uint r2 = uint(int(r1) * -1640531527);
   // 43: add.s32 	%r28, %r2, %r24;
-  r28 = uint(int(r2) + int(r24));
+  uint r28 = uint(int(r2) + int(r24));
   // 44: shr.u32 	%r29, %r28, 16;
   // 45: xor.b32  	%r30, %r29, %r28;
   // 46: mul.lo.s32 	%r31, %r30, 2146121005;
-  r31 = uint(int((r28 >> 16u) ^ r28) * 2146121005);
+  uint r31 = uint(int((r28 >> 16u) ^ r28) * 2146121005);
   // 47: shr.u32 	%r32, %r31, 15;
   // 48: xor.b32  	%r33, %r32, %r31;
   // 49: mul.lo.s32 	%r34, %r33, -2073254261;
-  r34 = uint(int((r31 >> 15u) ^ r31) * -2073254261);
+  uint r34 = uint(int((r31 >> 15u) ^ r31) * -2073254261);
   // 50: shr.u32 	%r35, %r34, 16;
   // 51: xor.b32  	%r36, %r35, %r34;
-  r36 = (r34 >> 16u) ^ r34;
+  uint r36 = (r34 >> 16u) ^ r34;
   // 52: xor.b32  	%r37, %r36, 1540483477;
-  r37 = r36 ^ 0x5BD1E995u;
+  uint r37 = r36 ^ 0x5BD1E995u;
   // 53: shr.u32 	%r38, %r37, 16;
   // 54: xor.b32  	%r39, %r38, %r37;
   // 55: mul.lo.s32 	%r40, %r39, 2146121005;
-  r40 = uint(int((r37 >> 16u) ^ r37) * 2146121005);
+  uint r40 = uint(int((r37 >> 16u) ^ r37) * 2146121005);
   // 56: shr.u32 	%r41, %r40, 15;
   // 57: xor.b32  	%r42, %r41, %r40;
   // 58: mul.lo.s32 	%r43, %r42, -2073254261;
-  r43 = uint(int((r40 >> 15u) ^ r40) * -2073254261);
+  uint r43 = uint(int((r40 >> 15u) ^ r40) * -2073254261);
   // 59: shr.u32 	%r44, %r43, 16;
   // 60: xor.b32  	%r3, %r44, %r43;
-  r3 = (r43 >> 16u) ^ r43;
+  uint r3 = (r43 >> 16u) ^ r43;
   // 61: and.b32  	%r4, %r36, 7;
-  r4 = r36 & 7u;
+  uint r4 = r36 & 7u;
   // 62: shr.u32 	%r45, %r36, 1;
   // 63: cvt.u64.u32 	%rd5, %r45;
   uint64_t t1 = uint64_t(r36 >> 1u);
   // 64: and.b64  	%rd6, %rd5, 124;
   // 65: mov.u64 	%rd7, kEdge16;
-  rd7 = uint64_t(0ul);
+  uint64_t rd7 = uint64_t(0ul);
   // 66: add.s64 	%rd8, %rd7, %rd6;
-  rd8 = uint64_t(int64_t(rd7) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  uint64_t rd8 = uint64_t(int64_t(rd7) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
   // 67: ld.const.u32 	%r221, [%rd8];
-  r221 = p2g_ldc32(uint(rd8));
+  uint r221 = p2g_ldc32(uint(rd8));
   // 68: setp.lt.u32 	%p1, %r4, 2;
   // 69: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
@@ -189,33 +146,33 @@ void main() {
   }
   // 102: xor.b32  	%r47, %r24, 19088743;
   // 103: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
-  r48 = uint(int(r1) * -2048144789 + int(r24 ^ 0x01234567u));
+  uint r48 = uint(int(r1) * -2048144789 + int(r24 ^ 0x01234567u));
   // 104: shr.u32 	%r49, %r48, 16;
   // 105: xor.b32  	%r50, %r49, %r48;
   // 106: mul.lo.s32 	%r51, %r50, 2146121005;
-  r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
+  uint r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
   // 107: shr.u32 	%r52, %r51, 15;
   // 108: xor.b32  	%r53, %r52, %r51;
   // 109: mul.lo.s32 	%r54, %r53, -2073254261;
-  r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
+  uint r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
   // 110: shr.u32 	%r55, %r54, 16;
   // 111: xor.b32  	%r56, %r55, %r54;
-  r56 = (r54 >> 16u) ^ r54;
+  uint r56 = (r54 >> 16u) ^ r54;
   // 112: add.s32 	%r57, %r56, 668265263;
-  r57 = uint(int(r56) + 668265263);
+  uint r57 = uint(int(r56) + 668265263);
   // 113: shr.u32 	%r58, %r57, 16;
   // 114: xor.b32  	%r59, %r58, %r57;
   // 115: mul.lo.s32 	%r60, %r59, 2146121005;
-  r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
+  uint r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
   // 116: shr.u32 	%r61, %r60, 15;
   // 117: xor.b32  	%r62, %r61, %r60;
   // 118: mul.lo.s32 	%r63, %r62, -2073254261;
-  r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
+  uint r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
   // 119: shr.u32 	%r64, %r63, 16;
   // 120: xor.b32  	%r11, %r64, %r63;
-  r11 = (r63 >> 16u) ^ r63;
+  uint r11 = (r63 >> 16u) ^ r63;
   // 121: and.b32  	%r12, %r56, 3;
-  r12 = r56 & 3u;
+  uint r12 = r56 & 3u;
   // 122: setp.eq.s32 	%p5, %r12, 0;
   // 123: @%p5 bra 	$L__BB0_21;
   if (int(r12) == 0) {
@@ -242,7 +199,7 @@ void main() {
         // 148: shr.u32 	%r86, %r85, 10;
         // 149: and.b32  	%r87, %r11, 15;
         // 150: add.s32 	%r88, %r86, %r87;
-        r88 = uint(int((r221 & 31744u) >> 10u) + int(r11 & 15u));
+        uint r88 = uint(int((r221 & 31744u) >> 10u) + int(r11 & 15u));
         // 151: add.s32 	%r89, %r88, -8;
         // 152: setp.lt.u32 	%p12, %r88, 8;
         // 153: min.s32 	%r90, %r89, 30;
@@ -256,33 +213,33 @@ void main() {
         // 144: bra.uni 	$L__BB0_11;
         // 161: xor.b32  	%r65, %r24, 1797956352;
         // 162: add.s32 	%r66, %r65, %r2;
-        r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
+        uint r66 = uint(int(r24 ^ 0x6B2AA300u) + int(r2));
         // 163: shr.u32 	%r67, %r66, 16;
         // 164: xor.b32  	%r68, %r67, %r66;
         // 165: mul.lo.s32 	%r69, %r68, 2146121005;
-        r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
+        uint r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
         // 166: shr.u32 	%r70, %r69, 15;
         // 167: xor.b32  	%r71, %r70, %r69;
         // 168: mul.lo.s32 	%r72, %r71, -2073254261;
-        r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
+        uint r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
         // 169: shr.u32 	%r73, %r72, 16;
         // 170: xor.b32  	%r74, %r73, %r72;
-        r74 = (r72 >> 16u) ^ r72;
+        uint r74 = (r72 >> 16u) ^ r72;
         // 171: xor.b32  	%r75, %r74, 1540483477;
-        r75 = r74 ^ 0x5BD1E995u;
+        uint r75 = r74 ^ 0x5BD1E995u;
         // 172: shr.u32 	%r76, %r75, 16;
         // 173: xor.b32  	%r77, %r76, %r75;
         // 174: mul.lo.s32 	%r78, %r77, 2146121005;
-        r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
+        uint r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
         // 175: shr.u32 	%r79, %r78, 15;
         // 176: xor.b32  	%r80, %r79, %r78;
         // 177: mul.lo.s32 	%r81, %r80, -2073254261;
-        r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
+        uint r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
         // 178: shr.u32 	%r82, %r81, 16;
         // 179: xor.b32  	%r13, %r82, %r81;
-        r13 = (r81 >> 16u) ^ r81;
+        uint r13 = (r81 >> 16u) ^ r81;
         // 180: and.b32  	%r14, %r74, 7;
-        r14 = r74 & 7u;
+        uint r14 = r74 & 7u;
         // 181: shr.u32 	%r83, %r74, 1;
         // 182: cvt.u64.u32 	%rd9, %r83;
         uint64_t t2 = uint64_t(r74 >> 1u);
@@ -330,10 +287,10 @@ void main() {
   }
   // 220: cvt.u16.u32 	%rs84, %r222;
   uint64_t t3 = uint64_t(r222);
-  rs84 = (uint(uint64_t(t3)) & 65535u);
+  uint rs84 = (uint(uint64_t(t3)) & 65535u);
   // 221: cvt.u16.u32 	%rs83, %r1;
   uint64_t t4 = uint64_t(r1);
-  rs83 = (uint(uint64_t(t4)) & 65535u);
+  uint rs83 = (uint(uint64_t(t4)) & 65535u);
   // 223: { .reg .pred p; setp.eq.f16 p, %rs83, %rs84; selp.u32 %r98, 1, 0, p; }
   int t5 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 226: { .reg .pred p; setp.ne.f16 p, %rs83, %rs84; selp.u32 %r99, 1, 0, p; }
@@ -344,7 +301,7 @@ void main() {
   int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 233: shl.b32 	%r145, %r100, 2;
   // 234: or.b32  	%r146, %r144, %r145;
-  r146 = ((((t6 == -1 || t6 == 1) ? 1u : 0u) << 1u) | ((t5 == 0) ? 1u : 0u)) | (((t7 == -1) ? 1u : 0u) << 2u);
+  uint r146 = ((((t6 == -1 || t6 == 1) ? 1u : 0u) << 1u) | ((t5 == 0) ? 1u : 0u)) | (((t7 == -1) ? 1u : 0u) << 2u);
   // 236: { .reg .pred p; setp.le.f16 p, %rs83, %rs84; selp.u32 %r101, 1, 0, p; }
   int t8 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 238: shl.b32 	%r147, %r101, 3;
@@ -353,7 +310,7 @@ void main() {
   int t9 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 243: shl.b32 	%r149, %r102, 4;
   // 244: or.b32  	%r150, %r148, %r149;
-  r150 = (r146 | (((t8 == -1 || t8 == 0) ? 1u : 0u) << 3u)) | (((t9 == 1) ? 1u : 0u) << 4u);
+  uint r150 = (r146 | (((t8 == -1 || t8 == 0) ? 1u : 0u) << 3u)) | (((t9 == 1) ? 1u : 0u) << 4u);
   // 246: { .reg .pred p; setp.ge.f16 p, %rs83, %rs84; selp.u32 %r103, 1, 0, p; }
   int t10 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 248: shl.b32 	%r151, %r103, 5;
@@ -362,7 +319,7 @@ void main() {
   int t11 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 253: shl.b32 	%r153, %r104, 6;
   // 254: or.b32  	%r154, %r152, %r153;
-  r154 = (r150 | (((t10 == 0 || t10 == 1) ? 1u : 0u) << 5u)) | (((t11 == 0 || t11 == 2) ? 1u : 0u) << 6u);
+  uint r154 = (r150 | (((t10 == 0 || t10 == 1) ? 1u : 0u) << 5u)) | (((t11 == 0 || t11 == 2) ? 1u : 0u) << 6u);
   // 256: { .reg .pred p; setp.neu.f16 p, %rs83, %rs84; selp.u32 %r105, 1, 0, p; }
   int t12 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 258: shl.b32 	%r155, %r105, 7;
@@ -371,7 +328,7 @@ void main() {
   int t13 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 263: shl.b32 	%r157, %r106, 8;
   // 264: or.b32  	%r158, %r156, %r157;
-  r158 = (r154 | (((t12 != 0) ? 1u : 0u) << 7u)) | (((t13 == -1 || t13 == 2) ? 1u : 0u) << 8u);
+  uint r158 = (r154 | (((t12 != 0) ? 1u : 0u) << 7u)) | (((t13 == -1 || t13 == 2) ? 1u : 0u) << 8u);
   // 266: { .reg .pred p; setp.leu.f16 p, %rs83, %rs84; selp.u32 %r107, 1, 0, p; }
   int t14 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 268: shl.b32 	%r159, %r107, 9;
@@ -380,7 +337,7 @@ void main() {
   int t15 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 273: shl.b32 	%r161, %r108, 10;
   // 274: or.b32  	%r162, %r160, %r161;
-  r162 = (r158 | (((t14 != 1) ? 1u : 0u) << 9u)) | (((t15 >= 1) ? 1u : 0u) << 10u);
+  uint r162 = (r158 | (((t14 != 1) ? 1u : 0u) << 9u)) | (((t15 >= 1) ? 1u : 0u) << 10u);
   // 276: { .reg .pred p; setp.geu.f16 p, %rs83, %rs84; selp.u32 %r109, 1, 0, p; }
   int t16 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 278: shl.b32 	%r163, %r109, 11;
@@ -389,14 +346,14 @@ void main() {
   int t17 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 283: shl.b32 	%r165, %r110, 12;
   // 284: or.b32  	%r166, %r164, %r165;
-  r166 = (r162 | (((t16 >= 0) ? 1u : 0u) << 11u)) | (((t17 != 2) ? 1u : 0u) << 12u);
+  uint r166 = (r162 | (((t16 >= 0) ? 1u : 0u) << 11u)) | (((t17 != 2) ? 1u : 0u) << 12u);
   // 286: { .reg .pred p; setp.nan.f16 p, %rs83, %rs84; selp.u32 %r111, 1, 0, p; }
   int t18 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 288: shl.b32 	%r167, %r111, 13;
   // 289: or.b32  	%r168, %r166, %r167;
   // 290: cvta.to.global.u64 	%rd13, %rd1;
   // 291: mul.wide.u32 	%rd14, %r1, 4;
-  rd14 = uint64_t(r1) * uint64_t(4u);
+  uint64_t rd14 = uint64_t(r1) * uint64_t(4u);
   // 292: add.s64 	%rd15, %rd13, %rd14;
   // 293: st.global.u32 	[%rd15], %r168;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14))).v = (r166 | (((t18 == 2) ? 1u : 0u) << 13u));
@@ -410,7 +367,7 @@ void main() {
   int t21 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 305: shl.b32 	%r171, %r114, 2;
   // 306: or.b32  	%r172, %r170, %r171;
-  r172 = ((((t20 == -1 || t20 == 1) ? 1u : 0u) << 1u) | ((t19 == 0) ? 1u : 0u)) | (((t21 == -1) ? 1u : 0u) << 2u);
+  uint r172 = ((((t20 == -1 || t20 == 1) ? 1u : 0u) << 1u) | ((t19 == 0) ? 1u : 0u)) | (((t21 == -1) ? 1u : 0u) << 2u);
   // 308: { .reg .pred p; setp.le.ftz.f16 p, %rs83, %rs84; selp.u32 %r115, 1, 0, p; }
   int t22 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 310: shl.b32 	%r173, %r115, 3;
@@ -419,7 +376,7 @@ void main() {
   int t23 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 315: shl.b32 	%r175, %r116, 4;
   // 316: or.b32  	%r176, %r174, %r175;
-  r176 = (r172 | (((t22 == -1 || t22 == 0) ? 1u : 0u) << 3u)) | (((t23 == 1) ? 1u : 0u) << 4u);
+  uint r176 = (r172 | (((t22 == -1 || t22 == 0) ? 1u : 0u) << 3u)) | (((t23 == 1) ? 1u : 0u) << 4u);
   // 318: { .reg .pred p; setp.ge.ftz.f16 p, %rs83, %rs84; selp.u32 %r117, 1, 0, p; }
   int t24 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 320: shl.b32 	%r177, %r117, 5;
@@ -428,7 +385,7 @@ void main() {
   int t25 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 325: shl.b32 	%r179, %r118, 6;
   // 326: or.b32  	%r180, %r178, %r179;
-  r180 = (r176 | (((t24 == 0 || t24 == 1) ? 1u : 0u) << 5u)) | (((t25 == 0 || t25 == 2) ? 1u : 0u) << 6u);
+  uint r180 = (r176 | (((t24 == 0 || t24 == 1) ? 1u : 0u) << 5u)) | (((t25 == 0 || t25 == 2) ? 1u : 0u) << 6u);
   // 328: { .reg .pred p; setp.neu.ftz.f16 p, %rs83, %rs84; selp.u32 %r119, 1, 0, p; }
   int t26 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 330: shl.b32 	%r181, %r119, 7;
@@ -437,7 +394,7 @@ void main() {
   int t27 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 335: shl.b32 	%r183, %r120, 8;
   // 336: or.b32  	%r184, %r182, %r183;
-  r184 = (r180 | (((t26 != 0) ? 1u : 0u) << 7u)) | (((t27 == -1 || t27 == 2) ? 1u : 0u) << 8u);
+  uint r184 = (r180 | (((t26 != 0) ? 1u : 0u) << 7u)) | (((t27 == -1 || t27 == 2) ? 1u : 0u) << 8u);
   // 338: { .reg .pred p; setp.leu.ftz.f16 p, %rs83, %rs84; selp.u32 %r121, 1, 0, p; }
   int t28 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 340: shl.b32 	%r185, %r121, 9;
@@ -446,7 +403,7 @@ void main() {
   int t29 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 345: shl.b32 	%r187, %r122, 10;
   // 346: or.b32  	%r188, %r186, %r187;
-  r188 = (r184 | (((t28 != 1) ? 1u : 0u) << 9u)) | (((t29 >= 1) ? 1u : 0u) << 10u);
+  uint r188 = (r184 | (((t28 != 1) ? 1u : 0u) << 9u)) | (((t29 >= 1) ? 1u : 0u) << 10u);
   // 348: { .reg .pred p; setp.geu.ftz.f16 p, %rs83, %rs84; selp.u32 %r123, 1, 0, p; }
   int t30 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 350: shl.b32 	%r189, %r123, 11;
@@ -455,7 +412,7 @@ void main() {
   int t31 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 355: shl.b32 	%r191, %r124, 12;
   // 356: or.b32  	%r192, %r190, %r191;
-  r192 = (r188 | (((t30 >= 0) ? 1u : 0u) << 11u)) | (((t31 != 2) ? 1u : 0u) << 12u);
+  uint r192 = (r188 | (((t30 >= 0) ? 1u : 0u) << 11u)) | (((t31 != 2) ? 1u : 0u) << 12u);
   // 358: { .reg .pred p; setp.nan.ftz.f16 p, %rs83, %rs84; selp.u32 %r125, 1, 0, p; }
   int t32 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 360: shl.b32 	%r193, %r125, 13;
@@ -474,7 +431,7 @@ void main() {
   int t35 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 376: shl.b32 	%r197, %r128, 2;
   // 377: or.b32  	%r198, %r196, %r197;
-  r198 = ((((t34 == -1 || t34 == 1) ? 1u : 0u) << 1u) | ((t33 == 0) ? 1u : 0u)) | (((t35 == -1) ? 1u : 0u) << 2u);
+  uint r198 = ((((t34 == -1 || t34 == 1) ? 1u : 0u) << 1u) | ((t33 == 0) ? 1u : 0u)) | (((t35 == -1) ? 1u : 0u) << 2u);
   // 379: { .reg .pred p; setp.le.bf16 p, %rs83, %rs84; selp.u32 %r129, 1, 0, p; }
   int t36 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 381: shl.b32 	%r199, %r129, 3;
@@ -483,7 +440,7 @@ void main() {
   int t37 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 386: shl.b32 	%r201, %r130, 4;
   // 387: or.b32  	%r202, %r200, %r201;
-  r202 = (r198 | (((t36 == -1 || t36 == 0) ? 1u : 0u) << 3u)) | (((t37 == 1) ? 1u : 0u) << 4u);
+  uint r202 = (r198 | (((t36 == -1 || t36 == 0) ? 1u : 0u) << 3u)) | (((t37 == 1) ? 1u : 0u) << 4u);
   // 389: { .reg .pred p; setp.ge.bf16 p, %rs83, %rs84; selp.u32 %r131, 1, 0, p; }
   int t38 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 391: shl.b32 	%r203, %r131, 5;
@@ -492,7 +449,7 @@ void main() {
   int t39 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 396: shl.b32 	%r205, %r132, 6;
   // 397: or.b32  	%r206, %r204, %r205;
-  r206 = (r202 | (((t38 == 0 || t38 == 1) ? 1u : 0u) << 5u)) | (((t39 == 0 || t39 == 2) ? 1u : 0u) << 6u);
+  uint r206 = (r202 | (((t38 == 0 || t38 == 1) ? 1u : 0u) << 5u)) | (((t39 == 0 || t39 == 2) ? 1u : 0u) << 6u);
   // 399: { .reg .pred p; setp.neu.bf16 p, %rs83, %rs84; selp.u32 %r133, 1, 0, p; }
   int t40 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 401: shl.b32 	%r207, %r133, 7;
@@ -501,7 +458,7 @@ void main() {
   int t41 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 406: shl.b32 	%r209, %r134, 8;
   // 407: or.b32  	%r210, %r208, %r209;
-  r210 = (r206 | (((t40 != 0) ? 1u : 0u) << 7u)) | (((t41 == -1 || t41 == 2) ? 1u : 0u) << 8u);
+  uint r210 = (r206 | (((t40 != 0) ? 1u : 0u) << 7u)) | (((t41 == -1 || t41 == 2) ? 1u : 0u) << 8u);
   // 409: { .reg .pred p; setp.leu.bf16 p, %rs83, %rs84; selp.u32 %r135, 1, 0, p; }
   int t42 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 411: shl.b32 	%r211, %r135, 9;
@@ -510,7 +467,7 @@ void main() {
   int t43 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 416: shl.b32 	%r213, %r136, 10;
   // 417: or.b32  	%r214, %r212, %r213;
-  r214 = (r210 | (((t42 != 1) ? 1u : 0u) << 9u)) | (((t43 >= 1) ? 1u : 0u) << 10u);
+  uint r214 = (r210 | (((t42 != 1) ? 1u : 0u) << 9u)) | (((t43 >= 1) ? 1u : 0u) << 10u);
   // 419: { .reg .pred p; setp.geu.bf16 p, %rs83, %rs84; selp.u32 %r137, 1, 0, p; }
   int t44 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 421: shl.b32 	%r215, %r137, 11;
@@ -519,7 +476,7 @@ void main() {
   int t45 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 426: shl.b32 	%r217, %r138, 12;
   // 427: or.b32  	%r218, %r216, %r217;
-  r218 = (r214 | (((t44 >= 0) ? 1u : 0u) << 11u)) | (((t45 != 2) ? 1u : 0u) << 12u);
+  uint r218 = (r214 | (((t44 >= 0) ? 1u : 0u) << 11u)) | (((t45 != 2) ? 1u : 0u) << 12u);
   // 429: { .reg .pred p; setp.nan.bf16 p, %rs83, %rs84; selp.u32 %r139, 1, 0, p; }
   int t46 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 431: shl.b32 	%r219, %r139, 13;
@@ -530,13 +487,13 @@ void main() {
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd14))).v = (r218 | (((t46 == 2) ? 1u : 0u) << 13u));
   // 436: and.b32  	%r141, %r1, 65535;
   // 438: set.ltu.f16x2.f16x2 %r140, %r141, %r222;
-  uint t48;
-  uint t47 = (r1 & 65535u); t48 = r222;
+  uint t47 = (r1 & 65535u);
+  uint t48 = r222;
   int t49 = p2g_fcmp(floatBitsToUint(p2g_h2f((t47 & 0xFFFFu))), floatBitsToUint(p2g_h2f((t48 & 0xFFFFu))));
   bool t50 = (t49 == -1 || t49 == 2);
   int t51 = p2g_fcmp(floatBitsToUint(p2g_h2f((t47 >> 16))), floatBitsToUint(p2g_h2f((t48 >> 16))));
   bool t52 = (t51 == -1 || t51 == 2);
-  r140 = ((t50 ? 0x3C00u : 0u) | ((t52 ? 0x3C00u : 0u) << 16));
+  uint r140 = ((t50 ? 0x3C00u : 0u) | ((t52 ? 0x3C00u : 0u) << 16));
   // 440: cvta.to.global.u64 	%rd20, %rd4;
   // 441: add.s64 	%rd21, %rd20, %rd14;
   // 442: st.global.u32 	[%rd21], %r140;

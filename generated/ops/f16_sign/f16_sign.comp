@@ -18,14 +18,173 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 layout(buffer_reference, std430, buffer_reference_align = 2) buffer P2GU16 { uint16_t v; };
 
 
+int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
+// (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
+// bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
+// results that are tiny after rounding; overflow per mode.
+uint p2g_rnd32(uint s, uint64_t r, int x1, int mode, bool ftz) {
+  int top = x1 + p2g_len64(r) - 1;  // exponent of the leading bit
+  int lsb = top - 23;
+  if (!ftz) lsb = max(lsb, -149);
+  int sh = lsb - x1;
+  uint64_t q;
+  if (sh <= 0) q = r << uint(-sh);
+  else {
+    uint64_t rem, hlf;
+    if (sh >= 64) { q = 0ul; rem = r; hlf = 0x8000000000000000ul; }
+    else { q = r >> uint(sh); rem = r - (q << uint(sh)); hlf = 1ul << uint(sh - 1); }
+    bool up = mode == 0 ? (rem > hlf || (rem == hlf && (q & 1ul) != 0ul))
+            : mode == 5 ? rem >= hlf
+                        : (rem != 0ul && ((mode == 2 && s == 1u) || (mode == 3 && s == 0u)));
+    if (up) q += 1ul;
+    if (mode == 4 && rem != 0ul) q |= 1ul;
+  }
+  if (lsb < -149) {  // only with ftz: tiny unless rounding reached 2^-126
+    return (s << 31) | ((lsb == -150 && q == 0x1000000ul) ? 0x00800000u : 0u);
+  }
+  uint64_t bits = (uint64_t(lsb + 149) << 23) + q;
+  if (bits >= 0x7F800000ul) {  // overflow: infinity, or the largest finite value when rounding toward zero
+    bool toInf = mode == 0 || mode == 5 || (mode == 2 && s == 1u) || (mode == 3 && s == 0u);
+    return (s << 31) | (toInf ? 0x7F800000u : 0x7F7FFFFFu);
+  }
+  return (s << 31) | uint(bits);
+}
+// a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
+// odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
+// caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
+// exponent becomes a zero of its sign (the f32 .ftz rule measured on the H200, HAZARDS_IMPLEMENTED.md row 5).
+uint p2g_sf32(uint a, uint b, uint c, int mode, bool ftz) {
+  uint sp = (a ^ b) >> 31, sc = c >> 31;
+  uint aa = a & 0x7FFFFFFFu, bb = b & 0x7FFFFFFFu, cc = c & 0x7FFFFFFFu;
+  if (aa > 0x7F800000u || bb > 0x7F800000u || cc > 0x7F800000u) return 0x7FFFFFFFu;
+  if (aa == 0x7F800000u || bb == 0x7F800000u) {  // infinite product: inf * 0 and inf - inf are NaN
+    if (aa == 0u || bb == 0u || (cc == 0x7F800000u && sc != sp)) return 0x7FFFFFFFu;
+    return (sp << 31) | 0x7F800000u;
+  }
+  if (cc == 0x7F800000u) return c;
+  // value = m * 2^x; the product exact in 48 bits
+  uint ea = aa >> 23, eb = bb >> 23, ec = cc >> 23;
+  uint64_t m1 = uint64_t(ea == 0u ? aa : ((aa & 0x7FFFFFu) | 0x800000u)) * uint64_t(eb == 0u ? bb : ((bb & 0x7FFFFFu) | 0x800000u));
+  int x1 = int(max(ea, 1u)) + int(max(eb, 1u)) - 300;
+  uint s1 = sp;
+  if (m1 == 0ul) {  // zero product: c exactly, or a zero whose sign follows IEEE 754 6.3
+    if (cc != 0u) return c;
+    return (sp == sc ? sp : (mode == 2 ? 1u : 0u)) << 31;
+  }
+  uint64_t m2 = uint64_t(ec == 0u ? cc : ((cc & 0x7FFFFFu) | 0x800000u));
+  int x2 = int(max(ec, 1u)) - 150;
+  uint s2 = sc;
+  int l1 = p2g_len64(m1), l2 = m2 == 0ul ? 0 : findMSB(uint(m2)) + 1;
+  if (m2 != 0ul && x2 + l2 > x1 + l1) {  // the larger magnitude first
+    uint64_t tm = m1; m1 = m2; m2 = tm;
+    int tx = x1; x1 = x2; x2 = tx;
+    uint ts = s1; s1 = s2; s2 = ts;
+    int tl = l1; l1 = l2; l2 = tl;
+  }
+  m1 <<= uint(62 - l1);
+  x1 -= 62 - l1;
+  if (m2 != 0ul) {
+    int d = x2 - x1;
+    if (d >= 0) m2 <<= uint(d);
+    else if (d > -64) { uint64_t t = m2 >> uint(-d); m2 = t | ((t << uint(-d)) != m2 ? 1ul : 0ul); }
+    else m2 = 1ul;
+  }
+  uint64_t r;
+  uint s = s1;
+  if (s1 == s2) r = m1 + m2;
+  else if (m1 >= m2) r = m1 - m2;
+  else { r = m2 - m1; s = s2; }
+  if (r == 0ul) return (mode == 2 ? 1u : 0u) << 31;  // exact cancellation
+  return p2g_rnd32(s, r, x1, mode, ftz);
+}
+// f32 bits -> bf16 bits rounded to nearest even (subnormals and overflow to infinity follow from the carry),
+// NaN -> 0x7FFF (NVIDIA's canonical half NaN).
+uint p2g_f2bf_rn(uint b) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 0x7FFFu;
+  return (b + 0x7FFFu + ((b >> 16) & 1u)) >> 16;
+}
+// bf16 a + b, a - b, a * b, a * b + c rounded once to nearest (p2g_sf32 rounds to odd in f32 first)
+uint p2g_bfadd(uint a, uint b) { return p2g_f2bf_rn(p2g_sf32(((a & 0xFFFFu) << 16), 0x3F800000u, ((b & 0xFFFFu) << 16), 4, false)); }
+uint p2g_bfmul(uint a, uint b) {
+  uint x = ((a & 0xFFFFu) << 16), y = ((b & 0xFFFFu) << 16);
+  return p2g_f2bf_rn(p2g_sf32(x, y, (x ^ y) & 0x80000000u, 4, false));
+}
+uint p2g_bffma(uint a, uint b, uint c) { return p2g_f2bf_rn(p2g_sf32(((a & 0xFFFFu) << 16), ((b & 0xFFFFu) << 16), ((c & 0xFFFFu) << 16), 4, false)); }
+uint p2g_bfsub(uint a, uint b) { return p2g_bfadd(a, b ^ 0x8000u); }
+uint p2g_bfsat(uint v) { v &= 0xFFFFu; return v > 0x7F80u ? 0u : (v >= 0x3F80u ? 0x3F80u : v); }
+uint p2g_bfrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7F80u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_bfneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7F80u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_bfabs(uint v) { v &= 0x7FFFu; return v > 0x7F80u ? 0x7FFFu : v; }
+uint p2g_bfsat2(uint v) { return p2g_bfsat(v) | (p2g_bfsat(v >> 16) << 16); }
+uint p2g_bfrelu2(uint v) { return p2g_bfrelu(v) | (p2g_bfrelu(v >> 16) << 16); }
+uint p2g_bfneg2(uint v) { return p2g_bfneg(v) | (p2g_bfneg(v >> 16) << 16); }
+uint p2g_bfabs2(uint v) { return p2g_bfabs(v) | (p2g_bfabs(v >> 16) << 16); }
+uint p2g_bfadd2(uint a, uint b) { return p2g_bfadd(a, b) | (p2g_bfadd(a >> 16, b >> 16) << 16); }
+uint p2g_bfsub2(uint a, uint b) { return p2g_bfsub(a, b) | (p2g_bfsub(a >> 16, b >> 16) << 16); }
+uint p2g_bfmul2(uint a, uint b) { return p2g_bfmul(a, b) | (p2g_bfmul(a >> 16, b >> 16) << 16); }
+uint p2g_bffma2(uint a, uint b, uint c) { return p2g_bffma(a, b, c) | (p2g_bffma(a >> 16, b >> 16, c >> 16) << 16); }
 uint p2g_h_ftz(uint h) { return (h & 0x7C00u) == 0u ? (h & 0x8000u) : h; }
+// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
+float p2g_h2f(uint h) {
+  uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;
+  if (e == 31u) return uintBitsToFloat(s | 0x7F800000u | (f << 13));
+  if (e == 0u) {
+    if (f == 0u) return uintBitsToFloat(s);
+    int k = findMSB(f);  // f * 2^-24 = 1.x * 2^(k - 24)
+    return uintBitsToFloat(s | (uint(k + 103) << 23) | ((f << uint(23 - k)) & 0x7FFFFFu));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
+}
+// a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
+float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
+uint p2g_odd_sumf(float a, float b) {
+  precise float s = a + b;
+  precise float bb = s - a;
+  precise float e = (a - (s - bb)) + (b - bb);
+  uint w = floatBitsToUint(s);
+  if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
+  return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
+}
+// f32 bits -> f16 bits rounded to nearest even, NaN -> 0x7FFF, in 32-bit integer code (no device half type).
+uint p2g_f2h_rn(uint b) {
+  uint sg = (b >> 16) & 0x8000u, ab = b & 0x7FFFFFFFu;
+  if (ab > 0x7F800000u) return 0x7FFFu;
+  if (ab >= 0x477FF000u) return sg | 0x7C00u;  // >= 65520, the midpoint above 65504: infinity
+  int e = int(ab >> 23) - 127;
+  if (e < -25) return sg;                     // below 2^-25 (f32 denormals too): zero
+  uint m = (ab & 0x7FFFFFu) | 0x800000u;
+  uint sh = e >= -14 ? 13u : uint(13 + (-14 - e));
+  uint q = m >> sh, rem = m & ((1u << sh) - 1u), hw = 1u << (sh - 1u);
+  if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
+  return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
+}
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
+uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
 
 void main() {
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_sign_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_sign_param_1
@@ -49,45 +208,41 @@ void main() {
   // 47: mov.u32 	%r2, %ntid.x;
   // 48: mov.u32 	%r3, %tid.x;
   // 49: mad.lo.s32 	%r4, %r1, %r2, %r3;
-  r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 50: cvt.u16.u32 	%rs12, %r4;
   uint64_t t1 = uint64_t(r4);
-  rs12 = (uint(uint64_t(t1)) & 65535u);
+  uint rs12 = (uint(uint64_t(t1)) & 65535u);
   // 52: neg.f16 %rs1, %rs12;
-  uint t2 = (rs12 & 0xFFFFu);
-  rs1 = ((t2 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t2 ^ 0x8000u));
+  uint rs1 = p2g_hneg(rs12);
   // 54: mul.wide.u32 	%rd13, %r4, 2;
-  rd13 = uint64_t(r4) * uint64_t(2u);
+  uint64_t rd13 = uint64_t(r4) * uint64_t(2u);
   // 55: add.s64 	%rd14, %rd12, %rd13;
   // 56: st.global.u16 	[%rd14], %rs1;
   P2GU16(uint64_t(int64_t(p0_u64) + int64_t(rd13))).v = uint16_t(rs1);
   // 58: abs.f16 %rs3, %rs12;
-  uint t3 = (rs12 & 0xFFFFu);
-  rs3 = ((t3 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t3 & 0x7FFFu));
+  uint rs3 = p2g_habs(rs12);
   // 60: add.s64 	%rd15, %rd11, %rd13;
   // 61: st.global.u16 	[%rd15], %rs3;
   P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd13))).v = uint16_t(rs3);
   // 63: neg.ftz.f16 %rs5, %rs12;
-  uint t4 = (rs12 & 0xFFFFu);
-  rs5 = ((t4 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (p2g_h_ftz(t4) ^ 0x8000u));
+  uint t2 = (rs12 & 0xFFFFu);
+  uint rs5 = ((t2 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (p2g_h_ftz(t2) ^ 0x8000u));
   // 65: add.s64 	%rd16, %rd10, %rd13;
   // 66: st.global.u16 	[%rd16], %rs5;
   P2GU16(uint64_t(int64_t(p16_u64) + int64_t(rd13))).v = uint16_t(rs5);
   // 68: abs.ftz.f16 %rs7, %rs12;
-  uint t5 = (rs12 & 0xFFFFu);
-  rs7 = ((t5 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (p2g_h_ftz(t5) & 0x7FFFu));
+  uint t3 = (rs12 & 0xFFFFu);
+  uint rs7 = ((t3 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (p2g_h_ftz(t3) & 0x7FFFu));
   // 70: add.s64 	%rd17, %rd9, %rd13;
   // 71: st.global.u16 	[%rd17], %rs7;
   P2GU16(uint64_t(int64_t(p24_u64) + int64_t(rd13))).v = uint16_t(rs7);
   // 73: neg.bf16 %rs9, %rs12;
-  uint t6 = (rs12 & 0xFFFFu);
-  rs9 = ((t6 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : (t6 ^ 0x8000u));
+  uint rs9 = p2g_bfneg(rs12);
   // 75: add.s64 	%rd18, %rd8, %rd13;
   // 76: st.global.u16 	[%rd18], %rs9;
   P2GU16(uint64_t(int64_t(p32_u64) + int64_t(rd13))).v = uint16_t(rs9);
   // 78: abs.bf16 %rs11, %rs12;
-  uint t7 = (rs12 & 0xFFFFu);
-  rs11 = ((t7 & 0x7FFFu) > 0x7F80u ? 0x7FFFu : (t7 & 0x7FFFu));
+  uint rs11 = p2g_bfabs(rs12);
   // 80: add.s64 	%rd19, %rd7, %rd13;
   // 81: st.global.u16 	[%rd19], %rs11;
   P2GU16(uint64_t(int64_t(p40_u64) + int64_t(rd13))).v = uint16_t(rs11);

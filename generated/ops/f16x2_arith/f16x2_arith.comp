@@ -58,7 +58,6 @@ bool p2g_h_tiny32(uint w, int mode) {
   if (mode == 1 || (mode == 2) == !neg) return a < 0x38800000u;   // toward zero: 2^-14
   return a <= 0x387FE000u;                                        // away: 2^-14 - 2^-25
 }
-uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 // a + b rounded to odd in f32 (Knuth's TwoSum gives the error exactly when no value is subnormal), as bits.
 float p2g_fmul_x(float a, float b) { precise float p = a * b; return p; }  // exact for f16 operands
 uint p2g_odd_sumf(float a, float b) {
@@ -69,41 +68,32 @@ uint p2g_odd_sumf(float a, float b) {
   if (e == 0.0 || (w & 0x7F800000u) == 0x7F800000u || (w & 1u) != 0u) return w;
   return ((floatBitsToUint(e) ^ w) >> 31) == 0u ? (w | 1u) : (w - 1u);
 }
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
+uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
-  bool p24 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u;
-  uint r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u;
-  uint r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u;
-  uint r119 = 0u, r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u;
-  uint r128 = 0u, r129 = 0u, r130 = 0u, r131 = 0u, r132 = 0u, r133 = 0u, r134 = 0u, r135 = 0u, r136 = 0u;
-  uint r137 = 0u, r138 = 0u, r139 = 0u, r140 = 0u, r141 = 0u, r142 = 0u, r143 = 0u, r144 = 0u, r145 = 0u;
-  uint r146 = 0u, r147 = 0u, r148 = 0u, r149 = 0u, r150 = 0u, r151 = 0u, r152 = 0u, r153 = 0u, r154 = 0u;
-  uint r155 = 0u, r156 = 0u, r157 = 0u, r158 = 0u, r159 = 0u, r160 = 0u, r161 = 0u, r162 = 0u, r163 = 0u;
-  uint r164 = 0u, r165 = 0u, r166 = 0u, r167 = 0u, r168 = 0u, r169 = 0u, r170 = 0u, r171 = 0u, r172 = 0u;
-  uint r173 = 0u, r174 = 0u, r175 = 0u, r176 = 0u, r177 = 0u, r178 = 0u, r179 = 0u, r180 = 0u, r181 = 0u;
-  uint r182 = 0u, r183 = 0u, r184 = 0u, r185 = 0u, r186 = 0u, r187 = 0u, r188 = 0u, r189 = 0u, r190 = 0u;
-  uint r191 = 0u, r192 = 0u, r193 = 0u, r194 = 0u, r195 = 0u, r196 = 0u, r197 = 0u, r198 = 0u, r199 = 0u;
-  uint r200 = 0u, r201 = 0u, r202 = 0u, r203 = 0u, r204 = 0u, r205 = 0u, r206 = 0u, r207 = 0u, r208 = 0u;
-  uint r209 = 0u, r210 = 0u, r211 = 0u, r212 = 0u, r213 = 0u, r214 = 0u, r215 = 0u, r216 = 0u, r217 = 0u;
-  uint r218 = 0u, r219 = 0u, r220 = 0u, r221 = 0u, r222 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul;
+  uint r219 = 0u, r220 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16x2_arith_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16x2_arith_param_1
@@ -113,59 +103,59 @@ void main() {
   const uint64_t p40_u64 = P2GU64((pc.params + 40ul)).v;  // f16x2_arith_param_5
   const uint p48_u32 = P2GU32((pc.params + 48ul)).v;  // f16x2_arith_param_6
   // 34: ld.param.u64 	%rd1, [f16x2_arith_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 35: ld.param.u64 	%rd2, [f16x2_arith_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 36: ld.param.u64 	%rd3, [f16x2_arith_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 37: ld.param.u64 	%rd4, [f16x2_arith_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 38: ld.param.u64 	%rd5, [f16x2_arith_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 39: ld.param.u64 	%rd6, [f16x2_arith_param_5];
-  rd6 = p40_u64;
+  uint64_t rd6 = p40_u64;
   // 40: ld.param.u32 	%r50, [f16x2_arith_param_6];
-  r50 = p48_u32;
+  uint r50 = p48_u32;
   // 41: mov.u32 	%r51, %ntid.x;
   // 42: mov.u32 	%r52, %ctaid.x;
   // 43: mov.u32 	%r53, %tid.x;
   // 44: mad.lo.s32 	%r1, %r52, %r51, %r53;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 45: and.b32  	%r2, %r1, 32767;
-  r2 = r1 & 32767u;
+  uint r2 = r1 & 32767u;
   // 46: add.s32 	%r3, %r1, 32768;
-  r3 = uint(int(r1) + 32768);
+  uint r3 = uint(int(r1) + 32768);
   // 47: mul.lo.s32 	%r4, %r1, -2048144789;
-  r4 = uint(int(r1) * -2048144789);
+  uint r4 = uint(int(r1) * -2048144789);
   // 48: xor.b32  	%r54, %r50, 19088743;
   // 49: add.s32 	%r55, %r54, %r4;
-  r55 = uint(int(r50 ^ 0x01234567u) + int(r4));
+  uint r55 = uint(int(r50 ^ 0x01234567u) + int(r4));
   // 50: shr.u32 	%r56, %r55, 16;
   // 51: xor.b32  	%r57, %r56, %r55;
   // 52: mul.lo.s32 	%r58, %r57, 2146121005;
-  r58 = uint(int((r55 >> 16u) ^ r55) * 2146121005);
+  uint r58 = uint(int((r55 >> 16u) ^ r55) * 2146121005);
   // 53: shr.u32 	%r59, %r58, 15;
   // 54: xor.b32  	%r60, %r59, %r58;
   // 55: mul.lo.s32 	%r61, %r60, -2073254261;
-  r61 = uint(int((r58 >> 15u) ^ r58) * -2073254261);
+  uint r61 = uint(int((r58 >> 15u) ^ r58) * -2073254261);
   // 56: shr.u32 	%r62, %r61, 16;
   // 57: xor.b32  	%r63, %r62, %r61;
-  r63 = (r61 >> 16u) ^ r61;
+  uint r63 = (r61 >> 16u) ^ r61;
   // 58: add.s32 	%r64, %r63, 668265263;
-  r64 = uint(int(r63) + 668265263);
+  uint r64 = uint(int(r63) + 668265263);
   // 59: shr.u32 	%r65, %r64, 16;
   // 60: xor.b32  	%r66, %r65, %r64;
   // 61: mul.lo.s32 	%r67, %r66, 2146121005;
-  r67 = uint(int((r64 >> 16u) ^ r64) * 2146121005);
+  uint r67 = uint(int((r64 >> 16u) ^ r64) * 2146121005);
   // 62: shr.u32 	%r68, %r67, 15;
   // 63: xor.b32  	%r69, %r68, %r67;
   // 64: mul.lo.s32 	%r70, %r69, -2073254261;
-  r70 = uint(int((r67 >> 15u) ^ r67) * -2073254261);
+  uint r70 = uint(int((r67 >> 15u) ^ r67) * -2073254261);
   // 65: shr.u32 	%r71, %r70, 16;
   // 66: xor.b32  	%r5, %r71, %r70;
-  r5 = (r70 >> 16u) ^ r70;
+  uint r5 = (r70 >> 16u) ^ r70;
   // 67: and.b32  	%r6, %r63, 3;
-  r6 = r63 & 3u;
+  uint r6 = r63 & 3u;
   // 68: setp.eq.s32 	%p1, %r6, 0;
   // 69: @%p1 bra 	$L__BB0_13;
   if (int(r6) == 0) {
@@ -191,7 +181,7 @@ void main() {
         // 93: shr.u32 	%r93, %r92, 10;
         // 94: and.b32  	%r94, %r5, 15;
         // 95: add.s32 	%r95, %r94, %r93;
-        r95 = uint(int(r5 & 15u) + int((r1 & 31744u) >> 10u));
+        uint r95 = uint(int(r5 & 15u) + int((r1 & 31744u) >> 10u));
         // 96: add.s32 	%r96, %r95, -8;
         // 97: setp.lt.u32 	%p8, %r95, 8;
         // 98: min.s32 	%r97, %r96, 30;
@@ -205,41 +195,41 @@ void main() {
         // 89: bra.uni 	$L__BB0_3;
         // 106: xor.b32  	%r72, %r50, 1797956352;
         // 107: mad.lo.s32 	%r73, %r1, -1640531527, %r72;
-        r73 = uint(int(r1) * -1640531527 + int(r50 ^ 0x6B2AA300u));
+        uint r73 = uint(int(r1) * -1640531527 + int(r50 ^ 0x6B2AA300u));
         // 108: shr.u32 	%r74, %r73, 16;
         // 109: xor.b32  	%r75, %r74, %r73;
         // 110: mul.lo.s32 	%r76, %r75, 2146121005;
-        r76 = uint(int((r73 >> 16u) ^ r73) * 2146121005);
+        uint r76 = uint(int((r73 >> 16u) ^ r73) * 2146121005);
         // 111: shr.u32 	%r77, %r76, 15;
         // 112: xor.b32  	%r78, %r77, %r76;
         // 113: mul.lo.s32 	%r79, %r78, -2073254261;
-        r79 = uint(int((r76 >> 15u) ^ r76) * -2073254261);
+        uint r79 = uint(int((r76 >> 15u) ^ r76) * -2073254261);
         // 114: shr.u32 	%r80, %r79, 16;
         // 115: xor.b32  	%r81, %r80, %r79;
-        r81 = (r79 >> 16u) ^ r79;
+        uint r81 = (r79 >> 16u) ^ r79;
         // 116: xor.b32  	%r82, %r81, 1540483477;
-        r82 = r81 ^ 0x5BD1E995u;
+        uint r82 = r81 ^ 0x5BD1E995u;
         // 117: shr.u32 	%r83, %r82, 16;
         // 118: xor.b32  	%r84, %r83, %r82;
         // 119: mul.lo.s32 	%r85, %r84, 2146121005;
-        r85 = uint(int((r82 >> 16u) ^ r82) * 2146121005);
+        uint r85 = uint(int((r82 >> 16u) ^ r82) * 2146121005);
         // 120: shr.u32 	%r86, %r85, 15;
         // 121: xor.b32  	%r87, %r86, %r85;
         // 122: mul.lo.s32 	%r88, %r87, -2073254261;
-        r88 = uint(int((r85 >> 15u) ^ r85) * -2073254261);
+        uint r88 = uint(int((r85 >> 15u) ^ r85) * -2073254261);
         // 123: shr.u32 	%r89, %r88, 16;
         // 124: xor.b32  	%r7, %r89, %r88;
-        r7 = (r88 >> 16u) ^ r88;
+        uint r7 = (r88 >> 16u) ^ r88;
         // 125: and.b32  	%r8, %r81, 7;
-        r8 = r81 & 7u;
+        uint r8 = r81 & 7u;
         // 126: shr.u32 	%r90, %r81, 1;
         // 127: cvt.u64.u32 	%rd7, %r90;
         uint64_t t1 = uint64_t(r81 >> 1u);
         // 128: and.b64  	%rd8, %rd7, 124;
-        rd8 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul));
+        uint64_t rd8 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul));
         // 129: mov.u64 	%rd9, kEdge16;
         // 130: add.s64 	%rd10, %rd9, %rd8;
-        rd10 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd8));
+        uint64_t rd10 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd8));
         // 131: ld.const.u32 	%r219, [%rd10];
         r219 = p2g_ldc32(uint(rd10));
         // 132: setp.lt.u32 	%p4, %r8, 2;
@@ -281,33 +271,33 @@ void main() {
   }
   // 166: xor.b32  	%r104, %r50, 36984440;
   // 167: add.s32 	%r105, %r104, %r4;
-  r105 = uint(int(r50 ^ 0x02345678u) + int(r4));
+  uint r105 = uint(int(r50 ^ 0x02345678u) + int(r4));
   // 168: shr.u32 	%r106, %r105, 16;
   // 169: xor.b32  	%r107, %r106, %r105;
   // 170: mul.lo.s32 	%r108, %r107, 2146121005;
-  r108 = uint(int((r105 >> 16u) ^ r105) * 2146121005);
+  uint r108 = uint(int((r105 >> 16u) ^ r105) * 2146121005);
   // 171: shr.u32 	%r109, %r108, 15;
   // 172: xor.b32  	%r110, %r109, %r108;
   // 173: mul.lo.s32 	%r111, %r110, -2073254261;
-  r111 = uint(int((r108 >> 15u) ^ r108) * -2073254261);
+  uint r111 = uint(int((r108 >> 15u) ^ r108) * -2073254261);
   // 174: shr.u32 	%r112, %r111, 16;
   // 175: xor.b32  	%r113, %r112, %r111;
-  r113 = (r111 >> 16u) ^ r111;
+  uint r113 = (r111 >> 16u) ^ r111;
   // 176: add.s32 	%r114, %r113, 668265263;
-  r114 = uint(int(r113) + 668265263);
+  uint r114 = uint(int(r113) + 668265263);
   // 177: shr.u32 	%r115, %r114, 16;
   // 178: xor.b32  	%r116, %r115, %r114;
   // 179: mul.lo.s32 	%r117, %r116, 2146121005;
-  r117 = uint(int((r114 >> 16u) ^ r114) * 2146121005);
+  uint r117 = uint(int((r114 >> 16u) ^ r114) * 2146121005);
   // 180: shr.u32 	%r118, %r117, 15;
   // 181: xor.b32  	%r119, %r118, %r117;
   // 182: mul.lo.s32 	%r120, %r119, -2073254261;
-  r120 = uint(int((r117 >> 15u) ^ r117) * -2073254261);
+  uint r120 = uint(int((r117 >> 15u) ^ r117) * -2073254261);
   // 183: shr.u32 	%r121, %r120, 16;
   // 184: xor.b32  	%r18, %r121, %r120;
-  r18 = (r120 >> 16u) ^ r120;
+  uint r18 = (r120 >> 16u) ^ r120;
   // 185: and.b32  	%r19, %r113, 3;
-  r19 = r113 & 3u;
+  uint r19 = r113 & 3u;
   // 186: setp.eq.s32 	%p9, %r19, 0;
   // 187: @%p9 bra 	$L__BB0_27;
   if (int(r19) == 0) {
@@ -334,7 +324,7 @@ void main() {
         // 212: shr.u32 	%r143, %r142, 10;
         // 213: and.b32  	%r144, %r18, 15;
         // 214: add.s32 	%r145, %r144, %r143;
-        r145 = uint(int(r18 & 15u) + int((r3 & 31744u) >> 10u));
+        uint r145 = uint(int(r18 & 15u) + int((r3 & 31744u) >> 10u));
         // 215: add.s32 	%r146, %r145, -8;
         // 216: setp.lt.u32 	%p16, %r145, 8;
         // 217: min.s32 	%r147, %r146, 30;
@@ -348,41 +338,41 @@ void main() {
         // 208: bra.uni 	$L__BB0_17;
         // 225: xor.b32  	%r122, %r50, 1748873247;
         // 226: mad.lo.s32 	%r123, %r1, -1640531527, %r122;
-        r123 = uint(int(r1) * -1640531527 + int(r50 ^ 0x683DB01Fu));
+        uint r123 = uint(int(r1) * -1640531527 + int(r50 ^ 0x683DB01Fu));
         // 227: shr.u32 	%r124, %r123, 16;
         // 228: xor.b32  	%r125, %r124, %r123;
         // 229: mul.lo.s32 	%r126, %r125, 2146121005;
-        r126 = uint(int((r123 >> 16u) ^ r123) * 2146121005);
+        uint r126 = uint(int((r123 >> 16u) ^ r123) * 2146121005);
         // 230: shr.u32 	%r127, %r126, 15;
         // 231: xor.b32  	%r128, %r127, %r126;
         // 232: mul.lo.s32 	%r129, %r128, -2073254261;
-        r129 = uint(int((r126 >> 15u) ^ r126) * -2073254261);
+        uint r129 = uint(int((r126 >> 15u) ^ r126) * -2073254261);
         // 233: shr.u32 	%r130, %r129, 16;
         // 234: xor.b32  	%r131, %r130, %r129;
-        r131 = (r129 >> 16u) ^ r129;
+        uint r131 = (r129 >> 16u) ^ r129;
         // 235: xor.b32  	%r132, %r131, 1540483477;
-        r132 = r131 ^ 0x5BD1E995u;
+        uint r132 = r131 ^ 0x5BD1E995u;
         // 236: shr.u32 	%r133, %r132, 16;
         // 237: xor.b32  	%r134, %r133, %r132;
         // 238: mul.lo.s32 	%r135, %r134, 2146121005;
-        r135 = uint(int((r132 >> 16u) ^ r132) * 2146121005);
+        uint r135 = uint(int((r132 >> 16u) ^ r132) * 2146121005);
         // 239: shr.u32 	%r136, %r135, 15;
         // 240: xor.b32  	%r137, %r136, %r135;
         // 241: mul.lo.s32 	%r138, %r137, -2073254261;
-        r138 = uint(int((r135 >> 15u) ^ r135) * -2073254261);
+        uint r138 = uint(int((r135 >> 15u) ^ r135) * -2073254261);
         // 242: shr.u32 	%r139, %r138, 16;
         // 243: xor.b32  	%r20, %r139, %r138;
-        r20 = (r138 >> 16u) ^ r138;
+        uint r20 = (r138 >> 16u) ^ r138;
         // 244: and.b32  	%r21, %r131, 7;
-        r21 = r131 & 7u;
+        uint r21 = r131 & 7u;
         // 245: shr.u32 	%r140, %r131, 1;
         // 246: cvt.u64.u32 	%rd11, %r140;
         uint64_t t2 = uint64_t(r131 >> 1u);
         // 247: and.b64  	%rd12, %rd11, 124;
-        rd12 = packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul));
+        uint64_t rd12 = packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(124ul));
         // 248: mov.u64 	%rd13, kEdge16;
         // 249: add.s64 	%rd14, %rd13, %rd12;
-        rd14 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd12));
+        uint64_t rd14 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd12));
         // 250: ld.const.u32 	%r220, [%rd14];
         r220 = p2g_ldc32(uint(rd14));
         // 251: setp.lt.u32 	%p12, %r21, 2;
@@ -424,51 +414,51 @@ void main() {
   }
   // 285: shl.b32 	%r155, %r3, 16;
   // 286: or.b32  	%r31, %r155, %r2;
-  r31 = (r3 << 16u) | r2;
+  uint r31 = (r3 << 16u) | r2;
   // 287: shl.b32 	%r156, %r220, 16;
   // 288: or.b32  	%r32, %r156, %r219;
-  r32 = (r220 << 16u) | r219;
+  uint r32 = (r220 << 16u) | r219;
   // 289: mul.lo.s32 	%r33, %r1, -1640531527;
-  r33 = uint(int(r1) * -1640531527);
+  uint r33 = uint(int(r1) * -1640531527);
   // 290: xor.b32  	%r157, %r50, 124076833;
   // 291: add.s32 	%r158, %r157, %r33;
-  r158 = uint(int(r50 ^ 0x07654321u) + int(r33));
+  uint r158 = uint(int(r50 ^ 0x07654321u) + int(r33));
   // 292: shr.u32 	%r159, %r158, 16;
   // 293: xor.b32  	%r160, %r159, %r158;
   // 294: mul.lo.s32 	%r161, %r160, 2146121005;
-  r161 = uint(int((r158 >> 16u) ^ r158) * 2146121005);
+  uint r161 = uint(int((r158 >> 16u) ^ r158) * 2146121005);
   // 295: shr.u32 	%r162, %r161, 15;
   // 296: xor.b32  	%r163, %r162, %r161;
   // 297: mul.lo.s32 	%r164, %r163, -2073254261;
-  r164 = uint(int((r161 >> 15u) ^ r161) * -2073254261);
+  uint r164 = uint(int((r161 >> 15u) ^ r161) * -2073254261);
   // 298: shr.u32 	%r165, %r164, 16;
   // 299: xor.b32  	%r166, %r165, %r164;
-  r166 = (r164 >> 16u) ^ r164;
+  uint r166 = (r164 >> 16u) ^ r164;
   // 300: xor.b32  	%r167, %r166, 1540483477;
-  r167 = r166 ^ 0x5BD1E995u;
+  uint r167 = r166 ^ 0x5BD1E995u;
   // 301: shr.u32 	%r168, %r167, 16;
   // 302: xor.b32  	%r169, %r168, %r167;
   // 303: mul.lo.s32 	%r170, %r169, 2146121005;
-  r170 = uint(int((r167 >> 16u) ^ r167) * 2146121005);
+  uint r170 = uint(int((r167 >> 16u) ^ r167) * 2146121005);
   // 304: shr.u32 	%r171, %r170, 15;
   // 305: xor.b32  	%r172, %r171, %r170;
   // 306: mul.lo.s32 	%r173, %r172, -2073254261;
-  r173 = uint(int((r170 >> 15u) ^ r170) * -2073254261);
+  uint r173 = uint(int((r170 >> 15u) ^ r170) * -2073254261);
   // 307: shr.u32 	%r174, %r173, 16;
   // 308: xor.b32  	%r34, %r174, %r173;
-  r34 = (r173 >> 16u) ^ r173;
+  uint r34 = (r173 >> 16u) ^ r173;
   // 309: and.b32  	%r35, %r166, 7;
-  r35 = r166 & 7u;
+  uint r35 = r166 & 7u;
   // 310: shr.u32 	%r175, %r166, 1;
   // 311: cvt.u64.u32 	%rd15, %r175;
   uint64_t t3 = uint64_t(r166 >> 1u);
   // 312: and.b64  	%rd16, %rd15, 124;
   // 313: mov.u64 	%rd17, kEdge16;
-  rd17 = uint64_t(0ul);
+  uint64_t rd17 = uint64_t(0ul);
   // 314: add.s64 	%rd18, %rd17, %rd16;
-  rd18 = uint64_t(int64_t(rd17) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
+  uint64_t rd18 = uint64_t(int64_t(rd17) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t3)) & unpackUint2x32(124ul))));
   // 315: ld.const.u32 	%r221, [%rd18];
-  r221 = p2g_ldc32(uint(rd18));
+  uint r221 = p2g_ldc32(uint(rd18));
   // 316: setp.lt.u32 	%p17, %r35, 2;
   // 317: @%p17 bra 	$L__BB0_36;
   if (!(r35 < 2u)) {
@@ -505,41 +495,41 @@ void main() {
   }
   // 350: xor.b32  	%r177, %r50, 141972530;
   // 351: add.s32 	%r178, %r177, %r33;
-  r178 = uint(int(r50 ^ 0x08765432u) + int(r33));
+  uint r178 = uint(int(r50 ^ 0x08765432u) + int(r33));
   // 352: shr.u32 	%r179, %r178, 16;
   // 353: xor.b32  	%r180, %r179, %r178;
   // 354: mul.lo.s32 	%r181, %r180, 2146121005;
-  r181 = uint(int((r178 >> 16u) ^ r178) * 2146121005);
+  uint r181 = uint(int((r178 >> 16u) ^ r178) * 2146121005);
   // 355: shr.u32 	%r182, %r181, 15;
   // 356: xor.b32  	%r183, %r182, %r181;
   // 357: mul.lo.s32 	%r184, %r183, -2073254261;
-  r184 = uint(int((r181 >> 15u) ^ r181) * -2073254261);
+  uint r184 = uint(int((r181 >> 15u) ^ r181) * -2073254261);
   // 358: shr.u32 	%r185, %r184, 16;
   // 359: xor.b32  	%r186, %r185, %r184;
-  r186 = (r184 >> 16u) ^ r184;
+  uint r186 = (r184 >> 16u) ^ r184;
   // 360: xor.b32  	%r187, %r186, 1540483477;
-  r187 = r186 ^ 0x5BD1E995u;
+  uint r187 = r186 ^ 0x5BD1E995u;
   // 361: shr.u32 	%r188, %r187, 16;
   // 362: xor.b32  	%r189, %r188, %r187;
   // 363: mul.lo.s32 	%r190, %r189, 2146121005;
-  r190 = uint(int((r187 >> 16u) ^ r187) * 2146121005);
+  uint r190 = uint(int((r187 >> 16u) ^ r187) * 2146121005);
   // 364: shr.u32 	%r191, %r190, 15;
   // 365: xor.b32  	%r192, %r191, %r190;
   // 366: mul.lo.s32 	%r193, %r192, -2073254261;
-  r193 = uint(int((r190 >> 15u) ^ r190) * -2073254261);
+  uint r193 = uint(int((r190 >> 15u) ^ r190) * -2073254261);
   // 367: shr.u32 	%r194, %r193, 16;
   // 368: xor.b32  	%r42, %r194, %r193;
-  r42 = (r193 >> 16u) ^ r193;
+  uint r42 = (r193 >> 16u) ^ r193;
   // 369: and.b32  	%r43, %r186, 7;
-  r43 = r186 & 7u;
+  uint r43 = r186 & 7u;
   // 370: shr.u32 	%r195, %r186, 1;
   // 371: cvt.u64.u32 	%rd19, %r195;
   uint64_t t4 = uint64_t(r186 >> 1u);
   // 372: and.b64  	%rd20, %rd19, 124;
   // 373: add.s64 	%rd22, %rd17, %rd20;
-  rd22 = uint64_t(int64_t(rd17) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t4)) & unpackUint2x32(124ul))));
+  uint64_t rd22 = uint64_t(int64_t(rd17) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t4)) & unpackUint2x32(124ul))));
   // 374: ld.const.u32 	%r222, [%rd22];
-  r222 = p2g_ldc32(uint(rd22));
+  uint r222 = p2g_ldc32(uint(rd22));
   // 375: setp.lt.u32 	%p21, %r43, 2;
   // 376: @%p21 bra 	$L__BB0_44;
   if (!(r43 < 2u)) {
@@ -576,57 +566,51 @@ void main() {
   }
   // 409: shl.b32 	%r218, %r222, 16;
   // 410: or.b32  	%r217, %r218, %r221;
-  r217 = (r222 << 16u) | r221;
+  uint r217 = (r222 << 16u) | r221;
   // 412: add.rn.f16x2 %r197, %r31, %r32;
-  uint t5 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r31 & 0xFFFFu)), p2g_h2f((r32 & 0xFFFFu))));
-  r197 = (t5 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r31 >> 16)), p2g_h2f((r32 >> 16))))) << 16));
+  uint r197 = p2g_hadd2(r31, r32);
   // 414: cvta.to.global.u64 	%rd23, %rd1;
   // 415: mul.wide.u32 	%rd24, %r1, 4;
-  rd24 = uint64_t(r1) * uint64_t(4u);
+  uint64_t rd24 = uint64_t(r1) * uint64_t(4u);
   // 416: add.s64 	%rd25, %rd23, %rd24;
   // 417: st.global.u32 	[%rd25], %r197;
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd24))).v = r197;
   // 419: sub.sat.f16x2 %r200, %r31, %r32;
-  uint t6 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r31 & 0xFFFFu)), p2g_h2f(((r32 & 0xFFFFu) ^ 0x8000u))));
-  uint t7 = (t6 > 0x7C00u ? 0u : (t6 >= 0x3C00u ? 0x3C00u : t6));
-  uint t8 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r31 >> 16)), p2g_h2f(((r32 >> 16) ^ 0x8000u))));
-  r200 = (t7 | (((t8 > 0x7C00u ? 0u : (t8 >= 0x3C00u ? 0x3C00u : t8))) << 16));
+  uint r200 = p2g_hsat2(p2g_hsub2(r31, r32));
   // 421: cvta.to.global.u64 	%rd26, %rd2;
   // 422: add.s64 	%rd27, %rd26, %rd24;
   // 423: st.global.u32 	[%rd27], %r200;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd24))).v = r200;
   // 425: mul.ftz.f16x2 %r203, %r31, %r32;
-  uint t9 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((r32 & 0xFFFFu)))));
-  uint t10 = (p2g_h_tiny32(t9, 0) ? ((t9 >> 16) & 0x8000u) : p2g_f2h_rn(t9));
-  uint t11 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 >> 16))), p2g_h2f(p2g_h_ftz((r32 >> 16)))));
-  r203 = (t10 | (((p2g_h_tiny32(t11, 0) ? ((t11 >> 16) & 0x8000u) : p2g_f2h_rn(t11))) << 16));
+  uint t5 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((r32 & 0xFFFFu)))));
+  uint t6 = (p2g_h_tiny32(t5, 0) ? ((t5 >> 16) & 0x8000u) : p2g_f2h_rn(t5));
+  uint t7 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 >> 16))), p2g_h2f(p2g_h_ftz((r32 >> 16)))));
+  uint r203 = (t6 | (((p2g_h_tiny32(t7, 0) ? ((t7 >> 16) & 0x8000u) : p2g_f2h_rn(t7))) << 16));
   // 427: cvta.to.global.u64 	%rd28, %rd3;
   // 428: add.s64 	%rd29, %rd28, %rd24;
   // 429: st.global.u32 	[%rd29], %r203;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd24))).v = r203;
   // 431: fma.rn.f16x2 %r206, %r31, %r32, %r217;
-  uint t12 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r31 & 0xFFFFu)), p2g_h2f((r32 & 0xFFFFu))), p2g_h2f((r217 & 0xFFFFu))));
-  r206 = (t12 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r31 >> 16)), p2g_h2f((r32 >> 16))), p2g_h2f((r217 >> 16))))) << 16));
+  uint r206 = p2g_hfma2(r31, r32, r217);
   // 433: cvta.to.global.u64 	%rd30, %rd4;
   // 434: add.s64 	%rd31, %rd30, %rd24;
   // 435: st.global.u32 	[%rd31], %r206;
   P2GU32(uint64_t(int64_t(rd4) + int64_t(rd24))).v = r206;
   // 437: fma.rn.relu.f16x2 %r210, %r31, %r32, %r217;
-  uint t13 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r31 & 0xFFFFu)), p2g_h2f((r32 & 0xFFFFu))), p2g_h2f((r217 & 0xFFFFu))));
-  uint t14 = ((t13 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((t13 & 0x8000u) != 0u ? 0u : t13));
-  uint t15 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r31 >> 16)), p2g_h2f((r32 >> 16))), p2g_h2f((r217 >> 16))));
-  r210 = (t14 | ((((t15 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((t15 & 0x8000u) != 0u ? 0u : t15))) << 16));
+  uint r210 = p2g_hrelu2(p2g_hfma2(r31, r32, r217));
   // 439: cvta.to.global.u64 	%rd32, %rd5;
   // 440: add.s64 	%rd33, %rd32, %rd24;
   // 441: st.global.u32 	[%rd33], %r210;
   P2GU32(uint64_t(int64_t(rd5) + int64_t(rd24))).v = r210;
   // 443: fma.rn.ftz.sat.f16x2 %r214, %r31, %r32, %r217;
-  uint t16 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((r32 & 0xFFFFu)))), p2g_h2f(p2g_h_ftz((r217 & 0xFFFFu))));
-  uint t17 = (p2g_h_tiny32(t16, 0) ? ((t16 >> 16) & 0x8000u) : p2g_f2h_rn(t16));
-  uint t18 = (t17 > 0x7C00u ? 0u : (t17 >= 0x3C00u ? 0x3C00u : t17));
-  uint t19 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 >> 16))), p2g_h2f(p2g_h_ftz((r32 >> 16)))), p2g_h2f(p2g_h_ftz((r217 >> 16))));
-  uint t20 = (p2g_h_tiny32(t19, 0) ? ((t19 >> 16) & 0x8000u) : p2g_f2h_rn(t19));
-  r214 = (t18 | (((t20 > 0x7C00u ? 0u : (t20 >= 0x3C00u ? 0x3C00u : t20))) << 16));
+  uint t8 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((r32 & 0xFFFFu)))),
+      p2g_h2f(p2g_h_ftz((r217 & 0xFFFFu))));
+  uint t9 = (p2g_h_tiny32(t8, 0) ? ((t8 >> 16) & 0x8000u) : p2g_f2h_rn(t8));
+  uint t10 = (t9 > 0x7C00u ? 0u : (t9 >= 0x3C00u ? 0x3C00u : t9));
+  uint t11 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 >> 16))), p2g_h2f(p2g_h_ftz((r32 >> 16)))),
+      p2g_h2f(p2g_h_ftz((r217 >> 16))));
+  uint t12 = (p2g_h_tiny32(t11, 0) ? ((t11 >> 16) & 0x8000u) : p2g_f2h_rn(t11));
+  uint r214 = (t10 | (((t12 > 0x7C00u ? 0u : (t12 >= 0x3C00u ? 0x3C00u : t12))) << 16));
   // 445: cvta.to.global.u64 	%rd34, %rd6;
   // 446: add.s64 	%rd35, %rd34, %rd24;
   // 447: st.global.u32 	[%rd35], %r214;

@@ -37,42 +37,8 @@ float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) =
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, v_p = false, v_p_1 = false, v_p_2 = false;
-  bool v_p_3 = false, v_p_4 = false, v_p_5 = false, v_p_6 = false, v_p_7 = false, v_p_8 = false, v_p_9 = false;
-  bool v_p_10 = false, v_p_11 = false, v_p_12 = false, v_p_13 = false, v_p_14 = false, v_p_15 = false;
-  bool v_p_16 = false, v_p_17 = false, v_p_18 = false, v_p_19 = false, v_p_20 = false, v_p_21 = false;
-  bool v_p_22 = false, v_p_23 = false, v_p_24 = false, v_p_25 = false, v_p_26 = false, v_p_27 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u;
-  uint r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u;
-  uint r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u;
-  uint r119 = 0u, r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u;
-  uint r128 = 0u, r129 = 0u, r130 = 0u, r131 = 0u, r132 = 0u, r133 = 0u, r134 = 0u, r135 = 0u, r136 = 0u;
-  uint r137 = 0u, r138 = 0u, r139 = 0u, r140 = 0u, r141 = 0u, r142 = 0u, r143 = 0u, r144 = 0u, r145 = 0u;
-  uint r146 = 0u, r147 = 0u, r148 = 0u, r149 = 0u, r150 = 0u, r151 = 0u, r152 = 0u, r153 = 0u, r154 = 0u;
-  uint r155 = 0u, r156 = 0u, r157 = 0u, r158 = 0u, r159 = 0u, r160 = 0u, r161 = 0u, r162 = 0u, r163 = 0u;
-  uint r164 = 0u, r165 = 0u, r166 = 0u, r167 = 0u, r168 = 0u, r169 = 0u, r170 = 0u, r171 = 0u, r172 = 0u;
-  uint r173 = 0u, r174 = 0u, r175 = 0u, r176 = 0u, r177 = 0u, r178 = 0u, r179 = 0u, r180 = 0u, r181 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
-  precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
-  precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
-  precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0, f48 = 0.0;
-  precise float f49 = 0.0, f50 = 0.0, f51 = 0.0, f52 = 0.0, f53 = 0.0, f54 = 0.0, f55 = 0.0, f56 = 0.0;
-  precise float f57 = 0.0, f58 = 0.0, f59 = 0.0, f60 = 0.0, f61 = 0.0;
+  uint r180 = 0u, r181 = 0u;
+  uint64_t rd2 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_setp_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_setp_param_1
@@ -80,59 +46,59 @@ void main() {
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // f32_setp_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // f32_setp_param_4
   // 33: ld.param.u64 	%rd3, [f32_setp_param_0];
-  rd3 = p0_u64;
+  uint64_t rd3 = p0_u64;
   // 34: ld.param.u64 	%rd4, [f32_setp_param_1];
-  rd4 = p8_u64;
+  uint64_t rd4 = p8_u64;
   // 35: ld.param.u64 	%rd5, [f32_setp_param_2];
-  rd5 = p16_u64;
+  uint64_t rd5 = p16_u64;
   // 36: ld.param.u64 	%rd6, [f32_setp_param_3];
-  rd6 = p24_u64;
+  uint64_t rd6 = p24_u64;
   // 37: ld.param.u32 	%r22, [f32_setp_param_4];
-  r22 = p32_u32;
+  uint r22 = p32_u32;
   // 38: mov.u32 	%r23, %ntid.x;
   // 39: mov.u32 	%r24, %ctaid.x;
   // 40: mov.u32 	%r25, %tid.x;
   // 41: mad.lo.s32 	%r1, %r24, %r23, %r25;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 42: mul.lo.s32 	%r2, %r1, -1640531527;
-  r2 = uint(int(r1) * -1640531527);
+  uint r2 = uint(int(r1) * -1640531527);
   // 43: add.s32 	%r26, %r2, %r22;
-  r26 = uint(int(r2) + int(r22));
+  uint r26 = uint(int(r2) + int(r22));
   // 44: shr.u32 	%r27, %r26, 16;
   // 45: xor.b32  	%r28, %r27, %r26;
   // 46: mul.lo.s32 	%r29, %r28, 2146121005;
-  r29 = uint(int((r26 >> 16u) ^ r26) * 2146121005);
+  uint r29 = uint(int((r26 >> 16u) ^ r26) * 2146121005);
   // 47: shr.u32 	%r30, %r29, 15;
   // 48: xor.b32  	%r31, %r30, %r29;
   // 49: mul.lo.s32 	%r32, %r31, -2073254261;
-  r32 = uint(int((r29 >> 15u) ^ r29) * -2073254261);
+  uint r32 = uint(int((r29 >> 15u) ^ r29) * -2073254261);
   // 50: shr.u32 	%r33, %r32, 16;
   // 51: xor.b32  	%r34, %r33, %r32;
-  r34 = (r32 >> 16u) ^ r32;
+  uint r34 = (r32 >> 16u) ^ r32;
   // 52: xor.b32  	%r35, %r34, 1540483477;
-  r35 = r34 ^ 0x5BD1E995u;
+  uint r35 = r34 ^ 0x5BD1E995u;
   // 53: shr.u32 	%r36, %r35, 16;
   // 54: xor.b32  	%r37, %r36, %r35;
   // 55: mul.lo.s32 	%r38, %r37, 2146121005;
-  r38 = uint(int((r35 >> 16u) ^ r35) * 2146121005);
+  uint r38 = uint(int((r35 >> 16u) ^ r35) * 2146121005);
   // 56: shr.u32 	%r39, %r38, 15;
   // 57: xor.b32  	%r40, %r39, %r38;
   // 58: mul.lo.s32 	%r41, %r40, -2073254261;
-  r41 = uint(int((r38 >> 15u) ^ r38) * -2073254261);
+  uint r41 = uint(int((r38 >> 15u) ^ r38) * -2073254261);
   // 59: shr.u32 	%r42, %r41, 16;
   // 60: xor.b32  	%r3, %r42, %r41;
-  r3 = (r41 >> 16u) ^ r41;
+  uint r3 = (r41 >> 16u) ^ r41;
   // 61: and.b32  	%r4, %r34, 7;
-  r4 = r34 & 7u;
+  uint r4 = r34 & 7u;
   // 62: setp.lt.u32 	%p1, %r4, 2;
   // 63: shr.u32 	%r43, %r34, 1;
   // 64: cvt.u64.u32 	%rd7, %r43;
   uint64_t t1 = uint64_t(r34 >> 1u);
   // 65: and.b64  	%rd8, %rd7, 124;
   // 66: mov.u64 	%rd9, kEdge32;
-  rd9 = uint64_t(0ul);
+  uint64_t rd9 = uint64_t(0ul);
   // 67: add.s64 	%rd1, %rd9, %rd8;
-  rd1 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
+  uint64_t rd1 = uint64_t(int64_t(rd9) + int64_t(packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(124ul))));
   // 68: @%p1 bra 	$L__BB0_6;
   if (r4 < 2u) {
     // 72: ld.const.u32 	%r180, [%rd1];
@@ -167,33 +133,33 @@ void main() {
   }
   // 101: xor.b32  	%r47, %r22, 19088743;
   // 102: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
-  r48 = uint(int(r1) * -2048144789 + int(r22 ^ 0x01234567u));
+  uint r48 = uint(int(r1) * -2048144789 + int(r22 ^ 0x01234567u));
   // 103: shr.u32 	%r49, %r48, 16;
   // 104: xor.b32  	%r50, %r49, %r48;
   // 105: mul.lo.s32 	%r51, %r50, 2146121005;
-  r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
+  uint r51 = uint(int((r48 >> 16u) ^ r48) * 2146121005);
   // 106: shr.u32 	%r52, %r51, 15;
   // 107: xor.b32  	%r53, %r52, %r51;
   // 108: mul.lo.s32 	%r54, %r53, -2073254261;
-  r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
+  uint r54 = uint(int((r51 >> 15u) ^ r51) * -2073254261);
   // 109: shr.u32 	%r55, %r54, 16;
   // 110: xor.b32  	%r56, %r55, %r54;
-  r56 = (r54 >> 16u) ^ r54;
+  uint r56 = (r54 >> 16u) ^ r54;
   // 111: add.s32 	%r57, %r56, 668265263;
-  r57 = uint(int(r56) + 668265263);
+  uint r57 = uint(int(r56) + 668265263);
   // 112: shr.u32 	%r58, %r57, 16;
   // 113: xor.b32  	%r59, %r58, %r57;
   // 114: mul.lo.s32 	%r60, %r59, 2146121005;
-  r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
+  uint r60 = uint(int((r57 >> 16u) ^ r57) * 2146121005);
   // 115: shr.u32 	%r61, %r60, 15;
   // 116: xor.b32  	%r62, %r61, %r60;
   // 117: mul.lo.s32 	%r63, %r62, -2073254261;
-  r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
+  uint r63 = uint(int((r60 >> 15u) ^ r60) * -2073254261);
   // 118: shr.u32 	%r64, %r63, 16;
   // 119: xor.b32  	%r10, %r64, %r63;
-  r10 = (r63 >> 16u) ^ r63;
+  uint r10 = (r63 >> 16u) ^ r63;
   // 120: and.b32  	%r11, %r56, 3;
-  r11 = r56 & 3u;
+  uint r11 = r56 & 3u;
   // 121: setp.eq.s32 	%p5, %r11, 0;
   // 122: @%p5 bra 	$L__BB0_19;
   if (int(r11) == 0) {
@@ -221,7 +187,7 @@ void main() {
         // 148: add.s32 	%r90, %r89, %r88;
         // 149: add.s32 	%r91, %r90, -32;
         // 150: min.s32 	%r92, %r91, 254;
-        r92 = uint(min(int(uint(int(uint(int(r10 & 63u) + int((r180 >> 23u) & 255u))) + -32)), 254));
+        uint r92 = uint(min(int(uint(int(uint(int(r10 & 63u) + int((r180 >> 23u) & 255u))) + -32)), 254));
         // 151: max.s32 	%r93, %r92, 0;
         // 152: shl.b32 	%r94, %r93, 23;
         // 153: and.b32  	%r95, %r10, -2139095041;
@@ -232,33 +198,33 @@ void main() {
         // 142: bra.uni 	$L__BB0_10;
         // 158: xor.b32  	%r65, %r22, 1797956352;
         // 159: add.s32 	%r66, %r65, %r2;
-        r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
+        uint r66 = uint(int(r22 ^ 0x6B2AA300u) + int(r2));
         // 160: shr.u32 	%r67, %r66, 16;
         // 161: xor.b32  	%r68, %r67, %r66;
         // 162: mul.lo.s32 	%r69, %r68, 2146121005;
-        r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
+        uint r69 = uint(int((r66 >> 16u) ^ r66) * 2146121005);
         // 163: shr.u32 	%r70, %r69, 15;
         // 164: xor.b32  	%r71, %r70, %r69;
         // 165: mul.lo.s32 	%r72, %r71, -2073254261;
-        r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
+        uint r72 = uint(int((r69 >> 15u) ^ r69) * -2073254261);
         // 166: shr.u32 	%r73, %r72, 16;
         // 167: xor.b32  	%r74, %r73, %r72;
-        r74 = (r72 >> 16u) ^ r72;
+        uint r74 = (r72 >> 16u) ^ r72;
         // 168: xor.b32  	%r75, %r74, 1540483477;
-        r75 = r74 ^ 0x5BD1E995u;
+        uint r75 = r74 ^ 0x5BD1E995u;
         // 169: shr.u32 	%r76, %r75, 16;
         // 170: xor.b32  	%r77, %r76, %r75;
         // 171: mul.lo.s32 	%r78, %r77, 2146121005;
-        r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
+        uint r78 = uint(int((r75 >> 16u) ^ r75) * 2146121005);
         // 172: shr.u32 	%r79, %r78, 15;
         // 173: xor.b32  	%r80, %r79, %r78;
         // 174: mul.lo.s32 	%r81, %r80, -2073254261;
-        r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
+        uint r81 = uint(int((r78 >> 15u) ^ r78) * -2073254261);
         // 175: shr.u32 	%r82, %r81, 16;
         // 176: xor.b32  	%r12, %r82, %r81;
-        r12 = (r81 >> 16u) ^ r81;
+        uint r12 = (r81 >> 16u) ^ r81;
         // 177: and.b32  	%r13, %r74, 7;
-        r13 = r74 & 7u;
+        uint r13 = r74 & 7u;
         // 178: setp.lt.u32 	%p8, %r13, 2;
         // 179: shr.u32 	%r83, %r74, 1;
         // 180: cvt.u64.u32 	%rd10, %r83;
@@ -302,9 +268,9 @@ void main() {
     }
   }
   // 216: mov.b32 	%f61, %r181;
-  f61 = uintBitsToFloat(r181);
+  precise float f61 = uintBitsToFloat(r181);
   // 217: mov.b32 	%f60, %r180;
-  f60 = uintBitsToFloat(r180);
+  precise float f60 = uintBitsToFloat(r180);
   // 219: { .reg .pred p; setp.eq.f32 p, %f60, %f61; selp.u32 %r99, 1, 0, p; }
   int t3 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 222: { .reg .pred p; setp.ne.f32 p, %f60, %f61; selp.u32 %r100, 1, 0, p; }
@@ -315,7 +281,7 @@ void main() {
   int t5 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 229: shl.b32 	%r130, %r101, 2;
   // 230: or.b32  	%r131, %r129, %r130;
-  r131 = ((((t4 == -1 || t4 == 1) ? 1u : 0u) << 1u) | ((t3 == 0) ? 1u : 0u)) | (((t5 == -1) ? 1u : 0u) << 2u);
+  uint r131 = ((((t4 == -1 || t4 == 1) ? 1u : 0u) << 1u) | ((t3 == 0) ? 1u : 0u)) | (((t5 == -1) ? 1u : 0u) << 2u);
   // 232: { .reg .pred p; setp.le.f32 p, %f60, %f61; selp.u32 %r102, 1, 0, p; }
   int t6 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 234: shl.b32 	%r132, %r102, 3;
@@ -324,7 +290,7 @@ void main() {
   int t7 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 239: shl.b32 	%r134, %r103, 4;
   // 240: or.b32  	%r135, %r133, %r134;
-  r135 = (r131 | (((t6 == -1 || t6 == 0) ? 1u : 0u) << 3u)) | (((t7 == 1) ? 1u : 0u) << 4u);
+  uint r135 = (r131 | (((t6 == -1 || t6 == 0) ? 1u : 0u) << 3u)) | (((t7 == 1) ? 1u : 0u) << 4u);
   // 242: { .reg .pred p; setp.ge.f32 p, %f60, %f61; selp.u32 %r104, 1, 0, p; }
   int t8 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 244: shl.b32 	%r136, %r104, 5;
@@ -333,7 +299,7 @@ void main() {
   int t9 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 249: shl.b32 	%r138, %r105, 6;
   // 250: or.b32  	%r139, %r137, %r138;
-  r139 = (r135 | (((t8 == 0 || t8 == 1) ? 1u : 0u) << 5u)) | (((t9 == 0 || t9 == 2) ? 1u : 0u) << 6u);
+  uint r139 = (r135 | (((t8 == 0 || t8 == 1) ? 1u : 0u) << 5u)) | (((t9 == 0 || t9 == 2) ? 1u : 0u) << 6u);
   // 252: { .reg .pred p; setp.neu.f32 p, %f60, %f61; selp.u32 %r106, 1, 0, p; }
   int t10 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 254: shl.b32 	%r140, %r106, 7;
@@ -342,7 +308,7 @@ void main() {
   int t11 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 259: shl.b32 	%r142, %r107, 8;
   // 260: or.b32  	%r143, %r141, %r142;
-  r143 = (r139 | (((t10 != 0) ? 1u : 0u) << 7u)) | (((t11 == -1 || t11 == 2) ? 1u : 0u) << 8u);
+  uint r143 = (r139 | (((t10 != 0) ? 1u : 0u) << 7u)) | (((t11 == -1 || t11 == 2) ? 1u : 0u) << 8u);
   // 262: { .reg .pred p; setp.leu.f32 p, %f60, %f61; selp.u32 %r108, 1, 0, p; }
   int t12 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 264: shl.b32 	%r144, %r108, 9;
@@ -351,7 +317,7 @@ void main() {
   int t13 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 269: shl.b32 	%r146, %r109, 10;
   // 270: or.b32  	%r147, %r145, %r146;
-  r147 = (r143 | (((t12 != 1) ? 1u : 0u) << 9u)) | (((t13 >= 1) ? 1u : 0u) << 10u);
+  uint r147 = (r143 | (((t12 != 1) ? 1u : 0u) << 9u)) | (((t13 >= 1) ? 1u : 0u) << 10u);
   // 272: { .reg .pred p; setp.geu.f32 p, %f60, %f61; selp.u32 %r110, 1, 0, p; }
   int t14 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 274: shl.b32 	%r148, %r110, 11;
@@ -360,14 +326,14 @@ void main() {
   int t15 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 279: shl.b32 	%r150, %r111, 12;
   // 280: or.b32  	%r151, %r149, %r150;
-  r151 = (r147 | (((t14 >= 0) ? 1u : 0u) << 11u)) | (((t15 != 2) ? 1u : 0u) << 12u);
+  uint r151 = (r147 | (((t14 >= 0) ? 1u : 0u) << 11u)) | (((t15 != 2) ? 1u : 0u) << 12u);
   // 282: { .reg .pred p; setp.nan.f32 p, %f60, %f61; selp.u32 %r112, 1, 0, p; }
   int t16 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 284: shl.b32 	%r152, %r112, 13;
   // 285: or.b32  	%r153, %r151, %r152;
   // 286: cvta.to.global.u64 	%rd13, %rd3;
   // 287: mul.wide.u32 	%rd14, %r1, 4;
-  rd14 = uint64_t(r1) * uint64_t(4u);
+  uint64_t rd14 = uint64_t(r1) * uint64_t(4u);
   // 288: add.s64 	%rd15, %rd13, %rd14;
   // 289: st.global.u32 	[%rd15], %r153;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd14))).v = (r151 | (((t16 == 2) ? 1u : 0u) << 13u));
@@ -381,7 +347,7 @@ void main() {
   int t19 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 301: shl.b32 	%r156, %r115, 2;
   // 302: or.b32  	%r157, %r155, %r156;
-  r157 = ((((t18 == -1 || t18 == 1) ? 1u : 0u) << 1u) | ((t17 == 0) ? 1u : 0u)) | (((t19 == -1) ? 1u : 0u) << 2u);
+  uint r157 = ((((t18 == -1 || t18 == 1) ? 1u : 0u) << 1u) | ((t17 == 0) ? 1u : 0u)) | (((t19 == -1) ? 1u : 0u) << 2u);
   // 304: { .reg .pred p; setp.le.ftz.f32 p, %f60, %f61; selp.u32 %r116, 1, 0, p; }
   int t20 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 306: shl.b32 	%r158, %r116, 3;
@@ -390,7 +356,7 @@ void main() {
   int t21 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 311: shl.b32 	%r160, %r117, 4;
   // 312: or.b32  	%r161, %r159, %r160;
-  r161 = (r157 | (((t20 == -1 || t20 == 0) ? 1u : 0u) << 3u)) | (((t21 == 1) ? 1u : 0u) << 4u);
+  uint r161 = (r157 | (((t20 == -1 || t20 == 0) ? 1u : 0u) << 3u)) | (((t21 == 1) ? 1u : 0u) << 4u);
   // 314: { .reg .pred p; setp.ge.ftz.f32 p, %f60, %f61; selp.u32 %r118, 1, 0, p; }
   int t22 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 316: shl.b32 	%r162, %r118, 5;
@@ -399,7 +365,7 @@ void main() {
   int t23 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 321: shl.b32 	%r164, %r119, 6;
   // 322: or.b32  	%r165, %r163, %r164;
-  r165 = (r161 | (((t22 == 0 || t22 == 1) ? 1u : 0u) << 5u)) | (((t23 == 0 || t23 == 2) ? 1u : 0u) << 6u);
+  uint r165 = (r161 | (((t22 == 0 || t22 == 1) ? 1u : 0u) << 5u)) | (((t23 == 0 || t23 == 2) ? 1u : 0u) << 6u);
   // 324: { .reg .pred p; setp.neu.ftz.f32 p, %f60, %f61; selp.u32 %r120, 1, 0, p; }
   int t24 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 326: shl.b32 	%r166, %r120, 7;
@@ -408,7 +374,7 @@ void main() {
   int t25 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 331: shl.b32 	%r168, %r121, 8;
   // 332: or.b32  	%r169, %r167, %r168;
-  r169 = (r165 | (((t24 != 0) ? 1u : 0u) << 7u)) | (((t25 == -1 || t25 == 2) ? 1u : 0u) << 8u);
+  uint r169 = (r165 | (((t24 != 0) ? 1u : 0u) << 7u)) | (((t25 == -1 || t25 == 2) ? 1u : 0u) << 8u);
   // 334: { .reg .pred p; setp.leu.ftz.f32 p, %f60, %f61; selp.u32 %r122, 1, 0, p; }
   int t26 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 336: shl.b32 	%r170, %r122, 9;
@@ -417,7 +383,7 @@ void main() {
   int t27 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 341: shl.b32 	%r172, %r123, 10;
   // 342: or.b32  	%r173, %r171, %r172;
-  r173 = (r169 | (((t26 != 1) ? 1u : 0u) << 9u)) | (((t27 >= 1) ? 1u : 0u) << 10u);
+  uint r173 = (r169 | (((t26 != 1) ? 1u : 0u) << 9u)) | (((t27 >= 1) ? 1u : 0u) << 10u);
   // 344: { .reg .pred p; setp.geu.ftz.f32 p, %f60, %f61; selp.u32 %r124, 1, 0, p; }
   int t28 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 346: shl.b32 	%r174, %r124, 11;
@@ -426,7 +392,7 @@ void main() {
   int t29 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 351: shl.b32 	%r176, %r125, 12;
   // 352: or.b32  	%r177, %r175, %r176;
-  r177 = (r173 | (((t28 >= 0) ? 1u : 0u) << 11u)) | (((t29 != 2) ? 1u : 0u) << 12u);
+  uint r177 = (r173 | (((t28 >= 0) ? 1u : 0u) << 11u)) | (((t29 != 2) ? 1u : 0u) << 12u);
   // 354: { .reg .pred p; setp.nan.ftz.f32 p, %f60, %f61; selp.u32 %r126, 1, 0, p; }
   int t30 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 356: shl.b32 	%r178, %r126, 13;
@@ -438,7 +404,7 @@ void main() {
   // 362: set.ltu.u32.f32 %r127, %f60, %f61;
   int t31 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool t32 = (t31 == -1 || t31 == 2);
-  r127 = (t32) ? 0xFFFFFFFFu : 0u;
+  uint r127 = (t32) ? 0xFFFFFFFFu : 0u;
   // 364: cvta.to.global.u64 	%rd18, %rd5;
   // 365: add.s64 	%rd19, %rd18, %rd14;
   // 366: st.global.u32 	[%rd19], %r127;
@@ -446,7 +412,7 @@ void main() {
   // 368: set.ge.f32.f32 %f59, %f60, %f61;
   int t33 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool t34 = (t33 == 0 || t33 == 1);
-  f59 = (t34) ? 1.0 : 0.0;
+  precise float f59 = (t34) ? 1.0 : 0.0;
   // 370: cvta.to.global.u64 	%rd20, %rd6;
   // 371: add.s64 	%rd21, %rd20, %rd14;
   // 372: st.global.f32 	[%rd21], %f59;

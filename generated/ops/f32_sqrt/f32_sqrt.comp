@@ -103,16 +103,8 @@ float p2g_sqrt32(float x, int mode, bool ftz) {
 }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0;
+  uint r34 = 0u;
+  uint64_t rd1 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_sqrt_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_sqrt_param_1
@@ -121,49 +113,49 @@ void main() {
   const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // f32_sqrt_param_4
   const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // f32_sqrt_param_5
   // 34: ld.param.u64 	%rd2, [f32_sqrt_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 35: ld.param.u64 	%rd3, [f32_sqrt_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 36: ld.param.u64 	%rd4, [f32_sqrt_param_2];
-  rd4 = p16_u64;
+  uint64_t rd4 = p16_u64;
   // 37: ld.param.u64 	%rd5, [f32_sqrt_param_3];
-  rd5 = p24_u64;
+  uint64_t rd5 = p24_u64;
   // 38: ld.param.u64 	%rd6, [f32_sqrt_param_4];
-  rd6 = p32_u64;
+  uint64_t rd6 = p32_u64;
   // 39: ld.param.u32 	%r9, [f32_sqrt_param_5];
   // 40: mov.u32 	%r10, %ntid.x;
   // 41: mov.u32 	%r11, %ctaid.x;
   // 42: mov.u32 	%r12, %tid.x;
   // 43: mad.lo.s32 	%r1, %r11, %r10, %r12;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 44: mad.lo.s32 	%r13, %r1, -1640531527, %r9;
-  r13 = uint(int(r1) * -1640531527 + int(p40_u32));
+  uint r13 = uint(int(r1) * -1640531527 + int(p40_u32));
   // 45: shr.u32 	%r14, %r13, 16;
   // 46: xor.b32  	%r15, %r14, %r13;
   // 47: mul.lo.s32 	%r16, %r15, 2146121005;
-  r16 = uint(int((r13 >> 16u) ^ r13) * 2146121005);
+  uint r16 = uint(int((r13 >> 16u) ^ r13) * 2146121005);
   // 48: shr.u32 	%r17, %r16, 15;
   // 49: xor.b32  	%r18, %r17, %r16;
   // 50: mul.lo.s32 	%r19, %r18, -2073254261;
-  r19 = uint(int((r16 >> 15u) ^ r16) * -2073254261);
+  uint r19 = uint(int((r16 >> 15u) ^ r16) * -2073254261);
   // 51: shr.u32 	%r20, %r19, 16;
   // 52: xor.b32  	%r21, %r20, %r19;
-  r21 = (r19 >> 16u) ^ r19;
+  uint r21 = (r19 >> 16u) ^ r19;
   // 53: xor.b32  	%r22, %r21, 1540483477;
-  r22 = r21 ^ 0x5BD1E995u;
+  uint r22 = r21 ^ 0x5BD1E995u;
   // 54: shr.u32 	%r23, %r22, 16;
   // 55: xor.b32  	%r24, %r23, %r22;
   // 56: mul.lo.s32 	%r25, %r24, 2146121005;
-  r25 = uint(int((r22 >> 16u) ^ r22) * 2146121005);
+  uint r25 = uint(int((r22 >> 16u) ^ r22) * 2146121005);
   // 57: shr.u32 	%r26, %r25, 15;
   // 58: xor.b32  	%r27, %r26, %r25;
   // 59: mul.lo.s32 	%r28, %r27, -2073254261;
-  r28 = uint(int((r25 >> 15u) ^ r25) * -2073254261);
+  uint r28 = uint(int((r25 >> 15u) ^ r25) * -2073254261);
   // 60: shr.u32 	%r29, %r28, 16;
   // 61: xor.b32  	%r2, %r29, %r28;
-  r2 = (r28 >> 16u) ^ r28;
+  uint r2 = (r28 >> 16u) ^ r28;
   // 62: and.b32  	%r3, %r21, 7;
-  r3 = r21 & 7u;
+  uint r3 = r21 & 7u;
   // 63: setp.lt.u32 	%p1, %r3, 2;
   // 64: shr.u32 	%r30, %r21, 1;
   // 65: cvt.u64.u32 	%rd7, %r30;
@@ -205,35 +197,35 @@ void main() {
     }
   }
   // 102: mov.b32 	%f10, %r34;
-  f10 = uintBitsToFloat(r34);
+  precise float f10 = uintBitsToFloat(r34);
   // 104: sqrt.rn.f32 %f1, %f10;
-  f1 = p2g_sqrt32(f10, 0, false);
+  precise float f1 = p2g_sqrt32(f10, 0, false);
   // 106: cvta.to.global.u64 	%rd10, %rd2;
   // 107: mul.wide.u32 	%rd11, %r1, 4;
-  rd11 = uint64_t(r1) * uint64_t(4u);
+  uint64_t rd11 = uint64_t(r1) * uint64_t(4u);
   // 108: add.s64 	%rd12, %rd10, %rd11;
   // 109: st.global.f32 	[%rd12], %f1;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd11))).v = floatBitsToUint(f1);
   // 111: sqrt.rz.f32 %f3, %f10;
-  f3 = p2g_sqrt32(f10, 1, false);
+  precise float f3 = p2g_sqrt32(f10, 1, false);
   // 113: cvta.to.global.u64 	%rd13, %rd3;
   // 114: add.s64 	%rd14, %rd13, %rd11;
   // 115: st.global.f32 	[%rd14], %f3;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd11))).v = floatBitsToUint(f3);
   // 117: sqrt.rm.f32 %f5, %f10;
-  f5 = p2g_sqrt32(f10, 2, false);
+  precise float f5 = p2g_sqrt32(f10, 2, false);
   // 119: cvta.to.global.u64 	%rd15, %rd4;
   // 120: add.s64 	%rd16, %rd15, %rd11;
   // 121: st.global.f32 	[%rd16], %f5;
   P2GU32(uint64_t(int64_t(rd4) + int64_t(rd11))).v = floatBitsToUint(f5);
   // 123: sqrt.rp.f32 %f7, %f10;
-  f7 = p2g_sqrt32(f10, 3, false);
+  precise float f7 = p2g_sqrt32(f10, 3, false);
   // 125: cvta.to.global.u64 	%rd17, %rd5;
   // 126: add.s64 	%rd18, %rd17, %rd11;
   // 127: st.global.f32 	[%rd18], %f7;
   P2GU32(uint64_t(int64_t(rd5) + int64_t(rd11))).v = floatBitsToUint(f7);
   // 129: sqrt.rn.ftz.f32 %f9, %f10;
-  f9 = p2g_ftz(p2g_sqrt32(p2g_ftz(f10), 0, true));
+  precise float f9 = p2g_ftz(p2g_sqrt32(p2g_ftz(f10), 0, true));
   // 131: cvta.to.global.u64 	%rd19, %rd6;
   // 132: add.s64 	%rd20, %rd19, %rd11;
   // 133: st.global.f32 	[%rd20], %f9;

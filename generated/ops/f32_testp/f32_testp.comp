@@ -38,60 +38,38 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, v_p = false, v_p_1 = false;
-  bool v_p_2 = false, v_p_3 = false, v_p_4 = false, v_p_5 = false, v_p_6 = false, v_p_7 = false, v_p_8 = false;
-  bool v_p_9 = false, v_p_10 = false, v_p_11 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u;
-  uint r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u;
-  uint r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u;
-  uint r119 = 0u, r120 = 0u, r121 = 0u, r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u;
-  uint r128 = 0u, r129 = 0u, r130 = 0u, r131 = 0u, r132 = 0u, r133 = 0u, r134 = 0u, r135 = 0u, r136 = 0u;
-  uint r137 = 0u, r138 = 0u, r139 = 0u, r140 = 0u, r141 = 0u, r142 = 0u, r143 = 0u, r144 = 0u, r145 = 0u;
-  uint r146 = 0u, r147 = 0u, r148 = 0u, r149 = 0u, r150 = 0u, r151 = 0u, r152 = 0u, r153 = 0u, r154 = 0u;
-  uint r155 = 0u, r156 = 0u, r157 = 0u, r158 = 0u, r159 = 0u, r160 = 0u, r161 = 0u, r162 = 0u, r163 = 0u;
-  uint r164 = 0u, r165 = 0u, r166 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0;
-  precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf, fd4 = 0.0lf, fd5 = 0.0lf, fd6 = 0.0lf;
+  bool v_p_4 = false, v_p_10 = false;
+  uint r166 = 0u;
+  uint64_t rd1 = 0ul, rd11 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_testp_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f32_testp_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // f32_testp_param_2
   // 32: ld.param.u64 	%rd2, [f32_testp_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 33: ld.param.u64 	%rd3, [f32_testp_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 34: ld.param.u32 	%r6, [f32_testp_param_2];
   // 35: mov.u32 	%r7, %ctaid.x;
   // 36: mov.u32 	%r8, %ntid.x;
   // 37: mov.u32 	%r9, %tid.x;
   // 38: mad.lo.s32 	%r10, %r7, %r8, %r9;
-  r10 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r10 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: mad.lo.s32 	%r11, %r10, -1640531527, %r6;
-  r11 = uint(int(r10) * -1640531527 + int(p16_u32));
+  uint r11 = uint(int(r10) * -1640531527 + int(p16_u32));
   // 40: shr.u32 	%r12, %r11, 16;
   // 41: xor.b32  	%r13, %r12, %r11;
   // 42: mul.lo.s32 	%r14, %r13, 2146121005;
-  r14 = uint(int((r11 >> 16u) ^ r11) * 2146121005);
+  uint r14 = uint(int((r11 >> 16u) ^ r11) * 2146121005);
   // 43: shr.u32 	%r15, %r14, 15;
   // 44: xor.b32  	%r16, %r15, %r14;
   // 45: mul.lo.s32 	%r17, %r16, -2073254261;
-  r17 = uint(int((r14 >> 15u) ^ r14) * -2073254261);
+  uint r17 = uint(int((r14 >> 15u) ^ r14) * -2073254261);
   // 46: shr.u32 	%r18, %r17, 16;
   // 47: xor.b32  	%r19, %r18, %r17;
-  r19 = (r17 >> 16u) ^ r17;
+  uint r19 = (r17 >> 16u) ^ r17;
   // 48: and.b32  	%r20, %r19, 7;
-  r20 = r19 & 7u;
+  uint r20 = r19 & 7u;
   // 49: setp.lt.u32 	%p1, %r20, 2;
   // 50: shr.u32 	%r21, %r19, 1;
   // 51: cvt.u64.u32 	%rd4, %r21;
@@ -111,15 +89,15 @@ void main() {
     // 64: @%p2 bra 	$L__BB0_5;
     if (int(r20) == 2) {
       // 68: xor.b32  	%r111, %r19, 1540483477;
-      r111 = r19 ^ 0x5BD1E995u;
+      uint r111 = r19 ^ 0x5BD1E995u;
       // 69: shr.u32 	%r112, %r111, 16;
       // 70: xor.b32  	%r113, %r112, %r111;
       // 71: mul.lo.s32 	%r114, %r113, 2146121005;
-      r114 = uint(int((r111 >> 16u) ^ r111) * 2146121005);
+      uint r114 = uint(int((r111 >> 16u) ^ r111) * 2146121005);
       // 72: shr.u32 	%r115, %r114, 15;
       // 73: xor.b32  	%r116, %r115, %r114;
       // 74: mul.lo.s32 	%r117, %r116, -2073254261;
-      r117 = uint(int((r114 >> 15u) ^ r114) * -2073254261);
+      uint r117 = uint(int((r114 >> 15u) ^ r114) * -2073254261);
       // 75: shr.u32 	%r118, %r117, 16;
       // 76: xor.b32  	%r119, %r118, %r117;
       // 77: and.b32  	%r166, %r119, -2139095041;
@@ -132,15 +110,15 @@ void main() {
       if (int(r20) == 3) {
         // 86: ld.const.u32 	%r74, [%rd1];
         // 87: xor.b32  	%r88, %r19, 1540483477;
-        r88 = r19 ^ 0x5BD1E995u;
+        uint r88 = r19 ^ 0x5BD1E995u;
         // 88: shr.u32 	%r89, %r88, 16;
         // 89: xor.b32  	%r90, %r89, %r88;
         // 90: mul.lo.s32 	%r91, %r90, 2146121005;
-        r91 = uint(int((r88 >> 16u) ^ r88) * 2146121005);
+        uint r91 = uint(int((r88 >> 16u) ^ r88) * 2146121005);
         // 91: shr.u32 	%r92, %r91, 15;
         // 92: xor.b32  	%r93, %r92, %r91;
         // 93: mul.lo.s32 	%r94, %r93, -2073254261;
-        r94 = uint(int((r91 >> 15u) ^ r91) * -2073254261);
+        uint r94 = uint(int((r91 >> 15u) ^ r91) * -2073254261);
         // 94: shr.u32 	%r95, %r94, 16;
         // 95: xor.b32  	%r96, %r95, %r94;
         // 96: and.b32  	%r97, %r96, 7;
@@ -151,18 +129,18 @@ void main() {
         // 83: bra.uni 	$L__BB0_3;
         // 101: setp.eq.s32 	%p4, %r20, 4;
         // 102: xor.b32  	%r64, %r19, 1540483477;
-        r64 = r19 ^ 0x5BD1E995u;
+        uint r64 = r19 ^ 0x5BD1E995u;
         // 103: shr.u32 	%r65, %r64, 16;
         // 104: xor.b32  	%r66, %r65, %r64;
         // 105: mul.lo.s32 	%r67, %r66, 2146121005;
-        r67 = uint(int((r64 >> 16u) ^ r64) * 2146121005);
+        uint r67 = uint(int((r64 >> 16u) ^ r64) * 2146121005);
         // 106: shr.u32 	%r68, %r67, 15;
         // 107: xor.b32  	%r69, %r68, %r67;
         // 108: mul.lo.s32 	%r70, %r69, -2073254261;
-        r70 = uint(int((r67 >> 15u) ^ r67) * -2073254261);
+        uint r70 = uint(int((r67 >> 15u) ^ r67) * -2073254261);
         // 109: shr.u32 	%r71, %r70, 16;
         // 110: xor.b32  	%r72, %r71, %r70;
-        r72 = (r70 >> 16u) ^ r70;
+        uint r72 = (r70 >> 16u) ^ r70;
         // 111: and.b32  	%r73, %r72, -4096;
         // 112: selp.b32 	%r166, %r73, %r72, %p4;
         r166 = (int(r20) == 4) ? (r72 & 0xFFFFF000u) : r72;
@@ -170,15 +148,15 @@ void main() {
     }
   }
   // 115: xor.b32  	%r132, %r166, -1640531527;
-  r132 = r166 ^ 0x9E3779B9u;
+  uint r132 = r166 ^ 0x9E3779B9u;
   // 116: shr.u32 	%r133, %r132, 16;
   // 117: xor.b32  	%r134, %r133, %r132;
   // 118: mul.lo.s32 	%r135, %r134, 2146121005;
-  r135 = uint(int((r132 >> 16u) ^ r132) * 2146121005);
+  uint r135 = uint(int((r132 >> 16u) ^ r132) * 2146121005);
   // 119: shr.u32 	%r136, %r135, 15;
   // 120: xor.b32  	%r137, %r136, %r135;
   // 121: mul.lo.s32 	%r138, %r137, -2073254261;
-  r138 = uint(int((r135 >> 15u) ^ r135) * -2073254261);
+  uint r138 = uint(int((r135 >> 15u) ^ r135) * -2073254261);
   // 122: shr.u32 	%r139, %r138, 16;
   // 123: xor.b32  	%r140, %r139, %r138;
   // 124: cvt.u64.u32 	%rd7, %r140;
@@ -193,22 +171,22 @@ void main() {
   // 130: selp.b64 	%rd11, %rd10, %rd9, %p5;
   rd11 = (int(r10 & 3u) == 0) ? uint64_t(int64_t(uint64_t(t4))) : p2g_bfi_64(uint64_t(t2), uint64_t(t3), 32u, 32u);
   // 131: mov.b64 	%fd6, %rd11;
-  fd6 = uint64BitsToDouble(uint64_t(rd11));
+  precise double fd6 = uint64BitsToDouble(uint64_t(rd11));
   // 132: mov.b32 	%f6, %r166;
-  f6 = uintBitsToFloat(r166);
+  precise float f6 = uintBitsToFloat(r166);
   // 134: { .reg .pred p; testp.finite.f32 p, %f6; selp.u32 %r120, 1, 0, p; }
-  v_p = !isinf(f6) && !isnan(f6);
+  bool v_p = !isinf(f6) && !isnan(f6);
   // 137: { .reg .pred p; testp.infinite.f32 p, %f6; selp.u32 %r121, 1, 0, p; }
-  v_p_1 = isinf(f6);
+  bool v_p_1 = isinf(f6);
   // 139: shl.b32 	%r146, %r121, 1;
   // 140: or.b32  	%r147, %r146, %r120;
   // 142: { .reg .pred p; testp.number.f32 p, %f6; selp.u32 %r122, 1, 0, p; }
-  v_p_2 = !isnan(f6);
+  bool v_p_2 = !isnan(f6);
   // 144: shl.b32 	%r148, %r122, 2;
   // 145: or.b32  	%r149, %r147, %r148;
-  r149 = (((v_p_1 ? 1u : 0u) << 1u) | (v_p ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
+  uint r149 = (((v_p_1 ? 1u : 0u) << 1u) | (v_p ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
   // 147: { .reg .pred p; testp.notanumber.f32 p, %f6; selp.u32 %r123, 1, 0, p; }
-  v_p_3 = isnan(f6);
+  bool v_p_3 = isnan(f6);
   // 149: shl.b32 	%r150, %r123, 3;
   // 150: or.b32  	%r151, %r149, %r150;
   // 152: { .reg .pred p; testp.normal.f32 p, %f6; selp.u32 %r124, 1, 0, p; }
@@ -216,29 +194,29 @@ void main() {
   // 154: shl.b32 	%r152, %r124, 4;
   // 155: or.b32  	%r153, %r151, %r152;
   // 157: { .reg .pred p; testp.subnormal.f32 p, %f6; selp.u32 %r125, 1, 0, p; }
-  v_p_5 = (floatBitsToUint(f6) & 0x7F800000u) == 0u && (floatBitsToUint(f6) << 1) != 0u;
+  bool v_p_5 = (floatBitsToUint(f6) & 0x7F800000u) == 0u && (floatBitsToUint(f6) << 1) != 0u;
   // 159: shl.b32 	%r154, %r125, 5;
   // 160: or.b32  	%r155, %r153, %r154;
-  r155 = ((r149 | ((v_p_3 ? 1u : 0u) << 3u)) | ((v_p_4 ? 1u : 0u) << 4u)) | ((v_p_5 ? 1u : 0u) << 5u);
+  uint r155 = ((r149 | ((v_p_3 ? 1u : 0u) << 3u)) | ((v_p_4 ? 1u : 0u) << 4u)) | ((v_p_5 ? 1u : 0u) << 5u);
   // 161: cvta.to.global.u64 	%rd12, %rd2;
   // 162: mul.wide.u32 	%rd13, %r10, 4;
-  rd13 = uint64_t(r10) * uint64_t(4u);
+  uint64_t rd13 = uint64_t(r10) * uint64_t(4u);
   // 163: add.s64 	%rd14, %rd12, %rd13;
   // 164: st.global.u32 	[%rd14], %r155;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd13))).v = r155;
   // 166: { .reg .pred p; testp.finite.f64 p, %fd6; selp.u32 %r126, 1, 0, p; }
-  v_p_6 = !isinf(fd6) && !isnan(fd6);
+  bool v_p_6 = !isinf(fd6) && !isnan(fd6);
   // 169: { .reg .pred p; testp.infinite.f64 p, %fd6; selp.u32 %r127, 1, 0, p; }
-  v_p_7 = isinf(fd6);
+  bool v_p_7 = isinf(fd6);
   // 171: shl.b32 	%r156, %r127, 1;
   // 172: or.b32  	%r157, %r156, %r126;
   // 174: { .reg .pred p; testp.number.f64 p, %fd6; selp.u32 %r128, 1, 0, p; }
-  v_p_8 = !isnan(fd6);
+  bool v_p_8 = !isnan(fd6);
   // 176: shl.b32 	%r158, %r128, 2;
   // 177: or.b32  	%r159, %r157, %r158;
-  r159 = (((v_p_7 ? 1u : 0u) << 1u) | (v_p_6 ? 1u : 0u)) | ((v_p_8 ? 1u : 0u) << 2u);
+  uint r159 = (((v_p_7 ? 1u : 0u) << 1u) | (v_p_6 ? 1u : 0u)) | ((v_p_8 ? 1u : 0u) << 2u);
   // 179: { .reg .pred p; testp.notanumber.f64 p, %fd6; selp.u32 %r129, 1, 0, p; }
-  v_p_9 = isnan(fd6);
+  bool v_p_9 = isnan(fd6);
   // 181: shl.b32 	%r160, %r129, 3;
   // 182: or.b32  	%r161, %r159, %r160;
   // 184: { .reg .pred p; testp.normal.f64 p, %fd6; selp.u32 %r130, 1, 0, p; }
@@ -246,10 +224,10 @@ void main() {
   // 186: shl.b32 	%r162, %r130, 4;
   // 187: or.b32  	%r163, %r161, %r162;
   // 189: { .reg .pred p; testp.subnormal.f64 p, %fd6; selp.u32 %r131, 1, 0, p; }
-  v_p_11 = (doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) == 0ul && (doubleBitsToUint64(fd6) << 1) != 0ul;
+  bool v_p_11 = (doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) == 0ul && (doubleBitsToUint64(fd6) << 1) != 0ul;
   // 191: shl.b32 	%r164, %r131, 5;
   // 192: or.b32  	%r165, %r163, %r164;
-  r165 = ((r159 | ((v_p_9 ? 1u : 0u) << 3u)) | ((v_p_10 ? 1u : 0u) << 4u)) | ((v_p_11 ? 1u : 0u) << 5u);
+  uint r165 = ((r159 | ((v_p_9 ? 1u : 0u) << 3u)) | ((v_p_10 ? 1u : 0u) << 4u)) | ((v_p_11 ? 1u : 0u) << 5u);
   // 193: cvta.to.global.u64 	%rd15, %rd3;
   // 194: add.s64 	%rd16, %rd15, %rd13;
   // 195: st.global.u32 	[%rd16], %r165;

@@ -39,18 +39,7 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
 uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u;
-  uint r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u;
-  uint r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u;
-  uint r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u;
-  uint r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u, r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u;
-  uint r46 = 0u, r47 = 0u, r48 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul;
+  uint64_t rd14 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int_cvt_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int_cvt_param_1
@@ -61,63 +50,63 @@ void main() {
   const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // int_cvt_param_6
   const uint p56_u32 = P2GU32((pc.params + 56ul)).v;  // int_cvt_param_7
   // 36: ld.param.u64 	%rd1, [int_cvt_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 37: ld.param.u64 	%rd2, [int_cvt_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 38: ld.param.u64 	%rd3, [int_cvt_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 39: ld.param.u64 	%rd4, [int_cvt_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 40: ld.param.u64 	%rd5, [int_cvt_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 41: ld.param.u64 	%rd6, [int_cvt_param_5];
-  rd6 = p40_u64;
+  uint64_t rd6 = p40_u64;
   // 42: ld.param.u64 	%rd7, [int_cvt_param_6];
-  rd7 = p48_u64;
+  uint64_t rd7 = p48_u64;
   // 43: ld.param.u32 	%r9, [int_cvt_param_7];
   // 44: mov.u32 	%r10, %ntid.x;
   // 45: mov.u32 	%r11, %ctaid.x;
   // 46: mov.u32 	%r12, %tid.x;
   // 47: mad.lo.s32 	%r1, %r11, %r10, %r12;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 48: mad.lo.s32 	%r13, %r1, -1640531527, %r9;
-  r13 = uint(int(r1) * -1640531527 + int(p56_u32));
+  uint r13 = uint(int(r1) * -1640531527 + int(p56_u32));
   // 49: shr.u32 	%r14, %r13, 16;
   // 50: xor.b32  	%r15, %r14, %r13;
   // 51: mul.lo.s32 	%r16, %r15, 2146121005;
-  r16 = uint(int((r13 >> 16u) ^ r13) * 2146121005);
+  uint r16 = uint(int((r13 >> 16u) ^ r13) * 2146121005);
   // 52: shr.u32 	%r17, %r16, 15;
   // 53: xor.b32  	%r18, %r17, %r16;
   // 54: mul.lo.s32 	%r19, %r18, -2073254261;
-  r19 = uint(int((r16 >> 15u) ^ r16) * -2073254261);
+  uint r19 = uint(int((r16 >> 15u) ^ r16) * -2073254261);
   // 55: shr.u32 	%r20, %r19, 16;
   // 56: xor.b32  	%r2, %r20, %r19;
-  r2 = (r19 >> 16u) ^ r19;
+  uint r2 = (r19 >> 16u) ^ r19;
   // 57: xor.b32  	%r21, %r2, 1540483477;
-  r21 = r2 ^ 0x5BD1E995u;
+  uint r21 = r2 ^ 0x5BD1E995u;
   // 58: shr.u32 	%r22, %r21, 16;
   // 59: xor.b32  	%r23, %r22, %r21;
   // 60: mul.lo.s32 	%r24, %r23, 2146121005;
-  r24 = uint(int((r21 >> 16u) ^ r21) * 2146121005);
+  uint r24 = uint(int((r21 >> 16u) ^ r21) * 2146121005);
   // 61: shr.u32 	%r25, %r24, 15;
   // 62: xor.b32  	%r26, %r25, %r24;
   // 63: mul.lo.s32 	%r27, %r26, -2073254261;
-  r27 = uint(int((r24 >> 15u) ^ r24) * -2073254261);
+  uint r27 = uint(int((r24 >> 15u) ^ r24) * -2073254261);
   // 64: shr.u32 	%r28, %r27, 16;
   // 65: xor.b32  	%r48, %r28, %r27;
-  r48 = (r27 >> 16u) ^ r27;
+  uint r48 = (r27 >> 16u) ^ r27;
   // 66: and.b32  	%r4, %r2, 3;
-  r4 = r2 & 3u;
+  uint r4 = r2 & 3u;
   // 67: setp.eq.s32 	%p1, %r4, 0;
   // 68: @%p1 bra 	$L__BB0_5;
   if (int(r4) == 0) {
     // 79: cvt.u64.u32 	%rd8, %r2;
     uint64_t t1 = uint64_t(r2);
     // 80: and.b64  	%rd9, %rd8, 60;
-    rd9 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(60ul));
+    uint64_t rd9 = packUint2x32(unpackUint2x32(uint64_t(t1)) & unpackUint2x32(60ul));
     // 81: mov.u64 	%rd10, kEdgeInt;
     // 82: add.s64 	%rd11, %rd10, %rd9;
-    rd11 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd9));
+    uint64_t rd11 = uint64_t(int64_t(uint64_t(0ul)) + int64_t(rd9));
     // 83: ld.const.u32 	%r48, [%rd11];
     r48 = p2g_ldc32(uint(rd11));
     // 84: bra.uni 	$L__BB0_6;
@@ -136,7 +125,7 @@ void main() {
         // 90: and.b32  	%r29, %r2, 4;
         // 91: setp.eq.s32 	%p4, %r29, 0;
         // 92: and.b32  	%r30, %r48, 65535;
-        r30 = r48 & 65535u;
+        uint r30 = r48 & 65535u;
         // 93: neg.s32 	%r31, %r30;
         // 94: selp.b32 	%r48, %r31, %r30, %p4;
         r48 = (int(r2 & 4u) == 0) ? uint(-int(r30)) : r30;
@@ -144,15 +133,15 @@ void main() {
     }
   }
   // 97: xor.b32  	%r38, %r48, -1640531527;
-  r38 = r48 ^ 0x9E3779B9u;
+  uint r38 = r48 ^ 0x9E3779B9u;
   // 98: shr.u32 	%r39, %r38, 16;
   // 99: xor.b32  	%r40, %r39, %r38;
   // 100: mul.lo.s32 	%r41, %r40, 2146121005;
-  r41 = uint(int((r38 >> 16u) ^ r38) * 2146121005);
+  uint r41 = uint(int((r38 >> 16u) ^ r38) * 2146121005);
   // 101: shr.u32 	%r42, %r41, 15;
   // 102: xor.b32  	%r43, %r42, %r41;
   // 103: mul.lo.s32 	%r44, %r43, -2073254261;
-  r44 = uint(int((r41 >> 15u) ^ r41) * -2073254261);
+  uint r44 = uint(int((r41 >> 15u) ^ r41) * -2073254261);
   // 104: shr.u32 	%r45, %r44, 16;
   // 105: xor.b32  	%r46, %r45, %r44;
   // 106: cvt.u64.u32 	%rd15, %r46;
@@ -168,16 +157,16 @@ void main() {
   rd14 = (int(r1 & 3u) == 0) ? uint64_t(int64_t(uint64_t(t4))) : p2g_bfi_64(uint64_t(t2), uint64_t(t3), 32u, 32u);
   // 114: cvt.s8.s32 %rs1, %r48;
   int64_t t5 = int64_t(int(r48));
-  rs1 = (uint(bitfieldExtract(int((uint(uint64_t(t5)) & 255u)), 0, 8)) & 0x0000FFFFu);
+  uint rs1 = (uint(bitfieldExtract(int((uint(uint64_t(t5)) & 255u)), 0, 8)) & 0x0000FFFFu);
   // 116: cvta.to.global.u64 	%rd19, %rd1;
   // 117: mul.wide.u32 	%rd20, %r1, 2;
-  rd20 = uint64_t(r1) * uint64_t(2u);
+  uint64_t rd20 = uint64_t(r1) * uint64_t(2u);
   // 118: add.s64 	%rd21, %rd19, %rd20;
   // 119: st.global.u16 	[%rd21], %rs1;
   P2GU16(uint64_t(int64_t(rd1) + int64_t(rd20))).v = uint16_t(rs1);
   // 121: cvt.sat.s8.s32 %rs2, %r48;
   int t6 = int(int(r48));
-  rs2 = (uint(bitfieldExtract(int((uint(clamp(t6, -128, 127)) & 255u)), 0, 8)) & 0x0000FFFFu);
+  uint rs2 = (uint(bitfieldExtract(int((uint(clamp(t6, -128, 127)) & 255u)), 0, 8)) & 0x0000FFFFu);
   // 123: cvta.to.global.u64 	%rd22, %rd2;
   // 124: add.s64 	%rd23, %rd22, %rd20;
   // 125: st.global.u16 	[%rd23], %rs2;
@@ -192,7 +181,7 @@ void main() {
   uint t8 = uint(r48);
   // 135: cvta.to.global.u64 	%rd26, %rd4;
   // 136: mul.wide.u32 	%rd27, %r1, 4;
-  rd27 = uint64_t(r1) * uint64_t(4u);
+  uint64_t rd27 = uint64_t(r1) * uint64_t(4u);
   // 137: add.s64 	%rd28, %rd26, %rd27;
   // 138: st.global.u32 	[%rd28], %r35;
   P2GU32(uint64_t(int64_t(rd4) + int64_t(rd27))).v = uint(int(min(t8, 2147483647u)));
@@ -215,7 +204,7 @@ void main() {
   // 154: cvt.sat.s16.u64 %rs5, %rd14;
   uint64_t t12 = uint64_t(rd14);
   t12 = min(t12, 32767ul);
-  rs5 = (uint(bitfieldExtract(int((uint(uint64_t(t12)) & 65535u)), 0, 16)) & 0x0000FFFFu);
+  uint rs5 = (uint(bitfieldExtract(int((uint(uint64_t(t12)) & 65535u)), 0, 16)) & 0x0000FFFFu);
   // 156: cvta.to.global.u64 	%rd34, %rd7;
   // 157: add.s64 	%rd35, %rd34, %rd20;
   // 158: st.global.u16 	[%rd35], %rs5;

@@ -285,6 +285,28 @@ float p2g_h2f(uint h) {
   }
   return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
+uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
 // f32 bits rounded to a narrower binary format: `m` fraction bits, exponent bias `bias`, `eb` exponent bits;
 // mode 0 = rn (ties to even), 1 = rz, 2 = rm, 3 = rp; subnormal results exact; NaN gives `nanBits`. Returns the
 // narrow format's bits (sign at bit m + eb).
@@ -334,21 +356,7 @@ float p2g_sqrt32(float x, int mode, bool ftz) {
 }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, rs17 = 0u, rs18 = 0u;
-  uint rs19 = 0u, rs20 = 0u, rs21 = 0u, rs22 = 0u, rs23 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u;
-  uint r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u;
-  uint r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u;
-  uint r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u;
-  uint r36 = 0u, r37 = 0u, low = 0u, low_1 = 0u, high = 0u, low_2 = 0u, high_1 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
-  precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
+  uint64_t rd24 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // new_user_check_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // new_user_check_param_1
@@ -357,86 +365,86 @@ void main() {
   const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // new_user_check_param_4
   const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // new_user_check_param_5
   // 31: ld.param.u64 	%rd1, [new_user_check_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 32: ld.param.u64 	%rd2, [new_user_check_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 33: ld.param.u64 	%rd3, [new_user_check_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 34: ld.param.u64 	%rd4, [new_user_check_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 35: ld.param.u64 	%rd5, [new_user_check_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 36: ld.param.u32 	%r2, [new_user_check_param_5];
-  r2 = p40_u32;
+  uint r2 = p40_u32;
   // 37: mov.u32 	%r3, %ntid.x;
   // 38: mov.u32 	%r4, %ctaid.x;
   // 39: mov.u32 	%r5, %tid.x;
   // 40: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 41: setp.ge.s32 	%p1, %r1, %r2;
   // 42: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(r2))) {
     // 44: cvta.to.global.u64 	%rd6, %rd5;
-    rd6 = rd5;
+    uint64_t rd6 = rd5;
     // 45: cvta.to.global.u64 	%rd7, %rd4;
-    rd7 = rd4;
+    uint64_t rd7 = rd4;
     // 46: cvta.to.global.u64 	%rd8, %rd1;
-    rd8 = rd1;
+    uint64_t rd8 = rd1;
     // 47: cvta.to.global.u64 	%rd9, %rd2;
     // 48: mul.wide.s32 	%rd10, %r1, 4;
-    rd10 = uint64_t(int64_t(int(r1)) * int64_t(4));
+    uint64_t rd10 = uint64_t(int64_t(int(r1)) * int64_t(4));
     // 49: add.s64 	%rd11, %rd8, %rd10;
     // 50: mul.lo.s32 	%r26, %r1, 7;
-    r26 = uint(int(r1) * 7);
+    uint r26 = uint(int(r1) * 7);
     // 51: add.s32 	%r27, %r26, 3;
     // 52: rem.s32 	%r28, %r27, %r2;
     // 53: mul.wide.s32 	%rd12, %r28, 4;
-    rd12 = uint64_t(int64_t(int(uint(p2g_rem_s32(int(uint(int(r26) + 3)), int(r2))))) * int64_t(4));
+    uint64_t rd12 = uint64_t(int64_t(int(uint(p2g_rem_s32(int(uint(int(r26) + 3)), int(r2))))) * int64_t(4));
     // 54: add.s64 	%rd13, %rd8, %rd12;
     // 55: add.s64 	%rd14, %rd9, %rd10;
     // 56: cvta.to.global.u64 	%rd15, %rd3;
     // 57: add.s64 	%rd16, %rd15, %rd10;
     // 58: ld.global.nc.f32 	%f5, [%rd16];
-    f5 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd3) + int64_t(rd10))).v);
+    precise float f5 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd3) + int64_t(rd10))).v);
     // 59: ld.global.nc.f32 	%f1, [%rd14];
-    f1 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd10))).v);
+    precise float f1 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd2) + int64_t(rd10))).v);
     // 60: mul.f32 	%f10, %f1, %f5;
-    f10 = p2g_fmul(f1, f5, false);
+    precise float f10 = p2g_fmul(f1, f5, false);
     // 61: ld.global.nc.f32 	%f3, [%rd11];
-    f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
+    precise float f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
     // 62: add.f32 	%f11, %f3, %f10;
-    f11 = p2g_fadd(f3, f10, false);
+    precise float f11 = p2g_fadd(f3, f10, false);
     // 63: ld.global.nc.f32 	%f12, [%rd13];
-    f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
+    precise float f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
     // 64: sub.f32 	%f13, %f10, %f12;
-    f13 = p2g_fsub(f10, f12, false);
+    precise float f13 = p2g_fsub(f10, f12, false);
     // 65: fma.rn.f32 	%f14, %f10, 0f3F000000, %f13;
-    f14 = p2g_ffma(f10, 0.5, f13, 0, false);
+    precise float f14 = p2g_ffma(f10, 0.5, f13, 0, false);
     // 66: add.f32 	%f15, %f5, 0f0DA24260;
-    f15 = p2g_fadd(f5, uintBitsToFloat(0x0DA24260u), false);
+    precise float f15 = p2g_fadd(f5, uintBitsToFloat(0x0DA24260u), false);
     // 67: div.rn.f32 	%f16, %f3, %f15;
-    f16 = p2g_div32(f3, f15, 0, false);
+    precise float f16 = p2g_div32(f3, f15, 0, false);
     // 68: abs.f32 	%f17, %f12;
-    f17 = p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu));
+    precise float f17 = p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu));
     // 69: sqrt.rn.f32 	%f18, %f17;
-    f18 = p2g_sqrt32(f17, 0, false);
+    precise float f18 = p2g_sqrt32(f17, 0, false);
     // 70: min.f32 	%f19, %f3, %f12;
-    f19 = p2g_fmin(f3, f12);
+    precise float f19 = p2g_fmin(f3, f12);
     // 71: max.f32 	%f20, %f1, %f5;
-    f20 = p2g_fmax(f1, f5);
+    precise float f20 = p2g_fmax(f1, f5);
     // 72: add.f32 	%f21, %f19, %f20;
-    f21 = p2g_fadd(f19, f20, false);
+    precise float f21 = p2g_fadd(f19, f20, false);
     // 73: mul.f32 	%f22, %f1, 0f000AE398;
-    f22 = p2g_fmul(f1, uintBitsToFloat(0x000AE398u), false);
+    precise float f22 = p2g_fmul(f1, uintBitsToFloat(0x000AE398u), false);
     // 74: mov.f32 	%f23, 0f40400000;
-    f23 = 3.0;
+    precise float f23 = 3.0;
     // 75: fma.rn.f32 	%f24, %f22, 0f40400000, 0f000116C2;
-    f24 = p2g_ffma(f22, 3.0, uintBitsToFloat(0x000116C2u), 0, false);
+    precise float f24 = p2g_ffma(f22, 3.0, uintBitsToFloat(0x000116C2u), 0, false);
     // 76: shl.b32 	%r29, %r1, 3;
-    r29 = r1 << 3u;
+    uint r29 = r1 << 3u;
     // 77: mul.wide.s32 	%rd17, %r29, 4;
     // 78: add.s64 	%rd18, %rd7, %rd17;
-    rd18 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r29)) * int64_t(4))));
+    uint64_t rd18 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r29)) * int64_t(4))));
     // 79: st.global.f32 	[%rd18], %f11;
     P2GU32(rd18).v = floatBitsToUint(f11);
     // 80: or.b32  	%r30, %r29, 1;
@@ -447,7 +455,7 @@ void main() {
     // 83: add.s32 	%r31, %r26, %r1;
     // 84: mul.wide.s32 	%rd19, %r31, 4;
     // 85: add.s64 	%rd20, %rd7, %rd19;
-    rd20 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(uint(int(r26) + int(r1)))) * int64_t(4))));
+    uint64_t rd20 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(uint(int(r26) + int(r1)))) * int64_t(4))));
     // 86: st.global.f32 	[%rd20+12], %f18;
     P2GU32((rd20 + 12ul)).v = floatBitsToUint(f18);
     // 87: st.global.f32 	[%rd18+16], %f21;
@@ -455,99 +463,88 @@ void main() {
     // 88: st.global.f32 	[%rd18+20], %f24;
     P2GU32((rd18 + 20ul)).v = floatBitsToUint(f24);
     // 89: mov.f32 	%f25, 0f80000000;
-    f25 = uintBitsToFloat(0x80000000u);
+    precise float f25 = uintBitsToFloat(0x80000000u);
     // 90: max.f32 	%f26, %f3, %f25;
-    f26 = p2g_fmax(f3, f25);
+    precise float f26 = p2g_fmax(f3, f25);
     // 91: mul.f32 	%f27, %f5, %f26;
-    f27 = p2g_fmul(f5, f26, false);
+    precise float f27 = p2g_fmul(f5, f26, false);
     // 92: st.global.f32 	[%rd18+24], %f27;
     P2GU32((rd18 + 24ul)).v = floatBitsToUint(f27);
     // 93: div.rn.f32 	%f28, %f1, %f23;
-    f28 = p2g_div32(f1, f23, 0, false);
+    precise float f28 = p2g_div32(f1, f23, 0, false);
     // 94: mul.f32 	%f29, %f5, %f5;
-    f29 = p2g_fmul(f5, f5, false);
+    precise float f29 = p2g_fmul(f5, f5, false);
     // 95: sqrt.rn.f32 	%f30, %f29;
-    f30 = p2g_sqrt32(f29, 0, false);
+    precise float f30 = p2g_sqrt32(f29, 0, false);
     // 96: add.f32 	%f31, %f28, %f30;
-    f31 = p2g_fadd(f28, f30, false);
+    precise float f31 = p2g_fadd(f28, f30, false);
     // 97: st.global.f32 	[%rd18+28], %f31;
     P2GU32((rd18 + 28ul)).v = floatBitsToUint(f31);
     // 99: {  cvt.rn.f16.f32 %rs1, %f1;}
-    rs1 = p2g_f2h_rn(floatBitsToUint(f1));
+    uint rs1 = p2g_f2h_rn(floatBitsToUint(f1));
     // 102: mul.f32 	%f2, %f5, 0f42C80000;
-    f2 = p2g_fmul(f5, 100.0, false);
+    precise float f2 = p2g_fmul(f5, 100.0, false);
     // 104: {  cvt.rz.f16.f32 %rs2, %f2;}
-    rs2 = p2g_narrow32(floatBitsToUint(f2), 10, 15, 5, 1, 0x7FFFu);
+    uint rs2 = p2g_narrow32(floatBitsToUint(f2), 10, 15, 5, 1, 0x7FFFu);
     // 107: mov.b32 	%r32, %f3;
     // 108: cvt.u16.u32 	%rs23, %r32;
     uint64_t t1 = uint64_t(floatBitsToUint(f3));
-    rs23 = (uint(uint64_t(t1)) & 65535u);
+    uint rs23 = (uint(uint64_t(t1)) & 65535u);
     // 110: {mul.f16 %rs3,%rs1,%rs2;
     // 114: {add.sat.f16 %rs6,%rs3,%rs23;
-    uint t2 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs2 & 0xFFFFu))), p2g_h2f((rs23 & 0xFFFFu))));
-    rs6 = (t2 > 0x7C00u ? 0u : (t2 >= 0x3C00u ? 0x3C00u : t2));
+    uint rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
     // 118: {  cvt.rn.f16.f32 %rs9, %f3;}
-    rs9 = p2g_f2h_rn(floatBitsToUint(f3));
+    uint rs9 = p2g_f2h_rn(floatBitsToUint(f3));
     // 122: {fma.rn.f16 %rs10,%rs1,%rs2,%rs9;
-    rs10 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs2 & 0xFFFFu))), p2g_h2f((rs9 & 0xFFFFu))));
+    uint rs10 = p2g_hfma(rs1, rs2, rs9);
     // 126: {fma.rn.sat.f16 %rs14,%rs23,%rs1,%rs2;
-    uint t3 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs23 & 0xFFFFu)), p2g_h2f((rs1 & 0xFFFFu))), p2g_h2f((rs2 & 0xFFFFu))));
-    rs14 = (t3 > 0x7C00u ? 0u : (t3 >= 0x3C00u ? 0x3C00u : t3));
+    uint rs14 = p2g_hsat(p2g_hfma(rs23, rs1, rs2));
     // 130: { cvt.rn.f16x2.f32 %r6, %f5, %f1; }
-    uint t4 = p2g_f2h_rn(floatBitsToUint(f5));
-    uint t5 = p2g_f2h_rn(floatBitsToUint(f1));
-    r6 = (t4 << 16) | t5;
+    uint t2 = p2g_f2h_rn(floatBitsToUint(f5));
+    uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
+    uint r6 = (t2 << 16) | t3;
     // 134: {  mov.b32 %r7, {%rs23,%rs2};}
-    r7 = (rs23 << 0u) | (rs2 << 16u);
+    uint r7 = (rs23 << 0u) | (rs2 << 16u);
     // 137: mov.f32 	%f6, 0f3E800000;
-    f6 = 0.25;
+    precise float f6 = 0.25;
     // 140: cvt.rn.f16.f32 low, %f6;
-    low = p2g_f2h_rn(floatBitsToUint(f6));
+    uint low = p2g_f2h_rn(floatBitsToUint(f6));
     // 141: mov.b32 %r8, {low,low};}
     // 145: {fma.rn.f16x2 %r9,%r6,%r7,%r8;
-    uint t6 = ((low << 0u) | (low << 16u));
-    uint t7 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r6 & 0xFFFFu)), p2g_h2f((r7 & 0xFFFFu))), p2g_h2f((t6 & 0xFFFFu))));
-    r9 = (t7 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r6 >> 16)), p2g_h2f((r7 >> 16))), p2g_h2f((t6 >> 16))))) << 16));
+    uint r9 = p2g_hfma2(r6, r7, ((low << 0u) | (low << 16u)));
     // 149: {mul.f16x2 %r13,%r6,%r6;
     // 153: {add.sat.f16x2 %r16,%r13,%r7;
-    uint t8 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r6 & 0xFFFFu)), p2g_h2f((r6 & 0xFFFFu))), p2g_h2f((r7 & 0xFFFFu))));
-    uint t9 = (t8 > 0x7C00u ? 0u : (t8 >= 0x3C00u ? 0x3C00u : t8));
-    uint t10 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r6 >> 16)), p2g_h2f((r6 >> 16))), p2g_h2f((r7 >> 16))));
-    r16 = (t9 | (((t10 > 0x7C00u ? 0u : (t10 >= 0x3C00u ? 0x3C00u : t10))) << 16));
+    uint r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
     // 157: {sub.f16x2 %r19,%r9,%r16;
-    uint t11 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r9 & 0xFFFFu)), p2g_h2f(((r16 & 0xFFFFu) ^ 0x8000u))));
-    r19 = (t11 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r9 >> 16)), p2g_h2f(((r16 >> 16) ^ 0x8000u))))) << 16));
+    uint r19 = p2g_hsub2(r9, r16);
     // 161: {neg.f16x2 %r22,%r19;
-    uint t12 = (r19 & 0xFFFFu);
-    uint t13 = ((t12 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t12 ^ 0x8000u));
-    uint t14 = (r19 >> 16);
-    r22 = (t13 | ((((t14 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t14 ^ 0x8000u))) << 16));
+    uint r22 = p2g_hneg2(r19);
     // 165: {  cvt.f32.f16 %f7, %rs6;}
-    uint t15 = floatBitsToUint(p2g_h2f(rs6));
-    f7 = uintBitsToFloat((t15 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t15);
+    uint t4 = floatBitsToUint(p2g_h2f(rs6));
+    precise float f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
     // 170: mov.b32 {low,high},%r9;
-    low_1 = ((r9 >> 0u) & 0xFFFFu);
-    high = ((r9 >> 16u) & 0xFFFFu);
+    uint low_1 = ((r9 >> 0u) & 0xFFFFu);
+    uint high = ((r9 >> 16u) & 0xFFFFu);
     // 171: cvt.f32.f16 %f8, low;}
-    uint t16 = floatBitsToUint(p2g_h2f(low_1));
-    f8 = uintBitsToFloat((t16 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t16);
+    uint t5 = floatBitsToUint(p2g_h2f(low_1));
+    precise float f8 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
     // 176: mov.b32 {low,high},%r16;
-    low_2 = ((r16 >> 0u) & 0xFFFFu);
-    high_1 = ((r16 >> 16u) & 0xFFFFu);
+    uint low_2 = ((r16 >> 0u) & 0xFFFFu);
+    uint high_1 = ((r16 >> 16u) & 0xFFFFu);
     // 177: cvt.f32.f16 %f9, high;}
-    uint t17 = floatBitsToUint(p2g_h2f(high_1));
-    f9 = uintBitsToFloat((t17 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t17);
+    uint t6 = floatBitsToUint(p2g_h2f(high_1));
+    precise float f9 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
     // 180: fma.rn.f32 	%f32, %f8, %f9, %f7;
-    f32 = p2g_ffma(f8, f9, f7, 0, false);
+    precise float f32 = p2g_ffma(f8, f9, f7, 0, false);
     // 181: mov.b32 	%r33, {%rs6, %rs10};
     // 182: mul.lo.s32 	%r34, %r1, 6;
     // 183: mul.wide.s32 	%rd21, %r34, 4;
     // 184: add.s64 	%rd22, %rd6, %rd21;
-    rd22 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(4))));
+    uint64_t rd22 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(4))));
     // 185: st.global.u32 	[%rd22], %r33;
     P2GU32(rd22).v = ((rs6 << 0u) | (rs10 << 16u));
     // 187: {max.f16 %rs21,%rs1,%rs23;
-    rs21 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs23 & 0xFFFFu)))));
+    uint rs21 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs23 & 0xFFFFu)))));
     // 190: mov.b32 	%r35, {%rs14, %rs21};
     // 191: shl.b32 	%r36, %r1, 1;
     // 192: sub.s32 	%r37, %r30, %r36;

@@ -34,31 +34,21 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool v_p = false, v_p_1 = false, v_p_2 = false, v_p_3 = false, v_p_4 = false, v_p_5 = false;
-  uint temp1 = 0u, temp2 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u;
-  uint temp1_in = 0u, temp2_1 = 0u, temp1_1 = 0u, r0_1 = 0u, r1_1 = 0u, r2_1 = 0u, r3_1 = 0u, temp1_in_1 = 0u;
-  uint temp2_2 = 0u, temp1_2 = 0u, r0_2 = 0u, r1_2 = 0u, r2_2 = 0u, r3_2 = 0u, temp1_3 = 0u, temp2_3 = 0u;
-  uint r0_3 = 0u, r1_3 = 0u, r2_3 = 0u, temp1_in_2 = 0u, temp2_4 = 0u, temp1_4 = 0u, r0_4 = 0u, r1_4 = 0u;
-  uint r2_4 = 0u, r3_3 = 0u, r = 0u, r0_5 = 0u, r1_5 = 0u, r2_5 = 0u, r3_4 = 0u, temp1_in_3 = 0u, temp2_5 = 0u;
-  uint temp1_5 = 0u, r0_6 = 0u, r1_6 = 0u, r2_6 = 0u, r3_5 = 0u, temp1_6 = 0u, temp2_6 = 0u, r0_7 = 0u;
-  uint r1_7 = 0u, r2_7 = 0u, temp1_in_4 = 0u, temp2_7 = 0u, temp1_7 = 0u, r0_8 = 0u, r1_8 = 0u, r2_8 = 0u;
-  uint r3_6 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // in_p
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // out_p
   // 59: ld.param.u64 %rd1, [in_p];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 60: ld.param.u64 %rd2, [out_p];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 61: cvta.to.global.u64 %rd1, %rd1;
   rd1 = rd1;
   // 62: cvta.to.global.u64 %rd2, %rd2;
   rd2 = rd2;
   // 63: mov.u32 %r7, %tid.x;
-  r7 = gl_LocalInvocationID.x;
+  uint r7 = gl_LocalInvocationID.x;
   // 64: mul.wide.u32 %rd3, %r7, 8;
-  rd3 = uint64_t(r7) * uint64_t(8u);
+  uint64_t rd3 = uint64_t(r7) * uint64_t(8u);
   // 65: add.s64 %rd1, %rd1, %rd3;
   rd1 = uint64_t(int64_t(rd1) + int64_t(rd3));
   // 66: mul.wide.u32 %rd3, %r7, 24;
@@ -66,22 +56,22 @@ void main() {
   // 67: add.s64 %rd2, %rd2, %rd3;
   rd2 = uint64_t(int64_t(rd2) + int64_t(rd3));
   // 68: ld.global.u32 temp1, [%rd1];
-  temp1 = P2GU32(rd1).v;
+  uint temp1 = P2GU32(rd1).v;
   // 69: ld.global.u32 temp2, [%rd1+4];
-  temp2 = P2GU32((rd1 + 4ul)).v;
+  uint temp2 = P2GU32((rd1 + 4ul)).v;
   // 70: mov.u32 %r1, 11;
-  r1 = 11u;
+  uint r1 = 11u;
   // 71: mov.u32 %r2, 22;
-  r2 = 22u;
+  uint r2 = 22u;
   // 72: call (temp2), f, (temp1, temp2);
-  temp1_in = temp1;
-  temp2_1 = temp2;
+  uint temp1_in = temp1;
+  uint temp2_1 = temp2;
   // 20: mov.u32 %r1, 0;
-  r1_1 = 0u;
+  uint r1_1 = 0u;
   // 21: mov.u32 %r2, temp2;
-  r2_1 = temp2_1;
+  uint r2_1 = temp2_1;
   // 22: mov.u32 %r3, 0;
-  r3_1 = 0u;
+  uint r3_1 = 0u;
   for (;;) {
     p2g_loop_tick();
     // 24: mad.lo.u32 %r1, %r1, 31, %r2;
@@ -97,7 +87,7 @@ void main() {
     }
   }
   // 29: xor.b32 temp1, %r1, 0x5A5A;
-  temp1_1 = r1_1 ^ 23130u;
+  uint temp1_1 = r1_1 ^ 23130u;
   // 30: mov.u32 temp2, 77;
   temp2_1 = 77u;
   // 31: ret;
@@ -106,14 +96,14 @@ void main() {
   // 73: st.global.u32 [%rd2], temp2;
   P2GU32(rd2).v = temp2;
   // 74: call (%r3), f, (temp2, temp1);
-  temp1_in_1 = temp2;
-  temp2_2 = temp1;
+  uint temp1_in_1 = temp2;
+  uint temp2_2 = temp1;
   // 20: mov.u32 %r1, 0;
-  r1_2 = 0u;
+  uint r1_2 = 0u;
   // 21: mov.u32 %r2, temp2;
-  r2_2 = temp2_2;
+  uint r2_2 = temp2_2;
   // 22: mov.u32 %r3, 0;
-  r3_2 = 0u;
+  uint r3_2 = 0u;
   for (;;) {
     p2g_loop_tick();
     // 24: mad.lo.u32 %r1, %r1, 31, %r2;
@@ -129,29 +119,29 @@ void main() {
     }
   }
   // 29: xor.b32 temp1, %r1, 0x5A5A;
-  temp1_2 = r1_2 ^ 23130u;
+  uint temp1_2 = r1_2 ^ 23130u;
   // 30: mov.u32 temp2, 77;
   temp2_2 = 77u;
   // 31: ret;
   // 74: call (%r3), f, (temp2, temp1);
-  r3 = temp1_2;
+  uint r3 = temp1_2;
   // 75: st.global.u32 [%rd2+4], %r3;
   P2GU32((rd2 + 4ul)).v = r3;
   // 76: add.u32 %r4, %r1, %r2;
   // 77: st.global.u32 [%rd2+8], %r4;
   P2GU32((rd2 + 8ul)).v = (r1 + r2);
   // 78: call (temp1), g, (temp2);
-  temp1_3 = temp2;
+  uint temp1_3 = temp2;
   // 37: add.u32 %r1, temp1, 1000;
   // 38: call (%r2), f, (%r1, temp1);
-  temp1_in_2 = (temp1_3 + 1000u);
-  temp2_4 = temp1_3;
+  uint temp1_in_2 = (temp1_3 + 1000u);
+  uint temp2_4 = temp1_3;
   // 20: mov.u32 %r1, 0;
-  r1_4 = 0u;
+  uint r1_4 = 0u;
   // 21: mov.u32 %r2, temp2;
-  r2_4 = temp2_4;
+  uint r2_4 = temp2_4;
   // 22: mov.u32 %r3, 0;
-  r3_3 = 0u;
+  uint r3_3 = 0u;
   for (;;) {
     p2g_loop_tick();
     // 24: mad.lo.u32 %r1, %r1, 31, %r2;
@@ -167,13 +157,13 @@ void main() {
     }
   }
   // 29: xor.b32 temp1, %r1, 0x5A5A;
-  temp1_4 = r1_4 ^ 23130u;
+  uint temp1_4 = r1_4 ^ 23130u;
   // 30: mov.u32 temp2, 77;
   temp2_4 = 77u;
   // 31: ret;
   // 38: call (%r2), f, (%r1, temp1);
   // 39: add.u32 temp2, %r2, temp1;
-  temp2_3 = temp1_4 + temp1_3;
+  uint temp2_3 = temp1_4 + temp1_3;
   // 40: ret;
   // 78: call (temp1), g, (temp2);
   temp1 = temp2_3;
@@ -185,34 +175,34 @@ void main() {
   p2g_stl32(4u, r7);
   // 87: call.uni (h_ret), h, (h_param_1, h_param_0);
   // 46: ld.param.u32 %r1, [h_param_0];
-  r1_5 = p2g_ldl32(0u);
+  uint r1_5 = p2g_ldl32(0u);
   // 47: ld.param.u32 %r2, [h_param_1];
   // 48: mul.lo.u32 %r3, %r1, 1000;
-  r3_4 = r1_5 * 1000u;
+  uint r3_4 = r1_5 * 1000u;
   // 49: add.u32 %r3, %r3, %r2;
   r3_4 = r3_4 + p2g_ldl32(4u);
   // 50: st.param.b32 [h_ret], %r3;
   p2g_stl32(8u, r3_4);
   // 51: ret;
   // 88: ld.param.b32 r, [h_ret];
-  r = p2g_ldl32(8u);
+  uint r = p2g_ldl32(8u);
   // 89: st.global.u32 [%rd2+16], r;
   P2GU32((rd2 + 16ul)).v = r;
   // 91: mov.u32 %r5, 0;
-  r5 = 0u;
+  uint r5 = 0u;
   // 92: mov.u32 %r6, 0;
-  r6 = 0u;
+  uint r6 = 0u;
   for (;;) {
     p2g_loop_tick();
     // 94: call (%r3), f, (%r5, %r7);
-    temp1_in_3 = r5;
-    temp2_5 = r7;
+    uint temp1_in_3 = r5;
+    uint temp2_5 = r7;
     // 20: mov.u32 %r1, 0;
-    r1_6 = 0u;
+    uint r1_6 = 0u;
     // 21: mov.u32 %r2, temp2;
-    r2_6 = temp2_5;
+    uint r2_6 = temp2_5;
     // 22: mov.u32 %r3, 0;
-    r3_5 = 0u;
+    uint r3_5 = 0u;
     for (;;) {
       p2g_loop_tick();
       // 24: mad.lo.u32 %r1, %r1, 31, %r2;
@@ -228,7 +218,7 @@ void main() {
       }
     }
     // 29: xor.b32 temp1, %r1, 0x5A5A;
-    temp1_5 = r1_6 ^ 23130u;
+    uint temp1_5 = r1_6 ^ 23130u;
     // 30: mov.u32 temp2, 77;
     temp2_5 = 77u;
     // 31: ret;
@@ -237,17 +227,17 @@ void main() {
     // 95: add.u32 %r6, %r6, %r3;
     r6 = r6 + r3;
     // 96: call (%r3), g, (%r6);
-    temp1_6 = r6;
+    uint temp1_6 = r6;
     // 37: add.u32 %r1, temp1, 1000;
     // 38: call (%r2), f, (%r1, temp1);
-    temp1_in_4 = (temp1_6 + 1000u);
-    temp2_7 = temp1_6;
+    uint temp1_in_4 = (temp1_6 + 1000u);
+    uint temp2_7 = temp1_6;
     // 20: mov.u32 %r1, 0;
-    r1_8 = 0u;
+    uint r1_8 = 0u;
     // 21: mov.u32 %r2, temp2;
-    r2_8 = temp2_7;
+    uint r2_8 = temp2_7;
     // 22: mov.u32 %r3, 0;
-    r3_6 = 0u;
+    uint r3_6 = 0u;
     for (;;) {
       p2g_loop_tick();
       // 24: mad.lo.u32 %r1, %r1, 31, %r2;
@@ -263,13 +253,13 @@ void main() {
       }
     }
     // 29: xor.b32 temp1, %r1, 0x5A5A;
-    temp1_7 = r1_8 ^ 23130u;
+    uint temp1_7 = r1_8 ^ 23130u;
     // 30: mov.u32 temp2, 77;
     temp2_7 = 77u;
     // 31: ret;
     // 38: call (%r2), f, (%r1, temp1);
     // 39: add.u32 temp2, %r2, temp1;
-    temp2_6 = temp1_7 + temp1_6;
+    uint temp2_6 = temp1_7 + temp1_6;
     // 40: ret;
     // 96: call (%r3), g, (%r6);
     r3 = temp2_6;

@@ -139,57 +139,50 @@ uint64_t p2g_f2i64(uint w, int mode, bool sgn) {
 float p2g_ftz(float x) { uint b = floatBitsToUint(x); return (b & 0x7F800000u) == 0u ? uintBitsToFloat(b & 0x80000000u) : x; }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf, fd3 = 0.0lf, fd4 = 0.0lf, fd5 = 0.0lf, fd6 = 0.0lf;
-  precise double fd7 = 0.0lf, fd8 = 0.0lf;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_f64_nan_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_f64_nan_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cvt_f64_nan_param_2
   const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // cvt_f64_nan_param_3
   // 29: ld.param.u64 	%rd1, [cvt_f64_nan_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 30: ld.param.u64 	%rd2, [cvt_f64_nan_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 31: ld.param.u64 	%rd3, [cvt_f64_nan_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 32: ld.param.u32 	%r2, [cvt_f64_nan_param_3];
   // 33: mov.u32 	%r3, %ntid.x;
   // 34: mov.u32 	%r4, %ctaid.x;
   // 35: mov.u32 	%r5, %tid.x;
   // 36: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 37: setp.ge.s32 	%p1, %r1, %r2;
   // 38: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p24_u32))) {
     // 40: cvta.to.global.u64 	%rd4, %rd1;
     // 41: mul.wide.s32 	%rd5, %r1, 4;
     // 42: add.s64 	%rd6, %rd4, %rd5;
-    rd6 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
+    uint64_t rd6 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
     // 43: ld.global.f32 	%f1, [%rd6];
-    f1 = uintBitsToFloat(P2GU32(rd6).v);
+    precise float f1 = uintBitsToFloat(P2GU32(rd6).v);
     // 44: cvta.to.global.u64 	%rd7, %rd2;
     // 45: mul.wide.s32 	%rd8, %r1, 8;
-    rd8 = uint64_t(int64_t(int(r1)) * int64_t(8));
+    uint64_t rd8 = uint64_t(int64_t(int(r1)) * int64_t(8));
     // 46: add.s64 	%rd9, %rd7, %rd8;
     // 47: ld.global.f64 	%fd4, [%rd9];
-    fd4 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd2) + int64_t(rd8))).v);
+    precise double fd4 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd2) + int64_t(rd8))).v);
     // 48: cvta.to.global.u64 	%rd10, %rd3;
     // 49: shl.b64 	%rd11, %rd8, 3;
     // 50: add.s64 	%rd12, %rd10, %rd11;
-    rd12 = uint64_t(int64_t(rd3) + int64_t(rd8 << 3u));
+    uint64_t rd12 = uint64_t(int64_t(rd3) + int64_t(rd8 << 3u));
     // 52: cvt.f64.f32 %fd1, %f1;
     precise double t1 = p2g_f2d(f1);
-    fd1 = (isnan(t1) ? uint64BitsToDouble(doubleBitsToUint64(t1) | 0x0008000000000000ul) : t1);
+    precise double fd1 = (isnan(t1) ? uint64BitsToDouble(doubleBitsToUint64(t1) | 0x0008000000000000ul) : t1);
     // 54: st.global.f64 	[%rd12], %fd1;
     P2GU64(rd12).v = doubleBitsToUint64(fd1);
     // 56: cvt.rni.f32.f32 %f2, %f1;
     uint t2 = p2g_frint32(floatBitsToUint(f1), 0);
-    f2 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
+    precise float f2 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
     // 58: mov.b32 	%r6, %f2;
     // 59: cvt.u64.u32 	%rd13, %r6;
     uint64_t t3 = uint64_t(floatBitsToUint(f2));
@@ -197,7 +190,7 @@ void main() {
     P2GU64((rd12 + 8ul)).v = uint64_t(t3);
     // 62: cvt.rzi.ftz.f32.f32 %f4, %f1;
     uint t4 = p2g_frint32(floatBitsToUint(p2g_ftz(f1)), 1);
-    f4 = p2g_ftz(uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4));
+    precise float f4 = p2g_ftz(uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4));
     // 64: mov.b32 	%r7, %f4;
     // 65: cvt.u64.u32 	%rd14, %r7;
     uint64_t t5 = uint64_t(floatBitsToUint(f4));
@@ -206,23 +199,23 @@ void main() {
     // 68: cvt.sat.f64.f32 %fd2, %f1;
     precise double t6 = p2g_f2d(f1);
     precise double t7 = (t6 > 0.0lf ? min(t6, 1.0lf) : 0.0lf);
-    fd2 = (isnan(t7) ? uint64BitsToDouble(doubleBitsToUint64(t6) | 0x0008000000000000ul) : t7);
+    precise double fd2 = (isnan(t7) ? uint64BitsToDouble(doubleBitsToUint64(t6) | 0x0008000000000000ul) : t7);
     // 70: st.global.f64 	[%rd12+24], %fd2;
     P2GU64((rd12 + 24ul)).v = doubleBitsToUint64(fd2);
     // 72: cvt.rni.f64.f64 %fd3, %fd4;
     precise double t8 = fd4;
     precise double t9 = roundEven(t8);
-    fd3 = (isnan(t9) ? uint64BitsToDouble(doubleBitsToUint64(t8) | 0x0008000000000000ul) : t9);
+    precise double fd3 = (isnan(t9) ? uint64BitsToDouble(doubleBitsToUint64(t8) | 0x0008000000000000ul) : t9);
     // 74: st.global.f64 	[%rd12+32], %fd3;
     P2GU64((rd12 + 32ul)).v = doubleBitsToUint64(fd3);
     // 76: cvt.rmi.f64.f64 %fd5, %fd4;
     precise double t10 = fd4;
     precise double t11 = floor(t10);
-    fd5 = (isnan(t11) ? uint64BitsToDouble(doubleBitsToUint64(t10) | 0x0008000000000000ul) : t11);
+    precise double fd5 = (isnan(t11) ? uint64BitsToDouble(doubleBitsToUint64(t10) | 0x0008000000000000ul) : t11);
     // 78: st.global.f64 	[%rd12+40], %fd5;
     P2GU64((rd12 + 40ul)).v = doubleBitsToUint64(fd5);
     // 80: cvt.rn.f32.f64 %f7, %fd4;
-    f7 = p2g_d2f(fd4, 0);
+    precise float f7 = p2g_d2f(fd4, 0);
     // 82: mov.b32 	%r8, %f7;
     // 83: cvt.u64.u32 	%rd15, %r8;
     uint64_t t12 = uint64_t(floatBitsToUint(f7));
@@ -230,7 +223,7 @@ void main() {
     P2GU64((rd12 + 48ul)).v = uint64_t(t12);
     // 86: cvt.ftz.f64.f32 %fd8, %f1;
     precise double t13 = p2g_f2d(p2g_ftz(f1));
-    fd8 = (isnan(t13) ? uint64BitsToDouble(0x7FFFFFFFE0000000ul) : t13);
+    precise double fd8 = (isnan(t13) ? uint64BitsToDouble(0x7FFFFFFFE0000000ul) : t13);
     // 88: st.global.f64 	[%rd12+56], %fd8;
     P2GU64((rd12 + 56ul)).v = doubleBitsToUint64(fd8);
   }

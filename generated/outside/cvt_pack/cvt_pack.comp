@@ -16,13 +16,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cvt_pack_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cvt_pack_param_1
@@ -30,41 +23,41 @@ void main() {
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // cvt_pack_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // cvt_pack_param_4
   // 28: ld.param.u64 	%rd1, [cvt_pack_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 29: ld.param.u64 	%rd2, [cvt_pack_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 30: ld.param.u64 	%rd3, [cvt_pack_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 31: ld.param.u64 	%rd4, [cvt_pack_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 32: ld.param.u32 	%r2, [cvt_pack_param_4];
   // 33: mov.u32 	%r3, %ntid.x;
   // 34: mov.u32 	%r4, %ctaid.x;
   // 35: mov.u32 	%r5, %tid.x;
   // 36: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 37: setp.ge.s32 	%p1, %r1, %r2;
   // 38: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p32_u32))) {
     // 40: cvta.to.global.u64 	%rd5, %rd1;
     // 41: mul.wide.s32 	%rd6, %r1, 4;
-    rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));
+    uint64_t rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));
     // 42: add.s64 	%rd7, %rd5, %rd6;
     // 43: ld.global.u32 	%r7, [%rd7];
-    r7 = P2GU32(uint64_t(int64_t(rd1) + int64_t(rd6))).v;
+    uint r7 = P2GU32(uint64_t(int64_t(rd1) + int64_t(rd6))).v;
     // 44: cvta.to.global.u64 	%rd8, %rd2;
     // 45: add.s64 	%rd9, %rd8, %rd6;
     // 46: ld.global.u32 	%r8, [%rd9];
-    r8 = P2GU32(uint64_t(int64_t(rd2) + int64_t(rd6))).v;
+    uint r8 = P2GU32(uint64_t(int64_t(rd2) + int64_t(rd6))).v;
     // 47: cvta.to.global.u64 	%rd10, %rd3;
     // 48: add.s64 	%rd11, %rd10, %rd6;
     // 49: ld.global.u32 	%r15, [%rd11];
-    r15 = P2GU32(uint64_t(int64_t(rd3) + int64_t(rd6))).v;
+    uint r15 = P2GU32(uint64_t(int64_t(rd3) + int64_t(rd6))).v;
     // 50: mul.wide.s32 	%rd12, %r1, 8;
     // 51: cvta.to.global.u64 	%rd13, %rd4;
     // 52: shl.b64 	%rd14, %rd12, 2;
     // 53: add.s64 	%rd15, %rd13, %rd14;
-    rd15 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(8)) << 2u));
+    uint64_t rd15 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(8)) << 2u));
     // 55: cvt.pack.sat.u16.s32 %r6, %r7, %r8;
     int t1 = clamp(int(r7), 0, 65535);
     int t2 = clamp(int(r8), 0, 65535);

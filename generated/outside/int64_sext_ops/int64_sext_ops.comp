@@ -179,67 +179,54 @@ int64_t p2g_imulhi64(int64_t a, int64_t b) {
 }
 
 void main() {
-  bool p0 = false, p1 = false, v_p = false, v_p_1 = false, v_p_2 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, c = 0u, c_1 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
-  uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
-  uint64_t rd49 = 0ul, rd50 = 0ul, rd51 = 0ul, rd52 = 0ul, rd53 = 0ul, rd54 = 0ul, rd55 = 0ul, rd56 = 0ul;
-  uint64_t rd57 = 0ul, rd58 = 0ul, rd59 = 0ul, rd60 = 0ul, rd61 = 0ul, rd62 = 0ul, rd63 = 0ul, rd64 = 0ul;
-  uint64_t rd65 = 0ul, rd66 = 0ul, rd67 = 0ul, rd68 = 0ul, rd69 = 0ul, rd70 = 0ul, rd71 = 0ul, rd72 = 0ul;
-  uint64_t rd73 = 0ul, rd74 = 0ul, rd75 = 0ul, rd76 = 0ul, rd77 = 0ul, rd78 = 0ul, rd79 = 0ul, rd80 = 0ul;
-  uint64_t rd81 = 0ul, rd82 = 0ul, rd83 = 0ul, rd84 = 0ul, rd85 = 0ul, rd86 = 0ul, rd87 = 0ul;
-  precise double fd0 = 0.0lf, fd1 = 0.0lf;
+  uint64_t rd65 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // int64_sext_ops_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // int64_sext_ops_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // int64_sext_ops_param_2
   const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // int64_sext_ops_param_3
   // 28: ld.param.u64 	%rd1, [int64_sext_ops_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 29: ld.param.u64 	%rd2, [int64_sext_ops_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 30: ld.param.u64 	%rd3, [int64_sext_ops_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 31: ld.param.u32 	%r2, [int64_sext_ops_param_3];
   // 32: mov.u32 	%r3, %ntid.x;
   // 33: mov.u32 	%r4, %ctaid.x;
   // 34: mov.u32 	%r5, %tid.x;
   // 35: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 36: setp.ge.s32 	%p1, %r1, %r2;
   // 37: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p24_u32))) {
     // 39: cvta.to.global.u64 	%rd78, %rd1;
     // 40: mul.wide.s32 	%rd79, %r1, 4;
-    rd79 = uint64_t(int64_t(int(r1)) * int64_t(4));
+    uint64_t rd79 = uint64_t(int64_t(int(r1)) * int64_t(4));
     // 41: add.s64 	%rd80, %rd78, %rd79;
     // 42: cvta.to.global.u64 	%rd81, %rd2;
     // 43: add.s64 	%rd82, %rd81, %rd79;
     // 44: ld.global.u32 	%r7, [%rd80];
-    r7 = P2GU32(uint64_t(int64_t(rd1) + int64_t(rd79))).v;
+    uint r7 = P2GU32(uint64_t(int64_t(rd1) + int64_t(rd79))).v;
     // 45: cvt.s64.s32 	%rd77, %r7;
     int64_t t1 = int64_t(int(r7));
-    rd77 = uint64_t(int64_t(uint64_t(t1)));
+    uint64_t rd77 = uint64_t(int64_t(uint64_t(t1)));
     // 46: ld.global.u32 	%r8, [%rd82];
-    r8 = P2GU32(uint64_t(int64_t(rd2) + int64_t(rd79))).v;
+    uint r8 = P2GU32(uint64_t(int64_t(rd2) + int64_t(rd79))).v;
     // 47: cvt.s64.s32 	%rd67, %r8;
     int64_t t2 = int64_t(int(r8));
-    rd67 = uint64_t(int64_t(uint64_t(t2)));
+    uint64_t rd67 = uint64_t(int64_t(uint64_t(t2)));
     // 48: cvt.u64.u32 	%rd83, %r7;
     uint64_t t3 = uint64_t(r7);
     // 49: cvt.u64.u32 	%rd49, %r8;
     uint64_t t4 = uint64_t(r8);
-    rd49 = uint64_t(t4);
+    uint64_t rd49 = uint64_t(t4);
     // 50: bfi.b64 	%rd11, %rd83, %rd49, 32, 32;
-    rd11 = p2g_bfi_64(uint64_t(t3), rd49, 32u, 32u);
+    uint64_t rd11 = p2g_bfi_64(uint64_t(t3), rd49, 32u, 32u);
     // 51: cvta.to.global.u64 	%rd84, %rd3;
     // 52: mul.wide.s32 	%rd85, %r1, 208;
     // 53: add.s64 	%rd86, %rd84, %rd85;
-    rd86 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(208))));
+    uint64_t rd86 = uint64_t(int64_t(rd3) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(208))));
     // 55: mul.hi.s64 %rd4, %rd77, %rd67;
     // 57: st.global.u64 	[%rd86], %rd4;
     P2GU64(rd86).v = uint64_t(p2g_imulhi64(int64_t(rd77), int64_t(rd67)));
@@ -286,7 +273,7 @@ void main() {
     // 113: st.global.u64 	[%rd86+112], %rd47;
     P2GU64((rd86 + 112ul)).v = min(rd77, rd49);
     // 115: abs.s64 %rd50, %rd77;
-    rd50 = uint64_t((int(unpackUint2x32(uint64_t(int64_t(rd77))).y) < 0 ? -int64_t(rd77) : int64_t(rd77)));
+    uint64_t rd50 = uint64_t((int(unpackUint2x32(uint64_t(int64_t(rd77))).y) < 0 ? -int64_t(rd77) : int64_t(rd77)));
     // 117: st.global.u64 	[%rd86+120], %rd50;
     P2GU64((rd86 + 120ul)).v = rd50;
     // 118: and.b64  	%rd54, %rd67, 63;
@@ -307,7 +294,7 @@ void main() {
     // 135: mul.wide.s32 	%rd64, %r7, 1000003;
     // 137: cvt.rn.f64.s64 %fd1, %rd64;
     precise double t7 = p2g_i64_to_d(uint64_t(int64_t(int(r7)) * int64_t(1000003)), true, 0);
-    fd1 = t7;
+    precise double fd1 = t7;
     // 139: st.global.f64 	[%rd86+160], %fd1;
     P2GU64((rd86 + 160ul)).v = doubleBitsToUint64(fd1);
     // 141: sad.s64 %rd65, %rd77, %rd67, %rd11;

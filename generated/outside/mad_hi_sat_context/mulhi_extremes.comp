@@ -45,19 +45,7 @@ int64_t p2g_imulhi64(int64_t a, int64_t b) {
 }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, r0 = 0u, r1 = 0u, r2 = 0u;
-  uint r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u;
-  uint r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u;
-  uint r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u;
-  uint r34 = 0u, r35 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
-  uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
+  uint rs1 = 0u, rs7 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mulhi_extremes_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // mulhi_extremes_param_1
@@ -65,59 +53,59 @@ void main() {
   const uint64_t p24_u64 = P2GU64((pc.params + 24ul)).v;  // mulhi_extremes_param_3
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // mulhi_extremes_param_4
   // 29: ld.param.u64 	%rd1, [mulhi_extremes_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 30: ld.param.u64 	%rd2, [mulhi_extremes_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 31: ld.param.u64 	%rd3, [mulhi_extremes_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 32: ld.param.u64 	%rd4, [mulhi_extremes_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 33: ld.param.u32 	%r2, [mulhi_extremes_param_4];
   // 34: mov.u32 	%r3, %ntid.x;
   // 35: mov.u32 	%r4, %ctaid.x;
   // 36: mov.u32 	%r5, %tid.x;
   // 37: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 38: setp.ge.s32 	%p1, %r1, %r2;
   // 39: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p32_u32))) {
     // 41: cvta.to.global.u64 	%rd28, %rd1;
     // 42: mul.wide.s32 	%rd29, %r1, 8;
-    rd29 = uint64_t(int64_t(int(r1)) * int64_t(8));
+    uint64_t rd29 = uint64_t(int64_t(int(r1)) * int64_t(8));
     // 43: add.s64 	%rd30, %rd28, %rd29;
     // 44: cvta.to.global.u64 	%rd31, %rd2;
     // 45: add.s64 	%rd32, %rd31, %rd29;
     // 46: cvta.to.global.u64 	%rd33, %rd3;
     // 47: add.s64 	%rd34, %rd33, %rd29;
     // 48: ld.global.u64 	%rd6, [%rd30];
-    rd6 = P2GU64(uint64_t(int64_t(rd1) + int64_t(rd29))).v;
+    uint64_t rd6 = P2GU64(uint64_t(int64_t(rd1) + int64_t(rd29))).v;
     // 49: cvt.u32.u64 	%r30, %rd6;
     uint64_t t1 = uint64_t(rd6);
-    r30 = uint(uint64_t(t1));
+    uint r30 = uint(uint64_t(t1));
     // 50: ld.global.u64 	%rd7, [%rd32];
-    rd7 = P2GU64(uint64_t(int64_t(rd2) + int64_t(rd29))).v;
+    uint64_t rd7 = P2GU64(uint64_t(int64_t(rd2) + int64_t(rd29))).v;
     // 51: cvt.u32.u64 	%r31, %rd7;
     uint64_t t2 = uint64_t(rd7);
-    r31 = uint(uint64_t(t2));
+    uint r31 = uint(uint64_t(t2));
     // 52: ld.global.u64 	%rd14, [%rd34];
-    rd14 = P2GU64(uint64_t(int64_t(rd3) + int64_t(rd29))).v;
+    uint64_t rd14 = P2GU64(uint64_t(int64_t(rd3) + int64_t(rd29))).v;
     // 53: cvt.u32.u64 	%r35, %rd14;
     uint64_t t3 = uint64_t(rd14);
-    r35 = uint(uint64_t(t3));
+    uint r35 = uint(uint64_t(t3));
     // 54: cvt.u16.u64 	%rs15, %rd6;
     uint64_t t4 = uint64_t(rd6);
-    rs15 = (uint(uint64_t(t4)) & 65535u);
+    uint rs15 = (uint(uint64_t(t4)) & 65535u);
     // 55: cvt.u16.u64 	%rs16, %rd7;
     uint64_t t5 = uint64_t(rd7);
-    rs16 = (uint(uint64_t(t5)) & 65535u);
+    uint rs16 = (uint(uint64_t(t5)) & 65535u);
     // 56: cvt.u16.u64 	%rs10, %rd14;
     uint64_t t6;
     t6 = uint64_t(rd14);
-    rs10 = (uint(uint64_t(t6)) & 65535u);
+    uint rs10 = (uint(uint64_t(t6)) & 65535u);
     // 57: cvta.to.global.u64 	%rd35, %rd4;
     // 58: mul.wide.s32 	%rd36, %r1, 160;
     // 59: add.s64 	%rd37, %rd35, %rd36;
-    rd37 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(160))));
+    uint64_t rd37 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(160))));
     // 61: mul.hi.s64 %rd5, %rd6, %rd7;
     // 63: st.global.u64 	[%rd37], %rd5;
     P2GU64(rd37).v = uint64_t(p2g_imulhi64(int64_t(rd6), int64_t(rd7)));
@@ -169,7 +157,7 @@ void main() {
     int t19;
     int t20;
     imulExtended(int(r30), int(r31), t19, t20);
-    r20 = uint(int(clamp(int64_t(t19) + int64_t(int(r35)), -2147483648l, 2147483647l)));
+    uint r20 = uint(int(clamp(int64_t(t19) + int64_t(int(r35)), -2147483648l, 2147483647l)));
     // 103: cvt.u64.u32 	%rd42, %r20;
     uint64_t t21 = uint64_t(r20);
     // 104: st.global.u64 	[%rd37+72], %rd42;
@@ -187,7 +175,8 @@ void main() {
     // 120: st.global.u64 	[%rd37+104], %rd26;
     P2GU64((rd37 + 104ul)).v = (uint64_t(r30) * uint64_t(r31) + rd14);
     // 122: mul.hi.s16 %rs1, %rs15, %rs16;
-    rs1 = (uint(bitfieldExtract(int(((bitfieldExtract(int(rs15), 0, 16) * bitfieldExtract(int(rs16), 0, 16)) >> 16)), 0, 16)) & 0x0000FFFFu);
+    rs1 = (uint(bitfieldExtract(int(((bitfieldExtract(int(rs15), 0, 16) * bitfieldExtract(int(rs16), 0, 16)) >> 16)), 0,
+        16)) & 0x0000FFFFu);
     // 124: cvt.u64.u16 	%rd43, %rs1;
     uint64_t t22 = uint64_t(rs1);
     // 125: st.global.u64 	[%rd37+112], %rd43;
@@ -198,13 +187,14 @@ void main() {
     // 130: st.global.u64 	[%rd37+120], %rd44;
     P2GU64((rd37 + 120ul)).v = uint64_t(t23);
     // 132: mad.hi.s16 %rs7, %rs15, %rs16, %rs10;
-    rs7 = (uint(bitfieldExtract(int(((bitfieldExtract(int(rs15), 0, 16) * bitfieldExtract(int(rs16), 0, 16)) >> 16) + bitfieldExtract(int(rs10), 0, 16)), 0, 16)) & 0x0000FFFFu);
+    rs7 = (uint(bitfieldExtract(int(((bitfieldExtract(int(rs15), 0, 16) * bitfieldExtract(int(rs16), 0,
+        16)) >> 16) + bitfieldExtract(int(rs10), 0, 16)), 0, 16)) & 0x0000FFFFu);
     // 134: cvt.u64.u16 	%rd45, %rs7;
     uint64_t t24 = uint64_t(rs7);
     // 135: st.global.u64 	[%rd37+128], %rd45;
     P2GU64((rd37 + 128ul)).v = uint64_t(t24);
     // 137: mul.wide.s16 %r32, %rs15, %rs16;
-    r32 = uint(int(bitfieldExtract(int(rs15), 0, 16)) * int(bitfieldExtract(int(rs16), 0, 16)));
+    uint r32 = uint(int(bitfieldExtract(int(rs15), 0, 16)) * int(bitfieldExtract(int(rs16), 0, 16)));
     // 139: cvt.u64.u32 	%rd46, %r32;
     uint64_t t25 = uint64_t(r32);
     // 140: st.global.u64 	[%rd37+136], %rd46;
@@ -215,7 +205,7 @@ void main() {
     // 145: st.global.u64 	[%rd37+144], %rd47;
     P2GU64((rd37 + 144ul)).v = uint64_t(t26);
     // 147: mad.wide.s16 %r34, %rs15, %rs16, %r35;
-    r34 = uint(int(bitfieldExtract(int(rs15), 0, 16)) * int(bitfieldExtract(int(rs16), 0, 16)) + int(r35));
+    uint r34 = uint(int(bitfieldExtract(int(rs15), 0, 16)) * int(bitfieldExtract(int(rs16), 0, 16)) + int(r35));
     // 149: cvt.u64.u32 	%rd48, %r34;
     uint64_t t27 = uint64_t(r34);
     // 150: st.global.u64 	[%rd37+152], %rd48;

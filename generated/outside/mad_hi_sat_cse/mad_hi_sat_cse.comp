@@ -16,11 +16,6 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // mad_hi_sat_cse_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // mad_hi_sat_cse_param_1
@@ -29,50 +24,50 @@ void main() {
   const uint p32_u32 = P2GU32((pc.params + 32ul)).v;  // mad_hi_sat_cse_param_4
   const uint p36_u32 = P2GU32((pc.params + 36ul)).v;  // mad_hi_sat_cse_param_5
   // 29: ld.param.u64 	%rd1, [mad_hi_sat_cse_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 30: ld.param.u64 	%rd2, [mad_hi_sat_cse_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 31: ld.param.u64 	%rd3, [mad_hi_sat_cse_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 32: ld.param.u64 	%rd4, [mad_hi_sat_cse_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 33: ld.param.u32 	%r2, [mad_hi_sat_cse_param_4];
-  r2 = p32_u32;
+  uint r2 = p32_u32;
   // 34: ld.param.u32 	%r3, [mad_hi_sat_cse_param_5];
   // 35: mov.u32 	%r4, %ntid.x;
   // 36: mov.u32 	%r5, %ctaid.x;
   // 37: mov.u32 	%r6, %tid.x;
   // 38: mad.lo.s32 	%r1, %r5, %r4, %r6;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 39: setp.ge.s32 	%p1, %r1, %r3;
   // 40: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p36_u32))) {
     // 42: cvta.to.global.u64 	%rd5, %rd1;
     // 43: mul.wide.s32 	%rd6, %r1, 4;
-    rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));
+    uint64_t rd6 = uint64_t(int64_t(int(r1)) * int64_t(4));
     // 44: add.s64 	%rd7, %rd5, %rd6;
     // 45: cvta.to.global.u64 	%rd8, %rd2;
     // 46: add.s64 	%rd9, %rd8, %rd6;
     // 47: ld.global.u32 	%r9, [%rd9];
-    r9 = P2GU32(uint64_t(int64_t(rd2) + int64_t(rd6))).v;
+    uint r9 = P2GU32(uint64_t(int64_t(rd2) + int64_t(rd6))).v;
     // 48: cvta.to.global.u64 	%rd10, %rd3;
     // 49: add.s64 	%rd11, %rd10, %rd6;
     // 50: ld.global.u32 	%r10, [%rd11];
-    r10 = P2GU32(uint64_t(int64_t(rd3) + int64_t(rd6))).v;
+    uint r10 = P2GU32(uint64_t(int64_t(rd3) + int64_t(rd6))).v;
     // 51: ld.global.u32 	%r8, [%rd7];
-    r8 = P2GU32(uint64_t(int64_t(rd1) + int64_t(rd6))).v;
+    uint r8 = P2GU32(uint64_t(int64_t(rd1) + int64_t(rd6))).v;
     // 52: xor.b32  	%r16, %r8, %r2;
-    r16 = r8 ^ r2;
+    uint r16 = r8 ^ r2;
     // 54: mad.hi.sat.s32 %r7, %r8, %r9, %r10;
     int t1;
     int t2;
     imulExtended(int(r8), int(r9), t1, t2);
-    r7 = uint(int(clamp(int64_t(t1) + int64_t(int(r10)), -2147483648l, 2147483647l)));
+    uint r7 = uint(int(clamp(int64_t(t1) + int64_t(int(r10)), -2147483648l, 2147483647l)));
     // 56: mul.lo.s32 	%r19, %r1, 3;
     // 57: cvta.to.global.u64 	%rd12, %rd4;
     // 58: mul.wide.s32 	%rd13, %r19, 4;
     // 59: add.s64 	%rd14, %rd12, %rd13;
-    rd14 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 3))) * int64_t(4))));
+    uint64_t rd14 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 3))) * int64_t(4))));
     // 60: st.global.u32 	[%rd14], %r7;
     P2GU32(rd14).v = r7;
     // 62: mad.hi.s32 %r11, %r16, %r9, %r10;
@@ -85,7 +80,7 @@ void main() {
     int t5;
     int t6;
     imulExtended(int(r16), int(r9), t5, t6);
-    r15 = uint(int(clamp(int64_t(t5) + int64_t(int(r10)), -2147483648l, 2147483647l)));
+    uint r15 = uint(int(clamp(int64_t(t5) + int64_t(int(r10)), -2147483648l, 2147483647l)));
     // 68: st.global.u32 	[%rd14+8], %r15;
     P2GU32((rd14 + 8ul)).v = r15;
   }

@@ -335,36 +335,32 @@ double p2g_rsqrt64(double x) {
 }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul;
-  precise double fd0 = 0.0lf, fd1 = 0.0lf, fd2 = 0.0lf;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // rsqrt_approx_f64_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // rsqrt_approx_f64_param_1
   const uint p16_u32 = P2GU32((pc.params + 16ul)).v;  // rsqrt_approx_f64_param_2
   // 27: ld.param.u64 	%rd1, [rsqrt_approx_f64_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 28: ld.param.u64 	%rd2, [rsqrt_approx_f64_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 29: ld.param.u32 	%r2, [rsqrt_approx_f64_param_2];
   // 30: mov.u32 	%r3, %ctaid.x;
   // 31: mov.u32 	%r4, %ntid.x;
   // 32: mov.u32 	%r5, %tid.x;
   // 33: mad.lo.s32 	%r1, %r3, %r4, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 34: setp.ge.s32 	%p1, %r1, %r2;
   // 35: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p16_u32))) {
     // 37: cvta.to.global.u64 	%rd3, %rd1;
     // 38: mul.wide.s32 	%rd4, %r1, 8;
-    rd4 = uint64_t(int64_t(int(r1)) * int64_t(8));
+    uint64_t rd4 = uint64_t(int64_t(int(r1)) * int64_t(8));
     // 39: add.s64 	%rd5, %rd3, %rd4;
     // 40: ld.global.f64 	%fd2, [%rd5];
-    fd2 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd1) + int64_t(rd4))).v);
+    precise double fd2 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd1) + int64_t(rd4))).v);
     // 42: rsqrt.approx.f64 %fd1, %fd2;
     precise double t1 = fd2;
-    fd1 = p2g_rsqrt64(t1);
+    precise double fd1 = p2g_rsqrt64(t1);
     // 44: cvta.to.global.u64 	%rd6, %rd2;
     // 45: add.s64 	%rd7, %rd6, %rd4;
     // 46: st.global.f64 	[%rd7], %fd1;

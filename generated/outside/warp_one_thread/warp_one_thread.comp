@@ -62,57 +62,54 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  uint r17 = 0u, r18 = 0u, r19 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_one_thread_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_one_thread_param_1
   // 25: ld.param.u64 	%rd2, [warp_one_thread_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 26: ld.param.u64 	%rd3, [warp_one_thread_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 27: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  uint64_t rd4 = rd3;
   // 28: mov.u32 	%r2, %ctaid.x;
-  r2 = gl_WorkGroupID.x;
+  uint r2 = gl_WorkGroupID.x;
   // 29: cvta.to.global.u64 	%rd5, %rd2;
-  rd5 = rd2;
+  uint64_t rd5 = rd2;
   // 30: mul.wide.u32 	%rd6, %r2, 4;
-  rd6 = uint64_t(r2) * uint64_t(4u);
+  uint64_t rd6 = uint64_t(r2) * uint64_t(4u);
   // 31: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
   // 32: ld.global.u32 	%r3, [%rd7];
-  r3 = P2GU32(rd7).v;
+  uint r3 = P2GU32(rd7).v;
   // 33: shl.b32 	%r4, %r2, 3;
-  r4 = r2 << 3u;
+  uint r4 = r2 << 3u;
   // 34: mul.wide.u32 	%rd8, %r4, 4;
-  rd8 = uint64_t(r4) * uint64_t(4u);
+  uint64_t rd8 = uint64_t(r4) * uint64_t(4u);
   // 35: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
+  uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 37: activemask.b32 %r1;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
     uvec4 t3 = p2g_warp_x(true, true, 0u);
-    t1 = t3.y; t2 = t3.z;
+    t1 = t3.y;
+    t2 = t3.z;
   } else {
-    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true);
+    t2 = p2g_warp_ballot(true && true);
   }
-  r1 = t1;
+  uint r1 = t1;
   // 39: st.global.u32 	[%rd1], %r1;
   P2GU32(rd1).v = r1;
   // 40: mov.u32 	%r5, 1;
-  r5 = 1u;
+  uint r5 = 1u;
   // 41: and.b32  	%r6, %r3, 1;
-  r6 = r3 & 1u;
+  uint r6 = r3 & 1u;
   // 42: setp.eq.b32 	%p1, %r6, 1;
-  p1 = r6 == 1u;
+  bool p1 = r6 == 1u;
   // 43: mov.u32 	%r7, -1;
-  r7 = 0xFFFFFFFFu;
+  uint r7 = 0xFFFFFFFFu;
   // 44: vote.sync.ballot.b32 	%r8, %p1, %r7;
   bool t4 = p1;
   uint t5 = r7;
@@ -120,15 +117,17 @@ void main() {
   uint t7;
   if (P2G_WARP_EMU) {
     uvec4 t8 = p2g_warp_x(true, t4, 0u);
-    t6 = t8.y; t7 = t8.z;
+    t6 = t8.y;
+    t7 = t8.z;
   } else {
-    t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && t4);
+    t6 = p2g_warp_ballot(true);
+    t7 = p2g_warp_ballot(true && t4);
   }
-  r8 = (t7 & t5);
+  uint r8 = (t7 & t5);
   // 45: st.global.u32 	[%rd1+4], %r8;
   P2GU32((rd1 + 4ul)).v = r8;
   // 46: setp.gt.s32 	%p3, %r3, 0;
-  p3 = int(r3) > 0;
+  bool p3 = int(r3) > 0;
   // 47: vote.sync.all.pred 	%p4, %p3, %r7;
   bool t9 = p3;
   uint t10 = r7;
@@ -136,13 +135,15 @@ void main() {
   uint t12;
   if (P2G_WARP_EMU) {
     uvec4 t13 = p2g_warp_x(true, t9, 0u);
-    t11 = t13.y; t12 = t13.z;
+    t11 = t13.y;
+    t12 = t13.z;
   } else {
-    t11 = p2g_warp_ballot(true); t12 = p2g_warp_ballot(true && t9);
+    t11 = p2g_warp_ballot(true);
+    t12 = p2g_warp_ballot(true && t9);
   }
-  p4 = (t12 & t10) == (t11 & t10);
+  bool p4 = (t12 & t10) == (t11 & t10);
   // 48: selp.u32 	%r10, 1, 0, %p4;
-  r10 = p4 ? 1u : 0u;
+  uint r10 = p4 ? 1u : 0u;
   // 49: st.global.u32 	[%rd1+8], %r10;
   P2GU32((rd1 + 8ul)).v = r10;
   // 50: vote.sync.any.pred 	%p5, %p3, %r7;
@@ -152,13 +153,15 @@ void main() {
   uint t17;
   if (P2G_WARP_EMU) {
     uvec4 t18 = p2g_warp_x(true, t14, 0u);
-    t16 = t18.y; t17 = t18.z;
+    t16 = t18.y;
+    t17 = t18.z;
   } else {
-    t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && t14);
+    t16 = p2g_warp_ballot(true);
+    t17 = p2g_warp_ballot(true && t14);
   }
-  p5 = (t17 & t15) != 0u;
+  bool p5 = (t17 & t15) != 0u;
   // 51: selp.u32 	%r12, 1, 0, %p5;
-  r12 = p5 ? 1u : 0u;
+  uint r12 = p5 ? 1u : 0u;
   // 52: st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
   // 53: vote.sync.uni.pred 	%p6, %p3, %r7;
@@ -168,17 +171,19 @@ void main() {
   uint t22;
   if (P2G_WARP_EMU) {
     uvec4 t23 = p2g_warp_x(true, t19, 0u);
-    t21 = t23.y; t22 = t23.z;
+    t21 = t23.y;
+    t22 = t23.z;
   } else {
-    t21 = p2g_warp_ballot(true); t22 = p2g_warp_ballot(true && t19);
+    t21 = p2g_warp_ballot(true);
+    t22 = p2g_warp_ballot(true && t19);
   }
-  p6 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
+  bool p6 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
   // 54: selp.u32 	%r14, 1, 0, %p6;
-  r14 = p6 ? 1u : 0u;
+  uint r14 = p6 ? 1u : 0u;
   // 55: st.global.u32 	[%rd1+16], %r14;
   P2GU32((rd1 + 16ul)).v = r14;
   // 56: mov.pred 	%p7, -1;
-  p7 = true;
+  bool p7 = true;
   // 57: vote.sync.ballot.b32 	%r15, %p7, %r5;
   bool t24 = p7;
   uint t25 = r5;
@@ -186,17 +191,19 @@ void main() {
   uint t27;
   if (P2G_WARP_EMU) {
     uvec4 t28 = p2g_warp_x(true, t24, 0u);
-    t26 = t28.y; t27 = t28.z;
+    t26 = t28.y;
+    t27 = t28.z;
   } else {
-    t26 = p2g_warp_ballot(true); t27 = p2g_warp_ballot(true && t24);
+    t26 = p2g_warp_ballot(true);
+    t27 = p2g_warp_ballot(true && t24);
   }
-  r15 = (t27 & t25);
+  uint r15 = (t27 & t25);
   // 58: st.global.u32 	[%rd1+20], %r15;
   P2GU32((rd1 + 20ul)).v = r15;
   // 59: and.b32  	%r16, %r3, 2;
-  r16 = r3 & 2u;
+  uint r16 = r3 & 2u;
   // 60: setp.eq.s32 	%p9, %r16, 0;
-  p9 = int(r16) == 0;
+  bool p9 = int(r16) == 0;
   // 61: @%p9 bra 	$L__BB0_2;
   bool p2g_act1 = (p9);
   bool p2g_act2 = !(p9);
@@ -206,9 +213,11 @@ void main() {
     uint t30;
     if (P2G_WARP_EMU) {
       uvec4 t31 = p2g_warp_x(p2g_act1, true, 0u);
-      t29 = t31.y; t30 = t31.z;
+      t29 = t31.y;
+      t30 = t31.z;
     } else {
-      t29 = p2g_warp_ballot(p2g_act1); t30 = p2g_warp_ballot(p2g_act1 && true);
+      t29 = p2g_warp_ballot(p2g_act1);
+      t30 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
       r18 = t29;
@@ -220,16 +229,18 @@ void main() {
     uint t35;
     if (P2G_WARP_EMU) {
       uvec4 t36 = p2g_warp_x(p2g_act1, t32, 0u);
-      t34 = t36.y; t35 = t36.z;
+      t34 = t36.y;
+      t35 = t36.z;
     } else {
-      t34 = p2g_warp_ballot(p2g_act1); t35 = p2g_warp_ballot(p2g_act1 && t32);
+      t34 = p2g_warp_ballot(p2g_act1);
+      t35 = p2g_warp_ballot(p2g_act1 && t32);
     }
     if (p2g_act1) {
       r19 = (t35 & t33);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 69: or.b32  	%r20, %r19, 256;
-      r20 = r19 | 256u;
+      uint r20 = r19 | 256u;
       // 70: st.global.u32 	[%rd1+24], %r20;
       P2GU32((rd1 + 24ul)).v = r20;
     }
@@ -244,9 +255,11 @@ void main() {
     uint t38;
     if (P2G_WARP_EMU) {
       uvec4 t39 = p2g_warp_x(p2g_act2, true, 0u);
-      t37 = t39.y; t38 = t39.z;
+      t37 = t39.y;
+      t38 = t39.z;
     } else {
-      t37 = p2g_warp_ballot(p2g_act2); t38 = p2g_warp_ballot(p2g_act2 && true);
+      t37 = p2g_warp_ballot(p2g_act2);
+      t38 = p2g_warp_ballot(p2g_act2 && true);
     }
     if (p2g_act2) {
       r17 = t37;

@@ -62,69 +62,67 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  bool p10 = false;
+  uint r22 = 0u, r23 = 0u, r24 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_partial_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_partial_param_1
   // 25: ld.param.u64 	%rd2, [warp_partial_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 26: ld.param.u64 	%rd3, [warp_partial_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 27: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  uint64_t rd4 = rd3;
   // 28: mov.u32 	%r4, %tid.y;
-  r4 = gl_LocalInvocationID.y;
+  uint r4 = gl_LocalInvocationID.y;
   // 29: mov.u32 	%r5, %ntid.x;
-  r5 = gl_WorkGroupSize.x;
+  uint r5 = gl_WorkGroupSize.x;
   // 30: mov.u32 	%r6, %tid.x;
-  r6 = gl_LocalInvocationID.x;
+  uint r6 = gl_LocalInvocationID.x;
   // 31: mad.lo.s32 	%r7, %r5, %r4, %r6;
-  r7 = uint(int(r5) * int(r4) + int(r6));
+  uint r7 = uint(int(r5) * int(r4) + int(r6));
   // 32: mov.u32 	%r8, %ctaid.x;
-  r8 = gl_WorkGroupID.x;
+  uint r8 = gl_WorkGroupID.x;
   // 33: mul.lo.s32 	%r9, %r8, %r5;
-  r9 = uint(int(r8) * int(r5));
+  uint r9 = uint(int(r8) * int(r5));
   // 34: mov.u32 	%r10, %ntid.y;
-  r10 = gl_WorkGroupSize.y;
+  uint r10 = gl_WorkGroupSize.y;
   // 35: mad.lo.s32 	%r11, %r9, %r10, %r7;
-  r11 = uint(int(r9) * int(r10) + int(r7));
+  uint r11 = uint(int(r9) * int(r10) + int(r7));
   // 36: cvta.to.global.u64 	%rd5, %rd2;
-  rd5 = rd2;
+  uint64_t rd5 = rd2;
   // 37: mul.wide.u32 	%rd6, %r11, 4;
-  rd6 = uint64_t(r11) * uint64_t(4u);
+  uint64_t rd6 = uint64_t(r11) * uint64_t(4u);
   // 38: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
   // 39: ld.global.u32 	%r1, [%rd7];
-  r1 = P2GU32(rd7).v;
+  uint r1 = P2GU32(rd7).v;
   // 40: shl.b32 	%r12, %r11, 3;
-  r12 = r11 << 3u;
+  uint r12 = r11 << 3u;
   // 41: mul.wide.u32 	%rd8, %r12, 4;
-  rd8 = uint64_t(r12) * uint64_t(4u);
+  uint64_t rd8 = uint64_t(r12) * uint64_t(4u);
   // 42: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
+  uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 44: activemask.b32 %r3;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
     uvec4 t3 = p2g_warp_x(true, true, 0u);
-    t1 = t3.y; t2 = t3.z;
+    t1 = t3.y;
+    t2 = t3.z;
   } else {
-    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true);
+    t2 = p2g_warp_ballot(true && true);
   }
-  r3 = t1;
+  uint r3 = t1;
   // 46: st.global.u32 	[%rd1], %r3;
   P2GU32(rd1).v = r3;
   // 47: and.b32  	%r13, %r1, 1;
-  r13 = r1 & 1u;
+  uint r13 = r1 & 1u;
   // 48: setp.eq.b32 	%p1, %r13, 1;
-  p1 = r13 == 1u;
+  bool p1 = r13 == 1u;
   // 49: mov.u32 	%r14, -1;
-  r14 = 0xFFFFFFFFu;
+  uint r14 = 0xFFFFFFFFu;
   // 50: vote.sync.ballot.b32 	%r15, %p1, %r14;
   bool t4 = p1;
   uint t5 = r14;
@@ -132,15 +130,17 @@ void main() {
   uint t7;
   if (P2G_WARP_EMU) {
     uvec4 t8 = p2g_warp_x(true, t4, 0u);
-    t6 = t8.y; t7 = t8.z;
+    t6 = t8.y;
+    t7 = t8.z;
   } else {
-    t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && t4);
+    t6 = p2g_warp_ballot(true);
+    t7 = p2g_warp_ballot(true && t4);
   }
-  r15 = (t7 & t5);
+  uint r15 = (t7 & t5);
   // 51: st.global.u32 	[%rd1+4], %r15;
   P2GU32((rd1 + 4ul)).v = r15;
   // 52: setp.gt.s32 	%p3, %r1, -90;
-  p3 = int(r1) > -90;
+  bool p3 = int(r1) > -90;
   // 53: vote.sync.all.pred 	%p4, %p3, %r14;
   bool t9 = p3;
   uint t10 = r14;
@@ -148,17 +148,19 @@ void main() {
   uint t12;
   if (P2G_WARP_EMU) {
     uvec4 t13 = p2g_warp_x(true, t9, 0u);
-    t11 = t13.y; t12 = t13.z;
+    t11 = t13.y;
+    t12 = t13.z;
   } else {
-    t11 = p2g_warp_ballot(true); t12 = p2g_warp_ballot(true && t9);
+    t11 = p2g_warp_ballot(true);
+    t12 = p2g_warp_ballot(true && t9);
   }
-  p4 = (t12 & t10) == (t11 & t10);
+  bool p4 = (t12 & t10) == (t11 & t10);
   // 54: selp.u32 	%r17, 1, 0, %p4;
-  r17 = p4 ? 1u : 0u;
+  uint r17 = p4 ? 1u : 0u;
   // 55: st.global.u32 	[%rd1+8], %r17;
   P2GU32((rd1 + 8ul)).v = r17;
   // 56: setp.gt.s32 	%p5, %r1, 95;
-  p5 = int(r1) > 95;
+  bool p5 = int(r1) > 95;
   // 57: vote.sync.any.pred 	%p6, %p5, %r14;
   bool t14 = p5;
   uint t15 = r14;
@@ -166,17 +168,19 @@ void main() {
   uint t17;
   if (P2G_WARP_EMU) {
     uvec4 t18 = p2g_warp_x(true, t14, 0u);
-    t16 = t18.y; t17 = t18.z;
+    t16 = t18.y;
+    t17 = t18.z;
   } else {
-    t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && t14);
+    t16 = p2g_warp_ballot(true);
+    t17 = p2g_warp_ballot(true && t14);
   }
-  p6 = (t17 & t15) != 0u;
+  bool p6 = (t17 & t15) != 0u;
   // 58: selp.u32 	%r19, 1, 0, %p6;
-  r19 = p6 ? 1u : 0u;
+  uint r19 = p6 ? 1u : 0u;
   // 59: st.global.u32 	[%rd1+12], %r19;
   P2GU32((rd1 + 12ul)).v = r19;
   // 60: setp.gt.s32 	%p7, %r1, -99;
-  p7 = int(r1) > -99;
+  bool p7 = int(r1) > -99;
   // 61: vote.sync.uni.pred 	%p8, %p7, %r14;
   bool t19 = p7;
   uint t20 = r14;
@@ -184,19 +188,21 @@ void main() {
   uint t22;
   if (P2G_WARP_EMU) {
     uvec4 t23 = p2g_warp_x(true, t19, 0u);
-    t21 = t23.y; t22 = t23.z;
+    t21 = t23.y;
+    t22 = t23.z;
   } else {
-    t21 = p2g_warp_ballot(true); t22 = p2g_warp_ballot(true && t19);
+    t21 = p2g_warp_ballot(true);
+    t22 = p2g_warp_ballot(true && t19);
   }
-  p8 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
+  bool p8 = ((t22 & t20) == 0u || (t22 & t20) == (t21 & t20));
   // 62: selp.u32 	%r21, 1, 0, %p8;
-  r21 = p8 ? 1u : 0u;
+  uint r21 = p8 ? 1u : 0u;
   // 63: st.global.u32 	[%rd1+16], %r21;
   P2GU32((rd1 + 16ul)).v = r21;
   // 64: and.b32  	%r2, %r7, 31;
-  r2 = r7 & 31u;
+  uint r2 = r7 & 31u;
   // 65: setp.lt.u32 	%p9, %r2, 8;
-  p9 = r2 < 8u;
+  bool p9 = r2 < 8u;
   // 66: @%p9 bra 	$L__BB0_2;
   bool p2g_act1 = (!p9);
   if (P2G_WARP_EMU || p2g_act1) {
@@ -205,9 +211,11 @@ void main() {
     uint t25;
     if (P2G_WARP_EMU) {
       uvec4 t26 = p2g_warp_x(p2g_act1, true, 0u);
-      t24 = t26.y; t25 = t26.z;
+      t24 = t26.y;
+      t25 = t26.z;
     } else {
-      t24 = p2g_warp_ballot(p2g_act1); t25 = p2g_warp_ballot(p2g_act1 && true);
+      t24 = p2g_warp_ballot(p2g_act1);
+      t25 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
       r22 = t24;
@@ -227,9 +235,11 @@ void main() {
     uint t30;
     if (P2G_WARP_EMU) {
       uvec4 t31 = p2g_warp_x(p2g_act1, t27, 0u);
-      t29 = t31.y; t30 = t31.z;
+      t29 = t31.y;
+      t30 = t31.z;
     } else {
-      t29 = p2g_warp_ballot(p2g_act1); t30 = p2g_warp_ballot(p2g_act1 && t27);
+      t29 = p2g_warp_ballot(p2g_act1);
+      t30 = p2g_warp_ballot(p2g_act1 && t27);
     }
     if (p2g_act1) {
       r24 = (t30 & t28);
@@ -240,7 +250,7 @@ void main() {
     }
   }
   // 78: setp.lt.u32 	%p12, %r2, 12;
-  p12 = r2 < 12u;
+  bool p12 = r2 < 12u;
   // 79: vote.sync.ballot.b32 	%r26, %p12, %r14;
   bool t32 = p12;
   uint t33 = r14;
@@ -248,11 +258,13 @@ void main() {
   uint t35;
   if (P2G_WARP_EMU) {
     uvec4 t36 = p2g_warp_x(true, t32, 0u);
-    t34 = t36.y; t35 = t36.z;
+    t34 = t36.y;
+    t35 = t36.z;
   } else {
-    t34 = p2g_warp_ballot(true); t35 = p2g_warp_ballot(true && t32);
+    t34 = p2g_warp_ballot(true);
+    t35 = p2g_warp_ballot(true && t32);
   }
-  r26 = (t35 & t33);
+  uint r26 = (t35 & t33);
   // 80: st.global.u32 	[%rd1+28], %r26;
   P2GU32((rd1 + 28ul)).v = r26;
   // 81: ret;

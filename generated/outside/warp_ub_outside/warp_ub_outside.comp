@@ -62,48 +62,43 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_ub_outside_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_ub_outside_param_1
   // 25: ld.param.u64 	%rd1, [warp_ub_outside_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 26: ld.param.u64 	%rd2, [warp_ub_outside_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 27: cvta.to.global.u64 	%rd3, %rd2;
-  rd3 = rd2;
+  uint64_t rd3 = rd2;
   // 28: cvta.to.global.u64 	%rd4, %rd1;
-  rd4 = rd1;
+  uint64_t rd4 = rd1;
   // 29: mov.u32 	%r1, %ctaid.x;
-  r1 = gl_WorkGroupID.x;
+  uint r1 = gl_WorkGroupID.x;
   // 30: mov.u32 	%r2, %ntid.x;
-  r2 = gl_WorkGroupSize.x;
+  uint r2 = gl_WorkGroupSize.x;
   // 31: mov.u32 	%r3, %tid.x;
-  r3 = gl_LocalInvocationID.x;
+  uint r3 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r4, %r1, %r2, %r3;
-  r4 = uint(int(r1) * int(r2) + int(r3));
+  uint r4 = uint(int(r1) * int(r2) + int(r3));
   // 33: mul.wide.u32 	%rd5, %r4, 4;
-  rd5 = uint64_t(r4) * uint64_t(4u);
+  uint64_t rd5 = uint64_t(r4) * uint64_t(4u);
   // 34: add.s64 	%rd6, %rd4, %rd5;
-  rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
+  uint64_t rd6 = uint64_t(int64_t(rd4) + int64_t(rd5));
   // 35: ld.global.u32 	%r5, [%rd6];
-  r5 = P2GU32(rd6).v;
+  uint r5 = P2GU32(rd6).v;
   // 36: shl.b32 	%r6, %r4, 2;
-  r6 = r4 << 2u;
+  uint r6 = r4 << 2u;
   // 37: mul.wide.u32 	%rd7, %r6, 4;
-  rd7 = uint64_t(r6) * uint64_t(4u);
+  uint64_t rd7 = uint64_t(r6) * uint64_t(4u);
   // 38: add.s64 	%rd8, %rd3, %rd7;
-  rd8 = uint64_t(int64_t(rd3) + int64_t(rd7));
+  uint64_t rd8 = uint64_t(int64_t(rd3) + int64_t(rd7));
   // 39: and.b32  	%r7, %r5, 1;
-  r7 = r5 & 1u;
+  uint r7 = r5 & 1u;
   // 40: setp.eq.b32 	%p1, %r7, 1;
-  p1 = r7 == 1u;
+  bool p1 = r7 == 1u;
   // 41: mov.u32 	%r8, 65535;
-  r8 = 65535u;
+  uint r8 = 65535u;
   // 42: vote.sync.ballot.b32 	%r9, %p1, %r8;
   bool t1 = p1;
   uint t2 = r8;
@@ -111,15 +106,17 @@ void main() {
   uint t4;
   if (P2G_WARP_EMU) {
     uvec4 t5 = p2g_warp_x(true, t1, 0u);
-    t3 = t5.y; t4 = t5.z;
+    t3 = t5.y;
+    t4 = t5.z;
   } else {
-    t3 = p2g_warp_ballot(true); t4 = p2g_warp_ballot(true && t1);
+    t3 = p2g_warp_ballot(true);
+    t4 = p2g_warp_ballot(true && t1);
   }
-  r9 = (t4 & t2);
+  uint r9 = (t4 & t2);
   // 43: st.global.u32 	[%rd8], %r9;
   P2GU32(rd8).v = r9;
   // 44: setp.gt.s32 	%p3, %r5, -50;
-  p3 = int(r5) > -50;
+  bool p3 = int(r5) > -50;
   // 45: vote.sync.all.pred 	%p4, %p3, %r8;
   bool t6 = p3;
   uint t7 = r8;
@@ -127,19 +124,21 @@ void main() {
   uint t9;
   if (P2G_WARP_EMU) {
     uvec4 t10 = p2g_warp_x(true, t6, 0u);
-    t8 = t10.y; t9 = t10.z;
+    t8 = t10.y;
+    t9 = t10.z;
   } else {
-    t8 = p2g_warp_ballot(true); t9 = p2g_warp_ballot(true && t6);
+    t8 = p2g_warp_ballot(true);
+    t9 = p2g_warp_ballot(true && t6);
   }
-  p4 = (t9 & t7) == (t8 & t7);
+  bool p4 = (t9 & t7) == (t8 & t7);
   // 46: selp.u32 	%r11, 1, 0, %p4;
-  r11 = p4 ? 1u : 0u;
+  uint r11 = p4 ? 1u : 0u;
   // 47: st.global.u32 	[%rd8+4], %r11;
   P2GU32((rd8 + 4ul)).v = r11;
   // 48: setp.gt.s32 	%p5, %r5, 90;
-  p5 = int(r5) > 90;
+  bool p5 = int(r5) > 90;
   // 49: mov.u32 	%r12, 1431655765;
-  r12 = 0x55555555u;
+  uint r12 = 0x55555555u;
   // 50: vote.sync.any.pred 	%p6, %p5, %r12;
   bool t11 = p5;
   uint t12 = r12;
@@ -147,17 +146,19 @@ void main() {
   uint t14;
   if (P2G_WARP_EMU) {
     uvec4 t15 = p2g_warp_x(true, t11, 0u);
-    t13 = t15.y; t14 = t15.z;
+    t13 = t15.y;
+    t14 = t15.z;
   } else {
-    t13 = p2g_warp_ballot(true); t14 = p2g_warp_ballot(true && t11);
+    t13 = p2g_warp_ballot(true);
+    t14 = p2g_warp_ballot(true && t11);
   }
-  p6 = (t14 & t12) != 0u;
+  bool p6 = (t14 & t12) != 0u;
   // 51: selp.u32 	%r14, 1, 0, %p6;
-  r14 = p6 ? 1u : 0u;
+  uint r14 = p6 ? 1u : 0u;
   // 52: st.global.u32 	[%rd8+8], %r14;
   P2GU32((rd8 + 8ul)).v = r14;
   // 53: setp.gt.s32 	%p7, %r5, 0;
-  p7 = int(r5) > 0;
+  bool p7 = int(r5) > 0;
   // 54: vote.sync.ballot.b32 	%r15, %p7, %r12;
   bool t16 = p7;
   uint t17 = r12;
@@ -165,11 +166,13 @@ void main() {
   uint t19;
   if (P2G_WARP_EMU) {
     uvec4 t20 = p2g_warp_x(true, t16, 0u);
-    t18 = t20.y; t19 = t20.z;
+    t18 = t20.y;
+    t19 = t20.z;
   } else {
-    t18 = p2g_warp_ballot(true); t19 = p2g_warp_ballot(true && t16);
+    t18 = p2g_warp_ballot(true);
+    t19 = p2g_warp_ballot(true && t16);
   }
-  r15 = (t19 & t17);
+  uint r15 = (t19 & t17);
   // 55: st.global.u32 	[%rd8+12], %r15;
   P2GU32((rd8 + 12ul)).v = r15;
   // 56: ret;

@@ -62,11 +62,8 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  bool p4 = false, p5 = false, p6 = false;
+  uint r9 = 0u, r13 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_ub_skip_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_ub_skip_param_1
@@ -76,19 +73,19 @@ void main() {
   // 28: mov.u32 	%r2, %ntid.x;
   // 29: mov.u32 	%r3, %ctaid.x;
   // 30: mov.u32 	%r4, %tid.x;
-  r4 = gl_LocalInvocationID.x;
+  uint r4 = gl_LocalInvocationID.x;
   // 31: mad.lo.s32 	%r5, %r3, %r2, %r4;
-  r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r4));
+  uint r5 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r4));
   // 32: and.b32  	%r6, %r4, 31;
   // 33: cvta.to.global.u64 	%rd5, %rd2;
   // 34: mul.wide.u32 	%rd6, %r5, 4;
   // 35: add.s64 	%rd7, %rd5, %rd6;
   // 36: ld.global.u32 	%r1, [%rd7];
-  r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5) * uint64_t(4u)))).v;
+  uint r1 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r5) * uint64_t(4u)))).v;
   // 37: shl.b32 	%r7, %r5, 2;
   // 38: mul.wide.u32 	%rd8, %r7, 4;
   // 39: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
+  uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r5 << 2u) * uint64_t(4u)));
   // 40: setp.eq.s32 	%p1, %r6, 0;
   // 41: and.b32  	%r8, %r4, 28;
   // 42: setp.eq.s32 	%p2, %r8, 16;
@@ -109,20 +106,22 @@ void main() {
     uint t4;
     if (P2G_WARP_EMU) {
       uvec4 t5 = p2g_warp_x(p2g_act1, t1, 0u);
-      t3 = t5.y; t4 = t5.z;
+      t3 = t5.y;
+      t4 = t5.z;
     } else {
-      t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && t1);
+      t3 = p2g_warp_ballot(p2g_act1);
+      t4 = p2g_warp_ballot(p2g_act1 && t1);
     }
     if (p2g_act1) {
       p5 = (t4 & t2) == (t3 & t2);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 49: selp.u32 	%r11, 1, 0, %p5;
-      r11 = p5 ? 1u : 0u;
+      uint r11 = p5 ? 1u : 0u;
       // 50: st.global.u32 	[%rd1], %r11;
       P2GU32(rd1).v = r11;
       // 51: and.b32  	%r12, %r1, 1;
-      r12 = r1 & 1u;
+      uint r12 = r1 & 1u;
       // 52: setp.eq.b32 	%p6, %r12, 1;
       p6 = r12 == 1u;
     }
@@ -133,9 +132,11 @@ void main() {
     uint t9;
     if (P2G_WARP_EMU) {
       uvec4 t10 = p2g_warp_x(p2g_act1, t6, 0u);
-      t8 = t10.y; t9 = t10.z;
+      t8 = t10.y;
+      t9 = t10.z;
     } else {
-      t8 = p2g_warp_ballot(p2g_act1); t9 = p2g_warp_ballot(p2g_act1 && t6);
+      t8 = p2g_warp_ballot(p2g_act1);
+      t9 = p2g_warp_ballot(p2g_act1 && t6);
     }
     if (p2g_act1) {
       r13 = (t9 & t7);
@@ -146,13 +147,13 @@ void main() {
     }
   }
   // 57: shr.u32 	%r15, %r1, 1;
-  r15 = r1 >> 1u;
+  uint r15 = r1 >> 1u;
   // 58: and.b32  	%r16, %r15, 1;
-  r16 = r15 & 1u;
+  uint r16 = r15 & 1u;
   // 59: setp.eq.b32 	%p8, %r16, 1;
-  p8 = r16 == 1u;
+  bool p8 = r16 == 1u;
   // 60: mov.u32 	%r17, -1;
-  r17 = 0xFFFFFFFFu;
+  uint r17 = 0xFFFFFFFFu;
   // 61: vote.sync.ballot.b32 	%r18, %p8, %r17;
   bool t11 = p8;
   uint t12 = r17;
@@ -160,11 +161,13 @@ void main() {
   uint t14;
   if (P2G_WARP_EMU) {
     uvec4 t15 = p2g_warp_x(true, t11, 0u);
-    t13 = t15.y; t14 = t15.z;
+    t13 = t15.y;
+    t14 = t15.z;
   } else {
-    t13 = p2g_warp_ballot(true); t14 = p2g_warp_ballot(true && t11);
+    t13 = p2g_warp_ballot(true);
+    t14 = p2g_warp_ballot(true && t11);
   }
-  r18 = (t14 & t12);
+  uint r18 = (t14 & t12);
   // 62: st.global.u32 	[%rd1+8], %r18;
   P2GU32((rd1 + 8ul)).v = r18;
   // 64: activemask.b32 %r14;
@@ -172,11 +175,13 @@ void main() {
   uint t17;
   if (P2G_WARP_EMU) {
     uvec4 t18 = p2g_warp_x(true, true, 0u);
-    t16 = t18.y; t17 = t18.z;
+    t16 = t18.y;
+    t17 = t18.z;
   } else {
-    t16 = p2g_warp_ballot(true); t17 = p2g_warp_ballot(true && true);
+    t16 = p2g_warp_ballot(true);
+    t17 = p2g_warp_ballot(true && true);
   }
-  r14 = t16;
+  uint r14 = t16;
   // 66: st.global.u32 	[%rd1+12], %r14;
   P2GU32((rd1 + 12ul)).v = r14;
   // 67: ret;

@@ -75,28 +75,15 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
-  bool p24 = false, p25 = false, p26 = false, p27 = false, p28 = false, p29 = false, p30 = false, p31 = false;
-  bool p32 = false, p33 = false, p34 = false, p35 = false, p36 = false, p37 = false, p38 = false, p39 = false;
-  bool p40 = false, p41 = false, p42 = false, p43 = false, p44 = false, p45 = false, p46 = false, p47 = false;
-  bool p48 = false, p49 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u;
-  uint r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u;
-  uint r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u;
-  uint r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u;
-  uint r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u, r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u;
-  uint r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u, r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u;
-  uint r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u, r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u;
-  uint r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u, r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u;
-  uint r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u, r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u;
-  uint r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u, r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u;
-  uint r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u, r101 = 0u, r102 = 0u, r103 = 0u, r104 = 0u;
-  uint r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u, r110 = 0u, r111 = 0u, r112 = 0u, r113 = 0u;
-  uint r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u, r119 = 0u, r120 = 0u, r121 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
+  bool p5 = false, p6 = false, p7 = false, p8 = false, p9 = false, p11 = false, p12 = false, p14 = false;
+  bool p16 = false, p17 = false, p19 = false, p21 = false, p22 = false, p24 = false, p26 = false, p28 = false;
+  bool p30 = false, p31 = false, p32 = false, p34 = false, p39 = false, p40 = false, p43 = false, p44 = false;
+  bool p45 = false, p47 = false, p48 = false, p49 = false;
+  uint rs4 = 0u, r6 = 0u, r29 = 0u, r35 = 0u, r39 = 0u, r42 = 0u, r46 = 0u, r49 = 0u, r67 = 0u, r68 = 0u;
+  uint r69 = 0u, r70 = 0u, r71 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r81 = 0u, r82 = 0u, r83 = 0u, r87 = 0u;
+  uint r88 = 0u, r89 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r99 = 0u, r101 = 0u, r102 = 0u, r103 = 0u, r105 = 0u;
+  uint r106 = 0u, r109 = 0u, r114 = 0u, r116 = 0u, r120 = 0u;
+  uint64_t rd14 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // warp_vote_divergent_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // warp_vote_divergent_param_1
@@ -106,20 +93,20 @@ void main() {
   // 29: mov.u32 	%r25, %ntid.x;
   // 30: mov.u32 	%r26, %ctaid.x;
   // 31: mov.u32 	%r1, %tid.x;
-  r1 = gl_LocalInvocationID.x;
+  uint r1 = gl_LocalInvocationID.x;
   // 32: mad.lo.s32 	%r27, %r26, %r25, %r1;
-  r27 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
+  uint r27 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
   // 33: and.b32  	%r2, %r1, 31;
-  r2 = r1 & 31u;
+  uint r2 = r1 & 31u;
   // 34: cvta.to.global.u64 	%rd6, %rd3;
   // 35: mul.wide.u32 	%rd7, %r27, 4;
   // 36: add.s64 	%rd8, %rd6, %rd7;
   // 37: ld.global.u32 	%r3, [%rd8];
-  r3 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r27) * uint64_t(4u)))).v;
+  uint r3 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r27) * uint64_t(4u)))).v;
   // 38: shl.b32 	%r28, %r27, 4;
   // 39: mul.wide.u32 	%rd9, %r28, 4;
   // 40: add.s64 	%rd1, %rd5, %rd9;
-  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
+  uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r27 << 4u) * uint64_t(4u)));
   // 41: setp.eq.s32 	%p4, %r2, 0;
   // 42: @%p4 bra 	$L__BB0_2;
   bool p2g_act1 = (!(int(r2) == 0));
@@ -137,16 +124,18 @@ void main() {
     uint t4;
     if (P2G_WARP_EMU) {
       uvec4 t5 = p2g_warp_x(p2g_act1, t1, 0u);
-      t3 = t5.y; t4 = t5.z;
+      t3 = t5.y;
+      t4 = t5.z;
     } else {
-      t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && t1);
+      t3 = p2g_warp_ballot(p2g_act1);
+      t4 = p2g_warp_ballot(p2g_act1 && t1);
     }
     if (p2g_act1) {
       p6 = (t4 & t2) == (t3 & t2);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 47: selp.u32 	%r31, 1, 0, %p6;
-      r31 = p6 ? 1u : 0u;
+      uint r31 = p6 ? 1u : 0u;
       // 48: st.global.u32 	[%rd1], %r31;
       P2GU32(rd1).v = r31;
       // 49: setp.gt.s32 	%p7, %r3, 900;
@@ -159,20 +148,22 @@ void main() {
     uint t9;
     if (P2G_WARP_EMU) {
       uvec4 t10 = p2g_warp_x(p2g_act1, t6, 0u);
-      t8 = t10.y; t9 = t10.z;
+      t8 = t10.y;
+      t9 = t10.z;
     } else {
-      t8 = p2g_warp_ballot(p2g_act1); t9 = p2g_warp_ballot(p2g_act1 && t6);
+      t8 = p2g_warp_ballot(p2g_act1);
+      t9 = p2g_warp_ballot(p2g_act1 && t6);
     }
     if (p2g_act1) {
       p8 = (t9 & t7) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 51: selp.u32 	%r33, 1, 0, %p8;
-      r33 = p8 ? 1u : 0u;
+      uint r33 = p8 ? 1u : 0u;
       // 52: st.global.u32 	[%rd1+4], %r33;
       P2GU32((rd1 + 4ul)).v = r33;
       // 53: and.b32  	%r34, %r3, 1;
-      r34 = r3 & 1u;
+      uint r34 = r3 & 1u;
       // 54: setp.eq.b32 	%p9, %r34, 1;
       p9 = r34 == 1u;
     }
@@ -183,9 +174,11 @@ void main() {
     uint t14;
     if (P2G_WARP_EMU) {
       uvec4 t15 = p2g_warp_x(p2g_act1, t11, 0u);
-      t13 = t15.y; t14 = t15.z;
+      t13 = t15.y;
+      t14 = t15.z;
     } else {
-      t13 = p2g_warp_ballot(p2g_act1); t14 = p2g_warp_ballot(p2g_act1 && t11);
+      t13 = p2g_warp_ballot(p2g_act1);
+      t14 = p2g_warp_ballot(p2g_act1 && t11);
     }
     if (p2g_act1) {
       r35 = (t14 & t12);
@@ -203,23 +196,25 @@ void main() {
     uint t19;
     if (P2G_WARP_EMU) {
       uvec4 t20 = p2g_warp_x(p2g_act1, t16, 0u);
-      t18 = t20.y; t19 = t20.z;
+      t18 = t20.y;
+      t19 = t20.z;
     } else {
-      t18 = p2g_warp_ballot(p2g_act1); t19 = p2g_warp_ballot(p2g_act1 && t16);
+      t18 = p2g_warp_ballot(p2g_act1);
+      t19 = p2g_warp_ballot(p2g_act1 && t16);
     }
     if (p2g_act1) {
       p12 = ((t19 & t17) == 0u || (t19 & t17) == (t18 & t17));
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 59: selp.u32 	%r37, 1, 0, %p12;
-      r37 = p12 ? 1u : 0u;
+      uint r37 = p12 ? 1u : 0u;
       // 60: st.global.u32 	[%rd1+12], %r37;
       P2GU32((rd1 + 12ul)).v = r37;
     }
   }
   // 63: and.b32  	%r38, %r3, 2;
   // 64: setp.eq.s32 	%p13, %r38, 0;
-  p13 = int(r3 & 2u) == 0;
+  bool p13 = int(r3 & 2u) == 0;
   // 65: @%p13 bra 	$L__BB0_4;
   bool p2g_act2 = (p13);
   bool p2g_act3 = !(p13);
@@ -229,9 +224,11 @@ void main() {
     uint t22;
     if (P2G_WARP_EMU) {
       uvec4 t23 = p2g_warp_x(p2g_act2, true, 0u);
-      t21 = t23.y; t22 = t23.z;
+      t21 = t23.y;
+      t22 = t23.z;
     } else {
-      t21 = p2g_warp_ballot(p2g_act2); t22 = p2g_warp_ballot(p2g_act2 && true);
+      t21 = p2g_warp_ballot(p2g_act2);
+      t22 = p2g_warp_ballot(p2g_act2 && true);
     }
     if (p2g_act2) {
       r46 = t21;
@@ -240,9 +237,9 @@ void main() {
       // 72: st.global.u32 	[%rd1+28], %r46;
       P2GU32((rd1 + 28ul)).v = r46;
       // 73: shr.u32 	%r47, %r3, 2;
-      r47 = r3 >> 2u;
+      uint r47 = r3 >> 2u;
       // 74: and.b32  	%r48, %r47, 1;
-      r48 = r47 & 1u;
+      uint r48 = r47 & 1u;
       // 75: setp.eq.b32 	%p17, %r48, 1;
       p17 = r48 == 1u;
     }
@@ -253,9 +250,11 @@ void main() {
     uint t27;
     if (P2G_WARP_EMU) {
       uvec4 t28 = p2g_warp_x(p2g_act2, t24, 0u);
-      t26 = t28.y; t27 = t28.z;
+      t26 = t28.y;
+      t27 = t28.z;
     } else {
-      t26 = p2g_warp_ballot(p2g_act2); t27 = p2g_warp_ballot(p2g_act2 && t24);
+      t26 = p2g_warp_ballot(p2g_act2);
+      t27 = p2g_warp_ballot(p2g_act2 && t24);
     }
     if (p2g_act2) {
       r49 = (t27 & t25);
@@ -264,9 +263,9 @@ void main() {
       // 77: st.global.u32 	[%rd1+32], %r49;
       P2GU32((rd1 + 32ul)).v = r49;
       // 78: shr.u32 	%r50, %r3, 3;
-      r50 = r3 >> 3u;
+      uint r50 = r3 >> 3u;
       // 79: and.b32  	%r51, %r50, 1;
-      r51 = r50 & 1u;
+      uint r51 = r50 & 1u;
       // 80: setp.eq.b32 	%p19, %r51, 1;
       p19 = r51 == 1u;
     }
@@ -277,9 +276,11 @@ void main() {
     uint t32;
     if (P2G_WARP_EMU) {
       uvec4 t33 = p2g_warp_x(p2g_act2, t29, 0u);
-      t31 = t33.y; t32 = t33.z;
+      t31 = t33.y;
+      t32 = t33.z;
     } else {
-      t31 = p2g_warp_ballot(p2g_act2); t32 = p2g_warp_ballot(p2g_act2 && t29);
+      t31 = p2g_warp_ballot(p2g_act2);
+      t32 = p2g_warp_ballot(p2g_act2 && t29);
     }
     if (p2g_act2) {
       p49 = (t32 & t30) != 0u;
@@ -299,9 +300,11 @@ void main() {
     uint t35;
     if (P2G_WARP_EMU) {
       uvec4 t36 = p2g_warp_x(p2g_act3, true, 0u);
-      t34 = t36.y; t35 = t36.z;
+      t34 = t36.y;
+      t35 = t36.z;
     } else {
-      t34 = p2g_warp_ballot(p2g_act3); t35 = p2g_warp_ballot(p2g_act3 && true);
+      t34 = p2g_warp_ballot(p2g_act3);
+      t35 = p2g_warp_ballot(p2g_act3 && true);
     }
     if (p2g_act3) {
       r39 = t34;
@@ -310,9 +313,9 @@ void main() {
       // 89: st.global.u32 	[%rd1+16], %r39;
       P2GU32((rd1 + 16ul)).v = r39;
       // 90: shr.u32 	%r40, %r3, 2;
-      r40 = r3 >> 2u;
+      uint r40 = r3 >> 2u;
       // 91: and.b32  	%r41, %r40, 1;
-      r41 = r40 & 1u;
+      uint r41 = r40 & 1u;
       // 92: setp.eq.b32 	%p14, %r41, 1;
       p14 = r41 == 1u;
     }
@@ -323,9 +326,11 @@ void main() {
     uint t40;
     if (P2G_WARP_EMU) {
       uvec4 t41 = p2g_warp_x(p2g_act3, t37, 0u);
-      t39 = t41.y; t40 = t41.z;
+      t39 = t41.y;
+      t40 = t41.z;
     } else {
-      t39 = p2g_warp_ballot(p2g_act3); t40 = p2g_warp_ballot(p2g_act3 && t37);
+      t39 = p2g_warp_ballot(p2g_act3);
+      t40 = p2g_warp_ballot(p2g_act3 && t37);
     }
     if (p2g_act3) {
       r42 = (t40 & t38);
@@ -334,9 +339,9 @@ void main() {
       // 94: st.global.u32 	[%rd1+20], %r42;
       P2GU32((rd1 + 20ul)).v = r42;
       // 95: shr.u32 	%r43, %r3, 3;
-      r43 = r3 >> 3u;
+      uint r43 = r3 >> 3u;
       // 96: and.b32  	%r44, %r43, 1;
-      r44 = r43 & 1u;
+      uint r44 = r43 & 1u;
       // 97: setp.eq.b32 	%p16, %r44, 1;
       p16 = r44 == 1u;
     }
@@ -347,9 +352,11 @@ void main() {
     uint t45;
     if (P2G_WARP_EMU) {
       uvec4 t46 = p2g_warp_x(p2g_act3, t42, 0u);
-      t44 = t46.y; t45 = t46.z;
+      t44 = t46.y;
+      t45 = t46.z;
     } else {
-      t44 = p2g_warp_ballot(p2g_act3); t45 = p2g_warp_ballot(p2g_act3 && t42);
+      t44 = p2g_warp_ballot(p2g_act3);
+      t45 = p2g_warp_ballot(p2g_act3 && t42);
     }
     if (p2g_act3) {
       p49 = (t45 & t43) == (t44 & t43);
@@ -366,33 +373,34 @@ void main() {
   P2GU32(uint64_t(int64_t(rd1) + int64_t(rd14 << 2u))).v = (p49 ? 1u : 0u);
   // 106: cvt.u16.u32 	%rs1, %r2;
   uint64_t t47 = uint64_t(r2);
-  rs1 = (uint(uint64_t(t47)) & 65535u);
+  uint rs1 = (uint(uint64_t(t47)) & 65535u);
   // 107: mul.wide.u16 	%r55, %rs1, -13107;
   // 108: shr.u32 	%r56, %r55, 18;
   // 109: cvt.u16.u32 	%rs2, %r56;
   uint64_t t48 = uint64_t((uint(rs1) * uint(52429u)) >> 18u);
-  rs2 = (uint(uint64_t(t48)) & 65535u);
+  uint rs2 = (uint(uint64_t(t48)) & 65535u);
   // 110: mul.lo.s16 	%rs3, %rs2, 5;
-  rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 5), 0, 16)) & 0x0000FFFFu);
+  uint rs3 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs2), 0, 16) * 5), 0, 16)) & 0x0000FFFFu);
   // 111: sub.s16 	%rs4, %rs1, %rs3;
-  rs4 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs3), 0, 16)), 0, 16)) & 0x0000FFFFu);
+  rs4 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs1), 0, 16) - bitfieldExtract(int(rs3), 0, 16)), 0,
+      16)) & 0x0000FFFFu);
   // 112: cvt.u32.u16 	%r4, %rs4;
   uint64_t t49 = uint64_t(rs4);
-  r4 = uint(uint64_t(t49));
+  uint r4 = uint(uint64_t(t49));
   // 113: neg.s32 	%r57, %r4;
   // 114: mov.u32 	%r121, 0;
-  r121 = 0u;
+  uint r121 = 0u;
   // 115: and.b32  	%r5, %r3, 1;
-  r5 = r3 & 1u;
+  uint r5 = r3 & 1u;
   // 116: setp.eq.s32 	%p20, %r5, %r57;
   // 117: @%p20 bra 	$L__BB0_11;
   bool p2g_act4 = (!(int(r5) == int(uint(-int(r4)))));
   if (P2G_WARP_EMU || p2g_act4) {
     if (!P2G_WARP_EMU || p2g_act4) {
       // 119: add.s32 	%r61, %r2, %r5;
-      r61 = uint(int(r2) + int(r5));
+      uint r61 = uint(int(r2) + int(r5));
       // 120: sub.s32 	%r62, %r2, %r4;
-      r62 = uint(int(r2) - int(r4));
+      uint r62 = uint(int(r2) - int(r4));
       // 121: sub.s32 	%r6, %r61, %r62;
       r6 = uint(int(r61) - int(r62));
       // 122: not.b32 	%r63, %r62;
@@ -415,19 +423,23 @@ void main() {
         // 131: mov.u32 	%r116, 0;
         r116 = 0u;
       }
-      bool p2g_act6 = p2g_act5;  // lanes still in the loop
+      bool p2g_act6 = p2g_act5;
+       // lanes still in the loop
       for (;;) {
         p2g_loop_tick();
         if (P2G_WARP_EMU && !p2g_loop_any(p2g_act6)) break;
-        bool p2g_act7 = p2g_act6;  // lanes active in this iteration
+        bool p2g_act7 = p2g_act6;
+         // lanes active in this iteration
         // 135: activemask.b32 %r67;
         uint t50;
         uint t51;
         if (P2G_WARP_EMU) {
           uvec4 t52 = p2g_warp_x(p2g_act7, true, 0u);
-          t50 = t52.y; t51 = t52.z;
+          t50 = t52.y;
+          t51 = t52.z;
         } else {
-          t50 = p2g_warp_ballot(p2g_act7); t51 = p2g_warp_ballot(p2g_act7 && true);
+          t50 = p2g_warp_ballot(p2g_act7);
+          t51 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
           r67 = t50;
@@ -436,11 +448,11 @@ void main() {
           // 137: mad.lo.s32 	%r71, %r121, 33, %r67;
           r71 = uint(int(r121) * 33 + int(r67));
           // 138: mov.u32 	%r72, 1;
-          r72 = 1u;
+          uint r72 = 1u;
           // 139: shl.b32 	%r73, %r72, %r116;
-          r73 = (r116 >= 32u ? 0u : r72 << r116);
+          uint r73 = (r116 >= 32u ? 0u : r72 << r116);
           // 140: and.b32  	%r74, %r73, %r3;
-          r74 = r73 & r3;
+          uint r74 = r73 & r3;
           // 141: setp.ne.s32 	%p22, %r74, 0;
           p22 = int(r74) != 0;
         }
@@ -451,9 +463,11 @@ void main() {
         uint t56;
         if (P2G_WARP_EMU) {
           uvec4 t57 = p2g_warp_x(p2g_act7, t53, 0u);
-          t55 = t57.y; t56 = t57.z;
+          t55 = t57.y;
+          t56 = t57.z;
         } else {
-          t55 = p2g_warp_ballot(p2g_act7); t56 = p2g_warp_ballot(p2g_act7 && t53);
+          t55 = p2g_warp_ballot(p2g_act7);
+          t56 = p2g_warp_ballot(p2g_act7 && t53);
         }
         if (p2g_act7) {
           r75 = (t56 & t54);
@@ -467,9 +481,11 @@ void main() {
         uint t59;
         if (P2G_WARP_EMU) {
           uvec4 t60 = p2g_warp_x(p2g_act7, true, 0u);
-          t58 = t60.y; t59 = t60.z;
+          t58 = t60.y;
+          t59 = t60.z;
         } else {
-          t58 = p2g_warp_ballot(p2g_act7); t59 = p2g_warp_ballot(p2g_act7 && true);
+          t58 = p2g_warp_ballot(p2g_act7);
+          t59 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
           r68 = t58;
@@ -478,11 +494,11 @@ void main() {
           // 147: mad.lo.s32 	%r77, %r76, 33, %r68;
           r77 = uint(int(r76) * 33 + int(r68));
           // 148: mov.u32 	%r78, 2;
-          r78 = 2u;
+          uint r78 = 2u;
           // 149: shl.b32 	%r79, %r78, %r116;
-          r79 = (r116 >= 32u ? 0u : r78 << r116);
+          uint r79 = (r116 >= 32u ? 0u : r78 << r116);
           // 150: and.b32  	%r80, %r79, %r3;
-          r80 = r79 & r3;
+          uint r80 = r79 & r3;
           // 151: setp.ne.s32 	%p24, %r80, 0;
           p24 = int(r80) != 0;
         }
@@ -493,9 +509,11 @@ void main() {
         uint t64;
         if (P2G_WARP_EMU) {
           uvec4 t65 = p2g_warp_x(p2g_act7, t61, 0u);
-          t63 = t65.y; t64 = t65.z;
+          t63 = t65.y;
+          t64 = t65.z;
         } else {
-          t63 = p2g_warp_ballot(p2g_act7); t64 = p2g_warp_ballot(p2g_act7 && t61);
+          t63 = p2g_warp_ballot(p2g_act7);
+          t64 = p2g_warp_ballot(p2g_act7 && t61);
         }
         if (p2g_act7) {
           r81 = (t64 & t62);
@@ -509,9 +527,11 @@ void main() {
         uint t67;
         if (P2G_WARP_EMU) {
           uvec4 t68 = p2g_warp_x(p2g_act7, true, 0u);
-          t66 = t68.y; t67 = t68.z;
+          t66 = t68.y;
+          t67 = t68.z;
         } else {
-          t66 = p2g_warp_ballot(p2g_act7); t67 = p2g_warp_ballot(p2g_act7 && true);
+          t66 = p2g_warp_ballot(p2g_act7);
+          t67 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
           r69 = t66;
@@ -520,11 +540,11 @@ void main() {
           // 157: mad.lo.s32 	%r83, %r82, 33, %r69;
           r83 = uint(int(r82) * 33 + int(r69));
           // 158: mov.u32 	%r84, 4;
-          r84 = 4u;
+          uint r84 = 4u;
           // 159: shl.b32 	%r85, %r84, %r116;
-          r85 = (r116 >= 32u ? 0u : r84 << r116);
+          uint r85 = (r116 >= 32u ? 0u : r84 << r116);
           // 160: and.b32  	%r86, %r85, %r3;
-          r86 = r85 & r3;
+          uint r86 = r85 & r3;
           // 161: setp.ne.s32 	%p26, %r86, 0;
           p26 = int(r86) != 0;
         }
@@ -535,9 +555,11 @@ void main() {
         uint t72;
         if (P2G_WARP_EMU) {
           uvec4 t73 = p2g_warp_x(p2g_act7, t69, 0u);
-          t71 = t73.y; t72 = t73.z;
+          t71 = t73.y;
+          t72 = t73.z;
         } else {
-          t71 = p2g_warp_ballot(p2g_act7); t72 = p2g_warp_ballot(p2g_act7 && t69);
+          t71 = p2g_warp_ballot(p2g_act7);
+          t72 = p2g_warp_ballot(p2g_act7 && t69);
         }
         if (p2g_act7) {
           r87 = (t72 & t70);
@@ -551,9 +573,11 @@ void main() {
         uint t75;
         if (P2G_WARP_EMU) {
           uvec4 t76 = p2g_warp_x(p2g_act7, true, 0u);
-          t74 = t76.y; t75 = t76.z;
+          t74 = t76.y;
+          t75 = t76.z;
         } else {
-          t74 = p2g_warp_ballot(p2g_act7); t75 = p2g_warp_ballot(p2g_act7 && true);
+          t74 = p2g_warp_ballot(p2g_act7);
+          t75 = p2g_warp_ballot(p2g_act7 && true);
         }
         if (p2g_act7) {
           r70 = t74;
@@ -562,11 +586,11 @@ void main() {
           // 167: mad.lo.s32 	%r89, %r88, 33, %r70;
           r89 = uint(int(r88) * 33 + int(r70));
           // 168: mov.u32 	%r90, 8;
-          r90 = 8u;
+          uint r90 = 8u;
           // 169: shl.b32 	%r91, %r90, %r116;
-          r91 = (r116 >= 32u ? 0u : r90 << r116);
+          uint r91 = (r116 >= 32u ? 0u : r90 << r116);
           // 170: and.b32  	%r92, %r91, %r3;
-          r92 = r91 & r3;
+          uint r92 = r91 & r3;
           // 171: setp.ne.s32 	%p28, %r92, 0;
           p28 = int(r92) != 0;
         }
@@ -577,9 +601,11 @@ void main() {
         uint t80;
         if (P2G_WARP_EMU) {
           uvec4 t81 = p2g_warp_x(p2g_act7, t77, 0u);
-          t79 = t81.y; t80 = t81.z;
+          t79 = t81.y;
+          t80 = t81.z;
         } else {
-          t79 = p2g_warp_ballot(p2g_act7); t80 = p2g_warp_ballot(p2g_act7 && t77);
+          t79 = p2g_warp_ballot(p2g_act7);
+          t80 = p2g_warp_ballot(p2g_act7 && t77);
         }
         if (p2g_act7) {
           r93 = (t80 & t78);
@@ -598,7 +624,9 @@ void main() {
         bool p2g_act8 = p2g_act7 && (!p30);
         if (p2g_act8) {
           if (P2G_WARP_EMU) {
-            p2g_act7 = false; p2g_act8 = false; p2g_act6 = false;
+            p2g_act7 = false;
+            p2g_act8 = false;
+            p2g_act6 = false;
           } else {
             break;
           }
@@ -616,19 +644,23 @@ void main() {
     if (P2G_WARP_EMU || p2g_act9) {
       if (!P2G_WARP_EMU || p2g_act9) {
       }
-      bool p2g_act10 = p2g_act9;  // lanes still in the loop
+      bool p2g_act10 = p2g_act9;
+       // lanes still in the loop
       for (;;) {
         p2g_loop_tick();
         if (P2G_WARP_EMU && !p2g_loop_any(p2g_act10)) break;
-        bool p2g_act11 = p2g_act10;  // lanes active in this iteration
+        bool p2g_act11 = p2g_act10;
+         // lanes active in this iteration
         // 186: activemask.b32 %r94;
         uint t82;
         uint t83;
         if (P2G_WARP_EMU) {
           uvec4 t84 = p2g_warp_x(p2g_act11, true, 0u);
-          t82 = t84.y; t83 = t84.z;
+          t82 = t84.y;
+          t83 = t84.z;
         } else {
-          t82 = p2g_warp_ballot(p2g_act11); t83 = p2g_warp_ballot(p2g_act11 && true);
+          t82 = p2g_warp_ballot(p2g_act11);
+          t83 = p2g_warp_ballot(p2g_act11 && true);
         }
         if (p2g_act11) {
           r94 = t82;
@@ -637,11 +669,11 @@ void main() {
           // 188: mad.lo.s32 	%r95, %r121, 33, %r94;
           r95 = uint(int(r121) * 33 + int(r94));
           // 189: mov.u32 	%r96, 1;
-          r96 = 1u;
+          uint r96 = 1u;
           // 190: shl.b32 	%r97, %r96, %r116;
-          r97 = (r116 >= 32u ? 0u : r96 << r116);
+          uint r97 = (r116 >= 32u ? 0u : r96 << r116);
           // 191: and.b32  	%r98, %r97, %r3;
-          r98 = r97 & r3;
+          uint r98 = r97 & r3;
           // 192: setp.ne.s32 	%p32, %r98, 0;
           p32 = int(r98) != 0;
         }
@@ -652,9 +684,11 @@ void main() {
         uint t88;
         if (P2G_WARP_EMU) {
           uvec4 t89 = p2g_warp_x(p2g_act11, t85, 0u);
-          t87 = t89.y; t88 = t89.z;
+          t87 = t89.y;
+          t88 = t89.z;
         } else {
-          t87 = p2g_warp_ballot(p2g_act11); t88 = p2g_warp_ballot(p2g_act11 && t85);
+          t87 = p2g_warp_ballot(p2g_act11);
+          t88 = p2g_warp_ballot(p2g_act11 && t85);
         }
         if (p2g_act11) {
           r99 = (t88 & t86);
@@ -673,7 +707,9 @@ void main() {
         bool p2g_act12 = p2g_act11 && (!p34);
         if (p2g_act12) {
           if (P2G_WARP_EMU) {
-            p2g_act11 = false; p2g_act12 = false; p2g_act10 = false;
+            p2g_act11 = false;
+            p2g_act12 = false;
+            p2g_act10 = false;
           } else {
             break;
           }
@@ -706,9 +742,11 @@ void main() {
       uint t91;
       if (P2G_WARP_EMU) {
         uvec4 t92 = p2g_warp_x(p2g_act14, true, 0u);
-        t90 = t92.y; t91 = t92.z;
+        t90 = t92.y;
+        t91 = t92.z;
       } else {
-        t90 = p2g_warp_ballot(p2g_act14); t91 = p2g_warp_ballot(p2g_act14 && true);
+        t90 = p2g_warp_ballot(p2g_act14);
+        t91 = p2g_warp_ballot(p2g_act14 && true);
       }
       if (p2g_act14) {
         r102 = t90;
@@ -724,16 +762,18 @@ void main() {
       uint t96;
       if (P2G_WARP_EMU) {
         uvec4 t97 = p2g_warp_x(p2g_act14, t93, 0u);
-        t95 = t97.y; t96 = t97.z;
+        t95 = t97.y;
+        t96 = t97.z;
       } else {
-        t95 = p2g_warp_ballot(p2g_act14); t96 = p2g_warp_ballot(p2g_act14 && t93);
+        t95 = p2g_warp_ballot(p2g_act14);
+        t96 = p2g_warp_ballot(p2g_act14 && t93);
       }
       if (p2g_act14) {
         r103 = (t96 & t94);
       }
       if (!P2G_WARP_EMU || p2g_act14) {
         // 219: xor.b32  	%r104, %r103, -2147483648;
-        r104 = r103 ^ 0x80000000u;
+        uint r104 = r103 ^ 0x80000000u;
         // 220: st.global.u32 	[%rd1+44], %r104;
         P2GU32((rd1 + 44ul)).v = r104;
       }
@@ -748,9 +788,11 @@ void main() {
       uint t99;
       if (P2G_WARP_EMU) {
         uvec4 t100 = p2g_warp_x(p2g_act15, true, 0u);
-        t98 = t100.y; t99 = t100.z;
+        t98 = t100.y;
+        t99 = t100.z;
       } else {
-        t98 = p2g_warp_ballot(p2g_act15); t99 = p2g_warp_ballot(p2g_act15 && true);
+        t98 = p2g_warp_ballot(p2g_act15);
+        t99 = p2g_warp_ballot(p2g_act15 && true);
       }
       if (p2g_act15) {
         r101 = t98;
@@ -770,9 +812,11 @@ void main() {
     uint t102;
     if (P2G_WARP_EMU) {
       uvec4 t103 = p2g_warp_x(p2g_act16, true, 0u);
-      t101 = t103.y; t102 = t103.z;
+      t101 = t103.y;
+      t102 = t103.z;
     } else {
-      t101 = p2g_warp_ballot(p2g_act16); t102 = p2g_warp_ballot(p2g_act16 && true);
+      t101 = p2g_warp_ballot(p2g_act16);
+      t102 = p2g_warp_ballot(p2g_act16 && true);
     }
     if (p2g_act16) {
       r105 = t101;
@@ -792,16 +836,18 @@ void main() {
     uint t107;
     if (P2G_WARP_EMU) {
       uvec4 t108 = p2g_warp_x(p2g_act16, t104, 0u);
-      t106 = t108.y; t107 = t108.z;
+      t106 = t108.y;
+      t107 = t108.z;
     } else {
-      t106 = p2g_warp_ballot(p2g_act16); t107 = p2g_warp_ballot(p2g_act16 && t104);
+      t106 = p2g_warp_ballot(p2g_act16);
+      t107 = p2g_warp_ballot(p2g_act16 && t104);
     }
     if (p2g_act16) {
       p44 = (t107 & t105) == (t106 & t105);
     }
     if (!P2G_WARP_EMU || p2g_act16) {
       // 240: selp.u32 	%r108, 1, 0, %p44;
-      r108 = p44 ? 1u : 0u;
+      uint r108 = p44 ? 1u : 0u;
       // 241: st.global.u32 	[%rd1+52], %r108;
       P2GU32((rd1 + 52ul)).v = r108;
       // 242: setp.ne.s32 	%p45, %r5, 0;
@@ -814,9 +860,11 @@ void main() {
     uint t112;
     if (P2G_WARP_EMU) {
       uvec4 t113 = p2g_warp_x(p2g_act16, t109, 0u);
-      t111 = t113.y; t112 = t113.z;
+      t111 = t113.y;
+      t112 = t113.z;
     } else {
-      t111 = p2g_warp_ballot(p2g_act16); t112 = p2g_warp_ballot(p2g_act16 && t109);
+      t111 = p2g_warp_ballot(p2g_act16);
+      t112 = p2g_warp_ballot(p2g_act16 && t109);
     }
     if (p2g_act16) {
       r109 = (t112 & t110);
@@ -834,16 +882,18 @@ void main() {
     uint t117;
     if (P2G_WARP_EMU) {
       uvec4 t118 = p2g_warp_x(p2g_act16, t114, 0u);
-      t116 = t118.y; t117 = t118.z;
+      t116 = t118.y;
+      t117 = t118.z;
     } else {
-      t116 = p2g_warp_ballot(p2g_act16); t117 = p2g_warp_ballot(p2g_act16 && t114);
+      t116 = p2g_warp_ballot(p2g_act16);
+      t117 = p2g_warp_ballot(p2g_act16 && t114);
     }
     if (p2g_act16) {
       p48 = (t117 & t115) != 0u;
     }
     if (!P2G_WARP_EMU || p2g_act16) {
       // 247: selp.u32 	%r111, 1, 0, %p48;
-      r111 = p48 ? 1u : 0u;
+      uint r111 = p48 ? 1u : 0u;
       // 248: st.global.u32 	[%rd1+60], %r111;
       P2GU32((rd1 + 60ul)).v = r111;
     }

@@ -597,6 +597,30 @@ float p2g_h2f(uint h) {
   }
   return uintBitsToFloat(s | ((e + 112u) << 23) | (f << 13));
 }
+// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)
+uint p2g_hadd(uint a, uint b) { return p2g_f2h_rn(p2g_odd_sumf(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu))); }
+uint p2g_hmul(uint a, uint b) { return p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)))); }
+uint p2g_hfma(uint a, uint b, uint c) {
+  return p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f(a & 0xFFFFu), p2g_h2f(b & 0xFFFFu)), p2g_h2f(c & 0xFFFFu)));
+}
+uint p2g_hsub(uint a, uint b) { return p2g_hadd(a, b ^ 0x8000u); }
+uint p2g_hsat(uint v) { v &= 0xFFFFu; return v > 0x7C00u ? 0u : (v >= 0x3C00u ? 0x3C00u : v); }
+uint p2g_hrelu(uint v) {
+  v &= 0xFFFFu;
+  return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);
+}
+uint p2g_hneg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (v ^ 0x8000u); }
+uint p2g_habs(uint v) { v &= 0x7FFFu; return v > 0x7C00u ? 0x7FFFu : v; }
+uint p2g_hsat2(uint v) { return p2g_hsat(v) | (p2g_hsat(v >> 16) << 16); }
+uint p2g_hrelu2(uint v) { return p2g_hrelu(v) | (p2g_hrelu(v >> 16) << 16); }
+uint p2g_hneg2(uint v) { return p2g_hneg(v) | (p2g_hneg(v >> 16) << 16); }
+uint p2g_habs2(uint v) { return p2g_habs(v) | (p2g_habs(v >> 16) << 16); }
+uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >> 16) << 16); }
+uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
+uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
+uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
+// cvt.rni/rzi/rmi/rpi.f16.f16 (mode 0-3): the f16 value rounded to an integer, which f16 holds exactly
+uint p2g_hrint(uint a, int mode) { return p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(a & 0xFFFFu)), mode)); }
 // An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
 uint p2g_i2f(uint64_t mag, bool neg, int mode) {
   if (mag == 0ul) return 0u;
@@ -683,6 +707,38 @@ uint p2g_sfu_rsqrt(uint x, bool ftz) {
   int64_t Y = p2g_sfu_core(p != 0 ? P2G_SFU_T_RSQRT1 : P2G_SFU_T_RSQRT0, M & 0x7FFFFFu, scale);
   return p2g_sfu_make(uint64_t(Y), scale - (e - p) / 2, 0u, ftz);
 }
+// shfl.sync's source lane j for this lane (PTX ISA "shfl.sync"): lane = laneid, segmask = c[12:8],
+// maxLane = (lane & segmask) | (c[4:0] & ~segmask); up: j = lane - b, valid if j >= maxLane (signed); down:
+// j = lane + b; bfly: j = lane ^ b; idx: j = (lane & segmask) | (b & ~segmask); valid if j <= maxLane. An
+// invalid j reads the lane's own value. Returns whether j is valid; j is the lane read.
+bool p2g_shfl_lane(int mode, uint b, uint c, out uint j) {
+  uint lane = gl_LocalInvocationIndex & 31u, seg = (c >> 8) & 31u, maxL = (lane & seg) | ((c & 31u) & ~seg);
+  b &= 31u;
+  j = mode == 0 ? lane - b : mode == 1 ? lane + b : mode == 2 ? (lane ^ b) : ((lane & seg) | (b & ~seg));
+  bool valid = mode == 0 ? int(j) >= int(maxL) : j <= maxL;
+  if (!valid) j = lane;
+  return valid;
+}
+// The value of `a` in lane j. A source lane that does not execute the shfl gives the value its register holds at
+// the exchange (emulation) or the subgroup's undefined value (native): not measured yet, like the member mask,
+// which is not read. Under the emulation every lane of the warp must call it (p2g_warp_x exchanges).
+uint p2g_shfl(int mode, bool act, uint a, uint b, uint c) {
+  uint j;
+  p2g_shfl_lane(mode, b, c, j);
+  if (P2G_WARP_EMU) {
+    p2g_warp_x(act, true, a);
+    return p2g_xchg[(gl_LocalInvocationIndex & ~31u) | j];
+  }
+  return subgroupShuffle(a, (gl_SubgroupInvocationID & ~31u) | j);
+}
+uint p2g_shfl_up(bool act, uint a, uint b, uint c) { return p2g_shfl(0, act, a, b, c); }
+bool p2g_shfl_up_ok(uint b, uint c) { uint j; return p2g_shfl_lane(0, b, c, j); }
+uint p2g_shfl_down(bool act, uint a, uint b, uint c) { return p2g_shfl(1, act, a, b, c); }
+bool p2g_shfl_down_ok(uint b, uint c) { uint j; return p2g_shfl_lane(1, b, c, j); }
+uint p2g_shfl_bfly(bool act, uint a, uint b, uint c) { return p2g_shfl(2, act, a, b, c); }
+bool p2g_shfl_bfly_ok(uint b, uint c) { uint j; return p2g_shfl_lane(2, b, c, j); }
+uint p2g_shfl_idx(bool act, uint a, uint b, uint c) { return p2g_shfl(3, act, a, b, c); }
+bool p2g_shfl_idx_ok(uint b, uint c) { uint j; return p2g_shfl_lane(3, b, c, j); }
 
 // lavapipe's loop budget (65,535 loop iterations per subgroup, then every loop ends silently): counted
 // when the runtime sets P2G_LOOP_GUARD (lavapipe only), reported through the uint at P2G_LOOP_FLAG.
@@ -1100,6 +1156,44 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
   P2GU32(a + 4ul).v = p.y;
 }
 
+// suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
+uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  return p2g_surf_ld(h, off, cb);
+}
+uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  return p2g_surf_ld64(h, off);
+}
+void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+}
+// ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
+uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
+  if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
+  return v;
+}
+void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  p2g_surf_st(h, off, cb, v.x);
+  p2g_surf_st(h, off + cb, cb, v.y);
+  if (n > 2u) {
+    p2g_surf_st(h, off + 2u * cb, cb, v.z);
+    p2g_surf_st(h, off + 3u * cb, cb, v.w);
+  }
+}
+void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+}
+
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   if (P2G_WARP_EMU && (gl_LocalInvocationIndex & 31u) == 0u) {  // the first exchange's masks
@@ -1107,732 +1201,28 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false, p12 = false, p13 = false, p14 = false, p15 = false;
-  bool p16 = false, p17 = false, p18 = false, p19 = false, p20 = false, p21 = false, p22 = false, p23 = false;
-  bool p24 = false, p25 = false, p26 = false, p27 = false, p28 = false, p29 = false, p30 = false, p31 = false;
-  bool p32 = false, p33 = false, p34 = false, p35 = false, p36 = false, p37 = false, p38 = false, p39 = false;
-  bool p40 = false, p41 = false, p42 = false, p43 = false, p44 = false, p45 = false, p46 = false, p47 = false;
-  bool p48 = false, p49 = false, p50 = false, p51 = false, p52 = false, p53 = false, p54 = false, p55 = false;
-  bool p56 = false, p57 = false, p58 = false, p59 = false, p60 = false, p61 = false, p62 = false, p63 = false;
-  bool p64 = false, p65 = false, p66 = false, p67 = false, p68 = false, p69 = false, p70 = false, p71 = false;
-  bool p72 = false, p73 = false, p74 = false, p75 = false, p76 = false, p77 = false, p78 = false, p79 = false;
-  bool p80 = false, p81 = false, p82 = false, p83 = false, p84 = false, p85 = false, p86 = false, p87 = false;
-  bool p88 = false, p89 = false, p90 = false, p91 = false, p92 = false, p93 = false, p94 = false, p95 = false;
-  bool p96 = false, p97 = false, p98 = false, p99 = false, p100 = false, p101 = false, p102 = false;
-  bool p103 = false, p104 = false, p105 = false, p106 = false, p107 = false, p108 = false, p109 = false;
-  bool p110 = false, p111 = false, p112 = false, p113 = false, p114 = false, p115 = false, p116 = false;
-  bool p117 = false, p118 = false, p119 = false, p120 = false, p121 = false, p122 = false, p123 = false;
-  bool p124 = false, p125 = false, p126 = false, p127 = false, p128 = false, p129 = false, p130 = false;
-  bool p131 = false, p132 = false, p133 = false, p134 = false, p135 = false, p136 = false, p137 = false;
-  bool p138 = false, p139 = false, p140 = false, p141 = false, p142 = false, p143 = false, p144 = false;
-  bool p145 = false, p146 = false, p147 = false, p148 = false, p149 = false, p150 = false, p151 = false;
-  bool p152 = false, p153 = false, p154 = false, p155 = false, p156 = false, p157 = false, p158 = false;
-  bool p159 = false, p160 = false, p161 = false, p162 = false, p163 = false, p164 = false, p165 = false;
-  bool p166 = false, p167 = false, p168 = false, p169 = false, p170 = false, p171 = false, p172 = false;
-  bool p173 = false, p174 = false, p175 = false, p176 = false, p177 = false, p178 = false, p179 = false;
-  bool p180 = false, p181 = false, p182 = false, p183 = false, p184 = false, p185 = false, p186 = false;
-  bool p187 = false, p188 = false, p189 = false, p190 = false, p191 = false, p192 = false, p193 = false;
-  bool p194 = false, p195 = false, p196 = false, p197 = false, p198 = false, p199 = false, p200 = false;
-  bool p201 = false, p202 = false, p203 = false, p204 = false, p205 = false, p206 = false, p207 = false;
-  bool p208 = false, p209 = false, p210 = false, p211 = false, p212 = false, p213 = false, p214 = false;
-  bool p215 = false, p216 = false, p217 = false, p218 = false, p219 = false, p220 = false, p221 = false;
-  bool p222 = false, p223 = false, p224 = false, p225 = false, p226 = false, p227 = false, p228 = false;
-  bool p229 = false, p230 = false, p231 = false, p232 = false, p233 = false, p234 = false, p235 = false;
-  bool p236 = false, p237 = false, p238 = false, p239 = false, p240 = false, temp3 = false, temp3_1 = false;
-  bool temp3_2 = false, temp3_3 = false, temp3_4 = false, temp3_5 = false, temp3_6 = false, temp3_7 = false;
-  bool temp3_8 = false, temp3_9 = false, temp3_10 = false, temp3_11 = false, temp3_12 = false;
-  bool temp3_13 = false, temp3_14 = false, temp3_15 = false, temp3_16 = false, temp3_17 = false;
-  bool temp3_18 = false, temp3_19 = false, temp3_20 = false, temp3_21 = false, temp3_22 = false;
-  bool temp3_23 = false, temp3_24 = false, temp3_25 = false, temp3_26 = false, temp3_27 = false;
-  bool temp3_28 = false, temp3_29 = false, temp3_30 = false, temp3_31 = false, temp3_32 = false;
-  bool temp3_33 = false, temp3_34 = false, temp3_35 = false, temp3_36 = false, temp3_37 = false;
-  bool temp3_38 = false, temp3_39 = false, temp3_40 = false, temp3_41 = false, temp3_42 = false;
-  bool temp3_43 = false, temp3_44 = false, temp3_45 = false, temp3_46 = false, temp3_47 = false;
-  bool temp3_48 = false, temp3_49 = false, temp3_50 = false, temp3_51 = false, temp3_52 = false;
-  bool temp3_53 = false, temp3_54 = false, temp3_55 = false, temp3_56 = false, temp3_57 = false;
-  bool temp3_58 = false, temp3_59 = false, temp3_60 = false, temp3_61 = false, temp3_62 = false;
-  bool temp3_63 = false, temp3_64 = false, temp3_65 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, rs17 = 0u, rs18 = 0u;
-  uint rs19 = 0u, rs20 = 0u, rs21 = 0u, rs22 = 0u, rs23 = 0u, rs24 = 0u, rs25 = 0u, rs26 = 0u, rs27 = 0u;
-  uint rs28 = 0u, rs29 = 0u, rs30 = 0u, rs31 = 0u, rs32 = 0u, rs33 = 0u, rs34 = 0u, rs35 = 0u, rs36 = 0u;
-  uint rs37 = 0u, rs38 = 0u, rs39 = 0u, rs40 = 0u, rs41 = 0u, rs42 = 0u, rs43 = 0u, rs44 = 0u, rs45 = 0u;
-  uint rs46 = 0u, rs47 = 0u, rs48 = 0u, rs49 = 0u, rs50 = 0u, rs51 = 0u, rs52 = 0u, rs53 = 0u, rs54 = 0u;
-  uint rs55 = 0u, rs56 = 0u, rs57 = 0u, rs58 = 0u, rs59 = 0u, rs60 = 0u, rs61 = 0u, rs62 = 0u, rs63 = 0u;
-  uint rs64 = 0u, rs65 = 0u, rs66 = 0u, rs67 = 0u, rs68 = 0u, rs69 = 0u, rs70 = 0u, rs71 = 0u, rs72 = 0u;
-  uint rs73 = 0u, rs74 = 0u, rs75 = 0u, rs76 = 0u, rs77 = 0u, rs78 = 0u, rs79 = 0u, rs80 = 0u, rs81 = 0u;
-  uint rs82 = 0u, rs83 = 0u, rs84 = 0u, rs85 = 0u, rs86 = 0u, rs87 = 0u, rs88 = 0u, rs89 = 0u, rs90 = 0u;
-  uint rs91 = 0u, rs92 = 0u, rs93 = 0u, rs94 = 0u, rs95 = 0u, rs96 = 0u, rs97 = 0u, rs98 = 0u, rs99 = 0u;
-  uint rs100 = 0u, rs101 = 0u, rs102 = 0u, rs103 = 0u, rs104 = 0u, rs105 = 0u, rs106 = 0u, rs107 = 0u;
-  uint rs108 = 0u, rs109 = 0u, rs110 = 0u, rs111 = 0u, rs112 = 0u, rs113 = 0u, rs114 = 0u, rs115 = 0u;
-  uint rs116 = 0u, rs117 = 0u, rs118 = 0u, rs119 = 0u, rs120 = 0u, rs121 = 0u, rs122 = 0u, rs123 = 0u;
-  uint rs124 = 0u, rs125 = 0u, rs126 = 0u, rs127 = 0u, rs128 = 0u, rs129 = 0u, rs130 = 0u, rs131 = 0u;
-  uint rs132 = 0u, rs133 = 0u, rs134 = 0u, rs135 = 0u, rs136 = 0u, rs137 = 0u, rs138 = 0u, rs139 = 0u;
-  uint rs140 = 0u, rs141 = 0u, rs142 = 0u, rs143 = 0u, rs144 = 0u, rs145 = 0u, rs146 = 0u, rs147 = 0u;
-  uint rs148 = 0u, rs149 = 0u, rs150 = 0u, rs151 = 0u, rs152 = 0u, rs153 = 0u, rs154 = 0u, rs155 = 0u;
-  uint rs156 = 0u, rs157 = 0u, rs158 = 0u, rs159 = 0u, rs160 = 0u, rs161 = 0u, rs162 = 0u, rs163 = 0u;
-  uint rs164 = 0u, rs165 = 0u, rs166 = 0u, rs167 = 0u, rs168 = 0u, rs169 = 0u, rs170 = 0u, rs171 = 0u;
-  uint rs172 = 0u, rs173 = 0u, rs174 = 0u, rs175 = 0u, rs176 = 0u, rs177 = 0u, rs178 = 0u, rs179 = 0u;
-  uint rs180 = 0u, rs181 = 0u, rs182 = 0u, rs183 = 0u, rs184 = 0u, rs185 = 0u, rs186 = 0u, rs187 = 0u;
-  uint rs188 = 0u, rs189 = 0u, rs190 = 0u, rs191 = 0u, rs192 = 0u, rs193 = 0u, rs194 = 0u, rs195 = 0u;
-  uint rs196 = 0u, rs197 = 0u, rs198 = 0u, rs199 = 0u, rs200 = 0u, rs201 = 0u, rs202 = 0u, rs203 = 0u;
-  uint rs204 = 0u, rs205 = 0u, rs206 = 0u, rs207 = 0u, rs208 = 0u, rs209 = 0u, rs210 = 0u, rs211 = 0u;
-  uint rs212 = 0u, rs213 = 0u, rs214 = 0u, rs215 = 0u, rs216 = 0u, rs217 = 0u, rs218 = 0u, rs219 = 0u;
-  uint rs220 = 0u, rs221 = 0u, rs222 = 0u, rs223 = 0u, rs224 = 0u, rs225 = 0u, rs226 = 0u, rs227 = 0u;
-  uint rs228 = 0u, rs229 = 0u, rs230 = 0u, rs231 = 0u, rs232 = 0u, rs233 = 0u, rs234 = 0u, rs235 = 0u;
-  uint rs236 = 0u, rs237 = 0u, rs238 = 0u, rs239 = 0u, rs240 = 0u, rs241 = 0u, rs242 = 0u, rs243 = 0u;
-  uint rs244 = 0u, rs245 = 0u, rs246 = 0u, rs247 = 0u, rs248 = 0u, rs249 = 0u, rs250 = 0u, rs251 = 0u;
-  uint rs252 = 0u, rs253 = 0u, rs254 = 0u, rs255 = 0u, rs256 = 0u, rs257 = 0u, rs258 = 0u, rs259 = 0u;
-  uint rs260 = 0u, rs261 = 0u, rs262 = 0u, rs263 = 0u, rs264 = 0u, rs265 = 0u, rs266 = 0u, rs267 = 0u;
-  uint rs268 = 0u, rs269 = 0u, rs270 = 0u, rs271 = 0u, rs272 = 0u, rs273 = 0u, rs274 = 0u, rs275 = 0u;
-  uint rs276 = 0u, rs277 = 0u, rs278 = 0u, rs279 = 0u, rs280 = 0u, rs281 = 0u, rs282 = 0u, rs283 = 0u;
-  uint rs284 = 0u, rs285 = 0u, rs286 = 0u, rs287 = 0u, rs288 = 0u, rs289 = 0u, rs290 = 0u, rs291 = 0u;
-  uint rs292 = 0u, rs293 = 0u, rs294 = 0u, rs295 = 0u, rs296 = 0u, rs297 = 0u, rs298 = 0u, rs299 = 0u;
-  uint rs300 = 0u, rs301 = 0u, rs302 = 0u, rs303 = 0u, rs304 = 0u, rs305 = 0u, rs306 = 0u, rs307 = 0u;
-  uint rs308 = 0u, rs309 = 0u, rs310 = 0u, rs311 = 0u, rs312 = 0u, rs313 = 0u, rs314 = 0u, rs315 = 0u;
-  uint rs316 = 0u, rs317 = 0u, rs318 = 0u, rs319 = 0u, rs320 = 0u, rs321 = 0u, rs322 = 0u, rs323 = 0u;
-  uint rs324 = 0u, rs325 = 0u, rs326 = 0u, rs327 = 0u, rs328 = 0u, rs329 = 0u, rs330 = 0u, rs331 = 0u;
-  uint rs332 = 0u, rs333 = 0u, rs334 = 0u, rs335 = 0u, rs336 = 0u, rs337 = 0u, rs338 = 0u, rs339 = 0u;
-  uint rs340 = 0u, rs341 = 0u, rs342 = 0u, rs343 = 0u, rs344 = 0u, rs345 = 0u, rs346 = 0u, rs347 = 0u;
-  uint rs348 = 0u, rs349 = 0u, rs350 = 0u, rs351 = 0u, rs352 = 0u, rs353 = 0u, rs354 = 0u, rs355 = 0u;
-  uint rs356 = 0u, rs357 = 0u, rs358 = 0u, rs359 = 0u, rs360 = 0u, rs361 = 0u, rs362 = 0u, rs363 = 0u;
-  uint rs364 = 0u, rs365 = 0u, rs366 = 0u, rs367 = 0u, rs368 = 0u, rs369 = 0u, rs370 = 0u, rs371 = 0u;
-  uint rs372 = 0u, rs373 = 0u, rs374 = 0u, rs375 = 0u, rs376 = 0u, rs377 = 0u, rs378 = 0u, rs379 = 0u;
-  uint rs380 = 0u, rs381 = 0u, rs382 = 0u, rs383 = 0u, rs384 = 0u, rs385 = 0u, rs386 = 0u, rs387 = 0u;
-  uint rs388 = 0u, rs389 = 0u, rs390 = 0u, rs391 = 0u, rs392 = 0u, rs393 = 0u, rs394 = 0u, rs395 = 0u;
-  uint rs396 = 0u, rs397 = 0u, rs398 = 0u, rs399 = 0u, rs400 = 0u, rs401 = 0u, rs402 = 0u, rs403 = 0u;
-  uint rs404 = 0u, rs405 = 0u, rs406 = 0u, rs407 = 0u, rs408 = 0u, rs409 = 0u, rs410 = 0u, rs411 = 0u;
-  uint rs412 = 0u, rs413 = 0u, rs414 = 0u, rs415 = 0u, rs416 = 0u, rs417 = 0u, rs418 = 0u, rs419 = 0u;
-  uint rs420 = 0u, rs421 = 0u, rs422 = 0u, rs423 = 0u, rs424 = 0u, rs425 = 0u, rs426 = 0u, rs427 = 0u;
-  uint rs428 = 0u, rs429 = 0u, rs430 = 0u, rs431 = 0u, rs432 = 0u, rs433 = 0u, rs434 = 0u, rs435 = 0u;
-  uint rs436 = 0u, rs437 = 0u, rs438 = 0u, rs439 = 0u, rs440 = 0u, rs441 = 0u, rs442 = 0u, rs443 = 0u;
-  uint rs444 = 0u, rs445 = 0u, rs446 = 0u, rs447 = 0u, rs448 = 0u, rs449 = 0u, rs450 = 0u, rs451 = 0u;
-  uint rs452 = 0u, rs453 = 0u, rs454 = 0u, rs455 = 0u, rs456 = 0u, rs457 = 0u, rs458 = 0u, rs459 = 0u;
-  uint rs460 = 0u, rs461 = 0u, rs462 = 0u, rs463 = 0u, rs464 = 0u, rs465 = 0u, rs466 = 0u, rs467 = 0u;
-  uint rs468 = 0u, rs469 = 0u, rs470 = 0u, rs471 = 0u, rs472 = 0u, rs473 = 0u, rs474 = 0u, rs475 = 0u;
-  uint rs476 = 0u, rs477 = 0u, rs478 = 0u, rs479 = 0u, rs480 = 0u, rs481 = 0u, rs482 = 0u, rs483 = 0u;
-  uint rs484 = 0u, rs485 = 0u, rs486 = 0u, rs487 = 0u, rs488 = 0u, rs489 = 0u, rs490 = 0u, rs491 = 0u;
-  uint rs492 = 0u, rs493 = 0u, rs494 = 0u, rs495 = 0u, rs496 = 0u, rs497 = 0u, rs498 = 0u, rs499 = 0u;
-  uint rs500 = 0u, rs501 = 0u, rs502 = 0u, rs503 = 0u, rs504 = 0u, rs505 = 0u, rs506 = 0u, rs507 = 0u;
-  uint rs508 = 0u, rs509 = 0u, rs510 = 0u, rs511 = 0u, rs512 = 0u, rs513 = 0u, rs514 = 0u, rs515 = 0u;
-  uint rs516 = 0u, rs517 = 0u, rs518 = 0u, rs519 = 0u, rs520 = 0u, rs521 = 0u, rs522 = 0u, rs523 = 0u;
-  uint rs524 = 0u, rs525 = 0u, rs526 = 0u, rs527 = 0u, rs528 = 0u, rs529 = 0u, rs530 = 0u, rs531 = 0u;
-  uint rs532 = 0u, rs533 = 0u, rs534 = 0u, rs535 = 0u, rs536 = 0u, rs537 = 0u, rs538 = 0u, rs539 = 0u;
-  uint rs540 = 0u, rs541 = 0u, rs542 = 0u, rs543 = 0u, rs544 = 0u, rs545 = 0u, rs546 = 0u, rs547 = 0u;
-  uint rs548 = 0u, rs549 = 0u, rs550 = 0u, rs551 = 0u, rs552 = 0u, rs553 = 0u, rs554 = 0u, rs555 = 0u;
-  uint rs556 = 0u, rs557 = 0u, rs558 = 0u, rs559 = 0u, rs560 = 0u, rs561 = 0u, rs562 = 0u, rs563 = 0u;
-  uint rs564 = 0u, rs565 = 0u, rs566 = 0u, rs567 = 0u, rs568 = 0u, rs569 = 0u, rs570 = 0u, rs571 = 0u;
-  uint rs572 = 0u, rs573 = 0u, rs574 = 0u, rs575 = 0u, rs576 = 0u, rs577 = 0u, rs578 = 0u, rs579 = 0u;
-  uint rs580 = 0u, rs581 = 0u, rs582 = 0u, rs583 = 0u, rs584 = 0u, rs585 = 0u, rs586 = 0u, rs587 = 0u;
-  uint rs588 = 0u, rs589 = 0u, rs590 = 0u, rs591 = 0u, rs592 = 0u, rs593 = 0u, rs594 = 0u, rs595 = 0u;
-  uint rs596 = 0u, rs597 = 0u, rs598 = 0u, rs599 = 0u, rs600 = 0u, rs601 = 0u, rs602 = 0u, rs603 = 0u;
-  uint rs604 = 0u, rs605 = 0u, rs606 = 0u, rs607 = 0u, rs608 = 0u, rs609 = 0u, rs610 = 0u, rs611 = 0u;
-  uint rs612 = 0u, rs613 = 0u, rs614 = 0u, rs615 = 0u, rs616 = 0u, rs617 = 0u, rs618 = 0u, rs619 = 0u;
-  uint rs620 = 0u, rs621 = 0u, rs622 = 0u, rs623 = 0u, rs624 = 0u, rs625 = 0u, rs626 = 0u, rs627 = 0u;
-  uint rs628 = 0u, rs629 = 0u, rs630 = 0u, rs631 = 0u, rs632 = 0u, rs633 = 0u, rs634 = 0u, rs635 = 0u;
-  uint rs636 = 0u, rs637 = 0u, rs638 = 0u, rs639 = 0u, rs640 = 0u, rs641 = 0u, rs642 = 0u, rs643 = 0u;
-  uint rs644 = 0u, rs645 = 0u, rs646 = 0u, rs647 = 0u, rs648 = 0u, rs649 = 0u, rs650 = 0u, rs651 = 0u;
-  uint rs652 = 0u, rs653 = 0u, rs654 = 0u, rs655 = 0u, rs656 = 0u, rs657 = 0u, rs658 = 0u, rs659 = 0u;
-  uint rs660 = 0u, rs661 = 0u, rs662 = 0u, rs663 = 0u, rs664 = 0u, rs665 = 0u, rs666 = 0u, rs667 = 0u;
-  uint rs668 = 0u, rs669 = 0u, rs670 = 0u, rs671 = 0u, rs672 = 0u, rs673 = 0u, rs674 = 0u, rs675 = 0u;
-  uint rs676 = 0u, rs677 = 0u, rs678 = 0u, rs679 = 0u, rs680 = 0u, rs681 = 0u, rs682 = 0u, rs683 = 0u;
-  uint rs684 = 0u, rs685 = 0u, rs686 = 0u, rs687 = 0u, rs688 = 0u, rs689 = 0u, rs690 = 0u, rs691 = 0u;
-  uint rs692 = 0u, rs693 = 0u, rs694 = 0u, rs695 = 0u, rs696 = 0u, rs697 = 0u, rs698 = 0u, rs699 = 0u;
-  uint rs700 = 0u, rs701 = 0u, rs702 = 0u, rs703 = 0u, rs704 = 0u, rs705 = 0u, rs706 = 0u, rs707 = 0u;
-  uint rs708 = 0u, rs709 = 0u, rs710 = 0u, rs711 = 0u, rs712 = 0u, rs713 = 0u, rs714 = 0u, rs715 = 0u;
-  uint rs716 = 0u, rs717 = 0u, rs718 = 0u, rs719 = 0u, rs720 = 0u, rs721 = 0u, rs722 = 0u, rs723 = 0u;
-  uint rs724 = 0u, rs725 = 0u, rs726 = 0u, rs727 = 0u, rs728 = 0u, rs729 = 0u, rs730 = 0u, rs731 = 0u;
-  uint rs732 = 0u, rs733 = 0u, rs734 = 0u, rs735 = 0u, rs736 = 0u, rs737 = 0u, rs738 = 0u, rs739 = 0u;
-  uint rs740 = 0u, rs741 = 0u, rs742 = 0u, rs743 = 0u, rs744 = 0u, rs745 = 0u, rs746 = 0u, rs747 = 0u;
-  uint rs748 = 0u, rs749 = 0u, rs750 = 0u, rs751 = 0u, rs752 = 0u, rs753 = 0u, rs754 = 0u, rs755 = 0u;
-  uint rs756 = 0u, rs757 = 0u, rs758 = 0u, rs759 = 0u, rs760 = 0u, rs761 = 0u, rs762 = 0u, rs763 = 0u;
-  uint rs764 = 0u, rs765 = 0u, rs766 = 0u, rs767 = 0u, rs768 = 0u, rs769 = 0u, rs770 = 0u, rs771 = 0u;
-  uint rs772 = 0u, rs773 = 0u, rs774 = 0u, rs775 = 0u, rs776 = 0u, rs777 = 0u, rs778 = 0u, rs779 = 0u;
-  uint rs780 = 0u, rs781 = 0u, rs782 = 0u, rs783 = 0u, rs784 = 0u, rs785 = 0u, rs786 = 0u, rs787 = 0u;
-  uint rs788 = 0u, rs789 = 0u, rs790 = 0u, rs791 = 0u, rs792 = 0u, rs793 = 0u, rs794 = 0u, rs795 = 0u;
-  uint rs796 = 0u, rs797 = 0u, rs798 = 0u, rs799 = 0u, rs800 = 0u, rs801 = 0u, rs802 = 0u, rs803 = 0u;
-  uint rs804 = 0u, rs805 = 0u, rs806 = 0u, rs807 = 0u, rs808 = 0u, rs809 = 0u, rs810 = 0u, rs811 = 0u;
-  uint rs812 = 0u, rs813 = 0u, rs814 = 0u, rs815 = 0u, rs816 = 0u, rs817 = 0u, rs818 = 0u, rs819 = 0u;
-  uint rs820 = 0u, rs821 = 0u, rs822 = 0u, rs823 = 0u, rs824 = 0u, rs825 = 0u, rs826 = 0u, rs827 = 0u;
-  uint rs828 = 0u, rs829 = 0u, rs830 = 0u, rs831 = 0u, rs832 = 0u, rs833 = 0u, rs834 = 0u, rs835 = 0u;
-  uint rs836 = 0u, rs837 = 0u, rs838 = 0u, rs839 = 0u, rs840 = 0u, rs841 = 0u, rs842 = 0u, rs843 = 0u;
-  uint rs844 = 0u, rs845 = 0u, rs846 = 0u, rs847 = 0u, rs848 = 0u, rs849 = 0u, rs850 = 0u, rs851 = 0u;
-  uint rs852 = 0u, rs853 = 0u, rs854 = 0u, rs855 = 0u, rs856 = 0u, rs857 = 0u, rs858 = 0u, rs859 = 0u;
-  uint rs860 = 0u, rs861 = 0u, rs862 = 0u, rs863 = 0u, rs864 = 0u, rs865 = 0u, rs866 = 0u, rs867 = 0u;
-  uint rs868 = 0u, rs869 = 0u, rs870 = 0u, rs871 = 0u, rs872 = 0u, rs873 = 0u, rs874 = 0u, rs875 = 0u;
-  uint rs876 = 0u, rs877 = 0u, rs878 = 0u, rs879 = 0u, rs880 = 0u, rs881 = 0u, rs882 = 0u, rs883 = 0u;
-  uint rs884 = 0u, rs885 = 0u, rs886 = 0u, rs887 = 0u, rs888 = 0u, rs889 = 0u, rs890 = 0u, rs891 = 0u;
-  uint rs892 = 0u, rs893 = 0u, rs894 = 0u, rs895 = 0u, rs896 = 0u, rs897 = 0u, rs898 = 0u, rs899 = 0u;
-  uint rs900 = 0u, rs901 = 0u, rs902 = 0u, rs903 = 0u, rs904 = 0u, rs905 = 0u, rs906 = 0u, rs907 = 0u;
-  uint rs908 = 0u, rs909 = 0u, rs910 = 0u, rs911 = 0u, rs912 = 0u, rs913 = 0u, rs914 = 0u, rs915 = 0u;
-  uint rs916 = 0u, rs917 = 0u, rs918 = 0u, rs919 = 0u, rs920 = 0u, rs921 = 0u, rs922 = 0u, rs923 = 0u;
-  uint rs924 = 0u, rs925 = 0u, rs926 = 0u, rs927 = 0u, rs928 = 0u, rs929 = 0u, rs930 = 0u, rs931 = 0u;
-  uint rs932 = 0u, rs933 = 0u, rs934 = 0u, rs935 = 0u, rs936 = 0u, rs937 = 0u, rs938 = 0u, rs939 = 0u;
-  uint rs940 = 0u, rs941 = 0u, rs942 = 0u, rs943 = 0u, rs944 = 0u, rs945 = 0u, rs946 = 0u, rs947 = 0u;
-  uint rs948 = 0u, rs949 = 0u, rs950 = 0u, rs951 = 0u, rs952 = 0u, rs953 = 0u, rs954 = 0u, rs955 = 0u;
-  uint rs956 = 0u, rs957 = 0u, rs958 = 0u, rs959 = 0u, rs960 = 0u, rs961 = 0u, rs962 = 0u, rs963 = 0u;
-  uint rs964 = 0u, rs965 = 0u, rs966 = 0u, rs967 = 0u, rs968 = 0u, rs969 = 0u, rs970 = 0u, rs971 = 0u;
-  uint rs972 = 0u, rs973 = 0u, rs974 = 0u, rs975 = 0u, rs976 = 0u, rs977 = 0u, rs978 = 0u, rs979 = 0u;
-  uint rs980 = 0u, rs981 = 0u, rs982 = 0u, rs983 = 0u, rs984 = 0u, rs985 = 0u, rs986 = 0u, rs987 = 0u;
-  uint rs988 = 0u, rs989 = 0u, rs990 = 0u, rs991 = 0u, rs992 = 0u, rs993 = 0u, rs994 = 0u, rs995 = 0u;
-  uint rs996 = 0u, rs997 = 0u, rs998 = 0u, rs999 = 0u, rs1000 = 0u, rs1001 = 0u, rs1002 = 0u, rs1003 = 0u;
-  uint rs1004 = 0u, rs1005 = 0u, rs1006 = 0u, rs1007 = 0u, rs1008 = 0u, rs1009 = 0u, rs1010 = 0u, rs1011 = 0u;
-  uint rs1012 = 0u, rs1013 = 0u, rs1014 = 0u, rs1015 = 0u, rs1016 = 0u, rs1017 = 0u, rs1018 = 0u, rs1019 = 0u;
-  uint rs1020 = 0u, rs1021 = 0u, rs1022 = 0u, rs1023 = 0u, rs1024 = 0u, rs1025 = 0u, rs1026 = 0u, rs1027 = 0u;
-  uint rs1028 = 0u, rs1029 = 0u, rs1030 = 0u, rs1031 = 0u, rs1032 = 0u, rs1033 = 0u, rs1034 = 0u, rs1035 = 0u;
-  uint rs1036 = 0u, rs1037 = 0u, rs1038 = 0u, rs1039 = 0u, rs1040 = 0u, rs1041 = 0u, rs1042 = 0u, rs1043 = 0u;
-  uint rs1044 = 0u, rs1045 = 0u, rs1046 = 0u, rs1047 = 0u, rs1048 = 0u, rs1049 = 0u, rs1050 = 0u, rs1051 = 0u;
-  uint rs1052 = 0u, rs1053 = 0u, rs1054 = 0u, rs1055 = 0u, rs1056 = 0u, rs1057 = 0u, rs1058 = 0u, rs1059 = 0u;
-  uint rs1060 = 0u, rs1061 = 0u, rs1062 = 0u, rs1063 = 0u, rs1064 = 0u, rs1065 = 0u, rs1066 = 0u, rs1067 = 0u;
-  uint rs1068 = 0u, rs1069 = 0u, rs1070 = 0u, rs1071 = 0u, rs1072 = 0u, rs1073 = 0u, rs1074 = 0u, rs1075 = 0u;
-  uint rs1076 = 0u, rs1077 = 0u, rs1078 = 0u, rs1079 = 0u, rs1080 = 0u, rs1081 = 0u, rs1082 = 0u, rs1083 = 0u;
-  uint rs1084 = 0u, rs1085 = 0u, rs1086 = 0u, rs1087 = 0u, rs1088 = 0u, rs1089 = 0u, rs1090 = 0u, rs1091 = 0u;
-  uint rs1092 = 0u, rs1093 = 0u, rs1094 = 0u, rs1095 = 0u, rs1096 = 0u, rs1097 = 0u, rs1098 = 0u, rs1099 = 0u;
-  uint rs1100 = 0u, rs1101 = 0u, rs1102 = 0u, rs1103 = 0u, rs1104 = 0u, rs1105 = 0u, rs1106 = 0u, rs1107 = 0u;
-  uint rs1108 = 0u, rs1109 = 0u, rs1110 = 0u, rs1111 = 0u, rs1112 = 0u, rs1113 = 0u, rs1114 = 0u, rs1115 = 0u;
-  uint rs1116 = 0u, rs1117 = 0u, rs1118 = 0u, rs1119 = 0u, rs1120 = 0u, rs1121 = 0u, rs1122 = 0u, rs1123 = 0u;
-  uint rs1124 = 0u, rs1125 = 0u, rs1126 = 0u, rs1127 = 0u, rs1128 = 0u, rs1129 = 0u, rs1130 = 0u, rs1131 = 0u;
-  uint rs1132 = 0u, rs1133 = 0u, rs1134 = 0u, rs1135 = 0u, rs1136 = 0u, rs1137 = 0u, rs1138 = 0u, rs1139 = 0u;
-  uint rs1140 = 0u, rs1141 = 0u, rs1142 = 0u, rs1143 = 0u, rs1144 = 0u, rs1145 = 0u, rs1146 = 0u, rs1147 = 0u;
-  uint rs1148 = 0u, rs1149 = 0u, rs1150 = 0u, rs1151 = 0u, rs1152 = 0u, rs1153 = 0u, rs1154 = 0u, rs1155 = 0u;
-  uint rs1156 = 0u, rs1157 = 0u, rs1158 = 0u, rs1159 = 0u, rs1160 = 0u, rs1161 = 0u, rs1162 = 0u, rs1163 = 0u;
-  uint rs1164 = 0u, rs1165 = 0u, rs1166 = 0u, rs1167 = 0u, rs1168 = 0u, rs1169 = 0u, rs1170 = 0u, rs1171 = 0u;
-  uint rs1172 = 0u, rs1173 = 0u, rs1174 = 0u, rs1175 = 0u, rs1176 = 0u, rs1177 = 0u, rs1178 = 0u, rs1179 = 0u;
-  uint rs1180 = 0u, rs1181 = 0u, rs1182 = 0u, rs1183 = 0u, rs1184 = 0u, rs1185 = 0u, rs1186 = 0u, rs1187 = 0u;
-  uint rs1188 = 0u, rs1189 = 0u, rs1190 = 0u, rs1191 = 0u, rs1192 = 0u, rs1193 = 0u, rs1194 = 0u, rs1195 = 0u;
-  uint rs1196 = 0u, rs1197 = 0u, rs1198 = 0u, rs1199 = 0u, rs1200 = 0u, rs1201 = 0u, rs1202 = 0u, rs1203 = 0u;
-  uint rs1204 = 0u, rs1205 = 0u, rs1206 = 0u, rs1207 = 0u, rs1208 = 0u, rs1209 = 0u, rs1210 = 0u, rs1211 = 0u;
-  uint rs1212 = 0u, rs1213 = 0u, rs1214 = 0u, rs1215 = 0u, rs1216 = 0u, rs1217 = 0u, rs1218 = 0u, rs1219 = 0u;
-  uint rs1220 = 0u, rs1221 = 0u, rs1222 = 0u, rs1223 = 0u, rs1224 = 0u, rs1225 = 0u, rs1226 = 0u, rs1227 = 0u;
-  uint rs1228 = 0u, rs1229 = 0u, rs1230 = 0u, rs1231 = 0u, rs1232 = 0u, rs1233 = 0u, rs1234 = 0u, rs1235 = 0u;
-  uint rs1236 = 0u, rs1237 = 0u, rs1238 = 0u, rs1239 = 0u, rs1240 = 0u, rs1241 = 0u, rs1242 = 0u, rs1243 = 0u;
-  uint rs1244 = 0u, rs1245 = 0u, rs1246 = 0u, rs1247 = 0u, rs1248 = 0u, rs1249 = 0u, rs1250 = 0u, rs1251 = 0u;
-  uint rs1252 = 0u, rs1253 = 0u, rs1254 = 0u, rs1255 = 0u, rs1256 = 0u, rs1257 = 0u, rs1258 = 0u, rs1259 = 0u;
-  uint rs1260 = 0u, rs1261 = 0u, rs1262 = 0u, rs1263 = 0u, rs1264 = 0u, rs1265 = 0u, rs1266 = 0u, rs1267 = 0u;
-  uint rs1268 = 0u, rs1269 = 0u, rs1270 = 0u, rs1271 = 0u, rs1272 = 0u, rs1273 = 0u, rs1274 = 0u, rs1275 = 0u;
-  uint rs1276 = 0u, rs1277 = 0u, rs1278 = 0u, rs1279 = 0u, rs1280 = 0u, rs1281 = 0u, rs1282 = 0u, rs1283 = 0u;
-  uint rs1284 = 0u, rs1285 = 0u, rs1286 = 0u, rs1287 = 0u, rs1288 = 0u, rs1289 = 0u, rs1290 = 0u, rs1291 = 0u;
-  uint rs1292 = 0u, rs1293 = 0u, rs1294 = 0u, rs1295 = 0u, rs1296 = 0u, rs1297 = 0u, rs1298 = 0u, rs1299 = 0u;
-  uint rs1300 = 0u, rs1301 = 0u, rs1302 = 0u, rs1303 = 0u, rs1304 = 0u, rs1305 = 0u, rs1306 = 0u, rs1307 = 0u;
-  uint rs1308 = 0u, rs1309 = 0u, rs1310 = 0u, rs1311 = 0u, rs1312 = 0u, rs1313 = 0u, rs1314 = 0u, rs1315 = 0u;
-  uint rs1316 = 0u, rs1317 = 0u, rs1318 = 0u, rs1319 = 0u, rs1320 = 0u, rs1321 = 0u, rs1322 = 0u, rs1323 = 0u;
-  uint rs1324 = 0u, rs1325 = 0u, rs1326 = 0u, rs1327 = 0u, rs1328 = 0u, rs1329 = 0u, rs1330 = 0u, rs1331 = 0u;
-  uint rs1332 = 0u, rs1333 = 0u, rs1334 = 0u, rs1335 = 0u, rs1336 = 0u, rs1337 = 0u, rs1338 = 0u, rs1339 = 0u;
-  uint rs1340 = 0u, rs1341 = 0u, rs1342 = 0u, rs1343 = 0u, rs1344 = 0u, rs1345 = 0u, rs1346 = 0u, rs1347 = 0u;
-  uint rs1348 = 0u, rs1349 = 0u, rs1350 = 0u, rs1351 = 0u, rs1352 = 0u, rs1353 = 0u, rs1354 = 0u, rs1355 = 0u;
-  uint rs1356 = 0u, rs1357 = 0u, rs1358 = 0u, rs1359 = 0u, rs1360 = 0u, rs1361 = 0u, rs1362 = 0u, rs1363 = 0u;
-  uint rs1364 = 0u, rs1365 = 0u, rs1366 = 0u, rs1367 = 0u, rs1368 = 0u, rs1369 = 0u, rs1370 = 0u, rs1371 = 0u;
-  uint rs1372 = 0u, rs1373 = 0u, rs1374 = 0u, rs1375 = 0u, rs1376 = 0u, rs1377 = 0u, rs1378 = 0u, rs1379 = 0u;
-  uint rs1380 = 0u, rs1381 = 0u, rs1382 = 0u, rs1383 = 0u, rs1384 = 0u, rs1385 = 0u, rs1386 = 0u, rs1387 = 0u;
-  uint rs1388 = 0u, rs1389 = 0u, rs1390 = 0u, rs1391 = 0u, rs1392 = 0u, rs1393 = 0u, rs1394 = 0u, rs1395 = 0u;
-  uint rs1396 = 0u, rs1397 = 0u, rs1398 = 0u, rs1399 = 0u, rs1400 = 0u, rs1401 = 0u, rs1402 = 0u, rs1403 = 0u;
-  uint rs1404 = 0u, rs1405 = 0u, rs1406 = 0u, rs1407 = 0u, rs1408 = 0u, rs1409 = 0u, rs1410 = 0u, rs1411 = 0u;
-  uint rs1412 = 0u, rs1413 = 0u, rs1414 = 0u, rs1415 = 0u, rs1416 = 0u, rs1417 = 0u, rs1418 = 0u, rs1419 = 0u;
-  uint rs1420 = 0u, rs1421 = 0u, rs1422 = 0u, rs1423 = 0u, rs1424 = 0u, rs1425 = 0u, rs1426 = 0u, rs1427 = 0u;
-  uint rs1428 = 0u, rs1429 = 0u, rs1430 = 0u, rs1431 = 0u, rs1432 = 0u, rs1433 = 0u, rs1434 = 0u, rs1435 = 0u;
-  uint rs1436 = 0u, rs1437 = 0u, rs1438 = 0u, rs1439 = 0u, rs1440 = 0u, rs1441 = 0u, rs1442 = 0u, rs1443 = 0u;
-  uint rs1444 = 0u, rs1445 = 0u, rs1446 = 0u, rs1447 = 0u, rs1448 = 0u, rs1449 = 0u, rs1450 = 0u, rs1451 = 0u;
-  uint rs1452 = 0u, rs1453 = 0u, rs1454 = 0u, rs1455 = 0u, rs1456 = 0u, rs1457 = 0u, rs1458 = 0u, rs1459 = 0u;
-  uint rs1460 = 0u, rs1461 = 0u, rs1462 = 0u, rs1463 = 0u, rs1464 = 0u, rs1465 = 0u, rs1466 = 0u, rs1467 = 0u;
-  uint rs1468 = 0u, rs1469 = 0u, rs1470 = 0u, rs1471 = 0u, rs1472 = 0u, rs1473 = 0u, rs1474 = 0u, rs1475 = 0u;
-  uint rs1476 = 0u, rs1477 = 0u, rs1478 = 0u, rs1479 = 0u, rs1480 = 0u, rs1481 = 0u, rs1482 = 0u, rs1483 = 0u;
-  uint rs1484 = 0u, rs1485 = 0u, rs1486 = 0u, rs1487 = 0u, rs1488 = 0u, rs1489 = 0u, rs1490 = 0u, rs1491 = 0u;
-  uint rs1492 = 0u, rs1493 = 0u, rs1494 = 0u, rs1495 = 0u, rs1496 = 0u, rs1497 = 0u, rs1498 = 0u, rs1499 = 0u;
-  uint rs1500 = 0u, rs1501 = 0u, rs1502 = 0u, rs1503 = 0u, rs1504 = 0u, rs1505 = 0u, rs1506 = 0u, rs1507 = 0u;
-  uint rs1508 = 0u, rs1509 = 0u, rs1510 = 0u, rs1511 = 0u, rs1512 = 0u, rs1513 = 0u, rs1514 = 0u, rs1515 = 0u;
-  uint rs1516 = 0u, rs1517 = 0u, rs1518 = 0u, rs1519 = 0u, rs1520 = 0u, rs1521 = 0u, rs1522 = 0u, rs1523 = 0u;
-  uint rs1524 = 0u, rs1525 = 0u, rs1526 = 0u, rs1527 = 0u, rs1528 = 0u, rs1529 = 0u, rs1530 = 0u, rs1531 = 0u;
-  uint rs1532 = 0u, rs1533 = 0u, rs1534 = 0u, rs1535 = 0u, rs1536 = 0u, rs1537 = 0u, rs1538 = 0u, rs1539 = 0u;
-  uint rs1540 = 0u, rs1541 = 0u, rs1542 = 0u, rs1543 = 0u, rs1544 = 0u, rs1545 = 0u, rs1546 = 0u, rs1547 = 0u;
-  uint rs1548 = 0u, rs1549 = 0u, rs1550 = 0u, rs1551 = 0u, rs1552 = 0u, rs1553 = 0u, rs1554 = 0u, rs1555 = 0u;
-  uint rs1556 = 0u, rs1557 = 0u, rs1558 = 0u, rs1559 = 0u, rs1560 = 0u, rs1561 = 0u, rs1562 = 0u, rs1563 = 0u;
-  uint rs1564 = 0u, rs1565 = 0u, rs1566 = 0u, rs1567 = 0u, rs1568 = 0u, rs1569 = 0u, rs1570 = 0u, rs1571 = 0u;
-  uint rs1572 = 0u, rs1573 = 0u, rs1574 = 0u, rs1575 = 0u, rs1576 = 0u, rs1577 = 0u, rs1578 = 0u, rs1579 = 0u;
-  uint rs1580 = 0u, rs1581 = 0u, rs1582 = 0u, rs1583 = 0u, rs1584 = 0u, rs1585 = 0u, rs1586 = 0u, rs1587 = 0u;
-  uint rs1588 = 0u, rs1589 = 0u, rs1590 = 0u, rs1591 = 0u, rs1592 = 0u, rs1593 = 0u, rs1594 = 0u, rs1595 = 0u;
-  uint rs1596 = 0u, rs1597 = 0u, rs1598 = 0u, rs1599 = 0u, rs1600 = 0u, rs1601 = 0u, rs1602 = 0u, rs1603 = 0u;
-  uint rs1604 = 0u, rs1605 = 0u, rs1606 = 0u, rs1607 = 0u, rs1608 = 0u, rs1609 = 0u, rs1610 = 0u, rs1611 = 0u;
-  uint rs1612 = 0u, rs1613 = 0u, rs1614 = 0u, rs1615 = 0u, rs1616 = 0u, rs1617 = 0u, rs1618 = 0u, rs1619 = 0u;
-  uint rs1620 = 0u, rs1621 = 0u, rs1622 = 0u, rs1623 = 0u, rs1624 = 0u, rs1625 = 0u, rs1626 = 0u, rs1627 = 0u;
-  uint rs1628 = 0u, rs1629 = 0u, rs1630 = 0u, rs1631 = 0u, rs1632 = 0u, rs1633 = 0u, rs1634 = 0u, rs1635 = 0u;
-  uint rs1636 = 0u, rs1637 = 0u, rs1638 = 0u, rs1639 = 0u, rs1640 = 0u, rs1641 = 0u, rs1642 = 0u, rs1643 = 0u;
-  uint rs1644 = 0u, rs1645 = 0u, rs1646 = 0u, rs1647 = 0u, rs1648 = 0u, rs1649 = 0u, rs1650 = 0u, rs1651 = 0u;
-  uint rs1652 = 0u, rs1653 = 0u, rs1654 = 0u, rs1655 = 0u, rs1656 = 0u, rs1657 = 0u, rs1658 = 0u, rs1659 = 0u;
-  uint rs1660 = 0u, rs1661 = 0u, rs1662 = 0u, rs1663 = 0u, rs1664 = 0u, rs1665 = 0u, rs1666 = 0u, rs1667 = 0u;
-  uint rs1668 = 0u, rs1669 = 0u, rs1670 = 0u, rs1671 = 0u, rs1672 = 0u, rs1673 = 0u, rs1674 = 0u, rs1675 = 0u;
-  uint rs1676 = 0u, rs1677 = 0u, rs1678 = 0u, rs1679 = 0u, rs1680 = 0u, rs1681 = 0u, rs1682 = 0u, rs1683 = 0u;
-  uint rs1684 = 0u, rs1685 = 0u, rs1686 = 0u, rs1687 = 0u, rs1688 = 0u, rs1689 = 0u, rs1690 = 0u, rs1691 = 0u;
-  uint rs1692 = 0u, rs1693 = 0u, rs1694 = 0u, rs1695 = 0u, rs1696 = 0u, rs1697 = 0u, r0 = 0u, r1 = 0u, r2 = 0u;
-  uint r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u;
-  uint r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u;
-  uint r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u;
-  uint r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u, r41 = 0u, r42 = 0u, r43 = 0u;
-  uint r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u, r51 = 0u, r52 = 0u, r53 = 0u;
-  uint r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u, r61 = 0u, r62 = 0u, r63 = 0u;
-  uint r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u, r71 = 0u, r72 = 0u, r73 = 0u;
-  uint r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u, r81 = 0u, r82 = 0u, r83 = 0u;
-  uint r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u, r91 = 0u, r92 = 0u, r93 = 0u;
-  uint r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u, r100 = 0u, r101 = 0u, r102 = 0u, r103 = 0u;
-  uint r104 = 0u, r105 = 0u, r106 = 0u, r107 = 0u, r108 = 0u, r109 = 0u, r110 = 0u, r111 = 0u, r112 = 0u;
-  uint r113 = 0u, r114 = 0u, r115 = 0u, r116 = 0u, r117 = 0u, r118 = 0u, r119 = 0u, r120 = 0u, r121 = 0u;
-  uint r122 = 0u, r123 = 0u, r124 = 0u, r125 = 0u, r126 = 0u, r127 = 0u, r128 = 0u, r129 = 0u, r130 = 0u;
-  uint r131 = 0u, r132 = 0u, r133 = 0u, r134 = 0u, r135 = 0u, r136 = 0u, r137 = 0u, r138 = 0u, r139 = 0u;
-  uint r140 = 0u, r141 = 0u, r142 = 0u, r143 = 0u, r144 = 0u, r145 = 0u, r146 = 0u, r147 = 0u, r148 = 0u;
-  uint r149 = 0u, r150 = 0u, r151 = 0u, r152 = 0u, r153 = 0u, r154 = 0u, r155 = 0u, r156 = 0u, r157 = 0u;
-  uint r158 = 0u, r159 = 0u, r160 = 0u, r161 = 0u, r162 = 0u, r163 = 0u, r164 = 0u, r165 = 0u, r166 = 0u;
-  uint r167 = 0u, r168 = 0u, r169 = 0u, r170 = 0u, r171 = 0u, r172 = 0u, r173 = 0u, r174 = 0u, r175 = 0u;
-  uint r176 = 0u, r177 = 0u, r178 = 0u, r179 = 0u, r180 = 0u, r181 = 0u, r182 = 0u, r183 = 0u, r184 = 0u;
-  uint r185 = 0u, r186 = 0u, r187 = 0u, r188 = 0u, r189 = 0u, r190 = 0u, r191 = 0u, r192 = 0u, r193 = 0u;
-  uint r194 = 0u, r195 = 0u, r196 = 0u, r197 = 0u, r198 = 0u, r199 = 0u, r200 = 0u, r201 = 0u, r202 = 0u;
-  uint r203 = 0u, r204 = 0u, r205 = 0u, r206 = 0u, r207 = 0u, r208 = 0u, r209 = 0u, r210 = 0u, r211 = 0u;
-  uint r212 = 0u, r213 = 0u, r214 = 0u, r215 = 0u, r216 = 0u, r217 = 0u, r218 = 0u, r219 = 0u, r220 = 0u;
-  uint r221 = 0u, r222 = 0u, r223 = 0u, r224 = 0u, r225 = 0u, r226 = 0u, r227 = 0u, r228 = 0u, r229 = 0u;
-  uint r230 = 0u, r231 = 0u, r232 = 0u, r233 = 0u, r234 = 0u, r235 = 0u, r236 = 0u, r237 = 0u, r238 = 0u;
-  uint r239 = 0u, r240 = 0u, r241 = 0u, r242 = 0u, r243 = 0u, r244 = 0u, r245 = 0u, r246 = 0u, r247 = 0u;
-  uint r248 = 0u, r249 = 0u, r250 = 0u, r251 = 0u, r252 = 0u, r253 = 0u, r254 = 0u, r255 = 0u, r256 = 0u;
-  uint r257 = 0u, r258 = 0u, r259 = 0u, r260 = 0u, r261 = 0u, r262 = 0u, r263 = 0u, r264 = 0u, r265 = 0u;
-  uint r266 = 0u, r267 = 0u, r268 = 0u, r269 = 0u, r270 = 0u, r271 = 0u, r272 = 0u, r273 = 0u, r274 = 0u;
-  uint r275 = 0u, r276 = 0u, r277 = 0u, r278 = 0u, r279 = 0u, r280 = 0u, r281 = 0u, r282 = 0u, r283 = 0u;
-  uint r284 = 0u, r285 = 0u, r286 = 0u, r287 = 0u, r288 = 0u, r289 = 0u, r290 = 0u, r291 = 0u, r292 = 0u;
-  uint r293 = 0u, r294 = 0u, r295 = 0u, r296 = 0u, r297 = 0u, r298 = 0u, r299 = 0u, r300 = 0u, r301 = 0u;
-  uint r302 = 0u, r303 = 0u, r304 = 0u, r305 = 0u, r306 = 0u, r307 = 0u, r308 = 0u, r309 = 0u, r310 = 0u;
-  uint r311 = 0u, r312 = 0u, r313 = 0u, r314 = 0u, r315 = 0u, r316 = 0u, r317 = 0u, r318 = 0u, r319 = 0u;
-  uint r320 = 0u, r321 = 0u, r322 = 0u, r323 = 0u, r324 = 0u, r325 = 0u, r326 = 0u, r327 = 0u, r328 = 0u;
-  uint r329 = 0u, r330 = 0u, r331 = 0u, r332 = 0u, r333 = 0u, r334 = 0u, r335 = 0u, r336 = 0u, r337 = 0u;
-  uint r338 = 0u, r339 = 0u, r340 = 0u, r341 = 0u, r342 = 0u, r343 = 0u, r344 = 0u, r345 = 0u, r346 = 0u;
-  uint r347 = 0u, r348 = 0u, r349 = 0u, r350 = 0u, r351 = 0u, r352 = 0u, r353 = 0u, r354 = 0u, r355 = 0u;
-  uint r356 = 0u, r357 = 0u, r358 = 0u, r359 = 0u, r360 = 0u, r361 = 0u, r362 = 0u, r363 = 0u, r364 = 0u;
-  uint r365 = 0u, r366 = 0u, r367 = 0u, r368 = 0u, r369 = 0u, r370 = 0u, r371 = 0u, r372 = 0u, r373 = 0u;
-  uint r374 = 0u, r375 = 0u, r376 = 0u, r377 = 0u, r378 = 0u, r379 = 0u, r380 = 0u, r381 = 0u, r382 = 0u;
-  uint r383 = 0u, r384 = 0u, r385 = 0u, r386 = 0u, r387 = 0u, r388 = 0u, r389 = 0u, r390 = 0u, r391 = 0u;
-  uint r392 = 0u, r393 = 0u, r394 = 0u, r395 = 0u, r396 = 0u, r397 = 0u, r398 = 0u, r399 = 0u, r400 = 0u;
-  uint r401 = 0u, r402 = 0u, r403 = 0u, r404 = 0u, r405 = 0u, r406 = 0u, r407 = 0u, r408 = 0u, r409 = 0u;
-  uint r410 = 0u, r411 = 0u, r412 = 0u, r413 = 0u, r414 = 0u, r415 = 0u, r416 = 0u, r417 = 0u, r418 = 0u;
-  uint r419 = 0u, r420 = 0u, r421 = 0u, r422 = 0u, r423 = 0u, r424 = 0u, r425 = 0u, r426 = 0u, r427 = 0u;
-  uint r428 = 0u, r429 = 0u, r430 = 0u, r431 = 0u, r432 = 0u, r433 = 0u, r434 = 0u, r435 = 0u, r436 = 0u;
-  uint r437 = 0u, r438 = 0u, r439 = 0u, r440 = 0u, r441 = 0u, r442 = 0u, r443 = 0u, r444 = 0u, r445 = 0u;
-  uint r446 = 0u, r447 = 0u, r448 = 0u, r449 = 0u, r450 = 0u, r451 = 0u, r452 = 0u, r453 = 0u, r454 = 0u;
-  uint r455 = 0u, r456 = 0u, r457 = 0u, r458 = 0u, r459 = 0u, r460 = 0u, r461 = 0u, r462 = 0u, r463 = 0u;
-  uint r464 = 0u, r465 = 0u, r466 = 0u, r467 = 0u, r468 = 0u, r469 = 0u, r470 = 0u, r471 = 0u, r472 = 0u;
-  uint r473 = 0u, r474 = 0u, r475 = 0u, r476 = 0u, r477 = 0u, r478 = 0u, r479 = 0u, r480 = 0u, r481 = 0u;
-  uint r482 = 0u, r483 = 0u, r484 = 0u, r485 = 0u, r486 = 0u, r487 = 0u, r488 = 0u, r489 = 0u, r490 = 0u;
-  uint r491 = 0u, r492 = 0u, r493 = 0u, r494 = 0u, r495 = 0u, r496 = 0u, r497 = 0u, r498 = 0u, r499 = 0u;
-  uint r500 = 0u, r501 = 0u, r502 = 0u, r503 = 0u, r504 = 0u, r505 = 0u, r506 = 0u, r507 = 0u, r508 = 0u;
-  uint r509 = 0u, r510 = 0u, r511 = 0u, r512 = 0u, r513 = 0u, r514 = 0u, r515 = 0u, r516 = 0u, r517 = 0u;
-  uint r518 = 0u, r519 = 0u, r520 = 0u, r521 = 0u, r522 = 0u, r523 = 0u, r524 = 0u, r525 = 0u, r526 = 0u;
-  uint r527 = 0u, r528 = 0u, r529 = 0u, r530 = 0u, r531 = 0u, r532 = 0u, r533 = 0u, r534 = 0u, r535 = 0u;
-  uint r536 = 0u, r537 = 0u, r538 = 0u, r539 = 0u, r540 = 0u, r541 = 0u, r542 = 0u, r543 = 0u, r544 = 0u;
-  uint r545 = 0u, r546 = 0u, r547 = 0u, r548 = 0u, r549 = 0u, r550 = 0u, r551 = 0u, r552 = 0u, r553 = 0u;
-  uint r554 = 0u, r555 = 0u, r556 = 0u, r557 = 0u, r558 = 0u, r559 = 0u, r560 = 0u, r561 = 0u, r562 = 0u;
-  uint r563 = 0u, r564 = 0u, r565 = 0u, r566 = 0u, r567 = 0u, r568 = 0u, r569 = 0u, r570 = 0u, r571 = 0u;
-  uint r572 = 0u, r573 = 0u, r574 = 0u, r575 = 0u, r576 = 0u, r577 = 0u, r578 = 0u, r579 = 0u, r580 = 0u;
-  uint r581 = 0u, r582 = 0u, r583 = 0u, r584 = 0u, r585 = 0u, r586 = 0u, r587 = 0u, r588 = 0u, r589 = 0u;
-  uint r590 = 0u, r591 = 0u, r592 = 0u, r593 = 0u, r594 = 0u, r595 = 0u, r596 = 0u, r597 = 0u, r598 = 0u;
-  uint r599 = 0u, r600 = 0u, r601 = 0u, r602 = 0u, r603 = 0u, r604 = 0u, r605 = 0u, r606 = 0u, r607 = 0u;
-  uint r608 = 0u, r609 = 0u, r610 = 0u, r611 = 0u, r612 = 0u, r613 = 0u, r614 = 0u, r615 = 0u, r616 = 0u;
-  uint r617 = 0u, r618 = 0u, r619 = 0u, r620 = 0u, r621 = 0u, r622 = 0u, r623 = 0u, r624 = 0u, r625 = 0u;
-  uint r626 = 0u, r627 = 0u, r628 = 0u, r629 = 0u, r630 = 0u, r631 = 0u, r632 = 0u, r633 = 0u, r634 = 0u;
-  uint r635 = 0u, r636 = 0u, r637 = 0u, r638 = 0u, r639 = 0u, r640 = 0u, r641 = 0u, r642 = 0u, r643 = 0u;
-  uint r644 = 0u, r645 = 0u, r646 = 0u, r647 = 0u, r648 = 0u, r649 = 0u, r650 = 0u, r651 = 0u, r652 = 0u;
-  uint r653 = 0u, r654 = 0u, r655 = 0u, r656 = 0u, r657 = 0u, r658 = 0u, r659 = 0u, r660 = 0u, r661 = 0u;
-  uint r662 = 0u, r663 = 0u, r664 = 0u, r665 = 0u, r666 = 0u, r667 = 0u, r668 = 0u, r669 = 0u, r670 = 0u;
-  uint r671 = 0u, r672 = 0u, r673 = 0u, r674 = 0u, r675 = 0u, r676 = 0u, r677 = 0u, r678 = 0u, r679 = 0u;
-  uint r680 = 0u, r681 = 0u, r682 = 0u, r683 = 0u, r684 = 0u, r685 = 0u, r686 = 0u, r687 = 0u, r688 = 0u;
-  uint r689 = 0u, r690 = 0u, r691 = 0u, r692 = 0u, r693 = 0u, r694 = 0u, r695 = 0u, r696 = 0u, r697 = 0u;
-  uint r698 = 0u, r699 = 0u, r700 = 0u, r701 = 0u, r702 = 0u, r703 = 0u, r704 = 0u, r705 = 0u, r706 = 0u;
-  uint r707 = 0u, r708 = 0u, r709 = 0u, r710 = 0u, r711 = 0u, r712 = 0u, r713 = 0u, r714 = 0u, r715 = 0u;
-  uint r716 = 0u, r717 = 0u, r718 = 0u, r719 = 0u, r720 = 0u, r721 = 0u, r722 = 0u, r723 = 0u, r724 = 0u;
-  uint r725 = 0u, r726 = 0u, r727 = 0u, r728 = 0u, r729 = 0u, r730 = 0u, r731 = 0u, r732 = 0u, r733 = 0u;
-  uint r734 = 0u, r735 = 0u, r736 = 0u, r737 = 0u, r738 = 0u, r739 = 0u, r740 = 0u, r741 = 0u, r742 = 0u;
-  uint r743 = 0u, r744 = 0u, r745 = 0u, r746 = 0u, r747 = 0u, r748 = 0u, r749 = 0u, r750 = 0u, r751 = 0u;
-  uint r752 = 0u, r753 = 0u, r754 = 0u, r755 = 0u, r756 = 0u, r757 = 0u, r758 = 0u, r759 = 0u, r760 = 0u;
-  uint r761 = 0u, r762 = 0u, r763 = 0u, r764 = 0u, r765 = 0u, r766 = 0u, r767 = 0u, r768 = 0u, r769 = 0u;
-  uint r770 = 0u, r771 = 0u, r772 = 0u, r773 = 0u, r774 = 0u, r775 = 0u, r776 = 0u, r777 = 0u, r778 = 0u;
-  uint r779 = 0u, r780 = 0u, r781 = 0u, r782 = 0u, r783 = 0u, r784 = 0u, r785 = 0u, r786 = 0u, r787 = 0u;
-  uint r788 = 0u, r789 = 0u, r790 = 0u, r791 = 0u, r792 = 0u, r793 = 0u, r794 = 0u, r795 = 0u, r796 = 0u;
-  uint r797 = 0u, r798 = 0u, r799 = 0u, r800 = 0u, r801 = 0u, r802 = 0u, r803 = 0u, r804 = 0u, r805 = 0u;
-  uint r806 = 0u, r807 = 0u, r808 = 0u, r809 = 0u, r810 = 0u, r811 = 0u, r812 = 0u, r813 = 0u, r814 = 0u;
-  uint r815 = 0u, r816 = 0u, r817 = 0u, r818 = 0u, r819 = 0u, r820 = 0u, r821 = 0u, r822 = 0u, r823 = 0u;
-  uint r824 = 0u, r825 = 0u, r826 = 0u, r827 = 0u, r828 = 0u, r829 = 0u, r830 = 0u, r831 = 0u, r832 = 0u;
-  uint r833 = 0u, r834 = 0u, r835 = 0u, r836 = 0u, r837 = 0u, r838 = 0u, r839 = 0u, r840 = 0u, r841 = 0u;
-  uint r842 = 0u, r843 = 0u, r844 = 0u, r845 = 0u, r846 = 0u, r847 = 0u, r848 = 0u, r849 = 0u, r850 = 0u;
-  uint r851 = 0u, r852 = 0u, r853 = 0u, r854 = 0u, r855 = 0u, r856 = 0u, r857 = 0u, r858 = 0u, r859 = 0u;
-  uint r860 = 0u, r861 = 0u, r862 = 0u, r863 = 0u, r864 = 0u, r865 = 0u, r866 = 0u, r867 = 0u, r868 = 0u;
-  uint r869 = 0u, r870 = 0u, r871 = 0u, r872 = 0u, r873 = 0u, r874 = 0u, r875 = 0u, r876 = 0u, r877 = 0u;
-  uint r878 = 0u, r879 = 0u, r880 = 0u, r881 = 0u, r882 = 0u, r883 = 0u, r884 = 0u, r885 = 0u, r886 = 0u;
-  uint r887 = 0u, r888 = 0u, r889 = 0u, r890 = 0u, r891 = 0u, r892 = 0u, r893 = 0u, r894 = 0u, r895 = 0u;
-  uint r896 = 0u, r897 = 0u, r898 = 0u, r899 = 0u, r900 = 0u, r901 = 0u, r902 = 0u, r903 = 0u, r904 = 0u;
-  uint r905 = 0u, r906 = 0u, r907 = 0u, r908 = 0u, r909 = 0u, r910 = 0u, r911 = 0u, r912 = 0u, r913 = 0u;
-  uint r914 = 0u, r915 = 0u, r916 = 0u, r917 = 0u, r918 = 0u, r919 = 0u, r920 = 0u, r921 = 0u, r922 = 0u;
-  uint r923 = 0u, r924 = 0u, r925 = 0u, r926 = 0u, r927 = 0u, r928 = 0u, r929 = 0u, r930 = 0u, r931 = 0u;
-  uint r932 = 0u, r933 = 0u, r934 = 0u, r935 = 0u, r936 = 0u, r937 = 0u, r938 = 0u, r939 = 0u, r940 = 0u;
-  uint r941 = 0u, r942 = 0u, r943 = 0u, r944 = 0u, r945 = 0u, r946 = 0u, r947 = 0u, r948 = 0u, r949 = 0u;
-  uint r950 = 0u, r951 = 0u, r952 = 0u, r953 = 0u, r954 = 0u, r955 = 0u, r956 = 0u, r957 = 0u, r958 = 0u;
-  uint r959 = 0u, r960 = 0u, r961 = 0u, r962 = 0u, r963 = 0u, r964 = 0u, r965 = 0u, r966 = 0u, r967 = 0u;
-  uint r968 = 0u, r969 = 0u, r970 = 0u, r971 = 0u, r972 = 0u, r973 = 0u, r974 = 0u, r975 = 0u, r976 = 0u;
-  uint r977 = 0u, r978 = 0u, r979 = 0u, r980 = 0u, r981 = 0u, r982 = 0u, r983 = 0u, r984 = 0u, r985 = 0u;
-  uint r986 = 0u, r987 = 0u, r988 = 0u, r989 = 0u, r990 = 0u, r991 = 0u, r992 = 0u, r993 = 0u, r994 = 0u;
-  uint r995 = 0u, r996 = 0u, r997 = 0u, r998 = 0u, r999 = 0u, r1000 = 0u, r1001 = 0u, r1002 = 0u, r1003 = 0u;
-  uint r1004 = 0u, r1005 = 0u, r1006 = 0u, r1007 = 0u, r1008 = 0u, r1009 = 0u, r1010 = 0u, r1011 = 0u;
-  uint r1012 = 0u, r1013 = 0u, r1014 = 0u, r1015 = 0u, r1016 = 0u, r1017 = 0u, r1018 = 0u, r1019 = 0u;
-  uint r1020 = 0u, r1021 = 0u, r1022 = 0u, r1023 = 0u, r1024 = 0u, r1025 = 0u, r1026 = 0u, r1027 = 0u;
-  uint r1028 = 0u, r1029 = 0u, r1030 = 0u, r1031 = 0u, r1032 = 0u, r1033 = 0u, r1034 = 0u, r1035 = 0u;
-  uint r1036 = 0u, r1037 = 0u, r1038 = 0u, r1039 = 0u, r1040 = 0u, r1041 = 0u, r1042 = 0u, r1043 = 0u;
-  uint r1044 = 0u, r1045 = 0u, r1046 = 0u, r1047 = 0u, r1048 = 0u, r1049 = 0u, r1050 = 0u, r1051 = 0u;
-  uint r1052 = 0u, r1053 = 0u, r1054 = 0u, r1055 = 0u, r1056 = 0u, r1057 = 0u, r1058 = 0u, r1059 = 0u;
-  uint r1060 = 0u, r1061 = 0u, r1062 = 0u, r1063 = 0u, r1064 = 0u, r1065 = 0u, r1066 = 0u, r1067 = 0u;
-  uint r1068 = 0u, r1069 = 0u, r1070 = 0u, r1071 = 0u, r1072 = 0u, r1073 = 0u, r1074 = 0u, r1075 = 0u;
-  uint r1076 = 0u, r1077 = 0u, r1078 = 0u, r1079 = 0u, r1080 = 0u, r1081 = 0u, r1082 = 0u, r1083 = 0u;
-  uint r1084 = 0u, r1085 = 0u, r1086 = 0u, r1087 = 0u, r1088 = 0u, r1089 = 0u, r1090 = 0u, r1091 = 0u;
-  uint r1092 = 0u, r1093 = 0u, r1094 = 0u, r1095 = 0u, r1096 = 0u, r1097 = 0u, r1098 = 0u, r1099 = 0u;
-  uint r1100 = 0u, r1101 = 0u, r1102 = 0u, r1103 = 0u, r1104 = 0u, r1105 = 0u, r1106 = 0u, r1107 = 0u;
-  uint r1108 = 0u, r1109 = 0u, r1110 = 0u, r1111 = 0u, r1112 = 0u, r1113 = 0u, r1114 = 0u, r1115 = 0u;
-  uint r1116 = 0u, r1117 = 0u, r1118 = 0u, r1119 = 0u, r1120 = 0u, r1121 = 0u, r1122 = 0u, r1123 = 0u;
-  uint r1124 = 0u, r1125 = 0u, r1126 = 0u, r1127 = 0u, r1128 = 0u, r1129 = 0u, r1130 = 0u, r1131 = 0u;
-  uint r1132 = 0u, r1133 = 0u, r1134 = 0u, r1135 = 0u, r1136 = 0u, r1137 = 0u, r1138 = 0u, r1139 = 0u;
-  uint r1140 = 0u, r1141 = 0u, r1142 = 0u, r1143 = 0u, r1144 = 0u, r1145 = 0u, r1146 = 0u, r1147 = 0u;
-  uint r1148 = 0u, r1149 = 0u, r1150 = 0u, r1151 = 0u, r1152 = 0u, r1153 = 0u, r1154 = 0u, r1155 = 0u;
-  uint r1156 = 0u, r1157 = 0u, r1158 = 0u, r1159 = 0u, r1160 = 0u, r1161 = 0u, r1162 = 0u, r1163 = 0u;
-  uint r1164 = 0u, r1165 = 0u, r1166 = 0u, r1167 = 0u, r1168 = 0u, r1169 = 0u, r1170 = 0u, r1171 = 0u;
-  uint r1172 = 0u, r1173 = 0u, r1174 = 0u, r1175 = 0u, r1176 = 0u, r1177 = 0u, r1178 = 0u, r1179 = 0u;
-  uint r1180 = 0u, r1181 = 0u, r1182 = 0u, r1183 = 0u, r1184 = 0u, r1185 = 0u, r1186 = 0u, r1187 = 0u;
-  uint r1188 = 0u, r1189 = 0u, r1190 = 0u, r1191 = 0u, r1192 = 0u, r1193 = 0u, r1194 = 0u, r1195 = 0u;
-  uint r1196 = 0u, r1197 = 0u, r1198 = 0u, r1199 = 0u, r1200 = 0u, r1201 = 0u, r1202 = 0u, r1203 = 0u;
-  uint r1204 = 0u, r1205 = 0u, r1206 = 0u, r1207 = 0u, r1208 = 0u, r1209 = 0u, r1210 = 0u, r1211 = 0u;
-  uint r1212 = 0u, r1213 = 0u, r1214 = 0u, r1215 = 0u, r1216 = 0u, r1217 = 0u, r1218 = 0u, r1219 = 0u;
-  uint r1220 = 0u, r1221 = 0u, r1222 = 0u, r1223 = 0u, r1224 = 0u, r1225 = 0u, r1226 = 0u, r1227 = 0u;
-  uint r1228 = 0u, r1229 = 0u, r1230 = 0u, r1231 = 0u, r1232 = 0u, r1233 = 0u, r1234 = 0u, r1235 = 0u;
-  uint r1236 = 0u, r1237 = 0u, r1238 = 0u, r1239 = 0u, r1240 = 0u, r1241 = 0u, r1242 = 0u, r1243 = 0u;
-  uint r1244 = 0u, r1245 = 0u, r1246 = 0u, r1247 = 0u, r1248 = 0u, r1249 = 0u, r1250 = 0u, r1251 = 0u;
-  uint r1252 = 0u, r1253 = 0u, r1254 = 0u, r1255 = 0u, r1256 = 0u, r1257 = 0u, r1258 = 0u, r1259 = 0u;
-  uint r1260 = 0u, r1261 = 0u, r1262 = 0u, r1263 = 0u, r1264 = 0u, r1265 = 0u, r1266 = 0u, r1267 = 0u;
-  uint r1268 = 0u, r1269 = 0u, r1270 = 0u, r1271 = 0u, r1272 = 0u, r1273 = 0u, r1274 = 0u, r1275 = 0u;
-  uint r1276 = 0u, r1277 = 0u, r1278 = 0u, r1279 = 0u, r1280 = 0u, r1281 = 0u, r1282 = 0u, r1283 = 0u;
-  uint r1284 = 0u, r1285 = 0u, r1286 = 0u, r1287 = 0u, r1288 = 0u, r1289 = 0u, r1290 = 0u, r1291 = 0u;
-  uint r1292 = 0u, r1293 = 0u, r1294 = 0u, r1295 = 0u, r1296 = 0u, r1297 = 0u, r1298 = 0u, r1299 = 0u;
-  uint r1300 = 0u, r1301 = 0u, r1302 = 0u, r1303 = 0u, r1304 = 0u, r1305 = 0u, r1306 = 0u, r1307 = 0u;
-  uint r1308 = 0u, r1309 = 0u, r1310 = 0u, r1311 = 0u, r1312 = 0u, r1313 = 0u, r1314 = 0u, r1315 = 0u;
-  uint r1316 = 0u, r1317 = 0u, r1318 = 0u, r1319 = 0u, r1320 = 0u, r1321 = 0u, r1322 = 0u, r1323 = 0u;
-  uint r1324 = 0u, r1325 = 0u, r1326 = 0u, r1327 = 0u, r1328 = 0u, r1329 = 0u, r1330 = 0u, r1331 = 0u;
-  uint r1332 = 0u, r1333 = 0u, r1334 = 0u, r1335 = 0u, r1336 = 0u, r1337 = 0u, r1338 = 0u, r1339 = 0u;
-  uint r1340 = 0u, r1341 = 0u, r1342 = 0u, r1343 = 0u, r1344 = 0u, r1345 = 0u, r1346 = 0u, r1347 = 0u;
-  uint r1348 = 0u, r1349 = 0u, r1350 = 0u, r1351 = 0u, r1352 = 0u, r1353 = 0u, r1354 = 0u, r1355 = 0u;
-  uint r1356 = 0u, r1357 = 0u, r1358 = 0u, r1359 = 0u, r1360 = 0u, r1361 = 0u, r1362 = 0u, r1363 = 0u;
-  uint r1364 = 0u, r1365 = 0u, r1366 = 0u, r1367 = 0u, r1368 = 0u, r1369 = 0u, r1370 = 0u, r1371 = 0u;
-  uint r1372 = 0u, r1373 = 0u, r1374 = 0u, r1375 = 0u, r1376 = 0u, r1377 = 0u, r1378 = 0u, r1379 = 0u;
-  uint r1380 = 0u, r1381 = 0u, r1382 = 0u, r1383 = 0u, r1384 = 0u, r1385 = 0u, r1386 = 0u, r1387 = 0u;
-  uint r1388 = 0u, r1389 = 0u, r1390 = 0u, r1391 = 0u, r1392 = 0u, r1393 = 0u, r1394 = 0u, r1395 = 0u;
-  uint r1396 = 0u, r1397 = 0u, r1398 = 0u, r1399 = 0u, r1400 = 0u, r1401 = 0u, r1402 = 0u, r1403 = 0u;
-  uint r1404 = 0u, r1405 = 0u, r1406 = 0u, r1407 = 0u, r1408 = 0u, r1409 = 0u, r1410 = 0u, r1411 = 0u;
-  uint r1412 = 0u, r1413 = 0u, r1414 = 0u, r1415 = 0u, r1416 = 0u, r1417 = 0u, r1418 = 0u, r1419 = 0u;
-  uint r1420 = 0u, r1421 = 0u, r1422 = 0u, r1423 = 0u, r1424 = 0u, r1425 = 0u, r1426 = 0u, r1427 = 0u;
-  uint r1428 = 0u, r1429 = 0u, r1430 = 0u, r1431 = 0u, r1432 = 0u, r1433 = 0u, r1434 = 0u, r1435 = 0u;
-  uint r1436 = 0u, r1437 = 0u, r1438 = 0u, r1439 = 0u, r1440 = 0u, r1441 = 0u, r1442 = 0u, r1443 = 0u;
-  uint r1444 = 0u, r1445 = 0u, r1446 = 0u, r1447 = 0u, r1448 = 0u, r1449 = 0u, r1450 = 0u, r1451 = 0u;
-  uint r1452 = 0u, r1453 = 0u, r1454 = 0u, r1455 = 0u, r1456 = 0u, r1457 = 0u, r1458 = 0u, r1459 = 0u;
-  uint r1460 = 0u, r1461 = 0u, r1462 = 0u, r1463 = 0u, r1464 = 0u, r1465 = 0u, r1466 = 0u, r1467 = 0u;
-  uint r1468 = 0u, r1469 = 0u, r1470 = 0u, r1471 = 0u, r1472 = 0u, r1473 = 0u, r1474 = 0u, r1475 = 0u;
-  uint r1476 = 0u, r1477 = 0u, r1478 = 0u, r1479 = 0u, r1480 = 0u, r1481 = 0u, r1482 = 0u, r1483 = 0u;
-  uint r1484 = 0u, r1485 = 0u, r1486 = 0u, r1487 = 0u, r1488 = 0u, r1489 = 0u, r1490 = 0u, r1491 = 0u;
-  uint r1492 = 0u, r1493 = 0u, r1494 = 0u, r1495 = 0u, r1496 = 0u, r1497 = 0u, r1498 = 0u, r1499 = 0u;
-  uint r1500 = 0u, r1501 = 0u, r1502 = 0u, r1503 = 0u, r1504 = 0u, r1505 = 0u, r1506 = 0u, r1507 = 0u;
-  uint r1508 = 0u, r1509 = 0u, r1510 = 0u, r1511 = 0u, r1512 = 0u, r1513 = 0u, r1514 = 0u, r1515 = 0u;
-  uint r1516 = 0u, r1517 = 0u, r1518 = 0u, r1519 = 0u, r1520 = 0u, r1521 = 0u, r1522 = 0u, r1523 = 0u;
-  uint r1524 = 0u, r1525 = 0u, r1526 = 0u, r1527 = 0u, r1528 = 0u, r1529 = 0u, r1530 = 0u, r1531 = 0u;
-  uint r1532 = 0u, r1533 = 0u, r1534 = 0u, r1535 = 0u, r1536 = 0u, r1537 = 0u, r1538 = 0u, r1539 = 0u;
-  uint r1540 = 0u, r1541 = 0u, r1542 = 0u, r1543 = 0u, r1544 = 0u, r1545 = 0u, r1546 = 0u, r1547 = 0u;
-  uint r1548 = 0u, r1549 = 0u, r1550 = 0u, r1551 = 0u, r1552 = 0u, r1553 = 0u, r1554 = 0u, r1555 = 0u;
-  uint r1556 = 0u, r1557 = 0u, r1558 = 0u, r1559 = 0u, r1560 = 0u, r1561 = 0u, r1562 = 0u, r1563 = 0u;
-  uint r1564 = 0u, r1565 = 0u, r1566 = 0u, r1567 = 0u, r1568 = 0u, r1569 = 0u, r1570 = 0u, r1571 = 0u;
-  uint r1572 = 0u, r1573 = 0u, r1574 = 0u, r1575 = 0u, r1576 = 0u, r1577 = 0u, r1578 = 0u, r1579 = 0u;
-  uint r1580 = 0u, r1581 = 0u, r1582 = 0u, r1583 = 0u, r1584 = 0u, r1585 = 0u, r1586 = 0u, r1587 = 0u;
-  uint r1588 = 0u, r1589 = 0u, r1590 = 0u, r1591 = 0u, r1592 = 0u, r1593 = 0u, r1594 = 0u, r1595 = 0u;
-  uint r1596 = 0u, r1597 = 0u, r1598 = 0u, r1599 = 0u, r1600 = 0u, r1601 = 0u, r1602 = 0u, r1603 = 0u;
-  uint r1604 = 0u, r1605 = 0u, r1606 = 0u, r1607 = 0u, r1608 = 0u, r1609 = 0u, r1610 = 0u, r1611 = 0u;
-  uint r1612 = 0u, r1613 = 0u, r1614 = 0u, r1615 = 0u, r1616 = 0u, r1617 = 0u, r1618 = 0u, r1619 = 0u;
-  uint r1620 = 0u, r1621 = 0u, r1622 = 0u, r1623 = 0u, r1624 = 0u, r1625 = 0u, r1626 = 0u, r1627 = 0u;
-  uint r1628 = 0u, r1629 = 0u, r1630 = 0u, r1631 = 0u, r1632 = 0u, r1633 = 0u, r1634 = 0u, r1635 = 0u;
-  uint r1636 = 0u, r1637 = 0u, r1638 = 0u, r1639 = 0u, r1640 = 0u, r1641 = 0u, r1642 = 0u, r1643 = 0u;
-  uint r1644 = 0u, r1645 = 0u, r1646 = 0u, r1647 = 0u, r1648 = 0u, r1649 = 0u, r1650 = 0u, r1651 = 0u;
-  uint r1652 = 0u, r1653 = 0u, r1654 = 0u, r1655 = 0u, r1656 = 0u, r1657 = 0u, r1658 = 0u, r1659 = 0u;
-  uint r1660 = 0u, r1661 = 0u, r1662 = 0u, r1663 = 0u, r1664 = 0u, r1665 = 0u, r1666 = 0u, r1667 = 0u;
-  uint r1668 = 0u, r1669 = 0u, r1670 = 0u, r1671 = 0u, r1672 = 0u, r1673 = 0u, r1674 = 0u, r1675 = 0u;
-  uint r1676 = 0u, r1677 = 0u, r1678 = 0u, r1679 = 0u, r1680 = 0u, r1681 = 0u, r1682 = 0u, r1683 = 0u;
-  uint r1684 = 0u, r1685 = 0u, r1686 = 0u, r1687 = 0u, r1688 = 0u, r1689 = 0u, r1690 = 0u, r1691 = 0u;
-  uint r1692 = 0u, r1693 = 0u, r1694 = 0u, r1695 = 0u, r1696 = 0u, r1697 = 0u, r1698 = 0u, r1699 = 0u;
-  uint r1700 = 0u, r1701 = 0u, r1702 = 0u, r1703 = 0u, r1704 = 0u, r1705 = 0u, r1706 = 0u, r1707 = 0u;
-  uint r1708 = 0u, r1709 = 0u, r1710 = 0u, r1711 = 0u, r1712 = 0u, r1713 = 0u, r1714 = 0u, r1715 = 0u;
-  uint r1716 = 0u, r1717 = 0u, r1718 = 0u, r1719 = 0u, r1720 = 0u, r1721 = 0u, r1722 = 0u, r1723 = 0u;
-  uint r1724 = 0u, r1725 = 0u, r1726 = 0u, r1727 = 0u, r1728 = 0u, r1729 = 0u, r1730 = 0u, r1731 = 0u;
-  uint r1732 = 0u, r1733 = 0u, r1734 = 0u, r1735 = 0u, r1736 = 0u, r1737 = 0u, r1738 = 0u, r1739 = 0u;
-  uint r1740 = 0u, r1741 = 0u, r1742 = 0u, r1743 = 0u, r1744 = 0u, r1745 = 0u, r1746 = 0u, r1747 = 0u;
-  uint r1748 = 0u, r1749 = 0u, r1750 = 0u, r1751 = 0u, r1752 = 0u, r1753 = 0u, r1754 = 0u, r1755 = 0u;
-  uint r1756 = 0u, r1757 = 0u, r1758 = 0u, r1759 = 0u, r1760 = 0u, r1761 = 0u, r1762 = 0u, r1763 = 0u;
-  uint r1764 = 0u, r1765 = 0u, r1766 = 0u, r1767 = 0u, r1768 = 0u, r1769 = 0u, r1770 = 0u, r1771 = 0u;
-  uint r1772 = 0u, r1773 = 0u, r1774 = 0u, r1775 = 0u, r1776 = 0u, r1777 = 0u, r1778 = 0u, r1779 = 0u;
-  uint r1780 = 0u, r1781 = 0u, r1782 = 0u, r1783 = 0u, r1784 = 0u, r1785 = 0u, r1786 = 0u, r1787 = 0u;
-  uint r1788 = 0u, r1789 = 0u, r1790 = 0u, r1791 = 0u, r1792 = 0u, r1793 = 0u, r1794 = 0u, r1795 = 0u;
-  uint r1796 = 0u, r1797 = 0u, r1798 = 0u, r1799 = 0u, r1800 = 0u, r1801 = 0u, r1802 = 0u, r1803 = 0u;
-  uint r1804 = 0u, r1805 = 0u, r1806 = 0u, r1807 = 0u, r1808 = 0u, r1809 = 0u, r1810 = 0u, r1811 = 0u;
-  uint r1812 = 0u, r1813 = 0u, r1814 = 0u, r1815 = 0u, r1816 = 0u, r1817 = 0u, r1818 = 0u, r1819 = 0u;
-  uint r1820 = 0u, r1821 = 0u, r1822 = 0u, r1823 = 0u, r1824 = 0u, r1825 = 0u, r1826 = 0u, r1827 = 0u;
-  uint r1828 = 0u, r1829 = 0u, r1830 = 0u, r1831 = 0u, r1832 = 0u, r1833 = 0u, r1834 = 0u, r1835 = 0u;
-  uint r1836 = 0u, r1837 = 0u, r1838 = 0u, r1839 = 0u, r1840 = 0u, r1841 = 0u, r1842 = 0u, r1843 = 0u;
-  uint r1844 = 0u, r1845 = 0u, r1846 = 0u, r1847 = 0u, r1848 = 0u, low = 0u, high = 0u, low_1 = 0u, low_2 = 0u;
-  uint hl = 0u, hu = 0u, fl = 0u, fu = 0u, ULP = 0u, low_3 = 0u, high_1 = 0u, low_4 = 0u, high_2 = 0u;
-  uint low_5 = 0u, high_3 = 0u, low_6 = 0u, high_4 = 0u, low_7 = 0u, high_5 = 0u, low_8 = 0u, high_6 = 0u;
-  uint low_9 = 0u, high_7 = 0u, low_10 = 0u, high_8 = 0u, low_11 = 0u, high_9 = 0u, low_12 = 0u, high_10 = 0u;
-  uint low_13 = 0u, high_11 = 0u, low_14 = 0u, high_12 = 0u, hl_1 = 0u, hu_1 = 0u, fl_1 = 0u, fu_1 = 0u;
-  uint ULP_1 = 0u, low_15 = 0u, high_13 = 0u, low_16 = 0u, high_14 = 0u, low_17 = 0u, high_15 = 0u;
-  uint low_18 = 0u, high_16 = 0u, low_19 = 0u, high_17 = 0u, low_20 = 0u, high_18 = 0u, low_21 = 0u;
-  uint high_19 = 0u, low_22 = 0u, high_20 = 0u, low_23 = 0u, high_21 = 0u, low_24 = 0u, high_22 = 0u;
-  uint low_25 = 0u, high_23 = 0u, low_26 = 0u, high_24 = 0u, hl_2 = 0u, hu_2 = 0u, fl_2 = 0u, fu_2 = 0u;
-  uint ULP_2 = 0u, low_27 = 0u, high_25 = 0u, low_28 = 0u, high_26 = 0u, low_29 = 0u, high_27 = 0u;
-  uint low_30 = 0u, high_28 = 0u, low_31 = 0u, high_29 = 0u, low_32 = 0u, high_30 = 0u, low_33 = 0u;
-  uint high_31 = 0u, low_34 = 0u, high_32 = 0u, low_35 = 0u, high_33 = 0u, low_36 = 0u, high_34 = 0u;
-  uint low_37 = 0u, high_35 = 0u, low_38 = 0u, high_36 = 0u, hl_3 = 0u, hu_3 = 0u, fl_3 = 0u, fu_3 = 0u;
-  uint ULP_3 = 0u, low_39 = 0u, high_37 = 0u, low_40 = 0u, high_38 = 0u, low_41 = 0u, high_39 = 0u;
-  uint low_42 = 0u, high_40 = 0u, low_43 = 0u, high_41 = 0u, low_44 = 0u, high_42 = 0u, low_45 = 0u;
-  uint high_43 = 0u, low_46 = 0u, high_44 = 0u, low_47 = 0u, high_45 = 0u, low_48 = 0u, high_46 = 0u;
-  uint low_49 = 0u, high_47 = 0u, low_50 = 0u, high_48 = 0u, hl_4 = 0u, hu_4 = 0u, fl_4 = 0u, fu_4 = 0u;
-  uint ULP_4 = 0u, low_51 = 0u, high_49 = 0u, low_52 = 0u, high_50 = 0u, low_53 = 0u, high_51 = 0u;
-  uint low_54 = 0u, high_52 = 0u, low_55 = 0u, high_53 = 0u, low_56 = 0u, high_54 = 0u, low_57 = 0u;
-  uint high_55 = 0u, low_58 = 0u, high_56 = 0u, low_59 = 0u, high_57 = 0u, low_60 = 0u, high_58 = 0u;
-  uint low_61 = 0u, high_59 = 0u, low_62 = 0u, high_60 = 0u, hl_5 = 0u, hu_5 = 0u, fl_5 = 0u, fu_5 = 0u;
-  uint ULP_5 = 0u, low_63 = 0u, high_61 = 0u, low_64 = 0u, high_62 = 0u, low_65 = 0u, high_63 = 0u;
-  uint low_66 = 0u, high_64 = 0u, low_67 = 0u, high_65 = 0u, low_68 = 0u, high_66 = 0u, low_69 = 0u;
-  uint high_67 = 0u, low_70 = 0u, high_68 = 0u, low_71 = 0u, high_69 = 0u, low_72 = 0u, high_70 = 0u;
-  uint low_73 = 0u, high_71 = 0u, low_74 = 0u, high_72 = 0u, hl_6 = 0u, hu_6 = 0u, fl_6 = 0u, fu_6 = 0u;
-  uint ULP_6 = 0u, low_75 = 0u, high_73 = 0u, low_76 = 0u, high_74 = 0u, low_77 = 0u, high_75 = 0u;
-  uint low_78 = 0u, high_76 = 0u, low_79 = 0u, high_77 = 0u, low_80 = 0u, high_78 = 0u, low_81 = 0u;
-  uint high_79 = 0u, low_82 = 0u, high_80 = 0u, low_83 = 0u, high_81 = 0u, low_84 = 0u, high_82 = 0u;
-  uint low_85 = 0u, high_83 = 0u, low_86 = 0u, high_84 = 0u, hl_7 = 0u, hu_7 = 0u, fl_7 = 0u, fu_7 = 0u;
-  uint ULP_7 = 0u, low_87 = 0u, high_85 = 0u, low_88 = 0u, high_86 = 0u, low_89 = 0u, high_87 = 0u;
-  uint low_90 = 0u, high_88 = 0u, low_91 = 0u, high_89 = 0u, low_92 = 0u, high_90 = 0u, low_93 = 0u;
-  uint high_91 = 0u, low_94 = 0u, high_92 = 0u, low_95 = 0u, high_93 = 0u, low_96 = 0u, high_94 = 0u;
-  uint low_97 = 0u, high_95 = 0u, low_98 = 0u, high_96 = 0u, hl_8 = 0u, hu_8 = 0u, fl_8 = 0u, fu_8 = 0u;
-  uint ULP_8 = 0u, low_99 = 0u, high_97 = 0u, low_100 = 0u, high_98 = 0u, low_101 = 0u, high_99 = 0u;
-  uint low_102 = 0u, high_100 = 0u, low_103 = 0u, high_101 = 0u, low_104 = 0u, high_102 = 0u, low_105 = 0u;
-  uint high_103 = 0u, low_106 = 0u, high_104 = 0u, low_107 = 0u, high_105 = 0u, low_108 = 0u, high_106 = 0u;
-  uint low_109 = 0u, high_107 = 0u, low_110 = 0u, high_108 = 0u, hl_9 = 0u, hu_9 = 0u, fl_9 = 0u, fu_9 = 0u;
-  uint ULP_9 = 0u, low_111 = 0u, high_109 = 0u, low_112 = 0u, high_110 = 0u, low_113 = 0u, high_111 = 0u;
-  uint low_114 = 0u, high_112 = 0u, low_115 = 0u, high_113 = 0u, low_116 = 0u, high_114 = 0u, low_117 = 0u;
-  uint high_115 = 0u, low_118 = 0u, high_116 = 0u, low_119 = 0u, high_117 = 0u, low_120 = 0u, high_118 = 0u;
-  uint low_121 = 0u, high_119 = 0u, low_122 = 0u, high_120 = 0u, hl_10 = 0u, hu_10 = 0u, fl_10 = 0u;
-  uint fu_10 = 0u, ULP_10 = 0u, low_123 = 0u, high_121 = 0u, low_124 = 0u, high_122 = 0u, low_125 = 0u;
-  uint high_123 = 0u, low_126 = 0u, high_124 = 0u, low_127 = 0u, high_125 = 0u, low_128 = 0u, high_126 = 0u;
-  uint low_129 = 0u, high_127 = 0u, low_130 = 0u, high_128 = 0u, low_131 = 0u, high_129 = 0u, low_132 = 0u;
-  uint high_130 = 0u, low_133 = 0u, high_131 = 0u, low_134 = 0u, high_132 = 0u, hl_11 = 0u, hu_11 = 0u;
-  uint fl_11 = 0u, fu_11 = 0u, ULP_11 = 0u, low_135 = 0u, high_133 = 0u, low_136 = 0u, high_134 = 0u;
-  uint low_137 = 0u, high_135 = 0u, low_138 = 0u, high_136 = 0u, low_139 = 0u, high_137 = 0u, low_140 = 0u;
-  uint high_138 = 0u, low_141 = 0u, high_139 = 0u, low_142 = 0u, high_140 = 0u, low_143 = 0u, high_141 = 0u;
-  uint low_144 = 0u, high_142 = 0u, low_145 = 0u, high_143 = 0u, low_146 = 0u, high_144 = 0u, hl_12 = 0u;
-  uint hu_12 = 0u, fl_12 = 0u, fu_12 = 0u, ULP_12 = 0u, low_147 = 0u, high_145 = 0u, low_148 = 0u;
-  uint high_146 = 0u, low_149 = 0u, high_147 = 0u, low_150 = 0u, high_148 = 0u, low_151 = 0u, high_149 = 0u;
-  uint low_152 = 0u, high_150 = 0u, low_153 = 0u, high_151 = 0u, low_154 = 0u, high_152 = 0u, low_155 = 0u;
-  uint high_153 = 0u, low_156 = 0u, high_154 = 0u, low_157 = 0u, high_155 = 0u, low_158 = 0u, high_156 = 0u;
-  uint hl_13 = 0u, hu_13 = 0u, fl_13 = 0u, fu_13 = 0u, ULP_13 = 0u, low_159 = 0u, high_157 = 0u, low_160 = 0u;
-  uint high_158 = 0u, low_161 = 0u, high_159 = 0u, low_162 = 0u, high_160 = 0u, low_163 = 0u, high_161 = 0u;
-  uint low_164 = 0u, high_162 = 0u, low_165 = 0u, high_163 = 0u, low_166 = 0u, high_164 = 0u, low_167 = 0u;
-  uint high_165 = 0u, low_168 = 0u, high_166 = 0u, low_169 = 0u, high_167 = 0u, low_170 = 0u, high_168 = 0u;
-  uint hl_14 = 0u, hu_14 = 0u, fl_14 = 0u, fu_14 = 0u, ULP_14 = 0u, low_171 = 0u, high_169 = 0u, low_172 = 0u;
-  uint high_170 = 0u, low_173 = 0u, high_171 = 0u, low_174 = 0u, high_172 = 0u, low_175 = 0u, high_173 = 0u;
-  uint low_176 = 0u, high_174 = 0u, low_177 = 0u, high_175 = 0u, low_178 = 0u, high_176 = 0u, low_179 = 0u;
-  uint high_177 = 0u, low_180 = 0u, high_178 = 0u, low_181 = 0u, high_179 = 0u, low_182 = 0u, high_180 = 0u;
-  uint hl_15 = 0u, hu_15 = 0u, fl_15 = 0u, fu_15 = 0u, ULP_15 = 0u, low_183 = 0u, high_181 = 0u, low_184 = 0u;
-  uint high_182 = 0u, low_185 = 0u, high_183 = 0u, low_186 = 0u, high_184 = 0u, low_187 = 0u, high_185 = 0u;
-  uint low_188 = 0u, high_186 = 0u, low_189 = 0u, high_187 = 0u, low_190 = 0u, high_188 = 0u, low_191 = 0u;
-  uint high_189 = 0u, low_192 = 0u, high_190 = 0u, low_193 = 0u, high_191 = 0u, low_194 = 0u, high_192 = 0u;
-  uint hl_16 = 0u, hu_16 = 0u, fl_16 = 0u, fu_16 = 0u, ULP_16 = 0u, low_195 = 0u, high_193 = 0u, low_196 = 0u;
-  uint high_194 = 0u, low_197 = 0u, high_195 = 0u, low_198 = 0u, high_196 = 0u, low_199 = 0u, high_197 = 0u;
-  uint low_200 = 0u, high_198 = 0u, low_201 = 0u, high_199 = 0u, low_202 = 0u, high_200 = 0u, low_203 = 0u;
-  uint high_201 = 0u, low_204 = 0u, high_202 = 0u, low_205 = 0u, high_203 = 0u, low_206 = 0u, high_204 = 0u;
-  uint hl_17 = 0u, hu_17 = 0u, fl_17 = 0u, fu_17 = 0u, ULP_17 = 0u, low_207 = 0u, high_205 = 0u, low_208 = 0u;
-  uint high_206 = 0u, low_209 = 0u, high_207 = 0u, low_210 = 0u, high_208 = 0u, low_211 = 0u, high_209 = 0u;
-  uint low_212 = 0u, high_210 = 0u, low_213 = 0u, high_211 = 0u, low_214 = 0u, high_212 = 0u, low_215 = 0u;
-  uint high_213 = 0u, low_216 = 0u, high_214 = 0u, low_217 = 0u, high_215 = 0u, low_218 = 0u, high_216 = 0u;
-  uint hl_18 = 0u, hu_18 = 0u, fl_18 = 0u, fu_18 = 0u, ULP_18 = 0u, low_219 = 0u, high_217 = 0u, low_220 = 0u;
-  uint high_218 = 0u, low_221 = 0u, high_219 = 0u, low_222 = 0u, high_220 = 0u, low_223 = 0u, high_221 = 0u;
-  uint low_224 = 0u, high_222 = 0u, low_225 = 0u, high_223 = 0u, low_226 = 0u, high_224 = 0u, low_227 = 0u;
-  uint high_225 = 0u, low_228 = 0u, high_226 = 0u, low_229 = 0u, high_227 = 0u, low_230 = 0u, high_228 = 0u;
-  uint hl_19 = 0u, hu_19 = 0u, fl_19 = 0u, fu_19 = 0u, ULP_19 = 0u, low_231 = 0u, high_229 = 0u, low_232 = 0u;
-  uint high_230 = 0u, low_233 = 0u, high_231 = 0u, low_234 = 0u, high_232 = 0u, low_235 = 0u, high_233 = 0u;
-  uint low_236 = 0u, high_234 = 0u, low_237 = 0u, high_235 = 0u, low_238 = 0u, high_236 = 0u, low_239 = 0u;
-  uint high_237 = 0u, low_240 = 0u, high_238 = 0u, low_241 = 0u, high_239 = 0u, low_242 = 0u, high_240 = 0u;
-  uint hl_20 = 0u, hu_20 = 0u, fl_20 = 0u, fu_20 = 0u, ULP_20 = 0u, low_243 = 0u, high_241 = 0u, low_244 = 0u;
-  uint high_242 = 0u, low_245 = 0u, high_243 = 0u, low_246 = 0u, high_244 = 0u, low_247 = 0u, high_245 = 0u;
-  uint low_248 = 0u, high_246 = 0u, low_249 = 0u, high_247 = 0u, low_250 = 0u, high_248 = 0u, low_251 = 0u;
-  uint high_249 = 0u, low_252 = 0u, high_250 = 0u, low_253 = 0u, high_251 = 0u, low_254 = 0u, high_252 = 0u;
-  uint hl_21 = 0u, hu_21 = 0u, fl_21 = 0u, fu_21 = 0u, ULP_21 = 0u, low_255 = 0u, high_253 = 0u, low_256 = 0u;
-  uint high_254 = 0u, low_257 = 0u, high_255 = 0u, low_258 = 0u, high_256 = 0u, low_259 = 0u, high_257 = 0u;
-  uint low_260 = 0u, high_258 = 0u, low_261 = 0u, high_259 = 0u, low_262 = 0u, high_260 = 0u, low_263 = 0u;
-  uint high_261 = 0u, low_264 = 0u, high_262 = 0u, low_265 = 0u, high_263 = 0u, low_266 = 0u, high_264 = 0u;
-  uint hl_22 = 0u, hu_22 = 0u, fl_22 = 0u, fu_22 = 0u, ULP_22 = 0u, low_267 = 0u, high_265 = 0u, low_268 = 0u;
-  uint high_266 = 0u, low_269 = 0u, high_267 = 0u, low_270 = 0u, high_268 = 0u, low_271 = 0u, high_269 = 0u;
-  uint low_272 = 0u, high_270 = 0u, low_273 = 0u, high_271 = 0u, low_274 = 0u, high_272 = 0u, low_275 = 0u;
-  uint high_273 = 0u, low_276 = 0u, high_274 = 0u, low_277 = 0u, high_275 = 0u, low_278 = 0u, high_276 = 0u;
-  uint hl_23 = 0u, hu_23 = 0u, fl_23 = 0u, fu_23 = 0u, ULP_23 = 0u, low_279 = 0u, high_277 = 0u, low_280 = 0u;
-  uint high_278 = 0u, low_281 = 0u, high_279 = 0u, low_282 = 0u, high_280 = 0u, low_283 = 0u, high_281 = 0u;
-  uint low_284 = 0u, high_282 = 0u, low_285 = 0u, high_283 = 0u, low_286 = 0u, high_284 = 0u, low_287 = 0u;
-  uint high_285 = 0u, low_288 = 0u, high_286 = 0u, low_289 = 0u, high_287 = 0u, low_290 = 0u, high_288 = 0u;
-  uint low_291 = 0u, high_289 = 0u, low_292 = 0u, high_290 = 0u, low_293 = 0u, high_291 = 0u, low_294 = 0u;
-  uint high_292 = 0u, low_295 = 0u, high_293 = 0u, low_296 = 0u, high_294 = 0u, low_297 = 0u, high_295 = 0u;
-  uint low_298 = 0u, high_296 = 0u, low_299 = 0u, high_297 = 0u, low_300 = 0u, high_298 = 0u, low_301 = 0u;
-  uint high_299 = 0u, low_302 = 0u, high_300 = 0u, low_303 = 0u, high_301 = 0u, low_304 = 0u, high_302 = 0u;
-  uint low_305 = 0u, high_303 = 0u, low_306 = 0u, high_304 = 0u, low_307 = 0u, high_305 = 0u, low_308 = 0u;
-  uint high_306 = 0u, low_309 = 0u, high_307 = 0u, low_310 = 0u, high_308 = 0u, low_311 = 0u, high_309 = 0u;
-  uint low_312 = 0u, high_310 = 0u, low_313 = 0u, high_311 = 0u, low_314 = 0u, high_312 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul, rd29 = 0ul, rd30 = 0ul, rd31 = 0ul, rd32 = 0ul;
-  uint64_t rd33 = 0ul, rd34 = 0ul, rd35 = 0ul, rd36 = 0ul, rd37 = 0ul, rd38 = 0ul, rd39 = 0ul, rd40 = 0ul;
-  uint64_t rd41 = 0ul, rd42 = 0ul, rd43 = 0ul, rd44 = 0ul, rd45 = 0ul, rd46 = 0ul, rd47 = 0ul, rd48 = 0ul;
-  uint64_t rd49 = 0ul, rd50 = 0ul, rd51 = 0ul, rd52 = 0ul, rd53 = 0ul, rd54 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
-  precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
-  precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
-  precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0, f48 = 0.0;
-  precise float f49 = 0.0, f50 = 0.0, f51 = 0.0, f52 = 0.0, f53 = 0.0, f54 = 0.0, f55 = 0.0, f56 = 0.0;
-  precise float f57 = 0.0, f58 = 0.0, f59 = 0.0, f60 = 0.0, f61 = 0.0, f62 = 0.0, f63 = 0.0, f64 = 0.0;
-  precise float f65 = 0.0, f66 = 0.0, f67 = 0.0, f68 = 0.0, f69 = 0.0, f70 = 0.0, f71 = 0.0, f72 = 0.0;
-  precise float f73 = 0.0, f74 = 0.0, f75 = 0.0, f76 = 0.0, f77 = 0.0, f78 = 0.0, f79 = 0.0, f80 = 0.0;
-  precise float f81 = 0.0, f82 = 0.0, f83 = 0.0, f84 = 0.0, f85 = 0.0, f86 = 0.0, f87 = 0.0, f88 = 0.0;
-  precise float f89 = 0.0, f90 = 0.0, f91 = 0.0, f92 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0;
-  precise float f97 = 0.0, f98 = 0.0, f99 = 0.0, f100 = 0.0, f101 = 0.0, f102 = 0.0, f103 = 0.0, f104 = 0.0;
-  precise float f105 = 0.0, f106 = 0.0, f107 = 0.0, f108 = 0.0, f109 = 0.0, f110 = 0.0, f111 = 0.0, f112 = 0.0;
-  precise float f113 = 0.0, f114 = 0.0, f115 = 0.0, f116 = 0.0, f117 = 0.0, f118 = 0.0, f119 = 0.0, f120 = 0.0;
-  precise float f121 = 0.0, f122 = 0.0, f123 = 0.0, f124 = 0.0, f125 = 0.0, f126 = 0.0, f127 = 0.0, f128 = 0.0;
-  precise float f129 = 0.0, f130 = 0.0, f131 = 0.0, f132 = 0.0, f133 = 0.0, f134 = 0.0, f135 = 0.0, f136 = 0.0;
-  precise float f137 = 0.0, f138 = 0.0, f139 = 0.0, f140 = 0.0, f141 = 0.0, f142 = 0.0, f143 = 0.0, f144 = 0.0;
-  precise float f145 = 0.0, f146 = 0.0, f147 = 0.0, f148 = 0.0, f149 = 0.0, f150 = 0.0, f151 = 0.0, f152 = 0.0;
-  precise float f153 = 0.0, f154 = 0.0, f155 = 0.0, f156 = 0.0, f157 = 0.0, f158 = 0.0, f159 = 0.0, f160 = 0.0;
-  precise float f161 = 0.0, f162 = 0.0, f163 = 0.0, f164 = 0.0, f165 = 0.0, f166 = 0.0, f167 = 0.0, f168 = 0.0;
-  precise float f169 = 0.0, f170 = 0.0, f171 = 0.0, f172 = 0.0, f173 = 0.0, f174 = 0.0, f175 = 0.0, f176 = 0.0;
-  precise float f177 = 0.0, f178 = 0.0, f179 = 0.0, f180 = 0.0, f181 = 0.0, f182 = 0.0, f183 = 0.0, f184 = 0.0;
-  precise float f185 = 0.0, f186 = 0.0, f187 = 0.0, f188 = 0.0, f189 = 0.0, f190 = 0.0, f191 = 0.0, f192 = 0.0;
-  precise float f193 = 0.0, f194 = 0.0, f195 = 0.0, f196 = 0.0, f197 = 0.0, f198 = 0.0, f199 = 0.0, f200 = 0.0;
-  precise float f201 = 0.0, f202 = 0.0, f203 = 0.0, f204 = 0.0, f205 = 0.0, f206 = 0.0, f207 = 0.0, f208 = 0.0;
-  precise float f209 = 0.0, f210 = 0.0, f211 = 0.0, f212 = 0.0, f213 = 0.0, f214 = 0.0, f215 = 0.0, f216 = 0.0;
-  precise float f217 = 0.0, f218 = 0.0, f219 = 0.0, f220 = 0.0, f221 = 0.0, f222 = 0.0, f223 = 0.0, f224 = 0.0;
-  precise float f225 = 0.0, f226 = 0.0, f227 = 0.0, f228 = 0.0, f229 = 0.0, f230 = 0.0, f231 = 0.0, f232 = 0.0;
-  precise float f233 = 0.0, f234 = 0.0, f235 = 0.0, f236 = 0.0, f237 = 0.0, f238 = 0.0, f239 = 0.0, f240 = 0.0;
-  precise float f241 = 0.0, f242 = 0.0, f243 = 0.0, f244 = 0.0, f245 = 0.0, f246 = 0.0, f247 = 0.0, f248 = 0.0;
-  precise float f249 = 0.0, f250 = 0.0, f251 = 0.0, f252 = 0.0, f253 = 0.0, f254 = 0.0, f255 = 0.0, f256 = 0.0;
-  precise float f257 = 0.0, f258 = 0.0, f259 = 0.0, f260 = 0.0, f261 = 0.0, f262 = 0.0, f263 = 0.0, f264 = 0.0;
-  precise float f265 = 0.0, f266 = 0.0, f267 = 0.0, f268 = 0.0, f269 = 0.0, f270 = 0.0, f271 = 0.0, f272 = 0.0;
-  precise float f273 = 0.0, f274 = 0.0, f275 = 0.0, f276 = 0.0, f277 = 0.0, f278 = 0.0, f279 = 0.0, f280 = 0.0;
-  precise float f281 = 0.0, f282 = 0.0, f283 = 0.0, f284 = 0.0, f285 = 0.0, f286 = 0.0, f287 = 0.0, f288 = 0.0;
-  precise float f289 = 0.0, f290 = 0.0, f291 = 0.0, f292 = 0.0, f293 = 0.0, f294 = 0.0, f295 = 0.0, f296 = 0.0;
-  precise float f297 = 0.0, f298 = 0.0, f299 = 0.0, f300 = 0.0, f301 = 0.0, f302 = 0.0, f303 = 0.0, f304 = 0.0;
-  precise float f305 = 0.0, f306 = 0.0, f307 = 0.0, f308 = 0.0, f309 = 0.0, f310 = 0.0, f311 = 0.0, f312 = 0.0;
-  precise float f313 = 0.0, f314 = 0.0, f315 = 0.0, f316 = 0.0, f317 = 0.0, f318 = 0.0, f319 = 0.0, f320 = 0.0;
-  precise float f321 = 0.0, f322 = 0.0, f323 = 0.0, f324 = 0.0, f325 = 0.0, f326 = 0.0, f327 = 0.0, f328 = 0.0;
-  precise float f329 = 0.0, f330 = 0.0, f331 = 0.0, f332 = 0.0, f333 = 0.0, f334 = 0.0, f335 = 0.0, f336 = 0.0;
-  precise float f337 = 0.0, f338 = 0.0, f339 = 0.0, f340 = 0.0, f341 = 0.0, f342 = 0.0, f343 = 0.0, f344 = 0.0;
-  precise float f345 = 0.0, f346 = 0.0, f347 = 0.0, f348 = 0.0, f349 = 0.0, f350 = 0.0, f351 = 0.0, f352 = 0.0;
-  precise float f353 = 0.0, f354 = 0.0, f355 = 0.0, f356 = 0.0, f357 = 0.0, f358 = 0.0, f359 = 0.0, f360 = 0.0;
-  precise float f361 = 0.0, f362 = 0.0, f363 = 0.0, f364 = 0.0, f365 = 0.0, f366 = 0.0, f367 = 0.0, f368 = 0.0;
-  precise float f369 = 0.0, f370 = 0.0, f371 = 0.0, f372 = 0.0, f373 = 0.0, f374 = 0.0, f375 = 0.0, f376 = 0.0;
-  precise float f377 = 0.0, f378 = 0.0, f379 = 0.0, f380 = 0.0, f381 = 0.0, f382 = 0.0, f383 = 0.0, f384 = 0.0;
-  precise float f385 = 0.0, f386 = 0.0, f387 = 0.0, f388 = 0.0, f389 = 0.0, f390 = 0.0, f391 = 0.0, f392 = 0.0;
-  precise float f393 = 0.0, f394 = 0.0, f395 = 0.0, f396 = 0.0, f397 = 0.0, f398 = 0.0, f399 = 0.0, f400 = 0.0;
-  precise float f401 = 0.0, f402 = 0.0, f403 = 0.0, f404 = 0.0, f405 = 0.0, f406 = 0.0, f407 = 0.0, f408 = 0.0;
-  precise float f409 = 0.0, f410 = 0.0, f411 = 0.0, f412 = 0.0, f413 = 0.0, f414 = 0.0, f415 = 0.0, f416 = 0.0;
-  precise float f417 = 0.0, f418 = 0.0, f419 = 0.0, f420 = 0.0, f421 = 0.0, f422 = 0.0, f423 = 0.0, f424 = 0.0;
-  precise float f425 = 0.0, f426 = 0.0, f427 = 0.0, f428 = 0.0, f429 = 0.0, f430 = 0.0, f431 = 0.0, f432 = 0.0;
-  precise float f433 = 0.0, f434 = 0.0, f435 = 0.0, f436 = 0.0, f437 = 0.0, f438 = 0.0, f439 = 0.0, f440 = 0.0;
-  precise float f441 = 0.0, f442 = 0.0, f443 = 0.0, f444 = 0.0, f445 = 0.0, f446 = 0.0, f447 = 0.0, f448 = 0.0;
-  precise float f449 = 0.0, f450 = 0.0, f451 = 0.0, f452 = 0.0, f453 = 0.0, f454 = 0.0, f455 = 0.0, f456 = 0.0;
-  precise float f457 = 0.0, f458 = 0.0, f459 = 0.0, f460 = 0.0, f461 = 0.0, f462 = 0.0, f463 = 0.0, f464 = 0.0;
-  precise float f465 = 0.0, f466 = 0.0, f467 = 0.0, f468 = 0.0, f469 = 0.0, f470 = 0.0, f471 = 0.0, f472 = 0.0;
-  precise float f473 = 0.0, f474 = 0.0, f475 = 0.0, f476 = 0.0, f477 = 0.0, f478 = 0.0, f479 = 0.0, f480 = 0.0;
-  precise float f481 = 0.0, f482 = 0.0, f483 = 0.0, f484 = 0.0, f485 = 0.0, f486 = 0.0, f487 = 0.0, f488 = 0.0;
-  precise float f489 = 0.0, f490 = 0.0, f491 = 0.0, f492 = 0.0, f493 = 0.0, f494 = 0.0, f495 = 0.0, f496 = 0.0;
-  precise float f497 = 0.0, f498 = 0.0, f499 = 0.0, f500 = 0.0, f501 = 0.0, f502 = 0.0, f503 = 0.0, f504 = 0.0;
-  precise float f505 = 0.0, f506 = 0.0, f507 = 0.0, f508 = 0.0, f509 = 0.0, f510 = 0.0, f511 = 0.0, f512 = 0.0;
-  precise float f513 = 0.0, f514 = 0.0, f515 = 0.0, f516 = 0.0, f517 = 0.0, f518 = 0.0, f519 = 0.0, f520 = 0.0;
-  precise float f521 = 0.0, f522 = 0.0, f523 = 0.0, f524 = 0.0, f525 = 0.0, f526 = 0.0, f527 = 0.0, f528 = 0.0;
-  precise float f529 = 0.0, f530 = 0.0, f531 = 0.0, f532 = 0.0, f533 = 0.0, f534 = 0.0, f535 = 0.0, f536 = 0.0;
-  precise float f537 = 0.0, f538 = 0.0, f539 = 0.0, f540 = 0.0, f541 = 0.0, f542 = 0.0, f543 = 0.0, f544 = 0.0;
-  precise float f545 = 0.0, f546 = 0.0, f547 = 0.0, f548 = 0.0, f549 = 0.0, f550 = 0.0, f551 = 0.0, f552 = 0.0;
-  precise float f553 = 0.0, f554 = 0.0, f555 = 0.0, f556 = 0.0, f557 = 0.0, f558 = 0.0, f559 = 0.0, f560 = 0.0;
-  precise float f561 = 0.0, f562 = 0.0, f563 = 0.0, f564 = 0.0, f565 = 0.0, f566 = 0.0, f567 = 0.0, f568 = 0.0;
-  precise float f569 = 0.0, f570 = 0.0, f571 = 0.0, f572 = 0.0, f573 = 0.0, f574 = 0.0, f575 = 0.0, f576 = 0.0;
-  precise float f577 = 0.0, f578 = 0.0, f579 = 0.0, f580 = 0.0, f581 = 0.0, f582 = 0.0, f583 = 0.0, f584 = 0.0;
-  precise float f585 = 0.0, f586 = 0.0, f587 = 0.0, f588 = 0.0, f589 = 0.0, f590 = 0.0, f591 = 0.0, f592 = 0.0;
-  precise float f593 = 0.0, f594 = 0.0, f595 = 0.0, f596 = 0.0, f597 = 0.0, f598 = 0.0, f599 = 0.0, f600 = 0.0;
-  precise float f601 = 0.0, f602 = 0.0, f603 = 0.0, f604 = 0.0, f605 = 0.0, f606 = 0.0, f607 = 0.0, f608 = 0.0;
-  precise float f609 = 0.0, f610 = 0.0, f611 = 0.0, f612 = 0.0, f613 = 0.0, f614 = 0.0, f615 = 0.0, f616 = 0.0;
-  precise float f617 = 0.0, f618 = 0.0, f619 = 0.0, f620 = 0.0, f621 = 0.0, f622 = 0.0, f623 = 0.0, f624 = 0.0;
-  precise float f625 = 0.0, f626 = 0.0, f627 = 0.0, f628 = 0.0, f629 = 0.0, f630 = 0.0, f631 = 0.0, f632 = 0.0;
-  precise float f633 = 0.0, f634 = 0.0, f635 = 0.0, f636 = 0.0, f637 = 0.0, f638 = 0.0, f639 = 0.0, f640 = 0.0;
-  precise float f641 = 0.0, f642 = 0.0, f643 = 0.0, f644 = 0.0, f645 = 0.0, f646 = 0.0, f647 = 0.0, f648 = 0.0;
-  precise float f649 = 0.0, f650 = 0.0, f651 = 0.0, f652 = 0.0, f653 = 0.0, f654 = 0.0, f655 = 0.0, f656 = 0.0;
-  precise float f657 = 0.0, f658 = 0.0, f659 = 0.0, f660 = 0.0, f661 = 0.0, f662 = 0.0, f663 = 0.0, f664 = 0.0;
-  precise float f665 = 0.0, f666 = 0.0, f667 = 0.0, f668 = 0.0, f669 = 0.0, f670 = 0.0, f671 = 0.0, f672 = 0.0;
-  precise float f673 = 0.0, f674 = 0.0, f675 = 0.0, f676 = 0.0, f677 = 0.0, f678 = 0.0, f679 = 0.0, f680 = 0.0;
-  precise float f681 = 0.0, f682 = 0.0, f683 = 0.0, f684 = 0.0, f685 = 0.0, f686 = 0.0, f687 = 0.0, f688 = 0.0;
-  precise float f689 = 0.0, f690 = 0.0, f691 = 0.0, f692 = 0.0, f693 = 0.0, f694 = 0.0, f695 = 0.0, f696 = 0.0;
-  precise float f697 = 0.0, f698 = 0.0, f699 = 0.0, f700 = 0.0, f701 = 0.0, f702 = 0.0, f703 = 0.0, f704 = 0.0;
-  precise float f705 = 0.0, f706 = 0.0, f707 = 0.0, f708 = 0.0, f709 = 0.0, f710 = 0.0, f711 = 0.0, f712 = 0.0;
-  precise float f713 = 0.0, f714 = 0.0, f715 = 0.0, f716 = 0.0, f717 = 0.0, f718 = 0.0, f719 = 0.0, f720 = 0.0;
-  precise float f721 = 0.0, f722 = 0.0, f723 = 0.0, f724 = 0.0, f725 = 0.0, f726 = 0.0, f727 = 0.0, f728 = 0.0;
-  precise float f729 = 0.0, f730 = 0.0, f731 = 0.0, f732 = 0.0, f733 = 0.0, f734 = 0.0, f735 = 0.0, f736 = 0.0;
-  precise float f737 = 0.0, f738 = 0.0, f739 = 0.0, f740 = 0.0, f741 = 0.0, f742 = 0.0, f743 = 0.0, f744 = 0.0;
-  precise float f745 = 0.0, f746 = 0.0, f747 = 0.0, f748 = 0.0, f749 = 0.0, f750 = 0.0, f751 = 0.0, f752 = 0.0;
-  precise float f753 = 0.0, f754 = 0.0, f755 = 0.0, f756 = 0.0, f757 = 0.0, f758 = 0.0, f759 = 0.0, f760 = 0.0;
-  precise float f761 = 0.0, f762 = 0.0, f763 = 0.0, f764 = 0.0, f765 = 0.0, f766 = 0.0, f767 = 0.0, f768 = 0.0;
-  precise float f769 = 0.0, f770 = 0.0, f771 = 0.0, f772 = 0.0, f773 = 0.0, f774 = 0.0, f775 = 0.0, f776 = 0.0;
-  precise float f777 = 0.0, f778 = 0.0, f779 = 0.0, f780 = 0.0, f781 = 0.0, f782 = 0.0, f783 = 0.0, f784 = 0.0;
-  precise float f785 = 0.0, f786 = 0.0, f787 = 0.0, f788 = 0.0, f789 = 0.0, f790 = 0.0, f791 = 0.0, f792 = 0.0;
-  precise float f793 = 0.0, f794 = 0.0, f795 = 0.0, f796 = 0.0, f797 = 0.0, f798 = 0.0, f799 = 0.0, f800 = 0.0;
-  precise float f801 = 0.0, f802 = 0.0, f803 = 0.0, f804 = 0.0, f805 = 0.0, f806 = 0.0, f807 = 0.0, f808 = 0.0;
-  precise float f809 = 0.0, f810 = 0.0, f811 = 0.0, f812 = 0.0, f813 = 0.0, f814 = 0.0, f815 = 0.0, f816 = 0.0;
-  precise float f817 = 0.0, f818 = 0.0, f819 = 0.0, f820 = 0.0, f821 = 0.0, f822 = 0.0, f823 = 0.0, f824 = 0.0;
-  precise float f825 = 0.0, f826 = 0.0, f827 = 0.0, f828 = 0.0, f829 = 0.0, f830 = 0.0, f831 = 0.0, f832 = 0.0;
-  precise float f833 = 0.0, f834 = 0.0, f835 = 0.0, f836 = 0.0, f837 = 0.0, f838 = 0.0, f839 = 0.0, f840 = 0.0;
-  precise float f841 = 0.0, f842 = 0.0, f843 = 0.0, f844 = 0.0, f845 = 0.0, f846 = 0.0, f847 = 0.0, f848 = 0.0;
-  precise float f849 = 0.0, f850 = 0.0, f851 = 0.0, f852 = 0.0, f853 = 0.0, f854 = 0.0, f855 = 0.0, f856 = 0.0;
-  precise float f857 = 0.0, f858 = 0.0, f859 = 0.0, f860 = 0.0, f861 = 0.0, f862 = 0.0, f863 = 0.0, f864 = 0.0;
-  precise float f865 = 0.0, f866 = 0.0, f867 = 0.0, f868 = 0.0, f869 = 0.0, f870 = 0.0, f871 = 0.0, f872 = 0.0;
-  precise float f873 = 0.0, f874 = 0.0, f875 = 0.0, f876 = 0.0, f877 = 0.0, f878 = 0.0, f879 = 0.0, f880 = 0.0;
-  precise float f881 = 0.0, f882 = 0.0, f883 = 0.0, f884 = 0.0, f885 = 0.0, f886 = 0.0, f887 = 0.0, f888 = 0.0;
-  precise float f889 = 0.0, f890 = 0.0, f891 = 0.0, f892 = 0.0, f893 = 0.0, f894 = 0.0, f895 = 0.0, f896 = 0.0;
-  precise float f897 = 0.0, f898 = 0.0, f899 = 0.0, f900 = 0.0, f901 = 0.0, f902 = 0.0, f903 = 0.0, f904 = 0.0;
-  precise float f905 = 0.0, f906 = 0.0, f907 = 0.0, f908 = 0.0, f909 = 0.0, f910 = 0.0, f911 = 0.0, f912 = 0.0;
-  precise float f913 = 0.0, f914 = 0.0, f915 = 0.0, f916 = 0.0, f917 = 0.0, f918 = 0.0, f919 = 0.0, f920 = 0.0;
-  precise float f921 = 0.0, f922 = 0.0, f923 = 0.0, f924 = 0.0, f925 = 0.0, f926 = 0.0, f927 = 0.0, f928 = 0.0;
-  precise float f929 = 0.0, f930 = 0.0, f931 = 0.0, f932 = 0.0, f933 = 0.0, f934 = 0.0, f935 = 0.0, f936 = 0.0;
-  precise float f937 = 0.0, f938 = 0.0, f939 = 0.0, f940 = 0.0, f941 = 0.0, f942 = 0.0, f943 = 0.0, f944 = 0.0;
-  precise float f945 = 0.0, f946 = 0.0, f947 = 0.0, f948 = 0.0, f949 = 0.0, f950 = 0.0, f951 = 0.0, f952 = 0.0;
-  precise float f953 = 0.0, f954 = 0.0, f955 = 0.0, f956 = 0.0, f957 = 0.0, f958 = 0.0, f959 = 0.0, f960 = 0.0;
-  precise float f961 = 0.0, f962 = 0.0, f963 = 0.0, f964 = 0.0, f965 = 0.0, f966 = 0.0, f967 = 0.0, f968 = 0.0;
-  precise float f969 = 0.0, f970 = 0.0, f971 = 0.0, f972 = 0.0, f973 = 0.0, f974 = 0.0, f975 = 0.0, f976 = 0.0;
-  precise float f977 = 0.0, f978 = 0.0, f979 = 0.0, f980 = 0.0, f981 = 0.0, f982 = 0.0, f983 = 0.0, f984 = 0.0;
-  precise float f985 = 0.0, f986 = 0.0, f987 = 0.0, f988 = 0.0, f989 = 0.0, f990 = 0.0, f991 = 0.0, f992 = 0.0;
-  precise float f993 = 0.0, f994 = 0.0, f995 = 0.0, f996 = 0.0, f997 = 0.0, f998 = 0.0, f999 = 0.0;
-  precise float f1000 = 0.0, f1001 = 0.0, f1002 = 0.0, f1003 = 0.0, f1004 = 0.0, f1005 = 0.0, f1006 = 0.0;
-  precise float f1007 = 0.0, f1008 = 0.0, f1009 = 0.0, f1010 = 0.0, f1011 = 0.0, f1012 = 0.0, f1013 = 0.0;
-  precise float f1014 = 0.0, f1015 = 0.0, f1016 = 0.0, f1017 = 0.0, f1018 = 0.0, f1019 = 0.0, f1020 = 0.0;
-  precise float f1021 = 0.0, f1022 = 0.0, f1023 = 0.0, f1024 = 0.0, f1025 = 0.0, f1026 = 0.0, f1027 = 0.0;
-  precise float f1028 = 0.0, f1029 = 0.0, f1030 = 0.0, f1031 = 0.0, f1032 = 0.0, f1033 = 0.0, f1034 = 0.0;
-  precise float f1035 = 0.0, f1036 = 0.0, f1037 = 0.0, f1038 = 0.0, f1039 = 0.0, f1040 = 0.0, f1041 = 0.0;
-  precise float f1042 = 0.0, f1043 = 0.0, f1044 = 0.0, f1045 = 0.0, f1046 = 0.0, f1047 = 0.0, f1048 = 0.0;
-  precise float f1049 = 0.0, f1050 = 0.0, f1051 = 0.0, f1052 = 0.0, f1053 = 0.0, f1054 = 0.0, f1055 = 0.0;
-  precise float f1056 = 0.0, f1057 = 0.0, f1058 = 0.0, f1059 = 0.0, f1060 = 0.0, f1061 = 0.0, f1062 = 0.0;
-  precise float f1063 = 0.0, f1064 = 0.0, f1065 = 0.0, f1066 = 0.0, f1067 = 0.0, f1068 = 0.0, f1069 = 0.0;
-  precise float f1070 = 0.0, f1071 = 0.0, f1072 = 0.0, f1073 = 0.0, f1074 = 0.0, f1075 = 0.0, f1076 = 0.0;
-  precise float f1077 = 0.0, f1078 = 0.0, f1079 = 0.0, f1080 = 0.0, f1081 = 0.0, f1082 = 0.0, f1083 = 0.0;
-  precise float f1084 = 0.0, f1085 = 0.0, f1086 = 0.0, f1087 = 0.0, f1088 = 0.0, f1089 = 0.0, f1090 = 0.0;
-  precise float f1091 = 0.0, f1092 = 0.0, f1093 = 0.0, f1094 = 0.0, f1095 = 0.0, f1096 = 0.0, f1097 = 0.0;
-  precise float f1098 = 0.0, f1099 = 0.0, f1100 = 0.0, f1101 = 0.0, f1102 = 0.0, f1103 = 0.0, f1104 = 0.0;
-  precise float f1105 = 0.0, f1106 = 0.0, f1107 = 0.0, f1108 = 0.0, f1109 = 0.0, f1110 = 0.0, f1111 = 0.0;
-  precise float neg5769 = 0.0, neg5770 = 0.0, neg5771 = 0.0, neg5772 = 0.0, neg5773 = 0.0, neg5774 = 0.0;
-  precise float neg5775 = 0.0;
+  bool p1 = false, p2 = false, p85 = false, p89 = false;
+  uint rs412 = 0u, rs413 = 0u, rs414 = 0u, rs463 = 0u, rs467 = 0u, rs1588 = 0u, rs1590 = 0u, rs1591 = 0u;
+  uint rs1592 = 0u, rs1593 = 0u, rs1594 = 0u, rs1595 = 0u, rs1596 = 0u, rs1597 = 0u, rs1598 = 0u, rs1599 = 0u;
+  uint rs1600 = 0u, rs1601 = 0u, rs1602 = 0u, rs1603 = 0u, rs1604 = 0u, rs1605 = 0u, rs1606 = 0u, rs1607 = 0u;
+  uint rs1608 = 0u, rs1609 = 0u, rs1610 = 0u, rs1611 = 0u, rs1612 = 0u, rs1613 = 0u, rs1614 = 0u, rs1615 = 0u;
+  uint rs1616 = 0u, rs1617 = 0u, rs1618 = 0u, rs1619 = 0u, rs1620 = 0u, rs1621 = 0u, rs1622 = 0u, rs1623 = 0u;
+  uint rs1624 = 0u, rs1625 = 0u, rs1626 = 0u, rs1627 = 0u, rs1628 = 0u, rs1629 = 0u, rs1630 = 0u, rs1631 = 0u;
+  uint rs1632 = 0u, rs1633 = 0u, rs1634 = 0u, rs1635 = 0u, rs1636 = 0u, rs1637 = 0u, rs1638 = 0u, rs1639 = 0u;
+  uint rs1640 = 0u, rs1641 = 0u, rs1642 = 0u, rs1643 = 0u, rs1644 = 0u, rs1645 = 0u, rs1646 = 0u, rs1647 = 0u;
+  uint rs1648 = 0u, rs1649 = 0u, rs1650 = 0u, rs1651 = 0u, rs1652 = 0u, rs1653 = 0u, rs1654 = 0u, rs1655 = 0u;
+  uint rs1656 = 0u, rs1657 = 0u, rs1658 = 0u, rs1659 = 0u, rs1660 = 0u, rs1661 = 0u, rs1662 = 0u, rs1663 = 0u;
+  uint rs1664 = 0u, rs1665 = 0u, rs1666 = 0u, rs1667 = 0u, rs1668 = 0u, rs1669 = 0u, rs1670 = 0u, rs1671 = 0u;
+  uint rs1672 = 0u, rs1673 = 0u, rs1674 = 0u, rs1675 = 0u, rs1676 = 0u, rs1677 = 0u, rs1678 = 0u, rs1679 = 0u;
+  uint rs1680 = 0u, rs1681 = 0u, rs1682 = 0u, rs1683 = 0u, rs1684 = 0u, rs1685 = 0u, r26 = 0u, r27 = 0u;
+  uint r36 = 0u, r352 = 0u, r356 = 0u, r363 = 0u, r365 = 0u, r366 = 0u, r367 = 0u, r369 = 0u, r370 = 0u;
+  uint r371 = 0u, r372 = 0u;
+  uint64_t rd4 = 0ul;
+  precise float f19 = 0.0, f20 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f42 = 0.0, f51 = 0.0;
+  precise float f63 = 0.0, f75 = 0.0, f79 = 0.0, f90 = 0.0, f91 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0;
+  precise float f96 = 0.0, f286 = 0.0, f290 = 0.0, f843 = 0.0, f844 = 0.0, f845 = 0.0, f847 = 0.0, f1095 = 0.0;
+  precise float f1096 = 0.0, f1097 = 0.0, f1099 = 0.0, f1100 = 0.0, f1102 = 0.0, f1103 = 0.0, f1105 = 0.0;
+  precise float f1106 = 0.0, f1108 = 0.0, f1110 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const float p0_f32 = uintBitsToFloat(P2GU32((pc.params)).v);  // k_output_param_0
   const float p4_f32 = uintBitsToFloat(P2GU32((pc.params + 4ul)).v);  // k_output_param_0+4
@@ -1900,132 +1290,132 @@ void main() {
   const uint64_t p312_u64 = P2GU64((pc.params + 312ul)).v;  // k_output_param_0+312
   // 32: mov.b64 	%rd5, k_output_param_0;
   // 33: add.s64 	%rd1, %rd5, 264;
-  rd1 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
+  uint64_t rd1 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
   // 34: ld.param.u64 	%rd7, [k_output_param_0+264];
   // 35: mov.f32 	%f148, 0f3F000000;
-  f148 = 0.5;
+  precise float f148 = 0.5;
   // 36: tex.2d.v4.f32.f32 	{%f149, %f150, %f151, %f152}, [%rd7, {%f148, %f148}];
   uvec4 t1 = p2g_tex(p264_u64, vec3(f148, f148, 0.0), 0, 2u);
-  f149 = uintBitsToFloat(t1.x);
-  f150 = uintBitsToFloat(t1.y);
-  f151 = uintBitsToFloat(t1.z);
-  f152 = uintBitsToFloat(t1.w);
+  precise float f149 = uintBitsToFloat(t1.x);
+  precise float f150 = uintBitsToFloat(t1.y);
+  precise float f151 = uintBitsToFloat(t1.z);
+  precise float f152 = uintBitsToFloat(t1.w);
   // 37: ld.param.u64 	%rd8, [k_output_param_0+256];
   // 38: tex.2d.v4.f32.f32 	{%f153, %f154, %f155, %f156}, [%rd8, {%f148, %f148}];
   uvec4 t2 = p2g_tex(p256_u64, vec3(f148, f148, 0.0), 0, 2u);
-  f153 = uintBitsToFloat(t2.x);
-  f154 = uintBitsToFloat(t2.y);
-  f155 = uintBitsToFloat(t2.z);
-  f156 = uintBitsToFloat(t2.w);
+  precise float f153 = uintBitsToFloat(t2.x);
+  precise float f154 = uintBitsToFloat(t2.y);
+  precise float f155 = uintBitsToFloat(t2.z);
+  precise float f156 = uintBitsToFloat(t2.w);
   // 39: setp.eq.f32 	%p3, %f149, 0f00000000;
   int t3 = p2g_fcmp(floatBitsToUint(f149), floatBitsToUint(0.0));
   // 40: selp.f32 	%f157, 0f3F800000, %f149, %p3;
-  f157 = (t3 == 0) ? 1.0 : f149;
+  precise float f157 = (t3 == 0) ? 1.0 : f149;
   // 41: setp.eq.f32 	%p4, %f153, 0f00000000;
   int t4 = p2g_fcmp(floatBitsToUint(f153), floatBitsToUint(0.0));
   // 42: selp.f32 	%f158, 0f3F800000, %f153, %p4;
-  f158 = (t4 == 0) ? 1.0 : f153;
+  precise float f158 = (t4 == 0) ? 1.0 : f153;
   // 44: ld.param.v2.f32 	{%f159, %f160}, [k_output_param_0+160];
-  f159 = p160_f32;
-  f160 = p164_f32;
+  precise float f159 = p160_f32;
+  precise float f160 = p164_f32;
   // 45: mul.f32 	%f162, %f159, %f157;
-  f162 = p2g_fmul(f159, f157, false);
+  precise float f162 = p2g_fmul(f159, f157, false);
   // 46: mul.f32 	%f163, %f159, %f158;
-  f163 = p2g_fmul(f159, f158, false);
+  precise float f163 = p2g_fmul(f159, f158, false);
   // 47: ld.param.f32 	%f164, [k_output_param_0+168];
-  f164 = p168_f32;
+  precise float f164 = p168_f32;
   // 48: mul.f32 	%f165, %f164, %f163;
-  f165 = p2g_fmul(f164, f163, false);
+  precise float f165 = p2g_fmul(f164, f163, false);
   // 49: setp.eq.f32 	%p5, %f165, 0f00000000;
   int t5 = p2g_fcmp(floatBitsToUint(f165), floatBitsToUint(0.0));
   // 50: selp.f32 	%f1, 0f3F800000, %f165, %p5;
-  f1 = (t5 == 0) ? 1.0 : f165;
+  precise float f1 = (t5 == 0) ? 1.0 : f165;
   // 51: div.rn.f32 	%f2, %f163, %f162;
-  f2 = p2g_div32(f163, f162, 0, false);
+  precise float f2 = p2g_div32(f163, f162, 0, false);
   // 52: mov.u32 	%r217, %ctaid.x;
   // 53: shl.b32 	%r1, %r217, 4;
-  r1 = gl_WorkGroupID.x << 4u;
+  uint r1 = gl_WorkGroupID.x << 4u;
   // 54: mov.u32 	%r218, 4;
-  r218 = 4u;
+  uint r218 = 4u;
   // 55: mov.u32 	%r219, %ctaid.y;
   // 56: shl.b32 	%r2, %r219, 4;
-  r2 = gl_WorkGroupID.y << 4u;
+  uint r2 = gl_WorkGroupID.y << 4u;
   // 57: cvt.rn.f32.s32 	%f166, %r1;
   uint t6 = p2g_s2f32(int(int(r1)), 0);
-  f166 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
+  precise float f166 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
   // 58: add.f32 	%f167, %f166, 0f3F000000;
-  f167 = p2g_fadd(f166, 0.5, false);
+  precise float f167 = p2g_fadd(f166, 0.5, false);
   // 59: ld.param.v2.f32 	{%f168, %f169}, [k_output_param_0+40];
-  f168 = p40_f32;
-  f169 = p44_f32;
+  precise float f168 = p40_f32;
+  precise float f169 = p44_f32;
   // 60: ld.param.v2.f32 	{%f172, %f173}, [k_output_param_0+16];
-  f172 = p16_f32;
-  f173 = p20_f32;
+  precise float f172 = p16_f32;
+  precise float f173 = p20_f32;
   // 61: fma.rn.f32 	%f176, %f167, %f168, %f172;
-  f176 = p2g_ffma(f167, f168, f172, 0, false);
+  precise float f176 = p2g_ffma(f167, f168, f172, 0, false);
   // 62: copysign.f32 	%f177, %f176, %f148;
-  f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f177 = uintBitsToFloat((floatBitsToUint(f176) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 63: add.rz.f32 	%f178, %f176, %f177;
-  f178 = p2g_ffma(f176, 1.0, f177, 1, false);
+  precise float f178 = p2g_ffma(f176, 1.0, f177, 1, false);
   // 64: cvt.rzi.f32.f32 	%f179, %f178;
   uint t7 = p2g_frint32(floatBitsToUint(f178), 1);
-  f179 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
+  precise float f179 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
   // 65: cvt.rzi.s32.f32 	%r220, %f179;
-  r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
+  uint r220 = uint(int(p2g_f2i32(floatBitsToUint(f179), 1, true, 32)));
   // 66: add.s32 	%r3, %r220, -4;
-  r3 = uint(int(r220) + -4);
+  uint r3 = uint(int(r220) + -4);
   // 67: cvt.rn.f32.s32 	%f180, %r2;
   uint t8 = p2g_s2f32(int(int(r2)), 0);
-  f180 = uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8);
+  precise float f180 = uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8);
   // 68: add.f32 	%f181, %f180, 0f3F000000;
-  f181 = p2g_fadd(f180, 0.5, false);
+  precise float f181 = p2g_fadd(f180, 0.5, false);
   // 69: fma.rn.f32 	%f182, %f181, %f169, %f173;
-  f182 = p2g_ffma(f181, f169, f173, 0, false);
+  precise float f182 = p2g_ffma(f181, f169, f173, 0, false);
   // 70: copysign.f32 	%f183, %f182, %f148;
-  f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f183 = uintBitsToFloat((floatBitsToUint(f182) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 71: add.rz.f32 	%f184, %f182, %f183;
-  f184 = p2g_ffma(f182, 1.0, f183, 1, false);
+  precise float f184 = p2g_ffma(f182, 1.0, f183, 1, false);
   // 72: cvt.rzi.f32.f32 	%f185, %f184;
   uint t9 = p2g_frint32(floatBitsToUint(f184), 1);
-  f185 = uintBitsToFloat((t9 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t9);
+  precise float f185 = uintBitsToFloat((t9 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t9);
   // 73: cvt.rzi.s32.f32 	%r221, %f185;
-  r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
+  uint r221 = uint(int(p2g_f2i32(floatBitsToUint(f185), 1, true, 32)));
   // 74: add.s32 	%r4, %r221, -4;
-  r4 = uint(int(r221) + -4);
+  uint r4 = uint(int(r221) + -4);
   // 75: add.f32 	%f186, %f166, 0f41780000;
-  f186 = p2g_fadd(f166, 15.5, false);
+  precise float f186 = p2g_fadd(f166, 15.5, false);
   // 76: fma.rn.f32 	%f187, %f186, %f168, %f172;
-  f187 = p2g_ffma(f186, f168, f172, 0, false);
+  precise float f187 = p2g_ffma(f186, f168, f172, 0, false);
   // 77: copysign.f32 	%f188, %f187, %f148;
-  f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f188 = uintBitsToFloat((floatBitsToUint(f187) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 78: add.rz.f32 	%f189, %f187, %f188;
-  f189 = p2g_ffma(f187, 1.0, f188, 1, false);
+  precise float f189 = p2g_ffma(f187, 1.0, f188, 1, false);
   // 79: cvt.rzi.f32.f32 	%f190, %f189;
   uint t10 = p2g_frint32(floatBitsToUint(f189), 1);
-  f190 = uintBitsToFloat((t10 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t10);
+  precise float f190 = uintBitsToFloat((t10 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t10);
   // 80: cvt.rzi.s32.f32 	%r222, %f190;
-  r222 = uint(int(p2g_f2i32(floatBitsToUint(f190), 1, true, 32)));
+  uint r222 = uint(int(p2g_f2i32(floatBitsToUint(f190), 1, true, 32)));
   // 81: add.f32 	%f191, %f180, 0f41780000;
-  f191 = p2g_fadd(f180, 15.5, false);
+  precise float f191 = p2g_fadd(f180, 15.5, false);
   // 82: fma.rn.f32 	%f192, %f191, %f169, %f173;
-  f192 = p2g_ffma(f191, f169, f173, 0, false);
+  precise float f192 = p2g_ffma(f191, f169, f173, 0, false);
   // 83: copysign.f32 	%f193, %f192, %f148;
-  f193 = uintBitsToFloat((floatBitsToUint(f192) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
+  precise float f193 = uintBitsToFloat((floatBitsToUint(f192) & 0x80000000u) | (floatBitsToUint(f148) & 0x7FFFFFFFu));
   // 84: add.rz.f32 	%f194, %f192, %f193;
-  f194 = p2g_ffma(f192, 1.0, f193, 1, false);
+  precise float f194 = p2g_ffma(f192, 1.0, f193, 1, false);
   // 85: cvt.rzi.f32.f32 	%f195, %f194;
   uint t11 = p2g_frint32(floatBitsToUint(f194), 1);
-  f195 = uintBitsToFloat((t11 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t11);
+  precise float f195 = uintBitsToFloat((t11 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t11);
   // 86: cvt.rzi.s32.f32 	%r223, %f195;
-  r223 = uint(int(p2g_f2i32(floatBitsToUint(f195), 1, true, 32)));
+  uint r223 = uint(int(p2g_f2i32(floatBitsToUint(f195), 1, true, 32)));
   // 87: sub.s32 	%r224, %r218, %r220;
   // 88: add.s32 	%r225, %r224, %r222;
   // 89: add.s32 	%r5, %r225, 4;
-  r5 = uint(int(uint(int(uint(int(r218) - int(r220))) + int(r222))) + 4);
+  uint r5 = uint(int(uint(int(uint(int(r218) - int(r220))) + int(r222))) + 4);
   // 90: sub.s32 	%r226, %r218, %r221;
   // 91: add.s32 	%r227, %r226, %r223;
   // 92: add.s32 	%r6, %r227, 4;
-  r6 = uint(int(uint(int(uint(int(r218) - int(r221))) + int(r223))) + 4);
+  uint r6 = uint(int(uint(int(uint(int(r218) - int(r221))) + int(r223))) + 4);
   // 93: setp.gt.s32 	%p6, %r5, 23;
   // 94: setp.gt.s32 	%p7, %r6, 23;
   // 95: or.pred  	%p8, %p6, %p7;
@@ -2035,226 +1425,226 @@ void main() {
     if (!P2G_WARP_EMU || p2g_act1) {
       // 98: add.s32 	%r228, %r6, 1;
       // 99: mov.u32 	%r7, %tid.y;
-      r7 = gl_LocalInvocationID.y;
+      uint r7 = gl_LocalInvocationID.y;
       // 100: shl.b32 	%r229, %r7, 4;
       // 101: mov.u32 	%r8, %tid.x;
-      r8 = gl_LocalInvocationID.x;
+      uint r8 = gl_LocalInvocationID.x;
       // 102: add.s32 	%r1846, %r229, %r8;
-      r1846 = uint(int(r7 << 4u) + int(r8));
+      uint r1846 = uint(int(r7 << 4u) + int(r8));
       // 103: add.s32 	%r10, %r5, 1;
-      r10 = uint(int(r5) + 1);
+      uint r10 = uint(int(r5) + 1);
       // 104: mul.lo.s32 	%r11, %r228, %r10;
-      r11 = uint(int(uint(int(r6) + 1)) * int(r10));
+      uint r11 = uint(int(uint(int(r6) + 1)) * int(r10));
       // 105: setp.ge.s32 	%p9, %r1846, %r11;
       // 106: @%p9 bra 	$L__BB0_9;
       if (!(int(r1846) >= int(r11))) {
         // 108: ld.param.u64 	%rd2, [%rd1+-64];
-        rd2 = p200_u64;
+        uint64_t rd2 = p200_u64;
         // 109: ld.param.v2.u32 	{%r230, %r231}, [%rd1+-56];
-        r230 = p208_u32;
-        r231 = p212_u32;
+        uint r230 = p208_u32;
+        uint r231 = p212_u32;
         // 110: ld.param.v2.u32 	{%r232, %r233}, [%rd1+-48];
-        r232 = p216_u32;
-        r233 = p220_u32;
+        uint r232 = p216_u32;
+        uint r233 = p220_u32;
         // 111: ld.param.u64 	%rd3, [%rd1+-16];
-        rd3 = p248_u64;
+        uint64_t rd3 = p248_u64;
         // 112: ld.param.v2.u32 	{%r234, %r235}, [%rd1+-168];
-        r234 = p96_u32;
-        r235 = p100_u32;
+        uint r234 = p96_u32;
+        uint r235 = p100_u32;
         // 113: ld.param.v2.u32 	{%r236, %r237}, [%rd1+-160];
-        r236 = p104_u32;
-        r237 = p108_u32;
+        uint r236 = p104_u32;
+        uint r237 = p108_u32;
         for (;;) {
           p2g_loop_tick();
           // 116: div.s32 	%r23, %r1846, %r10;
-          r23 = uint(p2g_div_s32(int(r1846), int(r10)));
+          uint r23 = uint(p2g_div_s32(int(r1846), int(r10)));
           // 117: mul.lo.s32 	%r240, %r23, %r10;
           // 118: sub.s32 	%r21, %r1846, %r240;
-          r21 = uint(int(r1846) - int(uint(int(r23) * int(r10))));
+          uint r21 = uint(int(r1846) - int(uint(int(r23) * int(r10))));
           // 119: add.s32 	%r22, %r21, %r3;
-          r22 = uint(int(r21) + int(r3));
+          uint r22 = uint(int(r21) + int(r3));
           // 120: add.s32 	%r24, %r23, %r4;
-          r24 = uint(int(r23) + int(r4));
+          uint r24 = uint(int(r23) + int(r4));
           // 121: setp.gt.s32 	%p10, %r22, 0;
-          p10 = int(r22) > 0;
+          bool p10 = int(r22) > 0;
           // 122: add.s32 	%r241, %r230, %r22;
           // 123: min.u32 	%r242, %r241, %r232;
           // 124: selp.b32 	%r238, %r242, %r230, %p10;
-          r238 = p10 ? min(uint(int(r230) + int(r22)), r232) : r230;
+          uint r238 = p10 ? min(uint(int(r230) + int(r22)), r232) : r230;
           // 125: setp.gt.s32 	%p11, %r24, 0;
-          p11 = int(r24) > 0;
+          bool p11 = int(r24) > 0;
           // 126: add.s32 	%r243, %r231, %r24;
           // 127: min.u32 	%r244, %r243, %r233;
           // 128: selp.b32 	%r239, %r244, %r231, %p11;
-          r239 = p11 ? min(uint(int(r231) + int(r24)), r233) : r231;
+          uint r239 = p11 ? min(uint(int(r231) + int(r24)), r233) : r231;
           // 130: tex.2d.v4.f32.s32 {%f196, %f197, %f198, %f199}, [%rd2, {%r238, %r239}];
           uvec4 t12 = p2g_texi(rd2 /* p200_u64 */, ivec3(int(r238), int(r239), 0), 0, 2u);
-          f196 = uintBitsToFloat(t12.x);
-          f197 = uintBitsToFloat(t12.y);
-          f198 = uintBitsToFloat(t12.z);
-          f199 = uintBitsToFloat(t12.w);
+          precise float f196 = uintBitsToFloat(t12.x);
+          precise float f197 = uintBitsToFloat(t12.y);
+          precise float f198 = uintBitsToFloat(t12.z);
+          precise float f199 = uintBitsToFloat(t12.w);
           // 132: mov.f32 	%f200, 0f00000000;
-          f200 = 0.0;
+          precise float f200 = 0.0;
           // 133: max.f32 	%f201, %f196, %f200;
-          f201 = p2g_fmax(f196, f200);
+          precise float f201 = p2g_fmax(f196, f200);
           // 134: max.f32 	%f202, %f197, %f200;
-          f202 = p2g_fmax(f197, f200);
+          precise float f202 = p2g_fmax(f197, f200);
           // 135: max.f32 	%f203, %f198, %f200;
-          f203 = p2g_fmax(f198, f200);
+          precise float f203 = p2g_fmax(f198, f200);
           // 136: mul.f32 	%f204, %f201, 0f3E800000;
-          f204 = p2g_fmul(f201, 0.25, false);
+          precise float f204 = p2g_fmul(f201, 0.25, false);
           // 137: mul.f32 	%f205, %f202, 0f3F000000;
-          f205 = p2g_fmul(f202, 0.5, false);
+          precise float f205 = p2g_fmul(f202, 0.5, false);
           // 138: add.f32 	%f206, %f204, %f205;
-          f206 = p2g_fadd(f204, f205, false);
+          precise float f206 = p2g_fadd(f204, f205, false);
           // 139: mul.f32 	%f207, %f203, 0f3E800000;
-          f207 = p2g_fmul(f203, 0.25, false);
+          precise float f207 = p2g_fmul(f203, 0.25, false);
           // 140: add.f32 	%f208, %f206, %f207;
-          f208 = p2g_fadd(f206, f207, false);
+          precise float f208 = p2g_fadd(f206, f207, false);
           // 142: mul.f32 	%f210, %f203, 0f3F000000;
-          f210 = p2g_fmul(f203, 0.5, false);
+          precise float f210 = p2g_fmul(f203, 0.5, false);
           // 143: sub.f32 	%f4, %f209, %f210;
-          neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(f210) ^ 0x80000000u));
+          precise float neg5769 = p2g_canon(uintBitsToFloat(floatBitsToUint(f210) ^ 0x80000000u));
           // 141: mul.f32 	%f209, %f201, 0f3F000000;
           // 143: sub.f32 	%f4, %f209, %f210;
-          f4 = p2g_ffma(f201, 0.5, neg5769, 0, false);
+          precise float f4 = p2g_ffma(f201, 0.5, neg5769, 0, false);
           // 144: sub.f32 	%f211, %f205, %f204;
-          f211 = p2g_fsub(f205, f204, false);
+          precise float f211 = p2g_fsub(f205, f204, false);
           // 145: sub.f32 	%f5, %f211, %f207;
-          f5 = p2g_fsub(f211, f207, false);
+          precise float f5 = p2g_fsub(f211, f207, false);
           // 146: mul.f32 	%f6, %f1, %f208;
-          f6 = p2g_fmul(f1, f208, false);
+          precise float f6 = p2g_fmul(f1, f208, false);
           // 147: setp.lt.f32 	%p12, %f6, 0f447A0000;
           int t13 = p2g_fcmp(floatBitsToUint(f6), floatBitsToUint(1000.0));
           // 148: @%p12 bra 	$L__BB0_7;
           if (t13 == -1) {
             // 152: add.f32 	%f248, %f6, 0f3F800000;
-            f248 = p2g_fadd(f6, 1.0, false);
+            precise float f248 = p2g_fadd(f6, 1.0, false);
             // 153: rcp.rn.f32 	%f1095, %f248;
             f1095 = p2g_div32(1.0, f248, 0, false);
             // 154: bra.uni 	$L__BB0_8;
           } else {
             // 149: bra.uni 	$L__BB0_4;
             // 157: fma.rn.f32 	%f212, %f6, 0f41100000, 0f3F800000;
-            f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
+            precise float f212 = p2g_ffma(f6, 9.0, 1.0, 0, false);
             // 158: setp.lt.f32 	%p13, %f212, 0f00800000;
             int t14 = p2g_fcmp(floatBitsToUint(f212), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-            p13 = t14 == -1;
+            bool p13 = t14 == -1;
             // 159: mul.f32 	%f213, %f212, 0f4B000000;
-            f213 = p2g_fmul(f212, 8388608.0, false);
+            precise float f213 = p2g_fmul(f212, 8388608.0, false);
             // 160: selp.f32 	%f7, %f213, %f212, %p13;
-            f7 = p13 ? f213 : f212;
+            precise float f7 = p13 ? f213 : f212;
             // 161: selp.f32 	%f214, 0fC1B80000, 0f00000000, %p13;
-            f214 = p13 ? -23.0 : 0.0;
+            precise float f214 = p13 ? -23.0 : 0.0;
             // 162: mov.b32 	%r245, %f7;
-            r245 = floatBitsToUint(f7);
+            uint r245 = floatBitsToUint(f7);
             // 163: add.s32 	%r246, %r245, -1060439283;
             // 164: and.b32  	%r247, %r246, -8388608;
-            r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
+            uint r247 = uint(int(r245) + -1060439283) & 0xFF800000u;
             // 165: sub.s32 	%r248, %r245, %r247;
             // 166: mov.b32 	%f215, %r248;
-            f215 = uintBitsToFloat(uint(int(r245) - int(r247)));
+            precise float f215 = uintBitsToFloat(uint(int(r245) - int(r247)));
             // 167: cvt.rn.f32.s32 	%f216, %r247;
             uint t15 = p2g_s2f32(int(int(r247)), 0);
-            f216 = uintBitsToFloat((t15 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t15);
+            precise float f216 = uintBitsToFloat((t15 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t15);
             // 168: mov.f32 	%f217, 0f34000000;
-            f217 = uintBitsToFloat(0x34000000u);
+            precise float f217 = uintBitsToFloat(0x34000000u);
             // 169: fma.rn.f32 	%f218, %f216, %f217, %f214;
-            f218 = p2g_ffma(f216, f217, f214, 0, false);
+            precise float f218 = p2g_ffma(f216, f217, f214, 0, false);
             // 170: add.f32 	%f219, %f215, 0fBF800000;
-            f219 = p2g_fadd(f215, -1.0, false);
+            precise float f219 = p2g_fadd(f215, -1.0, false);
             // 171: mov.f32 	%f220, 0fBE2C7F30;
-            f220 = uintBitsToFloat(0xBE2C7F30u);
+            precise float f220 = uintBitsToFloat(0xBE2C7F30u);
             // 172: mov.f32 	%f221, 0f3DC6B27F;
-            f221 = uintBitsToFloat(0x3DC6B27Fu);
+            precise float f221 = uintBitsToFloat(0x3DC6B27Fu);
             // 173: fma.rn.f32 	%f222, %f221, %f219, %f220;
-            f222 = p2g_ffma(f221, f219, f220, 0, false);
+            precise float f222 = p2g_ffma(f221, f219, f220, 0, false);
             // 174: mov.f32 	%f223, 0f3E2FCF2A;
-            f223 = uintBitsToFloat(0x3E2FCF2Au);
+            precise float f223 = uintBitsToFloat(0x3E2FCF2Au);
             // 175: fma.rn.f32 	%f224, %f222, %f219, %f223;
-            f224 = p2g_ffma(f222, f219, f223, 0, false);
+            precise float f224 = p2g_ffma(f222, f219, f223, 0, false);
             // 176: mov.f32 	%f225, 0fBE374E43;
-            f225 = uintBitsToFloat(0xBE374E43u);
+            precise float f225 = uintBitsToFloat(0xBE374E43u);
             // 177: fma.rn.f32 	%f226, %f224, %f219, %f225;
-            f226 = p2g_ffma(f224, f219, f225, 0, false);
+            precise float f226 = p2g_ffma(f224, f219, f225, 0, false);
             // 178: mov.f32 	%f227, 0f3E520BF4;
-            f227 = uintBitsToFloat(0x3E520BF4u);
+            precise float f227 = uintBitsToFloat(0x3E520BF4u);
             // 179: fma.rn.f32 	%f228, %f226, %f219, %f227;
-            f228 = p2g_ffma(f226, f219, f227, 0, false);
+            precise float f228 = p2g_ffma(f226, f219, f227, 0, false);
             // 180: mov.f32 	%f229, 0fBE763C8B;
-            f229 = uintBitsToFloat(0xBE763C8Bu);
+            precise float f229 = uintBitsToFloat(0xBE763C8Bu);
             // 181: fma.rn.f32 	%f230, %f228, %f219, %f229;
-            f230 = p2g_ffma(f228, f219, f229, 0, false);
+            precise float f230 = p2g_ffma(f228, f219, f229, 0, false);
             // 182: mov.f32 	%f231, 0f3E93BF99;
-            f231 = uintBitsToFloat(0x3E93BF99u);
+            precise float f231 = uintBitsToFloat(0x3E93BF99u);
             // 183: fma.rn.f32 	%f232, %f230, %f219, %f231;
-            f232 = p2g_ffma(f230, f219, f231, 0, false);
+            precise float f232 = p2g_ffma(f230, f219, f231, 0, false);
             // 184: mov.f32 	%f233, 0fBEB8AA49;
-            f233 = uintBitsToFloat(0xBEB8AA49u);
+            precise float f233 = uintBitsToFloat(0xBEB8AA49u);
             // 185: fma.rn.f32 	%f234, %f232, %f219, %f233;
-            f234 = p2g_ffma(f232, f219, f233, 0, false);
+            precise float f234 = p2g_ffma(f232, f219, f233, 0, false);
             // 186: mov.f32 	%f235, 0f3EF6384A;
-            f235 = uintBitsToFloat(0x3EF6384Au);
+            precise float f235 = uintBitsToFloat(0x3EF6384Au);
             // 187: fma.rn.f32 	%f236, %f234, %f219, %f235;
-            f236 = p2g_ffma(f234, f219, f235, 0, false);
+            precise float f236 = p2g_ffma(f234, f219, f235, 0, false);
             // 188: mov.f32 	%f237, 0fBF38AA3B;
-            f237 = uintBitsToFloat(0xBF38AA3Bu);
+            precise float f237 = uintBitsToFloat(0xBF38AA3Bu);
             // 189: fma.rn.f32 	%f238, %f236, %f219, %f237;
-            f238 = p2g_ffma(f236, f219, f237, 0, false);
+            precise float f238 = p2g_ffma(f236, f219, f237, 0, false);
             // 190: mul.f32 	%f239, %f219, %f238;
-            f239 = p2g_fmul(f219, f238, false);
+            precise float f239 = p2g_fmul(f219, f238, false);
             // 191: mul.f32 	%f240, %f219, %f239;
-            f240 = p2g_fmul(f219, f239, false);
+            precise float f240 = p2g_fmul(f219, f239, false);
             // 192: mov.f32 	%f241, 0f3FB8AA3B;
-            f241 = uintBitsToFloat(0x3FB8AA3Bu);
+            precise float f241 = uintBitsToFloat(0x3FB8AA3Bu);
             // 193: fma.rn.f32 	%f242, %f219, %f241, %f240;
-            f242 = p2g_ffma(f219, f241, f240, 0, false);
+            precise float f242 = p2g_ffma(f219, f241, f240, 0, false);
             // 194: add.f32 	%f1094, %f218, %f242;
-            f1094 = p2g_fadd(f218, f242, false);
+            precise float f1094 = p2g_fadd(f218, f242, false);
             // 195: setp.lt.u32 	%p14, %r245, 2139095040;
             // 196: @%p14 bra 	$L__BB0_6;
             if (!(r245 < 0x7F800000u)) {
               // 198: mov.f32 	%f243, 0f7F800000;
-              f243 = uintBitsToFloat(0x7F800000u);
+              precise float f243 = uintBitsToFloat(0x7F800000u);
               // 199: fma.rn.f32 	%f1094, %f7, %f243, %f243;
               f1094 = p2g_ffma(f7, f243, f243, 0, false);
             }
             // 202: mul.f32 	%f244, %f1094, 0f3F317218;
-            f244 = p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false);
+            precise float f244 = p2g_fmul(f1094, uintBitsToFloat(0x3F317218u), false);
             // 203: div.rn.f32 	%f245, %f244, 0f41100000;
-            f245 = p2g_div32(f244, 9.0, 0, false);
+            precise float f245 = p2g_div32(f244, 9.0, 0, false);
             // 204: add.f32 	%f246, %f245, 0fBC4FAEFF;
-            f246 = p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
+            precise float f246 = p2g_fadd(f245, uintBitsToFloat(0xBC4FAEFFu), false);
             // 205: setp.eq.f32 	%p15, %f7, 0f00000000;
             int t16 = p2g_fcmp(floatBitsToUint(f7), floatBitsToUint(0.0));
             // 206: selp.f32 	%f247, 0fFF800000, %f246, %p15;
-            f247 = (t16 == 0) ? uintBitsToFloat(0xFF800000u) : f246;
+            precise float f247 = (t16 == 0) ? uintBitsToFloat(0xFF800000u) : f246;
             // 207: div.rn.f32 	%f1095, %f247, %f6;
             f1095 = p2g_div32(f247, f6, 0, false);
           }
           // 210: mul.f32 	%f257, %f1, %f4;
-          f257 = p2g_fmul(f1, f4, false);
+          precise float f257 = p2g_fmul(f1, f4, false);
           // 211: mul.f32 	%f250, %f257, %f1095;
-          f250 = p2g_fmul(f257, f1095, false);
+          precise float f250 = p2g_fmul(f257, f1095, false);
           // 212: mul.f32 	%f249, %f6, %f1095;
-          f249 = p2g_fmul(f6, f1095, false);
+          precise float f249 = p2g_fmul(f6, f1095, false);
           // 213: mul.f32 	%f258, %f1, %f5;
-          f258 = p2g_fmul(f1, f5, false);
+          precise float f258 = p2g_fmul(f1, f5, false);
           // 214: mul.f32 	%f251, %f258, %f1095;
-          f251 = p2g_fmul(f258, f1095, false);
+          precise float f251 = p2g_fmul(f258, f1095, false);
           // 215: mad.lo.s32 	%r253, %r23, 24, %r21;
-          r253 = uint(int(r23) * 24 + int(r21));
+          uint r253 = uint(int(r23) * 24 + int(r21));
           // 216: shl.b32 	%r254, %r253, 3;
           // 217: mov.u32 	%r255, _ZZ8k_outputE6sColor;
           // 218: add.s32 	%r256, %r255, %r254;
           // 220: { cvt.rn.f16x2.f32 %r249, %f250, %f249; }
           uint t17 = p2g_f2h_rn(floatBitsToUint(f250));
           uint t18 = p2g_f2h_rn(floatBitsToUint(f249));
-          r249 = (t17 << 16) | t18;
+          uint r249 = (t17 << 16) | t18;
           // 224: { cvt.rn.f16x2.f32 %r250, %f199, %f251; }
           uint t19 = p2g_f2h_rn(floatBitsToUint(f199));
           uint t20 = p2g_f2h_rn(floatBitsToUint(f251));
-          r250 = (t19 << 16) | t20;
+          uint r250 = (t19 << 16) | t20;
           // 227: st.shared.v2.u32 	[%r256], {%r249, %r250};
           uint t21 = uint(int(sh_sColor) + int(r253 << 3u));
           p2g_sts32(t21, r249);
@@ -2262,17 +1652,17 @@ void main() {
           // 228: add.s32 	%r257, %r234, %r22;
           // 229: min.u32 	%r258, %r257, %r236;
           // 230: selp.b32 	%r251, %r258, %r234, %p10;
-          r251 = p10 ? min(uint(int(r234) + int(r22)), r236) : r234;
+          uint r251 = p10 ? min(uint(int(r234) + int(r22)), r236) : r234;
           // 231: add.s32 	%r259, %r235, %r24;
           // 232: min.u32 	%r260, %r259, %r237;
           // 233: selp.b32 	%r252, %r260, %r235, %p11;
-          r252 = p11 ? min(uint(int(r235) + int(r24)), r237) : r235;
+          uint r252 = p11 ? min(uint(int(r235) + int(r24)), r237) : r235;
           // 235: tex.2d.v4.f32.s32 {%f253, %f254, %f255, %f256}, [%rd3, {%r251, %r252}];
           uvec4 t22 = p2g_texi(rd3 /* p248_u64 */, ivec3(int(r251), int(r252), 0), 0, 2u);
-          f253 = uintBitsToFloat(t22.x);
-          f254 = uintBitsToFloat(t22.y);
-          f255 = uintBitsToFloat(t22.z);
-          f256 = uintBitsToFloat(t22.w);
+          precise float f253 = uintBitsToFloat(t22.x);
+          precise float f254 = uintBitsToFloat(t22.y);
+          precise float f255 = uintBitsToFloat(t22.z);
+          precise float f256 = uintBitsToFloat(t22.w);
           // 237: shl.b32 	%r261, %r253, 2;
           // 238: mov.u32 	%r262, _ZZ8k_outputE6sDepth;
           // 239: add.s32 	%r263, %r262, %r261;
@@ -2288,19 +1678,21 @@ void main() {
         }
       }
       // 246: bar.sync 	0;
-      memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+      memoryBarrierShared();
+      memoryBarrierBuffer();
+      barrier();
       // 247: add.s32 	%r26, %r1, %r8;
       r26 = uint(int(r1) + int(r8));
       // 248: cvt.rn.f32.s32 	%f14, %r26;
       uint t23 = p2g_s2f32(int(int(r26)), 0);
-      f14 = uintBitsToFloat((t23 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t23);
+      precise float f14 = uintBitsToFloat((t23 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t23);
       // 249: ld.param.v2.f32 	{%f261, %f262}, [%rd1+-200];
-      f261 = p64_f32;
-      f262 = p68_f32;
+      precise float f261 = p64_f32;
+      precise float f262 = p68_f32;
       // 250: mul.f32 	%f265, %f261, %f14;
-      f265 = p2g_fmul(f261, f14, false);
+      precise float f265 = p2g_fmul(f261, f14, false);
       // 251: cvt.rzi.s32.f32 	%r264, %f265;
-      r264 = uint(int(p2g_f2i32(floatBitsToUint(f265), 1, true, 32)));
+      uint r264 = uint(int(p2g_f2i32(floatBitsToUint(f265), 1, true, 32)));
       // 252: shr.u32 	%r265, %r264, 31;
       // 253: add.s32 	%r266, %r264, %r265;
       // 254: shr.s32 	%r267, %r266, 1;
@@ -2308,47 +1700,47 @@ void main() {
       r27 = uint(int(r2) + int(r7));
       // 256: cvt.rn.f32.s32 	%f15, %r27;
       uint t24 = p2g_s2f32(int(int(r27)), 0);
-      f15 = uintBitsToFloat((t24 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t24);
+      precise float f15 = uintBitsToFloat((t24 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t24);
       // 257: mul.f32 	%f266, %f262, %f15;
-      f266 = p2g_fmul(f262, f15, false);
+      precise float f266 = p2g_fmul(f262, f15, false);
       // 258: cvt.rzi.s32.f32 	%r268, %f266;
-      r268 = uint(int(p2g_f2i32(floatBitsToUint(f266), 1, true, 32)));
+      uint r268 = uint(int(p2g_f2i32(floatBitsToUint(f266), 1, true, 32)));
       // 259: shr.u32 	%r269, %r268, 31;
       // 260: add.s32 	%r270, %r268, %r269;
       // 261: shr.s32 	%r271, %r270, 1;
-      r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
+      uint r271 = uint(int(uint(int(r268) + int(r268 >> 31u))) >> 1u);
       // 262: mul.f32 	%f267, %f15, 0f3F000000;
-      f267 = p2g_fmul(f15, 0.5, false);
+      precise float f267 = p2g_fmul(f15, 0.5, false);
       // 263: cvt.rzi.s32.f32 	%r272, %f267;
-      r272 = uint(int(p2g_f2i32(floatBitsToUint(f267), 1, true, 32)));
+      uint r272 = uint(int(p2g_f2i32(floatBitsToUint(f267), 1, true, 32)));
       // 264: and.b32  	%r273, %r272, 1;
       // 265: mul.f32 	%f268, %f14, 0f3F000000;
-      f268 = p2g_fmul(f14, 0.5, false);
+      precise float f268 = p2g_fmul(f14, 0.5, false);
       // 266: cvt.rzi.s32.f32 	%r274, %f268;
-      r274 = uint(int(p2g_f2i32(floatBitsToUint(f268), 1, true, 32)));
+      uint r274 = uint(int(p2g_f2i32(floatBitsToUint(f268), 1, true, 32)));
       // 267: and.b32  	%r275, %r274, 1;
       // 268: bfi.b32 	%r276, %r273, %r275, 1, 1;
       // 269: ld.param.u64 	%rd11, [%rd1+8];
       // 270: cvta.to.global.u64 	%rd12, %rd11;
-      rd12 = p272_u64;
+      uint64_t rd12 = p272_u64;
       // 271: ld.param.u32 	%r277, [%rd1+-184];
       // 272: mad.lo.s32 	%r278, %r277, %r271, %r267;
-      r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
+      uint r278 = uint(int(p80_u32) * int(r271) + int(uint(int(uint(int(r264) + int(r264 >> 31u))) >> 1u)));
       // 273: mul.wide.u32 	%rd13, %r278, 40;
       // 274: mul.lo.s32 	%r279, %r276, 10;
       // 275: cvt.u64.u32 	%rd14, %r279;
       uint64_t t25 = uint64_t(uint(int(p2g_bfi_32((r272 & 1u), (r274 & 1u), 1u, 1u)) * 10));
       // 276: add.s64 	%rd15, %rd13, %rd14;
-      rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t25)));
+      uint64_t rd15 = uint64_t(int64_t(uint64_t(r278) * uint64_t(40u)) + int64_t(uint64_t(t25)));
       // 277: shl.b64 	%rd16, %rd15, 1;
       // 278: add.s64 	%rd4, %rd12, %rd16;
       rd4 = uint64_t(int64_t(rd12) + int64_t(rd15 << 1u));
       // 279: ld.global.u16 	%rs410, [%rd4+18];
       // 281: {  cvt.f32.f16 %f259, %rs410;}
       uint t26 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd4 + 18ul)).v)));
-      f259 = uintBitsToFloat((t26 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t26);
+      precise float f259 = uintBitsToFloat((t26 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t26);
       // 284: mul.f32 	%f16, %f259, 0f3F000000;
-      f16 = p2g_fmul(f259, 0.5, false);
+      precise float f16 = p2g_fmul(f259, 0.5, false);
       // 285: setp.lt.f32 	%p19, %f16, 0fC0400000;
       int t27 = p2g_fcmp(floatBitsToUint(f16), floatBitsToUint(-3.0));
       // 286: mov.f32 	%f1096, 0f00000000;
@@ -2362,123 +1754,123 @@ void main() {
         // 291: @%p20 bra 	$L__BB0_12;
         if (!(t28 == 1)) {
           // 293: mul.f32 	%f270, %f16, 0f3F000000;
-          f270 = p2g_fmul(f16, 0.5, false);
+          precise float f270 = p2g_fmul(f16, 0.5, false);
           // 294: fma.rn.f32 	%f271, %f16, %f16, 0f41D80000;
-          f271 = p2g_ffma(f16, f16, 27.0, 0, false);
+          precise float f271 = p2g_ffma(f16, f16, 27.0, 0, false);
           // 295: mul.f32 	%f272, %f270, %f271;
-          f272 = p2g_fmul(f270, f271, false);
+          precise float f272 = p2g_fmul(f270, f271, false);
           // 296: mul.f32 	%f273, %f16, 0f41100000;
-          f273 = p2g_fmul(f16, 9.0, false);
+          precise float f273 = p2g_fmul(f16, 9.0, false);
           // 297: fma.rn.f32 	%f274, %f16, %f273, 0f41D80000;
-          f274 = p2g_ffma(f16, f273, 27.0, 0, false);
+          precise float f274 = p2g_ffma(f16, f273, 27.0, 0, false);
           // 298: div.rn.f32 	%f275, %f272, %f274;
-          f275 = p2g_div32(f272, f274, 0, false);
+          precise float f275 = p2g_div32(f272, f274, 0, false);
           // 299: add.f32 	%f1096, %f275, 0f3F000000;
           f1096 = p2g_fadd(f275, 0.5, false);
         }
       }
       // 302: ld.param.v2.f32 	{%f276, %f277}, [%rd1+-208];
-      f276 = p56_f32;
-      f277 = p60_f32;
+      precise float f276 = p56_f32;
+      precise float f277 = p60_f32;
       // 303: mov.u32 	%r1847, 0;
-      r1847 = 0u;
+      uint r1847 = 0u;
       // 304: add.f32 	%f19, %f14, 0f3F000000;
       f19 = p2g_fadd(f14, 0.5, false);
       // 305: mov.f32 	%f280, 0f3F000000;
-      f280 = 0.5;
+      precise float f280 = 0.5;
       // 306: ld.param.v2.f32 	{%f281, %f282}, [%rd1+-248];
-      f281 = p16_f32;
-      f282 = p20_f32;
+      precise float f281 = p16_f32;
+      precise float f282 = p20_f32;
       // 307: fma.rn.f32 	%f285, %f19, %f276, %f281;
-      f285 = p2g_ffma(f19, f276, f281, 0, false);
+      precise float f285 = p2g_ffma(f19, f276, f281, 0, false);
       // 308: copysign.f32 	%f286, %f285, %f280;
       f286 = uintBitsToFloat((floatBitsToUint(f285) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
       // 309: add.rz.f32 	%f287, %f285, %f286;
-      f287 = p2g_ffma(f285, 1.0, f286, 1, false);
+      precise float f287 = p2g_ffma(f285, 1.0, f286, 1, false);
       // 310: cvt.rzi.f32.f32 	%f288, %f287;
       uint t29 = p2g_frint32(floatBitsToUint(f287), 1);
-      f288 = uintBitsToFloat((t29 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t29);
+      precise float f288 = uintBitsToFloat((t29 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t29);
       // 311: cvt.rzi.s32.f32 	%r28, %f288;
-      r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
+      uint r28 = uint(int(p2g_f2i32(floatBitsToUint(f288), 1, true, 32)));
       // 312: add.f32 	%f20, %f15, 0f3F000000;
       f20 = p2g_fadd(f15, 0.5, false);
       // 313: fma.rn.f32 	%f289, %f20, %f277, %f282;
-      f289 = p2g_ffma(f20, f277, f282, 0, false);
+      precise float f289 = p2g_ffma(f20, f277, f282, 0, false);
       // 314: copysign.f32 	%f290, %f289, %f280;
       f290 = uintBitsToFloat((floatBitsToUint(f289) & 0x80000000u) | (floatBitsToUint(f280) & 0x7FFFFFFFu));
       // 315: add.rz.f32 	%f291, %f289, %f290;
-      f291 = p2g_ffma(f289, 1.0, f290, 1, false);
+      precise float f291 = p2g_ffma(f289, 1.0, f290, 1, false);
       // 316: cvt.rzi.f32.f32 	%f292, %f291;
       uint t30 = p2g_frint32(floatBitsToUint(f291), 1);
-      f292 = uintBitsToFloat((t30 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t30);
+      precise float f292 = uintBitsToFloat((t30 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t30);
       // 317: cvt.rzi.s32.f32 	%r29, %f292;
-      r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
+      uint r29 = uint(int(p2g_f2i32(floatBitsToUint(f292), 1, true, 32)));
       // 318: sub.s32 	%r282, %r29, %r4;
       // 319: sub.s32 	%r283, %r28, %r3;
       // 320: mad.lo.s32 	%r284, %r282, 24, %r283;
       // 321: shl.b32 	%r285, %r284, 2;
-      r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
+      uint r285 = uint(int(uint(int(r29) - int(r4))) * 24 + int(uint(int(r28) - int(r3)))) << 2u;
       // 322: mov.u32 	%r286, _ZZ8k_outputE6sDepth;
       // 323: add.s32 	%r287, %r286, %r285;
-      r287 = uint(int(sh_sDepth) + int(r285));
+      uint r287 = uint(int(sh_sDepth) + int(r285));
       // 324: ld.shared.f32 	%f21, [%r287+100];
-      f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
+      precise float f21 = uintBitsToFloat(p2g_lds32((r287 + 100u)));
       // 325: ld.shared.f32 	%f22, [%r287+-100];
-      f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
+      precise float f22 = uintBitsToFloat(p2g_lds32((r287 - 100u)));
       // 326: add.f32 	%f293, %f22, %f21;
-      f293 = p2g_fadd(f22, f21, false);
+      precise float f293 = p2g_fadd(f22, f21, false);
       // 328: ld.shared.f32 	%f23, [%r287];
-      f23 = uintBitsToFloat(p2g_lds32(r287));
+      precise float f23 = uintBitsToFloat(p2g_lds32(r287));
       // 329: mul.f32 	%f295, %f23, 0f3A83126F;
-      f295 = p2g_fmul(f23, uintBitsToFloat(0x3A83126Fu), false);
+      precise float f295 = p2g_fmul(f23, uintBitsToFloat(0x3A83126Fu), false);
       // 330: sub.f32 	%f296, %f294, %f295;
-      neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+      precise float neg5770 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
       // 327: mul.f32 	%f294, %f293, 0f3F000000;
       // 330: sub.f32 	%f296, %f294, %f295;
-      f296 = p2g_ffma(f293, 0.5, neg5770, 0, false);
+      precise float f296 = p2g_ffma(f293, 0.5, neg5770, 0, false);
       // 331: setp.geu.f32 	%p21, %f23, %f296;
       int t31 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f296));
       // 332: ld.shared.f32 	%f24, [%r287+92];
-      f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
+      precise float f24 = uintBitsToFloat(p2g_lds32((r287 + 92u)));
       // 333: ld.shared.f32 	%f25, [%r287+-92];
-      f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
+      precise float f25 = uintBitsToFloat(p2g_lds32((r287 - 92u)));
       // 334: add.f32 	%f297, %f25, %f24;
-      f297 = p2g_fadd(f25, f24, false);
+      precise float f297 = p2g_fadd(f25, f24, false);
       // 336: sub.f32 	%f299, %f298, %f295;
-      neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
+      precise float neg5771 = p2g_canon(uintBitsToFloat(floatBitsToUint(f295) ^ 0x80000000u));
       // 335: mul.f32 	%f298, %f297, 0f3F000000;
       // 336: sub.f32 	%f299, %f298, %f295;
-      f299 = p2g_ffma(f297, 0.5, neg5771, 0, false);
+      precise float f299 = p2g_ffma(f297, 0.5, neg5771, 0, false);
       // 337: setp.geu.f32 	%p22, %f23, %f299;
       int t32 = p2g_fcmp(floatBitsToUint(f23), floatBitsToUint(f299));
       // 338: and.pred  	%p23, %p22, %p21;
       // 339: mov.u32 	%r1848, %r1847;
-      r1848 = r1847;
+      uint r1848 = r1847;
       // 340: @%p23 bra 	$L__BB0_14;
       if (!((t32 >= 0) && (t31 >= 0))) {
         // 342: setp.gt.f32 	%p24, %f22, %f23;
         int t33 = p2g_fcmp(floatBitsToUint(f22), floatBitsToUint(f23));
-        p24 = t33 == 1;
+        bool p24 = t33 == 1;
         // 343: selp.b32 	%r288, -1, 0, %p24;
         // 344: selp.f32 	%f300, %f22, %f23, %p24;
-        f300 = p24 ? f22 : f23;
+        precise float f300 = p24 ? f22 : f23;
         // 345: setp.gt.f32 	%p25, %f25, %f300;
         int t34 = p2g_fcmp(floatBitsToUint(f25), floatBitsToUint(f300));
-        p25 = t34 == 1;
+        bool p25 = t34 == 1;
         // 346: selp.b32 	%r289, 1, %r288, %p25;
         // 347: or.pred  	%p26, %p24, %p25;
         // 348: selp.s32 	%r290, -1, 0, %p26;
         // 349: selp.f32 	%f301, %f25, %f300, %p25;
-        f301 = p25 ? f25 : f300;
+        precise float f301 = p25 ? f25 : f300;
         // 350: setp.gt.f32 	%p27, %f24, %f301;
         int t35 = p2g_fcmp(floatBitsToUint(f24), floatBitsToUint(f301));
-        p27 = t35 == 1;
+        bool p27 = t35 == 1;
         // 351: selp.b32 	%r291, -1, %r289, %p27;
         // 352: selp.f32 	%f302, %f24, %f301, %p27;
-        f302 = p27 ? f24 : f301;
+        precise float f302 = p27 ? f24 : f301;
         // 353: setp.gt.f32 	%p28, %f21, %f302;
         int t36 = p2g_fcmp(floatBitsToUint(f21), floatBitsToUint(f302));
-        p28 = t36 == 1;
+        bool p28 = t36 == 1;
         // 354: selp.b32 	%r1847, 1, %r291, %p28;
         r1847 = p28 ? 1u : (p27 ? 0xFFFFFFFFu : (p25 ? 1u : (p24 ? 0xFFFFFFFFu : 0u)));
         // 355: or.pred  	%p29, %p27, %p28;
@@ -2486,58 +1878,58 @@ void main() {
         r1848 = (p27 || p28) ? 1u : uint((p24 || p25) ? -1 : 0);
       }
       // 359: ld.param.u64 	%rd17, [%rd1+-24];
-      rd17 = p240_u64;
+      uint64_t rd17 = p240_u64;
       // 360: ld.param.v2.u32 	{%r294, %r295}, [%rd1+-152];
-      r294 = p112_u32;
-      r295 = p116_u32;
+      uint r294 = p112_u32;
+      uint r295 = p116_u32;
       // 361: ld.param.v2.u32 	{%r298, %r299}, [%rd1+-144];
-      r298 = p120_u32;
-      r299 = p124_u32;
+      uint r298 = p120_u32;
+      uint r299 = p124_u32;
       // 362: add.s32 	%r302, %r1847, %r28;
-      r302 = uint(int(r1847) + int(r28));
+      uint r302 = uint(int(r1847) + int(r28));
       // 363: setp.gt.s32 	%p30, %r302, 0;
       // 364: add.s32 	%r303, %r294, %r302;
       // 365: min.u32 	%r304, %r303, %r298;
       // 366: selp.b32 	%r292, %r304, %r294, %p30;
-      r292 = (int(r302) > 0) ? min(uint(int(r294) + int(r302)), r298) : r294;
+      uint r292 = (int(r302) > 0) ? min(uint(int(r294) + int(r302)), r298) : r294;
       // 367: add.s32 	%r305, %r1848, %r29;
-      r305 = uint(int(r1848) + int(r29));
+      uint r305 = uint(int(r1848) + int(r29));
       // 368: setp.gt.s32 	%p31, %r305, 0;
       // 369: add.s32 	%r306, %r295, %r305;
       // 370: min.u32 	%r307, %r306, %r299;
       // 371: selp.b32 	%r293, %r307, %r295, %p31;
-      r293 = (int(r305) > 0) ? min(uint(int(r295) + int(r305)), r299) : r295;
+      uint r293 = (int(r305) > 0) ? min(uint(int(r295) + int(r305)), r299) : r295;
       // 373: tex.2d.v4.f32.s32 {%f303, %f304, %f305, %f306}, [%rd17, {%r292, %r293}];
       uvec4 t37 = p2g_texi(rd17 /* p240_u64 */, ivec3(int(r292), int(r293), 0), 0, 2u);
-      f303 = uintBitsToFloat(t37.x);
-      f304 = uintBitsToFloat(t37.y);
-      f305 = uintBitsToFloat(t37.z);
-      f306 = uintBitsToFloat(t37.w);
+      precise float f303 = uintBitsToFloat(t37.x);
+      precise float f304 = uintBitsToFloat(t37.y);
+      precise float f305 = uintBitsToFloat(t37.z);
+      precise float f306 = uintBitsToFloat(t37.w);
       // 375: ld.param.v2.f32 	{%f307, %f308}, [%rd1+-264];
-      f307 = p0_f32;
-      f308 = p4_f32;
+      precise float f307 = p0_f32;
+      precise float f308 = p4_f32;
       // 376: ld.param.v2.f32 	{%f311, %f312}, [%rd1+-256];
-      f311 = p8_f32;
-      f312 = p12_f32;
+      precise float f311 = p8_f32;
+      precise float f312 = p12_f32;
       // 377: add.f32 	%f315, %f303, %f311;
-      f315 = p2g_fadd(f303, f311, false);
+      precise float f315 = p2g_fadd(f303, f311, false);
       // 378: fma.rn.f32 	%f26, %f307, %f315, %f19;
-      f26 = p2g_ffma(f307, f315, f19, 0, false);
+      precise float f26 = p2g_ffma(f307, f315, f19, 0, false);
       // 379: add.f32 	%f316, %f304, %f312;
-      f316 = p2g_fadd(f304, f312, false);
+      precise float f316 = p2g_fadd(f304, f312, false);
       // 380: fma.rn.f32 	%f27, %f308, %f316, %f20;
-      f27 = p2g_ffma(f308, f316, f20, 0, false);
+      precise float f27 = p2g_ffma(f308, f316, f20, 0, false);
       // 381: ld.param.u64 	%rd18, [%rd1+-40];
-      rd18 = p224_u64;
+      uint64_t rd18 = p224_u64;
       // 382: ld.param.v2.f32 	{%f317, %f318}, [%rd1+-120];
-      f317 = p144_f32;
-      f318 = p148_f32;
+      precise float f317 = p144_f32;
+      precise float f318 = p148_f32;
       // 383: mul.f32 	%f321, %f26, %f317;
-      f321 = p2g_fmul(f26, f317, false);
+      precise float f321 = p2g_fmul(f26, f317, false);
       // 384: mul.f32 	%f322, %f27, %f318;
-      f322 = p2g_fmul(f27, f318, false);
+      precise float f322 = p2g_fmul(f27, f318, false);
       // 385: mov.f32 	%f323, 0f00000000;
-      f323 = 0.0;
+      precise float f323 = 0.0;
       // 386: tex.level.2d.v4.f32.f32 	{%f28, %f29, %f30, %f31}, [%rd18, {%f321, %f322}], %f323;
       uvec4 t38 = p2g_tex(rd18 /* p224_u64 */, vec3(f321, f322, 0.0), 0, 2u);
       f28 = uintBitsToFloat(t38.x);
@@ -2545,906 +1937,906 @@ void main() {
       f30 = uintBitsToFloat(t38.z);
       f31 = uintBitsToFloat(t38.w);
       // 387: add.f32 	%f324, %f26, 0fBF000000;
-      f324 = p2g_fadd(f26, -0.5, false);
+      precise float f324 = p2g_fadd(f26, -0.5, false);
       // 388: fma.rn.f32 	%f325, %f324, 0f40000000, 0f3F000000;
-      f325 = p2g_ffma(f324, 2.0, 0.5, 0, false);
+      precise float f325 = p2g_ffma(f324, 2.0, 0.5, 0, false);
       // 389: add.f32 	%f326, %f27, 0fBF000000;
-      f326 = p2g_fadd(f27, -0.5, false);
+      precise float f326 = p2g_fadd(f27, -0.5, false);
       // 390: fma.rn.f32 	%f327, %f326, 0f40000000, 0f3F000000;
-      f327 = p2g_ffma(f326, 2.0, 0.5, 0, false);
+      precise float f327 = p2g_ffma(f326, 2.0, 0.5, 0, false);
       // 391: add.f32 	%f328, %f325, 0fBF000000;
-      f328 = p2g_fadd(f325, -0.5, false);
+      precise float f328 = p2g_fadd(f325, -0.5, false);
       // 392: cvt.rmi.f32.f32 	%f329, %f328;
       uint t39 = p2g_frint32(floatBitsToUint(f328), 2);
-      f329 = uintBitsToFloat((t39 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t39);
+      precise float f329 = uintBitsToFloat((t39 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t39);
       // 393: add.f32 	%f330, %f329, 0f3F000000;
-      f330 = p2g_fadd(f329, 0.5, false);
+      precise float f330 = p2g_fadd(f329, 0.5, false);
       // 394: add.f32 	%f331, %f327, 0fBF000000;
-      f331 = p2g_fadd(f327, -0.5, false);
+      precise float f331 = p2g_fadd(f327, -0.5, false);
       // 395: cvt.rmi.f32.f32 	%f332, %f331;
       uint t40 = p2g_frint32(floatBitsToUint(f331), 2);
-      f332 = uintBitsToFloat((t40 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t40);
+      precise float f332 = uintBitsToFloat((t40 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t40);
       // 396: add.f32 	%f333, %f332, 0f3F000000;
-      f333 = p2g_fadd(f332, 0.5, false);
+      precise float f333 = p2g_fadd(f332, 0.5, false);
       // 397: sub.f32 	%f334, %f325, %f330;
-      f334 = p2g_fsub(f325, f330, false);
+      precise float f334 = p2g_fsub(f325, f330, false);
       // 398: cvt.sat.f32.f32 	%f335, %f334;
       uint t41 = floatBitsToUint(f334);
-      f335 = p2g_sat(uintBitsToFloat((t41 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t41));
+      precise float f335 = p2g_sat(uintBitsToFloat((t41 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t41));
       // 399: mul.f32 	%f336, %f335, %f335;
-      f336 = p2g_fmul(f335, f335, false);
+      precise float f336 = p2g_fmul(f335, f335, false);
       // 400: mul.f32 	%f337, %f335, %f336;
-      f337 = p2g_fmul(f335, f336, false);
+      precise float f337 = p2g_fmul(f335, f336, false);
       // 401: add.f32 	%f338, %f335, %f337;
-      f338 = p2g_fadd(f335, f337, false);
+      precise float f338 = p2g_fadd(f335, f337, false);
       // 403: sub.f32 	%f340, %f336, %f339;
-      neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(f338) ^ 0x80000000u));
+      precise float neg5772 = p2g_canon(uintBitsToFloat(floatBitsToUint(f338) ^ 0x80000000u));
       // 402: mul.f32 	%f339, %f338, 0f3F000000;
       // 403: sub.f32 	%f340, %f336, %f339;
-      f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
+      precise float f340 = p2g_ffma(neg5772, 0.5, f336, 0, false);
       // 405: mul.f32 	%f342, %f336, 0f40200000;
-      f342 = p2g_fmul(f336, 2.5, false);
+      precise float f342 = p2g_fmul(f336, 2.5, false);
       // 406: sub.f32 	%f343, %f341, %f342;
-      neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(f342) ^ 0x80000000u));
+      precise float neg5773 = p2g_canon(uintBitsToFloat(floatBitsToUint(f342) ^ 0x80000000u));
       // 404: mul.f32 	%f341, %f337, 0f3FC00000;
       // 406: sub.f32 	%f343, %f341, %f342;
-      f343 = p2g_ffma(f337, 1.5, neg5773, 0, false);
+      precise float f343 = p2g_ffma(f337, 1.5, neg5773, 0, false);
       // 407: add.f32 	%f344, %f343, 0f3F800000;
-      f344 = p2g_fadd(f343, 1.0, false);
+      precise float f344 = p2g_fadd(f343, 1.0, false);
       // 408: mov.f32 	%f345, 0f3F800000;
-      f345 = 1.0;
+      precise float f345 = 1.0;
       // 409: sub.f32 	%f346, %f337, %f336;
-      f346 = p2g_fsub(f337, f336, false);
+      precise float f346 = p2g_fsub(f337, f336, false);
       // 410: mul.f32 	%f347, %f346, 0f3F000000;
-      f347 = p2g_fmul(f346, 0.5, false);
+      precise float f347 = p2g_fmul(f346, 0.5, false);
       // 411: sub.f32 	%f348, %f345, %f340;
-      f348 = p2g_fsub(f345, f340, false);
+      precise float f348 = p2g_fsub(f345, f340, false);
       // 412: sub.f32 	%f349, %f348, %f344;
-      f349 = p2g_fsub(f348, f344, false);
+      precise float f349 = p2g_fsub(f348, f344, false);
       // 413: sub.f32 	%f350, %f349, %f347;
-      f350 = p2g_fsub(f349, f347, false);
+      precise float f350 = p2g_fsub(f349, f347, false);
       // 414: sub.f32 	%f351, %f327, %f333;
-      f351 = p2g_fsub(f327, f333, false);
+      precise float f351 = p2g_fsub(f327, f333, false);
       // 415: cvt.sat.f32.f32 	%f352, %f351;
       uint t42 = floatBitsToUint(f351);
-      f352 = p2g_sat(uintBitsToFloat((t42 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t42));
+      precise float f352 = p2g_sat(uintBitsToFloat((t42 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t42));
       // 416: mul.f32 	%f353, %f352, %f352;
-      f353 = p2g_fmul(f352, f352, false);
+      precise float f353 = p2g_fmul(f352, f352, false);
       // 417: mul.f32 	%f354, %f352, %f353;
-      f354 = p2g_fmul(f352, f353, false);
+      precise float f354 = p2g_fmul(f352, f353, false);
       // 418: add.f32 	%f355, %f352, %f354;
-      f355 = p2g_fadd(f352, f354, false);
+      precise float f355 = p2g_fadd(f352, f354, false);
       // 420: sub.f32 	%f357, %f353, %f356;
-      neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(f355) ^ 0x80000000u));
+      precise float neg5774 = p2g_canon(uintBitsToFloat(floatBitsToUint(f355) ^ 0x80000000u));
       // 419: mul.f32 	%f356, %f355, 0f3F000000;
       // 420: sub.f32 	%f357, %f353, %f356;
-      f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
+      precise float f357 = p2g_ffma(neg5774, 0.5, f353, 0, false);
       // 422: mul.f32 	%f359, %f353, 0f40200000;
-      f359 = p2g_fmul(f353, 2.5, false);
+      precise float f359 = p2g_fmul(f353, 2.5, false);
       // 423: sub.f32 	%f360, %f358, %f359;
-      neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(f359) ^ 0x80000000u));
+      precise float neg5775 = p2g_canon(uintBitsToFloat(floatBitsToUint(f359) ^ 0x80000000u));
       // 421: mul.f32 	%f358, %f354, 0f3FC00000;
       // 423: sub.f32 	%f360, %f358, %f359;
-      f360 = p2g_ffma(f354, 1.5, neg5775, 0, false);
+      precise float f360 = p2g_ffma(f354, 1.5, neg5775, 0, false);
       // 424: add.f32 	%f361, %f360, 0f3F800000;
-      f361 = p2g_fadd(f360, 1.0, false);
+      precise float f361 = p2g_fadd(f360, 1.0, false);
       // 425: sub.f32 	%f362, %f354, %f353;
-      f362 = p2g_fsub(f354, f353, false);
+      precise float f362 = p2g_fsub(f354, f353, false);
       // 426: mul.f32 	%f363, %f362, 0f3F000000;
-      f363 = p2g_fmul(f362, 0.5, false);
+      precise float f363 = p2g_fmul(f362, 0.5, false);
       // 427: sub.f32 	%f364, %f345, %f357;
-      f364 = p2g_fsub(f345, f357, false);
+      precise float f364 = p2g_fsub(f345, f357, false);
       // 428: sub.f32 	%f365, %f364, %f361;
-      f365 = p2g_fsub(f364, f361, false);
+      precise float f365 = p2g_fsub(f364, f361, false);
       // 429: mul.f32 	%f366, %f317, 0f3F000000;
-      f366 = p2g_fmul(f317, 0.5, false);
+      precise float f366 = p2g_fmul(f317, 0.5, false);
       // 430: mul.f32 	%f367, %f318, 0f3F000000;
-      f367 = p2g_fmul(f318, 0.5, false);
+      precise float f367 = p2g_fmul(f318, 0.5, false);
       // 431: ld.param.u64 	%rd19, [%rd1+-32];
-      rd19 = p232_u64;
+      uint64_t rd19 = p232_u64;
       // 432: add.f32 	%f368, %f330, 0fBF000000;
-      f368 = p2g_fadd(f330, -0.5, false);
+      precise float f368 = p2g_fadd(f330, -0.5, false);
       // 433: mul.f32 	%f369, %f366, %f368;
-      f369 = p2g_fmul(f366, f368, false);
+      precise float f369 = p2g_fmul(f366, f368, false);
       // 434: add.f32 	%f370, %f333, 0fBF000000;
-      f370 = p2g_fadd(f333, -0.5, false);
+      precise float f370 = p2g_fadd(f333, -0.5, false);
       // 435: mul.f32 	%f371, %f367, %f370;
-      f371 = p2g_fmul(f367, f370, false);
+      precise float f371 = p2g_fmul(f367, f370, false);
       // 436: tld4.r.2d.v4.f32.f32 	{%f372, %f373, %f374, %f375}, [%rd19, {%f369, %f371}];
       uvec4 t43 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f371), 0, 0u);
-      f372 = uintBitsToFloat(t43.x);
-      f373 = uintBitsToFloat(t43.y);
-      f374 = uintBitsToFloat(t43.z);
-      f375 = uintBitsToFloat(t43.w);
+      precise float f372 = uintBitsToFloat(t43.x);
+      precise float f373 = uintBitsToFloat(t43.y);
+      precise float f374 = uintBitsToFloat(t43.z);
+      precise float f375 = uintBitsToFloat(t43.w);
       // 437: setp.lt.f32 	%p32, %f375, 0f3F7D70A4;
       int t44 = p2g_fcmp(floatBitsToUint(f375), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 438: add.f32 	%f376, %f375, 0fBF7D70A4;
-      f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f376 = p2g_fadd(f375, uintBitsToFloat(0xBF7D70A4u), false);
       // 439: fma.rn.f32 	%f377, %f376, 0f3A83126F, 0f3F7D70A4;
-      f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f377 = p2g_ffma(f376, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 440: selp.f32 	%f378, %f375, %f377, %p32;
-      f378 = (t44 == -1) ? f375 : f377;
+      precise float f378 = (t44 == -1) ? f375 : f377;
       // 441: setp.lt.f32 	%p33, %f374, 0f3F7D70A4;
       int t45 = p2g_fcmp(floatBitsToUint(f374), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 442: add.f32 	%f379, %f374, 0fBF7D70A4;
-      f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f379 = p2g_fadd(f374, uintBitsToFloat(0xBF7D70A4u), false);
       // 443: fma.rn.f32 	%f380, %f379, 0f3A83126F, 0f3F7D70A4;
-      f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f380 = p2g_ffma(f379, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 444: selp.f32 	%f381, %f374, %f380, %p33;
-      f381 = (t45 == -1) ? f374 : f380;
+      precise float f381 = (t45 == -1) ? f374 : f380;
       // 445: setp.lt.f32 	%p34, %f372, 0f3F7D70A4;
       int t46 = p2g_fcmp(floatBitsToUint(f372), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 446: add.f32 	%f382, %f372, 0fBF7D70A4;
-      f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f382 = p2g_fadd(f372, uintBitsToFloat(0xBF7D70A4u), false);
       // 447: fma.rn.f32 	%f383, %f382, 0f3A83126F, 0f3F7D70A4;
-      f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f383 = p2g_ffma(f382, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 448: selp.f32 	%f384, %f372, %f383, %p34;
-      f384 = (t46 == -1) ? f372 : f383;
+      precise float f384 = (t46 == -1) ? f372 : f383;
       // 449: setp.lt.f32 	%p35, %f373, 0f3F7D70A4;
       int t47 = p2g_fcmp(floatBitsToUint(f373), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 450: add.f32 	%f385, %f373, 0fBF7D70A4;
-      f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f385 = p2g_fadd(f373, uintBitsToFloat(0xBF7D70A4u), false);
       // 451: fma.rn.f32 	%f386, %f385, 0f3A83126F, 0f3F7D70A4;
-      f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f386 = p2g_ffma(f385, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 452: selp.f32 	%f387, %f373, %f386, %p35;
-      f387 = (t47 == -1) ? f373 : f386;
+      precise float f387 = (t47 == -1) ? f373 : f386;
       // 453: add.f32 	%f388, %f330, 0f3FC00000;
-      f388 = p2g_fadd(f330, 1.5, false);
+      precise float f388 = p2g_fadd(f330, 1.5, false);
       // 454: mul.f32 	%f389, %f366, %f388;
-      f389 = p2g_fmul(f366, f388, false);
+      precise float f389 = p2g_fmul(f366, f388, false);
       // 455: tld4.r.2d.v4.f32.f32 	{%f390, %f391, %f392, %f393}, [%rd19, {%f389, %f371}];
       uvec4 t48 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f371), 0, 0u);
-      f390 = uintBitsToFloat(t48.x);
-      f391 = uintBitsToFloat(t48.y);
-      f392 = uintBitsToFloat(t48.z);
-      f393 = uintBitsToFloat(t48.w);
+      precise float f390 = uintBitsToFloat(t48.x);
+      precise float f391 = uintBitsToFloat(t48.y);
+      precise float f392 = uintBitsToFloat(t48.z);
+      precise float f393 = uintBitsToFloat(t48.w);
       // 456: setp.lt.f32 	%p36, %f393, 0f3F7D70A4;
       int t49 = p2g_fcmp(floatBitsToUint(f393), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 457: add.f32 	%f394, %f393, 0fBF7D70A4;
-      f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f394 = p2g_fadd(f393, uintBitsToFloat(0xBF7D70A4u), false);
       // 458: fma.rn.f32 	%f395, %f394, 0f3A83126F, 0f3F7D70A4;
-      f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f395 = p2g_ffma(f394, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 459: selp.f32 	%f396, %f393, %f395, %p36;
-      f396 = (t49 == -1) ? f393 : f395;
+      precise float f396 = (t49 == -1) ? f393 : f395;
       // 460: setp.lt.f32 	%p37, %f392, 0f3F7D70A4;
       int t50 = p2g_fcmp(floatBitsToUint(f392), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 461: add.f32 	%f397, %f392, 0fBF7D70A4;
-      f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f397 = p2g_fadd(f392, uintBitsToFloat(0xBF7D70A4u), false);
       // 462: fma.rn.f32 	%f398, %f397, 0f3A83126F, 0f3F7D70A4;
-      f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f398 = p2g_ffma(f397, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 463: selp.f32 	%f399, %f392, %f398, %p37;
-      f399 = (t50 == -1) ? f392 : f398;
+      precise float f399 = (t50 == -1) ? f392 : f398;
       // 464: setp.lt.f32 	%p38, %f390, 0f3F7D70A4;
       int t51 = p2g_fcmp(floatBitsToUint(f390), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 465: add.f32 	%f400, %f390, 0fBF7D70A4;
-      f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f400 = p2g_fadd(f390, uintBitsToFloat(0xBF7D70A4u), false);
       // 466: fma.rn.f32 	%f401, %f400, 0f3A83126F, 0f3F7D70A4;
-      f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f401 = p2g_ffma(f400, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 467: selp.f32 	%f402, %f390, %f401, %p38;
-      f402 = (t51 == -1) ? f390 : f401;
+      precise float f402 = (t51 == -1) ? f390 : f401;
       // 468: setp.lt.f32 	%p39, %f391, 0f3F7D70A4;
       int t52 = p2g_fcmp(floatBitsToUint(f391), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 469: add.f32 	%f403, %f391, 0fBF7D70A4;
-      f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f403 = p2g_fadd(f391, uintBitsToFloat(0xBF7D70A4u), false);
       // 470: fma.rn.f32 	%f404, %f403, 0f3A83126F, 0f3F7D70A4;
-      f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f404 = p2g_ffma(f403, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 471: selp.f32 	%f405, %f391, %f404, %p39;
-      f405 = (t52 == -1) ? f391 : f404;
+      precise float f405 = (t52 == -1) ? f391 : f404;
       // 472: add.f32 	%f406, %f330, 0f40600000;
-      f406 = p2g_fadd(f330, 3.5, false);
+      precise float f406 = p2g_fadd(f330, 3.5, false);
       // 473: mul.f32 	%f407, %f366, %f406;
-      f407 = p2g_fmul(f366, f406, false);
+      precise float f407 = p2g_fmul(f366, f406, false);
       // 474: tld4.r.2d.v4.f32.f32 	{%f408, %f409, %f410, %f411}, [%rd19, {%f407, %f371}];
       uvec4 t53 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f371), 0, 0u);
-      f408 = uintBitsToFloat(t53.x);
-      f409 = uintBitsToFloat(t53.y);
-      f410 = uintBitsToFloat(t53.z);
-      f411 = uintBitsToFloat(t53.w);
+      precise float f408 = uintBitsToFloat(t53.x);
+      precise float f409 = uintBitsToFloat(t53.y);
+      precise float f410 = uintBitsToFloat(t53.z);
+      precise float f411 = uintBitsToFloat(t53.w);
       // 475: setp.lt.f32 	%p40, %f411, 0f3F7D70A4;
       int t54 = p2g_fcmp(floatBitsToUint(f411), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 476: add.f32 	%f412, %f411, 0fBF7D70A4;
-      f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f412 = p2g_fadd(f411, uintBitsToFloat(0xBF7D70A4u), false);
       // 477: fma.rn.f32 	%f413, %f412, 0f3A83126F, 0f3F7D70A4;
-      f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f413 = p2g_ffma(f412, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 478: selp.f32 	%f414, %f411, %f413, %p40;
-      f414 = (t54 == -1) ? f411 : f413;
+      precise float f414 = (t54 == -1) ? f411 : f413;
       // 479: setp.lt.f32 	%p41, %f408, 0f3F7D70A4;
       int t55 = p2g_fcmp(floatBitsToUint(f408), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 480: add.f32 	%f415, %f408, 0fBF7D70A4;
-      f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f415 = p2g_fadd(f408, uintBitsToFloat(0xBF7D70A4u), false);
       // 481: fma.rn.f32 	%f416, %f415, 0f3A83126F, 0f3F7D70A4;
-      f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f416 = p2g_ffma(f415, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 482: selp.f32 	%f417, %f408, %f416, %p41;
-      f417 = (t55 == -1) ? f408 : f416;
+      precise float f417 = (t55 == -1) ? f408 : f416;
       // 483: add.f32 	%f418, %f333, 0f3FC00000;
-      f418 = p2g_fadd(f333, 1.5, false);
+      precise float f418 = p2g_fadd(f333, 1.5, false);
       // 484: mul.f32 	%f419, %f367, %f418;
-      f419 = p2g_fmul(f367, f418, false);
+      precise float f419 = p2g_fmul(f367, f418, false);
       // 485: tld4.r.2d.v4.f32.f32 	{%f420, %f421, %f422, %f423}, [%rd19, {%f369, %f419}];
       uvec4 t56 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f419), 0, 0u);
-      f420 = uintBitsToFloat(t56.x);
-      f421 = uintBitsToFloat(t56.y);
-      f422 = uintBitsToFloat(t56.z);
-      f423 = uintBitsToFloat(t56.w);
+      precise float f420 = uintBitsToFloat(t56.x);
+      precise float f421 = uintBitsToFloat(t56.y);
+      precise float f422 = uintBitsToFloat(t56.z);
+      precise float f423 = uintBitsToFloat(t56.w);
       // 486: setp.lt.f32 	%p42, %f423, 0f3F7D70A4;
       int t57 = p2g_fcmp(floatBitsToUint(f423), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 487: add.f32 	%f424, %f423, 0fBF7D70A4;
-      f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f424 = p2g_fadd(f423, uintBitsToFloat(0xBF7D70A4u), false);
       // 488: fma.rn.f32 	%f425, %f424, 0f3A83126F, 0f3F7D70A4;
-      f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f425 = p2g_ffma(f424, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 489: selp.f32 	%f426, %f423, %f425, %p42;
-      f426 = (t57 == -1) ? f423 : f425;
+      precise float f426 = (t57 == -1) ? f423 : f425;
       // 490: setp.lt.f32 	%p43, %f422, 0f3F7D70A4;
       int t58 = p2g_fcmp(floatBitsToUint(f422), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 491: add.f32 	%f427, %f422, 0fBF7D70A4;
-      f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f427 = p2g_fadd(f422, uintBitsToFloat(0xBF7D70A4u), false);
       // 492: fma.rn.f32 	%f428, %f427, 0f3A83126F, 0f3F7D70A4;
-      f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f428 = p2g_ffma(f427, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 493: selp.f32 	%f429, %f422, %f428, %p43;
-      f429 = (t58 == -1) ? f422 : f428;
+      precise float f429 = (t58 == -1) ? f422 : f428;
       // 494: setp.lt.f32 	%p44, %f420, 0f3F7D70A4;
       int t59 = p2g_fcmp(floatBitsToUint(f420), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 495: add.f32 	%f430, %f420, 0fBF7D70A4;
-      f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f430 = p2g_fadd(f420, uintBitsToFloat(0xBF7D70A4u), false);
       // 496: fma.rn.f32 	%f431, %f430, 0f3A83126F, 0f3F7D70A4;
-      f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f431 = p2g_ffma(f430, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 497: selp.f32 	%f432, %f420, %f431, %p44;
-      f432 = (t59 == -1) ? f420 : f431;
+      precise float f432 = (t59 == -1) ? f420 : f431;
       // 498: setp.lt.f32 	%p45, %f421, 0f3F7D70A4;
       int t60 = p2g_fcmp(floatBitsToUint(f421), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 499: add.f32 	%f433, %f421, 0fBF7D70A4;
-      f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f433 = p2g_fadd(f421, uintBitsToFloat(0xBF7D70A4u), false);
       // 500: fma.rn.f32 	%f434, %f433, 0f3A83126F, 0f3F7D70A4;
-      f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f434 = p2g_ffma(f433, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 501: selp.f32 	%f435, %f421, %f434, %p45;
-      f435 = (t60 == -1) ? f421 : f434;
+      precise float f435 = (t60 == -1) ? f421 : f434;
       // 502: tld4.r.2d.v4.f32.f32 	{%f436, %f437, %f438, %f439}, [%rd19, {%f389, %f419}];
       uvec4 t61 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f419), 0, 0u);
-      f436 = uintBitsToFloat(t61.x);
-      f437 = uintBitsToFloat(t61.y);
-      f438 = uintBitsToFloat(t61.z);
-      f439 = uintBitsToFloat(t61.w);
+      precise float f436 = uintBitsToFloat(t61.x);
+      precise float f437 = uintBitsToFloat(t61.y);
+      precise float f438 = uintBitsToFloat(t61.z);
+      precise float f439 = uintBitsToFloat(t61.w);
       // 503: setp.lt.f32 	%p46, %f439, 0f3F7D70A4;
       int t62 = p2g_fcmp(floatBitsToUint(f439), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 504: add.f32 	%f440, %f439, 0fBF7D70A4;
-      f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f440 = p2g_fadd(f439, uintBitsToFloat(0xBF7D70A4u), false);
       // 505: fma.rn.f32 	%f441, %f440, 0f3A83126F, 0f3F7D70A4;
-      f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f441 = p2g_ffma(f440, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 506: selp.f32 	%f442, %f439, %f441, %p46;
-      f442 = (t62 == -1) ? f439 : f441;
+      precise float f442 = (t62 == -1) ? f439 : f441;
       // 507: setp.lt.f32 	%p47, %f438, 0f3F7D70A4;
       int t63 = p2g_fcmp(floatBitsToUint(f438), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 508: add.f32 	%f443, %f438, 0fBF7D70A4;
-      f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f443 = p2g_fadd(f438, uintBitsToFloat(0xBF7D70A4u), false);
       // 509: fma.rn.f32 	%f444, %f443, 0f3A83126F, 0f3F7D70A4;
-      f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f444 = p2g_ffma(f443, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 510: selp.f32 	%f445, %f438, %f444, %p47;
-      f445 = (t63 == -1) ? f438 : f444;
+      precise float f445 = (t63 == -1) ? f438 : f444;
       // 511: setp.lt.f32 	%p48, %f436, 0f3F7D70A4;
       int t64 = p2g_fcmp(floatBitsToUint(f436), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 512: add.f32 	%f446, %f436, 0fBF7D70A4;
-      f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f446 = p2g_fadd(f436, uintBitsToFloat(0xBF7D70A4u), false);
       // 513: fma.rn.f32 	%f447, %f446, 0f3A83126F, 0f3F7D70A4;
-      f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f447 = p2g_ffma(f446, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 514: selp.f32 	%f448, %f436, %f447, %p48;
-      f448 = (t64 == -1) ? f436 : f447;
+      precise float f448 = (t64 == -1) ? f436 : f447;
       // 515: setp.lt.f32 	%p49, %f437, 0f3F7D70A4;
       int t65 = p2g_fcmp(floatBitsToUint(f437), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 516: add.f32 	%f449, %f437, 0fBF7D70A4;
-      f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f449 = p2g_fadd(f437, uintBitsToFloat(0xBF7D70A4u), false);
       // 517: fma.rn.f32 	%f450, %f449, 0f3A83126F, 0f3F7D70A4;
-      f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f450 = p2g_ffma(f449, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 518: selp.f32 	%f451, %f437, %f450, %p49;
-      f451 = (t65 == -1) ? f437 : f450;
+      precise float f451 = (t65 == -1) ? f437 : f450;
       // 519: tld4.r.2d.v4.f32.f32 	{%f452, %f453, %f454, %f455}, [%rd19, {%f407, %f419}];
       uvec4 t66 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f419), 0, 0u);
-      f452 = uintBitsToFloat(t66.x);
-      f453 = uintBitsToFloat(t66.y);
-      f454 = uintBitsToFloat(t66.z);
-      f455 = uintBitsToFloat(t66.w);
+      precise float f452 = uintBitsToFloat(t66.x);
+      precise float f453 = uintBitsToFloat(t66.y);
+      precise float f454 = uintBitsToFloat(t66.z);
+      precise float f455 = uintBitsToFloat(t66.w);
       // 520: setp.lt.f32 	%p50, %f455, 0f3F7D70A4;
       int t67 = p2g_fcmp(floatBitsToUint(f455), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 521: add.f32 	%f456, %f455, 0fBF7D70A4;
-      f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f456 = p2g_fadd(f455, uintBitsToFloat(0xBF7D70A4u), false);
       // 522: fma.rn.f32 	%f457, %f456, 0f3A83126F, 0f3F7D70A4;
-      f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f457 = p2g_ffma(f456, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 523: selp.f32 	%f458, %f455, %f457, %p50;
-      f458 = (t67 == -1) ? f455 : f457;
+      precise float f458 = (t67 == -1) ? f455 : f457;
       // 524: setp.lt.f32 	%p51, %f452, 0f3F7D70A4;
       int t68 = p2g_fcmp(floatBitsToUint(f452), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 525: add.f32 	%f459, %f452, 0fBF7D70A4;
-      f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f459 = p2g_fadd(f452, uintBitsToFloat(0xBF7D70A4u), false);
       // 526: fma.rn.f32 	%f460, %f459, 0f3A83126F, 0f3F7D70A4;
-      f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f460 = p2g_ffma(f459, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 527: selp.f32 	%f461, %f452, %f460, %p51;
-      f461 = (t68 == -1) ? f452 : f460;
+      precise float f461 = (t68 == -1) ? f452 : f460;
       // 528: add.f32 	%f462, %f333, 0f40600000;
-      f462 = p2g_fadd(f333, 3.5, false);
+      precise float f462 = p2g_fadd(f333, 3.5, false);
       // 529: mul.f32 	%f463, %f367, %f462;
-      f463 = p2g_fmul(f367, f462, false);
+      precise float f463 = p2g_fmul(f367, f462, false);
       // 530: tld4.r.2d.v4.f32.f32 	{%f464, %f465, %f466, %f467}, [%rd19, {%f369, %f463}];
       uvec4 t69 = p2g_tld4(rd19 /* p232_u64 */, vec2(f369, f463), 0, 0u);
-      f464 = uintBitsToFloat(t69.x);
-      f465 = uintBitsToFloat(t69.y);
-      f466 = uintBitsToFloat(t69.z);
-      f467 = uintBitsToFloat(t69.w);
+      precise float f464 = uintBitsToFloat(t69.x);
+      precise float f465 = uintBitsToFloat(t69.y);
+      precise float f466 = uintBitsToFloat(t69.z);
+      precise float f467 = uintBitsToFloat(t69.w);
       // 531: setp.lt.f32 	%p52, %f467, 0f3F7D70A4;
       int t70 = p2g_fcmp(floatBitsToUint(f467), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 532: add.f32 	%f468, %f467, 0fBF7D70A4;
-      f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f468 = p2g_fadd(f467, uintBitsToFloat(0xBF7D70A4u), false);
       // 533: fma.rn.f32 	%f469, %f468, 0f3A83126F, 0f3F7D70A4;
-      f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f469 = p2g_ffma(f468, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 534: selp.f32 	%f470, %f467, %f469, %p52;
-      f470 = (t70 == -1) ? f467 : f469;
+      precise float f470 = (t70 == -1) ? f467 : f469;
       // 535: setp.lt.f32 	%p53, %f466, 0f3F7D70A4;
       int t71 = p2g_fcmp(floatBitsToUint(f466), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 536: add.f32 	%f471, %f466, 0fBF7D70A4;
-      f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f471 = p2g_fadd(f466, uintBitsToFloat(0xBF7D70A4u), false);
       // 537: fma.rn.f32 	%f472, %f471, 0f3A83126F, 0f3F7D70A4;
-      f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f472 = p2g_ffma(f471, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 538: selp.f32 	%f473, %f466, %f472, %p53;
-      f473 = (t71 == -1) ? f466 : f472;
+      precise float f473 = (t71 == -1) ? f466 : f472;
       // 539: tld4.r.2d.v4.f32.f32 	{%f474, %f475, %f476, %f477}, [%rd19, {%f389, %f463}];
       uvec4 t72 = p2g_tld4(rd19 /* p232_u64 */, vec2(f389, f463), 0, 0u);
-      f474 = uintBitsToFloat(t72.x);
-      f475 = uintBitsToFloat(t72.y);
-      f476 = uintBitsToFloat(t72.z);
-      f477 = uintBitsToFloat(t72.w);
+      precise float f474 = uintBitsToFloat(t72.x);
+      precise float f475 = uintBitsToFloat(t72.y);
+      precise float f476 = uintBitsToFloat(t72.z);
+      precise float f477 = uintBitsToFloat(t72.w);
       // 540: setp.lt.f32 	%p54, %f477, 0f3F7D70A4;
       int t73 = p2g_fcmp(floatBitsToUint(f477), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 541: add.f32 	%f478, %f477, 0fBF7D70A4;
-      f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f478 = p2g_fadd(f477, uintBitsToFloat(0xBF7D70A4u), false);
       // 542: fma.rn.f32 	%f479, %f478, 0f3A83126F, 0f3F7D70A4;
-      f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f479 = p2g_ffma(f478, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 543: selp.f32 	%f480, %f477, %f479, %p54;
-      f480 = (t73 == -1) ? f477 : f479;
+      precise float f480 = (t73 == -1) ? f477 : f479;
       // 544: setp.lt.f32 	%p55, %f476, 0f3F7D70A4;
       int t74 = p2g_fcmp(floatBitsToUint(f476), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 545: add.f32 	%f481, %f476, 0fBF7D70A4;
-      f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f481 = p2g_fadd(f476, uintBitsToFloat(0xBF7D70A4u), false);
       // 546: fma.rn.f32 	%f482, %f481, 0f3A83126F, 0f3F7D70A4;
-      f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f482 = p2g_ffma(f481, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 547: selp.f32 	%f483, %f476, %f482, %p55;
-      f483 = (t74 == -1) ? f476 : f482;
+      precise float f483 = (t74 == -1) ? f476 : f482;
       // 548: tld4.r.2d.v4.f32.f32 	{%f484, %f485, %f486, %f487}, [%rd19, {%f407, %f463}];
       uvec4 t75 = p2g_tld4(rd19 /* p232_u64 */, vec2(f407, f463), 0, 0u);
-      f484 = uintBitsToFloat(t75.x);
-      f485 = uintBitsToFloat(t75.y);
-      f486 = uintBitsToFloat(t75.z);
-      f487 = uintBitsToFloat(t75.w);
+      precise float f484 = uintBitsToFloat(t75.x);
+      precise float f485 = uintBitsToFloat(t75.y);
+      precise float f486 = uintBitsToFloat(t75.z);
+      precise float f487 = uintBitsToFloat(t75.w);
       // 549: ld.param.v2.f32 	{%f488, %f489}, [%rd1+-112];
-      f488 = p152_f32;
-      f489 = p156_f32;
+      precise float f488 = p152_f32;
+      precise float f489 = p156_f32;
       // 550: setp.lt.f32 	%p56, %f487, 0f3F7D70A4;
       int t76 = p2g_fcmp(floatBitsToUint(f487), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 551: add.f32 	%f490, %f487, 0fBF7D70A4;
-      f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f490 = p2g_fadd(f487, uintBitsToFloat(0xBF7D70A4u), false);
       // 552: fma.rn.f32 	%f491, %f490, 0f3A83126F, 0f3F7D70A4;
-      f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f491 = p2g_ffma(f490, uintBitsToFloat(0x3A83126Fu), uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 553: selp.f32 	%f492, %f487, %f491, %p56;
-      f492 = (t76 == -1) ? f487 : f491;
+      precise float f492 = (t76 == -1) ? f487 : f491;
       // 554: sub.f32 	%f493, %f365, %f363;
-      f493 = p2g_fsub(f365, f363, false);
+      precise float f493 = p2g_fsub(f365, f363, false);
       // 555: add.f32 	%f494, %f344, %f350;
-      f494 = p2g_fadd(f344, f350, false);
+      precise float f494 = p2g_fadd(f344, f350, false);
       // 556: div.rn.f32 	%f495, %f344, %f494;
-      f495 = p2g_div32(f344, f494, 0, false);
+      precise float f495 = p2g_div32(f344, f494, 0, false);
       // 557: sub.f32 	%f496, %f345, %f495;
-      f496 = p2g_fsub(f345, f495, false);
+      precise float f496 = p2g_fsub(f345, f495, false);
       // 558: add.f32 	%f497, %f361, %f493;
-      f497 = p2g_fadd(f361, f493, false);
+      precise float f497 = p2g_fadd(f361, f493, false);
       // 559: div.rn.f32 	%f498, %f361, %f497;
-      f498 = p2g_div32(f361, f497, 0, false);
+      precise float f498 = p2g_div32(f361, f497, 0, false);
       // 560: sub.f32 	%f499, %f345, %f498;
-      f499 = p2g_fsub(f345, f498, false);
+      precise float f499 = p2g_fsub(f345, f498, false);
       // 561: sub.f32 	%f500, %f344, %f495;
-      f500 = p2g_fsub(f344, f495, false);
+      precise float f500 = p2g_fsub(f344, f495, false);
       // 562: sub.f32 	%f501, %f350, %f496;
-      f501 = p2g_fsub(f350, f496, false);
+      precise float f501 = p2g_fsub(f350, f496, false);
       // 563: cvt.sat.f32.f32 	%f502, %f378;
       uint t77 = floatBitsToUint(f378);
-      f502 = p2g_sat(uintBitsToFloat((t77 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t77));
+      precise float f502 = p2g_sat(uintBitsToFloat((t77 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t77));
       // 564: cvt.sat.f32.f32 	%f503, %f381;
       uint t78 = floatBitsToUint(f381);
-      f503 = p2g_sat(uintBitsToFloat((t78 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t78));
+      precise float f503 = p2g_sat(uintBitsToFloat((t78 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t78));
       // 565: mul.f32 	%f504, %f500, %f503;
-      f504 = p2g_fmul(f500, f503, false);
+      precise float f504 = p2g_fmul(f500, f503, false);
       // 566: fma.rn.f32 	%f505, %f340, %f502, %f504;
-      f505 = p2g_ffma(f340, f502, f504, 0, false);
+      precise float f505 = p2g_ffma(f340, f502, f504, 0, false);
       // 567: cvt.sat.f32.f32 	%f506, %f396;
       uint t79 = floatBitsToUint(f396);
-      f506 = p2g_sat(uintBitsToFloat((t79 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t79));
+      precise float f506 = p2g_sat(uintBitsToFloat((t79 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t79));
       // 568: fma.rn.f32 	%f507, %f501, %f506, %f505;
-      f507 = p2g_ffma(f501, f506, f505, 0, false);
+      precise float f507 = p2g_ffma(f501, f506, f505, 0, false);
       // 569: cvt.sat.f32.f32 	%f508, %f399;
       uint t80 = floatBitsToUint(f399);
-      f508 = p2g_sat(uintBitsToFloat((t80 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t80));
+      precise float f508 = p2g_sat(uintBitsToFloat((t80 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t80));
       // 570: fma.rn.f32 	%f509, %f347, %f508, %f507;
-      f509 = p2g_ffma(f347, f508, f507, 0, false);
+      precise float f509 = p2g_ffma(f347, f508, f507, 0, false);
       // 571: mul.f32 	%f510, %f496, %f396;
-      f510 = p2g_fmul(f496, f396, false);
+      precise float f510 = p2g_fmul(f496, f396, false);
       // 572: fma.rn.f32 	%f511, %f495, %f381, %f510;
-      f511 = p2g_ffma(f495, f381, f510, 0, false);
+      precise float f511 = p2g_ffma(f495, f381, f510, 0, false);
       // 573: ld.param.f32 	%f512, [%rd1+-92];
-      f512 = p172_f32;
+      precise float f512 = p172_f32;
       // 574: fma.rn.f32 	%f513, %f512, %f509, %f511;
-      f513 = p2g_ffma(f512, f509, f511, 0, false);
+      precise float f513 = p2g_ffma(f512, f509, f511, 0, false);
       // 575: cvt.sat.f32.f32 	%f514, %f384;
       uint t81 = floatBitsToUint(f384);
-      f514 = p2g_sat(uintBitsToFloat((t81 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t81));
+      precise float f514 = p2g_sat(uintBitsToFloat((t81 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t81));
       // 576: cvt.sat.f32.f32 	%f515, %f387;
       uint t82 = floatBitsToUint(f387);
-      f515 = p2g_sat(uintBitsToFloat((t82 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t82));
+      precise float f515 = p2g_sat(uintBitsToFloat((t82 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t82));
       // 577: mul.f32 	%f516, %f500, %f515;
-      f516 = p2g_fmul(f500, f515, false);
+      precise float f516 = p2g_fmul(f500, f515, false);
       // 578: fma.rn.f32 	%f517, %f340, %f514, %f516;
-      f517 = p2g_ffma(f340, f514, f516, 0, false);
+      precise float f517 = p2g_ffma(f340, f514, f516, 0, false);
       // 579: cvt.sat.f32.f32 	%f518, %f402;
       uint t83 = floatBitsToUint(f402);
-      f518 = p2g_sat(uintBitsToFloat((t83 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t83));
+      precise float f518 = p2g_sat(uintBitsToFloat((t83 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t83));
       // 580: fma.rn.f32 	%f519, %f501, %f518, %f517;
-      f519 = p2g_ffma(f501, f518, f517, 0, false);
+      precise float f519 = p2g_ffma(f501, f518, f517, 0, false);
       // 581: cvt.sat.f32.f32 	%f520, %f405;
       uint t84 = floatBitsToUint(f405);
-      f520 = p2g_sat(uintBitsToFloat((t84 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t84));
+      precise float f520 = p2g_sat(uintBitsToFloat((t84 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t84));
       // 582: fma.rn.f32 	%f521, %f347, %f520, %f519;
-      f521 = p2g_ffma(f347, f520, f519, 0, false);
+      precise float f521 = p2g_ffma(f347, f520, f519, 0, false);
       // 583: mul.f32 	%f522, %f496, %f402;
-      f522 = p2g_fmul(f496, f402, false);
+      precise float f522 = p2g_fmul(f496, f402, false);
       // 584: fma.rn.f32 	%f523, %f495, %f387, %f522;
-      f523 = p2g_ffma(f495, f387, f522, 0, false);
+      precise float f523 = p2g_ffma(f495, f387, f522, 0, false);
       // 585: fma.rn.f32 	%f524, %f512, %f521, %f523;
-      f524 = p2g_ffma(f512, f521, f523, 0, false);
+      precise float f524 = p2g_ffma(f512, f521, f523, 0, false);
       // 586: cvt.sat.f32.f32 	%f525, %f426;
       uint t85 = floatBitsToUint(f426);
-      f525 = p2g_sat(uintBitsToFloat((t85 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t85));
+      precise float f525 = p2g_sat(uintBitsToFloat((t85 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t85));
       // 587: cvt.sat.f32.f32 	%f526, %f429;
       uint t86 = floatBitsToUint(f429);
-      f526 = p2g_sat(uintBitsToFloat((t86 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t86));
+      precise float f526 = p2g_sat(uintBitsToFloat((t86 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t86));
       // 588: mul.f32 	%f527, %f500, %f526;
-      f527 = p2g_fmul(f500, f526, false);
+      precise float f527 = p2g_fmul(f500, f526, false);
       // 589: fma.rn.f32 	%f528, %f340, %f525, %f527;
-      f528 = p2g_ffma(f340, f525, f527, 0, false);
+      precise float f528 = p2g_ffma(f340, f525, f527, 0, false);
       // 590: cvt.sat.f32.f32 	%f529, %f442;
       uint t87 = floatBitsToUint(f442);
-      f529 = p2g_sat(uintBitsToFloat((t87 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t87));
+      precise float f529 = p2g_sat(uintBitsToFloat((t87 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t87));
       // 591: fma.rn.f32 	%f530, %f501, %f529, %f528;
-      f530 = p2g_ffma(f501, f529, f528, 0, false);
+      precise float f530 = p2g_ffma(f501, f529, f528, 0, false);
       // 592: cvt.sat.f32.f32 	%f531, %f445;
       uint t88 = floatBitsToUint(f445);
-      f531 = p2g_sat(uintBitsToFloat((t88 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t88));
+      precise float f531 = p2g_sat(uintBitsToFloat((t88 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t88));
       // 593: fma.rn.f32 	%f532, %f347, %f531, %f530;
-      f532 = p2g_ffma(f347, f531, f530, 0, false);
+      precise float f532 = p2g_ffma(f347, f531, f530, 0, false);
       // 594: mul.f32 	%f533, %f496, %f442;
-      f533 = p2g_fmul(f496, f442, false);
+      precise float f533 = p2g_fmul(f496, f442, false);
       // 595: fma.rn.f32 	%f534, %f495, %f429, %f533;
-      f534 = p2g_ffma(f495, f429, f533, 0, false);
+      precise float f534 = p2g_ffma(f495, f429, f533, 0, false);
       // 596: fma.rn.f32 	%f535, %f512, %f532, %f534;
-      f535 = p2g_ffma(f512, f532, f534, 0, false);
+      precise float f535 = p2g_ffma(f512, f532, f534, 0, false);
       // 597: cvt.sat.f32.f32 	%f536, %f432;
       uint t89 = floatBitsToUint(f432);
-      f536 = p2g_sat(uintBitsToFloat((t89 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t89));
+      precise float f536 = p2g_sat(uintBitsToFloat((t89 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t89));
       // 598: cvt.sat.f32.f32 	%f537, %f435;
       uint t90 = floatBitsToUint(f435);
-      f537 = p2g_sat(uintBitsToFloat((t90 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t90));
+      precise float f537 = p2g_sat(uintBitsToFloat((t90 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t90));
       // 599: mul.f32 	%f538, %f500, %f537;
-      f538 = p2g_fmul(f500, f537, false);
+      precise float f538 = p2g_fmul(f500, f537, false);
       // 600: fma.rn.f32 	%f539, %f340, %f536, %f538;
-      f539 = p2g_ffma(f340, f536, f538, 0, false);
+      precise float f539 = p2g_ffma(f340, f536, f538, 0, false);
       // 601: cvt.sat.f32.f32 	%f540, %f448;
       uint t91 = floatBitsToUint(f448);
-      f540 = p2g_sat(uintBitsToFloat((t91 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t91));
+      precise float f540 = p2g_sat(uintBitsToFloat((t91 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t91));
       // 602: fma.rn.f32 	%f541, %f501, %f540, %f539;
-      f541 = p2g_ffma(f501, f540, f539, 0, false);
+      precise float f541 = p2g_ffma(f501, f540, f539, 0, false);
       // 603: cvt.sat.f32.f32 	%f542, %f451;
       uint t92 = floatBitsToUint(f451);
-      f542 = p2g_sat(uintBitsToFloat((t92 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t92));
+      precise float f542 = p2g_sat(uintBitsToFloat((t92 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t92));
       // 604: fma.rn.f32 	%f543, %f347, %f542, %f541;
-      f543 = p2g_ffma(f347, f542, f541, 0, false);
+      precise float f543 = p2g_ffma(f347, f542, f541, 0, false);
       // 605: mul.f32 	%f544, %f496, %f448;
-      f544 = p2g_fmul(f496, f448, false);
+      precise float f544 = p2g_fmul(f496, f448, false);
       // 606: fma.rn.f32 	%f545, %f495, %f435, %f544;
-      f545 = p2g_ffma(f495, f435, f544, 0, false);
+      precise float f545 = p2g_ffma(f495, f435, f544, 0, false);
       // 607: fma.rn.f32 	%f546, %f512, %f543, %f545;
-      f546 = p2g_ffma(f512, f543, f545, 0, false);
+      precise float f546 = p2g_ffma(f512, f543, f545, 0, false);
       // 608: cvt.sat.f32.f32 	%f547, %f470;
       uint t93 = floatBitsToUint(f470);
-      f547 = p2g_sat(uintBitsToFloat((t93 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t93));
+      precise float f547 = p2g_sat(uintBitsToFloat((t93 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t93));
       // 609: cvt.sat.f32.f32 	%f548, %f473;
       uint t94 = floatBitsToUint(f473);
-      f548 = p2g_sat(uintBitsToFloat((t94 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t94));
+      precise float f548 = p2g_sat(uintBitsToFloat((t94 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t94));
       // 610: mul.f32 	%f549, %f500, %f548;
-      f549 = p2g_fmul(f500, f548, false);
+      precise float f549 = p2g_fmul(f500, f548, false);
       // 611: fma.rn.f32 	%f550, %f340, %f547, %f549;
-      f550 = p2g_ffma(f340, f547, f549, 0, false);
+      precise float f550 = p2g_ffma(f340, f547, f549, 0, false);
       // 612: cvt.sat.f32.f32 	%f551, %f480;
       uint t95 = floatBitsToUint(f480);
-      f551 = p2g_sat(uintBitsToFloat((t95 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t95));
+      precise float f551 = p2g_sat(uintBitsToFloat((t95 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t95));
       // 613: fma.rn.f32 	%f552, %f501, %f551, %f550;
-      f552 = p2g_ffma(f501, f551, f550, 0, false);
+      precise float f552 = p2g_ffma(f501, f551, f550, 0, false);
       // 614: cvt.sat.f32.f32 	%f553, %f483;
       uint t96 = floatBitsToUint(f483);
-      f553 = p2g_sat(uintBitsToFloat((t96 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t96));
+      precise float f553 = p2g_sat(uintBitsToFloat((t96 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t96));
       // 615: fma.rn.f32 	%f554, %f347, %f553, %f552;
-      f554 = p2g_ffma(f347, f553, f552, 0, false);
+      precise float f554 = p2g_ffma(f347, f553, f552, 0, false);
       // 616: mul.f32 	%f555, %f496, %f480;
-      f555 = p2g_fmul(f496, f480, false);
+      precise float f555 = p2g_fmul(f496, f480, false);
       // 617: fma.rn.f32 	%f556, %f495, %f473, %f555;
-      f556 = p2g_ffma(f495, f473, f555, 0, false);
+      precise float f556 = p2g_ffma(f495, f473, f555, 0, false);
       // 618: fma.rn.f32 	%f557, %f512, %f554, %f556;
-      f557 = p2g_ffma(f512, f554, f556, 0, false);
+      precise float f557 = p2g_ffma(f512, f554, f556, 0, false);
       // 619: mul.f32 	%f558, %f500, %f506;
-      f558 = p2g_fmul(f500, f506, false);
+      precise float f558 = p2g_fmul(f500, f506, false);
       // 620: fma.rn.f32 	%f559, %f340, %f503, %f558;
-      f559 = p2g_ffma(f340, f503, f558, 0, false);
+      precise float f559 = p2g_ffma(f340, f503, f558, 0, false);
       // 621: fma.rn.f32 	%f560, %f501, %f508, %f559;
-      f560 = p2g_ffma(f501, f508, f559, 0, false);
+      precise float f560 = p2g_ffma(f501, f508, f559, 0, false);
       // 622: cvt.sat.f32.f32 	%f561, %f414;
       uint t97 = floatBitsToUint(f414);
-      f561 = p2g_sat(uintBitsToFloat((t97 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t97));
+      precise float f561 = p2g_sat(uintBitsToFloat((t97 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t97));
       // 623: fma.rn.f32 	%f562, %f347, %f561, %f560;
-      f562 = p2g_ffma(f347, f561, f560, 0, false);
+      precise float f562 = p2g_ffma(f347, f561, f560, 0, false);
       // 624: mul.f32 	%f563, %f496, %f399;
-      f563 = p2g_fmul(f496, f399, false);
+      precise float f563 = p2g_fmul(f496, f399, false);
       // 625: fma.rn.f32 	%f564, %f495, %f396, %f563;
-      f564 = p2g_ffma(f495, f396, f563, 0, false);
+      precise float f564 = p2g_ffma(f495, f396, f563, 0, false);
       // 626: fma.rn.f32 	%f565, %f512, %f562, %f564;
-      f565 = p2g_ffma(f512, f562, f564, 0, false);
+      precise float f565 = p2g_ffma(f512, f562, f564, 0, false);
       // 627: mul.f32 	%f566, %f500, %f518;
-      f566 = p2g_fmul(f500, f518, false);
+      precise float f566 = p2g_fmul(f500, f518, false);
       // 628: fma.rn.f32 	%f567, %f340, %f515, %f566;
-      f567 = p2g_ffma(f340, f515, f566, 0, false);
+      precise float f567 = p2g_ffma(f340, f515, f566, 0, false);
       // 629: fma.rn.f32 	%f568, %f501, %f520, %f567;
-      f568 = p2g_ffma(f501, f520, f567, 0, false);
+      precise float f568 = p2g_ffma(f501, f520, f567, 0, false);
       // 630: cvt.sat.f32.f32 	%f569, %f417;
       uint t98 = floatBitsToUint(f417);
-      f569 = p2g_sat(uintBitsToFloat((t98 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t98));
+      precise float f569 = p2g_sat(uintBitsToFloat((t98 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t98));
       // 631: fma.rn.f32 	%f570, %f347, %f569, %f568;
-      f570 = p2g_ffma(f347, f569, f568, 0, false);
+      precise float f570 = p2g_ffma(f347, f569, f568, 0, false);
       // 632: mul.f32 	%f571, %f496, %f405;
-      f571 = p2g_fmul(f496, f405, false);
+      precise float f571 = p2g_fmul(f496, f405, false);
       // 633: fma.rn.f32 	%f572, %f495, %f402, %f571;
-      f572 = p2g_ffma(f495, f402, f571, 0, false);
+      precise float f572 = p2g_ffma(f495, f402, f571, 0, false);
       // 634: fma.rn.f32 	%f573, %f512, %f570, %f572;
-      f573 = p2g_ffma(f512, f570, f572, 0, false);
+      precise float f573 = p2g_ffma(f512, f570, f572, 0, false);
       // 635: mul.f32 	%f574, %f500, %f529;
-      f574 = p2g_fmul(f500, f529, false);
+      precise float f574 = p2g_fmul(f500, f529, false);
       // 636: fma.rn.f32 	%f575, %f340, %f526, %f574;
-      f575 = p2g_ffma(f340, f526, f574, 0, false);
+      precise float f575 = p2g_ffma(f340, f526, f574, 0, false);
       // 637: fma.rn.f32 	%f576, %f501, %f531, %f575;
-      f576 = p2g_ffma(f501, f531, f575, 0, false);
+      precise float f576 = p2g_ffma(f501, f531, f575, 0, false);
       // 638: cvt.sat.f32.f32 	%f577, %f458;
       uint t99 = floatBitsToUint(f458);
-      f577 = p2g_sat(uintBitsToFloat((t99 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t99));
+      precise float f577 = p2g_sat(uintBitsToFloat((t99 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t99));
       // 639: fma.rn.f32 	%f578, %f347, %f577, %f576;
-      f578 = p2g_ffma(f347, f577, f576, 0, false);
+      precise float f578 = p2g_ffma(f347, f577, f576, 0, false);
       // 640: mul.f32 	%f579, %f496, %f445;
-      f579 = p2g_fmul(f496, f445, false);
+      precise float f579 = p2g_fmul(f496, f445, false);
       // 641: fma.rn.f32 	%f580, %f495, %f442, %f579;
-      f580 = p2g_ffma(f495, f442, f579, 0, false);
+      precise float f580 = p2g_ffma(f495, f442, f579, 0, false);
       // 642: fma.rn.f32 	%f581, %f512, %f578, %f580;
-      f581 = p2g_ffma(f512, f578, f580, 0, false);
+      precise float f581 = p2g_ffma(f512, f578, f580, 0, false);
       // 643: mul.f32 	%f582, %f500, %f540;
-      f582 = p2g_fmul(f500, f540, false);
+      precise float f582 = p2g_fmul(f500, f540, false);
       // 644: fma.rn.f32 	%f583, %f340, %f537, %f582;
-      f583 = p2g_ffma(f340, f537, f582, 0, false);
+      precise float f583 = p2g_ffma(f340, f537, f582, 0, false);
       // 645: fma.rn.f32 	%f584, %f501, %f542, %f583;
-      f584 = p2g_ffma(f501, f542, f583, 0, false);
+      precise float f584 = p2g_ffma(f501, f542, f583, 0, false);
       // 646: cvt.sat.f32.f32 	%f585, %f461;
       uint t100 = floatBitsToUint(f461);
-      f585 = p2g_sat(uintBitsToFloat((t100 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t100));
+      precise float f585 = p2g_sat(uintBitsToFloat((t100 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t100));
       // 647: fma.rn.f32 	%f586, %f347, %f585, %f584;
-      f586 = p2g_ffma(f347, f585, f584, 0, false);
+      precise float f586 = p2g_ffma(f347, f585, f584, 0, false);
       // 648: mul.f32 	%f587, %f496, %f451;
-      f587 = p2g_fmul(f496, f451, false);
+      precise float f587 = p2g_fmul(f496, f451, false);
       // 649: fma.rn.f32 	%f588, %f495, %f448, %f587;
-      f588 = p2g_ffma(f495, f448, f587, 0, false);
+      precise float f588 = p2g_ffma(f495, f448, f587, 0, false);
       // 650: fma.rn.f32 	%f589, %f512, %f586, %f588;
-      f589 = p2g_ffma(f512, f586, f588, 0, false);
+      precise float f589 = p2g_ffma(f512, f586, f588, 0, false);
       // 651: mul.f32 	%f590, %f500, %f551;
-      f590 = p2g_fmul(f500, f551, false);
+      precise float f590 = p2g_fmul(f500, f551, false);
       // 652: fma.rn.f32 	%f591, %f340, %f548, %f590;
-      f591 = p2g_ffma(f340, f548, f590, 0, false);
+      precise float f591 = p2g_ffma(f340, f548, f590, 0, false);
       // 653: fma.rn.f32 	%f592, %f501, %f553, %f591;
-      f592 = p2g_ffma(f501, f553, f591, 0, false);
+      precise float f592 = p2g_ffma(f501, f553, f591, 0, false);
       // 654: cvt.sat.f32.f32 	%f593, %f492;
       uint t101 = floatBitsToUint(f492);
-      f593 = p2g_sat(uintBitsToFloat((t101 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t101));
+      precise float f593 = p2g_sat(uintBitsToFloat((t101 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t101));
       // 655: fma.rn.f32 	%f594, %f347, %f593, %f592;
-      f594 = p2g_ffma(f347, f593, f592, 0, false);
+      precise float f594 = p2g_ffma(f347, f593, f592, 0, false);
       // 656: mul.f32 	%f595, %f496, %f483;
-      f595 = p2g_fmul(f496, f483, false);
+      precise float f595 = p2g_fmul(f496, f483, false);
       // 657: fma.rn.f32 	%f596, %f495, %f480, %f595;
-      f596 = p2g_ffma(f495, f480, f595, 0, false);
+      precise float f596 = p2g_ffma(f495, f480, f595, 0, false);
       // 658: fma.rn.f32 	%f597, %f512, %f594, %f596;
-      f597 = p2g_ffma(f512, f594, f596, 0, false);
+      precise float f597 = p2g_ffma(f512, f594, f596, 0, false);
       // 659: sub.f32 	%f598, %f361, %f498;
-      f598 = p2g_fsub(f361, f498, false);
+      precise float f598 = p2g_fsub(f361, f498, false);
       // 660: sub.f32 	%f599, %f493, %f499;
-      f599 = p2g_fsub(f493, f499, false);
+      precise float f599 = p2g_fsub(f493, f499, false);
       // 661: cvt.sat.f32.f32 	%f600, %f513;
       uint t102 = floatBitsToUint(f513);
-      f600 = p2g_sat(uintBitsToFloat((t102 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t102));
+      precise float f600 = p2g_sat(uintBitsToFloat((t102 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t102));
       // 662: cvt.sat.f32.f32 	%f601, %f524;
       uint t103 = floatBitsToUint(f524);
-      f601 = p2g_sat(uintBitsToFloat((t103 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t103));
+      precise float f601 = p2g_sat(uintBitsToFloat((t103 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t103));
       // 663: mul.f32 	%f602, %f598, %f601;
-      f602 = p2g_fmul(f598, f601, false);
+      precise float f602 = p2g_fmul(f598, f601, false);
       // 664: fma.rn.f32 	%f603, %f357, %f600, %f602;
-      f603 = p2g_ffma(f357, f600, f602, 0, false);
+      precise float f603 = p2g_ffma(f357, f600, f602, 0, false);
       // 665: cvt.sat.f32.f32 	%f604, %f535;
       uint t104 = floatBitsToUint(f535);
-      f604 = p2g_sat(uintBitsToFloat((t104 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t104));
+      precise float f604 = p2g_sat(uintBitsToFloat((t104 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t104));
       // 666: fma.rn.f32 	%f605, %f599, %f604, %f603;
-      f605 = p2g_ffma(f599, f604, f603, 0, false);
+      precise float f605 = p2g_ffma(f599, f604, f603, 0, false);
       // 667: cvt.sat.f32.f32 	%f606, %f546;
       uint t105 = floatBitsToUint(f546);
-      f606 = p2g_sat(uintBitsToFloat((t105 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t105));
+      precise float f606 = p2g_sat(uintBitsToFloat((t105 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t105));
       // 668: fma.rn.f32 	%f607, %f363, %f606, %f605;
-      f607 = p2g_ffma(f363, f606, f605, 0, false);
+      precise float f607 = p2g_ffma(f363, f606, f605, 0, false);
       // 669: mul.f32 	%f608, %f499, %f535;
-      f608 = p2g_fmul(f499, f535, false);
+      precise float f608 = p2g_fmul(f499, f535, false);
       // 670: fma.rn.f32 	%f609, %f498, %f524, %f608;
-      f609 = p2g_ffma(f498, f524, f608, 0, false);
+      precise float f609 = p2g_ffma(f498, f524, f608, 0, false);
       // 671: fma.rn.f32 	%f610, %f512, %f607, %f609;
-      f610 = p2g_ffma(f512, f607, f609, 0, false);
+      precise float f610 = p2g_ffma(f512, f607, f609, 0, false);
       // 672: min.f32 	%f611, %f387, %f402;
-      f611 = p2g_fmin(f387, f402);
+      precise float f611 = p2g_fmin(f387, f402);
       // 673: min.f32 	%f612, %f429, %f442;
-      f612 = p2g_fmin(f429, f442);
+      precise float f612 = p2g_fmin(f429, f442);
       // 674: min.f32 	%f613, %f611, %f612;
-      f613 = p2g_fmin(f611, f612);
+      precise float f613 = p2g_fmin(f611, f612);
       // 675: max.f32 	%f614, %f387, %f402;
-      f614 = p2g_fmax(f387, f402);
+      precise float f614 = p2g_fmax(f387, f402);
       // 676: max.f32 	%f615, %f429, %f442;
-      f615 = p2g_fmax(f429, f442);
+      precise float f615 = p2g_fmax(f429, f442);
       // 677: max.f32 	%f616, %f614, %f615;
-      f616 = p2g_fmax(f614, f615);
+      precise float f616 = p2g_fmax(f614, f615);
       // 678: max.f32 	%f617, %f610, %f613;
-      f617 = p2g_fmax(f610, f613);
+      precise float f617 = p2g_fmax(f610, f613);
       // 679: min.f32 	%f34, %f617, %f616;
-      f34 = p2g_fmin(f617, f616);
+      precise float f34 = p2g_fmin(f617, f616);
       // 680: mul.f32 	%f618, %f598, %f604;
-      f618 = p2g_fmul(f598, f604, false);
+      precise float f618 = p2g_fmul(f598, f604, false);
       // 681: fma.rn.f32 	%f619, %f357, %f601, %f618;
-      f619 = p2g_ffma(f357, f601, f618, 0, false);
+      precise float f619 = p2g_ffma(f357, f601, f618, 0, false);
       // 682: fma.rn.f32 	%f620, %f599, %f606, %f619;
-      f620 = p2g_ffma(f599, f606, f619, 0, false);
+      precise float f620 = p2g_ffma(f599, f606, f619, 0, false);
       // 683: cvt.sat.f32.f32 	%f621, %f557;
       uint t106 = floatBitsToUint(f557);
-      f621 = p2g_sat(uintBitsToFloat((t106 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t106));
+      precise float f621 = p2g_sat(uintBitsToFloat((t106 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t106));
       // 684: fma.rn.f32 	%f622, %f363, %f621, %f620;
-      f622 = p2g_ffma(f363, f621, f620, 0, false);
+      precise float f622 = p2g_ffma(f363, f621, f620, 0, false);
       // 685: mul.f32 	%f623, %f499, %f546;
-      f623 = p2g_fmul(f499, f546, false);
+      precise float f623 = p2g_fmul(f499, f546, false);
       // 686: fma.rn.f32 	%f624, %f498, %f535, %f623;
-      f624 = p2g_ffma(f498, f535, f623, 0, false);
+      precise float f624 = p2g_ffma(f498, f535, f623, 0, false);
       // 687: fma.rn.f32 	%f625, %f512, %f622, %f624;
-      f625 = p2g_ffma(f512, f622, f624, 0, false);
+      precise float f625 = p2g_ffma(f512, f622, f624, 0, false);
       // 688: min.f32 	%f626, %f435, %f448;
-      f626 = p2g_fmin(f435, f448);
+      precise float f626 = p2g_fmin(f435, f448);
       // 689: min.f32 	%f627, %f612, %f626;
-      f627 = p2g_fmin(f612, f626);
+      precise float f627 = p2g_fmin(f612, f626);
       // 690: max.f32 	%f628, %f435, %f448;
-      f628 = p2g_fmax(f435, f448);
+      precise float f628 = p2g_fmax(f435, f448);
       // 691: max.f32 	%f629, %f615, %f628;
-      f629 = p2g_fmax(f615, f628);
+      precise float f629 = p2g_fmax(f615, f628);
       // 692: max.f32 	%f630, %f625, %f627;
-      f630 = p2g_fmax(f625, f627);
+      precise float f630 = p2g_fmax(f625, f627);
       // 693: min.f32 	%f35, %f630, %f629;
-      f35 = p2g_fmin(f630, f629);
+      precise float f35 = p2g_fmin(f630, f629);
       // 694: cvt.sat.f32.f32 	%f631, %f565;
       uint t107 = floatBitsToUint(f565);
-      f631 = p2g_sat(uintBitsToFloat((t107 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t107));
+      precise float f631 = p2g_sat(uintBitsToFloat((t107 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t107));
       // 695: cvt.sat.f32.f32 	%f632, %f573;
       uint t108 = floatBitsToUint(f573);
-      f632 = p2g_sat(uintBitsToFloat((t108 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t108));
+      precise float f632 = p2g_sat(uintBitsToFloat((t108 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t108));
       // 696: mul.f32 	%f633, %f598, %f632;
-      f633 = p2g_fmul(f598, f632, false);
+      precise float f633 = p2g_fmul(f598, f632, false);
       // 697: fma.rn.f32 	%f634, %f357, %f631, %f633;
-      f634 = p2g_ffma(f357, f631, f633, 0, false);
+      precise float f634 = p2g_ffma(f357, f631, f633, 0, false);
       // 698: cvt.sat.f32.f32 	%f635, %f581;
       uint t109 = floatBitsToUint(f581);
-      f635 = p2g_sat(uintBitsToFloat((t109 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t109));
+      precise float f635 = p2g_sat(uintBitsToFloat((t109 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t109));
       // 699: fma.rn.f32 	%f636, %f599, %f635, %f634;
-      f636 = p2g_ffma(f599, f635, f634, 0, false);
+      precise float f636 = p2g_ffma(f599, f635, f634, 0, false);
       // 700: cvt.sat.f32.f32 	%f637, %f589;
       uint t110 = floatBitsToUint(f589);
-      f637 = p2g_sat(uintBitsToFloat((t110 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t110));
+      precise float f637 = p2g_sat(uintBitsToFloat((t110 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t110));
       // 701: fma.rn.f32 	%f638, %f363, %f637, %f636;
-      f638 = p2g_ffma(f363, f637, f636, 0, false);
+      precise float f638 = p2g_ffma(f363, f637, f636, 0, false);
       // 702: mul.f32 	%f639, %f499, %f581;
-      f639 = p2g_fmul(f499, f581, false);
+      precise float f639 = p2g_fmul(f499, f581, false);
       // 703: fma.rn.f32 	%f640, %f498, %f573, %f639;
-      f640 = p2g_ffma(f498, f573, f639, 0, false);
+      precise float f640 = p2g_ffma(f498, f573, f639, 0, false);
       // 704: fma.rn.f32 	%f641, %f512, %f638, %f640;
-      f641 = p2g_ffma(f512, f638, f640, 0, false);
+      precise float f641 = p2g_ffma(f512, f638, f640, 0, false);
       // 705: min.f32 	%f642, %f402, %f405;
-      f642 = p2g_fmin(f402, f405);
+      precise float f642 = p2g_fmin(f402, f405);
       // 706: min.f32 	%f643, %f442, %f445;
-      f643 = p2g_fmin(f442, f445);
+      precise float f643 = p2g_fmin(f442, f445);
       // 707: min.f32 	%f644, %f642, %f643;
-      f644 = p2g_fmin(f642, f643);
+      precise float f644 = p2g_fmin(f642, f643);
       // 708: max.f32 	%f645, %f402, %f405;
-      f645 = p2g_fmax(f402, f405);
+      precise float f645 = p2g_fmax(f402, f405);
       // 709: max.f32 	%f646, %f442, %f445;
-      f646 = p2g_fmax(f442, f445);
+      precise float f646 = p2g_fmax(f442, f445);
       // 710: max.f32 	%f647, %f645, %f646;
-      f647 = p2g_fmax(f645, f646);
+      precise float f647 = p2g_fmax(f645, f646);
       // 711: max.f32 	%f648, %f641, %f644;
-      f648 = p2g_fmax(f641, f644);
+      precise float f648 = p2g_fmax(f641, f644);
       // 712: min.f32 	%f36, %f648, %f647;
-      f36 = p2g_fmin(f648, f647);
+      precise float f36 = p2g_fmin(f648, f647);
       // 713: mul.f32 	%f649, %f598, %f635;
-      f649 = p2g_fmul(f598, f635, false);
+      precise float f649 = p2g_fmul(f598, f635, false);
       // 714: fma.rn.f32 	%f650, %f357, %f632, %f649;
-      f650 = p2g_ffma(f357, f632, f649, 0, false);
+      precise float f650 = p2g_ffma(f357, f632, f649, 0, false);
       // 715: fma.rn.f32 	%f651, %f599, %f637, %f650;
-      f651 = p2g_ffma(f599, f637, f650, 0, false);
+      precise float f651 = p2g_ffma(f599, f637, f650, 0, false);
       // 716: cvt.sat.f32.f32 	%f652, %f597;
       uint t111 = floatBitsToUint(f597);
-      f652 = p2g_sat(uintBitsToFloat((t111 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t111));
+      precise float f652 = p2g_sat(uintBitsToFloat((t111 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t111));
       // 717: fma.rn.f32 	%f653, %f363, %f652, %f651;
-      f653 = p2g_ffma(f363, f652, f651, 0, false);
+      precise float f653 = p2g_ffma(f363, f652, f651, 0, false);
       // 718: mul.f32 	%f654, %f499, %f589;
-      f654 = p2g_fmul(f499, f589, false);
+      precise float f654 = p2g_fmul(f499, f589, false);
       // 719: fma.rn.f32 	%f655, %f498, %f581, %f654;
-      f655 = p2g_ffma(f498, f581, f654, 0, false);
+      precise float f655 = p2g_ffma(f498, f581, f654, 0, false);
       // 720: fma.rn.f32 	%f656, %f512, %f653, %f655;
-      f656 = p2g_ffma(f512, f653, f655, 0, false);
+      precise float f656 = p2g_ffma(f512, f653, f655, 0, false);
       // 721: min.f32 	%f657, %f448, %f451;
-      f657 = p2g_fmin(f448, f451);
+      precise float f657 = p2g_fmin(f448, f451);
       // 722: min.f32 	%f658, %f643, %f657;
-      f658 = p2g_fmin(f643, f657);
+      precise float f658 = p2g_fmin(f643, f657);
       // 723: max.f32 	%f659, %f448, %f451;
-      f659 = p2g_fmax(f448, f451);
+      precise float f659 = p2g_fmax(f448, f451);
       // 724: max.f32 	%f660, %f646, %f659;
-      f660 = p2g_fmax(f646, f659);
+      precise float f660 = p2g_fmax(f646, f659);
       // 725: max.f32 	%f661, %f656, %f658;
-      f661 = p2g_fmax(f656, f658);
+      precise float f661 = p2g_fmax(f656, f658);
       // 726: min.f32 	%f37, %f661, %f660;
-      f37 = p2g_fmin(f661, f660);
+      precise float f37 = p2g_fmin(f661, f660);
       // 727: setp.lt.f32 	%p57, %f34, 0f3F7FBE77;
       int t112 = p2g_fcmp(floatBitsToUint(f34), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
       // 728: @%p57 bra 	$L__BB0_16;
       if (t112 == -1) {
         // 732: sub.f32 	%f668, %f345, %f34;
-        f668 = p2g_fsub(f345, f34, false);
+        precise float f668 = p2g_fsub(f345, f34, false);
         // 733: div.approx.f32 	%f1097, %f34, %f668;
         f1097 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f34), floatBitsToUint(f668), false));
         // 734: bra.uni 	$L__BB0_17;
       } else {
         // 729: bra.uni 	$L__BB0_15;
         // 737: add.f32 	%f662, %f34, 0f3C4FAEFF;
-        f662 = p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false);
+        precise float f662 = p2g_fadd(f34, uintBitsToFloat(0x3C4FAEFFu), false);
         // 738: mul.f32 	%f663, %f662, 0f41100000;
-        f663 = p2g_fmul(f662, 9.0, false);
+        precise float f663 = p2g_fmul(f662, 9.0, false);
         // 739: mul.f32 	%f664, %f663, 0f3FB8AA3B;
-        f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f664 = p2g_fmul(f663, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 740: ex2.approx.f32 	%f665, %f664;
-        f665 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false));
+        precise float f665 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f664), false));
         // 741: add.f32 	%f666, %f665, 0fBF800000;
-        f666 = p2g_fadd(f665, -1.0, false);
+        precise float f666 = p2g_fadd(f665, -1.0, false);
         // 742: div.rn.f32 	%f1097, %f666, 0f41100000;
         f1097 = p2g_div32(f666, 9.0, 0, false);
       }
       // 745: mul.f32 	%f41, %f26, %f488;
-      f41 = p2g_fmul(f26, f488, false);
+      precise float f41 = p2g_fmul(f26, f488, false);
       // 746: mul.f32 	%f42, %f489, %f27;
       f42 = p2g_fmul(f489, f27, false);
       // 747: mul.f32 	%f43, %f2, %f1097;
-      f43 = p2g_fmul(f2, f1097, false);
+      precise float f43 = p2g_fmul(f2, f1097, false);
       // 748: setp.lt.f32 	%p58, %f43, 0f447A0000;
       int t113 = p2g_fcmp(floatBitsToUint(f43), floatBitsToUint(1000.0));
       // 749: @%p58 bra 	$L__BB0_21;
       if (t113 == -1) {
         // 753: add.f32 	%f705, %f43, 0f3F800000;
-        f705 = p2g_fadd(f43, 1.0, false);
+        precise float f705 = p2g_fadd(f43, 1.0, false);
         // 754: rcp.rn.f32 	%f1099, %f705;
         f1099 = p2g_div32(1.0, f705, 0, false);
         // 755: bra.uni 	$L__BB0_22;
       } else {
         // 750: bra.uni 	$L__BB0_18;
         // 758: fma.rn.f32 	%f669, %f43, 0f41100000, 0f3F800000;
-        f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
+        precise float f669 = p2g_ffma(f43, 9.0, 1.0, 0, false);
         // 759: setp.lt.f32 	%p59, %f669, 0f00800000;
         int t114 = p2g_fcmp(floatBitsToUint(f669), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p59 = t114 == -1;
+        bool p59 = t114 == -1;
         // 760: mul.f32 	%f670, %f669, 0f4B000000;
-        f670 = p2g_fmul(f669, 8388608.0, false);
+        precise float f670 = p2g_fmul(f669, 8388608.0, false);
         // 761: selp.f32 	%f44, %f670, %f669, %p59;
-        f44 = p59 ? f670 : f669;
+        precise float f44 = p59 ? f670 : f669;
         // 762: selp.f32 	%f671, 0fC1B80000, 0f00000000, %p59;
-        f671 = p59 ? -23.0 : 0.0;
+        precise float f671 = p59 ? -23.0 : 0.0;
         // 763: mov.b32 	%r308, %f44;
-        r308 = floatBitsToUint(f44);
+        uint r308 = floatBitsToUint(f44);
         // 764: add.s32 	%r309, %r308, -1060439283;
         // 765: and.b32  	%r310, %r309, -8388608;
-        r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
+        uint r310 = uint(int(r308) + -1060439283) & 0xFF800000u;
         // 766: sub.s32 	%r311, %r308, %r310;
         // 767: mov.b32 	%f672, %r311;
-        f672 = uintBitsToFloat(uint(int(r308) - int(r310)));
+        precise float f672 = uintBitsToFloat(uint(int(r308) - int(r310)));
         // 768: cvt.rn.f32.s32 	%f673, %r310;
         uint t115 = p2g_s2f32(int(int(r310)), 0);
-        f673 = uintBitsToFloat((t115 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t115);
+        precise float f673 = uintBitsToFloat((t115 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t115);
         // 769: mov.f32 	%f674, 0f34000000;
-        f674 = uintBitsToFloat(0x34000000u);
+        precise float f674 = uintBitsToFloat(0x34000000u);
         // 770: fma.rn.f32 	%f675, %f673, %f674, %f671;
-        f675 = p2g_ffma(f673, f674, f671, 0, false);
+        precise float f675 = p2g_ffma(f673, f674, f671, 0, false);
         // 771: add.f32 	%f676, %f672, 0fBF800000;
-        f676 = p2g_fadd(f672, -1.0, false);
+        precise float f676 = p2g_fadd(f672, -1.0, false);
         // 772: mov.f32 	%f677, 0fBE2C7F30;
-        f677 = uintBitsToFloat(0xBE2C7F30u);
+        precise float f677 = uintBitsToFloat(0xBE2C7F30u);
         // 773: mov.f32 	%f678, 0f3DC6B27F;
-        f678 = uintBitsToFloat(0x3DC6B27Fu);
+        precise float f678 = uintBitsToFloat(0x3DC6B27Fu);
         // 774: fma.rn.f32 	%f679, %f678, %f676, %f677;
-        f679 = p2g_ffma(f678, f676, f677, 0, false);
+        precise float f679 = p2g_ffma(f678, f676, f677, 0, false);
         // 775: mov.f32 	%f680, 0f3E2FCF2A;
-        f680 = uintBitsToFloat(0x3E2FCF2Au);
+        precise float f680 = uintBitsToFloat(0x3E2FCF2Au);
         // 776: fma.rn.f32 	%f681, %f679, %f676, %f680;
-        f681 = p2g_ffma(f679, f676, f680, 0, false);
+        precise float f681 = p2g_ffma(f679, f676, f680, 0, false);
         // 777: mov.f32 	%f682, 0fBE374E43;
-        f682 = uintBitsToFloat(0xBE374E43u);
+        precise float f682 = uintBitsToFloat(0xBE374E43u);
         // 778: fma.rn.f32 	%f683, %f681, %f676, %f682;
-        f683 = p2g_ffma(f681, f676, f682, 0, false);
+        precise float f683 = p2g_ffma(f681, f676, f682, 0, false);
         // 779: mov.f32 	%f684, 0f3E520BF4;
-        f684 = uintBitsToFloat(0x3E520BF4u);
+        precise float f684 = uintBitsToFloat(0x3E520BF4u);
         // 780: fma.rn.f32 	%f685, %f683, %f676, %f684;
-        f685 = p2g_ffma(f683, f676, f684, 0, false);
+        precise float f685 = p2g_ffma(f683, f676, f684, 0, false);
         // 781: mov.f32 	%f686, 0fBE763C8B;
-        f686 = uintBitsToFloat(0xBE763C8Bu);
+        precise float f686 = uintBitsToFloat(0xBE763C8Bu);
         // 782: fma.rn.f32 	%f687, %f685, %f676, %f686;
-        f687 = p2g_ffma(f685, f676, f686, 0, false);
+        precise float f687 = p2g_ffma(f685, f676, f686, 0, false);
         // 783: mov.f32 	%f688, 0f3E93BF99;
-        f688 = uintBitsToFloat(0x3E93BF99u);
+        precise float f688 = uintBitsToFloat(0x3E93BF99u);
         // 784: fma.rn.f32 	%f689, %f687, %f676, %f688;
-        f689 = p2g_ffma(f687, f676, f688, 0, false);
+        precise float f689 = p2g_ffma(f687, f676, f688, 0, false);
         // 785: mov.f32 	%f690, 0fBEB8AA49;
-        f690 = uintBitsToFloat(0xBEB8AA49u);
+        precise float f690 = uintBitsToFloat(0xBEB8AA49u);
         // 786: fma.rn.f32 	%f691, %f689, %f676, %f690;
-        f691 = p2g_ffma(f689, f676, f690, 0, false);
+        precise float f691 = p2g_ffma(f689, f676, f690, 0, false);
         // 787: mov.f32 	%f692, 0f3EF6384A;
-        f692 = uintBitsToFloat(0x3EF6384Au);
+        precise float f692 = uintBitsToFloat(0x3EF6384Au);
         // 788: fma.rn.f32 	%f693, %f691, %f676, %f692;
-        f693 = p2g_ffma(f691, f676, f692, 0, false);
+        precise float f693 = p2g_ffma(f691, f676, f692, 0, false);
         // 789: mov.f32 	%f694, 0fBF38AA3B;
-        f694 = uintBitsToFloat(0xBF38AA3Bu);
+        precise float f694 = uintBitsToFloat(0xBF38AA3Bu);
         // 790: fma.rn.f32 	%f695, %f693, %f676, %f694;
-        f695 = p2g_ffma(f693, f676, f694, 0, false);
+        precise float f695 = p2g_ffma(f693, f676, f694, 0, false);
         // 791: mul.f32 	%f696, %f676, %f695;
-        f696 = p2g_fmul(f676, f695, false);
+        precise float f696 = p2g_fmul(f676, f695, false);
         // 792: mul.f32 	%f697, %f676, %f696;
-        f697 = p2g_fmul(f676, f696, false);
+        precise float f697 = p2g_fmul(f676, f696, false);
         // 793: mov.f32 	%f698, 0f3FB8AA3B;
-        f698 = uintBitsToFloat(0x3FB8AA3Bu);
+        precise float f698 = uintBitsToFloat(0x3FB8AA3Bu);
         // 794: fma.rn.f32 	%f699, %f676, %f698, %f697;
-        f699 = p2g_ffma(f676, f698, f697, 0, false);
+        precise float f699 = p2g_ffma(f676, f698, f697, 0, false);
         // 795: add.f32 	%f1098, %f675, %f699;
-        f1098 = p2g_fadd(f675, f699, false);
+        precise float f1098 = p2g_fadd(f675, f699, false);
         // 796: setp.lt.u32 	%p60, %r308, 2139095040;
         // 797: @%p60 bra 	$L__BB0_20;
         if (!(r308 < 0x7F800000u)) {
           // 799: mov.f32 	%f700, 0f7F800000;
-          f700 = uintBitsToFloat(0x7F800000u);
+          precise float f700 = uintBitsToFloat(0x7F800000u);
           // 800: fma.rn.f32 	%f1098, %f44, %f700, %f700;
           f1098 = p2g_ffma(f44, f700, f700, 0, false);
         }
         // 803: mul.f32 	%f701, %f1098, 0f3F317218;
-        f701 = p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false);
+        precise float f701 = p2g_fmul(f1098, uintBitsToFloat(0x3F317218u), false);
         // 804: div.rn.f32 	%f702, %f701, 0f41100000;
-        f702 = p2g_div32(f701, 9.0, 0, false);
+        precise float f702 = p2g_div32(f701, 9.0, 0, false);
         // 805: add.f32 	%f703, %f702, 0fBC4FAEFF;
-        f703 = p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
+        precise float f703 = p2g_fadd(f702, uintBitsToFloat(0xBC4FAEFFu), false);
         // 806: setp.eq.f32 	%p61, %f44, 0f00000000;
         int t116 = p2g_fcmp(floatBitsToUint(f44), floatBitsToUint(0.0));
         // 807: selp.f32 	%f704, 0fFF800000, %f703, %p61;
-        f704 = (t116 == 0) ? uintBitsToFloat(0xFF800000u) : f703;
+        precise float f704 = (t116 == 0) ? uintBitsToFloat(0xFF800000u) : f703;
         // 808: div.rn.f32 	%f1099, %f704, %f43;
         f1099 = p2g_div32(f704, f43, 0, false);
       }
       // 811: mov.b64 	%rd50, k_output_param_0;
       // 812: add.s64 	%rd49, %rd50, 264;
-      rd49 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
+      uint64_t rd49 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
       // 813: ld.param.u8 	%rs1587, [%rd49+-232];
       // 814: mul.f32 	%f51, %f43, %f1099;
       f51 = p2g_fmul(f43, f1099, false);
@@ -3454,7 +2846,7 @@ void main() {
       // 817: setp.lt.f32 	%p64, %f41, 0f00000000;
       int t118 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(0.0));
       // 818: or.pred  	%p65, %p64, %p63;
-      p65 = (t118 == -1) || ((bitfieldExtract(int(p32_u8 & 0x0000FFFFu), 0, 16)) != 0);
+      bool p65 = (t118 == -1) || ((bitfieldExtract(int(p32_u8 & 0x0000FFFFu), 0, 16)) != 0);
       // 819: setp.gt.f32 	%p66, %f41, 0f3F800000;
       int t119 = p2g_fcmp(floatBitsToUint(f41), floatBitsToUint(1.0));
       // 820: or.pred  	%p1, %p66, %p65;
@@ -3462,134 +2854,134 @@ void main() {
       // 821: @%p62 bra 	$L__BB0_24;
       if (t117 == -1) {
         // 825: mov.f32 	%f711, 0f3F800000;
-        f711 = 1.0;
+        precise float f711 = 1.0;
         // 826: sub.f32 	%f712, %f711, %f35;
-        f712 = p2g_fsub(f711, f35, false);
+        precise float f712 = p2g_fsub(f711, f35, false);
         // 827: div.approx.f32 	%f1100, %f35, %f712;
         f1100 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f35), floatBitsToUint(f712), false));
         // 828: bra.uni 	$L__BB0_25;
       } else {
         // 822: bra.uni 	$L__BB0_23;
         // 831: add.f32 	%f706, %f35, 0f3C4FAEFF;
-        f706 = p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false);
+        precise float f706 = p2g_fadd(f35, uintBitsToFloat(0x3C4FAEFFu), false);
         // 832: mul.f32 	%f707, %f706, 0f41100000;
-        f707 = p2g_fmul(f706, 9.0, false);
+        precise float f707 = p2g_fmul(f706, 9.0, false);
         // 833: mul.f32 	%f708, %f707, 0f3FB8AA3B;
-        f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f708 = p2g_fmul(f707, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 834: ex2.approx.f32 	%f709, %f708;
-        f709 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false));
+        precise float f709 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f708), false));
         // 835: add.f32 	%f710, %f709, 0fBF800000;
-        f710 = p2g_fadd(f709, -1.0, false);
+        precise float f710 = p2g_fadd(f709, -1.0, false);
         // 836: div.rn.f32 	%f1100, %f710, 0f41100000;
         f1100 = p2g_div32(f710, 9.0, 0, false);
       }
       // 839: mul.f32 	%f55, %f2, %f1100;
-      f55 = p2g_fmul(f2, f1100, false);
+      precise float f55 = p2g_fmul(f2, f1100, false);
       // 840: setp.lt.f32 	%p67, %f55, 0f447A0000;
       int t120 = p2g_fcmp(floatBitsToUint(f55), floatBitsToUint(1000.0));
       // 841: @%p67 bra 	$L__BB0_29;
       if (t120 == -1) {
         // 845: add.f32 	%f749, %f55, 0f3F800000;
-        f749 = p2g_fadd(f55, 1.0, false);
+        precise float f749 = p2g_fadd(f55, 1.0, false);
         // 846: rcp.rn.f32 	%f1102, %f749;
         f1102 = p2g_div32(1.0, f749, 0, false);
         // 847: bra.uni 	$L__BB0_30;
       } else {
         // 842: bra.uni 	$L__BB0_26;
         // 850: fma.rn.f32 	%f713, %f55, 0f41100000, 0f3F800000;
-        f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
+        precise float f713 = p2g_ffma(f55, 9.0, 1.0, 0, false);
         // 851: setp.lt.f32 	%p68, %f713, 0f00800000;
         int t121 = p2g_fcmp(floatBitsToUint(f713), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p68 = t121 == -1;
+        bool p68 = t121 == -1;
         // 852: mul.f32 	%f714, %f713, 0f4B000000;
-        f714 = p2g_fmul(f713, 8388608.0, false);
+        precise float f714 = p2g_fmul(f713, 8388608.0, false);
         // 853: selp.f32 	%f56, %f714, %f713, %p68;
-        f56 = p68 ? f714 : f713;
+        precise float f56 = p68 ? f714 : f713;
         // 854: selp.f32 	%f715, 0fC1B80000, 0f00000000, %p68;
-        f715 = p68 ? -23.0 : 0.0;
+        precise float f715 = p68 ? -23.0 : 0.0;
         // 855: mov.b32 	%r312, %f56;
-        r312 = floatBitsToUint(f56);
+        uint r312 = floatBitsToUint(f56);
         // 856: add.s32 	%r313, %r312, -1060439283;
         // 857: and.b32  	%r314, %r313, -8388608;
-        r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
+        uint r314 = uint(int(r312) + -1060439283) & 0xFF800000u;
         // 858: sub.s32 	%r315, %r312, %r314;
         // 859: mov.b32 	%f716, %r315;
-        f716 = uintBitsToFloat(uint(int(r312) - int(r314)));
+        precise float f716 = uintBitsToFloat(uint(int(r312) - int(r314)));
         // 860: cvt.rn.f32.s32 	%f717, %r314;
         uint t122 = p2g_s2f32(int(int(r314)), 0);
-        f717 = uintBitsToFloat((t122 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t122);
+        precise float f717 = uintBitsToFloat((t122 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t122);
         // 861: mov.f32 	%f718, 0f34000000;
-        f718 = uintBitsToFloat(0x34000000u);
+        precise float f718 = uintBitsToFloat(0x34000000u);
         // 862: fma.rn.f32 	%f719, %f717, %f718, %f715;
-        f719 = p2g_ffma(f717, f718, f715, 0, false);
+        precise float f719 = p2g_ffma(f717, f718, f715, 0, false);
         // 863: add.f32 	%f720, %f716, 0fBF800000;
-        f720 = p2g_fadd(f716, -1.0, false);
+        precise float f720 = p2g_fadd(f716, -1.0, false);
         // 864: mov.f32 	%f721, 0fBE2C7F30;
-        f721 = uintBitsToFloat(0xBE2C7F30u);
+        precise float f721 = uintBitsToFloat(0xBE2C7F30u);
         // 865: mov.f32 	%f722, 0f3DC6B27F;
-        f722 = uintBitsToFloat(0x3DC6B27Fu);
+        precise float f722 = uintBitsToFloat(0x3DC6B27Fu);
         // 866: fma.rn.f32 	%f723, %f722, %f720, %f721;
-        f723 = p2g_ffma(f722, f720, f721, 0, false);
+        precise float f723 = p2g_ffma(f722, f720, f721, 0, false);
         // 867: mov.f32 	%f724, 0f3E2FCF2A;
-        f724 = uintBitsToFloat(0x3E2FCF2Au);
+        precise float f724 = uintBitsToFloat(0x3E2FCF2Au);
         // 868: fma.rn.f32 	%f725, %f723, %f720, %f724;
-        f725 = p2g_ffma(f723, f720, f724, 0, false);
+        precise float f725 = p2g_ffma(f723, f720, f724, 0, false);
         // 869: mov.f32 	%f726, 0fBE374E43;
-        f726 = uintBitsToFloat(0xBE374E43u);
+        precise float f726 = uintBitsToFloat(0xBE374E43u);
         // 870: fma.rn.f32 	%f727, %f725, %f720, %f726;
-        f727 = p2g_ffma(f725, f720, f726, 0, false);
+        precise float f727 = p2g_ffma(f725, f720, f726, 0, false);
         // 871: mov.f32 	%f728, 0f3E520BF4;
-        f728 = uintBitsToFloat(0x3E520BF4u);
+        precise float f728 = uintBitsToFloat(0x3E520BF4u);
         // 872: fma.rn.f32 	%f729, %f727, %f720, %f728;
-        f729 = p2g_ffma(f727, f720, f728, 0, false);
+        precise float f729 = p2g_ffma(f727, f720, f728, 0, false);
         // 873: mov.f32 	%f730, 0fBE763C8B;
-        f730 = uintBitsToFloat(0xBE763C8Bu);
+        precise float f730 = uintBitsToFloat(0xBE763C8Bu);
         // 874: fma.rn.f32 	%f731, %f729, %f720, %f730;
-        f731 = p2g_ffma(f729, f720, f730, 0, false);
+        precise float f731 = p2g_ffma(f729, f720, f730, 0, false);
         // 875: mov.f32 	%f732, 0f3E93BF99;
-        f732 = uintBitsToFloat(0x3E93BF99u);
+        precise float f732 = uintBitsToFloat(0x3E93BF99u);
         // 876: fma.rn.f32 	%f733, %f731, %f720, %f732;
-        f733 = p2g_ffma(f731, f720, f732, 0, false);
+        precise float f733 = p2g_ffma(f731, f720, f732, 0, false);
         // 877: mov.f32 	%f734, 0fBEB8AA49;
-        f734 = uintBitsToFloat(0xBEB8AA49u);
+        precise float f734 = uintBitsToFloat(0xBEB8AA49u);
         // 878: fma.rn.f32 	%f735, %f733, %f720, %f734;
-        f735 = p2g_ffma(f733, f720, f734, 0, false);
+        precise float f735 = p2g_ffma(f733, f720, f734, 0, false);
         // 879: mov.f32 	%f736, 0f3EF6384A;
-        f736 = uintBitsToFloat(0x3EF6384Au);
+        precise float f736 = uintBitsToFloat(0x3EF6384Au);
         // 880: fma.rn.f32 	%f737, %f735, %f720, %f736;
-        f737 = p2g_ffma(f735, f720, f736, 0, false);
+        precise float f737 = p2g_ffma(f735, f720, f736, 0, false);
         // 881: mov.f32 	%f738, 0fBF38AA3B;
-        f738 = uintBitsToFloat(0xBF38AA3Bu);
+        precise float f738 = uintBitsToFloat(0xBF38AA3Bu);
         // 882: fma.rn.f32 	%f739, %f737, %f720, %f738;
-        f739 = p2g_ffma(f737, f720, f738, 0, false);
+        precise float f739 = p2g_ffma(f737, f720, f738, 0, false);
         // 883: mul.f32 	%f740, %f720, %f739;
-        f740 = p2g_fmul(f720, f739, false);
+        precise float f740 = p2g_fmul(f720, f739, false);
         // 884: mul.f32 	%f741, %f720, %f740;
-        f741 = p2g_fmul(f720, f740, false);
+        precise float f741 = p2g_fmul(f720, f740, false);
         // 885: mov.f32 	%f742, 0f3FB8AA3B;
-        f742 = uintBitsToFloat(0x3FB8AA3Bu);
+        precise float f742 = uintBitsToFloat(0x3FB8AA3Bu);
         // 886: fma.rn.f32 	%f743, %f720, %f742, %f741;
-        f743 = p2g_ffma(f720, f742, f741, 0, false);
+        precise float f743 = p2g_ffma(f720, f742, f741, 0, false);
         // 887: add.f32 	%f1101, %f719, %f743;
-        f1101 = p2g_fadd(f719, f743, false);
+        precise float f1101 = p2g_fadd(f719, f743, false);
         // 888: setp.lt.u32 	%p69, %r312, 2139095040;
         // 889: @%p69 bra 	$L__BB0_28;
         if (!(r312 < 0x7F800000u)) {
           // 891: mov.f32 	%f744, 0f7F800000;
-          f744 = uintBitsToFloat(0x7F800000u);
+          precise float f744 = uintBitsToFloat(0x7F800000u);
           // 892: fma.rn.f32 	%f1101, %f56, %f744, %f744;
           f1101 = p2g_ffma(f56, f744, f744, 0, false);
         }
         // 895: mul.f32 	%f745, %f1101, 0f3F317218;
-        f745 = p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false);
+        precise float f745 = p2g_fmul(f1101, uintBitsToFloat(0x3F317218u), false);
         // 896: div.rn.f32 	%f746, %f745, 0f41100000;
-        f746 = p2g_div32(f745, 9.0, 0, false);
+        precise float f746 = p2g_div32(f745, 9.0, 0, false);
         // 897: add.f32 	%f747, %f746, 0fBC4FAEFF;
-        f747 = p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
+        precise float f747 = p2g_fadd(f746, uintBitsToFloat(0xBC4FAEFFu), false);
         // 898: setp.eq.f32 	%p70, %f56, 0f00000000;
         int t123 = p2g_fcmp(floatBitsToUint(f56), floatBitsToUint(0.0));
         // 899: selp.f32 	%f748, 0fFF800000, %f747, %p70;
-        f748 = (t123 == 0) ? uintBitsToFloat(0xFF800000u) : f747;
+        precise float f748 = (t123 == 0) ? uintBitsToFloat(0xFF800000u) : f747;
         // 900: div.rn.f32 	%f1102, %f748, %f55;
         f1102 = p2g_div32(f748, f55, 0, false);
       }
@@ -3600,134 +2992,134 @@ void main() {
       // 905: @%p71 bra 	$L__BB0_32;
       if (t124 == -1) {
         // 909: mov.f32 	%f755, 0f3F800000;
-        f755 = 1.0;
+        precise float f755 = 1.0;
         // 910: sub.f32 	%f756, %f755, %f36;
-        f756 = p2g_fsub(f755, f36, false);
+        precise float f756 = p2g_fsub(f755, f36, false);
         // 911: div.approx.f32 	%f1103, %f36, %f756;
         f1103 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f36), floatBitsToUint(f756), false));
         // 912: bra.uni 	$L__BB0_33;
       } else {
         // 906: bra.uni 	$L__BB0_31;
         // 915: add.f32 	%f750, %f36, 0f3C4FAEFF;
-        f750 = p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false);
+        precise float f750 = p2g_fadd(f36, uintBitsToFloat(0x3C4FAEFFu), false);
         // 916: mul.f32 	%f751, %f750, 0f41100000;
-        f751 = p2g_fmul(f750, 9.0, false);
+        precise float f751 = p2g_fmul(f750, 9.0, false);
         // 917: mul.f32 	%f752, %f751, 0f3FB8AA3B;
-        f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f752 = p2g_fmul(f751, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 918: ex2.approx.f32 	%f753, %f752;
-        f753 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false));
+        precise float f753 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f752), false));
         // 919: add.f32 	%f754, %f753, 0fBF800000;
-        f754 = p2g_fadd(f753, -1.0, false);
+        precise float f754 = p2g_fadd(f753, -1.0, false);
         // 920: div.rn.f32 	%f1103, %f754, 0f41100000;
         f1103 = p2g_div32(f754, 9.0, 0, false);
       }
       // 923: mul.f32 	%f67, %f2, %f1103;
-      f67 = p2g_fmul(f2, f1103, false);
+      precise float f67 = p2g_fmul(f2, f1103, false);
       // 924: setp.lt.f32 	%p72, %f67, 0f447A0000;
       int t125 = p2g_fcmp(floatBitsToUint(f67), floatBitsToUint(1000.0));
       // 925: @%p72 bra 	$L__BB0_37;
       if (t125 == -1) {
         // 929: add.f32 	%f793, %f67, 0f3F800000;
-        f793 = p2g_fadd(f67, 1.0, false);
+        precise float f793 = p2g_fadd(f67, 1.0, false);
         // 930: rcp.rn.f32 	%f1105, %f793;
         f1105 = p2g_div32(1.0, f793, 0, false);
         // 931: bra.uni 	$L__BB0_38;
       } else {
         // 926: bra.uni 	$L__BB0_34;
         // 934: fma.rn.f32 	%f757, %f67, 0f41100000, 0f3F800000;
-        f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
+        precise float f757 = p2g_ffma(f67, 9.0, 1.0, 0, false);
         // 935: setp.lt.f32 	%p73, %f757, 0f00800000;
         int t126 = p2g_fcmp(floatBitsToUint(f757), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p73 = t126 == -1;
+        bool p73 = t126 == -1;
         // 936: mul.f32 	%f758, %f757, 0f4B000000;
-        f758 = p2g_fmul(f757, 8388608.0, false);
+        precise float f758 = p2g_fmul(f757, 8388608.0, false);
         // 937: selp.f32 	%f68, %f758, %f757, %p73;
-        f68 = p73 ? f758 : f757;
+        precise float f68 = p73 ? f758 : f757;
         // 938: selp.f32 	%f759, 0fC1B80000, 0f00000000, %p73;
-        f759 = p73 ? -23.0 : 0.0;
+        precise float f759 = p73 ? -23.0 : 0.0;
         // 939: mov.b32 	%r316, %f68;
-        r316 = floatBitsToUint(f68);
+        uint r316 = floatBitsToUint(f68);
         // 940: add.s32 	%r317, %r316, -1060439283;
         // 941: and.b32  	%r318, %r317, -8388608;
-        r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
+        uint r318 = uint(int(r316) + -1060439283) & 0xFF800000u;
         // 942: sub.s32 	%r319, %r316, %r318;
         // 943: mov.b32 	%f760, %r319;
-        f760 = uintBitsToFloat(uint(int(r316) - int(r318)));
+        precise float f760 = uintBitsToFloat(uint(int(r316) - int(r318)));
         // 944: cvt.rn.f32.s32 	%f761, %r318;
         uint t127 = p2g_s2f32(int(int(r318)), 0);
-        f761 = uintBitsToFloat((t127 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t127);
+        precise float f761 = uintBitsToFloat((t127 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t127);
         // 945: mov.f32 	%f762, 0f34000000;
-        f762 = uintBitsToFloat(0x34000000u);
+        precise float f762 = uintBitsToFloat(0x34000000u);
         // 946: fma.rn.f32 	%f763, %f761, %f762, %f759;
-        f763 = p2g_ffma(f761, f762, f759, 0, false);
+        precise float f763 = p2g_ffma(f761, f762, f759, 0, false);
         // 947: add.f32 	%f764, %f760, 0fBF800000;
-        f764 = p2g_fadd(f760, -1.0, false);
+        precise float f764 = p2g_fadd(f760, -1.0, false);
         // 948: mov.f32 	%f765, 0fBE2C7F30;
-        f765 = uintBitsToFloat(0xBE2C7F30u);
+        precise float f765 = uintBitsToFloat(0xBE2C7F30u);
         // 949: mov.f32 	%f766, 0f3DC6B27F;
-        f766 = uintBitsToFloat(0x3DC6B27Fu);
+        precise float f766 = uintBitsToFloat(0x3DC6B27Fu);
         // 950: fma.rn.f32 	%f767, %f766, %f764, %f765;
-        f767 = p2g_ffma(f766, f764, f765, 0, false);
+        precise float f767 = p2g_ffma(f766, f764, f765, 0, false);
         // 951: mov.f32 	%f768, 0f3E2FCF2A;
-        f768 = uintBitsToFloat(0x3E2FCF2Au);
+        precise float f768 = uintBitsToFloat(0x3E2FCF2Au);
         // 952: fma.rn.f32 	%f769, %f767, %f764, %f768;
-        f769 = p2g_ffma(f767, f764, f768, 0, false);
+        precise float f769 = p2g_ffma(f767, f764, f768, 0, false);
         // 953: mov.f32 	%f770, 0fBE374E43;
-        f770 = uintBitsToFloat(0xBE374E43u);
+        precise float f770 = uintBitsToFloat(0xBE374E43u);
         // 954: fma.rn.f32 	%f771, %f769, %f764, %f770;
-        f771 = p2g_ffma(f769, f764, f770, 0, false);
+        precise float f771 = p2g_ffma(f769, f764, f770, 0, false);
         // 955: mov.f32 	%f772, 0f3E520BF4;
-        f772 = uintBitsToFloat(0x3E520BF4u);
+        precise float f772 = uintBitsToFloat(0x3E520BF4u);
         // 956: fma.rn.f32 	%f773, %f771, %f764, %f772;
-        f773 = p2g_ffma(f771, f764, f772, 0, false);
+        precise float f773 = p2g_ffma(f771, f764, f772, 0, false);
         // 957: mov.f32 	%f774, 0fBE763C8B;
-        f774 = uintBitsToFloat(0xBE763C8Bu);
+        precise float f774 = uintBitsToFloat(0xBE763C8Bu);
         // 958: fma.rn.f32 	%f775, %f773, %f764, %f774;
-        f775 = p2g_ffma(f773, f764, f774, 0, false);
+        precise float f775 = p2g_ffma(f773, f764, f774, 0, false);
         // 959: mov.f32 	%f776, 0f3E93BF99;
-        f776 = uintBitsToFloat(0x3E93BF99u);
+        precise float f776 = uintBitsToFloat(0x3E93BF99u);
         // 960: fma.rn.f32 	%f777, %f775, %f764, %f776;
-        f777 = p2g_ffma(f775, f764, f776, 0, false);
+        precise float f777 = p2g_ffma(f775, f764, f776, 0, false);
         // 961: mov.f32 	%f778, 0fBEB8AA49;
-        f778 = uintBitsToFloat(0xBEB8AA49u);
+        precise float f778 = uintBitsToFloat(0xBEB8AA49u);
         // 962: fma.rn.f32 	%f779, %f777, %f764, %f778;
-        f779 = p2g_ffma(f777, f764, f778, 0, false);
+        precise float f779 = p2g_ffma(f777, f764, f778, 0, false);
         // 963: mov.f32 	%f780, 0f3EF6384A;
-        f780 = uintBitsToFloat(0x3EF6384Au);
+        precise float f780 = uintBitsToFloat(0x3EF6384Au);
         // 964: fma.rn.f32 	%f781, %f779, %f764, %f780;
-        f781 = p2g_ffma(f779, f764, f780, 0, false);
+        precise float f781 = p2g_ffma(f779, f764, f780, 0, false);
         // 965: mov.f32 	%f782, 0fBF38AA3B;
-        f782 = uintBitsToFloat(0xBF38AA3Bu);
+        precise float f782 = uintBitsToFloat(0xBF38AA3Bu);
         // 966: fma.rn.f32 	%f783, %f781, %f764, %f782;
-        f783 = p2g_ffma(f781, f764, f782, 0, false);
+        precise float f783 = p2g_ffma(f781, f764, f782, 0, false);
         // 967: mul.f32 	%f784, %f764, %f783;
-        f784 = p2g_fmul(f764, f783, false);
+        precise float f784 = p2g_fmul(f764, f783, false);
         // 968: mul.f32 	%f785, %f764, %f784;
-        f785 = p2g_fmul(f764, f784, false);
+        precise float f785 = p2g_fmul(f764, f784, false);
         // 969: mov.f32 	%f786, 0f3FB8AA3B;
-        f786 = uintBitsToFloat(0x3FB8AA3Bu);
+        precise float f786 = uintBitsToFloat(0x3FB8AA3Bu);
         // 970: fma.rn.f32 	%f787, %f764, %f786, %f785;
-        f787 = p2g_ffma(f764, f786, f785, 0, false);
+        precise float f787 = p2g_ffma(f764, f786, f785, 0, false);
         // 971: add.f32 	%f1104, %f763, %f787;
-        f1104 = p2g_fadd(f763, f787, false);
+        precise float f1104 = p2g_fadd(f763, f787, false);
         // 972: setp.lt.u32 	%p74, %r316, 2139095040;
         // 973: @%p74 bra 	$L__BB0_36;
         if (!(r316 < 0x7F800000u)) {
           // 975: mov.f32 	%f788, 0f7F800000;
-          f788 = uintBitsToFloat(0x7F800000u);
+          precise float f788 = uintBitsToFloat(0x7F800000u);
           // 976: fma.rn.f32 	%f1104, %f68, %f788, %f788;
           f1104 = p2g_ffma(f68, f788, f788, 0, false);
         }
         // 979: mul.f32 	%f789, %f1104, 0f3F317218;
-        f789 = p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false);
+        precise float f789 = p2g_fmul(f1104, uintBitsToFloat(0x3F317218u), false);
         // 980: div.rn.f32 	%f790, %f789, 0f41100000;
-        f790 = p2g_div32(f789, 9.0, 0, false);
+        precise float f790 = p2g_div32(f789, 9.0, 0, false);
         // 981: add.f32 	%f791, %f790, 0fBC4FAEFF;
-        f791 = p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
+        precise float f791 = p2g_fadd(f790, uintBitsToFloat(0xBC4FAEFFu), false);
         // 982: setp.eq.f32 	%p75, %f68, 0f00000000;
         int t128 = p2g_fcmp(floatBitsToUint(f68), floatBitsToUint(0.0));
         // 983: selp.f32 	%f792, 0fFF800000, %f791, %p75;
-        f792 = (t128 == 0) ? uintBitsToFloat(0xFF800000u) : f791;
+        precise float f792 = (t128 == 0) ? uintBitsToFloat(0xFF800000u) : f791;
         // 984: div.rn.f32 	%f1105, %f792, %f67;
         f1105 = p2g_div32(f792, f67, 0, false);
       }
@@ -3738,24 +3130,24 @@ void main() {
       // 989: @%p76 bra 	$L__BB0_40;
       if (t129 == -1) {
         // 993: mov.f32 	%f799, 0f3F800000;
-        f799 = 1.0;
+        precise float f799 = 1.0;
         // 994: sub.f32 	%f800, %f799, %f37;
-        f800 = p2g_fsub(f799, f37, false);
+        precise float f800 = p2g_fsub(f799, f37, false);
         // 995: div.approx.f32 	%f1106, %f37, %f800;
         f1106 = uintBitsToFloat(p2g_div_approx(floatBitsToUint(f37), floatBitsToUint(f800), false));
         // 996: bra.uni 	$L__BB0_41;
       } else {
         // 990: bra.uni 	$L__BB0_39;
         // 999: add.f32 	%f794, %f37, 0f3C4FAEFF;
-        f794 = p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false);
+        precise float f794 = p2g_fadd(f37, uintBitsToFloat(0x3C4FAEFFu), false);
         // 1000: mul.f32 	%f795, %f794, 0f41100000;
-        f795 = p2g_fmul(f794, 9.0, false);
+        precise float f795 = p2g_fmul(f794, 9.0, false);
         // 1001: mul.f32 	%f796, %f795, 0f3FB8AA3B;
-        f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
+        precise float f796 = p2g_fmul(f795, uintBitsToFloat(0x3FB8AA3Bu), false);
         // 1002: ex2.approx.f32 	%f797, %f796;
-        f797 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false));
+        precise float f797 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f796), false));
         // 1003: add.f32 	%f798, %f797, 0fBF800000;
-        f798 = p2g_fadd(f797, -1.0, false);
+        precise float f798 = p2g_fadd(f797, -1.0, false);
         // 1004: div.rn.f32 	%f1106, %f798, 0f41100000;
         f1106 = p2g_div32(f798, 9.0, 0, false);
       }
@@ -3766,289 +3158,279 @@ void main() {
       // 1009: @%p77 bra 	$L__BB0_45;
       if (t130 == -1) {
         // 1013: add.f32 	%f837, %f79, 0f3F800000;
-        f837 = p2g_fadd(f79, 1.0, false);
+        precise float f837 = p2g_fadd(f79, 1.0, false);
         // 1014: rcp.rn.f32 	%f1108, %f837;
         f1108 = p2g_div32(1.0, f837, 0, false);
         // 1015: bra.uni 	$L__BB0_46;
       } else {
         // 1010: bra.uni 	$L__BB0_42;
         // 1018: fma.rn.f32 	%f801, %f79, 0f41100000, 0f3F800000;
-        f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
+        precise float f801 = p2g_ffma(f79, 9.0, 1.0, 0, false);
         // 1019: setp.lt.f32 	%p78, %f801, 0f00800000;
         int t131 = p2g_fcmp(floatBitsToUint(f801), floatBitsToUint(uintBitsToFloat(0x00800000u)));
-        p78 = t131 == -1;
+        bool p78 = t131 == -1;
         // 1020: mul.f32 	%f802, %f801, 0f4B000000;
-        f802 = p2g_fmul(f801, 8388608.0, false);
+        precise float f802 = p2g_fmul(f801, 8388608.0, false);
         // 1021: selp.f32 	%f80, %f802, %f801, %p78;
-        f80 = p78 ? f802 : f801;
+        precise float f80 = p78 ? f802 : f801;
         // 1022: selp.f32 	%f803, 0fC1B80000, 0f00000000, %p78;
-        f803 = p78 ? -23.0 : 0.0;
+        precise float f803 = p78 ? -23.0 : 0.0;
         // 1023: mov.b32 	%r320, %f80;
-        r320 = floatBitsToUint(f80);
+        uint r320 = floatBitsToUint(f80);
         // 1024: add.s32 	%r321, %r320, -1060439283;
         // 1025: and.b32  	%r322, %r321, -8388608;
-        r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
+        uint r322 = uint(int(r320) + -1060439283) & 0xFF800000u;
         // 1026: sub.s32 	%r323, %r320, %r322;
         // 1027: mov.b32 	%f804, %r323;
-        f804 = uintBitsToFloat(uint(int(r320) - int(r322)));
+        precise float f804 = uintBitsToFloat(uint(int(r320) - int(r322)));
         // 1028: cvt.rn.f32.s32 	%f805, %r322;
         uint t132 = p2g_s2f32(int(int(r322)), 0);
-        f805 = uintBitsToFloat((t132 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t132);
+        precise float f805 = uintBitsToFloat((t132 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t132);
         // 1029: mov.f32 	%f806, 0f34000000;
-        f806 = uintBitsToFloat(0x34000000u);
+        precise float f806 = uintBitsToFloat(0x34000000u);
         // 1030: fma.rn.f32 	%f807, %f805, %f806, %f803;
-        f807 = p2g_ffma(f805, f806, f803, 0, false);
+        precise float f807 = p2g_ffma(f805, f806, f803, 0, false);
         // 1031: add.f32 	%f808, %f804, 0fBF800000;
-        f808 = p2g_fadd(f804, -1.0, false);
+        precise float f808 = p2g_fadd(f804, -1.0, false);
         // 1032: mov.f32 	%f809, 0fBE2C7F30;
-        f809 = uintBitsToFloat(0xBE2C7F30u);
+        precise float f809 = uintBitsToFloat(0xBE2C7F30u);
         // 1033: mov.f32 	%f810, 0f3DC6B27F;
-        f810 = uintBitsToFloat(0x3DC6B27Fu);
+        precise float f810 = uintBitsToFloat(0x3DC6B27Fu);
         // 1034: fma.rn.f32 	%f811, %f810, %f808, %f809;
-        f811 = p2g_ffma(f810, f808, f809, 0, false);
+        precise float f811 = p2g_ffma(f810, f808, f809, 0, false);
         // 1035: mov.f32 	%f812, 0f3E2FCF2A;
-        f812 = uintBitsToFloat(0x3E2FCF2Au);
+        precise float f812 = uintBitsToFloat(0x3E2FCF2Au);
         // 1036: fma.rn.f32 	%f813, %f811, %f808, %f812;
-        f813 = p2g_ffma(f811, f808, f812, 0, false);
+        precise float f813 = p2g_ffma(f811, f808, f812, 0, false);
         // 1037: mov.f32 	%f814, 0fBE374E43;
-        f814 = uintBitsToFloat(0xBE374E43u);
+        precise float f814 = uintBitsToFloat(0xBE374E43u);
         // 1038: fma.rn.f32 	%f815, %f813, %f808, %f814;
-        f815 = p2g_ffma(f813, f808, f814, 0, false);
+        precise float f815 = p2g_ffma(f813, f808, f814, 0, false);
         // 1039: mov.f32 	%f816, 0f3E520BF4;
-        f816 = uintBitsToFloat(0x3E520BF4u);
+        precise float f816 = uintBitsToFloat(0x3E520BF4u);
         // 1040: fma.rn.f32 	%f817, %f815, %f808, %f816;
-        f817 = p2g_ffma(f815, f808, f816, 0, false);
+        precise float f817 = p2g_ffma(f815, f808, f816, 0, false);
         // 1041: mov.f32 	%f818, 0fBE763C8B;
-        f818 = uintBitsToFloat(0xBE763C8Bu);
+        precise float f818 = uintBitsToFloat(0xBE763C8Bu);
         // 1042: fma.rn.f32 	%f819, %f817, %f808, %f818;
-        f819 = p2g_ffma(f817, f808, f818, 0, false);
+        precise float f819 = p2g_ffma(f817, f808, f818, 0, false);
         // 1043: mov.f32 	%f820, 0f3E93BF99;
-        f820 = uintBitsToFloat(0x3E93BF99u);
+        precise float f820 = uintBitsToFloat(0x3E93BF99u);
         // 1044: fma.rn.f32 	%f821, %f819, %f808, %f820;
-        f821 = p2g_ffma(f819, f808, f820, 0, false);
+        precise float f821 = p2g_ffma(f819, f808, f820, 0, false);
         // 1045: mov.f32 	%f822, 0fBEB8AA49;
-        f822 = uintBitsToFloat(0xBEB8AA49u);
+        precise float f822 = uintBitsToFloat(0xBEB8AA49u);
         // 1046: fma.rn.f32 	%f823, %f821, %f808, %f822;
-        f823 = p2g_ffma(f821, f808, f822, 0, false);
+        precise float f823 = p2g_ffma(f821, f808, f822, 0, false);
         // 1047: mov.f32 	%f824, 0f3EF6384A;
-        f824 = uintBitsToFloat(0x3EF6384Au);
+        precise float f824 = uintBitsToFloat(0x3EF6384Au);
         // 1048: fma.rn.f32 	%f825, %f823, %f808, %f824;
-        f825 = p2g_ffma(f823, f808, f824, 0, false);
+        precise float f825 = p2g_ffma(f823, f808, f824, 0, false);
         // 1049: mov.f32 	%f826, 0fBF38AA3B;
-        f826 = uintBitsToFloat(0xBF38AA3Bu);
+        precise float f826 = uintBitsToFloat(0xBF38AA3Bu);
         // 1050: fma.rn.f32 	%f827, %f825, %f808, %f826;
-        f827 = p2g_ffma(f825, f808, f826, 0, false);
+        precise float f827 = p2g_ffma(f825, f808, f826, 0, false);
         // 1051: mul.f32 	%f828, %f808, %f827;
-        f828 = p2g_fmul(f808, f827, false);
+        precise float f828 = p2g_fmul(f808, f827, false);
         // 1052: mul.f32 	%f829, %f808, %f828;
-        f829 = p2g_fmul(f808, f828, false);
+        precise float f829 = p2g_fmul(f808, f828, false);
         // 1053: mov.f32 	%f830, 0f3FB8AA3B;
-        f830 = uintBitsToFloat(0x3FB8AA3Bu);
+        precise float f830 = uintBitsToFloat(0x3FB8AA3Bu);
         // 1054: fma.rn.f32 	%f831, %f808, %f830, %f829;
-        f831 = p2g_ffma(f808, f830, f829, 0, false);
+        precise float f831 = p2g_ffma(f808, f830, f829, 0, false);
         // 1055: add.f32 	%f1107, %f807, %f831;
-        f1107 = p2g_fadd(f807, f831, false);
+        precise float f1107 = p2g_fadd(f807, f831, false);
         // 1056: setp.lt.u32 	%p79, %r320, 2139095040;
         // 1057: @%p79 bra 	$L__BB0_44;
         if (!(r320 < 0x7F800000u)) {
           // 1059: mov.f32 	%f832, 0f7F800000;
-          f832 = uintBitsToFloat(0x7F800000u);
+          precise float f832 = uintBitsToFloat(0x7F800000u);
           // 1060: fma.rn.f32 	%f1107, %f80, %f832, %f832;
           f1107 = p2g_ffma(f80, f832, f832, 0, false);
         }
         // 1063: mul.f32 	%f833, %f1107, 0f3F317218;
-        f833 = p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false);
+        precise float f833 = p2g_fmul(f1107, uintBitsToFloat(0x3F317218u), false);
         // 1064: div.rn.f32 	%f834, %f833, 0f41100000;
-        f834 = p2g_div32(f833, 9.0, 0, false);
+        precise float f834 = p2g_div32(f833, 9.0, 0, false);
         // 1065: add.f32 	%f835, %f834, 0fBC4FAEFF;
-        f835 = p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
+        precise float f835 = p2g_fadd(f834, uintBitsToFloat(0xBC4FAEFFu), false);
         // 1066: setp.eq.f32 	%p80, %f80, 0f00000000;
         int t133 = p2g_fcmp(floatBitsToUint(f80), floatBitsToUint(0.0));
         // 1067: selp.f32 	%f836, 0fFF800000, %f835, %p80;
-        f836 = (t133 == 0) ? uintBitsToFloat(0xFF800000u) : f835;
+        precise float f836 = (t133 == 0) ? uintBitsToFloat(0xFF800000u) : f835;
         // 1068: div.rn.f32 	%f1108, %f836, %f79;
         f1108 = p2g_div32(f836, f79, 0, false);
       }
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 1071: mov.b64 	%rd52, k_output_param_0;
-      rd52 = uint64_t(0ul);
+      uint64_t rd52 = uint64_t(0ul);
       // 1072: add.s64 	%rd51, %rd52, 264;
-      rd51 = uint64_t(int64_t(rd52) + 264l);
+      uint64_t rd51 = uint64_t(int64_t(rd52) + 264l);
       // 1073: setp.lt.f32 	%p81, %f42, 0f00000000;
       int t134 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(0.0));
-      p81 = t134 == -1;
+      bool p81 = t134 == -1;
       // 1074: or.pred  	%p82, %p81, %p1;
-      p82 = p81 || p1;
+      bool p82 = p81 || p1;
       // 1075: setp.gt.f32 	%p83, %f42, 0f3F800000;
       int t135 = p2g_fcmp(floatBitsToUint(f42), floatBitsToUint(1.0));
-      p83 = t135 == 1;
+      bool p83 = t135 == 1;
       // 1076: mov.f32 	%f841, 0f3F800000;
-      f841 = 1.0;
+      precise float f841 = 1.0;
       // 1077: or.pred  	%p84, %p83, %p82;
-      p84 = p83 || p82;
+      bool p84 = p83 || p82;
       // 1078: mul.f32 	%f90, %f79, %f1108;
       f90 = p2g_fmul(f79, f1108, false);
       // 1079: mul.f32 	%f848, %f63, %f90;
-      f848 = p2g_fmul(f63, f90, false);
+      precise float f848 = p2g_fmul(f63, f90, false);
       // 1080: fma.rn.f32 	%f849, %f51, %f75, %f848;
-      f849 = p2g_ffma(f51, f75, f848, 0, false);
+      precise float f849 = p2g_ffma(f51, f75, f848, 0, false);
       // 1081: fma.rn.f32 	%f850, %f28, %f29, %f849;
-      f850 = p2g_ffma(f28, f29, f849, 0, false);
+      precise float f850 = p2g_ffma(f28, f29, f849, 0, false);
       // 1082: cvt.sat.f32.f32 	%f91, %f1096;
       uint t136 = floatBitsToUint(f1096);
       f91 = p2g_sat(uintBitsToFloat((t136 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t136));
       // 1083: fma.rn.f32 	%f851, %f30, %f91, %f850;
-      f851 = p2g_ffma(f30, f91, f850, 0, false);
+      precise float f851 = p2g_ffma(f30, f91, f850, 0, false);
       // 1084: abs.f32 	%f92, %f851;
-      f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
+      precise float f92 = p2g_canon(uintBitsToFloat(floatBitsToUint(f851) & 0x7FFFFFFFu));
       // 1085: setp.geu.f32 	%p85, %f92, 0f7F800000;
       int t137 = p2g_fcmp(floatBitsToUint(f92), floatBitsToUint(uintBitsToFloat(0x7F800000u)));
       p85 = t137 >= 0;
       // 1086: or.pred  	%p2, %p84, %p85;
       p2 = p84 || p85;
       // 1087: selp.f32 	%f852, 0f3F800000, %f91, %p2;
-      f852 = p2 ? 1.0 : f91;
+      precise float f852 = p2 ? 1.0 : f91;
       // 1088: selp.f32 	%f853, 0f3F800000, %f31, %p2;
-      f853 = p2 ? 1.0 : f31;
+      precise float f853 = p2 ? 1.0 : f31;
       // 1089: sub.f32 	%f854, %f841, %f853;
-      f854 = p2g_fsub(f841, f853, false);
+      precise float f854 = p2g_fsub(f841, f853, false);
       // 1090: fma.rn.f32 	%f93, %f852, %f854, %f853;
       f93 = p2g_ffma(f852, f854, f853, 0, false);
       // 1091: mul.f32 	%f855, %f852, %f852;
-      f855 = p2g_fmul(f852, f852, false);
+      precise float f855 = p2g_fmul(f852, f852, false);
       // 1092: sub.f32 	%f856, %f841, %f855;
-      f856 = p2g_fsub(f841, f855, false);
+      precise float f856 = p2g_fsub(f841, f855, false);
       // 1093: fma.rn.f32 	%f94, %f853, %f856, %f855;
       f94 = p2g_ffma(f853, f856, f855, 0, false);
       // 1095: {  cvt.rn.f16.f32 %rs412, %f841;}
       rs412 = p2g_f2h_rn(floatBitsToUint(f841));
       // 1098: ld.param.f32 	%f857, [%rd51+-224];
-      f857 = p40_f32;
+      precise float f857 = p40_f32;
       // 1099: ld.param.f32 	%f858, [%rd51+-248];
-      f858 = p16_f32;
+      precise float f858 = p16_f32;
       // 1100: fma.rn.f32 	%f859, %f19, %f857, %f858;
-      f859 = p2g_ffma(f19, f857, f858, 0, false);
+      precise float f859 = p2g_ffma(f19, f857, f858, 0, false);
       // 1101: cvt.rn.f32.s32 	%f95, %r3;
       uint t138 = p2g_s2f32(int(int(r3)), 0);
       f95 = uintBitsToFloat((t138 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t138);
       // 1102: sub.f32 	%f839, %f859, %f95;
-      f839 = p2g_fsub(f859, f95, false);
+      precise float f839 = p2g_fsub(f859, f95, false);
       // 1104: {  cvt.rn.f16.f32 %rs413, %f839;}
       rs413 = p2g_f2h_rn(floatBitsToUint(f839));
       // 1107: ld.param.f32 	%f860, [%rd51+-220];
-      f860 = p44_f32;
+      precise float f860 = p44_f32;
       // 1108: ld.param.f32 	%f861, [%rd51+-244];
-      f861 = p20_f32;
+      precise float f861 = p20_f32;
       // 1109: fma.rn.f32 	%f862, %f20, %f860, %f861;
-      f862 = p2g_ffma(f20, f860, f861, 0, false);
+      precise float f862 = p2g_ffma(f20, f860, f861, 0, false);
       // 1110: cvt.rn.f32.s32 	%f96, %r4;
       uint t139 = p2g_s2f32(int(int(r4)), 0);
       f96 = uintBitsToFloat((t139 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t139);
       // 1111: sub.f32 	%f840, %f862, %f96;
-      f840 = p2g_fsub(f862, f96, false);
+      precise float f840 = p2g_fsub(f862, f96, false);
       // 1113: {  cvt.rn.f16.f32 %rs414, %f840;}
       rs414 = p2g_f2h_rn(floatBitsToUint(f840));
       // 1117: {  cvt.rn.f16.f32 %rs415, %f841;}
-      rs415 = p2g_f2h_rn(floatBitsToUint(f841));
+      uint rs415 = p2g_f2h_rn(floatBitsToUint(f841));
       // 1121: cvt.rmi.f16.f16 %rs416, %rs413;
-      rs416 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs413)), 2));
+      uint rs416 = p2g_hrint(rs413, 2);
       // 1124: cvt.rmi.f16.f16 %rs418, %rs414;
-      rs418 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs414)), 2));
+      uint rs418 = p2g_hrint(rs414, 2);
       // 1127: {sub.sat.f16 %rs420,%rs413,%rs416;
-      uint t140 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs413 & 0xFFFFu)), p2g_h2f(((rs416 & 0xFFFFu) ^ 0x8000u))));
-      rs420 = (t140 > 0x7C00u ? 0u : (t140 >= 0x3C00u ? 0x3C00u : t140));
+      uint rs420 = p2g_hsat(p2g_hsub(rs413, rs416));
       // 1131: {sub.sat.f16 %rs423,%rs414,%rs418;
-      uint t141 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs414 & 0xFFFFu)), p2g_h2f(((rs418 & 0xFFFFu) ^ 0x8000u))));
-      rs423 = (t141 > 0x7C00u ? 0u : (t141 >= 0x3C00u ? 0x3C00u : t141));
+      uint rs423 = p2g_hsat(p2g_hsub(rs414, rs418));
       // 1135: cvt.rzi.s32.f16 %r324, %rs418;
-      r324 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs418)), 1, true, 32)));
+      uint r324 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs418)), 1, true, 32)));
       // 1138: cvt.rzi.s32.f16 %r325, %rs416;
-      r325 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs416)), 1, true, 32)));
+      uint r325 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs416)), 1, true, 32)));
       // 1140: mad.lo.s32 	%r361, %r324, 24, %r325;
-      r361 = uint(int(r324) * 24 + int(r325));
+      uint r361 = uint(int(r324) * 24 + int(r325));
       // 1142: {sub.f16 %rs428,%rs415,%rs420;
-      rs428 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs415 & 0xFFFFu)), p2g_h2f(((rs420 & 0xFFFFu) ^ 0x8000u))));
+      uint rs428 = p2g_hsub(rs415, rs420);
       // 1146: {sub.f16 %rs431,%rs415,%rs423;
-      rs431 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs415 & 0xFFFFu)), p2g_h2f(((rs423 & 0xFFFFu) ^ 0x8000u))));
+      uint rs431 = p2g_hsub(rs415, rs423);
       // 1150: {mul.f16 %rs434,%rs428,%rs431;
-      rs434 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs428 & 0xFFFFu)), p2g_h2f((rs431 & 0xFFFFu)))));
+      uint rs434 = p2g_hmul(rs428, rs431);
       // 1154: {  mov.b32 %r326, {%rs434,%rs434};}
-      r326 = (rs434 << 0u) | (rs434 << 16u);
+      uint r326 = (rs434 << 0u) | (rs434 << 16u);
       // 1158: {mul.f16 %rs438,%rs420,%rs431;
-      rs438 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs420 & 0xFFFFu)), p2g_h2f((rs431 & 0xFFFFu)))));
+      uint rs438 = p2g_hmul(rs420, rs431);
       // 1162: {  mov.b32 %r327, {%rs438,%rs438};}
-      r327 = (rs438 << 0u) | (rs438 << 16u);
+      uint r327 = (rs438 << 0u) | (rs438 << 16u);
       // 1166: {mul.f16 %rs442,%rs428,%rs423;
-      rs442 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs428 & 0xFFFFu)), p2g_h2f((rs423 & 0xFFFFu)))));
+      uint rs442 = p2g_hmul(rs428, rs423);
       // 1170: {  mov.b32 %r328, {%rs442,%rs442};}
-      r328 = (rs442 << 0u) | (rs442 << 16u);
+      uint r328 = (rs442 << 0u) | (rs442 << 16u);
       // 1174: {mul.f16 %rs446,%rs420,%rs423;
-      rs446 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs420 & 0xFFFFu)), p2g_h2f((rs423 & 0xFFFFu)))));
+      uint rs446 = p2g_hmul(rs420, rs423);
       // 1178: {  mov.b32 %r329, {%rs446,%rs446};}
-      r329 = (rs446 << 0u) | (rs446 << 16u);
+      uint r329 = (rs446 << 0u) | (rs446 << 16u);
       // 1181: shl.b32 	%r362, %r361, 3;
-      r362 = r361 << 3u;
+      uint r362 = r361 << 3u;
       // 1182: mov.u32 	%r363, _ZZ8k_outputE6sColor;
       r363 = sh_sColor;
       // 1183: add.s32 	%r364, %r363, %r362;
-      r364 = uint(int(r363) + int(r362));
+      uint r364 = uint(int(r363) + int(r362));
       // 1184: ld.shared.u32 	%r331, [%r364];
-      r331 = p2g_lds32(r364);
+      uint r331 = p2g_lds32(r364);
       // 1186: {mul.f16x2 %r330,%r331,%r326;
-      uint t142 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r331 & 0xFFFFu)), p2g_h2f((r326 & 0xFFFFu)))));
-      r330 = (t142 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r331 >> 16)), p2g_h2f((r326 >> 16)))))) << 16));
+      uint r330 = p2g_hmul2(r331, r326);
       // 1189: ld.shared.u32 	%r334, [%r364+4];
-      r334 = p2g_lds32((r364 + 4u));
+      uint r334 = p2g_lds32((r364 + 4u));
       // 1191: {mul.f16x2 %r333,%r334,%r326;
-      uint t143 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r334 & 0xFFFFu)), p2g_h2f((r326 & 0xFFFFu)))));
-      r333 = (t143 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r334 >> 16)), p2g_h2f((r326 >> 16)))))) << 16));
+      uint r333 = p2g_hmul2(r334, r326);
       // 1194: ld.shared.u32 	%r337, [%r364+8];
-      r337 = p2g_lds32((r364 + 8u));
+      uint r337 = p2g_lds32((r364 + 8u));
       // 1196: {fma.rn.f16x2 %r336,%r337,%r327,%r330;
-      uint t144 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r337 & 0xFFFFu)), p2g_h2f((r327 & 0xFFFFu))), p2g_h2f((r330 & 0xFFFFu))));
-      r336 = (t144 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r337 >> 16)), p2g_h2f((r327 >> 16))), p2g_h2f((r330 >> 16))))) << 16));
+      uint r336 = p2g_hfma2(r337, r327, r330);
       // 1199: ld.shared.u32 	%r341, [%r364+12];
-      r341 = p2g_lds32((r364 + 12u));
+      uint r341 = p2g_lds32((r364 + 12u));
       // 1201: {fma.rn.f16x2 %r340,%r341,%r327,%r333;
-      uint t145 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r341 & 0xFFFFu)), p2g_h2f((r327 & 0xFFFFu))), p2g_h2f((r333 & 0xFFFFu))));
-      r340 = (t145 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r341 >> 16)), p2g_h2f((r327 >> 16))), p2g_h2f((r333 >> 16))))) << 16));
+      uint r340 = p2g_hfma2(r341, r327, r333);
       // 1204: ld.shared.u32 	%r345, [%r364+192];
-      r345 = p2g_lds32((r364 + 192u));
+      uint r345 = p2g_lds32((r364 + 192u));
       // 1206: {fma.rn.f16x2 %r344,%r345,%r328,%r336;
-      uint t146 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r345 & 0xFFFFu)), p2g_h2f((r328 & 0xFFFFu))), p2g_h2f((r336 & 0xFFFFu))));
-      r344 = (t146 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r345 >> 16)), p2g_h2f((r328 >> 16))), p2g_h2f((r336 >> 16))))) << 16));
+      uint r344 = p2g_hfma2(r345, r328, r336);
       // 1209: ld.shared.u32 	%r349, [%r364+196];
-      r349 = p2g_lds32((r364 + 196u));
+      uint r349 = p2g_lds32((r364 + 196u));
       // 1211: {fma.rn.f16x2 %r348,%r349,%r328,%r340;
-      uint t147 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r349 & 0xFFFFu)), p2g_h2f((r328 & 0xFFFFu))), p2g_h2f((r340 & 0xFFFFu))));
-      r348 = (t147 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r349 >> 16)), p2g_h2f((r328 >> 16))), p2g_h2f((r340 >> 16))))) << 16));
+      uint r348 = p2g_hfma2(r349, r328, r340);
       // 1214: ld.shared.u32 	%r353, [%r364+200];
-      r353 = p2g_lds32((r364 + 200u));
+      uint r353 = p2g_lds32((r364 + 200u));
       // 1216: {fma.rn.f16x2 %r352,%r353,%r329,%r344;
-      uint t148 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r353 & 0xFFFFu)), p2g_h2f((r329 & 0xFFFFu))), p2g_h2f((r344 & 0xFFFFu))));
-      r352 = (t148 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r353 >> 16)), p2g_h2f((r329 >> 16))), p2g_h2f((r344 >> 16))))) << 16));
+      r352 = p2g_hfma2(r353, r329, r344);
       // 1219: ld.shared.u32 	%r357, [%r364+204];
-      r357 = p2g_lds32((r364 + 204u));
+      uint r357 = p2g_lds32((r364 + 204u));
       // 1221: {fma.rn.f16x2 %r356,%r357,%r329,%r348;
-      uint t149 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r357 & 0xFFFFu)), p2g_h2f((r329 & 0xFFFFu))), p2g_h2f((r348 & 0xFFFFu))));
-      r356 = (t149 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r357 >> 16)), p2g_h2f((r329 >> 16))), p2g_h2f((r348 >> 16))))) << 16));
+      r356 = p2g_hfma2(r357, r329, r348);
       // 1226: mov.b32 {low,high}, %r352;
-      low = ((r352 >> 0u) & 0xFFFFu);
-      high = ((r352 >> 16u) & 0xFFFFu);
+      uint low = ((r352 >> 0u) & 0xFFFFu);
+      uint high = ((r352 >> 16u) & 0xFFFFu);
       // 1227: mov.b16 %rs450, low;}
-      rs450 = low;
+      uint rs450 = low;
       // 1229: mov.f32 	%f842, 0f3F4CCCCD;
-      f842 = uintBitsToFloat(0x3F4CCCCDu);
+      precise float f842 = uintBitsToFloat(0x3F4CCCCDu);
       // 1231: {  cvt.rn.f16.f32 %rs451, %f842;}
-      rs451 = p2g_f2h_rn(floatBitsToUint(f842));
+      uint rs451 = p2g_f2h_rn(floatBitsToUint(f842));
       // 1236: setp.gt.f16  __$temp3, %rs450, %rs451;
-      int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
-      temp3 = t150 == 1;
+      int t140 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs450)), floatBitsToUint(p2g_h2f(rs451)));
+      bool temp3 = t140 == 1;
       // 1237: selp.u16 %rs452, 1, 0, __$temp3;}
-      rs452 = temp3 ? 1u : 0u;
+      uint rs452 = temp3 ? 1u : 0u;
       // 1239: setp.ne.s16 	%p86, %rs452, 0;
-      p86 = (bitfieldExtract(int(rs452), 0, 16)) != 0;
+      bool p86 = (bitfieldExtract(int(rs452), 0, 16)) != 0;
       // 1240: selp.u32 	%r365, 1, 0, %p86;
       r365 = p86 ? 1u : 0u;
       // 1241: mov.u32 	%r366, 31;
@@ -4056,30 +3438,15 @@ void main() {
       // 1242: mov.u32 	%r367, 16;
       r367 = 16u;
       // 1243: mov.u32 	%r368, -1;
-      r368 = 0xFFFFFFFFu;
+      uint r368 = 0xFFFFFFFFu;
     }
     // 1244: shfl.sync.bfly.b32 	%r369|%p87, %r365, %r367, %r366, %r368;
-    uint t152;
-    uint t153;
-    uint t151 = r365; t152 = r367 & 31u; t153 = r366;
-    uint t155;
-    uint t154 = gl_LocalInvocationIndex & 31u; t155 = (t153 >> 8) & 31u;
-    uint t156 = (t154 & t155) | ((t153 & 31u) & ~t155);
-    uint t157 = t154 ^ t152;
-    bool t158 = t157 <= t156;
-    if (!t158) t157 = t154;
-    uint t159;
-    if (P2G_WARP_EMU) {
-      p2g_warp_x(p2g_act1, true, t151);
-      t159 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | t157];
-    } else {
-      t159 = subgroupShuffle(t151, (gl_SubgroupInvocationID & ~31u) | t157);
+    uint t141 = p2g_shfl_bfly(p2g_act1, r365, r367, r366);
+    if (p2g_act1) {
+      r369 = t141;
     }
     if (p2g_act1) {
-      r369 = t159;
-    }
-    if (p2g_act1) {
-      p87 = t158;
+      bool p87 = p2g_shfl_bfly_ok(r367, r366);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 1245: or.b32  	%r370, %r369, %r365;
@@ -4088,44 +3455,28 @@ void main() {
       r371 = 1u;
     }
     // 1247: shfl.sync.bfly.b32 	%r372|%p88, %r370, %r371, %r366, %r368;
-    uint t161;
-    uint t162;
-    uint t160 = r370; t161 = r371 & 31u; t162 = r366;
-    uint t164;
-    uint t163 = gl_LocalInvocationIndex & 31u; t164 = (t162 >> 8) & 31u;
-    uint t165 = (t163 & t164) | ((t162 & 31u) & ~t164);
-    uint t166 = t163 ^ t161;
-    bool t167 = t166 <= t165;
-    if (!t167) t166 = t163;
-    uint t168;
-    if (P2G_WARP_EMU) {
-      p2g_warp_x(p2g_act1, true, t160);
-      t168 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | t166];
-    } else {
-      t168 = subgroupShuffle(t160, (gl_SubgroupInvocationID & ~31u) | t166);
+    uint t142 = p2g_shfl_bfly(p2g_act1, r370, r371, r366);
+    if (p2g_act1) {
+      r372 = t142;
     }
     if (p2g_act1) {
-      r372 = t168;
-    }
-    if (p2g_act1) {
-      p88 = t167;
+      bool p88 = p2g_shfl_bfly_ok(r371, r366);
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 1248: or.b32  	%r36, %r370, %r372;
       r36 = r370 | r372;
       // 1249: ld.global.u16 	%rs456, [%rd4];
-      rs456 = uint(P2GU16(rd4).v);
+      uint rs456 = uint(P2GU16(rd4).v);
       // 1251: {abs.f16 %rs455,%rs456;
-      uint t169 = (rs456 & 0xFFFFu);
-      rs455 = ((t169 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t169 & 0x7FFFu));
+      uint rs455 = p2g_habs(rs456);
       // 1255: {add.f16 %rs457,%rs412,%rs455;
-      rs457 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs412 & 0xFFFFu)), p2g_h2f((rs455 & 0xFFFFu))));
+      uint rs457 = p2g_hadd(rs412, rs455);
       // 1259: {  cvt.f32.f16 %f843, %rs456;}
-      uint t170 = floatBitsToUint(p2g_h2f(rs456));
-      f843 = uintBitsToFloat((t170 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t170);
+      uint t143 = floatBitsToUint(p2g_h2f(rs456));
+      f843 = uintBitsToFloat((t143 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t143);
       // 1263: {  cvt.f32.f16 %f844, %rs457;}
-      uint t171 = floatBitsToUint(p2g_h2f(rs457));
-      f844 = uintBitsToFloat((t171 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t171);
+      uint t144 = floatBitsToUint(p2g_h2f(rs457));
+      f844 = uintBitsToFloat((t144 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t144);
       // 1267: {rcp.approx.ftz.f32 %f845, %f844;
       f845 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f844), true));
       // 1270: mul.f32 	%f847, %f843, %f845;
@@ -4133,15 +3484,14 @@ void main() {
       // 1272: {  cvt.rn.f16.f32 %rs1588, %f847;}
       rs1588 = p2g_f2h_rn(floatBitsToUint(f847));
       // 1276: {abs.f16 %rs463,%rs1588;
-      uint t172 = (rs1588 & 0xFFFFu);
-      rs463 = ((t172 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t172 & 0x7FFFu));
+      rs463 = p2g_habs(rs1588);
       // 1279: mov.u16 	%rs467, 143;
       rs467 = 143u;
       // 1282: setp.lt.f16  __$temp3, %rs463, %rs467;
-      int t173 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
-      temp3_1 = t173 == -1;
+      int t145 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs463)), floatBitsToUint(p2g_h2f(rs467)));
+      bool temp3_1 = t145 == -1;
       // 1283: selp.u16 %rs465, 1, 0, __$temp3;}
-      rs465 = temp3_1 ? 1u : 0u;
+      uint rs465 = temp3_1 ? 1u : 0u;
       // 1285: setp.eq.s16 	%p89, %rs465, 0;
       p89 = (bitfieldExtract(int(rs465), 0, 16)) == 0;
     }
@@ -4149,362 +3499,351 @@ void main() {
     if (!P2G_WARP_EMU || p2g_act1) {
       if (!p89) {
         // 1288: mov.f32 	%f863, 0f00000000;
-        f863 = 0.0;
+        precise float f863 = 0.0;
         // 1290: {  cvt.rn.f16.f32 %rs468, %f863;}
-        rs468 = p2g_f2h_rn(floatBitsToUint(f863));
+        uint rs468 = p2g_f2h_rn(floatBitsToUint(f863));
         // 1295: setp.lt.f16  __$temp3, %rs468, %rs463;
-        int t174 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
+        int t146 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs468)), floatBitsToUint(p2g_h2f(rs463)));
         // 1296: selp.u16 %rs469, 1, 0, __$temp3;}
         // 1298: setp.eq.s16 	%p90, %rs469, 0;
         // 1299: @%p90 bra 	$L__BB0_49;
-        if (!((bitfieldExtract(int((t174 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t146 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1301: neg.f32 	%f865, %f844;
-          f865 = p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u));
+          precise float f865 = p2g_canon(uintBitsToFloat(floatBitsToUint(f844) ^ 0x80000000u));
           // 1302: fma.rn.f32 	%f866, %f865, %f847, %f843;
-          f866 = p2g_ffma(f865, f847, f843, 0, false);
+          precise float f866 = p2g_ffma(f865, f847, f843, 0, false);
           // 1303: fma.rn.f32 	%f864, %f845, %f866, %f847;
-          f864 = p2g_ffma(f845, f866, f847, 0, false);
+          precise float f864 = p2g_ffma(f845, f866, f847, 0, false);
           // 1305: {  cvt.rn.f16.f32 %rs1588, %f864;}
           rs1588 = p2g_f2h_rn(floatBitsToUint(f864));
         }
       }
       // 1310: ld.global.u16 	%rs474, [%rd4+2];
-      rs474 = uint(P2GU16((rd4 + 2ul)).v);
+      uint rs474 = uint(P2GU16((rd4 + 2ul)).v);
       // 1312: {abs.f16 %rs473,%rs474;
-      uint t175 = (rs474 & 0xFFFFu);
-      rs473 = ((t175 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t175 & 0x7FFFu));
+      uint rs473 = p2g_habs(rs474);
       // 1316: {add.f16 %rs475,%rs412,%rs473;
-      rs475 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs412 & 0xFFFFu)), p2g_h2f((rs473 & 0xFFFFu))));
+      uint rs475 = p2g_hadd(rs412, rs473);
       // 1320: {  cvt.f32.f16 %f867, %rs474;}
-      uint t176 = floatBitsToUint(p2g_h2f(rs474));
-      f867 = uintBitsToFloat((t176 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t176);
+      uint t147 = floatBitsToUint(p2g_h2f(rs474));
+      precise float f867 = uintBitsToFloat((t147 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t147);
       // 1324: {  cvt.f32.f16 %f868, %rs475;}
-      uint t177 = floatBitsToUint(p2g_h2f(rs475));
-      f868 = uintBitsToFloat((t177 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t177);
+      uint t148 = floatBitsToUint(p2g_h2f(rs475));
+      precise float f868 = uintBitsToFloat((t148 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t148);
       // 1328: {rcp.approx.ftz.f32 %f869, %f868;
-      f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
+      precise float f869 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f868), true));
       // 1331: mul.f32 	%f871, %f867, %f869;
-      f871 = p2g_fmul(f867, f869, false);
+      precise float f871 = p2g_fmul(f867, f869, false);
       // 1333: {  cvt.rn.f16.f32 %rs1589, %f871;}
-      rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
+      uint rs1589 = p2g_f2h_rn(floatBitsToUint(f871));
       // 1337: {abs.f16 %rs481,%rs1589;
-      uint t178 = (rs1589 & 0xFFFFu);
-      rs481 = ((t178 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t178 & 0x7FFFu));
+      uint rs481 = p2g_habs(rs1589);
       // 1342: setp.lt.f16  __$temp3, %rs481, %rs467;
-      int t179 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
+      int t149 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs481)), floatBitsToUint(p2g_h2f(rs467)));
       // 1343: selp.u16 %rs483, 1, 0, __$temp3;}
       // 1345: setp.eq.s16 	%p91, %rs483, 0;
       // 1346: @%p91 bra 	$L__BB0_52;
-      if (!((bitfieldExtract(int((t179 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t149 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 1348: mov.f32 	%f872, 0f00000000;
-        f872 = 0.0;
+        precise float f872 = 0.0;
         // 1350: {  cvt.rn.f16.f32 %rs486, %f872;}
-        rs486 = p2g_f2h_rn(floatBitsToUint(f872));
+        uint rs486 = p2g_f2h_rn(floatBitsToUint(f872));
         // 1355: setp.lt.f16  __$temp3, %rs486, %rs481;
-        int t180 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
+        int t150 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs486)), floatBitsToUint(p2g_h2f(rs481)));
         // 1356: selp.u16 %rs487, 1, 0, __$temp3;}
         // 1358: setp.eq.s16 	%p92, %rs487, 0;
         // 1359: @%p92 bra 	$L__BB0_52;
-        if (!((bitfieldExtract(int((t180 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t150 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 1361: neg.f32 	%f874, %f868;
-          f874 = p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u));
+          precise float f874 = p2g_canon(uintBitsToFloat(floatBitsToUint(f868) ^ 0x80000000u));
           // 1362: fma.rn.f32 	%f875, %f874, %f871, %f867;
-          f875 = p2g_ffma(f874, f871, f867, 0, false);
+          precise float f875 = p2g_ffma(f874, f871, f867, 0, false);
           // 1363: fma.rn.f32 	%f873, %f869, %f875, %f871;
-          f873 = p2g_ffma(f869, f875, f871, 0, false);
+          precise float f873 = p2g_ffma(f869, f875, f871, 0, false);
           // 1365: {  cvt.rn.f16.f32 %rs1589, %f873;}
           rs1589 = p2g_f2h_rn(floatBitsToUint(f873));
         }
       }
       // 1370: mov.b64 	%rd54, k_output_param_0;
       // 1371: add.s64 	%rd53, %rd54, 264;
-      rd53 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
+      uint64_t rd53 = uint64_t(int64_t(uint64_t(0ul)) + 264l);
       // 1372: selp.f32 	%f105, 0f00000000, %f51, %p2;
-      f105 = p2 ? 0.0 : f51;
+      precise float f105 = p2 ? 0.0 : f51;
       // 1373: mov.f32 	%f882, 0f00000000;
-      f882 = 0.0;
+      precise float f882 = 0.0;
       // 1374: selp.f32 	%f106, 0f00000000, %f75, %p2;
-      f106 = p2 ? 0.0 : f75;
+      precise float f106 = p2 ? 0.0 : f75;
       // 1375: selp.f32 	%f107, 0f00000000, %f63, %p2;
-      f107 = p2 ? 0.0 : f63;
+      precise float f107 = p2 ? 0.0 : f63;
       // 1376: selp.f32 	%f108, 0f00000000, %f90, %p2;
-      f108 = p2 ? 0.0 : f90;
+      precise float f108 = p2 ? 0.0 : f90;
       // 1377: selp.f32 	%f109, 0f00000000, %f28, %p2;
-      f109 = p2 ? 0.0 : f28;
+      precise float f109 = p2 ? 0.0 : f28;
       // 1378: selp.f32 	%f110, 0f00000000, %f29, %p2;
-      f110 = p2 ? 0.0 : f29;
+      precise float f110 = p2 ? 0.0 : f29;
       // 1379: selp.f32 	%f111, 0f00000000, %f30, %p2;
-      f111 = p2 ? 0.0 : f30;
+      precise float f111 = p2 ? 0.0 : f30;
       // 1380: add.f32 	%f883, %f94, 0f3F800000;
-      f883 = p2g_fadd(f94, 1.0, false);
+      precise float f883 = p2g_fadd(f94, 1.0, false);
       // 1381: mov.f32 	%f880, 0f3F800000;
-      f880 = 1.0;
+      precise float f880 = 1.0;
       // 1382: div.rn.f32 	%f884, %f94, %f883;
-      f884 = p2g_div32(f94, f883, 0, false);
+      precise float f884 = p2g_div32(f94, f883, 0, false);
       // 1383: ld.param.f32 	%f885, [%rd53+-88];
-      f885 = p176_f32;
+      precise float f885 = p176_f32;
       // 1384: max.f32 	%f112, %f884, %f885;
-      f112 = p2g_fmax(f884, f885);
+      precise float f112 = p2g_fmax(f884, f885);
       // 1385: ld.param.u16 	%rs493, [%rd53+-76];
-      rs493 = p188_u16;
+      uint rs493 = p188_u16;
       // 1387: {mul.f16 %rs491,%rs1588,%rs493;
-      rs491 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1588 & 0xFFFFu)), p2g_h2f((rs493 & 0xFFFFu)))));
+      uint rs491 = p2g_hmul(rs1588, rs493);
       // 1391: cvt.rni.s32.f16 %r373, %rs491;
-      r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs491)), 0, true, 32)));
+      uint r373 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs491)), 0, true, 32)));
       // 1393: add.s32 	%r433, %r373, 8;
       // 1394: mov.u32 	%r390, 0;
-      r390 = 0u;
+      uint r390 = 0u;
       // 1395: max.s32 	%r434, %r433, 0;
       // 1396: min.s32 	%r435, %r434, 15;
       // 1398: {mul.f16 %rs495,%rs1589,%rs493;
-      rs495 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1589 & 0xFFFFu)), p2g_h2f((rs493 & 0xFFFFu)))));
+      uint rs495 = p2g_hmul(rs1589, rs493);
       // 1402: cvt.rni.s32.f16 %r374, %rs495;
-      r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs495)), 0, true, 32)));
+      uint r374 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs495)), 0, true, 32)));
       // 1404: add.s32 	%r436, %r374, 8;
       // 1405: max.s32 	%r437, %r436, 0;
       // 1406: min.s32 	%r438, %r437, 15;
       // 1407: setp.lt.f32 	%p93, %f93, 0f3E800000;
-      int t181 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
+      int t151 = p2g_fcmp(floatBitsToUint(f93), floatBitsToUint(0.25));
       // 1408: setp.lt.f32 	%p94, %f91, 0f3E800000;
-      int t182 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
+      int t152 = p2g_fcmp(floatBitsToUint(f91), floatBitsToUint(0.25));
       // 1409: and.pred  	%p95, %p94, %p93;
       // 1410: ld.param.f32 	%f886, [%rd53+-84];
-      f886 = p180_f32;
+      precise float f886 = p180_f32;
       // 1411: setp.gt.f32 	%p96, %f886, %f93;
-      int t183 = p2g_fcmp(floatBitsToUint(f886), floatBitsToUint(f93));
+      int t153 = p2g_fcmp(floatBitsToUint(f886), floatBitsToUint(f93));
       // 1412: selp.u32 	%r439, 1, 0, %p96;
       // 1413: selp.u16 	%rs562, 1, 0, %p95;
       // 1414: mul.wide.u16 	%r440, %rs562, 2;
       // 1415: shl.b32 	%r441, %r36, 2;
       // 1416: or.b32  	%r442, %r441, %r440;
-      r442 = (r36 << 2u) | (uint(((t182 == -1) && (t181 == -1)) ? 1u : 0u) * uint(2u));
+      uint r442 = (r36 << 2u) | (uint(((t152 == -1) && (t151 == -1)) ? 1u : 0u) * uint(2u));
       // 1417: or.b32  	%r443, %r442, %r439;
       // 1418: shl.b32 	%r444, %r443, 8;
       // 1419: shl.b32 	%r445, %r435, 4;
-      r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
+      uint r445 = uint(min(int(uint(max(int(uint(int(r373) + 8)), 0))), 15)) << 4u;
       // 1420: or.b32  	%r446, %r438, %r445;
-      r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
+      uint r446 = uint(min(int(uint(max(int(uint(int(r374) + 8)), 0))), 15)) | r445;
       // 1421: or.b32  	%r447, %r446, %r444;
       // 1422: ld.param.u64 	%rd20, [%rd53+16];
       // 1423: cvta.to.global.u64 	%rd21, %rd20;
       // 1424: mul.wide.u32 	%rd22, %r447, 16;
-      rd22 = uint64_t(r446 | ((r442 | ((t183 == 1) ? 1u : 0u)) << 8u)) * uint64_t(16u);
+      uint64_t rd22 = uint64_t(r446 | ((r442 | ((t153 == 1) ? 1u : 0u)) << 8u)) * uint64_t(16u);
       // 1425: add.s64 	%rd23, %rd21, %rd22;
-      rd23 = uint64_t(int64_t(p280_u64) + int64_t(rd22));
+      uint64_t rd23 = uint64_t(int64_t(p280_u64) + int64_t(rd22));
       // 1426: ld.global.v4.u32 	{%r448, %r449, %r450, %r451}, [%rd23];
-      uint t184 = P2GU32(rd23).v;
-      uint t185 = P2GU32((rd23 + 4ul)).v;
-      uint t186 = P2GU32((rd23 + 8ul)).v;
-      uint t187 = P2GU32((rd23 + 12ul)).v;
-      r448 = t184;
-      r449 = t185;
-      r450 = t186;
-      r451 = t187;
+      uint t154 = P2GU32(rd23).v;
+      uint t155 = P2GU32((rd23 + 4ul)).v;
+      uint t156 = P2GU32((rd23 + 8ul)).v;
+      uint t157 = P2GU32((rd23 + 12ul)).v;
+      uint r448 = t154;
+      uint r449 = t155;
+      uint r450 = t156;
+      uint r451 = t157;
       // 1427: cvt.u16.u32 	%rs563, %r450;
-      uint64_t t188 = uint64_t(r450);
+      uint64_t t158 = uint64_t(r450);
       // 1428: setp.eq.s16 	%p97, %rs563, 0;
-      p97 = (bitfieldExtract(int(uint(uint64_t(t188)) & 65535u), 0, 16)) == 0;
+      bool p97 = (bitfieldExtract(int(uint(uint64_t(t158)) & 65535u), 0, 16)) == 0;
       // 1429: shr.u32 	%r452, %r449, 16;
       // 1430: cvt.u16.u32 	%rs536, %r452;
-      uint64_t t189 = uint64_t(r449 >> 16u);
-      rs536 = (uint(uint64_t(t189)) & 65535u);
+      uint64_t t159 = uint64_t(r449 >> 16u);
+      uint rs536 = (uint(uint64_t(t159)) & 65535u);
       // 1431: ld.param.v2.f32 	{%f887, %f888}, [%rd53+-216];
-      f887 = p48_f32;
-      f888 = p52_f32;
+      precise float f887 = p48_f32;
+      precise float f888 = p52_f32;
       // 1432: ld.param.v2.f32 	{%f891, %f892}, [%rd53+-248];
-      f891 = p16_f32;
-      f892 = p20_f32;
+      precise float f891 = p16_f32;
+      precise float f892 = p20_f32;
       // 1433: shl.b32 	%r453, %r26, 1;
-      r453 = r26 << 1u;
+      uint r453 = r26 << 1u;
       // 1434: cvt.rn.f32.s32 	%f895, %r453;
-      uint t190 = p2g_s2f32(int(int(r453)), 0);
-      f895 = uintBitsToFloat((t190 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t190);
+      uint t160 = p2g_s2f32(int(int(r453)), 0);
+      precise float f895 = uintBitsToFloat((t160 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t160);
       // 1435: add.f32 	%f896, %f895, 0f3F000000;
-      f896 = p2g_fadd(f895, 0.5, false);
+      precise float f896 = p2g_fadd(f895, 0.5, false);
       // 1436: fma.rn.f32 	%f897, %f896, %f887, %f891;
-      f897 = p2g_ffma(f896, f887, f891, 0, false);
+      precise float f897 = p2g_ffma(f896, f887, f891, 0, false);
       // 1437: sub.f32 	%f876, %f897, %f95;
-      f876 = p2g_fsub(f897, f95, false);
+      precise float f876 = p2g_fsub(f897, f95, false);
       // 1439: {  cvt.rn.f16.f32 %rs499, %f876;}
-      rs499 = p2g_f2h_rn(floatBitsToUint(f876));
+      uint rs499 = p2g_f2h_rn(floatBitsToUint(f876));
       // 1442: shl.b32 	%r454, %r27, 1;
-      r454 = r27 << 1u;
+      uint r454 = r27 << 1u;
       // 1443: cvt.rn.f32.s32 	%f898, %r454;
-      uint t191 = p2g_s2f32(int(int(r454)), 0);
-      f898 = uintBitsToFloat((t191 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t191);
+      uint t161 = p2g_s2f32(int(int(r454)), 0);
+      precise float f898 = uintBitsToFloat((t161 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t161);
       // 1444: add.f32 	%f899, %f898, 0f3F000000;
-      f899 = p2g_fadd(f898, 0.5, false);
+      precise float f899 = p2g_fadd(f898, 0.5, false);
       // 1445: fma.rn.f32 	%f900, %f899, %f888, %f892;
-      f900 = p2g_ffma(f899, f888, f892, 0, false);
+      precise float f900 = p2g_ffma(f899, f888, f892, 0, false);
       // 1446: sub.f32 	%f877, %f900, %f96;
-      f877 = p2g_fsub(f900, f96, false);
+      precise float f877 = p2g_fsub(f900, f96, false);
       // 1448: {  cvt.rn.f16.f32 %rs500, %f877;}
-      rs500 = p2g_f2h_rn(floatBitsToUint(f877));
+      uint rs500 = p2g_f2h_rn(floatBitsToUint(f877));
       // 1451: or.b32  	%r455, %r453, 1;
       // 1452: cvt.rn.f32.s32 	%f901, %r455;
-      uint t192 = p2g_s2f32(int(int(r453 | 1u)), 0);
-      f901 = uintBitsToFloat((t192 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t192);
+      uint t162 = p2g_s2f32(int(int(r453 | 1u)), 0);
+      precise float f901 = uintBitsToFloat((t162 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t162);
       // 1453: add.f32 	%f902, %f901, 0f3F000000;
-      f902 = p2g_fadd(f901, 0.5, false);
+      precise float f902 = p2g_fadd(f901, 0.5, false);
       // 1454: fma.rn.f32 	%f903, %f902, %f887, %f891;
-      f903 = p2g_ffma(f902, f887, f891, 0, false);
+      precise float f903 = p2g_ffma(f902, f887, f891, 0, false);
       // 1455: sub.f32 	%f878, %f903, %f95;
-      f878 = p2g_fsub(f903, f95, false);
+      precise float f878 = p2g_fsub(f903, f95, false);
       // 1457: {  cvt.rn.f16.f32 %rs501, %f878;}
-      rs501 = p2g_f2h_rn(floatBitsToUint(f878));
+      uint rs501 = p2g_f2h_rn(floatBitsToUint(f878));
       // 1460: or.b32  	%r456, %r454, 1;
       // 1461: cvt.rn.f32.s32 	%f904, %r456;
-      uint t193 = p2g_s2f32(int(int(r454 | 1u)), 0);
-      f904 = uintBitsToFloat((t193 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t193);
+      uint t163 = p2g_s2f32(int(int(r454 | 1u)), 0);
+      precise float f904 = uintBitsToFloat((t163 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t163);
       // 1462: add.f32 	%f905, %f904, 0f3F000000;
-      f905 = p2g_fadd(f904, 0.5, false);
+      precise float f905 = p2g_fadd(f904, 0.5, false);
       // 1463: fma.rn.f32 	%f906, %f905, %f888, %f892;
-      f906 = p2g_ffma(f905, f888, f892, 0, false);
+      precise float f906 = p2g_ffma(f905, f888, f892, 0, false);
       // 1464: sub.f32 	%f879, %f906, %f96;
-      f879 = p2g_fsub(f906, f96, false);
+      precise float f879 = p2g_fsub(f906, f96, false);
       // 1466: {  cvt.rn.f16.f32 %rs502, %f879;}
-      rs502 = p2g_f2h_rn(floatBitsToUint(f879));
+      uint rs502 = p2g_f2h_rn(floatBitsToUint(f879));
       // 1469: selp.b16 	%rs507, %rs500, %rs499, %p97;
-      rs507 = p97 ? rs500 : rs499;
+      uint rs507 = p97 ? rs500 : rs499;
       // 1470: selp.b16 	%rs511, %rs499, %rs500, %p97;
-      rs511 = p97 ? rs499 : rs500;
+      uint rs511 = p97 ? rs499 : rs500;
       // 1471: selp.b16 	%rs508, %rs500, %rs501, %p97;
-      rs508 = p97 ? rs500 : rs501;
+      uint rs508 = p97 ? rs500 : rs501;
       // 1472: selp.b16 	%rs512, %rs501, %rs500, %p97;
-      rs512 = p97 ? rs501 : rs500;
+      uint rs512 = p97 ? rs501 : rs500;
       // 1473: selp.b16 	%rs509, %rs502, %rs499, %p97;
-      rs509 = p97 ? rs502 : rs499;
+      uint rs509 = p97 ? rs502 : rs499;
       // 1474: selp.b16 	%rs513, %rs499, %rs502, %p97;
-      rs513 = p97 ? rs499 : rs502;
+      uint rs513 = p97 ? rs499 : rs502;
       // 1475: selp.b16 	%rs510, %rs502, %rs501, %p97;
-      rs510 = p97 ? rs502 : rs501;
+      uint rs510 = p97 ? rs502 : rs501;
       // 1476: selp.b16 	%rs514, %rs501, %rs502, %p97;
-      rs514 = p97 ? rs501 : rs502;
+      uint rs514 = p97 ? rs501 : rs502;
       // 1477: selp.b16 	%rs524, %rs414, %rs413, %p97;
-      rs524 = p97 ? rs414 : rs413;
+      uint rs524 = p97 ? rs414 : rs413;
       // 1478: selp.b16 	%rs528, %rs413, %rs414, %p97;
       // 1479: cvt.u16.u32 	%rs503, %r448;
-      uint64_t t194 = uint64_t(r448);
-      rs503 = (uint(uint64_t(t194)) & 65535u);
+      uint64_t t164 = uint64_t(r448);
+      uint rs503 = (uint(uint64_t(t164)) & 65535u);
       // 1481: {  mov.b32 %r375, {%rs503,%rs503};}
-      r375 = (rs503 << 0u) | (rs503 << 16u);
+      uint r375 = (rs503 << 0u) | (rs503 << 16u);
       // 1484: shr.u32 	%r457, %r448, 16;
       // 1485: cvt.u16.u32 	%rs504, %r457;
-      uint64_t t195 = uint64_t(r448 >> 16u);
-      rs504 = (uint(uint64_t(t195)) & 65535u);
+      uint64_t t165 = uint64_t(r448 >> 16u);
+      uint rs504 = (uint(uint64_t(t165)) & 65535u);
       // 1487: {  mov.b32 %r376, {%rs504,%rs504};}
-      r376 = (rs504 << 0u) | (rs504 << 16u);
+      uint r376 = (rs504 << 0u) | (rs504 << 16u);
       // 1490: cvt.u16.u32 	%rs505, %r449;
-      uint64_t t196 = uint64_t(r449);
-      rs505 = (uint(uint64_t(t196)) & 65535u);
+      uint64_t t166 = uint64_t(r449);
+      uint rs505 = (uint(uint64_t(t166)) & 65535u);
       // 1492: {  mov.b32 %r377, {%rs505,%rs505};}
-      r377 = (rs505 << 0u) | (rs505 << 16u);
+      uint r377 = (rs505 << 0u) | (rs505 << 16u);
       // 1496: {  cvt.rn.f16.f32 %rs506, %f880;}
-      rs506 = p2g_f2h_rn(floatBitsToUint(f880));
+      uint rs506 = p2g_f2h_rn(floatBitsToUint(f880));
       // 1500: {  mov.b32 %r378, {%rs507,%rs508};}
-      r378 = (rs507 << 0u) | (rs508 << 16u);
+      uint r378 = (rs507 << 0u) | (rs508 << 16u);
       // 1504: {  mov.b32 %r379, {%rs509,%rs510};}
-      r379 = (rs509 << 0u) | (rs510 << 16u);
+      uint r379 = (rs509 << 0u) | (rs510 << 16u);
       // 1508: {  mov.b32 %r380, {%rs511,%rs512};}
-      r380 = (rs511 << 0u) | (rs512 << 16u);
+      uint r380 = (rs511 << 0u) | (rs512 << 16u);
       // 1512: {  mov.b32 %r381, {%rs513,%rs514};}
-      r381 = (rs513 << 0u) | (rs514 << 16u);
+      uint r381 = (rs513 << 0u) | (rs514 << 16u);
       // 1517: cvt.rn.f16.f32 low, %f882;
-      low_1 = p2g_f2h_rn(floatBitsToUint(f882));
+      uint low_1 = p2g_f2h_rn(floatBitsToUint(f882));
       // 1518: mov.b32 %r382, {low,low};}
-      r382 = (low_1 << 0u) | (low_1 << 16u);
+      uint r382 = (low_1 << 0u) | (low_1 << 16u);
       // 1521: mov.u16 	%rs516, -1024;
-      rs516 = 64512u;
+      uint rs516 = 64512u;
       // 1523: {  mov.b32 %r383, {%rs516,%rs516};}
-      r383 = (rs516 << 0u) | (rs516 << 16u);
+      uint r383 = (rs516 << 0u) | (rs516 << 16u);
       // 1528: cvt.rn.f16.f32 low, %f882;
-      low_2 = p2g_f2h_rn(floatBitsToUint(f882));
+      uint low_2 = p2g_f2h_rn(floatBitsToUint(f882));
       // 1529: mov.b32 %r384, {low,low};}
-      r384 = (low_2 << 0u) | (low_2 << 16u);
+      uint r384 = (low_2 << 0u) | (low_2 << 16u);
       // 1533: {  mov.b32 %r385, {%rs516,%rs516};}
-      r385 = (rs516 << 0u) | (rs516 << 16u);
+      uint r385 = (rs516 << 0u) | (rs516 << 16u);
       // 1537: cvt.rmi.f16.f16 %rs517, %rs524;
-      rs517 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs524)), 2));
+      uint rs517 = p2g_hrint(rs524, 2);
       // 1540: {sub.f16 %rs519,%rs517,%rs506;
-      rs519 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs517 & 0xFFFFu)), p2g_h2f(((rs506 & 0xFFFFu) ^ 0x8000u))));
+      uint rs519 = p2g_hsub(rs517, rs506);
       // 1544: {sub.f16 %rs522,%rs519,%rs524;
-      rs522 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs519 & 0xFFFFu)), p2g_h2f(((rs524 & 0xFFFFu) ^ 0x8000u))));
+      uint rs522 = p2g_hsub(rs519, rs524);
       // 1548: {fma.rn.f16 %rs525,%rs522,%rs536,%rs528;
-      uint t197 = (p97 ? rs413 : rs414);
-      rs525 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs522 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((t197 & 0xFFFFu))));
+      uint rs525 = p2g_hfma(rs522, rs536, (p97 ? rs413 : rs414));
       // 1552: cvt.rn.f16.s32 %rs529, %r390;
-      rs529 = p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4));
+      uint rs529 = p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4));
       // 1555: {add.f16 %rs530,%rs519,%rs529;
-      rs530 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs519 & 0xFFFFu)), p2g_h2f((rs529 & 0xFFFFu))));
+      uint rs530 = p2g_hadd(rs519, rs529);
       // 1559: cvt.rn.f16.s32 %rs533, %r390;
-      rs533 = p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4));
+      uint rs533 = p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4));
       // 1562: {fma.rn.f16 %rs534,%rs533,%rs536,%rs525;
-      rs534 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs533 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs525 & 0xFFFFu))));
+      uint rs534 = p2g_hfma(rs533, rs536, rs525);
       // 1566: cvt.rni.f16.f16 %rs538, %rs534;
-      rs538 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs534)), 0));
+      uint rs538 = p2g_hrint(rs534, 0);
       // 1569: {sub.f16 %rs540,%rs538,%rs506;
-      rs540 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs538 & 0xFFFFu)), p2g_h2f(((rs506 & 0xFFFFu) ^ 0x8000u))));
+      uint rs540 = p2g_hsub(rs538, rs506);
       // 1573: cvt.rzi.s32.f16 %r388, %rs530;
-      r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
+      uint r388 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs530)), 1, true, 32)));
       // 1576: cvt.rzi.s32.f16 %r389, %rs540;
-      r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
+      uint r389 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs540)), 1, true, 32)));
       // 1579: cvt.rn.f16.s32 %rs545, %r390;
-      rs545 = p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4));
+      uint rs545 = p2g_f2h_rn(p2g_s2f32(int(int(r390)), 4));
       // 1582: {add.f16 %rs546,%rs540,%rs545;
-      rs546 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs540 & 0xFFFFu)), p2g_h2f((rs545 & 0xFFFFu))));
+      uint rs546 = p2g_hadd(rs540, rs545);
       // 1585: selp.b32 	%r458, %r388, %r389, %p97;
       // 1586: selp.b32 	%r459, %r389, %r388, %p97;
       // 1587: mad.lo.s32 	%r460, %r458, 24, %r459;
       // 1588: shl.b32 	%r461, %r460, 3;
       // 1589: add.s32 	%r463, %r363, %r461;
-      r463 = uint(int(r363) + int(uint(int(p97 ? r388 : r389) * 24 + int(p97 ? r389 : r388)) << 3u));
+      uint r463 = uint(int(r363) + int(uint(int(p97 ? r388 : r389) * 24 + int(p97 ? r389 : r388)) << 3u));
       // 1590: ld.shared.u16 	%rs549, [%r463];
-      rs549 = p2g_lds16(r463);
+      uint rs549 = p2g_lds16(r463);
       // 1592: {  mov.b32 %r391, {%rs549,%rs549};}
-      r391 = (rs549 << 0u) | (rs549 << 16u);
+      uint r391 = (rs549 << 0u) | (rs549 << 16u);
       // 1596: {  mov.b32 %r392, {%rs530,%rs530};}
-      r392 = (rs530 << 0u) | (rs530 << 16u);
+      uint r392 = (rs530 << 0u) | (rs530 << 16u);
       // 1600: {  mov.b32 %r393, {%rs546,%rs546};}
-      r393 = (rs546 << 0u) | (rs546 << 16u);
+      uint r393 = (rs546 << 0u) | (rs546 << 16u);
       // 1604: {sub.f16x2 %r394,%r392,%r378;
-      uint t198 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r394 = (t198 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r394 = p2g_hsub2(r392, r378);
       // 1608: {sub.f16x2 %r397,%r393,%r380;
-      uint t199 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r397 = (t199 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r397 = p2g_hsub2(r393, r380);
       // 1612: {mul.f16x2 %r400,%r394,%r394;
-      uint t200 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r394 & 0xFFFFu)), p2g_h2f((r394 & 0xFFFFu)))));
-      r400 = (t200 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r394 >> 16)), p2g_h2f((r394 >> 16)))))) << 16));
+      uint r400 = p2g_hmul2(r394, r394);
       // 1616: {mul.f16x2 %r403,%r375,%r400;
-      uint t201 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r400 & 0xFFFFu)))));
-      r403 = (t201 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r400 >> 16)))))) << 16));
+      uint r403 = p2g_hmul2(r375, r400);
       // 1620: {mul.f16x2 %r406,%r377,%r394;
-      uint t202 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r394 & 0xFFFFu)))));
-      r406 = (t202 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r394 >> 16)))))) << 16));
+      uint r406 = p2g_hmul2(r377, r394);
       // 1624: {fma.rn.f16x2 %r409,%r406,%r397,%r403;
-      uint t203 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r406 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu))), p2g_h2f((r403 & 0xFFFFu))));
-      r409 = (t203 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r406 >> 16)), p2g_h2f((r397 >> 16))), p2g_h2f((r403 >> 16))))) << 16));
+      uint r409 = p2g_hfma2(r406, r397, r403);
       // 1628: {mul.f16x2 %r413,%r376,%r397;
-      uint t204 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu)))));
-      r413 = (t204 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r397 >> 16)))))) << 16));
+      uint r413 = p2g_hmul2(r376, r397);
       // 1632: {fma.rn.f16x2 %r416,%r413,%r397,%r409;
-      uint t205 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r413 & 0xFFFFu)), p2g_h2f((r397 & 0xFFFFu))), p2g_h2f((r409 & 0xFFFFu))));
-      r416 = (t205 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r413 >> 16)), p2g_h2f((r397 >> 16))), p2g_h2f((r409 >> 16))))) << 16));
+      uint r416 = p2g_hfma2(r413, r397, r409);
       // 1638: mov.b32         {hl, hu}, %r416;   
-      hl = ((r416 >> 0u) & 0xFFFFu);
-      hu = ((r416 >> 16u) & 0xFFFFu);
+      uint hl = ((r416 >> 0u) & 0xFFFFu);
+      uint hu = ((r416 >> 16u) & 0xFFFFu);
       // 1639: cvt.f32.f16     fl, hl;         
-      uint t206 = floatBitsToUint(p2g_h2f(hl));
-      fl = floatBitsToUint(uintBitsToFloat((t206 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t206));
+      uint t167 = floatBitsToUint(p2g_h2f(hl));
+      uint fl = floatBitsToUint(uintBitsToFloat((t167 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t167));
       // 1640: cvt.f32.f16     fu, hu;         
-      uint t207 = floatBitsToUint(p2g_h2f(hu));
-      fu = floatBitsToUint(uintBitsToFloat((t207 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t207));
+      uint t168 = floatBitsToUint(p2g_h2f(hu));
+      uint fu = floatBitsToUint(uintBitsToFloat((t168 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t168));
       // 1641: ex2.approx.ftz.f32  fl, fl;     
       fl = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl)), true)));
       // 1642: ex2.approx.ftz.f32  fu, fu;     
       fu = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu)), true)));
       // 1643: mov.b32         ULP, 0x33800000U;
-      ULP = 0x33800000u;
+      uint ULP = 0x33800000u;
       // 1644: fma.rn.f32      fl,fl,ULP,fl;   
       fl = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl), uintBitsToFloat(ULP), uintBitsToFloat(fl), 0, false));
       // 1645: fma.rn.f32      fu,fu,ULP,fu;   
@@ -4514,147 +3853,137 @@ void main() {
       // 1647: cvt.rn.f16.f32      hu, fu;     
       hu = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu)));
       // 1648: mov.b32         %r420, {hl, hu};   
-      r420 = (hl << 0u) | (hu << 16u);
+      uint r420 = (hl << 0u) | (hu << 16u);
       // 1652: {fma.rn.f16x2 %r422,%r420,%r391,%r382;
-      uint t208 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r420 & 0xFFFFu)), p2g_h2f((r391 & 0xFFFFu))), p2g_h2f((r382 & 0xFFFFu))));
-      r422 = (t208 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r420 >> 16)), p2g_h2f((r391 >> 16))), p2g_h2f((r382 >> 16))))) << 16));
+      uint r422 = p2g_hfma2(r420, r391, r382);
       // 1656: {add.f16x2 %r426,%r382,%r420;
-      uint t209 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r382 & 0xFFFFu)), p2g_h2f((r420 & 0xFFFFu))));
-      r426 = (t209 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r382 >> 16)), p2g_h2f((r420 >> 16))))) << 16));
+      uint r426 = p2g_hadd2(r382, r420);
       // 1661: mov.b32 {low,high}, %r416;
-      low_3 = ((r416 >> 0u) & 0xFFFFu);
-      high_1 = ((r416 >> 16u) & 0xFFFFu);
+      uint low_3 = ((r416 >> 0u) & 0xFFFFu);
+      uint high_1 = ((r416 >> 16u) & 0xFFFFu);
       // 1662: mov.b16 %rs552, low;}
       // 1666: mov.b32 {low,high}, %r383;
-      low_4 = ((r383 >> 0u) & 0xFFFFu);
-      high_2 = ((r383 >> 16u) & 0xFFFFu);
+      uint low_4 = ((r383 >> 0u) & 0xFFFFu);
+      uint high_2 = ((r383 >> 16u) & 0xFFFFu);
       // 1667: mov.b16 %rs553, low;}
       // 1671: setp.gt.f16  __$temp3, %rs552, %rs553;
-      int t210 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_3)), floatBitsToUint(p2g_h2f(low_4)));
+      int t169 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_3)), floatBitsToUint(p2g_h2f(low_4)));
       // 1672: selp.u16 %rs554, 1, 0, __$temp3;}
       // 1674: setp.ne.s16 	%p98, %rs554, 0;
-      p98 = (bitfieldExtract(int((t210 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p98 = (bitfieldExtract(int((t169 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 1677: mov.b32 {low,high}, %r416;
-      low_5 = ((r416 >> 0u) & 0xFFFFu);
-      high_3 = ((r416 >> 16u) & 0xFFFFu);
+      uint low_5 = ((r416 >> 0u) & 0xFFFFu);
+      uint high_3 = ((r416 >> 16u) & 0xFFFFu);
       // 1678: mov.b16 %rs557, high;}
       // 1682: mov.b32 {low,high}, %r383;
-      low_6 = ((r383 >> 0u) & 0xFFFFu);
-      high_4 = ((r383 >> 16u) & 0xFFFFu);
+      uint low_6 = ((r383 >> 0u) & 0xFFFFu);
+      uint high_4 = ((r383 >> 16u) & 0xFFFFu);
       // 1683: mov.b16 %rs558, high;}
       // 1687: setp.gt.f16  __$temp3, %rs557, %rs558;
-      int t211 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_3)), floatBitsToUint(p2g_h2f(high_4)));
+      int t170 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_3)), floatBitsToUint(p2g_h2f(high_4)));
       // 1688: selp.u16 %rs559, 1, 0, __$temp3;}
-      rs559 = (t211 == 1) ? 1u : 0u;
+      uint rs559 = (t170 == 1) ? 1u : 0u;
       // 1690: @%p98 bra 	$L__BB0_54;
       if (p98) {
         // 1696: mov.b32 {low,high}, %r416;
-        low_7 = ((r416 >> 0u) & 0xFFFFu);
-        high_5 = ((r416 >> 16u) & 0xFFFFu);
+        uint low_7 = ((r416 >> 0u) & 0xFFFFu);
+        uint high_5 = ((r416 >> 16u) & 0xFFFFu);
         // 1697: mov.b16 %rs1590, low;}
         rs1590 = low_7;
         // 1699: bra.uni 	$L__BB0_55;
       } else {
         // 1691: bra.uni 	$L__BB0_53;
         // 1704: mov.b32 {low,high}, %r383;
-        low_8 = ((r383 >> 0u) & 0xFFFFu);
-        high_6 = ((r383 >> 16u) & 0xFFFFu);
+        uint low_8 = ((r383 >> 0u) & 0xFFFFu);
+        uint high_6 = ((r383 >> 16u) & 0xFFFFu);
         // 1705: mov.b16 %rs1590, low;}
         rs1590 = low_8;
       }
       // 1709: setp.ne.s16 	%p99, %rs559, 0;
-      p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
+      bool p99 = (bitfieldExtract(int(rs559), 0, 16)) != 0;
       // 1710: @%p99 bra 	$L__BB0_57;
       if (p99) {
         // 1716: mov.b32 {low,high}, %r416;
-        low_9 = ((r416 >> 0u) & 0xFFFFu);
-        high_7 = ((r416 >> 16u) & 0xFFFFu);
+        uint low_9 = ((r416 >> 0u) & 0xFFFFu);
+        uint high_7 = ((r416 >> 16u) & 0xFFFFu);
         // 1717: mov.b16 %rs1591, high;}
         rs1591 = high_7;
         // 1719: bra.uni 	$L__BB0_58;
       } else {
         // 1711: bra.uni 	$L__BB0_56;
         // 1724: mov.b32 {low,high}, %r383;
-        low_10 = ((r383 >> 0u) & 0xFFFFu);
-        high_8 = ((r383 >> 16u) & 0xFFFFu);
+        uint low_10 = ((r383 >> 0u) & 0xFFFFu);
+        uint high_8 = ((r383 >> 16u) & 0xFFFFu);
         // 1725: mov.b16 %rs1591, high;}
         rs1591 = high_8;
       }
       // 1730: {  mov.b32 %r468, {%rs1590,%rs1591};}
-      r468 = (rs1590 << 0u) | (rs1591 << 16u);
+      uint r468 = (rs1590 << 0u) | (rs1591 << 16u);
       // 1733: @%p98 bra 	$L__BB0_60;
       if (p98) {
         // 1739: mov.b32 {low,high}, %r391;
-        low_11 = ((r391 >> 0u) & 0xFFFFu);
-        high_9 = ((r391 >> 16u) & 0xFFFFu);
+        uint low_11 = ((r391 >> 0u) & 0xFFFFu);
+        uint high_9 = ((r391 >> 16u) & 0xFFFFu);
         // 1740: mov.b16 %rs1592, low;}
         rs1592 = low_11;
         // 1742: bra.uni 	$L__BB0_61;
       } else {
         // 1734: bra.uni 	$L__BB0_59;
         // 1747: mov.b32 {low,high}, %r382;
-        low_12 = ((r382 >> 0u) & 0xFFFFu);
-        high_10 = ((r382 >> 16u) & 0xFFFFu);
+        uint low_12 = ((r382 >> 0u) & 0xFFFFu);
+        uint high_10 = ((r382 >> 16u) & 0xFFFFu);
         // 1748: mov.b16 %rs1592, low;}
         rs1592 = low_12;
       }
       // 1752: @%p99 bra 	$L__BB0_63;
       if (p99) {
         // 1758: mov.b32 {low,high}, %r391;
-        low_13 = ((r391 >> 0u) & 0xFFFFu);
-        high_11 = ((r391 >> 16u) & 0xFFFFu);
+        uint low_13 = ((r391 >> 0u) & 0xFFFFu);
+        uint high_11 = ((r391 >> 16u) & 0xFFFFu);
         // 1759: mov.b16 %rs1593, high;}
         rs1593 = high_11;
         // 1761: bra.uni 	$L__BB0_64;
       } else {
         // 1753: bra.uni 	$L__BB0_62;
         // 1766: mov.b32 {low,high}, %r382;
-        low_14 = ((r382 >> 0u) & 0xFFFFu);
-        high_12 = ((r382 >> 16u) & 0xFFFFu);
+        uint low_14 = ((r382 >> 0u) & 0xFFFFu);
+        uint high_12 = ((r382 >> 16u) & 0xFFFFu);
         // 1767: mov.b16 %rs1593, high;}
         rs1593 = high_12;
       }
       // 1772: {  mov.b32 %r473, {%rs1592,%rs1593};}
-      r473 = (rs1592 << 0u) | (rs1593 << 16u);
+      uint r473 = (rs1592 << 0u) | (rs1593 << 16u);
       // 1776: {sub.f16x2 %r474,%r392,%r379;
-      uint t212 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r474 = (t212 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r392 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r474 = p2g_hsub2(r392, r379);
       // 1780: {sub.f16x2 %r477,%r393,%r381;
-      uint t213 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r477 = (t213 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r393 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r477 = p2g_hsub2(r393, r381);
       // 1784: {mul.f16x2 %r480,%r474,%r474;
-      uint t214 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r474 & 0xFFFFu)), p2g_h2f((r474 & 0xFFFFu)))));
-      r480 = (t214 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r474 >> 16)), p2g_h2f((r474 >> 16)))))) << 16));
+      uint r480 = p2g_hmul2(r474, r474);
       // 1788: {mul.f16x2 %r483,%r375,%r480;
-      uint t215 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r480 & 0xFFFFu)))));
-      r483 = (t215 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r480 >> 16)))))) << 16));
+      uint r483 = p2g_hmul2(r375, r480);
       // 1792: {mul.f16x2 %r486,%r377,%r474;
-      uint t216 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r474 & 0xFFFFu)))));
-      r486 = (t216 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r474 >> 16)))))) << 16));
+      uint r486 = p2g_hmul2(r377, r474);
       // 1796: {fma.rn.f16x2 %r489,%r486,%r477,%r483;
-      uint t217 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r486 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu))), p2g_h2f((r483 & 0xFFFFu))));
-      r489 = (t217 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r486 >> 16)), p2g_h2f((r477 >> 16))), p2g_h2f((r483 >> 16))))) << 16));
+      uint r489 = p2g_hfma2(r486, r477, r483);
       // 1800: {mul.f16x2 %r493,%r376,%r477;
-      uint t218 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu)))));
-      r493 = (t218 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r477 >> 16)))))) << 16));
+      uint r493 = p2g_hmul2(r376, r477);
       // 1804: {fma.rn.f16x2 %r496,%r493,%r477,%r489;
-      uint t219 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r493 & 0xFFFFu)), p2g_h2f((r477 & 0xFFFFu))), p2g_h2f((r489 & 0xFFFFu))));
-      r496 = (t219 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r493 >> 16)), p2g_h2f((r477 >> 16))), p2g_h2f((r489 >> 16))))) << 16));
+      uint r496 = p2g_hfma2(r493, r477, r489);
       // 1810: mov.b32         {hl, hu}, %r496;   
-      hl_1 = ((r496 >> 0u) & 0xFFFFu);
-      hu_1 = ((r496 >> 16u) & 0xFFFFu);
+      uint hl_1 = ((r496 >> 0u) & 0xFFFFu);
+      uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
       // 1811: cvt.f32.f16     fl, hl;         
-      uint t220 = floatBitsToUint(p2g_h2f(hl_1));
-      fl_1 = floatBitsToUint(uintBitsToFloat((t220 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t220));
+      uint t171 = floatBitsToUint(p2g_h2f(hl_1));
+      uint fl_1 = floatBitsToUint(uintBitsToFloat((t171 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t171));
       // 1812: cvt.f32.f16     fu, hu;         
-      uint t221 = floatBitsToUint(p2g_h2f(hu_1));
-      fu_1 = floatBitsToUint(uintBitsToFloat((t221 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t221));
+      uint t172 = floatBitsToUint(p2g_h2f(hu_1));
+      uint fu_1 = floatBitsToUint(uintBitsToFloat((t172 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t172));
       // 1813: ex2.approx.ftz.f32  fl, fl;     
       fl_1 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_1)), true)));
       // 1814: ex2.approx.ftz.f32  fu, fu;     
       fu_1 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_1)), true)));
       // 1815: mov.b32         ULP, 0x33800000U;
-      ULP_1 = 0x33800000u;
+      uint ULP_1 = 0x33800000u;
       // 1816: fma.rn.f32      fl,fl,ULP,fl;   
       fl_1 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_1), uintBitsToFloat(ULP_1), uintBitsToFloat(fl_1), 0, false));
       // 1817: fma.rn.f32      fu,fu,ULP,fu;   
@@ -4664,169 +3993,159 @@ void main() {
       // 1819: cvt.rn.f16.f32      hu, fu;     
       hu_1 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_1)));
       // 1820: mov.b32         %r500, {hl, hu};   
-      r500 = (hl_1 << 0u) | (hu_1 << 16u);
+      uint r500 = (hl_1 << 0u) | (hu_1 << 16u);
       // 1824: {fma.rn.f16x2 %r502,%r500,%r391,%r384;
-      uint t222 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r500 & 0xFFFFu)), p2g_h2f((r391 & 0xFFFFu))), p2g_h2f((r384 & 0xFFFFu))));
-      r502 = (t222 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r500 >> 16)), p2g_h2f((r391 >> 16))), p2g_h2f((r384 >> 16))))) << 16));
+      uint r502 = p2g_hfma2(r500, r391, r384);
       // 1828: {add.f16x2 %r506,%r384,%r500;
-      uint t223 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r384 & 0xFFFFu)), p2g_h2f((r500 & 0xFFFFu))));
-      r506 = (t223 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r384 >> 16)), p2g_h2f((r500 >> 16))))) << 16));
+      uint r506 = p2g_hadd2(r384, r500);
       // 1833: mov.b32 {low,high}, %r496;
-      low_15 = ((r496 >> 0u) & 0xFFFFu);
-      high_13 = ((r496 >> 16u) & 0xFFFFu);
+      uint low_15 = ((r496 >> 0u) & 0xFFFFu);
+      uint high_13 = ((r496 >> 16u) & 0xFFFFu);
       // 1834: mov.b16 %rs576, low;}
       // 1838: mov.b32 {low,high}, %r385;
-      low_16 = ((r385 >> 0u) & 0xFFFFu);
-      high_14 = ((r385 >> 16u) & 0xFFFFu);
+      uint low_16 = ((r385 >> 0u) & 0xFFFFu);
+      uint high_14 = ((r385 >> 16u) & 0xFFFFu);
       // 1839: mov.b16 %rs577, low;}
       // 1843: setp.gt.f16  __$temp3, %rs576, %rs577;
-      int t224 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_15)), floatBitsToUint(p2g_h2f(low_16)));
+      int t173 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_15)), floatBitsToUint(p2g_h2f(low_16)));
       // 1844: selp.u16 %rs578, 1, 0, __$temp3;}
       // 1846: setp.ne.s16 	%p102, %rs578, 0;
-      p102 = (bitfieldExtract(int((t224 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p102 = (bitfieldExtract(int((t173 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 1849: mov.b32 {low,high}, %r496;
-      low_17 = ((r496 >> 0u) & 0xFFFFu);
-      high_15 = ((r496 >> 16u) & 0xFFFFu);
+      uint low_17 = ((r496 >> 0u) & 0xFFFFu);
+      uint high_15 = ((r496 >> 16u) & 0xFFFFu);
       // 1850: mov.b16 %rs581, high;}
       // 1854: mov.b32 {low,high}, %r385;
-      low_18 = ((r385 >> 0u) & 0xFFFFu);
-      high_16 = ((r385 >> 16u) & 0xFFFFu);
+      uint low_18 = ((r385 >> 0u) & 0xFFFFu);
+      uint high_16 = ((r385 >> 16u) & 0xFFFFu);
       // 1855: mov.b16 %rs582, high;}
       // 1859: setp.gt.f16  __$temp3, %rs581, %rs582;
-      int t225 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_15)), floatBitsToUint(p2g_h2f(high_16)));
+      int t174 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_15)), floatBitsToUint(p2g_h2f(high_16)));
       // 1860: selp.u16 %rs583, 1, 0, __$temp3;}
-      rs583 = (t225 == 1) ? 1u : 0u;
+      uint rs583 = (t174 == 1) ? 1u : 0u;
       // 1862: @%p102 bra 	$L__BB0_66;
       if (p102) {
         // 1868: mov.b32 {low,high}, %r496;
-        low_19 = ((r496 >> 0u) & 0xFFFFu);
-        high_17 = ((r496 >> 16u) & 0xFFFFu);
+        uint low_19 = ((r496 >> 0u) & 0xFFFFu);
+        uint high_17 = ((r496 >> 16u) & 0xFFFFu);
         // 1869: mov.b16 %rs1594, low;}
         rs1594 = low_19;
         // 1871: bra.uni 	$L__BB0_67;
       } else {
         // 1863: bra.uni 	$L__BB0_65;
         // 1876: mov.b32 {low,high}, %r385;
-        low_20 = ((r385 >> 0u) & 0xFFFFu);
-        high_18 = ((r385 >> 16u) & 0xFFFFu);
+        uint low_20 = ((r385 >> 0u) & 0xFFFFu);
+        uint high_18 = ((r385 >> 16u) & 0xFFFFu);
         // 1877: mov.b16 %rs1594, low;}
         rs1594 = low_20;
       }
       // 1881: setp.ne.s16 	%p103, %rs583, 0;
-      p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
+      bool p103 = (bitfieldExtract(int(rs583), 0, 16)) != 0;
       // 1882: @%p103 bra 	$L__BB0_69;
       if (p103) {
         // 1888: mov.b32 {low,high}, %r496;
-        low_21 = ((r496 >> 0u) & 0xFFFFu);
-        high_19 = ((r496 >> 16u) & 0xFFFFu);
+        uint low_21 = ((r496 >> 0u) & 0xFFFFu);
+        uint high_19 = ((r496 >> 16u) & 0xFFFFu);
         // 1889: mov.b16 %rs1595, high;}
         rs1595 = high_19;
         // 1891: bra.uni 	$L__BB0_70;
       } else {
         // 1883: bra.uni 	$L__BB0_68;
         // 1896: mov.b32 {low,high}, %r385;
-        low_22 = ((r385 >> 0u) & 0xFFFFu);
-        high_20 = ((r385 >> 16u) & 0xFFFFu);
+        uint low_22 = ((r385 >> 0u) & 0xFFFFu);
+        uint high_20 = ((r385 >> 16u) & 0xFFFFu);
         // 1897: mov.b16 %rs1595, high;}
         rs1595 = high_20;
       }
       // 1902: {  mov.b32 %r517, {%rs1594,%rs1595};}
-      r517 = (rs1594 << 0u) | (rs1595 << 16u);
+      uint r517 = (rs1594 << 0u) | (rs1595 << 16u);
       // 1905: @%p102 bra 	$L__BB0_72;
       if (p102) {
         // 1911: mov.b32 {low,high}, %r391;
-        low_23 = ((r391 >> 0u) & 0xFFFFu);
-        high_21 = ((r391 >> 16u) & 0xFFFFu);
+        uint low_23 = ((r391 >> 0u) & 0xFFFFu);
+        uint high_21 = ((r391 >> 16u) & 0xFFFFu);
         // 1912: mov.b16 %rs1596, low;}
         rs1596 = low_23;
         // 1914: bra.uni 	$L__BB0_73;
       } else {
         // 1906: bra.uni 	$L__BB0_71;
         // 1919: mov.b32 {low,high}, %r384;
-        low_24 = ((r384 >> 0u) & 0xFFFFu);
-        high_22 = ((r384 >> 16u) & 0xFFFFu);
+        uint low_24 = ((r384 >> 0u) & 0xFFFFu);
+        uint high_22 = ((r384 >> 16u) & 0xFFFFu);
         // 1920: mov.b16 %rs1596, low;}
         rs1596 = low_24;
       }
       // 1924: @%p103 bra 	$L__BB0_75;
       if (p103) {
         // 1930: mov.b32 {low,high}, %r391;
-        low_25 = ((r391 >> 0u) & 0xFFFFu);
-        high_23 = ((r391 >> 16u) & 0xFFFFu);
+        uint low_25 = ((r391 >> 0u) & 0xFFFFu);
+        uint high_23 = ((r391 >> 16u) & 0xFFFFu);
         // 1931: mov.b16 %rs1597, high;}
         rs1597 = high_23;
         // 1933: bra.uni 	$L__BB0_76;
       } else {
         // 1925: bra.uni 	$L__BB0_74;
         // 1938: mov.b32 {low,high}, %r384;
-        low_26 = ((r384 >> 0u) & 0xFFFFu);
-        high_24 = ((r384 >> 16u) & 0xFFFFu);
+        uint low_26 = ((r384 >> 0u) & 0xFFFFu);
+        uint high_24 = ((r384 >> 16u) & 0xFFFFu);
         // 1939: mov.b16 %rs1597, high;}
         rs1597 = high_24;
       }
       // 1943: mov.u32 	%r1843, _ZZ8k_outputE6sColor;
       // 1945: {  mov.b32 %r522, {%rs1596,%rs1597};}
-      r522 = (rs1596 << 0u) | (rs1597 << 16u);
+      uint r522 = (rs1596 << 0u) | (rs1597 << 16u);
       // 1948: mov.u32 	%r523, 1;
       // 1950: cvt.rn.f16.s32 %rs598, %r523;
-      rs598 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
+      uint rs598 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
       // 1953: {add.f16 %rs599,%rs540,%rs598;
-      rs599 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs540 & 0xFFFFu)), p2g_h2f((rs598 & 0xFFFFu))));
+      uint rs599 = p2g_hadd(rs540, rs598);
       // 1956: add.s32 	%r566, %r389, 1;
-      r566 = uint(int(r389) + 1);
+      uint r566 = uint(int(r389) + 1);
       // 1957: selp.b32 	%r567, %r388, %r566, %p97;
       // 1958: selp.b32 	%r568, %r566, %r388, %p97;
       // 1959: mad.lo.s32 	%r569, %r567, 24, %r568;
       // 1960: shl.b32 	%r570, %r569, 3;
       // 1961: add.s32 	%r572, %r1843, %r570;
-      r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
+      uint r572 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r566) * 24 + int(p97 ? r566 : r388)) << 3u));
       // 1962: ld.shared.u16 	%rs602, [%r572];
-      rs602 = p2g_lds16(r572);
+      uint rs602 = p2g_lds16(r572);
       // 1964: {  mov.b32 %r524, {%rs602,%rs602};}
-      r524 = (rs602 << 0u) | (rs602 << 16u);
+      uint r524 = (rs602 << 0u) | (rs602 << 16u);
       // 1968: {  mov.b32 %r525, {%rs530,%rs530};}
-      r525 = (rs530 << 0u) | (rs530 << 16u);
+      uint r525 = (rs530 << 0u) | (rs530 << 16u);
       // 1972: {  mov.b32 %r526, {%rs599,%rs599};}
-      r526 = (rs599 << 0u) | (rs599 << 16u);
+      uint r526 = (rs599 << 0u) | (rs599 << 16u);
       // 1976: {sub.f16x2 %r527,%r525,%r378;
-      uint t226 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r527 = (t226 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r527 = p2g_hsub2(r525, r378);
       // 1980: {sub.f16x2 %r530,%r526,%r380;
-      uint t227 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r530 = (t227 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r530 = p2g_hsub2(r526, r380);
       // 1984: {mul.f16x2 %r533,%r527,%r527;
-      uint t228 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r527 & 0xFFFFu)), p2g_h2f((r527 & 0xFFFFu)))));
-      r533 = (t228 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r527 >> 16)), p2g_h2f((r527 >> 16)))))) << 16));
+      uint r533 = p2g_hmul2(r527, r527);
       // 1988: {mul.f16x2 %r536,%r375,%r533;
-      uint t229 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r533 & 0xFFFFu)))));
-      r536 = (t229 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r533 >> 16)))))) << 16));
+      uint r536 = p2g_hmul2(r375, r533);
       // 1992: {mul.f16x2 %r539,%r377,%r527;
-      uint t230 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r527 & 0xFFFFu)))));
-      r539 = (t230 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r527 >> 16)))))) << 16));
+      uint r539 = p2g_hmul2(r377, r527);
       // 1996: {fma.rn.f16x2 %r542,%r539,%r530,%r536;
-      uint t231 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r539 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu))), p2g_h2f((r536 & 0xFFFFu))));
-      r542 = (t231 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r539 >> 16)), p2g_h2f((r530 >> 16))), p2g_h2f((r536 >> 16))))) << 16));
+      uint r542 = p2g_hfma2(r539, r530, r536);
       // 2000: {mul.f16x2 %r546,%r376,%r530;
-      uint t232 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu)))));
-      r546 = (t232 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r530 >> 16)))))) << 16));
+      uint r546 = p2g_hmul2(r376, r530);
       // 2004: {fma.rn.f16x2 %r549,%r546,%r530,%r542;
-      uint t233 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r546 & 0xFFFFu)), p2g_h2f((r530 & 0xFFFFu))), p2g_h2f((r542 & 0xFFFFu))));
-      r549 = (t233 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r546 >> 16)), p2g_h2f((r530 >> 16))), p2g_h2f((r542 >> 16))))) << 16));
+      uint r549 = p2g_hfma2(r546, r530, r542);
       // 2010: mov.b32         {hl, hu}, %r549;   
-      hl_2 = ((r549 >> 0u) & 0xFFFFu);
-      hu_2 = ((r549 >> 16u) & 0xFFFFu);
+      uint hl_2 = ((r549 >> 0u) & 0xFFFFu);
+      uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
       // 2011: cvt.f32.f16     fl, hl;         
-      uint t234 = floatBitsToUint(p2g_h2f(hl_2));
-      fl_2 = floatBitsToUint(uintBitsToFloat((t234 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t234));
+      uint t175 = floatBitsToUint(p2g_h2f(hl_2));
+      uint fl_2 = floatBitsToUint(uintBitsToFloat((t175 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t175));
       // 2012: cvt.f32.f16     fu, hu;         
-      uint t235 = floatBitsToUint(p2g_h2f(hu_2));
-      fu_2 = floatBitsToUint(uintBitsToFloat((t235 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t235));
+      uint t176 = floatBitsToUint(p2g_h2f(hu_2));
+      uint fu_2 = floatBitsToUint(uintBitsToFloat((t176 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t176));
       // 2013: ex2.approx.ftz.f32  fl, fl;     
       fl_2 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_2)), true)));
       // 2014: ex2.approx.ftz.f32  fu, fu;     
       fu_2 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_2)), true)));
       // 2015: mov.b32         ULP, 0x33800000U;
-      ULP_2 = 0x33800000u;
+      uint ULP_2 = 0x33800000u;
       // 2016: fma.rn.f32      fl,fl,ULP,fl;   
       fl_2 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_2), uintBitsToFloat(ULP_2), uintBitsToFloat(fl_2), 0, false));
       // 2017: fma.rn.f32      fu,fu,ULP,fu;   
@@ -4836,147 +4155,137 @@ void main() {
       // 2019: cvt.rn.f16.f32      hu, fu;     
       hu_2 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_2)));
       // 2020: mov.b32         %r553, {hl, hu};   
-      r553 = (hl_2 << 0u) | (hu_2 << 16u);
+      uint r553 = (hl_2 << 0u) | (hu_2 << 16u);
       // 2024: {fma.rn.f16x2 %r555,%r553,%r524,%r422;
-      uint t236 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r553 & 0xFFFFu)), p2g_h2f((r524 & 0xFFFFu))), p2g_h2f((r422 & 0xFFFFu))));
-      r555 = (t236 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r553 >> 16)), p2g_h2f((r524 >> 16))), p2g_h2f((r422 >> 16))))) << 16));
+      uint r555 = p2g_hfma2(r553, r524, r422);
       // 2028: {add.f16x2 %r559,%r426,%r553;
-      uint t237 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r426 & 0xFFFFu)), p2g_h2f((r553 & 0xFFFFu))));
-      r559 = (t237 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r426 >> 16)), p2g_h2f((r553 >> 16))))) << 16));
+      uint r559 = p2g_hadd2(r426, r553);
       // 2033: mov.b32 {low,high}, %r549;
-      low_27 = ((r549 >> 0u) & 0xFFFFu);
-      high_25 = ((r549 >> 16u) & 0xFFFFu);
+      uint low_27 = ((r549 >> 0u) & 0xFFFFu);
+      uint high_25 = ((r549 >> 16u) & 0xFFFFu);
       // 2034: mov.b16 %rs605, low;}
       // 2038: mov.b32 {low,high}, %r468;
-      low_28 = ((r468 >> 0u) & 0xFFFFu);
-      high_26 = ((r468 >> 16u) & 0xFFFFu);
+      uint low_28 = ((r468 >> 0u) & 0xFFFFu);
+      uint high_26 = ((r468 >> 16u) & 0xFFFFu);
       // 2039: mov.b16 %rs606, low;}
       // 2043: setp.gt.f16  __$temp3, %rs605, %rs606;
-      int t238 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_27)), floatBitsToUint(p2g_h2f(low_28)));
+      int t177 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_27)), floatBitsToUint(p2g_h2f(low_28)));
       // 2044: selp.u16 %rs607, 1, 0, __$temp3;}
       // 2046: setp.ne.s16 	%p107, %rs607, 0;
-      p107 = (bitfieldExtract(int((t238 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p107 = (bitfieldExtract(int((t177 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2049: mov.b32 {low,high}, %r549;
-      low_29 = ((r549 >> 0u) & 0xFFFFu);
-      high_27 = ((r549 >> 16u) & 0xFFFFu);
+      uint low_29 = ((r549 >> 0u) & 0xFFFFu);
+      uint high_27 = ((r549 >> 16u) & 0xFFFFu);
       // 2050: mov.b16 %rs610, high;}
       // 2054: mov.b32 {low,high}, %r468;
-      low_30 = ((r468 >> 0u) & 0xFFFFu);
-      high_28 = ((r468 >> 16u) & 0xFFFFu);
+      uint low_30 = ((r468 >> 0u) & 0xFFFFu);
+      uint high_28 = ((r468 >> 16u) & 0xFFFFu);
       // 2055: mov.b16 %rs611, high;}
       // 2059: setp.gt.f16  __$temp3, %rs610, %rs611;
-      int t239 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_27)), floatBitsToUint(p2g_h2f(high_28)));
+      int t178 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_27)), floatBitsToUint(p2g_h2f(high_28)));
       // 2060: selp.u16 %rs612, 1, 0, __$temp3;}
-      rs612 = (t239 == 1) ? 1u : 0u;
+      uint rs612 = (t178 == 1) ? 1u : 0u;
       // 2062: @%p107 bra 	$L__BB0_78;
       if (p107) {
         // 2068: mov.b32 {low,high}, %r549;
-        low_31 = ((r549 >> 0u) & 0xFFFFu);
-        high_29 = ((r549 >> 16u) & 0xFFFFu);
+        uint low_31 = ((r549 >> 0u) & 0xFFFFu);
+        uint high_29 = ((r549 >> 16u) & 0xFFFFu);
         // 2069: mov.b16 %rs1598, low;}
         rs1598 = low_31;
         // 2071: bra.uni 	$L__BB0_79;
       } else {
         // 2063: bra.uni 	$L__BB0_77;
         // 2076: mov.b32 {low,high}, %r468;
-        low_32 = ((r468 >> 0u) & 0xFFFFu);
-        high_30 = ((r468 >> 16u) & 0xFFFFu);
+        uint low_32 = ((r468 >> 0u) & 0xFFFFu);
+        uint high_30 = ((r468 >> 16u) & 0xFFFFu);
         // 2077: mov.b16 %rs1598, low;}
         rs1598 = low_32;
       }
       // 2081: setp.ne.s16 	%p108, %rs612, 0;
-      p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
+      bool p108 = (bitfieldExtract(int(rs612), 0, 16)) != 0;
       // 2082: @%p108 bra 	$L__BB0_81;
       if (p108) {
         // 2088: mov.b32 {low,high}, %r549;
-        low_33 = ((r549 >> 0u) & 0xFFFFu);
-        high_31 = ((r549 >> 16u) & 0xFFFFu);
+        uint low_33 = ((r549 >> 0u) & 0xFFFFu);
+        uint high_31 = ((r549 >> 16u) & 0xFFFFu);
         // 2089: mov.b16 %rs1599, high;}
         rs1599 = high_31;
         // 2091: bra.uni 	$L__BB0_82;
       } else {
         // 2083: bra.uni 	$L__BB0_80;
         // 2096: mov.b32 {low,high}, %r468;
-        low_34 = ((r468 >> 0u) & 0xFFFFu);
-        high_32 = ((r468 >> 16u) & 0xFFFFu);
+        uint low_34 = ((r468 >> 0u) & 0xFFFFu);
+        uint high_32 = ((r468 >> 16u) & 0xFFFFu);
         // 2097: mov.b16 %rs1599, high;}
         rs1599 = high_32;
       }
       // 2102: {  mov.b32 %r577, {%rs1598,%rs1599};}
-      r577 = (rs1598 << 0u) | (rs1599 << 16u);
+      uint r577 = (rs1598 << 0u) | (rs1599 << 16u);
       // 2105: @%p107 bra 	$L__BB0_84;
       if (p107) {
         // 2111: mov.b32 {low,high}, %r524;
-        low_35 = ((r524 >> 0u) & 0xFFFFu);
-        high_33 = ((r524 >> 16u) & 0xFFFFu);
+        uint low_35 = ((r524 >> 0u) & 0xFFFFu);
+        uint high_33 = ((r524 >> 16u) & 0xFFFFu);
         // 2112: mov.b16 %rs1600, low;}
         rs1600 = low_35;
         // 2114: bra.uni 	$L__BB0_85;
       } else {
         // 2106: bra.uni 	$L__BB0_83;
         // 2119: mov.b32 {low,high}, %r473;
-        low_36 = ((r473 >> 0u) & 0xFFFFu);
-        high_34 = ((r473 >> 16u) & 0xFFFFu);
+        uint low_36 = ((r473 >> 0u) & 0xFFFFu);
+        uint high_34 = ((r473 >> 16u) & 0xFFFFu);
         // 2120: mov.b16 %rs1600, low;}
         rs1600 = low_36;
       }
       // 2124: @%p108 bra 	$L__BB0_87;
       if (p108) {
         // 2130: mov.b32 {low,high}, %r524;
-        low_37 = ((r524 >> 0u) & 0xFFFFu);
-        high_35 = ((r524 >> 16u) & 0xFFFFu);
+        uint low_37 = ((r524 >> 0u) & 0xFFFFu);
+        uint high_35 = ((r524 >> 16u) & 0xFFFFu);
         // 2131: mov.b16 %rs1601, high;}
         rs1601 = high_35;
         // 2133: bra.uni 	$L__BB0_88;
       } else {
         // 2125: bra.uni 	$L__BB0_86;
         // 2138: mov.b32 {low,high}, %r473;
-        low_38 = ((r473 >> 0u) & 0xFFFFu);
-        high_36 = ((r473 >> 16u) & 0xFFFFu);
+        uint low_38 = ((r473 >> 0u) & 0xFFFFu);
+        uint high_36 = ((r473 >> 16u) & 0xFFFFu);
         // 2139: mov.b16 %rs1601, high;}
         rs1601 = high_36;
       }
       // 2144: {  mov.b32 %r582, {%rs1600,%rs1601};}
-      r582 = (rs1600 << 0u) | (rs1601 << 16u);
+      uint r582 = (rs1600 << 0u) | (rs1601 << 16u);
       // 2148: {sub.f16x2 %r583,%r525,%r379;
-      uint t240 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r583 = (t240 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r525 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r583 = p2g_hsub2(r525, r379);
       // 2152: {sub.f16x2 %r586,%r526,%r381;
-      uint t241 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r586 = (t241 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r526 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r586 = p2g_hsub2(r526, r381);
       // 2156: {mul.f16x2 %r589,%r583,%r583;
-      uint t242 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r583 & 0xFFFFu)), p2g_h2f((r583 & 0xFFFFu)))));
-      r589 = (t242 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r583 >> 16)), p2g_h2f((r583 >> 16)))))) << 16));
+      uint r589 = p2g_hmul2(r583, r583);
       // 2160: {mul.f16x2 %r592,%r375,%r589;
-      uint t243 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r589 & 0xFFFFu)))));
-      r592 = (t243 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r589 >> 16)))))) << 16));
+      uint r592 = p2g_hmul2(r375, r589);
       // 2164: {mul.f16x2 %r595,%r377,%r583;
-      uint t244 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r583 & 0xFFFFu)))));
-      r595 = (t244 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r583 >> 16)))))) << 16));
+      uint r595 = p2g_hmul2(r377, r583);
       // 2168: {fma.rn.f16x2 %r598,%r595,%r586,%r592;
-      uint t245 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r595 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu))), p2g_h2f((r592 & 0xFFFFu))));
-      r598 = (t245 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r595 >> 16)), p2g_h2f((r586 >> 16))), p2g_h2f((r592 >> 16))))) << 16));
+      uint r598 = p2g_hfma2(r595, r586, r592);
       // 2172: {mul.f16x2 %r602,%r376,%r586;
-      uint t246 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu)))));
-      r602 = (t246 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r586 >> 16)))))) << 16));
+      uint r602 = p2g_hmul2(r376, r586);
       // 2176: {fma.rn.f16x2 %r605,%r602,%r586,%r598;
-      uint t247 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r602 & 0xFFFFu)), p2g_h2f((r586 & 0xFFFFu))), p2g_h2f((r598 & 0xFFFFu))));
-      r605 = (t247 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r602 >> 16)), p2g_h2f((r586 >> 16))), p2g_h2f((r598 >> 16))))) << 16));
+      uint r605 = p2g_hfma2(r602, r586, r598);
       // 2182: mov.b32         {hl, hu}, %r605;   
-      hl_3 = ((r605 >> 0u) & 0xFFFFu);
-      hu_3 = ((r605 >> 16u) & 0xFFFFu);
+      uint hl_3 = ((r605 >> 0u) & 0xFFFFu);
+      uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
       // 2183: cvt.f32.f16     fl, hl;         
-      uint t248 = floatBitsToUint(p2g_h2f(hl_3));
-      fl_3 = floatBitsToUint(uintBitsToFloat((t248 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t248));
+      uint t179 = floatBitsToUint(p2g_h2f(hl_3));
+      uint fl_3 = floatBitsToUint(uintBitsToFloat((t179 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t179));
       // 2184: cvt.f32.f16     fu, hu;         
-      uint t249 = floatBitsToUint(p2g_h2f(hu_3));
-      fu_3 = floatBitsToUint(uintBitsToFloat((t249 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t249));
+      uint t180 = floatBitsToUint(p2g_h2f(hu_3));
+      uint fu_3 = floatBitsToUint(uintBitsToFloat((t180 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t180));
       // 2185: ex2.approx.ftz.f32  fl, fl;     
       fl_3 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_3)), true)));
       // 2186: ex2.approx.ftz.f32  fu, fu;     
       fu_3 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_3)), true)));
       // 2187: mov.b32         ULP, 0x33800000U;
-      ULP_3 = 0x33800000u;
+      uint ULP_3 = 0x33800000u;
       // 2188: fma.rn.f32      fl,fl,ULP,fl;   
       fl_3 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_3), uintBitsToFloat(ULP_3), uintBitsToFloat(fl_3), 0, false));
       // 2189: fma.rn.f32      fu,fu,ULP,fu;   
@@ -4986,169 +4295,159 @@ void main() {
       // 2191: cvt.rn.f16.f32      hu, fu;     
       hu_3 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_3)));
       // 2192: mov.b32         %r609, {hl, hu};   
-      r609 = (hl_3 << 0u) | (hu_3 << 16u);
+      uint r609 = (hl_3 << 0u) | (hu_3 << 16u);
       // 2196: {fma.rn.f16x2 %r611,%r609,%r524,%r502;
-      uint t250 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r609 & 0xFFFFu)), p2g_h2f((r524 & 0xFFFFu))), p2g_h2f((r502 & 0xFFFFu))));
-      r611 = (t250 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r609 >> 16)), p2g_h2f((r524 >> 16))), p2g_h2f((r502 >> 16))))) << 16));
+      uint r611 = p2g_hfma2(r609, r524, r502);
       // 2200: {add.f16x2 %r615,%r506,%r609;
-      uint t251 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r506 & 0xFFFFu)), p2g_h2f((r609 & 0xFFFFu))));
-      r615 = (t251 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r506 >> 16)), p2g_h2f((r609 >> 16))))) << 16));
+      uint r615 = p2g_hadd2(r506, r609);
       // 2205: mov.b32 {low,high}, %r605;
-      low_39 = ((r605 >> 0u) & 0xFFFFu);
-      high_37 = ((r605 >> 16u) & 0xFFFFu);
+      uint low_39 = ((r605 >> 0u) & 0xFFFFu);
+      uint high_37 = ((r605 >> 16u) & 0xFFFFu);
       // 2206: mov.b16 %rs628, low;}
       // 2210: mov.b32 {low,high}, %r517;
-      low_40 = ((r517 >> 0u) & 0xFFFFu);
-      high_38 = ((r517 >> 16u) & 0xFFFFu);
+      uint low_40 = ((r517 >> 0u) & 0xFFFFu);
+      uint high_38 = ((r517 >> 16u) & 0xFFFFu);
       // 2211: mov.b16 %rs629, low;}
       // 2215: setp.gt.f16  __$temp3, %rs628, %rs629;
-      int t252 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_39)), floatBitsToUint(p2g_h2f(low_40)));
+      int t181 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_39)), floatBitsToUint(p2g_h2f(low_40)));
       // 2216: selp.u16 %rs630, 1, 0, __$temp3;}
       // 2218: setp.ne.s16 	%p111, %rs630, 0;
-      p111 = (bitfieldExtract(int((t252 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p111 = (bitfieldExtract(int((t181 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2221: mov.b32 {low,high}, %r605;
-      low_41 = ((r605 >> 0u) & 0xFFFFu);
-      high_39 = ((r605 >> 16u) & 0xFFFFu);
+      uint low_41 = ((r605 >> 0u) & 0xFFFFu);
+      uint high_39 = ((r605 >> 16u) & 0xFFFFu);
       // 2222: mov.b16 %rs633, high;}
       // 2226: mov.b32 {low,high}, %r517;
-      low_42 = ((r517 >> 0u) & 0xFFFFu);
-      high_40 = ((r517 >> 16u) & 0xFFFFu);
+      uint low_42 = ((r517 >> 0u) & 0xFFFFu);
+      uint high_40 = ((r517 >> 16u) & 0xFFFFu);
       // 2227: mov.b16 %rs634, high;}
       // 2231: setp.gt.f16  __$temp3, %rs633, %rs634;
-      int t253 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_39)), floatBitsToUint(p2g_h2f(high_40)));
+      int t182 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_39)), floatBitsToUint(p2g_h2f(high_40)));
       // 2232: selp.u16 %rs635, 1, 0, __$temp3;}
-      rs635 = (t253 == 1) ? 1u : 0u;
+      uint rs635 = (t182 == 1) ? 1u : 0u;
       // 2234: @%p111 bra 	$L__BB0_90;
       if (p111) {
         // 2240: mov.b32 {low,high}, %r605;
-        low_43 = ((r605 >> 0u) & 0xFFFFu);
-        high_41 = ((r605 >> 16u) & 0xFFFFu);
+        uint low_43 = ((r605 >> 0u) & 0xFFFFu);
+        uint high_41 = ((r605 >> 16u) & 0xFFFFu);
         // 2241: mov.b16 %rs1602, low;}
         rs1602 = low_43;
         // 2243: bra.uni 	$L__BB0_91;
       } else {
         // 2235: bra.uni 	$L__BB0_89;
         // 2248: mov.b32 {low,high}, %r517;
-        low_44 = ((r517 >> 0u) & 0xFFFFu);
-        high_42 = ((r517 >> 16u) & 0xFFFFu);
+        uint low_44 = ((r517 >> 0u) & 0xFFFFu);
+        uint high_42 = ((r517 >> 16u) & 0xFFFFu);
         // 2249: mov.b16 %rs1602, low;}
         rs1602 = low_44;
       }
       // 2253: setp.ne.s16 	%p112, %rs635, 0;
-      p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
+      bool p112 = (bitfieldExtract(int(rs635), 0, 16)) != 0;
       // 2254: @%p112 bra 	$L__BB0_93;
       if (p112) {
         // 2260: mov.b32 {low,high}, %r605;
-        low_45 = ((r605 >> 0u) & 0xFFFFu);
-        high_43 = ((r605 >> 16u) & 0xFFFFu);
+        uint low_45 = ((r605 >> 0u) & 0xFFFFu);
+        uint high_43 = ((r605 >> 16u) & 0xFFFFu);
         // 2261: mov.b16 %rs1603, high;}
         rs1603 = high_43;
         // 2263: bra.uni 	$L__BB0_94;
       } else {
         // 2255: bra.uni 	$L__BB0_92;
         // 2268: mov.b32 {low,high}, %r517;
-        low_46 = ((r517 >> 0u) & 0xFFFFu);
-        high_44 = ((r517 >> 16u) & 0xFFFFu);
+        uint low_46 = ((r517 >> 0u) & 0xFFFFu);
+        uint high_44 = ((r517 >> 16u) & 0xFFFFu);
         // 2269: mov.b16 %rs1603, high;}
         rs1603 = high_44;
       }
       // 2274: {  mov.b32 %r626, {%rs1602,%rs1603};}
-      r626 = (rs1602 << 0u) | (rs1603 << 16u);
+      uint r626 = (rs1602 << 0u) | (rs1603 << 16u);
       // 2277: @%p111 bra 	$L__BB0_96;
       if (p111) {
         // 2283: mov.b32 {low,high}, %r524;
-        low_47 = ((r524 >> 0u) & 0xFFFFu);
-        high_45 = ((r524 >> 16u) & 0xFFFFu);
+        uint low_47 = ((r524 >> 0u) & 0xFFFFu);
+        uint high_45 = ((r524 >> 16u) & 0xFFFFu);
         // 2284: mov.b16 %rs1604, low;}
         rs1604 = low_47;
         // 2286: bra.uni 	$L__BB0_97;
       } else {
         // 2278: bra.uni 	$L__BB0_95;
         // 2291: mov.b32 {low,high}, %r522;
-        low_48 = ((r522 >> 0u) & 0xFFFFu);
-        high_46 = ((r522 >> 16u) & 0xFFFFu);
+        uint low_48 = ((r522 >> 0u) & 0xFFFFu);
+        uint high_46 = ((r522 >> 16u) & 0xFFFFu);
         // 2292: mov.b16 %rs1604, low;}
         rs1604 = low_48;
       }
       // 2296: @%p112 bra 	$L__BB0_99;
       if (p112) {
         // 2302: mov.b32 {low,high}, %r524;
-        low_49 = ((r524 >> 0u) & 0xFFFFu);
-        high_47 = ((r524 >> 16u) & 0xFFFFu);
+        uint low_49 = ((r524 >> 0u) & 0xFFFFu);
+        uint high_47 = ((r524 >> 16u) & 0xFFFFu);
         // 2303: mov.b16 %rs1605, high;}
         rs1605 = high_47;
         // 2305: bra.uni 	$L__BB0_100;
       } else {
         // 2297: bra.uni 	$L__BB0_98;
         // 2310: mov.b32 {low,high}, %r522;
-        low_50 = ((r522 >> 0u) & 0xFFFFu);
-        high_48 = ((r522 >> 16u) & 0xFFFFu);
+        uint low_50 = ((r522 >> 0u) & 0xFFFFu);
+        uint high_48 = ((r522 >> 16u) & 0xFFFFu);
         // 2311: mov.b16 %rs1605, high;}
         rs1605 = high_48;
       }
       // 2315: mov.u32 	%r1844, _ZZ8k_outputE6sColor;
       // 2316: mov.u32 	%r632, 2;
       // 2318: {  mov.b32 %r631, {%rs1604,%rs1605};}
-      r631 = (rs1604 << 0u) | (rs1605 << 16u);
+      uint r631 = (rs1604 << 0u) | (rs1605 << 16u);
       // 2322: cvt.rn.f16.s32 %rs650, %r632;
-      rs650 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
+      uint rs650 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 2325: {add.f16 %rs651,%rs540,%rs650;
-      rs651 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs540 & 0xFFFFu)), p2g_h2f((rs650 & 0xFFFFu))));
+      uint rs651 = p2g_hadd(rs540, rs650);
       // 2328: add.s32 	%r675, %r389, 2;
-      r675 = uint(int(r389) + 2);
+      uint r675 = uint(int(r389) + 2);
       // 2329: selp.b32 	%r676, %r388, %r675, %p97;
       // 2330: selp.b32 	%r677, %r675, %r388, %p97;
       // 2331: mad.lo.s32 	%r678, %r676, 24, %r677;
       // 2332: shl.b32 	%r679, %r678, 3;
       // 2333: add.s32 	%r681, %r1844, %r679;
-      r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
+      uint r681 = uint(int(sh_sColor) + int(uint(int(p97 ? r388 : r675) * 24 + int(p97 ? r675 : r388)) << 3u));
       // 2334: ld.shared.u16 	%rs654, [%r681];
-      rs654 = p2g_lds16(r681);
+      uint rs654 = p2g_lds16(r681);
       // 2336: {  mov.b32 %r633, {%rs654,%rs654};}
-      r633 = (rs654 << 0u) | (rs654 << 16u);
+      uint r633 = (rs654 << 0u) | (rs654 << 16u);
       // 2340: {  mov.b32 %r634, {%rs530,%rs530};}
-      r634 = (rs530 << 0u) | (rs530 << 16u);
+      uint r634 = (rs530 << 0u) | (rs530 << 16u);
       // 2344: {  mov.b32 %r635, {%rs651,%rs651};}
-      r635 = (rs651 << 0u) | (rs651 << 16u);
+      uint r635 = (rs651 << 0u) | (rs651 << 16u);
       // 2348: {sub.f16x2 %r636,%r634,%r378;
-      uint t254 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r636 = (t254 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r636 = p2g_hsub2(r634, r378);
       // 2352: {sub.f16x2 %r639,%r635,%r380;
-      uint t255 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r639 = (t255 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r639 = p2g_hsub2(r635, r380);
       // 2356: {mul.f16x2 %r642,%r636,%r636;
-      uint t256 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r636 & 0xFFFFu)), p2g_h2f((r636 & 0xFFFFu)))));
-      r642 = (t256 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r636 >> 16)), p2g_h2f((r636 >> 16)))))) << 16));
+      uint r642 = p2g_hmul2(r636, r636);
       // 2360: {mul.f16x2 %r645,%r375,%r642;
-      uint t257 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r642 & 0xFFFFu)))));
-      r645 = (t257 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r642 >> 16)))))) << 16));
+      uint r645 = p2g_hmul2(r375, r642);
       // 2364: {mul.f16x2 %r648,%r377,%r636;
-      uint t258 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r636 & 0xFFFFu)))));
-      r648 = (t258 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r636 >> 16)))))) << 16));
+      uint r648 = p2g_hmul2(r377, r636);
       // 2368: {fma.rn.f16x2 %r651,%r648,%r639,%r645;
-      uint t259 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r648 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu))), p2g_h2f((r645 & 0xFFFFu))));
-      r651 = (t259 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r648 >> 16)), p2g_h2f((r639 >> 16))), p2g_h2f((r645 >> 16))))) << 16));
+      uint r651 = p2g_hfma2(r648, r639, r645);
       // 2372: {mul.f16x2 %r655,%r376,%r639;
-      uint t260 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu)))));
-      r655 = (t260 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r639 >> 16)))))) << 16));
+      uint r655 = p2g_hmul2(r376, r639);
       // 2376: {fma.rn.f16x2 %r658,%r655,%r639,%r651;
-      uint t261 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r655 & 0xFFFFu)), p2g_h2f((r639 & 0xFFFFu))), p2g_h2f((r651 & 0xFFFFu))));
-      r658 = (t261 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r655 >> 16)), p2g_h2f((r639 >> 16))), p2g_h2f((r651 >> 16))))) << 16));
+      uint r658 = p2g_hfma2(r655, r639, r651);
       // 2382: mov.b32         {hl, hu}, %r658;   
-      hl_4 = ((r658 >> 0u) & 0xFFFFu);
-      hu_4 = ((r658 >> 16u) & 0xFFFFu);
+      uint hl_4 = ((r658 >> 0u) & 0xFFFFu);
+      uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
       // 2383: cvt.f32.f16     fl, hl;         
-      uint t262 = floatBitsToUint(p2g_h2f(hl_4));
-      fl_4 = floatBitsToUint(uintBitsToFloat((t262 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t262));
+      uint t183 = floatBitsToUint(p2g_h2f(hl_4));
+      uint fl_4 = floatBitsToUint(uintBitsToFloat((t183 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t183));
       // 2384: cvt.f32.f16     fu, hu;         
-      uint t263 = floatBitsToUint(p2g_h2f(hu_4));
-      fu_4 = floatBitsToUint(uintBitsToFloat((t263 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t263));
+      uint t184 = floatBitsToUint(p2g_h2f(hu_4));
+      uint fu_4 = floatBitsToUint(uintBitsToFloat((t184 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t184));
       // 2385: ex2.approx.ftz.f32  fl, fl;     
       fl_4 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_4)), true)));
       // 2386: ex2.approx.ftz.f32  fu, fu;     
       fu_4 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_4)), true)));
       // 2387: mov.b32         ULP, 0x33800000U;
-      ULP_4 = 0x33800000u;
+      uint ULP_4 = 0x33800000u;
       // 2388: fma.rn.f32      fl,fl,ULP,fl;   
       fl_4 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_4), uintBitsToFloat(ULP_4), uintBitsToFloat(fl_4), 0, false));
       // 2389: fma.rn.f32      fu,fu,ULP,fu;   
@@ -5158,147 +4457,137 @@ void main() {
       // 2391: cvt.rn.f16.f32      hu, fu;     
       hu_4 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_4)));
       // 2392: mov.b32         %r662, {hl, hu};   
-      r662 = (hl_4 << 0u) | (hu_4 << 16u);
+      uint r662 = (hl_4 << 0u) | (hu_4 << 16u);
       // 2396: {fma.rn.f16x2 %r664,%r662,%r633,%r555;
-      uint t264 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r662 & 0xFFFFu)), p2g_h2f((r633 & 0xFFFFu))), p2g_h2f((r555 & 0xFFFFu))));
-      r664 = (t264 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r662 >> 16)), p2g_h2f((r633 >> 16))), p2g_h2f((r555 >> 16))))) << 16));
+      uint r664 = p2g_hfma2(r662, r633, r555);
       // 2400: {add.f16x2 %r668,%r559,%r662;
-      uint t265 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r559 & 0xFFFFu)), p2g_h2f((r662 & 0xFFFFu))));
-      r668 = (t265 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r559 >> 16)), p2g_h2f((r662 >> 16))))) << 16));
+      uint r668 = p2g_hadd2(r559, r662);
       // 2405: mov.b32 {low,high}, %r658;
-      low_51 = ((r658 >> 0u) & 0xFFFFu);
-      high_49 = ((r658 >> 16u) & 0xFFFFu);
+      uint low_51 = ((r658 >> 0u) & 0xFFFFu);
+      uint high_49 = ((r658 >> 16u) & 0xFFFFu);
       // 2406: mov.b16 %rs657, low;}
       // 2410: mov.b32 {low,high}, %r577;
-      low_52 = ((r577 >> 0u) & 0xFFFFu);
-      high_50 = ((r577 >> 16u) & 0xFFFFu);
+      uint low_52 = ((r577 >> 0u) & 0xFFFFu);
+      uint high_50 = ((r577 >> 16u) & 0xFFFFu);
       // 2411: mov.b16 %rs658, low;}
       // 2415: setp.gt.f16  __$temp3, %rs657, %rs658;
-      int t266 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_51)), floatBitsToUint(p2g_h2f(low_52)));
+      int t185 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_51)), floatBitsToUint(p2g_h2f(low_52)));
       // 2416: selp.u16 %rs659, 1, 0, __$temp3;}
       // 2418: setp.ne.s16 	%p116, %rs659, 0;
-      p116 = (bitfieldExtract(int((t266 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p116 = (bitfieldExtract(int((t185 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2421: mov.b32 {low,high}, %r658;
-      low_53 = ((r658 >> 0u) & 0xFFFFu);
-      high_51 = ((r658 >> 16u) & 0xFFFFu);
+      uint low_53 = ((r658 >> 0u) & 0xFFFFu);
+      uint high_51 = ((r658 >> 16u) & 0xFFFFu);
       // 2422: mov.b16 %rs662, high;}
       // 2426: mov.b32 {low,high}, %r577;
-      low_54 = ((r577 >> 0u) & 0xFFFFu);
-      high_52 = ((r577 >> 16u) & 0xFFFFu);
+      uint low_54 = ((r577 >> 0u) & 0xFFFFu);
+      uint high_52 = ((r577 >> 16u) & 0xFFFFu);
       // 2427: mov.b16 %rs663, high;}
       // 2431: setp.gt.f16  __$temp3, %rs662, %rs663;
-      int t267 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_51)), floatBitsToUint(p2g_h2f(high_52)));
+      int t186 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_51)), floatBitsToUint(p2g_h2f(high_52)));
       // 2432: selp.u16 %rs664, 1, 0, __$temp3;}
-      rs664 = (t267 == 1) ? 1u : 0u;
+      uint rs664 = (t186 == 1) ? 1u : 0u;
       // 2434: @%p116 bra 	$L__BB0_102;
       if (p116) {
         // 2440: mov.b32 {low,high}, %r658;
-        low_55 = ((r658 >> 0u) & 0xFFFFu);
-        high_53 = ((r658 >> 16u) & 0xFFFFu);
+        uint low_55 = ((r658 >> 0u) & 0xFFFFu);
+        uint high_53 = ((r658 >> 16u) & 0xFFFFu);
         // 2441: mov.b16 %rs1606, low;}
         rs1606 = low_55;
         // 2443: bra.uni 	$L__BB0_103;
       } else {
         // 2435: bra.uni 	$L__BB0_101;
         // 2448: mov.b32 {low,high}, %r577;
-        low_56 = ((r577 >> 0u) & 0xFFFFu);
-        high_54 = ((r577 >> 16u) & 0xFFFFu);
+        uint low_56 = ((r577 >> 0u) & 0xFFFFu);
+        uint high_54 = ((r577 >> 16u) & 0xFFFFu);
         // 2449: mov.b16 %rs1606, low;}
         rs1606 = low_56;
       }
       // 2453: setp.ne.s16 	%p117, %rs664, 0;
-      p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
+      bool p117 = (bitfieldExtract(int(rs664), 0, 16)) != 0;
       // 2454: @%p117 bra 	$L__BB0_105;
       if (p117) {
         // 2460: mov.b32 {low,high}, %r658;
-        low_57 = ((r658 >> 0u) & 0xFFFFu);
-        high_55 = ((r658 >> 16u) & 0xFFFFu);
+        uint low_57 = ((r658 >> 0u) & 0xFFFFu);
+        uint high_55 = ((r658 >> 16u) & 0xFFFFu);
         // 2461: mov.b16 %rs1607, high;}
         rs1607 = high_55;
         // 2463: bra.uni 	$L__BB0_106;
       } else {
         // 2455: bra.uni 	$L__BB0_104;
         // 2468: mov.b32 {low,high}, %r577;
-        low_58 = ((r577 >> 0u) & 0xFFFFu);
-        high_56 = ((r577 >> 16u) & 0xFFFFu);
+        uint low_58 = ((r577 >> 0u) & 0xFFFFu);
+        uint high_56 = ((r577 >> 16u) & 0xFFFFu);
         // 2469: mov.b16 %rs1607, high;}
         rs1607 = high_56;
       }
       // 2474: {  mov.b32 %r686, {%rs1606,%rs1607};}
-      r686 = (rs1606 << 0u) | (rs1607 << 16u);
+      uint r686 = (rs1606 << 0u) | (rs1607 << 16u);
       // 2477: @%p116 bra 	$L__BB0_108;
       if (p116) {
         // 2483: mov.b32 {low,high}, %r633;
-        low_59 = ((r633 >> 0u) & 0xFFFFu);
-        high_57 = ((r633 >> 16u) & 0xFFFFu);
+        uint low_59 = ((r633 >> 0u) & 0xFFFFu);
+        uint high_57 = ((r633 >> 16u) & 0xFFFFu);
         // 2484: mov.b16 %rs1608, low;}
         rs1608 = low_59;
         // 2486: bra.uni 	$L__BB0_109;
       } else {
         // 2478: bra.uni 	$L__BB0_107;
         // 2491: mov.b32 {low,high}, %r582;
-        low_60 = ((r582 >> 0u) & 0xFFFFu);
-        high_58 = ((r582 >> 16u) & 0xFFFFu);
+        uint low_60 = ((r582 >> 0u) & 0xFFFFu);
+        uint high_58 = ((r582 >> 16u) & 0xFFFFu);
         // 2492: mov.b16 %rs1608, low;}
         rs1608 = low_60;
       }
       // 2496: @%p117 bra 	$L__BB0_111;
       if (p117) {
         // 2502: mov.b32 {low,high}, %r633;
-        low_61 = ((r633 >> 0u) & 0xFFFFu);
-        high_59 = ((r633 >> 16u) & 0xFFFFu);
+        uint low_61 = ((r633 >> 0u) & 0xFFFFu);
+        uint high_59 = ((r633 >> 16u) & 0xFFFFu);
         // 2503: mov.b16 %rs1609, high;}
         rs1609 = high_59;
         // 2505: bra.uni 	$L__BB0_112;
       } else {
         // 2497: bra.uni 	$L__BB0_110;
         // 2510: mov.b32 {low,high}, %r582;
-        low_62 = ((r582 >> 0u) & 0xFFFFu);
-        high_60 = ((r582 >> 16u) & 0xFFFFu);
+        uint low_62 = ((r582 >> 0u) & 0xFFFFu);
+        uint high_60 = ((r582 >> 16u) & 0xFFFFu);
         // 2511: mov.b16 %rs1609, high;}
         rs1609 = high_60;
       }
       // 2516: {  mov.b32 %r691, {%rs1608,%rs1609};}
-      r691 = (rs1608 << 0u) | (rs1609 << 16u);
+      uint r691 = (rs1608 << 0u) | (rs1609 << 16u);
       // 2520: {sub.f16x2 %r692,%r634,%r379;
-      uint t268 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r692 = (t268 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r634 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r692 = p2g_hsub2(r634, r379);
       // 2524: {sub.f16x2 %r695,%r635,%r381;
-      uint t269 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r695 = (t269 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r635 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r695 = p2g_hsub2(r635, r381);
       // 2528: {mul.f16x2 %r698,%r692,%r692;
-      uint t270 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r692 & 0xFFFFu)), p2g_h2f((r692 & 0xFFFFu)))));
-      r698 = (t270 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r692 >> 16)), p2g_h2f((r692 >> 16)))))) << 16));
+      uint r698 = p2g_hmul2(r692, r692);
       // 2532: {mul.f16x2 %r701,%r375,%r698;
-      uint t271 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r698 & 0xFFFFu)))));
-      r701 = (t271 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r698 >> 16)))))) << 16));
+      uint r701 = p2g_hmul2(r375, r698);
       // 2536: {mul.f16x2 %r704,%r377,%r692;
-      uint t272 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r692 & 0xFFFFu)))));
-      r704 = (t272 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r692 >> 16)))))) << 16));
+      uint r704 = p2g_hmul2(r377, r692);
       // 2540: {fma.rn.f16x2 %r707,%r704,%r695,%r701;
-      uint t273 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r704 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu))), p2g_h2f((r701 & 0xFFFFu))));
-      r707 = (t273 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r704 >> 16)), p2g_h2f((r695 >> 16))), p2g_h2f((r701 >> 16))))) << 16));
+      uint r707 = p2g_hfma2(r704, r695, r701);
       // 2544: {mul.f16x2 %r711,%r376,%r695;
-      uint t274 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu)))));
-      r711 = (t274 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r695 >> 16)))))) << 16));
+      uint r711 = p2g_hmul2(r376, r695);
       // 2548: {fma.rn.f16x2 %r714,%r711,%r695,%r707;
-      uint t275 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r711 & 0xFFFFu)), p2g_h2f((r695 & 0xFFFFu))), p2g_h2f((r707 & 0xFFFFu))));
-      r714 = (t275 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r711 >> 16)), p2g_h2f((r695 >> 16))), p2g_h2f((r707 >> 16))))) << 16));
+      uint r714 = p2g_hfma2(r711, r695, r707);
       // 2554: mov.b32         {hl, hu}, %r714;   
-      hl_5 = ((r714 >> 0u) & 0xFFFFu);
-      hu_5 = ((r714 >> 16u) & 0xFFFFu);
+      uint hl_5 = ((r714 >> 0u) & 0xFFFFu);
+      uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
       // 2555: cvt.f32.f16     fl, hl;         
-      uint t276 = floatBitsToUint(p2g_h2f(hl_5));
-      fl_5 = floatBitsToUint(uintBitsToFloat((t276 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t276));
+      uint t187 = floatBitsToUint(p2g_h2f(hl_5));
+      uint fl_5 = floatBitsToUint(uintBitsToFloat((t187 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t187));
       // 2556: cvt.f32.f16     fu, hu;         
-      uint t277 = floatBitsToUint(p2g_h2f(hu_5));
-      fu_5 = floatBitsToUint(uintBitsToFloat((t277 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t277));
+      uint t188 = floatBitsToUint(p2g_h2f(hu_5));
+      uint fu_5 = floatBitsToUint(uintBitsToFloat((t188 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t188));
       // 2557: ex2.approx.ftz.f32  fl, fl;     
       fl_5 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_5)), true)));
       // 2558: ex2.approx.ftz.f32  fu, fu;     
       fu_5 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_5)), true)));
       // 2559: mov.b32         ULP, 0x33800000U;
-      ULP_5 = 0x33800000u;
+      uint ULP_5 = 0x33800000u;
       // 2560: fma.rn.f32      fl,fl,ULP,fl;   
       fl_5 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_5), uintBitsToFloat(ULP_5), uintBitsToFloat(fl_5), 0, false));
       // 2561: fma.rn.f32      fu,fu,ULP,fu;   
@@ -5308,185 +4597,175 @@ void main() {
       // 2563: cvt.rn.f16.f32      hu, fu;     
       hu_5 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_5)));
       // 2564: mov.b32         %r718, {hl, hu};   
-      r718 = (hl_5 << 0u) | (hu_5 << 16u);
+      uint r718 = (hl_5 << 0u) | (hu_5 << 16u);
       // 2568: {fma.rn.f16x2 %r720,%r718,%r633,%r611;
-      uint t278 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r718 & 0xFFFFu)), p2g_h2f((r633 & 0xFFFFu))), p2g_h2f((r611 & 0xFFFFu))));
-      r720 = (t278 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r718 >> 16)), p2g_h2f((r633 >> 16))), p2g_h2f((r611 >> 16))))) << 16));
+      uint r720 = p2g_hfma2(r718, r633, r611);
       // 2572: {add.f16x2 %r724,%r615,%r718;
-      uint t279 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r615 & 0xFFFFu)), p2g_h2f((r718 & 0xFFFFu))));
-      r724 = (t279 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r615 >> 16)), p2g_h2f((r718 >> 16))))) << 16));
+      uint r724 = p2g_hadd2(r615, r718);
       // 2577: mov.b32 {low,high}, %r714;
-      low_63 = ((r714 >> 0u) & 0xFFFFu);
-      high_61 = ((r714 >> 16u) & 0xFFFFu);
+      uint low_63 = ((r714 >> 0u) & 0xFFFFu);
+      uint high_61 = ((r714 >> 16u) & 0xFFFFu);
       // 2578: mov.b16 %rs680, low;}
       // 2582: mov.b32 {low,high}, %r626;
-      low_64 = ((r626 >> 0u) & 0xFFFFu);
-      high_62 = ((r626 >> 16u) & 0xFFFFu);
+      uint low_64 = ((r626 >> 0u) & 0xFFFFu);
+      uint high_62 = ((r626 >> 16u) & 0xFFFFu);
       // 2583: mov.b16 %rs681, low;}
       // 2587: setp.gt.f16  __$temp3, %rs680, %rs681;
-      int t280 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_63)), floatBitsToUint(p2g_h2f(low_64)));
+      int t189 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_63)), floatBitsToUint(p2g_h2f(low_64)));
       // 2588: selp.u16 %rs682, 1, 0, __$temp3;}
       // 2590: setp.ne.s16 	%p120, %rs682, 0;
-      p120 = (bitfieldExtract(int((t280 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p120 = (bitfieldExtract(int((t189 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2593: mov.b32 {low,high}, %r714;
-      low_65 = ((r714 >> 0u) & 0xFFFFu);
-      high_63 = ((r714 >> 16u) & 0xFFFFu);
+      uint low_65 = ((r714 >> 0u) & 0xFFFFu);
+      uint high_63 = ((r714 >> 16u) & 0xFFFFu);
       // 2594: mov.b16 %rs685, high;}
       // 2598: mov.b32 {low,high}, %r626;
-      low_66 = ((r626 >> 0u) & 0xFFFFu);
-      high_64 = ((r626 >> 16u) & 0xFFFFu);
+      uint low_66 = ((r626 >> 0u) & 0xFFFFu);
+      uint high_64 = ((r626 >> 16u) & 0xFFFFu);
       // 2599: mov.b16 %rs686, high;}
       // 2603: setp.gt.f16  __$temp3, %rs685, %rs686;
-      int t281 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_63)), floatBitsToUint(p2g_h2f(high_64)));
+      int t190 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_63)), floatBitsToUint(p2g_h2f(high_64)));
       // 2604: selp.u16 %rs687, 1, 0, __$temp3;}
-      rs687 = (t281 == 1) ? 1u : 0u;
+      uint rs687 = (t190 == 1) ? 1u : 0u;
       // 2606: @%p120 bra 	$L__BB0_114;
       if (p120) {
         // 2612: mov.b32 {low,high}, %r714;
-        low_67 = ((r714 >> 0u) & 0xFFFFu);
-        high_65 = ((r714 >> 16u) & 0xFFFFu);
+        uint low_67 = ((r714 >> 0u) & 0xFFFFu);
+        uint high_65 = ((r714 >> 16u) & 0xFFFFu);
         // 2613: mov.b16 %rs1610, low;}
         rs1610 = low_67;
         // 2615: bra.uni 	$L__BB0_115;
       } else {
         // 2607: bra.uni 	$L__BB0_113;
         // 2620: mov.b32 {low,high}, %r626;
-        low_68 = ((r626 >> 0u) & 0xFFFFu);
-        high_66 = ((r626 >> 16u) & 0xFFFFu);
+        uint low_68 = ((r626 >> 0u) & 0xFFFFu);
+        uint high_66 = ((r626 >> 16u) & 0xFFFFu);
         // 2621: mov.b16 %rs1610, low;}
         rs1610 = low_68;
       }
       // 2625: setp.ne.s16 	%p121, %rs687, 0;
-      p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
+      bool p121 = (bitfieldExtract(int(rs687), 0, 16)) != 0;
       // 2626: @%p121 bra 	$L__BB0_117;
       if (p121) {
         // 2632: mov.b32 {low,high}, %r714;
-        low_69 = ((r714 >> 0u) & 0xFFFFu);
-        high_67 = ((r714 >> 16u) & 0xFFFFu);
+        uint low_69 = ((r714 >> 0u) & 0xFFFFu);
+        uint high_67 = ((r714 >> 16u) & 0xFFFFu);
         // 2633: mov.b16 %rs1611, high;}
         rs1611 = high_67;
         // 2635: bra.uni 	$L__BB0_118;
       } else {
         // 2627: bra.uni 	$L__BB0_116;
         // 2640: mov.b32 {low,high}, %r626;
-        low_70 = ((r626 >> 0u) & 0xFFFFu);
-        high_68 = ((r626 >> 16u) & 0xFFFFu);
+        uint low_70 = ((r626 >> 0u) & 0xFFFFu);
+        uint high_68 = ((r626 >> 16u) & 0xFFFFu);
         // 2641: mov.b16 %rs1611, high;}
         rs1611 = high_68;
       }
       // 2646: {  mov.b32 %r735, {%rs1610,%rs1611};}
-      r735 = (rs1610 << 0u) | (rs1611 << 16u);
+      uint r735 = (rs1610 << 0u) | (rs1611 << 16u);
       // 2649: @%p120 bra 	$L__BB0_120;
       if (p120) {
         // 2655: mov.b32 {low,high}, %r633;
-        low_71 = ((r633 >> 0u) & 0xFFFFu);
-        high_69 = ((r633 >> 16u) & 0xFFFFu);
+        uint low_71 = ((r633 >> 0u) & 0xFFFFu);
+        uint high_69 = ((r633 >> 16u) & 0xFFFFu);
         // 2656: mov.b16 %rs1612, low;}
         rs1612 = low_71;
         // 2658: bra.uni 	$L__BB0_121;
       } else {
         // 2650: bra.uni 	$L__BB0_119;
         // 2663: mov.b32 {low,high}, %r631;
-        low_72 = ((r631 >> 0u) & 0xFFFFu);
-        high_70 = ((r631 >> 16u) & 0xFFFFu);
+        uint low_72 = ((r631 >> 0u) & 0xFFFFu);
+        uint high_70 = ((r631 >> 16u) & 0xFFFFu);
         // 2664: mov.b16 %rs1612, low;}
         rs1612 = low_72;
       }
       // 2668: @%p121 bra 	$L__BB0_123;
       if (p121) {
         // 2674: mov.b32 {low,high}, %r633;
-        low_73 = ((r633 >> 0u) & 0xFFFFu);
-        high_71 = ((r633 >> 16u) & 0xFFFFu);
+        uint low_73 = ((r633 >> 0u) & 0xFFFFu);
+        uint high_71 = ((r633 >> 16u) & 0xFFFFu);
         // 2675: mov.b16 %rs1613, high;}
         rs1613 = high_71;
         // 2677: bra.uni 	$L__BB0_124;
       } else {
         // 2669: bra.uni 	$L__BB0_122;
         // 2682: mov.b32 {low,high}, %r631;
-        low_74 = ((r631 >> 0u) & 0xFFFFu);
-        high_72 = ((r631 >> 16u) & 0xFFFFu);
+        uint low_74 = ((r631 >> 0u) & 0xFFFFu);
+        uint high_72 = ((r631 >> 16u) & 0xFFFFu);
         // 2683: mov.b16 %rs1613, high;}
         rs1613 = high_72;
       }
       // 2687: mov.u32 	%r1845, _ZZ8k_outputE6sColor;
       // 2688: mov.u32 	%r745, 0;
       // 2690: {  mov.b32 %r740, {%rs1612,%rs1613};}
-      r740 = (rs1612 << 0u) | (rs1613 << 16u);
+      uint r740 = (rs1612 << 0u) | (rs1613 << 16u);
       // 2693: mov.u32 	%r742, 1;
-      r742 = 1u;
+      uint r742 = 1u;
       // 2695: cvt.rn.f16.s32 %rs702, %r742;
-      rs702 = p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4));
+      uint rs702 = p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4));
       // 2698: {add.f16 %rs703,%rs519,%rs702;
-      rs703 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs519 & 0xFFFFu)), p2g_h2f((rs702 & 0xFFFFu))));
+      uint rs703 = p2g_hadd(rs519, rs702);
       // 2702: cvt.rn.f16.s32 %rs706, %r742;
-      rs706 = p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4));
+      uint rs706 = p2g_f2h_rn(p2g_s2f32(int(int(r742)), 4));
       // 2705: {fma.rn.f16 %rs707,%rs706,%rs536,%rs525;
-      rs707 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs706 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs525 & 0xFFFFu))));
+      uint rs707 = p2g_hfma(rs706, rs536, rs525);
       // 2709: cvt.rni.f16.f16 %rs711, %rs707;
-      rs711 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs707)), 0));
+      uint rs711 = p2g_hrint(rs707, 0);
       // 2712: {sub.f16 %rs713,%rs711,%rs506;
-      rs713 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs711 & 0xFFFFu)), p2g_h2f(((rs506 & 0xFFFFu) ^ 0x8000u))));
+      uint rs713 = p2g_hsub(rs711, rs506);
       // 2716: cvt.rzi.s32.f16 %r743, %rs703;
-      r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
+      uint r743 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs703)), 1, true, 32)));
       // 2719: cvt.rzi.s32.f16 %r744, %rs713;
-      r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
+      uint r744 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs713)), 1, true, 32)));
       // 2722: cvt.rn.f16.s32 %rs718, %r745;
-      rs718 = p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4));
+      uint rs718 = p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4));
       // 2725: {add.f16 %rs719,%rs713,%rs718;
-      rs719 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs713 & 0xFFFFu)), p2g_h2f((rs718 & 0xFFFFu))));
+      uint rs719 = p2g_hadd(rs713, rs718);
       // 2728: selp.b32 	%r789, %r743, %r744, %p97;
       // 2729: selp.b32 	%r790, %r744, %r743, %p97;
       // 2730: mad.lo.s32 	%r791, %r789, 24, %r790;
       // 2731: shl.b32 	%r792, %r791, 3;
       // 2732: add.s32 	%r794, %r1845, %r792;
-      r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
+      uint r794 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r744) * 24 + int(p97 ? r744 : r743)) << 3u));
       // 2733: ld.shared.u16 	%rs722, [%r794];
-      rs722 = p2g_lds16(r794);
+      uint rs722 = p2g_lds16(r794);
       // 2735: {  mov.b32 %r746, {%rs722,%rs722};}
-      r746 = (rs722 << 0u) | (rs722 << 16u);
+      uint r746 = (rs722 << 0u) | (rs722 << 16u);
       // 2739: {  mov.b32 %r747, {%rs703,%rs703};}
-      r747 = (rs703 << 0u) | (rs703 << 16u);
+      uint r747 = (rs703 << 0u) | (rs703 << 16u);
       // 2743: {  mov.b32 %r748, {%rs719,%rs719};}
-      r748 = (rs719 << 0u) | (rs719 << 16u);
+      uint r748 = (rs719 << 0u) | (rs719 << 16u);
       // 2747: {sub.f16x2 %r749,%r747,%r378;
-      uint t282 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r749 = (t282 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r749 = p2g_hsub2(r747, r378);
       // 2751: {sub.f16x2 %r752,%r748,%r380;
-      uint t283 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r752 = (t283 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r752 = p2g_hsub2(r748, r380);
       // 2755: {mul.f16x2 %r755,%r749,%r749;
-      uint t284 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r749 & 0xFFFFu)), p2g_h2f((r749 & 0xFFFFu)))));
-      r755 = (t284 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r749 >> 16)), p2g_h2f((r749 >> 16)))))) << 16));
+      uint r755 = p2g_hmul2(r749, r749);
       // 2759: {mul.f16x2 %r758,%r375,%r755;
-      uint t285 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r755 & 0xFFFFu)))));
-      r758 = (t285 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r755 >> 16)))))) << 16));
+      uint r758 = p2g_hmul2(r375, r755);
       // 2763: {mul.f16x2 %r761,%r377,%r749;
-      uint t286 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r749 & 0xFFFFu)))));
-      r761 = (t286 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r749 >> 16)))))) << 16));
+      uint r761 = p2g_hmul2(r377, r749);
       // 2767: {fma.rn.f16x2 %r764,%r761,%r752,%r758;
-      uint t287 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r761 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu))), p2g_h2f((r758 & 0xFFFFu))));
-      r764 = (t287 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r761 >> 16)), p2g_h2f((r752 >> 16))), p2g_h2f((r758 >> 16))))) << 16));
+      uint r764 = p2g_hfma2(r761, r752, r758);
       // 2771: {mul.f16x2 %r768,%r376,%r752;
-      uint t288 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu)))));
-      r768 = (t288 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r752 >> 16)))))) << 16));
+      uint r768 = p2g_hmul2(r376, r752);
       // 2775: {fma.rn.f16x2 %r771,%r768,%r752,%r764;
-      uint t289 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r768 & 0xFFFFu)), p2g_h2f((r752 & 0xFFFFu))), p2g_h2f((r764 & 0xFFFFu))));
-      r771 = (t289 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r768 >> 16)), p2g_h2f((r752 >> 16))), p2g_h2f((r764 >> 16))))) << 16));
+      uint r771 = p2g_hfma2(r768, r752, r764);
       // 2781: mov.b32         {hl, hu}, %r771;   
-      hl_6 = ((r771 >> 0u) & 0xFFFFu);
-      hu_6 = ((r771 >> 16u) & 0xFFFFu);
+      uint hl_6 = ((r771 >> 0u) & 0xFFFFu);
+      uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
       // 2782: cvt.f32.f16     fl, hl;         
-      uint t290 = floatBitsToUint(p2g_h2f(hl_6));
-      fl_6 = floatBitsToUint(uintBitsToFloat((t290 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t290));
+      uint t191 = floatBitsToUint(p2g_h2f(hl_6));
+      uint fl_6 = floatBitsToUint(uintBitsToFloat((t191 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t191));
       // 2783: cvt.f32.f16     fu, hu;         
-      uint t291 = floatBitsToUint(p2g_h2f(hu_6));
-      fu_6 = floatBitsToUint(uintBitsToFloat((t291 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t291));
+      uint t192 = floatBitsToUint(p2g_h2f(hu_6));
+      uint fu_6 = floatBitsToUint(uintBitsToFloat((t192 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t192));
       // 2784: ex2.approx.ftz.f32  fl, fl;     
       fl_6 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_6)), true)));
       // 2785: ex2.approx.ftz.f32  fu, fu;     
       fu_6 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_6)), true)));
       // 2786: mov.b32         ULP, 0x33800000U;
-      ULP_6 = 0x33800000u;
+      uint ULP_6 = 0x33800000u;
       // 2787: fma.rn.f32      fl,fl,ULP,fl;   
       fl_6 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_6), uintBitsToFloat(ULP_6), uintBitsToFloat(fl_6), 0, false));
       // 2788: fma.rn.f32      fu,fu,ULP,fu;   
@@ -5496,147 +4775,137 @@ void main() {
       // 2790: cvt.rn.f16.f32      hu, fu;     
       hu_6 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_6)));
       // 2791: mov.b32         %r775, {hl, hu};   
-      r775 = (hl_6 << 0u) | (hu_6 << 16u);
+      uint r775 = (hl_6 << 0u) | (hu_6 << 16u);
       // 2795: {fma.rn.f16x2 %r777,%r775,%r746,%r664;
-      uint t292 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r775 & 0xFFFFu)), p2g_h2f((r746 & 0xFFFFu))), p2g_h2f((r664 & 0xFFFFu))));
-      r777 = (t292 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r775 >> 16)), p2g_h2f((r746 >> 16))), p2g_h2f((r664 >> 16))))) << 16));
+      uint r777 = p2g_hfma2(r775, r746, r664);
       // 2799: {add.f16x2 %r781,%r668,%r775;
-      uint t293 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r668 & 0xFFFFu)), p2g_h2f((r775 & 0xFFFFu))));
-      r781 = (t293 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r668 >> 16)), p2g_h2f((r775 >> 16))))) << 16));
+      uint r781 = p2g_hadd2(r668, r775);
       // 2804: mov.b32 {low,high}, %r771;
-      low_75 = ((r771 >> 0u) & 0xFFFFu);
-      high_73 = ((r771 >> 16u) & 0xFFFFu);
+      uint low_75 = ((r771 >> 0u) & 0xFFFFu);
+      uint high_73 = ((r771 >> 16u) & 0xFFFFu);
       // 2805: mov.b16 %rs725, low;}
       // 2809: mov.b32 {low,high}, %r686;
-      low_76 = ((r686 >> 0u) & 0xFFFFu);
-      high_74 = ((r686 >> 16u) & 0xFFFFu);
+      uint low_76 = ((r686 >> 0u) & 0xFFFFu);
+      uint high_74 = ((r686 >> 16u) & 0xFFFFu);
       // 2810: mov.b16 %rs726, low;}
       // 2814: setp.gt.f16  __$temp3, %rs725, %rs726;
-      int t294 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_75)), floatBitsToUint(p2g_h2f(low_76)));
+      int t193 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_75)), floatBitsToUint(p2g_h2f(low_76)));
       // 2815: selp.u16 %rs727, 1, 0, __$temp3;}
       // 2817: setp.ne.s16 	%p125, %rs727, 0;
-      p125 = (bitfieldExtract(int((t294 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p125 = (bitfieldExtract(int((t193 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2820: mov.b32 {low,high}, %r771;
-      low_77 = ((r771 >> 0u) & 0xFFFFu);
-      high_75 = ((r771 >> 16u) & 0xFFFFu);
+      uint low_77 = ((r771 >> 0u) & 0xFFFFu);
+      uint high_75 = ((r771 >> 16u) & 0xFFFFu);
       // 2821: mov.b16 %rs730, high;}
       // 2825: mov.b32 {low,high}, %r686;
-      low_78 = ((r686 >> 0u) & 0xFFFFu);
-      high_76 = ((r686 >> 16u) & 0xFFFFu);
+      uint low_78 = ((r686 >> 0u) & 0xFFFFu);
+      uint high_76 = ((r686 >> 16u) & 0xFFFFu);
       // 2826: mov.b16 %rs731, high;}
       // 2830: setp.gt.f16  __$temp3, %rs730, %rs731;
-      int t295 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_75)), floatBitsToUint(p2g_h2f(high_76)));
+      int t194 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_75)), floatBitsToUint(p2g_h2f(high_76)));
       // 2831: selp.u16 %rs732, 1, 0, __$temp3;}
-      rs732 = (t295 == 1) ? 1u : 0u;
+      uint rs732 = (t194 == 1) ? 1u : 0u;
       // 2833: @%p125 bra 	$L__BB0_126;
       if (p125) {
         // 2839: mov.b32 {low,high}, %r771;
-        low_79 = ((r771 >> 0u) & 0xFFFFu);
-        high_77 = ((r771 >> 16u) & 0xFFFFu);
+        uint low_79 = ((r771 >> 0u) & 0xFFFFu);
+        uint high_77 = ((r771 >> 16u) & 0xFFFFu);
         // 2840: mov.b16 %rs1614, low;}
         rs1614 = low_79;
         // 2842: bra.uni 	$L__BB0_127;
       } else {
         // 2834: bra.uni 	$L__BB0_125;
         // 2847: mov.b32 {low,high}, %r686;
-        low_80 = ((r686 >> 0u) & 0xFFFFu);
-        high_78 = ((r686 >> 16u) & 0xFFFFu);
+        uint low_80 = ((r686 >> 0u) & 0xFFFFu);
+        uint high_78 = ((r686 >> 16u) & 0xFFFFu);
         // 2848: mov.b16 %rs1614, low;}
         rs1614 = low_80;
       }
       // 2852: setp.ne.s16 	%p126, %rs732, 0;
-      p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
+      bool p126 = (bitfieldExtract(int(rs732), 0, 16)) != 0;
       // 2853: @%p126 bra 	$L__BB0_129;
       if (p126) {
         // 2859: mov.b32 {low,high}, %r771;
-        low_81 = ((r771 >> 0u) & 0xFFFFu);
-        high_79 = ((r771 >> 16u) & 0xFFFFu);
+        uint low_81 = ((r771 >> 0u) & 0xFFFFu);
+        uint high_79 = ((r771 >> 16u) & 0xFFFFu);
         // 2860: mov.b16 %rs1615, high;}
         rs1615 = high_79;
         // 2862: bra.uni 	$L__BB0_130;
       } else {
         // 2854: bra.uni 	$L__BB0_128;
         // 2867: mov.b32 {low,high}, %r686;
-        low_82 = ((r686 >> 0u) & 0xFFFFu);
-        high_80 = ((r686 >> 16u) & 0xFFFFu);
+        uint low_82 = ((r686 >> 0u) & 0xFFFFu);
+        uint high_80 = ((r686 >> 16u) & 0xFFFFu);
         // 2868: mov.b16 %rs1615, high;}
         rs1615 = high_80;
       }
       // 2873: {  mov.b32 %r799, {%rs1614,%rs1615};}
-      r799 = (rs1614 << 0u) | (rs1615 << 16u);
+      uint r799 = (rs1614 << 0u) | (rs1615 << 16u);
       // 2876: @%p125 bra 	$L__BB0_132;
       if (p125) {
         // 2882: mov.b32 {low,high}, %r746;
-        low_83 = ((r746 >> 0u) & 0xFFFFu);
-        high_81 = ((r746 >> 16u) & 0xFFFFu);
+        uint low_83 = ((r746 >> 0u) & 0xFFFFu);
+        uint high_81 = ((r746 >> 16u) & 0xFFFFu);
         // 2883: mov.b16 %rs1616, low;}
         rs1616 = low_83;
         // 2885: bra.uni 	$L__BB0_133;
       } else {
         // 2877: bra.uni 	$L__BB0_131;
         // 2890: mov.b32 {low,high}, %r691;
-        low_84 = ((r691 >> 0u) & 0xFFFFu);
-        high_82 = ((r691 >> 16u) & 0xFFFFu);
+        uint low_84 = ((r691 >> 0u) & 0xFFFFu);
+        uint high_82 = ((r691 >> 16u) & 0xFFFFu);
         // 2891: mov.b16 %rs1616, low;}
         rs1616 = low_84;
       }
       // 2895: @%p126 bra 	$L__BB0_135;
       if (p126) {
         // 2901: mov.b32 {low,high}, %r746;
-        low_85 = ((r746 >> 0u) & 0xFFFFu);
-        high_83 = ((r746 >> 16u) & 0xFFFFu);
+        uint low_85 = ((r746 >> 0u) & 0xFFFFu);
+        uint high_83 = ((r746 >> 16u) & 0xFFFFu);
         // 2902: mov.b16 %rs1617, high;}
         rs1617 = high_83;
         // 2904: bra.uni 	$L__BB0_136;
       } else {
         // 2896: bra.uni 	$L__BB0_134;
         // 2909: mov.b32 {low,high}, %r691;
-        low_86 = ((r691 >> 0u) & 0xFFFFu);
-        high_84 = ((r691 >> 16u) & 0xFFFFu);
+        uint low_86 = ((r691 >> 0u) & 0xFFFFu);
+        uint high_84 = ((r691 >> 16u) & 0xFFFFu);
         // 2910: mov.b16 %rs1617, high;}
         rs1617 = high_84;
       }
       // 2915: {  mov.b32 %r804, {%rs1616,%rs1617};}
-      r804 = (rs1616 << 0u) | (rs1617 << 16u);
+      uint r804 = (rs1616 << 0u) | (rs1617 << 16u);
       // 2919: {sub.f16x2 %r805,%r747,%r379;
-      uint t296 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r805 = (t296 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r747 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r805 = p2g_hsub2(r747, r379);
       // 2923: {sub.f16x2 %r808,%r748,%r381;
-      uint t297 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r808 = (t297 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r748 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r808 = p2g_hsub2(r748, r381);
       // 2927: {mul.f16x2 %r811,%r805,%r805;
-      uint t298 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r805 & 0xFFFFu)), p2g_h2f((r805 & 0xFFFFu)))));
-      r811 = (t298 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r805 >> 16)), p2g_h2f((r805 >> 16)))))) << 16));
+      uint r811 = p2g_hmul2(r805, r805);
       // 2931: {mul.f16x2 %r814,%r375,%r811;
-      uint t299 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r811 & 0xFFFFu)))));
-      r814 = (t299 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r811 >> 16)))))) << 16));
+      uint r814 = p2g_hmul2(r375, r811);
       // 2935: {mul.f16x2 %r817,%r377,%r805;
-      uint t300 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r805 & 0xFFFFu)))));
-      r817 = (t300 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r805 >> 16)))))) << 16));
+      uint r817 = p2g_hmul2(r377, r805);
       // 2939: {fma.rn.f16x2 %r820,%r817,%r808,%r814;
-      uint t301 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r817 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu))), p2g_h2f((r814 & 0xFFFFu))));
-      r820 = (t301 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r817 >> 16)), p2g_h2f((r808 >> 16))), p2g_h2f((r814 >> 16))))) << 16));
+      uint r820 = p2g_hfma2(r817, r808, r814);
       // 2943: {mul.f16x2 %r824,%r376,%r808;
-      uint t302 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu)))));
-      r824 = (t302 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r808 >> 16)))))) << 16));
+      uint r824 = p2g_hmul2(r376, r808);
       // 2947: {fma.rn.f16x2 %r827,%r824,%r808,%r820;
-      uint t303 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r824 & 0xFFFFu)), p2g_h2f((r808 & 0xFFFFu))), p2g_h2f((r820 & 0xFFFFu))));
-      r827 = (t303 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r824 >> 16)), p2g_h2f((r808 >> 16))), p2g_h2f((r820 >> 16))))) << 16));
+      uint r827 = p2g_hfma2(r824, r808, r820);
       // 2953: mov.b32         {hl, hu}, %r827;   
-      hl_7 = ((r827 >> 0u) & 0xFFFFu);
-      hu_7 = ((r827 >> 16u) & 0xFFFFu);
+      uint hl_7 = ((r827 >> 0u) & 0xFFFFu);
+      uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
       // 2954: cvt.f32.f16     fl, hl;         
-      uint t304 = floatBitsToUint(p2g_h2f(hl_7));
-      fl_7 = floatBitsToUint(uintBitsToFloat((t304 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t304));
+      uint t195 = floatBitsToUint(p2g_h2f(hl_7));
+      uint fl_7 = floatBitsToUint(uintBitsToFloat((t195 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t195));
       // 2955: cvt.f32.f16     fu, hu;         
-      uint t305 = floatBitsToUint(p2g_h2f(hu_7));
-      fu_7 = floatBitsToUint(uintBitsToFloat((t305 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t305));
+      uint t196 = floatBitsToUint(p2g_h2f(hu_7));
+      uint fu_7 = floatBitsToUint(uintBitsToFloat((t196 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t196));
       // 2956: ex2.approx.ftz.f32  fl, fl;     
       fl_7 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_7)), true)));
       // 2957: ex2.approx.ftz.f32  fu, fu;     
       fu_7 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_7)), true)));
       // 2958: mov.b32         ULP, 0x33800000U;
-      ULP_7 = 0x33800000u;
+      uint ULP_7 = 0x33800000u;
       // 2959: fma.rn.f32      fl,fl,ULP,fl;   
       fl_7 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_7), uintBitsToFloat(ULP_7), uintBitsToFloat(fl_7), 0, false));
       // 2960: fma.rn.f32      fu,fu,ULP,fu;   
@@ -5646,169 +4915,159 @@ void main() {
       // 2962: cvt.rn.f16.f32      hu, fu;     
       hu_7 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_7)));
       // 2963: mov.b32         %r831, {hl, hu};   
-      r831 = (hl_7 << 0u) | (hu_7 << 16u);
+      uint r831 = (hl_7 << 0u) | (hu_7 << 16u);
       // 2967: {fma.rn.f16x2 %r833,%r831,%r746,%r720;
-      uint t306 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r831 & 0xFFFFu)), p2g_h2f((r746 & 0xFFFFu))), p2g_h2f((r720 & 0xFFFFu))));
-      r833 = (t306 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r831 >> 16)), p2g_h2f((r746 >> 16))), p2g_h2f((r720 >> 16))))) << 16));
+      uint r833 = p2g_hfma2(r831, r746, r720);
       // 2971: {add.f16x2 %r837,%r724,%r831;
-      uint t307 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r724 & 0xFFFFu)), p2g_h2f((r831 & 0xFFFFu))));
-      r837 = (t307 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r724 >> 16)), p2g_h2f((r831 >> 16))))) << 16));
+      uint r837 = p2g_hadd2(r724, r831);
       // 2976: mov.b32 {low,high}, %r827;
-      low_87 = ((r827 >> 0u) & 0xFFFFu);
-      high_85 = ((r827 >> 16u) & 0xFFFFu);
+      uint low_87 = ((r827 >> 0u) & 0xFFFFu);
+      uint high_85 = ((r827 >> 16u) & 0xFFFFu);
       // 2977: mov.b16 %rs748, low;}
       // 2981: mov.b32 {low,high}, %r735;
-      low_88 = ((r735 >> 0u) & 0xFFFFu);
-      high_86 = ((r735 >> 16u) & 0xFFFFu);
+      uint low_88 = ((r735 >> 0u) & 0xFFFFu);
+      uint high_86 = ((r735 >> 16u) & 0xFFFFu);
       // 2982: mov.b16 %rs749, low;}
       // 2986: setp.gt.f16  __$temp3, %rs748, %rs749;
-      int t308 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_87)), floatBitsToUint(p2g_h2f(low_88)));
+      int t197 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_87)), floatBitsToUint(p2g_h2f(low_88)));
       // 2987: selp.u16 %rs750, 1, 0, __$temp3;}
       // 2989: setp.ne.s16 	%p129, %rs750, 0;
-      p129 = (bitfieldExtract(int((t308 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p129 = (bitfieldExtract(int((t197 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2992: mov.b32 {low,high}, %r827;
-      low_89 = ((r827 >> 0u) & 0xFFFFu);
-      high_87 = ((r827 >> 16u) & 0xFFFFu);
+      uint low_89 = ((r827 >> 0u) & 0xFFFFu);
+      uint high_87 = ((r827 >> 16u) & 0xFFFFu);
       // 2993: mov.b16 %rs753, high;}
       // 2997: mov.b32 {low,high}, %r735;
-      low_90 = ((r735 >> 0u) & 0xFFFFu);
-      high_88 = ((r735 >> 16u) & 0xFFFFu);
+      uint low_90 = ((r735 >> 0u) & 0xFFFFu);
+      uint high_88 = ((r735 >> 16u) & 0xFFFFu);
       // 2998: mov.b16 %rs754, high;}
       // 3002: setp.gt.f16  __$temp3, %rs753, %rs754;
-      int t309 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_87)), floatBitsToUint(p2g_h2f(high_88)));
+      int t198 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_87)), floatBitsToUint(p2g_h2f(high_88)));
       // 3003: selp.u16 %rs755, 1, 0, __$temp3;}
-      rs755 = (t309 == 1) ? 1u : 0u;
+      uint rs755 = (t198 == 1) ? 1u : 0u;
       // 3005: @%p129 bra 	$L__BB0_138;
       if (p129) {
         // 3011: mov.b32 {low,high}, %r827;
-        low_91 = ((r827 >> 0u) & 0xFFFFu);
-        high_89 = ((r827 >> 16u) & 0xFFFFu);
+        uint low_91 = ((r827 >> 0u) & 0xFFFFu);
+        uint high_89 = ((r827 >> 16u) & 0xFFFFu);
         // 3012: mov.b16 %rs1618, low;}
         rs1618 = low_91;
         // 3014: bra.uni 	$L__BB0_139;
       } else {
         // 3006: bra.uni 	$L__BB0_137;
         // 3019: mov.b32 {low,high}, %r735;
-        low_92 = ((r735 >> 0u) & 0xFFFFu);
-        high_90 = ((r735 >> 16u) & 0xFFFFu);
+        uint low_92 = ((r735 >> 0u) & 0xFFFFu);
+        uint high_90 = ((r735 >> 16u) & 0xFFFFu);
         // 3020: mov.b16 %rs1618, low;}
         rs1618 = low_92;
       }
       // 3024: setp.ne.s16 	%p130, %rs755, 0;
-      p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
+      bool p130 = (bitfieldExtract(int(rs755), 0, 16)) != 0;
       // 3025: @%p130 bra 	$L__BB0_141;
       if (p130) {
         // 3031: mov.b32 {low,high}, %r827;
-        low_93 = ((r827 >> 0u) & 0xFFFFu);
-        high_91 = ((r827 >> 16u) & 0xFFFFu);
+        uint low_93 = ((r827 >> 0u) & 0xFFFFu);
+        uint high_91 = ((r827 >> 16u) & 0xFFFFu);
         // 3032: mov.b16 %rs1619, high;}
         rs1619 = high_91;
         // 3034: bra.uni 	$L__BB0_142;
       } else {
         // 3026: bra.uni 	$L__BB0_140;
         // 3039: mov.b32 {low,high}, %r735;
-        low_94 = ((r735 >> 0u) & 0xFFFFu);
-        high_92 = ((r735 >> 16u) & 0xFFFFu);
+        uint low_94 = ((r735 >> 0u) & 0xFFFFu);
+        uint high_92 = ((r735 >> 16u) & 0xFFFFu);
         // 3040: mov.b16 %rs1619, high;}
         rs1619 = high_92;
       }
       // 3045: {  mov.b32 %r848, {%rs1618,%rs1619};}
-      r848 = (rs1618 << 0u) | (rs1619 << 16u);
+      uint r848 = (rs1618 << 0u) | (rs1619 << 16u);
       // 3048: @%p129 bra 	$L__BB0_144;
       if (p129) {
         // 3054: mov.b32 {low,high}, %r746;
-        low_95 = ((r746 >> 0u) & 0xFFFFu);
-        high_93 = ((r746 >> 16u) & 0xFFFFu);
+        uint low_95 = ((r746 >> 0u) & 0xFFFFu);
+        uint high_93 = ((r746 >> 16u) & 0xFFFFu);
         // 3055: mov.b16 %rs1620, low;}
         rs1620 = low_95;
         // 3057: bra.uni 	$L__BB0_145;
       } else {
         // 3049: bra.uni 	$L__BB0_143;
         // 3062: mov.b32 {low,high}, %r740;
-        low_96 = ((r740 >> 0u) & 0xFFFFu);
-        high_94 = ((r740 >> 16u) & 0xFFFFu);
+        uint low_96 = ((r740 >> 0u) & 0xFFFFu);
+        uint high_94 = ((r740 >> 16u) & 0xFFFFu);
         // 3063: mov.b16 %rs1620, low;}
         rs1620 = low_96;
       }
       // 3067: @%p130 bra 	$L__BB0_147;
       if (p130) {
         // 3073: mov.b32 {low,high}, %r746;
-        low_97 = ((r746 >> 0u) & 0xFFFFu);
-        high_95 = ((r746 >> 16u) & 0xFFFFu);
+        uint low_97 = ((r746 >> 0u) & 0xFFFFu);
+        uint high_95 = ((r746 >> 16u) & 0xFFFFu);
         // 3074: mov.b16 %rs1621, high;}
         rs1621 = high_95;
         // 3076: bra.uni 	$L__BB0_148;
       } else {
         // 3068: bra.uni 	$L__BB0_146;
         // 3081: mov.b32 {low,high}, %r740;
-        low_98 = ((r740 >> 0u) & 0xFFFFu);
-        high_96 = ((r740 >> 16u) & 0xFFFFu);
+        uint low_98 = ((r740 >> 0u) & 0xFFFFu);
+        uint high_96 = ((r740 >> 16u) & 0xFFFFu);
         // 3082: mov.b16 %rs1621, high;}
         rs1621 = high_96;
       }
       // 3086: mov.u32 	%r1835, _ZZ8k_outputE6sColor;
       // 3088: {  mov.b32 %r853, {%rs1620,%rs1621};}
-      r853 = (rs1620 << 0u) | (rs1621 << 16u);
+      uint r853 = (rs1620 << 0u) | (rs1621 << 16u);
       // 3091: mov.u32 	%r854, 1;
       // 3093: cvt.rn.f16.s32 %rs770, %r854;
-      rs770 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
+      uint rs770 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
       // 3096: {add.f16 %rs771,%rs713,%rs770;
-      rs771 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs713 & 0xFFFFu)), p2g_h2f((rs770 & 0xFFFFu))));
+      uint rs771 = p2g_hadd(rs713, rs770);
       // 3099: add.s32 	%r897, %r744, 1;
-      r897 = uint(int(r744) + 1);
+      uint r897 = uint(int(r744) + 1);
       // 3100: selp.b32 	%r898, %r743, %r897, %p97;
       // 3101: selp.b32 	%r899, %r897, %r743, %p97;
       // 3102: mad.lo.s32 	%r900, %r898, 24, %r899;
       // 3103: shl.b32 	%r901, %r900, 3;
       // 3104: add.s32 	%r903, %r1835, %r901;
-      r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
+      uint r903 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r897) * 24 + int(p97 ? r897 : r743)) << 3u));
       // 3105: ld.shared.u16 	%rs774, [%r903];
-      rs774 = p2g_lds16(r903);
+      uint rs774 = p2g_lds16(r903);
       // 3107: {  mov.b32 %r855, {%rs774,%rs774};}
-      r855 = (rs774 << 0u) | (rs774 << 16u);
+      uint r855 = (rs774 << 0u) | (rs774 << 16u);
       // 3111: {  mov.b32 %r856, {%rs703,%rs703};}
-      r856 = (rs703 << 0u) | (rs703 << 16u);
+      uint r856 = (rs703 << 0u) | (rs703 << 16u);
       // 3115: {  mov.b32 %r857, {%rs771,%rs771};}
-      r857 = (rs771 << 0u) | (rs771 << 16u);
+      uint r857 = (rs771 << 0u) | (rs771 << 16u);
       // 3119: {sub.f16x2 %r858,%r856,%r378;
-      uint t310 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r858 = (t310 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r858 = p2g_hsub2(r856, r378);
       // 3123: {sub.f16x2 %r861,%r857,%r380;
-      uint t311 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r861 = (t311 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r861 = p2g_hsub2(r857, r380);
       // 3127: {mul.f16x2 %r864,%r858,%r858;
-      uint t312 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r858 & 0xFFFFu)), p2g_h2f((r858 & 0xFFFFu)))));
-      r864 = (t312 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r858 >> 16)), p2g_h2f((r858 >> 16)))))) << 16));
+      uint r864 = p2g_hmul2(r858, r858);
       // 3131: {mul.f16x2 %r867,%r375,%r864;
-      uint t313 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r864 & 0xFFFFu)))));
-      r867 = (t313 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r864 >> 16)))))) << 16));
+      uint r867 = p2g_hmul2(r375, r864);
       // 3135: {mul.f16x2 %r870,%r377,%r858;
-      uint t314 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r858 & 0xFFFFu)))));
-      r870 = (t314 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r858 >> 16)))))) << 16));
+      uint r870 = p2g_hmul2(r377, r858);
       // 3139: {fma.rn.f16x2 %r873,%r870,%r861,%r867;
-      uint t315 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r870 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu))), p2g_h2f((r867 & 0xFFFFu))));
-      r873 = (t315 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r870 >> 16)), p2g_h2f((r861 >> 16))), p2g_h2f((r867 >> 16))))) << 16));
+      uint r873 = p2g_hfma2(r870, r861, r867);
       // 3143: {mul.f16x2 %r877,%r376,%r861;
-      uint t316 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu)))));
-      r877 = (t316 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r861 >> 16)))))) << 16));
+      uint r877 = p2g_hmul2(r376, r861);
       // 3147: {fma.rn.f16x2 %r880,%r877,%r861,%r873;
-      uint t317 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r877 & 0xFFFFu)), p2g_h2f((r861 & 0xFFFFu))), p2g_h2f((r873 & 0xFFFFu))));
-      r880 = (t317 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r877 >> 16)), p2g_h2f((r861 >> 16))), p2g_h2f((r873 >> 16))))) << 16));
+      uint r880 = p2g_hfma2(r877, r861, r873);
       // 3153: mov.b32         {hl, hu}, %r880;   
-      hl_8 = ((r880 >> 0u) & 0xFFFFu);
-      hu_8 = ((r880 >> 16u) & 0xFFFFu);
+      uint hl_8 = ((r880 >> 0u) & 0xFFFFu);
+      uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
       // 3154: cvt.f32.f16     fl, hl;         
-      uint t318 = floatBitsToUint(p2g_h2f(hl_8));
-      fl_8 = floatBitsToUint(uintBitsToFloat((t318 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t318));
+      uint t199 = floatBitsToUint(p2g_h2f(hl_8));
+      uint fl_8 = floatBitsToUint(uintBitsToFloat((t199 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t199));
       // 3155: cvt.f32.f16     fu, hu;         
-      uint t319 = floatBitsToUint(p2g_h2f(hu_8));
-      fu_8 = floatBitsToUint(uintBitsToFloat((t319 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t319));
+      uint t200 = floatBitsToUint(p2g_h2f(hu_8));
+      uint fu_8 = floatBitsToUint(uintBitsToFloat((t200 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t200));
       // 3156: ex2.approx.ftz.f32  fl, fl;     
       fl_8 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_8)), true)));
       // 3157: ex2.approx.ftz.f32  fu, fu;     
       fu_8 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_8)), true)));
       // 3158: mov.b32         ULP, 0x33800000U;
-      ULP_8 = 0x33800000u;
+      uint ULP_8 = 0x33800000u;
       // 3159: fma.rn.f32      fl,fl,ULP,fl;   
       fl_8 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_8), uintBitsToFloat(ULP_8), uintBitsToFloat(fl_8), 0, false));
       // 3160: fma.rn.f32      fu,fu,ULP,fu;   
@@ -5818,147 +5077,137 @@ void main() {
       // 3162: cvt.rn.f16.f32      hu, fu;     
       hu_8 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_8)));
       // 3163: mov.b32         %r884, {hl, hu};   
-      r884 = (hl_8 << 0u) | (hu_8 << 16u);
+      uint r884 = (hl_8 << 0u) | (hu_8 << 16u);
       // 3167: {fma.rn.f16x2 %r886,%r884,%r855,%r777;
-      uint t320 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r884 & 0xFFFFu)), p2g_h2f((r855 & 0xFFFFu))), p2g_h2f((r777 & 0xFFFFu))));
-      r886 = (t320 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r884 >> 16)), p2g_h2f((r855 >> 16))), p2g_h2f((r777 >> 16))))) << 16));
+      uint r886 = p2g_hfma2(r884, r855, r777);
       // 3171: {add.f16x2 %r890,%r781,%r884;
-      uint t321 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 & 0xFFFFu)), p2g_h2f((r884 & 0xFFFFu))));
-      r890 = (t321 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r781 >> 16)), p2g_h2f((r884 >> 16))))) << 16));
+      uint r890 = p2g_hadd2(r781, r884);
       // 3176: mov.b32 {low,high}, %r880;
-      low_99 = ((r880 >> 0u) & 0xFFFFu);
-      high_97 = ((r880 >> 16u) & 0xFFFFu);
+      uint low_99 = ((r880 >> 0u) & 0xFFFFu);
+      uint high_97 = ((r880 >> 16u) & 0xFFFFu);
       // 3177: mov.b16 %rs777, low;}
       // 3181: mov.b32 {low,high}, %r799;
-      low_100 = ((r799 >> 0u) & 0xFFFFu);
-      high_98 = ((r799 >> 16u) & 0xFFFFu);
+      uint low_100 = ((r799 >> 0u) & 0xFFFFu);
+      uint high_98 = ((r799 >> 16u) & 0xFFFFu);
       // 3182: mov.b16 %rs778, low;}
       // 3186: setp.gt.f16  __$temp3, %rs777, %rs778;
-      int t322 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_99)), floatBitsToUint(p2g_h2f(low_100)));
+      int t201 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_99)), floatBitsToUint(p2g_h2f(low_100)));
       // 3187: selp.u16 %rs779, 1, 0, __$temp3;}
       // 3189: setp.ne.s16 	%p134, %rs779, 0;
-      p134 = (bitfieldExtract(int((t322 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p134 = (bitfieldExtract(int((t201 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3192: mov.b32 {low,high}, %r880;
-      low_101 = ((r880 >> 0u) & 0xFFFFu);
-      high_99 = ((r880 >> 16u) & 0xFFFFu);
+      uint low_101 = ((r880 >> 0u) & 0xFFFFu);
+      uint high_99 = ((r880 >> 16u) & 0xFFFFu);
       // 3193: mov.b16 %rs782, high;}
       // 3197: mov.b32 {low,high}, %r799;
-      low_102 = ((r799 >> 0u) & 0xFFFFu);
-      high_100 = ((r799 >> 16u) & 0xFFFFu);
+      uint low_102 = ((r799 >> 0u) & 0xFFFFu);
+      uint high_100 = ((r799 >> 16u) & 0xFFFFu);
       // 3198: mov.b16 %rs783, high;}
       // 3202: setp.gt.f16  __$temp3, %rs782, %rs783;
-      int t323 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_99)), floatBitsToUint(p2g_h2f(high_100)));
+      int t202 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_99)), floatBitsToUint(p2g_h2f(high_100)));
       // 3203: selp.u16 %rs784, 1, 0, __$temp3;}
-      rs784 = (t323 == 1) ? 1u : 0u;
+      uint rs784 = (t202 == 1) ? 1u : 0u;
       // 3205: @%p134 bra 	$L__BB0_150;
       if (p134) {
         // 3211: mov.b32 {low,high}, %r880;
-        low_103 = ((r880 >> 0u) & 0xFFFFu);
-        high_101 = ((r880 >> 16u) & 0xFFFFu);
+        uint low_103 = ((r880 >> 0u) & 0xFFFFu);
+        uint high_101 = ((r880 >> 16u) & 0xFFFFu);
         // 3212: mov.b16 %rs1622, low;}
         rs1622 = low_103;
         // 3214: bra.uni 	$L__BB0_151;
       } else {
         // 3206: bra.uni 	$L__BB0_149;
         // 3219: mov.b32 {low,high}, %r799;
-        low_104 = ((r799 >> 0u) & 0xFFFFu);
-        high_102 = ((r799 >> 16u) & 0xFFFFu);
+        uint low_104 = ((r799 >> 0u) & 0xFFFFu);
+        uint high_102 = ((r799 >> 16u) & 0xFFFFu);
         // 3220: mov.b16 %rs1622, low;}
         rs1622 = low_104;
       }
       // 3224: setp.ne.s16 	%p135, %rs784, 0;
-      p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
+      bool p135 = (bitfieldExtract(int(rs784), 0, 16)) != 0;
       // 3225: @%p135 bra 	$L__BB0_153;
       if (p135) {
         // 3231: mov.b32 {low,high}, %r880;
-        low_105 = ((r880 >> 0u) & 0xFFFFu);
-        high_103 = ((r880 >> 16u) & 0xFFFFu);
+        uint low_105 = ((r880 >> 0u) & 0xFFFFu);
+        uint high_103 = ((r880 >> 16u) & 0xFFFFu);
         // 3232: mov.b16 %rs1623, high;}
         rs1623 = high_103;
         // 3234: bra.uni 	$L__BB0_154;
       } else {
         // 3226: bra.uni 	$L__BB0_152;
         // 3239: mov.b32 {low,high}, %r799;
-        low_106 = ((r799 >> 0u) & 0xFFFFu);
-        high_104 = ((r799 >> 16u) & 0xFFFFu);
+        uint low_106 = ((r799 >> 0u) & 0xFFFFu);
+        uint high_104 = ((r799 >> 16u) & 0xFFFFu);
         // 3240: mov.b16 %rs1623, high;}
         rs1623 = high_104;
       }
       // 3245: {  mov.b32 %r908, {%rs1622,%rs1623};}
-      r908 = (rs1622 << 0u) | (rs1623 << 16u);
+      uint r908 = (rs1622 << 0u) | (rs1623 << 16u);
       // 3248: @%p134 bra 	$L__BB0_156;
       if (p134) {
         // 3254: mov.b32 {low,high}, %r855;
-        low_107 = ((r855 >> 0u) & 0xFFFFu);
-        high_105 = ((r855 >> 16u) & 0xFFFFu);
+        uint low_107 = ((r855 >> 0u) & 0xFFFFu);
+        uint high_105 = ((r855 >> 16u) & 0xFFFFu);
         // 3255: mov.b16 %rs1624, low;}
         rs1624 = low_107;
         // 3257: bra.uni 	$L__BB0_157;
       } else {
         // 3249: bra.uni 	$L__BB0_155;
         // 3262: mov.b32 {low,high}, %r804;
-        low_108 = ((r804 >> 0u) & 0xFFFFu);
-        high_106 = ((r804 >> 16u) & 0xFFFFu);
+        uint low_108 = ((r804 >> 0u) & 0xFFFFu);
+        uint high_106 = ((r804 >> 16u) & 0xFFFFu);
         // 3263: mov.b16 %rs1624, low;}
         rs1624 = low_108;
       }
       // 3267: @%p135 bra 	$L__BB0_159;
       if (p135) {
         // 3273: mov.b32 {low,high}, %r855;
-        low_109 = ((r855 >> 0u) & 0xFFFFu);
-        high_107 = ((r855 >> 16u) & 0xFFFFu);
+        uint low_109 = ((r855 >> 0u) & 0xFFFFu);
+        uint high_107 = ((r855 >> 16u) & 0xFFFFu);
         // 3274: mov.b16 %rs1625, high;}
         rs1625 = high_107;
         // 3276: bra.uni 	$L__BB0_160;
       } else {
         // 3268: bra.uni 	$L__BB0_158;
         // 3281: mov.b32 {low,high}, %r804;
-        low_110 = ((r804 >> 0u) & 0xFFFFu);
-        high_108 = ((r804 >> 16u) & 0xFFFFu);
+        uint low_110 = ((r804 >> 0u) & 0xFFFFu);
+        uint high_108 = ((r804 >> 16u) & 0xFFFFu);
         // 3282: mov.b16 %rs1625, high;}
         rs1625 = high_108;
       }
       // 3287: {  mov.b32 %r913, {%rs1624,%rs1625};}
-      r913 = (rs1624 << 0u) | (rs1625 << 16u);
+      uint r913 = (rs1624 << 0u) | (rs1625 << 16u);
       // 3291: {sub.f16x2 %r914,%r856,%r379;
-      uint t324 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r914 = (t324 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r856 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r914 = p2g_hsub2(r856, r379);
       // 3295: {sub.f16x2 %r917,%r857,%r381;
-      uint t325 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r917 = (t325 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r857 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r917 = p2g_hsub2(r857, r381);
       // 3299: {mul.f16x2 %r920,%r914,%r914;
-      uint t326 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r914 & 0xFFFFu)), p2g_h2f((r914 & 0xFFFFu)))));
-      r920 = (t326 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r914 >> 16)), p2g_h2f((r914 >> 16)))))) << 16));
+      uint r920 = p2g_hmul2(r914, r914);
       // 3303: {mul.f16x2 %r923,%r375,%r920;
-      uint t327 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r920 & 0xFFFFu)))));
-      r923 = (t327 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r920 >> 16)))))) << 16));
+      uint r923 = p2g_hmul2(r375, r920);
       // 3307: {mul.f16x2 %r926,%r377,%r914;
-      uint t328 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r914 & 0xFFFFu)))));
-      r926 = (t328 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r914 >> 16)))))) << 16));
+      uint r926 = p2g_hmul2(r377, r914);
       // 3311: {fma.rn.f16x2 %r929,%r926,%r917,%r923;
-      uint t329 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r926 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu))), p2g_h2f((r923 & 0xFFFFu))));
-      r929 = (t329 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r926 >> 16)), p2g_h2f((r917 >> 16))), p2g_h2f((r923 >> 16))))) << 16));
+      uint r929 = p2g_hfma2(r926, r917, r923);
       // 3315: {mul.f16x2 %r933,%r376,%r917;
-      uint t330 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu)))));
-      r933 = (t330 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r917 >> 16)))))) << 16));
+      uint r933 = p2g_hmul2(r376, r917);
       // 3319: {fma.rn.f16x2 %r936,%r933,%r917,%r929;
-      uint t331 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r933 & 0xFFFFu)), p2g_h2f((r917 & 0xFFFFu))), p2g_h2f((r929 & 0xFFFFu))));
-      r936 = (t331 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r933 >> 16)), p2g_h2f((r917 >> 16))), p2g_h2f((r929 >> 16))))) << 16));
+      uint r936 = p2g_hfma2(r933, r917, r929);
       // 3325: mov.b32         {hl, hu}, %r936;   
-      hl_9 = ((r936 >> 0u) & 0xFFFFu);
-      hu_9 = ((r936 >> 16u) & 0xFFFFu);
+      uint hl_9 = ((r936 >> 0u) & 0xFFFFu);
+      uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
       // 3326: cvt.f32.f16     fl, hl;         
-      uint t332 = floatBitsToUint(p2g_h2f(hl_9));
-      fl_9 = floatBitsToUint(uintBitsToFloat((t332 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t332));
+      uint t203 = floatBitsToUint(p2g_h2f(hl_9));
+      uint fl_9 = floatBitsToUint(uintBitsToFloat((t203 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t203));
       // 3327: cvt.f32.f16     fu, hu;         
-      uint t333 = floatBitsToUint(p2g_h2f(hu_9));
-      fu_9 = floatBitsToUint(uintBitsToFloat((t333 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t333));
+      uint t204 = floatBitsToUint(p2g_h2f(hu_9));
+      uint fu_9 = floatBitsToUint(uintBitsToFloat((t204 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t204));
       // 3328: ex2.approx.ftz.f32  fl, fl;     
       fl_9 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_9)), true)));
       // 3329: ex2.approx.ftz.f32  fu, fu;     
       fu_9 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_9)), true)));
       // 3330: mov.b32         ULP, 0x33800000U;
-      ULP_9 = 0x33800000u;
+      uint ULP_9 = 0x33800000u;
       // 3331: fma.rn.f32      fl,fl,ULP,fl;   
       fl_9 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_9), uintBitsToFloat(ULP_9), uintBitsToFloat(fl_9), 0, false));
       // 3332: fma.rn.f32      fu,fu,ULP,fu;   
@@ -5968,2888 +5217,2752 @@ void main() {
       // 3334: cvt.rn.f16.f32      hu, fu;     
       hu_9 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_9)));
       // 3335: mov.b32         %r940, {hl, hu};   
-      r940 = (hl_9 << 0u) | (hu_9 << 16u);
+      uint r940 = (hl_9 << 0u) | (hu_9 << 16u);
       // 3339: {fma.rn.f16x2 %r942,%r940,%r855,%r833;
-      uint t334 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r940 & 0xFFFFu)), p2g_h2f((r855 & 0xFFFFu))), p2g_h2f((r833 & 0xFFFFu))));
-      r942 = (t334 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r940 >> 16)), p2g_h2f((r855 >> 16))), p2g_h2f((r833 >> 16))))) << 16));
+      uint r942 = p2g_hfma2(r940, r855, r833);
       // 3343: {add.f16x2 %r946,%r837,%r940;
-      uint t335 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r837 & 0xFFFFu)), p2g_h2f((r940 & 0xFFFFu))));
-      r946 = (t335 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r837 >> 16)), p2g_h2f((r940 >> 16))))) << 16));
+      uint r946 = p2g_hadd2(r837, r940);
       // 3348: mov.b32 {low,high}, %r936;
-      low_111 = ((r936 >> 0u) & 0xFFFFu);
-      high_109 = ((r936 >> 16u) & 0xFFFFu);
+      uint low_111 = ((r936 >> 0u) & 0xFFFFu);
+      uint high_109 = ((r936 >> 16u) & 0xFFFFu);
       // 3349: mov.b16 %rs800, low;}
       // 3353: mov.b32 {low,high}, %r848;
-      low_112 = ((r848 >> 0u) & 0xFFFFu);
-      high_110 = ((r848 >> 16u) & 0xFFFFu);
+      uint low_112 = ((r848 >> 0u) & 0xFFFFu);
+      uint high_110 = ((r848 >> 16u) & 0xFFFFu);
       // 3354: mov.b16 %rs801, low;}
       // 3358: setp.gt.f16  __$temp3, %rs800, %rs801;
-      int t336 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_111)), floatBitsToUint(p2g_h2f(low_112)));
+      int t205 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_111)), floatBitsToUint(p2g_h2f(low_112)));
       // 3359: selp.u16 %rs802, 1, 0, __$temp3;}
       // 3361: setp.ne.s16 	%p138, %rs802, 0;
-      p138 = (bitfieldExtract(int((t336 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p138 = (bitfieldExtract(int((t205 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3364: mov.b32 {low,high}, %r936;
-      low_113 = ((r936 >> 0u) & 0xFFFFu);
-      high_111 = ((r936 >> 16u) & 0xFFFFu);
+      uint low_113 = ((r936 >> 0u) & 0xFFFFu);
+      uint high_111 = ((r936 >> 16u) & 0xFFFFu);
       // 3365: mov.b16 %rs805, high;}
       // 3369: mov.b32 {low,high}, %r848;
-      low_114 = ((r848 >> 0u) & 0xFFFFu);
-      high_112 = ((r848 >> 16u) & 0xFFFFu);
+      uint low_114 = ((r848 >> 0u) & 0xFFFFu);
+      uint high_112 = ((r848 >> 16u) & 0xFFFFu);
       // 3370: mov.b16 %rs806, high;}
       // 3374: setp.gt.f16  __$temp3, %rs805, %rs806;
-      int t337 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_111)), floatBitsToUint(p2g_h2f(high_112)));
+      int t206 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_111)), floatBitsToUint(p2g_h2f(high_112)));
       // 3375: selp.u16 %rs807, 1, 0, __$temp3;}
-      rs807 = (t337 == 1) ? 1u : 0u;
+      uint rs807 = (t206 == 1) ? 1u : 0u;
       // 3377: @%p138 bra 	$L__BB0_162;
       if (p138) {
         // 3383: mov.b32 {low,high}, %r936;
-        low_115 = ((r936 >> 0u) & 0xFFFFu);
-        high_113 = ((r936 >> 16u) & 0xFFFFu);
+        uint low_115 = ((r936 >> 0u) & 0xFFFFu);
+        uint high_113 = ((r936 >> 16u) & 0xFFFFu);
         // 3384: mov.b16 %rs1626, low;}
         rs1626 = low_115;
         // 3386: bra.uni 	$L__BB0_163;
       } else {
         // 3378: bra.uni 	$L__BB0_161;
         // 3391: mov.b32 {low,high}, %r848;
-        low_116 = ((r848 >> 0u) & 0xFFFFu);
-        high_114 = ((r848 >> 16u) & 0xFFFFu);
+        uint low_116 = ((r848 >> 0u) & 0xFFFFu);
+        uint high_114 = ((r848 >> 16u) & 0xFFFFu);
         // 3392: mov.b16 %rs1626, low;}
         rs1626 = low_116;
       }
       // 3396: setp.ne.s16 	%p139, %rs807, 0;
-      p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
+      bool p139 = (bitfieldExtract(int(rs807), 0, 16)) != 0;
       // 3397: @%p139 bra 	$L__BB0_165;
       if (p139) {
         // 3403: mov.b32 {low,high}, %r936;
-        low_117 = ((r936 >> 0u) & 0xFFFFu);
-        high_115 = ((r936 >> 16u) & 0xFFFFu);
+        uint low_117 = ((r936 >> 0u) & 0xFFFFu);
+        uint high_115 = ((r936 >> 16u) & 0xFFFFu);
         // 3404: mov.b16 %rs1627, high;}
         rs1627 = high_115;
         // 3406: bra.uni 	$L__BB0_166;
       } else {
         // 3398: bra.uni 	$L__BB0_164;
         // 3411: mov.b32 {low,high}, %r848;
-        low_118 = ((r848 >> 0u) & 0xFFFFu);
-        high_116 = ((r848 >> 16u) & 0xFFFFu);
+        uint low_118 = ((r848 >> 0u) & 0xFFFFu);
+        uint high_116 = ((r848 >> 16u) & 0xFFFFu);
         // 3412: mov.b16 %rs1627, high;}
         rs1627 = high_116;
       }
       // 3417: {  mov.b32 %r957, {%rs1626,%rs1627};}
-      r957 = (rs1626 << 0u) | (rs1627 << 16u);
+      uint r957 = (rs1626 << 0u) | (rs1627 << 16u);
       // 3420: @%p138 bra 	$L__BB0_168;
       if (p138) {
         // 3426: mov.b32 {low,high}, %r855;
-        low_119 = ((r855 >> 0u) & 0xFFFFu);
-        high_117 = ((r855 >> 16u) & 0xFFFFu);
+        uint low_119 = ((r855 >> 0u) & 0xFFFFu);
+        uint high_117 = ((r855 >> 16u) & 0xFFFFu);
         // 3427: mov.b16 %rs1628, low;}
         rs1628 = low_119;
         // 3429: bra.uni 	$L__BB0_169;
       } else {
         // 3421: bra.uni 	$L__BB0_167;
         // 3434: mov.b32 {low,high}, %r853;
-        low_120 = ((r853 >> 0u) & 0xFFFFu);
-        high_118 = ((r853 >> 16u) & 0xFFFFu);
+        uint low_120 = ((r853 >> 0u) & 0xFFFFu);
+        uint high_118 = ((r853 >> 16u) & 0xFFFFu);
         // 3435: mov.b16 %rs1628, low;}
         rs1628 = low_120;
       }
       // 3439: @%p139 bra 	$L__BB0_171;
       if (p139) {
         // 3445: mov.b32 {low,high}, %r855;
-        low_121 = ((r855 >> 0u) & 0xFFFFu);
-        high_119 = ((r855 >> 16u) & 0xFFFFu);
+        uint low_121 = ((r855 >> 0u) & 0xFFFFu);
+        uint high_119 = ((r855 >> 16u) & 0xFFFFu);
         // 3446: mov.b16 %rs1629, high;}
         rs1629 = high_119;
         // 3448: bra.uni 	$L__BB0_172;
       } else {
         // 3440: bra.uni 	$L__BB0_170;
         // 3453: mov.b32 {low,high}, %r853;
-        low_122 = ((r853 >> 0u) & 0xFFFFu);
-        high_120 = ((r853 >> 16u) & 0xFFFFu);
+        uint low_122 = ((r853 >> 0u) & 0xFFFFu);
+        uint high_120 = ((r853 >> 16u) & 0xFFFFu);
         // 3454: mov.b16 %rs1629, high;}
         rs1629 = high_120;
       }
       // 3458: mov.u32 	%r1836, _ZZ8k_outputE6sColor;
       // 3459: mov.u32 	%r963, 2;
       // 3461: {  mov.b32 %r962, {%rs1628,%rs1629};}
-      r962 = (rs1628 << 0u) | (rs1629 << 16u);
+      uint r962 = (rs1628 << 0u) | (rs1629 << 16u);
       // 3465: cvt.rn.f16.s32 %rs822, %r963;
-      rs822 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
+      uint rs822 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 3468: {add.f16 %rs823,%rs713,%rs822;
-      rs823 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs713 & 0xFFFFu)), p2g_h2f((rs822 & 0xFFFFu))));
+      uint rs823 = p2g_hadd(rs713, rs822);
       // 3471: add.s32 	%r1006, %r744, 2;
-      r1006 = uint(int(r744) + 2);
+      uint r1006 = uint(int(r744) + 2);
       // 3472: selp.b32 	%r1007, %r743, %r1006, %p97;
       // 3473: selp.b32 	%r1008, %r1006, %r743, %p97;
       // 3474: mad.lo.s32 	%r1009, %r1007, 24, %r1008;
       // 3475: shl.b32 	%r1010, %r1009, 3;
       // 3476: add.s32 	%r1012, %r1836, %r1010;
-      r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
+      uint r1012 = uint(int(sh_sColor) + int(uint(int(p97 ? r743 : r1006) * 24 + int(p97 ? r1006 : r743)) << 3u));
       // 3477: ld.shared.u16 	%rs826, [%r1012];
-      rs826 = p2g_lds16(r1012);
+      uint rs826 = p2g_lds16(r1012);
       // 3479: {  mov.b32 %r964, {%rs826,%rs826};}
-      r964 = (rs826 << 0u) | (rs826 << 16u);
+      uint r964 = (rs826 << 0u) | (rs826 << 16u);
       // 3483: {  mov.b32 %r965, {%rs703,%rs703};}
-      r965 = (rs703 << 0u) | (rs703 << 16u);
+      uint r965 = (rs703 << 0u) | (rs703 << 16u);
       // 3487: {  mov.b32 %r966, {%rs823,%rs823};}
-      r966 = (rs823 << 0u) | (rs823 << 16u);
+      uint r966 = (rs823 << 0u) | (rs823 << 16u);
       // 3491: {sub.f16x2 %r967,%r965,%r378;
-      uint t338 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r967 = (t338 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r967 = p2g_hsub2(r965, r378);
       // 3495: {sub.f16x2 %r970,%r966,%r380;
-      uint t339 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r970 = (t339 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r970 = p2g_hsub2(r966, r380);
       // 3499: {mul.f16x2 %r973,%r967,%r967;
-      uint t340 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r967 & 0xFFFFu)), p2g_h2f((r967 & 0xFFFFu)))));
-      r973 = (t340 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r967 >> 16)), p2g_h2f((r967 >> 16)))))) << 16));
+      uint r973 = p2g_hmul2(r967, r967);
       // 3503: {mul.f16x2 %r976,%r375,%r973;
-      uint t341 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r973 & 0xFFFFu)))));
-      r976 = (t341 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r973 >> 16)))))) << 16));
+      uint r976 = p2g_hmul2(r375, r973);
       // 3507: {mul.f16x2 %r979,%r377,%r967;
-      uint t342 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r967 & 0xFFFFu)))));
-      r979 = (t342 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r967 >> 16)))))) << 16));
+      uint r979 = p2g_hmul2(r377, r967);
       // 3511: {fma.rn.f16x2 %r982,%r979,%r970,%r976;
-      uint t343 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r979 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu))), p2g_h2f((r976 & 0xFFFFu))));
-      r982 = (t343 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r979 >> 16)), p2g_h2f((r970 >> 16))), p2g_h2f((r976 >> 16))))) << 16));
+      uint r982 = p2g_hfma2(r979, r970, r976);
       // 3515: {mul.f16x2 %r986,%r376,%r970;
-      uint t344 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu)))));
-      r986 = (t344 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r970 >> 16)))))) << 16));
+      uint r986 = p2g_hmul2(r376, r970);
       // 3519: {fma.rn.f16x2 %r989,%r986,%r970,%r982;
-      uint t345 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r986 & 0xFFFFu)), p2g_h2f((r970 & 0xFFFFu))), p2g_h2f((r982 & 0xFFFFu))));
-      r989 = (t345 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r986 >> 16)), p2g_h2f((r970 >> 16))), p2g_h2f((r982 >> 16))))) << 16));
+      uint r989 = p2g_hfma2(r986, r970, r982);
       // 3525: mov.b32         {hl, hu}, %r989;   
-      hl_10 = ((r989 >> 0u) & 0xFFFFu);
-      hu_10 = ((r989 >> 16u) & 0xFFFFu);
+      uint hl_10 = ((r989 >> 0u) & 0xFFFFu);
+      uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
       // 3526: cvt.f32.f16     fl, hl;         
-      uint t346 = floatBitsToUint(p2g_h2f(hl_10));
-      fl_10 = floatBitsToUint(uintBitsToFloat((t346 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t346));
+      uint t207 = floatBitsToUint(p2g_h2f(hl_10));
+      uint fl_10 = floatBitsToUint(uintBitsToFloat((t207 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t207));
       // 3527: cvt.f32.f16     fu, hu;         
-      uint t347 = floatBitsToUint(p2g_h2f(hu_10));
-      fu_10 = floatBitsToUint(uintBitsToFloat((t347 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t347));
+      uint t208 = floatBitsToUint(p2g_h2f(hu_10));
+      uint fu_10 = floatBitsToUint(uintBitsToFloat((t208 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t208));
       // 3528: ex2.approx.ftz.f32  fl, fl;     
       fl_10 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_10)), true)));
       // 3529: ex2.approx.ftz.f32  fu, fu;     
       fu_10 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_10)), true)));
       // 3530: mov.b32         ULP, 0x33800000U;
-      ULP_10 = 0x33800000u;
+      uint ULP_10 = 0x33800000u;
       // 3531: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fl_10), 0, false));
+      fl_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fl_10), 0,
+          false));
       // 3532: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fu_10), 0, false));
+      fu_10 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_10), uintBitsToFloat(ULP_10), uintBitsToFloat(fu_10), 0,
+          false));
       // 3533: cvt.rn.f16.f32      hl, fl;     
       hl_10 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_10)));
       // 3534: cvt.rn.f16.f32      hu, fu;     
       hu_10 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_10)));
       // 3535: mov.b32         %r993, {hl, hu};   
-      r993 = (hl_10 << 0u) | (hu_10 << 16u);
+      uint r993 = (hl_10 << 0u) | (hu_10 << 16u);
       // 3539: {fma.rn.f16x2 %r995,%r993,%r964,%r886;
-      uint t348 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r993 & 0xFFFFu)), p2g_h2f((r964 & 0xFFFFu))), p2g_h2f((r886 & 0xFFFFu))));
-      r995 = (t348 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r993 >> 16)), p2g_h2f((r964 >> 16))), p2g_h2f((r886 >> 16))))) << 16));
+      uint r995 = p2g_hfma2(r993, r964, r886);
       // 3543: {add.f16x2 %r999,%r890,%r993;
-      uint t349 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r890 & 0xFFFFu)), p2g_h2f((r993 & 0xFFFFu))));
-      r999 = (t349 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r890 >> 16)), p2g_h2f((r993 >> 16))))) << 16));
+      uint r999 = p2g_hadd2(r890, r993);
       // 3548: mov.b32 {low,high}, %r989;
-      low_123 = ((r989 >> 0u) & 0xFFFFu);
-      high_121 = ((r989 >> 16u) & 0xFFFFu);
+      uint low_123 = ((r989 >> 0u) & 0xFFFFu);
+      uint high_121 = ((r989 >> 16u) & 0xFFFFu);
       // 3549: mov.b16 %rs829, low;}
       // 3553: mov.b32 {low,high}, %r908;
-      low_124 = ((r908 >> 0u) & 0xFFFFu);
-      high_122 = ((r908 >> 16u) & 0xFFFFu);
+      uint low_124 = ((r908 >> 0u) & 0xFFFFu);
+      uint high_122 = ((r908 >> 16u) & 0xFFFFu);
       // 3554: mov.b16 %rs830, low;}
       // 3558: setp.gt.f16  __$temp3, %rs829, %rs830;
-      int t350 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_123)), floatBitsToUint(p2g_h2f(low_124)));
+      int t209 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_123)), floatBitsToUint(p2g_h2f(low_124)));
       // 3559: selp.u16 %rs831, 1, 0, __$temp3;}
       // 3561: setp.ne.s16 	%p143, %rs831, 0;
-      p143 = (bitfieldExtract(int((t350 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p143 = (bitfieldExtract(int((t209 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3564: mov.b32 {low,high}, %r989;
-      low_125 = ((r989 >> 0u) & 0xFFFFu);
-      high_123 = ((r989 >> 16u) & 0xFFFFu);
+      uint low_125 = ((r989 >> 0u) & 0xFFFFu);
+      uint high_123 = ((r989 >> 16u) & 0xFFFFu);
       // 3565: mov.b16 %rs834, high;}
       // 3569: mov.b32 {low,high}, %r908;
-      low_126 = ((r908 >> 0u) & 0xFFFFu);
-      high_124 = ((r908 >> 16u) & 0xFFFFu);
+      uint low_126 = ((r908 >> 0u) & 0xFFFFu);
+      uint high_124 = ((r908 >> 16u) & 0xFFFFu);
       // 3570: mov.b16 %rs835, high;}
       // 3574: setp.gt.f16  __$temp3, %rs834, %rs835;
-      int t351 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_123)), floatBitsToUint(p2g_h2f(high_124)));
+      int t210 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_123)), floatBitsToUint(p2g_h2f(high_124)));
       // 3575: selp.u16 %rs836, 1, 0, __$temp3;}
-      rs836 = (t351 == 1) ? 1u : 0u;
+      uint rs836 = (t210 == 1) ? 1u : 0u;
       // 3577: @%p143 bra 	$L__BB0_174;
       if (p143) {
         // 3583: mov.b32 {low,high}, %r989;
-        low_127 = ((r989 >> 0u) & 0xFFFFu);
-        high_125 = ((r989 >> 16u) & 0xFFFFu);
+        uint low_127 = ((r989 >> 0u) & 0xFFFFu);
+        uint high_125 = ((r989 >> 16u) & 0xFFFFu);
         // 3584: mov.b16 %rs1630, low;}
         rs1630 = low_127;
         // 3586: bra.uni 	$L__BB0_175;
       } else {
         // 3578: bra.uni 	$L__BB0_173;
         // 3591: mov.b32 {low,high}, %r908;
-        low_128 = ((r908 >> 0u) & 0xFFFFu);
-        high_126 = ((r908 >> 16u) & 0xFFFFu);
+        uint low_128 = ((r908 >> 0u) & 0xFFFFu);
+        uint high_126 = ((r908 >> 16u) & 0xFFFFu);
         // 3592: mov.b16 %rs1630, low;}
         rs1630 = low_128;
       }
       // 3596: setp.ne.s16 	%p144, %rs836, 0;
-      p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
+      bool p144 = (bitfieldExtract(int(rs836), 0, 16)) != 0;
       // 3597: @%p144 bra 	$L__BB0_177;
       if (p144) {
         // 3603: mov.b32 {low,high}, %r989;
-        low_129 = ((r989 >> 0u) & 0xFFFFu);
-        high_127 = ((r989 >> 16u) & 0xFFFFu);
+        uint low_129 = ((r989 >> 0u) & 0xFFFFu);
+        uint high_127 = ((r989 >> 16u) & 0xFFFFu);
         // 3604: mov.b16 %rs1631, high;}
         rs1631 = high_127;
         // 3606: bra.uni 	$L__BB0_178;
       } else {
         // 3598: bra.uni 	$L__BB0_176;
         // 3611: mov.b32 {low,high}, %r908;
-        low_130 = ((r908 >> 0u) & 0xFFFFu);
-        high_128 = ((r908 >> 16u) & 0xFFFFu);
+        uint low_130 = ((r908 >> 0u) & 0xFFFFu);
+        uint high_128 = ((r908 >> 16u) & 0xFFFFu);
         // 3612: mov.b16 %rs1631, high;}
         rs1631 = high_128;
       }
       // 3617: {  mov.b32 %r1017, {%rs1630,%rs1631};}
-      r1017 = (rs1630 << 0u) | (rs1631 << 16u);
+      uint r1017 = (rs1630 << 0u) | (rs1631 << 16u);
       // 3620: @%p143 bra 	$L__BB0_180;
       if (p143) {
         // 3626: mov.b32 {low,high}, %r964;
-        low_131 = ((r964 >> 0u) & 0xFFFFu);
-        high_129 = ((r964 >> 16u) & 0xFFFFu);
+        uint low_131 = ((r964 >> 0u) & 0xFFFFu);
+        uint high_129 = ((r964 >> 16u) & 0xFFFFu);
         // 3627: mov.b16 %rs1632, low;}
         rs1632 = low_131;
         // 3629: bra.uni 	$L__BB0_181;
       } else {
         // 3621: bra.uni 	$L__BB0_179;
         // 3634: mov.b32 {low,high}, %r913;
-        low_132 = ((r913 >> 0u) & 0xFFFFu);
-        high_130 = ((r913 >> 16u) & 0xFFFFu);
+        uint low_132 = ((r913 >> 0u) & 0xFFFFu);
+        uint high_130 = ((r913 >> 16u) & 0xFFFFu);
         // 3635: mov.b16 %rs1632, low;}
         rs1632 = low_132;
       }
       // 3639: @%p144 bra 	$L__BB0_183;
       if (p144) {
         // 3645: mov.b32 {low,high}, %r964;
-        low_133 = ((r964 >> 0u) & 0xFFFFu);
-        high_131 = ((r964 >> 16u) & 0xFFFFu);
+        uint low_133 = ((r964 >> 0u) & 0xFFFFu);
+        uint high_131 = ((r964 >> 16u) & 0xFFFFu);
         // 3646: mov.b16 %rs1633, high;}
         rs1633 = high_131;
         // 3648: bra.uni 	$L__BB0_184;
       } else {
         // 3640: bra.uni 	$L__BB0_182;
         // 3653: mov.b32 {low,high}, %r913;
-        low_134 = ((r913 >> 0u) & 0xFFFFu);
-        high_132 = ((r913 >> 16u) & 0xFFFFu);
+        uint low_134 = ((r913 >> 0u) & 0xFFFFu);
+        uint high_132 = ((r913 >> 16u) & 0xFFFFu);
         // 3654: mov.b16 %rs1633, high;}
         rs1633 = high_132;
       }
       // 3659: {  mov.b32 %r1022, {%rs1632,%rs1633};}
-      r1022 = (rs1632 << 0u) | (rs1633 << 16u);
+      uint r1022 = (rs1632 << 0u) | (rs1633 << 16u);
       // 3663: {sub.f16x2 %r1023,%r965,%r379;
-      uint t352 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1023 = (t352 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r965 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r1023 = p2g_hsub2(r965, r379);
       // 3667: {sub.f16x2 %r1026,%r966,%r381;
-      uint t353 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1026 = (t353 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r966 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r1026 = p2g_hsub2(r966, r381);
       // 3671: {mul.f16x2 %r1029,%r1023,%r1023;
-      uint t354 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1023 & 0xFFFFu)), p2g_h2f((r1023 & 0xFFFFu)))));
-      r1029 = (t354 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1023 >> 16)), p2g_h2f((r1023 >> 16)))))) << 16));
+      uint r1029 = p2g_hmul2(r1023, r1023);
       // 3675: {mul.f16x2 %r1032,%r375,%r1029;
-      uint t355 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1029 & 0xFFFFu)))));
-      r1032 = (t355 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1029 >> 16)))))) << 16));
+      uint r1032 = p2g_hmul2(r375, r1029);
       // 3679: {mul.f16x2 %r1035,%r377,%r1023;
-      uint t356 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1023 & 0xFFFFu)))));
-      r1035 = (t356 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1023 >> 16)))))) << 16));
+      uint r1035 = p2g_hmul2(r377, r1023);
       // 3683: {fma.rn.f16x2 %r1038,%r1035,%r1026,%r1032;
-      uint t357 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1035 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu))), p2g_h2f((r1032 & 0xFFFFu))));
-      r1038 = (t357 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1035 >> 16)), p2g_h2f((r1026 >> 16))), p2g_h2f((r1032 >> 16))))) << 16));
+      uint r1038 = p2g_hfma2(r1035, r1026, r1032);
       // 3687: {mul.f16x2 %r1042,%r376,%r1026;
-      uint t358 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu)))));
-      r1042 = (t358 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1026 >> 16)))))) << 16));
+      uint r1042 = p2g_hmul2(r376, r1026);
       // 3691: {fma.rn.f16x2 %r1045,%r1042,%r1026,%r1038;
-      uint t359 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1042 & 0xFFFFu)), p2g_h2f((r1026 & 0xFFFFu))), p2g_h2f((r1038 & 0xFFFFu))));
-      r1045 = (t359 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1042 >> 16)), p2g_h2f((r1026 >> 16))), p2g_h2f((r1038 >> 16))))) << 16));
+      uint r1045 = p2g_hfma2(r1042, r1026, r1038);
       // 3697: mov.b32         {hl, hu}, %r1045;   
-      hl_11 = ((r1045 >> 0u) & 0xFFFFu);
-      hu_11 = ((r1045 >> 16u) & 0xFFFFu);
+      uint hl_11 = ((r1045 >> 0u) & 0xFFFFu);
+      uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
       // 3698: cvt.f32.f16     fl, hl;         
-      uint t360 = floatBitsToUint(p2g_h2f(hl_11));
-      fl_11 = floatBitsToUint(uintBitsToFloat((t360 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t360));
+      uint t211 = floatBitsToUint(p2g_h2f(hl_11));
+      uint fl_11 = floatBitsToUint(uintBitsToFloat((t211 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t211));
       // 3699: cvt.f32.f16     fu, hu;         
-      uint t361 = floatBitsToUint(p2g_h2f(hu_11));
-      fu_11 = floatBitsToUint(uintBitsToFloat((t361 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t361));
+      uint t212 = floatBitsToUint(p2g_h2f(hu_11));
+      uint fu_11 = floatBitsToUint(uintBitsToFloat((t212 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t212));
       // 3700: ex2.approx.ftz.f32  fl, fl;     
       fl_11 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_11)), true)));
       // 3701: ex2.approx.ftz.f32  fu, fu;     
       fu_11 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_11)), true)));
       // 3702: mov.b32         ULP, 0x33800000U;
-      ULP_11 = 0x33800000u;
+      uint ULP_11 = 0x33800000u;
       // 3703: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fl_11), 0, false));
+      fl_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fl_11), 0,
+          false));
       // 3704: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fu_11), 0, false));
+      fu_11 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_11), uintBitsToFloat(ULP_11), uintBitsToFloat(fu_11), 0,
+          false));
       // 3705: cvt.rn.f16.f32      hl, fl;     
       hl_11 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_11)));
       // 3706: cvt.rn.f16.f32      hu, fu;     
       hu_11 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_11)));
       // 3707: mov.b32         %r1049, {hl, hu};   
-      r1049 = (hl_11 << 0u) | (hu_11 << 16u);
+      uint r1049 = (hl_11 << 0u) | (hu_11 << 16u);
       // 3711: {fma.rn.f16x2 %r1051,%r1049,%r964,%r942;
-      uint t362 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1049 & 0xFFFFu)), p2g_h2f((r964 & 0xFFFFu))), p2g_h2f((r942 & 0xFFFFu))));
-      r1051 = (t362 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1049 >> 16)), p2g_h2f((r964 >> 16))), p2g_h2f((r942 >> 16))))) << 16));
+      uint r1051 = p2g_hfma2(r1049, r964, r942);
       // 3715: {add.f16x2 %r1055,%r946,%r1049;
-      uint t363 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r946 & 0xFFFFu)), p2g_h2f((r1049 & 0xFFFFu))));
-      r1055 = (t363 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r946 >> 16)), p2g_h2f((r1049 >> 16))))) << 16));
+      uint r1055 = p2g_hadd2(r946, r1049);
       // 3720: mov.b32 {low,high}, %r1045;
-      low_135 = ((r1045 >> 0u) & 0xFFFFu);
-      high_133 = ((r1045 >> 16u) & 0xFFFFu);
+      uint low_135 = ((r1045 >> 0u) & 0xFFFFu);
+      uint high_133 = ((r1045 >> 16u) & 0xFFFFu);
       // 3721: mov.b16 %rs852, low;}
       // 3725: mov.b32 {low,high}, %r957;
-      low_136 = ((r957 >> 0u) & 0xFFFFu);
-      high_134 = ((r957 >> 16u) & 0xFFFFu);
+      uint low_136 = ((r957 >> 0u) & 0xFFFFu);
+      uint high_134 = ((r957 >> 16u) & 0xFFFFu);
       // 3726: mov.b16 %rs853, low;}
       // 3730: setp.gt.f16  __$temp3, %rs852, %rs853;
-      int t364 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_135)), floatBitsToUint(p2g_h2f(low_136)));
+      int t213 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_135)), floatBitsToUint(p2g_h2f(low_136)));
       // 3731: selp.u16 %rs854, 1, 0, __$temp3;}
       // 3733: setp.ne.s16 	%p147, %rs854, 0;
-      p147 = (bitfieldExtract(int((t364 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p147 = (bitfieldExtract(int((t213 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3736: mov.b32 {low,high}, %r1045;
-      low_137 = ((r1045 >> 0u) & 0xFFFFu);
-      high_135 = ((r1045 >> 16u) & 0xFFFFu);
+      uint low_137 = ((r1045 >> 0u) & 0xFFFFu);
+      uint high_135 = ((r1045 >> 16u) & 0xFFFFu);
       // 3737: mov.b16 %rs857, high;}
       // 3741: mov.b32 {low,high}, %r957;
-      low_138 = ((r957 >> 0u) & 0xFFFFu);
-      high_136 = ((r957 >> 16u) & 0xFFFFu);
+      uint low_138 = ((r957 >> 0u) & 0xFFFFu);
+      uint high_136 = ((r957 >> 16u) & 0xFFFFu);
       // 3742: mov.b16 %rs858, high;}
       // 3746: setp.gt.f16  __$temp3, %rs857, %rs858;
-      int t365 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_135)), floatBitsToUint(p2g_h2f(high_136)));
+      int t214 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_135)), floatBitsToUint(p2g_h2f(high_136)));
       // 3747: selp.u16 %rs859, 1, 0, __$temp3;}
-      rs859 = (t365 == 1) ? 1u : 0u;
+      uint rs859 = (t214 == 1) ? 1u : 0u;
       // 3749: @%p147 bra 	$L__BB0_186;
       if (p147) {
         // 3755: mov.b32 {low,high}, %r1045;
-        low_139 = ((r1045 >> 0u) & 0xFFFFu);
-        high_137 = ((r1045 >> 16u) & 0xFFFFu);
+        uint low_139 = ((r1045 >> 0u) & 0xFFFFu);
+        uint high_137 = ((r1045 >> 16u) & 0xFFFFu);
         // 3756: mov.b16 %rs1634, low;}
         rs1634 = low_139;
         // 3758: bra.uni 	$L__BB0_187;
       } else {
         // 3750: bra.uni 	$L__BB0_185;
         // 3763: mov.b32 {low,high}, %r957;
-        low_140 = ((r957 >> 0u) & 0xFFFFu);
-        high_138 = ((r957 >> 16u) & 0xFFFFu);
+        uint low_140 = ((r957 >> 0u) & 0xFFFFu);
+        uint high_138 = ((r957 >> 16u) & 0xFFFFu);
         // 3764: mov.b16 %rs1634, low;}
         rs1634 = low_140;
       }
       // 3768: setp.ne.s16 	%p148, %rs859, 0;
-      p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
+      bool p148 = (bitfieldExtract(int(rs859), 0, 16)) != 0;
       // 3769: @%p148 bra 	$L__BB0_189;
       if (p148) {
         // 3775: mov.b32 {low,high}, %r1045;
-        low_141 = ((r1045 >> 0u) & 0xFFFFu);
-        high_139 = ((r1045 >> 16u) & 0xFFFFu);
+        uint low_141 = ((r1045 >> 0u) & 0xFFFFu);
+        uint high_139 = ((r1045 >> 16u) & 0xFFFFu);
         // 3776: mov.b16 %rs1635, high;}
         rs1635 = high_139;
         // 3778: bra.uni 	$L__BB0_190;
       } else {
         // 3770: bra.uni 	$L__BB0_188;
         // 3783: mov.b32 {low,high}, %r957;
-        low_142 = ((r957 >> 0u) & 0xFFFFu);
-        high_140 = ((r957 >> 16u) & 0xFFFFu);
+        uint low_142 = ((r957 >> 0u) & 0xFFFFu);
+        uint high_140 = ((r957 >> 16u) & 0xFFFFu);
         // 3784: mov.b16 %rs1635, high;}
         rs1635 = high_140;
       }
       // 3789: {  mov.b32 %r1066, {%rs1634,%rs1635};}
-      r1066 = (rs1634 << 0u) | (rs1635 << 16u);
+      uint r1066 = (rs1634 << 0u) | (rs1635 << 16u);
       // 3792: @%p147 bra 	$L__BB0_192;
       if (p147) {
         // 3798: mov.b32 {low,high}, %r964;
-        low_143 = ((r964 >> 0u) & 0xFFFFu);
-        high_141 = ((r964 >> 16u) & 0xFFFFu);
+        uint low_143 = ((r964 >> 0u) & 0xFFFFu);
+        uint high_141 = ((r964 >> 16u) & 0xFFFFu);
         // 3799: mov.b16 %rs1636, low;}
         rs1636 = low_143;
         // 3801: bra.uni 	$L__BB0_193;
       } else {
         // 3793: bra.uni 	$L__BB0_191;
         // 3806: mov.b32 {low,high}, %r962;
-        low_144 = ((r962 >> 0u) & 0xFFFFu);
-        high_142 = ((r962 >> 16u) & 0xFFFFu);
+        uint low_144 = ((r962 >> 0u) & 0xFFFFu);
+        uint high_142 = ((r962 >> 16u) & 0xFFFFu);
         // 3807: mov.b16 %rs1636, low;}
         rs1636 = low_144;
       }
       // 3811: @%p148 bra 	$L__BB0_195;
       if (p148) {
         // 3817: mov.b32 {low,high}, %r964;
-        low_145 = ((r964 >> 0u) & 0xFFFFu);
-        high_143 = ((r964 >> 16u) & 0xFFFFu);
+        uint low_145 = ((r964 >> 0u) & 0xFFFFu);
+        uint high_143 = ((r964 >> 16u) & 0xFFFFu);
         // 3818: mov.b16 %rs1637, high;}
         rs1637 = high_143;
         // 3820: bra.uni 	$L__BB0_196;
       } else {
         // 3812: bra.uni 	$L__BB0_194;
         // 3825: mov.b32 {low,high}, %r962;
-        low_146 = ((r962 >> 0u) & 0xFFFFu);
-        high_144 = ((r962 >> 16u) & 0xFFFFu);
+        uint low_146 = ((r962 >> 0u) & 0xFFFFu);
+        uint high_144 = ((r962 >> 16u) & 0xFFFFu);
         // 3826: mov.b16 %rs1637, high;}
         rs1637 = high_144;
       }
       // 3830: mov.u32 	%r1837, _ZZ8k_outputE6sColor;
       // 3831: mov.u32 	%r1073, 2;
-      r1073 = 2u;
+      uint r1073 = 2u;
       // 3832: mov.u32 	%r1076, 0;
       // 3834: {  mov.b32 %r1071, {%rs1636,%rs1637};}
-      r1071 = (rs1636 << 0u) | (rs1637 << 16u);
+      uint r1071 = (rs1636 << 0u) | (rs1637 << 16u);
       // 3838: cvt.rn.f16.s32 %rs874, %r1073;
-      rs874 = p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4));
+      uint rs874 = p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4));
       // 3841: {add.f16 %rs875,%rs519,%rs874;
-      rs875 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs519 & 0xFFFFu)), p2g_h2f((rs874 & 0xFFFFu))));
+      uint rs875 = p2g_hadd(rs519, rs874);
       // 3845: cvt.rn.f16.s32 %rs878, %r1073;
-      rs878 = p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4));
+      uint rs878 = p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4));
       // 3848: {fma.rn.f16 %rs879,%rs878,%rs536,%rs525;
-      rs879 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs878 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs525 & 0xFFFFu))));
+      uint rs879 = p2g_hfma(rs878, rs536, rs525);
       // 3852: cvt.rni.f16.f16 %rs883, %rs879;
-      rs883 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs879)), 0));
+      uint rs883 = p2g_hrint(rs879, 0);
       // 3855: {sub.f16 %rs885,%rs883,%rs506;
-      rs885 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs883 & 0xFFFFu)), p2g_h2f(((rs506 & 0xFFFFu) ^ 0x8000u))));
+      uint rs885 = p2g_hsub(rs883, rs506);
       // 3859: cvt.rzi.s32.f16 %r1074, %rs875;
-      r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
+      uint r1074 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs875)), 1, true, 32)));
       // 3862: cvt.rzi.s32.f16 %r1075, %rs885;
-      r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
+      uint r1075 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs885)), 1, true, 32)));
       // 3865: cvt.rn.f16.s32 %rs890, %r1076;
-      rs890 = p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4));
+      uint rs890 = p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4));
       // 3868: {add.f16 %rs891,%rs885,%rs890;
-      rs891 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs885 & 0xFFFFu)), p2g_h2f((rs890 & 0xFFFFu))));
+      uint rs891 = p2g_hadd(rs885, rs890);
       // 3871: selp.b32 	%r1120, %r1074, %r1075, %p97;
       // 3872: selp.b32 	%r1121, %r1075, %r1074, %p97;
       // 3873: mad.lo.s32 	%r1122, %r1120, 24, %r1121;
       // 3874: shl.b32 	%r1123, %r1122, 3;
       // 3875: add.s32 	%r1125, %r1837, %r1123;
-      r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
+      uint r1125 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1075) * 24 + int(p97 ? r1075 : r1074)) << 3u));
       // 3876: ld.shared.u16 	%rs894, [%r1125];
-      rs894 = p2g_lds16(r1125);
+      uint rs894 = p2g_lds16(r1125);
       // 3878: {  mov.b32 %r1077, {%rs894,%rs894};}
-      r1077 = (rs894 << 0u) | (rs894 << 16u);
+      uint r1077 = (rs894 << 0u) | (rs894 << 16u);
       // 3882: {  mov.b32 %r1078, {%rs875,%rs875};}
-      r1078 = (rs875 << 0u) | (rs875 << 16u);
+      uint r1078 = (rs875 << 0u) | (rs875 << 16u);
       // 3886: {  mov.b32 %r1079, {%rs891,%rs891};}
-      r1079 = (rs891 << 0u) | (rs891 << 16u);
+      uint r1079 = (rs891 << 0u) | (rs891 << 16u);
       // 3890: {sub.f16x2 %r1080,%r1078,%r378;
-      uint t366 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1080 = (t366 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r1080 = p2g_hsub2(r1078, r378);
       // 3894: {sub.f16x2 %r1083,%r1079,%r380;
-      uint t367 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1083 = (t367 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r1083 = p2g_hsub2(r1079, r380);
       // 3898: {mul.f16x2 %r1086,%r1080,%r1080;
-      uint t368 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1080 & 0xFFFFu)), p2g_h2f((r1080 & 0xFFFFu)))));
-      r1086 = (t368 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1080 >> 16)), p2g_h2f((r1080 >> 16)))))) << 16));
+      uint r1086 = p2g_hmul2(r1080, r1080);
       // 3902: {mul.f16x2 %r1089,%r375,%r1086;
-      uint t369 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1086 & 0xFFFFu)))));
-      r1089 = (t369 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1086 >> 16)))))) << 16));
+      uint r1089 = p2g_hmul2(r375, r1086);
       // 3906: {mul.f16x2 %r1092,%r377,%r1080;
-      uint t370 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1080 & 0xFFFFu)))));
-      r1092 = (t370 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1080 >> 16)))))) << 16));
+      uint r1092 = p2g_hmul2(r377, r1080);
       // 3910: {fma.rn.f16x2 %r1095,%r1092,%r1083,%r1089;
-      uint t371 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1092 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu))), p2g_h2f((r1089 & 0xFFFFu))));
-      r1095 = (t371 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1092 >> 16)), p2g_h2f((r1083 >> 16))), p2g_h2f((r1089 >> 16))))) << 16));
+      uint r1095 = p2g_hfma2(r1092, r1083, r1089);
       // 3914: {mul.f16x2 %r1099,%r376,%r1083;
-      uint t372 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu)))));
-      r1099 = (t372 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1083 >> 16)))))) << 16));
+      uint r1099 = p2g_hmul2(r376, r1083);
       // 3918: {fma.rn.f16x2 %r1102,%r1099,%r1083,%r1095;
-      uint t373 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1099 & 0xFFFFu)), p2g_h2f((r1083 & 0xFFFFu))), p2g_h2f((r1095 & 0xFFFFu))));
-      r1102 = (t373 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1099 >> 16)), p2g_h2f((r1083 >> 16))), p2g_h2f((r1095 >> 16))))) << 16));
+      uint r1102 = p2g_hfma2(r1099, r1083, r1095);
       // 3924: mov.b32         {hl, hu}, %r1102;   
-      hl_12 = ((r1102 >> 0u) & 0xFFFFu);
-      hu_12 = ((r1102 >> 16u) & 0xFFFFu);
+      uint hl_12 = ((r1102 >> 0u) & 0xFFFFu);
+      uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
       // 3925: cvt.f32.f16     fl, hl;         
-      uint t374 = floatBitsToUint(p2g_h2f(hl_12));
-      fl_12 = floatBitsToUint(uintBitsToFloat((t374 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t374));
+      uint t215 = floatBitsToUint(p2g_h2f(hl_12));
+      uint fl_12 = floatBitsToUint(uintBitsToFloat((t215 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t215));
       // 3926: cvt.f32.f16     fu, hu;         
-      uint t375 = floatBitsToUint(p2g_h2f(hu_12));
-      fu_12 = floatBitsToUint(uintBitsToFloat((t375 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t375));
+      uint t216 = floatBitsToUint(p2g_h2f(hu_12));
+      uint fu_12 = floatBitsToUint(uintBitsToFloat((t216 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t216));
       // 3927: ex2.approx.ftz.f32  fl, fl;     
       fl_12 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_12)), true)));
       // 3928: ex2.approx.ftz.f32  fu, fu;     
       fu_12 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_12)), true)));
       // 3929: mov.b32         ULP, 0x33800000U;
-      ULP_12 = 0x33800000u;
+      uint ULP_12 = 0x33800000u;
       // 3930: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fl_12), 0, false));
+      fl_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fl_12), 0,
+          false));
       // 3931: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fu_12), 0, false));
+      fu_12 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_12), uintBitsToFloat(ULP_12), uintBitsToFloat(fu_12), 0,
+          false));
       // 3932: cvt.rn.f16.f32      hl, fl;     
       hl_12 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_12)));
       // 3933: cvt.rn.f16.f32      hu, fu;     
       hu_12 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_12)));
       // 3934: mov.b32         %r1106, {hl, hu};   
-      r1106 = (hl_12 << 0u) | (hu_12 << 16u);
+      uint r1106 = (hl_12 << 0u) | (hu_12 << 16u);
       // 3938: {fma.rn.f16x2 %r1108,%r1106,%r1077,%r995;
-      uint t376 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1106 & 0xFFFFu)), p2g_h2f((r1077 & 0xFFFFu))), p2g_h2f((r995 & 0xFFFFu))));
-      r1108 = (t376 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1106 >> 16)), p2g_h2f((r1077 >> 16))), p2g_h2f((r995 >> 16))))) << 16));
+      uint r1108 = p2g_hfma2(r1106, r1077, r995);
       // 3942: {add.f16x2 %r1112,%r999,%r1106;
-      uint t377 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r999 & 0xFFFFu)), p2g_h2f((r1106 & 0xFFFFu))));
-      r1112 = (t377 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r999 >> 16)), p2g_h2f((r1106 >> 16))))) << 16));
+      uint r1112 = p2g_hadd2(r999, r1106);
       // 3947: mov.b32 {low,high}, %r1102;
-      low_147 = ((r1102 >> 0u) & 0xFFFFu);
-      high_145 = ((r1102 >> 16u) & 0xFFFFu);
+      uint low_147 = ((r1102 >> 0u) & 0xFFFFu);
+      uint high_145 = ((r1102 >> 16u) & 0xFFFFu);
       // 3948: mov.b16 %rs897, low;}
       // 3952: mov.b32 {low,high}, %r1017;
-      low_148 = ((r1017 >> 0u) & 0xFFFFu);
-      high_146 = ((r1017 >> 16u) & 0xFFFFu);
+      uint low_148 = ((r1017 >> 0u) & 0xFFFFu);
+      uint high_146 = ((r1017 >> 16u) & 0xFFFFu);
       // 3953: mov.b16 %rs898, low;}
       // 3957: setp.gt.f16  __$temp3, %rs897, %rs898;
-      int t378 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_147)), floatBitsToUint(p2g_h2f(low_148)));
+      int t217 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_147)), floatBitsToUint(p2g_h2f(low_148)));
       // 3958: selp.u16 %rs899, 1, 0, __$temp3;}
       // 3960: setp.ne.s16 	%p152, %rs899, 0;
-      p152 = (bitfieldExtract(int((t378 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p152 = (bitfieldExtract(int((t217 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3963: mov.b32 {low,high}, %r1102;
-      low_149 = ((r1102 >> 0u) & 0xFFFFu);
-      high_147 = ((r1102 >> 16u) & 0xFFFFu);
+      uint low_149 = ((r1102 >> 0u) & 0xFFFFu);
+      uint high_147 = ((r1102 >> 16u) & 0xFFFFu);
       // 3964: mov.b16 %rs902, high;}
       // 3968: mov.b32 {low,high}, %r1017;
-      low_150 = ((r1017 >> 0u) & 0xFFFFu);
-      high_148 = ((r1017 >> 16u) & 0xFFFFu);
+      uint low_150 = ((r1017 >> 0u) & 0xFFFFu);
+      uint high_148 = ((r1017 >> 16u) & 0xFFFFu);
       // 3969: mov.b16 %rs903, high;}
       // 3973: setp.gt.f16  __$temp3, %rs902, %rs903;
-      int t379 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_147)), floatBitsToUint(p2g_h2f(high_148)));
+      int t218 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_147)), floatBitsToUint(p2g_h2f(high_148)));
       // 3974: selp.u16 %rs904, 1, 0, __$temp3;}
-      rs904 = (t379 == 1) ? 1u : 0u;
+      uint rs904 = (t218 == 1) ? 1u : 0u;
       // 3976: @%p152 bra 	$L__BB0_198;
       if (p152) {
         // 3982: mov.b32 {low,high}, %r1102;
-        low_151 = ((r1102 >> 0u) & 0xFFFFu);
-        high_149 = ((r1102 >> 16u) & 0xFFFFu);
+        uint low_151 = ((r1102 >> 0u) & 0xFFFFu);
+        uint high_149 = ((r1102 >> 16u) & 0xFFFFu);
         // 3983: mov.b16 %rs1638, low;}
         rs1638 = low_151;
         // 3985: bra.uni 	$L__BB0_199;
       } else {
         // 3977: bra.uni 	$L__BB0_197;
         // 3990: mov.b32 {low,high}, %r1017;
-        low_152 = ((r1017 >> 0u) & 0xFFFFu);
-        high_150 = ((r1017 >> 16u) & 0xFFFFu);
+        uint low_152 = ((r1017 >> 0u) & 0xFFFFu);
+        uint high_150 = ((r1017 >> 16u) & 0xFFFFu);
         // 3991: mov.b16 %rs1638, low;}
         rs1638 = low_152;
       }
       // 3995: setp.ne.s16 	%p153, %rs904, 0;
-      p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
+      bool p153 = (bitfieldExtract(int(rs904), 0, 16)) != 0;
       // 3996: @%p153 bra 	$L__BB0_201;
       if (p153) {
         // 4002: mov.b32 {low,high}, %r1102;
-        low_153 = ((r1102 >> 0u) & 0xFFFFu);
-        high_151 = ((r1102 >> 16u) & 0xFFFFu);
+        uint low_153 = ((r1102 >> 0u) & 0xFFFFu);
+        uint high_151 = ((r1102 >> 16u) & 0xFFFFu);
         // 4003: mov.b16 %rs1639, high;}
         rs1639 = high_151;
         // 4005: bra.uni 	$L__BB0_202;
       } else {
         // 3997: bra.uni 	$L__BB0_200;
         // 4010: mov.b32 {low,high}, %r1017;
-        low_154 = ((r1017 >> 0u) & 0xFFFFu);
-        high_152 = ((r1017 >> 16u) & 0xFFFFu);
+        uint low_154 = ((r1017 >> 0u) & 0xFFFFu);
+        uint high_152 = ((r1017 >> 16u) & 0xFFFFu);
         // 4011: mov.b16 %rs1639, high;}
         rs1639 = high_152;
       }
       // 4016: {  mov.b32 %r1130, {%rs1638,%rs1639};}
-      r1130 = (rs1638 << 0u) | (rs1639 << 16u);
+      uint r1130 = (rs1638 << 0u) | (rs1639 << 16u);
       // 4019: @%p152 bra 	$L__BB0_204;
       if (p152) {
         // 4025: mov.b32 {low,high}, %r1077;
-        low_155 = ((r1077 >> 0u) & 0xFFFFu);
-        high_153 = ((r1077 >> 16u) & 0xFFFFu);
+        uint low_155 = ((r1077 >> 0u) & 0xFFFFu);
+        uint high_153 = ((r1077 >> 16u) & 0xFFFFu);
         // 4026: mov.b16 %rs1640, low;}
         rs1640 = low_155;
         // 4028: bra.uni 	$L__BB0_205;
       } else {
         // 4020: bra.uni 	$L__BB0_203;
         // 4033: mov.b32 {low,high}, %r1022;
-        low_156 = ((r1022 >> 0u) & 0xFFFFu);
-        high_154 = ((r1022 >> 16u) & 0xFFFFu);
+        uint low_156 = ((r1022 >> 0u) & 0xFFFFu);
+        uint high_154 = ((r1022 >> 16u) & 0xFFFFu);
         // 4034: mov.b16 %rs1640, low;}
         rs1640 = low_156;
       }
       // 4038: @%p153 bra 	$L__BB0_207;
       if (p153) {
         // 4044: mov.b32 {low,high}, %r1077;
-        low_157 = ((r1077 >> 0u) & 0xFFFFu);
-        high_155 = ((r1077 >> 16u) & 0xFFFFu);
+        uint low_157 = ((r1077 >> 0u) & 0xFFFFu);
+        uint high_155 = ((r1077 >> 16u) & 0xFFFFu);
         // 4045: mov.b16 %rs1641, high;}
         rs1641 = high_155;
         // 4047: bra.uni 	$L__BB0_208;
       } else {
         // 4039: bra.uni 	$L__BB0_206;
         // 4052: mov.b32 {low,high}, %r1022;
-        low_158 = ((r1022 >> 0u) & 0xFFFFu);
-        high_156 = ((r1022 >> 16u) & 0xFFFFu);
+        uint low_158 = ((r1022 >> 0u) & 0xFFFFu);
+        uint high_156 = ((r1022 >> 16u) & 0xFFFFu);
         // 4053: mov.b16 %rs1641, high;}
         rs1641 = high_156;
       }
       // 4058: {  mov.b32 %r1135, {%rs1640,%rs1641};}
-      r1135 = (rs1640 << 0u) | (rs1641 << 16u);
+      uint r1135 = (rs1640 << 0u) | (rs1641 << 16u);
       // 4062: {sub.f16x2 %r1136,%r1078,%r379;
-      uint t380 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1136 = (t380 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1078 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r1136 = p2g_hsub2(r1078, r379);
       // 4066: {sub.f16x2 %r1139,%r1079,%r381;
-      uint t381 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1139 = (t381 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1079 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r1139 = p2g_hsub2(r1079, r381);
       // 4070: {mul.f16x2 %r1142,%r1136,%r1136;
-      uint t382 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1136 & 0xFFFFu)), p2g_h2f((r1136 & 0xFFFFu)))));
-      r1142 = (t382 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1136 >> 16)), p2g_h2f((r1136 >> 16)))))) << 16));
+      uint r1142 = p2g_hmul2(r1136, r1136);
       // 4074: {mul.f16x2 %r1145,%r375,%r1142;
-      uint t383 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1142 & 0xFFFFu)))));
-      r1145 = (t383 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1142 >> 16)))))) << 16));
+      uint r1145 = p2g_hmul2(r375, r1142);
       // 4078: {mul.f16x2 %r1148,%r377,%r1136;
-      uint t384 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1136 & 0xFFFFu)))));
-      r1148 = (t384 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1136 >> 16)))))) << 16));
+      uint r1148 = p2g_hmul2(r377, r1136);
       // 4082: {fma.rn.f16x2 %r1151,%r1148,%r1139,%r1145;
-      uint t385 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1148 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu))), p2g_h2f((r1145 & 0xFFFFu))));
-      r1151 = (t385 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1148 >> 16)), p2g_h2f((r1139 >> 16))), p2g_h2f((r1145 >> 16))))) << 16));
+      uint r1151 = p2g_hfma2(r1148, r1139, r1145);
       // 4086: {mul.f16x2 %r1155,%r376,%r1139;
-      uint t386 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu)))));
-      r1155 = (t386 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1139 >> 16)))))) << 16));
+      uint r1155 = p2g_hmul2(r376, r1139);
       // 4090: {fma.rn.f16x2 %r1158,%r1155,%r1139,%r1151;
-      uint t387 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1155 & 0xFFFFu)), p2g_h2f((r1139 & 0xFFFFu))), p2g_h2f((r1151 & 0xFFFFu))));
-      r1158 = (t387 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1155 >> 16)), p2g_h2f((r1139 >> 16))), p2g_h2f((r1151 >> 16))))) << 16));
+      uint r1158 = p2g_hfma2(r1155, r1139, r1151);
       // 4096: mov.b32         {hl, hu}, %r1158;   
-      hl_13 = ((r1158 >> 0u) & 0xFFFFu);
-      hu_13 = ((r1158 >> 16u) & 0xFFFFu);
+      uint hl_13 = ((r1158 >> 0u) & 0xFFFFu);
+      uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
       // 4097: cvt.f32.f16     fl, hl;         
-      uint t388 = floatBitsToUint(p2g_h2f(hl_13));
-      fl_13 = floatBitsToUint(uintBitsToFloat((t388 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t388));
+      uint t219 = floatBitsToUint(p2g_h2f(hl_13));
+      uint fl_13 = floatBitsToUint(uintBitsToFloat((t219 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t219));
       // 4098: cvt.f32.f16     fu, hu;         
-      uint t389 = floatBitsToUint(p2g_h2f(hu_13));
-      fu_13 = floatBitsToUint(uintBitsToFloat((t389 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t389));
+      uint t220 = floatBitsToUint(p2g_h2f(hu_13));
+      uint fu_13 = floatBitsToUint(uintBitsToFloat((t220 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t220));
       // 4099: ex2.approx.ftz.f32  fl, fl;     
       fl_13 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_13)), true)));
       // 4100: ex2.approx.ftz.f32  fu, fu;     
       fu_13 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_13)), true)));
       // 4101: mov.b32         ULP, 0x33800000U;
-      ULP_13 = 0x33800000u;
+      uint ULP_13 = 0x33800000u;
       // 4102: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fl_13), 0, false));
+      fl_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fl_13), 0,
+          false));
       // 4103: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fu_13), 0, false));
+      fu_13 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_13), uintBitsToFloat(ULP_13), uintBitsToFloat(fu_13), 0,
+          false));
       // 4104: cvt.rn.f16.f32      hl, fl;     
       hl_13 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_13)));
       // 4105: cvt.rn.f16.f32      hu, fu;     
       hu_13 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_13)));
       // 4106: mov.b32         %r1162, {hl, hu};   
-      r1162 = (hl_13 << 0u) | (hu_13 << 16u);
+      uint r1162 = (hl_13 << 0u) | (hu_13 << 16u);
       // 4110: {fma.rn.f16x2 %r1164,%r1162,%r1077,%r1051;
-      uint t390 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1162 & 0xFFFFu)), p2g_h2f((r1077 & 0xFFFFu))), p2g_h2f((r1051 & 0xFFFFu))));
-      r1164 = (t390 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1162 >> 16)), p2g_h2f((r1077 >> 16))), p2g_h2f((r1051 >> 16))))) << 16));
+      uint r1164 = p2g_hfma2(r1162, r1077, r1051);
       // 4114: {add.f16x2 %r1168,%r1055,%r1162;
-      uint t391 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1055 & 0xFFFFu)), p2g_h2f((r1162 & 0xFFFFu))));
-      r1168 = (t391 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1055 >> 16)), p2g_h2f((r1162 >> 16))))) << 16));
+      uint r1168 = p2g_hadd2(r1055, r1162);
       // 4119: mov.b32 {low,high}, %r1158;
-      low_159 = ((r1158 >> 0u) & 0xFFFFu);
-      high_157 = ((r1158 >> 16u) & 0xFFFFu);
+      uint low_159 = ((r1158 >> 0u) & 0xFFFFu);
+      uint high_157 = ((r1158 >> 16u) & 0xFFFFu);
       // 4120: mov.b16 %rs920, low;}
       // 4124: mov.b32 {low,high}, %r1066;
-      low_160 = ((r1066 >> 0u) & 0xFFFFu);
-      high_158 = ((r1066 >> 16u) & 0xFFFFu);
+      uint low_160 = ((r1066 >> 0u) & 0xFFFFu);
+      uint high_158 = ((r1066 >> 16u) & 0xFFFFu);
       // 4125: mov.b16 %rs921, low;}
       // 4129: setp.gt.f16  __$temp3, %rs920, %rs921;
-      int t392 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_159)), floatBitsToUint(p2g_h2f(low_160)));
+      int t221 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_159)), floatBitsToUint(p2g_h2f(low_160)));
       // 4130: selp.u16 %rs922, 1, 0, __$temp3;}
       // 4132: setp.ne.s16 	%p156, %rs922, 0;
-      p156 = (bitfieldExtract(int((t392 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p156 = (bitfieldExtract(int((t221 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4135: mov.b32 {low,high}, %r1158;
-      low_161 = ((r1158 >> 0u) & 0xFFFFu);
-      high_159 = ((r1158 >> 16u) & 0xFFFFu);
+      uint low_161 = ((r1158 >> 0u) & 0xFFFFu);
+      uint high_159 = ((r1158 >> 16u) & 0xFFFFu);
       // 4136: mov.b16 %rs925, high;}
       // 4140: mov.b32 {low,high}, %r1066;
-      low_162 = ((r1066 >> 0u) & 0xFFFFu);
-      high_160 = ((r1066 >> 16u) & 0xFFFFu);
+      uint low_162 = ((r1066 >> 0u) & 0xFFFFu);
+      uint high_160 = ((r1066 >> 16u) & 0xFFFFu);
       // 4141: mov.b16 %rs926, high;}
       // 4145: setp.gt.f16  __$temp3, %rs925, %rs926;
-      int t393 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_159)), floatBitsToUint(p2g_h2f(high_160)));
+      int t222 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_159)), floatBitsToUint(p2g_h2f(high_160)));
       // 4146: selp.u16 %rs927, 1, 0, __$temp3;}
-      rs927 = (t393 == 1) ? 1u : 0u;
+      uint rs927 = (t222 == 1) ? 1u : 0u;
       // 4148: @%p156 bra 	$L__BB0_210;
       if (p156) {
         // 4154: mov.b32 {low,high}, %r1158;
-        low_163 = ((r1158 >> 0u) & 0xFFFFu);
-        high_161 = ((r1158 >> 16u) & 0xFFFFu);
+        uint low_163 = ((r1158 >> 0u) & 0xFFFFu);
+        uint high_161 = ((r1158 >> 16u) & 0xFFFFu);
         // 4155: mov.b16 %rs1642, low;}
         rs1642 = low_163;
         // 4157: bra.uni 	$L__BB0_211;
       } else {
         // 4149: bra.uni 	$L__BB0_209;
         // 4162: mov.b32 {low,high}, %r1066;
-        low_164 = ((r1066 >> 0u) & 0xFFFFu);
-        high_162 = ((r1066 >> 16u) & 0xFFFFu);
+        uint low_164 = ((r1066 >> 0u) & 0xFFFFu);
+        uint high_162 = ((r1066 >> 16u) & 0xFFFFu);
         // 4163: mov.b16 %rs1642, low;}
         rs1642 = low_164;
       }
       // 4167: setp.ne.s16 	%p157, %rs927, 0;
-      p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
+      bool p157 = (bitfieldExtract(int(rs927), 0, 16)) != 0;
       // 4168: @%p157 bra 	$L__BB0_213;
       if (p157) {
         // 4174: mov.b32 {low,high}, %r1158;
-        low_165 = ((r1158 >> 0u) & 0xFFFFu);
-        high_163 = ((r1158 >> 16u) & 0xFFFFu);
+        uint low_165 = ((r1158 >> 0u) & 0xFFFFu);
+        uint high_163 = ((r1158 >> 16u) & 0xFFFFu);
         // 4175: mov.b16 %rs1643, high;}
         rs1643 = high_163;
         // 4177: bra.uni 	$L__BB0_214;
       } else {
         // 4169: bra.uni 	$L__BB0_212;
         // 4182: mov.b32 {low,high}, %r1066;
-        low_166 = ((r1066 >> 0u) & 0xFFFFu);
-        high_164 = ((r1066 >> 16u) & 0xFFFFu);
+        uint low_166 = ((r1066 >> 0u) & 0xFFFFu);
+        uint high_164 = ((r1066 >> 16u) & 0xFFFFu);
         // 4183: mov.b16 %rs1643, high;}
         rs1643 = high_164;
       }
       // 4188: {  mov.b32 %r1179, {%rs1642,%rs1643};}
-      r1179 = (rs1642 << 0u) | (rs1643 << 16u);
+      uint r1179 = (rs1642 << 0u) | (rs1643 << 16u);
       // 4191: @%p156 bra 	$L__BB0_216;
       if (p156) {
         // 4197: mov.b32 {low,high}, %r1077;
-        low_167 = ((r1077 >> 0u) & 0xFFFFu);
-        high_165 = ((r1077 >> 16u) & 0xFFFFu);
+        uint low_167 = ((r1077 >> 0u) & 0xFFFFu);
+        uint high_165 = ((r1077 >> 16u) & 0xFFFFu);
         // 4198: mov.b16 %rs1644, low;}
         rs1644 = low_167;
         // 4200: bra.uni 	$L__BB0_217;
       } else {
         // 4192: bra.uni 	$L__BB0_215;
         // 4205: mov.b32 {low,high}, %r1071;
-        low_168 = ((r1071 >> 0u) & 0xFFFFu);
-        high_166 = ((r1071 >> 16u) & 0xFFFFu);
+        uint low_168 = ((r1071 >> 0u) & 0xFFFFu);
+        uint high_166 = ((r1071 >> 16u) & 0xFFFFu);
         // 4206: mov.b16 %rs1644, low;}
         rs1644 = low_168;
       }
       // 4210: @%p157 bra 	$L__BB0_219;
       if (p157) {
         // 4216: mov.b32 {low,high}, %r1077;
-        low_169 = ((r1077 >> 0u) & 0xFFFFu);
-        high_167 = ((r1077 >> 16u) & 0xFFFFu);
+        uint low_169 = ((r1077 >> 0u) & 0xFFFFu);
+        uint high_167 = ((r1077 >> 16u) & 0xFFFFu);
         // 4217: mov.b16 %rs1645, high;}
         rs1645 = high_167;
         // 4219: bra.uni 	$L__BB0_220;
       } else {
         // 4211: bra.uni 	$L__BB0_218;
         // 4224: mov.b32 {low,high}, %r1071;
-        low_170 = ((r1071 >> 0u) & 0xFFFFu);
-        high_168 = ((r1071 >> 16u) & 0xFFFFu);
+        uint low_170 = ((r1071 >> 0u) & 0xFFFFu);
+        uint high_168 = ((r1071 >> 16u) & 0xFFFFu);
         // 4225: mov.b16 %rs1645, high;}
         rs1645 = high_168;
       }
       // 4229: mov.u32 	%r1838, _ZZ8k_outputE6sColor;
       // 4231: {  mov.b32 %r1184, {%rs1644,%rs1645};}
-      r1184 = (rs1644 << 0u) | (rs1645 << 16u);
+      uint r1184 = (rs1644 << 0u) | (rs1645 << 16u);
       // 4234: mov.u32 	%r1185, 1;
       // 4236: cvt.rn.f16.s32 %rs942, %r1185;
-      rs942 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
+      uint rs942 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
       // 4239: {add.f16 %rs943,%rs885,%rs942;
-      rs943 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs885 & 0xFFFFu)), p2g_h2f((rs942 & 0xFFFFu))));
+      uint rs943 = p2g_hadd(rs885, rs942);
       // 4242: add.s32 	%r1228, %r1075, 1;
-      r1228 = uint(int(r1075) + 1);
+      uint r1228 = uint(int(r1075) + 1);
       // 4243: selp.b32 	%r1229, %r1074, %r1228, %p97;
       // 4244: selp.b32 	%r1230, %r1228, %r1074, %p97;
       // 4245: mad.lo.s32 	%r1231, %r1229, 24, %r1230;
       // 4246: shl.b32 	%r1232, %r1231, 3;
       // 4247: add.s32 	%r1234, %r1838, %r1232;
-      r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
+      uint r1234 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1228) * 24 + int(p97 ? r1228 : r1074)) << 3u));
       // 4248: ld.shared.u16 	%rs946, [%r1234];
-      rs946 = p2g_lds16(r1234);
+      uint rs946 = p2g_lds16(r1234);
       // 4250: {  mov.b32 %r1186, {%rs946,%rs946};}
-      r1186 = (rs946 << 0u) | (rs946 << 16u);
+      uint r1186 = (rs946 << 0u) | (rs946 << 16u);
       // 4254: {  mov.b32 %r1187, {%rs875,%rs875};}
-      r1187 = (rs875 << 0u) | (rs875 << 16u);
+      uint r1187 = (rs875 << 0u) | (rs875 << 16u);
       // 4258: {  mov.b32 %r1188, {%rs943,%rs943};}
-      r1188 = (rs943 << 0u) | (rs943 << 16u);
+      uint r1188 = (rs943 << 0u) | (rs943 << 16u);
       // 4262: {sub.f16x2 %r1189,%r1187,%r378;
-      uint t394 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1189 = (t394 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r1189 = p2g_hsub2(r1187, r378);
       // 4266: {sub.f16x2 %r1192,%r1188,%r380;
-      uint t395 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1192 = (t395 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r1192 = p2g_hsub2(r1188, r380);
       // 4270: {mul.f16x2 %r1195,%r1189,%r1189;
-      uint t396 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1189 & 0xFFFFu)), p2g_h2f((r1189 & 0xFFFFu)))));
-      r1195 = (t396 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1189 >> 16)), p2g_h2f((r1189 >> 16)))))) << 16));
+      uint r1195 = p2g_hmul2(r1189, r1189);
       // 4274: {mul.f16x2 %r1198,%r375,%r1195;
-      uint t397 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1195 & 0xFFFFu)))));
-      r1198 = (t397 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1195 >> 16)))))) << 16));
+      uint r1198 = p2g_hmul2(r375, r1195);
       // 4278: {mul.f16x2 %r1201,%r377,%r1189;
-      uint t398 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1189 & 0xFFFFu)))));
-      r1201 = (t398 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1189 >> 16)))))) << 16));
+      uint r1201 = p2g_hmul2(r377, r1189);
       // 4282: {fma.rn.f16x2 %r1204,%r1201,%r1192,%r1198;
-      uint t399 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1201 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu))), p2g_h2f((r1198 & 0xFFFFu))));
-      r1204 = (t399 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1201 >> 16)), p2g_h2f((r1192 >> 16))), p2g_h2f((r1198 >> 16))))) << 16));
+      uint r1204 = p2g_hfma2(r1201, r1192, r1198);
       // 4286: {mul.f16x2 %r1208,%r376,%r1192;
-      uint t400 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu)))));
-      r1208 = (t400 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1192 >> 16)))))) << 16));
+      uint r1208 = p2g_hmul2(r376, r1192);
       // 4290: {fma.rn.f16x2 %r1211,%r1208,%r1192,%r1204;
-      uint t401 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1208 & 0xFFFFu)), p2g_h2f((r1192 & 0xFFFFu))), p2g_h2f((r1204 & 0xFFFFu))));
-      r1211 = (t401 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1208 >> 16)), p2g_h2f((r1192 >> 16))), p2g_h2f((r1204 >> 16))))) << 16));
+      uint r1211 = p2g_hfma2(r1208, r1192, r1204);
       // 4296: mov.b32         {hl, hu}, %r1211;   
-      hl_14 = ((r1211 >> 0u) & 0xFFFFu);
-      hu_14 = ((r1211 >> 16u) & 0xFFFFu);
+      uint hl_14 = ((r1211 >> 0u) & 0xFFFFu);
+      uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
       // 4297: cvt.f32.f16     fl, hl;         
-      uint t402 = floatBitsToUint(p2g_h2f(hl_14));
-      fl_14 = floatBitsToUint(uintBitsToFloat((t402 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t402));
+      uint t223 = floatBitsToUint(p2g_h2f(hl_14));
+      uint fl_14 = floatBitsToUint(uintBitsToFloat((t223 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t223));
       // 4298: cvt.f32.f16     fu, hu;         
-      uint t403 = floatBitsToUint(p2g_h2f(hu_14));
-      fu_14 = floatBitsToUint(uintBitsToFloat((t403 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t403));
+      uint t224 = floatBitsToUint(p2g_h2f(hu_14));
+      uint fu_14 = floatBitsToUint(uintBitsToFloat((t224 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t224));
       // 4299: ex2.approx.ftz.f32  fl, fl;     
       fl_14 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_14)), true)));
       // 4300: ex2.approx.ftz.f32  fu, fu;     
       fu_14 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_14)), true)));
       // 4301: mov.b32         ULP, 0x33800000U;
-      ULP_14 = 0x33800000u;
+      uint ULP_14 = 0x33800000u;
       // 4302: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fl_14), 0, false));
+      fl_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fl_14), 0,
+          false));
       // 4303: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fu_14), 0, false));
+      fu_14 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_14), uintBitsToFloat(ULP_14), uintBitsToFloat(fu_14), 0,
+          false));
       // 4304: cvt.rn.f16.f32      hl, fl;     
       hl_14 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_14)));
       // 4305: cvt.rn.f16.f32      hu, fu;     
       hu_14 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_14)));
       // 4306: mov.b32         %r1215, {hl, hu};   
-      r1215 = (hl_14 << 0u) | (hu_14 << 16u);
+      uint r1215 = (hl_14 << 0u) | (hu_14 << 16u);
       // 4310: {fma.rn.f16x2 %r1217,%r1215,%r1186,%r1108;
-      uint t404 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1215 & 0xFFFFu)), p2g_h2f((r1186 & 0xFFFFu))), p2g_h2f((r1108 & 0xFFFFu))));
-      r1217 = (t404 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1215 >> 16)), p2g_h2f((r1186 >> 16))), p2g_h2f((r1108 >> 16))))) << 16));
+      uint r1217 = p2g_hfma2(r1215, r1186, r1108);
       // 4314: {add.f16x2 %r1221,%r1112,%r1215;
-      uint t405 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1112 & 0xFFFFu)), p2g_h2f((r1215 & 0xFFFFu))));
-      r1221 = (t405 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1112 >> 16)), p2g_h2f((r1215 >> 16))))) << 16));
+      uint r1221 = p2g_hadd2(r1112, r1215);
       // 4319: mov.b32 {low,high}, %r1211;
-      low_171 = ((r1211 >> 0u) & 0xFFFFu);
-      high_169 = ((r1211 >> 16u) & 0xFFFFu);
+      uint low_171 = ((r1211 >> 0u) & 0xFFFFu);
+      uint high_169 = ((r1211 >> 16u) & 0xFFFFu);
       // 4320: mov.b16 %rs949, low;}
       // 4324: mov.b32 {low,high}, %r1130;
-      low_172 = ((r1130 >> 0u) & 0xFFFFu);
-      high_170 = ((r1130 >> 16u) & 0xFFFFu);
+      uint low_172 = ((r1130 >> 0u) & 0xFFFFu);
+      uint high_170 = ((r1130 >> 16u) & 0xFFFFu);
       // 4325: mov.b16 %rs950, low;}
       // 4329: setp.gt.f16  __$temp3, %rs949, %rs950;
-      int t406 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_171)), floatBitsToUint(p2g_h2f(low_172)));
+      int t225 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_171)), floatBitsToUint(p2g_h2f(low_172)));
       // 4330: selp.u16 %rs951, 1, 0, __$temp3;}
       // 4332: setp.ne.s16 	%p161, %rs951, 0;
-      p161 = (bitfieldExtract(int((t406 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p161 = (bitfieldExtract(int((t225 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4335: mov.b32 {low,high}, %r1211;
-      low_173 = ((r1211 >> 0u) & 0xFFFFu);
-      high_171 = ((r1211 >> 16u) & 0xFFFFu);
+      uint low_173 = ((r1211 >> 0u) & 0xFFFFu);
+      uint high_171 = ((r1211 >> 16u) & 0xFFFFu);
       // 4336: mov.b16 %rs954, high;}
       // 4340: mov.b32 {low,high}, %r1130;
-      low_174 = ((r1130 >> 0u) & 0xFFFFu);
-      high_172 = ((r1130 >> 16u) & 0xFFFFu);
+      uint low_174 = ((r1130 >> 0u) & 0xFFFFu);
+      uint high_172 = ((r1130 >> 16u) & 0xFFFFu);
       // 4341: mov.b16 %rs955, high;}
       // 4345: setp.gt.f16  __$temp3, %rs954, %rs955;
-      int t407 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_171)), floatBitsToUint(p2g_h2f(high_172)));
+      int t226 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_171)), floatBitsToUint(p2g_h2f(high_172)));
       // 4346: selp.u16 %rs956, 1, 0, __$temp3;}
-      rs956 = (t407 == 1) ? 1u : 0u;
+      uint rs956 = (t226 == 1) ? 1u : 0u;
       // 4348: @%p161 bra 	$L__BB0_222;
       if (p161) {
         // 4354: mov.b32 {low,high}, %r1211;
-        low_175 = ((r1211 >> 0u) & 0xFFFFu);
-        high_173 = ((r1211 >> 16u) & 0xFFFFu);
+        uint low_175 = ((r1211 >> 0u) & 0xFFFFu);
+        uint high_173 = ((r1211 >> 16u) & 0xFFFFu);
         // 4355: mov.b16 %rs1646, low;}
         rs1646 = low_175;
         // 4357: bra.uni 	$L__BB0_223;
       } else {
         // 4349: bra.uni 	$L__BB0_221;
         // 4362: mov.b32 {low,high}, %r1130;
-        low_176 = ((r1130 >> 0u) & 0xFFFFu);
-        high_174 = ((r1130 >> 16u) & 0xFFFFu);
+        uint low_176 = ((r1130 >> 0u) & 0xFFFFu);
+        uint high_174 = ((r1130 >> 16u) & 0xFFFFu);
         // 4363: mov.b16 %rs1646, low;}
         rs1646 = low_176;
       }
       // 4367: setp.ne.s16 	%p162, %rs956, 0;
-      p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
+      bool p162 = (bitfieldExtract(int(rs956), 0, 16)) != 0;
       // 4368: @%p162 bra 	$L__BB0_225;
       if (p162) {
         // 4374: mov.b32 {low,high}, %r1211;
-        low_177 = ((r1211 >> 0u) & 0xFFFFu);
-        high_175 = ((r1211 >> 16u) & 0xFFFFu);
+        uint low_177 = ((r1211 >> 0u) & 0xFFFFu);
+        uint high_175 = ((r1211 >> 16u) & 0xFFFFu);
         // 4375: mov.b16 %rs1647, high;}
         rs1647 = high_175;
         // 4377: bra.uni 	$L__BB0_226;
       } else {
         // 4369: bra.uni 	$L__BB0_224;
         // 4382: mov.b32 {low,high}, %r1130;
-        low_178 = ((r1130 >> 0u) & 0xFFFFu);
-        high_176 = ((r1130 >> 16u) & 0xFFFFu);
+        uint low_178 = ((r1130 >> 0u) & 0xFFFFu);
+        uint high_176 = ((r1130 >> 16u) & 0xFFFFu);
         // 4383: mov.b16 %rs1647, high;}
         rs1647 = high_176;
       }
       // 4388: {  mov.b32 %r1239, {%rs1646,%rs1647};}
-      r1239 = (rs1646 << 0u) | (rs1647 << 16u);
+      uint r1239 = (rs1646 << 0u) | (rs1647 << 16u);
       // 4391: @%p161 bra 	$L__BB0_228;
       if (p161) {
         // 4397: mov.b32 {low,high}, %r1186;
-        low_179 = ((r1186 >> 0u) & 0xFFFFu);
-        high_177 = ((r1186 >> 16u) & 0xFFFFu);
+        uint low_179 = ((r1186 >> 0u) & 0xFFFFu);
+        uint high_177 = ((r1186 >> 16u) & 0xFFFFu);
         // 4398: mov.b16 %rs1648, low;}
         rs1648 = low_179;
         // 4400: bra.uni 	$L__BB0_229;
       } else {
         // 4392: bra.uni 	$L__BB0_227;
         // 4405: mov.b32 {low,high}, %r1135;
-        low_180 = ((r1135 >> 0u) & 0xFFFFu);
-        high_178 = ((r1135 >> 16u) & 0xFFFFu);
+        uint low_180 = ((r1135 >> 0u) & 0xFFFFu);
+        uint high_178 = ((r1135 >> 16u) & 0xFFFFu);
         // 4406: mov.b16 %rs1648, low;}
         rs1648 = low_180;
       }
       // 4410: @%p162 bra 	$L__BB0_231;
       if (p162) {
         // 4416: mov.b32 {low,high}, %r1186;
-        low_181 = ((r1186 >> 0u) & 0xFFFFu);
-        high_179 = ((r1186 >> 16u) & 0xFFFFu);
+        uint low_181 = ((r1186 >> 0u) & 0xFFFFu);
+        uint high_179 = ((r1186 >> 16u) & 0xFFFFu);
         // 4417: mov.b16 %rs1649, high;}
         rs1649 = high_179;
         // 4419: bra.uni 	$L__BB0_232;
       } else {
         // 4411: bra.uni 	$L__BB0_230;
         // 4424: mov.b32 {low,high}, %r1135;
-        low_182 = ((r1135 >> 0u) & 0xFFFFu);
-        high_180 = ((r1135 >> 16u) & 0xFFFFu);
+        uint low_182 = ((r1135 >> 0u) & 0xFFFFu);
+        uint high_180 = ((r1135 >> 16u) & 0xFFFFu);
         // 4425: mov.b16 %rs1649, high;}
         rs1649 = high_180;
       }
       // 4430: {  mov.b32 %r1244, {%rs1648,%rs1649};}
-      r1244 = (rs1648 << 0u) | (rs1649 << 16u);
+      uint r1244 = (rs1648 << 0u) | (rs1649 << 16u);
       // 4434: {sub.f16x2 %r1245,%r1187,%r379;
-      uint t408 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1245 = (t408 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1187 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r1245 = p2g_hsub2(r1187, r379);
       // 4438: {sub.f16x2 %r1248,%r1188,%r381;
-      uint t409 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1248 = (t409 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1188 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r1248 = p2g_hsub2(r1188, r381);
       // 4442: {mul.f16x2 %r1251,%r1245,%r1245;
-      uint t410 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1245 & 0xFFFFu)), p2g_h2f((r1245 & 0xFFFFu)))));
-      r1251 = (t410 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1245 >> 16)), p2g_h2f((r1245 >> 16)))))) << 16));
+      uint r1251 = p2g_hmul2(r1245, r1245);
       // 4446: {mul.f16x2 %r1254,%r375,%r1251;
-      uint t411 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1251 & 0xFFFFu)))));
-      r1254 = (t411 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1251 >> 16)))))) << 16));
+      uint r1254 = p2g_hmul2(r375, r1251);
       // 4450: {mul.f16x2 %r1257,%r377,%r1245;
-      uint t412 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1245 & 0xFFFFu)))));
-      r1257 = (t412 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1245 >> 16)))))) << 16));
+      uint r1257 = p2g_hmul2(r377, r1245);
       // 4454: {fma.rn.f16x2 %r1260,%r1257,%r1248,%r1254;
-      uint t413 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1257 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu))), p2g_h2f((r1254 & 0xFFFFu))));
-      r1260 = (t413 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1257 >> 16)), p2g_h2f((r1248 >> 16))), p2g_h2f((r1254 >> 16))))) << 16));
+      uint r1260 = p2g_hfma2(r1257, r1248, r1254);
       // 4458: {mul.f16x2 %r1264,%r376,%r1248;
-      uint t414 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu)))));
-      r1264 = (t414 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1248 >> 16)))))) << 16));
+      uint r1264 = p2g_hmul2(r376, r1248);
       // 4462: {fma.rn.f16x2 %r1267,%r1264,%r1248,%r1260;
-      uint t415 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1264 & 0xFFFFu)), p2g_h2f((r1248 & 0xFFFFu))), p2g_h2f((r1260 & 0xFFFFu))));
-      r1267 = (t415 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1264 >> 16)), p2g_h2f((r1248 >> 16))), p2g_h2f((r1260 >> 16))))) << 16));
+      uint r1267 = p2g_hfma2(r1264, r1248, r1260);
       // 4468: mov.b32         {hl, hu}, %r1267;   
-      hl_15 = ((r1267 >> 0u) & 0xFFFFu);
-      hu_15 = ((r1267 >> 16u) & 0xFFFFu);
+      uint hl_15 = ((r1267 >> 0u) & 0xFFFFu);
+      uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
       // 4469: cvt.f32.f16     fl, hl;         
-      uint t416 = floatBitsToUint(p2g_h2f(hl_15));
-      fl_15 = floatBitsToUint(uintBitsToFloat((t416 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t416));
+      uint t227 = floatBitsToUint(p2g_h2f(hl_15));
+      uint fl_15 = floatBitsToUint(uintBitsToFloat((t227 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t227));
       // 4470: cvt.f32.f16     fu, hu;         
-      uint t417 = floatBitsToUint(p2g_h2f(hu_15));
-      fu_15 = floatBitsToUint(uintBitsToFloat((t417 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t417));
+      uint t228 = floatBitsToUint(p2g_h2f(hu_15));
+      uint fu_15 = floatBitsToUint(uintBitsToFloat((t228 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t228));
       // 4471: ex2.approx.ftz.f32  fl, fl;     
       fl_15 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_15)), true)));
       // 4472: ex2.approx.ftz.f32  fu, fu;     
       fu_15 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_15)), true)));
       // 4473: mov.b32         ULP, 0x33800000U;
-      ULP_15 = 0x33800000u;
+      uint ULP_15 = 0x33800000u;
       // 4474: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fl_15), 0, false));
+      fl_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fl_15), 0,
+          false));
       // 4475: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fu_15), 0, false));
+      fu_15 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_15), uintBitsToFloat(ULP_15), uintBitsToFloat(fu_15), 0,
+          false));
       // 4476: cvt.rn.f16.f32      hl, fl;     
       hl_15 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_15)));
       // 4477: cvt.rn.f16.f32      hu, fu;     
       hu_15 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_15)));
       // 4478: mov.b32         %r1271, {hl, hu};   
-      r1271 = (hl_15 << 0u) | (hu_15 << 16u);
+      uint r1271 = (hl_15 << 0u) | (hu_15 << 16u);
       // 4482: {fma.rn.f16x2 %r1273,%r1271,%r1186,%r1164;
-      uint t418 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1271 & 0xFFFFu)), p2g_h2f((r1186 & 0xFFFFu))), p2g_h2f((r1164 & 0xFFFFu))));
-      r1273 = (t418 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1271 >> 16)), p2g_h2f((r1186 >> 16))), p2g_h2f((r1164 >> 16))))) << 16));
+      uint r1273 = p2g_hfma2(r1271, r1186, r1164);
       // 4486: {add.f16x2 %r1277,%r1168,%r1271;
-      uint t419 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1168 & 0xFFFFu)), p2g_h2f((r1271 & 0xFFFFu))));
-      r1277 = (t419 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1168 >> 16)), p2g_h2f((r1271 >> 16))))) << 16));
+      uint r1277 = p2g_hadd2(r1168, r1271);
       // 4491: mov.b32 {low,high}, %r1267;
-      low_183 = ((r1267 >> 0u) & 0xFFFFu);
-      high_181 = ((r1267 >> 16u) & 0xFFFFu);
+      uint low_183 = ((r1267 >> 0u) & 0xFFFFu);
+      uint high_181 = ((r1267 >> 16u) & 0xFFFFu);
       // 4492: mov.b16 %rs972, low;}
       // 4496: mov.b32 {low,high}, %r1179;
-      low_184 = ((r1179 >> 0u) & 0xFFFFu);
-      high_182 = ((r1179 >> 16u) & 0xFFFFu);
+      uint low_184 = ((r1179 >> 0u) & 0xFFFFu);
+      uint high_182 = ((r1179 >> 16u) & 0xFFFFu);
       // 4497: mov.b16 %rs973, low;}
       // 4501: setp.gt.f16  __$temp3, %rs972, %rs973;
-      int t420 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_183)), floatBitsToUint(p2g_h2f(low_184)));
+      int t229 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_183)), floatBitsToUint(p2g_h2f(low_184)));
       // 4502: selp.u16 %rs974, 1, 0, __$temp3;}
       // 4504: setp.ne.s16 	%p165, %rs974, 0;
-      p165 = (bitfieldExtract(int((t420 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p165 = (bitfieldExtract(int((t229 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4507: mov.b32 {low,high}, %r1267;
-      low_185 = ((r1267 >> 0u) & 0xFFFFu);
-      high_183 = ((r1267 >> 16u) & 0xFFFFu);
+      uint low_185 = ((r1267 >> 0u) & 0xFFFFu);
+      uint high_183 = ((r1267 >> 16u) & 0xFFFFu);
       // 4508: mov.b16 %rs977, high;}
       // 4512: mov.b32 {low,high}, %r1179;
-      low_186 = ((r1179 >> 0u) & 0xFFFFu);
-      high_184 = ((r1179 >> 16u) & 0xFFFFu);
+      uint low_186 = ((r1179 >> 0u) & 0xFFFFu);
+      uint high_184 = ((r1179 >> 16u) & 0xFFFFu);
       // 4513: mov.b16 %rs978, high;}
       // 4517: setp.gt.f16  __$temp3, %rs977, %rs978;
-      int t421 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_183)), floatBitsToUint(p2g_h2f(high_184)));
+      int t230 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_183)), floatBitsToUint(p2g_h2f(high_184)));
       // 4518: selp.u16 %rs979, 1, 0, __$temp3;}
-      rs979 = (t421 == 1) ? 1u : 0u;
+      uint rs979 = (t230 == 1) ? 1u : 0u;
       // 4520: @%p165 bra 	$L__BB0_234;
       if (p165) {
         // 4526: mov.b32 {low,high}, %r1267;
-        low_187 = ((r1267 >> 0u) & 0xFFFFu);
-        high_185 = ((r1267 >> 16u) & 0xFFFFu);
+        uint low_187 = ((r1267 >> 0u) & 0xFFFFu);
+        uint high_185 = ((r1267 >> 16u) & 0xFFFFu);
         // 4527: mov.b16 %rs1650, low;}
         rs1650 = low_187;
         // 4529: bra.uni 	$L__BB0_235;
       } else {
         // 4521: bra.uni 	$L__BB0_233;
         // 4534: mov.b32 {low,high}, %r1179;
-        low_188 = ((r1179 >> 0u) & 0xFFFFu);
-        high_186 = ((r1179 >> 16u) & 0xFFFFu);
+        uint low_188 = ((r1179 >> 0u) & 0xFFFFu);
+        uint high_186 = ((r1179 >> 16u) & 0xFFFFu);
         // 4535: mov.b16 %rs1650, low;}
         rs1650 = low_188;
       }
       // 4539: setp.ne.s16 	%p166, %rs979, 0;
-      p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
+      bool p166 = (bitfieldExtract(int(rs979), 0, 16)) != 0;
       // 4540: @%p166 bra 	$L__BB0_237;
       if (p166) {
         // 4546: mov.b32 {low,high}, %r1267;
-        low_189 = ((r1267 >> 0u) & 0xFFFFu);
-        high_187 = ((r1267 >> 16u) & 0xFFFFu);
+        uint low_189 = ((r1267 >> 0u) & 0xFFFFu);
+        uint high_187 = ((r1267 >> 16u) & 0xFFFFu);
         // 4547: mov.b16 %rs1651, high;}
         rs1651 = high_187;
         // 4549: bra.uni 	$L__BB0_238;
       } else {
         // 4541: bra.uni 	$L__BB0_236;
         // 4554: mov.b32 {low,high}, %r1179;
-        low_190 = ((r1179 >> 0u) & 0xFFFFu);
-        high_188 = ((r1179 >> 16u) & 0xFFFFu);
+        uint low_190 = ((r1179 >> 0u) & 0xFFFFu);
+        uint high_188 = ((r1179 >> 16u) & 0xFFFFu);
         // 4555: mov.b16 %rs1651, high;}
         rs1651 = high_188;
       }
       // 4560: {  mov.b32 %r1288, {%rs1650,%rs1651};}
-      r1288 = (rs1650 << 0u) | (rs1651 << 16u);
+      uint r1288 = (rs1650 << 0u) | (rs1651 << 16u);
       // 4563: @%p165 bra 	$L__BB0_240;
       if (p165) {
         // 4569: mov.b32 {low,high}, %r1186;
-        low_191 = ((r1186 >> 0u) & 0xFFFFu);
-        high_189 = ((r1186 >> 16u) & 0xFFFFu);
+        uint low_191 = ((r1186 >> 0u) & 0xFFFFu);
+        uint high_189 = ((r1186 >> 16u) & 0xFFFFu);
         // 4570: mov.b16 %rs1652, low;}
         rs1652 = low_191;
         // 4572: bra.uni 	$L__BB0_241;
       } else {
         // 4564: bra.uni 	$L__BB0_239;
         // 4577: mov.b32 {low,high}, %r1184;
-        low_192 = ((r1184 >> 0u) & 0xFFFFu);
-        high_190 = ((r1184 >> 16u) & 0xFFFFu);
+        uint low_192 = ((r1184 >> 0u) & 0xFFFFu);
+        uint high_190 = ((r1184 >> 16u) & 0xFFFFu);
         // 4578: mov.b16 %rs1652, low;}
         rs1652 = low_192;
       }
       // 4582: @%p166 bra 	$L__BB0_243;
       if (p166) {
         // 4588: mov.b32 {low,high}, %r1186;
-        low_193 = ((r1186 >> 0u) & 0xFFFFu);
-        high_191 = ((r1186 >> 16u) & 0xFFFFu);
+        uint low_193 = ((r1186 >> 0u) & 0xFFFFu);
+        uint high_191 = ((r1186 >> 16u) & 0xFFFFu);
         // 4589: mov.b16 %rs1653, high;}
         rs1653 = high_191;
         // 4591: bra.uni 	$L__BB0_244;
       } else {
         // 4583: bra.uni 	$L__BB0_242;
         // 4596: mov.b32 {low,high}, %r1184;
-        low_194 = ((r1184 >> 0u) & 0xFFFFu);
-        high_192 = ((r1184 >> 16u) & 0xFFFFu);
+        uint low_194 = ((r1184 >> 0u) & 0xFFFFu);
+        uint high_192 = ((r1184 >> 16u) & 0xFFFFu);
         // 4597: mov.b16 %rs1653, high;}
         rs1653 = high_192;
       }
       // 4601: mov.u32 	%r1839, _ZZ8k_outputE6sColor;
       // 4602: mov.u32 	%r1294, 2;
       // 4604: {  mov.b32 %r1293, {%rs1652,%rs1653};}
-      r1293 = (rs1652 << 0u) | (rs1653 << 16u);
+      uint r1293 = (rs1652 << 0u) | (rs1653 << 16u);
       // 4608: cvt.rn.f16.s32 %rs994, %r1294;
-      rs994 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
+      uint rs994 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 4611: {add.f16 %rs995,%rs885,%rs994;
-      rs995 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs885 & 0xFFFFu)), p2g_h2f((rs994 & 0xFFFFu))));
+      uint rs995 = p2g_hadd(rs885, rs994);
       // 4614: add.s32 	%r1337, %r1075, 2;
-      r1337 = uint(int(r1075) + 2);
+      uint r1337 = uint(int(r1075) + 2);
       // 4615: selp.b32 	%r1338, %r1074, %r1337, %p97;
       // 4616: selp.b32 	%r1339, %r1337, %r1074, %p97;
       // 4617: mad.lo.s32 	%r1340, %r1338, 24, %r1339;
       // 4618: shl.b32 	%r1341, %r1340, 3;
       // 4619: add.s32 	%r1343, %r1839, %r1341;
-      r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
+      uint r1343 = uint(int(sh_sColor) + int(uint(int(p97 ? r1074 : r1337) * 24 + int(p97 ? r1337 : r1074)) << 3u));
       // 4620: ld.shared.u16 	%rs998, [%r1343];
-      rs998 = p2g_lds16(r1343);
+      uint rs998 = p2g_lds16(r1343);
       // 4622: {  mov.b32 %r1295, {%rs998,%rs998};}
-      r1295 = (rs998 << 0u) | (rs998 << 16u);
+      uint r1295 = (rs998 << 0u) | (rs998 << 16u);
       // 4626: {  mov.b32 %r1296, {%rs875,%rs875};}
-      r1296 = (rs875 << 0u) | (rs875 << 16u);
+      uint r1296 = (rs875 << 0u) | (rs875 << 16u);
       // 4630: {  mov.b32 %r1297, {%rs995,%rs995};}
-      r1297 = (rs995 << 0u) | (rs995 << 16u);
+      uint r1297 = (rs995 << 0u) | (rs995 << 16u);
       // 4634: {sub.f16x2 %r1298,%r1296,%r378;
-      uint t422 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1298 = (t422 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r1298 = p2g_hsub2(r1296, r378);
       // 4638: {sub.f16x2 %r1301,%r1297,%r380;
-      uint t423 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1301 = (t423 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r1301 = p2g_hsub2(r1297, r380);
       // 4642: {mul.f16x2 %r1304,%r1298,%r1298;
-      uint t424 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1298 & 0xFFFFu)), p2g_h2f((r1298 & 0xFFFFu)))));
-      r1304 = (t424 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1298 >> 16)), p2g_h2f((r1298 >> 16)))))) << 16));
+      uint r1304 = p2g_hmul2(r1298, r1298);
       // 4646: {mul.f16x2 %r1307,%r375,%r1304;
-      uint t425 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1304 & 0xFFFFu)))));
-      r1307 = (t425 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1304 >> 16)))))) << 16));
+      uint r1307 = p2g_hmul2(r375, r1304);
       // 4650: {mul.f16x2 %r1310,%r377,%r1298;
-      uint t426 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1298 & 0xFFFFu)))));
-      r1310 = (t426 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1298 >> 16)))))) << 16));
+      uint r1310 = p2g_hmul2(r377, r1298);
       // 4654: {fma.rn.f16x2 %r1313,%r1310,%r1301,%r1307;
-      uint t427 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1310 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu))), p2g_h2f((r1307 & 0xFFFFu))));
-      r1313 = (t427 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1310 >> 16)), p2g_h2f((r1301 >> 16))), p2g_h2f((r1307 >> 16))))) << 16));
+      uint r1313 = p2g_hfma2(r1310, r1301, r1307);
       // 4658: {mul.f16x2 %r1317,%r376,%r1301;
-      uint t428 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu)))));
-      r1317 = (t428 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1301 >> 16)))))) << 16));
+      uint r1317 = p2g_hmul2(r376, r1301);
       // 4662: {fma.rn.f16x2 %r1320,%r1317,%r1301,%r1313;
-      uint t429 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1317 & 0xFFFFu)), p2g_h2f((r1301 & 0xFFFFu))), p2g_h2f((r1313 & 0xFFFFu))));
-      r1320 = (t429 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1317 >> 16)), p2g_h2f((r1301 >> 16))), p2g_h2f((r1313 >> 16))))) << 16));
+      uint r1320 = p2g_hfma2(r1317, r1301, r1313);
       // 4668: mov.b32         {hl, hu}, %r1320;   
-      hl_16 = ((r1320 >> 0u) & 0xFFFFu);
-      hu_16 = ((r1320 >> 16u) & 0xFFFFu);
+      uint hl_16 = ((r1320 >> 0u) & 0xFFFFu);
+      uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
       // 4669: cvt.f32.f16     fl, hl;         
-      uint t430 = floatBitsToUint(p2g_h2f(hl_16));
-      fl_16 = floatBitsToUint(uintBitsToFloat((t430 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t430));
+      uint t231 = floatBitsToUint(p2g_h2f(hl_16));
+      uint fl_16 = floatBitsToUint(uintBitsToFloat((t231 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t231));
       // 4670: cvt.f32.f16     fu, hu;         
-      uint t431 = floatBitsToUint(p2g_h2f(hu_16));
-      fu_16 = floatBitsToUint(uintBitsToFloat((t431 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t431));
+      uint t232 = floatBitsToUint(p2g_h2f(hu_16));
+      uint fu_16 = floatBitsToUint(uintBitsToFloat((t232 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t232));
       // 4671: ex2.approx.ftz.f32  fl, fl;     
       fl_16 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_16)), true)));
       // 4672: ex2.approx.ftz.f32  fu, fu;     
       fu_16 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_16)), true)));
       // 4673: mov.b32         ULP, 0x33800000U;
-      ULP_16 = 0x33800000u;
+      uint ULP_16 = 0x33800000u;
       // 4674: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fl_16), 0, false));
+      fl_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fl_16), 0,
+          false));
       // 4675: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fu_16), 0, false));
+      fu_16 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_16), uintBitsToFloat(ULP_16), uintBitsToFloat(fu_16), 0,
+          false));
       // 4676: cvt.rn.f16.f32      hl, fl;     
       hl_16 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_16)));
       // 4677: cvt.rn.f16.f32      hu, fu;     
       hu_16 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_16)));
       // 4678: mov.b32         %r1324, {hl, hu};   
-      r1324 = (hl_16 << 0u) | (hu_16 << 16u);
+      uint r1324 = (hl_16 << 0u) | (hu_16 << 16u);
       // 4682: {fma.rn.f16x2 %r1326,%r1324,%r1295,%r1217;
-      uint t432 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1324 & 0xFFFFu)), p2g_h2f((r1295 & 0xFFFFu))), p2g_h2f((r1217 & 0xFFFFu))));
-      r1326 = (t432 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1324 >> 16)), p2g_h2f((r1295 >> 16))), p2g_h2f((r1217 >> 16))))) << 16));
+      uint r1326 = p2g_hfma2(r1324, r1295, r1217);
       // 4686: {add.f16x2 %r1330,%r1221,%r1324;
-      uint t433 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1221 & 0xFFFFu)), p2g_h2f((r1324 & 0xFFFFu))));
-      r1330 = (t433 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1221 >> 16)), p2g_h2f((r1324 >> 16))))) << 16));
+      uint r1330 = p2g_hadd2(r1221, r1324);
       // 4691: mov.b32 {low,high}, %r1320;
-      low_195 = ((r1320 >> 0u) & 0xFFFFu);
-      high_193 = ((r1320 >> 16u) & 0xFFFFu);
+      uint low_195 = ((r1320 >> 0u) & 0xFFFFu);
+      uint high_193 = ((r1320 >> 16u) & 0xFFFFu);
       // 4692: mov.b16 %rs1001, low;}
       // 4696: mov.b32 {low,high}, %r1239;
-      low_196 = ((r1239 >> 0u) & 0xFFFFu);
-      high_194 = ((r1239 >> 16u) & 0xFFFFu);
+      uint low_196 = ((r1239 >> 0u) & 0xFFFFu);
+      uint high_194 = ((r1239 >> 16u) & 0xFFFFu);
       // 4697: mov.b16 %rs1002, low;}
       // 4701: setp.gt.f16  __$temp3, %rs1001, %rs1002;
-      int t434 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_195)), floatBitsToUint(p2g_h2f(low_196)));
+      int t233 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_195)), floatBitsToUint(p2g_h2f(low_196)));
       // 4702: selp.u16 %rs1003, 1, 0, __$temp3;}
       // 4704: setp.ne.s16 	%p170, %rs1003, 0;
-      p170 = (bitfieldExtract(int((t434 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p170 = (bitfieldExtract(int((t233 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4707: mov.b32 {low,high}, %r1320;
-      low_197 = ((r1320 >> 0u) & 0xFFFFu);
-      high_195 = ((r1320 >> 16u) & 0xFFFFu);
+      uint low_197 = ((r1320 >> 0u) & 0xFFFFu);
+      uint high_195 = ((r1320 >> 16u) & 0xFFFFu);
       // 4708: mov.b16 %rs1006, high;}
       // 4712: mov.b32 {low,high}, %r1239;
-      low_198 = ((r1239 >> 0u) & 0xFFFFu);
-      high_196 = ((r1239 >> 16u) & 0xFFFFu);
+      uint low_198 = ((r1239 >> 0u) & 0xFFFFu);
+      uint high_196 = ((r1239 >> 16u) & 0xFFFFu);
       // 4713: mov.b16 %rs1007, high;}
       // 4717: setp.gt.f16  __$temp3, %rs1006, %rs1007;
-      int t435 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_195)), floatBitsToUint(p2g_h2f(high_196)));
+      int t234 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_195)), floatBitsToUint(p2g_h2f(high_196)));
       // 4718: selp.u16 %rs1008, 1, 0, __$temp3;}
-      rs1008 = (t435 == 1) ? 1u : 0u;
+      uint rs1008 = (t234 == 1) ? 1u : 0u;
       // 4720: @%p170 bra 	$L__BB0_246;
       if (p170) {
         // 4726: mov.b32 {low,high}, %r1320;
-        low_199 = ((r1320 >> 0u) & 0xFFFFu);
-        high_197 = ((r1320 >> 16u) & 0xFFFFu);
+        uint low_199 = ((r1320 >> 0u) & 0xFFFFu);
+        uint high_197 = ((r1320 >> 16u) & 0xFFFFu);
         // 4727: mov.b16 %rs1654, low;}
         rs1654 = low_199;
         // 4729: bra.uni 	$L__BB0_247;
       } else {
         // 4721: bra.uni 	$L__BB0_245;
         // 4734: mov.b32 {low,high}, %r1239;
-        low_200 = ((r1239 >> 0u) & 0xFFFFu);
-        high_198 = ((r1239 >> 16u) & 0xFFFFu);
+        uint low_200 = ((r1239 >> 0u) & 0xFFFFu);
+        uint high_198 = ((r1239 >> 16u) & 0xFFFFu);
         // 4735: mov.b16 %rs1654, low;}
         rs1654 = low_200;
       }
       // 4739: setp.ne.s16 	%p171, %rs1008, 0;
-      p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
+      bool p171 = (bitfieldExtract(int(rs1008), 0, 16)) != 0;
       // 4740: @%p171 bra 	$L__BB0_249;
       if (p171) {
         // 4746: mov.b32 {low,high}, %r1320;
-        low_201 = ((r1320 >> 0u) & 0xFFFFu);
-        high_199 = ((r1320 >> 16u) & 0xFFFFu);
+        uint low_201 = ((r1320 >> 0u) & 0xFFFFu);
+        uint high_199 = ((r1320 >> 16u) & 0xFFFFu);
         // 4747: mov.b16 %rs1655, high;}
         rs1655 = high_199;
         // 4749: bra.uni 	$L__BB0_250;
       } else {
         // 4741: bra.uni 	$L__BB0_248;
         // 4754: mov.b32 {low,high}, %r1239;
-        low_202 = ((r1239 >> 0u) & 0xFFFFu);
-        high_200 = ((r1239 >> 16u) & 0xFFFFu);
+        uint low_202 = ((r1239 >> 0u) & 0xFFFFu);
+        uint high_200 = ((r1239 >> 16u) & 0xFFFFu);
         // 4755: mov.b16 %rs1655, high;}
         rs1655 = high_200;
       }
       // 4760: {  mov.b32 %r1348, {%rs1654,%rs1655};}
-      r1348 = (rs1654 << 0u) | (rs1655 << 16u);
+      uint r1348 = (rs1654 << 0u) | (rs1655 << 16u);
       // 4763: @%p170 bra 	$L__BB0_252;
       if (p170) {
         // 4769: mov.b32 {low,high}, %r1295;
-        low_203 = ((r1295 >> 0u) & 0xFFFFu);
-        high_201 = ((r1295 >> 16u) & 0xFFFFu);
+        uint low_203 = ((r1295 >> 0u) & 0xFFFFu);
+        uint high_201 = ((r1295 >> 16u) & 0xFFFFu);
         // 4770: mov.b16 %rs1656, low;}
         rs1656 = low_203;
         // 4772: bra.uni 	$L__BB0_253;
       } else {
         // 4764: bra.uni 	$L__BB0_251;
         // 4777: mov.b32 {low,high}, %r1244;
-        low_204 = ((r1244 >> 0u) & 0xFFFFu);
-        high_202 = ((r1244 >> 16u) & 0xFFFFu);
+        uint low_204 = ((r1244 >> 0u) & 0xFFFFu);
+        uint high_202 = ((r1244 >> 16u) & 0xFFFFu);
         // 4778: mov.b16 %rs1656, low;}
         rs1656 = low_204;
       }
       // 4782: @%p171 bra 	$L__BB0_255;
       if (p171) {
         // 4788: mov.b32 {low,high}, %r1295;
-        low_205 = ((r1295 >> 0u) & 0xFFFFu);
-        high_203 = ((r1295 >> 16u) & 0xFFFFu);
+        uint low_205 = ((r1295 >> 0u) & 0xFFFFu);
+        uint high_203 = ((r1295 >> 16u) & 0xFFFFu);
         // 4789: mov.b16 %rs1657, high;}
         rs1657 = high_203;
         // 4791: bra.uni 	$L__BB0_256;
       } else {
         // 4783: bra.uni 	$L__BB0_254;
         // 4796: mov.b32 {low,high}, %r1244;
-        low_206 = ((r1244 >> 0u) & 0xFFFFu);
-        high_204 = ((r1244 >> 16u) & 0xFFFFu);
+        uint low_206 = ((r1244 >> 0u) & 0xFFFFu);
+        uint high_204 = ((r1244 >> 16u) & 0xFFFFu);
         // 4797: mov.b16 %rs1657, high;}
         rs1657 = high_204;
       }
       // 4802: {  mov.b32 %r1353, {%rs1656,%rs1657};}
-      r1353 = (rs1656 << 0u) | (rs1657 << 16u);
+      uint r1353 = (rs1656 << 0u) | (rs1657 << 16u);
       // 4806: {sub.f16x2 %r1354,%r1296,%r379;
-      uint t436 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1354 = (t436 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1296 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r1354 = p2g_hsub2(r1296, r379);
       // 4810: {sub.f16x2 %r1357,%r1297,%r381;
-      uint t437 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1357 = (t437 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1297 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r1357 = p2g_hsub2(r1297, r381);
       // 4814: {mul.f16x2 %r1360,%r1354,%r1354;
-      uint t438 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1354 & 0xFFFFu)), p2g_h2f((r1354 & 0xFFFFu)))));
-      r1360 = (t438 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1354 >> 16)), p2g_h2f((r1354 >> 16)))))) << 16));
+      uint r1360 = p2g_hmul2(r1354, r1354);
       // 4818: {mul.f16x2 %r1363,%r375,%r1360;
-      uint t439 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1360 & 0xFFFFu)))));
-      r1363 = (t439 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1360 >> 16)))))) << 16));
+      uint r1363 = p2g_hmul2(r375, r1360);
       // 4822: {mul.f16x2 %r1366,%r377,%r1354;
-      uint t440 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1354 & 0xFFFFu)))));
-      r1366 = (t440 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1354 >> 16)))))) << 16));
+      uint r1366 = p2g_hmul2(r377, r1354);
       // 4826: {fma.rn.f16x2 %r1369,%r1366,%r1357,%r1363;
-      uint t441 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1366 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu))), p2g_h2f((r1363 & 0xFFFFu))));
-      r1369 = (t441 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1366 >> 16)), p2g_h2f((r1357 >> 16))), p2g_h2f((r1363 >> 16))))) << 16));
+      uint r1369 = p2g_hfma2(r1366, r1357, r1363);
       // 4830: {mul.f16x2 %r1373,%r376,%r1357;
-      uint t442 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu)))));
-      r1373 = (t442 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1357 >> 16)))))) << 16));
+      uint r1373 = p2g_hmul2(r376, r1357);
       // 4834: {fma.rn.f16x2 %r1376,%r1373,%r1357,%r1369;
-      uint t443 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1373 & 0xFFFFu)), p2g_h2f((r1357 & 0xFFFFu))), p2g_h2f((r1369 & 0xFFFFu))));
-      r1376 = (t443 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1373 >> 16)), p2g_h2f((r1357 >> 16))), p2g_h2f((r1369 >> 16))))) << 16));
+      uint r1376 = p2g_hfma2(r1373, r1357, r1369);
       // 4840: mov.b32         {hl, hu}, %r1376;   
-      hl_17 = ((r1376 >> 0u) & 0xFFFFu);
-      hu_17 = ((r1376 >> 16u) & 0xFFFFu);
+      uint hl_17 = ((r1376 >> 0u) & 0xFFFFu);
+      uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
       // 4841: cvt.f32.f16     fl, hl;         
-      uint t444 = floatBitsToUint(p2g_h2f(hl_17));
-      fl_17 = floatBitsToUint(uintBitsToFloat((t444 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t444));
+      uint t235 = floatBitsToUint(p2g_h2f(hl_17));
+      uint fl_17 = floatBitsToUint(uintBitsToFloat((t235 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t235));
       // 4842: cvt.f32.f16     fu, hu;         
-      uint t445 = floatBitsToUint(p2g_h2f(hu_17));
-      fu_17 = floatBitsToUint(uintBitsToFloat((t445 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t445));
+      uint t236 = floatBitsToUint(p2g_h2f(hu_17));
+      uint fu_17 = floatBitsToUint(uintBitsToFloat((t236 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t236));
       // 4843: ex2.approx.ftz.f32  fl, fl;     
       fl_17 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_17)), true)));
       // 4844: ex2.approx.ftz.f32  fu, fu;     
       fu_17 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_17)), true)));
       // 4845: mov.b32         ULP, 0x33800000U;
-      ULP_17 = 0x33800000u;
+      uint ULP_17 = 0x33800000u;
       // 4846: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fl_17), 0, false));
+      fl_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fl_17), 0,
+          false));
       // 4847: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fu_17), 0, false));
+      fu_17 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_17), uintBitsToFloat(ULP_17), uintBitsToFloat(fu_17), 0,
+          false));
       // 4848: cvt.rn.f16.f32      hl, fl;     
       hl_17 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_17)));
       // 4849: cvt.rn.f16.f32      hu, fu;     
       hu_17 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_17)));
       // 4850: mov.b32         %r1380, {hl, hu};   
-      r1380 = (hl_17 << 0u) | (hu_17 << 16u);
+      uint r1380 = (hl_17 << 0u) | (hu_17 << 16u);
       // 4854: {fma.rn.f16x2 %r1382,%r1380,%r1295,%r1273;
-      uint t446 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1380 & 0xFFFFu)), p2g_h2f((r1295 & 0xFFFFu))), p2g_h2f((r1273 & 0xFFFFu))));
-      r1382 = (t446 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1380 >> 16)), p2g_h2f((r1295 >> 16))), p2g_h2f((r1273 >> 16))))) << 16));
+      uint r1382 = p2g_hfma2(r1380, r1295, r1273);
       // 4858: {add.f16x2 %r1386,%r1277,%r1380;
-      uint t447 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1277 & 0xFFFFu)), p2g_h2f((r1380 & 0xFFFFu))));
-      r1386 = (t447 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1277 >> 16)), p2g_h2f((r1380 >> 16))))) << 16));
+      uint r1386 = p2g_hadd2(r1277, r1380);
       // 4863: mov.b32 {low,high}, %r1376;
-      low_207 = ((r1376 >> 0u) & 0xFFFFu);
-      high_205 = ((r1376 >> 16u) & 0xFFFFu);
+      uint low_207 = ((r1376 >> 0u) & 0xFFFFu);
+      uint high_205 = ((r1376 >> 16u) & 0xFFFFu);
       // 4864: mov.b16 %rs1024, low;}
       // 4868: mov.b32 {low,high}, %r1288;
-      low_208 = ((r1288 >> 0u) & 0xFFFFu);
-      high_206 = ((r1288 >> 16u) & 0xFFFFu);
+      uint low_208 = ((r1288 >> 0u) & 0xFFFFu);
+      uint high_206 = ((r1288 >> 16u) & 0xFFFFu);
       // 4869: mov.b16 %rs1025, low;}
       // 4873: setp.gt.f16  __$temp3, %rs1024, %rs1025;
-      int t448 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_207)), floatBitsToUint(p2g_h2f(low_208)));
+      int t237 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_207)), floatBitsToUint(p2g_h2f(low_208)));
       // 4874: selp.u16 %rs1026, 1, 0, __$temp3;}
       // 4876: setp.ne.s16 	%p174, %rs1026, 0;
-      p174 = (bitfieldExtract(int((t448 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p174 = (bitfieldExtract(int((t237 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4879: mov.b32 {low,high}, %r1376;
-      low_209 = ((r1376 >> 0u) & 0xFFFFu);
-      high_207 = ((r1376 >> 16u) & 0xFFFFu);
+      uint low_209 = ((r1376 >> 0u) & 0xFFFFu);
+      uint high_207 = ((r1376 >> 16u) & 0xFFFFu);
       // 4880: mov.b16 %rs1029, high;}
       // 4884: mov.b32 {low,high}, %r1288;
-      low_210 = ((r1288 >> 0u) & 0xFFFFu);
-      high_208 = ((r1288 >> 16u) & 0xFFFFu);
+      uint low_210 = ((r1288 >> 0u) & 0xFFFFu);
+      uint high_208 = ((r1288 >> 16u) & 0xFFFFu);
       // 4885: mov.b16 %rs1030, high;}
       // 4889: setp.gt.f16  __$temp3, %rs1029, %rs1030;
-      int t449 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_207)), floatBitsToUint(p2g_h2f(high_208)));
+      int t238 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_207)), floatBitsToUint(p2g_h2f(high_208)));
       // 4890: selp.u16 %rs1031, 1, 0, __$temp3;}
-      rs1031 = (t449 == 1) ? 1u : 0u;
+      uint rs1031 = (t238 == 1) ? 1u : 0u;
       // 4892: @%p174 bra 	$L__BB0_258;
       if (p174) {
         // 4898: mov.b32 {low,high}, %r1376;
-        low_211 = ((r1376 >> 0u) & 0xFFFFu);
-        high_209 = ((r1376 >> 16u) & 0xFFFFu);
+        uint low_211 = ((r1376 >> 0u) & 0xFFFFu);
+        uint high_209 = ((r1376 >> 16u) & 0xFFFFu);
         // 4899: mov.b16 %rs1658, low;}
         rs1658 = low_211;
         // 4901: bra.uni 	$L__BB0_259;
       } else {
         // 4893: bra.uni 	$L__BB0_257;
         // 4906: mov.b32 {low,high}, %r1288;
-        low_212 = ((r1288 >> 0u) & 0xFFFFu);
-        high_210 = ((r1288 >> 16u) & 0xFFFFu);
+        uint low_212 = ((r1288 >> 0u) & 0xFFFFu);
+        uint high_210 = ((r1288 >> 16u) & 0xFFFFu);
         // 4907: mov.b16 %rs1658, low;}
         rs1658 = low_212;
       }
       // 4911: setp.ne.s16 	%p175, %rs1031, 0;
-      p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
+      bool p175 = (bitfieldExtract(int(rs1031), 0, 16)) != 0;
       // 4912: @%p175 bra 	$L__BB0_261;
       if (p175) {
         // 4918: mov.b32 {low,high}, %r1376;
-        low_213 = ((r1376 >> 0u) & 0xFFFFu);
-        high_211 = ((r1376 >> 16u) & 0xFFFFu);
+        uint low_213 = ((r1376 >> 0u) & 0xFFFFu);
+        uint high_211 = ((r1376 >> 16u) & 0xFFFFu);
         // 4919: mov.b16 %rs1659, high;}
         rs1659 = high_211;
         // 4921: bra.uni 	$L__BB0_262;
       } else {
         // 4913: bra.uni 	$L__BB0_260;
         // 4926: mov.b32 {low,high}, %r1288;
-        low_214 = ((r1288 >> 0u) & 0xFFFFu);
-        high_212 = ((r1288 >> 16u) & 0xFFFFu);
+        uint low_214 = ((r1288 >> 0u) & 0xFFFFu);
+        uint high_212 = ((r1288 >> 16u) & 0xFFFFu);
         // 4927: mov.b16 %rs1659, high;}
         rs1659 = high_212;
       }
       // 4932: {  mov.b32 %r1397, {%rs1658,%rs1659};}
-      r1397 = (rs1658 << 0u) | (rs1659 << 16u);
+      uint r1397 = (rs1658 << 0u) | (rs1659 << 16u);
       // 4935: @%p174 bra 	$L__BB0_264;
       if (p174) {
         // 4941: mov.b32 {low,high}, %r1295;
-        low_215 = ((r1295 >> 0u) & 0xFFFFu);
-        high_213 = ((r1295 >> 16u) & 0xFFFFu);
+        uint low_215 = ((r1295 >> 0u) & 0xFFFFu);
+        uint high_213 = ((r1295 >> 16u) & 0xFFFFu);
         // 4942: mov.b16 %rs1660, low;}
         rs1660 = low_215;
         // 4944: bra.uni 	$L__BB0_265;
       } else {
         // 4936: bra.uni 	$L__BB0_263;
         // 4949: mov.b32 {low,high}, %r1293;
-        low_216 = ((r1293 >> 0u) & 0xFFFFu);
-        high_214 = ((r1293 >> 16u) & 0xFFFFu);
+        uint low_216 = ((r1293 >> 0u) & 0xFFFFu);
+        uint high_214 = ((r1293 >> 16u) & 0xFFFFu);
         // 4950: mov.b16 %rs1660, low;}
         rs1660 = low_216;
       }
       // 4954: @%p175 bra 	$L__BB0_267;
       if (p175) {
         // 4960: mov.b32 {low,high}, %r1295;
-        low_217 = ((r1295 >> 0u) & 0xFFFFu);
-        high_215 = ((r1295 >> 16u) & 0xFFFFu);
+        uint low_217 = ((r1295 >> 0u) & 0xFFFFu);
+        uint high_215 = ((r1295 >> 16u) & 0xFFFFu);
         // 4961: mov.b16 %rs1661, high;}
         rs1661 = high_215;
         // 4963: bra.uni 	$L__BB0_268;
       } else {
         // 4955: bra.uni 	$L__BB0_266;
         // 4968: mov.b32 {low,high}, %r1293;
-        low_218 = ((r1293 >> 0u) & 0xFFFFu);
-        high_216 = ((r1293 >> 16u) & 0xFFFFu);
+        uint low_218 = ((r1293 >> 0u) & 0xFFFFu);
+        uint high_216 = ((r1293 >> 16u) & 0xFFFFu);
         // 4969: mov.b16 %rs1661, high;}
         rs1661 = high_216;
       }
       // 4973: mov.u32 	%r1840, _ZZ8k_outputE6sColor;
       // 4974: mov.u32 	%r1407, 0;
       // 4976: {  mov.b32 %r1402, {%rs1660,%rs1661};}
-      r1402 = (rs1660 << 0u) | (rs1661 << 16u);
+      uint r1402 = (rs1660 << 0u) | (rs1661 << 16u);
       // 4979: mov.u32 	%r1404, 3;
-      r1404 = 3u;
+      uint r1404 = 3u;
       // 4981: cvt.rn.f16.s32 %rs1046, %r1404;
-      rs1046 = p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4));
+      uint rs1046 = p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4));
       // 4984: {add.f16 %rs1047,%rs519,%rs1046;
-      rs1047 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs519 & 0xFFFFu)), p2g_h2f((rs1046 & 0xFFFFu))));
+      uint rs1047 = p2g_hadd(rs519, rs1046);
       // 4988: cvt.rn.f16.s32 %rs1050, %r1404;
-      rs1050 = p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4));
+      uint rs1050 = p2g_f2h_rn(p2g_s2f32(int(int(r1404)), 4));
       // 4991: {fma.rn.f16 %rs1051,%rs1050,%rs536,%rs525;
-      rs1051 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1050 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs525 & 0xFFFFu))));
+      uint rs1051 = p2g_hfma(rs1050, rs536, rs525);
       // 4995: cvt.rni.f16.f16 %rs1055, %rs1051;
-      rs1055 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs1051)), 0));
+      uint rs1055 = p2g_hrint(rs1051, 0);
       // 4998: {sub.f16 %rs1057,%rs1055,%rs506;
-      rs1057 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1055 & 0xFFFFu)), p2g_h2f(((rs506 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1057 = p2g_hsub(rs1055, rs506);
       // 5002: cvt.rzi.s32.f16 %r1405, %rs1047;
-      r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
+      uint r1405 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1047)), 1, true, 32)));
       // 5005: cvt.rzi.s32.f16 %r1406, %rs1057;
-      r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
+      uint r1406 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs1057)), 1, true, 32)));
       // 5008: cvt.rn.f16.s32 %rs1062, %r1407;
-      rs1062 = p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4));
+      uint rs1062 = p2g_f2h_rn(p2g_s2f32(int(int(0u)), 4));
       // 5011: {add.f16 %rs1063,%rs1057,%rs1062;
-      rs1063 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1057 & 0xFFFFu)), p2g_h2f((rs1062 & 0xFFFFu))));
+      uint rs1063 = p2g_hadd(rs1057, rs1062);
       // 5014: selp.b32 	%r1451, %r1405, %r1406, %p97;
       // 5015: selp.b32 	%r1452, %r1406, %r1405, %p97;
       // 5016: mad.lo.s32 	%r1453, %r1451, 24, %r1452;
       // 5017: shl.b32 	%r1454, %r1453, 3;
       // 5018: add.s32 	%r1456, %r1840, %r1454;
-      r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
+      uint r1456 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1406) * 24 + int(p97 ? r1406 : r1405)) << 3u));
       // 5019: ld.shared.u16 	%rs1066, [%r1456];
-      rs1066 = p2g_lds16(r1456);
+      uint rs1066 = p2g_lds16(r1456);
       // 5021: {  mov.b32 %r1408, {%rs1066,%rs1066};}
-      r1408 = (rs1066 << 0u) | (rs1066 << 16u);
+      uint r1408 = (rs1066 << 0u) | (rs1066 << 16u);
       // 5025: {  mov.b32 %r1409, {%rs1047,%rs1047};}
-      r1409 = (rs1047 << 0u) | (rs1047 << 16u);
+      uint r1409 = (rs1047 << 0u) | (rs1047 << 16u);
       // 5029: {  mov.b32 %r1410, {%rs1063,%rs1063};}
-      r1410 = (rs1063 << 0u) | (rs1063 << 16u);
+      uint r1410 = (rs1063 << 0u) | (rs1063 << 16u);
       // 5033: {sub.f16x2 %r1411,%r1409,%r378;
-      uint t450 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1411 = (t450 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r1411 = p2g_hsub2(r1409, r378);
       // 5037: {sub.f16x2 %r1414,%r1410,%r380;
-      uint t451 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1414 = (t451 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r1414 = p2g_hsub2(r1410, r380);
       // 5041: {mul.f16x2 %r1417,%r1411,%r1411;
-      uint t452 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1411 & 0xFFFFu)), p2g_h2f((r1411 & 0xFFFFu)))));
-      r1417 = (t452 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1411 >> 16)), p2g_h2f((r1411 >> 16)))))) << 16));
+      uint r1417 = p2g_hmul2(r1411, r1411);
       // 5045: {mul.f16x2 %r1420,%r375,%r1417;
-      uint t453 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1417 & 0xFFFFu)))));
-      r1420 = (t453 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1417 >> 16)))))) << 16));
+      uint r1420 = p2g_hmul2(r375, r1417);
       // 5049: {mul.f16x2 %r1423,%r377,%r1411;
-      uint t454 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1411 & 0xFFFFu)))));
-      r1423 = (t454 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1411 >> 16)))))) << 16));
+      uint r1423 = p2g_hmul2(r377, r1411);
       // 5053: {fma.rn.f16x2 %r1426,%r1423,%r1414,%r1420;
-      uint t455 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1423 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu))), p2g_h2f((r1420 & 0xFFFFu))));
-      r1426 = (t455 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1423 >> 16)), p2g_h2f((r1414 >> 16))), p2g_h2f((r1420 >> 16))))) << 16));
+      uint r1426 = p2g_hfma2(r1423, r1414, r1420);
       // 5057: {mul.f16x2 %r1430,%r376,%r1414;
-      uint t456 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu)))));
-      r1430 = (t456 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1414 >> 16)))))) << 16));
+      uint r1430 = p2g_hmul2(r376, r1414);
       // 5061: {fma.rn.f16x2 %r1433,%r1430,%r1414,%r1426;
-      uint t457 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1430 & 0xFFFFu)), p2g_h2f((r1414 & 0xFFFFu))), p2g_h2f((r1426 & 0xFFFFu))));
-      r1433 = (t457 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1430 >> 16)), p2g_h2f((r1414 >> 16))), p2g_h2f((r1426 >> 16))))) << 16));
+      uint r1433 = p2g_hfma2(r1430, r1414, r1426);
       // 5067: mov.b32         {hl, hu}, %r1433;   
-      hl_18 = ((r1433 >> 0u) & 0xFFFFu);
-      hu_18 = ((r1433 >> 16u) & 0xFFFFu);
+      uint hl_18 = ((r1433 >> 0u) & 0xFFFFu);
+      uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
       // 5068: cvt.f32.f16     fl, hl;         
-      uint t458 = floatBitsToUint(p2g_h2f(hl_18));
-      fl_18 = floatBitsToUint(uintBitsToFloat((t458 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t458));
+      uint t239 = floatBitsToUint(p2g_h2f(hl_18));
+      uint fl_18 = floatBitsToUint(uintBitsToFloat((t239 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t239));
       // 5069: cvt.f32.f16     fu, hu;         
-      uint t459 = floatBitsToUint(p2g_h2f(hu_18));
-      fu_18 = floatBitsToUint(uintBitsToFloat((t459 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t459));
+      uint t240 = floatBitsToUint(p2g_h2f(hu_18));
+      uint fu_18 = floatBitsToUint(uintBitsToFloat((t240 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t240));
       // 5070: ex2.approx.ftz.f32  fl, fl;     
       fl_18 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_18)), true)));
       // 5071: ex2.approx.ftz.f32  fu, fu;     
       fu_18 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_18)), true)));
       // 5072: mov.b32         ULP, 0x33800000U;
-      ULP_18 = 0x33800000u;
+      uint ULP_18 = 0x33800000u;
       // 5073: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fl_18), 0, false));
+      fl_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fl_18), 0,
+          false));
       // 5074: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fu_18), 0, false));
+      fu_18 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_18), uintBitsToFloat(ULP_18), uintBitsToFloat(fu_18), 0,
+          false));
       // 5075: cvt.rn.f16.f32      hl, fl;     
       hl_18 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_18)));
       // 5076: cvt.rn.f16.f32      hu, fu;     
       hu_18 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_18)));
       // 5077: mov.b32         %r1437, {hl, hu};   
-      r1437 = (hl_18 << 0u) | (hu_18 << 16u);
+      uint r1437 = (hl_18 << 0u) | (hu_18 << 16u);
       // 5081: {fma.rn.f16x2 %r1439,%r1437,%r1408,%r1326;
-      uint t460 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1437 & 0xFFFFu)), p2g_h2f((r1408 & 0xFFFFu))), p2g_h2f((r1326 & 0xFFFFu))));
-      r1439 = (t460 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1437 >> 16)), p2g_h2f((r1408 >> 16))), p2g_h2f((r1326 >> 16))))) << 16));
+      uint r1439 = p2g_hfma2(r1437, r1408, r1326);
       // 5085: {add.f16x2 %r1443,%r1330,%r1437;
-      uint t461 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1330 & 0xFFFFu)), p2g_h2f((r1437 & 0xFFFFu))));
-      r1443 = (t461 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1330 >> 16)), p2g_h2f((r1437 >> 16))))) << 16));
+      uint r1443 = p2g_hadd2(r1330, r1437);
       // 5090: mov.b32 {low,high}, %r1433;
-      low_219 = ((r1433 >> 0u) & 0xFFFFu);
-      high_217 = ((r1433 >> 16u) & 0xFFFFu);
+      uint low_219 = ((r1433 >> 0u) & 0xFFFFu);
+      uint high_217 = ((r1433 >> 16u) & 0xFFFFu);
       // 5091: mov.b16 %rs1069, low;}
       // 5095: mov.b32 {low,high}, %r1348;
-      low_220 = ((r1348 >> 0u) & 0xFFFFu);
-      high_218 = ((r1348 >> 16u) & 0xFFFFu);
+      uint low_220 = ((r1348 >> 0u) & 0xFFFFu);
+      uint high_218 = ((r1348 >> 16u) & 0xFFFFu);
       // 5096: mov.b16 %rs1070, low;}
       // 5100: setp.gt.f16  __$temp3, %rs1069, %rs1070;
-      int t462 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_219)), floatBitsToUint(p2g_h2f(low_220)));
+      int t241 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_219)), floatBitsToUint(p2g_h2f(low_220)));
       // 5101: selp.u16 %rs1071, 1, 0, __$temp3;}
       // 5103: setp.ne.s16 	%p179, %rs1071, 0;
-      p179 = (bitfieldExtract(int((t462 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p179 = (bitfieldExtract(int((t241 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5106: mov.b32 {low,high}, %r1433;
-      low_221 = ((r1433 >> 0u) & 0xFFFFu);
-      high_219 = ((r1433 >> 16u) & 0xFFFFu);
+      uint low_221 = ((r1433 >> 0u) & 0xFFFFu);
+      uint high_219 = ((r1433 >> 16u) & 0xFFFFu);
       // 5107: mov.b16 %rs1074, high;}
       // 5111: mov.b32 {low,high}, %r1348;
-      low_222 = ((r1348 >> 0u) & 0xFFFFu);
-      high_220 = ((r1348 >> 16u) & 0xFFFFu);
+      uint low_222 = ((r1348 >> 0u) & 0xFFFFu);
+      uint high_220 = ((r1348 >> 16u) & 0xFFFFu);
       // 5112: mov.b16 %rs1075, high;}
       // 5116: setp.gt.f16  __$temp3, %rs1074, %rs1075;
-      int t463 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_219)), floatBitsToUint(p2g_h2f(high_220)));
+      int t242 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_219)), floatBitsToUint(p2g_h2f(high_220)));
       // 5117: selp.u16 %rs1076, 1, 0, __$temp3;}
-      rs1076 = (t463 == 1) ? 1u : 0u;
+      uint rs1076 = (t242 == 1) ? 1u : 0u;
       // 5119: @%p179 bra 	$L__BB0_270;
       if (p179) {
         // 5125: mov.b32 {low,high}, %r1433;
-        low_223 = ((r1433 >> 0u) & 0xFFFFu);
-        high_221 = ((r1433 >> 16u) & 0xFFFFu);
+        uint low_223 = ((r1433 >> 0u) & 0xFFFFu);
+        uint high_221 = ((r1433 >> 16u) & 0xFFFFu);
         // 5126: mov.b16 %rs1662, low;}
         rs1662 = low_223;
         // 5128: bra.uni 	$L__BB0_271;
       } else {
         // 5120: bra.uni 	$L__BB0_269;
         // 5133: mov.b32 {low,high}, %r1348;
-        low_224 = ((r1348 >> 0u) & 0xFFFFu);
-        high_222 = ((r1348 >> 16u) & 0xFFFFu);
+        uint low_224 = ((r1348 >> 0u) & 0xFFFFu);
+        uint high_222 = ((r1348 >> 16u) & 0xFFFFu);
         // 5134: mov.b16 %rs1662, low;}
         rs1662 = low_224;
       }
       // 5138: setp.ne.s16 	%p180, %rs1076, 0;
-      p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
+      bool p180 = (bitfieldExtract(int(rs1076), 0, 16)) != 0;
       // 5139: @%p180 bra 	$L__BB0_273;
       if (p180) {
         // 5145: mov.b32 {low,high}, %r1433;
-        low_225 = ((r1433 >> 0u) & 0xFFFFu);
-        high_223 = ((r1433 >> 16u) & 0xFFFFu);
+        uint low_225 = ((r1433 >> 0u) & 0xFFFFu);
+        uint high_223 = ((r1433 >> 16u) & 0xFFFFu);
         // 5146: mov.b16 %rs1663, high;}
         rs1663 = high_223;
         // 5148: bra.uni 	$L__BB0_274;
       } else {
         // 5140: bra.uni 	$L__BB0_272;
         // 5153: mov.b32 {low,high}, %r1348;
-        low_226 = ((r1348 >> 0u) & 0xFFFFu);
-        high_224 = ((r1348 >> 16u) & 0xFFFFu);
+        uint low_226 = ((r1348 >> 0u) & 0xFFFFu);
+        uint high_224 = ((r1348 >> 16u) & 0xFFFFu);
         // 5154: mov.b16 %rs1663, high;}
         rs1663 = high_224;
       }
       // 5159: {  mov.b32 %r1461, {%rs1662,%rs1663};}
-      r1461 = (rs1662 << 0u) | (rs1663 << 16u);
+      uint r1461 = (rs1662 << 0u) | (rs1663 << 16u);
       // 5162: @%p179 bra 	$L__BB0_276;
       if (p179) {
         // 5168: mov.b32 {low,high}, %r1408;
-        low_227 = ((r1408 >> 0u) & 0xFFFFu);
-        high_225 = ((r1408 >> 16u) & 0xFFFFu);
+        uint low_227 = ((r1408 >> 0u) & 0xFFFFu);
+        uint high_225 = ((r1408 >> 16u) & 0xFFFFu);
         // 5169: mov.b16 %rs1664, low;}
         rs1664 = low_227;
         // 5171: bra.uni 	$L__BB0_277;
       } else {
         // 5163: bra.uni 	$L__BB0_275;
         // 5176: mov.b32 {low,high}, %r1353;
-        low_228 = ((r1353 >> 0u) & 0xFFFFu);
-        high_226 = ((r1353 >> 16u) & 0xFFFFu);
+        uint low_228 = ((r1353 >> 0u) & 0xFFFFu);
+        uint high_226 = ((r1353 >> 16u) & 0xFFFFu);
         // 5177: mov.b16 %rs1664, low;}
         rs1664 = low_228;
       }
       // 5181: @%p180 bra 	$L__BB0_279;
       if (p180) {
         // 5187: mov.b32 {low,high}, %r1408;
-        low_229 = ((r1408 >> 0u) & 0xFFFFu);
-        high_227 = ((r1408 >> 16u) & 0xFFFFu);
+        uint low_229 = ((r1408 >> 0u) & 0xFFFFu);
+        uint high_227 = ((r1408 >> 16u) & 0xFFFFu);
         // 5188: mov.b16 %rs1665, high;}
         rs1665 = high_227;
         // 5190: bra.uni 	$L__BB0_280;
       } else {
         // 5182: bra.uni 	$L__BB0_278;
         // 5195: mov.b32 {low,high}, %r1353;
-        low_230 = ((r1353 >> 0u) & 0xFFFFu);
-        high_228 = ((r1353 >> 16u) & 0xFFFFu);
+        uint low_230 = ((r1353 >> 0u) & 0xFFFFu);
+        uint high_228 = ((r1353 >> 16u) & 0xFFFFu);
         // 5196: mov.b16 %rs1665, high;}
         rs1665 = high_228;
       }
       // 5201: {  mov.b32 %r1466, {%rs1664,%rs1665};}
-      r1466 = (rs1664 << 0u) | (rs1665 << 16u);
+      uint r1466 = (rs1664 << 0u) | (rs1665 << 16u);
       // 5205: {sub.f16x2 %r1467,%r1409,%r379;
-      uint t464 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1467 = (t464 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1409 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r1467 = p2g_hsub2(r1409, r379);
       // 5209: {sub.f16x2 %r1470,%r1410,%r381;
-      uint t465 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1470 = (t465 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1410 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r1470 = p2g_hsub2(r1410, r381);
       // 5213: {mul.f16x2 %r1473,%r1467,%r1467;
-      uint t466 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1467 & 0xFFFFu)), p2g_h2f((r1467 & 0xFFFFu)))));
-      r1473 = (t466 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1467 >> 16)), p2g_h2f((r1467 >> 16)))))) << 16));
+      uint r1473 = p2g_hmul2(r1467, r1467);
       // 5217: {mul.f16x2 %r1476,%r375,%r1473;
-      uint t467 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1473 & 0xFFFFu)))));
-      r1476 = (t467 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1473 >> 16)))))) << 16));
+      uint r1476 = p2g_hmul2(r375, r1473);
       // 5221: {mul.f16x2 %r1479,%r377,%r1467;
-      uint t468 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1467 & 0xFFFFu)))));
-      r1479 = (t468 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1467 >> 16)))))) << 16));
+      uint r1479 = p2g_hmul2(r377, r1467);
       // 5225: {fma.rn.f16x2 %r1482,%r1479,%r1470,%r1476;
-      uint t469 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1479 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu))), p2g_h2f((r1476 & 0xFFFFu))));
-      r1482 = (t469 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1479 >> 16)), p2g_h2f((r1470 >> 16))), p2g_h2f((r1476 >> 16))))) << 16));
+      uint r1482 = p2g_hfma2(r1479, r1470, r1476);
       // 5229: {mul.f16x2 %r1486,%r376,%r1470;
-      uint t470 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu)))));
-      r1486 = (t470 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1470 >> 16)))))) << 16));
+      uint r1486 = p2g_hmul2(r376, r1470);
       // 5233: {fma.rn.f16x2 %r1489,%r1486,%r1470,%r1482;
-      uint t471 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1486 & 0xFFFFu)), p2g_h2f((r1470 & 0xFFFFu))), p2g_h2f((r1482 & 0xFFFFu))));
-      r1489 = (t471 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1486 >> 16)), p2g_h2f((r1470 >> 16))), p2g_h2f((r1482 >> 16))))) << 16));
+      uint r1489 = p2g_hfma2(r1486, r1470, r1482);
       // 5239: mov.b32         {hl, hu}, %r1489;   
-      hl_19 = ((r1489 >> 0u) & 0xFFFFu);
-      hu_19 = ((r1489 >> 16u) & 0xFFFFu);
+      uint hl_19 = ((r1489 >> 0u) & 0xFFFFu);
+      uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
       // 5240: cvt.f32.f16     fl, hl;         
-      uint t472 = floatBitsToUint(p2g_h2f(hl_19));
-      fl_19 = floatBitsToUint(uintBitsToFloat((t472 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t472));
+      uint t243 = floatBitsToUint(p2g_h2f(hl_19));
+      uint fl_19 = floatBitsToUint(uintBitsToFloat((t243 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t243));
       // 5241: cvt.f32.f16     fu, hu;         
-      uint t473 = floatBitsToUint(p2g_h2f(hu_19));
-      fu_19 = floatBitsToUint(uintBitsToFloat((t473 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t473));
+      uint t244 = floatBitsToUint(p2g_h2f(hu_19));
+      uint fu_19 = floatBitsToUint(uintBitsToFloat((t244 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t244));
       // 5242: ex2.approx.ftz.f32  fl, fl;     
       fl_19 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_19)), true)));
       // 5243: ex2.approx.ftz.f32  fu, fu;     
       fu_19 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_19)), true)));
       // 5244: mov.b32         ULP, 0x33800000U;
-      ULP_19 = 0x33800000u;
+      uint ULP_19 = 0x33800000u;
       // 5245: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fl_19), 0, false));
+      fl_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fl_19), 0,
+          false));
       // 5246: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fu_19), 0, false));
+      fu_19 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_19), uintBitsToFloat(ULP_19), uintBitsToFloat(fu_19), 0,
+          false));
       // 5247: cvt.rn.f16.f32      hl, fl;     
       hl_19 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_19)));
       // 5248: cvt.rn.f16.f32      hu, fu;     
       hu_19 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_19)));
       // 5249: mov.b32         %r1493, {hl, hu};   
-      r1493 = (hl_19 << 0u) | (hu_19 << 16u);
+      uint r1493 = (hl_19 << 0u) | (hu_19 << 16u);
       // 5253: {fma.rn.f16x2 %r1495,%r1493,%r1408,%r1382;
-      uint t474 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1493 & 0xFFFFu)), p2g_h2f((r1408 & 0xFFFFu))), p2g_h2f((r1382 & 0xFFFFu))));
-      r1495 = (t474 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1493 >> 16)), p2g_h2f((r1408 >> 16))), p2g_h2f((r1382 >> 16))))) << 16));
+      uint r1495 = p2g_hfma2(r1493, r1408, r1382);
       // 5257: {add.f16x2 %r1499,%r1386,%r1493;
-      uint t475 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1386 & 0xFFFFu)), p2g_h2f((r1493 & 0xFFFFu))));
-      r1499 = (t475 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1386 >> 16)), p2g_h2f((r1493 >> 16))))) << 16));
+      uint r1499 = p2g_hadd2(r1386, r1493);
       // 5262: mov.b32 {low,high}, %r1489;
-      low_231 = ((r1489 >> 0u) & 0xFFFFu);
-      high_229 = ((r1489 >> 16u) & 0xFFFFu);
+      uint low_231 = ((r1489 >> 0u) & 0xFFFFu);
+      uint high_229 = ((r1489 >> 16u) & 0xFFFFu);
       // 5263: mov.b16 %rs1092, low;}
       // 5267: mov.b32 {low,high}, %r1397;
-      low_232 = ((r1397 >> 0u) & 0xFFFFu);
-      high_230 = ((r1397 >> 16u) & 0xFFFFu);
+      uint low_232 = ((r1397 >> 0u) & 0xFFFFu);
+      uint high_230 = ((r1397 >> 16u) & 0xFFFFu);
       // 5268: mov.b16 %rs1093, low;}
       // 5272: setp.gt.f16  __$temp3, %rs1092, %rs1093;
-      int t476 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_231)), floatBitsToUint(p2g_h2f(low_232)));
+      int t245 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_231)), floatBitsToUint(p2g_h2f(low_232)));
       // 5273: selp.u16 %rs1094, 1, 0, __$temp3;}
       // 5275: setp.ne.s16 	%p183, %rs1094, 0;
-      p183 = (bitfieldExtract(int((t476 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p183 = (bitfieldExtract(int((t245 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5278: mov.b32 {low,high}, %r1489;
-      low_233 = ((r1489 >> 0u) & 0xFFFFu);
-      high_231 = ((r1489 >> 16u) & 0xFFFFu);
+      uint low_233 = ((r1489 >> 0u) & 0xFFFFu);
+      uint high_231 = ((r1489 >> 16u) & 0xFFFFu);
       // 5279: mov.b16 %rs1097, high;}
       // 5283: mov.b32 {low,high}, %r1397;
-      low_234 = ((r1397 >> 0u) & 0xFFFFu);
-      high_232 = ((r1397 >> 16u) & 0xFFFFu);
+      uint low_234 = ((r1397 >> 0u) & 0xFFFFu);
+      uint high_232 = ((r1397 >> 16u) & 0xFFFFu);
       // 5284: mov.b16 %rs1098, high;}
       // 5288: setp.gt.f16  __$temp3, %rs1097, %rs1098;
-      int t477 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_231)), floatBitsToUint(p2g_h2f(high_232)));
+      int t246 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_231)), floatBitsToUint(p2g_h2f(high_232)));
       // 5289: selp.u16 %rs1099, 1, 0, __$temp3;}
-      rs1099 = (t477 == 1) ? 1u : 0u;
+      uint rs1099 = (t246 == 1) ? 1u : 0u;
       // 5291: @%p183 bra 	$L__BB0_282;
       if (p183) {
         // 5297: mov.b32 {low,high}, %r1489;
-        low_235 = ((r1489 >> 0u) & 0xFFFFu);
-        high_233 = ((r1489 >> 16u) & 0xFFFFu);
+        uint low_235 = ((r1489 >> 0u) & 0xFFFFu);
+        uint high_233 = ((r1489 >> 16u) & 0xFFFFu);
         // 5298: mov.b16 %rs1666, low;}
         rs1666 = low_235;
         // 5300: bra.uni 	$L__BB0_283;
       } else {
         // 5292: bra.uni 	$L__BB0_281;
         // 5305: mov.b32 {low,high}, %r1397;
-        low_236 = ((r1397 >> 0u) & 0xFFFFu);
-        high_234 = ((r1397 >> 16u) & 0xFFFFu);
+        uint low_236 = ((r1397 >> 0u) & 0xFFFFu);
+        uint high_234 = ((r1397 >> 16u) & 0xFFFFu);
         // 5306: mov.b16 %rs1666, low;}
         rs1666 = low_236;
       }
       // 5310: setp.ne.s16 	%p184, %rs1099, 0;
-      p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
+      bool p184 = (bitfieldExtract(int(rs1099), 0, 16)) != 0;
       // 5311: @%p184 bra 	$L__BB0_285;
       if (p184) {
         // 5317: mov.b32 {low,high}, %r1489;
-        low_237 = ((r1489 >> 0u) & 0xFFFFu);
-        high_235 = ((r1489 >> 16u) & 0xFFFFu);
+        uint low_237 = ((r1489 >> 0u) & 0xFFFFu);
+        uint high_235 = ((r1489 >> 16u) & 0xFFFFu);
         // 5318: mov.b16 %rs1667, high;}
         rs1667 = high_235;
         // 5320: bra.uni 	$L__BB0_286;
       } else {
         // 5312: bra.uni 	$L__BB0_284;
         // 5325: mov.b32 {low,high}, %r1397;
-        low_238 = ((r1397 >> 0u) & 0xFFFFu);
-        high_236 = ((r1397 >> 16u) & 0xFFFFu);
+        uint low_238 = ((r1397 >> 0u) & 0xFFFFu);
+        uint high_236 = ((r1397 >> 16u) & 0xFFFFu);
         // 5326: mov.b16 %rs1667, high;}
         rs1667 = high_236;
       }
       // 5331: {  mov.b32 %r1510, {%rs1666,%rs1667};}
-      r1510 = (rs1666 << 0u) | (rs1667 << 16u);
+      uint r1510 = (rs1666 << 0u) | (rs1667 << 16u);
       // 5334: @%p183 bra 	$L__BB0_288;
       if (p183) {
         // 5340: mov.b32 {low,high}, %r1408;
-        low_239 = ((r1408 >> 0u) & 0xFFFFu);
-        high_237 = ((r1408 >> 16u) & 0xFFFFu);
+        uint low_239 = ((r1408 >> 0u) & 0xFFFFu);
+        uint high_237 = ((r1408 >> 16u) & 0xFFFFu);
         // 5341: mov.b16 %rs1668, low;}
         rs1668 = low_239;
         // 5343: bra.uni 	$L__BB0_289;
       } else {
         // 5335: bra.uni 	$L__BB0_287;
         // 5348: mov.b32 {low,high}, %r1402;
-        low_240 = ((r1402 >> 0u) & 0xFFFFu);
-        high_238 = ((r1402 >> 16u) & 0xFFFFu);
+        uint low_240 = ((r1402 >> 0u) & 0xFFFFu);
+        uint high_238 = ((r1402 >> 16u) & 0xFFFFu);
         // 5349: mov.b16 %rs1668, low;}
         rs1668 = low_240;
       }
       // 5353: @%p184 bra 	$L__BB0_291;
       if (p184) {
         // 5359: mov.b32 {low,high}, %r1408;
-        low_241 = ((r1408 >> 0u) & 0xFFFFu);
-        high_239 = ((r1408 >> 16u) & 0xFFFFu);
+        uint low_241 = ((r1408 >> 0u) & 0xFFFFu);
+        uint high_239 = ((r1408 >> 16u) & 0xFFFFu);
         // 5360: mov.b16 %rs1669, high;}
         rs1669 = high_239;
         // 5362: bra.uni 	$L__BB0_292;
       } else {
         // 5354: bra.uni 	$L__BB0_290;
         // 5367: mov.b32 {low,high}, %r1402;
-        low_242 = ((r1402 >> 0u) & 0xFFFFu);
-        high_240 = ((r1402 >> 16u) & 0xFFFFu);
+        uint low_242 = ((r1402 >> 0u) & 0xFFFFu);
+        uint high_240 = ((r1402 >> 16u) & 0xFFFFu);
         // 5368: mov.b16 %rs1669, high;}
         rs1669 = high_240;
       }
       // 5372: mov.u32 	%r1841, _ZZ8k_outputE6sColor;
       // 5374: {  mov.b32 %r1515, {%rs1668,%rs1669};}
-      r1515 = (rs1668 << 0u) | (rs1669 << 16u);
+      uint r1515 = (rs1668 << 0u) | (rs1669 << 16u);
       // 5377: mov.u32 	%r1516, 1;
       // 5379: cvt.rn.f16.s32 %rs1114, %r1516;
-      rs1114 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
+      uint rs1114 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
       // 5382: {add.f16 %rs1115,%rs1057,%rs1114;
-      rs1115 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1057 & 0xFFFFu)), p2g_h2f((rs1114 & 0xFFFFu))));
+      uint rs1115 = p2g_hadd(rs1057, rs1114);
       // 5385: add.s32 	%r1559, %r1406, 1;
-      r1559 = uint(int(r1406) + 1);
+      uint r1559 = uint(int(r1406) + 1);
       // 5386: selp.b32 	%r1560, %r1405, %r1559, %p97;
       // 5387: selp.b32 	%r1561, %r1559, %r1405, %p97;
       // 5388: mad.lo.s32 	%r1562, %r1560, 24, %r1561;
       // 5389: shl.b32 	%r1563, %r1562, 3;
       // 5390: add.s32 	%r1565, %r1841, %r1563;
-      r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
+      uint r1565 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1559) * 24 + int(p97 ? r1559 : r1405)) << 3u));
       // 5391: ld.shared.u16 	%rs1118, [%r1565];
-      rs1118 = p2g_lds16(r1565);
+      uint rs1118 = p2g_lds16(r1565);
       // 5393: {  mov.b32 %r1517, {%rs1118,%rs1118};}
-      r1517 = (rs1118 << 0u) | (rs1118 << 16u);
+      uint r1517 = (rs1118 << 0u) | (rs1118 << 16u);
       // 5397: {  mov.b32 %r1518, {%rs1047,%rs1047};}
-      r1518 = (rs1047 << 0u) | (rs1047 << 16u);
+      uint r1518 = (rs1047 << 0u) | (rs1047 << 16u);
       // 5401: {  mov.b32 %r1519, {%rs1115,%rs1115};}
-      r1519 = (rs1115 << 0u) | (rs1115 << 16u);
+      uint r1519 = (rs1115 << 0u) | (rs1115 << 16u);
       // 5405: {sub.f16x2 %r1520,%r1518,%r378;
-      uint t478 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1520 = (t478 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r1520 = p2g_hsub2(r1518, r378);
       // 5409: {sub.f16x2 %r1523,%r1519,%r380;
-      uint t479 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1523 = (t479 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r1523 = p2g_hsub2(r1519, r380);
       // 5413: {mul.f16x2 %r1526,%r1520,%r1520;
-      uint t480 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1520 & 0xFFFFu)), p2g_h2f((r1520 & 0xFFFFu)))));
-      r1526 = (t480 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1520 >> 16)), p2g_h2f((r1520 >> 16)))))) << 16));
+      uint r1526 = p2g_hmul2(r1520, r1520);
       // 5417: {mul.f16x2 %r1529,%r375,%r1526;
-      uint t481 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1526 & 0xFFFFu)))));
-      r1529 = (t481 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1526 >> 16)))))) << 16));
+      uint r1529 = p2g_hmul2(r375, r1526);
       // 5421: {mul.f16x2 %r1532,%r377,%r1520;
-      uint t482 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1520 & 0xFFFFu)))));
-      r1532 = (t482 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1520 >> 16)))))) << 16));
+      uint r1532 = p2g_hmul2(r377, r1520);
       // 5425: {fma.rn.f16x2 %r1535,%r1532,%r1523,%r1529;
-      uint t483 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1532 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu))), p2g_h2f((r1529 & 0xFFFFu))));
-      r1535 = (t483 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1532 >> 16)), p2g_h2f((r1523 >> 16))), p2g_h2f((r1529 >> 16))))) << 16));
+      uint r1535 = p2g_hfma2(r1532, r1523, r1529);
       // 5429: {mul.f16x2 %r1539,%r376,%r1523;
-      uint t484 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu)))));
-      r1539 = (t484 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1523 >> 16)))))) << 16));
+      uint r1539 = p2g_hmul2(r376, r1523);
       // 5433: {fma.rn.f16x2 %r1542,%r1539,%r1523,%r1535;
-      uint t485 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1539 & 0xFFFFu)), p2g_h2f((r1523 & 0xFFFFu))), p2g_h2f((r1535 & 0xFFFFu))));
-      r1542 = (t485 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1539 >> 16)), p2g_h2f((r1523 >> 16))), p2g_h2f((r1535 >> 16))))) << 16));
+      uint r1542 = p2g_hfma2(r1539, r1523, r1535);
       // 5439: mov.b32         {hl, hu}, %r1542;   
-      hl_20 = ((r1542 >> 0u) & 0xFFFFu);
-      hu_20 = ((r1542 >> 16u) & 0xFFFFu);
+      uint hl_20 = ((r1542 >> 0u) & 0xFFFFu);
+      uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
       // 5440: cvt.f32.f16     fl, hl;         
-      uint t486 = floatBitsToUint(p2g_h2f(hl_20));
-      fl_20 = floatBitsToUint(uintBitsToFloat((t486 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t486));
+      uint t247 = floatBitsToUint(p2g_h2f(hl_20));
+      uint fl_20 = floatBitsToUint(uintBitsToFloat((t247 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t247));
       // 5441: cvt.f32.f16     fu, hu;         
-      uint t487 = floatBitsToUint(p2g_h2f(hu_20));
-      fu_20 = floatBitsToUint(uintBitsToFloat((t487 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t487));
+      uint t248 = floatBitsToUint(p2g_h2f(hu_20));
+      uint fu_20 = floatBitsToUint(uintBitsToFloat((t248 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t248));
       // 5442: ex2.approx.ftz.f32  fl, fl;     
       fl_20 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_20)), true)));
       // 5443: ex2.approx.ftz.f32  fu, fu;     
       fu_20 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_20)), true)));
       // 5444: mov.b32         ULP, 0x33800000U;
-      ULP_20 = 0x33800000u;
+      uint ULP_20 = 0x33800000u;
       // 5445: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fl_20), 0, false));
+      fl_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fl_20), 0,
+          false));
       // 5446: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fu_20), 0, false));
+      fu_20 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_20), uintBitsToFloat(ULP_20), uintBitsToFloat(fu_20), 0,
+          false));
       // 5447: cvt.rn.f16.f32      hl, fl;     
       hl_20 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_20)));
       // 5448: cvt.rn.f16.f32      hu, fu;     
       hu_20 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_20)));
       // 5449: mov.b32         %r1546, {hl, hu};   
-      r1546 = (hl_20 << 0u) | (hu_20 << 16u);
+      uint r1546 = (hl_20 << 0u) | (hu_20 << 16u);
       // 5453: {fma.rn.f16x2 %r1548,%r1546,%r1517,%r1439;
-      uint t488 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1546 & 0xFFFFu)), p2g_h2f((r1517 & 0xFFFFu))), p2g_h2f((r1439 & 0xFFFFu))));
-      r1548 = (t488 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1546 >> 16)), p2g_h2f((r1517 >> 16))), p2g_h2f((r1439 >> 16))))) << 16));
+      uint r1548 = p2g_hfma2(r1546, r1517, r1439);
       // 5457: {add.f16x2 %r1552,%r1443,%r1546;
-      uint t489 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1443 & 0xFFFFu)), p2g_h2f((r1546 & 0xFFFFu))));
-      r1552 = (t489 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1443 >> 16)), p2g_h2f((r1546 >> 16))))) << 16));
+      uint r1552 = p2g_hadd2(r1443, r1546);
       // 5462: mov.b32 {low,high}, %r1542;
-      low_243 = ((r1542 >> 0u) & 0xFFFFu);
-      high_241 = ((r1542 >> 16u) & 0xFFFFu);
+      uint low_243 = ((r1542 >> 0u) & 0xFFFFu);
+      uint high_241 = ((r1542 >> 16u) & 0xFFFFu);
       // 5463: mov.b16 %rs1121, low;}
       // 5467: mov.b32 {low,high}, %r1461;
-      low_244 = ((r1461 >> 0u) & 0xFFFFu);
-      high_242 = ((r1461 >> 16u) & 0xFFFFu);
+      uint low_244 = ((r1461 >> 0u) & 0xFFFFu);
+      uint high_242 = ((r1461 >> 16u) & 0xFFFFu);
       // 5468: mov.b16 %rs1122, low;}
       // 5472: setp.gt.f16  __$temp3, %rs1121, %rs1122;
-      int t490 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_243)), floatBitsToUint(p2g_h2f(low_244)));
+      int t249 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_243)), floatBitsToUint(p2g_h2f(low_244)));
       // 5473: selp.u16 %rs1123, 1, 0, __$temp3;}
       // 5475: setp.ne.s16 	%p188, %rs1123, 0;
-      p188 = (bitfieldExtract(int((t490 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p188 = (bitfieldExtract(int((t249 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5478: mov.b32 {low,high}, %r1542;
-      low_245 = ((r1542 >> 0u) & 0xFFFFu);
-      high_243 = ((r1542 >> 16u) & 0xFFFFu);
+      uint low_245 = ((r1542 >> 0u) & 0xFFFFu);
+      uint high_243 = ((r1542 >> 16u) & 0xFFFFu);
       // 5479: mov.b16 %rs1126, high;}
       // 5483: mov.b32 {low,high}, %r1461;
-      low_246 = ((r1461 >> 0u) & 0xFFFFu);
-      high_244 = ((r1461 >> 16u) & 0xFFFFu);
+      uint low_246 = ((r1461 >> 0u) & 0xFFFFu);
+      uint high_244 = ((r1461 >> 16u) & 0xFFFFu);
       // 5484: mov.b16 %rs1127, high;}
       // 5488: setp.gt.f16  __$temp3, %rs1126, %rs1127;
-      int t491 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_243)), floatBitsToUint(p2g_h2f(high_244)));
+      int t250 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_243)), floatBitsToUint(p2g_h2f(high_244)));
       // 5489: selp.u16 %rs1128, 1, 0, __$temp3;}
-      rs1128 = (t491 == 1) ? 1u : 0u;
+      uint rs1128 = (t250 == 1) ? 1u : 0u;
       // 5491: @%p188 bra 	$L__BB0_294;
       if (p188) {
         // 5497: mov.b32 {low,high}, %r1542;
-        low_247 = ((r1542 >> 0u) & 0xFFFFu);
-        high_245 = ((r1542 >> 16u) & 0xFFFFu);
+        uint low_247 = ((r1542 >> 0u) & 0xFFFFu);
+        uint high_245 = ((r1542 >> 16u) & 0xFFFFu);
         // 5498: mov.b16 %rs1670, low;}
         rs1670 = low_247;
         // 5500: bra.uni 	$L__BB0_295;
       } else {
         // 5492: bra.uni 	$L__BB0_293;
         // 5505: mov.b32 {low,high}, %r1461;
-        low_248 = ((r1461 >> 0u) & 0xFFFFu);
-        high_246 = ((r1461 >> 16u) & 0xFFFFu);
+        uint low_248 = ((r1461 >> 0u) & 0xFFFFu);
+        uint high_246 = ((r1461 >> 16u) & 0xFFFFu);
         // 5506: mov.b16 %rs1670, low;}
         rs1670 = low_248;
       }
       // 5510: setp.ne.s16 	%p189, %rs1128, 0;
-      p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
+      bool p189 = (bitfieldExtract(int(rs1128), 0, 16)) != 0;
       // 5511: @%p189 bra 	$L__BB0_297;
       if (p189) {
         // 5517: mov.b32 {low,high}, %r1542;
-        low_249 = ((r1542 >> 0u) & 0xFFFFu);
-        high_247 = ((r1542 >> 16u) & 0xFFFFu);
+        uint low_249 = ((r1542 >> 0u) & 0xFFFFu);
+        uint high_247 = ((r1542 >> 16u) & 0xFFFFu);
         // 5518: mov.b16 %rs1671, high;}
         rs1671 = high_247;
         // 5520: bra.uni 	$L__BB0_298;
       } else {
         // 5512: bra.uni 	$L__BB0_296;
         // 5525: mov.b32 {low,high}, %r1461;
-        low_250 = ((r1461 >> 0u) & 0xFFFFu);
-        high_248 = ((r1461 >> 16u) & 0xFFFFu);
+        uint low_250 = ((r1461 >> 0u) & 0xFFFFu);
+        uint high_248 = ((r1461 >> 16u) & 0xFFFFu);
         // 5526: mov.b16 %rs1671, high;}
         rs1671 = high_248;
       }
       // 5531: {  mov.b32 %r1570, {%rs1670,%rs1671};}
-      r1570 = (rs1670 << 0u) | (rs1671 << 16u);
+      uint r1570 = (rs1670 << 0u) | (rs1671 << 16u);
       // 5534: @%p188 bra 	$L__BB0_300;
       if (p188) {
         // 5540: mov.b32 {low,high}, %r1517;
-        low_251 = ((r1517 >> 0u) & 0xFFFFu);
-        high_249 = ((r1517 >> 16u) & 0xFFFFu);
+        uint low_251 = ((r1517 >> 0u) & 0xFFFFu);
+        uint high_249 = ((r1517 >> 16u) & 0xFFFFu);
         // 5541: mov.b16 %rs1672, low;}
         rs1672 = low_251;
         // 5543: bra.uni 	$L__BB0_301;
       } else {
         // 5535: bra.uni 	$L__BB0_299;
         // 5548: mov.b32 {low,high}, %r1466;
-        low_252 = ((r1466 >> 0u) & 0xFFFFu);
-        high_250 = ((r1466 >> 16u) & 0xFFFFu);
+        uint low_252 = ((r1466 >> 0u) & 0xFFFFu);
+        uint high_250 = ((r1466 >> 16u) & 0xFFFFu);
         // 5549: mov.b16 %rs1672, low;}
         rs1672 = low_252;
       }
       // 5553: @%p189 bra 	$L__BB0_303;
       if (p189) {
         // 5559: mov.b32 {low,high}, %r1517;
-        low_253 = ((r1517 >> 0u) & 0xFFFFu);
-        high_251 = ((r1517 >> 16u) & 0xFFFFu);
+        uint low_253 = ((r1517 >> 0u) & 0xFFFFu);
+        uint high_251 = ((r1517 >> 16u) & 0xFFFFu);
         // 5560: mov.b16 %rs1673, high;}
         rs1673 = high_251;
         // 5562: bra.uni 	$L__BB0_304;
       } else {
         // 5554: bra.uni 	$L__BB0_302;
         // 5567: mov.b32 {low,high}, %r1466;
-        low_254 = ((r1466 >> 0u) & 0xFFFFu);
-        high_252 = ((r1466 >> 16u) & 0xFFFFu);
+        uint low_254 = ((r1466 >> 0u) & 0xFFFFu);
+        uint high_252 = ((r1466 >> 16u) & 0xFFFFu);
         // 5568: mov.b16 %rs1673, high;}
         rs1673 = high_252;
       }
       // 5573: {  mov.b32 %r1575, {%rs1672,%rs1673};}
-      r1575 = (rs1672 << 0u) | (rs1673 << 16u);
+      uint r1575 = (rs1672 << 0u) | (rs1673 << 16u);
       // 5577: {sub.f16x2 %r1576,%r1518,%r379;
-      uint t492 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1576 = (t492 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1518 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r1576 = p2g_hsub2(r1518, r379);
       // 5581: {sub.f16x2 %r1579,%r1519,%r381;
-      uint t493 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1579 = (t493 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1519 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r1579 = p2g_hsub2(r1519, r381);
       // 5585: {mul.f16x2 %r1582,%r1576,%r1576;
-      uint t494 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1576 & 0xFFFFu)), p2g_h2f((r1576 & 0xFFFFu)))));
-      r1582 = (t494 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1576 >> 16)), p2g_h2f((r1576 >> 16)))))) << 16));
+      uint r1582 = p2g_hmul2(r1576, r1576);
       // 5589: {mul.f16x2 %r1585,%r375,%r1582;
-      uint t495 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1582 & 0xFFFFu)))));
-      r1585 = (t495 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1582 >> 16)))))) << 16));
+      uint r1585 = p2g_hmul2(r375, r1582);
       // 5593: {mul.f16x2 %r1588,%r377,%r1576;
-      uint t496 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1576 & 0xFFFFu)))));
-      r1588 = (t496 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1576 >> 16)))))) << 16));
+      uint r1588 = p2g_hmul2(r377, r1576);
       // 5597: {fma.rn.f16x2 %r1591,%r1588,%r1579,%r1585;
-      uint t497 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1588 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu))), p2g_h2f((r1585 & 0xFFFFu))));
-      r1591 = (t497 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1588 >> 16)), p2g_h2f((r1579 >> 16))), p2g_h2f((r1585 >> 16))))) << 16));
+      uint r1591 = p2g_hfma2(r1588, r1579, r1585);
       // 5601: {mul.f16x2 %r1595,%r376,%r1579;
-      uint t498 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu)))));
-      r1595 = (t498 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1579 >> 16)))))) << 16));
+      uint r1595 = p2g_hmul2(r376, r1579);
       // 5605: {fma.rn.f16x2 %r1598,%r1595,%r1579,%r1591;
-      uint t499 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1595 & 0xFFFFu)), p2g_h2f((r1579 & 0xFFFFu))), p2g_h2f((r1591 & 0xFFFFu))));
-      r1598 = (t499 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1595 >> 16)), p2g_h2f((r1579 >> 16))), p2g_h2f((r1591 >> 16))))) << 16));
+      uint r1598 = p2g_hfma2(r1595, r1579, r1591);
       // 5611: mov.b32         {hl, hu}, %r1598;   
-      hl_21 = ((r1598 >> 0u) & 0xFFFFu);
-      hu_21 = ((r1598 >> 16u) & 0xFFFFu);
+      uint hl_21 = ((r1598 >> 0u) & 0xFFFFu);
+      uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
       // 5612: cvt.f32.f16     fl, hl;         
-      uint t500 = floatBitsToUint(p2g_h2f(hl_21));
-      fl_21 = floatBitsToUint(uintBitsToFloat((t500 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t500));
+      uint t251 = floatBitsToUint(p2g_h2f(hl_21));
+      uint fl_21 = floatBitsToUint(uintBitsToFloat((t251 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t251));
       // 5613: cvt.f32.f16     fu, hu;         
-      uint t501 = floatBitsToUint(p2g_h2f(hu_21));
-      fu_21 = floatBitsToUint(uintBitsToFloat((t501 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t501));
+      uint t252 = floatBitsToUint(p2g_h2f(hu_21));
+      uint fu_21 = floatBitsToUint(uintBitsToFloat((t252 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t252));
       // 5614: ex2.approx.ftz.f32  fl, fl;     
       fl_21 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_21)), true)));
       // 5615: ex2.approx.ftz.f32  fu, fu;     
       fu_21 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_21)), true)));
       // 5616: mov.b32         ULP, 0x33800000U;
-      ULP_21 = 0x33800000u;
+      uint ULP_21 = 0x33800000u;
       // 5617: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fl_21), 0, false));
+      fl_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fl_21), 0,
+          false));
       // 5618: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fu_21), 0, false));
+      fu_21 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_21), uintBitsToFloat(ULP_21), uintBitsToFloat(fu_21), 0,
+          false));
       // 5619: cvt.rn.f16.f32      hl, fl;     
       hl_21 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_21)));
       // 5620: cvt.rn.f16.f32      hu, fu;     
       hu_21 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_21)));
       // 5621: mov.b32         %r1602, {hl, hu};   
-      r1602 = (hl_21 << 0u) | (hu_21 << 16u);
+      uint r1602 = (hl_21 << 0u) | (hu_21 << 16u);
       // 5625: {fma.rn.f16x2 %r1604,%r1602,%r1517,%r1495;
-      uint t502 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1602 & 0xFFFFu)), p2g_h2f((r1517 & 0xFFFFu))), p2g_h2f((r1495 & 0xFFFFu))));
-      r1604 = (t502 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1602 >> 16)), p2g_h2f((r1517 >> 16))), p2g_h2f((r1495 >> 16))))) << 16));
+      uint r1604 = p2g_hfma2(r1602, r1517, r1495);
       // 5629: {add.f16x2 %r1608,%r1499,%r1602;
-      uint t503 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1499 & 0xFFFFu)), p2g_h2f((r1602 & 0xFFFFu))));
-      r1608 = (t503 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1499 >> 16)), p2g_h2f((r1602 >> 16))))) << 16));
+      uint r1608 = p2g_hadd2(r1499, r1602);
       // 5634: mov.b32 {low,high}, %r1598;
-      low_255 = ((r1598 >> 0u) & 0xFFFFu);
-      high_253 = ((r1598 >> 16u) & 0xFFFFu);
+      uint low_255 = ((r1598 >> 0u) & 0xFFFFu);
+      uint high_253 = ((r1598 >> 16u) & 0xFFFFu);
       // 5635: mov.b16 %rs1144, low;}
       // 5639: mov.b32 {low,high}, %r1510;
-      low_256 = ((r1510 >> 0u) & 0xFFFFu);
-      high_254 = ((r1510 >> 16u) & 0xFFFFu);
+      uint low_256 = ((r1510 >> 0u) & 0xFFFFu);
+      uint high_254 = ((r1510 >> 16u) & 0xFFFFu);
       // 5640: mov.b16 %rs1145, low;}
       // 5644: setp.gt.f16  __$temp3, %rs1144, %rs1145;
-      int t504 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_255)), floatBitsToUint(p2g_h2f(low_256)));
+      int t253 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_255)), floatBitsToUint(p2g_h2f(low_256)));
       // 5645: selp.u16 %rs1146, 1, 0, __$temp3;}
       // 5647: setp.ne.s16 	%p192, %rs1146, 0;
-      p192 = (bitfieldExtract(int((t504 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p192 = (bitfieldExtract(int((t253 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5650: mov.b32 {low,high}, %r1598;
-      low_257 = ((r1598 >> 0u) & 0xFFFFu);
-      high_255 = ((r1598 >> 16u) & 0xFFFFu);
+      uint low_257 = ((r1598 >> 0u) & 0xFFFFu);
+      uint high_255 = ((r1598 >> 16u) & 0xFFFFu);
       // 5651: mov.b16 %rs1149, high;}
       // 5655: mov.b32 {low,high}, %r1510;
-      low_258 = ((r1510 >> 0u) & 0xFFFFu);
-      high_256 = ((r1510 >> 16u) & 0xFFFFu);
+      uint low_258 = ((r1510 >> 0u) & 0xFFFFu);
+      uint high_256 = ((r1510 >> 16u) & 0xFFFFu);
       // 5656: mov.b16 %rs1150, high;}
       // 5660: setp.gt.f16  __$temp3, %rs1149, %rs1150;
-      int t505 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_255)), floatBitsToUint(p2g_h2f(high_256)));
+      int t254 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_255)), floatBitsToUint(p2g_h2f(high_256)));
       // 5661: selp.u16 %rs1151, 1, 0, __$temp3;}
-      rs1151 = (t505 == 1) ? 1u : 0u;
+      uint rs1151 = (t254 == 1) ? 1u : 0u;
       // 5663: @%p192 bra 	$L__BB0_306;
       if (p192) {
         // 5669: mov.b32 {low,high}, %r1598;
-        low_259 = ((r1598 >> 0u) & 0xFFFFu);
-        high_257 = ((r1598 >> 16u) & 0xFFFFu);
+        uint low_259 = ((r1598 >> 0u) & 0xFFFFu);
+        uint high_257 = ((r1598 >> 16u) & 0xFFFFu);
         // 5670: mov.b16 %rs1674, low;}
         rs1674 = low_259;
         // 5672: bra.uni 	$L__BB0_307;
       } else {
         // 5664: bra.uni 	$L__BB0_305;
         // 5677: mov.b32 {low,high}, %r1510;
-        low_260 = ((r1510 >> 0u) & 0xFFFFu);
-        high_258 = ((r1510 >> 16u) & 0xFFFFu);
+        uint low_260 = ((r1510 >> 0u) & 0xFFFFu);
+        uint high_258 = ((r1510 >> 16u) & 0xFFFFu);
         // 5678: mov.b16 %rs1674, low;}
         rs1674 = low_260;
       }
       // 5682: setp.ne.s16 	%p193, %rs1151, 0;
-      p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
+      bool p193 = (bitfieldExtract(int(rs1151), 0, 16)) != 0;
       // 5683: @%p193 bra 	$L__BB0_309;
       if (p193) {
         // 5689: mov.b32 {low,high}, %r1598;
-        low_261 = ((r1598 >> 0u) & 0xFFFFu);
-        high_259 = ((r1598 >> 16u) & 0xFFFFu);
+        uint low_261 = ((r1598 >> 0u) & 0xFFFFu);
+        uint high_259 = ((r1598 >> 16u) & 0xFFFFu);
         // 5690: mov.b16 %rs1675, high;}
         rs1675 = high_259;
         // 5692: bra.uni 	$L__BB0_310;
       } else {
         // 5684: bra.uni 	$L__BB0_308;
         // 5697: mov.b32 {low,high}, %r1510;
-        low_262 = ((r1510 >> 0u) & 0xFFFFu);
-        high_260 = ((r1510 >> 16u) & 0xFFFFu);
+        uint low_262 = ((r1510 >> 0u) & 0xFFFFu);
+        uint high_260 = ((r1510 >> 16u) & 0xFFFFu);
         // 5698: mov.b16 %rs1675, high;}
         rs1675 = high_260;
       }
       // 5703: {  mov.b32 %r1619, {%rs1674,%rs1675};}
-      r1619 = (rs1674 << 0u) | (rs1675 << 16u);
+      uint r1619 = (rs1674 << 0u) | (rs1675 << 16u);
       // 5706: @%p192 bra 	$L__BB0_312;
       if (p192) {
         // 5712: mov.b32 {low,high}, %r1517;
-        low_263 = ((r1517 >> 0u) & 0xFFFFu);
-        high_261 = ((r1517 >> 16u) & 0xFFFFu);
+        uint low_263 = ((r1517 >> 0u) & 0xFFFFu);
+        uint high_261 = ((r1517 >> 16u) & 0xFFFFu);
         // 5713: mov.b16 %rs1676, low;}
         rs1676 = low_263;
         // 5715: bra.uni 	$L__BB0_313;
       } else {
         // 5707: bra.uni 	$L__BB0_311;
         // 5720: mov.b32 {low,high}, %r1515;
-        low_264 = ((r1515 >> 0u) & 0xFFFFu);
-        high_262 = ((r1515 >> 16u) & 0xFFFFu);
+        uint low_264 = ((r1515 >> 0u) & 0xFFFFu);
+        uint high_262 = ((r1515 >> 16u) & 0xFFFFu);
         // 5721: mov.b16 %rs1676, low;}
         rs1676 = low_264;
       }
       // 5725: @%p193 bra 	$L__BB0_315;
       if (p193) {
         // 5731: mov.b32 {low,high}, %r1517;
-        low_265 = ((r1517 >> 0u) & 0xFFFFu);
-        high_263 = ((r1517 >> 16u) & 0xFFFFu);
+        uint low_265 = ((r1517 >> 0u) & 0xFFFFu);
+        uint high_263 = ((r1517 >> 16u) & 0xFFFFu);
         // 5732: mov.b16 %rs1677, high;}
         rs1677 = high_263;
         // 5734: bra.uni 	$L__BB0_316;
       } else {
         // 5726: bra.uni 	$L__BB0_314;
         // 5739: mov.b32 {low,high}, %r1515;
-        low_266 = ((r1515 >> 0u) & 0xFFFFu);
-        high_264 = ((r1515 >> 16u) & 0xFFFFu);
+        uint low_266 = ((r1515 >> 0u) & 0xFFFFu);
+        uint high_264 = ((r1515 >> 16u) & 0xFFFFu);
         // 5740: mov.b16 %rs1677, high;}
         rs1677 = high_264;
       }
       // 5744: mov.u32 	%r1842, _ZZ8k_outputE6sColor;
       // 5745: mov.u32 	%r1625, 2;
       // 5747: {  mov.b32 %r1624, {%rs1676,%rs1677};}
-      r1624 = (rs1676 << 0u) | (rs1677 << 16u);
+      uint r1624 = (rs1676 << 0u) | (rs1677 << 16u);
       // 5751: cvt.rn.f16.s32 %rs1166, %r1625;
-      rs1166 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
+      uint rs1166 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 5754: {add.f16 %rs1167,%rs1057,%rs1166;
-      rs1167 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1057 & 0xFFFFu)), p2g_h2f((rs1166 & 0xFFFFu))));
+      uint rs1167 = p2g_hadd(rs1057, rs1166);
       // 5757: add.s32 	%r1668, %r1406, 2;
-      r1668 = uint(int(r1406) + 2);
+      uint r1668 = uint(int(r1406) + 2);
       // 5758: selp.b32 	%r1669, %r1405, %r1668, %p97;
       // 5759: selp.b32 	%r1670, %r1668, %r1405, %p97;
       // 5760: mad.lo.s32 	%r1671, %r1669, 24, %r1670;
       // 5761: shl.b32 	%r1672, %r1671, 3;
       // 5762: add.s32 	%r1674, %r1842, %r1672;
-      r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
+      uint r1674 = uint(int(sh_sColor) + int(uint(int(p97 ? r1405 : r1668) * 24 + int(p97 ? r1668 : r1405)) << 3u));
       // 5763: ld.shared.u16 	%rs1170, [%r1674];
-      rs1170 = p2g_lds16(r1674);
+      uint rs1170 = p2g_lds16(r1674);
       // 5765: {  mov.b32 %r1626, {%rs1170,%rs1170};}
-      r1626 = (rs1170 << 0u) | (rs1170 << 16u);
+      uint r1626 = (rs1170 << 0u) | (rs1170 << 16u);
       // 5769: {  mov.b32 %r1627, {%rs1047,%rs1047};}
-      r1627 = (rs1047 << 0u) | (rs1047 << 16u);
+      uint r1627 = (rs1047 << 0u) | (rs1047 << 16u);
       // 5773: {  mov.b32 %r1628, {%rs1167,%rs1167};}
-      r1628 = (rs1167 << 0u) | (rs1167 << 16u);
+      uint r1628 = (rs1167 << 0u) | (rs1167 << 16u);
       // 5777: {sub.f16x2 %r1629,%r1627,%r378;
-      uint t506 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 & 0xFFFFu)), p2g_h2f(((r378 & 0xFFFFu) ^ 0x8000u))));
-      r1629 = (t506 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 >> 16)), p2g_h2f(((r378 >> 16) ^ 0x8000u))))) << 16));
+      uint r1629 = p2g_hsub2(r1627, r378);
       // 5781: {sub.f16x2 %r1632,%r1628,%r380;
-      uint t507 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 & 0xFFFFu)), p2g_h2f(((r380 & 0xFFFFu) ^ 0x8000u))));
-      r1632 = (t507 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 >> 16)), p2g_h2f(((r380 >> 16) ^ 0x8000u))))) << 16));
+      uint r1632 = p2g_hsub2(r1628, r380);
       // 5785: {mul.f16x2 %r1635,%r1629,%r1629;
-      uint t508 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1629 & 0xFFFFu)), p2g_h2f((r1629 & 0xFFFFu)))));
-      r1635 = (t508 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1629 >> 16)), p2g_h2f((r1629 >> 16)))))) << 16));
+      uint r1635 = p2g_hmul2(r1629, r1629);
       // 5789: {mul.f16x2 %r1638,%r375,%r1635;
-      uint t509 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1635 & 0xFFFFu)))));
-      r1638 = (t509 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1635 >> 16)))))) << 16));
+      uint r1638 = p2g_hmul2(r375, r1635);
       // 5793: {mul.f16x2 %r1641,%r377,%r1629;
-      uint t510 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1629 & 0xFFFFu)))));
-      r1641 = (t510 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1629 >> 16)))))) << 16));
+      uint r1641 = p2g_hmul2(r377, r1629);
       // 5797: {fma.rn.f16x2 %r1644,%r1641,%r1632,%r1638;
-      uint t511 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1641 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu))), p2g_h2f((r1638 & 0xFFFFu))));
-      r1644 = (t511 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1641 >> 16)), p2g_h2f((r1632 >> 16))), p2g_h2f((r1638 >> 16))))) << 16));
+      uint r1644 = p2g_hfma2(r1641, r1632, r1638);
       // 5801: {mul.f16x2 %r1648,%r376,%r1632;
-      uint t512 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu)))));
-      r1648 = (t512 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1632 >> 16)))))) << 16));
+      uint r1648 = p2g_hmul2(r376, r1632);
       // 5805: {fma.rn.f16x2 %r1651,%r1648,%r1632,%r1644;
-      uint t513 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1648 & 0xFFFFu)), p2g_h2f((r1632 & 0xFFFFu))), p2g_h2f((r1644 & 0xFFFFu))));
-      r1651 = (t513 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1648 >> 16)), p2g_h2f((r1632 >> 16))), p2g_h2f((r1644 >> 16))))) << 16));
+      uint r1651 = p2g_hfma2(r1648, r1632, r1644);
       // 5811: mov.b32         {hl, hu}, %r1651;   
-      hl_22 = ((r1651 >> 0u) & 0xFFFFu);
-      hu_22 = ((r1651 >> 16u) & 0xFFFFu);
+      uint hl_22 = ((r1651 >> 0u) & 0xFFFFu);
+      uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
       // 5812: cvt.f32.f16     fl, hl;         
-      uint t514 = floatBitsToUint(p2g_h2f(hl_22));
-      fl_22 = floatBitsToUint(uintBitsToFloat((t514 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t514));
+      uint t255 = floatBitsToUint(p2g_h2f(hl_22));
+      uint fl_22 = floatBitsToUint(uintBitsToFloat((t255 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t255));
       // 5813: cvt.f32.f16     fu, hu;         
-      uint t515 = floatBitsToUint(p2g_h2f(hu_22));
-      fu_22 = floatBitsToUint(uintBitsToFloat((t515 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t515));
+      uint t256 = floatBitsToUint(p2g_h2f(hu_22));
+      uint fu_22 = floatBitsToUint(uintBitsToFloat((t256 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t256));
       // 5814: ex2.approx.ftz.f32  fl, fl;     
       fl_22 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_22)), true)));
       // 5815: ex2.approx.ftz.f32  fu, fu;     
       fu_22 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_22)), true)));
       // 5816: mov.b32         ULP, 0x33800000U;
-      ULP_22 = 0x33800000u;
+      uint ULP_22 = 0x33800000u;
       // 5817: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fl_22), 0, false));
+      fl_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fl_22), 0,
+          false));
       // 5818: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fu_22), 0, false));
+      fu_22 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_22), uintBitsToFloat(ULP_22), uintBitsToFloat(fu_22), 0,
+          false));
       // 5819: cvt.rn.f16.f32      hl, fl;     
       hl_22 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_22)));
       // 5820: cvt.rn.f16.f32      hu, fu;     
       hu_22 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_22)));
       // 5821: mov.b32         %r1655, {hl, hu};   
-      r1655 = (hl_22 << 0u) | (hu_22 << 16u);
+      uint r1655 = (hl_22 << 0u) | (hu_22 << 16u);
       // 5825: {fma.rn.f16x2 %r1657,%r1655,%r1626,%r1548;
-      uint t516 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1655 & 0xFFFFu)), p2g_h2f((r1626 & 0xFFFFu))), p2g_h2f((r1548 & 0xFFFFu))));
-      r1657 = (t516 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1655 >> 16)), p2g_h2f((r1626 >> 16))), p2g_h2f((r1548 >> 16))))) << 16));
+      uint r1657 = p2g_hfma2(r1655, r1626, r1548);
       // 5829: {add.f16x2 %r1661,%r1552,%r1655;
-      uint t517 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1552 & 0xFFFFu)), p2g_h2f((r1655 & 0xFFFFu))));
-      r1661 = (t517 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1552 >> 16)), p2g_h2f((r1655 >> 16))))) << 16));
+      uint r1661 = p2g_hadd2(r1552, r1655);
       // 5834: mov.b32 {low,high}, %r1651;
-      low_267 = ((r1651 >> 0u) & 0xFFFFu);
-      high_265 = ((r1651 >> 16u) & 0xFFFFu);
+      uint low_267 = ((r1651 >> 0u) & 0xFFFFu);
+      uint high_265 = ((r1651 >> 16u) & 0xFFFFu);
       // 5835: mov.b16 %rs1173, low;}
       // 5839: mov.b32 {low,high}, %r1570;
-      low_268 = ((r1570 >> 0u) & 0xFFFFu);
-      high_266 = ((r1570 >> 16u) & 0xFFFFu);
+      uint low_268 = ((r1570 >> 0u) & 0xFFFFu);
+      uint high_266 = ((r1570 >> 16u) & 0xFFFFu);
       // 5840: mov.b16 %rs1174, low;}
       // 5844: setp.gt.f16  __$temp3, %rs1173, %rs1174;
-      int t518 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_267)), floatBitsToUint(p2g_h2f(low_268)));
+      int t257 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_267)), floatBitsToUint(p2g_h2f(low_268)));
       // 5845: selp.u16 %rs1175, 1, 0, __$temp3;}
       // 5847: setp.ne.s16 	%p197, %rs1175, 0;
-      p197 = (bitfieldExtract(int((t518 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p197 = (bitfieldExtract(int((t257 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5850: mov.b32 {low,high}, %r1651;
-      low_269 = ((r1651 >> 0u) & 0xFFFFu);
-      high_267 = ((r1651 >> 16u) & 0xFFFFu);
+      uint low_269 = ((r1651 >> 0u) & 0xFFFFu);
+      uint high_267 = ((r1651 >> 16u) & 0xFFFFu);
       // 5851: mov.b16 %rs1178, high;}
       // 5855: mov.b32 {low,high}, %r1570;
-      low_270 = ((r1570 >> 0u) & 0xFFFFu);
-      high_268 = ((r1570 >> 16u) & 0xFFFFu);
+      uint low_270 = ((r1570 >> 0u) & 0xFFFFu);
+      uint high_268 = ((r1570 >> 16u) & 0xFFFFu);
       // 5856: mov.b16 %rs1179, high;}
       // 5860: setp.gt.f16  __$temp3, %rs1178, %rs1179;
-      int t519 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_267)), floatBitsToUint(p2g_h2f(high_268)));
+      int t258 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_267)), floatBitsToUint(p2g_h2f(high_268)));
       // 5861: selp.u16 %rs1180, 1, 0, __$temp3;}
-      rs1180 = (t519 == 1) ? 1u : 0u;
+      uint rs1180 = (t258 == 1) ? 1u : 0u;
       // 5863: @%p197 bra 	$L__BB0_318;
       if (p197) {
         // 5869: mov.b32 {low,high}, %r1651;
-        low_271 = ((r1651 >> 0u) & 0xFFFFu);
-        high_269 = ((r1651 >> 16u) & 0xFFFFu);
+        uint low_271 = ((r1651 >> 0u) & 0xFFFFu);
+        uint high_269 = ((r1651 >> 16u) & 0xFFFFu);
         // 5870: mov.b16 %rs1678, low;}
         rs1678 = low_271;
         // 5872: bra.uni 	$L__BB0_319;
       } else {
         // 5864: bra.uni 	$L__BB0_317;
         // 5877: mov.b32 {low,high}, %r1570;
-        low_272 = ((r1570 >> 0u) & 0xFFFFu);
-        high_270 = ((r1570 >> 16u) & 0xFFFFu);
+        uint low_272 = ((r1570 >> 0u) & 0xFFFFu);
+        uint high_270 = ((r1570 >> 16u) & 0xFFFFu);
         // 5878: mov.b16 %rs1678, low;}
         rs1678 = low_272;
       }
       // 5882: setp.ne.s16 	%p198, %rs1180, 0;
-      p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
+      bool p198 = (bitfieldExtract(int(rs1180), 0, 16)) != 0;
       // 5883: @%p198 bra 	$L__BB0_321;
       if (p198) {
         // 5889: mov.b32 {low,high}, %r1651;
-        low_273 = ((r1651 >> 0u) & 0xFFFFu);
-        high_271 = ((r1651 >> 16u) & 0xFFFFu);
+        uint low_273 = ((r1651 >> 0u) & 0xFFFFu);
+        uint high_271 = ((r1651 >> 16u) & 0xFFFFu);
         // 5890: mov.b16 %rs1679, high;}
         rs1679 = high_271;
         // 5892: bra.uni 	$L__BB0_322;
       } else {
         // 5884: bra.uni 	$L__BB0_320;
         // 5897: mov.b32 {low,high}, %r1570;
-        low_274 = ((r1570 >> 0u) & 0xFFFFu);
-        high_272 = ((r1570 >> 16u) & 0xFFFFu);
+        uint low_274 = ((r1570 >> 0u) & 0xFFFFu);
+        uint high_272 = ((r1570 >> 16u) & 0xFFFFu);
         // 5898: mov.b16 %rs1679, high;}
         rs1679 = high_272;
       }
       // 5903: {  mov.b32 %r1679, {%rs1678,%rs1679};}
-      r1679 = (rs1678 << 0u) | (rs1679 << 16u);
+      uint r1679 = (rs1678 << 0u) | (rs1679 << 16u);
       // 5906: @%p197 bra 	$L__BB0_324;
       if (p197) {
         // 5912: mov.b32 {low,high}, %r1626;
-        low_275 = ((r1626 >> 0u) & 0xFFFFu);
-        high_273 = ((r1626 >> 16u) & 0xFFFFu);
+        uint low_275 = ((r1626 >> 0u) & 0xFFFFu);
+        uint high_273 = ((r1626 >> 16u) & 0xFFFFu);
         // 5913: mov.b16 %rs1680, low;}
         rs1680 = low_275;
         // 5915: bra.uni 	$L__BB0_325;
       } else {
         // 5907: bra.uni 	$L__BB0_323;
         // 5920: mov.b32 {low,high}, %r1575;
-        low_276 = ((r1575 >> 0u) & 0xFFFFu);
-        high_274 = ((r1575 >> 16u) & 0xFFFFu);
+        uint low_276 = ((r1575 >> 0u) & 0xFFFFu);
+        uint high_274 = ((r1575 >> 16u) & 0xFFFFu);
         // 5921: mov.b16 %rs1680, low;}
         rs1680 = low_276;
       }
       // 5925: @%p198 bra 	$L__BB0_327;
       if (p198) {
         // 5931: mov.b32 {low,high}, %r1626;
-        low_277 = ((r1626 >> 0u) & 0xFFFFu);
-        high_275 = ((r1626 >> 16u) & 0xFFFFu);
+        uint low_277 = ((r1626 >> 0u) & 0xFFFFu);
+        uint high_275 = ((r1626 >> 16u) & 0xFFFFu);
         // 5932: mov.b16 %rs1681, high;}
         rs1681 = high_275;
         // 5934: bra.uni 	$L__BB0_328;
       } else {
         // 5926: bra.uni 	$L__BB0_326;
         // 5939: mov.b32 {low,high}, %r1575;
-        low_278 = ((r1575 >> 0u) & 0xFFFFu);
-        high_276 = ((r1575 >> 16u) & 0xFFFFu);
+        uint low_278 = ((r1575 >> 0u) & 0xFFFFu);
+        uint high_276 = ((r1575 >> 16u) & 0xFFFFu);
         // 5940: mov.b16 %rs1681, high;}
         rs1681 = high_276;
       }
       // 5945: {  mov.b32 %r1684, {%rs1680,%rs1681};}
-      r1684 = (rs1680 << 0u) | (rs1681 << 16u);
+      uint r1684 = (rs1680 << 0u) | (rs1681 << 16u);
       // 5949: {sub.f16x2 %r1685,%r1627,%r379;
-      uint t520 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 & 0xFFFFu)), p2g_h2f(((r379 & 0xFFFFu) ^ 0x8000u))));
-      r1685 = (t520 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1627 >> 16)), p2g_h2f(((r379 >> 16) ^ 0x8000u))))) << 16));
+      uint r1685 = p2g_hsub2(r1627, r379);
       // 5953: {sub.f16x2 %r1688,%r1628,%r381;
-      uint t521 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 & 0xFFFFu)), p2g_h2f(((r381 & 0xFFFFu) ^ 0x8000u))));
-      r1688 = (t521 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1628 >> 16)), p2g_h2f(((r381 >> 16) ^ 0x8000u))))) << 16));
+      uint r1688 = p2g_hsub2(r1628, r381);
       // 5957: {mul.f16x2 %r1691,%r1685,%r1685;
-      uint t522 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1685 & 0xFFFFu)), p2g_h2f((r1685 & 0xFFFFu)))));
-      r1691 = (t522 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r1685 >> 16)), p2g_h2f((r1685 >> 16)))))) << 16));
+      uint r1691 = p2g_hmul2(r1685, r1685);
       // 5961: {mul.f16x2 %r1694,%r375,%r1691;
-      uint t523 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 & 0xFFFFu)), p2g_h2f((r1691 & 0xFFFFu)))));
-      r1694 = (t523 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r375 >> 16)), p2g_h2f((r1691 >> 16)))))) << 16));
+      uint r1694 = p2g_hmul2(r375, r1691);
       // 5965: {mul.f16x2 %r1697,%r377,%r1685;
-      uint t524 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 & 0xFFFFu)), p2g_h2f((r1685 & 0xFFFFu)))));
-      r1697 = (t524 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r377 >> 16)), p2g_h2f((r1685 >> 16)))))) << 16));
+      uint r1697 = p2g_hmul2(r377, r1685);
       // 5969: {fma.rn.f16x2 %r1700,%r1697,%r1688,%r1694;
-      uint t525 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1697 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu))), p2g_h2f((r1694 & 0xFFFFu))));
-      r1700 = (t525 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1697 >> 16)), p2g_h2f((r1688 >> 16))), p2g_h2f((r1694 >> 16))))) << 16));
+      uint r1700 = p2g_hfma2(r1697, r1688, r1694);
       // 5973: {mul.f16x2 %r1704,%r376,%r1688;
-      uint t526 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu)))));
-      r1704 = (t526 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((r376 >> 16)), p2g_h2f((r1688 >> 16)))))) << 16));
+      uint r1704 = p2g_hmul2(r376, r1688);
       // 5977: {fma.rn.f16x2 %r1707,%r1704,%r1688,%r1700;
-      uint t527 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1704 & 0xFFFFu)), p2g_h2f((r1688 & 0xFFFFu))), p2g_h2f((r1700 & 0xFFFFu))));
-      r1707 = (t527 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1704 >> 16)), p2g_h2f((r1688 >> 16))), p2g_h2f((r1700 >> 16))))) << 16));
+      uint r1707 = p2g_hfma2(r1704, r1688, r1700);
       // 5983: mov.b32         {hl, hu}, %r1707;   
-      hl_23 = ((r1707 >> 0u) & 0xFFFFu);
-      hu_23 = ((r1707 >> 16u) & 0xFFFFu);
+      uint hl_23 = ((r1707 >> 0u) & 0xFFFFu);
+      uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
       // 5984: cvt.f32.f16     fl, hl;         
-      uint t528 = floatBitsToUint(p2g_h2f(hl_23));
-      fl_23 = floatBitsToUint(uintBitsToFloat((t528 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t528));
+      uint t259 = floatBitsToUint(p2g_h2f(hl_23));
+      uint fl_23 = floatBitsToUint(uintBitsToFloat((t259 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t259));
       // 5985: cvt.f32.f16     fu, hu;         
-      uint t529 = floatBitsToUint(p2g_h2f(hu_23));
-      fu_23 = floatBitsToUint(uintBitsToFloat((t529 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t529));
+      uint t260 = floatBitsToUint(p2g_h2f(hu_23));
+      uint fu_23 = floatBitsToUint(uintBitsToFloat((t260 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t260));
       // 5986: ex2.approx.ftz.f32  fl, fl;     
       fl_23 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fl_23)), true)));
       // 5987: ex2.approx.ftz.f32  fu, fu;     
       fu_23 = floatBitsToUint(uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(uintBitsToFloat(fu_23)), true)));
       // 5988: mov.b32         ULP, 0x33800000U;
-      ULP_23 = 0x33800000u;
+      uint ULP_23 = 0x33800000u;
       // 5989: fma.rn.f32      fl,fl,ULP,fl;   
-      fl_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fl_23), 0, false));
+      fl_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fl_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fl_23), 0,
+          false));
       // 5990: fma.rn.f32      fu,fu,ULP,fu;   
-      fu_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fu_23), 0, false));
+      fu_23 = floatBitsToUint(p2g_ffma(uintBitsToFloat(fu_23), uintBitsToFloat(ULP_23), uintBitsToFloat(fu_23), 0,
+          false));
       // 5991: cvt.rn.f16.f32      hl, fl;     
       hl_23 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fl_23)));
       // 5992: cvt.rn.f16.f32      hu, fu;     
       hu_23 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_23)));
       // 5993: mov.b32         %r1711, {hl, hu};   
-      r1711 = (hl_23 << 0u) | (hu_23 << 16u);
+      uint r1711 = (hl_23 << 0u) | (hu_23 << 16u);
       // 5997: {fma.rn.f16x2 %r1713,%r1711,%r1626,%r1604;
-      uint t530 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1711 & 0xFFFFu)), p2g_h2f((r1626 & 0xFFFFu))), p2g_h2f((r1604 & 0xFFFFu))));
-      r1713 = (t530 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((r1711 >> 16)), p2g_h2f((r1626 >> 16))), p2g_h2f((r1604 >> 16))))) << 16));
+      uint r1713 = p2g_hfma2(r1711, r1626, r1604);
       // 6001: {add.f16x2 %r1717,%r1608,%r1711;
-      uint t531 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1608 & 0xFFFFu)), p2g_h2f((r1711 & 0xFFFFu))));
-      r1717 = (t531 | ((p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((r1608 >> 16)), p2g_h2f((r1711 >> 16))))) << 16));
+      uint r1717 = p2g_hadd2(r1608, r1711);
       // 6006: mov.b32 {low,high}, %r1707;
-      low_279 = ((r1707 >> 0u) & 0xFFFFu);
-      high_277 = ((r1707 >> 16u) & 0xFFFFu);
+      uint low_279 = ((r1707 >> 0u) & 0xFFFFu);
+      uint high_277 = ((r1707 >> 16u) & 0xFFFFu);
       // 6007: mov.b16 %rs1196, low;}
       // 6011: mov.b32 {low,high}, %r1619;
-      low_280 = ((r1619 >> 0u) & 0xFFFFu);
-      high_278 = ((r1619 >> 16u) & 0xFFFFu);
+      uint low_280 = ((r1619 >> 0u) & 0xFFFFu);
+      uint high_278 = ((r1619 >> 16u) & 0xFFFFu);
       // 6012: mov.b16 %rs1197, low;}
       // 6016: setp.gt.f16  __$temp3, %rs1196, %rs1197;
-      int t532 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_279)), floatBitsToUint(p2g_h2f(low_280)));
+      int t261 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_279)), floatBitsToUint(p2g_h2f(low_280)));
       // 6017: selp.u16 %rs1198, 1, 0, __$temp3;}
       // 6019: setp.ne.s16 	%p201, %rs1198, 0;
-      p201 = (bitfieldExtract(int((t532 == 1) ? 1u : 0u), 0, 16)) != 0;
+      bool p201 = (bitfieldExtract(int((t261 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 6022: mov.b32 {low,high}, %r1707;
-      low_281 = ((r1707 >> 0u) & 0xFFFFu);
-      high_279 = ((r1707 >> 16u) & 0xFFFFu);
+      uint low_281 = ((r1707 >> 0u) & 0xFFFFu);
+      uint high_279 = ((r1707 >> 16u) & 0xFFFFu);
       // 6023: mov.b16 %rs1201, high;}
       // 6027: mov.b32 {low,high}, %r1619;
-      low_282 = ((r1619 >> 0u) & 0xFFFFu);
-      high_280 = ((r1619 >> 16u) & 0xFFFFu);
+      uint low_282 = ((r1619 >> 0u) & 0xFFFFu);
+      uint high_280 = ((r1619 >> 16u) & 0xFFFFu);
       // 6028: mov.b16 %rs1202, high;}
       // 6032: setp.gt.f16  __$temp3, %rs1201, %rs1202;
-      int t533 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_279)), floatBitsToUint(p2g_h2f(high_280)));
+      int t262 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_279)), floatBitsToUint(p2g_h2f(high_280)));
       // 6033: selp.u16 %rs1203, 1, 0, __$temp3;}
-      rs1203 = (t533 == 1) ? 1u : 0u;
+      uint rs1203 = (t262 == 1) ? 1u : 0u;
       // 6035: @%p201 bra 	$L__BB0_330;
       if (p201) {
         // 6041: mov.b32 {low,high}, %r1707;
-        low_283 = ((r1707 >> 0u) & 0xFFFFu);
-        high_281 = ((r1707 >> 16u) & 0xFFFFu);
+        uint low_283 = ((r1707 >> 0u) & 0xFFFFu);
+        uint high_281 = ((r1707 >> 16u) & 0xFFFFu);
         // 6042: mov.b16 %rs1682, low;}
         rs1682 = low_283;
         // 6044: bra.uni 	$L__BB0_331;
       } else {
         // 6036: bra.uni 	$L__BB0_329;
         // 6049: mov.b32 {low,high}, %r1619;
-        low_284 = ((r1619 >> 0u) & 0xFFFFu);
-        high_282 = ((r1619 >> 16u) & 0xFFFFu);
+        uint low_284 = ((r1619 >> 0u) & 0xFFFFu);
+        uint high_282 = ((r1619 >> 16u) & 0xFFFFu);
         // 6050: mov.b16 %rs1682, low;}
         rs1682 = low_284;
       }
       // 6054: setp.ne.s16 	%p202, %rs1203, 0;
-      p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
+      bool p202 = (bitfieldExtract(int(rs1203), 0, 16)) != 0;
       // 6055: @%p202 bra 	$L__BB0_333;
       if (p202) {
         // 6061: mov.b32 {low,high}, %r1707;
-        low_285 = ((r1707 >> 0u) & 0xFFFFu);
-        high_283 = ((r1707 >> 16u) & 0xFFFFu);
+        uint low_285 = ((r1707 >> 0u) & 0xFFFFu);
+        uint high_283 = ((r1707 >> 16u) & 0xFFFFu);
         // 6062: mov.b16 %rs1683, high;}
         rs1683 = high_283;
         // 6064: bra.uni 	$L__BB0_334;
       } else {
         // 6056: bra.uni 	$L__BB0_332;
         // 6069: mov.b32 {low,high}, %r1619;
-        low_286 = ((r1619 >> 0u) & 0xFFFFu);
-        high_284 = ((r1619 >> 16u) & 0xFFFFu);
+        uint low_286 = ((r1619 >> 0u) & 0xFFFFu);
+        uint high_284 = ((r1619 >> 16u) & 0xFFFFu);
         // 6070: mov.b16 %rs1683, high;}
         rs1683 = high_284;
       }
       // 6075: {  mov.b32 %r1728, {%rs1682,%rs1683};}
-      r1728 = (rs1682 << 0u) | (rs1683 << 16u);
+      uint r1728 = (rs1682 << 0u) | (rs1683 << 16u);
       // 6078: @%p201 bra 	$L__BB0_336;
       if (p201) {
         // 6084: mov.b32 {low,high}, %r1626;
-        low_287 = ((r1626 >> 0u) & 0xFFFFu);
-        high_285 = ((r1626 >> 16u) & 0xFFFFu);
+        uint low_287 = ((r1626 >> 0u) & 0xFFFFu);
+        uint high_285 = ((r1626 >> 16u) & 0xFFFFu);
         // 6085: mov.b16 %rs1684, low;}
         rs1684 = low_287;
         // 6087: bra.uni 	$L__BB0_337;
       } else {
         // 6079: bra.uni 	$L__BB0_335;
         // 6092: mov.b32 {low,high}, %r1624;
-        low_288 = ((r1624 >> 0u) & 0xFFFFu);
-        high_286 = ((r1624 >> 16u) & 0xFFFFu);
+        uint low_288 = ((r1624 >> 0u) & 0xFFFFu);
+        uint high_286 = ((r1624 >> 16u) & 0xFFFFu);
         // 6093: mov.b16 %rs1684, low;}
         rs1684 = low_288;
       }
       // 6097: @%p202 bra 	$L__BB0_339;
       if (p202) {
         // 6103: mov.b32 {low,high}, %r1626;
-        low_289 = ((r1626 >> 0u) & 0xFFFFu);
-        high_287 = ((r1626 >> 16u) & 0xFFFFu);
+        uint low_289 = ((r1626 >> 0u) & 0xFFFFu);
+        uint high_287 = ((r1626 >> 16u) & 0xFFFFu);
         // 6104: mov.b16 %rs1685, high;}
         rs1685 = high_287;
         // 6106: bra.uni 	$L__BB0_340;
       } else {
         // 6098: bra.uni 	$L__BB0_338;
         // 6111: mov.b32 {low,high}, %r1624;
-        low_290 = ((r1624 >> 0u) & 0xFFFFu);
-        high_288 = ((r1624 >> 16u) & 0xFFFFu);
+        uint low_290 = ((r1624 >> 0u) & 0xFFFFu);
+        uint high_288 = ((r1624 >> 16u) & 0xFFFFu);
         // 6112: mov.b16 %rs1685, high;}
         rs1685 = high_288;
       }
       // 6117: {  mov.b32 %r1733, {%rs1684,%rs1685};}
-      r1733 = (rs1684 << 0u) | (rs1685 << 16u);
+      uint r1733 = (rs1684 << 0u) | (rs1685 << 16u);
       // 6122: mov.b32 {low,high}, %r1657;
-      low_291 = ((r1657 >> 0u) & 0xFFFFu);
-      high_289 = ((r1657 >> 16u) & 0xFFFFu);
+      uint low_291 = ((r1657 >> 0u) & 0xFFFFu);
+      uint high_289 = ((r1657 >> 16u) & 0xFFFFu);
       // 6123: mov.b16 %rs1218, low;}
       // 6127: mov.b32 {low,high}, %r1661;
-      low_292 = ((r1661 >> 0u) & 0xFFFFu);
-      high_290 = ((r1661 >> 16u) & 0xFFFFu);
+      uint low_292 = ((r1661 >> 0u) & 0xFFFFu);
+      uint high_290 = ((r1661 >> 16u) & 0xFFFFu);
       // 6128: mov.b16 %rs1219, low;}
       // 6131: {  cvt.f32.f16 %f907, %rs1218;}
-      uint t534 = floatBitsToUint(p2g_h2f(low_291));
-      f907 = uintBitsToFloat((t534 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t534);
+      uint t263 = floatBitsToUint(p2g_h2f(low_291));
+      precise float f907 = uintBitsToFloat((t263 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t263);
       // 6135: {  cvt.f32.f16 %f908, %rs1219;}
-      uint t535 = floatBitsToUint(p2g_h2f(low_292));
-      f908 = uintBitsToFloat((t535 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t535);
+      uint t264 = floatBitsToUint(p2g_h2f(low_292));
+      precise float f908 = uintBitsToFloat((t264 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t264);
       // 6139: {rcp.approx.ftz.f32 %f909, %f908;
-      f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
+      precise float f909 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f908), true));
       // 6142: mul.f32 	%f911, %f907, %f909;
-      f911 = p2g_fmul(f907, f909, false);
+      precise float f911 = p2g_fmul(f907, f909, false);
       // 6144: {  cvt.rn.f16.f32 %rs1686, %f911;}
-      rs1686 = p2g_f2h_rn(floatBitsToUint(f911));
+      uint rs1686 = p2g_f2h_rn(floatBitsToUint(f911));
       // 6148: {abs.f16 %rs1223,%rs1686;
-      uint t536 = (rs1686 & 0xFFFFu);
-      rs1223 = ((t536 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t536 & 0x7FFFu));
+      uint rs1223 = p2g_habs(rs1686);
       // 6151: mov.u16 	%rs1227, 143;
-      rs1227 = 143u;
+      uint rs1227 = 143u;
       // 6154: setp.lt.f16  __$temp3, %rs1223, %rs1227;
-      int t537 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
+      int t265 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1223)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6155: selp.u16 %rs1225, 1, 0, __$temp3;}
       // 6157: setp.eq.s16 	%p205, %rs1225, 0;
       // 6158: @%p205 bra 	$L__BB0_343;
-      if (!((bitfieldExtract(int((t537 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t265 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6160: mov.f32 	%f912, 0f00000000;
-        f912 = 0.0;
+        precise float f912 = 0.0;
         // 6162: {  cvt.rn.f16.f32 %rs1228, %f912;}
-        rs1228 = p2g_f2h_rn(floatBitsToUint(f912));
+        uint rs1228 = p2g_f2h_rn(floatBitsToUint(f912));
         // 6167: setp.lt.f16  __$temp3, %rs1228, %rs1223;
-        int t538 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
+        int t266 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1228)), floatBitsToUint(p2g_h2f(rs1223)));
         // 6168: selp.u16 %rs1229, 1, 0, __$temp3;}
         // 6170: setp.eq.s16 	%p206, %rs1229, 0;
         // 6171: @%p206 bra 	$L__BB0_343;
-        if (!((bitfieldExtract(int((t538 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t266 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6173: neg.f32 	%f914, %f908;
-          f914 = p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u));
+          precise float f914 = p2g_canon(uintBitsToFloat(floatBitsToUint(f908) ^ 0x80000000u));
           // 6174: fma.rn.f32 	%f915, %f914, %f911, %f907;
-          f915 = p2g_ffma(f914, f911, f907, 0, false);
+          precise float f915 = p2g_ffma(f914, f911, f907, 0, false);
           // 6175: fma.rn.f32 	%f913, %f909, %f915, %f911;
-          f913 = p2g_ffma(f909, f915, f911, 0, false);
+          precise float f913 = p2g_ffma(f909, f915, f911, 0, false);
           // 6177: {  cvt.rn.f16.f32 %rs1686, %f913;}
           rs1686 = p2g_f2h_rn(floatBitsToUint(f913));
         }
       }
       // 6184: mov.b32 {low,high}, %r1657;
-      low_293 = ((r1657 >> 0u) & 0xFFFFu);
-      high_291 = ((r1657 >> 16u) & 0xFFFFu);
+      uint low_293 = ((r1657 >> 0u) & 0xFFFFu);
+      uint high_291 = ((r1657 >> 16u) & 0xFFFFu);
       // 6185: mov.b16 %rs1233, high;}
       // 6189: mov.b32 {low,high}, %r1661;
-      low_294 = ((r1661 >> 0u) & 0xFFFFu);
-      high_292 = ((r1661 >> 16u) & 0xFFFFu);
+      uint low_294 = ((r1661 >> 0u) & 0xFFFFu);
+      uint high_292 = ((r1661 >> 16u) & 0xFFFFu);
       // 6190: mov.b16 %rs1234, high;}
       // 6193: {  cvt.f32.f16 %f916, %rs1233;}
-      uint t539 = floatBitsToUint(p2g_h2f(high_291));
-      f916 = uintBitsToFloat((t539 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t539);
+      uint t267 = floatBitsToUint(p2g_h2f(high_291));
+      precise float f916 = uintBitsToFloat((t267 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t267);
       // 6197: {  cvt.f32.f16 %f917, %rs1234;}
-      uint t540 = floatBitsToUint(p2g_h2f(high_292));
-      f917 = uintBitsToFloat((t540 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t540);
+      uint t268 = floatBitsToUint(p2g_h2f(high_292));
+      precise float f917 = uintBitsToFloat((t268 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t268);
       // 6201: {rcp.approx.ftz.f32 %f918, %f917;
-      f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
+      precise float f918 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f917), true));
       // 6204: mul.f32 	%f920, %f916, %f918;
-      f920 = p2g_fmul(f916, f918, false);
+      precise float f920 = p2g_fmul(f916, f918, false);
       // 6206: {  cvt.rn.f16.f32 %rs1687, %f920;}
-      rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
+      uint rs1687 = p2g_f2h_rn(floatBitsToUint(f920));
       // 6210: {abs.f16 %rs1238,%rs1687;
-      uint t541 = (rs1687 & 0xFFFFu);
-      rs1238 = ((t541 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t541 & 0x7FFFu));
+      uint rs1238 = p2g_habs(rs1687);
       // 6215: setp.lt.f16  __$temp3, %rs1238, %rs1227;
-      int t542 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
+      int t269 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1238)), floatBitsToUint(p2g_h2f(rs1227)));
       // 6216: selp.u16 %rs1240, 1, 0, __$temp3;}
       // 6218: setp.eq.s16 	%p207, %rs1240, 0;
       // 6219: @%p207 bra 	$L__BB0_346;
-      if (!((bitfieldExtract(int((t542 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t269 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6221: mov.f32 	%f921, 0f00000000;
-        f921 = 0.0;
+        precise float f921 = 0.0;
         // 6223: {  cvt.rn.f16.f32 %rs1243, %f921;}
-        rs1243 = p2g_f2h_rn(floatBitsToUint(f921));
+        uint rs1243 = p2g_f2h_rn(floatBitsToUint(f921));
         // 6228: setp.lt.f16  __$temp3, %rs1243, %rs1238;
-        int t543 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
+        int t270 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1243)), floatBitsToUint(p2g_h2f(rs1238)));
         // 6229: selp.u16 %rs1244, 1, 0, __$temp3;}
         // 6231: setp.eq.s16 	%p208, %rs1244, 0;
         // 6232: @%p208 bra 	$L__BB0_346;
-        if (!((bitfieldExtract(int((t543 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t270 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6234: neg.f32 	%f923, %f917;
-          f923 = p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u));
+          precise float f923 = p2g_canon(uintBitsToFloat(floatBitsToUint(f917) ^ 0x80000000u));
           // 6235: fma.rn.f32 	%f924, %f923, %f920, %f916;
-          f924 = p2g_ffma(f923, f920, f916, 0, false);
+          precise float f924 = p2g_ffma(f923, f920, f916, 0, false);
           // 6236: fma.rn.f32 	%f922, %f918, %f924, %f920;
-          f922 = p2g_ffma(f918, f924, f920, 0, false);
+          precise float f922 = p2g_ffma(f918, f924, f920, 0, false);
           // 6238: {  cvt.rn.f16.f32 %rs1687, %f922;}
           rs1687 = p2g_f2h_rn(floatBitsToUint(f922));
         }
       }
       // 6244: {  mov.b32 %r1738, {%rs1686,%rs1687};}
-      r1738 = (rs1686 << 0u) | (rs1687 << 16u);
+      uint r1738 = (rs1686 << 0u) | (rs1687 << 16u);
       // 6249: mov.b32 {low,high}, %r1713;
-      low_295 = ((r1713 >> 0u) & 0xFFFFu);
-      high_293 = ((r1713 >> 16u) & 0xFFFFu);
+      uint low_295 = ((r1713 >> 0u) & 0xFFFFu);
+      uint high_293 = ((r1713 >> 16u) & 0xFFFFu);
       // 6250: mov.b16 %rs1250, low;}
       // 6254: mov.b32 {low,high}, %r1717;
-      low_296 = ((r1717 >> 0u) & 0xFFFFu);
-      high_294 = ((r1717 >> 16u) & 0xFFFFu);
+      uint low_296 = ((r1717 >> 0u) & 0xFFFFu);
+      uint high_294 = ((r1717 >> 16u) & 0xFFFFu);
       // 6255: mov.b16 %rs1251, low;}
       // 6258: {  cvt.f32.f16 %f925, %rs1250;}
-      uint t544 = floatBitsToUint(p2g_h2f(low_295));
-      f925 = uintBitsToFloat((t544 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t544);
+      uint t271 = floatBitsToUint(p2g_h2f(low_295));
+      precise float f925 = uintBitsToFloat((t271 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t271);
       // 6262: {  cvt.f32.f16 %f926, %rs1251;}
-      uint t545 = floatBitsToUint(p2g_h2f(low_296));
-      f926 = uintBitsToFloat((t545 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t545);
+      uint t272 = floatBitsToUint(p2g_h2f(low_296));
+      precise float f926 = uintBitsToFloat((t272 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t272);
       // 6266: {rcp.approx.ftz.f32 %f927, %f926;
-      f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
+      precise float f927 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f926), true));
       // 6269: mul.f32 	%f929, %f925, %f927;
-      f929 = p2g_fmul(f925, f927, false);
+      precise float f929 = p2g_fmul(f925, f927, false);
       // 6271: {  cvt.rn.f16.f32 %rs1688, %f929;}
-      rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
+      uint rs1688 = p2g_f2h_rn(floatBitsToUint(f929));
       // 6275: {abs.f16 %rs1255,%rs1688;
-      uint t546 = (rs1688 & 0xFFFFu);
-      rs1255 = ((t546 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t546 & 0x7FFFu));
+      uint rs1255 = p2g_habs(rs1688);
       // 6278: mov.u16 	%rs1259, 143;
-      rs1259 = 143u;
+      uint rs1259 = 143u;
       // 6281: setp.lt.f16  __$temp3, %rs1255, %rs1259;
-      int t547 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
+      int t273 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1255)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6282: selp.u16 %rs1257, 1, 0, __$temp3;}
       // 6284: setp.eq.s16 	%p209, %rs1257, 0;
       // 6285: @%p209 bra 	$L__BB0_349;
-      if (!((bitfieldExtract(int((t547 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t273 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6287: mov.f32 	%f930, 0f00000000;
-        f930 = 0.0;
+        precise float f930 = 0.0;
         // 6289: {  cvt.rn.f16.f32 %rs1260, %f930;}
-        rs1260 = p2g_f2h_rn(floatBitsToUint(f930));
+        uint rs1260 = p2g_f2h_rn(floatBitsToUint(f930));
         // 6294: setp.lt.f16  __$temp3, %rs1260, %rs1255;
-        int t548 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
+        int t274 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1260)), floatBitsToUint(p2g_h2f(rs1255)));
         // 6295: selp.u16 %rs1261, 1, 0, __$temp3;}
         // 6297: setp.eq.s16 	%p210, %rs1261, 0;
         // 6298: @%p210 bra 	$L__BB0_349;
-        if (!((bitfieldExtract(int((t548 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t274 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6300: neg.f32 	%f932, %f926;
-          f932 = p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u));
+          precise float f932 = p2g_canon(uintBitsToFloat(floatBitsToUint(f926) ^ 0x80000000u));
           // 6301: fma.rn.f32 	%f933, %f932, %f929, %f925;
-          f933 = p2g_ffma(f932, f929, f925, 0, false);
+          precise float f933 = p2g_ffma(f932, f929, f925, 0, false);
           // 6302: fma.rn.f32 	%f931, %f927, %f933, %f929;
-          f931 = p2g_ffma(f927, f933, f929, 0, false);
+          precise float f931 = p2g_ffma(f927, f933, f929, 0, false);
           // 6304: {  cvt.rn.f16.f32 %rs1688, %f931;}
           rs1688 = p2g_f2h_rn(floatBitsToUint(f931));
         }
       }
       // 6311: mov.b32 {low,high}, %r1713;
-      low_297 = ((r1713 >> 0u) & 0xFFFFu);
-      high_295 = ((r1713 >> 16u) & 0xFFFFu);
+      uint low_297 = ((r1713 >> 0u) & 0xFFFFu);
+      uint high_295 = ((r1713 >> 16u) & 0xFFFFu);
       // 6312: mov.b16 %rs1265, high;}
       // 6316: mov.b32 {low,high}, %r1717;
-      low_298 = ((r1717 >> 0u) & 0xFFFFu);
-      high_296 = ((r1717 >> 16u) & 0xFFFFu);
+      uint low_298 = ((r1717 >> 0u) & 0xFFFFu);
+      uint high_296 = ((r1717 >> 16u) & 0xFFFFu);
       // 6317: mov.b16 %rs1266, high;}
       // 6320: {  cvt.f32.f16 %f934, %rs1265;}
-      uint t549 = floatBitsToUint(p2g_h2f(high_295));
-      f934 = uintBitsToFloat((t549 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t549);
+      uint t275 = floatBitsToUint(p2g_h2f(high_295));
+      precise float f934 = uintBitsToFloat((t275 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t275);
       // 6324: {  cvt.f32.f16 %f935, %rs1266;}
-      uint t550 = floatBitsToUint(p2g_h2f(high_296));
-      f935 = uintBitsToFloat((t550 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t550);
+      uint t276 = floatBitsToUint(p2g_h2f(high_296));
+      precise float f935 = uintBitsToFloat((t276 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t276);
       // 6328: {rcp.approx.ftz.f32 %f936, %f935;
-      f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
+      precise float f936 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f935), true));
       // 6331: mul.f32 	%f938, %f934, %f936;
-      f938 = p2g_fmul(f934, f936, false);
+      precise float f938 = p2g_fmul(f934, f936, false);
       // 6333: {  cvt.rn.f16.f32 %rs1689, %f938;}
-      rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
+      uint rs1689 = p2g_f2h_rn(floatBitsToUint(f938));
       // 6337: {abs.f16 %rs1270,%rs1689;
-      uint t551 = (rs1689 & 0xFFFFu);
-      rs1270 = ((t551 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t551 & 0x7FFFu));
+      uint rs1270 = p2g_habs(rs1689);
       // 6342: setp.lt.f16  __$temp3, %rs1270, %rs1259;
-      int t552 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
+      int t277 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1270)), floatBitsToUint(p2g_h2f(rs1259)));
       // 6343: selp.u16 %rs1272, 1, 0, __$temp3;}
       // 6345: setp.eq.s16 	%p211, %rs1272, 0;
       // 6346: @%p211 bra 	$L__BB0_352;
-      if (!((bitfieldExtract(int((t552 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+      if (!((bitfieldExtract(int((t277 == -1) ? 1u : 0u), 0, 16)) == 0)) {
         // 6348: mov.f32 	%f939, 0f00000000;
-        f939 = 0.0;
+        precise float f939 = 0.0;
         // 6350: {  cvt.rn.f16.f32 %rs1275, %f939;}
-        rs1275 = p2g_f2h_rn(floatBitsToUint(f939));
+        uint rs1275 = p2g_f2h_rn(floatBitsToUint(f939));
         // 6355: setp.lt.f16  __$temp3, %rs1275, %rs1270;
-        int t553 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
+        int t278 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1275)), floatBitsToUint(p2g_h2f(rs1270)));
         // 6356: selp.u16 %rs1276, 1, 0, __$temp3;}
         // 6358: setp.eq.s16 	%p212, %rs1276, 0;
         // 6359: @%p212 bra 	$L__BB0_352;
-        if (!((bitfieldExtract(int((t553 == -1) ? 1u : 0u), 0, 16)) == 0)) {
+        if (!((bitfieldExtract(int((t278 == -1) ? 1u : 0u), 0, 16)) == 0)) {
           // 6361: neg.f32 	%f941, %f935;
-          f941 = p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u));
+          precise float f941 = p2g_canon(uintBitsToFloat(floatBitsToUint(f935) ^ 0x80000000u));
           // 6362: fma.rn.f32 	%f942, %f941, %f938, %f934;
-          f942 = p2g_ffma(f941, f938, f934, 0, false);
+          precise float f942 = p2g_ffma(f941, f938, f934, 0, false);
           // 6363: fma.rn.f32 	%f940, %f936, %f942, %f938;
-          f940 = p2g_ffma(f936, f942, f938, 0, false);
+          precise float f940 = p2g_ffma(f936, f942, f938, 0, false);
           // 6365: {  cvt.rn.f16.f32 %rs1689, %f940;}
           rs1689 = p2g_f2h_rn(floatBitsToUint(f940));
         }
       }
       // 6370: mov.b64 	%rd41, k_output_param_0;
-      rd41 = uint64_t(0ul);
+      uint64_t rd41 = uint64_t(0ul);
       // 6372: {  mov.b32 %r1743, {%rs1688,%rs1689};}
-      r1743 = (rs1688 << 0u) | (rs1689 << 16u);
+      uint r1743 = (rs1688 << 0u) | (rs1689 << 16u);
       // 6377: mov.b32 {low,high}, %r1738;
-      low_299 = ((r1738 >> 0u) & 0xFFFFu);
-      high_297 = ((r1738 >> 16u) & 0xFFFFu);
+      uint low_299 = ((r1738 >> 0u) & 0xFFFFu);
+      uint high_297 = ((r1738 >> 16u) & 0xFFFFu);
       // 6378: mov.b16 %rs1282, low;}
       // 6382: mov.b32 {low,high}, %r1679;
-      low_300 = ((r1679 >> 0u) & 0xFFFFu);
-      high_298 = ((r1679 >> 16u) & 0xFFFFu);
+      uint low_300 = ((r1679 >> 0u) & 0xFFFFu);
+      uint high_298 = ((r1679 >> 16u) & 0xFFFFu);
       // 6383: mov.b16 %rs1283, low;}
       // 6387: mov.b32 {low,high}, %r1684;
-      low_301 = ((r1684 >> 0u) & 0xFFFFu);
-      high_299 = ((r1684 >> 16u) & 0xFFFFu);
+      uint low_301 = ((r1684 >> 0u) & 0xFFFFu);
+      uint high_299 = ((r1684 >> 16u) & 0xFFFFu);
       // 6388: mov.b16 %rs1284, low;}
       // 6390: mov.f32 	%f946, 0fC1400000;
-      f946 = -12.0;
+      precise float f946 = -12.0;
       // 6392: {  cvt.rn.f16.f32 %rs1285, %f946;}
-      rs1285 = p2g_f2h_rn(floatBitsToUint(f946));
+      uint rs1285 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6397: setp.lt.f16  __$temp3, %rs1283, %rs1285;
-      int t554 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_300)), floatBitsToUint(p2g_h2f(rs1285)));
+      int t279 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_300)), floatBitsToUint(p2g_h2f(rs1285)));
       // 6398: selp.u16 %rs1286, 1, 0, __$temp3;}
       // 6400: setp.eq.s16 	%p214, %rs1286, 0;
       // 6401: selp.b16 	%rs1693, %rs1282, %rs1284, %p214;
-      rs1693 = ((bitfieldExtract(int((t554 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_299 : low_301;
+      uint rs1693 = ((bitfieldExtract(int((t279 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_299 : low_301;
       // 6404: mov.b32 {low,high}, %r1738;
-      low_302 = ((r1738 >> 0u) & 0xFFFFu);
-      high_300 = ((r1738 >> 16u) & 0xFFFFu);
+      uint low_302 = ((r1738 >> 0u) & 0xFFFFu);
+      uint high_300 = ((r1738 >> 16u) & 0xFFFFu);
       // 6405: mov.b16 %rs1289, high;}
       // 6409: mov.b32 {low,high}, %r1679;
-      low_303 = ((r1679 >> 0u) & 0xFFFFu);
-      high_301 = ((r1679 >> 16u) & 0xFFFFu);
+      uint low_303 = ((r1679 >> 0u) & 0xFFFFu);
+      uint high_301 = ((r1679 >> 16u) & 0xFFFFu);
       // 6410: mov.b16 %rs1290, high;}
       // 6414: mov.b32 {low,high}, %r1684;
-      low_304 = ((r1684 >> 0u) & 0xFFFFu);
-      high_302 = ((r1684 >> 16u) & 0xFFFFu);
+      uint low_304 = ((r1684 >> 0u) & 0xFFFFu);
+      uint high_302 = ((r1684 >> 16u) & 0xFFFFu);
       // 6415: mov.b16 %rs1291, high;}
       // 6418: {  cvt.rn.f16.f32 %rs1292, %f946;}
-      rs1292 = p2g_f2h_rn(floatBitsToUint(f946));
+      uint rs1292 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6423: setp.lt.f16  __$temp3, %rs1290, %rs1292;
-      int t555 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_301)), floatBitsToUint(p2g_h2f(rs1292)));
+      int t280 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_301)), floatBitsToUint(p2g_h2f(rs1292)));
       // 6424: selp.u16 %rs1293, 1, 0, __$temp3;}
       // 6426: setp.eq.s16 	%p215, %rs1293, 0;
       // 6427: selp.b16 	%rs1692, %rs1289, %rs1291, %p215;
-      rs1692 = ((bitfieldExtract(int((t555 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_300 : high_302;
+      uint rs1692 = ((bitfieldExtract(int((t280 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_300 : high_302;
       // 6430: mov.b32 {low,high}, %r1743;
-      low_305 = ((r1743 >> 0u) & 0xFFFFu);
-      high_303 = ((r1743 >> 16u) & 0xFFFFu);
+      uint low_305 = ((r1743 >> 0u) & 0xFFFFu);
+      uint high_303 = ((r1743 >> 16u) & 0xFFFFu);
       // 6431: mov.b16 %rs1296, low;}
       // 6435: mov.b32 {low,high}, %r1728;
-      low_306 = ((r1728 >> 0u) & 0xFFFFu);
-      high_304 = ((r1728 >> 16u) & 0xFFFFu);
+      uint low_306 = ((r1728 >> 0u) & 0xFFFFu);
+      uint high_304 = ((r1728 >> 16u) & 0xFFFFu);
       // 6436: mov.b16 %rs1297, low;}
       // 6440: mov.b32 {low,high}, %r1733;
-      low_307 = ((r1733 >> 0u) & 0xFFFFu);
-      high_305 = ((r1733 >> 16u) & 0xFFFFu);
+      uint low_307 = ((r1733 >> 0u) & 0xFFFFu);
+      uint high_305 = ((r1733 >> 16u) & 0xFFFFu);
       // 6441: mov.b16 %rs1298, low;}
       // 6444: {  cvt.rn.f16.f32 %rs1299, %f946;}
-      rs1299 = p2g_f2h_rn(floatBitsToUint(f946));
+      uint rs1299 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6449: setp.lt.f16  __$temp3, %rs1297, %rs1299;
-      int t556 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_306)), floatBitsToUint(p2g_h2f(rs1299)));
+      int t281 = p2g_fcmp(floatBitsToUint(p2g_h2f(low_306)), floatBitsToUint(p2g_h2f(rs1299)));
       // 6450: selp.u16 %rs1300, 1, 0, __$temp3;}
       // 6452: setp.eq.s16 	%p216, %rs1300, 0;
       // 6453: selp.b16 	%rs1691, %rs1296, %rs1298, %p216;
-      rs1691 = ((bitfieldExtract(int((t556 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_305 : low_307;
+      uint rs1691 = ((bitfieldExtract(int((t281 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_305 : low_307;
       // 6456: mov.b32 {low,high}, %r1743;
-      low_308 = ((r1743 >> 0u) & 0xFFFFu);
-      high_306 = ((r1743 >> 16u) & 0xFFFFu);
+      uint low_308 = ((r1743 >> 0u) & 0xFFFFu);
+      uint high_306 = ((r1743 >> 16u) & 0xFFFFu);
       // 6457: mov.b16 %rs1303, high;}
       // 6461: mov.b32 {low,high}, %r1728;
-      low_309 = ((r1728 >> 0u) & 0xFFFFu);
-      high_307 = ((r1728 >> 16u) & 0xFFFFu);
+      uint low_309 = ((r1728 >> 0u) & 0xFFFFu);
+      uint high_307 = ((r1728 >> 16u) & 0xFFFFu);
       // 6462: mov.b16 %rs1304, high;}
       // 6466: mov.b32 {low,high}, %r1733;
-      low_310 = ((r1733 >> 0u) & 0xFFFFu);
-      high_308 = ((r1733 >> 16u) & 0xFFFFu);
+      uint low_310 = ((r1733 >> 0u) & 0xFFFFu);
+      uint high_308 = ((r1733 >> 16u) & 0xFFFFu);
       // 6467: mov.b16 %rs1305, high;}
       // 6470: {  cvt.rn.f16.f32 %rs1306, %f946;}
-      rs1306 = p2g_f2h_rn(floatBitsToUint(f946));
+      uint rs1306 = p2g_f2h_rn(floatBitsToUint(f946));
       // 6475: setp.lt.f16  __$temp3, %rs1304, %rs1306;
-      int t557 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_307)), floatBitsToUint(p2g_h2f(rs1306)));
+      int t282 = p2g_fcmp(floatBitsToUint(p2g_h2f(high_307)), floatBitsToUint(p2g_h2f(rs1306)));
       // 6476: selp.u16 %rs1307, 1, 0, __$temp3;}
       // 6478: setp.eq.s16 	%p217, %rs1307, 0;
       // 6479: selp.b16 	%rs1690, %rs1303, %rs1305, %p217;
-      rs1690 = ((bitfieldExtract(int((t557 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_306 : high_308;
+      uint rs1690 = ((bitfieldExtract(int((t282 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_306 : high_308;
       // 6480: ld.param.u16 	%rs1508, [%rd41+192];
-      rs1508 = p192_u16;
+      uint rs1508 = p192_u16;
       // 6481: ld.param.u16 	%rs1509, [%rd41+190];
-      rs1509 = p190_u16;
+      uint rs1509 = p190_u16;
       // 6482: selp.b16 	%rs1444, %rs1508, %rs1509, %p97;
-      rs1444 = p97 ? rs1508 : rs1509;
+      uint rs1444 = p97 ? rs1508 : rs1509;
       // 6483: selp.b16 	%rs1438, %rs1509, %rs1508, %p97;
-      rs1438 = p97 ? rs1509 : rs1508;
+      uint rs1438 = p97 ? rs1509 : rs1508;
       // 6484: mov.f32 	%f947, 0f40900000;
-      f947 = 4.5;
+      precise float f947 = 4.5;
       // 6486: {  cvt.rn.f16.f32 %rs1310, %f947;}
-      rs1310 = p2g_f2h_rn(floatBitsToUint(f947));
+      uint rs1310 = p2g_f2h_rn(floatBitsToUint(f947));
       // 6489: mov.f32 	%f948, 0f00000000;
-      f948 = 0.0;
+      precise float f948 = 0.0;
       // 6491: {  cvt.rn.f16.f32 %rs1311, %f948;}
-      rs1311 = p2g_f2h_rn(floatBitsToUint(f948));
+      uint rs1311 = p2g_f2h_rn(floatBitsToUint(f948));
       // 6495: cvt.rni.f16.f16 %rs1312, %rs507;
-      rs1312 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs507)), 0));
+      uint rs1312 = p2g_hrint(rs507, 0);
       // 6498: {sub.f16 %rs1314,%rs1312,%rs507;
-      rs1314 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1312 & 0xFFFFu)), p2g_h2f(((rs507 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1314 = p2g_hsub(rs1312, rs507);
       // 6502: {fma.rn.f16 %rs1317,%rs1314,%rs536,%rs511;
-      rs1317 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1314 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs511 & 0xFFFFu))));
+      uint rs1317 = p2g_hfma(rs1314, rs536, rs511);
       // 6506: cvt.rni.f16.f16 %rs1321, %rs1317;
-      rs1321 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs1317)), 0));
+      uint rs1321 = p2g_hrint(rs1317, 0);
       // 6509: {sub.f16 %rs1323,%rs1321,%rs1317;
-      rs1323 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1321 & 0xFFFFu)), p2g_h2f(((rs1317 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1323 = p2g_hsub(rs1321, rs1317);
       // 6513: {abs.f16 %rs1326,%rs1323;
-      uint t558 = (rs1323 & 0xFFFFu);
-      rs1326 = ((t558 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t558 & 0x7FFFu));
+      uint rs1326 = p2g_habs(rs1323);
       // 6517: {fma.rn.sat.f16 %rs1328,%rs1326,%rs1438,%rs1310;
-      uint t559 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1326 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1328 = (t559 > 0x7C00u ? 0u : (t559 >= 0x3C00u ? 0x3C00u : t559));
+      uint rs1328 = p2g_hsat(p2g_hfma(rs1326, rs1438, rs1310));
       // 6521: {abs.f16 %rs1332,%rs1314;
-      uint t560 = (rs1314 & 0xFFFFu);
-      rs1332 = ((t560 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t560 & 0x7FFFu));
+      uint rs1332 = p2g_habs(rs1314);
       // 6525: {fma.rn.sat.f16 %rs1334,%rs1332,%rs1444,%rs1310;
-      uint t561 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1332 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1334 = (t561 > 0x7C00u ? 0u : (t561 >= 0x3C00u ? 0x3C00u : t561));
+      uint rs1334 = p2g_hsat(p2g_hfma(rs1332, rs1444, rs1310));
       // 6528: shr.u32 	%r1761, %r450, 16;
       // 6529: cvt.u16.u32 	%rs1448, %r1761;
-      uint64_t t562 = uint64_t(r450 >> 16u);
-      rs1448 = (uint(uint64_t(t562)) & 65535u);
+      uint64_t t283 = uint64_t(r450 >> 16u);
+      uint rs1448 = (uint(uint64_t(t283)) & 65535u);
       // 6530: cvt.u16.u32 	%rs1449, %r451;
-      uint64_t t563 = uint64_t(r451);
-      rs1449 = (uint(uint64_t(t563)) & 65535u);
+      uint64_t t284 = uint64_t(r451);
+      uint rs1449 = (uint(uint64_t(t284)) & 65535u);
       // 6532: {fma.rn.f16 %rs1338,%rs1334,%rs1448,%rs1449;
-      rs1338 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1334 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
+      uint rs1338 = p2g_hfma(rs1334, rs1448, rs1449);
       // 6536: {mul.f16 %rs1342,%rs1338,%rs1328;
-      rs1342 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1338 & 0xFFFFu)), p2g_h2f((rs1328 & 0xFFFFu)))));
+      uint rs1342 = p2g_hmul(rs1338, rs1328);
       // 6540: {add.f16 %rs1345,%rs1311,%rs1342;
-      rs1345 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1311 & 0xFFFFu)), p2g_h2f((rs1342 & 0xFFFFu))));
+      uint rs1345 = p2g_hadd(rs1311, rs1342);
       // 6544: cvt.rni.f16.f16 %rs1348, %rs508;
-      rs1348 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs508)), 0));
+      uint rs1348 = p2g_hrint(rs508, 0);
       // 6547: {sub.f16 %rs1350,%rs1348,%rs508;
-      rs1350 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1348 & 0xFFFFu)), p2g_h2f(((rs508 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1350 = p2g_hsub(rs1348, rs508);
       // 6551: {fma.rn.f16 %rs1353,%rs1350,%rs536,%rs512;
-      rs1353 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1350 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs512 & 0xFFFFu))));
+      uint rs1353 = p2g_hfma(rs1350, rs536, rs512);
       // 6555: cvt.rni.f16.f16 %rs1357, %rs1353;
-      rs1357 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs1353)), 0));
+      uint rs1357 = p2g_hrint(rs1353, 0);
       // 6558: {sub.f16 %rs1359,%rs1357,%rs1353;
-      rs1359 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1357 & 0xFFFFu)), p2g_h2f(((rs1353 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1359 = p2g_hsub(rs1357, rs1353);
       // 6562: {abs.f16 %rs1362,%rs1359;
-      uint t564 = (rs1359 & 0xFFFFu);
-      rs1362 = ((t564 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t564 & 0x7FFFu));
+      uint rs1362 = p2g_habs(rs1359);
       // 6566: {fma.rn.sat.f16 %rs1364,%rs1362,%rs1438,%rs1310;
-      uint t565 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1362 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1364 = (t565 > 0x7C00u ? 0u : (t565 >= 0x3C00u ? 0x3C00u : t565));
+      uint rs1364 = p2g_hsat(p2g_hfma(rs1362, rs1438, rs1310));
       // 6570: {abs.f16 %rs1368,%rs1350;
-      uint t566 = (rs1350 & 0xFFFFu);
-      rs1368 = ((t566 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t566 & 0x7FFFu));
+      uint rs1368 = p2g_habs(rs1350);
       // 6574: {fma.rn.sat.f16 %rs1370,%rs1368,%rs1444,%rs1310;
-      uint t567 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1368 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1370 = (t567 > 0x7C00u ? 0u : (t567 >= 0x3C00u ? 0x3C00u : t567));
+      uint rs1370 = p2g_hsat(p2g_hfma(rs1368, rs1444, rs1310));
       // 6578: {fma.rn.f16 %rs1374,%rs1370,%rs1448,%rs1449;
-      rs1374 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1370 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
+      uint rs1374 = p2g_hfma(rs1370, rs1448, rs1449);
       // 6582: {mul.f16 %rs1378,%rs1374,%rs1364;
-      rs1378 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1374 & 0xFFFFu)), p2g_h2f((rs1364 & 0xFFFFu)))));
+      uint rs1378 = p2g_hmul(rs1374, rs1364);
       // 6586: {add.f16 %rs1381,%rs1345,%rs1378;
-      rs1381 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1345 & 0xFFFFu)), p2g_h2f((rs1378 & 0xFFFFu))));
+      uint rs1381 = p2g_hadd(rs1345, rs1378);
       // 6590: cvt.rni.f16.f16 %rs1384, %rs509;
-      rs1384 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs509)), 0));
+      uint rs1384 = p2g_hrint(rs509, 0);
       // 6593: {sub.f16 %rs1386,%rs1384,%rs509;
-      rs1386 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1384 & 0xFFFFu)), p2g_h2f(((rs509 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1386 = p2g_hsub(rs1384, rs509);
       // 6597: {fma.rn.f16 %rs1389,%rs1386,%rs536,%rs513;
-      rs1389 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1386 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs513 & 0xFFFFu))));
+      uint rs1389 = p2g_hfma(rs1386, rs536, rs513);
       // 6601: cvt.rni.f16.f16 %rs1393, %rs1389;
-      rs1393 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs1389)), 0));
+      uint rs1393 = p2g_hrint(rs1389, 0);
       // 6604: {sub.f16 %rs1395,%rs1393,%rs1389;
-      rs1395 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1393 & 0xFFFFu)), p2g_h2f(((rs1389 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1395 = p2g_hsub(rs1393, rs1389);
       // 6608: {abs.f16 %rs1398,%rs1395;
-      uint t568 = (rs1395 & 0xFFFFu);
-      rs1398 = ((t568 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t568 & 0x7FFFu));
+      uint rs1398 = p2g_habs(rs1395);
       // 6612: {fma.rn.sat.f16 %rs1400,%rs1398,%rs1438,%rs1310;
-      uint t569 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1398 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1400 = (t569 > 0x7C00u ? 0u : (t569 >= 0x3C00u ? 0x3C00u : t569));
+      uint rs1400 = p2g_hsat(p2g_hfma(rs1398, rs1438, rs1310));
       // 6616: {abs.f16 %rs1404,%rs1386;
-      uint t570 = (rs1386 & 0xFFFFu);
-      rs1404 = ((t570 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t570 & 0x7FFFu));
+      uint rs1404 = p2g_habs(rs1386);
       // 6620: {fma.rn.sat.f16 %rs1406,%rs1404,%rs1444,%rs1310;
-      uint t571 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1404 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1406 = (t571 > 0x7C00u ? 0u : (t571 >= 0x3C00u ? 0x3C00u : t571));
+      uint rs1406 = p2g_hsat(p2g_hfma(rs1404, rs1444, rs1310));
       // 6624: {fma.rn.f16 %rs1410,%rs1406,%rs1448,%rs1449;
-      rs1410 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1406 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
+      uint rs1410 = p2g_hfma(rs1406, rs1448, rs1449);
       // 6628: {mul.f16 %rs1414,%rs1410,%rs1400;
-      rs1414 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1410 & 0xFFFFu)), p2g_h2f((rs1400 & 0xFFFFu)))));
+      uint rs1414 = p2g_hmul(rs1410, rs1400);
       // 6632: {add.f16 %rs1417,%rs1381,%rs1414;
-      rs1417 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1381 & 0xFFFFu)), p2g_h2f((rs1414 & 0xFFFFu))));
+      uint rs1417 = p2g_hadd(rs1381, rs1414);
       // 6636: cvt.rni.f16.f16 %rs1420, %rs510;
-      rs1420 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs510)), 0));
+      uint rs1420 = p2g_hrint(rs510, 0);
       // 6639: {sub.f16 %rs1422,%rs1420,%rs510;
-      rs1422 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1420 & 0xFFFFu)), p2g_h2f(((rs510 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1422 = p2g_hsub(rs1420, rs510);
       // 6643: {fma.rn.f16 %rs1425,%rs1422,%rs536,%rs514;
-      rs1425 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1422 & 0xFFFFu)), p2g_h2f((rs536 & 0xFFFFu))), p2g_h2f((rs514 & 0xFFFFu))));
+      uint rs1425 = p2g_hfma(rs1422, rs536, rs514);
       // 6647: cvt.rni.f16.f16 %rs1429, %rs1425;
-      rs1429 = p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(rs1425)), 0));
+      uint rs1429 = p2g_hrint(rs1425, 0);
       // 6650: {sub.f16 %rs1431,%rs1429,%rs1425;
-      rs1431 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1429 & 0xFFFFu)), p2g_h2f(((rs1425 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1431 = p2g_hsub(rs1429, rs1425);
       // 6654: {abs.f16 %rs1434,%rs1431;
-      uint t572 = (rs1431 & 0xFFFFu);
-      rs1434 = ((t572 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t572 & 0x7FFFu));
+      uint rs1434 = p2g_habs(rs1431);
       // 6658: {fma.rn.sat.f16 %rs1436,%rs1434,%rs1438,%rs1310;
-      uint t573 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1434 & 0xFFFFu)), p2g_h2f((rs1438 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1436 = (t573 > 0x7C00u ? 0u : (t573 >= 0x3C00u ? 0x3C00u : t573));
+      uint rs1436 = p2g_hsat(p2g_hfma(rs1434, rs1438, rs1310));
       // 6662: {abs.f16 %rs1440,%rs1422;
-      uint t574 = (rs1422 & 0xFFFFu);
-      rs1440 = ((t574 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t574 & 0x7FFFu));
+      uint rs1440 = p2g_habs(rs1422);
       // 6666: {fma.rn.sat.f16 %rs1442,%rs1440,%rs1444,%rs1310;
-      uint t575 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1440 & 0xFFFFu)), p2g_h2f((rs1444 & 0xFFFFu))), p2g_h2f((rs1310 & 0xFFFFu))));
-      rs1442 = (t575 > 0x7C00u ? 0u : (t575 >= 0x3C00u ? 0x3C00u : t575));
+      uint rs1442 = p2g_hsat(p2g_hfma(rs1440, rs1444, rs1310));
       // 6670: {fma.rn.f16 %rs1446,%rs1442,%rs1448,%rs1449;
-      rs1446 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1442 & 0xFFFFu)), p2g_h2f((rs1448 & 0xFFFFu))), p2g_h2f((rs1449 & 0xFFFFu))));
+      uint rs1446 = p2g_hfma(rs1442, rs1448, rs1449);
       // 6674: {mul.f16 %rs1450,%rs1446,%rs1436;
-      rs1450 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1446 & 0xFFFFu)), p2g_h2f((rs1436 & 0xFFFFu)))));
+      uint rs1450 = p2g_hmul(rs1446, rs1436);
       // 6678: {add.f16 %rs1453,%rs1417,%rs1450;
-      rs1453 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1417 & 0xFFFFu)), p2g_h2f((rs1450 & 0xFFFFu))));
+      uint rs1453 = p2g_hadd(rs1417, rs1450);
       // 6681: mov.f32 	%f949, 0f3E800000;
-      f949 = 0.25;
+      precise float f949 = 0.25;
       // 6683: {  cvt.rn.f16.f32 %rs1456, %f949;}
-      rs1456 = p2g_f2h_rn(floatBitsToUint(f949));
+      uint rs1456 = p2g_f2h_rn(floatBitsToUint(f949));
       // 6687: {mul.f16 %rs1457,%rs1456,%rs1453;
-      rs1457 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1456 & 0xFFFFu)), p2g_h2f((rs1453 & 0xFFFFu)))));
+      uint rs1457 = p2g_hmul(rs1456, rs1453);
       // 6691: {  cvt.rn.f16.f32 %rs1460, %f93;}
-      rs1460 = p2g_f2h_rn(floatBitsToUint(f93));
+      uint rs1460 = p2g_f2h_rn(floatBitsToUint(f93));
       // 6694: mov.f32 	%f951, 0f3F666666;
-      f951 = uintBitsToFloat(0x3F666666u);
+      precise float f951 = uintBitsToFloat(0x3F666666u);
       // 6696: {  cvt.rn.f16.f32 %rs1461, %f951;}
-      rs1461 = p2g_f2h_rn(floatBitsToUint(f951));
+      uint rs1461 = p2g_f2h_rn(floatBitsToUint(f951));
       // 6699: mov.f32 	%f952, 0f3DCCCCCD;
-      f952 = uintBitsToFloat(0x3DCCCCCDu);
+      precise float f952 = uintBitsToFloat(0x3DCCCCCDu);
       // 6701: {  cvt.rn.f16.f32 %rs1462, %f952;}
-      rs1462 = p2g_f2h_rn(floatBitsToUint(f952));
+      uint rs1462 = p2g_f2h_rn(floatBitsToUint(f952));
       // 6705: {fma.rn.f16 %rs1463,%rs1461,%rs1460,%rs1462;
-      rs1463 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1461 & 0xFFFFu)), p2g_h2f((rs1460 & 0xFFFFu))), p2g_h2f((rs1462 & 0xFFFFu))));
+      uint rs1463 = p2g_hfma(rs1461, rs1460, rs1462);
       // 6708: ld.param.u16 	%rs1469, [%rd41+184];
-      rs1469 = p184_u16;
+      uint rs1469 = p184_u16;
       // 6710: {sub.f16 %rs1467,%rs1460,%rs1469;
-      rs1467 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1469 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1467 = p2g_hsub(rs1460, rs1469);
       // 6713: ld.param.u16 	%rs1472, [%rd41+186];
-      rs1472 = p186_u16;
+      uint rs1472 = p186_u16;
       // 6715: {mul.f16 %rs1470,%rs1467,%rs1472;
-      rs1470 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1467 & 0xFFFFu)), p2g_h2f((rs1472 & 0xFFFFu)))));
+      uint rs1470 = p2g_hmul(rs1467, rs1472);
       // 6719: {sub.f16 %rs1473,%rs1463,%rs1469;
-      rs1473 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1463 & 0xFFFFu)), p2g_h2f(((rs1469 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1473 = p2g_hsub(rs1463, rs1469);
       // 6723: {mul.f16 %rs1476,%rs1473,%rs1472;
-      rs1476 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1473 & 0xFFFFu)), p2g_h2f((rs1472 & 0xFFFFu)))));
+      uint rs1476 = p2g_hmul(rs1473, rs1472);
       // 6727: {sub.f16 %rs1479,%rs1463,%rs1476;
-      rs1479 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1463 & 0xFFFFu)), p2g_h2f(((rs1476 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1479 = p2g_hsub(rs1463, rs1476);
       // 6731: {fma.rn.sat.f16 %rs1482,%rs1457,%rs1479,%rs1476;
-      uint t576 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1457 & 0xFFFFu)), p2g_h2f((rs1479 & 0xFFFFu))), p2g_h2f((rs1476 & 0xFFFFu))));
-      rs1482 = (t576 > 0x7C00u ? 0u : (t576 >= 0x3C00u ? 0x3C00u : t576));
+      uint rs1482 = p2g_hsat(p2g_hfma(rs1457, rs1479, rs1476));
       // 6736: mov.b32 {low,high}, %r352;
-      low_311 = ((r352 >> 0u) & 0xFFFFu);
-      high_309 = ((r352 >> 16u) & 0xFFFFu);
+      uint low_311 = ((r352 >> 0u) & 0xFFFFu);
+      uint high_309 = ((r352 >> 16u) & 0xFFFFu);
       // 6737: mov.b16 %rs1694, low;}
-      rs1694 = low_311;
+      uint rs1694 = low_311;
       // 6741: mov.b32 {low,high}, %r352;
-      low_312 = ((r352 >> 0u) & 0xFFFFu);
-      high_310 = ((r352 >> 16u) & 0xFFFFu);
+      uint low_312 = ((r352 >> 0u) & 0xFFFFu);
+      uint high_310 = ((r352 >> 16u) & 0xFFFFu);
       // 6742: mov.b16 %rs1695, high;}
-      rs1695 = high_310;
+      uint rs1695 = high_310;
       // 6746: mov.b32 {low,high}, %r356;
-      low_313 = ((r356 >> 0u) & 0xFFFFu);
-      high_311 = ((r356 >> 16u) & 0xFFFFu);
+      uint low_313 = ((r356 >> 0u) & 0xFFFFu);
+      uint high_311 = ((r356 >> 16u) & 0xFFFFu);
       // 6747: mov.b16 %rs1696, low;}
-      rs1696 = low_313;
+      uint rs1696 = low_313;
       // 6751: mov.b32 {low,high}, %r356;
-      low_314 = ((r356 >> 0u) & 0xFFFFu);
-      high_312 = ((r356 >> 16u) & 0xFFFFu);
+      uint low_314 = ((r356 >> 0u) & 0xFFFFu);
+      uint high_312 = ((r356 >> 16u) & 0xFFFFu);
       // 6752: mov.b16 %rs1697, high;}
-      rs1697 = high_312;
+      uint rs1697 = high_312;
       // 6755: {mul.f16 %rs1490,%rs1694,%rs1693;
-      rs1490 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1694 & 0xFFFFu)), p2g_h2f((rs1693 & 0xFFFFu)))));
+      uint rs1490 = p2g_hmul(rs1694, rs1693);
       // 6759: {mul.f16 %rs1493,%rs1490,%rs1692;
-      rs1493 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1490 & 0xFFFFu)), p2g_h2f((rs1692 & 0xFFFFu)))));
+      uint rs1493 = p2g_hmul(rs1490, rs1692);
       // 6763: {mul.f16 %rs1496,%rs1493,%rs1691;
-      rs1496 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1493 & 0xFFFFu)), p2g_h2f((rs1691 & 0xFFFFu)))));
+      uint rs1496 = p2g_hmul(rs1493, rs1691);
       // 6767: {mul.f16 %rs1499,%rs1496,%rs1690;
-      rs1499 = p2g_f2h_rn(floatBitsToUint(p2g_fmul_x(p2g_h2f((rs1496 & 0xFFFFu)), p2g_h2f((rs1690 & 0xFFFFu)))));
+      uint rs1499 = p2g_hmul(rs1496, rs1690);
       // 6771: {abs.f16 %rs1502,%rs1499;
-      uint t577 = (rs1499 & 0xFFFFu);
-      rs1502 = ((t577 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (t577 & 0x7FFFu));
+      uint rs1502 = p2g_habs(rs1499);
       // 6774: mov.u16 	%rs1506, 31744;
       // 6777: setp.lt.f16  __$temp3, %rs1502, %rs1506;
-      int t578 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1502)), floatBitsToUint(p2g_h2f(31744u)));
+      int t285 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs1502)), floatBitsToUint(p2g_h2f(31744u)));
       // 6778: selp.u16 %rs1504, 1, 0, __$temp3;}
-      rs1504 = (t578 == -1) ? 1u : 0u;
+      uint rs1504 = (t285 == -1) ? 1u : 0u;
       // 6780: setp.ne.s16 	%p218, %rs1504, 0;
       // 6781: @%p218 bra 	$L__BB0_354;
       if (!((bitfieldExtract(int(rs1504), 0, 16)) != 0)) {
@@ -8875,509 +7988,483 @@ void main() {
       // 6798: mov.u32 	%r1832, %tid.y;
       // 6799: add.s32 	%r1831, %r1833, %r1832;
       // 6800: shl.b32 	%r1830, %r1831, 1;
-      r1830 = uint(int(gl_WorkGroupID.y << 4u) + int(gl_LocalInvocationID.y)) << 1u;
+      uint r1830 = uint(int(gl_WorkGroupID.y << 4u) + int(gl_LocalInvocationID.y)) << 1u;
       // 6801: or.b32  	%r1829, %r1830, 1;
-      r1829 = r1830 | 1u;
+      uint r1829 = r1830 | 1u;
       // 6802: mov.b64 	%rd42, k_output_param_0;
-      rd42 = uint64_t(0ul);
+      uint64_t rd42 = uint64_t(0ul);
       // 6803: ld.param.u64 	%rd26, [%rd42+296];
-      rd26 = p296_u64;
+      uint64_t rd26 = p296_u64;
       // 6804: shl.b32 	%r1766, %r26, 2;
-      r1766 = r26 << 2u;
+      uint r1766 = r26 << 2u;
       // 6806: {sub.f16 %rs1511,%rs1460,%rs1470;
-      rs1511 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1511 = p2g_hsub(rs1460, rs1470);
       // 6810: {fma.rn.sat.f16 %rs1514,%rs1342,%rs1511,%rs1470;
-      uint t579 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1342 & 0xFFFFu)), p2g_h2f((rs1511 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1514 = (t579 > 0x7C00u ? 0u : (t579 >= 0x3C00u ? 0x3C00u : t579));
+      uint rs1514 = p2g_hsat(p2g_hfma(rs1342, rs1511, rs1470));
       // 6814: {  cvt.f32.f16 %f954, %rs1514;}
-      uint t580 = floatBitsToUint(p2g_h2f(rs1514));
-      f954 = uintBitsToFloat((t580 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t580);
+      uint t286 = floatBitsToUint(p2g_h2f(rs1514));
+      precise float f954 = uintBitsToFloat((t286 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t286);
       // 6818: {  cvt.f32.f16 %f955, %rs1693;}
-      uint t581 = floatBitsToUint(p2g_h2f(rs1693));
-      f955 = uintBitsToFloat((t581 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t581);
+      uint t287 = floatBitsToUint(p2g_h2f(rs1693));
+      precise float f955 = uintBitsToFloat((t287 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t287);
       // 6821: sub.f32 	%f970, %f955, %f105;
-      f970 = p2g_fsub(f955, f105, false);
+      precise float f970 = p2g_fsub(f955, f105, false);
       // 6822: fma.rn.f32 	%f971, %f954, %f970, %f105;
-      f971 = p2g_ffma(f954, f970, f105, 0, false);
+      precise float f971 = p2g_ffma(f954, f970, f105, 0, false);
       // 6823: setp.lt.f32 	%p219, %f971, 0f3F7D70A4;
-      int t582 = p2g_fcmp(floatBitsToUint(f971), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t288 = p2g_fcmp(floatBitsToUint(f971), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6824: add.f32 	%f972, %f971, 0fBF7D70A4;
-      f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f972 = p2g_fadd(f971, uintBitsToFloat(0xBF7D70A4u), false);
       // 6825: fma.rn.f32 	%f973, %f972, 0f447A0000, 0f3F7D70A4;
-      f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f973 = p2g_ffma(f972, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6826: selp.f32 	%f956, %f971, %f973, %p219;
-      f956 = (t582 == -1) ? f971 : f973;
+      precise float f956 = (t288 == -1) ? f971 : f973;
       // 6828: {  cvt.rn.f16.f32 %rs1520, %f956;}
-      rs1520 = p2g_f2h_rn(floatBitsToUint(f956));
+      uint rs1520 = p2g_f2h_rn(floatBitsToUint(f956));
       // 6831: sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1830}], {%rs1520};
-      uint t583;
-      bool t584 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 1u, 2u, t583);
-      if (t584) {
-        p2g_surf_st(rd26 /* p296_u64 */, t583 + 0u, 2u, rs1520);
-      }
+      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1830), 0), 0, 2u, 2u, 2u, rs1520);
       // 6833: {sub.f16 %rs1521,%rs1460,%rs1470;
-      rs1521 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1521 = p2g_hsub(rs1460, rs1470);
       // 6837: {fma.rn.sat.f16 %rs1524,%rs1378,%rs1521,%rs1470;
-      uint t585 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1378 & 0xFFFFu)), p2g_h2f((rs1521 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1524 = (t585 > 0x7C00u ? 0u : (t585 >= 0x3C00u ? 0x3C00u : t585));
+      uint rs1524 = p2g_hsat(p2g_hfma(rs1378, rs1521, rs1470));
       // 6841: {  cvt.f32.f16 %f957, %rs1524;}
-      uint t586 = floatBitsToUint(p2g_h2f(rs1524));
-      f957 = uintBitsToFloat((t586 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t586);
+      uint t289 = floatBitsToUint(p2g_h2f(rs1524));
+      precise float f957 = uintBitsToFloat((t289 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t289);
       // 6845: {  cvt.f32.f16 %f958, %rs1692;}
-      uint t587 = floatBitsToUint(p2g_h2f(rs1692));
-      f958 = uintBitsToFloat((t587 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t587);
+      uint t290 = floatBitsToUint(p2g_h2f(rs1692));
+      precise float f958 = uintBitsToFloat((t290 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t290);
       // 6848: sub.f32 	%f974, %f958, %f106;
-      f974 = p2g_fsub(f958, f106, false);
+      precise float f974 = p2g_fsub(f958, f106, false);
       // 6849: fma.rn.f32 	%f975, %f957, %f974, %f106;
-      f975 = p2g_ffma(f957, f974, f106, 0, false);
+      precise float f975 = p2g_ffma(f957, f974, f106, 0, false);
       // 6850: setp.lt.f32 	%p220, %f975, 0f3F7D70A4;
-      int t588 = p2g_fcmp(floatBitsToUint(f975), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t291 = p2g_fcmp(floatBitsToUint(f975), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6851: add.f32 	%f976, %f975, 0fBF7D70A4;
-      f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f976 = p2g_fadd(f975, uintBitsToFloat(0xBF7D70A4u), false);
       // 6852: fma.rn.f32 	%f977, %f976, 0f447A0000, 0f3F7D70A4;
-      f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f977 = p2g_ffma(f976, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6853: selp.f32 	%f959, %f975, %f977, %p220;
-      f959 = (t588 == -1) ? f975 : f977;
+      precise float f959 = (t291 == -1) ? f975 : f977;
       // 6855: {  cvt.rn.f16.f32 %rs1530, %f959;}
-      rs1530 = p2g_f2h_rn(floatBitsToUint(f959));
+      uint rs1530 = p2g_f2h_rn(floatBitsToUint(f959));
       // 6858: or.b32  	%r1772, %r1766, 2;
-      r1772 = r1766 | 2u;
+      uint r1772 = r1766 | 2u;
       // 6859: sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1830}], {%rs1530};
-      uint t589;
-      bool t590 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 1u, 2u, t589);
-      if (t590) {
-        p2g_surf_st(rd26 /* p296_u64 */, t589 + 0u, 2u, rs1530);
-      }
+      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1830), 0), 0, 2u, 2u, 2u, rs1530);
       // 6861: {sub.f16 %rs1531,%rs1460,%rs1470;
-      rs1531 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1531 = p2g_hsub(rs1460, rs1470);
       // 6865: {fma.rn.sat.f16 %rs1534,%rs1414,%rs1531,%rs1470;
-      uint t591 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1414 & 0xFFFFu)), p2g_h2f((rs1531 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1534 = (t591 > 0x7C00u ? 0u : (t591 >= 0x3C00u ? 0x3C00u : t591));
+      uint rs1534 = p2g_hsat(p2g_hfma(rs1414, rs1531, rs1470));
       // 6869: {  cvt.f32.f16 %f960, %rs1534;}
-      uint t592 = floatBitsToUint(p2g_h2f(rs1534));
-      f960 = uintBitsToFloat((t592 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t592);
+      uint t292 = floatBitsToUint(p2g_h2f(rs1534));
+      precise float f960 = uintBitsToFloat((t292 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t292);
       // 6873: {  cvt.f32.f16 %f961, %rs1691;}
-      uint t593 = floatBitsToUint(p2g_h2f(rs1691));
-      f961 = uintBitsToFloat((t593 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t593);
+      uint t293 = floatBitsToUint(p2g_h2f(rs1691));
+      precise float f961 = uintBitsToFloat((t293 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t293);
       // 6876: sub.f32 	%f978, %f961, %f107;
-      f978 = p2g_fsub(f961, f107, false);
+      precise float f978 = p2g_fsub(f961, f107, false);
       // 6877: fma.rn.f32 	%f979, %f960, %f978, %f107;
-      f979 = p2g_ffma(f960, f978, f107, 0, false);
+      precise float f979 = p2g_ffma(f960, f978, f107, 0, false);
       // 6878: setp.lt.f32 	%p221, %f979, 0f3F7D70A4;
-      int t594 = p2g_fcmp(floatBitsToUint(f979), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t294 = p2g_fcmp(floatBitsToUint(f979), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6879: add.f32 	%f980, %f979, 0fBF7D70A4;
-      f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f980 = p2g_fadd(f979, uintBitsToFloat(0xBF7D70A4u), false);
       // 6880: fma.rn.f32 	%f981, %f980, 0f447A0000, 0f3F7D70A4;
-      f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f981 = p2g_ffma(f980, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6881: selp.f32 	%f962, %f979, %f981, %p221;
-      f962 = (t594 == -1) ? f979 : f981;
+      precise float f962 = (t294 == -1) ? f979 : f981;
       // 6883: {  cvt.rn.f16.f32 %rs1540, %f962;}
-      rs1540 = p2g_f2h_rn(floatBitsToUint(f962));
+      uint rs1540 = p2g_f2h_rn(floatBitsToUint(f962));
       // 6886: sust.b.2d.b16.zero 	[%rd26, {%r1766, %r1829}], {%rs1540};
-      uint t595;
-      bool t596 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 1u, 2u, t595);
-      if (t596) {
-        p2g_surf_st(rd26 /* p296_u64 */, t595 + 0u, 2u, rs1540);
-      }
+      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1766), int(r1829), 0), 0, 2u, 2u, 2u, rs1540);
       // 6888: {sub.f16 %rs1541,%rs1460,%rs1470;
-      rs1541 = p2g_f2h_rn(p2g_odd_sumf(p2g_h2f((rs1460 & 0xFFFFu)), p2g_h2f(((rs1470 & 0xFFFFu) ^ 0x8000u))));
+      uint rs1541 = p2g_hsub(rs1460, rs1470);
       // 6892: {fma.rn.sat.f16 %rs1544,%rs1450,%rs1541,%rs1470;
-      uint t597 = p2g_f2h_rn(p2g_odd_sumf(p2g_fmul_x(p2g_h2f((rs1450 & 0xFFFFu)), p2g_h2f((rs1541 & 0xFFFFu))), p2g_h2f((rs1470 & 0xFFFFu))));
-      rs1544 = (t597 > 0x7C00u ? 0u : (t597 >= 0x3C00u ? 0x3C00u : t597));
+      uint rs1544 = p2g_hsat(p2g_hfma(rs1450, rs1541, rs1470));
       // 6896: {  cvt.f32.f16 %f963, %rs1544;}
-      uint t598 = floatBitsToUint(p2g_h2f(rs1544));
-      f963 = uintBitsToFloat((t598 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t598);
+      uint t295 = floatBitsToUint(p2g_h2f(rs1544));
+      precise float f963 = uintBitsToFloat((t295 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t295);
       // 6900: {  cvt.f32.f16 %f964, %rs1690;}
-      uint t599 = floatBitsToUint(p2g_h2f(rs1690));
-      f964 = uintBitsToFloat((t599 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t599);
+      uint t296 = floatBitsToUint(p2g_h2f(rs1690));
+      precise float f964 = uintBitsToFloat((t296 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t296);
       // 6903: sub.f32 	%f982, %f964, %f108;
-      f982 = p2g_fsub(f964, f108, false);
+      precise float f982 = p2g_fsub(f964, f108, false);
       // 6904: fma.rn.f32 	%f983, %f963, %f982, %f108;
-      f983 = p2g_ffma(f963, f982, f108, 0, false);
+      precise float f983 = p2g_ffma(f963, f982, f108, 0, false);
       // 6905: setp.lt.f32 	%p222, %f983, 0f3F7D70A4;
-      int t600 = p2g_fcmp(floatBitsToUint(f983), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
+      int t297 = p2g_fcmp(floatBitsToUint(f983), floatBitsToUint(uintBitsToFloat(0x3F7D70A4u)));
       // 6906: add.f32 	%f984, %f983, 0fBF7D70A4;
-      f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
+      precise float f984 = p2g_fadd(f983, uintBitsToFloat(0xBF7D70A4u), false);
       // 6907: fma.rn.f32 	%f985, %f984, 0f447A0000, 0f3F7D70A4;
-      f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
+      precise float f985 = p2g_ffma(f984, 1000.0, uintBitsToFloat(0x3F7D70A4u), 0, false);
       // 6908: selp.f32 	%f965, %f983, %f985, %p222;
-      f965 = (t600 == -1) ? f983 : f985;
+      precise float f965 = (t297 == -1) ? f983 : f985;
       // 6910: {  cvt.rn.f16.f32 %rs1550, %f965;}
-      rs1550 = p2g_f2h_rn(floatBitsToUint(f965));
+      uint rs1550 = p2g_f2h_rn(floatBitsToUint(f965));
       // 6913: sust.b.2d.b16.zero 	[%rd26, {%r1772, %r1829}], {%rs1550};
-      uint t601;
-      bool t602 = p2g_surf_off(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 1u, 2u, t601);
-      if (t602) {
-        p2g_surf_st(rd26 /* p296_u64 */, t601 + 0u, 2u, rs1550);
-      }
+      p2g_sust(rd26 /* p296_u64 */, ivec3(int(r1772), int(r1829), 0), 0, 2u, 2u, 2u, rs1550);
       // 6915: {  cvt.f32.f16 %f966, %rs1482;}
-      uint t603 = floatBitsToUint(p2g_h2f(rs1482));
-      f966 = uintBitsToFloat((t603 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t603);
+      uint t298 = floatBitsToUint(p2g_h2f(rs1482));
+      precise float f966 = uintBitsToFloat((t298 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t298);
       // 6919: {  cvt.f32.f16 %f967, %rs1694;}
-      uint t604 = floatBitsToUint(p2g_h2f(rs1694));
-      f967 = uintBitsToFloat((t604 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t604);
+      uint t299 = floatBitsToUint(p2g_h2f(rs1694));
+      precise float f967 = uintBitsToFloat((t299 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t299);
       // 6922: mov.f32 	%f1109, 0f3F800000;
-      f1109 = 1.0;
+      precise float f1109 = 1.0;
       // 6923: sub.f32 	%f987, %f1109, %f966;
-      f987 = p2g_fsub(f1109, f966, false);
+      precise float f987 = p2g_fsub(f1109, f966, false);
       // 6924: mul.f32 	%f988, %f109, %f987;
-      f988 = p2g_fmul(f109, f987, false);
+      precise float f988 = p2g_fmul(f109, f987, false);
       // 6925: fma.rn.f32 	%f989, %f966, %f967, %f988;
-      f989 = p2g_ffma(f966, f967, f988, 0, false);
+      precise float f989 = p2g_ffma(f966, f967, f988, 0, false);
       // 6927: {  cvt.f32.f16 %f968, %rs1695;}
-      uint t605 = floatBitsToUint(p2g_h2f(rs1695));
-      f968 = uintBitsToFloat((t605 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t605);
+      uint t300 = floatBitsToUint(p2g_h2f(rs1695));
+      precise float f968 = uintBitsToFloat((t300 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t300);
       // 6930: mul.f32 	%f990, %f966, %f968;
-      f990 = p2g_fmul(f966, f968, false);
+      precise float f990 = p2g_fmul(f966, f968, false);
       // 6931: fma.rn.f32 	%f991, %f110, %f987, %f990;
-      f991 = p2g_ffma(f110, f987, f990, 0, false);
+      precise float f991 = p2g_ffma(f110, f987, f990, 0, false);
       // 6933: {  cvt.f32.f16 %f969, %rs1696;}
-      uint t606 = floatBitsToUint(p2g_h2f(rs1696));
-      f969 = uintBitsToFloat((t606 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t606);
+      uint t301 = floatBitsToUint(p2g_h2f(rs1696));
+      precise float f969 = uintBitsToFloat((t301 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t301);
       // 6936: mul.f32 	%f992, %f966, %f969;
-      f992 = p2g_fmul(f966, f969, false);
+      precise float f992 = p2g_fmul(f966, f969, false);
       // 6937: fma.rn.f32 	%f993, %f111, %f987, %f992;
-      f993 = p2g_ffma(f111, f987, f992, 0, false);
+      precise float f993 = p2g_ffma(f111, f987, f992, 0, false);
       // 6938: add.f32 	%f994, %f971, %f975;
-      f994 = p2g_fadd(f971, f975, false);
+      precise float f994 = p2g_fadd(f971, f975, false);
       // 6939: add.f32 	%f995, %f994, %f979;
-      f995 = p2g_fadd(f994, f979, false);
+      precise float f995 = p2g_fadd(f994, f979, false);
       // 6940: add.f32 	%f996, %f995, %f983;
-      f996 = p2g_fadd(f995, f983, false);
+      precise float f996 = p2g_fadd(f995, f983, false);
       // 6941: mul.f32 	%f129, %f996, 0f3E800000;
-      f129 = p2g_fmul(f996, 0.25, false);
+      precise float f129 = p2g_fmul(f996, 0.25, false);
       // 6942: mov.f32 	%f997, 0f3727C5AC;
-      f997 = uintBitsToFloat(0x3727C5ACu);
+      precise float f997 = uintBitsToFloat(0x3727C5ACu);
       // 6943: max.f32 	%f998, %f989, %f997;
-      f998 = p2g_fmax(f989, f997);
+      precise float f998 = p2g_fmax(f989, f997);
       // 6944: div.rn.f32 	%f999, %f991, %f998;
-      f999 = p2g_div32(f991, f998, 0, false);
+      precise float f999 = p2g_div32(f991, f998, 0, false);
       // 6945: mul.f32 	%f130, %f999, %f129;
-      f130 = p2g_fmul(f999, f129, false);
+      precise float f130 = p2g_fmul(f999, f129, false);
       // 6946: div.rn.f32 	%f131, %f993, %f998;
-      f131 = p2g_div32(f993, f998, 0, false);
+      precise float f131 = p2g_div32(f993, f998, 0, false);
       // 6947: ld.param.u8 	%rs1555, [%rd42+90];
       // 6948: setp.ne.s16 	%p223, %rs1555, 0;
       // 6949: @%p223 bra 	$L__BB0_366;
       if (!((bitfieldExtract(int(p90_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
         // 6951: mov.b64 	%rd43, k_output_param_0;
-        rd43 = uint64_t(0ul);
+        uint64_t rd43 = uint64_t(0ul);
         // 6952: ld.param.u8 	%rs1557, [%rd43+89];
         // 6953: setp.ne.s16 	%p225, %rs1557, 0;
-        p225 = (bitfieldExtract(int(p89_u8 & 0x0000FFFFu), 0, 16)) != 0;
+        bool p225 = (bitfieldExtract(int(p89_u8 & 0x0000FFFFu), 0, 16)) != 0;
         // 6954: setp.eq.s16 	%p226, %rs1504, 0;
         // 6955: or.pred  	%p227, %p85, %p226;
         // 6956: and.pred  	%p228, %p227, %p225;
-        p228 = (p85 || ((bitfieldExtract(int(rs1504), 0, 16)) == 0)) && p225;
+        bool p228 = (p85 || ((bitfieldExtract(int(rs1504), 0, 16)) == 0)) && p225;
         // 6957: selp.f32 	%f132, 0f3F000000, %f129, %p228;
-        f132 = p228 ? 0.5 : f129;
+        precise float f132 = p228 ? 0.5 : f129;
         // 6958: selp.f32 	%f133, 0f3E800000, %f130, %p228;
-        f133 = p228 ? 0.25 : f130;
+        precise float f133 = p228 ? 0.25 : f130;
         // 6959: mul.f32 	%f1002, %f131, %f129;
-        f1002 = p2g_fmul(f131, f129, false);
+        precise float f1002 = p2g_fmul(f131, f129, false);
         // 6960: selp.f32 	%f134, 0fBE800000, %f1002, %p228;
-        f134 = p228 ? -0.25 : f1002;
+        precise float f134 = p228 ? -0.25 : f1002;
         // 6962: {  cvt.f32.f16 %f1000, %rs1697;}
-        uint t607 = floatBitsToUint(p2g_h2f(rs1697));
-        f1000 = uintBitsToFloat((t607 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t607);
+        uint t302 = floatBitsToUint(p2g_h2f(rs1697));
+        precise float f1000 = uintBitsToFloat((t302 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t302);
         // 6965: add.f32 	%f1003, %f134, 0fB727C5AC;
-        f1003 = p2g_fadd(f134, uintBitsToFloat(0xB727C5ACu), false);
+        precise float f1003 = p2g_fadd(f134, uintBitsToFloat(0xB727C5ACu), false);
         // 6966: mov.f32 	%f1004, 0f00000000;
-        f1004 = 0.0;
+        precise float f1004 = 0.0;
         // 6967: max.f32 	%f136, %f129, %f1004;
-        f136 = p2g_fmax(f129, f1004);
+        precise float f136 = p2g_fmax(f129, f1004);
         // 6968: neg.f32 	%f1005, %f136;
-        f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
+        precise float f1005 = p2g_canon(uintBitsToFloat(floatBitsToUint(f136) ^ 0x80000000u));
         // 6969: setp.lt.f32 	%p229, %f1003, %f1005;
-        int t608 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
+        int t303 = p2g_fcmp(floatBitsToUint(f1003), floatBitsToUint(f1005));
         // 6970: sub.f32 	%f1007, %f997, %f134;
-        f1007 = p2g_fsub(f997, f134, false);
+        precise float f1007 = p2g_fsub(f997, f134, false);
         // 6971: selp.f32 	%f1008, %f1007, %f136, %p229;
-        f1008 = (t608 == -1) ? f1007 : f136;
+        precise float f1008 = (t303 == -1) ? f1007 : f136;
         // 6972: sub.f32 	%f1009, %f133, %f134;
-        f1009 = p2g_fsub(f133, f134, false);
+        precise float f1009 = p2g_fsub(f133, f134, false);
         // 6973: add.f32 	%f1010, %f1009, 0fB727C5AC;
-        f1010 = p2g_fadd(f1009, uintBitsToFloat(0xB727C5ACu), false);
+        precise float f1010 = p2g_fadd(f1009, uintBitsToFloat(0xB727C5ACu), false);
         // 6974: neg.f32 	%f1011, %f1008;
-        f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
+        precise float f1011 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1008) ^ 0x80000000u));
         // 6975: setp.lt.f32 	%p230, %f1010, %f1011;
-        int t609 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
+        int t304 = p2g_fcmp(floatBitsToUint(f1010), floatBitsToUint(f1011));
         // 6976: sub.f32 	%f1012, %f134, %f133;
-        f1012 = p2g_fsub(f134, f133, false);
+        precise float f1012 = p2g_fsub(f134, f133, false);
         // 6977: add.f32 	%f1013, %f1012, 0f3727C5AC;
-        f1013 = p2g_fadd(f1012, uintBitsToFloat(0x3727C5ACu), false);
+        precise float f1013 = p2g_fadd(f1012, uintBitsToFloat(0x3727C5ACu), false);
         // 6978: selp.f32 	%f1014, %f1013, %f1008, %p230;
-        f1014 = (t609 == -1) ? f1013 : f1008;
+        precise float f1014 = (t304 == -1) ? f1013 : f1008;
         // 6979: neg.f32 	%f1015, %f133;
-        f1015 = p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u));
+        precise float f1015 = p2g_canon(uintBitsToFloat(floatBitsToUint(f133) ^ 0x80000000u));
         // 6980: sub.f32 	%f1016, %f1015, %f134;
-        f1016 = p2g_fsub(f1015, f134, false);
+        precise float f1016 = p2g_fsub(f1015, f134, false);
         // 6981: add.f32 	%f1017, %f1016, 0fB727C5AC;
-        f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu), false);
+        precise float f1017 = p2g_fadd(f1016, uintBitsToFloat(0xB727C5ACu), false);
         // 6982: neg.f32 	%f1018, %f1014;
-        f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
+        precise float f1018 = p2g_canon(uintBitsToFloat(floatBitsToUint(f1014) ^ 0x80000000u));
         // 6983: setp.lt.f32 	%p231, %f1017, %f1018;
-        int t610 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
+        int t305 = p2g_fcmp(floatBitsToUint(f1017), floatBitsToUint(f1018));
         // 6984: add.f32 	%f1019, %f133, %f134;
-        f1019 = p2g_fadd(f133, f134, false);
+        precise float f1019 = p2g_fadd(f133, f134, false);
         // 6985: add.f32 	%f1020, %f1019, 0f3727C5AC;
-        f1020 = p2g_fadd(f1019, uintBitsToFloat(0x3727C5ACu), false);
+        precise float f1020 = p2g_fadd(f1019, uintBitsToFloat(0x3727C5ACu), false);
         // 6986: selp.f32 	%f137, %f1020, %f1014, %p231;
-        f137 = (t610 == -1) ? f1020 : f1014;
+        precise float f137 = (t305 == -1) ? f1020 : f1014;
         // 6987: setp.le.f32 	%p232, %f137, %f136;
-        int t611 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
+        int t306 = p2g_fcmp(floatBitsToUint(f137), floatBitsToUint(f136));
         // 6988: @%p232 bra 	$L__BB0_357;
-        if (!(t611 == -1 || t611 == 0)) {
+        if (!(t306 == -1 || t306 == 0)) {
           // 6990: div.rn.f32 	%f1109, %f136, %f137;
           f1109 = p2g_div32(f136, f137, 0, false);
         }
         // 6993: mov.b64 	%rd44, k_output_param_0;
-        rd44 = uint64_t(0ul);
+        uint64_t rd44 = uint64_t(0ul);
         // 6994: ld.param.u64 	%rd29, [%rd44+288];
-        rd29 = p288_u64;
+        uint64_t rd29 = p288_u64;
         // 6996: {  cvt.rn.f16.f32 %rs1558, %f136;}
-        rs1558 = p2g_f2h_rn(floatBitsToUint(f136));
+        uint rs1558 = p2g_f2h_rn(floatBitsToUint(f136));
         // 6999: mul.f32 	%f1022, %f133, %f1109;
-        f1022 = p2g_fmul(f133, f1109, false);
+        precise float f1022 = p2g_fmul(f133, f1109, false);
         // 7001: {  cvt.rn.f16.f32 %rs1559, %f1022;}
-        rs1559 = p2g_f2h_rn(floatBitsToUint(f1022));
+        uint rs1559 = p2g_f2h_rn(floatBitsToUint(f1022));
         // 7004: mul.f32 	%f1023, %f134, %f1109;
-        f1023 = p2g_fmul(f134, f1109, false);
+        precise float f1023 = p2g_fmul(f134, f1109, false);
         // 7006: {  cvt.rn.f16.f32 %rs1560, %f1023;}
-        rs1560 = p2g_f2h_rn(floatBitsToUint(f1023));
+        uint rs1560 = p2g_f2h_rn(floatBitsToUint(f1023));
         // 7009: cvt.sat.f32.f32 	%f1024, %f112;
-        uint t612 = floatBitsToUint(f112);
-        f1024 = p2g_sat(uintBitsToFloat((t612 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t612));
+        uint t307 = floatBitsToUint(f112);
+        precise float f1024 = p2g_sat(uintBitsToFloat((t307 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t307));
         // 7011: {  cvt.rn.f16.f32 %rs1561, %f1024;}
-        rs1561 = p2g_f2h_rn(floatBitsToUint(f1024));
+        uint rs1561 = p2g_f2h_rn(floatBitsToUint(f1024));
         // 7014: shl.b32 	%r1778, %r26, 3;
+        uint r1778 = r26 << 3u;
         // 7015: sust.b.2d.v4.b16.zero 	[%rd29, {%r1778, %r27}], {%rs1558, %rs1559, %rs1560, %rs1561};
-        uint t613;
-        bool t614 = p2g_surf_off(rd29 /* p288_u64 */, ivec3(int(r26 << 3u), int(r27), 0), 0, 2u, 2u, 4u, 2u, t613);
-        if (t614) {
-          p2g_surf_st(rd29 /* p288_u64 */, t613 + 0u, 2u, rs1558);
-          p2g_surf_st(rd29 /* p288_u64 */, t613 + 2u, 2u, rs1559);
-          p2g_surf_st(rd29 /* p288_u64 */, t613 + 4u, 2u, rs1560);
-          p2g_surf_st(rd29 /* p288_u64 */, t613 + 6u, 2u, rs1561);
-        }
+        p2g_sustv(rd29 /* p288_u64 */, ivec3(int(r1778), int(r27), 0), 0, 2u, 2u, 4u, 2u, uvec4(rs1558, rs1559, rs1560,
+            rs1561));
         // 7016: ld.param.v2.u32 	{%r1783, %r1784}, [%rd44+80];
-        r1783 = p80_u32;
-        r1784 = p84_u32;
+        uint r1783 = p80_u32;
+        uint r1784 = p84_u32;
         // 7017: setp.le.u32 	%p233, %r1783, %r26;
         // 7018: setp.le.u32 	%p234, %r1784, %r27;
         // 7019: or.pred  	%p235, %p233, %p234;
         // 7020: @%p235 bra 	$L__BB0_359;
         if (!((r1783 <= r26) || (r1784 <= r27))) {
           // 7022: mov.b64 	%rd48, k_output_param_0;
-          rd48 = uint64_t(0ul);
+          uint64_t rd48 = uint64_t(0ul);
           // 7023: ld.param.u64 	%rd31, [%rd48+272];
           // 7024: cvta.to.global.u64 	%rd32, %rd31;
-          rd32 = p272_u64;
+          uint64_t rd32 = p272_u64;
           // 7025: ld.param.u32 	%r1791, [%rd48+80];
           // 7026: mad.lo.s32 	%r1796, %r1791, %r27, %r26;
           // 7027: mul.wide.u32 	%rd33, %r1796, 40;
           // 7028: shl.b64 	%rd34, %rd33, 1;
-          rd34 = (uint64_t(uint(int(p80_u32) * int(r27) + int(r26))) * uint64_t(40u)) << 1u;
+          uint64_t rd34 = (uint64_t(uint(int(p80_u32) * int(r27) + int(r26))) * uint64_t(40u)) << 1u;
           // 7029: add.s64 	%rd35, %rd32, %rd34;
-          rd35 = uint64_t(int64_t(rd32) + int64_t(rd34));
+          uint64_t rd35 = uint64_t(int64_t(rd32) + int64_t(rd34));
           // 7030: ld.global.u16 	%rs1562, [%rd35+6];
           // 7032: {  cvt.f32.f16 %f1025, %rs1562;}
-          uint t615 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)));
-          f1025 = uintBitsToFloat((t615 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t615);
+          uint t308 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 6ul)).v)));
+          precise float f1025 = uintBitsToFloat((t308 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t308);
           // 7035: add.f32 	%f1045, %f1025, 0f00000000;
-          f1045 = p2g_fadd(f1025, 0.0, false);
+          precise float f1045 = p2g_fadd(f1025, 0.0, false);
           // 7036: ld.global.u16 	%rs1563, [%rd35+8];
           // 7038: {  cvt.f32.f16 %f1026, %rs1563;}
-          uint t616 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)));
-          f1026 = uintBitsToFloat((t616 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t616);
+          uint t309 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 8ul)).v)));
+          precise float f1026 = uintBitsToFloat((t309 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t309);
           // 7041: add.f32 	%f1046, %f1045, %f1026;
-          f1046 = p2g_fadd(f1045, f1026, false);
+          precise float f1046 = p2g_fadd(f1045, f1026, false);
           // 7042: ld.global.u16 	%rs1564, [%rd35+10];
           // 7044: {  cvt.f32.f16 %f1027, %rs1564;}
-          uint t617 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)));
-          f1027 = uintBitsToFloat((t617 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t617);
+          uint t310 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 10ul)).v)));
+          precise float f1027 = uintBitsToFloat((t310 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t310);
           // 7047: add.f32 	%f1047, %f1046, %f1027;
-          f1047 = p2g_fadd(f1046, f1027, false);
+          precise float f1047 = p2g_fadd(f1046, f1027, false);
           // 7048: ld.global.u16 	%rs1565, [%rd35+12];
           // 7050: {  cvt.f32.f16 %f1028, %rs1565;}
-          uint t618 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)));
-          f1028 = uintBitsToFloat((t618 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t618);
+          uint t311 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 12ul)).v)));
+          precise float f1028 = uintBitsToFloat((t311 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t311);
           // 7053: add.f32 	%f1048, %f1047, %f1028;
-          f1048 = p2g_fadd(f1047, f1028, false);
+          precise float f1048 = p2g_fadd(f1047, f1028, false);
           // 7054: ld.global.u16 	%rs1566, [%rd35+14];
           // 7056: {  cvt.f32.f16 %f1029, %rs1566;}
-          uint t619 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)));
-          f1029 = uintBitsToFloat((t619 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t619);
+          uint t312 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 14ul)).v)));
+          precise float f1029 = uintBitsToFloat((t312 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t312);
           // 7059: add.f32 	%f1049, %f1048, %f1029;
-          f1049 = p2g_fadd(f1048, f1029, false);
+          precise float f1049 = p2g_fadd(f1048, f1029, false);
           // 7060: mul.f32 	%f1050, %f1049, 0f3E4CCCCD;
-          f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1050 = p2g_fmul(f1049, uintBitsToFloat(0x3E4CCCCDu), false);
           // 7061: fma.rn.f32 	%f1051, %f1050, %f1050, 0f00000000;
-          f1051 = p2g_ffma(f1050, f1050, 0.0, 0, false);
+          precise float f1051 = p2g_ffma(f1050, f1050, 0.0, 0, false);
           // 7062: ld.global.u16 	%rs1567, [%rd35+26];
           // 7064: {  cvt.f32.f16 %f1030, %rs1567;}
-          uint t620 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v)));
-          f1030 = uintBitsToFloat((t620 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t620);
+          uint t313 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 26ul)).v)));
+          precise float f1030 = uintBitsToFloat((t313 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t313);
           // 7067: add.f32 	%f1052, %f1030, 0f00000000;
-          f1052 = p2g_fadd(f1030, 0.0, false);
+          precise float f1052 = p2g_fadd(f1030, 0.0, false);
           // 7068: ld.global.u16 	%rs1568, [%rd35+28];
           // 7070: {  cvt.f32.f16 %f1031, %rs1568;}
-          uint t621 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)));
-          f1031 = uintBitsToFloat((t621 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t621);
+          uint t314 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 28ul)).v)));
+          precise float f1031 = uintBitsToFloat((t314 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t314);
           // 7073: add.f32 	%f1053, %f1052, %f1031;
-          f1053 = p2g_fadd(f1052, f1031, false);
+          precise float f1053 = p2g_fadd(f1052, f1031, false);
           // 7074: ld.global.u16 	%rs1569, [%rd35+30];
           // 7076: {  cvt.f32.f16 %f1032, %rs1569;}
-          uint t622 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)));
-          f1032 = uintBitsToFloat((t622 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t622);
+          uint t315 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 30ul)).v)));
+          precise float f1032 = uintBitsToFloat((t315 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t315);
           // 7079: add.f32 	%f1054, %f1053, %f1032;
-          f1054 = p2g_fadd(f1053, f1032, false);
+          precise float f1054 = p2g_fadd(f1053, f1032, false);
           // 7080: ld.global.u16 	%rs1570, [%rd35+32];
           // 7082: {  cvt.f32.f16 %f1033, %rs1570;}
-          uint t623 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)));
-          f1033 = uintBitsToFloat((t623 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t623);
+          uint t316 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 32ul)).v)));
+          precise float f1033 = uintBitsToFloat((t316 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t316);
           // 7085: add.f32 	%f1055, %f1054, %f1033;
-          f1055 = p2g_fadd(f1054, f1033, false);
+          precise float f1055 = p2g_fadd(f1054, f1033, false);
           // 7086: ld.global.u16 	%rs1571, [%rd35+34];
           // 7088: {  cvt.f32.f16 %f1034, %rs1571;}
-          uint t624 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)));
-          f1034 = uintBitsToFloat((t624 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t624);
+          uint t317 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 34ul)).v)));
+          precise float f1034 = uintBitsToFloat((t317 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t317);
           // 7091: add.f32 	%f1056, %f1055, %f1034;
-          f1056 = p2g_fadd(f1055, f1034, false);
+          precise float f1056 = p2g_fadd(f1055, f1034, false);
           // 7092: mul.f32 	%f1057, %f1056, 0f3E4CCCCD;
-          f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1057 = p2g_fmul(f1056, uintBitsToFloat(0x3E4CCCCDu), false);
           // 7093: fma.rn.f32 	%f1058, %f1057, %f1057, %f1051;
-          f1058 = p2g_ffma(f1057, f1057, f1051, 0, false);
+          precise float f1058 = p2g_ffma(f1057, f1057, f1051, 0, false);
           // 7094: ld.global.u16 	%rs1572, [%rd35+46];
           // 7096: {  cvt.f32.f16 %f1035, %rs1572;}
-          uint t625 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v)));
-          f1035 = uintBitsToFloat((t625 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t625);
+          uint t318 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 46ul)).v)));
+          precise float f1035 = uintBitsToFloat((t318 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t318);
           // 7099: add.f32 	%f1059, %f1035, 0f00000000;
-          f1059 = p2g_fadd(f1035, 0.0, false);
+          precise float f1059 = p2g_fadd(f1035, 0.0, false);
           // 7100: ld.global.u16 	%rs1573, [%rd35+48];
           // 7102: {  cvt.f32.f16 %f1036, %rs1573;}
-          uint t626 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)));
-          f1036 = uintBitsToFloat((t626 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t626);
+          uint t319 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 48ul)).v)));
+          precise float f1036 = uintBitsToFloat((t319 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t319);
           // 7105: add.f32 	%f1060, %f1059, %f1036;
-          f1060 = p2g_fadd(f1059, f1036, false);
+          precise float f1060 = p2g_fadd(f1059, f1036, false);
           // 7106: ld.global.u16 	%rs1574, [%rd35+50];
           // 7108: {  cvt.f32.f16 %f1037, %rs1574;}
-          uint t627 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)));
-          f1037 = uintBitsToFloat((t627 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t627);
+          uint t320 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 50ul)).v)));
+          precise float f1037 = uintBitsToFloat((t320 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t320);
           // 7111: add.f32 	%f1061, %f1060, %f1037;
-          f1061 = p2g_fadd(f1060, f1037, false);
+          precise float f1061 = p2g_fadd(f1060, f1037, false);
           // 7112: ld.global.u16 	%rs1575, [%rd35+52];
           // 7114: {  cvt.f32.f16 %f1038, %rs1575;}
-          uint t628 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)));
-          f1038 = uintBitsToFloat((t628 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t628);
+          uint t321 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 52ul)).v)));
+          precise float f1038 = uintBitsToFloat((t321 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t321);
           // 7117: add.f32 	%f1062, %f1061, %f1038;
-          f1062 = p2g_fadd(f1061, f1038, false);
+          precise float f1062 = p2g_fadd(f1061, f1038, false);
           // 7118: ld.global.u16 	%rs1576, [%rd35+54];
           // 7120: {  cvt.f32.f16 %f1039, %rs1576;}
-          uint t629 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)));
-          f1039 = uintBitsToFloat((t629 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t629);
+          uint t322 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 54ul)).v)));
+          precise float f1039 = uintBitsToFloat((t322 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t322);
           // 7123: add.f32 	%f1063, %f1062, %f1039;
-          f1063 = p2g_fadd(f1062, f1039, false);
+          precise float f1063 = p2g_fadd(f1062, f1039, false);
           // 7124: mul.f32 	%f1064, %f1063, 0f3E4CCCCD;
-          f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1064 = p2g_fmul(f1063, uintBitsToFloat(0x3E4CCCCDu), false);
           // 7125: fma.rn.f32 	%f1065, %f1064, %f1064, %f1058;
-          f1065 = p2g_ffma(f1064, f1064, f1058, 0, false);
+          precise float f1065 = p2g_ffma(f1064, f1064, f1058, 0, false);
           // 7126: ld.global.u16 	%rs1577, [%rd35+66];
           // 7128: {  cvt.f32.f16 %f1040, %rs1577;}
-          uint t630 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v)));
-          f1040 = uintBitsToFloat((t630 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t630);
+          uint t323 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 66ul)).v)));
+          precise float f1040 = uintBitsToFloat((t323 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t323);
           // 7131: add.f32 	%f1066, %f1040, 0f00000000;
-          f1066 = p2g_fadd(f1040, 0.0, false);
+          precise float f1066 = p2g_fadd(f1040, 0.0, false);
           // 7132: ld.global.u16 	%rs1578, [%rd35+68];
           // 7134: {  cvt.f32.f16 %f1041, %rs1578;}
-          uint t631 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)));
-          f1041 = uintBitsToFloat((t631 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t631);
+          uint t324 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 68ul)).v)));
+          precise float f1041 = uintBitsToFloat((t324 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t324);
           // 7137: add.f32 	%f1067, %f1066, %f1041;
-          f1067 = p2g_fadd(f1066, f1041, false);
+          precise float f1067 = p2g_fadd(f1066, f1041, false);
           // 7138: ld.global.u16 	%rs1579, [%rd35+70];
           // 7140: {  cvt.f32.f16 %f1042, %rs1579;}
-          uint t632 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)));
-          f1042 = uintBitsToFloat((t632 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t632);
+          uint t325 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 70ul)).v)));
+          precise float f1042 = uintBitsToFloat((t325 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t325);
           // 7143: add.f32 	%f1068, %f1067, %f1042;
-          f1068 = p2g_fadd(f1067, f1042, false);
+          precise float f1068 = p2g_fadd(f1067, f1042, false);
           // 7144: ld.global.u16 	%rs1580, [%rd35+72];
           // 7146: {  cvt.f32.f16 %f1043, %rs1580;}
-          uint t633 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)));
-          f1043 = uintBitsToFloat((t633 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t633);
+          uint t326 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 72ul)).v)));
+          precise float f1043 = uintBitsToFloat((t326 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t326);
           // 7149: add.f32 	%f1069, %f1068, %f1043;
-          f1069 = p2g_fadd(f1068, f1043, false);
+          precise float f1069 = p2g_fadd(f1068, f1043, false);
           // 7150: ld.global.u16 	%rs1581, [%rd35+74];
           // 7152: {  cvt.f32.f16 %f1044, %rs1581;}
-          uint t634 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)));
-          f1044 = uintBitsToFloat((t634 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t634);
+          uint t327 = floatBitsToUint(p2g_h2f(uint(P2GU16((rd35 + 74ul)).v)));
+          precise float f1044 = uintBitsToFloat((t327 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t327);
           // 7155: add.f32 	%f1070, %f1069, %f1044;
-          f1070 = p2g_fadd(f1069, f1044, false);
+          precise float f1070 = p2g_fadd(f1069, f1044, false);
           // 7156: mul.f32 	%f1071, %f1070, 0f3E4CCCCD;
-          f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu), false);
+          precise float f1071 = p2g_fmul(f1070, uintBitsToFloat(0x3E4CCCCDu), false);
           // 7157: fma.rn.f32 	%f1072, %f1071, %f1071, %f1065;
-          f1072 = p2g_ffma(f1071, f1071, f1065, 0, false);
+          precise float f1072 = p2g_ffma(f1071, f1071, f1065, 0, false);
           // 7158: add.f32 	%f1073, %f1072, 0f3F800000;
-          f1073 = p2g_fadd(f1072, 1.0, false);
+          precise float f1073 = p2g_fadd(f1072, 1.0, false);
           // 7159: rsqrt.approx.f32 	%f1074, %f1073;
-          f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
+          precise float f1074 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f1073), false));
           // 7160: mul.f32 	%f1075, %f1074, %f1050;
-          f1075 = p2g_fmul(f1074, f1050, false);
+          precise float f1075 = p2g_fmul(f1074, f1050, false);
           // 7161: mul.f32 	%f1076, %f1074, %f1057;
-          f1076 = p2g_fmul(f1074, f1057, false);
+          precise float f1076 = p2g_fmul(f1074, f1057, false);
           // 7162: mul.f32 	%f1077, %f1074, %f1064;
-          f1077 = p2g_fmul(f1074, f1064, false);
+          precise float f1077 = p2g_fmul(f1074, f1064, false);
           // 7163: mul.f32 	%f1078, %f1074, %f1071;
-          f1078 = p2g_fmul(f1074, f1071, false);
+          precise float f1078 = p2g_fmul(f1074, f1071, false);
           // 7164: ld.param.u64 	%rd36, [%rd48+304];
-          rd36 = p304_u64;
+          uint64_t rd36 = p304_u64;
           // 7165: shl.b32 	%r1797, %r26, 4;
+          uint r1797 = r26 << 4u;
           // 7166: mov.b32 	%r1798, %f1075;
+          uint r1798 = floatBitsToUint(f1075);
           // 7167: mov.b32 	%r1799, %f1076;
+          uint r1799 = floatBitsToUint(f1076);
           // 7168: mov.b32 	%r1800, %f1077;
+          uint r1800 = floatBitsToUint(f1077);
           // 7169: mov.b32 	%r1801, %f1078;
+          uint r1801 = floatBitsToUint(f1078);
           // 7170: sust.b.2d.v4.b32.trap 	[%rd36, {%r1797, %r27}], {%r1798, %r1799, %r1800, %r1801};
-          uint t635;
-          bool t636 = p2g_surf_off(rd36 /* p304_u64 */, ivec3(int(r26 << 4u), int(r27), 0), 0, 2u, 4u, 4u, 0u, t635);
-          if (t636) {
-            p2g_surf_st(rd36 /* p304_u64 */, t635 + 0u, 4u, floatBitsToUint(f1075));
-            p2g_surf_st(rd36 /* p304_u64 */, t635 + 4u, 4u, floatBitsToUint(f1076));
-            p2g_surf_st(rd36 /* p304_u64 */, t635 + 8u, 4u, floatBitsToUint(f1077));
-            p2g_surf_st(rd36 /* p304_u64 */, t635 + 12u, 4u, floatBitsToUint(f1078));
-          }
+          p2g_sustv(rd36 /* p304_u64 */, ivec3(int(r1797), int(r27), 0), 0, 2u, 4u, 4u, 0u, uvec4(r1798, r1799, r1800,
+              r1801));
         }
         // 7173: mov.b64 	%rd45, k_output_param_0;
-        rd45 = uint64_t(0ul);
+        uint64_t rd45 = uint64_t(0ul);
         // 7174: ld.param.u8 	%rs1582, [%rd45+91];
         // 7175: setp.ne.s16 	%p236, %rs1582, 0;
         // 7176: mov.f32 	%f1111, 0f3F800000;
-        f1111 = 1.0;
+        precise float f1111 = 1.0;
         // 7177: @%p236 bra 	$L__BB0_364;
         if (!((bitfieldExtract(int(p91_u8 & 0x0000FFFFu), 0, 16)) != 0)) {
           // 7179: setp.lt.f32 	%p237, %f132, 0f3F7FBE77;
-          int t637 = p2g_fcmp(floatBitsToUint(f132), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
+          int t328 = p2g_fcmp(floatBitsToUint(f132), floatBitsToUint(uintBitsToFloat(0x3F7FBE77u)));
           // 7180: @%p237 bra 	$L__BB0_362;
-          if (t637 == -1) {
+          if (t328 == -1) {
             // 7184: mov.f32 	%f1086, 0f3F800000;
-            f1086 = 1.0;
+            precise float f1086 = 1.0;
             // 7185: sub.f32 	%f1087, %f1086, %f132;
-            f1087 = p2g_fsub(f1086, f132, false);
+            precise float f1087 = p2g_fsub(f1086, f132, false);
             // 7186: rcp.rn.f32 	%f1110, %f1087;
             f1110 = p2g_div32(1.0, f1087, 0, false);
             // 7187: bra.uni 	$L__BB0_363;
           } else {
             // 7181: bra.uni 	$L__BB0_361;
             // 7190: add.f32 	%f1080, %f132, 0f3C4FAEFF;
-            f1080 = p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false);
+            precise float f1080 = p2g_fadd(f132, uintBitsToFloat(0x3C4FAEFFu), false);
             // 7191: mul.f32 	%f1081, %f1080, 0f41100000;
-            f1081 = p2g_fmul(f1080, 9.0, false);
+            precise float f1081 = p2g_fmul(f1080, 9.0, false);
             // 7192: mul.f32 	%f1082, %f1081, 0f3FB8AA3B;
-            f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
+            precise float f1082 = p2g_fmul(f1081, uintBitsToFloat(0x3FB8AA3Bu), false);
             // 7193: ex2.approx.f32 	%f1083, %f1082;
-            f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
+            precise float f1083 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f1082), false));
             // 7194: add.f32 	%f1084, %f1083, 0fBF800000;
-            f1084 = p2g_fadd(f1083, -1.0, false);
+            precise float f1084 = p2g_fadd(f1083, -1.0, false);
             // 7195: mul.f32 	%f1085, %f132, 0f41100000;
-            f1085 = p2g_fmul(f132, 9.0, false);
+            precise float f1085 = p2g_fmul(f132, 9.0, false);
             // 7196: div.rn.f32 	%f1110, %f1084, %f1085;
             f1110 = p2g_div32(f1084, f1085, 0, false);
           }
@@ -9385,60 +8472,54 @@ void main() {
           f1111 = p2g_div32(f1110, f1, 0, false);
         }
         // 7202: mov.b64 	%rd46, k_output_param_0;
-        rd46 = uint64_t(0ul);
+        uint64_t rd46 = uint64_t(0ul);
         // 7203: mul.f32 	%f145, %f132, %f1111;
-        f145 = p2g_fmul(f132, f1111, false);
+        precise float f145 = p2g_fmul(f132, f1111, false);
         // 7204: mul.f32 	%f146, %f133, %f1111;
-        f146 = p2g_fmul(f133, f1111, false);
+        precise float f146 = p2g_fmul(f133, f1111, false);
         // 7205: mul.f32 	%f147, %f134, %f1111;
-        f147 = p2g_fmul(f134, f1111, false);
+        precise float f147 = p2g_fmul(f134, f1111, false);
         // 7206: ld.param.v2.u32 	{%r1802, %r1803}, [%rd46+136];
-        r1802 = p136_u32;
-        r1803 = p140_u32;
+        uint r1802 = p136_u32;
+        uint r1803 = p140_u32;
         // 7207: setp.le.u32 	%p238, %r1802, %r26;
         // 7208: setp.le.u32 	%p239, %r1803, %r27;
         // 7209: or.pred  	%p240, %p238, %p239;
         // 7210: @%p240 bra 	$L__BB0_366;
         if (!((r1802 <= r26) || (r1803 <= r27))) {
           // 7212: mov.b64 	%rd47, k_output_param_0;
-          rd47 = uint64_t(0ul);
+          uint64_t rd47 = uint64_t(0ul);
           // 7213: ld.param.u64 	%rd40, [%rd47+312];
-          rd40 = p312_u64;
+          uint64_t rd40 = p312_u64;
           // 7214: ld.param.v2.u32 	{%r1814, %r1815}, [%rd47+128];
-          r1814 = p128_u32;
-          r1815 = p132_u32;
+          uint r1814 = p128_u32;
+          uint r1815 = p132_u32;
           // 7215: add.s32 	%r1822, %r1814, %r26;
           // 7216: add.s32 	%r1827, %r1815, %r27;
-          r1827 = uint(int(r1815) + int(r27));
+          uint r1827 = uint(int(r1815) + int(r27));
           // 7217: add.f32 	%f1092, %f145, %f146;
-          f1092 = p2g_fadd(f145, f146, false);
+          precise float f1092 = p2g_fadd(f145, f146, false);
           // 7218: sub.f32 	%f1088, %f1092, %f147;
-          f1088 = p2g_fsub(f1092, f147, false);
+          precise float f1088 = p2g_fsub(f1092, f147, false);
           // 7219: sub.f32 	%f1093, %f145, %f146;
-          f1093 = p2g_fsub(f145, f146, false);
+          precise float f1093 = p2g_fsub(f145, f146, false);
           // 7220: sub.f32 	%f1090, %f1093, %f147;
-          f1090 = p2g_fsub(f1093, f147, false);
+          precise float f1090 = p2g_fsub(f1093, f147, false);
           // 7222: {  cvt.rn.f16.f32 %rs1583, %f1088;}
-          rs1583 = p2g_f2h_rn(floatBitsToUint(f1088));
+          uint rs1583 = p2g_f2h_rn(floatBitsToUint(f1088));
           // 7225: add.f32 	%f1089, %f145, %f147;
-          f1089 = p2g_fadd(f145, f147, false);
+          precise float f1089 = p2g_fadd(f145, f147, false);
           // 7227: {  cvt.rn.f16.f32 %rs1584, %f1089;}
-          rs1584 = p2g_f2h_rn(floatBitsToUint(f1089));
+          uint rs1584 = p2g_f2h_rn(floatBitsToUint(f1089));
           // 7231: {  cvt.rn.f16.f32 %rs1585, %f1090;}
-          rs1585 = p2g_f2h_rn(floatBitsToUint(f1090));
+          uint rs1585 = p2g_f2h_rn(floatBitsToUint(f1090));
           // 7235: {  cvt.rn.f16.f32 %rs1586, %f1000;}
-          rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
+          uint rs1586 = p2g_f2h_rn(floatBitsToUint(f1000));
           // 7238: shl.b32 	%r1828, %r1822, 3;
-          r1828 = uint(int(r1814) + int(r26)) << 3u;
+          uint r1828 = uint(int(r1814) + int(r26)) << 3u;
           // 7239: sust.b.2d.v4.b16.trap 	[%rd40, {%r1828, %r1827}], {%rs1583, %rs1584, %rs1585, %rs1586};
-          uint t638;
-          bool t639 = p2g_surf_off(rd40 /* p312_u64 */, ivec3(int(r1828), int(r1827), 0), 0, 2u, 2u, 4u, 0u, t638);
-          if (t639) {
-            p2g_surf_st(rd40 /* p312_u64 */, t638 + 0u, 2u, rs1583);
-            p2g_surf_st(rd40 /* p312_u64 */, t638 + 2u, 2u, rs1584);
-            p2g_surf_st(rd40 /* p312_u64 */, t638 + 4u, 2u, rs1585);
-            p2g_surf_st(rd40 /* p312_u64 */, t638 + 6u, 2u, rs1586);
-          }
+          p2g_sustv(rd40 /* p312_u64 */, ivec3(int(r1828), int(r1827), 0), 0, 2u, 2u, 4u, 0u, uvec4(rs1583, rs1584,
+              rs1585, rs1586));
         }
       }
     }

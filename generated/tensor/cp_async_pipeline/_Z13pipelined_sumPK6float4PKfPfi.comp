@@ -142,55 +142,33 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false, p11 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
-  precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
-  precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
-  precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0, f48 = 0.0;
-  precise float f49 = 0.0, f50 = 0.0, f51 = 0.0, f52 = 0.0, f53 = 0.0, f54 = 0.0, f55 = 0.0, f56 = 0.0;
-  precise float f57 = 0.0, f58 = 0.0, f59 = 0.0, f60 = 0.0, f61 = 0.0, f62 = 0.0, f63 = 0.0, f64 = 0.0;
-  precise float f65 = 0.0, f66 = 0.0, f67 = 0.0, f68 = 0.0, f69 = 0.0, f70 = 0.0, f71 = 0.0, f72 = 0.0;
-  precise float f73 = 0.0, f74 = 0.0, f75 = 0.0, f76 = 0.0;
+  uint64_t rd22 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_2
   const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // _Z13pipelined_sumPK6float4PKfPfi_param_3
   // 33: ld.param.u64 	%rd2, [_Z13pipelined_sumPK6float4PKfPfi_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 34: ld.param.u64 	%rd5, [_Z13pipelined_sumPK6float4PKfPfi_param_1];
   // 35: ld.param.u64 	%rd3, [_Z13pipelined_sumPK6float4PKfPfi_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 36: ld.param.u32 	%r25, [_Z13pipelined_sumPK6float4PKfPfi_param_3];
-  r25 = p24_u32;
+  uint r25 = p24_u32;
   // 37: mov.u32 	%r1, %tid.x;
-  r1 = gl_LocalInvocationID.x;
+  uint r1 = gl_LocalInvocationID.x;
   // 38: mul.wide.s32 	%rd6, %r1, 16;
   // 39: add.s64 	%rd4, %rd2, %rd6;
-  rd4 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(16))));
+  uint64_t rd4 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(16))));
   // 40: shl.b32 	%r27, %r1, 4;
-  r27 = r1 << 4u;
+  uint r27 = r1 << 4u;
   // 41: mov.u32 	%r28, _ZZ13pipelined_sumPK6float4PKfPfiE3buf;
-  r28 = sh_buf;
+  uint r28 = sh_buf;
   // 42: add.s32 	%r26, %r28, %r27;
-  r26 = uint(int(r28) + int(r27));
+  uint r26 = uint(int(r28) + int(r27));
   // 44: cp.async.cg.shared.global [%r26], [%rd4], 16, 16;
-  uint64_t t2;
-  uint t1 = r26; t2 = rd4;
+  uint t1 = r26;
+  uint64_t t2 = rd4;
   uint t3 = min(16u, 16u);
   uint t4 = 0u;
   if (t3 >= 4u) {
@@ -230,17 +208,17 @@ void main() {
   p2g_sts32((t1 + 12u), t7);
   // 46: mul.wide.s32 	%rd7, %r1, 4;
   // 47: add.s64 	%rd1, %rd5, %rd7;
-  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
+  uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(int64_t(int(r1)) * int64_t(4))));
   // 48: setp.lt.s32 	%p1, %r1, 100;
   // 49: shl.b32 	%r29, %r1, 2;
   // 50: mov.u32 	%r30, _ZZ13pipelined_sumPK6float4PKfPfiE5small;
   // 51: add.s32 	%r3, %r30, %r29;
-  r3 = uint(int(sh_small) + int(r1 << 2u));
+  uint r3 = uint(int(sh_small) + int(r1 << 2u));
   // 52: @%p1 bra 	$L__BB0_2;
   if (int(r1) < 100) {
     // 57: cp.async.ca.shared.global [%r3], [%rd1], 4, 4;
-    uint64_t t9;
-    uint t8 = r3; t9 = rd1;
+    uint t8 = r3;
+    uint64_t t9 = rd1;
     uint t10 = min(4u, 4u);
     uint t11 = 0u;
     if (t10 >= 4u) {
@@ -255,8 +233,8 @@ void main() {
   } else {
     // 53: bra.uni 	$L__BB0_1;
     // 63: cp.async.ca.shared.global [%r3], [%rd1], 4, 0;
-    uint64_t t13;
-    uint t12 = r3; t13 = rd1;
+    uint t12 = r3;
+    uint64_t t13 = rd1;
     uint t14 = min(0u, 4u);
     uint t15 = 0u;
     if (t14 >= 4u) {
@@ -272,37 +250,37 @@ void main() {
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 70: setp.lt.s32 	%p2, %r25, 1;
   // 71: mov.f32 	%f76, 0f00000000;
-  f76 = 0.0;
+  precise float f76 = 0.0;
   // 72: @%p2 bra 	$L__BB0_20;
   if (!(int(r25) < 1)) {
     // 74: add.s32 	%r34, %r1, 1;
     // 75: and.b32  	%r4, %r34, 127;
-    r4 = uint(int(r1) + 1) & 127u;
+    uint r4 = uint(int(r1) + 1) & 127u;
     // 76: and.b32  	%r75, %r25, 3;
-    r75 = r25 & 3u;
+    uint r75 = r25 & 3u;
     // 77: add.s32 	%r35, %r25, -1;
     // 78: setp.lt.u32 	%p3, %r35, 3;
     // 79: mov.f32 	%f76, 0f00000000;
     f76 = 0.0;
     // 80: mov.u32 	%r72, 0;
-    r72 = 0u;
+    uint r72 = 0u;
     // 81: @%p3 bra 	$L__BB0_15;
     if (!(uint(int(r25) + -1) < 3u)) {
       // 83: add.s32 	%r6, %r26, 2048;
-      r6 = uint(int(r26) + 2048);
+      uint r6 = uint(int(r26) + 2048);
       // 84: shl.b32 	%r40, %r4, 4;
       // 85: add.s32 	%r7, %r28, %r40;
-      r7 = uint(int(r28) + int(r4 << 4u));
+      uint r7 = uint(int(r28) + int(r4 << 4u));
       // 86: add.s32 	%r70, %r1, 512;
-      r70 = uint(int(r1) + 512);
+      uint r70 = uint(int(r1) + 512);
       // 87: sub.s32 	%r9, %r75, %r25;
-      r9 = uint(int(r75) - int(r25));
+      uint r9 = uint(int(r75) - int(r25));
       // 88: mov.f32 	%f76, 0f00000000;
       f76 = 0.0;
       // 89: mov.u32 	%r72, 0;
       r72 = 0u;
       // 90: mov.u32 	%r69, %r1;
-      r69 = r1;
+      uint r69 = r1;
       for (;;) {
         p2g_loop_tick();
         // 93: add.s32 	%r41, %r72, 1;
@@ -312,10 +290,10 @@ void main() {
           // 97: add.s32 	%r43, %r69, 128;
           // 98: mul.wide.s32 	%rd11, %r43, 16;
           // 99: add.s64 	%rd10, %rd2, %rd11;
-          rd10 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 128))) * int64_t(16))));
+          uint64_t rd10 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 128))) * int64_t(16))));
           // 101: cp.async.cg.shared.global [%r6], [%rd10], 16, 16;
-          uint64_t t17;
-          uint t16 = r6; t17 = rd10;
+          uint t16 = r6;
+          uint64_t t17 = rd10;
           uint t18 = min(16u, 16u);
           uint t19 = 0u;
           if (t18 >= 4u) {
@@ -359,26 +337,30 @@ void main() {
         // 109: cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // 111: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 112: ld.shared.v4.f32 	{%f15, %f16, %f17, %f18}, [%r7];
         uint t23 = p2g_lds32(r7);
         uint t24 = p2g_lds32((r7 + 4u));
         uint t25 = p2g_lds32((r7 + 8u));
         uint t26 = p2g_lds32((r7 + 12u));
-        f15 = uintBitsToFloat(t23);
-        f16 = uintBitsToFloat(t24);
-        f17 = uintBitsToFloat(t25);
-        f18 = uintBitsToFloat(t26);
+        precise float f15 = uintBitsToFloat(t23);
+        precise float f16 = uintBitsToFloat(t24);
+        precise float f17 = uintBitsToFloat(t25);
+        precise float f18 = uintBitsToFloat(t26);
         // 113: add.f32 	%f23, %f15, %f16;
-        f23 = p2g_fadd(f15, f16, false);
+        precise float f23 = p2g_fadd(f15, f16, false);
         // 114: add.f32 	%f24, %f17, %f23;
-        f24 = p2g_fadd(f17, f23, false);
+        precise float f24 = p2g_fadd(f17, f23, false);
         // 115: add.f32 	%f25, %f18, %f24;
-        f25 = p2g_fadd(f18, f24, false);
+        precise float f25 = p2g_fadd(f18, f24, false);
         // 116: add.f32 	%f2, %f76, %f25;
-        f2 = p2g_fadd(f76, f25, false);
+        precise float f2 = p2g_fadd(f76, f25, false);
         // 117: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 118: add.s32 	%r44, %r72, 2;
         // 119: setp.ge.s32 	%p5, %r44, %r25;
         // 120: @%p5 bra 	$L__BB0_10;
@@ -386,10 +368,10 @@ void main() {
           // 122: add.s32 	%r46, %r69, 256;
           // 123: mul.wide.s32 	%rd13, %r46, 16;
           // 124: add.s64 	%rd12, %rd2, %rd13;
-          rd12 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 256))) * int64_t(16))));
+          uint64_t rd12 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r69) + 256))) * int64_t(16))));
           // 126: cp.async.cg.shared.global [%r26], [%rd12], 16, 16;
-          uint64_t t28;
-          uint t27 = r26; t28 = rd12;
+          uint t27 = r26;
+          uint64_t t28 = rd12;
           uint t29 = min(16u, 16u);
           uint t30 = 0u;
           if (t29 >= 4u) {
@@ -433,27 +415,31 @@ void main() {
         // 134: cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // 136: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 137: ld.shared.v4.f32 	{%f26, %f27, %f28, %f29}, [%r7+2048];
         uint t34 = (r7 + 2048u);
         uint t35 = p2g_lds32(t34);
         uint t36 = p2g_lds32((t34 + 4u));
         uint t37 = p2g_lds32((t34 + 8u));
         uint t38 = p2g_lds32((t34 + 12u));
-        f26 = uintBitsToFloat(t35);
-        f27 = uintBitsToFloat(t36);
-        f28 = uintBitsToFloat(t37);
-        f29 = uintBitsToFloat(t38);
+        precise float f26 = uintBitsToFloat(t35);
+        precise float f27 = uintBitsToFloat(t36);
+        precise float f28 = uintBitsToFloat(t37);
+        precise float f29 = uintBitsToFloat(t38);
         // 138: add.f32 	%f34, %f26, %f27;
-        f34 = p2g_fadd(f26, f27, false);
+        precise float f34 = p2g_fadd(f26, f27, false);
         // 139: add.f32 	%f35, %f28, %f34;
-        f35 = p2g_fadd(f28, f34, false);
+        precise float f35 = p2g_fadd(f28, f34, false);
         // 140: add.f32 	%f36, %f29, %f35;
-        f36 = p2g_fadd(f29, f35, false);
+        precise float f36 = p2g_fadd(f29, f35, false);
         // 141: add.f32 	%f3, %f2, %f36;
-        f3 = p2g_fadd(f2, f36, false);
+        precise float f3 = p2g_fadd(f2, f36, false);
         // 142: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 143: add.s32 	%r47, %r72, 3;
         // 144: setp.ge.s32 	%p6, %r47, %r25;
         // 145: @%p6 bra 	$L__BB0_12;
@@ -461,10 +447,10 @@ void main() {
           // 147: add.s32 	%r49, %r70, -128;
           // 148: mul.wide.s32 	%rd15, %r49, 16;
           // 149: add.s64 	%rd14, %rd2, %rd15;
-          rd14 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r70) + -128))) * int64_t(16))));
+          uint64_t rd14 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(uint(int(r70) + -128))) * int64_t(16))));
           // 151: cp.async.cg.shared.global [%r6], [%rd14], 16, 16;
-          uint64_t t40;
-          uint t39 = r6; t40 = rd14;
+          uint t39 = r6;
+          uint64_t t40 = rd14;
           uint t41 = min(16u, 16u);
           uint t42 = 0u;
           if (t41 >= 4u) {
@@ -508,26 +494,30 @@ void main() {
         // 159: cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // 161: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 162: ld.shared.v4.f32 	{%f37, %f38, %f39, %f40}, [%r7];
         uint t46 = p2g_lds32(r7);
         uint t47 = p2g_lds32((r7 + 4u));
         uint t48 = p2g_lds32((r7 + 8u));
         uint t49 = p2g_lds32((r7 + 12u));
-        f37 = uintBitsToFloat(t46);
-        f38 = uintBitsToFloat(t47);
-        f39 = uintBitsToFloat(t48);
-        f40 = uintBitsToFloat(t49);
+        precise float f37 = uintBitsToFloat(t46);
+        precise float f38 = uintBitsToFloat(t47);
+        precise float f39 = uintBitsToFloat(t48);
+        precise float f40 = uintBitsToFloat(t49);
         // 163: add.f32 	%f45, %f37, %f38;
-        f45 = p2g_fadd(f37, f38, false);
+        precise float f45 = p2g_fadd(f37, f38, false);
         // 164: add.f32 	%f46, %f39, %f45;
-        f46 = p2g_fadd(f39, f45, false);
+        precise float f46 = p2g_fadd(f39, f45, false);
         // 165: add.f32 	%f47, %f40, %f46;
-        f47 = p2g_fadd(f40, f46, false);
+        precise float f47 = p2g_fadd(f40, f46, false);
         // 166: add.f32 	%f4, %f3, %f47;
-        f4 = p2g_fadd(f3, f47, false);
+        precise float f4 = p2g_fadd(f3, f47, false);
         // 167: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 168: add.s32 	%r72, %r72, 4;
         r72 = uint(int(r72) + 4);
         // 169: setp.ge.s32 	%p7, %r72, %r25;
@@ -535,10 +525,10 @@ void main() {
         if (!(int(r72) >= int(r25))) {
           // 172: mul.wide.s32 	%rd17, %r70, 16;
           // 173: add.s64 	%rd16, %rd2, %rd17;
-          rd16 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r70)) * int64_t(16))));
+          uint64_t rd16 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r70)) * int64_t(16))));
           // 175: cp.async.cg.shared.global [%r26], [%rd16], 16, 16;
-          uint64_t t51;
-          uint t50 = r26; t51 = rd16;
+          uint t50 = r26;
+          uint64_t t51 = rd16;
           uint t52 = min(16u, 16u);
           uint t53 = 0u;
           if (t52 >= 4u) {
@@ -582,27 +572,31 @@ void main() {
         // 183: cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // 185: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 186: ld.shared.v4.f32 	{%f48, %f49, %f50, %f51}, [%r7+2048];
         uint t57 = (r7 + 2048u);
         uint t58 = p2g_lds32(t57);
         uint t59 = p2g_lds32((t57 + 4u));
         uint t60 = p2g_lds32((t57 + 8u));
         uint t61 = p2g_lds32((t57 + 12u));
-        f48 = uintBitsToFloat(t58);
-        f49 = uintBitsToFloat(t59);
-        f50 = uintBitsToFloat(t60);
-        f51 = uintBitsToFloat(t61);
+        precise float f48 = uintBitsToFloat(t58);
+        precise float f49 = uintBitsToFloat(t59);
+        precise float f50 = uintBitsToFloat(t60);
+        precise float f51 = uintBitsToFloat(t61);
         // 187: add.f32 	%f56, %f48, %f49;
-        f56 = p2g_fadd(f48, f49, false);
+        precise float f56 = p2g_fadd(f48, f49, false);
         // 188: add.f32 	%f57, %f50, %f56;
-        f57 = p2g_fadd(f50, f56, false);
+        precise float f57 = p2g_fadd(f50, f56, false);
         // 189: add.f32 	%f58, %f51, %f57;
-        f58 = p2g_fadd(f51, f57, false);
+        precise float f58 = p2g_fadd(f51, f57, false);
         // 190: add.f32 	%f76, %f4, %f58;
         f76 = p2g_fadd(f4, f58, false);
         // 191: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 192: add.s32 	%r70, %r70, 512;
         r70 = uint(int(r70) + 512);
         // 193: add.s32 	%r69, %r69, 512;
@@ -621,24 +615,24 @@ void main() {
       // 202: shl.b32 	%r52, %r72, 7;
       // 203: add.s32 	%r53, %r1, %r52;
       // 204: add.s32 	%r73, %r53, 128;
-      r73 = uint(int(uint(int(r1) + int(r72 << 7u))) + 128);
+      uint r73 = uint(int(uint(int(r1) + int(r72 << 7u))) + 128);
       for (;;) {
         p2g_loop_tick();
         // 208: add.s32 	%r22, %r72, 1;
-        r22 = uint(int(r72) + 1);
+        uint r22 = uint(int(r72) + 1);
         // 209: setp.ge.s32 	%p10, %r22, %r25;
         // 210: @%p10 bra 	$L__BB0_19;
         if (!(int(r22) >= int(r25))) {
           // 212: mul.wide.s32 	%rd19, %r73, 16;
           // 213: add.s64 	%rd18, %rd2, %rd19;
-          rd18 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r73)) * int64_t(16))));
+          uint64_t rd18 = uint64_t(int64_t(rd2) + int64_t(uint64_t(int64_t(int(r73)) * int64_t(16))));
           // 214: shl.b32 	%r55, %r22, 11;
           // 215: and.b32  	%r56, %r55, 2048;
           // 216: add.s32 	%r58, %r28, %r56;
           // 217: add.s32 	%r54, %r58, %r27;
           // 219: cp.async.cg.shared.global [%r54], [%rd18], 16, 16;
-          uint64_t t63;
-          uint t62 = uint(int(uint(int(r28) + int((r22 << 11u) & 2048u))) + int(r27)); t63 = rd18;
+          uint t62 = uint(int(uint(int(r28) + int((r22 << 11u) & 2048u))) + int(r27));
+          uint64_t t63 = rd18;
           uint t64 = min(16u, 16u);
           uint t65 = 0u;
           if (t64 >= 4u) {
@@ -682,7 +676,9 @@ void main() {
         // 227: cp.async.wait_group 1;
         // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
         // 229: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 230: shl.b32 	%r60, %r72, 11;
         // 231: and.b32  	%r61, %r60, 2048;
         // 232: add.s32 	%r63, %r28, %r61;
@@ -694,20 +690,22 @@ void main() {
         uint t71 = p2g_lds32((t69 + 4u));
         uint t72 = p2g_lds32((t69 + 8u));
         uint t73 = p2g_lds32((t69 + 12u));
-        f59 = uintBitsToFloat(t70);
-        f60 = uintBitsToFloat(t71);
-        f61 = uintBitsToFloat(t72);
-        f62 = uintBitsToFloat(t73);
+        precise float f59 = uintBitsToFloat(t70);
+        precise float f60 = uintBitsToFloat(t71);
+        precise float f61 = uintBitsToFloat(t72);
+        precise float f62 = uintBitsToFloat(t73);
         // 236: add.f32 	%f67, %f59, %f60;
-        f67 = p2g_fadd(f59, f60, false);
+        precise float f67 = p2g_fadd(f59, f60, false);
         // 237: add.f32 	%f68, %f61, %f67;
-        f68 = p2g_fadd(f61, f67, false);
+        precise float f68 = p2g_fadd(f61, f67, false);
         // 238: add.f32 	%f69, %f62, %f68;
-        f69 = p2g_fadd(f62, f68, false);
+        precise float f69 = p2g_fadd(f62, f68, false);
         // 239: add.f32 	%f76, %f76, %f69;
         f76 = p2g_fadd(f76, f69, false);
         // 240: bar.sync 	0;
-        memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+        memoryBarrierShared();
+        memoryBarrierBuffer();
+        barrier();
         // 241: add.s32 	%r73, %r73, 128;
         r73 = uint(int(r73) + 128);
         // 242: add.s32 	%r75, %r75, -1;
@@ -725,9 +723,9 @@ void main() {
   // 249: cp.async.wait_group 0;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 251: ld.shared.f32 	%f70, [%r3];
-  f70 = uintBitsToFloat(p2g_lds32(r3));
+  precise float f70 = uintBitsToFloat(p2g_lds32(r3));
   // 252: add.f32 	%f71, %f76, %f70;
-  f71 = p2g_fadd(f76, f70, false);
+  precise float f71 = p2g_fadd(f76, f70, false);
   // 253: mov.u32 	%r66, %ctaid.x;
   // 254: shl.b32 	%r67, %r66, 7;
   // 255: add.s32 	%r68, %r67, %r1;

@@ -58,32 +58,23 @@ uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, v_p = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // cp_async_zfill_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // cp_async_zfill_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // cp_async_zfill_param_2
   // 31: ld.param.u64 	%rd5, [cp_async_zfill_param_0];
   // 32: ld.param.u64 	%rd3, [cp_async_zfill_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 33: ld.param.u64 	%rd4, [cp_async_zfill_param_2];
-  rd4 = p16_u64;
+  uint64_t rd4 = p16_u64;
   // 34: mov.u32 	%r6, %tid.x;
-  r6 = gl_LocalInvocationID.x;
+  uint r6 = gl_LocalInvocationID.x;
   // 35: shl.b32 	%r7, %r6, 4;
   // 36: mov.u32 	%r8, _ZZ14cp_async_zfillE4slot;
   // 37: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(sh_slot) + int(r6 << 4u));
+  uint r2 = uint(int(sh_slot) + int(r6 << 4u));
   // 38: mov.u32 	%r9, -1515870811;
-  r9 = 0xA5A5A5A5u;
+  uint r9 = 0xA5A5A5A5u;
   // 39: st.shared.v4.u32 	[%r2], {%r9, %r9, %r9, %r9};
   p2g_sts32(r2, r9);
   p2g_sts32((r2 + 4u), r9);
@@ -92,36 +83,38 @@ void main() {
   // 40: shl.b32 	%r10, %r6, 3;
   // 41: mov.u32 	%r11, _ZZ14cp_async_zfillE5slot2;
   // 42: add.s32 	%r3, %r11, %r10;
-  r3 = uint(int(sh_slot2) + int(r6 << 3u));
+  uint r3 = uint(int(sh_slot2) + int(r6 << 3u));
   // 43: st.shared.v2.u32 	[%r3], {%r9, %r9};
   p2g_sts32(r3, r9);
   p2g_sts32((r3 + 4u), r9);
   // 44: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 45: shl.b32 	%r12, %r6, 2;
-  r12 = r6 << 2u;
+  uint r12 = r6 << 2u;
   // 46: cvt.s64.s32 	%rd1, %r12;
   int64_t t1 = int64_t(int(r12));
-  rd1 = uint64_t(int64_t(uint64_t(t1)));
+  uint64_t rd1 = uint64_t(int64_t(uint64_t(t1)));
   // 47: mul.wide.s32 	%rd6, %r12, 4;
   // 48: add.s64 	%rd2, %rd5, %rd6;
-  rd2 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(int64_t(int(r12)) * int64_t(4))));
+  uint64_t rd2 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(int64_t(int(r12)) * int64_t(4))));
   // 49: and.b32  	%r4, %r6, 3;
-  r4 = r6 & 3u;
+  uint r4 = r6 & 3u;
   // 50: setp.eq.s32 	%p1, %r4, 0;
-  p1 = int(r4) == 0;
+  bool p1 = int(r4) == 0;
   // 51: setp.eq.s32 	%p2, %r4, 1;
-  p2 = int(r4) == 1;
+  bool p2 = int(r4) == 1;
   // 52: shr.s32 	%r13, %r6, 2;
   // 53: selp.b32 	%r14, 9, 17, %p2;
   // 54: selp.b32 	%r15, 5, %r14, %p1;
   // 55: rem.u32 	%r5, %r13, %r15;
-  r5 = p2g_rem_u32(uint(int(r6) >> 2u), (p1 ? 5u : (p2 ? 9u : 17u)));
+  uint r5 = p2g_rem_u32(uint(int(r6) >> 2u), (p1 ? 5u : (p2 ? 9u : 17u)));
   // 56: @%p1 bra 	$L__BB0_6;
   if (p1) {
     // 69: cp.async.ca.shared.global [%r2], [%rd2], 4, %r5;
-    uint64_t t3;
-    uint t2 = r2; t3 = rd2;
+    uint t2 = r2;
+    uint64_t t3 = rd2;
     uint t4 = min(r5, 4u);
     uint t5 = 0u;
     if (t4 >= 4u) {
@@ -137,8 +130,8 @@ void main() {
     // 58: @%p2 bra 	$L__BB0_5;
     if (p2) {
       // 63: cp.async.ca.shared.global [%r2], [%rd2], 8, %r5;
-      uint64_t t7;
-      uint t6 = r2; t7 = rd2;
+      uint t6 = r2;
+      uint64_t t7 = rd2;
       uint t8 = min(r5, 8u);
       uint t9 = 0u;
       if (t8 >= 4u) {
@@ -165,8 +158,8 @@ void main() {
       // 75: @%p4 bra 	$L__BB0_4;
       if (int(r4) == 2) {
         // 80: cp.async.cg.shared.global [%r2], [%rd2], 16, %r5;
-        uint64_t t12;
-        uint t11 = r2; t12 = rd2;
+        uint t11 = r2;
+        uint64_t t12 = rd2;
         uint t13 = min(r5, 16u);
         uint t14 = 0u;
         if (t13 >= 4u) {
@@ -208,8 +201,8 @@ void main() {
       } else {
         // 76: bra.uni 	$L__BB0_3;
         // 86: cp.async.ca.shared.global.L2::128B [%r2], [%rd2], 16, %r5;
-        uint64_t t19;
-        uint t18 = r2; t19 = rd2;
+        uint t18 = r2;
+        uint64_t t19 = rd2;
         uint t20 = min(r5, 16u);
         uint t21 = 0u;
         if (t20 >= 4u) {
@@ -254,19 +247,19 @@ void main() {
   int t25;
   int t26;
   imulExtended(int(r6), 1431655766, t25, t26);
-  r32 = uint(t25);
+  uint r32 = uint(t25);
   // 91: shr.u32 	%r33, %r32, 31;
   // 92: add.s32 	%r34, %r32, %r33;
   // 93: mul.lo.s32 	%r35, %r34, 3;
   // 94: sub.s32 	%r36, %r6, %r35;
   // 95: setp.eq.s32 	%p5, %r36, 0;
-  p5 = int(uint(int(r6) - int(uint(int(uint(int(r32) + int(r32 >> 31u))) * 3)))) == 0;
+  bool p5 = int(uint(int(r6) - int(uint(int(uint(int(r32) + int(r32 >> 31u))) * 3)))) == 0;
   // 96: selp.u32 	%r28, 1, 0, %p5;
   // 97: add.s64 	%rd11, %rd2, 8;
   // 101: setp.ne.b32 p, %r28, 0;
   // 102: cp.async.ca.shared.global [%r3], [%rd11], 8, p;
-  uint64_t t28;
-  uint t27 = r3; t28 = uint64_t(int64_t(rd2) + 8l);
+  uint t27 = r3;
+  uint64_t t28 = uint64_t(int64_t(rd2) + 8l);
   uint t29 = ((p5 ? 1u : 0u) != 0u) ? 0u : 8u;
   uint t30 = 0u;
   if (t29 >= 4u) {
@@ -291,20 +284,22 @@ void main() {
   // 109: cp.async.wait_all;
   // copies are done when cp.async executes (emit_tensor.cpp): nothing to wait for
   // 111: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 112: ld.shared.v4.u32 	{%r37, %r38, %r39, %r40}, [%r2];
   uint t32 = p2g_lds32(r2);
   uint t33 = p2g_lds32((r2 + 4u));
   uint t34 = p2g_lds32((r2 + 8u));
   uint t35 = p2g_lds32((r2 + 12u));
-  r37 = t32;
-  r38 = t33;
-  r39 = t34;
-  r40 = t35;
+  uint r37 = t32;
+  uint r38 = t33;
+  uint r39 = t34;
+  uint r40 = t35;
   // 113: cvta.to.global.u64 	%rd12, %rd3;
   // 114: shl.b64 	%rd13, %rd1, 2;
   // 115: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd3) + int64_t(rd1 << 2u));
+  uint64_t rd14 = uint64_t(int64_t(rd3) + int64_t(rd1 << 2u));
   // 116: st.global.u32 	[%rd14], %r37;
   P2GU32(rd14).v = r37;
   // 117: st.global.u32 	[%rd14+4], %r38;
@@ -316,13 +311,13 @@ void main() {
   // 120: ld.shared.v2.u32 	{%r45, %r46}, [%r3];
   uint t36 = p2g_lds32(r3);
   uint t37 = p2g_lds32((r3 + 4u));
-  r45 = t36;
-  r46 = t37;
+  uint r45 = t36;
+  uint r46 = t37;
   // 121: shl.b32 	%r49, %r6, 1;
   // 122: cvta.to.global.u64 	%rd15, %rd4;
   // 123: mul.wide.s32 	%rd16, %r49, 4;
   // 124: add.s64 	%rd17, %rd15, %rd16;
-  rd17 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r6 << 1u)) * int64_t(4))));
+  uint64_t rd17 = uint64_t(int64_t(rd4) + int64_t(uint64_t(int64_t(int(r6 << 1u)) * int64_t(4))));
   // 125: st.global.u32 	[%rd17], %r45;
   P2GU32(rd17).v = r45;
   // 126: st.global.u32 	[%rd17+4], %r46;

@@ -39,55 +39,40 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false, p10 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint r81 = 0u, r82 = 0u, r83 = 0u, r84 = 0u, r85 = 0u, r86 = 0u, r87 = 0u, r88 = 0u, r89 = 0u, r90 = 0u;
-  uint r91 = 0u, r92 = 0u, r93 = 0u, r94 = 0u, r95 = 0u, r96 = 0u, r97 = 0u, r98 = 0u, r99 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // stmatrix_movmatrix_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // stmatrix_movmatrix_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // stmatrix_movmatrix_param_2
   // 28: ld.param.u64 	%rd9, [stmatrix_movmatrix_param_0];
-  rd9 = p0_u64;
+  uint64_t rd9 = p0_u64;
   // 29: ld.param.u64 	%rd11, [stmatrix_movmatrix_param_1];
   // 30: ld.param.u64 	%rd10, [stmatrix_movmatrix_param_2];
-  rd10 = p16_u64;
+  uint64_t rd10 = p16_u64;
   // 31: cvta.to.global.u64 	%rd1, %rd11;
-  rd1 = p8_u64;
+  uint64_t rd1 = p8_u64;
   // 32: mov.u32 	%r97, %tid.x;
-  r97 = gl_LocalInvocationID.x;
+  uint r97 = gl_LocalInvocationID.x;
   // 33: setp.gt.s32 	%p1, %r97, 1535;
-  p1 = int(r97) > 1535;
+  bool p1 = int(r97) > 1535;
   // 34: @%p1 bra 	$L__BB0_7;
   if (!p1) {
     // 36: max.s32 	%r34, %r97, 1472;
     // 37: add.s32 	%r35, %r34, 63;
     // 38: sub.s32 	%r2, %r35, %r97;
-    r2 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
+    uint r2 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
     // 39: shr.u32 	%r36, %r2, 6;
     // 40: add.s32 	%r37, %r36, 1;
     // 41: and.b32  	%r90, %r37, 3;
-    r90 = uint(int(r2 >> 6u) + 1) & 3u;
+    uint r90 = uint(int(r2 >> 6u) + 1) & 3u;
     // 42: setp.eq.s32 	%p2, %r90, 0;
     // 43: mov.u32 	%r91, %r97;
-    r91 = r97;
+    uint r91 = r97;
     // 44: @%p2 bra 	$L__BB0_4;
     if (!(int(r90) == 0)) {
       // 46: shl.b32 	%r38, %r97, 2;
       // 47: mov.u32 	%r39, _ZZ18stmatrix_movmatrixE6region;
       // 48: add.s32 	%r88, %r39, %r38;
-      r88 = uint(int(sh_region) + int(r97 << 2u));
+      uint r88 = uint(int(sh_region) + int(r97 << 2u));
       // 49: mov.u32 	%r91, %r97;
       r91 = r97;
       for (;;) {
@@ -112,16 +97,16 @@ void main() {
     // 63: @%p4 bra 	$L__BB0_7;
     if (!(r2 < 192u)) {
       // 65: add.s32 	%r93, %r91, -256;
-      r93 = uint(int(r91) + -256);
+      uint r93 = uint(int(r91) + -256);
       // 66: shl.b32 	%r41, %r91, 2;
       // 67: mov.u32 	%r42, _ZZ18stmatrix_movmatrixE6region;
       // 68: add.s32 	%r43, %r42, %r41;
       // 69: add.s32 	%r92, %r43, 512;
-      r92 = uint(int(uint(int(sh_region) + int(r91 << 2u))) + 512);
+      uint r92 = uint(int(uint(int(sh_region) + int(r91 << 2u))) + 512);
       for (;;) {
         p2g_loop_tick();
         // 72: mov.u32 	%r44, 0;
-        r44 = 0u;
+        uint r44 = 0u;
         // 73: st.shared.u32 	[%r92+-512], %r44;
         p2g_sts32((r92 - 512u), r44);
         // 74: st.shared.u32 	[%r92+-256], %r44;
@@ -143,38 +128,42 @@ void main() {
     }
   }
   // 83: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 84: shl.b32 	%r67, %r97, 2;
-  r67 = r97 << 2u;
+  uint r67 = r97 << 2u;
   // 85: cvta.to.global.u64 	%rd12, %rd9;
   // 86: mul.wide.s32 	%rd13, %r67, 4;
   // 87: add.s64 	%rd14, %rd12, %rd13;
-  rd14 = uint64_t(int64_t(rd9) + int64_t(uint64_t(int64_t(int(r67)) * int64_t(4))));
+  uint64_t rd14 = uint64_t(int64_t(rd9) + int64_t(uint64_t(int64_t(int(r67)) * int64_t(4))));
   // 88: ld.global.nc.u32 	%r46, [%rd14];
-  r46 = P2GU32(rd14).v;
+  uint r46 = P2GU32(rd14).v;
   // 89: ld.global.nc.u32 	%r49, [%rd14+4];
-  r49 = P2GU32((rd14 + 4ul)).v;
+  uint r49 = P2GU32((rd14 + 4ul)).v;
   // 90: ld.global.nc.u32 	%r53, [%rd14+8];
-  r53 = P2GU32((rd14 + 8ul)).v;
+  uint r53 = P2GU32((rd14 + 8ul)).v;
   // 91: ld.global.nc.u32 	%r54, [%rd14+12];
-  r54 = P2GU32((rd14 + 12ul)).v;
+  uint r54 = P2GU32((rd14 + 12ul)).v;
   // 92: shl.b32 	%r68, %r97, 4;
   // 93: and.b32  	%r69, %r68, -512;
   // 94: mov.u32 	%r70, _ZZ18stmatrix_movmatrixE6region;
-  r70 = sh_region;
+  uint r70 = sh_region;
   // 95: add.s32 	%r71, %r70, %r69;
   // 96: mad.lo.s32 	%r72, %r97, 48, 16;
   // 97: and.b32  	%r73, %r72, 496;
   // 98: add.s32 	%r45, %r71, %r73;
-  r45 = uint(int(uint(int(r70) + int((r97 << 4u) & 0xFFFFFE00u))) + int(uint(int(r97) * 48 + 16) & 496u));
+  uint r45 = uint(int(uint(int(r70) + int((r97 << 4u) & 0xFFFFFE00u))) + int(uint(int(r97) * 48 + 16) & 496u));
   // 100: stmatrix.sync.aligned.m8n8.x1.shared.b16 [%r45], {%r46};
   uint t1 = r45;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   if ((gl_LocalInvocationIndex & 31u) < 8u) {
-    uint t3;
-    uint t2 = (gl_LocalInvocationIndex & 31u) >> 3; t3 = (gl_LocalInvocationIndex & 31u) & 7u;
+    uint t2 = (gl_LocalInvocationIndex & 31u) >> 3;
+    uint t3 = (gl_LocalInvocationIndex & 31u) & 7u;
     p2g_sts32((t1 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 0u)) * 8u + t2]);
     p2g_sts32((t1 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 1u)) * 8u + t2]);
     p2g_sts32((t1 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t3 * 4u + 2u)) * 8u + t2]);
@@ -183,13 +172,15 @@ void main() {
   // 102: add.s32 	%r47, %r45, 1024;
   // 104: stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r47], {%r46, %r49};
   uint t4 = uint(int(r45) + 1024);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   if ((gl_LocalInvocationIndex & 31u) < 16u) {
-    uint t6;
-    uint t5 = (gl_LocalInvocationIndex & 31u) >> 3; t6 = (gl_LocalInvocationIndex & 31u) & 7u;
+    uint t5 = (gl_LocalInvocationIndex & 31u) >> 3;
+    uint t6 = (gl_LocalInvocationIndex & 31u) & 7u;
     p2g_sts32((t4 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 0u)) * 8u + t5]);
     p2g_sts32((t4 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 1u)) * 8u + t5]);
     p2g_sts32((t4 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t6 * 4u + 2u)) * 8u + t5]);
@@ -198,15 +189,17 @@ void main() {
   // 106: add.s32 	%r50, %r45, 2048;
   // 108: stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r50], {%r46, %r49, %r53, %r54};
   uint t7 = uint(int(r45) + 2048);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = r53;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 3u] = r54;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   if ((gl_LocalInvocationIndex & 31u) < 32u) {
-    uint t9;
-    uint t8 = (gl_LocalInvocationIndex & 31u) >> 3; t9 = (gl_LocalInvocationIndex & 31u) & 7u;
+    uint t8 = (gl_LocalInvocationIndex & 31u) >> 3;
+    uint t9 = (gl_LocalInvocationIndex & 31u) & 7u;
     p2g_sts32((t7 + 0u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 0u)) * 8u + t8]);
     p2g_sts32((t7 + 4u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 1u)) * 8u + t8]);
     p2g_sts32((t7 + 8u), p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (t9 * 4u + 2u)) * 8u + t8]);
@@ -215,88 +208,113 @@ void main() {
   // 110: add.s32 	%r55, %r45, 3072;
   // 112: stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%r55], {%r46};
   uint t10 = uint(int(r45) + 3072);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   if ((gl_LocalInvocationIndex & 31u) < 8u) {
-    uint t12;
-    uint t11 = (gl_LocalInvocationIndex & 31u) >> 3; t12 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t10 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t10 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t10 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t10 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+    uint t11 = (gl_LocalInvocationIndex & 31u) >> 3;
+    uint t12 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t10 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t10 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t10 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t10 + 12u),
+        (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t12 >> 1))) * 8u + t11],
+        int(t12 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t12 >> 1))) * 8u + t11], int(t12 & 1u) * 16, 16) << 16)));
   }
   // 114: add.s32 	%r57, %r45, 4096;
   // 116: stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r57], {%r46, %r49};
   uint t13 = uint(int(r45) + 4096);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   if ((gl_LocalInvocationIndex & 31u) < 16u) {
-    uint t15;
-    uint t14 = (gl_LocalInvocationIndex & 31u) >> 3; t15 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t13 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t13 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t13 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t13 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+    uint t14 = (gl_LocalInvocationIndex & 31u) >> 3;
+    uint t15 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t13 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t13 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t13 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t13 + 12u),
+        (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t15 >> 1))) * 8u + t14],
+        int(t15 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t15 >> 1))) * 8u + t14], int(t15 & 1u) * 16, 16) << 16)));
   }
   // 118: add.s32 	%r60, %r45, 5120;
   // 120: stmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16 [%r60], {%r46, %r49, %r53, %r54};
   uint t16 = uint(int(r45) + 5120);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r49;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = r53;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 3u] = r54;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   if ((gl_LocalInvocationIndex & 31u) < 32u) {
-    uint t18;
-    uint t17 = (gl_LocalInvocationIndex & 31u) >> 3; t18 = (gl_LocalInvocationIndex & 31u) & 7u;
-    p2g_sts32((t16 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t16 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t16 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
-    p2g_sts32((t16 + 12u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+    uint t17 = (gl_LocalInvocationIndex & 31u) >> 3;
+    uint t18 = (gl_LocalInvocationIndex & 31u) & 7u;
+    p2g_sts32((t16 + 0u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (0u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (4u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t16 + 4u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (8u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (12u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t16 + 8u), (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (16u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (20u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
+    p2g_sts32((t16 + 12u),
+        (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (24u + (t18 >> 1))) * 8u + t17],
+        int(t18 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + (28u + (t18 >> 1))) * 8u + t17], int(t18 & 1u) * 16, 16) << 16)));
   }
   // 123: movmatrix.sync.aligned.m8n8.trans.b16 %r65, %r46;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r46;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   uint t19 = bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3))) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) | (bitfieldExtract(p2g_tc_x[((gl_LocalInvocationIndex & ~31u) + ((gl_LocalInvocationIndex & 31u) % 4u * 8u + ((gl_LocalInvocationIndex & 31u) >> 3) + 4u)) * 8u + 0u], int((gl_LocalInvocationIndex & 31u) >> 2 & 1u) * 16, 16) << 16);
-  r65 = t19;
+  uint r65 = t19;
   // 125: cvt.s64.s32 	%rd2, %r97;
   int64_t t20 = int64_t(int(r97));
-  rd2 = uint64_t(int64_t(uint64_t(t20)));
+  uint64_t rd2 = uint64_t(int64_t(uint64_t(t20)));
   // 126: cvta.to.global.u64 	%rd15, %rd10;
   // 127: mul.wide.s32 	%rd16, %r97, 4;
   // 128: add.s64 	%rd17, %rd15, %rd16;
-  rd17 = uint64_t(int64_t(rd10) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
+  uint64_t rd17 = uint64_t(int64_t(rd10) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
   // 129: st.global.u32 	[%rd17], %r65;
   P2GU32(rd17).v = r65;
   // 130: bar.sync 	0;
-  memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+  memoryBarrierShared();
+  memoryBarrierBuffer();
+  barrier();
   // 131: @%p1 bra 	$L__BB0_14;
   if (!p1) {
     // 133: max.s32 	%r74, %r97, 1472;
     // 134: add.s32 	%r75, %r74, 63;
     // 135: sub.s32 	%r18, %r75, %r97;
-    r18 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
+    uint r18 = uint(int(uint(int(uint(max(int(r97), 1472))) + 63)) - int(r97));
     // 136: shr.u32 	%r76, %r18, 6;
     // 137: add.s32 	%r77, %r76, 1;
     // 138: and.b32  	%r96, %r77, 3;
-    r96 = uint(int(r18 >> 6u) + 1) & 3u;
+    uint r96 = uint(int(r18 >> 6u) + 1) & 3u;
     // 139: setp.eq.s32 	%p7, %r96, 0;
     // 140: @%p7 bra 	$L__BB0_11;
     if (!(int(r96) == 0)) {
       // 142: shl.b64 	%rd18, %rd2, 2;
       // 143: add.s64 	%rd21, %rd1, %rd18;
-      rd21 = uint64_t(int64_t(rd1) + int64_t(rd2 << 2u));
+      uint64_t rd21 = uint64_t(int64_t(rd1) + int64_t(rd2 << 2u));
       // 144: add.s32 	%r94, %r70, %r67;
-      r94 = uint(int(r70) + int(r67));
+      uint r94 = uint(int(r70) + int(r67));
       for (;;) {
         p2g_loop_tick();
         // 148: ld.shared.u32 	%r80, [%r94];
-        r80 = p2g_lds32(r94);
+        uint r80 = p2g_lds32(r94);
         // 149: st.global.u32 	[%rd21], %r80;
         P2GU32(rd21).v = r80;
         // 150: add.s32 	%r97, %r97, 64;
@@ -318,32 +336,32 @@ void main() {
     // 159: @%p9 bra 	$L__BB0_14;
     if (!(r18 < 192u)) {
       // 161: add.s32 	%r99, %r97, -256;
-      r99 = uint(int(r97) + -256);
+      uint r99 = uint(int(r97) + -256);
       // 162: shl.b32 	%r81, %r97, 2;
       // 163: add.s32 	%r83, %r70, %r81;
       // 164: add.s32 	%r98, %r83, 512;
-      r98 = uint(int(uint(int(r70) + int(r97 << 2u))) + 512);
+      uint r98 = uint(int(uint(int(r70) + int(r97 << 2u))) + 512);
       // 165: mul.wide.s32 	%rd19, %r97, 4;
       // 166: add.s64 	%rd20, %rd1, %rd19;
-      rd20 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
+      uint64_t rd20 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(int(r97)) * int64_t(4))));
       // 167: add.s64 	%rd22, %rd20, 512;
-      rd22 = uint64_t(int64_t(rd20) + 512l);
+      uint64_t rd22 = uint64_t(int64_t(rd20) + 512l);
       for (;;) {
         p2g_loop_tick();
         // 170: ld.shared.u32 	%r84, [%r98+-512];
-        r84 = p2g_lds32((r98 - 512u));
+        uint r84 = p2g_lds32((r98 - 512u));
         // 171: st.global.u32 	[%rd22+-512], %r84;
         P2GU32((rd22 - 512ul)).v = r84;
         // 172: ld.shared.u32 	%r85, [%r98+-256];
-        r85 = p2g_lds32((r98 - 256u));
+        uint r85 = p2g_lds32((r98 - 256u));
         // 173: st.global.u32 	[%rd22+-256], %r85;
         P2GU32((rd22 - 256ul)).v = r85;
         // 174: ld.shared.u32 	%r86, [%r98];
-        r86 = p2g_lds32(r98);
+        uint r86 = p2g_lds32(r98);
         // 175: st.global.u32 	[%rd22], %r86;
         P2GU32(rd22).v = r86;
         // 176: ld.shared.u32 	%r87, [%r98+256];
-        r87 = p2g_lds32((r98 + 256u));
+        uint r87 = p2g_lds32((r98 + 256u));
         // 177: st.global.u32 	[%rd22+256], %r87;
         P2GU32((rd22 + 256ul)).v = r87;
         // 178: add.s32 	%r98, %r98, 1024;

@@ -133,14 +133,7 @@ void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out ui
 }
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
+  uint64_t rd15 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_bf16_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_bf16_param_1
@@ -157,18 +150,18 @@ void main() {
   // 35: mov.u32 	%r1, %ctaid.x;
   // 36: mov.u32 	%r2, %ntid.x;
   // 37: mov.u32 	%r3, %tid.x;
-  r3 = gl_LocalInvocationID.x;
+  uint r3 = gl_LocalInvocationID.x;
   // 38: mad.lo.s32 	%r4, %r1, %r2, %r3;
-  r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r3));
+  uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r3));
   // 39: shr.u32 	%r5, %r4, 5;
-  r5 = r4 >> 5u;
+  uint r5 = r4 >> 5u;
   // 40: and.b32  	%r6, %r3, 31;
   // 41: shl.b32 	%r7, %r5, 8;
-  r7 = r5 << 8u;
+  uint r7 = r5 << 8u;
   // 42: mul.wide.u32 	%rd8, %r7, 2;
   // 43: add.s64 	%rd9, %rd1, %rd8;
   // 44: mov.u32 	%r8, 16;
-  r8 = 16u;
+  uint r8 = 16u;
   // 45: wmma.load.a.sync.aligned.row.m16n16k16.bf16 	{%r9, %r10, %r11, %r12}, [%rd9], %r8;
   uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r7) * uint64_t(2u)));
   uint t2 = r8;
@@ -177,14 +170,14 @@ void main() {
   uint t5 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
   uint t6;
   t6 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  r9 = t3;
-  r10 = t4;
-  r11 = t5;
-  r12 = t6;
+  uint r9 = t3;
+  uint r10 = t4;
+  uint r11 = t5;
+  uint r12 = t6;
   // 46: mul.lo.s32 	%r13, %r5, 384;
   // 47: mul.wide.u32 	%rd10, %r13, 2;
   // 48: add.s64 	%rd11, %rd2, %rd10;
-  rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r5) * 384)) * uint64_t(2u)));
+  uint64_t rd11 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(uint(int(r5) * 384)) * uint64_t(2u)));
   // 49: mov.u32 	%r14, 24;
   // 50: wmma.load.b.sync.aligned.col.m16n16k16.bf16 	{%r15, %r16, %r17, %r18}, [%rd11], %r14;
   uint64_t t7 = rd11;
@@ -193,12 +186,12 @@ void main() {
   uint t10 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
   uint t11 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t12 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  r15 = t9;
-  r16 = t10;
-  r17 = t11;
-  r18 = t12;
+  uint r15 = t9;
+  uint r16 = t10;
+  uint r17 = t11;
+  uint r18 = t12;
   // 51: mul.wide.u32 	%rd12, %r7, 4;
-  rd12 = uint64_t(r7) * uint64_t(4u);
+  uint64_t rd12 = uint64_t(r7) * uint64_t(4u);
   // 52: add.s64 	%rd13, %rd7, %rd12;
   // 53: and.b32  	%r19, %r4, 268435424;
   // 54: or.b32  	%r20, %r19, %r6;
@@ -217,14 +210,14 @@ void main() {
   uint t20 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t14 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 4u))).v << 0u);
   uint t21 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v << 0u);
   uint t22 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t14 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 4u))).v << 0u);
-  f1 = uintBitsToFloat(t15);
-  f2 = uintBitsToFloat(t16);
-  f3 = uintBitsToFloat(t17);
-  f4 = uintBitsToFloat(t18);
-  f5 = uintBitsToFloat(t19);
-  f6 = uintBitsToFloat(t20);
-  f7 = uintBitsToFloat(t21);
-  f8 = uintBitsToFloat(t22);
+  precise float f1 = uintBitsToFloat(t15);
+  precise float f2 = uintBitsToFloat(t16);
+  precise float f3 = uintBitsToFloat(t17);
+  precise float f4 = uintBitsToFloat(t18);
+  precise float f5 = uintBitsToFloat(t19);
+  precise float f6 = uintBitsToFloat(t20);
+  precise float f7 = uintBitsToFloat(t21);
+  precise float f8 = uintBitsToFloat(t22);
   // 59: st.global.u32 	[%rd15], %r9;
   P2GU32(rd15).v = r9;
   // 60: st.global.u32 	[%rd15+16], %r15;
@@ -268,7 +261,8 @@ void main() {
   uint t28 = floatBitsToUint(f6);
   uint t29 = floatBitsToUint(f7);
   uint t30 = floatBitsToUint(f8);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r9;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r10;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = r11;
@@ -277,17 +271,18 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = r16;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r17;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r18;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   uint t31[8];
   p2g_wmma_mma(uint[8](t23, t24, t25, t26, t27, t28, t29, t30), 1u, 3u, false, false, t31);
-  f9 = uintBitsToFloat(t31[0]);
-  f10 = uintBitsToFloat(t31[1]);
-  f11 = uintBitsToFloat(t31[2]);
-  f12 = uintBitsToFloat(t31[3]);
-  f13 = uintBitsToFloat(t31[4]);
-  f14 = uintBitsToFloat(t31[5]);
-  f15 = uintBitsToFloat(t31[6]);
-  f16 = uintBitsToFloat(t31[7]);
+  precise float f9 = uintBitsToFloat(t31[0]);
+  precise float f10 = uintBitsToFloat(t31[1]);
+  precise float f11 = uintBitsToFloat(t31[2]);
+  precise float f12 = uintBitsToFloat(t31[3]);
+  precise float f13 = uintBitsToFloat(t31[4]);
+  precise float f14 = uintBitsToFloat(t31[5]);
+  precise float f15 = uintBitsToFloat(t31[6]);
+  precise float f16 = uintBitsToFloat(t31[7]);
   // 78: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd17], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r8;
   uint64_t t32 = uint64_t(int64_t(p24_u64) + int64_t(rd12));
   uint t33 = r8;

@@ -37,19 +37,6 @@ uint p2g_wmma_int(uint row, uint col, uint c, bool sa, bool sb, bool sat) {
 }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, r62 = 0u, r63 = 0u, r64 = 0u, r65 = 0u, r66 = 0u, r67 = 0u, r68 = 0u, r69 = 0u, r70 = 0u;
-  uint r71 = 0u, r72 = 0u, r73 = 0u, r74 = 0u, r75 = 0u, r76 = 0u, r77 = 0u, r78 = 0u, r79 = 0u, r80 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  uint64_t rd25 = 0ul, rd26 = 0ul, rd27 = 0ul, rd28 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_s8_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_s8_param_1
@@ -64,34 +51,34 @@ void main() {
   // 33: ld.param.u64 	%rd5, [wmma_s8_param_3];
   // 34: ld.param.u64 	%rd6, [wmma_s8_param_4];
   // 35: ld.param.u64 	%rd1, [wmma_s8_param_5];
-  rd1 = p40_u64;
+  uint64_t rd1 = p40_u64;
   // 36: ld.param.u64 	%rd7, [wmma_s8_param_6];
   // 37: cvta.to.global.u64 	%rd8, %rd7;
   // 38: mov.u32 	%r34, %ntid.x;
   // 39: mov.u32 	%r35, %ctaid.x;
   // 40: mov.u32 	%r36, %tid.x;
-  r36 = gl_LocalInvocationID.x;
+  uint r36 = gl_LocalInvocationID.x;
   // 41: mad.lo.s32 	%r37, %r35, %r34, %r36;
-  r37 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r36));
+  uint r37 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r36));
   // 42: shr.u32 	%r1, %r37, 5;
-  r1 = r37 >> 5u;
+  uint r1 = r37 >> 5u;
   // 43: and.b32  	%r38, %r36, 31;
   // 44: shl.b32 	%r39, %r1, 8;
-  r39 = r1 << 8u;
+  uint r39 = r1 << 8u;
   // 45: cvt.u64.u32 	%rd9, %r39;
   uint64_t t1 = uint64_t(r39);
-  rd9 = uint64_t(t1);
+  uint64_t rd9 = uint64_t(t1);
   // 46: cvta.to.global.u64 	%rd10, %rd2;
   // 47: add.s64 	%rd11, %rd10, %rd9;
   // 48: mov.u32 	%r40, 16;
-  r40 = 16u;
+  uint r40 = 16u;
   // 49: wmma.load.a.sync.aligned.row.m16n16k16.global.s8 	{%r2, %r3}, [%rd11], %r40;
   uint64_t t2 = uint64_t(int64_t(p0_u64) + int64_t(rd9));
   uint t3 = r40;
   uint t4 = (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
   uint t5 = (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t2 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t3 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
-  r2 = t4;
-  r3 = t5;
+  uint r2 = t4;
+  uint r3 = t5;
   // 50: shl.b32 	%r41, %r1, 9;
   // 51: cvt.u64.u32 	%rd12, %r41;
   uint64_t t6;
@@ -104,8 +91,8 @@ void main() {
   uint t8 = 32u;
   uint t9 = (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
   uint t10 = (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
-  r4 = t9;
-  r5 = t10;
+  uint r4 = t9;
+  uint r5 = t10;
   // 56: cvta.to.global.u64 	%rd15, %rd4;
   // 57: add.s64 	%rd16, %rd15, %rd9;
   // 58: wmma.load.a.sync.aligned.row.m16n16k16.global.u8 	{%r6, %r7}, [%rd16], %r40;
@@ -113,8 +100,8 @@ void main() {
   uint t12 = r40;
   uint t13 = (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
   uint t14 = (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * 1u))).v) << 8u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * 1u))).v) << 16u) | (uint(P2GU8((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * 1u))).v) << 24u);
-  r6 = t13;
-  r7 = t14;
+  uint r6 = t13;
+  uint r7 = t14;
   // 59: cvta.to.global.u64 	%rd17, %rd5;
   // 60: add.s64 	%rd18, %rd17, %rd9;
   // 61: wmma.load.b.sync.aligned.row.m16n16k16.global.u8 	{%r8, %r9}, [%rd18], %r40;
@@ -122,8 +109,8 @@ void main() {
   uint t16 = r40;
   uint t17 = (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 0u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 8u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 16u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 1u))).v) << 24u);
   uint t18 = (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 0u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 0u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 1u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 8u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 2u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 16u) | (uint(P2GU8((t15 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 4u) + 3u) * t16 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 1u))).v) << 24u);
-  r8 = t17;
-  r9 = t18;
+  uint r8 = t17;
+  uint r9 = t18;
   // 62: cvta.to.global.u64 	%rd19, %rd6;
   // 63: mul.wide.u32 	%rd20, %r39, 4;
   // 64: add.s64 	%rd21, %rd19, %rd20;
@@ -138,21 +125,21 @@ void main() {
   uint t26 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
   uint t27 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
   uint t28 = (P2GU32((t19 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t20 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
-  r80 = t21;
-  r79 = t22;
-  r78 = t23;
-  r77 = t24;
-  r76 = t25;
-  r75 = t26;
-  r74 = t27;
-  r73 = t28;
+  uint r80 = t21;
+  uint r79 = t22;
+  uint r78 = t23;
+  uint r77 = t24;
+  uint r76 = t25;
+  uint r75 = t26;
+  uint r74 = t27;
+  uint r73 = t28;
   // 66: and.b32  	%r43, %r37, -32;
   // 67: or.b32  	%r44, %r43, %r38;
   // 68: mul.lo.s32 	%r45, %r44, 12;
   // 69: mul.wide.u32 	%rd22, %r45, 4;
-  rd22 = uint64_t(uint(int((r37 & 0xFFFFFFE0u) | (r36 & 31u)) * 12)) * uint64_t(4u);
+  uint64_t rd22 = uint64_t(uint(int((r37 & 0xFFFFFFE0u) | (r36 & 31u)) * 12)) * uint64_t(4u);
   // 70: add.s64 	%rd23, %rd8, %rd22;
-  rd23 = uint64_t(int64_t(p48_u64) + int64_t(rd22));
+  uint64_t rd23 = uint64_t(int64_t(p48_u64) + int64_t(rd22));
   // 71: st.global.u32 	[%rd23], %r2;
   P2GU32(rd23).v = r2;
   // 72: st.global.u32 	[%rd23+8], %r4;
@@ -202,7 +189,7 @@ void main() {
   // 98: cvta.to.global.u64 	%rd24, %rd1;
   // 99: mul.wide.u32 	%rd25, %r47, 4;
   // 100: add.s64 	%rd26, %rd24, %rd25;
-  rd26 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r1) * 768)) * uint64_t(4u)));
+  uint64_t rd26 = uint64_t(int64_t(rd1) + int64_t(uint64_t(uint(int(r1) * 768)) * uint64_t(4u)));
   // 101: wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32.satfinite {%r48, %r49, %r50, %r51, %r52, %r53, %r54, %r55}, {%r2, %r3}, {%r4, %r5}, {%r80, %r79, %r78, %r77, %r76, %r75, %r74, %r73};
   uint t29 = r80;
   uint t30 = r79;
@@ -212,28 +199,38 @@ void main() {
   uint t34 = r75;
   uint t35 = r74;
   uint t36 = r73;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r2;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r3;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 4u] = r4;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = r5;
-  memoryBarrierShared(); barrier();
-  uint t37 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, t29, true, true, true);
-  uint t38 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, t30, true, true, true);
-  uint t39 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, t31, true, true, true);
-  uint t40 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, t32, true, true, true);
-  uint t41 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, t33, true, true, true);
-  uint t42 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, t34, true, true, true);
-  uint t43 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, t35, true, true, true);
-  uint t44 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, t36, true, true, true);
-  r48 = t37;
-  r49 = t38;
-  r50 = t39;
-  r51 = t40;
-  r52 = t41;
-  r53 = t42;
-  r54 = t43;
-  r55 = t44;
+  memoryBarrierShared();
+  barrier();
+  uint t37 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u,
+      t29, true, true, true);
+  uint t38 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u,
+      t30, true, true, true);
+  uint t39 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u,
+      t31, true, true, true);
+  uint t40 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u,
+      t32, true, true, true);
+  uint t41 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u,
+      t33, true, true, true);
+  uint t42 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u,
+      t34, true, true, true);
+  uint t43 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u,
+      t35, true, true, true);
+  uint t44 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u,
+      t36, true, true, true);
+  uint r48 = t37;
+  uint r49 = t38;
+  uint r50 = t39;
+  uint r51 = t40;
+  uint r52 = t41;
+  uint r53 = t42;
+  uint r54 = t43;
+  uint r55 = t44;
   // 102: wmma.store.d.sync.aligned.row.m16n16k16.global.s32 	[%rd26], {%r48, %r49, %r50, %r51, %r52, %r53, %r54, %r55}, %r40;
   uint64_t t45 = rd26;
   uint t46 = r40;
@@ -262,28 +259,38 @@ void main() {
   uint t60 = r75;
   uint t61 = r74;
   uint t62 = r73;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r2;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r3;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 4u] = r4;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = r5;
-  memoryBarrierShared(); barrier();
-  uint t63 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, t55, true, true, false);
-  uint t64 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, t56, true, true, false);
-  uint t65 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, t57, true, true, false);
-  uint t66 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, t58, true, true, false);
-  uint t67 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, t59, true, true, false);
-  uint t68 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, t60, true, true, false);
-  uint t69 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, t61, true, true, false);
-  uint t70 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, t62, true, true, false);
-  r57 = t63;
-  r58 = t64;
-  r59 = t65;
-  r60 = t66;
-  r61 = t67;
-  r62 = t68;
-  r63 = t69;
-  r64 = t70;
+  memoryBarrierShared();
+  barrier();
+  uint t63 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u,
+      t55, true, true, false);
+  uint t64 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u,
+      t56, true, true, false);
+  uint t65 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u,
+      t57, true, true, false);
+  uint t66 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u,
+      t58, true, true, false);
+  uint t67 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u,
+      t59, true, true, false);
+  uint t68 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u,
+      t60, true, true, false);
+  uint t69 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u,
+      t61, true, true, false);
+  uint t70 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u,
+      t62, true, true, false);
+  uint r57 = t63;
+  uint r58 = t64;
+  uint r59 = t65;
+  uint r60 = t66;
+  uint r61 = t67;
+  uint r62 = t68;
+  uint r63 = t69;
+  uint r64 = t70;
   // 104: add.s64 	%rd27, %rd26, 1024;
   // 105: wmma.store.d.sync.aligned.row.m16n16k16.global.s32 	[%rd27], {%r57, %r58, %r59, %r60, %r61, %r62, %r63, %r64}, %r40;
   uint64_t t71 = uint64_t(int64_t(rd26) + 1024l);
@@ -313,28 +320,38 @@ void main() {
   uint t86 = r75;
   uint t87 = r74;
   uint t88 = r73;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r6;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r7;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 4u] = r8;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = r9;
-  memoryBarrierShared(); barrier();
-  uint t89 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, t81, false, false, false);
-  uint t90 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, t82, false, false, false);
-  uint t91 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, t83, false, false, false);
-  uint t92 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, t84, false, false, false);
-  uint t93 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, t85, false, false, false);
-  uint t94 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, t86, false, false, false);
-  uint t95 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, t87, false, false, false);
-  uint t96 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, t88, false, false, false);
-  r65 = t89;
-  r66 = t90;
-  r67 = t91;
-  r68 = t92;
-  r69 = t93;
-  r70 = t94;
-  r71 = t95;
-  r72 = t96;
+  memoryBarrierShared();
+  barrier();
+  uint t89 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u,
+      t81, false, false, false);
+  uint t90 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u,
+      t82, false, false, false);
+  uint t91 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u,
+      t83, false, false, false);
+  uint t92 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u,
+      t84, false, false, false);
+  uint t93 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u,
+      t85, false, false, false);
+  uint t94 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u,
+      t86, false, false, false);
+  uint t95 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u,
+      t87, false, false, false);
+  uint t96 = p2g_wmma_int(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u,
+      t88, false, false, false);
+  uint r65 = t89;
+  uint r66 = t90;
+  uint r67 = t91;
+  uint r68 = t92;
+  uint r69 = t93;
+  uint r70 = t94;
+  uint r71 = t95;
+  uint r72 = t96;
   // 107: add.s64 	%rd28, %rd26, 2048;
   // 108: wmma.store.d.sync.aligned.col.m16n16k16.global.s32 	[%rd28], {%r65, %r66, %r67, %r68, %r69, %r70, %r71, %r72}, %r40;
   uint64_t t97 = uint64_t(int64_t(rd26) + 2048l);

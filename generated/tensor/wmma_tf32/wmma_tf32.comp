@@ -106,13 +106,7 @@ void p2g_wmma_frag_tf32(uint row, uint col, out uint a[32], out uint b[32]) {
 }
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
+  uint64_t rd13 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_tf32_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_tf32_param_1
@@ -128,18 +122,18 @@ void main() {
   // 34: mov.u32 	%r1, %ctaid.x;
   // 35: mov.u32 	%r2, %ntid.x;
   // 36: mov.u32 	%r3, %tid.x;
-  r3 = gl_LocalInvocationID.x;
+  uint r3 = gl_LocalInvocationID.x;
   // 37: mad.lo.s32 	%r4, %r1, %r2, %r3;
-  r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r3));
+  uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r3));
   // 38: shr.u32 	%r5, %r4, 5;
-  r5 = r4 >> 5u;
+  uint r5 = r4 >> 5u;
   // 39: and.b32  	%r6, %r3, 31;
   // 40: shl.b32 	%r7, %r5, 7;
   // 41: mul.wide.u32 	%rd7, %r7, 4;
-  rd7 = uint64_t(r5 << 7u) * uint64_t(4u);
+  uint64_t rd7 = uint64_t(r5 << 7u) * uint64_t(4u);
   // 42: add.s64 	%rd8, %rd1, %rd7;
   // 43: mov.u32 	%r8, 8;
-  r8 = 8u;
+  uint r8 = 8u;
   // 44: wmma.load.a.sync.aligned.row.m16n16k8.tf32 	{%r9, %r10, %r11, %r12}, [%rd8], %r8;
   uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(rd7));
   uint t2 = r8;
@@ -148,10 +142,10 @@ void main() {
   uint t5 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
   uint t6;
   t6 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-  r9 = t3;
-  r10 = t4;
-  r11 = t5;
-  r12 = t6;
+  uint r9 = t3;
+  uint r10 = t4;
+  uint r11 = t5;
+  uint r12 = t6;
   // 45: add.s64 	%rd9, %rd2, %rd7;
   // 46: wmma.load.b.sync.aligned.col.m16n16k8.tf32 	{%r13, %r14, %r15, %r16}, [%rd9], %r8;
   uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(rd7));
@@ -160,16 +154,16 @@ void main() {
   uint t10 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
   uint t11 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
   uint t12 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-  r13 = t9;
-  r14 = t10;
-  r15 = t11;
-  r16 = t12;
+  uint r13 = t9;
+  uint r14 = t10;
+  uint r15 = t11;
+  uint r16 = t12;
   // 47: shl.b32 	%r17, %r5, 8;
   // 48: mul.wide.u32 	%rd10, %r17, 4;
-  rd10 = uint64_t(r5 << 8u) * uint64_t(4u);
+  uint64_t rd10 = uint64_t(r5 << 8u) * uint64_t(4u);
   // 49: add.s64 	%rd11, %rd3, %rd10;
   // 50: mov.u32 	%r18, 16;
-  r18 = 16u;
+  uint r18 = 16u;
   // 51: and.b32  	%r19, %r4, 268435424;
   // 52: or.b32  	%r20, %r19, %r6;
   // 53: shl.b32 	%r21, %r20, 4;
@@ -187,14 +181,14 @@ void main() {
   uint t20 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
   uint t21 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
   uint t22 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
-  f1 = uintBitsToFloat(t15);
-  f2 = uintBitsToFloat(t16);
-  f3 = uintBitsToFloat(t17);
-  f4 = uintBitsToFloat(t18);
-  f5 = uintBitsToFloat(t19);
-  f6 = uintBitsToFloat(t20);
-  f7 = uintBitsToFloat(t21);
-  f8 = uintBitsToFloat(t22);
+  precise float f1 = uintBitsToFloat(t15);
+  precise float f2 = uintBitsToFloat(t16);
+  precise float f3 = uintBitsToFloat(t17);
+  precise float f4 = uintBitsToFloat(t18);
+  precise float f5 = uintBitsToFloat(t19);
+  precise float f6 = uintBitsToFloat(t20);
+  precise float f7 = uintBitsToFloat(t21);
+  precise float f8 = uintBitsToFloat(t22);
   // 57: st.global.u32 	[%rd13], %r9;
   P2GU32(rd13).v = r9;
   // 58: st.global.u32 	[%rd13+16], %r13;
@@ -236,7 +230,8 @@ void main() {
   uint t28 = floatBitsToUint(f6);
   uint t29 = floatBitsToUint(f7);
   uint t30 = floatBitsToUint(f8);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r9;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r10;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = r11;
@@ -245,31 +240,40 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = r14;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r15;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r16;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   uint t31;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t23, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t31 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t23, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t31 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t32;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t24, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t32 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t24, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t32 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t33;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t25, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t33 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t25, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t33 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t34;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t26, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t34 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t26, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t34 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t35;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t27, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t35 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t27, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t35 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t36;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t28, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t36 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t28, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t36 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t37;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t29, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t37 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t29, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t37 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
   uint t38;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t30, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t38 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
-  f9 = uintBitsToFloat(t31);
-  f10 = uintBitsToFloat(t32);
-  f11 = uintBitsToFloat(t33);
-  f12 = uintBitsToFloat(t34);
-  f13 = uintBitsToFloat(t35);
-  f14 = uintBitsToFloat(t36);
-  f15 = uintBitsToFloat(t37);
-  f16 = uintBitsToFloat(t38);
+  { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+      ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t30, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t38 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+  precise float f9 = uintBitsToFloat(t31);
+  precise float f10 = uintBitsToFloat(t32);
+  precise float f11 = uintBitsToFloat(t33);
+  precise float f12 = uintBitsToFloat(t34);
+  precise float f13 = uintBitsToFloat(t35);
+  precise float f14 = uintBitsToFloat(t36);
+  precise float f15 = uintBitsToFloat(t37);
+  precise float f16 = uintBitsToFloat(t38);
   // 74: add.s64 	%rd14, %rd4, %rd10;
   // 75: wmma.store.d.sync.aligned.col.m16n16k8.f32 	[%rd14], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r18;
   uint64_t t39 = uint64_t(int64_t(p24_u64) + int64_t(rd10));

@@ -133,10 +133,6 @@ void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out ui
 }
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_1
@@ -146,9 +142,9 @@ void main() {
   // 28: ld.param.u64 	%rd2, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_1];
   // 29: ld.param.u64 	%rd3, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_2];
   // 30: ld.param.u32 	%r1, [_Z9wmma_bf16PK13__nv_bfloat16S1_Pfi_param_3];
-  r1 = p24_u32;
+  uint r1 = p24_u32;
   // 31: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = p16_u64;
+  uint64_t rd4 = p16_u64;
   // 32: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, [%rd4], %r1;
   uint64_t t1 = rd4;
   uint t2 = r1;
@@ -161,14 +157,14 @@ void main() {
   uint t8 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
   uint t9 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
   uint t10 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
-  f1 = uintBitsToFloat(t3);
-  f2 = uintBitsToFloat(t4);
-  f3 = uintBitsToFloat(t5);
-  f4 = uintBitsToFloat(t6);
-  f5 = uintBitsToFloat(t7);
-  f6 = uintBitsToFloat(t8);
-  f7 = uintBitsToFloat(t9);
-  f8 = uintBitsToFloat(t10);
+  precise float f1 = uintBitsToFloat(t3);
+  precise float f2 = uintBitsToFloat(t4);
+  precise float f3 = uintBitsToFloat(t5);
+  precise float f4 = uintBitsToFloat(t6);
+  precise float f5 = uintBitsToFloat(t7);
+  precise float f6 = uintBitsToFloat(t8);
+  precise float f7 = uintBitsToFloat(t9);
+  precise float f8 = uintBitsToFloat(t10);
   // 33: wmma.load.a.sync.aligned.row.m16n16k16.bf16 	{%r2, %r3, %r4, %r5}, [%rd1], %r1;
   uint64_t t11 = p0_u64;
   uint t12 = r1;
@@ -176,10 +172,10 @@ void main() {
   uint t14 = (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t15 = (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
   uint t16 = (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t11 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t12 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  r2 = t13;
-  r3 = t14;
-  r4 = t15;
-  r5 = t16;
+  uint r2 = t13;
+  uint r3 = t14;
+  uint r4 = t15;
+  uint r5 = t16;
   // 34: wmma.load.b.sync.aligned.row.m16n16k16.bf16 	{%r6, %r7, %r8, %r9}, [%rd2], %r1;
   uint64_t t17 = p8_u64;
   uint t18 = r1;
@@ -187,10 +183,10 @@ void main() {
   uint t20 = (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * 2u))).v) << 16u);
   uint t21 = (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v) << 16u);
   uint t22 = (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t17 + uint64_t(((((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * t18 + ((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * 2u))).v) << 16u);
-  r6 = t19;
-  r7 = t20;
-  r8 = t21;
-  r9 = t22;
+  uint r6 = t19;
+  uint r7 = t20;
+  uint r8 = t21;
+  uint r9 = t22;
   // 35: wmma.mma.sync.aligned.row.row.m16n16k16.f32.bf16.bf16.f32 {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, {%r2, %r3, %r4, %r5}, {%r6, %r7, %r8, %r9}, {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8};
   uint t23 = floatBitsToUint(f1);
   uint t24 = floatBitsToUint(f2);
@@ -200,7 +196,8 @@ void main() {
   uint t28 = floatBitsToUint(f6);
   uint t29 = floatBitsToUint(f7);
   uint t30 = floatBitsToUint(f8);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r2;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r3;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = r4;
@@ -209,17 +206,18 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = r7;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r8;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r9;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   uint t31[8];
   p2g_wmma_mma(uint[8](t23, t24, t25, t26, t27, t28, t29, t30), 1u, 3u, false, false, t31);
-  f9 = uintBitsToFloat(t31[0]);
-  f10 = uintBitsToFloat(t31[1]);
-  f11 = uintBitsToFloat(t31[2]);
-  f12 = uintBitsToFloat(t31[3]);
-  f13 = uintBitsToFloat(t31[4]);
-  f14 = uintBitsToFloat(t31[5]);
-  f15 = uintBitsToFloat(t31[6]);
-  f16 = uintBitsToFloat(t31[7]);
+  precise float f9 = uintBitsToFloat(t31[0]);
+  precise float f10 = uintBitsToFloat(t31[1]);
+  precise float f11 = uintBitsToFloat(t31[2]);
+  precise float f12 = uintBitsToFloat(t31[3]);
+  precise float f13 = uintBitsToFloat(t31[4]);
+  precise float f14 = uintBitsToFloat(t31[5]);
+  precise float f15 = uintBitsToFloat(t31[6]);
+  precise float f16 = uintBitsToFloat(t31[7]);
   // 36: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd4], {%f9, %f10, %f11, %f12, %f13, %f14, %f15, %f16}, %r1;
   uint64_t t32 = rd4;
   uint t33 = r1;

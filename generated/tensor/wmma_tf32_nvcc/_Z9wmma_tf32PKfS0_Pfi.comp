@@ -120,94 +120,61 @@ void p2g_loop_tick() {
 
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u, r37 = 0u, r38 = 0u, r39 = 0u, r40 = 0u;
-  uint r41 = 0u, r42 = 0u, r43 = 0u, r44 = 0u, r45 = 0u, r46 = 0u, r47 = 0u, r48 = 0u, r49 = 0u, r50 = 0u;
-  uint r51 = 0u, r52 = 0u, r53 = 0u, r54 = 0u, r55 = 0u, r56 = 0u, r57 = 0u, r58 = 0u, r59 = 0u, r60 = 0u;
-  uint r61 = 0u, v1 = 0u, v1_1 = 0u, v1_2 = 0u, v1_3 = 0u, v1_4 = 0u, v1_5 = 0u, v1_6 = 0u, v1_7 = 0u;
-  uint v1_8 = 0u, v1_9 = 0u, v1_10 = 0u, v1_11 = 0u, v1_12 = 0u, v1_13 = 0u, v1_14 = 0u, v1_15 = 0u;
-  uint v1_16 = 0u, v1_17 = 0u, v1_18 = 0u, v1_19 = 0u, v1_20 = 0u, v1_21 = 0u, v1_22 = 0u, v1_23 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
-  precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
-  precise float f33 = 0.0, f34 = 0.0, f35 = 0.0, f36 = 0.0, f37 = 0.0, f38 = 0.0, f39 = 0.0, f40 = 0.0;
-  precise float f41 = 0.0, f42 = 0.0, f43 = 0.0, f44 = 0.0, f45 = 0.0, f46 = 0.0, f47 = 0.0, f48 = 0.0;
-  precise float f49 = 0.0, f50 = 0.0, f51 = 0.0, f52 = 0.0, f53 = 0.0, f54 = 0.0, f55 = 0.0, f56 = 0.0;
-  precise float f57 = 0.0, f58 = 0.0, f59 = 0.0, f60 = 0.0, f61 = 0.0, f62 = 0.0, f63 = 0.0, f64 = 0.0;
-  precise float f65 = 0.0, f66 = 0.0, f67 = 0.0, f68 = 0.0, f69 = 0.0, f70 = 0.0, f71 = 0.0, f72 = 0.0;
-  precise float f73 = 0.0, f74 = 0.0, f75 = 0.0, f76 = 0.0, f77 = 0.0, f78 = 0.0, f79 = 0.0, f80 = 0.0;
-  precise float f81 = 0.0, f82 = 0.0, f83 = 0.0, f84 = 0.0, f85 = 0.0, f86 = 0.0, f87 = 0.0, f88 = 0.0;
-  precise float f89 = 0.0, f90 = 0.0, f91 = 0.0, f92 = 0.0, f93 = 0.0, f94 = 0.0, f95 = 0.0, f96 = 0.0;
-  precise float f97 = 0.0, f98 = 0.0, f99 = 0.0, f100 = 0.0, f101 = 0.0, f102 = 0.0, f103 = 0.0, f104 = 0.0;
-  precise float f105 = 0.0, f106 = 0.0, f107 = 0.0, f108 = 0.0, f109 = 0.0, f110 = 0.0, f111 = 0.0, f112 = 0.0;
-  precise float f113 = 0.0, f114 = 0.0, f115 = 0.0, f116 = 0.0, f117 = 0.0, f118 = 0.0, f119 = 0.0, f120 = 0.0;
-  precise float f121 = 0.0, f122 = 0.0, f123 = 0.0, f124 = 0.0, f125 = 0.0, f126 = 0.0, f127 = 0.0, f128 = 0.0;
-  precise float f129 = 0.0, f130 = 0.0, f131 = 0.0, f132 = 0.0, f133 = 0.0, f134 = 0.0, f135 = 0.0, f136 = 0.0;
-  precise float f137 = 0.0, f138 = 0.0, f139 = 0.0, f140 = 0.0, f141 = 0.0, f142 = 0.0, f143 = 0.0, f144 = 0.0;
-  precise float f145 = 0.0, f146 = 0.0, f147 = 0.0, f148 = 0.0, f149 = 0.0, f150 = 0.0, f151 = 0.0, f152 = 0.0;
-  precise float f153 = 0.0, f154 = 0.0, f155 = 0.0, f156 = 0.0, f157 = 0.0, f158 = 0.0, f159 = 0.0, f160 = 0.0;
-  precise float f161 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_1
   const uint64_t p16_u64 = P2GU64((pc.params + 16ul)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_2
   const uint p24_u32 = P2GU32((pc.params + 24ul)).v;  // _Z9wmma_tf32PKfS0_Pfi_param_3
   // 54: ld.param.u64 	%rd7, [_Z9wmma_tf32PKfS0_Pfi_param_0];
-  rd7 = p0_u64;
+  uint64_t rd7 = p0_u64;
   // 55: ld.param.u64 	%rd8, [_Z9wmma_tf32PKfS0_Pfi_param_1];
-  rd8 = p8_u64;
+  uint64_t rd8 = p8_u64;
   // 56: ld.param.u64 	%rd9, [_Z9wmma_tf32PKfS0_Pfi_param_2];
-  rd9 = p16_u64;
+  uint64_t rd9 = p16_u64;
   // 57: ld.param.u32 	%r8, [_Z9wmma_tf32PKfS0_Pfi_param_3];
-  r8 = p24_u32;
+  uint r8 = p24_u32;
   // 58: setp.lt.s32 	%p1, %r8, 1;
   // 59: mov.f32 	%f154, 0f00000000;
-  f154 = 0.0;
+  precise float f154 = 0.0;
   // 60: mov.f32 	%f155, %f154;
-  f155 = f154;
+  precise float f155 = f154;
   // 61: mov.f32 	%f156, %f154;
-  f156 = f154;
+  precise float f156 = f154;
   // 62: mov.f32 	%f157, %f154;
-  f157 = f154;
+  precise float f157 = f154;
   // 63: mov.f32 	%f158, %f154;
-  f158 = f154;
+  precise float f158 = f154;
   // 64: mov.f32 	%f159, %f154;
-  f159 = f154;
+  precise float f159 = f154;
   // 65: mov.f32 	%f160, %f154;
-  f160 = f154;
+  precise float f160 = f154;
   // 66: mov.f32 	%f161, %f154;
-  f161 = f154;
+  precise float f161 = f154;
   // 67: @%p1 bra 	$L__BB1_7;
   if (!(int(r8) < 1)) {
     // 69: add.s32 	%r9, %r8, -1;
     // 70: shr.u32 	%r1, %r9, 3;
-    r1 = uint(int(r8) + -1) >> 3u;
+    uint r1 = uint(int(r8) + -1) >> 3u;
     // 71: add.s32 	%r10, %r1, 1;
     // 72: and.b32  	%r2, %r10, 1;
-    r2 = uint(int(r1) + 1) & 1u;
+    uint r2 = uint(int(r1) + 1) & 1u;
     // 73: setp.eq.s32 	%p2, %r1, 0;
     // 74: mov.u64 	%rd16, 0;
-    rd16 = 0ul;
+    uint64_t rd16 = 0ul;
     // 75: mov.f32 	%f154, 0f00000000;
     f154 = 0.0;
     // 76: @%p2 bra 	$L__BB1_5;
     if (!(int(r1) == 0)) {
       // 78: sub.s32 	%r60, %r1, %r2;
-      r60 = uint(int(r1) - int(r2));
+      uint r60 = uint(int(r1) - int(r2));
       // 79: mov.u32 	%r61, 0;
-      r61 = 0u;
+      uint r61 = 0u;
       // 80: mov.f32 	%f154, 0f00000000;
       f154 = 0.0;
       // 81: mov.u64 	%rd14, %rd7;
-      rd14 = rd7;
+      uint64_t rd14 = rd7;
       // 82: mov.u64 	%rd15, %rd8;
-      rd15 = rd8;
+      uint64_t rd15 = rd8;
       // 83: mov.f32 	%f155, %f154;
       f155 = f154;
       // 84: mov.f32 	%f156, %f154;
@@ -232,10 +199,10 @@ void main() {
         uint t5 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
         uint t6;
         t6 = (P2GU32((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-        r12 = t3;
-        r13 = t4;
-        r14 = t5;
-        r15 = t6;
+        uint r12 = t3;
+        uint r13 = t4;
+        uint r14 = t5;
+        uint r15 = t6;
         // 93: wmma.load.b.sync.aligned.col.m16n16k8.tf32 	{%r16, %r17, %r18, %r19}, [%rd15], %r8;
         uint64_t t7 = rd15;
         uint t8 = r8;
@@ -243,74 +210,74 @@ void main() {
         uint t10 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
         uint t11 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
         uint t12 = (P2GU32((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-        r16 = t9;
-        r17 = t10;
-        r18 = t11;
-        r19 = t12;
+        uint r16 = t9;
+        uint r17 = t10;
+        uint r18 = t11;
+        uint r19 = t12;
         // 94: mov.b32 	%f75, %r12;
-        f75 = uintBitsToFloat(r12);
+        precise float f75 = uintBitsToFloat(r12);
         // 98: cvt.rna.tf32.f32 __$1, %f75;
         uint t13 = floatBitsToUint(f75);
         uint t14 = (t13 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t13 & 0x7F800000u) == 0x7F800000u ? t13 : ((t13 + 0x1000u) & 0xFFFFE000u);
-        v1 = t14;
+        uint v1 = t14;
         // 99: mov.b32 %f74, __$1;
-        f74 = uintBitsToFloat(v1);
+        precise float f74 = uintBitsToFloat(v1);
         // 103: mov.b32 	%f77, %r13;
-        f77 = uintBitsToFloat(r13);
+        precise float f77 = uintBitsToFloat(r13);
         // 107: cvt.rna.tf32.f32 __$1, %f77;
         uint t15 = floatBitsToUint(f77);
         uint t16 = (t15 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t15 & 0x7F800000u) == 0x7F800000u ? t15 : ((t15 + 0x1000u) & 0xFFFFE000u);
-        v1_1 = t16;
+        uint v1_1 = t16;
         // 108: mov.b32 %f76, __$1;
-        f76 = uintBitsToFloat(v1_1);
+        precise float f76 = uintBitsToFloat(v1_1);
         // 112: mov.b32 	%f79, %r14;
-        f79 = uintBitsToFloat(r14);
+        precise float f79 = uintBitsToFloat(r14);
         // 116: cvt.rna.tf32.f32 __$1, %f79;
         uint t17 = floatBitsToUint(f79);
         uint t18 = (t17 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t17 & 0x7F800000u) == 0x7F800000u ? t17 : ((t17 + 0x1000u) & 0xFFFFE000u);
-        v1_2 = t18;
+        uint v1_2 = t18;
         // 117: mov.b32 %f78, __$1;
-        f78 = uintBitsToFloat(v1_2);
+        precise float f78 = uintBitsToFloat(v1_2);
         // 121: mov.b32 	%f81, %r15;
-        f81 = uintBitsToFloat(r15);
+        precise float f81 = uintBitsToFloat(r15);
         // 125: cvt.rna.tf32.f32 __$1, %f81;
         uint t19 = floatBitsToUint(f81);
         uint t20 = (t19 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t19 & 0x7F800000u) == 0x7F800000u ? t19 : ((t19 + 0x1000u) & 0xFFFFE000u);
-        v1_3 = t20;
+        uint v1_3 = t20;
         // 126: mov.b32 %f80, __$1;
-        f80 = uintBitsToFloat(v1_3);
+        precise float f80 = uintBitsToFloat(v1_3);
         // 130: mov.b32 	%f83, %r16;
-        f83 = uintBitsToFloat(r16);
+        precise float f83 = uintBitsToFloat(r16);
         // 134: cvt.rna.tf32.f32 __$1, %f83;
         uint t21 = floatBitsToUint(f83);
         uint t22 = (t21 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t21 & 0x7F800000u) == 0x7F800000u ? t21 : ((t21 + 0x1000u) & 0xFFFFE000u);
-        v1_4 = t22;
+        uint v1_4 = t22;
         // 135: mov.b32 %f82, __$1;
-        f82 = uintBitsToFloat(v1_4);
+        precise float f82 = uintBitsToFloat(v1_4);
         // 139: mov.b32 	%f85, %r17;
-        f85 = uintBitsToFloat(r17);
+        precise float f85 = uintBitsToFloat(r17);
         // 143: cvt.rna.tf32.f32 __$1, %f85;
         uint t23 = floatBitsToUint(f85);
         uint t24 = (t23 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t23 & 0x7F800000u) == 0x7F800000u ? t23 : ((t23 + 0x1000u) & 0xFFFFE000u);
-        v1_5 = t24;
+        uint v1_5 = t24;
         // 144: mov.b32 %f84, __$1;
-        f84 = uintBitsToFloat(v1_5);
+        precise float f84 = uintBitsToFloat(v1_5);
         // 148: mov.b32 	%f87, %r18;
-        f87 = uintBitsToFloat(r18);
+        precise float f87 = uintBitsToFloat(r18);
         // 152: cvt.rna.tf32.f32 __$1, %f87;
         uint t25 = floatBitsToUint(f87);
         uint t26 = (t25 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t25 & 0x7F800000u) == 0x7F800000u ? t25 : ((t25 + 0x1000u) & 0xFFFFE000u);
-        v1_6 = t26;
+        uint v1_6 = t26;
         // 153: mov.b32 %f86, __$1;
-        f86 = uintBitsToFloat(v1_6);
+        precise float f86 = uintBitsToFloat(v1_6);
         // 157: mov.b32 	%f89, %r19;
-        f89 = uintBitsToFloat(r19);
+        precise float f89 = uintBitsToFloat(r19);
         // 161: cvt.rna.tf32.f32 __$1, %f89;
         uint t27 = floatBitsToUint(f89);
         uint t28 = (t27 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t27 & 0x7F800000u) == 0x7F800000u ? t27 : ((t27 + 0x1000u) & 0xFFFFE000u);
-        v1_7 = t28;
+        uint v1_7 = t28;
         // 162: mov.b32 %f88, __$1;
-        f88 = uintBitsToFloat(v1_7);
+        precise float f88 = uintBitsToFloat(v1_7);
         // 166: mov.b32 	%r20, %f80;
         // 167: mov.b32 	%r21, %f78;
         // 168: mov.b32 	%r22, %f76;
@@ -328,7 +295,8 @@ void main() {
         uint t34 = floatBitsToUint(f156);
         uint t35 = floatBitsToUint(f155);
         uint t36 = floatBitsToUint(f154);
-        memoryBarrierShared(); barrier();
+        memoryBarrierShared();
+        barrier();
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = floatBitsToUint(f74);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = floatBitsToUint(f76);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = floatBitsToUint(f78);
@@ -337,31 +305,40 @@ void main() {
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = floatBitsToUint(f84);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = floatBitsToUint(f86);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = floatBitsToUint(f88);
-        memoryBarrierShared(); barrier();
+        memoryBarrierShared();
+        barrier();
         uint t37;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t29, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t37 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t29, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t37 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t38;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t30, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t38 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t30, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t38 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t39;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t31, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t39 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t31, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t39 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t40;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t32, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t40 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t32, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t40 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t41;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t33, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t41 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t33, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t41 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t42;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t34, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t42 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t34, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t42 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t43;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t35, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t43 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t35, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t43 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t44;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t36, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t44 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
-        f106 = uintBitsToFloat(t37);
-        f107 = uintBitsToFloat(t38);
-        f108 = uintBitsToFloat(t39);
-        f109 = uintBitsToFloat(t40);
-        f110 = uintBitsToFloat(t41);
-        f111 = uintBitsToFloat(t42);
-        f112 = uintBitsToFloat(t43);
-        f113 = uintBitsToFloat(t44);
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t36, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t44 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        precise float f106 = uintBitsToFloat(t37);
+        precise float f107 = uintBitsToFloat(t38);
+        precise float f108 = uintBitsToFloat(t39);
+        precise float f109 = uintBitsToFloat(t40);
+        precise float f110 = uintBitsToFloat(t41);
+        precise float f111 = uintBitsToFloat(t42);
+        precise float f112 = uintBitsToFloat(t43);
+        precise float f113 = uintBitsToFloat(t44);
         // 175: wmma.load.a.sync.aligned.row.m16n16k8.tf32 	{%r28, %r29, %r30, %r31}, [%rd14+32], %r8;
         uint64_t t45 = (rd14 + 32ul);
         uint t46 = r8;
@@ -369,10 +346,10 @@ void main() {
         uint t48 = (P2GU32((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
         uint t49 = (P2GU32((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
         uint t50 = (P2GU32((t45 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t46 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-        r28 = t47;
-        r29 = t48;
-        r30 = t49;
-        r31 = t50;
+        uint r28 = t47;
+        uint r29 = t48;
+        uint r30 = t49;
+        uint r31 = t50;
         // 176: wmma.load.b.sync.aligned.col.m16n16k8.tf32 	{%r32, %r33, %r34, %r35}, [%rd15+32], %r8;
         uint64_t t51 = (rd15 + 32ul);
         uint t52 = r8;
@@ -380,74 +357,74 @@ void main() {
         uint t54 = (P2GU32((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
         uint t55 = (P2GU32((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
         uint t56 = (P2GU32((t51 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t52 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-        r32 = t53;
-        r33 = t54;
-        r34 = t55;
-        r35 = t56;
+        uint r32 = t53;
+        uint r33 = t54;
+        uint r34 = t55;
+        uint r35 = t56;
         // 177: mov.b32 	%f91, %r28;
-        f91 = uintBitsToFloat(r28);
+        precise float f91 = uintBitsToFloat(r28);
         // 181: cvt.rna.tf32.f32 __$1, %f91;
         uint t57 = floatBitsToUint(f91);
         uint t58 = (t57 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t57 & 0x7F800000u) == 0x7F800000u ? t57 : ((t57 + 0x1000u) & 0xFFFFE000u);
-        v1_8 = t58;
+        uint v1_8 = t58;
         // 182: mov.b32 %f90, __$1;
-        f90 = uintBitsToFloat(v1_8);
+        precise float f90 = uintBitsToFloat(v1_8);
         // 186: mov.b32 	%f93, %r29;
-        f93 = uintBitsToFloat(r29);
+        precise float f93 = uintBitsToFloat(r29);
         // 190: cvt.rna.tf32.f32 __$1, %f93;
         uint t59 = floatBitsToUint(f93);
         uint t60 = (t59 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t59 & 0x7F800000u) == 0x7F800000u ? t59 : ((t59 + 0x1000u) & 0xFFFFE000u);
-        v1_9 = t60;
+        uint v1_9 = t60;
         // 191: mov.b32 %f92, __$1;
-        f92 = uintBitsToFloat(v1_9);
+        precise float f92 = uintBitsToFloat(v1_9);
         // 195: mov.b32 	%f95, %r30;
-        f95 = uintBitsToFloat(r30);
+        precise float f95 = uintBitsToFloat(r30);
         // 199: cvt.rna.tf32.f32 __$1, %f95;
         uint t61 = floatBitsToUint(f95);
         uint t62 = (t61 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t61 & 0x7F800000u) == 0x7F800000u ? t61 : ((t61 + 0x1000u) & 0xFFFFE000u);
-        v1_10 = t62;
+        uint v1_10 = t62;
         // 200: mov.b32 %f94, __$1;
-        f94 = uintBitsToFloat(v1_10);
+        precise float f94 = uintBitsToFloat(v1_10);
         // 204: mov.b32 	%f97, %r31;
-        f97 = uintBitsToFloat(r31);
+        precise float f97 = uintBitsToFloat(r31);
         // 208: cvt.rna.tf32.f32 __$1, %f97;
         uint t63 = floatBitsToUint(f97);
         uint t64 = (t63 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t63 & 0x7F800000u) == 0x7F800000u ? t63 : ((t63 + 0x1000u) & 0xFFFFE000u);
-        v1_11 = t64;
+        uint v1_11 = t64;
         // 209: mov.b32 %f96, __$1;
-        f96 = uintBitsToFloat(v1_11);
+        precise float f96 = uintBitsToFloat(v1_11);
         // 213: mov.b32 	%f99, %r32;
-        f99 = uintBitsToFloat(r32);
+        precise float f99 = uintBitsToFloat(r32);
         // 217: cvt.rna.tf32.f32 __$1, %f99;
         uint t65 = floatBitsToUint(f99);
         uint t66 = (t65 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t65 & 0x7F800000u) == 0x7F800000u ? t65 : ((t65 + 0x1000u) & 0xFFFFE000u);
-        v1_12 = t66;
+        uint v1_12 = t66;
         // 218: mov.b32 %f98, __$1;
-        f98 = uintBitsToFloat(v1_12);
+        precise float f98 = uintBitsToFloat(v1_12);
         // 222: mov.b32 	%f101, %r33;
-        f101 = uintBitsToFloat(r33);
+        precise float f101 = uintBitsToFloat(r33);
         // 226: cvt.rna.tf32.f32 __$1, %f101;
         uint t67 = floatBitsToUint(f101);
         uint t68 = (t67 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t67 & 0x7F800000u) == 0x7F800000u ? t67 : ((t67 + 0x1000u) & 0xFFFFE000u);
-        v1_13 = t68;
+        uint v1_13 = t68;
         // 227: mov.b32 %f100, __$1;
-        f100 = uintBitsToFloat(v1_13);
+        precise float f100 = uintBitsToFloat(v1_13);
         // 231: mov.b32 	%f103, %r34;
-        f103 = uintBitsToFloat(r34);
+        precise float f103 = uintBitsToFloat(r34);
         // 235: cvt.rna.tf32.f32 __$1, %f103;
         uint t69 = floatBitsToUint(f103);
         uint t70 = (t69 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t69 & 0x7F800000u) == 0x7F800000u ? t69 : ((t69 + 0x1000u) & 0xFFFFE000u);
-        v1_14 = t70;
+        uint v1_14 = t70;
         // 236: mov.b32 %f102, __$1;
-        f102 = uintBitsToFloat(v1_14);
+        precise float f102 = uintBitsToFloat(v1_14);
         // 240: mov.b32 	%f105, %r35;
-        f105 = uintBitsToFloat(r35);
+        precise float f105 = uintBitsToFloat(r35);
         // 244: cvt.rna.tf32.f32 __$1, %f105;
         uint t71 = floatBitsToUint(f105);
         uint t72 = (t71 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t71 & 0x7F800000u) == 0x7F800000u ? t71 : ((t71 + 0x1000u) & 0xFFFFE000u);
-        v1_15 = t72;
+        uint v1_15 = t72;
         // 245: mov.b32 %f104, __$1;
-        f104 = uintBitsToFloat(v1_15);
+        precise float f104 = uintBitsToFloat(v1_15);
         // 249: mov.b32 	%r36, %f96;
         // 250: mov.b32 	%r37, %f94;
         // 251: mov.b32 	%r38, %f92;
@@ -465,7 +442,8 @@ void main() {
         uint t78 = floatBitsToUint(f111);
         uint t79 = floatBitsToUint(f112);
         uint t80 = floatBitsToUint(f113);
-        memoryBarrierShared(); barrier();
+        memoryBarrierShared();
+        barrier();
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = floatBitsToUint(f90);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = floatBitsToUint(f92);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = floatBitsToUint(f94);
@@ -474,23 +452,32 @@ void main() {
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = floatBitsToUint(f100);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = floatBitsToUint(f102);
         p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = floatBitsToUint(f104);
-        memoryBarrierShared(); barrier();
+        memoryBarrierShared();
+        barrier();
         uint t81;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t73, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t81 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t73, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t81 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t82;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t74, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t82 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t74, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t82 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t83;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t75, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t83 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t75, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t83 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t84;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t76, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t84 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t76, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t84 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t85;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t77, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t85 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t77, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t85 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t86;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t78, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t86 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t78, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t86 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t87;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t79, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t87 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t79, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t87 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         uint t88;
-        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t80, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t88 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+        { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+            ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t80, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t88 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
         f161 = uintBitsToFloat(t81);
         f160 = uintBitsToFloat(t82);
         f159 = uintBitsToFloat(t83);
@@ -521,7 +508,7 @@ void main() {
     // 269: @%p4 bra 	$L__BB1_7;
     if (!(int(r2) == 0)) {
       // 271: shl.b64 	%rd11, %rd16, 2;
-      rd11 = rd16 << 2u;
+      uint64_t rd11 = rd16 << 2u;
       // 272: add.s64 	%rd12, %rd7, %rd11;
       // 273: wmma.load.a.sync.aligned.row.m16n16k8.tf32 	{%r44, %r45, %r46, %r47}, [%rd12], %r8;
       uint64_t t90 = uint64_t(int64_t(rd7) + int64_t(rd11));
@@ -530,10 +517,10 @@ void main() {
       uint t93 = (P2GU32((t90 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t91 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
       uint t94 = (P2GU32((t90 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t91 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
       uint t95 = (P2GU32((t90 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t91 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-      r44 = t92;
-      r45 = t93;
-      r46 = t94;
-      r47 = t95;
+      uint r44 = t92;
+      uint r45 = t93;
+      uint r46 = t94;
+      uint r47 = t95;
       // 274: add.s64 	%rd13, %rd8, %rd11;
       // 275: wmma.load.b.sync.aligned.col.m16n16k8.tf32 	{%r48, %r49, %r50, %r51}, [%rd13], %r8;
       uint64_t t96 = uint64_t(int64_t(rd8) + int64_t(rd11));
@@ -542,74 +529,74 @@ void main() {
       uint t99 = (P2GU32((t96 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t97 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
       uint t100 = (P2GU32((t96 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t97 + ((gl_LocalInvocationIndex & 31u) % 4u) + 0u) * 4u))).v << 0u);
       uint t101 = (P2GU32((t96 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t97 + ((gl_LocalInvocationIndex & 31u) % 4u) + 4u) * 4u))).v << 0u);
-      r48 = t98;
-      r49 = t99;
-      r50 = t100;
-      r51 = t101;
+      uint r48 = t98;
+      uint r49 = t99;
+      uint r50 = t100;
+      uint r51 = t101;
       // 276: mov.b32 	%f115, %r44;
-      f115 = uintBitsToFloat(r44);
+      precise float f115 = uintBitsToFloat(r44);
       // 280: cvt.rna.tf32.f32 __$1, %f115;
       uint t102 = floatBitsToUint(f115);
       uint t103 = (t102 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t102 & 0x7F800000u) == 0x7F800000u ? t102 : ((t102 + 0x1000u) & 0xFFFFE000u);
-      v1_16 = t103;
+      uint v1_16 = t103;
       // 281: mov.b32 %f114, __$1;
-      f114 = uintBitsToFloat(v1_16);
+      precise float f114 = uintBitsToFloat(v1_16);
       // 285: mov.b32 	%f117, %r45;
-      f117 = uintBitsToFloat(r45);
+      precise float f117 = uintBitsToFloat(r45);
       // 289: cvt.rna.tf32.f32 __$1, %f117;
       uint t104 = floatBitsToUint(f117);
       uint t105 = (t104 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t104 & 0x7F800000u) == 0x7F800000u ? t104 : ((t104 + 0x1000u) & 0xFFFFE000u);
-      v1_17 = t105;
+      uint v1_17 = t105;
       // 290: mov.b32 %f116, __$1;
-      f116 = uintBitsToFloat(v1_17);
+      precise float f116 = uintBitsToFloat(v1_17);
       // 294: mov.b32 	%f119, %r46;
-      f119 = uintBitsToFloat(r46);
+      precise float f119 = uintBitsToFloat(r46);
       // 298: cvt.rna.tf32.f32 __$1, %f119;
       uint t106 = floatBitsToUint(f119);
       uint t107 = (t106 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t106 & 0x7F800000u) == 0x7F800000u ? t106 : ((t106 + 0x1000u) & 0xFFFFE000u);
-      v1_18 = t107;
+      uint v1_18 = t107;
       // 299: mov.b32 %f118, __$1;
-      f118 = uintBitsToFloat(v1_18);
+      precise float f118 = uintBitsToFloat(v1_18);
       // 303: mov.b32 	%f121, %r47;
-      f121 = uintBitsToFloat(r47);
+      precise float f121 = uintBitsToFloat(r47);
       // 307: cvt.rna.tf32.f32 __$1, %f121;
       uint t108 = floatBitsToUint(f121);
       uint t109 = (t108 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t108 & 0x7F800000u) == 0x7F800000u ? t108 : ((t108 + 0x1000u) & 0xFFFFE000u);
-      v1_19 = t109;
+      uint v1_19 = t109;
       // 308: mov.b32 %f120, __$1;
-      f120 = uintBitsToFloat(v1_19);
+      precise float f120 = uintBitsToFloat(v1_19);
       // 312: mov.b32 	%f123, %r48;
-      f123 = uintBitsToFloat(r48);
+      precise float f123 = uintBitsToFloat(r48);
       // 316: cvt.rna.tf32.f32 __$1, %f123;
       uint t110 = floatBitsToUint(f123);
       uint t111 = (t110 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t110 & 0x7F800000u) == 0x7F800000u ? t110 : ((t110 + 0x1000u) & 0xFFFFE000u);
-      v1_20 = t111;
+      uint v1_20 = t111;
       // 317: mov.b32 %f122, __$1;
-      f122 = uintBitsToFloat(v1_20);
+      precise float f122 = uintBitsToFloat(v1_20);
       // 321: mov.b32 	%f125, %r49;
-      f125 = uintBitsToFloat(r49);
+      precise float f125 = uintBitsToFloat(r49);
       // 325: cvt.rna.tf32.f32 __$1, %f125;
       uint t112 = floatBitsToUint(f125);
       uint t113 = (t112 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t112 & 0x7F800000u) == 0x7F800000u ? t112 : ((t112 + 0x1000u) & 0xFFFFE000u);
-      v1_21 = t113;
+      uint v1_21 = t113;
       // 326: mov.b32 %f124, __$1;
-      f124 = uintBitsToFloat(v1_21);
+      precise float f124 = uintBitsToFloat(v1_21);
       // 330: mov.b32 	%f127, %r50;
-      f127 = uintBitsToFloat(r50);
+      precise float f127 = uintBitsToFloat(r50);
       // 334: cvt.rna.tf32.f32 __$1, %f127;
       uint t114 = floatBitsToUint(f127);
       uint t115 = (t114 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t114 & 0x7F800000u) == 0x7F800000u ? t114 : ((t114 + 0x1000u) & 0xFFFFE000u);
-      v1_22 = t115;
+      uint v1_22 = t115;
       // 335: mov.b32 %f126, __$1;
-      f126 = uintBitsToFloat(v1_22);
+      precise float f126 = uintBitsToFloat(v1_22);
       // 339: mov.b32 	%f129, %r51;
-      f129 = uintBitsToFloat(r51);
+      precise float f129 = uintBitsToFloat(r51);
       // 343: cvt.rna.tf32.f32 __$1, %f129;
       uint t116 = floatBitsToUint(f129);
       uint t117 = (t116 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : (t116 & 0x7F800000u) == 0x7F800000u ? t116 : ((t116 + 0x1000u) & 0xFFFFE000u);
-      v1_23 = t117;
+      uint v1_23 = t117;
       // 344: mov.b32 %f128, __$1;
-      f128 = uintBitsToFloat(v1_23);
+      precise float f128 = uintBitsToFloat(v1_23);
       // 348: mov.b32 	%r52, %f120;
       // 349: mov.b32 	%r53, %f118;
       // 350: mov.b32 	%r54, %f116;
@@ -627,7 +614,8 @@ void main() {
       uint t123 = floatBitsToUint(f156);
       uint t124 = floatBitsToUint(f155);
       uint t125 = floatBitsToUint(f154);
-      memoryBarrierShared(); barrier();
+      memoryBarrierShared();
+      barrier();
       p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = floatBitsToUint(f114);
       p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = floatBitsToUint(f116);
       p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = floatBitsToUint(f118);
@@ -636,23 +624,32 @@ void main() {
       p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = floatBitsToUint(f124);
       p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = floatBitsToUint(f126);
       p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = floatBitsToUint(f128);
-      memoryBarrierShared(); barrier();
+      memoryBarrierShared();
+      barrier();
       uint t126;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t118, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t126 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t118, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t126 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t127;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t119, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t127 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t119, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t127 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t128;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t120, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t128 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t120, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t128 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t129;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t121, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t129 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t121, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t129 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t130;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t122, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t130 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t122, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t130 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t131;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t123, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t131 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 0u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t123, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t131 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t132;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t124, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t132 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t124, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t132 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       uint t133;
-      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u, ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t125, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t133 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
+      { uint p2g_fa[32], p2g_fb[32]; p2g_wmma_frag_tf32(((gl_LocalInvocationIndex & 31u) >> 2) + 8u,
+          ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u, p2g_fa, p2g_fb); uint p2g_h = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, t125, 3u, false); for (int i = 0; i < 4; ++i) { p2g_fa[i] = p2g_fa[4 + i]; p2g_fb[i] = p2g_fb[4 + i]; } t133 = p2g_mma_float(p2g_fa, p2g_fb, 4u, 2u, p2g_h, 3u, false); }
       f161 = uintBitsToFloat(t126);
       f160 = uintBitsToFloat(t127);
       f159 = uintBitsToFloat(t128);

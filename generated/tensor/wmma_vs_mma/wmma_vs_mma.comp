@@ -159,16 +159,6 @@ void p2g_wmma_mma(uint c[8], uint etype, uint cfmt, bool d16, bool cvt16, out ui
 }
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u, r34 = 0u, r35 = 0u, r36 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // wmma_vs_mma_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // wmma_vs_mma_param_1
@@ -181,7 +171,7 @@ void main() {
   // 31: ld.param.u64 	%rd4, [wmma_vs_mma_param_3];
   // 32: ld.param.u64 	%rd5, [wmma_vs_mma_param_4];
   // 33: cvta.to.global.u64 	%rd6, %rd5;
-  rd6 = p32_u64;
+  uint64_t rd6 = p32_u64;
   // 34: cvta.to.global.u64 	%rd7, %rd4;
   // 35: cvta.to.global.u64 	%rd8, %rd3;
   // 36: cvta.to.global.u64 	%rd9, %rd2;
@@ -189,16 +179,16 @@ void main() {
   // 38: mov.u32 	%r13, %ctaid.x;
   // 39: mov.u32 	%r14, %ntid.x;
   // 40: mov.u32 	%r15, %tid.x;
-  r15 = gl_LocalInvocationID.x;
+  uint r15 = gl_LocalInvocationID.x;
   // 41: mad.lo.s32 	%r16, %r13, %r14, %r15;
   // 42: shl.b32 	%r17, %r16, 3;
   // 43: and.b32  	%r18, %r17, -256;
-  r18 = (uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r15)) << 3u) & 0xFFFFFF00u;
+  uint r18 = (uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r15)) << 3u) & 0xFFFFFF00u;
   // 44: mul.wide.u32 	%rd11, %r18, 2;
-  rd11 = uint64_t(r18) * uint64_t(2u);
+  uint64_t rd11 = uint64_t(r18) * uint64_t(2u);
   // 45: add.s64 	%rd12, %rd10, %rd11;
   // 46: mov.u32 	%r19, 16;
-  r19 = 16u;
+  uint r19 = 16u;
   // 47: wmma.load.a.sync.aligned.row.m16n16k16.global.f16 	{%r1, %r2, %r3, %r4, %r20, %r21, %r22, %r23}, [%rd12], %r19;
   uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(rd11));
   uint t2 = r19;
@@ -207,14 +197,14 @@ void main() {
   uint t5 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
   uint t6;
   t6 = (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t1 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t2 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  r1 = t3;
-  r2 = t4;
-  r3 = t5;
-  r4 = t6;
-  r20 = t3;
-  r21 = t4;
-  r22 = t5;
-  r23 = t6;
+  uint r1 = t3;
+  uint r2 = t4;
+  uint r3 = t5;
+  uint r4 = t6;
+  uint r20 = t3;
+  uint r21 = t4;
+  uint r22 = t5;
+  uint r23 = t6;
   // 48: add.s64 	%rd13, %rd9, %rd11;
   // 49: wmma.load.b.sync.aligned.col.m16n16k16.global.f16 	{%r5, %r6, %r11, %r12, %r24, %r25, %r26, %r27}, [%rd13], %r19;
   uint64_t t7 = uint64_t(int64_t(p8_u64) + int64_t(rd11));
@@ -223,16 +213,16 @@ void main() {
   uint t10 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
   uint t11 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 0u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 1u) * 2u))).v) << 16u);
   uint t12 = (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 2u))).v) << 0u) | (uint(P2GU16((t7 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t8 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 2u))).v) << 16u);
-  r5 = t9;
-  r6 = t10;
-  r11 = t11;
-  r12 = t12;
-  r24 = t9;
-  r25 = t10;
-  r26 = t11;
-  r27 = t12;
+  uint r5 = t9;
+  uint r6 = t10;
+  uint r11 = t11;
+  uint r12 = t12;
+  uint r24 = t9;
+  uint r25 = t10;
+  uint r26 = t11;
+  uint r27 = t12;
   // 50: mul.wide.u32 	%rd14, %r18, 4;
-  rd14 = uint64_t(r18) * uint64_t(4u);
+  uint64_t rd14 = uint64_t(r18) * uint64_t(4u);
   // 51: add.s64 	%rd15, %rd8, %rd14;
   // 52: wmma.load.c.sync.aligned.row.m16n16k16.global.f32 	{%f5, %f6, %f7, %f8, %f13, %f14, %f15, %f16}, [%rd15], %r19;
   uint64_t t13 = uint64_t(int64_t(p16_u64) + int64_t(rd14));
@@ -245,14 +235,14 @@ void main() {
   uint t20 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 0u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
   uint t21 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 8u) * 4u))).v << 0u);
   uint t22 = (P2GU32((t13 + uint64_t(((((gl_LocalInvocationIndex & 31u) >> 2) + 8u) * t14 + ((gl_LocalInvocationIndex & 31u) % 4u * 2u) + 9u) * 4u))).v << 0u);
-  f5 = uintBitsToFloat(t15);
-  f6 = uintBitsToFloat(t16);
-  f7 = uintBitsToFloat(t17);
-  f8 = uintBitsToFloat(t18);
-  f13 = uintBitsToFloat(t19);
-  f14 = uintBitsToFloat(t20);
-  f15 = uintBitsToFloat(t21);
-  f16 = uintBitsToFloat(t22);
+  precise float f5 = uintBitsToFloat(t15);
+  precise float f6 = uintBitsToFloat(t16);
+  precise float f7 = uintBitsToFloat(t17);
+  precise float f8 = uintBitsToFloat(t18);
+  precise float f13 = uintBitsToFloat(t19);
+  precise float f14 = uintBitsToFloat(t20);
+  precise float f15 = uintBitsToFloat(t21);
+  precise float f16 = uintBitsToFloat(t22);
   // 53: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32 {%f17, %f18, %f19, %f20, %f21, %f22, %f23, %f24}, {%r1, %r2, %r3, %r4, %r20, %r21, %r22, %r23}, {%r5, %r6, %r11, %r12, %r24, %r25, %r26, %r27}, {%f5, %f6, %f7, %f8, %f13, %f14, %f15, %f16};
   uint t23 = floatBitsToUint(f5);
   uint t24 = floatBitsToUint(f6);
@@ -262,7 +252,8 @@ void main() {
   uint t28 = floatBitsToUint(f14);
   uint t29 = floatBitsToUint(f15);
   uint t30 = floatBitsToUint(f16);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 0u] = r1;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 1u] = r2;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 2u] = r3;
@@ -271,17 +262,18 @@ void main() {
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 5u] = r6;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 6u] = r11;
   p2g_tc_x[gl_LocalInvocationIndex * 8u + 7u] = r12;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   uint t31[8];
   p2g_wmma_mma(uint[8](t23, t24, t25, t26, t27, t28, t29, t30), 0u, 3u, false, false, t31);
-  f17 = uintBitsToFloat(t31[0]);
-  f18 = uintBitsToFloat(t31[1]);
-  f19 = uintBitsToFloat(t31[2]);
-  f20 = uintBitsToFloat(t31[3]);
-  f21 = uintBitsToFloat(t31[4]);
-  f22 = uintBitsToFloat(t31[5]);
-  f23 = uintBitsToFloat(t31[6]);
-  f24 = uintBitsToFloat(t31[7]);
+  precise float f17 = uintBitsToFloat(t31[0]);
+  precise float f18 = uintBitsToFloat(t31[1]);
+  precise float f19 = uintBitsToFloat(t31[2]);
+  precise float f20 = uintBitsToFloat(t31[3]);
+  precise float f21 = uintBitsToFloat(t31[4]);
+  precise float f22 = uintBitsToFloat(t31[5]);
+  precise float f23 = uintBitsToFloat(t31[6]);
+  precise float f24 = uintBitsToFloat(t31[7]);
   // 54: add.s64 	%rd16, %rd7, %rd14;
   // 55: wmma.store.d.sync.aligned.row.m16n16k16.global.f32 	[%rd16], {%f17, %f18, %f19, %f20, %f21, %f22, %f23, %f24}, %r19;
   uint64_t t32 = uint64_t(int64_t(p24_u64) + int64_t(rd14));
@@ -307,61 +299,73 @@ void main() {
   uint t43 = floatBitsToUint(f6);
   uint t44 = floatBitsToUint(f7);
   uint t45 = floatBitsToUint(f8);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r2;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 2u] = r3;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 3u] = r4;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r5;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r6;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   uint t46;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t46 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t42, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t46 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t42, 3u, false); }
   uint t47;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t47 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t43, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t47 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t43, 3u, false); }
   uint t48;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t48 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t44, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t48 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t44, 3u, false); }
   uint t49;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t49 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t45, 3u, false); }
-  f1 = uintBitsToFloat(t46);
-  f2 = uintBitsToFloat(t47);
-  f3 = uintBitsToFloat(t48);
-  f4 = uintBitsToFloat(t49);
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t49 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t45, 3u, false); }
+  precise float f1 = uintBitsToFloat(t46);
+  precise float f2 = uintBitsToFloat(t47);
+  precise float f3 = uintBitsToFloat(t48);
+  precise float f4 = uintBitsToFloat(t49);
   // 60: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f9,%f10,%f11,%f12}, {%r1,%r2,%r3,%r4}, {%r11,%r12}, {%f13,%f14,%f15,%f16};
   uint t50 = floatBitsToUint(f13);
   uint t51 = floatBitsToUint(f14);
   uint t52 = floatBitsToUint(f15);
   uint t53 = floatBitsToUint(f16);
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 0u] = r1;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 1u] = r2;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 2u] = r3;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 3u] = r4;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 4u] = r11;
   p2g_mma_x[gl_LocalInvocationIndex * 6u + 5u] = r12;
-  memoryBarrierShared(); barrier();
+  memoryBarrierShared();
+  barrier();
   uint t54;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t54 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t50, 3u, false); }
   uint t55;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 0u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t55 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t51, 3u, false); }
   uint t56;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 0u, p2g_fa, p2g_fb); t56 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t52, 3u, false); }
   uint t57;
-  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u, ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t57 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t53, 3u, false); }
-  f9 = uintBitsToFloat(t54);
-  f10 = uintBitsToFloat(t55);
-  f11 = uintBitsToFloat(t56);
-  f12 = uintBitsToFloat(t57);
+  { uint p2g_fa[32], p2g_fb[32]; p2g_mma_frag(gl_LocalInvocationIndex & ~31u, 0u, 16u,
+      ((gl_LocalInvocationIndex & 31u) >> 2) + 8u, (gl_LocalInvocationIndex & 3u) * 2u + 1u, p2g_fa, p2g_fb); t57 = p2g_mma_float(p2g_fa, p2g_fb, 16u, 0u, t53, 3u, false); }
+  precise float f9 = uintBitsToFloat(t54);
+  precise float f10 = uintBitsToFloat(t55);
+  precise float f11 = uintBitsToFloat(t56);
+  precise float f12 = uintBitsToFloat(t57);
   // 62: shl.b32 	%r28, %r15, 1;
   // 63: and.b32  	%r29, %r28, 6;
   // 64: or.b32  	%r30, %r18, %r29;
   // 65: shl.b32 	%r31, %r15, 2;
   // 66: and.b32  	%r32, %r31, 112;
   // 67: or.b32  	%r33, %r30, %r32;
-  r33 = (r18 | ((r15 << 1u) & 6u)) | ((r15 << 2u) & 112u);
+  uint r33 = (r18 | ((r15 << 1u) & 6u)) | ((r15 << 2u) & 112u);
   // 68: mul.wide.u32 	%rd17, %r33, 4;
   // 69: add.s64 	%rd18, %rd6, %rd17;
-  rd18 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33) * uint64_t(4u)));
+  uint64_t rd18 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33) * uint64_t(4u)));
   // 70: st.global.f32 	[%rd18], %f1;
   P2GU32(rd18).v = floatBitsToUint(f1);
   // 71: st.global.f32 	[%rd18+4], %f2;
@@ -369,7 +373,7 @@ void main() {
   // 72: or.b32  	%r34, %r33, 128;
   // 73: mul.wide.u32 	%rd19, %r34, 4;
   // 74: add.s64 	%rd20, %rd6, %rd19;
-  rd20 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33 | 128u) * uint64_t(4u)));
+  uint64_t rd20 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33 | 128u) * uint64_t(4u)));
   // 75: st.global.f32 	[%rd20], %f3;
   P2GU32(rd20).v = floatBitsToUint(f3);
   // 76: st.global.f32 	[%rd20+4], %f4;
@@ -377,7 +381,7 @@ void main() {
   // 77: or.b32  	%r35, %r33, 8;
   // 78: mul.wide.u32 	%rd21, %r35, 4;
   // 79: add.s64 	%rd22, %rd6, %rd21;
-  rd22 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33 | 8u) * uint64_t(4u)));
+  uint64_t rd22 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33 | 8u) * uint64_t(4u)));
   // 80: st.global.f32 	[%rd22], %f9;
   P2GU32(rd22).v = floatBitsToUint(f9);
   // 81: st.global.f32 	[%rd22+4], %f10;
@@ -385,7 +389,7 @@ void main() {
   // 82: or.b32  	%r36, %r33, 136;
   // 83: mul.wide.u32 	%rd23, %r36, 4;
   // 84: add.s64 	%rd24, %rd6, %rd23;
-  rd24 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33 | 136u) * uint64_t(4u)));
+  uint64_t rd24 = uint64_t(int64_t(rd6) + int64_t(uint64_t(r33 | 136u) * uint64_t(4u)));
   // 85: st.global.f32 	[%rd24], %f11;
   P2GU32(rd24).v = floatBitsToUint(f11);
   // 86: st.global.f32 	[%rd24+4], %f12;

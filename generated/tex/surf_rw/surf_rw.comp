@@ -219,17 +219,45 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
   P2GU32(a + 4ul).v = p.y;
 }
 
+// suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
+uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  return p2g_surf_ld(h, off, cb);
+}
+uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  return p2g_surf_ld64(h, off);
+}
+void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+}
+// ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
+uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
+  if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
+  return v;
+}
+void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  p2g_surf_st(h, off, cb, v.x);
+  p2g_surf_st(h, off + cb, cb, v.y);
+  if (n > 2u) {
+    p2g_surf_st(h, off + 2u * cb, cb, v.z);
+    p2g_surf_st(h, off + 3u * cb, cb, v.w);
+  }
+}
+void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+}
+
 void main() {
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false;
-  uint rs0 = 0u, rs1 = 0u, rs2 = 0u, rs3 = 0u, rs4 = 0u, rs5 = 0u, rs6 = 0u, rs7 = 0u, rs8 = 0u, rs9 = 0u;
-  uint rs10 = 0u, rs11 = 0u, rs12 = 0u, rs13 = 0u, rs14 = 0u, rs15 = 0u, rs16 = 0u, r0 = 0u, r1 = 0u, r2 = 0u;
-  uint r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u, r11 = 0u, r12 = 0u, r13 = 0u;
-  uint r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u, r21 = 0u, r22 = 0u, r23 = 0u;
-  uint r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u, r33 = 0u;
-  uint r34 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // surf_rw_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // surf_rw_param_0+8
@@ -243,92 +271,73 @@ void main() {
   const uint p68_u32 = P2GU32((pc.params + 68ul)).v;  // surf_rw_param_0+68
   const float p72_f32 = uintBitsToFloat(P2GU32((pc.params + 72ul)).v);  // surf_rw_param_0+72
   // 26: ld.param.v2.u32 	{%r9, %r10}, [surf_rw_param_0+64];
-  r9 = p64_u32;
-  r10 = p68_u32;
+  uint r9 = p64_u32;
+  uint r10 = p68_u32;
   // 27: ld.param.f32 	%f1, [surf_rw_param_0+72];
-  f1 = p72_f32;
+  precise float f1 = p72_f32;
   // 28: ld.param.u64 	%rd9, [surf_rw_param_0+56];
-  rd9 = p56_u64;
+  uint64_t rd9 = p56_u64;
   // 29: ld.param.u64 	%rd8, [surf_rw_param_0+48];
-  rd8 = p48_u64;
+  uint64_t rd8 = p48_u64;
   // 30: ld.param.u64 	%rd7, [surf_rw_param_0+40];
-  rd7 = p40_u64;
+  uint64_t rd7 = p40_u64;
   // 31: ld.param.u64 	%rd6, [surf_rw_param_0+32];
-  rd6 = p32_u64;
+  uint64_t rd6 = p32_u64;
   // 32: ld.param.u64 	%rd5, [surf_rw_param_0+24];
-  rd5 = p24_u64;
+  uint64_t rd5 = p24_u64;
   // 33: ld.param.u64 	%rd4, [surf_rw_param_0+16];
-  rd4 = p16_u64;
+  uint64_t rd4 = p16_u64;
   // 34: ld.param.u64 	%rd3, [surf_rw_param_0+8];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 35: ld.param.u64 	%rd2, [surf_rw_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 36: mov.u32 	%r11, %ntid.x;
   // 37: mov.u32 	%r12, %ctaid.x;
   // 38: mov.u32 	%r13, %tid.x;
   // 39: mad.lo.s32 	%r1, %r12, %r11, %r13;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: mov.u32 	%r14, %ntid.y;
   // 41: mov.u32 	%r15, %ctaid.y;
   // 42: mov.u32 	%r16, %tid.y;
   // 43: mad.lo.s32 	%r2, %r15, %r14, %r16;
-  r2 = uint(int(gl_WorkGroupID.y) * int(gl_WorkGroupSize.y) + int(gl_LocalInvocationID.y));
+  uint r2 = uint(int(gl_WorkGroupID.y) * int(gl_WorkGroupSize.y) + int(gl_LocalInvocationID.y));
   // 44: setp.ge.s32 	%p1, %r1, %r9;
   // 45: setp.ge.s32 	%p2, %r2, %r10;
   // 46: or.pred  	%p3, %p2, %p1;
   // 47: @%p3 bra 	$L__BB0_7;
   if (!((int(r2) >= int(r10)) || (int(r1) >= int(r9)))) {
     // 49: shl.b32 	%r4, %r1, 3;
-    r4 = r1 << 3u;
+    uint r4 = r1 << 3u;
     // 50: add.s32 	%r17, %r4, -16;
-    r17 = uint(int(r4) + -16);
+    uint r17 = uint(int(r4) + -16);
     // 51: add.s32 	%r18, %r2, -1;
     // 52: suld.b.2d.v4.b16.zero {%rs1, %rs10, %rs11, %rs12}, [%rd2, {%r17, %r18}];
-    uint t1;
-    bool t2 = p2g_surf_off(rd2 /* p0_u64 */, ivec3(int(r17), int(uint(int(r2) + -1)), 0), 0, 2u, 2u, 4u, 2u, t1);
-    rs1 = (t2 ? p2g_surf_ld(rd2 /* p0_u64 */, t1 + 0u, 2u) : 0u);
-    rs10 = (t2 ? p2g_surf_ld(rd2 /* p0_u64 */, t1 + 2u, 2u) : 0u);
-    rs11 = (t2 ? p2g_surf_ld(rd2 /* p0_u64 */, t1 + 4u, 2u) : 0u);
-    rs12 = (t2 ? p2g_surf_ld(rd2 /* p0_u64 */, t1 + 6u, 2u) : 0u);
+    uvec4 t1 = p2g_suldv(rd2 /* p0_u64 */, ivec3(int(r17), int(uint(int(r2) + -1)), 0), 0, 2u, 2u, 4u, 2u);
+    uint rs1 = t1.x;
+    uint rs10 = t1.y;
+    uint rs11 = t1.z;
+    uint rs12 = t1.w;
     // 53: sust.b.2d.v4.b16.trap 	[%rd3, {%r4, %r2}], {%rs1, %rs10, %rs11, %rs12};
-    uint t3;
-    bool t4 = p2g_surf_off(rd3 /* p8_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 2u, 4u, 0u, t3);
-    if (t4) {
-      p2g_surf_st(rd3 /* p8_u64 */, t3 + 0u, 2u, rs1);
-      p2g_surf_st(rd3 /* p8_u64 */, t3 + 2u, 2u, rs10);
-      p2g_surf_st(rd3 /* p8_u64 */, t3 + 4u, 2u, rs11);
-      p2g_surf_st(rd3 /* p8_u64 */, t3 + 6u, 2u, rs12);
-    }
+    p2g_sustv(rd3 /* p8_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 2u, 4u, 0u, uvec4(rs1, rs10, rs11, rs12));
     // 54: shl.b32 	%r5, %r1, 2;
-    r5 = r1 << 2u;
+    uint r5 = r1 << 2u;
     // 55: add.s32 	%r19, %r5, -12;
-    r19 = uint(int(r5) + -12);
     // 56: add.s32 	%r20, %r2, 2;
     // 57: suld.b.2d.b32.clamp {%r6}, [%rd4, {%r19, %r20}];
-    uint t5;
-    bool t6 = p2g_surf_off(rd4 /* p16_u64 */, ivec3(int(r19), int(uint(int(r2) + 2)), 0), 0, 2u, 4u, 1u, 1u, t5);
-    r6 = (t6 ? p2g_surf_ld(rd4 /* p16_u64 */, t5 + 0u, 4u) : 0u);
+    uint r6 = p2g_suld(rd4 /* p16_u64 */, ivec3(int(uint(int(r5) + -12)), int(uint(int(r2) + 2)), 0), 0, 2u, 4u, 1u);
     // 58: mov.b32 	%f2, %r6;
-    f2 = uintBitsToFloat(r6);
+    precise float f2 = uintBitsToFloat(r6);
     // 59: mul.f32 	%f3, %f1, %f2;
-    f3 = p2g_fmul(f1, f2, false);
+    precise float f3 = p2g_fmul(f1, f2, false);
     // 60: mov.b32 	%r21, %f3;
     // 61: sust.b.2d.b32.trap 	[%rd5, {%r5, %r2}], {%r21};
-    uint t7;
-    bool t8 = p2g_surf_off(rd5 /* p24_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 1u, 0u, t7);
-    if (t8) {
-      p2g_surf_st(rd5 /* p24_u64 */, t7 + 0u, 4u, floatBitsToUint(f3));
-    }
+    p2g_sust(rd5 /* p24_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, floatBitsToUint(f3));
     // 62: setp.eq.s32 	%p4, %r1, 0;
     // 63: @%p4 bra 	$L__BB0_5;
     if (int(r1) == 0) {
       // 77: mov.u32 	%r27, -20;
       // 78: sust.b.2d.b32.clamp 	[%rd6, {%r27, %r2}], {%r6};
-      uint t9;
-      bool t10 = p2g_surf_off(rd6 /* p32_u64 */, ivec3(int(0xFFFFFFECu), int(r2), 0), 0, 2u, 4u, 1u, 1u, t9);
-      if (t10) {
-        p2g_surf_st(rd6 /* p32_u64 */, t9 + 0u, 4u, r6);
-      }
+      p2g_sust(rd6 /* p32_u64 */, ivec3(int(0xFFFFFFECu), int(r2), 0), 0, 2u, 4u, 1u, r6);
       // 79: bra.uni 	$L__BB0_6;
     } else {
       // 65: add.s32 	%r22, %r9, -1;
@@ -337,76 +346,48 @@ void main() {
       if (int(r1) == int(uint(int(r9) + -1))) {
         // 71: shl.b32 	%r25, %r9, 2;
         // 72: add.s32 	%r26, %r25, 12;
-        r26 = uint(int(r9 << 2u) + 12);
         // 73: sust.b.2d.b32.clamp 	[%rd6, {%r26, %r2}], {%r6};
-        uint t11;
-        bool t12 = p2g_surf_off(rd6 /* p32_u64 */, ivec3(int(r26), int(r2), 0), 0, 2u, 4u, 1u, 1u, t11);
-        if (t12) {
-          p2g_surf_st(rd6 /* p32_u64 */, t11 + 0u, 4u, r6);
-        }
+        p2g_sust(rd6 /* p32_u64 */, ivec3(int(uint(int(r9 << 2u) + 12)), int(r2), 0), 0, 2u, 4u, 1u, r6);
         // 74: bra.uni 	$L__BB0_6;
       } else {
         // 68: bra.uni 	$L__BB0_3;
         // 82: mad.lo.s32 	%r23, %r1, 100, %r2;
         // 83: cvt.rn.f32.s32 	%f4, %r23;
-        uint t13 = p2g_s2f32(int(int(uint(int(r1) * 100 + int(r2)))), 0);
-        f4 = uintBitsToFloat((t13 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t13);
+        uint t2 = p2g_s2f32(int(int(uint(int(r1) * 100 + int(r2)))), 0);
+        precise float f4 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
         // 84: mov.b32 	%r24, %f4;
         // 85: sust.b.2d.b32.trap 	[%rd6, {%r5, %r2}], {%r24};
-        uint t14;
-        bool t15 = p2g_surf_off(rd6 /* p32_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 1u, 0u, t14);
-        if (t15) {
-          p2g_surf_st(rd6 /* p32_u64 */, t14 + 0u, 4u, floatBitsToUint(f4));
-        }
+        p2g_sust(rd6 /* p32_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, floatBitsToUint(f4));
       }
     }
     // 88: add.s32 	%r28, %r9, %r1;
     // 89: shl.b32 	%r29, %r28, 2;
-    r29 = uint(int(r9) + int(r1)) << 2u;
     // 90: mov.u32 	%r30, -1082130432;
     // 91: sust.b.2d.b32.zero 	[%rd6, {%r29, %r2}], {%r30};
-    uint t16;
-    bool t17 = p2g_surf_off(rd6 /* p32_u64 */, ivec3(int(r29), int(r2), 0), 0, 2u, 4u, 1u, 2u, t16);
-    if (t17) {
-      p2g_surf_st(rd6 /* p32_u64 */, t16 + 0u, 4u, 0xBF800000u);
-    }
+    p2g_sust(rd6 /* p32_u64 */, ivec3(int(uint(int(r9) + int(r1)) << 2u), int(r2), 0), 0, 2u, 4u, 2u, 0xBF800000u);
     // 92: cvt.u16.u32 	%rs13, %r1;
-    uint64_t t18 = uint64_t(r1);
+    uint64_t t3 = uint64_t(r1);
     // 93: xor.b16  	%rs14, %rs1, %rs13;
     // 94: shl.b32 	%r31, %r1, 1;
     // 95: sust.b.2d.b16.trap 	[%rd7, {%r31, %r2}], {%rs14};
-    uint t19;
-    bool t20 = p2g_surf_off(rd7 /* p40_u64 */, ivec3(int(r1 << 1u), int(r2), 0), 0, 2u, 2u, 1u, 0u, t19);
-    if (t20) {
-      p2g_surf_st(rd7 /* p40_u64 */, t19 + 0u, 2u, (rs1 ^ (uint(uint64_t(t18)) & 65535u)));
-    }
+    p2g_sust(rd7 /* p40_u64 */, ivec3(int(r1 << 1u), int(r2), 0), 0, 2u, 2u, 0u, (rs1 ^ (uint(uint64_t(t3)) & 65535u)));
     // 96: mul.lo.s32 	%r32, %r2, 13;
     // 97: mad.lo.s32 	%r33, %r1, 7, %r32;
     // 98: cvt.u16.u32 	%rs15, %r33;
-    uint64_t t21 = uint64_t(uint(int(r1) * 7 + int(uint(int(r2) * 13))));
+    uint64_t t4 = uint64_t(uint(int(r1) * 7 + int(uint(int(r2) * 13))));
     // 99: and.b16  	%rs16, %rs15, 255;
     // 100: sust.b.2d.b8.trap 	[%rd8, {%r1, %r2}], {%rs16};
-    uint t22;
-    bool t23 = p2g_surf_off(rd8 /* p48_u64 */, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 1u, 0u, t22);
-    if (t23) {
-      p2g_surf_st(rd8 /* p48_u64 */, t22 + 0u, 1u, ((uint(uint64_t(t21)) & 65535u) & 255u));
-    }
+    p2g_sust(rd8 /* p48_u64 */, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 0u, ((uint(uint64_t(t4)) & 65535u) & 255u));
     // 101: suld.b.2d.b64.trap {%rd10}, [%rd9, {%r4, %r2}];
-    uint t24;
-    bool t25 = p2g_surf_off(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 8u, 1u, 0u, t24);
-    rd10 = (t25 ? p2g_surf_ld64(rd9 /* p56_u64 */, t24 + 0u) : 0ul);
+    uint64_t rd10 = p2g_suld64(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 0u);
     // 102: add.s32 	%r34, %r1, 1;
     // 103: cvt.u64.u32 	%rd11, %r34;
-    uint64_t t26 = uint64_t(uint(int(r1) + 1));
+    uint64_t t5 = uint64_t(uint(int(r1) + 1));
     // 104: shl.b64 	%rd12, %rd11, 40;
     // 105: xor.b64  	%rd13, %rd10, %rd12;
-    rd13 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(uint64_t(t26) << 40u));
+    uint64_t rd13 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(uint64_t(t5) << 40u));
     // 106: sust.b.2d.b64.trap 	[%rd9, {%r4, %r2}], {%rd13};
-    uint t27;
-    bool t28 = p2g_surf_off(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 8u, 1u, 0u, t27);
-    if (t28) {
-      p2g_surf_st64(rd9 /* p56_u64 */, t27 + 0u, rd13);
-    }
+    p2g_sust64(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 0u, rd13);
   }
   // 109: ret;
   return;

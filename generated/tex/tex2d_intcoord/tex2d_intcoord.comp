@@ -401,11 +401,6 @@ uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
 }
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex2d_intcoord_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex2d_intcoord_param_1
@@ -417,26 +412,26 @@ void main() {
   // 30: ld.param.u64 	%rd4, [tex2d_intcoord_param_3];
   // 31: cvta.to.global.u64 	%rd5, %rd4;
   // 32: mov.u32 	%r7, %tid.x;
-  r7 = gl_LocalInvocationID.x;
+  uint r7 = gl_LocalInvocationID.x;
   // 33: add.s32 	%r5, %r7, -3;
-  r5 = uint(int(r7) + -3);
+  uint r5 = uint(int(r7) + -3);
   // 34: mov.u32 	%r8, %tid.y;
-  r8 = gl_LocalInvocationID.y;
+  uint r8 = gl_LocalInvocationID.y;
   // 35: add.s32 	%r6, %r8, -2;
-  r6 = uint(int(r8) + -2);
+  uint r6 = uint(int(r8) + -2);
   // 36: mov.u32 	%r9, %ntid.x;
   // 37: mad.lo.s32 	%r10, %r8, %r9, %r7;
   // 38: mul.lo.s32 	%r11, %r10, 3;
   // 39: mul.wide.s32 	%rd6, %r11, 16;
-  rd6 = uint64_t(int64_t(int(uint(int(uint(int(r8) * int(gl_WorkGroupSize.x) + int(r7))) * 3))) * int64_t(16));
+  uint64_t rd6 = uint64_t(int64_t(int(uint(int(uint(int(r8) * int(gl_WorkGroupSize.x) + int(r7))) * 3))) * int64_t(16));
   // 40: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(p24_u64) + int64_t(rd6));
+  uint64_t rd7 = uint64_t(int64_t(p24_u64) + int64_t(rd6));
   // 42: tex.2d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5, %r6}];
   uvec4 t1 = p2g_texi(p0_u64, ivec3(int(r5), int(r6), 0), 0, 2u);
-  f1 = uintBitsToFloat(t1.x);
-  f2 = uintBitsToFloat(t1.y);
-  f3 = uintBitsToFloat(t1.z);
-  f4 = uintBitsToFloat(t1.w);
+  precise float f1 = uintBitsToFloat(t1.x);
+  precise float f2 = uintBitsToFloat(t1.y);
+  precise float f3 = uintBitsToFloat(t1.z);
+  precise float f4 = uintBitsToFloat(t1.w);
   // 44: st.global.v4.f32 	[%rd7], {%f1, %f2, %f3, %f4};
   P2GU32(rd7).v = floatBitsToUint(f1);
   P2GU32((rd7 + 4ul)).v = floatBitsToUint(f2);
@@ -444,10 +439,10 @@ void main() {
   P2GU32((rd7 + 12ul)).v = floatBitsToUint(f4);
   // 46: tex.2d.v4.f32.s32 {%f5, %f6, %f7, %f8}, [%rd2, {%r5, %r6}];
   uvec4 t2 = p2g_texi(p8_u64, ivec3(int(r5), int(r6), 0), 0, 2u);
-  f5 = uintBitsToFloat(t2.x);
-  f6 = uintBitsToFloat(t2.y);
-  f7 = uintBitsToFloat(t2.z);
-  f8 = uintBitsToFloat(t2.w);
+  precise float f5 = uintBitsToFloat(t2.x);
+  precise float f6 = uintBitsToFloat(t2.y);
+  precise float f7 = uintBitsToFloat(t2.z);
+  precise float f8 = uintBitsToFloat(t2.w);
   // 48: st.global.v4.f32 	[%rd7+16], {%f5, %f6, %f7, %f8};
   uint64_t t3 = (rd7 + 16ul);
   P2GU32(t3).v = floatBitsToUint(f5);
@@ -456,10 +451,10 @@ void main() {
   P2GU32((t3 + 12ul)).v = floatBitsToUint(f8);
   // 50: tex.2d.v4.f32.s32 {%f9, %f10, %f11, %f12}, [%rd3, {%r5, %r6}];
   uvec4 t4 = p2g_texi(p16_u64, ivec3(int(r5), int(r6), 0), 0, 2u);
-  f9 = uintBitsToFloat(t4.x);
-  f10 = uintBitsToFloat(t4.y);
-  f11 = uintBitsToFloat(t4.z);
-  f12 = uintBitsToFloat(t4.w);
+  precise float f9 = uintBitsToFloat(t4.x);
+  precise float f10 = uintBitsToFloat(t4.y);
+  precise float f11 = uintBitsToFloat(t4.z);
+  precise float f12 = uintBitsToFloat(t4.w);
   // 52: st.global.v4.f32 	[%rd7+32], {%f9, %f10, %f11, %f12};
   uint64_t t5 = (rd7 + 32ul);
   P2GU32(t5).v = floatBitsToUint(f9);

@@ -401,13 +401,6 @@ uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
 }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tex2d_linear_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tex2d_linear_param_1
@@ -418,57 +411,57 @@ void main() {
   const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // tex2d_linear_param_6
   const uint p56_u32 = P2GU32((pc.params + 56ul)).v;  // tex2d_linear_param_7
   // 32: ld.param.u64 	%rd1, [tex2d_linear_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 33: ld.param.u64 	%rd2, [tex2d_linear_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 34: ld.param.u64 	%rd3, [tex2d_linear_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 35: ld.param.u64 	%rd4, [tex2d_linear_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 36: ld.param.u64 	%rd5, [tex2d_linear_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 37: ld.param.u64 	%rd6, [tex2d_linear_param_5];
-  rd6 = p40_u64;
+  uint64_t rd6 = p40_u64;
   // 38: ld.param.u64 	%rd7, [tex2d_linear_param_6];
-  rd7 = p48_u64;
+  uint64_t rd7 = p48_u64;
   // 39: ld.param.u32 	%r2, [tex2d_linear_param_7];
   // 40: mov.u32 	%r3, %ntid.x;
   // 41: mov.u32 	%r4, %ctaid.x;
   // 42: mov.u32 	%r5, %tid.x;
   // 43: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 44: setp.ge.s32 	%p1, %r1, %r2;
   // 45: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p56_u32))) {
     // 47: cvta.to.global.u64 	%rd8, %rd5;
     // 48: mul.wide.s32 	%rd9, %r1, 8;
-    rd9 = uint64_t(int64_t(int(r1)) * int64_t(8));
+    uint64_t rd9 = uint64_t(int64_t(int(r1)) * int64_t(8));
     // 49: add.s64 	%rd10, %rd8, %rd9;
     // 50: ld.global.nc.v2.f32 	{%f1, %f2}, [%rd10];
     uint64_t t1 = uint64_t(int64_t(rd5) + int64_t(rd9));
     uint t2 = P2GU32(t1).v;
     uint t3 = P2GU32((t1 + 4ul)).v;
-    f1 = uintBitsToFloat(t2);
-    f2 = uintBitsToFloat(t3);
+    precise float f1 = uintBitsToFloat(t2);
+    precise float f2 = uintBitsToFloat(t3);
     // 51: cvta.to.global.u64 	%rd11, %rd6;
     // 52: add.s64 	%rd12, %rd11, %rd9;
     // 53: ld.global.nc.v2.f32 	{%f5, %f6}, [%rd12];
     uint64_t t4 = uint64_t(int64_t(rd6) + int64_t(rd9));
     uint t5 = P2GU32(t4).v;
     uint t6 = P2GU32((t4 + 4ul)).v;
-    f5 = uintBitsToFloat(t5);
-    f6 = uintBitsToFloat(t6);
+    precise float f5 = uintBitsToFloat(t5);
+    precise float f6 = uintBitsToFloat(t6);
     // 54: shl.b32 	%r6, %r1, 2;
     // 55: cvta.to.global.u64 	%rd13, %rd7;
     // 56: mul.wide.s32 	%rd14, %r6, 16;
     // 57: add.s64 	%rd15, %rd13, %rd14;
-    rd15 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r1 << 2u)) * int64_t(16))));
+    uint64_t rd15 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r1 << 2u)) * int64_t(16))));
     // 58: tex.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f5, %f6}];
     uvec4 t7 = p2g_tex(rd1 /* p0_u64 */, vec3(f5, f6, 0.0), 0, 2u);
-    f9 = uintBitsToFloat(t7.x);
-    f10 = uintBitsToFloat(t7.y);
-    f11 = uintBitsToFloat(t7.z);
-    f12 = uintBitsToFloat(t7.w);
+    precise float f9 = uintBitsToFloat(t7.x);
+    precise float f10 = uintBitsToFloat(t7.y);
+    precise float f11 = uintBitsToFloat(t7.z);
+    precise float f12 = uintBitsToFloat(t7.w);
     // 59: st.global.v4.f32 	[%rd15], {%f9, %f10, %f11, %f12};
     P2GU32(rd15).v = floatBitsToUint(f9);
     P2GU32((rd15 + 4ul)).v = floatBitsToUint(f10);
@@ -476,10 +469,10 @@ void main() {
     P2GU32((rd15 + 12ul)).v = floatBitsToUint(f12);
     // 60: tex.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd2, {%f1, %f2}];
     uvec4 t8 = p2g_tex(rd2 /* p8_u64 */, vec3(f1, f2, 0.0), 0, 2u);
-    f13 = uintBitsToFloat(t8.x);
-    f14 = uintBitsToFloat(t8.y);
-    f15 = uintBitsToFloat(t8.z);
-    f16 = uintBitsToFloat(t8.w);
+    precise float f13 = uintBitsToFloat(t8.x);
+    precise float f14 = uintBitsToFloat(t8.y);
+    precise float f15 = uintBitsToFloat(t8.z);
+    precise float f16 = uintBitsToFloat(t8.w);
     // 61: st.global.v4.f32 	[%rd15+16], {%f13, %f14, %f15, %f16};
     uint64_t t9 = (rd15 + 16ul);
     P2GU32(t9).v = floatBitsToUint(f13);
@@ -488,10 +481,10 @@ void main() {
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // 62: tex.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd3, {%f5, %f6}];
     uvec4 t10 = p2g_tex(rd3 /* p16_u64 */, vec3(f5, f6, 0.0), 0, 2u);
-    f17 = uintBitsToFloat(t10.x);
-    f18 = uintBitsToFloat(t10.y);
-    f19 = uintBitsToFloat(t10.z);
-    f20 = uintBitsToFloat(t10.w);
+    precise float f17 = uintBitsToFloat(t10.x);
+    precise float f18 = uintBitsToFloat(t10.y);
+    precise float f19 = uintBitsToFloat(t10.z);
+    precise float f20 = uintBitsToFloat(t10.w);
     // 63: st.global.v4.f32 	[%rd15+32], {%f17, %f18, %f19, %f20};
     uint64_t t11 = (rd15 + 32ul);
     P2GU32(t11).v = floatBitsToUint(f17);
@@ -500,10 +493,10 @@ void main() {
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // 64: tex.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd4, {%f5, %f6}];
     uvec4 t12 = p2g_tex(rd4 /* p24_u64 */, vec3(f5, f6, 0.0), 0, 2u);
-    f21 = uintBitsToFloat(t12.x);
-    f22 = uintBitsToFloat(t12.y);
-    f23 = uintBitsToFloat(t12.z);
-    f24 = uintBitsToFloat(t12.w);
+    precise float f21 = uintBitsToFloat(t12.x);
+    precise float f22 = uintBitsToFloat(t12.y);
+    precise float f23 = uintBitsToFloat(t12.z);
+    precise float f24 = uintBitsToFloat(t12.w);
     // 65: st.global.v4.f32 	[%rd15+48], {%f21, %f22, %f23, %f24};
     uint64_t t13 = (rd15 + 48ul);
     P2GU32(t13).v = floatBitsToUint(f21);

@@ -401,14 +401,6 @@ uvec4 p2g_tld4(uint64_t h, vec2 c, int layer, uint comp) {
 }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0, f3 = 0.0, f4 = 0.0, f5 = 0.0, f6 = 0.0, f7 = 0.0, f8 = 0.0;
-  precise float f9 = 0.0, f10 = 0.0, f11 = 0.0, f12 = 0.0, f13 = 0.0, f14 = 0.0, f15 = 0.0, f16 = 0.0;
-  precise float f17 = 0.0, f18 = 0.0, f19 = 0.0, f20 = 0.0, f21 = 0.0, f22 = 0.0, f23 = 0.0, f24 = 0.0;
-  precise float f25 = 0.0, f26 = 0.0, f27 = 0.0, f28 = 0.0, f29 = 0.0, f30 = 0.0, f31 = 0.0, f32 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // tld4_gather_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // tld4_gather_param_1
@@ -417,53 +409,53 @@ void main() {
   const uint64_t p32_u64 = P2GU64((pc.params + 32ul)).v;  // tld4_gather_param_4
   const uint p40_u32 = P2GU32((pc.params + 40ul)).v;  // tld4_gather_param_5
   // 30: ld.param.u64 	%rd1, [tld4_gather_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 31: ld.param.u64 	%rd2, [tld4_gather_param_1];
-  rd2 = p8_u64;
+  uint64_t rd2 = p8_u64;
   // 32: ld.param.u64 	%rd3, [tld4_gather_param_2];
-  rd3 = p16_u64;
+  uint64_t rd3 = p16_u64;
   // 33: ld.param.u64 	%rd4, [tld4_gather_param_3];
-  rd4 = p24_u64;
+  uint64_t rd4 = p24_u64;
   // 34: ld.param.u64 	%rd5, [tld4_gather_param_4];
-  rd5 = p32_u64;
+  uint64_t rd5 = p32_u64;
   // 35: ld.param.u32 	%r2, [tld4_gather_param_5];
   // 36: mov.u32 	%r3, %ntid.x;
   // 37: mov.u32 	%r4, %ctaid.x;
   // 38: mov.u32 	%r5, %tid.x;
   // 39: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 40: setp.ge.s32 	%p1, %r1, %r2;
   // 41: @%p1 bra 	$L__BB0_2;
   if (!(int(r1) >= int(p40_u32))) {
     // 43: cvta.to.global.u64 	%rd6, %rd3;
     // 44: mul.wide.s32 	%rd7, %r1, 8;
-    rd7 = uint64_t(int64_t(int(r1)) * int64_t(8));
+    uint64_t rd7 = uint64_t(int64_t(int(r1)) * int64_t(8));
     // 45: add.s64 	%rd8, %rd6, %rd7;
     // 46: ld.global.nc.v2.f32 	{%f1, %f2}, [%rd8];
     uint64_t t1 = uint64_t(int64_t(rd3) + int64_t(rd7));
     uint t2 = P2GU32(t1).v;
     uint t3 = P2GU32((t1 + 4ul)).v;
-    f1 = uintBitsToFloat(t2);
-    f2 = uintBitsToFloat(t3);
+    precise float f1 = uintBitsToFloat(t2);
+    precise float f2 = uintBitsToFloat(t3);
     // 47: cvta.to.global.u64 	%rd9, %rd4;
     // 48: add.s64 	%rd10, %rd9, %rd7;
     // 49: ld.global.nc.v2.f32 	{%f5, %f6}, [%rd10];
     uint64_t t4 = uint64_t(int64_t(rd4) + int64_t(rd7));
     uint t5 = P2GU32(t4).v;
     uint t6 = P2GU32((t4 + 4ul)).v;
-    f5 = uintBitsToFloat(t5);
-    f6 = uintBitsToFloat(t6);
+    precise float f5 = uintBitsToFloat(t5);
+    precise float f6 = uintBitsToFloat(t6);
     // 50: mul.lo.s32 	%r6, %r1, 6;
     // 51: cvta.to.global.u64 	%rd11, %rd5;
     // 52: mul.wide.s32 	%rd12, %r6, 16;
     // 53: add.s64 	%rd13, %rd11, %rd12;
-    rd13 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(16))));
+    uint64_t rd13 = uint64_t(int64_t(rd5) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(16))));
     // 54: tld4.r.2d.v4.f32.f32 	{%f9, %f10, %f11, %f12}, [%rd1, {%f1, %f2}];
     uvec4 t7 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 0u);
-    f9 = uintBitsToFloat(t7.x);
-    f10 = uintBitsToFloat(t7.y);
-    f11 = uintBitsToFloat(t7.z);
-    f12 = uintBitsToFloat(t7.w);
+    precise float f9 = uintBitsToFloat(t7.x);
+    precise float f10 = uintBitsToFloat(t7.y);
+    precise float f11 = uintBitsToFloat(t7.z);
+    precise float f12 = uintBitsToFloat(t7.w);
     // 55: st.global.v4.f32 	[%rd13], {%f9, %f10, %f11, %f12};
     P2GU32(rd13).v = floatBitsToUint(f9);
     P2GU32((rd13 + 4ul)).v = floatBitsToUint(f10);
@@ -471,10 +463,10 @@ void main() {
     P2GU32((rd13 + 12ul)).v = floatBitsToUint(f12);
     // 56: tld4.g.2d.v4.f32.f32 	{%f13, %f14, %f15, %f16}, [%rd1, {%f1, %f2}];
     uvec4 t8 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 1u);
-    f13 = uintBitsToFloat(t8.x);
-    f14 = uintBitsToFloat(t8.y);
-    f15 = uintBitsToFloat(t8.z);
-    f16 = uintBitsToFloat(t8.w);
+    precise float f13 = uintBitsToFloat(t8.x);
+    precise float f14 = uintBitsToFloat(t8.y);
+    precise float f15 = uintBitsToFloat(t8.z);
+    precise float f16 = uintBitsToFloat(t8.w);
     // 57: st.global.v4.f32 	[%rd13+16], {%f13, %f14, %f15, %f16};
     uint64_t t9 = (rd13 + 16ul);
     P2GU32(t9).v = floatBitsToUint(f13);
@@ -483,10 +475,10 @@ void main() {
     P2GU32((t9 + 12ul)).v = floatBitsToUint(f16);
     // 58: tld4.b.2d.v4.f32.f32 	{%f17, %f18, %f19, %f20}, [%rd1, {%f1, %f2}];
     uvec4 t10 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 2u);
-    f17 = uintBitsToFloat(t10.x);
-    f18 = uintBitsToFloat(t10.y);
-    f19 = uintBitsToFloat(t10.z);
-    f20 = uintBitsToFloat(t10.w);
+    precise float f17 = uintBitsToFloat(t10.x);
+    precise float f18 = uintBitsToFloat(t10.y);
+    precise float f19 = uintBitsToFloat(t10.z);
+    precise float f20 = uintBitsToFloat(t10.w);
     // 59: st.global.v4.f32 	[%rd13+32], {%f17, %f18, %f19, %f20};
     uint64_t t11 = (rd13 + 32ul);
     P2GU32(t11).v = floatBitsToUint(f17);
@@ -495,10 +487,10 @@ void main() {
     P2GU32((t11 + 12ul)).v = floatBitsToUint(f20);
     // 60: tld4.a.2d.v4.f32.f32 	{%f21, %f22, %f23, %f24}, [%rd1, {%f1, %f2}];
     uvec4 t12 = p2g_tld4(rd1 /* p0_u64 */, vec2(f1, f2), 0, 3u);
-    f21 = uintBitsToFloat(t12.x);
-    f22 = uintBitsToFloat(t12.y);
-    f23 = uintBitsToFloat(t12.z);
-    f24 = uintBitsToFloat(t12.w);
+    precise float f21 = uintBitsToFloat(t12.x);
+    precise float f22 = uintBitsToFloat(t12.y);
+    precise float f23 = uintBitsToFloat(t12.z);
+    precise float f24 = uintBitsToFloat(t12.w);
     // 61: st.global.v4.f32 	[%rd13+48], {%f21, %f22, %f23, %f24};
     uint64_t t13 = (rd13 + 48ul);
     P2GU32(t13).v = floatBitsToUint(f21);
@@ -507,10 +499,10 @@ void main() {
     P2GU32((t13 + 12ul)).v = floatBitsToUint(f24);
     // 62: tld4.r.2d.v4.f32.f32 	{%f25, %f26, %f27, %f28}, [%rd2, {%f5, %f6}];
     uvec4 t14 = p2g_tld4(rd2 /* p8_u64 */, vec2(f5, f6), 0, 0u);
-    f25 = uintBitsToFloat(t14.x);
-    f26 = uintBitsToFloat(t14.y);
-    f27 = uintBitsToFloat(t14.z);
-    f28 = uintBitsToFloat(t14.w);
+    precise float f25 = uintBitsToFloat(t14.x);
+    precise float f26 = uintBitsToFloat(t14.y);
+    precise float f27 = uintBitsToFloat(t14.z);
+    precise float f28 = uintBitsToFloat(t14.w);
     // 63: st.global.v4.f32 	[%rd13+64], {%f25, %f26, %f27, %f28};
     uint64_t t15 = (rd13 + 64ul);
     P2GU32(t15).v = floatBitsToUint(f25);
@@ -519,10 +511,10 @@ void main() {
     P2GU32((t15 + 12ul)).v = floatBitsToUint(f28);
     // 64: tld4.g.2d.v4.f32.f32 	{%f29, %f30, %f31, %f32}, [%rd2, {%f5, %f6}];
     uvec4 t16 = p2g_tld4(rd2 /* p8_u64 */, vec2(f5, f6), 0, 1u);
-    f29 = uintBitsToFloat(t16.x);
-    f30 = uintBitsToFloat(t16.y);
-    f31 = uintBitsToFloat(t16.z);
-    f32 = uintBitsToFloat(t16.w);
+    precise float f29 = uintBitsToFloat(t16.x);
+    precise float f30 = uintBitsToFloat(t16.y);
+    precise float f31 = uintBitsToFloat(t16.z);
+    precise float f32 = uintBitsToFloat(t16.w);
     // 65: st.global.v4.f32 	[%rd13+80], {%f29, %f30, %f31, %f32};
     uint64_t t17 = (rd13 + 80ul);
     P2GU32(t17).v = floatBitsToUint(f29);

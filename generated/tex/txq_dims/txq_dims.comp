@@ -451,12 +451,45 @@ void p2g_surf_st64(uint64_t h, uint off, uint64_t v) {
   P2GU32(a + 4ul).v = p.y;
 }
 
+// suld.b/sust.b of one component: the load gives 0 where the access must not happen, the store does nothing there
+uint p2g_suld(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) return 0u;
+  return p2g_surf_ld(h, off, cb);
+}
+uint64_t p2g_suld64(uint64_t h, ivec3 c, int layer, uint dims, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) return 0ul;
+  return p2g_surf_ld64(h, off);
+}
+void p2g_sust(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint mode, uint v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, cb, 1u, mode, off)) p2g_surf_st(h, off, cb, v);
+}
+// ... and of n = 2 or 4 components of at most 32 bits (v.x first; no loop: lavapipe's loop budget counts loops)
+uvec4 p2g_suldv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return uvec4(0u);
+  uvec4 v = uvec4(p2g_surf_ld(h, off, cb), p2g_surf_ld(h, off + cb, cb), 0u, 0u);
+  if (n > 2u) v.zw = uvec2(p2g_surf_ld(h, off + 2u * cb, cb), p2g_surf_ld(h, off + 3u * cb, cb));
+  return v;
+}
+void p2g_sustv(uint64_t h, ivec3 c, int layer, uint dims, uint cb, uint n, uint mode, uvec4 v) {
+  uint off;
+  if (!p2g_surf_off(h, c, layer, dims, cb, n, mode, off)) return;
+  p2g_surf_st(h, off, cb, v.x);
+  p2g_surf_st(h, off + cb, cb, v.y);
+  if (n > 2u) {
+    p2g_surf_st(h, off + 2u * cb, cb, v.z);
+    p2g_surf_st(h, off + 3u * cb, cb, v.w);
+  }
+}
+void p2g_sust64(uint64_t h, ivec3 c, int layer, uint dims, uint mode, uint64_t v) {
+  uint off;
+  if (p2g_surf_off(h, c, layer, dims, 8u, 1u, mode, off)) p2g_surf_st64(h, off, v);
+}
+
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // txq_dims_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // txq_dims_param_0+8
@@ -467,103 +500,103 @@ void main() {
   const uint64_t p48_u64 = P2GU64((pc.params + 48ul)).v;  // txq_dims_param_1
   // 24: ld.param.u64 	%rd19, [txq_dims_param_1];
   // 25: ld.param.u64 	%rd16, [txq_dims_param_0+40];
-  rd16 = p40_u64;
+  uint64_t rd16 = p40_u64;
   // 26: ld.param.u64 	%rd13, [txq_dims_param_0+32];
-  rd13 = p32_u64;
+  uint64_t rd13 = p32_u64;
   // 27: ld.param.u64 	%rd10, [txq_dims_param_0+24];
-  rd10 = p24_u64;
+  uint64_t rd10 = p24_u64;
   // 28: ld.param.u64 	%rd7, [txq_dims_param_0+16];
-  rd7 = p16_u64;
+  uint64_t rd7 = p16_u64;
   // 29: ld.param.u64 	%rd4, [txq_dims_param_0+8];
-  rd4 = p8_u64;
+  uint64_t rd4 = p8_u64;
   // 30: ld.param.u64 	%rd1, [txq_dims_param_0];
-  rd1 = p0_u64;
+  uint64_t rd1 = p0_u64;
   // 31: cvta.to.global.u64 	%rd20, %rd19;
-  rd20 = p48_u64;
+  uint64_t rd20 = p48_u64;
   // 33: txq.width.b32 %r1, [%rd1];
-  r1 = p2g_txq(rd1 /* p0_u64 */, 0u);
+  uint r1 = p2g_txq(rd1 /* p0_u64 */, 0u);
   // 35: st.global.u32 	[%rd20], %r1;
   P2GU32(rd20).v = r1;
   // 37: txq.height.b32 %r2, [%rd1];
-  r2 = p2g_txq(rd1 /* p0_u64 */, 1u);
+  uint r2 = p2g_txq(rd1 /* p0_u64 */, 1u);
   // 39: st.global.u32 	[%rd20+4], %r2;
   P2GU32((rd20 + 4ul)).v = r2;
   // 41: txq.depth.b32 %r3, [%rd1];
-  r3 = p2g_txq(rd1 /* p0_u64 */, 2u);
+  uint r3 = p2g_txq(rd1 /* p0_u64 */, 2u);
   // 43: st.global.u32 	[%rd20+8], %r3;
   P2GU32((rd20 + 8ul)).v = r3;
   // 44: mov.u32 	%r19, -1515870811;
-  r19 = 0xA5A5A5A5u;
+  uint r19 = 0xA5A5A5A5u;
   // 45: st.global.u32 	[%rd20+12], %r19;
   P2GU32((rd20 + 12ul)).v = r19;
   // 47: txq.width.b32 %r4, [%rd4];
-  r4 = p2g_txq(rd4 /* p8_u64 */, 0u);
+  uint r4 = p2g_txq(rd4 /* p8_u64 */, 0u);
   // 49: st.global.u32 	[%rd20+16], %r4;
   P2GU32((rd20 + 16ul)).v = r4;
   // 51: txq.height.b32 %r5, [%rd4];
-  r5 = p2g_txq(rd4 /* p8_u64 */, 1u);
+  uint r5 = p2g_txq(rd4 /* p8_u64 */, 1u);
   // 53: st.global.u32 	[%rd20+20], %r5;
   P2GU32((rd20 + 20ul)).v = r5;
   // 55: txq.depth.b32 %r6, [%rd4];
-  r6 = p2g_txq(rd4 /* p8_u64 */, 2u);
+  uint r6 = p2g_txq(rd4 /* p8_u64 */, 2u);
   // 57: st.global.u32 	[%rd20+24], %r6;
   P2GU32((rd20 + 24ul)).v = r6;
   // 58: st.global.u32 	[%rd20+28], %r19;
   P2GU32((rd20 + 28ul)).v = r19;
   // 60: txq.width.b32 %r7, [%rd7];
-  r7 = p2g_txq(rd7 /* p16_u64 */, 0u);
+  uint r7 = p2g_txq(rd7 /* p16_u64 */, 0u);
   // 62: st.global.u32 	[%rd20+32], %r7;
   P2GU32((rd20 + 32ul)).v = r7;
   // 64: txq.height.b32 %r8, [%rd7];
-  r8 = p2g_txq(rd7 /* p16_u64 */, 1u);
+  uint r8 = p2g_txq(rd7 /* p16_u64 */, 1u);
   // 66: st.global.u32 	[%rd20+36], %r8;
   P2GU32((rd20 + 36ul)).v = r8;
   // 68: txq.depth.b32 %r9, [%rd7];
-  r9 = p2g_txq(rd7 /* p16_u64 */, 2u);
+  uint r9 = p2g_txq(rd7 /* p16_u64 */, 2u);
   // 70: st.global.u32 	[%rd20+40], %r9;
   P2GU32((rd20 + 40ul)).v = r9;
   // 71: st.global.u32 	[%rd20+44], %r19;
   P2GU32((rd20 + 44ul)).v = r19;
   // 73: txq.width.b32 %r10, [%rd10];
-  r10 = p2g_txq(rd10 /* p24_u64 */, 0u);
+  uint r10 = p2g_txq(rd10 /* p24_u64 */, 0u);
   // 75: st.global.u32 	[%rd20+48], %r10;
   P2GU32((rd20 + 48ul)).v = r10;
   // 77: txq.height.b32 %r11, [%rd10];
-  r11 = p2g_txq(rd10 /* p24_u64 */, 1u);
+  uint r11 = p2g_txq(rd10 /* p24_u64 */, 1u);
   // 79: st.global.u32 	[%rd20+52], %r11;
   P2GU32((rd20 + 52ul)).v = r11;
   // 81: txq.depth.b32 %r12, [%rd10];
-  r12 = p2g_txq(rd10 /* p24_u64 */, 2u);
+  uint r12 = p2g_txq(rd10 /* p24_u64 */, 2u);
   // 83: st.global.u32 	[%rd20+56], %r12;
   P2GU32((rd20 + 56ul)).v = r12;
   // 84: st.global.u32 	[%rd20+60], %r19;
   P2GU32((rd20 + 60ul)).v = r19;
   // 86: suq.width.b32 %r13, [%rd13];
-  r13 = p2g_txq(rd13 /* p32_u64 */, 0u);
+  uint r13 = p2g_txq(rd13 /* p32_u64 */, 0u);
   // 88: st.global.u32 	[%rd20+64], %r13;
   P2GU32((rd20 + 64ul)).v = r13;
   // 90: suq.height.b32 %r14, [%rd13];
-  r14 = p2g_txq(rd13 /* p32_u64 */, 1u);
+  uint r14 = p2g_txq(rd13 /* p32_u64 */, 1u);
   // 92: st.global.u32 	[%rd20+68], %r14;
   P2GU32((rd20 + 68ul)).v = r14;
   // 94: suq.depth.b32 %r15, [%rd13];
-  r15 = p2g_txq(rd13 /* p32_u64 */, 2u);
+  uint r15 = p2g_txq(rd13 /* p32_u64 */, 2u);
   // 96: st.global.u32 	[%rd20+72], %r15;
   P2GU32((rd20 + 72ul)).v = r15;
   // 97: mov.u32 	%r20, 1515870810;
-  r20 = 0x5A5A5A5Au;
+  uint r20 = 0x5A5A5A5Au;
   // 98: st.global.u32 	[%rd20+76], %r20;
   P2GU32((rd20 + 76ul)).v = r20;
   // 100: suq.width.b32 %r16, [%rd16];
-  r16 = p2g_txq(rd16 /* p40_u64 */, 0u);
+  uint r16 = p2g_txq(rd16 /* p40_u64 */, 0u);
   // 102: st.global.u32 	[%rd20+80], %r16;
   P2GU32((rd20 + 80ul)).v = r16;
   // 104: suq.height.b32 %r17, [%rd16];
-  r17 = p2g_txq(rd16 /* p40_u64 */, 1u);
+  uint r17 = p2g_txq(rd16 /* p40_u64 */, 1u);
   // 106: st.global.u32 	[%rd20+84], %r17;
   P2GU32((rd20 + 84ul)).v = r17;
   // 108: suq.depth.b32 %r18, [%rd16];
-  r18 = p2g_txq(rd16 /* p40_u64 */, 2u);
+  uint r18 = p2g_txq(rd16 /* p40_u64 */, 2u);
   // 110: st.global.u32 	[%rd20+88], %r18;
   P2GU32((rd20 + 88ul)).v = r18;
   // 111: st.global.u32 	[%rd20+92], %r20;

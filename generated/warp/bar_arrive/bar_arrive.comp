@@ -23,53 +23,53 @@ uint p2g_lds32(uint a) { return smem[a >> 2]; }
 void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
 void main() {
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // bar_arrive_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // bar_arrive_param_1
   // 27: ld.param.u64 	%rd2, [bar_arrive_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 28: ld.param.u64 	%rd3, [bar_arrive_param_1];
   // 29: cvta.to.global.u64 	%rd4, %rd3;
   // 30: mov.u32 	%r3, %ntid.x;
   // 31: mov.u32 	%r4, %ctaid.x;
   // 32: mov.u32 	%r5, %tid.x;
-  r5 = gl_LocalInvocationID.x;
+  uint r5 = gl_LocalInvocationID.x;
   // 33: mad.lo.s32 	%r1, %r4, %r3, %r5;
-  r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r5));
+  uint r1 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r5));
   // 34: shl.b32 	%r6, %r1, 1;
   // 35: mul.wide.u32 	%rd5, %r6, 4;
   // 36: add.s64 	%rd1, %rd4, %rd5;
-  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
+  uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r1 << 1u) * uint64_t(4u)));
   // 37: setp.lt.u32 	%p1, %r5, 64;
   // 38: shl.b32 	%r7, %r5, 2;
   // 39: mov.u32 	%r8, _ZZ10bar_arriveE4hand;
   // 40: add.s32 	%r2, %r8, %r7;
-  r2 = uint(int(sh_hand) + int(r5 << 2u));
+  uint r2 = uint(int(sh_hand) + int(r5 << 2u));
   // 41: @%p1 bra 	$L__BB0_2;
   if (r5 < 64u) {
     // 45: cvta.to.global.u64 	%rd6, %rd2;
     // 46: mul.wide.u32 	%rd7, %r1, 4;
     // 47: add.s64 	%rd8, %rd6, %rd7;
     // 48: ld.global.u32 	%r10, [%rd8];
-    r10 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
+    uint r10 = P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v;
     // 49: mad.lo.s32 	%r11, %r10, 7, 1;
     // 50: st.shared.u32 	[%r2], %r11;
     p2g_sts32(r2, uint(int(r10) * 7 + 1));
     // 52: bar.arrive 0, 128;
-    memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+    memoryBarrierShared();
+    memoryBarrierBuffer();
+    barrier();
     // 54: st.global.u32 	[%rd1], %r10;
     P2GU32(rd1).v = r10;
     // 55: bra.uni 	$L__BB0_3;
   } else {
     // 42: bra.uni 	$L__BB0_1;
     // 59: bar.sync 0, 128;
-    memoryBarrierShared(); memoryBarrierBuffer(); barrier();
+    memoryBarrierShared();
+    memoryBarrierBuffer();
+    barrier();
     // 61: ld.shared.u32 	%r9, [%r2+-256];
-    r9 = p2g_lds32((r2 - 256u));
+    uint r9 = p2g_lds32((r2 - 256u));
     // 62: st.global.u32 	[%rd1+4], %r9;
     P2GU32((rd1 + 4ul)).v = r9;
   }

@@ -21,12 +21,6 @@ uint cmem[7] = uint[](
 uint64_t p2g_ldc64(uint a) { return packUint2x32(uvec2(cmem[a >> 2], cmem[(a >> 2) + 1u])); }
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul, rd15 = 0ul, rd16 = 0ul;
-  uint64_t rd17 = 0ul, rd18 = 0ul, rd19 = 0ul, rd20 = 0ul, rd21 = 0ul, rd22 = 0ul, rd23 = 0ul, rd24 = 0ul;
-  precise float f0 = 0.0, f1 = 0.0, f2 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // const_addr_init_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // const_addr_init_param_1
@@ -41,11 +35,11 @@ void main() {
   // 33: mov.u32 	%r2, %ntid.x;
   // 34: mov.u32 	%r3, %tid.x;
   // 35: mad.lo.s32 	%r4, %r1, %r2, %r3;
-  r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r4 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 36: mul.wide.u32 	%rd5, %r4, 4;
   // 37: add.s64 	%rd6, %rd4, %rd5;
   // 38: ld.global.u32 	%r5, [%rd6];
-  r5 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r4) * uint64_t(4u)))).v;
+  uint r5 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r4) * uint64_t(4u)))).v;
   // 39: mul.wide.u32 	%rd7, %r5, -1431655765;
   // 40: shr.u64 	%rd8, %rd7, 33;
   // 41: cvt.u32.u64 	%r6, %rd8;
@@ -53,9 +47,9 @@ void main() {
   // 42: mul.lo.s32 	%r7, %r6, 3;
   // 43: sub.s32 	%r8, %r5, %r7;
   // 44: mul.wide.u32 	%rd9, %r8, 8;
-  rd9 = uint64_t(uint(int(r5) - int(uint(int(uint(uint64_t(t1))) * 3)))) * uint64_t(8u);
+  uint64_t rd9 = uint64_t(uint(int(r5) - int(uint(int(uint(uint64_t(t1))) * 3)))) * uint64_t(8u);
   // 45: mov.u64 	%rd10, tbl;
-  rd10 = uint64_t(0ul);
+  uint64_t rd10 = uint64_t(0ul);
   // 46: add.s64 	%rd11, %rd10, %rd9;
   // 47: ld.const.u64 	%rd12, [%rd11];
   // 48: cvta.to.global.u64 	%rd13, %rd12;
@@ -63,19 +57,19 @@ void main() {
   // 50: cvt.u64.u32 	%rd14, %r9;
   uint64_t t2 = uint64_t(r5 >> 2u);
   // 51: and.b64  	%rd15, %rd14, 12;
-  rd15 = packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(12ul));
+  uint64_t rd15 = packUint2x32(unpackUint2x32(uint64_t(t2)) & unpackUint2x32(12ul));
   // 52: add.s64 	%rd16, %rd13, %rd15;
-  rd16 = uint64_t(int64_t(p2g_ldc64(uint(uint64_t(int64_t(rd10) + int64_t(rd9))))) + int64_t(rd15));
+  uint64_t rd16 = uint64_t(int64_t(p2g_ldc64(uint(uint64_t(int64_t(rd10) + int64_t(rd9))))) + int64_t(rd15));
   // 53: ld.global.f32 	%f1, [%rd16];
-  f1 = uintBitsToFloat(P2GU32(rd16).v);
+  precise float f1 = uintBitsToFloat(P2GU32(rd16).v);
   // 54: shl.b32 	%r10, %r4, 1;
   // 55: mul.wide.u32 	%rd17, %r10, 4;
   // 56: add.s64 	%rd18, %rd3, %rd17;
-  rd18 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r4 << 1u) * uint64_t(4u)));
+  uint64_t rd18 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r4 << 1u) * uint64_t(4u)));
   // 57: st.global.f32 	[%rd18], %f1;
   P2GU32(rd18).v = floatBitsToUint(f1);
   // 58: shr.u32 	%r11, %r5, 8;
-  r11 = r5 >> 8u;
+  uint r11 = r5 >> 8u;
   // 59: mul.wide.u32 	%rd19, %r11, -1431655765;
   // 60: shr.u64 	%rd20, %rd19, 33;
   // 61: cvt.u32.u64 	%r12, %rd20;
@@ -83,13 +77,13 @@ void main() {
   // 62: mul.lo.s32 	%r13, %r12, 3;
   // 63: sub.s32 	%r14, %r11, %r13;
   // 64: mul.wide.u32 	%rd21, %r14, 8;
-  rd21 = uint64_t(uint(int(r11) - int(uint(int(uint(uint64_t(t3))) * 3)))) * uint64_t(8u);
+  uint64_t rd21 = uint64_t(uint(int(r11) - int(uint(int(uint(uint64_t(t3))) * 3)))) * uint64_t(8u);
   // 65: add.s64 	%rd22, %rd10, %rd21;
   // 66: ld.const.u64 	%rd23, [%rd22];
   // 67: cvta.to.global.u64 	%rd24, %rd23;
-  rd24 = p2g_ldc64(uint(uint64_t(int64_t(rd10) + int64_t(rd21))));
+  uint64_t rd24 = p2g_ldc64(uint(uint64_t(int64_t(rd10) + int64_t(rd21))));
   // 68: ld.global.f32 	%f2, [%rd24+4];
-  f2 = uintBitsToFloat(P2GU32((rd24 + 4ul)).v);
+  precise float f2 = uintBitsToFloat(P2GU32((rd24 + 4ul)).v);
   // 69: st.global.f32 	[%rd18+4], %f2;
   P2GU32((rd18 + 4ul)).v = floatBitsToUint(f2);
   // 70: ret;

@@ -62,84 +62,84 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, P = false, P_1 = false;
-  bool P_2 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
+  bool P_1 = false, P_2 = false;
+  uint r14 = 0u, r15 = 0u, r22 = 0u, r24 = 0u;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // elect_sync_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // elect_sync_param_1
   // 25: ld.param.u64 	%rd2, [elect_sync_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 26: ld.param.u64 	%rd3, [elect_sync_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 27: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  uint64_t rd4 = rd3;
   // 28: mov.u32 	%r6, %ntid.x;
-  r6 = gl_WorkGroupSize.x;
+  uint r6 = gl_WorkGroupSize.x;
   // 29: mov.u32 	%r7, %ctaid.x;
-  r7 = gl_WorkGroupID.x;
+  uint r7 = gl_WorkGroupID.x;
   // 30: mov.u32 	%r1, %tid.x;
-  r1 = gl_LocalInvocationID.x;
+  uint r1 = gl_LocalInvocationID.x;
   // 31: mad.lo.s32 	%r8, %r7, %r6, %r1;
-  r8 = uint(int(r7) * int(r6) + int(r1));
+  uint r8 = uint(int(r7) * int(r6) + int(r1));
   // 32: cvta.to.global.u64 	%rd5, %rd2;
-  rd5 = rd2;
+  uint64_t rd5 = rd2;
   // 33: mul.wide.u32 	%rd6, %r8, 4;
-  rd6 = uint64_t(r8) * uint64_t(4u);
+  uint64_t rd6 = uint64_t(r8) * uint64_t(4u);
   // 34: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
   // 35: ld.global.u32 	%r9, [%rd7];
-  r9 = P2GU32(rd7).v;
+  uint r9 = P2GU32(rd7).v;
   // 36: shl.b32 	%r10, %r8, 2;
-  r10 = r8 << 2u;
+  uint r10 = r8 << 2u;
   // 37: mul.wide.u32 	%rd8, %r10, 4;
-  rd8 = uint64_t(r10) * uint64_t(4u);
+  uint64_t rd8 = uint64_t(r10) * uint64_t(4u);
   // 38: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
+  uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 40: activemask.b32 %r2;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
     uvec4 t3 = p2g_warp_x(true, true, 0u);
-    t1 = t3.y; t2 = t3.z;
+    t1 = t3.y;
+    t2 = t3.z;
   } else {
-    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true);
+    t2 = p2g_warp_ballot(true && true);
   }
-  r2 = t1;
+  uint r2 = t1;
   // 45: elect.sync %r3|P, %r2;
   uint t4 = r2;
   uint t5;
   uint t6;
   if (P2G_WARP_EMU) {
     uvec4 t7 = p2g_warp_x(true, true, 0u);
-    t5 = t7.y; t6 = t7.z;
+    t5 = t7.y;
+    t6 = t7.z;
   } else {
-    t5 = p2g_warp_ballot(true); t6 = p2g_warp_ballot(true && true);
+    t5 = p2g_warp_ballot(true);
+    t6 = p2g_warp_ballot(true && true);
   }
   uint t8 = uint(findLSB(t5 & t4));
-  r3 = t8;
-  P = (gl_LocalInvocationIndex & 31u) == t8;
+  uint r3 = t8;
+  bool P = (gl_LocalInvocationIndex & 31u) == t8;
   // 46: selp.u32 %r4, 1, 0, P;
-  r4 = P ? 1u : 0u;
+  uint r4 = P ? 1u : 0u;
   // 49: shl.b32 	%r11, %r4, 8;
-  r11 = r4 << 8u;
+  uint r11 = r4 << 8u;
   // 50: or.b32  	%r12, %r11, %r3;
-  r12 = r11 | r3;
+  uint r12 = r11 | r3;
   // 51: st.global.u32 	[%rd1], %r12;
   P2GU32(rd1).v = r12;
   // 52: and.b32  	%r13, %r9, 1;
-  r13 = r9 & 1u;
+  uint r13 = r9 & 1u;
   // 53: setp.eq.b32 	%p1, %r13, 1;
-  p1 = r13 == 1u;
+  bool p1 = r13 == 1u;
   // 54: mov.pred 	%p2, 0;
-  p2 = false;
+  bool p2 = false;
   // 55: xor.pred  	%p3, %p1, %p2;
-  p3 = p1 ^^ p2;
+  bool p3 = p1 ^^ p2;
   // 56: not.pred 	%p4, %p3;
-  p4 = !p3;
+  bool p4 = !p3;
   // 57: @%p4 bra 	$L__BB0_2;
   bool p2g_act1 = (!p4);
   if (P2G_WARP_EMU || p2g_act1) {
@@ -148,9 +148,11 @@ void main() {
     uint t10;
     if (P2G_WARP_EMU) {
       uvec4 t11 = p2g_warp_x(p2g_act1, true, 0u);
-      t9 = t11.y; t10 = t11.z;
+      t9 = t11.y;
+      t10 = t11.z;
     } else {
-      t9 = p2g_warp_ballot(p2g_act1); t10 = p2g_warp_ballot(p2g_act1 && true);
+      t9 = p2g_warp_ballot(p2g_act1);
+      t10 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
       r14 = t9;
@@ -161,9 +163,11 @@ void main() {
     uint t14;
     if (P2G_WARP_EMU) {
       uvec4 t15 = p2g_warp_x(p2g_act1, true, 0u);
-      t13 = t15.y; t14 = t15.z;
+      t13 = t15.y;
+      t14 = t15.z;
     } else {
-      t13 = p2g_warp_ballot(p2g_act1); t14 = p2g_warp_ballot(p2g_act1 && true);
+      t13 = p2g_warp_ballot(p2g_act1);
+      t14 = p2g_warp_ballot(p2g_act1 && true);
     }
     uint t16 = uint(findLSB(t13 & t12));
     if (p2g_act1) {
@@ -174,11 +178,11 @@ void main() {
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 66: selp.u32 %r16, 1, 0, P;
-      r16 = P_1 ? 1u : 0u;
+      uint r16 = P_1 ? 1u : 0u;
       // 69: shl.b32 	%r18, %r16, 8;
-      r18 = r16 << 8u;
+      uint r18 = r16 << 8u;
       // 70: or.b32  	%r19, %r18, %r15;
-      r19 = r18 | r15;
+      uint r19 = r18 | r15;
       // 71: st.global.u32 	[%rd1+4], %r19;
       P2GU32((rd1 + 4ul)).v = r19;
     }
@@ -199,9 +203,11 @@ void main() {
     uint t19;
     if (P2G_WARP_EMU) {
       uvec4 t20 = p2g_warp_x(p2g_act2, true, 0u);
-      t18 = t20.y; t19 = t20.z;
+      t18 = t20.y;
+      t19 = t20.z;
     } else {
-      t18 = p2g_warp_ballot(p2g_act2); t19 = p2g_warp_ballot(p2g_act2 && true);
+      t18 = p2g_warp_ballot(p2g_act2);
+      t19 = p2g_warp_ballot(p2g_act2 && true);
     }
     uint t21 = uint(findLSB(t18 & t17));
     if (p2g_act2) {
@@ -212,11 +218,11 @@ void main() {
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 84: selp.u32 %r23, 1, 0, P;
-      r23 = P_2 ? 1u : 0u;
+      uint r23 = P_2 ? 1u : 0u;
       // 87: shl.b32 	%r25, %r23, 8;
-      r25 = r23 << 8u;
+      uint r25 = r23 << 8u;
       // 88: or.b32  	%r26, %r25, %r22;
-      r26 = r25 | r22;
+      uint r26 = r25 | r22;
       // 89: st.global.u32 	[%rd1+8], %r26;
       P2GU32((rd1 + 8ul)).v = r26;
     }

@@ -76,306 +76,333 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false, p2 = false, p3 = false, p4 = false, p5 = false, p6 = false, p7 = false;
-  bool p8 = false, p9 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u, r27 = 0u, r28 = 0u, r29 = 0u, r30 = 0u;
-  uint r31 = 0u, r32 = 0u, r33 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul;
+  bool p9 = false;
+  uint r25 = 0u, r26 = 0u, r29 = 0u, r30 = 0u, r31 = 0u, r32 = 0u;
+  uint64_t rd11 = 0ul, rd13 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // redux_match_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // redux_match_param_1
   // 25: ld.param.u64 	%rd2, [redux_match_param_0];
-  rd2 = p0_u64;
+  uint64_t rd2 = p0_u64;
   // 26: ld.param.u64 	%rd3, [redux_match_param_1];
-  rd3 = p8_u64;
+  uint64_t rd3 = p8_u64;
   // 27: cvta.to.global.u64 	%rd4, %rd3;
-  rd4 = rd3;
+  uint64_t rd4 = rd3;
   // 28: mov.u32 	%r4, %ntid.x;
-  r4 = gl_WorkGroupSize.x;
+  uint r4 = gl_WorkGroupSize.x;
   // 29: mov.u32 	%r5, %ctaid.x;
-  r5 = gl_WorkGroupID.x;
+  uint r5 = gl_WorkGroupID.x;
   // 30: mov.u32 	%r6, %tid.x;
-  r6 = gl_LocalInvocationID.x;
+  uint r6 = gl_LocalInvocationID.x;
   // 31: mad.lo.s32 	%r7, %r5, %r4, %r6;
-  r7 = uint(int(r5) * int(r4) + int(r6));
+  uint r7 = uint(int(r5) * int(r4) + int(r6));
   // 32: and.b32  	%r1, %r6, 31;
-  r1 = r6 & 31u;
+  uint r1 = r6 & 31u;
   // 33: cvta.to.global.u64 	%rd5, %rd2;
-  rd5 = rd2;
+  uint64_t rd5 = rd2;
   // 34: mul.wide.u32 	%rd6, %r7, 4;
-  rd6 = uint64_t(r7) * uint64_t(4u);
+  uint64_t rd6 = uint64_t(r7) * uint64_t(4u);
   // 35: add.s64 	%rd7, %rd5, %rd6;
-  rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
+  uint64_t rd7 = uint64_t(int64_t(rd5) + int64_t(rd6));
   // 36: ld.global.u32 	%r2, [%rd7];
-  r2 = P2GU32(rd7).v;
+  uint r2 = P2GU32(rd7).v;
   // 37: shl.b32 	%r8, %r7, 4;
-  r8 = r7 << 4u;
+  uint r8 = r7 << 4u;
   // 38: mul.wide.u32 	%rd8, %r8, 4;
-  rd8 = uint64_t(r8) * uint64_t(4u);
+  uint64_t rd8 = uint64_t(r8) * uint64_t(4u);
   // 39: add.s64 	%rd1, %rd4, %rd8;
-  rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
+  uint64_t rd1 = uint64_t(int64_t(rd4) + int64_t(rd8));
   // 41: activemask.b32 %r3;
   uint t1;
   uint t2;
   if (P2G_WARP_EMU) {
     uvec4 t3 = p2g_warp_x(true, true, 0u);
-    t1 = t3.y; t2 = t3.z;
+    t1 = t3.y;
+    t2 = t3.z;
   } else {
-    t1 = p2g_warp_ballot(true); t2 = p2g_warp_ballot(true && true);
+    t1 = p2g_warp_ballot(true);
+    t2 = p2g_warp_ballot(true && true);
   }
-  r3 = t1;
+  uint r3 = t1;
   // 43: redux.sync.add.u32 %r9, %r2, %r3;
-  uint t5;
-  uint t4 = r2; t5 = r3;
+  uint t4 = r2;
+  uint t5 = r3;
   uint t6;
   uint t7;
   if (P2G_WARP_EMU) {
     uvec4 t8 = p2g_warp_x(true, true, t4);
-    t6 = t8.y; t7 = t8.z;
+    t6 = t8.y;
+    t7 = t8.z;
   } else {
-    t6 = p2g_warp_ballot(true); t7 = p2g_warp_ballot(true && true);
+    t6 = p2g_warp_ballot(true);
+    t7 = p2g_warp_ballot(true && true);
   }
-  uint t10;
   uint t11;
-  uint t9 = t6 & t5; t10 = 0u;
+  uint t9 = t6 & t5;
+  uint t10 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t11 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t11 = subgroupShuffle(t4, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t11 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t11 = subgroupShuffle(t4, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t9 >> p2g_i) & 1u) == 0u) continue;
     t10 = t10 + t11;
   }
-  r9 = t10;
+  uint r9 = t10;
   // 44: st.global.u32 	[%rd1], %r9;
   P2GU32(rd1).v = r9;
   // 45: redux.sync.min.s32 %r10, %r2, %r3;
-  uint t13;
-  uint t12 = r2; t13 = r3;
+  uint t12 = r2;
+  uint t13 = r3;
   uint t14;
   uint t15;
   if (P2G_WARP_EMU) {
     uvec4 t16 = p2g_warp_x(true, true, t12);
-    t14 = t16.y; t15 = t16.z;
+    t14 = t16.y;
+    t15 = t16.z;
   } else {
-    t14 = p2g_warp_ballot(true); t15 = p2g_warp_ballot(true && true);
+    t14 = p2g_warp_ballot(true);
+    t15 = p2g_warp_ballot(true && true);
   }
-  uint t18;
   uint t19;
-  uint t17 = t14 & t13; t18 = 0x7FFFFFFFu;
+  uint t17 = t14 & t13;
+  uint t18 = 0x7FFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t19 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t19 = subgroupShuffle(t12, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t19 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t19 = subgroupShuffle(t12, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t17 >> p2g_i) & 1u) == 0u) continue;
     t18 = uint(min(int(t18), int(t19)));
   }
-  r10 = t18;
+  uint r10 = t18;
   // 46: st.global.u32 	[%rd1+4], %r10;
   P2GU32((rd1 + 4ul)).v = r10;
   // 47: redux.sync.max.s32 %r11, %r2, %r3;
-  uint t21;
-  uint t20 = r2; t21 = r3;
+  uint t20 = r2;
+  uint t21 = r3;
   uint t22;
   uint t23;
   if (P2G_WARP_EMU) {
     uvec4 t24 = p2g_warp_x(true, true, t20);
-    t22 = t24.y; t23 = t24.z;
+    t22 = t24.y;
+    t23 = t24.z;
   } else {
-    t22 = p2g_warp_ballot(true); t23 = p2g_warp_ballot(true && true);
+    t22 = p2g_warp_ballot(true);
+    t23 = p2g_warp_ballot(true && true);
   }
-  uint t26;
   uint t27;
-  uint t25 = t22 & t21; t26 = 0x80000000u;
+  uint t25 = t22 & t21;
+  uint t26 = 0x80000000u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t27 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t27 = subgroupShuffle(t20, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t27 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t27 = subgroupShuffle(t20, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t25 >> p2g_i) & 1u) == 0u) continue;
     t26 = uint(max(int(t26), int(t27)));
   }
-  r11 = t26;
+  uint r11 = t26;
   // 48: st.global.u32 	[%rd1+8], %r11;
   P2GU32((rd1 + 8ul)).v = r11;
   // 49: redux.sync.min.u32 %r12, %r2, %r3;
-  uint t29;
-  uint t28 = r2; t29 = r3;
+  uint t28 = r2;
+  uint t29 = r3;
   uint t30;
   uint t31;
   if (P2G_WARP_EMU) {
     uvec4 t32 = p2g_warp_x(true, true, t28);
-    t30 = t32.y; t31 = t32.z;
+    t30 = t32.y;
+    t31 = t32.z;
   } else {
-    t30 = p2g_warp_ballot(true); t31 = p2g_warp_ballot(true && true);
+    t30 = p2g_warp_ballot(true);
+    t31 = p2g_warp_ballot(true && true);
   }
-  uint t34;
   uint t35;
-  uint t33 = t30 & t29; t34 = 0xFFFFFFFFu;
+  uint t33 = t30 & t29;
+  uint t34 = 0xFFFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t35 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t35 = subgroupShuffle(t28, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t35 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t35 = subgroupShuffle(t28, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t33 >> p2g_i) & 1u) == 0u) continue;
     t34 = min(t34, t35);
   }
-  r12 = t34;
+  uint r12 = t34;
   // 50: st.global.u32 	[%rd1+12], %r12;
   P2GU32((rd1 + 12ul)).v = r12;
   // 51: redux.sync.max.u32 %r13, %r2, %r3;
-  uint t37;
-  uint t36 = r2; t37 = r3;
+  uint t36 = r2;
+  uint t37 = r3;
   uint t38;
   uint t39;
   if (P2G_WARP_EMU) {
     uvec4 t40 = p2g_warp_x(true, true, t36);
-    t38 = t40.y; t39 = t40.z;
+    t38 = t40.y;
+    t39 = t40.z;
   } else {
-    t38 = p2g_warp_ballot(true); t39 = p2g_warp_ballot(true && true);
+    t38 = p2g_warp_ballot(true);
+    t39 = p2g_warp_ballot(true && true);
   }
-  uint t42;
   uint t43;
-  uint t41 = t38 & t37; t42 = 0u;
+  uint t41 = t38 & t37;
+  uint t42 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t43 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t43 = subgroupShuffle(t36, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t43 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t43 = subgroupShuffle(t36, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t41 >> p2g_i) & 1u) == 0u) continue;
     t42 = max(t42, t43);
   }
-  r13 = t42;
+  uint r13 = t42;
   // 52: st.global.u32 	[%rd1+16], %r13;
   P2GU32((rd1 + 16ul)).v = r13;
   // 53: or.b32  	%r14, %r2, 268435456;
-  r14 = r2 | 0x10000000u;
+  uint r14 = r2 | 0x10000000u;
   // 54: redux.sync.and.b32 %r15, %r14, %r3;
-  uint t45;
-  uint t44 = r14; t45 = r3;
+  uint t44 = r14;
+  uint t45 = r3;
   uint t46;
   uint t47;
   if (P2G_WARP_EMU) {
     uvec4 t48 = p2g_warp_x(true, true, t44);
-    t46 = t48.y; t47 = t48.z;
+    t46 = t48.y;
+    t47 = t48.z;
   } else {
-    t46 = p2g_warp_ballot(true); t47 = p2g_warp_ballot(true && true);
+    t46 = p2g_warp_ballot(true);
+    t47 = p2g_warp_ballot(true && true);
   }
-  uint t50;
   uint t51;
-  uint t49 = t46 & t45; t50 = 0xFFFFFFFFu;
+  uint t49 = t46 & t45;
+  uint t50 = 0xFFFFFFFFu;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t51 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t51 = subgroupShuffle(t44, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t51 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t51 = subgroupShuffle(t44, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t49 >> p2g_i) & 1u) == 0u) continue;
     t50 = t50 & t51;
   }
-  r15 = t50;
+  uint r15 = t50;
   // 55: st.global.u32 	[%rd1+20], %r15;
   P2GU32((rd1 + 20ul)).v = r15;
   // 56: and.b32  	%r16, %r2, 61680;
-  r16 = r2 & 61680u;
+  uint r16 = r2 & 61680u;
   // 57: redux.sync.or.b32 %r17, %r16, %r3;
-  uint t53;
-  uint t52 = r16; t53 = r3;
+  uint t52 = r16;
+  uint t53 = r3;
   uint t54;
   uint t55;
   if (P2G_WARP_EMU) {
     uvec4 t56 = p2g_warp_x(true, true, t52);
-    t54 = t56.y; t55 = t56.z;
+    t54 = t56.y;
+    t55 = t56.z;
   } else {
-    t54 = p2g_warp_ballot(true); t55 = p2g_warp_ballot(true && true);
+    t54 = p2g_warp_ballot(true);
+    t55 = p2g_warp_ballot(true && true);
   }
-  uint t58;
   uint t59;
-  uint t57 = t54 & t53; t58 = 0u;
+  uint t57 = t54 & t53;
+  uint t58 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t59 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t59 = subgroupShuffle(t52, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t59 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t59 = subgroupShuffle(t52, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t57 >> p2g_i) & 1u) == 0u) continue;
     t58 = t58 | t59;
   }
-  r17 = t58;
+  uint r17 = t58;
   // 58: st.global.u32 	[%rd1+24], %r17;
   P2GU32((rd1 + 24ul)).v = r17;
   // 59: redux.sync.xor.b32 %r18, %r2, %r3;
-  uint t61;
-  uint t60 = r2; t61 = r3;
+  uint t60 = r2;
+  uint t61 = r3;
   uint t62;
   uint t63;
   if (P2G_WARP_EMU) {
     uvec4 t64 = p2g_warp_x(true, true, t60);
-    t62 = t64.y; t63 = t64.z;
+    t62 = t64.y;
+    t63 = t64.z;
   } else {
-    t62 = p2g_warp_ballot(true); t63 = p2g_warp_ballot(true && true);
+    t62 = p2g_warp_ballot(true);
+    t63 = p2g_warp_ballot(true && true);
   }
-  uint t66;
   uint t67;
-  uint t65 = t62 & t61; t66 = 0u;
+  uint t65 = t62 & t61;
+  uint t66 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t67 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t67 = subgroupShuffle(t60, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t67 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t67 = subgroupShuffle(t60, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (((t65 >> p2g_i) & 1u) == 0u) continue;
     t66 = t66 ^ t67;
   }
-  r18 = t66;
+  uint r18 = t66;
   // 60: st.global.u32 	[%rd1+28], %r18;
   P2GU32((rd1 + 28ul)).v = r18;
   // 61: and.b32  	%r19, %r2, 7;
-  r19 = r2 & 7u;
+  uint r19 = r2 & 7u;
   // 62: match.any.sync.b32 	%r20, %r19, %r3;
-  uint t69;
-  uint t68 = r3; t69 = 0xFFFFFFFFu;
+  uint t68 = r3;
+  uint t69 = 0xFFFFFFFFu;
   uint t71 = r19;
   uint t72;
   uint t73;
   if (P2G_WARP_EMU) {
     uvec4 t74 = p2g_warp_x(true, true, t71);
-    t72 = t74.y; t73 = t74.z;
+    t72 = t74.y;
+    t73 = t74.z;
   } else {
-    t72 = p2g_warp_ballot(true); t73 = p2g_warp_ballot(true && true);
+    t72 = p2g_warp_ballot(true);
+    t73 = p2g_warp_ballot(true && true);
   }
-  uint t75;
   uint t76;
-  uint t70 = t72 & t68; t75 = 0u;
+  uint t70 = t72 & t68;
+  uint t75 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t76 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t76 = subgroupShuffle(t71, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t76 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t76 = subgroupShuffle(t71, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (t76 == t71) t75 |= 1u << p2g_i;
   }
   t69 &= t75;
   uint t77 = t69 & t70;
-  r20 = t77;
+  uint r20 = t77;
   // 63: st.global.u32 	[%rd1+32], %r20;
   P2GU32((rd1 + 32ul)).v = r20;
   // 64: setp.gt.s32 	%p1, %r2, 900;
-  p1 = int(r2) > 900;
+  bool p1 = int(r2) > 900;
   // 65: selp.u32 	%r21, 1, 0, %p1;
-  r21 = p1 ? 1u : 0u;
+  uint r21 = p1 ? 1u : 0u;
   // 66: match.all.sync.b32 	%r22|%p2, %r21, %r3;
-  uint t79;
-  uint t78 = r3; t79 = 0xFFFFFFFFu;
+  uint t78 = r3;
+  uint t79 = 0xFFFFFFFFu;
   uint t81 = r21;
   uint t82;
   uint t83;
   if (P2G_WARP_EMU) {
     uvec4 t84 = p2g_warp_x(true, true, t81);
-    t82 = t84.y; t83 = t84.z;
+    t82 = t84.y;
+    t83 = t84.z;
   } else {
-    t82 = p2g_warp_ballot(true); t83 = p2g_warp_ballot(true && true);
+    t82 = p2g_warp_ballot(true);
+    t83 = p2g_warp_ballot(true && true);
   }
-  uint t85;
   uint t86;
-  uint t80 = t82 & t78; t85 = 0u;
+  uint t80 = t82 & t78;
+  uint t85 = 0u;
   for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-    if (P2G_WARP_EMU) t86 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t86 = subgroupShuffle(t81, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+    if (P2G_WARP_EMU) t86 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+    else t86 = subgroupShuffle(t81, (gl_SubgroupInvocationID & ~31u) | p2g_i);
     if (t86 == t81) t85 |= 1u << p2g_i;
   }
   t79 &= t85;
   uint t87 = ((t79 & t80) == t80 ? t80 : 0u);
-  r22 = t87;
-  p2 = t87 != 0u;
+  uint r22 = t87;
+  bool p2 = t87 != 0u;
   // 67: selp.u32 	%r23, 1, 0, %p2;
-  r23 = p2 ? 1u : 0u;
+  uint r23 = p2 ? 1u : 0u;
   // 68: st.global.u32 	[%rd1+36], %r22;
   P2GU32((rd1 + 36ul)).v = r22;
   // 69: st.global.u32 	[%rd1+40], %r23;
   P2GU32((rd1 + 40ul)).v = r23;
   // 70: and.b32  	%r24, %r2, 1;
-  r24 = r2 & 1u;
+  uint r24 = r2 & 1u;
   // 71: setp.eq.b32 	%p3, %r24, 1;
-  p3 = r24 == 1u;
+  bool p3 = r24 == 1u;
   // 72: mov.pred 	%p4, 0;
-  p4 = false;
+  bool p4 = false;
   // 73: xor.pred  	%p5, %p3, %p4;
-  p5 = p3 ^^ p4;
+  bool p5 = p3 ^^ p4;
   // 74: not.pred 	%p6, %p5;
-  p6 = !p5;
+  bool p6 = !p5;
   // 75: @%p6 bra 	$L__BB0_2;
   bool p2g_act1 = (!p6);
   if (P2G_WARP_EMU || p2g_act1) {
@@ -384,29 +411,34 @@ void main() {
     uint t89;
     if (P2G_WARP_EMU) {
       uvec4 t90 = p2g_warp_x(p2g_act1, true, 0u);
-      t88 = t90.y; t89 = t90.z;
+      t88 = t90.y;
+      t89 = t90.z;
     } else {
-      t88 = p2g_warp_ballot(p2g_act1); t89 = p2g_warp_ballot(p2g_act1 && true);
+      t88 = p2g_warp_ballot(p2g_act1);
+      t89 = p2g_warp_ballot(p2g_act1 && true);
     }
     if (p2g_act1) {
       r25 = t88;
     }
     // 80: redux.sync.add.u32 %r26, %r2, %r25;
-    uint t92;
-    uint t91 = r2; t92 = r25;
+    uint t91 = r2;
+    uint t92 = r25;
     uint t93;
     uint t94;
     if (P2G_WARP_EMU) {
       uvec4 t95 = p2g_warp_x(p2g_act1, true, t91);
-      t93 = t95.y; t94 = t95.z;
+      t93 = t95.y;
+      t94 = t95.z;
     } else {
-      t93 = p2g_warp_ballot(p2g_act1); t94 = p2g_warp_ballot(p2g_act1 && true);
+      t93 = p2g_warp_ballot(p2g_act1);
+      t94 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t97;
     uint t98;
-    uint t96 = t93 & t92; t97 = 0u;
+    uint t96 = t93 & t92;
+    uint t97 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t98 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t98 = subgroupShuffle(t91, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (P2G_WARP_EMU) t98 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+      else t98 = subgroupShuffle(t91, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (((t96 >> p2g_i) & 1u) == 0u) continue;
       t97 = t97 + t98;
     }
@@ -417,35 +449,38 @@ void main() {
       // 81: st.global.u32 	[%rd1+44], %r26;
       P2GU32((rd1 + 44ul)).v = r26;
       // 82: and.b32  	%r27, %r2, 3;
-      r27 = r2 & 3u;
+      uint r27 = r2 & 3u;
       // 83: cvt.u64.u32 	%rd9, %r27;
       uint64_t t99 = uint64_t(r27);
-      rd9 = uint64_t(t99);
+      uint64_t rd9 = uint64_t(t99);
       // 84: shr.u32 	%r28, %r1, 3;
-      r28 = r1 >> 3u;
+      uint r28 = r1 >> 3u;
       // 85: cvt.u64.u32 	%rd10, %r28;
       uint64_t t100 = uint64_t(r28);
-      rd10 = uint64_t(t100);
+      uint64_t rd10 = uint64_t(t100);
       // 86: bfi.b64 	%rd11, %rd9, %rd10, 40, 24;
       rd11 = p2g_bfi_64(rd9, rd10, 40u, 24u);
     }
     // 87: match.any.sync.b64 	%r29, %rd11, %r25;
-    uint t102;
-    uint t101 = r25; t102 = 0xFFFFFFFFu;
+    uint t101 = r25;
+    uint t102 = 0xFFFFFFFFu;
     uvec2 t104 = unpackUint2x32(rd11);
     uint t105;
     uint t106;
     if (P2G_WARP_EMU) {
       uvec4 t107 = p2g_warp_x(p2g_act1, true, t104.x);
-      t105 = t107.y; t106 = t107.z;
+      t105 = t107.y;
+      t106 = t107.z;
     } else {
-      t105 = p2g_warp_ballot(p2g_act1); t106 = p2g_warp_ballot(p2g_act1 && true);
+      t105 = p2g_warp_ballot(p2g_act1);
+      t106 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t108;
     uint t109;
-    uint t103 = t105 & t101; t108 = 0u;
+    uint t103 = t105 & t101;
+    uint t108 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t109 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t109 = subgroupShuffle(t104.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (P2G_WARP_EMU) t109 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+      else t109 = subgroupShuffle(t104.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (t109 == t104.x) t108 |= 1u << p2g_i;
     }
     t102 &= t108;
@@ -453,15 +488,18 @@ void main() {
     uint t111;
     if (P2G_WARP_EMU) {
       uvec4 t112 = p2g_warp_x(p2g_act1, true, t104.y);
-      t110 = t112.y; t111 = t112.z;
+      t110 = t112.y;
+      t111 = t112.z;
     } else {
-      t110 = p2g_warp_ballot(p2g_act1); t111 = p2g_warp_ballot(p2g_act1 && true);
+      t110 = p2g_warp_ballot(p2g_act1);
+      t111 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t113;
     uint t114;
-    t103 = t110 & t101; t113 = 0u;
+    t103 = t110 & t101;
+    uint t113 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t114 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t114 = subgroupShuffle(t104.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (P2G_WARP_EMU) t114 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+      else t114 = subgroupShuffle(t104.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (t114 == t104.y) t113 |= 1u << p2g_i;
     }
     t102 &= t113;
@@ -483,21 +521,24 @@ void main() {
       r30 = 65535u;
     }
     // 95: redux.sync.max.s32 %r31, %r2, %r30;
-    uint t117;
-    uint t116 = r2; t117 = r30;
+    uint t116 = r2;
+    uint t117 = r30;
     uint t118;
     uint t119;
     if (P2G_WARP_EMU) {
       uvec4 t120 = p2g_warp_x(p2g_act2, true, t116);
-      t118 = t120.y; t119 = t120.z;
+      t118 = t120.y;
+      t119 = t120.z;
     } else {
-      t118 = p2g_warp_ballot(p2g_act2); t119 = p2g_warp_ballot(p2g_act2 && true);
+      t118 = p2g_warp_ballot(p2g_act2);
+      t119 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t122;
     uint t123;
-    uint t121 = t118 & t117; t122 = 0x80000000u;
+    uint t121 = t118 & t117;
+    uint t122 = 0x80000000u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t123 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t123 = subgroupShuffle(t116, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (P2G_WARP_EMU) t123 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+      else t123 = subgroupShuffle(t116, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (((t121 >> p2g_i) & 1u) == 0u) continue;
       t122 = uint(max(int(t122), int(t123)));
     }
@@ -508,29 +549,32 @@ void main() {
       // 96: st.global.u32 	[%rd1+52], %r31;
       P2GU32((rd1 + 52ul)).v = r31;
       // 97: setp.lt.s32 	%p8, %r2, 990;
-      p8 = int(r2) < 990;
+      bool p8 = int(r2) < 990;
       // 98: selp.u64 	%rd12, 1, 0, %p8;
-      rd12 = p8 ? 1ul : 0ul;
+      uint64_t rd12 = p8 ? 1ul : 0ul;
       // 99: shl.b64 	%rd13, %rd12, 33;
       rd13 = rd12 << 33u;
     }
     // 100: match.all.sync.b64 	%r32|%p9, %rd13, %r30;
-    uint t125;
-    uint t124 = r30; t125 = 0xFFFFFFFFu;
+    uint t124 = r30;
+    uint t125 = 0xFFFFFFFFu;
     uvec2 t127 = unpackUint2x32(rd13);
     uint t128;
     uint t129;
     if (P2G_WARP_EMU) {
       uvec4 t130 = p2g_warp_x(p2g_act2, true, t127.x);
-      t128 = t130.y; t129 = t130.z;
+      t128 = t130.y;
+      t129 = t130.z;
     } else {
-      t128 = p2g_warp_ballot(p2g_act2); t129 = p2g_warp_ballot(p2g_act2 && true);
+      t128 = p2g_warp_ballot(p2g_act2);
+      t129 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t131;
     uint t132;
-    uint t126 = t128 & t124; t131 = 0u;
+    uint t126 = t128 & t124;
+    uint t131 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t132 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t132 = subgroupShuffle(t127.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (P2G_WARP_EMU) t132 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+      else t132 = subgroupShuffle(t127.x, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (t132 == t127.x) t131 |= 1u << p2g_i;
     }
     t125 &= t131;
@@ -538,15 +582,18 @@ void main() {
     uint t134;
     if (P2G_WARP_EMU) {
       uvec4 t135 = p2g_warp_x(p2g_act2, true, t127.y);
-      t133 = t135.y; t134 = t135.z;
+      t133 = t135.y;
+      t134 = t135.z;
     } else {
-      t133 = p2g_warp_ballot(p2g_act2); t134 = p2g_warp_ballot(p2g_act2 && true);
+      t133 = p2g_warp_ballot(p2g_act2);
+      t134 = p2g_warp_ballot(p2g_act2 && true);
     }
-    uint t136;
     uint t137;
-    t126 = t133 & t124; t136 = 0u;
+    t126 = t133 & t124;
+    uint t136 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t137 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t137 = subgroupShuffle(t127.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (P2G_WARP_EMU) t137 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+      else t137 = subgroupShuffle(t127.y, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (t137 == t127.y) t136 |= 1u << p2g_i;
     }
     t125 &= t136;
@@ -559,7 +606,7 @@ void main() {
     }
     if (!P2G_WARP_EMU || p2g_act2) {
       // 101: selp.u32 	%r33, 1, 0, %p9;
-      r33 = p9 ? 1u : 0u;
+      uint r33 = p9 ? 1u : 0u;
       // 102: st.global.u32 	[%rd1+56], %r32;
       P2GU32((rd1 + 56ul)).v = r32;
       // 103: st.global.u32 	[%rd1+60], %r33;

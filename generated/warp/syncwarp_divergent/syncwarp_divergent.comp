@@ -69,12 +69,8 @@ void main() {
     p2g_wm[w] = 0u; p2g_wm[w + 1u] = 0u; p2g_wm[w + 2u] = 0u;
     if (gl_LocalInvocationIndex == 0u) p2g_wm[P2G_WARPS * 6u] = 0u;
   }
-  bool p0 = false, p1 = false;
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r15 = 0u, r16 = 0u, r17 = 0u, r18 = 0u, r19 = 0u, r20 = 0u;
-  uint r21 = 0u, r22 = 0u, r23 = 0u, r24 = 0u, r25 = 0u, r26 = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul, rd12 = 0ul, rd13 = 0ul, rd14 = 0ul;
+  uint r11 = 0u, r12 = 0u, r13 = 0u, r14 = 0u, r26 = 0u;
+  uint64_t rd14 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // syncwarp_divergent_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // syncwarp_divergent_param_1
@@ -82,23 +78,23 @@ void main() {
   // 28: ld.param.u64 	%rd4, [syncwarp_divergent_param_1];
   // 29: cvta.to.global.u64 	%rd5, %rd4;
   // 30: mov.u32 	%r1, %tid.x;
-  r1 = gl_LocalInvocationID.x;
+  uint r1 = gl_LocalInvocationID.x;
   // 31: and.b32  	%r6, %r1, 16;
   // 32: mov.u32 	%r7, %ntid.x;
   // 33: mov.u32 	%r8, %ctaid.x;
   // 34: mad.lo.s32 	%r9, %r8, %r7, %r1;
-  r9 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
+  uint r9 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(r1));
   // 35: cvta.to.global.u64 	%rd6, %rd3;
   // 36: mul.wide.u32 	%rd7, %r9, 4;
   // 37: add.s64 	%rd8, %rd6, %rd7;
   // 38: ld.global.u32 	%r2, [%rd8];
-  r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r9) * uint64_t(4u)))).v;
+  uint r2 = P2GU32(uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r9) * uint64_t(4u)))).v;
   // 39: shl.b32 	%r10, %r9, 2;
   // 40: mul.wide.u32 	%rd9, %r10, 4;
   // 41: add.s64 	%rd1, %rd5, %rd9;
-  rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r9 << 2u) * uint64_t(4u)));
+  uint64_t rd1 = uint64_t(int64_t(p8_u64) + int64_t(uint64_t(r9 << 2u) * uint64_t(4u)));
   // 42: setp.eq.s32 	%p1, %r6, 0;
-  p1 = int(r1 & 16u) == 0;
+  bool p1 = int(r1 & 16u) == 0;
   // 43: @%p1 bra 	$L__BB0_2;
   bool p2g_act1 = (p1);
   bool p2g_act2 = !(p1);
@@ -117,72 +113,81 @@ void main() {
     }
     // 52: bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
-      memoryBarrierBuffer(); p2g_warp_x(p2g_act1, true, 0u);
+      memoryBarrierBuffer();
+      p2g_warp_x(p2g_act1, true, 0u);
     } else {
-      memoryBarrierShared(); memoryBarrierBuffer();
+      memoryBarrierShared();
+      memoryBarrierBuffer();
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 53: xor.b32  	%r15, %r11, 12;
-      r15 = r11 ^ 12u;
+      uint r15 = r11 ^ 12u;
       // 54: add.s32 	%r16, %r12, %r15;
-      r16 = uint(int(r12) + int(r15));
+      uint r16 = uint(int(r12) + int(r15));
       // 55: ld.shared.u32 	%r17, [%r16];
-      r17 = p2g_lds32(r16);
+      uint r17 = p2g_lds32(r16);
       // 56: st.global.u32 	[%rd1], %r17;
       P2GU32(rd1).v = r17;
     }
     // 57: bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
-      memoryBarrierBuffer(); p2g_warp_x(p2g_act1, true, 0u);
+      memoryBarrierBuffer();
+      p2g_warp_x(p2g_act1, true, 0u);
     } else {
-      memoryBarrierShared(); memoryBarrierBuffer();
+      memoryBarrierShared();
+      memoryBarrierBuffer();
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 58: add.s32 	%r18, %r2, 1000;
-      r18 = uint(int(r2) + 1000);
+      uint r18 = uint(int(r2) + 1000);
       // 59: st.shared.u32 	[%r13], %r18;
       p2g_sts32(r13, r18);
     }
     // 60: bar.warp.sync 	65535;
     if (P2G_WARP_EMU) {
-      memoryBarrierBuffer(); p2g_warp_x(p2g_act1, true, 0u);
+      memoryBarrierBuffer();
+      p2g_warp_x(p2g_act1, true, 0u);
     } else {
-      memoryBarrierShared(); memoryBarrierBuffer();
+      memoryBarrierShared();
+      memoryBarrierBuffer();
     }
     if (!P2G_WARP_EMU || p2g_act1) {
       // 61: add.s32 	%r19, %r1, 1;
-      r19 = uint(int(r1) + 1);
+      uint r19 = uint(int(r1) + 1);
       // 62: and.b32  	%r20, %r19, 15;
-      r20 = r19 & 15u;
+      uint r20 = r19 & 15u;
       // 63: and.b32  	%r21, %r1, 1073741792;
-      r21 = r1 & 0x3FFFFFE0u;
+      uint r21 = r1 & 0x3FFFFFE0u;
       // 64: or.b32  	%r22, %r20, %r21;
-      r22 = r20 | r21;
+      uint r22 = r20 | r21;
       // 65: shl.b32 	%r23, %r22, 2;
-      r23 = r22 << 2u;
+      uint r23 = r22 << 2u;
       // 66: add.s32 	%r24, %r12, %r23;
-      r24 = uint(int(r12) + int(r23));
+      uint r24 = uint(int(r12) + int(r23));
       // 67: ld.shared.u32 	%r25, [%r24];
-      r25 = p2g_lds32(r24);
+      uint r25 = p2g_lds32(r24);
       // 68: st.global.u32 	[%rd1+4], %r25;
       P2GU32((rd1 + 4ul)).v = r25;
     }
     // 69: redux.sync.add.u32 %r26, %r2, %r14;
-    uint t2;
-    uint t1 = r2; t2 = r14;
+    uint t1 = r2;
+    uint t2 = r14;
     uint t3;
     uint t4;
     if (P2G_WARP_EMU) {
       uvec4 t5 = p2g_warp_x(p2g_act1, true, t1);
-      t3 = t5.y; t4 = t5.z;
+      t3 = t5.y;
+      t4 = t5.z;
     } else {
-      t3 = p2g_warp_ballot(p2g_act1); t4 = p2g_warp_ballot(p2g_act1 && true);
+      t3 = p2g_warp_ballot(p2g_act1);
+      t4 = p2g_warp_ballot(p2g_act1 && true);
     }
-    uint t7;
     uint t8;
-    uint t6 = t3 & t2; t7 = 0u;
+    uint t6 = t3 & t2;
+    uint t7 = 0u;
     for (uint p2g_i = 0u; p2g_i < 32u; ++p2g_i) {
-      if (P2G_WARP_EMU) t8 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i]; else t8 = subgroupShuffle(t1, (gl_SubgroupInvocationID & ~31u) | p2g_i);
+      if (P2G_WARP_EMU) t8 = p2g_xchg[(gl_LocalInvocationIndex & ~31u) | p2g_i];
+      else t8 = subgroupShuffle(t1, (gl_SubgroupInvocationID & ~31u) | p2g_i);
       if (((t6 >> p2g_i) & 1u) == 0u) continue;
       t7 = t7 + t8;
     }

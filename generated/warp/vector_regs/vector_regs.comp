@@ -16,51 +16,47 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int
 
 
 void main() {
-  uint r0 = 0u, r1 = 0u, r2 = 0u, r3 = 0u, r4 = 0u, r5 = 0u, r6 = 0u, r7 = 0u, r8 = 0u, r9 = 0u, r10 = 0u;
-  uint r11 = 0u, r12 = 0u, v_x = 0u, v_y = 0u, v_z = 0u, v_w = 0u, h_x = 0u, h_y = 0u, q_x = 0u, q_y = 0u;
-  uint64_t rd0 = 0ul, rd1 = 0ul, rd2 = 0ul, rd3 = 0ul, rd4 = 0ul, rd5 = 0ul, rd6 = 0ul, rd7 = 0ul, rd8 = 0ul;
-  uint64_t rd9 = 0ul, rd10 = 0ul, rd11 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // vector_regs_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // vector_regs_param_1
   // 24: ld.param.u64 	%rd4, [vector_regs_param_0];
   // 25: ld.param.u64 	%rd5, [vector_regs_param_1];
-  rd5 = p8_u64;
+  uint64_t rd5 = p8_u64;
   // 26: cvta.to.global.u64 	%rd6, %rd5;
   // 27: mov.u32 	%r7, %ctaid.x;
   // 28: mov.u32 	%r8, %ntid.x;
   // 29: mov.u32 	%r9, %tid.x;
   // 30: mad.lo.s32 	%r10, %r7, %r8, %r9;
-  r10 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
+  uint r10 = uint(int(gl_WorkGroupID.x) * int(gl_WorkGroupSize.x) + int(gl_LocalInvocationID.x));
   // 31: shl.b32 	%r11, %r10, 2;
   // 32: mul.wide.u32 	%rd7, %r11, 4;
   // 33: add.s64 	%rd2, %rd4, %rd7;
   // 34: shl.b32 	%r12, %r10, 3;
   // 35: mul.wide.u32 	%rd8, %r12, 4;
-  rd8 = uint64_t(r10 << 3u) * uint64_t(4u);
+  uint64_t rd8 = uint64_t(r10 << 3u) * uint64_t(4u);
   // 36: add.s64 	%rd9, %rd6, %rd8;
-  rd9 = uint64_t(int64_t(rd5) + int64_t(rd8));
+  uint64_t rd9 = uint64_t(int64_t(rd5) + int64_t(rd8));
   // 41: ld.global.v4.u32 v, [%rd2];
   uint64_t t1 = uint64_t(int64_t(p0_u64) + int64_t(uint64_t(r10 << 2u) * uint64_t(4u)));
   uint t2 = P2GU32(t1).v;
   uint t3 = P2GU32((t1 + 4ul)).v;
   uint t4 = P2GU32((t1 + 8ul)).v;
   uint t5 = P2GU32((t1 + 12ul)).v;
-  v_x = t2;
-  v_y = t3;
-  v_z = t4;
-  v_w = t5;
+  uint v_x = t2;
+  uint v_y = t3;
+  uint v_z = t4;
+  uint v_w = t5;
   // 42: mov.v2.u32 h, {v.w, v.x};
-  h_x = v_w;
-  h_y = v_x;
+  uint h_x = v_w;
+  uint h_y = v_x;
   // 43: add.u32 %r1, v.y, h.x;
-  r1 = v_y + h_x;
+  uint r1 = v_y + h_x;
   // 44: mul.lo.u32 %r2, v.b, h.g;
-  r2 = v_z * h_y;
+  uint r2 = v_z * h_y;
   // 45: mov.u32 h.y, WARP_SZ;
   h_y = 32u;
   // 46: sub.u32 %r3, v.z, h.y;
-  r3 = v_z - h_y;
+  uint r3 = v_z - h_y;
   // 47: mov.v4.u32 v, {h.y, h.x, v.a, v.r};
   uint t6 = v_w;
   uint t7 = v_x;
@@ -69,9 +65,9 @@ void main() {
   v_z = t6;
   v_w = t7;
   // 48: xor.b32 %r4, v.x, v.w;
-  r4 = v_x ^ v_w;
+  uint r4 = v_x ^ v_w;
   // 49: mov.b64 %rd1, {h.x, h.y};
-  rd1 = (uint64_t(h_x) << 0) | (uint64_t(h_y) << 32);
+  uint64_t rd1 = (uint64_t(h_x) << 0) | (uint64_t(h_y) << 32);
   // 52: st.global.u32 	[%rd9], %r1;
   P2GU32(rd9).v = r1;
   // 53: st.global.u32 	[%rd9+4], %r2;
@@ -92,8 +88,8 @@ void main() {
   // 66: mov.v2.b32 q, {%r5, %r6};
   uint t8 = (r1 ^ r2);
   uint t9 = uint(int(r3) + int(r4));
-  q_x = t8;
-  q_y = t9;
+  uint q_x = t8;
+  uint q_y = t9;
   // 67: st.global.v2.b32 [%rd3], q;
   uint64_t t10 = uint64_t(int64_t(uint64_t(int64_t(rd5) + int64_t(rd8))) + 24l);
   P2GU32(t10).v = q_x;
