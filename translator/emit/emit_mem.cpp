@@ -378,12 +378,12 @@ void emitMov(Emitter& E, const ir::Inst& in) {
     std::string v = E.let(Ty{Ty::K::B, t.bits}, E.src(s, Ty{Ty::K::B, t.bits}));
     for (unsigned i = 0; i < n; ++i) {
       std::string part;
+      // element 0 takes no shift (`(v & 0xFFFFu)`, not `((v >> 0u) & 0xFFFFu)`)
+      std::string sh = i ? " >> " + std::to_string(i * w) : "";
       if (t.bits == 64)
-        part = w == 32 ? "uint(" + v + " >> " + std::to_string(i * w) + ")"
-                       : "(uint(" + v + " >> " + std::to_string(i * w) + ") & " + std::to_string((1u << w) - 1) + "u)";
+        part = w == 32 ? "uint(" + v + sh + ")" : "(uint(" + v + sh + ") & " + std::to_string((1u << w) - 1) + "u)";
       else
-        part = w == 16 ? "((" + v + " >> " + std::to_string(i * w) + "u) & 0xFFFFu)"
-                       : "((" + v + " >> " + std::to_string(i * w) + "u) & 0xFFu)";
+        part = "(" + (i ? "(" + v + sh + "u)" : v) + (w == 16 ? " & 0xFFFFu)" : " & 0xFFu)");
       E.store(d.elems[i], Ty{Ty::K::B, w}, part);
     }
     return;
@@ -394,8 +394,11 @@ void emitMov(Emitter& E, const ir::Inst& in) {
     std::string e;
     for (unsigned i = 0; i < n; ++i) {
       std::string part = E.src(s.elems[i], Ty{Ty::K::B, w});
-      if (t.bits == 64) part = "(uint64_t(" + part + ") << " + std::to_string(i * w) + ")";
-      else part = "(" + part + " << " + std::to_string(i * w) + "u)";
+      if (t.bits == 64) part = i ? "(uint64_t(" + part + ") << " + std::to_string(i * w) + ")" : "uint64_t(" + part + ")";
+      else if (i) part = "(" + part + " << " + std::to_string(i * w) + "u)";
+      else if (part.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+               std::string::npos)
+        part = "(" + part + ")";
       e += (i ? " | " : "") + part;
     }
     E.store(d, Ty{Ty::K::B, t.bits}, e);

@@ -301,13 +301,13 @@ void main() {
   // 106: st.global.u16 	[%rd14+10], %rs18;
   P2GU16((rd14 + 10ul)).v = uint16_t(rs18);
   // 109: mov.b32 {low,high}, %r1;
-  uint low = ((r1 >> 0u) & 0xFFFFu);
+  uint low = (r1 & 0xFFFFu);
   uint high = ((r1 >> 16u) & 0xFFFFu);
   // 110: mov.b16 %rs21, low;}
   // 112: st.global.u16 	[%rd14+12], %rs21;
   P2GU16((rd14 + 12ul)).v = uint16_t(low);
   // 115: mov.b32 {low,high}, %r1;
-  uint low_1 = ((r1 >> 0u) & 0xFFFFu);
+  uint low_1 = (r1 & 0xFFFFu);
   uint high_1 = ((r1 >> 16u) & 0xFFFFu);
   // 116: mov.b16 %rs22, high;}
   // 118: st.global.u16 	[%rd14+14], %rs22;

@@ -145,43 +145,43 @@ void main() {
   uint low = p2g_f2h_rn(floatBitsToUint(f1));
   // 44: mov.b32 %r45, {low,low};}
   // 48: {mul.f16x2 %r1537,%r1539,%r45;
-  uint r1537 = p2g_hmul2(r1539, ((low << 0u) | (low << 16u)));
+  uint r1537 = p2g_hmul2(r1539, (low | (low << 16u)));
   // 51: mov.f32 	%f2, 0f3E800000;
   precise float f2 = 0.25;
   // 54: cvt.rn.f16.f32 low, %f2;
   uint low_1 = p2g_f2h_rn(floatBitsToUint(f2));
   // 55: mov.b32 %r1536, {low,low};}
-  uint r1536 = (low_1 << 0u) | (low_1 << 16u);
+  uint r1536 = low_1 | (low_1 << 16u);
   // 58: mov.f32 	%f3, 0f3F600000;
   precise float f3 = 0.875;
   // 61: cvt.rn.f16.f32 low, %f3;
   uint low_2 = p2g_f2h_rn(floatBitsToUint(f3));
   // 62: mov.b32 %r50, {low,low};}
-  uint r50 = (low_2 << 0u) | (low_2 << 16u);
+  uint r50 = low_2 | (low_2 << 16u);
   // 65: mov.f32 	%f4, 0f3D800000;
   precise float f4 = 0.0625;
   // 68: cvt.rn.f16.f32 low, %f4;
   uint low_3 = p2g_f2h_rn(floatBitsToUint(f4));
   // 69: mov.b32 %r51, {low,low};}
-  uint r51 = (low_3 << 0u) | (low_3 << 16u);
+  uint r51 = low_3 | (low_3 << 16u);
   // 72: mov.f32 	%f5, 0fC0000000;
   precise float f5 = -2.0;
   // 75: cvt.rn.f16.f32 low, %f5;
   uint low_4 = p2g_f2h_rn(floatBitsToUint(f5));
   // 76: mov.b32 %r52, {low,low};}
-  uint r52 = (low_4 << 0u) | (low_4 << 16u);
+  uint r52 = low_4 | (low_4 << 16u);
   // 79: mov.f32 	%f6, 0f40000000;
   precise float f6 = 2.0;
   // 82: cvt.rn.f16.f32 low, %f6;
   uint low_5 = p2g_f2h_rn(floatBitsToUint(f6));
   // 83: mov.b32 %r53, {low,low};}
-  uint r53 = (low_5 << 0u) | (low_5 << 16u);
+  uint r53 = low_5 | (low_5 << 16u);
   // 86: mov.f32 	%f7, 0f3F7FBFFF;
   precise float f7 = uintBitsToFloat(0x3F7FBFFFu);
   // 89: cvt.rn.f16.f32 low, %f7;
   uint low_6 = p2g_f2h_rn(floatBitsToUint(f7));
   // 90: mov.b32 %r54, {low,low};}
-  uint r54 = (low_6 << 0u) | (low_6 << 16u);
+  uint r54 = low_6 | (low_6 << 16u);
   // 93: setp.lt.s32 	%p1, %r44, 1;
   // 94: @%p1 bra 	$L__BB0_7;
   if (!(int(r44) < 1)) {

@@ -504,14 +504,14 @@ void main() {
     uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
     uint r6 = (t2 << 16) | t3;
     // 134: {  mov.b32 %r7, {%rs23,%rs2};}
-    uint r7 = (rs23 << 0u) | (rs2 << 16u);
+    uint r7 = rs23 | (rs2 << 16u);
     // 137: mov.f32 	%f6, 0f3E800000;
     precise float f6 = 0.25;
     // 140: cvt.rn.f16.f32 low, %f6;
     uint low = p2g_f2h_rn(floatBitsToUint(f6));
     // 141: mov.b32 %r8, {low,low};}
     // 145: {fma.rn.f16x2 %r9,%r6,%r7,%r8;
-    uint r9 = p2g_hfma2(r6, r7, ((low << 0u) | (low << 16u)));
+    uint r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
     // 149: {mul.f16x2 %r13,%r6,%r6;
     // 153: {add.sat.f16x2 %r16,%r13,%r7;
     uint r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
@@ -523,13 +523,13 @@ void main() {
     uint t4 = floatBitsToUint(p2g_h2f(rs6));
     precise float f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
     // 170: mov.b32 {low,high},%r9;
-    uint low_1 = ((r9 >> 0u) & 0xFFFFu);
+    uint low_1 = (r9 & 0xFFFFu);
     uint high = ((r9 >> 16u) & 0xFFFFu);
     // 171: cvt.f32.f16 %f8, low;}
     uint t5 = floatBitsToUint(p2g_h2f(low_1));
     precise float f8 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
     // 176: mov.b32 {low,high},%r16;
-    uint low_2 = ((r16 >> 0u) & 0xFFFFu);
+    uint low_2 = (r16 & 0xFFFFu);
     uint high_1 = ((r16 >> 16u) & 0xFFFFu);
     // 177: cvt.f32.f16 %f9, high;}
     uint t6 = floatBitsToUint(p2g_h2f(high_1));
@@ -542,7 +542,7 @@ void main() {
     // 184: add.s64 	%rd22, %rd6, %rd21;
     uint64_t rd22 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(4))));
     // 185: st.global.u32 	[%rd22], %r33;
-    P2GU32(rd22).v = ((rs6 << 0u) | (rs10 << 16u));
+    P2GU32(rd22).v = (rs6 | (rs10 << 16u));
     // 187: {max.f16 %rs21,%rs1,%rs23;
     uint rs21 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs23 & 0xFFFFu)))));
     // 190: mov.b32 	%r35, {%rs14, %rs21};
@@ -552,7 +552,7 @@ void main() {
     // 194: add.s64 	%rd24, %rd6, %rd23;
     rd24 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r29 | 1u) - int(r1 << 1u)))) * int64_t(4))));
     // 195: st.global.u32 	[%rd24], %r35;
-    P2GU32(rd24).v = ((rs14 << 0u) | (rs21 << 16u));
+    P2GU32(rd24).v = (rs14 | (rs21 << 16u));
     // 196: st.global.u32 	[%rd24+4], %r9;
     P2GU32((rd24 + 4ul)).v = r9;
     // 197: st.global.u32 	[%rd24+8], %r16;

@@ -3364,19 +3364,19 @@ void main() {
       // 1150: {mul.f16 %rs434,%rs428,%rs431;
       uint rs434 = p2g_hmul(rs428, rs431);
       // 1154: {  mov.b32 %r326, {%rs434,%rs434};}
-      uint r326 = (rs434 << 0u) | (rs434 << 16u);
+      uint r326 = rs434 | (rs434 << 16u);
       // 1158: {mul.f16 %rs438,%rs420,%rs431;
       uint rs438 = p2g_hmul(rs420, rs431);
       // 1162: {  mov.b32 %r327, {%rs438,%rs438};}
-      uint r327 = (rs438 << 0u) | (rs438 << 16u);
+      uint r327 = rs438 | (rs438 << 16u);
       // 1166: {mul.f16 %rs442,%rs428,%rs423;
       uint rs442 = p2g_hmul(rs428, rs423);
       // 1170: {  mov.b32 %r328, {%rs442,%rs442};}
-      uint r328 = (rs442 << 0u) | (rs442 << 16u);
+      uint r328 = rs442 | (rs442 << 16u);
       // 1174: {mul.f16 %rs446,%rs420,%rs423;
       uint rs446 = p2g_hmul(rs420, rs423);
       // 1178: {  mov.b32 %r329, {%rs446,%rs446};}
-      uint r329 = (rs446 << 0u) | (rs446 << 16u);
+      uint r329 = rs446 | (rs446 << 16u);
       // 1181: shl.b32 	%r362, %r361, 3;
       uint r362 = r361 << 3u;
       // 1182: mov.u32 	%r363, _ZZ8k_outputE6sColor;
@@ -3416,7 +3416,7 @@ void main() {
       // 1221: {fma.rn.f16x2 %r356,%r357,%r329,%r348;
       r356 = p2g_hfma2(r357, r329, r348);
       // 1226: mov.b32 {low,high}, %r352;
-      uint low = ((r352 >> 0u) & 0xFFFFu);
+      uint low = (r352 & 0xFFFFu);
       uint high = ((r352 >> 16u) & 0xFFFFu);
       // 1227: mov.b16 %rs450, low;}
       uint rs450 = low;
@@ -3735,42 +3735,42 @@ void main() {
       uint64_t t164 = uint64_t(r448);
       uint rs503 = (uint(uint64_t(t164)) & 65535u);
       // 1481: {  mov.b32 %r375, {%rs503,%rs503};}
-      uint r375 = (rs503 << 0u) | (rs503 << 16u);
+      uint r375 = rs503 | (rs503 << 16u);
       // 1484: shr.u32 	%r457, %r448, 16;
       // 1485: cvt.u16.u32 	%rs504, %r457;
       uint64_t t165 = uint64_t(r448 >> 16u);
       uint rs504 = (uint(uint64_t(t165)) & 65535u);
       // 1487: {  mov.b32 %r376, {%rs504,%rs504};}
-      uint r376 = (rs504 << 0u) | (rs504 << 16u);
+      uint r376 = rs504 | (rs504 << 16u);
       // 1490: cvt.u16.u32 	%rs505, %r449;
       uint64_t t166 = uint64_t(r449);
       uint rs505 = (uint(uint64_t(t166)) & 65535u);
       // 1492: {  mov.b32 %r377, {%rs505,%rs505};}
-      uint r377 = (rs505 << 0u) | (rs505 << 16u);
+      uint r377 = rs505 | (rs505 << 16u);
       // 1496: {  cvt.rn.f16.f32 %rs506, %f880;}
       uint rs506 = p2g_f2h_rn(floatBitsToUint(f880));
       // 1500: {  mov.b32 %r378, {%rs507,%rs508};}
-      uint r378 = (rs507 << 0u) | (rs508 << 16u);
+      uint r378 = rs507 | (rs508 << 16u);
       // 1504: {  mov.b32 %r379, {%rs509,%rs510};}
-      uint r379 = (rs509 << 0u) | (rs510 << 16u);
+      uint r379 = rs509 | (rs510 << 16u);
       // 1508: {  mov.b32 %r380, {%rs511,%rs512};}
-      uint r380 = (rs511 << 0u) | (rs512 << 16u);
+      uint r380 = rs511 | (rs512 << 16u);
       // 1512: {  mov.b32 %r381, {%rs513,%rs514};}
-      uint r381 = (rs513 << 0u) | (rs514 << 16u);
+      uint r381 = rs513 | (rs514 << 16u);
       // 1517: cvt.rn.f16.f32 low, %f882;
       uint low_1 = p2g_f2h_rn(floatBitsToUint(f882));
       // 1518: mov.b32 %r382, {low,low};}
-      uint r382 = (low_1 << 0u) | (low_1 << 16u);
+      uint r382 = low_1 | (low_1 << 16u);
       // 1521: mov.u16 	%rs516, -1024;
       uint rs516 = 64512u;
       // 1523: {  mov.b32 %r383, {%rs516,%rs516};}
-      uint r383 = (rs516 << 0u) | (rs516 << 16u);
+      uint r383 = rs516 | (rs516 << 16u);
       // 1528: cvt.rn.f16.f32 low, %f882;
       uint low_2 = p2g_f2h_rn(floatBitsToUint(f882));
       // 1529: mov.b32 %r384, {low,low};}
-      uint r384 = (low_2 << 0u) | (low_2 << 16u);
+      uint r384 = low_2 | (low_2 << 16u);
       // 1533: {  mov.b32 %r385, {%rs516,%rs516};}
-      uint r385 = (rs516 << 0u) | (rs516 << 16u);
+      uint r385 = rs516 | (rs516 << 16u);
       // 1537: cvt.rmi.f16.f16 %rs517, %rs524;
       uint rs517 = p2g_hrint(rs524, 2);
       // 1540: {sub.f16 %rs519,%rs517,%rs506;
@@ -3808,11 +3808,11 @@ void main() {
       // 1590: ld.shared.u16 	%rs549, [%r463];
       uint rs549 = p2g_lds16(r463);
       // 1592: {  mov.b32 %r391, {%rs549,%rs549};}
-      uint r391 = (rs549 << 0u) | (rs549 << 16u);
+      uint r391 = rs549 | (rs549 << 16u);
       // 1596: {  mov.b32 %r392, {%rs530,%rs530};}
-      uint r392 = (rs530 << 0u) | (rs530 << 16u);
+      uint r392 = rs530 | (rs530 << 16u);
       // 1600: {  mov.b32 %r393, {%rs546,%rs546};}
-      uint r393 = (rs546 << 0u) | (rs546 << 16u);
+      uint r393 = rs546 | (rs546 << 16u);
       // 1604: {sub.f16x2 %r394,%r392,%r378;
       uint r394 = p2g_hsub2(r392, r378);
       // 1608: {sub.f16x2 %r397,%r393,%r380;
@@ -3830,7 +3830,7 @@ void main() {
       // 1632: {fma.rn.f16x2 %r416,%r413,%r397,%r409;
       uint r416 = p2g_hfma2(r413, r397, r409);
       // 1638: mov.b32         {hl, hu}, %r416;   
-      uint hl = ((r416 >> 0u) & 0xFFFFu);
+      uint hl = (r416 & 0xFFFFu);
       uint hu = ((r416 >> 16u) & 0xFFFFu);
       // 1639: cvt.f32.f16     fl, hl;         
       uint t167 = floatBitsToUint(p2g_h2f(hl));
@@ -3853,17 +3853,17 @@ void main() {
       // 1647: cvt.rn.f16.f32      hu, fu;     
       hu = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu)));
       // 1648: mov.b32         %r420, {hl, hu};   
-      uint r420 = (hl << 0u) | (hu << 16u);
+      uint r420 = hl | (hu << 16u);
       // 1652: {fma.rn.f16x2 %r422,%r420,%r391,%r382;
       uint r422 = p2g_hfma2(r420, r391, r382);
       // 1656: {add.f16x2 %r426,%r382,%r420;
       uint r426 = p2g_hadd2(r382, r420);
       // 1661: mov.b32 {low,high}, %r416;
-      uint low_3 = ((r416 >> 0u) & 0xFFFFu);
+      uint low_3 = (r416 & 0xFFFFu);
       uint high_1 = ((r416 >> 16u) & 0xFFFFu);
       // 1662: mov.b16 %rs552, low;}
       // 1666: mov.b32 {low,high}, %r383;
-      uint low_4 = ((r383 >> 0u) & 0xFFFFu);
+      uint low_4 = (r383 & 0xFFFFu);
       uint high_2 = ((r383 >> 16u) & 0xFFFFu);
       // 1667: mov.b16 %rs553, low;}
       // 1671: setp.gt.f16  __$temp3, %rs552, %rs553;
@@ -3872,11 +3872,11 @@ void main() {
       // 1674: setp.ne.s16 	%p98, %rs554, 0;
       bool p98 = (bitfieldExtract(int((t169 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 1677: mov.b32 {low,high}, %r416;
-      uint low_5 = ((r416 >> 0u) & 0xFFFFu);
+      uint low_5 = (r416 & 0xFFFFu);
       uint high_3 = ((r416 >> 16u) & 0xFFFFu);
       // 1678: mov.b16 %rs557, high;}
       // 1682: mov.b32 {low,high}, %r383;
-      uint low_6 = ((r383 >> 0u) & 0xFFFFu);
+      uint low_6 = (r383 & 0xFFFFu);
       uint high_4 = ((r383 >> 16u) & 0xFFFFu);
       // 1683: mov.b16 %rs558, high;}
       // 1687: setp.gt.f16  __$temp3, %rs557, %rs558;
@@ -3886,7 +3886,7 @@ void main() {
       // 1690: @%p98 bra 	$L__BB0_54;
       if (p98) {
         // 1696: mov.b32 {low,high}, %r416;
-        uint low_7 = ((r416 >> 0u) & 0xFFFFu);
+        uint low_7 = (r416 & 0xFFFFu);
         uint high_5 = ((r416 >> 16u) & 0xFFFFu);
         // 1697: mov.b16 %rs1590, low;}
         rs1590 = low_7;
@@ -3894,7 +3894,7 @@ void main() {
       } else {
         // 1691: bra.uni 	$L__BB0_53;
         // 1704: mov.b32 {low,high}, %r383;
-        uint low_8 = ((r383 >> 0u) & 0xFFFFu);
+        uint low_8 = (r383 & 0xFFFFu);
         uint high_6 = ((r383 >> 16u) & 0xFFFFu);
         // 1705: mov.b16 %rs1590, low;}
         rs1590 = low_8;
@@ -3904,7 +3904,7 @@ void main() {
       // 1710: @%p99 bra 	$L__BB0_57;
       if (p99) {
         // 1716: mov.b32 {low,high}, %r416;
-        uint low_9 = ((r416 >> 0u) & 0xFFFFu);
+        uint low_9 = (r416 & 0xFFFFu);
         uint high_7 = ((r416 >> 16u) & 0xFFFFu);
         // 1717: mov.b16 %rs1591, high;}
         rs1591 = high_7;
@@ -3912,17 +3912,17 @@ void main() {
       } else {
         // 1711: bra.uni 	$L__BB0_56;
         // 1724: mov.b32 {low,high}, %r383;
-        uint low_10 = ((r383 >> 0u) & 0xFFFFu);
+        uint low_10 = (r383 & 0xFFFFu);
         uint high_8 = ((r383 >> 16u) & 0xFFFFu);
         // 1725: mov.b16 %rs1591, high;}
         rs1591 = high_8;
       }
       // 1730: {  mov.b32 %r468, {%rs1590,%rs1591};}
-      uint r468 = (rs1590 << 0u) | (rs1591 << 16u);
+      uint r468 = rs1590 | (rs1591 << 16u);
       // 1733: @%p98 bra 	$L__BB0_60;
       if (p98) {
         // 1739: mov.b32 {low,high}, %r391;
-        uint low_11 = ((r391 >> 0u) & 0xFFFFu);
+        uint low_11 = (r391 & 0xFFFFu);
         uint high_9 = ((r391 >> 16u) & 0xFFFFu);
         // 1740: mov.b16 %rs1592, low;}
         rs1592 = low_11;
@@ -3930,7 +3930,7 @@ void main() {
       } else {
         // 1734: bra.uni 	$L__BB0_59;
         // 1747: mov.b32 {low,high}, %r382;
-        uint low_12 = ((r382 >> 0u) & 0xFFFFu);
+        uint low_12 = (r382 & 0xFFFFu);
         uint high_10 = ((r382 >> 16u) & 0xFFFFu);
         // 1748: mov.b16 %rs1592, low;}
         rs1592 = low_12;
@@ -3938,7 +3938,7 @@ void main() {
       // 1752: @%p99 bra 	$L__BB0_63;
       if (p99) {
         // 1758: mov.b32 {low,high}, %r391;
-        uint low_13 = ((r391 >> 0u) & 0xFFFFu);
+        uint low_13 = (r391 & 0xFFFFu);
         uint high_11 = ((r391 >> 16u) & 0xFFFFu);
         // 1759: mov.b16 %rs1593, high;}
         rs1593 = high_11;
@@ -3946,13 +3946,13 @@ void main() {
       } else {
         // 1753: bra.uni 	$L__BB0_62;
         // 1766: mov.b32 {low,high}, %r382;
-        uint low_14 = ((r382 >> 0u) & 0xFFFFu);
+        uint low_14 = (r382 & 0xFFFFu);
         uint high_12 = ((r382 >> 16u) & 0xFFFFu);
         // 1767: mov.b16 %rs1593, high;}
         rs1593 = high_12;
       }
       // 1772: {  mov.b32 %r473, {%rs1592,%rs1593};}
-      uint r473 = (rs1592 << 0u) | (rs1593 << 16u);
+      uint r473 = rs1592 | (rs1593 << 16u);
       // 1776: {sub.f16x2 %r474,%r392,%r379;
       uint r474 = p2g_hsub2(r392, r379);
       // 1780: {sub.f16x2 %r477,%r393,%r381;
@@ -3970,7 +3970,7 @@ void main() {
       // 1804: {fma.rn.f16x2 %r496,%r493,%r477,%r489;
       uint r496 = p2g_hfma2(r493, r477, r489);
       // 1810: mov.b32         {hl, hu}, %r496;   
-      uint hl_1 = ((r496 >> 0u) & 0xFFFFu);
+      uint hl_1 = (r496 & 0xFFFFu);
       uint hu_1 = ((r496 >> 16u) & 0xFFFFu);
       // 1811: cvt.f32.f16     fl, hl;         
       uint t171 = floatBitsToUint(p2g_h2f(hl_1));
@@ -3993,17 +3993,17 @@ void main() {
       // 1819: cvt.rn.f16.f32      hu, fu;     
       hu_1 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_1)));
       // 1820: mov.b32         %r500, {hl, hu};   
-      uint r500 = (hl_1 << 0u) | (hu_1 << 16u);
+      uint r500 = hl_1 | (hu_1 << 16u);
       // 1824: {fma.rn.f16x2 %r502,%r500,%r391,%r384;
       uint r502 = p2g_hfma2(r500, r391, r384);
       // 1828: {add.f16x2 %r506,%r384,%r500;
       uint r506 = p2g_hadd2(r384, r500);
       // 1833: mov.b32 {low,high}, %r496;
-      uint low_15 = ((r496 >> 0u) & 0xFFFFu);
+      uint low_15 = (r496 & 0xFFFFu);
       uint high_13 = ((r496 >> 16u) & 0xFFFFu);
       // 1834: mov.b16 %rs576, low;}
       // 1838: mov.b32 {low,high}, %r385;
-      uint low_16 = ((r385 >> 0u) & 0xFFFFu);
+      uint low_16 = (r385 & 0xFFFFu);
       uint high_14 = ((r385 >> 16u) & 0xFFFFu);
       // 1839: mov.b16 %rs577, low;}
       // 1843: setp.gt.f16  __$temp3, %rs576, %rs577;
@@ -4012,11 +4012,11 @@ void main() {
       // 1846: setp.ne.s16 	%p102, %rs578, 0;
       bool p102 = (bitfieldExtract(int((t173 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 1849: mov.b32 {low,high}, %r496;
-      uint low_17 = ((r496 >> 0u) & 0xFFFFu);
+      uint low_17 = (r496 & 0xFFFFu);
       uint high_15 = ((r496 >> 16u) & 0xFFFFu);
       // 1850: mov.b16 %rs581, high;}
       // 1854: mov.b32 {low,high}, %r385;
-      uint low_18 = ((r385 >> 0u) & 0xFFFFu);
+      uint low_18 = (r385 & 0xFFFFu);
       uint high_16 = ((r385 >> 16u) & 0xFFFFu);
       // 1855: mov.b16 %rs582, high;}
       // 1859: setp.gt.f16  __$temp3, %rs581, %rs582;
@@ -4026,7 +4026,7 @@ void main() {
       // 1862: @%p102 bra 	$L__BB0_66;
       if (p102) {
         // 1868: mov.b32 {low,high}, %r496;
-        uint low_19 = ((r496 >> 0u) & 0xFFFFu);
+        uint low_19 = (r496 & 0xFFFFu);
         uint high_17 = ((r496 >> 16u) & 0xFFFFu);
         // 1869: mov.b16 %rs1594, low;}
         rs1594 = low_19;
@@ -4034,7 +4034,7 @@ void main() {
       } else {
         // 1863: bra.uni 	$L__BB0_65;
         // 1876: mov.b32 {low,high}, %r385;
-        uint low_20 = ((r385 >> 0u) & 0xFFFFu);
+        uint low_20 = (r385 & 0xFFFFu);
         uint high_18 = ((r385 >> 16u) & 0xFFFFu);
         // 1877: mov.b16 %rs1594, low;}
         rs1594 = low_20;
@@ -4044,7 +4044,7 @@ void main() {
       // 1882: @%p103 bra 	$L__BB0_69;
       if (p103) {
         // 1888: mov.b32 {low,high}, %r496;
-        uint low_21 = ((r496 >> 0u) & 0xFFFFu);
+        uint low_21 = (r496 & 0xFFFFu);
         uint high_19 = ((r496 >> 16u) & 0xFFFFu);
         // 1889: mov.b16 %rs1595, high;}
         rs1595 = high_19;
@@ -4052,17 +4052,17 @@ void main() {
       } else {
         // 1883: bra.uni 	$L__BB0_68;
         // 1896: mov.b32 {low,high}, %r385;
-        uint low_22 = ((r385 >> 0u) & 0xFFFFu);
+        uint low_22 = (r385 & 0xFFFFu);
         uint high_20 = ((r385 >> 16u) & 0xFFFFu);
         // 1897: mov.b16 %rs1595, high;}
         rs1595 = high_20;
       }
       // 1902: {  mov.b32 %r517, {%rs1594,%rs1595};}
-      uint r517 = (rs1594 << 0u) | (rs1595 << 16u);
+      uint r517 = rs1594 | (rs1595 << 16u);
       // 1905: @%p102 bra 	$L__BB0_72;
       if (p102) {
         // 1911: mov.b32 {low,high}, %r391;
-        uint low_23 = ((r391 >> 0u) & 0xFFFFu);
+        uint low_23 = (r391 & 0xFFFFu);
         uint high_21 = ((r391 >> 16u) & 0xFFFFu);
         // 1912: mov.b16 %rs1596, low;}
         rs1596 = low_23;
@@ -4070,7 +4070,7 @@ void main() {
       } else {
         // 1906: bra.uni 	$L__BB0_71;
         // 1919: mov.b32 {low,high}, %r384;
-        uint low_24 = ((r384 >> 0u) & 0xFFFFu);
+        uint low_24 = (r384 & 0xFFFFu);
         uint high_22 = ((r384 >> 16u) & 0xFFFFu);
         // 1920: mov.b16 %rs1596, low;}
         rs1596 = low_24;
@@ -4078,7 +4078,7 @@ void main() {
       // 1924: @%p103 bra 	$L__BB0_75;
       if (p103) {
         // 1930: mov.b32 {low,high}, %r391;
-        uint low_25 = ((r391 >> 0u) & 0xFFFFu);
+        uint low_25 = (r391 & 0xFFFFu);
         uint high_23 = ((r391 >> 16u) & 0xFFFFu);
         // 1931: mov.b16 %rs1597, high;}
         rs1597 = high_23;
@@ -4086,14 +4086,14 @@ void main() {
       } else {
         // 1925: bra.uni 	$L__BB0_74;
         // 1938: mov.b32 {low,high}, %r384;
-        uint low_26 = ((r384 >> 0u) & 0xFFFFu);
+        uint low_26 = (r384 & 0xFFFFu);
         uint high_24 = ((r384 >> 16u) & 0xFFFFu);
         // 1939: mov.b16 %rs1597, high;}
         rs1597 = high_24;
       }
       // 1943: mov.u32 	%r1843, _ZZ8k_outputE6sColor;
       // 1945: {  mov.b32 %r522, {%rs1596,%rs1597};}
-      uint r522 = (rs1596 << 0u) | (rs1597 << 16u);
+      uint r522 = rs1596 | (rs1597 << 16u);
       // 1948: mov.u32 	%r523, 1;
       // 1950: cvt.rn.f16.s32 %rs598, %r523;
       uint rs598 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
@@ -4110,11 +4110,11 @@ void main() {
       // 1962: ld.shared.u16 	%rs602, [%r572];
       uint rs602 = p2g_lds16(r572);
       // 1964: {  mov.b32 %r524, {%rs602,%rs602};}
-      uint r524 = (rs602 << 0u) | (rs602 << 16u);
+      uint r524 = rs602 | (rs602 << 16u);
       // 1968: {  mov.b32 %r525, {%rs530,%rs530};}
-      uint r525 = (rs530 << 0u) | (rs530 << 16u);
+      uint r525 = rs530 | (rs530 << 16u);
       // 1972: {  mov.b32 %r526, {%rs599,%rs599};}
-      uint r526 = (rs599 << 0u) | (rs599 << 16u);
+      uint r526 = rs599 | (rs599 << 16u);
       // 1976: {sub.f16x2 %r527,%r525,%r378;
       uint r527 = p2g_hsub2(r525, r378);
       // 1980: {sub.f16x2 %r530,%r526,%r380;
@@ -4132,7 +4132,7 @@ void main() {
       // 2004: {fma.rn.f16x2 %r549,%r546,%r530,%r542;
       uint r549 = p2g_hfma2(r546, r530, r542);
       // 2010: mov.b32         {hl, hu}, %r549;   
-      uint hl_2 = ((r549 >> 0u) & 0xFFFFu);
+      uint hl_2 = (r549 & 0xFFFFu);
       uint hu_2 = ((r549 >> 16u) & 0xFFFFu);
       // 2011: cvt.f32.f16     fl, hl;         
       uint t175 = floatBitsToUint(p2g_h2f(hl_2));
@@ -4155,17 +4155,17 @@ void main() {
       // 2019: cvt.rn.f16.f32      hu, fu;     
       hu_2 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_2)));
       // 2020: mov.b32         %r553, {hl, hu};   
-      uint r553 = (hl_2 << 0u) | (hu_2 << 16u);
+      uint r553 = hl_2 | (hu_2 << 16u);
       // 2024: {fma.rn.f16x2 %r555,%r553,%r524,%r422;
       uint r555 = p2g_hfma2(r553, r524, r422);
       // 2028: {add.f16x2 %r559,%r426,%r553;
       uint r559 = p2g_hadd2(r426, r553);
       // 2033: mov.b32 {low,high}, %r549;
-      uint low_27 = ((r549 >> 0u) & 0xFFFFu);
+      uint low_27 = (r549 & 0xFFFFu);
       uint high_25 = ((r549 >> 16u) & 0xFFFFu);
       // 2034: mov.b16 %rs605, low;}
       // 2038: mov.b32 {low,high}, %r468;
-      uint low_28 = ((r468 >> 0u) & 0xFFFFu);
+      uint low_28 = (r468 & 0xFFFFu);
       uint high_26 = ((r468 >> 16u) & 0xFFFFu);
       // 2039: mov.b16 %rs606, low;}
       // 2043: setp.gt.f16  __$temp3, %rs605, %rs606;
@@ -4174,11 +4174,11 @@ void main() {
       // 2046: setp.ne.s16 	%p107, %rs607, 0;
       bool p107 = (bitfieldExtract(int((t177 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2049: mov.b32 {low,high}, %r549;
-      uint low_29 = ((r549 >> 0u) & 0xFFFFu);
+      uint low_29 = (r549 & 0xFFFFu);
       uint high_27 = ((r549 >> 16u) & 0xFFFFu);
       // 2050: mov.b16 %rs610, high;}
       // 2054: mov.b32 {low,high}, %r468;
-      uint low_30 = ((r468 >> 0u) & 0xFFFFu);
+      uint low_30 = (r468 & 0xFFFFu);
       uint high_28 = ((r468 >> 16u) & 0xFFFFu);
       // 2055: mov.b16 %rs611, high;}
       // 2059: setp.gt.f16  __$temp3, %rs610, %rs611;
@@ -4188,7 +4188,7 @@ void main() {
       // 2062: @%p107 bra 	$L__BB0_78;
       if (p107) {
         // 2068: mov.b32 {low,high}, %r549;
-        uint low_31 = ((r549 >> 0u) & 0xFFFFu);
+        uint low_31 = (r549 & 0xFFFFu);
         uint high_29 = ((r549 >> 16u) & 0xFFFFu);
         // 2069: mov.b16 %rs1598, low;}
         rs1598 = low_31;
@@ -4196,7 +4196,7 @@ void main() {
       } else {
         // 2063: bra.uni 	$L__BB0_77;
         // 2076: mov.b32 {low,high}, %r468;
-        uint low_32 = ((r468 >> 0u) & 0xFFFFu);
+        uint low_32 = (r468 & 0xFFFFu);
         uint high_30 = ((r468 >> 16u) & 0xFFFFu);
         // 2077: mov.b16 %rs1598, low;}
         rs1598 = low_32;
@@ -4206,7 +4206,7 @@ void main() {
       // 2082: @%p108 bra 	$L__BB0_81;
       if (p108) {
         // 2088: mov.b32 {low,high}, %r549;
-        uint low_33 = ((r549 >> 0u) & 0xFFFFu);
+        uint low_33 = (r549 & 0xFFFFu);
         uint high_31 = ((r549 >> 16u) & 0xFFFFu);
         // 2089: mov.b16 %rs1599, high;}
         rs1599 = high_31;
@@ -4214,17 +4214,17 @@ void main() {
       } else {
         // 2083: bra.uni 	$L__BB0_80;
         // 2096: mov.b32 {low,high}, %r468;
-        uint low_34 = ((r468 >> 0u) & 0xFFFFu);
+        uint low_34 = (r468 & 0xFFFFu);
         uint high_32 = ((r468 >> 16u) & 0xFFFFu);
         // 2097: mov.b16 %rs1599, high;}
         rs1599 = high_32;
       }
       // 2102: {  mov.b32 %r577, {%rs1598,%rs1599};}
-      uint r577 = (rs1598 << 0u) | (rs1599 << 16u);
+      uint r577 = rs1598 | (rs1599 << 16u);
       // 2105: @%p107 bra 	$L__BB0_84;
       if (p107) {
         // 2111: mov.b32 {low,high}, %r524;
-        uint low_35 = ((r524 >> 0u) & 0xFFFFu);
+        uint low_35 = (r524 & 0xFFFFu);
         uint high_33 = ((r524 >> 16u) & 0xFFFFu);
         // 2112: mov.b16 %rs1600, low;}
         rs1600 = low_35;
@@ -4232,7 +4232,7 @@ void main() {
       } else {
         // 2106: bra.uni 	$L__BB0_83;
         // 2119: mov.b32 {low,high}, %r473;
-        uint low_36 = ((r473 >> 0u) & 0xFFFFu);
+        uint low_36 = (r473 & 0xFFFFu);
         uint high_34 = ((r473 >> 16u) & 0xFFFFu);
         // 2120: mov.b16 %rs1600, low;}
         rs1600 = low_36;
@@ -4240,7 +4240,7 @@ void main() {
       // 2124: @%p108 bra 	$L__BB0_87;
       if (p108) {
         // 2130: mov.b32 {low,high}, %r524;
-        uint low_37 = ((r524 >> 0u) & 0xFFFFu);
+        uint low_37 = (r524 & 0xFFFFu);
         uint high_35 = ((r524 >> 16u) & 0xFFFFu);
         // 2131: mov.b16 %rs1601, high;}
         rs1601 = high_35;
@@ -4248,13 +4248,13 @@ void main() {
       } else {
         // 2125: bra.uni 	$L__BB0_86;
         // 2138: mov.b32 {low,high}, %r473;
-        uint low_38 = ((r473 >> 0u) & 0xFFFFu);
+        uint low_38 = (r473 & 0xFFFFu);
         uint high_36 = ((r473 >> 16u) & 0xFFFFu);
         // 2139: mov.b16 %rs1601, high;}
         rs1601 = high_36;
       }
       // 2144: {  mov.b32 %r582, {%rs1600,%rs1601};}
-      uint r582 = (rs1600 << 0u) | (rs1601 << 16u);
+      uint r582 = rs1600 | (rs1601 << 16u);
       // 2148: {sub.f16x2 %r583,%r525,%r379;
       uint r583 = p2g_hsub2(r525, r379);
       // 2152: {sub.f16x2 %r586,%r526,%r381;
@@ -4272,7 +4272,7 @@ void main() {
       // 2176: {fma.rn.f16x2 %r605,%r602,%r586,%r598;
       uint r605 = p2g_hfma2(r602, r586, r598);
       // 2182: mov.b32         {hl, hu}, %r605;   
-      uint hl_3 = ((r605 >> 0u) & 0xFFFFu);
+      uint hl_3 = (r605 & 0xFFFFu);
       uint hu_3 = ((r605 >> 16u) & 0xFFFFu);
       // 2183: cvt.f32.f16     fl, hl;         
       uint t179 = floatBitsToUint(p2g_h2f(hl_3));
@@ -4295,17 +4295,17 @@ void main() {
       // 2191: cvt.rn.f16.f32      hu, fu;     
       hu_3 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_3)));
       // 2192: mov.b32         %r609, {hl, hu};   
-      uint r609 = (hl_3 << 0u) | (hu_3 << 16u);
+      uint r609 = hl_3 | (hu_3 << 16u);
       // 2196: {fma.rn.f16x2 %r611,%r609,%r524,%r502;
       uint r611 = p2g_hfma2(r609, r524, r502);
       // 2200: {add.f16x2 %r615,%r506,%r609;
       uint r615 = p2g_hadd2(r506, r609);
       // 2205: mov.b32 {low,high}, %r605;
-      uint low_39 = ((r605 >> 0u) & 0xFFFFu);
+      uint low_39 = (r605 & 0xFFFFu);
       uint high_37 = ((r605 >> 16u) & 0xFFFFu);
       // 2206: mov.b16 %rs628, low;}
       // 2210: mov.b32 {low,high}, %r517;
-      uint low_40 = ((r517 >> 0u) & 0xFFFFu);
+      uint low_40 = (r517 & 0xFFFFu);
       uint high_38 = ((r517 >> 16u) & 0xFFFFu);
       // 2211: mov.b16 %rs629, low;}
       // 2215: setp.gt.f16  __$temp3, %rs628, %rs629;
@@ -4314,11 +4314,11 @@ void main() {
       // 2218: setp.ne.s16 	%p111, %rs630, 0;
       bool p111 = (bitfieldExtract(int((t181 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2221: mov.b32 {low,high}, %r605;
-      uint low_41 = ((r605 >> 0u) & 0xFFFFu);
+      uint low_41 = (r605 & 0xFFFFu);
       uint high_39 = ((r605 >> 16u) & 0xFFFFu);
       // 2222: mov.b16 %rs633, high;}
       // 2226: mov.b32 {low,high}, %r517;
-      uint low_42 = ((r517 >> 0u) & 0xFFFFu);
+      uint low_42 = (r517 & 0xFFFFu);
       uint high_40 = ((r517 >> 16u) & 0xFFFFu);
       // 2227: mov.b16 %rs634, high;}
       // 2231: setp.gt.f16  __$temp3, %rs633, %rs634;
@@ -4328,7 +4328,7 @@ void main() {
       // 2234: @%p111 bra 	$L__BB0_90;
       if (p111) {
         // 2240: mov.b32 {low,high}, %r605;
-        uint low_43 = ((r605 >> 0u) & 0xFFFFu);
+        uint low_43 = (r605 & 0xFFFFu);
         uint high_41 = ((r605 >> 16u) & 0xFFFFu);
         // 2241: mov.b16 %rs1602, low;}
         rs1602 = low_43;
@@ -4336,7 +4336,7 @@ void main() {
       } else {
         // 2235: bra.uni 	$L__BB0_89;
         // 2248: mov.b32 {low,high}, %r517;
-        uint low_44 = ((r517 >> 0u) & 0xFFFFu);
+        uint low_44 = (r517 & 0xFFFFu);
         uint high_42 = ((r517 >> 16u) & 0xFFFFu);
         // 2249: mov.b16 %rs1602, low;}
         rs1602 = low_44;
@@ -4346,7 +4346,7 @@ void main() {
       // 2254: @%p112 bra 	$L__BB0_93;
       if (p112) {
         // 2260: mov.b32 {low,high}, %r605;
-        uint low_45 = ((r605 >> 0u) & 0xFFFFu);
+        uint low_45 = (r605 & 0xFFFFu);
         uint high_43 = ((r605 >> 16u) & 0xFFFFu);
         // 2261: mov.b16 %rs1603, high;}
         rs1603 = high_43;
@@ -4354,17 +4354,17 @@ void main() {
       } else {
         // 2255: bra.uni 	$L__BB0_92;
         // 2268: mov.b32 {low,high}, %r517;
-        uint low_46 = ((r517 >> 0u) & 0xFFFFu);
+        uint low_46 = (r517 & 0xFFFFu);
         uint high_44 = ((r517 >> 16u) & 0xFFFFu);
         // 2269: mov.b16 %rs1603, high;}
         rs1603 = high_44;
       }
       // 2274: {  mov.b32 %r626, {%rs1602,%rs1603};}
-      uint r626 = (rs1602 << 0u) | (rs1603 << 16u);
+      uint r626 = rs1602 | (rs1603 << 16u);
       // 2277: @%p111 bra 	$L__BB0_96;
       if (p111) {
         // 2283: mov.b32 {low,high}, %r524;
-        uint low_47 = ((r524 >> 0u) & 0xFFFFu);
+        uint low_47 = (r524 & 0xFFFFu);
         uint high_45 = ((r524 >> 16u) & 0xFFFFu);
         // 2284: mov.b16 %rs1604, low;}
         rs1604 = low_47;
@@ -4372,7 +4372,7 @@ void main() {
       } else {
         // 2278: bra.uni 	$L__BB0_95;
         // 2291: mov.b32 {low,high}, %r522;
-        uint low_48 = ((r522 >> 0u) & 0xFFFFu);
+        uint low_48 = (r522 & 0xFFFFu);
         uint high_46 = ((r522 >> 16u) & 0xFFFFu);
         // 2292: mov.b16 %rs1604, low;}
         rs1604 = low_48;
@@ -4380,7 +4380,7 @@ void main() {
       // 2296: @%p112 bra 	$L__BB0_99;
       if (p112) {
         // 2302: mov.b32 {low,high}, %r524;
-        uint low_49 = ((r524 >> 0u) & 0xFFFFu);
+        uint low_49 = (r524 & 0xFFFFu);
         uint high_47 = ((r524 >> 16u) & 0xFFFFu);
         // 2303: mov.b16 %rs1605, high;}
         rs1605 = high_47;
@@ -4388,7 +4388,7 @@ void main() {
       } else {
         // 2297: bra.uni 	$L__BB0_98;
         // 2310: mov.b32 {low,high}, %r522;
-        uint low_50 = ((r522 >> 0u) & 0xFFFFu);
+        uint low_50 = (r522 & 0xFFFFu);
         uint high_48 = ((r522 >> 16u) & 0xFFFFu);
         // 2311: mov.b16 %rs1605, high;}
         rs1605 = high_48;
@@ -4396,7 +4396,7 @@ void main() {
       // 2315: mov.u32 	%r1844, _ZZ8k_outputE6sColor;
       // 2316: mov.u32 	%r632, 2;
       // 2318: {  mov.b32 %r631, {%rs1604,%rs1605};}
-      uint r631 = (rs1604 << 0u) | (rs1605 << 16u);
+      uint r631 = rs1604 | (rs1605 << 16u);
       // 2322: cvt.rn.f16.s32 %rs650, %r632;
       uint rs650 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 2325: {add.f16 %rs651,%rs540,%rs650;
@@ -4412,11 +4412,11 @@ void main() {
       // 2334: ld.shared.u16 	%rs654, [%r681];
       uint rs654 = p2g_lds16(r681);
       // 2336: {  mov.b32 %r633, {%rs654,%rs654};}
-      uint r633 = (rs654 << 0u) | (rs654 << 16u);
+      uint r633 = rs654 | (rs654 << 16u);
       // 2340: {  mov.b32 %r634, {%rs530,%rs530};}
-      uint r634 = (rs530 << 0u) | (rs530 << 16u);
+      uint r634 = rs530 | (rs530 << 16u);
       // 2344: {  mov.b32 %r635, {%rs651,%rs651};}
-      uint r635 = (rs651 << 0u) | (rs651 << 16u);
+      uint r635 = rs651 | (rs651 << 16u);
       // 2348: {sub.f16x2 %r636,%r634,%r378;
       uint r636 = p2g_hsub2(r634, r378);
       // 2352: {sub.f16x2 %r639,%r635,%r380;
@@ -4434,7 +4434,7 @@ void main() {
       // 2376: {fma.rn.f16x2 %r658,%r655,%r639,%r651;
       uint r658 = p2g_hfma2(r655, r639, r651);
       // 2382: mov.b32         {hl, hu}, %r658;   
-      uint hl_4 = ((r658 >> 0u) & 0xFFFFu);
+      uint hl_4 = (r658 & 0xFFFFu);
       uint hu_4 = ((r658 >> 16u) & 0xFFFFu);
       // 2383: cvt.f32.f16     fl, hl;         
       uint t183 = floatBitsToUint(p2g_h2f(hl_4));
@@ -4457,17 +4457,17 @@ void main() {
       // 2391: cvt.rn.f16.f32      hu, fu;     
       hu_4 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_4)));
       // 2392: mov.b32         %r662, {hl, hu};   
-      uint r662 = (hl_4 << 0u) | (hu_4 << 16u);
+      uint r662 = hl_4 | (hu_4 << 16u);
       // 2396: {fma.rn.f16x2 %r664,%r662,%r633,%r555;
       uint r664 = p2g_hfma2(r662, r633, r555);
       // 2400: {add.f16x2 %r668,%r559,%r662;
       uint r668 = p2g_hadd2(r559, r662);
       // 2405: mov.b32 {low,high}, %r658;
-      uint low_51 = ((r658 >> 0u) & 0xFFFFu);
+      uint low_51 = (r658 & 0xFFFFu);
       uint high_49 = ((r658 >> 16u) & 0xFFFFu);
       // 2406: mov.b16 %rs657, low;}
       // 2410: mov.b32 {low,high}, %r577;
-      uint low_52 = ((r577 >> 0u) & 0xFFFFu);
+      uint low_52 = (r577 & 0xFFFFu);
       uint high_50 = ((r577 >> 16u) & 0xFFFFu);
       // 2411: mov.b16 %rs658, low;}
       // 2415: setp.gt.f16  __$temp3, %rs657, %rs658;
@@ -4476,11 +4476,11 @@ void main() {
       // 2418: setp.ne.s16 	%p116, %rs659, 0;
       bool p116 = (bitfieldExtract(int((t185 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2421: mov.b32 {low,high}, %r658;
-      uint low_53 = ((r658 >> 0u) & 0xFFFFu);
+      uint low_53 = (r658 & 0xFFFFu);
       uint high_51 = ((r658 >> 16u) & 0xFFFFu);
       // 2422: mov.b16 %rs662, high;}
       // 2426: mov.b32 {low,high}, %r577;
-      uint low_54 = ((r577 >> 0u) & 0xFFFFu);
+      uint low_54 = (r577 & 0xFFFFu);
       uint high_52 = ((r577 >> 16u) & 0xFFFFu);
       // 2427: mov.b16 %rs663, high;}
       // 2431: setp.gt.f16  __$temp3, %rs662, %rs663;
@@ -4490,7 +4490,7 @@ void main() {
       // 2434: @%p116 bra 	$L__BB0_102;
       if (p116) {
         // 2440: mov.b32 {low,high}, %r658;
-        uint low_55 = ((r658 >> 0u) & 0xFFFFu);
+        uint low_55 = (r658 & 0xFFFFu);
         uint high_53 = ((r658 >> 16u) & 0xFFFFu);
         // 2441: mov.b16 %rs1606, low;}
         rs1606 = low_55;
@@ -4498,7 +4498,7 @@ void main() {
       } else {
         // 2435: bra.uni 	$L__BB0_101;
         // 2448: mov.b32 {low,high}, %r577;
-        uint low_56 = ((r577 >> 0u) & 0xFFFFu);
+        uint low_56 = (r577 & 0xFFFFu);
         uint high_54 = ((r577 >> 16u) & 0xFFFFu);
         // 2449: mov.b16 %rs1606, low;}
         rs1606 = low_56;
@@ -4508,7 +4508,7 @@ void main() {
       // 2454: @%p117 bra 	$L__BB0_105;
       if (p117) {
         // 2460: mov.b32 {low,high}, %r658;
-        uint low_57 = ((r658 >> 0u) & 0xFFFFu);
+        uint low_57 = (r658 & 0xFFFFu);
         uint high_55 = ((r658 >> 16u) & 0xFFFFu);
         // 2461: mov.b16 %rs1607, high;}
         rs1607 = high_55;
@@ -4516,17 +4516,17 @@ void main() {
       } else {
         // 2455: bra.uni 	$L__BB0_104;
         // 2468: mov.b32 {low,high}, %r577;
-        uint low_58 = ((r577 >> 0u) & 0xFFFFu);
+        uint low_58 = (r577 & 0xFFFFu);
         uint high_56 = ((r577 >> 16u) & 0xFFFFu);
         // 2469: mov.b16 %rs1607, high;}
         rs1607 = high_56;
       }
       // 2474: {  mov.b32 %r686, {%rs1606,%rs1607};}
-      uint r686 = (rs1606 << 0u) | (rs1607 << 16u);
+      uint r686 = rs1606 | (rs1607 << 16u);
       // 2477: @%p116 bra 	$L__BB0_108;
       if (p116) {
         // 2483: mov.b32 {low,high}, %r633;
-        uint low_59 = ((r633 >> 0u) & 0xFFFFu);
+        uint low_59 = (r633 & 0xFFFFu);
         uint high_57 = ((r633 >> 16u) & 0xFFFFu);
         // 2484: mov.b16 %rs1608, low;}
         rs1608 = low_59;
@@ -4534,7 +4534,7 @@ void main() {
       } else {
         // 2478: bra.uni 	$L__BB0_107;
         // 2491: mov.b32 {low,high}, %r582;
-        uint low_60 = ((r582 >> 0u) & 0xFFFFu);
+        uint low_60 = (r582 & 0xFFFFu);
         uint high_58 = ((r582 >> 16u) & 0xFFFFu);
         // 2492: mov.b16 %rs1608, low;}
         rs1608 = low_60;
@@ -4542,7 +4542,7 @@ void main() {
       // 2496: @%p117 bra 	$L__BB0_111;
       if (p117) {
         // 2502: mov.b32 {low,high}, %r633;
-        uint low_61 = ((r633 >> 0u) & 0xFFFFu);
+        uint low_61 = (r633 & 0xFFFFu);
         uint high_59 = ((r633 >> 16u) & 0xFFFFu);
         // 2503: mov.b16 %rs1609, high;}
         rs1609 = high_59;
@@ -4550,13 +4550,13 @@ void main() {
       } else {
         // 2497: bra.uni 	$L__BB0_110;
         // 2510: mov.b32 {low,high}, %r582;
-        uint low_62 = ((r582 >> 0u) & 0xFFFFu);
+        uint low_62 = (r582 & 0xFFFFu);
         uint high_60 = ((r582 >> 16u) & 0xFFFFu);
         // 2511: mov.b16 %rs1609, high;}
         rs1609 = high_60;
       }
       // 2516: {  mov.b32 %r691, {%rs1608,%rs1609};}
-      uint r691 = (rs1608 << 0u) | (rs1609 << 16u);
+      uint r691 = rs1608 | (rs1609 << 16u);
       // 2520: {sub.f16x2 %r692,%r634,%r379;
       uint r692 = p2g_hsub2(r634, r379);
       // 2524: {sub.f16x2 %r695,%r635,%r381;
@@ -4574,7 +4574,7 @@ void main() {
       // 2548: {fma.rn.f16x2 %r714,%r711,%r695,%r707;
       uint r714 = p2g_hfma2(r711, r695, r707);
       // 2554: mov.b32         {hl, hu}, %r714;   
-      uint hl_5 = ((r714 >> 0u) & 0xFFFFu);
+      uint hl_5 = (r714 & 0xFFFFu);
       uint hu_5 = ((r714 >> 16u) & 0xFFFFu);
       // 2555: cvt.f32.f16     fl, hl;         
       uint t187 = floatBitsToUint(p2g_h2f(hl_5));
@@ -4597,17 +4597,17 @@ void main() {
       // 2563: cvt.rn.f16.f32      hu, fu;     
       hu_5 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_5)));
       // 2564: mov.b32         %r718, {hl, hu};   
-      uint r718 = (hl_5 << 0u) | (hu_5 << 16u);
+      uint r718 = hl_5 | (hu_5 << 16u);
       // 2568: {fma.rn.f16x2 %r720,%r718,%r633,%r611;
       uint r720 = p2g_hfma2(r718, r633, r611);
       // 2572: {add.f16x2 %r724,%r615,%r718;
       uint r724 = p2g_hadd2(r615, r718);
       // 2577: mov.b32 {low,high}, %r714;
-      uint low_63 = ((r714 >> 0u) & 0xFFFFu);
+      uint low_63 = (r714 & 0xFFFFu);
       uint high_61 = ((r714 >> 16u) & 0xFFFFu);
       // 2578: mov.b16 %rs680, low;}
       // 2582: mov.b32 {low,high}, %r626;
-      uint low_64 = ((r626 >> 0u) & 0xFFFFu);
+      uint low_64 = (r626 & 0xFFFFu);
       uint high_62 = ((r626 >> 16u) & 0xFFFFu);
       // 2583: mov.b16 %rs681, low;}
       // 2587: setp.gt.f16  __$temp3, %rs680, %rs681;
@@ -4616,11 +4616,11 @@ void main() {
       // 2590: setp.ne.s16 	%p120, %rs682, 0;
       bool p120 = (bitfieldExtract(int((t189 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2593: mov.b32 {low,high}, %r714;
-      uint low_65 = ((r714 >> 0u) & 0xFFFFu);
+      uint low_65 = (r714 & 0xFFFFu);
       uint high_63 = ((r714 >> 16u) & 0xFFFFu);
       // 2594: mov.b16 %rs685, high;}
       // 2598: mov.b32 {low,high}, %r626;
-      uint low_66 = ((r626 >> 0u) & 0xFFFFu);
+      uint low_66 = (r626 & 0xFFFFu);
       uint high_64 = ((r626 >> 16u) & 0xFFFFu);
       // 2599: mov.b16 %rs686, high;}
       // 2603: setp.gt.f16  __$temp3, %rs685, %rs686;
@@ -4630,7 +4630,7 @@ void main() {
       // 2606: @%p120 bra 	$L__BB0_114;
       if (p120) {
         // 2612: mov.b32 {low,high}, %r714;
-        uint low_67 = ((r714 >> 0u) & 0xFFFFu);
+        uint low_67 = (r714 & 0xFFFFu);
         uint high_65 = ((r714 >> 16u) & 0xFFFFu);
         // 2613: mov.b16 %rs1610, low;}
         rs1610 = low_67;
@@ -4638,7 +4638,7 @@ void main() {
       } else {
         // 2607: bra.uni 	$L__BB0_113;
         // 2620: mov.b32 {low,high}, %r626;
-        uint low_68 = ((r626 >> 0u) & 0xFFFFu);
+        uint low_68 = (r626 & 0xFFFFu);
         uint high_66 = ((r626 >> 16u) & 0xFFFFu);
         // 2621: mov.b16 %rs1610, low;}
         rs1610 = low_68;
@@ -4648,7 +4648,7 @@ void main() {
       // 2626: @%p121 bra 	$L__BB0_117;
       if (p121) {
         // 2632: mov.b32 {low,high}, %r714;
-        uint low_69 = ((r714 >> 0u) & 0xFFFFu);
+        uint low_69 = (r714 & 0xFFFFu);
         uint high_67 = ((r714 >> 16u) & 0xFFFFu);
         // 2633: mov.b16 %rs1611, high;}
         rs1611 = high_67;
@@ -4656,17 +4656,17 @@ void main() {
       } else {
         // 2627: bra.uni 	$L__BB0_116;
         // 2640: mov.b32 {low,high}, %r626;
-        uint low_70 = ((r626 >> 0u) & 0xFFFFu);
+        uint low_70 = (r626 & 0xFFFFu);
         uint high_68 = ((r626 >> 16u) & 0xFFFFu);
         // 2641: mov.b16 %rs1611, high;}
         rs1611 = high_68;
       }
       // 2646: {  mov.b32 %r735, {%rs1610,%rs1611};}
-      uint r735 = (rs1610 << 0u) | (rs1611 << 16u);
+      uint r735 = rs1610 | (rs1611 << 16u);
       // 2649: @%p120 bra 	$L__BB0_120;
       if (p120) {
         // 2655: mov.b32 {low,high}, %r633;
-        uint low_71 = ((r633 >> 0u) & 0xFFFFu);
+        uint low_71 = (r633 & 0xFFFFu);
         uint high_69 = ((r633 >> 16u) & 0xFFFFu);
         // 2656: mov.b16 %rs1612, low;}
         rs1612 = low_71;
@@ -4674,7 +4674,7 @@ void main() {
       } else {
         // 2650: bra.uni 	$L__BB0_119;
         // 2663: mov.b32 {low,high}, %r631;
-        uint low_72 = ((r631 >> 0u) & 0xFFFFu);
+        uint low_72 = (r631 & 0xFFFFu);
         uint high_70 = ((r631 >> 16u) & 0xFFFFu);
         // 2664: mov.b16 %rs1612, low;}
         rs1612 = low_72;
@@ -4682,7 +4682,7 @@ void main() {
       // 2668: @%p121 bra 	$L__BB0_123;
       if (p121) {
         // 2674: mov.b32 {low,high}, %r633;
-        uint low_73 = ((r633 >> 0u) & 0xFFFFu);
+        uint low_73 = (r633 & 0xFFFFu);
         uint high_71 = ((r633 >> 16u) & 0xFFFFu);
         // 2675: mov.b16 %rs1613, high;}
         rs1613 = high_71;
@@ -4690,7 +4690,7 @@ void main() {
       } else {
         // 2669: bra.uni 	$L__BB0_122;
         // 2682: mov.b32 {low,high}, %r631;
-        uint low_74 = ((r631 >> 0u) & 0xFFFFu);
+        uint low_74 = (r631 & 0xFFFFu);
         uint high_72 = ((r631 >> 16u) & 0xFFFFu);
         // 2683: mov.b16 %rs1613, high;}
         rs1613 = high_72;
@@ -4698,7 +4698,7 @@ void main() {
       // 2687: mov.u32 	%r1845, _ZZ8k_outputE6sColor;
       // 2688: mov.u32 	%r745, 0;
       // 2690: {  mov.b32 %r740, {%rs1612,%rs1613};}
-      uint r740 = (rs1612 << 0u) | (rs1613 << 16u);
+      uint r740 = rs1612 | (rs1613 << 16u);
       // 2693: mov.u32 	%r742, 1;
       uint r742 = 1u;
       // 2695: cvt.rn.f16.s32 %rs702, %r742;
@@ -4730,11 +4730,11 @@ void main() {
       // 2733: ld.shared.u16 	%rs722, [%r794];
       uint rs722 = p2g_lds16(r794);
       // 2735: {  mov.b32 %r746, {%rs722,%rs722};}
-      uint r746 = (rs722 << 0u) | (rs722 << 16u);
+      uint r746 = rs722 | (rs722 << 16u);
       // 2739: {  mov.b32 %r747, {%rs703,%rs703};}
-      uint r747 = (rs703 << 0u) | (rs703 << 16u);
+      uint r747 = rs703 | (rs703 << 16u);
       // 2743: {  mov.b32 %r748, {%rs719,%rs719};}
-      uint r748 = (rs719 << 0u) | (rs719 << 16u);
+      uint r748 = rs719 | (rs719 << 16u);
       // 2747: {sub.f16x2 %r749,%r747,%r378;
       uint r749 = p2g_hsub2(r747, r378);
       // 2751: {sub.f16x2 %r752,%r748,%r380;
@@ -4752,7 +4752,7 @@ void main() {
       // 2775: {fma.rn.f16x2 %r771,%r768,%r752,%r764;
       uint r771 = p2g_hfma2(r768, r752, r764);
       // 2781: mov.b32         {hl, hu}, %r771;   
-      uint hl_6 = ((r771 >> 0u) & 0xFFFFu);
+      uint hl_6 = (r771 & 0xFFFFu);
       uint hu_6 = ((r771 >> 16u) & 0xFFFFu);
       // 2782: cvt.f32.f16     fl, hl;         
       uint t191 = floatBitsToUint(p2g_h2f(hl_6));
@@ -4775,17 +4775,17 @@ void main() {
       // 2790: cvt.rn.f16.f32      hu, fu;     
       hu_6 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_6)));
       // 2791: mov.b32         %r775, {hl, hu};   
-      uint r775 = (hl_6 << 0u) | (hu_6 << 16u);
+      uint r775 = hl_6 | (hu_6 << 16u);
       // 2795: {fma.rn.f16x2 %r777,%r775,%r746,%r664;
       uint r777 = p2g_hfma2(r775, r746, r664);
       // 2799: {add.f16x2 %r781,%r668,%r775;
       uint r781 = p2g_hadd2(r668, r775);
       // 2804: mov.b32 {low,high}, %r771;
-      uint low_75 = ((r771 >> 0u) & 0xFFFFu);
+      uint low_75 = (r771 & 0xFFFFu);
       uint high_73 = ((r771 >> 16u) & 0xFFFFu);
       // 2805: mov.b16 %rs725, low;}
       // 2809: mov.b32 {low,high}, %r686;
-      uint low_76 = ((r686 >> 0u) & 0xFFFFu);
+      uint low_76 = (r686 & 0xFFFFu);
       uint high_74 = ((r686 >> 16u) & 0xFFFFu);
       // 2810: mov.b16 %rs726, low;}
       // 2814: setp.gt.f16  __$temp3, %rs725, %rs726;
@@ -4794,11 +4794,11 @@ void main() {
       // 2817: setp.ne.s16 	%p125, %rs727, 0;
       bool p125 = (bitfieldExtract(int((t193 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2820: mov.b32 {low,high}, %r771;
-      uint low_77 = ((r771 >> 0u) & 0xFFFFu);
+      uint low_77 = (r771 & 0xFFFFu);
       uint high_75 = ((r771 >> 16u) & 0xFFFFu);
       // 2821: mov.b16 %rs730, high;}
       // 2825: mov.b32 {low,high}, %r686;
-      uint low_78 = ((r686 >> 0u) & 0xFFFFu);
+      uint low_78 = (r686 & 0xFFFFu);
       uint high_76 = ((r686 >> 16u) & 0xFFFFu);
       // 2826: mov.b16 %rs731, high;}
       // 2830: setp.gt.f16  __$temp3, %rs730, %rs731;
@@ -4808,7 +4808,7 @@ void main() {
       // 2833: @%p125 bra 	$L__BB0_126;
       if (p125) {
         // 2839: mov.b32 {low,high}, %r771;
-        uint low_79 = ((r771 >> 0u) & 0xFFFFu);
+        uint low_79 = (r771 & 0xFFFFu);
         uint high_77 = ((r771 >> 16u) & 0xFFFFu);
         // 2840: mov.b16 %rs1614, low;}
         rs1614 = low_79;
@@ -4816,7 +4816,7 @@ void main() {
       } else {
         // 2834: bra.uni 	$L__BB0_125;
         // 2847: mov.b32 {low,high}, %r686;
-        uint low_80 = ((r686 >> 0u) & 0xFFFFu);
+        uint low_80 = (r686 & 0xFFFFu);
         uint high_78 = ((r686 >> 16u) & 0xFFFFu);
         // 2848: mov.b16 %rs1614, low;}
         rs1614 = low_80;
@@ -4826,7 +4826,7 @@ void main() {
       // 2853: @%p126 bra 	$L__BB0_129;
       if (p126) {
         // 2859: mov.b32 {low,high}, %r771;
-        uint low_81 = ((r771 >> 0u) & 0xFFFFu);
+        uint low_81 = (r771 & 0xFFFFu);
         uint high_79 = ((r771 >> 16u) & 0xFFFFu);
         // 2860: mov.b16 %rs1615, high;}
         rs1615 = high_79;
@@ -4834,17 +4834,17 @@ void main() {
       } else {
         // 2854: bra.uni 	$L__BB0_128;
         // 2867: mov.b32 {low,high}, %r686;
-        uint low_82 = ((r686 >> 0u) & 0xFFFFu);
+        uint low_82 = (r686 & 0xFFFFu);
         uint high_80 = ((r686 >> 16u) & 0xFFFFu);
         // 2868: mov.b16 %rs1615, high;}
         rs1615 = high_80;
       }
       // 2873: {  mov.b32 %r799, {%rs1614,%rs1615};}
-      uint r799 = (rs1614 << 0u) | (rs1615 << 16u);
+      uint r799 = rs1614 | (rs1615 << 16u);
       // 2876: @%p125 bra 	$L__BB0_132;
       if (p125) {
         // 2882: mov.b32 {low,high}, %r746;
-        uint low_83 = ((r746 >> 0u) & 0xFFFFu);
+        uint low_83 = (r746 & 0xFFFFu);
         uint high_81 = ((r746 >> 16u) & 0xFFFFu);
         // 2883: mov.b16 %rs1616, low;}
         rs1616 = low_83;
@@ -4852,7 +4852,7 @@ void main() {
       } else {
         // 2877: bra.uni 	$L__BB0_131;
         // 2890: mov.b32 {low,high}, %r691;
-        uint low_84 = ((r691 >> 0u) & 0xFFFFu);
+        uint low_84 = (r691 & 0xFFFFu);
         uint high_82 = ((r691 >> 16u) & 0xFFFFu);
         // 2891: mov.b16 %rs1616, low;}
         rs1616 = low_84;
@@ -4860,7 +4860,7 @@ void main() {
       // 2895: @%p126 bra 	$L__BB0_135;
       if (p126) {
         // 2901: mov.b32 {low,high}, %r746;
-        uint low_85 = ((r746 >> 0u) & 0xFFFFu);
+        uint low_85 = (r746 & 0xFFFFu);
         uint high_83 = ((r746 >> 16u) & 0xFFFFu);
         // 2902: mov.b16 %rs1617, high;}
         rs1617 = high_83;
@@ -4868,13 +4868,13 @@ void main() {
       } else {
         // 2896: bra.uni 	$L__BB0_134;
         // 2909: mov.b32 {low,high}, %r691;
-        uint low_86 = ((r691 >> 0u) & 0xFFFFu);
+        uint low_86 = (r691 & 0xFFFFu);
         uint high_84 = ((r691 >> 16u) & 0xFFFFu);
         // 2910: mov.b16 %rs1617, high;}
         rs1617 = high_84;
       }
       // 2915: {  mov.b32 %r804, {%rs1616,%rs1617};}
-      uint r804 = (rs1616 << 0u) | (rs1617 << 16u);
+      uint r804 = rs1616 | (rs1617 << 16u);
       // 2919: {sub.f16x2 %r805,%r747,%r379;
       uint r805 = p2g_hsub2(r747, r379);
       // 2923: {sub.f16x2 %r808,%r748,%r381;
@@ -4892,7 +4892,7 @@ void main() {
       // 2947: {fma.rn.f16x2 %r827,%r824,%r808,%r820;
       uint r827 = p2g_hfma2(r824, r808, r820);
       // 2953: mov.b32         {hl, hu}, %r827;   
-      uint hl_7 = ((r827 >> 0u) & 0xFFFFu);
+      uint hl_7 = (r827 & 0xFFFFu);
       uint hu_7 = ((r827 >> 16u) & 0xFFFFu);
       // 2954: cvt.f32.f16     fl, hl;         
       uint t195 = floatBitsToUint(p2g_h2f(hl_7));
@@ -4915,17 +4915,17 @@ void main() {
       // 2962: cvt.rn.f16.f32      hu, fu;     
       hu_7 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_7)));
       // 2963: mov.b32         %r831, {hl, hu};   
-      uint r831 = (hl_7 << 0u) | (hu_7 << 16u);
+      uint r831 = hl_7 | (hu_7 << 16u);
       // 2967: {fma.rn.f16x2 %r833,%r831,%r746,%r720;
       uint r833 = p2g_hfma2(r831, r746, r720);
       // 2971: {add.f16x2 %r837,%r724,%r831;
       uint r837 = p2g_hadd2(r724, r831);
       // 2976: mov.b32 {low,high}, %r827;
-      uint low_87 = ((r827 >> 0u) & 0xFFFFu);
+      uint low_87 = (r827 & 0xFFFFu);
       uint high_85 = ((r827 >> 16u) & 0xFFFFu);
       // 2977: mov.b16 %rs748, low;}
       // 2981: mov.b32 {low,high}, %r735;
-      uint low_88 = ((r735 >> 0u) & 0xFFFFu);
+      uint low_88 = (r735 & 0xFFFFu);
       uint high_86 = ((r735 >> 16u) & 0xFFFFu);
       // 2982: mov.b16 %rs749, low;}
       // 2986: setp.gt.f16  __$temp3, %rs748, %rs749;
@@ -4934,11 +4934,11 @@ void main() {
       // 2989: setp.ne.s16 	%p129, %rs750, 0;
       bool p129 = (bitfieldExtract(int((t197 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 2992: mov.b32 {low,high}, %r827;
-      uint low_89 = ((r827 >> 0u) & 0xFFFFu);
+      uint low_89 = (r827 & 0xFFFFu);
       uint high_87 = ((r827 >> 16u) & 0xFFFFu);
       // 2993: mov.b16 %rs753, high;}
       // 2997: mov.b32 {low,high}, %r735;
-      uint low_90 = ((r735 >> 0u) & 0xFFFFu);
+      uint low_90 = (r735 & 0xFFFFu);
       uint high_88 = ((r735 >> 16u) & 0xFFFFu);
       // 2998: mov.b16 %rs754, high;}
       // 3002: setp.gt.f16  __$temp3, %rs753, %rs754;
@@ -4948,7 +4948,7 @@ void main() {
       // 3005: @%p129 bra 	$L__BB0_138;
       if (p129) {
         // 3011: mov.b32 {low,high}, %r827;
-        uint low_91 = ((r827 >> 0u) & 0xFFFFu);
+        uint low_91 = (r827 & 0xFFFFu);
         uint high_89 = ((r827 >> 16u) & 0xFFFFu);
         // 3012: mov.b16 %rs1618, low;}
         rs1618 = low_91;
@@ -4956,7 +4956,7 @@ void main() {
       } else {
         // 3006: bra.uni 	$L__BB0_137;
         // 3019: mov.b32 {low,high}, %r735;
-        uint low_92 = ((r735 >> 0u) & 0xFFFFu);
+        uint low_92 = (r735 & 0xFFFFu);
         uint high_90 = ((r735 >> 16u) & 0xFFFFu);
         // 3020: mov.b16 %rs1618, low;}
         rs1618 = low_92;
@@ -4966,7 +4966,7 @@ void main() {
       // 3025: @%p130 bra 	$L__BB0_141;
       if (p130) {
         // 3031: mov.b32 {low,high}, %r827;
-        uint low_93 = ((r827 >> 0u) & 0xFFFFu);
+        uint low_93 = (r827 & 0xFFFFu);
         uint high_91 = ((r827 >> 16u) & 0xFFFFu);
         // 3032: mov.b16 %rs1619, high;}
         rs1619 = high_91;
@@ -4974,17 +4974,17 @@ void main() {
       } else {
         // 3026: bra.uni 	$L__BB0_140;
         // 3039: mov.b32 {low,high}, %r735;
-        uint low_94 = ((r735 >> 0u) & 0xFFFFu);
+        uint low_94 = (r735 & 0xFFFFu);
         uint high_92 = ((r735 >> 16u) & 0xFFFFu);
         // 3040: mov.b16 %rs1619, high;}
         rs1619 = high_92;
       }
       // 3045: {  mov.b32 %r848, {%rs1618,%rs1619};}
-      uint r848 = (rs1618 << 0u) | (rs1619 << 16u);
+      uint r848 = rs1618 | (rs1619 << 16u);
       // 3048: @%p129 bra 	$L__BB0_144;
       if (p129) {
         // 3054: mov.b32 {low,high}, %r746;
-        uint low_95 = ((r746 >> 0u) & 0xFFFFu);
+        uint low_95 = (r746 & 0xFFFFu);
         uint high_93 = ((r746 >> 16u) & 0xFFFFu);
         // 3055: mov.b16 %rs1620, low;}
         rs1620 = low_95;
@@ -4992,7 +4992,7 @@ void main() {
       } else {
         // 3049: bra.uni 	$L__BB0_143;
         // 3062: mov.b32 {low,high}, %r740;
-        uint low_96 = ((r740 >> 0u) & 0xFFFFu);
+        uint low_96 = (r740 & 0xFFFFu);
         uint high_94 = ((r740 >> 16u) & 0xFFFFu);
         // 3063: mov.b16 %rs1620, low;}
         rs1620 = low_96;
@@ -5000,7 +5000,7 @@ void main() {
       // 3067: @%p130 bra 	$L__BB0_147;
       if (p130) {
         // 3073: mov.b32 {low,high}, %r746;
-        uint low_97 = ((r746 >> 0u) & 0xFFFFu);
+        uint low_97 = (r746 & 0xFFFFu);
         uint high_95 = ((r746 >> 16u) & 0xFFFFu);
         // 3074: mov.b16 %rs1621, high;}
         rs1621 = high_95;
@@ -5008,14 +5008,14 @@ void main() {
       } else {
         // 3068: bra.uni 	$L__BB0_146;
         // 3081: mov.b32 {low,high}, %r740;
-        uint low_98 = ((r740 >> 0u) & 0xFFFFu);
+        uint low_98 = (r740 & 0xFFFFu);
         uint high_96 = ((r740 >> 16u) & 0xFFFFu);
         // 3082: mov.b16 %rs1621, high;}
         rs1621 = high_96;
       }
       // 3086: mov.u32 	%r1835, _ZZ8k_outputE6sColor;
       // 3088: {  mov.b32 %r853, {%rs1620,%rs1621};}
-      uint r853 = (rs1620 << 0u) | (rs1621 << 16u);
+      uint r853 = rs1620 | (rs1621 << 16u);
       // 3091: mov.u32 	%r854, 1;
       // 3093: cvt.rn.f16.s32 %rs770, %r854;
       uint rs770 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
@@ -5032,11 +5032,11 @@ void main() {
       // 3105: ld.shared.u16 	%rs774, [%r903];
       uint rs774 = p2g_lds16(r903);
       // 3107: {  mov.b32 %r855, {%rs774,%rs774};}
-      uint r855 = (rs774 << 0u) | (rs774 << 16u);
+      uint r855 = rs774 | (rs774 << 16u);
       // 3111: {  mov.b32 %r856, {%rs703,%rs703};}
-      uint r856 = (rs703 << 0u) | (rs703 << 16u);
+      uint r856 = rs703 | (rs703 << 16u);
       // 3115: {  mov.b32 %r857, {%rs771,%rs771};}
-      uint r857 = (rs771 << 0u) | (rs771 << 16u);
+      uint r857 = rs771 | (rs771 << 16u);
       // 3119: {sub.f16x2 %r858,%r856,%r378;
       uint r858 = p2g_hsub2(r856, r378);
       // 3123: {sub.f16x2 %r861,%r857,%r380;
@@ -5054,7 +5054,7 @@ void main() {
       // 3147: {fma.rn.f16x2 %r880,%r877,%r861,%r873;
       uint r880 = p2g_hfma2(r877, r861, r873);
       // 3153: mov.b32         {hl, hu}, %r880;   
-      uint hl_8 = ((r880 >> 0u) & 0xFFFFu);
+      uint hl_8 = (r880 & 0xFFFFu);
       uint hu_8 = ((r880 >> 16u) & 0xFFFFu);
       // 3154: cvt.f32.f16     fl, hl;         
       uint t199 = floatBitsToUint(p2g_h2f(hl_8));
@@ -5077,17 +5077,17 @@ void main() {
       // 3162: cvt.rn.f16.f32      hu, fu;     
       hu_8 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_8)));
       // 3163: mov.b32         %r884, {hl, hu};   
-      uint r884 = (hl_8 << 0u) | (hu_8 << 16u);
+      uint r884 = hl_8 | (hu_8 << 16u);
       // 3167: {fma.rn.f16x2 %r886,%r884,%r855,%r777;
       uint r886 = p2g_hfma2(r884, r855, r777);
       // 3171: {add.f16x2 %r890,%r781,%r884;
       uint r890 = p2g_hadd2(r781, r884);
       // 3176: mov.b32 {low,high}, %r880;
-      uint low_99 = ((r880 >> 0u) & 0xFFFFu);
+      uint low_99 = (r880 & 0xFFFFu);
       uint high_97 = ((r880 >> 16u) & 0xFFFFu);
       // 3177: mov.b16 %rs777, low;}
       // 3181: mov.b32 {low,high}, %r799;
-      uint low_100 = ((r799 >> 0u) & 0xFFFFu);
+      uint low_100 = (r799 & 0xFFFFu);
       uint high_98 = ((r799 >> 16u) & 0xFFFFu);
       // 3182: mov.b16 %rs778, low;}
       // 3186: setp.gt.f16  __$temp3, %rs777, %rs778;
@@ -5096,11 +5096,11 @@ void main() {
       // 3189: setp.ne.s16 	%p134, %rs779, 0;
       bool p134 = (bitfieldExtract(int((t201 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3192: mov.b32 {low,high}, %r880;
-      uint low_101 = ((r880 >> 0u) & 0xFFFFu);
+      uint low_101 = (r880 & 0xFFFFu);
       uint high_99 = ((r880 >> 16u) & 0xFFFFu);
       // 3193: mov.b16 %rs782, high;}
       // 3197: mov.b32 {low,high}, %r799;
-      uint low_102 = ((r799 >> 0u) & 0xFFFFu);
+      uint low_102 = (r799 & 0xFFFFu);
       uint high_100 = ((r799 >> 16u) & 0xFFFFu);
       // 3198: mov.b16 %rs783, high;}
       // 3202: setp.gt.f16  __$temp3, %rs782, %rs783;
@@ -5110,7 +5110,7 @@ void main() {
       // 3205: @%p134 bra 	$L__BB0_150;
       if (p134) {
         // 3211: mov.b32 {low,high}, %r880;
-        uint low_103 = ((r880 >> 0u) & 0xFFFFu);
+        uint low_103 = (r880 & 0xFFFFu);
         uint high_101 = ((r880 >> 16u) & 0xFFFFu);
         // 3212: mov.b16 %rs1622, low;}
         rs1622 = low_103;
@@ -5118,7 +5118,7 @@ void main() {
       } else {
         // 3206: bra.uni 	$L__BB0_149;
         // 3219: mov.b32 {low,high}, %r799;
-        uint low_104 = ((r799 >> 0u) & 0xFFFFu);
+        uint low_104 = (r799 & 0xFFFFu);
         uint high_102 = ((r799 >> 16u) & 0xFFFFu);
         // 3220: mov.b16 %rs1622, low;}
         rs1622 = low_104;
@@ -5128,7 +5128,7 @@ void main() {
       // 3225: @%p135 bra 	$L__BB0_153;
       if (p135) {
         // 3231: mov.b32 {low,high}, %r880;
-        uint low_105 = ((r880 >> 0u) & 0xFFFFu);
+        uint low_105 = (r880 & 0xFFFFu);
         uint high_103 = ((r880 >> 16u) & 0xFFFFu);
         // 3232: mov.b16 %rs1623, high;}
         rs1623 = high_103;
@@ -5136,17 +5136,17 @@ void main() {
       } else {
         // 3226: bra.uni 	$L__BB0_152;
         // 3239: mov.b32 {low,high}, %r799;
-        uint low_106 = ((r799 >> 0u) & 0xFFFFu);
+        uint low_106 = (r799 & 0xFFFFu);
         uint high_104 = ((r799 >> 16u) & 0xFFFFu);
         // 3240: mov.b16 %rs1623, high;}
         rs1623 = high_104;
       }
       // 3245: {  mov.b32 %r908, {%rs1622,%rs1623};}
-      uint r908 = (rs1622 << 0u) | (rs1623 << 16u);
+      uint r908 = rs1622 | (rs1623 << 16u);
       // 3248: @%p134 bra 	$L__BB0_156;
       if (p134) {
         // 3254: mov.b32 {low,high}, %r855;
-        uint low_107 = ((r855 >> 0u) & 0xFFFFu);
+        uint low_107 = (r855 & 0xFFFFu);
         uint high_105 = ((r855 >> 16u) & 0xFFFFu);
         // 3255: mov.b16 %rs1624, low;}
         rs1624 = low_107;
@@ -5154,7 +5154,7 @@ void main() {
       } else {
         // 3249: bra.uni 	$L__BB0_155;
         // 3262: mov.b32 {low,high}, %r804;
-        uint low_108 = ((r804 >> 0u) & 0xFFFFu);
+        uint low_108 = (r804 & 0xFFFFu);
         uint high_106 = ((r804 >> 16u) & 0xFFFFu);
         // 3263: mov.b16 %rs1624, low;}
         rs1624 = low_108;
@@ -5162,7 +5162,7 @@ void main() {
       // 3267: @%p135 bra 	$L__BB0_159;
       if (p135) {
         // 3273: mov.b32 {low,high}, %r855;
-        uint low_109 = ((r855 >> 0u) & 0xFFFFu);
+        uint low_109 = (r855 & 0xFFFFu);
         uint high_107 = ((r855 >> 16u) & 0xFFFFu);
         // 3274: mov.b16 %rs1625, high;}
         rs1625 = high_107;
@@ -5170,13 +5170,13 @@ void main() {
       } else {
         // 3268: bra.uni 	$L__BB0_158;
         // 3281: mov.b32 {low,high}, %r804;
-        uint low_110 = ((r804 >> 0u) & 0xFFFFu);
+        uint low_110 = (r804 & 0xFFFFu);
         uint high_108 = ((r804 >> 16u) & 0xFFFFu);
         // 3282: mov.b16 %rs1625, high;}
         rs1625 = high_108;
       }
       // 3287: {  mov.b32 %r913, {%rs1624,%rs1625};}
-      uint r913 = (rs1624 << 0u) | (rs1625 << 16u);
+      uint r913 = rs1624 | (rs1625 << 16u);
       // 3291: {sub.f16x2 %r914,%r856,%r379;
       uint r914 = p2g_hsub2(r856, r379);
       // 3295: {sub.f16x2 %r917,%r857,%r381;
@@ -5194,7 +5194,7 @@ void main() {
       // 3319: {fma.rn.f16x2 %r936,%r933,%r917,%r929;
       uint r936 = p2g_hfma2(r933, r917, r929);
       // 3325: mov.b32         {hl, hu}, %r936;   
-      uint hl_9 = ((r936 >> 0u) & 0xFFFFu);
+      uint hl_9 = (r936 & 0xFFFFu);
       uint hu_9 = ((r936 >> 16u) & 0xFFFFu);
       // 3326: cvt.f32.f16     fl, hl;         
       uint t203 = floatBitsToUint(p2g_h2f(hl_9));
@@ -5217,17 +5217,17 @@ void main() {
       // 3334: cvt.rn.f16.f32      hu, fu;     
       hu_9 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_9)));
       // 3335: mov.b32         %r940, {hl, hu};   
-      uint r940 = (hl_9 << 0u) | (hu_9 << 16u);
+      uint r940 = hl_9 | (hu_9 << 16u);
       // 3339: {fma.rn.f16x2 %r942,%r940,%r855,%r833;
       uint r942 = p2g_hfma2(r940, r855, r833);
       // 3343: {add.f16x2 %r946,%r837,%r940;
       uint r946 = p2g_hadd2(r837, r940);
       // 3348: mov.b32 {low,high}, %r936;
-      uint low_111 = ((r936 >> 0u) & 0xFFFFu);
+      uint low_111 = (r936 & 0xFFFFu);
       uint high_109 = ((r936 >> 16u) & 0xFFFFu);
       // 3349: mov.b16 %rs800, low;}
       // 3353: mov.b32 {low,high}, %r848;
-      uint low_112 = ((r848 >> 0u) & 0xFFFFu);
+      uint low_112 = (r848 & 0xFFFFu);
       uint high_110 = ((r848 >> 16u) & 0xFFFFu);
       // 3354: mov.b16 %rs801, low;}
       // 3358: setp.gt.f16  __$temp3, %rs800, %rs801;
@@ -5236,11 +5236,11 @@ void main() {
       // 3361: setp.ne.s16 	%p138, %rs802, 0;
       bool p138 = (bitfieldExtract(int((t205 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3364: mov.b32 {low,high}, %r936;
-      uint low_113 = ((r936 >> 0u) & 0xFFFFu);
+      uint low_113 = (r936 & 0xFFFFu);
       uint high_111 = ((r936 >> 16u) & 0xFFFFu);
       // 3365: mov.b16 %rs805, high;}
       // 3369: mov.b32 {low,high}, %r848;
-      uint low_114 = ((r848 >> 0u) & 0xFFFFu);
+      uint low_114 = (r848 & 0xFFFFu);
       uint high_112 = ((r848 >> 16u) & 0xFFFFu);
       // 3370: mov.b16 %rs806, high;}
       // 3374: setp.gt.f16  __$temp3, %rs805, %rs806;
@@ -5250,7 +5250,7 @@ void main() {
       // 3377: @%p138 bra 	$L__BB0_162;
       if (p138) {
         // 3383: mov.b32 {low,high}, %r936;
-        uint low_115 = ((r936 >> 0u) & 0xFFFFu);
+        uint low_115 = (r936 & 0xFFFFu);
         uint high_113 = ((r936 >> 16u) & 0xFFFFu);
         // 3384: mov.b16 %rs1626, low;}
         rs1626 = low_115;
@@ -5258,7 +5258,7 @@ void main() {
       } else {
         // 3378: bra.uni 	$L__BB0_161;
         // 3391: mov.b32 {low,high}, %r848;
-        uint low_116 = ((r848 >> 0u) & 0xFFFFu);
+        uint low_116 = (r848 & 0xFFFFu);
         uint high_114 = ((r848 >> 16u) & 0xFFFFu);
         // 3392: mov.b16 %rs1626, low;}
         rs1626 = low_116;
@@ -5268,7 +5268,7 @@ void main() {
       // 3397: @%p139 bra 	$L__BB0_165;
       if (p139) {
         // 3403: mov.b32 {low,high}, %r936;
-        uint low_117 = ((r936 >> 0u) & 0xFFFFu);
+        uint low_117 = (r936 & 0xFFFFu);
         uint high_115 = ((r936 >> 16u) & 0xFFFFu);
         // 3404: mov.b16 %rs1627, high;}
         rs1627 = high_115;
@@ -5276,17 +5276,17 @@ void main() {
       } else {
         // 3398: bra.uni 	$L__BB0_164;
         // 3411: mov.b32 {low,high}, %r848;
-        uint low_118 = ((r848 >> 0u) & 0xFFFFu);
+        uint low_118 = (r848 & 0xFFFFu);
         uint high_116 = ((r848 >> 16u) & 0xFFFFu);
         // 3412: mov.b16 %rs1627, high;}
         rs1627 = high_116;
       }
       // 3417: {  mov.b32 %r957, {%rs1626,%rs1627};}
-      uint r957 = (rs1626 << 0u) | (rs1627 << 16u);
+      uint r957 = rs1626 | (rs1627 << 16u);
       // 3420: @%p138 bra 	$L__BB0_168;
       if (p138) {
         // 3426: mov.b32 {low,high}, %r855;
-        uint low_119 = ((r855 >> 0u) & 0xFFFFu);
+        uint low_119 = (r855 & 0xFFFFu);
         uint high_117 = ((r855 >> 16u) & 0xFFFFu);
         // 3427: mov.b16 %rs1628, low;}
         rs1628 = low_119;
@@ -5294,7 +5294,7 @@ void main() {
       } else {
         // 3421: bra.uni 	$L__BB0_167;
         // 3434: mov.b32 {low,high}, %r853;
-        uint low_120 = ((r853 >> 0u) & 0xFFFFu);
+        uint low_120 = (r853 & 0xFFFFu);
         uint high_118 = ((r853 >> 16u) & 0xFFFFu);
         // 3435: mov.b16 %rs1628, low;}
         rs1628 = low_120;
@@ -5302,7 +5302,7 @@ void main() {
       // 3439: @%p139 bra 	$L__BB0_171;
       if (p139) {
         // 3445: mov.b32 {low,high}, %r855;
-        uint low_121 = ((r855 >> 0u) & 0xFFFFu);
+        uint low_121 = (r855 & 0xFFFFu);
         uint high_119 = ((r855 >> 16u) & 0xFFFFu);
         // 3446: mov.b16 %rs1629, high;}
         rs1629 = high_119;
@@ -5310,7 +5310,7 @@ void main() {
       } else {
         // 3440: bra.uni 	$L__BB0_170;
         // 3453: mov.b32 {low,high}, %r853;
-        uint low_122 = ((r853 >> 0u) & 0xFFFFu);
+        uint low_122 = (r853 & 0xFFFFu);
         uint high_120 = ((r853 >> 16u) & 0xFFFFu);
         // 3454: mov.b16 %rs1629, high;}
         rs1629 = high_120;
@@ -5318,7 +5318,7 @@ void main() {
       // 3458: mov.u32 	%r1836, _ZZ8k_outputE6sColor;
       // 3459: mov.u32 	%r963, 2;
       // 3461: {  mov.b32 %r962, {%rs1628,%rs1629};}
-      uint r962 = (rs1628 << 0u) | (rs1629 << 16u);
+      uint r962 = rs1628 | (rs1629 << 16u);
       // 3465: cvt.rn.f16.s32 %rs822, %r963;
       uint rs822 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 3468: {add.f16 %rs823,%rs713,%rs822;
@@ -5334,11 +5334,11 @@ void main() {
       // 3477: ld.shared.u16 	%rs826, [%r1012];
       uint rs826 = p2g_lds16(r1012);
       // 3479: {  mov.b32 %r964, {%rs826,%rs826};}
-      uint r964 = (rs826 << 0u) | (rs826 << 16u);
+      uint r964 = rs826 | (rs826 << 16u);
       // 3483: {  mov.b32 %r965, {%rs703,%rs703};}
-      uint r965 = (rs703 << 0u) | (rs703 << 16u);
+      uint r965 = rs703 | (rs703 << 16u);
       // 3487: {  mov.b32 %r966, {%rs823,%rs823};}
-      uint r966 = (rs823 << 0u) | (rs823 << 16u);
+      uint r966 = rs823 | (rs823 << 16u);
       // 3491: {sub.f16x2 %r967,%r965,%r378;
       uint r967 = p2g_hsub2(r965, r378);
       // 3495: {sub.f16x2 %r970,%r966,%r380;
@@ -5356,7 +5356,7 @@ void main() {
       // 3519: {fma.rn.f16x2 %r989,%r986,%r970,%r982;
       uint r989 = p2g_hfma2(r986, r970, r982);
       // 3525: mov.b32         {hl, hu}, %r989;   
-      uint hl_10 = ((r989 >> 0u) & 0xFFFFu);
+      uint hl_10 = (r989 & 0xFFFFu);
       uint hu_10 = ((r989 >> 16u) & 0xFFFFu);
       // 3526: cvt.f32.f16     fl, hl;         
       uint t207 = floatBitsToUint(p2g_h2f(hl_10));
@@ -5381,17 +5381,17 @@ void main() {
       // 3534: cvt.rn.f16.f32      hu, fu;     
       hu_10 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_10)));
       // 3535: mov.b32         %r993, {hl, hu};   
-      uint r993 = (hl_10 << 0u) | (hu_10 << 16u);
+      uint r993 = hl_10 | (hu_10 << 16u);
       // 3539: {fma.rn.f16x2 %r995,%r993,%r964,%r886;
       uint r995 = p2g_hfma2(r993, r964, r886);
       // 3543: {add.f16x2 %r999,%r890,%r993;
       uint r999 = p2g_hadd2(r890, r993);
       // 3548: mov.b32 {low,high}, %r989;
-      uint low_123 = ((r989 >> 0u) & 0xFFFFu);
+      uint low_123 = (r989 & 0xFFFFu);
       uint high_121 = ((r989 >> 16u) & 0xFFFFu);
       // 3549: mov.b16 %rs829, low;}
       // 3553: mov.b32 {low,high}, %r908;
-      uint low_124 = ((r908 >> 0u) & 0xFFFFu);
+      uint low_124 = (r908 & 0xFFFFu);
       uint high_122 = ((r908 >> 16u) & 0xFFFFu);
       // 3554: mov.b16 %rs830, low;}
       // 3558: setp.gt.f16  __$temp3, %rs829, %rs830;
@@ -5400,11 +5400,11 @@ void main() {
       // 3561: setp.ne.s16 	%p143, %rs831, 0;
       bool p143 = (bitfieldExtract(int((t209 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3564: mov.b32 {low,high}, %r989;
-      uint low_125 = ((r989 >> 0u) & 0xFFFFu);
+      uint low_125 = (r989 & 0xFFFFu);
       uint high_123 = ((r989 >> 16u) & 0xFFFFu);
       // 3565: mov.b16 %rs834, high;}
       // 3569: mov.b32 {low,high}, %r908;
-      uint low_126 = ((r908 >> 0u) & 0xFFFFu);
+      uint low_126 = (r908 & 0xFFFFu);
       uint high_124 = ((r908 >> 16u) & 0xFFFFu);
       // 3570: mov.b16 %rs835, high;}
       // 3574: setp.gt.f16  __$temp3, %rs834, %rs835;
@@ -5414,7 +5414,7 @@ void main() {
       // 3577: @%p143 bra 	$L__BB0_174;
       if (p143) {
         // 3583: mov.b32 {low,high}, %r989;
-        uint low_127 = ((r989 >> 0u) & 0xFFFFu);
+        uint low_127 = (r989 & 0xFFFFu);
         uint high_125 = ((r989 >> 16u) & 0xFFFFu);
         // 3584: mov.b16 %rs1630, low;}
         rs1630 = low_127;
@@ -5422,7 +5422,7 @@ void main() {
       } else {
         // 3578: bra.uni 	$L__BB0_173;
         // 3591: mov.b32 {low,high}, %r908;
-        uint low_128 = ((r908 >> 0u) & 0xFFFFu);
+        uint low_128 = (r908 & 0xFFFFu);
         uint high_126 = ((r908 >> 16u) & 0xFFFFu);
         // 3592: mov.b16 %rs1630, low;}
         rs1630 = low_128;
@@ -5432,7 +5432,7 @@ void main() {
       // 3597: @%p144 bra 	$L__BB0_177;
       if (p144) {
         // 3603: mov.b32 {low,high}, %r989;
-        uint low_129 = ((r989 >> 0u) & 0xFFFFu);
+        uint low_129 = (r989 & 0xFFFFu);
         uint high_127 = ((r989 >> 16u) & 0xFFFFu);
         // 3604: mov.b16 %rs1631, high;}
         rs1631 = high_127;
@@ -5440,17 +5440,17 @@ void main() {
       } else {
         // 3598: bra.uni 	$L__BB0_176;
         // 3611: mov.b32 {low,high}, %r908;
-        uint low_130 = ((r908 >> 0u) & 0xFFFFu);
+        uint low_130 = (r908 & 0xFFFFu);
         uint high_128 = ((r908 >> 16u) & 0xFFFFu);
         // 3612: mov.b16 %rs1631, high;}
         rs1631 = high_128;
       }
       // 3617: {  mov.b32 %r1017, {%rs1630,%rs1631};}
-      uint r1017 = (rs1630 << 0u) | (rs1631 << 16u);
+      uint r1017 = rs1630 | (rs1631 << 16u);
       // 3620: @%p143 bra 	$L__BB0_180;
       if (p143) {
         // 3626: mov.b32 {low,high}, %r964;
-        uint low_131 = ((r964 >> 0u) & 0xFFFFu);
+        uint low_131 = (r964 & 0xFFFFu);
         uint high_129 = ((r964 >> 16u) & 0xFFFFu);
         // 3627: mov.b16 %rs1632, low;}
         rs1632 = low_131;
@@ -5458,7 +5458,7 @@ void main() {
       } else {
         // 3621: bra.uni 	$L__BB0_179;
         // 3634: mov.b32 {low,high}, %r913;
-        uint low_132 = ((r913 >> 0u) & 0xFFFFu);
+        uint low_132 = (r913 & 0xFFFFu);
         uint high_130 = ((r913 >> 16u) & 0xFFFFu);
         // 3635: mov.b16 %rs1632, low;}
         rs1632 = low_132;
@@ -5466,7 +5466,7 @@ void main() {
       // 3639: @%p144 bra 	$L__BB0_183;
       if (p144) {
         // 3645: mov.b32 {low,high}, %r964;
-        uint low_133 = ((r964 >> 0u) & 0xFFFFu);
+        uint low_133 = (r964 & 0xFFFFu);
         uint high_131 = ((r964 >> 16u) & 0xFFFFu);
         // 3646: mov.b16 %rs1633, high;}
         rs1633 = high_131;
@@ -5474,13 +5474,13 @@ void main() {
       } else {
         // 3640: bra.uni 	$L__BB0_182;
         // 3653: mov.b32 {low,high}, %r913;
-        uint low_134 = ((r913 >> 0u) & 0xFFFFu);
+        uint low_134 = (r913 & 0xFFFFu);
         uint high_132 = ((r913 >> 16u) & 0xFFFFu);
         // 3654: mov.b16 %rs1633, high;}
         rs1633 = high_132;
       }
       // 3659: {  mov.b32 %r1022, {%rs1632,%rs1633};}
-      uint r1022 = (rs1632 << 0u) | (rs1633 << 16u);
+      uint r1022 = rs1632 | (rs1633 << 16u);
       // 3663: {sub.f16x2 %r1023,%r965,%r379;
       uint r1023 = p2g_hsub2(r965, r379);
       // 3667: {sub.f16x2 %r1026,%r966,%r381;
@@ -5498,7 +5498,7 @@ void main() {
       // 3691: {fma.rn.f16x2 %r1045,%r1042,%r1026,%r1038;
       uint r1045 = p2g_hfma2(r1042, r1026, r1038);
       // 3697: mov.b32         {hl, hu}, %r1045;   
-      uint hl_11 = ((r1045 >> 0u) & 0xFFFFu);
+      uint hl_11 = (r1045 & 0xFFFFu);
       uint hu_11 = ((r1045 >> 16u) & 0xFFFFu);
       // 3698: cvt.f32.f16     fl, hl;         
       uint t211 = floatBitsToUint(p2g_h2f(hl_11));
@@ -5523,17 +5523,17 @@ void main() {
       // 3706: cvt.rn.f16.f32      hu, fu;     
       hu_11 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_11)));
       // 3707: mov.b32         %r1049, {hl, hu};   
-      uint r1049 = (hl_11 << 0u) | (hu_11 << 16u);
+      uint r1049 = hl_11 | (hu_11 << 16u);
       // 3711: {fma.rn.f16x2 %r1051,%r1049,%r964,%r942;
       uint r1051 = p2g_hfma2(r1049, r964, r942);
       // 3715: {add.f16x2 %r1055,%r946,%r1049;
       uint r1055 = p2g_hadd2(r946, r1049);
       // 3720: mov.b32 {low,high}, %r1045;
-      uint low_135 = ((r1045 >> 0u) & 0xFFFFu);
+      uint low_135 = (r1045 & 0xFFFFu);
       uint high_133 = ((r1045 >> 16u) & 0xFFFFu);
       // 3721: mov.b16 %rs852, low;}
       // 3725: mov.b32 {low,high}, %r957;
-      uint low_136 = ((r957 >> 0u) & 0xFFFFu);
+      uint low_136 = (r957 & 0xFFFFu);
       uint high_134 = ((r957 >> 16u) & 0xFFFFu);
       // 3726: mov.b16 %rs853, low;}
       // 3730: setp.gt.f16  __$temp3, %rs852, %rs853;
@@ -5542,11 +5542,11 @@ void main() {
       // 3733: setp.ne.s16 	%p147, %rs854, 0;
       bool p147 = (bitfieldExtract(int((t213 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3736: mov.b32 {low,high}, %r1045;
-      uint low_137 = ((r1045 >> 0u) & 0xFFFFu);
+      uint low_137 = (r1045 & 0xFFFFu);
       uint high_135 = ((r1045 >> 16u) & 0xFFFFu);
       // 3737: mov.b16 %rs857, high;}
       // 3741: mov.b32 {low,high}, %r957;
-      uint low_138 = ((r957 >> 0u) & 0xFFFFu);
+      uint low_138 = (r957 & 0xFFFFu);
       uint high_136 = ((r957 >> 16u) & 0xFFFFu);
       // 3742: mov.b16 %rs858, high;}
       // 3746: setp.gt.f16  __$temp3, %rs857, %rs858;
@@ -5556,7 +5556,7 @@ void main() {
       // 3749: @%p147 bra 	$L__BB0_186;
       if (p147) {
         // 3755: mov.b32 {low,high}, %r1045;
-        uint low_139 = ((r1045 >> 0u) & 0xFFFFu);
+        uint low_139 = (r1045 & 0xFFFFu);
         uint high_137 = ((r1045 >> 16u) & 0xFFFFu);
         // 3756: mov.b16 %rs1634, low;}
         rs1634 = low_139;
@@ -5564,7 +5564,7 @@ void main() {
       } else {
         // 3750: bra.uni 	$L__BB0_185;
         // 3763: mov.b32 {low,high}, %r957;
-        uint low_140 = ((r957 >> 0u) & 0xFFFFu);
+        uint low_140 = (r957 & 0xFFFFu);
         uint high_138 = ((r957 >> 16u) & 0xFFFFu);
         // 3764: mov.b16 %rs1634, low;}
         rs1634 = low_140;
@@ -5574,7 +5574,7 @@ void main() {
       // 3769: @%p148 bra 	$L__BB0_189;
       if (p148) {
         // 3775: mov.b32 {low,high}, %r1045;
-        uint low_141 = ((r1045 >> 0u) & 0xFFFFu);
+        uint low_141 = (r1045 & 0xFFFFu);
         uint high_139 = ((r1045 >> 16u) & 0xFFFFu);
         // 3776: mov.b16 %rs1635, high;}
         rs1635 = high_139;
@@ -5582,17 +5582,17 @@ void main() {
       } else {
         // 3770: bra.uni 	$L__BB0_188;
         // 3783: mov.b32 {low,high}, %r957;
-        uint low_142 = ((r957 >> 0u) & 0xFFFFu);
+        uint low_142 = (r957 & 0xFFFFu);
         uint high_140 = ((r957 >> 16u) & 0xFFFFu);
         // 3784: mov.b16 %rs1635, high;}
         rs1635 = high_140;
       }
       // 3789: {  mov.b32 %r1066, {%rs1634,%rs1635};}
-      uint r1066 = (rs1634 << 0u) | (rs1635 << 16u);
+      uint r1066 = rs1634 | (rs1635 << 16u);
       // 3792: @%p147 bra 	$L__BB0_192;
       if (p147) {
         // 3798: mov.b32 {low,high}, %r964;
-        uint low_143 = ((r964 >> 0u) & 0xFFFFu);
+        uint low_143 = (r964 & 0xFFFFu);
         uint high_141 = ((r964 >> 16u) & 0xFFFFu);
         // 3799: mov.b16 %rs1636, low;}
         rs1636 = low_143;
@@ -5600,7 +5600,7 @@ void main() {
       } else {
         // 3793: bra.uni 	$L__BB0_191;
         // 3806: mov.b32 {low,high}, %r962;
-        uint low_144 = ((r962 >> 0u) & 0xFFFFu);
+        uint low_144 = (r962 & 0xFFFFu);
         uint high_142 = ((r962 >> 16u) & 0xFFFFu);
         // 3807: mov.b16 %rs1636, low;}
         rs1636 = low_144;
@@ -5608,7 +5608,7 @@ void main() {
       // 3811: @%p148 bra 	$L__BB0_195;
       if (p148) {
         // 3817: mov.b32 {low,high}, %r964;
-        uint low_145 = ((r964 >> 0u) & 0xFFFFu);
+        uint low_145 = (r964 & 0xFFFFu);
         uint high_143 = ((r964 >> 16u) & 0xFFFFu);
         // 3818: mov.b16 %rs1637, high;}
         rs1637 = high_143;
@@ -5616,7 +5616,7 @@ void main() {
       } else {
         // 3812: bra.uni 	$L__BB0_194;
         // 3825: mov.b32 {low,high}, %r962;
-        uint low_146 = ((r962 >> 0u) & 0xFFFFu);
+        uint low_146 = (r962 & 0xFFFFu);
         uint high_144 = ((r962 >> 16u) & 0xFFFFu);
         // 3826: mov.b16 %rs1637, high;}
         rs1637 = high_144;
@@ -5626,7 +5626,7 @@ void main() {
       uint r1073 = 2u;
       // 3832: mov.u32 	%r1076, 0;
       // 3834: {  mov.b32 %r1071, {%rs1636,%rs1637};}
-      uint r1071 = (rs1636 << 0u) | (rs1637 << 16u);
+      uint r1071 = rs1636 | (rs1637 << 16u);
       // 3838: cvt.rn.f16.s32 %rs874, %r1073;
       uint rs874 = p2g_f2h_rn(p2g_s2f32(int(int(r1073)), 4));
       // 3841: {add.f16 %rs875,%rs519,%rs874;
@@ -5656,11 +5656,11 @@ void main() {
       // 3876: ld.shared.u16 	%rs894, [%r1125];
       uint rs894 = p2g_lds16(r1125);
       // 3878: {  mov.b32 %r1077, {%rs894,%rs894};}
-      uint r1077 = (rs894 << 0u) | (rs894 << 16u);
+      uint r1077 = rs894 | (rs894 << 16u);
       // 3882: {  mov.b32 %r1078, {%rs875,%rs875};}
-      uint r1078 = (rs875 << 0u) | (rs875 << 16u);
+      uint r1078 = rs875 | (rs875 << 16u);
       // 3886: {  mov.b32 %r1079, {%rs891,%rs891};}
-      uint r1079 = (rs891 << 0u) | (rs891 << 16u);
+      uint r1079 = rs891 | (rs891 << 16u);
       // 3890: {sub.f16x2 %r1080,%r1078,%r378;
       uint r1080 = p2g_hsub2(r1078, r378);
       // 3894: {sub.f16x2 %r1083,%r1079,%r380;
@@ -5678,7 +5678,7 @@ void main() {
       // 3918: {fma.rn.f16x2 %r1102,%r1099,%r1083,%r1095;
       uint r1102 = p2g_hfma2(r1099, r1083, r1095);
       // 3924: mov.b32         {hl, hu}, %r1102;   
-      uint hl_12 = ((r1102 >> 0u) & 0xFFFFu);
+      uint hl_12 = (r1102 & 0xFFFFu);
       uint hu_12 = ((r1102 >> 16u) & 0xFFFFu);
       // 3925: cvt.f32.f16     fl, hl;         
       uint t215 = floatBitsToUint(p2g_h2f(hl_12));
@@ -5703,17 +5703,17 @@ void main() {
       // 3933: cvt.rn.f16.f32      hu, fu;     
       hu_12 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_12)));
       // 3934: mov.b32         %r1106, {hl, hu};   
-      uint r1106 = (hl_12 << 0u) | (hu_12 << 16u);
+      uint r1106 = hl_12 | (hu_12 << 16u);
       // 3938: {fma.rn.f16x2 %r1108,%r1106,%r1077,%r995;
       uint r1108 = p2g_hfma2(r1106, r1077, r995);
       // 3942: {add.f16x2 %r1112,%r999,%r1106;
       uint r1112 = p2g_hadd2(r999, r1106);
       // 3947: mov.b32 {low,high}, %r1102;
-      uint low_147 = ((r1102 >> 0u) & 0xFFFFu);
+      uint low_147 = (r1102 & 0xFFFFu);
       uint high_145 = ((r1102 >> 16u) & 0xFFFFu);
       // 3948: mov.b16 %rs897, low;}
       // 3952: mov.b32 {low,high}, %r1017;
-      uint low_148 = ((r1017 >> 0u) & 0xFFFFu);
+      uint low_148 = (r1017 & 0xFFFFu);
       uint high_146 = ((r1017 >> 16u) & 0xFFFFu);
       // 3953: mov.b16 %rs898, low;}
       // 3957: setp.gt.f16  __$temp3, %rs897, %rs898;
@@ -5722,11 +5722,11 @@ void main() {
       // 3960: setp.ne.s16 	%p152, %rs899, 0;
       bool p152 = (bitfieldExtract(int((t217 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 3963: mov.b32 {low,high}, %r1102;
-      uint low_149 = ((r1102 >> 0u) & 0xFFFFu);
+      uint low_149 = (r1102 & 0xFFFFu);
       uint high_147 = ((r1102 >> 16u) & 0xFFFFu);
       // 3964: mov.b16 %rs902, high;}
       // 3968: mov.b32 {low,high}, %r1017;
-      uint low_150 = ((r1017 >> 0u) & 0xFFFFu);
+      uint low_150 = (r1017 & 0xFFFFu);
       uint high_148 = ((r1017 >> 16u) & 0xFFFFu);
       // 3969: mov.b16 %rs903, high;}
       // 3973: setp.gt.f16  __$temp3, %rs902, %rs903;
@@ -5736,7 +5736,7 @@ void main() {
       // 3976: @%p152 bra 	$L__BB0_198;
       if (p152) {
         // 3982: mov.b32 {low,high}, %r1102;
-        uint low_151 = ((r1102 >> 0u) & 0xFFFFu);
+        uint low_151 = (r1102 & 0xFFFFu);
         uint high_149 = ((r1102 >> 16u) & 0xFFFFu);
         // 3983: mov.b16 %rs1638, low;}
         rs1638 = low_151;
@@ -5744,7 +5744,7 @@ void main() {
       } else {
         // 3977: bra.uni 	$L__BB0_197;
         // 3990: mov.b32 {low,high}, %r1017;
-        uint low_152 = ((r1017 >> 0u) & 0xFFFFu);
+        uint low_152 = (r1017 & 0xFFFFu);
         uint high_150 = ((r1017 >> 16u) & 0xFFFFu);
         // 3991: mov.b16 %rs1638, low;}
         rs1638 = low_152;
@@ -5754,7 +5754,7 @@ void main() {
       // 3996: @%p153 bra 	$L__BB0_201;
       if (p153) {
         // 4002: mov.b32 {low,high}, %r1102;
-        uint low_153 = ((r1102 >> 0u) & 0xFFFFu);
+        uint low_153 = (r1102 & 0xFFFFu);
         uint high_151 = ((r1102 >> 16u) & 0xFFFFu);
         // 4003: mov.b16 %rs1639, high;}
         rs1639 = high_151;
@@ -5762,17 +5762,17 @@ void main() {
       } else {
         // 3997: bra.uni 	$L__BB0_200;
         // 4010: mov.b32 {low,high}, %r1017;
-        uint low_154 = ((r1017 >> 0u) & 0xFFFFu);
+        uint low_154 = (r1017 & 0xFFFFu);
         uint high_152 = ((r1017 >> 16u) & 0xFFFFu);
         // 4011: mov.b16 %rs1639, high;}
         rs1639 = high_152;
       }
       // 4016: {  mov.b32 %r1130, {%rs1638,%rs1639};}
-      uint r1130 = (rs1638 << 0u) | (rs1639 << 16u);
+      uint r1130 = rs1638 | (rs1639 << 16u);
       // 4019: @%p152 bra 	$L__BB0_204;
       if (p152) {
         // 4025: mov.b32 {low,high}, %r1077;
-        uint low_155 = ((r1077 >> 0u) & 0xFFFFu);
+        uint low_155 = (r1077 & 0xFFFFu);
         uint high_153 = ((r1077 >> 16u) & 0xFFFFu);
         // 4026: mov.b16 %rs1640, low;}
         rs1640 = low_155;
@@ -5780,7 +5780,7 @@ void main() {
       } else {
         // 4020: bra.uni 	$L__BB0_203;
         // 4033: mov.b32 {low,high}, %r1022;
-        uint low_156 = ((r1022 >> 0u) & 0xFFFFu);
+        uint low_156 = (r1022 & 0xFFFFu);
         uint high_154 = ((r1022 >> 16u) & 0xFFFFu);
         // 4034: mov.b16 %rs1640, low;}
         rs1640 = low_156;
@@ -5788,7 +5788,7 @@ void main() {
       // 4038: @%p153 bra 	$L__BB0_207;
       if (p153) {
         // 4044: mov.b32 {low,high}, %r1077;
-        uint low_157 = ((r1077 >> 0u) & 0xFFFFu);
+        uint low_157 = (r1077 & 0xFFFFu);
         uint high_155 = ((r1077 >> 16u) & 0xFFFFu);
         // 4045: mov.b16 %rs1641, high;}
         rs1641 = high_155;
@@ -5796,13 +5796,13 @@ void main() {
       } else {
         // 4039: bra.uni 	$L__BB0_206;
         // 4052: mov.b32 {low,high}, %r1022;
-        uint low_158 = ((r1022 >> 0u) & 0xFFFFu);
+        uint low_158 = (r1022 & 0xFFFFu);
         uint high_156 = ((r1022 >> 16u) & 0xFFFFu);
         // 4053: mov.b16 %rs1641, high;}
         rs1641 = high_156;
       }
       // 4058: {  mov.b32 %r1135, {%rs1640,%rs1641};}
-      uint r1135 = (rs1640 << 0u) | (rs1641 << 16u);
+      uint r1135 = rs1640 | (rs1641 << 16u);
       // 4062: {sub.f16x2 %r1136,%r1078,%r379;
       uint r1136 = p2g_hsub2(r1078, r379);
       // 4066: {sub.f16x2 %r1139,%r1079,%r381;
@@ -5820,7 +5820,7 @@ void main() {
       // 4090: {fma.rn.f16x2 %r1158,%r1155,%r1139,%r1151;
       uint r1158 = p2g_hfma2(r1155, r1139, r1151);
       // 4096: mov.b32         {hl, hu}, %r1158;   
-      uint hl_13 = ((r1158 >> 0u) & 0xFFFFu);
+      uint hl_13 = (r1158 & 0xFFFFu);
       uint hu_13 = ((r1158 >> 16u) & 0xFFFFu);
       // 4097: cvt.f32.f16     fl, hl;         
       uint t219 = floatBitsToUint(p2g_h2f(hl_13));
@@ -5845,17 +5845,17 @@ void main() {
       // 4105: cvt.rn.f16.f32      hu, fu;     
       hu_13 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_13)));
       // 4106: mov.b32         %r1162, {hl, hu};   
-      uint r1162 = (hl_13 << 0u) | (hu_13 << 16u);
+      uint r1162 = hl_13 | (hu_13 << 16u);
       // 4110: {fma.rn.f16x2 %r1164,%r1162,%r1077,%r1051;
       uint r1164 = p2g_hfma2(r1162, r1077, r1051);
       // 4114: {add.f16x2 %r1168,%r1055,%r1162;
       uint r1168 = p2g_hadd2(r1055, r1162);
       // 4119: mov.b32 {low,high}, %r1158;
-      uint low_159 = ((r1158 >> 0u) & 0xFFFFu);
+      uint low_159 = (r1158 & 0xFFFFu);
       uint high_157 = ((r1158 >> 16u) & 0xFFFFu);
       // 4120: mov.b16 %rs920, low;}
       // 4124: mov.b32 {low,high}, %r1066;
-      uint low_160 = ((r1066 >> 0u) & 0xFFFFu);
+      uint low_160 = (r1066 & 0xFFFFu);
       uint high_158 = ((r1066 >> 16u) & 0xFFFFu);
       // 4125: mov.b16 %rs921, low;}
       // 4129: setp.gt.f16  __$temp3, %rs920, %rs921;
@@ -5864,11 +5864,11 @@ void main() {
       // 4132: setp.ne.s16 	%p156, %rs922, 0;
       bool p156 = (bitfieldExtract(int((t221 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4135: mov.b32 {low,high}, %r1158;
-      uint low_161 = ((r1158 >> 0u) & 0xFFFFu);
+      uint low_161 = (r1158 & 0xFFFFu);
       uint high_159 = ((r1158 >> 16u) & 0xFFFFu);
       // 4136: mov.b16 %rs925, high;}
       // 4140: mov.b32 {low,high}, %r1066;
-      uint low_162 = ((r1066 >> 0u) & 0xFFFFu);
+      uint low_162 = (r1066 & 0xFFFFu);
       uint high_160 = ((r1066 >> 16u) & 0xFFFFu);
       // 4141: mov.b16 %rs926, high;}
       // 4145: setp.gt.f16  __$temp3, %rs925, %rs926;
@@ -5878,7 +5878,7 @@ void main() {
       // 4148: @%p156 bra 	$L__BB0_210;
       if (p156) {
         // 4154: mov.b32 {low,high}, %r1158;
-        uint low_163 = ((r1158 >> 0u) & 0xFFFFu);
+        uint low_163 = (r1158 & 0xFFFFu);
         uint high_161 = ((r1158 >> 16u) & 0xFFFFu);
         // 4155: mov.b16 %rs1642, low;}
         rs1642 = low_163;
@@ -5886,7 +5886,7 @@ void main() {
       } else {
         // 4149: bra.uni 	$L__BB0_209;
         // 4162: mov.b32 {low,high}, %r1066;
-        uint low_164 = ((r1066 >> 0u) & 0xFFFFu);
+        uint low_164 = (r1066 & 0xFFFFu);
         uint high_162 = ((r1066 >> 16u) & 0xFFFFu);
         // 4163: mov.b16 %rs1642, low;}
         rs1642 = low_164;
@@ -5896,7 +5896,7 @@ void main() {
       // 4168: @%p157 bra 	$L__BB0_213;
       if (p157) {
         // 4174: mov.b32 {low,high}, %r1158;
-        uint low_165 = ((r1158 >> 0u) & 0xFFFFu);
+        uint low_165 = (r1158 & 0xFFFFu);
         uint high_163 = ((r1158 >> 16u) & 0xFFFFu);
         // 4175: mov.b16 %rs1643, high;}
         rs1643 = high_163;
@@ -5904,17 +5904,17 @@ void main() {
       } else {
         // 4169: bra.uni 	$L__BB0_212;
         // 4182: mov.b32 {low,high}, %r1066;
-        uint low_166 = ((r1066 >> 0u) & 0xFFFFu);
+        uint low_166 = (r1066 & 0xFFFFu);
         uint high_164 = ((r1066 >> 16u) & 0xFFFFu);
         // 4183: mov.b16 %rs1643, high;}
         rs1643 = high_164;
       }
       // 4188: {  mov.b32 %r1179, {%rs1642,%rs1643};}
-      uint r1179 = (rs1642 << 0u) | (rs1643 << 16u);
+      uint r1179 = rs1642 | (rs1643 << 16u);
       // 4191: @%p156 bra 	$L__BB0_216;
       if (p156) {
         // 4197: mov.b32 {low,high}, %r1077;
-        uint low_167 = ((r1077 >> 0u) & 0xFFFFu);
+        uint low_167 = (r1077 & 0xFFFFu);
         uint high_165 = ((r1077 >> 16u) & 0xFFFFu);
         // 4198: mov.b16 %rs1644, low;}
         rs1644 = low_167;
@@ -5922,7 +5922,7 @@ void main() {
       } else {
         // 4192: bra.uni 	$L__BB0_215;
         // 4205: mov.b32 {low,high}, %r1071;
-        uint low_168 = ((r1071 >> 0u) & 0xFFFFu);
+        uint low_168 = (r1071 & 0xFFFFu);
         uint high_166 = ((r1071 >> 16u) & 0xFFFFu);
         // 4206: mov.b16 %rs1644, low;}
         rs1644 = low_168;
@@ -5930,7 +5930,7 @@ void main() {
       // 4210: @%p157 bra 	$L__BB0_219;
       if (p157) {
         // 4216: mov.b32 {low,high}, %r1077;
-        uint low_169 = ((r1077 >> 0u) & 0xFFFFu);
+        uint low_169 = (r1077 & 0xFFFFu);
         uint high_167 = ((r1077 >> 16u) & 0xFFFFu);
         // 4217: mov.b16 %rs1645, high;}
         rs1645 = high_167;
@@ -5938,14 +5938,14 @@ void main() {
       } else {
         // 4211: bra.uni 	$L__BB0_218;
         // 4224: mov.b32 {low,high}, %r1071;
-        uint low_170 = ((r1071 >> 0u) & 0xFFFFu);
+        uint low_170 = (r1071 & 0xFFFFu);
         uint high_168 = ((r1071 >> 16u) & 0xFFFFu);
         // 4225: mov.b16 %rs1645, high;}
         rs1645 = high_168;
       }
       // 4229: mov.u32 	%r1838, _ZZ8k_outputE6sColor;
       // 4231: {  mov.b32 %r1184, {%rs1644,%rs1645};}
-      uint r1184 = (rs1644 << 0u) | (rs1645 << 16u);
+      uint r1184 = rs1644 | (rs1645 << 16u);
       // 4234: mov.u32 	%r1185, 1;
       // 4236: cvt.rn.f16.s32 %rs942, %r1185;
       uint rs942 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
@@ -5962,11 +5962,11 @@ void main() {
       // 4248: ld.shared.u16 	%rs946, [%r1234];
       uint rs946 = p2g_lds16(r1234);
       // 4250: {  mov.b32 %r1186, {%rs946,%rs946};}
-      uint r1186 = (rs946 << 0u) | (rs946 << 16u);
+      uint r1186 = rs946 | (rs946 << 16u);
       // 4254: {  mov.b32 %r1187, {%rs875,%rs875};}
-      uint r1187 = (rs875 << 0u) | (rs875 << 16u);
+      uint r1187 = rs875 | (rs875 << 16u);
       // 4258: {  mov.b32 %r1188, {%rs943,%rs943};}
-      uint r1188 = (rs943 << 0u) | (rs943 << 16u);
+      uint r1188 = rs943 | (rs943 << 16u);
       // 4262: {sub.f16x2 %r1189,%r1187,%r378;
       uint r1189 = p2g_hsub2(r1187, r378);
       // 4266: {sub.f16x2 %r1192,%r1188,%r380;
@@ -5984,7 +5984,7 @@ void main() {
       // 4290: {fma.rn.f16x2 %r1211,%r1208,%r1192,%r1204;
       uint r1211 = p2g_hfma2(r1208, r1192, r1204);
       // 4296: mov.b32         {hl, hu}, %r1211;   
-      uint hl_14 = ((r1211 >> 0u) & 0xFFFFu);
+      uint hl_14 = (r1211 & 0xFFFFu);
       uint hu_14 = ((r1211 >> 16u) & 0xFFFFu);
       // 4297: cvt.f32.f16     fl, hl;         
       uint t223 = floatBitsToUint(p2g_h2f(hl_14));
@@ -6009,17 +6009,17 @@ void main() {
       // 4305: cvt.rn.f16.f32      hu, fu;     
       hu_14 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_14)));
       // 4306: mov.b32         %r1215, {hl, hu};   
-      uint r1215 = (hl_14 << 0u) | (hu_14 << 16u);
+      uint r1215 = hl_14 | (hu_14 << 16u);
       // 4310: {fma.rn.f16x2 %r1217,%r1215,%r1186,%r1108;
       uint r1217 = p2g_hfma2(r1215, r1186, r1108);
       // 4314: {add.f16x2 %r1221,%r1112,%r1215;
       uint r1221 = p2g_hadd2(r1112, r1215);
       // 4319: mov.b32 {low,high}, %r1211;
-      uint low_171 = ((r1211 >> 0u) & 0xFFFFu);
+      uint low_171 = (r1211 & 0xFFFFu);
       uint high_169 = ((r1211 >> 16u) & 0xFFFFu);
       // 4320: mov.b16 %rs949, low;}
       // 4324: mov.b32 {low,high}, %r1130;
-      uint low_172 = ((r1130 >> 0u) & 0xFFFFu);
+      uint low_172 = (r1130 & 0xFFFFu);
       uint high_170 = ((r1130 >> 16u) & 0xFFFFu);
       // 4325: mov.b16 %rs950, low;}
       // 4329: setp.gt.f16  __$temp3, %rs949, %rs950;
@@ -6028,11 +6028,11 @@ void main() {
       // 4332: setp.ne.s16 	%p161, %rs951, 0;
       bool p161 = (bitfieldExtract(int((t225 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4335: mov.b32 {low,high}, %r1211;
-      uint low_173 = ((r1211 >> 0u) & 0xFFFFu);
+      uint low_173 = (r1211 & 0xFFFFu);
       uint high_171 = ((r1211 >> 16u) & 0xFFFFu);
       // 4336: mov.b16 %rs954, high;}
       // 4340: mov.b32 {low,high}, %r1130;
-      uint low_174 = ((r1130 >> 0u) & 0xFFFFu);
+      uint low_174 = (r1130 & 0xFFFFu);
       uint high_172 = ((r1130 >> 16u) & 0xFFFFu);
       // 4341: mov.b16 %rs955, high;}
       // 4345: setp.gt.f16  __$temp3, %rs954, %rs955;
@@ -6042,7 +6042,7 @@ void main() {
       // 4348: @%p161 bra 	$L__BB0_222;
       if (p161) {
         // 4354: mov.b32 {low,high}, %r1211;
-        uint low_175 = ((r1211 >> 0u) & 0xFFFFu);
+        uint low_175 = (r1211 & 0xFFFFu);
         uint high_173 = ((r1211 >> 16u) & 0xFFFFu);
         // 4355: mov.b16 %rs1646, low;}
         rs1646 = low_175;
@@ -6050,7 +6050,7 @@ void main() {
       } else {
         // 4349: bra.uni 	$L__BB0_221;
         // 4362: mov.b32 {low,high}, %r1130;
-        uint low_176 = ((r1130 >> 0u) & 0xFFFFu);
+        uint low_176 = (r1130 & 0xFFFFu);
         uint high_174 = ((r1130 >> 16u) & 0xFFFFu);
         // 4363: mov.b16 %rs1646, low;}
         rs1646 = low_176;
@@ -6060,7 +6060,7 @@ void main() {
       // 4368: @%p162 bra 	$L__BB0_225;
       if (p162) {
         // 4374: mov.b32 {low,high}, %r1211;
-        uint low_177 = ((r1211 >> 0u) & 0xFFFFu);
+        uint low_177 = (r1211 & 0xFFFFu);
         uint high_175 = ((r1211 >> 16u) & 0xFFFFu);
         // 4375: mov.b16 %rs1647, high;}
         rs1647 = high_175;
@@ -6068,17 +6068,17 @@ void main() {
       } else {
         // 4369: bra.uni 	$L__BB0_224;
         // 4382: mov.b32 {low,high}, %r1130;
-        uint low_178 = ((r1130 >> 0u) & 0xFFFFu);
+        uint low_178 = (r1130 & 0xFFFFu);
         uint high_176 = ((r1130 >> 16u) & 0xFFFFu);
         // 4383: mov.b16 %rs1647, high;}
         rs1647 = high_176;
       }
       // 4388: {  mov.b32 %r1239, {%rs1646,%rs1647};}
-      uint r1239 = (rs1646 << 0u) | (rs1647 << 16u);
+      uint r1239 = rs1646 | (rs1647 << 16u);
       // 4391: @%p161 bra 	$L__BB0_228;
       if (p161) {
         // 4397: mov.b32 {low,high}, %r1186;
-        uint low_179 = ((r1186 >> 0u) & 0xFFFFu);
+        uint low_179 = (r1186 & 0xFFFFu);
         uint high_177 = ((r1186 >> 16u) & 0xFFFFu);
         // 4398: mov.b16 %rs1648, low;}
         rs1648 = low_179;
@@ -6086,7 +6086,7 @@ void main() {
       } else {
         // 4392: bra.uni 	$L__BB0_227;
         // 4405: mov.b32 {low,high}, %r1135;
-        uint low_180 = ((r1135 >> 0u) & 0xFFFFu);
+        uint low_180 = (r1135 & 0xFFFFu);
         uint high_178 = ((r1135 >> 16u) & 0xFFFFu);
         // 4406: mov.b16 %rs1648, low;}
         rs1648 = low_180;
@@ -6094,7 +6094,7 @@ void main() {
       // 4410: @%p162 bra 	$L__BB0_231;
       if (p162) {
         // 4416: mov.b32 {low,high}, %r1186;
-        uint low_181 = ((r1186 >> 0u) & 0xFFFFu);
+        uint low_181 = (r1186 & 0xFFFFu);
         uint high_179 = ((r1186 >> 16u) & 0xFFFFu);
         // 4417: mov.b16 %rs1649, high;}
         rs1649 = high_179;
@@ -6102,13 +6102,13 @@ void main() {
       } else {
         // 4411: bra.uni 	$L__BB0_230;
         // 4424: mov.b32 {low,high}, %r1135;
-        uint low_182 = ((r1135 >> 0u) & 0xFFFFu);
+        uint low_182 = (r1135 & 0xFFFFu);
         uint high_180 = ((r1135 >> 16u) & 0xFFFFu);
         // 4425: mov.b16 %rs1649, high;}
         rs1649 = high_180;
       }
       // 4430: {  mov.b32 %r1244, {%rs1648,%rs1649};}
-      uint r1244 = (rs1648 << 0u) | (rs1649 << 16u);
+      uint r1244 = rs1648 | (rs1649 << 16u);
       // 4434: {sub.f16x2 %r1245,%r1187,%r379;
       uint r1245 = p2g_hsub2(r1187, r379);
       // 4438: {sub.f16x2 %r1248,%r1188,%r381;
@@ -6126,7 +6126,7 @@ void main() {
       // 4462: {fma.rn.f16x2 %r1267,%r1264,%r1248,%r1260;
       uint r1267 = p2g_hfma2(r1264, r1248, r1260);
       // 4468: mov.b32         {hl, hu}, %r1267;   
-      uint hl_15 = ((r1267 >> 0u) & 0xFFFFu);
+      uint hl_15 = (r1267 & 0xFFFFu);
       uint hu_15 = ((r1267 >> 16u) & 0xFFFFu);
       // 4469: cvt.f32.f16     fl, hl;         
       uint t227 = floatBitsToUint(p2g_h2f(hl_15));
@@ -6151,17 +6151,17 @@ void main() {
       // 4477: cvt.rn.f16.f32      hu, fu;     
       hu_15 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_15)));
       // 4478: mov.b32         %r1271, {hl, hu};   
-      uint r1271 = (hl_15 << 0u) | (hu_15 << 16u);
+      uint r1271 = hl_15 | (hu_15 << 16u);
       // 4482: {fma.rn.f16x2 %r1273,%r1271,%r1186,%r1164;
       uint r1273 = p2g_hfma2(r1271, r1186, r1164);
       // 4486: {add.f16x2 %r1277,%r1168,%r1271;
       uint r1277 = p2g_hadd2(r1168, r1271);
       // 4491: mov.b32 {low,high}, %r1267;
-      uint low_183 = ((r1267 >> 0u) & 0xFFFFu);
+      uint low_183 = (r1267 & 0xFFFFu);
       uint high_181 = ((r1267 >> 16u) & 0xFFFFu);
       // 4492: mov.b16 %rs972, low;}
       // 4496: mov.b32 {low,high}, %r1179;
-      uint low_184 = ((r1179 >> 0u) & 0xFFFFu);
+      uint low_184 = (r1179 & 0xFFFFu);
       uint high_182 = ((r1179 >> 16u) & 0xFFFFu);
       // 4497: mov.b16 %rs973, low;}
       // 4501: setp.gt.f16  __$temp3, %rs972, %rs973;
@@ -6170,11 +6170,11 @@ void main() {
       // 4504: setp.ne.s16 	%p165, %rs974, 0;
       bool p165 = (bitfieldExtract(int((t229 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4507: mov.b32 {low,high}, %r1267;
-      uint low_185 = ((r1267 >> 0u) & 0xFFFFu);
+      uint low_185 = (r1267 & 0xFFFFu);
       uint high_183 = ((r1267 >> 16u) & 0xFFFFu);
       // 4508: mov.b16 %rs977, high;}
       // 4512: mov.b32 {low,high}, %r1179;
-      uint low_186 = ((r1179 >> 0u) & 0xFFFFu);
+      uint low_186 = (r1179 & 0xFFFFu);
       uint high_184 = ((r1179 >> 16u) & 0xFFFFu);
       // 4513: mov.b16 %rs978, high;}
       // 4517: setp.gt.f16  __$temp3, %rs977, %rs978;
@@ -6184,7 +6184,7 @@ void main() {
       // 4520: @%p165 bra 	$L__BB0_234;
       if (p165) {
         // 4526: mov.b32 {low,high}, %r1267;
-        uint low_187 = ((r1267 >> 0u) & 0xFFFFu);
+        uint low_187 = (r1267 & 0xFFFFu);
         uint high_185 = ((r1267 >> 16u) & 0xFFFFu);
         // 4527: mov.b16 %rs1650, low;}
         rs1650 = low_187;
@@ -6192,7 +6192,7 @@ void main() {
       } else {
         // 4521: bra.uni 	$L__BB0_233;
         // 4534: mov.b32 {low,high}, %r1179;
-        uint low_188 = ((r1179 >> 0u) & 0xFFFFu);
+        uint low_188 = (r1179 & 0xFFFFu);
         uint high_186 = ((r1179 >> 16u) & 0xFFFFu);
         // 4535: mov.b16 %rs1650, low;}
         rs1650 = low_188;
@@ -6202,7 +6202,7 @@ void main() {
       // 4540: @%p166 bra 	$L__BB0_237;
       if (p166) {
         // 4546: mov.b32 {low,high}, %r1267;
-        uint low_189 = ((r1267 >> 0u) & 0xFFFFu);
+        uint low_189 = (r1267 & 0xFFFFu);
         uint high_187 = ((r1267 >> 16u) & 0xFFFFu);
         // 4547: mov.b16 %rs1651, high;}
         rs1651 = high_187;
@@ -6210,17 +6210,17 @@ void main() {
       } else {
         // 4541: bra.uni 	$L__BB0_236;
         // 4554: mov.b32 {low,high}, %r1179;
-        uint low_190 = ((r1179 >> 0u) & 0xFFFFu);
+        uint low_190 = (r1179 & 0xFFFFu);
         uint high_188 = ((r1179 >> 16u) & 0xFFFFu);
         // 4555: mov.b16 %rs1651, high;}
         rs1651 = high_188;
       }
       // 4560: {  mov.b32 %r1288, {%rs1650,%rs1651};}
-      uint r1288 = (rs1650 << 0u) | (rs1651 << 16u);
+      uint r1288 = rs1650 | (rs1651 << 16u);
       // 4563: @%p165 bra 	$L__BB0_240;
       if (p165) {
         // 4569: mov.b32 {low,high}, %r1186;
-        uint low_191 = ((r1186 >> 0u) & 0xFFFFu);
+        uint low_191 = (r1186 & 0xFFFFu);
         uint high_189 = ((r1186 >> 16u) & 0xFFFFu);
         // 4570: mov.b16 %rs1652, low;}
         rs1652 = low_191;
@@ -6228,7 +6228,7 @@ void main() {
       } else {
         // 4564: bra.uni 	$L__BB0_239;
         // 4577: mov.b32 {low,high}, %r1184;
-        uint low_192 = ((r1184 >> 0u) & 0xFFFFu);
+        uint low_192 = (r1184 & 0xFFFFu);
         uint high_190 = ((r1184 >> 16u) & 0xFFFFu);
         // 4578: mov.b16 %rs1652, low;}
         rs1652 = low_192;
@@ -6236,7 +6236,7 @@ void main() {
       // 4582: @%p166 bra 	$L__BB0_243;
       if (p166) {
         // 4588: mov.b32 {low,high}, %r1186;
-        uint low_193 = ((r1186 >> 0u) & 0xFFFFu);
+        uint low_193 = (r1186 & 0xFFFFu);
         uint high_191 = ((r1186 >> 16u) & 0xFFFFu);
         // 4589: mov.b16 %rs1653, high;}
         rs1653 = high_191;
@@ -6244,7 +6244,7 @@ void main() {
       } else {
         // 4583: bra.uni 	$L__BB0_242;
         // 4596: mov.b32 {low,high}, %r1184;
-        uint low_194 = ((r1184 >> 0u) & 0xFFFFu);
+        uint low_194 = (r1184 & 0xFFFFu);
         uint high_192 = ((r1184 >> 16u) & 0xFFFFu);
         // 4597: mov.b16 %rs1653, high;}
         rs1653 = high_192;
@@ -6252,7 +6252,7 @@ void main() {
       // 4601: mov.u32 	%r1839, _ZZ8k_outputE6sColor;
       // 4602: mov.u32 	%r1294, 2;
       // 4604: {  mov.b32 %r1293, {%rs1652,%rs1653};}
-      uint r1293 = (rs1652 << 0u) | (rs1653 << 16u);
+      uint r1293 = rs1652 | (rs1653 << 16u);
       // 4608: cvt.rn.f16.s32 %rs994, %r1294;
       uint rs994 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 4611: {add.f16 %rs995,%rs885,%rs994;
@@ -6268,11 +6268,11 @@ void main() {
       // 4620: ld.shared.u16 	%rs998, [%r1343];
       uint rs998 = p2g_lds16(r1343);
       // 4622: {  mov.b32 %r1295, {%rs998,%rs998};}
-      uint r1295 = (rs998 << 0u) | (rs998 << 16u);
+      uint r1295 = rs998 | (rs998 << 16u);
       // 4626: {  mov.b32 %r1296, {%rs875,%rs875};}
-      uint r1296 = (rs875 << 0u) | (rs875 << 16u);
+      uint r1296 = rs875 | (rs875 << 16u);
       // 4630: {  mov.b32 %r1297, {%rs995,%rs995};}
-      uint r1297 = (rs995 << 0u) | (rs995 << 16u);
+      uint r1297 = rs995 | (rs995 << 16u);
       // 4634: {sub.f16x2 %r1298,%r1296,%r378;
       uint r1298 = p2g_hsub2(r1296, r378);
       // 4638: {sub.f16x2 %r1301,%r1297,%r380;
@@ -6290,7 +6290,7 @@ void main() {
       // 4662: {fma.rn.f16x2 %r1320,%r1317,%r1301,%r1313;
       uint r1320 = p2g_hfma2(r1317, r1301, r1313);
       // 4668: mov.b32         {hl, hu}, %r1320;   
-      uint hl_16 = ((r1320 >> 0u) & 0xFFFFu);
+      uint hl_16 = (r1320 & 0xFFFFu);
       uint hu_16 = ((r1320 >> 16u) & 0xFFFFu);
       // 4669: cvt.f32.f16     fl, hl;         
       uint t231 = floatBitsToUint(p2g_h2f(hl_16));
@@ -6315,17 +6315,17 @@ void main() {
       // 4677: cvt.rn.f16.f32      hu, fu;     
       hu_16 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_16)));
       // 4678: mov.b32         %r1324, {hl, hu};   
-      uint r1324 = (hl_16 << 0u) | (hu_16 << 16u);
+      uint r1324 = hl_16 | (hu_16 << 16u);
       // 4682: {fma.rn.f16x2 %r1326,%r1324,%r1295,%r1217;
       uint r1326 = p2g_hfma2(r1324, r1295, r1217);
       // 4686: {add.f16x2 %r1330,%r1221,%r1324;
       uint r1330 = p2g_hadd2(r1221, r1324);
       // 4691: mov.b32 {low,high}, %r1320;
-      uint low_195 = ((r1320 >> 0u) & 0xFFFFu);
+      uint low_195 = (r1320 & 0xFFFFu);
       uint high_193 = ((r1320 >> 16u) & 0xFFFFu);
       // 4692: mov.b16 %rs1001, low;}
       // 4696: mov.b32 {low,high}, %r1239;
-      uint low_196 = ((r1239 >> 0u) & 0xFFFFu);
+      uint low_196 = (r1239 & 0xFFFFu);
       uint high_194 = ((r1239 >> 16u) & 0xFFFFu);
       // 4697: mov.b16 %rs1002, low;}
       // 4701: setp.gt.f16  __$temp3, %rs1001, %rs1002;
@@ -6334,11 +6334,11 @@ void main() {
       // 4704: setp.ne.s16 	%p170, %rs1003, 0;
       bool p170 = (bitfieldExtract(int((t233 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4707: mov.b32 {low,high}, %r1320;
-      uint low_197 = ((r1320 >> 0u) & 0xFFFFu);
+      uint low_197 = (r1320 & 0xFFFFu);
       uint high_195 = ((r1320 >> 16u) & 0xFFFFu);
       // 4708: mov.b16 %rs1006, high;}
       // 4712: mov.b32 {low,high}, %r1239;
-      uint low_198 = ((r1239 >> 0u) & 0xFFFFu);
+      uint low_198 = (r1239 & 0xFFFFu);
       uint high_196 = ((r1239 >> 16u) & 0xFFFFu);
       // 4713: mov.b16 %rs1007, high;}
       // 4717: setp.gt.f16  __$temp3, %rs1006, %rs1007;
@@ -6348,7 +6348,7 @@ void main() {
       // 4720: @%p170 bra 	$L__BB0_246;
       if (p170) {
         // 4726: mov.b32 {low,high}, %r1320;
-        uint low_199 = ((r1320 >> 0u) & 0xFFFFu);
+        uint low_199 = (r1320 & 0xFFFFu);
         uint high_197 = ((r1320 >> 16u) & 0xFFFFu);
         // 4727: mov.b16 %rs1654, low;}
         rs1654 = low_199;
@@ -6356,7 +6356,7 @@ void main() {
       } else {
         // 4721: bra.uni 	$L__BB0_245;
         // 4734: mov.b32 {low,high}, %r1239;
-        uint low_200 = ((r1239 >> 0u) & 0xFFFFu);
+        uint low_200 = (r1239 & 0xFFFFu);
         uint high_198 = ((r1239 >> 16u) & 0xFFFFu);
         // 4735: mov.b16 %rs1654, low;}
         rs1654 = low_200;
@@ -6366,7 +6366,7 @@ void main() {
       // 4740: @%p171 bra 	$L__BB0_249;
       if (p171) {
         // 4746: mov.b32 {low,high}, %r1320;
-        uint low_201 = ((r1320 >> 0u) & 0xFFFFu);
+        uint low_201 = (r1320 & 0xFFFFu);
         uint high_199 = ((r1320 >> 16u) & 0xFFFFu);
         // 4747: mov.b16 %rs1655, high;}
         rs1655 = high_199;
@@ -6374,17 +6374,17 @@ void main() {
       } else {
         // 4741: bra.uni 	$L__BB0_248;
         // 4754: mov.b32 {low,high}, %r1239;
-        uint low_202 = ((r1239 >> 0u) & 0xFFFFu);
+        uint low_202 = (r1239 & 0xFFFFu);
         uint high_200 = ((r1239 >> 16u) & 0xFFFFu);
         // 4755: mov.b16 %rs1655, high;}
         rs1655 = high_200;
       }
       // 4760: {  mov.b32 %r1348, {%rs1654,%rs1655};}
-      uint r1348 = (rs1654 << 0u) | (rs1655 << 16u);
+      uint r1348 = rs1654 | (rs1655 << 16u);
       // 4763: @%p170 bra 	$L__BB0_252;
       if (p170) {
         // 4769: mov.b32 {low,high}, %r1295;
-        uint low_203 = ((r1295 >> 0u) & 0xFFFFu);
+        uint low_203 = (r1295 & 0xFFFFu);
         uint high_201 = ((r1295 >> 16u) & 0xFFFFu);
         // 4770: mov.b16 %rs1656, low;}
         rs1656 = low_203;
@@ -6392,7 +6392,7 @@ void main() {
       } else {
         // 4764: bra.uni 	$L__BB0_251;
         // 4777: mov.b32 {low,high}, %r1244;
-        uint low_204 = ((r1244 >> 0u) & 0xFFFFu);
+        uint low_204 = (r1244 & 0xFFFFu);
         uint high_202 = ((r1244 >> 16u) & 0xFFFFu);
         // 4778: mov.b16 %rs1656, low;}
         rs1656 = low_204;
@@ -6400,7 +6400,7 @@ void main() {
       // 4782: @%p171 bra 	$L__BB0_255;
       if (p171) {
         // 4788: mov.b32 {low,high}, %r1295;
-        uint low_205 = ((r1295 >> 0u) & 0xFFFFu);
+        uint low_205 = (r1295 & 0xFFFFu);
         uint high_203 = ((r1295 >> 16u) & 0xFFFFu);
         // 4789: mov.b16 %rs1657, high;}
         rs1657 = high_203;
@@ -6408,13 +6408,13 @@ void main() {
       } else {
         // 4783: bra.uni 	$L__BB0_254;
         // 4796: mov.b32 {low,high}, %r1244;
-        uint low_206 = ((r1244 >> 0u) & 0xFFFFu);
+        uint low_206 = (r1244 & 0xFFFFu);
         uint high_204 = ((r1244 >> 16u) & 0xFFFFu);
         // 4797: mov.b16 %rs1657, high;}
         rs1657 = high_204;
       }
       // 4802: {  mov.b32 %r1353, {%rs1656,%rs1657};}
-      uint r1353 = (rs1656 << 0u) | (rs1657 << 16u);
+      uint r1353 = rs1656 | (rs1657 << 16u);
       // 4806: {sub.f16x2 %r1354,%r1296,%r379;
       uint r1354 = p2g_hsub2(r1296, r379);
       // 4810: {sub.f16x2 %r1357,%r1297,%r381;
@@ -6432,7 +6432,7 @@ void main() {
       // 4834: {fma.rn.f16x2 %r1376,%r1373,%r1357,%r1369;
       uint r1376 = p2g_hfma2(r1373, r1357, r1369);
       // 4840: mov.b32         {hl, hu}, %r1376;   
-      uint hl_17 = ((r1376 >> 0u) & 0xFFFFu);
+      uint hl_17 = (r1376 & 0xFFFFu);
       uint hu_17 = ((r1376 >> 16u) & 0xFFFFu);
       // 4841: cvt.f32.f16     fl, hl;         
       uint t235 = floatBitsToUint(p2g_h2f(hl_17));
@@ -6457,17 +6457,17 @@ void main() {
       // 4849: cvt.rn.f16.f32      hu, fu;     
       hu_17 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_17)));
       // 4850: mov.b32         %r1380, {hl, hu};   
-      uint r1380 = (hl_17 << 0u) | (hu_17 << 16u);
+      uint r1380 = hl_17 | (hu_17 << 16u);
       // 4854: {fma.rn.f16x2 %r1382,%r1380,%r1295,%r1273;
       uint r1382 = p2g_hfma2(r1380, r1295, r1273);
       // 4858: {add.f16x2 %r1386,%r1277,%r1380;
       uint r1386 = p2g_hadd2(r1277, r1380);
       // 4863: mov.b32 {low,high}, %r1376;
-      uint low_207 = ((r1376 >> 0u) & 0xFFFFu);
+      uint low_207 = (r1376 & 0xFFFFu);
       uint high_205 = ((r1376 >> 16u) & 0xFFFFu);
       // 4864: mov.b16 %rs1024, low;}
       // 4868: mov.b32 {low,high}, %r1288;
-      uint low_208 = ((r1288 >> 0u) & 0xFFFFu);
+      uint low_208 = (r1288 & 0xFFFFu);
       uint high_206 = ((r1288 >> 16u) & 0xFFFFu);
       // 4869: mov.b16 %rs1025, low;}
       // 4873: setp.gt.f16  __$temp3, %rs1024, %rs1025;
@@ -6476,11 +6476,11 @@ void main() {
       // 4876: setp.ne.s16 	%p174, %rs1026, 0;
       bool p174 = (bitfieldExtract(int((t237 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 4879: mov.b32 {low,high}, %r1376;
-      uint low_209 = ((r1376 >> 0u) & 0xFFFFu);
+      uint low_209 = (r1376 & 0xFFFFu);
       uint high_207 = ((r1376 >> 16u) & 0xFFFFu);
       // 4880: mov.b16 %rs1029, high;}
       // 4884: mov.b32 {low,high}, %r1288;
-      uint low_210 = ((r1288 >> 0u) & 0xFFFFu);
+      uint low_210 = (r1288 & 0xFFFFu);
       uint high_208 = ((r1288 >> 16u) & 0xFFFFu);
       // 4885: mov.b16 %rs1030, high;}
       // 4889: setp.gt.f16  __$temp3, %rs1029, %rs1030;
@@ -6490,7 +6490,7 @@ void main() {
       // 4892: @%p174 bra 	$L__BB0_258;
       if (p174) {
         // 4898: mov.b32 {low,high}, %r1376;
-        uint low_211 = ((r1376 >> 0u) & 0xFFFFu);
+        uint low_211 = (r1376 & 0xFFFFu);
         uint high_209 = ((r1376 >> 16u) & 0xFFFFu);
         // 4899: mov.b16 %rs1658, low;}
         rs1658 = low_211;
@@ -6498,7 +6498,7 @@ void main() {
       } else {
         // 4893: bra.uni 	$L__BB0_257;
         // 4906: mov.b32 {low,high}, %r1288;
-        uint low_212 = ((r1288 >> 0u) & 0xFFFFu);
+        uint low_212 = (r1288 & 0xFFFFu);
         uint high_210 = ((r1288 >> 16u) & 0xFFFFu);
         // 4907: mov.b16 %rs1658, low;}
         rs1658 = low_212;
@@ -6508,7 +6508,7 @@ void main() {
       // 4912: @%p175 bra 	$L__BB0_261;
       if (p175) {
         // 4918: mov.b32 {low,high}, %r1376;
-        uint low_213 = ((r1376 >> 0u) & 0xFFFFu);
+        uint low_213 = (r1376 & 0xFFFFu);
         uint high_211 = ((r1376 >> 16u) & 0xFFFFu);
         // 4919: mov.b16 %rs1659, high;}
         rs1659 = high_211;
@@ -6516,17 +6516,17 @@ void main() {
       } else {
         // 4913: bra.uni 	$L__BB0_260;
         // 4926: mov.b32 {low,high}, %r1288;
-        uint low_214 = ((r1288 >> 0u) & 0xFFFFu);
+        uint low_214 = (r1288 & 0xFFFFu);
         uint high_212 = ((r1288 >> 16u) & 0xFFFFu);
         // 4927: mov.b16 %rs1659, high;}
         rs1659 = high_212;
       }
       // 4932: {  mov.b32 %r1397, {%rs1658,%rs1659};}
-      uint r1397 = (rs1658 << 0u) | (rs1659 << 16u);
+      uint r1397 = rs1658 | (rs1659 << 16u);
       // 4935: @%p174 bra 	$L__BB0_264;
       if (p174) {
         // 4941: mov.b32 {low,high}, %r1295;
-        uint low_215 = ((r1295 >> 0u) & 0xFFFFu);
+        uint low_215 = (r1295 & 0xFFFFu);
         uint high_213 = ((r1295 >> 16u) & 0xFFFFu);
         // 4942: mov.b16 %rs1660, low;}
         rs1660 = low_215;
@@ -6534,7 +6534,7 @@ void main() {
       } else {
         // 4936: bra.uni 	$L__BB0_263;
         // 4949: mov.b32 {low,high}, %r1293;
-        uint low_216 = ((r1293 >> 0u) & 0xFFFFu);
+        uint low_216 = (r1293 & 0xFFFFu);
         uint high_214 = ((r1293 >> 16u) & 0xFFFFu);
         // 4950: mov.b16 %rs1660, low;}
         rs1660 = low_216;
@@ -6542,7 +6542,7 @@ void main() {
       // 4954: @%p175 bra 	$L__BB0_267;
       if (p175) {
         // 4960: mov.b32 {low,high}, %r1295;
-        uint low_217 = ((r1295 >> 0u) & 0xFFFFu);
+        uint low_217 = (r1295 & 0xFFFFu);
         uint high_215 = ((r1295 >> 16u) & 0xFFFFu);
         // 4961: mov.b16 %rs1661, high;}
         rs1661 = high_215;
@@ -6550,7 +6550,7 @@ void main() {
       } else {
         // 4955: bra.uni 	$L__BB0_266;
         // 4968: mov.b32 {low,high}, %r1293;
-        uint low_218 = ((r1293 >> 0u) & 0xFFFFu);
+        uint low_218 = (r1293 & 0xFFFFu);
         uint high_216 = ((r1293 >> 16u) & 0xFFFFu);
         // 4969: mov.b16 %rs1661, high;}
         rs1661 = high_216;
@@ -6558,7 +6558,7 @@ void main() {
       // 4973: mov.u32 	%r1840, _ZZ8k_outputE6sColor;
       // 4974: mov.u32 	%r1407, 0;
       // 4976: {  mov.b32 %r1402, {%rs1660,%rs1661};}
-      uint r1402 = (rs1660 << 0u) | (rs1661 << 16u);
+      uint r1402 = rs1660 | (rs1661 << 16u);
       // 4979: mov.u32 	%r1404, 3;
       uint r1404 = 3u;
       // 4981: cvt.rn.f16.s32 %rs1046, %r1404;
@@ -6590,11 +6590,11 @@ void main() {
       // 5019: ld.shared.u16 	%rs1066, [%r1456];
       uint rs1066 = p2g_lds16(r1456);
       // 5021: {  mov.b32 %r1408, {%rs1066,%rs1066};}
-      uint r1408 = (rs1066 << 0u) | (rs1066 << 16u);
+      uint r1408 = rs1066 | (rs1066 << 16u);
       // 5025: {  mov.b32 %r1409, {%rs1047,%rs1047};}
-      uint r1409 = (rs1047 << 0u) | (rs1047 << 16u);
+      uint r1409 = rs1047 | (rs1047 << 16u);
       // 5029: {  mov.b32 %r1410, {%rs1063,%rs1063};}
-      uint r1410 = (rs1063 << 0u) | (rs1063 << 16u);
+      uint r1410 = rs1063 | (rs1063 << 16u);
       // 5033: {sub.f16x2 %r1411,%r1409,%r378;
       uint r1411 = p2g_hsub2(r1409, r378);
       // 5037: {sub.f16x2 %r1414,%r1410,%r380;
@@ -6612,7 +6612,7 @@ void main() {
       // 5061: {fma.rn.f16x2 %r1433,%r1430,%r1414,%r1426;
       uint r1433 = p2g_hfma2(r1430, r1414, r1426);
       // 5067: mov.b32         {hl, hu}, %r1433;   
-      uint hl_18 = ((r1433 >> 0u) & 0xFFFFu);
+      uint hl_18 = (r1433 & 0xFFFFu);
       uint hu_18 = ((r1433 >> 16u) & 0xFFFFu);
       // 5068: cvt.f32.f16     fl, hl;         
       uint t239 = floatBitsToUint(p2g_h2f(hl_18));
@@ -6637,17 +6637,17 @@ void main() {
       // 5076: cvt.rn.f16.f32      hu, fu;     
       hu_18 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_18)));
       // 5077: mov.b32         %r1437, {hl, hu};   
-      uint r1437 = (hl_18 << 0u) | (hu_18 << 16u);
+      uint r1437 = hl_18 | (hu_18 << 16u);
       // 5081: {fma.rn.f16x2 %r1439,%r1437,%r1408,%r1326;
       uint r1439 = p2g_hfma2(r1437, r1408, r1326);
       // 5085: {add.f16x2 %r1443,%r1330,%r1437;
       uint r1443 = p2g_hadd2(r1330, r1437);
       // 5090: mov.b32 {low,high}, %r1433;
-      uint low_219 = ((r1433 >> 0u) & 0xFFFFu);
+      uint low_219 = (r1433 & 0xFFFFu);
       uint high_217 = ((r1433 >> 16u) & 0xFFFFu);
       // 5091: mov.b16 %rs1069, low;}
       // 5095: mov.b32 {low,high}, %r1348;
-      uint low_220 = ((r1348 >> 0u) & 0xFFFFu);
+      uint low_220 = (r1348 & 0xFFFFu);
       uint high_218 = ((r1348 >> 16u) & 0xFFFFu);
       // 5096: mov.b16 %rs1070, low;}
       // 5100: setp.gt.f16  __$temp3, %rs1069, %rs1070;
@@ -6656,11 +6656,11 @@ void main() {
       // 5103: setp.ne.s16 	%p179, %rs1071, 0;
       bool p179 = (bitfieldExtract(int((t241 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5106: mov.b32 {low,high}, %r1433;
-      uint low_221 = ((r1433 >> 0u) & 0xFFFFu);
+      uint low_221 = (r1433 & 0xFFFFu);
       uint high_219 = ((r1433 >> 16u) & 0xFFFFu);
       // 5107: mov.b16 %rs1074, high;}
       // 5111: mov.b32 {low,high}, %r1348;
-      uint low_222 = ((r1348 >> 0u) & 0xFFFFu);
+      uint low_222 = (r1348 & 0xFFFFu);
       uint high_220 = ((r1348 >> 16u) & 0xFFFFu);
       // 5112: mov.b16 %rs1075, high;}
       // 5116: setp.gt.f16  __$temp3, %rs1074, %rs1075;
@@ -6670,7 +6670,7 @@ void main() {
       // 5119: @%p179 bra 	$L__BB0_270;
       if (p179) {
         // 5125: mov.b32 {low,high}, %r1433;
-        uint low_223 = ((r1433 >> 0u) & 0xFFFFu);
+        uint low_223 = (r1433 & 0xFFFFu);
         uint high_221 = ((r1433 >> 16u) & 0xFFFFu);
         // 5126: mov.b16 %rs1662, low;}
         rs1662 = low_223;
@@ -6678,7 +6678,7 @@ void main() {
       } else {
         // 5120: bra.uni 	$L__BB0_269;
         // 5133: mov.b32 {low,high}, %r1348;
-        uint low_224 = ((r1348 >> 0u) & 0xFFFFu);
+        uint low_224 = (r1348 & 0xFFFFu);
         uint high_222 = ((r1348 >> 16u) & 0xFFFFu);
         // 5134: mov.b16 %rs1662, low;}
         rs1662 = low_224;
@@ -6688,7 +6688,7 @@ void main() {
       // 5139: @%p180 bra 	$L__BB0_273;
       if (p180) {
         // 5145: mov.b32 {low,high}, %r1433;
-        uint low_225 = ((r1433 >> 0u) & 0xFFFFu);
+        uint low_225 = (r1433 & 0xFFFFu);
         uint high_223 = ((r1433 >> 16u) & 0xFFFFu);
         // 5146: mov.b16 %rs1663, high;}
         rs1663 = high_223;
@@ -6696,17 +6696,17 @@ void main() {
       } else {
         // 5140: bra.uni 	$L__BB0_272;
         // 5153: mov.b32 {low,high}, %r1348;
-        uint low_226 = ((r1348 >> 0u) & 0xFFFFu);
+        uint low_226 = (r1348 & 0xFFFFu);
         uint high_224 = ((r1348 >> 16u) & 0xFFFFu);
         // 5154: mov.b16 %rs1663, high;}
         rs1663 = high_224;
       }
       // 5159: {  mov.b32 %r1461, {%rs1662,%rs1663};}
-      uint r1461 = (rs1662 << 0u) | (rs1663 << 16u);
+      uint r1461 = rs1662 | (rs1663 << 16u);
       // 5162: @%p179 bra 	$L__BB0_276;
       if (p179) {
         // 5168: mov.b32 {low,high}, %r1408;
-        uint low_227 = ((r1408 >> 0u) & 0xFFFFu);
+        uint low_227 = (r1408 & 0xFFFFu);
         uint high_225 = ((r1408 >> 16u) & 0xFFFFu);
         // 5169: mov.b16 %rs1664, low;}
         rs1664 = low_227;
@@ -6714,7 +6714,7 @@ void main() {
       } else {
         // 5163: bra.uni 	$L__BB0_275;
         // 5176: mov.b32 {low,high}, %r1353;
-        uint low_228 = ((r1353 >> 0u) & 0xFFFFu);
+        uint low_228 = (r1353 & 0xFFFFu);
         uint high_226 = ((r1353 >> 16u) & 0xFFFFu);
         // 5177: mov.b16 %rs1664, low;}
         rs1664 = low_228;
@@ -6722,7 +6722,7 @@ void main() {
       // 5181: @%p180 bra 	$L__BB0_279;
       if (p180) {
         // 5187: mov.b32 {low,high}, %r1408;
-        uint low_229 = ((r1408 >> 0u) & 0xFFFFu);
+        uint low_229 = (r1408 & 0xFFFFu);
         uint high_227 = ((r1408 >> 16u) & 0xFFFFu);
         // 5188: mov.b16 %rs1665, high;}
         rs1665 = high_227;
@@ -6730,13 +6730,13 @@ void main() {
       } else {
         // 5182: bra.uni 	$L__BB0_278;
         // 5195: mov.b32 {low,high}, %r1353;
-        uint low_230 = ((r1353 >> 0u) & 0xFFFFu);
+        uint low_230 = (r1353 & 0xFFFFu);
         uint high_228 = ((r1353 >> 16u) & 0xFFFFu);
         // 5196: mov.b16 %rs1665, high;}
         rs1665 = high_228;
       }
       // 5201: {  mov.b32 %r1466, {%rs1664,%rs1665};}
-      uint r1466 = (rs1664 << 0u) | (rs1665 << 16u);
+      uint r1466 = rs1664 | (rs1665 << 16u);
       // 5205: {sub.f16x2 %r1467,%r1409,%r379;
       uint r1467 = p2g_hsub2(r1409, r379);
       // 5209: {sub.f16x2 %r1470,%r1410,%r381;
@@ -6754,7 +6754,7 @@ void main() {
       // 5233: {fma.rn.f16x2 %r1489,%r1486,%r1470,%r1482;
       uint r1489 = p2g_hfma2(r1486, r1470, r1482);
       // 5239: mov.b32         {hl, hu}, %r1489;   
-      uint hl_19 = ((r1489 >> 0u) & 0xFFFFu);
+      uint hl_19 = (r1489 & 0xFFFFu);
       uint hu_19 = ((r1489 >> 16u) & 0xFFFFu);
       // 5240: cvt.f32.f16     fl, hl;         
       uint t243 = floatBitsToUint(p2g_h2f(hl_19));
@@ -6779,17 +6779,17 @@ void main() {
       // 5248: cvt.rn.f16.f32      hu, fu;     
       hu_19 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_19)));
       // 5249: mov.b32         %r1493, {hl, hu};   
-      uint r1493 = (hl_19 << 0u) | (hu_19 << 16u);
+      uint r1493 = hl_19 | (hu_19 << 16u);
       // 5253: {fma.rn.f16x2 %r1495,%r1493,%r1408,%r1382;
       uint r1495 = p2g_hfma2(r1493, r1408, r1382);
       // 5257: {add.f16x2 %r1499,%r1386,%r1493;
       uint r1499 = p2g_hadd2(r1386, r1493);
       // 5262: mov.b32 {low,high}, %r1489;
-      uint low_231 = ((r1489 >> 0u) & 0xFFFFu);
+      uint low_231 = (r1489 & 0xFFFFu);
       uint high_229 = ((r1489 >> 16u) & 0xFFFFu);
       // 5263: mov.b16 %rs1092, low;}
       // 5267: mov.b32 {low,high}, %r1397;
-      uint low_232 = ((r1397 >> 0u) & 0xFFFFu);
+      uint low_232 = (r1397 & 0xFFFFu);
       uint high_230 = ((r1397 >> 16u) & 0xFFFFu);
       // 5268: mov.b16 %rs1093, low;}
       // 5272: setp.gt.f16  __$temp3, %rs1092, %rs1093;
@@ -6798,11 +6798,11 @@ void main() {
       // 5275: setp.ne.s16 	%p183, %rs1094, 0;
       bool p183 = (bitfieldExtract(int((t245 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5278: mov.b32 {low,high}, %r1489;
-      uint low_233 = ((r1489 >> 0u) & 0xFFFFu);
+      uint low_233 = (r1489 & 0xFFFFu);
       uint high_231 = ((r1489 >> 16u) & 0xFFFFu);
       // 5279: mov.b16 %rs1097, high;}
       // 5283: mov.b32 {low,high}, %r1397;
-      uint low_234 = ((r1397 >> 0u) & 0xFFFFu);
+      uint low_234 = (r1397 & 0xFFFFu);
       uint high_232 = ((r1397 >> 16u) & 0xFFFFu);
       // 5284: mov.b16 %rs1098, high;}
       // 5288: setp.gt.f16  __$temp3, %rs1097, %rs1098;
@@ -6812,7 +6812,7 @@ void main() {
       // 5291: @%p183 bra 	$L__BB0_282;
       if (p183) {
         // 5297: mov.b32 {low,high}, %r1489;
-        uint low_235 = ((r1489 >> 0u) & 0xFFFFu);
+        uint low_235 = (r1489 & 0xFFFFu);
         uint high_233 = ((r1489 >> 16u) & 0xFFFFu);
         // 5298: mov.b16 %rs1666, low;}
         rs1666 = low_235;
@@ -6820,7 +6820,7 @@ void main() {
       } else {
         // 5292: bra.uni 	$L__BB0_281;
         // 5305: mov.b32 {low,high}, %r1397;
-        uint low_236 = ((r1397 >> 0u) & 0xFFFFu);
+        uint low_236 = (r1397 & 0xFFFFu);
         uint high_234 = ((r1397 >> 16u) & 0xFFFFu);
         // 5306: mov.b16 %rs1666, low;}
         rs1666 = low_236;
@@ -6830,7 +6830,7 @@ void main() {
       // 5311: @%p184 bra 	$L__BB0_285;
       if (p184) {
         // 5317: mov.b32 {low,high}, %r1489;
-        uint low_237 = ((r1489 >> 0u) & 0xFFFFu);
+        uint low_237 = (r1489 & 0xFFFFu);
         uint high_235 = ((r1489 >> 16u) & 0xFFFFu);
         // 5318: mov.b16 %rs1667, high;}
         rs1667 = high_235;
@@ -6838,17 +6838,17 @@ void main() {
       } else {
         // 5312: bra.uni 	$L__BB0_284;
         // 5325: mov.b32 {low,high}, %r1397;
-        uint low_238 = ((r1397 >> 0u) & 0xFFFFu);
+        uint low_238 = (r1397 & 0xFFFFu);
         uint high_236 = ((r1397 >> 16u) & 0xFFFFu);
         // 5326: mov.b16 %rs1667, high;}
         rs1667 = high_236;
       }
       // 5331: {  mov.b32 %r1510, {%rs1666,%rs1667};}
-      uint r1510 = (rs1666 << 0u) | (rs1667 << 16u);
+      uint r1510 = rs1666 | (rs1667 << 16u);
       // 5334: @%p183 bra 	$L__BB0_288;
       if (p183) {
         // 5340: mov.b32 {low,high}, %r1408;
-        uint low_239 = ((r1408 >> 0u) & 0xFFFFu);
+        uint low_239 = (r1408 & 0xFFFFu);
         uint high_237 = ((r1408 >> 16u) & 0xFFFFu);
         // 5341: mov.b16 %rs1668, low;}
         rs1668 = low_239;
@@ -6856,7 +6856,7 @@ void main() {
       } else {
         // 5335: bra.uni 	$L__BB0_287;
         // 5348: mov.b32 {low,high}, %r1402;
-        uint low_240 = ((r1402 >> 0u) & 0xFFFFu);
+        uint low_240 = (r1402 & 0xFFFFu);
         uint high_238 = ((r1402 >> 16u) & 0xFFFFu);
         // 5349: mov.b16 %rs1668, low;}
         rs1668 = low_240;
@@ -6864,7 +6864,7 @@ void main() {
       // 5353: @%p184 bra 	$L__BB0_291;
       if (p184) {
         // 5359: mov.b32 {low,high}, %r1408;
-        uint low_241 = ((r1408 >> 0u) & 0xFFFFu);
+        uint low_241 = (r1408 & 0xFFFFu);
         uint high_239 = ((r1408 >> 16u) & 0xFFFFu);
         // 5360: mov.b16 %rs1669, high;}
         rs1669 = high_239;
@@ -6872,14 +6872,14 @@ void main() {
       } else {
         // 5354: bra.uni 	$L__BB0_290;
         // 5367: mov.b32 {low,high}, %r1402;
-        uint low_242 = ((r1402 >> 0u) & 0xFFFFu);
+        uint low_242 = (r1402 & 0xFFFFu);
         uint high_240 = ((r1402 >> 16u) & 0xFFFFu);
         // 5368: mov.b16 %rs1669, high;}
         rs1669 = high_240;
       }
       // 5372: mov.u32 	%r1841, _ZZ8k_outputE6sColor;
       // 5374: {  mov.b32 %r1515, {%rs1668,%rs1669};}
-      uint r1515 = (rs1668 << 0u) | (rs1669 << 16u);
+      uint r1515 = rs1668 | (rs1669 << 16u);
       // 5377: mov.u32 	%r1516, 1;
       // 5379: cvt.rn.f16.s32 %rs1114, %r1516;
       uint rs1114 = p2g_f2h_rn(p2g_s2f32(int(int(1u)), 4));
@@ -6896,11 +6896,11 @@ void main() {
       // 5391: ld.shared.u16 	%rs1118, [%r1565];
       uint rs1118 = p2g_lds16(r1565);
       // 5393: {  mov.b32 %r1517, {%rs1118,%rs1118};}
-      uint r1517 = (rs1118 << 0u) | (rs1118 << 16u);
+      uint r1517 = rs1118 | (rs1118 << 16u);
       // 5397: {  mov.b32 %r1518, {%rs1047,%rs1047};}
-      uint r1518 = (rs1047 << 0u) | (rs1047 << 16u);
+      uint r1518 = rs1047 | (rs1047 << 16u);
       // 5401: {  mov.b32 %r1519, {%rs1115,%rs1115};}
-      uint r1519 = (rs1115 << 0u) | (rs1115 << 16u);
+      uint r1519 = rs1115 | (rs1115 << 16u);
       // 5405: {sub.f16x2 %r1520,%r1518,%r378;
       uint r1520 = p2g_hsub2(r1518, r378);
       // 5409: {sub.f16x2 %r1523,%r1519,%r380;
@@ -6918,7 +6918,7 @@ void main() {
       // 5433: {fma.rn.f16x2 %r1542,%r1539,%r1523,%r1535;
       uint r1542 = p2g_hfma2(r1539, r1523, r1535);
       // 5439: mov.b32         {hl, hu}, %r1542;   
-      uint hl_20 = ((r1542 >> 0u) & 0xFFFFu);
+      uint hl_20 = (r1542 & 0xFFFFu);
       uint hu_20 = ((r1542 >> 16u) & 0xFFFFu);
       // 5440: cvt.f32.f16     fl, hl;         
       uint t247 = floatBitsToUint(p2g_h2f(hl_20));
@@ -6943,17 +6943,17 @@ void main() {
       // 5448: cvt.rn.f16.f32      hu, fu;     
       hu_20 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_20)));
       // 5449: mov.b32         %r1546, {hl, hu};   
-      uint r1546 = (hl_20 << 0u) | (hu_20 << 16u);
+      uint r1546 = hl_20 | (hu_20 << 16u);
       // 5453: {fma.rn.f16x2 %r1548,%r1546,%r1517,%r1439;
       uint r1548 = p2g_hfma2(r1546, r1517, r1439);
       // 5457: {add.f16x2 %r1552,%r1443,%r1546;
       uint r1552 = p2g_hadd2(r1443, r1546);
       // 5462: mov.b32 {low,high}, %r1542;
-      uint low_243 = ((r1542 >> 0u) & 0xFFFFu);
+      uint low_243 = (r1542 & 0xFFFFu);
       uint high_241 = ((r1542 >> 16u) & 0xFFFFu);
       // 5463: mov.b16 %rs1121, low;}
       // 5467: mov.b32 {low,high}, %r1461;
-      uint low_244 = ((r1461 >> 0u) & 0xFFFFu);
+      uint low_244 = (r1461 & 0xFFFFu);
       uint high_242 = ((r1461 >> 16u) & 0xFFFFu);
       // 5468: mov.b16 %rs1122, low;}
       // 5472: setp.gt.f16  __$temp3, %rs1121, %rs1122;
@@ -6962,11 +6962,11 @@ void main() {
       // 5475: setp.ne.s16 	%p188, %rs1123, 0;
       bool p188 = (bitfieldExtract(int((t249 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5478: mov.b32 {low,high}, %r1542;
-      uint low_245 = ((r1542 >> 0u) & 0xFFFFu);
+      uint low_245 = (r1542 & 0xFFFFu);
       uint high_243 = ((r1542 >> 16u) & 0xFFFFu);
       // 5479: mov.b16 %rs1126, high;}
       // 5483: mov.b32 {low,high}, %r1461;
-      uint low_246 = ((r1461 >> 0u) & 0xFFFFu);
+      uint low_246 = (r1461 & 0xFFFFu);
       uint high_244 = ((r1461 >> 16u) & 0xFFFFu);
       // 5484: mov.b16 %rs1127, high;}
       // 5488: setp.gt.f16  __$temp3, %rs1126, %rs1127;
@@ -6976,7 +6976,7 @@ void main() {
       // 5491: @%p188 bra 	$L__BB0_294;
       if (p188) {
         // 5497: mov.b32 {low,high}, %r1542;
-        uint low_247 = ((r1542 >> 0u) & 0xFFFFu);
+        uint low_247 = (r1542 & 0xFFFFu);
         uint high_245 = ((r1542 >> 16u) & 0xFFFFu);
         // 5498: mov.b16 %rs1670, low;}
         rs1670 = low_247;
@@ -6984,7 +6984,7 @@ void main() {
       } else {
         // 5492: bra.uni 	$L__BB0_293;
         // 5505: mov.b32 {low,high}, %r1461;
-        uint low_248 = ((r1461 >> 0u) & 0xFFFFu);
+        uint low_248 = (r1461 & 0xFFFFu);
         uint high_246 = ((r1461 >> 16u) & 0xFFFFu);
         // 5506: mov.b16 %rs1670, low;}
         rs1670 = low_248;
@@ -6994,7 +6994,7 @@ void main() {
       // 5511: @%p189 bra 	$L__BB0_297;
       if (p189) {
         // 5517: mov.b32 {low,high}, %r1542;
-        uint low_249 = ((r1542 >> 0u) & 0xFFFFu);
+        uint low_249 = (r1542 & 0xFFFFu);
         uint high_247 = ((r1542 >> 16u) & 0xFFFFu);
         // 5518: mov.b16 %rs1671, high;}
         rs1671 = high_247;
@@ -7002,17 +7002,17 @@ void main() {
       } else {
         // 5512: bra.uni 	$L__BB0_296;
         // 5525: mov.b32 {low,high}, %r1461;
-        uint low_250 = ((r1461 >> 0u) & 0xFFFFu);
+        uint low_250 = (r1461 & 0xFFFFu);
         uint high_248 = ((r1461 >> 16u) & 0xFFFFu);
         // 5526: mov.b16 %rs1671, high;}
         rs1671 = high_248;
       }
       // 5531: {  mov.b32 %r1570, {%rs1670,%rs1671};}
-      uint r1570 = (rs1670 << 0u) | (rs1671 << 16u);
+      uint r1570 = rs1670 | (rs1671 << 16u);
       // 5534: @%p188 bra 	$L__BB0_300;
       if (p188) {
         // 5540: mov.b32 {low,high}, %r1517;
-        uint low_251 = ((r1517 >> 0u) & 0xFFFFu);
+        uint low_251 = (r1517 & 0xFFFFu);
         uint high_249 = ((r1517 >> 16u) & 0xFFFFu);
         // 5541: mov.b16 %rs1672, low;}
         rs1672 = low_251;
@@ -7020,7 +7020,7 @@ void main() {
       } else {
         // 5535: bra.uni 	$L__BB0_299;
         // 5548: mov.b32 {low,high}, %r1466;
-        uint low_252 = ((r1466 >> 0u) & 0xFFFFu);
+        uint low_252 = (r1466 & 0xFFFFu);
         uint high_250 = ((r1466 >> 16u) & 0xFFFFu);
         // 5549: mov.b16 %rs1672, low;}
         rs1672 = low_252;
@@ -7028,7 +7028,7 @@ void main() {
       // 5553: @%p189 bra 	$L__BB0_303;
       if (p189) {
         // 5559: mov.b32 {low,high}, %r1517;
-        uint low_253 = ((r1517 >> 0u) & 0xFFFFu);
+        uint low_253 = (r1517 & 0xFFFFu);
         uint high_251 = ((r1517 >> 16u) & 0xFFFFu);
         // 5560: mov.b16 %rs1673, high;}
         rs1673 = high_251;
@@ -7036,13 +7036,13 @@ void main() {
       } else {
         // 5554: bra.uni 	$L__BB0_302;
         // 5567: mov.b32 {low,high}, %r1466;
-        uint low_254 = ((r1466 >> 0u) & 0xFFFFu);
+        uint low_254 = (r1466 & 0xFFFFu);
         uint high_252 = ((r1466 >> 16u) & 0xFFFFu);
         // 5568: mov.b16 %rs1673, high;}
         rs1673 = high_252;
       }
       // 5573: {  mov.b32 %r1575, {%rs1672,%rs1673};}
-      uint r1575 = (rs1672 << 0u) | (rs1673 << 16u);
+      uint r1575 = rs1672 | (rs1673 << 16u);
       // 5577: {sub.f16x2 %r1576,%r1518,%r379;
       uint r1576 = p2g_hsub2(r1518, r379);
       // 5581: {sub.f16x2 %r1579,%r1519,%r381;
@@ -7060,7 +7060,7 @@ void main() {
       // 5605: {fma.rn.f16x2 %r1598,%r1595,%r1579,%r1591;
       uint r1598 = p2g_hfma2(r1595, r1579, r1591);
       // 5611: mov.b32         {hl, hu}, %r1598;   
-      uint hl_21 = ((r1598 >> 0u) & 0xFFFFu);
+      uint hl_21 = (r1598 & 0xFFFFu);
       uint hu_21 = ((r1598 >> 16u) & 0xFFFFu);
       // 5612: cvt.f32.f16     fl, hl;         
       uint t251 = floatBitsToUint(p2g_h2f(hl_21));
@@ -7085,17 +7085,17 @@ void main() {
       // 5620: cvt.rn.f16.f32      hu, fu;     
       hu_21 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_21)));
       // 5621: mov.b32         %r1602, {hl, hu};   
-      uint r1602 = (hl_21 << 0u) | (hu_21 << 16u);
+      uint r1602 = hl_21 | (hu_21 << 16u);
       // 5625: {fma.rn.f16x2 %r1604,%r1602,%r1517,%r1495;
       uint r1604 = p2g_hfma2(r1602, r1517, r1495);
       // 5629: {add.f16x2 %r1608,%r1499,%r1602;
       uint r1608 = p2g_hadd2(r1499, r1602);
       // 5634: mov.b32 {low,high}, %r1598;
-      uint low_255 = ((r1598 >> 0u) & 0xFFFFu);
+      uint low_255 = (r1598 & 0xFFFFu);
       uint high_253 = ((r1598 >> 16u) & 0xFFFFu);
       // 5635: mov.b16 %rs1144, low;}
       // 5639: mov.b32 {low,high}, %r1510;
-      uint low_256 = ((r1510 >> 0u) & 0xFFFFu);
+      uint low_256 = (r1510 & 0xFFFFu);
       uint high_254 = ((r1510 >> 16u) & 0xFFFFu);
       // 5640: mov.b16 %rs1145, low;}
       // 5644: setp.gt.f16  __$temp3, %rs1144, %rs1145;
@@ -7104,11 +7104,11 @@ void main() {
       // 5647: setp.ne.s16 	%p192, %rs1146, 0;
       bool p192 = (bitfieldExtract(int((t253 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5650: mov.b32 {low,high}, %r1598;
-      uint low_257 = ((r1598 >> 0u) & 0xFFFFu);
+      uint low_257 = (r1598 & 0xFFFFu);
       uint high_255 = ((r1598 >> 16u) & 0xFFFFu);
       // 5651: mov.b16 %rs1149, high;}
       // 5655: mov.b32 {low,high}, %r1510;
-      uint low_258 = ((r1510 >> 0u) & 0xFFFFu);
+      uint low_258 = (r1510 & 0xFFFFu);
       uint high_256 = ((r1510 >> 16u) & 0xFFFFu);
       // 5656: mov.b16 %rs1150, high;}
       // 5660: setp.gt.f16  __$temp3, %rs1149, %rs1150;
@@ -7118,7 +7118,7 @@ void main() {
       // 5663: @%p192 bra 	$L__BB0_306;
       if (p192) {
         // 5669: mov.b32 {low,high}, %r1598;
-        uint low_259 = ((r1598 >> 0u) & 0xFFFFu);
+        uint low_259 = (r1598 & 0xFFFFu);
         uint high_257 = ((r1598 >> 16u) & 0xFFFFu);
         // 5670: mov.b16 %rs1674, low;}
         rs1674 = low_259;
@@ -7126,7 +7126,7 @@ void main() {
       } else {
         // 5664: bra.uni 	$L__BB0_305;
         // 5677: mov.b32 {low,high}, %r1510;
-        uint low_260 = ((r1510 >> 0u) & 0xFFFFu);
+        uint low_260 = (r1510 & 0xFFFFu);
         uint high_258 = ((r1510 >> 16u) & 0xFFFFu);
         // 5678: mov.b16 %rs1674, low;}
         rs1674 = low_260;
@@ -7136,7 +7136,7 @@ void main() {
       // 5683: @%p193 bra 	$L__BB0_309;
       if (p193) {
         // 5689: mov.b32 {low,high}, %r1598;
-        uint low_261 = ((r1598 >> 0u) & 0xFFFFu);
+        uint low_261 = (r1598 & 0xFFFFu);
         uint high_259 = ((r1598 >> 16u) & 0xFFFFu);
         // 5690: mov.b16 %rs1675, high;}
         rs1675 = high_259;
@@ -7144,17 +7144,17 @@ void main() {
       } else {
         // 5684: bra.uni 	$L__BB0_308;
         // 5697: mov.b32 {low,high}, %r1510;
-        uint low_262 = ((r1510 >> 0u) & 0xFFFFu);
+        uint low_262 = (r1510 & 0xFFFFu);
         uint high_260 = ((r1510 >> 16u) & 0xFFFFu);
         // 5698: mov.b16 %rs1675, high;}
         rs1675 = high_260;
       }
       // 5703: {  mov.b32 %r1619, {%rs1674,%rs1675};}
-      uint r1619 = (rs1674 << 0u) | (rs1675 << 16u);
+      uint r1619 = rs1674 | (rs1675 << 16u);
       // 5706: @%p192 bra 	$L__BB0_312;
       if (p192) {
         // 5712: mov.b32 {low,high}, %r1517;
-        uint low_263 = ((r1517 >> 0u) & 0xFFFFu);
+        uint low_263 = (r1517 & 0xFFFFu);
         uint high_261 = ((r1517 >> 16u) & 0xFFFFu);
         // 5713: mov.b16 %rs1676, low;}
         rs1676 = low_263;
@@ -7162,7 +7162,7 @@ void main() {
       } else {
         // 5707: bra.uni 	$L__BB0_311;
         // 5720: mov.b32 {low,high}, %r1515;
-        uint low_264 = ((r1515 >> 0u) & 0xFFFFu);
+        uint low_264 = (r1515 & 0xFFFFu);
         uint high_262 = ((r1515 >> 16u) & 0xFFFFu);
         // 5721: mov.b16 %rs1676, low;}
         rs1676 = low_264;
@@ -7170,7 +7170,7 @@ void main() {
       // 5725: @%p193 bra 	$L__BB0_315;
       if (p193) {
         // 5731: mov.b32 {low,high}, %r1517;
-        uint low_265 = ((r1517 >> 0u) & 0xFFFFu);
+        uint low_265 = (r1517 & 0xFFFFu);
         uint high_263 = ((r1517 >> 16u) & 0xFFFFu);
         // 5732: mov.b16 %rs1677, high;}
         rs1677 = high_263;
@@ -7178,7 +7178,7 @@ void main() {
       } else {
         // 5726: bra.uni 	$L__BB0_314;
         // 5739: mov.b32 {low,high}, %r1515;
-        uint low_266 = ((r1515 >> 0u) & 0xFFFFu);
+        uint low_266 = (r1515 & 0xFFFFu);
         uint high_264 = ((r1515 >> 16u) & 0xFFFFu);
         // 5740: mov.b16 %rs1677, high;}
         rs1677 = high_264;
@@ -7186,7 +7186,7 @@ void main() {
       // 5744: mov.u32 	%r1842, _ZZ8k_outputE6sColor;
       // 5745: mov.u32 	%r1625, 2;
       // 5747: {  mov.b32 %r1624, {%rs1676,%rs1677};}
-      uint r1624 = (rs1676 << 0u) | (rs1677 << 16u);
+      uint r1624 = rs1676 | (rs1677 << 16u);
       // 5751: cvt.rn.f16.s32 %rs1166, %r1625;
       uint rs1166 = p2g_f2h_rn(p2g_s2f32(int(int(2u)), 4));
       // 5754: {add.f16 %rs1167,%rs1057,%rs1166;
@@ -7202,11 +7202,11 @@ void main() {
       // 5763: ld.shared.u16 	%rs1170, [%r1674];
       uint rs1170 = p2g_lds16(r1674);
       // 5765: {  mov.b32 %r1626, {%rs1170,%rs1170};}
-      uint r1626 = (rs1170 << 0u) | (rs1170 << 16u);
+      uint r1626 = rs1170 | (rs1170 << 16u);
       // 5769: {  mov.b32 %r1627, {%rs1047,%rs1047};}
-      uint r1627 = (rs1047 << 0u) | (rs1047 << 16u);
+      uint r1627 = rs1047 | (rs1047 << 16u);
       // 5773: {  mov.b32 %r1628, {%rs1167,%rs1167};}
-      uint r1628 = (rs1167 << 0u) | (rs1167 << 16u);
+      uint r1628 = rs1167 | (rs1167 << 16u);
       // 5777: {sub.f16x2 %r1629,%r1627,%r378;
       uint r1629 = p2g_hsub2(r1627, r378);
       // 5781: {sub.f16x2 %r1632,%r1628,%r380;
@@ -7224,7 +7224,7 @@ void main() {
       // 5805: {fma.rn.f16x2 %r1651,%r1648,%r1632,%r1644;
       uint r1651 = p2g_hfma2(r1648, r1632, r1644);
       // 5811: mov.b32         {hl, hu}, %r1651;   
-      uint hl_22 = ((r1651 >> 0u) & 0xFFFFu);
+      uint hl_22 = (r1651 & 0xFFFFu);
       uint hu_22 = ((r1651 >> 16u) & 0xFFFFu);
       // 5812: cvt.f32.f16     fl, hl;         
       uint t255 = floatBitsToUint(p2g_h2f(hl_22));
@@ -7249,17 +7249,17 @@ void main() {
       // 5820: cvt.rn.f16.f32      hu, fu;     
       hu_22 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_22)));
       // 5821: mov.b32         %r1655, {hl, hu};   
-      uint r1655 = (hl_22 << 0u) | (hu_22 << 16u);
+      uint r1655 = hl_22 | (hu_22 << 16u);
       // 5825: {fma.rn.f16x2 %r1657,%r1655,%r1626,%r1548;
       uint r1657 = p2g_hfma2(r1655, r1626, r1548);
       // 5829: {add.f16x2 %r1661,%r1552,%r1655;
       uint r1661 = p2g_hadd2(r1552, r1655);
       // 5834: mov.b32 {low,high}, %r1651;
-      uint low_267 = ((r1651 >> 0u) & 0xFFFFu);
+      uint low_267 = (r1651 & 0xFFFFu);
       uint high_265 = ((r1651 >> 16u) & 0xFFFFu);
       // 5835: mov.b16 %rs1173, low;}
       // 5839: mov.b32 {low,high}, %r1570;
-      uint low_268 = ((r1570 >> 0u) & 0xFFFFu);
+      uint low_268 = (r1570 & 0xFFFFu);
       uint high_266 = ((r1570 >> 16u) & 0xFFFFu);
       // 5840: mov.b16 %rs1174, low;}
       // 5844: setp.gt.f16  __$temp3, %rs1173, %rs1174;
@@ -7268,11 +7268,11 @@ void main() {
       // 5847: setp.ne.s16 	%p197, %rs1175, 0;
       bool p197 = (bitfieldExtract(int((t257 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 5850: mov.b32 {low,high}, %r1651;
-      uint low_269 = ((r1651 >> 0u) & 0xFFFFu);
+      uint low_269 = (r1651 & 0xFFFFu);
       uint high_267 = ((r1651 >> 16u) & 0xFFFFu);
       // 5851: mov.b16 %rs1178, high;}
       // 5855: mov.b32 {low,high}, %r1570;
-      uint low_270 = ((r1570 >> 0u) & 0xFFFFu);
+      uint low_270 = (r1570 & 0xFFFFu);
       uint high_268 = ((r1570 >> 16u) & 0xFFFFu);
       // 5856: mov.b16 %rs1179, high;}
       // 5860: setp.gt.f16  __$temp3, %rs1178, %rs1179;
@@ -7282,7 +7282,7 @@ void main() {
       // 5863: @%p197 bra 	$L__BB0_318;
       if (p197) {
         // 5869: mov.b32 {low,high}, %r1651;
-        uint low_271 = ((r1651 >> 0u) & 0xFFFFu);
+        uint low_271 = (r1651 & 0xFFFFu);
         uint high_269 = ((r1651 >> 16u) & 0xFFFFu);
         // 5870: mov.b16 %rs1678, low;}
         rs1678 = low_271;
@@ -7290,7 +7290,7 @@ void main() {
       } else {
         // 5864: bra.uni 	$L__BB0_317;
         // 5877: mov.b32 {low,high}, %r1570;
-        uint low_272 = ((r1570 >> 0u) & 0xFFFFu);
+        uint low_272 = (r1570 & 0xFFFFu);
         uint high_270 = ((r1570 >> 16u) & 0xFFFFu);
         // 5878: mov.b16 %rs1678, low;}
         rs1678 = low_272;
@@ -7300,7 +7300,7 @@ void main() {
       // 5883: @%p198 bra 	$L__BB0_321;
       if (p198) {
         // 5889: mov.b32 {low,high}, %r1651;
-        uint low_273 = ((r1651 >> 0u) & 0xFFFFu);
+        uint low_273 = (r1651 & 0xFFFFu);
         uint high_271 = ((r1651 >> 16u) & 0xFFFFu);
         // 5890: mov.b16 %rs1679, high;}
         rs1679 = high_271;
@@ -7308,17 +7308,17 @@ void main() {
       } else {
         // 5884: bra.uni 	$L__BB0_320;
         // 5897: mov.b32 {low,high}, %r1570;
-        uint low_274 = ((r1570 >> 0u) & 0xFFFFu);
+        uint low_274 = (r1570 & 0xFFFFu);
         uint high_272 = ((r1570 >> 16u) & 0xFFFFu);
         // 5898: mov.b16 %rs1679, high;}
         rs1679 = high_272;
       }
       // 5903: {  mov.b32 %r1679, {%rs1678,%rs1679};}
-      uint r1679 = (rs1678 << 0u) | (rs1679 << 16u);
+      uint r1679 = rs1678 | (rs1679 << 16u);
       // 5906: @%p197 bra 	$L__BB0_324;
       if (p197) {
         // 5912: mov.b32 {low,high}, %r1626;
-        uint low_275 = ((r1626 >> 0u) & 0xFFFFu);
+        uint low_275 = (r1626 & 0xFFFFu);
         uint high_273 = ((r1626 >> 16u) & 0xFFFFu);
         // 5913: mov.b16 %rs1680, low;}
         rs1680 = low_275;
@@ -7326,7 +7326,7 @@ void main() {
       } else {
         // 5907: bra.uni 	$L__BB0_323;
         // 5920: mov.b32 {low,high}, %r1575;
-        uint low_276 = ((r1575 >> 0u) & 0xFFFFu);
+        uint low_276 = (r1575 & 0xFFFFu);
         uint high_274 = ((r1575 >> 16u) & 0xFFFFu);
         // 5921: mov.b16 %rs1680, low;}
         rs1680 = low_276;
@@ -7334,7 +7334,7 @@ void main() {
       // 5925: @%p198 bra 	$L__BB0_327;
       if (p198) {
         // 5931: mov.b32 {low,high}, %r1626;
-        uint low_277 = ((r1626 >> 0u) & 0xFFFFu);
+        uint low_277 = (r1626 & 0xFFFFu);
         uint high_275 = ((r1626 >> 16u) & 0xFFFFu);
         // 5932: mov.b16 %rs1681, high;}
         rs1681 = high_275;
@@ -7342,13 +7342,13 @@ void main() {
       } else {
         // 5926: bra.uni 	$L__BB0_326;
         // 5939: mov.b32 {low,high}, %r1575;
-        uint low_278 = ((r1575 >> 0u) & 0xFFFFu);
+        uint low_278 = (r1575 & 0xFFFFu);
         uint high_276 = ((r1575 >> 16u) & 0xFFFFu);
         // 5940: mov.b16 %rs1681, high;}
         rs1681 = high_276;
       }
       // 5945: {  mov.b32 %r1684, {%rs1680,%rs1681};}
-      uint r1684 = (rs1680 << 0u) | (rs1681 << 16u);
+      uint r1684 = rs1680 | (rs1681 << 16u);
       // 5949: {sub.f16x2 %r1685,%r1627,%r379;
       uint r1685 = p2g_hsub2(r1627, r379);
       // 5953: {sub.f16x2 %r1688,%r1628,%r381;
@@ -7366,7 +7366,7 @@ void main() {
       // 5977: {fma.rn.f16x2 %r1707,%r1704,%r1688,%r1700;
       uint r1707 = p2g_hfma2(r1704, r1688, r1700);
       // 5983: mov.b32         {hl, hu}, %r1707;   
-      uint hl_23 = ((r1707 >> 0u) & 0xFFFFu);
+      uint hl_23 = (r1707 & 0xFFFFu);
       uint hu_23 = ((r1707 >> 16u) & 0xFFFFu);
       // 5984: cvt.f32.f16     fl, hl;         
       uint t259 = floatBitsToUint(p2g_h2f(hl_23));
@@ -7391,17 +7391,17 @@ void main() {
       // 5992: cvt.rn.f16.f32      hu, fu;     
       hu_23 = p2g_f2h_rn(floatBitsToUint(uintBitsToFloat(fu_23)));
       // 5993: mov.b32         %r1711, {hl, hu};   
-      uint r1711 = (hl_23 << 0u) | (hu_23 << 16u);
+      uint r1711 = hl_23 | (hu_23 << 16u);
       // 5997: {fma.rn.f16x2 %r1713,%r1711,%r1626,%r1604;
       uint r1713 = p2g_hfma2(r1711, r1626, r1604);
       // 6001: {add.f16x2 %r1717,%r1608,%r1711;
       uint r1717 = p2g_hadd2(r1608, r1711);
       // 6006: mov.b32 {low,high}, %r1707;
-      uint low_279 = ((r1707 >> 0u) & 0xFFFFu);
+      uint low_279 = (r1707 & 0xFFFFu);
       uint high_277 = ((r1707 >> 16u) & 0xFFFFu);
       // 6007: mov.b16 %rs1196, low;}
       // 6011: mov.b32 {low,high}, %r1619;
-      uint low_280 = ((r1619 >> 0u) & 0xFFFFu);
+      uint low_280 = (r1619 & 0xFFFFu);
       uint high_278 = ((r1619 >> 16u) & 0xFFFFu);
       // 6012: mov.b16 %rs1197, low;}
       // 6016: setp.gt.f16  __$temp3, %rs1196, %rs1197;
@@ -7410,11 +7410,11 @@ void main() {
       // 6019: setp.ne.s16 	%p201, %rs1198, 0;
       bool p201 = (bitfieldExtract(int((t261 == 1) ? 1u : 0u), 0, 16)) != 0;
       // 6022: mov.b32 {low,high}, %r1707;
-      uint low_281 = ((r1707 >> 0u) & 0xFFFFu);
+      uint low_281 = (r1707 & 0xFFFFu);
       uint high_279 = ((r1707 >> 16u) & 0xFFFFu);
       // 6023: mov.b16 %rs1201, high;}
       // 6027: mov.b32 {low,high}, %r1619;
-      uint low_282 = ((r1619 >> 0u) & 0xFFFFu);
+      uint low_282 = (r1619 & 0xFFFFu);
       uint high_280 = ((r1619 >> 16u) & 0xFFFFu);
       // 6028: mov.b16 %rs1202, high;}
       // 6032: setp.gt.f16  __$temp3, %rs1201, %rs1202;
@@ -7424,7 +7424,7 @@ void main() {
       // 6035: @%p201 bra 	$L__BB0_330;
       if (p201) {
         // 6041: mov.b32 {low,high}, %r1707;
-        uint low_283 = ((r1707 >> 0u) & 0xFFFFu);
+        uint low_283 = (r1707 & 0xFFFFu);
         uint high_281 = ((r1707 >> 16u) & 0xFFFFu);
         // 6042: mov.b16 %rs1682, low;}
         rs1682 = low_283;
@@ -7432,7 +7432,7 @@ void main() {
       } else {
         // 6036: bra.uni 	$L__BB0_329;
         // 6049: mov.b32 {low,high}, %r1619;
-        uint low_284 = ((r1619 >> 0u) & 0xFFFFu);
+        uint low_284 = (r1619 & 0xFFFFu);
         uint high_282 = ((r1619 >> 16u) & 0xFFFFu);
         // 6050: mov.b16 %rs1682, low;}
         rs1682 = low_284;
@@ -7442,7 +7442,7 @@ void main() {
       // 6055: @%p202 bra 	$L__BB0_333;
       if (p202) {
         // 6061: mov.b32 {low,high}, %r1707;
-        uint low_285 = ((r1707 >> 0u) & 0xFFFFu);
+        uint low_285 = (r1707 & 0xFFFFu);
         uint high_283 = ((r1707 >> 16u) & 0xFFFFu);
         // 6062: mov.b16 %rs1683, high;}
         rs1683 = high_283;
@@ -7450,17 +7450,17 @@ void main() {
       } else {
         // 6056: bra.uni 	$L__BB0_332;
         // 6069: mov.b32 {low,high}, %r1619;
-        uint low_286 = ((r1619 >> 0u) & 0xFFFFu);
+        uint low_286 = (r1619 & 0xFFFFu);
         uint high_284 = ((r1619 >> 16u) & 0xFFFFu);
         // 6070: mov.b16 %rs1683, high;}
         rs1683 = high_284;
       }
       // 6075: {  mov.b32 %r1728, {%rs1682,%rs1683};}
-      uint r1728 = (rs1682 << 0u) | (rs1683 << 16u);
+      uint r1728 = rs1682 | (rs1683 << 16u);
       // 6078: @%p201 bra 	$L__BB0_336;
       if (p201) {
         // 6084: mov.b32 {low,high}, %r1626;
-        uint low_287 = ((r1626 >> 0u) & 0xFFFFu);
+        uint low_287 = (r1626 & 0xFFFFu);
         uint high_285 = ((r1626 >> 16u) & 0xFFFFu);
         // 6085: mov.b16 %rs1684, low;}
         rs1684 = low_287;
@@ -7468,7 +7468,7 @@ void main() {
       } else {
         // 6079: bra.uni 	$L__BB0_335;
         // 6092: mov.b32 {low,high}, %r1624;
-        uint low_288 = ((r1624 >> 0u) & 0xFFFFu);
+        uint low_288 = (r1624 & 0xFFFFu);
         uint high_286 = ((r1624 >> 16u) & 0xFFFFu);
         // 6093: mov.b16 %rs1684, low;}
         rs1684 = low_288;
@@ -7476,7 +7476,7 @@ void main() {
       // 6097: @%p202 bra 	$L__BB0_339;
       if (p202) {
         // 6103: mov.b32 {low,high}, %r1626;
-        uint low_289 = ((r1626 >> 0u) & 0xFFFFu);
+        uint low_289 = (r1626 & 0xFFFFu);
         uint high_287 = ((r1626 >> 16u) & 0xFFFFu);
         // 6104: mov.b16 %rs1685, high;}
         rs1685 = high_287;
@@ -7484,19 +7484,19 @@ void main() {
       } else {
         // 6098: bra.uni 	$L__BB0_338;
         // 6111: mov.b32 {low,high}, %r1624;
-        uint low_290 = ((r1624 >> 0u) & 0xFFFFu);
+        uint low_290 = (r1624 & 0xFFFFu);
         uint high_288 = ((r1624 >> 16u) & 0xFFFFu);
         // 6112: mov.b16 %rs1685, high;}
         rs1685 = high_288;
       }
       // 6117: {  mov.b32 %r1733, {%rs1684,%rs1685};}
-      uint r1733 = (rs1684 << 0u) | (rs1685 << 16u);
+      uint r1733 = rs1684 | (rs1685 << 16u);
       // 6122: mov.b32 {low,high}, %r1657;
-      uint low_291 = ((r1657 >> 0u) & 0xFFFFu);
+      uint low_291 = (r1657 & 0xFFFFu);
       uint high_289 = ((r1657 >> 16u) & 0xFFFFu);
       // 6123: mov.b16 %rs1218, low;}
       // 6127: mov.b32 {low,high}, %r1661;
-      uint low_292 = ((r1661 >> 0u) & 0xFFFFu);
+      uint low_292 = (r1661 & 0xFFFFu);
       uint high_290 = ((r1661 >> 16u) & 0xFFFFu);
       // 6128: mov.b16 %rs1219, low;}
       // 6131: {  cvt.f32.f16 %f907, %rs1218;}
@@ -7542,11 +7542,11 @@ void main() {
         }
       }
       // 6184: mov.b32 {low,high}, %r1657;
-      uint low_293 = ((r1657 >> 0u) & 0xFFFFu);
+      uint low_293 = (r1657 & 0xFFFFu);
       uint high_291 = ((r1657 >> 16u) & 0xFFFFu);
       // 6185: mov.b16 %rs1233, high;}
       // 6189: mov.b32 {low,high}, %r1661;
-      uint low_294 = ((r1661 >> 0u) & 0xFFFFu);
+      uint low_294 = (r1661 & 0xFFFFu);
       uint high_292 = ((r1661 >> 16u) & 0xFFFFu);
       // 6190: mov.b16 %rs1234, high;}
       // 6193: {  cvt.f32.f16 %f916, %rs1233;}
@@ -7590,13 +7590,13 @@ void main() {
         }
       }
       // 6244: {  mov.b32 %r1738, {%rs1686,%rs1687};}
-      uint r1738 = (rs1686 << 0u) | (rs1687 << 16u);
+      uint r1738 = rs1686 | (rs1687 << 16u);
       // 6249: mov.b32 {low,high}, %r1713;
-      uint low_295 = ((r1713 >> 0u) & 0xFFFFu);
+      uint low_295 = (r1713 & 0xFFFFu);
       uint high_293 = ((r1713 >> 16u) & 0xFFFFu);
       // 6250: mov.b16 %rs1250, low;}
       // 6254: mov.b32 {low,high}, %r1717;
-      uint low_296 = ((r1717 >> 0u) & 0xFFFFu);
+      uint low_296 = (r1717 & 0xFFFFu);
       uint high_294 = ((r1717 >> 16u) & 0xFFFFu);
       // 6255: mov.b16 %rs1251, low;}
       // 6258: {  cvt.f32.f16 %f925, %rs1250;}
@@ -7642,11 +7642,11 @@ void main() {
         }
       }
       // 6311: mov.b32 {low,high}, %r1713;
-      uint low_297 = ((r1713 >> 0u) & 0xFFFFu);
+      uint low_297 = (r1713 & 0xFFFFu);
       uint high_295 = ((r1713 >> 16u) & 0xFFFFu);
       // 6312: mov.b16 %rs1265, high;}
       // 6316: mov.b32 {low,high}, %r1717;
-      uint low_298 = ((r1717 >> 0u) & 0xFFFFu);
+      uint low_298 = (r1717 & 0xFFFFu);
       uint high_296 = ((r1717 >> 16u) & 0xFFFFu);
       // 6317: mov.b16 %rs1266, high;}
       // 6320: {  cvt.f32.f16 %f934, %rs1265;}
@@ -7692,17 +7692,17 @@ void main() {
       // 6370: mov.b64 	%rd41, k_output_param_0;
       uint64_t rd41 = uint64_t(0ul);
       // 6372: {  mov.b32 %r1743, {%rs1688,%rs1689};}
-      uint r1743 = (rs1688 << 0u) | (rs1689 << 16u);
+      uint r1743 = rs1688 | (rs1689 << 16u);
       // 6377: mov.b32 {low,high}, %r1738;
-      uint low_299 = ((r1738 >> 0u) & 0xFFFFu);
+      uint low_299 = (r1738 & 0xFFFFu);
       uint high_297 = ((r1738 >> 16u) & 0xFFFFu);
       // 6378: mov.b16 %rs1282, low;}
       // 6382: mov.b32 {low,high}, %r1679;
-      uint low_300 = ((r1679 >> 0u) & 0xFFFFu);
+      uint low_300 = (r1679 & 0xFFFFu);
       uint high_298 = ((r1679 >> 16u) & 0xFFFFu);
       // 6383: mov.b16 %rs1283, low;}
       // 6387: mov.b32 {low,high}, %r1684;
-      uint low_301 = ((r1684 >> 0u) & 0xFFFFu);
+      uint low_301 = (r1684 & 0xFFFFu);
       uint high_299 = ((r1684 >> 16u) & 0xFFFFu);
       // 6388: mov.b16 %rs1284, low;}
       // 6390: mov.f32 	%f946, 0fC1400000;
@@ -7716,15 +7716,15 @@ void main() {
       // 6401: selp.b16 	%rs1693, %rs1282, %rs1284, %p214;
       uint rs1693 = ((bitfieldExtract(int((t279 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_299 : low_301;
       // 6404: mov.b32 {low,high}, %r1738;
-      uint low_302 = ((r1738 >> 0u) & 0xFFFFu);
+      uint low_302 = (r1738 & 0xFFFFu);
       uint high_300 = ((r1738 >> 16u) & 0xFFFFu);
       // 6405: mov.b16 %rs1289, high;}
       // 6409: mov.b32 {low,high}, %r1679;
-      uint low_303 = ((r1679 >> 0u) & 0xFFFFu);
+      uint low_303 = (r1679 & 0xFFFFu);
       uint high_301 = ((r1679 >> 16u) & 0xFFFFu);
       // 6410: mov.b16 %rs1290, high;}
       // 6414: mov.b32 {low,high}, %r1684;
-      uint low_304 = ((r1684 >> 0u) & 0xFFFFu);
+      uint low_304 = (r1684 & 0xFFFFu);
       uint high_302 = ((r1684 >> 16u) & 0xFFFFu);
       // 6415: mov.b16 %rs1291, high;}
       // 6418: {  cvt.rn.f16.f32 %rs1292, %f946;}
@@ -7736,15 +7736,15 @@ void main() {
       // 6427: selp.b16 	%rs1692, %rs1289, %rs1291, %p215;
       uint rs1692 = ((bitfieldExtract(int((t280 == -1) ? 1u : 0u), 0, 16)) == 0) ? high_300 : high_302;
       // 6430: mov.b32 {low,high}, %r1743;
-      uint low_305 = ((r1743 >> 0u) & 0xFFFFu);
+      uint low_305 = (r1743 & 0xFFFFu);
       uint high_303 = ((r1743 >> 16u) & 0xFFFFu);
       // 6431: mov.b16 %rs1296, low;}
       // 6435: mov.b32 {low,high}, %r1728;
-      uint low_306 = ((r1728 >> 0u) & 0xFFFFu);
+      uint low_306 = (r1728 & 0xFFFFu);
       uint high_304 = ((r1728 >> 16u) & 0xFFFFu);
       // 6436: mov.b16 %rs1297, low;}
       // 6440: mov.b32 {low,high}, %r1733;
-      uint low_307 = ((r1733 >> 0u) & 0xFFFFu);
+      uint low_307 = (r1733 & 0xFFFFu);
       uint high_305 = ((r1733 >> 16u) & 0xFFFFu);
       // 6441: mov.b16 %rs1298, low;}
       // 6444: {  cvt.rn.f16.f32 %rs1299, %f946;}
@@ -7756,15 +7756,15 @@ void main() {
       // 6453: selp.b16 	%rs1691, %rs1296, %rs1298, %p216;
       uint rs1691 = ((bitfieldExtract(int((t281 == -1) ? 1u : 0u), 0, 16)) == 0) ? low_305 : low_307;
       // 6456: mov.b32 {low,high}, %r1743;
-      uint low_308 = ((r1743 >> 0u) & 0xFFFFu);
+      uint low_308 = (r1743 & 0xFFFFu);
       uint high_306 = ((r1743 >> 16u) & 0xFFFFu);
       // 6457: mov.b16 %rs1303, high;}
       // 6461: mov.b32 {low,high}, %r1728;
-      uint low_309 = ((r1728 >> 0u) & 0xFFFFu);
+      uint low_309 = (r1728 & 0xFFFFu);
       uint high_307 = ((r1728 >> 16u) & 0xFFFFu);
       // 6462: mov.b16 %rs1304, high;}
       // 6466: mov.b32 {low,high}, %r1733;
-      uint low_310 = ((r1733 >> 0u) & 0xFFFFu);
+      uint low_310 = (r1733 & 0xFFFFu);
       uint high_308 = ((r1733 >> 16u) & 0xFFFFu);
       // 6467: mov.b16 %rs1305, high;}
       // 6470: {  cvt.rn.f16.f32 %rs1306, %f946;}
@@ -7929,22 +7929,22 @@ void main() {
       // 6731: {fma.rn.sat.f16 %rs1482,%rs1457,%rs1479,%rs1476;
       uint rs1482 = p2g_hsat(p2g_hfma(rs1457, rs1479, rs1476));
       // 6736: mov.b32 {low,high}, %r352;
-      uint low_311 = ((r352 >> 0u) & 0xFFFFu);
+      uint low_311 = (r352 & 0xFFFFu);
       uint high_309 = ((r352 >> 16u) & 0xFFFFu);
       // 6737: mov.b16 %rs1694, low;}
       uint rs1694 = low_311;
       // 6741: mov.b32 {low,high}, %r352;
-      uint low_312 = ((r352 >> 0u) & 0xFFFFu);
+      uint low_312 = (r352 & 0xFFFFu);
       uint high_310 = ((r352 >> 16u) & 0xFFFFu);
       // 6742: mov.b16 %rs1695, high;}
       uint rs1695 = high_310;
       // 6746: mov.b32 {low,high}, %r356;
-      uint low_313 = ((r356 >> 0u) & 0xFFFFu);
+      uint low_313 = (r356 & 0xFFFFu);
       uint high_311 = ((r356 >> 16u) & 0xFFFFu);
       // 6747: mov.b16 %rs1696, low;}
       uint rs1696 = low_313;
       // 6751: mov.b32 {low,high}, %r356;
-      uint low_314 = ((r356 >> 0u) & 0xFFFFu);
+      uint low_314 = (r356 & 0xFFFFu);
       uint high_312 = ((r356 >> 16u) & 0xFFFFu);
       // 6752: mov.b16 %rs1697, high;}
       uint rs1697 = high_312;

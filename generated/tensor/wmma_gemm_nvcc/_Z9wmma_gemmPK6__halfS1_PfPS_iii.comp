@@ -297,7 +297,7 @@ void main() {
   // 47: {  cvt.rn.f16.f32 %rs1, %f163;}
   uint rs1 = p2g_f2h_rn(floatBitsToUint(f163));
   // 50: mov.b32 	%r199, {%rs1, %rs1};
-  uint r199 = (rs1 << 0u) | (rs1 << 16u);
+  uint r199 = rs1 | (rs1 << 16u);
   // 51: setp.gt.s32 	%p2, %r76, 0;
   // 52: @%p2 bra 	$L__BB0_2;
   if (int(r76) > 0) {

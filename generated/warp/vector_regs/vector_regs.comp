@@ -67,7 +67,7 @@ void main() {
   // 48: xor.b32 %r4, v.x, v.w;
   uint r4 = v_x ^ v_w;
   // 49: mov.b64 %rd1, {h.x, h.y};
-  uint64_t rd1 = (uint64_t(h_x) << 0) | (uint64_t(h_y) << 32);
+  uint64_t rd1 = uint64_t(h_x) | (uint64_t(h_y) << 32);
   // 52: st.global.u32 	[%rd9], %r1;
   P2GU32(rd9).v = r1;
   // 53: st.global.u32 	[%rd9+4], %r2;
