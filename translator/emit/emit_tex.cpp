@@ -63,7 +63,7 @@ std::string handleOf(Emitter& E, const ir::Inst& in, int h) {
   // the image's name: the parameter (or .texref) the handle comes from (handles.h), when there is one
   std::vector<HandleSource> from;
   std::string why;
-  if (!traceHandle(E.F, r.reg, from, why) || from.size() != 1) return v;
+  if (!E.handles().trace(r.reg, from, why) || from.size() != 1) return v;
   std::string label = from[0].isTexref ? from[0].texref : E.paramLabel(from[0].offset);
   return label == E.foldedValue(v) ? v : v + " /* " + label + " */";
 }

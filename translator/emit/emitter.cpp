@@ -12,6 +12,7 @@
 
 #include "check_bounds.h"
 #include "fold.h"
+#include "handles.h"
 
 namespace p2g {
 
@@ -825,6 +826,11 @@ static void wrapLine(const std::string& l, std::string& out) {
 // the value of that assignment or a later one, as it did from the zero-initialised declaration at the top; so the
 // SPIR-V computes the same values. Registers not placed keep their declaration at the top of main. Comments are
 // not mentions. A placed line must stay within 120 characters.
+HandleTracer& Emitter::handles() {
+  if (!handles_) handles_ = std::make_shared<HandleTracer>(F);
+  return *handles_;
+}
+
 void Emitter::placeDeclarations() {
   regPlace_.assign(F.regs.size(), 0);
   std::unordered_map<std::string_view, int> byName;

@@ -6,6 +6,7 @@
 // PTX type, store an expression into a destination, ask for a prelude helper, report what cannot be done exactly.
 #pragma once
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 #include "structurize.h"
 
 namespace p2g {
+
+class HandleTracer;
 
 // A PTX instruction type (the `.s32` in `add.s32`) and how the emitter holds a value of it.
 struct Ty {
@@ -106,6 +109,7 @@ class Emitter {
     return true;
   }
   std::string paramLabel(uint64_t offset);
+  HandleTracer& handles();  // traces image handles to their parameters (handles.h), made once per function
   std::string sharedName(int var);
   // What src() returned for a register: its folded value when it is a fold's marker, else `v` itself.
   std::string foldedValue(const std::string& v) const;
@@ -210,6 +214,7 @@ class Emitter {
   size_t afterBlockAt_ = 0;
   void resolveFolds();
   void placeDeclarations();
+  std::shared_ptr<HandleTracer> handles_;
   std::vector<uint8_t> regPlace_;   // per register: 0 declared at the top of main, 1 at its first assignment, 2 unused
   void assignReg(int r, const std::string& value);
   std::string readName(int r);      // a register read by its name, outside src(): its fold goes back to a statement

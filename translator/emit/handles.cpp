@@ -61,6 +61,7 @@ class Tracer {
   // Depth first over the definitions, in order, with an explicit stack: a chain of 100,000 movs must not take
   // 100,000 stack frames.
   bool value(int reg, std::vector<HandleSource>& out, std::string& why) {
+    visiting_.clear();  // each trace has its own cycle guard
     std::vector<std::pair<int, size_t>> stack;  // register, next definition to follow
     auto enter = [&](int r) {
       if (!visiting_.insert(r).second) return true;  // a cycle adds no new source (mov loops through phis)
@@ -221,9 +222,20 @@ bool traceHandle(const ir::Function& f, int reg, std::vector<HandleSource>& out,
   return t.value(reg, out, why);
 }
 
+struct HandleTracer::Impl {
+  explicit Impl(const ir::Function& f) : t(f) {}
+  Tracer t;
+};
+HandleTracer::HandleTracer(const ir::Function& f) : impl_(std::make_unique<Impl>(f)) {}
+HandleTracer::~HandleTracer() = default;
+bool HandleTracer::trace(int reg, std::vector<HandleSource>& out, std::string& why) {
+  return impl_->t.value(reg, out, why);
+}
+
 bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vector<ManifestImage>& out) {
   std::map<HandleSource, ManifestImage> found;
   bool ok = true;
+  Tracer t(f);
   for (auto& b : f.blocks)
     for (auto& in : b.insts) {
       if (!isImageOpcode(in.op)) continue;
@@ -232,9 +244,7 @@ bool resolveImageHandles(const ir::Function& f, ptx::DiagEngine& diags, std::vec
       std::string why;
       bool traced = false;
       if (h >= 0 && in.ops[h].kind == Opnd::Kind::RegAddr && in.ops[h].reg >= 0) {
-        // A fresh tracer per handle keeps the cycle guard local to one trace.
-        Tracer t(f);
-        traced = t.value(in.ops[h].reg, srcs, why);
+        traced = t.value(in.ops[h].reg, srcs, why);  // value() starts a fresh cycle guard
       } else if (h >= 0 && in.ops[h].kind == Opnd::Kind::VarAddr && f.vars[in.ops[h].var].space == ptx::Space::Global) {
         HandleSource s;
         s.isTexref = true;

@@ -8,6 +8,7 @@
 // proved statically (read from memory, computed), since no runner could then know what to put where.
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,19 @@ struct HandleSource {
 // arithmetic of mov/add/sub/cvta of constants) to its sources. Returns false with `why` naming the instruction
 // that stops the trace.
 bool traceHandle(const ir::Function& f, int reg, std::vector<HandleSource>& out, std::string& why);
+
+// traceHandle for many registers of one function: the function's definitions are collected once (the emitter
+// names the image of every texture and surface instruction; a tracer per instruction made that quadratic).
+class HandleTracer {
+ public:
+  explicit HandleTracer(const ir::Function& f);
+  ~HandleTracer();
+  bool trace(int reg, std::vector<HandleSource>& out, std::string& why);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // Every ld/ldu.param that reads a kernel parameter at a constant offset, named directly (`[p+8]`) or through a
 // register holding the parameter's address plus constants (mov/cvta/add/sub, as traceHandle follows them): the
