@@ -237,17 +237,17 @@ void emitSurface(Emitter& E, const ir::Inst& in) {
   unsigned cb = f.bits / 8;
   std::string hv = handleOf(E, in, h);
   Ty ty{Ty::K::B, f.bits};
+  // the arguments every surface helper starts with: the image, the coordinates, the layer, the dimensions
+  std::string where = hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims);
   if (f.n == 1) {  // one component: one call (tex_prelude.cpp p2g_suld/p2g_sust)
     bool w = f.bits == 64;
-    std::string args = hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims) +
-                       (w ? "" : ", " + str(cb)) + ", " + str(f.mode);
+    std::string args = where + (w ? "" : ", " + str(cb)) + ", " + str(f.mode);
     if (load) return E.store(*vals[0], ty, (w ? "p2g_suld64(" : "p2g_suld(") + args + ")");
     E.line((w ? "p2g_sust64(" : "p2g_sust(") + args + ", " + E.src(*vals[0], w ? ty : Ty{Ty::K::B, 32}) + ");");
     return;
   }
   if (f.bits <= 32 && (f.n == 2 || f.n == 4)) {  // a vector of 2 or 4: one call (p2g_suldv/p2g_sustv)
-    std::string args = hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " + str(f.g.dims) +
-                       ", " + str(cb) + ", " + str(f.n) + ", " + str(f.mode);
+    std::string args = where + ", " + str(cb) + ", " + str(f.n) + ", " + str(f.mode);
     const char* comp[] = {".x", ".y", ".z", ".w"};
     if (load) {
       std::string v = E.tmpOf("uvec4");
@@ -263,8 +263,7 @@ void emitSurface(Emitter& E, const ir::Inst& in) {
   }
   std::string off = E.tmpOf("uint");
   std::string okv = E.tmpOf("bool");
-  E.line(okv + " = p2g_surf_off(" + hv + ", ivec3(" + xyz[0] + ", " + xyz[1] + ", " + xyz[2] + "), " + layer + ", " +
-         str(f.g.dims) + ", " + str(cb) + ", " + str(f.n) + ", " + str(f.mode) + ", " + off + ");");
+  E.line(okv + " = p2g_surf_off(" + where + ", " + str(cb) + ", " + str(f.n) + ", " + str(f.mode) + ", " + off + ");");
   if (load) {
     // Out-of-range .zero (and .trap, which cannot trap here) reads give 0.
     for (unsigned k = 0; k < f.n; ++k) {

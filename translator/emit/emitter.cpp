@@ -789,6 +789,11 @@ void Emitter::scan() {
   if (usesWindowCvta_) usesShared_ = usesLocal_ = true;
 }
 
+HandleTracer& Emitter::handles() {
+  if (!handles_) handles_ = std::make_shared<HandleTracer>(F);
+  return *handles_;
+}
+
 // A statement longer than 120 characters is continued on the next line, indented 4 more, after the last ", "
 // inside parentheses that keeps the line within 120 (a line that has none stays long). Comments are not broken.
 static void wrapLine(const std::string& l, std::string& out) {
@@ -826,11 +831,6 @@ static void wrapLine(const std::string& l, std::string& out) {
 // the value of that assignment or a later one, as it did from the zero-initialised declaration at the top; so the
 // SPIR-V computes the same values. Registers not placed keep their declaration at the top of main. Comments are
 // not mentions. A placed line must stay within 120 characters.
-HandleTracer& Emitter::handles() {
-  if (!handles_) handles_ = std::make_shared<HandleTracer>(F);
-  return *handles_;
-}
-
 void Emitter::placeDeclarations() {
   regPlace_.assign(F.regs.size(), 0);
   std::unordered_map<std::string_view, int> byName;
