@@ -2,12 +2,19 @@
 # Regenerates generated/: the annotated GLSL (and manifest, a SHA-256 of the SPIR-V, and the `ptx2glsl view` page)
 # of every corpus kernel.
 #   generated/regenerate.sh [PTX2GLSL]          rewrite the snapshot
-#   generated/regenerate.sh --check [PTX2GLSL]  exit 1 when the committed snapshot is stale (CI runs this)
+#   generated/regenerate.sh --check [PTX2GLSL]  (either order) exit 1 when the committed snapshot is stale (CI runs this)
 set -eu
 cd "$(dirname "$0")/.."
 check=0
-if [ "${1:-}" = "--check" ]; then check=1; shift; fi
-bin=${1:-build/translator/ptx2glsl}
+bin=
+for a in "$@"; do  # options in any order; anything else but one binary is an error (a misplaced --check once
+  case $a in      # rewrote the snapshot instead of checking it)
+    --check) check=1 ;;
+    -*) echo "regenerate.sh: unknown option '$a' (--check)" >&2; exit 2 ;;
+    *) [ -z "$bin" ] || { echo "regenerate.sh: one PTX2GLSL binary, not '$bin' and '$a'" >&2; exit 2; }; bin=$a ;;
+  esac
+done
+bin=${bin:-build/translator/ptx2glsl}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for dir in ptx_corpus/*/*/; do
   dir=${dir%/}
