@@ -2,7 +2,7 @@
 # Regenerates generated/: the annotated GLSL (and manifest, a SHA-256 of the SPIR-V, and the `ptx2glsl view` page)
 # of every corpus kernel.
 #   generated/regenerate.sh [PTX2GLSL]          rewrite the snapshot
-#   generated/regenerate.sh --check [PTX2GLSL]  (either order) exit 1 when the committed snapshot is stale (CI runs this)
+#   generated/regenerate.sh --check [PTX2GLSL]  exit 1 when the snapshot is stale (CI runs this; either order)
 set -eu
 cd "$(dirname "$0")/.."
 check=0
