@@ -273,7 +273,7 @@ uint p2g_f2bf_rn(uint b) {
 )"});
   // One call per plain f16/bf16 add, sub, mul or fma.rn (scalar, and x2 for both halves), for reading: the widening,
   // the exact or round-to-odd f32 step and the final rounding above, in a helper of the instruction's name; the
-  // operands' low 16 bits are the half (issue "Readable GLSL", item 2). Forms with .ftz, .sat or .relu are inline.
+  // operands' low 16 bits are the half (issue "Readable GLSL", item 2). The .ftz forms stay inline (emit_float.cpp).
   for (int bf = 0; bf < 2; ++bf) {
     std::string p = bf ? "p2g_bf" : "p2g_h", round = bf ? "p2g_f2bf_rn" : "p2g_f2h_rn";
     std::string w = bf ? "((x & 0xFFFFu) << 16)" : "p2g_h2f(x & 0xFFFFu)";
@@ -282,44 +282,49 @@ uint p2g_f2bf_rn(uint b) {
       r.replace(r.find('x'), 1, x);
       return r;
     };
-    std::string text = bf ? "// bf16 a + b, a - b, a * b, a * b + c rounded once to nearest (p2g_sf32 rounds to odd in f32 first)\n"
-                          : "// f16 a + b, a - b, a * b, a * b + c rounded once to nearest (exact or round-to-odd f32 step first)\n";
+    std::string text = std::string(bf ? "// bf16" : "// f16") +
+                       " a + b, a - b, a * b, a * b + c rounded once to nearest (" +
+                       (bf ? "p2g_sf32 rounds to odd in f32 first)\n" : "exact or round-to-odd f32 step first)\n");
     if (bf) {
-      text += "uint " + p + "add(uint a, uint b) { return " + round + "(p2g_sf32(" + wid("a") + ", 0x3F800000u, " + wid("b") +
-              ", 4, false)); }\n";
-      text += "uint " + p + "mul(uint a, uint b) {\n  uint x = " + wid("a") + ", y = " + wid("b") + ";\n  return " + round +
-              "(p2g_sf32(x, y, (x ^ y) & 0x80000000u, 4, false));\n}\n";
-      text += "uint " + p + "fma(uint a, uint b, uint c) { return " + round + "(p2g_sf32(" + wid("a") + ", " + wid("b") +
-              ", " + wid("c") + ", 4, false)); }\n";
+      text += "uint " + p + "add(uint a, uint b) { return " + round + "(p2g_sf32(" + wid("a") + ", 0x3F800000u, " +
+              wid("b") + ", 4, false)); }\n";
+      text += "uint " + p + "mul(uint a, uint b) {\n  uint x = " + wid("a") + ", y = " + wid("b") + ";\n  return " +
+              round + "(p2g_sf32(x, y, (x ^ y) & 0x80000000u, 4, false));\n}\n";
+      text += "uint " + p + "fma(uint a, uint b, uint c) { return " + round + "(p2g_sf32(" + wid("a") + ", " +
+              wid("b") + ", " + wid("c") + ", 4, false)); }\n";
     } else {
-      text += "uint " + p + "add(uint a, uint b) { return " + round + "(p2g_odd_sumf(" + wid("a") + ", " + wid("b") + ")); }\n";
+      text += "uint " + p + "add(uint a, uint b) { return " + round + "(p2g_odd_sumf(" + wid("a") + ", " + wid("b") +
+              ")); }\n";
       text += "uint " + p + "mul(uint a, uint b) { return " + round + "(floatBitsToUint(p2g_fmul_x(" + wid("a") + ", " +
               wid("b") + "))); }\n";
-      text += "uint " + p + "fma(uint a, uint b, uint c) {\n  return " + round + "(p2g_odd_sumf(p2g_fmul_x(" + wid("a") + ", " +
-              wid("b") + "), " + wid("c") + "));\n}\n";
+      text += "uint " + p + "fma(uint a, uint b, uint c) {\n  return " + round + "(p2g_odd_sumf(p2g_fmul_x(" +
+              wid("a") + ", " + wid("b") + "), " + wid("c") + "));\n}\n";
     }
     text += "uint " + p + "sub(uint a, uint b) { return " + p + "add(a, b ^ 0x8000u); }\n";
     // .sat clamps to [0, 1] on the bits (NaN and every negative value, -0 too, give +0); .relu gives +0 for a
     // negative value and the canonical NaN for a NaN; neg/abs are sign operations but a NaN gives the canonical
     // 0x7FFF (measured on the H200 over all 65536 inputs: ops/f16_sign, ops/f16_mul_fma)
     std::string nan = bf ? "0x7F80u" : "0x7C00u", one = bf ? "0x3F80u" : "0x3C00u";
-    text += "uint " + p + "sat(uint v) { v &= 0xFFFFu; return v > " + nan + " ? 0u : (v >= " + one + " ? " + one + " : v); }\n";
+    text += "uint " + p + "sat(uint v) { v &= 0xFFFFu; return v > " + nan + " ? 0u : (v >= " + one + " ? " + one +
+            " : v); }\n";
     text += "uint " + p + "relu(uint v) {\n  v &= 0xFFFFu;\n  return (v & 0x7FFFu) > " + nan +
             " ? 0x7FFFu : ((v & 0x8000u) != 0u ? 0u : v);\n}\n";
-    text += "uint " + p + "neg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > " + nan + " ? 0x7FFFu : (v ^ 0x8000u); }\n";
+    text += "uint " + p + "neg(uint v) { v &= 0xFFFFu; return (v & 0x7FFFu) > " + nan +
+            " ? 0x7FFFu : (v ^ 0x8000u); }\n";
     text += "uint " + p + "abs(uint v) { v &= 0x7FFFu; return v > " + nan + " ? 0x7FFFu : v; }\n";
     for (const char* u : {"sat", "relu", "neg", "abs"})
       text += "uint " + p + u + "2(uint v) { return " + p + u + "(v) | (" + p + u + "(v >> 16) << 16); }\n";
-    text += "uint " + p + "add2(uint a, uint b) { return " + p + "add(a, b) | (" + p + "add(a >> 16, b >> 16) << 16); }\n";
-    text += "uint " + p + "sub2(uint a, uint b) { return " + p + "sub(a, b) | (" + p + "sub(a >> 16, b >> 16) << 16); }\n";
-    text += "uint " + p + "mul2(uint a, uint b) { return " + p + "mul(a, b) | (" + p + "mul(a >> 16, b >> 16) << 16); }\n";
+    for (const char* u : {"add", "sub", "mul"})
+      text += "uint " + p + u + "2(uint a, uint b) { return " + p + u + "(a, b) | (" + p + u +
+              "(a >> 16, b >> 16) << 16); }\n";
     text += "uint " + p + "fma2(uint a, uint b, uint c) { return " + p + "fma(a, b, c) | (" + p +
             "fma(a >> 16, b >> 16, c >> 16) << 16); }\n";
     std::vector<std::string> deps = bf ? std::vector<std::string>{"p2g_sf32", round}
                                        : std::vector<std::string>{"p2g_h2f", "p2g_odd_sumf", round};
     h.push_back({p + "arith", deps, {}, text});
   }
-  h.push_back({"p2g_hrint", {"p2g_h2f", "p2g_frnd32", "p2g_f2h_rn"}, {}, R"(// cvt.rni/rzi/rmi/rpi.f16.f16 (mode 0-3): the f16 value rounded to an integer, which f16 holds exactly
+  h.push_back({"p2g_hrint", {"p2g_h2f", "p2g_frnd32", "p2g_f2h_rn"}, {},
+               R"(// cvt.rni/rzi/rmi/rpi.f16.f16 (mode 0-3): the value rounded to an integer, which f16 holds exactly
 uint p2g_hrint(uint a, int mode) { return p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(a & 0xFFFFu)), mode)); }
 )"});
   h.push_back({"p2g_h_tiny32", {}, {}, R"(// f16 arithmetic with .ftz flushes results that are tiny after rounding: rounded to 11 significant bits with

@@ -619,7 +619,7 @@ uint p2g_hadd2(uint a, uint b) { return p2g_hadd(a, b) | (p2g_hadd(a >> 16, b >>
 uint p2g_hsub2(uint a, uint b) { return p2g_hsub(a, b) | (p2g_hsub(a >> 16, b >> 16) << 16); }
 uint p2g_hmul2(uint a, uint b) { return p2g_hmul(a, b) | (p2g_hmul(a >> 16, b >> 16) << 16); }
 uint p2g_hfma2(uint a, uint b, uint c) { return p2g_hfma(a, b, c) | (p2g_hfma(a >> 16, b >> 16, c >> 16) << 16); }
-// cvt.rni/rzi/rmi/rpi.f16.f16 (mode 0-3): the f16 value rounded to an integer, which f16 holds exactly
+// cvt.rni/rzi/rmi/rpi.f16.f16 (mode 0-3): the value rounded to an integer, which f16 holds exactly
 uint p2g_hrint(uint a, int mode) { return p2g_f2h_rn(p2g_frint32(floatBitsToUint(p2g_h2f(a & 0xFFFFu)), mode)); }
 // An integer (magnitude and sign) to f32 bits rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd).
 uint p2g_i2f(uint64_t mag, bool neg, int mode) {
