@@ -15,6 +15,8 @@ for a in "$@"; do  # options in any order; anything else but one binary is an er
   esac
 done
 bin=${bin:-build/translator/ptx2glsl}
+# a missing binary would turn every kernel into a DIAGNOSTICS.txt and replace the snapshot with them
+[ -x "$bin" ] || { echo "regenerate.sh: '$bin' is not an executable file (build first)" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for dir in ptx_corpus/*/*/; do
   dir=${dir%/}

@@ -74,7 +74,7 @@ static std::string f32Bits(Emitter& E, const ir::Inst& in, const Opnd& o, Ty a) 
     E.use("p2g_ftz");
     x = "p2g_ftz(" + x + ")";
   }
-  return "floatBitsToUint(" + x + ")";
+  return bitsOf(x);
 }
 
 // f32 bits (exact, or rounded to odd) to f16/bf16 bits in `mode`, NaN -> 0x7FFF.
@@ -105,8 +105,8 @@ static void emitFp8(Emitter& E, const ir::Inst& in, Ty d, Ty a, bool relu) {
       lo = "floatBitsToUint(p2g_h2f(" + v + " & 0xFFFFu))";
     } else {
       if (in.ops.size() != 3) return E.error(in, "cvt to an fp8 pair from f32 takes two sources");
-      hi = "floatBitsToUint(" + E.src(in.ops[1], Ty{Ty::K::F, 32}) + ")";
-      lo = "floatBitsToUint(" + E.src(in.ops[2], Ty{Ty::K::F, 32}) + ")";
+      hi = bitsOf(E.src(in.ops[1], Ty{Ty::K::F, 32}));
+      lo = bitsOf(E.src(in.ops[2], Ty{Ty::K::F, 32}));
     }
     E.store(in.ops[0], Ty{Ty::K::B, 16}, "(" + fn + "(" + hi + ", " + rl + ") << 8) | " + fn + "(" + lo + ", " + rl + ")");
     return;
@@ -400,9 +400,8 @@ void emitCvt(Emitter& E, const ir::Inst& in) {
       }
     }
     if (d.k == Ty::K::F) {  // NaN -> 0x7FFFFFFF (as the H200 gives for cvt.f32.f16 and cvt.rXi.f32.f32)
-      std::string t = E.tmpOf("uint");
-      E.line(t + " = " + w + ";");
-      return storeF32(E, in, "uintBitsToFloat((" + t + " & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : " + t + ")", ftz, sat);
+      E.use("p2g_f32_canon");
+      return storeF32(E, in, "p2g_f32_canon(" + w + ")", ftz, sat);
     }
     bool bf = d.k == Ty::K::BF16;
     storeHalf(E, in, bf, toHalfBits(E, bf, w, mode), sat, relu);
@@ -519,7 +518,7 @@ static std::string cmpOperand(Emitter& E, const Opnd& o, Ty t, bool ftz, bool ie
     s = "p2g_ftz(" + s + ")";
   }
   if (ieee && t.k == Ty::K::F && t.bits == 32)  // exact_f32: the bits, compared by p2g_fcmp (a flushing device's
-    s = "floatBitsToUint(" + s + ")";           // float compare would call two subnormals equal)
+    s = bitsOf(s);           // float compare would call two subnormals equal)
   return s;
 }
 
@@ -643,7 +642,7 @@ void emitCompare(Emitter& E, const ir::Inst& in) {
     std::string x = E.let(t, E.src(in.ops[1], t));
     std::string e;
     bool d = t.bits == 64;
-    std::string bits = d ? "doubleBitsToUint64(" + x + ")" : "floatBitsToUint(" + x + ")";
+    std::string bits = d ? "doubleBitsToUint64(" + x + ")" : bitsOf(x);
     std::string expMask = d ? "0x7FF0000000000000ul" : "0x7F800000u";
     std::string zero = d ? "0ul" : "0u";
     if (in.hasMod("finite")) e = "!isinf(" + x + ") && !isnan(" + x + ")";

@@ -95,7 +95,7 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
     std::string fn = "p2g_sfu_" + op;
     bool noFtzArg = op == "sin" || op == "cos" || op == "tanh";
     E.use(fn);
-    E.store(in.ops[0], f, "uintBitsToFloat(" + fn + "(floatBitsToUint(" + E.src(in.ops[1], f) + ")" +
+    E.store(in.ops[0], f, "uintBitsToFloat(" + fn + "(" + bitsOf(E.src(in.ops[1], f)) +
                               (noFtzArg ? "" : ftz ? ", true" : ", false") + "))");
     return;
   }
@@ -158,7 +158,7 @@ static void emitF32(Emitter& E, const ir::Inst& in) {
   if ((op == "abs" || op == "neg") && n == 2) {
     // Sign-bit operations, but a NaN comes out canonical: measured on the H200, neg.f32 of a NaN with a payload
     // gives 0x7FFFFFFF (ptxas lowers it to an FADD), ptx_corpus/basic/f32_bits_convert row 23.
-    std::string x = "floatBitsToUint(" + arg(1) + ")";
+    std::string x = bitsOf(arg(1));
     return finish(op == "abs" ? "uintBitsToFloat(" + x + " & 0x7FFFFFFFu)" : "uintBitsToFloat(" + x + " ^ 0x80000000u)", true);
   }
   if (op == "copysign" && n == 3) {

@@ -19,6 +19,27 @@ namespace p2g {
 using ir::Opnd;
 
 static bool identChar(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+// `call(x)` -> x when the text is exactly one call of `call` (its first parenthesis closes at the end).
+static bool unwrapCall(const std::string& e, const char* call, std::string& inner) {
+  size_t n = strlen(call);
+  if (e.size() < n + 2 || e.compare(0, n, call) != 0 || e[n] != '(' || e.back() != ')') return false;
+  int depth = 0;
+  for (size_t i = n; i < e.size(); ++i) {
+    if (e[i] == '(') ++depth;
+    else if (e[i] == ')' && --depth == 0 && i + 1 != e.size()) return false;
+  }
+  inner = e.substr(n + 1, e.size() - n - 2);
+  return true;
+}
+std::string bitsOf(const std::string& f) {
+  std::string in;
+  return unwrapCall(f, "uintBitsToFloat", in) ? in : "floatBitsToUint(" + f + ")";
+}
+std::string floatOf(const std::string& u) {
+  std::string in;
+  return unwrapCall(u, "floatBitsToUint", in) ? in : "uintBitsToFloat(" + u + ")";
+}
 using ir::VType;
 
 Ty parseTy(std::string_view m) {
@@ -359,7 +380,7 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
   std::string raw;
   if (ir::vtypeBits(R.vt) == 32) {
     if (tb == 64) raw = G == "double" ? "uint(doubleBitsToUint64(" + expr + "))" : "uint(" + expr + ")";
-    else if (G == "float") raw = "floatBitsToUint(" + expr + ")";
+    else if (G == "float") raw = bitsOf(expr);
     else raw = G == "uint" ? expr : "uint(" + expr + ")";
     if (declBits(R.ptxType) < 32 && tb != declBits(R.ptxType))
       raw = "(" + raw + " & " + hex32(uint32_t((1ull << declBits(R.ptxType)) - 1)) + ")";
@@ -368,7 +389,7 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
     std::string v;
     if (R.vt == VType::U32) v = raw;
     else if (R.vt == VType::S32) v = (G == "int" && tb == 32) ? expr : G == "float" ? "floatBitsToInt(" + expr + ")" : "int(" + raw + ")";
-    else v = (G == "float") ? expr : "uintBitsToFloat(" + raw + ")";
+    else v = (G == "float") ? expr : floatOf(raw);
     assignReg(dst.reg, v);
     return;
   }
@@ -382,20 +403,42 @@ void Emitter::store(const Opnd& dst, Ty t, const std::string& expr) {
   }
   std::string wide;
   if (G == "int") wide = "uint64_t(int64_t(" + expr + "))";
-  else if (G == "float") wide = "uint64_t(floatBitsToUint(" + expr + "))";
+  else if (G == "float") wide = "uint64_t(" + bitsOf(expr) + ")";
   else wide = "uint64_t(" + expr + ")";
   std::string v = R.vt == VType::U64 ? wide : R.vt == VType::S64 ? "int64_t(" + wide + ")" : "uint64BitsToDouble(" + wide + ")";
   assignReg(dst.reg, v);
 }
 
-// Assigns a register, or, for the register this instruction may fold (fold.h), keeps the value for its use and
-// leaves a marker line where the assignment would be.
+// True when a float value's text has no float arithmetic of its own: calls (the exact helpers), bit casts, selects,
+// comparisons and literals only. Such a value may be written into any use; `a * b` may not, since out of its
+// `precise` register the operation would lose NoContraction (HAZARDS.md #2). Integer arithmetic in the text is
+// refused too (the text does not say which type an operator works on); folds nested in it were checked on their own.
+static bool noFloatArithmetic(const std::string& v) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    char c = v[i];
+    if (c == '*' || c == '/' || c == '+') return false;
+    if (c == '-') {  // only the sign of a literal (`-3.0`, `p ? -23.0 : 0.0`)
+      size_t j = i;
+      while (j > 0 && v[j - 1] == ' ') --j;
+      char before = j ? v[j - 1] : '(';
+      bool sign = before == '(' || before == ',' || before == '?' || before == ':';
+      if (!sign || i + 1 >= v.size() || !isdigit((unsigned char)v[i + 1])) return false;
+    }
+  }
+  return true;
+}
+
+// Assigns a register, or, for a register this instruction may fold (fold.h), keeps the value for its use and
+// leaves a marker line where the assignment would be; a register that nothing reads (kDead) is not assigned.
 void Emitter::assignReg(int r, const std::string& value) {
-  if (r != holdReg_) {
+  auto held = std::find(holdRegs_.begin(), holdRegs_.end(), r);
+  bool isFloat = F.regs[r].vt == VType::F32 || F.regs[r].vt == VType::F64 || (cur_ && floatTyped(*cur_));
+  if (held == holdRegs_.end() || (isFloat && !noFloatArithmetic(value))) {
     line(F.regs[r].name + " = " + value + ";");
     return;
   }
-  holdReg_ = -1;
+  holdRegs_.erase(held);
+  if (foldable_[size_t(r)] == kDead) return;
   // a value that is one name or one call needs no parentheses where it is used
   bool atomic = true;
   int depth = 0;
@@ -408,9 +451,10 @@ void Emitter::assignReg(int r, const std::string& value) {
   }
   folds_.push_back({std::string(size_t(indent_) * 2, ' ') + F.regs[r].name + " = " + value + ";",
                     atomic ? value : "(" + value + ")", r});
-  heldFold_ = int(folds_.size()) - 1;
-  liveFold_[size_t(r)] = heldFold_;
-  body_ += "\x03" + std::to_string(heldFold_) + "\n";
+  int k = int(folds_.size()) - 1;
+  heldFolds_.push_back(k);
+  liveFold_[size_t(r)] = k;
+  body_ += "\x03" + std::to_string(k) + "\n";
 }
 
 std::string Emitter::readName(int r) {
@@ -439,11 +483,11 @@ void Emitter::line(const std::string& statement) {
     }
   }
   // a statement after the store() that kept a fold: the value may depend on what follows, so it is assigned
-  if (heldFold_ >= 0) {
-    folds_[size_t(heldFold_)].forced = true;
-    liveFold_[size_t(folds_[size_t(heldFold_)].reg)] = -1;
-    heldFold_ = -1;
+  for (int k : heldFolds_) {
+    folds_[size_t(k)].forced = true;
+    liveFold_[size_t(folds_[size_t(k)].reg)] = -1;
   }
+  heldFolds_.clear();
   std::string s = statement;
   if (!pendingTmps_.empty()) {
     settleTmps(s);
@@ -683,11 +727,15 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
     return;
   }
   cur_ = &in;
-  heldFold_ = -1;
-  holdReg_ = foldHere_ && !warpOp && !in.ops.empty() && in.ops[0].kind == Opnd::Kind::Reg &&
-                     foldable_[size_t(in.ops[0].reg)]
-                 ? in.ops[0].reg
-                 : -1;
+  heldFolds_.clear();
+  holdRegs_.clear();
+  if (foldHere_ && !warpOp && !in.ops.empty()) {
+    const Opnd& d = in.ops[0];
+    if (d.kind == Opnd::Kind::Reg && foldable_[size_t(d.reg)]) holdRegs_.push_back(d.reg);
+    if (d.kind == Opnd::Kind::Vec)  // an unpacking mov's elements (fold.h)
+      for (auto& e : d.elems)
+        if (e.kind == Opnd::Kind::Reg && foldable_[size_t(e.reg)]) holdRegs_.push_back(e.reg);
+  }
   // a warp instruction's guard is part of its active flag (warpActive()): it is reached by every lane
   bool guard = in.guardReg >= 0 && !warpOp;
   if (guard) open(std::string("if (") + (in.guardNeg ? "!" : "") + regAs(in.guardReg, Ty{Ty::K::Pred, 1}) + ")");
@@ -701,7 +749,8 @@ void Emitter::emitInst(const ir::Inst& in, bool warpOp) {
   if (guard) close();
   dropPendingTmps(0);
   cur_ = nullptr;
-  holdReg_ = heldFold_ = -1;
+  holdRegs_.clear();
+  heldFolds_.clear();
 }
 
 void Emitter::emitBlock(int b) {
@@ -726,6 +775,7 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
       break;
     case SNode::Kind::Block: emitBlock(n.block); break;
     case SNode::Kind::If: {
+      size_t at = body_.size();
       open("if (" + condExpr(n.cond) + ")");
       if (!n.children.empty()) emitNode(n.children[0], tree);
       bool hasElse = n.children.size() > 1 &&
@@ -737,6 +787,7 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
         emitNode(n.children[1], tree);
       }
       close();
+      if (hasElse) selectDiamond(at);
       break;
     }
     case SNode::Kind::Loop:
@@ -753,6 +804,102 @@ void Emitter::emitNode(const SNode& n, const StructurizeResult& tree) {
       line("p2g_sv" + std::to_string(n.varIndex) + " = " + std::to_string(n.value) + ";");
       break;
   }
+}
+
+// `if (c) { x = a; } else { x = b; }` as `x = c ? a : b;` (issue "Readable GLSL", item 1), from the text the If
+// node wrote at `at`: each branch one assignment to the same variable, with values that are safe and cheap to
+// compute on both paths (casts and bit operations on registers: noFloatArithmetic, no other call, no memory, no
+// division). The annotations of both branches stay, in order, above the statement.
+static bool castsAndBits(const std::string& v) {
+  static const char* const calls[] = {"uint", "int", "bool", "uint64_t", "int64_t", "uintBitsToFloat",
+                                      "floatBitsToUint", "floatBitsToInt", "intBitsToFloat", "bitfieldExtract"};
+  if (!noFloatArithmetic(v) || v.find_first_of("%[\x01\x03") != std::string::npos) return false;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] != '(' || i == 0 || !identChar(v[i - 1])) continue;
+    size_t b = i;
+    while (b > 0 && identChar(v[b - 1])) --b;
+    std::string_view name(v.data() + b, i - b);
+    if (std::find(std::begin(calls), std::end(calls), name) == std::end(calls)) return false;
+  }
+  return true;
+}
+
+// castsAndBits for a text with fold markers: each folded value must pass too (it may be written in its place).
+bool Emitter::safeOnBothPaths(const std::string& v, int depth) const {
+  std::string flat;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i] != '\x01') {
+      flat += v[i];
+      continue;
+    }
+    size_t k = size_t(atoi(v.c_str() + i + 1)), e = v.find('\x02', i);
+    if (e == std::string::npos || k >= folds_.size() || depth > 8 || !safeOnBothPaths(folds_[k].expr, depth + 1))
+      return false;
+    flat += "x";
+    i = e;
+  }
+  return castsAndBits(flat);
+}
+
+void Emitter::selectDiamond(size_t at) {
+  for (auto& p : pendingTmps_)
+    if (p.at >= at) return;
+  std::vector<std::string> lines, notes;
+  for (size_t i = at; i < body_.size();) {
+    size_t e = body_.find('\n', i);
+    if (e == std::string::npos) e = body_.size();
+    lines.push_back(body_.substr(i, e - i));
+    i = e + 1;
+  }
+  std::string pad(size_t(indent_) * 2, ' '), inner = pad + "  ";
+  if (lines.size() < 5 || lines.front().compare(0, pad.size() + 4, pad + "if (") != 0 || lines.back() != pad + "}")
+    return;
+  std::string cond = lines.front().substr(pad.size() + 4, lines.front().size() - pad.size() - 7);
+  std::vector<std::string> stmts;
+  int elses = 0;
+  std::vector<size_t> held;  // folds kept in the branches: their assignments move above the select
+  for (size_t i = 1; i + 1 < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    if (l == pad + "} else {") {
+      if (++elses > 1 || stmts.size() != 1) return;
+    } else if (l.compare(0, inner.size() + 2, inner + "//") == 0) {
+      notes.push_back(pad + l.substr(inner.size()));
+    } else if (!l.empty() && l[0] == '\x03') {
+      size_t k = size_t(atoi(l.c_str() + 1));
+      if (k >= folds_.size() || !safeOnBothPaths(folds_[k].expr, 0)) return;
+      held.push_back(k);
+      notes.push_back(l);
+    } else if (l.size() > inner.size() && l.compare(0, inner.size(), inner) == 0 && l[inner.size()] != ' ') {
+      stmts.push_back(l.substr(inner.size()));
+    } else {
+      return;
+    }
+  }
+  if (elses != 1 || stmts.size() != 2) return;
+  auto split = [](const std::string& st, std::string& name, std::string& value) {
+    size_t eq = st.find(" = ");
+    if (eq == std::string::npos || st.back() != ';') return false;
+    name = st.substr(0, eq);
+    value = st.substr(eq + 3, st.size() - eq - 4);
+    for (char c : name)
+      if (!identChar(c)) return false;
+    return !name.empty() && value.find("//") == std::string::npos;
+  };
+  std::string n1, v1, n2, v2;
+  if (!split(stmts[0], n1, v1) || !split(stmts[1], n2, v2) || n1 != n2 || !safeOnBothPaths(v1, 0) ||
+      !safeOnBothPaths(v2, 0))
+    return;
+  for (size_t k : held)  // assigned (when not folded after all) at the select's indent
+    if (folds_[k].assign.compare(0, inner.size(), inner) == 0) folds_[k].assign.erase(0, 2);
+  std::string c = cond.find_first_of(" ?") == std::string::npos ? cond : "(" + cond + ")";
+  std::string st = pad + n1 + " = " + c + " ? " + v1 + " : " + v2 + ";";
+  if (st.size() > 120 && st.find('\x01') == std::string::npos) return;  // longer lines are resolveFolds' to split
+  std::string out;
+  for (auto& note : notes) out += note + "\n";
+  out += st + "\n";
+  body_.resize(at);
+  body_ += out;
+  afterBlock_ = -1;  // body_ no longer ends where the last block did
 }
 
 std::string Emitter::wideSharedElem(const ir::Inst& in, const std::string& addr) {
@@ -1004,6 +1151,27 @@ std::string Emitter::loopGuardText(uint32_t flagAt) {
          "}\n";
 }
 
+// A conversion helper call (f16/bf16/f32/f64 bits) inside the parentheses of another: a fold that makes one stays
+// assigned (nested conversions are what made the unfolded lowering hard to read; READABLE_GLSL.md).
+static bool nestedConversion(const std::string& line) {
+  static const char* const conv[] = {"p2g_h2f(", "p2g_f2h_rn(", "p2g_f2bf_rn(", "p2g_f2d(", "p2g_h2d(",
+                                     "p2g_d2f(", "p2g_d2h_rn(", "p2g_bf2f("};
+  for (const char* c : conv) {
+    for (size_t at = line.find(c); at != std::string::npos; at = line.find(c, at + 1)) {
+      if (at > 0 && identChar(line[at - 1])) continue;
+      size_t i = at + strlen(c);
+      int depth = 1;
+      size_t end = i;
+      while (end < line.size() && depth) depth += line[end] == '(' ? 1 : line[end] == ')' ? -1 : 0, ++end;
+      std::string_view inner(line.data() + i, end - i);
+      for (const char* d : conv)
+        for (size_t j = inner.find(d); j != std::string_view::npos; j = inner.find(d, j + 1))
+          if (j == 0 || !identChar(inner[j - 1])) return true;
+    }
+  }
+  return false;
+}
+
 // Folds read exactly once (and not refused by their handler's output) become their value at the use; the others
 // are assigned at their definition, as without folding. A folded value longer than kFoldWidth characters, its own
 // folds included, stays assigned, and so does the longest value folded into a statement that would be longer than
@@ -1042,6 +1210,24 @@ void Emitter::resolveFolds() {
       size_t k = size_t(atoi(t.c_str() + i + 1));
       size_t e = t.find('\x02', i);
       bool alone = !out.empty() && out.back() == '(' && e + 1 < t.size() && t[e + 1] == ')';
+      if (alone && folded[k]) {  // the bits of a folded `uintBitsToFloat(u)` are `u` (and the other way round)
+        std::string inner;
+        static const char* const pairs[2][2] = {{"floatBitsToUint(", "uintBitsToFloat"},
+                                                {"uintBitsToFloat(", "floatBitsToUint"}};
+        bool done = false;
+        for (auto& p : pairs) {
+          size_t m = strlen(p[0]);
+          if (out.size() >= m && out.compare(out.size() - m, m, p[0]) == 0 &&
+              (out.size() == m || !identChar(out[out.size() - m - 1])) && unwrapCall(value[k], p[1], inner)) {
+            out.resize(out.size() - m);
+            out += inner;
+            i = e + 1;  // past the call's closing parenthesis
+            done = true;
+            break;
+          }
+        }
+        if (done) continue;
+      }
       out += folded[k] ? (alone ? bare(value[k]) : value[k]) : F.regs[folds_[k].reg].name;
       i = e;
     }
@@ -1067,11 +1253,16 @@ void Emitter::resolveFolds() {
     changed = false;
     settle();
     auto check = [&](const std::string& t) {
-      if (t.find('\x01') == std::string::npos || expand(t).size() <= kLineWidth) return;
+      if (t.find('\x01') == std::string::npos) return;
+      std::string x = expand(t);
+      bool nested = nestedConversion(x);
+      if (x.size() <= kLineWidth && !nested) return;
       int widest = -1;
       for (size_t at = t.find('\x01'); at != std::string::npos; at = t.find('\x01', at + 1)) {
         int k = atoi(t.c_str() + at + 1);
-        if (folded[size_t(k)] && (widest < 0 || value[size_t(k)].size() > value[size_t(widest)].size())) widest = k;
+        if (folded[size_t(k)] && (!nested || nestedConversion("p2g_h2f(" + value[size_t(k)] + ")")) &&
+            (widest < 0 || value[size_t(k)].size() > value[size_t(widest)].size()))
+          widest = k;
       }
       if (widest >= 0) folded[size_t(widest)] = 0, changed = true;
     };

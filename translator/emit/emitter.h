@@ -34,6 +34,10 @@ Ty parseTy(std::string_view m);   // "s32" -> {S,32}; unknown -> K::None
 Ty instrType(const ir::Inst& in);
 std::string glslOf(Ty t);         // the GLSL type a value of `t` is held in
 unsigned regDeclBits(std::string_view ptxType);  // a register's declared width (pred 1, b8/u8/s8 8, ...)
+// The bits of a float expression, `floatBitsToUint(f)`, and the float of bits, `uintBitsToFloat(u)`, without the
+// round trip: the bits of `uintBitsToFloat(u)` are `u` (a bit cast changes no bit).
+std::string bitsOf(const std::string& f);
+std::string floatOf(const std::string& u);
 
 struct EmitOptions {
   bool annotate = true;   // PTX source lines as comments
@@ -203,16 +207,18 @@ class Emitter {
     int reg;
     bool forced = false; // a statement followed the store() in its instruction: always assigned
   };
-  std::vector<uint8_t> foldable_;   // per register: fold.h's verdict
+  std::vector<uint8_t> foldable_;   // per register: fold.h's verdict (kFoldable, kDead or 0)
   std::vector<int> liveFold_;       // per register: index into folds_ of its pending value, -1 none
   std::vector<Fold> folds_;
   const ir::Inst* cur_ = nullptr;   // the instruction being emitted
-  int holdReg_ = -1;                // register whose store() this instruction may keep as a fold
-  int heldFold_ = -1;               // the fold store() kept in this instruction; dropped if a statement follows
+  std::vector<int> holdRegs_;       // registers whose store() this instruction may keep as a fold (or drop: kDead)
+  std::vector<int> heldFolds_;      // the folds store() kept in this instruction; assigned if a statement follows
   bool foldHere_ = false;           // folding applies to the block being emitted (not the warp model's blocks)
   int afterBlock_ = -1;             // the block whose last instruction body_ ends with (setp + branch)
   size_t afterBlockAt_ = 0;
   void resolveFolds();
+  void selectDiamond(size_t at);
+  bool safeOnBothPaths(const std::string& v, int depth) const;  // an if/else of one assignment each as a select (emitter.cpp)
   void placeDeclarations();
   std::shared_ptr<HandleTracer> handles_;
   std::vector<uint8_t> regPlace_;   // per register: 0 declared at the top of main, 1 at its first assignment, 2 unused

@@ -241,6 +241,9 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
   // f32 subnormals or rounds them any way gives the same bits; the f32 result is rounded once to f16 in integer
   // code: RN11(RO24(x)) = RN11(x) since 24 >= 11 + 2 (Boldo & Melquiond, IEEE TC 2008). bf16 values reach f32's
   // subnormal range and beyond it, so bf16 arithmetic runs p2g_sf32 in round-to-odd mode (8 + 2 <= 24).
+  h.push_back({"p2g_f32_canon", {}, {}, R"(// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
+)"});
   h.push_back({"p2g_h2f", {}, {}, R"(// f16 bits -> f32, exactly, in integer code (an f16 subnormal is an f32 normal).
 float p2g_h2f(uint h) {
   uint s = (h & 0x8000u) << 16, e = (h >> 10) & 31u, f = h & 1023u;

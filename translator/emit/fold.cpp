@@ -38,31 +38,42 @@ bool isFloatType(std::string_view m) {
          m == "e4m3x2" || m == "e5m2x2";
 }
 
-// A definition whose value may be written into its use.
-bool foldableDef(const ir::Function& f, const ir::Inst& in) {
-  if (in.guardReg >= 0 || in.ops.empty() || in.ops[0].kind != Opnd::Kind::Reg) return false;
-  ir::VType vt = f.regs[in.ops[0].reg].vt;
-  if (vt == ir::VType::F32 || vt == ir::VType::F64) return false;
-  if (in.hasMod("cc")) return false;
+}  // namespace
+
+bool floatTyped(const ir::Inst& in) {
+  for (auto m : in.mods)
+    if (isFloatType(m)) return true;
+  return false;
+}
+
+namespace {
+
+// The registers a definition whose value may be written into its use defines: its destination, or the elements of
+// an unpacking mov; none when the instruction is not such a definition.
+std::vector<int> foldableDefs(const ir::Inst& in) {
+  if (in.guardReg >= 0 || in.ops.empty() || in.hasMod("cc")) return {};
+  const Opnd& d = in.ops[0];
+  std::vector<int> regs;
+  if (d.kind == Opnd::Kind::Reg) {
+    regs.push_back(d.reg);
+  } else if (d.kind == Opnd::Kind::Vec && in.op == "mov" && in.ops.size() == 2 && in.ops[1].kind != Opnd::Kind::Vec) {
+    for (auto& e : d.elems)
+      if (e.kind == Opnd::Kind::Reg) regs.push_back(e.reg);
+  } else {
+    return {};
+  }
   if (in.op == "ld") {
     // ordered, volatile and wider-scope loads stay where PTX put them
     for (auto m : in.mods)
       if (m == "volatile" || m == "relaxed" || m == "acquire" || m == "mmio" || m == "sys" || m == "gpu" ||
           m == "cta" || m == "cluster" || m.substr(0, 2) == "v2" || m.substr(0, 2) == "v4" || m == "v8")
-        return false;
-    return true;
+        return {};
+    return d.kind == Opnd::Kind::Reg ? regs : std::vector<int>{};
   }
-  if (!pureOp(in.op)) return false;
+  if (!noMemory(in)) return {};
   bool typed = false;
-  for (auto m : in.mods) {
-    if (isFloatType(m)) {
-      // a comparison of floats is exact and its result a predicate; any other float work stays assigned
-      if (in.op != "setp") return false;
-    } else if (isIntOrPredType(m)) {
-      typed = true;
-    }
-  }
-  return typed || in.op == "setp";
+  for (auto m : in.mods) typed = typed || isIntOrPredType(m) || isFloatType(m);
+  return typed || in.op == "setp" ? regs : std::vector<int>{};
 }
 
 void regsOf(const Opnd& o, std::vector<int>& out) {
@@ -102,6 +113,41 @@ bool intersects(const std::vector<int>& a, const std::vector<int>& b) {
 
 const size_t kMaxReads = 32, kMaxDistance = 1024;
 
+// Marks register r, defined by instruction i of block b and read once, foldable when nothing between the definition
+// and the use changes what its value reads (fold.h).
+void planFold(const ir::Function& f, const ir::Block& b, size_t i, int r, std::vector<uint8_t>& plan,
+              std::vector<std::vector<int>>& deepReads, std::vector<uint8_t>& readsMemory) {
+  const ir::Inst& d = b.insts[i];
+  std::vector<int> rd = reads(d);
+  // a kernel parameter (ld.param of an entry parameter) is read-only: its load moves like a pure value
+  bool mem = d.op == "ld" && !(d.ops.size() == 2 && d.hasMod("param") && d.ops[1].kind == Opnd::Kind::VarAddr &&
+                               f.vars[d.ops[1].var].space == ptx::Space::Param);
+  for (int s : std::vector<int>(rd)) {
+    if (plan[size_t(s)] != kFoldable) continue;  // a value folded into this one (its use is here: single use)
+    rd.insert(rd.end(), deepReads[size_t(s)].begin(), deepReads[size_t(s)].end());
+    mem = mem || readsMemory[size_t(s)];
+  }
+  // a value reading more registers than any statement could show stays assigned; the bound also keeps
+  // long chains of copies linear (a 100,000-mov chain: tests/frontend/check.sh movchain)
+  std::sort(rd.begin(), rd.end());
+  rd.erase(std::unique(rd.begin(), rd.end()), rd.end());
+  if (rd.size() > kMaxReads) return;
+  bool ok = true;
+  size_t j = i + 1;
+  for (; j < b.insts.size() && j - i <= kMaxDistance; ++j) {
+    const ir::Inst& x = b.insts[j];
+    std::vector<int> xr = reads(x);
+    bool isUse = std::find(xr.begin(), xr.end(), r) != xr.end();
+    if (intersects(writes(x), rd) || (mem && !noMemory(x))) ok = false;
+    if (isUse || !ok) break;
+  }
+  if (!ok || j - i > kMaxDistance) return;  // a use this far away is not worth the scan
+  if (j == b.insts.size() && b.term.condReg != r) return;  // used in another block
+  plan[size_t(r)] = kFoldable;
+  deepReads[size_t(r)] = std::move(rd);
+  readsMemory[size_t(r)] = mem;
+}
+
 }  // namespace
 
 std::vector<uint8_t> planFolds(const ir::Function& f) {
@@ -121,37 +167,11 @@ std::vector<uint8_t> planFolds(const ir::Function& f) {
   for (auto& b : f.blocks) {
     for (size_t i = 0; i < b.insts.size(); ++i) {
       const ir::Inst& d = b.insts[i];
-      if (!foldableDef(f, d)) continue;
-      int r = d.ops[0].reg;
-      if (defs[size_t(r)] != 1 || uses[size_t(r)] != 1) continue;
-      std::vector<int> rd = reads(d);
-      // a kernel parameter (ld.param of an entry parameter) is read-only: its load moves like a pure value
-      bool mem = d.op == "ld" && !(d.ops.size() == 2 && d.hasMod("param") && d.ops[1].kind == Opnd::Kind::VarAddr &&
-                                   f.vars[d.ops[1].var].space == ptx::Space::Param);
-      for (int s : std::vector<int>(rd)) {
-        if (!plan[size_t(s)]) continue;  // a value folded into this one (its use is here: single use)
-        rd.insert(rd.end(), deepReads[size_t(s)].begin(), deepReads[size_t(s)].end());
-        mem = mem || readsMemory[size_t(s)];
+      for (int r : foldableDefs(d)) {
+        if (defs[size_t(r)] == 1 && uses[size_t(r)] == 0 && d.op != "ld") plan[size_t(r)] = kDead;
+        if (defs[size_t(r)] != 1 || uses[size_t(r)] != 1) continue;
+        planFold(f, b, i, r, plan, deepReads, readsMemory);
       }
-      // a value reading more registers than any statement could show stays assigned; the bound also keeps
-      // long chains of copies linear (a 100,000-mov chain: tests/frontend/check.sh movchain)
-      std::sort(rd.begin(), rd.end());
-      rd.erase(std::unique(rd.begin(), rd.end()), rd.end());
-      if (rd.size() > kMaxReads) continue;
-      bool ok = true;
-      size_t j = i + 1;
-      for (; j < b.insts.size() && j - i <= kMaxDistance; ++j) {
-        const ir::Inst& x = b.insts[j];
-        std::vector<int> xr = reads(x);
-        bool isUse = std::find(xr.begin(), xr.end(), r) != xr.end();
-        if (intersects(writes(x), rd) || (mem && !noMemory(x))) ok = false;
-        if (isUse || !ok) break;
-      }
-      if (!ok || j - i > kMaxDistance) continue;  // a use this far away is not worth the scan
-      if (j == b.insts.size() && b.term.condReg != r) continue;  // used in another block
-      plan[size_t(r)] = 1;
-      deepReads[size_t(r)] = std::move(rd);
-      readsMemory[size_t(r)] = mem;
     }
   }
   return plan;

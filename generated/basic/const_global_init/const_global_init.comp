@@ -194,9 +194,8 @@ void main() {
   // 51: ld.const.f32 	%f2, [kCoeff];
   precise float f2 = uintBitsToFloat(p2g_ldc32(0u));
   // 52: ld.const.f32 	%f3, [kCoeff+12];
-  precise float f3 = uintBitsToFloat(p2g_ldc32(12u));
   // 53: fma.rn.f32 	%f4, %f1, %f2, %f3;
-  precise float f4 = p2g_ffma(f1, f2, f3, 0, false);
+  precise float f4 = p2g_ffma(f1, f2, uintBitsToFloat(p2g_ldc32(12u)), 0, false);
   // 54: shl.b32 	%r6, %r5, 2;
   // 55: cvt.u64.u32 	%rd12, %r6;
   uint64_t t1 = uint64_t(r5 << 2u);

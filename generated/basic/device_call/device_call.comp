@@ -405,11 +405,9 @@ void main() {
       for (;;) {
         p2g_loop_tick();
         // 57: fma.rn.f32 	%f13, %f20, %f8, 0f3F000000;
-        precise float f13 = p2g_ffma(f20, f8, 0.5, 0, false);
         // 58: fma.rn.f32 	%f14, %f13, %f8, 0f3F000000;
-        precise float f14 = p2g_ffma(f13, f8, 0.5, 0, false);
         // 59: fma.rn.f32 	%f15, %f14, %f8, 0f3F000000;
-        precise float f15 = p2g_ffma(f14, f8, 0.5, 0, false);
+        precise float f15 = p2g_ffma(p2g_ffma(p2g_ffma(f20, f8, 0.5, 0, false), f8, 0.5, 0, false), f8, 0.5, 0, false);
         // 60: fma.rn.f32 	%f20, %f15, %f8, 0f3F000000;
         f20 = p2g_ffma(f15, f8, 0.5, 0, false);
         // 61: add.s32 	%r9, %r9, -4;
@@ -494,9 +492,8 @@ void main() {
         for (;;) {
           p2g_loop_tick();
           // 154: ld.global.f32 	%f12, [%rd9];
-          precise float f12_1 = uintBitsToFloat(P2GU32(rd9_1).v);
           // 155: add.f32 	%f13, %f24, %f12;
-          precise float f13_1 = p2g_fadd(f24, f12_1, false);
+          precise float f13_1 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd9_1).v), false);
           // 156: ld.global.f32 	%f14, [%rd9+4];
           precise float f14_1 = uintBitsToFloat(P2GU32((rd9_1 + 4ul)).v);
           // 157: add.f32 	%f15, %f13, %f14;
@@ -531,9 +528,8 @@ void main() {
         for (;;) {
           p2g_loop_tick();
           // 177: ld.global.f32 	%f19, [%rd10];
-          precise float f19_1 = uintBitsToFloat(P2GU32(rd10_1).v);
           // 178: add.f32 	%f24, %f24, %f19;
-          f24 = p2g_fadd(f24, f19_1, false);
+          f24 = p2g_fadd(f24, uintBitsToFloat(P2GU32(rd10_1).v), false);
           // 179: add.s64 	%rd10, %rd10, 4;
           rd10_1 = uint64_t(int64_t(rd10_1) + 4l);
           // 180: add.s32 	%r17, %r17, -1;
@@ -550,9 +546,8 @@ void main() {
     p2g_stl32(84u, floatBitsToUint(f24));
     // 186: ret;
     // 319: ld.param.f32 	%f5, [retval0+0];
-    precise float f5 = uintBitsToFloat(p2g_ldl32(84u));
     // 321: add.f32 	%f6, %f6, %f5;
-    f6 = p2g_fadd(f6, f5, false);
+    f6 = p2g_fadd(f6, uintBitsToFloat(p2g_ldl32(84u)), false);
   }
   // 324: cvta.to.global.u64 	%rd17, %rd3;
   // 325: shl.b64 	%rd18, %rd1, 2;

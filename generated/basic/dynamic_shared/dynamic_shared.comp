@@ -301,13 +301,10 @@ void main() {
     }
   }
   // 92: ld.shared.f32 	%f5, [%r4];
-  precise float f5 = uintBitsToFloat(p2g_lds32(r4));
   // 93: add.f32 	%f6, %f1, %f5;
-  precise float f6 = p2g_fadd(f1, f5, false);
   // 94: add.f32 	%f7, %f2, %f6;
-  precise float f7 = p2g_fadd(f2, f6, false);
   // 95: div.rn.f32 	%f8, %f7, 0f40400000;
-  precise float f8 = p2g_div32(f7, 3.0, 0, false);
+  precise float f8 = p2g_div32(p2g_fadd(f2, p2g_fadd(f1, uintBitsToFloat(p2g_lds32(r4)), false), false), 3.0, 0, false);
   // 96: cvta.to.global.u64 	%rd8, %rd2;
   // 97: shl.b64 	%rd9, %rd1, 2;
   uint64_t rd9 = rd1 << 2u;

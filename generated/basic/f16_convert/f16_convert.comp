@@ -31,6 +31,8 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -218,6 +220,7 @@ uint p2g_narrow32(uint w, int m, int bias, int eb, int mode, uint nanBits) {
 }
 
 void main() {
+  precise float f15 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f16_convert_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // f16_convert_param_1
@@ -282,67 +285,48 @@ void main() {
   // 82: st.global.u16 	[%rd14+2], %rs2;
   P2GU16((rd14 + 2ul)).v = uint16_t(rs2);
   // 84: {add.f16 %rs5,%rs3,%rs4;
-  uint rs5 = p2g_hadd(rs3, rs4);
   // 87: st.global.u16 	[%rd14+4], %rs5;
-  P2GU16((rd14 + 4ul)).v = uint16_t(rs5);
+  P2GU16((rd14 + 4ul)).v = uint16_t(p2g_hadd(rs3, rs4));
   // 89: {mul.f16 %rs8,%rs3,%rs4;
-  uint rs8 = p2g_hmul(rs3, rs4);
   // 92: st.global.u16 	[%rd14+6], %rs8;
-  P2GU16((rd14 + 6ul)).v = uint16_t(rs8);
+  P2GU16((rd14 + 6ul)).v = uint16_t(p2g_hmul(rs3, rs4));
   // 94: {fma.rn.f16 %rs11,%rs3,%rs4,%rs1;
-  uint rs11 = p2g_hfma(rs3, rs4, rs1);
   // 97: st.global.u16 	[%rd14+8], %rs11;
-  P2GU16((rd14 + 8ul)).v = uint16_t(rs11);
+  P2GU16((rd14 + 8ul)).v = uint16_t(p2g_hfma(rs3, rs4, rs1));
   // 103: {sub.f16 %rs18,%rs15,%rs4;
-  uint neg86 = p2g_hneg(rs4);
   // 99: {mul.f16 %rs15,%rs3,%rs3;
   // 103: {sub.f16 %rs18,%rs15,%rs4;
-  uint rs18 = p2g_hfma(rs3, rs3, neg86);
   // 106: st.global.u16 	[%rd14+10], %rs18;
-  P2GU16((rd14 + 10ul)).v = uint16_t(rs18);
+  P2GU16((rd14 + 10ul)).v = uint16_t(p2g_hfma(rs3, rs3, p2g_hneg(rs4)));
   // 109: mov.b32 {low,high}, %r1;
-  uint low = (r1 & 0xFFFFu);
-  uint high = ((r1 >> 16u) & 0xFFFFu);
   // 110: mov.b16 %rs21, low;}
   // 112: st.global.u16 	[%rd14+12], %rs21;
-  P2GU16((rd14 + 12ul)).v = uint16_t(low);
+  P2GU16((rd14 + 12ul)).v = uint16_t(r1 & 0xFFFFu);
   // 115: mov.b32 {low,high}, %r1;
-  uint low_1 = (r1 & 0xFFFFu);
-  uint high_1 = ((r1 >> 16u) & 0xFFFFu);
   // 116: mov.b16 %rs22, high;}
   // 118: st.global.u16 	[%rd14+14], %rs22;
-  P2GU16((rd14 + 14ul)).v = uint16_t(high_1);
+  P2GU16((rd14 + 14ul)).v = uint16_t((r1 >> 16u) & 0xFFFFu);
   // 119: shl.b32 	%r16, %r7, 2;
   // 120: mul.wide.u32 	%rd15, %r16, 4;
   // 121: add.s64 	%rd16, %rd5, %rd15;
   uint64_t rd16 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r7 << 2u) * uint64_t(4u)));
   // 123: {  cvt.f32.f16 %f7, %rs1;}
-  uint t3 = floatBitsToUint(p2g_h2f(rs1));
-  precise float f7 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
   // 126: st.global.f32 	[%rd16], %f7;
-  P2GU32(rd16).v = floatBitsToUint(f7);
+  P2GU32(rd16).v = floatBitsToUint(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs1))));
   // 128: {  cvt.f32.f16 %f8, %rs2;}
-  uint t4 = floatBitsToUint(p2g_h2f(rs2));
-  precise float f8 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
   // 131: mul.f32 	%f13, %f8, 0f40400000;
-  precise float f13 = p2g_fmul(f8, 3.0, false);
   // 132: st.global.f32 	[%rd16+4], %f13;
-  P2GU32((rd16 + 4ul)).v = floatBitsToUint(f13);
+  P2GU32((rd16 + 4ul)).v = floatBitsToUint(p2g_fmul(p2g_f32_canon(floatBitsToUint(p2g_h2f(rs2))), 3.0, false));
   // 134: {add.f16 %rs25,%rs3,%rs4;
-  uint rs25 = p2g_hadd(rs3, rs4);
   // 138: {  cvt.f32.f16 %f9, %rs25;}
-  uint t5 = floatBitsToUint(p2g_h2f(rs25));
-  precise float f9 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
   // 141: add.f32 	%f14, %f3, %f4;
-  precise float f14 = p2g_fadd(f3, f4, false);
   // 142: sub.f32 	%f15, %f9, %f14;
-  precise float f15 = p2g_fsub(f9, f14, false);
+  f15 = p2g_fsub(p2g_f32_canon(floatBitsToUint(p2g_h2f(p2g_hadd(rs3, rs4)))), p2g_fadd(f3, f4, false), false);
   // 143: st.global.f32 	[%rd16+8], %f15;
   P2GU32((rd16 + 8ul)).v = floatBitsToUint(f15);
   // 144: ld.global.u16 	%rs29, [%rd10];
   // 146: {  cvt.f32.f16 %f10, %rs29;}
-  uint t6 = floatBitsToUint(p2g_h2f(uint(P2GU16(rd10).v)));
-  precise float f10 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
+  precise float f10 = p2g_f32_canon(floatBitsToUint(p2g_h2f(uint(P2GU16(rd10).v))));
   // 149: st.global.f32 	[%rd16+12], %f10;
   P2GU32((rd16 + 12ul)).v = floatBitsToUint(f10);
   // 150: ret;

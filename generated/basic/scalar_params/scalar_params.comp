@@ -104,6 +104,8 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -332,9 +334,8 @@ void main() {
     // 60: add.s64 	%rd2, %rd10, %rd12;
     uint64_t rd2 = uint64_t(int64_t(rd4) + int64_t(rd12));
     // 61: ld.global.f32 	%f6, [%rd2];
-    precise float f6 = uintBitsToFloat(P2GU32(rd2).v);
     // 62: fma.rn.f32 	%f10, %f5, %f4, %f6;
-    precise float f10 = p2g_ffma(f5, f4, f6, 0, false);
+    precise float f10 = p2g_ffma(f5, f4, uintBitsToFloat(P2GU32(rd2).v), 0, false);
     // 63: and.b16  	%rs3, %rs1, 1;
     // 64: setp.eq.b16 	%p2, %rs3, 1;
     // 65: mov.pred 	%p3, 0;
@@ -350,25 +351,21 @@ void main() {
       // 73: mad.lo.s32 	%r8, %r7, %r5, %r1;
       uint r8 = uint(int(uint(uint64_t(t3)) & 7u) * int(uint(int(uint(uint64_t(t2))))) + int(r1));
       // 74: cvt.rn.f32.s32 	%f7, %r8;
-      uint t4 = p2g_s2f32(int(int(r8)), 0);
-      precise float f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
       // 75: add.f32 	%f10, %f10, %f7;
-      f10 = p2g_fadd(f10, f7, false);
+      f10 = p2g_fadd(f10, p2g_f32_canon(p2g_s2f32(int(int(r8)), 0)), false);
     }
     // 78: and.b16  	%rs4, %rs1, 2;
     // 79: setp.eq.s16 	%p6, %rs4, 0;
     // 80: cvt.f64.f32 	%fd2, %f10;
-    precise double t5 = p2g_f2d(f10);
-    precise double fd2 = (isnan(t5) ? uint64BitsToDouble(doubleBitsToUint64(t5) | 0x0008000000000000ul) : t5);
+    precise double t4 = p2g_f2d(f10);
+    precise double fd2 = (isnan(t4) ? uint64BitsToDouble(doubleBitsToUint64(t4) | 0x0008000000000000ul) : t4);
     // 81: mul.f64 	%fd3, %fd2, %fd1;
-    precise double t6 = fd2;
-    precise double t7 = fd1;
-    precise double t8 = t6 * t7;
-    precise double fd3 = p2g_dnan2(t8, t6, t7);
+    precise double t5 = fd2;
+    precise double t6 = fd1;
+    precise double t7 = t5 * t6;
     // 82: cvt.rn.f32.f64 	%f8, %fd3;
-    precise float f8 = p2g_d2f(fd3, 0);
     // 83: selp.f32 	%f9, %f10, %f8, %p6;
-    precise float f9 = ((bitfieldExtract(int(rs1 & 2u), 0, 16)) == 0) ? f10 : f8;
+    precise float f9 = ((bitfieldExtract(int(rs1 & 2u), 0, 16)) == 0) ? f10 : p2g_d2f(p2g_dnan2(t7, t5, t6), 0);
     // 84: st.global.f32 	[%rd2], %f9;
     P2GU32(rd2).v = floatBitsToUint(f9);
     // 85: mul.lo.s64 	%rd14, %rd1, -7046029254386353131;
@@ -382,9 +379,9 @@ void main() {
     // 91: xor.b64  	%rd20, %rd19, %rd18;
     uint64_t rd20 = packUint2x32(unpackUint2x32(rd18 >> 29u) ^ unpackUint2x32(rd18));
     // 92: cvt.s64.s32 	%rd21, %r1;
-    int64_t t9 = int64_t(int(r1));
+    int64_t t8 = int64_t(int(r1));
     // 93: add.s64 	%rd22, %rd20, %rd21;
-    uint64_t rd22 = uint64_t(int64_t(rd20) + int64_t(uint64_t(int64_t(uint64_t(t9)))));
+    uint64_t rd22 = uint64_t(int64_t(rd20) + int64_t(uint64_t(int64_t(uint64_t(t8)))));
     // 94: cvta.to.global.u64 	%rd23, %rd6;
     // 95: shl.b64 	%rd24, %rd1, 3;
     // 96: add.s64 	%rd25, %rd23, %rd24;

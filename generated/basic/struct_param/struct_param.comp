@@ -248,6 +248,7 @@ float p2g_ffma(float a, float b, float c, int mode, bool ftz) {
 }
 
 void main() {
+  precise float f8 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // struct_param_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // struct_param_param_0+8
@@ -292,30 +293,25 @@ void main() {
     uint64_t rd7 = uint64_t(r1) * uint64_t(4u);
     // 47: add.s64 	%rd8, %rd6, %rd7;
     // 48: ld.global.f32 	%f5, [%rd8];
-    precise float f5 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v);
     // 49: fma.rn.f32 	%f6, %f3, %f5, %f4;
-    precise float f6 = p2g_ffma(f3, f5, f4, 0, false);
+    precise float f6 = p2g_ffma(f3, uintBitsToFloat(P2GU32(uint64_t(int64_t(rd1) + int64_t(rd7))).v), f4, 0, false);
     // 50: setp.eq.s16 	%p2, %rs1, 0;
     // 51: neg.f32 	%f7, %f6;
-    precise float f7 = p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));
     // 52: selp.f32 	%f8, %f6, %f7, %p2;
-    precise float f8 = ((bitfieldExtract(int(rs1), 0, 16)) == 0) ? f6 : f7;
+    f8 = ((bitfieldExtract(int(rs1), 0, 16)) == 0) ? f6 : p2g_canon(uintBitsToFloat(floatBitsToUint(f6) ^ 0x80000000u));
     // 53: cvt.u32.u16 	%r3, %rs2;
     uint64_t t1 = uint64_t(rs2);
     uint r3 = uint(uint64_t(t1));
     // 54: shr.u32 	%r8, %r1, %r3;
     // 55: cvt.rn.f64.u32 	%fd2, %r8;
     precise double t2 = double(r3 >= 32u ? 0u : r1 >> r3);
-    precise double fd2 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
     // 56: mul.f64 	%fd3, %fd1, %fd2;
     precise double t3 = fd1;
-    precise double t4 = fd2;
+    precise double t4 = (isnan(t2) ? uint64BitsToDouble(0x7FFFFFFFFFFFFFFFul) : t2);
     precise double t5 = t3 * t4;
-    precise double fd3 = p2g_dnan2(t5, t3, t4);
     // 57: cvt.rn.f32.f64 	%f9, %fd3;
-    precise float f9 = p2g_d2f(fd3, 0);
     // 58: add.f32 	%f10, %f8, %f9;
-    precise float f10 = p2g_fadd(f8, f9, false);
+    precise float f10 = p2g_fadd(f8, p2g_d2f(p2g_dnan2(t5, t3, t4), 0), false);
     // 59: add.s64 	%rd9, %rd5, %rd7;
     // 60: st.global.f32 	[%rd9], %f10;
     P2GU32(uint64_t(int64_t(rd2) + int64_t(rd7))).v = floatBitsToUint(f10);

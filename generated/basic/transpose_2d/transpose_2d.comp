@@ -19,6 +19,8 @@ shared uint smem[272u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 // byte offsets of the .shared variables in smem
 const uint sh_tile = 0u;  // _ZZ12transpose_2dE4tile, 1088 bytes
 
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -145,6 +147,7 @@ void p2g_sts32(uint a, uint v) { smem[a >> 2] = v; }
 
 void main() {
   uint64_t rd5 = 0ul, rd8 = 0ul;
+  precise float f3 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // transpose_2d_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // transpose_2d_param_1
@@ -184,12 +187,9 @@ void main() {
     rd5 = uint64_t(int64_t(rd1) + int64_t(uint64_t(int64_t(int(uint(int(r6) * int(r9) + int(r3)))) * int64_t(4))));
     // 51: add.s32 	%r14, %r6, 1;
     // 52: cvt.rn.f32.s32 	%f1, %r14;
-    uint t1 = p2g_s2f32(int(int(uint(int(r6) + 1))), 0);
-    precise float f1 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
     // 53: ld.global.f32 	%f2, [%rd5];
-    precise float f2 = uintBitsToFloat(P2GU32(rd5).v);
     // 54: mul.f32 	%f3, %f2, %f1;
-    precise float f3 = p2g_fmul(f2, f1, false);
+    f3 = p2g_fmul(uintBitsToFloat(P2GU32(rd5).v), p2g_f32_canon(p2g_s2f32(int(int(uint(int(r6) + 1))), 0)), false);
     // 55: mov.u32 	%r15, _ZZ12transpose_2dE4tile;
     // 56: mad.lo.s32 	%r16, %r5, 68, %r15;
     // 57: shl.b32 	%r17, %r2, 2;

@@ -21,6 +21,8 @@ shared uint smem[580u + (P2G_DYN_SMEM_BYTES + 3u) / 4u + 1u];
 const uint sh_tile = 0u;  // _ZZ12smem_barrierE4tile, 1296 bytes
 const uint sh_sum = 1296u;  // _ZZ12smem_barrierE3sum, 1024 bytes
 
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -227,6 +229,7 @@ void p2g_loop_tick() {
 void main() {
   if (P2G_LOOP_GUARD) p2g_loop_iters[min(gl_SubgroupID, 255u)] = 0u;
   uint64_t rd6 = 0ul, rd10 = 0ul;
+  precise float f14 = 0.0, f62 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // smem_barrier_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // smem_barrier_param_1
@@ -350,15 +353,12 @@ void main() {
         memoryBarrierBuffer();
         barrier();
         // 113: mul.f32 	%f11, %f9, 0f3E000000;
-        precise float f11 = p2g_fmul(f9, 0.125, false);
         // 114: fma.rn.f32 	%f12, %f10, 0f3F000000, %f11;
-        precise float f12 = p2g_ffma(f10, 0.5, f11, 0, false);
+        precise float f12 = p2g_ffma(f10, 0.5, p2g_fmul(f9, 0.125, false), 0, false);
         // 115: and.b32  	%r37, %r54, 4;
         // 116: cvt.rn.f32.s32 	%f13, %r37;
-        uint t1 = p2g_s2f32(int(int(r54 & 4u)), 0);
-        precise float f13 = uintBitsToFloat((t1 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t1);
         // 117: fma.rn.f32 	%f14, %f13, 0f3A83126F, %f12;
-        precise float f14 = p2g_ffma(f13, uintBitsToFloat(0x3A83126Fu), f12, 0, false);
+        f14 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 4u)), 0)), uintBitsToFloat(0x3A83126Fu), f12, 0, false);
         // 118: st.shared.f32 	[%r7+76], %f14;
         p2g_sts32((r7 + 76u), floatBitsToUint(f14));
         // 119: bar.sync 	0;
@@ -386,14 +386,12 @@ void main() {
         memoryBarrierBuffer();
         barrier();
         // 129: mul.f32 	%f23, %f21, 0f3E000000;
-        precise float f23 = p2g_fmul(f21, 0.125, false);
         // 130: fma.rn.f32 	%f24, %f22, 0f3F000000, %f23;
-        precise float f24 = p2g_ffma(f22, 0.5, f23, 0, false);
+        precise float f24 = p2g_ffma(f22, 0.5, p2g_fmul(f21, 0.125, false), 0, false);
         // 131: add.s32 	%r38, %r54, 1;
         // 132: and.b32  	%r39, %r38, 5;
         // 133: cvt.rn.f32.s32 	%f25, %r39;
-        uint t2 = p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0);
-        precise float f25 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
+        precise float f25 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 1) & 5u)), 0));
         // 134: fma.rn.f32 	%f26, %f25, 0f3A83126F, %f24;
         precise float f26 = p2g_ffma(f25, uintBitsToFloat(0x3A83126Fu), f24, 0, false);
         // 135: st.shared.f32 	[%r7+76], %f26;
@@ -423,14 +421,12 @@ void main() {
         memoryBarrierBuffer();
         barrier();
         // 146: mul.f32 	%f35, %f33, 0f3E000000;
-        precise float f35 = p2g_fmul(f33, 0.125, false);
         // 147: fma.rn.f32 	%f36, %f34, 0f3F000000, %f35;
-        precise float f36 = p2g_ffma(f34, 0.5, f35, 0, false);
+        precise float f36 = p2g_ffma(f34, 0.5, p2g_fmul(f33, 0.125, false), 0, false);
         // 148: add.s32 	%r40, %r54, 2;
         // 149: and.b32  	%r41, %r40, 6;
         // 150: cvt.rn.f32.s32 	%f37, %r41;
-        uint t3 = p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0);
-        precise float f37 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
+        precise float f37 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 2) & 6u)), 0));
         // 151: fma.rn.f32 	%f38, %f37, 0f3A83126F, %f36;
         precise float f38 = p2g_ffma(f37, uintBitsToFloat(0x3A83126Fu), f36, 0, false);
         // 152: st.shared.f32 	[%r7+76], %f38;
@@ -460,14 +456,12 @@ void main() {
         memoryBarrierBuffer();
         barrier();
         // 163: mul.f32 	%f47, %f45, 0f3E000000;
-        precise float f47 = p2g_fmul(f45, 0.125, false);
         // 164: fma.rn.f32 	%f48, %f46, 0f3F000000, %f47;
-        precise float f48 = p2g_ffma(f46, 0.5, f47, 0, false);
+        precise float f48 = p2g_ffma(f46, 0.5, p2g_fmul(f45, 0.125, false), 0, false);
         // 165: add.s32 	%r42, %r54, 3;
         // 166: and.b32  	%r43, %r42, 7;
         // 167: cvt.rn.f32.s32 	%f49, %r43;
-        uint t4 = p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0);
-        precise float f49 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
+        precise float f49 = p2g_f32_canon(p2g_s2f32(int(int(uint(int(r54) + 3) & 7u)), 0));
         // 168: fma.rn.f32 	%f50, %f49, 0f3A83126F, %f48;
         precise float f50 = p2g_ffma(f49, uintBitsToFloat(0x3A83126Fu), f48, 0, false);
         // 169: st.shared.f32 	[%r7+76], %f50;
@@ -513,15 +507,12 @@ void main() {
         memoryBarrierBuffer();
         barrier();
         // 191: mul.f32 	%f59, %f57, 0f3E000000;
-        precise float f59 = p2g_fmul(f57, 0.125, false);
         // 192: fma.rn.f32 	%f60, %f58, 0f3F000000, %f59;
-        precise float f60 = p2g_ffma(f58, 0.5, f59, 0, false);
+        precise float f60 = p2g_ffma(f58, 0.5, p2g_fmul(f57, 0.125, false), 0, false);
         // 193: and.b32  	%r44, %r54, 7;
         // 194: cvt.rn.f32.s32 	%f61, %r44;
-        uint t5 = p2g_s2f32(int(int(r54 & 7u)), 0);
-        precise float f61 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
         // 195: fma.rn.f32 	%f62, %f61, 0f3A83126F, %f60;
-        precise float f62 = p2g_ffma(f61, uintBitsToFloat(0x3A83126Fu), f60, 0, false);
+        f62 = p2g_ffma(p2g_f32_canon(p2g_s2f32(int(int(r54 & 7u)), 0)), uintBitsToFloat(0x3A83126Fu), f60, 0, false);
         // 196: st.shared.f32 	[%r7+76], %f62;
         p2g_sts32((r7 + 76u), floatBitsToUint(f62));
         // 197: bar.sync 	0;
@@ -680,9 +671,8 @@ void main() {
     // 292: ld.shared.f32 	%f84, [_ZZ12smem_barrierE3sum+4];
     precise float f84 = uintBitsToFloat(p2g_lds32((sh_sum + 4u)));
     // 293: ld.shared.f32 	%f85, [%r19];
-    precise float f85 = uintBitsToFloat(p2g_lds32(r19));
     // 294: add.f32 	%f86, %f84, %f85;
-    precise float f86 = p2g_fadd(f84, f85, false);
+    precise float f86 = p2g_fadd(f84, uintBitsToFloat(p2g_lds32(r19)), false);
     // 295: st.shared.f32 	[%r19], %f86;
     p2g_sts32(r19, floatBitsToUint(f86));
   }

@@ -206,35 +206,24 @@ void main() {
   // 71: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 73: setp.eq.s32 	%p2, %r4, 2;
+    bool p2 = int(r4) == 2;
     // 74: @%p2 bra 	$L__BB0_7;
-    if (int(r4) == 2) {
-      // 78: and.b32  	%r126, %r3, 32895;
-      r126 = r3 & 32895u;
-      // 79: bra.uni 	$L__BB0_8;
-    } else {
-      // 75: bra.uni 	$L__BB0_2;
-      // 82: setp.eq.s32 	%p3, %r4, 3;
-      // 83: @%p3 bra 	$L__BB0_6;
-      if (int(r4) == 3) {
-        // 87: and.b32  	%r54, %r3, 3;
-        // 88: xor.b32  	%r126, %r126, %r54;
-        r126 = r126 ^ (r3 & 3u);
-        // 89: bra.uni 	$L__BB0_8;
-      } else {
-        // 84: bra.uni 	$L__BB0_3;
-        // 92: setp.eq.s32 	%p4, %r4, 4;
-        // 93: @%p4 bra 	$L__BB0_5;
-        if (int(r4) == 4) {
-          // 97: and.b32  	%r126, %r3, 65528;
-          r126 = r3 & 65528u;
-          // 98: bra.uni 	$L__BB0_8;
-        } else {
-          // 94: bra.uni 	$L__BB0_4;
-          // 101: and.b32  	%r126, %r3, 65535;
-          r126 = r3 & 65535u;
-        }
-      }
-    }
+    // 78: and.b32  	%r126, %r3, 32895;
+    // 79: bra.uni 	$L__BB0_8;
+    // 75: bra.uni 	$L__BB0_2;
+    // 82: setp.eq.s32 	%p3, %r4, 3;
+    // 83: @%p3 bra 	$L__BB0_6;
+    // 87: and.b32  	%r54, %r3, 3;
+    // 88: xor.b32  	%r126, %r126, %r54;
+    // 89: bra.uni 	$L__BB0_8;
+    // 84: bra.uni 	$L__BB0_3;
+    // 92: setp.eq.s32 	%p4, %r4, 4;
+    // 93: @%p4 bra 	$L__BB0_5;
+    // 97: and.b32  	%r126, %r3, 65528;
+    // 98: bra.uni 	$L__BB0_8;
+    // 94: bra.uni 	$L__BB0_4;
+    // 101: and.b32  	%r126, %r3, 65535;
+    r126 = p2 ? r3 & 32895u : (int(r4) == 3) ? r126 ^ (r3 & 3u) : (int(r4) == 4) ? r3 & 65528u : r3 & 65535u;
   }
   // 104: xor.b32  	%r55, %r32, 19088743;
   // 105: mad.lo.s32 	%r56, %r1, -2048144789, %r55;
@@ -344,35 +333,25 @@ void main() {
         // 189: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 191: setp.eq.s32 	%p9, %r14, 2;
+          bool p9 = int(r14) == 2;
           // 192: @%p9 bra 	$L__BB0_18;
-          if (int(r14) == 2) {
-            // 196: and.b32  	%r127, %r13, 32895;
-            r127 = r13 & 32895u;
-            // 197: bra.uni 	$L__BB0_22;
-          } else {
-            // 193: bra.uni 	$L__BB0_13;
-            // 200: setp.eq.s32 	%p10, %r14, 3;
-            // 201: @%p10 bra 	$L__BB0_17;
-            if (int(r14) == 3) {
-              // 205: and.b32  	%r92, %r13, 3;
-              // 206: xor.b32  	%r127, %r127, %r92;
-              r127 = r127 ^ (r13 & 3u);
-              // 207: bra.uni 	$L__BB0_22;
-            } else {
-              // 202: bra.uni 	$L__BB0_14;
-              // 210: setp.eq.s32 	%p11, %r14, 4;
-              // 211: @%p11 bra 	$L__BB0_16;
-              if (int(r14) == 4) {
-                // 215: and.b32  	%r127, %r13, 65528;
-                r127 = r13 & 65528u;
-                // 216: bra.uni 	$L__BB0_22;
-              } else {
-                // 212: bra.uni 	$L__BB0_15;
-                // 219: and.b32  	%r127, %r13, 65535;
-                r127 = r13 & 65535u;
-              }
-            }
-          }
+          // 196: and.b32  	%r127, %r13, 32895;
+          // 197: bra.uni 	$L__BB0_22;
+          // 193: bra.uni 	$L__BB0_13;
+          // 200: setp.eq.s32 	%p10, %r14, 3;
+          bool p10 = int(r14) == 3;
+          // 201: @%p10 bra 	$L__BB0_17;
+          // 205: and.b32  	%r92, %r13, 3;
+          // 206: xor.b32  	%r127, %r127, %r92;
+          // 207: bra.uni 	$L__BB0_22;
+          // 202: bra.uni 	$L__BB0_14;
+          // 210: setp.eq.s32 	%p11, %r14, 4;
+          // 211: @%p11 bra 	$L__BB0_16;
+          // 215: and.b32  	%r127, %r13, 65528;
+          // 216: bra.uni 	$L__BB0_22;
+          // 212: bra.uni 	$L__BB0_15;
+          // 219: and.b32  	%r127, %r13, 65535;
+          r127 = p9 ? r13 & 32895u : p10 ? r127 ^ (r13 & 3u) : (int(r14) == 4) ? r13 & 65528u : r13 & 65535u;
         }
       }
     }
@@ -418,35 +397,24 @@ void main() {
   // 248: @%p13 bra 	$L__BB0_30;
   if (!(r25 < 2u)) {
     // 250: setp.eq.s32 	%p14, %r25, 2;
+    bool p14 = int(r25) == 2;
     // 251: @%p14 bra 	$L__BB0_29;
-    if (int(r25) == 2) {
-      // 255: and.b32  	%r128, %r24, 32895;
-      r128 = r24 & 32895u;
-      // 256: bra.uni 	$L__BB0_30;
-    } else {
-      // 252: bra.uni 	$L__BB0_24;
-      // 259: setp.eq.s32 	%p15, %r25, 3;
-      // 260: @%p15 bra 	$L__BB0_28;
-      if (int(r25) == 3) {
-        // 264: and.b32  	%r125, %r24, 3;
-        // 265: xor.b32  	%r128, %r128, %r125;
-        r128 = r128 ^ (r24 & 3u);
-        // 266: bra.uni 	$L__BB0_30;
-      } else {
-        // 261: bra.uni 	$L__BB0_25;
-        // 269: setp.eq.s32 	%p16, %r25, 4;
-        // 270: @%p16 bra 	$L__BB0_27;
-        if (int(r25) == 4) {
-          // 274: and.b32  	%r128, %r24, 65528;
-          r128 = r24 & 65528u;
-          // 275: bra.uni 	$L__BB0_30;
-        } else {
-          // 271: bra.uni 	$L__BB0_26;
-          // 278: and.b32  	%r128, %r24, 65535;
-          r128 = r24 & 65535u;
-        }
-      }
-    }
+    // 255: and.b32  	%r128, %r24, 32895;
+    // 256: bra.uni 	$L__BB0_30;
+    // 252: bra.uni 	$L__BB0_24;
+    // 259: setp.eq.s32 	%p15, %r25, 3;
+    // 260: @%p15 bra 	$L__BB0_28;
+    // 264: and.b32  	%r125, %r24, 3;
+    // 265: xor.b32  	%r128, %r128, %r125;
+    // 266: bra.uni 	$L__BB0_30;
+    // 261: bra.uni 	$L__BB0_25;
+    // 269: setp.eq.s32 	%p16, %r25, 4;
+    // 270: @%p16 bra 	$L__BB0_27;
+    // 274: and.b32  	%r128, %r24, 65528;
+    // 275: bra.uni 	$L__BB0_30;
+    // 271: bra.uni 	$L__BB0_26;
+    // 278: and.b32  	%r128, %r24, 65535;
+    r128 = p14 ? r24 & 32895u : (int(r25) == 3) ? r128 ^ (r24 & 3u) : (int(r25) == 4) ? r24 & 65528u : r24 & 65535u;
   }
   // 281: cvt.u16.u32 	%rs16, %r127;
   uint64_t t4 = uint64_t(r127);
@@ -455,41 +423,36 @@ void main() {
   uint64_t t5 = uint64_t(r1);
   uint rs15 = (uint(uint64_t(t5)) & 65535u);
   // 284: add.rn.bf16 %rs1, %rs15, %rs16;
-  uint rs1 = p2g_bfadd(rs15, rs16);
   // 286: cvta.to.global.u64 	%rd18, %rd1;
   // 287: mul.wide.u32 	%rd19, %r1, 2;
   uint64_t rd19 = uint64_t(r1) * uint64_t(2u);
   // 288: add.s64 	%rd20, %rd18, %rd19;
   // 289: st.global.u16 	[%rd20], %rs1;
-  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd19))).v = uint16_t(rs1);
+  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd19))).v = uint16_t(p2g_bfadd(rs15, rs16));
   // 291: sub.rn.bf16 %rs4, %rs15, %rs16;
-  uint rs4 = p2g_bfsub(rs15, rs16);
   // 293: cvta.to.global.u64 	%rd21, %rd2;
   // 294: add.s64 	%rd22, %rd21, %rd19;
   // 295: st.global.u16 	[%rd22], %rs4;
-  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd19))).v = uint16_t(rs4);
+  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd19))).v = uint16_t(p2g_bfsub(rs15, rs16));
   // 297: mul.rn.bf16 %rs7, %rs15, %rs16;
-  uint rs7 = p2g_bfmul(rs15, rs16);
   // 299: cvta.to.global.u64 	%rd23, %rd3;
   // 300: add.s64 	%rd24, %rd23, %rd19;
   // 301: st.global.u16 	[%rd24], %rs7;
-  P2GU16(uint64_t(int64_t(rd3) + int64_t(rd19))).v = uint16_t(rs7);
+  P2GU16(uint64_t(int64_t(rd3) + int64_t(rd19))).v = uint16_t(p2g_bfmul(rs15, rs16));
   // 302: cvt.u16.u32 	%rs17, %r128;
   uint64_t t6;
   t6 = uint64_t(r128);
   uint rs17 = (uint(uint64_t(t6)) & 65535u);
   // 304: fma.rn.bf16 %rs10, %rs15, %rs16, %rs17;
-  uint rs10 = p2g_bffma(rs15, rs16, rs17);
   // 306: cvta.to.global.u64 	%rd25, %rd4;
   // 307: add.s64 	%rd26, %rd25, %rd19;
   // 308: st.global.u16 	[%rd26], %rs10;
-  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd19))).v = uint16_t(rs10);
+  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd19))).v = uint16_t(p2g_bffma(rs15, rs16, rs17));
   // 310: fma.rn.relu.bf16 %rs14, %rs15, %rs16, %rs17;
-  uint rs14 = p2g_bfrelu(p2g_bffma(rs15, rs16, rs17));
   // 312: cvta.to.global.u64 	%rd27, %rd5;
   // 313: add.s64 	%rd28, %rd27, %rd19;
   // 314: st.global.u16 	[%rd28], %rs14;
-  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd19))).v = uint16_t(rs14);
+  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd19))).v = uint16_t(p2g_bfrelu(p2g_bffma(rs15, rs16, rs17)));
   // 315: ret;
   return;
 }

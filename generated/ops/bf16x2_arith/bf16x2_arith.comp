@@ -270,35 +270,24 @@ void main() {
         // 129: @%p4 bra 	$L__BB0_14;
         if (!(r8 < 2u)) {
           // 131: setp.eq.s32 	%p5, %r8, 2;
+          bool p5 = int(r8) == 2;
           // 132: @%p5 bra 	$L__BB0_10;
-          if (int(r8) == 2) {
-            // 136: and.b32  	%r212, %r7, 32895;
-            r212 = r7 & 32895u;
-            // 137: bra.uni 	$L__BB0_14;
-          } else {
-            // 133: bra.uni 	$L__BB0_5;
-            // 140: setp.eq.s32 	%p6, %r8, 3;
-            // 141: @%p6 bra 	$L__BB0_9;
-            if (int(r8) == 3) {
-              // 145: and.b32  	%r91, %r7, 3;
-              // 146: xor.b32  	%r212, %r212, %r91;
-              r212 = r212 ^ (r7 & 3u);
-              // 147: bra.uni 	$L__BB0_14;
-            } else {
-              // 142: bra.uni 	$L__BB0_6;
-              // 150: setp.eq.s32 	%p7, %r8, 4;
-              // 151: @%p7 bra 	$L__BB0_8;
-              if (int(r8) == 4) {
-                // 155: and.b32  	%r212, %r7, 65528;
-                r212 = r7 & 65528u;
-                // 156: bra.uni 	$L__BB0_14;
-              } else {
-                // 152: bra.uni 	$L__BB0_7;
-                // 159: and.b32  	%r212, %r7, 65535;
-                r212 = r7 & 65535u;
-              }
-            }
-          }
+          // 136: and.b32  	%r212, %r7, 32895;
+          // 137: bra.uni 	$L__BB0_14;
+          // 133: bra.uni 	$L__BB0_5;
+          // 140: setp.eq.s32 	%p6, %r8, 3;
+          // 141: @%p6 bra 	$L__BB0_9;
+          // 145: and.b32  	%r91, %r7, 3;
+          // 146: xor.b32  	%r212, %r212, %r91;
+          // 147: bra.uni 	$L__BB0_14;
+          // 142: bra.uni 	$L__BB0_6;
+          // 150: setp.eq.s32 	%p7, %r8, 4;
+          // 151: @%p7 bra 	$L__BB0_8;
+          // 155: and.b32  	%r212, %r7, 65528;
+          // 156: bra.uni 	$L__BB0_14;
+          // 152: bra.uni 	$L__BB0_7;
+          // 159: and.b32  	%r212, %r7, 65535;
+          r212 = p5 ? r7 & 32895u : (int(r8) == 3) ? r212 ^ (r7 & 3u) : (int(r8) == 4) ? r7 & 65528u : r7 & 65535u;
         }
       }
     }
@@ -413,35 +402,25 @@ void main() {
         // 248: @%p12 bra 	$L__BB0_28;
         if (!(r21 < 2u)) {
           // 250: setp.eq.s32 	%p13, %r21, 2;
+          bool p13 = int(r21) == 2;
           // 251: @%p13 bra 	$L__BB0_24;
-          if (int(r21) == 2) {
-            // 255: and.b32  	%r213, %r20, 32895;
-            r213 = r20 & 32895u;
-            // 256: bra.uni 	$L__BB0_28;
-          } else {
-            // 252: bra.uni 	$L__BB0_19;
-            // 259: setp.eq.s32 	%p14, %r21, 3;
-            // 260: @%p14 bra 	$L__BB0_23;
-            if (int(r21) == 3) {
-              // 264: and.b32  	%r141, %r20, 3;
-              // 265: xor.b32  	%r213, %r213, %r141;
-              r213 = r213 ^ (r20 & 3u);
-              // 266: bra.uni 	$L__BB0_28;
-            } else {
-              // 261: bra.uni 	$L__BB0_20;
-              // 269: setp.eq.s32 	%p15, %r21, 4;
-              // 270: @%p15 bra 	$L__BB0_22;
-              if (int(r21) == 4) {
-                // 274: and.b32  	%r213, %r20, 65528;
-                r213 = r20 & 65528u;
-                // 275: bra.uni 	$L__BB0_28;
-              } else {
-                // 271: bra.uni 	$L__BB0_21;
-                // 278: and.b32  	%r213, %r20, 65535;
-                r213 = r20 & 65535u;
-              }
-            }
-          }
+          // 255: and.b32  	%r213, %r20, 32895;
+          // 256: bra.uni 	$L__BB0_28;
+          // 252: bra.uni 	$L__BB0_19;
+          // 259: setp.eq.s32 	%p14, %r21, 3;
+          bool p14 = int(r21) == 3;
+          // 260: @%p14 bra 	$L__BB0_23;
+          // 264: and.b32  	%r141, %r20, 3;
+          // 265: xor.b32  	%r213, %r213, %r141;
+          // 266: bra.uni 	$L__BB0_28;
+          // 261: bra.uni 	$L__BB0_20;
+          // 269: setp.eq.s32 	%p15, %r21, 4;
+          // 270: @%p15 bra 	$L__BB0_22;
+          // 274: and.b32  	%r213, %r20, 65528;
+          // 275: bra.uni 	$L__BB0_28;
+          // 271: bra.uni 	$L__BB0_21;
+          // 278: and.b32  	%r213, %r20, 65535;
+          r213 = p13 ? r20 & 32895u : p14 ? r213 ^ (r20 & 3u) : (int(r21) == 4) ? r20 & 65528u : r20 & 65535u;
         }
       }
     }
@@ -497,35 +476,24 @@ void main() {
   // 313: @%p17 bra 	$L__BB0_36;
   if (!(r35 < 2u)) {
     // 315: setp.eq.s32 	%p18, %r35, 2;
+    bool p18 = int(r35) == 2;
     // 316: @%p18 bra 	$L__BB0_35;
-    if (int(r35) == 2) {
-      // 320: and.b32  	%r214, %r34, 32895;
-      r214 = r34 & 32895u;
-      // 321: bra.uni 	$L__BB0_36;
-    } else {
-      // 317: bra.uni 	$L__BB0_30;
-      // 324: setp.eq.s32 	%p19, %r35, 3;
-      // 325: @%p19 bra 	$L__BB0_34;
-      if (int(r35) == 3) {
-        // 329: and.b32  	%r176, %r34, 3;
-        // 330: xor.b32  	%r214, %r214, %r176;
-        r214 = r214 ^ (r34 & 3u);
-        // 331: bra.uni 	$L__BB0_36;
-      } else {
-        // 326: bra.uni 	$L__BB0_31;
-        // 334: setp.eq.s32 	%p20, %r35, 4;
-        // 335: @%p20 bra 	$L__BB0_33;
-        if (int(r35) == 4) {
-          // 339: and.b32  	%r214, %r34, 65528;
-          r214 = r34 & 65528u;
-          // 340: bra.uni 	$L__BB0_36;
-        } else {
-          // 336: bra.uni 	$L__BB0_32;
-          // 343: and.b32  	%r214, %r34, 65535;
-          r214 = r34 & 65535u;
-        }
-      }
-    }
+    // 320: and.b32  	%r214, %r34, 32895;
+    // 321: bra.uni 	$L__BB0_36;
+    // 317: bra.uni 	$L__BB0_30;
+    // 324: setp.eq.s32 	%p19, %r35, 3;
+    // 325: @%p19 bra 	$L__BB0_34;
+    // 329: and.b32  	%r176, %r34, 3;
+    // 330: xor.b32  	%r214, %r214, %r176;
+    // 331: bra.uni 	$L__BB0_36;
+    // 326: bra.uni 	$L__BB0_31;
+    // 334: setp.eq.s32 	%p20, %r35, 4;
+    // 335: @%p20 bra 	$L__BB0_33;
+    // 339: and.b32  	%r214, %r34, 65528;
+    // 340: bra.uni 	$L__BB0_36;
+    // 336: bra.uni 	$L__BB0_32;
+    // 343: and.b32  	%r214, %r34, 65535;
+    r214 = p18 ? r34 & 32895u : (int(r35) == 3) ? r214 ^ (r34 & 3u) : (int(r35) == 4) ? r34 & 65528u : r34 & 65535u;
   }
   // 346: xor.b32  	%r177, %r50, 141972530;
   // 347: add.s32 	%r178, %r177, %r33;
@@ -568,65 +536,50 @@ void main() {
   // 372: @%p21 bra 	$L__BB0_44;
   if (!(r43 < 2u)) {
     // 374: setp.eq.s32 	%p22, %r43, 2;
+    bool p22 = int(r43) == 2;
     // 375: @%p22 bra 	$L__BB0_43;
-    if (int(r43) == 2) {
-      // 379: and.b32  	%r215, %r42, 32895;
-      r215 = r42 & 32895u;
-      // 380: bra.uni 	$L__BB0_44;
-    } else {
-      // 376: bra.uni 	$L__BB0_38;
-      // 383: setp.eq.s32 	%p23, %r43, 3;
-      // 384: @%p23 bra 	$L__BB0_42;
-      if (int(r43) == 3) {
-        // 388: and.b32  	%r196, %r42, 3;
-        // 389: xor.b32  	%r215, %r215, %r196;
-        r215 = r215 ^ (r42 & 3u);
-        // 390: bra.uni 	$L__BB0_44;
-      } else {
-        // 385: bra.uni 	$L__BB0_39;
-        // 393: setp.eq.s32 	%p24, %r43, 4;
-        // 394: @%p24 bra 	$L__BB0_41;
-        if (int(r43) == 4) {
-          // 398: and.b32  	%r215, %r42, 65528;
-          r215 = r42 & 65528u;
-          // 399: bra.uni 	$L__BB0_44;
-        } else {
-          // 395: bra.uni 	$L__BB0_40;
-          // 402: and.b32  	%r215, %r42, 65535;
-          r215 = r42 & 65535u;
-        }
-      }
-    }
+    // 379: and.b32  	%r215, %r42, 32895;
+    // 380: bra.uni 	$L__BB0_44;
+    // 376: bra.uni 	$L__BB0_38;
+    // 383: setp.eq.s32 	%p23, %r43, 3;
+    // 384: @%p23 bra 	$L__BB0_42;
+    // 388: and.b32  	%r196, %r42, 3;
+    // 389: xor.b32  	%r215, %r215, %r196;
+    // 390: bra.uni 	$L__BB0_44;
+    // 385: bra.uni 	$L__BB0_39;
+    // 393: setp.eq.s32 	%p24, %r43, 4;
+    // 394: @%p24 bra 	$L__BB0_41;
+    // 398: and.b32  	%r215, %r42, 65528;
+    // 399: bra.uni 	$L__BB0_44;
+    // 395: bra.uni 	$L__BB0_40;
+    // 402: and.b32  	%r215, %r42, 65535;
+    r215 = p22 ? r42 & 32895u : (int(r43) == 3) ? r215 ^ (r42 & 3u) : (int(r43) == 4) ? r42 & 65528u : r42 & 65535u;
   }
   // 405: shl.b32 	%r211, %r215, 16;
   // 406: or.b32  	%r210, %r211, %r214;
   uint r210 = (r215 << 16u) | r214;
   // 408: add.rn.bf16x2 %r197, %r31, %r32;
-  uint r197 = p2g_bfadd2(r31, r32);
   // 410: cvta.to.global.u64 	%rd21, %rd1;
   // 411: mul.wide.u32 	%rd22, %r1, 4;
   uint64_t rd22 = uint64_t(r1) * uint64_t(4u);
   // 412: add.s64 	%rd23, %rd21, %rd22;
   // 413: st.global.u32 	[%rd23], %r197;
-  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd22))).v = r197;
+  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd22))).v = p2g_bfadd2(r31, r32);
   // 415: mul.rn.bf16x2 %r200, %r31, %r32;
-  uint r200 = p2g_bfmul2(r31, r32);
   // 417: cvta.to.global.u64 	%rd24, %rd2;
   // 418: add.s64 	%rd25, %rd24, %rd22;
   // 419: st.global.u32 	[%rd25], %r200;
-  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd22))).v = r200;
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd22))).v = p2g_bfmul2(r31, r32);
   // 421: fma.rn.bf16x2 %r203, %r31, %r32, %r210;
-  uint r203 = p2g_bffma2(r31, r32, r210);
   // 423: cvta.to.global.u64 	%rd26, %rd3;
   // 424: add.s64 	%rd27, %rd26, %rd22;
   // 425: st.global.u32 	[%rd27], %r203;
-  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd22))).v = r203;
+  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd22))).v = p2g_bffma2(r31, r32, r210);
   // 427: fma.rn.relu.bf16x2 %r207, %r31, %r32, %r210;
-  uint r207 = p2g_bfrelu2(p2g_bffma2(r31, r32, r210));
   // 429: cvta.to.global.u64 	%rd28, %rd4;
   // 430: add.s64 	%rd29, %rd28, %rd22;
   // 431: st.global.u32 	[%rd29], %r207;
-  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd22))).v = r207;
+  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd22))).v = p2g_bfrelu2(p2g_bffma2(r31, r32, r210));
   // 432: ret;
   return;
 }

@@ -106,16 +106,15 @@ void main() {
   // 47: st.global.u16 	[%rd8], %rs1;
   P2GU16(uint64_t(int64_t(p0_u64) + int64_t(rd7))).v = uint16_t(rs1);
   // 49: cvt.rzi.u16.f16 %rs3, %rs5;
-  uint rs3 = p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 1, false, 16);
   // 51: add.s64 	%rd9, %rd5, %rd7;
   // 52: st.global.u16 	[%rd9], %rs3;
-  P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd7))).v = uint16_t(rs3);
+  P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd7))).v = uint16_t(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 1, false, 16));
   // 54: cvt.rmi.s32.f16 %r1, %rs5;
-  uint r1 = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 2, true, 32)));
   // 56: mul.wide.u32 	%rd10, %r5, 4;
   // 57: add.s64 	%rd11, %rd4, %rd10;
+  uint64_t rd11 = uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r5) * uint64_t(4u)));
   // 58: st.global.u32 	[%rd11], %r1;
-  P2GU32(uint64_t(int64_t(p16_u64) + int64_t(uint64_t(r5) * uint64_t(4u)))).v = r1;
+  P2GU32(rd11).v = uint(int(p2g_f2i32(floatBitsToUint(p2g_h2f(rs5)), 2, true, 32)));
   // 59: ret;
   return;
 }

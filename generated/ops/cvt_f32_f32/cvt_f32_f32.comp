@@ -22,6 +22,8 @@ const uint cmem[33] = uint[](
   0x40400000u, 0x4B000000u, 0x4B800000u, 0x4F000000u, 0x5F000000u, 0x33800000u, 0x00400000u, 0x3EFFFFFFu, 
   0x00000000u);
 
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 // An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
 // integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
 uint p2g_frnd32(uint a, bool neg, int mode) {
@@ -188,8 +190,7 @@ void main() {
   // 108: mov.b32 	%f16, %r34;
   precise float f16 = uintBitsToFloat(r34);
   // 110: cvt.rni.f32.f32 %f1, %f16;
-  uint t2 = p2g_frint32(floatBitsToUint(f16), 0);
-  precise float f1 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
+  precise float f1 = p2g_f32_canon(p2g_frint32(floatBitsToUint(f16), 0));
   // 112: cvta.to.global.u64 	%rd13, %rd2;
   // 113: mul.wide.u32 	%rd14, %r1, 4;
   uint64_t rd14 = uint64_t(r1) * uint64_t(4u);
@@ -197,51 +198,42 @@ void main() {
   // 115: st.global.f32 	[%rd15], %f1;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd14))).v = floatBitsToUint(f1);
   // 117: cvt.rzi.f32.f32 %f3, %f16;
-  uint t3;
-  t3 = p2g_frint32(floatBitsToUint(f16), 1);
-  precise float f3 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
+  precise float f3 = p2g_f32_canon(p2g_frint32(floatBitsToUint(f16), 1));
   // 119: cvta.to.global.u64 	%rd16, %rd3;
   // 120: add.s64 	%rd17, %rd16, %rd14;
   // 121: st.global.f32 	[%rd17], %f3;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd14))).v = floatBitsToUint(f3);
   // 123: cvt.rmi.f32.f32 %f5, %f16;
-  uint t4 = p2g_frint32(floatBitsToUint(f16), 2);
-  precise float f5 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
+  precise float f5 = p2g_f32_canon(p2g_frint32(floatBitsToUint(f16), 2));
   // 125: cvta.to.global.u64 	%rd18, %rd4;
   // 126: add.s64 	%rd19, %rd18, %rd14;
   // 127: st.global.f32 	[%rd19], %f5;
   P2GU32(uint64_t(int64_t(rd4) + int64_t(rd14))).v = floatBitsToUint(f5);
   // 129: cvt.rpi.f32.f32 %f7, %f16;
-  uint t5 = p2g_frint32(floatBitsToUint(f16), 3);
-  precise float f7 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
+  precise float f7 = p2g_f32_canon(p2g_frint32(floatBitsToUint(f16), 3));
   // 131: cvta.to.global.u64 	%rd20, %rd5;
   // 132: add.s64 	%rd21, %rd20, %rd14;
   // 133: st.global.f32 	[%rd21], %f7;
   P2GU32(uint64_t(int64_t(rd5) + int64_t(rd14))).v = floatBitsToUint(f7);
   // 135: cvt.rni.ftz.f32.f32 %f9, %f16;
-  uint t6 = p2g_frint32(floatBitsToUint(p2g_ftz(f16)), 0);
-  precise float f9 = p2g_ftz(uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6));
+  precise float f9 = p2g_ftz(p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ftz(f16)), 0)));
   // 137: cvta.to.global.u64 	%rd22, %rd6;
   // 138: add.s64 	%rd23, %rd22, %rd14;
   // 139: st.global.f32 	[%rd23], %f9;
   P2GU32(uint64_t(int64_t(rd6) + int64_t(rd14))).v = floatBitsToUint(f9);
   // 141: cvt.ftz.f32.f32 %f11, %f16;
-  uint t7 = floatBitsToUint(p2g_ftz(f16));
-  precise float f11 = p2g_ftz(uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7));
+  precise float f11 = p2g_ftz(p2g_f32_canon(floatBitsToUint(p2g_ftz(f16))));
   // 143: cvta.to.global.u64 	%rd24, %rd7;
   // 144: add.s64 	%rd25, %rd24, %rd14;
   // 145: st.global.f32 	[%rd25], %f11;
   P2GU32(uint64_t(int64_t(rd7) + int64_t(rd14))).v = floatBitsToUint(f11);
   // 147: cvt.sat.f32.f32 %f13, %f16;
-  uint t8 = floatBitsToUint(f16);
-  precise float f13 = p2g_sat(uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8));
   // 149: cvta.to.global.u64 	%rd26, %rd8;
   // 150: add.s64 	%rd27, %rd26, %rd14;
   // 151: st.global.f32 	[%rd27], %f13;
-  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd14))).v = floatBitsToUint(f13);
+  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd14))).v = floatBitsToUint(p2g_sat(p2g_f32_canon(floatBitsToUint(f16))));
   // 153: cvt.rzi.ftz.sat.f32.f32 %f15, %f16;
-  uint t9 = p2g_frint32(floatBitsToUint(p2g_ftz(f16)), 1);
-  precise float f15 = p2g_sat(p2g_ftz(uintBitsToFloat((t9 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t9)));
+  precise float f15 = p2g_sat(p2g_ftz(p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ftz(f16)), 1))));
   // 155: cvta.to.global.u64 	%rd28, %rd9;
   // 156: add.s64 	%rd29, %rd28, %rd14;
   // 157: st.global.f32 	[%rd29], %f15;

@@ -33,6 +33,8 @@ uint64_t p2g_bfi_64(uint64_t f, uint64_t b, uint c, uint d) {
   uint64_t mask = (len >= 64u ? 0xFFFFFFFFFFFFFFFFul : ((1ul << len) - 1ul)) << pos;
   return (b & ~mask) | ((f << pos) & mask);
 }
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -207,63 +209,47 @@ void main() {
   // 114: selp.b64 	%rd16, %rd20, %rd19, %p5;
   rd16 = (int(r1 & 3u) == 0) ? uint64_t(int64_t(uint64_t(t4))) : p2g_bfi_64(uint64_t(t2), uint64_t(t3), 32u, 32u);
   // 116: cvt.rn.f32.s32 %f1, %r46;
-  uint t5 = p2g_s2f32(int(int(r46)), 0);
-  precise float f1 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
   // 118: cvta.to.global.u64 	%rd21, %rd1;
   // 119: mul.wide.u32 	%rd22, %r1, 4;
   uint64_t rd22 = uint64_t(r1) * uint64_t(4u);
   // 120: add.s64 	%rd23, %rd21, %rd22;
   // 121: st.global.f32 	[%rd23], %f1;
-  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd22))).v = floatBitsToUint(f1);
+  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_s2f32(int(int(r46)), 0)));
   // 123: cvt.rz.f32.s32 %f2, %r46;
-  uint t6 = p2g_s2f32(int(int(r46)), 1);
-  precise float f2 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
   // 125: cvta.to.global.u64 	%rd24, %rd2;
   // 126: add.s64 	%rd25, %rd24, %rd22;
   // 127: st.global.f32 	[%rd25], %f2;
-  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd22))).v = floatBitsToUint(f2);
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_s2f32(int(int(r46)), 1)));
   // 129: cvt.rm.f32.u32 %f3, %r46;
-  uint t7 = p2g_i2f(uint64_t(r46), false, 2);
-  precise float f3 = uintBitsToFloat((t7 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t7);
   // 131: cvta.to.global.u64 	%rd26, %rd3;
   // 132: add.s64 	%rd27, %rd26, %rd22;
   // 133: st.global.f32 	[%rd27], %f3;
-  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd22))).v = floatBitsToUint(f3);
+  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_i2f(uint64_t(r46), false, 2)));
   // 135: cvt.rp.f32.u32 %f4, %r46;
-  uint t8 = p2g_i2f(uint64_t(r46), false, 3);
-  precise float f4 = uintBitsToFloat((t8 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t8);
   // 137: cvta.to.global.u64 	%rd28, %rd4;
   // 138: add.s64 	%rd29, %rd28, %rd22;
   // 139: st.global.f32 	[%rd29], %f4;
-  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd22))).v = floatBitsToUint(f4);
+  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_i2f(uint64_t(r46), false, 3)));
   // 141: cvt.rn.f32.s64 %f5, %rd16;
-  uint t9 = p2g_s2f(int64_t(rd16), 0);
-  precise float f5 = uintBitsToFloat((t9 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t9);
   // 143: cvta.to.global.u64 	%rd30, %rd5;
   // 144: add.s64 	%rd31, %rd30, %rd22;
   // 145: st.global.f32 	[%rd31], %f5;
-  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd22))).v = floatBitsToUint(f5);
+  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_s2f(int64_t(rd16), 0)));
   // 147: cvt.rz.f32.u64 %f6, %rd16;
-  uint t10 = p2g_i2f(uint64_t(rd16), false, 1);
-  precise float f6 = uintBitsToFloat((t10 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t10);
   // 149: cvta.to.global.u64 	%rd32, %rd6;
   // 150: add.s64 	%rd33, %rd32, %rd22;
   // 151: st.global.f32 	[%rd33], %f6;
-  P2GU32(uint64_t(int64_t(rd6) + int64_t(rd22))).v = floatBitsToUint(f6);
+  P2GU32(uint64_t(int64_t(rd6) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_i2f(uint64_t(rd16), false, 1)));
   // 153: cvt.rm.f32.s64 %f7, %rd16;
-  uint t11 = p2g_s2f(int64_t(rd16), 2);
-  precise float f7 = uintBitsToFloat((t11 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t11);
   // 155: cvta.to.global.u64 	%rd34, %rd7;
   // 156: add.s64 	%rd35, %rd34, %rd22;
   // 157: st.global.f32 	[%rd35], %f7;
-  P2GU32(uint64_t(int64_t(rd7) + int64_t(rd22))).v = floatBitsToUint(f7);
+  P2GU32(uint64_t(int64_t(rd7) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_s2f(int64_t(rd16), 2)));
   // 159: cvt.rp.f32.u64 %f8, %rd16;
-  uint t12 = p2g_i2f(uint64_t(rd16), false, 3);
-  precise float f8 = uintBitsToFloat((t12 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t12);
   // 161: cvta.to.global.u64 	%rd36, %rd8;
   // 162: add.s64 	%rd37, %rd36, %rd22;
   // 163: st.global.f32 	[%rd37], %f8;
-  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd22))).v = floatBitsToUint(f8);
+  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd22))).v = floatBitsToUint(p2g_f32_canon(p2g_i2f(uint64_t(rd16), false, 3)));
   // 164: ret;
   return;
 }

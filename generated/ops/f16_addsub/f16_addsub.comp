@@ -170,34 +170,22 @@ void main() {
   if (!(r4 < 2u)) {
     // 75: setp.eq.s32 	%p2, %r4, 2;
     // 76: @%p2 bra 	$L__BB0_7;
-    if (int(r4) == 2) {
-      // 80: and.b32  	%r98, %r3, 33791;
-      r98 = r3 & 33791u;
-      // 81: bra.uni 	$L__BB0_8;
-    } else {
-      // 77: bra.uni 	$L__BB0_2;
-      // 84: setp.eq.s32 	%p3, %r4, 3;
-      // 85: @%p3 bra 	$L__BB0_6;
-      if (int(r4) == 3) {
-        // 89: and.b32  	%r46, %r3, 3;
-        // 90: xor.b32  	%r98, %r98, %r46;
-        r98 = r98 ^ (r3 & 3u);
-        // 91: bra.uni 	$L__BB0_8;
-      } else {
-        // 86: bra.uni 	$L__BB0_3;
-        // 94: setp.eq.s32 	%p4, %r4, 4;
-        // 95: @%p4 bra 	$L__BB0_5;
-        if (int(r4) == 4) {
-          // 99: and.b32  	%r98, %r3, 65504;
-          r98 = r3 & 65504u;
-          // 100: bra.uni 	$L__BB0_8;
-        } else {
-          // 96: bra.uni 	$L__BB0_4;
-          // 103: and.b32  	%r98, %r3, 65535;
-          r98 = r3 & 65535u;
-        }
-      }
-    }
+    // 80: and.b32  	%r98, %r3, 33791;
+    // 81: bra.uni 	$L__BB0_8;
+    // 77: bra.uni 	$L__BB0_2;
+    // 84: setp.eq.s32 	%p3, %r4, 3;
+    // 85: @%p3 bra 	$L__BB0_6;
+    // 89: and.b32  	%r46, %r3, 3;
+    // 90: xor.b32  	%r98, %r98, %r46;
+    // 91: bra.uni 	$L__BB0_8;
+    // 86: bra.uni 	$L__BB0_3;
+    // 94: setp.eq.s32 	%p4, %r4, 4;
+    // 95: @%p4 bra 	$L__BB0_5;
+    // 99: and.b32  	%r98, %r3, 65504;
+    // 100: bra.uni 	$L__BB0_8;
+    // 96: bra.uni 	$L__BB0_4;
+    // 103: and.b32  	%r98, %r3, 65535;
+    r98 = (int(r4) == 2) ? r3 & 33791u : (int(r4) == 3) ? r98 ^ (r3 & 3u) : (int(r4) == 4) ? r3 & 65504u : r3 & 65535u;
   }
   // 106: xor.b32  	%r47, %r24, 19088743;
   // 107: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
@@ -307,35 +295,24 @@ void main() {
         // 191: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 193: setp.eq.s32 	%p9, %r14, 2;
+          bool p9 = int(r14) == 2;
           // 194: @%p9 bra 	$L__BB0_18;
-          if (int(r14) == 2) {
-            // 198: and.b32  	%r99, %r13, 33791;
-            r99 = r13 & 33791u;
-            // 199: bra.uni 	$L__BB0_22;
-          } else {
-            // 195: bra.uni 	$L__BB0_13;
-            // 202: setp.eq.s32 	%p10, %r14, 3;
-            // 203: @%p10 bra 	$L__BB0_17;
-            if (int(r14) == 3) {
-              // 207: and.b32  	%r84, %r13, 3;
-              // 208: xor.b32  	%r99, %r99, %r84;
-              r99 = r99 ^ (r13 & 3u);
-              // 209: bra.uni 	$L__BB0_22;
-            } else {
-              // 204: bra.uni 	$L__BB0_14;
-              // 212: setp.eq.s32 	%p11, %r14, 4;
-              // 213: @%p11 bra 	$L__BB0_16;
-              if (int(r14) == 4) {
-                // 217: and.b32  	%r99, %r13, 65504;
-                r99 = r13 & 65504u;
-                // 218: bra.uni 	$L__BB0_22;
-              } else {
-                // 214: bra.uni 	$L__BB0_15;
-                // 221: and.b32  	%r99, %r13, 65535;
-                r99 = r13 & 65535u;
-              }
-            }
-          }
+          // 198: and.b32  	%r99, %r13, 33791;
+          // 199: bra.uni 	$L__BB0_22;
+          // 195: bra.uni 	$L__BB0_13;
+          // 202: setp.eq.s32 	%p10, %r14, 3;
+          // 203: @%p10 bra 	$L__BB0_17;
+          // 207: and.b32  	%r84, %r13, 3;
+          // 208: xor.b32  	%r99, %r99, %r84;
+          // 209: bra.uni 	$L__BB0_22;
+          // 204: bra.uni 	$L__BB0_14;
+          // 212: setp.eq.s32 	%p11, %r14, 4;
+          // 213: @%p11 bra 	$L__BB0_16;
+          // 217: and.b32  	%r99, %r13, 65504;
+          // 218: bra.uni 	$L__BB0_22;
+          // 214: bra.uni 	$L__BB0_15;
+          // 221: and.b32  	%r99, %r13, 65535;
+          r99 = p9 ? r13 & 33791u : (int(r14) == 3) ? r99 ^ (r13 & 3u) : (int(r14) == 4) ? r13 & 65504u : r13 & 65535u;
         }
       }
     }
@@ -347,25 +324,22 @@ void main() {
   uint64_t t4 = uint64_t(r1);
   uint rs17 = (uint(uint64_t(t4)) & 65535u);
   // 227: add.f16 %rs1, %rs17, %rs18;
-  uint rs1 = p2g_hadd(rs17, rs18);
   // 229: cvta.to.global.u64 	%rd15, %rd1;
   // 230: mul.wide.u32 	%rd16, %r1, 2;
   uint64_t rd16 = uint64_t(r1) * uint64_t(2u);
   // 231: add.s64 	%rd17, %rd15, %rd16;
   // 232: st.global.u16 	[%rd17], %rs1;
-  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd16))).v = uint16_t(rs1);
+  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd16))).v = uint16_t(p2g_hadd(rs17, rs18));
   // 234: add.rn.f16 %rs4, %rs17, %rs18;
-  uint rs4 = p2g_hadd(rs17, rs18);
   // 236: cvta.to.global.u64 	%rd18, %rd2;
   // 237: add.s64 	%rd19, %rd18, %rd16;
   // 238: st.global.u16 	[%rd19], %rs4;
-  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd16))).v = uint16_t(rs4);
+  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd16))).v = uint16_t(p2g_hadd(rs17, rs18));
   // 240: add.sat.f16 %rs7, %rs17, %rs18;
-  uint rs7 = p2g_hsat(p2g_hadd(rs17, rs18));
   // 242: cvta.to.global.u64 	%rd20, %rd3;
   // 243: add.s64 	%rd21, %rd20, %rd16;
   // 244: st.global.u16 	[%rd21], %rs7;
-  P2GU16(uint64_t(int64_t(rd3) + int64_t(rd16))).v = uint16_t(rs7);
+  P2GU16(uint64_t(int64_t(rd3) + int64_t(rd16))).v = uint16_t(p2g_hsat(p2g_hadd(rs17, rs18)));
   // 246: add.ftz.f16 %rs10, %rs17, %rs18;
   uint t5 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((rs17 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs18 & 0xFFFFu))));
   uint rs10 = (p2g_h_tiny32(t5, 0) ? ((t5 >> 16) & 0x8000u) : p2g_f2h_rn(t5));
@@ -374,19 +348,17 @@ void main() {
   // 250: st.global.u16 	[%rd23], %rs10;
   P2GU16(uint64_t(int64_t(rd4) + int64_t(rd16))).v = uint16_t(rs10);
   // 252: sub.rn.f16 %rs13, %rs17, %rs18;
-  uint rs13 = p2g_hsub(rs17, rs18);
   // 254: cvta.to.global.u64 	%rd24, %rd5;
   // 255: add.s64 	%rd25, %rd24, %rd16;
   // 256: st.global.u16 	[%rd25], %rs13;
-  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd16))).v = uint16_t(rs13);
+  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd16))).v = uint16_t(p2g_hsub(rs17, rs18));
   // 258: sub.rn.ftz.sat.f16 %rs16, %rs17, %rs18;
   uint t6 = p2g_odd_sumf(p2g_h2f(p2g_h_ftz((rs17 & 0xFFFFu))), p2g_h2f((p2g_h_ftz((rs18 & 0xFFFFu)) ^ 0x8000u)));
   uint t7 = (p2g_h_tiny32(t6, 0) ? ((t6 >> 16) & 0x8000u) : p2g_f2h_rn(t6));
-  uint rs16 = (t7 > 0x7C00u ? 0u : (t7 >= 0x3C00u ? 0x3C00u : t7));
   // 260: cvta.to.global.u64 	%rd26, %rd6;
   // 261: add.s64 	%rd27, %rd26, %rd16;
   // 262: st.global.u16 	[%rd27], %rs16;
-  P2GU16(uint64_t(int64_t(rd6) + int64_t(rd16))).v = uint16_t(rs16);
+  P2GU16(uint64_t(int64_t(rd6) + int64_t(rd16))).v = uint16_t(t7 > 0x7C00u ? 0u : (t7 >= 0x3C00u ? 0x3C00u : t7));
   // 263: ret;
   return;
 }

@@ -234,35 +234,24 @@ void main() {
         // 139: @%p4 bra 	$L__BB0_14;
         if (!(r8 < 2u)) {
           // 141: setp.eq.s32 	%p5, %r8, 2;
+          bool p5 = int(r8) == 2;
           // 142: @%p5 bra 	$L__BB0_10;
-          if (int(r8) == 2) {
-            // 146: and.b32  	%r165, %r7, 33791;
-            r165 = r7 & 33791u;
-            // 147: bra.uni 	$L__BB0_14;
-          } else {
-            // 143: bra.uni 	$L__BB0_5;
-            // 150: setp.eq.s32 	%p6, %r8, 3;
-            // 151: @%p6 bra 	$L__BB0_9;
-            if (int(r8) == 3) {
-              // 155: and.b32  	%r72, %r7, 3;
-              // 156: xor.b32  	%r165, %r165, %r72;
-              r165 = r165 ^ (r7 & 3u);
-              // 157: bra.uni 	$L__BB0_14;
-            } else {
-              // 152: bra.uni 	$L__BB0_6;
-              // 160: setp.eq.s32 	%p7, %r8, 4;
-              // 161: @%p7 bra 	$L__BB0_8;
-              if (int(r8) == 4) {
-                // 165: and.b32  	%r165, %r7, 65504;
-                r165 = r7 & 65504u;
-                // 166: bra.uni 	$L__BB0_14;
-              } else {
-                // 162: bra.uni 	$L__BB0_7;
-                // 169: and.b32  	%r165, %r7, 65535;
-                r165 = r7 & 65535u;
-              }
-            }
-          }
+          // 146: and.b32  	%r165, %r7, 33791;
+          // 147: bra.uni 	$L__BB0_14;
+          // 143: bra.uni 	$L__BB0_5;
+          // 150: setp.eq.s32 	%p6, %r8, 3;
+          // 151: @%p6 bra 	$L__BB0_9;
+          // 155: and.b32  	%r72, %r7, 3;
+          // 156: xor.b32  	%r165, %r165, %r72;
+          // 157: bra.uni 	$L__BB0_14;
+          // 152: bra.uni 	$L__BB0_6;
+          // 160: setp.eq.s32 	%p7, %r8, 4;
+          // 161: @%p7 bra 	$L__BB0_8;
+          // 165: and.b32  	%r165, %r7, 65504;
+          // 166: bra.uni 	$L__BB0_14;
+          // 162: bra.uni 	$L__BB0_7;
+          // 169: and.b32  	%r165, %r7, 65535;
+          r165 = p5 ? r7 & 33791u : (int(r8) == 3) ? r165 ^ (r7 & 3u) : (int(r8) == 4) ? r7 & 65504u : r7 & 65535u;
         }
       }
     }
@@ -377,35 +366,25 @@ void main() {
         // 258: @%p12 bra 	$L__BB0_28;
         if (!(r21 < 2u)) {
           // 260: setp.eq.s32 	%p13, %r21, 2;
+          bool p13 = int(r21) == 2;
           // 261: @%p13 bra 	$L__BB0_24;
-          if (int(r21) == 2) {
-            // 265: and.b32  	%r166, %r20, 33791;
-            r166 = r20 & 33791u;
-            // 266: bra.uni 	$L__BB0_28;
-          } else {
-            // 262: bra.uni 	$L__BB0_19;
-            // 269: setp.eq.s32 	%p14, %r21, 3;
-            // 270: @%p14 bra 	$L__BB0_23;
-            if (int(r21) == 3) {
-              // 274: and.b32  	%r122, %r20, 3;
-              // 275: xor.b32  	%r166, %r166, %r122;
-              r166 = r166 ^ (r20 & 3u);
-              // 276: bra.uni 	$L__BB0_28;
-            } else {
-              // 271: bra.uni 	$L__BB0_20;
-              // 279: setp.eq.s32 	%p15, %r21, 4;
-              // 280: @%p15 bra 	$L__BB0_22;
-              if (int(r21) == 4) {
-                // 284: and.b32  	%r166, %r20, 65504;
-                r166 = r20 & 65504u;
-                // 285: bra.uni 	$L__BB0_28;
-              } else {
-                // 281: bra.uni 	$L__BB0_21;
-                // 288: and.b32  	%r166, %r20, 65535;
-                r166 = r20 & 65535u;
-              }
-            }
-          }
+          // 265: and.b32  	%r166, %r20, 33791;
+          // 266: bra.uni 	$L__BB0_28;
+          // 262: bra.uni 	$L__BB0_19;
+          // 269: setp.eq.s32 	%p14, %r21, 3;
+          bool p14 = int(r21) == 3;
+          // 270: @%p14 bra 	$L__BB0_23;
+          // 274: and.b32  	%r122, %r20, 3;
+          // 275: xor.b32  	%r166, %r166, %r122;
+          // 276: bra.uni 	$L__BB0_28;
+          // 271: bra.uni 	$L__BB0_20;
+          // 279: setp.eq.s32 	%p15, %r21, 4;
+          // 280: @%p15 bra 	$L__BB0_22;
+          // 284: and.b32  	%r166, %r20, 65504;
+          // 285: bra.uni 	$L__BB0_28;
+          // 281: bra.uni 	$L__BB0_21;
+          // 288: and.b32  	%r166, %r20, 65535;
+          r166 = p13 ? r20 & 33791u : p14 ? r166 ^ (r20 & 3u) : (int(r21) == 4) ? r20 & 65504u : r20 & 65535u;
         }
       }
     }
@@ -423,13 +402,12 @@ void main() {
   bool t6 = t5 == 0;
   int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f((t3 >> 16))), floatBitsToUint(p2g_h2f((t4 >> 16))));
   bool t8 = t7 == 0;
-  uint r136 = ((t6 ? 0xFFFFu : 0u) | ((t8 ? 0xFFFFu : 0u) << 16));
   // 298: cvta.to.global.u64 	%rd18, %rd1;
   // 299: mul.wide.u32 	%rd19, %r1, 4;
   uint64_t rd19 = uint64_t(r1) * uint64_t(4u);
   // 300: add.s64 	%rd20, %rd18, %rd19;
   // 301: st.global.u32 	[%rd20], %r136;
-  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd19))).v = r136;
+  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd19))).v = ((t6 ? 0xFFFFu : 0u) | ((t8 ? 0xFFFFu : 0u) << 16));
   // 303: set.ltu.s32.f16x2 %r139, %r161, %r162;
   uint t9 = r161;
   uint t10 = r162;
@@ -437,11 +415,10 @@ void main() {
   bool t12 = (t11 == -1 || t11 == 2);
   int t13 = p2g_fcmp(floatBitsToUint(p2g_h2f((t9 >> 16))), floatBitsToUint(p2g_h2f((t10 >> 16))));
   bool t14 = (t13 == -1 || t13 == 2);
-  uint r139 = ((t12 ? 0xFFFFu : 0u) | ((t14 ? 0xFFFFu : 0u) << 16));
   // 305: cvta.to.global.u64 	%rd21, %rd2;
   // 306: add.s64 	%rd22, %rd21, %rd19;
   // 307: st.global.u32 	[%rd22], %r139;
-  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd19))).v = r139;
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd19))).v = ((t12 ? 0xFFFFu : 0u) | ((t14 ? 0xFFFFu : 0u) << 16));
   // 309: set.gt.ftz.f16x2.f16x2 %r142, %r161, %r162;
   uint t15 = r161;
   uint t16 = r162;
@@ -451,11 +428,10 @@ void main() {
   int t19 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz((t15 >> 16)))),
       floatBitsToUint(p2g_h2f(p2g_h_ftz((t16 >> 16)))));
   bool t20 = t19 == 1;
-  uint r142 = ((t18 ? 0x3C00u : 0u) | ((t20 ? 0x3C00u : 0u) << 16));
   // 311: cvta.to.global.u64 	%rd23, %rd3;
   // 312: add.s64 	%rd24, %rd23, %rd19;
   // 313: st.global.u32 	[%rd24], %r142;
-  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd19))).v = r142;
+  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd19))).v = ((t18 ? 0x3C00u : 0u) | ((t20 ? 0x3C00u : 0u) << 16));
   // 315: set.le.bf16x2.bf16x2 %r145, %r161, %r162;
   uint t21 = r161;
   uint t22 = r162;
@@ -463,11 +439,10 @@ void main() {
   bool t24 = (t23 == -1 || t23 == 0);
   int t25 = p2g_fcmp(((t21 >> 16) << 16), ((t22 >> 16) << 16));
   bool t26 = (t25 == -1 || t25 == 0);
-  uint r145 = ((t24 ? 0x3F80u : 0u) | ((t26 ? 0x3F80u : 0u) << 16));
   // 317: cvta.to.global.u64 	%rd25, %rd4;
   // 318: add.s64 	%rd26, %rd25, %rd19;
   // 319: st.global.u32 	[%rd26], %r145;
-  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd19))).v = r145;
+  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd19))).v = ((t24 ? 0x3F80u : 0u) | ((t26 ? 0x3F80u : 0u) << 16));
   // 321: { .reg .pred p, q; setp.ltu.f16x2 p|q, %r161, %r162; selp.u32 %r148, 1, 0, p; @q or.b32 %r148, %r148, 2; }
   uint t27 = r161;
   uint t28 = r162;
@@ -529,22 +504,20 @@ void main() {
   uint t49 = ((r161 ^ r162) >> 16) & 0x8000u;
   uint t48 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((r161 >> 16) & 0x7FFFu)),
       p2g_h2f(((r162 >> 16) & 0x7FFFu)))));
-  uint r157 = (t47 | (((t48 == 0x7FFFu ? t48 : (t48 | t49))) << 16));
   // 341: cvta.to.global.u64 	%rd33, %rd8;
   // 342: add.s64 	%rd34, %rd33, %rd19;
   // 343: st.global.u32 	[%rd34], %r157;
-  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd19))).v = r157;
+  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd19))).v = (t47 | (((t48 == 0x7FFFu ? t48 : (t48 | t49))) << 16));
   // 345: max.NaN.xorsign.abs.bf16x2 %r160, %r161, %r162;
   uint t51 = ((r161 ^ r162) >> 0) & 0x8000u;
   uint t50 = p2g_f2bf_rn(((((r161 & 0xFFFFu) & 0x7FFFu) > 0x7F80u || ((r162 & 0xFFFFu) & 0x7FFFu) > 0x7F80u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(uintBitsToFloat(((r161 & 0xFFFFu) & 0x7FFFu) << 16), uintBitsToFloat(((r162 & 0xFFFFu) & 0x7FFFu) << 16)))));
   uint t52 = (t50 == 0x7FFFu ? t50 : (t50 | t51));
   uint t54 = ((r161 ^ r162) >> 16) & 0x8000u;
   uint t53 = p2g_f2bf_rn(((((r161 >> 16) & 0x7FFFu) > 0x7F80u || ((r162 >> 16) & 0x7FFFu) > 0x7F80u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(uintBitsToFloat(((r161 >> 16) & 0x7FFFu) << 16), uintBitsToFloat(((r162 >> 16) & 0x7FFFu) << 16)))));
-  uint r160 = (t52 | (((t53 == 0x7FFFu ? t53 : (t53 | t54))) << 16));
   // 347: cvta.to.global.u64 	%rd35, %rd9;
   // 348: add.s64 	%rd36, %rd35, %rd19;
   // 349: st.global.u32 	[%rd36], %r160;
-  P2GU32(uint64_t(int64_t(rd9) + int64_t(rd19))).v = r160;
+  P2GU32(uint64_t(int64_t(rd9) + int64_t(rd19))).v = (t52 | (((t53 == 0x7FFFu ? t53 : (t53 | t54))) << 16));
   // 350: ret;
   return;
 }

@@ -161,35 +161,24 @@ void main() {
   // 79: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 81: setp.eq.s32 	%p2, %r4, 2;
+    bool p2 = int(r4) == 2;
     // 82: @%p2 bra 	$L__BB0_7;
-    if (int(r4) == 2) {
-      // 86: and.b32  	%r104, %r3, 33791;
-      r104 = r3 & 33791u;
-      // 87: bra.uni 	$L__BB0_8;
-    } else {
-      // 83: bra.uni 	$L__BB0_2;
-      // 90: setp.eq.s32 	%p3, %r4, 3;
-      // 91: @%p3 bra 	$L__BB0_6;
-      if (int(r4) == 3) {
-        // 95: and.b32  	%r46, %r3, 3;
-        // 96: xor.b32  	%r104, %r104, %r46;
-        r104 = r104 ^ (r3 & 3u);
-        // 97: bra.uni 	$L__BB0_8;
-      } else {
-        // 92: bra.uni 	$L__BB0_3;
-        // 100: setp.eq.s32 	%p4, %r4, 4;
-        // 101: @%p4 bra 	$L__BB0_5;
-        if (int(r4) == 4) {
-          // 105: and.b32  	%r104, %r3, 65504;
-          r104 = r3 & 65504u;
-          // 106: bra.uni 	$L__BB0_8;
-        } else {
-          // 102: bra.uni 	$L__BB0_4;
-          // 109: and.b32  	%r104, %r3, 65535;
-          r104 = r3 & 65535u;
-        }
-      }
-    }
+    // 86: and.b32  	%r104, %r3, 33791;
+    // 87: bra.uni 	$L__BB0_8;
+    // 83: bra.uni 	$L__BB0_2;
+    // 90: setp.eq.s32 	%p3, %r4, 3;
+    // 91: @%p3 bra 	$L__BB0_6;
+    // 95: and.b32  	%r46, %r3, 3;
+    // 96: xor.b32  	%r104, %r104, %r46;
+    // 97: bra.uni 	$L__BB0_8;
+    // 92: bra.uni 	$L__BB0_3;
+    // 100: setp.eq.s32 	%p4, %r4, 4;
+    // 101: @%p4 bra 	$L__BB0_5;
+    // 105: and.b32  	%r104, %r3, 65504;
+    // 106: bra.uni 	$L__BB0_8;
+    // 102: bra.uni 	$L__BB0_4;
+    // 109: and.b32  	%r104, %r3, 65535;
+    r104 = p2 ? r3 & 33791u : (int(r4) == 3) ? r104 ^ (r3 & 3u) : (int(r4) == 4) ? r3 & 65504u : r3 & 65535u;
   }
   // 112: xor.b32  	%r47, %r24, 19088743;
   // 113: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
@@ -299,35 +288,25 @@ void main() {
         // 197: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 199: setp.eq.s32 	%p9, %r14, 2;
+          bool p9 = int(r14) == 2;
           // 200: @%p9 bra 	$L__BB0_18;
-          if (int(r14) == 2) {
-            // 204: and.b32  	%r105, %r13, 33791;
-            r105 = r13 & 33791u;
-            // 205: bra.uni 	$L__BB0_22;
-          } else {
-            // 201: bra.uni 	$L__BB0_13;
-            // 208: setp.eq.s32 	%p10, %r14, 3;
-            // 209: @%p10 bra 	$L__BB0_17;
-            if (int(r14) == 3) {
-              // 213: and.b32  	%r84, %r13, 3;
-              // 214: xor.b32  	%r105, %r105, %r84;
-              r105 = r105 ^ (r13 & 3u);
-              // 215: bra.uni 	$L__BB0_22;
-            } else {
-              // 210: bra.uni 	$L__BB0_14;
-              // 218: setp.eq.s32 	%p11, %r14, 4;
-              // 219: @%p11 bra 	$L__BB0_16;
-              if (int(r14) == 4) {
-                // 223: and.b32  	%r105, %r13, 65504;
-                r105 = r13 & 65504u;
-                // 224: bra.uni 	$L__BB0_22;
-              } else {
-                // 220: bra.uni 	$L__BB0_15;
-                // 227: and.b32  	%r105, %r13, 65535;
-                r105 = r13 & 65535u;
-              }
-            }
-          }
+          // 204: and.b32  	%r105, %r13, 33791;
+          // 205: bra.uni 	$L__BB0_22;
+          // 201: bra.uni 	$L__BB0_13;
+          // 208: setp.eq.s32 	%p10, %r14, 3;
+          bool p10 = int(r14) == 3;
+          // 209: @%p10 bra 	$L__BB0_17;
+          // 213: and.b32  	%r84, %r13, 3;
+          // 214: xor.b32  	%r105, %r105, %r84;
+          // 215: bra.uni 	$L__BB0_22;
+          // 210: bra.uni 	$L__BB0_14;
+          // 218: setp.eq.s32 	%p11, %r14, 4;
+          // 219: @%p11 bra 	$L__BB0_16;
+          // 223: and.b32  	%r105, %r13, 65504;
+          // 224: bra.uni 	$L__BB0_22;
+          // 220: bra.uni 	$L__BB0_15;
+          // 227: and.b32  	%r105, %r13, 65535;
+          r105 = p9 ? r13 & 33791u : p10 ? r105 ^ (r13 & 3u) : (int(r14) == 4) ? r13 & 65504u : r13 & 65535u;
         }
       }
     }
@@ -383,11 +362,10 @@ void main() {
   uint t6 = ((rs20 ^ rs21) >> 0) & 0x8000u;
   uint t5 = p2g_f2bf_rn(floatBitsToUint(p2g_fmin(uintBitsToFloat(((rs20 & 0xFFFFu) & 0x7FFFu) << 16),
       uintBitsToFloat(((rs21 & 0xFFFFu) & 0x7FFFu) << 16))));
-  uint rs19 = (t5 == 0x7FFFu ? t5 : (t5 | t6));
   // 273: cvta.to.global.u64 	%rd31, %rd7;
   // 274: add.s64 	%rd32, %rd31, %rd19;
   // 275: st.global.u16 	[%rd32], %rs19;
-  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd19))).v = uint16_t(rs19);
+  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd19))).v = uint16_t(t5 == 0x7FFFu ? t5 : (t5 | t6));
   // 277: min.f16x2 %r98, %r102, %r105;
   uint t7 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((r102 & 0xFFFFu)), p2g_h2f((r105 & 0xFFFFu)))));
   uint r98 = (t7 | ((p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f((r102 >> 16)), p2g_h2f((r105 >> 16)))))) << 16));

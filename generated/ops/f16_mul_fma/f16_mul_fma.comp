@@ -172,35 +172,24 @@ void main() {
   // 75: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 77: setp.eq.s32 	%p2, %r4, 2;
+    bool p2 = int(r4) == 2;
     // 78: @%p2 bra 	$L__BB0_7;
-    if (int(r4) == 2) {
-      // 82: and.b32  	%r126, %r3, 33791;
-      r126 = r3 & 33791u;
-      // 83: bra.uni 	$L__BB0_8;
-    } else {
-      // 79: bra.uni 	$L__BB0_2;
-      // 86: setp.eq.s32 	%p3, %r4, 3;
-      // 87: @%p3 bra 	$L__BB0_6;
-      if (int(r4) == 3) {
-        // 91: and.b32  	%r54, %r3, 3;
-        // 92: xor.b32  	%r126, %r126, %r54;
-        r126 = r126 ^ (r3 & 3u);
-        // 93: bra.uni 	$L__BB0_8;
-      } else {
-        // 88: bra.uni 	$L__BB0_3;
-        // 96: setp.eq.s32 	%p4, %r4, 4;
-        // 97: @%p4 bra 	$L__BB0_5;
-        if (int(r4) == 4) {
-          // 101: and.b32  	%r126, %r3, 65504;
-          r126 = r3 & 65504u;
-          // 102: bra.uni 	$L__BB0_8;
-        } else {
-          // 98: bra.uni 	$L__BB0_4;
-          // 105: and.b32  	%r126, %r3, 65535;
-          r126 = r3 & 65535u;
-        }
-      }
-    }
+    // 82: and.b32  	%r126, %r3, 33791;
+    // 83: bra.uni 	$L__BB0_8;
+    // 79: bra.uni 	$L__BB0_2;
+    // 86: setp.eq.s32 	%p3, %r4, 3;
+    // 87: @%p3 bra 	$L__BB0_6;
+    // 91: and.b32  	%r54, %r3, 3;
+    // 92: xor.b32  	%r126, %r126, %r54;
+    // 93: bra.uni 	$L__BB0_8;
+    // 88: bra.uni 	$L__BB0_3;
+    // 96: setp.eq.s32 	%p4, %r4, 4;
+    // 97: @%p4 bra 	$L__BB0_5;
+    // 101: and.b32  	%r126, %r3, 65504;
+    // 102: bra.uni 	$L__BB0_8;
+    // 98: bra.uni 	$L__BB0_4;
+    // 105: and.b32  	%r126, %r3, 65535;
+    r126 = p2 ? r3 & 33791u : (int(r4) == 3) ? r126 ^ (r3 & 3u) : (int(r4) == 4) ? r3 & 65504u : r3 & 65535u;
   }
   // 108: xor.b32  	%r55, %r32, 19088743;
   // 109: mad.lo.s32 	%r56, %r1, -2048144789, %r55;
@@ -310,35 +299,25 @@ void main() {
         // 193: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 195: setp.eq.s32 	%p9, %r14, 2;
+          bool p9 = int(r14) == 2;
           // 196: @%p9 bra 	$L__BB0_18;
-          if (int(r14) == 2) {
-            // 200: and.b32  	%r127, %r13, 33791;
-            r127 = r13 & 33791u;
-            // 201: bra.uni 	$L__BB0_22;
-          } else {
-            // 197: bra.uni 	$L__BB0_13;
-            // 204: setp.eq.s32 	%p10, %r14, 3;
-            // 205: @%p10 bra 	$L__BB0_17;
-            if (int(r14) == 3) {
-              // 209: and.b32  	%r92, %r13, 3;
-              // 210: xor.b32  	%r127, %r127, %r92;
-              r127 = r127 ^ (r13 & 3u);
-              // 211: bra.uni 	$L__BB0_22;
-            } else {
-              // 206: bra.uni 	$L__BB0_14;
-              // 214: setp.eq.s32 	%p11, %r14, 4;
-              // 215: @%p11 bra 	$L__BB0_16;
-              if (int(r14) == 4) {
-                // 219: and.b32  	%r127, %r13, 65504;
-                r127 = r13 & 65504u;
-                // 220: bra.uni 	$L__BB0_22;
-              } else {
-                // 216: bra.uni 	$L__BB0_15;
-                // 223: and.b32  	%r127, %r13, 65535;
-                r127 = r13 & 65535u;
-              }
-            }
-          }
+          // 200: and.b32  	%r127, %r13, 33791;
+          // 201: bra.uni 	$L__BB0_22;
+          // 197: bra.uni 	$L__BB0_13;
+          // 204: setp.eq.s32 	%p10, %r14, 3;
+          bool p10 = int(r14) == 3;
+          // 205: @%p10 bra 	$L__BB0_17;
+          // 209: and.b32  	%r92, %r13, 3;
+          // 210: xor.b32  	%r127, %r127, %r92;
+          // 211: bra.uni 	$L__BB0_22;
+          // 206: bra.uni 	$L__BB0_14;
+          // 214: setp.eq.s32 	%p11, %r14, 4;
+          // 215: @%p11 bra 	$L__BB0_16;
+          // 219: and.b32  	%r127, %r13, 65504;
+          // 220: bra.uni 	$L__BB0_22;
+          // 216: bra.uni 	$L__BB0_15;
+          // 223: and.b32  	%r127, %r13, 65535;
+          r127 = p9 ? r13 & 33791u : p10 ? r127 ^ (r13 & 3u) : (int(r14) == 4) ? r13 & 65504u : r13 & 65535u;
         }
       }
     }
@@ -384,35 +363,24 @@ void main() {
   // 252: @%p13 bra 	$L__BB0_30;
   if (!(r25 < 2u)) {
     // 254: setp.eq.s32 	%p14, %r25, 2;
+    bool p14 = int(r25) == 2;
     // 255: @%p14 bra 	$L__BB0_29;
-    if (int(r25) == 2) {
-      // 259: and.b32  	%r128, %r24, 33791;
-      r128 = r24 & 33791u;
-      // 260: bra.uni 	$L__BB0_30;
-    } else {
-      // 256: bra.uni 	$L__BB0_24;
-      // 263: setp.eq.s32 	%p15, %r25, 3;
-      // 264: @%p15 bra 	$L__BB0_28;
-      if (int(r25) == 3) {
-        // 268: and.b32  	%r125, %r24, 3;
-        // 269: xor.b32  	%r128, %r128, %r125;
-        r128 = r128 ^ (r24 & 3u);
-        // 270: bra.uni 	$L__BB0_30;
-      } else {
-        // 265: bra.uni 	$L__BB0_25;
-        // 273: setp.eq.s32 	%p16, %r25, 4;
-        // 274: @%p16 bra 	$L__BB0_27;
-        if (int(r25) == 4) {
-          // 278: and.b32  	%r128, %r24, 65504;
-          r128 = r24 & 65504u;
-          // 279: bra.uni 	$L__BB0_30;
-        } else {
-          // 275: bra.uni 	$L__BB0_26;
-          // 282: and.b32  	%r128, %r24, 65535;
-          r128 = r24 & 65535u;
-        }
-      }
-    }
+    // 259: and.b32  	%r128, %r24, 33791;
+    // 260: bra.uni 	$L__BB0_30;
+    // 256: bra.uni 	$L__BB0_24;
+    // 263: setp.eq.s32 	%p15, %r25, 3;
+    // 264: @%p15 bra 	$L__BB0_28;
+    // 268: and.b32  	%r125, %r24, 3;
+    // 269: xor.b32  	%r128, %r128, %r125;
+    // 270: bra.uni 	$L__BB0_30;
+    // 265: bra.uni 	$L__BB0_25;
+    // 273: setp.eq.s32 	%p16, %r25, 4;
+    // 274: @%p16 bra 	$L__BB0_27;
+    // 278: and.b32  	%r128, %r24, 65504;
+    // 279: bra.uni 	$L__BB0_30;
+    // 275: bra.uni 	$L__BB0_26;
+    // 282: and.b32  	%r128, %r24, 65535;
+    r128 = p14 ? r24 & 33791u : (int(r25) == 3) ? r128 ^ (r24 & 3u) : (int(r25) == 4) ? r24 & 65504u : r24 & 65535u;
   }
   // 285: cvt.u16.u32 	%rs24, %r127;
   uint64_t t4 = uint64_t(r127);
@@ -421,19 +389,17 @@ void main() {
   uint64_t t5 = uint64_t(r1);
   uint rs23 = (uint(uint64_t(t5)) & 65535u);
   // 288: mul.rn.f16 %rs1, %rs23, %rs24;
-  uint rs1 = p2g_hmul(rs23, rs24);
   // 290: cvta.to.global.u64 	%rd20, %rd1;
   // 291: mul.wide.u32 	%rd21, %r1, 2;
   uint64_t rd21 = uint64_t(r1) * uint64_t(2u);
   // 292: add.s64 	%rd22, %rd20, %rd21;
   // 293: st.global.u16 	[%rd22], %rs1;
-  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd21))).v = uint16_t(rs1);
+  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd21))).v = uint16_t(p2g_hmul(rs23, rs24));
   // 295: mul.sat.f16 %rs4, %rs23, %rs24;
-  uint rs4 = p2g_hsat(p2g_hmul(rs23, rs24));
   // 297: cvta.to.global.u64 	%rd23, %rd2;
   // 298: add.s64 	%rd24, %rd23, %rd21;
   // 299: st.global.u16 	[%rd24], %rs4;
-  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd21))).v = uint16_t(rs4);
+  P2GU16(uint64_t(int64_t(rd2) + int64_t(rd21))).v = uint16_t(p2g_hsat(p2g_hmul(rs23, rs24)));
   // 301: mul.ftz.f16 %rs7, %rs23, %rs24;
   uint t6 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((rs23 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs24 & 0xFFFFu)))));
   uint rs7 = (p2g_h_tiny32(t6, 0) ? ((t6 >> 16) & 0x8000u) : p2g_f2h_rn(t6));
@@ -445,17 +411,15 @@ void main() {
   uint64_t t7 = uint64_t(r128);
   uint rs25 = (uint(uint64_t(t7)) & 65535u);
   // 308: fma.rn.f16 %rs10, %rs23, %rs24, %rs25;
-  uint rs10 = p2g_hfma(rs23, rs24, rs25);
   // 310: cvta.to.global.u64 	%rd27, %rd4;
   // 311: add.s64 	%rd28, %rd27, %rd21;
   // 312: st.global.u16 	[%rd28], %rs10;
-  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd21))).v = uint16_t(rs10);
+  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd21))).v = uint16_t(p2g_hfma(rs23, rs24, rs25));
   // 314: fma.rn.sat.f16 %rs14, %rs23, %rs24, %rs25;
-  uint rs14 = p2g_hsat(p2g_hfma(rs23, rs24, rs25));
   // 316: cvta.to.global.u64 	%rd29, %rd5;
   // 317: add.s64 	%rd30, %rd29, %rd21;
   // 318: st.global.u16 	[%rd30], %rs14;
-  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd21))).v = uint16_t(rs14);
+  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd21))).v = uint16_t(p2g_hsat(p2g_hfma(rs23, rs24, rs25)));
   // 320: fma.rn.ftz.f16 %rs18, %rs23, %rs24, %rs25;
   uint t8 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((rs23 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((rs24 & 0xFFFFu)))),
       p2g_h2f(p2g_h_ftz((rs25 & 0xFFFFu))));
@@ -465,11 +429,10 @@ void main() {
   // 324: st.global.u16 	[%rd32], %rs18;
   P2GU16(uint64_t(int64_t(rd6) + int64_t(rd21))).v = uint16_t(rs18);
   // 326: fma.rn.relu.f16 %rs22, %rs23, %rs24, %rs25;
-  uint rs22 = p2g_hrelu(p2g_hfma(rs23, rs24, rs25));
   // 328: cvta.to.global.u64 	%rd33, %rd7;
   // 329: add.s64 	%rd34, %rd33, %rd21;
   // 330: st.global.u16 	[%rd34], %rs22;
-  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd21))).v = uint16_t(rs22);
+  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd21))).v = uint16_t(p2g_hrelu(p2g_hfma(rs23, rs24, rs25)));
   // 331: ret;
   return;
 }

@@ -162,34 +162,22 @@ void main() {
   if (!(r4 < 2u)) {
     // 77: setp.eq.s32 	%p2, %r4, 2;
     // 78: @%p2 bra 	$L__BB0_7;
-    if (int(r4) == 2) {
-      // 82: and.b32  	%r99, %r3, 33791;
-      r99 = r3 & 33791u;
-      // 83: bra.uni 	$L__BB0_8;
-    } else {
-      // 79: bra.uni 	$L__BB0_2;
-      // 86: setp.eq.s32 	%p3, %r4, 3;
-      // 87: @%p3 bra 	$L__BB0_6;
-      if (int(r4) == 3) {
-        // 91: and.b32  	%r46, %r3, 3;
-        // 92: xor.b32  	%r99, %r99, %r46;
-        r99 = r99 ^ (r3 & 3u);
-        // 93: bra.uni 	$L__BB0_8;
-      } else {
-        // 88: bra.uni 	$L__BB0_3;
-        // 96: setp.eq.s32 	%p4, %r4, 4;
-        // 97: @%p4 bra 	$L__BB0_5;
-        if (int(r4) == 4) {
-          // 101: and.b32  	%r99, %r3, 65504;
-          r99 = r3 & 65504u;
-          // 102: bra.uni 	$L__BB0_8;
-        } else {
-          // 98: bra.uni 	$L__BB0_4;
-          // 105: and.b32  	%r99, %r3, 65535;
-          r99 = r3 & 65535u;
-        }
-      }
-    }
+    // 82: and.b32  	%r99, %r3, 33791;
+    // 83: bra.uni 	$L__BB0_8;
+    // 79: bra.uni 	$L__BB0_2;
+    // 86: setp.eq.s32 	%p3, %r4, 3;
+    // 87: @%p3 bra 	$L__BB0_6;
+    // 91: and.b32  	%r46, %r3, 3;
+    // 92: xor.b32  	%r99, %r99, %r46;
+    // 93: bra.uni 	$L__BB0_8;
+    // 88: bra.uni 	$L__BB0_3;
+    // 96: setp.eq.s32 	%p4, %r4, 4;
+    // 97: @%p4 bra 	$L__BB0_5;
+    // 101: and.b32  	%r99, %r3, 65504;
+    // 102: bra.uni 	$L__BB0_8;
+    // 98: bra.uni 	$L__BB0_4;
+    // 105: and.b32  	%r99, %r3, 65535;
+    r99 = (int(r4) == 2) ? r3 & 33791u : (int(r4) == 3) ? r99 ^ (r3 & 3u) : (int(r4) == 4) ? r3 & 65504u : r3 & 65535u;
   }
   // 108: xor.b32  	%r47, %r24, 19088743;
   // 109: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
@@ -299,35 +287,25 @@ void main() {
         // 193: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 195: setp.eq.s32 	%p9, %r14, 2;
+          bool p9 = int(r14) == 2;
           // 196: @%p9 bra 	$L__BB0_18;
-          if (int(r14) == 2) {
-            // 200: and.b32  	%r100, %r13, 33791;
-            r100 = r13 & 33791u;
-            // 201: bra.uni 	$L__BB0_22;
-          } else {
-            // 197: bra.uni 	$L__BB0_13;
-            // 204: setp.eq.s32 	%p10, %r14, 3;
-            // 205: @%p10 bra 	$L__BB0_17;
-            if (int(r14) == 3) {
-              // 209: and.b32  	%r84, %r13, 3;
-              // 210: xor.b32  	%r100, %r100, %r84;
-              r100 = r100 ^ (r13 & 3u);
-              // 211: bra.uni 	$L__BB0_22;
-            } else {
-              // 206: bra.uni 	$L__BB0_14;
-              // 214: setp.eq.s32 	%p11, %r14, 4;
-              // 215: @%p11 bra 	$L__BB0_16;
-              if (int(r14) == 4) {
-                // 219: and.b32  	%r100, %r13, 65504;
-                r100 = r13 & 65504u;
-                // 220: bra.uni 	$L__BB0_22;
-              } else {
-                // 216: bra.uni 	$L__BB0_15;
-                // 223: and.b32  	%r100, %r13, 65535;
-                r100 = r13 & 65535u;
-              }
-            }
-          }
+          // 200: and.b32  	%r100, %r13, 33791;
+          // 201: bra.uni 	$L__BB0_22;
+          // 197: bra.uni 	$L__BB0_13;
+          // 204: setp.eq.s32 	%p10, %r14, 3;
+          bool p10 = int(r14) == 3;
+          // 205: @%p10 bra 	$L__BB0_17;
+          // 209: and.b32  	%r84, %r13, 3;
+          // 210: xor.b32  	%r100, %r100, %r84;
+          // 211: bra.uni 	$L__BB0_22;
+          // 206: bra.uni 	$L__BB0_14;
+          // 214: setp.eq.s32 	%p11, %r14, 4;
+          // 215: @%p11 bra 	$L__BB0_16;
+          // 219: and.b32  	%r100, %r13, 65504;
+          // 220: bra.uni 	$L__BB0_22;
+          // 216: bra.uni 	$L__BB0_15;
+          // 223: and.b32  	%r100, %r13, 65535;
+          r100 = p9 ? r13 & 33791u : p10 ? r100 ^ (r13 & 3u) : (int(r14) == 4) ? r13 & 65504u : r13 & 65535u;
         }
       }
     }
@@ -341,64 +319,57 @@ void main() {
   // 229: set.lt.f16.f16 %rs1, %rs19, %rs20;
   int t5 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs19)), floatBitsToUint(p2g_h2f(rs20)));
   bool t6 = t5 == -1;
-  uint rs1 = (t6) ? 0x3C00u : 0u;
   // 231: cvta.to.global.u64 	%rd16, %rd1;
   // 232: mul.wide.u32 	%rd17, %r1, 2;
   uint64_t rd17 = uint64_t(r1) * uint64_t(2u);
   // 233: add.s64 	%rd18, %rd16, %rd17;
   // 234: st.global.u16 	[%rd18], %rs1;
-  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd17))).v = uint16_t(rs1);
+  P2GU16(uint64_t(int64_t(rd1) + int64_t(rd17))).v = uint16_t((t6) ? 0x3C00u : 0u);
   // 236: set.neu.u32.f16 %r98, %rs19, %rs20;
   int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs19)), floatBitsToUint(p2g_h2f(rs20)));
   bool t8 = t7 != 0;
-  uint r98 = (t8) ? 0xFFFFFFFFu : 0u;
   // 238: cvta.to.global.u64 	%rd19, %rd2;
   // 239: mul.wide.u32 	%rd20, %r1, 4;
   // 240: add.s64 	%rd21, %rd19, %rd20;
   // 241: st.global.u32 	[%rd21], %r98;
-  P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v = r98;
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(uint64_t(r1) * uint64_t(4u)))).v = ((t8) ? 0xFFFFFFFFu : 0u);
   // 243: set.ge.bf16.bf16 %rs6, %rs19, %rs20;
   int t9 = p2g_fcmp(((rs19 & 0xFFFFu) << 16), ((rs20 & 0xFFFFu) << 16));
   bool t10 = (t9 == 0 || t9 == 1);
-  uint rs6 = (t10) ? 0x3F80u : 0u;
   // 245: cvta.to.global.u64 	%rd22, %rd3;
   // 246: add.s64 	%rd23, %rd22, %rd17;
   // 247: st.global.u16 	[%rd23], %rs6;
-  P2GU16(uint64_t(int64_t(rd3) + int64_t(rd17))).v = uint16_t(rs6);
+  P2GU16(uint64_t(int64_t(rd3) + int64_t(rd17))).v = uint16_t((t10) ? 0x3F80u : 0u);
   // 249: min.xorsign.abs.f16 %rs9, %rs19, %rs20;
   uint t12 = ((rs19 ^ rs20) >> 0) & 0x8000u;
   uint t11 = p2g_f2h_rn(floatBitsToUint(p2g_fmin(p2g_h2f(((rs19 & 0xFFFFu) & 0x7FFFu)),
       p2g_h2f(((rs20 & 0xFFFFu) & 0x7FFFu)))));
-  uint rs9 = (t11 == 0x7FFFu ? t11 : (t11 | t12));
   // 251: cvta.to.global.u64 	%rd24, %rd4;
   // 252: add.s64 	%rd25, %rd24, %rd17;
   // 253: st.global.u16 	[%rd25], %rs9;
-  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd17))).v = uint16_t(rs9);
+  P2GU16(uint64_t(int64_t(rd4) + int64_t(rd17))).v = uint16_t(t11 == 0x7FFFu ? t11 : (t11 | t12));
   // 255: max.xorsign.abs.f16 %rs12, %rs19, %rs20;
   uint t14 = ((rs19 ^ rs20) >> 0) & 0x8000u;
   uint t13 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f(((rs19 & 0xFFFFu) & 0x7FFFu)),
       p2g_h2f(((rs20 & 0xFFFFu) & 0x7FFFu)))));
-  uint rs12 = (t13 == 0x7FFFu ? t13 : (t13 | t14));
   // 257: cvta.to.global.u64 	%rd26, %rd5;
   // 258: add.s64 	%rd27, %rd26, %rd17;
   // 259: st.global.u16 	[%rd27], %rs12;
-  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd17))).v = uint16_t(rs12);
+  P2GU16(uint64_t(int64_t(rd5) + int64_t(rd17))).v = uint16_t(t13 == 0x7FFFu ? t13 : (t13 | t14));
   // 261: min.ftz.NaN.xorsign.abs.f16 %rs15, %rs19, %rs20;
   uint t16 = ((rs19 ^ rs20) >> 0) & 0x8000u;
   uint t15 = p2g_h_ftz(p2g_f2h_rn((((p2g_h_ftz((rs19 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u || (p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu) > 0x7C00u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmin(p2g_h2f((p2g_h_ftz((rs19 & 0xFFFFu)) & 0x7FFFu)), p2g_h2f((p2g_h_ftz((rs20 & 0xFFFFu)) & 0x7FFFu)))))));
-  uint rs15 = (t15 == 0x7FFFu ? t15 : (t15 | t16));
   // 263: cvta.to.global.u64 	%rd28, %rd6;
   // 264: add.s64 	%rd29, %rd28, %rd17;
   // 265: st.global.u16 	[%rd29], %rs15;
-  P2GU16(uint64_t(int64_t(rd6) + int64_t(rd17))).v = uint16_t(rs15);
+  P2GU16(uint64_t(int64_t(rd6) + int64_t(rd17))).v = uint16_t(t15 == 0x7FFFu ? t15 : (t15 | t16));
   // 267: max.NaN.xorsign.abs.bf16 %rs18, %rs19, %rs20;
   uint t18 = ((rs19 ^ rs20) >> 0) & 0x8000u;
   uint t17 = p2g_f2bf_rn(((((rs19 & 0xFFFFu) & 0x7FFFu) > 0x7F80u || ((rs20 & 0xFFFFu) & 0x7FFFu) > 0x7F80u) ? 0x7FFFFFFFu : floatBitsToUint(p2g_fmax(uintBitsToFloat(((rs19 & 0xFFFFu) & 0x7FFFu) << 16), uintBitsToFloat(((rs20 & 0xFFFFu) & 0x7FFFu) << 16)))));
-  uint rs18 = (t17 == 0x7FFFu ? t17 : (t17 | t18));
   // 269: cvta.to.global.u64 	%rd30, %rd7;
   // 270: add.s64 	%rd31, %rd30, %rd17;
   // 271: st.global.u16 	[%rd31], %rs18;
-  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd17))).v = uint16_t(rs18);
+  P2GU16(uint64_t(int64_t(rd7) + int64_t(rd17))).v = uint16_t(t17 == 0x7FFFu ? t17 : (t17 | t18));
   // 272: ret;
   return;
 }

@@ -114,35 +114,24 @@ void main() {
   // 69: @%p1 bra 	$L__BB0_8;
   if (!(r4 < 2u)) {
     // 71: setp.eq.s32 	%p2, %r4, 2;
+    bool p2 = int(r4) == 2;
     // 72: @%p2 bra 	$L__BB0_7;
-    if (int(r4) == 2) {
-      // 76: and.b32  	%r221, %r3, 33791;
-      r221 = r3 & 33791u;
-      // 77: bra.uni 	$L__BB0_8;
-    } else {
-      // 73: bra.uni 	$L__BB0_2;
-      // 80: setp.eq.s32 	%p3, %r4, 3;
-      // 81: @%p3 bra 	$L__BB0_6;
-      if (int(r4) == 3) {
-        // 85: and.b32  	%r46, %r3, 3;
-        // 86: xor.b32  	%r221, %r221, %r46;
-        r221 = r221 ^ (r3 & 3u);
-        // 87: bra.uni 	$L__BB0_8;
-      } else {
-        // 82: bra.uni 	$L__BB0_3;
-        // 90: setp.eq.s32 	%p4, %r4, 4;
-        // 91: @%p4 bra 	$L__BB0_5;
-        if (int(r4) == 4) {
-          // 95: and.b32  	%r221, %r3, 65504;
-          r221 = r3 & 65504u;
-          // 96: bra.uni 	$L__BB0_8;
-        } else {
-          // 92: bra.uni 	$L__BB0_4;
-          // 99: and.b32  	%r221, %r3, 65535;
-          r221 = r3 & 65535u;
-        }
-      }
-    }
+    // 76: and.b32  	%r221, %r3, 33791;
+    // 77: bra.uni 	$L__BB0_8;
+    // 73: bra.uni 	$L__BB0_2;
+    // 80: setp.eq.s32 	%p3, %r4, 3;
+    // 81: @%p3 bra 	$L__BB0_6;
+    // 85: and.b32  	%r46, %r3, 3;
+    // 86: xor.b32  	%r221, %r221, %r46;
+    // 87: bra.uni 	$L__BB0_8;
+    // 82: bra.uni 	$L__BB0_3;
+    // 90: setp.eq.s32 	%p4, %r4, 4;
+    // 91: @%p4 bra 	$L__BB0_5;
+    // 95: and.b32  	%r221, %r3, 65504;
+    // 96: bra.uni 	$L__BB0_8;
+    // 92: bra.uni 	$L__BB0_4;
+    // 99: and.b32  	%r221, %r3, 65535;
+    r221 = p2 ? r3 & 33791u : (int(r4) == 3) ? r221 ^ (r3 & 3u) : (int(r4) == 4) ? r3 & 65504u : r3 & 65535u;
   }
   // 102: xor.b32  	%r47, %r24, 19088743;
   // 103: mad.lo.s32 	%r48, %r1, -2048144789, %r47;
@@ -252,35 +241,25 @@ void main() {
         // 187: @%p8 bra 	$L__BB0_22;
         if (!(r14 < 2u)) {
           // 189: setp.eq.s32 	%p9, %r14, 2;
+          bool p9 = int(r14) == 2;
           // 190: @%p9 bra 	$L__BB0_18;
-          if (int(r14) == 2) {
-            // 194: and.b32  	%r222, %r13, 33791;
-            r222 = r13 & 33791u;
-            // 195: bra.uni 	$L__BB0_22;
-          } else {
-            // 191: bra.uni 	$L__BB0_13;
-            // 198: setp.eq.s32 	%p10, %r14, 3;
-            // 199: @%p10 bra 	$L__BB0_17;
-            if (int(r14) == 3) {
-              // 203: and.b32  	%r84, %r13, 3;
-              // 204: xor.b32  	%r222, %r222, %r84;
-              r222 = r222 ^ (r13 & 3u);
-              // 205: bra.uni 	$L__BB0_22;
-            } else {
-              // 200: bra.uni 	$L__BB0_14;
-              // 208: setp.eq.s32 	%p11, %r14, 4;
-              // 209: @%p11 bra 	$L__BB0_16;
-              if (int(r14) == 4) {
-                // 213: and.b32  	%r222, %r13, 65504;
-                r222 = r13 & 65504u;
-                // 214: bra.uni 	$L__BB0_22;
-              } else {
-                // 210: bra.uni 	$L__BB0_15;
-                // 217: and.b32  	%r222, %r13, 65535;
-                r222 = r13 & 65535u;
-              }
-            }
-          }
+          // 194: and.b32  	%r222, %r13, 33791;
+          // 195: bra.uni 	$L__BB0_22;
+          // 191: bra.uni 	$L__BB0_13;
+          // 198: setp.eq.s32 	%p10, %r14, 3;
+          bool p10 = int(r14) == 3;
+          // 199: @%p10 bra 	$L__BB0_17;
+          // 203: and.b32  	%r84, %r13, 3;
+          // 204: xor.b32  	%r222, %r222, %r84;
+          // 205: bra.uni 	$L__BB0_22;
+          // 200: bra.uni 	$L__BB0_14;
+          // 208: setp.eq.s32 	%p11, %r14, 4;
+          // 209: @%p11 bra 	$L__BB0_16;
+          // 213: and.b32  	%r222, %r13, 65504;
+          // 214: bra.uni 	$L__BB0_22;
+          // 210: bra.uni 	$L__BB0_15;
+          // 217: and.b32  	%r222, %r13, 65535;
+          r222 = p9 ? r13 & 33791u : p10 ? r222 ^ (r13 & 3u) : (int(r14) == 4) ? r13 & 65504u : r13 & 65535u;
         }
       }
     }
@@ -295,40 +274,45 @@ void main() {
   int t5 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 226: { .reg .pred p; setp.ne.f16 p, %rs83, %rs84; selp.u32 %r99, 1, 0, p; }
   int t6 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  bool v_p_1 = (t6 == -1 || t6 == 1);
   // 228: shl.b32 	%r143, %r99, 1;
   // 229: or.b32  	%r144, %r143, %r98;
   // 231: { .reg .pred p; setp.lt.f16 p, %rs83, %rs84; selp.u32 %r100, 1, 0, p; }
   int t7 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  bool v_p_2 = t7 == -1;
   // 233: shl.b32 	%r145, %r100, 2;
   // 234: or.b32  	%r146, %r144, %r145;
-  uint r146 = ((((t6 == -1 || t6 == 1) ? 1u : 0u) << 1u) | ((t5 == 0) ? 1u : 0u)) | (((t7 == -1) ? 1u : 0u) << 2u);
+  uint r146 = (((v_p_1 ? 1u : 0u) << 1u) | ((t5 == 0) ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
   // 236: { .reg .pred p; setp.le.f16 p, %rs83, %rs84; selp.u32 %r101, 1, 0, p; }
   int t8 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  bool v_p_3 = (t8 == -1 || t8 == 0);
   // 238: shl.b32 	%r147, %r101, 3;
   // 239: or.b32  	%r148, %r146, %r147;
   // 241: { .reg .pred p; setp.gt.f16 p, %rs83, %rs84; selp.u32 %r102, 1, 0, p; }
   int t9 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 243: shl.b32 	%r149, %r102, 4;
   // 244: or.b32  	%r150, %r148, %r149;
-  uint r150 = (r146 | (((t8 == -1 || t8 == 0) ? 1u : 0u) << 3u)) | (((t9 == 1) ? 1u : 0u) << 4u);
+  uint r150 = (r146 | ((v_p_3 ? 1u : 0u) << 3u)) | (((t9 == 1) ? 1u : 0u) << 4u);
   // 246: { .reg .pred p; setp.ge.f16 p, %rs83, %rs84; selp.u32 %r103, 1, 0, p; }
   int t10 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 248: shl.b32 	%r151, %r103, 5;
   // 249: or.b32  	%r152, %r150, %r151;
+  uint r152 = r150 | (((t10 == 0 || t10 == 1) ? 1u : 0u) << 5u);
   // 251: { .reg .pred p; setp.equ.f16 p, %rs83, %rs84; selp.u32 %r104, 1, 0, p; }
   int t11 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 253: shl.b32 	%r153, %r104, 6;
   // 254: or.b32  	%r154, %r152, %r153;
-  uint r154 = (r150 | (((t10 == 0 || t10 == 1) ? 1u : 0u) << 5u)) | (((t11 == 0 || t11 == 2) ? 1u : 0u) << 6u);
   // 256: { .reg .pred p; setp.neu.f16 p, %rs83, %rs84; selp.u32 %r105, 1, 0, p; }
   int t12 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 258: shl.b32 	%r155, %r105, 7;
   // 259: or.b32  	%r156, %r154, %r155;
+  uint r156 = (r152 | (((t11 == 0 || t11 == 2) ? 1u : 0u) << 6u)) | (((t12 != 0) ? 1u : 0u) << 7u);
   // 261: { .reg .pred p; setp.ltu.f16 p, %rs83, %rs84; selp.u32 %r106, 1, 0, p; }
   int t13 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
+  bool v_p_8 = (t13 == -1 || t13 == 2);
   // 263: shl.b32 	%r157, %r106, 8;
   // 264: or.b32  	%r158, %r156, %r157;
-  uint r158 = (r154 | (((t12 != 0) ? 1u : 0u) << 7u)) | (((t13 == -1 || t13 == 2) ? 1u : 0u) << 8u);
+  uint r158 = r156 | ((v_p_8 ? 1u : 0u) << 8u);
   // 266: { .reg .pred p; setp.leu.f16 p, %rs83, %rs84; selp.u32 %r107, 1, 0, p; }
   int t14 = p2g_fcmp(floatBitsToUint(p2g_h2f(rs83)), floatBitsToUint(p2g_h2f(rs84)));
   // 268: shl.b32 	%r159, %r107, 9;
@@ -361,40 +345,45 @@ void main() {
   int t19 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 298: { .reg .pred p; setp.ne.ftz.f16 p, %rs83, %rs84; selp.u32 %r113, 1, 0, p; }
   int t20 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  bool v_p_15 = (t20 == -1 || t20 == 1);
   // 300: shl.b32 	%r169, %r113, 1;
   // 301: or.b32  	%r170, %r169, %r112;
   // 303: { .reg .pred p; setp.lt.ftz.f16 p, %rs83, %rs84; selp.u32 %r114, 1, 0, p; }
   int t21 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  bool v_p_16 = t21 == -1;
   // 305: shl.b32 	%r171, %r114, 2;
   // 306: or.b32  	%r172, %r170, %r171;
-  uint r172 = ((((t20 == -1 || t20 == 1) ? 1u : 0u) << 1u) | ((t19 == 0) ? 1u : 0u)) | (((t21 == -1) ? 1u : 0u) << 2u);
+  uint r172 = (((v_p_15 ? 1u : 0u) << 1u) | ((t19 == 0) ? 1u : 0u)) | ((v_p_16 ? 1u : 0u) << 2u);
   // 308: { .reg .pred p; setp.le.ftz.f16 p, %rs83, %rs84; selp.u32 %r115, 1, 0, p; }
   int t22 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  bool v_p_17 = (t22 == -1 || t22 == 0);
   // 310: shl.b32 	%r173, %r115, 3;
   // 311: or.b32  	%r174, %r172, %r173;
   // 313: { .reg .pred p; setp.gt.ftz.f16 p, %rs83, %rs84; selp.u32 %r116, 1, 0, p; }
   int t23 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 315: shl.b32 	%r175, %r116, 4;
   // 316: or.b32  	%r176, %r174, %r175;
-  uint r176 = (r172 | (((t22 == -1 || t22 == 0) ? 1u : 0u) << 3u)) | (((t23 == 1) ? 1u : 0u) << 4u);
+  uint r176 = (r172 | ((v_p_17 ? 1u : 0u) << 3u)) | (((t23 == 1) ? 1u : 0u) << 4u);
   // 318: { .reg .pred p; setp.ge.ftz.f16 p, %rs83, %rs84; selp.u32 %r117, 1, 0, p; }
   int t24 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 320: shl.b32 	%r177, %r117, 5;
   // 321: or.b32  	%r178, %r176, %r177;
+  uint r178 = r176 | (((t24 == 0 || t24 == 1) ? 1u : 0u) << 5u);
   // 323: { .reg .pred p; setp.equ.ftz.f16 p, %rs83, %rs84; selp.u32 %r118, 1, 0, p; }
   int t25 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 325: shl.b32 	%r179, %r118, 6;
   // 326: or.b32  	%r180, %r178, %r179;
-  uint r180 = (r176 | (((t24 == 0 || t24 == 1) ? 1u : 0u) << 5u)) | (((t25 == 0 || t25 == 2) ? 1u : 0u) << 6u);
   // 328: { .reg .pred p; setp.neu.ftz.f16 p, %rs83, %rs84; selp.u32 %r119, 1, 0, p; }
   int t26 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 330: shl.b32 	%r181, %r119, 7;
   // 331: or.b32  	%r182, %r180, %r181;
+  uint r182 = (r178 | (((t25 == 0 || t25 == 2) ? 1u : 0u) << 6u)) | (((t26 != 0) ? 1u : 0u) << 7u);
   // 333: { .reg .pred p; setp.ltu.ftz.f16 p, %rs83, %rs84; selp.u32 %r120, 1, 0, p; }
   int t27 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
+  bool v_p_22 = (t27 == -1 || t27 == 2);
   // 335: shl.b32 	%r183, %r120, 8;
   // 336: or.b32  	%r184, %r182, %r183;
-  uint r184 = (r180 | (((t26 != 0) ? 1u : 0u) << 7u)) | (((t27 == -1 || t27 == 2) ? 1u : 0u) << 8u);
+  uint r184 = r182 | ((v_p_22 ? 1u : 0u) << 8u);
   // 338: { .reg .pred p; setp.leu.ftz.f16 p, %rs83, %rs84; selp.u32 %r121, 1, 0, p; }
   int t28 = p2g_fcmp(floatBitsToUint(p2g_h2f(p2g_h_ftz(rs83))), floatBitsToUint(p2g_h2f(p2g_h_ftz(rs84))));
   // 340: shl.b32 	%r185, %r121, 9;
@@ -425,40 +414,45 @@ void main() {
   int t33 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 369: { .reg .pred p; setp.ne.bf16 p, %rs83, %rs84; selp.u32 %r127, 1, 0, p; }
   int t34 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
+  bool v_p_29 = (t34 == -1 || t34 == 1);
   // 371: shl.b32 	%r195, %r127, 1;
   // 372: or.b32  	%r196, %r195, %r126;
   // 374: { .reg .pred p; setp.lt.bf16 p, %rs83, %rs84; selp.u32 %r128, 1, 0, p; }
   int t35 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
+  bool v_p_30 = t35 == -1;
   // 376: shl.b32 	%r197, %r128, 2;
   // 377: or.b32  	%r198, %r196, %r197;
-  uint r198 = ((((t34 == -1 || t34 == 1) ? 1u : 0u) << 1u) | ((t33 == 0) ? 1u : 0u)) | (((t35 == -1) ? 1u : 0u) << 2u);
+  uint r198 = (((v_p_29 ? 1u : 0u) << 1u) | ((t33 == 0) ? 1u : 0u)) | ((v_p_30 ? 1u : 0u) << 2u);
   // 379: { .reg .pred p; setp.le.bf16 p, %rs83, %rs84; selp.u32 %r129, 1, 0, p; }
   int t36 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
+  bool v_p_31 = (t36 == -1 || t36 == 0);
   // 381: shl.b32 	%r199, %r129, 3;
   // 382: or.b32  	%r200, %r198, %r199;
   // 384: { .reg .pred p; setp.gt.bf16 p, %rs83, %rs84; selp.u32 %r130, 1, 0, p; }
   int t37 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 386: shl.b32 	%r201, %r130, 4;
   // 387: or.b32  	%r202, %r200, %r201;
-  uint r202 = (r198 | (((t36 == -1 || t36 == 0) ? 1u : 0u) << 3u)) | (((t37 == 1) ? 1u : 0u) << 4u);
+  uint r202 = (r198 | ((v_p_31 ? 1u : 0u) << 3u)) | (((t37 == 1) ? 1u : 0u) << 4u);
   // 389: { .reg .pred p; setp.ge.bf16 p, %rs83, %rs84; selp.u32 %r131, 1, 0, p; }
   int t38 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 391: shl.b32 	%r203, %r131, 5;
   // 392: or.b32  	%r204, %r202, %r203;
+  uint r204 = r202 | (((t38 == 0 || t38 == 1) ? 1u : 0u) << 5u);
   // 394: { .reg .pred p; setp.equ.bf16 p, %rs83, %rs84; selp.u32 %r132, 1, 0, p; }
   int t39 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 396: shl.b32 	%r205, %r132, 6;
   // 397: or.b32  	%r206, %r204, %r205;
-  uint r206 = (r202 | (((t38 == 0 || t38 == 1) ? 1u : 0u) << 5u)) | (((t39 == 0 || t39 == 2) ? 1u : 0u) << 6u);
   // 399: { .reg .pred p; setp.neu.bf16 p, %rs83, %rs84; selp.u32 %r133, 1, 0, p; }
   int t40 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 401: shl.b32 	%r207, %r133, 7;
   // 402: or.b32  	%r208, %r206, %r207;
+  uint r208 = (r204 | (((t39 == 0 || t39 == 2) ? 1u : 0u) << 6u)) | (((t40 != 0) ? 1u : 0u) << 7u);
   // 404: { .reg .pred p; setp.ltu.bf16 p, %rs83, %rs84; selp.u32 %r134, 1, 0, p; }
   int t41 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
+  bool v_p_36 = (t41 == -1 || t41 == 2);
   // 406: shl.b32 	%r209, %r134, 8;
   // 407: or.b32  	%r210, %r208, %r209;
-  uint r210 = (r206 | (((t40 != 0) ? 1u : 0u) << 7u)) | (((t41 == -1 || t41 == 2) ? 1u : 0u) << 8u);
+  uint r210 = r208 | ((v_p_36 ? 1u : 0u) << 8u);
   // 409: { .reg .pred p; setp.leu.bf16 p, %rs83, %rs84; selp.u32 %r135, 1, 0, p; }
   int t42 = p2g_fcmp(((rs83 & 0xFFFFu) << 16), ((rs84 & 0xFFFFu) << 16));
   // 411: shl.b32 	%r211, %r135, 9;
@@ -493,11 +487,10 @@ void main() {
   bool t50 = (t49 == -1 || t49 == 2);
   int t51 = p2g_fcmp(floatBitsToUint(p2g_h2f((t47 >> 16))), floatBitsToUint(p2g_h2f((t48 >> 16))));
   bool t52 = (t51 == -1 || t51 == 2);
-  uint r140 = ((t50 ? 0x3C00u : 0u) | ((t52 ? 0x3C00u : 0u) << 16));
   // 440: cvta.to.global.u64 	%rd20, %rd4;
   // 441: add.s64 	%rd21, %rd20, %rd14;
   // 442: st.global.u32 	[%rd21], %r140;
-  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd14))).v = r140;
+  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd14))).v = ((t50 ? 0x3C00u : 0u) | ((t52 ? 0x3C00u : 0u) << 16));
   // 443: ret;
   return;
 }

@@ -213,17 +213,15 @@ void main() {
   uint64_t t1 = uint64_t(r4);
   uint rs12 = (uint(uint64_t(t1)) & 65535u);
   // 52: neg.f16 %rs1, %rs12;
-  uint rs1 = p2g_hneg(rs12);
   // 54: mul.wide.u32 	%rd13, %r4, 2;
   uint64_t rd13 = uint64_t(r4) * uint64_t(2u);
   // 55: add.s64 	%rd14, %rd12, %rd13;
   // 56: st.global.u16 	[%rd14], %rs1;
-  P2GU16(uint64_t(int64_t(p0_u64) + int64_t(rd13))).v = uint16_t(rs1);
+  P2GU16(uint64_t(int64_t(p0_u64) + int64_t(rd13))).v = uint16_t(p2g_hneg(rs12));
   // 58: abs.f16 %rs3, %rs12;
-  uint rs3 = p2g_habs(rs12);
   // 60: add.s64 	%rd15, %rd11, %rd13;
   // 61: st.global.u16 	[%rd15], %rs3;
-  P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd13))).v = uint16_t(rs3);
+  P2GU16(uint64_t(int64_t(p8_u64) + int64_t(rd13))).v = uint16_t(p2g_habs(rs12));
   // 63: neg.ftz.f16 %rs5, %rs12;
   uint t2 = (rs12 & 0xFFFFu);
   uint rs5 = ((t2 & 0x7FFFu) > 0x7C00u ? 0x7FFFu : (p2g_h_ftz(t2) ^ 0x8000u));
@@ -237,15 +235,13 @@ void main() {
   // 71: st.global.u16 	[%rd17], %rs7;
   P2GU16(uint64_t(int64_t(p24_u64) + int64_t(rd13))).v = uint16_t(rs7);
   // 73: neg.bf16 %rs9, %rs12;
-  uint rs9 = p2g_bfneg(rs12);
   // 75: add.s64 	%rd18, %rd8, %rd13;
   // 76: st.global.u16 	[%rd18], %rs9;
-  P2GU16(uint64_t(int64_t(p32_u64) + int64_t(rd13))).v = uint16_t(rs9);
+  P2GU16(uint64_t(int64_t(p32_u64) + int64_t(rd13))).v = uint16_t(p2g_bfneg(rs12));
   // 78: abs.bf16 %rs11, %rs12;
-  uint rs11 = p2g_bfabs(rs12);
   // 80: add.s64 	%rd19, %rd7, %rd13;
   // 81: st.global.u16 	[%rd19], %rs11;
-  P2GU16(uint64_t(int64_t(p40_u64) + int64_t(rd13))).v = uint16_t(rs11);
+  P2GU16(uint64_t(int64_t(p40_u64) + int64_t(rd13))).v = uint16_t(p2g_bfabs(rs12));
   // 82: ret;
   return;
 }

@@ -236,35 +236,24 @@ void main() {
         // 133: @%p4 bra 	$L__BB0_14;
         if (!(r8 < 2u)) {
           // 135: setp.eq.s32 	%p5, %r8, 2;
+          bool p5 = int(r8) == 2;
           // 136: @%p5 bra 	$L__BB0_10;
-          if (int(r8) == 2) {
-            // 140: and.b32  	%r219, %r7, 33791;
-            r219 = r7 & 33791u;
-            // 141: bra.uni 	$L__BB0_14;
-          } else {
-            // 137: bra.uni 	$L__BB0_5;
-            // 144: setp.eq.s32 	%p6, %r8, 3;
-            // 145: @%p6 bra 	$L__BB0_9;
-            if (int(r8) == 3) {
-              // 149: and.b32  	%r91, %r7, 3;
-              // 150: xor.b32  	%r219, %r219, %r91;
-              r219 = r219 ^ (r7 & 3u);
-              // 151: bra.uni 	$L__BB0_14;
-            } else {
-              // 146: bra.uni 	$L__BB0_6;
-              // 154: setp.eq.s32 	%p7, %r8, 4;
-              // 155: @%p7 bra 	$L__BB0_8;
-              if (int(r8) == 4) {
-                // 159: and.b32  	%r219, %r7, 65504;
-                r219 = r7 & 65504u;
-                // 160: bra.uni 	$L__BB0_14;
-              } else {
-                // 156: bra.uni 	$L__BB0_7;
-                // 163: and.b32  	%r219, %r7, 65535;
-                r219 = r7 & 65535u;
-              }
-            }
-          }
+          // 140: and.b32  	%r219, %r7, 33791;
+          // 141: bra.uni 	$L__BB0_14;
+          // 137: bra.uni 	$L__BB0_5;
+          // 144: setp.eq.s32 	%p6, %r8, 3;
+          // 145: @%p6 bra 	$L__BB0_9;
+          // 149: and.b32  	%r91, %r7, 3;
+          // 150: xor.b32  	%r219, %r219, %r91;
+          // 151: bra.uni 	$L__BB0_14;
+          // 146: bra.uni 	$L__BB0_6;
+          // 154: setp.eq.s32 	%p7, %r8, 4;
+          // 155: @%p7 bra 	$L__BB0_8;
+          // 159: and.b32  	%r219, %r7, 65504;
+          // 160: bra.uni 	$L__BB0_14;
+          // 156: bra.uni 	$L__BB0_7;
+          // 163: and.b32  	%r219, %r7, 65535;
+          r219 = p5 ? r7 & 33791u : (int(r8) == 3) ? r219 ^ (r7 & 3u) : (int(r8) == 4) ? r7 & 65504u : r7 & 65535u;
         }
       }
     }
@@ -379,35 +368,25 @@ void main() {
         // 252: @%p12 bra 	$L__BB0_28;
         if (!(r21 < 2u)) {
           // 254: setp.eq.s32 	%p13, %r21, 2;
+          bool p13 = int(r21) == 2;
           // 255: @%p13 bra 	$L__BB0_24;
-          if (int(r21) == 2) {
-            // 259: and.b32  	%r220, %r20, 33791;
-            r220 = r20 & 33791u;
-            // 260: bra.uni 	$L__BB0_28;
-          } else {
-            // 256: bra.uni 	$L__BB0_19;
-            // 263: setp.eq.s32 	%p14, %r21, 3;
-            // 264: @%p14 bra 	$L__BB0_23;
-            if (int(r21) == 3) {
-              // 268: and.b32  	%r141, %r20, 3;
-              // 269: xor.b32  	%r220, %r220, %r141;
-              r220 = r220 ^ (r20 & 3u);
-              // 270: bra.uni 	$L__BB0_28;
-            } else {
-              // 265: bra.uni 	$L__BB0_20;
-              // 273: setp.eq.s32 	%p15, %r21, 4;
-              // 274: @%p15 bra 	$L__BB0_22;
-              if (int(r21) == 4) {
-                // 278: and.b32  	%r220, %r20, 65504;
-                r220 = r20 & 65504u;
-                // 279: bra.uni 	$L__BB0_28;
-              } else {
-                // 275: bra.uni 	$L__BB0_21;
-                // 282: and.b32  	%r220, %r20, 65535;
-                r220 = r20 & 65535u;
-              }
-            }
-          }
+          // 259: and.b32  	%r220, %r20, 33791;
+          // 260: bra.uni 	$L__BB0_28;
+          // 256: bra.uni 	$L__BB0_19;
+          // 263: setp.eq.s32 	%p14, %r21, 3;
+          bool p14 = int(r21) == 3;
+          // 264: @%p14 bra 	$L__BB0_23;
+          // 268: and.b32  	%r141, %r20, 3;
+          // 269: xor.b32  	%r220, %r220, %r141;
+          // 270: bra.uni 	$L__BB0_28;
+          // 265: bra.uni 	$L__BB0_20;
+          // 273: setp.eq.s32 	%p15, %r21, 4;
+          // 274: @%p15 bra 	$L__BB0_22;
+          // 278: and.b32  	%r220, %r20, 65504;
+          // 279: bra.uni 	$L__BB0_28;
+          // 275: bra.uni 	$L__BB0_21;
+          // 282: and.b32  	%r220, %r20, 65535;
+          r220 = p13 ? r20 & 33791u : p14 ? r220 ^ (r20 & 3u) : (int(r21) == 4) ? r20 & 65504u : r20 & 65535u;
         }
       }
     }
@@ -463,35 +442,24 @@ void main() {
   // 317: @%p17 bra 	$L__BB0_36;
   if (!(r35 < 2u)) {
     // 319: setp.eq.s32 	%p18, %r35, 2;
+    bool p18 = int(r35) == 2;
     // 320: @%p18 bra 	$L__BB0_35;
-    if (int(r35) == 2) {
-      // 324: and.b32  	%r221, %r34, 33791;
-      r221 = r34 & 33791u;
-      // 325: bra.uni 	$L__BB0_36;
-    } else {
-      // 321: bra.uni 	$L__BB0_30;
-      // 328: setp.eq.s32 	%p19, %r35, 3;
-      // 329: @%p19 bra 	$L__BB0_34;
-      if (int(r35) == 3) {
-        // 333: and.b32  	%r176, %r34, 3;
-        // 334: xor.b32  	%r221, %r221, %r176;
-        r221 = r221 ^ (r34 & 3u);
-        // 335: bra.uni 	$L__BB0_36;
-      } else {
-        // 330: bra.uni 	$L__BB0_31;
-        // 338: setp.eq.s32 	%p20, %r35, 4;
-        // 339: @%p20 bra 	$L__BB0_33;
-        if (int(r35) == 4) {
-          // 343: and.b32  	%r221, %r34, 65504;
-          r221 = r34 & 65504u;
-          // 344: bra.uni 	$L__BB0_36;
-        } else {
-          // 340: bra.uni 	$L__BB0_32;
-          // 347: and.b32  	%r221, %r34, 65535;
-          r221 = r34 & 65535u;
-        }
-      }
-    }
+    // 324: and.b32  	%r221, %r34, 33791;
+    // 325: bra.uni 	$L__BB0_36;
+    // 321: bra.uni 	$L__BB0_30;
+    // 328: setp.eq.s32 	%p19, %r35, 3;
+    // 329: @%p19 bra 	$L__BB0_34;
+    // 333: and.b32  	%r176, %r34, 3;
+    // 334: xor.b32  	%r221, %r221, %r176;
+    // 335: bra.uni 	$L__BB0_36;
+    // 330: bra.uni 	$L__BB0_31;
+    // 338: setp.eq.s32 	%p20, %r35, 4;
+    // 339: @%p20 bra 	$L__BB0_33;
+    // 343: and.b32  	%r221, %r34, 65504;
+    // 344: bra.uni 	$L__BB0_36;
+    // 340: bra.uni 	$L__BB0_32;
+    // 347: and.b32  	%r221, %r34, 65535;
+    r221 = p18 ? r34 & 33791u : (int(r35) == 3) ? r221 ^ (r34 & 3u) : (int(r35) == 4) ? r34 & 65504u : r34 & 65535u;
   }
   // 350: xor.b32  	%r177, %r50, 141972530;
   // 351: add.s32 	%r178, %r177, %r33;
@@ -534,53 +502,40 @@ void main() {
   // 376: @%p21 bra 	$L__BB0_44;
   if (!(r43 < 2u)) {
     // 378: setp.eq.s32 	%p22, %r43, 2;
+    bool p22 = int(r43) == 2;
     // 379: @%p22 bra 	$L__BB0_43;
-    if (int(r43) == 2) {
-      // 383: and.b32  	%r222, %r42, 33791;
-      r222 = r42 & 33791u;
-      // 384: bra.uni 	$L__BB0_44;
-    } else {
-      // 380: bra.uni 	$L__BB0_38;
-      // 387: setp.eq.s32 	%p23, %r43, 3;
-      // 388: @%p23 bra 	$L__BB0_42;
-      if (int(r43) == 3) {
-        // 392: and.b32  	%r196, %r42, 3;
-        // 393: xor.b32  	%r222, %r222, %r196;
-        r222 = r222 ^ (r42 & 3u);
-        // 394: bra.uni 	$L__BB0_44;
-      } else {
-        // 389: bra.uni 	$L__BB0_39;
-        // 397: setp.eq.s32 	%p24, %r43, 4;
-        // 398: @%p24 bra 	$L__BB0_41;
-        if (int(r43) == 4) {
-          // 402: and.b32  	%r222, %r42, 65504;
-          r222 = r42 & 65504u;
-          // 403: bra.uni 	$L__BB0_44;
-        } else {
-          // 399: bra.uni 	$L__BB0_40;
-          // 406: and.b32  	%r222, %r42, 65535;
-          r222 = r42 & 65535u;
-        }
-      }
-    }
+    // 383: and.b32  	%r222, %r42, 33791;
+    // 384: bra.uni 	$L__BB0_44;
+    // 380: bra.uni 	$L__BB0_38;
+    // 387: setp.eq.s32 	%p23, %r43, 3;
+    // 388: @%p23 bra 	$L__BB0_42;
+    // 392: and.b32  	%r196, %r42, 3;
+    // 393: xor.b32  	%r222, %r222, %r196;
+    // 394: bra.uni 	$L__BB0_44;
+    // 389: bra.uni 	$L__BB0_39;
+    // 397: setp.eq.s32 	%p24, %r43, 4;
+    // 398: @%p24 bra 	$L__BB0_41;
+    // 402: and.b32  	%r222, %r42, 65504;
+    // 403: bra.uni 	$L__BB0_44;
+    // 399: bra.uni 	$L__BB0_40;
+    // 406: and.b32  	%r222, %r42, 65535;
+    r222 = p22 ? r42 & 33791u : (int(r43) == 3) ? r222 ^ (r42 & 3u) : (int(r43) == 4) ? r42 & 65504u : r42 & 65535u;
   }
   // 409: shl.b32 	%r218, %r222, 16;
   // 410: or.b32  	%r217, %r218, %r221;
   uint r217 = (r222 << 16u) | r221;
   // 412: add.rn.f16x2 %r197, %r31, %r32;
-  uint r197 = p2g_hadd2(r31, r32);
   // 414: cvta.to.global.u64 	%rd23, %rd1;
   // 415: mul.wide.u32 	%rd24, %r1, 4;
   uint64_t rd24 = uint64_t(r1) * uint64_t(4u);
   // 416: add.s64 	%rd25, %rd23, %rd24;
   // 417: st.global.u32 	[%rd25], %r197;
-  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd24))).v = r197;
+  P2GU32(uint64_t(int64_t(rd1) + int64_t(rd24))).v = p2g_hadd2(r31, r32);
   // 419: sub.sat.f16x2 %r200, %r31, %r32;
-  uint r200 = p2g_hsat2(p2g_hsub2(r31, r32));
   // 421: cvta.to.global.u64 	%rd26, %rd2;
   // 422: add.s64 	%rd27, %rd26, %rd24;
   // 423: st.global.u32 	[%rd27], %r200;
-  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd24))).v = r200;
+  P2GU32(uint64_t(int64_t(rd2) + int64_t(rd24))).v = p2g_hsat2(p2g_hsub2(r31, r32));
   // 425: mul.ftz.f16x2 %r203, %r31, %r32;
   uint t5 = floatBitsToUint(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((r32 & 0xFFFFu)))));
   uint t6 = (p2g_h_tiny32(t5, 0) ? ((t5 >> 16) & 0x8000u) : p2g_f2h_rn(t5));
@@ -591,17 +546,15 @@ void main() {
   // 429: st.global.u32 	[%rd29], %r203;
   P2GU32(uint64_t(int64_t(rd3) + int64_t(rd24))).v = r203;
   // 431: fma.rn.f16x2 %r206, %r31, %r32, %r217;
-  uint r206 = p2g_hfma2(r31, r32, r217);
   // 433: cvta.to.global.u64 	%rd30, %rd4;
   // 434: add.s64 	%rd31, %rd30, %rd24;
   // 435: st.global.u32 	[%rd31], %r206;
-  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd24))).v = r206;
+  P2GU32(uint64_t(int64_t(rd4) + int64_t(rd24))).v = p2g_hfma2(r31, r32, r217);
   // 437: fma.rn.relu.f16x2 %r210, %r31, %r32, %r217;
-  uint r210 = p2g_hrelu2(p2g_hfma2(r31, r32, r217));
   // 439: cvta.to.global.u64 	%rd32, %rd5;
   // 440: add.s64 	%rd33, %rd32, %rd24;
   // 441: st.global.u32 	[%rd33], %r210;
-  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd24))).v = r210;
+  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd24))).v = p2g_hrelu2(p2g_hfma2(r31, r32, r217));
   // 443: fma.rn.ftz.sat.f16x2 %r214, %r31, %r32, %r217;
   uint t8 = p2g_odd_sumf(p2g_fmul_x(p2g_h2f(p2g_h_ftz((r31 & 0xFFFFu))), p2g_h2f(p2g_h_ftz((r32 & 0xFFFFu)))),
       p2g_h2f(p2g_h_ftz((r217 & 0xFFFFu))));

@@ -433,13 +433,12 @@ void main() {
   // 223: mov.b32 	%f20, %r99;
   precise float f20 = uintBitsToFloat(r99);
   // 225: mul.f32 %f1, %f20, %f21;
-  precise float f1 = p2g_fmul(f20, f21, false);
   // 227: cvta.to.global.u64 	%rd16, %rd3;
   // 228: mul.wide.u32 	%rd17, %r1, 4;
   uint64_t rd17 = uint64_t(r1) * uint64_t(4u);
   // 229: add.s64 	%rd18, %rd16, %rd17;
   // 230: st.global.f32 	[%rd18], %f1;
-  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd17))).v = floatBitsToUint(f1);
+  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd17))).v = floatBitsToUint(p2g_fmul(f20, f21, false));
   // 232: mul.rz.f32 %f4, %f20, %f21;
   f4 = p2g_ffma(f20, f21, uintBitsToFloat((floatBitsToUint(f20) ^ floatBitsToUint(f21)) & 0x80000000u), 1, false);
   // 234: cvta.to.global.u64 	%rd19, %rd4;
@@ -465,11 +464,10 @@ void main() {
   // 254: st.global.f32 	[%rd26], %f13;
   P2GU32(uint64_t(int64_t(rd7) + int64_t(rd17))).v = floatBitsToUint(f13);
   // 256: mul.sat.f32 %f16, %f20, %f21;
-  precise float f16 = p2g_sat(p2g_fmul(f20, f21, false));
   // 258: cvta.to.global.u64 	%rd27, %rd8;
   // 259: add.s64 	%rd28, %rd27, %rd17;
   // 260: st.global.f32 	[%rd28], %f16;
-  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd17))).v = floatBitsToUint(f16);
+  P2GU32(uint64_t(int64_t(rd8) + int64_t(rd17))).v = floatBitsToUint(p2g_sat(p2g_fmul(f20, f21, false)));
   // 262: mul.rn.ftz.sat.f32 %f19, %f20, %f21;
   precise float f19 = p2g_sat(p2g_ftz(p2g_fmul(p2g_ftz(f20), p2g_ftz(f21), true)));
   // 264: cvta.to.global.u64 	%rd29, %rd9;

@@ -275,40 +275,45 @@ void main() {
   int t3 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 222: { .reg .pred p; setp.ne.f32 p, %f60, %f61; selp.u32 %r100, 1, 0, p; }
   int t4 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
+  bool v_p_1 = (t4 == -1 || t4 == 1);
   // 224: shl.b32 	%r128, %r100, 1;
   // 225: or.b32  	%r129, %r128, %r99;
   // 227: { .reg .pred p; setp.lt.f32 p, %f60, %f61; selp.u32 %r101, 1, 0, p; }
   int t5 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
+  bool v_p_2 = t5 == -1;
   // 229: shl.b32 	%r130, %r101, 2;
   // 230: or.b32  	%r131, %r129, %r130;
-  uint r131 = ((((t4 == -1 || t4 == 1) ? 1u : 0u) << 1u) | ((t3 == 0) ? 1u : 0u)) | (((t5 == -1) ? 1u : 0u) << 2u);
+  uint r131 = (((v_p_1 ? 1u : 0u) << 1u) | ((t3 == 0) ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
   // 232: { .reg .pred p; setp.le.f32 p, %f60, %f61; selp.u32 %r102, 1, 0, p; }
   int t6 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
+  bool v_p_3 = (t6 == -1 || t6 == 0);
   // 234: shl.b32 	%r132, %r102, 3;
   // 235: or.b32  	%r133, %r131, %r132;
   // 237: { .reg .pred p; setp.gt.f32 p, %f60, %f61; selp.u32 %r103, 1, 0, p; }
   int t7 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 239: shl.b32 	%r134, %r103, 4;
   // 240: or.b32  	%r135, %r133, %r134;
-  uint r135 = (r131 | (((t6 == -1 || t6 == 0) ? 1u : 0u) << 3u)) | (((t7 == 1) ? 1u : 0u) << 4u);
+  uint r135 = (r131 | ((v_p_3 ? 1u : 0u) << 3u)) | (((t7 == 1) ? 1u : 0u) << 4u);
   // 242: { .reg .pred p; setp.ge.f32 p, %f60, %f61; selp.u32 %r104, 1, 0, p; }
   int t8 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 244: shl.b32 	%r136, %r104, 5;
   // 245: or.b32  	%r137, %r135, %r136;
+  uint r137 = r135 | (((t8 == 0 || t8 == 1) ? 1u : 0u) << 5u);
   // 247: { .reg .pred p; setp.equ.f32 p, %f60, %f61; selp.u32 %r105, 1, 0, p; }
   int t9 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 249: shl.b32 	%r138, %r105, 6;
   // 250: or.b32  	%r139, %r137, %r138;
-  uint r139 = (r135 | (((t8 == 0 || t8 == 1) ? 1u : 0u) << 5u)) | (((t9 == 0 || t9 == 2) ? 1u : 0u) << 6u);
   // 252: { .reg .pred p; setp.neu.f32 p, %f60, %f61; selp.u32 %r106, 1, 0, p; }
   int t10 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 254: shl.b32 	%r140, %r106, 7;
   // 255: or.b32  	%r141, %r139, %r140;
+  uint r141 = (r137 | (((t9 == 0 || t9 == 2) ? 1u : 0u) << 6u)) | (((t10 != 0) ? 1u : 0u) << 7u);
   // 257: { .reg .pred p; setp.ltu.f32 p, %f60, %f61; selp.u32 %r107, 1, 0, p; }
   int t11 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
+  bool v_p_8 = (t11 == -1 || t11 == 2);
   // 259: shl.b32 	%r142, %r107, 8;
   // 260: or.b32  	%r143, %r141, %r142;
-  uint r143 = (r139 | (((t10 != 0) ? 1u : 0u) << 7u)) | (((t11 == -1 || t11 == 2) ? 1u : 0u) << 8u);
+  uint r143 = r141 | ((v_p_8 ? 1u : 0u) << 8u);
   // 262: { .reg .pred p; setp.leu.f32 p, %f60, %f61; selp.u32 %r108, 1, 0, p; }
   int t12 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   // 264: shl.b32 	%r144, %r108, 9;
@@ -341,40 +346,45 @@ void main() {
   int t17 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 294: { .reg .pred p; setp.ne.ftz.f32 p, %f60, %f61; selp.u32 %r114, 1, 0, p; }
   int t18 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
+  bool v_p_15 = (t18 == -1 || t18 == 1);
   // 296: shl.b32 	%r154, %r114, 1;
   // 297: or.b32  	%r155, %r154, %r113;
   // 299: { .reg .pred p; setp.lt.ftz.f32 p, %f60, %f61; selp.u32 %r115, 1, 0, p; }
   int t19 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
+  bool v_p_16 = t19 == -1;
   // 301: shl.b32 	%r156, %r115, 2;
   // 302: or.b32  	%r157, %r155, %r156;
-  uint r157 = ((((t18 == -1 || t18 == 1) ? 1u : 0u) << 1u) | ((t17 == 0) ? 1u : 0u)) | (((t19 == -1) ? 1u : 0u) << 2u);
+  uint r157 = (((v_p_15 ? 1u : 0u) << 1u) | ((t17 == 0) ? 1u : 0u)) | ((v_p_16 ? 1u : 0u) << 2u);
   // 304: { .reg .pred p; setp.le.ftz.f32 p, %f60, %f61; selp.u32 %r116, 1, 0, p; }
   int t20 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
+  bool v_p_17 = (t20 == -1 || t20 == 0);
   // 306: shl.b32 	%r158, %r116, 3;
   // 307: or.b32  	%r159, %r157, %r158;
   // 309: { .reg .pred p; setp.gt.ftz.f32 p, %f60, %f61; selp.u32 %r117, 1, 0, p; }
   int t21 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 311: shl.b32 	%r160, %r117, 4;
   // 312: or.b32  	%r161, %r159, %r160;
-  uint r161 = (r157 | (((t20 == -1 || t20 == 0) ? 1u : 0u) << 3u)) | (((t21 == 1) ? 1u : 0u) << 4u);
+  uint r161 = (r157 | ((v_p_17 ? 1u : 0u) << 3u)) | (((t21 == 1) ? 1u : 0u) << 4u);
   // 314: { .reg .pred p; setp.ge.ftz.f32 p, %f60, %f61; selp.u32 %r118, 1, 0, p; }
   int t22 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 316: shl.b32 	%r162, %r118, 5;
   // 317: or.b32  	%r163, %r161, %r162;
+  uint r163 = r161 | (((t22 == 0 || t22 == 1) ? 1u : 0u) << 5u);
   // 319: { .reg .pred p; setp.equ.ftz.f32 p, %f60, %f61; selp.u32 %r119, 1, 0, p; }
   int t23 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 321: shl.b32 	%r164, %r119, 6;
   // 322: or.b32  	%r165, %r163, %r164;
-  uint r165 = (r161 | (((t22 == 0 || t22 == 1) ? 1u : 0u) << 5u)) | (((t23 == 0 || t23 == 2) ? 1u : 0u) << 6u);
   // 324: { .reg .pred p; setp.neu.ftz.f32 p, %f60, %f61; selp.u32 %r120, 1, 0, p; }
   int t24 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 326: shl.b32 	%r166, %r120, 7;
   // 327: or.b32  	%r167, %r165, %r166;
+  uint r167 = (r163 | (((t23 == 0 || t23 == 2) ? 1u : 0u) << 6u)) | (((t24 != 0) ? 1u : 0u) << 7u);
   // 329: { .reg .pred p; setp.ltu.ftz.f32 p, %f60, %f61; selp.u32 %r121, 1, 0, p; }
   int t25 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
+  bool v_p_22 = (t25 == -1 || t25 == 2);
   // 331: shl.b32 	%r168, %r121, 8;
   // 332: or.b32  	%r169, %r167, %r168;
-  uint r169 = (r165 | (((t24 != 0) ? 1u : 0u) << 7u)) | (((t25 == -1 || t25 == 2) ? 1u : 0u) << 8u);
+  uint r169 = r167 | ((v_p_22 ? 1u : 0u) << 8u);
   // 334: { .reg .pred p; setp.leu.ftz.f32 p, %f60, %f61; selp.u32 %r122, 1, 0, p; }
   int t26 = p2g_fcmp(floatBitsToUint(p2g_ftz(f60)), floatBitsToUint(p2g_ftz(f61)));
   // 336: shl.b32 	%r170, %r122, 9;
@@ -404,19 +414,17 @@ void main() {
   // 362: set.ltu.u32.f32 %r127, %f60, %f61;
   int t31 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool t32 = (t31 == -1 || t31 == 2);
-  uint r127 = (t32) ? 0xFFFFFFFFu : 0u;
   // 364: cvta.to.global.u64 	%rd18, %rd5;
   // 365: add.s64 	%rd19, %rd18, %rd14;
   // 366: st.global.u32 	[%rd19], %r127;
-  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd14))).v = r127;
+  P2GU32(uint64_t(int64_t(rd5) + int64_t(rd14))).v = ((t32) ? 0xFFFFFFFFu : 0u);
   // 368: set.ge.f32.f32 %f59, %f60, %f61;
   int t33 = p2g_fcmp(floatBitsToUint(f60), floatBitsToUint(f61));
   bool t34 = (t33 == 0 || t33 == 1);
-  precise float f59 = (t34) ? 1.0 : 0.0;
   // 370: cvta.to.global.u64 	%rd20, %rd6;
   // 371: add.s64 	%rd21, %rd20, %rd14;
   // 372: st.global.f32 	[%rd21], %f59;
-  P2GU32(uint64_t(int64_t(rd6) + int64_t(rd14))).v = floatBitsToUint(f59);
+  P2GU32(uint64_t(int64_t(rd6) + int64_t(rd14))).v = floatBitsToUint((t34) ? 1.0 : 0.0);
   // 373: ret;
   return;
 }

@@ -291,9 +291,8 @@ void main() {
   // 243: st.global.f32 	[%rd22], %f7;
   P2GU32(uint64_t(int64_t(rd6) + int64_t(rd15))).v = floatBitsToUint(f7);
   // 244: mov.b32 	%f11, %r100;
-  precise float f11 = uintBitsToFloat(r100);
   // 246: copysign.f32 %f9, %f10, %f11;
-  precise float f9 = uintBitsToFloat((floatBitsToUint(f10) & 0x80000000u) | (floatBitsToUint(f11) & 0x7FFFFFFFu));
+  precise float f9 = uintBitsToFloat((floatBitsToUint(f10) & 0x80000000u) | (r100 & 0x7FFFFFFFu));
   // 248: cvta.to.global.u64 	%rd23, %rd7;
   // 249: add.s64 	%rd24, %rd23, %rd15;
   // 250: st.global.f32 	[%rd24], %f9;

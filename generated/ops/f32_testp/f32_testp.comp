@@ -39,7 +39,7 @@ uint p2g_ldc32(uint a) { return cmem[a >> 2]; }
 
 void main() {
   bool v_p_4 = false, v_p_10 = false;
-  uint r166 = 0u;
+  uint r149 = 0u, r166 = 0u;
   uint64_t rd1 = 0ul, rd11 = 0ul;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // f32_testp_param_0
@@ -175,18 +175,14 @@ void main() {
   // 132: mov.b32 	%f6, %r166;
   precise float f6 = uintBitsToFloat(r166);
   // 134: { .reg .pred p; testp.finite.f32 p, %f6; selp.u32 %r120, 1, 0, p; }
-  bool v_p = !isinf(f6) && !isnan(f6);
   // 137: { .reg .pred p; testp.infinite.f32 p, %f6; selp.u32 %r121, 1, 0, p; }
-  bool v_p_1 = isinf(f6);
   // 139: shl.b32 	%r146, %r121, 1;
   // 140: or.b32  	%r147, %r146, %r120;
   // 142: { .reg .pred p; testp.number.f32 p, %f6; selp.u32 %r122, 1, 0, p; }
-  bool v_p_2 = !isnan(f6);
   // 144: shl.b32 	%r148, %r122, 2;
   // 145: or.b32  	%r149, %r147, %r148;
-  uint r149 = (((v_p_1 ? 1u : 0u) << 1u) | (v_p ? 1u : 0u)) | ((v_p_2 ? 1u : 0u) << 2u);
+  r149 = (((isinf(f6) ? 1u : 0u) << 1u) | ((!isinf(f6) && !isnan(f6)) ? 1u : 0u)) | (((!isnan(f6)) ? 1u : 0u) << 2u);
   // 147: { .reg .pred p; testp.notanumber.f32 p, %f6; selp.u32 %r123, 1, 0, p; }
-  bool v_p_3 = isnan(f6);
   // 149: shl.b32 	%r150, %r123, 3;
   // 150: or.b32  	%r151, %r149, %r150;
   // 152: { .reg .pred p; testp.normal.f32 p, %f6; selp.u32 %r124, 1, 0, p; }
@@ -197,7 +193,7 @@ void main() {
   bool v_p_5 = (floatBitsToUint(f6) & 0x7F800000u) == 0u && (floatBitsToUint(f6) << 1) != 0u;
   // 159: shl.b32 	%r154, %r125, 5;
   // 160: or.b32  	%r155, %r153, %r154;
-  uint r155 = ((r149 | ((v_p_3 ? 1u : 0u) << 3u)) | ((v_p_4 ? 1u : 0u) << 4u)) | ((v_p_5 ? 1u : 0u) << 5u);
+  uint r155 = ((r149 | ((isnan(f6) ? 1u : 0u) << 3u)) | ((v_p_4 ? 1u : 0u) << 4u)) | ((v_p_5 ? 1u : 0u) << 5u);
   // 161: cvta.to.global.u64 	%rd12, %rd2;
   // 162: mul.wide.u32 	%rd13, %r10, 4;
   uint64_t rd13 = uint64_t(r10) * uint64_t(4u);
@@ -205,20 +201,17 @@ void main() {
   // 164: st.global.u32 	[%rd14], %r155;
   P2GU32(uint64_t(int64_t(rd2) + int64_t(rd13))).v = r155;
   // 166: { .reg .pred p; testp.finite.f64 p, %fd6; selp.u32 %r126, 1, 0, p; }
-  bool v_p_6 = !isinf(fd6) && !isnan(fd6);
   // 169: { .reg .pred p; testp.infinite.f64 p, %fd6; selp.u32 %r127, 1, 0, p; }
-  bool v_p_7 = isinf(fd6);
   // 171: shl.b32 	%r156, %r127, 1;
   // 172: or.b32  	%r157, %r156, %r126;
+  uint r157 = ((isinf(fd6) ? 1u : 0u) << 1u) | ((!isinf(fd6) && !isnan(fd6)) ? 1u : 0u);
   // 174: { .reg .pred p; testp.number.f64 p, %fd6; selp.u32 %r128, 1, 0, p; }
-  bool v_p_8 = !isnan(fd6);
   // 176: shl.b32 	%r158, %r128, 2;
   // 177: or.b32  	%r159, %r157, %r158;
-  uint r159 = (((v_p_7 ? 1u : 0u) << 1u) | (v_p_6 ? 1u : 0u)) | ((v_p_8 ? 1u : 0u) << 2u);
   // 179: { .reg .pred p; testp.notanumber.f64 p, %fd6; selp.u32 %r129, 1, 0, p; }
-  bool v_p_9 = isnan(fd6);
   // 181: shl.b32 	%r160, %r129, 3;
   // 182: or.b32  	%r161, %r159, %r160;
+  uint r161 = (r157 | (((!isnan(fd6)) ? 1u : 0u) << 2u)) | ((isnan(fd6) ? 1u : 0u) << 3u);
   // 184: { .reg .pred p; testp.normal.f64 p, %fd6; selp.u32 %r130, 1, 0, p; }
   v_p_10 = (doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) != 0x7FF0000000000000ul && !((doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) == 0ul && (doubleBitsToUint64(fd6) << 1) != 0ul);
   // 186: shl.b32 	%r162, %r130, 4;
@@ -227,11 +220,10 @@ void main() {
   bool v_p_11 = (doubleBitsToUint64(fd6) & 0x7FF0000000000000ul) == 0ul && (doubleBitsToUint64(fd6) << 1) != 0ul;
   // 191: shl.b32 	%r164, %r131, 5;
   // 192: or.b32  	%r165, %r163, %r164;
-  uint r165 = ((r159 | ((v_p_9 ? 1u : 0u) << 3u)) | ((v_p_10 ? 1u : 0u) << 4u)) | ((v_p_11 ? 1u : 0u) << 5u);
   // 193: cvta.to.global.u64 	%rd15, %rd3;
   // 194: add.s64 	%rd16, %rd15, %rd13;
   // 195: st.global.u32 	[%rd16], %r165;
-  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd13))).v = r165;
+  P2GU32(uint64_t(int64_t(rd3) + int64_t(rd13))).v = ((r161 | ((v_p_10 ? 1u : 0u) << 4u)) | ((v_p_11 ? 1u : 0u) << 5u));
   // 196: ret;
   return;
 }

@@ -117,6 +117,8 @@ uint p2g_f2h_rn(uint b) {
   if (rem > hw || (rem == hw && (q & 1u) != 0u)) q++;
   return sg | ((e >= -14 ? uint(e + 14) << 10 : 0u) + q);
 }
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 // a * b + c on f32 bits in integer arithmetic, rounded once in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to
 // odd: the exact result, or its neighbour with an odd last bit on the side of the exact value). With `ftz` the
 // caller has flushed subnormal operands, and a result that is tiny after rounding to 24 bits with an unbounded
@@ -357,6 +359,7 @@ float p2g_sqrt32(float x, int mode, bool ftz) {
 
 void main() {
   uint64_t rd24 = 0ul;
+  precise float f24 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // new_user_check_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // new_user_check_param_1
@@ -413,43 +416,33 @@ void main() {
     // 61: ld.global.nc.f32 	%f3, [%rd11];
     precise float f3 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd10))).v);
     // 62: add.f32 	%f11, %f3, %f10;
-    precise float f11 = p2g_fadd(f3, f10, false);
     // 63: ld.global.nc.f32 	%f12, [%rd13];
     precise float f12 = uintBitsToFloat(P2GU32(uint64_t(int64_t(rd8) + int64_t(rd12))).v);
     // 64: sub.f32 	%f13, %f10, %f12;
-    precise float f13 = p2g_fsub(f10, f12, false);
     // 65: fma.rn.f32 	%f14, %f10, 0f3F000000, %f13;
-    precise float f14 = p2g_ffma(f10, 0.5, f13, 0, false);
     // 66: add.f32 	%f15, %f5, 0f0DA24260;
-    precise float f15 = p2g_fadd(f5, uintBitsToFloat(0x0DA24260u), false);
     // 67: div.rn.f32 	%f16, %f3, %f15;
-    precise float f16 = p2g_div32(f3, f15, 0, false);
+    precise float f16 = p2g_div32(f3, p2g_fadd(f5, uintBitsToFloat(0x0DA24260u), false), 0, false);
     // 68: abs.f32 	%f17, %f12;
-    precise float f17 = p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu));
     // 69: sqrt.rn.f32 	%f18, %f17;
-    precise float f18 = p2g_sqrt32(f17, 0, false);
+    precise float f18 = p2g_sqrt32(p2g_canon(uintBitsToFloat(floatBitsToUint(f12) & 0x7FFFFFFFu)), 0, false);
     // 70: min.f32 	%f19, %f3, %f12;
-    precise float f19 = p2g_fmin(f3, f12);
     // 71: max.f32 	%f20, %f1, %f5;
-    precise float f20 = p2g_fmax(f1, f5);
     // 72: add.f32 	%f21, %f19, %f20;
-    precise float f21 = p2g_fadd(f19, f20, false);
     // 73: mul.f32 	%f22, %f1, 0f000AE398;
-    precise float f22 = p2g_fmul(f1, uintBitsToFloat(0x000AE398u), false);
     // 74: mov.f32 	%f23, 0f40400000;
-    precise float f23 = 3.0;
     // 75: fma.rn.f32 	%f24, %f22, 0f40400000, 0f000116C2;
-    precise float f24 = p2g_ffma(f22, 3.0, uintBitsToFloat(0x000116C2u), 0, false);
+    f24 = p2g_ffma(p2g_fmul(f1, uintBitsToFloat(0x000AE398u), false), 3.0, uintBitsToFloat(0x000116C2u), 0, false);
     // 76: shl.b32 	%r29, %r1, 3;
     uint r29 = r1 << 3u;
     // 77: mul.wide.s32 	%rd17, %r29, 4;
     // 78: add.s64 	%rd18, %rd7, %rd17;
     uint64_t rd18 = uint64_t(int64_t(rd7) + int64_t(uint64_t(int64_t(int(r29)) * int64_t(4))));
     // 79: st.global.f32 	[%rd18], %f11;
-    P2GU32(rd18).v = floatBitsToUint(f11);
+    P2GU32(rd18).v = floatBitsToUint(p2g_fadd(f3, f10, false));
     // 80: or.b32  	%r30, %r29, 1;
     // 81: st.global.f32 	[%rd18+4], %f14;
-    P2GU32((rd18 + 4ul)).v = floatBitsToUint(f14);
+    P2GU32((rd18 + 4ul)).v = floatBitsToUint(p2g_ffma(f10, 0.5, p2g_fsub(f10, f12, false), 0, false));
     // 82: st.global.f32 	[%rd18+8], %f16;
     P2GU32((rd18 + 8ul)).v = floatBitsToUint(f16);
     // 83: add.s32 	%r31, %r26, %r1;
@@ -459,33 +452,26 @@ void main() {
     // 86: st.global.f32 	[%rd20+12], %f18;
     P2GU32((rd20 + 12ul)).v = floatBitsToUint(f18);
     // 87: st.global.f32 	[%rd18+16], %f21;
-    P2GU32((rd18 + 16ul)).v = floatBitsToUint(f21);
+    P2GU32((rd18 + 16ul)).v = floatBitsToUint(p2g_fadd(p2g_fmin(f3, f12), p2g_fmax(f1, f5), false));
     // 88: st.global.f32 	[%rd18+20], %f24;
     P2GU32((rd18 + 20ul)).v = floatBitsToUint(f24);
     // 89: mov.f32 	%f25, 0f80000000;
-    precise float f25 = uintBitsToFloat(0x80000000u);
     // 90: max.f32 	%f26, %f3, %f25;
-    precise float f26 = p2g_fmax(f3, f25);
     // 91: mul.f32 	%f27, %f5, %f26;
-    precise float f27 = p2g_fmul(f5, f26, false);
     // 92: st.global.f32 	[%rd18+24], %f27;
-    P2GU32((rd18 + 24ul)).v = floatBitsToUint(f27);
+    P2GU32((rd18 + 24ul)).v = floatBitsToUint(p2g_fmul(f5, p2g_fmax(f3, uintBitsToFloat(0x80000000u)), false));
     // 93: div.rn.f32 	%f28, %f1, %f23;
-    precise float f28 = p2g_div32(f1, f23, 0, false);
     // 94: mul.f32 	%f29, %f5, %f5;
-    precise float f29 = p2g_fmul(f5, f5, false);
     // 95: sqrt.rn.f32 	%f30, %f29;
-    precise float f30 = p2g_sqrt32(f29, 0, false);
     // 96: add.f32 	%f31, %f28, %f30;
-    precise float f31 = p2g_fadd(f28, f30, false);
+    precise float f31 = p2g_fadd(p2g_div32(f1, 3.0, 0, false), p2g_sqrt32(p2g_fmul(f5, f5, false), 0, false), false);
     // 97: st.global.f32 	[%rd18+28], %f31;
     P2GU32((rd18 + 28ul)).v = floatBitsToUint(f31);
     // 99: {  cvt.rn.f16.f32 %rs1, %f1;}
     uint rs1 = p2g_f2h_rn(floatBitsToUint(f1));
     // 102: mul.f32 	%f2, %f5, 0f42C80000;
-    precise float f2 = p2g_fmul(f5, 100.0, false);
     // 104: {  cvt.rz.f16.f32 %rs2, %f2;}
-    uint rs2 = p2g_narrow32(floatBitsToUint(f2), 10, 15, 5, 1, 0x7FFFu);
+    uint rs2 = p2g_narrow32(floatBitsToUint(p2g_fmul(f5, 100.0, false)), 10, 15, 5, 1, 0x7FFFu);
     // 107: mov.b32 	%r32, %f3;
     // 108: cvt.u16.u32 	%rs23, %r32;
     uint64_t t1 = uint64_t(floatBitsToUint(f3));
@@ -494,11 +480,8 @@ void main() {
     // 114: {add.sat.f16 %rs6,%rs3,%rs23;
     uint rs6 = p2g_hsat(p2g_hfma(rs1, rs2, rs23));
     // 118: {  cvt.rn.f16.f32 %rs9, %f3;}
-    uint rs9 = p2g_f2h_rn(floatBitsToUint(f3));
     // 122: {fma.rn.f16 %rs10,%rs1,%rs2,%rs9;
-    uint rs10 = p2g_hfma(rs1, rs2, rs9);
     // 126: {fma.rn.sat.f16 %rs14,%rs23,%rs1,%rs2;
-    uint rs14 = p2g_hsat(p2g_hfma(rs23, rs1, rs2));
     // 130: { cvt.rn.f16x2.f32 %r6, %f5, %f1; }
     uint t2 = p2g_f2h_rn(floatBitsToUint(f5));
     uint t3 = p2g_f2h_rn(floatBitsToUint(f1));
@@ -506,9 +489,8 @@ void main() {
     // 134: {  mov.b32 %r7, {%rs23,%rs2};}
     uint r7 = rs23 | (rs2 << 16u);
     // 137: mov.f32 	%f6, 0f3E800000;
-    precise float f6 = 0.25;
     // 140: cvt.rn.f16.f32 low, %f6;
-    uint low = p2g_f2h_rn(floatBitsToUint(f6));
+    uint low = p2g_f2h_rn(floatBitsToUint(0.25));
     // 141: mov.b32 %r8, {low,low};}
     // 145: {fma.rn.f16x2 %r9,%r6,%r7,%r8;
     uint r9 = p2g_hfma2(r6, r7, (low | (low << 16u)));
@@ -516,33 +498,23 @@ void main() {
     // 153: {add.sat.f16x2 %r16,%r13,%r7;
     uint r16 = p2g_hsat2(p2g_hfma2(r6, r6, r7));
     // 157: {sub.f16x2 %r19,%r9,%r16;
-    uint r19 = p2g_hsub2(r9, r16);
     // 161: {neg.f16x2 %r22,%r19;
-    uint r22 = p2g_hneg2(r19);
     // 165: {  cvt.f32.f16 %f7, %rs6;}
-    uint t4 = floatBitsToUint(p2g_h2f(rs6));
-    precise float f7 = uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4);
     // 170: mov.b32 {low,high},%r9;
-    uint low_1 = (r9 & 0xFFFFu);
-    uint high = ((r9 >> 16u) & 0xFFFFu);
     // 171: cvt.f32.f16 %f8, low;}
-    uint t5 = floatBitsToUint(p2g_h2f(low_1));
-    precise float f8 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
+    precise float f8 = p2g_f32_canon(floatBitsToUint(p2g_h2f(r9 & 0xFFFFu)));
     // 176: mov.b32 {low,high},%r16;
-    uint low_2 = (r16 & 0xFFFFu);
-    uint high_1 = ((r16 >> 16u) & 0xFFFFu);
     // 177: cvt.f32.f16 %f9, high;}
-    uint t6 = floatBitsToUint(p2g_h2f(high_1));
-    precise float f9 = uintBitsToFloat((t6 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t6);
+    precise float f9 = p2g_f32_canon(floatBitsToUint(p2g_h2f((r16 >> 16u) & 0xFFFFu)));
     // 180: fma.rn.f32 	%f32, %f8, %f9, %f7;
-    precise float f32 = p2g_ffma(f8, f9, f7, 0, false);
+    precise float f32 = p2g_ffma(f8, f9, p2g_f32_canon(floatBitsToUint(p2g_h2f(rs6))), 0, false);
     // 181: mov.b32 	%r33, {%rs6, %rs10};
     // 182: mul.lo.s32 	%r34, %r1, 6;
     // 183: mul.wide.s32 	%rd21, %r34, 4;
     // 184: add.s64 	%rd22, %rd6, %rd21;
     uint64_t rd22 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r1) * 6))) * int64_t(4))));
     // 185: st.global.u32 	[%rd22], %r33;
-    P2GU32(rd22).v = (rs6 | (rs10 << 16u));
+    P2GU32(rd22).v = (rs6 | (p2g_hfma(rs1, rs2, p2g_f2h_rn(floatBitsToUint(f3))) << 16u));
     // 187: {max.f16 %rs21,%rs1,%rs23;
     uint rs21 = p2g_f2h_rn(floatBitsToUint(p2g_fmax(p2g_h2f((rs1 & 0xFFFFu)), p2g_h2f((rs23 & 0xFFFFu)))));
     // 190: mov.b32 	%r35, {%rs14, %rs21};
@@ -552,13 +524,13 @@ void main() {
     // 194: add.s64 	%rd24, %rd6, %rd23;
     rd24 = uint64_t(int64_t(rd6) + int64_t(uint64_t(int64_t(int(uint(int(r29 | 1u) - int(r1 << 1u)))) * int64_t(4))));
     // 195: st.global.u32 	[%rd24], %r35;
-    P2GU32(rd24).v = (rs14 | (rs21 << 16u));
+    P2GU32(rd24).v = ((p2g_hsat(p2g_hfma(rs23, rs1, rs2))) | (rs21 << 16u));
     // 196: st.global.u32 	[%rd24+4], %r9;
     P2GU32((rd24 + 4ul)).v = r9;
     // 197: st.global.u32 	[%rd24+8], %r16;
     P2GU32((rd24 + 8ul)).v = r16;
     // 198: st.global.u32 	[%rd24+12], %r22;
-    P2GU32((rd24 + 12ul)).v = r22;
+    P2GU32((rd24 + 12ul)).v = p2g_hneg2(p2g_hsub2(r9, r16));
     // 199: st.global.f32 	[%rd24+16], %f32;
     P2GU32((rd24 + 16ul)).v = floatBitsToUint(f32);
   }

@@ -48,6 +48,8 @@ const uint P2G_SFU_T_TANH_P0 = 17u;
 const uint P2G_SFU_T_TANH_P1 = 18u;
 const uint P2G_SFU_T_TANH_P2 = 19u;
 
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -632,6 +634,7 @@ uint p2g_sfu_tanh(uint x) {
 
 void main() {
   uint rs5 = 0u, rs7 = 0u, rs10 = 0u, r35 = 0u;
+  precise float f4 = 0.0;
   // kernel parameters read at constant offsets (read-only: read once here)
   const uint64_t p0_u64 = P2GU64((pc.params)).v;  // sfu_user_check_param_0
   const uint64_t p8_u64 = P2GU64((pc.params + 8ul)).v;  // sfu_user_check_param_1
@@ -731,10 +734,8 @@ void main() {
           // 121: add.s32 	%r30, %r29, -20971520;
           uint r30 = uint(int(uint(int(r35) - int(uint(int(uint(uint64_t(t2))) * 41943041)))) + -20971520);
           // 122: cvt.rn.f32.s32 	%f1, %r30;
-          uint t3 = p2g_s2f32(int(int(r30)), 0);
-          precise float f1 = uintBitsToFloat((t3 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t3);
           // 123: mul.f32 	%f2, %f1, 0f35800000;
-          precise float f2 = p2g_fmul(f1, uintBitsToFloat(0x35800000u), false);
+          precise float f2 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r30)), 0)), uintBitsToFloat(0x35800000u), false);
           // 124: mov.b32 	%r35, %f2;
           r35 = floatBitsToUint(f2);
           // 125: bra.uni 	$L__BB0_9;
@@ -745,29 +746,26 @@ void main() {
             // 128: mul.wide.u32 	%rd18, %r35, -858993623;
             // 129: shr.u64 	%rd19, %rd18, 56;
             // 130: cvt.u32.u64 	%r31, %rd19;
-            uint64_t t4 = uint64_t((uint64_t(r35) * uint64_t(0xCCCCCC29u)) >> 56u);
+            uint64_t t3 = uint64_t((uint64_t(r35) * uint64_t(0xCCCCCC29u)) >> 56u);
             // 131: mul.lo.s32 	%r32, %r31, 20971521;
             // 132: sub.s32 	%r33, %r35, %r32;
             // 133: add.s32 	%r34, %r33, -10485760;
-            uint r34 = uint(int(uint(int(r35) - int(uint(int(uint(uint64_t(t4))) * 20971521)))) + -10485760);
+            uint r34 = uint(int(uint(int(r35) - int(uint(int(uint(uint64_t(t3))) * 20971521)))) + -10485760);
             // 134: cvt.rn.f32.s32 	%f3, %r34;
-            uint t5 = p2g_s2f32(int(int(r34)), 0);
-            precise float f3 = uintBitsToFloat((t5 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t5);
             // 135: mul.f32 	%f4, %f3, 0f37800000;
-            precise float f4 = p2g_fmul(f3, uintBitsToFloat(0x37800000u), false);
+            f4 = p2g_fmul(p2g_f32_canon(p2g_s2f32(int(int(r34)), 0)), uintBitsToFloat(0x37800000u), false);
             // 136: mov.b32 	%r35, %f4;
             r35 = floatBitsToUint(f4);
           } else {
             // 97: shr.u32 	%r20, %r2, 27;
             // 98: cvt.u16.u32 	%rs3, %r20;
-            uint64_t t6;
-            t6 = uint64_t(r2 >> 27u);
-            uint rs3 = (uint(uint64_t(t6)) & 65535u);
+            uint64_t t4 = uint64_t(r2 >> 27u);
+            uint rs3 = (uint(uint64_t(t4)) & 65535u);
             // 99: mul.wide.u16 	%r21, %rs3, -31207;
             // 100: shr.u32 	%r22, %r21, 16;
             // 101: cvt.u16.u32 	%rs4, %r22;
-            uint64_t t7 = uint64_t((uint(rs3) * uint(34329u)) >> 16u);
-            uint rs4 = (uint(uint64_t(t7)) & 65535u);
+            uint64_t t5 = uint64_t((uint(rs3) * uint(34329u)) >> 16u);
+            uint rs4 = (uint(uint64_t(t5)) & 65535u);
             // 102: sub.s16 	%rs5, %rs3, %rs4;
             rs5 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs3), 0, 16) - bitfieldExtract(int(rs4), 0, 16)), 0,
                 16)) & 0x0000FFFFu);
@@ -783,13 +781,14 @@ void main() {
             rs10 = (uint(bitfieldExtract(int(bitfieldExtract(int(rs3), 0, 16) - bitfieldExtract(int(rs9), 0, 16)), 0,
                 16)) & 0x0000FFFFu);
             // 108: cvt.u32.u16 	%r23, %rs10;
-            uint64_t t8 = uint64_t(rs10);
+            uint64_t t6;
+            t6 = uint64_t(rs10);
             // 109: shl.b32 	%r24, %r23, 23;
             // 110: add.s32 	%r25, %r24, 981467136;
             // 111: and.b32  	%r26, %r35, 8388607;
             uint r26 = r35 & 0x007FFFFFu;
             // 112: or.b32  	%r35, %r25, %r26;
-            r35 = uint(int(uint(uint64_t(t8)) << 23u) + 981467136) | r26;
+            r35 = uint(int(uint(uint64_t(t6)) << 23u) + 981467136) | r26;
             // 113: bra.uni 	$L__BB0_9;
           }
         }
@@ -798,97 +797,82 @@ void main() {
     // 139: mov.b32 	%f34, %r35;
     precise float f34 = uintBitsToFloat(r35);
     // 141: ex2.approx.f32 %f5, %f34;
-    precise float f5 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f34), false));
     // 143: cvta.to.global.u64 	%rd23, %rd1;
     // 144: mul.wide.u32 	%rd24, %r1, 4;
     uint64_t rd24 = uint64_t(r1) * uint64_t(4u);
     // 145: add.s64 	%rd25, %rd23, %rd24;
     // 146: st.global.f32 	[%rd25], %f5;
-    P2GU32(uint64_t(int64_t(rd1) + int64_t(rd24))).v = floatBitsToUint(f5);
+    P2GU32(uint64_t(int64_t(rd1) + int64_t(rd24))).v = p2g_sfu_ex2(floatBitsToUint(f34), false);
     // 148: ex2.approx.ftz.f32 %f7, %f34;
-    precise float f7 = uintBitsToFloat(p2g_sfu_ex2(floatBitsToUint(f34), true));
     // 150: cvta.to.global.u64 	%rd26, %rd2;
     // 151: add.s64 	%rd27, %rd26, %rd24;
     // 152: st.global.f32 	[%rd27], %f7;
-    P2GU32(uint64_t(int64_t(rd2) + int64_t(rd24))).v = floatBitsToUint(f7);
+    P2GU32(uint64_t(int64_t(rd2) + int64_t(rd24))).v = p2g_sfu_ex2(floatBitsToUint(f34), true);
     // 154: lg2.approx.f32 %f9, %f34;
-    precise float f9 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f34), false));
     // 156: cvta.to.global.u64 	%rd28, %rd3;
     // 157: add.s64 	%rd29, %rd28, %rd24;
     // 158: st.global.f32 	[%rd29], %f9;
-    P2GU32(uint64_t(int64_t(rd3) + int64_t(rd24))).v = floatBitsToUint(f9);
+    P2GU32(uint64_t(int64_t(rd3) + int64_t(rd24))).v = p2g_sfu_lg2(floatBitsToUint(f34), false);
     // 160: lg2.approx.ftz.f32 %f11, %f34;
-    precise float f11 = uintBitsToFloat(p2g_sfu_lg2(floatBitsToUint(f34), true));
     // 162: cvta.to.global.u64 	%rd30, %rd4;
     // 163: add.s64 	%rd31, %rd30, %rd24;
     // 164: st.global.f32 	[%rd31], %f11;
-    P2GU32(uint64_t(int64_t(rd4) + int64_t(rd24))).v = floatBitsToUint(f11);
+    P2GU32(uint64_t(int64_t(rd4) + int64_t(rd24))).v = p2g_sfu_lg2(floatBitsToUint(f34), true);
     // 166: rsqrt.approx.f32 %f13, %f34;
-    precise float f13 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f34), false));
     // 168: cvta.to.global.u64 	%rd32, %rd5;
     // 169: add.s64 	%rd33, %rd32, %rd24;
     // 170: st.global.f32 	[%rd33], %f13;
-    P2GU32(uint64_t(int64_t(rd5) + int64_t(rd24))).v = floatBitsToUint(f13);
+    P2GU32(uint64_t(int64_t(rd5) + int64_t(rd24))).v = p2g_sfu_rsqrt(floatBitsToUint(f34), false);
     // 172: rsqrt.approx.ftz.f32 %f15, %f34;
-    precise float f15 = uintBitsToFloat(p2g_sfu_rsqrt(floatBitsToUint(f34), true));
     // 174: cvta.to.global.u64 	%rd34, %rd6;
     // 175: add.s64 	%rd35, %rd34, %rd24;
     // 176: st.global.f32 	[%rd35], %f15;
-    P2GU32(uint64_t(int64_t(rd6) + int64_t(rd24))).v = floatBitsToUint(f15);
+    P2GU32(uint64_t(int64_t(rd6) + int64_t(rd24))).v = p2g_sfu_rsqrt(floatBitsToUint(f34), true);
     // 178: rcp.approx.f32 %f17, %f34;
-    precise float f17 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f34), false));
     // 180: cvta.to.global.u64 	%rd36, %rd7;
     // 181: add.s64 	%rd37, %rd36, %rd24;
     // 182: st.global.f32 	[%rd37], %f17;
-    P2GU32(uint64_t(int64_t(rd7) + int64_t(rd24))).v = floatBitsToUint(f17);
+    P2GU32(uint64_t(int64_t(rd7) + int64_t(rd24))).v = p2g_sfu_rcp(floatBitsToUint(f34), false);
     // 184: rcp.approx.ftz.f32 %f19, %f34;
-    precise float f19 = uintBitsToFloat(p2g_sfu_rcp(floatBitsToUint(f34), true));
     // 186: cvta.to.global.u64 	%rd38, %rd8;
     // 187: add.s64 	%rd39, %rd38, %rd24;
     // 188: st.global.f32 	[%rd39], %f19;
-    P2GU32(uint64_t(int64_t(rd8) + int64_t(rd24))).v = floatBitsToUint(f19);
+    P2GU32(uint64_t(int64_t(rd8) + int64_t(rd24))).v = p2g_sfu_rcp(floatBitsToUint(f34), true);
     // 190: sqrt.approx.f32 %f21, %f34;
-    precise float f21 = uintBitsToFloat(p2g_sfu_sqrt(floatBitsToUint(f34), false));
     // 192: cvta.to.global.u64 	%rd40, %rd9;
     // 193: add.s64 	%rd41, %rd40, %rd24;
     // 194: st.global.f32 	[%rd41], %f21;
-    P2GU32(uint64_t(int64_t(rd9) + int64_t(rd24))).v = floatBitsToUint(f21);
+    P2GU32(uint64_t(int64_t(rd9) + int64_t(rd24))).v = p2g_sfu_sqrt(floatBitsToUint(f34), false);
     // 196: sqrt.approx.ftz.f32 %f23, %f34;
-    precise float f23 = uintBitsToFloat(p2g_sfu_sqrt(floatBitsToUint(f34), true));
     // 198: cvta.to.global.u64 	%rd42, %rd10;
     // 199: add.s64 	%rd43, %rd42, %rd24;
     // 200: st.global.f32 	[%rd43], %f23;
-    P2GU32(uint64_t(int64_t(rd10) + int64_t(rd24))).v = floatBitsToUint(f23);
+    P2GU32(uint64_t(int64_t(rd10) + int64_t(rd24))).v = p2g_sfu_sqrt(floatBitsToUint(f34), true);
     // 202: sin.approx.ftz.f32 %f25, %f34;
-    precise float f25 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f34)));
     // 204: cvta.to.global.u64 	%rd44, %rd11;
     // 205: add.s64 	%rd45, %rd44, %rd24;
     // 206: st.global.f32 	[%rd45], %f25;
-    P2GU32(uint64_t(int64_t(rd11) + int64_t(rd24))).v = floatBitsToUint(f25);
+    P2GU32(uint64_t(int64_t(rd11) + int64_t(rd24))).v = p2g_sfu_sin(floatBitsToUint(f34));
     // 208: cos.approx.ftz.f32 %f27, %f34;
-    precise float f27 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f34)));
     // 210: cvta.to.global.u64 	%rd46, %rd12;
     // 211: add.s64 	%rd47, %rd46, %rd24;
     // 212: st.global.f32 	[%rd47], %f27;
-    P2GU32(uint64_t(int64_t(rd12) + int64_t(rd24))).v = floatBitsToUint(f27);
+    P2GU32(uint64_t(int64_t(rd12) + int64_t(rd24))).v = p2g_sfu_cos(floatBitsToUint(f34));
     // 214: sin.approx.f32 %f29, %f34;
-    precise float f29 = uintBitsToFloat(p2g_sfu_sin(floatBitsToUint(f34)));
     // 216: cvta.to.global.u64 	%rd48, %rd13;
     // 217: add.s64 	%rd49, %rd48, %rd24;
     // 218: st.global.f32 	[%rd49], %f29;
-    P2GU32(uint64_t(int64_t(rd13) + int64_t(rd24))).v = floatBitsToUint(f29);
+    P2GU32(uint64_t(int64_t(rd13) + int64_t(rd24))).v = p2g_sfu_sin(floatBitsToUint(f34));
     // 220: cos.approx.f32 %f31, %f34;
-    precise float f31 = uintBitsToFloat(p2g_sfu_cos(floatBitsToUint(f34)));
     // 222: cvta.to.global.u64 	%rd50, %rd14;
     // 223: add.s64 	%rd51, %rd50, %rd24;
     // 224: st.global.f32 	[%rd51], %f31;
-    P2GU32(uint64_t(int64_t(rd14) + int64_t(rd24))).v = floatBitsToUint(f31);
+    P2GU32(uint64_t(int64_t(rd14) + int64_t(rd24))).v = p2g_sfu_cos(floatBitsToUint(f34));
     // 226: tanh.approx.f32 %f33, %f34;
-    precise float f33 = uintBitsToFloat(p2g_sfu_tanh(floatBitsToUint(f34)));
     // 228: cvta.to.global.u64 	%rd52, %rd15;
     // 229: add.s64 	%rd53, %rd52, %rd24;
     // 230: st.global.f32 	[%rd53], %f33;
-    P2GU32(uint64_t(int64_t(rd15) + int64_t(rd24))).v = floatBitsToUint(f33);
+    P2GU32(uint64_t(int64_t(rd15) + int64_t(rd24))).v = p2g_sfu_tanh(floatBitsToUint(f34));
   }
   // 233: ret;
   return;

@@ -86,6 +86,8 @@ double p2g_f2d(float x) {
   }
   return uint64BitsToDouble(s | (uint64_t(e + 896u) << 52) | (uint64_t(m) << 29));
 }
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 // An f32 magnitude (bits, below 2^23 or any finite value whose rounding is wanted below 2^32) rounded to an
 // integer in `mode` (0 rn, 1 rz, 2 rm, 3 rp) for a value of sign `neg`.
 uint p2g_frnd32(uint a, bool neg, int mode) {
@@ -181,51 +183,46 @@ void main() {
     // 54: st.global.f64 	[%rd12], %fd1;
     P2GU64(rd12).v = doubleBitsToUint64(fd1);
     // 56: cvt.rni.f32.f32 %f2, %f1;
-    uint t2 = p2g_frint32(floatBitsToUint(f1), 0);
-    precise float f2 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
     // 58: mov.b32 	%r6, %f2;
     // 59: cvt.u64.u32 	%rd13, %r6;
-    uint64_t t3 = uint64_t(floatBitsToUint(f2));
+    uint64_t t2 = uint64_t(floatBitsToUint(p2g_f32_canon(p2g_frint32(floatBitsToUint(f1), 0))));
     // 60: st.global.u64 	[%rd12+8], %rd13;
-    P2GU64((rd12 + 8ul)).v = uint64_t(t3);
+    P2GU64((rd12 + 8ul)).v = uint64_t(t2);
     // 62: cvt.rzi.ftz.f32.f32 %f4, %f1;
-    uint t4 = p2g_frint32(floatBitsToUint(p2g_ftz(f1)), 1);
-    precise float f4 = p2g_ftz(uintBitsToFloat((t4 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t4));
     // 64: mov.b32 	%r7, %f4;
+    uint r7 = floatBitsToUint(p2g_ftz(p2g_f32_canon(p2g_frint32(floatBitsToUint(p2g_ftz(f1)), 1))));
     // 65: cvt.u64.u32 	%rd14, %r7;
-    uint64_t t5 = uint64_t(floatBitsToUint(f4));
+    uint64_t t3 = uint64_t(r7);
     // 66: st.global.u64 	[%rd12+16], %rd14;
-    P2GU64((rd12 + 16ul)).v = uint64_t(t5);
+    P2GU64((rd12 + 16ul)).v = uint64_t(t3);
     // 68: cvt.sat.f64.f32 %fd2, %f1;
-    precise double t6 = p2g_f2d(f1);
-    precise double t7 = (t6 > 0.0lf ? min(t6, 1.0lf) : 0.0lf);
-    precise double fd2 = (isnan(t7) ? uint64BitsToDouble(doubleBitsToUint64(t6) | 0x0008000000000000ul) : t7);
+    precise double t4 = p2g_f2d(f1);
+    precise double t5 = (t4 > 0.0lf ? min(t4, 1.0lf) : 0.0lf);
+    precise double fd2 = (isnan(t5) ? uint64BitsToDouble(doubleBitsToUint64(t4) | 0x0008000000000000ul) : t5);
     // 70: st.global.f64 	[%rd12+24], %fd2;
     P2GU64((rd12 + 24ul)).v = doubleBitsToUint64(fd2);
     // 72: cvt.rni.f64.f64 %fd3, %fd4;
-    precise double t8 = fd4;
-    precise double t9 = roundEven(t8);
-    precise double fd3 = (isnan(t9) ? uint64BitsToDouble(doubleBitsToUint64(t8) | 0x0008000000000000ul) : t9);
+    precise double t6 = fd4;
+    precise double t7 = roundEven(t6);
+    precise double fd3 = (isnan(t7) ? uint64BitsToDouble(doubleBitsToUint64(t6) | 0x0008000000000000ul) : t7);
     // 74: st.global.f64 	[%rd12+32], %fd3;
     P2GU64((rd12 + 32ul)).v = doubleBitsToUint64(fd3);
     // 76: cvt.rmi.f64.f64 %fd5, %fd4;
-    precise double t10 = fd4;
-    precise double t11 = floor(t10);
-    precise double fd5 = (isnan(t11) ? uint64BitsToDouble(doubleBitsToUint64(t10) | 0x0008000000000000ul) : t11);
+    precise double t8 = fd4;
+    precise double t9 = floor(t8);
+    precise double fd5 = (isnan(t9) ? uint64BitsToDouble(doubleBitsToUint64(t8) | 0x0008000000000000ul) : t9);
     // 78: st.global.f64 	[%rd12+40], %fd5;
     P2GU64((rd12 + 40ul)).v = doubleBitsToUint64(fd5);
     // 80: cvt.rn.f32.f64 %f7, %fd4;
-    precise float f7 = p2g_d2f(fd4, 0);
     // 82: mov.b32 	%r8, %f7;
     // 83: cvt.u64.u32 	%rd15, %r8;
-    uint64_t t12 = uint64_t(floatBitsToUint(f7));
+    uint64_t t10 = uint64_t(floatBitsToUint(p2g_d2f(fd4, 0)));
     // 84: st.global.u64 	[%rd12+48], %rd15;
-    P2GU64((rd12 + 48ul)).v = uint64_t(t12);
+    P2GU64((rd12 + 48ul)).v = uint64_t(t10);
     // 86: cvt.ftz.f64.f32 %fd8, %f1;
-    precise double t13 = p2g_f2d(p2g_ftz(f1));
-    precise double fd8 = (isnan(t13) ? uint64BitsToDouble(0x7FFFFFFFE0000000ul) : t13);
+    precise double t11 = p2g_f2d(p2g_ftz(f1));
     // 88: st.global.f64 	[%rd12+56], %fd8;
-    P2GU64((rd12 + 56ul)).v = doubleBitsToUint64(fd8);
+    P2GU64((rd12 + 56ul)).v = doubleBitsToUint64(isnan(t11) ? uint64BitsToDouble(0x7FFFFFFFE0000000ul) : t11);
   }
   // 91: ret;
   return;

@@ -294,9 +294,8 @@ void main() {
     // 135: mul.wide.s32 	%rd64, %r7, 1000003;
     // 137: cvt.rn.f64.s64 %fd1, %rd64;
     precise double t7 = p2g_i64_to_d(uint64_t(int64_t(int(r7)) * int64_t(1000003)), true, 0);
-    precise double fd1 = t7;
     // 139: st.global.f64 	[%rd86+160], %fd1;
-    P2GU64((rd86 + 160ul)).v = doubleBitsToUint64(fd1);
+    P2GU64((rd86 + 160ul)).v = doubleBitsToUint64(t7);
     // 141: sad.s64 %rd65, %rd77, %rd67, %rd11;
     rd65 = (int64_t(rd77) > int64_t(rd67) ? uint64_t(int64_t(rd77) - int64_t(rd67)) : uint64_t(int64_t(rd67) - int64_t(rd77))) + rd11;
     // 143: st.global.u64 	[%rd86+168], %rd65;

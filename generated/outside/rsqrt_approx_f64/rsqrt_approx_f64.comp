@@ -357,9 +357,8 @@ void main() {
     uint64_t rd4 = uint64_t(int64_t(int(r1)) * int64_t(8));
     // 39: add.s64 	%rd5, %rd3, %rd4;
     // 40: ld.global.f64 	%fd2, [%rd5];
-    precise double fd2 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd1) + int64_t(rd4))).v);
     // 42: rsqrt.approx.f64 %fd1, %fd2;
-    precise double t1 = fd2;
+    precise double t1 = uint64BitsToDouble(P2GU64(uint64_t(int64_t(rd1) + int64_t(rd4))).v);
     precise double fd1 = p2g_rsqrt64(t1);
     // 44: cvta.to.global.u64 	%rd6, %rd2;
     // 45: add.s64 	%rd7, %rd6, %rd4;

@@ -15,6 +15,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GU64 { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer P2GI64 { int64_t v; };
 
 
+// f32 bits as a float, a NaN as the canonical NaN 0x7FFFFFFF (cvt to f32 on the H200).
+float p2g_f32_canon(uint b) { return uintBitsToFloat((b & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : b); }
 int p2g_len64(uint64_t x) { uint hi = uint(x >> 32); return hi != 0u ? 33 + findMSB(hi) : findMSB(uint(x)) + 1; }
 // (-1)^s * r * 2^x (0 < r < 2^63; r may carry a sticky bit well below the 24th significant bit) rounded to f32
 // bits in `mode` (0 rn, 1 rz, 2 rm, 3 rp, 4 round to odd, 5 nearest with ties away from zero), with `ftz` flushing
@@ -326,12 +328,11 @@ void main() {
     // 57: suld.b.2d.b32.clamp {%r6}, [%rd4, {%r19, %r20}];
     uint r6 = p2g_suld(rd4 /* p16_u64 */, ivec3(int(uint(int(r5) + -12)), int(uint(int(r2) + 2)), 0), 0, 2u, 4u, 1u);
     // 58: mov.b32 	%f2, %r6;
-    precise float f2 = uintBitsToFloat(r6);
     // 59: mul.f32 	%f3, %f1, %f2;
-    precise float f3 = p2g_fmul(f1, f2, false);
     // 60: mov.b32 	%r21, %f3;
+    uint r21 = floatBitsToUint(p2g_fmul(f1, uintBitsToFloat(r6), false));
     // 61: sust.b.2d.b32.trap 	[%rd5, {%r5, %r2}], {%r21};
-    p2g_sust(rd5 /* p24_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, floatBitsToUint(f3));
+    p2g_sust(rd5 /* p24_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, r21);
     // 62: setp.eq.s32 	%p4, %r1, 0;
     // 63: @%p4 bra 	$L__BB0_5;
     if (int(r1) == 0) {
@@ -353,11 +354,10 @@ void main() {
         // 68: bra.uni 	$L__BB0_3;
         // 82: mad.lo.s32 	%r23, %r1, 100, %r2;
         // 83: cvt.rn.f32.s32 	%f4, %r23;
-        uint t2 = p2g_s2f32(int(int(uint(int(r1) * 100 + int(r2)))), 0);
-        precise float f4 = uintBitsToFloat((t2 & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FFFFFFFu : t2);
         // 84: mov.b32 	%r24, %f4;
+        uint r24 = floatBitsToUint(p2g_f32_canon(p2g_s2f32(int(int(uint(int(r1) * 100 + int(r2)))), 0)));
         // 85: sust.b.2d.b32.trap 	[%rd6, {%r5, %r2}], {%r24};
-        p2g_sust(rd6 /* p32_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, floatBitsToUint(f4));
+        p2g_sust(rd6 /* p32_u64 */, ivec3(int(r5), int(r2), 0), 0, 2u, 4u, 0u, r24);
       }
     }
     // 88: add.s32 	%r28, %r9, %r1;
@@ -366,26 +366,26 @@ void main() {
     // 91: sust.b.2d.b32.zero 	[%rd6, {%r29, %r2}], {%r30};
     p2g_sust(rd6 /* p32_u64 */, ivec3(int(uint(int(r9) + int(r1)) << 2u), int(r2), 0), 0, 2u, 4u, 2u, 0xBF800000u);
     // 92: cvt.u16.u32 	%rs13, %r1;
-    uint64_t t3 = uint64_t(r1);
+    uint64_t t2 = uint64_t(r1);
     // 93: xor.b16  	%rs14, %rs1, %rs13;
     // 94: shl.b32 	%r31, %r1, 1;
     // 95: sust.b.2d.b16.trap 	[%rd7, {%r31, %r2}], {%rs14};
-    p2g_sust(rd7 /* p40_u64 */, ivec3(int(r1 << 1u), int(r2), 0), 0, 2u, 2u, 0u, (rs1 ^ (uint(uint64_t(t3)) & 65535u)));
+    p2g_sust(rd7 /* p40_u64 */, ivec3(int(r1 << 1u), int(r2), 0), 0, 2u, 2u, 0u, (rs1 ^ (uint(uint64_t(t2)) & 65535u)));
     // 96: mul.lo.s32 	%r32, %r2, 13;
     // 97: mad.lo.s32 	%r33, %r1, 7, %r32;
     // 98: cvt.u16.u32 	%rs15, %r33;
-    uint64_t t4 = uint64_t(uint(int(r1) * 7 + int(uint(int(r2) * 13))));
+    uint64_t t3 = uint64_t(uint(int(r1) * 7 + int(uint(int(r2) * 13))));
     // 99: and.b16  	%rs16, %rs15, 255;
     // 100: sust.b.2d.b8.trap 	[%rd8, {%r1, %r2}], {%rs16};
-    p2g_sust(rd8 /* p48_u64 */, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 0u, ((uint(uint64_t(t4)) & 65535u) & 255u));
+    p2g_sust(rd8 /* p48_u64 */, ivec3(int(r1), int(r2), 0), 0, 2u, 1u, 0u, ((uint(uint64_t(t3)) & 65535u) & 255u));
     // 101: suld.b.2d.b64.trap {%rd10}, [%rd9, {%r4, %r2}];
     uint64_t rd10 = p2g_suld64(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 0u);
     // 102: add.s32 	%r34, %r1, 1;
     // 103: cvt.u64.u32 	%rd11, %r34;
-    uint64_t t5 = uint64_t(uint(int(r1) + 1));
+    uint64_t t4 = uint64_t(uint(int(r1) + 1));
     // 104: shl.b64 	%rd12, %rd11, 40;
     // 105: xor.b64  	%rd13, %rd10, %rd12;
-    uint64_t rd13 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(uint64_t(t5) << 40u));
+    uint64_t rd13 = packUint2x32(unpackUint2x32(rd10) ^ unpackUint2x32(uint64_t(t4) << 40u));
     // 106: sust.b.2d.b64.trap 	[%rd9, {%r4, %r2}], {%rd13};
     p2g_sust64(rd9 /* p56_u64 */, ivec3(int(r4), int(r2), 0), 0, 2u, 0u, rd13);
   }
